@@ -1,0 +1,131 @@
+# pgbind -- generated C bindings for PostgreSQL parse trees.
+#
+#   make                  build the library and the pgbind command (build/)
+#   make regen            extract the node model (libclang) and regenerate generated/
+#   make check-generated  fail when generated/ differs from what the inputs generate
+#   make check            everything above, the unit tests and the verification suite
+#   make install          PREFIX=/usr/local DESTDIR=
+#
+# Inputs default to the Debian packages; scripts/install-deps.sh installs what is missing.
+
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+CC          ?= cc
+BUILD       := build
+
+PG_CONFIG   ?= pg_config
+PG_INCLUDE_SERVER ?= $(shell $(PG_CONFIG) --includedir-server 2>/dev/null)
+PG_QUERY_INCLUDE  ?= /usr/include/pg_query
+PG_QUERY_PROTO    ?= $(PG_QUERY_INCLUDE)/pg_query.proto
+PG_QUERY_LIBS     ?= -lpg_query
+PG_MAJOR          ?= 15
+SCHEMA      := schema/pg$(PG_MAJOR)
+MODEL       := $(SCHEMA)/nodes.json
+OVERRIDES   := schema/overrides.txt
+
+LLVM_DIR    ?= /usr/lib/llvm-14
+CLANG_RESOURCE_DIR ?= $(firstword $(wildcard $(LLVM_DIR)/lib/clang/*))
+
+WARN        := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CSTD        := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+OPT         ?= -O2 -g
+SAN         ?=
+SANFLAGS    := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer,)
+CFLAGS_ALL  := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) $(CFLAGS)
+LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
+
+GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c \
+               generator/classify.c generator/main.c
+EXTRACT_SRCS := generator/common.c generator/extract.c
+TEMPLATES   := $(wildcard templates/*.tmpl)
+GENERATED   := generated/pgbind_ast.h generated/from_pg.inc.c generated/encode.inc.c generated/reflect.inc.c
+
+RT_SRCS     := runtime/arena.c runtime/from_pg.c runtime/encode.c runtime/reflect.c runtime/text.c
+RT_OBJS     := $(RT_SRCS:runtime/%.c=$(BUILD)/rt/%.o)
+RT_PIC_OBJS := $(RT_SRCS:runtime/%.c=$(BUILD)/rt-pic/%.o)
+RT_CFLAGS   := -Iruntime -Igenerated -I$(PG_QUERY_INCLUDE) -I$(PG_INCLUDE_SERVER)
+CLI_SRCS    := cli/pgbind.c cli/verify.c cli/input.c
+
+.PHONY: all deps regen extract generate check-generated check unit-tests clean install
+
+all: deps $(BUILD)/pgbind $(BUILD)/libpgbind.a $(BUILD)/libpgbind.so
+
+# Runs on every make: checks the Debian packages (fast) and installs what is missing.
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/.dir:
+	@mkdir -p $(BUILD)/rt $(BUILD)/rt-pic $(BUILD)/tests && touch $@
+
+# ---- generator ----------------------------------------------------------------------------------
+
+$(BUILD)/pgbind-gen: $(GEN_SRCS) $(wildcard generator/*.h) | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $(GEN_SRCS) $(LDFLAGS_ALL) -ljansson
+
+$(BUILD)/pgbind-extract: $(EXTRACT_SRCS) generator/common.h | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) -Igenerator -I$(LLVM_DIR)/include -DPGBIND_CLANG_RESOURCE_DIR='"$(CLANG_RESOURCE_DIR)"' \
+		-o $@ $(EXTRACT_SRCS) $(LDFLAGS_ALL) -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -ljansson
+
+GEN_ARGS = --model $(MODEL) --proto $(PG_QUERY_PROTO) --overrides $(OVERRIDES) --templates templates --out generated
+
+# The model is checked in: generating code needs jansson only. Extraction needs libclang.
+extract: deps $(BUILD)/pgbind-extract
+	@mkdir -p $(SCHEMA)
+	$(BUILD)/pgbind-extract --include-dir $(PG_INCLUDE_SERVER) --out $(MODEL)
+
+generate: deps $(BUILD)/pgbind-gen
+	$(BUILD)/pgbind-gen $(GEN_ARGS)
+
+regen: extract generate
+
+check-generated: deps $(BUILD)/pgbind-gen
+	$(BUILD)/pgbind-gen $(GEN_ARGS) --check
+
+# ---- runtime, library, CLI ----------------------------------------------------------------------
+
+$(BUILD)/rt/%.o: runtime/%.c $(wildcard runtime/*.h) $(GENERATED) | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -c -o $@ $<
+
+$(BUILD)/rt-pic/%.o: runtime/%.c $(wildcard runtime/*.h) $(GENERATED) | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -fPIC -fvisibility=hidden -DPGBIND_BUILDING_SHARED -c -o $@ $<
+
+$(BUILD)/libpgbind.a: $(RT_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libpgbind.so: $(RT_PIC_OBJS)
+	$(CC) -shared -o $@ $^ $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
+
+$(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h $(BUILD)/libpgbind.a
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $(CLI_SRCS) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
+
+# ---- tests --------------------------------------------------------------------------------------
+
+$(BUILD)/tests/test_proto_read: tests/unit/test_proto_read.c generator/proto_read.c generator/common.c | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $^ $(LDFLAGS_ALL) -ljansson
+
+$(BUILD)/tests/test_template: tests/unit/test_template.c generator/template.c generator/common.c | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $^ $(LDFLAGS_ALL) -ljansson
+
+$(BUILD)/tests/test_classify: tests/unit/test_classify.c generator/classify.c generator/overrides.c \
+		generator/proto_read.c generator/common.c | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $^ $(LDFLAGS_ALL) -ljansson
+
+UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUILD)/tests/test_classify
+
+# The whole suite; tests/run.sh prints each step and ends with "N passed, M failed".
+check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS)
+	@BUILD=$(BUILD) GEN_ARGS="$(GEN_ARGS)" PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER) MODEL=$(MODEL) \
+		tests/run.sh
+
+# ---- install ------------------------------------------------------------------------------------
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/include/pgbind $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 644 runtime/pgbind.h runtime/pgbind_reflect.h generated/pgbind_ast.h $(DESTDIR)$(PREFIX)/include/pgbind/
+	install -m 644 $(BUILD)/libpgbind.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libpgbind.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/pgbind $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' pgbind.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pgbind.pc
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,23 @@
+/*
+ * cli.h -- what the pgbind command's files share: reading input and the subcommands.
+ */
+#ifndef PGBIND_CLI_H
+#define PGBIND_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Reads path ("-" = stdin) into a malloc'd NUL-terminated buffer. Fails, with a message on
+ * stderr, when the file cannot be read or holds a NUL byte (SQL text cannot). */
+bool cli_read_input(const char *path, char **text, size_t *len);
+
+/* 1-based line and column of byte offset in text. */
+void cli_line_col(const char *text, size_t offset, int *line, int *col);
+
+/* Prints "file:line:col: error: message", the offending line and a caret under the column. */
+void cli_print_syntax_error(const char *file, const char *text, size_t offset, const char *message);
+
+int cli_parse(int argc, char **argv);
+int cli_verify(int argc, char **argv);
+
+#endif

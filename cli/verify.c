@@ -1,0 +1,345 @@
+/*
+ * verify.c -- `pgbind verify`: every pgbind path against libpg_query's own, statement by statement.
+ *
+ * Each file is split with libpg_query's splitter; psql meta-command lines (`\...`) are blanked
+ * and extension-script placeholders (@extschema@, @extowner@) replaced by identifiers of the same
+ * length first, so every offset still points into the file as written. For each statement:
+ *
+ *   protobuf  encode(convert(raw parse)) is byte-identical to pg_query_parse_protobuf; where
+ *             libpg_query reports a syntax error, pgbind must report the same message and cursor.
+ *
+ * Each mismatch prints the file, line, statement offset, the first differing byte offset and the
+ * field path there. --coverage=FILE writes which node kinds and fields the statements exercised.
+ * The run ends with "N passed, M failed" and exits 1 on any mismatch.
+ */
+#include "cli.h"
+#include "pg_query.h"
+#include "pgbind.h"
+#include "pgbind_reflect.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+	const char *name;
+	long passed, failed;
+} Check;
+
+enum { CHECK_PROTOBUF, CHECK_SYNTAX_ERRORS, N_CHECKS };
+
+typedef struct {
+	Check checks[N_CHECKS];
+	long statements;
+	/* coverage: per message, seen; per message field, seen set */
+	bool msg_seen[PGBIND_MESSAGE_COUNT];
+	bool *field_seen[PGBIND_MESSAGE_COUNT];
+	bool coverage;
+} Verify;
+
+/* ---- coverage -------------------------------------------------------------------------------- */
+
+static void cover_message(Verify *v, int mi, const void *msg, int depth);
+
+static void cover_node(Verify *v, const pgbind_Node *n, int depth)
+{
+	if (!n)
+		return;
+	const pgbind_MessageDesc *d = pgbind_node_desc(n->tag);
+	if (d)
+		cover_message(v, (int)(d - pgbind_message_descs), n, depth + 1);
+}
+
+static void cover_message(Verify *v, int mi, const void *msg, int depth)
+{
+	if (depth > 100000)
+		return;
+	const pgbind_MessageDesc *d = &pgbind_message_descs[mi];
+	const char *base = msg;
+	v->msg_seen[mi] = true;
+	for (uint32_t i = 0; i < d->n_fields; i++) {
+		const pgbind_FieldDesc *f = &d->fields[i];
+		const void *p = base + f->offset;
+		size_t n = f->count_offset ? *(const size_t *)(base + f->count_offset) : 0;
+		bool set = false;
+		switch (f->wire) {
+		case PGBIND_WIRE_INT32:
+		case PGBIND_WIRE_ENUM:
+			set = *(const int32_t *)p != 0;
+			break;
+		case PGBIND_WIRE_UINT32:
+			set = *(const uint32_t *)p != 0;
+			break;
+		case PGBIND_WIRE_INT64:
+		case PGBIND_WIRE_UINT64:
+			set = *(const uint64_t *)p != 0;
+			break;
+		case PGBIND_WIRE_BOOL:
+			set = *(const bool *)p;
+			break;
+		case PGBIND_WIRE_DOUBLE:
+			set = *(const double *)p != 0;
+			break;
+		case PGBIND_WIRE_STRING:
+			set = (*(const char *const *)p)[0] != '\0';
+			break;
+		case PGBIND_WIRE_NODE:
+		case PGBIND_WIRE_ONEOF:
+			set = *(const pgbind_Node *const *)p != NULL;
+			cover_node(v, *(const pgbind_Node *const *)p, depth);
+			break;
+		case PGBIND_WIRE_MESSAGE:
+			set = *(const void *const *)p != NULL;
+			if (set)
+				cover_message(v, f->type_index, *(const void *const *)p, depth + 1);
+			break;
+		case PGBIND_WIRE_REPEATED_NODE:
+			set = n > 0;
+			for (size_t k = 0; k < n; k++)
+				cover_node(v, (*(pgbind_Node *const *const *)p)[k], depth);
+			break;
+		case PGBIND_WIRE_REPEATED_MESSAGE:
+			set = n > 0;
+			for (size_t k = 0; k < n; k++)
+				if ((*(const void *const *const *)p)[k])
+					cover_message(v, f->type_index, (*(const void *const *const *)p)[k], depth + 1);
+			break;
+		case PGBIND_WIRE_PACKED_UINT64:
+			set = n > 0;
+			break;
+		}
+		if (set)
+			v->field_seen[mi][i] = true;
+	}
+}
+
+static bool write_coverage(Verify *v, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		return false;
+	}
+	int kinds = 0, kinds_seen = 0, fields = 0, fields_seen = 0;
+	fprintf(f, "# pgbind verify coverage: node kinds and fields the statements set\n");
+	fprintf(f, "# kind <name> exercised|not-exercised\n# field <message>.<field> exercised|not-exercised\n");
+	for (int m = 0; m < PGBIND_MESSAGE_COUNT; m++) {
+		const pgbind_MessageDesc *d = &pgbind_message_descs[m];
+		if (d->tag == 0)
+			continue;
+		kinds++;
+		kinds_seen += v->msg_seen[m];
+		fprintf(f, "kind %s %s\n", d->name, v->msg_seen[m] ? "exercised" : "not-exercised");
+	}
+	for (int m = 0; m < PGBIND_MESSAGE_COUNT; m++) {
+		const pgbind_MessageDesc *d = &pgbind_message_descs[m];
+		if (d->tag == 0 || !v->msg_seen[m])
+			continue;
+		for (uint32_t i = 0; i < d->n_fields; i++) {
+			fields++;
+			fields_seen += v->field_seen[m][i];
+			fprintf(f, "field %s.%s %s\n", d->name, d->fields[i].name,
+					v->field_seen[m][i] ? "exercised" : "not-exercised");
+		}
+	}
+	fprintf(f, "# %d of %d node kinds exercised; %d of %d fields of exercised kinds set\n", kinds_seen, kinds,
+			fields_seen, fields);
+	fclose(f);
+	printf("coverage: %d of %d node kinds, %d of %d fields of those kinds -> %s\n", kinds_seen, kinds, fields_seen,
+		   fields, path);
+	return true;
+}
+
+/* ---- one statement --------------------------------------------------------------------------- */
+
+static void report(Verify *v, int check, bool ok)
+{
+	if (ok)
+		v->checks[check].passed++;
+	else
+		v->checks[check].failed++;
+}
+
+static void mismatch(const char *file, const char *text, size_t stmt_at, const char *stmt, const char *what)
+{
+	int line, col;
+	cli_line_col(text, stmt_at, &line, &col);
+	printf("MISMATCH %s:%d (statement at offset %zu): %s\n", file, line, stmt_at, what);
+	printf("    %.200s%s\n", stmt, strlen(stmt) > 200 ? "..." : "");
+}
+
+static void verify_statement(Verify *v, const char *file, const char *text, size_t stmt_at, const char *stmt)
+{
+	char what[1024];
+	v->statements++;
+	PgQueryProtobufParseResult oracle = pg_query_parse_protobuf(stmt);
+	pgbind_Arena *arena = pgbind_Arena_New();
+	pgbind_Status status = {0};
+	pgbind_ParseResult *tree = arena ? pgbind_parse(stmt, NULL, arena, &status) : NULL;
+
+	if (oracle.error) {
+		bool same = !tree && status.code == PGBIND_ERROR_SYNTAX &&
+					strcmp(status.message, oracle.error->message) == 0 &&
+					status.cursorpos == oracle.error->cursorpos;
+		report(v, CHECK_SYNTAX_ERRORS, same);
+		if (!same) {
+			snprintf(what, sizeof what, "libpg_query: syntax error \"%s\" at %d; pgbind: %s \"%s\" at %d",
+					 oracle.error->message, oracle.error->cursorpos, tree ? "parsed" : pgbind_StatusCode_name(status.code),
+					 tree ? "" : status.message, status.cursorpos);
+			mismatch(file, text, stmt_at, stmt, what);
+		}
+	} else if (!tree) {
+		report(v, CHECK_PROTOBUF, false);
+		snprintf(what, sizeof what, "pgbind failed (%s: %s) where libpg_query parsed",
+				 pgbind_StatusCode_name(status.code), status.message);
+		mismatch(file, text, stmt_at, stmt, what);
+	} else {
+		const uint8_t *data = NULL;
+		size_t len = 0;
+		if (!pgbind_encode(tree, NULL, arena, &data, &len, &status)) {
+			report(v, CHECK_PROTOBUF, false);
+			snprintf(what, sizeof what, "pgbind_encode failed: %s", status.message);
+			mismatch(file, text, stmt_at, stmt, what);
+		} else {
+			const uint8_t *want = (const uint8_t *)oracle.parse_tree.data;
+			size_t want_len = oracle.parse_tree.len;
+			bool same = len == want_len && memcmp(data, want, len) == 0;
+			report(v, CHECK_PROTOBUF, same);
+			if (!same) {
+				size_t at = 0;
+				while (at < len && at < want_len && data[at] == want[at])
+					at++;
+				char path[512];
+				pgbind_wire_path(want, want_len, at, path, sizeof path);
+				snprintf(what, sizeof what, "protobuf differs at byte %zu (pgbind %zu bytes, libpg_query %zu): %s",
+						 at, len, want_len, path);
+				mismatch(file, text, stmt_at, stmt, what);
+			}
+		}
+		if (v->coverage)
+			cover_message(v, (int)(pgbind_message_desc_by_name("ParseResult") - pgbind_message_descs), tree, 0);
+	}
+	pgbind_Arena_Free(arena);
+	pg_query_free_protobuf_parse_result(oracle);
+}
+
+/* ---- one file -------------------------------------------------------------------------------- */
+
+/* Blanks psql meta-command lines and swaps extension placeholders for same-length identifiers,
+ * keeping every byte offset. */
+static void prepare_script(char *text)
+{
+	for (char *line = text; *line;) {
+		char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		char *eol = strchr(line, '\n');
+		if (!eol)
+			eol = line + strlen(line);
+		if (*p == '\\')
+			memset(line, ' ', (size_t)(eol - line));
+		line = *eol ? eol + 1 : eol;
+	}
+	static const struct {
+		const char *from, *to;
+	} placeholders[] = {{"@extschema@", "extschema__"}, {"@extowner@", "extowner__"}};
+	for (size_t i = 0; i < sizeof placeholders / sizeof *placeholders; i++) {
+		size_t n = strlen(placeholders[i].from);
+		for (char *p = strstr(text, placeholders[i].from); p; p = strstr(p + n, placeholders[i].from))
+			memcpy(p, placeholders[i].to, n);
+	}
+}
+
+static bool verify_file(Verify *v, const char *path)
+{
+	char *text;
+	size_t len;
+	if (!cli_read_input(path, &text, &len))
+		return false;
+	prepare_script(text);
+	PgQuerySplitResult split = pg_query_split_with_parser(text);
+	if (split.error) {
+		/* a statement that does not parse: the scanner still finds the boundaries, and each
+		 * statement is then checked on its own (syntax errors must agree) */
+		pg_query_free_split_result(split);
+		split = pg_query_split_with_scanner(text);
+	}
+	if (split.error) {
+		fprintf(stderr, "pgbind verify: %s: cannot split into statements: %s\n", path, split.error->message);
+		pg_query_free_split_result(split);
+		free(text);
+		return false;
+	}
+	for (int i = 0; i < split.n_stmts; i++) {
+		size_t at = (size_t)split.stmts[i]->stmt_location;
+		size_t n = (size_t)split.stmts[i]->stmt_len;
+		if (at > len || n > len - at)
+			continue;
+		char *stmt = malloc(n + 1);
+		if (!stmt)
+			break;
+		memcpy(stmt, text + at, n);
+		stmt[n] = '\0';
+		verify_statement(v, path, text, at, stmt);
+		free(stmt);
+	}
+	pg_query_free_split_result(split);
+	free(text);
+	return true;
+}
+
+int cli_verify(int argc, char **argv)
+{
+	Verify *v = calloc(1, sizeof *v);
+	if (!v)
+		return 2;
+	v->checks[CHECK_PROTOBUF].name = "protobuf bytes equal pg_query_parse_protobuf";
+	v->checks[CHECK_SYNTAX_ERRORS].name = "syntax errors equal libpg_query's";
+	const char *coverage_path = NULL;
+	int n_files = 0, unreadable = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			puts("usage: pgbind verify [--coverage=FILE] FILE...\n"
+				 "Splits each SQL file into statements (psql \\ lines ignored) and checks, per statement,\n"
+				 "that pgbind's protobuf bytes equal libpg_query's pg_query_parse_protobuf, or that both\n"
+				 "report the same syntax error. Prints per-check counts, each mismatch with file, line,\n"
+				 "byte offset and field path, and a closing line 'N passed, M failed'; exits 1 on any mismatch.\n"
+				 "--coverage=FILE  write which node kinds and fields the statements exercised");
+			free(v);
+			return 0;
+		}
+		if (strncmp(argv[i], "--coverage=", 11) == 0)
+			coverage_path = argv[i] + 11;
+	}
+	v->coverage = coverage_path != NULL;
+	for (int m = 0; m < PGBIND_MESSAGE_COUNT; m++)
+		v->field_seen[m] = calloc(pgbind_message_descs[m].n_fields + 1, sizeof(bool));
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "--", 2) == 0 && argv[i][2])
+			continue;
+		n_files++;
+		if (!verify_file(v, argv[i]))
+			unreadable++;
+	}
+	if (n_files == 0) {
+		fprintf(stderr, "pgbind verify: no files given\n");
+		return 2;
+	}
+	long passed = 0, failed = unreadable;
+	printf("%ld statements in %d files\n", v->statements, n_files);
+	for (int c = 0; c < N_CHECKS; c++) {
+		printf("  %-48s %8ld passed, %ld failed\n", v->checks[c].name, v->checks[c].passed, v->checks[c].failed);
+		passed += v->checks[c].passed;
+		failed += v->checks[c].failed;
+	}
+	if (unreadable)
+		printf("  %d file(s) could not be read or split\n", unreadable);
+	if (coverage_path && !write_coverage(v, coverage_path))
+		failed++;
+	printf("%ld passed, %ld failed\n", passed, failed);
+	for (int m = 0; m < PGBIND_MESSAGE_COUNT; m++)
+		free(v->field_seen[m]);
+	free(v);
+	pg_query_exit();
+	return failed ? 1 : 0;
+}

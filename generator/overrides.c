@@ -1,0 +1,207 @@
+/*
+ * overrides.c -- reads schema/overrides.txt; see overrides.h for the format.
+ */
+#include "overrides.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+	char *target;
+	char *key;
+	char *value;
+	char location[600];
+	int line, col;
+	bool used;
+} Entry;
+
+struct Overrides {
+	char *name;
+	Entry *entries;
+	size_t n, cap;
+};
+
+static bool is_word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.';
+}
+
+static bool is_value_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-';
+}
+
+static char *dup_range(const char *s, size_t n)
+{
+	char *out = gen_xmalloc(n + 1);
+	memcpy(out, s, n);
+	out[n] = '\0';
+	return out;
+}
+
+Overrides *overrides_parse(const char *name, const char *text, gen_Error *err)
+{
+	Overrides *ov = gen_xcalloc(1, sizeof *ov);
+	ov->name = gen_xstrdup(name);
+	int line = 1;
+	const char *p = text;
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		if (!eol)
+			eol = p + strlen(p);
+		const char *q = p;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < eol && *q != '#' && *q != '\r') {
+			/* target */
+			const char *t0 = q;
+			while (q < eol && is_word_char(*q))
+				q++;
+			if (q == t0 || !(q == eol || *q == ' ' || *q == '\t' || *q == '#')) {
+				gen_fail(err, name, line, (int)(q - p) + 1, "expected a message or Message.field name");
+				overrides_free(ov);
+				return NULL;
+			}
+			char *target = dup_range(t0, (size_t)(q - t0));
+			int n_keys = 0;
+			for (;;) {
+				while (q < eol && (*q == ' ' || *q == '\t' || *q == '\r'))
+					q++;
+				if (q == eol || *q == '#')
+					break;
+				const char *k0 = q;
+				while (q < eol && (isalnum((unsigned char)*q) || *q == '_'))
+					q++;
+				if (q == k0 || q == eol || *q != ':') {
+					gen_fail(err, name, line, (int)(k0 - p) + 1, "expected key:value after '%s'", target);
+					free(target);
+					overrides_free(ov);
+					return NULL;
+				}
+				const char *k1 = q++;
+				const char *v0 = q;
+				while (q < eol && is_value_char(*q))
+					q++;
+				if (q == v0) {
+					gen_fail(err, name, line, (int)(v0 - p) + 1, "missing value for key '%.*s'",
+							 (int)(k1 - k0), k0);
+					free(target);
+					overrides_free(ov);
+					return NULL;
+				}
+				if (ov->n == ov->cap) {
+					ov->cap = ov->cap ? ov->cap * 2 : 16;
+					ov->entries = realloc(ov->entries, ov->cap * sizeof *ov->entries);
+					if (!ov->entries) {
+						fprintf(stderr, "pgbind-gen: out of memory\n");
+						exit(2);
+					}
+				}
+				Entry *e = &ov->entries[ov->n];
+				memset(e, 0, sizeof *e);
+				e->target = gen_xstrdup(target);
+				e->key = dup_range(k0, (size_t)(k1 - k0));
+				e->value = dup_range(v0, (size_t)(q - v0));
+				e->line = line;
+				e->col = (int)(k0 - p) + 1;
+				snprintf(e->location, sizeof e->location, "%s:%d:%d", name, line, e->col);
+				for (size_t i = 0; i < ov->n; i++) {
+					if (strcmp(ov->entries[i].target, e->target) == 0 && strcmp(ov->entries[i].key, e->key) == 0) {
+						gen_fail(err, name, line, e->col, "%s %s: set twice (first at %s)", e->target, e->key,
+								 ov->entries[i].location);
+						free(e->target);
+						free(e->key);
+						free(e->value);
+						free(target);
+						overrides_free(ov);
+						return NULL;
+					}
+				}
+				ov->n++;
+				n_keys++;
+			}
+			if (n_keys == 0) {
+				gen_fail(err, name, line, (int)(t0 - p) + 1, "'%s' sets no key", target);
+				free(target);
+				overrides_free(ov);
+				return NULL;
+			}
+			free(target);
+		}
+		p = *eol ? eol + 1 : eol;
+		line++;
+	}
+	return ov;
+}
+
+Overrides *overrides_read(const char *path, gen_Error *err)
+{
+	char *text;
+	if (!gen_read_file(path, &text, NULL, err))
+		return NULL;
+	Overrides *ov = overrides_parse(path, text, err);
+	free(text);
+	return ov;
+}
+
+void overrides_free(Overrides *ov)
+{
+	if (!ov)
+		return;
+	for (size_t i = 0; i < ov->n; i++) {
+		free(ov->entries[i].target);
+		free(ov->entries[i].key);
+		free(ov->entries[i].value);
+	}
+	free(ov->entries);
+	free(ov->name);
+	free(ov);
+}
+
+static Entry *find(Overrides *ov, const char *target, const char *key)
+{
+	for (size_t i = 0; i < ov->n; i++)
+		if (strcmp(ov->entries[i].target, target) == 0 && strcmp(ov->entries[i].key, key) == 0)
+			return &ov->entries[i];
+	return NULL;
+}
+
+const char *overrides_get(Overrides *ov, const char *target, const char *key)
+{
+	Entry *e = find(ov, target, key);
+	if (!e)
+		return NULL;
+	e->used = true;
+	return e->value;
+}
+
+const char *overrides_location(Overrides *ov, const char *target, const char *key)
+{
+	Entry *e = find(ov, target, key);
+	return e ? e->location : ov->name;
+}
+
+bool overrides_check_all_used(Overrides *ov, gen_Error *err)
+{
+	for (size_t i = 0; i < ov->n; i++) {
+		Entry *e = &ov->entries[i];
+		if (!e->used)
+			return gen_fail(err, ov->name, e->line, e->col,
+							"override '%s %s:%s' matches nothing in the inputs (a stale exception: remove it)",
+							e->target, e->key, e->value);
+	}
+	return true;
+}
+
+json_t *overrides_to_json(const Overrides *ov)
+{
+	json_t *out = json_array();
+	for (size_t i = 0; i < ov->n; i++) {
+		const Entry *e = &ov->entries[i];
+		json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:s}", "target", e->target, "key", e->key, "value",
+											 e->value, "location", e->location));
+	}
+	return out;
+}

@@ -1,0 +1,41 @@
+/*
+ * overrides.h -- the one declarative file of exceptions (schema/overrides.txt).
+ *
+ * Each line names a proto message or field and sets keys on it, in the manner of nanopb's
+ * .options files:
+ *
+ *     Message          key:value [key:value ...]
+ *     Message.field    key:value [key:value ...]
+ *
+ * `#` starts a comment. The classifier asks for keys with overrides_get(); every entry must be
+ * used by the end of classification (overrides_check_all_used), so a stale exception is an error
+ * rather than dead text.
+ */
+#ifndef PGBIND_GENERATOR_OVERRIDES_H
+#define PGBIND_GENERATOR_OVERRIDES_H
+
+#include "common.h"
+
+#include <jansson.h>
+
+typedef struct Overrides Overrides;
+
+/* Reads path; NULL with err (file:line:col) on a syntax error. */
+Overrides *overrides_read(const char *path, gen_Error *err);
+/* Same, from text in memory; `name` stands for the file in errors. */
+Overrides *overrides_parse(const char *name, const char *text, gen_Error *err);
+void overrides_free(Overrides *ov);
+
+/* The value of `key` on `target` ("Message" or "Message.field"), or NULL. Marks it used. */
+const char *overrides_get(Overrides *ov, const char *target, const char *key);
+
+/* Where an entry was written, for error messages ("schema/overrides.txt:12:1"). */
+const char *overrides_location(Overrides *ov, const char *target, const char *key);
+
+/* Fails, naming the first entry nothing asked for. */
+bool overrides_check_all_used(Overrides *ov, gen_Error *err);
+
+/* The overrides as JSON, for the generated summary: [{target, key, value, location}]. */
+json_t *overrides_to_json(const Overrides *ov);
+
+#endif

@@ -1,0 +1,310 @@
+/*
+ * from_pg.c -- PostgreSQL raw parse nodes -> pgbind AST, and pgbind_parse().
+ *
+ * The per-node converters are generated (generated/from_pg.inc.c): each is a flat list of
+ * FROM_PG_<KIND>(c_field, ast_field, type) lines, one per proto field. What each conversion kind
+ * means is defined here, once, by the macros below (the shape of PostgreSQL's copyfuncs.c).
+ *
+ * Errors are sticky: the first one is recorded in the context and every converter entered after
+ * it returns NULL at once, so there is one check, at the end. Every converter counts nesting on
+ * entry, so no input can recurse deeper than max_depth.
+ *
+ * This file and pg_query_glue.c are the only ones that include PostgreSQL's headers.
+ */
+#include "pg_query.h"
+/* pg_query.h describes the library (15.1); the server headers (15.x) define the same macros
+ * with their own minor version. The library's is the one the protocol reports. */
+static const int libpg_query_version_num = PG_VERSION_NUM;
+#undef PG_VERSION
+#undef PG_VERSION_NUM
+#undef PG_MAJORVERSION
+
+#include "postgres.h"
+#include "nodes/bitmapset.h"
+#include "nodes/parsenodes.h"
+#include "nodes/pg_list.h"
+#include "nodes/primnodes.h"
+#include "nodes/value.h"
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
+#include "pg_query_internal.h"
+#pragma GCC diagnostic pop
+
+#include "internal.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+typedef struct FromPg {
+	pgbind_Arena *arena;
+	pgbind_Status *status;
+	int depth;
+	int max_depth;
+	bool failed;
+} FromPg;
+
+/* ---- failure --------------------------------------------------------------------------------- */
+
+static void from_pg_fail(FromPg *cx, pgbind_StatusCode code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void from_pg_fail(FromPg *cx, pgbind_StatusCode code, const char *fmt, ...)
+{
+	if (cx->failed)
+		return;
+	cx->failed = true;
+	va_list ap;
+	va_start(ap, fmt);
+	pgbind_vfail(cx->status, code, fmt, ap);
+	va_end(ap);
+}
+
+static pgbind_Node *from_pg_bad_tag(FromPg *cx, const Node *n, const char *where)
+{
+	from_pg_fail(cx, PGBIND_ERROR_INVALID, "%s: node tag %ld has no converter", where, (long)nodeTag(n));
+	return NULL;
+}
+
+static int32_t from_pg_bad_enum(FromPg *cx, const char *enum_name, int value)
+{
+	from_pg_fail(cx, PGBIND_ERROR_INVALID, "enum %s: C value %ld has no protocol value", enum_name, (long)value);
+	return 0;
+}
+
+static inline bool from_pg_enter(FromPg *cx)
+{
+	if (cx->failed)
+		return false;
+	if (++cx->depth > cx->max_depth) {
+		from_pg_fail(cx, PGBIND_ERROR_DEPTH, "nesting too deep: more than %d levels (pgbind_Options.max_depth)",
+					 cx->max_depth);
+		return false;
+	}
+	return true;
+}
+
+static inline void *from_pg_alloc(FromPg *cx, size_t size)
+{
+	void *p = pgbind_Arena_Malloc(cx->arena, size);
+	if (!p)
+		from_pg_fail(cx, PGBIND_ERROR_NOMEM, "out of memory");
+	return p;
+}
+
+/* ---- scalars and strings ---------------------------------------------------------------------- */
+
+/* One-char strings for `char` fields: no allocation. '\0' is "" (unset), as in libpg_query. */
+#define C1(x) {(char)(x), 0}
+#define C4(x) C1(x), C1((x) + 1), C1((x) + 2), C1((x) + 3)
+#define C16(x) C4(x), C4((x) + 4), C4((x) + 8), C4((x) + 12)
+#define C64(x) C16(x), C16((x) + 16), C16((x) + 32), C16((x) + 48)
+static const char one_char_strings[256][2] = {C64(0), C64(64), C64(128), C64(192)};
+
+static inline const char *from_pg_char(char c)
+{
+	return one_char_strings[(unsigned char)c];
+}
+
+/* NULL and "" are both unset in proto3; the AST keeps "" for both and never NULL. */
+static inline const char *from_pg_string(FromPg *cx, const char *s)
+{
+	if (!s || !*s)
+		return "";
+	size_t len = strlen(s) + 1;
+	char *copy = from_pg_alloc(cx, len);
+	if (!copy)
+		return "";
+	memcpy(copy, s, len);
+	return copy;
+}
+
+/* ---- nodes, lists, bitmapsets ----------------------------------------------------------------- */
+
+static pgbind_Node *from_pg_dispatch(FromPg *cx, const Node *n);
+
+static inline pgbind_Node *from_pg_node(FromPg *cx, const Node *n)
+{
+	return n ? from_pg_dispatch(cx, n) : NULL;
+}
+
+/* A List of node pointers; NULL cells stay NULL (SELECT DISTINCT a is distinctClause = (NULL)). */
+static pgbind_Node **from_pg_list(FromPg *cx, const List *l, size_t *n_out)
+{
+	*n_out = 0;
+	if (!l)
+		return NULL;
+	if (l->type != T_List) {
+		/* libpg_query 15 reads the cells of an IntList/OidList in a List field as pointers */
+		from_pg_fail(cx, PGBIND_ERROR_INVALID, "a List field holds a list of tag %d, not a List of nodes",
+					 (int)l->type);
+		return NULL;
+	}
+	int n = list_length(l);
+	pgbind_Node **items = from_pg_alloc(cx, (size_t)n * sizeof *items);
+	if (!items)
+		return NULL;
+	for (int i = 0; i < n; i++)
+		items[i] = from_pg_node(cx, (const Node *)lfirst(list_nth_cell(l, i)));
+	*n_out = (size_t)n;
+	return items;
+}
+
+/* IntList/OidList cells become Integer nodes. libpg_query 15 itself cannot encode these lists
+ * (it reads the cells as pointers and crashes), and the raw grammar never builds them. */
+static pgbind_Node **from_pg_int_cells(FromPg *cx, const List *l, size_t *n_out, bool oids)
+{
+	*n_out = 0;
+	int n = list_length(l);
+	pgbind_Node **items = from_pg_alloc(cx, (size_t)n * sizeof *items);
+	pgbind_Integer *ints = from_pg_alloc(cx, (size_t)n * sizeof *ints);
+	if (!items || !ints)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		const ListCell *c = list_nth_cell(l, i);
+		ints[i].tag = PGBIND_T_Integer;
+		ints[i].ival = oids ? (int32_t)lfirst_oid(c) : (int32_t)lfirst_int(c);
+		items[i] = (pgbind_Node *)&ints[i];
+	}
+	*n_out = (size_t)n;
+	return items;
+}
+
+/* Members in increasing order, as libpg_query's bms_first_member loop writes them. */
+static uint64_t *from_pg_bitmapset(FromPg *cx, const Bitmapset *bms, size_t *n_out)
+{
+	*n_out = 0;
+	if (!bms)
+		return NULL;
+	size_t n = 0;
+	for (int w = 0; w < bms->nwords; w++)
+		n += (size_t)__builtin_popcountll((unsigned long long)bms->words[w]);
+	if (n == 0)
+		return NULL;
+	uint64_t *out = from_pg_alloc(cx, n * sizeof *out);
+	if (!out)
+		return NULL;
+	size_t k = 0;
+	for (int w = 0; w < bms->nwords; w++) {
+		bitmapword word = bms->words[w];
+		while (word) {
+			int bit = __builtin_ctzll((unsigned long long)word);
+			out[k++] = (uint64_t)w * BITS_PER_BITMAPWORD + (uint64_t)bit;
+			word &= word - 1;
+		}
+	}
+	*n_out = n;
+	return out;
+}
+
+/* A union of value nodes held by value (A_Const.val): its leading NodeTag picks the member; a
+ * zero tag means nothing was stored. */
+static inline pgbind_Node *from_pg_value_union(FromPg *cx, const Node *n,
+											   pgbind_Node *(*convert)(FromPg *, const Node *))
+{
+	return nodeTag(n) == T_Invalid ? NULL : convert(cx, n);
+}
+
+/* A pointer declared as a specific node type must hold that type: libpg_query would read it as
+ * one regardless. */
+static pgbind_Node *from_pg_wrong_tag(FromPg *cx, const Node *n, const char *expected)
+{
+	from_pg_fail(cx, PGBIND_ERROR_INVALID, "expected a %s node, found node tag %ld", expected, (long)nodeTag(n));
+	return NULL;
+}
+
+/* ---- the conversion kinds (see generator/classify.h) ------------------------------------------ */
+
+#define FROM_PG_BEGIN(M, C)                                    \
+	static pgbind_##M *from_pg_##M(FromPg *cx, const C *n)     \
+	{                                                          \
+		pgbind_##M *o;                                         \
+		(void)n;                                               \
+		if (!from_pg_enter(cx) || !(o = from_pg_alloc(cx, sizeof *o))) \
+			return NULL;                                       \
+		o->tag = PGBIND_T_##M;
+#define FROM_PG_END \
+		cx->depth--; \
+		return o;    \
+	}
+
+#define FROM_PG_SCALAR(cf, af, T) o->af = n->cf;
+#define FROM_PG_CHAR(cf, af, T) o->af = from_pg_char(n->cf);
+#define FROM_PG_CSTRING(cf, af, T) o->af = from_pg_string(cx, n->cf);
+#define FROM_PG_ENUM(cf, af, T) o->af = (pgbind_##T)from_pg_enum_##T(cx, (int)n->cf);
+#define FROM_PG_NODE(cf, af, T) o->af = from_pg_node(cx, (const Node *)n->cf);
+#define FROM_PG_MESSAGE(cf, af, T)                                                                  \
+	o->af = !n->cf ? NULL                                                                           \
+		: nodeTag(n->cf) == T_##T ? from_pg_##T(cx, n->cf)                                          \
+								  : (pgbind_##T *)from_pg_wrong_tag(cx, (const Node *)n->cf, #T);
+#define FROM_PG_EMBEDDED(cf, af, T) o->af = from_pg_##T(cx, &n->cf);
+#define FROM_PG_XPR(cf, af, T) o->af = NULL; /* the Expr supertype: never written */
+#define FROM_PG_LIST(cf, af, T) o->af = from_pg_list(cx, n->cf, &o->n_##af);
+#define FROM_PG_BITMAPSET(cf, af, T) o->af = from_pg_bitmapset(cx, n->cf, &o->n_##af);
+#define FROM_PG_VALUE_UNION(cf, af, T) o->af = from_pg_value_union(cx, (const Node *)&n->cf, from_pg_oneof_##T);
+#define FROM_PG_VALUE_UNION_UNLESS(cf, af, T, cond) \
+	o->af = n->cond ? NULL : from_pg_value_union(cx, (const Node *)&n->cf, from_pg_oneof_##T);
+#define FROM_PG_LIST_CELLS(cf, af, T) o->af = from_pg_list(cx, n, &o->n_##af);
+#define FROM_PG_INT_CELLS(cf, af, T) o->af = from_pg_int_cells(cx, n, &o->n_##af, false);
+#define FROM_PG_OID_CELLS(cf, af, T) o->af = from_pg_int_cells(cx, n, &o->n_##af, true);
+
+#include "from_pg.inc.c"
+
+/* ---- entry points ---------------------------------------------------------------------------- */
+
+pgbind_ParseResult *pgbind_from_pg_parse_tree(const void *raw_stmt_list, const pgbind_Options *options,
+											  pgbind_Arena *arena, pgbind_Status *status)
+{
+	if (!arena) {
+		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "arena is NULL");
+		return NULL;
+	}
+	FromPg cx = {.arena = arena, .status = status, .max_depth = pgbind_max_depth(options)};
+	const List *stmts = raw_stmt_list;
+	pgbind_ParseResult *r = from_pg_alloc(&cx, sizeof *r);
+	if (!r)
+		return NULL;
+	r->version = libpg_query_version_num;
+	r->n_stmts = 0;
+	r->stmts = NULL;
+	if (stmts) {
+		if (stmts->type != T_List) {
+			from_pg_fail(&cx, PGBIND_ERROR_INVALID, "a parse tree is a List of RawStmt, found node tag %d",
+						 (int)stmts->type);
+			return NULL;
+		}
+		int n = list_length(stmts);
+		r->stmts = from_pg_alloc(&cx, (size_t)n * sizeof *r->stmts);
+		for (int i = 0; r->stmts && i < n; i++) {
+			const Node *s = lfirst(list_nth_cell(stmts, i));
+			if (!s || nodeTag(s) != T_RawStmt)
+				r->stmts[i] = (pgbind_RawStmt *)from_pg_wrong_tag(&cx, s ? s : (const Node *)stmts, "RawStmt");
+			else
+				r->stmts[i] = from_pg_RawStmt(&cx, (const RawStmt *)s);
+		}
+		r->n_stmts = (size_t)n;
+	}
+	return cx.failed ? NULL : r;
+}
+
+pgbind_ParseResult *pgbind_parse(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
+								 pgbind_Status *status)
+{
+	if (!sql || !arena) {
+		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "%s is NULL", sql ? "arena" : "sql");
+		return NULL;
+	}
+	MemoryContext ctx = pg_query_enter_memory_context();
+	PgQueryInternalParsetreeAndError raw = pg_query_raw_parse(sql);
+	pgbind_ParseResult *result = NULL;
+	if (raw.error) {
+		pgbind_fail(status, PGBIND_ERROR_SYNTAX, "%s", raw.error->message ? raw.error->message : "syntax error");
+		if (status)
+			status->cursorpos = raw.error->cursorpos;
+		pg_query_free_error(raw.error);
+	} else {
+		result = pgbind_from_pg_parse_tree(raw.tree, options, arena, status);
+	}
+	free(raw.stderr_buffer);
+	pg_query_exit_memory_context(ctx);
+	return result;
+}

@@ -1,0 +1,21 @@
+/*
+ * internal.h -- what the runtime's files share and users do not see.
+ */
+#ifndef PGBIND_INTERNAL_H
+#define PGBIND_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "pgbind.h"
+#include "pgbind_reflect.h"
+
+/* Fills status (if not NULL) with code and a formatted message; clears cursorpos and offset. */
+void pgbind_fail(pgbind_Status *status, pgbind_StatusCode code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+void pgbind_vfail(pgbind_Status *status, pgbind_StatusCode code, const char *fmt, va_list ap);
+
+/* The effective nesting limit of options (which may be NULL). */
+int pgbind_max_depth(const pgbind_Options *options);
+
+#endif

@@ -1,0 +1,130 @@
+/*
+ * pgbind.h -- the public API of pgbind: PostgreSQL parse trees as typed C structs.
+ *
+ * pgbind_parse() runs PostgreSQL's raw parser (libpg_query) and converts its node tree straight
+ * into the AST declared in pgbind_ast.h (generated from libpg_query's pg_query.proto), with no
+ * protobuf in between. pgbind_encode() writes that AST as protobuf bytes identical to
+ * libpg_query's own pg_query_parse_protobuf().
+ *
+ * Memory: every function that creates something takes a pgbind_Arena, the last argument before
+ * the status. What it creates lives in that arena until pgbind_Arena_Free(); there is no
+ * per-object free, and nothing is allocated behind the caller's back.
+ *
+ * Errors: functions return NULL/false and, when `status` is not NULL, fill it with a code, a
+ * message and a position. A pgbind_Status can be reused; it is overwritten on failure only.
+ *
+ * Threads: an arena must not be used by two threads at once; different arenas may. Parsing uses
+ * libpg_query's per-thread memory context, so several threads may parse at once.
+ */
+#ifndef PGBIND_H
+#define PGBIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pgbind_ast.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The generated code and this runtime must come from the same pgbind: see `make regen`. */
+#define PGBIND_RUNTIME_GEN_VERSION 1
+#if PGBIND_GEN_VERSION != PGBIND_RUNTIME_GEN_VERSION
+#error "generated/pgbind_ast.h was generated for another pgbind runtime: run make regen"
+#endif
+
+/* ---- Status ---------------------------------------------------------------------------------- */
+
+typedef enum pgbind_StatusCode {
+	PGBIND_OK = 0,
+	PGBIND_ERROR_SYNTAX,	/* the SQL does not parse; message and cursor position from PostgreSQL */
+	PGBIND_ERROR_NOMEM,		/* an allocation failed; nothing half-built is returned */
+	PGBIND_ERROR_DEPTH,		/* the tree nests deeper than the max_depth option allows */
+	PGBIND_ERROR_INVALID,	/* a tree holds what the protocol cannot express (unknown tag, enum value) */
+	PGBIND_ERROR_MALFORMED, /* input bytes are not a valid encoding; offset says where */
+	PGBIND_ERROR_ARGUMENT,	/* a NULL or out-of-range argument */
+} pgbind_StatusCode;
+
+typedef struct pgbind_Status {
+	pgbind_StatusCode code;
+	int cursorpos;	/* PGBIND_ERROR_SYNTAX: 1-based character position in the SQL, 0 if unknown */
+	size_t offset;	/* PGBIND_ERROR_MALFORMED: byte offset in the input */
+	char message[256];
+} pgbind_Status;
+
+/* A static, human-readable name for a status code ("syntax error", ...). */
+const char *pgbind_StatusCode_name(pgbind_StatusCode code);
+
+/* ---- Arena ----------------------------------------------------------------------------------- */
+
+typedef struct pgbind_Arena pgbind_Arena;
+
+/* A new, empty arena; NULL when out of memory. Blocks grow geometrically, so a tree of n nodes
+ * costs O(log n) calls to malloc. */
+pgbind_Arena *pgbind_Arena_New(void);
+
+/* Frees the arena and everything allocated in it. NULL is allowed. */
+void pgbind_Arena_Free(pgbind_Arena *arena);
+
+/* size bytes aligned for any AST struct; NULL when out of memory. Valid until the arena is freed. */
+void *pgbind_Arena_Malloc(pgbind_Arena *arena, size_t size);
+
+/* Bytes obtained from malloc so far, and how many malloc calls that took (for benchmarks). */
+size_t pgbind_Arena_SpaceAllocated(const pgbind_Arena *arena);
+size_t pgbind_Arena_BlockCount(const pgbind_Arena *arena);
+
+/* Test hook: make the arena's Nth block allocation from now fail (0 = never). */
+void pgbind_Arena_FailAfter(pgbind_Arena *arena, size_t n_blocks);
+
+/* ---- Options --------------------------------------------------------------------------------- */
+
+/* The default nesting limit: deep enough for any statement people write, shallow enough that the
+ * recursive converters stay within a 1 MiB stack. */
+#define PGBIND_DEFAULT_MAX_DEPTH 10000
+
+typedef struct pgbind_Options {
+	int max_depth; /* nesting limit for converting and encoding; 0 = PGBIND_DEFAULT_MAX_DEPTH */
+} pgbind_Options;
+
+/* ---- Parse ----------------------------------------------------------------------------------- */
+
+/*
+ * Parses sql (NUL-terminated, any number of statements) and returns its AST, allocated in arena.
+ * options may be NULL. On a syntax error returns NULL with PGBIND_ERROR_SYNTAX, PostgreSQL's
+ * message and cursorpos. Thread-safe (libpg_query keeps a memory context per thread; the raw
+ * parse tree is released before this returns).
+ */
+pgbind_ParseResult *pgbind_parse(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
+								 pgbind_Status *status);
+
+/*
+ * Converts a PostgreSQL raw node tree (the List of RawStmt that pg_query_raw_parse returns, as a
+ * const void * so that this header needs no PostgreSQL headers) into the AST. For callers that
+ * already hold a node tree; pgbind_parse() is this plus the raw parse.
+ */
+pgbind_ParseResult *pgbind_from_pg_parse_tree(const void *raw_stmt_list, const pgbind_Options *options,
+											  pgbind_Arena *arena, pgbind_Status *status);
+
+/* ---- Encode ---------------------------------------------------------------------------------- */
+
+/*
+ * Writes tree as protobuf (message pg_query.ParseResult). *data points into arena and stays
+ * valid as long as it; *len is its size. Bytes are identical to libpg_query's
+ * pg_query_parse_protobuf() for the same statement. Time is linear in the tree size.
+ */
+bool pgbind_encode(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+				   const uint8_t **data, size_t *len, pgbind_Status *status);
+
+/* ---- Text ------------------------------------------------------------------------------------ */
+
+/* An indented, readable rendering of tree (fields that are set, enums by name), NUL-terminated,
+ * in arena. For people, not for parsing. */
+const char *pgbind_text(const pgbind_ParseResult *tree, pgbind_Arena *arena, pgbind_Status *status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PGBIND_H */

@@ -1,0 +1,40 @@
+#!/bin/sh
+# install-deps.sh -- makes sure the Debian 12 packages pgbind builds and tests with are installed.
+#
+# Checks with dpkg (fast, no network) and installs only what is missing, with apt-get, when it
+# can (root, or sudo without a password). Otherwise it names the packages and the command, and
+# fails. `make` runs this before every build.
+set -eu
+
+PACKAGES="libpg-query-dev postgresql-server-dev-15 postgresql-15 libclang-dev libjansson-dev libprotobuf-c-dev pkg-config"
+
+missing=""
+for p in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+echo "pgbind: missing Debian packages:$missing" >&2
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "pgbind: error: apt-get not found; pgbind builds on Debian 12 (bookworm). Install:$missing" >&2
+	exit 1
+fi
+if [ "$(id -u)" -eq 0 ]; then
+	SUDO=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+	SUDO="sudo -n"
+else
+	echo "pgbind: error: not root and no password-less sudo; run as root:" >&2
+	echo "    apt-get update && apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "pgbind: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >&2
+# shellcheck disable=SC2086
+if ! $SUDO apt-get install -y -qq --no-install-recommends $missing >&2; then
+	echo "pgbind: error: apt-get could not install:$missing" >&2
+	exit 1
+fi

@@ -1,0 +1,49 @@
+-- Logical replication: publications (ALL TABLES, TABLES IN SCHEMA, column lists, row filters) and subscriptions.
+
+-- CREATE PUBLICATION
+CREATE PUBLICATION pub_empty;
+CREATE PUBLICATION pub_all FOR ALL TABLES;
+CREATE PUBLICATION pub_t FOR TABLE t1, s.t2;
+CREATE PUBLICATION pub_only FOR TABLE ONLY t1, t2 *;
+CREATE PUBLICATION pub_cols FOR TABLE t1 (id, name), t2;
+CREATE PUBLICATION pub_filter FOR TABLE t1 WHERE (active AND id > 100);
+CREATE PUBLICATION pub_both FOR TABLE t1 (id, a) WHERE (a IS NOT NULL);
+CREATE PUBLICATION pub_schema FOR TABLES IN SCHEMA s1, s2;
+CREATE PUBLICATION pub_cur FOR TABLES IN SCHEMA CURRENT_SCHEMA;
+CREATE PUBLICATION pub_mixed FOR TABLE t1, TABLES IN SCHEMA s1, TABLE t3 WHERE (x = 1);
+CREATE PUBLICATION pub_opts FOR ALL TABLES WITH (publish = 'insert, update', publish_via_partition_root = true);
+
+-- ALTER PUBLICATION
+ALTER PUBLICATION pub_t ADD TABLE t3;
+ALTER PUBLICATION pub_t ADD TABLE t4 (a, b) WHERE (b > 0), TABLES IN SCHEMA s3;
+ALTER PUBLICATION pub_t SET TABLE t1 (id), TABLES IN SCHEMA s1;
+ALTER PUBLICATION pub_t DROP TABLE t3, t4;
+ALTER PUBLICATION pub_t DROP TABLES IN SCHEMA s3;
+ALTER PUBLICATION pub_t ADD TABLES IN SCHEMA CURRENT_SCHEMA;
+ALTER PUBLICATION pub_t SET (publish = 'truncate');
+ALTER PUBLICATION pub_t OWNER TO bob;
+ALTER PUBLICATION pub_t RENAME TO pub_t2;
+DROP PUBLICATION pub_t2;
+DROP PUBLICATION IF EXISTS pub_all, pub_cols CASCADE;
+
+-- subscriptions
+CREATE SUBSCRIPTION sub CONNECTION 'host=primary dbname=db' PUBLICATION pub_all;
+CREATE SUBSCRIPTION sub2 CONNECTION 'dbname=x' PUBLICATION p1, p2 WITH (copy_data = false, create_slot = false, enabled = false, slot_name = NONE, binary = true, streaming = on, two_phase = true, disable_on_error = true);
+ALTER SUBSCRIPTION sub CONNECTION 'host=other';
+ALTER SUBSCRIPTION sub SET PUBLICATION p1, p2 WITH (refresh = false);
+ALTER SUBSCRIPTION sub ADD PUBLICATION p3;
+ALTER SUBSCRIPTION sub DROP PUBLICATION p3 WITH (refresh = true);
+ALTER SUBSCRIPTION sub REFRESH PUBLICATION;
+ALTER SUBSCRIPTION sub REFRESH PUBLICATION WITH (copy_data = false);
+ALTER SUBSCRIPTION sub ENABLE;
+ALTER SUBSCRIPTION sub DISABLE;
+ALTER SUBSCRIPTION sub SET (slot_name = 'new_slot', synchronous_commit = 'off');
+ALTER SUBSCRIPTION sub SKIP (lsn = '0/12345678');
+ALTER SUBSCRIPTION sub OWNER TO bob;
+ALTER SUBSCRIPTION sub RENAME TO sub_r;
+DROP SUBSCRIPTION sub_r;
+DROP SUBSCRIPTION IF EXISTS sub2 CASCADE;
+
+-- replication-related functions and identity
+SELECT pg_create_logical_replication_slot('slot', 'pgoutput', false, true);
+ALTER TABLE t1 REPLICA IDENTITY USING INDEX t1_key;

@@ -1,0 +1,46 @@
+-- Sub-queries of every SubLink kind: EXISTS, ANY/SOME/ALL with operators, IN, scalar, ARRAY(subquery), row comparisons.
+
+-- EXISTS
+SELECT * FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.id = t.id);
+SELECT * FROM t WHERE NOT EXISTS (SELECT FROM u);
+
+-- IN / NOT IN subqueries
+SELECT * FROM t WHERE a IN (SELECT a FROM u);
+SELECT * FROM t WHERE a NOT IN (SELECT a FROM u WHERE a IS NOT NULL);
+SELECT * FROM t WHERE (a, b) NOT IN (SELECT x, y FROM u);
+
+-- ANY / SOME / ALL with operators
+SELECT * FROM t WHERE a = ANY (SELECT a FROM u);
+SELECT * FROM t WHERE a > SOME (SELECT a FROM u);
+SELECT * FROM t WHERE a <= ALL (SELECT a FROM u);
+SELECT * FROM t WHERE a <> ALL (SELECT a FROM u);
+SELECT * FROM t WHERE s LIKE ANY (SELECT pattern FROM p);
+SELECT * FROM t WHERE s NOT ILIKE ALL (ARRAY['a%', 'b%']);
+SELECT * FROM t WHERE a OPERATOR(pg_catalog.=) ANY (SELECT a FROM u);
+SELECT * FROM t WHERE (a, b) = ANY (SELECT x, y FROM u);
+SELECT * FROM t WHERE a = ANY (ARRAY[1, 2, 3]);
+SELECT * FROM t WHERE a = ALL ('{1}');
+
+-- scalar subqueries
+SELECT (SELECT max(a) FROM u) AS m;
+SELECT a, (SELECT b FROM u WHERE u.id = t.id) FROM t;
+SELECT * FROM t WHERE a = (SELECT 1);
+SELECT (SELECT (SELECT (SELECT 1)));
+
+-- ARRAY(subquery)
+SELECT ARRAY(SELECT a FROM u ORDER BY a);
+SELECT ARRAY(SELECT ARRAY[a, b] FROM u);
+
+-- row comparisons with subqueries
+SELECT * FROM t WHERE (a, b) = (SELECT x, y FROM u LIMIT 1);
+SELECT * FROM t WHERE ROW(a, b) > (SELECT x, y FROM u LIMIT 1);
+SELECT * FROM t WHERE (a, b) IS DISTINCT FROM (SELECT x, y FROM u LIMIT 1);
+
+-- subqueries in various clauses
+SELECT a FROM t GROUP BY a HAVING count(*) > (SELECT 1);
+SELECT a FROM t ORDER BY (SELECT 1);
+SELECT a FROM t LIMIT (SELECT 10);
+SELECT CASE WHEN EXISTS (SELECT 1) THEN (SELECT 2) ELSE 3 END;
+SELECT * FROM t WHERE a IN (SELECT a FROM u UNION SELECT b FROM v);
+SELECT * FROM t WHERE a = ANY (SELECT unnest(arr) FROM w) AND b <> ALL (VALUES (1), (2));
+SELECT * FROM t t1 WHERE EXISTS (SELECT 1 FROM t t2 WHERE t2.a = t1.a AND EXISTS (SELECT 1 FROM t t3 WHERE t3.b = t2.b));
