@@ -200,7 +200,7 @@ static void check_error(const char *text, int line, int col, const char *part, i
 {
 	gen_Error err = {0};
 	json_t *m = proto_read_text("bad.proto", text, &err);
-	char got[1200];
+	char got[2200];
 	char expected[1200];
 	char what[1300];
 

@@ -1,0 +1,142 @@
+#!/bin/sh
+# run.sh -- pgbind's test suite, run by `make check` (which builds everything first).
+#
+# Each step runs a program; a step that prints its own "N passed, M failed" line adds those
+# counts, any other step counts as one check, passed when it exits 0. A step's output is shown
+# when it fails (and its summary lines always). The last line is the total: "N passed, M failed".
+set -u
+cd "$(dirname "$0")/.." || exit 2
+
+BUILD=${BUILD:-build}
+GEN_ARGS=${GEN_ARGS:?run through make check}
+PG_INCLUDE_SERVER=${PG_INCLUDE_SERVER:?run through make check}
+MODEL=${MODEL:?run through make check}
+DEBIAN_SQL_DIR=${DEBIAN_SQL_DIR:-/usr/share/postgresql/15}
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/pgbind-check.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT INT TERM
+
+passed=0
+failed=0
+
+# step NAME CMD...: runs CMD, counts it.
+step() {
+	name=$1
+	shift
+	log=$TMP/step.log
+	"$@" >"$log" 2>&1
+	rc=$?
+	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	if [ -n "$summary" ]; then
+		p=$(echo "$summary" | awk '{print $1}')
+		f=$(echo "$summary" | awk '{print $3}')
+		if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+			f=1 # a runner that failed without counting a failure still failed
+		fi
+	elif [ "$rc" -eq 0 ]; then
+		p=1 f=0
+	else
+		p=0 f=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	if [ "$f" -eq 0 ]; then
+		printf 'ok   %-58s %s\n' "$name" "${summary:-}"
+	else
+		printf 'FAIL %-58s %s\n' "$name" "${summary:-exit $rc}"
+		sed 's/^/     | /' "$log" | grep -v '^     | ok - ' | tail -n 60
+	fi
+}
+
+# expect_fail NAME PATTERN CMD...: CMD must exit non-zero and print PATTERN (grep -E).
+expect_fail() {
+	name=$1
+	pattern=$2
+	shift 2
+	step "$name" sh -c '
+		pattern=$1; shift
+		out=$("$@" 2>&1); rc=$?
+		printf "%s\n" "$out" | sed "s/^/> /"
+		[ "$rc" -ne 0 ] || { echo "expected a non-zero exit"; exit 1; }
+		printf "%s\n" "$out" | grep -Eq -- "$pattern" || { echo "expected output matching: $pattern"; exit 1; }
+	' sh "$pattern" "$@"
+}
+
+echo "== generated code"
+# shellcheck disable=SC2086
+step "generated/ is in sync with its inputs (check-generated)" "$BUILD/pgbind-gen" $GEN_ARGS --check
+step "schema model is what libclang reads from the headers today" sh -c "
+	'$BUILD/pgbind-extract' --include-dir '$PG_INCLUDE_SERVER' --out '$TMP/nodes.json' >/dev/null &&
+	diff -u '$MODEL' '$TMP/nodes.json'"
+step "two generator runs give identical output" sh -c "
+	'$BUILD/pgbind-gen' $(echo "$GEN_ARGS" | sed 's/--out [^ ]*//') --out '$TMP/gen1' >/dev/null &&
+	'$BUILD/pgbind-gen' $(echo "$GEN_ARGS" | sed 's/--out [^ ]*//') --out '$TMP/gen2' >/dev/null &&
+	diff -r '$TMP/gen1' '$TMP/gen2' && diff -r generated '$TMP/gen1'"
+cp -r generated "$TMP/stale"
+sed -i '0,/PGBIND_T_RangeVar = /s//PGBIND_T_RangeVar = 1000 + /' "$TMP/stale/pgbind_ast.h"
+expect_fail "an edited generated file fails the staleness check" "differs from what the inputs generate" \
+	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--out [^ ]*//') --out "$TMP/stale" --check
+
+echo "== generator errors"
+mkdir -p "$TMP/badtmpl"
+printf '{{#messages}}\n{{name}}\n' >"$TMP/badtmpl/x.c.tmpl"
+expect_fail "a broken template stops the generator with file:line:col" "x.c.tmpl:1:1: error: section 'messages' is never closed" \
+	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--templates [^ ]*//; s/--out [^ ]*//') --templates "$TMP/badtmpl" --out "$TMP/badout"
+step "... and leaves no output behind" test ! -e "$TMP/badout"
+PROTO=$(echo "$GEN_ARGS" | sed 's/.*--proto \([^ ]*\).*/\1/')
+sed 's/^  string relname = 3 \[json_name="relname"\];/  string relname = 3 [json_name="relnam"];/' "$PROTO" >"$TMP/renamed.proto"
+expect_fail "a proto field without a C field names message, field and both locations" \
+	'renamed.proto:[0-9]+:3: error: proto field RangeVar.relname \(json_name "relnam"\) has no C field relnam in struct RangeVar \(nodes/primnodes.h:[0-9]+:[0-9]+\)' \
+	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--proto [^ ]*//; s/--out [^ ]*//') --proto "$TMP/renamed.proto" --out "$TMP/o2"
+sed 's/^  bool inh = 4 \[json_name="inh"\];/  int64 inh = 4 [json_name="inh"];/' "$PROTO" >"$TMP/retyped.proto"
+expect_fail "an unclassifiable pair stops the generator" \
+	'retyped.proto:[0-9]+:3: error: cannot classify RangeVar.inh: proto int64, C field inh of type ._Bool.' \
+	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--proto [^ ]*//; s/--out [^ ]*//') --proto "$TMP/retyped.proto" --out "$TMP/o3"
+awk '{ print } /A_Const a_const = 238/ { print "    Bogus bogus = 239 [json_name=\"Bogus\"];" }
+	END { print "message Bogus\n{\n  int32 x = 1 [json_name=\"x\"];\n}" }' "$PROTO" >"$TMP/orphan.proto"
+expect_fail "a node message without a C struct stops the generator" \
+	'orphan.proto:[0-9]+:1: error: node message Bogus has no C struct Bogus in the node model' \
+	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--proto [^ ]*//; s/--out [^ ]*//') --proto "$TMP/orphan.proto" --out "$TMP/o4"
+printf 'message X { int32 a = 1 }\n' >"$TMP/syntax.proto"
+expect_fail "a malformed proto stops the generator with file:line:col" 'syntax.proto:1:' \
+	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--proto [^ ]*//; s/--out [^ ]*//') --proto "$TMP/syntax.proto" --out "$TMP/o5"
+expect_fail "a missing header stops the extractor" "header not found" \
+	"$BUILD/pgbind-extract" --include-dir "$TMP/nowhere" --out "$TMP/never.json"
+step "... and writes no model" test ! -e "$TMP/never.json"
+
+echo "== unit tests"
+step "proto reader" "$BUILD/tests/test_proto_read"
+step "template engine" "$BUILD/tests/test_template"
+step "classifier" "$BUILD/tests/test_classify"
+
+echo "== parse direction"
+step "classic mistakes, A_Const kinds, errors, depth, arena" "$BUILD/tests/test_parse"
+step "pgbind verify: project corpus (tests/sql)" "$BUILD/pgbind" verify tests/sql/*.sql
+if ls "$DEBIAN_SQL_DIR"/*.sql "$DEBIAN_SQL_DIR"/extension/*.sql >/dev/null 2>&1; then
+	step "pgbind verify: Debian corpus ($DEBIAN_SQL_DIR)" "$BUILD/pgbind" verify \
+		"$DEBIAN_SQL_DIR"/*.sql "$DEBIAN_SQL_DIR"/extension/*.sql
+	step "coverage: every node kind the raw grammar builds is exercised" sh -c "
+		'$BUILD/pgbind' verify --coverage='$TMP/coverage.txt' tests/sql/*.sql '$DEBIAN_SQL_DIR'/*.sql \
+			'$DEBIAN_SQL_DIR'/extension/*.sql >/dev/null; tests/coverage/check_coverage.sh '$TMP/coverage.txt'"
+	cp "$TMP/coverage.txt" "$BUILD/coverage.txt" 2>/dev/null
+else
+	step "Debian corpus present (postgresql-15 installed)" false
+fi
+
+echo "== command line"
+step "parse --format=protobuf equals pg_query_parse_protobuf's bytes" sh -c "
+	echo 'SELECT DISTINCT a FROM t' | '$BUILD/pgbind' parse > '$TMP/p.bin' &&
+	'$BUILD/pgbind' verify tests/sql/classic_mistakes.sql >/dev/null && test -s '$TMP/p.bin'"
+step "parse --format=text shows the NULL cell of SELECT DISTINCT" sh -c "
+	echo 'SELECT DISTINCT a FROM t' | '$BUILD/pgbind' parse --format=text | grep -q 'distinctClause\[0\]: NULL'"
+printf 'SELECT 1;\nSELECT a FROM WHERE;\n' >"$TMP/bad.sql"
+expect_fail "a syntax error prints file:line:col, the line and a caret" \
+	"bad.sql:2:15: error: syntax error at or near \"WHERE\"" "$BUILD/pgbind" parse "$TMP/bad.sql"
+step "... the caret stands under the position" sh -c "
+	'$BUILD/pgbind' parse '$TMP/bad.sql' 2>&1 | sed -n 3p | grep -qx '                ^'"
+expect_fail "verify counts an unreadable file as a failure and exits 1" "2 passed, 1 failed" \
+	sh -c "printf 'SELECT 1;\nSELECT 2' > '$TMP/two.sql'; '$BUILD/pgbind' verify '$TMP/two.sql' '$TMP/missing.sql'"
+expect_fail "unknown format is refused" "unknown format" "$BUILD/pgbind" parse --format=xml
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
