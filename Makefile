@@ -38,9 +38,10 @@ GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c ge
                generator/classify.c generator/main.c
 EXTRACT_SRCS := generator/common.c generator/extract.c
 TEMPLATES   := $(wildcard templates/*.tmpl)
-GENERATED   := generated/pgbind_ast.h generated/from_pg.inc.c generated/encode.inc.c generated/reflect.inc.c
+GENERATED   := generated/pgbind_ast.h generated/from_pg.inc.c generated/encode.inc.c generated/decode.inc.c generated/equal.inc.c \
+               generated/reflect.inc.c
 
-RT_SRCS     := runtime/arena.c runtime/from_pg.c runtime/encode.c runtime/reflect.c runtime/text.c
+RT_SRCS     := runtime/arena.c runtime/from_pg.c runtime/encode.c runtime/decode.c runtime/equal.c runtime/reflect.c runtime/text.c
 RT_OBJS     := $(RT_SRCS:runtime/%.c=$(BUILD)/rt/%.o)
 RT_PIC_OBJS := $(RT_SRCS:runtime/%.c=$(BUILD)/rt-pic/%.o)
 RT_CFLAGS   := -Iruntime -Igenerated -I$(PG_QUERY_INCLUDE) -I$(PG_INCLUDE_SERVER)

@@ -26,7 +26,7 @@ typedef struct {
 	long passed, failed;
 } Check;
 
-enum { CHECK_PROTOBUF, CHECK_SYNTAX_ERRORS, N_CHECKS };
+enum { CHECK_PROTOBUF, CHECK_DECODE, CHECK_REENCODE, CHECK_SYNTAX_ERRORS, N_CHECKS };
 
 typedef struct {
 	Check checks[N_CHECKS];
@@ -168,6 +168,35 @@ static void mismatch(const char *file, const char *text, size_t stmt_at, const c
 	printf("    %.200s%s\n", stmt, strlen(stmt) > 200 ? "..." : "");
 }
 
+/* decode(libpg_query's bytes) deep-equals the tree converted directly, and encodes back to them */
+static void verify_decode(Verify *v, const char *file, const char *text, size_t stmt_at, const char *stmt,
+						  const pgbind_ParseResult *direct, pgbind_Arena *arena, const uint8_t *want, size_t want_len)
+{
+	char what[1024];
+	pgbind_Status status = {0};
+	pgbind_ParseResult *decoded = pgbind_decode(want, want_len, NULL, arena, &status);
+	bool same = decoded && pgbind_ParseResult_equal(decoded, direct);
+	report(v, CHECK_DECODE, same);
+	if (!same) {
+		snprintf(what, sizeof what, "decode(libpg_query's bytes) %s", decoded ? "differs from the converted tree" : status.message);
+		mismatch(file, text, stmt_at, stmt, what);
+		return;
+	}
+	const uint8_t *data;
+	size_t len;
+	same = pgbind_encode(decoded, NULL, arena, &data, &len, &status) && len == want_len && memcmp(data, want, len) == 0;
+	report(v, CHECK_REENCODE, same);
+	if (!same) {
+		size_t at = 0;
+		while (at < len && at < want_len && data[at] == want[at])
+			at++;
+		char path[512];
+		pgbind_wire_path(want, want_len, at, path, sizeof path);
+		snprintf(what, sizeof what, "encode(decode(bytes)) differs at byte %zu: %s", at, path);
+		mismatch(file, text, stmt_at, stmt, what);
+	}
+}
+
 static void verify_statement(Verify *v, const char *file, const char *text, size_t stmt_at, const char *stmt)
 {
 	char what[1024];
@@ -215,6 +244,7 @@ static void verify_statement(Verify *v, const char *file, const char *text, size
 						 at, len, want_len, path);
 				mismatch(file, text, stmt_at, stmt, what);
 			}
+			verify_decode(v, file, text, stmt_at, stmt, tree, arena, want, want_len);
 		}
 		if (v->coverage)
 			cover_message(v, (int)(pgbind_message_desc_by_name("ParseResult") - pgbind_message_descs), tree, 0);
@@ -295,6 +325,8 @@ int cli_verify(int argc, char **argv)
 		return 2;
 	v->checks[CHECK_PROTOBUF].name = "protobuf bytes equal pg_query_parse_protobuf";
 	v->checks[CHECK_SYNTAX_ERRORS].name = "syntax errors equal libpg_query's";
+	v->checks[CHECK_DECODE].name = "decode(bytes) equals the converted tree";
+	v->checks[CHECK_REENCODE].name = "encode(decode(bytes)) equals the bytes";
 	const char *coverage_path = NULL;
 	int n_files = 0, unreadable = 0;
 	for (int i = 1; i < argc; i++) {

@@ -790,6 +790,35 @@ static void link_indexes(json_t *messages, json_t *enums, json_t *oneofs, json_t
 	}
 	json_array_foreach(nodes, i, v)
 		json_object_set(v, "msg_index", json_object_get(msg_index, S(v, "name")));
+
+	/* The decoder's case list: one entry per (field number, wire form) it accepts. Repeated
+	 * uint64 comes packed or one varint at a time; each oneof member has its own number. */
+	json_array_foreach(messages, i, v)
+	{
+		json_t *decode = json_array(), *strings = json_array();
+		json_array_foreach(json_object_get(v, "fields"), j, f)
+		{
+			const char *wire = S(f, "wire"), *name = S(f, "name");
+			if (strcmp(wire, "ONEOF") == 0) {
+				json_t *o = json_array_get(oneofs, (size_t)I(f, "type_index"));
+				size_t k;
+				json_t *mem;
+				json_array_foreach(json_object_get(o, "members"), k, mem)
+					json_array_append_new(decode, json_pack("{s:I, s:s, s:s, s:s}", "number", I(mem, "number"), "wire",
+															"ONEOF_MEMBER", "name", name, "type", S(mem, "message")));
+				continue;
+			}
+			json_array_append_new(decode, json_pack("{s:I, s:s, s:s, s:s}", "number", I(f, "number"), "wire", wire,
+													"name", name, "type", S(f, "type")));
+			if (strcmp(wire, "PACKED_UINT64") == 0)
+				json_array_append_new(decode, json_pack("{s:I, s:s, s:s, s:s}", "number", I(f, "number"), "wire",
+														"UNPACKED_UINT64", "name", name, "type", S(f, "type")));
+			if (strcmp(wire, "STRING") == 0)
+				json_array_append_new(strings, json_pack("{s:s}", "name", name));
+		}
+		json_object_set_new(v, "decode", decode);
+		json_object_set_new(v, "strings", strings);
+	}
 	json_array_foreach(oneofs, i, v)
 	{
 		json_array_foreach(json_object_get(v, "members"), j, f)

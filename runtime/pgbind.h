@@ -117,6 +117,30 @@ pgbind_ParseResult *pgbind_from_pg_parse_tree(const void *raw_stmt_list, const p
 bool pgbind_encode(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 				   const uint8_t **data, size_t *len, pgbind_Status *status);
 
+/* ---- Decode ---------------------------------------------------------------------------------- */
+
+/*
+ * Reads protobuf bytes (message pg_query.ParseResult) into an AST in arena. Accepts everything
+ * the wire format allows (unknown fields skipped, any field order, packed or unpacked repeated
+ * scalars, last scalar wins, repeated messages merged); rejects malformed bytes with
+ * PGBIND_ERROR_MALFORMED and the byte offset in status->offset, and strings that are not UTF-8
+ * or hold a NUL byte. Never reads outside [data, data + len). The bytes need not outlive the call.
+ */
+pgbind_ParseResult *pgbind_decode(const uint8_t *data, size_t len, const pgbind_Options *options,
+								  pgbind_Arena *arena, pgbind_Status *status);
+
+/* The same for pg_query.ScanResult (what pg_query_scan returns). */
+pgbind_ScanResult *pgbind_decode_scan(const uint8_t *data, size_t len, const pgbind_Options *options,
+									  pgbind_Arena *arena, pgbind_Status *status);
+
+/* ---- Equality ------------------------------------------------------------------------------- */
+
+/* Deep equality: same tags, same field values (strings by content, NULL as ""), same array
+ * lengths and elements. NULL equals only NULL. */
+bool pgbind_equal(const pgbind_Node *a, const pgbind_Node *b);
+bool pgbind_ParseResult_equal(const pgbind_ParseResult *a, const pgbind_ParseResult *b);
+bool pgbind_ScanResult_equal(const pgbind_ScanResult *a, const pgbind_ScanResult *b);
+
 /* ---- Text ------------------------------------------------------------------------------------ */
 
 /* An indented, readable rendering of tree (fields that are set, enums by name), NUL-terminated,
