@@ -96,8 +96,19 @@ static const char *const c_keywords[] = {
 	"else",		"enum",	  "extern",	 "float",	"for",		"goto",		"if",		"inline", "int",
 	"long",		"register", "restrict", "return", "short",	"signed",	"sizeof",	"static", "struct",
 	"switch",	"typedef", "union",	 "unsigned", "void",	"volatile", "while",	"_Bool",  "bool",
-	"true",		"false",  "tag",	 NULL,
+	"true",		"false",  "tag",	 "NULL", "_Alignas", "_Alignof", "_Atomic", "_Complex", "_Generic", "_Imaginary",
+	"_Noreturn", "_Static_assert", "_Thread_local", NULL,
 };
+
+static bool is_identifier(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+		return false;
+	for (s++; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+			return false;
+	return true;
+}
 
 /* ---- loading ------------------------------------------------------------------------------ */
 
@@ -142,8 +153,8 @@ static bool index_inputs(Cx *cx)
 		if (!role)
 			continue;
 		if (strcmp(role, "node_oneof") != 0)
-			return gen_fail(cx->err, overrides_location(cx->ov, S(v, "name"), "role"), 0, 0,
-							"unknown role '%s' (known: node_oneof)", role);
+			return overrides_fail(cx->ov, cx->err, S(v, "name"), "role", "unknown role '%s' (known: node_oneof)",
+								  role);
 		if (cx->node_message)
 			return fail_at_proto(cx, v, "two messages have role:node_oneof (%s and %s)", cx->node_message,
 								 S(v, "name"));
@@ -208,11 +219,9 @@ static bool library_values(Cx *cx, json_t *pe, json_t *c_values, bool *from_head
 							 name, name);
 	}
 	if (strcmp(how, "proto_order") != 0)
-		return gen_fail(cx->err, overrides_location(cx->ov, name, "c_values"), 0, 0,
-						"%s c_values:%s: the only value is proto_order", name, how);
+		return overrides_fail(cx->ov, cx->err, name, "c_values", "%s c_values:%s: the only value is proto_order", name, how);
 	if (ordered)
-		return gen_fail(cx->err, overrides_location(cx->ov, name, "c_values"), 0, 0,
-						"%s c_values:proto_order: the headers already agree with the proto (a stale exception: "
+		return overrides_fail(cx->ov, cx->err, name, "c_values", "%s c_values:proto_order: the headers already agree with the proto (a stale exception: "
 						"remove it)",
 						name);
 	/* value = rank of the proto number among the mapped constants */
@@ -312,6 +321,16 @@ static const char *c_struct_name(Cx *cx, const char *message)
 	return o ? o : message;
 }
 
+/* c_struct naming the message's own struct changes nothing: a stale exception. */
+static bool check_c_struct_override(Cx *cx, const char *message)
+{
+	const char *o = overrides_get(cx->ov, message, "c_struct");
+	if (o && strcmp(o, message) == 0)
+		return overrides_fail(cx->ov, cx->err, message, "c_struct",
+							  "%s c_struct:%s names the message's own struct (a stale exception: remove it)", message, o);
+	return true;
+}
+
 static json_t *find_c_field(json_t *c_struct, const char *name)
 {
 	size_t i;
@@ -368,7 +387,9 @@ static const char *pair_kind(Cx *cx, json_t *pf, json_t *cf)
 		return NULL;
 	}
 	if (strcmp(tk, "enum") == 0)
-		return depth == 0 && strcmp(bk, "enum") == 0 && strcmp(base, pt) == 0 ? "ENUM" : NULL;
+		return depth == 0 && strcmp(bk, "enum") == 0 && strcmp(base, pt) == 0 && json_object_get(cx->c_enums, pt)
+				   ? "ENUM"
+				   : NULL;
 	/* message */
 	if (strcmp(bk, "struct") != 0)
 		return NULL;
@@ -438,6 +459,9 @@ static bool ast_shape(Cx *cx, json_t *pf, json_t *field)
 
 static bool check_member_name(Cx *cx, json_t *pf, const char *message, const char *name, json_t *seen)
 {
+	if (!is_identifier(name))
+		return fail_at_proto(cx, pf, "field %s.%s: its AST member name '%s' is not a C identifier", message,
+							 S(pf, "name"), name);
 	if (one_of(name, c_keywords))
 		return fail_at_proto(cx, pf, "field %s.%s: its AST member name '%s' is reserved in C or by pgbind", message,
 							 S(pf, "name"), name);
@@ -539,8 +563,7 @@ static bool build_oneof(Cx *cx, json_t *pm, const char *oneof, json_t *c_struct,
 		if (absent_when) {
 			json_t *af = find_c_field(c_struct, absent_when);
 			if (!af || !one_of(S(af, "base"), c_bool) || I(af, "pointer_depth") != 0) {
-				gen_fail(cx->err, overrides_location(cx->ov, target.data, "absent_when"), 0, 0,
-						 "%s absent_when:%s: struct %s has no bool field %s", target.data, absent_when,
+				overrides_fail(cx->ov, cx->err, target.data, "absent_when", "%s absent_when:%s: struct %s has no bool field %s", target.data, absent_when,
 						 S(c_struct, "name"), absent_when);
 				gen_Buf_free(&target);
 				gen_Buf_free(&id);
@@ -575,7 +598,7 @@ static bool build_message(Cx *cx, json_t *pm, json_t *messages, json_t *oneofs, 
 	const char *c_name = NULL;
 
 	if (proto_only && strcmp(proto_only, "true") != 0)
-		return gen_fail(cx->err, overrides_location(cx->ov, name, "proto_only"), 0, 0, "proto_only takes 'true'");
+		return overrides_fail(cx->ov, cx->err, name, "proto_only", "proto_only takes 'true'");
 	if (proto_only && kind)
 		return fail_at_proto(cx, pm, "message %s is a node kind but the overrides say proto_only (%s)", name,
 							 overrides_location(cx->ov, name, "proto_only"));
@@ -585,6 +608,8 @@ static bool build_message(Cx *cx, json_t *pm, json_t *messages, json_t *oneofs, 
 								 "message %s is not a member of %s and has no C struct: add '%s proto_only:true' to "
 								 "the overrides if it exists only in the proto",
 								 name, cx->node_message, name);
+		if (!check_c_struct_override(cx, name))
+			return false;
 		c_name = c_struct_name(cx, name);
 		c_struct = json_object_get(cx->c_structs, c_name);
 		if (!c_struct)
@@ -648,8 +673,7 @@ static bool build_message(Cx *cx, json_t *pm, json_t *messages, json_t *oneofs, 
 				static const char *const cell_kinds[] = {"LIST_CELLS", "INT_CELLS", "OID_CELLS", NULL};
 				if (!one_of(kind_override, cell_kinds) || strcmp(S(field, "wire"), "REPEATED_NODE") != 0 ||
 					strcmp(S(c_struct, "name"), "List") != 0) {
-					ok = gen_fail(cx->err, overrides_location(cx->ov, target.data, "kind"), 0, 0,
-								  "%s kind:%s: only LIST_CELLS, INT_CELLS or OID_CELLS, on a repeated Node field of a "
+					ok = overrides_fail(cx->ov, cx->err, target.data, "kind", "%s kind:%s: only LIST_CELLS, INT_CELLS or OID_CELLS, on a repeated Node field of a "
 								  "message stored as struct List",
 								  target.data, kind_override);
 				} else {

@@ -4,6 +4,7 @@
 #include "overrides.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,17 @@ const char *overrides_location(Overrides *ov, const char *target, const char *ke
 {
 	Entry *e = find(ov, target, key);
 	return e ? e->location : ov->name;
+}
+
+bool overrides_fail(Overrides *ov, gen_Error *err, const char *target, const char *key, const char *fmt, ...)
+{
+	char msg[900];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	Entry *e = find(ov, target, key);
+	return gen_fail(err, ov->name, e ? e->line : 0, e ? e->col : 0, "%s", msg);
 }
 
 bool overrides_check_all_used(Overrides *ov, gen_Error *err)

@@ -32,6 +32,10 @@ const char *overrides_get(Overrides *ov, const char *target, const char *key);
 /* Where an entry was written, for error messages ("schema/overrides.txt:12:1"). */
 const char *overrides_location(Overrides *ov, const char *target, const char *key);
 
+/* Fills err with the entry's own location (file, line, col) and a message; returns false. */
+bool overrides_fail(Overrides *ov, gen_Error *err, const char *target, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
 /* Fails, naming the first entry nothing asked for. */
 bool overrides_check_all_used(Overrides *ov, gen_Error *err);
 

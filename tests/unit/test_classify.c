@@ -5,9 +5,7 @@
  * read by proto_read_text("test.proto") and overrides read by overrides_parse("ov.txt"). The
  * first case covers every conversion kind and checks the view model (conv and wire of each
  * field, the enum maps, skipped fields, orphan structs); then one case per error, each with its
- * file, line, col and part of its message. Checks marked KNOWN DEFECT describe the classifier's
- * present misbehaviour and report "not ok" until it is fixed. Prints one "ok - " or "not ok - "
- * line per check and a final "N passed, M failed"; exits 1 when anything failed.
+ * file, line, col and part of its message. Prints one "ok - " or "not ok - " line per check and a final "N passed, M failed"; exits 1 when anything failed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -583,13 +581,7 @@ static void test_pairing_errors(void)
 				P_HEAD "message Thing {\n  string i = 1;\n}\n", OV, "test.proto", 8, 3,
 				"cannot classify Thing.i", &err);
 
-	/*
-	 * KNOWN DEFECT: a C field of enum type Kind pairs as ENUM with proto enum Kind although the
-	 * node model has no C enum Kind. Nothing then maps the constants by name: the view gives Kind
-	 * has_c false and no c_values but c_used true, so the generated from_pg_enum_Kind has no case
-	 * and every value fails at run time. Expected: an error at the field (test.proto:9:3).
-	 */
-	CHECK_ERROR("ENUM pair whose C enum is missing from the model (KNOWN DEFECT: accepted)",
+	CHECK_ERROR("ENUM pair whose C enum is missing from the model",
 				MODEL(TAG("Thing", 1),
 					  STRUCT("Thing", 1, F_TYPE(2) "," F_I ","
 							 FIELD_C("kind", "Kind", "enum Kind", "Kind", "enum", 0, 4)), ""),
@@ -640,17 +632,10 @@ static void test_enum_errors(void)
 			  json_is_true(json_object_get(e, "c_from_headers")));
 	json_decref(view);
 
-	/*
-	 * KNOWN DEFECT (location only): errors about an override entry are raised with
-	 * gen_fail(err, overrides_location(...), 0, 0, ...), so err.file holds "ov.txt:2:6" and
-	 * err.line/col are 0 (common.h: 0 means "not known"). The printed text is right
-	 * ("ov.txt:2:6: error: ..."), the gen_Error is not: expected file "ov.txt", line 2, col 6.
-	 */
-	CHECK_ERROR("c_values:proto_order on an enum already in order is stale (KNOWN DEFECT: err.file/line)",
+	CHECK_ERROR("c_values:proto_order on an enum already in order is stale",
 				M_KIND_AB, P_KIND_AB, OV "Kind c_values:proto_order\n", "ov.txt", 2, 6,
 				"Kind c_values:proto_order: the headers already agree with the proto", &err);
 	CHECK_HAS("... stale c_values:proto_order is refused", err.message, "a stale exception");
-	CHECK_HAS("... and printed at ov.txt:2:6", err.file, "ov.txt:2:6");
 }
 
 static void test_override_errors(void)
@@ -667,13 +652,8 @@ static void test_override_errors(void)
 	CHECK_ERROR("no message with role:node_oneof", M_BASIC, P_HEAD P_THING, "# nothing\n",
 				"test.proto", 0, 0, "no message is marked role:node_oneof", &err);
 
-	/*
-	 * KNOWN DEFECT: `c_struct:NAME` naming the message's own struct changes nothing, yet counts as
-	 * used: a stale exception accepted as live text, unlike `c_values:proto_order` on an enum
-	 * already in order. Expected: an error at ov.txt:2:7.
-	 */
 	view = run(M_BASIC, P_HEAD P_THING, OV "Thing c_struct:Thing\n", &err);
-	report(view == NULL, "c_struct naming the message's own struct is stale (KNOWN DEFECT: accepted)",
+	report(view == NULL, "c_struct naming the message's own struct is stale",
 		   "an error at ov.txt:2:7", view ? "a view model" : err.message, __LINE__);
 	json_decref(view);
 }
@@ -736,25 +716,14 @@ static void test_member_names(void)
 				P_HEAD "message Thing {\n  int32 i = 1;\n  oneof n_i {\n    Thing t = 2;\n  }\n}\n",
 				OV, "test.proto", 10, 5, "AST member name 'n_i' collides", &err);
 
-	/*
-	 * KNOWN DEFECT: the reserved list lacks C11's underscore keywords (_Atomic, _Generic,
-	 * _Alignas, _Noreturn, _Static_assert, _Thread_local, _Complex, ...). proto_read accepts the
-	 * field name `_Atomic`, so a proto_only message (no C field to match) yields the member
-	 * `int32_t _Atomic;`. Expected: "its AST member name '_Atomic' is reserved" at 11:3.
-	 */
-	CHECK_ERROR("AST member name _Atomic (a C11 keyword) (KNOWN DEFECT: accepted)", M_BASIC,
+	CHECK_ERROR("AST member name _Atomic (a C11 keyword)", M_BASIC,
 				P_HEAD P_THING "message Extra {\n  int32 _Atomic = 1;\n}\n",
 				OV "Extra proto_only:true\n", "test.proto", 11, 3,
 				"its AST member name '_Atomic' is reserved", &err);
 
-	/*
-	 * KNOWN DEFECT: an explicit json_name is taken as the AST member name without checking that it
-	 * is a C identifier; on a proto_only message nothing else catches it, and the generated
-	 * header gets `int32_t a b;`. Expected: an error at 11:3.
-	 */
 	view = run(M_BASIC, P_HEAD P_THING "message Extra {\n  int32 x = 1 [json_name=\"a b\"];\n}\n",
 			   OV "Extra proto_only:true\n", &err);
-	report(view == NULL, "AST member name 'a b' is not a C identifier (KNOWN DEFECT: accepted)",
+	report(view == NULL, "AST member name 'a b' is not a C identifier",
 		   "an error at test.proto:11:3", view ? "a view model" : err.message, __LINE__);
 	json_decref(view);
 }
