@@ -38,14 +38,20 @@ GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c ge
                generator/classify.c generator/main.c
 EXTRACT_SRCS := generator/common.c generator/extract.c
 TEMPLATES   := $(wildcard templates/*.tmpl)
-GENERATED   := generated/pgbind_ast.h generated/from_pg.inc.c generated/encode.inc.c generated/decode.inc.c generated/equal.inc.c \
+GENERATED   := generated/pgbind_ast.h generated/from_pg.inc.c generated/encode.inc.c generated/decode.inc.c generated/equal.inc.c generated/to_pg.inc.c \
                generated/reflect.inc.c
 
-RT_SRCS     := runtime/arena.c runtime/from_pg.c runtime/encode.c runtime/decode.c runtime/equal.c runtime/reflect.c runtime/text.c
+RT_SRCS     := runtime/arena.c runtime/from_pg.c runtime/to_pg.c runtime/pg_route.c runtime/encode.c runtime/decode.c runtime/equal.c runtime/reflect.c runtime/text.c
 RT_OBJS     := $(RT_SRCS:runtime/%.c=$(BUILD)/rt/%.o)
 RT_PIC_OBJS := $(RT_SRCS:runtime/%.c=$(BUILD)/rt-pic/%.o)
-RT_CFLAGS   := -Iruntime -Igenerated -I$(PG_QUERY_INCLUDE) -I$(PG_INCLUDE_SERVER)
-CLI_SRCS    := cli/pgbind.c cli/verify.c cli/input.c
+# Optional entry points of the linked libpg_query, found by linking a probe: forks export a
+# node-level deparser, 18.1 a token scanner without protobuf.
+HAVE_SYMBOL = $(shell printf 'char %s(void); int main(void) { return (int)%s(); }' $(1) $(1) | \
+	$(CC) -x c - -o /dev/null $(LDFLAGS) $(PG_QUERY_LIBS) >/dev/null 2>&1 && echo yes)
+PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HAVE_DEPARSE_NODES) \
+                     $(if $(call HAVE_SYMBOL,pg_query_scan_tokens),-DPGBIND_HAVE_SCAN_TOKENS)
+RT_CFLAGS   := -Iruntime -Igenerated -I$(PG_QUERY_INCLUDE) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
+CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/input.c
 
 .PHONY: all deps regen extract generate check-generated check unit-tests clean install
 

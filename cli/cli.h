@@ -17,6 +17,13 @@ void cli_line_col(const char *text, size_t offset, int *line, int *col);
 /* Prints "file:line:col: error: message", the offending line and a caret under the column. */
 void cli_print_syntax_error(const char *file, const char *text, size_t offset, const char *message);
 
+struct pgbind_ParseResult;
+#include <stdint.h>
+
+/* verify_pg.c: to_nodes(tree) is equal() to libpg_query's reading of want, and writes want back. */
+bool verify_to_nodes(const struct pgbind_ParseResult *tree, const uint8_t *want, size_t want_len, char *why,
+					 size_t size);
+
 int cli_parse(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 

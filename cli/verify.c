@@ -14,6 +14,7 @@
  */
 #include "cli.h"
 #include "pg_query.h"
+#include "pg_query/pg_query.pb-c.h"
 #include "pgbind.h"
 #include "pgbind_reflect.h"
 
@@ -26,7 +27,17 @@ typedef struct {
 	long passed, failed;
 } Check;
 
-enum { CHECK_PROTOBUF, CHECK_DECODE, CHECK_REENCODE, CHECK_SYNTAX_ERRORS, N_CHECKS };
+enum {
+	CHECK_PROTOBUF,
+	CHECK_DECODE,
+	CHECK_REENCODE,
+	CHECK_TO_NODES,
+	CHECK_DEPARSE,
+	CHECK_FINGERPRINT,
+	CHECK_SCAN,
+	CHECK_SYNTAX_ERRORS,
+	N_CHECKS
+};
 
 typedef struct {
 	Check checks[N_CHECKS];
@@ -81,7 +92,7 @@ static void cover_message(Verify *v, int mi, const void *msg, int depth)
 			set = *(const double *)p != 0;
 			break;
 		case PGBIND_WIRE_STRING:
-			set = (*(const char *const *)p)[0] != '\0';
+			set = *(const char *const *)p && (*(const char *const *)p)[0] != '\0';
 			break;
 		case PGBIND_WIRE_NODE:
 		case PGBIND_WIRE_ONEOF:
@@ -197,6 +208,83 @@ static void verify_decode(Verify *v, const char *file, const char *text, size_t 
 	}
 }
 
+/* tokens of pgbind_scan against protobuf-c's decoding of pg_query_scan's bytes */
+static bool same_scan(const char *stmt, pgbind_Arena *arena, char *why, size_t size)
+{
+	pgbind_Status status = {0};
+	pgbind_ScanResult *ours = pgbind_scan(stmt, NULL, arena, &status);
+	PgQueryScanResult raw = pg_query_scan(stmt);
+	bool ok = false;
+	if (raw.error) {
+		ok = !ours && strcmp(status.message, raw.error->message) == 0;
+		if (!ok)
+			snprintf(why, size, "scan error differs: libpg_query \"%s\", pgbind \"%s\"", raw.error->message,
+					 ours ? "(scanned)" : status.message);
+	} else if (!ours) {
+		snprintf(why, size, "pgbind_scan failed: %s", status.message);
+	} else {
+		PgQuery__ScanResult *theirs =
+			pg_query__scan_result__unpack(NULL, raw.pbuf.len, (const uint8_t *)raw.pbuf.data);
+		ok = theirs && theirs->version == ours->version && theirs->n_tokens == ours->n_tokens;
+		for (size_t i = 0; ok && i < ours->n_tokens; i++) {
+			const PgQuery__ScanToken *t = theirs->tokens[i];
+			const pgbind_ScanToken *o = ours->tokens[i];
+			ok = t->start == o->start && t->end == o->end && (int)t->token == (int)o->token &&
+				 (int)t->keyword_kind == (int)o->keyword_kind;
+			if (!ok)
+				snprintf(why, size, "scan token %zu differs", i);
+		}
+		if (!ok && theirs && theirs->n_tokens != ours->n_tokens)
+			snprintf(why, size, "scan: %zu tokens, protobuf-c decodes %zu", ours->n_tokens, theirs->n_tokens);
+		if (theirs)
+			pg_query__scan_result__free_unpacked(theirs, NULL);
+	}
+	pg_query_free_scan_result(raw);
+	return ok;
+}
+
+/* back to PostgreSQL: nodes, deparse, fingerprint; and the scanner */
+static void verify_return_trip(Verify *v, const char *file, const char *text, size_t stmt_at, const char *stmt,
+							   const pgbind_ParseResult *tree, pgbind_Arena *arena, const uint8_t *want,
+							   size_t want_len)
+{
+	char why[768];
+	bool ok = verify_to_nodes(tree, want, want_len, why, sizeof why);
+	report(v, CHECK_TO_NODES, ok);
+	if (!ok)
+		mismatch(file, text, stmt_at, stmt, why);
+
+	pgbind_Status status = {0};
+	const char *ours = pgbind_deparse(tree, NULL, arena, &status);
+	PgQueryProtobuf pb = {want_len, (char *)want};
+	PgQueryDeparseResult theirs = pg_query_deparse_protobuf(pb);
+	ok = theirs.error ? !ours && strcmp(status.message, theirs.error->message) == 0
+					  : ours && strcmp(ours, theirs.query) == 0;
+	report(v, CHECK_DEPARSE, ok);
+	if (!ok) {
+		snprintf(why, sizeof why, "deparse differs: pgbind \"%.300s\", libpg_query \"%.300s\"",
+				 ours ? ours : status.message, theirs.error ? theirs.error->message : theirs.query);
+		mismatch(file, text, stmt_at, stmt, why);
+	}
+	pg_query_free_deparse_result(theirs);
+
+	uint64_t fp = 0;
+	PgQueryFingerprintResult f = pg_query_fingerprint(stmt);
+	ok = !f.error && pgbind_fingerprint(tree, NULL, &fp, &status) && fp == f.fingerprint;
+	report(v, CHECK_FINGERPRINT, ok);
+	if (!ok) {
+		snprintf(why, sizeof why, "fingerprint %016llx, pg_query_fingerprint %016llx", (unsigned long long)fp,
+				 (unsigned long long)f.fingerprint);
+		mismatch(file, text, stmt_at, stmt, why);
+	}
+	pg_query_free_fingerprint_result(f);
+
+	ok = same_scan(stmt, arena, why, sizeof why);
+	report(v, CHECK_SCAN, ok);
+	if (!ok)
+		mismatch(file, text, stmt_at, stmt, why);
+}
+
 static void verify_statement(Verify *v, const char *file, const char *text, size_t stmt_at, const char *stmt)
 {
 	char what[1024];
@@ -245,6 +333,7 @@ static void verify_statement(Verify *v, const char *file, const char *text, size
 				mismatch(file, text, stmt_at, stmt, what);
 			}
 			verify_decode(v, file, text, stmt_at, stmt, tree, arena, want, want_len);
+			verify_return_trip(v, file, text, stmt_at, stmt, tree, arena, want, want_len);
 		}
 		if (v->coverage)
 			cover_message(v, (int)(pgbind_message_desc_by_name("ParseResult") - pgbind_message_descs), tree, 0);
@@ -327,6 +416,10 @@ int cli_verify(int argc, char **argv)
 	v->checks[CHECK_SYNTAX_ERRORS].name = "syntax errors equal libpg_query's";
 	v->checks[CHECK_DECODE].name = "decode(bytes) equals the converted tree";
 	v->checks[CHECK_REENCODE].name = "encode(decode(bytes)) equals the bytes";
+	v->checks[CHECK_TO_NODES].name = "to_nodes(tree) equal() libpg_query's reader";
+	v->checks[CHECK_DEPARSE].name = "deparse equals pg_query_deparse_protobuf";
+	v->checks[CHECK_FINGERPRINT].name = "fingerprint equals pg_query_fingerprint";
+	v->checks[CHECK_SCAN].name = "scan equals protobuf-c's decoding of pg_query_scan";
 	const char *coverage_path = NULL;
 	int n_files = 0, unreadable = 0;
 	for (int i = 1; i < argc; i++) {

@@ -4,7 +4,7 @@
  * Inputs:
  *   schema/pg15/nodes.json       fnv1a64 54ac1fc03a61268c
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
- *   schema/overrides.txt         fnv1a64 fc42cc70e545bd63
+ *   schema/overrides.txt         fnv1a64 0a4f1f2bcbcca4d5
  */
 /*
  * decode.inc.c -- protobuf wire format -> pgbind AST: one function per message, a switch over
@@ -257,7 +257,7 @@ static bool dec_CallContext(pgbind_Decoder *d, const uint8_t *p, const uint8_t *
 static bool dec_ScanToken(pgbind_Decoder *d, const uint8_t *p, const uint8_t *end, pgbind_ScanToken *m);
 /* ---- End declarations ---- */
 
-/* ---- Begin initializers: strings are "" when absent, never NULL ---- */
+/* ---- Begin initializers: absent strings are NULL, but "" in value nodes (String.sval...) ---- */
 static inline void init_ParseResult(pgbind_ParseResult *m)
 {
 	memset(m, 0, sizeof *m);
@@ -329,17 +329,12 @@ static inline void init_Alias(pgbind_Alias *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_Alias;
-	m->aliasname = "";
 }
 
 static inline void init_RangeVar(pgbind_RangeVar *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_RangeVar;
-	m->catalogname = "";
-	m->schemaname = "";
-	m->relname = "";
-	m->relpersistence = "";
 }
 
 static inline void init_TableFunc(pgbind_TableFunc *m)
@@ -364,7 +359,6 @@ static inline void init_Aggref(pgbind_Aggref *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_Aggref;
-	m->aggkind = "";
 }
 
 static inline void init_GroupingFunc(pgbind_GroupingFunc *m)
@@ -395,7 +389,6 @@ static inline void init_NamedArgExpr(pgbind_NamedArgExpr *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_NamedArgExpr;
-	m->name = "";
 }
 
 static inline void init_OpExpr(pgbind_OpExpr *m)
@@ -438,7 +431,6 @@ static inline void init_SubPlan(pgbind_SubPlan *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_SubPlan;
-	m->plan_name = "";
 }
 
 static inline void init_AlternativeSubPlan(pgbind_AlternativeSubPlan *m)
@@ -547,7 +539,6 @@ static inline void init_XmlExpr(pgbind_XmlExpr *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_XmlExpr;
-	m->name = "";
 }
 
 static inline void init_NullTest(pgbind_NullTest *m)
@@ -584,7 +575,6 @@ static inline void init_CurrentOfExpr(pgbind_CurrentOfExpr *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CurrentOfExpr;
-	m->cursor_name = "";
 }
 
 static inline void init_NextValueExpr(pgbind_NextValueExpr *m)
@@ -603,7 +593,6 @@ static inline void init_TargetEntry(pgbind_TargetEntry *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_TargetEntry;
-	m->resname = "";
 }
 
 static inline void init_RangeTblRef(pgbind_RangeTblRef *m)
@@ -634,8 +623,6 @@ static inline void init_IntoClause(pgbind_IntoClause *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_IntoClause;
-	m->accessMethod = "";
-	m->tableSpaceName = "";
 }
 
 static inline void init_MergeAction(pgbind_MergeAction *m)
@@ -696,7 +683,6 @@ static inline void init_PLAssignStmt(pgbind_PLAssignStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_PLAssignStmt;
-	m->name = "";
 }
 
 static inline void init_AlterTableStmt(pgbind_AlterTableStmt *m)
@@ -709,15 +695,12 @@ static inline void init_AlterTableCmd(pgbind_AlterTableCmd *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterTableCmd;
-	m->name = "";
 }
 
 static inline void init_AlterDomainStmt(pgbind_AlterDomainStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterDomainStmt;
-	m->subtype = "";
-	m->name = "";
 }
 
 static inline void init_SetOperationStmt(pgbind_SetOperationStmt *m)
@@ -748,29 +731,24 @@ static inline void init_ClosePortalStmt(pgbind_ClosePortalStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_ClosePortalStmt;
-	m->portalname = "";
 }
 
 static inline void init_ClusterStmt(pgbind_ClusterStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_ClusterStmt;
-	m->indexname = "";
 }
 
 static inline void init_CopyStmt(pgbind_CopyStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CopyStmt;
-	m->filename = "";
 }
 
 static inline void init_CreateStmt(pgbind_CreateStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateStmt;
-	m->tablespacename = "";
-	m->accessMethod = "";
 }
 
 static inline void init_DefineStmt(pgbind_DefineStmt *m)
@@ -795,24 +773,18 @@ static inline void init_CommentStmt(pgbind_CommentStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CommentStmt;
-	m->comment = "";
 }
 
 static inline void init_FetchStmt(pgbind_FetchStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_FetchStmt;
-	m->portalname = "";
 }
 
 static inline void init_IndexStmt(pgbind_IndexStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_IndexStmt;
-	m->idxname = "";
-	m->accessMethod = "";
-	m->tableSpace = "";
-	m->idxcomment = "";
 }
 
 static inline void init_CreateFunctionStmt(pgbind_CreateFunctionStmt *m)
@@ -837,45 +809,36 @@ static inline void init_RenameStmt(pgbind_RenameStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_RenameStmt;
-	m->subname = "";
-	m->newname = "";
 }
 
 static inline void init_RuleStmt(pgbind_RuleStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_RuleStmt;
-	m->rulename = "";
 }
 
 static inline void init_NotifyStmt(pgbind_NotifyStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_NotifyStmt;
-	m->conditionname = "";
-	m->payload = "";
 }
 
 static inline void init_ListenStmt(pgbind_ListenStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_ListenStmt;
-	m->conditionname = "";
 }
 
 static inline void init_UnlistenStmt(pgbind_UnlistenStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_UnlistenStmt;
-	m->conditionname = "";
 }
 
 static inline void init_TransactionStmt(pgbind_TransactionStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_TransactionStmt;
-	m->savepoint_name = "";
-	m->gid = "";
 }
 
 static inline void init_ViewStmt(pgbind_ViewStmt *m)
@@ -888,7 +851,6 @@ static inline void init_LoadStmt(pgbind_LoadStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_LoadStmt;
-	m->filename = "";
 }
 
 static inline void init_CreateDomainStmt(pgbind_CreateDomainStmt *m)
@@ -901,14 +863,12 @@ static inline void init_CreatedbStmt(pgbind_CreatedbStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreatedbStmt;
-	m->dbname = "";
 }
 
 static inline void init_DropdbStmt(pgbind_DropdbStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_DropdbStmt;
-	m->dbname = "";
 }
 
 static inline void init_VacuumStmt(pgbind_VacuumStmt *m)
@@ -945,14 +905,12 @@ static inline void init_VariableSetStmt(pgbind_VariableSetStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_VariableSetStmt;
-	m->name = "";
 }
 
 static inline void init_VariableShowStmt(pgbind_VariableShowStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_VariableShowStmt;
-	m->name = "";
 }
 
 static inline void init_DiscardStmt(pgbind_DiscardStmt *m)
@@ -965,21 +923,18 @@ static inline void init_CreateTrigStmt(pgbind_CreateTrigStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateTrigStmt;
-	m->trigname = "";
 }
 
 static inline void init_CreatePLangStmt(pgbind_CreatePLangStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreatePLangStmt;
-	m->plname = "";
 }
 
 static inline void init_CreateRoleStmt(pgbind_CreateRoleStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateRoleStmt;
-	m->role = "";
 }
 
 static inline void init_AlterRoleStmt(pgbind_AlterRoleStmt *m)
@@ -1010,7 +965,6 @@ static inline void init_ReindexStmt(pgbind_ReindexStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_ReindexStmt;
-	m->name = "";
 }
 
 static inline void init_CheckPointStmt(pgbind_CheckPointStmt *m)
@@ -1023,43 +977,36 @@ static inline void init_CreateSchemaStmt(pgbind_CreateSchemaStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateSchemaStmt;
-	m->schemaname = "";
 }
 
 static inline void init_AlterDatabaseStmt(pgbind_AlterDatabaseStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterDatabaseStmt;
-	m->dbname = "";
 }
 
 static inline void init_AlterDatabaseRefreshCollStmt(pgbind_AlterDatabaseRefreshCollStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterDatabaseRefreshCollStmt;
-	m->dbname = "";
 }
 
 static inline void init_AlterDatabaseSetStmt(pgbind_AlterDatabaseSetStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterDatabaseSetStmt;
-	m->dbname = "";
 }
 
 static inline void init_AlterRoleSetStmt(pgbind_AlterRoleSetStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterRoleSetStmt;
-	m->database = "";
 }
 
 static inline void init_CreateConversionStmt(pgbind_CreateConversionStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateConversionStmt;
-	m->for_encoding_name = "";
-	m->to_encoding_name = "";
 }
 
 static inline void init_CreateCastStmt(pgbind_CreateCastStmt *m)
@@ -1072,64 +1019,54 @@ static inline void init_CreateOpClassStmt(pgbind_CreateOpClassStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateOpClassStmt;
-	m->amname = "";
 }
 
 static inline void init_CreateOpFamilyStmt(pgbind_CreateOpFamilyStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateOpFamilyStmt;
-	m->amname = "";
 }
 
 static inline void init_AlterOpFamilyStmt(pgbind_AlterOpFamilyStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterOpFamilyStmt;
-	m->amname = "";
 }
 
 static inline void init_PrepareStmt(pgbind_PrepareStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_PrepareStmt;
-	m->name = "";
 }
 
 static inline void init_ExecuteStmt(pgbind_ExecuteStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_ExecuteStmt;
-	m->name = "";
 }
 
 static inline void init_DeallocateStmt(pgbind_DeallocateStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_DeallocateStmt;
-	m->name = "";
 }
 
 static inline void init_DeclareCursorStmt(pgbind_DeclareCursorStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_DeclareCursorStmt;
-	m->portalname = "";
 }
 
 static inline void init_CreateTableSpaceStmt(pgbind_CreateTableSpaceStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateTableSpaceStmt;
-	m->tablespacename = "";
-	m->location = "";
 }
 
 static inline void init_DropTableSpaceStmt(pgbind_DropTableSpaceStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_DropTableSpaceStmt;
-	m->tablespacename = "";
 }
 
 static inline void init_AlterObjectDependsStmt(pgbind_AlterObjectDependsStmt *m)
@@ -1142,7 +1079,6 @@ static inline void init_AlterObjectSchemaStmt(pgbind_AlterObjectSchemaStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterObjectSchemaStmt;
-	m->newschema = "";
 }
 
 static inline void init_AlterOwnerStmt(pgbind_AlterOwnerStmt *m)
@@ -1197,9 +1133,6 @@ static inline void init_AlterEnumStmt(pgbind_AlterEnumStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterEnumStmt;
-	m->oldVal = "";
-	m->newVal = "";
-	m->newValNeighbor = "";
 }
 
 static inline void init_AlterTSDictionaryStmt(pgbind_AlterTSDictionaryStmt *m)
@@ -1218,129 +1151,102 @@ static inline void init_CreateFdwStmt(pgbind_CreateFdwStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateFdwStmt;
-	m->fdwname = "";
 }
 
 static inline void init_AlterFdwStmt(pgbind_AlterFdwStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterFdwStmt;
-	m->fdwname = "";
 }
 
 static inline void init_CreateForeignServerStmt(pgbind_CreateForeignServerStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateForeignServerStmt;
-	m->servername = "";
-	m->servertype = "";
-	m->version = "";
-	m->fdwname = "";
 }
 
 static inline void init_AlterForeignServerStmt(pgbind_AlterForeignServerStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterForeignServerStmt;
-	m->servername = "";
-	m->version = "";
 }
 
 static inline void init_CreateUserMappingStmt(pgbind_CreateUserMappingStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateUserMappingStmt;
-	m->servername = "";
 }
 
 static inline void init_AlterUserMappingStmt(pgbind_AlterUserMappingStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterUserMappingStmt;
-	m->servername = "";
 }
 
 static inline void init_DropUserMappingStmt(pgbind_DropUserMappingStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_DropUserMappingStmt;
-	m->servername = "";
 }
 
 static inline void init_AlterTableSpaceOptionsStmt(pgbind_AlterTableSpaceOptionsStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterTableSpaceOptionsStmt;
-	m->tablespacename = "";
 }
 
 static inline void init_AlterTableMoveAllStmt(pgbind_AlterTableMoveAllStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterTableMoveAllStmt;
-	m->orig_tablespacename = "";
-	m->new_tablespacename = "";
 }
 
 static inline void init_SecLabelStmt(pgbind_SecLabelStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_SecLabelStmt;
-	m->provider = "";
-	m->label = "";
 }
 
 static inline void init_CreateForeignTableStmt(pgbind_CreateForeignTableStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateForeignTableStmt;
-	m->servername = "";
 }
 
 static inline void init_ImportForeignSchemaStmt(pgbind_ImportForeignSchemaStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_ImportForeignSchemaStmt;
-	m->server_name = "";
-	m->remote_schema = "";
-	m->local_schema = "";
 }
 
 static inline void init_CreateExtensionStmt(pgbind_CreateExtensionStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateExtensionStmt;
-	m->extname = "";
 }
 
 static inline void init_AlterExtensionStmt(pgbind_AlterExtensionStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterExtensionStmt;
-	m->extname = "";
 }
 
 static inline void init_AlterExtensionContentsStmt(pgbind_AlterExtensionContentsStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterExtensionContentsStmt;
-	m->extname = "";
 }
 
 static inline void init_CreateEventTrigStmt(pgbind_CreateEventTrigStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateEventTrigStmt;
-	m->trigname = "";
-	m->eventname = "";
 }
 
 static inline void init_AlterEventTrigStmt(pgbind_AlterEventTrigStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterEventTrigStmt;
-	m->trigname = "";
-	m->tgenabled = "";
 }
 
 static inline void init_RefreshMatViewStmt(pgbind_RefreshMatViewStmt *m)
@@ -1353,8 +1259,6 @@ static inline void init_ReplicaIdentityStmt(pgbind_ReplicaIdentityStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_ReplicaIdentityStmt;
-	m->identity_type = "";
-	m->name = "";
 }
 
 static inline void init_AlterSystemStmt(pgbind_AlterSystemStmt *m)
@@ -1367,74 +1271,60 @@ static inline void init_CreatePolicyStmt(pgbind_CreatePolicyStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreatePolicyStmt;
-	m->policy_name = "";
-	m->cmd_name = "";
 }
 
 static inline void init_AlterPolicyStmt(pgbind_AlterPolicyStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterPolicyStmt;
-	m->policy_name = "";
 }
 
 static inline void init_CreateTransformStmt(pgbind_CreateTransformStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateTransformStmt;
-	m->lang = "";
 }
 
 static inline void init_CreateAmStmt(pgbind_CreateAmStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateAmStmt;
-	m->amname = "";
-	m->amtype = "";
 }
 
 static inline void init_CreatePublicationStmt(pgbind_CreatePublicationStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreatePublicationStmt;
-	m->pubname = "";
 }
 
 static inline void init_AlterPublicationStmt(pgbind_AlterPublicationStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterPublicationStmt;
-	m->pubname = "";
 }
 
 static inline void init_CreateSubscriptionStmt(pgbind_CreateSubscriptionStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateSubscriptionStmt;
-	m->subname = "";
-	m->conninfo = "";
 }
 
 static inline void init_AlterSubscriptionStmt(pgbind_AlterSubscriptionStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AlterSubscriptionStmt;
-	m->subname = "";
-	m->conninfo = "";
 }
 
 static inline void init_DropSubscriptionStmt(pgbind_DropSubscriptionStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_DropSubscriptionStmt;
-	m->subname = "";
 }
 
 static inline void init_CreateStatsStmt(pgbind_CreateStatsStmt *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CreateStatsStmt;
-	m->stxcomment = "";
 }
 
 static inline void init_AlterCollationStmt(pgbind_AlterCollationStmt *m)
@@ -1507,7 +1397,6 @@ static inline void init_ResTarget(pgbind_ResTarget *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_ResTarget;
-	m->name = "";
 }
 
 static inline void init_MultiAssignRef(pgbind_MultiAssignRef *m)
@@ -1538,8 +1427,6 @@ static inline void init_WindowDef(pgbind_WindowDef *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_WindowDef;
-	m->name = "";
-	m->refname = "";
 }
 
 static inline void init_RangeSubselect(pgbind_RangeSubselect *m)
@@ -1570,7 +1457,6 @@ static inline void init_RangeTableFuncCol(pgbind_RangeTableFuncCol *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_RangeTableFuncCol;
-	m->colname = "";
 }
 
 static inline void init_TypeName(pgbind_TypeName *m)
@@ -1583,58 +1469,36 @@ static inline void init_ColumnDef(pgbind_ColumnDef *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_ColumnDef;
-	m->colname = "";
-	m->compression = "";
-	m->storage = "";
-	m->identity = "";
-	m->generated = "";
 }
 
 static inline void init_IndexElem(pgbind_IndexElem *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_IndexElem;
-	m->name = "";
-	m->indexcolname = "";
 }
 
 static inline void init_StatsElem(pgbind_StatsElem *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_StatsElem;
-	m->name = "";
 }
 
 static inline void init_Constraint(pgbind_Constraint *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_Constraint;
-	m->conname = "";
-	m->cooked_expr = "";
-	m->generated_when = "";
-	m->indexname = "";
-	m->indexspace = "";
-	m->access_method = "";
-	m->fk_matchtype = "";
-	m->fk_upd_action = "";
-	m->fk_del_action = "";
 }
 
 static inline void init_DefElem(pgbind_DefElem *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_DefElem;
-	m->defnamespace = "";
-	m->defname = "";
 }
 
 static inline void init_RangeTblEntry(pgbind_RangeTblEntry *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_RangeTblEntry;
-	m->relkind = "";
-	m->ctename = "";
-	m->enrname = "";
 }
 
 static inline void init_RangeTblFunction(pgbind_RangeTblFunction *m)
@@ -1653,8 +1517,6 @@ static inline void init_WithCheckOption(pgbind_WithCheckOption *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_WithCheckOption;
-	m->relname = "";
-	m->polname = "";
 }
 
 static inline void init_SortGroupClause(pgbind_SortGroupClause *m)
@@ -1673,8 +1535,6 @@ static inline void init_WindowClause(pgbind_WindowClause *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_WindowClause;
-	m->name = "";
-	m->refname = "";
 }
 
 static inline void init_ObjectWithArgs(pgbind_ObjectWithArgs *m)
@@ -1687,7 +1547,6 @@ static inline void init_AccessPriv(pgbind_AccessPriv *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_AccessPriv;
-	m->priv_name = "";
 }
 
 static inline void init_CreateOpClassItem(pgbind_CreateOpClassItem *m)
@@ -1706,7 +1565,6 @@ static inline void init_FunctionParameter(pgbind_FunctionParameter *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_FunctionParameter;
-	m->name = "";
 }
 
 static inline void init_LockingClause(pgbind_LockingClause *m)
@@ -1737,7 +1595,6 @@ static inline void init_InferClause(pgbind_InferClause *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_InferClause;
-	m->conname = "";
 }
 
 static inline void init_OnConflictClause(pgbind_OnConflictClause *m)
@@ -1750,22 +1607,18 @@ static inline void init_CTESearchClause(pgbind_CTESearchClause *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CTESearchClause;
-	m->search_seq_column = "";
 }
 
 static inline void init_CTECycleClause(pgbind_CTECycleClause *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CTECycleClause;
-	m->cycle_mark_column = "";
-	m->cycle_path_column = "";
 }
 
 static inline void init_CommonTableExpr(pgbind_CommonTableExpr *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_CommonTableExpr;
-	m->ctename = "";
 }
 
 static inline void init_MergeWhenClause(pgbind_MergeWhenClause *m)
@@ -1778,35 +1631,30 @@ static inline void init_RoleSpec(pgbind_RoleSpec *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_RoleSpec;
-	m->rolename = "";
 }
 
 static inline void init_TriggerTransition(pgbind_TriggerTransition *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_TriggerTransition;
-	m->name = "";
 }
 
 static inline void init_PartitionElem(pgbind_PartitionElem *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_PartitionElem;
-	m->name = "";
 }
 
 static inline void init_PartitionSpec(pgbind_PartitionSpec *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_PartitionSpec;
-	m->strategy = "";
 }
 
 static inline void init_PartitionBoundSpec(pgbind_PartitionBoundSpec *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_PartitionBoundSpec;
-	m->strategy = "";
 }
 
 static inline void init_PartitionRangeDatum(pgbind_PartitionRangeDatum *m)
@@ -1831,7 +1679,6 @@ static inline void init_PublicationObjSpec(pgbind_PublicationObjSpec *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_PublicationObjSpec;
-	m->name = "";
 }
 
 static inline void init_PublicationTable(pgbind_PublicationTable *m)
@@ -1844,7 +1691,6 @@ static inline void init_InlineCodeBlock(pgbind_InlineCodeBlock *m)
 {
 	memset(m, 0, sizeof *m);
 	m->tag = PGBIND_T_InlineCodeBlock;
-	m->source_text = "";
 }
 
 static inline void init_CallContext(pgbind_CallContext *m)

@@ -4,7 +4,7 @@
  * Inputs:
  *   schema/pg15/nodes.json       fnv1a64 54ac1fc03a61268c
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
- *   schema/overrides.txt         fnv1a64 fc42cc70e545bd63
+ *   schema/overrides.txt         fnv1a64 0a4f1f2bcbcca4d5
  */
 /*
  * from_pg.inc.c -- PostgreSQL raw parse nodes -> pgbind AST: one converter per node kind, the
@@ -1650,7 +1650,7 @@ FROM_PG_BEGIN(Integer, Integer)
 FROM_PG_END
 
 FROM_PG_BEGIN(Float, Float)
-	FROM_PG_CSTRING(fval, fval, _)
+	FROM_PG_VALUE_STRING(fval, fval, _)
 FROM_PG_END
 
 FROM_PG_BEGIN(Boolean, Boolean)
@@ -1658,11 +1658,11 @@ FROM_PG_BEGIN(Boolean, Boolean)
 FROM_PG_END
 
 FROM_PG_BEGIN(String, String)
-	FROM_PG_CSTRING(sval, sval, _)
+	FROM_PG_VALUE_STRING(sval, sval, _)
 FROM_PG_END
 
 FROM_PG_BEGIN(BitString, BitString)
-	FROM_PG_CSTRING(bsval, bsval, _)
+	FROM_PG_VALUE_STRING(bsval, bsval, _)
 FROM_PG_END
 
 FROM_PG_BEGIN(List, List)

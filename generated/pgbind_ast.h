@@ -4,7 +4,7 @@
  * Inputs:
  *   schema/pg15/nodes.json       fnv1a64 54ac1fc03a61268c
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
- *   schema/overrides.txt         fnv1a64 fc42cc70e545bd63
+ *   schema/overrides.txt         fnv1a64 0a4f1f2bcbcca4d5
  */
 /*
  * pgbind_ast.h -- the typed C AST: one struct per message of pg_query.proto, one enum per proto
@@ -12,10 +12,14 @@
  *
  * Every node struct begins with its tag, so any node pointer can be cast to pgbind_Node and
  * switched on. Repeated fields are a count (n_<field>) and a contiguous array; a NULL element of
- * a Node array is a NULL cell of the PostgreSQL List (SELECT DISTINCT a). Strings are
- * NUL-terminated and never NULL: "" means unset, as in proto3. A oneof whose members are all node
- * kinds (A_Const.val) is a single pgbind_Node pointer: its tag says which member is set, NULL
- * says none. A whole tree lives in one pgbind_Arena; nothing in it is freed on its own.
+ * a Node array is a NULL cell of the PostgreSQL List (SELECT DISTINCT a). A oneof whose members
+ * are all node kinds (A_Const.val) is a single pgbind_Node pointer: its tag says which member is
+ * set, NULL says none. A whole tree lives in one pgbind_Arena; nothing in it is freed on its own.
+ *
+ * Strings are NUL-terminated; NULL means unset. A tree from pgbind_parse keeps PostgreSQL's
+ * distinction between NULL and "" (COMMENT ... IS '' is not IS NULL); protobuf cannot carry it,
+ * so a decoded tree has NULL for both, except in the value nodes String, Float and BitString,
+ * whose string is never NULL. A `char` field is a one-character string, NULL for '\0'.
  */
 #ifndef PGBIND_AST_H
 #define PGBIND_AST_H

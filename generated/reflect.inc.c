@@ -4,7 +4,7 @@
  * Inputs:
  *   schema/pg15/nodes.json       fnv1a64 54ac1fc03a61268c
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
- *   schema/overrides.txt         fnv1a64 fc42cc70e545bd63
+ *   schema/overrides.txt         fnv1a64 0a4f1f2bcbcca4d5
  */
 /*
  * reflect.inc.c -- descriptor tables of the AST: each message's fields with their proto numbers,

@@ -305,7 +305,17 @@ static bool build_enums(Cx *cx, json_t *out)
 			json_decref(c_values);
 			return false;
 		}
-		json_array_append_new(out, json_pack("{s:s, s:o, s:b, s:b, s:o, s:s}", "name", name, "values", values, "has_c",
+		/* libpg_query's reader maps an unknown proto number (0 included) to the C value of the
+		 * proto's first value */
+		json_int_t c_default = 0, lowest = -1;
+		json_t *cvv;
+		json_array_foreach(c_values, j, cvv) if (lowest < 0 || I(cvv, "number") < lowest)
+		{
+			lowest = I(cvv, "number");
+			c_default = I(cvv, "c_value");
+		}
+		json_array_append_new(out, json_pack("{s:I, s:s, s:o, s:b, s:b, s:o, s:s}", "c_default", c_default, "name", name,
+											 "values", values, "has_c",
 											 ce != NULL, "c_from_headers", ce != NULL && from_headers, "c_values",
 											 c_values, "c_location", ce ? c_loc(ce) : ""));
 	}
@@ -353,6 +363,14 @@ static bool c_struct_is(Cx *cx, const char *base, const char *message)
 static bool is_node_struct(Cx *cx, const char *base)
 {
 	return strcmp(base, "Node") == 0 || strcmp(base, "Expr") == 0 || json_object_get(cx->c_structs, base) != NULL;
+}
+
+/* "Message.field", for override look-ups (a static buffer: use before the next call). */
+static const char *target_name(const char *message, const char *field)
+{
+	static char buf[512];
+	snprintf(buf, sizeof buf, "%s.%s", message, field);
+	return buf;
 }
 
 /* Decides the conversion kind of one (proto field, C field) pair; NULL if none fits. */
@@ -701,6 +719,17 @@ static bool build_message(Cx *cx, json_t *pm, json_t *messages, json_t *oneofs, 
 				break;
 			}
 			const char *conv = pair_kind(cx, pf, cf);
+			const char *empty = overrides_get(cx->ov, target_name(name, S(pf, "name")), "empty_string");
+			if (empty) {
+				if (strcmp(empty, "keep") != 0 || !conv || strcmp(conv, "CSTRING") != 0) {
+					ok = overrides_fail(cx->ov, cx->err, target_name(name, S(pf, "name")), "empty_string",
+										"%s.%s empty_string:%s: only 'keep', on a char * field", name, S(pf, "name"),
+										empty);
+					json_decref(field);
+					break;
+				}
+				conv = "VALUE_STRING";
+			}
 			if (!conv) {
 				ok = fail_at_proto(cx, pf,
 								   "cannot classify %s.%s: proto %s%s%s, C field %s of type '%s' (canonical '%s', "
@@ -837,11 +866,15 @@ static void link_indexes(json_t *messages, json_t *enums, json_t *oneofs, json_t
 			if (strcmp(wire, "PACKED_UINT64") == 0)
 				json_array_append_new(decode, json_pack("{s:I, s:s, s:s, s:s}", "number", I(f, "number"), "wire",
 														"UNPACKED_UINT64", "name", name, "type", S(f, "type")));
-			if (strcmp(wire, "STRING") == 0)
-				json_array_append_new(strings, json_pack("{s:s}", "name", name));
+		}
+		/* value nodes' strings are never NULL (override empty_string:keep): absent is "" */
+		json_array_foreach(json_object_get(v, "from_pg"), j, f)
+		{
+			if (strcmp(S(f, "conv"), "VALUE_STRING") == 0)
+				json_array_append_new(strings, json_pack("{s:s}", "name", S(f, "ast_field")));
 		}
 		json_object_set_new(v, "decode", decode);
-		json_object_set_new(v, "strings", strings);
+		json_object_set_new(v, "value_strings", strings);
 	}
 	json_array_foreach(oneofs, i, v)
 	{

@@ -9,26 +9,9 @@
  * it returns NULL at once, so there is one check, at the end. Every converter counts nesting on
  * entry, so no input can recurse deeper than max_depth.
  *
- * This file and pg_query_glue.c are the only ones that include PostgreSQL's headers.
+ * PostgreSQL's headers come through pg_headers.h.
  */
-#include "pg_query.h"
-/* pg_query.h describes the library (15.1); the server headers (15.x) define the same macros
- * with their own minor version. The library's is the one the protocol reports. */
-static const int libpg_query_version_num = PG_VERSION_NUM;
-#undef PG_VERSION
-#undef PG_VERSION_NUM
-#undef PG_MAJORVERSION
-
-#include "postgres.h"
-#include "nodes/bitmapset.h"
-#include "nodes/parsenodes.h"
-#include "nodes/pg_list.h"
-#include "nodes/primnodes.h"
-#include "nodes/value.h"
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstrict-prototypes"
-#include "pg_query_internal.h"
-#pragma GCC diagnostic pop
+#include "pg_headers.h"
 
 #include "internal.h"
 
@@ -93,7 +76,7 @@ static inline void *from_pg_alloc(FromPg *cx, size_t size)
 
 /* ---- scalars and strings ---------------------------------------------------------------------- */
 
-/* One-char strings for `char` fields: no allocation. '\0' is "" (unset), as in libpg_query. */
+/* One-char strings for `char` fields: no allocation. '\0' is NULL (unset), as in libpg_query. */
 #define C1(x) {(char)(x), 0}
 #define C4(x) C1(x), C1((x) + 1), C1((x) + 2), C1((x) + 3)
 #define C16(x) C4(x), C4((x) + 4), C4((x) + 8), C4((x) + 12)
@@ -102,18 +85,21 @@ static const char one_char_strings[256][2] = {C64(0), C64(64), C64(128), C64(192
 
 static inline const char *from_pg_char(char c)
 {
-	return one_char_strings[(unsigned char)c];
+	return c ? one_char_strings[(unsigned char)c] : NULL;
 }
 
-/* NULL and "" are both unset in proto3; the AST keeps "" for both and never NULL. */
+/* NULL stays NULL and "" stays "": the protocol cannot tell them apart, but PostgreSQL can
+ * (COMMENT ... IS '' is not IS NULL), and the fingerprint does. */
 static inline const char *from_pg_string(FromPg *cx, const char *s)
 {
-	if (!s || !*s)
+	if (!s)
+		return NULL;
+	if (!*s)
 		return "";
 	size_t len = strlen(s) + 1;
 	char *copy = from_pg_alloc(cx, len);
 	if (!copy)
-		return "";
+		return NULL;
 	memcpy(copy, s, len);
 	return copy;
 }
@@ -230,6 +216,7 @@ static pgbind_Node *from_pg_wrong_tag(FromPg *cx, const Node *n, const char *exp
 #define FROM_PG_SCALAR(cf, af, T) o->af = n->cf;
 #define FROM_PG_CHAR(cf, af, T) o->af = from_pg_char(n->cf);
 #define FROM_PG_CSTRING(cf, af, T) o->af = from_pg_string(cx, n->cf);
+#define FROM_PG_VALUE_STRING(cf, af, T) FROM_PG_CSTRING(cf, af, T)
 #define FROM_PG_ENUM(cf, af, T) o->af = (pgbind_##T)from_pg_enum_##T(cx, (int)n->cf);
 #define FROM_PG_NODE(cf, af, T) o->af = from_pg_node(cx, (const Node *)n->cf);
 #define FROM_PG_MESSAGE(cf, af, T)                                                                  \
@@ -263,7 +250,7 @@ pgbind_ParseResult *pgbind_from_pg_parse_tree(const void *raw_stmt_list, const p
 	pgbind_ParseResult *r = from_pg_alloc(&cx, sizeof *r);
 	if (!r)
 		return NULL;
-	r->version = libpg_query_version_num;
+	r->version = pgbind_libpg_query_version_num;
 	r->n_stmts = 0;
 	r->stmts = NULL;
 	if (stmts) {

@@ -18,4 +18,9 @@ void pgbind_vfail(pgbind_Status *status, pgbind_StatusCode code, const char *fmt
 /* The effective nesting limit of options (which may be NULL). */
 int pgbind_max_depth(const pgbind_Options *options);
 
+/* pgbind_to_pg_parse_tree, optionally keeping "" strings as "" (libpg_query's reader makes them
+ * NULL; the fingerprint of the parsed text sees ""). */
+bool pgbind_to_pg_nodes(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
+						bool keep_empty_strings, void **out, pgbind_Status *status);
+
 #endif

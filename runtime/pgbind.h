@@ -133,6 +133,32 @@ pgbind_ParseResult *pgbind_decode(const uint8_t *data, size_t len, const pgbind_
 pgbind_ScanResult *pgbind_decode_scan(const uint8_t *data, size_t len, const pgbind_Options *options,
 									  pgbind_Arena *arena, pgbind_Status *status);
 
+/* ---- Back to PostgreSQL ----------------------------------------------------------------------- */
+
+/*
+ * Converts tree into PostgreSQL raw parse nodes (a List of RawStmt; NIL for no statements) in
+ * memory_context, the MemoryContext pg_query_enter_memory_context() returned on this thread; the
+ * nodes live until pg_query_exit_memory_context(). Semantics are those of libpg_query's
+ * pg_query_protobuf_to_nodes (see runtime/to_pg.c). Allocation failure is PGBIND_ERROR_NOMEM.
+ */
+bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
+							 void **nodes, pgbind_Status *status);
+
+/* SQL text for tree, NUL-terminated, in arena: libpg_query's deparser, by the fastest route the
+ * linked library offers (see runtime/pg_route.c). */
+const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+						   pgbind_Status *status);
+
+/* libpg_query's fingerprint of tree (equal to pg_query_fingerprint of the SQL it came from),
+ * computed from the tree without parsing text again. */
+bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *options, uint64_t *fingerprint,
+						pgbind_Status *status);
+
+/* The tokens of sql as libpg_query's scanner sees them (comments included), in arena. A scan
+ * error is PGBIND_ERROR_SYNTAX with PostgreSQL's message and cursor position. */
+pgbind_ScanResult *pgbind_scan(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
+							   pgbind_Status *status);
+
 /* ---- Equality ------------------------------------------------------------------------------- */
 
 /* Deep equality: same tags, same field values (strings by content, NULL as ""), same array

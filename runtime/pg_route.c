@@ -1,0 +1,136 @@
+/*
+ * pg_route.c -- the paths that go through libpg_query: deparse, fingerprint and scan.
+ *
+ * Each takes the fastest route the linked libpg_query offers, chosen when pgbind is built:
+ *   deparse      AST -> nodes -> pg_query_deparse_nodes, where the library exports it (some forks);
+ *                else AST -> protobuf -> pg_query_deparse_protobuf (Debian's 15-4.0.0: its
+ *                node-level deparser is static).
+ *   fingerprint  AST -> nodes -> pg_query_fingerprint_node: no parse of text again.
+ *   scan         pg_query_scan_tokens where the library has it (18.1); else pg_query_scan's
+ *                protobuf through pgbind's decoder.
+ */
+#include "pg_headers.h"
+
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef PGBIND_HAVE_DEPARSE_NODES
+PgQueryDeparseResult pg_query_deparse_nodes(void *stmts);
+#endif
+
+/* Copies a malloc'd C string into the arena. */
+static const char *arena_strdup(pgbind_Arena *arena, const char *s, pgbind_Status *status)
+{
+	size_t len = strlen(s) + 1;
+	char *copy = pgbind_Arena_Malloc(arena, len);
+	if (!copy) {
+		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
+		return NULL;
+	}
+	return memcpy(copy, s, len);
+}
+
+static void fail_with_pg_error(pgbind_Status *status, pgbind_StatusCode code, const PgQueryError *error)
+{
+	pgbind_fail(status, code, "%s", error->message ? error->message : "libpg_query error");
+	if (status)
+		status->cursorpos = error->cursorpos;
+}
+
+const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+						   pgbind_Status *status)
+{
+	if (!tree || !arena) {
+		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
+		return NULL;
+	}
+	const char *sql = NULL;
+#ifdef PGBIND_HAVE_DEPARSE_NODES
+	MemoryContext ctx = pg_query_enter_memory_context();
+	void *nodes;
+	if (pgbind_to_pg_parse_tree(tree, ctx, options, &nodes, status)) {
+		PgQueryDeparseResult r = pg_query_deparse_nodes(nodes);
+		if (r.error)
+			fail_with_pg_error(status, PGBIND_ERROR_INVALID, r.error);
+		else
+			sql = arena_strdup(arena, r.query, status);
+		pg_query_free_deparse_result(r);
+	}
+	pg_query_exit_memory_context(ctx);
+#else
+	const uint8_t *data;
+	size_t len;
+	if (!pgbind_encode(tree, options, arena, &data, &len, status))
+		return NULL;
+	PgQueryProtobuf pb = {len, (char *)data};
+	PgQueryDeparseResult r = pg_query_deparse_protobuf(pb);
+	if (r.error)
+		fail_with_pg_error(status, PGBIND_ERROR_INVALID, r.error);
+	else
+		sql = arena_strdup(arena, r.query, status);
+	pg_query_free_deparse_result(r);
+#endif
+	return sql;
+}
+
+bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *options, uint64_t *fingerprint,
+						pgbind_Status *status)
+{
+	if (!tree || !fingerprint) {
+		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
+		return false;
+	}
+	MemoryContext ctx = pg_query_enter_memory_context();
+	void *nodes;
+	bool ok = pgbind_to_pg_nodes(tree, ctx, options, true, &nodes, status);
+	if (ok)
+		*fingerprint = pg_query_fingerprint_node(nodes);
+	pg_query_exit_memory_context(ctx);
+	return ok;
+}
+
+pgbind_ScanResult *pgbind_scan(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
+							   pgbind_Status *status)
+{
+	if (!sql || !arena) {
+		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "%s is NULL", sql ? "arena" : "sql");
+		return NULL;
+	}
+	pgbind_ScanResult *result = NULL;
+#ifdef PGBIND_HAVE_SCAN_TOKENS
+	PgQueryScanTokensResult r = pg_query_scan_tokens(sql);
+	if (r.error) {
+		fail_with_pg_error(status, PGBIND_ERROR_SYNTAX, r.error);
+	} else {
+		result = pgbind_Arena_Malloc(arena, sizeof *result);
+		pgbind_ScanToken *tokens = pgbind_Arena_Malloc(arena, (size_t)r.n_tokens * sizeof *tokens + 1);
+		pgbind_ScanToken **ptrs = pgbind_Arena_Malloc(arena, (size_t)r.n_tokens * sizeof *ptrs + 1);
+		if (!result || !tokens || !ptrs) {
+			pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
+			result = NULL;
+		} else {
+			result->version = pgbind_libpg_query_version_num;
+			result->n_tokens = (size_t)r.n_tokens;
+			result->tokens = ptrs;
+			for (int i = 0; i < r.n_tokens; i++) {
+				tokens[i].start = r.tokens[i].start;
+				tokens[i].end = r.tokens[i].end;
+				tokens[i].token = (pgbind_Token)r.tokens[i].token;
+				tokens[i].keyword_kind = (pgbind_KeywordKind)r.tokens[i].keyword_kind;
+				ptrs[i] = &tokens[i];
+			}
+		}
+	}
+	pg_query_free_scan_tokens_result(r);
+#else
+	PgQueryScanResult r = pg_query_scan(sql);
+	if (r.error)
+		fail_with_pg_error(status, PGBIND_ERROR_SYNTAX, r.error);
+	else
+		result = pgbind_decode_scan((const uint8_t *)r.pbuf.data, r.pbuf.len, options, arena, status);
+	pg_query_free_scan_result(r);
+#endif
+	return result;
+}
