@@ -589,10 +589,10 @@ static bool build_oneof(Cx *cx, json_t *pm, const char *oneof, json_t *c_struct,
 				return false;
 			}
 		}
-		json_array_append_new(from_pg, json_pack("{s:s, s:s, s:s, s:s, s:s}", "conv",
+		json_array_append_new(from_pg, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "conv",
 												 absent_when ? "VALUE_UNION_UNLESS" : "VALUE_UNION", "c_field", oneof,
 												 "ast_field", oneof, "type", id.data, "cond",
-												 absent_when ? absent_when : ""));
+												 absent_when ? absent_when : "", "c_base", S(cf, "base")));
 		json_object_set_new(c_used, oneof, json_true());
 		gen_Buf_free(&target);
 	}
@@ -695,9 +695,9 @@ static bool build_message(Cx *cx, json_t *pm, json_t *messages, json_t *oneofs, 
 								  "message stored as struct List",
 								  target.data, kind_override);
 				} else {
-					json_array_append_new(from_pg, json_pack("{s:s, s:s, s:s, s:s, s:s}", "conv", kind_override,
+					json_array_append_new(from_pg, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "conv", kind_override,
 															 "c_field", "_", "ast_field", member, "type", "_", "cond",
-															 ""));
+															 "", "c_base", "_"));
 				}
 				gen_Buf_free(&target);
 				if (!ok) {
@@ -742,13 +742,13 @@ static bool build_message(Cx *cx, json_t *pm, json_t *messages, json_t *oneofs, 
 			}
 			json_object_set_new(c_used, c_field_name, json_true());
 			json_array_append_new(from_pg,
-								  json_pack("{s:s, s:s, s:s, s:s, s:s}", "conv", conv, "c_field", c_field_name,
+								  json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "conv", conv, "c_field", c_field_name,
 											"ast_field", member, "type",
 											strcmp(conv, "MESSAGE") == 0 || strcmp(conv, "EMBEDDED") == 0 ||
 													strcmp(conv, "ENUM") == 0
 												? S(pf, "type")
 												: "_",
-											"cond", ""));
+											"cond", "", "c_base", S(cf, "base")));
 		}
 		json_array_append_new(fields, field);
 	}
