@@ -120,8 +120,11 @@ $(BUILD)/tests/test_classify: tests/unit/test_classify.c generator/classify.c ge
 $(BUILD)/tests/test_parse: tests/test_parse.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
 
+$(BUILD)/tests/test_decode: tests/test_decode.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
+
 UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUILD)/tests/test_classify \
-              $(BUILD)/tests/test_parse
+              $(BUILD)/tests/test_parse $(BUILD)/tests/test_decode
 
 # The whole suite; tests/run.sh prints each step and ends with "N passed, M failed".
 check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS)

@@ -26,5 +26,8 @@ bool verify_to_nodes(const struct pgbind_ParseResult *tree, const uint8_t *want,
 
 int cli_parse(int argc, char **argv);
 int cli_verify(int argc, char **argv);
+int cli_deparse(int argc, char **argv);
+int cli_fingerprint(int argc, char **argv);
+int cli_scan(int argc, char **argv);
 
 #endif

@@ -111,6 +111,7 @@ step "classifier" "$BUILD/tests/test_classify"
 
 echo "== parse direction"
 step "classic mistakes, A_Const kinds, errors, depth, arena" "$BUILD/tests/test_parse"
+step "decoder: malformed input, wire-format latitude, depth" "$BUILD/tests/test_decode"
 step "pgbind verify: project corpus (tests/sql)" "$BUILD/pgbind" verify tests/sql/*.sql
 if ls "$DEBIAN_SQL_DIR"/*.sql "$DEBIAN_SQL_DIR"/extension/*.sql >/dev/null 2>&1; then
 	step "pgbind verify: Debian corpus ($DEBIAN_SQL_DIR)" "$BUILD/pgbind" verify \
@@ -137,6 +138,22 @@ step "... the caret stands under the position" sh -c "
 expect_fail "verify counts an unreadable file as a failure and exits 1" "^[0-9]+ passed, 1 failed" \
 	sh -c "printf 'SELECT 1;\nSELECT 2' > '$TMP/two.sql'; '$BUILD/pgbind' verify '$TMP/two.sql' '$TMP/missing.sql'"
 expect_fail "unknown format is refused" "unknown format" "$BUILD/pgbind" parse --format=xml
+printf 'select a,b from t where x=1;\nupdate t set a=2\n' >"$TMP/two.sql"
+step "deparse from SQL matches libpg_query's deparse of the same statements" sh -c "
+	'$BUILD/pgbind' deparse '$TMP/two.sql' | grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
+step "deparse from protobuf reads what parse writes" sh -c "
+	'$BUILD/pgbind' parse '$TMP/two.sql' | '$BUILD/pgbind' deparse --from=protobuf |
+		grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
+printf '\012\005ab' >"$TMP/bad.pb"
+expect_fail "deparse of malformed protobuf names the byte offset" "runs past the end of its message at byte 1" \
+	"$BUILD/pgbind" deparse --from=protobuf "$TMP/bad.pb"
+step "fingerprint: constants do not change it, structure does" sh -c "
+	a=\$(echo 'SELECT * FROM t WHERE id = 1' | '$BUILD/pgbind' fingerprint) &&
+	b=\$(echo 'SELECT * FROM t WHERE id = 42' | '$BUILD/pgbind' fingerprint) &&
+	c=\$(echo 'SELECT * FROM u WHERE id = 1' | '$BUILD/pgbind' fingerprint) &&
+	[ \"\$a\" = \"\$b\" ] && [ \"\$a\" != \"\$c\" ] && echo \"\$a\" | grep -Eqx '[0-9a-f]{16}'"
+step "scan lists comments as tokens" sh -c "
+	echo 'SELECT 1 -- note' | '$BUILD/pgbind' scan | grep -q 'SQL_COMMENT.*-- note'"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
