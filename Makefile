@@ -99,8 +99,10 @@ $(BUILD)/rt-pic/%.o: runtime/%.c $(wildcard runtime/*.h) $(GENERATED) | $(BUILD)
 $(BUILD)/libpgbind.a: $(RT_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
+SONAME := libpgbind.so.0
+
 $(BUILD)/libpgbind.so: $(RT_PIC_OBJS)
-	$(CC) -shared -o $@ $^ $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
+	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
 
 $(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h $(BUILD)/libpgbind.a
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $(CLI_SRCS) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
@@ -133,11 +135,15 @@ check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS)
 
 # ---- install ------------------------------------------------------------------------------------
 
+PUBLIC_HEADERS := runtime/pgbind.h runtime/pgbind_reflect.h generated/pgbind_ast.h \
+                  $(wildcard runtime/pgbind_json.h runtime/pgbind_walk.h)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include/pgbind $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
-	install -m 644 runtime/pgbind.h runtime/pgbind_reflect.h generated/pgbind_ast.h $(DESTDIR)$(PREFIX)/include/pgbind/
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/pgbind/
 	install -m 644 $(BUILD)/libpgbind.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(BUILD)/libpgbind.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libpgbind.so $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libpgbind.so
 	install -m 755 $(BUILD)/pgbind $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' pgbind.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pgbind.pc
 

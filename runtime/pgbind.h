@@ -29,6 +29,13 @@
 extern "C" {
 #endif
 
+/* Marks the library's interface: the shared library exports these and nothing else. */
+#if defined(__GNUC__)
+#define PGBIND_API __attribute__((visibility("default")))
+#else
+#define PGBIND_API
+#endif
+
 /* The generated code and this runtime must come from the same pgbind: see `make regen`. */
 #define PGBIND_RUNTIME_GEN_VERSION 1
 #if PGBIND_GEN_VERSION != PGBIND_RUNTIME_GEN_VERSION
@@ -55,7 +62,7 @@ typedef struct pgbind_Status {
 } pgbind_Status;
 
 /* A static, human-readable name for a status code ("syntax error", ...). */
-const char *pgbind_StatusCode_name(pgbind_StatusCode code);
+PGBIND_API const char *pgbind_StatusCode_name(pgbind_StatusCode code);
 
 /* ---- Arena ----------------------------------------------------------------------------------- */
 
@@ -63,20 +70,20 @@ typedef struct pgbind_Arena pgbind_Arena;
 
 /* A new, empty arena; NULL when out of memory. Blocks grow geometrically, so a tree of n nodes
  * costs O(log n) calls to malloc. */
-pgbind_Arena *pgbind_Arena_New(void);
+PGBIND_API pgbind_Arena *pgbind_Arena_New(void);
 
 /* Frees the arena and everything allocated in it. NULL is allowed. */
-void pgbind_Arena_Free(pgbind_Arena *arena);
+PGBIND_API void pgbind_Arena_Free(pgbind_Arena *arena);
 
 /* size bytes aligned for any AST struct; NULL when out of memory. Valid until the arena is freed. */
-void *pgbind_Arena_Malloc(pgbind_Arena *arena, size_t size);
+PGBIND_API void *pgbind_Arena_Malloc(pgbind_Arena *arena, size_t size);
 
 /* Bytes obtained from malloc so far, and how many malloc calls that took (for benchmarks). */
-size_t pgbind_Arena_SpaceAllocated(const pgbind_Arena *arena);
-size_t pgbind_Arena_BlockCount(const pgbind_Arena *arena);
+PGBIND_API size_t pgbind_Arena_SpaceAllocated(const pgbind_Arena *arena);
+PGBIND_API size_t pgbind_Arena_BlockCount(const pgbind_Arena *arena);
 
 /* Test hook: make the arena's Nth block allocation from now fail (0 = never). */
-void pgbind_Arena_FailAfter(pgbind_Arena *arena, size_t n_blocks);
+PGBIND_API void pgbind_Arena_FailAfter(pgbind_Arena *arena, size_t n_blocks);
 
 /* ---- Options --------------------------------------------------------------------------------- */
 
@@ -96,7 +103,7 @@ typedef struct pgbind_Options {
  * message and cursorpos. Thread-safe (libpg_query keeps a memory context per thread; the raw
  * parse tree is released before this returns).
  */
-pgbind_ParseResult *pgbind_parse(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
+PGBIND_API pgbind_ParseResult *pgbind_parse(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
 								 pgbind_Status *status);
 
 /*
@@ -104,7 +111,7 @@ pgbind_ParseResult *pgbind_parse(const char *sql, const pgbind_Options *options,
  * const void * so that this header needs no PostgreSQL headers) into the AST. For callers that
  * already hold a node tree; pgbind_parse() is this plus the raw parse.
  */
-pgbind_ParseResult *pgbind_from_pg_parse_tree(const void *raw_stmt_list, const pgbind_Options *options,
+PGBIND_API pgbind_ParseResult *pgbind_from_pg_parse_tree(const void *raw_stmt_list, const pgbind_Options *options,
 											  pgbind_Arena *arena, pgbind_Status *status);
 
 /* ---- Encode ---------------------------------------------------------------------------------- */
@@ -114,7 +121,7 @@ pgbind_ParseResult *pgbind_from_pg_parse_tree(const void *raw_stmt_list, const p
  * valid as long as it; *len is its size. Bytes are identical to libpg_query's
  * pg_query_parse_protobuf() for the same statement. Time is linear in the tree size.
  */
-bool pgbind_encode(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+PGBIND_API bool pgbind_encode(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 				   const uint8_t **data, size_t *len, pgbind_Status *status);
 
 /* ---- Decode ---------------------------------------------------------------------------------- */
@@ -126,11 +133,11 @@ bool pgbind_encode(const pgbind_ParseResult *tree, const pgbind_Options *options
  * PGBIND_ERROR_MALFORMED and the byte offset in status->offset, and strings that are not UTF-8
  * or hold a NUL byte. Never reads outside [data, data + len). The bytes need not outlive the call.
  */
-pgbind_ParseResult *pgbind_decode(const uint8_t *data, size_t len, const pgbind_Options *options,
+PGBIND_API pgbind_ParseResult *pgbind_decode(const uint8_t *data, size_t len, const pgbind_Options *options,
 								  pgbind_Arena *arena, pgbind_Status *status);
 
 /* The same for pg_query.ScanResult (what pg_query_scan returns). */
-pgbind_ScanResult *pgbind_decode_scan(const uint8_t *data, size_t len, const pgbind_Options *options,
+PGBIND_API pgbind_ScanResult *pgbind_decode_scan(const uint8_t *data, size_t len, const pgbind_Options *options,
 									  pgbind_Arena *arena, pgbind_Status *status);
 
 /* ---- Back to PostgreSQL ----------------------------------------------------------------------- */
@@ -141,37 +148,37 @@ pgbind_ScanResult *pgbind_decode_scan(const uint8_t *data, size_t len, const pgb
  * nodes live until pg_query_exit_memory_context(). Semantics are those of libpg_query's
  * pg_query_protobuf_to_nodes (see runtime/to_pg.c). Allocation failure is PGBIND_ERROR_NOMEM.
  */
-bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
+PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
 							 void **nodes, pgbind_Status *status);
 
 /* SQL text for tree, NUL-terminated, in arena: libpg_query's deparser, by the fastest route the
  * linked library offers (see runtime/pg_route.c). */
-const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+PGBIND_API const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 						   pgbind_Status *status);
 
 /* libpg_query's fingerprint of tree (equal to pg_query_fingerprint of the SQL it came from),
  * computed from the tree without parsing text again. */
-bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *options, uint64_t *fingerprint,
+PGBIND_API bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *options, uint64_t *fingerprint,
 						pgbind_Status *status);
 
 /* The tokens of sql as libpg_query's scanner sees them (comments included), in arena. A scan
  * error is PGBIND_ERROR_SYNTAX with PostgreSQL's message and cursor position. */
-pgbind_ScanResult *pgbind_scan(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
+PGBIND_API pgbind_ScanResult *pgbind_scan(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
 							   pgbind_Status *status);
 
 /* ---- Equality ------------------------------------------------------------------------------- */
 
 /* Deep equality: same tags, same field values (strings by content, NULL as ""), same array
  * lengths and elements. NULL equals only NULL. */
-bool pgbind_equal(const pgbind_Node *a, const pgbind_Node *b);
-bool pgbind_ParseResult_equal(const pgbind_ParseResult *a, const pgbind_ParseResult *b);
-bool pgbind_ScanResult_equal(const pgbind_ScanResult *a, const pgbind_ScanResult *b);
+PGBIND_API bool pgbind_equal(const pgbind_Node *a, const pgbind_Node *b);
+PGBIND_API bool pgbind_ParseResult_equal(const pgbind_ParseResult *a, const pgbind_ParseResult *b);
+PGBIND_API bool pgbind_ScanResult_equal(const pgbind_ScanResult *a, const pgbind_ScanResult *b);
 
 /* ---- Text ------------------------------------------------------------------------------------ */
 
 /* An indented, readable rendering of tree (fields that are set, enums by name), NUL-terminated,
  * in arena. For people, not for parsing. */
-const char *pgbind_text(const pgbind_ParseResult *tree, pgbind_Arena *arena, pgbind_Status *status);
+PGBIND_API const char *pgbind_text(const pgbind_ParseResult *tree, pgbind_Arena *arena, pgbind_Status *status);
 
 #ifdef __cplusplus
 }

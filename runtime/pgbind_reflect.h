@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pgbind_ast.h"
+#include "pgbind.h"
 
 /* How a field is stored in the AST and written on the wire. */
 typedef enum pgbind_WireKind {
@@ -74,18 +74,18 @@ typedef struct pgbind_OneofDesc {
 	const pgbind_OneofMemberDesc *members;
 } pgbind_OneofDesc;
 
-extern const pgbind_MessageDesc pgbind_message_descs[PGBIND_MESSAGE_COUNT];
-extern const pgbind_EnumDesc pgbind_enum_descs[PGBIND_ENUM_COUNT];
-extern const pgbind_OneofDesc pgbind_oneof_descs[];
+extern PGBIND_API const pgbind_MessageDesc pgbind_message_descs[PGBIND_MESSAGE_COUNT];
+extern PGBIND_API const pgbind_EnumDesc pgbind_enum_descs[PGBIND_ENUM_COUNT];
+extern PGBIND_API const pgbind_OneofDesc pgbind_oneof_descs[];
 
 /* The message descriptor of a node tag, or NULL when tag is not a node kind. */
-const pgbind_MessageDesc *pgbind_node_desc(uint32_t tag);
+PGBIND_API const pgbind_MessageDesc *pgbind_node_desc(uint32_t tag);
 
 /* The message descriptor with this name, or NULL. */
-const pgbind_MessageDesc *pgbind_message_desc_by_name(const char *name);
+PGBIND_API const pgbind_MessageDesc *pgbind_message_desc_by_name(const char *name);
 
 /* The name of value `number` of enum `enum_index`, or NULL when it has none. */
-const char *pgbind_enum_value_name(int32_t enum_index, int32_t number);
+PGBIND_API const char *pgbind_enum_value_name(int32_t enum_index, int32_t number);
 
 /*
  * Names the field at byte `offset` of a protobuf ParseResult (data, len), e.g.
@@ -93,6 +93,6 @@ const char *pgbind_enum_value_name(int32_t enum_index, int32_t number);
  * size). For reporting where two encodings first differ. Stops with "?" where the bytes are not
  * a valid encoding.
  */
-void pgbind_wire_path(const uint8_t *data, size_t len, size_t offset, char *out, size_t size);
+PGBIND_API void pgbind_wire_path(const uint8_t *data, size_t len, size_t offset, char *out, size_t size);
 
 #endif

@@ -125,9 +125,6 @@ else
 fi
 
 echo "== command line"
-step "parse --format=protobuf equals pg_query_parse_protobuf's bytes" sh -c "
-	echo 'SELECT DISTINCT a FROM t' | '$BUILD/pgbind' parse > '$TMP/p.bin' &&
-	'$BUILD/pgbind' verify tests/sql/classic_mistakes.sql >/dev/null && test -s '$TMP/p.bin'"
 step "parse --format=text shows the NULL cell of SELECT DISTINCT" sh -c "
 	echo 'SELECT DISTINCT a FROM t' | '$BUILD/pgbind' parse --format=text | grep -q 'distinctClause\[0\]: NULL'"
 printf 'SELECT 1;\nSELECT a FROM WHERE;\n' >"$TMP/bad.sql"
@@ -154,6 +151,27 @@ step "fingerprint: constants do not change it, structure does" sh -c "
 	[ \"\$a\" = \"\$b\" ] && [ \"\$a\" != \"\$c\" ] && echo \"\$a\" | grep -Eqx '[0-9a-f]{16}'"
 step "scan lists comments as tokens" sh -c "
 	echo 'SELECT 1 -- note' | '$BUILD/pgbind' scan | grep -q 'SQL_COMMENT.*-- note'"
+
+echo "== library, install, vendoring"
+step "the shared library exports only pgbind_ symbols" sh -c "
+	syms=\$(nm -D --defined-only '$BUILD/libpgbind.so' | awk '{print \$3}');
+	test -n \"\$syms\" && ! printf '%s\\n' \"\$syms\" | grep -v '^pgbind_'"
+step "make install into a staged DESTDIR" make -s install DESTDIR="$TMP/stage" PREFIX=/usr/local BUILD="$BUILD"
+PCENV="PKG_CONFIG_PATH=$TMP/stage/usr/local/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$TMP/stage"
+step "a program builds against the staged install with pkg-config (shared)" sh -c "
+	${CC:-cc} -o '$TMP/smoke-shared' tests/smoke.c \$(env $PCENV pkg-config --cflags --libs pgbind) &&
+	LD_LIBRARY_PATH='$TMP/stage/usr/local/lib' '$TMP/smoke-shared' 'select a from t' | grep -qx 'SelectStmt: SELECT a FROM t'"
+step "... and statically (pkg-config --static)" sh -c "
+	${CC:-cc} -static-libgcc -o '$TMP/smoke-static' tests/smoke.c \
+		\$(env $PCENV pkg-config --cflags pgbind) '$TMP/stage/usr/local/lib/libpgbind.a' \
+		\$(env $PCENV pkg-config --static --libs-only-l pgbind | sed 's/-lpgbind//') &&
+	'$TMP/smoke-static' 'delete from t' | grep -qx 'DeleteStmt: DELETE FROM t'"
+mkdir -p "$TMP/vendor/third_party/pgbind"
+cp -r runtime generated "$TMP/vendor/third_party/pgbind/"
+step "runtime/ and generated/ build as a vendored drop-in" sh -c "
+	cd '$TMP/vendor' && ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O1 -o smoke '$PWD/tests/smoke.c' third_party/pgbind/runtime/*.c \
+		-Ithird_party/pgbind/runtime -Ithird_party/pgbind/generated -I/usr/include/pg_query -I'$PG_INCLUDE_SERVER' \
+		-lpg_query && ./smoke 'insert into t values (1)' | grep -qx 'InsertStmt: INSERT INTO t VALUES (1)'"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
