@@ -53,7 +53,7 @@ PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HA
 RT_CFLAGS   := -Iruntime -Igenerated -I$(PG_QUERY_INCLUDE) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
 CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/input.c
 
-.PHONY: all deps regen extract generate check-generated check unit-tests clean install
+.PHONY: all deps regen extract generate check-generated check unit-tests clean install fuzz fuzz-build
 
 all: deps $(BUILD)/pgbind $(BUILD)/libpgbind.a $(BUILD)/libpgbind.so
 
@@ -125,13 +125,39 @@ $(BUILD)/tests/test_parse: tests/test_parse.c $(BUILD)/libpgbind.a | $(BUILD)/.d
 $(BUILD)/tests/test_decode: tests/test_decode.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
 
+$(BUILD)/tests/test_property: tests/test_property.c $(BUILD)/libpgbind.a generated/c_fields.inc.c | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
+
 UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUILD)/tests/test_classify \
-              $(BUILD)/tests/test_parse $(BUILD)/tests/test_decode
+              $(BUILD)/tests/test_parse $(BUILD)/tests/test_decode $(BUILD)/tests/test_property
 
 # The whole suite; tests/run.sh prints each step and ends with "N passed, M failed".
 check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS)
 	@BUILD=$(BUILD) GEN_ARGS="$(GEN_ARGS)" PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER) MODEL=$(MODEL) \
 		tests/run.sh
+
+# ---- fuzzing (clang's libFuzzer) ---------------------------------------------------------------
+
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+                -fno-sanitize-recover=undefined -Wno-ignored-attributes $(RT_CFLAGS) -Icli
+FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_parse $(BUILD)/fuzz/fuzz_decode
+
+$(BUILD)/fuzz/fuzz_parse: tests/fuzz/fuzz_parse.c $(RT_SRCS) cli/verify.c cli/verify_pg.c cli/input.c $(GENERATED)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_parse.c $(RT_SRCS) cli/verify.c cli/verify_pg.c cli/input.c \
+		$(PG_QUERY_LIBS)
+
+$(BUILD)/fuzz/fuzz_decode: tests/fuzz/fuzz_decode.c $(RT_SRCS) $(GENERATED)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_decode.c $(RT_SRCS) $(PG_QUERY_LIBS)
+
+fuzz-build: $(FUZZ_TARGETS)
+
+# A longer run than make check's: make fuzz FUZZ_SECONDS=600
+fuzz: all fuzz-build
+	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
 
 # ---- install ------------------------------------------------------------------------------------
 

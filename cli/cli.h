@@ -24,6 +24,13 @@ struct pgbind_ParseResult;
 bool verify_to_nodes(const struct pgbind_ParseResult *tree, const uint8_t *want, size_t want_len, char *why,
 					 size_t size);
 
+/* verify.c: every comparison of `pgbind verify` on one SQL text; returns the failed checks. */
+long verify_sql(const char *sql);
+
+/* verify_pg.c: libpg_query's reading of want is not equal() to the tree's own nodes (empty strings
+ * kept): the protocol lost something. */
+bool verify_protocol_loses(const struct pgbind_ParseResult *tree, const uint8_t *want, size_t want_len);
+
 int cli_parse(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_deparse(int argc, char **argv);

@@ -33,6 +33,7 @@ enum {
 	CHECK_REENCODE,
 	CHECK_TO_NODES,
 	CHECK_DEPARSE,
+	CHECK_DEPARSE_REFUSED,
 	CHECK_FINGERPRINT,
 	CHECK_SCAN,
 	CHECK_SYNTAX_ERRORS,
@@ -161,6 +162,14 @@ static bool write_coverage(Verify *v, const char *path)
 	return true;
 }
 
+/* pgbind_Status.message holds the first sizeof - 1 bytes of a longer message (a syntax error
+ * quotes the offending token, which can be long). */
+static bool same_message(const char *ours, const char *theirs)
+{
+	size_t cap = sizeof(((pgbind_Status *)0)->message) - 1;
+	return strlen(theirs) > cap ? strlen(ours) == cap && strncmp(ours, theirs, cap) == 0 : strcmp(ours, theirs) == 0;
+}
+
 /* ---- one statement --------------------------------------------------------------------------- */
 
 static void report(Verify *v, int check, bool ok)
@@ -216,7 +225,7 @@ static bool same_scan(const char *stmt, pgbind_Arena *arena, char *why, size_t s
 	PgQueryScanResult raw = pg_query_scan(stmt);
 	bool ok = false;
 	if (raw.error) {
-		ok = !ours && strcmp(status.message, raw.error->message) == 0;
+		ok = !ours && same_message(status.message, raw.error->message);
 		if (!ok)
 			snprintf(why, size, "scan error differs: libpg_query \"%s\", pgbind \"%s\"", raw.error->message,
 					 ours ? "(scanned)" : status.message);
@@ -243,6 +252,39 @@ static bool same_scan(const char *stmt, pgbind_Arena *arena, char *why, size_t s
 	return ok;
 }
 
+/* deparse against libpg_query's deparse of the same bytes, or a refusal the protocol justifies */
+static void verify_deparse(Verify *v, const char *file, const char *text, size_t stmt_at, const char *stmt,
+						   const pgbind_ParseResult *tree, pgbind_Arena *arena, const uint8_t *want, size_t want_len)
+{
+	char why[768];
+	bool ok;
+	pgbind_Status status = {0};
+	const char *ours = pgbind_deparse(tree, NULL, arena, &status);
+	if (!ours && status.code == PGBIND_ERROR_UNREPRESENTABLE) {
+		/* refused: libpg_query's deparse of these bytes would see NULL where the SQL had '' (and
+		 * may crash on it, so it is not called); the refusal holds if the protocol really lost it */
+		ok = verify_protocol_loses(tree, want, want_len);
+		report(v, CHECK_DEPARSE_REFUSED, ok);
+		if (!ok) {
+			snprintf(why, sizeof why, "deparse refused (%s), but libpg_query's bytes keep the tree", status.message);
+			mismatch(file, text, stmt_at, stmt, why);
+		}
+		return;
+	}
+	PgQueryProtobuf pb = {want_len, (char *)want};
+	PgQueryDeparseResult theirs = pg_query_deparse_protobuf(pb);
+	ok = theirs.error ? !ours && same_message(status.message, theirs.error->message)
+					  : ours && strcmp(ours, theirs.query) == 0;
+	report(v, CHECK_DEPARSE, ok);
+	if (!ok) {
+		snprintf(why, sizeof why, "deparse differs: pgbind \"%.300s\", libpg_query \"%.300s\"",
+				 ours ? ours : status.message, theirs.error ? theirs.error->message : theirs.query);
+		mismatch(file, text, stmt_at, stmt, why);
+	}
+	pg_query_free_deparse_result(theirs);
+
+}
+
 /* back to PostgreSQL: nodes, deparse, fingerprint; and the scanner */
 static void verify_return_trip(Verify *v, const char *file, const char *text, size_t stmt_at, const char *stmt,
 							   const pgbind_ParseResult *tree, pgbind_Arena *arena, const uint8_t *want,
@@ -254,20 +296,9 @@ static void verify_return_trip(Verify *v, const char *file, const char *text, si
 	if (!ok)
 		mismatch(file, text, stmt_at, stmt, why);
 
-	pgbind_Status status = {0};
-	const char *ours = pgbind_deparse(tree, NULL, arena, &status);
-	PgQueryProtobuf pb = {want_len, (char *)want};
-	PgQueryDeparseResult theirs = pg_query_deparse_protobuf(pb);
-	ok = theirs.error ? !ours && strcmp(status.message, theirs.error->message) == 0
-					  : ours && strcmp(ours, theirs.query) == 0;
-	report(v, CHECK_DEPARSE, ok);
-	if (!ok) {
-		snprintf(why, sizeof why, "deparse differs: pgbind \"%.300s\", libpg_query \"%.300s\"",
-				 ours ? ours : status.message, theirs.error ? theirs.error->message : theirs.query);
-		mismatch(file, text, stmt_at, stmt, why);
-	}
-	pg_query_free_deparse_result(theirs);
+	verify_deparse(v, file, text, stmt_at, stmt, tree, arena, want, want_len);
 
+	pgbind_Status status = {0};
 	uint64_t fp = 0;
 	PgQueryFingerprintResult f = pg_query_fingerprint(stmt);
 	ok = !f.error && pgbind_fingerprint(tree, NULL, &fp, &status) && fp == f.fingerprint;
@@ -296,7 +327,7 @@ static void verify_statement(Verify *v, const char *file, const char *text, size
 
 	if (oracle.error) {
 		bool same = !tree && status.code == PGBIND_ERROR_SYNTAX &&
-					strcmp(status.message, oracle.error->message) == 0 &&
+					same_message(status.message, oracle.error->message) &&
 					status.cursorpos == oracle.error->cursorpos;
 		report(v, CHECK_SYNTAX_ERRORS, same);
 		if (!same) {
@@ -340,6 +371,20 @@ static void verify_statement(Verify *v, const char *file, const char *text, size
 	}
 	pgbind_Arena_Free(arena);
 	pg_query_free_protobuf_parse_result(oracle);
+}
+
+/* Every comparison on one SQL text, for the fuzzer: the number of failed checks (each printed). */
+long verify_sql(const char *sql)
+{
+	Verify *v = calloc(1, sizeof *v);
+	if (!v)
+		return 1;
+	verify_statement(v, "<input>", sql, 0, sql);
+	long failed = 0;
+	for (int c = 0; c < N_CHECKS; c++)
+		failed += v->checks[c].failed;
+	free(v);
+	return failed;
 }
 
 /* ---- one file -------------------------------------------------------------------------------- */
@@ -418,6 +463,7 @@ int cli_verify(int argc, char **argv)
 	v->checks[CHECK_REENCODE].name = "encode(decode(bytes)) equals the bytes";
 	v->checks[CHECK_TO_NODES].name = "to_nodes(tree) equal() libpg_query's reader";
 	v->checks[CHECK_DEPARSE].name = "deparse equals pg_query_deparse_protobuf";
+	v->checks[CHECK_DEPARSE_REFUSED].name = "deparse refused: the protocol loses ''";
 	v->checks[CHECK_FINGERPRINT].name = "fingerprint equals pg_query_fingerprint";
 	v->checks[CHECK_SCAN].name = "scan equals protobuf-c's decoding of pg_query_scan";
 	const char *coverage_path = NULL;

@@ -6,7 +6,7 @@
 #include "pg_headers.h"
 
 #include "cli.h"
-#include "pgbind.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -36,4 +36,17 @@ bool verify_to_nodes(const pgbind_ParseResult *tree, const uint8_t *want, size_t
 	}
 	pg_query_exit_memory_context(ctx);
 	return ok;
+}
+
+bool verify_protocol_loses(const pgbind_ParseResult *tree, const uint8_t *want, size_t want_len)
+{
+	MemoryContext ctx = pg_query_enter_memory_context();
+	void *faithful;
+	bool loses = false;
+	if (pgbind_to_pg_nodes(tree, ctx, NULL, true, &faithful, NULL)) {
+		PgQueryProtobuf pb = {want_len, (char *)want};
+		loses = !equal(faithful, pg_query_protobuf_to_nodes(pb));
+	}
+	pg_query_exit_memory_context(ctx);
+	return loses;
 }

@@ -867,6 +867,13 @@ static void link_indexes(json_t *messages, json_t *enums, json_t *oneofs, json_t
 				json_array_append_new(decode, json_pack("{s:I, s:s, s:s, s:s}", "number", I(f, "number"), "wire",
 														"UNPACKED_UINT64", "name", name, "type", S(f, "type")));
 		}
+		/* which string fields libpg_query's reader turns "" into NULL in (CSTRING) */
+		json_t *cstrings = json_object();
+		json_array_foreach(json_object_get(v, "from_pg"), j, f) if (strcmp(S(f, "conv"), "CSTRING") == 0)
+			json_object_set_new(cstrings, S(f, "ast_field"), json_true());
+		json_array_foreach(json_object_get(v, "fields"), j, f)
+			json_object_set_new(f, "flags", json_string(json_object_get(cstrings, S(f, "name")) ? "PGBIND_FIELD_EMPTY_IS_NULL" : "0"));
+		json_decref(cstrings);
 		/* value nodes' strings are never NULL (override empty_string:keep): absent is "" */
 		json_array_foreach(json_object_get(v, "from_pg"), j, f)
 		{

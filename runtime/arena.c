@@ -123,6 +123,8 @@ const char *pgbind_StatusCode_name(pgbind_StatusCode code)
 		return "malformed input";
 	case PGBIND_ERROR_ARGUMENT:
 		return "invalid argument";
+	case PGBIND_ERROR_UNREPRESENTABLE:
+		return "not representable";
 	}
 	return "unknown status";
 }

@@ -6,8 +6,12 @@
  * repeated uint64 packed or not, the last value of a repeated scalar winning, a repeated message
  * field merged into the first, a oneof switching to its last member. Rejects, with the byte
  * offset: a truncated varint or field, a length beyond its enclosing message, wire types 6 and 7,
- * field number 0, a string that is not UTF-8 or holds a NUL byte (the AST's strings are C
- * strings), nesting deeper than max_depth. Never reads outside [data, data + len).
+ * field number 0, a string holding a NUL byte (the AST's strings are C strings), nesting deeper
+ * than max_depth. Never reads outside [data, data + len).
+ *
+ * Strings are not checked for UTF-8: PostgreSQL's scanner passes bytes it does not understand
+ * into identifiers (SELECT x\xff), libpg_query writes them as they are and protobuf-c reads them
+ * back, so refusing them would refuse libpg_query's own output.
  *
  * The per-message functions are generated (generated/decode.inc.c); each DEC_<WIRE> macro below
  * is one `case` of a message's switch over its (field number, wire type) keys.
@@ -147,51 +151,6 @@ static inline void *dec_alloc(pgbind_Decoder *d, const uint8_t *at, size_t size)
 	return p;
 }
 
-static bool valid_utf8(const uint8_t *s, const uint8_t *end, const uint8_t **bad)
-{
-	while (s < end) {
-		uint8_t c = *s;
-		if (c < 0x80) {
-			if (c == 0) {
-				*bad = s;
-				return false;
-			}
-			s++;
-			continue;
-		}
-		size_t n;
-		uint32_t cp;
-		if (c >= 0xc2 && c <= 0xdf)
-			n = 1, cp = c & 0x1f;
-		else if (c >= 0xe0 && c <= 0xef)
-			n = 2, cp = c & 0x0f;
-		else if (c >= 0xf0 && c <= 0xf4)
-			n = 3, cp = c & 0x07;
-		else {
-			*bad = s;
-			return false;
-		}
-		if ((size_t)(end - s) <= n) {
-			*bad = s;
-			return false;
-		}
-		for (size_t i = 1; i <= n; i++) {
-			if ((s[i] & 0xc0) != 0x80) {
-				*bad = s;
-				return false;
-			}
-			cp = (cp << 6) | (s[i] & 0x3f);
-		}
-		/* overlong forms, surrogates, beyond U+10FFFF */
-		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-			*bad = s;
-			return false;
-		}
-		s += n + 1;
-	}
-	return true;
-}
-
 static bool dec_string(pgbind_Decoder *d, const uint8_t **pp, const uint8_t *end, const char **out)
 {
 	const uint8_t *b, *e, *bad;
@@ -201,8 +160,8 @@ static bool dec_string(pgbind_Decoder *d, const uint8_t **pp, const uint8_t *end
 		*out = "";
 		return true;
 	}
-	if (!valid_utf8(b, e, &bad))
-		return dec_fail(d, bad, PGBIND_ERROR_MALFORMED, *bad ? "string is not valid UTF-8" : "string holds a NUL byte");
+	if ((bad = memchr(b, '\0', (size_t)(e - b))) != NULL)
+		return dec_fail(d, bad, PGBIND_ERROR_MALFORMED, "string holds a NUL byte");
 	char *s = dec_alloc(d, b, (size_t)(e - b) + 1);
 	if (!s)
 		return false;

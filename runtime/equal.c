@@ -1,8 +1,9 @@
 /*
  * equal.c -- deep equality of two ASTs, field by field (generated/equal.inc.c).
  *
- * Strings compare by content (NULL counts as ""), doubles by their bits (so NaN equals itself and
- * 0.0 differs from -0.0, as their encodings do), arrays element by element, nodes by tag first.
+ * Strings compare by content (NULL counts as "", as on the wire), doubles by value or else by
+ * their bits (-0.0 equals 0.0, which the protocol writes alike; a NaN equals the same NaN), arrays
+ * element by element, nodes by tag first.
  * Recursive: the trees pgbind builds are bounded by max_depth.
  */
 #include "internal.h"
@@ -41,7 +42,7 @@ static bool eq_string(const char *a, const char *b)
 #define EQ_BOOL(f, T) EQ_SCALAR(f)
 #define EQ_ENUM(f, T) EQ_SCALAR(f)
 #define EQ_DOUBLE(f, T) \
-	if (memcmp(&a->f, &b->f, sizeof a->f) != 0) return false;
+	if (!(a->f == b->f || memcmp(&a->f, &b->f, sizeof a->f) == 0)) return false;
 #define EQ_STRING(f, T) \
 	if (!eq_string(a->f, b->f)) return false;
 #define EQ_NODE(f, T) \

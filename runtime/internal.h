@@ -23,4 +23,8 @@ int pgbind_max_depth(const pgbind_Options *options);
 bool pgbind_to_pg_nodes(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
 						bool keep_empty_strings, void **out, pgbind_Status *status);
 
+/* Whether tree holds "" in a char * field libpg_query's protocol turns into NULL; names the first
+ * such field ("AlterEnumStmt.newVal") in where. */
+bool pgbind_find_lossy_empty_string(const pgbind_ParseResult *tree, char *where, size_t size);
+
 #endif

@@ -13,6 +13,7 @@
 
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,17 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	}
 	pg_query_exit_memory_context(ctx);
 #else
+	/* Through protobuf an empty string arrives as NULL: the SQL would change (COMMENT ... IS ''
+	 * becomes IS NULL), and libpg_query 15-4.0.0's deparser crashes on some such fields
+	 * (ALTER TYPE t ADD VALUE ''). Refuse rather than guess. */
+	char where[160];
+	if (pgbind_find_lossy_empty_string(tree, where, sizeof where)) {
+		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
+					"%s is an empty string, which libpg_query's protobuf deparse route cannot carry (it reads it "
+					"as NULL): not deparsed",
+					where);
+		return NULL;
+	}
 	const uint8_t *data;
 	size_t len;
 	if (!pgbind_encode(tree, options, arena, &data, &len, status))

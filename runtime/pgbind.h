@@ -52,13 +52,14 @@ typedef enum pgbind_StatusCode {
 	PGBIND_ERROR_INVALID,	/* a tree holds what the protocol cannot express (unknown tag, enum value) */
 	PGBIND_ERROR_MALFORMED, /* input bytes are not a valid encoding; offset says where */
 	PGBIND_ERROR_ARGUMENT,	/* a NULL or out-of-range argument */
+	PGBIND_ERROR_UNREPRESENTABLE, /* the tree holds what libpg_query's protocol cannot carry (see pgbind_deparse) */
 } pgbind_StatusCode;
 
 typedef struct pgbind_Status {
 	pgbind_StatusCode code;
 	int cursorpos;	/* PGBIND_ERROR_SYNTAX: 1-based character position in the SQL, 0 if unknown */
 	size_t offset;	/* PGBIND_ERROR_MALFORMED: byte offset in the input */
-	char message[256];
+	char message[256]; /* NUL-terminated; a longer message is cut to its first 255 bytes */
 } pgbind_Status;
 
 /* A static, human-readable name for a status code ("syntax error", ...). */
@@ -130,8 +131,8 @@ PGBIND_API bool pgbind_encode(const pgbind_ParseResult *tree, const pgbind_Optio
  * Reads protobuf bytes (message pg_query.ParseResult) into an AST in arena. Accepts everything
  * the wire format allows (unknown fields skipped, any field order, packed or unpacked repeated
  * scalars, last scalar wins, repeated messages merged); rejects malformed bytes with
- * PGBIND_ERROR_MALFORMED and the byte offset in status->offset, and strings that are not UTF-8
- * or hold a NUL byte. Never reads outside [data, data + len). The bytes need not outlive the call.
+ * PGBIND_ERROR_MALFORMED and the byte offset in status->offset, and strings that hold a NUL byte
+ * (strings are not checked for UTF-8, as libpg_query writes what the SQL held). Never reads outside [data, data + len). The bytes need not outlive the call.
  */
 PGBIND_API pgbind_ParseResult *pgbind_decode(const uint8_t *data, size_t len, const pgbind_Options *options,
 								  pgbind_Arena *arena, pgbind_Status *status);
@@ -151,8 +152,13 @@ PGBIND_API pgbind_ScanResult *pgbind_decode_scan(const uint8_t *data, size_t len
 PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
 							 void **nodes, pgbind_Status *status);
 
-/* SQL text for tree, NUL-terminated, in arena: libpg_query's deparser, by the fastest route the
- * linked library offers (see runtime/pg_route.c). */
+/*
+ * SQL text for tree, NUL-terminated, in arena: libpg_query's deparser, by the fastest route the
+ * linked library offers (see runtime/pg_route.c). Through protobuf (Debian's libpg_query) an
+ * empty string in a char * field arrives as NULL: the SQL would change (COMMENT ... IS '' comes
+ * back as IS NULL) and libpg_query 15-4.0.0's deparser crashes on many such fields (ALTER TYPE t
+ * ADD VALUE ''), so such a tree is refused with PGBIND_ERROR_UNREPRESENTABLE naming the field.
+ */
 PGBIND_API const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 						   pgbind_Status *status);
 

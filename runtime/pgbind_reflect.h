@@ -32,6 +32,9 @@ typedef enum pgbind_WireKind {
 	PGBIND_WIRE_ONEOF,			  /* pgbind_Node * whose tag picks the member; type_index: pgbind_oneof_descs */
 } pgbind_WireKind;
 
+/* pgbind_FieldDesc.flags */
+#define PGBIND_FIELD_EMPTY_IS_NULL 0x1 /* a char * field: libpg_query's protocol cannot tell "" from NULL, and its reader makes both NULL */
+
 typedef struct pgbind_FieldDesc {
 	const char *name;		/* the AST member name (PostgreSQL's C field name) */
 	const char *proto_name; /* the proto field name */
@@ -40,6 +43,7 @@ typedef struct pgbind_FieldDesc {
 	uint32_t offset;		/* offsetof the member */
 	uint32_t count_offset;	/* offsetof n_<member> for repeated kinds, else 0 */
 	int32_t type_index;		/* see pgbind_WireKind; -1 when unused */
+	uint32_t flags;			/* PGBIND_FIELD_* */
 } pgbind_FieldDesc;
 
 typedef struct pgbind_MessageDesc {

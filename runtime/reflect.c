@@ -192,3 +192,64 @@ void pgbind_wire_path(const uint8_t *data, size_t len, size_t offset, char *out,
 	}
 	path_in_message(d, data, data + len, data + offset, &path, 0);
 }
+
+/* ---- empty strings libpg_query's protocol would lose --------------------------------------- */
+
+static bool empty_in(const pgbind_MessageDesc *d, const void *msg, int depth, char *where, size_t size);
+
+static bool empty_in_node(const pgbind_Node *n, int depth, char *where, size_t size)
+{
+	const pgbind_MessageDesc *d = n ? pgbind_node_desc(n->tag) : NULL;
+	return d && empty_in(d, n, depth + 1, where, size);
+}
+
+static bool empty_in(const pgbind_MessageDesc *d, const void *msg, int depth, char *where, size_t size)
+{
+	if (depth > 4 * PGBIND_DEFAULT_MAX_DEPTH)
+		return false;
+	const char *base = msg;
+	for (uint32_t i = 0; i < d->n_fields; i++) {
+		const pgbind_FieldDesc *f = &d->fields[i];
+		const void *p = base + f->offset;
+		size_t n = f->count_offset ? *(const size_t *)(base + f->count_offset) : 0;
+		switch (f->wire) {
+		case PGBIND_WIRE_STRING:
+			if ((f->flags & PGBIND_FIELD_EMPTY_IS_NULL) && *(const char *const *)p && !**(const char *const *)p) {
+				snprintf(where, size, "%s.%s", d->name, f->name);
+				return true;
+			}
+			break;
+		case PGBIND_WIRE_NODE:
+		case PGBIND_WIRE_ONEOF:
+			if (empty_in_node(*(const pgbind_Node *const *)p, depth, where, size))
+				return true;
+			break;
+		case PGBIND_WIRE_MESSAGE:
+			if (*(const void *const *)p &&
+				empty_in(&pgbind_message_descs[f->type_index], *(const void *const *)p, depth + 1, where, size))
+				return true;
+			break;
+		case PGBIND_WIRE_REPEATED_NODE:
+			for (size_t k = 0; k < n; k++)
+				if (empty_in_node((*(pgbind_Node *const *const *)p)[k], depth, where, size))
+					return true;
+			break;
+		case PGBIND_WIRE_REPEATED_MESSAGE:
+			for (size_t k = 0; k < n; k++) {
+				const void *sub = (*(const void *const *const *)p)[k];
+				if (sub && empty_in(&pgbind_message_descs[f->type_index], sub, depth + 1, where, size))
+					return true;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
+bool pgbind_find_lossy_empty_string(const pgbind_ParseResult *tree, char *where, size_t size)
+{
+	const pgbind_MessageDesc *d = pgbind_message_desc_by_name("ParseResult");
+	return d && tree && empty_in(d, tree, 0, where, size);
+}

@@ -112,6 +112,9 @@ step "classifier" "$BUILD/tests/test_classify"
 echo "== parse direction"
 step "classic mistakes, A_Const kinds, errors, depth, arena" "$BUILD/tests/test_parse"
 step "decoder: malformed input, wire-format latitude, depth" "$BUILD/tests/test_decode"
+
+echo "== every node kind"
+step "property test: random trees of all 238 kinds, every field, both directions" "$BUILD/tests/test_property"
 step "pgbind verify: project corpus (tests/sql)" "$BUILD/pgbind" verify tests/sql/*.sql
 if ls "$DEBIAN_SQL_DIR"/*.sql "$DEBIAN_SQL_DIR"/extension/*.sql >/dev/null 2>&1; then
 	step "pgbind verify: Debian corpus ($DEBIAN_SQL_DIR)" "$BUILD/pgbind" verify \

@@ -73,3 +73,6 @@ UPDATE t SET (a, b) = ROW(1, 2);
 SELECT ROW(), ROW(1);
 VALUES (DEFAULT);
 SELECT $$$$;
+-- empty strings the protocol turns into NULL: pgbind refuses to deparse these (libpg_query's deparser crashes on the first)
+ALTER TYPE mood ADD VALUE '';
+COMMENT ON TABLE t IS '';

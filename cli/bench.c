@@ -1,0 +1,1427 @@
+/*
+ * bench.c -- `pgbind bench`: every pgbind path timed against libpg_query's own route to the same
+ * result, on the same statements, in one process.
+ *
+ *   pgbind bench [--rounds=N] [--quick] [--json] [--dir=DIR] [FILE...]
+ *   pgbind bench --growth [--rounds=N] [--quick] [--json]
+ *
+ * Corpus mode splits each file into statements as `pgbind verify` does (libpg_query's splitter;
+ * psql `\` lines blanked, @extschema@/@extowner@ replaced by same-length identifiers); with no
+ * FILE it reads the .sql files of DIR and DIR/extension, DIR defaulting to Debian's PostgreSQL 15
+ * share directory. A statement is kept when libpg_query parses it to at least one statement and
+ * every path below succeeds on it once (that pass is also the warm-up). Inputs a path needs but
+ * does not produce are computed before any timing: the AST (encode, deparse, fingerprint), the
+ * protobuf bytes (decode), protobuf-c's unpacked message and a buffer of its packed size (pack).
+ * A timed pass runs one path over all statements; a round runs every path once, the order
+ * rotated (and reversed on odd rounds) from round to round so that drift on a shared machine hits
+ * all paths alike. Time is read with CLOCK_MONOTONIC around each chunk of 32 statements of a
+ * pass, and a path's time is the sum over the chunks of each chunk's best round: other processes
+ * only ever add time, and a chunk is short enough to have clean rounds on a busy machine (median
+ * and best whole-pass times are in --json). Growth samples are batches of runs of about 2 ms,
+ * each after one untimed run (warm caches whatever ran before); a size's time is its best sample.
+ * pgbind paths create and free an arena per statement, as a user would, and that cost is timed.
+ * MB/s are 10^6 bytes of the statements' SQL text per second for every path, so rows compare.
+ *
+ * Allocations are counted in a separate, untimed pass, by wrapping the allocator at link time
+ * (-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup): every call from
+ * an object in the link is counted, so linking libpg_query statically (libpg_query.a) counts its
+ * internal allocations too (memory-context blocks, protobuf-c, result strings); calls made inside
+ * libc itself (asprintf) are not. Peak is the highest live heap, by malloc_usable_size(), above
+ * the level when the path started. Without the flags the wrappers are never called, __real_* stay
+ * unresolved weak symbols, and the columns read n/a; with libpg_query linked dynamically only
+ * pgbind's own calls are seen, and the baseline columns read n/a.
+ *
+ * Growth mode generates statements of n, 2n, 4n and 8n items in seven shapes (wide: select list,
+ * IN list, VALUES rows, joins; deep: nested parenthesised arithmetic, nested scalar subqueries,
+ * nested CASE) and prints, per path, the time at n and the ratio of each doubling: 2.0 is linear.
+ * The largest statements stay at about half of the first limit any path hits on an 8 MiB stack,
+ * measured on libpg_query 15-4.0.0: nested subqueries crash protobuf-c's recursive unpack
+ * (SIGSEGV) from about 1,500 levels, so 8n = 800; the grammar rejects nested CASE from about
+ * 2,000 levels and nested parentheses from about 3,500 (bison's stack), so 8n = 1,000 and 2,000;
+ * joins nest 2,000 deep. All of it is inside pgbind's default max_depth (10,000). libpg_query's
+ * fingerprint stops descending at 100 levels, so its deep shapes grow less than linearly.
+ *
+ * No number is judged: the exit code is 0 whenever the benchmark ran.
+ */
+#include "bench.h"
+#include "cli.h"
+#include "pg_query.h"
+#include "pg_query/pg_query.pb-c.h"
+#include "pgbind.h"
+
+/* ==== JSON row: the place for pgbind_json ====================================================
+ * When runtime/pgbind_json.h exists (someone is writing it), define BENCH_HAVE_JSON and fill in
+ * bench_json() below; until then the JSON row measures only libpg_query's pg_query_parse and the
+ * pgbind side reads "n/a". */
+
+#include <glob.h>
+#include <malloc.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/*
+ * libpg_query 15's entry points that pgbind_parse() uses and pg_query.h does not declare; they are
+ * declared here rather than through runtime/pg_headers.h because PostgreSQL's port.h, which that
+ * pulls in, redefines printf and snprintf. The struct is PgQueryInternalParsetreeAndError with the
+ * List pointer kept opaque (same layout: three pointers); a MemoryContext is a pointer.
+ */
+typedef struct {
+	void *tree;
+	char *stderr_buffer;
+	PgQueryError *error;
+} BenchRawParse;
+
+BenchRawParse pg_query_raw_parse(const char *input);
+void *pg_query_enter_memory_context(void);
+void pg_query_exit_memory_context(void *ctx);
+void pg_query_free_error(PgQueryError *error);
+
+/* ---- allocation counting ----------------------------------------------------------------------- */
+
+void *__real_malloc(size_t size) __attribute__((weak));
+void *__real_calloc(size_t n, size_t size) __attribute__((weak));
+void *__real_realloc(void *p, size_t size) __attribute__((weak));
+void __real_free(void *p) __attribute__((weak));
+void *__wrap_malloc(size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t size);
+void __wrap_free(void *p);
+char *__wrap_strdup(const char *s);
+
+static struct {
+	bool on;
+	unsigned long long calls;
+	long long live;
+	long long peak;
+} mem;
+
+static inline void mem_added(void *p)
+{
+	if (!p)
+		return;
+	mem.live += (long long)malloc_usable_size(p);
+	if (mem.live > mem.peak)
+		mem.peak = mem.live;
+}
+
+void *__wrap_malloc(size_t size)
+{
+	void *p = __real_malloc(size);
+	if (mem.on) {
+		mem.calls++;
+		mem_added(p);
+	}
+	return p;
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+	void *p = __real_calloc(n, size);
+	if (mem.on) {
+		mem.calls++;
+		mem_added(p);
+	}
+	return p;
+}
+
+void *__wrap_realloc(void *p, size_t size)
+{
+	if (!mem.on)
+		return __real_realloc(p, size);
+	long long old = p ? (long long)malloc_usable_size(p) : 0;
+	void *q = __real_realloc(p, size);
+	mem.calls++;
+	if (q || size == 0) {
+		mem.live -= old;
+		mem_added(q);
+	}
+	return q;
+}
+
+void __wrap_free(void *p)
+{
+	if (mem.on && p)
+		mem.live -= (long long)malloc_usable_size(p);
+	__real_free(p);
+}
+
+/* libpg_query returns strdup'd strings (pg_query_parse's JSON) that the caller frees. */
+char *__wrap_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = __wrap_malloc(n);
+	return p ? memcpy(p, s, n) : NULL;
+}
+
+static void mem_begin(void)
+{
+	mem.calls = 0;
+	mem.live = 0;
+	mem.peak = 0;
+	mem.on = true;
+}
+
+static void mem_end(void)
+{
+	mem.on = false;
+}
+
+enum { SCOPE_NONE, SCOPE_PGBIND, SCOPE_ALL };
+
+/* What the link lets us count: nothing, this program's own calls, or libpg_query's as well. */
+static int mem_scope(void)
+{
+	/* --wrap=malloc resolves __real_malloc to malloc; without it the weak reference stays NULL.
+	 * (Counting a malloc call made here would not tell: the compiler assumes malloc leaves mem
+	 * alone and folds the test.) */
+	if (!__real_malloc || !__real_calloc || !__real_realloc || !__real_free)
+		return SCOPE_NONE;
+	mem_begin();
+	PgQueryProtobufParseResult r = pg_query_parse_protobuf("SELECT 1");
+	unsigned long long inside = mem.calls;
+	pg_query_free_protobuf_parse_result(r);
+	mem_end();
+	return inside ? SCOPE_ALL : SCOPE_PGBIND;
+}
+
+static const char *scope_text(int scope)
+{
+	switch (scope) {
+	case SCOPE_ALL:
+		return "malloc/calloc/realloc/strdup calls from pgbind, libpg_query and protobuf-c (link-time --wrap, "
+			   "libpg_query.a); libc-internal ones not";
+	case SCOPE_PGBIND:
+		return "only this program's and pgbind's own calls: libpg_query is linked dynamically, its allocations "
+			   "are not seen, so baseline columns read n/a";
+	default:
+		return "not counted: link with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup "
+			   "and libpg_query.a";
+	}
+}
+
+/* ---- time ------------------------------------------------------------------------------------ */
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(const double *v, int n)
+{
+	double s[n > 0 ? n : 1];
+	memcpy(s, v, (size_t)n * sizeof *v);
+	qsort(s, (size_t)n, sizeof *s, cmp_double);
+	return n == 0 ? 0 : n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+static double best(const double *v, int n)
+{
+	double m = n ? v[0] : 0;
+	for (int i = 1; i < n; i++)
+		if (v[i] < m)
+			m = v[i];
+	return m;
+}
+
+/* ---- statements and the paths over them -------------------------------------------------------- */
+
+typedef struct Item {
+	char *sql;
+	size_t sql_len;
+	uint8_t *pb; /* libpg_query's protobuf bytes (pgbind_encode writes the same) */
+	size_t pb_len;
+	PgQuery__ParseResult *msg; /* protobuf-c's unpacking of pb */
+	uint8_t *packbuf;		   /* get_packed_size(msg) bytes, for the pack baselines */
+	pgbind_ParseResult *tree;  /* pgbind_parse(sql), in Bench.trees */
+} Item;
+
+/* Arena use of one pgbind run, reported by the ops when asked (the untimed pass). */
+typedef struct ArenaUse {
+	size_t blocks;
+	size_t bytes;
+} ArenaUse;
+
+static volatile uint64_t sink; /* results flow here so that nothing is optimised away */
+
+static void arena_done(pgbind_Arena *a, ArenaUse *use)
+{
+	if (use) {
+		use->blocks += pgbind_Arena_BlockCount(a);
+		use->bytes += pgbind_Arena_SpaceAllocated(a);
+	}
+	pgbind_Arena_Free(a);
+}
+
+static bool op_parse(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	pgbind_ParseResult *t = a ? pgbind_parse(it->sql, NULL, a, NULL) : NULL;
+	sink += t ? t->n_stmts : 0;
+	arena_done(a, use);
+	return t != NULL;
+}
+
+static bool op_parse_base(const Item *it, ArenaUse *use)
+{
+	(void)use;
+	PgQueryProtobufParseResult r = pg_query_parse_protobuf(it->sql);
+	bool ok = !r.error;
+	if (ok) {
+		PgQuery__ParseResult *m =
+			pg_query__parse_result__unpack(NULL, r.parse_tree.len, (const uint8_t *)r.parse_tree.data);
+		ok = m != NULL;
+		if (m) {
+			sink += m->n_stmts;
+			pg_query__parse_result__free_unpacked(m, NULL);
+		}
+	}
+	pg_query_free_protobuf_parse_result(r);
+	return ok;
+}
+
+/* What pgbind_parse does before converting: the floor for any parse to a tree. */
+static bool op_raw(const Item *it, ArenaUse *use)
+{
+	(void)use;
+	void *ctx = pg_query_enter_memory_context();
+	BenchRawParse r = pg_query_raw_parse(it->sql);
+	bool ok = !r.error && r.tree;
+	sink += (uintptr_t)r.tree & 0xff;
+	if (r.error)
+		pg_query_free_error(r.error);
+	free(r.stderr_buffer);
+	pg_query_exit_memory_context(ctx);
+	return ok;
+}
+
+#ifdef BENCH_HAVE_JSON
+/* PLACE FOR THE JSON ROW: SQL -> AST -> JSON text, per-statement arena. Adapt the call to the API
+ * of runtime/pgbind_json.h. */
+static bool op_json(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	pgbind_ParseResult *t = a ? pgbind_parse(it->sql, NULL, a, NULL) : NULL;
+	const char *json = t ? pgbind_json(t, NULL, a, NULL) : NULL;
+	sink += json ? (unsigned char)json[0] : 0;
+	arena_done(a, use);
+	return json != NULL;
+}
+
+/* AST -> JSON text alone (the AST precomputed). */
+static bool op_json_ast(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	const char *json = a ? pgbind_json(it->tree, NULL, a, NULL) : NULL;
+	sink += json ? (unsigned char)json[0] : 0;
+	arena_done(a, use);
+	return json != NULL;
+}
+#endif
+
+static bool op_json_base(const Item *it, ArenaUse *use)
+{
+	(void)use;
+	PgQueryParseResult r = pg_query_parse(it->sql);
+	bool ok = !r.error && r.parse_tree;
+	sink += ok ? (unsigned char)r.parse_tree[0] : 0;
+	pg_query_free_parse_result(r);
+	return ok;
+}
+
+static bool op_encode(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	const uint8_t *data = NULL;
+	size_t len = 0;
+	bool ok = a && pgbind_encode(it->tree, NULL, a, &data, &len, NULL) && len == it->pb_len;
+	sink += len;
+	arena_done(a, use);
+	return ok;
+}
+
+static bool op_encode_base(const Item *it, ArenaUse *use)
+{
+	(void)use;
+	size_t len = pg_query__parse_result__pack(it->msg, it->packbuf);
+	sink += len;
+	return len == it->pb_len;
+}
+
+static bool op_decode(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	pgbind_ParseResult *t = a ? pgbind_decode(it->pb, it->pb_len, NULL, a, NULL) : NULL;
+	sink += t ? t->n_stmts : 0;
+	arena_done(a, use);
+	return t != NULL;
+}
+
+static bool op_decode_base(const Item *it, ArenaUse *use)
+{
+	(void)use;
+	PgQuery__ParseResult *m = pg_query__parse_result__unpack(NULL, it->pb_len, it->pb);
+	if (!m)
+		return false;
+	sink += m->n_stmts;
+	pg_query__parse_result__free_unpacked(m, NULL);
+	return true;
+}
+
+static bool op_deparse(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	const char *sql = a ? pgbind_deparse(it->tree, NULL, a, NULL) : NULL;
+	sink += sql ? (unsigned char)sql[0] : 0;
+	arena_done(a, use);
+	return sql != NULL;
+}
+
+static bool deparse_bytes(const uint8_t *data, size_t len)
+{
+	PgQueryProtobuf pb = {len, (char *)data};
+	PgQueryDeparseResult r = pg_query_deparse_protobuf(pb);
+	bool ok = !r.error && r.query;
+	sink += ok ? (unsigned char)r.query[0] : 0;
+	pg_query_free_deparse_result(r);
+	return ok;
+}
+
+static bool op_deparse_base(const Item *it, ArenaUse *use)
+{
+	(void)use;
+	size_t len = pg_query__parse_result__pack(it->msg, it->packbuf);
+	return deparse_bytes(it->packbuf, len);
+}
+
+/* libpg_query's deparser from bytes: what every route to SQL text pays on this libpg_query
+ * (its node-level deparser is static), so the floor for the deparse row. */
+static bool op_deparse_floor(const Item *it, ArenaUse *use)
+{
+	(void)use;
+	return deparse_bytes(it->pb, it->pb_len);
+}
+
+static bool op_fingerprint(const Item *it, ArenaUse *use)
+{
+	(void)use;
+	uint64_t fp = 0;
+	bool ok = pgbind_fingerprint(it->tree, NULL, &fp, NULL);
+	sink += fp;
+	return ok;
+}
+
+static bool op_fingerprint_sql(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	pgbind_ParseResult *t = a ? pgbind_parse(it->sql, NULL, a, NULL) : NULL;
+	uint64_t fp = 0;
+	bool ok = t && pgbind_fingerprint(t, NULL, &fp, NULL);
+	sink += fp;
+	arena_done(a, use);
+	return ok;
+}
+
+static bool op_fingerprint_base(const Item *it, ArenaUse *use)
+{
+	(void)use;
+	PgQueryFingerprintResult r = pg_query_fingerprint(it->sql);
+	bool ok = !r.error;
+	sink += r.fingerprint;
+	pg_query_free_fingerprint_result(r);
+	return ok;
+}
+
+typedef struct OpDef {
+	const char *key;  /* name in --json */
+	const char *side; /* pgbind, baseline or limit */
+	const char *what; /* what one run does */
+	bool (*fn)(const Item *it, ArenaUse *use);
+} OpDef;
+
+enum {
+	OP_PARSE,
+	OP_PARSE_BASE,
+	OP_RAW,
+	OP_JSON,
+	OP_JSON_AST,
+	OP_JSON_BASE,
+	OP_ENCODE,
+	OP_ENCODE_BASE,
+	OP_DECODE,
+	OP_DECODE_BASE,
+	OP_DEPARSE,
+	OP_DEPARSE_BASE,
+	OP_DEPARSE_FLOOR,
+	OP_FINGERPRINT,
+	OP_FINGERPRINT_SQL,
+	OP_FINGERPRINT_BASE,
+	N_OPS
+};
+
+static const OpDef ops[N_OPS] = {
+	[OP_PARSE] = {"parse", "pgbind", "arena new + pgbind_parse + arena free", op_parse},
+	[OP_PARSE_BASE] = {"parse_protobuf_unpack", "baseline",
+					   "pg_query_parse_protobuf + pg_query__parse_result__unpack + free_unpacked + free result",
+					   op_parse_base},
+	[OP_RAW] = {"raw_parse", "limit", "enter memory context + pg_query_raw_parse + exit context", op_raw},
+#ifdef BENCH_HAVE_JSON
+	[OP_JSON] = {"json", "pgbind", "arena new + pgbind_parse + pgbind_json + arena free", op_json},
+	[OP_JSON_AST] = {"json_from_ast", "pgbind", "arena new + pgbind_json (AST precomputed) + arena free",
+					 op_json_ast},
+#else
+	[OP_JSON] = {"json", "pgbind", "pgbind_json not built yet (runtime/pgbind_json.h missing)", NULL},
+	[OP_JSON_AST] = {"json_from_ast", "pgbind", "pgbind_json not built yet", NULL},
+#endif
+	[OP_JSON_BASE] = {"pg_query_parse", "baseline", "pg_query_parse + free result", op_json_base},
+	[OP_ENCODE] = {"encode", "pgbind", "arena new + pgbind_encode (AST precomputed) + arena free", op_encode},
+	[OP_ENCODE_BASE] = {"protobuf_c_pack", "baseline",
+						"pg_query__parse_result__pack of the unpacked message into a preallocated "
+						"buffer of get_packed_size (sizing not timed)",
+						op_encode_base},
+	[OP_DECODE] = {"decode", "pgbind", "arena new + pgbind_decode (bytes precomputed) + arena free", op_decode},
+	[OP_DECODE_BASE] = {"protobuf_c_unpack", "baseline", "pg_query__parse_result__unpack + free_unpacked",
+						op_decode_base},
+	[OP_DEPARSE] = {"deparse", "pgbind",
+					"arena new + pgbind_deparse (AST precomputed; encodes, then pg_query_deparse_protobuf) "
+					"+ arena free",
+					op_deparse},
+	[OP_DEPARSE_BASE] = {"protobuf_c_pack_deparse", "baseline",
+						 "pg_query__parse_result__pack into a preallocated buffer + pg_query_deparse_protobuf "
+						 "+ free result",
+						 op_deparse_base},
+	[OP_DEPARSE_FLOOR] = {"deparse_protobuf", "limit",
+						  "pg_query_deparse_protobuf alone on precomputed bytes + free result", op_deparse_floor},
+	[OP_FINGERPRINT] = {"fingerprint", "pgbind", "pgbind_fingerprint (AST precomputed)", op_fingerprint},
+	[OP_FINGERPRINT_SQL] = {"fingerprint_from_sql", "pgbind",
+							"arena new + pgbind_parse + pgbind_fingerprint + arena free", op_fingerprint_sql},
+	[OP_FINGERPRINT_BASE] = {"pg_query_fingerprint", "baseline", "pg_query_fingerprint (of the SQL) + free result",
+							 op_fingerprint_base},
+};
+
+static bool op_available(int op)
+{
+	return ops[op].fn != NULL;
+}
+
+/* The table: a path, pgbind's op and the baseline's (or the limit alone). */
+typedef struct RowDef {
+	const char *name;
+	int ours; /* -1 = none */
+	int base; /* baseline, or the limit when ours is -1 */
+	const char *goal;
+} RowDef;
+
+static const RowDef rows[] = {
+	{"parse to typed tree", OP_PARSE, OP_PARSE_BASE, ">=8x, <=1.15 raw"},
+	{"raw parse (the limit)", -1, OP_RAW, ""},
+	{"JSON text from SQL", OP_JSON, OP_JSON_BASE, ">1x"},
+	{"JSON text from AST", OP_JSON_AST, OP_JSON_BASE, ""},
+	{"encode", OP_ENCODE, OP_ENCODE_BASE, ">=15x"},
+	{"decode", OP_DECODE, OP_DECODE_BASE, ">=8x"},
+	{"deparse", OP_DEPARSE, OP_DEPARSE_BASE, ">=2x"},
+	{"deparse floor (libpg_query)", -1, OP_DEPARSE_FLOOR, ""},
+	{"fingerprint from AST", OP_FINGERPRINT, OP_FINGERPRINT_BASE, ""},
+	{"fingerprint from SQL", OP_FINGERPRINT_SQL, OP_FINGERPRINT_BASE, ""},
+};
+#define N_ROWS ((int)(sizeof rows / sizeof *rows))
+
+/* ---- preparing a statement --------------------------------------------------------------------- */
+
+typedef struct Bench {
+	int rounds;
+	bool rounds_given;
+	bool quick;
+	bool json;
+	bool growth;
+	const char *dir;
+	int scope;
+	pgbind_Arena *trees; /* the precomputed ASTs, outside any timing */
+} Bench;
+
+enum { PREP_OK, PREP_SYNTAX, PREP_EMPTY, PREP_BROKEN };
+
+static void item_free(Item *it)
+{
+	if (it->msg)
+		pg_query__parse_result__free_unpacked(it->msg, NULL);
+	free(it->pb);
+	free(it->packbuf);
+	free(it->sql);
+	memset(it, 0, sizeof *it);
+}
+
+/* Computes what the paths need from it->sql, then runs every path once; *failed gets a bit per
+ * path that failed. */
+static int item_prepare(Bench *b, Item *it, uint32_t *failed)
+{
+	*failed = 0;
+	PgQueryProtobufParseResult r = pg_query_parse_protobuf(it->sql);
+	if (r.error) {
+		pg_query_free_protobuf_parse_result(r);
+		return PREP_SYNTAX;
+	}
+	it->pb_len = r.parse_tree.len;
+	it->pb = malloc(it->pb_len + 1);
+	if (it->pb)
+		memcpy(it->pb, r.parse_tree.data, it->pb_len);
+	pg_query_free_protobuf_parse_result(r);
+	if (!it->pb)
+		return PREP_BROKEN;
+	it->msg = pg_query__parse_result__unpack(NULL, it->pb_len, it->pb);
+	if (!it->msg)
+		return PREP_BROKEN;
+	if (it->msg->n_stmts == 0)
+		return PREP_EMPTY;
+	it->packbuf = malloc(pg_query__parse_result__get_packed_size(it->msg) + 1);
+	if (!it->packbuf)
+		return PREP_BROKEN;
+	it->tree = pgbind_parse(it->sql, NULL, b->trees, NULL);
+	for (int op = 0; op < N_OPS; op++)
+		if (op_available(op) && !ops[op].fn(it, NULL))
+			*failed |= 1u << op;
+	return PREP_OK;
+}
+
+/* ---- corpus ------------------------------------------------------------------------------------ */
+
+typedef struct Corpus {
+	Item *items;
+	size_t n, cap;
+	size_t sql_bytes;
+	int files;
+	long candidates, syntax_errors, empty, broken;
+	size_t keep_every;
+	long failed_on[N_OPS];
+} Corpus;
+
+/* Blanks psql meta-command lines and swaps extension placeholders for same-length identifiers
+ * (as `pgbind verify` does). */
+static void prepare_script(char *text)
+{
+	for (char *line = text; *line;) {
+		char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		char *eol = strchr(line, '\n');
+		if (!eol)
+			eol = line + strlen(line);
+		if (*p == '\\')
+			memset(line, ' ', (size_t)(eol - line));
+		line = *eol ? eol + 1 : eol;
+	}
+	static const struct {
+		const char *from, *to;
+	} placeholders[] = {{"@extschema@", "extschema__"}, {"@extowner@", "extowner__"}};
+	for (size_t i = 0; i < sizeof placeholders / sizeof *placeholders; i++) {
+		size_t n = strlen(placeholders[i].from);
+		for (char *p = strstr(text, placeholders[i].from); p; p = strstr(p + n, placeholders[i].from))
+			memcpy(p, placeholders[i].to, n);
+	}
+}
+
+static bool corpus_add(Corpus *c, char *sql, size_t len)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 1024;
+		Item *grown = realloc(c->items, cap * sizeof *grown);
+		if (!grown)
+			return false;
+		c->items = grown;
+		c->cap = cap;
+	}
+	c->items[c->n++] = (Item){.sql = sql, .sql_len = len};
+	return true;
+}
+
+static bool corpus_read_file(Corpus *c, const char *path)
+{
+	char *text;
+	size_t len;
+	if (!cli_read_input(path, &text, &len))
+		return false;
+	prepare_script(text);
+	PgQuerySplitResult split = pg_query_split_with_parser(text);
+	if (split.error) {
+		pg_query_free_split_result(split);
+		split = pg_query_split_with_scanner(text);
+	}
+	if (split.error) {
+		fprintf(stderr, "pgbind bench: %s: cannot split into statements: %s\n", path, split.error->message);
+		pg_query_free_split_result(split);
+		free(text);
+		return false;
+	}
+	bool ok = true;
+	for (int i = 0; ok && i < split.n_stmts; i++) {
+		size_t at = (size_t)split.stmts[i]->stmt_location;
+		size_t n = (size_t)split.stmts[i]->stmt_len;
+		if (at > len || n > len - at)
+			continue;
+		char *stmt = malloc(n + 1);
+		ok = stmt != NULL;
+		if (ok) {
+			memcpy(stmt, text + at, n);
+			stmt[n] = '\0';
+			ok = corpus_add(c, stmt, n);
+			if (!ok)
+				free(stmt);
+		}
+	}
+	pg_query_free_split_result(split);
+	free(text);
+	c->files++;
+	return ok;
+}
+
+static bool corpus_glob(Corpus *c, const char *pattern)
+{
+	glob_t g;
+	int rc = glob(pattern, 0, NULL, &g);
+	if (rc == GLOB_NOMATCH)
+		return true;
+	if (rc != 0)
+		return false;
+	bool ok = true;
+	for (size_t i = 0; ok && i < g.gl_pathc; i++)
+		ok = corpus_read_file(c, g.gl_pathv[i]);
+	globfree(&g);
+	return ok;
+}
+
+/* Keeps every k-th statement (--quick), then prepares each, dropping the ones a path fails on. */
+static void corpus_prepare(Bench *b, Corpus *c)
+{
+	size_t keep_every = 1;
+	if (b->quick && c->n > 200)
+		keep_every = (c->n + 199) / 200;
+	c->keep_every = keep_every;
+	size_t out = 0;
+	c->candidates = (long)c->n;
+	for (size_t i = 0; i < c->n; i++) {
+		Item *it = &c->items[i];
+		if (i % keep_every != 0) {
+			item_free(it);
+			continue;
+		}
+		uint32_t failed;
+		int prep = item_prepare(b, it, &failed);
+		if (prep == PREP_OK && failed) {
+			for (int op = 0; op < N_OPS; op++)
+				if (failed & (1u << op))
+					c->failed_on[op]++;
+			prep = PREP_BROKEN;
+		} else if (prep == PREP_BROKEN) {
+			c->broken++;
+		}
+		if (prep == PREP_SYNTAX)
+			c->syntax_errors++;
+		else if (prep == PREP_EMPTY)
+			c->empty++;
+		if (prep != PREP_OK) {
+			item_free(it);
+			continue;
+		}
+		c->sql_bytes += it->sql_len;
+		c->items[out++] = *it;
+	}
+	c->n = out;
+}
+
+/* ---- measuring --------------------------------------------------------------------------------- */
+
+/* Statements per timed chunk: each pass is timed in chunks, and a path's time is the sum over the
+ * chunks of each chunk's best time over the rounds. Interference from other processes only ever
+ * adds time, and a chunk (0.05 to 1 ms on the Debian corpus) is much shorter than a scheduler
+ * time slice, so every chunk has clean rounds even on a busy machine; a 70 ms pass rarely does. */
+#define CHUNK 32
+
+typedef struct OpResult {
+	double *ns;	   /* per round: time of the whole pass */
+	double *chunk; /* per chunk: best time over the rounds */
+	double t;	   /* the path's time: sum of the chunks' best */
+	double med;	   /* median pass time over the rounds (for --json) */
+	double min;	   /* best pass time (for --json) */
+	double allocs, allocs_max; /* malloc-family calls: mean per statement, most in one */
+	double peak, peak_max;	   /* peak live bytes above the start: mean per statement, most */
+	double arena_blocks, arena_bytes; /* pgbind arena use per statement (pgbind paths) */
+	long fails;
+} OpResult;
+
+/* The order of the paths in round r: rotated by r, reversed on odd rounds. */
+static int round_op(int r, int k)
+{
+	int kk = (r & 1) ? N_OPS - 1 - k : k;
+	return (kk + r) % N_OPS;
+}
+
+/* One untimed pass with the allocator counting, per statement. */
+static void count_allocs(int op, const Item *items, size_t n, OpResult *res)
+{
+	double calls = 0, peak = 0, blocks = 0, bytes = 0;
+	res->allocs_max = res->peak_max = 0;
+	for (size_t i = 0; i < n; i++) {
+		ArenaUse use = {0, 0};
+		mem_begin();
+		ops[op].fn(&items[i], &use);
+		mem_end();
+		calls += (double)mem.calls;
+		peak += (double)mem.peak;
+		blocks += (double)use.blocks;
+		bytes += (double)use.bytes;
+		if ((double)mem.calls > res->allocs_max)
+			res->allocs_max = (double)mem.calls;
+		if ((double)mem.peak > res->peak_max)
+			res->peak_max = (double)mem.peak;
+	}
+	res->allocs = n ? calls / (double)n : 0;
+	res->peak = n ? peak / (double)n : 0;
+	res->arena_blocks = n ? blocks / (double)n : 0;
+	res->arena_bytes = n ? bytes / (double)n : 0;
+}
+
+static bool measure_corpus(const Bench *b, const Corpus *c, OpResult *res)
+{
+	size_t n_chunks = (c->n + CHUNK - 1) / CHUNK;
+	for (int op = 0; op < N_OPS; op++) {
+		res[op].ns = calloc((size_t)b->rounds, sizeof(double));
+		res[op].chunk = malloc(n_chunks * sizeof(double));
+		if (!res[op].ns || !res[op].chunk)
+			return false;
+		for (size_t ch = 0; ch < n_chunks; ch++)
+			res[op].chunk[ch] = 1e300;
+		if (op_available(op))
+			count_allocs(op, c->items, c->n, &res[op]);
+	}
+	for (int r = 0; r < b->rounds; r++) {
+		for (int k = 0; k < N_OPS; k++) {
+			int op = round_op(r, k);
+			if (!op_available(op))
+				continue;
+			bool (*fn)(const Item *, ArenaUse *) = ops[op].fn;
+			double *chunk = res[op].chunk;
+			long fails = 0;
+			double pass = 0;
+			for (size_t ch = 0; ch < n_chunks; ch++) {
+				size_t end = ch * CHUNK + CHUNK < c->n ? ch * CHUNK + CHUNK : c->n;
+				uint64_t t0 = now_ns();
+				for (size_t i = ch * CHUNK; i < end; i++)
+					fails += !fn(&c->items[i], NULL);
+				double dt = (double)(now_ns() - t0);
+				pass += dt;
+				if (dt < chunk[ch])
+					chunk[ch] = dt;
+			}
+			res[op].ns[r] = pass;
+			res[op].fails += fails;
+		}
+	}
+	for (int op = 0; op < N_OPS; op++) {
+		res[op].t = 0;
+		for (size_t ch = 0; ch < n_chunks; ch++)
+			res[op].t += res[op].chunk[ch];
+		res[op].med = median(res[op].ns, b->rounds);
+		res[op].min = best(res[op].ns, b->rounds);
+	}
+	return true;
+}
+
+/* ---- corpus output ----------------------------------------------------------------------------- */
+
+static void fmt_allocs(char *buf, size_t size, const Bench *b, int op, const OpResult *r)
+{
+	bool seen = b->scope == SCOPE_ALL || (b->scope == SCOPE_PGBIND && strcmp(ops[op].side, "pgbind") == 0);
+	if (!seen)
+		snprintf(buf, size, "%8s %10s", "n/a", "n/a");
+	else
+		snprintf(buf, size, "%8.1f %10.0f", r->allocs, r->peak);
+}
+
+static void print_op_line(const Bench *b, const Corpus *c, const char *name, int op, int base, const OpResult *res,
+						  const char *goal)
+{
+	const OpResult *r = &res[op];
+	char speed[16] = "", allocs[40];
+	if (!op_available(op)) {
+		printf("%-28s %-8s %10s %8s %9s %7s %8s %10s  %s\n", name, ops[op].side, "n/a", "n/a", "", "", "n/a", "n/a",
+			   "(runtime/pgbind_json.h not there yet)");
+		return;
+	}
+	if (base >= 0)
+		snprintf(speed, sizeof speed, "%.2fx", res[base].t / r->t);
+	fmt_allocs(allocs, sizeof allocs, b, op, r);
+	printf("%-28s %-8s %10.0f %8.2f %9s %7.2f %s  %s\n", name, ops[op].side, (double)c->n * 1e9 / r->t,
+		   (double)c->sql_bytes * 1e3 / r->t, speed, r->t / res[OP_RAW].t, allocs, goal);
+}
+
+static void print_corpus_table(const Bench *b, const Corpus *c, const OpResult *res)
+{
+	printf("pgbind bench: %zu statements, %.2f MB of SQL, from %d files", c->n, (double)c->sql_bytes / 1e6, c->files);
+	if (b->quick)
+		printf(" (--quick: every %zuth of %ld)", c->keep_every, c->candidates);
+	printf("\n");
+	long dropped = 0;
+	for (int op = 0; op < N_OPS; op++)
+		dropped += c->failed_on[op];
+	if (c->syntax_errors || c->empty || c->broken || dropped) {
+		printf("left out: %ld syntax errors, %ld empty", c->syntax_errors, c->empty);
+		if (c->broken)
+			printf(", %ld unpreparable", c->broken);
+		for (int op = 0; op < N_OPS; op++)
+			if (c->failed_on[op])
+				printf(", %ld failing %s", c->failed_on[op], ops[op].key);
+		printf("\n");
+	}
+	printf("%d rounds, paths alternated (order rotated each round), per-statement arenas; a path's time: each chunk "
+		   "of %d statements\ntimed on its own, the sum over the chunks of each one's best round\n",
+		   b->rounds, CHUNK);
+	printf("MB/s: 10^6 bytes of the statements' SQL text per second (every row)\n");
+	printf("speedup: baseline time / pgbind time; x raw: time / pg_query_raw_parse time\n");
+	printf("allocs/stmt, peak B/stmt (means): %s\n\n", scope_text(b->scope));
+	printf("%-28s %-8s %10s %8s %9s %7s %8s %10s  %s\n", "path", "side", "stmts/s", "MB/s", "speedup", "x raw",
+		   "allocs", "peak B", "goal");
+	for (int i = 0; i < N_ROWS; i++) {
+		const RowDef *row = &rows[i];
+		if (row->ours >= 0) {
+			print_op_line(b, c, row->name, row->ours, row->base, res, row->goal);
+			print_op_line(b, c, "", row->base, -1, res, "");
+		} else {
+			print_op_line(b, c, row->name, row->base, -1, res, row->goal);
+		}
+	}
+	printf("\nwhat each timed run does, per statement:\n");
+	for (int op = 0; op < N_OPS; op++)
+		printf("  %-8s %-24s %s\n", ops[op].side, ops[op].key, ops[op].what);
+	long fails = 0;
+	for (int op = 0; op < N_OPS; op++)
+		fails += res[op].fails;
+	if (fails)
+		printf("warning: %ld timed runs failed (they had succeeded in the preparation pass)\n", fails);
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static const char *scope_key(int scope)
+{
+	return scope == SCOPE_ALL ? "all" : scope == SCOPE_PGBIND ? "pgbind-only" : "none";
+}
+
+static void print_corpus_json(const Bench *b, const Corpus *c, const OpResult *res)
+{
+	printf("{\"mode\":\"corpus\",\"statements\":%zu,\"sql_bytes\":%zu,\"files\":%d,\"candidates\":%ld,"
+		   "\"syntax_errors\":%ld,\"empty\":%ld,\"rounds\":%d,\"statistic\":\"sum of per-chunk best\",\"chunk\":%d,"
+		   "\"quick\":%s,"
+		   "\"alloc_scope\":\"%s\",\n \"ops\":[",
+		   c->n, c->sql_bytes, c->files, c->candidates, c->syntax_errors, c->empty, b->rounds, CHUNK,
+		   b->quick ? "true" : "false", scope_key(b->scope));
+	bool first = true;
+	for (int op = 0; op < N_OPS; op++) {
+		if (!op_available(op))
+			continue;
+		const OpResult *r = &res[op];
+		printf("%s\n  {\"key\":", first ? "" : ",");
+		json_str(ops[op].key);
+		printf(",\"side\":\"%s\",\"what\":", ops[op].side);
+		json_str(ops[op].what);
+		printf(",\"ns\":%.0f,\"median_pass_ns\":%.0f,\"best_pass_ns\":%.0f,\"stmts_per_s\":%.1f,\"mb_per_s\":%.3f,"
+			   "\"vs_raw\":%.4f",
+			   r->t, r->med, r->min, (double)c->n * 1e9 / r->t, (double)c->sql_bytes * 1e3 / r->t,
+			   r->t / res[OP_RAW].t);
+		if (b->scope != SCOPE_NONE)
+			printf(",\"allocs_per_stmt\":%.2f,\"allocs_max\":%.0f,\"peak_bytes_per_stmt\":%.0f,\"peak_bytes_max\":%.0f",
+				   r->allocs, r->allocs_max, r->peak, r->peak_max);
+		if (strcmp(ops[op].side, "pgbind") == 0)
+			printf(",\"arena_blocks_per_stmt\":%.2f,\"arena_bytes_per_stmt\":%.0f", r->arena_blocks, r->arena_bytes);
+		printf(",\"rounds_ns\":[");
+		for (int i = 0; i < b->rounds; i++)
+			printf("%s%.0f", i ? "," : "", r->ns[i]);
+		printf("]}");
+		first = false;
+	}
+	printf("],\n \"rows\":[");
+	first = true;
+	for (int i = 0; i < N_ROWS; i++) {
+		const RowDef *row = &rows[i];
+		if (row->ours < 0 || !op_available(row->ours))
+			continue;
+		printf("%s\n  {\"path\":", first ? "" : ",");
+		json_str(row->name);
+		printf(",\"pgbind\":\"%s\",\"baseline\":\"%s\",\"speedup\":%.4f,\"pgbind_vs_raw\":%.4f,"
+			   "\"baseline_vs_raw\":%.4f}",
+			   ops[row->ours].key, ops[row->base].key, res[row->base].t / res[row->ours].t,
+			   res[row->ours].t / res[OP_RAW].t, res[row->base].t / res[OP_RAW].t);
+		first = false;
+	}
+	printf("]}\n");
+}
+
+/* ---- growth ------------------------------------------------------------------------------------ */
+
+typedef struct Buf {
+	char *s;
+	size_t len, cap;
+	bool oom;
+} Buf;
+
+static void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void buf_printf(Buf *b, const char *fmt, ...)
+{
+	if (b->oom)
+		return;
+	for (;;) {
+		va_list ap;
+		va_start(ap, fmt);
+		int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->oom = true;
+			return;
+		}
+		if (b->s && b->len + (size_t)n < b->cap) {
+			b->len += (size_t)n;
+			return;
+		}
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap <= b->len + (size_t)n)
+			cap *= 2;
+		char *grown = realloc(b->s, cap);
+		if (!grown) {
+			b->oom = true;
+			return;
+		}
+		b->s = grown;
+		b->cap = cap;
+	}
+}
+
+static void gen_targets(Buf *b, int n)
+{
+	buf_printf(b, "SELECT ");
+	for (int i = 0; i < n; i++) {
+		const char *sep = i ? ", " : "";
+		switch (i % 4) {
+		case 0:
+			buf_printf(b, "%sc%d", sep, i);
+			break;
+		case 1:
+			buf_printf(b, "%sc%d + %d AS x%d", sep, i, i, i);
+			break;
+		case 2:
+			buf_printf(b, "%s'v%d'", sep, i);
+			break;
+		default:
+			buf_printf(b, "%slower(c%d)", sep, i);
+			break;
+		}
+	}
+	buf_printf(b, " FROM t");
+}
+
+static void gen_in_list(Buf *b, int n)
+{
+	buf_printf(b, "SELECT a FROM t WHERE a IN (");
+	for (int i = 0; i < n; i++)
+		buf_printf(b, "%s%d", i ? ", " : "", i);
+	buf_printf(b, ")");
+}
+
+static void gen_values(Buf *b, int n)
+{
+	buf_printf(b, "INSERT INTO t (a, b, c) VALUES ");
+	for (int i = 0; i < n; i++)
+		buf_printf(b, "%s(%d, 'x%d', %d.5)", i ? ", " : "", i, i, i);
+}
+
+static void gen_joins(Buf *b, int n)
+{
+	buf_printf(b, "SELECT t0.a FROM t0");
+	for (int i = 1; i <= n; i++)
+		buf_printf(b, " JOIN t%d ON t%d.a = t%d.a", i, i - 1, i);
+}
+
+static void gen_expr(Buf *b, int n)
+{
+	static const char opchars[] = "+*-";
+	buf_printf(b, "SELECT ");
+	for (int i = 0; i < n; i++)
+		buf_printf(b, "(c%d %c ", i, opchars[i % 3]);
+	buf_printf(b, "1");
+	for (int i = 0; i < n; i++)
+		buf_printf(b, ")");
+	buf_printf(b, " FROM t");
+}
+
+static void gen_subquery(Buf *b, int n)
+{
+	for (int i = 0; i < n; i++)
+		buf_printf(b, "SELECT (");
+	buf_printf(b, "SELECT 1");
+	for (int i = n - 1; i >= 0; i--)
+		buf_printf(b, ") FROM t%d", i);
+}
+
+static void gen_case(Buf *b, int n)
+{
+	buf_printf(b, "SELECT ");
+	for (int i = 0; i < n; i++)
+		buf_printf(b, "CASE WHEN c%d > %d THEN ", i, i);
+	buf_printf(b, "0");
+	for (int i = n - 1; i >= 0; i--)
+		buf_printf(b, " ELSE %d END", i);
+	buf_printf(b, " FROM t");
+}
+
+typedef struct Shape {
+	const char *name;
+	const char *unit; /* what n counts */
+	int n, quick_n;
+	void (*gen)(Buf *b, int n);
+} Shape;
+
+static const Shape shapes[] = {
+	{"wide/select-list", "select-list items", 1000, 100, gen_targets},
+	{"wide/in-list", "IN-list items", 1000, 100, gen_in_list},
+	{"wide/values", "VALUES rows of 3", 500, 50, gen_values},
+	{"wide/joins", "joins (left-deep JoinExpr chain)", 250, 25, gen_joins},
+	{"deep/expr", "nested parenthesised operators", 250, 25, gen_expr},
+	{"deep/subquery", "nested scalar subqueries", 100, 10, gen_subquery},
+	{"deep/case", "nested CASE", 125, 12, gen_case},
+};
+#define N_SHAPES ((int)(sizeof shapes / sizeof *shapes))
+#define N_SIZES 4
+
+typedef struct ShapeResult {
+	int n;
+	Item items[N_SIZES];
+	uint32_t failed[N_SIZES];	 /* per size, a bit per op that failed */
+	long reps[N_OPS][N_SIZES];
+	double *ns[N_OPS][N_SIZES];	 /* per round: time of one run */
+	double t[N_OPS][N_SIZES]; /* best over the rounds */
+	double allocs[N_OPS][N_SIZES];
+	double peak[N_OPS][N_SIZES];
+} ShapeResult;
+
+static bool op_ok_all_sizes(const ShapeResult *s, int op)
+{
+	if (!op_available(op))
+		return false;
+	for (int k = 0; k < N_SIZES; k++)
+		if (s->failed[k] & (1u << op))
+			return false;
+	return true;
+}
+
+static bool growth_prepare(Bench *b, const Shape *shape, ShapeResult *s)
+{
+	s->n = b->quick ? shape->quick_n : shape->n;
+	for (int k = 0; k < N_SIZES; k++) {
+		Buf buf = {0};
+		shape->gen(&buf, s->n << k);
+		if (buf.oom) {
+			free(buf.s);
+			return false;
+		}
+		s->items[k].sql = buf.s;
+		s->items[k].sql_len = buf.len;
+		int prep = item_prepare(b, &s->items[k], &s->failed[k]);
+		if (prep != PREP_OK) {
+			fprintf(stderr, "pgbind bench: %s at %d: libpg_query %s\n", shape->name, s->n << k,
+					prep == PREP_SYNTAX ? "reports a syntax error" : "gives no statement");
+			return false;
+		}
+	}
+	return true;
+}
+
+static void measure_growth(const Bench *b, ShapeResult *s, double budget_ns)
+{
+	for (int op = 0; op < N_OPS; op++) {
+		for (int k = 0; k < N_SIZES; k++) {
+			s->ns[op][k] = calloc((size_t)b->rounds, sizeof(double));
+			if (!op_ok_all_sizes(s, op))
+				continue;
+			/* calibrate: enough runs per sample to fill the budget */
+			uint64_t t0 = now_ns();
+			ops[op].fn(&s->items[k], NULL);
+			double once = (double)(now_ns() - t0);
+			long reps = once > 0 ? (long)(budget_ns / once) : 1000;
+			s->reps[op][k] = reps < 1 ? 1 : reps > 100000 ? 100000 : reps;
+			OpResult r = {0};
+			count_allocs(op, &s->items[k], 1, &r);
+			s->allocs[op][k] = r.allocs;
+			s->peak[op][k] = r.peak;
+		}
+	}
+	for (int r = 0; r < b->rounds; r++) {
+		for (int j = 0; j < N_OPS; j++) {
+			int op = round_op(r, j);
+			if (!op_ok_all_sizes(s, op))
+				continue;
+			bool (*fn)(const Item *, ArenaUse *) = ops[op].fn;
+			for (int kk = 0; kk < N_SIZES; kk++) {
+				int k = (r & 1) ? N_SIZES - 1 - kk : kk;
+				long reps = s->reps[op][k];
+				fn(&s->items[k], NULL); /* untimed: every sample starts with warm caches */
+				uint64_t t0 = now_ns();
+				for (long i = 0; i < reps; i++)
+					fn(&s->items[k], NULL);
+				s->ns[op][k][r] = (double)(now_ns() - t0) / (double)reps;
+			}
+		}
+	}
+	for (int op = 0; op < N_OPS; op++)
+		for (int k = 0; k < N_SIZES; k++)
+			s->t[op][k] = best(s->ns[op][k], b->rounds);
+}
+
+/* The order of the growth rows: each pgbind path, then its baseline. */
+static const int growth_order[] = {OP_PARSE,	   OP_PARSE_BASE,		OP_RAW,		 OP_JSON,		 OP_JSON_AST,
+								   OP_JSON_BASE,   OP_ENCODE,			OP_ENCODE_BASE, OP_DECODE,	 OP_DECODE_BASE,
+								   OP_DEPARSE,	   OP_DEPARSE_BASE,		OP_DEPARSE_FLOOR, OP_FINGERPRINT,
+								   OP_FINGERPRINT_SQL, OP_FINGERPRINT_BASE};
+
+static void print_growth_table(const Bench *b, const ShapeResult *res, double budget_ns)
+{
+	printf("pgbind bench --growth: statements of n, 2n, 4n, 8n items; %d rounds, paths alternated; each sample a "
+		   "batch of runs\nfilling ~%.1f ms after one untimed run, per-run arenas; time per run: the best sample over "
+		   "the rounds. Doubling "
+		   "ratios t(2n)/t(n),\nt(4n)/t(2n), t(8n)/t(4n): 2.0 is linear, 4.0 quadratic.\nallocs: %s\n",
+		   b->rounds, budget_ns / 1e6, scope_text(b->scope));
+	double lo[N_OPS], hi[N_OPS];
+	for (int op = 0; op < N_OPS; op++)
+		lo[op] = 1e300, hi[op] = 0;
+	for (int si = 0; si < N_SHAPES; si++) {
+		const ShapeResult *s = &res[si];
+		printf("\n%s: n = %d %s; SQL %zu, %zu, %zu, %zu bytes\n", shapes[si].name, s->n, shapes[si].unit,
+			   s->items[0].sql_len, s->items[1].sql_len, s->items[2].sql_len, s->items[3].sql_len);
+		printf("  %-24s %-8s %12s %7s %7s %7s   %s\n", "path", "side", "t(n) us", "x2n", "x4n", "x8n",
+			   "allocs n -> 8n");
+		for (size_t j = 0; j < sizeof growth_order / sizeof *growth_order; j++) {
+			int op = growth_order[j];
+			if (!op_available(op))
+				continue;
+			if (!op_ok_all_sizes(s, op)) {
+				printf("  %-24s %-8s %12s  (failed at some size)\n", ops[op].key, ops[op].side, "-");
+				continue;
+			}
+			printf("  %-24s %-8s %12.1f", ops[op].key, ops[op].side, s->t[op][0] / 1e3);
+			for (int k = 1; k < N_SIZES; k++) {
+				double ratio = s->t[op][k] / s->t[op][k - 1];
+				printf(" %7.2f", ratio);
+				if (ratio < lo[op])
+					lo[op] = ratio;
+				if (ratio > hi[op])
+					hi[op] = ratio;
+			}
+			bool seen = b->scope == SCOPE_ALL || (b->scope == SCOPE_PGBIND && strcmp(ops[op].side, "pgbind") == 0);
+			if (seen)
+				printf("   %.0f -> %.0f\n", s->allocs[op][0], s->allocs[op][N_SIZES - 1]);
+			else
+				printf("   n/a\n");
+		}
+	}
+	printf("\nper path, over all shapes: the smallest and the largest doubling ratio\n");
+	for (size_t j = 0; j < sizeof growth_order / sizeof *growth_order; j++) {
+		int op = growth_order[j];
+		if (!op_available(op) || hi[op] == 0)
+			continue;
+		printf("  %-24s %-8s %5.2f .. %5.2f\n", ops[op].key, ops[op].side, lo[op], hi[op]);
+	}
+}
+
+static void print_growth_json(const Bench *b, const ShapeResult *res)
+{
+	printf("{\"mode\":\"growth\",\"rounds\":%d,\"statistic\":\"best\",\"quick\":%s,\"alloc_scope\":\"%s\","
+		   "\n \"shapes\":[",
+		   b->rounds, b->quick ? "true" : "false", scope_key(b->scope));
+	for (int si = 0; si < N_SHAPES; si++) {
+		const ShapeResult *s = &res[si];
+		printf("%s\n  {\"name\":\"%s\",\"n\":%d,\"sql_bytes\":[%zu,%zu,%zu,%zu],\"ops\":[", si ? "," : "",
+			   shapes[si].name, s->n, s->items[0].sql_len, s->items[1].sql_len, s->items[2].sql_len,
+			   s->items[3].sql_len);
+		bool first = true;
+		for (int op = 0; op < N_OPS; op++) {
+			if (!op_available(op))
+				continue;
+			printf("%s\n   {\"key\":\"%s\",\"side\":\"%s\",\"ok\":%s", first ? "" : ",", ops[op].key, ops[op].side,
+				   op_ok_all_sizes(s, op) ? "true" : "false");
+			first = false;
+			if (!op_ok_all_sizes(s, op)) {
+				printf("}");
+				continue;
+			}
+			printf(",\"ns\":[%.1f,%.1f,%.1f,%.1f],\"doubling\":[%.4f,%.4f,%.4f]", s->t[op][0], s->t[op][1],
+				   s->t[op][2], s->t[op][3], s->t[op][1] / s->t[op][0], s->t[op][2] / s->t[op][1],
+				   s->t[op][3] / s->t[op][2]);
+			if (b->scope != SCOPE_NONE)
+				printf(",\"allocs\":[%.0f,%.0f,%.0f,%.0f],\"peak_bytes\":[%.0f,%.0f,%.0f,%.0f]", s->allocs[op][0],
+					   s->allocs[op][1], s->allocs[op][2], s->allocs[op][3], s->peak[op][0], s->peak[op][1],
+					   s->peak[op][2], s->peak[op][3]);
+			printf("}");
+		}
+		printf("]}");
+	}
+	printf("]}\n");
+}
+
+static int run_growth(Bench *b)
+{
+	ShapeResult *res = calloc(N_SHAPES, sizeof *res);
+	if (!res)
+		return 2;
+	double budget_ns = b->quick ? 0.5e6 : 2e6;
+	int rc = 0;
+	for (int si = 0; si < N_SHAPES && rc == 0; si++) {
+		if (!growth_prepare(b, &shapes[si], &res[si]))
+			rc = 2;
+		else
+			measure_growth(b, &res[si], budget_ns);
+	}
+	if (rc == 0) {
+		if (b->json)
+			print_growth_json(b, res);
+		else
+			print_growth_table(b, res, budget_ns);
+	}
+	for (int si = 0; si < N_SHAPES; si++) {
+		for (int k = 0; k < N_SIZES; k++)
+			item_free(&res[si].items[k]);
+		for (int op = 0; op < N_OPS; op++)
+			for (int k = 0; k < N_SIZES; k++)
+				free(res[si].ns[op][k]);
+	}
+	free(res);
+	return rc;
+}
+
+/* ---- the command ------------------------------------------------------------------------------- */
+
+static void bench_usage(void)
+{
+	puts("usage: pgbind bench [--rounds=N] [--quick] [--json] [--dir=DIR] [FILE...]\n"
+		 "       pgbind bench --growth [--rounds=N] [--quick] [--json]\n"
+		 "Times each pgbind path against libpg_query's own route to the same result, on the same\n"
+		 "statements, in one process, the paths alternated in rounds; prints statements/s, MB/s of SQL\n"
+		 "text, the ratio to the baseline and to pg_query_raw_parse, and malloc calls and peak heap\n"
+		 "bytes per statement. With no FILE: DIR/*.sql and DIR/extension/*.sql (DIR defaults to\n"
+		 "/usr/share/postgresql/15). Files are split into statements as `pgbind verify` splits them.\n"
+		 "  --rounds=N  rounds (default 15; --quick 3, with --growth 2)\n"
+		 "  --quick     every k-th statement (about 200) and few rounds: proves the bench runs\n"
+		 "  --growth    generated statements of n, 2n, 4n, 8n items, wide and deep; time per doubling\n"
+		 "  --json      one JSON document on standard output instead of the table\n"
+		 "Exits 0 when the benchmark ran; no number is judged.");
+}
+
+int cli_bench(int argc, char **argv)
+{
+	Bench b = {.rounds = 11, .dir = "/usr/share/postgresql/15"};
+	int n_files = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			bench_usage();
+			return 0;
+		} else if (strcmp(a, "--quick") == 0) {
+			b.quick = true;
+		} else if (strcmp(a, "--growth") == 0) {
+			b.growth = true;
+		} else if (strcmp(a, "--json") == 0) {
+			b.json = true;
+		} else if (strncmp(a, "--rounds=", 9) == 0) {
+			char *end;
+			long r = strtol(a + 9, &end, 10);
+			if (*end || r < 1 || r > 1000) {
+				fprintf(stderr, "pgbind bench: --rounds takes 1..1000\n");
+				return 2;
+			}
+			b.rounds = (int)r;
+			b.rounds_given = true;
+		} else if (strncmp(a, "--dir=", 6) == 0) {
+			b.dir = a + 6;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "pgbind bench: unknown option %s\n", a);
+			return 2;
+		} else {
+			n_files++;
+		}
+	}
+	if (!b.rounds_given)
+		b.rounds = b.quick ? (b.growth ? 2 : 3) : 15;
+	if (b.growth && n_files) {
+		fprintf(stderr, "pgbind bench: --growth generates its statements; no FILE\n");
+		return 2;
+	}
+	b.scope = mem_scope();
+	b.trees = pgbind_Arena_New();
+	if (!b.trees)
+		return 2;
+	int rc = 0;
+	if (b.growth) {
+		rc = run_growth(&b);
+	} else {
+		Corpus c = {0};
+		bool ok = true;
+		for (int i = 1; ok && i < argc; i++)
+			if (argv[i][0] != '-' || !argv[i][1])
+				ok = corpus_read_file(&c, argv[i]);
+		if (ok && n_files == 0) {
+			char pattern[4096];
+			snprintf(pattern, sizeof pattern, "%s/*.sql", b.dir);
+			ok = corpus_glob(&c, pattern);
+			snprintf(pattern, sizeof pattern, "%s/extension/*.sql", b.dir);
+			ok = ok && corpus_glob(&c, pattern);
+		}
+		if (ok)
+			corpus_prepare(&b, &c);
+		if (!ok || c.n == 0) {
+			fprintf(stderr, "pgbind bench: %s\n", ok ? "no statement to measure" : "cannot read the input");
+			rc = 2;
+		} else {
+			OpResult res[N_OPS] = {{0}};
+			if (!measure_corpus(&b, &c, res)) {
+				fprintf(stderr, "pgbind bench: out of memory\n");
+				rc = 2;
+			} else if (b.json) {
+				print_corpus_json(&b, &c, res);
+			} else {
+				print_corpus_table(&b, &c, res);
+			}
+			for (int op = 0; op < N_OPS; op++) {
+				free(res[op].ns);
+				free(res[op].chunk);
+			}
+		}
+		for (size_t i = 0; i < c.n; i++)
+			item_free(&c.items[i]);
+		free(c.items);
+	}
+	pgbind_Arena_Free(b.trees);
+	pg_query_exit();
+	if (fflush(stdout) != 0)
+		rc = 2;
+	return rc;
+}

@@ -1,0 +1,48 @@
+#!/bin/sh
+# run.sh -- runs each libFuzzer target for FUZZ_SECONDS on a seed corpus made from tests/sql,
+# after replaying every saved regression input (tests/fuzz/regressions/<target>/). A crash leaves
+# its input in $BUILD/fuzz/artifacts/; copy it into regressions/ when it is fixed.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+BUILD=${BUILD:-build}
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+out=$BUILD/fuzz
+mkdir -p "$out/artifacts" "$out/seeds/parse" "$out/seeds/decode" "$out/corpus/parse" "$out/corpus/decode"
+
+# Seeds: each statement of tests/sql (split at ';' ending a line), and its protobuf encoding.
+if [ -z "$(ls "$out/seeds/parse")" ]; then
+	awk -v dir="$out/seeds/parse" '
+		/^--/ { next }
+		{ stmt = stmt $0 "\n" }
+		/;[ \t]*$/ { n++; f = sprintf("%s/%05d.sql", dir, n); printf "%s", stmt > f; close(f); stmt = "" }
+	' tests/sql/*.sql
+	for f in "$out"/seeds/parse/*.sql; do
+		"$BUILD/pgbind" parse "$f" >"$out/seeds/decode/$(basename "$f" .sql).pb" 2>/dev/null ||
+			rm -f "$out/seeds/decode/$(basename "$f" .sql).pb"
+	done
+fi
+
+status=0
+for target in parse decode; do
+	bin=$out/fuzz_$target
+	reg=tests/fuzz/regressions/$target
+	if [ -d "$reg" ] && [ -n "$(ls "$reg")" ]; then
+		if ! "$bin" "$reg"/* >"$out/$target.replay.log" 2>&1; then
+			echo "FAIL fuzz_$target: a saved regression input fails again ($out/$target.replay.log)"
+			tail -n 20 "$out/$target.replay.log"
+			status=1
+			continue
+		fi
+	fi
+	if "$bin" -max_total_time="$FUZZ_SECONDS" -max_len=4096 -timeout=20 -rss_limit_mb=4096 \
+		-artifact_prefix="$out/artifacts/$target-" -print_final_stats=1 \
+		"$out/corpus/$target" "$out/seeds/$target" >"$out/$target.log" 2>&1; then
+		runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$out/$target.log" | awk '{print $2}')
+		echo "fuzz_$target: ${runs:-?} inputs in ${FUZZ_SECONDS}s, no failure"
+	else
+		echo "FAIL fuzz_$target: see $out/$target.log; the input is in $out/artifacts/"
+		grep -E 'ERROR|MISMATCH|SUMMARY|abort' "$out/$target.log" | head -n 20
+		status=1
+	fi
+done
+exit $status
