@@ -38,10 +38,11 @@ GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c ge
                generator/classify.c generator/main.c
 EXTRACT_SRCS := generator/common.c generator/extract.c
 TEMPLATES   := $(wildcard templates/*.tmpl)
-GENERATED   := generated/pgbind_ast.h generated/from_pg.inc.c generated/encode.inc.c generated/decode.inc.c generated/equal.inc.c generated/to_pg.inc.c \
+GENERATED   := generated/pgbind_ast.h generated/from_pg.inc.c generated/encode.inc.c generated/decode.inc.c generated/equal.inc.c generated/to_pg.inc.c generated/walk.inc.c \
                generated/reflect.inc.c
 
-RT_SRCS     := runtime/arena.c runtime/from_pg.c runtime/to_pg.c runtime/pg_route.c runtime/encode.c runtime/decode.c runtime/equal.c runtime/reflect.c runtime/text.c
+RT_SRCS     := runtime/arena.c runtime/from_pg.c runtime/to_pg.c runtime/pg_route.c runtime/encode.c runtime/decode.c runtime/equal.c runtime/reflect.c runtime/text.c \
+               runtime/json.c runtime/walk.c
 RT_OBJS     := $(RT_SRCS:runtime/%.c=$(BUILD)/rt/%.o)
 RT_PIC_OBJS := $(RT_SRCS:runtime/%.c=$(BUILD)/rt-pic/%.o)
 # Optional entry points of the linked libpg_query, found by linking a probe: forks export a
@@ -51,9 +52,9 @@ HAVE_SYMBOL = $(shell printf 'char %s(void); int main(void) { return (int)%s(); 
 PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HAVE_DEPARSE_NODES) \
                      $(if $(call HAVE_SYMBOL,pg_query_scan_tokens),-DPGBIND_HAVE_SCAN_TOKENS)
 RT_CFLAGS   := -Iruntime -Igenerated -I$(PG_QUERY_INCLUDE) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
-CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/input.c
+CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c cli/bench.c
 
-.PHONY: all deps regen extract generate check-generated check unit-tests clean install fuzz fuzz-build
+.PHONY: all deps regen extract generate check-generated check unit-tests clean install fuzz fuzz-build bench
 
 all: deps $(BUILD)/pgbind $(BUILD)/libpgbind.a $(BUILD)/libpgbind.so
 
@@ -102,10 +103,30 @@ $(BUILD)/libpgbind.a: $(RT_OBJS)
 SONAME := libpgbind.so.0
 
 $(BUILD)/libpgbind.so: $(RT_PIC_OBJS)
-	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
+	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
 
-$(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h $(BUILD)/libpgbind.a
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $(CLI_SRCS) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
+# The command links libpg_query statically where it can, with malloc wrapped, so that
+# `pgbind bench` counts every allocation, libpg_query's and protobuf-c's included.
+, := ,
+PG_QUERY_STATIC ?= $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libpg_query.a /usr/lib/libpg_query.a))
+CLI_LIBS := $(if $(PG_QUERY_STATIC),$(PG_QUERY_STATIC) -Wl$(,)--wrap=malloc$(,)--wrap=calloc$(,)--wrap=realloc$(,)--wrap=free$(,)--wrap=strdup,$(PG_QUERY_LIBS))
+
+$(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h cli/bench.h $(BUILD)/libpgbind.a
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $(CLI_SRCS) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(CLI_LIBS) -pthread
+
+# ---- examples (the API tour; built and run by make check) --------------------------------------
+
+EXAMPLES := $(BUILD)/examples/tables $(BUILD)/examples/rewrite
+
+$(BUILD)/examples/%: examples/%.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
+
+# ---- benchmark -----------------------------------------------------------------------------------
+
+bench: all
+	$(BUILD)/pgbind bench
+	$(BUILD)/pgbind bench --growth
 
 # ---- tests --------------------------------------------------------------------------------------
 
@@ -128,11 +149,18 @@ $(BUILD)/tests/test_decode: tests/test_decode.c $(BUILD)/libpgbind.a | $(BUILD)/
 $(BUILD)/tests/test_property: tests/test_property.c $(BUILD)/libpgbind.a generated/c_fields.inc.c | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
 
+$(BUILD)/tests/test_json: tests/test_json.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
+
+$(BUILD)/tests/test_walk: tests/test_walk.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
+
 UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUILD)/tests/test_classify \
-              $(BUILD)/tests/test_parse $(BUILD)/tests/test_decode $(BUILD)/tests/test_property
+              $(BUILD)/tests/test_parse $(BUILD)/tests/test_decode $(BUILD)/tests/test_property \
+              $(BUILD)/tests/test_json $(BUILD)/tests/test_walk
 
 # The whole suite; tests/run.sh prints each step and ends with "N passed, M failed".
-check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS)
+check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES)
 	@BUILD=$(BUILD) GEN_ARGS="$(GEN_ARGS)" PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER) MODEL=$(MODEL) \
 		tests/run.sh
 

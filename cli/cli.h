@@ -31,6 +31,18 @@ long verify_sql(const char *sql);
  * kept): the protocol lost something. */
 bool verify_protocol_loses(const struct pgbind_ParseResult *tree, const uint8_t *want, size_t want_len);
 
+typedef struct cli_JsonVerdict {
+	bool text_ok; /* pgbind_json == pg_query_parse's JSON, the known bug aside */
+	bool read_ok; /* JSON -> AST -> protobuf == pg_query_parse_protobuf; read(ours) == tree */
+	int lost;	  /* values libpg_query's JSON lost (negative Integers) in this statement */
+	char text_why[768];
+	char read_why[768];
+} cli_JsonVerdict;
+
+/* json_verify.c: the JSON checks of one statement libpg_query parsed into want (its protobuf). */
+void verify_json(const char *stmt, const struct pgbind_ParseResult *tree, const uint8_t *want, size_t want_len,
+				 cli_JsonVerdict *verdict);
+
 int cli_parse(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_deparse(int argc, char **argv);

@@ -7,6 +7,7 @@
  *   pgbind scan [FILE|-]
  *   pgbind verify [--coverage=FILE] FILE...
  */
+#include "bench.h"
 #include "cli.h"
 #include "pgbind.h"
 #include "pgbind_reflect.h"
@@ -30,6 +31,8 @@ static void usage(FILE *out)
 		  "        libpg_query's fingerprint of the SQL, from pgbind's tree\n"
 		  "  scan [FILE|-]\n"
 		  "        the scanner's tokens, comments included\n"
+		  "  bench [--growth] [--quick] [--json] [FILE...]\n"
+		  "        time every path against libpg_query's own, side by side\n"
 		  "  verify [--coverage=FILE] FILE...\n"
 		  "        split each file into statements and compare every pgbind path with\n"
 		  "        libpg_query's own, statement by statement; ends with 'N passed, M failed'\n"
@@ -335,6 +338,8 @@ int main(int argc, char **argv)
 		return cli_fingerprint(argc - 1, argv + 1);
 	if (strcmp(argv[1], "scan") == 0)
 		return cli_scan(argc - 1, argv + 1);
+	if (strcmp(argv[1], "bench") == 0)
+		return cli_bench(argc - 1, argv + 1);
 	fprintf(stderr, "pgbind: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

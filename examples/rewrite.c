@@ -228,7 +228,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rewrite: %s\n", status.message);
 		goto out;
 	}
-	qsort(rw.params, rw.n_params, sizeof *rw.params, by_location);
+	if (rw.n_params > 0)
+		qsort(rw.params, rw.n_params, sizeof *rw.params, by_location);
 	for (size_t i = 0; i < rw.n_params; i++)
 		rw.params[i]->number = (int32_t)(i + 1);
 

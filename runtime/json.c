@@ -1,53 +1,64 @@
 /*
  * json.c -- the AST as JSON in libpg_query's format, and back: pgbind_json() and
- * pgbind_json_read() (declared in pgbind_json.h). Both are driven by the descriptor tables of
+ * pgbind_json_read() (declared in pgbind_json.h). Both walk the descriptor tables of
  * pgbind_reflect.h, so a new field or node kind needs no change here.
  *
- * The format, as libpg_query 15-4.0.0's pg_query_parse() writes it (found by comparing its
- * output with the protobuf of thousands of statements, and checked against its
+ * The format, as libpg_query 15-4.0.0's pg_query_parse() writes it (found by comparing its output
+ * for the 5,361 statements of tests/sql and Debian's PostgreSQL scripts, and read against its
  * pg_query_outfuncs_json.c):
- *   - {"version":150001,"stmts":[...]}: version and stmts always, even for no statements; each
+ *   - {"version":150001,"stmts":[...]}: both keys always, "stmts":[] for no statements; each
  *     statement is a RawStmt object {"stmt":...,"stmt_location":N,"stmt_len":N}.
- *   - A node is {"KindName":{fields}}; a message that is not a Node (RangeVar.alias) is {fields}.
- *     A NULL cell of a list is {}.
- *   - Keys are PostgreSQL's C field names (pgbind's member names), in proto field order, no
- *     whitespace anywhere.
- *   - Left out when unset: integers equal to 0, false, NULL strings (a "" is written: "" and
- *     NULL differ), NULL nodes and messages, empty lists and bitmapsets.
- *   - Enums are always written, by name (pgbind's 0, the proto's *_UNDEFINED, never occurs in a
- *     parsed tree and is left out).
- *   - Exceptions: List.items is always written ("items":[]); String.sval, Float.fval and
- *     BitString.bsval always (null when NULL); a Boolean node always has "boolval":true|false,
- *     but the Boolean inside A_Const is {} for false; A_Const.location is always written, even
- *     when 0. A_Const's value is one key named after the oneof member: "ival":{"ival":5},
- *     "fval":{"fval":"1.5"}, "boolval":{}, "sval":{"sval":"x"}, "bsval":{"bsval":"b101"};
- *     SQL NULL is "isnull":true without a value.
- *   - Strings: \" \\ \b \f \n \r \t, other bytes below 0x20 as \u00XX (lower-case hex); every
- *     other byte as it is (0x7f and UTF-8 unescaped).
+ *   - A node is {"Kind":{fields}}; a message that is not a Node (RangeVar.alias) is {fields}; a
+ *     NULL list cell is {}. No white space anywhere.
+ *   - Keys are PostgreSQL's C field names (the AST's member names), in proto field order.
+ *   - Left out when unset: integers equal to 0, false, NULL strings ("" is written: "" and NULL
+ *     differ), NULL nodes and messages, empty lists and bitmapsets.
+ *   - Enums: always, by name, even PostgreSQL's value 0 (pgbind's 0, the proto's *_UNDEFINED,
+ *     never occurs in a parsed tree and is left out).
+ *   - Exceptions: List.items always ("items":[]); String.sval, Float.fval, BitString.bsval always
+ *     (null when NULL); a Boolean node always has "boolval":true|false, but the Boolean inside
+ *     A_Const is {} for false; A_Const.location always, even 0. A_Const's value is one key named
+ *     after the oneof member: "ival":{"ival":5}, "ival":{} (0), "fval":{"fval":"1.5"},
+ *     "boolval":{"boolval":true}, "boolval":{}, "sval":{"sval":"x"}, "bsval":{"bsval":"b101"};
+ *     SQL NULL is "isnull":true and no value. IntList/OidList cells are bare numbers.
+ *   - Strings: \" \\ \b \f \n \r \t; other bytes below 0x20, and '<' and '>', as \u00XX
+ *     (lower-case hex: \u0001, \u003c, \u003e); every other byte as it is: 0x7f, '&', '/',
+ *     UTF-8, and bytes that are not UTF-8 (PostgreSQL's scanner passes them into identifiers and
+ *     strings, and JSON has no escape for a byte: such text is not strict JSON, from libpg_query
+ *     or from pgbind, and pgbind_json_read accepts it as pgbind_decode accepts such protobuf).
  *
- * Where libpg_query's output is wrong, pgbind writes what the tree holds instead (the test
- * test_json.c states each case):
- *   1. Integer values below zero are left out: `SELECT -5` gives "ival":{} (the value reads back
- *      as 0), `CREATE SEQUENCE s INCREMENT BY -1` gives "arg":{"Integer":{}}. libpg_query writes
- *      ival only when > 0; pgbind when != 0 ("ival":{"ival":-5}).
- *   2. A string literal holding bytes that are not UTF-8 (`SELECT '<0xff>'` in a file that is not
- *      UTF-8) is copied byte for byte into the output, which is then not JSON (RFC 8259 requires
- *      UTF-8). pgbind_json fails instead, with PGBIND_ERROR_INVALID and the field path.
- *   3. (Never in a parsed tree; for trees built by hand.) Doubles (SubPlan costs,
- *      RangeTblEntry.enrtuples) are printed with "%f", losing precision and printing nan/inf,
- *      which are not JSON; pgbind writes the shortest exact form, "NaN"/"Infinity" as strings,
- *      and leaves out 0. An A_Const with neither isnull nor a value makes libpg_query write
- *      {"A_Const":{,"location":N}}; pgbind writes valid JSON. A char field holding '"' or '\'
- *      is not escaped by libpg_query; pgbind escapes every string.
+ * Where libpg_query's output is wrong, pgbind writes what the tree holds (tests/test_json.c shows
+ * each case with libpg_query's actual output):
+ *   1. An Integer below zero loses its value: libpg_query writes ival only when > 0, so
+ *      `SELECT -5` gives "ival":{} (read back: 0) and `CREATE SEQUENCE s INCREMENT BY -1` gives
+ *      "arg":{"Integer":{}}. pgbind writes "ival":{"ival":-5}. 148 of the 5,361 statements hit it.
+ *   In trees no parse produces (hand-built, or analyzed):
+ *   2. Doubles (SubPlan costs, RangeTblEntry.enrtuples) are printed with "%f": 1e-07 becomes
+ *      0.000000, infinity a bare Infinity (not JSON). pgbind writes the shortest exact decimal,
+ *      "Infinity"/"-Infinity"/"NaN" as strings (proto3 JSON), and leaves out 0.
+ *   3. An A_Const with neither a value nor isnull is written {"A_Const":{,"location":N}} (not
+ *      JSON). pgbind writes {"A_Const":{"location":N}}.
+ *   4. A char field holding '"' or '\\' is not escaped ("relpersistence":"""). pgbind escapes it.
  *
- * Writer: straight into a growing malloc'd buffer (no DOM), copied into the arena at the end.
- * Reader: a hand-written recursive-descent parser that fills the AST as it reads, with no
- * document model in between: jansson's fixed nesting limit (2048) is below what real trees need
- * (each message level is two or three JSON levels), and errors want the field path. It is strict
- * (unknown keys are errors), depth-limited in messages like pgbind_decode, and reports line and
- * column. Array elements are collected on one scratch stack and copied into the arena when the
- * array ends. Recursion is two C frames per message level on both sides, so the default
- * max_depth stays well within an 8 MiB stack; a larger max_depth needs a larger stack.
+ * A tree from pgbind_decode() writes the same JSON as the parsed tree except where a string was ""
+ * outside the value nodes (COMMENT ... IS ''): protobuf cannot tell "" from NULL, JSON can.
+ *
+ * Writer: straight into one growing malloc'd buffer (no document model), copied into the arena at
+ * the end. Keys come pre-rendered from tables built once per process (pthread_once).
+ *
+ * Reader: a hand-written recursive-descent parser that fills the AST as it reads, with no document
+ * model in between. Not jansson: its fixed nesting limit (2048 JSON levels) is below what trees
+ * within max_depth need (each message level is two or three JSON levels: 3,000 additions need
+ * 6,000), and errors should name the field path. Strict: an unknown key is an error (a typo is
+ * reported, not skipped), so no value is ever skipped unparsed. Depth is counted in messages, as
+ * pgbind_decode counts it, so a tree that one accepts the other accepts. Array elements are
+ * collected on one scratch stack and copied into the arena when the array ends.
+ *
+ * Watch the C stack: both sides recurse once per message level (128 + 64 bytes a level writing,
+ * 96 + 32 reading, 96 more in a list; about three times that under AddressSanitizer), so the
+ * recursive functions take no local's address and keep everything else out of line
+ * (noinline helpers). The default max_depth, 10,000, needs about 2 MiB; a much larger max_depth
+ * needs a larger stack.
  */
 #include "internal.h"
 #include "pgbind_json.h"
@@ -88,8 +99,8 @@ static void path_prepend(Path *p, const char *s, size_t n)
 	memcpy(p->buf + p->start, s, n);
 }
 
-/* ".name" or ".name[index]" (index < 0: none) */
-static void path_field(Path *p, const char *name, long index)
+/* ".name" or ".name[index]" (index < 0: none). Errors only: out of line. */
+static __attribute__((noinline)) void path_field(Path *p, const char *name, long index)
 {
 	if (index >= 0) {
 		char tmp[24];
@@ -98,6 +109,14 @@ static void path_field(Path *p, const char *name, long index)
 	}
 	path_prepend(p, name, strlen(name));
 	path_prepend(p, ".", 1);
+}
+
+/* "[k]" */
+static __attribute__((noinline)) void path_index(Path *path, size_t k)
+{
+	char idx[24];
+	int len = snprintf(idx, sizeof idx, "[%zu]", k);
+	path_prepend(path, idx, (size_t)len);
 }
 
 static const char *path_text(Path *p)
@@ -168,9 +187,11 @@ static void build_tables(void)
 	}
 	key_text = malloc(text + 1); /* sprintf's last NUL */
 	field_info = malloc((n_fields ? n_fields : 1) * sizeof *field_info);
-	if (!key_text || !field_info || text > UINT32_MAX) {
+	if (!key_text || !field_info || text > UINT32_MAX || PGBIND_NODE_KIND_COUNT > KIND_HASH_SIZE / 2) {
 		free(key_text);
 		free(field_info);
+		key_text = NULL;
+		field_info = NULL;
 		return;
 	}
 	size_t at = 0;
@@ -255,15 +276,15 @@ static bool w_grow(Writer *w, size_t n)
 
 static inline char *fmt_u64(char *p, uint64_t v)
 {
-	char tmp[20];
-	int n = 0;
+	int n = 1;
+	for (uint64_t t = v; t >= 10; t /= 10)
+		n++;
+	char *end = p + n;
 	do {
-		tmp[n++] = (char)('0' + v % 10);
+		*--end = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	return p + n;
 }
 
 static inline char *fmt_i64(char *p, int64_t v)
@@ -278,36 +299,14 @@ static inline char *fmt_i64(char *p, int64_t v)
 /* Room for a key, its comma and a number after it. */
 #define KEY_SLACK 48
 
-/* [,]"name": -- reserves the key plus KEY_SLACK bytes, so a number may follow unchecked. */
-static inline bool w_key(Writer *w, bool *first, const FieldInfo *fi)
+/* [,]"name": (no comma when first) -- reserves the key plus KEY_SLACK bytes, so a number may
+ * follow unchecked. */
+static inline bool w_key(Writer *w, bool first, const FieldInfo *fi)
 {
 	if (!RESERVE(w, fi->key_len + KEY_SLACK))
 		return false;
-	const char *k = key_text + fi->key;
-	size_t n = fi->key_len;
-	if (*first) {
-		k++, n--;
-		*first = false;
-	}
-	memcpy(w->p, k, n);
-	w->p += n;
-	return true;
-}
-
-/* the same for a name without a table entry (a oneof member) */
-static bool w_key_name(Writer *w, bool *first, const char *name)
-{
-	size_t n = strlen(name);
-	if (!RESERVE(w, n + KEY_SLACK))
-		return false;
-	if (!*first)
-		*w->p++ = ',';
-	*first = false;
-	*w->p++ = '"';
-	memcpy(w->p, name, n);
-	w->p += n;
-	*w->p++ = '"';
-	*w->p++ = ':';
+	memcpy(w->p, key_text + fi->key + first, fi->key_len - first);
+	w->p += fi->key_len - first;
 	return true;
 }
 
@@ -319,7 +318,7 @@ static inline bool needs_escape(unsigned char c)
 	return c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>';
 }
 
-static bool w_string(Writer *w, const char *s)
+static __attribute__((noinline)) bool w_string(Writer *w, const char *s)
 {
 	size_t n = strlen(s);
 	if (n > (SIZE_MAX - 8) / 6)
@@ -372,8 +371,16 @@ static bool w_string(Writer *w, const char *s)
 	return true;
 }
 
+/* +0.0, the unset double (-0.0 is set: its encoding differs) */
+static __attribute__((noinline)) bool double_is_zero_bits(const void *p)
+{
+	uint64_t bits;
+	memcpy(&bits, p, sizeof bits);
+	return bits == 0;
+}
+
 /* The shortest decimal that reads back as v; NaN and the infinities as proto3 JSON has them. */
-static bool w_double(Writer *w, double v)
+static __attribute__((noinline)) bool w_double(Writer *w, double v)
 {
 	char buf[40];
 	if (isnan(v))
@@ -443,16 +450,85 @@ static bool w_node(Writer *w, const pgbind_Node *n)
 	return true;
 }
 
-/* {fields}: the fields that are set, in descriptor (proto) order */
+/* An enum field's value by name; v != 0. */
+static __attribute__((noinline)) bool w_enum(Writer *w, bool first, const FieldInfo *fi, const pgbind_FieldDesc *f,
+											 int32_t v)
+{
+	const char *name = enum_name(f->type_index, v);
+	if (!name)
+		return w_fail(w, PGBIND_ERROR_INVALID, "%d is not a value of enum %s", v,
+					  pgbind_enum_descs[f->type_index].name);
+	size_t len = strlen(name);
+	if (!w_key(w, first, fi) || !RESERVE(w, len + 2))
+		return false;
+	*w->p++ = '"';
+	memcpy(w->p, name, len); /* enum names are identifiers: nothing to escape */
+	w->p += len;
+	*w->p++ = '"';
+	return true;
+}
+
+/* A oneof (A_Const.val): one key named after the member, holding the member's fields. */
+static __attribute__((noinline)) bool w_oneof(Writer *w, bool first, const pgbind_MessageDesc *d,
+											  const pgbind_FieldDesc *f, const pgbind_Node *v)
+{
+	const pgbind_OneofDesc *o = &pgbind_oneof_descs[f->type_index];
+	const pgbind_OneofMemberDesc *m = NULL;
+	for (uint32_t k = 0; k < o->n_members && !m; k++)
+		if (pgbind_message_descs[o->members[k].message_index].tag == v->tag)
+			m = &o->members[k];
+	if (!m) {
+		const pgbind_MessageDesc *vd = pgbind_node_desc(v->tag);
+		w_fail(w, PGBIND_ERROR_INVALID, "%s.%s cannot hold a %s node", d->name, f->name, vd ? vd->name : "(invalid)");
+		path_field(&w->path, f->name, -1);
+		return false;
+	}
+	size_t n = strlen(m->name);
+	if (!RESERVE(w, n + 4))
+		return false;
+	if (!first)
+		*w->p++ = ',';
+	*w->p++ = '"';
+	memcpy(w->p, m->name, n);
+	w->p += n;
+	*w->p++ = '"';
+	*w->p++ = ':';
+	if (!w_message(w, &pgbind_message_descs[m->message_index], (const char *)v)) {
+		path_field(&w->path, m->name, -1);
+		return false;
+	}
+	return true;
+}
+
+/* A bitmapset's members, [1,2,3] */
+static __attribute__((noinline)) bool w_packed(Writer *w, bool first, const FieldInfo *fi, const uint64_t *v, size_t n)
+{
+	if (!w_key(w, first, fi))
+		return false;
+	*w->p++ = '[';
+	for (size_t k = 0; k < n; k++) {
+		if (!RESERVE(w, 24))
+			return false;
+		if (k)
+			*w->p++ = ',';
+		w->p = fmt_u64(w->p, v[k]);
+	}
+	if (!RESERVE(w, 1))
+		return false;
+	*w->p++ = ']';
+	return true;
+}
+
+/*
+ * {fields}: the fields that are set, in descriptor (proto) order. Recursive (through w_node), so
+ * it keeps its frame small: no local has its address taken, and what does not recurse is out of
+ * line. A field whose writing fails adds its name to the path.
+ */
 static bool w_message(Writer *w, const pgbind_MessageDesc *d, const char *base)
 {
 	if (++w->depth > w->max_depth)
 		return w_fail(w, PGBIND_ERROR_DEPTH, "nesting deeper than %d levels (pgbind_Options.max_depth)", w->max_depth);
 	const uint32_t tag = d->tag;
-	const bool value_string = is_value_string_kind(tag);
-	const bool aconst = tag == PGBIND_T_A_Const;
-	const bool int_cells = tag == PGBIND_T_IntList || tag == PGBIND_T_OidList;
-	const bool list = tag == PGBIND_T_List || int_cells;
 	const FieldInfo *info = field_info + field_base[d - pgbind_message_descs];
 	bool first = true;
 
@@ -463,13 +539,12 @@ static bool w_message(Writer *w, const pgbind_MessageDesc *d, const char *base)
 		const pgbind_FieldDesc *f = &d->fields[i];
 		const FieldInfo *fi = &info[i];
 		const char *p = base + f->offset;
-		size_t n = f->count_offset ? *(const size_t *)(base + f->count_offset) : 0;
 		switch (f->wire) {
 		case PGBIND_WIRE_INT32: {
 			int32_t v = *(const int32_t *)p;
-			if (v == 0 && !aconst) /* A_Const.location: always */
-				break;
-			if (!w_key(w, &first, fi))
+			if (v == 0 && tag != PGBIND_T_A_Const) /* A_Const.location: always */
+				continue;
+			if (!w_key(w, first, fi))
 				return false;
 			w->p = fmt_i64(w->p, v);
 			break;
@@ -477,8 +552,8 @@ static bool w_message(Writer *w, const pgbind_MessageDesc *d, const char *base)
 		case PGBIND_WIRE_UINT32: {
 			uint32_t v = *(const uint32_t *)p;
 			if (v == 0)
-				break;
-			if (!w_key(w, &first, fi))
+				continue;
+			if (!w_key(w, first, fi))
 				return false;
 			w->p = fmt_u64(w->p, v);
 			break;
@@ -486,8 +561,8 @@ static bool w_message(Writer *w, const pgbind_MessageDesc *d, const char *base)
 		case PGBIND_WIRE_INT64: {
 			int64_t v = *(const int64_t *)p;
 			if (v == 0)
-				break;
-			if (!w_key(w, &first, fi))
+				continue;
+			if (!w_key(w, first, fi))
 				return false;
 			w->p = fmt_i64(w->p, v);
 			break;
@@ -495,107 +570,79 @@ static bool w_message(Writer *w, const pgbind_MessageDesc *d, const char *base)
 		case PGBIND_WIRE_UINT64: {
 			uint64_t v = *(const uint64_t *)p;
 			if (v == 0)
-				break;
-			if (!w_key(w, &first, fi))
+				continue;
+			if (!w_key(w, first, fi))
 				return false;
 			w->p = fmt_u64(w->p, v);
 			break;
 		}
 		case PGBIND_WIRE_BOOL:
 			if (!*(const bool *)p)
-				break;
-			if (!w_key(w, &first, fi))
+				continue;
+			if (!w_key(w, first, fi))
 				return false;
 			memcpy(w->p, "true", 4);
 			w->p += 4;
 			break;
-		case PGBIND_WIRE_DOUBLE: {
-			double v = *(const double *)p;
-			uint64_t bits;
-			memcpy(&bits, &v, sizeof bits);
-			if (bits == 0)
-				break;
-			if (!w_key(w, &first, fi) || !w_double(w, v))
-				goto fail_field;
-			break;
-		}
-		case PGBIND_WIRE_STRING: {
-			const char *s = *(const char *const *)p;
-			if (!s && !value_string)
-				break;
-			if (!w_key(w, &first, fi))
+		case PGBIND_WIRE_DOUBLE:
+			if (double_is_zero_bits(p))
+				continue;
+			if (!w_key(w, first, fi) || !w_double(w, *(const double *)p))
 				return false;
-			if (!s) {
+			break;
+		case PGBIND_WIRE_STRING: {
+			const char *v = *(const char *const *)p;
+			if (!v) {
+				if (!is_value_string_kind(tag)) /* String.sval and the like: always */
+					continue;
+				if (!w_key(w, first, fi))
+					return false;
 				memcpy(w->p, "null", 4);
 				w->p += 4;
-			} else if (!w_string(w, s)) {
-				goto fail_field;
+			} else if (!w_key(w, first, fi) || !w_string(w, v)) {
+				return false;
 			}
 			break;
 		}
 		case PGBIND_WIRE_ENUM: {
 			int32_t v = *(const int32_t *)p;
 			if (v == 0)
-				break;
-			const char *name = enum_name(f->type_index, v);
-			if (!name) {
-				w_fail(w, PGBIND_ERROR_INVALID, "%d is not a value of enum %s", v,
-					   pgbind_enum_descs[f->type_index].name);
+				continue;
+			if (!w_enum(w, first, fi, f, v))
 				goto fail_field;
-			}
-			size_t len = strlen(name);
-			if (!w_key(w, &first, fi) || !RESERVE(w, len + 2))
-				return false;
-			*w->p++ = '"';
-			memcpy(w->p, name, len); /* enum names are identifiers: nothing to escape */
-			w->p += len;
-			*w->p++ = '"';
 			break;
 		}
 		case PGBIND_WIRE_NODE: {
 			const pgbind_Node *v = *(const pgbind_Node *const *)p;
 			if (!v)
-				break;
-			if (!w_key(w, &first, fi) || !w_node(w, v))
+				continue;
+			if (!w_key(w, first, fi) || !w_node(w, v))
 				goto fail_field;
 			break;
 		}
 		case PGBIND_WIRE_MESSAGE: {
 			const char *v = *(const char *const *)p;
 			if (!v)
-				break;
-			if (!w_key(w, &first, fi) || !w_message(w, &pgbind_message_descs[f->type_index], v))
+				continue;
+			if (!w_key(w, first, fi) || !w_message(w, &pgbind_message_descs[f->type_index], v))
 				goto fail_field;
 			break;
 		}
 		case PGBIND_WIRE_ONEOF: {
-			/* A_Const.val: one key named after the member, holding the member's fields */
 			const pgbind_Node *v = *(const pgbind_Node *const *)p;
 			if (!v)
-				break;
-			const pgbind_OneofDesc *o = &pgbind_oneof_descs[f->type_index];
-			const pgbind_OneofMemberDesc *m = NULL;
-			for (uint32_t k = 0; k < o->n_members && !m; k++)
-				if (pgbind_message_descs[o->members[k].message_index].tag == v->tag)
-					m = &o->members[k];
-			if (!m) {
-				const pgbind_MessageDesc *vd = pgbind_node_desc(v->tag);
-				w_fail(w, PGBIND_ERROR_INVALID, "%s.%s cannot hold a %s node", d->name, f->name,
-					   vd ? vd->name : "(invalid)");
-				goto fail_field;
-			}
-			if (!w_key_name(w, &first, m->name) ||
-				!w_message(w, &pgbind_message_descs[m->message_index], (const char *)v)) {
-				path_field(&w->path, m->name, -1);
+				continue;
+			if (!w_oneof(w, first, d, f, v))
 				return false;
-			}
 			break;
 		}
 		case PGBIND_WIRE_REPEATED_NODE: {
-			if (n == 0 && !list) /* List.items: always, even [] */
-				break;
+			size_t n = *(const size_t *)(base + f->count_offset);
+			const bool int_cells = tag == PGBIND_T_IntList || tag == PGBIND_T_OidList;
+			if (n == 0 && tag != PGBIND_T_List && !int_cells) /* List.items: always, even [] */
+				continue;
 			pgbind_Node *const *v = *(pgbind_Node *const *const *)p;
-			if (!w_key(w, &first, fi))
+			if (!w_key(w, first, fi))
 				return false;
 			*w->p++ = '[';
 			for (size_t k = 0; k < n; k++) {
@@ -607,8 +654,8 @@ static bool w_message(Writer *w, const pgbind_MessageDesc *d, const char *base)
 					/* libpg_query writes IntList/OidList cells as bare numbers */
 					w->p = fmt_i64(w->p, ((const pgbind_Integer *)v[k])->ival);
 				} else if (!w_node(w, v[k])) {
-					path_field(&w->path, f->name, (long)k);
-					return false;
+					path_index(&w->path, k);
+					goto fail_field;
 				}
 			}
 			if (!RESERVE(w, 1))
@@ -617,10 +664,11 @@ static bool w_message(Writer *w, const pgbind_MessageDesc *d, const char *base)
 			break;
 		}
 		case PGBIND_WIRE_REPEATED_MESSAGE: {
+			size_t n = *(const size_t *)(base + f->count_offset);
 			if (n == 0)
-				break;
+				continue;
 			const char *const *v = *(const char *const *const *)p;
-			if (!w_key(w, &first, fi))
+			if (!w_key(w, first, fi))
 				return false;
 			*w->p++ = '[';
 			for (size_t k = 0; k < n; k++) {
@@ -632,8 +680,8 @@ static bool w_message(Writer *w, const pgbind_MessageDesc *d, const char *base)
 					*w->p++ = '{';
 					*w->p++ = '}';
 				} else if (!w_message(w, &pgbind_message_descs[f->type_index], v[k])) {
-					path_field(&w->path, f->name, (long)k);
-					return false;
+					path_index(&w->path, k);
+					goto fail_field;
 				}
 			}
 			if (!RESERVE(w, 1))
@@ -642,25 +690,17 @@ static bool w_message(Writer *w, const pgbind_MessageDesc *d, const char *base)
 			break;
 		}
 		case PGBIND_WIRE_PACKED_UINT64: {
+			size_t n = *(const size_t *)(base + f->count_offset);
 			if (n == 0)
-				break;
-			const uint64_t *v = *(const uint64_t *const *)p;
-			if (!w_key(w, &first, fi))
+				continue;
+			if (!w_packed(w, first, fi, *(const uint64_t *const *)p, n))
 				return false;
-			*w->p++ = '[';
-			for (size_t k = 0; k < n; k++) {
-				if (!RESERVE(w, 24))
-					return false;
-				if (k)
-					*w->p++ = ',';
-				w->p = fmt_u64(w->p, v[k]);
-			}
-			if (!RESERVE(w, 1))
-				return false;
-			*w->p++ = ']';
 			break;
 		}
+		default:
+			continue;
 		}
+		first = false;
 		continue;
 fail_field:
 		path_field(&w->path, f->name, -1);
@@ -737,6 +777,7 @@ typedef struct {
 	const char *start, *p, *end;
 	pgbind_Arena *arena;
 	int depth, max_depth;
+	const pgbind_OneofMemberDesc *member; /* of the last oneof key read */
 	Slot *stack; /* array elements being collected, innermost array on top */
 	size_t sp, cap;
 	pgbind_StatusCode code; /* the first error wins */
@@ -852,8 +893,9 @@ static bool r_hex4(Reader *r, const char *p, uint32_t *out)
 }
 
 /*
- * The string at r->p (a '"'): checks it (escapes, no raw control characters, UTF-8, no \u0000)
- * and moves past it. [*s, *e) is its raw content; *escaped says whether it holds a backslash.
+ * The string at r->p (a '"'): checks it (escapes, no raw control characters, no \u0000, no lone
+ * surrogate; bytes >= 0x80 as they are) and moves past it. [*s, *e) is its raw content; *escaped
+ * says whether it holds a backslash.
  */
 static bool r_string_span(Reader *r, const char **s, const char **e, bool *escaped)
 {
@@ -891,11 +933,13 @@ static bool r_string_span(Reader *r, const char **s, const char **e, bool *escap
 				p += 6;
 				if (u >= 0xd800 && u <= 0xdbff) {
 					if (p + 1 >= end || p[0] != '\\' || p[1] != 'u')
-						return r_fail(r, PGBIND_ERROR_MALFORMED, p - 6, "\\u%04x: a high surrogate without a low one", u);
+						return r_fail(r, PGBIND_ERROR_MALFORMED, p - 6,
+									  "\\u%04x: a high surrogate without a low one", u);
 					if (!r_hex4(r, p + 2, &lo))
 						return false;
 					if (lo < 0xdc00 || lo > 0xdfff)
-						return r_fail(r, PGBIND_ERROR_MALFORMED, p - 6, "\\u%04x: a high surrogate without a low one", u);
+						return r_fail(r, PGBIND_ERROR_MALFORMED, p - 6,
+									  "\\u%04x: a high surrogate without a low one", u);
 					p += 6;
 				}
 				break;
@@ -1059,7 +1103,8 @@ static bool r_number(Reader *r, Number *n)
 }
 
 /* An integer in [lo, hi] (as signed) or [0, uhi] (unsigned when is_unsigned). */
-static __attribute__((noinline)) bool r_integer(Reader *r, const char *type, bool is_unsigned, int64_t lo, uint64_t hi, uint64_t *out)
+static __attribute__((noinline)) bool r_integer(Reader *r, const char *type, bool is_unsigned, int64_t lo,
+												 uint64_t hi, uint64_t *out)
 {
 	int c = r_peek(r);
 	if (c != '-' && (c < '0' || c > '9'))
@@ -1079,8 +1124,8 @@ static __attribute__((noinline)) bool r_integer(Reader *r, const char *type, boo
 	else
 		ok = n.mag <= hi;
 	if (!ok)
-		return r_fail(r, PGBIND_ERROR_INVALID, at, "%.*s is out of range for %s", (int)(n.e - n.s > 40 ? 40 : n.e - n.s),
-					  n.s, type);
+		return r_fail(r, PGBIND_ERROR_INVALID, at, "%.*s is out of range for %s",
+					  (int)(n.e - n.s > 40 ? 40 : n.e - n.s), n.s, type);
 	*out = n.neg ? (uint64_t)0 - n.mag : n.mag;
 	return true;
 }
@@ -1142,11 +1187,11 @@ static const pgbind_MessageDesc *node_kind_by_name(const char *s, size_t n)
 
 /* The field of d named [s, s + n) (its C name or its proto name; for a oneof, a member's name),
  * searched from *hint on, since keys usually come in field order. */
-static const pgbind_FieldDesc *field_by_name(const pgbind_MessageDesc *d, const char *s, size_t n, uint32_t *hint,
+static const pgbind_FieldDesc *field_by_name(const pgbind_MessageDesc *d, const char *s, size_t n, uint32_t hint,
 											 const pgbind_OneofMemberDesc **member)
 {
 	const FieldInfo *info = field_info + field_base[d - pgbind_message_descs];
-	uint32_t i = *hint < d->n_fields ? *hint : 0;
+	uint32_t i = hint < d->n_fields ? hint : 0;
 	*member = NULL;
 	for (uint32_t k = 0; k < d->n_fields; k++, i = i + 1 < d->n_fields ? i + 1 : 0) {
 		const pgbind_FieldDesc *f = &d->fields[i];
@@ -1155,16 +1200,13 @@ static const pgbind_FieldDesc *field_by_name(const pgbind_MessageDesc *d, const 
 			for (uint32_t m = 0; m < o->n_members; m++)
 				if (name_is(o->members[m].name, s, n)) {
 					*member = &o->members[m];
-					*hint = i + 1;
 					return f;
 				}
 			continue;
 		}
 		if ((info[i].name_len == n && memcmp(f->name, s, n) == 0) ||
-			(info[i].proto_len == n && memcmp(f->proto_name, s, n) == 0)) {
-			*hint = i + 1;
+			(info[i].proto_len == n && memcmp(f->proto_name, s, n) == 0))
 			return f;
-		}
 	}
 	return NULL;
 }
@@ -1274,40 +1316,41 @@ static __attribute__((noinline)) const pgbind_MessageDesc *r_node_kind(Reader *r
 	return d;
 }
 
-/* A node: {"Kind":{...}}; {} and null are NULL. */
-static bool r_node(Reader *r, pgbind_Node **out)
+/* A node: {"Kind":{...}}; {} and null are NULL. Returns NULL on an error too: r->code says. */
+static pgbind_Node *r_node(Reader *r)
 {
 	int c = r_peek(r);
 	if (c == 'n') {
-		*out = NULL;
-		return r_literal(r, "null");
+		r_literal(r, "null");
+		return NULL;
 	}
-	if (c != '{')
-		return r_wrong_type(r, "a node ({\"Kind\":{...}})");
+	if (c != '{') {
+		r_wrong_type(r, "a node ({\"Kind\":{...}})");
+		return NULL;
+	}
 	r->p++;
-	c = r_peek(r);
-	if (c == '}') {
+	if (r_peek(r) == '}') {
 		r->p++;
-		*out = NULL;
-		return true;
+		return NULL;
 	}
 	const pgbind_MessageDesc *d = r_node_kind(r);
 	if (!d)
-		return false;
+		return NULL;
 	char *m = r_new(r, d);
 	if (!m || !r_message(r, d, m)) {
 		path_field(&r->path, d->name, -1);
-		return false;
+		return NULL;
 	}
 	c = r_peek(r);
-	if (c == ',')
-		return r_fail(r, PGBIND_ERROR_INVALID, r->p, "a node object has one key, its kind (%s); found a second",
-					  d->name);
-	if (c != '}')
-		return r_unexpected(r, "'}'");
+	if (c != '}') {
+		if (c == ',')
+			r_fail(r, PGBIND_ERROR_INVALID, r->p, "a node object has one key, its kind (%s); found a second", d->name);
+		else
+			r_unexpected(r, "'}'");
+		return NULL;
+	}
 	r->p++;
-	*out = (pgbind_Node *)m;
-	return true;
+	return (pgbind_Node *)m;
 }
 
 /* A value that holds no message (a scalar, a string, an enum, or null for any field): kept out
@@ -1422,8 +1465,8 @@ static __attribute__((noinline)) bool r_scalar(Reader *r, const pgbind_MessageDe
 	return r_fail(r, PGBIND_ERROR_INVALID, r->p, "field %s.%s has an unknown kind", d->name, f->name);
 }
 
-/* An IntList/OidList cell as libpg_query writes them, a bare number: an Integer node */
-static __attribute__((noinline)) bool r_int_cell(Reader *r, void **out)
+/* An IntList/OidList cell as libpg_query writes them, a bare number: an Integer node, pushed */
+static __attribute__((noinline)) bool r_int_cell(Reader *r)
 {
 	uint64_t v;
 	if (!r_integer(r, "an integer (int32)", false, INT32_MIN, INT32_MAX, &v))
@@ -1432,90 +1475,80 @@ static __attribute__((noinline)) bool r_int_cell(Reader *r, void **out)
 	if (!node)
 		return false;
 	((pgbind_Integer *)node)->ival = (int32_t)(int64_t)v;
-	*out = node;
-	return true;
+	return r_push(r, (Slot){.ptr = node});
 }
 
-static void path_index(Path *path, size_t k)
+/* A bitmapset member, pushed */
+static __attribute__((noinline)) bool r_packed_elem(Reader *r)
 {
-	char idx[24];
-	int len = snprintf(idx, sizeof idx, "[%zu]", k);
-	path_prepend(path, idx, (size_t)len);
+	uint64_t v;
+	return r_integer(r, "an integer (uint64)", true, 0, UINT64_MAX, &v) && r_push(r, (Slot){.u = v});
+}
+
+/* The elements pushed since base_sp, as the array of field f at base; pops them. */
+static __attribute__((noinline)) bool r_store_array(Reader *r, const pgbind_FieldDesc *f, char *base, size_t base_sp)
+{
+	void *array;
+	size_t n;
+	if (!r_pop_array(r, base_sp, f->wire == PGBIND_WIRE_PACKED_UINT64, &array, &n))
+		return false;
+	*(void **)(base + f->offset) = array;
+	*(size_t *)(base + f->count_offset) = n;
+	return true;
 }
 
 /* [value,...] of a repeated field f of the message at base */
 static __attribute__((noinline)) bool r_array(Reader *r, const pgbind_MessageDesc *d, const pgbind_FieldDesc *f,
 											   char *base)
 {
-	char *p = base + f->offset;
-	int c = r_peek(r);
-	if (c != '[')
+	if (r_peek(r) != '[')
 		return r_wrong_type(r, "an array");
 	r->p++;
-	const bool int_cells = d->tag == PGBIND_T_IntList || d->tag == PGBIND_T_OidList;
-	const pgbind_MessageDesc *sd =
-		f->wire == PGBIND_WIRE_REPEATED_MESSAGE ? &pgbind_message_descs[f->type_index] : NULL;
 	size_t base_sp = r->sp, k = 0;
-	c = r_peek(r);
-	if (c == ']') {
+	if (r_peek(r) == ']') {
 		r->p++;
-	} else {
-		for (;; k++) {
-			Slot slot = {0};
-			c = r_peek(r);
-			if (f->wire == PGBIND_WIRE_PACKED_UINT64) {
-				if (!r_integer(r, "an integer (uint64)", true, 0, UINT64_MAX, &slot.u))
-					goto fail_element;
-			} else if (f->wire == PGBIND_WIRE_REPEATED_NODE && int_cells && (c == '-' || (c >= '0' && c <= '9'))) {
-				if (!r_int_cell(r, &slot.ptr))
-					goto fail_element;
-			} else if (f->wire == PGBIND_WIRE_REPEATED_NODE) {
-				pgbind_Node *node;
-				if (!r_node(r, &node))
-					goto fail_element;
-				slot.ptr = node;
-			} else if (c == 'n') {
-				if (!r_literal(r, "null"))
-					return false;
-			} else {
-				if (c != '{') {
-					r_wrong_type(r, "an object");
-					goto fail_element;
-				}
-				char *sub = r_new(r, sd);
-				if (!sub || !r_message(r, sd, sub))
-					goto fail_element;
-				slot.ptr = sub;
-			}
-			if (!r_push(r, slot))
-				return false;
-			c = r_peek(r);
-			if (c == ',') {
-				r->p++;
-				continue;
-			}
-			if (c == ']') {
-				r->p++;
-				break;
-			}
-			return r_unexpected(r, "',' or ']'");
-		}
+		return r_store_array(r, f, base, base_sp);
 	}
-	void *array;
-	size_t n;
-	if (!r_pop_array(r, base_sp, f->wire == PGBIND_WIRE_PACKED_UINT64, &array, &n))
-		return false;
-	*(void **)p = array;
-	*(size_t *)(base + f->count_offset) = n;
-	return true;
-fail_element:
-	path_index(&r->path, k);
-	return false;
+	for (;; k++) {
+		int c = r_peek(r);
+		bool ok;
+		if (f->wire == PGBIND_WIRE_PACKED_UINT64) {
+			ok = r_packed_elem(r);
+		} else if (f->wire == PGBIND_WIRE_REPEATED_NODE) {
+			if ((c == '-' || (c >= '0' && c <= '9')) && (d->tag == PGBIND_T_IntList || d->tag == PGBIND_T_OidList)) {
+				ok = r_int_cell(r);
+			} else {
+				pgbind_Node *node = r_node(r);
+				ok = !r->code && r_push(r, (Slot){.ptr = node});
+			}
+		} else if (c == 'n') {
+			ok = r_literal(r, "null") && r_push(r, (Slot){.ptr = NULL});
+		} else if (c != '{') {
+			ok = r_wrong_type(r, "an object");
+		} else {
+			const pgbind_MessageDesc *sd = &pgbind_message_descs[f->type_index];
+			char *sub = r_new(r, sd);
+			ok = sub && r_message(r, sd, sub) && r_push(r, (Slot){.ptr = sub});
+		}
+		if (!ok) {
+			path_index(&r->path, k);
+			return false;
+		}
+		c = r_peek(r);
+		if (c == ',') {
+			r->p++;
+			continue;
+		}
+		if (c == ']') {
+			r->p++;
+			return r_store_array(r, f, base, base_sp);
+		}
+		return r_unexpected(r, "',' or ']'");
+	}
 }
 
-/* The value of field f (member m for a oneof) of the message at base. */
-static bool r_field(Reader *r, const pgbind_MessageDesc *d, const pgbind_FieldDesc *f,
-					const pgbind_OneofMemberDesc *m, char *base)
+/* The value of field f (for a oneof: member r->member) of the message at base. */
+static bool r_field(Reader *r, const pgbind_MessageDesc *d, const pgbind_FieldDesc *f, char *base)
 {
 	char *p = base + f->offset;
 	int c = r_peek(r);
@@ -1523,11 +1556,12 @@ static bool r_field(Reader *r, const pgbind_MessageDesc *d, const pgbind_FieldDe
 		return r_scalar(r, d, f, base);
 	switch (f->wire) {
 	case PGBIND_WIRE_NODE:
-		return r_node(r, (pgbind_Node **)p);
+		*(pgbind_Node **)p = r_node(r);
+		return !r->code;
 	case PGBIND_WIRE_MESSAGE:
 	case PGBIND_WIRE_ONEOF: {
 		const pgbind_MessageDesc *sd =
-			&pgbind_message_descs[f->wire == PGBIND_WIRE_ONEOF ? m->message_index : f->type_index];
+			&pgbind_message_descs[f->wire == PGBIND_WIRE_ONEOF ? r->member->message_index : f->type_index];
 		if (c != '{')
 			return r_wrong_type(r, "an object");
 		char *sub = r_new(r, sd);
@@ -1545,10 +1579,10 @@ static bool r_field(Reader *r, const pgbind_MessageDesc *d, const pgbind_FieldDe
 	}
 }
 
-/* A key of message d and the ':' after it: its field (and oneof member), or NULL on an error.
+/* A key of message d and the ':' after it: its field (a oneof's member in r->member), or NULL on
+ * an error; hint: where to start looking.
  * Out of line so that the key's locals take no room in the recursion's frames. */
-static __attribute__((noinline)) const pgbind_FieldDesc *r_key(Reader *r, const pgbind_MessageDesc *d, uint32_t *hint,
-															   const pgbind_OneofMemberDesc **member)
+static __attribute__((noinline)) const pgbind_FieldDesc *r_key(Reader *r, const pgbind_MessageDesc *d, uint32_t hint)
 {
 	if (r_peek(r) != '"') {
 		r_unexpected(r, "a key (a string)");
@@ -1565,7 +1599,7 @@ static __attribute__((noinline)) const pgbind_FieldDesc *r_key(Reader *r, const 
 		s = k;
 		e = k + strlen(k);
 	}
-	const pgbind_FieldDesc *f = field_by_name(d, s, (size_t)(e - s), hint, member);
+	const pgbind_FieldDesc *f = field_by_name(d, s, (size_t)(e - s), hint, &r->member);
 	if (!f) {
 		r_fail(r, PGBIND_ERROR_INVALID, key_at, "unknown key \"%.*s\" in %s", (int)(e - s > 60 ? 60 : e - s), s,
 			   d->name);
@@ -1594,12 +1628,13 @@ static bool r_message(Reader *r, const pgbind_MessageDesc *d, char *base)
 		return true;
 	}
 	for (;;) {
-		const pgbind_OneofMemberDesc *member;
-		const pgbind_FieldDesc *f = r_key(r, d, &hint, &member);
+		const pgbind_FieldDesc *f = r_key(r, d, hint);
 		if (!f)
 			return false;
-		if (!r_field(r, d, f, member, base)) {
-			path_field(&r->path, member ? member->name : f->name, -1);
+		hint = (uint32_t)(f - d->fields) + 1; /* keys usually come in field order */
+		const char *name = f->wire == PGBIND_WIRE_ONEOF ? r->member->name : f->name;
+		if (!r_field(r, d, f, base)) {
+			path_field(&r->path, name, -1);
 			return false;
 		}
 		c = r_peek(r);
@@ -1651,7 +1686,8 @@ pgbind_ParseResult *pgbind_json_read(const char *json, size_t len, const pgbind_
 	pgbind_ParseResult *result = NULL;
 	int c = r_peek(&r);
 	if (c < 0) {
-		r_fail(&r, PGBIND_ERROR_MALFORMED, r.p, "no JSON value: the input is empty%s", len ? " (only white space)" : "");
+		r_fail(&r, PGBIND_ERROR_MALFORMED, r.p, "no JSON value: the input is empty%s",
+			   len ? " (only white space)" : "");
 	} else if (c != '{') {
 		r_wrong_type(&r, "an object (a ParseResult: {\"version\":...,\"stmts\":[...]})");
 	} else {

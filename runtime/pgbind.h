@@ -52,7 +52,7 @@ typedef enum pgbind_StatusCode {
 	PGBIND_ERROR_INVALID,	/* a tree holds what the protocol cannot express (unknown tag, enum value) */
 	PGBIND_ERROR_MALFORMED, /* input bytes are not a valid encoding; offset says where */
 	PGBIND_ERROR_ARGUMENT,	/* a NULL or out-of-range argument */
-	PGBIND_ERROR_UNREPRESENTABLE, /* the tree holds what libpg_query's protocol cannot carry (see pgbind_deparse) */
+	PGBIND_ERROR_UNREPRESENTABLE, /* libpg_query's deparse route cannot carry or deparse this tree (pgbind_deparse) */
 } pgbind_StatusCode;
 
 typedef struct pgbind_Status {
@@ -158,6 +158,7 @@ PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *me
  * empty string in a char * field arrives as NULL: the SQL would change (COMMENT ... IS '' comes
  * back as IS NULL) and libpg_query 15-4.0.0's deparser crashes on many such fields (ALTER TYPE t
  * ADD VALUE ''), so such a tree is refused with PGBIND_ERROR_UNREPRESENTABLE naming the field.
+ * So are trees the deparser is known to crash on (COPY t FROM STDIN (format): see pg_route.c).
  */
 PGBIND_API const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 						   pgbind_Status *status);
@@ -189,5 +190,9 @@ PGBIND_API const char *pgbind_text(const pgbind_ParseResult *tree, pgbind_Arena 
 #ifdef __cplusplus
 }
 #endif
+
+/* JSON in libpg_query's format, and walking/rewriting trees. */
+#include "pgbind_json.h"
+#include "pgbind_walk.h"
 
 #endif /* PGBIND_H */

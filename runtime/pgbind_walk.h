@@ -33,7 +33,7 @@
  * itself. New nodes put into a tree should live in the tree's arena (pgbind_Arena_Malloc) or
  * outlive it.
  *
- * This header is included by pgbind.h; including it alone also works.
+ * pgbind.h includes this header (at its end); including it on its own works too.
  */
 #ifndef PGBIND_WALK_H
 #define PGBIND_WALK_H
@@ -91,7 +91,8 @@ PGBIND_API bool pgbind_walk_children(pgbind_Node *node, pgbind_WalkFn fn, void *
  */
 PGBIND_API pgbind_WalkResult pgbind_walk(pgbind_Node *root, pgbind_WalkFn fn, void *ctx, pgbind_Status *status);
 
-/* pgbind_walk over every statement of tree: fn is called on each RawStmt and everything below. */
+/* pgbind_walk over every statement of tree: fn is called on each RawStmt and everything below
+ * it, statement by statement. Results and errors as for pgbind_walk; tree NULL: PGBIND_WALK_DONE. */
 PGBIND_API pgbind_WalkResult pgbind_ParseResult_walk(pgbind_ParseResult *tree, pgbind_WalkFn fn, void *ctx,
 													 pgbind_Status *status);
 
@@ -107,14 +108,17 @@ PGBIND_API pgbind_WalkResult pgbind_ParseResult_walk(pgbind_ParseResult *tree, p
  *            NULL cell means something in some lists, e.g. SELECT DISTINCT's). A repeated message
  *            field (ParseResult.stmts) cannot hold NULL: use remove.
  *   remove   set to true to take the element out of its repeated field: the elements after it
- *            move down one place and the count drops by one (an emptied field becomes n = 0,
- *            NULL). For a single field, remove is the same as node = NULL. Takes precedence
- *            over node.
- *   descend  pgbind_mutate() only: after the callback, the walk goes into what the slot then
- *            holds (the replacement, if any). Set to false to skip it, e.g. when the
+ *            move down one place (O(n) per removal) and the count drops by one (an emptied
+ *            field becomes n = 0, NULL). For a single field, remove is the same as node = NULL.
+ *            Takes precedence over node.
+ *   descend  pgbind_mutate() only: after the callback, the walk goes into child->node as the
+ *            callback left it (the replacement, if any). Set to false to skip it, e.g. when the
  *            replacement contains the original node and would be rewritten again.
  *
- * The other members describe the slot and are read-only (changes are ignored).
+ * The other members describe the slot and are read-only (changes are ignored). The walker
+ * writes the slot only when the callback changed node or set remove, so a callback may also
+ * edit its parent's fields directly (child->parent is a plain struct); but if it changes the very
+ * list whose element it is being offered and edits that element too, the edit is refused.
  */
 typedef struct pgbind_Child {
 	pgbind_Node *node;	 /* the child, never NULL on entry */
@@ -151,10 +155,11 @@ PGBIND_API pgbind_WalkResult pgbind_mutate_children(pgbind_Node *node, pgbind_Mu
 													pgbind_Status *status);
 
 /*
- * Offers every child slot below root to fn: first root's slots in field order, each followed by
- * the walk of what that slot holds after fn's edit (unless fn cleared descend); so slots are
- * seen in pre-order, the order their text appears in the SQL. root itself is not offered (it has
- * no slot: to replace a statement, start from its RawStmt or use pgbind_ParseResult_mutate).
+ * Offers every child slot below root to fn: root's slots in field order, each one followed by
+ * the walk below what it holds after fn's edit (unless fn cleared descend). Slots are thus seen
+ * in pre-order, which mostly follows the SQL text (not always: a statement's WITH clause is its
+ * last field). root itself is not offered (it has no slot: to replace a statement, start from
+ * its RawStmt or use pgbind_ParseResult_mutate).
  * Iterative: any depth works. Results and errors as for pgbind_mutate_children, plus
  * PGBIND_ERROR_INVALID for a node whose tag is not a node kind (root included) and
  * PGBIND_ERROR_NOMEM when the walk's stack cannot grow. root NULL: PGBIND_WALK_DONE.
@@ -162,7 +167,8 @@ PGBIND_API pgbind_WalkResult pgbind_mutate_children(pgbind_Node *node, pgbind_Mu
 PGBIND_API pgbind_WalkResult pgbind_mutate(pgbind_Node *root, pgbind_MutateFn fn, void *ctx, pgbind_Status *status);
 
 /* pgbind_mutate over every statement of tree: fn is offered each element of tree->stmts (parent
- * NULL, field "stmts"; remove drops a statement) and then every slot below it. */
+ * NULL, field "stmts", kind RawStmt; remove drops a statement), each followed by every slot below
+ * it. Results and errors as for pgbind_mutate; tree NULL: PGBIND_WALK_DONE. */
 PGBIND_API pgbind_WalkResult pgbind_ParseResult_mutate(pgbind_ParseResult *tree, pgbind_MutateFn fn, void *ctx,
 													   pgbind_Status *status);
 

@@ -148,6 +148,16 @@ static Step yield_message(Walker *w, void *msg, int32_t message)
 	return STEP_MESSAGE;
 }
 
+/* The callback changed the repeated field whose element it was offered, and edited the element. */
+static Step list_changed(Walker *w, const char *owner, const char *field)
+{
+	pgbind_fail(w->status, PGBIND_ERROR_ARGUMENT,
+				"%s.%s: the callback changed the list itself while being offered one of its elements, and edited "
+				"that element too: the edit cannot be applied",
+				owner, field);
+	return STEP_FAIL;
+}
+
 /* Takes element i out of a repeated field (pointer array arr, count *n). */
 #define REMOVE_ELEMENT(arr, n, i)                                        \
 	do {                                                                 \
@@ -179,15 +189,21 @@ static Step yield_message(Walker *w, void *msg, int32_t message)
 #define STEP_ENUM(k, f, T)
 #define STEP_PACKED_UINT64(k, f, T)
 
+/*
+ * The store-back rule, for every kind of slot: the field is written only when the callback
+ * edited the pgbind_Child (child->node differs from the original, or remove), so a read-only
+ * walk never writes and a callback that assigned the parent's field directly is not undone.
+ */
+
 /* A single pgbind_Node * slot: any node kind (kind 0), or a oneof's members. */
 #define STEP_SINGLE_NODE_(k, f, oneof)                                                       \
 	if (fr->field <= (k)) {                                                                  \
 		fr->field = (k) + 1;                                                                 \
 		if (m->f) {                                                                          \
-			pgbind_Node *c_ = m->f;                                                          \
+			pgbind_Node *orig_ = m->f, *c_ = orig_;                                          \
 			bool rm_;                                                                        \
 			Step s_ = offer(w, fr, owner_, #f, 0, SLOT_SINGLE, 0, (oneof), &c_, &rm_);       \
-			if (s_ != STEP_FAIL && c_ != m->f)                                               \
+			if (s_ != STEP_FAIL && c_ != orig_)                                              \
 				m->f = c_;                                                                   \
 			return s_;                                                                       \
 		}                                                                                    \
@@ -202,36 +218,48 @@ static Step yield_message(Walker *w, void *msg, int32_t message)
 		if (m->f) {                                                                               \
 			if (WALK_TAG_##T == 0)                                                                \
 				return yield_message(w, m->f, WALK_INDEX_##T);                                    \
-			pgbind_Node *c_ = (pgbind_Node *)m->f;                                                \
+			pgbind_Node *orig_ = (pgbind_Node *)m->f, *c_ = orig_;                                \
 			bool rm_;                                                                             \
 			Step s_ = offer(w, fr, owner_, #f, 0, SLOT_SINGLE, WALK_TAG_##T, -1, &c_, &rm_);      \
-			if (s_ != STEP_FAIL && c_ != (pgbind_Node *)m->f)                                     \
+			if (s_ != STEP_FAIL && c_ != orig_)                                                   \
 				m->f = (pgbind_##T *)c_;                                                          \
 			return s_;                                                                            \
 		}                                                                                         \
 	}
 
-/* Repeated fields: the frame's index walks the elements; NULL cells are passed over; a removed
- * element's place is taken by the next one, so the index stays. */
-#define STEP_REPEATED_NODE(k, f, T)                                                               \
+/*
+ * Repeated fields: the frame's index walks the elements; NULL cells are passed over; a removed
+ * element's place is taken by the next one, so the index stays. If the callback changed the
+ * array itself (the element is no longer where it was), the walk goes on with the next index
+ * and an edit of the pgbind_Child cannot be applied: that is an error.
+ */
+#define STEP_REPEATED_(k, f, sk, kind, message_index, ELEM)                                                      \
 	if (fr->field <= (k)) {                                                                       \
 		fr->field = (k);                                                                          \
 		while (fr->index < m->n_##f) {                                                            \
 			size_t i_ = fr->index;                                                                \
-			pgbind_Node *c_ = m->f[i_];                                                           \
-			if (!c_) {                                                                            \
+			pgbind_Node *orig_ = (pgbind_Node *)m->f[i_], *c_ = orig_;                            \
+			if (!orig_) {                                                                         \
 				fr->index++;                                                                      \
 				continue;                                                                         \
 			}                                                                                     \
+			if ((kind) == 0 && (sk) == SLOT_MESSAGE_ARRAY) {                                      \
+				fr->index++;                                                                      \
+				return yield_message(w, orig_, (message_index));                         \
+			}                                                                                     \
 			bool rm_;                                                                             \
-			Step s_ = offer(w, fr, owner_, #f, i_, SLOT_NODE_ARRAY, 0, -1, &c_, &rm_);            \
+			Step s_ = offer(w, fr, owner_, #f, i_, (sk), (kind), -1, &c_, &rm_);                  \
 			if (s_ == STEP_FAIL)                                                                  \
 				return s_;                                                                        \
+			if (i_ >= m->n_##f || (pgbind_Node *)m->f[i_] != orig_) {                             \
+				fr->index++;                                                                      \
+				return rm_ || c_ != orig_ ? list_changed(w, owner_, #f) : s_;                     \
+			}                                                                                     \
 			if (rm_) {                                                                            \
 				REMOVE_ELEMENT(m->f, m->n_##f, i_);                                               \
 			} else {                                                                              \
-				if (c_ != m->f[i_])                                                               \
-					m->f[i_] = c_;                                                                \
+				if (c_ != orig_)                                                                  \
+					m->f[i_] = (ELEM)c_;                                                          \
 				fr->index++;                                                                      \
 			}                                                                                     \
 			return s_;                                                                            \
@@ -239,36 +267,10 @@ static Step yield_message(Walker *w, void *msg, int32_t message)
 		fr->field = (k) + 1;                                                                      \
 		fr->index = 0;                                                                            \
 	}
-#define STEP_REPEATED_MESSAGE(k, f, T)                                                            \
-	if (fr->field <= (k)) {                                                                       \
-		fr->field = (k);                                                                          \
-		while (fr->index < m->n_##f) {                                                            \
-			size_t i_ = fr->index;                                                                \
-			if (!m->f[i_]) {                                                                      \
-				fr->index++;                                                                      \
-				continue;                                                                         \
-			}                                                                                     \
-			if (WALK_TAG_##T == 0) {                                                              \
-				fr->index++;                                                                      \
-				return yield_message(w, m->f[i_], WALK_INDEX_##T);                                \
-			}                                                                                     \
-			pgbind_Node *c_ = (pgbind_Node *)m->f[i_];                                            \
-			bool rm_;                                                                             \
-			Step s_ = offer(w, fr, owner_, #f, i_, SLOT_MESSAGE_ARRAY, WALK_TAG_##T, -1, &c_, &rm_); \
-			if (s_ == STEP_FAIL)                                                                  \
-				return s_;                                                                        \
-			if (rm_) {                                                                            \
-				REMOVE_ELEMENT(m->f, m->n_##f, i_);                                               \
-			} else {                                                                              \
-				if (c_ != (pgbind_Node *)m->f[i_])                                                \
-					m->f[i_] = (pgbind_##T *)c_;                                                  \
-				fr->index++;                                                                      \
-			}                                                                                     \
-			return s_;                                                                            \
-		}                                                                                         \
-		fr->field = (k) + 1;                                                                      \
-		fr->index = 0;                                                                            \
-	}
+
+#define STEP_REPEATED_NODE(k, f, T) STEP_REPEATED_(k, f, SLOT_NODE_ARRAY, 0, -1, pgbind_Node *)
+#define STEP_REPEATED_MESSAGE(k, f, T) \
+	STEP_REPEATED_(k, f, SLOT_MESSAGE_ARRAY, WALK_TAG_##T, WALK_INDEX_##T, pgbind_##T *)
 
 #include "walk.inc.c"
 
@@ -370,7 +372,7 @@ static pgbind_WalkResult run_stack(Frame first, Walker *w)
 		case STEP_CHILD:
 			if (!node_frame(w->yield, &next)) {
 				pgbind_fail(w->status, PGBIND_ERROR_INVALID, "a child of a %s has tag %u, which is not a node kind",
-							pgbind_message_descs[top->message].name, (unsigned)w->yield->tag);
+							walk_message_name[top->message], (unsigned)w->yield->tag);
 				result = PGBIND_WALK_FAILED;
 			} else if (!stack_push(&st, next, w->status)) {
 				result = PGBIND_WALK_FAILED;

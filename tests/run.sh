@@ -113,6 +113,18 @@ echo "== parse direction"
 step "classic mistakes, A_Const kinds, errors, depth, arena" "$BUILD/tests/test_parse"
 step "decoder: malformed input, wire-format latitude, depth" "$BUILD/tests/test_decode"
 
+echo "== JSON, walker, examples"
+CORPUS_EXTRA=""
+if ls "$DEBIAN_SQL_DIR"/*.sql >/dev/null 2>&1; then
+	CORPUS_EXTRA="$DEBIAN_SQL_DIR/*.sql $DEBIAN_SQL_DIR/extension/*.sql"
+fi
+# shellcheck disable=SC2086
+step "JSON: libpg_query's text, its bugs, malformed input, every corpus statement" "$BUILD/tests/test_json" \
+	tests/sql/*.sql $CORPUS_EXTRA
+# shellcheck disable=SC2086
+step "walker and mutator over every node kind; the examples" "$BUILD/tests/test_walk" --examples "$BUILD/examples" \
+	tests/sql/*.sql $CORPUS_EXTRA
+
 echo "== every node kind"
 step "property test: random trees of all 238 kinds, every field, both directions" "$BUILD/tests/test_property"
 step "pgbind verify: project corpus (tests/sql)" "$BUILD/pgbind" verify tests/sql/*.sql
@@ -154,6 +166,9 @@ step "fingerprint: constants do not change it, structure does" sh -c "
 	[ \"\$a\" = \"\$b\" ] && [ \"\$a\" != \"\$c\" ] && echo \"\$a\" | grep -Eqx '[0-9a-f]{16}'"
 step "scan lists comments as tokens" sh -c "
 	echo 'SELECT 1 -- note' | '$BUILD/pgbind' scan | grep -q 'SQL_COMMENT.*-- note'"
+
+step "bench --quick prints its table" sh -c "'$BUILD/pgbind' bench --quick tests/sql/*.sql | grep -q '^parse to typed tree'"
+step "bench --growth --quick prints its table" sh -c "'$BUILD/pgbind' bench --growth --quick | grep -q 'x2n'"
 
 echo "== library, install, vendoring"
 step "the shared library exports only pgbind_ symbols" sh -c "

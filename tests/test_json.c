@@ -1,12 +1,14 @@
 /*
  * test_json.c -- pgbind_json() and pgbind_json_read() against libpg_query's own JSON.
  *
- * Cases: the libpg_query JSON bugs, each stated with what libpg_query prints and what pgbind
- * prints instead; string escaping; NULL list cells; every A_Const kind; empty input; several
- * statements; malformed JSON with its line:column; values of the wrong type with their path;
- * nesting 100,000 levels deep (a depth error, never a crash); every prefix and many byte flips
- * of a document (an error or a tree, never a crash: run under valgrind). Then every statement
- * of the SQL files named on the command line, split as `pgbind verify` splits them:
+ * Cases: the libpg_query JSON bugs, each with what libpg_query prints (for trees no parse
+ * produces, its writer is reached through pgbind_to_pg_parse_tree + pg_query_nodes_to_json) and
+ * what pgbind prints instead; bytes that are not UTF-8; string escaping; NULL list cells; every
+ * A_Const kind; empty input; several statements; malformed JSON with its line:column; values of
+ * the wrong type with their path; nesting 100,000 levels deep (a depth error, never a crash);
+ * every prefix and many byte flips of a document (an error or a tree, never a crash: run it under
+ * valgrind or sanitizers); threads racing on first use. Then every statement of the SQL files
+ * named on the command line, split as `pgbind verify` splits them:
  *
  *   text      pgbind_json(pgbind_parse(sql)) equals pg_query_parse(sql) byte for byte, after
  *             libpg_query's known bugs are applied to ours (so a statement that differs in any
@@ -25,6 +27,7 @@
 #include "pgbind_json.h"
 #include "pgbind_reflect.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +60,27 @@ static char *theirs(const char *sql)
 	PgQueryParseResult r = pg_query_parse(sql);
 	char *out = r.error ? NULL : strdup(r.parse_tree);
 	pg_query_free_parse_result(r);
+	return out;
+}
+
+/* libpg_query's JSON writer on any tree: pgbind_to_pg_parse_tree, then pg_query_nodes_to_json.
+ * Both libpg_query functions are exported by the 15-4.0.0 library but declared only in its
+ * internal headers (which need PostgreSQL's), hence the declarations here. malloc'd. */
+void *pg_query_enter_memory_context(void);
+void pg_query_exit_memory_context(void *ctx);
+char *pg_query_nodes_to_json(const void *obj);
+
+static char *theirs_of_tree(const pgbind_ParseResult *tree)
+{
+	void *ctx = pg_query_enter_memory_context();
+	void *nodes = NULL;
+	pgbind_Status st = {0};
+	char *out = NULL;
+	if (pgbind_to_pg_parse_tree(tree, ctx, NULL, &nodes, &st))
+		out = strdup(pg_query_nodes_to_json(nodes));
+	else
+		printf("# pgbind_to_pg_parse_tree: %s\n", st.message);
+	pg_query_exit_memory_context(ctx);
 	return out;
 }
 
@@ -132,7 +156,8 @@ static void test_bugs(void)
 	/* 1. A negative Integer: libpg_query writes "ival" only when > 0, so -5 reads back as 0. */
 	char *t = theirs("SELECT -5");
 	const char *o = ours("SELECT -5");
-	CHECK(t && strstr(t, "\"A_Const\":{\"ival\":{},\"location\":7}"), "libpg_query prints SELECT -5 as \"ival\":{}: %s", S(t));
+	CHECK(t && strstr(t, "\"A_Const\":{\"ival\":{},\"location\":7}"), "libpg_query prints SELECT -5 as \"ival\":{}: %s",
+		  S(t));
 	CHECK(o && strstr(o, "\"A_Const\":{\"ival\":{\"ival\":-5},\"location\":7}"), "ours keeps -5: %s", S(o));
 	pgbind_Status st = {0};
 	pgbind_ParseResult *r = o ? read_json(o, &st) : NULL;
@@ -157,9 +182,12 @@ static void test_bugs(void)
 	const char *sql = "CREATE SEQUENCE s INCREMENT BY -1 MINVALUE -10 MAXVALUE 5";
 	t = theirs(sql);
 	o = ours(sql);
-	CHECK(t && strstr(t, "\"defname\":\"increment\",\"arg\":{\"Integer\":{}}"), "libpg_query: INCREMENT BY -1 is {\"Integer\":{}}: %s", S(t));
-	CHECK(o && strstr(o, "\"defname\":\"increment\",\"arg\":{\"Integer\":{\"ival\":-1}}"), "ours: {\"Integer\":{\"ival\":-1}}: %s", S(o));
-	CHECK(o && strstr(o, "{\"Integer\":{\"ival\":-10}}") && strstr(o, "{\"Integer\":{\"ival\":5}}"), "MINVALUE -10, MAXVALUE 5: %s", S(o));
+	CHECK(t && strstr(t, "\"defname\":\"increment\",\"arg\":{\"Integer\":{}}"),
+		  "libpg_query: INCREMENT BY -1 is {\"Integer\":{}}: %s", S(t));
+	CHECK(o && strstr(o, "\"defname\":\"increment\",\"arg\":{\"Integer\":{\"ival\":-1}}"),
+		  "ours: {\"Integer\":{\"ival\":-1}}: %s", S(o));
+	CHECK(o && strstr(o, "{\"Integer\":{\"ival\":-10}}") && strstr(o, "{\"Integer\":{\"ival\":5}}"),
+		  "MINVALUE -10, MAXVALUE 5: %s", S(o));
 	CHECK(o && encodes_like_libpg_query(read_json(o, &st), sql), "read(ours) encodes like libpg_query");
 	applied = o ? with_libpg_query_bugs(o, &n) : NULL;
 	CHECK(applied && t && n == 2 && strcmp(applied, t) == 0, "only the bug differs");
@@ -171,7 +199,8 @@ static void test_bugs(void)
 	o = ours("SELECT 0, 7, a[-1]");
 	applied = o ? with_libpg_query_bugs(o, &n) : NULL;
 	CHECK(applied && t && n == 1 && strcmp(applied, t) == 0, "0 and 7 agree, a[-1] is the bug: %s", S(o));
-	CHECK(o && strstr(o, "\"ival\":{},\"location\":7") && strstr(o, "\"ival\":{\"ival\":7}"), "0 is {}, 7 is {\"ival\":7}");
+	CHECK(o && strstr(o, "\"ival\":{},\"location\":7") && strstr(o, "\"ival\":{\"ival\":7}"),
+		  "0 is {}, 7 is {\"ival\":7}");
 	free(applied);
 	free(t);
 
@@ -182,41 +211,83 @@ static void test_bugs(void)
 	sql = "SELECT x\xff FROM t WHERE a = 'caf\xe9'";
 	t = theirs(sql);
 	o = ours(sql);
-	CHECK(t && strstr(t, "\"sval\":\"x\xff\"") && strstr(t, "\"sval\":\"caf\xe9\""), "libpg_query copies the bytes: %s", S(t));
+	CHECK(t && strstr(t, "\"sval\":\"x\xff\"") && strstr(t, "\"sval\":\"caf\xe9\""), "libpg_query copies the bytes: %s",
+		  S(t));
 	CHECK(o && t && strcmp(o, t) == 0, "ours is byte-identical");
 	r = o ? read_json(o, &st) : NULL;
 	CHECK(r && encodes_like_libpg_query(r, sql), "and reads back: %s", r ? "" : st.message);
 	free(t);
 
-	/* 3. Hand-built trees (a parse never holds these): doubles keep every digit (libpg_query
-	 *    prints "%f": 1e-07 as 0.000000), and an A_Const without value and isnull is valid JSON
-	 *    (libpg_query writes {"A_Const":{,"location":N}}). */
+	/* 3. Trees no parse produces (built by hand here). libpg_query's writer is reached through
+	 *    pgbind_to_pg_parse_tree and pg_query_nodes_to_json, so its output is shown, not assumed. */
 	pgbind_ParseResult *tree = pgbind_parse("SELECT 1", NULL, arena, &st);
+	pgbind_ResTarget *rt = (pgbind_ResTarget *)((pgbind_SelectStmt *)tree->stmts[0]->stmt)->targetList[0];
+	char *tt;
+
+	/* 3a. doubles: libpg_query prints "%f", so 1e-07 becomes 0.000000 and infinity a bare
+	 *     Infinity (not JSON); pgbind writes the shortest exact form, infinities as proto3 JSON
+	 *     strings, and leaves 0 out */
 	pgbind_SubPlan *sp = pgbind_Arena_Malloc(arena, sizeof *sp);
 	memset(sp, 0, sizeof *sp);
 	sp->tag = PGBIND_T_SubPlan;
+	sp->subLinkType = PGBIND_EXISTS_SUBLINK;
 	sp->startup_cost = 1e-7;
 	sp->per_call_cost = 0.1;
-	pgbind_ResTarget *rt = (pgbind_ResTarget *)((pgbind_SelectStmt *)tree->stmts[0]->stmt)->targetList[0];
 	rt->val = (pgbind_Node *)sp;
+	tt = theirs_of_tree(tree);
+	CHECK(tt && strstr(tt,
+		  "{\"SubPlan\":{\"subLinkType\":\"EXISTS_SUBLINK\",\"startup_cost\":0.000000,\"per_call_cost\":0.100000}}"),
+		  "libpg_query: 1e-07 as 0.000000: %s", S(tt));
+	free(tt);
 	o = pgbind_json(tree, NULL, arena, &st);
-	CHECK(o && strstr(o, "{\"SubPlan\":{\"startup_cost\":1e-07,\"per_call_cost\":0.1}}"), "doubles: %s", S(o));
+	CHECK(o && strstr(o,
+		  "{\"SubPlan\":{\"subLinkType\":\"EXISTS_SUBLINK\",\"startup_cost\":1e-07,\"per_call_cost\":0.1}}"),
+		  "ours: %s", S(o));
 	r = o ? read_json(o, &st) : NULL;
 	CHECK(r && pgbind_ParseResult_equal(r, tree), "doubles read back exactly");
 	sp->startup_cost = 1.0 / 0.0;
 	sp->per_call_cost = -1.0 / 0.0;
+	tt = theirs_of_tree(tree);
+	CHECK(tt && strstr(tt, "\"startup_cost\":Infinity,\"per_call_cost\":-Infinity"),
+		  "libpg_query: bare Infinity, not JSON: %s", S(tt));
+	r = tt ? read_json(tt, &st) : NULL;
+	CHECK(!r && st.code == PGBIND_ERROR_MALFORMED, "which does not read: %s", st.message);
+	free(tt);
 	o = pgbind_json(tree, NULL, arena, &st);
-	CHECK(o && strstr(o, "{\"startup_cost\":\"Infinity\",\"per_call_cost\":\"-Infinity\"}"), "infinities: %s", S(o));
+	CHECK(o && strstr(o, "\"startup_cost\":\"Infinity\",\"per_call_cost\":\"-Infinity\"}"), "ours: %s", S(o));
 	r = o ? read_json(o, &st) : NULL;
 	CHECK(r && pgbind_ParseResult_equal(r, tree), "infinities read back");
 
+	/* 3b. an A_Const with neither a value nor isnull: libpg_query writes {,"location":3} */
 	pgbind_A_Const *ac = pgbind_Arena_Malloc(arena, sizeof *ac);
 	memset(ac, 0, sizeof *ac);
 	ac->tag = PGBIND_T_A_Const;
 	ac->location = 3;
 	rt->val = (pgbind_Node *)ac;
+	tt = theirs_of_tree(tree);
+	CHECK(tt && strstr(tt, "\"val\":{\"A_Const\":{,\"location\":3}}"), "libpg_query: {,: %s", S(tt));
+	r = tt ? read_json(tt, &st) : NULL;
+	CHECK(!r && st.code == PGBIND_ERROR_MALFORMED && strstr(st.message, "unexpected ','"), "which is not JSON: %s",
+		  st.message);
+	free(tt);
 	o = pgbind_json(tree, NULL, arena, &st);
-	CHECK(o && strstr(o, "\"val\":{\"A_Const\":{\"location\":3}}"), "A_Const without a value: %s", S(o));
+	CHECK(o && strstr(o, "\"val\":{\"A_Const\":{\"location\":3}}"), "ours: %s", S(o));
+	r = o ? read_json(o, &st) : NULL;
+	CHECK(r && pgbind_ParseResult_equal(r, tree), "reads back");
+
+	/* 3c. a char field holding '"': libpg_query writes it unescaped, "relpersistence":"""" */
+	pgbind_RangeVar *rv = pgbind_Arena_Malloc(arena, sizeof *rv);
+	memset(rv, 0, sizeof *rv);
+	rv->tag = PGBIND_T_RangeVar;
+	rv->relname = "x";
+	rv->relpersistence = "\"";
+	rt->val = (pgbind_Node *)rv;
+	tt = theirs_of_tree(tree);
+	CHECK(tt && strstr(tt, "{\"RangeVar\":{\"relname\":\"x\",\"relpersistence\":\"\"\"}}"), "libpg_query: \"\"\": %s",
+		  S(tt));
+	free(tt);
+	o = pgbind_json(tree, NULL, arena, &st);
+	CHECK(o && strstr(o, "{\"RangeVar\":{\"relname\":\"x\",\"relpersistence\":\"\\\"\"}}"), "ours: %s", S(o));
 	r = o ? read_json(o, &st) : NULL;
 	CHECK(r && pgbind_ParseResult_equal(r, tree), "reads back");
 }
@@ -235,7 +306,8 @@ static void same_as_libpg_query(const char *sql, int line)
 	pgbind_Status st = {0};
 	pgbind_ParseResult *tree = pgbind_parse(sql, NULL, arena, &st);
 	pgbind_ParseResult *r = t ? read_json(t, &st) : NULL;
-	CHECK(r && pgbind_ParseResult_equal(r, tree), "line %d: read(theirs) equals the tree (%s)", line, r ? "" : st.message);
+	CHECK(r && pgbind_ParseResult_equal(r, tree), "line %d: read(theirs) equals the tree (%s)", line,
+		  r ? "" : st.message);
 	CHECK(encodes_like_libpg_query(r, sql), "line %d: read(theirs) encodes like libpg_query", line);
 	const char *again = r ? pgbind_json(r, NULL, arena, &st) : NULL;
 	CHECK(again && t && strcmp(again, t) == 0, "line %d: json(read(theirs)) == theirs", line);
@@ -245,19 +317,22 @@ static void same_as_libpg_query(const char *sql, int line)
 static void test_format(void)
 {
 	/* every A_Const kind, and Boolean nodes (always "boolval", false included) */
-	same_as_libpg_query("SELECT 1, 0, 1.5, -1.5, 1e10, true, false, NULL, 'x', '', B'101', X'ff', 2147483648", __LINE__);
+	same_as_libpg_query("SELECT 1, 0, 1.5, -1.5, 1e10, true, false, NULL, 'x', '', B'101', X'ff', 2147483648",
+		  __LINE__);
 	const char *o = ours("SELECT 1.5, true, false, NULL, '', B'101', X'ff'");
 	CHECK(o && strstr(o, "{\"A_Const\":{\"fval\":{\"fval\":\"1.5\"},\"location\":7}}"), "Float: %s", S(o));
 	CHECK(o && strstr(o, "{\"A_Const\":{\"boolval\":{\"boolval\":true},\"location\":12}}"), "true");
 	CHECK(o && strstr(o, "{\"A_Const\":{\"boolval\":{},\"location\":18}}"), "false is {}");
 	CHECK(o && strstr(o, "{\"A_Const\":{\"isnull\":true,\"location\":25}}"), "NULL");
 	CHECK(o && strstr(o, "{\"A_Const\":{\"sval\":{\"sval\":\"\"},\"location\":31}}"), "'' keeps its \"\"");
-	CHECK(o && strstr(o, "{\"bsval\":{\"bsval\":\"b101\"}") && strstr(o, "{\"bsval\":{\"bsval\":\"xff\"}"), "bit strings");
+	CHECK(o && strstr(o, "{\"bsval\":{\"bsval\":\"b101\"}") && strstr(o, "{\"bsval\":{\"bsval\":\"xff\"}"),
+		  "bit strings");
 	same_as_libpg_query("CREATE ROLE r SUPERUSER NOLOGIN", __LINE__);
 	o = ours("CREATE ROLE r SUPERUSER NOLOGIN");
 	CHECK(o && strstr(o, "\"arg\":{\"Boolean\":{\"boolval\":false}}"), "a Boolean node writes false: %s", S(o));
 
 	/* NULL list cells: DISTINCT without ON is a list of one NULL */
+	same_as_libpg_query("SELECT DISTINCT a", __LINE__);
 	same_as_libpg_query("SELECT DISTINCT a FROM t", __LINE__);
 	o = ours("SELECT DISTINCT a FROM t");
 	CHECK(o && strstr(o, "\"distinctClause\":[{}]"), "NULL cell is {}: %s", S(o));
@@ -268,10 +343,14 @@ static void test_format(void)
 
 	/* escaping: \" \\ \b \f \n \r \t; \u00XX for other control characters and for < and >
 	 * (\u003c, \u003e: libpg_query 15-4.0.0 does so); 0x7f, & and UTF-8 as they are */
-	const char *esc = "SELECT E'q\"b\\\\s\\b\\f\\n\\r\\t\\x01\\x1f\\x7f <&> \xc3\xa9 \xe2\x80\xa8 \xf0\x9f\x98\x80', \"we\"\"ird\"";
+	const char *esc = "SELECT E'q\"b\\\\s\\b\\f\\n\\r\\t\\x01\\x1f\\x7f <&> "
+					  "\xc3\xa9 \xe2\x80\xa8 \xf0\x9f\x98\x80', \"we\"\"ird\"";
 	same_as_libpg_query(esc, __LINE__);
 	o = ours(esc);
-	CHECK(o && strstr(o, "\"sval\":\"q\\\"b\\\\s\\b\\f\\n\\r\\t\\u0001\\u001f\x7f \\u003c&\\u003e \xc3\xa9 \xe2\x80\xa8 \xf0\x9f\x98\x80\""), "escapes: %s", S(o));
+	CHECK(o && strstr(o,
+		  "\"sval\":\"q\\\"b\\\\s\\b\\f\\n\\r\\t\\u0001\\u001f\x7f \\u003c&\\u003e "
+		  "\xc3\xa9 \xe2\x80\xa8 \xf0\x9f\x98\x80\""),
+		  "escapes: %s", S(o));
 	same_as_libpg_query("SELECT a <> b, a >= b, a <= b FROM t WHERE x << y", __LINE__);
 	CHECK(o && strstr(o, "\"sval\":\"we\\\"ird\""), "quoted identifier: %s", S(o));
 	/* what only the reader sees: \/, \u escapes (surrogate pairs), white space, proto names */
@@ -299,7 +378,8 @@ static void test_format(void)
 	same_as_libpg_query("FETCH ALL c; FETCH BACKWARD 0 c; MOVE 5 c", __LINE__);
 	same_as_libpg_query("CREATE FOREIGN TABLE ft (a int DEFAULT 1 NOT NULL) SERVER s", __LINE__);
 	same_as_libpg_query("COMMENT ON TABLE t IS ''; COMMENT ON TABLE t IS NULL", __LINE__);
-	same_as_libpg_query("INSERT INTO t VALUES (1, DEFAULT) ON CONFLICT (a) DO UPDATE SET b = excluded.b RETURNING *", __LINE__);
+	same_as_libpg_query("INSERT INTO t VALUES (1, DEFAULT) ON CONFLICT (a) DO UPDATE SET b = excluded.b RETURNING *",
+		  __LINE__);
 
 	/* a chain deeper than jansson's 2048 JSON levels: 3,000 additions */
 	size_t n = 3000;
@@ -318,13 +398,10 @@ static void fails(const char *json, pgbind_StatusCode code, const char *prefix, 
 {
 	pgbind_Status st = {0};
 	pgbind_ParseResult *r = read_json(json, &st);
-	bool ok = !r && st.code == code && strncmp(st.message, prefix, strlen(prefix)) == 0 &&
-			  (offset == (size_t)-1 || st.offset == offset);
-	CHECK(ok, "line %d: %s -> %s: \"%s\" (offset %zu), wanted %s \"%s\" (offset %zd)", line, json,
-		  pgbind_StatusCode_name(st.code), st.message, st.offset, pgbind_StatusCode_name(code), prefix, (ssize_t)offset);
+	bool ok = !r && st.code == code && strncmp(st.message, prefix, strlen(prefix)) == 0 && st.offset == offset;
+	CHECK(ok, "line %d: %s -> %s: \"%s\" (offset %zu), wanted %s \"%s\" (offset %zu)", line, json,
+		  pgbind_StatusCode_name(st.code), st.message, st.offset, pgbind_StatusCode_name(code), prefix, offset);
 }
-
-#define ANY ((size_t)-1)
 
 static void test_malformed(void)
 {
@@ -333,7 +410,8 @@ static void test_malformed(void)
 	fails("  \n ", M, "line 2, column 2: no JSON value", 4, __LINE__);
 	fails("{", M, "line 1, column 2: unexpected end of input: expected a key", 1, __LINE__);
 	fails("{\"version\":150001,", M, "line 1, column 19: unexpected end of input", 18, __LINE__);
-	fails("{\"version\":150001 \"stmts\":[]}", M, "line 1, column 19: unexpected '\"': expected ',' or '}'", 18, __LINE__);
+	fails("{\"version\":150001 \"stmts\":[]}", M, "line 1, column 19: unexpected '\"': expected ',' or '}'", 18,
+		  __LINE__);
 	fails("{\"version\":150001,}", M, "line 1, column 19: unexpected '}': expected a key", 18, __LINE__);
 	fails("{\"version\":150001}x", M, "line 1, column 19: unexpected 'x': expected the end of the input", 18, __LINE__);
 	fails("{\"version\":150001}{}", M, "line 1, column 19: unexpected '{'", 18, __LINE__);
@@ -343,7 +421,8 @@ static void test_malformed(void)
 	fails("{\"version\":-}", M, "line 1, column 12: invalid number", 11, __LINE__);
 	fails("{\"version\":1.}", M, "line 1, column 14: invalid number: a digit must follow '.'", 13, __LINE__);
 	fails("{\"version\":1e}", M, "line 1, column 14: invalid number: a digit must follow the exponent", 13, __LINE__);
-	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"all\":tru}}}]}", M, "line 1, column 40: invalid literal \"tru\"", 39, __LINE__);
+	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"all\":tru}}}]}", M, "line 1, column 40: invalid literal \"tru\"",
+		  39, __LINE__);
 	fails("{\"stmts\":[{\"stmt\":nul}]}", M, "line 1, column 19: invalid literal", 18, __LINE__);
 	/* strings: unterminated, bad escapes, raw control characters, UTF-8, NUL, surrogates */
 	fails("{\"stmts", M, "line 1, column 2: unterminated string", 1, __LINE__);
@@ -373,11 +452,15 @@ static void test_malformed(void)
 
 	/* JSON, but not a parse tree: PGBIND_ERROR_INVALID with the path */
 	fails("[]", I, "line 1, column 1: expected an object (a ParseResult", 0, __LINE__);
-	fails("{\"version\":\"150001\"}", I, "line 1, column 12: expected an integer (int32), found a string at ParseResult.version", 11, __LINE__);
-	fails("{\"stmts\":{}}", I, "line 1, column 10: expected an array, found an object at ParseResult.stmts", 9, __LINE__);
-	fails("{\"stmts\":[1]}", I, "line 1, column 11: expected an object, found a number at ParseResult.stmts[0]", 10, __LINE__);
+	fails("{\"version\":\"150001\"}", I,
+		  "line 1, column 12: expected an integer (int32), found a string at ParseResult.version", 11, __LINE__);
+	fails("{\"stmts\":{}}", I, "line 1, column 10: expected an array, found an object at ParseResult.stmts", 9,
+		  __LINE__);
+	fails("{\"stmts\":[1]}", I, "line 1, column 11: expected an object, found a number at ParseResult.stmts[0]", 10,
+		  __LINE__);
 	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"targetLis\":[]}}}]}", I,
-		  "line 1, column 34: unknown key \"targetLis\" in SelectStmt at ParseResult.stmts[0].stmt.SelectStmt", 33, __LINE__);
+		  "line 1, column 34: unknown key \"targetLis\" in SelectStmt at ParseResult.stmts[0].stmt.SelectStmt", 33,
+			  __LINE__);
 	fails("{\"stmts\":[{\"stmt\":{\"SelectStatement\":{}}}]}", I,
 		  "line 1, column 20: unknown node kind \"SelectStatement\" at ParseResult.stmts[0].stmt", 19, __LINE__);
 	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"limitOption\":\"LIMIT_OPTION_NONE\"}}}]}", I,
@@ -387,29 +470,51 @@ static void test_malformed(void)
 	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"limitOption\":2}}}]}", I,
 		  "line 1, column 48: expected a string (an enum value name), found a number", 47, __LINE__);
 	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"all\":1}}}]}", I,
-		  "line 1, column 40: expected a boolean, found a number at ParseResult.stmts[0].stmt.SelectStmt.all", 39, __LINE__);
-	fails("{\"stmts\":[{\"stmt_len\":2147483648}]}", I, "line 1, column 23: 2147483648 is out of range for an integer (int32) at ParseResult.stmts[0].stmt_len", 22, __LINE__);
-	fails("{\"stmts\":[{\"stmt_len\":-2147483649}]}", I, "line 1, column 23: -2147483649 is out of range", 22, __LINE__);
-	fails("{\"stmts\":[{\"stmt_len\":1.5}]}", I, "line 1, column 23: expected an integer (int32), found 1.5", 22, __LINE__);
-	fails("{\"stmts\":[{\"stmt_len\":1e2}]}", I, "line 1, column 23: expected an integer (int32), found 1e2", 22, __LINE__);
-	fails("{\"stmts\":[{\"stmt_len\":99999999999999999999999}]}", I, "line 1, column 23: 99999999999999999999999 is out of range", 22, __LINE__);
+		  "line 1, column 40: expected a boolean, found a number at ParseResult.stmts[0].stmt.SelectStmt.all", 39,
+			  __LINE__);
+	fails("{\"stmts\":[{\"stmt_len\":2147483648}]}", I,
+		  "line 1, column 23: 2147483648 is out of range for an integer (int32) at ParseResult.stmts[0].stmt_len", 22,
+			  __LINE__);
+	fails("{\"stmts\":[{\"stmt_len\":-2147483649}]}", I, "line 1, column 23: -2147483649 is out of range", 22,
+		  __LINE__);
+	fails("{\"stmts\":[{\"stmt_len\":1.5}]}", I, "line 1, column 23: expected an integer (int32), found 1.5", 22,
+		  __LINE__);
+	fails("{\"stmts\":[{\"stmt_len\":1e2}]}", I, "line 1, column 23: expected an integer (int32), found 1e2", 22,
+		  __LINE__);
+	fails("{\"stmts\":[{\"stmt_len\":99999999999999999999999}]}", I,
+		  "line 1, column 23: 99999999999999999999999 is out of range", 22, __LINE__);
 	fails("{\"stmts\":[{\"stmt\":{\"A_Const\":{\"ival\":{\"ival\":\"5\"}}}}]}", I,
-		  "line 1, column 46: expected an integer (int32), found a string at ParseResult.stmts[0].stmt.A_Const.ival.ival", 45, __LINE__);
-	fails("{\"stmts\":[{\"stmt\":{\"FetchStmt\":{\"howMany\":9223372036854775808}}}]}", I, "line 1, column 43: 9223372036854775808 is out of range for an integer (int64) at ParseResult.stmts[0].stmt.FetchStmt.howMany", 42, __LINE__);
+		  "line 1, column 46: expected an integer (int32), found a string at "
+		  "ParseResult.stmts[0].stmt.A_Const.ival.ival",
+		  45, __LINE__);
+	fails("{\"stmts\":[{\"stmt\":{\"FetchStmt\":{\"howMany\":9223372036854775808}}}]}", I,
+		  "line 1, column 43: 9223372036854775808 is out of range for an integer (int64) at "
+		  "ParseResult.stmts[0].stmt.FetchStmt.howMany",
+		  42, __LINE__);
 	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{},\"UpdateStmt\":{}}}]}", I,
-		  "line 1, column 35: a node object has one key, its kind (SelectStmt); found a second at ParseResult.stmts[0].stmt", 34, __LINE__);
-	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":[]}}]}", I, "line 1, column 33: expected an object, found an array at ParseResult.stmts[0].stmt.SelectStmt", 32, __LINE__);
+		  "line 1, column 35: a node object has one key, its kind (SelectStmt); found a second at "
+		  "ParseResult.stmts[0].stmt",
+		  34, __LINE__);
+	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":[]}}]}", I,
+		  "line 1, column 33: expected an object, found an array at ParseResult.stmts[0].stmt.SelectStmt", 32,
+			  __LINE__);
 	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"targetList\":[{\"ResTarget\":{\"val\":\"x\"}}]}}}]}", I,
 		  "line 1, column 68: expected a node ({\"Kind\":{...}}), found a string at "
 		  "ParseResult.stmts[0].stmt.SelectStmt.targetList[0].ResTarget.val",
 		  67, __LINE__);
 	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"targetList\":[{},{},true]}}}]}", I,
-		  "line 1, column 54: expected a node ({\"Kind\":{...}}), found a boolean at ParseResult.stmts[0].stmt.SelectStmt.targetList[2]", 53, __LINE__);
-	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"targetList\":[{},]}}}]}", M, "line 1, column 51: unexpected ']'", 50, __LINE__);
+		  "line 1, column 54: expected a node ({\"Kind\":{...}}), found a boolean at "
+		  "ParseResult.stmts[0].stmt.SelectStmt.targetList[2]",
+		  53, __LINE__);
+	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"targetList\":[{},]}}}]}", M, "line 1, column 51: unexpected ']'",
+		  50, __LINE__);
 
 	/* what is accepted: null for any field, {} for a NULL node, keys in any order, duplicates */
-	r = read_json("{\"stmts\":[{\"stmt_len\":3,\"stmt\":null,\"stmt_location\":null},{\"stmt\":{}}],\"version\":7,\"version\":8}", &st);
-	CHECK(r && r->version == 8 && r->n_stmts == 2 && r->stmts[0]->stmt_len == 3 && !r->stmts[0]->stmt && !r->stmts[1]->stmt,
+	r = read_json("{\"stmts\":[{\"stmt_len\":3,\"stmt\":null,\"stmt_location\":null},{\"stmt\":{}}],"
+				  "\"version\":7,\"version\":8}",
+				  &st);
+	CHECK(r && r->version == 8 && r->n_stmts == 2 && r->stmts[0]->stmt_len == 3 && !r->stmts[0]->stmt
+		  && !r->stmts[1]->stmt,
 		  "lenient where it is safe: %s", r ? "" : st.message);
 	r = read_json("{\"stmts\":[{\"stmt\":{\"String\":{\"sval\":null}}},{\"stmt\":{\"String\":{}}}]}", &st);
 	CHECK(r && strcmp(((pgbind_String *)r->stmts[0]->stmt)->sval, "") == 0 &&
@@ -417,7 +522,8 @@ static void test_malformed(void)
 		  "a value node's string is never NULL (as pgbind_decode)");
 	r = read_json("{\"stmts\":[{\"stmt\":{\"IntList\":{\"items\":[1,-2,{\"Integer\":{\"ival\":3}}]}}}]}", &st);
 	pgbind_IntList *il = r ? (pgbind_IntList *)r->stmts[0]->stmt : NULL;
-	CHECK(il && il->n_items == 3 && ((pgbind_Integer *)il->items[1])->ival == -2 && ((pgbind_Integer *)il->items[2])->ival == 3,
+	CHECK(il && il->n_items == 3 && ((pgbind_Integer *)il->items[1])->ival == -2
+		  && ((pgbind_Integer *)il->items[2])->ival == 3,
 		  "IntList cells as numbers (libpg_query) or nodes: %s", r ? "" : st.message);
 	const char *o = r ? pgbind_json(r, NULL, arena, &st) : NULL;
 	CHECK(o && strstr(o, "{\"IntList\":{\"items\":[1,-2,3]}}"), "written as libpg_query writes them: %s", S(o));
@@ -577,6 +683,43 @@ static void test_mutations(void)
 	free(buf);
 }
 
+/* ---- threads: the first calls race to build the key tables ---------------------------------- */
+
+static void *thread_main(void *arg)
+{
+	static const char *sqls[] = {"SELECT -5, 'a<b', DISTINCT_x FROM t", "CREATE SEQUENCE s INCREMENT BY -1",
+								 "UPDATE t SET a = 1 WHERE b IN (1, 2.5, 'x')"};
+	long bad = 0;
+	for (int round = 0; round < 200; round++) {
+		pgbind_Arena *a = pgbind_Arena_New();
+		const char *sql = sqls[(round + (int)(intptr_t)arg) % 3];
+		pgbind_Status st = {0};
+		pgbind_ParseResult *t = pgbind_parse(sql, NULL, a, &st);
+		const char *j = t ? pgbind_json(t, NULL, a, &st) : NULL;
+		pgbind_ParseResult *r = j ? pgbind_json_read(j, strlen(j), NULL, a, &st) : NULL;
+		if (!r || !pgbind_ParseResult_equal(r, t))
+			bad++;
+		pgbind_Arena_Free(a);
+	}
+	return (void *)(intptr_t)bad;
+}
+
+static void test_threads(void)
+{
+	pthread_t th[4];
+	int started = 0;
+	long bad = 0;
+	for (int i = 0; i < 4; i++)
+		if (pthread_create(&th[i], NULL, thread_main, (void *)(intptr_t)i) == 0)
+			started++;
+	for (int i = 0; i < started; i++) {
+		void *ret;
+		pthread_join(th[i], &ret);
+		bad += (long)(intptr_t)ret;
+	}
+	CHECK(started == 4 && bad == 0, "4 threads, 800 round trips from a cold start: %d started, %ld bad", started, bad);
+}
+
 /* ---- the corpus ------------------------------------------------------------------------------ */
 
 typedef struct {
@@ -699,7 +842,8 @@ static void corpus_statement(Corpus *c, const char *file, int line, const char *
 	const char *source = n_bugs ? o : their.parse_tree;
 	pgbind_ParseResult *r = source ? read_json(source, &st) : NULL;
 	ok = same_bytes(r, want, want_len);
-	CHECK(ok, "%s:%d: encode(json_read(%s JSON)) equals pg_query_parse_protobuf", file, line, n_bugs ? "our" : "libpg_query's");
+	CHECK(ok, "%s:%d: encode(json_read(%s JSON)) equals pg_query_parse_protobuf", file, line,
+		  n_bugs ? "our" : "libpg_query's");
 	if (!ok) {
 		snprintf(why, sizeof why, "encode(json_read(%s JSON)) differs from pg_query_parse_protobuf%s%s",
 				 n_bugs ? "our" : "libpg_query's", r ? "" : ": ", r ? "" : st.message);
@@ -817,6 +961,7 @@ static void bench(Corpus *c)
 int main(int argc, char **argv)
 {
 	bool do_bench = false;
+	test_threads(); /* first: the tables are built by whichever thread comes first */
 	arena = pgbind_Arena_New();
 	test_bugs();
 	test_format();

@@ -76,3 +76,6 @@ SELECT $$$$;
 -- empty strings the protocol turns into NULL: pgbind refuses to deparse these (libpg_query's deparser crashes on the first)
 ALTER TYPE mood ADD VALUE '';
 COMMENT ON TABLE t IS '';
+-- COPY options the grammar accepts without a value (libpg_query's deparser crashes on them: pgbind refuses)
+COPY t FROM STDIN (format);
+COPY t TO STDOUT (delimiter, header);

@@ -1,0 +1,2 @@
+
+COPY t FROM STDIN (FORMAue, DELIMITER , NULN '', QUOTE '"', ESCAPE '''');
