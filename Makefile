@@ -54,7 +54,8 @@ PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HA
 RT_CFLAGS   := -Iruntime -Igenerated -I$(PG_QUERY_INCLUDE) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
 CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c cli/bench.c
 
-.PHONY: all deps regen extract generate check-generated check unit-tests clean install fuzz fuzz-build bench
+.PHONY: all deps regen extract generate check-generated check unit-tests clean install fuzz fuzz-build bench \
+        san-build
 
 all: deps $(BUILD)/pgbind $(BUILD)/libpgbind.a $(BUILD)/libpgbind.so
 
@@ -159,27 +160,47 @@ UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUIL
               $(BUILD)/tests/test_parse $(BUILD)/tests/test_decode $(BUILD)/tests/test_property \
               $(BUILD)/tests/test_json $(BUILD)/tests/test_walk
 
+# The same tests built with AddressSanitizer and UndefinedBehaviorSanitizer (make check runs them).
+SAN_BUILD := $(BUILD)/san
+SAN_TESTS := $(SAN_BUILD)/pgbind $(SAN_BUILD)/tests/test_parse $(SAN_BUILD)/tests/test_decode \
+             $(SAN_BUILD)/tests/test_json $(SAN_BUILD)/tests/test_property $(SAN_BUILD)/tests/test_walk
+
+san-build: $(GENERATED)
+	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) SAN=address,undefined OPT="-O1 -g" \
+		CFLAGS="-fno-sanitize-recover=undefined" $(SAN_TESTS)
+
+# Fuzzing needs clang; without it make check says so and runs the rest. make check gives each
+# target FUZZ_SECONDS with a fixed seed; make fuzz runs longer.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+HAVE_FUZZ_CC := $(shell command -v $(FUZZ_CC) >/dev/null 2>&1 && echo yes)
+
 # The whole suite; tests/run.sh prints each step and ends with "N passed, M failed".
-check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES)
-	@BUILD=$(BUILD) GEN_ARGS="$(GEN_ARGS)" PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER) MODEL=$(MODEL) \
-		tests/run.sh
+check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES) san-build \
+		$(if $(HAVE_FUZZ_CC),fuzz-build)
+	@BUILD=$(BUILD) SAN_BUILD=$(SAN_BUILD) GEN_ARGS="$(GEN_ARGS)" PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER) \
+		MODEL=$(MODEL) FUZZ_SECONDS=$(FUZZ_SECONDS) HAVE_FUZZ=$(HAVE_FUZZ_CC) tests/run.sh
 
 # ---- fuzzing (clang's libFuzzer) ---------------------------------------------------------------
 
-FUZZ_CC      ?= clang
-FUZZ_SECONDS ?= 60
+
 FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined -Wno-ignored-attributes $(RT_CFLAGS) -Icli
-FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_parse $(BUILD)/fuzz/fuzz_decode
+FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_parse $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_json
 
-$(BUILD)/fuzz/fuzz_parse: tests/fuzz/fuzz_parse.c $(RT_SRCS) cli/verify.c cli/verify_pg.c cli/input.c $(GENERATED)
+$(BUILD)/fuzz/fuzz_parse: tests/fuzz/fuzz_parse.c $(RT_SRCS) cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c \
+		$(GENERATED)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_parse.c $(RT_SRCS) cli/verify.c cli/verify_pg.c cli/input.c \
-		$(PG_QUERY_LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_parse.c $(RT_SRCS) cli/verify.c cli/verify_pg.c cli/json_verify.c \
+		cli/input.c $(PG_QUERY_LIBS) -pthread
 
 $(BUILD)/fuzz/fuzz_decode: tests/fuzz/fuzz_decode.c $(RT_SRCS) $(GENERATED)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_decode.c $(RT_SRCS) $(PG_QUERY_LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_decode.c $(RT_SRCS) $(PG_QUERY_LIBS) -pthread
+
+$(BUILD)/fuzz/fuzz_json: tests/fuzz/fuzz_json.c $(RT_SRCS) $(GENERATED)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_json.c $(RT_SRCS) $(PG_QUERY_LIBS) -pthread
 
 fuzz-build: $(FUZZ_TARGETS)
 

@@ -1,8 +1,8 @@
 /*
  * pgbind.c -- the pgbind command: subcommand dispatch and the commands over one input.
  *
- *   pgbind parse [--format=protobuf|text] [FILE|-]
- *   pgbind deparse [--from=sql|protobuf] [FILE|-]
+ *   pgbind parse [--format=protobuf|json|text] [FILE|-]
+ *   pgbind deparse [--from=sql|protobuf|json] [FILE|-]
  *   pgbind fingerprint [FILE|-]
  *   pgbind scan [FILE|-]
  *   pgbind verify [--coverage=FILE] FILE...
@@ -21,12 +21,12 @@ static void usage(FILE *out)
 	fputs("usage: pgbind COMMAND [OPTIONS] [FILE...]\n"
 		  "\n"
 		  "Commands:\n"
-		  "  parse [--format=protobuf|text] [FILE|-]\n"
+		  "  parse [--format=protobuf|json|text] [FILE|-]\n"
 		  "        parse SQL (any number of statements) and write its tree: protobuf bytes\n"
-		  "        identical to libpg_query's pg_query_parse_protobuf (default), or an\n"
-		  "        indented readable tree (text)\n"
-		  "  deparse [--from=sql|protobuf] [FILE|-]\n"
-		  "        SQL text again, from SQL or from protobuf bytes (libpg_query's deparser)\n"
+		  "        identical to libpg_query's pg_query_parse_protobuf (default), JSON in\n"
+		  "        pg_query_parse's format, or an indented readable tree (text)\n"
+		  "  deparse [--from=sql|protobuf|json] [FILE|-]\n"
+		  "        SQL text again, from SQL, protobuf bytes or JSON (libpg_query's deparser)\n"
 		  "  fingerprint [FILE|-]\n"
 		  "        libpg_query's fingerprint of the SQL, from pgbind's tree\n"
 		  "  scan [FILE|-]\n"
@@ -118,17 +118,18 @@ int cli_parse(int argc, char **argv)
 {
 	Args a = parse_args(argc, argv, "parse");
 	if (a.help) {
-		puts("usage: pgbind parse [--format=protobuf|text] [FILE|-]\n"
+		puts("usage: pgbind parse [--format=protobuf|json|text] [FILE|-]\n"
 			 "Parses the SQL in FILE (or standard input) and writes its parse tree to standard output:\n"
 			 "  protobuf  pg_query.ParseResult bytes, identical to libpg_query's pg_query_parse_protobuf\n"
+			 "  json      JSON in pg_query_parse's format (one line; pipe it to jq)\n"
 			 "  text      an indented tree of the fields that are set\n"
 			 "A syntax error prints the message, the line and a caret under the position, and exits 1.");
 		return 0;
 	}
 	const char *format = a.format ? a.format : "protobuf";
-	bool text_format = strcmp(format, "text") == 0;
-	if (!text_format && strcmp(format, "protobuf") != 0) {
-		fprintf(stderr, "pgbind parse: unknown format '%s' (protobuf or text)\n", format);
+	bool text_format = strcmp(format, "text") == 0, json_format = strcmp(format, "json") == 0;
+	if (!text_format && !json_format && strcmp(format, "protobuf") != 0) {
+		fprintf(stderr, "pgbind parse: unknown format '%s' (protobuf, json or text)\n", format);
 		return 2;
 	}
 	if (a.bad || a.from)
@@ -140,6 +141,12 @@ int cli_parse(int argc, char **argv)
 	pgbind_ParseResult *tree = read_and_parse(a.path, arena, &sql);
 	if (!tree) {
 		rc = 1;
+	} else if (json_format) {
+		const char *json = pgbind_json(tree, NULL, arena, &status);
+		if (json)
+			printf("%s\n", json);
+		else
+			fprintf(stderr, "pgbind parse: %s\n", status.message), rc = 1;
 	} else if (text_format) {
 		const char *text = pgbind_text(tree, arena, &status);
 		if (text)
@@ -200,16 +207,18 @@ int cli_deparse(int argc, char **argv)
 {
 	Args a = parse_args(argc, argv, "deparse");
 	if (a.help) {
-		puts("usage: pgbind deparse [--from=sql|protobuf] [FILE|-]\n"
-			 "Writes SQL text for the input: SQL (default; parsed, then deparsed) or pg_query.ParseResult\n"
-			 "protobuf bytes (as `pgbind parse` writes them). Uses libpg_query's deparser; statements are\n"
-			 "separated by '; '. Exits 1 on a syntax error or malformed protobuf.");
+		puts("usage: pgbind deparse [--from=sql|protobuf|json] [FILE|-]\n"
+			 "Writes SQL text for the input: SQL (default; parsed, then deparsed), pg_query.ParseResult\n"
+			 "protobuf bytes or JSON in pg_query_parse's format (as `pgbind parse` writes them). Uses\n"
+			 "libpg_query's deparser; statements are separated by '; '. Exits 1 on a syntax error or\n"
+			 "malformed input (with its byte offset, or line and column for JSON).");
 		return 0;
 	}
 	const char *from = a.from ? a.from : "sql";
-	if (a.bad || a.format || (strcmp(from, "sql") != 0 && strcmp(from, "protobuf") != 0)) {
+	if (a.bad || a.format ||
+		(strcmp(from, "sql") != 0 && strcmp(from, "protobuf") != 0 && strcmp(from, "json") != 0)) {
 		if (!a.bad)
-			fprintf(stderr, "pgbind deparse: --from takes sql or protobuf\n");
+			fprintf(stderr, "pgbind deparse: --from takes sql, protobuf or json\n");
 		return 2;
 	}
 	pgbind_Arena *arena = pgbind_Arena_New();
@@ -223,7 +232,8 @@ int cli_deparse(int argc, char **argv)
 	} else {
 		size_t len;
 		if (read_bytes(a.path, &bytes, &len)) {
-			tree = pgbind_decode(bytes, len, NULL, arena, &status);
+			tree = strcmp(from, "json") == 0 ? pgbind_json_read((const char *)bytes, len, NULL, arena, &status)
+											 : pgbind_decode(bytes, len, NULL, arena, &status);
 			if (!tree)
 				fprintf(stderr, "pgbind deparse: %s: %s\n", a.path, status.message);
 		}

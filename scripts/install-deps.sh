@@ -6,7 +6,10 @@
 # fails. `make` runs this before every build.
 set -eu
 
-PACKAGES="libpg-query-dev postgresql-server-dev-15 postgresql-15 libclang-dev libjansson-dev libprotobuf-c-dev pkg-config"
+# build and generate: the first six; tests: pkg-config (install test), jq (JSON output), valgrind,
+# clang with its runtime (libFuzzer and sanitizers).
+PACKAGES="libpg-query-dev postgresql-server-dev-15 postgresql-15 libclang-dev libjansson-dev libprotobuf-c-dev
+	pkg-config jq valgrind clang libclang-rt-14-dev"
 
 missing=""
 for p in $PACKAGES; do

@@ -170,6 +170,43 @@ step "scan lists comments as tokens" sh -c "
 step "bench --quick prints its table" sh -c "'$BUILD/pgbind' bench --quick tests/sql/*.sql | grep -q '^parse to typed tree'"
 step "bench --growth --quick prints its table" sh -c "'$BUILD/pgbind' bench --growth --quick | grep -q 'x2n'"
 
+printf 'SELECT DISTINCT a, -5 FROM t\n' >"$TMP/distinct.sql"
+step "parse --format=json pipes into jq (NULL cell, negative integer kept)" sh -c "
+	'$BUILD/pgbind' parse --format=json '$TMP/distinct.sql' |
+		jq -e '.stmts[0].stmt.SelectStmt | (.distinctClause == [{}]) and
+			(.targetList[1].ResTarget.val.A_Const.ival.ival == -5)' >/dev/null"
+step "deparse --from=json reads what parse --format=json writes" sh -c "
+	'$BUILD/pgbind' parse --format=json '$TMP/two.sql' | '$BUILD/pgbind' deparse --from=json |
+		grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
+printf '{"version":1,\n "stmts":[{"stmt":{"SelectStmt":{' >"$TMP/bad.json"
+expect_fail "malformed JSON names line and column" "line 2, column 34: unexpected end of input" \
+	"$BUILD/pgbind" deparse --from=json "$TMP/bad.json"
+expect_fail "SQL with a NUL byte is refused" "a NUL byte at offset 8" sh -c "printf 'SELECT 1\\000' | '$BUILD/pgbind' parse"
+step "empty input parses to no statements" sh -c "
+	test \"\$(printf '' | '$BUILD/pgbind' parse --format=json)\" = '{\"version\":150001,\"stmts\":[]}'"
+
+echo "== sanitizers (AddressSanitizer + UndefinedBehaviorSanitizer) and valgrind"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+step "ASan+UBSan: classic mistakes, errors, depth" "$SAN_BUILD/tests/test_parse"
+step "ASan+UBSan: decoder on malformed input" "$SAN_BUILD/tests/test_decode"
+step "ASan+UBSan: property test (8 rounds)" "$SAN_BUILD/tests/test_property" --rounds 8
+step "ASan+UBSan: JSON on the project corpus" "$SAN_BUILD/tests/test_json" tests/sql/*.sql
+step "ASan+UBSan: walker on the project corpus" "$SAN_BUILD/tests/test_walk" tests/sql/*.sql
+step "ASan+UBSan: pgbind verify on the project corpus" "$SAN_BUILD/pgbind" verify tests/sql/*.sql
+step "valgrind: classic mistakes, errors, depth" valgrind -q --error-exitcode=9 --leak-check=full \
+	--errors-for-leak-kinds=definite "$BUILD/tests/test_parse"
+step "valgrind: decoder on malformed input" valgrind -q --error-exitcode=9 --leak-check=full \
+	--errors-for-leak-kinds=definite "$BUILD/tests/test_decode"
+
+echo "== fuzzing (libFuzzer, ${FUZZ_SECONDS:-60} s a target, fixed seed)"
+if [ -n "${HAVE_FUZZ:-}" ]; then
+	step "fuzz: saved regressions, then parse, decode and JSON targets" env BUILD="$BUILD" \
+		FUZZ_SECONDS="${FUZZ_SECONDS:-60}" tests/fuzz/run.sh
+else
+	echo "     (clang not found: fuzzing not run; scripts/install-deps.sh installs it)"
+	step "clang present for fuzzing" false
+fi
+
 echo "== library, install, vendoring"
 step "the shared library exports only pgbind_ symbols" sh -c "
 	syms=\$(nm -D --defined-only '$BUILD/libpgbind.so' | awk '{print \$3}');

@@ -8,9 +8,10 @@ BUILD=${BUILD:-build}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_SEED=${FUZZ_SEED:-1} # fixed in make check, so a failure there reproduces; make fuzz FUZZ_SEED=0 picks one
 out=$BUILD/fuzz
-mkdir -p "$out/artifacts" "$out/seeds/parse" "$out/seeds/decode" "$out/corpus/parse" "$out/corpus/decode"
+mkdir -p "$out/artifacts" "$out/seeds/parse" "$out/seeds/decode" "$out/seeds/json" "$out/corpus/parse" \
+	"$out/corpus/decode" "$out/corpus/json"
 
-# Seeds: each statement of tests/sql (split at ';' ending a line), and its protobuf encoding.
+# Seeds: each statement of tests/sql (split at ';' ending a line), its protobuf and its JSON.
 if [ -z "$(ls "$out/seeds/parse")" ]; then
 	awk -v dir="$out/seeds/parse" '
 		/^--/ { next }
@@ -20,11 +21,13 @@ if [ -z "$(ls "$out/seeds/parse")" ]; then
 	for f in "$out"/seeds/parse/*.sql; do
 		"$BUILD/pgbind" parse "$f" >"$out/seeds/decode/$(basename "$f" .sql).pb" 2>/dev/null ||
 			rm -f "$out/seeds/decode/$(basename "$f" .sql).pb"
+		"$BUILD/pgbind" parse --format=json "$f" >"$out/seeds/json/$(basename "$f" .sql).json" 2>/dev/null ||
+			rm -f "$out/seeds/json/$(basename "$f" .sql).json"
 	done
 fi
 
 status=0
-for target in parse decode; do
+for target in parse decode json; do
 	bin=$out/fuzz_$target
 	reg=tests/fuzz/regressions/$target
 	if [ -d "$reg" ] && [ -n "$(ls "$reg")" ]; then
