@@ -13,15 +13,28 @@ DESTDIR     ?=
 CC          ?= cc
 BUILD       := build
 
-PG_CONFIG   ?= pg_config
+# The inputs. By default Debian's packages; PG_QUERY_DIR=<a libpg_query source/build tree> takes
+# everything from that tree instead: its pg_query.h, libpg_query.a, protobuf/pg_query.proto and
+# src/postgres/include (the PostgreSQL headers the library was built with).
+ifdef PG_QUERY_DIR
+PG_QUERY_INCLUDES := -I$(PG_QUERY_DIR) -I$(PG_QUERY_DIR)/src -I$(PG_QUERY_DIR)/protobuf -I$(PG_QUERY_DIR)/vendor
+PG_QUERY_PROTO    := $(PG_QUERY_DIR)/protobuf/pg_query.proto
+PG_INCLUDE_SERVER := $(PG_QUERY_DIR)/src/postgres/include
+PG_QUERY_LIBS     := $(PG_QUERY_DIR)/libpg_query.a
+PG_QUERY_STATIC   := $(PG_QUERY_DIR)/libpg_query.a
+PG_MAJOR          := $(shell sed -n 's/^\#define PG_MAJORVERSION "\([0-9]*\)".*/\1/p' $(PG_QUERY_DIR)/pg_query.h)
+else
+PG_CONFIG         ?= pg_config
 PG_INCLUDE_SERVER ?= $(shell $(PG_CONFIG) --includedir-server 2>/dev/null)
-PG_QUERY_INCLUDE  ?= /usr/include/pg_query
-PG_QUERY_PROTO    ?= $(PG_QUERY_INCLUDE)/pg_query.proto
+PG_QUERY_INCLUDES ?= -I/usr/include/pg_query
+PG_QUERY_PROTO    ?= /usr/include/pg_query/pg_query.proto
 PG_QUERY_LIBS     ?= -lpg_query
-PG_MAJOR          ?= 15
+PG_MAJOR          ?= $(shell sed -n 's/^\#define PG_MAJORVERSION "\([0-9]*\)".*/\1/p' /usr/include/pg_query.h 2>/dev/null)
+endif
+# The model and the exceptions are per PostgreSQL major: schema/pg15/, schema/pg16/, ...
 SCHEMA      := schema/pg$(PG_MAJOR)
 MODEL       := $(SCHEMA)/nodes.json
-OVERRIDES   := schema/overrides.txt
+OVERRIDES   := $(SCHEMA)/overrides.txt
 
 LLVM_DIR    ?= /usr/lib/llvm-14
 CLANG_RESOURCE_DIR ?= $(firstword $(wildcard $(LLVM_DIR)/lib/clang/*))
@@ -48,10 +61,10 @@ RT_PIC_OBJS := $(RT_SRCS:runtime/%.c=$(BUILD)/rt-pic/%.o)
 # Optional entry points of the linked libpg_query, found by linking a probe: forks export a
 # node-level deparser, 18.1 a token scanner without protobuf.
 HAVE_SYMBOL = $(shell printf 'char %s(void); int main(void) { return (int)%s(); }' $(1) $(1) | \
-	$(CC) -x c - -o /dev/null $(LDFLAGS) $(PG_QUERY_LIBS) >/dev/null 2>&1 && echo yes)
+	$(CC) -x c - -x none -o /dev/null $(LDFLAGS) $(PG_QUERY_LIBS) >/dev/null 2>&1 && echo yes)
 PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HAVE_DEPARSE_NODES) \
                      $(if $(call HAVE_SYMBOL,pg_query_scan_tokens),-DPGBIND_HAVE_SCAN_TOKENS)
-RT_CFLAGS   := -Iruntime -Igenerated -I$(PG_QUERY_INCLUDE) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
+RT_CFLAGS   := -Iruntime -Igenerated $(PG_QUERY_INCLUDES) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
 CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c cli/bench.c
 
 .PHONY: all deps regen extract generate check-generated check unit-tests clean install fuzz fuzz-build bench \

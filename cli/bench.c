@@ -46,7 +46,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "pg_query.h"
-#include "pg_query/pg_query.pb-c.h"
+#include "pg_query.pb-c.h"
 #include "pgbind.h"
 #include "pgbind_json.h"
 

@@ -14,7 +14,7 @@
  */
 #include "cli.h"
 #include "pg_query.h"
-#include "pg_query/pg_query.pb-c.h"
+#include "pg_query.pb-c.h"
 #include "pgbind.h"
 #include "pgbind_reflect.h"
 

@@ -640,8 +640,10 @@ static bool build_message(Cx *cx, json_t *pm, json_t *messages, json_t *oneofs, 
 		bool has_tag = json_object_get(cx->c_tags, tag.data) != NULL;
 		gen_Buf_free(&tag);
 		if (!has_tag)
-			return fail_at_proto(cx, pm, "node message %s has no NodeTag T_%s in the node model (%s)", name, name,
-								 cx->model_name);
+			return fail_at_proto(cx, pm,
+								 "node message %s: struct %s (%s) has no NodeTag T_%s in the headers (%s); a "
+								 "node kind needs its tag",
+								 name, c_name, c_loc(c_struct), name, cx->model_name);
 	}
 
 	json_t *fields = json_array();
@@ -932,7 +934,8 @@ json_t *classify(json_t *model, const char *model_name, json_t *proto, Overrides
 		json_t *cs;
 		json_array_foreach(json_object_get(model, "structs"), i, cs)
 		{
-			if (!json_object_get(cx.node_kinds, S(cs, "name")))
+			/* untagged structs (Node, Expr) are supertypes, not node kinds */
+			if (json_is_string(json_object_get(cs, "tag")) && !json_object_get(cx.node_kinds, S(cs, "name")))
 				json_array_append_new(orphans, json_pack("{s:s, s:s}", "name", S(cs, "name"), "location", c_loc(cs)));
 		}
 		ok = overrides_check_all_used(ov, err);

@@ -450,8 +450,45 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	/* Structs under nodes/ that look like nodes (they will be checked to begin with a NodeTag)
+	 * but have no T_ tag: recorded with "tag": null, so that the classifier can say a tag is
+	 * missing rather than that the struct is (Node and Expr are such; so is a new node whose
+	 * T_ value was forgotten). */
+	json_t *untagged = json_array();
+	const char *td_name;
+	json_t *td;
+	json_object_foreach(ex.typedefs, td_name, td)
+	{
+		const char *target = json_string_value(json_object_get(td, "struct"));
+		const char *loc = json_string_value(json_object_get(td, "location"));
+		if (strcmp(target, td_name) != 0 || json_object_get(wanted, td_name) || strncmp(loc, "nodes/", 6) != 0)
+			continue;
+		json_t *rec = json_pack("{s:s, s:n}", "name", td_name, "tag");
+		json_object_set(wanted, td_name, rec);
+		json_array_append_new(untagged, rec);
+	}
 	StructVisit sv = {&ex, wanted};
 	clang_visitChildren(root, visit_struct_defs, &sv);
+	/* keep the untagged ones that begin with NodeTag, in name order (a hash has no order) */
+	json_t *kept = json_array();
+	json_array_foreach(untagged, i, tv)
+	{
+		json_t *first = json_array_get(json_object_get(tv, "fields"), 0);
+		if (first && strcmp(json_string_value(json_object_get(first, "base")), "NodeTag") == 0)
+			json_array_append(kept, tv);
+	}
+	size_t n_kept = json_array_size(kept);
+	for (size_t a = 1; a < n_kept; a++) /* insertion sort: a handful of entries */
+		for (size_t b = a; b > 0 && strcmp(json_string_value(json_object_get(json_array_get(kept, b - 1), "name")),
+										   json_string_value(json_object_get(json_array_get(kept, b), "name"))) > 0;
+			 b--) {
+			json_t *x = json_incref(json_array_get(kept, b - 1));
+			json_array_set(kept, b - 1, json_array_get(kept, b));
+			json_array_set_new(kept, b, x);
+		}
+	json_array_extend(structs, kept);
+	json_decref(kept);
+	json_decref(untagged);
 	json_array_foreach(structs, i, tv)
 	{
 		if (!json_object_get(tv, "alias_of") && !json_object_get(tv, "fields")) {

@@ -1,5 +1,5 @@
 /*
- * overrides.c -- reads schema/overrides.txt; see overrides.h for the format.
+ * overrides.c -- reads schema/pgNN/overrides.txt; see overrides.h for the format.
  */
 #include "overrides.h"
 

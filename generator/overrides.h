@@ -1,5 +1,5 @@
 /*
- * overrides.h -- the one declarative file of exceptions (schema/overrides.txt).
+ * overrides.h -- the one declarative file of exceptions (schema/pgNN/overrides.txt).
  *
  * Each line names a proto message or field and sets keys on it, in the manner of nanopb's
  * .options files:
@@ -29,7 +29,7 @@ void overrides_free(Overrides *ov);
 /* The value of `key` on `target` ("Message" or "Message.field"), or NULL. Marks it used. */
 const char *overrides_get(Overrides *ov, const char *target, const char *key);
 
-/* Where an entry was written, for error messages ("schema/overrides.txt:12:1"). */
+/* Where an entry was written, for error messages ("schema/pgNN/overrides.txt:12:1"). */
 const char *overrides_location(Overrides *ov, const char *target, const char *key);
 
 /* Fills err with the entry's own location (file, line, col) and a message; returns false. */

@@ -104,6 +104,23 @@ expect_fail "a missing header stops the extractor" "header not found" \
 	"$BUILD/pgbind-extract" --include-dir "$TMP/nowhere" --out "$TMP/never.json"
 step "... and writes no model" test ! -e "$TMP/never.json"
 
+echo "== version bumps"
+OVERRIDES_FILE=$(echo "$GEN_ARGS" | sed 's/.*--overrides \([^ ]*\).*/\1/')
+step "bump fixtures: 15's inputs edited as 16-18 change them, regenerated, compiled" \
+	env BUILD="$BUILD" PG_INCLUDE_SERVER="$PG_INCLUDE_SERVER" PG_QUERY_PROTO="$PROTO" \
+	OVERRIDES="$OVERRIDES_FILE" tests/bump/run.sh
+# PG_QUERY_DIR: a libpg_query tree in its source layout, made here from Debian's files
+pqd=$TMP/pg_query_dir
+mkdir -p "$pqd/src/postgres" "$pqd/protobuf"
+ln -s /usr/include/pg_query.h "$pqd/pg_query.h"
+ln -s /usr/lib/x86_64-linux-gnu/libpg_query.a "$pqd/libpg_query.a"
+ln -s /usr/include/pg_query/pg_query.proto /usr/include/pg_query/pg_query.pb-c.h "$pqd/protobuf/"
+ln -s /usr/include/pg_query/pg_query_internal.h "$pqd/src/"
+ln -s "$PG_INCLUDE_SERVER" "$pqd/src/postgres/include"
+step "PG_QUERY_DIR=<tree>: check-generated, build and verify take the tree's inputs" sh -c "
+	make -s PG_QUERY_DIR='$pqd' BUILD='$TMP/pqd-build' check-generated '$TMP/pqd-build/pgbind' &&
+	'$TMP/pqd-build/pgbind' verify tests/sql/classic_mistakes.sql"
+
 echo "== unit tests"
 step "proto reader" "$BUILD/tests/test_proto_read"
 step "template engine" "$BUILD/tests/test_template"
