@@ -627,31 +627,6 @@ typedef struct Corpus {
 	long failed_on[N_OPS];
 } Corpus;
 
-/* Blanks psql meta-command lines and swaps extension placeholders for same-length identifiers
- * (as `pgbind verify` does). */
-static void prepare_script(char *text)
-{
-	for (char *line = text; *line;) {
-		char *p = line;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		char *eol = strchr(line, '\n');
-		if (!eol)
-			eol = line + strlen(line);
-		if (*p == '\\')
-			memset(line, ' ', (size_t)(eol - line));
-		line = *eol ? eol + 1 : eol;
-	}
-	static const struct {
-		const char *from, *to;
-	} placeholders[] = {{"@extschema@", "extschema__"}, {"@extowner@", "extowner__"}};
-	for (size_t i = 0; i < sizeof placeholders / sizeof *placeholders; i++) {
-		size_t n = strlen(placeholders[i].from);
-		for (char *p = strstr(text, placeholders[i].from); p; p = strstr(p + n, placeholders[i].from))
-			memcpy(p, placeholders[i].to, n);
-	}
-}
-
 static bool corpus_add(Corpus *c, char *sql, size_t len)
 {
 	if (c->n == c->cap) {
@@ -672,7 +647,7 @@ static bool corpus_read_file(Corpus *c, const char *path)
 	size_t len;
 	if (!cli_read_input(path, &text, &len))
 		return false;
-	prepare_script(text);
+	cli_prepare_script(text);
 	PgQuerySplitResult split = pg_query_split_with_parser(text);
 	if (split.error) {
 		pg_query_free_split_result(split);

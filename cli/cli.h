@@ -11,6 +11,11 @@
  * stderr, when the file cannot be read or holds a NUL byte (SQL text cannot). */
 bool cli_read_input(const char *path, char **text, size_t *len);
 
+/* Makes a SQL script parseable statement by statement without moving any byte: psql meta-command
+ * lines (\\...) become blanks, extension placeholders (@extschema@, @extowner@) identifiers of
+ * the same length. */
+void cli_prepare_script(char *text);
+
 /* 1-based line and column of byte offset in text. */
 void cli_line_col(const char *text, size_t offset, int *line, int *col);
 

@@ -85,3 +85,26 @@ void cli_print_syntax_error(const char *file, const char *text, size_t offset, c
 			fputc(*p == '\t' ? '\t' : ' ', stderr);
 	fputs("^\n", stderr);
 }
+
+void cli_prepare_script(char *text)
+{
+	for (char *line = text; *line;) {
+		char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		char *eol = strchr(line, '\n');
+		if (!eol)
+			eol = line + strlen(line);
+		if (*p == '\\')
+			memset(line, ' ', (size_t)(eol - line));
+		line = *eol ? eol + 1 : eol;
+	}
+	static const struct {
+		const char *from, *to;
+	} placeholders[] = {{"@extschema@", "extschema__"}, {"@extowner@", "extowner__"}};
+	for (size_t i = 0; i < sizeof placeholders / sizeof *placeholders; i++) {
+		size_t n = strlen(placeholders[i].from);
+		for (char *p = strstr(text, placeholders[i].from); p; p = strstr(p + n, placeholders[i].from))
+			memcpy(p, placeholders[i].to, n);
+	}
+}

@@ -424,38 +424,13 @@ long verify_sql(const char *sql)
 
 /* ---- one file -------------------------------------------------------------------------------- */
 
-/* Blanks psql meta-command lines and swaps extension placeholders for same-length identifiers,
- * keeping every byte offset. */
-static void prepare_script(char *text)
-{
-	for (char *line = text; *line;) {
-		char *p = line;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		char *eol = strchr(line, '\n');
-		if (!eol)
-			eol = line + strlen(line);
-		if (*p == '\\')
-			memset(line, ' ', (size_t)(eol - line));
-		line = *eol ? eol + 1 : eol;
-	}
-	static const struct {
-		const char *from, *to;
-	} placeholders[] = {{"@extschema@", "extschema__"}, {"@extowner@", "extowner__"}};
-	for (size_t i = 0; i < sizeof placeholders / sizeof *placeholders; i++) {
-		size_t n = strlen(placeholders[i].from);
-		for (char *p = strstr(text, placeholders[i].from); p; p = strstr(p + n, placeholders[i].from))
-			memcpy(p, placeholders[i].to, n);
-	}
-}
-
 static bool verify_file(Verify *v, const char *path)
 {
 	char *text;
 	size_t len;
 	if (!cli_read_input(path, &text, &len))
 		return false;
-	prepare_script(text);
+	cli_prepare_script(text);
 	PgQuerySplitResult split = pg_query_split_with_parser(text);
 	if (split.error) {
 		/* a statement that does not parse: the scanner still finds the boundaries, and each

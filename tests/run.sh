@@ -100,6 +100,9 @@ expect_fail "a node message without a C struct stops the generator" \
 printf 'message X { int32 a = 1 }\n' >"$TMP/syntax.proto"
 expect_fail "a malformed proto stops the generator with file:line:col" 'syntax.proto:1:' \
 	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--proto [^ ]*//; s/--out [^ ]*//') --proto "$TMP/syntax.proto" --out "$TMP/o5"
+touch "$TMP/a-file"
+expect_fail "an unwritable output directory stops the generator" "cannot create output directory" \
+	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--out [^ ]*//') --out "$TMP/a-file/generated"
 expect_fail "a missing header stops the extractor" "header not found" \
 	"$BUILD/pgbind-extract" --include-dir "$TMP/nowhere" --out "$TMP/never.json"
 step "... and writes no model" test ! -e "$TMP/never.json"
