@@ -364,19 +364,27 @@ static bool dec_node(pgbind_Decoder *d, const uint8_t *p, const uint8_t *end, pg
 
 /* ---- entry points ---------------------------------------------------------------------------- */
 
+/* The checks and set-up both entry points share; false when the arguments are unusable. */
+static bool decoder_start(pgbind_Decoder *d, const uint8_t **data, size_t len, const pgbind_Options *options,
+						  pgbind_Arena *arena, pgbind_Status *status)
+{
+	static const uint8_t empty[1];
+	if ((!*data && len) || !arena) {
+		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "%s is NULL", arena ? "data" : "arena");
+		return false;
+	}
+	if (!*data)
+		*data = empty;
+	*d = (pgbind_Decoder){.start = *data, .arena = arena, .status = status, .max_depth = pgbind_max_depth(options)};
+	return true;
+}
+
 pgbind_ParseResult *pgbind_decode(const uint8_t *data, size_t len, const pgbind_Options *options,
 								  pgbind_Arena *arena, pgbind_Status *status)
 {
-	if ((!data && len) || !arena) {
-		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "%s is NULL", arena ? "data" : "arena");
-		return NULL;
-	}
-	static const uint8_t empty[1];
-	if (!data)
-		data = empty;
-	pgbind_Decoder d = {.start = data, .arena = arena, .status = status, .max_depth = pgbind_max_depth(options)};
-	pgbind_ParseResult *r = dec_alloc(&d, data, sizeof *r);
-	if (!r)
+	pgbind_Decoder d;
+	pgbind_ParseResult *r;
+	if (!decoder_start(&d, &data, len, options, arena, status) || !(r = dec_alloc(&d, data, sizeof *r)))
 		return NULL;
 	init_ParseResult(r);
 	return dec_ParseResult(&d, data, data + len, r) ? r : NULL;
@@ -385,16 +393,9 @@ pgbind_ParseResult *pgbind_decode(const uint8_t *data, size_t len, const pgbind_
 pgbind_ScanResult *pgbind_decode_scan(const uint8_t *data, size_t len, const pgbind_Options *options,
 									  pgbind_Arena *arena, pgbind_Status *status)
 {
-	if ((!data && len) || !arena) {
-		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "%s is NULL", arena ? "data" : "arena");
-		return NULL;
-	}
-	static const uint8_t empty[1];
-	if (!data)
-		data = empty;
-	pgbind_Decoder d = {.start = data, .arena = arena, .status = status, .max_depth = pgbind_max_depth(options)};
-	pgbind_ScanResult *r = dec_alloc(&d, data, sizeof *r);
-	if (!r)
+	pgbind_Decoder d;
+	pgbind_ScanResult *r;
+	if (!decoder_start(&d, &data, len, options, arena, status) || !(r = dec_alloc(&d, data, sizeof *r)))
 		return NULL;
 	init_ScanResult(r);
 	return dec_ScanResult(&d, data, data + len, r) ? r : NULL;
