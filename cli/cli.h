@@ -12,7 +12,7 @@
 bool cli_read_input(const char *path, char **text, size_t *len);
 
 /* Makes a SQL script parseable statement by statement without moving any byte: psql meta-command
- * lines (\\...) become blanks, extension placeholders (@extschema@, @extowner@) identifiers of
+ * lines (\...) become blanks, extension placeholders (@extschema@, @extowner@) identifiers of
  * the same length. */
 void cli_prepare_script(char *text);
 
