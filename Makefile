@@ -169,9 +169,24 @@ $(BUILD)/tests/test_json: tests/test_json.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
 $(BUILD)/tests/test_walk: tests/test_walk.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
 
+$(BUILD)/tests/test_hardening: tests/test_hardening.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
+
+# The same test with pgbind's own malloc calls failable one by one (libpg_query, a shared library
+# here, is not affected by the wrap).
+$(BUILD)/tests/test_hardening_wrap: tests/test_hardening.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) -lpg_query -pthread \
+		-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+
+# ThreadSanitizer: the runtime compiled into the test so that it is instrumented.
+$(BUILD)/tests/test_hardening_tsan: tests/test_hardening.c $(RT_SRCS) $(wildcard runtime/*.h) $(GENERATED) | $(BUILD)/.dir
+	$(CC) $(CSTD) -O1 -g -fsanitize=thread -fno-omit-frame-pointer $(RT_CFLAGS) -o $@ tests/test_hardening.c \
+		$(RT_SRCS) $(PG_QUERY_LIBS) -pthread
+
 UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUILD)/tests/test_classify \
               $(BUILD)/tests/test_parse $(BUILD)/tests/test_decode $(BUILD)/tests/test_property \
-              $(BUILD)/tests/test_json $(BUILD)/tests/test_walk
+              $(BUILD)/tests/test_json $(BUILD)/tests/test_walk $(BUILD)/tests/test_hardening \
+              $(BUILD)/tests/test_hardening_tsan $(if $(PG_QUERY_DIR),,$(BUILD)/tests/test_hardening_wrap)
 
 # The same tests built with AddressSanitizer and UndefinedBehaviorSanitizer (make check runs them).
 SAN_BUILD := $(BUILD)/san
@@ -185,7 +200,7 @@ san-build: $(GENERATED)
 # Fuzzing needs clang; without it make check says so and runs the rest. make check gives each
 # target FUZZ_SECONDS with a fixed seed; make fuzz runs longer.
 FUZZ_CC      ?= clang
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 45
 HAVE_FUZZ_CC := $(shell command -v $(FUZZ_CC) >/dev/null 2>&1 && echo yes)
 
 # The whole suite; tests/run.sh prints each step and ends with "N passed, M failed".

@@ -286,9 +286,16 @@ static void verify_deparse(Verify *v, const char *file, const char *text, size_t
 	pgbind_Status status = {0};
 	const char *ours = pgbind_deparse(tree, NULL, arena, &status);
 	if (!ours && status.code == PGBIND_ERROR_UNREPRESENTABLE) {
-		/* refused: it holds if libpg_query's protocol really loses the tree's empty string, or if
-		 * libpg_query's own deparse of these bytes crashes (tried in a child process) */
-		ok = verify_protocol_loses(tree, want, want_len) || deparse_crashes(want, want_len);
+		/* refused: it holds if the tree nests deeper than the documented limit of the protobuf
+		 * route, if libpg_query's protocol really loses the tree's empty string, or if libpg_query's
+		 * own deparse of these bytes crashes (tried in a child process) */
+		pgbind_Options limit = {.max_depth = PGBIND_DEPARSE_MAX_DEPTH};
+		const uint8_t *unused;
+		size_t unused_len;
+		pgbind_Status depth_status = {0};
+		bool too_deep = !pgbind_encode(tree, &limit, arena, &unused, &unused_len, &depth_status) &&
+						depth_status.code == PGBIND_ERROR_DEPTH;
+		ok = too_deep || verify_protocol_loses(tree, want, want_len) || deparse_crashes(want, want_len);
 		report(v, CHECK_DEPARSE_REFUSED, ok);
 		if (!ok) {
 			snprintf(why, sizeof why, "deparse refused (%s), but libpg_query deparses these bytes", status.message);

@@ -14,247 +14,247 @@
  */
 
 /* ---- Begin declarations ---- */
-static bool enc_ParseResult(pgbind_Encoder *e, const pgbind_ParseResult *m);
-static bool enc_ScanResult(pgbind_Encoder *e, const pgbind_ScanResult *m);
-static bool enc_Integer(pgbind_Encoder *e, const pgbind_Integer *m);
-static bool enc_Float(pgbind_Encoder *e, const pgbind_Float *m);
-static bool enc_Boolean(pgbind_Encoder *e, const pgbind_Boolean *m);
-static bool enc_String(pgbind_Encoder *e, const pgbind_String *m);
-static bool enc_BitString(pgbind_Encoder *e, const pgbind_BitString *m);
-static bool enc_List(pgbind_Encoder *e, const pgbind_List *m);
-static bool enc_OidList(pgbind_Encoder *e, const pgbind_OidList *m);
-static bool enc_IntList(pgbind_Encoder *e, const pgbind_IntList *m);
-static bool enc_A_Const(pgbind_Encoder *e, const pgbind_A_Const *m);
-static bool enc_Alias(pgbind_Encoder *e, const pgbind_Alias *m);
-static bool enc_RangeVar(pgbind_Encoder *e, const pgbind_RangeVar *m);
-static bool enc_TableFunc(pgbind_Encoder *e, const pgbind_TableFunc *m);
-static bool enc_Var(pgbind_Encoder *e, const pgbind_Var *m);
-static bool enc_Param(pgbind_Encoder *e, const pgbind_Param *m);
-static bool enc_Aggref(pgbind_Encoder *e, const pgbind_Aggref *m);
-static bool enc_GroupingFunc(pgbind_Encoder *e, const pgbind_GroupingFunc *m);
-static bool enc_WindowFunc(pgbind_Encoder *e, const pgbind_WindowFunc *m);
-static bool enc_SubscriptingRef(pgbind_Encoder *e, const pgbind_SubscriptingRef *m);
-static bool enc_FuncExpr(pgbind_Encoder *e, const pgbind_FuncExpr *m);
-static bool enc_NamedArgExpr(pgbind_Encoder *e, const pgbind_NamedArgExpr *m);
-static bool enc_OpExpr(pgbind_Encoder *e, const pgbind_OpExpr *m);
-static bool enc_DistinctExpr(pgbind_Encoder *e, const pgbind_DistinctExpr *m);
-static bool enc_NullIfExpr(pgbind_Encoder *e, const pgbind_NullIfExpr *m);
-static bool enc_ScalarArrayOpExpr(pgbind_Encoder *e, const pgbind_ScalarArrayOpExpr *m);
-static bool enc_BoolExpr(pgbind_Encoder *e, const pgbind_BoolExpr *m);
-static bool enc_SubLink(pgbind_Encoder *e, const pgbind_SubLink *m);
-static bool enc_SubPlan(pgbind_Encoder *e, const pgbind_SubPlan *m);
-static bool enc_AlternativeSubPlan(pgbind_Encoder *e, const pgbind_AlternativeSubPlan *m);
-static bool enc_FieldSelect(pgbind_Encoder *e, const pgbind_FieldSelect *m);
-static bool enc_FieldStore(pgbind_Encoder *e, const pgbind_FieldStore *m);
-static bool enc_RelabelType(pgbind_Encoder *e, const pgbind_RelabelType *m);
-static bool enc_CoerceViaIO(pgbind_Encoder *e, const pgbind_CoerceViaIO *m);
-static bool enc_ArrayCoerceExpr(pgbind_Encoder *e, const pgbind_ArrayCoerceExpr *m);
-static bool enc_ConvertRowtypeExpr(pgbind_Encoder *e, const pgbind_ConvertRowtypeExpr *m);
-static bool enc_CollateExpr(pgbind_Encoder *e, const pgbind_CollateExpr *m);
-static bool enc_CaseExpr(pgbind_Encoder *e, const pgbind_CaseExpr *m);
-static bool enc_CaseWhen(pgbind_Encoder *e, const pgbind_CaseWhen *m);
-static bool enc_CaseTestExpr(pgbind_Encoder *e, const pgbind_CaseTestExpr *m);
-static bool enc_ArrayExpr(pgbind_Encoder *e, const pgbind_ArrayExpr *m);
-static bool enc_RowExpr(pgbind_Encoder *e, const pgbind_RowExpr *m);
-static bool enc_RowCompareExpr(pgbind_Encoder *e, const pgbind_RowCompareExpr *m);
-static bool enc_CoalesceExpr(pgbind_Encoder *e, const pgbind_CoalesceExpr *m);
-static bool enc_MinMaxExpr(pgbind_Encoder *e, const pgbind_MinMaxExpr *m);
-static bool enc_SQLValueFunction(pgbind_Encoder *e, const pgbind_SQLValueFunction *m);
-static bool enc_XmlExpr(pgbind_Encoder *e, const pgbind_XmlExpr *m);
-static bool enc_NullTest(pgbind_Encoder *e, const pgbind_NullTest *m);
-static bool enc_BooleanTest(pgbind_Encoder *e, const pgbind_BooleanTest *m);
-static bool enc_CoerceToDomain(pgbind_Encoder *e, const pgbind_CoerceToDomain *m);
-static bool enc_CoerceToDomainValue(pgbind_Encoder *e, const pgbind_CoerceToDomainValue *m);
-static bool enc_SetToDefault(pgbind_Encoder *e, const pgbind_SetToDefault *m);
-static bool enc_CurrentOfExpr(pgbind_Encoder *e, const pgbind_CurrentOfExpr *m);
-static bool enc_NextValueExpr(pgbind_Encoder *e, const pgbind_NextValueExpr *m);
-static bool enc_InferenceElem(pgbind_Encoder *e, const pgbind_InferenceElem *m);
-static bool enc_TargetEntry(pgbind_Encoder *e, const pgbind_TargetEntry *m);
-static bool enc_RangeTblRef(pgbind_Encoder *e, const pgbind_RangeTblRef *m);
-static bool enc_JoinExpr(pgbind_Encoder *e, const pgbind_JoinExpr *m);
-static bool enc_FromExpr(pgbind_Encoder *e, const pgbind_FromExpr *m);
-static bool enc_OnConflictExpr(pgbind_Encoder *e, const pgbind_OnConflictExpr *m);
-static bool enc_IntoClause(pgbind_Encoder *e, const pgbind_IntoClause *m);
-static bool enc_MergeAction(pgbind_Encoder *e, const pgbind_MergeAction *m);
-static bool enc_RawStmt(pgbind_Encoder *e, const pgbind_RawStmt *m);
-static bool enc_Query(pgbind_Encoder *e, const pgbind_Query *m);
-static bool enc_InsertStmt(pgbind_Encoder *e, const pgbind_InsertStmt *m);
-static bool enc_DeleteStmt(pgbind_Encoder *e, const pgbind_DeleteStmt *m);
-static bool enc_UpdateStmt(pgbind_Encoder *e, const pgbind_UpdateStmt *m);
-static bool enc_MergeStmt(pgbind_Encoder *e, const pgbind_MergeStmt *m);
-static bool enc_SelectStmt(pgbind_Encoder *e, const pgbind_SelectStmt *m);
-static bool enc_ReturnStmt(pgbind_Encoder *e, const pgbind_ReturnStmt *m);
-static bool enc_PLAssignStmt(pgbind_Encoder *e, const pgbind_PLAssignStmt *m);
-static bool enc_AlterTableStmt(pgbind_Encoder *e, const pgbind_AlterTableStmt *m);
-static bool enc_AlterTableCmd(pgbind_Encoder *e, const pgbind_AlterTableCmd *m);
-static bool enc_AlterDomainStmt(pgbind_Encoder *e, const pgbind_AlterDomainStmt *m);
-static bool enc_SetOperationStmt(pgbind_Encoder *e, const pgbind_SetOperationStmt *m);
-static bool enc_GrantStmt(pgbind_Encoder *e, const pgbind_GrantStmt *m);
-static bool enc_GrantRoleStmt(pgbind_Encoder *e, const pgbind_GrantRoleStmt *m);
-static bool enc_AlterDefaultPrivilegesStmt(pgbind_Encoder *e, const pgbind_AlterDefaultPrivilegesStmt *m);
-static bool enc_ClosePortalStmt(pgbind_Encoder *e, const pgbind_ClosePortalStmt *m);
-static bool enc_ClusterStmt(pgbind_Encoder *e, const pgbind_ClusterStmt *m);
-static bool enc_CopyStmt(pgbind_Encoder *e, const pgbind_CopyStmt *m);
-static bool enc_CreateStmt(pgbind_Encoder *e, const pgbind_CreateStmt *m);
-static bool enc_DefineStmt(pgbind_Encoder *e, const pgbind_DefineStmt *m);
-static bool enc_DropStmt(pgbind_Encoder *e, const pgbind_DropStmt *m);
-static bool enc_TruncateStmt(pgbind_Encoder *e, const pgbind_TruncateStmt *m);
-static bool enc_CommentStmt(pgbind_Encoder *e, const pgbind_CommentStmt *m);
-static bool enc_FetchStmt(pgbind_Encoder *e, const pgbind_FetchStmt *m);
-static bool enc_IndexStmt(pgbind_Encoder *e, const pgbind_IndexStmt *m);
-static bool enc_CreateFunctionStmt(pgbind_Encoder *e, const pgbind_CreateFunctionStmt *m);
-static bool enc_AlterFunctionStmt(pgbind_Encoder *e, const pgbind_AlterFunctionStmt *m);
-static bool enc_DoStmt(pgbind_Encoder *e, const pgbind_DoStmt *m);
-static bool enc_RenameStmt(pgbind_Encoder *e, const pgbind_RenameStmt *m);
-static bool enc_RuleStmt(pgbind_Encoder *e, const pgbind_RuleStmt *m);
-static bool enc_NotifyStmt(pgbind_Encoder *e, const pgbind_NotifyStmt *m);
-static bool enc_ListenStmt(pgbind_Encoder *e, const pgbind_ListenStmt *m);
-static bool enc_UnlistenStmt(pgbind_Encoder *e, const pgbind_UnlistenStmt *m);
-static bool enc_TransactionStmt(pgbind_Encoder *e, const pgbind_TransactionStmt *m);
-static bool enc_ViewStmt(pgbind_Encoder *e, const pgbind_ViewStmt *m);
-static bool enc_LoadStmt(pgbind_Encoder *e, const pgbind_LoadStmt *m);
-static bool enc_CreateDomainStmt(pgbind_Encoder *e, const pgbind_CreateDomainStmt *m);
-static bool enc_CreatedbStmt(pgbind_Encoder *e, const pgbind_CreatedbStmt *m);
-static bool enc_DropdbStmt(pgbind_Encoder *e, const pgbind_DropdbStmt *m);
-static bool enc_VacuumStmt(pgbind_Encoder *e, const pgbind_VacuumStmt *m);
-static bool enc_ExplainStmt(pgbind_Encoder *e, const pgbind_ExplainStmt *m);
-static bool enc_CreateTableAsStmt(pgbind_Encoder *e, const pgbind_CreateTableAsStmt *m);
-static bool enc_CreateSeqStmt(pgbind_Encoder *e, const pgbind_CreateSeqStmt *m);
-static bool enc_AlterSeqStmt(pgbind_Encoder *e, const pgbind_AlterSeqStmt *m);
-static bool enc_VariableSetStmt(pgbind_Encoder *e, const pgbind_VariableSetStmt *m);
-static bool enc_VariableShowStmt(pgbind_Encoder *e, const pgbind_VariableShowStmt *m);
-static bool enc_DiscardStmt(pgbind_Encoder *e, const pgbind_DiscardStmt *m);
-static bool enc_CreateTrigStmt(pgbind_Encoder *e, const pgbind_CreateTrigStmt *m);
-static bool enc_CreatePLangStmt(pgbind_Encoder *e, const pgbind_CreatePLangStmt *m);
-static bool enc_CreateRoleStmt(pgbind_Encoder *e, const pgbind_CreateRoleStmt *m);
-static bool enc_AlterRoleStmt(pgbind_Encoder *e, const pgbind_AlterRoleStmt *m);
-static bool enc_DropRoleStmt(pgbind_Encoder *e, const pgbind_DropRoleStmt *m);
-static bool enc_LockStmt(pgbind_Encoder *e, const pgbind_LockStmt *m);
-static bool enc_ConstraintsSetStmt(pgbind_Encoder *e, const pgbind_ConstraintsSetStmt *m);
-static bool enc_ReindexStmt(pgbind_Encoder *e, const pgbind_ReindexStmt *m);
-static bool enc_CheckPointStmt(pgbind_Encoder *e, const pgbind_CheckPointStmt *m);
-static bool enc_CreateSchemaStmt(pgbind_Encoder *e, const pgbind_CreateSchemaStmt *m);
-static bool enc_AlterDatabaseStmt(pgbind_Encoder *e, const pgbind_AlterDatabaseStmt *m);
-static bool enc_AlterDatabaseRefreshCollStmt(pgbind_Encoder *e, const pgbind_AlterDatabaseRefreshCollStmt *m);
-static bool enc_AlterDatabaseSetStmt(pgbind_Encoder *e, const pgbind_AlterDatabaseSetStmt *m);
-static bool enc_AlterRoleSetStmt(pgbind_Encoder *e, const pgbind_AlterRoleSetStmt *m);
-static bool enc_CreateConversionStmt(pgbind_Encoder *e, const pgbind_CreateConversionStmt *m);
-static bool enc_CreateCastStmt(pgbind_Encoder *e, const pgbind_CreateCastStmt *m);
-static bool enc_CreateOpClassStmt(pgbind_Encoder *e, const pgbind_CreateOpClassStmt *m);
-static bool enc_CreateOpFamilyStmt(pgbind_Encoder *e, const pgbind_CreateOpFamilyStmt *m);
-static bool enc_AlterOpFamilyStmt(pgbind_Encoder *e, const pgbind_AlterOpFamilyStmt *m);
-static bool enc_PrepareStmt(pgbind_Encoder *e, const pgbind_PrepareStmt *m);
-static bool enc_ExecuteStmt(pgbind_Encoder *e, const pgbind_ExecuteStmt *m);
-static bool enc_DeallocateStmt(pgbind_Encoder *e, const pgbind_DeallocateStmt *m);
-static bool enc_DeclareCursorStmt(pgbind_Encoder *e, const pgbind_DeclareCursorStmt *m);
-static bool enc_CreateTableSpaceStmt(pgbind_Encoder *e, const pgbind_CreateTableSpaceStmt *m);
-static bool enc_DropTableSpaceStmt(pgbind_Encoder *e, const pgbind_DropTableSpaceStmt *m);
-static bool enc_AlterObjectDependsStmt(pgbind_Encoder *e, const pgbind_AlterObjectDependsStmt *m);
-static bool enc_AlterObjectSchemaStmt(pgbind_Encoder *e, const pgbind_AlterObjectSchemaStmt *m);
-static bool enc_AlterOwnerStmt(pgbind_Encoder *e, const pgbind_AlterOwnerStmt *m);
-static bool enc_AlterOperatorStmt(pgbind_Encoder *e, const pgbind_AlterOperatorStmt *m);
-static bool enc_AlterTypeStmt(pgbind_Encoder *e, const pgbind_AlterTypeStmt *m);
-static bool enc_DropOwnedStmt(pgbind_Encoder *e, const pgbind_DropOwnedStmt *m);
-static bool enc_ReassignOwnedStmt(pgbind_Encoder *e, const pgbind_ReassignOwnedStmt *m);
-static bool enc_CompositeTypeStmt(pgbind_Encoder *e, const pgbind_CompositeTypeStmt *m);
-static bool enc_CreateEnumStmt(pgbind_Encoder *e, const pgbind_CreateEnumStmt *m);
-static bool enc_CreateRangeStmt(pgbind_Encoder *e, const pgbind_CreateRangeStmt *m);
-static bool enc_AlterEnumStmt(pgbind_Encoder *e, const pgbind_AlterEnumStmt *m);
-static bool enc_AlterTSDictionaryStmt(pgbind_Encoder *e, const pgbind_AlterTSDictionaryStmt *m);
-static bool enc_AlterTSConfigurationStmt(pgbind_Encoder *e, const pgbind_AlterTSConfigurationStmt *m);
-static bool enc_CreateFdwStmt(pgbind_Encoder *e, const pgbind_CreateFdwStmt *m);
-static bool enc_AlterFdwStmt(pgbind_Encoder *e, const pgbind_AlterFdwStmt *m);
-static bool enc_CreateForeignServerStmt(pgbind_Encoder *e, const pgbind_CreateForeignServerStmt *m);
-static bool enc_AlterForeignServerStmt(pgbind_Encoder *e, const pgbind_AlterForeignServerStmt *m);
-static bool enc_CreateUserMappingStmt(pgbind_Encoder *e, const pgbind_CreateUserMappingStmt *m);
-static bool enc_AlterUserMappingStmt(pgbind_Encoder *e, const pgbind_AlterUserMappingStmt *m);
-static bool enc_DropUserMappingStmt(pgbind_Encoder *e, const pgbind_DropUserMappingStmt *m);
-static bool enc_AlterTableSpaceOptionsStmt(pgbind_Encoder *e, const pgbind_AlterTableSpaceOptionsStmt *m);
-static bool enc_AlterTableMoveAllStmt(pgbind_Encoder *e, const pgbind_AlterTableMoveAllStmt *m);
-static bool enc_SecLabelStmt(pgbind_Encoder *e, const pgbind_SecLabelStmt *m);
-static bool enc_CreateForeignTableStmt(pgbind_Encoder *e, const pgbind_CreateForeignTableStmt *m);
-static bool enc_ImportForeignSchemaStmt(pgbind_Encoder *e, const pgbind_ImportForeignSchemaStmt *m);
-static bool enc_CreateExtensionStmt(pgbind_Encoder *e, const pgbind_CreateExtensionStmt *m);
-static bool enc_AlterExtensionStmt(pgbind_Encoder *e, const pgbind_AlterExtensionStmt *m);
-static bool enc_AlterExtensionContentsStmt(pgbind_Encoder *e, const pgbind_AlterExtensionContentsStmt *m);
-static bool enc_CreateEventTrigStmt(pgbind_Encoder *e, const pgbind_CreateEventTrigStmt *m);
-static bool enc_AlterEventTrigStmt(pgbind_Encoder *e, const pgbind_AlterEventTrigStmt *m);
-static bool enc_RefreshMatViewStmt(pgbind_Encoder *e, const pgbind_RefreshMatViewStmt *m);
-static bool enc_ReplicaIdentityStmt(pgbind_Encoder *e, const pgbind_ReplicaIdentityStmt *m);
-static bool enc_AlterSystemStmt(pgbind_Encoder *e, const pgbind_AlterSystemStmt *m);
-static bool enc_CreatePolicyStmt(pgbind_Encoder *e, const pgbind_CreatePolicyStmt *m);
-static bool enc_AlterPolicyStmt(pgbind_Encoder *e, const pgbind_AlterPolicyStmt *m);
-static bool enc_CreateTransformStmt(pgbind_Encoder *e, const pgbind_CreateTransformStmt *m);
-static bool enc_CreateAmStmt(pgbind_Encoder *e, const pgbind_CreateAmStmt *m);
-static bool enc_CreatePublicationStmt(pgbind_Encoder *e, const pgbind_CreatePublicationStmt *m);
-static bool enc_AlterPublicationStmt(pgbind_Encoder *e, const pgbind_AlterPublicationStmt *m);
-static bool enc_CreateSubscriptionStmt(pgbind_Encoder *e, const pgbind_CreateSubscriptionStmt *m);
-static bool enc_AlterSubscriptionStmt(pgbind_Encoder *e, const pgbind_AlterSubscriptionStmt *m);
-static bool enc_DropSubscriptionStmt(pgbind_Encoder *e, const pgbind_DropSubscriptionStmt *m);
-static bool enc_CreateStatsStmt(pgbind_Encoder *e, const pgbind_CreateStatsStmt *m);
-static bool enc_AlterCollationStmt(pgbind_Encoder *e, const pgbind_AlterCollationStmt *m);
-static bool enc_CallStmt(pgbind_Encoder *e, const pgbind_CallStmt *m);
-static bool enc_AlterStatsStmt(pgbind_Encoder *e, const pgbind_AlterStatsStmt *m);
-static bool enc_A_Expr(pgbind_Encoder *e, const pgbind_A_Expr *m);
-static bool enc_ColumnRef(pgbind_Encoder *e, const pgbind_ColumnRef *m);
-static bool enc_ParamRef(pgbind_Encoder *e, const pgbind_ParamRef *m);
-static bool enc_FuncCall(pgbind_Encoder *e, const pgbind_FuncCall *m);
-static bool enc_A_Star(pgbind_Encoder *e, const pgbind_A_Star *m);
-static bool enc_A_Indices(pgbind_Encoder *e, const pgbind_A_Indices *m);
-static bool enc_A_Indirection(pgbind_Encoder *e, const pgbind_A_Indirection *m);
-static bool enc_A_ArrayExpr(pgbind_Encoder *e, const pgbind_A_ArrayExpr *m);
-static bool enc_ResTarget(pgbind_Encoder *e, const pgbind_ResTarget *m);
-static bool enc_MultiAssignRef(pgbind_Encoder *e, const pgbind_MultiAssignRef *m);
-static bool enc_TypeCast(pgbind_Encoder *e, const pgbind_TypeCast *m);
-static bool enc_CollateClause(pgbind_Encoder *e, const pgbind_CollateClause *m);
-static bool enc_SortBy(pgbind_Encoder *e, const pgbind_SortBy *m);
-static bool enc_WindowDef(pgbind_Encoder *e, const pgbind_WindowDef *m);
-static bool enc_RangeSubselect(pgbind_Encoder *e, const pgbind_RangeSubselect *m);
-static bool enc_RangeFunction(pgbind_Encoder *e, const pgbind_RangeFunction *m);
-static bool enc_RangeTableSample(pgbind_Encoder *e, const pgbind_RangeTableSample *m);
-static bool enc_RangeTableFunc(pgbind_Encoder *e, const pgbind_RangeTableFunc *m);
-static bool enc_RangeTableFuncCol(pgbind_Encoder *e, const pgbind_RangeTableFuncCol *m);
-static bool enc_TypeName(pgbind_Encoder *e, const pgbind_TypeName *m);
-static bool enc_ColumnDef(pgbind_Encoder *e, const pgbind_ColumnDef *m);
-static bool enc_IndexElem(pgbind_Encoder *e, const pgbind_IndexElem *m);
-static bool enc_StatsElem(pgbind_Encoder *e, const pgbind_StatsElem *m);
-static bool enc_Constraint(pgbind_Encoder *e, const pgbind_Constraint *m);
-static bool enc_DefElem(pgbind_Encoder *e, const pgbind_DefElem *m);
-static bool enc_RangeTblEntry(pgbind_Encoder *e, const pgbind_RangeTblEntry *m);
-static bool enc_RangeTblFunction(pgbind_Encoder *e, const pgbind_RangeTblFunction *m);
-static bool enc_TableSampleClause(pgbind_Encoder *e, const pgbind_TableSampleClause *m);
-static bool enc_WithCheckOption(pgbind_Encoder *e, const pgbind_WithCheckOption *m);
-static bool enc_SortGroupClause(pgbind_Encoder *e, const pgbind_SortGroupClause *m);
-static bool enc_GroupingSet(pgbind_Encoder *e, const pgbind_GroupingSet *m);
-static bool enc_WindowClause(pgbind_Encoder *e, const pgbind_WindowClause *m);
-static bool enc_ObjectWithArgs(pgbind_Encoder *e, const pgbind_ObjectWithArgs *m);
-static bool enc_AccessPriv(pgbind_Encoder *e, const pgbind_AccessPriv *m);
-static bool enc_CreateOpClassItem(pgbind_Encoder *e, const pgbind_CreateOpClassItem *m);
-static bool enc_TableLikeClause(pgbind_Encoder *e, const pgbind_TableLikeClause *m);
-static bool enc_FunctionParameter(pgbind_Encoder *e, const pgbind_FunctionParameter *m);
-static bool enc_LockingClause(pgbind_Encoder *e, const pgbind_LockingClause *m);
-static bool enc_RowMarkClause(pgbind_Encoder *e, const pgbind_RowMarkClause *m);
-static bool enc_XmlSerialize(pgbind_Encoder *e, const pgbind_XmlSerialize *m);
-static bool enc_WithClause(pgbind_Encoder *e, const pgbind_WithClause *m);
-static bool enc_InferClause(pgbind_Encoder *e, const pgbind_InferClause *m);
-static bool enc_OnConflictClause(pgbind_Encoder *e, const pgbind_OnConflictClause *m);
-static bool enc_CTESearchClause(pgbind_Encoder *e, const pgbind_CTESearchClause *m);
-static bool enc_CTECycleClause(pgbind_Encoder *e, const pgbind_CTECycleClause *m);
-static bool enc_CommonTableExpr(pgbind_Encoder *e, const pgbind_CommonTableExpr *m);
-static bool enc_MergeWhenClause(pgbind_Encoder *e, const pgbind_MergeWhenClause *m);
-static bool enc_RoleSpec(pgbind_Encoder *e, const pgbind_RoleSpec *m);
-static bool enc_TriggerTransition(pgbind_Encoder *e, const pgbind_TriggerTransition *m);
-static bool enc_PartitionElem(pgbind_Encoder *e, const pgbind_PartitionElem *m);
-static bool enc_PartitionSpec(pgbind_Encoder *e, const pgbind_PartitionSpec *m);
-static bool enc_PartitionBoundSpec(pgbind_Encoder *e, const pgbind_PartitionBoundSpec *m);
-static bool enc_PartitionRangeDatum(pgbind_Encoder *e, const pgbind_PartitionRangeDatum *m);
-static bool enc_PartitionCmd(pgbind_Encoder *e, const pgbind_PartitionCmd *m);
-static bool enc_VacuumRelation(pgbind_Encoder *e, const pgbind_VacuumRelation *m);
-static bool enc_PublicationObjSpec(pgbind_Encoder *e, const pgbind_PublicationObjSpec *m);
-static bool enc_PublicationTable(pgbind_Encoder *e, const pgbind_PublicationTable *m);
-static bool enc_InlineCodeBlock(pgbind_Encoder *e, const pgbind_InlineCodeBlock *m);
-static bool enc_CallContext(pgbind_Encoder *e, const pgbind_CallContext *m);
-static bool enc_ScanToken(pgbind_Encoder *e, const pgbind_ScanToken *m);
+static uint8_t *enc_ParseResult(pgbind_Encoder *e, uint8_t *p, const pgbind_ParseResult *m, int depth);
+static uint8_t *enc_ScanResult(pgbind_Encoder *e, uint8_t *p, const pgbind_ScanResult *m, int depth);
+static uint8_t *enc_Integer(pgbind_Encoder *e, uint8_t *p, const pgbind_Integer *m, int depth);
+static uint8_t *enc_Float(pgbind_Encoder *e, uint8_t *p, const pgbind_Float *m, int depth);
+static uint8_t *enc_Boolean(pgbind_Encoder *e, uint8_t *p, const pgbind_Boolean *m, int depth);
+static uint8_t *enc_String(pgbind_Encoder *e, uint8_t *p, const pgbind_String *m, int depth);
+static uint8_t *enc_BitString(pgbind_Encoder *e, uint8_t *p, const pgbind_BitString *m, int depth);
+static uint8_t *enc_List(pgbind_Encoder *e, uint8_t *p, const pgbind_List *m, int depth);
+static uint8_t *enc_OidList(pgbind_Encoder *e, uint8_t *p, const pgbind_OidList *m, int depth);
+static uint8_t *enc_IntList(pgbind_Encoder *e, uint8_t *p, const pgbind_IntList *m, int depth);
+static uint8_t *enc_A_Const(pgbind_Encoder *e, uint8_t *p, const pgbind_A_Const *m, int depth);
+static uint8_t *enc_Alias(pgbind_Encoder *e, uint8_t *p, const pgbind_Alias *m, int depth);
+static uint8_t *enc_RangeVar(pgbind_Encoder *e, uint8_t *p, const pgbind_RangeVar *m, int depth);
+static uint8_t *enc_TableFunc(pgbind_Encoder *e, uint8_t *p, const pgbind_TableFunc *m, int depth);
+static uint8_t *enc_Var(pgbind_Encoder *e, uint8_t *p, const pgbind_Var *m, int depth);
+static uint8_t *enc_Param(pgbind_Encoder *e, uint8_t *p, const pgbind_Param *m, int depth);
+static uint8_t *enc_Aggref(pgbind_Encoder *e, uint8_t *p, const pgbind_Aggref *m, int depth);
+static uint8_t *enc_GroupingFunc(pgbind_Encoder *e, uint8_t *p, const pgbind_GroupingFunc *m, int depth);
+static uint8_t *enc_WindowFunc(pgbind_Encoder *e, uint8_t *p, const pgbind_WindowFunc *m, int depth);
+static uint8_t *enc_SubscriptingRef(pgbind_Encoder *e, uint8_t *p, const pgbind_SubscriptingRef *m, int depth);
+static uint8_t *enc_FuncExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_FuncExpr *m, int depth);
+static uint8_t *enc_NamedArgExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_NamedArgExpr *m, int depth);
+static uint8_t *enc_OpExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_OpExpr *m, int depth);
+static uint8_t *enc_DistinctExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_DistinctExpr *m, int depth);
+static uint8_t *enc_NullIfExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_NullIfExpr *m, int depth);
+static uint8_t *enc_ScalarArrayOpExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_ScalarArrayOpExpr *m, int depth);
+static uint8_t *enc_BoolExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_BoolExpr *m, int depth);
+static uint8_t *enc_SubLink(pgbind_Encoder *e, uint8_t *p, const pgbind_SubLink *m, int depth);
+static uint8_t *enc_SubPlan(pgbind_Encoder *e, uint8_t *p, const pgbind_SubPlan *m, int depth);
+static uint8_t *enc_AlternativeSubPlan(pgbind_Encoder *e, uint8_t *p, const pgbind_AlternativeSubPlan *m, int depth);
+static uint8_t *enc_FieldSelect(pgbind_Encoder *e, uint8_t *p, const pgbind_FieldSelect *m, int depth);
+static uint8_t *enc_FieldStore(pgbind_Encoder *e, uint8_t *p, const pgbind_FieldStore *m, int depth);
+static uint8_t *enc_RelabelType(pgbind_Encoder *e, uint8_t *p, const pgbind_RelabelType *m, int depth);
+static uint8_t *enc_CoerceViaIO(pgbind_Encoder *e, uint8_t *p, const pgbind_CoerceViaIO *m, int depth);
+static uint8_t *enc_ArrayCoerceExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_ArrayCoerceExpr *m, int depth);
+static uint8_t *enc_ConvertRowtypeExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_ConvertRowtypeExpr *m, int depth);
+static uint8_t *enc_CollateExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_CollateExpr *m, int depth);
+static uint8_t *enc_CaseExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_CaseExpr *m, int depth);
+static uint8_t *enc_CaseWhen(pgbind_Encoder *e, uint8_t *p, const pgbind_CaseWhen *m, int depth);
+static uint8_t *enc_CaseTestExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_CaseTestExpr *m, int depth);
+static uint8_t *enc_ArrayExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_ArrayExpr *m, int depth);
+static uint8_t *enc_RowExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_RowExpr *m, int depth);
+static uint8_t *enc_RowCompareExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_RowCompareExpr *m, int depth);
+static uint8_t *enc_CoalesceExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_CoalesceExpr *m, int depth);
+static uint8_t *enc_MinMaxExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_MinMaxExpr *m, int depth);
+static uint8_t *enc_SQLValueFunction(pgbind_Encoder *e, uint8_t *p, const pgbind_SQLValueFunction *m, int depth);
+static uint8_t *enc_XmlExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_XmlExpr *m, int depth);
+static uint8_t *enc_NullTest(pgbind_Encoder *e, uint8_t *p, const pgbind_NullTest *m, int depth);
+static uint8_t *enc_BooleanTest(pgbind_Encoder *e, uint8_t *p, const pgbind_BooleanTest *m, int depth);
+static uint8_t *enc_CoerceToDomain(pgbind_Encoder *e, uint8_t *p, const pgbind_CoerceToDomain *m, int depth);
+static uint8_t *enc_CoerceToDomainValue(pgbind_Encoder *e, uint8_t *p, const pgbind_CoerceToDomainValue *m, int depth);
+static uint8_t *enc_SetToDefault(pgbind_Encoder *e, uint8_t *p, const pgbind_SetToDefault *m, int depth);
+static uint8_t *enc_CurrentOfExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_CurrentOfExpr *m, int depth);
+static uint8_t *enc_NextValueExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_NextValueExpr *m, int depth);
+static uint8_t *enc_InferenceElem(pgbind_Encoder *e, uint8_t *p, const pgbind_InferenceElem *m, int depth);
+static uint8_t *enc_TargetEntry(pgbind_Encoder *e, uint8_t *p, const pgbind_TargetEntry *m, int depth);
+static uint8_t *enc_RangeTblRef(pgbind_Encoder *e, uint8_t *p, const pgbind_RangeTblRef *m, int depth);
+static uint8_t *enc_JoinExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_JoinExpr *m, int depth);
+static uint8_t *enc_FromExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_FromExpr *m, int depth);
+static uint8_t *enc_OnConflictExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_OnConflictExpr *m, int depth);
+static uint8_t *enc_IntoClause(pgbind_Encoder *e, uint8_t *p, const pgbind_IntoClause *m, int depth);
+static uint8_t *enc_MergeAction(pgbind_Encoder *e, uint8_t *p, const pgbind_MergeAction *m, int depth);
+static uint8_t *enc_RawStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_RawStmt *m, int depth);
+static uint8_t *enc_Query(pgbind_Encoder *e, uint8_t *p, const pgbind_Query *m, int depth);
+static uint8_t *enc_InsertStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_InsertStmt *m, int depth);
+static uint8_t *enc_DeleteStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_DeleteStmt *m, int depth);
+static uint8_t *enc_UpdateStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_UpdateStmt *m, int depth);
+static uint8_t *enc_MergeStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_MergeStmt *m, int depth);
+static uint8_t *enc_SelectStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_SelectStmt *m, int depth);
+static uint8_t *enc_ReturnStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_ReturnStmt *m, int depth);
+static uint8_t *enc_PLAssignStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_PLAssignStmt *m, int depth);
+static uint8_t *enc_AlterTableStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterTableStmt *m, int depth);
+static uint8_t *enc_AlterTableCmd(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterTableCmd *m, int depth);
+static uint8_t *enc_AlterDomainStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterDomainStmt *m, int depth);
+static uint8_t *enc_SetOperationStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_SetOperationStmt *m, int depth);
+static uint8_t *enc_GrantStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_GrantStmt *m, int depth);
+static uint8_t *enc_GrantRoleStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_GrantRoleStmt *m, int depth);
+static uint8_t *enc_AlterDefaultPrivilegesStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterDefaultPrivilegesStmt *m, int depth);
+static uint8_t *enc_ClosePortalStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_ClosePortalStmt *m, int depth);
+static uint8_t *enc_ClusterStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_ClusterStmt *m, int depth);
+static uint8_t *enc_CopyStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CopyStmt *m, int depth);
+static uint8_t *enc_CreateStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateStmt *m, int depth);
+static uint8_t *enc_DefineStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_DefineStmt *m, int depth);
+static uint8_t *enc_DropStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_DropStmt *m, int depth);
+static uint8_t *enc_TruncateStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_TruncateStmt *m, int depth);
+static uint8_t *enc_CommentStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CommentStmt *m, int depth);
+static uint8_t *enc_FetchStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_FetchStmt *m, int depth);
+static uint8_t *enc_IndexStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_IndexStmt *m, int depth);
+static uint8_t *enc_CreateFunctionStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateFunctionStmt *m, int depth);
+static uint8_t *enc_AlterFunctionStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterFunctionStmt *m, int depth);
+static uint8_t *enc_DoStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_DoStmt *m, int depth);
+static uint8_t *enc_RenameStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_RenameStmt *m, int depth);
+static uint8_t *enc_RuleStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_RuleStmt *m, int depth);
+static uint8_t *enc_NotifyStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_NotifyStmt *m, int depth);
+static uint8_t *enc_ListenStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_ListenStmt *m, int depth);
+static uint8_t *enc_UnlistenStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_UnlistenStmt *m, int depth);
+static uint8_t *enc_TransactionStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_TransactionStmt *m, int depth);
+static uint8_t *enc_ViewStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_ViewStmt *m, int depth);
+static uint8_t *enc_LoadStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_LoadStmt *m, int depth);
+static uint8_t *enc_CreateDomainStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateDomainStmt *m, int depth);
+static uint8_t *enc_CreatedbStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreatedbStmt *m, int depth);
+static uint8_t *enc_DropdbStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_DropdbStmt *m, int depth);
+static uint8_t *enc_VacuumStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_VacuumStmt *m, int depth);
+static uint8_t *enc_ExplainStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_ExplainStmt *m, int depth);
+static uint8_t *enc_CreateTableAsStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateTableAsStmt *m, int depth);
+static uint8_t *enc_CreateSeqStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateSeqStmt *m, int depth);
+static uint8_t *enc_AlterSeqStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterSeqStmt *m, int depth);
+static uint8_t *enc_VariableSetStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_VariableSetStmt *m, int depth);
+static uint8_t *enc_VariableShowStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_VariableShowStmt *m, int depth);
+static uint8_t *enc_DiscardStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_DiscardStmt *m, int depth);
+static uint8_t *enc_CreateTrigStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateTrigStmt *m, int depth);
+static uint8_t *enc_CreatePLangStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreatePLangStmt *m, int depth);
+static uint8_t *enc_CreateRoleStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateRoleStmt *m, int depth);
+static uint8_t *enc_AlterRoleStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterRoleStmt *m, int depth);
+static uint8_t *enc_DropRoleStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_DropRoleStmt *m, int depth);
+static uint8_t *enc_LockStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_LockStmt *m, int depth);
+static uint8_t *enc_ConstraintsSetStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_ConstraintsSetStmt *m, int depth);
+static uint8_t *enc_ReindexStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_ReindexStmt *m, int depth);
+static uint8_t *enc_CheckPointStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CheckPointStmt *m, int depth);
+static uint8_t *enc_CreateSchemaStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateSchemaStmt *m, int depth);
+static uint8_t *enc_AlterDatabaseStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterDatabaseStmt *m, int depth);
+static uint8_t *enc_AlterDatabaseRefreshCollStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterDatabaseRefreshCollStmt *m, int depth);
+static uint8_t *enc_AlterDatabaseSetStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterDatabaseSetStmt *m, int depth);
+static uint8_t *enc_AlterRoleSetStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterRoleSetStmt *m, int depth);
+static uint8_t *enc_CreateConversionStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateConversionStmt *m, int depth);
+static uint8_t *enc_CreateCastStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateCastStmt *m, int depth);
+static uint8_t *enc_CreateOpClassStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateOpClassStmt *m, int depth);
+static uint8_t *enc_CreateOpFamilyStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateOpFamilyStmt *m, int depth);
+static uint8_t *enc_AlterOpFamilyStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterOpFamilyStmt *m, int depth);
+static uint8_t *enc_PrepareStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_PrepareStmt *m, int depth);
+static uint8_t *enc_ExecuteStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_ExecuteStmt *m, int depth);
+static uint8_t *enc_DeallocateStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_DeallocateStmt *m, int depth);
+static uint8_t *enc_DeclareCursorStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_DeclareCursorStmt *m, int depth);
+static uint8_t *enc_CreateTableSpaceStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateTableSpaceStmt *m, int depth);
+static uint8_t *enc_DropTableSpaceStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_DropTableSpaceStmt *m, int depth);
+static uint8_t *enc_AlterObjectDependsStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterObjectDependsStmt *m, int depth);
+static uint8_t *enc_AlterObjectSchemaStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterObjectSchemaStmt *m, int depth);
+static uint8_t *enc_AlterOwnerStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterOwnerStmt *m, int depth);
+static uint8_t *enc_AlterOperatorStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterOperatorStmt *m, int depth);
+static uint8_t *enc_AlterTypeStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterTypeStmt *m, int depth);
+static uint8_t *enc_DropOwnedStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_DropOwnedStmt *m, int depth);
+static uint8_t *enc_ReassignOwnedStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_ReassignOwnedStmt *m, int depth);
+static uint8_t *enc_CompositeTypeStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CompositeTypeStmt *m, int depth);
+static uint8_t *enc_CreateEnumStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateEnumStmt *m, int depth);
+static uint8_t *enc_CreateRangeStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateRangeStmt *m, int depth);
+static uint8_t *enc_AlterEnumStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterEnumStmt *m, int depth);
+static uint8_t *enc_AlterTSDictionaryStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterTSDictionaryStmt *m, int depth);
+static uint8_t *enc_AlterTSConfigurationStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterTSConfigurationStmt *m, int depth);
+static uint8_t *enc_CreateFdwStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateFdwStmt *m, int depth);
+static uint8_t *enc_AlterFdwStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterFdwStmt *m, int depth);
+static uint8_t *enc_CreateForeignServerStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateForeignServerStmt *m, int depth);
+static uint8_t *enc_AlterForeignServerStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterForeignServerStmt *m, int depth);
+static uint8_t *enc_CreateUserMappingStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateUserMappingStmt *m, int depth);
+static uint8_t *enc_AlterUserMappingStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterUserMappingStmt *m, int depth);
+static uint8_t *enc_DropUserMappingStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_DropUserMappingStmt *m, int depth);
+static uint8_t *enc_AlterTableSpaceOptionsStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterTableSpaceOptionsStmt *m, int depth);
+static uint8_t *enc_AlterTableMoveAllStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterTableMoveAllStmt *m, int depth);
+static uint8_t *enc_SecLabelStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_SecLabelStmt *m, int depth);
+static uint8_t *enc_CreateForeignTableStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateForeignTableStmt *m, int depth);
+static uint8_t *enc_ImportForeignSchemaStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_ImportForeignSchemaStmt *m, int depth);
+static uint8_t *enc_CreateExtensionStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateExtensionStmt *m, int depth);
+static uint8_t *enc_AlterExtensionStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterExtensionStmt *m, int depth);
+static uint8_t *enc_AlterExtensionContentsStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterExtensionContentsStmt *m, int depth);
+static uint8_t *enc_CreateEventTrigStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateEventTrigStmt *m, int depth);
+static uint8_t *enc_AlterEventTrigStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterEventTrigStmt *m, int depth);
+static uint8_t *enc_RefreshMatViewStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_RefreshMatViewStmt *m, int depth);
+static uint8_t *enc_ReplicaIdentityStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_ReplicaIdentityStmt *m, int depth);
+static uint8_t *enc_AlterSystemStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterSystemStmt *m, int depth);
+static uint8_t *enc_CreatePolicyStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreatePolicyStmt *m, int depth);
+static uint8_t *enc_AlterPolicyStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterPolicyStmt *m, int depth);
+static uint8_t *enc_CreateTransformStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateTransformStmt *m, int depth);
+static uint8_t *enc_CreateAmStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateAmStmt *m, int depth);
+static uint8_t *enc_CreatePublicationStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreatePublicationStmt *m, int depth);
+static uint8_t *enc_AlterPublicationStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterPublicationStmt *m, int depth);
+static uint8_t *enc_CreateSubscriptionStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateSubscriptionStmt *m, int depth);
+static uint8_t *enc_AlterSubscriptionStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterSubscriptionStmt *m, int depth);
+static uint8_t *enc_DropSubscriptionStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_DropSubscriptionStmt *m, int depth);
+static uint8_t *enc_CreateStatsStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateStatsStmt *m, int depth);
+static uint8_t *enc_AlterCollationStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterCollationStmt *m, int depth);
+static uint8_t *enc_CallStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_CallStmt *m, int depth);
+static uint8_t *enc_AlterStatsStmt(pgbind_Encoder *e, uint8_t *p, const pgbind_AlterStatsStmt *m, int depth);
+static uint8_t *enc_A_Expr(pgbind_Encoder *e, uint8_t *p, const pgbind_A_Expr *m, int depth);
+static uint8_t *enc_ColumnRef(pgbind_Encoder *e, uint8_t *p, const pgbind_ColumnRef *m, int depth);
+static uint8_t *enc_ParamRef(pgbind_Encoder *e, uint8_t *p, const pgbind_ParamRef *m, int depth);
+static uint8_t *enc_FuncCall(pgbind_Encoder *e, uint8_t *p, const pgbind_FuncCall *m, int depth);
+static uint8_t *enc_A_Star(pgbind_Encoder *e, uint8_t *p, const pgbind_A_Star *m, int depth);
+static uint8_t *enc_A_Indices(pgbind_Encoder *e, uint8_t *p, const pgbind_A_Indices *m, int depth);
+static uint8_t *enc_A_Indirection(pgbind_Encoder *e, uint8_t *p, const pgbind_A_Indirection *m, int depth);
+static uint8_t *enc_A_ArrayExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_A_ArrayExpr *m, int depth);
+static uint8_t *enc_ResTarget(pgbind_Encoder *e, uint8_t *p, const pgbind_ResTarget *m, int depth);
+static uint8_t *enc_MultiAssignRef(pgbind_Encoder *e, uint8_t *p, const pgbind_MultiAssignRef *m, int depth);
+static uint8_t *enc_TypeCast(pgbind_Encoder *e, uint8_t *p, const pgbind_TypeCast *m, int depth);
+static uint8_t *enc_CollateClause(pgbind_Encoder *e, uint8_t *p, const pgbind_CollateClause *m, int depth);
+static uint8_t *enc_SortBy(pgbind_Encoder *e, uint8_t *p, const pgbind_SortBy *m, int depth);
+static uint8_t *enc_WindowDef(pgbind_Encoder *e, uint8_t *p, const pgbind_WindowDef *m, int depth);
+static uint8_t *enc_RangeSubselect(pgbind_Encoder *e, uint8_t *p, const pgbind_RangeSubselect *m, int depth);
+static uint8_t *enc_RangeFunction(pgbind_Encoder *e, uint8_t *p, const pgbind_RangeFunction *m, int depth);
+static uint8_t *enc_RangeTableSample(pgbind_Encoder *e, uint8_t *p, const pgbind_RangeTableSample *m, int depth);
+static uint8_t *enc_RangeTableFunc(pgbind_Encoder *e, uint8_t *p, const pgbind_RangeTableFunc *m, int depth);
+static uint8_t *enc_RangeTableFuncCol(pgbind_Encoder *e, uint8_t *p, const pgbind_RangeTableFuncCol *m, int depth);
+static uint8_t *enc_TypeName(pgbind_Encoder *e, uint8_t *p, const pgbind_TypeName *m, int depth);
+static uint8_t *enc_ColumnDef(pgbind_Encoder *e, uint8_t *p, const pgbind_ColumnDef *m, int depth);
+static uint8_t *enc_IndexElem(pgbind_Encoder *e, uint8_t *p, const pgbind_IndexElem *m, int depth);
+static uint8_t *enc_StatsElem(pgbind_Encoder *e, uint8_t *p, const pgbind_StatsElem *m, int depth);
+static uint8_t *enc_Constraint(pgbind_Encoder *e, uint8_t *p, const pgbind_Constraint *m, int depth);
+static uint8_t *enc_DefElem(pgbind_Encoder *e, uint8_t *p, const pgbind_DefElem *m, int depth);
+static uint8_t *enc_RangeTblEntry(pgbind_Encoder *e, uint8_t *p, const pgbind_RangeTblEntry *m, int depth);
+static uint8_t *enc_RangeTblFunction(pgbind_Encoder *e, uint8_t *p, const pgbind_RangeTblFunction *m, int depth);
+static uint8_t *enc_TableSampleClause(pgbind_Encoder *e, uint8_t *p, const pgbind_TableSampleClause *m, int depth);
+static uint8_t *enc_WithCheckOption(pgbind_Encoder *e, uint8_t *p, const pgbind_WithCheckOption *m, int depth);
+static uint8_t *enc_SortGroupClause(pgbind_Encoder *e, uint8_t *p, const pgbind_SortGroupClause *m, int depth);
+static uint8_t *enc_GroupingSet(pgbind_Encoder *e, uint8_t *p, const pgbind_GroupingSet *m, int depth);
+static uint8_t *enc_WindowClause(pgbind_Encoder *e, uint8_t *p, const pgbind_WindowClause *m, int depth);
+static uint8_t *enc_ObjectWithArgs(pgbind_Encoder *e, uint8_t *p, const pgbind_ObjectWithArgs *m, int depth);
+static uint8_t *enc_AccessPriv(pgbind_Encoder *e, uint8_t *p, const pgbind_AccessPriv *m, int depth);
+static uint8_t *enc_CreateOpClassItem(pgbind_Encoder *e, uint8_t *p, const pgbind_CreateOpClassItem *m, int depth);
+static uint8_t *enc_TableLikeClause(pgbind_Encoder *e, uint8_t *p, const pgbind_TableLikeClause *m, int depth);
+static uint8_t *enc_FunctionParameter(pgbind_Encoder *e, uint8_t *p, const pgbind_FunctionParameter *m, int depth);
+static uint8_t *enc_LockingClause(pgbind_Encoder *e, uint8_t *p, const pgbind_LockingClause *m, int depth);
+static uint8_t *enc_RowMarkClause(pgbind_Encoder *e, uint8_t *p, const pgbind_RowMarkClause *m, int depth);
+static uint8_t *enc_XmlSerialize(pgbind_Encoder *e, uint8_t *p, const pgbind_XmlSerialize *m, int depth);
+static uint8_t *enc_WithClause(pgbind_Encoder *e, uint8_t *p, const pgbind_WithClause *m, int depth);
+static uint8_t *enc_InferClause(pgbind_Encoder *e, uint8_t *p, const pgbind_InferClause *m, int depth);
+static uint8_t *enc_OnConflictClause(pgbind_Encoder *e, uint8_t *p, const pgbind_OnConflictClause *m, int depth);
+static uint8_t *enc_CTESearchClause(pgbind_Encoder *e, uint8_t *p, const pgbind_CTESearchClause *m, int depth);
+static uint8_t *enc_CTECycleClause(pgbind_Encoder *e, uint8_t *p, const pgbind_CTECycleClause *m, int depth);
+static uint8_t *enc_CommonTableExpr(pgbind_Encoder *e, uint8_t *p, const pgbind_CommonTableExpr *m, int depth);
+static uint8_t *enc_MergeWhenClause(pgbind_Encoder *e, uint8_t *p, const pgbind_MergeWhenClause *m, int depth);
+static uint8_t *enc_RoleSpec(pgbind_Encoder *e, uint8_t *p, const pgbind_RoleSpec *m, int depth);
+static uint8_t *enc_TriggerTransition(pgbind_Encoder *e, uint8_t *p, const pgbind_TriggerTransition *m, int depth);
+static uint8_t *enc_PartitionElem(pgbind_Encoder *e, uint8_t *p, const pgbind_PartitionElem *m, int depth);
+static uint8_t *enc_PartitionSpec(pgbind_Encoder *e, uint8_t *p, const pgbind_PartitionSpec *m, int depth);
+static uint8_t *enc_PartitionBoundSpec(pgbind_Encoder *e, uint8_t *p, const pgbind_PartitionBoundSpec *m, int depth);
+static uint8_t *enc_PartitionRangeDatum(pgbind_Encoder *e, uint8_t *p, const pgbind_PartitionRangeDatum *m, int depth);
+static uint8_t *enc_PartitionCmd(pgbind_Encoder *e, uint8_t *p, const pgbind_PartitionCmd *m, int depth);
+static uint8_t *enc_VacuumRelation(pgbind_Encoder *e, uint8_t *p, const pgbind_VacuumRelation *m, int depth);
+static uint8_t *enc_PublicationObjSpec(pgbind_Encoder *e, uint8_t *p, const pgbind_PublicationObjSpec *m, int depth);
+static uint8_t *enc_PublicationTable(pgbind_Encoder *e, uint8_t *p, const pgbind_PublicationTable *m, int depth);
+static uint8_t *enc_InlineCodeBlock(pgbind_Encoder *e, uint8_t *p, const pgbind_InlineCodeBlock *m, int depth);
+static uint8_t *enc_CallContext(pgbind_Encoder *e, uint8_t *p, const pgbind_CallContext *m, int depth);
+static uint8_t *enc_ScanToken(pgbind_Encoder *e, uint8_t *p, const pgbind_ScanToken *m, int depth);
 /* ---- End declarations ---- */
 
 /* ---- Begin oneofs: member field number by node tag, 0 if the tag is not a member ---- */
@@ -274,59 +274,85 @@ static uint32_t oneof_number_A_Const_val(pgbind_NodeTag tag)
 
 /* ---- Begin messages ---- */
 ENC_BEGIN(ParseResult)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_MESSAGE + ENC_ROOM_INT32)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_MESSAGE(stmts)ENC_PREFETCH_INT32(version))
 	ENC_REPEATED_MESSAGE(2, stmts, RawStmt)
 	ENC_INT32(1, version, _)
 ENC_END
 
 ENC_BEGIN(ScanResult)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_MESSAGE + ENC_ROOM_INT32)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_MESSAGE(tokens)ENC_PREFETCH_INT32(version))
 	ENC_REPEATED_MESSAGE(2, tokens, ScanToken)
 	ENC_INT32(1, version, _)
 ENC_END
 
 ENC_BEGIN(Integer)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(ival))
 	ENC_INT32(1, ival, _)
 ENC_END
 
 ENC_BEGIN(Float)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(fval))
 	ENC_STRING(1, fval, _)
 ENC_END
 
 ENC_BEGIN(Boolean)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(boolval))
 	ENC_BOOL(1, boolval, _)
 ENC_END
 
 ENC_BEGIN(String)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(sval))
 	ENC_STRING(1, sval, _)
 ENC_END
 
 ENC_BEGIN(BitString)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(bsval))
 	ENC_STRING(1, bsval, _)
 ENC_END
 
 ENC_BEGIN(List)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(items))
 	ENC_REPEATED_NODE(1, items, Node)
 ENC_END
 
 ENC_BEGIN(OidList)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(items))
 	ENC_REPEATED_NODE(1, items, Node)
 ENC_END
 
 ENC_BEGIN(IntList)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(items))
 	ENC_REPEATED_NODE(1, items, Node)
 ENC_END
 
 ENC_BEGIN(A_Const)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_BOOL + ENC_ROOM_ONEOF)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_BOOL(isnull)ENC_PREFETCH_ONEOF(val))
 	ENC_INT32(11, location, _)
 	ENC_BOOL(10, isnull, _)
 	ENC_ONEOF(1, val, A_Const_val)
 ENC_END
 
 ENC_BEGIN(Alias)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(colnames)ENC_PREFETCH_STRING(aliasname))
 	ENC_REPEATED_NODE(2, colnames, Node)
 	ENC_STRING(1, aliasname, _)
 ENC_END
 
 ENC_BEGIN(RangeVar)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_MESSAGE + ENC_ROOM_STRING + ENC_ROOM_BOOL + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_MESSAGE(alias)ENC_PREFETCH_STRING(relpersistence)ENC_PREFETCH_BOOL(inh)ENC_PREFETCH_STRING(relname)ENC_PREFETCH_STRING(schemaname)ENC_PREFETCH_STRING(catalogname))
 	ENC_INT32(7, location, _)
 	ENC_MESSAGE(6, alias, Alias)
 	ENC_STRING(5, relpersistence, _)
@@ -337,6 +363,8 @@ ENC_BEGIN(RangeVar)
 ENC_END
 
 ENC_BEGIN(TableFunc)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_INT32 + ENC_ROOM_PACKED_UINT64 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_INT32(ordinalitycol)ENC_PREFETCH_PACKED_UINT64(notnulls)ENC_PREFETCH_REPEATED_NODE(coldefexprs)ENC_PREFETCH_REPEATED_NODE(colexprs)ENC_PREFETCH_REPEATED_NODE(colcollations)ENC_PREFETCH_REPEATED_NODE(coltypmods)ENC_PREFETCH_REPEATED_NODE(coltypes)ENC_PREFETCH_REPEATED_NODE(colnames)ENC_PREFETCH_NODE(rowexpr)ENC_PREFETCH_NODE(docexpr)ENC_PREFETCH_REPEATED_NODE(ns_names)ENC_PREFETCH_REPEATED_NODE(ns_uris))
 	ENC_INT32(13, location, _)
 	ENC_INT32(12, ordinalitycol, _)
 	ENC_PACKED_UINT64(11, notnulls, _)
@@ -353,6 +381,8 @@ ENC_BEGIN(TableFunc)
 ENC_END
 
 ENC_BEGIN(Var)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_INT32 + ENC_ROOM_INT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_INT32(varattnosyn)ENC_PREFETCH_UINT32(varnosyn)ENC_PREFETCH_UINT32(varlevelsup)ENC_PREFETCH_UINT32(varcollid)ENC_PREFETCH_INT32(vartypmod)ENC_PREFETCH_UINT32(vartype)ENC_PREFETCH_INT32(varattno)ENC_PREFETCH_INT32(varno)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(10, location, _)
 	ENC_INT32(9, varattnosyn, _)
 	ENC_UINT32(8, varnosyn, _)
@@ -366,6 +396,8 @@ ENC_BEGIN(Var)
 ENC_END
 
 ENC_BEGIN(Param)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_INT32 + ENC_ROOM_ENUM + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_UINT32(paramcollid)ENC_PREFETCH_INT32(paramtypmod)ENC_PREFETCH_UINT32(paramtype)ENC_PREFETCH_INT32(paramid)ENC_PREFETCH_ENUM(paramkind)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(7, location, _)
 	ENC_UINT32(6, paramcollid, _)
 	ENC_INT32(5, paramtypmod, _)
@@ -376,6 +408,8 @@ ENC_BEGIN(Param)
 ENC_END
 
 ENC_BEGIN(Aggref)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_INT32 + ENC_ROOM_INT32 + ENC_ROOM_ENUM + ENC_ROOM_UINT32 + ENC_ROOM_STRING + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_INT32(aggtransno)ENC_PREFETCH_INT32(aggno)ENC_PREFETCH_ENUM(aggsplit)ENC_PREFETCH_UINT32(agglevelsup)ENC_PREFETCH_STRING(aggkind)ENC_PREFETCH_BOOL(aggvariadic)ENC_PREFETCH_BOOL(aggstar)ENC_PREFETCH_NODE(aggfilter)ENC_PREFETCH_REPEATED_NODE(aggdistinct)ENC_PREFETCH_REPEATED_NODE(aggorder)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_REPEATED_NODE(aggdirectargs)ENC_PREFETCH_REPEATED_NODE(aggargtypes)ENC_PREFETCH_UINT32(aggtranstype)ENC_PREFETCH_UINT32(inputcollid)ENC_PREFETCH_UINT32(aggcollid)ENC_PREFETCH_UINT32(aggtype)ENC_PREFETCH_UINT32(aggfnoid)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(20, location, _)
 	ENC_INT32(19, aggtransno, _)
 	ENC_INT32(18, aggno, _)
@@ -399,6 +433,8 @@ ENC_BEGIN(Aggref)
 ENC_END
 
 ENC_BEGIN(GroupingFunc)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_UINT32(agglevelsup)ENC_PREFETCH_REPEATED_NODE(cols)ENC_PREFETCH_REPEATED_NODE(refs)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(6, location, _)
 	ENC_UINT32(5, agglevelsup, _)
 	ENC_REPEATED_NODE(4, cols, Node)
@@ -408,6 +444,8 @@ ENC_BEGIN(GroupingFunc)
 ENC_END
 
 ENC_BEGIN(WindowFunc)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_UINT32 + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_BOOL(winagg)ENC_PREFETCH_BOOL(winstar)ENC_PREFETCH_UINT32(winref)ENC_PREFETCH_NODE(aggfilter)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_UINT32(inputcollid)ENC_PREFETCH_UINT32(wincollid)ENC_PREFETCH_UINT32(wintype)ENC_PREFETCH_UINT32(winfnoid)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(11, location, _)
 	ENC_BOOL(10, winagg, _)
 	ENC_BOOL(9, winstar, _)
@@ -422,6 +460,8 @@ ENC_BEGIN(WindowFunc)
 ENC_END
 
 ENC_BEGIN(SubscriptingRef)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_UINT32 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_NODE(refassgnexpr)ENC_PREFETCH_NODE(refexpr)ENC_PREFETCH_REPEATED_NODE(reflowerindexpr)ENC_PREFETCH_REPEATED_NODE(refupperindexpr)ENC_PREFETCH_UINT32(refcollid)ENC_PREFETCH_INT32(reftypmod)ENC_PREFETCH_UINT32(refrestype)ENC_PREFETCH_UINT32(refelemtype)ENC_PREFETCH_UINT32(refcontainertype)ENC_PREFETCH_NODE(xpr))
 	ENC_NODE(10, refassgnexpr, Node)
 	ENC_NODE(9, refexpr, Node)
 	ENC_REPEATED_NODE(8, reflowerindexpr, Node)
@@ -435,6 +475,8 @@ ENC_BEGIN(SubscriptingRef)
 ENC_END
 
 ENC_BEGIN(FuncExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_ENUM + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_UINT32(inputcollid)ENC_PREFETCH_UINT32(funccollid)ENC_PREFETCH_ENUM(funcformat)ENC_PREFETCH_BOOL(funcvariadic)ENC_PREFETCH_BOOL(funcretset)ENC_PREFETCH_UINT32(funcresulttype)ENC_PREFETCH_UINT32(funcid)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(10, location, _)
 	ENC_REPEATED_NODE(9, args, Node)
 	ENC_UINT32(8, inputcollid, _)
@@ -448,6 +490,8 @@ ENC_BEGIN(FuncExpr)
 ENC_END
 
 ENC_BEGIN(NamedArgExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_INT32 + ENC_ROOM_STRING + ENC_ROOM_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_INT32(argnumber)ENC_PREFETCH_STRING(name)ENC_PREFETCH_NODE(arg)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(5, location, _)
 	ENC_INT32(4, argnumber, _)
 	ENC_STRING(3, name, _)
@@ -456,6 +500,8 @@ ENC_BEGIN(NamedArgExpr)
 ENC_END
 
 ENC_BEGIN(OpExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_BOOL + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_UINT32(inputcollid)ENC_PREFETCH_UINT32(opcollid)ENC_PREFETCH_BOOL(opretset)ENC_PREFETCH_UINT32(opresulttype)ENC_PREFETCH_UINT32(opfuncid)ENC_PREFETCH_UINT32(opno)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(9, location, _)
 	ENC_REPEATED_NODE(8, args, Node)
 	ENC_UINT32(7, inputcollid, _)
@@ -468,6 +514,8 @@ ENC_BEGIN(OpExpr)
 ENC_END
 
 ENC_BEGIN(DistinctExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_BOOL + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_UINT32(inputcollid)ENC_PREFETCH_UINT32(opcollid)ENC_PREFETCH_BOOL(opretset)ENC_PREFETCH_UINT32(opresulttype)ENC_PREFETCH_UINT32(opfuncid)ENC_PREFETCH_UINT32(opno)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(9, location, _)
 	ENC_REPEATED_NODE(8, args, Node)
 	ENC_UINT32(7, inputcollid, _)
@@ -480,6 +528,8 @@ ENC_BEGIN(DistinctExpr)
 ENC_END
 
 ENC_BEGIN(NullIfExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_BOOL + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_UINT32(inputcollid)ENC_PREFETCH_UINT32(opcollid)ENC_PREFETCH_BOOL(opretset)ENC_PREFETCH_UINT32(opresulttype)ENC_PREFETCH_UINT32(opfuncid)ENC_PREFETCH_UINT32(opno)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(9, location, _)
 	ENC_REPEATED_NODE(8, args, Node)
 	ENC_UINT32(7, inputcollid, _)
@@ -492,6 +542,8 @@ ENC_BEGIN(NullIfExpr)
 ENC_END
 
 ENC_BEGIN(ScalarArrayOpExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_UINT32 + ENC_ROOM_BOOL + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_UINT32(inputcollid)ENC_PREFETCH_BOOL(useOr)ENC_PREFETCH_UINT32(negfuncid)ENC_PREFETCH_UINT32(hashfuncid)ENC_PREFETCH_UINT32(opfuncid)ENC_PREFETCH_UINT32(opno)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(9, location, _)
 	ENC_REPEATED_NODE(8, args, Node)
 	ENC_UINT32(7, inputcollid, _)
@@ -504,6 +556,8 @@ ENC_BEGIN(ScalarArrayOpExpr)
 ENC_END
 
 ENC_BEGIN(BoolExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_ENUM + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_ENUM(boolop)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(4, location, _)
 	ENC_REPEATED_NODE(3, args, Node)
 	ENC_ENUM(2, boolop, BoolExprType)
@@ -511,6 +565,8 @@ ENC_BEGIN(BoolExpr)
 ENC_END
 
 ENC_BEGIN(SubLink)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_INT32 + ENC_ROOM_ENUM + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_NODE(subselect)ENC_PREFETCH_REPEATED_NODE(operName)ENC_PREFETCH_NODE(testexpr)ENC_PREFETCH_INT32(subLinkId)ENC_PREFETCH_ENUM(subLinkType)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(7, location, _)
 	ENC_NODE(6, subselect, Node)
 	ENC_REPEATED_NODE(5, operName, Node)
@@ -521,6 +577,8 @@ ENC_BEGIN(SubLink)
 ENC_END
 
 ENC_BEGIN(SubPlan)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_DOUBLE + ENC_ROOM_DOUBLE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_UINT32 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_STRING + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_ENUM + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_DOUBLE(per_call_cost)ENC_PREFETCH_DOUBLE(startup_cost)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_REPEATED_NODE(parParam)ENC_PREFETCH_REPEATED_NODE(setParam)ENC_PREFETCH_BOOL(parallel_safe)ENC_PREFETCH_BOOL(unknownEqFalse)ENC_PREFETCH_BOOL(useHashTable)ENC_PREFETCH_UINT32(firstColCollation)ENC_PREFETCH_INT32(firstColTypmod)ENC_PREFETCH_UINT32(firstColType)ENC_PREFETCH_STRING(plan_name)ENC_PREFETCH_INT32(plan_id)ENC_PREFETCH_REPEATED_NODE(paramIds)ENC_PREFETCH_NODE(testexpr)ENC_PREFETCH_ENUM(subLinkType)ENC_PREFETCH_NODE(xpr))
 	ENC_DOUBLE(17, per_call_cost, _)
 	ENC_DOUBLE(16, startup_cost, _)
 	ENC_REPEATED_NODE(15, args, Node)
@@ -541,11 +599,15 @@ ENC_BEGIN(SubPlan)
 ENC_END
 
 ENC_BEGIN(AlternativeSubPlan)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(subplans)ENC_PREFETCH_NODE(xpr))
 	ENC_REPEATED_NODE(2, subplans, Node)
 	ENC_NODE(1, xpr, Node)
 ENC_END
 
 ENC_BEGIN(FieldSelect)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_UINT32 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_INT32 + ENC_ROOM_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_UINT32(resultcollid)ENC_PREFETCH_INT32(resulttypmod)ENC_PREFETCH_UINT32(resulttype)ENC_PREFETCH_INT32(fieldnum)ENC_PREFETCH_NODE(arg)ENC_PREFETCH_NODE(xpr))
 	ENC_UINT32(6, resultcollid, _)
 	ENC_INT32(5, resulttypmod, _)
 	ENC_UINT32(4, resulttype, _)
@@ -555,6 +617,8 @@ ENC_BEGIN(FieldSelect)
 ENC_END
 
 ENC_BEGIN(FieldStore)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_UINT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_UINT32(resulttype)ENC_PREFETCH_REPEATED_NODE(fieldnums)ENC_PREFETCH_REPEATED_NODE(newvals)ENC_PREFETCH_NODE(arg)ENC_PREFETCH_NODE(xpr))
 	ENC_UINT32(5, resulttype, _)
 	ENC_REPEATED_NODE(4, fieldnums, Node)
 	ENC_REPEATED_NODE(3, newvals, Node)
@@ -563,6 +627,8 @@ ENC_BEGIN(FieldStore)
 ENC_END
 
 ENC_BEGIN(RelabelType)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_ENUM + ENC_ROOM_UINT32 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_ENUM(relabelformat)ENC_PREFETCH_UINT32(resultcollid)ENC_PREFETCH_INT32(resulttypmod)ENC_PREFETCH_UINT32(resulttype)ENC_PREFETCH_NODE(arg)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(7, location, _)
 	ENC_ENUM(6, relabelformat, CoercionForm)
 	ENC_UINT32(5, resultcollid, _)
@@ -573,6 +639,8 @@ ENC_BEGIN(RelabelType)
 ENC_END
 
 ENC_BEGIN(CoerceViaIO)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_ENUM + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_ENUM(coerceformat)ENC_PREFETCH_UINT32(resultcollid)ENC_PREFETCH_UINT32(resulttype)ENC_PREFETCH_NODE(arg)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(6, location, _)
 	ENC_ENUM(5, coerceformat, CoercionForm)
 	ENC_UINT32(4, resultcollid, _)
@@ -582,6 +650,8 @@ ENC_BEGIN(CoerceViaIO)
 ENC_END
 
 ENC_BEGIN(ArrayCoerceExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_ENUM + ENC_ROOM_UINT32 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_ENUM(coerceformat)ENC_PREFETCH_UINT32(resultcollid)ENC_PREFETCH_INT32(resulttypmod)ENC_PREFETCH_UINT32(resulttype)ENC_PREFETCH_NODE(elemexpr)ENC_PREFETCH_NODE(arg)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(8, location, _)
 	ENC_ENUM(7, coerceformat, CoercionForm)
 	ENC_UINT32(6, resultcollid, _)
@@ -593,6 +663,8 @@ ENC_BEGIN(ArrayCoerceExpr)
 ENC_END
 
 ENC_BEGIN(ConvertRowtypeExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_ENUM + ENC_ROOM_UINT32 + ENC_ROOM_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_ENUM(convertformat)ENC_PREFETCH_UINT32(resulttype)ENC_PREFETCH_NODE(arg)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(5, location, _)
 	ENC_ENUM(4, convertformat, CoercionForm)
 	ENC_UINT32(3, resulttype, _)
@@ -601,6 +673,8 @@ ENC_BEGIN(ConvertRowtypeExpr)
 ENC_END
 
 ENC_BEGIN(CollateExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_UINT32(collOid)ENC_PREFETCH_NODE(arg)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(4, location, _)
 	ENC_UINT32(3, collOid, _)
 	ENC_NODE(2, arg, Node)
@@ -608,6 +682,8 @@ ENC_BEGIN(CollateExpr)
 ENC_END
 
 ENC_BEGIN(CaseExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_NODE(defresult)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_NODE(arg)ENC_PREFETCH_UINT32(casecollid)ENC_PREFETCH_UINT32(casetype)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(7, location, _)
 	ENC_NODE(6, defresult, Node)
 	ENC_REPEATED_NODE(5, args, Node)
@@ -618,6 +694,8 @@ ENC_BEGIN(CaseExpr)
 ENC_END
 
 ENC_BEGIN(CaseWhen)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_NODE(result)ENC_PREFETCH_NODE(expr)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(4, location, _)
 	ENC_NODE(3, result, Node)
 	ENC_NODE(2, expr, Node)
@@ -625,6 +703,8 @@ ENC_BEGIN(CaseWhen)
 ENC_END
 
 ENC_BEGIN(CaseTestExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_UINT32 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_UINT32(collation)ENC_PREFETCH_INT32(typeMod)ENC_PREFETCH_UINT32(typeId)ENC_PREFETCH_NODE(xpr))
 	ENC_UINT32(4, collation, _)
 	ENC_INT32(3, typeMod, _)
 	ENC_UINT32(2, typeId, _)
@@ -632,6 +712,8 @@ ENC_BEGIN(CaseTestExpr)
 ENC_END
 
 ENC_BEGIN(ArrayExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_BOOL(multidims)ENC_PREFETCH_REPEATED_NODE(elements)ENC_PREFETCH_UINT32(element_typeid)ENC_PREFETCH_UINT32(array_collid)ENC_PREFETCH_UINT32(array_typeid)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(7, location, _)
 	ENC_BOOL(6, multidims, _)
 	ENC_REPEATED_NODE(5, elements, Node)
@@ -642,6 +724,8 @@ ENC_BEGIN(ArrayExpr)
 ENC_END
 
 ENC_BEGIN(RowExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_ENUM + ENC_ROOM_UINT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(colnames)ENC_PREFETCH_ENUM(row_format)ENC_PREFETCH_UINT32(row_typeid)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(6, location, _)
 	ENC_REPEATED_NODE(5, colnames, Node)
 	ENC_ENUM(4, row_format, CoercionForm)
@@ -651,6 +735,8 @@ ENC_BEGIN(RowExpr)
 ENC_END
 
 ENC_BEGIN(RowCompareExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_ENUM + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(rargs)ENC_PREFETCH_REPEATED_NODE(largs)ENC_PREFETCH_REPEATED_NODE(inputcollids)ENC_PREFETCH_REPEATED_NODE(opfamilies)ENC_PREFETCH_REPEATED_NODE(opnos)ENC_PREFETCH_ENUM(rctype)ENC_PREFETCH_NODE(xpr))
 	ENC_REPEATED_NODE(7, rargs, Node)
 	ENC_REPEATED_NODE(6, largs, Node)
 	ENC_REPEATED_NODE(5, inputcollids, Node)
@@ -661,6 +747,8 @@ ENC_BEGIN(RowCompareExpr)
 ENC_END
 
 ENC_BEGIN(CoalesceExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_UINT32(coalescecollid)ENC_PREFETCH_UINT32(coalescetype)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(5, location, _)
 	ENC_REPEATED_NODE(4, args, Node)
 	ENC_UINT32(3, coalescecollid, _)
@@ -669,6 +757,8 @@ ENC_BEGIN(CoalesceExpr)
 ENC_END
 
 ENC_BEGIN(MinMaxExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_ENUM + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_ENUM(op)ENC_PREFETCH_UINT32(inputcollid)ENC_PREFETCH_UINT32(minmaxcollid)ENC_PREFETCH_UINT32(minmaxtype)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(7, location, _)
 	ENC_REPEATED_NODE(6, args, Node)
 	ENC_ENUM(5, op, MinMaxOp)
@@ -679,6 +769,8 @@ ENC_BEGIN(MinMaxExpr)
 ENC_END
 
 ENC_BEGIN(SQLValueFunction)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_ENUM + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_INT32(typmod)ENC_PREFETCH_UINT32(type)ENC_PREFETCH_ENUM(op)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(5, location, _)
 	ENC_INT32(4, typmod, _)
 	ENC_UINT32(3, type, _)
@@ -687,6 +779,8 @@ ENC_BEGIN(SQLValueFunction)
 ENC_END
 
 ENC_BEGIN(XmlExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_ENUM + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_ENUM + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_INT32(typmod)ENC_PREFETCH_UINT32(type)ENC_PREFETCH_ENUM(xmloption)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_REPEATED_NODE(arg_names)ENC_PREFETCH_REPEATED_NODE(named_args)ENC_PREFETCH_STRING(name)ENC_PREFETCH_ENUM(op)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(10, location, _)
 	ENC_INT32(9, typmod, _)
 	ENC_UINT32(8, type, _)
@@ -700,6 +794,8 @@ ENC_BEGIN(XmlExpr)
 ENC_END
 
 ENC_BEGIN(NullTest)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_BOOL + ENC_ROOM_ENUM + ENC_ROOM_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_BOOL(argisrow)ENC_PREFETCH_ENUM(nulltesttype)ENC_PREFETCH_NODE(arg)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(5, location, _)
 	ENC_BOOL(4, argisrow, _)
 	ENC_ENUM(3, nulltesttype, NullTestType)
@@ -708,6 +804,8 @@ ENC_BEGIN(NullTest)
 ENC_END
 
 ENC_BEGIN(BooleanTest)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_ENUM + ENC_ROOM_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_ENUM(booltesttype)ENC_PREFETCH_NODE(arg)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(4, location, _)
 	ENC_ENUM(3, booltesttype, BoolTestType)
 	ENC_NODE(2, arg, Node)
@@ -715,6 +813,8 @@ ENC_BEGIN(BooleanTest)
 ENC_END
 
 ENC_BEGIN(CoerceToDomain)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_ENUM + ENC_ROOM_UINT32 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_ENUM(coercionformat)ENC_PREFETCH_UINT32(resultcollid)ENC_PREFETCH_INT32(resulttypmod)ENC_PREFETCH_UINT32(resulttype)ENC_PREFETCH_NODE(arg)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(7, location, _)
 	ENC_ENUM(6, coercionformat, CoercionForm)
 	ENC_UINT32(5, resultcollid, _)
@@ -725,6 +825,8 @@ ENC_BEGIN(CoerceToDomain)
 ENC_END
 
 ENC_BEGIN(CoerceToDomainValue)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_UINT32(collation)ENC_PREFETCH_INT32(typeMod)ENC_PREFETCH_UINT32(typeId)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(5, location, _)
 	ENC_UINT32(4, collation, _)
 	ENC_INT32(3, typeMod, _)
@@ -733,6 +835,8 @@ ENC_BEGIN(CoerceToDomainValue)
 ENC_END
 
 ENC_BEGIN(SetToDefault)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_UINT32(collation)ENC_PREFETCH_INT32(typeMod)ENC_PREFETCH_UINT32(typeId)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(5, location, _)
 	ENC_UINT32(4, collation, _)
 	ENC_INT32(3, typeMod, _)
@@ -741,6 +845,8 @@ ENC_BEGIN(SetToDefault)
 ENC_END
 
 ENC_BEGIN(CurrentOfExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_STRING + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(cursor_param)ENC_PREFETCH_STRING(cursor_name)ENC_PREFETCH_UINT32(cvarno)ENC_PREFETCH_NODE(xpr))
 	ENC_INT32(4, cursor_param, _)
 	ENC_STRING(3, cursor_name, _)
 	ENC_UINT32(2, cvarno, _)
@@ -748,12 +854,16 @@ ENC_BEGIN(CurrentOfExpr)
 ENC_END
 
 ENC_BEGIN(NextValueExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_UINT32(typeId)ENC_PREFETCH_UINT32(seqid)ENC_PREFETCH_NODE(xpr))
 	ENC_UINT32(3, typeId, _)
 	ENC_UINT32(2, seqid, _)
 	ENC_NODE(1, xpr, Node)
 ENC_END
 
 ENC_BEGIN(InferenceElem)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_UINT32(inferopclass)ENC_PREFETCH_UINT32(infercollid)ENC_PREFETCH_NODE(expr)ENC_PREFETCH_NODE(xpr))
 	ENC_UINT32(4, inferopclass, _)
 	ENC_UINT32(3, infercollid, _)
 	ENC_NODE(2, expr, Node)
@@ -761,6 +871,8 @@ ENC_BEGIN(InferenceElem)
 ENC_END
 
 ENC_BEGIN(TargetEntry)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_STRING + ENC_ROOM_INT32 + ENC_ROOM_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(resjunk)ENC_PREFETCH_INT32(resorigcol)ENC_PREFETCH_UINT32(resorigtbl)ENC_PREFETCH_UINT32(ressortgroupref)ENC_PREFETCH_STRING(resname)ENC_PREFETCH_INT32(resno)ENC_PREFETCH_NODE(expr)ENC_PREFETCH_NODE(xpr))
 	ENC_BOOL(8, resjunk, _)
 	ENC_INT32(7, resorigcol, _)
 	ENC_UINT32(6, resorigtbl, _)
@@ -772,10 +884,14 @@ ENC_BEGIN(TargetEntry)
 ENC_END
 
 ENC_BEGIN(RangeTblRef)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(rtindex))
 	ENC_INT32(1, rtindex, _)
 ENC_END
 
 ENC_BEGIN(JoinExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_MESSAGE + ENC_ROOM_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_BOOL + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(rtindex)ENC_PREFETCH_MESSAGE(alias)ENC_PREFETCH_NODE(quals)ENC_PREFETCH_MESSAGE(join_using_alias)ENC_PREFETCH_REPEATED_NODE(usingClause)ENC_PREFETCH_NODE(rarg)ENC_PREFETCH_NODE(larg)ENC_PREFETCH_BOOL(isNatural)ENC_PREFETCH_ENUM(jointype))
 	ENC_INT32(9, rtindex, _)
 	ENC_MESSAGE(8, alias, Alias)
 	ENC_NODE(7, quals, Node)
@@ -788,11 +904,15 @@ ENC_BEGIN(JoinExpr)
 ENC_END
 
 ENC_BEGIN(FromExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_NODE(quals)ENC_PREFETCH_REPEATED_NODE(fromlist))
 	ENC_NODE(2, quals, Node)
 	ENC_REPEATED_NODE(1, fromlist, Node)
 ENC_END
 
 ENC_BEGIN(OnConflictExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_INT32 + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_UINT32 + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(exclRelTlist)ENC_PREFETCH_INT32(exclRelIndex)ENC_PREFETCH_NODE(onConflictWhere)ENC_PREFETCH_REPEATED_NODE(onConflictSet)ENC_PREFETCH_UINT32(constraint)ENC_PREFETCH_NODE(arbiterWhere)ENC_PREFETCH_REPEATED_NODE(arbiterElems)ENC_PREFETCH_ENUM(action))
 	ENC_REPEATED_NODE(8, exclRelTlist, Node)
 	ENC_INT32(7, exclRelIndex, _)
 	ENC_NODE(6, onConflictWhere, Node)
@@ -804,6 +924,8 @@ ENC_BEGIN(OnConflictExpr)
 ENC_END
 
 ENC_BEGIN(IntoClause)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_NODE + ENC_ROOM_STRING + ENC_ROOM_ENUM + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(skipData)ENC_PREFETCH_NODE(viewQuery)ENC_PREFETCH_STRING(tableSpaceName)ENC_PREFETCH_ENUM(onCommit)ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_STRING(accessMethod)ENC_PREFETCH_REPEATED_NODE(colNames)ENC_PREFETCH_MESSAGE(rel))
 	ENC_BOOL(8, skipData, _)
 	ENC_NODE(7, viewQuery, Node)
 	ENC_STRING(6, tableSpaceName, _)
@@ -815,6 +937,8 @@ ENC_BEGIN(IntoClause)
 ENC_END
 
 ENC_BEGIN(MergeAction)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_ENUM + ENC_ROOM_ENUM + ENC_ROOM_BOOL)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(updateColnos)ENC_PREFETCH_REPEATED_NODE(targetList)ENC_PREFETCH_NODE(qual)ENC_PREFETCH_ENUM(override)ENC_PREFETCH_ENUM(commandType)ENC_PREFETCH_BOOL(matched))
 	ENC_REPEATED_NODE(6, updateColnos, Node)
 	ENC_REPEATED_NODE(5, targetList, Node)
 	ENC_NODE(4, qual, Node)
@@ -824,12 +948,16 @@ ENC_BEGIN(MergeAction)
 ENC_END
 
 ENC_BEGIN(RawStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_INT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(stmt_len)ENC_PREFETCH_INT32(stmt_location)ENC_PREFETCH_NODE(stmt))
 	ENC_INT32(3, stmt_len, _)
 	ENC_INT32(2, stmt_location, _)
 	ENC_NODE(1, stmt, Node)
 ENC_END
 
 ENC_BEGIN(Query)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_ENUM + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_ENUM + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_INT32 + ENC_ROOM_NODE + ENC_ROOM_BOOL + ENC_ROOM_ENUM + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(stmt_len)ENC_PREFETCH_INT32(stmt_location)ENC_PREFETCH_REPEATED_NODE(withCheckOptions)ENC_PREFETCH_REPEATED_NODE(constraintDeps)ENC_PREFETCH_NODE(setOperations)ENC_PREFETCH_REPEATED_NODE(rowMarks)ENC_PREFETCH_ENUM(limitOption)ENC_PREFETCH_NODE(limitCount)ENC_PREFETCH_NODE(limitOffset)ENC_PREFETCH_REPEATED_NODE(sortClause)ENC_PREFETCH_REPEATED_NODE(distinctClause)ENC_PREFETCH_REPEATED_NODE(windowClause)ENC_PREFETCH_NODE(havingQual)ENC_PREFETCH_REPEATED_NODE(groupingSets)ENC_PREFETCH_BOOL(groupDistinct)ENC_PREFETCH_REPEATED_NODE(groupClause)ENC_PREFETCH_REPEATED_NODE(returningList)ENC_PREFETCH_MESSAGE(onConflict)ENC_PREFETCH_ENUM(override)ENC_PREFETCH_REPEATED_NODE(targetList)ENC_PREFETCH_BOOL(mergeUseOuterJoin)ENC_PREFETCH_REPEATED_NODE(mergeActionList)ENC_PREFETCH_MESSAGE(jointree)ENC_PREFETCH_REPEATED_NODE(rtable)ENC_PREFETCH_REPEATED_NODE(cteList)ENC_PREFETCH_BOOL(isReturn)ENC_PREFETCH_BOOL(hasRowSecurity)ENC_PREFETCH_BOOL(hasForUpdate)ENC_PREFETCH_BOOL(hasModifyingCTE)ENC_PREFETCH_BOOL(hasRecursive)ENC_PREFETCH_BOOL(hasDistinctOn)ENC_PREFETCH_BOOL(hasSubLinks)ENC_PREFETCH_BOOL(hasTargetSRFs)ENC_PREFETCH_BOOL(hasWindowFuncs)ENC_PREFETCH_BOOL(hasAggs)ENC_PREFETCH_INT32(resultRelation)ENC_PREFETCH_NODE(utilityStmt)ENC_PREFETCH_BOOL(canSetTag)ENC_PREFETCH_ENUM(querySource)ENC_PREFETCH_ENUM(commandType))
 	ENC_INT32(40, stmt_len, _)
 	ENC_INT32(39, stmt_location, _)
 	ENC_REPEATED_NODE(38, withCheckOptions, Node)
@@ -873,6 +1001,8 @@ ENC_BEGIN(Query)
 ENC_END
 
 ENC_BEGIN(InsertStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_ENUM + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_ENUM(override)ENC_PREFETCH_MESSAGE(withClause)ENC_PREFETCH_REPEATED_NODE(returningList)ENC_PREFETCH_MESSAGE(onConflictClause)ENC_PREFETCH_NODE(selectStmt)ENC_PREFETCH_REPEATED_NODE(cols)ENC_PREFETCH_MESSAGE(relation))
 	ENC_ENUM(7, override, OverridingKind)
 	ENC_MESSAGE(6, withClause, WithClause)
 	ENC_REPEATED_NODE(5, returningList, Node)
@@ -883,6 +1013,8 @@ ENC_BEGIN(InsertStmt)
 ENC_END
 
 ENC_BEGIN(DeleteStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_MESSAGE(withClause)ENC_PREFETCH_REPEATED_NODE(returningList)ENC_PREFETCH_NODE(whereClause)ENC_PREFETCH_REPEATED_NODE(usingClause)ENC_PREFETCH_MESSAGE(relation))
 	ENC_MESSAGE(5, withClause, WithClause)
 	ENC_REPEATED_NODE(4, returningList, Node)
 	ENC_NODE(3, whereClause, Node)
@@ -891,6 +1023,8 @@ ENC_BEGIN(DeleteStmt)
 ENC_END
 
 ENC_BEGIN(UpdateStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_MESSAGE(withClause)ENC_PREFETCH_REPEATED_NODE(returningList)ENC_PREFETCH_REPEATED_NODE(fromClause)ENC_PREFETCH_NODE(whereClause)ENC_PREFETCH_REPEATED_NODE(targetList)ENC_PREFETCH_MESSAGE(relation))
 	ENC_MESSAGE(6, withClause, WithClause)
 	ENC_REPEATED_NODE(5, returningList, Node)
 	ENC_REPEATED_NODE(4, fromClause, Node)
@@ -900,6 +1034,8 @@ ENC_BEGIN(UpdateStmt)
 ENC_END
 
 ENC_BEGIN(MergeStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_MESSAGE(withClause)ENC_PREFETCH_REPEATED_NODE(mergeWhenClauses)ENC_PREFETCH_NODE(joinCondition)ENC_PREFETCH_NODE(sourceRelation)ENC_PREFETCH_MESSAGE(relation))
 	ENC_MESSAGE(5, withClause, WithClause)
 	ENC_REPEATED_NODE(4, mergeWhenClauses, Node)
 	ENC_NODE(3, joinCondition, Node)
@@ -908,6 +1044,8 @@ ENC_BEGIN(MergeStmt)
 ENC_END
 
 ENC_BEGIN(SelectStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_MESSAGE + ENC_ROOM_MESSAGE + ENC_ROOM_BOOL + ENC_ROOM_ENUM + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_ENUM + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_MESSAGE(rarg)ENC_PREFETCH_MESSAGE(larg)ENC_PREFETCH_BOOL(all)ENC_PREFETCH_ENUM(op)ENC_PREFETCH_MESSAGE(withClause)ENC_PREFETCH_REPEATED_NODE(lockingClause)ENC_PREFETCH_ENUM(limitOption)ENC_PREFETCH_NODE(limitCount)ENC_PREFETCH_NODE(limitOffset)ENC_PREFETCH_REPEATED_NODE(sortClause)ENC_PREFETCH_REPEATED_NODE(valuesLists)ENC_PREFETCH_REPEATED_NODE(windowClause)ENC_PREFETCH_NODE(havingClause)ENC_PREFETCH_BOOL(groupDistinct)ENC_PREFETCH_REPEATED_NODE(groupClause)ENC_PREFETCH_NODE(whereClause)ENC_PREFETCH_REPEATED_NODE(fromClause)ENC_PREFETCH_REPEATED_NODE(targetList)ENC_PREFETCH_MESSAGE(intoClause)ENC_PREFETCH_REPEATED_NODE(distinctClause))
 	ENC_MESSAGE(20, rarg, SelectStmt)
 	ENC_MESSAGE(19, larg, SelectStmt)
 	ENC_BOOL(18, all, _)
@@ -931,10 +1069,14 @@ ENC_BEGIN(SelectStmt)
 ENC_END
 
 ENC_BEGIN(ReturnStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_NODE(returnval))
 	ENC_NODE(1, returnval, Node)
 ENC_END
 
 ENC_BEGIN(PLAssignStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_MESSAGE + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_MESSAGE(val)ENC_PREFETCH_INT32(nnames)ENC_PREFETCH_REPEATED_NODE(indirection)ENC_PREFETCH_STRING(name))
 	ENC_INT32(5, location, _)
 	ENC_MESSAGE(4, val, SelectStmt)
 	ENC_INT32(3, nnames, _)
@@ -943,6 +1085,8 @@ ENC_BEGIN(PLAssignStmt)
 ENC_END
 
 ENC_BEGIN(AlterTableStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_ENUM + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(missing_ok)ENC_PREFETCH_ENUM(objtype)ENC_PREFETCH_REPEATED_NODE(cmds)ENC_PREFETCH_MESSAGE(relation))
 	ENC_BOOL(4, missing_ok, _)
 	ENC_ENUM(3, objtype, ObjectType)
 	ENC_REPEATED_NODE(2, cmds, Node)
@@ -950,6 +1094,8 @@ ENC_BEGIN(AlterTableStmt)
 ENC_END
 
 ENC_BEGIN(AlterTableCmd)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_ENUM + ENC_ROOM_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_INT32 + ENC_ROOM_STRING + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(recurse)ENC_PREFETCH_BOOL(missing_ok)ENC_PREFETCH_ENUM(behavior)ENC_PREFETCH_NODE(def)ENC_PREFETCH_MESSAGE(newowner)ENC_PREFETCH_INT32(num)ENC_PREFETCH_STRING(name)ENC_PREFETCH_ENUM(subtype))
 	ENC_BOOL(8, recurse, _)
 	ENC_BOOL(7, missing_ok, _)
 	ENC_ENUM(6, behavior, DropBehavior)
@@ -961,6 +1107,8 @@ ENC_BEGIN(AlterTableCmd)
 ENC_END
 
 ENC_BEGIN(AlterDomainStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_ENUM + ENC_ROOM_NODE + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(missing_ok)ENC_PREFETCH_ENUM(behavior)ENC_PREFETCH_NODE(def)ENC_PREFETCH_STRING(name)ENC_PREFETCH_REPEATED_NODE(typeName)ENC_PREFETCH_STRING(subtype))
 	ENC_BOOL(6, missing_ok, _)
 	ENC_ENUM(5, behavior, DropBehavior)
 	ENC_NODE(4, def, Node)
@@ -970,6 +1118,8 @@ ENC_BEGIN(AlterDomainStmt)
 ENC_END
 
 ENC_BEGIN(SetOperationStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_BOOL + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(groupClauses)ENC_PREFETCH_REPEATED_NODE(colCollations)ENC_PREFETCH_REPEATED_NODE(colTypmods)ENC_PREFETCH_REPEATED_NODE(colTypes)ENC_PREFETCH_NODE(rarg)ENC_PREFETCH_NODE(larg)ENC_PREFETCH_BOOL(all)ENC_PREFETCH_ENUM(op))
 	ENC_REPEATED_NODE(8, groupClauses, Node)
 	ENC_REPEATED_NODE(7, colCollations, Node)
 	ENC_REPEATED_NODE(6, colTypmods, Node)
@@ -981,6 +1131,8 @@ ENC_BEGIN(SetOperationStmt)
 ENC_END
 
 ENC_BEGIN(GrantStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_ENUM + ENC_ROOM_MESSAGE + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_ENUM + ENC_ROOM_ENUM + ENC_ROOM_BOOL)
+	ENC_PREFETCH(ENC_PREFETCH_ENUM(behavior)ENC_PREFETCH_MESSAGE(grantor)ENC_PREFETCH_BOOL(grant_option)ENC_PREFETCH_REPEATED_NODE(grantees)ENC_PREFETCH_REPEATED_NODE(privileges)ENC_PREFETCH_REPEATED_NODE(objects)ENC_PREFETCH_ENUM(objtype)ENC_PREFETCH_ENUM(targtype)ENC_PREFETCH_BOOL(is_grant))
 	ENC_ENUM(9, behavior, DropBehavior)
 	ENC_MESSAGE(8, grantor, RoleSpec)
 	ENC_BOOL(7, grant_option, _)
@@ -993,6 +1145,8 @@ ENC_BEGIN(GrantStmt)
 ENC_END
 
 ENC_BEGIN(GrantRoleStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_ENUM + ENC_ROOM_MESSAGE + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_ENUM(behavior)ENC_PREFETCH_MESSAGE(grantor)ENC_PREFETCH_BOOL(admin_opt)ENC_PREFETCH_BOOL(is_grant)ENC_PREFETCH_REPEATED_NODE(grantee_roles)ENC_PREFETCH_REPEATED_NODE(granted_roles))
 	ENC_ENUM(6, behavior, DropBehavior)
 	ENC_MESSAGE(5, grantor, RoleSpec)
 	ENC_BOOL(4, admin_opt, _)
@@ -1002,21 +1156,29 @@ ENC_BEGIN(GrantRoleStmt)
 ENC_END
 
 ENC_BEGIN(AlterDefaultPrivilegesStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_MESSAGE(action)ENC_PREFETCH_REPEATED_NODE(options))
 	ENC_MESSAGE(2, action, GrantStmt)
 	ENC_REPEATED_NODE(1, options, Node)
 ENC_END
 
 ENC_BEGIN(ClosePortalStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(portalname))
 	ENC_STRING(1, portalname, _)
 ENC_END
 
 ENC_BEGIN(ClusterStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(params)ENC_PREFETCH_STRING(indexname)ENC_PREFETCH_MESSAGE(relation))
 	ENC_REPEATED_NODE(3, params, Node)
 	ENC_STRING(2, indexname, _)
 	ENC_MESSAGE(1, relation, RangeVar)
 ENC_END
 
 ENC_BEGIN(CopyStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_NODE(whereClause)ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_STRING(filename)ENC_PREFETCH_BOOL(is_program)ENC_PREFETCH_BOOL(is_from)ENC_PREFETCH_REPEATED_NODE(attlist)ENC_PREFETCH_NODE(query)ENC_PREFETCH_MESSAGE(relation))
 	ENC_NODE(8, whereClause, Node)
 	ENC_REPEATED_NODE(7, options, Node)
 	ENC_STRING(6, filename, _)
@@ -1028,6 +1190,8 @@ ENC_BEGIN(CopyStmt)
 ENC_END
 
 ENC_BEGIN(CreateStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_ENUM + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_MESSAGE + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(if_not_exists)ENC_PREFETCH_STRING(accessMethod)ENC_PREFETCH_STRING(tablespacename)ENC_PREFETCH_ENUM(oncommit)ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_REPEATED_NODE(constraints)ENC_PREFETCH_MESSAGE(ofTypename)ENC_PREFETCH_MESSAGE(partspec)ENC_PREFETCH_MESSAGE(partbound)ENC_PREFETCH_REPEATED_NODE(inhRelations)ENC_PREFETCH_REPEATED_NODE(tableElts)ENC_PREFETCH_MESSAGE(relation))
 	ENC_BOOL(12, if_not_exists, _)
 	ENC_STRING(11, accessMethod, _)
 	ENC_STRING(10, tablespacename, _)
@@ -1043,6 +1207,8 @@ ENC_BEGIN(CreateStmt)
 ENC_END
 
 ENC_BEGIN(DefineStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(replace)ENC_PREFETCH_BOOL(if_not_exists)ENC_PREFETCH_REPEATED_NODE(definition)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_REPEATED_NODE(defnames)ENC_PREFETCH_BOOL(oldstyle)ENC_PREFETCH_ENUM(kind))
 	ENC_BOOL(7, replace, _)
 	ENC_BOOL(6, if_not_exists, _)
 	ENC_REPEATED_NODE(5, definition, Node)
@@ -1053,6 +1219,8 @@ ENC_BEGIN(DefineStmt)
 ENC_END
 
 ENC_BEGIN(DropStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_ENUM + ENC_ROOM_ENUM + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(concurrent)ENC_PREFETCH_BOOL(missing_ok)ENC_PREFETCH_ENUM(behavior)ENC_PREFETCH_ENUM(removeType)ENC_PREFETCH_REPEATED_NODE(objects))
 	ENC_BOOL(5, concurrent, _)
 	ENC_BOOL(4, missing_ok, _)
 	ENC_ENUM(3, behavior, DropBehavior)
@@ -1061,18 +1229,24 @@ ENC_BEGIN(DropStmt)
 ENC_END
 
 ENC_BEGIN(TruncateStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_ENUM + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_ENUM(behavior)ENC_PREFETCH_BOOL(restart_seqs)ENC_PREFETCH_REPEATED_NODE(relations))
 	ENC_ENUM(3, behavior, DropBehavior)
 	ENC_BOOL(2, restart_seqs, _)
 	ENC_REPEATED_NODE(1, relations, Node)
 ENC_END
 
 ENC_BEGIN(CommentStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING + ENC_ROOM_NODE + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(comment)ENC_PREFETCH_NODE(object)ENC_PREFETCH_ENUM(objtype))
 	ENC_STRING(3, comment, _)
 	ENC_NODE(2, object, Node)
 	ENC_ENUM(1, objtype, ObjectType)
 ENC_END
 
 ENC_BEGIN(FetchStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_STRING + ENC_ROOM_INT64 + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(ismove)ENC_PREFETCH_STRING(portalname)ENC_PREFETCH_INT64(howMany)ENC_PREFETCH_ENUM(direction))
 	ENC_BOOL(4, ismove, _)
 	ENC_STRING(3, portalname, _)
 	ENC_INT64(2, howMany, _)
@@ -1080,6 +1254,8 @@ ENC_BEGIN(FetchStmt)
 ENC_END
 
 ENC_BEGIN(IndexStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_MESSAGE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(reset_default_tblspc)ENC_PREFETCH_BOOL(if_not_exists)ENC_PREFETCH_BOOL(concurrent)ENC_PREFETCH_BOOL(transformed)ENC_PREFETCH_BOOL(initdeferred)ENC_PREFETCH_BOOL(deferrable)ENC_PREFETCH_BOOL(isconstraint)ENC_PREFETCH_BOOL(primary)ENC_PREFETCH_BOOL(nulls_not_distinct)ENC_PREFETCH_BOOL(unique)ENC_PREFETCH_UINT32(oldFirstRelfilenodeSubid)ENC_PREFETCH_UINT32(oldCreateSubid)ENC_PREFETCH_UINT32(oldNode)ENC_PREFETCH_UINT32(indexOid)ENC_PREFETCH_STRING(idxcomment)ENC_PREFETCH_REPEATED_NODE(excludeOpNames)ENC_PREFETCH_NODE(whereClause)ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_REPEATED_NODE(indexIncludingParams)ENC_PREFETCH_REPEATED_NODE(indexParams)ENC_PREFETCH_STRING(tableSpace)ENC_PREFETCH_STRING(accessMethod)ENC_PREFETCH_MESSAGE(relation)ENC_PREFETCH_STRING(idxname))
 	ENC_BOOL(24, reset_default_tblspc, _)
 	ENC_BOOL(23, if_not_exists, _)
 	ENC_BOOL(22, concurrent, _)
@@ -1107,6 +1283,8 @@ ENC_BEGIN(IndexStmt)
 ENC_END
 
 ENC_BEGIN(CreateFunctionStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_BOOL)
+	ENC_PREFETCH(ENC_PREFETCH_NODE(sql_body)ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_MESSAGE(returnType)ENC_PREFETCH_REPEATED_NODE(parameters)ENC_PREFETCH_REPEATED_NODE(funcname)ENC_PREFETCH_BOOL(replace)ENC_PREFETCH_BOOL(is_procedure))
 	ENC_NODE(7, sql_body, Node)
 	ENC_REPEATED_NODE(6, options, Node)
 	ENC_MESSAGE(5, returnType, TypeName)
@@ -1117,16 +1295,22 @@ ENC_BEGIN(CreateFunctionStmt)
 ENC_END
 
 ENC_BEGIN(AlterFunctionStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(actions)ENC_PREFETCH_MESSAGE(func)ENC_PREFETCH_ENUM(objtype))
 	ENC_REPEATED_NODE(3, actions, Node)
 	ENC_MESSAGE(2, func, ObjectWithArgs)
 	ENC_ENUM(1, objtype, ObjectType)
 ENC_END
 
 ENC_BEGIN(DoStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(args))
 	ENC_REPEATED_NODE(1, args, Node)
 ENC_END
 
 ENC_BEGIN(RenameStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_ENUM + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_ENUM + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(missing_ok)ENC_PREFETCH_ENUM(behavior)ENC_PREFETCH_STRING(newname)ENC_PREFETCH_STRING(subname)ENC_PREFETCH_NODE(object)ENC_PREFETCH_MESSAGE(relation)ENC_PREFETCH_ENUM(relationType)ENC_PREFETCH_ENUM(renameType))
 	ENC_BOOL(8, missing_ok, _)
 	ENC_ENUM(7, behavior, DropBehavior)
 	ENC_STRING(6, newname, _)
@@ -1138,6 +1322,8 @@ ENC_BEGIN(RenameStmt)
 ENC_END
 
 ENC_BEGIN(RuleStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_ENUM + ENC_ROOM_NODE + ENC_ROOM_STRING + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(replace)ENC_PREFETCH_REPEATED_NODE(actions)ENC_PREFETCH_BOOL(instead)ENC_PREFETCH_ENUM(event)ENC_PREFETCH_NODE(whereClause)ENC_PREFETCH_STRING(rulename)ENC_PREFETCH_MESSAGE(relation))
 	ENC_BOOL(7, replace, _)
 	ENC_REPEATED_NODE(6, actions, Node)
 	ENC_BOOL(5, instead, _)
@@ -1148,19 +1334,27 @@ ENC_BEGIN(RuleStmt)
 ENC_END
 
 ENC_BEGIN(NotifyStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(payload)ENC_PREFETCH_STRING(conditionname))
 	ENC_STRING(2, payload, _)
 	ENC_STRING(1, conditionname, _)
 ENC_END
 
 ENC_BEGIN(ListenStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(conditionname))
 	ENC_STRING(1, conditionname, _)
 ENC_END
 
 ENC_BEGIN(UnlistenStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(conditionname))
 	ENC_STRING(1, conditionname, _)
 ENC_END
 
 ENC_BEGIN(TransactionStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(chain)ENC_PREFETCH_STRING(gid)ENC_PREFETCH_STRING(savepoint_name)ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_ENUM(kind))
 	ENC_BOOL(5, chain, _)
 	ENC_STRING(4, gid, _)
 	ENC_STRING(3, savepoint_name, _)
@@ -1169,6 +1363,8 @@ ENC_BEGIN(TransactionStmt)
 ENC_END
 
 ENC_BEGIN(ViewStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_ENUM + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_ENUM(withCheckOption)ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_BOOL(replace)ENC_PREFETCH_NODE(query)ENC_PREFETCH_REPEATED_NODE(aliases)ENC_PREFETCH_MESSAGE(view))
 	ENC_ENUM(6, withCheckOption, ViewCheckOption)
 	ENC_REPEATED_NODE(5, options, Node)
 	ENC_BOOL(4, replace, _)
@@ -1178,10 +1374,14 @@ ENC_BEGIN(ViewStmt)
 ENC_END
 
 ENC_BEGIN(LoadStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(filename))
 	ENC_STRING(1, filename, _)
 ENC_END
 
 ENC_BEGIN(CreateDomainStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(constraints)ENC_PREFETCH_MESSAGE(collClause)ENC_PREFETCH_MESSAGE(typeName)ENC_PREFETCH_REPEATED_NODE(domainname))
 	ENC_REPEATED_NODE(4, constraints, Node)
 	ENC_MESSAGE(3, collClause, CollateClause)
 	ENC_MESSAGE(2, typeName, TypeName)
@@ -1189,28 +1389,38 @@ ENC_BEGIN(CreateDomainStmt)
 ENC_END
 
 ENC_BEGIN(CreatedbStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_STRING(dbname))
 	ENC_REPEATED_NODE(2, options, Node)
 	ENC_STRING(1, dbname, _)
 ENC_END
 
 ENC_BEGIN(DropdbStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_BOOL(missing_ok)ENC_PREFETCH_STRING(dbname))
 	ENC_REPEATED_NODE(3, options, Node)
 	ENC_BOOL(2, missing_ok, _)
 	ENC_STRING(1, dbname, _)
 ENC_END
 
 ENC_BEGIN(VacuumStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(is_vacuumcmd)ENC_PREFETCH_REPEATED_NODE(rels)ENC_PREFETCH_REPEATED_NODE(options))
 	ENC_BOOL(3, is_vacuumcmd, _)
 	ENC_REPEATED_NODE(2, rels, Node)
 	ENC_REPEATED_NODE(1, options, Node)
 ENC_END
 
 ENC_BEGIN(ExplainStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_NODE(query))
 	ENC_REPEATED_NODE(2, options, Node)
 	ENC_NODE(1, query, Node)
 ENC_END
 
 ENC_BEGIN(CreateTableAsStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_ENUM + ENC_ROOM_MESSAGE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(if_not_exists)ENC_PREFETCH_BOOL(is_select_into)ENC_PREFETCH_ENUM(objtype)ENC_PREFETCH_MESSAGE(into)ENC_PREFETCH_NODE(query))
 	ENC_BOOL(5, if_not_exists, _)
 	ENC_BOOL(4, is_select_into, _)
 	ENC_ENUM(3, objtype, ObjectType)
@@ -1219,6 +1429,8 @@ ENC_BEGIN(CreateTableAsStmt)
 ENC_END
 
 ENC_BEGIN(CreateSeqStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_UINT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(if_not_exists)ENC_PREFETCH_BOOL(for_identity)ENC_PREFETCH_UINT32(ownerId)ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_MESSAGE(sequence))
 	ENC_BOOL(5, if_not_exists, _)
 	ENC_BOOL(4, for_identity, _)
 	ENC_UINT32(3, ownerId, _)
@@ -1227,6 +1439,8 @@ ENC_BEGIN(CreateSeqStmt)
 ENC_END
 
 ENC_BEGIN(AlterSeqStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(missing_ok)ENC_PREFETCH_BOOL(for_identity)ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_MESSAGE(sequence))
 	ENC_BOOL(4, missing_ok, _)
 	ENC_BOOL(3, for_identity, _)
 	ENC_REPEATED_NODE(2, options, Node)
@@ -1234,6 +1448,8 @@ ENC_BEGIN(AlterSeqStmt)
 ENC_END
 
 ENC_BEGIN(VariableSetStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(is_local)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_STRING(name)ENC_PREFETCH_ENUM(kind))
 	ENC_BOOL(4, is_local, _)
 	ENC_REPEATED_NODE(3, args, Node)
 	ENC_STRING(2, name, _)
@@ -1241,14 +1457,20 @@ ENC_BEGIN(VariableSetStmt)
 ENC_END
 
 ENC_BEGIN(VariableShowStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(name))
 	ENC_STRING(1, name, _)
 ENC_END
 
 ENC_BEGIN(DiscardStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_ENUM(target))
 	ENC_ENUM(1, target, DiscardMode)
 ENC_END
 
 ENC_BEGIN(CreateTrigStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_MESSAGE + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_INT32 + ENC_ROOM_INT32 + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_STRING + ENC_ROOM_BOOL + ENC_ROOM_BOOL)
+	ENC_PREFETCH(ENC_PREFETCH_MESSAGE(constrrel)ENC_PREFETCH_BOOL(initdeferred)ENC_PREFETCH_BOOL(deferrable)ENC_PREFETCH_REPEATED_NODE(transitionRels)ENC_PREFETCH_NODE(whenClause)ENC_PREFETCH_REPEATED_NODE(columns)ENC_PREFETCH_INT32(events)ENC_PREFETCH_INT32(timing)ENC_PREFETCH_BOOL(row)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_REPEATED_NODE(funcname)ENC_PREFETCH_MESSAGE(relation)ENC_PREFETCH_STRING(trigname)ENC_PREFETCH_BOOL(isconstraint)ENC_PREFETCH_BOOL(replace))
 	ENC_MESSAGE(15, constrrel, RangeVar)
 	ENC_BOOL(14, initdeferred, _)
 	ENC_BOOL(13, deferrable, _)
@@ -1267,6 +1489,8 @@ ENC_BEGIN(CreateTrigStmt)
 ENC_END
 
 ENC_BEGIN(CreatePLangStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_BOOL)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(pltrusted)ENC_PREFETCH_REPEATED_NODE(plvalidator)ENC_PREFETCH_REPEATED_NODE(plinline)ENC_PREFETCH_REPEATED_NODE(plhandler)ENC_PREFETCH_STRING(plname)ENC_PREFETCH_BOOL(replace))
 	ENC_BOOL(6, pltrusted, _)
 	ENC_REPEATED_NODE(5, plvalidator, Node)
 	ENC_REPEATED_NODE(4, plinline, Node)
@@ -1276,34 +1500,46 @@ ENC_BEGIN(CreatePLangStmt)
 ENC_END
 
 ENC_BEGIN(CreateRoleStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_STRING(role)ENC_PREFETCH_ENUM(stmt_type))
 	ENC_REPEATED_NODE(3, options, Node)
 	ENC_STRING(2, role, _)
 	ENC_ENUM(1, stmt_type, RoleStmtType)
 ENC_END
 
 ENC_BEGIN(AlterRoleStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(action)ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_MESSAGE(role))
 	ENC_INT32(3, action, _)
 	ENC_REPEATED_NODE(2, options, Node)
 	ENC_MESSAGE(1, role, RoleSpec)
 ENC_END
 
 ENC_BEGIN(DropRoleStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(missing_ok)ENC_PREFETCH_REPEATED_NODE(roles))
 	ENC_BOOL(2, missing_ok, _)
 	ENC_REPEATED_NODE(1, roles, Node)
 ENC_END
 
 ENC_BEGIN(LockStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(nowait)ENC_PREFETCH_INT32(mode)ENC_PREFETCH_REPEATED_NODE(relations))
 	ENC_BOOL(3, nowait, _)
 	ENC_INT32(2, mode, _)
 	ENC_REPEATED_NODE(1, relations, Node)
 ENC_END
 
 ENC_BEGIN(ConstraintsSetStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(deferred)ENC_PREFETCH_REPEATED_NODE(constraints))
 	ENC_BOOL(2, deferred, _)
 	ENC_REPEATED_NODE(1, constraints, Node)
 ENC_END
 
 ENC_BEGIN(ReindexStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_MESSAGE + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(params)ENC_PREFETCH_STRING(name)ENC_PREFETCH_MESSAGE(relation)ENC_PREFETCH_ENUM(kind))
 	ENC_REPEATED_NODE(4, params, Node)
 	ENC_STRING(3, name, _)
 	ENC_MESSAGE(2, relation, RangeVar)
@@ -1311,9 +1547,13 @@ ENC_BEGIN(ReindexStmt)
 ENC_END
 
 ENC_BEGIN(CheckPointStmt)
+	ENC_SCALAR_ROOM(0)
+	ENC_PREFETCH()
 ENC_END
 
 ENC_BEGIN(CreateSchemaStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(if_not_exists)ENC_PREFETCH_REPEATED_NODE(schemaElts)ENC_PREFETCH_MESSAGE(authrole)ENC_PREFETCH_STRING(schemaname))
 	ENC_BOOL(4, if_not_exists, _)
 	ENC_REPEATED_NODE(3, schemaElts, Node)
 	ENC_MESSAGE(2, authrole, RoleSpec)
@@ -1321,26 +1561,36 @@ ENC_BEGIN(CreateSchemaStmt)
 ENC_END
 
 ENC_BEGIN(AlterDatabaseStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_STRING(dbname))
 	ENC_REPEATED_NODE(2, options, Node)
 	ENC_STRING(1, dbname, _)
 ENC_END
 
 ENC_BEGIN(AlterDatabaseRefreshCollStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(dbname))
 	ENC_STRING(1, dbname, _)
 ENC_END
 
 ENC_BEGIN(AlterDatabaseSetStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_MESSAGE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_MESSAGE(setstmt)ENC_PREFETCH_STRING(dbname))
 	ENC_MESSAGE(2, setstmt, VariableSetStmt)
 	ENC_STRING(1, dbname, _)
 ENC_END
 
 ENC_BEGIN(AlterRoleSetStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_MESSAGE + ENC_ROOM_STRING + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_MESSAGE(setstmt)ENC_PREFETCH_STRING(database)ENC_PREFETCH_MESSAGE(role))
 	ENC_MESSAGE(3, setstmt, VariableSetStmt)
 	ENC_STRING(2, database, _)
 	ENC_MESSAGE(1, role, RoleSpec)
 ENC_END
 
 ENC_BEGIN(CreateConversionStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(def)ENC_PREFETCH_REPEATED_NODE(func_name)ENC_PREFETCH_STRING(to_encoding_name)ENC_PREFETCH_STRING(for_encoding_name)ENC_PREFETCH_REPEATED_NODE(conversion_name))
 	ENC_BOOL(5, def, _)
 	ENC_REPEATED_NODE(4, func_name, Node)
 	ENC_STRING(3, to_encoding_name, _)
@@ -1349,6 +1599,8 @@ ENC_BEGIN(CreateConversionStmt)
 ENC_END
 
 ENC_BEGIN(CreateCastStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_ENUM + ENC_ROOM_MESSAGE + ENC_ROOM_MESSAGE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(inout)ENC_PREFETCH_ENUM(context)ENC_PREFETCH_MESSAGE(func)ENC_PREFETCH_MESSAGE(targettype)ENC_PREFETCH_MESSAGE(sourcetype))
 	ENC_BOOL(5, inout, _)
 	ENC_ENUM(4, context, CoercionContext)
 	ENC_MESSAGE(3, func, ObjectWithArgs)
@@ -1357,6 +1609,8 @@ ENC_BEGIN(CreateCastStmt)
 ENC_END
 
 ENC_BEGIN(CreateOpClassStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(isDefault)ENC_PREFETCH_REPEATED_NODE(items)ENC_PREFETCH_MESSAGE(datatype)ENC_PREFETCH_STRING(amname)ENC_PREFETCH_REPEATED_NODE(opfamilyname)ENC_PREFETCH_REPEATED_NODE(opclassname))
 	ENC_BOOL(6, isDefault, _)
 	ENC_REPEATED_NODE(5, items, Node)
 	ENC_MESSAGE(4, datatype, TypeName)
@@ -1366,11 +1620,15 @@ ENC_BEGIN(CreateOpClassStmt)
 ENC_END
 
 ENC_BEGIN(CreateOpFamilyStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(amname)ENC_PREFETCH_REPEATED_NODE(opfamilyname))
 	ENC_STRING(2, amname, _)
 	ENC_REPEATED_NODE(1, opfamilyname, Node)
 ENC_END
 
 ENC_BEGIN(AlterOpFamilyStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(items)ENC_PREFETCH_BOOL(isDrop)ENC_PREFETCH_STRING(amname)ENC_PREFETCH_REPEATED_NODE(opfamilyname))
 	ENC_REPEATED_NODE(4, items, Node)
 	ENC_BOOL(3, isDrop, _)
 	ENC_STRING(2, amname, _)
@@ -1378,27 +1636,37 @@ ENC_BEGIN(AlterOpFamilyStmt)
 ENC_END
 
 ENC_BEGIN(PrepareStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_NODE(query)ENC_PREFETCH_REPEATED_NODE(argtypes)ENC_PREFETCH_STRING(name))
 	ENC_NODE(3, query, Node)
 	ENC_REPEATED_NODE(2, argtypes, Node)
 	ENC_STRING(1, name, _)
 ENC_END
 
 ENC_BEGIN(ExecuteStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(params)ENC_PREFETCH_STRING(name))
 	ENC_REPEATED_NODE(2, params, Node)
 	ENC_STRING(1, name, _)
 ENC_END
 
 ENC_BEGIN(DeallocateStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(name))
 	ENC_STRING(1, name, _)
 ENC_END
 
 ENC_BEGIN(DeclareCursorStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_NODE + ENC_ROOM_INT32 + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_NODE(query)ENC_PREFETCH_INT32(options)ENC_PREFETCH_STRING(portalname))
 	ENC_NODE(3, query, Node)
 	ENC_INT32(2, options, _)
 	ENC_STRING(1, portalname, _)
 ENC_END
 
 ENC_BEGIN(CreateTableSpaceStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_MESSAGE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_STRING(location)ENC_PREFETCH_MESSAGE(owner)ENC_PREFETCH_STRING(tablespacename))
 	ENC_REPEATED_NODE(4, options, Node)
 	ENC_STRING(3, location, _)
 	ENC_MESSAGE(2, owner, RoleSpec)
@@ -1406,11 +1674,15 @@ ENC_BEGIN(CreateTableSpaceStmt)
 ENC_END
 
 ENC_BEGIN(DropTableSpaceStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(missing_ok)ENC_PREFETCH_STRING(tablespacename))
 	ENC_BOOL(2, missing_ok, _)
 	ENC_STRING(1, tablespacename, _)
 ENC_END
 
 ENC_BEGIN(AlterObjectDependsStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_MESSAGE + ENC_ROOM_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(remove)ENC_PREFETCH_MESSAGE(extname)ENC_PREFETCH_NODE(object)ENC_PREFETCH_MESSAGE(relation)ENC_PREFETCH_ENUM(objectType))
 	ENC_BOOL(5, remove, _)
 	ENC_MESSAGE(4, extname, String)
 	ENC_NODE(3, object, Node)
@@ -1419,6 +1691,8 @@ ENC_BEGIN(AlterObjectDependsStmt)
 ENC_END
 
 ENC_BEGIN(AlterObjectSchemaStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_STRING + ENC_ROOM_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(missing_ok)ENC_PREFETCH_STRING(newschema)ENC_PREFETCH_NODE(object)ENC_PREFETCH_MESSAGE(relation)ENC_PREFETCH_ENUM(objectType))
 	ENC_BOOL(5, missing_ok, _)
 	ENC_STRING(4, newschema, _)
 	ENC_NODE(3, object, Node)
@@ -1427,6 +1701,8 @@ ENC_BEGIN(AlterObjectSchemaStmt)
 ENC_END
 
 ENC_BEGIN(AlterOwnerStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_MESSAGE + ENC_ROOM_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_MESSAGE(newowner)ENC_PREFETCH_NODE(object)ENC_PREFETCH_MESSAGE(relation)ENC_PREFETCH_ENUM(objectType))
 	ENC_MESSAGE(4, newowner, RoleSpec)
 	ENC_NODE(3, object, Node)
 	ENC_MESSAGE(2, relation, RangeVar)
@@ -1434,41 +1710,57 @@ ENC_BEGIN(AlterOwnerStmt)
 ENC_END
 
 ENC_BEGIN(AlterOperatorStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_MESSAGE(opername))
 	ENC_REPEATED_NODE(2, options, Node)
 	ENC_MESSAGE(1, opername, ObjectWithArgs)
 ENC_END
 
 ENC_BEGIN(AlterTypeStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_REPEATED_NODE(typeName))
 	ENC_REPEATED_NODE(2, options, Node)
 	ENC_REPEATED_NODE(1, typeName, Node)
 ENC_END
 
 ENC_BEGIN(DropOwnedStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_ENUM + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_ENUM(behavior)ENC_PREFETCH_REPEATED_NODE(roles))
 	ENC_ENUM(2, behavior, DropBehavior)
 	ENC_REPEATED_NODE(1, roles, Node)
 ENC_END
 
 ENC_BEGIN(ReassignOwnedStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_MESSAGE(newrole)ENC_PREFETCH_REPEATED_NODE(roles))
 	ENC_MESSAGE(2, newrole, RoleSpec)
 	ENC_REPEATED_NODE(1, roles, Node)
 ENC_END
 
 ENC_BEGIN(CompositeTypeStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(coldeflist)ENC_PREFETCH_MESSAGE(typevar))
 	ENC_REPEATED_NODE(2, coldeflist, Node)
 	ENC_MESSAGE(1, typevar, RangeVar)
 ENC_END
 
 ENC_BEGIN(CreateEnumStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(vals)ENC_PREFETCH_REPEATED_NODE(typeName))
 	ENC_REPEATED_NODE(2, vals, Node)
 	ENC_REPEATED_NODE(1, typeName, Node)
 ENC_END
 
 ENC_BEGIN(CreateRangeStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(params)ENC_PREFETCH_REPEATED_NODE(typeName))
 	ENC_REPEATED_NODE(2, params, Node)
 	ENC_REPEATED_NODE(1, typeName, Node)
 ENC_END
 
 ENC_BEGIN(AlterEnumStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(skipIfNewValExists)ENC_PREFETCH_BOOL(newValIsAfter)ENC_PREFETCH_STRING(newValNeighbor)ENC_PREFETCH_STRING(newVal)ENC_PREFETCH_STRING(oldVal)ENC_PREFETCH_REPEATED_NODE(typeName))
 	ENC_BOOL(6, skipIfNewValExists, _)
 	ENC_BOOL(5, newValIsAfter, _)
 	ENC_STRING(4, newValNeighbor, _)
@@ -1478,11 +1770,15 @@ ENC_BEGIN(AlterEnumStmt)
 ENC_END
 
 ENC_BEGIN(AlterTSDictionaryStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_REPEATED_NODE(dictname))
 	ENC_REPEATED_NODE(2, options, Node)
 	ENC_REPEATED_NODE(1, dictname, Node)
 ENC_END
 
 ENC_BEGIN(AlterTSConfigurationStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(missing_ok)ENC_PREFETCH_BOOL(replace)ENC_PREFETCH_BOOL(override)ENC_PREFETCH_REPEATED_NODE(dicts)ENC_PREFETCH_REPEATED_NODE(tokentype)ENC_PREFETCH_REPEATED_NODE(cfgname)ENC_PREFETCH_ENUM(kind))
 	ENC_BOOL(7, missing_ok, _)
 	ENC_BOOL(6, replace, _)
 	ENC_BOOL(5, override, _)
@@ -1493,18 +1789,24 @@ ENC_BEGIN(AlterTSConfigurationStmt)
 ENC_END
 
 ENC_BEGIN(CreateFdwStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_REPEATED_NODE(func_options)ENC_PREFETCH_STRING(fdwname))
 	ENC_REPEATED_NODE(3, options, Node)
 	ENC_REPEATED_NODE(2, func_options, Node)
 	ENC_STRING(1, fdwname, _)
 ENC_END
 
 ENC_BEGIN(AlterFdwStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_REPEATED_NODE(func_options)ENC_PREFETCH_STRING(fdwname))
 	ENC_REPEATED_NODE(3, options, Node)
 	ENC_REPEATED_NODE(2, func_options, Node)
 	ENC_STRING(1, fdwname, _)
 ENC_END
 
 ENC_BEGIN(CreateForeignServerStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_BOOL(if_not_exists)ENC_PREFETCH_STRING(fdwname)ENC_PREFETCH_STRING(version)ENC_PREFETCH_STRING(servertype)ENC_PREFETCH_STRING(servername))
 	ENC_REPEATED_NODE(6, options, Node)
 	ENC_BOOL(5, if_not_exists, _)
 	ENC_STRING(4, fdwname, _)
@@ -1514,6 +1816,8 @@ ENC_BEGIN(CreateForeignServerStmt)
 ENC_END
 
 ENC_BEGIN(AlterForeignServerStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(has_version)ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_STRING(version)ENC_PREFETCH_STRING(servername))
 	ENC_BOOL(4, has_version, _)
 	ENC_REPEATED_NODE(3, options, Node)
 	ENC_STRING(2, version, _)
@@ -1521,6 +1825,8 @@ ENC_BEGIN(AlterForeignServerStmt)
 ENC_END
 
 ENC_BEGIN(CreateUserMappingStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_STRING + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_BOOL(if_not_exists)ENC_PREFETCH_STRING(servername)ENC_PREFETCH_MESSAGE(user))
 	ENC_REPEATED_NODE(4, options, Node)
 	ENC_BOOL(3, if_not_exists, _)
 	ENC_STRING(2, servername, _)
@@ -1528,24 +1834,32 @@ ENC_BEGIN(CreateUserMappingStmt)
 ENC_END
 
 ENC_BEGIN(AlterUserMappingStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_STRING(servername)ENC_PREFETCH_MESSAGE(user))
 	ENC_REPEATED_NODE(3, options, Node)
 	ENC_STRING(2, servername, _)
 	ENC_MESSAGE(1, user, RoleSpec)
 ENC_END
 
 ENC_BEGIN(DropUserMappingStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_STRING + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(missing_ok)ENC_PREFETCH_STRING(servername)ENC_PREFETCH_MESSAGE(user))
 	ENC_BOOL(3, missing_ok, _)
 	ENC_STRING(2, servername, _)
 	ENC_MESSAGE(1, user, RoleSpec)
 ENC_END
 
 ENC_BEGIN(AlterTableSpaceOptionsStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(isReset)ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_STRING(tablespacename))
 	ENC_BOOL(3, isReset, _)
 	ENC_REPEATED_NODE(2, options, Node)
 	ENC_STRING(1, tablespacename, _)
 ENC_END
 
 ENC_BEGIN(AlterTableMoveAllStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE + ENC_ROOM_ENUM + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(nowait)ENC_PREFETCH_STRING(new_tablespacename)ENC_PREFETCH_REPEATED_NODE(roles)ENC_PREFETCH_ENUM(objtype)ENC_PREFETCH_STRING(orig_tablespacename))
 	ENC_BOOL(5, nowait, _)
 	ENC_STRING(4, new_tablespacename, _)
 	ENC_REPEATED_NODE(3, roles, Node)
@@ -1554,6 +1868,8 @@ ENC_BEGIN(AlterTableMoveAllStmt)
 ENC_END
 
 ENC_BEGIN(SecLabelStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_NODE + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(label)ENC_PREFETCH_STRING(provider)ENC_PREFETCH_NODE(object)ENC_PREFETCH_ENUM(objtype))
 	ENC_STRING(4, label, _)
 	ENC_STRING(3, provider, _)
 	ENC_NODE(2, object, Node)
@@ -1561,12 +1877,16 @@ ENC_BEGIN(SecLabelStmt)
 ENC_END
 
 ENC_BEGIN(CreateForeignTableStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_STRING(servername)ENC_PREFETCH_MESSAGE(base))
 	ENC_REPEATED_NODE(3, options, Node)
 	ENC_STRING(2, servername, _)
 	ENC_MESSAGE(1, base, CreateStmt)
 ENC_END
 
 ENC_BEGIN(ImportForeignSchemaStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_ENUM + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_REPEATED_NODE(table_list)ENC_PREFETCH_ENUM(list_type)ENC_PREFETCH_STRING(local_schema)ENC_PREFETCH_STRING(remote_schema)ENC_PREFETCH_STRING(server_name))
 	ENC_REPEATED_NODE(6, options, Node)
 	ENC_REPEATED_NODE(5, table_list, Node)
 	ENC_ENUM(4, list_type, ImportForeignSchemaType)
@@ -1576,17 +1896,23 @@ ENC_BEGIN(ImportForeignSchemaStmt)
 ENC_END
 
 ENC_BEGIN(CreateExtensionStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_BOOL(if_not_exists)ENC_PREFETCH_STRING(extname))
 	ENC_REPEATED_NODE(3, options, Node)
 	ENC_BOOL(2, if_not_exists, _)
 	ENC_STRING(1, extname, _)
 ENC_END
 
 ENC_BEGIN(AlterExtensionStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_STRING(extname))
 	ENC_REPEATED_NODE(2, options, Node)
 	ENC_STRING(1, extname, _)
 ENC_END
 
 ENC_BEGIN(AlterExtensionContentsStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_NODE + ENC_ROOM_ENUM + ENC_ROOM_INT32 + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_NODE(object)ENC_PREFETCH_ENUM(objtype)ENC_PREFETCH_INT32(action)ENC_PREFETCH_STRING(extname))
 	ENC_NODE(4, object, Node)
 	ENC_ENUM(3, objtype, ObjectType)
 	ENC_INT32(2, action, _)
@@ -1594,6 +1920,8 @@ ENC_BEGIN(AlterExtensionContentsStmt)
 ENC_END
 
 ENC_BEGIN(CreateEventTrigStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(funcname)ENC_PREFETCH_REPEATED_NODE(whenclause)ENC_PREFETCH_STRING(eventname)ENC_PREFETCH_STRING(trigname))
 	ENC_REPEATED_NODE(4, funcname, Node)
 	ENC_REPEATED_NODE(3, whenclause, Node)
 	ENC_STRING(2, eventname, _)
@@ -1601,26 +1929,36 @@ ENC_BEGIN(CreateEventTrigStmt)
 ENC_END
 
 ENC_BEGIN(AlterEventTrigStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(tgenabled)ENC_PREFETCH_STRING(trigname))
 	ENC_STRING(2, tgenabled, _)
 	ENC_STRING(1, trigname, _)
 ENC_END
 
 ENC_BEGIN(RefreshMatViewStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_MESSAGE + ENC_ROOM_BOOL + ENC_ROOM_BOOL)
+	ENC_PREFETCH(ENC_PREFETCH_MESSAGE(relation)ENC_PREFETCH_BOOL(skipData)ENC_PREFETCH_BOOL(concurrent))
 	ENC_MESSAGE(3, relation, RangeVar)
 	ENC_BOOL(2, skipData, _)
 	ENC_BOOL(1, concurrent, _)
 ENC_END
 
 ENC_BEGIN(ReplicaIdentityStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(name)ENC_PREFETCH_STRING(identity_type))
 	ENC_STRING(2, name, _)
 	ENC_STRING(1, identity_type, _)
 ENC_END
 
 ENC_BEGIN(AlterSystemStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_MESSAGE(setstmt))
 	ENC_MESSAGE(1, setstmt, VariableSetStmt)
 ENC_END
 
 ENC_BEGIN(CreatePolicyStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_STRING + ENC_ROOM_MESSAGE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_NODE(with_check)ENC_PREFETCH_NODE(qual)ENC_PREFETCH_REPEATED_NODE(roles)ENC_PREFETCH_BOOL(permissive)ENC_PREFETCH_STRING(cmd_name)ENC_PREFETCH_MESSAGE(table)ENC_PREFETCH_STRING(policy_name))
 	ENC_NODE(7, with_check, Node)
 	ENC_NODE(6, qual, Node)
 	ENC_REPEATED_NODE(5, roles, Node)
@@ -1631,6 +1969,8 @@ ENC_BEGIN(CreatePolicyStmt)
 ENC_END
 
 ENC_BEGIN(AlterPolicyStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_NODE(with_check)ENC_PREFETCH_NODE(qual)ENC_PREFETCH_REPEATED_NODE(roles)ENC_PREFETCH_MESSAGE(table)ENC_PREFETCH_STRING(policy_name))
 	ENC_NODE(5, with_check, Node)
 	ENC_NODE(4, qual, Node)
 	ENC_REPEATED_NODE(3, roles, Node)
@@ -1639,6 +1979,8 @@ ENC_BEGIN(AlterPolicyStmt)
 ENC_END
 
 ENC_BEGIN(CreateTransformStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_MESSAGE + ENC_ROOM_MESSAGE + ENC_ROOM_STRING + ENC_ROOM_MESSAGE + ENC_ROOM_BOOL)
+	ENC_PREFETCH(ENC_PREFETCH_MESSAGE(tosql)ENC_PREFETCH_MESSAGE(fromsql)ENC_PREFETCH_STRING(lang)ENC_PREFETCH_MESSAGE(type_name)ENC_PREFETCH_BOOL(replace))
 	ENC_MESSAGE(5, tosql, ObjectWithArgs)
 	ENC_MESSAGE(4, fromsql, ObjectWithArgs)
 	ENC_STRING(3, lang, _)
@@ -1647,12 +1989,16 @@ ENC_BEGIN(CreateTransformStmt)
 ENC_END
 
 ENC_BEGIN(CreateAmStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_STRING(amtype)ENC_PREFETCH_REPEATED_NODE(handler_name)ENC_PREFETCH_STRING(amname))
 	ENC_STRING(3, amtype, _)
 	ENC_REPEATED_NODE(2, handler_name, Node)
 	ENC_STRING(1, amname, _)
 ENC_END
 
 ENC_BEGIN(CreatePublicationStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(for_all_tables)ENC_PREFETCH_REPEATED_NODE(pubobjects)ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_STRING(pubname))
 	ENC_BOOL(4, for_all_tables, _)
 	ENC_REPEATED_NODE(3, pubobjects, Node)
 	ENC_REPEATED_NODE(2, options, Node)
@@ -1660,6 +2006,8 @@ ENC_BEGIN(CreatePublicationStmt)
 ENC_END
 
 ENC_BEGIN(AlterPublicationStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_ENUM + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_ENUM(action)ENC_PREFETCH_BOOL(for_all_tables)ENC_PREFETCH_REPEATED_NODE(pubobjects)ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_STRING(pubname))
 	ENC_ENUM(5, action, AlterPublicationAction)
 	ENC_BOOL(4, for_all_tables, _)
 	ENC_REPEATED_NODE(3, pubobjects, Node)
@@ -1668,6 +2016,8 @@ ENC_BEGIN(AlterPublicationStmt)
 ENC_END
 
 ENC_BEGIN(CreateSubscriptionStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_REPEATED_NODE(publication)ENC_PREFETCH_STRING(conninfo)ENC_PREFETCH_STRING(subname))
 	ENC_REPEATED_NODE(4, options, Node)
 	ENC_REPEATED_NODE(3, publication, Node)
 	ENC_STRING(2, conninfo, _)
@@ -1675,6 +2025,8 @@ ENC_BEGIN(CreateSubscriptionStmt)
 ENC_END
 
 ENC_BEGIN(AlterSubscriptionStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_REPEATED_NODE(publication)ENC_PREFETCH_STRING(conninfo)ENC_PREFETCH_STRING(subname)ENC_PREFETCH_ENUM(kind))
 	ENC_REPEATED_NODE(5, options, Node)
 	ENC_REPEATED_NODE(4, publication, Node)
 	ENC_STRING(3, conninfo, _)
@@ -1683,12 +2035,16 @@ ENC_BEGIN(AlterSubscriptionStmt)
 ENC_END
 
 ENC_BEGIN(DropSubscriptionStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_ENUM + ENC_ROOM_BOOL + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_ENUM(behavior)ENC_PREFETCH_BOOL(missing_ok)ENC_PREFETCH_STRING(subname))
 	ENC_ENUM(3, behavior, DropBehavior)
 	ENC_BOOL(2, missing_ok, _)
 	ENC_STRING(1, subname, _)
 ENC_END
 
 ENC_BEGIN(CreateStatsStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(if_not_exists)ENC_PREFETCH_BOOL(transformed)ENC_PREFETCH_STRING(stxcomment)ENC_PREFETCH_REPEATED_NODE(relations)ENC_PREFETCH_REPEATED_NODE(exprs)ENC_PREFETCH_REPEATED_NODE(stat_types)ENC_PREFETCH_REPEATED_NODE(defnames))
 	ENC_BOOL(7, if_not_exists, _)
 	ENC_BOOL(6, transformed, _)
 	ENC_STRING(5, stxcomment, _)
@@ -1699,22 +2055,30 @@ ENC_BEGIN(CreateStatsStmt)
 ENC_END
 
 ENC_BEGIN(AlterCollationStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(collname))
 	ENC_REPEATED_NODE(1, collname, Node)
 ENC_END
 
 ENC_BEGIN(CallStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(outargs)ENC_PREFETCH_MESSAGE(funcexpr)ENC_PREFETCH_MESSAGE(funccall))
 	ENC_REPEATED_NODE(3, outargs, Node)
 	ENC_MESSAGE(2, funcexpr, FuncExpr)
 	ENC_MESSAGE(1, funccall, FuncCall)
 ENC_END
 
 ENC_BEGIN(AlterStatsStmt)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(missing_ok)ENC_PREFETCH_INT32(stxstattarget)ENC_PREFETCH_REPEATED_NODE(defnames))
 	ENC_BOOL(3, missing_ok, _)
 	ENC_INT32(2, stxstattarget, _)
 	ENC_REPEATED_NODE(1, defnames, Node)
 ENC_END
 
 ENC_BEGIN(A_Expr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_NODE(rexpr)ENC_PREFETCH_NODE(lexpr)ENC_PREFETCH_REPEATED_NODE(name)ENC_PREFETCH_ENUM(kind))
 	ENC_INT32(5, location, _)
 	ENC_NODE(4, rexpr, Node)
 	ENC_NODE(3, lexpr, Node)
@@ -1723,16 +2087,22 @@ ENC_BEGIN(A_Expr)
 ENC_END
 
 ENC_BEGIN(ColumnRef)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(fields))
 	ENC_INT32(2, location, _)
 	ENC_REPEATED_NODE(1, fields, Node)
 ENC_END
 
 ENC_BEGIN(ParamRef)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_INT32)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_INT32(number))
 	ENC_INT32(2, location, _)
 	ENC_INT32(1, number, _)
 ENC_END
 
 ENC_BEGIN(FuncCall)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_ENUM + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_MESSAGE + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_ENUM(funcformat)ENC_PREFETCH_BOOL(func_variadic)ENC_PREFETCH_BOOL(agg_distinct)ENC_PREFETCH_BOOL(agg_star)ENC_PREFETCH_BOOL(agg_within_group)ENC_PREFETCH_MESSAGE(over)ENC_PREFETCH_NODE(agg_filter)ENC_PREFETCH_REPEATED_NODE(agg_order)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_REPEATED_NODE(funcname))
 	ENC_INT32(11, location, _)
 	ENC_ENUM(10, funcformat, CoercionForm)
 	ENC_BOOL(9, func_variadic, _)
@@ -1747,25 +2117,35 @@ ENC_BEGIN(FuncCall)
 ENC_END
 
 ENC_BEGIN(A_Star)
+	ENC_SCALAR_ROOM(0)
+	ENC_PREFETCH()
 ENC_END
 
 ENC_BEGIN(A_Indices)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_BOOL)
+	ENC_PREFETCH(ENC_PREFETCH_NODE(uidx)ENC_PREFETCH_NODE(lidx)ENC_PREFETCH_BOOL(is_slice))
 	ENC_NODE(3, uidx, Node)
 	ENC_NODE(2, lidx, Node)
 	ENC_BOOL(1, is_slice, _)
 ENC_END
 
 ENC_BEGIN(A_Indirection)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(indirection)ENC_PREFETCH_NODE(arg))
 	ENC_REPEATED_NODE(2, indirection, Node)
 	ENC_NODE(1, arg, Node)
 ENC_END
 
 ENC_BEGIN(A_ArrayExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(elements))
 	ENC_INT32(2, location, _)
 	ENC_REPEATED_NODE(1, elements, Node)
 ENC_END
 
 ENC_BEGIN(ResTarget)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_NODE(val)ENC_PREFETCH_REPEATED_NODE(indirection)ENC_PREFETCH_STRING(name))
 	ENC_INT32(4, location, _)
 	ENC_NODE(3, val, Node)
 	ENC_REPEATED_NODE(2, indirection, Node)
@@ -1773,24 +2153,32 @@ ENC_BEGIN(ResTarget)
 ENC_END
 
 ENC_BEGIN(MultiAssignRef)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_INT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(ncolumns)ENC_PREFETCH_INT32(colno)ENC_PREFETCH_NODE(source))
 	ENC_INT32(3, ncolumns, _)
 	ENC_INT32(2, colno, _)
 	ENC_NODE(1, source, Node)
 ENC_END
 
 ENC_BEGIN(TypeCast)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_MESSAGE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_MESSAGE(typeName)ENC_PREFETCH_NODE(arg))
 	ENC_INT32(3, location, _)
 	ENC_MESSAGE(2, typeName, TypeName)
 	ENC_NODE(1, arg, Node)
 ENC_END
 
 ENC_BEGIN(CollateClause)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(collname)ENC_PREFETCH_NODE(arg))
 	ENC_INT32(3, location, _)
 	ENC_REPEATED_NODE(2, collname, Node)
 	ENC_NODE(1, arg, Node)
 ENC_END
 
 ENC_BEGIN(SortBy)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_ENUM + ENC_ROOM_ENUM + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(useOp)ENC_PREFETCH_ENUM(sortby_nulls)ENC_PREFETCH_ENUM(sortby_dir)ENC_PREFETCH_NODE(node))
 	ENC_INT32(5, location, _)
 	ENC_REPEATED_NODE(4, useOp, Node)
 	ENC_ENUM(3, sortby_nulls, SortByNulls)
@@ -1799,6 +2187,8 @@ ENC_BEGIN(SortBy)
 ENC_END
 
 ENC_BEGIN(WindowDef)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_NODE(endOffset)ENC_PREFETCH_NODE(startOffset)ENC_PREFETCH_INT32(frameOptions)ENC_PREFETCH_REPEATED_NODE(orderClause)ENC_PREFETCH_REPEATED_NODE(partitionClause)ENC_PREFETCH_STRING(refname)ENC_PREFETCH_STRING(name))
 	ENC_INT32(8, location, _)
 	ENC_NODE(7, endOffset, Node)
 	ENC_NODE(6, startOffset, Node)
@@ -1810,12 +2200,16 @@ ENC_BEGIN(WindowDef)
 ENC_END
 
 ENC_BEGIN(RangeSubselect)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_MESSAGE + ENC_ROOM_NODE + ENC_ROOM_BOOL)
+	ENC_PREFETCH(ENC_PREFETCH_MESSAGE(alias)ENC_PREFETCH_NODE(subquery)ENC_PREFETCH_BOOL(lateral))
 	ENC_MESSAGE(3, alias, Alias)
 	ENC_NODE(2, subquery, Node)
 	ENC_BOOL(1, lateral, _)
 ENC_END
 
 ENC_BEGIN(RangeFunction)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(coldeflist)ENC_PREFETCH_MESSAGE(alias)ENC_PREFETCH_REPEATED_NODE(functions)ENC_PREFETCH_BOOL(is_rowsfrom)ENC_PREFETCH_BOOL(ordinality)ENC_PREFETCH_BOOL(lateral))
 	ENC_REPEATED_NODE(6, coldeflist, Node)
 	ENC_MESSAGE(5, alias, Alias)
 	ENC_REPEATED_NODE(4, functions, Node)
@@ -1825,6 +2219,8 @@ ENC_BEGIN(RangeFunction)
 ENC_END
 
 ENC_BEGIN(RangeTableSample)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_NODE(repeatable)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_REPEATED_NODE(method)ENC_PREFETCH_NODE(relation))
 	ENC_INT32(5, location, _)
 	ENC_NODE(4, repeatable, Node)
 	ENC_REPEATED_NODE(3, args, Node)
@@ -1833,6 +2229,8 @@ ENC_BEGIN(RangeTableSample)
 ENC_END
 
 ENC_BEGIN(RangeTableFunc)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_BOOL)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_MESSAGE(alias)ENC_PREFETCH_REPEATED_NODE(columns)ENC_PREFETCH_REPEATED_NODE(namespaces)ENC_PREFETCH_NODE(rowexpr)ENC_PREFETCH_NODE(docexpr)ENC_PREFETCH_BOOL(lateral))
 	ENC_INT32(7, location, _)
 	ENC_MESSAGE(6, alias, Alias)
 	ENC_REPEATED_NODE(5, columns, Node)
@@ -1843,6 +2241,8 @@ ENC_BEGIN(RangeTableFunc)
 ENC_END
 
 ENC_BEGIN(RangeTableFuncCol)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_MESSAGE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_NODE(coldefexpr)ENC_PREFETCH_NODE(colexpr)ENC_PREFETCH_BOOL(is_not_null)ENC_PREFETCH_BOOL(for_ordinality)ENC_PREFETCH_MESSAGE(typeName)ENC_PREFETCH_STRING(colname))
 	ENC_INT32(7, location, _)
 	ENC_NODE(6, coldefexpr, Node)
 	ENC_NODE(5, colexpr, Node)
@@ -1853,6 +2253,8 @@ ENC_BEGIN(RangeTableFuncCol)
 ENC_END
 
 ENC_BEGIN(TypeName)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_UINT32 + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(arrayBounds)ENC_PREFETCH_INT32(typemod)ENC_PREFETCH_REPEATED_NODE(typmods)ENC_PREFETCH_BOOL(pct_type)ENC_PREFETCH_BOOL(setof)ENC_PREFETCH_UINT32(typeOid)ENC_PREFETCH_REPEATED_NODE(names))
 	ENC_INT32(8, location, _)
 	ENC_REPEATED_NODE(7, arrayBounds, Node)
 	ENC_INT32(6, typemod, _)
@@ -1864,6 +2266,8 @@ ENC_BEGIN(TypeName)
 ENC_END
 
 ENC_BEGIN(ColumnDef)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_UINT32 + ENC_ROOM_MESSAGE + ENC_ROOM_STRING + ENC_ROOM_MESSAGE + ENC_ROOM_STRING + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_STRING + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_INT32 + ENC_ROOM_STRING + ENC_ROOM_MESSAGE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(fdwoptions)ENC_PREFETCH_REPEATED_NODE(constraints)ENC_PREFETCH_UINT32(collOid)ENC_PREFETCH_MESSAGE(collClause)ENC_PREFETCH_STRING(generated)ENC_PREFETCH_MESSAGE(identitySequence)ENC_PREFETCH_STRING(identity)ENC_PREFETCH_NODE(cooked_default)ENC_PREFETCH_NODE(raw_default)ENC_PREFETCH_STRING(storage)ENC_PREFETCH_BOOL(is_from_type)ENC_PREFETCH_BOOL(is_not_null)ENC_PREFETCH_BOOL(is_local)ENC_PREFETCH_INT32(inhcount)ENC_PREFETCH_STRING(compression)ENC_PREFETCH_MESSAGE(typeName)ENC_PREFETCH_STRING(colname))
 	ENC_INT32(18, location, _)
 	ENC_REPEATED_NODE(17, fdwoptions, Node)
 	ENC_REPEATED_NODE(16, constraints, Node)
@@ -1885,6 +2289,8 @@ ENC_BEGIN(ColumnDef)
 ENC_END
 
 ENC_BEGIN(IndexElem)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_ENUM + ENC_ROOM_ENUM + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_ENUM(nulls_ordering)ENC_PREFETCH_ENUM(ordering)ENC_PREFETCH_REPEATED_NODE(opclassopts)ENC_PREFETCH_REPEATED_NODE(opclass)ENC_PREFETCH_REPEATED_NODE(collation)ENC_PREFETCH_STRING(indexcolname)ENC_PREFETCH_NODE(expr)ENC_PREFETCH_STRING(name))
 	ENC_ENUM(8, nulls_ordering, SortByNulls)
 	ENC_ENUM(7, ordering, SortByDir)
 	ENC_REPEATED_NODE(6, opclassopts, Node)
@@ -1896,11 +2302,15 @@ ENC_BEGIN(IndexElem)
 ENC_END
 
 ENC_BEGIN(StatsElem)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_NODE(expr)ENC_PREFETCH_STRING(name))
 	ENC_NODE(2, expr, Node)
 	ENC_STRING(1, name, _)
 ENC_END
 
 ENC_BEGIN(Constraint)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_UINT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_NODE + ENC_ROOM_STRING + ENC_ROOM_BOOL + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_NODE + ENC_ROOM_BOOL + ENC_ROOM_INT32 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_STRING + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(initially_valid)ENC_PREFETCH_BOOL(skip_validation)ENC_PREFETCH_UINT32(old_pktable_oid)ENC_PREFETCH_REPEATED_NODE(old_conpfeqop)ENC_PREFETCH_REPEATED_NODE(fk_del_set_cols)ENC_PREFETCH_STRING(fk_del_action)ENC_PREFETCH_STRING(fk_upd_action)ENC_PREFETCH_STRING(fk_matchtype)ENC_PREFETCH_REPEATED_NODE(pk_attrs)ENC_PREFETCH_REPEATED_NODE(fk_attrs)ENC_PREFETCH_MESSAGE(pktable)ENC_PREFETCH_NODE(where_clause)ENC_PREFETCH_STRING(access_method)ENC_PREFETCH_BOOL(reset_default_tblspc)ENC_PREFETCH_STRING(indexspace)ENC_PREFETCH_STRING(indexname)ENC_PREFETCH_REPEATED_NODE(options)ENC_PREFETCH_REPEATED_NODE(exclusions)ENC_PREFETCH_REPEATED_NODE(including)ENC_PREFETCH_REPEATED_NODE(keys)ENC_PREFETCH_BOOL(nulls_not_distinct)ENC_PREFETCH_STRING(generated_when)ENC_PREFETCH_STRING(cooked_expr)ENC_PREFETCH_NODE(raw_expr)ENC_PREFETCH_BOOL(is_no_inherit)ENC_PREFETCH_INT32(location)ENC_PREFETCH_BOOL(initdeferred)ENC_PREFETCH_BOOL(deferrable)ENC_PREFETCH_STRING(conname)ENC_PREFETCH_ENUM(contype))
 	ENC_BOOL(30, initially_valid, _)
 	ENC_BOOL(29, skip_validation, _)
 	ENC_UINT32(28, old_pktable_oid, _)
@@ -1934,6 +2344,8 @@ ENC_BEGIN(Constraint)
 ENC_END
 
 ENC_BEGIN(DefElem)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_ENUM + ENC_ROOM_NODE + ENC_ROOM_STRING + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_ENUM(defaction)ENC_PREFETCH_NODE(arg)ENC_PREFETCH_STRING(defname)ENC_PREFETCH_STRING(defnamespace))
 	ENC_INT32(5, location, _)
 	ENC_ENUM(4, defaction, DefElemAction)
 	ENC_NODE(3, arg, Node)
@@ -1942,6 +2354,8 @@ ENC_BEGIN(DefElem)
 ENC_END
 
 ENC_BEGIN(RangeTblEntry)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_PACKED_UINT64 + ENC_ROOM_PACKED_UINT64 + ENC_ROOM_PACKED_UINT64 + ENC_ROOM_PACKED_UINT64 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_MESSAGE + ENC_ROOM_MESSAGE + ENC_ROOM_DOUBLE + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_BOOL + ENC_ROOM_UINT32 + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_INT32 + ENC_ROOM_ENUM + ENC_ROOM_BOOL + ENC_ROOM_MESSAGE + ENC_ROOM_MESSAGE + ENC_ROOM_INT32 + ENC_ROOM_STRING + ENC_ROOM_UINT32 + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(securityQuals)ENC_PREFETCH_PACKED_UINT64(extraUpdatedCols)ENC_PREFETCH_PACKED_UINT64(updatedCols)ENC_PREFETCH_PACKED_UINT64(insertedCols)ENC_PREFETCH_PACKED_UINT64(selectedCols)ENC_PREFETCH_UINT32(checkAsUser)ENC_PREFETCH_UINT32(requiredPerms)ENC_PREFETCH_BOOL(inFromCl)ENC_PREFETCH_BOOL(inh)ENC_PREFETCH_BOOL(lateral)ENC_PREFETCH_MESSAGE(eref)ENC_PREFETCH_MESSAGE(alias)ENC_PREFETCH_DOUBLE(enrtuples)ENC_PREFETCH_STRING(enrname)ENC_PREFETCH_REPEATED_NODE(colcollations)ENC_PREFETCH_REPEATED_NODE(coltypmods)ENC_PREFETCH_REPEATED_NODE(coltypes)ENC_PREFETCH_BOOL(self_reference)ENC_PREFETCH_UINT32(ctelevelsup)ENC_PREFETCH_STRING(ctename)ENC_PREFETCH_REPEATED_NODE(values_lists)ENC_PREFETCH_MESSAGE(tablefunc)ENC_PREFETCH_BOOL(funcordinality)ENC_PREFETCH_REPEATED_NODE(functions)ENC_PREFETCH_MESSAGE(join_using_alias)ENC_PREFETCH_REPEATED_NODE(joinrightcols)ENC_PREFETCH_REPEATED_NODE(joinleftcols)ENC_PREFETCH_REPEATED_NODE(joinaliasvars)ENC_PREFETCH_INT32(joinmergedcols)ENC_PREFETCH_ENUM(jointype)ENC_PREFETCH_BOOL(security_barrier)ENC_PREFETCH_MESSAGE(subquery)ENC_PREFETCH_MESSAGE(tablesample)ENC_PREFETCH_INT32(rellockmode)ENC_PREFETCH_STRING(relkind)ENC_PREFETCH_UINT32(relid)ENC_PREFETCH_ENUM(rtekind))
 	ENC_REPEATED_NODE(37, securityQuals, Node)
 	ENC_PACKED_UINT64(36, extraUpdatedCols, _)
 	ENC_PACKED_UINT64(35, updatedCols, _)
@@ -1982,6 +2396,8 @@ ENC_BEGIN(RangeTblEntry)
 ENC_END
 
 ENC_BEGIN(RangeTblFunction)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_PACKED_UINT64 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_INT32 + ENC_ROOM_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_PACKED_UINT64(funcparams)ENC_PREFETCH_REPEATED_NODE(funccolcollations)ENC_PREFETCH_REPEATED_NODE(funccoltypmods)ENC_PREFETCH_REPEATED_NODE(funccoltypes)ENC_PREFETCH_REPEATED_NODE(funccolnames)ENC_PREFETCH_INT32(funccolcount)ENC_PREFETCH_NODE(funcexpr))
 	ENC_PACKED_UINT64(7, funcparams, _)
 	ENC_REPEATED_NODE(6, funccolcollations, Node)
 	ENC_REPEATED_NODE(5, funccoltypmods, Node)
@@ -1992,12 +2408,16 @@ ENC_BEGIN(RangeTblFunction)
 ENC_END
 
 ENC_BEGIN(TableSampleClause)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_UINT32)
+	ENC_PREFETCH(ENC_PREFETCH_NODE(repeatable)ENC_PREFETCH_REPEATED_NODE(args)ENC_PREFETCH_UINT32(tsmhandler))
 	ENC_NODE(3, repeatable, Node)
 	ENC_REPEATED_NODE(2, args, Node)
 	ENC_UINT32(1, tsmhandler, _)
 ENC_END
 
 ENC_BEGIN(WithCheckOption)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_NODE + ENC_ROOM_STRING + ENC_ROOM_STRING + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(cascaded)ENC_PREFETCH_NODE(qual)ENC_PREFETCH_STRING(polname)ENC_PREFETCH_STRING(relname)ENC_PREFETCH_ENUM(kind))
 	ENC_BOOL(5, cascaded, _)
 	ENC_NODE(4, qual, Node)
 	ENC_STRING(3, polname, _)
@@ -2006,6 +2426,8 @@ ENC_BEGIN(WithCheckOption)
 ENC_END
 
 ENC_BEGIN(SortGroupClause)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(hashable)ENC_PREFETCH_BOOL(nulls_first)ENC_PREFETCH_UINT32(sortop)ENC_PREFETCH_UINT32(eqop)ENC_PREFETCH_UINT32(tleSortGroupRef))
 	ENC_BOOL(5, hashable, _)
 	ENC_BOOL(4, nulls_first, _)
 	ENC_UINT32(3, sortop, _)
@@ -2014,12 +2436,16 @@ ENC_BEGIN(SortGroupClause)
 ENC_END
 
 ENC_BEGIN(GroupingSet)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(content)ENC_PREFETCH_ENUM(kind))
 	ENC_INT32(3, location, _)
 	ENC_REPEATED_NODE(2, content, Node)
 	ENC_ENUM(1, kind, GroupingSetKind)
 ENC_END
 
 ENC_BEGIN(WindowClause)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_UINT32 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(copiedOrder)ENC_PREFETCH_UINT32(winref)ENC_PREFETCH_BOOL(inRangeNullsFirst)ENC_PREFETCH_BOOL(inRangeAsc)ENC_PREFETCH_UINT32(inRangeColl)ENC_PREFETCH_UINT32(endInRangeFunc)ENC_PREFETCH_UINT32(startInRangeFunc)ENC_PREFETCH_REPEATED_NODE(runCondition)ENC_PREFETCH_NODE(endOffset)ENC_PREFETCH_NODE(startOffset)ENC_PREFETCH_INT32(frameOptions)ENC_PREFETCH_REPEATED_NODE(orderClause)ENC_PREFETCH_REPEATED_NODE(partitionClause)ENC_PREFETCH_STRING(refname)ENC_PREFETCH_STRING(name))
 	ENC_BOOL(15, copiedOrder, _)
 	ENC_UINT32(14, winref, _)
 	ENC_BOOL(13, inRangeNullsFirst, _)
@@ -2038,6 +2464,8 @@ ENC_BEGIN(WindowClause)
 ENC_END
 
 ENC_BEGIN(ObjectWithArgs)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(args_unspecified)ENC_PREFETCH_REPEATED_NODE(objfuncargs)ENC_PREFETCH_REPEATED_NODE(objargs)ENC_PREFETCH_REPEATED_NODE(objname))
 	ENC_BOOL(4, args_unspecified, _)
 	ENC_REPEATED_NODE(3, objfuncargs, Node)
 	ENC_REPEATED_NODE(2, objargs, Node)
@@ -2045,11 +2473,15 @@ ENC_BEGIN(ObjectWithArgs)
 ENC_END
 
 ENC_BEGIN(AccessPriv)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(cols)ENC_PREFETCH_STRING(priv_name))
 	ENC_REPEATED_NODE(2, cols, Node)
 	ENC_STRING(1, priv_name, _)
 ENC_END
 
 ENC_BEGIN(CreateOpClassItem)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_MESSAGE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_INT32 + ENC_ROOM_MESSAGE + ENC_ROOM_INT32)
+	ENC_PREFETCH(ENC_PREFETCH_MESSAGE(storedtype)ENC_PREFETCH_REPEATED_NODE(class_args)ENC_PREFETCH_REPEATED_NODE(order_family)ENC_PREFETCH_INT32(number)ENC_PREFETCH_MESSAGE(name)ENC_PREFETCH_INT32(itemtype))
 	ENC_MESSAGE(6, storedtype, TypeName)
 	ENC_REPEATED_NODE(5, class_args, Node)
 	ENC_REPEATED_NODE(4, order_family, Node)
@@ -2059,12 +2491,16 @@ ENC_BEGIN(CreateOpClassItem)
 ENC_END
 
 ENC_BEGIN(TableLikeClause)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_UINT32(relationOid)ENC_PREFETCH_UINT32(options)ENC_PREFETCH_MESSAGE(relation))
 	ENC_UINT32(3, relationOid, _)
 	ENC_UINT32(2, options, _)
 	ENC_MESSAGE(1, relation, RangeVar)
 ENC_END
 
 ENC_BEGIN(FunctionParameter)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_NODE + ENC_ROOM_ENUM + ENC_ROOM_MESSAGE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_NODE(defexpr)ENC_PREFETCH_ENUM(mode)ENC_PREFETCH_MESSAGE(argType)ENC_PREFETCH_STRING(name))
 	ENC_NODE(4, defexpr, Node)
 	ENC_ENUM(3, mode, FunctionParameterMode)
 	ENC_MESSAGE(2, argType, TypeName)
@@ -2072,12 +2508,16 @@ ENC_BEGIN(FunctionParameter)
 ENC_END
 
 ENC_BEGIN(LockingClause)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_ENUM + ENC_ROOM_ENUM + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_ENUM(waitPolicy)ENC_PREFETCH_ENUM(strength)ENC_PREFETCH_REPEATED_NODE(lockedRels))
 	ENC_ENUM(3, waitPolicy, LockWaitPolicy)
 	ENC_ENUM(2, strength, LockClauseStrength)
 	ENC_REPEATED_NODE(1, lockedRels, Node)
 ENC_END
 
 ENC_BEGIN(RowMarkClause)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_ENUM + ENC_ROOM_ENUM + ENC_ROOM_UINT32)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(pushedDown)ENC_PREFETCH_ENUM(waitPolicy)ENC_PREFETCH_ENUM(strength)ENC_PREFETCH_UINT32(rti))
 	ENC_BOOL(4, pushedDown, _)
 	ENC_ENUM(3, waitPolicy, LockWaitPolicy)
 	ENC_ENUM(2, strength, LockClauseStrength)
@@ -2085,6 +2525,8 @@ ENC_BEGIN(RowMarkClause)
 ENC_END
 
 ENC_BEGIN(XmlSerialize)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_MESSAGE + ENC_ROOM_NODE + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_MESSAGE(typeName)ENC_PREFETCH_NODE(expr)ENC_PREFETCH_ENUM(xmloption))
 	ENC_INT32(4, location, _)
 	ENC_MESSAGE(3, typeName, TypeName)
 	ENC_NODE(2, expr, Node)
@@ -2092,12 +2534,16 @@ ENC_BEGIN(XmlSerialize)
 ENC_END
 
 ENC_BEGIN(WithClause)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_BOOL(recursive)ENC_PREFETCH_REPEATED_NODE(ctes))
 	ENC_INT32(3, location, _)
 	ENC_BOOL(2, recursive, _)
 	ENC_REPEATED_NODE(1, ctes, Node)
 ENC_END
 
 ENC_BEGIN(InferClause)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_STRING + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_STRING(conname)ENC_PREFETCH_NODE(whereClause)ENC_PREFETCH_REPEATED_NODE(indexElems))
 	ENC_INT32(4, location, _)
 	ENC_STRING(3, conname, _)
 	ENC_NODE(2, whereClause, Node)
@@ -2105,6 +2551,8 @@ ENC_BEGIN(InferClause)
 ENC_END
 
 ENC_BEGIN(OnConflictClause)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_MESSAGE + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_NODE(whereClause)ENC_PREFETCH_REPEATED_NODE(targetList)ENC_PREFETCH_MESSAGE(infer)ENC_PREFETCH_ENUM(action))
 	ENC_INT32(5, location, _)
 	ENC_NODE(4, whereClause, Node)
 	ENC_REPEATED_NODE(3, targetList, Node)
@@ -2113,6 +2561,8 @@ ENC_BEGIN(OnConflictClause)
 ENC_END
 
 ENC_BEGIN(CTESearchClause)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_STRING + ENC_ROOM_BOOL + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_STRING(search_seq_column)ENC_PREFETCH_BOOL(search_breadth_first)ENC_PREFETCH_REPEATED_NODE(search_col_list))
 	ENC_INT32(4, location, _)
 	ENC_STRING(3, search_seq_column, _)
 	ENC_BOOL(2, search_breadth_first, _)
@@ -2120,6 +2570,8 @@ ENC_BEGIN(CTESearchClause)
 ENC_END
 
 ENC_BEGIN(CTECycleClause)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_UINT32 + ENC_ROOM_UINT32 + ENC_ROOM_INT32 + ENC_ROOM_UINT32 + ENC_ROOM_INT32 + ENC_ROOM_STRING + ENC_ROOM_NODE + ENC_ROOM_NODE + ENC_ROOM_STRING + ENC_ROOM_REPEATED_NODE)
+	ENC_PREFETCH(ENC_PREFETCH_UINT32(cycle_mark_neop)ENC_PREFETCH_UINT32(cycle_mark_collation)ENC_PREFETCH_INT32(cycle_mark_typmod)ENC_PREFETCH_UINT32(cycle_mark_type)ENC_PREFETCH_INT32(location)ENC_PREFETCH_STRING(cycle_path_column)ENC_PREFETCH_NODE(cycle_mark_default)ENC_PREFETCH_NODE(cycle_mark_value)ENC_PREFETCH_STRING(cycle_mark_column)ENC_PREFETCH_REPEATED_NODE(cycle_col_list))
 	ENC_UINT32(10, cycle_mark_neop, _)
 	ENC_UINT32(9, cycle_mark_collation, _)
 	ENC_INT32(8, cycle_mark_typmod, _)
@@ -2133,6 +2585,8 @@ ENC_BEGIN(CTECycleClause)
 ENC_END
 
 ENC_BEGIN(CommonTableExpr)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_INT32 + ENC_ROOM_BOOL + ENC_ROOM_INT32 + ENC_ROOM_MESSAGE + ENC_ROOM_MESSAGE + ENC_ROOM_NODE + ENC_ROOM_ENUM + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(ctecolcollations)ENC_PREFETCH_REPEATED_NODE(ctecoltypmods)ENC_PREFETCH_REPEATED_NODE(ctecoltypes)ENC_PREFETCH_REPEATED_NODE(ctecolnames)ENC_PREFETCH_INT32(cterefcount)ENC_PREFETCH_BOOL(cterecursive)ENC_PREFETCH_INT32(location)ENC_PREFETCH_MESSAGE(cycle_clause)ENC_PREFETCH_MESSAGE(search_clause)ENC_PREFETCH_NODE(ctequery)ENC_PREFETCH_ENUM(ctematerialized)ENC_PREFETCH_REPEATED_NODE(aliascolnames)ENC_PREFETCH_STRING(ctename))
 	ENC_REPEATED_NODE(13, ctecolcollations, Node)
 	ENC_REPEATED_NODE(12, ctecoltypmods, Node)
 	ENC_REPEATED_NODE(11, ctecoltypes, Node)
@@ -2149,6 +2603,8 @@ ENC_BEGIN(CommonTableExpr)
 ENC_END
 
 ENC_BEGIN(MergeWhenClause)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_ENUM + ENC_ROOM_ENUM + ENC_ROOM_BOOL)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(values)ENC_PREFETCH_REPEATED_NODE(targetList)ENC_PREFETCH_NODE(condition)ENC_PREFETCH_ENUM(override)ENC_PREFETCH_ENUM(commandType)ENC_PREFETCH_BOOL(matched))
 	ENC_REPEATED_NODE(6, values, Node)
 	ENC_REPEATED_NODE(5, targetList, Node)
 	ENC_NODE(4, condition, Node)
@@ -2158,18 +2614,24 @@ ENC_BEGIN(MergeWhenClause)
 ENC_END
 
 ENC_BEGIN(RoleSpec)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_STRING + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_STRING(rolename)ENC_PREFETCH_ENUM(roletype))
 	ENC_INT32(3, location, _)
 	ENC_STRING(2, rolename, _)
 	ENC_ENUM(1, roletype, RoleSpecType)
 ENC_END
 
 ENC_BEGIN(TriggerTransition)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(isTable)ENC_PREFETCH_BOOL(isNew)ENC_PREFETCH_STRING(name))
 	ENC_BOOL(3, isTable, _)
 	ENC_BOOL(2, isNew, _)
 	ENC_STRING(1, name, _)
 ENC_END
 
 ENC_BEGIN(PartitionElem)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(opclass)ENC_PREFETCH_REPEATED_NODE(collation)ENC_PREFETCH_NODE(expr)ENC_PREFETCH_STRING(name))
 	ENC_INT32(5, location, _)
 	ENC_REPEATED_NODE(4, opclass, Node)
 	ENC_REPEATED_NODE(3, collation, Node)
@@ -2178,12 +2640,16 @@ ENC_BEGIN(PartitionElem)
 ENC_END
 
 ENC_BEGIN(PartitionSpec)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(partParams)ENC_PREFETCH_STRING(strategy))
 	ENC_INT32(3, location, _)
 	ENC_REPEATED_NODE(2, partParams, Node)
 	ENC_STRING(1, strategy, _)
 ENC_END
 
 ENC_BEGIN(PartitionBoundSpec)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_REPEATED_NODE + ENC_ROOM_INT32 + ENC_ROOM_INT32 + ENC_ROOM_BOOL + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_REPEATED_NODE(upperdatums)ENC_PREFETCH_REPEATED_NODE(lowerdatums)ENC_PREFETCH_REPEATED_NODE(listdatums)ENC_PREFETCH_INT32(remainder)ENC_PREFETCH_INT32(modulus)ENC_PREFETCH_BOOL(is_default)ENC_PREFETCH_STRING(strategy))
 	ENC_INT32(8, location, _)
 	ENC_REPEATED_NODE(7, upperdatums, Node)
 	ENC_REPEATED_NODE(6, lowerdatums, Node)
@@ -2195,24 +2661,32 @@ ENC_BEGIN(PartitionBoundSpec)
 ENC_END
 
 ENC_BEGIN(PartitionRangeDatum)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_NODE + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_NODE(value)ENC_PREFETCH_ENUM(kind))
 	ENC_INT32(3, location, _)
 	ENC_NODE(2, value, Node)
 	ENC_ENUM(1, kind, PartitionRangeDatumKind)
 ENC_END
 
 ENC_BEGIN(PartitionCmd)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_MESSAGE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(concurrent)ENC_PREFETCH_MESSAGE(bound)ENC_PREFETCH_MESSAGE(name))
 	ENC_BOOL(3, concurrent, _)
 	ENC_MESSAGE(2, bound, PartitionBoundSpec)
 	ENC_MESSAGE(1, name, RangeVar)
 ENC_END
 
 ENC_BEGIN(VacuumRelation)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_UINT32 + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(va_cols)ENC_PREFETCH_UINT32(oid)ENC_PREFETCH_MESSAGE(relation))
 	ENC_REPEATED_NODE(3, va_cols, Node)
 	ENC_UINT32(2, oid, _)
 	ENC_MESSAGE(1, relation, RangeVar)
 ENC_END
 
 ENC_BEGIN(PublicationObjSpec)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_INT32 + ENC_ROOM_MESSAGE + ENC_ROOM_STRING + ENC_ROOM_ENUM)
+	ENC_PREFETCH(ENC_PREFETCH_INT32(location)ENC_PREFETCH_MESSAGE(pubtable)ENC_PREFETCH_STRING(name)ENC_PREFETCH_ENUM(pubobjtype))
 	ENC_INT32(4, location, _)
 	ENC_MESSAGE(3, pubtable, PublicationTable)
 	ENC_STRING(2, name, _)
@@ -2220,12 +2694,16 @@ ENC_BEGIN(PublicationObjSpec)
 ENC_END
 
 ENC_BEGIN(PublicationTable)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_REPEATED_NODE + ENC_ROOM_NODE + ENC_ROOM_MESSAGE)
+	ENC_PREFETCH(ENC_PREFETCH_REPEATED_NODE(columns)ENC_PREFETCH_NODE(whereClause)ENC_PREFETCH_MESSAGE(relation))
 	ENC_REPEATED_NODE(3, columns, Node)
 	ENC_NODE(2, whereClause, Node)
 	ENC_MESSAGE(1, relation, RangeVar)
 ENC_END
 
 ENC_BEGIN(InlineCodeBlock)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL + ENC_ROOM_BOOL + ENC_ROOM_UINT32 + ENC_ROOM_STRING)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(atomic)ENC_PREFETCH_BOOL(langIsTrusted)ENC_PREFETCH_UINT32(langOid)ENC_PREFETCH_STRING(source_text))
 	ENC_BOOL(4, atomic, _)
 	ENC_BOOL(3, langIsTrusted, _)
 	ENC_UINT32(2, langOid, _)
@@ -2233,10 +2711,14 @@ ENC_BEGIN(InlineCodeBlock)
 ENC_END
 
 ENC_BEGIN(CallContext)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_BOOL)
+	ENC_PREFETCH(ENC_PREFETCH_BOOL(atomic))
 	ENC_BOOL(1, atomic, _)
 ENC_END
 
 ENC_BEGIN(ScanToken)
+	ENC_SCALAR_ROOM(0 + ENC_ROOM_ENUM + ENC_ROOM_ENUM + ENC_ROOM_INT32 + ENC_ROOM_INT32)
+	ENC_PREFETCH(ENC_PREFETCH_ENUM(keyword_kind)ENC_PREFETCH_ENUM(token)ENC_PREFETCH_INT32(end)ENC_PREFETCH_INT32(start))
 	ENC_ENUM(5, keyword_kind, KeywordKind)
 	ENC_ENUM(4, token, Token)
 	ENC_INT32(2, end, _)
@@ -2246,247 +2728,247 @@ ENC_END
 /* ---- End messages ---- */
 
 /* ---- Begin dispatcher: a node's message body, without the Node wrapper ---- */
-static bool enc_node_body(pgbind_Encoder *e, const pgbind_Node *n)
+static uint8_t *enc_node_body(pgbind_Encoder *e, uint8_t *p, const pgbind_Node *n, int depth)
 {
 	switch (n->tag) {
-	case PGBIND_T_Alias: return enc_Alias(e, (const pgbind_Alias *) n);
-	case PGBIND_T_RangeVar: return enc_RangeVar(e, (const pgbind_RangeVar *) n);
-	case PGBIND_T_TableFunc: return enc_TableFunc(e, (const pgbind_TableFunc *) n);
-	case PGBIND_T_Var: return enc_Var(e, (const pgbind_Var *) n);
-	case PGBIND_T_Param: return enc_Param(e, (const pgbind_Param *) n);
-	case PGBIND_T_Aggref: return enc_Aggref(e, (const pgbind_Aggref *) n);
-	case PGBIND_T_GroupingFunc: return enc_GroupingFunc(e, (const pgbind_GroupingFunc *) n);
-	case PGBIND_T_WindowFunc: return enc_WindowFunc(e, (const pgbind_WindowFunc *) n);
-	case PGBIND_T_SubscriptingRef: return enc_SubscriptingRef(e, (const pgbind_SubscriptingRef *) n);
-	case PGBIND_T_FuncExpr: return enc_FuncExpr(e, (const pgbind_FuncExpr *) n);
-	case PGBIND_T_NamedArgExpr: return enc_NamedArgExpr(e, (const pgbind_NamedArgExpr *) n);
-	case PGBIND_T_OpExpr: return enc_OpExpr(e, (const pgbind_OpExpr *) n);
-	case PGBIND_T_DistinctExpr: return enc_DistinctExpr(e, (const pgbind_DistinctExpr *) n);
-	case PGBIND_T_NullIfExpr: return enc_NullIfExpr(e, (const pgbind_NullIfExpr *) n);
-	case PGBIND_T_ScalarArrayOpExpr: return enc_ScalarArrayOpExpr(e, (const pgbind_ScalarArrayOpExpr *) n);
-	case PGBIND_T_BoolExpr: return enc_BoolExpr(e, (const pgbind_BoolExpr *) n);
-	case PGBIND_T_SubLink: return enc_SubLink(e, (const pgbind_SubLink *) n);
-	case PGBIND_T_SubPlan: return enc_SubPlan(e, (const pgbind_SubPlan *) n);
-	case PGBIND_T_AlternativeSubPlan: return enc_AlternativeSubPlan(e, (const pgbind_AlternativeSubPlan *) n);
-	case PGBIND_T_FieldSelect: return enc_FieldSelect(e, (const pgbind_FieldSelect *) n);
-	case PGBIND_T_FieldStore: return enc_FieldStore(e, (const pgbind_FieldStore *) n);
-	case PGBIND_T_RelabelType: return enc_RelabelType(e, (const pgbind_RelabelType *) n);
-	case PGBIND_T_CoerceViaIO: return enc_CoerceViaIO(e, (const pgbind_CoerceViaIO *) n);
-	case PGBIND_T_ArrayCoerceExpr: return enc_ArrayCoerceExpr(e, (const pgbind_ArrayCoerceExpr *) n);
-	case PGBIND_T_ConvertRowtypeExpr: return enc_ConvertRowtypeExpr(e, (const pgbind_ConvertRowtypeExpr *) n);
-	case PGBIND_T_CollateExpr: return enc_CollateExpr(e, (const pgbind_CollateExpr *) n);
-	case PGBIND_T_CaseExpr: return enc_CaseExpr(e, (const pgbind_CaseExpr *) n);
-	case PGBIND_T_CaseWhen: return enc_CaseWhen(e, (const pgbind_CaseWhen *) n);
-	case PGBIND_T_CaseTestExpr: return enc_CaseTestExpr(e, (const pgbind_CaseTestExpr *) n);
-	case PGBIND_T_ArrayExpr: return enc_ArrayExpr(e, (const pgbind_ArrayExpr *) n);
-	case PGBIND_T_RowExpr: return enc_RowExpr(e, (const pgbind_RowExpr *) n);
-	case PGBIND_T_RowCompareExpr: return enc_RowCompareExpr(e, (const pgbind_RowCompareExpr *) n);
-	case PGBIND_T_CoalesceExpr: return enc_CoalesceExpr(e, (const pgbind_CoalesceExpr *) n);
-	case PGBIND_T_MinMaxExpr: return enc_MinMaxExpr(e, (const pgbind_MinMaxExpr *) n);
-	case PGBIND_T_SQLValueFunction: return enc_SQLValueFunction(e, (const pgbind_SQLValueFunction *) n);
-	case PGBIND_T_XmlExpr: return enc_XmlExpr(e, (const pgbind_XmlExpr *) n);
-	case PGBIND_T_NullTest: return enc_NullTest(e, (const pgbind_NullTest *) n);
-	case PGBIND_T_BooleanTest: return enc_BooleanTest(e, (const pgbind_BooleanTest *) n);
-	case PGBIND_T_CoerceToDomain: return enc_CoerceToDomain(e, (const pgbind_CoerceToDomain *) n);
-	case PGBIND_T_CoerceToDomainValue: return enc_CoerceToDomainValue(e, (const pgbind_CoerceToDomainValue *) n);
-	case PGBIND_T_SetToDefault: return enc_SetToDefault(e, (const pgbind_SetToDefault *) n);
-	case PGBIND_T_CurrentOfExpr: return enc_CurrentOfExpr(e, (const pgbind_CurrentOfExpr *) n);
-	case PGBIND_T_NextValueExpr: return enc_NextValueExpr(e, (const pgbind_NextValueExpr *) n);
-	case PGBIND_T_InferenceElem: return enc_InferenceElem(e, (const pgbind_InferenceElem *) n);
-	case PGBIND_T_TargetEntry: return enc_TargetEntry(e, (const pgbind_TargetEntry *) n);
-	case PGBIND_T_RangeTblRef: return enc_RangeTblRef(e, (const pgbind_RangeTblRef *) n);
-	case PGBIND_T_JoinExpr: return enc_JoinExpr(e, (const pgbind_JoinExpr *) n);
-	case PGBIND_T_FromExpr: return enc_FromExpr(e, (const pgbind_FromExpr *) n);
-	case PGBIND_T_OnConflictExpr: return enc_OnConflictExpr(e, (const pgbind_OnConflictExpr *) n);
-	case PGBIND_T_IntoClause: return enc_IntoClause(e, (const pgbind_IntoClause *) n);
-	case PGBIND_T_MergeAction: return enc_MergeAction(e, (const pgbind_MergeAction *) n);
-	case PGBIND_T_RawStmt: return enc_RawStmt(e, (const pgbind_RawStmt *) n);
-	case PGBIND_T_Query: return enc_Query(e, (const pgbind_Query *) n);
-	case PGBIND_T_InsertStmt: return enc_InsertStmt(e, (const pgbind_InsertStmt *) n);
-	case PGBIND_T_DeleteStmt: return enc_DeleteStmt(e, (const pgbind_DeleteStmt *) n);
-	case PGBIND_T_UpdateStmt: return enc_UpdateStmt(e, (const pgbind_UpdateStmt *) n);
-	case PGBIND_T_MergeStmt: return enc_MergeStmt(e, (const pgbind_MergeStmt *) n);
-	case PGBIND_T_SelectStmt: return enc_SelectStmt(e, (const pgbind_SelectStmt *) n);
-	case PGBIND_T_ReturnStmt: return enc_ReturnStmt(e, (const pgbind_ReturnStmt *) n);
-	case PGBIND_T_PLAssignStmt: return enc_PLAssignStmt(e, (const pgbind_PLAssignStmt *) n);
-	case PGBIND_T_AlterTableStmt: return enc_AlterTableStmt(e, (const pgbind_AlterTableStmt *) n);
-	case PGBIND_T_AlterTableCmd: return enc_AlterTableCmd(e, (const pgbind_AlterTableCmd *) n);
-	case PGBIND_T_AlterDomainStmt: return enc_AlterDomainStmt(e, (const pgbind_AlterDomainStmt *) n);
-	case PGBIND_T_SetOperationStmt: return enc_SetOperationStmt(e, (const pgbind_SetOperationStmt *) n);
-	case PGBIND_T_GrantStmt: return enc_GrantStmt(e, (const pgbind_GrantStmt *) n);
-	case PGBIND_T_GrantRoleStmt: return enc_GrantRoleStmt(e, (const pgbind_GrantRoleStmt *) n);
-	case PGBIND_T_AlterDefaultPrivilegesStmt: return enc_AlterDefaultPrivilegesStmt(e, (const pgbind_AlterDefaultPrivilegesStmt *) n);
-	case PGBIND_T_ClosePortalStmt: return enc_ClosePortalStmt(e, (const pgbind_ClosePortalStmt *) n);
-	case PGBIND_T_ClusterStmt: return enc_ClusterStmt(e, (const pgbind_ClusterStmt *) n);
-	case PGBIND_T_CopyStmt: return enc_CopyStmt(e, (const pgbind_CopyStmt *) n);
-	case PGBIND_T_CreateStmt: return enc_CreateStmt(e, (const pgbind_CreateStmt *) n);
-	case PGBIND_T_DefineStmt: return enc_DefineStmt(e, (const pgbind_DefineStmt *) n);
-	case PGBIND_T_DropStmt: return enc_DropStmt(e, (const pgbind_DropStmt *) n);
-	case PGBIND_T_TruncateStmt: return enc_TruncateStmt(e, (const pgbind_TruncateStmt *) n);
-	case PGBIND_T_CommentStmt: return enc_CommentStmt(e, (const pgbind_CommentStmt *) n);
-	case PGBIND_T_FetchStmt: return enc_FetchStmt(e, (const pgbind_FetchStmt *) n);
-	case PGBIND_T_IndexStmt: return enc_IndexStmt(e, (const pgbind_IndexStmt *) n);
-	case PGBIND_T_CreateFunctionStmt: return enc_CreateFunctionStmt(e, (const pgbind_CreateFunctionStmt *) n);
-	case PGBIND_T_AlterFunctionStmt: return enc_AlterFunctionStmt(e, (const pgbind_AlterFunctionStmt *) n);
-	case PGBIND_T_DoStmt: return enc_DoStmt(e, (const pgbind_DoStmt *) n);
-	case PGBIND_T_RenameStmt: return enc_RenameStmt(e, (const pgbind_RenameStmt *) n);
-	case PGBIND_T_RuleStmt: return enc_RuleStmt(e, (const pgbind_RuleStmt *) n);
-	case PGBIND_T_NotifyStmt: return enc_NotifyStmt(e, (const pgbind_NotifyStmt *) n);
-	case PGBIND_T_ListenStmt: return enc_ListenStmt(e, (const pgbind_ListenStmt *) n);
-	case PGBIND_T_UnlistenStmt: return enc_UnlistenStmt(e, (const pgbind_UnlistenStmt *) n);
-	case PGBIND_T_TransactionStmt: return enc_TransactionStmt(e, (const pgbind_TransactionStmt *) n);
-	case PGBIND_T_ViewStmt: return enc_ViewStmt(e, (const pgbind_ViewStmt *) n);
-	case PGBIND_T_LoadStmt: return enc_LoadStmt(e, (const pgbind_LoadStmt *) n);
-	case PGBIND_T_CreateDomainStmt: return enc_CreateDomainStmt(e, (const pgbind_CreateDomainStmt *) n);
-	case PGBIND_T_CreatedbStmt: return enc_CreatedbStmt(e, (const pgbind_CreatedbStmt *) n);
-	case PGBIND_T_DropdbStmt: return enc_DropdbStmt(e, (const pgbind_DropdbStmt *) n);
-	case PGBIND_T_VacuumStmt: return enc_VacuumStmt(e, (const pgbind_VacuumStmt *) n);
-	case PGBIND_T_ExplainStmt: return enc_ExplainStmt(e, (const pgbind_ExplainStmt *) n);
-	case PGBIND_T_CreateTableAsStmt: return enc_CreateTableAsStmt(e, (const pgbind_CreateTableAsStmt *) n);
-	case PGBIND_T_CreateSeqStmt: return enc_CreateSeqStmt(e, (const pgbind_CreateSeqStmt *) n);
-	case PGBIND_T_AlterSeqStmt: return enc_AlterSeqStmt(e, (const pgbind_AlterSeqStmt *) n);
-	case PGBIND_T_VariableSetStmt: return enc_VariableSetStmt(e, (const pgbind_VariableSetStmt *) n);
-	case PGBIND_T_VariableShowStmt: return enc_VariableShowStmt(e, (const pgbind_VariableShowStmt *) n);
-	case PGBIND_T_DiscardStmt: return enc_DiscardStmt(e, (const pgbind_DiscardStmt *) n);
-	case PGBIND_T_CreateTrigStmt: return enc_CreateTrigStmt(e, (const pgbind_CreateTrigStmt *) n);
-	case PGBIND_T_CreatePLangStmt: return enc_CreatePLangStmt(e, (const pgbind_CreatePLangStmt *) n);
-	case PGBIND_T_CreateRoleStmt: return enc_CreateRoleStmt(e, (const pgbind_CreateRoleStmt *) n);
-	case PGBIND_T_AlterRoleStmt: return enc_AlterRoleStmt(e, (const pgbind_AlterRoleStmt *) n);
-	case PGBIND_T_DropRoleStmt: return enc_DropRoleStmt(e, (const pgbind_DropRoleStmt *) n);
-	case PGBIND_T_LockStmt: return enc_LockStmt(e, (const pgbind_LockStmt *) n);
-	case PGBIND_T_ConstraintsSetStmt: return enc_ConstraintsSetStmt(e, (const pgbind_ConstraintsSetStmt *) n);
-	case PGBIND_T_ReindexStmt: return enc_ReindexStmt(e, (const pgbind_ReindexStmt *) n);
-	case PGBIND_T_CheckPointStmt: return enc_CheckPointStmt(e, (const pgbind_CheckPointStmt *) n);
-	case PGBIND_T_CreateSchemaStmt: return enc_CreateSchemaStmt(e, (const pgbind_CreateSchemaStmt *) n);
-	case PGBIND_T_AlterDatabaseStmt: return enc_AlterDatabaseStmt(e, (const pgbind_AlterDatabaseStmt *) n);
-	case PGBIND_T_AlterDatabaseRefreshCollStmt: return enc_AlterDatabaseRefreshCollStmt(e, (const pgbind_AlterDatabaseRefreshCollStmt *) n);
-	case PGBIND_T_AlterDatabaseSetStmt: return enc_AlterDatabaseSetStmt(e, (const pgbind_AlterDatabaseSetStmt *) n);
-	case PGBIND_T_AlterRoleSetStmt: return enc_AlterRoleSetStmt(e, (const pgbind_AlterRoleSetStmt *) n);
-	case PGBIND_T_CreateConversionStmt: return enc_CreateConversionStmt(e, (const pgbind_CreateConversionStmt *) n);
-	case PGBIND_T_CreateCastStmt: return enc_CreateCastStmt(e, (const pgbind_CreateCastStmt *) n);
-	case PGBIND_T_CreateOpClassStmt: return enc_CreateOpClassStmt(e, (const pgbind_CreateOpClassStmt *) n);
-	case PGBIND_T_CreateOpFamilyStmt: return enc_CreateOpFamilyStmt(e, (const pgbind_CreateOpFamilyStmt *) n);
-	case PGBIND_T_AlterOpFamilyStmt: return enc_AlterOpFamilyStmt(e, (const pgbind_AlterOpFamilyStmt *) n);
-	case PGBIND_T_PrepareStmt: return enc_PrepareStmt(e, (const pgbind_PrepareStmt *) n);
-	case PGBIND_T_ExecuteStmt: return enc_ExecuteStmt(e, (const pgbind_ExecuteStmt *) n);
-	case PGBIND_T_DeallocateStmt: return enc_DeallocateStmt(e, (const pgbind_DeallocateStmt *) n);
-	case PGBIND_T_DeclareCursorStmt: return enc_DeclareCursorStmt(e, (const pgbind_DeclareCursorStmt *) n);
-	case PGBIND_T_CreateTableSpaceStmt: return enc_CreateTableSpaceStmt(e, (const pgbind_CreateTableSpaceStmt *) n);
-	case PGBIND_T_DropTableSpaceStmt: return enc_DropTableSpaceStmt(e, (const pgbind_DropTableSpaceStmt *) n);
-	case PGBIND_T_AlterObjectDependsStmt: return enc_AlterObjectDependsStmt(e, (const pgbind_AlterObjectDependsStmt *) n);
-	case PGBIND_T_AlterObjectSchemaStmt: return enc_AlterObjectSchemaStmt(e, (const pgbind_AlterObjectSchemaStmt *) n);
-	case PGBIND_T_AlterOwnerStmt: return enc_AlterOwnerStmt(e, (const pgbind_AlterOwnerStmt *) n);
-	case PGBIND_T_AlterOperatorStmt: return enc_AlterOperatorStmt(e, (const pgbind_AlterOperatorStmt *) n);
-	case PGBIND_T_AlterTypeStmt: return enc_AlterTypeStmt(e, (const pgbind_AlterTypeStmt *) n);
-	case PGBIND_T_DropOwnedStmt: return enc_DropOwnedStmt(e, (const pgbind_DropOwnedStmt *) n);
-	case PGBIND_T_ReassignOwnedStmt: return enc_ReassignOwnedStmt(e, (const pgbind_ReassignOwnedStmt *) n);
-	case PGBIND_T_CompositeTypeStmt: return enc_CompositeTypeStmt(e, (const pgbind_CompositeTypeStmt *) n);
-	case PGBIND_T_CreateEnumStmt: return enc_CreateEnumStmt(e, (const pgbind_CreateEnumStmt *) n);
-	case PGBIND_T_CreateRangeStmt: return enc_CreateRangeStmt(e, (const pgbind_CreateRangeStmt *) n);
-	case PGBIND_T_AlterEnumStmt: return enc_AlterEnumStmt(e, (const pgbind_AlterEnumStmt *) n);
-	case PGBIND_T_AlterTSDictionaryStmt: return enc_AlterTSDictionaryStmt(e, (const pgbind_AlterTSDictionaryStmt *) n);
-	case PGBIND_T_AlterTSConfigurationStmt: return enc_AlterTSConfigurationStmt(e, (const pgbind_AlterTSConfigurationStmt *) n);
-	case PGBIND_T_CreateFdwStmt: return enc_CreateFdwStmt(e, (const pgbind_CreateFdwStmt *) n);
-	case PGBIND_T_AlterFdwStmt: return enc_AlterFdwStmt(e, (const pgbind_AlterFdwStmt *) n);
-	case PGBIND_T_CreateForeignServerStmt: return enc_CreateForeignServerStmt(e, (const pgbind_CreateForeignServerStmt *) n);
-	case PGBIND_T_AlterForeignServerStmt: return enc_AlterForeignServerStmt(e, (const pgbind_AlterForeignServerStmt *) n);
-	case PGBIND_T_CreateUserMappingStmt: return enc_CreateUserMappingStmt(e, (const pgbind_CreateUserMappingStmt *) n);
-	case PGBIND_T_AlterUserMappingStmt: return enc_AlterUserMappingStmt(e, (const pgbind_AlterUserMappingStmt *) n);
-	case PGBIND_T_DropUserMappingStmt: return enc_DropUserMappingStmt(e, (const pgbind_DropUserMappingStmt *) n);
-	case PGBIND_T_AlterTableSpaceOptionsStmt: return enc_AlterTableSpaceOptionsStmt(e, (const pgbind_AlterTableSpaceOptionsStmt *) n);
-	case PGBIND_T_AlterTableMoveAllStmt: return enc_AlterTableMoveAllStmt(e, (const pgbind_AlterTableMoveAllStmt *) n);
-	case PGBIND_T_SecLabelStmt: return enc_SecLabelStmt(e, (const pgbind_SecLabelStmt *) n);
-	case PGBIND_T_CreateForeignTableStmt: return enc_CreateForeignTableStmt(e, (const pgbind_CreateForeignTableStmt *) n);
-	case PGBIND_T_ImportForeignSchemaStmt: return enc_ImportForeignSchemaStmt(e, (const pgbind_ImportForeignSchemaStmt *) n);
-	case PGBIND_T_CreateExtensionStmt: return enc_CreateExtensionStmt(e, (const pgbind_CreateExtensionStmt *) n);
-	case PGBIND_T_AlterExtensionStmt: return enc_AlterExtensionStmt(e, (const pgbind_AlterExtensionStmt *) n);
-	case PGBIND_T_AlterExtensionContentsStmt: return enc_AlterExtensionContentsStmt(e, (const pgbind_AlterExtensionContentsStmt *) n);
-	case PGBIND_T_CreateEventTrigStmt: return enc_CreateEventTrigStmt(e, (const pgbind_CreateEventTrigStmt *) n);
-	case PGBIND_T_AlterEventTrigStmt: return enc_AlterEventTrigStmt(e, (const pgbind_AlterEventTrigStmt *) n);
-	case PGBIND_T_RefreshMatViewStmt: return enc_RefreshMatViewStmt(e, (const pgbind_RefreshMatViewStmt *) n);
-	case PGBIND_T_ReplicaIdentityStmt: return enc_ReplicaIdentityStmt(e, (const pgbind_ReplicaIdentityStmt *) n);
-	case PGBIND_T_AlterSystemStmt: return enc_AlterSystemStmt(e, (const pgbind_AlterSystemStmt *) n);
-	case PGBIND_T_CreatePolicyStmt: return enc_CreatePolicyStmt(e, (const pgbind_CreatePolicyStmt *) n);
-	case PGBIND_T_AlterPolicyStmt: return enc_AlterPolicyStmt(e, (const pgbind_AlterPolicyStmt *) n);
-	case PGBIND_T_CreateTransformStmt: return enc_CreateTransformStmt(e, (const pgbind_CreateTransformStmt *) n);
-	case PGBIND_T_CreateAmStmt: return enc_CreateAmStmt(e, (const pgbind_CreateAmStmt *) n);
-	case PGBIND_T_CreatePublicationStmt: return enc_CreatePublicationStmt(e, (const pgbind_CreatePublicationStmt *) n);
-	case PGBIND_T_AlterPublicationStmt: return enc_AlterPublicationStmt(e, (const pgbind_AlterPublicationStmt *) n);
-	case PGBIND_T_CreateSubscriptionStmt: return enc_CreateSubscriptionStmt(e, (const pgbind_CreateSubscriptionStmt *) n);
-	case PGBIND_T_AlterSubscriptionStmt: return enc_AlterSubscriptionStmt(e, (const pgbind_AlterSubscriptionStmt *) n);
-	case PGBIND_T_DropSubscriptionStmt: return enc_DropSubscriptionStmt(e, (const pgbind_DropSubscriptionStmt *) n);
-	case PGBIND_T_CreateStatsStmt: return enc_CreateStatsStmt(e, (const pgbind_CreateStatsStmt *) n);
-	case PGBIND_T_AlterCollationStmt: return enc_AlterCollationStmt(e, (const pgbind_AlterCollationStmt *) n);
-	case PGBIND_T_CallStmt: return enc_CallStmt(e, (const pgbind_CallStmt *) n);
-	case PGBIND_T_AlterStatsStmt: return enc_AlterStatsStmt(e, (const pgbind_AlterStatsStmt *) n);
-	case PGBIND_T_A_Expr: return enc_A_Expr(e, (const pgbind_A_Expr *) n);
-	case PGBIND_T_ColumnRef: return enc_ColumnRef(e, (const pgbind_ColumnRef *) n);
-	case PGBIND_T_ParamRef: return enc_ParamRef(e, (const pgbind_ParamRef *) n);
-	case PGBIND_T_FuncCall: return enc_FuncCall(e, (const pgbind_FuncCall *) n);
-	case PGBIND_T_A_Star: return enc_A_Star(e, (const pgbind_A_Star *) n);
-	case PGBIND_T_A_Indices: return enc_A_Indices(e, (const pgbind_A_Indices *) n);
-	case PGBIND_T_A_Indirection: return enc_A_Indirection(e, (const pgbind_A_Indirection *) n);
-	case PGBIND_T_A_ArrayExpr: return enc_A_ArrayExpr(e, (const pgbind_A_ArrayExpr *) n);
-	case PGBIND_T_ResTarget: return enc_ResTarget(e, (const pgbind_ResTarget *) n);
-	case PGBIND_T_MultiAssignRef: return enc_MultiAssignRef(e, (const pgbind_MultiAssignRef *) n);
-	case PGBIND_T_TypeCast: return enc_TypeCast(e, (const pgbind_TypeCast *) n);
-	case PGBIND_T_CollateClause: return enc_CollateClause(e, (const pgbind_CollateClause *) n);
-	case PGBIND_T_SortBy: return enc_SortBy(e, (const pgbind_SortBy *) n);
-	case PGBIND_T_WindowDef: return enc_WindowDef(e, (const pgbind_WindowDef *) n);
-	case PGBIND_T_RangeSubselect: return enc_RangeSubselect(e, (const pgbind_RangeSubselect *) n);
-	case PGBIND_T_RangeFunction: return enc_RangeFunction(e, (const pgbind_RangeFunction *) n);
-	case PGBIND_T_RangeTableSample: return enc_RangeTableSample(e, (const pgbind_RangeTableSample *) n);
-	case PGBIND_T_RangeTableFunc: return enc_RangeTableFunc(e, (const pgbind_RangeTableFunc *) n);
-	case PGBIND_T_RangeTableFuncCol: return enc_RangeTableFuncCol(e, (const pgbind_RangeTableFuncCol *) n);
-	case PGBIND_T_TypeName: return enc_TypeName(e, (const pgbind_TypeName *) n);
-	case PGBIND_T_ColumnDef: return enc_ColumnDef(e, (const pgbind_ColumnDef *) n);
-	case PGBIND_T_IndexElem: return enc_IndexElem(e, (const pgbind_IndexElem *) n);
-	case PGBIND_T_StatsElem: return enc_StatsElem(e, (const pgbind_StatsElem *) n);
-	case PGBIND_T_Constraint: return enc_Constraint(e, (const pgbind_Constraint *) n);
-	case PGBIND_T_DefElem: return enc_DefElem(e, (const pgbind_DefElem *) n);
-	case PGBIND_T_RangeTblEntry: return enc_RangeTblEntry(e, (const pgbind_RangeTblEntry *) n);
-	case PGBIND_T_RangeTblFunction: return enc_RangeTblFunction(e, (const pgbind_RangeTblFunction *) n);
-	case PGBIND_T_TableSampleClause: return enc_TableSampleClause(e, (const pgbind_TableSampleClause *) n);
-	case PGBIND_T_WithCheckOption: return enc_WithCheckOption(e, (const pgbind_WithCheckOption *) n);
-	case PGBIND_T_SortGroupClause: return enc_SortGroupClause(e, (const pgbind_SortGroupClause *) n);
-	case PGBIND_T_GroupingSet: return enc_GroupingSet(e, (const pgbind_GroupingSet *) n);
-	case PGBIND_T_WindowClause: return enc_WindowClause(e, (const pgbind_WindowClause *) n);
-	case PGBIND_T_ObjectWithArgs: return enc_ObjectWithArgs(e, (const pgbind_ObjectWithArgs *) n);
-	case PGBIND_T_AccessPriv: return enc_AccessPriv(e, (const pgbind_AccessPriv *) n);
-	case PGBIND_T_CreateOpClassItem: return enc_CreateOpClassItem(e, (const pgbind_CreateOpClassItem *) n);
-	case PGBIND_T_TableLikeClause: return enc_TableLikeClause(e, (const pgbind_TableLikeClause *) n);
-	case PGBIND_T_FunctionParameter: return enc_FunctionParameter(e, (const pgbind_FunctionParameter *) n);
-	case PGBIND_T_LockingClause: return enc_LockingClause(e, (const pgbind_LockingClause *) n);
-	case PGBIND_T_RowMarkClause: return enc_RowMarkClause(e, (const pgbind_RowMarkClause *) n);
-	case PGBIND_T_XmlSerialize: return enc_XmlSerialize(e, (const pgbind_XmlSerialize *) n);
-	case PGBIND_T_WithClause: return enc_WithClause(e, (const pgbind_WithClause *) n);
-	case PGBIND_T_InferClause: return enc_InferClause(e, (const pgbind_InferClause *) n);
-	case PGBIND_T_OnConflictClause: return enc_OnConflictClause(e, (const pgbind_OnConflictClause *) n);
-	case PGBIND_T_CTESearchClause: return enc_CTESearchClause(e, (const pgbind_CTESearchClause *) n);
-	case PGBIND_T_CTECycleClause: return enc_CTECycleClause(e, (const pgbind_CTECycleClause *) n);
-	case PGBIND_T_CommonTableExpr: return enc_CommonTableExpr(e, (const pgbind_CommonTableExpr *) n);
-	case PGBIND_T_MergeWhenClause: return enc_MergeWhenClause(e, (const pgbind_MergeWhenClause *) n);
-	case PGBIND_T_RoleSpec: return enc_RoleSpec(e, (const pgbind_RoleSpec *) n);
-	case PGBIND_T_TriggerTransition: return enc_TriggerTransition(e, (const pgbind_TriggerTransition *) n);
-	case PGBIND_T_PartitionElem: return enc_PartitionElem(e, (const pgbind_PartitionElem *) n);
-	case PGBIND_T_PartitionSpec: return enc_PartitionSpec(e, (const pgbind_PartitionSpec *) n);
-	case PGBIND_T_PartitionBoundSpec: return enc_PartitionBoundSpec(e, (const pgbind_PartitionBoundSpec *) n);
-	case PGBIND_T_PartitionRangeDatum: return enc_PartitionRangeDatum(e, (const pgbind_PartitionRangeDatum *) n);
-	case PGBIND_T_PartitionCmd: return enc_PartitionCmd(e, (const pgbind_PartitionCmd *) n);
-	case PGBIND_T_VacuumRelation: return enc_VacuumRelation(e, (const pgbind_VacuumRelation *) n);
-	case PGBIND_T_PublicationObjSpec: return enc_PublicationObjSpec(e, (const pgbind_PublicationObjSpec *) n);
-	case PGBIND_T_PublicationTable: return enc_PublicationTable(e, (const pgbind_PublicationTable *) n);
-	case PGBIND_T_InlineCodeBlock: return enc_InlineCodeBlock(e, (const pgbind_InlineCodeBlock *) n);
-	case PGBIND_T_CallContext: return enc_CallContext(e, (const pgbind_CallContext *) n);
-	case PGBIND_T_Integer: return enc_Integer(e, (const pgbind_Integer *) n);
-	case PGBIND_T_Float: return enc_Float(e, (const pgbind_Float *) n);
-	case PGBIND_T_Boolean: return enc_Boolean(e, (const pgbind_Boolean *) n);
-	case PGBIND_T_String: return enc_String(e, (const pgbind_String *) n);
-	case PGBIND_T_BitString: return enc_BitString(e, (const pgbind_BitString *) n);
-	case PGBIND_T_List: return enc_List(e, (const pgbind_List *) n);
-	case PGBIND_T_IntList: return enc_IntList(e, (const pgbind_IntList *) n);
-	case PGBIND_T_OidList: return enc_OidList(e, (const pgbind_OidList *) n);
-	case PGBIND_T_A_Const: return enc_A_Const(e, (const pgbind_A_Const *) n);
+	case PGBIND_T_Alias: return enc_Alias(e, p, (const pgbind_Alias *) n, depth);
+	case PGBIND_T_RangeVar: return enc_RangeVar(e, p, (const pgbind_RangeVar *) n, depth);
+	case PGBIND_T_TableFunc: return enc_TableFunc(e, p, (const pgbind_TableFunc *) n, depth);
+	case PGBIND_T_Var: return enc_Var(e, p, (const pgbind_Var *) n, depth);
+	case PGBIND_T_Param: return enc_Param(e, p, (const pgbind_Param *) n, depth);
+	case PGBIND_T_Aggref: return enc_Aggref(e, p, (const pgbind_Aggref *) n, depth);
+	case PGBIND_T_GroupingFunc: return enc_GroupingFunc(e, p, (const pgbind_GroupingFunc *) n, depth);
+	case PGBIND_T_WindowFunc: return enc_WindowFunc(e, p, (const pgbind_WindowFunc *) n, depth);
+	case PGBIND_T_SubscriptingRef: return enc_SubscriptingRef(e, p, (const pgbind_SubscriptingRef *) n, depth);
+	case PGBIND_T_FuncExpr: return enc_FuncExpr(e, p, (const pgbind_FuncExpr *) n, depth);
+	case PGBIND_T_NamedArgExpr: return enc_NamedArgExpr(e, p, (const pgbind_NamedArgExpr *) n, depth);
+	case PGBIND_T_OpExpr: return enc_OpExpr(e, p, (const pgbind_OpExpr *) n, depth);
+	case PGBIND_T_DistinctExpr: return enc_DistinctExpr(e, p, (const pgbind_DistinctExpr *) n, depth);
+	case PGBIND_T_NullIfExpr: return enc_NullIfExpr(e, p, (const pgbind_NullIfExpr *) n, depth);
+	case PGBIND_T_ScalarArrayOpExpr: return enc_ScalarArrayOpExpr(e, p, (const pgbind_ScalarArrayOpExpr *) n, depth);
+	case PGBIND_T_BoolExpr: return enc_BoolExpr(e, p, (const pgbind_BoolExpr *) n, depth);
+	case PGBIND_T_SubLink: return enc_SubLink(e, p, (const pgbind_SubLink *) n, depth);
+	case PGBIND_T_SubPlan: return enc_SubPlan(e, p, (const pgbind_SubPlan *) n, depth);
+	case PGBIND_T_AlternativeSubPlan: return enc_AlternativeSubPlan(e, p, (const pgbind_AlternativeSubPlan *) n, depth);
+	case PGBIND_T_FieldSelect: return enc_FieldSelect(e, p, (const pgbind_FieldSelect *) n, depth);
+	case PGBIND_T_FieldStore: return enc_FieldStore(e, p, (const pgbind_FieldStore *) n, depth);
+	case PGBIND_T_RelabelType: return enc_RelabelType(e, p, (const pgbind_RelabelType *) n, depth);
+	case PGBIND_T_CoerceViaIO: return enc_CoerceViaIO(e, p, (const pgbind_CoerceViaIO *) n, depth);
+	case PGBIND_T_ArrayCoerceExpr: return enc_ArrayCoerceExpr(e, p, (const pgbind_ArrayCoerceExpr *) n, depth);
+	case PGBIND_T_ConvertRowtypeExpr: return enc_ConvertRowtypeExpr(e, p, (const pgbind_ConvertRowtypeExpr *) n, depth);
+	case PGBIND_T_CollateExpr: return enc_CollateExpr(e, p, (const pgbind_CollateExpr *) n, depth);
+	case PGBIND_T_CaseExpr: return enc_CaseExpr(e, p, (const pgbind_CaseExpr *) n, depth);
+	case PGBIND_T_CaseWhen: return enc_CaseWhen(e, p, (const pgbind_CaseWhen *) n, depth);
+	case PGBIND_T_CaseTestExpr: return enc_CaseTestExpr(e, p, (const pgbind_CaseTestExpr *) n, depth);
+	case PGBIND_T_ArrayExpr: return enc_ArrayExpr(e, p, (const pgbind_ArrayExpr *) n, depth);
+	case PGBIND_T_RowExpr: return enc_RowExpr(e, p, (const pgbind_RowExpr *) n, depth);
+	case PGBIND_T_RowCompareExpr: return enc_RowCompareExpr(e, p, (const pgbind_RowCompareExpr *) n, depth);
+	case PGBIND_T_CoalesceExpr: return enc_CoalesceExpr(e, p, (const pgbind_CoalesceExpr *) n, depth);
+	case PGBIND_T_MinMaxExpr: return enc_MinMaxExpr(e, p, (const pgbind_MinMaxExpr *) n, depth);
+	case PGBIND_T_SQLValueFunction: return enc_SQLValueFunction(e, p, (const pgbind_SQLValueFunction *) n, depth);
+	case PGBIND_T_XmlExpr: return enc_XmlExpr(e, p, (const pgbind_XmlExpr *) n, depth);
+	case PGBIND_T_NullTest: return enc_NullTest(e, p, (const pgbind_NullTest *) n, depth);
+	case PGBIND_T_BooleanTest: return enc_BooleanTest(e, p, (const pgbind_BooleanTest *) n, depth);
+	case PGBIND_T_CoerceToDomain: return enc_CoerceToDomain(e, p, (const pgbind_CoerceToDomain *) n, depth);
+	case PGBIND_T_CoerceToDomainValue: return enc_CoerceToDomainValue(e, p, (const pgbind_CoerceToDomainValue *) n, depth);
+	case PGBIND_T_SetToDefault: return enc_SetToDefault(e, p, (const pgbind_SetToDefault *) n, depth);
+	case PGBIND_T_CurrentOfExpr: return enc_CurrentOfExpr(e, p, (const pgbind_CurrentOfExpr *) n, depth);
+	case PGBIND_T_NextValueExpr: return enc_NextValueExpr(e, p, (const pgbind_NextValueExpr *) n, depth);
+	case PGBIND_T_InferenceElem: return enc_InferenceElem(e, p, (const pgbind_InferenceElem *) n, depth);
+	case PGBIND_T_TargetEntry: return enc_TargetEntry(e, p, (const pgbind_TargetEntry *) n, depth);
+	case PGBIND_T_RangeTblRef: return enc_RangeTblRef(e, p, (const pgbind_RangeTblRef *) n, depth);
+	case PGBIND_T_JoinExpr: return enc_JoinExpr(e, p, (const pgbind_JoinExpr *) n, depth);
+	case PGBIND_T_FromExpr: return enc_FromExpr(e, p, (const pgbind_FromExpr *) n, depth);
+	case PGBIND_T_OnConflictExpr: return enc_OnConflictExpr(e, p, (const pgbind_OnConflictExpr *) n, depth);
+	case PGBIND_T_IntoClause: return enc_IntoClause(e, p, (const pgbind_IntoClause *) n, depth);
+	case PGBIND_T_MergeAction: return enc_MergeAction(e, p, (const pgbind_MergeAction *) n, depth);
+	case PGBIND_T_RawStmt: return enc_RawStmt(e, p, (const pgbind_RawStmt *) n, depth);
+	case PGBIND_T_Query: return enc_Query(e, p, (const pgbind_Query *) n, depth);
+	case PGBIND_T_InsertStmt: return enc_InsertStmt(e, p, (const pgbind_InsertStmt *) n, depth);
+	case PGBIND_T_DeleteStmt: return enc_DeleteStmt(e, p, (const pgbind_DeleteStmt *) n, depth);
+	case PGBIND_T_UpdateStmt: return enc_UpdateStmt(e, p, (const pgbind_UpdateStmt *) n, depth);
+	case PGBIND_T_MergeStmt: return enc_MergeStmt(e, p, (const pgbind_MergeStmt *) n, depth);
+	case PGBIND_T_SelectStmt: return enc_SelectStmt(e, p, (const pgbind_SelectStmt *) n, depth);
+	case PGBIND_T_ReturnStmt: return enc_ReturnStmt(e, p, (const pgbind_ReturnStmt *) n, depth);
+	case PGBIND_T_PLAssignStmt: return enc_PLAssignStmt(e, p, (const pgbind_PLAssignStmt *) n, depth);
+	case PGBIND_T_AlterTableStmt: return enc_AlterTableStmt(e, p, (const pgbind_AlterTableStmt *) n, depth);
+	case PGBIND_T_AlterTableCmd: return enc_AlterTableCmd(e, p, (const pgbind_AlterTableCmd *) n, depth);
+	case PGBIND_T_AlterDomainStmt: return enc_AlterDomainStmt(e, p, (const pgbind_AlterDomainStmt *) n, depth);
+	case PGBIND_T_SetOperationStmt: return enc_SetOperationStmt(e, p, (const pgbind_SetOperationStmt *) n, depth);
+	case PGBIND_T_GrantStmt: return enc_GrantStmt(e, p, (const pgbind_GrantStmt *) n, depth);
+	case PGBIND_T_GrantRoleStmt: return enc_GrantRoleStmt(e, p, (const pgbind_GrantRoleStmt *) n, depth);
+	case PGBIND_T_AlterDefaultPrivilegesStmt: return enc_AlterDefaultPrivilegesStmt(e, p, (const pgbind_AlterDefaultPrivilegesStmt *) n, depth);
+	case PGBIND_T_ClosePortalStmt: return enc_ClosePortalStmt(e, p, (const pgbind_ClosePortalStmt *) n, depth);
+	case PGBIND_T_ClusterStmt: return enc_ClusterStmt(e, p, (const pgbind_ClusterStmt *) n, depth);
+	case PGBIND_T_CopyStmt: return enc_CopyStmt(e, p, (const pgbind_CopyStmt *) n, depth);
+	case PGBIND_T_CreateStmt: return enc_CreateStmt(e, p, (const pgbind_CreateStmt *) n, depth);
+	case PGBIND_T_DefineStmt: return enc_DefineStmt(e, p, (const pgbind_DefineStmt *) n, depth);
+	case PGBIND_T_DropStmt: return enc_DropStmt(e, p, (const pgbind_DropStmt *) n, depth);
+	case PGBIND_T_TruncateStmt: return enc_TruncateStmt(e, p, (const pgbind_TruncateStmt *) n, depth);
+	case PGBIND_T_CommentStmt: return enc_CommentStmt(e, p, (const pgbind_CommentStmt *) n, depth);
+	case PGBIND_T_FetchStmt: return enc_FetchStmt(e, p, (const pgbind_FetchStmt *) n, depth);
+	case PGBIND_T_IndexStmt: return enc_IndexStmt(e, p, (const pgbind_IndexStmt *) n, depth);
+	case PGBIND_T_CreateFunctionStmt: return enc_CreateFunctionStmt(e, p, (const pgbind_CreateFunctionStmt *) n, depth);
+	case PGBIND_T_AlterFunctionStmt: return enc_AlterFunctionStmt(e, p, (const pgbind_AlterFunctionStmt *) n, depth);
+	case PGBIND_T_DoStmt: return enc_DoStmt(e, p, (const pgbind_DoStmt *) n, depth);
+	case PGBIND_T_RenameStmt: return enc_RenameStmt(e, p, (const pgbind_RenameStmt *) n, depth);
+	case PGBIND_T_RuleStmt: return enc_RuleStmt(e, p, (const pgbind_RuleStmt *) n, depth);
+	case PGBIND_T_NotifyStmt: return enc_NotifyStmt(e, p, (const pgbind_NotifyStmt *) n, depth);
+	case PGBIND_T_ListenStmt: return enc_ListenStmt(e, p, (const pgbind_ListenStmt *) n, depth);
+	case PGBIND_T_UnlistenStmt: return enc_UnlistenStmt(e, p, (const pgbind_UnlistenStmt *) n, depth);
+	case PGBIND_T_TransactionStmt: return enc_TransactionStmt(e, p, (const pgbind_TransactionStmt *) n, depth);
+	case PGBIND_T_ViewStmt: return enc_ViewStmt(e, p, (const pgbind_ViewStmt *) n, depth);
+	case PGBIND_T_LoadStmt: return enc_LoadStmt(e, p, (const pgbind_LoadStmt *) n, depth);
+	case PGBIND_T_CreateDomainStmt: return enc_CreateDomainStmt(e, p, (const pgbind_CreateDomainStmt *) n, depth);
+	case PGBIND_T_CreatedbStmt: return enc_CreatedbStmt(e, p, (const pgbind_CreatedbStmt *) n, depth);
+	case PGBIND_T_DropdbStmt: return enc_DropdbStmt(e, p, (const pgbind_DropdbStmt *) n, depth);
+	case PGBIND_T_VacuumStmt: return enc_VacuumStmt(e, p, (const pgbind_VacuumStmt *) n, depth);
+	case PGBIND_T_ExplainStmt: return enc_ExplainStmt(e, p, (const pgbind_ExplainStmt *) n, depth);
+	case PGBIND_T_CreateTableAsStmt: return enc_CreateTableAsStmt(e, p, (const pgbind_CreateTableAsStmt *) n, depth);
+	case PGBIND_T_CreateSeqStmt: return enc_CreateSeqStmt(e, p, (const pgbind_CreateSeqStmt *) n, depth);
+	case PGBIND_T_AlterSeqStmt: return enc_AlterSeqStmt(e, p, (const pgbind_AlterSeqStmt *) n, depth);
+	case PGBIND_T_VariableSetStmt: return enc_VariableSetStmt(e, p, (const pgbind_VariableSetStmt *) n, depth);
+	case PGBIND_T_VariableShowStmt: return enc_VariableShowStmt(e, p, (const pgbind_VariableShowStmt *) n, depth);
+	case PGBIND_T_DiscardStmt: return enc_DiscardStmt(e, p, (const pgbind_DiscardStmt *) n, depth);
+	case PGBIND_T_CreateTrigStmt: return enc_CreateTrigStmt(e, p, (const pgbind_CreateTrigStmt *) n, depth);
+	case PGBIND_T_CreatePLangStmt: return enc_CreatePLangStmt(e, p, (const pgbind_CreatePLangStmt *) n, depth);
+	case PGBIND_T_CreateRoleStmt: return enc_CreateRoleStmt(e, p, (const pgbind_CreateRoleStmt *) n, depth);
+	case PGBIND_T_AlterRoleStmt: return enc_AlterRoleStmt(e, p, (const pgbind_AlterRoleStmt *) n, depth);
+	case PGBIND_T_DropRoleStmt: return enc_DropRoleStmt(e, p, (const pgbind_DropRoleStmt *) n, depth);
+	case PGBIND_T_LockStmt: return enc_LockStmt(e, p, (const pgbind_LockStmt *) n, depth);
+	case PGBIND_T_ConstraintsSetStmt: return enc_ConstraintsSetStmt(e, p, (const pgbind_ConstraintsSetStmt *) n, depth);
+	case PGBIND_T_ReindexStmt: return enc_ReindexStmt(e, p, (const pgbind_ReindexStmt *) n, depth);
+	case PGBIND_T_CheckPointStmt: return enc_CheckPointStmt(e, p, (const pgbind_CheckPointStmt *) n, depth);
+	case PGBIND_T_CreateSchemaStmt: return enc_CreateSchemaStmt(e, p, (const pgbind_CreateSchemaStmt *) n, depth);
+	case PGBIND_T_AlterDatabaseStmt: return enc_AlterDatabaseStmt(e, p, (const pgbind_AlterDatabaseStmt *) n, depth);
+	case PGBIND_T_AlterDatabaseRefreshCollStmt: return enc_AlterDatabaseRefreshCollStmt(e, p, (const pgbind_AlterDatabaseRefreshCollStmt *) n, depth);
+	case PGBIND_T_AlterDatabaseSetStmt: return enc_AlterDatabaseSetStmt(e, p, (const pgbind_AlterDatabaseSetStmt *) n, depth);
+	case PGBIND_T_AlterRoleSetStmt: return enc_AlterRoleSetStmt(e, p, (const pgbind_AlterRoleSetStmt *) n, depth);
+	case PGBIND_T_CreateConversionStmt: return enc_CreateConversionStmt(e, p, (const pgbind_CreateConversionStmt *) n, depth);
+	case PGBIND_T_CreateCastStmt: return enc_CreateCastStmt(e, p, (const pgbind_CreateCastStmt *) n, depth);
+	case PGBIND_T_CreateOpClassStmt: return enc_CreateOpClassStmt(e, p, (const pgbind_CreateOpClassStmt *) n, depth);
+	case PGBIND_T_CreateOpFamilyStmt: return enc_CreateOpFamilyStmt(e, p, (const pgbind_CreateOpFamilyStmt *) n, depth);
+	case PGBIND_T_AlterOpFamilyStmt: return enc_AlterOpFamilyStmt(e, p, (const pgbind_AlterOpFamilyStmt *) n, depth);
+	case PGBIND_T_PrepareStmt: return enc_PrepareStmt(e, p, (const pgbind_PrepareStmt *) n, depth);
+	case PGBIND_T_ExecuteStmt: return enc_ExecuteStmt(e, p, (const pgbind_ExecuteStmt *) n, depth);
+	case PGBIND_T_DeallocateStmt: return enc_DeallocateStmt(e, p, (const pgbind_DeallocateStmt *) n, depth);
+	case PGBIND_T_DeclareCursorStmt: return enc_DeclareCursorStmt(e, p, (const pgbind_DeclareCursorStmt *) n, depth);
+	case PGBIND_T_CreateTableSpaceStmt: return enc_CreateTableSpaceStmt(e, p, (const pgbind_CreateTableSpaceStmt *) n, depth);
+	case PGBIND_T_DropTableSpaceStmt: return enc_DropTableSpaceStmt(e, p, (const pgbind_DropTableSpaceStmt *) n, depth);
+	case PGBIND_T_AlterObjectDependsStmt: return enc_AlterObjectDependsStmt(e, p, (const pgbind_AlterObjectDependsStmt *) n, depth);
+	case PGBIND_T_AlterObjectSchemaStmt: return enc_AlterObjectSchemaStmt(e, p, (const pgbind_AlterObjectSchemaStmt *) n, depth);
+	case PGBIND_T_AlterOwnerStmt: return enc_AlterOwnerStmt(e, p, (const pgbind_AlterOwnerStmt *) n, depth);
+	case PGBIND_T_AlterOperatorStmt: return enc_AlterOperatorStmt(e, p, (const pgbind_AlterOperatorStmt *) n, depth);
+	case PGBIND_T_AlterTypeStmt: return enc_AlterTypeStmt(e, p, (const pgbind_AlterTypeStmt *) n, depth);
+	case PGBIND_T_DropOwnedStmt: return enc_DropOwnedStmt(e, p, (const pgbind_DropOwnedStmt *) n, depth);
+	case PGBIND_T_ReassignOwnedStmt: return enc_ReassignOwnedStmt(e, p, (const pgbind_ReassignOwnedStmt *) n, depth);
+	case PGBIND_T_CompositeTypeStmt: return enc_CompositeTypeStmt(e, p, (const pgbind_CompositeTypeStmt *) n, depth);
+	case PGBIND_T_CreateEnumStmt: return enc_CreateEnumStmt(e, p, (const pgbind_CreateEnumStmt *) n, depth);
+	case PGBIND_T_CreateRangeStmt: return enc_CreateRangeStmt(e, p, (const pgbind_CreateRangeStmt *) n, depth);
+	case PGBIND_T_AlterEnumStmt: return enc_AlterEnumStmt(e, p, (const pgbind_AlterEnumStmt *) n, depth);
+	case PGBIND_T_AlterTSDictionaryStmt: return enc_AlterTSDictionaryStmt(e, p, (const pgbind_AlterTSDictionaryStmt *) n, depth);
+	case PGBIND_T_AlterTSConfigurationStmt: return enc_AlterTSConfigurationStmt(e, p, (const pgbind_AlterTSConfigurationStmt *) n, depth);
+	case PGBIND_T_CreateFdwStmt: return enc_CreateFdwStmt(e, p, (const pgbind_CreateFdwStmt *) n, depth);
+	case PGBIND_T_AlterFdwStmt: return enc_AlterFdwStmt(e, p, (const pgbind_AlterFdwStmt *) n, depth);
+	case PGBIND_T_CreateForeignServerStmt: return enc_CreateForeignServerStmt(e, p, (const pgbind_CreateForeignServerStmt *) n, depth);
+	case PGBIND_T_AlterForeignServerStmt: return enc_AlterForeignServerStmt(e, p, (const pgbind_AlterForeignServerStmt *) n, depth);
+	case PGBIND_T_CreateUserMappingStmt: return enc_CreateUserMappingStmt(e, p, (const pgbind_CreateUserMappingStmt *) n, depth);
+	case PGBIND_T_AlterUserMappingStmt: return enc_AlterUserMappingStmt(e, p, (const pgbind_AlterUserMappingStmt *) n, depth);
+	case PGBIND_T_DropUserMappingStmt: return enc_DropUserMappingStmt(e, p, (const pgbind_DropUserMappingStmt *) n, depth);
+	case PGBIND_T_AlterTableSpaceOptionsStmt: return enc_AlterTableSpaceOptionsStmt(e, p, (const pgbind_AlterTableSpaceOptionsStmt *) n, depth);
+	case PGBIND_T_AlterTableMoveAllStmt: return enc_AlterTableMoveAllStmt(e, p, (const pgbind_AlterTableMoveAllStmt *) n, depth);
+	case PGBIND_T_SecLabelStmt: return enc_SecLabelStmt(e, p, (const pgbind_SecLabelStmt *) n, depth);
+	case PGBIND_T_CreateForeignTableStmt: return enc_CreateForeignTableStmt(e, p, (const pgbind_CreateForeignTableStmt *) n, depth);
+	case PGBIND_T_ImportForeignSchemaStmt: return enc_ImportForeignSchemaStmt(e, p, (const pgbind_ImportForeignSchemaStmt *) n, depth);
+	case PGBIND_T_CreateExtensionStmt: return enc_CreateExtensionStmt(e, p, (const pgbind_CreateExtensionStmt *) n, depth);
+	case PGBIND_T_AlterExtensionStmt: return enc_AlterExtensionStmt(e, p, (const pgbind_AlterExtensionStmt *) n, depth);
+	case PGBIND_T_AlterExtensionContentsStmt: return enc_AlterExtensionContentsStmt(e, p, (const pgbind_AlterExtensionContentsStmt *) n, depth);
+	case PGBIND_T_CreateEventTrigStmt: return enc_CreateEventTrigStmt(e, p, (const pgbind_CreateEventTrigStmt *) n, depth);
+	case PGBIND_T_AlterEventTrigStmt: return enc_AlterEventTrigStmt(e, p, (const pgbind_AlterEventTrigStmt *) n, depth);
+	case PGBIND_T_RefreshMatViewStmt: return enc_RefreshMatViewStmt(e, p, (const pgbind_RefreshMatViewStmt *) n, depth);
+	case PGBIND_T_ReplicaIdentityStmt: return enc_ReplicaIdentityStmt(e, p, (const pgbind_ReplicaIdentityStmt *) n, depth);
+	case PGBIND_T_AlterSystemStmt: return enc_AlterSystemStmt(e, p, (const pgbind_AlterSystemStmt *) n, depth);
+	case PGBIND_T_CreatePolicyStmt: return enc_CreatePolicyStmt(e, p, (const pgbind_CreatePolicyStmt *) n, depth);
+	case PGBIND_T_AlterPolicyStmt: return enc_AlterPolicyStmt(e, p, (const pgbind_AlterPolicyStmt *) n, depth);
+	case PGBIND_T_CreateTransformStmt: return enc_CreateTransformStmt(e, p, (const pgbind_CreateTransformStmt *) n, depth);
+	case PGBIND_T_CreateAmStmt: return enc_CreateAmStmt(e, p, (const pgbind_CreateAmStmt *) n, depth);
+	case PGBIND_T_CreatePublicationStmt: return enc_CreatePublicationStmt(e, p, (const pgbind_CreatePublicationStmt *) n, depth);
+	case PGBIND_T_AlterPublicationStmt: return enc_AlterPublicationStmt(e, p, (const pgbind_AlterPublicationStmt *) n, depth);
+	case PGBIND_T_CreateSubscriptionStmt: return enc_CreateSubscriptionStmt(e, p, (const pgbind_CreateSubscriptionStmt *) n, depth);
+	case PGBIND_T_AlterSubscriptionStmt: return enc_AlterSubscriptionStmt(e, p, (const pgbind_AlterSubscriptionStmt *) n, depth);
+	case PGBIND_T_DropSubscriptionStmt: return enc_DropSubscriptionStmt(e, p, (const pgbind_DropSubscriptionStmt *) n, depth);
+	case PGBIND_T_CreateStatsStmt: return enc_CreateStatsStmt(e, p, (const pgbind_CreateStatsStmt *) n, depth);
+	case PGBIND_T_AlterCollationStmt: return enc_AlterCollationStmt(e, p, (const pgbind_AlterCollationStmt *) n, depth);
+	case PGBIND_T_CallStmt: return enc_CallStmt(e, p, (const pgbind_CallStmt *) n, depth);
+	case PGBIND_T_AlterStatsStmt: return enc_AlterStatsStmt(e, p, (const pgbind_AlterStatsStmt *) n, depth);
+	case PGBIND_T_A_Expr: return enc_A_Expr(e, p, (const pgbind_A_Expr *) n, depth);
+	case PGBIND_T_ColumnRef: return enc_ColumnRef(e, p, (const pgbind_ColumnRef *) n, depth);
+	case PGBIND_T_ParamRef: return enc_ParamRef(e, p, (const pgbind_ParamRef *) n, depth);
+	case PGBIND_T_FuncCall: return enc_FuncCall(e, p, (const pgbind_FuncCall *) n, depth);
+	case PGBIND_T_A_Star: return enc_A_Star(e, p, (const pgbind_A_Star *) n, depth);
+	case PGBIND_T_A_Indices: return enc_A_Indices(e, p, (const pgbind_A_Indices *) n, depth);
+	case PGBIND_T_A_Indirection: return enc_A_Indirection(e, p, (const pgbind_A_Indirection *) n, depth);
+	case PGBIND_T_A_ArrayExpr: return enc_A_ArrayExpr(e, p, (const pgbind_A_ArrayExpr *) n, depth);
+	case PGBIND_T_ResTarget: return enc_ResTarget(e, p, (const pgbind_ResTarget *) n, depth);
+	case PGBIND_T_MultiAssignRef: return enc_MultiAssignRef(e, p, (const pgbind_MultiAssignRef *) n, depth);
+	case PGBIND_T_TypeCast: return enc_TypeCast(e, p, (const pgbind_TypeCast *) n, depth);
+	case PGBIND_T_CollateClause: return enc_CollateClause(e, p, (const pgbind_CollateClause *) n, depth);
+	case PGBIND_T_SortBy: return enc_SortBy(e, p, (const pgbind_SortBy *) n, depth);
+	case PGBIND_T_WindowDef: return enc_WindowDef(e, p, (const pgbind_WindowDef *) n, depth);
+	case PGBIND_T_RangeSubselect: return enc_RangeSubselect(e, p, (const pgbind_RangeSubselect *) n, depth);
+	case PGBIND_T_RangeFunction: return enc_RangeFunction(e, p, (const pgbind_RangeFunction *) n, depth);
+	case PGBIND_T_RangeTableSample: return enc_RangeTableSample(e, p, (const pgbind_RangeTableSample *) n, depth);
+	case PGBIND_T_RangeTableFunc: return enc_RangeTableFunc(e, p, (const pgbind_RangeTableFunc *) n, depth);
+	case PGBIND_T_RangeTableFuncCol: return enc_RangeTableFuncCol(e, p, (const pgbind_RangeTableFuncCol *) n, depth);
+	case PGBIND_T_TypeName: return enc_TypeName(e, p, (const pgbind_TypeName *) n, depth);
+	case PGBIND_T_ColumnDef: return enc_ColumnDef(e, p, (const pgbind_ColumnDef *) n, depth);
+	case PGBIND_T_IndexElem: return enc_IndexElem(e, p, (const pgbind_IndexElem *) n, depth);
+	case PGBIND_T_StatsElem: return enc_StatsElem(e, p, (const pgbind_StatsElem *) n, depth);
+	case PGBIND_T_Constraint: return enc_Constraint(e, p, (const pgbind_Constraint *) n, depth);
+	case PGBIND_T_DefElem: return enc_DefElem(e, p, (const pgbind_DefElem *) n, depth);
+	case PGBIND_T_RangeTblEntry: return enc_RangeTblEntry(e, p, (const pgbind_RangeTblEntry *) n, depth);
+	case PGBIND_T_RangeTblFunction: return enc_RangeTblFunction(e, p, (const pgbind_RangeTblFunction *) n, depth);
+	case PGBIND_T_TableSampleClause: return enc_TableSampleClause(e, p, (const pgbind_TableSampleClause *) n, depth);
+	case PGBIND_T_WithCheckOption: return enc_WithCheckOption(e, p, (const pgbind_WithCheckOption *) n, depth);
+	case PGBIND_T_SortGroupClause: return enc_SortGroupClause(e, p, (const pgbind_SortGroupClause *) n, depth);
+	case PGBIND_T_GroupingSet: return enc_GroupingSet(e, p, (const pgbind_GroupingSet *) n, depth);
+	case PGBIND_T_WindowClause: return enc_WindowClause(e, p, (const pgbind_WindowClause *) n, depth);
+	case PGBIND_T_ObjectWithArgs: return enc_ObjectWithArgs(e, p, (const pgbind_ObjectWithArgs *) n, depth);
+	case PGBIND_T_AccessPriv: return enc_AccessPriv(e, p, (const pgbind_AccessPriv *) n, depth);
+	case PGBIND_T_CreateOpClassItem: return enc_CreateOpClassItem(e, p, (const pgbind_CreateOpClassItem *) n, depth);
+	case PGBIND_T_TableLikeClause: return enc_TableLikeClause(e, p, (const pgbind_TableLikeClause *) n, depth);
+	case PGBIND_T_FunctionParameter: return enc_FunctionParameter(e, p, (const pgbind_FunctionParameter *) n, depth);
+	case PGBIND_T_LockingClause: return enc_LockingClause(e, p, (const pgbind_LockingClause *) n, depth);
+	case PGBIND_T_RowMarkClause: return enc_RowMarkClause(e, p, (const pgbind_RowMarkClause *) n, depth);
+	case PGBIND_T_XmlSerialize: return enc_XmlSerialize(e, p, (const pgbind_XmlSerialize *) n, depth);
+	case PGBIND_T_WithClause: return enc_WithClause(e, p, (const pgbind_WithClause *) n, depth);
+	case PGBIND_T_InferClause: return enc_InferClause(e, p, (const pgbind_InferClause *) n, depth);
+	case PGBIND_T_OnConflictClause: return enc_OnConflictClause(e, p, (const pgbind_OnConflictClause *) n, depth);
+	case PGBIND_T_CTESearchClause: return enc_CTESearchClause(e, p, (const pgbind_CTESearchClause *) n, depth);
+	case PGBIND_T_CTECycleClause: return enc_CTECycleClause(e, p, (const pgbind_CTECycleClause *) n, depth);
+	case PGBIND_T_CommonTableExpr: return enc_CommonTableExpr(e, p, (const pgbind_CommonTableExpr *) n, depth);
+	case PGBIND_T_MergeWhenClause: return enc_MergeWhenClause(e, p, (const pgbind_MergeWhenClause *) n, depth);
+	case PGBIND_T_RoleSpec: return enc_RoleSpec(e, p, (const pgbind_RoleSpec *) n, depth);
+	case PGBIND_T_TriggerTransition: return enc_TriggerTransition(e, p, (const pgbind_TriggerTransition *) n, depth);
+	case PGBIND_T_PartitionElem: return enc_PartitionElem(e, p, (const pgbind_PartitionElem *) n, depth);
+	case PGBIND_T_PartitionSpec: return enc_PartitionSpec(e, p, (const pgbind_PartitionSpec *) n, depth);
+	case PGBIND_T_PartitionBoundSpec: return enc_PartitionBoundSpec(e, p, (const pgbind_PartitionBoundSpec *) n, depth);
+	case PGBIND_T_PartitionRangeDatum: return enc_PartitionRangeDatum(e, p, (const pgbind_PartitionRangeDatum *) n, depth);
+	case PGBIND_T_PartitionCmd: return enc_PartitionCmd(e, p, (const pgbind_PartitionCmd *) n, depth);
+	case PGBIND_T_VacuumRelation: return enc_VacuumRelation(e, p, (const pgbind_VacuumRelation *) n, depth);
+	case PGBIND_T_PublicationObjSpec: return enc_PublicationObjSpec(e, p, (const pgbind_PublicationObjSpec *) n, depth);
+	case PGBIND_T_PublicationTable: return enc_PublicationTable(e, p, (const pgbind_PublicationTable *) n, depth);
+	case PGBIND_T_InlineCodeBlock: return enc_InlineCodeBlock(e, p, (const pgbind_InlineCodeBlock *) n, depth);
+	case PGBIND_T_CallContext: return enc_CallContext(e, p, (const pgbind_CallContext *) n, depth);
+	case PGBIND_T_Integer: return enc_Integer(e, p, (const pgbind_Integer *) n, depth);
+	case PGBIND_T_Float: return enc_Float(e, p, (const pgbind_Float *) n, depth);
+	case PGBIND_T_Boolean: return enc_Boolean(e, p, (const pgbind_Boolean *) n, depth);
+	case PGBIND_T_String: return enc_String(e, p, (const pgbind_String *) n, depth);
+	case PGBIND_T_BitString: return enc_BitString(e, p, (const pgbind_BitString *) n, depth);
+	case PGBIND_T_List: return enc_List(e, p, (const pgbind_List *) n, depth);
+	case PGBIND_T_IntList: return enc_IntList(e, p, (const pgbind_IntList *) n, depth);
+	case PGBIND_T_OidList: return enc_OidList(e, p, (const pgbind_OidList *) n, depth);
+	case PGBIND_T_A_Const: return enc_A_Const(e, p, (const pgbind_A_Const *) n, depth);
 	default: return enc_bad_tag(e, n);
 	}
 }

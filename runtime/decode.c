@@ -375,7 +375,9 @@ static bool decoder_start(pgbind_Decoder *d, const uint8_t **data, size_t len, c
 	}
 	if (!*data)
 		*data = empty;
-	*d = (pgbind_Decoder){.start = *data, .arena = arena, .status = status, .max_depth = pgbind_max_depth(options)};
+	/* the top message is level 0 (its statements level 1), as in every path */
+	*d = (pgbind_Decoder){
+		.start = *data, .arena = arena, .status = status, .depth = -1, .max_depth = pgbind_max_depth(options)};
 	return true;
 }
 

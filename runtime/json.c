@@ -44,7 +44,7 @@
  * outside the value nodes (COMMENT ... IS ''): protobuf cannot tell "" from NULL, JSON can.
  *
  * Writer: straight into one growing malloc'd buffer (no document model), copied into the arena at
- * the end. Keys come pre-rendered from tables built once per process (pthread_once).
+ * the end. Keys come pre-rendered from tables built once per process.
  *
  * Reader: a hand-written recursive-descent parser that fills the AST as it reads, with no document
  * model in between. Not jansson: its fixed nesting limit (2048 JSON levels) is below what trees
@@ -65,6 +65,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,7 +141,7 @@ static inline bool is_value_string_kind(uint32_t tag)
 /* ---- tables, built once --------------------------------------------------------------------- */
 
 /*
- * Derived from the descriptor tables once per process (pthread_once) and only read afterwards:
+ * Derived from the descriptor tables once per process (under a lock) and only read afterwards:
  * each field's key as the writer writes it (,"name": -- the comma is skipped for a first key)
  * and the lengths of its names for the reader; each node kind's opening {"Kind": and a hash of
  * the kind names. They stay allocated until the process ends.
@@ -161,8 +162,8 @@ static uint32_t kind_key[PGBIND_MESSAGE_COUNT];		/* offset in key_text of {"Kind
 static uint16_t kind_name_len[PGBIND_MESSAGE_COUNT];
 static int16_t kind_hash[KIND_HASH_SIZE];			/* message index + 1; 0: empty */
 static const pgbind_MessageDesc *parse_result_desc;
-static bool tables_ready;
-static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static atomic_bool tables_ready;
+static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static uint32_t name_hash(const char *s, size_t n)
 {
@@ -172,9 +173,11 @@ static uint32_t name_hash(const char *s, size_t n)
 	return h;
 }
 
+/* Builds the tables, or leaves everything unset when out of memory (the next call tries again). */
 static void build_tables(void)
 {
 	size_t n_fields = 0, text = 0;
+	memset(kind_hash, 0, sizeof kind_hash);
 	for (int m = 0; m < PGBIND_MESSAGE_COUNT; m++) {
 		const pgbind_MessageDesc *d = &pgbind_message_descs[m];
 		field_base[m] = (uint32_t)n_fields;
@@ -220,15 +223,23 @@ static void build_tables(void)
 		}
 	}
 	parse_result_desc = pgbind_message_desc_by_name("ParseResult");
-	tables_ready = parse_result_desc != NULL;
+	atomic_store_explicit(&tables_ready, parse_result_desc != NULL, memory_order_release);
 }
 
+/* The tables, built by the first call that needs them; a failed build is retried, so one failed
+ * allocation does not disable JSON for the life of the process. */
 static bool tables(pgbind_Status *status)
 {
-	pthread_once(&tables_once, build_tables);
-	if (!tables_ready)
+	if (atomic_load_explicit(&tables_ready, memory_order_acquire))
+		return true;
+	pthread_mutex_lock(&tables_lock);
+	if (!atomic_load_explicit(&tables_ready, memory_order_relaxed))
+		build_tables();
+	pthread_mutex_unlock(&tables_lock);
+	bool ready = atomic_load_explicit(&tables_ready, memory_order_acquire);
+	if (!ready)
 		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory (building the JSON key tables)");
-	return tables_ready;
+	return ready;
 }
 
 /* ==== writer =================================================================================== */
@@ -722,7 +733,7 @@ const char *pgbind_json(const pgbind_ParseResult *tree, const pgbind_Options *op
 	}
 	if (!tables(status))
 		return NULL;
-	Writer w = {.max_depth = pgbind_max_depth(options), .depth = 1}; /* ParseResult is level 1 */
+	Writer w = {.max_depth = pgbind_max_depth(options), .depth = 0}; /* ParseResult is level 0, as everywhere */
 	path_init(&w.path);
 	const pgbind_MessageDesc *raw_stmt = pgbind_node_desc(PGBIND_T_RawStmt);
 	bool ok = w_grow(&w, 64);
@@ -1681,7 +1692,13 @@ pgbind_ParseResult *pgbind_json_read(const char *json, size_t len, const pgbind_
 	static const char empty[1];
 	if (!json)
 		json = empty;
-	Reader r = {.start = json, .p = json, .end = json + len, .arena = arena, .max_depth = pgbind_max_depth(options)};
+	/* ParseResult is level 0, as in every path: its statements are level 1 */
+	Reader r = {.start = json,
+				.p = json,
+				.end = json + len,
+				.arena = arena,
+				.depth = -1,
+				.max_depth = pgbind_max_depth(options)};
 	path_init(&r.path);
 	pgbind_ParseResult *result = NULL;
 	int c = r_peek(&r);

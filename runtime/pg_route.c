@@ -97,6 +97,20 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	}
 	pg_query_exit_memory_context(ctx);
 #else
+	/* Encoding first bounds the depth, so the walk below cannot run deep. */
+	const uint8_t *data;
+	size_t len;
+	int limit = pgbind_max_depth(options) < PGBIND_DEPARSE_MAX_DEPTH ? pgbind_max_depth(options)
+																	 : PGBIND_DEPARSE_MAX_DEPTH;
+	pgbind_Options capped = {.max_depth = limit};
+	if (!pgbind_encode(tree, &capped, arena, &data, &len, status)) {
+		if (status && status->code == PGBIND_ERROR_DEPTH && limit == PGBIND_DEPARSE_MAX_DEPTH)
+			pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
+						"nesting deeper than %d levels: libpg_query's protobuf deparse route would overflow its "
+						"stack (PGBIND_DEPARSE_MAX_DEPTH)",
+						limit);
+		return NULL;
+	}
 	/* Through protobuf an empty string arrives as NULL: the SQL would change (COMMENT ... IS ''
 	 * becomes IS NULL), and libpg_query 15-4.0.0's deparser crashes on some such fields
 	 * (ALTER TYPE t ADD VALUE ''). Refuse rather than guess. */
@@ -107,10 +121,6 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 					where);
 		return NULL;
 	}
-	const uint8_t *data;
-	size_t len;
-	if (!pgbind_encode(tree, options, arena, &data, &len, status))
-		return NULL;
 	PgQueryProtobuf pb = {len, (char *)data};
 	PgQueryDeparseResult r = pg_query_deparse_protobuf(pb);
 	if (r.error)

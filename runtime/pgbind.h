@@ -69,8 +69,8 @@ PGBIND_API const char *pgbind_StatusCode_name(pgbind_StatusCode code);
 
 typedef struct pgbind_Arena pgbind_Arena;
 
-/* A new, empty arena; NULL when out of memory. Blocks grow geometrically, so a tree of n nodes
- * costs O(log n) calls to malloc. */
+/* A new, empty arena; NULL when out of memory. The first block comes with the arena (one malloc
+ * call); later blocks grow geometrically, so a tree of n nodes costs O(log n) calls to malloc. */
 PGBIND_API pgbind_Arena *pgbind_Arena_New(void);
 
 /* Frees the arena and everything allocated in it. NULL is allowed. */
@@ -86,14 +86,68 @@ PGBIND_API size_t pgbind_Arena_BlockCount(const pgbind_Arena *arena);
 /* Test hook: make the arena's Nth block allocation from now fail (0 = never). */
 PGBIND_API void pgbind_Arena_FailAfter(pgbind_Arena *arena, size_t n_blocks);
 
+/*
+ * The inline fast path of pgbind_Arena_Malloc, for code that allocates in a loop (the converters
+ * allocate once per node: a call per allocation costs more than the allocation). The arena
+ * begins with this cursor; the rest of it stays private to the library. arena must not be NULL.
+ * A size near SIZE_MAX is refused as by pgbind_Arena_Malloc.
+ */
+typedef struct pgbind_ArenaCursor {
+	char *ptr; /* next free byte of the current block, 16-byte aligned */
+	char *end; /* end of the current block, 16-byte aligned */
+} pgbind_ArenaCursor;
+
+#define PGBIND_ARENA_ALIGN 16 /* max_align_t on the platforms we build on */
+
+/* Compilers stop inlining in large files: the fast path must not become a call after all. */
+#if defined(__GNUC__)
+#define PGBIND_ARENA_INLINE static inline __attribute__((always_inline))
+#else
+#define PGBIND_ARENA_INLINE static inline
+#endif
+
+/* What pgbind_Arena_Alloc calls when the current block is full: starts a new block. */
+PGBIND_API void *pgbind_Arena_AllocSlow(pgbind_Arena *arena, size_t size);
+
+/* The arena's cursor, for code that writes into the free space before claiming it (a string copy
+ * that finds the length as it goes, an encoder filling the block): it claims by moving ptr, to an
+ * aligned address no further than end. */
+PGBIND_ARENA_INLINE pgbind_ArenaCursor *pgbind_Arena_Cursor(pgbind_Arena *arena)
+{
+	return (pgbind_ArenaCursor *)(void *)arena;
+}
+
+PGBIND_ARENA_INLINE void *pgbind_Arena_Alloc(pgbind_Arena *arena, size_t size)
+{
+	pgbind_ArenaCursor *c = pgbind_Arena_Cursor(arena);
+	/* room is a multiple of the alignment, so size <= room also bounds size rounded up, and a
+	 * huge size cannot wrap around in the rounding */
+	if (size <= (size_t)(c->end - c->ptr)) {
+		void *p = c->ptr;
+		c->ptr += (size + (PGBIND_ARENA_ALIGN - 1)) & ~(size_t)(PGBIND_ARENA_ALIGN - 1);
+		return p;
+	}
+	return pgbind_Arena_AllocSlow(arena, size);
+}
+
 /* ---- Options --------------------------------------------------------------------------------- */
 
-/* The default nesting limit: deep enough for any statement people write, shallow enough that the
- * recursive converters stay within a 1 MiB stack. */
+/*
+ * The default nesting limit, in message levels (a ParseResult is level 0, its statements level 1),
+ * the same in every path: parse, conversion back to nodes, encode, decode, JSON in and out. Deep
+ * enough for any statement people write; the deepest path (decode) then needs about 2.5 MiB of
+ * stack (measured: some 256 bytes a level, about three times that under AddressSanitizer). The
+ * main thread and new threads on Linux get 8 MiB; on a smaller stack, lower max_depth (about
+ * 3,500 levels per MiB).
+ */
 #define PGBIND_DEFAULT_MAX_DEPTH 10000
 
+/* libpg_query's protobuf deparse route (pg_query_deparse_protobuf) unpacks recursively and
+ * crashes from about 4,000 levels on an 8 MiB stack: pgbind_deparse refuses deeper trees there. */
+#define PGBIND_DEPARSE_MAX_DEPTH 1000
+
 typedef struct pgbind_Options {
-	int max_depth; /* nesting limit for converting and encoding; 0 = PGBIND_DEFAULT_MAX_DEPTH */
+	int max_depth; /* nesting limit of every path; 0 = PGBIND_DEFAULT_MAX_DEPTH */
 } pgbind_Options;
 
 /* ---- Parse ----------------------------------------------------------------------------------- */
@@ -158,7 +212,8 @@ PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *me
  * empty string in a char * field arrives as NULL: the SQL would change (COMMENT ... IS '' comes
  * back as IS NULL) and libpg_query 15-4.0.0's deparser crashes on many such fields (ALTER TYPE t
  * ADD VALUE ''), so such a tree is refused with PGBIND_ERROR_UNREPRESENTABLE naming the field.
- * So are trees the deparser is known to crash on (COPY t FROM STDIN (format): see pg_route.c).
+ * So are trees the deparser is known to crash on (COPY t FROM STDIN (format): see pg_route.c),
+ * and trees nested deeper than PGBIND_DEPARSE_MAX_DEPTH, whose unpacking would overflow the stack.
  */
 PGBIND_API const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 						   pgbind_Status *status);
@@ -184,7 +239,8 @@ PGBIND_API bool pgbind_ScanResult_equal(const pgbind_ScanResult *a, const pgbind
 /* ---- Text ------------------------------------------------------------------------------------ */
 
 /* An indented, readable rendering of tree (fields that are set, enums by name), NUL-terminated,
- * in arena. For people, not for parsing. */
+ * in arena. For people, not for parsing: indentation grows with depth, so a tree n levels deep
+ * prints O(n^2) bytes; deeper than PGBIND_DEFAULT_MAX_DEPTH is PGBIND_ERROR_DEPTH. */
 PGBIND_API const char *pgbind_text(const pgbind_ParseResult *tree, pgbind_Arena *arena, pgbind_Status *status);
 
 #ifdef __cplusplus

@@ -205,6 +205,17 @@ expect_fail "SQL with a NUL byte is refused" "a NUL byte at offset 8" sh -c "pri
 step "empty input parses to no statements" sh -c "
 	test \"\$(printf '' | '$BUILD/pgbind' parse --format=json)\" = '{\"version\":150001,\"stmts\":[]}'"
 
+echo "== hardening: allocation failure, threads, bad input"
+step "hardening: arena failures, 6 threads, bad input, deep nesting" "$BUILD/tests/test_hardening" tests/sql/*.sql
+if [ -x "$BUILD/tests/test_hardening_wrap" ]; then
+	step "hardening: pgbind's own malloc calls failed one by one" "$BUILD/tests/test_hardening_wrap" --only=alloc
+fi
+step "ThreadSanitizer: 8 threads over the corpus" env TSAN_OPTIONS=exitcode=66 \
+	"$BUILD/tests/test_hardening_tsan" --only=threads --nthreads=8 tests/sql/*.sql
+step "valgrind: allocation failure sweep" valgrind -q --error-exitcode=9 --leak-check=full \
+	--errors-for-leak-kinds=definite,indirect,possible --child-silent-after-fork=yes \
+	"$BUILD/tests/test_hardening" --only=alloc
+
 echo "== sanitizers (AddressSanitizer + UndefinedBehaviorSanitizer) and valgrind"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 step "ASan+UBSan: classic mistakes, errors, depth" "$SAN_BUILD/tests/test_parse"

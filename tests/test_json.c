@@ -559,7 +559,7 @@ static void test_depth(void)
 	pgbind_ParseResult *r = pgbind_json_read(json, (size_t)(p - json), NULL, arena, &st);
 	CHECK(!r && st.code == PGBIND_ERROR_DEPTH && strstr(st.message, "nesting deeper than 10000 levels"),
 		  "100,000 levels: %s", st.message);
-	/* the limit counts messages as pgbind_decode does: ParseResult, RawStmt, then each List */
+	/* the limit counts messages as every path does: ParseResult is level 0, RawStmt 1, each List one more */
 	pgbind_Options small = {.max_depth = 50};
 	char *shallow = malloc(64 + 60 * (strlen(open) + strlen(close))), *q = shallow;
 	if (!shallow)
@@ -574,19 +574,19 @@ static void test_depth(void)
 	CHECK(!r && st.code == PGBIND_ERROR_DEPTH && strstr(st.message, "more than") == NULL &&
 			  strstr(st.message, "nesting deeper than 50 levels"),
 		  "max_depth 50: %s", st.message);
-	pgbind_Options enough = {.max_depth = 62};
+	pgbind_Options enough = {.max_depth = 61};
 	r = pgbind_json_read(shallow, (size_t)(q - shallow), &enough, arena, &st);
-	CHECK(r != NULL, "62 levels (ParseResult, RawStmt, 60 Lists) within max_depth 62: %s", r ? "" : st.message);
-	enough.max_depth = 61;
+	CHECK(r != NULL, "RawStmt and 60 Lists (levels 1 to 61) within max_depth 61: %s", r ? "" : st.message);
+	enough.max_depth = 60;
 	CHECK(!pgbind_json_read(shallow, (size_t)(q - shallow), &enough, arena, &st) && st.code == PGBIND_ERROR_DEPTH,
-		  "but not within 61");
+		  "but not within 60");
 	/* the same tree written: the writer counts the same levels */
-	enough.max_depth = 62;
+	enough.max_depth = 61;
 	const char *o = r ? pgbind_json(r, &enough, arena, &st) : NULL;
 	pgbind_ParseResult *again = o ? pgbind_json_read(o, strlen(o), &enough, arena, &st) : NULL;
-	CHECK(again && pgbind_ParseResult_equal(again, r), "written back at max_depth 62, and read again");
-	enough.max_depth = 61;
-	CHECK(r && !pgbind_json(r, &enough, arena, &st) && st.code == PGBIND_ERROR_DEPTH, "not at 61: %s", st.message);
+	CHECK(again && pgbind_ParseResult_equal(again, r), "written back at max_depth 61, and read again");
+	enough.max_depth = 60;
+	CHECK(r && !pgbind_json(r, &enough, arena, &st) && st.code == PGBIND_ERROR_DEPTH, "not at 60: %s", st.message);
 	free(shallow);
 
 	/* 100,000 brackets or braces where a value is expected: an error at once */

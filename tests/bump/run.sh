@@ -215,7 +215,13 @@ block() {
 expect_block() {
 	eb_name=$1
 	sed 's/^[[:space:]]*//; s/[[:space:]]*$//' >"$TMP/want"
-	block "$2" "$3" "$4" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' >"$TMP/got"
+	# an encoder block is compared on its field lines only: what the encoder does around them
+	# (room reservations, prefetches) is the runtime's business, not the bump's
+	case $3 in
+	ENC_BEGIN*) keep='^(ENC_BEGIN|ENC_END|ENC_[A-Z0-9_]+\([0-9]+,)' ;;
+	*) keep='' ;;
+	esac
+	block "$2" "$3" "$4" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' | grep -E -- "${keep:-.}" >"$TMP/got"
 	if [ ! -s "$TMP/got" ]; then
 		printf 'no block starting with the line: %s\n' "$3" >"$TMP/diff"
 		bad "$eb_name" "$TMP/diff"
@@ -387,7 +393,7 @@ FROM_PG_BEGIN(NewThing, NewThing)
 FROM_PG_END
 EOF
 	check "from_pg: the dispatcher converts T_NewThing" \
-		has "$G/from_pg.inc.c" 'case T_NewThing: return (pgbind_Node *) from_pg_NewThing(cx, (const NewThing *) n);'
+		has_re "$G/from_pg.inc.c" 'case T_NewThing: return \(pgbind_Node \*\) from_pg_NewThing\(cx, \(const NewThing \*\) n'
 	expect_block "encode: ENC_BEGIN(NewThing), fields last to first" "$G/encode.inc.c" 'ENC_BEGIN(NewThing)' 'ENC_END' <<'EOF'
 ENC_BEGIN(NewThing)
 	ENC_INT32(3, location, _)
@@ -396,7 +402,7 @@ ENC_BEGIN(NewThing)
 ENC_END
 EOF
 	check "encode: the dispatcher writes PGBIND_T_NewThing" \
-		has "$G/encode.inc.c" 'case PGBIND_T_NewThing: return enc_NewThing(e, (const pgbind_NewThing *) n);'
+		has_re "$G/encode.inc.c" 'case PGBIND_T_NewThing: return enc_NewThing\(e, .*\(const pgbind_NewThing \*\) n'
 	expect_block "AST: struct pgbind_NewThing" "$G/pgbind_ast.h" 'struct pgbind_NewThing {' '};' <<'EOF'
 struct pgbind_NewThing {
 	pgbind_NodeTag tag; /* PGBIND_T_NewThing */
