@@ -67,6 +67,11 @@ PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HA
 RT_CFLAGS   := -Iruntime -Igenerated $(PG_QUERY_INCLUDES) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
 CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c cli/bench.c
 
+# Two cores here, as on CI: build in parallel unless the caller chose (make -jN).
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
+
 .PHONY: all deps regen extract generate check-generated check unit-tests clean install fuzz fuzz-build bench \
         san-build
 
@@ -76,7 +81,9 @@ all: deps $(BUILD)/pgbind $(BUILD)/libpgbind.a $(BUILD)/libpgbind.so
 deps:
 	@scripts/install-deps.sh
 
-$(BUILD)/.dir:
+# Every build rule waits for this (order-only), and it waits for deps, so that a parallel make
+# on a fresh machine installs the packages before compiling anything.
+$(BUILD)/.dir: | deps
 	@mkdir -p $(BUILD)/rt $(BUILD)/rt-pic $(BUILD)/tests && touch $@
 
 # ---- generator ----------------------------------------------------------------------------------
@@ -216,19 +223,16 @@ FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -fsa
                 -fno-sanitize-recover=undefined -Wno-ignored-attributes $(RT_CFLAGS) -Icli
 FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_parse $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_json
 
-$(BUILD)/fuzz/fuzz_parse: tests/fuzz/fuzz_parse.c $(RT_SRCS) cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c \
-		$(GENERATED)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_parse.c $(RT_SRCS) cli/verify.c cli/verify_pg.c cli/json_verify.c \
-		cli/input.c $(PG_QUERY_LIBS) -pthread
+# The runtime and the verify engine are compiled once with the fuzzer's instrumentation; each
+# target links them with its own entry point.
+FUZZ_OBJS := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(RT_SRCS) cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c)
 
-$(BUILD)/fuzz/fuzz_decode: tests/fuzz/fuzz_decode.c $(RT_SRCS) $(GENERATED)
+$(BUILD)/fuzz/obj/%.o: %.c $(wildcard runtime/*.h cli/*.h) $(GENERATED) | $(BUILD)/.dir
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_decode.c $(RT_SRCS) $(PG_QUERY_LIBS) -pthread
+	$(FUZZ_CC) $(subst -fsanitize=fuzzer$(,),-fsanitize=fuzzer-no-link$(,),$(FUZZ_FLAGS)) -c -o $@ $<
 
-$(BUILD)/fuzz/fuzz_json: tests/fuzz/fuzz_json.c $(RT_SRCS) $(GENERATED)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_json.c $(RT_SRCS) $(PG_QUERY_LIBS) -pthread
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_OBJS) $(PG_QUERY_LIBS) -pthread
 
 fuzz-build: $(FUZZ_TARGETS)
 

@@ -125,6 +125,10 @@ PGBIND_ARENA_INLINE void *pgbind_Arena_Alloc(pgbind_Arena *arena, size_t size)
 	if (size <= (size_t)(c->end - c->ptr)) {
 		void *p = c->ptr;
 		c->ptr += (size + (PGBIND_ARENA_ALIGN - 1)) & ~(size_t)(PGBIND_ARENA_ALIGN - 1);
+#if defined(__GNUC__)
+		if (!p) /* never: ptr is in a block. Callers' NULL checks then cost on the slow path only. */
+			__builtin_unreachable();
+#endif
 		return p;
 	}
 	return pgbind_Arena_AllocSlow(arena, size);
