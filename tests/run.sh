@@ -212,9 +212,11 @@ if [ -x "$BUILD/tests/test_hardening_wrap" ]; then
 fi
 step "ThreadSanitizer: 8 threads over the corpus" env TSAN_OPTIONS=exitcode=66 \
 	"$BUILD/tests/test_hardening_tsan" --only=threads --nthreads=8 tests/sql/*.sql
+if [ -z "${SAN:-}" ]; then
 step "valgrind: allocation failure sweep" valgrind -q --error-exitcode=9 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect,possible --child-silent-after-fork=yes \
 	"$BUILD/tests/test_hardening" --only=alloc
+fi
 
 echo "== sanitizers (AddressSanitizer + UndefinedBehaviorSanitizer) and valgrind"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -224,10 +226,14 @@ step "ASan+UBSan: property test (8 rounds)" "$SAN_BUILD/tests/test_property" --r
 step "ASan+UBSan: JSON on the project corpus" "$SAN_BUILD/tests/test_json" tests/sql/*.sql
 step "ASan+UBSan: walker on the project corpus" "$SAN_BUILD/tests/test_walk" tests/sql/*.sql
 step "ASan+UBSan: pgbind verify on the project corpus" "$SAN_BUILD/pgbind" verify tests/sql/*.sql
+if [ -n "${SAN:-}" ]; then
+	echo "     (SAN=$SAN: the main build is sanitized already; valgrind cannot run sanitized programs)"
+else
 step "valgrind: classic mistakes, errors, depth" valgrind -q --error-exitcode=9 --leak-check=full \
 	--errors-for-leak-kinds=definite "$BUILD/tests/test_parse"
 step "valgrind: decoder on malformed input" valgrind -q --error-exitcode=9 --leak-check=full \
 	--errors-for-leak-kinds=definite "$BUILD/tests/test_decode"
+fi
 
 echo "== fuzzing (libFuzzer, ${FUZZ_SECONDS:-60} s a target, fixed seed)"
 if [ -n "${HAVE_FUZZ:-}" ]; then
