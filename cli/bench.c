@@ -641,43 +641,20 @@ static bool corpus_add(Corpus *c, char *sql, size_t len)
 	return true;
 }
 
+static bool corpus_add_statement(const char *text, size_t at, char *stmt, size_t len, void *ctx)
+{
+	(void)text;
+	(void)at;
+	if (corpus_add(ctx, stmt, len))
+		return true;
+	free(stmt);
+	return false;
+}
+
 static bool corpus_read_file(Corpus *c, const char *path)
 {
-	char *text;
-	size_t len;
-	if (!cli_read_input(path, &text, &len))
-		return false;
-	cli_prepare_script(text);
-	PgQuerySplitResult split = pg_query_split_with_parser(text);
-	if (split.error) {
-		pg_query_free_split_result(split);
-		split = pg_query_split_with_scanner(text);
-	}
-	if (split.error) {
-		fprintf(stderr, "pgbind bench: %s: cannot split into statements: %s\n", path, split.error->message);
-		pg_query_free_split_result(split);
-		free(text);
-		return false;
-	}
-	bool ok = true;
-	for (int i = 0; ok && i < split.n_stmts; i++) {
-		size_t at = (size_t)split.stmts[i]->stmt_location;
-		size_t n = (size_t)split.stmts[i]->stmt_len;
-		if (at > len || n > len - at)
-			continue;
-		char *stmt = malloc(n + 1);
-		ok = stmt != NULL;
-		if (ok) {
-			memcpy(stmt, text + at, n);
-			stmt[n] = '\0';
-			ok = corpus_add(c, stmt, n);
-			if (!ok)
-				free(stmt);
-		}
-	}
-	pg_query_free_split_result(split);
-	free(text);
-	c->files++;
+	bool ok = cli_each_statement(path, "bench", corpus_add_statement, c);
+	c->files += ok;
 	return ok;
 }
 

@@ -16,6 +16,15 @@ bool cli_read_input(const char *path, char **text, size_t *len);
  * the same length. */
 void cli_prepare_script(char *text);
 
+/* Called for each statement of a file: text is the whole (prepared) file, at the statement's byte
+ * offset in it, stmt a malloc'd NUL-terminated copy of it that fn now owns. false stops. */
+typedef bool (*cli_StatementFn)(const char *text, size_t at, char *stmt, size_t len, void *ctx);
+
+/* Reads path, prepares it (cli_prepare_script) and splits it with libpg_query's splitter (its
+ * scanner where the parser fails), calling fn on each statement. Errors go to stderr, prefixed
+ * with "pgbind <command>"; false when the file could not be read or split, or fn stopped. */
+bool cli_each_statement(const char *path, const char *command, cli_StatementFn fn, void *ctx);
+
 /* 1-based line and column of byte offset in text. */
 void cli_line_col(const char *text, size_t offset, int *line, int *col);
 

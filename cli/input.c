@@ -2,6 +2,7 @@
  * input.c -- reading SQL input and pointing at a position in it, for the pgbind command.
  */
 #include "cli.h"
+#include "pg_query.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -107,4 +108,44 @@ void cli_prepare_script(char *text)
 		for (char *p = strstr(text, placeholders[i].from); p; p = strstr(p + n, placeholders[i].from))
 			memcpy(p, placeholders[i].to, n);
 	}
+}
+
+bool cli_each_statement(const char *path, const char *command, cli_StatementFn fn, void *ctx)
+{
+	char *text;
+	size_t len;
+	if (!cli_read_input(path, &text, &len))
+		return false;
+	cli_prepare_script(text);
+	PgQuerySplitResult split = pg_query_split_with_parser(text);
+	if (split.error) {
+		/* a statement that does not parse: the scanner still finds the boundaries */
+		pg_query_free_split_result(split);
+		split = pg_query_split_with_scanner(text);
+	}
+	if (split.error) {
+		fprintf(stderr, "pgbind %s: %s: cannot split into statements: %s\n", command, path, split.error->message);
+		pg_query_free_split_result(split);
+		free(text);
+		return false;
+	}
+	bool ok = true;
+	for (int i = 0; ok && i < split.n_stmts; i++) {
+		size_t at = (size_t)split.stmts[i]->stmt_location;
+		size_t n = (size_t)split.stmts[i]->stmt_len;
+		if (at > len || n > len - at)
+			continue;
+		char *stmt = malloc(n + 1);
+		if (!stmt) {
+			fprintf(stderr, "pgbind %s: out of memory\n", command);
+			ok = false;
+			break;
+		}
+		memcpy(stmt, text + at, n);
+		stmt[n] = '\0';
+		ok = fn(text, at, stmt, n, ctx);
+	}
+	pg_query_free_split_result(split);
+	free(text);
+	return ok;
 }

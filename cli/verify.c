@@ -431,42 +431,24 @@ long verify_sql(const char *sql)
 
 /* ---- one file -------------------------------------------------------------------------------- */
 
+typedef struct {
+	Verify *v;
+	const char *path;
+} FileCtx;
+
+static bool verify_one_statement(const char *text, size_t at, char *stmt, size_t len, void *ctx)
+{
+	FileCtx *f = ctx;
+	(void)len;
+	verify_statement(f->v, f->path, text, at, stmt);
+	free(stmt);
+	return true;
+}
+
 static bool verify_file(Verify *v, const char *path)
 {
-	char *text;
-	size_t len;
-	if (!cli_read_input(path, &text, &len))
-		return false;
-	cli_prepare_script(text);
-	PgQuerySplitResult split = pg_query_split_with_parser(text);
-	if (split.error) {
-		/* a statement that does not parse: the scanner still finds the boundaries, and each
-		 * statement is then checked on its own (syntax errors must agree) */
-		pg_query_free_split_result(split);
-		split = pg_query_split_with_scanner(text);
-	}
-	if (split.error) {
-		fprintf(stderr, "pgbind verify: %s: cannot split into statements: %s\n", path, split.error->message);
-		pg_query_free_split_result(split);
-		free(text);
-		return false;
-	}
-	for (int i = 0; i < split.n_stmts; i++) {
-		size_t at = (size_t)split.stmts[i]->stmt_location;
-		size_t n = (size_t)split.stmts[i]->stmt_len;
-		if (at > len || n > len - at)
-			continue;
-		char *stmt = malloc(n + 1);
-		if (!stmt)
-			break;
-		memcpy(stmt, text + at, n);
-		stmt[n] = '\0';
-		verify_statement(v, path, text, at, stmt);
-		free(stmt);
-	}
-	pg_query_free_split_result(split);
-	free(text);
-	return true;
+	FileCtx f = {v, path};
+	return cli_each_statement(path, "verify", verify_one_statement, &f);
 }
 
 int cli_verify(int argc, char **argv)
