@@ -214,7 +214,7 @@ HAVE_FUZZ_CC := $(shell command -v $(FUZZ_CC) >/dev/null 2>&1 && echo yes)
 check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES) san-build \
 		$(if $(HAVE_FUZZ_CC),fuzz-build)
 	@BUILD=$(BUILD) SAN_BUILD=$(SAN_BUILD) GEN_ARGS="$(GEN_ARGS)" PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER) \
-		MODEL=$(MODEL) FUZZ_SECONDS=$(FUZZ_SECONDS) HAVE_FUZZ=$(HAVE_FUZZ_CC) SAN=$(SAN) tests/run.sh
+		MODEL=$(MODEL) FUZZ_SECONDS=$(FUZZ_SECONDS) HAVE_FUZZ=$(HAVE_FUZZ_CC) SAN=$(SAN) SANFLAGS="$(SANFLAGS)" tests/run.sh
 
 # ---- fuzzing (clang's libFuzzer) ---------------------------------------------------------------
 
