@@ -231,6 +231,9 @@ $(BUILD)/fuzz/obj/%.o: %.c $(wildcard runtime/*.h cli/*.h) $(GENERATED) | $(BUIL
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(subst -fsanitize=fuzzer$(,),-fsanitize=fuzzer-no-link$(,),$(FUZZ_FLAGS)) -c -o $@ $<
 
+# kept between runs (make would delete them as intermediates of the pattern rule below)
+.SECONDARY: $(FUZZ_OBJS)
+
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_OBJS) $(PG_QUERY_LIBS) -pthread
 
