@@ -7,8 +7,10 @@
  *
  * Errors are sticky: the first one is recorded in the context and every converter entered after
  * it returns NULL at once, so there is one check, at the end. Every converter checks its nesting
- * depth (a parameter: RawStmt is 1) on entry, so no input can recurse deeper than max_depth; a
- * failure lowers the limit below any depth, so that entering costs one test.
+ * depth on entry, so no input can recurse deeper than max_depth; a failure lowers the limit below
+ * any depth, so that entering costs one test. The depth is a parameter (RawStmt's is 1), not a
+ * counter in the context: counting up and down around every node chained each node's entry to
+ * the previous one's exit through memory.
  *
  * PostgreSQL's headers come through pg_headers.h.
  */
@@ -128,6 +130,7 @@ FROM_PG_INLINE char *from_pg_copy(FromPg *cx, const char *s)
 	return d;
 }
 
+/* The same out of line, for the many char * fields. */
 static char *from_pg_copy_call(FromPg *cx, const char *s)
 {
 	return from_pg_copy(cx, s);
@@ -185,8 +188,7 @@ static pgbind_Node **from_pg_cells(FromPg *cx, const List *l, size_t *n_out, int
 	return items;
 }
 
-/* Most List fields are empty (NIL): they cost a test, not a call. */
-/* depth is the cells'. */
+/* Most List fields are empty (NIL): they cost a test, not a call. depth is the cells'. */
 FROM_PG_INLINE pgbind_Node **from_pg_list(FromPg *cx, const List *l, size_t *n_out, int depth)
 {
 	if (!l) {

@@ -69,17 +69,20 @@ PGBIND_API const char *pgbind_StatusCode_name(pgbind_StatusCode code);
 
 typedef struct pgbind_Arena pgbind_Arena;
 
-/* A new, empty arena; NULL when out of memory. The first block comes with the arena (one malloc
- * call); later blocks grow geometrically, so a tree of n nodes costs O(log n) calls to malloc. */
+/* A new, empty arena; NULL when out of memory. The first block (4 KiB) comes with the arena, in
+ * one malloc call or none (see pgbind_Arena_Free); later blocks grow geometrically, so a tree of
+ * n nodes costs O(log n) calls to malloc. */
 PGBIND_API pgbind_Arena *pgbind_Arena_New(void);
 
-/* Frees the arena and everything allocated in it. NULL is allowed. */
+/* Frees the arena and everything allocated in it. NULL is allowed. The arena's own allocation
+ * (with its first block) is kept for the thread's next pgbind_Arena_New, one per thread, and freed
+ * when the thread exits: an arena per statement then costs no malloc call. */
 PGBIND_API void pgbind_Arena_Free(pgbind_Arena *arena);
 
 /* size bytes aligned for any AST struct; NULL when out of memory. Valid until the arena is freed. */
 PGBIND_API void *pgbind_Arena_Malloc(pgbind_Arena *arena, size_t size);
 
-/* Bytes obtained from malloc so far, and how many malloc calls that took (for benchmarks). */
+/* Bytes of the arena's blocks and how many blocks it has, the first included (for benchmarks). */
 PGBIND_API size_t pgbind_Arena_SpaceAllocated(const pgbind_Arena *arena);
 PGBIND_API size_t pgbind_Arena_BlockCount(const pgbind_Arena *arena);
 
@@ -109,9 +112,9 @@ typedef struct pgbind_ArenaCursor {
 /* What pgbind_Arena_Alloc calls when the current block is full: starts a new block. */
 PGBIND_API void *pgbind_Arena_AllocSlow(pgbind_Arena *arena, size_t size);
 
-/* The arena's cursor, for code that writes into the free space before claiming it (a string copy
- * that finds the length as it goes, an encoder filling the block): it claims by moving ptr, to an
- * aligned address no further than end. */
+/* The arena's cursor, for code that writes into the free space before claiming it (the encoder
+ * fills a block from its end): it claims by moving ptr, to an aligned address no further than
+ * end. */
 PGBIND_ARENA_INLINE pgbind_ArenaCursor *pgbind_Arena_Cursor(pgbind_Arena *arena)
 {
 	return (pgbind_ArenaCursor *)(void *)arena;
