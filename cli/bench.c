@@ -60,7 +60,7 @@
 #include <time.h>
 
 /*
- * libpg_query 15's entry points that pgbind_parse() uses and pg_query.h does not declare; they are
+ * libpg_query's entry points that pgbind_parse() uses and pg_query.h does not declare; they are
  * declared here rather than through runtime/pg_headers.h because PostgreSQL's port.h, which that
  * pulls in, redefines printf and snprintf. The struct is PgQueryInternalParsetreeAndError with the
  * List pointer kept opaque (same layout: three pointers); a MemoryContext is a pointer.
@@ -71,7 +71,13 @@ typedef struct {
 	PgQueryError *error;
 } BenchRawParse;
 
+#ifdef PG_QUERY_PARSE_MODE_BITS /* libpg_query 16 on: parser options */
+BenchRawParse pg_query_raw_parse(const char *input, int parser_options);
+#define BENCH_RAW_PARSE(sql) pg_query_raw_parse((sql), PG_QUERY_PARSE_DEFAULT)
+#else
 BenchRawParse pg_query_raw_parse(const char *input);
+#define BENCH_RAW_PARSE(sql) pg_query_raw_parse(sql)
+#endif
 void *pg_query_enter_memory_context(void);
 void pg_query_exit_memory_context(void *ctx);
 void pg_query_free_error(PgQueryError *error);
@@ -292,7 +298,7 @@ static bool op_raw(const Item *it, ArenaUse *use)
 {
 	(void)use;
 	void *ctx = pg_query_enter_memory_context();
-	BenchRawParse r = pg_query_raw_parse(it->sql);
+	BenchRawParse r = BENCH_RAW_PARSE(it->sql);
 	bool ok = !r.error && r.tree;
 	sink += (uintptr_t)r.tree & 0xff;
 	if (r.error)

@@ -192,14 +192,17 @@ static bool index_inputs(Cx *cx)
 /*
  * The C values the library was compiled with. libpg_query numbers proto values 1..n in the
  * declaration order of the headers it was built from, so when the installed headers list the
- * constants in another order they do not describe the library (PostgreSQL 15.x reordered
- * LimitOption after libpg_query 15-4.0.0 took 15.1): that stops the generator unless the
- * overrides say `Enum c_values:proto_order`, which takes the values from the proto's order.
+ * constants in another order, or lack one the proto has, they do not describe the library:
+ * PostgreSQL 15.x reordered LimitOption after libpg_query 15-4.0.0 took 15.1, and from 16 on
+ * PostgreSQL has no LIMIT_OPTION_DEFAULT, which libpg_query patches back in as the first value.
+ * That stops the generator unless the overrides say `Enum c_values:proto_order`: the library's
+ * values are then the proto's values in the proto's order (0, 1, ...), the ones the headers
+ * lack included. `missing` holds those (proto values other than 0 without a C constant).
  */
-static bool library_values(Cx *cx, json_t *pe, json_t *c_values, bool *from_headers)
+static bool library_values(Cx *cx, json_t *pe, json_t *c_values, json_t *missing, bool *from_headers)
 {
 	const char *name = S(pe, "name");
-	size_t j, n = json_array_size(c_values);
+	size_t j;
 	json_t *cv;
 	bool ordered = true;
 	json_int_t prev = -1;
@@ -210,6 +213,14 @@ static bool library_values(Cx *cx, json_t *pe, json_t *c_values, bool *from_head
 	}
 	const char *how = overrides_get(cx->ov, name, "c_values");
 	if (!how) {
+		if (json_array_size(missing) > 0) {
+			json_t *pv = json_array_get(missing, 0);
+			return fail_at_proto(cx, pv,
+								 "proto value %s.%s has no C constant in enum %s (%s); if libpg_query built its "
+								 "library with headers that have it (it patches some), add '%s c_values:proto_order' "
+								 "to the overrides",
+								 name, S(pv, "name"), name, c_loc(json_object_get(cx->c_enums, name)), name);
+		}
 		if (ordered)
 			return true;
 		return fail_at_proto(cx, pe,
@@ -220,11 +231,16 @@ static bool library_values(Cx *cx, json_t *pe, json_t *c_values, bool *from_head
 	}
 	if (strcmp(how, "proto_order") != 0)
 		return overrides_fail(cx->ov, cx->err, name, "c_values", "%s c_values:%s: the only value is proto_order", name, how);
-	if (ordered)
+	if (ordered && json_array_size(missing) == 0)
 		return overrides_fail(cx->ov, cx->err, name, "c_values", "%s c_values:proto_order: the headers already agree with the proto (a stale exception: "
 						"remove it)",
 						name);
+	/* the values the headers lack join the mapped ones, named by the proto */
+	json_array_foreach(missing, j, cv)
+		json_array_append_new(c_values, json_pack("{s:s, s:I, s:I}", "c_name", S(cv, "name"), "c_value", (json_int_t)0,
+												  "number", I(cv, "number")));
 	/* value = rank of the proto number among the mapped constants */
+	size_t n = json_array_size(c_values);
 	for (j = 0; j < n; j++) {
 		cv = json_array_get(c_values, j);
 		json_int_t rank = 0;
@@ -246,6 +262,7 @@ static bool build_enums(Cx *cx, json_t *out)
 		json_t *ce = json_object_get(cx->c_enums, name);
 		json_t *values = json_array();
 		json_t *c_values = json_array();
+		json_t *missing = json_array(); /* proto values (not 0) without a C constant */
 		size_t j;
 		json_t *pv;
 		json_array_foreach(json_object_get(pe, "values"), j, pv)
@@ -278,6 +295,7 @@ static bool build_enums(Cx *cx, json_t *out)
 					}
 					json_decref(values);
 					json_decref(c_values);
+					json_decref(missing);
 					return fail_at_proto(cx, pe,
 										 "C constant %s of enum %s (%s) has no value in proto enum %s: if the "
 										 "protocol really lacks it, add '%s.%s no_proto_value:true' to the overrides",
@@ -291,16 +309,14 @@ static bool build_enums(Cx *cx, json_t *out)
 				bool found = false;
 				size_t k;
 				json_array_foreach(json_object_get(ce, "values"), k, cv) found |= strcmp(S(pv, "name"), S(cv, "name")) == 0;
-				if (!found && I(pv, "number") != 0) {
-					json_decref(values);
-					json_decref(c_values);
-					return fail_at_proto(cx, pv, "proto value %s.%s has no C constant in enum %s (%s)", name,
-										 S(pv, "name"), name, c_loc(ce));
-				}
+				if (!found && I(pv, "number") != 0)
+					json_array_append(missing, pv);
 			}
 		}
 		bool from_headers = true;
-		if (ce && !library_values(cx, pe, c_values, &from_headers)) {
+		bool ok = !ce || library_values(cx, pe, c_values, missing, &from_headers);
+		json_decref(missing);
+		if (!ok) {
 			json_decref(values);
 			json_decref(c_values);
 			return false;
@@ -360,9 +376,22 @@ static bool c_struct_is(Cx *cx, const char *base, const char *message)
 	return alias && strcmp(alias, base) == 0;
 }
 
+/*
+ * A supertype: a struct with no NodeTag of its own whose only field is the NodeTag (Node; Expr,
+ * embedded at the head of expression nodes; 17's JsonTablePlan, declared pg_node_attr(abstract)).
+ */
+static bool is_supertype(Cx *cx, const char *base)
+{
+	json_t *rec = json_object_get(cx->c_structs, base);
+	if (!rec || !json_is_null(json_object_get(rec, "tag")))
+		return false;
+	json_t *fields = json_object_get(rec, "fields");
+	return json_array_size(fields) == 1 && strcmp(S(json_array_get(fields, 0), "base"), "NodeTag") == 0;
+}
+
 static bool is_node_struct(Cx *cx, const char *base)
 {
-	return strcmp(base, "Node") == 0 || strcmp(base, "Expr") == 0 || json_object_get(cx->c_structs, base) != NULL;
+	return strcmp(base, "Node") == 0 || json_object_get(cx->c_structs, base) != NULL;
 }
 
 /* "Message.field", for override look-ups (a static buffer: use before the next call). */
@@ -414,9 +443,10 @@ static const char *pair_kind(Cx *cx, json_t *pf, json_t *cf)
 	if (strcmp(pt, cx->node_message) == 0) {
 		if (depth == 1 && is_node_struct(cx, base))
 			return "NODE";
-		/* The Expr supertype embedded at the head of expression nodes: its tag is the enclosing
-		 * node's own, so converting it as a node would recurse forever. libpg_query never writes it. */
-		if (depth == 0 && strcmp(base, "Expr") == 0)
+		/* A supertype embedded at the head of a node (Expr xpr, 17's JsonTablePlan plan): its tag
+		 * is the enclosing node's own, so converting it as a node would recurse forever.
+		 * libpg_query never writes it. */
+		if (depth == 0 && is_supertype(cx, base))
 			return "XPR";
 		return NULL;
 	}
@@ -934,7 +964,7 @@ json_t *classify(json_t *model, const char *model_name, json_t *proto, Overrides
 		json_t *cs;
 		json_array_foreach(json_object_get(model, "structs"), i, cs)
 		{
-			/* untagged structs (Node, Expr) are supertypes, not node kinds */
+			/* untagged structs (Node, Expr, ...) are supertypes, not node kinds */
 			if (json_is_string(json_object_get(cs, "tag")) && !json_object_get(cx.node_kinds, S(cs, "name")))
 				json_array_append_new(orphans, json_pack("{s:s, s:s}", "name", S(cs, "name"), "location", c_loc(cs)));
 		}

@@ -291,7 +291,7 @@ static pgbind_Node *from_pg_wrong_tag(FromPg *cx, const Node *n, const char *exp
 		: nodeTag(n->cf) == T_##T ? from_pg_##T(cx, n->cf, depth + 1)                               \
 								  : (pgbind_##T *)from_pg_wrong_tag(cx, (const Node *)n->cf, #T);
 #define FROM_PG_EMBEDDED(cf, af, T) o->af = from_pg_##T(cx, &n->cf, depth + 1);
-#define FROM_PG_XPR(cf, af, T) o->af = NULL; /* the Expr supertype: never written */
+#define FROM_PG_XPR(cf, af, T) o->af = NULL; /* a supertype (Expr xpr): never written */
 #define FROM_PG_LIST(cf, af, T) o->af = from_pg_list(cx, n->cf, &o->n_##af, depth + 1);
 #define FROM_PG_BITMAPSET(cf, af, T) o->af = from_pg_bitmapset(cx, n->cf, &o->n_##af);
 #define FROM_PG_VALUE_UNION(cf, af, T) \
@@ -350,7 +350,7 @@ pgbind_ParseResult *pgbind_parse(const char *sql, const pgbind_Options *options,
 		return NULL;
 	}
 	MemoryContext ctx = pg_query_enter_memory_context();
-	PgQueryInternalParsetreeAndError raw = pg_query_raw_parse(sql);
+	PgQueryInternalParsetreeAndError raw = PGBIND_RAW_PARSE(sql);
 	pgbind_ParseResult *result = NULL;
 	if (raw.error) {
 		pgbind_fail(status, PGBIND_ERROR_SYNTAX, "%s", raw.error->message ? raw.error->message : "syntax error");

@@ -32,6 +32,13 @@ enum { pgbind_libpg_query_version_num = PG_VERSION_NUM };
 #include "pg_query_internal.h"
 #pragma GCC diagnostic pop
 
+/* libpg_query 16 gave the raw parser options (a parse mode and flags); 15 has none. */
+#ifdef PG_QUERY_PARSE_MODE_BITS /* libpg_query 16 on */
+#define PGBIND_RAW_PARSE(sql) pg_query_raw_parse((sql), PG_QUERY_PARSE_DEFAULT)
+#else
+#define PGBIND_RAW_PARSE(sql) pg_query_raw_parse(sql)
+#endif
+
 /* Exported by libpg_query 15 but not declared in its public header. */
 PgQueryProtobuf pg_query_nodes_to_protobuf(const void *obj);
 List *pg_query_protobuf_to_nodes(PgQueryProtobuf protobuf);

@@ -172,7 +172,7 @@ static List *to_pg_int_list(ToPg *cx, NodeTag tag, pgbind_Node *const *items, si
 		if (sub_)                                          \
 			memcpy(&n->cf, sub_, sizeof n->cf);            \
 	}
-#define TO_PG_XPR(cf, af, T) /* the Expr supertype: its tag is the node's own */
+#define TO_PG_XPR(cf, af, T) /* a supertype (Expr xpr): its tag is the node's own */
 #define TO_PG_LIST(cf, af, T) n->cf = to_pg_list(cx, o->af, o->n_##af);
 #define TO_PG_BITMAPSET(cf, af, T) /* libpg_query's reader ignores bitmapsets */
 #define TO_PG_VALUE_UNION(cf, af, T) \

@@ -193,6 +193,9 @@ static json_t *check_ok(const char *what, const char *model, const char *proto, 
 #define F_TYPE(ln) FIELD_C("type", "NodeTag", "enum NodeTag", "NodeTag", "enum", 0, ln)
 #define STRUCT(name, ln, fields) \
 	"{'name':'" name "','tag':'T_" name "','location':'nodes.h:" #ln ":16','fields':[" fields "]}"
+/* A supertype: no NodeTag value of its own, only the NodeTag field (Node, Expr, JsonTablePlan). */
+#define SUPERTYPE(name, ln) \
+	"{'name':'" name "','tag':null,'location':'nodes.h:" #ln ":16','fields':[" F_TYPE(ln) "]}"
 #define ALIAS(name, target, ln) \
 	"{'name':'" name "','tag':'T_" name "','alias_of':'" target "','location':'nodes.h:" #ln ":16'}"
 #define TAG(name, value) "{'name':'T_" name "','value':" #value "}"
@@ -250,7 +253,7 @@ static const char happy_model[] = MODEL(
 		   UNION("v", "VUnion", 74,
 				 FIELD_C("ival", "Integer", "struct Integer", "Integer", "struct", 0, 72) ","
 				 FIELD_C("sval", "Str", "struct Str", "Str", "struct", 0, 73))) ","
-	STRUCT("Lonely", 80, F_TYPE(81)),
+	STRUCT("Lonely", 80, F_TYPE(81)) "," SUPERTYPE("Expr", 85),
 
 	ENUM("Kind", 90, ENUMV("KIND_A", 0) "," ENUMV("KIND_B", 1)) ","
 	ENUM("Sign", 93, ENUMV("SIGN_MINUS", -1) "," ENUMV("SIGN_ZERO", 0) "," ENUMV("SIGN_PLUS", 1)) ","
@@ -632,10 +635,46 @@ static void test_enum_errors(void)
 			  json_is_true(json_object_get(e, "c_from_headers")));
 	json_decref(view);
 
+	/* 16 on: PostgreSQL has no LIMIT_OPTION_DEFAULT, libpg_query patches it back in first. */
+	CHECK_ERROR("a proto value the headers lack", M_KIND_AB, P_KIND_DAB, OV, "test.proto", 13, 3,
+				"proto value Kind.KIND_D has no C constant in enum Kind (nodes.h:20:14)", &err);
+	CHECK_HAS("... suggests c_values:proto_order", err.message, "'Kind c_values:proto_order'");
+	view = CHECK_OK("c_values:proto_order takes the values the headers lack from the proto", M_KIND_AB,
+					P_KIND_DAB, OV "Kind c_values:proto_order\n");
+	check_c_value(view, "Kind", "KIND_D", 0, 1);
+	check_c_value(view, "Kind", "KIND_A", 1, 2);
+	check_c_value(view, "Kind", "KIND_B", 2, 3);
+	e = find_by(json_object_get(view, "enums"), "name", "Kind");
+	CHECK_INT("... the library's default is the proto's first value", 0, jint(e, "c_default"));
+	json_decref(view);
+
 	CHECK_ERROR("c_values:proto_order on an enum already in order is stale",
 				M_KIND_AB, P_KIND_AB, OV "Kind c_values:proto_order\n", "ov.txt", 2, 6,
 				"Kind c_values:proto_order: the headers already agree with the proto", &err);
 	CHECK_HAS("... stale c_values:proto_order is refused", err.message, "a stale exception");
+}
+
+/* 17's JsonTablePathScan { JsonTablePlan plan; JsonTablePlan *lplan; } with JsonTablePlan an
+ * abstract supertype; proto: Node plan = 1, Node lplan = 2. */
+#define P_PLAN P_HEAD "message Thing {\n  Node plan = 1;\n  Node lplan = 2;\n}\n"
+#define M_PLAN(plan_struct) \
+	MODEL(TAG("Thing", 1), \
+		  STRUCT("Thing", 1, \
+				 FIELD_C("plan", "Plan", "struct Plan", "Plan", "struct", 0, 2) "," \
+				 FIELD_C("lplan", "Plan *", "struct Plan *", "Plan", "struct", 1, 3)) "," plan_struct, "")
+
+static void test_supertypes(void)
+{
+	gen_Error err;
+	json_t *view = CHECK_OK("an abstract supertype embedded at the head of a node", M_PLAN(SUPERTYPE("Plan", 10)),
+							P_PLAN, OV);
+	check_conv(view, "Thing", "plan", "XPR", NULL);
+	check_conv(view, "Thing", "lplan", "NODE", NULL);
+	json_decref(view);
+	CHECK_ERROR("an embedded untagged struct with fields of its own is no supertype",
+				M_PLAN("{'name':'Plan','tag':null,'location':'nodes.h:10:16','fields':[" F_TYPE(11) ","
+					   FIELD("cost", "int", "int", "builtin", 0, 12) "]}"),
+				P_PLAN, OV, "test.proto", 8, 3, "cannot classify Thing.plan: proto Node, C field plan", &err);
 }
 
 static void test_override_errors(void)
@@ -733,6 +772,7 @@ int main(void)
 	test_happy();
 	test_pairing_errors();
 	test_enum_errors();
+	test_supertypes();
 	test_override_errors();
 	test_node_oneof_errors();
 	test_member_names();
