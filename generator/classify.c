@@ -123,6 +123,9 @@ static bool index_inputs(Cx *cx)
 	cx->p_enums = json_object();
 	cx->node_kinds = json_object();
 
+	if (json_integer_value(json_object_get(cx->model, "pg_major")) < 10)
+		return gen_fail(cx->err, cx->model_name, 0, 0,
+						"the node model has no pg_major (PostgreSQL 10 or later): extract it again (make regen)");
 	json_array_foreach(json_object_get(cx->model, "nodetags"), i, v)
 		json_object_set_new(cx->c_tags, S(v, "name"), json_integer(I(v, "value")));
 	json_array_foreach(json_object_get(cx->model, "enums"), i, v) json_object_set(cx->c_enums, S(v, "name"), v);
@@ -906,6 +909,19 @@ static void link_indexes(json_t *messages, json_t *enums, json_t *oneofs, json_t
 		json_array_foreach(json_object_get(v, "fields"), j, f)
 			json_object_set_new(f, "flags", json_string(json_object_get(cstrings, S(f, "name")) ? "PGBIND_FIELD_EMPTY_IS_NULL" : "0"));
 		json_decref(cstrings);
+		/* where a field that is a member of the C struct lies (c_fields.inc.c, for the tests) */
+		json_array_foreach(json_object_get(v, "from_pg"), j, f)
+		{
+			static const char *const members[] = {"SCALAR", "CHAR", "CSTRING", "ENUM", "NODE", "MESSAGE",
+												  "EMBEDDED", "LIST", "BITMAPSET", NULL};
+			gen_Buf off = {0};
+			if (one_of(S(f, "conv"), members))
+				gen_Buf_printf(&off, "offsetof(%s, %s)", S(v, "c_struct"), S(f, "c_field"));
+			else
+				gen_Buf_puts(&off, "0");
+			json_object_set_new(f, "c_offset", json_string(off.data));
+			gen_Buf_free(&off);
+		}
 		/* value nodes' strings are never NULL (override empty_string:keep): absent is "" */
 		json_array_foreach(json_object_get(v, "from_pg"), j, f)
 		{
@@ -987,7 +1003,7 @@ json_t *classify(json_t *model, const char *model_name, json_t *proto, Overrides
 		json_int_t tag_limit = 1;
 		json_t *nv;
 		json_array_foreach(nodes, i, nv) if (I(nv, "number") >= tag_limit) tag_limit = I(nv, "number") + 1;
-		view = json_pack("{s:O, s:I, s:s, s:O, s:O, s:O, s:O, s:O, s:O, s:o, s:o, s:I, s:I, s:I}", "unmapped_enum_values", cx.unmapped, "tag_limit", tag_limit,
+		view = json_pack("{s:I, s:O, s:I, s:s, s:O, s:O, s:O, s:O, s:O, s:O, s:o, s:o, s:I, s:I, s:I}", "pg_major", json_integer_value(json_object_get(model, "pg_major")), "unmapped_enum_values", cx.unmapped, "tag_limit", tag_limit,
 						 "node_message",
 						 cx.node_message, "messages", messages, "enums", enums, "oneofs", oneofs, "nodes", nodes,
 						 "skipped", skipped, "orphan_structs", orphans, "c_tags", tags, "overrides",

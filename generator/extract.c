@@ -39,6 +39,7 @@ typedef struct {
 	CXTranslationUnit tu;
 	gen_Error *err;
 	bool failed;
+	long long pg_version_num; /* PG_VERSION_NUM of the headers */
 } Extract;
 
 /* "file:line:col" relative to the include dir, so the model does not depend on where the
@@ -248,6 +249,18 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 	case CXCursor_EnumDecl:
 		record_enum(ex, c);
 		break;
+	case CXCursor_VarDecl: {
+		char *name = spelling(clang_getCursorSpelling(c));
+		if (strcmp(name, "pgbind_pg_version_num") == 0) {
+			CXEvalResult r = clang_Cursor_Evaluate(c);
+			if (r && clang_EvalResult_getKind(r) == CXEval_Int)
+				ex->pg_version_num = clang_EvalResult_getAsLongLong(r);
+			if (r)
+				clang_EvalResult_dispose(r);
+		}
+		free(name);
+		break;
+	}
 	case CXCursor_TypedefDecl: {
 		CXType under = clang_getCanonicalType(clang_getTypedefDeclUnderlyingType(c));
 		if (under.kind == CXType_Enum) {
@@ -354,6 +367,8 @@ int main(int argc, char **argv)
 	gen_Buf src = {0};
 	for (int i = 0; i < n_headers; i++)
 		gen_Buf_printf(&src, "#include \"%s\"\n", headers[i]);
+	/* the headers' PostgreSQL version (pg_config.h), read back by visit_top */
+	gen_Buf_puts(&src, "static const int pgbind_pg_version_num = PG_VERSION_NUM;\n");
 
 	gen_Buf inc = {0};
 	gen_Buf_printf(&inc, "-I%s", include_dir);
@@ -499,13 +514,19 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* PG_MAJORVERSION: which schema folder this model belongs to. */
+	if (ex.pg_version_num < 100000) {
+		gen_fail(&err, include_dir, 0, 0, "the headers define no PG_VERSION_NUM of PostgreSQL 10 or later (pg_config.h)");
+		gen_Error_print(&err);
+		return 1;
+	}
 	json_t *model = json_object();
 	json_object_set_new(model, "generator", json_string("pgbind-extract"));
 	json_t *hdrs = json_array();
 	for (int h = 0; h < n_headers; h++)
 		json_array_append_new(hdrs, json_string(headers[h]));
 	json_object_set_new(model, "headers", hdrs);
+	/* the major only: a minor release of the headers must not change the model */
+	json_object_set_new(model, "pg_major", json_integer(ex.pg_version_num / 10000));
 	json_object_set(model, "nodetags", tag_values);
 	json_object_set_new(model, "structs", structs);
 	json_object_set(model, "enums", ex.enum_list);

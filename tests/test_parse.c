@@ -168,9 +168,15 @@ static void test_partitions(void)
 {
 	const pgbind_PartitionSpec *spec =
 		(const pgbind_PartitionSpec *)find("CREATE TABLE p (a int) PARTITION BY RANGE (a)", PGBIND_T_PartitionSpec);
+#if PGBIND_PG_MAJOR >= 16 /* PartitionSpec.strategy became the enum PartitionStrategy */
+	CHECK(spec && spec->strategy == PGBIND_PARTITION_STRATEGY_RANGE && spec->n_partParams == 1, "PARTITION BY RANGE");
+	spec = (const pgbind_PartitionSpec *)find("CREATE TABLE p (a int) PARTITION BY HASH (a)", PGBIND_T_PartitionSpec);
+	CHECK(spec && spec->strategy == PGBIND_PARTITION_STRATEGY_HASH, "PARTITION BY HASH");
+#else /* a string: "range", "list", "hash" */
 	CHECK(spec && strcmp(spec->strategy, "range") == 0 && spec->n_partParams == 1, "PARTITION BY RANGE");
 	spec = (const pgbind_PartitionSpec *)find("CREATE TABLE p (a int) PARTITION BY HASH (a)", PGBIND_T_PartitionSpec);
 	CHECK(spec && strcmp(spec->strategy, "hash") == 0, "PARTITION BY HASH");
+#endif
 
 	const char *range = "CREATE TABLE p1 PARTITION OF p FOR VALUES FROM (MINVALUE, 1) TO (10, MAXVALUE)";
 	const pgbind_PartitionBoundSpec *b = (const pgbind_PartitionBoundSpec *)find(range, PGBIND_T_PartitionBoundSpec);

@@ -196,20 +196,6 @@ static bool *enum_hit[PGBIND_ENUM_COUNT];
 static int32_t *enum_values[PGBIND_ENUM_COUNT];
 static int32_t enum_n_values[PGBIND_ENUM_COUNT];
 
-/* The bitmapset fields and where they are in PostgreSQL's structs, for check (D). */
-static const struct {
-	const char *message;
-	const char *field;
-	size_t c_offset;
-} bms_fields[] = {
-	{"TableFunc", "notnulls", offsetof(TableFunc, notnulls)},
-	{"RangeTblEntry", "selectedCols", offsetof(RangeTblEntry, selectedCols)},
-	{"RangeTblEntry", "insertedCols", offsetof(RangeTblEntry, insertedCols)},
-	{"RangeTblEntry", "updatedCols", offsetof(RangeTblEntry, updatedCols)},
-	{"RangeTblEntry", "extraUpdatedCols", offsetof(RangeTblEntry, extraUpdatedCols)},
-	{"RangeTblFunction", "funcparams", offsetof(RangeTblFunction, funcparams)},
-};
-
 static int message_index(const pgbind_MessageDesc *d)
 {
 	return (int)(d - pgbind_message_descs);
@@ -319,12 +305,8 @@ static bool setup(void)
 				known = f->wire == PGBIND_WIRE_REPEATED_NODE;
 				break;
 			case CONV_BITMAPSET:
-				known = false;
-				for (size_t b = 0; b < sizeof bms_fields / sizeof *bms_fields; b++)
-					if (strcmp(bms_fields[b].message, d->name) == 0 && strcmp(bms_fields[b].field, f->name) == 0) {
-						fi->bms_c_offset = bms_fields[b].c_offset;
-						known = f->wire == PGBIND_WIRE_PACKED_UINT64;
-					}
+				fi->bms_c_offset = cf[i].c_offset; /* where check (D) reads it back */
+				known = f->wire == PGBIND_WIRE_PACKED_UINT64 && cf[i].c_offset > 0;
 				break;
 			case CONV_VALUE_UNION:
 			case CONV_VALUE_UNION_UNLESS:

@@ -201,7 +201,8 @@ static json_t *check_ok(const char *what, const char *model, const char *proto, 
 #define TAG(name, value) "{'name':'T_" name "','value':" #value "}"
 #define ENUMV(name, value) "{'name':'" name "','value':" #value "}"
 #define ENUM(name, ln, values) "{'name':'" name "','location':'nodes.h:" #ln ":14','values':[" values "]}"
-#define MODEL(tags, structs, enums) "{'nodetags':[" tags "],'structs':[" structs "],'enums':[" enums "]}"
+#define MODEL(tags, structs, enums) \
+	"{'pg_major':15,'nodetags':[" tags "],'structs':[" structs "],'enums':[" enums "]}"
 
 /* ---- 1. every conversion kind ---------------------------------------------------------------- */
 
@@ -584,6 +585,9 @@ static void test_pairing_errors(void)
 				P_HEAD "message Thing {\n  string i = 1;\n}\n", OV, "test.proto", 8, 3,
 				"cannot classify Thing.i", &err);
 
+	CHECK_ERROR("a model without pg_major (extracted by an older pgbind-extract)",
+				"{'nodetags':[],'structs':[],'enums':[]}", P_HEAD P_THING, OV, "model.json", 0, 0,
+				"the node model has no pg_major", &err);
 	CHECK_ERROR("ENUM pair whose C enum is missing from the model",
 				MODEL(TAG("Thing", 1),
 					  STRUCT("Thing", 1, F_TYPE(2) "," F_I ","
