@@ -34,7 +34,8 @@ endif
 # The model and the exceptions are per PostgreSQL major: schema/pg15/, schema/pg16/, ...
 SCHEMA      := schema/pg$(PG_MAJOR)
 MODEL       := $(SCHEMA)/nodes.json
-OVERRIDES   := $(SCHEMA)/overrides.txt
+# The exceptions: those of every version, then the version's own (if it needs any).
+OVERRIDES   := schema/overrides.txt $(wildcard $(SCHEMA)/overrides.txt)
 
 LLVM_DIR    ?= /usr/lib/llvm-14
 CLANG_RESOURCE_DIR ?= $(firstword $(wildcard $(LLVM_DIR)/lib/clang/*))
@@ -95,7 +96,8 @@ $(BUILD)/pgbind-extract: $(EXTRACT_SRCS) generator/common.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -I$(LLVM_DIR)/include -DPGBIND_CLANG_RESOURCE_DIR='"$(CLANG_RESOURCE_DIR)"' \
 		-o $@ $(EXTRACT_SRCS) $(LDFLAGS_ALL) -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -ljansson
 
-GEN_ARGS = --model $(MODEL) --proto $(PG_QUERY_PROTO) --overrides $(OVERRIDES) --templates templates --out generated
+GEN_ARGS = --model $(MODEL) --proto $(PG_QUERY_PROTO) $(addprefix --overrides ,$(OVERRIDES)) --templates templates \
+           --out generated
 
 # The model is checked in: generating code needs jansson only. Extraction needs libclang.
 extract: deps $(BUILD)/pgbind-extract

@@ -144,9 +144,11 @@ static bool remove_tree(const char *dir)
 static int usage(void)
 {
 	fprintf(stderr,
-			"usage: pgbind-gen --model FILE --proto FILE --overrides FILE --templates DIR --out DIR [--check]\n"
+			"usage: pgbind-gen --model FILE --proto FILE --overrides FILE [--overrides FILE...] --templates DIR\n"
+			"                  --out DIR [--check]\n"
 			"\n"
 			"Renders the templates in DIR with the classified node model into --out.\n"
+			"--overrides  the exceptions, one file or more (the shared ones, then the version's own)\n"
 			"--check  render into a temporary directory and compare with --out (diff -ru);\n"
 			"         exits 1 and prints the diff when --out is stale. Writes nothing under --out.\n");
 	return 2;
@@ -154,16 +156,18 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
-	const char *model_path = NULL, *proto_path = NULL, *overrides_path = NULL, *templates_dir = NULL,
-			   *out_dir = NULL;
+	const char *model_path = NULL, *proto_path = NULL, *templates_dir = NULL, *out_dir = NULL;
+	const char *overrides_paths[8];
+	int n_overrides = 0;
 	bool check = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
 			model_path = argv[++i];
 		else if (strcmp(argv[i], "--proto") == 0 && i + 1 < argc)
 			proto_path = argv[++i];
-		else if (strcmp(argv[i], "--overrides") == 0 && i + 1 < argc)
-			overrides_path = argv[++i];
+		else if (strcmp(argv[i], "--overrides") == 0 && i + 1 < argc &&
+				 n_overrides < (int)(sizeof overrides_paths / sizeof *overrides_paths))
+			overrides_paths[n_overrides++] = argv[++i];
 		else if (strcmp(argv[i], "--templates") == 0 && i + 1 < argc)
 			templates_dir = argv[++i];
 		else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
@@ -173,7 +177,7 @@ int main(int argc, char **argv)
 		else
 			return usage();
 	}
-	if (!model_path || !proto_path || !overrides_path || !templates_dir || !out_dir)
+	if (!model_path || !proto_path || !n_overrides || !templates_dir || !out_dir)
 		return usage();
 
 	gen_Error err = {0};
@@ -189,7 +193,12 @@ int main(int argc, char **argv)
 		gen_Error_print(&err);
 		return 1;
 	}
-	Overrides *ov = overrides_read(overrides_path, &err);
+	Overrides *ov = overrides_read(overrides_paths[0], &err);
+	for (int k = 1; ov && k < n_overrides; k++)
+		if (!overrides_read_more(ov, overrides_paths[k], &err)) {
+			overrides_free(ov);
+			ov = NULL;
+		}
 	if (!ov) {
 		gen_Error_print(&err);
 		return 1;
@@ -201,9 +210,11 @@ int main(int argc, char **argv)
 	}
 
 	json_t *inputs = json_array();
-	if (!hash_input(inputs, model_path, model_path, &err) ||
-		!hash_input(inputs, base_name(proto_path), proto_path, &err) ||
-		!hash_input(inputs, overrides_path, overrides_path, &err)) {
+	bool hashed = hash_input(inputs, model_path, model_path, &err) &&
+				  hash_input(inputs, base_name(proto_path), proto_path, &err);
+	for (int k = 0; hashed && k < n_overrides; k++)
+		hashed = hash_input(inputs, overrides_paths[k], overrides_paths[k], &err);
+	if (!hashed) {
 		gen_Error_print(&err);
 		return 1;
 	}

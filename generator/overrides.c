@@ -1,5 +1,6 @@
 /*
- * overrides.c -- reads schema/pgNN/overrides.txt; see overrides.h for the format.
+ * overrides.c -- reads schema/overrides.txt and schema/pgNN/overrides.txt; see overrides.h for
+ * the format.
  */
 #include "overrides.h"
 
@@ -10,6 +11,7 @@
 #include <string.h>
 
 typedef struct {
+	char *file; /* the file that set it */
 	char *target;
 	char *key;
 	char *value;
@@ -42,10 +44,8 @@ static char *dup_range(const char *s, size_t n)
 	return out;
 }
 
-Overrides *overrides_parse(const char *name, const char *text, gen_Error *err)
+bool overrides_parse_more(Overrides *ov, const char *name, const char *text, gen_Error *err)
 {
-	Overrides *ov = gen_xcalloc(1, sizeof *ov);
-	ov->name = gen_xstrdup(name);
 	int line = 1;
 	const char *p = text;
 	while (*p) {
@@ -62,8 +62,7 @@ Overrides *overrides_parse(const char *name, const char *text, gen_Error *err)
 				q++;
 			if (q == t0 || !(q == eol || *q == ' ' || *q == '\t' || *q == '#')) {
 				gen_fail(err, name, line, (int)(q - p) + 1, "expected a message or Message.field name");
-				overrides_free(ov);
-				return NULL;
+				return false;
 			}
 			char *target = dup_range(t0, (size_t)(q - t0));
 			int n_keys = 0;
@@ -78,8 +77,7 @@ Overrides *overrides_parse(const char *name, const char *text, gen_Error *err)
 				if (q == k0 || q == eol || *q != ':') {
 					gen_fail(err, name, line, (int)(k0 - p) + 1, "expected key:value after '%s'", target);
 					free(target);
-					overrides_free(ov);
-					return NULL;
+					return false;
 				}
 				const char *k1 = q++;
 				const char *v0 = q;
@@ -89,8 +87,7 @@ Overrides *overrides_parse(const char *name, const char *text, gen_Error *err)
 					gen_fail(err, name, line, (int)(v0 - p) + 1, "missing value for key '%.*s'",
 							 (int)(k1 - k0), k0);
 					free(target);
-					overrides_free(ov);
-					return NULL;
+					return false;
 				}
 				if (ov->n == ov->cap) {
 					ov->cap = ov->cap ? ov->cap * 2 : 16;
@@ -102,6 +99,7 @@ Overrides *overrides_parse(const char *name, const char *text, gen_Error *err)
 				}
 				Entry *e = &ov->entries[ov->n];
 				memset(e, 0, sizeof *e);
+				e->file = gen_xstrdup(name);
 				e->target = gen_xstrdup(target);
 				e->key = dup_range(k0, (size_t)(k1 - k0));
 				e->value = dup_range(v0, (size_t)(q - v0));
@@ -112,12 +110,12 @@ Overrides *overrides_parse(const char *name, const char *text, gen_Error *err)
 					if (strcmp(ov->entries[i].target, e->target) == 0 && strcmp(ov->entries[i].key, e->key) == 0) {
 						gen_fail(err, name, line, e->col, "%s %s: set twice (first at %s)", e->target, e->key,
 								 ov->entries[i].location);
+						free(e->file);
 						free(e->target);
 						free(e->key);
 						free(e->value);
 						free(target);
-						overrides_free(ov);
-						return NULL;
+						return false;
 					}
 				}
 				ov->n++;
@@ -126,13 +124,23 @@ Overrides *overrides_parse(const char *name, const char *text, gen_Error *err)
 			if (n_keys == 0) {
 				gen_fail(err, name, line, (int)(t0 - p) + 1, "'%s' sets no key", target);
 				free(target);
-				overrides_free(ov);
-				return NULL;
+				return false;
 			}
 			free(target);
 		}
 		p = *eol ? eol + 1 : eol;
 		line++;
+	}
+	return true;
+}
+
+Overrides *overrides_parse(const char *name, const char *text, gen_Error *err)
+{
+	Overrides *ov = gen_xcalloc(1, sizeof *ov);
+	ov->name = gen_xstrdup(name);
+	if (!overrides_parse_more(ov, name, text, err)) {
+		overrides_free(ov);
+		return NULL;
 	}
 	return ov;
 }
@@ -147,11 +155,22 @@ Overrides *overrides_read(const char *path, gen_Error *err)
 	return ov;
 }
 
+bool overrides_read_more(Overrides *ov, const char *path, gen_Error *err)
+{
+	char *text;
+	if (!gen_read_file(path, &text, NULL, err))
+		return false;
+	bool ok = overrides_parse_more(ov, path, text, err);
+	free(text);
+	return ok;
+}
+
 void overrides_free(Overrides *ov)
 {
 	if (!ov)
 		return;
 	for (size_t i = 0; i < ov->n; i++) {
+		free(ov->entries[i].file);
 		free(ov->entries[i].target);
 		free(ov->entries[i].key);
 		free(ov->entries[i].value);
@@ -192,7 +211,7 @@ bool overrides_fail(Overrides *ov, gen_Error *err, const char *target, const cha
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	Entry *e = find(ov, target, key);
-	return gen_fail(err, ov->name, e ? e->line : 0, e ? e->col : 0, "%s", msg);
+	return gen_fail(err, e ? e->file : ov->name, e ? e->line : 0, e ? e->col : 0, "%s", msg);
 }
 
 bool overrides_check_all_used(Overrides *ov, gen_Error *err)
@@ -200,7 +219,7 @@ bool overrides_check_all_used(Overrides *ov, gen_Error *err)
 	for (size_t i = 0; i < ov->n; i++) {
 		Entry *e = &ov->entries[i];
 		if (!e->used)
-			return gen_fail(err, ov->name, e->line, e->col,
+			return gen_fail(err, e->file, e->line, e->col,
 							"override '%s %s:%s' matches nothing in the inputs (a stale exception: remove it)",
 							e->target, e->key, e->value);
 	}

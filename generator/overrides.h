@@ -1,5 +1,6 @@
 /*
- * overrides.h -- the one declarative file of exceptions (schema/pgNN/overrides.txt).
+ * overrides.h -- the declarative exceptions: schema/overrides.txt, true of libpg_query's
+ * protocol in every version, and schema/pgNN/overrides.txt, the version's own (optional).
  *
  * Each line names a proto message or field and sets keys on it, in the manner of nanopb's
  * .options files:
@@ -24,6 +25,10 @@ typedef struct Overrides Overrides;
 Overrides *overrides_read(const char *path, gen_Error *err);
 /* Same, from text in memory; `name` stands for the file in errors. */
 Overrides *overrides_parse(const char *name, const char *text, gen_Error *err);
+/* Adds a further file's entries (the version's own after the shared ones); a key set for the
+ * same target in two files is an error, as within one. false with err. */
+bool overrides_read_more(Overrides *ov, const char *path, gen_Error *err);
+bool overrides_parse_more(Overrides *ov, const char *name, const char *text, gen_Error *err);
 void overrides_free(Overrides *ov);
 
 /* The value of `key` on `target` ("Message" or "Message.field"), or NULL. Marks it used. */

@@ -114,10 +114,10 @@ expect_fail "a missing header stops the extractor" "header not found" \
 step "... and writes no model" test ! -e "$TMP/never.json"
 
 echo "== version bumps"
-OVERRIDES_FILE=$(echo "$GEN_ARGS" | sed 's/.*--overrides \([^ ]*\).*/\1/')
+OVERRIDES_FILES=$(echo "$GEN_ARGS" | grep -o -- '--overrides [^ ]*' | cut -d' ' -f2 | tr '\n' ' ')
 step "bump fixtures: 15's inputs edited as 16-18 change them, regenerated, compiled" \
 	env BUILD="$BUILD" PG_INCLUDE_SERVER="$PG_INCLUDE_SERVER" PG_QUERY_PROTO="$PROTO" \
-	OVERRIDES="$OVERRIDES_FILE" tests/bump/run.sh
+	OVERRIDES="$OVERRIDES_FILES" tests/bump/run.sh
 # PG_QUERY_DIR: a libpg_query tree in its source layout, made here from Debian's files
 pqd=$TMP/pg_query_dir
 mkdir -p "$pqd/src/postgres" "$pqd/protobuf"

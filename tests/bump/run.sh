@@ -16,8 +16,8 @@
 #
 # Environment: BUILD (default build), CC (cc), PG_CONFIG (pg_config), PG_INCLUDE_SERVER
 # (pg_config --includedir-server), PG_QUERY_PROTO (/usr/include/pg_query/pg_query.proto),
-# PG_QUERY_INCLUDE (the proto's directory), OVERRIDES (schema/pg<major of the headers>/
-# overrides.txt, else schema/overrides.txt), COMPILE_ALL=1 (every runtime file with -c, see
+# PG_QUERY_INCLUDE (the proto's directory), OVERRIDES (schema/overrides.txt and, if there is one,
+# schema/pg<major of the headers>/overrides.txt; the fixtures get them as one file), COMPILE_ALL=1 (every runtime file with -c, see
 # compile_runtime), KEEP=1 (keep the temporary directory and print its name).
 # The last line is "N passed, M failed"; the exit status is 1 when a check failed.
 set -u
@@ -31,8 +31,8 @@ PROTO=${PG_QUERY_PROTO:-/usr/include/pg_query/pg_query.proto}
 PGQ_INC=${PG_QUERY_INCLUDE:-$(dirname "$PROTO")}
 PG_MAJOR=$(sed -n 's/^#define PG_MAJORVERSION "\([0-9]*\)".*/\1/p' "$SRV/pg_config.h" 2>/dev/null)
 if [ -z "${OVERRIDES:-}" ]; then
-	OVERRIDES=schema/pg$PG_MAJOR/overrides.txt
-	[ -f "$OVERRIDES" ] || OVERRIDES=schema/overrides.txt
+	OVERRIDES=schema/overrides.txt
+	[ -f "schema/pg$PG_MAJOR/overrides.txt" ] && OVERRIDES="$OVERRIDES schema/pg$PG_MAJOR/overrides.txt"
 fi
 GEN=$BUILD/pgbind-gen
 EXTRACT=$BUILD/pgbind-extract
@@ -295,7 +295,9 @@ for f in "$GEN" "$EXTRACT"; do
 		exit 1
 	}
 done
-if [ -z "$SRV" ] || [ ! -f "$SRV/postgres.h" ] || [ ! -f "$PROTO" ] || [ ! -f "$OVERRIDES" ]; then
+missing_overrides=
+for f in $OVERRIDES; do [ -f "$f" ] || missing_overrides=$f; done
+if [ -z "$SRV" ] || [ ! -f "$SRV/postgres.h" ] || [ ! -f "$PROTO" ] || [ -n "$missing_overrides" ]; then
 	echo "server headers ($SRV), proto ($PROTO) or overrides ($OVERRIDES) not found"
 	echo "0 passed, 1 failed"
 	exit 1
@@ -322,7 +324,7 @@ else
 	bad "cc -M lists the headers to copy" "$TMP/deps.err"
 fi
 cp "$PROTO" "$TMP/pristine/pg_query.proto"
-cp "$OVERRIDES" "$TMP/pristine/overrides.txt"
+cat $OVERRIDES >"$TMP/pristine/overrides.txt"
 
 FIX="[base]"
 FIX_TITLE="unchanged PostgreSQL 15 inputs (the reference every fixture is compared with)"

@@ -699,6 +699,23 @@ static void test_override_errors(void)
 	report(view == NULL, "c_struct naming the message's own struct is stale",
 		   "an error at ov.txt:2:7", view ? "a view model" : err.message, __LINE__);
 	json_decref(view);
+
+	/* the shared file, then the version's own */
+	Overrides *ov = overrides_parse("shared.txt", "Node role:node_oneof\nA proto_only:true\n", &err);
+	bool more = ov && overrides_parse_more(ov, "pg99.txt", "# the version's own\nB proto_only:true\n", &err);
+	report(more && strcmp(overrides_location(ov, "B", "proto_only"), "pg99.txt:2:3") == 0 &&
+			   strcmp(overrides_location(ov, "A", "proto_only"), "shared.txt:2:3") == 0,
+		   "a second overrides file adds its entries, each located in its own file", "pg99.txt:2:3",
+		   more ? overrides_location(ov, "B", "proto_only") : err.message, __LINE__);
+	more = ov && overrides_parse_more(ov, "pg98.txt", "A proto_only:false\n", &err);
+	report(!more && strstr(err.message, "A proto_only: set twice (first at shared.txt:2:3)") && strcmp(err.file, "pg98.txt") == 0,
+		   "a key set in two files is an error in the second", "set twice (first at shared.txt:2:3)",
+		   more ? "accepted" : err.message, __LINE__);
+	overrides_get(ov, "Node", "role");
+	overrides_get(ov, "A", "proto_only");
+	report(ov && !overrides_check_all_used(ov, &err) && strcmp(err.file, "pg99.txt") == 0 && err.line == 2,
+		   "a stale entry of the second file is reported in that file", "pg99.txt:2", err.file, __LINE__);
+	overrides_free(ov);
 }
 
 static void test_node_oneof_errors(void)
