@@ -107,7 +107,10 @@ extract: deps $(BUILD)/pgbind-extract
 generate: deps $(BUILD)/pgbind-gen
 	$(BUILD)/pgbind-gen $(GEN_ARGS)
 
-regen: extract generate
+# One after the other, also under make -j: generating reads the model extraction writes.
+regen:
+	@$(MAKE) --no-print-directory extract
+	@$(MAKE) --no-print-directory generate
 
 check-generated: deps $(BUILD)/pgbind-gen
 	$(BUILD)/pgbind-gen $(GEN_ARGS) --check
