@@ -109,8 +109,8 @@ generate: deps $(BUILD)/pgbind-gen
 
 # One after the other, also under make -j: generating reads the model extraction writes.
 regen:
-	@$(MAKE) --no-print-directory extract
-	@$(MAKE) --no-print-directory generate
+	@$(MAKE) --no-print-directory -j1 extract
+	@$(MAKE) --no-print-directory -j1 generate
 
 check-generated: deps $(BUILD)/pgbind-gen
 	$(BUILD)/pgbind-gen $(GEN_ARGS) --check
