@@ -4,7 +4,7 @@
  * Inputs:
  *   schema/pg15/nodes.json       fnv1a64 9a8ffa1c346a8038
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
- *   schema/overrides.txt         fnv1a64 40b6cedd2689e107
+ *   schema/overrides.txt         fnv1a64 72c6d22db6ac8602
  *   schema/pg15/overrides.txt    fnv1a64 a90d140f50a2a760
  */
 /*

@@ -55,6 +55,99 @@ static const char *c_loc(json_t *rec)
 	return loc ? loc : "?";
 }
 
+/* ---- messages outside pgbind ------------------------------------------------------------- */
+
+/* The top-level message a declaration is nested in ("A" for A.B.C), or the name itself. */
+static const char *outermost(const char *name, char *buf, size_t size)
+{
+	const char *dot = strchr(name, '.');
+	if (!dot)
+		return name;
+	snprintf(buf, size, "%.*s", (int)(dot - name), name);
+	return buf;
+}
+
+/*
+ * The proto without the messages the overrides mark `ignore:true` (18's SummaryResult, the
+ * output of pg_query_summary: nothing of the parse tree) and what is nested in them; a new
+ * object. pgbind carries top-level messages and enums with plain fields only, so a nested
+ * declaration or a map field elsewhere stops the generator, naming the override to write.
+ */
+static json_t *without_ignored(Cx *cx, json_t *proto)
+{
+	json_t *out = json_deep_copy(proto);
+	json_t *kept_msgs = json_array(), *kept_enums = json_array(), *ignored = json_object();
+	size_t i, j;
+	json_t *v, *f;
+	char buf[256];
+	bool ok = true;
+
+	json_array_foreach(json_object_get(proto, "messages"), i, v)
+	{
+		const char *name = S(v, "name");
+		const char *how = json_is_string(json_object_get(v, "parent")) ? NULL : overrides_get(cx->ov, name, "ignore");
+		if (how && strcmp(how, "true") != 0) {
+			ok = overrides_fail(cx->ov, cx->err, name, "ignore", "%s ignore:%s: the only value is true", name, how);
+			break;
+		}
+		if (how)
+			json_object_set_new(ignored, name, json_true());
+	}
+	json_array_foreach(ok ? json_object_get(out, "messages") : NULL, i, v)
+	{
+		const char *top = outermost(S(v, "name"), buf, sizeof buf);
+		if (json_object_get(ignored, top))
+			continue;
+		if (json_is_string(json_object_get(v, "parent"))) {
+			ok = fail_at_proto(cx, v,
+							   "message %s is nested in %s: pgbind carries top-level messages only; if the parse tree "
+							   "does not use %s, add '%s ignore:true' to the overrides",
+							   S(v, "name"), top, top, top);
+			break;
+		}
+		json_array_foreach(json_object_get(v, "fields"), j, f)
+		{
+			char fbuf[256];
+			const char *ftop = json_is_string(json_object_get(f, "type")) ? outermost(S(f, "type"), fbuf, sizeof fbuf) : "";
+			if (json_is_string(json_object_get(f, "map_key")))
+				ok = fail_at_proto(cx, f,
+								   "field %s.%s is a map: pgbind does not carry maps; if the parse tree does not use "
+								   "%s, add '%s ignore:true' to the overrides",
+								   S(v, "name"), S(f, "name"), S(v, "name"), S(v, "name"));
+			else if (json_object_get(ignored, ftop))
+				ok = fail_at_proto(cx, f, "field %s.%s has type %s, which the overrides ignore (%s ignore:true)",
+								   S(v, "name"), S(f, "name"), S(f, "type"), ftop);
+			if (!ok)
+				break;
+		}
+		if (!ok)
+			break;
+		json_array_append(kept_msgs, v);
+	}
+	json_array_foreach(ok ? json_object_get(out, "enums") : NULL, i, v)
+	{
+		const char *top = outermost(S(v, "name"), buf, sizeof buf);
+		if (json_object_get(ignored, top))
+			continue;
+		if (json_is_string(json_object_get(v, "parent"))) {
+			ok = fail_at_proto(cx, v,
+							   "enum %s is nested in %s: pgbind carries top-level enums only; if the parse tree does "
+							   "not use %s, add '%s ignore:true' to the overrides",
+							   S(v, "name"), top, top, top);
+			break;
+		}
+		json_array_append(kept_enums, v);
+	}
+	json_object_set_new(out, "messages", kept_msgs);
+	json_object_set_new(out, "enums", kept_enums);
+	json_decref(ignored);
+	if (!ok) {
+		json_decref(out);
+		return NULL;
+	}
+	return out;
+}
+
 /* ---- type facts --------------------------------------------------------------------------- */
 
 static bool one_of(const char *s, const char *const *list)
@@ -941,17 +1034,20 @@ static void link_indexes(json_t *messages, json_t *enums, json_t *oneofs, json_t
 	json_decref(oneof_index);
 }
 
-json_t *classify(json_t *model, const char *model_name, json_t *proto, Overrides *ov, gen_Error *err)
+json_t *classify(json_t *model, const char *model_name, json_t *full_proto, Overrides *ov, gen_Error *err)
 {
 	Cx cx = {
 		.model = model,
 		.model_name = model_name,
-		.proto = proto,
-		.proto_name = S(proto, "file"),
+		.proto_name = S(full_proto, "file"),
 		.ov = ov,
 		.err = err,
-		.unmapped = json_array(),
 	};
+	json_t *proto = without_ignored(&cx, full_proto);
+	if (!proto)
+		return NULL;
+	cx.proto = proto;
+	cx.unmapped = json_array();
 	json_t *view = NULL;
 	json_t *messages = json_array(), *enums = json_array(), *oneofs = json_array(), *skipped = json_array();
 	json_t *nodes = json_array(), *orphans = json_array();
@@ -1023,5 +1119,6 @@ json_t *classify(json_t *model, const char *model_name, json_t *proto, Overrides
 	json_decref(cx.p_enums);
 	json_decref(cx.node_kinds);
 	json_decref(cx.unmapped);
+	json_decref(proto);
 	return view;
 }

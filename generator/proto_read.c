@@ -40,7 +40,7 @@ typedef struct {
 
 /* A field whose type is not a scalar, to be checked once every declaration is known. */
 typedef struct {
-	json_t *msg;   /* borrowed from the model */
+	json_t *msg;   /* borrowed from the model; its full name is the scope the type is looked up in */
 	json_t *field; /* borrowed from the model */
 	int line;      /* of the type token: that is where an unknown type gets reported */
 	int col;
@@ -59,8 +59,10 @@ typedef struct {
 	json_t *root;
 	json_t *messages;    /* borrowed from root */
 	json_t *enums;       /* borrowed from root */
-	json_t *types;       /* message/enum name -> {"kind", "line"}: one namespace for both */
-	json_t *enum_values; /* value name -> its enum's name; file-wide, as proto3 scopes them */
+	json_t *types;       /* full message/enum name -> {"kind", "line"}: one namespace for both */
+	json_t *enum_values; /* scope + value name -> its enum's name: proto3 scopes enum values like
+						  * their enum, file-wide for a top-level enum, in the message for a
+						  * nested one */
 
 	TypeRef *refs;
 	size_t nrefs;
@@ -527,7 +529,7 @@ static bool parse_field(Parser *p, MsgScope *scope, const char *oneof)
 	Token first = p->tok;
 	Token type_tok, name_tok, jn_tok = {0};
 	bool repeated = false;
-	gen_Buf type = {0};
+	gen_Buf type = {0}, map_key = {0};
 	json_t *name = NULL;
 	json_t *json_name = NULL;
 	bool explicit;
@@ -545,8 +547,37 @@ static bool parse_field(Parser *p, MsgScope *scope, const char *oneof)
 			goto done;
 	}
 	type_tok = p->tok;
-	if (!take_full_ident(p, true, "a field type", &type))
+	if (is_kw(p, "map") && !repeated) {
+		/* map<K, V>: on the wire a repeated entry message {K key = 1; V value = 2;} */
+		if (oneof) {
+			failf(p, type_tok.line, type_tok.col, "a map field cannot be a oneof member (oneof '%s' in message %s)",
+				  oneof, scope->name);
+			goto done;
+		}
+		if (!next(p) || !expect_sym(p, '<', "after 'map'"))
+			goto done;
+		Token key_tok = p->tok;
+		if (!take_full_ident(p, false, "a map key type", &map_key))
+			goto done;
+		static const char *const key_types[] = {"int32", "int64", "uint32", "uint64", "sint32", "sint64",
+												"fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string"};
+		bool key_ok = false;
+		for (size_t i = 0; i < sizeof key_types / sizeof *key_types; i++)
+			key_ok |= strcmp(map_key.data, key_types[i]) == 0;
+		if (!key_ok) {
+			failf(p, key_tok.line, key_tok.col, "map key type '%s' is not an integer, bool or string type",
+				  map_key.data);
+			goto done;
+		}
+		if (!expect_sym(p, ',', "after the map key type"))
+			goto done;
+		type_tok = p->tok;
+		if (!take_full_ident(p, true, "a map value type", &type) || !expect_sym(p, '>', "after the map value type"))
+			goto done;
+		repeated = true;
+	} else if (!take_full_ident(p, true, "a field type", &type)) {
 		goto done;
+	}
 
 	name_tok = p->tok;
 	if (!take_ident(p, "a field name", &name))
@@ -602,6 +633,7 @@ static bool parse_field(Parser *p, MsgScope *scope, const char *oneof)
 	/* Non-scalar kinds are known only once the whole file is read; see resolve_types(). */
 	obj_set(field, "type_kind", is_scalar(type.data) ? json_string("scalar") : json_null());
 	obj_set(field, "repeated", json_boolean(repeated));
+	obj_set(field, "map_key", map_key.len ? json_string(map_key.data) : json_null());
 	obj_set(field, "json_name", json_incref(json_name));
 	obj_set(field, "json_name_explicit", json_boolean(explicit));
 	obj_set(field, "oneof", oneof ? json_string(oneof) : json_null());
@@ -618,6 +650,7 @@ static bool parse_field(Parser *p, MsgScope *scope, const char *oneof)
 
 done:
 	gen_Buf_free(&type);
+	gen_Buf_free(&map_key);
 	json_decref(name);
 	json_decref(json_name);
 	return ok;
@@ -627,13 +660,9 @@ done:
 static const char *unsupported_in_message(const Parser *p)
 {
 	static const char *const words[] = {
-		"option", "reserved", "extensions", "extend", "map", "optional", "required", "group",
+		"option", "reserved", "extensions", "extend", "optional", "required", "group",
 	};
 
-	if (is_kw(p, "message"))
-		return "nested message";
-	if (is_kw(p, "enum"))
-		return "nested enum";
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (is_kw(p, words[i]))
 			return words[i];
@@ -645,6 +674,8 @@ static const char *unsupported_in_message(const Parser *p)
  * name, or NULL for the message body itself.
  */
 static bool parse_body(Parser *p, MsgScope *scope, const char *oneof);
+static bool parse_message(Parser *p, const char *parent);
+static bool parse_enum(Parser *p, const char *parent);
 
 static bool parse_oneof(Parser *p, MsgScope *scope)
 {
@@ -691,6 +722,10 @@ static bool parse_body(Parser *p, MsgScope *scope, const char *oneof)
 		} else if (is_kw(p, "oneof") && !oneof) {
 			if (!parse_oneof(p, scope))
 				return false;
+		} else if ((is_kw(p, "message") || is_kw(p, "enum")) && !oneof) {
+			/* a nested declaration, named Outer.Inner */
+			if (!(is_kw(p, "message") ? parse_message(p, scope->name) : parse_enum(p, scope->name)))
+				return false;
 		} else if (is_kw(p, "repeated") && oneof) {
 			return failf(p, p->tok.line, p->tok.col,
 						 "oneof members cannot be repeated (oneof '%s' in message %s)", oneof,
@@ -705,24 +740,39 @@ static bool parse_body(Parser *p, MsgScope *scope, const char *oneof)
 	}
 }
 
-static bool parse_message(Parser *p)
+/* `Outer.name` for a declaration nested in message Outer, else name; a new reference. */
+static json_t *full_name(const char *parent, json_t *name)
+{
+	if (!parent)
+		return json_incref(name);
+	gen_Buf b = {0};
+	gen_Buf_printf(&b, "%s.%s", parent, json_string_value(name));
+	json_t *out = must(json_string(b.data));
+	gen_Buf_free(&b);
+	return out;
+}
+
+/* parent: the full name of the enclosing message, or NULL at the top level. */
+static bool parse_message(Parser *p, const char *parent)
 {
 	Token kw = p->tok;
 	Token name_tok;
-	json_t *name = NULL;
+	json_t *short_name = NULL, *name = NULL;
 	MsgScope scope = {0};
 	bool ok = false;
 
 	if (!next(p))
 		return false;
 	name_tok = p->tok;
-	if (!take_ident(p, "a message name", &name))
+	if (!take_ident(p, "a message name", &short_name))
 		return false;
+	name = full_name(parent, short_name);
+	json_decref(short_name);
 	if (!declare_type(p, &name_tok, json_string_value(name), "message"))
 		goto done;
 
-	scope.msg = must(json_pack("{s:O,s:i,s:i,s:[],s:[]}", "name", name, "line", kw.line,
-							   "col", kw.col, "fields", "oneofs"));
+	scope.msg = must(json_pack("{s:O,s:i,s:i,s:[],s:[],s:s?}", "name", name, "line", kw.line,
+							   "col", kw.col, "fields", "oneofs", "parent", parent));
 	arr_add(p->messages, scope.msg); /* owned by the model from here on */
 	scope.name = json_string_value(name);
 	scope.names = must(json_object());
@@ -739,12 +789,12 @@ done:
 }
 
 /* One `NAME = [-]N;` line of enum `en`; numbers maps "N" -> value name within that enum. */
-static bool parse_enum_value(Parser *p, json_t *en, json_t *numbers)
+static bool parse_enum_value(Parser *p, json_t *en, json_t *numbers, const char *parent)
 {
 	const char *enum_name = json_string_value(json_object_get(en, "name"));
 	json_t *values = json_object_get(en, "values");
 	Token name_tok = p->tok;
-	json_t *name = NULL;
+	json_t *name = NULL, *scoped = NULL;
 	json_t *prev;
 	long long number;
 	int num_line, num_col;
@@ -753,9 +803,10 @@ static bool parse_enum_value(Parser *p, json_t *en, json_t *numbers)
 
 	if (!take_ident(p, "an enum value name or '}'", &name))
 		return false;
-	if ((prev = json_object_get(p->enum_values, json_string_value(name))) != NULL) {
+	scoped = full_name(parent, name);
+	if ((prev = json_object_get(p->enum_values, json_string_value(scoped))) != NULL) {
 		failf(p, name_tok.line, name_tok.col, "duplicate enum value name '%s' (already in enum %s; "
-			  "proto3 enum values share the package scope)", json_string_value(name),
+			  "proto3 enum values share the scope of their enum)", json_string_value(name),
 			  json_string_value(prev));
 		goto done;
 	}
@@ -786,22 +837,23 @@ static bool parse_enum_value(Parser *p, json_t *en, json_t *numbers)
 	if (!expect_sym(p, ';', "after enum value"))
 		goto done;
 
-	obj_set(p->enum_values, json_string_value(name), json_string(enum_name));
+	obj_set(p->enum_values, json_string_value(scoped), json_string(enum_name));
 	obj_set(numbers, key, json_incref(name));
 	arr_add(values, json_pack("{s:O,s:I,s:i,s:i}", "name", name, "number", (json_int_t)number,
 							  "line", name_tok.line, "col", name_tok.col));
 	ok = true;
 
 done:
+	json_decref(scoped);
 	json_decref(name);
 	return ok;
 }
 
-static bool parse_enum(Parser *p)
+static bool parse_enum(Parser *p, const char *parent)
 {
 	Token kw = p->tok;
 	Token name_tok;
-	json_t *name = NULL;
+	json_t *short_name = NULL, *name = NULL;
 	json_t *en;
 	json_t *numbers = NULL;
 	bool ok = false;
@@ -809,12 +861,14 @@ static bool parse_enum(Parser *p)
 	if (!next(p))
 		return false;
 	name_tok = p->tok;
-	if (!take_ident(p, "an enum name", &name))
+	if (!take_ident(p, "an enum name", &short_name))
 		return false;
+	name = full_name(parent, short_name);
+	json_decref(short_name);
 	if (!declare_type(p, &name_tok, json_string_value(name), "enum"))
 		goto done;
-	en = must(json_pack("{s:O,s:i,s:i,s:[]}", "name", name, "line", kw.line, "col", kw.col,
-						"values"));
+	en = must(json_pack("{s:O,s:i,s:i,s:[],s:s?}", "name", name, "line", kw.line, "col", kw.col,
+						"values", "parent", parent));
 	arr_add(p->enums, en);
 	numbers = must(json_object());
 	if (!expect_sym(p, '{', "after enum name"))
@@ -835,7 +889,7 @@ static bool parse_enum(Parser *p)
 		} else if (is_kw(p, "option") || is_kw(p, "reserved")) {
 			unsupported(p, is_kw(p, "option") ? "option" : "reserved");
 			goto done;
-		} else if (!parse_enum_value(p, en, numbers)) {
+		} else if (!parse_enum_value(p, en, numbers, parent)) {
 			goto done;
 		}
 	}
@@ -879,20 +933,39 @@ static bool parse_package(Parser *p)
 	return ok;
 }
 
-/* Runs after the whole file is read, since a field may name a type declared further down. */
+/*
+ * Runs after the whole file is read, since a field may name a type declared further down. A name
+ * is looked up as protobuf does: in the message the field is in, then in each enclosing one, then
+ * at the top level; the field's type becomes the full name found.
+ */
 static bool resolve_types(Parser *p)
 {
 	for (size_t i = 0; i < p->nrefs; i++) {
 		const TypeRef *ref = &p->refs[i];
 		const char *type = json_string_value(json_object_get(ref->field, "type"));
-		json_t *decl = json_object_get(p->types, type);
-
-		if (!decl)
+		const char *scope = json_string_value(json_object_get(ref->msg, "name"));
+		json_t *decl = NULL;
+		gen_Buf cand = {0};
+		size_t scope_len = strlen(scope);
+		for (;;) {
+			cand.len = 0;
+			gen_Buf_printf(&cand, "%.*s%s%s", (int)scope_len, scope, scope_len ? "." : "", type);
+			if ((decl = json_object_get(p->types, cand.data)) != NULL || scope_len == 0)
+				break;
+			while (scope_len > 0 && scope[scope_len - 1] != '.')
+				scope_len--;
+			if (scope_len > 0)
+				scope_len--; /* the dot */
+		}
+		if (!decl) {
+			gen_Buf_free(&cand);
 			return failf(p, ref->line, ref->col, "unknown type '%s' in field %s.%s%s", type,
 						 json_string_value(json_object_get(ref->msg, "name")),
 						 json_string_value(json_object_get(ref->field, "name")),
-						 strchr(type, '.') ? " (only unqualified names of top-level messages "
-						 "and enums are resolved)" : "");
+						 type[0] == '.' ? " (fully qualified names are not resolved)" : "");
+		}
+		obj_set(ref->field, "type", json_string(cand.data));
+		gen_Buf_free(&cand);
 		obj_set(ref->field, "type_kind", json_incref(json_object_get(decl, "kind")));
 	}
 	return true;
@@ -908,9 +981,9 @@ static bool parse_top_level(Parser *p)
 	if (is_kw(p, "package"))
 		return parse_package(p);
 	if (is_kw(p, "message"))
-		return parse_message(p);
+		return parse_message(p, NULL);
 	if (is_kw(p, "enum"))
-		return parse_enum(p);
+		return parse_enum(p, NULL);
 	if (is_kw(p, "syntax"))
 		return failf(p, p->tok.line, p->tok.col,
 					 "'syntax' may appear only once, as the first statement");

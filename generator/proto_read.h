@@ -1,6 +1,7 @@
 /*
- * proto_read.h -- reads the subset of proto3 that libpg_query's pg_query.proto uses (top-level
- * messages and enums, oneofs, repeated fields, json_name options) into a jansson model; the entry
+ * proto_read.h -- reads the subset of proto3 that libpg_query's pg_query.proto uses (messages and
+ * enums, nested ones included, oneofs, repeated and map fields, json_name options) into a jansson
+ * model; the entry
  * points are proto_read_file() and proto_read_text(). Anything outside that subset is rejected
  * with a located error rather than half-understood, because every later stage of the generator
  * trusts this model to describe the file completely.
@@ -17,14 +18,18 @@
  * located at its keyword, a field at its first token):
  *
  *   { "file", "syntax": "proto3", "package": string | null,
- *     "messages": [ { "name", "line", "col",
+ *     "messages": [ { "name", "line", "col", ["parent"],
  *                     "fields": [ { "name", "number", "type",
  *                                   "type_kind": "scalar" | "message" | "enum",
- *                                   "repeated", "json_name", "json_name_explicit",
- *                                   "oneof": string | null, "line", "col" } ],
+ *                                   "repeated", "map_key": string | null, "json_name",
+ *                                   "json_name_explicit", "oneof": string | null, "line", "col" } ],
  *                     "oneofs": [ string ] } ],
- *     "enums": [ { "name", "line", "col",
+ *     "enums": [ { "name", "line", "col", ["parent"],
  *                  "values": [ { "name", "number", "line", "col" } ] } ] }
+ *
+ * A nested declaration is named Outer.Inner and has "parent": "Outer" (absent at the top level);
+ * a field's type is the full name it resolved to. A map<K, V> field is repeated, with type V
+ * and map_key K.
  *
  * Reads the .proto at path. Returns a new reference, or NULL with err filled (file:line:col).
  */

@@ -681,6 +681,45 @@ static void test_supertypes(void)
 				P_PLAN, OV, "test.proto", 8, 3, "cannot classify Thing.plan: proto Node, C field plan", &err);
 }
 
+/* 18's SummaryResult: nested declarations and a map, nothing of the parse tree. */
+#define P_SUMMARY \
+	"message Summary {\n"                          /* line 10 */ \
+	"  enum Context { None = 0; Select = 1; }\n"   /* 11 */ \
+	"  message Table { Context context = 1; }\n"   /* 12 */ \
+	"  repeated Table tables = 1;\n"               /* 13 */ \
+	"  map<string, string> aliases = 2;\n"         /* 14 */ \
+	"}\n"
+
+static void test_ignored_messages(void)
+{
+	gen_Error err;
+	json_t *view = CHECK_OK("ignore:true leaves a message, its nested types and its map out", M_BASIC,
+							P_HEAD P_THING P_SUMMARY, OV "Summary ignore:true\n");
+	CHECK_INT("... no message of it is rendered", 1, view && !find_by(json_object_get(view, "messages"), "name", "Summary") &&
+													   !find_by(json_object_get(view, "messages"), "name", "Summary.Table"));
+	CHECK_INT("... nor its enum", 1, view && !find_by(json_object_get(view, "enums"), "name", "Summary.Context"));
+	json_decref(view);
+	CHECK_ERROR("a nested enum in a message pgbind carries", M_BASIC,
+				P_HEAD P_THING "message Summary {\n  enum Context { None = 0; }\n}\n", OV, "test.proto", 11, 3,
+				"enum Summary.Context is nested in Summary", &err);
+	CHECK_HAS("... names the override", err.message, "add 'Summary ignore:true' to the overrides");
+	CHECK_ERROR("a nested message in a message pgbind carries", M_BASIC,
+				P_HEAD P_THING "message Summary {\n  message Table {}\n}\n", OV, "test.proto", 11, 3,
+				"message Summary.Table is nested in Summary", &err);
+	CHECK_HAS("... names the override", err.message, "add 'Summary ignore:true' to the overrides");
+	CHECK_ERROR("a map field in a message pgbind carries", M_BASIC,
+				P_HEAD P_THING "message Summary {\n  map<string, string> aliases = 1;\n}\n", OV, "test.proto", 11, 3,
+				"field Summary.aliases is a map", &err);
+	CHECK_ERROR("a field of an ignored type", M_BASIC,
+				P_HEAD "message Thing {\n  int32 i = 1;\n  Summary s = 2;\n}\nmessage Summary {}\n",
+				OV "Summary ignore:true\n", "test.proto", 9, 3, "field Thing.s has type Summary, which the overrides ignore",
+				&err);
+	CHECK_ERROR("ignore takes true only", M_BASIC, P_HEAD P_THING P_SUMMARY, OV "Summary ignore:yes\n", "ov.txt", 2, 9,
+				"Summary ignore:yes: the only value is true", &err);
+	CHECK_ERROR("ignoring a message the proto lacks is stale", M_BASIC, P_HEAD P_THING, OV "Summary ignore:true\n",
+				"ov.txt", 2, 9, "override 'Summary ignore:true' matches nothing", &err);
+}
+
 static void test_override_errors(void)
 {
 	gen_Error err;
@@ -794,6 +833,7 @@ int main(void)
 	test_pairing_errors();
 	test_enum_errors();
 	test_supertypes();
+	test_ignored_messages();
 	test_override_errors();
 	test_node_oneof_errors();
 	test_member_names();

@@ -196,6 +196,56 @@ static void test_valid(void)
 }
 
 /* Reads `text`, which must fail at line:col with a message containing `part`. */
+#define HEAD "syntax = \"proto3\";\n"
+
+/* 18's SummaryResult: nested messages and enums, a map; names resolve innermost scope first. */
+static void test_nested(void)
+{
+	gen_Error err = {0};
+	json_t *m = proto_read_text("nested.proto",
+								HEAD "enum X { X_NONE = 0; }\n"
+									 "message C {}\n"
+									 "message Outer {\n"
+									 "  enum Context { None = 0; Select = 1; }\n"
+									 "  message C { Context context = 1; X x = 2; }\n"
+									 "  repeated C tables = 1;\n"
+									 "  map<string, string> aliases = 2;\n"
+									 "  repeated string names = 3;\n"
+									 "}\n"
+									 "enum Other { None_ = 0; Select_ = 1; }\n"
+									 "message Top { C c = 1; Outer.C oc = 2; }\n",
+								&err);
+	CHECK_INT("nested declarations read", 1, m != NULL);
+	if (!m) {
+		printf("  %s:%d:%d: %s\n", err.file, err.line, err.col, err.message);
+		return;
+	}
+	json_t *msgs = json_object_get(m, "messages"), *enums = json_object_get(m, "enums");
+	CHECK_INT("messages, nested ones included", 4, json_array_size(msgs));
+	CHECK_STR("a nested message has its full name", "Outer.C", json_string_value(json_object_get(json_array_get(msgs, 2), "name")));
+	CHECK_STR("... and its parent", "Outer", json_string_value(json_object_get(json_array_get(msgs, 2), "parent")));
+	CHECK_INT("a top-level message has no parent", 1, json_is_null(json_object_get(json_array_get(msgs, 0), "parent")) ||
+														  !json_object_get(json_array_get(msgs, 0), "parent"));
+	CHECK_STR("a nested enum has its full name", "Outer.Context", json_string_value(json_object_get(json_array_get(enums, 1), "name")));
+	json_t *inner = json_object_get(json_array_get(msgs, 2), "fields");
+	CHECK_STR("a type is looked up in the field's own message first", "Outer.Context",
+			  json_string_value(json_object_get(json_array_get(inner, 0), "type")));
+	CHECK_STR("... then outwards to the top level", "X", json_string_value(json_object_get(json_array_get(inner, 1), "type")));
+	json_t *outer = json_object_get(json_array_get(msgs, 1), "fields");
+	CHECK_STR("an enclosing message's nested type hides a top-level one", "Outer.C",
+			  json_string_value(json_object_get(json_array_get(outer, 0), "type")));
+	json_t *map = json_array_get(outer, 1);
+	CHECK_STR("a map field: its key type", "string", json_string_value(json_object_get(map, "map_key")));
+	CHECK_STR("... its value type", "string", json_string_value(json_object_get(map, "type")));
+	CHECK_INT("... repeated, as on the wire", 1, json_is_true(json_object_get(map, "repeated")));
+	CHECK_INT("other fields have no map key", 1, json_is_null(json_object_get(json_array_get(outer, 2), "map_key")));
+	json_t *top = json_object_get(json_array_get(msgs, 3), "fields");
+	CHECK_STR("outside Outer, C is the top-level message", "C", json_string_value(json_object_get(json_array_get(top, 0), "type")));
+	CHECK_STR("a qualified name reaches the nested one", "Outer.C",
+			  json_string_value(json_object_get(json_array_get(top, 1), "type")));
+	json_decref(m);
+}
+
 static void check_error(const char *text, int line, int col, const char *part, int src_line)
 {
 	gen_Error err = {0};
@@ -215,8 +265,6 @@ static void check_error(const char *text, int line, int col, const char *part, i
 
 #define CHECK_ERROR(text, line, col, part) check_error((text), (line), (col), (part), __LINE__)
 
-#define HEAD "syntax = \"proto3\";\n"
-
 static void test_errors(void)
 {
 	CHECK_ERROR("syntax = \"proto2\";\n", 1, 10, "unsupported syntax \"proto2\"");
@@ -225,12 +273,17 @@ static void test_errors(void)
 				"unsupported construct 'import' (pgbind reads a subset of proto3)");
 	CHECK_ERROR(HEAD "option java_package = \"x\";\n", 2, 1, "unsupported construct 'option'");
 	CHECK_ERROR(HEAD "service S {}\n", 2, 1, "unsupported construct 'service'");
-	CHECK_ERROR(HEAD "message A {\n  message B {}\n}\n", 3, 3,
-				"unsupported construct 'nested message'");
-	CHECK_ERROR(HEAD "message A {\n  enum E { X = 0; }\n}\n", 3, 3,
-				"unsupported construct 'nested enum'");
-	CHECK_ERROR(HEAD "message A {\n  map<string, int32> m = 1;\n}\n", 3, 3,
-				"unsupported construct 'map'");
+	CHECK_ERROR(HEAD "message A {\n  map<double, int32> m = 1;\n}\n", 3, 7,
+				"map key type 'double' is not an integer, bool or string type");
+	CHECK_ERROR(HEAD "message A {\n  oneof o {\n    map<string, int32> m = 1;\n  }\n}\n", 4, 5,
+				"a map field cannot be a oneof member");
+	CHECK_ERROR(HEAD "message A {\n  map<string int32> m = 1;\n}\n", 3, 14, "expected ',' after the map key type");
+	CHECK_ERROR(HEAD "message A {\n  enum E { X = 0; }\n  enum F { X = 0; }\n}\n", 4, 12,
+				"duplicate enum value name 'X' (already in enum A.E");
+	CHECK_ERROR(HEAD "message A {\n  message B {}\n  message B {}\n}\n", 4, 11,
+				"duplicate type name 'A.B'");
+	CHECK_ERROR(HEAD "message A {\n  message B {}\n}\nmessage C {\n  B b = 1;\n}\n", 6, 3,
+				"unknown type 'B' in field C.b");
 	CHECK_ERROR(HEAD "message A {\n  reserved 2;\n}\n", 3, 3, "unsupported construct 'reserved'");
 	CHECK_ERROR(HEAD "message A {\n  optional int32 x = 1;\n}\n", 3, 3,
 				"unsupported construct 'optional'");
@@ -382,6 +435,7 @@ static void test_nul_in_file(void)
 int main(void)
 {
 	test_valid();
+	test_nested();
 	test_errors();
 	test_real_proto();
 	test_nul_in_file();
