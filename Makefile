@@ -128,8 +128,9 @@ $(BUILD)/libpgbind.a: $(RT_OBJS)
 
 SONAME := libpgbind.so.0
 
+# A libpg_query.a linked in (PG_QUERY_DIR) stays inside: only pgbind_ symbols are exported.
 $(BUILD)/libpgbind.so: $(RT_PIC_OBJS)
-	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--exclude-libs,ALL -o $@ $^ $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
 
 # The command links libpg_query statically where it can, with malloc wrapped, so that
 # `pgbind bench` counts every allocation, libpg_query's and protobuf-c's included.
@@ -219,6 +220,7 @@ HAVE_FUZZ_CC := $(shell command -v $(FUZZ_CC) >/dev/null 2>&1 && echo yes)
 check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES) san-build \
 		$(if $(HAVE_FUZZ_CC),fuzz-build)
 	@BUILD=$(BUILD) SAN_BUILD=$(SAN_BUILD) GEN_ARGS="$(GEN_ARGS)" PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER) \
+		PG_QUERY_INCLUDES="$(PG_QUERY_INCLUDES)" PG_QUERY_LIBS="$(PG_QUERY_LIBS)" PG_MAJOR=$(PG_MAJOR) \
 		MODEL=$(MODEL) FUZZ_SECONDS=$(FUZZ_SECONDS) HAVE_FUZZ=$(HAVE_FUZZ_CC) SAN=$(SAN) SANFLAGS="$(SANFLAGS)" tests/run.sh
 
 # ---- fuzzing (clang's libFuzzer) ---------------------------------------------------------------
@@ -260,7 +262,8 @@ install: all
 	install -m 755 $(BUILD)/libpgbind.so $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libpgbind.so
 	install -m 755 $(BUILD)/pgbind $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' pgbind.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pgbind.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PG_QUERY_LIBS@|$(PG_QUERY_LIBS)|g' pgbind.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/pgbind.pc
 
 clean:
 	rm -rf $(BUILD)

@@ -11,6 +11,17 @@ BUILD=${BUILD:-build}
 GEN_ARGS=${GEN_ARGS:?run through make check}
 PG_INCLUDE_SERVER=${PG_INCLUDE_SERVER:?run through make check}
 MODEL=${MODEL:?run through make check}
+PG_QUERY_INCLUDES=${PG_QUERY_INCLUDES:?run through make check}
+PG_QUERY_LIBS=${PG_QUERY_LIBS:?run through make check}
+PG_MAJOR=${PG_MAJOR:?run through make check}
+# The project corpus: tests/sql/*.sql, and tests/sql/pgNN/*.sql (syntax PostgreSQL NN added) for
+# every NN up to the major under test.
+SQL=$(ls tests/sql/*.sql)
+for d in tests/sql/pg*; do
+	if [ -d "$d" ] && [ "${d#tests/sql/pg}" -le "$PG_MAJOR" ]; then
+		SQL="$SQL $(ls "$d"/*.sql)"
+	fi
+done
 DEBIAN_SQL_DIR=${DEBIAN_SQL_DIR:-/usr/share/postgresql/15}
 
 # Sanitized programs need about three times the stack (pgbind.h): give them room when the whole
@@ -114,10 +125,11 @@ expect_fail "a missing header stops the extractor" "header not found" \
 step "... and writes no model" test ! -e "$TMP/never.json"
 
 echo "== version bumps"
-OVERRIDES_FILES=$(echo "$GEN_ARGS" | grep -o -- '--overrides [^ ]*' | cut -d' ' -f2 | tr '\n' ' ')
+# The fixtures edit Debian's PostgreSQL 15 inputs (installed whatever PG_QUERY_DIR names).
 step "bump fixtures: 15's inputs edited as 16-18 change them, regenerated, compiled" \
-	env BUILD="$BUILD" PG_INCLUDE_SERVER="$PG_INCLUDE_SERVER" PG_QUERY_PROTO="$PROTO" \
-	OVERRIDES="$OVERRIDES_FILES" tests/bump/run.sh
+	env BUILD="$BUILD" PG_INCLUDE_SERVER="$(pg_config --includedir-server)" \
+	PG_QUERY_PROTO=/usr/include/pg_query/pg_query.proto \
+	OVERRIDES="schema/overrides.txt schema/pg15/overrides.txt" tests/bump/run.sh
 # PG_QUERY_DIR: a libpg_query tree in its source layout, made here from Debian's files
 pqd=$TMP/pg_query_dir
 mkdir -p "$pqd/src/postgres" "$pqd/protobuf"
@@ -146,20 +158,20 @@ if ls "$DEBIAN_SQL_DIR"/*.sql >/dev/null 2>&1; then
 fi
 # shellcheck disable=SC2086
 step "JSON: libpg_query's text, its bugs, malformed input, every corpus statement" "$BUILD/tests/test_json" \
-	tests/sql/*.sql $CORPUS_EXTRA
+	$SQL $CORPUS_EXTRA
 # shellcheck disable=SC2086
 step "walker and mutator over every node kind; the examples" "$BUILD/tests/test_walk" --examples "$BUILD/examples" \
-	tests/sql/*.sql $CORPUS_EXTRA
+	$SQL $CORPUS_EXTRA
 
 echo "== every node kind"
 step "property test: random trees of all 238 kinds, every field, both directions" "$BUILD/tests/test_property"
-step "pgbind verify: project corpus (tests/sql)" "$BUILD/pgbind" verify tests/sql/*.sql
+step "pgbind verify: project corpus (tests/sql)" "$BUILD/pgbind" verify $SQL
 if ls "$DEBIAN_SQL_DIR"/*.sql "$DEBIAN_SQL_DIR"/extension/*.sql >/dev/null 2>&1; then
 	step "pgbind verify: Debian corpus ($DEBIAN_SQL_DIR)" "$BUILD/pgbind" verify \
 		"$DEBIAN_SQL_DIR"/*.sql "$DEBIAN_SQL_DIR"/extension/*.sql
 	step "coverage: every node kind the raw grammar builds is exercised" sh -c "
-		'$BUILD/pgbind' verify --coverage='$TMP/coverage.txt' tests/sql/*.sql '$DEBIAN_SQL_DIR'/*.sql \
-			'$DEBIAN_SQL_DIR'/extension/*.sql >/dev/null; tests/coverage/check_coverage.sh '$TMP/coverage.txt'"
+		'$BUILD/pgbind' verify --coverage='$TMP/coverage.txt' $SQL '$DEBIAN_SQL_DIR'/*.sql \
+			'$DEBIAN_SQL_DIR'/extension/*.sql >/dev/null; tests/coverage/check_coverage.sh '$TMP/coverage.txt' $PG_MAJOR"
 	cp "$TMP/coverage.txt" "$BUILD/coverage.txt" 2>/dev/null
 else
 	step "Debian corpus present (postgresql-15 installed)" false
@@ -193,7 +205,7 @@ step "fingerprint: constants do not change it, structure does" sh -c "
 step "scan lists comments as tokens" sh -c "
 	echo 'SELECT 1 -- note' | '$BUILD/pgbind' scan | grep -q 'SQL_COMMENT.*-- note'"
 
-step "bench --quick prints its table" sh -c "'$BUILD/pgbind' bench --quick tests/sql/*.sql | grep -q '^parse to typed tree'"
+step "bench --quick prints its table" sh -c "'$BUILD/pgbind' bench --quick $SQL | grep -q '^parse to typed tree'"
 step "bench --growth --quick prints its table" sh -c "'$BUILD/pgbind' bench --growth --quick | grep -q 'x2n'"
 
 printf 'SELECT DISTINCT a, -5 FROM t\n' >"$TMP/distinct.sql"
@@ -212,12 +224,12 @@ step "empty input parses to no statements" sh -c "
 	test \"\$(printf '' | '$BUILD/pgbind' parse --format=json)\" = '{\"version\":150001,\"stmts\":[]}'"
 
 echo "== hardening: allocation failure, threads, bad input"
-step "hardening: arena failures, 6 threads, bad input, deep nesting" "$BUILD/tests/test_hardening" tests/sql/*.sql
+step "hardening: arena failures, 6 threads, bad input, deep nesting" "$BUILD/tests/test_hardening" $SQL
 if [ -x "$BUILD/tests/test_hardening_wrap" ]; then
 	step "hardening: pgbind's own malloc calls failed one by one" "$BUILD/tests/test_hardening_wrap" --only=alloc
 fi
 step "ThreadSanitizer: 8 threads over the corpus" env TSAN_OPTIONS=exitcode=66 \
-	"$BUILD/tests/test_hardening_tsan" --only=threads --nthreads=8 tests/sql/*.sql
+	"$BUILD/tests/test_hardening_tsan" --only=threads --nthreads=8 $SQL
 if [ -z "${SAN:-}" ]; then
 step "valgrind: allocation failure sweep" valgrind -q --error-exitcode=9 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect,possible --child-silent-after-fork=yes \
@@ -229,9 +241,9 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktra
 step "ASan+UBSan: classic mistakes, errors, depth" "$SAN_BUILD/tests/test_parse"
 step "ASan+UBSan: decoder on malformed input" "$SAN_BUILD/tests/test_decode"
 step "ASan+UBSan: property test (8 rounds)" "$SAN_BUILD/tests/test_property" --rounds 8
-step "ASan+UBSan: JSON on the project corpus" "$SAN_BUILD/tests/test_json" tests/sql/*.sql
-step "ASan+UBSan: walker on the project corpus" "$SAN_BUILD/tests/test_walk" tests/sql/*.sql
-step "ASan+UBSan: pgbind verify on the project corpus" "$SAN_BUILD/pgbind" verify tests/sql/*.sql
+step "ASan+UBSan: JSON on the project corpus" "$SAN_BUILD/tests/test_json" $SQL
+step "ASan+UBSan: walker on the project corpus" "$SAN_BUILD/tests/test_walk" $SQL
+step "ASan+UBSan: pgbind verify on the project corpus" "$SAN_BUILD/pgbind" verify $SQL
 if [ -n "${SAN:-}" ]; then
 	echo "     (SAN=$SAN: the main build is sanitized already; valgrind cannot run sanitized programs)"
 else
@@ -262,14 +274,14 @@ step "a program builds against the staged install with pkg-config (shared)" sh -
 step "... and statically (pkg-config --static)" sh -c "
 	${CC:-cc} ${SANFLAGS:-} -static-libgcc -o '$TMP/smoke-static' tests/smoke.c \
 		\$(env $PCENV pkg-config --cflags pgbind) '$TMP/stage/usr/local/lib/libpgbind.a' \
-		\$(env $PCENV pkg-config --static --libs-only-l pgbind | sed 's/-lpgbind//') &&
+		\$(env $PCENV pkg-config --static --libs pgbind | sed 's/-lpgbind//') &&
 	'$TMP/smoke-static' 'delete from t' | grep -qx 'DeleteStmt: DELETE FROM t'"
 mkdir -p "$TMP/vendor/third_party/pgbind"
 cp -r runtime generated "$TMP/vendor/third_party/pgbind/"
 step "runtime/ and generated/ build as a vendored drop-in" sh -c "
 	cd '$TMP/vendor' && ${CC:-cc} ${SANFLAGS:-} -std=c11 -D_DEFAULT_SOURCE -O1 -o smoke '$PWD/tests/smoke.c' third_party/pgbind/runtime/*.c \
-		-Ithird_party/pgbind/runtime -Ithird_party/pgbind/generated -I/usr/include/pg_query -I'$PG_INCLUDE_SERVER' \
-		-lpg_query && ./smoke 'insert into t values (1)' | grep -qx 'InsertStmt: INSERT INTO t VALUES (1)'"
+		-Ithird_party/pgbind/runtime -Ithird_party/pgbind/generated $PG_QUERY_INCLUDES -I'$PG_INCLUDE_SERVER' \
+		$PG_QUERY_LIBS -pthread && ./smoke 'insert into t values (1)' | grep -qx 'InsertStmt: INSERT INTO t VALUES (1)'"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -226,6 +226,9 @@ static bool scalar_range(pgbind_WireKind wire, const char *c_base, int64_t *lo, 
 	} else if (strcmp(c_base, "long") == 0 && sizeof(long) == 8) {
 		clo = INT64_MIN;
 		chi = INT64_MAX;
+	} else if (strcmp(c_base, "unsigned long") == 0 && sizeof(long) == 8) { /* uint64 (16's AclMode) */
+		clo = 0;
+		chi = INT64_MAX; /* the test's values are int64_t */
 	} else if (strcmp(c_base, "_Bool") == 0) {
 		clo = 0;
 		chi = 1;
