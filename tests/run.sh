@@ -221,7 +221,7 @@ expect_fail "malformed JSON names line and column" "line 2, column 34: unexpecte
 	"$BUILD/pgbind" deparse --from=json "$TMP/bad.json"
 expect_fail "SQL with a NUL byte is refused" "a NUL byte at offset 8" sh -c "printf 'SELECT 1\\000' | '$BUILD/pgbind' parse"
 step "empty input parses to no statements" sh -c "
-	test \"\$(printf '' | '$BUILD/pgbind' parse --format=json)\" = '{\"version\":150001,\"stmts\":[]}'"
+	printf '' | '$BUILD/pgbind' parse --format=json | grep -qx '{\"version\":${PG_MAJOR}0[0-9][0-9][0-9],\"stmts\":\[\]}'"
 
 echo "== hardening: allocation failure, threads, bad input"
 step "hardening: arena failures, 6 threads, bad input, deep nesting" "$BUILD/tests/test_hardening" $SQL

@@ -4,7 +4,7 @@
 
 -- IS JSON predicates (JsonIsPredicate, JsonFormat)
 SELECT js IS JSON, js IS NOT JSON OBJECT, js IS JSON ARRAY WITH UNIQUE KEYS, js IS JSON SCALAR FROM t;
-SELECT '{"a":1}' FORMAT JSON IS JSON VALUE WITHOUT UNIQUE KEYS;
+SELECT '{"a":1}' IS JSON VALUE WITHOUT UNIQUE KEYS, js::text IS NOT JSON SCALAR FROM t;
 
 -- constructors (JsonObjectConstructor, JsonArrayConstructor, JsonKeyValue, JsonValueExpr,
 -- JsonOutput, JsonReturning)
