@@ -63,8 +63,12 @@ RT_PIC_OBJS := $(RT_SRCS:runtime/%.c=$(BUILD)/rt-pic/%.o)
 # node-level deparser, 18.1 a token scanner without protobuf.
 HAVE_SYMBOL = $(shell printf 'char %s(void); int main(void) { return (int)%s(); }' $(1) $(1) | \
 	$(CC) -x c - -x none -o /dev/null $(LDFLAGS) $(PG_QUERY_LIBS) >/dev/null 2>&1 && echo yes)
+# The protobuf library it is built with: protobuf-c up to 17 (its pg_query.pb-c.h is installed,
+# and the verifier and the benchmark compare with it), upb from 18 (no C message types installed).
+PG_QUERY_PBC_H := $(firstword $(wildcard $(patsubst -I%,%/pg_query.pb-c.h,$(filter -I%,$(PG_QUERY_INCLUDES)))))
 PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HAVE_DEPARSE_NODES) \
-                     $(if $(call HAVE_SYMBOL,pg_query_scan_tokens),-DPGBIND_HAVE_SCAN_TOKENS)
+                     $(if $(call HAVE_SYMBOL,pg_query_scan_tokens),-DPGBIND_HAVE_SCAN_TOKENS) \
+                     $(if $(PG_QUERY_PBC_H),-DPGBIND_HAVE_PROTOBUF_C)
 RT_CFLAGS   := -Iruntime -Igenerated $(PG_QUERY_INCLUDES) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
 CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c cli/bench.c
 
@@ -100,17 +104,19 @@ GEN_ARGS = --model $(MODEL) --proto $(PG_QUERY_PROTO) $(addprefix --overrides ,$
            --out generated
 
 # The model is checked in: generating code needs jansson only. Extraction needs libclang.
+EXTRACT_CMD = mkdir -p $(SCHEMA) && $(BUILD)/pgbind-extract --include-dir $(PG_INCLUDE_SERVER) --out $(MODEL)
+GENERATE_CMD = $(BUILD)/pgbind-gen $(GEN_ARGS)
+
 extract: deps $(BUILD)/pgbind-extract
-	@mkdir -p $(SCHEMA)
-	$(BUILD)/pgbind-extract --include-dir $(PG_INCLUDE_SERVER) --out $(MODEL)
+	$(EXTRACT_CMD)
 
 generate: deps $(BUILD)/pgbind-gen
-	$(BUILD)/pgbind-gen $(GEN_ARGS)
+	$(GENERATE_CMD)
 
-# One after the other, also under make -j: generating reads the model extraction writes.
-regen:
-	@$(MAKE) --no-print-directory -j1 extract
-	@$(MAKE) --no-print-directory -j1 generate
+# One recipe, so that make -j cannot generate before the model is written.
+regen: deps $(BUILD)/pgbind-extract $(BUILD)/pgbind-gen
+	$(EXTRACT_CMD)
+	$(GENERATE_CMD)
 
 check-generated: deps $(BUILD)/pgbind-gen
 	$(BUILD)/pgbind-gen $(GEN_ARGS) --check

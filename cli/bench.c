@@ -46,7 +46,9 @@
 #include "bench.h"
 #include "cli.h"
 #include "pg_query.h"
+#ifdef PGBIND_HAVE_PROTOBUF_C
 #include "pg_query.pb-c.h"
+#endif
 #include "pgbind.h"
 #include "pgbind_json.h"
 
@@ -244,8 +246,10 @@ typedef struct Item {
 	size_t sql_len;
 	uint8_t *pb; /* libpg_query's protobuf bytes (pgbind_encode writes the same) */
 	size_t pb_len;
+#ifdef PGBIND_HAVE_PROTOBUF_C
 	PgQuery__ParseResult *msg; /* protobuf-c's unpacking of pb */
 	uint8_t *packbuf;		   /* get_packed_size(msg) bytes, for the pack baselines */
+#endif
 	pgbind_ParseResult *tree;  /* pgbind_parse(sql), in Bench.trees */
 } Item;
 
@@ -275,6 +279,11 @@ static bool op_parse(const Item *it, ArenaUse *use)
 	return t != NULL;
 }
 
+/*
+ * The baselines that need protobuf-c's message types: the libpg_query it comes with (up to 17).
+ * 18 uses upb, whose C message types it does not install; those rows are then n/a.
+ */
+#ifdef PGBIND_HAVE_PROTOBUF_C
 static bool op_parse_base(const Item *it, ArenaUse *use)
 {
 	(void)use;
@@ -292,6 +301,10 @@ static bool op_parse_base(const Item *it, ArenaUse *use)
 	pg_query_free_protobuf_parse_result(r);
 	return ok;
 }
+#define PROTOBUF_C_OP(fn) fn
+#else
+#define PROTOBUF_C_OP(fn) NULL
+#endif
 
 /* What pgbind_parse does before converting: the floor for any parse to a tree. */
 static bool op_raw(const Item *it, ArenaUse *use)
@@ -350,6 +363,7 @@ static bool op_encode(const Item *it, ArenaUse *use)
 	return ok;
 }
 
+#ifdef PGBIND_HAVE_PROTOBUF_C
 static bool op_encode_base(const Item *it, ArenaUse *use)
 {
 	(void)use;
@@ -357,6 +371,7 @@ static bool op_encode_base(const Item *it, ArenaUse *use)
 	sink += len;
 	return len == it->pb_len;
 }
+#endif
 
 static bool op_decode(const Item *it, ArenaUse *use)
 {
@@ -367,6 +382,7 @@ static bool op_decode(const Item *it, ArenaUse *use)
 	return t != NULL;
 }
 
+#ifdef PGBIND_HAVE_PROTOBUF_C
 static bool op_decode_base(const Item *it, ArenaUse *use)
 {
 	(void)use;
@@ -377,6 +393,7 @@ static bool op_decode_base(const Item *it, ArenaUse *use)
 	pg_query__parse_result__free_unpacked(m, NULL);
 	return true;
 }
+#endif
 
 static bool op_deparse(const Item *it, ArenaUse *use)
 {
@@ -397,12 +414,14 @@ static bool deparse_bytes(const uint8_t *data, size_t len)
 	return ok;
 }
 
+#ifdef PGBIND_HAVE_PROTOBUF_C
 static bool op_deparse_base(const Item *it, ArenaUse *use)
 {
 	(void)use;
 	size_t len = pg_query__parse_result__pack(it->msg, it->packbuf);
 	return deparse_bytes(it->packbuf, len);
 }
+#endif
 
 /* libpg_query's deparser from bytes: what every route to SQL text pays on this libpg_query
  * (its node-level deparser is static), so the floor for the deparse row. */
@@ -473,7 +492,7 @@ static const OpDef ops[N_OPS] = {
 	[OP_PARSE] = {"parse", "pgbind", "arena new + pgbind_parse + arena free", op_parse},
 	[OP_PARSE_BASE] = {"parse_protobuf_unpack", "baseline",
 					   "pg_query_parse_protobuf + pg_query__parse_result__unpack + free_unpacked + free result",
-					   op_parse_base},
+					   PROTOBUF_C_OP(op_parse_base)},
 	[OP_RAW] = {"raw_parse", "limit", "enter memory context + pg_query_raw_parse + exit context", op_raw},
 	[OP_JSON] = {"json", "pgbind", "arena new + pgbind_parse + pgbind_json + arena free", op_json},
 	[OP_JSON_AST] = {"json_from_ast", "pgbind", "arena new + pgbind_json (AST precomputed) + arena free",
@@ -483,10 +502,10 @@ static const OpDef ops[N_OPS] = {
 	[OP_ENCODE_BASE] = {"protobuf_c_pack", "baseline",
 						"pg_query__parse_result__pack of the unpacked message into a preallocated "
 						"buffer of get_packed_size (sizing not timed)",
-						op_encode_base},
+						PROTOBUF_C_OP(op_encode_base)},
 	[OP_DECODE] = {"decode", "pgbind", "arena new + pgbind_decode (bytes precomputed) + arena free", op_decode},
 	[OP_DECODE_BASE] = {"protobuf_c_unpack", "baseline", "pg_query__parse_result__unpack + free_unpacked",
-						op_decode_base},
+						PROTOBUF_C_OP(op_decode_base)},
 	[OP_DEPARSE] = {"deparse", "pgbind",
 					"arena new + pgbind_deparse (AST precomputed; encodes, then pg_query_deparse_protobuf) "
 					"+ arena free",
@@ -494,7 +513,7 @@ static const OpDef ops[N_OPS] = {
 	[OP_DEPARSE_BASE] = {"protobuf_c_pack_deparse", "baseline",
 						 "pg_query__parse_result__pack into a preallocated buffer + pg_query_deparse_protobuf "
 						 "+ free result",
-						 op_deparse_base},
+						 PROTOBUF_C_OP(op_deparse_base)},
 	[OP_DEPARSE_FLOOR] = {"deparse_protobuf", "limit",
 						  "pg_query_deparse_protobuf alone on precomputed bytes + free result", op_deparse_floor},
 	[OP_FINGERPRINT] = {"fingerprint", "pgbind", "pgbind_fingerprint (AST precomputed)", op_fingerprint},
@@ -509,7 +528,7 @@ static uint32_t only_ops;
 
 static bool op_available(int op)
 {
-	return only_ops == 0 || (only_ops & (1u << op)) || op == OP_RAW;
+	return ops[op].fn && (only_ops == 0 || (only_ops & (1u << op)) || op == OP_RAW);
 }
 
 /* Parses --only=KEY[,KEY...] into only_ops. */
@@ -573,10 +592,12 @@ enum { PREP_OK, PREP_SYNTAX, PREP_EMPTY, PREP_BROKEN };
 
 static void item_free(Item *it)
 {
+#ifdef PGBIND_HAVE_PROTOBUF_C
 	if (it->msg)
 		pg_query__parse_result__free_unpacked(it->msg, NULL);
-	free(it->pb);
 	free(it->packbuf);
+#endif
+	free(it->pb);
 	free(it->sql);
 	memset(it, 0, sizeof *it);
 }
@@ -598,15 +619,19 @@ static int item_prepare(Bench *b, Item *it, uint32_t *failed)
 	pg_query_free_protobuf_parse_result(r);
 	if (!it->pb)
 		return PREP_BROKEN;
+	it->tree = pgbind_parse(it->sql, NULL, b->trees, NULL);
+	if (!it->tree)
+		return PREP_BROKEN;
+	if (it->tree->n_stmts == 0)
+		return PREP_EMPTY;
+#ifdef PGBIND_HAVE_PROTOBUF_C
 	it->msg = pg_query__parse_result__unpack(NULL, it->pb_len, it->pb);
 	if (!it->msg)
 		return PREP_BROKEN;
-	if (it->msg->n_stmts == 0)
-		return PREP_EMPTY;
 	it->packbuf = malloc(pg_query__parse_result__get_packed_size(it->msg) + 1);
 	if (!it->packbuf)
 		return PREP_BROKEN;
-	it->tree = pgbind_parse(it->sql, NULL, b->trees, NULL);
+#endif
 	for (int op = 0; op < N_OPS; op++) {
 		if (!op_available(op))
 			continue;
@@ -834,7 +859,7 @@ static void print_op_line(const Bench *b, const Corpus *c, const char *name, int
 	char speed[16] = "", allocs[40];
 	if (!op_available(op)) {
 		printf("%-28s %-8s %10s %8s %9s %7s %8s %10s  %s\n", name, ops[op].side, "n/a", "n/a", "", "", "n/a", "n/a",
-			   "(not in --only)");
+			   ops[op].fn ? "(not in --only)" : "(needs protobuf-c; this libpg_query has upb)");
 		return;
 	}
 	if (base >= 0 && op_available(base))

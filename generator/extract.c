@@ -98,7 +98,10 @@ static char *decl_name(CXCursor decl)
 	return name;
 }
 
-/* Describes one field's type: what it is as written and what it is underneath. */
+static void record_enum(Extract *ex, CXCursor decl, bool anywhere);
+
+/* Describes one field's type: what it is as written and what it is underneath. An enum it names
+ * is recorded wherever it is declared (18's CompareType lives in access/cmptype.h). */
 static json_t *describe_type(Extract *ex, CXType type)
 {
 	json_t *out = json_object();
@@ -138,6 +141,7 @@ static json_t *describe_type(Extract *ex, CXType type)
 	case CXType_Enum:
 		base_kind = "enum";
 		base = decl_name(decl);
+		record_enum(ex, clang_getCursorDefinition(decl), true);
 		break;
 	case CXType_FunctionProto:
 	case CXType_FunctionNoProto:
@@ -163,7 +167,6 @@ static json_t *describe_type(Extract *ex, CXType type)
 	json_object_set_new(out, "base", json_string(base));
 	json_object_set_new(out, "base_kind", json_string(base_kind));
 	free(base);
-	(void)ex;
 	return out;
 }
 
@@ -216,9 +219,10 @@ static enum CXChildVisitResult visit_enum_constant(CXCursor c, CXCursor parent, 
 	return CXChildVisit_Continue;
 }
 
-static void record_enum(Extract *ex, CXCursor decl)
+/* An enum of the node headers (nodes/), or, with anywhere, one a node field uses. */
+static void record_enum(Extract *ex, CXCursor decl, bool anywhere)
 {
-	if (!clang_isCursorDefinition(decl) || !in_nodes_dir(ex, decl))
+	if (clang_Cursor_isNull(decl) || !clang_isCursorDefinition(decl) || (!anywhere && !in_nodes_dir(ex, decl)))
 		return;
 	char *name = decl_name(decl);
 	if (json_object_get(ex->enums, name)) {
@@ -247,7 +251,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 	Extract *ex = data;
 	switch (clang_getCursorKind(c)) {
 	case CXCursor_EnumDecl:
-		record_enum(ex, c);
+		record_enum(ex, c, false);
 		break;
 	case CXCursor_VarDecl: {
 		char *name = spelling(clang_getCursorSpelling(c));
@@ -264,7 +268,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 	case CXCursor_TypedefDecl: {
 		CXType under = clang_getCanonicalType(clang_getTypedefDeclUnderlyingType(c));
 		if (under.kind == CXType_Enum) {
-			record_enum(ex, clang_getTypeDeclaration(under));
+			record_enum(ex, clang_getTypeDeclaration(under), false);
 		} else if (under.kind == CXType_Record) {
 			char *name = spelling(clang_getCursorSpelling(c));
 			CXCursor decl = clang_getTypeDeclaration(under);
