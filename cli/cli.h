@@ -56,6 +56,8 @@ typedef struct cli_JsonVerdict {
 /* json_verify.c: the JSON checks of one statement libpg_query parsed into want (its protobuf). */
 void verify_json(const char *stmt, const struct pgbind_ParseResult *tree, const uint8_t *want, size_t want_len,
 				 cli_JsonVerdict *verdict);
+/* Whether the linked libpg_query writes an Integer below zero as {} in its JSON (15-4.0.0). */
+bool library_loses_negative_integers(void);
 
 int cli_parse(int argc, char **argv);
 int cli_verify(int argc, char **argv);

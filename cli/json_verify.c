@@ -27,7 +27,7 @@
 
 /* Whether the linked libpg_query has that bug (15-4.0.0 does, 17-6.1.0 does not): asked once,
  * by parsing SELECT -1. */
-static bool library_loses_negative_integers(void)
+bool library_loses_negative_integers(void)
 {
 	static int known = -1;
 	if (known < 0) {

@@ -12,7 +12,8 @@
  *     NULL list cell is {}. No white space anywhere.
  *   - Keys are PostgreSQL's C field names (the AST's member names), in proto field order.
  *   - Left out when unset: integers equal to 0, false, NULL strings ("" is written: "" and NULL
- *     differ), NULL nodes and messages, empty lists and bitmapsets.
+ *     differ; libpg_query 18 leaves "" out as well, outside the value nodes, and pgbind follows
+ *     the libpg_query it is built with), NULL nodes and messages, empty lists and bitmapsets.
  *   - Enums: always, by name, even PostgreSQL's value 0 (pgbind's 0, the proto's *_UNDEFINED,
  *     never occurs in a parsed tree and is left out).
  *   - Exceptions: List.items always ("items":[]); String.sval, Float.fval, BitString.bsval always
@@ -61,6 +62,7 @@
  * needs a larger stack.
  */
 #include "internal.h"
+#include "pg_query.h" /* PG_VERSION_NUM: which libpg_query's JSON to write */
 #include "pgbind_json.h"
 
 #include <math.h>
@@ -69,6 +71,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* libpg_query 18 leaves a char * field holding "" out of its JSON, as it does NULL (value nodes'
+ * strings aside: "sval":"" stays); 15 and 17 write "". */
+#define JSON_OMITS_EMPTY_STRINGS (PG_VERSION_NUM >= 180000)
 
 /* ---- shared: field paths for error messages ------------------------------------------------- */
 
@@ -603,6 +609,8 @@ static bool w_message(Writer *w, const pgbind_MessageDesc *d, const char *base)
 			break;
 		case PGBIND_WIRE_STRING: {
 			const char *v = *(const char *const *)p;
+			if (JSON_OMITS_EMPTY_STRINGS && v && !v[0] && !is_value_string_kind(tag))
+				continue;
 			if (!v) {
 				if (!is_value_string_kind(tag)) /* String.sval and the like: always */
 					continue;

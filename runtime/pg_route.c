@@ -41,16 +41,18 @@ static void fail_with_pg_error(pgbind_Status *status, pgbind_StatusCode code, co
 }
 
 /*
- * libpg_query 15-4.0.0's deparser reads these COPY options' values as strings without checking
- * that there is one, and crashes on COPY t FROM STDIN (format) -- which PostgreSQL's grammar
- * accepts (found by tests/fuzz; regression inputs in tests/fuzz/regressions/parse/).
+ * The deparser of libpg_query before 18 (15-4.0.0, 17-6.1.0) reads these COPY options' values as
+ * strings without checking that there is one, and crashes on COPY t FROM STDIN (format) -- which
+ * PostgreSQL's grammar accepts (found by tests/fuzz; regression inputs in
+ * tests/fuzz/regressions/parse/). 18's deparses it (`pgbind verify` checks both ways).
  */
+#define DEPARSER_CRASHES_ON_COPY_OPTION_WITHOUT_VALUE (pgbind_libpg_query_version_num < 180000)
 static const char *const copy_options_needing_value[] = {"format", "delimiter", "null", "quote",
 														 "escape", "encoding", "force_quote"};
 
 static bool deparser_would_crash(const pgbind_ParseResult *tree, char *why, size_t size)
 {
-	for (size_t i = 0; i < tree->n_stmts; i++) {
+	for (size_t i = 0; DEPARSER_CRASHES_ON_COPY_OPTION_WITHOUT_VALUE && i < tree->n_stmts; i++) {
 		const pgbind_Node *stmt = tree->stmts[i] ? tree->stmts[i]->stmt : NULL;
 		if (!stmt || stmt->tag != PGBIND_T_CopyStmt)
 			continue;
@@ -81,7 +83,7 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	char where[160];
 	if (deparser_would_crash(tree, where, sizeof where)) {
 		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
-					"%s: libpg_query 15-4.0.0's deparser crashes on it, so it is not deparsed", where);
+					"%s: the deparser of libpg_query before 18 crashes on it, so it is not deparsed", where);
 		return NULL;
 	}
 #ifdef PGBIND_HAVE_DEPARSE_NODES
@@ -157,6 +159,7 @@ pgbind_ScanResult *pgbind_scan(const char *sql, const pgbind_Options *options, p
 	}
 	pgbind_ScanResult *result = NULL;
 #ifdef PGBIND_HAVE_SCAN_TOKENS
+	(void)options; /* nothing nests: no depth to limit */
 	PgQueryScanTokensResult r = pg_query_scan_tokens(sql);
 	if (r.error) {
 		fail_with_pg_error(status, PGBIND_ERROR_SYNTAX, r.error);
@@ -168,6 +171,7 @@ pgbind_ScanResult *pgbind_scan(const char *sql, const pgbind_Options *options, p
 			pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
 			result = NULL;
 		} else {
+			memset(tokens, 0, (size_t)r.n_tokens * sizeof *tokens);
 			result->version = pgbind_libpg_query_version_num;
 			result->n_tokens = (size_t)r.n_tokens;
 			result->tokens = ptrs;
