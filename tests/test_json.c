@@ -406,7 +406,9 @@ static void test_format(void)
 	same_as_libpg_query(" -- nothing\n", __LINE__);
 	same_as_libpg_query(";", __LINE__);
 	o = ours("");
-	CHECK(o && strcmp(o, "{\"version\":150001,\"stmts\":[]}") == 0, "empty: %s", S(o));
+	char empty[64];
+	snprintf(empty, sizeof empty, "{\"version\":%d,\"stmts\":[]}", PG_VERSION_NUM); /* the library's version */
+	CHECK(o && strcmp(o, empty) == 0, "empty: %s", S(o));
 	same_as_libpg_query("SELECT 1; SELECT 2;\n\n/* c */ UPDATE t SET a = 1 WHERE b", __LINE__);
 	o = ours("SELECT 1; SELECT 2");
 	CHECK(o && strstr(o, "\"stmt_len\":8}") && strstr(o, "\"stmt_location\":9}"), "locations: %s", S(o));

@@ -678,7 +678,7 @@ if setup "enum PartitionStrategy replaces the PARTITION_STRATEGY_ #defines" sh -
 	check "from_pg: PartitionSpec.strategy is FROM_PG_ENUM(strategy, strategy, PartitionStrategy)" sh -c "
 		grep -A3 '^FROM_PG_BEGIN(PartitionSpec, PartitionSpec)' '$G/from_pg.inc.c' | grep -q 'FROM_PG_ENUM(strategy, strategy, PartitionStrategy)'"
 	check "c_fields: classified ENUM over C type PartitionStrategy" sh -c "
-		grep -A1 'c_fields_PartitionSpec\[\] = {' '$G/c_fields.inc.c' | grep -q '{\"ENUM\", \"PartitionStrategy\"}'"
+		grep -A1 'c_fields_PartitionSpec\[\] = {' '$G/c_fields.inc.c' | grep -q '{\"ENUM\", \"PartitionStrategy\", offsetof(PartitionSpec, strategy)}'"
 	expect_block "from_pg switch: the char values 'l' 'r' 'h' (108 114 104) -> 1 2 3" "$G/from_pg.inc.c" \
 		'static int32_t from_pg_enum_PartitionStrategy(FromPg *cx, int v)' '}' <<'EOF'
 static int32_t from_pg_enum_PartitionStrategy(FromPg *cx, int v)
