@@ -77,7 +77,8 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 
-.PHONY: all deps regen extract generate check-generated check unit-tests clean install fuzz fuzz-build bench \
+.PHONY: all deps regen extract generate check-generated check check-versions unit-tests clean install fuzz \
+        fuzz-build bench \
         san-build
 
 all: deps $(BUILD)/pgbind $(BUILD)/libpgbind.a $(BUILD)/libpgbind.so
@@ -229,6 +230,11 @@ check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES)
 		PG_QUERY_INCLUDES="$(PG_QUERY_INCLUDES)" PG_QUERY_LIBS="$(PG_QUERY_LIBS)" PG_MAJOR=$(PG_MAJOR) \
 		PG_QUERY_DIR="$(PG_QUERY_DIR)" \
 		MODEL=$(MODEL) FUZZ_SECONDS=$(FUZZ_SECONDS) HAVE_FUZZ=$(HAVE_FUZZ_CC) SAN=$(SAN) SANFLAGS="$(SANFLAGS)" tests/run.sh
+
+# The suite against other PostgreSQL majors' libpg_query, from Debian's later releases
+# (tests/versions/run.sh: needs the network; not part of make check).
+check-versions: deps
+	@tests/versions/run.sh $(VERSIONS)
 
 # ---- fuzzing (clang's libFuzzer) ---------------------------------------------------------------
 

@@ -1,0 +1,58 @@
+#!/bin/sh
+# run.sh [SUITE:MAJOR ...] -- `make check-versions`: the whole suite against libpg_query builds of
+# other PostgreSQL majors, from Debian's later releases (default: trixie:17 sid:18). For each:
+#   1. tests/versions/debian_tree.sh assembles a PG_QUERY_DIR tree from Debian's packages;
+#   2. a copy of this checkout (its tracked files, build/ left out) runs `make regen` with that
+#      tree, exactly as a user bumping libpg_query does; the model it extracts must equal the
+#      committed schema/pgMAJOR/nodes.json;
+#   3. that copy runs `make check` with the tree, the version's own SQL scripts as the Debian
+#      corpus.
+# Needs the network (deb.debian.org) and about 7 minutes a version on two cores; make check does
+# not run it. Ends with "N passed, M failed".
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+root=$(pwd)
+work=${VERSIONS_DIR:-$root/build/versions}
+[ $# -gt 0 ] || set -- trixie:17 sid:18
+passed=0
+failed=0
+step() {
+	name=$1
+	shift
+	log=$work/step.log
+	if "$@" >"$log" 2>&1; then
+		printf 'ok   %s\n' "$name"
+		passed=$((passed + 1))
+	else
+		printf 'FAIL %s\n' "$name"
+		tail -15 "$log" | sed 's/^/     | /'
+		failed=$((failed + 1))
+		return 1
+	fi
+}
+mkdir -p "$work"
+for sv in "$@"; do
+	suite=${sv%%:*}
+	major=${sv#*:}
+	v=$work/pg$major
+	echo "== PostgreSQL $major: libpg_query from Debian $suite"
+	step "tree from Debian $suite's packages" tests/versions/debian_tree.sh "$suite" "$major" "$v" || continue
+	sed -n 's/^  \(.*\)/     \1/p' "$work/step.log"
+	rm -rf "$v/src"
+	mkdir -p "$v/src"
+	git ls-files -z | xargs -0 tar -cf - | tar -xf - -C "$v/src"
+	step "make regen PG_QUERY_DIR=<tree>" make -C "$v/src" -s PG_QUERY_DIR="$v/tree" regen || continue
+	step "the extracted model equals the committed schema/pg$major/nodes.json" \
+		diff -u "$root/schema/pg$major/nodes.json" "$v/src/schema/pg$major/nodes.json"
+	if DEBIAN_SQL_DIR="$v/tree/sql" make -C "$v/src" -s PG_QUERY_DIR="$v/tree" check >"$v/check.log" 2>&1; then
+		printf 'ok   make check PG_QUERY_DIR=<tree>: %s\n' "$(tail -1 "$v/check.log")"
+		passed=$((passed + 1))
+	else
+		printf 'FAIL make check PG_QUERY_DIR=<tree>: %s (log: %s)\n' \
+			"$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$v/check.log" | tail -1)" "$v/check.log"
+		grep -E '^FAIL' "$v/check.log" | sed 's/^/     | /'
+		failed=$((failed + 1))
+	fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
