@@ -8,7 +8,8 @@
 #
 # apt-get downloads them with its own state under DIR (the machine's sources and packages are
 # left alone), so the archive's signatures are checked as for any install. Nothing is installed.
-# Headers: the ones libpg-query-dev ships (/usr/include/pg_query/postgres, from 18 on), else
+# Headers: the ones libpg-query-dev ships (/usr/include/pg_query/postgres: the library's own,
+# patched by libpg_query; Debian 13 and later install them), else
 # postgresql-server-dev-MAJOR's, which may be a later minor release than the library's (the
 # overrides of schema/pgMAJOR say where that shows).
 # A library built against a newer glibc than this machine's gets glibc_compat.c linked in (see
