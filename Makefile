@@ -234,7 +234,7 @@ check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES)
 # The suite against other PostgreSQL majors' libpg_query, from Debian's later releases
 # (tests/versions/run.sh: needs the network; not part of make check).
 check-versions: deps
-	@tests/versions/run.sh $(VERSIONS)
+	+@tests/versions/run.sh $(VERSIONS)
 
 # ---- fuzzing (clang's libFuzzer) ---------------------------------------------------------------
 

@@ -67,6 +67,23 @@ static const char *outermost(const char *name, char *buf, size_t size)
 	return buf;
 }
 
+/* Whether a message or enum ("message", "enum") stays: 1, or 0 when it is (in) an ignored
+ * message; -1 with the error when it is nested in one pgbind carries. */
+static int kept(Cx *cx, json_t *ignored, json_t *decl, const char *what)
+{
+	char buf[256];
+	const char *top = outermost(S(decl, "name"), buf, sizeof buf);
+	if (json_object_get(ignored, top))
+		return 0;
+	if (!json_is_string(json_object_get(decl, "parent")))
+		return 1;
+	fail_at_proto(cx, decl,
+				  "%s %s is nested in %s: pgbind carries top-level %ss only; if the parse tree does not use %s, "
+				  "add '%s ignore:true' to the overrides",
+				  what, S(decl, "name"), top, what, top, top);
+	return -1;
+}
+
 /*
  * The proto without the messages the overrides mark `ignore:true` (18's SummaryResult, the
  * output of pg_query_summary: nothing of the parse tree) and what is nested in them; a new
@@ -79,7 +96,6 @@ static json_t *without_ignored(Cx *cx, json_t *proto)
 	json_t *kept_msgs = json_array(), *kept_enums = json_array(), *ignored = json_object();
 	size_t i, j;
 	json_t *v, *f;
-	char buf[256];
 	bool ok = true;
 
 	json_array_foreach(json_object_get(proto, "messages"), i, v)
@@ -95,14 +111,11 @@ static json_t *without_ignored(Cx *cx, json_t *proto)
 	}
 	json_array_foreach(ok ? json_object_get(out, "messages") : NULL, i, v)
 	{
-		const char *top = outermost(S(v, "name"), buf, sizeof buf);
-		if (json_object_get(ignored, top))
-			continue;
-		if (json_is_string(json_object_get(v, "parent"))) {
-			ok = fail_at_proto(cx, v,
-							   "message %s is nested in %s: pgbind carries top-level messages only; if the parse tree "
-							   "does not use %s, add '%s ignore:true' to the overrides",
-							   S(v, "name"), top, top, top);
+		int keep = kept(cx, ignored, v, "message");
+		if (keep <= 0) {
+			ok = keep == 0;
+			if (ok)
+				continue;
 			break;
 		}
 		json_array_foreach(json_object_get(v, "fields"), j, f)
@@ -126,17 +139,13 @@ static json_t *without_ignored(Cx *cx, json_t *proto)
 	}
 	json_array_foreach(ok ? json_object_get(out, "enums") : NULL, i, v)
 	{
-		const char *top = outermost(S(v, "name"), buf, sizeof buf);
-		if (json_object_get(ignored, top))
-			continue;
-		if (json_is_string(json_object_get(v, "parent"))) {
-			ok = fail_at_proto(cx, v,
-							   "enum %s is nested in %s: pgbind carries top-level enums only; if the parse tree does "
-							   "not use %s, add '%s ignore:true' to the overrides",
-							   S(v, "name"), top, top, top);
+		int keep = kept(cx, ignored, v, "enum");
+		if (keep < 0) {
+			ok = false;
 			break;
 		}
-		json_array_append(kept_enums, v);
+		if (keep)
+			json_array_append(kept_enums, v);
 	}
 	json_object_set_new(out, "messages", kept_msgs);
 	json_object_set_new(out, "enums", kept_enums);
