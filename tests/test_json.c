@@ -410,8 +410,9 @@ static void test_format(void)
 	snprintf(empty, sizeof empty, "{\"version\":%d,\"stmts\":[]}", PG_VERSION_NUM); /* the library's version */
 	CHECK(o && strcmp(o, empty) == 0, "empty: %s", S(o));
 	same_as_libpg_query("SELECT 1; SELECT 2;\n\n/* c */ UPDATE t SET a = 1 WHERE b", __LINE__);
-	o = ours("SELECT 1; SELECT 2");
-	CHECK(o && strstr(o, "\"stmt_len\":8}") && strstr(o, "\"stmt_location\":9}"), "locations: %s", S(o));
+	o = ours("SELECT 1; SELECT 2"); /* 18 starts the second statement at its first token */
+	CHECK(o && strstr(o, "\"stmt_len\":8}") && strstr(o, PGBIND_PG_MAJOR >= 18 ? "\"stmt_location\":10}" : "\"stmt_location\":9}"),
+		  "locations: %s", S(o));
 
 	/* enums always by name, including C value 0; char fields; int64; nested messages (alias) */
 	same_as_libpg_query("SELECT * FROM a AS x(c) JOIN b USING (c) FOR UPDATE OF a NOWAIT", __LINE__);

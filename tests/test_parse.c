@@ -281,7 +281,10 @@ static void test_errors(void)
 	r = parse("-- only a comment\n");
 	CHECK(r && r->n_stmts == 0, "a comment alone is no statement");
 	r = parse("SELECT 1; SELECT 2;; UPDATE t SET a = 1");
-	CHECK(r && r->n_stmts == 3 && r->stmts[1]->stmt_location == 9, "three statements with their locations");
+	/* PostgreSQL 18 starts a statement at its first token (10), before at the end of the previous
+	 * semicolon (9) */
+	CHECK(r && r->n_stmts == 3 && r->stmts[1]->stmt_location == (PGBIND_PG_MAJOR >= 18 ? 10 : 9),
+		  "three statements with their locations");
 	CHECK(same_bytes("SELECT 1; SELECT 2;; UPDATE t SET a = 1"), "several statements: bytes equal libpg_query's");
 }
 
