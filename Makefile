@@ -66,7 +66,13 @@ HAVE_SYMBOL = $(shell printf 'char %s(void); int main(void) { return (int)%s(); 
 # The protobuf library it is built with: protobuf-c up to 17 (its pg_query.pb-c.h is installed,
 # and the verifier and the benchmark compare with it), upb from 18 (no C message types installed).
 PG_QUERY_PBC_H := $(firstword $(wildcard $(patsubst -I%,%/pg_query.pb-c.h,$(filter -I%,$(PG_QUERY_INCLUDES)))))
+# libpg_query's node-level deparser, deparseRawStmt (exported by 17 and 18), is called from pgbind only
+# with the library's own PostgreSQL headers: there its error handler stack is thread-local, as in
+# the library, so that pgbind can catch what the deparser raises.
+PG_HEADERS_ARE_LIBPG_QUERYS := $(shell grep -qs '__thread sigjmp_buf \*PG_exception_stack' \
+	$(PG_INCLUDE_SERVER)/utils/elog.h && echo yes)
 PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HAVE_DEPARSE_NODES) \
+                     $(if $(PG_HEADERS_ARE_LIBPG_QUERYS),$(if $(call HAVE_SYMBOL,deparseRawStmt),-DPGBIND_HAVE_DEPARSE_RAW_STMT)) \
                      $(if $(call HAVE_SYMBOL,pg_query_scan_tokens),-DPGBIND_HAVE_SCAN_TOKENS) \
                      $(if $(PG_QUERY_PBC_H),-DPGBIND_HAVE_PROTOBUF_C)
 RT_CFLAGS   := -Iruntime -Igenerated $(PG_QUERY_INCLUDES) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)

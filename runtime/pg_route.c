@@ -2,9 +2,11 @@
  * pg_route.c -- the paths that go through libpg_query: deparse, fingerprint and scan.
  *
  * Each takes the fastest route the linked libpg_query offers, chosen when pgbind is built:
- *   deparse      AST -> nodes -> pg_query_deparse_nodes, where the library exports it (some forks);
- *                else AST -> protobuf -> pg_query_deparse_protobuf (Debian's 15-4.0.0: its
- *                node-level deparser is static).
+ *   deparse      AST -> nodes -> libpg_query's node-level deparser, where the library exports one:
+ *                deparseRawStmt (17 and 18; used when the PostgreSQL headers are the library's
+ *                own, so that PG_TRY here and ereport there share its thread-local handler
+ *                stack), or pg_query_deparse_nodes (some forks); else AST -> protobuf ->
+ *                pg_query_deparse_protobuf (Debian's 15-4.0.0: its deparser is static).
  *   fingerprint  AST -> nodes -> pg_query_fingerprint_node: no parse of text again.
  *   scan         pg_query_scan_tokens where the library has it (18.1); else pg_query_scan's
  *                protobuf through pgbind's decoder.
@@ -19,6 +21,9 @@
 
 #ifdef PGBIND_HAVE_DEPARSE_NODES
 PgQueryDeparseResult pg_query_deparse_nodes(void *stmts);
+#elif defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
+#include "lib/stringinfo.h"
+void deparseRawStmt(StringInfo str, RawStmt *raw_stmt); /* exported; 17 installs no header for it */
 #endif
 
 /* Copies a malloc'd C string into the arena. */
@@ -86,16 +91,57 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 					"%s: the deparser of libpg_query before 18 crashes on it, so it is not deparsed", where);
 		return NULL;
 	}
-#ifdef PGBIND_HAVE_DEPARSE_NODES
+#if defined(PGBIND_HAVE_DEPARSE_NODES) || defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
+	/* The nodes carry "" as "" (nothing to refuse); the depth is capped as on the protobuf route:
+	 * the deparser recurses once a level. */
+	int limit = pgbind_max_depth(options) < PGBIND_DEPARSE_MAX_DEPTH ? pgbind_max_depth(options)
+																	 : PGBIND_DEPARSE_MAX_DEPTH;
+	pgbind_Options capped = {.max_depth = limit};
 	MemoryContext ctx = pg_query_enter_memory_context();
 	void *nodes;
-	if (pgbind_to_pg_parse_tree(tree, ctx, options, &nodes, status)) {
+	if (!pgbind_to_pg_nodes(tree, ctx, &capped, true, &nodes, status)) {
+		if (status && status->code == PGBIND_ERROR_DEPTH && limit == PGBIND_DEPARSE_MAX_DEPTH)
+			pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
+						"nesting deeper than %d levels: libpg_query's deparser recurses once a level "
+						"(PGBIND_DEPARSE_MAX_DEPTH)",
+						limit);
+	} else {
+#ifdef PGBIND_HAVE_DEPARSE_NODES
 		PgQueryDeparseResult r = pg_query_deparse_nodes(nodes);
 		if (r.error)
 			fail_with_pg_error(status, PGBIND_ERROR_INVALID, r.error);
 		else
 			sql = arena_strdup(arena, r.query, status);
 		pg_query_free_deparse_result(r);
+#else
+		/* statements joined with "; ", as pg_query_deparse_protobuf joins them */
+		const char *volatile done = NULL;
+		const char *volatile error = NULL;
+		PG_TRY();
+		{
+			StringInfoData str;
+			ListCell *lc;
+			initStringInfo(&str);
+			foreach (lc, (List *)nodes) {
+				deparseRawStmt(&str, lfirst_node(RawStmt, lc));
+				if (lnext((List *)nodes, lc))
+					appendStringInfoString(&str, "; ");
+			}
+			done = str.data;
+		}
+		PG_CATCH();
+		{
+			MemoryContextSwitchTo(ctx);
+			ErrorData *e = CopyErrorData();
+			error = e->message ? e->message : "libpg_query's deparser failed";
+			FlushErrorState();
+		}
+		PG_END_TRY();
+		if (done)
+			sql = arena_strdup(arena, done, status);
+		else
+			pgbind_fail(status, PGBIND_ERROR_INVALID, "%s", error);
+#endif
 	}
 	pg_query_exit_memory_context(ctx);
 #else
