@@ -150,7 +150,8 @@ PGBIND_ARENA_INLINE void *pgbind_Arena_Alloc(pgbind_Arena *arena, size_t size)
 #define PGBIND_DEFAULT_MAX_DEPTH 10000
 
 /* libpg_query's protobuf deparse route (pg_query_deparse_protobuf) unpacks recursively and
- * crashes from about 4,000 levels on an 8 MiB stack: pgbind_deparse refuses deeper trees there. */
+ * crashes from about 4,000 levels on an 8 MiB stack, and its deparser recurses once a level on
+ * any route: pgbind_deparse refuses deeper trees. */
 #define PGBIND_DEPARSE_MAX_DEPTH 1000
 
 typedef struct pgbind_Options {
@@ -215,12 +216,14 @@ PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *me
 
 /*
  * SQL text for tree, NUL-terminated, in arena: libpg_query's deparser, by the fastest route the
- * linked library offers (see runtime/pg_route.c). Through protobuf (Debian's libpg_query) an
- * empty string in a char * field arrives as NULL: the SQL would change (COMMENT ... IS '' comes
- * back as IS NULL) and libpg_query 15-4.0.0's deparser crashes on many such fields (ALTER TYPE t
- * ADD VALUE ''), so such a tree is refused with PGBIND_ERROR_UNREPRESENTABLE naming the field.
- * So are trees the deparser is known to crash on (COPY t FROM STDIN (format): see pg_route.c),
- * and trees nested deeper than PGBIND_DEPARSE_MAX_DEPTH, whose unpacking would overflow the stack.
+ * linked library offers (see runtime/pg_route.c). From nodes where the library exports its
+ * node-level deparser (libpg_query 17 and 18 built with their own headers): every string as the
+ * tree holds it. Through protobuf (Debian 12's 15-4.0.0) an empty string in a char * field
+ * arrives as NULL: the SQL would change (COMMENT ... IS '' comes back as IS NULL) and the
+ * deparser crashes on many such fields (ALTER TYPE t ADD VALUE ''), so such a tree is refused
+ * there with PGBIND_ERROR_UNREPRESENTABLE naming the field. On every route, so are trees the
+ * deparser of the linked version is known to crash on (before 18: COPY t FROM STDIN (format)),
+ * and trees nested deeper than PGBIND_DEPARSE_MAX_DEPTH.
  */
 PGBIND_API const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 						   pgbind_Status *status);
