@@ -14,6 +14,7 @@
 #include "pg_headers.h"
 
 #include "internal.h"
+#include "pgbind_walk.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,11 +53,37 @@ static void fail_with_pg_error(pgbind_Status *status, pgbind_StatusCode code, co
  * tests/fuzz/regressions/parse/). 18's deparses it (`pgbind verify` checks both ways).
  */
 #define DEPARSER_CRASHES_ON_COPY_OPTION_WITHOUT_VALUE (pgbind_libpg_query_version_num < 180000)
+
+/*
+ * The deparser of libpg_query before 18 reads XMLROOT's version (its second argument) as an
+ * A_Const whatever node it is: XMLROOT(x, VERSION v || 'a') comes out as VERSION NO VALUE, or as
+ * whatever lies past the node (found by fuzzing 17's node route; 18 checks the kind and raises
+ * an error).
+ */
+#define DEPARSER_MISREADS_XMLROOT_VERSION (pgbind_libpg_query_version_num < 180000)
+
+static bool is_xmlroot_with_expression_version(pgbind_Node *node, void *ctx)
+{
+	(void)ctx;
+	const pgbind_XmlExpr *x = (const pgbind_XmlExpr *)node;
+	return node->tag == PGBIND_T_XmlExpr && x->op == PGBIND_IS_XMLROOT && x->n_args >= 2 && x->args[1] &&
+		   x->args[1]->tag != PGBIND_T_A_Const;
+}
 static const char *const copy_options_needing_value[] = {"format", "delimiter", "null", "quote",
 														 "escape", "encoding", "force_quote"};
 
+/* Whether the linked libpg_query's deparser is known to crash on tree, or to misread it; why says
+ * what and where. */
 static bool deparser_would_crash(const pgbind_ParseResult *tree, char *why, size_t size)
 {
+	if (DEPARSER_MISREADS_XMLROOT_VERSION &&
+		pgbind_ParseResult_walk((pgbind_ParseResult *)tree, is_xmlroot_with_expression_version, NULL, NULL) ==
+			PGBIND_WALK_STOPPED) {
+		snprintf(why, size,
+				 "XMLROOT with a version that is not a constant: the deparser of libpg_query before 18 reads it as "
+				 "one, so it is not deparsed");
+		return true;
+	}
 	for (size_t i = 0; DEPARSER_CRASHES_ON_COPY_OPTION_WITHOUT_VALUE && i < tree->n_stmts; i++) {
 		const pgbind_Node *stmt = tree->stmts[i] ? tree->stmts[i]->stmt : NULL;
 		if (!stmt || stmt->tag != PGBIND_T_CopyStmt)
@@ -68,7 +95,10 @@ static bool deparser_would_crash(const pgbind_ParseResult *tree, char *why, size
 				continue;
 			for (size_t j = 0; j < sizeof copy_options_needing_value / sizeof *copy_options_needing_value; j++) {
 				if (strcmp(opt->defname, copy_options_needing_value[j]) == 0) {
-					snprintf(why, size, "COPY option %s without a value", opt->defname);
+					snprintf(why, size,
+							 "COPY option %s without a value: the deparser of libpg_query before 18 crashes on it, "
+							 "so it is not deparsed",
+							 opt->defname);
 					return true;
 				}
 			}
@@ -85,10 +115,9 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 		return NULL;
 	}
 	const char *sql = NULL;
-	char where[160];
-	if (deparser_would_crash(tree, where, sizeof where)) {
-		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
-					"%s: the deparser of libpg_query before 18 crashes on it, so it is not deparsed", where);
+	char known[256];
+	if (deparser_would_crash(tree, known, sizeof known)) {
+		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "%s", known);
 		return NULL;
 	}
 #if defined(PGBIND_HAVE_DEPARSE_NODES) || defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
@@ -159,6 +188,7 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 						limit);
 		return NULL;
 	}
+	char where[160];
 	/* Through protobuf an empty string arrives as NULL: the SQL would change (COMMENT ... IS ''
 	 * becomes IS NULL), and libpg_query 15-4.0.0's deparser crashes on some such fields
 	 * (ALTER TYPE t ADD VALUE ''). Refuse rather than guess. */
