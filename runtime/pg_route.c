@@ -72,17 +72,22 @@ static bool is_xmlroot_with_expression_version(pgbind_Node *node, void *ctx)
 static const char *const copy_options_needing_value[] = {"format", "delimiter", "null", "quote",
 														 "escape", "encoding", "force_quote"};
 
-/* Whether the linked libpg_query's deparser is known to crash on tree, or to misread it; why says
- * what and where. */
-static bool deparser_would_crash(const pgbind_ParseResult *tree, char *why, size_t size)
+/* Whether the linked libpg_query's deparser is known to crash on tree, or to misread it (why says
+ * what and where); the walk's error (out of memory) goes to status. */
+static bool deparser_would_crash(const pgbind_ParseResult *tree, char *why, size_t size, pgbind_Status *status)
 {
-	if (DEPARSER_MISREADS_XMLROOT_VERSION &&
-		pgbind_ParseResult_walk((pgbind_ParseResult *)tree, is_xmlroot_with_expression_version, NULL, NULL) ==
-			PGBIND_WALK_STOPPED) {
-		snprintf(why, size,
-				 "XMLROOT with a version that is not a constant: the deparser of libpg_query before 18 reads it as "
-				 "one, so it is not deparsed");
-		return true;
+	if (DEPARSER_MISREADS_XMLROOT_VERSION) {
+		pgbind_WalkResult w =
+			pgbind_ParseResult_walk((pgbind_ParseResult *)tree, is_xmlroot_with_expression_version, NULL, status);
+		if (w == PGBIND_WALK_FAILED)
+			return true;
+		if (w == PGBIND_WALK_STOPPED) {
+			snprintf(why, size,
+					 "XMLROOT with a version that is not a constant: the deparser of libpg_query before 18 reads it "
+					 "as one, so it is not deparsed");
+			pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "%s", why);
+			return true;
+		}
 	}
 	for (size_t i = 0; DEPARSER_CRASHES_ON_COPY_OPTION_WITHOUT_VALUE && i < tree->n_stmts; i++) {
 		const pgbind_Node *stmt = tree->stmts[i] ? tree->stmts[i]->stmt : NULL;
@@ -99,6 +104,7 @@ static bool deparser_would_crash(const pgbind_ParseResult *tree, char *why, size
 							 "COPY option %s without a value: the deparser of libpg_query before 18 crashes on it, "
 							 "so it is not deparsed",
 							 opt->defname);
+					pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "%s", why);
 					return true;
 				}
 			}
@@ -116,10 +122,8 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	}
 	const char *sql = NULL;
 	char known[256];
-	if (deparser_would_crash(tree, known, sizeof known)) {
-		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "%s", known);
+	if (deparser_would_crash(tree, known, sizeof known, status))
 		return NULL;
-	}
 #if defined(PGBIND_HAVE_DEPARSE_NODES) || defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
 	/* The nodes carry "" as "" (nothing to refuse); the depth is capped as on the protobuf route:
 	 * the deparser recurses once a level. */
