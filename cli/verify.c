@@ -239,7 +239,7 @@ static void verify_decode(Verify *v, const char *file, const char *text, size_t 
 #if defined(PGBIND_HAVE_PROTOBUF_C) || defined(PGBIND_HAVE_SCAN_TOKENS)
 #define SCAN_CHECKED 1
 #ifdef PGBIND_HAVE_PROTOBUF_C
-#define SCAN_CHECK_NAME "scan equals protobuf-c's decoding of pg_query_scan"
+#define SCAN_CHECK_NAME "scan equals protobuf-c's unpack of pg_query_scan"
 typedef PgQuery__ScanResult TheirScan;
 typedef PgQuery__ScanToken TheirToken;
 static TheirScan *their_scan(const PgQueryScanResult *raw, pgbind_Arena *arena)
@@ -252,7 +252,7 @@ static void their_scan_free(TheirScan *t)
 	pg_query__scan_result__free_unpacked(t, NULL);
 }
 #else
-#define SCAN_CHECK_NAME "scan (pg_query_scan_tokens) equals pg_query_scan's bytes"
+#define SCAN_CHECK_NAME "scan (scan_tokens) equals pg_query_scan's bytes"
 typedef pgbind_ScanResult TheirScan;
 typedef pgbind_ScanToken TheirToken;
 static TheirScan *their_scan(const PgQueryScanResult *raw, pgbind_Arena *arena)
@@ -300,7 +300,7 @@ static bool same_scan(const char *stmt, pgbind_Arena *arena, char *why, size_t s
 }
 #else
 #define SCAN_CHECKED 0
-#define SCAN_CHECK_NAME "scan: not checked (this libpg_query has neither protobuf-c nor pg_query_scan_tokens)"
+#define SCAN_CHECK_NAME "scan: not checked (no second reading here)"
 #endif
 
 /* An XMLROOT whose version is not a constant: libpg_query's deparser before 18 reads it as one
@@ -560,9 +560,9 @@ int cli_verify(int argc, char **argv)
 	v->checks[CHECK_TO_NODES].name = "to_nodes(tree) equal() libpg_query's reader";
 	v->checks[CHECK_DEPARSE].name = "deparse equals pg_query_deparse_protobuf";
 	v->checks[CHECK_DEPARSE_REFUSED].name = "deparse refused where libpg_query's fails";
-	v->checks[CHECK_DEPARSE_KEEPS].name = "deparse keeps what protobuf loses: parses back equal()";
-	v->checks[CHECK_DEPARSE_THEIRS_WRONG].name = "deparse differs, libpg_query's wrong, ours parses back equal()";
-	v->checks[CHECK_DEPARSE_MISREAD].name = "deparse refused: XMLROOT version libpg_query < 18 misreads";
+	v->checks[CHECK_DEPARSE_KEEPS].name = "deparse of what protobuf loses parses back equal";
+	v->checks[CHECK_DEPARSE_THEIRS_WRONG].name = "deparse right where libpg_query's is not";
+	v->checks[CHECK_DEPARSE_MISREAD].name = "deparse refused: XMLROOT version misread (< 18)";
 	v->checks[CHECK_FINGERPRINT].name = "fingerprint equals pg_query_fingerprint";
 	v->checks[CHECK_SCAN].name = SCAN_CHECK_NAME;
 	v->checks[CHECK_JSON].name = library_loses_negative_integers() ? "JSON equals pg_query_parse's (its bug aside)"
