@@ -180,6 +180,10 @@ $(BUILD)/tests/test_classify: tests/unit/test_classify.c generator/classify.c ge
 		generator/proto_read.c generator/common.c | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $^ $(LDFLAGS_ALL) -ljansson
 
+# The C test programs share their CHECK counter.
+$(addprefix $(BUILD)/tests/,test_parse test_decode test_property test_json test_walk test_hardening \
+	test_hardening_wrap test_hardening_tsan): tests/check.h
+
 $(BUILD)/tests/test_parse: tests/test_parse.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
 
@@ -189,11 +193,14 @@ $(BUILD)/tests/test_decode: tests/test_decode.c $(BUILD)/libpgbind.a | $(BUILD)/
 $(BUILD)/tests/test_property: tests/test_property.c $(BUILD)/libpgbind.a generated/c_fields.inc.c | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
 
-$(BUILD)/tests/test_json: tests/test_json.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
+# These two read SQL files as `pgbind verify` does: with cli/input.c.
+$(BUILD)/tests/test_json: tests/test_json.c cli/input.c cli/cli.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $< cli/input.c $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) \
+		-pthread
 
-$(BUILD)/tests/test_walk: tests/test_walk.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
+$(BUILD)/tests/test_walk: tests/test_walk.c cli/input.c cli/cli.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $< cli/input.c $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) \
+		-pthread
 
 $(BUILD)/tests/test_hardening: tests/test_hardening.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread

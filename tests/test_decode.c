@@ -13,19 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int n_passed, n_failed;
-
-#define CHECK(cond, ...)                                    \
-	do {                                                    \
-		if (cond) {                                         \
-			n_passed++;                                     \
-		} else {                                            \
-			n_failed++;                                     \
-			printf("not ok - %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__);                            \
-			printf("   [%s]\n", #cond);                     \
-		}                                                   \
-	} while (0)
+#include "check.h"
 
 /* ---- a tiny protobuf writer ------------------------------------------------------------------ */
 

@@ -63,19 +63,7 @@
 void *pg_query_enter_memory_context(void);
 void pg_query_exit_memory_context(void *ctx);
 
-static int n_passed, n_failed;
-
-#define CHECK(cond, ...)                                                  \
-	do {                                                                  \
-		if (cond) {                                                       \
-			n_passed++;                                                   \
-		} else {                                                          \
-			n_failed++;                                                   \
-			printf("not ok - %s:%d: ", __FILE__, __LINE__);               \
-			printf(__VA_ARGS__);                                          \
-			printf("   [%s]\n", #cond);                                   \
-		}                                                                 \
-	} while (0)
+#include "check.h"
 
 /* ---- helpers --------------------------------------------------------------------------------- */
 

@@ -22,6 +22,7 @@
  * pg_query_parse over the statements of the files, in this process. Ends with "N passed, M
  * failed"; exits 1 on any failure.
  */
+#include "cli.h"
 #include "pg_query.h"
 #include "pgbind.h"
 #include "pgbind_json.h"
@@ -33,22 +34,10 @@
 #include <string.h>
 #include <time.h>
 
-static int n_passed, n_failed;
+#include "check.h"
 
 /* for printing a string that may be NULL */
 #define S(s) ((s) ? (s) : "(null)")
-
-#define CHECK(cond, ...)                                    \
-	do {                                                    \
-		if (cond) {                                         \
-			n_passed++;                                     \
-		} else {                                            \
-			n_failed++;                                     \
-			printf("not ok - %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__);                            \
-			printf("   [%s]\n", #cond);                     \
-		}                                                   \
-	} while (0)
 
 /* ---- helpers --------------------------------------------------------------------------------- */
 
@@ -769,64 +758,6 @@ typedef struct {
 	size_t n_stmts, cap_stmts;
 } Corpus;
 
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap);
-	size_t got;
-	while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (n + 1 >= cap) {
-			char *grown = realloc(buf, cap *= 2);
-			if (!grown) {
-				free(buf);
-				buf = NULL;
-			}
-			buf = grown;
-		}
-	}
-	fclose(f);
-	if (buf)
-		buf[n] = '\0';
-	return buf;
-}
-
-/* as `pgbind verify`: psql meta-command lines blanked, extension placeholders replaced by
- * identifiers of the same length */
-static void prepare_script(char *text)
-{
-	for (char *line = text; *line;) {
-		char *p = line;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		char *eol = strchr(line, '\n');
-		if (!eol)
-			eol = line + strlen(line);
-		if (*p == '\\')
-			memset(line, ' ', (size_t)(eol - line));
-		line = *eol ? eol + 1 : eol;
-	}
-	static const struct {
-		const char *from, *to;
-	} placeholders[] = {{"@extschema@", "extschema__"}, {"@extowner@", "extowner__"}};
-	for (size_t i = 0; i < sizeof placeholders / sizeof *placeholders; i++) {
-		size_t n = strlen(placeholders[i].from);
-		for (char *p = strstr(text, placeholders[i].from); p; p = strstr(p + n, placeholders[i].from))
-			memcpy(p, placeholders[i].to, n);
-	}
-}
-
-static int line_of(const char *text, size_t at)
-{
-	int line = 1;
-	for (size_t i = 0; i < at && text[i]; i++)
-		line += text[i] == '\n';
-	return line;
-}
-
 static void mismatch(const char *file, int line, const char *stmt, const char *what, const char *a, const char *b)
 {
 	printf("MISMATCH %s:%d: %s\n    %.200s%s\n", file, line, what, stmt, strlen(stmt) > 200 ? "..." : "");
@@ -911,42 +842,41 @@ static void corpus_statement(Corpus *c, const char *file, int line, const char *
 	pg_query_free_parse_result(their);
 }
 
+typedef struct CorpusFile {
+	Corpus *c;
+	const char *path;
+	bool keep; /* the statements are kept for --bench */
+	long seen;
+} CorpusFile;
+
+static bool corpus_each(const char *text, size_t at, char *stmt, size_t len, void *ctx)
+{
+	CorpusFile *f = ctx;
+	Corpus *c = f->c;
+	int line, col;
+	(void)len;
+	cli_line_col(text, at, &line, &col);
+	pgbind_Arena_Free(arena);
+	arena = pgbind_Arena_New();
+	corpus_statement(c, f->path, line, stmt);
+	f->seen++;
+	if (f->keep) {
+		if (c->n_stmts == c->cap_stmts) {
+			c->cap_stmts = c->cap_stmts ? c->cap_stmts * 2 : 1024;
+			c->stmts = realloc(c->stmts, c->cap_stmts * sizeof *c->stmts);
+		}
+		c->stmts[c->n_stmts++] = stmt;
+	} else {
+		free(stmt);
+	}
+	return true;
+}
+
+/* The statements of one SQL file, split as `pgbind verify` splits them. */
 static void corpus_file(Corpus *c, const char *path, bool keep)
 {
-	char *text = read_file(path);
-	CHECK(text != NULL, "%s: readable", path);
-	if (!text)
-		return;
-	prepare_script(text);
-	size_t len = strlen(text);
-	PgQuerySplitResult split = pg_query_split_with_parser(text);
-	if (split.error) {
-		pg_query_free_split_result(split);
-		split = pg_query_split_with_scanner(text);
-	}
-	CHECK(!split.error, "%s: split", path);
-	for (int i = 0; !split.error && i < split.n_stmts; i++) {
-		size_t at = (size_t)split.stmts[i]->stmt_location, n = (size_t)split.stmts[i]->stmt_len;
-		if (at > len || n > len - at)
-			continue;
-		char *stmt = malloc(n + 1);
-		memcpy(stmt, text + at, n);
-		stmt[n] = '\0';
-		pgbind_Arena_Free(arena);
-		arena = pgbind_Arena_New();
-		corpus_statement(c, path, line_of(text, at), stmt);
-		if (keep) {
-			if (c->n_stmts == c->cap_stmts) {
-				c->cap_stmts = c->cap_stmts ? c->cap_stmts * 2 : 1024;
-				c->stmts = realloc(c->stmts, c->cap_stmts * sizeof *c->stmts);
-			}
-			c->stmts[c->n_stmts++] = stmt;
-		} else {
-			free(stmt);
-		}
-	}
-	pg_query_free_split_result(split);
-	free(text);
+	CorpusFile f = {c, path, keep, 0};
+	CHECK(cli_each_statement(path, "test_json", corpus_each, &f), "%s: read and split", path);
 }
 
 static double now(void)

@@ -67,19 +67,7 @@
 
 /* ---- counting -------------------------------------------------------------------------------- */
 
-static int n_passed, n_failed;
-
-#define CHECK(cond, ...)                                                  \
-	do {                                                                  \
-		if (cond) {                                                       \
-			n_passed++;                                                   \
-		} else {                                                          \
-			n_failed++;                                                   \
-			printf("not ok - %s:%d: ", __FILE__, __LINE__);               \
-			printf(__VA_ARGS__);                                          \
-			printf("   [%s]\n", #cond);                                   \
-		}                                                                 \
-	} while (0)
+#include "check.h"
 
 /* The per-tree checks, counted apart. */
 enum { CK_A, CK_B, CK_C, CK_D, CK_E, CK_COUNT };

@@ -16,6 +16,7 @@
  *   --examples DIR  run DIR/tables and DIR/rewrite (skipped, and said so, without it)
  * Ends with "N passed, M failed"; exits 1 when a check failed.
  */
+#include "cli.h"
 #include "pg_query.h"
 #include "pgbind.h"
 #include "pgbind_reflect.h"
@@ -28,19 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int n_passed, n_failed;
-
-#define CHECK(cond, ...)                                                  \
-	do {                                                                  \
-		if (cond) {                                                       \
-			n_passed++;                                                   \
-		} else {                                                          \
-			n_failed++;                                                   \
-			printf("not ok - %s:%d: ", __FILE__, __LINE__);               \
-			printf(__VA_ARGS__);                                          \
-			printf("   [%s]\n", #cond);                                   \
-		}                                                                 \
-	} while (0)
+#include "check.h"
 
 static pgbind_Arena *arena;
 
@@ -550,80 +539,36 @@ static int check_statement(const char *sql, Corpus *c)
 	return problems;
 }
 
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t len = 0, cap = 65536;
-	char *text = xmalloc(cap);
-	size_t got;
-	while ((got = fread(text + len, 1, cap - len - 1, f)) > 0) {
-		len += got;
-		if (cap - len - 1 == 0)
-			text = xrealloc(text, cap *= 2);
-	}
-	fclose(f);
-	text[len] = '\0';
-	return text;
-}
+typedef struct CorpusFile {
+	Corpus *c;
+	int problems;
+	long k;
+} CorpusFile;
 
-/* Blanks psql meta-command lines (as pgbind verify does) and extension placeholders. */
-static void prepare_script(char *text)
+static bool corpus_each(const char *text, size_t at, char *stmt, size_t len, void *ctx)
 {
-	for (char *line = text; *line;) {
-		char *p = line + strspn(line, " \t");
-		char *eol = strchr(line, '\n');
-		if (!eol)
-			eol = line + strlen(line);
-		if (*p == '\\')
-			memset(line, ' ', (size_t)(eol - line));
-		line = *eol ? eol + 1 : eol;
+	CorpusFile *f = ctx;
+	(void)text, (void)at, (void)len;
+	f->problems += check_statement(stmt, f->c);
+	free(stmt);
+	if (++f->k % 64 == 0) { /* keep the arena small: trees are checked one at a time */
+		pgbind_Arena_Free(arena);
+		arena = pgbind_Arena_New();
 	}
-	for (char *p = strstr(text, "@extschema@"); p; p = strstr(p, "@extschema@"))
-		memcpy(p, "extschema__", 11);
-	for (char *p = strstr(text, "@extowner@"); p; p = strstr(p, "@extowner@"))
-		memcpy(p, "extowner__", 10);
+	return true;
 }
 
 static void test_corpus(int n_files, char **files)
 {
 	Corpus c = {0};
 	for (int i = 0; i < n_files; i++) {
-		char *text = read_file(files[i]);
-		CHECK(text != NULL, "%s: readable", files[i]);
-		if (!text)
-			continue;
-		prepare_script(text);
-		PgQuerySplitResult split = pg_query_split_with_parser(text);
-		if (split.error) {
-			pg_query_free_split_result(split);
-			split = pg_query_split_with_scanner(text);
-		}
-		CHECK(!split.error, "%s: splits into statements", files[i]);
-		int problems = 0;
+		CorpusFile f = {&c, 0, 0};
 		long before = c.statements;
-		size_t len = strlen(text);
-		for (int k = 0; !split.error && k < split.n_stmts; k++) {
-			size_t at = (size_t)split.stmts[k]->stmt_location, n = (size_t)split.stmts[k]->stmt_len;
-			if (at > len || n > len - at)
-				continue;
-			char *stmt = xmalloc(n + 1);
-			memcpy(stmt, text + at, n);
-			stmt[n] = '\0';
-			problems += check_statement(stmt, &c);
-			free(stmt);
-			if (k % 64 == 63) { /* keep the arena small: trees are checked one at a time */
-				pgbind_Arena_Free(arena);
-				arena = pgbind_Arena_New();
-			}
-		}
-		CHECK(problems == 0,
+		CHECK(cli_each_statement(files[i], "test_walk", corpus_each, &f), "%s: read and split", files[i]);
+		CHECK(f.problems == 0,
 			  "%s: walk_children, mutate_children, ParseResult_walk and a copying ParseResult_mutate agree with the "
 			  "descriptors on all %ld statements (%d problems)",
-			  files[i], c.statements - before, problems);
-		pg_query_free_split_result(split);
-		free(text);
+			  files[i], c.statements - before, f.problems);
 	}
 	int kinds = 0;
 	for (int t = 0; t < PGBIND_NODE_TAG_LIMIT; t++)
