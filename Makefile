@@ -182,7 +182,7 @@ $(BUILD)/tests/test_classify: tests/unit/test_classify.c generator/classify.c ge
 
 # The C test programs share their CHECK counter.
 $(addprefix $(BUILD)/tests/,test_parse test_decode test_property test_json test_walk test_hardening \
-	test_hardening_wrap test_hardening_tsan): tests/check.h
+	test_hardening_wrap test_hardening_tsan): tests/check.h tests/rev_writer.h
 
 $(BUILD)/tests/test_parse: tests/test_parse.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)

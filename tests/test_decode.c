@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "rev_writer.h"
 
 /* ---- a tiny protobuf writer ------------------------------------------------------------------ */
 
@@ -329,30 +330,6 @@ static void test_accepted(void)
 
 /* ---- nesting --------------------------------------------------------------------------------- */
 
-/* A buffer written from its end, so each level wraps what is already there. */
-typedef struct {
-	uint8_t *data;
-	size_t cap, start;
-} Rev;
-
-static void rev_varint(Rev *r, uint64_t v)
-{
-	uint8_t tmp[10];
-	size_t n = 0;
-	do {
-		tmp[n++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
-		v >>= 7;
-	} while (v);
-	r->start -= n;
-	memcpy(r->data + r->start, tmp, n);
-}
-
-/* Makes what is written the body of length-delimited field `field`. */
-static void rev_wrap(Rev *r, uint32_t field)
-{
-	rev_varint(r, r->cap - r->start);
-	rev_varint(r, ((uint64_t)field << 3) | 2);
-}
 
 static void test_depth(void)
 {

@@ -64,18 +64,9 @@ void *pg_query_enter_memory_context(void);
 void pg_query_exit_memory_context(void *ctx);
 
 #include "check.h"
+#include "rev_writer.h"
 
 /* ---- helpers --------------------------------------------------------------------------------- */
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p) {
-		printf("# out of memory\n");
-		exit(2);
-	}
-	return p;
-}
 
 static double now(void)
 {
@@ -975,30 +966,6 @@ static void test_syntax_errors(void)
 
 /* ---- malformed protobuf ---- */
 
-/* A reverse protobuf writer (the innermost message first). */
-typedef struct {
-	uint8_t *data;
-	size_t cap, start;
-} Rev;
-
-static void rev_varint(Rev *r, uint64_t v)
-{
-	uint8_t tmp[10];
-	size_t n = 0;
-	do {
-		tmp[n++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
-		v >>= 7;
-	} while (v);
-	r->start -= n;
-	memcpy(r->data + r->start, tmp, n);
-}
-
-/* Makes what is written so far the body of length-delimited field `field`. */
-static void rev_wrap(Rev *r, uint32_t field)
-{
-	rev_varint(r, r->cap - r->start);
-	rev_varint(r, ((uint64_t)field << 3) | 2);
-}
 
 
 static void test_malformed_protobuf(void)

@@ -33,16 +33,6 @@
 
 static pgbind_Arena *arena;
 
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p) {
-		printf("# out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
 static void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
