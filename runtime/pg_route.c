@@ -14,6 +14,7 @@
 #include "pg_headers.h"
 
 #include "internal.h"
+#include "pgbind_reflect.h"
 #include "pgbind_walk.h"
 
 #include <stdio.h>
@@ -52,7 +53,7 @@ static void fail_with_pg_error(pgbind_Status *status, pgbind_StatusCode code, co
  * PostgreSQL's grammar accepts (found by tests/fuzz; regression inputs in
  * tests/fuzz/regressions/parse/). 18's deparses it (`pgbind verify` checks both ways).
  */
-#define DEPARSER_CRASHES_ON_COPY_OPTION_WITHOUT_VALUE (pgbind_libpg_query_version_num < 180000)
+#define DEPARSER_CRASHES_ON_COPY_OPTIONS (pgbind_libpg_query_version_num < 180000)
 
 /*
  * The deparser of libpg_query before 18 reads XMLROOT's version (its second argument) as an
@@ -71,6 +72,47 @@ static bool is_xmlroot_with_expression_version(pgbind_Node *node, void *ctx)
 }
 static const char *const copy_options_needing_value[] = {"format", "delimiter", "null", "quote",
 														 "escape", "encoding", "force_quote"};
+/* It also reads these options' values as strings, crashing on any other kind of value (COPY t
+ * FROM STDIN (null 5), (format *), (escape (a)): found by fuzzing); a Float holds its digits as
+ * a string, which the deparser reads unharmed. */
+static const char *const copy_string_options[] = {"format", "delimiter", "null", "quote", "escape", "encoding"};
+/* force_not_null and force_null take a column list: an Integer crashes it, and before 17 so
+ * does '*'. */
+static const char *const copy_column_list_options[] = {"force_not_null", "force_null"};
+
+static bool named_in(const char *name, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Whether the deparser before 18 crashes on COPY option opt (why says so). */
+static bool copy_option_crashes(const pgbind_DefElem *opt, char *why, size_t size)
+{
+	const pgbind_Node *arg = opt->arg;
+	const pgbind_MessageDesc *desc = arg ? pgbind_node_desc(arg->tag) : NULL;
+	const char *kind = desc ? desc->name : NULL;
+	if (!arg && named_in(opt->defname, copy_options_needing_value,
+						 sizeof copy_options_needing_value / sizeof *copy_options_needing_value)) {
+		snprintf(why, size, "COPY option %s without a value", opt->defname);
+		return true;
+	}
+	if (arg && arg->tag != PGBIND_T_String && arg->tag != PGBIND_T_Float &&
+		named_in(opt->defname, copy_string_options, sizeof copy_string_options / sizeof *copy_string_options)) {
+		snprintf(why, size, "COPY option %s with a value of kind %s, not a string", opt->defname, kind ? kind : "?");
+		return true;
+	}
+	if (arg && (arg->tag == PGBIND_T_Integer || (arg->tag == PGBIND_T_A_Star && pgbind_libpg_query_version_num < 170000)) &&
+		named_in(opt->defname, copy_column_list_options,
+				 sizeof copy_column_list_options / sizeof *copy_column_list_options)) {
+		snprintf(why, size, "COPY option %s with a value of kind %s, not a column list", opt->defname,
+				 kind ? kind : "?");
+		return true;
+	}
+	return false;
+}
 
 /* Whether the linked libpg_query's deparser is known to crash on tree, or to misread it (why says
  * what and where); the walk's error (out of memory) goes to status. */
@@ -89,25 +131,19 @@ static bool deparser_would_crash(const pgbind_ParseResult *tree, char *why, size
 			return true;
 		}
 	}
-	for (size_t i = 0; DEPARSER_CRASHES_ON_COPY_OPTION_WITHOUT_VALUE && i < tree->n_stmts; i++) {
+	for (size_t i = 0; DEPARSER_CRASHES_ON_COPY_OPTIONS && i < tree->n_stmts; i++) {
 		const pgbind_Node *stmt = tree->stmts[i] ? tree->stmts[i]->stmt : NULL;
 		if (!stmt || stmt->tag != PGBIND_T_CopyStmt)
 			continue;
 		const pgbind_CopyStmt *copy = (const pgbind_CopyStmt *)stmt;
 		for (size_t k = 0; k < copy->n_options; k++) {
 			const pgbind_DefElem *opt = (const pgbind_DefElem *)copy->options[k];
-			if (!opt || opt->tag != PGBIND_T_DefElem || opt->arg || !opt->defname)
+			char what[160];
+			if (!opt || opt->tag != PGBIND_T_DefElem || !opt->defname || !copy_option_crashes(opt, what, sizeof what))
 				continue;
-			for (size_t j = 0; j < sizeof copy_options_needing_value / sizeof *copy_options_needing_value; j++) {
-				if (strcmp(opt->defname, copy_options_needing_value[j]) == 0) {
-					snprintf(why, size,
-							 "COPY option %s without a value: the deparser of libpg_query before 18 crashes on it, "
-							 "so it is not deparsed",
-							 opt->defname);
-					pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "%s", why);
-					return true;
-				}
-			}
+			snprintf(why, size, "%s: the deparser of libpg_query before 18 crashes on it, so it is not deparsed", what);
+			pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "%s", why);
+			return true;
 		}
 	}
 	return false;

@@ -79,3 +79,9 @@ COMMENT ON TABLE t IS '';
 -- COPY options the grammar accepts without a value (libpg_query's deparser crashes on them: pgbind refuses)
 COPY t FROM STDIN (format);
 COPY t TO STDOUT (delimiter, header);
+-- COPY options with a value of another kind than the deparser reads (found by fuzzing): before
+-- 18 its deparser crashes on them, so pgbind refuses them there; 18 raises an error
+COPY t FROM STDIN (null (b, c));
+COPY t FROM STDIN (format *);
+COPY t FROM STDIN (force_null *);
+COPY t FROM STDIN (force_null 5);
