@@ -76,8 +76,8 @@ static const char *const copy_options_needing_value[] = {"format", "delimiter", 
  * FROM STDIN (null 5), (format *), (escape (a)): found by fuzzing); a Float holds its digits as
  * a string, which the deparser reads unharmed. */
 static const char *const copy_string_options[] = {"format", "delimiter", "null", "quote", "escape", "encoding"};
-/* force_not_null and force_null take a column list: an Integer crashes it, and before 17 so
- * does '*'. */
+/* force_not_null and force_null take a column list: an Integer other than 0 crashes it (0 reads
+ * as an empty list), and before 17 so does '*'. */
 static const char *const copy_column_list_options[] = {"force_not_null", "force_null"};
 
 static bool named_in(const char *name, const char *const *names, size_t n)
@@ -104,7 +104,9 @@ static bool copy_option_crashes(const pgbind_DefElem *opt, char *why, size_t siz
 		snprintf(why, size, "COPY option %s with a value of kind %s, not a string", opt->defname, kind ? kind : "?");
 		return true;
 	}
-	if (arg && (arg->tag == PGBIND_T_Integer || (arg->tag == PGBIND_T_A_Star && pgbind_libpg_query_version_num < 170000)) &&
+	if (arg &&
+		((arg->tag == PGBIND_T_Integer && ((const pgbind_Integer *)arg)->ival != 0) ||
+		 (arg->tag == PGBIND_T_A_Star && pgbind_libpg_query_version_num < 170000)) &&
 		named_in(opt->defname, copy_column_list_options,
 				 sizeof copy_column_list_options / sizeof *copy_column_list_options)) {
 		snprintf(why, size, "COPY option %s with a value of kind %s, not a column list", opt->defname,

@@ -1,0 +1,1 @@
+COPY t FROM STDIN (force_null 0);
