@@ -1540,9 +1540,8 @@ static __attribute__((noinline)) bool r_array(Reader *r, const pgbind_MessageDes
 				pgbind_Node *node = r_node(r);
 				ok = !r->code && r_push(r, (Slot){.ptr = node});
 			}
-		} else if (c == 'n') {
-			ok = r_literal(r, "null") && r_push(r, (Slot){.ptr = NULL});
 		} else if (c != '{') {
+			/* null too: a repeated message has no empty cells in protobuf (only Node lists do) */
 			ok = r_wrong_type(r, "an object");
 		} else {
 			const pgbind_MessageDesc *sd = &pgbind_message_descs[f->type_index];
