@@ -248,9 +248,9 @@ typedef struct Item {
 	size_t pb_len;
 #ifdef PGBIND_HAVE_PROTOBUF_C
 	PgQuery__ParseResult *msg; /* protobuf-c's unpacking of pb */
-	uint8_t *packbuf;		   /* get_packed_size(msg) bytes, for the pack baselines */
+	uint8_t *packbuf;          /* get_packed_size(msg) bytes, for the pack baselines */
 #endif
-	pgbind_ParseResult *tree;  /* pgbind_parse(sql), in Bench.trees */
+	pgbind_ParseResult *tree; /* pgbind_parse(sql), in Bench.trees */
 } Item;
 
 /* Arena use of one pgbind run, reported by the ops when asked (the untimed pass). */
@@ -495,8 +495,7 @@ static const OpDef ops[N_OPS] = {
 					   PROTOBUF_C_OP(op_parse_base)},
 	[OP_RAW] = {"raw_parse", "limit", "enter memory context + pg_query_raw_parse + exit context", op_raw},
 	[OP_JSON] = {"json", "pgbind", "arena new + pgbind_parse + pgbind_json + arena free", op_json},
-	[OP_JSON_AST] = {"json_from_ast", "pgbind", "arena new + pgbind_json (AST precomputed) + arena free",
-					 op_json_ast},
+	[OP_JSON_AST] = {"json_from_ast", "pgbind", "arena new + pgbind_json (AST precomputed) + arena free", op_json_ast},
 	[OP_JSON_BASE] = {"pg_query_parse", "baseline", "pg_query_parse + free result", op_json_base},
 	[OP_ENCODE] = {"encode", "pgbind", "arena new + pgbind_encode (AST precomputed) + arena free", op_encode},
 	[OP_ENCODE_BASE] = {"protobuf_c_pack", "baseline",
@@ -752,13 +751,13 @@ static void corpus_prepare(Bench *b, Corpus *c)
 #define CHUNK 32
 
 typedef struct OpResult {
-	double *ns;	   /* per round: time of the whole pass */
-	double *chunk; /* per chunk: best time over the rounds */
-	double t;	   /* the path's time: sum of the chunks' best */
-	double med;	   /* median pass time over the rounds (for --json) */
-	double min;	   /* best pass time (for --json) */
-	double allocs, allocs_max; /* malloc-family calls: mean per statement, most in one */
-	double peak, peak_max;	   /* peak live bytes above the start: mean per statement, most */
+	double *ns;                       /* per round: time of the whole pass */
+	double *chunk;                    /* per chunk: best time over the rounds */
+	double t;                         /* the path's time: sum of the chunks' best */
+	double med;                       /* median pass time over the rounds (for --json) */
+	double min;                       /* best pass time (for --json) */
+	double allocs, allocs_max;        /* malloc-family calls: mean per statement, most in one */
+	double peak, peak_max;            /* peak live bytes above the start: mean per statement, most */
 	double arena_blocks, arena_bytes; /* pgbind arena use per statement (pgbind paths) */
 	long fails;
 } OpResult;
@@ -1116,15 +1115,15 @@ static const Shape shapes[] = {
 	{"deep/case", "nested CASE", 125, 12, gen_case},
 };
 #define N_SHAPES ((int)(sizeof shapes / sizeof *shapes))
-#define N_SIZES 4
+#define N_SIZES  4
 
 typedef struct ShapeResult {
 	int n;
 	Item items[N_SIZES];
-	uint32_t failed[N_SIZES];	 /* per size, a bit per op that failed */
+	uint32_t failed[N_SIZES]; /* per size, a bit per op that failed */
 	long reps[N_OPS][N_SIZES];
-	double *ns[N_OPS][N_SIZES];	 /* per round: time of one run */
-	double t[N_OPS][N_SIZES]; /* best over the rounds */
+	double *ns[N_OPS][N_SIZES]; /* per round: time of one run */
+	double t[N_OPS][N_SIZES];   /* best over the rounds */
 	double allocs[N_OPS][N_SIZES];
 	double peak[N_OPS][N_SIZES];
 } ShapeResult;
@@ -1203,10 +1202,11 @@ static void measure_growth(const Bench *b, ShapeResult *s, double budget_ns)
 }
 
 /* The order of the growth rows: each pgbind path, then its baseline. */
-static const int growth_order[] = {OP_PARSE,	   OP_PARSE_BASE,		OP_RAW,		 OP_JSON,		 OP_JSON_AST,
-								   OP_JSON_BASE,   OP_ENCODE,			OP_ENCODE_BASE, OP_DECODE,	 OP_DECODE_BASE,
-								   OP_DEPARSE,	   OP_DEPARSE_BASE,		OP_DEPARSE_FLOOR, OP_FINGERPRINT,
-								   OP_FINGERPRINT_SQL, OP_FINGERPRINT_BASE};
+static const int growth_order[] = {
+	OP_PARSE,           OP_PARSE_BASE,   OP_RAW,           OP_JSON,        OP_JSON_AST,
+	OP_JSON_BASE,       OP_ENCODE,       OP_ENCODE_BASE,   OP_DECODE,      OP_DECODE_BASE,
+	OP_DEPARSE,         OP_DEPARSE_BASE, OP_DEPARSE_FLOOR, OP_FINGERPRINT, OP_FINGERPRINT_SQL,
+	OP_FINGERPRINT_BASE};
 
 static void print_growth_table(const Bench *b, const ShapeResult *res, double budget_ns)
 {
@@ -1278,9 +1278,8 @@ static void print_growth_json(const Bench *b, const ShapeResult *res)
 				printf("}");
 				continue;
 			}
-			printf(",\"ns\":[%.1f,%.1f,%.1f,%.1f],\"doubling\":[%.4f,%.4f,%.4f]", s->t[op][0], s->t[op][1],
-				   s->t[op][2], s->t[op][3], s->t[op][1] / s->t[op][0], s->t[op][2] / s->t[op][1],
-				   s->t[op][3] / s->t[op][2]);
+			printf(",\"ns\":[%.1f,%.1f,%.1f,%.1f],\"doubling\":[%.4f,%.4f,%.4f]", s->t[op][0], s->t[op][1], s->t[op][2],
+				   s->t[op][3], s->t[op][1] / s->t[op][0], s->t[op][2] / s->t[op][1], s->t[op][3] / s->t[op][2]);
 			if (b->scope != SCOPE_NONE)
 				printf(",\"allocs\":[%.0f,%.0f,%.0f,%.0f],\"peak_bytes\":[%.0f,%.0f,%.0f,%.0f]", s->allocs[op][0],
 					   s->allocs[op][1], s->allocs[op][2], s->allocs[op][3], s->peak[op][0], s->peak[op][1],

@@ -51,7 +51,7 @@ bool verify_same_nodes(const struct pgbind_ParseResult *a, const struct pgbind_P
 typedef struct cli_JsonVerdict {
 	bool text_ok; /* pgbind_json == pg_query_parse's JSON, the known bug aside */
 	bool read_ok; /* JSON -> AST -> protobuf == pg_query_parse_protobuf; read(ours) == tree */
-	int lost;	  /* values libpg_query's JSON lost (negative Integers) in this statement */
+	int lost;     /* values libpg_query's JSON lost (negative Integers) in this statement */
 	char text_why[768];
 	char read_why[768];
 } cli_JsonVerdict;

@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* Whether the linked libpg_query has that bug (15-4.0.0 does, 17-6.1.0 does not): asked once,
  * by parsing SELECT -1. */
 bool library_loses_negative_integers(void)

@@ -215,8 +215,7 @@ int cli_deparse(int argc, char **argv)
 		return 0;
 	}
 	const char *from = a.from ? a.from : "sql";
-	if (a.bad || a.format ||
-		(strcmp(from, "sql") != 0 && strcmp(from, "protobuf") != 0 && strcmp(from, "json") != 0)) {
+	if (a.bad || a.format || (strcmp(from, "sql") != 0 && strcmp(from, "protobuf") != 0 && strcmp(from, "json") != 0)) {
 		if (!a.bad)
 			fprintf(stderr, "pgbind deparse: --from takes sql, protobuf or json\n");
 		return 2;

@@ -210,7 +210,8 @@ static void verify_decode(Verify *v, const char *file, const char *text, size_t 
 	bool same = decoded && pgbind_ParseResult_equal(decoded, direct);
 	report(v, CHECK_DECODE, same);
 	if (!same) {
-		snprintf(what, sizeof what, "decode(libpg_query's bytes) %s", decoded ? "differs from the converted tree" : status.message);
+		snprintf(what, sizeof what, "decode(libpg_query's bytes) %s",
+				 decoded ? "differs from the converted tree" : status.message);
 		mismatch(file, text, stmt_at, stmt, what);
 		return;
 	}
@@ -299,7 +300,7 @@ static bool same_scan(const char *stmt, pgbind_Arena *arena, char *why, size_t s
 	return ok;
 }
 #else
-#define SCAN_CHECKED 0
+#define SCAN_CHECKED    0
 #define SCAN_CHECK_NAME "scan: not checked (no second reading here)"
 #endif
 
@@ -411,7 +412,6 @@ static void verify_deparse(Verify *v, const char *file, const char *text, size_t
 		mismatch(file, text, stmt_at, stmt, why);
 	}
 	pg_query_free_deparse_result(theirs);
-
 }
 
 /* back to PostgreSQL: nodes, deparse, fingerprint; and the scanner */
@@ -458,13 +458,13 @@ static void verify_statement(Verify *v, const char *file, const char *text, size
 
 	if (oracle.error) {
 		bool same = !tree && status.code == PGBIND_ERROR_SYNTAX &&
-					same_message(status.message, oracle.error->message) &&
-					status.cursorpos == oracle.error->cursorpos;
+					same_message(status.message, oracle.error->message) && status.cursorpos == oracle.error->cursorpos;
 		report(v, CHECK_SYNTAX_ERRORS, same);
 		if (!same) {
 			snprintf(what, sizeof what, "libpg_query: syntax error \"%s\" at %d; pgbind: %s \"%s\" at %d",
-					 oracle.error->message, oracle.error->cursorpos, tree ? "parsed" : pgbind_StatusCode_name(status.code),
-					 tree ? "" : status.message, status.cursorpos);
+					 oracle.error->message, oracle.error->cursorpos,
+					 tree ? "parsed" : pgbind_StatusCode_name(status.code), tree ? "" : status.message,
+					 status.cursorpos);
 			mismatch(file, text, stmt_at, stmt, what);
 		}
 	} else if (!tree) {
@@ -490,8 +490,8 @@ static void verify_statement(Verify *v, const char *file, const char *text, size
 					at++;
 				char path[512];
 				pgbind_wire_path(want, want_len, at, path, sizeof path);
-				snprintf(what, sizeof what, "protobuf differs at byte %zu (pgbind %zu bytes, libpg_query %zu): %s",
-						 at, len, want_len, path);
+				snprintf(what, sizeof what, "protobuf differs at byte %zu (pgbind %zu bytes, libpg_query %zu): %s", at,
+						 len, want_len, path);
 				mismatch(file, text, stmt_at, stmt, what);
 			}
 			verify_decode(v, file, text, stmt_at, stmt, tree, arena, want, want_len);
@@ -568,7 +568,7 @@ int cli_verify(int argc, char **argv)
 	v->checks[CHECK_FINGERPRINT].name = "fingerprint equals pg_query_fingerprint";
 	v->checks[CHECK_SCAN].name = SCAN_CHECK_NAME;
 	v->checks[CHECK_JSON].name = library_loses_negative_integers() ? "JSON equals pg_query_parse's (its bug aside)"
-																	: "JSON equals pg_query_parse's";
+																   : "JSON equals pg_query_parse's";
 	v->checks[CHECK_JSON_READ].name = "JSON -> AST -> protobuf equals the bytes";
 	const char *coverage_path = NULL;
 	int n_files = 0, unreadable = 0;

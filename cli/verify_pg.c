@@ -55,8 +55,8 @@ bool verify_same_nodes(const pgbind_ParseResult *a, const pgbind_ParseResult *b)
 {
 	MemoryContext ctx = pg_query_enter_memory_context();
 	void *na, *nb;
-	bool same = pgbind_to_pg_nodes(a, ctx, NULL, true, &na, NULL) && pgbind_to_pg_nodes(b, ctx, NULL, true, &nb, NULL) &&
-				equal(na, nb);
+	bool same = pgbind_to_pg_nodes(a, ctx, NULL, true, &na, NULL) &&
+				pgbind_to_pg_nodes(b, ctx, NULL, true, &nb, NULL) && equal(na, nb);
 	pg_query_exit_memory_context(ctx);
 	return same;
 }

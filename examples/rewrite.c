@@ -42,7 +42,7 @@ typedef struct Rewrite {
 	bool parameterize;
 
 	/* state */
-	pgbind_Arena *arena;	  /* the tree's arena: new nodes go there and live as long as the tree */
+	pgbind_Arena *arena;      /* the tree's arena: new nodes go there and live as long as the tree */
 	pgbind_ParamRef **params; /* --parameterize: the ParamRefs made so far, numbered at the end */
 	size_t n_params, cap_params;
 } Rewrite;

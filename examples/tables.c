@@ -37,11 +37,11 @@ typedef struct Tables {
 	struct {
 		char *name; /* "schema.table", malloc'd */
 		bool write;
-	} *found;
+	} * found;
 	size_t n_found, cap_found;
 
 	const pgbind_RangeVar *target; /* the table the statement being walked writes, if any */
-	const char **ctes;			   /* CTE names in scope, innermost last */
+	const char **ctes;             /* CTE names in scope, innermost last */
 	size_t n_ctes, cap_ctes;
 } Tables;
 

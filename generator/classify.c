@@ -23,11 +23,11 @@ typedef struct {
 	Overrides *ov;
 	gen_Error *err;
 
-	json_t *c_structs;	/* name -> struct record (aliases resolved to their target's fields) */
-	json_t *c_enums;	/* name -> enum record */
-	json_t *c_tags;		/* T_X -> value */
+	json_t *c_structs;  /* name -> struct record (aliases resolved to their target's fields) */
+	json_t *c_enums;    /* name -> enum record */
+	json_t *c_tags;     /* T_X -> value */
 	json_t *p_messages; /* name -> proto message */
-	json_t *p_enums;	/* name -> proto enum */
+	json_t *p_enums;    /* name -> proto enum */
 	json_t *node_kinds; /* message name -> {number, json_name} for members of the Node oneof */
 	const char *node_message;
 
@@ -121,7 +121,8 @@ static json_t *without_ignored(Cx *cx, json_t *proto)
 		json_array_foreach(json_object_get(v, "fields"), j, f)
 		{
 			char fbuf[256];
-			const char *ftop = json_is_string(json_object_get(f, "type")) ? outermost(S(f, "type"), fbuf, sizeof fbuf) : "";
+			const char *ftop =
+				json_is_string(json_object_get(f, "type")) ? outermost(S(f, "type"), fbuf, sizeof fbuf) : "";
 			if (json_is_string(json_object_get(f, "map_key")))
 				ok = fail_at_proto(cx, f,
 								   "field %s.%s is a map: pgbind does not carry maps; if the parse tree does not use "
@@ -180,8 +181,8 @@ static const char *ast_scalar_type(const char *proto_type, const char **wire)
 	static const struct {
 		const char *proto, *ast, *wire;
 	} map[] = {
-		{"int32", "int32_t", "INT32"},	 {"uint32", "uint32_t", "UINT32"}, {"int64", "int64_t", "INT64"},
-		{"uint64", "uint64_t", "UINT64"}, {"bool", "bool", "BOOL"},		   {"double", "double", "DOUBLE"},
+		{"int32", "int32_t", "INT32"},      {"uint32", "uint32_t", "UINT32"}, {"int64", "int64_t", "INT64"},
+		{"uint64", "uint64_t", "UINT64"},   {"bool", "bool", "BOOL"},         {"double", "double", "DOUBLE"},
 		{"string", "const char", "STRING"},
 	};
 	for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
@@ -194,12 +195,13 @@ static const char *ast_scalar_type(const char *proto_type, const char **wire)
 }
 
 static const char *const c_keywords[] = {
-	"auto",		"break",  "case",	 "char",	"const",	"continue", "default",	"do",	  "double",
-	"else",		"enum",	  "extern",	 "float",	"for",		"goto",		"if",		"inline", "int",
-	"long",		"register", "restrict", "return", "short",	"signed",	"sizeof",	"static", "struct",
-	"switch",	"typedef", "union",	 "unsigned", "void",	"volatile", "while",	"_Bool",  "bool",
-	"true",		"false",  "tag",	 "NULL", "_Alignas", "_Alignof", "_Atomic", "_Complex", "_Generic", "_Imaginary",
-	"_Noreturn", "_Static_assert", "_Thread_local", NULL,
+	"auto",          "break",    "case",    "char",     "const",    "continue",   "default",   "do",
+	"double",        "else",     "enum",    "extern",   "float",    "for",        "goto",      "if",
+	"inline",        "int",      "long",    "register", "restrict", "return",     "short",     "signed",
+	"sizeof",        "static",   "struct",  "switch",   "typedef",  "union",      "unsigned",  "void",
+	"volatile",      "while",    "_Bool",   "bool",     "true",     "false",      "tag",       "NULL",
+	"_Alignas",      "_Alignof", "_Atomic", "_Complex", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
+	"_Thread_local", NULL,
 };
 
 static bool is_identifier(const char *s)
@@ -247,8 +249,7 @@ static bool index_inputs(Cx *cx)
 		json_object_set_new(cx->c_structs, S(v, "name"), copy);
 	}
 
-	json_array_foreach(json_object_get(cx->proto, "messages"), i, v)
-		json_object_set(cx->p_messages, S(v, "name"), v);
+	json_array_foreach(json_object_get(cx->proto, "messages"), i, v) json_object_set(cx->p_messages, S(v, "name"), v);
 	json_array_foreach(json_object_get(cx->proto, "enums"), i, v) json_object_set(cx->p_enums, S(v, "name"), v);
 
 	/* The Node message: a oneof whose members are the node kinds (override role:node_oneof). */
@@ -258,8 +259,7 @@ static bool index_inputs(Cx *cx)
 		if (!role)
 			continue;
 		if (strcmp(role, "node_oneof") != 0)
-			return overrides_fail(cx->ov, cx->err, S(v, "name"), "role", "unknown role '%s' (known: node_oneof)",
-								  role);
+			return overrides_fail(cx->ov, cx->err, S(v, "name"), "role", "unknown role '%s' (known: node_oneof)", role);
 		if (cx->node_message)
 			return fail_at_proto(cx, v, "two messages have role:node_oneof (%s and %s)", cx->node_message,
 								 S(v, "name"));
@@ -274,8 +274,7 @@ static bool index_inputs(Cx *cx)
 			if (json_is_null(json_object_get(f, "oneof")))
 				return fail_at_proto(cx, f, "field %s.%s lies outside the node oneof", cx->node_message, S(f, "name"));
 			if (strcmp(S(f, "type_kind"), "message") != 0)
-				return fail_at_proto(cx, f, "node oneof member %s.%s is not a message", cx->node_message,
-									 S(f, "name"));
+				return fail_at_proto(cx, f, "node oneof member %s.%s is not a message", cx->node_message, S(f, "name"));
 			if (strcmp(S(f, "json_name"), S(f, "type")) != 0)
 				return fail_at_proto(cx, f,
 									 "node oneof member %s.%s: json_name '%s' differs from its message '%s' "
@@ -335,11 +334,13 @@ static bool library_values(Cx *cx, json_t *pe, json_t *c_values, json_t *missing
 							 name, name);
 	}
 	if (strcmp(how, "proto_order") != 0)
-		return overrides_fail(cx->ov, cx->err, name, "c_values", "%s c_values:%s: the only value is proto_order", name, how);
+		return overrides_fail(cx->ov, cx->err, name, "c_values", "%s c_values:%s: the only value is proto_order", name,
+							  how);
 	if (ordered && json_array_size(missing) == 0)
-		return overrides_fail(cx->ov, cx->err, name, "c_values", "%s c_values:proto_order: the headers already agree with the proto (a stale exception: "
-						"remove it)",
-						name);
+		return overrides_fail(cx->ov, cx->err, name, "c_values",
+							  "%s c_values:proto_order: the headers already agree with the proto (a stale exception: "
+							  "remove it)",
+							  name);
 	/* the values the headers lack join the mapped ones, named by the proto */
 	json_array_foreach(missing, j, cv)
 		json_array_append_new(c_values, json_pack("{s:s, s:I, s:I}", "c_name", S(cv, "name"), "c_value", (json_int_t)0,
@@ -393,9 +394,9 @@ static bool build_enums(Cx *cx, json_t *out)
 					gen_Buf_free(&target);
 					if (unmapped && strcmp(unmapped, "true") == 0) {
 						/* converting this value is a runtime error (from_pg_bad_enum) */
-						json_array_append_new(cx->unmapped, json_pack("{s:s, s:s, s:I, s:s}", "enum", name, "c_name",
-																	  S(cv, "name"), "c_value", I(cv, "value"),
-																	  "location", c_loc(ce)));
+						json_array_append_new(cx->unmapped,
+											  json_pack("{s:s, s:s, s:I, s:s}", "enum", name, "c_name", S(cv, "name"),
+														"c_value", I(cv, "value"), "location", c_loc(ce)));
 						continue;
 					}
 					json_decref(values);
@@ -413,7 +414,8 @@ static bool build_enums(Cx *cx, json_t *out)
 			{
 				bool found = false;
 				size_t k;
-				json_array_foreach(json_object_get(ce, "values"), k, cv) found |= strcmp(S(pv, "name"), S(cv, "name")) == 0;
+				json_array_foreach(json_object_get(ce, "values"), k, cv) found |=
+					strcmp(S(pv, "name"), S(cv, "name")) == 0;
 				if (!found && I(pv, "number") != 0)
 					json_array_append(missing, pv);
 			}
@@ -435,10 +437,10 @@ static bool build_enums(Cx *cx, json_t *out)
 			lowest = I(cvv, "number");
 			c_default = I(cvv, "c_value");
 		}
-		json_array_append_new(out, json_pack("{s:I, s:s, s:o, s:b, s:b, s:o, s:s}", "c_default", c_default, "name", name,
-											 "values", values, "has_c",
-											 ce != NULL, "c_from_headers", ce != NULL && from_headers, "c_values",
-											 c_values, "c_location", ce ? c_loc(ce) : ""));
+		json_array_append_new(out, json_pack("{s:I, s:s, s:o, s:b, s:b, s:o, s:s}", "c_default", c_default, "name",
+											 name, "values", values, "has_c", ce != NULL, "c_from_headers",
+											 ce != NULL && from_headers, "c_values", c_values, "c_location",
+											 ce ? c_loc(ce) : ""));
 	}
 	return true;
 }
@@ -458,7 +460,8 @@ static bool check_c_struct_override(Cx *cx, const char *message)
 	const char *o = overrides_get(cx->ov, message, "c_struct");
 	if (o && strcmp(o, message) == 0)
 		return overrides_fail(cx->ov, cx->err, message, "c_struct",
-							  "%s c_struct:%s names the message's own struct (a stale exception: remove it)", message, o);
+							  "%s c_struct:%s names the message's own struct (a stale exception: remove it)", message,
+							  o);
 	return true;
 }
 
@@ -518,8 +521,8 @@ static const char *pair_kind(Cx *cx, json_t *pf, json_t *cf)
 	if (!json_is_null(json_object_get(cf, "array")))
 		return NULL;
 	if (rep) {
-		if (strcmp(tk, "message") == 0 && strcmp(pt, cx->node_message) == 0 && depth == 1 && strcmp(bk, "struct") == 0 &&
-			strcmp(base, "List") == 0)
+		if (strcmp(tk, "message") == 0 && strcmp(pt, cx->node_message) == 0 && depth == 1 &&
+			strcmp(bk, "struct") == 0 && strcmp(base, "List") == 0)
 			return "LIST";
 		if (strcmp(pt, "uint64") == 0 && depth == 1 && strcmp(base, "Bitmapset") == 0)
 			return "BITMAPSET";
@@ -532,8 +535,10 @@ static const char *pair_kind(Cx *cx, json_t *pf, json_t *cf)
 			return depth == 0 ? "CHAR" : depth == 1 ? "CSTRING" : NULL;
 		if (depth != 0)
 			return NULL;
-		if ((strcmp(pt, "int32") == 0 && one_of(base, c_int32)) || (strcmp(pt, "uint32") == 0 && one_of(base, c_uint32)) ||
-			(strcmp(pt, "int64") == 0 && one_of(base, c_int64)) || (strcmp(pt, "uint64") == 0 && one_of(base, c_uint64)) ||
+		if ((strcmp(pt, "int32") == 0 && one_of(base, c_int32)) ||
+			(strcmp(pt, "uint32") == 0 && one_of(base, c_uint32)) ||
+			(strcmp(pt, "int64") == 0 && one_of(base, c_int64)) ||
+			(strcmp(pt, "uint64") == 0 && one_of(base, c_uint64)) ||
 			(strcmp(pt, "bool") == 0 && one_of(base, c_bool)) || (strcmp(pt, "double") == 0 && one_of(base, c_double)))
 			return "SCALAR";
 		return NULL;
@@ -605,7 +610,9 @@ static bool ast_shape(Cx *cx, json_t *pf, json_t *field)
 	json_object_set_new(field, "repeated", json_boolean(rep));
 	json_object_set_new(field, "wire", json_string(wire));
 	json_object_set_new(field, "type",
-						json_string(strcmp(tk, "scalar") == 0 ? "_" : strcmp(pt, cx->node_message) == 0 ? "Node" : pt));
+						json_string(strcmp(tk, "scalar") == 0           ? "_"
+									: strcmp(pt, cx->node_message) == 0 ? "Node"
+																		: pt));
 	gen_Buf_free(&type_name);
 	return true;
 }
@@ -647,8 +654,9 @@ static bool build_oneof(Cx *cx, json_t *pm, const char *oneof, json_t *c_struct,
 			continue;
 		if (strcmp(S(pf, "type_kind"), "message") != 0 || !json_object_get(cx->node_kinds, S(pf, "type"))) {
 			json_decref(members);
-			return fail_at_proto(cx, pf, "oneof %s.%s: member %s is not a node message (pgbind stores a oneof as a "
-										 "Node pointer)",
+			return fail_at_proto(cx, pf,
+								 "oneof %s.%s: member %s is not a node message (pgbind stores a oneof as a "
+								 "Node pointer)",
 								 mname, oneof, S(pf, "name"));
 		}
 		if (!first) {
@@ -701,7 +709,8 @@ static bool build_oneof(Cx *cx, json_t *pm, const char *oneof, json_t *c_struct,
 			json_t *um = NULL;
 			size_t k;
 			json_t *u;
-			json_array_foreach(json_object_get(cf, "members"), k, u) if (strcmp(S(u, "name"), S(m, "name")) == 0) um = u;
+			json_array_foreach(json_object_get(cf, "members"), k, u) if (strcmp(S(u, "name"), S(m, "name")) == 0) um =
+				u;
 			if (!um || !c_struct_is(cx, S(um, "base"), S(m, "message")) || I(um, "pointer_depth") != 0) {
 				gen_Buf_free(&id);
 				json_decref(members);
@@ -716,8 +725,9 @@ static bool build_oneof(Cx *cx, json_t *pm, const char *oneof, json_t *c_struct,
 		if (absent_when) {
 			json_t *af = find_c_field(c_struct, absent_when);
 			if (!af || !one_of(S(af, "base"), c_bool) || I(af, "pointer_depth") != 0) {
-				overrides_fail(cx->ov, cx->err, target.data, "absent_when", "%s absent_when:%s: struct %s has no bool field %s", target.data, absent_when,
-						 S(c_struct, "name"), absent_when);
+				overrides_fail(cx->ov, cx->err, target.data, "absent_when",
+							   "%s absent_when:%s: struct %s has no bool field %s", target.data, absent_when,
+							   S(c_struct, "name"), absent_when);
 				gen_Buf_free(&target);
 				gen_Buf_free(&id);
 				json_decref(members);
@@ -828,13 +838,15 @@ static bool build_message(Cx *cx, json_t *pm, json_t *messages, json_t *oneofs, 
 				static const char *const cell_kinds[] = {"LIST_CELLS", "INT_CELLS", "OID_CELLS", NULL};
 				if (!one_of(kind_override, cell_kinds) || strcmp(S(field, "wire"), "REPEATED_NODE") != 0 ||
 					strcmp(S(c_struct, "name"), "List") != 0) {
-					ok = overrides_fail(cx->ov, cx->err, target.data, "kind", "%s kind:%s: only LIST_CELLS, INT_CELLS or OID_CELLS, on a repeated Node field of a "
-								  "message stored as struct List",
-								  target.data, kind_override);
+					ok = overrides_fail(
+						cx->ov, cx->err, target.data, "kind",
+						"%s kind:%s: only LIST_CELLS, INT_CELLS or OID_CELLS, on a repeated Node field of a "
+						"message stored as struct List",
+						target.data, kind_override);
 				} else {
-					json_array_append_new(from_pg, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "conv", kind_override,
-															 "c_field", "_", "ast_field", member, "type", "_", "cond",
-															 "", "c_base", "_"));
+					json_array_append_new(from_pg,
+										  json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "conv", kind_override, "c_field",
+													"_", "ast_field", member, "type", "_", "cond", "", "c_base", "_"));
 				}
 				gen_Buf_free(&target);
 				if (!ok) {
@@ -878,14 +890,13 @@ static bool build_message(Cx *cx, json_t *pm, json_t *messages, json_t *oneofs, 
 				break;
 			}
 			json_object_set_new(c_used, c_field_name, json_true());
-			json_array_append_new(from_pg,
-								  json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "conv", conv, "c_field", c_field_name,
-											"ast_field", member, "type",
-											strcmp(conv, "MESSAGE") == 0 || strcmp(conv, "EMBEDDED") == 0 ||
-													strcmp(conv, "ENUM") == 0
-												? S(pf, "type")
-												: "_",
-											"cond", "", "c_base", S(cf, "base")));
+			json_array_append_new(from_pg, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "conv", conv, "c_field",
+													 c_field_name, "ast_field", member, "type",
+													 strcmp(conv, "MESSAGE") == 0 || strcmp(conv, "EMBEDDED") == 0 ||
+															 strcmp(conv, "ENUM") == 0
+														 ? S(pf, "type")
+														 : "_",
+													 "cond", "", "c_base", S(cf, "base")));
 		}
 		json_array_append_new(fields, field);
 	}
@@ -900,9 +911,9 @@ static bool build_message(Cx *cx, json_t *pm, json_t *messages, json_t *oneofs, 
 				continue;
 			if (i == 0 && strcmp(S(cf, "base"), "NodeTag") == 0)
 				continue;
-			json_array_append_new(skipped, json_pack("{s:s, s:s, s:s, s:s, s:s}", "message", name, "struct", c_name,
-													 "field", S(cf, "name"),
-													 "type", S(cf, "type"), "location", c_loc(cf)));
+			json_array_append_new(skipped,
+								  json_pack("{s:s, s:s, s:s, s:s, s:s}", "message", name, "struct", c_name, "field",
+											S(cf, "name"), "type", S(cf, "type"), "location", c_loc(cf)));
 		}
 	}
 
@@ -978,8 +989,7 @@ static void link_indexes(json_t *messages, json_t *enums, json_t *oneofs, json_t
 			json_object_set_new(f, "message", json_string(S(v, "name")));
 		}
 	}
-	json_array_foreach(nodes, i, v)
-		json_object_set(v, "msg_index", json_object_get(msg_index, S(v, "name")));
+	json_array_foreach(nodes, i, v) json_object_set(v, "msg_index", json_object_get(msg_index, S(v, "name")));
 
 	/* The decoder's case list: one entry per (field number, wire form) it accepts. Repeated
 	 * uint64 comes packed or one varint at a time; each oneof member has its own number. */
@@ -1008,14 +1018,14 @@ static void link_indexes(json_t *messages, json_t *enums, json_t *oneofs, json_t
 		json_t *cstrings = json_object();
 		json_array_foreach(json_object_get(v, "from_pg"), j, f) if (strcmp(S(f, "conv"), "CSTRING") == 0)
 			json_object_set_new(cstrings, S(f, "ast_field"), json_true());
-		json_array_foreach(json_object_get(v, "fields"), j, f)
-			json_object_set_new(f, "flags", json_string(json_object_get(cstrings, S(f, "name")) ? "PGBIND_FIELD_EMPTY_IS_NULL" : "0"));
+		json_array_foreach(json_object_get(v, "fields"), j, f) json_object_set_new(
+			f, "flags", json_string(json_object_get(cstrings, S(f, "name")) ? "PGBIND_FIELD_EMPTY_IS_NULL" : "0"));
 		json_decref(cstrings);
 		/* where a field that is a member of the C struct lies (c_fields.inc.c, for the tests) */
 		json_array_foreach(json_object_get(v, "from_pg"), j, f)
 		{
-			static const char *const members[] = {"SCALAR", "CHAR", "CSTRING", "ENUM", "NODE", "MESSAGE",
-												  "EMBEDDED", "LIST", "BITMAPSET", NULL};
+			static const char *const members[] = {"SCALAR",  "CHAR",     "CSTRING", "ENUM",      "NODE",
+												  "MESSAGE", "EMBEDDED", "LIST",    "BITMAPSET", NULL};
 			gen_Buf off = {0};
 			if (one_of(S(f, "conv"), members))
 				gen_Buf_printf(&off, "offsetof(%s, %s)", S(v, "c_struct"), S(f, "c_field"));
@@ -1108,12 +1118,13 @@ json_t *classify(json_t *model, const char *model_name, json_t *full_proto, Over
 		json_int_t tag_limit = 1;
 		json_t *nv;
 		json_array_foreach(nodes, i, nv) if (I(nv, "number") >= tag_limit) tag_limit = I(nv, "number") + 1;
-		view = json_pack("{s:I, s:O, s:I, s:s, s:O, s:O, s:O, s:O, s:O, s:O, s:o, s:o, s:I, s:I, s:I}", "pg_major", json_integer_value(json_object_get(model, "pg_major")), "unmapped_enum_values", cx.unmapped, "tag_limit", tag_limit,
-						 "node_message",
-						 cx.node_message, "messages", messages, "enums", enums, "oneofs", oneofs, "nodes", nodes,
-						 "skipped", skipped, "orphan_structs", orphans, "c_tags", tags, "overrides",
-						 overrides_to_json(ov), "n_messages", (json_int_t)json_array_size(json_object_get(proto, "messages")),
-						 "n_enums", (json_int_t)json_array_size(enums), "n_nodes", (json_int_t)json_array_size(nodes));
+		view = json_pack("{s:I, s:O, s:I, s:s, s:O, s:O, s:O, s:O, s:O, s:O, s:o, s:o, s:I, s:I, s:I}", "pg_major",
+						 json_integer_value(json_object_get(model, "pg_major")), "unmapped_enum_values", cx.unmapped,
+						 "tag_limit", tag_limit, "node_message", cx.node_message, "messages", messages, "enums", enums,
+						 "oneofs", oneofs, "nodes", nodes, "skipped", skipped, "orphan_structs", orphans, "c_tags",
+						 tags, "overrides", overrides_to_json(ov), "n_messages",
+						 (json_int_t)json_array_size(json_object_get(proto, "messages")), "n_enums",
+						 (json_int_t)json_array_size(enums), "n_nodes", (json_int_t)json_array_size(nodes));
 	}
 	json_decref(messages);
 	json_decref(enums);

@@ -25,15 +25,15 @@
 
 /* The headers whose node structs and enums make up the model, in include order. */
 static const char *const default_headers[] = {
-	"postgres.h",		  "nodes/nodes.h",		 "nodes/pg_list.h",		"nodes/value.h",
-	"nodes/bitmapset.h",  "nodes/lockoptions.h", "nodes/primnodes.h",	"nodes/parsenodes.h",
+	"postgres.h",        "nodes/nodes.h",       "nodes/pg_list.h",   "nodes/value.h",
+	"nodes/bitmapset.h", "nodes/lockoptions.h", "nodes/primnodes.h", "nodes/parsenodes.h",
 };
 
 typedef struct {
 	const char *include_dir;
 	size_t include_dir_len;
-	json_t *tags;	   /* [{name, value}] in declaration order */
-	json_t *enums;	   /* name -> {name, location, values} */
+	json_t *tags;      /* [{name, value}] in declaration order */
+	json_t *enums;     /* name -> {name, location, values} */
 	json_t *enum_list; /* enums in declaration order (the output) */
 	json_t *typedefs;  /* typedef name -> cursor hash key of the struct it names */
 	CXTranslationUnit tu;
@@ -433,8 +433,8 @@ int main(int argc, char **argv)
 	}
 
 	/* Node structs: for every T_X, the struct X names (through typedefs). */
-	json_t *wanted = json_object();   /* struct name -> record */
-	json_t *structs = json_array();	  /* output, in NodeTag order */
+	json_t *wanted = json_object(); /* struct name -> record */
+	json_t *structs = json_array(); /* output, in NodeTag order */
 	size_t i;
 	json_t *tv;
 	json_array_foreach(tag_values, i, tv)
@@ -519,7 +519,8 @@ int main(int argc, char **argv)
 	}
 
 	if (ex.pg_version_num < 100000) {
-		gen_fail(&err, include_dir, 0, 0, "the headers define no PG_VERSION_NUM of PostgreSQL 10 or later (pg_config.h)");
+		gen_fail(&err, include_dir, 0, 0,
+				 "the headers define no PG_VERSION_NUM of PostgreSQL 10 or later (pg_config.h)");
 		gen_Error_print(&err);
 		return 1;
 	}

@@ -210,8 +210,8 @@ int main(int argc, char **argv)
 	}
 
 	json_t *inputs = json_array();
-	bool hashed = hash_input(inputs, model_path, model_path, &err) &&
-				  hash_input(inputs, base_name(proto_path), proto_path, &err);
+	bool hashed =
+		hash_input(inputs, model_path, model_path, &err) && hash_input(inputs, base_name(proto_path), proto_path, &err);
 	for (int k = 0; hashed && k < n_overrides; k++)
 		hashed = hash_input(inputs, overrides_paths[k], overrides_paths[k], &err);
 	if (!hashed) {
@@ -300,8 +300,9 @@ int main(int argc, char **argv)
 		if (rc == 0) {
 			printf("pgbind-gen: %s is up to date (%zu files)\n", out_dir, n_templates);
 		} else {
-			fprintf(stderr, "pgbind-gen: error: %s differs from what the inputs generate (diff above); run `make "
-							"regen` and commit the result\n",
+			fprintf(stderr,
+					"pgbind-gen: error: %s differs from what the inputs generate (diff above); run `make "
+					"regen` and commit the result\n",
 					out_dir);
 			status = 1;
 		}
@@ -311,8 +312,7 @@ int main(int argc, char **argv)
 			   "(listed in %s/SUMMARY.md)\n",
 			   json_integer_value(json_object_get(view, "n_messages")),
 			   json_integer_value(json_object_get(view, "n_enums")),
-			   json_integer_value(json_object_get(view, "n_nodes")),
-			   json_array_size(json_object_get(view, "skipped")),
+			   json_integer_value(json_object_get(view, "n_nodes")), json_array_size(json_object_get(view, "skipped")),
 			   json_array_size(json_object_get(view, "orphan_structs")), out_dir);
 		printf("pgbind-gen: %zu files rendered into %s, %zu changed\n", n_templates, out_dir, n_changed);
 	}

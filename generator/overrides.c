@@ -84,8 +84,7 @@ bool overrides_parse_more(Overrides *ov, const char *name, const char *text, gen
 				while (q < eol && is_value_char(*q))
 					q++;
 				if (q == v0) {
-					gen_fail(err, name, line, (int)(v0 - p) + 1, "missing value for key '%.*s'",
-							 (int)(k1 - k0), k0);
+					gen_fail(err, name, line, (int)(v0 - p) + 1, "missing value for key '%.*s'", (int)(k1 - k0), k0);
 					free(target);
 					return false;
 				}

@@ -17,18 +17,12 @@
 
 /* Protobuf caps field numbers at 2^29 - 1 and keeps 19000..19999 for its own use. */
 #define FIELD_NUMBER_MAX 536870911
-#define RESERVED_FIRST 19000
-#define RESERVED_LAST 19999
+#define RESERVED_FIRST   19000
+#define RESERVED_LAST    19999
 
 #define SUBSET_NOTE "(pgbind reads a subset of proto3)"
 
-typedef enum {
-	TK_EOF,
-	TK_IDENT,
-	TK_NUMBER,
-	TK_STRING,
-	TK_SYMBOL
-} TokKind;
+typedef enum { TK_EOF, TK_IDENT, TK_NUMBER, TK_STRING, TK_SYMBOL } TokKind;
 
 typedef struct {
 	TokKind kind;
@@ -79,8 +73,8 @@ typedef struct {
 } MsgScope;
 
 static const char *const scalar_types[] = {
-	"double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64",
-	"fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes",
+	"double",  "float",   "int32",    "int64",    "uint32", "uint64", "sint32", "sint64",
+	"fixed32", "fixed64", "sfixed32", "sfixed64", "bool",   "string", "bytes",
 };
 
 /* jansson signals allocation failure with NULL or -1; like gen_xmalloc, give up at once. */
@@ -109,8 +103,7 @@ static void arr_add(json_t *arr, json_t *value)
 		oom();
 }
 
-static bool failf(Parser *p, int line, int col, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+static bool failf(Parser *p, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 static bool failf(Parser *p, int line, int col, const char *fmt, ...)
 {
@@ -247,38 +240,59 @@ static bool lex_string(Parser *p, size_t *raw_len)
 		}
 		i += 2;
 		switch (s[bs + 1]) {
-			case 'a': value = '\a'; break;
-			case 'b': value = '\b'; break;
-			case 'f': value = '\f'; break;
-			case 'n': value = '\n'; break;
-			case 'r': value = '\r'; break;
-			case 't': value = '\t'; break;
-			case 'v': value = '\v'; break;
-			case '\\': value = '\\'; break;
-			case '\'': value = '\''; break;
-			case '"': value = '"'; break;
-			case '?': value = '?'; break;
-			case 'x':
-			case 'X':
-				if (hex_value(s[i]) < 0)
-					return failf(p, p->line, p->col + (int)bs, "\\x escape without hex digits");
-				value = hex_value(s[i++]);
-				if (hex_value(s[i]) >= 0)
-					value = value * 16 + hex_value(s[i++]);
-				break;
-			case '\0':
-			case '\n':
-				return failf(p, p->line, p->col, "unterminated string");
-			default:
-				if (s[bs + 1] < '0' || s[bs + 1] > '7')
-					return failf(p, p->line, p->col + (int)bs, "invalid escape '\\%c' in string",
-								 s[bs + 1]);
-				value = s[bs + 1] - '0';
-				for (int n = 1; n < 3 && s[i] >= '0' && s[i] <= '7'; n++)
-					value = value * 8 + (s[i++] - '0');
-				if (value > 255)
-					return failf(p, p->line, p->col + (int)bs, "octal escape out of range");
-				break;
+		case 'a':
+			value = '\a';
+			break;
+		case 'b':
+			value = '\b';
+			break;
+		case 'f':
+			value = '\f';
+			break;
+		case 'n':
+			value = '\n';
+			break;
+		case 'r':
+			value = '\r';
+			break;
+		case 't':
+			value = '\t';
+			break;
+		case 'v':
+			value = '\v';
+			break;
+		case '\\':
+			value = '\\';
+			break;
+		case '\'':
+			value = '\'';
+			break;
+		case '"':
+			value = '"';
+			break;
+		case '?':
+			value = '?';
+			break;
+		case 'x':
+		case 'X':
+			if (hex_value(s[i]) < 0)
+				return failf(p, p->line, p->col + (int)bs, "\\x escape without hex digits");
+			value = hex_value(s[i++]);
+			if (hex_value(s[i]) >= 0)
+				value = value * 16 + hex_value(s[i++]);
+			break;
+		case '\0':
+		case '\n':
+			return failf(p, p->line, p->col, "unterminated string");
+		default:
+			if (s[bs + 1] < '0' || s[bs + 1] > '7')
+				return failf(p, p->line, p->col + (int)bs, "invalid escape '\\%c' in string", s[bs + 1]);
+			value = s[bs + 1] - '0';
+			for (int n = 1; n < 3 && s[i] >= '0' && s[i] <= '7'; n++)
+				value = value * 8 + (s[i++] - '0');
+			if (value > 255)
+				return failf(p, p->line, p->col + (int)bs, "octal escape out of range");
+			break;
 		}
 		/* The strings read here become JSON keys and C strings, where a NUL cannot live. */
 		if (value == 0)
@@ -339,8 +353,7 @@ static bool is_sym(const Parser *p, char c)
 
 static bool is_kw(const Parser *p, const char *kw)
 {
-	return p->tok.kind == TK_IDENT && p->tok.len == strlen(kw) &&
-		memcmp(p->tok.start, kw, p->tok.len) == 0;
+	return p->tok.kind == TK_IDENT && p->tok.len == strlen(kw) && memcmp(p->tok.start, kw, p->tok.len) == 0;
 }
 
 static bool expect_sym(Parser *p, char c, const char *context)
@@ -466,9 +479,8 @@ static bool declare_type(Parser *p, const Token *name_tok, const char *name, con
 	json_t *prev = json_object_get(p->types, name);
 
 	if (prev)
-		return failf(p, name_tok->line, name_tok->col,
-					 "duplicate type name '%s' (already declared as %s at line %d)", name,
-					 json_string_value(json_object_get(prev, "kind")),
+		return failf(p, name_tok->line, name_tok->col, "duplicate type name '%s' (already declared as %s at line %d)",
+					 name, json_string_value(json_object_get(prev, "kind")),
 					 (int)json_integer_value(json_object_get(prev, "line")));
 	obj_set(p->types, name, json_pack("{s:s,s:i}", "kind", kind, "line", name_tok->line));
 	return true;
@@ -487,8 +499,10 @@ static bool parse_field_options(Parser *p, json_t **json_name, Token *jn_tok)
 			return unexpected(p, "a field option");
 		if (!is_kw(p, "json_name")) {
 			describe(&p->tok, found, sizeof found);
-			return failf(p, opt.line, opt.col, "unsupported field option %s "
-						 "(pgbind reads a subset of proto3: only json_name is accepted)", found);
+			return failf(p, opt.line, opt.col,
+						 "unsupported field option %s "
+						 "(pgbind reads a subset of proto3: only json_name is accepted)",
+						 found);
 		}
 		if (*json_name)
 			return failf(p, opt.line, opt.col, "json_name given twice");
@@ -559,8 +573,8 @@ static bool parse_field(Parser *p, MsgScope *scope, const char *oneof)
 		Token key_tok = p->tok;
 		if (!take_full_ident(p, false, "a map key type", &map_key))
 			goto done;
-		static const char *const key_types[] = {"int32", "int64", "uint32", "uint64", "sint32", "sint64",
-												"fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string"};
+		static const char *const key_types[] = {"int32",   "int64",   "uint32",   "uint64",   "sint32", "sint64",
+												"fixed32", "fixed64", "sfixed32", "sfixed64", "bool",   "string"};
 		bool key_ok = false;
 		for (size_t i = 0; i < sizeof key_types / sizeof *key_types; i++)
 			key_ok |= strcmp(map_key.data, key_types[i]) == 0;
@@ -584,28 +598,28 @@ static bool parse_field(Parser *p, MsgScope *scope, const char *oneof)
 		goto done;
 	fname = json_string_value(name);
 	if (json_object_get(scope->names, fname)) {
-		failf(p, name_tok.line, name_tok.col, "duplicate field name '%s' in message %s", fname,
-			  scope->name);
+		failf(p, name_tok.line, name_tok.col, "duplicate field name '%s' in message %s", fname, scope->name);
 		goto done;
 	}
 
-	if (!expect_sym(p, '=', "after field name") ||
-		!take_int(p, "field number", &number, &num_line, &num_col))
+	if (!expect_sym(p, '=', "after field name") || !take_int(p, "field number", &number, &num_line, &num_col))
 		goto done;
 	if (number <= 0 || number > FIELD_NUMBER_MAX) {
-		failf(p, num_line, num_col, "field number %lld of %s.%s is out of range (1 to %d)",
-			  number, scope->name, fname, FIELD_NUMBER_MAX);
+		failf(p, num_line, num_col, "field number %lld of %s.%s is out of range (1 to %d)", number, scope->name, fname,
+			  FIELD_NUMBER_MAX);
 		goto done;
 	}
 	if (number >= RESERVED_FIRST && number <= RESERVED_LAST) {
-		failf(p, num_line, num_col, "field number %lld of %s.%s is in %d..%d, which protobuf "
-			  "reserves for itself", number, scope->name, fname, RESERVED_FIRST, RESERVED_LAST);
+		failf(p, num_line, num_col,
+			  "field number %lld of %s.%s is in %d..%d, which protobuf "
+			  "reserves for itself",
+			  number, scope->name, fname, RESERVED_FIRST, RESERVED_LAST);
 		goto done;
 	}
 	snprintf(key, sizeof key, "%lld", number);
 	if ((prev = json_object_get(scope->numbers, key)) != NULL) {
-		failf(p, num_line, num_col, "field number %lld of %s.%s is already used by field '%s'",
-			  number, scope->name, fname, json_string_value(prev));
+		failf(p, num_line, num_col, "field number %lld of %s.%s is already used by field '%s'", number, scope->name,
+			  fname, json_string_value(prev));
 		goto done;
 	}
 
@@ -689,8 +703,8 @@ static bool parse_oneof(Parser *p, MsgScope *scope)
 	if (!take_ident(p, "a oneof name", &name))
 		return false;
 	if (json_object_get(scope->names, json_string_value(name))) {
-		failf(p, name_tok.line, name_tok.col, "oneof name '%s' is already used in message %s",
-			  json_string_value(name), scope->name);
+		failf(p, name_tok.line, name_tok.col, "oneof name '%s' is already used in message %s", json_string_value(name),
+			  scope->name);
 		goto done;
 	}
 	obj_set(scope->names, json_string_value(name), json_true());
@@ -710,8 +724,7 @@ static bool parse_body(Parser *p, MsgScope *scope, const char *oneof)
 	for (;;) {
 		if (is_sym(p, '}')) {
 			if (oneof && json_array_size(json_object_get(scope->msg, "fields")) == fields_before)
-				return failf(p, p->tok.line, p->tok.col, "oneof '%s' in message %s has no fields",
-							 oneof, scope->name);
+				return failf(p, p->tok.line, p->tok.col, "oneof '%s' in message %s has no fields", oneof, scope->name);
 			return next(p);
 		}
 		if (is_sym(p, ';')) {
@@ -727,9 +740,8 @@ static bool parse_body(Parser *p, MsgScope *scope, const char *oneof)
 			if (!(is_kw(p, "message") ? parse_message(p, scope->name) : parse_enum(p, scope->name)))
 				return false;
 		} else if (is_kw(p, "repeated") && oneof) {
-			return failf(p, p->tok.line, p->tok.col,
-						 "oneof members cannot be repeated (oneof '%s' in message %s)", oneof,
-						 scope->name);
+			return failf(p, p->tok.line, p->tok.col, "oneof members cannot be repeated (oneof '%s' in message %s)",
+						 oneof, scope->name);
 		} else if ((construct = unsupported_in_message(p)) != NULL) {
 			return unsupported(p, construct);
 		} else if (is_kw(p, "oneof")) {
@@ -771,8 +783,8 @@ static bool parse_message(Parser *p, const char *parent)
 	if (!declare_type(p, &name_tok, json_string_value(name), "message"))
 		goto done;
 
-	scope.msg = must(json_pack("{s:O,s:i,s:i,s:[],s:[],s:s?}", "name", name, "line", kw.line,
-							   "col", kw.col, "fields", "oneofs", "parent", parent));
+	scope.msg = must(json_pack("{s:O,s:i,s:i,s:[],s:[],s:s?}", "name", name, "line", kw.line, "col", kw.col, "fields",
+							   "oneofs", "parent", parent));
 	arr_add(p->messages, scope.msg); /* owned by the model from here on */
 	scope.name = json_string_value(name);
 	scope.names = must(json_object());
@@ -805,29 +817,27 @@ static bool parse_enum_value(Parser *p, json_t *en, json_t *numbers, const char 
 		return false;
 	scoped = full_name(parent, name);
 	if ((prev = json_object_get(p->enum_values, json_string_value(scoped))) != NULL) {
-		failf(p, name_tok.line, name_tok.col, "duplicate enum value name '%s' (already in enum %s; "
-			  "proto3 enum values share the scope of their enum)", json_string_value(name),
-			  json_string_value(prev));
+		failf(p, name_tok.line, name_tok.col,
+			  "duplicate enum value name '%s' (already in enum %s; "
+			  "proto3 enum values share the scope of their enum)",
+			  json_string_value(name), json_string_value(prev));
 		goto done;
 	}
-	if (!expect_sym(p, '=', "after enum value name") ||
-		!take_int(p, "enum value number", &number, &num_line, &num_col))
+	if (!expect_sym(p, '=', "after enum value name") || !take_int(p, "enum value number", &number, &num_line, &num_col))
 		goto done;
 	if (number < -2147483648LL || number > 2147483647LL) {
-		failf(p, num_line, num_col, "enum value %s = %lld is outside the int32 range",
-			  json_string_value(name), number);
+		failf(p, num_line, num_col, "enum value %s = %lld is outside the int32 range", json_string_value(name), number);
 		goto done;
 	}
 	if (json_array_size(values) == 0 && number != 0) {
-		failf(p, num_line, num_col, "the first value of enum %s must be 0 in proto3, not %lld",
-			  enum_name, number);
+		failf(p, num_line, num_col, "the first value of enum %s must be 0 in proto3, not %lld", enum_name, number);
 		goto done;
 	}
 	/* Aliases would need `option allow_alias = true;`, which is outside the subset. */
 	snprintf(key, sizeof key, "%lld", number);
 	if ((prev = json_object_get(numbers, key)) != NULL) {
-		failf(p, num_line, num_col, "enum value number %lld of %s is already used by %s in enum %s",
-			  number, json_string_value(name), json_string_value(prev), enum_name);
+		failf(p, num_line, num_col, "enum value number %lld of %s is already used by %s in enum %s", number,
+			  json_string_value(name), json_string_value(prev), enum_name);
 		goto done;
 	}
 	if (is_sym(p, '[')) {
@@ -839,8 +849,8 @@ static bool parse_enum_value(Parser *p, json_t *en, json_t *numbers, const char 
 
 	obj_set(p->enum_values, json_string_value(scoped), json_string(enum_name));
 	obj_set(numbers, key, json_incref(name));
-	arr_add(values, json_pack("{s:O,s:I,s:i,s:i}", "name", name, "number", (json_int_t)number,
-							  "line", name_tok.line, "col", name_tok.col));
+	arr_add(values, json_pack("{s:O,s:I,s:i,s:i}", "name", name, "number", (json_int_t)number, "line", name_tok.line,
+							  "col", name_tok.col));
 	ok = true;
 
 done:
@@ -867,8 +877,8 @@ static bool parse_enum(Parser *p, const char *parent)
 	json_decref(short_name);
 	if (!declare_type(p, &name_tok, json_string_value(name), "enum"))
 		goto done;
-	en = must(json_pack("{s:O,s:i,s:i,s:[],s:s?}", "name", name, "line", kw.line, "col", kw.col,
-						"values", "parent", parent));
+	en = must(
+		json_pack("{s:O,s:i,s:i,s:[],s:s?}", "name", name, "line", kw.line, "col", kw.col, "values", "parent", parent));
 	arr_add(p->enums, en);
 	numbers = must(json_object());
 	if (!expect_sym(p, '{', "after enum name"))
@@ -912,8 +922,8 @@ static bool parse_syntax(Parser *p)
 	if (p->tok.kind != TK_STRING)
 		return unexpected(p, "a string after 'syntax ='");
 	if (strcmp(p->str.data, "proto3") != 0)
-		return failf(p, p->tok.line, p->tok.col,
-					 "unsupported syntax \"%.100s\" (pgbind reads proto3 only)", p->str.data);
+		return failf(p, p->tok.line, p->tok.col, "unsupported syntax \"%.100s\" (pgbind reads proto3 only)",
+					 p->str.data);
 	obj_set(p->root, "syntax", json_string("proto3"));
 	return next(p) && expect_sym(p, ';', "after syntax statement");
 }
@@ -925,8 +935,7 @@ static bool parse_package(Parser *p)
 
 	if (!json_is_null(json_object_get(p->root, "package")))
 		return failf(p, p->tok.line, p->tok.col, "duplicate 'package' statement");
-	ok = next(p) && take_full_ident(p, false, "a package name", &pkg) &&
-		expect_sym(p, ';', "after package name");
+	ok = next(p) && take_full_ident(p, false, "a package name", &pkg) && expect_sym(p, ';', "after package name");
 	if (ok)
 		obj_set(p->root, "package", json_string(pkg.data));
 	gen_Buf_free(&pkg);
@@ -973,8 +982,7 @@ static bool resolve_types(Parser *p)
 
 static bool parse_top_level(Parser *p)
 {
-	static const char *const unsupported_words[] = {"import", "option", "service", "extend",
-													 "edition"};
+	static const char *const unsupported_words[] = {"import", "option", "service", "extend", "edition"};
 
 	if (is_sym(p, ';'))
 		return next(p);
@@ -985,8 +993,7 @@ static bool parse_top_level(Parser *p)
 	if (is_kw(p, "enum"))
 		return parse_enum(p, NULL);
 	if (is_kw(p, "syntax"))
-		return failf(p, p->tok.line, p->tok.col,
-					 "'syntax' may appear only once, as the first statement");
+		return failf(p, p->tok.line, p->tok.col, "'syntax' may appear only once, as the first statement");
 	for (size_t i = 0; i < sizeof unsupported_words / sizeof unsupported_words[0]; i++)
 		if (is_kw(p, unsupported_words[i]))
 			return unsupported(p, unsupported_words[i]);
@@ -1003,8 +1010,7 @@ json_t *proto_read_text(const char *name, const char *text, gen_Error *err)
 	p.line = 1;
 	p.col = 1;
 	p.err = err;
-	p.root = must(json_pack("{s:s,s:n,s:n,s:[],s:[]}", "file", name, "syntax", "package",
-							"messages", "enums"));
+	p.root = must(json_pack("{s:s,s:n,s:n,s:[],s:[]}", "file", name, "syntax", "package", "messages", "enums"));
 	p.messages = json_object_get(p.root, "messages");
 	p.enums = json_object_get(p.root, "enums");
 	p.types = must(json_object());

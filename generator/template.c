@@ -23,11 +23,11 @@ typedef enum {
 } NodeKind;
 
 typedef enum {
-	KEY_PLAIN,	/* a name or a dotted path, looked up on the context stack */
-	KEY_SELF,	/* {{.}} */
-	KEY_INDEX,	/* {{@index}} */
-	KEY_FIRST,	/* {{@first}} */
-	KEY_LAST,	/* {{@last}} */
+	KEY_PLAIN, /* a name or a dotted path, looked up on the context stack */
+	KEY_SELF,  /* {{.}} */
+	KEY_INDEX, /* {{@index}} */
+	KEY_FIRST, /* {{@first}} */
+	KEY_LAST,  /* {{@last}} */
 } KeyKind;
 
 typedef struct {
@@ -35,11 +35,11 @@ typedef struct {
 	KeyKind key;
 	int line;
 	int col;
-	size_t start;	/* TEXT: the bytes to copy; tags: the key as written, for messages */
+	size_t start; /* TEXT: the bytes to copy; tags: the key as written, for messages */
 	size_t len;
-	size_t segs;	/* offset in Template.keys of the first NUL-terminated segment */
+	size_t segs; /* offset in Template.keys of the first NUL-terminated segment */
 	size_t nsegs;
-	size_t end;		/* sections: index of the first node after the body */
+	size_t end; /* sections: index of the first node after the body */
 } Node;
 
 typedef struct {
@@ -102,8 +102,7 @@ static bool is_space(char c)
 
 static bool is_key_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		c == '_' || c == '-';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
 }
 
 static size_t add_node(Template *t, NodeKind kind, int line, int col, size_t start, size_t len)
@@ -146,8 +145,7 @@ static bool parse_key(Template *t, Node *n, gen_Error *err)
 			n->key = KEY_LAST;
 		else
 			return gen_fail(err, t->name, n->line, n->col,
-							"unknown special key '%.*s' (there are @index, @first and @last)",
-							(int) len, k);
+							"unknown special key '%.*s' (there are @index, @first and @last)", (int)len, k);
 		return true;
 	}
 
@@ -157,13 +155,13 @@ static bool parse_key(Template *t, Node *n, gen_Error *err)
 	for (size_t i = 0; i <= len; i++) {
 		if (i == len || k[i] == '.') {
 			if (i == seg_start)
-				return gen_fail(err, t->name, n->line, n->col, "invalid key '%.*s'", (int) len, k);
+				return gen_fail(err, t->name, n->line, n->col, "invalid key '%.*s'", (int)len, k);
 			gen_Buf_append(&t->keys, k + seg_start, i - seg_start);
 			gen_Buf_append(&t->keys, "", 1);
 			n->nsegs++;
 			seg_start = i + 1;
 		} else if (!is_key_char(k[i])) {
-			return gen_fail(err, t->name, n->line, n->col, "invalid key '%.*s'", (int) len, k);
+			return gen_fail(err, t->name, n->line, n->col, "invalid key '%.*s'", (int)len, k);
 		}
 	}
 	return true;
@@ -186,7 +184,7 @@ static void advance(LineCounter *lc, const char *s, size_t target)
 			break;
 		}
 		lc->line++;
-		lc->pos = lc->line_start = (size_t) (nl - s) + 1;
+		lc->pos = lc->line_start = (size_t)(nl - s) + 1;
 	}
 }
 
@@ -215,20 +213,20 @@ static bool parse(Template *t, gen_Error *err)
 			add_text(t, text_start, len);
 			break;
 		}
-		size_t tag = (size_t) (p - s);
+		size_t tag = (size_t)(p - s);
 		advance(&lc, s, tag);
 		int line = lc.line;
-		int col = (int) (tag - lc.line_start) + 1;
+		int col = (int)(tag - lc.line_start) + 1;
 
 		const char *q = strstr(p + 2, "}}");
 		if (!q) {
 			gen_fail(err, t->name, line, col, "unclosed '{{' (no matching '}}')");
 			goto done;
 		}
-		size_t tag_end = (size_t) (q - s) + 2;
+		size_t tag_end = (size_t)(q - s) + 2;
 
 		size_t cs = tag + 2;
-		size_t ce = (size_t) (q - s);
+		size_t ce = (size_t)(q - s);
 		while (cs < ce && is_space(s[cs]))
 			cs++;
 		while (ce > cs && is_space(s[ce - 1]))
@@ -239,20 +237,20 @@ static bool parse(Template *t, gen_Error *err)
 		}
 		TagKind kind = TAG_VAR;
 		switch (s[cs]) {
-			case '#':
-				kind = TAG_SECTION;
-				break;
-			case '^':
-				kind = TAG_INVERTED;
-				break;
-			case '/':
-				kind = TAG_CLOSE;
-				break;
-			case '!':
-				kind = TAG_COMMENT;
-				break;
-			default:
-				break;
+		case '#':
+			kind = TAG_SECTION;
+			break;
+		case '^':
+			kind = TAG_INVERTED;
+			break;
+		case '/':
+			kind = TAG_CLOSE;
+			break;
+		case '!':
+			kind = TAG_COMMENT;
+			break;
+		default:
+			break;
 		}
 		if (kind != TAG_VAR) {
 			cs++;
@@ -296,50 +294,45 @@ static bool parse(Template *t, gen_Error *err)
 		text_start = next;
 
 		switch (kind) {
-			case TAG_COMMENT:
-				break;
-			case TAG_VAR:
-			case TAG_SECTION:
-			case TAG_INVERTED: {
-				NodeKind nk = kind == TAG_VAR ? NODE_VAR :
-					kind == TAG_SECTION ? NODE_SECTION : NODE_INVERTED;
-				size_t idx = add_node(t, nk, line, col, cs, ce - cs);
-				if (!parse_key(t, &t->nodes[idx], err))
-					goto done;
-				if (kind != TAG_VAR) {
-					if (nopen == open_cap)
-						open = grow(open, &open_cap, nopen, sizeof *open);
-					open[nopen++] = idx;
-					if (nopen > t->max_depth)
-						t->max_depth = nopen;
-				}
-				break;
+		case TAG_COMMENT:
+			break;
+		case TAG_VAR:
+		case TAG_SECTION:
+		case TAG_INVERTED: {
+			NodeKind nk = kind == TAG_VAR ? NODE_VAR : kind == TAG_SECTION ? NODE_SECTION : NODE_INVERTED;
+			size_t idx = add_node(t, nk, line, col, cs, ce - cs);
+			if (!parse_key(t, &t->nodes[idx], err))
+				goto done;
+			if (kind != TAG_VAR) {
+				if (nopen == open_cap)
+					open = grow(open, &open_cap, nopen, sizeof *open);
+				open[nopen++] = idx;
+				if (nopen > t->max_depth)
+					t->max_depth = nopen;
 			}
-			case TAG_CLOSE: {
-				if (nopen == 0) {
-					gen_fail(err, t->name, line, col, "{{/%.*s}} closes no open section",
-							 (int) (ce - cs), s + cs);
-					goto done;
-				}
-				Node *sec = &t->nodes[open[nopen - 1]];
-				if (sec->len != ce - cs || memcmp(s + sec->start, s + cs, sec->len) != 0) {
-					gen_fail(err, t->name, line, col,
-							 "{{/%.*s}} closes section '%.*s' (opened at %d:%d)",
-							 (int) (ce - cs), s + cs, (int) sec->len, s + sec->start,
-							 sec->line, sec->col);
-					goto done;
-				}
-				sec->end = t->nnodes;
-				nopen--;
-				break;
+			break;
+		}
+		case TAG_CLOSE: {
+			if (nopen == 0) {
+				gen_fail(err, t->name, line, col, "{{/%.*s}} closes no open section", (int)(ce - cs), s + cs);
+				goto done;
 			}
+			Node *sec = &t->nodes[open[nopen - 1]];
+			if (sec->len != ce - cs || memcmp(s + sec->start, s + cs, sec->len) != 0) {
+				gen_fail(err, t->name, line, col, "{{/%.*s}} closes section '%.*s' (opened at %d:%d)", (int)(ce - cs),
+						 s + cs, (int)sec->len, s + sec->start, sec->line, sec->col);
+				goto done;
+			}
+			sec->end = t->nnodes;
+			nopen--;
+			break;
+		}
 		}
 	}
 
 	if (nopen > 0) {
 		const Node *sec = &t->nodes[open[nopen - 1]];
-		gen_fail(err, t->name, sec->line, sec->col, "section '%.*s' is never closed",
-				 (int) sec->len, s + sec->start);
+		gen_fail(err, t->name, sec->line, sec->col, "section '%.*s' is never closed", (int)sec->len, s + sec->start);
 		goto done;
 	}
 	ok = true;
@@ -352,22 +345,22 @@ done:
 static const char *type_name(json_type type)
 {
 	switch (type) {
-		case JSON_OBJECT:
-			return "an object";
-		case JSON_ARRAY:
-			return "an array";
-		case JSON_STRING:
-			return "a string";
-		case JSON_INTEGER:
-			return "an integer";
-		case JSON_REAL:
-			return "a real number";
-		case JSON_TRUE:
-			return "true";
-		case JSON_FALSE:
-			return "false";
-		case JSON_NULL:
-			return "null";
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+		return "an integer";
+	case JSON_REAL:
+		return "a real number";
+	case JSON_TRUE:
+		return "true";
+	case JSON_FALSE:
+		return "false";
+	case JSON_NULL:
+		return "null";
 	}
 	return "an unknown value";
 }
@@ -385,37 +378,37 @@ static bool resolve(Renderer *r, const Node *n, Value *v)
 	const char *name = t->text + n->start;
 
 	switch (n->key) {
-		case KEY_SELF:
-			set_json(v, r->stack[r->depth - 1].value);
-			return true;
-		case KEY_INDEX:
-		case KEY_FIRST:
-		case KEY_LAST: {
-			/* The innermost array section counts, even through object sections pushed since. */
-			const Frame *f = NULL;
-			for (size_t i = r->depth; i-- > 0;) {
-				if (r->stack[i].iter) {
-					f = &r->stack[i];
-					break;
-				}
+	case KEY_SELF:
+		set_json(v, r->stack[r->depth - 1].value);
+		return true;
+	case KEY_INDEX:
+	case KEY_FIRST:
+	case KEY_LAST: {
+		/* The innermost array section counts, even through object sections pushed since. */
+		const Frame *f = NULL;
+		for (size_t i = r->depth; i-- > 0;) {
+			if (r->stack[i].iter) {
+				f = &r->stack[i];
+				break;
 			}
-			if (!f)
-				return gen_fail(r->err, t->name, n->line, n->col,
-								"'%.*s' used outside an array section", (int) n->len, name);
-			v->json = NULL;
-			v->integer = 0;
-			if (n->key == KEY_INDEX) {
-				v->type = JSON_INTEGER;
-				v->integer = (json_int_t) f->index;
-			} else if (n->key == KEY_FIRST) {
-				v->type = f->index == 0 ? JSON_TRUE : JSON_FALSE;
-			} else {
-				v->type = f->index + 1 == f->count ? JSON_TRUE : JSON_FALSE;
-			}
-			return true;
 		}
-		case KEY_PLAIN:
-			break;
+		if (!f)
+			return gen_fail(r->err, t->name, n->line, n->col, "'%.*s' used outside an array section", (int)n->len,
+							name);
+		v->json = NULL;
+		v->integer = 0;
+		if (n->key == KEY_INDEX) {
+			v->type = JSON_INTEGER;
+			v->integer = (json_int_t)f->index;
+		} else if (n->key == KEY_FIRST) {
+			v->type = f->index == 0 ? JSON_TRUE : JSON_FALSE;
+		} else {
+			v->type = f->index + 1 == f->count ? JSON_TRUE : JSON_FALSE;
+		}
+		return true;
+	}
+	case KEY_PLAIN:
+		break;
 	}
 
 	const char *seg = t->keys.data + n->segs;
@@ -426,21 +419,19 @@ static bool resolve(Renderer *r, const Node *n, Value *v)
 			break;
 	}
 	if (!j)
-		return gen_fail(r->err, t->name, n->line, n->col, "unknown key '%.*s'", (int) n->len, name);
+		return gen_fail(r->err, t->name, n->line, n->col, "unknown key '%.*s'", (int)n->len, name);
 
 	/* Only the first segment is looked up on the stack; the rest must be members of it. */
 	size_t prefix = strlen(seg);
 	for (size_t k = 1; k < n->nsegs; k++) {
 		seg += strlen(seg) + 1;
 		if (!json_is_object(j))
-			return gen_fail(r->err, t->name, n->line, n->col,
-							"unknown key '%.*s': '%.*s' is %s, not an object",
-							(int) n->len, name, (int) prefix, name, type_name(json_typeof(j)));
+			return gen_fail(r->err, t->name, n->line, n->col, "unknown key '%.*s': '%.*s' is %s, not an object",
+							(int)n->len, name, (int)prefix, name, type_name(json_typeof(j)));
 		const json_t *member = json_object_get(j, seg);
 		if (!member)
-			return gen_fail(r->err, t->name, n->line, n->col,
-							"unknown key '%.*s': '%.*s' has no member '%s'",
-							(int) n->len, name, (int) prefix, name, seg);
+			return gen_fail(r->err, t->name, n->line, n->col, "unknown key '%.*s': '%.*s' has no member '%s'",
+							(int)n->len, name, (int)prefix, name, seg);
 		j = member;
 		prefix += 1 + strlen(seg);
 	}
@@ -456,24 +447,24 @@ static bool render_var(Renderer *r, const Node *n)
 	if (!resolve(r, n, &v))
 		return false;
 	switch (v.type) {
-		case JSON_STRING:
-			gen_Buf_append(r->out, json_string_value(v.json), json_string_length(v.json));
-			return true;
-		case JSON_INTEGER: {
-			char num[32];
-			int len = snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, v.integer);
-			gen_Buf_append(r->out, num, (size_t) len);
-			return true;
-		}
-		case JSON_TRUE:
-			gen_Buf_append(r->out, "true", 4);
-			return true;
-		case JSON_FALSE:
-			gen_Buf_append(r->out, "false", 5);
-			return true;
-		default:
-			return gen_fail(r->err, r->t->name, n->line, n->col, "{{%.*s}}: cannot insert %s",
-							(int) n->len, r->t->text + n->start, type_name(v.type));
+	case JSON_STRING:
+		gen_Buf_append(r->out, json_string_value(v.json), json_string_length(v.json));
+		return true;
+	case JSON_INTEGER: {
+		char num[32];
+		int len = snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, v.integer);
+		gen_Buf_append(r->out, num, (size_t)len);
+		return true;
+	}
+	case JSON_TRUE:
+		gen_Buf_append(r->out, "true", 4);
+		return true;
+	case JSON_FALSE:
+		gen_Buf_append(r->out, "false", 5);
+		return true;
+	default:
+		return gen_fail(r->err, r->t->name, n->line, n->col, "{{%.*s}}: cannot insert %s", (int)n->len,
+						r->t->text + n->start, type_name(v.type));
 	}
 }
 
@@ -487,52 +478,51 @@ static bool render_section(Renderer *r, size_t idx)
 	if (!resolve(r, n, &v))
 		return false;
 	switch (v.type) {
-		case JSON_ARRAY: {
-			size_t count = json_array_size(v.json);
-			if (inverted || count == 0)
-				break;
-			for (size_t i = 0; i < count; i++) {
-				r->stack[r->depth++] = (Frame) {json_array_get(v.json, i), true, i, count};
-				bool ok = render_range(r, idx + 1, n->end);
-				r->depth--;
-				if (!ok)
-					return false;
-			}
-			return true;
-		}
-		case JSON_OBJECT: {
-			if (inverted)
-				return true;
-			r->stack[r->depth++] = (Frame) {v.json, false, 0, 0};
+	case JSON_ARRAY: {
+		size_t count = json_array_size(v.json);
+		if (inverted || count == 0)
+			break;
+		for (size_t i = 0; i < count; i++) {
+			r->stack[r->depth++] = (Frame){json_array_get(v.json, i), true, i, count};
 			bool ok = render_range(r, idx + 1, n->end);
 			r->depth--;
-			return ok;
+			if (!ok)
+				return false;
 		}
-		case JSON_REAL:
-			/* Whether 0.0 or NaN is "empty" is a question no template should depend on. */
-			return gen_fail(r->err, r->t->name, n->line, n->col,
-							"{{%c%.*s}}: cannot use a real number as a section",
-							inverted ? '^' : '#', (int) n->len, r->t->text + n->start);
-		default:
-			break;
+		return true;
+	}
+	case JSON_OBJECT: {
+		if (inverted)
+			return true;
+		r->stack[r->depth++] = (Frame){v.json, false, 0, 0};
+		bool ok = render_range(r, idx + 1, n->end);
+		r->depth--;
+		return ok;
+	}
+	case JSON_REAL:
+		/* Whether 0.0 or NaN is "empty" is a question no template should depend on. */
+		return gen_fail(r->err, r->t->name, n->line, n->col, "{{%c%.*s}}: cannot use a real number as a section",
+						inverted ? '^' : '#', (int)n->len, r->t->text + n->start);
+	default:
+		break;
 	}
 
 	switch (v.type) {
-		case JSON_ARRAY:
-			truthy = json_array_size(v.json) > 0;
-			break;
-		case JSON_TRUE:
-			truthy = true;
-			break;
-		case JSON_STRING:
-			truthy = json_string_length(v.json) > 0;
-			break;
-		case JSON_INTEGER:
-			truthy = v.integer != 0;
-			break;
-		default:
-			truthy = false;
-			break;
+	case JSON_ARRAY:
+		truthy = json_array_size(v.json) > 0;
+		break;
+	case JSON_TRUE:
+		truthy = true;
+		break;
+	case JSON_STRING:
+		truthy = json_string_length(v.json) > 0;
+		break;
+	case JSON_INTEGER:
+		truthy = v.integer != 0;
+		break;
+	default:
+		truthy = false;
+		break;
 	}
 	if (truthy == inverted)
 		return true;
@@ -547,21 +537,21 @@ static bool render_range(Renderer *r, size_t begin, size_t end)
 	while (i < end) {
 		const Node *n = &nodes[i];
 		switch (n->kind) {
-			case NODE_TEXT:
-				gen_Buf_append(r->out, r->t->text + n->start, n->len);
-				i++;
-				break;
-			case NODE_VAR:
-				if (!render_var(r, n))
-					return false;
-				i++;
-				break;
-			case NODE_SECTION:
-			case NODE_INVERTED:
-				if (!render_section(r, i))
-					return false;
-				i = n->end;
-				break;
+		case NODE_TEXT:
+			gen_Buf_append(r->out, r->t->text + n->start, n->len);
+			i++;
+			break;
+		case NODE_VAR:
+			if (!render_var(r, n))
+				return false;
+			i++;
+			break;
+		case NODE_SECTION:
+		case NODE_INVERTED:
+			if (!render_section(r, i))
+				return false;
+			i = n->end;
+			break;
 		}
 	}
 	return true;
@@ -580,7 +570,7 @@ bool template_render(const char *name, const char *text, json_t *ctx, gen_Buf *o
 		Renderer r = {.t = &t, .out = out, .err = err};
 		/* Every section pushes at most one frame, so nesting depth bounds the stack. */
 		r.stack = gen_xcalloc(t.max_depth + 1, sizeof *r.stack);
-		r.stack[r.depth++] = (Frame) {ctx, false, 0, 0};
+		r.stack[r.depth++] = (Frame){ctx, false, 0, 0};
 		ok = render_range(&r, 0, t.nnodes);
 		free(r.stack);
 	}

@@ -20,8 +20,8 @@
 /* The arena's one malloc, header included; the first block is what the header leaves. 4 KiB
  * hold the tree, or the protobuf bytes, of most statements (95% of those in Debian's SQL files). */
 #define ARENA_FIRST_MALLOC 4096
-#define ARENA_ALIGN PGBIND_ARENA_ALIGN
-#define ALIGN_UP(n) (((n) + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1))
+#define ARENA_ALIGN        PGBIND_ARENA_ALIGN
+#define ALIGN_UP(n)        (((n) + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1))
 
 typedef struct Block {
 	struct Block *prev;
@@ -30,7 +30,7 @@ typedef struct Block {
 
 struct pgbind_Arena {
 	pgbind_ArenaCursor cursor; /* first: pgbind_Arena_Alloc reads it through the arena pointer */
-	Block *blocks;			   /* the blocks malloc'd after the first, newest first */
+	Block *blocks;             /* the blocks malloc'd after the first, newest first */
 	size_t next_size;
 	size_t space;
 	size_t n_blocks;
@@ -38,7 +38,7 @@ struct pgbind_Arena {
 };
 
 #define HEADER_SIZE ALIGN_UP(sizeof(Block))
-#define ARENA_SIZE ALIGN_UP(sizeof(pgbind_Arena))
+#define ARENA_SIZE  ALIGN_UP(sizeof(pgbind_Arena))
 #define FIRST_BLOCK (ARENA_FIRST_MALLOC - ARENA_SIZE)
 
 /* ---- the spare ------------------------------------------------------------------------------- */

@@ -232,132 +232,129 @@ static bool dec_node(pgbind_Decoder *d, const uint8_t *p, const uint8_t *end, pg
 
 /* ---- the wire kinds -------------------------------------------------------------------------- */
 
-#define DEC_BEGIN(M)                                                                          \
+#define DEC_BEGIN(M)                                                                            \
 	static bool dec_##M(pgbind_Decoder *d, const uint8_t *p, const uint8_t *end, pgbind_##M *m) \
-	{                                                                                         \
-		(void)m;                                                                              \
-		if (!dec_enter(d, p))                                                                 \
-			return false;                                                                     \
-		while (p < end) {                                                                     \
-			const uint8_t *key_at = p;                                                        \
-			uint64_t key, v_;                                                                 \
-			const uint8_t *b_, *e_;                                                           \
-			(void)v_, (void)b_, (void)e_;                                                     \
-			if (!read_varint(d, &p, end, &key))                                               \
-				return false;                                                                 \
+	{                                                                                           \
+		(void)m;                                                                                \
+		if (!dec_enter(d, p))                                                                   \
+			return false;                                                                       \
+		while (p < end) {                                                                       \
+			const uint8_t *key_at = p;                                                          \
+			uint64_t key, v_;                                                                   \
+			const uint8_t *b_, *e_;                                                             \
+			(void)v_, (void)b_, (void)e_;                                                       \
+			if (!read_varint(d, &p, end, &key))                                                 \
+				return false;                                                                   \
 			switch (key) {
-#define DEC_END                                                 \
-			default:                                            \
-				if (!skip_field(d, &p, end, key, key_at))       \
-					return false;                               \
-			}                                                   \
-		}                                                       \
-		d->depth--;                                             \
-		return true;                                            \
-	}
+#define DEC_END                                   \
+	default:                                      \
+		if (!skip_field(d, &p, end, key, key_at)) \
+			return false;                         \
+		}                                         \
+		}                                         \
+		d->depth--;                               \
+		return true;                              \
+		}
 
-#define DEC_VARINT_AS(num, f, type)                  \
-	case KEY(num, WT_VARINT):                         \
-		if (!read_varint(d, &p, end, &v_))            \
-			return false;                             \
-		m->f = (type)v_;                              \
+#define DEC_VARINT_AS(num, f, type)        \
+	case KEY(num, WT_VARINT):              \
+		if (!read_varint(d, &p, end, &v_)) \
+			return false;                  \
+		m->f = (type)v_;                   \
 		break;
-#define DEC_INT32(num, f, T) DEC_VARINT_AS(num, f, int32_t)
+#define DEC_INT32(num, f, T)  DEC_VARINT_AS(num, f, int32_t)
 #define DEC_UINT32(num, f, T) DEC_VARINT_AS(num, f, uint32_t)
-#define DEC_INT64(num, f, T) DEC_VARINT_AS(num, f, int64_t)
+#define DEC_INT64(num, f, T)  DEC_VARINT_AS(num, f, int64_t)
 #define DEC_UINT64(num, f, T) DEC_VARINT_AS(num, f, uint64_t)
-#define DEC_ENUM(num, f, T) DEC_VARINT_AS(num, f, pgbind_##T)
-#define DEC_BOOL(num, f, T)                          \
-	case KEY(num, WT_VARINT):                         \
-		if (!read_varint(d, &p, end, &v_))            \
-			return false;                             \
-		m->f = v_ != 0;                               \
+#define DEC_ENUM(num, f, T)   DEC_VARINT_AS(num, f, pgbind_##T)
+#define DEC_BOOL(num, f, T)                \
+	case KEY(num, WT_VARINT):              \
+		if (!read_varint(d, &p, end, &v_)) \
+			return false;                  \
+		m->f = v_ != 0;                    \
 		break;
-#define DEC_DOUBLE(num, f, T)                                                        \
-	case KEY(num, WT_FIXED64):                                                        \
-		if (end - p < 8)                                                              \
-			return dec_fail(d, p, PGBIND_ERROR_MALFORMED, "truncated double");       \
-		v_ = 0;                                                                       \
-		for (int i_ = 7; i_ >= 0; i_--)                                               \
-			v_ = (v_ << 8) | p[i_];                                                   \
-		memcpy(&m->f, &v_, sizeof v_);                                                \
-		p += 8;                                                                       \
+#define DEC_DOUBLE(num, f, T)                                                  \
+	case KEY(num, WT_FIXED64):                                                 \
+		if (end - p < 8)                                                       \
+			return dec_fail(d, p, PGBIND_ERROR_MALFORMED, "truncated double"); \
+		v_ = 0;                                                                \
+		for (int i_ = 7; i_ >= 0; i_--)                                        \
+			v_ = (v_ << 8) | p[i_];                                            \
+		memcpy(&m->f, &v_, sizeof v_);                                         \
+		p += 8;                                                                \
 		break;
-#define DEC_STRING(num, f, T)                        \
-	case KEY(num, WT_LEN):                            \
-		if (!dec_string(d, &p, end, &m->f))           \
-			return false;                             \
+#define DEC_STRING(num, f, T)               \
+	case KEY(num, WT_LEN):                  \
+		if (!dec_string(d, &p, end, &m->f)) \
+			return false;                   \
 		break;
-#define DEC_NODE(num, f, T)                                                   \
-	case KEY(num, WT_LEN):                                                    \
-		if (!read_len(d, &p, end, &b_, &e_) || !dec_node(d, b_, e_, &m->f))  \
-			return false;                                                     \
+#define DEC_NODE(num, f, T)                                                 \
+	case KEY(num, WT_LEN):                                                  \
+		if (!read_len(d, &p, end, &b_, &e_) || !dec_node(d, b_, e_, &m->f)) \
+			return false;                                                   \
 		break;
-#define DEC_MESSAGE(num, f, T)                                               \
-	case KEY(num, WT_LEN):                                                   \
-		if (!read_len(d, &p, end, &b_, &e_))                                 \
-			return false;                                                    \
-		if (!m->f) {                                                         \
-			if (!(m->f = dec_alloc(d, b_, sizeof *m->f)))                    \
-				return false;                                                \
-			init_##T(m->f);                                                  \
-		}                                                                    \
-		if (!dec_##T(d, b_, e_, m->f))                                       \
-			return false;                                                    \
+#define DEC_MESSAGE(num, f, T)                            \
+	case KEY(num, WT_LEN):                                \
+		if (!read_len(d, &p, end, &b_, &e_))              \
+			return false;                                 \
+		if (!m->f) {                                      \
+			if (!(m->f = dec_alloc(d, b_, sizeof *m->f))) \
+				return false;                             \
+			init_##T(m->f);                               \
+		}                                                 \
+		if (!dec_##T(d, b_, e_, m->f))                    \
+			return false;                                 \
 		break;
-#define DEC_REPEATED_NODE(num, f, T)                                                                \
-	case KEY(num, WT_LEN):                                                                          \
-		if (!read_len(d, &p, end, &b_, &e_) ||                                                      \
-			!dec_append(d, b_, (void **)&m->f, &m->n_##f, sizeof *m->f))                            \
-			return false;                                                                           \
-		m->f[m->n_##f - 1] = NULL;                                                                  \
-		if (!dec_node(d, b_, e_, &m->f[m->n_##f - 1]))                                              \
-			return false;                                                                           \
+#define DEC_REPEATED_NODE(num, f, T)                                                                        \
+	case KEY(num, WT_LEN):                                                                                  \
+		if (!read_len(d, &p, end, &b_, &e_) || !dec_append(d, b_, (void **)&m->f, &m->n_##f, sizeof *m->f)) \
+			return false;                                                                                   \
+		m->f[m->n_##f - 1] = NULL;                                                                          \
+		if (!dec_node(d, b_, e_, &m->f[m->n_##f - 1]))                                                      \
+			return false;                                                                                   \
 		break;
-#define DEC_REPEATED_MESSAGE(num, f, T)                                                             \
-	case KEY(num, WT_LEN):                                                                          \
-		if (!read_len(d, &p, end, &b_, &e_) ||                                                      \
-			!dec_append(d, b_, (void **)&m->f, &m->n_##f, sizeof *m->f))                            \
-			return false;                                                                           \
-		if (!(m->f[m->n_##f - 1] = dec_alloc(d, b_, sizeof **m->f)))                                \
-			return false;                                                                           \
-		init_##T(m->f[m->n_##f - 1]);                                                               \
-		if (!dec_##T(d, b_, e_, m->f[m->n_##f - 1]))                                                \
-			return false;                                                                           \
+#define DEC_REPEATED_MESSAGE(num, f, T)                                                                     \
+	case KEY(num, WT_LEN):                                                                                  \
+		if (!read_len(d, &p, end, &b_, &e_) || !dec_append(d, b_, (void **)&m->f, &m->n_##f, sizeof *m->f)) \
+			return false;                                                                                   \
+		if (!(m->f[m->n_##f - 1] = dec_alloc(d, b_, sizeof **m->f)))                                        \
+			return false;                                                                                   \
+		init_##T(m->f[m->n_##f - 1]);                                                                       \
+		if (!dec_##T(d, b_, e_, m->f[m->n_##f - 1]))                                                        \
+			return false;                                                                                   \
 		break;
-#define DEC_PACKED_UINT64(num, f, T)                                                                \
-	case KEY(num, WT_LEN):                                                                          \
-		if (!read_len(d, &p, end, &b_, &e_))                                                        \
-			return false;                                                                           \
-		while (b_ < e_) {                                                                           \
-			if (!read_varint(d, &b_, e_, &v_) ||                                                    \
-				!dec_append(d, b_, (void **)&m->f, &m->n_##f, sizeof *m->f))                        \
-				return false;                                                                       \
-			m->f[m->n_##f - 1] = v_;                                                                \
-		}                                                                                           \
+#define DEC_PACKED_UINT64(num, f, T)                                                                          \
+	case KEY(num, WT_LEN):                                                                                    \
+		if (!read_len(d, &p, end, &b_, &e_))                                                                  \
+			return false;                                                                                     \
+		while (b_ < e_) {                                                                                     \
+			if (!read_varint(d, &b_, e_, &v_) || !dec_append(d, b_, (void **)&m->f, &m->n_##f, sizeof *m->f)) \
+				return false;                                                                                 \
+			m->f[m->n_##f - 1] = v_;                                                                          \
+		}                                                                                                     \
 		break;
-#define DEC_UNPACKED_UINT64(num, f, T)                                                              \
-	case KEY(num, WT_VARINT):                                                                       \
+#define DEC_UNPACKED_UINT64(num, f, T)                                                                   \
+	case KEY(num, WT_VARINT):                                                                            \
 		if (!read_varint(d, &p, end, &v_) || !dec_append(d, p, (void **)&m->f, &m->n_##f, sizeof *m->f)) \
-			return false;                                                                           \
-		m->f[m->n_##f - 1] = v_;                                                                    \
+			return false;                                                                                \
+		m->f[m->n_##f - 1] = v_;                                                                         \
 		break;
-#define DEC_ONEOF_MEMBER(num, f, T)                                                                 \
-	case KEY(num, WT_LEN):                                                                          \
+#define DEC_ONEOF_MEMBER(num, f, T)                                                                    \
+	case KEY(num, WT_LEN):                                                                             \
 		if (!read_len(d, &p, end, &b_, &e_) || !(m->f = dec_node_body(d, PGBIND_T_##T, b_, e_, m->f))) \
-			return false;                                                                           \
+			return false;                                                                              \
 		break;
 /* A node of kind M: merged into `into` when it is one, else a new one (a oneof's last member
  * replaces the others). */
-#define DEC_NODE_KIND(M)                                                                            \
-	{                                                                                               \
-		pgbind_##M *n_ = into && into->tag == PGBIND_T_##M ? (pgbind_##M *)into : NULL;            \
-		if (!n_) {                                                                                  \
-			if (!(n_ = dec_alloc(d, p, sizeof *n_)))                                                \
-				return NULL;                                                                        \
-			init_##M(n_);                                                                           \
-		}                                                                                           \
-		return dec_##M(d, p, end, n_) ? (pgbind_Node *)n_ : NULL;                                   \
+#define DEC_NODE_KIND(M)                                                                \
+	{                                                                                   \
+		pgbind_##M *n_ = into && into->tag == PGBIND_T_##M ? (pgbind_##M *)into : NULL; \
+		if (!n_) {                                                                      \
+			if (!(n_ = dec_alloc(d, p, sizeof *n_)))                                    \
+				return NULL;                                                            \
+			init_##M(n_);                                                               \
+		}                                                                               \
+		return dec_##M(d, p, end, n_) ? (pgbind_Node *)n_ : NULL;                       \
 	}
 
 #include "decode.inc.c"
@@ -381,8 +378,8 @@ static bool decoder_start(pgbind_Decoder *d, const uint8_t **data, size_t len, c
 	return true;
 }
 
-pgbind_ParseResult *pgbind_decode(const uint8_t *data, size_t len, const pgbind_Options *options,
-								  pgbind_Arena *arena, pgbind_Status *status)
+pgbind_ParseResult *pgbind_decode(const uint8_t *data, size_t len, const pgbind_Options *options, pgbind_Arena *arena,
+								  pgbind_Status *status)
 {
 	pgbind_Decoder d;
 	pgbind_ParseResult *r;

@@ -33,7 +33,7 @@
 
 typedef struct pgbind_Encoder {
 	uint8_t *start; /* first byte of the buffer */
-	uint8_t *end;	/* one past the last byte of output */
+	uint8_t *end;   /* one past the last byte of output */
 	pgbind_Arena *arena;
 	pgbind_Status *status;
 	int max_depth;
@@ -45,9 +45,9 @@ typedef struct pgbind_Encoder {
 
 enum { WT_VARINT = 0, WT_FIXED64 = 1, WT_LEN = 2 };
 
-#define MAX_VARINT 10
+#define MAX_VARINT     10
 #define MAX_FIELD_HEAD (5 + MAX_VARINT) /* a tag and a varint */
-#define SCALAR_TAG 2 /* the constant tag of a scalar field: its number is below 2048 (checked) */
+#define SCALAR_TAG     2                /* the constant tag of a scalar field: its number is below 2048 (checked) */
 
 /* The free bytes every room check leaves in front of the write position: enough for all the
  * scalar fields of one message (ENC_ROOM_<WIRE> below; ENC_SCALAR_ROOM checks each message). */
@@ -55,9 +55,8 @@ enum { WT_VARINT = 0, WT_FIXED64 = 1, WT_LEN = 2 };
 
 /* ---- failure --------------------------------------------------------------------------------- */
 
-static __attribute__((noinline, cold, format(printf, 3, 4))) uint8_t *enc_fail(pgbind_Encoder *e,
-																			 pgbind_StatusCode code,
-																			 const char *fmt, ...)
+static __attribute__((noinline, cold, format(printf, 3, 4))) uint8_t *
+enc_fail(pgbind_Encoder *e, pgbind_StatusCode code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -273,7 +272,7 @@ static uint8_t *enc_node_field(pgbind_Encoder *e, uint8_t *p, uint32_t number, c
 	if (n) {
 		enc_prefetch_below(n);
 		p = n->tag == PGBIND_T_String ? enc_String(e, p, (const pgbind_String *)n, depth)
-									   : enc_node_body(e, p, n, depth);
+									  : enc_node_body(e, p, n, depth);
 		if (!p || !(p = enc_reserve(e, p, 2 * MAX_FIELD_HEAD)))
 			return NULL;
 		p = put_len_head(e, p, (uint32_t)n->tag, mark);
@@ -288,32 +287,32 @@ static uint8_t *enc_node_field(pgbind_Encoder *e, uint8_t *p, uint32_t number, c
 /* Each message function takes the write position and its own nesting depth (the tree's root is
  * 0), and returns the new position. The depth check here is the only one: every nested message
  * passes through it. */
-#define ENC_BEGIN(M)                                                                               \
-	static __attribute__((unused, noinline)) uint8_t *enc_##M(pgbind_Encoder *e, uint8_t *p, const pgbind_##M *m, \
-													int depth)                                       \
-	{                                                                                              \
-		(void)m;                                                                                   \
-		if (__builtin_expect(depth > e->max_depth, 0))                                             \
+#define ENC_BEGIN(M)                                                                \
+	static __attribute__((unused, noinline))                                        \
+	uint8_t *enc_##M(pgbind_Encoder *e, uint8_t *p, const pgbind_##M *m, int depth) \
+	{                                                                               \
+		(void)m;                                                                    \
+		if (__builtin_expect(depth > e->max_depth, 0))                              \
 			return enc_too_deep(e);
 #define ENC_END \
-		return p;  \
+	return p;   \
 	}
 
 /* The most bytes each wire kind writes without a room check of its own. */
-#define ENC_ROOM_INT32 (SCALAR_TAG + MAX_VARINT) /* negative: sign-extended to 10 bytes */
-#define ENC_ROOM_INT64 (SCALAR_TAG + MAX_VARINT)
-#define ENC_ROOM_UINT32 (SCALAR_TAG + 5)
-#define ENC_ROOM_UINT64 (SCALAR_TAG + MAX_VARINT)
-#define ENC_ROOM_ENUM (SCALAR_TAG + MAX_VARINT)
-#define ENC_ROOM_BOOL (SCALAR_TAG + 1)
-#define ENC_ROOM_DOUBLE (SCALAR_TAG + 8)
-#define ENC_ROOM_STRING 0
-#define ENC_ROOM_NODE 0
-#define ENC_ROOM_MESSAGE 0
-#define ENC_ROOM_REPEATED_NODE 0
+#define ENC_ROOM_INT32            (SCALAR_TAG + MAX_VARINT) /* negative: sign-extended to 10 bytes */
+#define ENC_ROOM_INT64            (SCALAR_TAG + MAX_VARINT)
+#define ENC_ROOM_UINT32           (SCALAR_TAG + 5)
+#define ENC_ROOM_UINT64           (SCALAR_TAG + MAX_VARINT)
+#define ENC_ROOM_ENUM             (SCALAR_TAG + MAX_VARINT)
+#define ENC_ROOM_BOOL             (SCALAR_TAG + 1)
+#define ENC_ROOM_DOUBLE           (SCALAR_TAG + 8)
+#define ENC_ROOM_STRING           0
+#define ENC_ROOM_NODE             0
+#define ENC_ROOM_MESSAGE          0
+#define ENC_ROOM_REPEATED_NODE    0
 #define ENC_ROOM_REPEATED_MESSAGE 0
-#define ENC_ROOM_PACKED_UINT64 0
-#define ENC_ROOM_ONEOF 0
+#define ENC_ROOM_PACKED_UINT64    0
+#define ENC_ROOM_ONEOF            0
 /* A message fetches its children on entry: each is visited only after the fields numbered above
  * it are written, so its load overlaps that work instead of stalling the walk (a tree being
  * encoded is seldom in cache, and waiting for its nodes is the encoder's main cost). */
@@ -326,98 +325,100 @@ static uint8_t *enc_node_field(pgbind_Encoder *e, uint8_t *p, uint32_t number, c
 #define ENC_PREFETCH_BOOL(f)
 #define ENC_PREFETCH_DOUBLE(f)
 #define ENC_PREFETCH_STRING(f)
-#define ENC_PREFETCH_NODE(f) __builtin_prefetch(m->f);
-#define ENC_PREFETCH_MESSAGE(f) __builtin_prefetch(m->f);
-#define ENC_PREFETCH_REPEATED_NODE(f) __builtin_prefetch(m->f);
+#define ENC_PREFETCH_NODE(f)             __builtin_prefetch(m->f);
+#define ENC_PREFETCH_MESSAGE(f)          __builtin_prefetch(m->f);
+#define ENC_PREFETCH_REPEATED_NODE(f)    __builtin_prefetch(m->f);
 #define ENC_PREFETCH_REPEATED_MESSAGE(f) __builtin_prefetch(m->f);
 #define ENC_PREFETCH_PACKED_UINT64(f)
 #define ENC_PREFETCH_ONEOF(f) __builtin_prefetch(m->f);
 
 /* The room for the message's scalar fields, before the first: what the caller's last check left
  * may have gone to scalars of its own. Most messages have none (String, List) and skip it. */
-#define ENC_SCALAR_ROOM(bytes)                                                                     \
+#define ENC_SCALAR_ROOM(bytes)                                                                            \
 	_Static_assert((bytes) <= ENC_SLACK, "a message's scalar fields can take more than ENC_SLACK bytes"); \
-	if (!(p = enc_scalar_room(e, p, bytes)))                                                      \
+	if (!(p = enc_scalar_room(e, p, bytes)))                                                              \
 		return NULL;
 
 /* Unchecked: ENC_SLACK covers these. */
 #define ENC_SCALAR_TAG(num) _Static_assert((num) < 2048, "field number needs a tag longer than SCALAR_TAG");
-#define ENC_INT32(num, f, T)                                                                       \
-	ENC_SCALAR_TAG(num)                                                                            \
-	if (m->f != 0)                                                                                 \
+#define ENC_INT32(num, f, T) \
+	ENC_SCALAR_TAG(num)      \
+	if (m->f != 0)           \
 		p = put_tag(put_varint(p, (uint64_t)(int64_t)m->f), num, WT_VARINT);
-#define ENC_INT64(num, f, T)                                                                       \
-	ENC_SCALAR_TAG(num)                                                                            \
-	if (m->f != 0)                                                                                 \
+#define ENC_INT64(num, f, T) \
+	ENC_SCALAR_TAG(num)      \
+	if (m->f != 0)           \
 		p = put_tag(put_varint(p, (uint64_t)m->f), num, WT_VARINT);
 #define ENC_UINT32(num, f, T) ENC_INT64(num, f, T)
 #define ENC_UINT64(num, f, T) ENC_INT64(num, f, T)
-#define ENC_ENUM(num, f, T) ENC_INT32(num, f, T)
-#define ENC_BOOL(num, f, T)                                                                        \
-	ENC_SCALAR_TAG(num)                                                                            \
-	if (m->f) {                                                                                    \
-		p[-1] = 1;                                                                                 \
-		p = put_tag(p - 1, num, WT_VARINT);                                                        \
+#define ENC_ENUM(num, f, T)   ENC_INT32(num, f, T)
+#define ENC_BOOL(num, f, T)                 \
+	ENC_SCALAR_TAG(num)                     \
+	if (m->f) {                             \
+		p[-1] = 1;                          \
+		p = put_tag(p - 1, num, WT_VARINT); \
 	}
-#define ENC_DOUBLE(num, f, T)                                                                      \
-	ENC_SCALAR_TAG(num)                                                                            \
-	if (m->f != 0) {                                                                               \
-		uint64_t bits_;                                                                            \
-		memcpy(&bits_, &m->f, sizeof bits_);                                                       \
-		p -= 8;                                                                                    \
-		for (int i_ = 0; i_ < 8; i_++)                                                             \
-			p[i_] = (uint8_t)(bits_ >> (8 * i_));                                                  \
-		p = put_tag(p, num, WT_FIXED64);                                                           \
+#define ENC_DOUBLE(num, f, T)                     \
+	ENC_SCALAR_TAG(num)                           \
+	if (m->f != 0) {                              \
+		uint64_t bits_;                           \
+		memcpy(&bits_, &m->f, sizeof bits_);      \
+		p -= 8;                                   \
+		for (int i_ = 0; i_ < 8; i_++)            \
+			p[i_] = (uint8_t)(bits_ >> (8 * i_)); \
+		p = put_tag(p, num, WT_FIXED64);          \
 	}
 
 /* Checked: each length-delimited field reserves its header and ENC_SLACK. */
-#define ENC_STRING(num, f, T) \
-	if (m->f && m->f[0] && !(p = enc_string_field(e, p, (num << 3) | WT_LEN, m->f))) return NULL;
-#define ENC_NODE(num, f, T) \
-	if (m->f && !(p = enc_node_field(e, p, num, m->f, depth + 1))) return NULL;
-#define ENC_MESSAGE(num, f, T)                                                                     \
-	if (m->f) {                                                                                    \
-		size_t mark_ = enc_written(e, p);                                                          \
-		if (!(p = enc_##T(e, p, m->f, depth + 1)) || !(p = enc_reserve(e, p, MAX_FIELD_HEAD)))      \
-			return NULL;                                                                           \
-		p = put_len_head(e, p, num, mark_);                                                        \
+#define ENC_STRING(num, f, T)                                                        \
+	if (m->f && m->f[0] && !(p = enc_string_field(e, p, (num << 3) | WT_LEN, m->f))) \
+		return NULL;
+#define ENC_NODE(num, f, T)                                        \
+	if (m->f && !(p = enc_node_field(e, p, num, m->f, depth + 1))) \
+		return NULL;
+#define ENC_MESSAGE(num, f, T)                                                                 \
+	if (m->f) {                                                                                \
+		size_t mark_ = enc_written(e, p);                                                      \
+		if (!(p = enc_##T(e, p, m->f, depth + 1)) || !(p = enc_reserve(e, p, MAX_FIELD_HEAD))) \
+			return NULL;                                                                       \
+		p = put_len_head(e, p, num, mark_);                                                    \
 	}
-#define ENC_REPEATED_NODE(num, f, T)                                                               \
-	for (size_t i_ = m->n_##f; i_-- > 0;) {                                                        \
-		if (!(p = enc_node_field(e, p, num, m->f[i_], depth + 1)))                                 \
-			return NULL;                                                                           \
+#define ENC_REPEATED_NODE(num, f, T)                               \
+	for (size_t i_ = m->n_##f; i_-- > 0;) {                        \
+		if (!(p = enc_node_field(e, p, num, m->f[i_], depth + 1))) \
+			return NULL;                                           \
 	}
-#define ENC_REPEATED_MESSAGE(num, f, T)                                                            \
-	for (size_t i_ = m->n_##f; i_-- > 0;) {                                                        \
-		size_t mark_ = enc_written(e, p);                                                          \
-		if (m->f[i_] && !(p = enc_##T(e, p, m->f[i_], depth + 1)))                                  \
-			return NULL;                                                                           \
-		if (!(p = enc_reserve(e, p, MAX_FIELD_HEAD)))                                              \
-			return NULL;                                                                           \
-		p = put_len_head(e, p, num, mark_);                                                        \
+#define ENC_REPEATED_MESSAGE(num, f, T)                            \
+	for (size_t i_ = m->n_##f; i_-- > 0;) {                        \
+		size_t mark_ = enc_written(e, p);                          \
+		if (m->f[i_] && !(p = enc_##T(e, p, m->f[i_], depth + 1))) \
+			return NULL;                                           \
+		if (!(p = enc_reserve(e, p, MAX_FIELD_HEAD)))              \
+			return NULL;                                           \
+		p = put_len_head(e, p, num, mark_);                        \
 	}
-#define ENC_PACKED_UINT64(num, f, T)                                                               \
-	if (m->n_##f) {                                                                                \
-		size_t mark_ = enc_written(e, p);                                                          \
-		for (size_t i_ = m->n_##f; i_-- > 0;) {                                                    \
-			if (!(p = enc_reserve(e, p, MAX_VARINT)))                                              \
-				return NULL;                                                                       \
-			p = put_varint(p, m->f[i_]);                                                           \
-		}                                                                                          \
-		if (!(p = enc_reserve(e, p, MAX_FIELD_HEAD)))                                              \
-			return NULL;                                                                           \
-		p = put_len_head(e, p, num, mark_);                                                        \
+#define ENC_PACKED_UINT64(num, f, T)                  \
+	if (m->n_##f) {                                   \
+		size_t mark_ = enc_written(e, p);             \
+		for (size_t i_ = m->n_##f; i_-- > 0;) {       \
+			if (!(p = enc_reserve(e, p, MAX_VARINT))) \
+				return NULL;                          \
+			p = put_varint(p, m->f[i_]);              \
+		}                                             \
+		if (!(p = enc_reserve(e, p, MAX_FIELD_HEAD))) \
+			return NULL;                              \
+		p = put_len_head(e, p, num, mark_);           \
 	}
-#define ENC_ONEOF(num, f, T)                                                                       \
-	if (m->f) {                                                                                    \
-		uint32_t member_ = oneof_number_##T(m->f->tag);                                            \
-		size_t mark_ = enc_written(e, p);                                                          \
-		if (!member_)                                                                              \
-			return enc_fail(e, PGBIND_ERROR_INVALID, "oneof " #T ": node tag %u is not a member",  \
-							(unsigned)m->f->tag);                                                  \
+#define ENC_ONEOF(num, f, T)                                                                         \
+	if (m->f) {                                                                                      \
+		uint32_t member_ = oneof_number_##T(m->f->tag);                                              \
+		size_t mark_ = enc_written(e, p);                                                            \
+		if (!member_)                                                                                \
+			return enc_fail(e, PGBIND_ERROR_INVALID, "oneof " #T ": node tag %u is not a member",    \
+							(unsigned)m->f->tag);                                                    \
 		if (!(p = enc_node_body(e, p, m->f, depth + 1)) || !(p = enc_reserve(e, p, MAX_FIELD_HEAD))) \
-			return NULL;                                                                           \
-		p = put_len_head(e, p, member_, mark_);                                                    \
+			return NULL;                                                                             \
+		p = put_len_head(e, p, member_, mark_);                                                      \
 	}
 
 #include "encode.inc.c"

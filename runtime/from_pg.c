@@ -86,8 +86,11 @@ FROM_PG_INLINE void *from_pg_alloc(FromPg *cx, size_t size)
 /* ---- scalars and strings ---------------------------------------------------------------------- */
 
 /* One-char strings for `char` fields: no allocation. '\0' is NULL (unset), as in libpg_query. */
-#define C1(x) {(char)(x), 0}
-#define C4(x) C1(x), C1((x) + 1), C1((x) + 2), C1((x) + 3)
+#define C1(x)        \
+	{                \
+		(char)(x), 0 \
+	}
+#define C4(x)  C1(x), C1((x) + 1), C1((x) + 2), C1((x) + 3)
 #define C16(x) C4(x), C4((x) + 4), C4((x) + 8), C4((x) + 12)
 #define C64(x) C16(x), C16((x) + 16), C16((x) + 32), C16((x) + 48)
 static const char one_char_strings[256][2] = {C64(0), C64(64), C64(128), C64(192)};
@@ -266,41 +269,41 @@ static pgbind_Node *from_pg_wrong_tag(FromPg *cx, const Node *n, const char *exp
 /* Converters stay out of line: inlined into the dispatcher's cases, they would make every node
  * pay for the registers of the largest. depth is the converter's own; its children are one
  * deeper. */
-#define FROM_PG_BEGIN(M, C)                                                                        \
-	static __attribute__((noinline)) pgbind_##M *from_pg_##M(FromPg *cx, const C *n, int depth)   \
-	{                                                                                              \
-		pgbind_##M *o;                                                                             \
-		(void)n;                                                                                   \
-		if (__builtin_expect(depth > cx->limit, 0))                                                \
-			return from_pg_refuse(cx);                                                             \
-		if (!(o = from_pg_alloc(cx, sizeof *o)))                                                   \
-			return NULL;                                                                           \
+#define FROM_PG_BEGIN(M, C)                                                                     \
+	static __attribute__((noinline)) pgbind_##M *from_pg_##M(FromPg *cx, const C *n, int depth) \
+	{                                                                                           \
+		pgbind_##M *o;                                                                          \
+		(void)n;                                                                                \
+		if (__builtin_expect(depth > cx->limit, 0))                                             \
+			return from_pg_refuse(cx);                                                          \
+		if (!(o = from_pg_alloc(cx, sizeof *o)))                                                \
+			return NULL;                                                                        \
 		o->tag = PGBIND_T_##M;
 #define FROM_PG_END \
-		return o;   \
+	return o;       \
 	}
 
-#define FROM_PG_SCALAR(cf, af, T) o->af = n->cf;
-#define FROM_PG_CHAR(cf, af, T) o->af = from_pg_char(n->cf);
-#define FROM_PG_CSTRING(cf, af, T) o->af = from_pg_string(cx, n->cf);
+#define FROM_PG_SCALAR(cf, af, T)       o->af = n->cf;
+#define FROM_PG_CHAR(cf, af, T)         o->af = from_pg_char(n->cf);
+#define FROM_PG_CSTRING(cf, af, T)      o->af = from_pg_string(cx, n->cf);
 #define FROM_PG_VALUE_STRING(cf, af, T) o->af = from_pg_value_string(cx, n->cf);
-#define FROM_PG_ENUM(cf, af, T) o->af = (pgbind_##T)from_pg_enum_##T(cx, (int)n->cf);
-#define FROM_PG_NODE(cf, af, T) o->af = from_pg_node(cx, (const Node *)n->cf, depth + 1);
-#define FROM_PG_MESSAGE(cf, af, T)                                                                  \
-	o->af = !n->cf ? NULL                                                                           \
-		: nodeTag(n->cf) == T_##T ? from_pg_##T(cx, n->cf, depth + 1)                               \
-								  : (pgbind_##T *)from_pg_wrong_tag(cx, (const Node *)n->cf, #T);
-#define FROM_PG_EMBEDDED(cf, af, T) o->af = from_pg_##T(cx, &n->cf, depth + 1);
-#define FROM_PG_XPR(cf, af, T) o->af = NULL; /* a supertype (Expr xpr): never written */
-#define FROM_PG_LIST(cf, af, T) o->af = from_pg_list(cx, n->cf, &o->n_##af, depth + 1);
+#define FROM_PG_ENUM(cf, af, T)         o->af = (pgbind_##T)from_pg_enum_##T(cx, (int)n->cf);
+#define FROM_PG_NODE(cf, af, T)         o->af = from_pg_node(cx, (const Node *)n->cf, depth + 1);
+#define FROM_PG_MESSAGE(cf, af, T)                                        \
+	o->af = !n->cf                    ? NULL                              \
+			: nodeTag(n->cf) == T_##T ? from_pg_##T(cx, n->cf, depth + 1) \
+									  : (pgbind_##T *)from_pg_wrong_tag(cx, (const Node *)n->cf, #T);
+#define FROM_PG_EMBEDDED(cf, af, T)  o->af = from_pg_##T(cx, &n->cf, depth + 1);
+#define FROM_PG_XPR(cf, af, T)       o->af = NULL; /* a supertype (Expr xpr): never written */
+#define FROM_PG_LIST(cf, af, T)      o->af = from_pg_list(cx, n->cf, &o->n_##af, depth + 1);
 #define FROM_PG_BITMAPSET(cf, af, T) o->af = from_pg_bitmapset(cx, n->cf, &o->n_##af);
 #define FROM_PG_VALUE_UNION(cf, af, T) \
 	o->af = from_pg_value_union(cx, (const Node *)&n->cf, from_pg_oneof_##T, depth + 1);
 #define FROM_PG_VALUE_UNION_UNLESS(cf, af, T, cond) \
 	o->af = n->cond ? NULL : from_pg_value_union(cx, (const Node *)&n->cf, from_pg_oneof_##T, depth + 1);
 #define FROM_PG_LIST_CELLS(cf, af, T) o->af = from_pg_list(cx, n, &o->n_##af, depth + 1);
-#define FROM_PG_INT_CELLS(cf, af, T) o->af = from_pg_int_cells(cx, n, &o->n_##af, false);
-#define FROM_PG_OID_CELLS(cf, af, T) o->af = from_pg_int_cells(cx, n, &o->n_##af, true);
+#define FROM_PG_INT_CELLS(cf, af, T)  o->af = from_pg_int_cells(cx, n, &o->n_##af, false);
+#define FROM_PG_OID_CELLS(cf, af, T)  o->af = from_pg_int_cells(cx, n, &o->n_##af, true);
 
 #include "from_pg.inc.c"
 

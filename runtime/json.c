@@ -153,9 +153,9 @@ static inline bool is_value_string_kind(uint32_t tag)
  * the kind names. They stay allocated until the process ends.
  */
 typedef struct {
-	uint32_t key;		/* offset in key_text of ,"name": */
-	uint16_t key_len;	/* its length */
-	uint16_t name_len;	/* strlen(name) */
+	uint32_t key;       /* offset in key_text of ,"name": */
+	uint16_t key_len;   /* its length */
+	uint16_t name_len;  /* strlen(name) */
 	uint16_t proto_len; /* strlen(proto_name), UINT16_MAX when it is the same name */
 } FieldInfo;
 
@@ -163,10 +163,10 @@ typedef struct {
 
 static char *key_text;
 static FieldInfo *field_info;
-static uint32_t field_base[PGBIND_MESSAGE_COUNT];	/* a message's first FieldInfo */
-static uint32_t kind_key[PGBIND_MESSAGE_COUNT];		/* offset in key_text of {"Kind": */
+static uint32_t field_base[PGBIND_MESSAGE_COUNT]; /* a message's first FieldInfo */
+static uint32_t kind_key[PGBIND_MESSAGE_COUNT];   /* offset in key_text of {"Kind": */
 static uint16_t kind_name_len[PGBIND_MESSAGE_COUNT];
-static int16_t kind_hash[KIND_HASH_SIZE];			/* message index + 1; 0: empty */
+static int16_t kind_hash[KIND_HASH_SIZE]; /* message index + 1; 0: empty */
 static const pgbind_MessageDesc *parse_result_desc;
 static atomic_bool tables_ready;
 static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -721,7 +721,7 @@ static bool w_message(Writer *w, const pgbind_MessageDesc *d, const char *base)
 		}
 		first = false;
 		continue;
-fail_field:
+	fail_field:
 		path_field(&w->path, f->name, -1);
 		return false;
 	}
@@ -797,7 +797,7 @@ typedef struct {
 	pgbind_Arena *arena;
 	int depth, max_depth;
 	const pgbind_OneofMemberDesc *member; /* of the last oneof key read */
-	Slot *stack; /* array elements being collected, innermost array on top */
+	Slot *stack;                          /* array elements being collected, innermost array on top */
 	size_t sp, cap;
 	pgbind_StatusCode code; /* the first error wins */
 	const char *err_at;
@@ -952,13 +952,13 @@ static bool r_string_span(Reader *r, const char **s, const char **e, bool *escap
 				p += 6;
 				if (u >= 0xd800 && u <= 0xdbff) {
 					if (p + 1 >= end || p[0] != '\\' || p[1] != 'u')
-						return r_fail(r, PGBIND_ERROR_MALFORMED, p - 6,
-									  "\\u%04x: a high surrogate without a low one", u);
+						return r_fail(r, PGBIND_ERROR_MALFORMED, p - 6, "\\u%04x: a high surrogate without a low one",
+									  u);
 					if (!r_hex4(r, p + 2, &lo))
 						return false;
 					if (lo < 0xdc00 || lo > 0xdfff)
-						return r_fail(r, PGBIND_ERROR_MALFORMED, p - 6,
-									  "\\u%04x: a high surrogate without a low one", u);
+						return r_fail(r, PGBIND_ERROR_MALFORMED, p - 6, "\\u%04x: a high surrogate without a low one",
+									  u);
 					p += 6;
 				}
 				break;
@@ -1122,8 +1122,8 @@ static bool r_number(Reader *r, Number *n)
 }
 
 /* An integer in [lo, hi] (as signed) or [0, uhi] (unsigned when is_unsigned). */
-static __attribute__((noinline)) bool r_integer(Reader *r, const char *type, bool is_unsigned, int64_t lo,
-												 uint64_t hi, uint64_t *out)
+static __attribute__((noinline)) bool r_integer(Reader *r, const char *type, bool is_unsigned, int64_t lo, uint64_t hi,
+												uint64_t *out)
 {
 	int c = r_peek(r);
 	if (c != '-' && (c < '0' || c > '9'))
@@ -1375,7 +1375,7 @@ static pgbind_Node *r_node(Reader *r)
 /* A value that holds no message (a scalar, a string, an enum, or null for any field): kept out
  * of r_field so that its locals (a number's text) take no room in the recursion's frames. */
 static __attribute__((noinline)) bool r_scalar(Reader *r, const pgbind_MessageDesc *d, const pgbind_FieldDesc *f,
-												char *base)
+											   char *base)
 {
 	char *p = base + f->offset;
 	int c = r_peek(r);
@@ -1518,7 +1518,7 @@ static __attribute__((noinline)) bool r_store_array(Reader *r, const pgbind_Fiel
 
 /* [value,...] of a repeated field f of the message at base */
 static __attribute__((noinline)) bool r_array(Reader *r, const pgbind_MessageDesc *d, const pgbind_FieldDesc *f,
-											   char *base)
+											  char *base)
 {
 	if (r_peek(r) != '[')
 		return r_wrong_type(r, "an array");
@@ -1687,8 +1687,8 @@ static void line_col(const char *start, const char *at, int *line, int *col)
 	*col = c;
 }
 
-pgbind_ParseResult *pgbind_json_read(const char *json, size_t len, const pgbind_Options *options,
-									 pgbind_Arena *arena, pgbind_Status *status)
+pgbind_ParseResult *pgbind_json_read(const char *json, size_t len, const pgbind_Options *options, pgbind_Arena *arena,
+									 pgbind_Status *status)
 {
 	if ((!json && len) || !arena) {
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "%s is NULL", arena ? "json" : "arena");

@@ -70,8 +70,8 @@ static bool is_xmlroot_with_expression_version(pgbind_Node *node, void *ctx)
 	return node->tag == PGBIND_T_XmlExpr && x->op == PGBIND_IS_XMLROOT && x->n_args >= 2 && x->args[1] &&
 		   x->args[1]->tag != PGBIND_T_A_Const;
 }
-static const char *const copy_options_needing_value[] = {"format", "delimiter", "null", "quote",
-														 "escape", "encoding", "force_quote"};
+static const char *const copy_options_needing_value[] = {"format", "delimiter", "null",       "quote",
+														 "escape", "encoding",  "force_quote"};
 /* It also reads these options' values as strings, crashing on any other kind of value (COPY t
  * FROM STDIN (null 5), (format *), (escape (a)): found by fuzzing); a Float holds its digits as
  * a string, which the deparser reads unharmed. */
@@ -165,8 +165,8 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 #if defined(PGBIND_HAVE_DEPARSE_NODES) || defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
 	/* The nodes carry "" as "" (nothing to refuse); the depth is capped as on the protobuf route:
 	 * the deparser recurses once a level. */
-	int limit = pgbind_max_depth(options) < PGBIND_DEPARSE_MAX_DEPTH ? pgbind_max_depth(options)
-																	 : PGBIND_DEPARSE_MAX_DEPTH;
+	int limit =
+		pgbind_max_depth(options) < PGBIND_DEPARSE_MAX_DEPTH ? pgbind_max_depth(options) : PGBIND_DEPARSE_MAX_DEPTH;
 	pgbind_Options capped = {.max_depth = limit};
 	MemoryContext ctx = pg_query_enter_memory_context();
 	void *nodes;
@@ -219,8 +219,8 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	/* Encoding first bounds the depth, so the walk below cannot run deep. */
 	const uint8_t *data;
 	size_t len;
-	int limit = pgbind_max_depth(options) < PGBIND_DEPARSE_MAX_DEPTH ? pgbind_max_depth(options)
-																	 : PGBIND_DEPARSE_MAX_DEPTH;
+	int limit =
+		pgbind_max_depth(options) < PGBIND_DEPARSE_MAX_DEPTH ? pgbind_max_depth(options) : PGBIND_DEPARSE_MAX_DEPTH;
 	pgbind_Options capped = {.max_depth = limit};
 	if (!pgbind_encode(tree, &capped, arena, &data, &len, status)) {
 		if (status && status->code == PGBIND_ERROR_DEPTH && limit == PGBIND_DEPARSE_MAX_DEPTH)

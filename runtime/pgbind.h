@@ -46,19 +46,19 @@ extern "C" {
 
 typedef enum pgbind_StatusCode {
 	PGBIND_OK = 0,
-	PGBIND_ERROR_SYNTAX,	/* the SQL does not parse; message and cursor position from PostgreSQL */
-	PGBIND_ERROR_NOMEM,		/* an allocation failed; nothing half-built is returned */
-	PGBIND_ERROR_DEPTH,		/* the tree nests deeper than the max_depth option allows */
-	PGBIND_ERROR_INVALID,	/* a tree holds what the protocol cannot express (unknown tag, enum value) */
-	PGBIND_ERROR_MALFORMED, /* input bytes are not a valid encoding; offset says where */
-	PGBIND_ERROR_ARGUMENT,	/* a NULL or out-of-range argument */
+	PGBIND_ERROR_SYNTAX,          /* the SQL does not parse; message and cursor position from PostgreSQL */
+	PGBIND_ERROR_NOMEM,           /* an allocation failed; nothing half-built is returned */
+	PGBIND_ERROR_DEPTH,           /* the tree nests deeper than the max_depth option allows */
+	PGBIND_ERROR_INVALID,         /* a tree holds what the protocol cannot express (unknown tag, enum value) */
+	PGBIND_ERROR_MALFORMED,       /* input bytes are not a valid encoding; offset says where */
+	PGBIND_ERROR_ARGUMENT,        /* a NULL or out-of-range argument */
 	PGBIND_ERROR_UNREPRESENTABLE, /* libpg_query's deparse route cannot carry or deparse this tree (pgbind_deparse) */
 } pgbind_StatusCode;
 
 typedef struct pgbind_Status {
 	pgbind_StatusCode code;
-	int cursorpos;	/* PGBIND_ERROR_SYNTAX: 1-based character position in the SQL, 0 if unknown */
-	size_t offset;	/* PGBIND_ERROR_MALFORMED: byte offset in the input */
+	int cursorpos;     /* PGBIND_ERROR_SYNTAX: 1-based character position in the SQL, 0 if unknown */
+	size_t offset;     /* PGBIND_ERROR_MALFORMED: byte offset in the input */
 	char message[256]; /* NUL-terminated; a longer message is cut to its first 255 bytes */
 } pgbind_Status;
 
@@ -167,7 +167,7 @@ typedef struct pgbind_Options {
  * parse tree is released before this returns).
  */
 PGBIND_API pgbind_ParseResult *pgbind_parse(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
-								 pgbind_Status *status);
+											pgbind_Status *status);
 
 /*
  * Converts a PostgreSQL raw node tree (the List of RawStmt that pg_query_raw_parse returns, as a
@@ -175,7 +175,7 @@ PGBIND_API pgbind_ParseResult *pgbind_parse(const char *sql, const pgbind_Option
  * already hold a node tree; pgbind_parse() is this plus the raw parse.
  */
 PGBIND_API pgbind_ParseResult *pgbind_from_pg_parse_tree(const void *raw_stmt_list, const pgbind_Options *options,
-											  pgbind_Arena *arena, pgbind_Status *status);
+														 pgbind_Arena *arena, pgbind_Status *status);
 
 /* ---- Encode ---------------------------------------------------------------------------------- */
 
@@ -185,7 +185,7 @@ PGBIND_API pgbind_ParseResult *pgbind_from_pg_parse_tree(const void *raw_stmt_li
  * pg_query_parse_protobuf() for the same statement. Time is linear in the tree size.
  */
 PGBIND_API bool pgbind_encode(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
-				   const uint8_t **data, size_t *len, pgbind_Status *status);
+							  const uint8_t **data, size_t *len, pgbind_Status *status);
 
 /* ---- Decode ---------------------------------------------------------------------------------- */
 
@@ -197,11 +197,11 @@ PGBIND_API bool pgbind_encode(const pgbind_ParseResult *tree, const pgbind_Optio
  * (strings are not checked for UTF-8, as libpg_query writes what the SQL held). Never reads outside [data, data + len). The bytes need not outlive the call.
  */
 PGBIND_API pgbind_ParseResult *pgbind_decode(const uint8_t *data, size_t len, const pgbind_Options *options,
-								  pgbind_Arena *arena, pgbind_Status *status);
+											 pgbind_Arena *arena, pgbind_Status *status);
 
 /* The same for pg_query.ScanResult (what pg_query_scan returns). */
 PGBIND_API pgbind_ScanResult *pgbind_decode_scan(const uint8_t *data, size_t len, const pgbind_Options *options,
-									  pgbind_Arena *arena, pgbind_Status *status);
+												 pgbind_Arena *arena, pgbind_Status *status);
 
 /* ---- Back to PostgreSQL ----------------------------------------------------------------------- */
 
@@ -211,8 +211,8 @@ PGBIND_API pgbind_ScanResult *pgbind_decode_scan(const uint8_t *data, size_t len
  * nodes live until pg_query_exit_memory_context(). Semantics are those of libpg_query's
  * pg_query_protobuf_to_nodes (see runtime/to_pg.c). Allocation failure is PGBIND_ERROR_NOMEM.
  */
-PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
-							 void **nodes, pgbind_Status *status);
+PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *memory_context,
+										const pgbind_Options *options, void **nodes, pgbind_Status *status);
 
 /*
  * SQL text for tree, NUL-terminated, in arena: libpg_query's deparser, by the fastest route the
@@ -225,18 +225,18 @@ PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *me
  * deparser of the linked version is known to crash on (before 18: COPY t FROM STDIN (format)),
  * and trees nested deeper than PGBIND_DEPARSE_MAX_DEPTH.
  */
-PGBIND_API const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
-						   pgbind_Status *status);
+PGBIND_API const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options,
+									  pgbind_Arena *arena, pgbind_Status *status);
 
 /* libpg_query's fingerprint of tree (equal to pg_query_fingerprint of the SQL it came from),
  * computed from the tree without parsing text again. */
 PGBIND_API bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *options, uint64_t *fingerprint,
-						pgbind_Status *status);
+								   pgbind_Status *status);
 
 /* The tokens of sql as libpg_query's scanner sees them (comments included), in arena. A scan
  * error is PGBIND_ERROR_SYNTAX with PostgreSQL's message and cursor position. */
 PGBIND_API pgbind_ScanResult *pgbind_scan(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
-							   pgbind_Status *status);
+										  pgbind_Status *status);
 
 /* ---- Equality ------------------------------------------------------------------------------- */
 

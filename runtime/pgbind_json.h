@@ -42,8 +42,8 @@ extern "C" {
  * node tag or enum value the format has no name for; the message names the field path),
  * PGBIND_ERROR_NOMEM. Only reads the tree.
  */
-PGBIND_API const char *pgbind_json(const pgbind_ParseResult *tree, const pgbind_Options *options,
-								   pgbind_Arena *arena, pgbind_Status *status);
+PGBIND_API const char *pgbind_json(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+								   pgbind_Status *status);
 
 /*
  * Reads JSON text json[0 .. len) (need not be NUL-terminated, need not outlive the call) in

@@ -16,34 +16,35 @@
 
 /* How a field is stored in the AST and written on the wire. */
 typedef enum pgbind_WireKind {
-	PGBIND_WIRE_INT32,			  /* int32_t */
-	PGBIND_WIRE_UINT32,			  /* uint32_t */
-	PGBIND_WIRE_INT64,			  /* int64_t */
-	PGBIND_WIRE_UINT64,			  /* uint64_t */
-	PGBIND_WIRE_BOOL,			  /* bool */
-	PGBIND_WIRE_DOUBLE,			  /* double */
-	PGBIND_WIRE_STRING,			  /* const char *, never NULL, "" = unset */
-	PGBIND_WIRE_ENUM,			  /* a generated enum (int); type_index: pgbind_enum_descs */
-	PGBIND_WIRE_NODE,			  /* pgbind_Node * */
-	PGBIND_WIRE_MESSAGE,		  /* pointer to a message struct; type_index: pgbind_message_descs */
-	PGBIND_WIRE_REPEATED_NODE,	  /* size_t n + pgbind_Node ** (NULL elements allowed) */
+	PGBIND_WIRE_INT32,            /* int32_t */
+	PGBIND_WIRE_UINT32,           /* uint32_t */
+	PGBIND_WIRE_INT64,            /* int64_t */
+	PGBIND_WIRE_UINT64,           /* uint64_t */
+	PGBIND_WIRE_BOOL,             /* bool */
+	PGBIND_WIRE_DOUBLE,           /* double */
+	PGBIND_WIRE_STRING,           /* const char *, never NULL, "" = unset */
+	PGBIND_WIRE_ENUM,             /* a generated enum (int); type_index: pgbind_enum_descs */
+	PGBIND_WIRE_NODE,             /* pgbind_Node * */
+	PGBIND_WIRE_MESSAGE,          /* pointer to a message struct; type_index: pgbind_message_descs */
+	PGBIND_WIRE_REPEATED_NODE,    /* size_t n + pgbind_Node ** (NULL elements allowed) */
 	PGBIND_WIRE_REPEATED_MESSAGE, /* size_t n + message ** ; type_index: pgbind_message_descs */
-	PGBIND_WIRE_PACKED_UINT64,	  /* size_t n + uint64_t * */
-	PGBIND_WIRE_ONEOF,			  /* pgbind_Node * whose tag picks the member; type_index: pgbind_oneof_descs */
+	PGBIND_WIRE_PACKED_UINT64,    /* size_t n + uint64_t * */
+	PGBIND_WIRE_ONEOF,            /* pgbind_Node * whose tag picks the member; type_index: pgbind_oneof_descs */
 } pgbind_WireKind;
 
 /* pgbind_FieldDesc.flags */
-#define PGBIND_FIELD_EMPTY_IS_NULL 0x1 /* a char * field: libpg_query's protocol cannot tell "" from NULL, and its reader makes both NULL */
+#define PGBIND_FIELD_EMPTY_IS_NULL \
+	0x1 /* a char * field: libpg_query's protocol cannot tell "" from NULL, and its reader makes both NULL */
 
 typedef struct pgbind_FieldDesc {
-	const char *name;		/* the AST member name (PostgreSQL's C field name) */
+	const char *name;       /* the AST member name (PostgreSQL's C field name) */
 	const char *proto_name; /* the proto field name */
-	uint32_t number;		/* proto field number (a oneof: its lowest member's) */
+	uint32_t number;        /* proto field number (a oneof: its lowest member's) */
 	pgbind_WireKind wire;
-	uint32_t offset;		/* offsetof the member */
-	uint32_t count_offset;	/* offsetof n_<member> for repeated kinds, else 0 */
-	int32_t type_index;		/* see pgbind_WireKind; -1 when unused */
-	uint32_t flags;			/* PGBIND_FIELD_* */
+	uint32_t offset;       /* offsetof the member */
+	uint32_t count_offset; /* offsetof n_<member> for repeated kinds, else 0 */
+	int32_t type_index;    /* see pgbind_WireKind; -1 when unused */
+	uint32_t flags;        /* PGBIND_FIELD_* */
 } pgbind_FieldDesc;
 
 typedef struct pgbind_MessageDesc {

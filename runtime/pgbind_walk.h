@@ -51,9 +51,9 @@ extern "C" {
 
 /* How a whole-tree walk or a mutation ended. */
 typedef enum pgbind_WalkResult {
-	PGBIND_WALK_DONE = 0,	 /* every child was visited */
+	PGBIND_WALK_DONE = 0,    /* every child was visited */
 	PGBIND_WALK_STOPPED = 1, /* a callback returned true */
-	PGBIND_WALK_FAILED = 2,	 /* an error, described in status; the tree is as the callbacks left it,
+	PGBIND_WALK_FAILED = 2,  /* an error, described in status; the tree is as the callbacks left it,
 							  * except that a refused replacement was not made */
 } pgbind_WalkResult;
 
@@ -121,17 +121,17 @@ PGBIND_API pgbind_WalkResult pgbind_ParseResult_walk(pgbind_ParseResult *tree, p
  * list whose element it is being offered and edits that element too, the edit is refused.
  */
 typedef struct pgbind_Child {
-	pgbind_Node *node;	 /* the child, never NULL on entry */
-	bool remove;		 /* false on entry */
-	bool descend;		 /* true on entry */
+	pgbind_Node *node;   /* the child, never NULL on entry */
+	bool remove;         /* false on entry */
+	bool descend;        /* true on entry */
 	pgbind_Node *parent; /* the node whose field holds the child; NULL for ParseResult.stmts */
-	const char *field;	 /* that field's AST member name, e.g. "whereClause", "targetList" */
-	size_t index;		 /* repeated fields: the element's current position; else 0 */
-	bool repeated;		 /* the slot is an element of a repeated field */
+	const char *field;   /* that field's AST member name, e.g. "whereClause", "targetList" */
+	size_t index;        /* repeated fields: the element's current position; else 0 */
+	bool repeated;       /* the slot is an element of a repeated field */
 	pgbind_NodeTag kind; /* the one node kind the slot takes (RangeVar for InsertStmt.relation);
 						  * PGBIND_T_Invalid when it takes any kind (a pgbind_Node * field) or,
 						  * for a oneof, any of its members */
-	int32_t oneof;		 /* a oneof slot (A_Const.val): its index in pgbind_oneof_descs
+	int32_t oneof;       /* a oneof slot (A_Const.val): its index in pgbind_oneof_descs
 						  * (pgbind_reflect.h); -1 otherwise */
 } pgbind_Child;
 

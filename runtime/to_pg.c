@@ -51,8 +51,8 @@ static void *to_pg_alloc(ToPg *cx, size_t size)
 {
 	if (cx->failed)
 		return NULL;
-	void *p = MemoryContextAllocExtended(cx->mcx, size ? size : 1,
-										 MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM | MCXT_ALLOC_ZERO);
+	void *p =
+		MemoryContextAllocExtended(cx->mcx, size ? size : 1, MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM | MCXT_ALLOC_ZERO);
 	if (!p)
 		to_pg_fail(cx, PGBIND_ERROR_NOMEM, "out of memory");
 	return p;
@@ -142,38 +142,38 @@ static List *to_pg_int_list(ToPg *cx, NodeTag tag, pgbind_Node *const *items, si
 
 /* ---- the conversion kinds -------------------------------------------------------------------- */
 
-#define TO_PG_BEGIN(M, C)                                  \
-	static C *to_pg_##M(ToPg *cx, const pgbind_##M *o)     \
-	{                                                      \
-		C *n;                                              \
-		(void)o;                                           \
+#define TO_PG_BEGIN(M, C)                                          \
+	static C *to_pg_##M(ToPg *cx, const pgbind_##M *o)             \
+	{                                                              \
+		C *n;                                                      \
+		(void)o;                                                   \
 		if (!to_pg_enter(cx) || !(n = to_pg_alloc(cx, sizeof(C)))) \
-			return NULL;                                   \
+			return NULL;                                           \
 		((Node *)n)->type = T_##M;
 /* The tag again: an embedded struct copied at offset 0 (CreateForeignTableStmt.base) brings its
  * own. A List converter may have replaced n by NIL. */
-#define TO_PG_END(M)                   \
-		if (n)                         \
-			((Node *)n)->type = T_##M; \
-		cx->depth--;                   \
-		return n;                      \
+#define TO_PG_END(M)               \
+	if (n)                         \
+		((Node *)n)->type = T_##M; \
+	cx->depth--;                   \
+	return n;                      \
 	}
 
-#define TO_PG_SCALAR(cf, af, T) n->cf = o->af;
-#define TO_PG_CHAR(cf, af, T) n->cf = o->af ? o->af[0] : '\0';
-#define TO_PG_CSTRING(cf, af, T) n->cf = to_pg_string(cx, o->af, cx->keep_empty);
+#define TO_PG_SCALAR(cf, af, T)       n->cf = o->af;
+#define TO_PG_CHAR(cf, af, T)         n->cf = o->af ? o->af[0] : '\0';
+#define TO_PG_CSTRING(cf, af, T)      n->cf = to_pg_string(cx, o->af, cx->keep_empty);
 #define TO_PG_VALUE_STRING(cf, af, T) n->cf = to_pg_string(cx, o->af ? o->af : "", true);
-#define TO_PG_ENUM(cf, af, T) n->cf = to_pg_enum_##T((int32_t)o->af);
-#define TO_PG_NODE(cf, af, T) n->cf = (void *)to_pg_node(cx, o->af);
-#define TO_PG_MESSAGE(cf, af, T) n->cf = o->af ? (void *)to_pg_##T(cx, o->af) : NULL;
-#define TO_PG_EMBEDDED(cf, af, T)                          \
-	if (o->af) {                                           \
-		void *sub_ = to_pg_##T(cx, o->af);                 \
-		if (sub_)                                          \
-			memcpy(&n->cf, sub_, sizeof n->cf);            \
+#define TO_PG_ENUM(cf, af, T)         n->cf = to_pg_enum_##T((int32_t)o->af);
+#define TO_PG_NODE(cf, af, T)         n->cf = (void *)to_pg_node(cx, o->af);
+#define TO_PG_MESSAGE(cf, af, T)      n->cf = o->af ? (void *)to_pg_##T(cx, o->af) : NULL;
+#define TO_PG_EMBEDDED(cf, af, T)               \
+	if (o->af) {                                \
+		void *sub_ = to_pg_##T(cx, o->af);      \
+		if (sub_)                               \
+			memcpy(&n->cf, sub_, sizeof n->cf); \
 	}
-#define TO_PG_XPR(cf, af, T) /* a supertype (Expr xpr): its tag is the node's own */
-#define TO_PG_LIST(cf, af, T) n->cf = to_pg_list(cx, o->af, o->n_##af);
+#define TO_PG_XPR(cf, af, T)       /* a supertype (Expr xpr): its tag is the node's own */
+#define TO_PG_LIST(cf, af, T)      n->cf = to_pg_list(cx, o->af, o->n_##af);
 #define TO_PG_BITMAPSET(cf, af, T) /* libpg_query's reader ignores bitmapsets */
 #define TO_PG_VALUE_UNION(cf, af, T) \
 	if (o->af)                       \
@@ -182,13 +182,13 @@ static List *to_pg_int_list(ToPg *cx, NodeTag tag, pgbind_Node *const *items, si
 	if (!o->cond && o->af)                        \
 		to_pg_oneof_##T(cx, o->af, &n->cf);
 #define TO_PG_LIST_CELLS(cf, af, T) n = to_pg_list(cx, o->af, o->n_##af);
-#define TO_PG_INT_CELLS(cf, af, T) n = to_pg_int_list(cx, T_IntList, o->af, o->n_##af);
-#define TO_PG_OID_CELLS(cf, af, T) n = to_pg_int_list(cx, T_OidList, o->af, o->n_##af);
-#define TO_PG_UNION_MEMBER(M)                                 \
-	{                                                         \
-		M *sub_ = to_pg_##M(cx, (const pgbind_##M *)o);       \
-		if (sub_)                                             \
-			memcpy(out, sub_, sizeof(M));                     \
+#define TO_PG_INT_CELLS(cf, af, T)  n = to_pg_int_list(cx, T_IntList, o->af, o->n_##af);
+#define TO_PG_OID_CELLS(cf, af, T)  n = to_pg_int_list(cx, T_OidList, o->af, o->n_##af);
+#define TO_PG_UNION_MEMBER(M)                           \
+	{                                                   \
+		M *sub_ = to_pg_##M(cx, (const pgbind_##M *)o); \
+		if (sub_)                                       \
+			memcpy(out, sub_, sizeof(M));               \
 	}
 
 #include "to_pg.inc.c"

@@ -23,38 +23,38 @@
 
 /* What a stepper reports. */
 typedef enum Step {
-	STEP_DONE,	  /* no occupied slot left in this frame */
-	STEP_CHILD,	  /* offered a slot; walker.yield is the node it now holds, to descend into */
-	STEP_SKIP,	  /* offered a slot; nothing to descend into (emptied, removed, descend = false) */
+	STEP_DONE,    /* no occupied slot left in this frame */
+	STEP_CHILD,   /* offered a slot; walker.yield is the node it now holds, to descend into */
+	STEP_SKIP,    /* offered a slot; nothing to descend into (emptied, removed, descend = false) */
 	STEP_MESSAGE, /* found a non-node message (walker.yield_msg): walk through it, offer nothing */
-	STEP_STOP,	  /* the callback returned true */
-	STEP_FAIL,	  /* refused edit; status is filled */
+	STEP_STOP,    /* the callback returned true */
+	STEP_FAIL,    /* refused edit; status is filled */
 } Step;
 
 /* Where a stepper is: a message, the next field to look at, the next element within it. */
 typedef struct Frame {
-	void *msg;			 /* the message (a node, or a message that is not a node kind) */
-	int32_t message;	 /* its index in pgbind_message_descs */
-	uint32_t field;		 /* index of the next field to look at */
-	size_t index;		 /* next element of the repeated field `field` */
+	void *msg;           /* the message (a node, or a message that is not a node kind) */
+	int32_t message;     /* its index in pgbind_message_descs */
+	uint32_t field;      /* index of the next field to look at */
+	size_t index;        /* next element of the repeated field `field` */
 	pgbind_Node *parent; /* the node that owns the slots: msg itself, or the node a non-node message is in */
 } Frame;
 
 typedef struct Walker {
-	pgbind_WalkFn walk_fn;		 /* walk mode */
-	pgbind_MutateFn mutate_fn;	 /* mutate mode */
+	pgbind_WalkFn walk_fn;     /* walk mode */
+	pgbind_MutateFn mutate_fn; /* mutate mode */
 	void *ctx;
 	pgbind_Status *status;
-	pgbind_Node *yield;			 /* STEP_CHILD */
-	void *yield_msg;			 /* STEP_MESSAGE */
+	pgbind_Node *yield; /* STEP_CHILD */
+	void *yield_msg;    /* STEP_MESSAGE */
 	int32_t yield_msg_index;
 } Walker;
 
 /* How a slot stores its child. */
 typedef enum SlotKind {
-	SLOT_SINGLE,		 /* a Node, oneof or message field */
-	SLOT_NODE_ARRAY,	 /* an element of a repeated Node field: NULL is a NULL cell */
-	SLOT_MESSAGE_ARRAY,	 /* an element of a repeated message field: cannot be NULL */
+	SLOT_SINGLE,        /* a Node, oneof or message field */
+	SLOT_NODE_ARRAY,    /* an element of a repeated Node field: NULL is a NULL cell */
+	SLOT_MESSAGE_ARRAY, /* an element of a repeated message field: cannot be NULL */
 } SlotKind;
 
 /* generated/walk.inc.c: does oneof number `oneof` (pgbind_oneof_descs order) admit this tag? */
@@ -84,13 +84,13 @@ static bool acceptable(Walker *w, const char *owner, const char *field, SlotKind
 		return false;
 	}
 	if (kind != 0 && tag != kind) {
-		pgbind_fail(w->status, PGBIND_ERROR_ARGUMENT, "%s.%s takes only %s nodes, not %s", owner, field,
-					tag_name(kind), tag_name(tag));
+		pgbind_fail(w->status, PGBIND_ERROR_ARGUMENT, "%s.%s takes only %s nodes, not %s", owner, field, tag_name(kind),
+					tag_name(tag));
 		return false;
 	}
 	if (oneof >= 0 && !walk_oneof_has(oneof, tag)) {
-		pgbind_fail(w->status, PGBIND_ERROR_ARGUMENT, "%s.%s takes only the members of oneof %s, not %s", owner,
-					field, pgbind_oneof_descs[oneof].name, tag_name(tag));
+		pgbind_fail(w->status, PGBIND_ERROR_ARGUMENT, "%s.%s takes only the members of oneof %s, not %s", owner, field,
+					pgbind_oneof_descs[oneof].name, tag_name(tag));
 		return false;
 	}
 	return true;
@@ -159,23 +159,23 @@ static Step list_changed(Walker *w, const char *owner, const char *field)
 }
 
 /* Takes element i out of a repeated field (pointer array arr, count *n). */
-#define REMOVE_ELEMENT(arr, n, i)                                        \
-	do {                                                                 \
-		memmove(&(arr)[(i)], &(arr)[(i) + 1], ((n) - (i) - 1) * sizeof *(arr)); \
-		if (--(n) == 0)                                                  \
-			(arr) = NULL;                                                \
+#define REMOVE_ELEMENT(arr, n, i)                                             \
+	do {                                                                      \
+		memmove(&(arr)[(i)], &(arr)[(i) + 1], ((n) - (i)-1) * sizeof *(arr)); \
+		if (--(n) == 0)                                                       \
+			(arr) = NULL;                                                     \
 	} while (0)
 
-#define STEP_BEGIN(M)                                                    \
-	static Step step_##M(pgbind_##M *m, Frame *fr, Walker *w)           \
-	{                                                                    \
-		static const char owner_[] = #M;                                 \
-		(void)m;                                                         \
-		(void)fr;                                                        \
-		(void)w;                                                         \
+#define STEP_BEGIN(M)                                         \
+	static Step step_##M(pgbind_##M *m, Frame *fr, Walker *w) \
+	{                                                         \
+		static const char owner_[] = #M;                      \
+		(void)m;                                              \
+		(void)fr;                                             \
+		(void)w;                                              \
 		(void)owner_;
-#define STEP_END         \
-		return STEP_DONE; \
+#define STEP_END      \
+	return STEP_DONE; \
 	}
 
 /* Fields that hold no nodes. */
@@ -196,35 +196,35 @@ static Step list_changed(Walker *w, const char *owner, const char *field)
  */
 
 /* A single pgbind_Node * slot: any node kind (kind 0), or a oneof's members. */
-#define STEP_SINGLE_NODE_(k, f, oneof)                                                       \
-	if (fr->field <= (k)) {                                                                  \
-		fr->field = (k) + 1;                                                                 \
-		if (m->f) {                                                                          \
-			pgbind_Node *orig_ = m->f, *c_ = orig_;                                          \
-			bool rm_;                                                                        \
-			Step s_ = offer(w, fr, owner_, #f, 0, SLOT_SINGLE, 0, (oneof), &c_, &rm_);       \
-			if (s_ != STEP_FAIL && c_ != orig_)                                              \
-				m->f = c_;                                                                   \
-			return s_;                                                                       \
-		}                                                                                    \
+#define STEP_SINGLE_NODE_(k, f, oneof)                                                 \
+	if (fr->field <= (k)) {                                                            \
+		fr->field = (k) + 1;                                                           \
+		if (m->f) {                                                                    \
+			pgbind_Node *orig_ = m->f, *c_ = orig_;                                    \
+			bool rm_;                                                                  \
+			Step s_ = offer(w, fr, owner_, #f, 0, SLOT_SINGLE, 0, (oneof), &c_, &rm_); \
+			if (s_ != STEP_FAIL && c_ != orig_)                                        \
+				m->f = c_;                                                             \
+			return s_;                                                                 \
+		}                                                                              \
 	}
-#define STEP_NODE(k, f, T) STEP_SINGLE_NODE_(k, f, -1)
+#define STEP_NODE(k, f, T)  STEP_SINGLE_NODE_(k, f, -1)
 #define STEP_ONEOF(k, f, T) STEP_SINGLE_NODE_(k, f, WALK_ONEOF_##T)
 
 /* A pgbind_T * slot: a node of kind T only; a message that is not a node kind is walked through. */
-#define STEP_MESSAGE(k, f, T)                                                                     \
-	if (fr->field <= (k)) {                                                                       \
-		fr->field = (k) + 1;                                                                      \
-		if (m->f) {                                                                               \
-			if (WALK_TAG_##T == 0)                                                                \
-				return yield_message(w, m->f, WALK_INDEX_##T);                                    \
-			pgbind_Node *orig_ = (pgbind_Node *)m->f, *c_ = orig_;                                \
-			bool rm_;                                                                             \
-			Step s_ = offer(w, fr, owner_, #f, 0, SLOT_SINGLE, WALK_TAG_##T, -1, &c_, &rm_);      \
-			if (s_ != STEP_FAIL && c_ != orig_)                                                   \
-				m->f = (pgbind_##T *)c_;                                                          \
-			return s_;                                                                            \
-		}                                                                                         \
+#define STEP_MESSAGE(k, f, T)                                                                \
+	if (fr->field <= (k)) {                                                                  \
+		fr->field = (k) + 1;                                                                 \
+		if (m->f) {                                                                          \
+			if (WALK_TAG_##T == 0)                                                           \
+				return yield_message(w, m->f, WALK_INDEX_##T);                               \
+			pgbind_Node *orig_ = (pgbind_Node *)m->f, *c_ = orig_;                           \
+			bool rm_;                                                                        \
+			Step s_ = offer(w, fr, owner_, #f, 0, SLOT_SINGLE, WALK_TAG_##T, -1, &c_, &rm_); \
+			if (s_ != STEP_FAIL && c_ != orig_)                                              \
+				m->f = (pgbind_##T *)c_;                                                     \
+			return s_;                                                                       \
+		}                                                                                    \
 	}
 
 /*
@@ -233,39 +233,39 @@ static Step list_changed(Walker *w, const char *owner, const char *field)
  * array itself (the element is no longer where it was), the walk goes on with the next index
  * and an edit of the pgbind_Child cannot be applied: that is an error.
  */
-#define STEP_REPEATED_(k, f, sk, kind, message_index, ELEM)                                                      \
-	if (fr->field <= (k)) {                                                                       \
-		fr->field = (k);                                                                          \
-		while (fr->index < m->n_##f) {                                                            \
-			size_t i_ = fr->index;                                                                \
-			pgbind_Node *orig_ = (pgbind_Node *)m->f[i_], *c_ = orig_;                            \
-			if (!orig_) {                                                                         \
-				fr->index++;                                                                      \
-				continue;                                                                         \
-			}                                                                                     \
-			if ((kind) == 0 && (sk) == SLOT_MESSAGE_ARRAY) {                                      \
-				fr->index++;                                                                      \
-				return yield_message(w, orig_, (message_index));                         \
-			}                                                                                     \
-			bool rm_;                                                                             \
-			Step s_ = offer(w, fr, owner_, #f, i_, (sk), (kind), -1, &c_, &rm_);                  \
-			if (s_ == STEP_FAIL)                                                                  \
-				return s_;                                                                        \
-			if (i_ >= m->n_##f || (pgbind_Node *)m->f[i_] != orig_) {                             \
-				fr->index++;                                                                      \
-				return rm_ || c_ != orig_ ? list_changed(w, owner_, #f) : s_;                     \
-			}                                                                                     \
-			if (rm_) {                                                                            \
-				REMOVE_ELEMENT(m->f, m->n_##f, i_);                                               \
-			} else {                                                                              \
-				if (c_ != orig_)                                                                  \
-					m->f[i_] = (ELEM)c_;                                                          \
-				fr->index++;                                                                      \
-			}                                                                                     \
-			return s_;                                                                            \
-		}                                                                                         \
-		fr->field = (k) + 1;                                                                      \
-		fr->index = 0;                                                                            \
+#define STEP_REPEATED_(k, f, sk, kind, message_index, ELEM)                      \
+	if (fr->field <= (k)) {                                                      \
+		fr->field = (k);                                                         \
+		while (fr->index < m->n_##f) {                                           \
+			size_t i_ = fr->index;                                               \
+			pgbind_Node *orig_ = (pgbind_Node *)m->f[i_], *c_ = orig_;           \
+			if (!orig_) {                                                        \
+				fr->index++;                                                     \
+				continue;                                                        \
+			}                                                                    \
+			if ((kind) == 0 && (sk) == SLOT_MESSAGE_ARRAY) {                     \
+				fr->index++;                                                     \
+				return yield_message(w, orig_, (message_index));                 \
+			}                                                                    \
+			bool rm_;                                                            \
+			Step s_ = offer(w, fr, owner_, #f, i_, (sk), (kind), -1, &c_, &rm_); \
+			if (s_ == STEP_FAIL)                                                 \
+				return s_;                                                       \
+			if (i_ >= m->n_##f || (pgbind_Node *)m->f[i_] != orig_) {            \
+				fr->index++;                                                     \
+				return rm_ || c_ != orig_ ? list_changed(w, owner_, #f) : s_;    \
+			}                                                                    \
+			if (rm_) {                                                           \
+				REMOVE_ELEMENT(m->f, m->n_##f, i_);                              \
+			} else {                                                             \
+				if (c_ != orig_)                                                 \
+					m->f[i_] = (ELEM)c_;                                         \
+				fr->index++;                                                     \
+			}                                                                    \
+			return s_;                                                           \
+		}                                                                        \
+		fr->field = (k) + 1;                                                     \
+		fr->index = 0;                                                           \
 	}
 
 #define STEP_REPEATED_NODE(k, f, T) STEP_REPEATED_(k, f, SLOT_NODE_ARRAY, 0, -1, pgbind_Node *)
@@ -334,8 +334,8 @@ static bool stack_push(Stack *st, Frame fr, pgbind_Status *status)
 			return false;
 		}
 		size_t cap = st->cap * 2;
-		Frame *grown = st->frames == st->inline_frames ? malloc(cap * sizeof *grown)
-													   : realloc(st->frames, cap * sizeof *grown);
+		Frame *grown =
+			st->frames == st->inline_frames ? malloc(cap * sizeof *grown) : realloc(st->frames, cap * sizeof *grown);
 		if (!grown) {
 			pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory for the walk's stack (%zu levels)", st->n);
 			return false;
@@ -432,8 +432,7 @@ pgbind_WalkResult pgbind_walk(pgbind_Node *root, pgbind_WalkFn fn, void *ctx, pg
 	return run_stack(fr, &w);
 }
 
-pgbind_WalkResult pgbind_ParseResult_walk(pgbind_ParseResult *tree, pgbind_WalkFn fn, void *ctx,
-										  pgbind_Status *status)
+pgbind_WalkResult pgbind_ParseResult_walk(pgbind_ParseResult *tree, pgbind_WalkFn fn, void *ctx, pgbind_Status *status)
 {
 	if (!fn) {
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "pgbind_ParseResult_walk: fn is NULL");

@@ -153,7 +153,8 @@ static void test_malformed(void)
 	CHECK(str && strcmp(str->sval, "x\xff") == 0, "a string that is not UTF-8 is kept byte for byte");
 	PgQueryProtobufParseResult raw = pg_query_parse_protobuf("SELECT x\xff FROM t");
 	ur = raw.error ? NULL : pgbind_decode((const uint8_t *)raw.parse_tree.data, raw.parse_tree.len, NULL, arena, &ust);
-	CHECK(ur != NULL, "libpg_query's bytes for SELECT x\\xff decode (%s)", raw.error ? raw.error->message : ust.message);
+	CHECK(ur != NULL, "libpg_query's bytes for SELECT x\\xff decode (%s)",
+		  raw.error ? raw.error->message : ust.message);
 	pg_query_free_protobuf_parse_result(raw);
 
 	/* every prefix of real bytes: no crash, no read past the end; an error points inside */
@@ -330,7 +331,6 @@ static void test_accepted(void)
 
 /* ---- nesting --------------------------------------------------------------------------------- */
 
-
 static void test_depth(void)
 {
 	enum { DEEP = 100000 };
@@ -340,11 +340,11 @@ static void test_depth(void)
 	/* A_Expr{lexpr (3): Node{A_Expr: ...}} DEEP times, around an empty A_Expr */
 	for (int i = 0; i < DEEP; i++) {
 		rev_wrap(&r, PGBIND_T_A_Expr); /* Node{A_Expr: body} */
-		rev_wrap(&r, 3);			   /* A_Expr.lexpr */
+		rev_wrap(&r, 3);               /* A_Expr.lexpr */
 	}
 	rev_wrap(&r, PGBIND_T_A_Expr); /* RawStmt.stmt's Node */
-	rev_wrap(&r, 1);			   /* RawStmt.stmt */
-	rev_wrap(&r, 2);			   /* ParseResult.stmts */
+	rev_wrap(&r, 1);               /* RawStmt.stmt */
+	rev_wrap(&r, 2);               /* ParseResult.stmts */
 	pgbind_Status st = {0};
 	pgbind_ParseResult *res = pgbind_decode(r.data + r.start, r.cap - r.start, NULL, arena, &st);
 	CHECK(!res && st.code == PGBIND_ERROR_DEPTH && strstr(st.message, "nesting too deep"),

@@ -76,8 +76,7 @@ static double now(void)
 }
 
 /* head, n times open, middle, n times close, tail: nested or repeated SQL. malloc'd. */
-static char *nest(const char *head, const char *open, int n, const char *middle, const char *close,
-				  const char *tail)
+static char *nest(const char *head, const char *open, int n, const char *middle, const char *close, const char *tail)
 {
 	size_t lh = strlen(head), lo = strlen(open), lm = strlen(middle), lc = strlen(close), lt = strlen(tail);
 	char *s = xmalloc(lh + (lo + lc) * (size_t)n + lm + lt + 1), *p = s;
@@ -260,10 +259,9 @@ typedef enum {
 	N_APIS
 } Api;
 
-static const char *const api_names[N_APIS] = {"pgbind_parse",	  "pgbind_encode",	   "pgbind_decode",
-											  "pgbind_decode_scan", "pgbind_scan",	   "pgbind_json",
-											  "pgbind_json_read",   "pgbind_deparse",  "pgbind_text",
-											  "pgbind_ParseResult_walk"};
+static const char *const api_names[N_APIS] = {
+	"pgbind_parse", "pgbind_encode",    "pgbind_decode",  "pgbind_decode_scan", "pgbind_scan",
+	"pgbind_json",  "pgbind_json_read", "pgbind_deparse", "pgbind_text",        "pgbind_ParseResult_walk"};
 
 /* What each function gives for one statement when nothing fails. */
 typedef struct {
@@ -355,9 +353,9 @@ typedef enum { FAIL_ARENA_BLOCK, FAIL_MALLOC_CALL } FailMode;
 
 typedef struct {
 	long injections; /* calls made to fail */
-	long clean;		 /* of those, failing with PGBIND_ERROR_NOMEM and a message */
+	long clean;      /* of those, failing with PGBIND_ERROR_NOMEM and a message */
 	long max_points; /* the most failure points one call had */
-	long calls;		 /* (statement, function) pairs tried */
+	long calls;      /* (statement, function) pairs tried */
 } AllocStats;
 
 /* One trial: a fresh arena (with the input tree built in it when api reads one), then api with
@@ -412,8 +410,8 @@ static void fail_each_allocation(Api api, const Expected *e, FailMode mode, Allo
 		bool clean = !ok && st.code == PGBIND_ERROR_NOMEM && has_oom_message(&st);
 		stats->clean += clean;
 		CHECK(clean, "%s(%s), %s %zu of %zu fails: %s (%s)", api_names[api], e->label, what, n, points,
-			  ok ? "succeeded anyway" : pgbind_StatusCode_name(st.code), ok ? (same ? "same result" : "wrong result")
-																		: st.message);
+			  ok ? "succeeded anyway" : pgbind_StatusCode_name(st.code),
+			  ok ? (same ? "same result" : "wrong result") : st.message);
 	}
 	ok = trial(api, e, mode, points + 1, &ignored, &st, &same);
 	CHECK(ok && same, "%s(%s), %s %zu armed but never reached: %s", api_names[api], e->label, what, points + 1,
@@ -506,7 +504,8 @@ static void section_alloc(void)
 		 "WHERE a IN (1, 2, 3) AND b LIKE 'x%' GROUP BY ROLLUP (a, b) HAVING count(*) > 1 "
 		 "WINDOW w AS (PARTITION BY a ORDER BY b ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) "
 		 "ORDER BY 1 DESC NULLS LAST LIMIT 10 OFFSET 5"},
-		{"WITH RECURSIVE", "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT * FROM r"},
+		{"WITH RECURSIVE",
+		 "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT * FROM r"},
 		{"INSERT ON CONFLICT", "INSERT INTO t (a, b) VALUES (1, 'x'), (2, DEFAULT) ON CONFLICT (a) DO UPDATE "
 							   "SET b = excluded.b RETURNING *"},
 		{"UPDATE FROM", "UPDATE t SET (a, b) = (SELECT 1, 2) FROM u WHERE t.id = u.id RETURNING a"},
@@ -808,9 +807,9 @@ static void section_threads(char **files, int n_files, int n_threads, int rounds
 		globfree(&g);
 
 	/* about 200 statements spread over the corpus, and a few syntax and scan errors */
-	static const char *const errors[] = {"SELECT 1 +", "SELECT FROM WHERE", "SELECT 'unterminated",
-										 "SELECT \"", "SELECT $$", "/* open comment", "SELECT é FROM WHERE",
-										 "SELECT U&'\\00'", "CREATE TABLE (", "SELECT E'\\xff'"};
+	static const char *const errors[] = {
+		"SELECT 1 +",      "SELECT FROM WHERE",   "SELECT 'unterminated", "SELECT \"",      "SELECT $$",
+		"/* open comment", "SELECT é FROM WHERE", "SELECT U&'\\00'",      "CREATE TABLE (", "SELECT E'\\xff'"};
 	const size_t n_errors = sizeof errors / sizeof *errors, want = 200;
 	Corpus c = {0};
 	size_t cap = 0;
@@ -931,10 +930,21 @@ static void test_empty(void)
 static void test_syntax_errors(void)
 {
 	static const char *const bad[] = {
-		"SELECT 1 +",		   "SELECT FROM WHERE",			"SELECT 'abc",		  "SELECT \"",
-		"SELECT $$",		   "/* unterminated",			"SELECT é FROM WHERE", "SELECT 'ü' FROM FROM",
-		"SELECT U&'\\00'",	   "SELECT 1::",				"CREATE TABLE (",	  "SELECT E'\\xff'",
-		"SELECT 1;\nSELECT 2 +", "INSERT INTO t VALUES (1", "SELECT 99999999999999999999999e99999999999 FROM",
+		"SELECT 1 +",
+		"SELECT FROM WHERE",
+		"SELECT 'abc",
+		"SELECT \"",
+		"SELECT $$",
+		"/* unterminated",
+		"SELECT é FROM WHERE",
+		"SELECT 'ü' FROM FROM",
+		"SELECT U&'\\00'",
+		"SELECT 1::",
+		"CREATE TABLE (",
+		"SELECT E'\\xff'",
+		"SELECT 1;\nSELECT 2 +",
+		"INSERT INTO t VALUES (1",
+		"SELECT 99999999999999999999999e99999999999 FROM",
 	};
 	int n = 0, scan_errors = 0;
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -966,8 +976,6 @@ static void test_syntax_errors(void)
 
 /* ---- malformed protobuf ---- */
 
-
-
 static void test_malformed_protobuf(void)
 {
 	static const struct {
@@ -977,7 +985,9 @@ static void test_malformed_protobuf(void)
 		size_t offset;
 		const char *message;
 	} cases[] = {
-		{"\x0a\x05" "ab", 4, PGBIND_ERROR_MALFORMED, 1, "length 5 runs past the end of its message at byte 1"},
+		{"\x0a\x05"
+		 "ab",
+		 4, PGBIND_ERROR_MALFORMED, 1, "length 5 runs past the end of its message at byte 1"},
 		{"\x08", 1, PGBIND_ERROR_MALFORMED, 1, "truncated varint at byte 1"},
 		{"\x0f", 1, PGBIND_ERROR_MALFORMED, 0, "invalid wire type 7 at byte 0"},
 		{"\x00", 1, PGBIND_ERROR_MALFORMED, 0, "field number 0 at byte 0"},
@@ -1035,8 +1045,9 @@ static void test_malformed_protobuf(void)
 			pgbind_Arena_Free(a);
 		}
 	}
-	CHECK(len > 0 && errors > 0 && bad == 0, "%zu prefixes of a %zu-byte encoding: %zu malformed, %zu without a "
-											 "valid offset",
+	CHECK(len > 0 && errors > 0 && bad == 0,
+		  "%zu prefixes of a %zu-byte encoding: %zu malformed, %zu without a "
+		  "valid offset",
 		  len, len, errors, bad);
 	/* the scan decoder too */
 	PgQueryScanResult sr = pg_query_scan(sql);
@@ -1068,26 +1079,26 @@ static void test_malformed_json(void)
 		const char *message;
 	} cases[] = {
 		{TEXT("  \n "), NULL, PGBIND_ERROR_MALFORMED, "no JSON value"},
-		{TEXT("{\n  \"version\": 150001,\n  \"stmts\": [\n    {\"stmt\": nul}\n  ]\n}"), "nul}",
-		 PGBIND_ERROR_MALFORMED, "invalid literal"},
-		{TEXT("{\"stmts\":[{\"stmt\":{\"String\":{\"sval\":\"h\xc3\xa9llo\"}}}], x}"), "x}",
-		 PGBIND_ERROR_MALFORMED, "expected a key"},
+		{TEXT("{\n  \"version\": 150001,\n  \"stmts\": [\n    {\"stmt\": nul}\n  ]\n}"), "nul}", PGBIND_ERROR_MALFORMED,
+		 "invalid literal"},
+		{TEXT("{\"stmts\":[{\"stmt\":{\"String\":{\"sval\":\"h\xc3\xa9llo\"}}}], x}"), "x}", PGBIND_ERROR_MALFORMED,
+		 "expected a key"},
 		{TEXT("{} x"), "x", PGBIND_ERROR_MALFORMED, "the end of the input"},
 		{TEXT("{\"stmts\":[{\"stmt\":{\"String\":{\"sval\":\"abc"), "\"abc", PGBIND_ERROR_MALFORMED,
 		 "unterminated string"},
 		{TEXT("{\"stmtz\":[]}"), "\"stmtz", PGBIND_ERROR_INVALID, "unknown key \"stmtz\""},
-		{TEXT("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"limitOption\":\"BOGUS\"}}}]}"), "\"BOGUS",
-		 PGBIND_ERROR_INVALID, "at ParseResult.stmts[0].stmt.SelectStmt.limitOption"},
-		{TEXT("{\"stmts\":[{\"stmt\":{\"String\":{\"sval\":\"a\\u0000b\"}}}]}"), "\\u0000",
-		 PGBIND_ERROR_MALFORMED, "\\u0000"},
+		{TEXT("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"limitOption\":\"BOGUS\"}}}]}"), "\"BOGUS", PGBIND_ERROR_INVALID,
+		 "at ParseResult.stmts[0].stmt.SelectStmt.limitOption"},
+		{TEXT("{\"stmts\":[{\"stmt\":{\"String\":{\"sval\":\"a\\u0000b\"}}}]}"), "\\u0000", PGBIND_ERROR_MALFORMED,
+		 "\\u0000"},
 		{TEXT("{\"stmts\":[{\"stmt\":{\"String\":{\"sval\":\"a\0b\"}}}]}"), NULL, PGBIND_ERROR_MALFORMED,
 		 "control character 0x00"},
 		{TEXT("{\"stmts\":[]}\0"), NULL, PGBIND_ERROR_MALFORMED, "unexpected byte 0x00"},
 		{TEXT("{\n\t\"stmts\": [\n\t\t{\"stmt\": {\"A_Const\": {\"ival\": {\"ival\": 1e}}}}\n\t]\n}"), "}}}}",
 		 PGBIND_ERROR_MALFORMED, "number"},
 		{TEXT("{\"version\": 99999999999999999999}"), "9999", PGBIND_ERROR_INVALID, "range"},
-		{TEXT("{\"stmts\":[{\"stmt\":{\"String\":{\"sval\":\"\\ud800\"}}}]}"), "\\ud800",
-		 PGBIND_ERROR_MALFORMED, "surrogate"},
+		{TEXT("{\"stmts\":[{\"stmt\":{\"String\":{\"sval\":\"\\ud800\"}}}]}"), "\\ud800", PGBIND_ERROR_MALFORMED,
+		 "surrogate"},
 	};
 #undef TEXT
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -1135,8 +1146,9 @@ static void test_nul_bytes(void)
 static void test_invalid_utf8(void)
 {
 	static const char *const sqls[] = {
-		"SELECT '\xff\xfe'", "SELECT \xff\xfe FROM t", "SELECT 'a\xc3'", "SELECT \"\xc3(\" FROM t",
-		"SELECT 1 -- \xff\n", "SELECT '\xed\xa0\x80' AS \"\xc0\xaf\"", "SELECT E'\\xff'", "SELECT '\x80\x80\x80'",
+		"SELECT '\xff\xfe'",       "SELECT \xff\xfe FROM t", "SELECT 'a\xc3'",
+		"SELECT \"\xc3(\" FROM t", "SELECT 1 -- \xff\n",     "SELECT '\xed\xa0\x80' AS \"\xc0\xaf\"",
+		"SELECT E'\\xff'",         "SELECT '\x80\x80\x80'",
 	};
 	int passed_through = 0, refused = 0;
 	for (size_t i = 0; i < sizeof sqls / sizeof *sqls; i++) {
@@ -1235,8 +1247,8 @@ static void big_statement(const char *label, const char *sql)
 	if (!want.error) {
 		PgQueryProtobuf pb = {want.parse_tree.len, want.parse_tree.data};
 		PgQueryDeparseResult theirs = pg_query_deparse_protobuf(pb);
-		CHECK(!theirs.error && ours && strcmp(ours, theirs.query) == 0, "%s: deparse is pg_query_deparse_protobuf's (%s)",
-			  label, ours ? "" : st.message);
+		CHECK(!theirs.error && ours && strcmp(ours, theirs.query) == 0,
+			  "%s: deparse is pg_query_deparse_protobuf's (%s)", label, ours ? "" : st.message);
 		pg_query_free_deparse_result(theirs);
 	}
 	pg_query_free_protobuf_parse_result(want);
@@ -1299,16 +1311,16 @@ static void test_null_arguments(void)
 	}
 	int n = 0;
 	/* each call twice: with a status (PGBIND_ERROR_ARGUMENT expected), and with status NULL */
-#define NULL_ARG(expr, fails)                                                                              \
-	do {                                                                                                   \
-		pgbind_Status st = {0};                                                                            \
-		pgbind_Status *status = &st;                                                                       \
-		bool failed_ = (expr) fails;                                                                       \
-		CHECK(failed_ && st.code == PGBIND_ERROR_ARGUMENT && st.message[0], "%s: %s (%s)", #expr,          \
-			  pgbind_StatusCode_name(st.code), st.message);                                                \
-		status = NULL;                                                                                     \
-		(void)(expr);                                                                                      \
-		n++;                                                                                               \
+#define NULL_ARG(expr, fails)                                                                    \
+	do {                                                                                         \
+		pgbind_Status st = {0};                                                                  \
+		pgbind_Status *status = &st;                                                             \
+		bool failed_ = (expr)fails;                                                              \
+		CHECK(failed_ &&st.code == PGBIND_ERROR_ARGUMENT && st.message[0], "%s: %s (%s)", #expr, \
+			  pgbind_StatusCode_name(st.code), st.message);                                      \
+		status = NULL;                                                                           \
+		(void)(expr);                                                                            \
+		n++;                                                                                     \
 	} while (0)
 	NULL_ARG(pgbind_parse(NULL, NULL, arena, status), == NULL);
 	NULL_ARG(pgbind_parse("SELECT 1", NULL, NULL, status), == NULL);
@@ -1415,8 +1427,8 @@ typedef enum {
 	N_FUNCS
 } Func;
 
-static const char *const func_names[N_FUNCS] = {"parse", "encode", "decode",	  "json",	 "json_read", "text",
-												"equal", "to_pg", "fingerprint", "deparse", "walk"};
+static const char *const func_names[N_FUNCS] = {"parse", "encode", "decode",      "json",    "json_read", "text",
+												"equal", "to_pg",  "fingerprint", "deparse", "walk"};
 
 /* One function on one input, for deep inputs (and run in a child where it might crash). */
 typedef struct {
@@ -1429,7 +1441,7 @@ typedef struct {
 	size_t json_len;
 	const pgbind_Options *options;
 	pgbind_Status st;
-	bool expect_depth; /* the call must fail with PGBIND_ERROR_DEPTH; else succeed */
+	bool expect_depth;             /* the call must fail with PGBIND_ERROR_DEPTH; else succeed */
 	pgbind_StatusCode expect_code; /* when set: the call must fail with this code (expect_depth: DEPTH) */
 } DeepCall;
 
@@ -1502,7 +1514,7 @@ static void deep_check(DeepCall *c, const char *input, size_t stack_size)
 	if (stack_size)
 		snprintf(stack, sizeof stack, " on a %zu KiB stack", stack_size >> 10);
 	CHECK(rc == 0, "%s of %s%s: want %s, got %s", func_names[c->func], input, stack,
-		  c->expect_code		? pgbind_StatusCode_name(c->expect_code)
+		  c->expect_code    ? pgbind_StatusCode_name(c->expect_code)
 		  : c->expect_depth ? "PGBIND_ERROR_DEPTH"
 							: "success",
 		  isolated_result(rc));
@@ -1631,7 +1643,12 @@ static void test_deep(void)
 		/* the default stack: every function takes it, except deparse, whose protobuf route refuses
 		 * trees deeper than PGBIND_DEPARSE_MAX_DEPTH (libpg_query's unpack would overflow) */
 		for (int f = 0; f < N_FUNCS; f++) {
-			DeepCall c = {.func = (Func)f, .sql = sql, .tree = tree, .pb = pb, .pb_len = pb_len, .json = json,
+			DeepCall c = {.func = (Func)f,
+						  .sql = sql,
+						  .tree = tree,
+						  .pb = pb,
+						  .pb_len = pb_len,
+						  .json = json,
 						  .json_len = strlen(json)};
 			if (f == F_DEPARSE)
 				c.expect_code = PGBIND_ERROR_UNREPRESENTABLE;
@@ -1642,8 +1659,14 @@ static void test_deep(void)
 		 * the recursive paths refuse this tree cleanly instead of overflowing */
 		pgbind_Options fits = {.max_depth = 3000};
 		for (int f = 0; f < N_FUNCS; f++) {
-			DeepCall c = {.func = (Func)f, .sql = sql, .tree = tree, .pb = pb, .pb_len = pb_len, .json = json,
-						  .json_len = strlen(json), .options = &fits};
+			DeepCall c = {.func = (Func)f,
+						  .sql = sql,
+						  .tree = tree,
+						  .pb = pb,
+						  .pb_len = pb_len,
+						  .json = json,
+						  .json_len = strlen(json),
+						  .options = &fits};
 			if (f == F_TEXT || f == F_EQUAL)
 				continue; /* no options: text has its own limit below; equal is for trees pgbind built */
 			if (f == F_DEPARSE)
@@ -1665,8 +1688,14 @@ static void test_deep(void)
 			json = pgbind_json(tree, &fits, arena, &st);
 		CHECK(json != NULL, "2990 terms within max_depth 3000: parse, encode, json (%s)", json ? "" : st.message);
 		for (int f = 0; json && f < N_FUNCS; f++) {
-			DeepCall c = {.func = (Func)f, .sql = sql, .tree = tree, .pb = pb, .pb_len = pb_len, .json = json,
-						  .json_len = strlen(json), .options = &fits};
+			DeepCall c = {.func = (Func)f,
+						  .sql = sql,
+						  .tree = tree,
+						  .pb = pb,
+						  .pb_len = pb_len,
+						  .json = json,
+						  .json_len = strlen(json),
+						  .options = &fits};
 			if (f == F_TEXT)
 				continue;
 			if (f == F_DEPARSE)
@@ -1713,7 +1742,12 @@ static void test_deep(void)
 		for (int f = 0; f < N_FUNCS; f++) {
 			if (f == F_TEXT || f == F_EQUAL || f == F_WALK)
 				continue; /* no max_depth */
-			DeepCall c = {.func = (Func)f, .sql = sql, .tree = tree, .pb = pb, .pb_len = pb_len, .json = json,
+			DeepCall c = {.func = (Func)f,
+						  .sql = sql,
+						  .tree = tree,
+						  .pb = pb,
+						  .pb_len = pb_len,
+						  .json = json,
 						  .json_len = strlen(json)};
 			bool depth_error;
 			depth[f] = min_depth(&c, 200, &depth_error);
@@ -1749,8 +1783,8 @@ static void test_deep(void)
 	pg_query_free_scan_result(sr);
 	printf("# deep nesting: %d calls in child processes; smallest max_depth for 60 terms: parse %d, encode %d, "
 		   "decode %d, json %d, json_read %d, to_pg %d, fingerprint %d, deparse %d (%.1f s)\n",
-		   n_deep, depth[F_PARSE], depth[F_ENCODE], depth[F_DECODE], depth[F_JSON], depth[F_JSON_READ],
-		   depth[F_TO_PG], depth[F_FINGERPRINT], depth[F_DEPARSE], now() - t0);
+		   n_deep, depth[F_PARSE], depth[F_ENCODE], depth[F_DECODE], depth[F_JSON], depth[F_JSON_READ], depth[F_TO_PG],
+		   depth[F_FINGERPRINT], depth[F_DEPARSE], now() - t0);
 }
 
 static void section_input(void)

@@ -167,8 +167,8 @@ static void test_negative_integers(void)
 		for (size_t i = 0; i < sizeof sqls / sizeof *sqls; i++) {
 			char *t = theirs(sqls[i]);
 			const char *o = ours(sqls[i]);
-			CHECK(t && o && strcmp(t, o) == 0 && strstr(o, "-"), "this libpg_query keeps negative integers, as ours: %s",
-				  S(t));
+			CHECK(t && o && strcmp(t, o) == 0 && strstr(o, "-"),
+				  "this libpg_query keeps negative integers, as ours: %s", S(t));
 			free(t);
 		}
 		return;
@@ -262,13 +262,14 @@ static void test_bugs(void)
 	sp->per_call_cost = 0.1;
 	rt->val = (pgbind_Node *)sp;
 	tt = theirs_of_tree(tree);
-	CHECK(tt && strstr(tt,
-		  "{\"SubPlan\":{\"subLinkType\":\"EXISTS_SUBLINK\",\"startup_cost\":0.000000,\"per_call_cost\":0.100000}}"),
+	CHECK(tt && strstr(tt, "{\"SubPlan\":{\"subLinkType\":\"EXISTS_SUBLINK\",\"startup_cost\":0.000000,\"per_call_"
+						   "cost\":0.100000}}"),
 		  "libpg_query: 1e-07 as 0.000000: %s", S(tt));
 	free(tt);
 	o = pgbind_json(tree, NULL, arena, &st);
-	CHECK(o && strstr(o,
-		  "{\"SubPlan\":{\"subLinkType\":\"EXISTS_SUBLINK\",\"startup_cost\":1e-07,\"per_call_cost\":0.1}}"),
+	CHECK(o &&
+			  strstr(o,
+					 "{\"SubPlan\":{\"subLinkType\":\"EXISTS_SUBLINK\",\"startup_cost\":1e-07,\"per_call_cost\":0.1}}"),
 		  "ours: %s", S(o));
 	r = o ? read_json(o, &st) : NULL;
 	CHECK(r && pgbind_ParseResult_equal(r, tree), "doubles read back exactly");
@@ -345,7 +346,7 @@ static void test_format(void)
 {
 	/* every A_Const kind, and Boolean nodes (always "boolval", false included) */
 	same_as_libpg_query("SELECT 1, 0, 1.5, -1.5, 1e10, true, false, NULL, 'x', '', B'101', X'ff', 2147483648",
-		  __LINE__);
+						__LINE__);
 	const char *o = ours("SELECT 1.5, true, false, NULL, '', B'101', X'ff'");
 	CHECK(o && strstr(o, "{\"A_Const\":{\"fval\":{\"fval\":\"1.5\"},\"location\":7}}"), "Float: %s", S(o));
 	CHECK(o && strstr(o, "{\"A_Const\":{\"boolval\":{\"boolval\":true},\"location\":12}}"), "true");
@@ -374,9 +375,8 @@ static void test_format(void)
 					  "\xc3\xa9 \xe2\x80\xa8 \xf0\x9f\x98\x80', \"we\"\"ird\"";
 	same_as_libpg_query(esc, __LINE__);
 	o = ours(esc);
-	CHECK(o && strstr(o,
-		  "\"sval\":\"q\\\"b\\\\s\\b\\f\\n\\r\\t\\u0001\\u001f\x7f \\u003c&\\u003e "
-		  "\xc3\xa9 \xe2\x80\xa8 \xf0\x9f\x98\x80\""),
+	CHECK(o && strstr(o, "\"sval\":\"q\\\"b\\\\s\\b\\f\\n\\r\\t\\u0001\\u001f\x7f \\u003c&\\u003e "
+						 "\xc3\xa9 \xe2\x80\xa8 \xf0\x9f\x98\x80\""),
 		  "escapes: %s", S(o));
 	same_as_libpg_query("SELECT a <> b, a >= b, a <= b FROM t WHERE x << y", __LINE__);
 	CHECK(o && strstr(o, "\"sval\":\"we\\\"ird\""), "quoted identifier: %s", S(o));
@@ -387,7 +387,8 @@ static void test_format(void)
 				  &st);
 	pgbind_Node *v = target0(r);
 	CHECK(v && ((pgbind_A_Const *)v)->val &&
-			  strcmp(((pgbind_String *)((pgbind_A_Const *)v)->val)->sval, "/\xc3\xa9\xf0\x9f\x98\x80" "A") == 0,
+			  strcmp(((pgbind_String *)((pgbind_A_Const *)v)->val)->sval, "/\xc3\xa9\xf0\x9f\x98\x80"
+																		  "A") == 0,
 		  "unescaped: %s", r ? "" : st.message);
 
 	/* empty input, comments only, several statements (stmt_location, stmt_len) */
@@ -400,7 +401,8 @@ static void test_format(void)
 	CHECK(o && strcmp(o, empty) == 0, "empty: %s", S(o));
 	same_as_libpg_query("SELECT 1; SELECT 2;\n\n/* c */ UPDATE t SET a = 1 WHERE b", __LINE__);
 	o = ours("SELECT 1; SELECT 2"); /* 18 starts the second statement at its first token */
-	CHECK(o && strstr(o, "\"stmt_len\":8}") && strstr(o, PGBIND_PG_MAJOR >= 18 ? "\"stmt_location\":10}" : "\"stmt_location\":9}"),
+	CHECK(o && strstr(o, "\"stmt_len\":8}") &&
+			  strstr(o, PGBIND_PG_MAJOR >= 18 ? "\"stmt_location\":10}" : "\"stmt_location\":9}"),
 		  "locations: %s", S(o));
 
 	/* enums always by name, including C value 0; char fields; int64; nested messages (alias) */
@@ -409,7 +411,7 @@ static void test_format(void)
 	same_as_libpg_query("CREATE FOREIGN TABLE ft (a int DEFAULT 1 NOT NULL) SERVER s", __LINE__);
 	same_as_libpg_query("COMMENT ON TABLE t IS ''; COMMENT ON TABLE t IS NULL", __LINE__);
 	same_as_libpg_query("INSERT INTO t VALUES (1, DEFAULT) ON CONFLICT (a) DO UPDATE SET b = excluded.b RETURNING *",
-		  __LINE__);
+						__LINE__);
 
 	/* a chain deeper than jansson's 2048 JSON levels: 3,000 additions */
 	size_t n = 3000;
@@ -490,7 +492,7 @@ static void test_malformed(void)
 		  __LINE__);
 	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"targetLis\":[]}}}]}", I,
 		  "line 1, column 34: unknown key \"targetLis\" in SelectStmt at ParseResult.stmts[0].stmt.SelectStmt", 33,
-			  __LINE__);
+		  __LINE__);
 	fails("{\"stmts\":[{\"stmt\":{\"SelectStatement\":{}}}]}", I,
 		  "line 1, column 20: unknown node kind \"SelectStatement\" at ParseResult.stmts[0].stmt", 19, __LINE__);
 	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"limitOption\":\"LIMIT_OPTION_NONE\"}}}]}", I,
@@ -501,10 +503,10 @@ static void test_malformed(void)
 		  "line 1, column 48: expected a string (an enum value name), found a number", 47, __LINE__);
 	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"all\":1}}}]}", I,
 		  "line 1, column 40: expected a boolean, found a number at ParseResult.stmts[0].stmt.SelectStmt.all", 39,
-			  __LINE__);
+		  __LINE__);
 	fails("{\"stmts\":[{\"stmt_len\":2147483648}]}", I,
 		  "line 1, column 23: 2147483648 is out of range for an integer (int32) at ParseResult.stmts[0].stmt_len", 22,
-			  __LINE__);
+		  __LINE__);
 	fails("{\"stmts\":[{\"stmt_len\":-2147483649}]}", I, "line 1, column 23: -2147483649 is out of range", 22,
 		  __LINE__);
 	fails("{\"stmts\":[{\"stmt_len\":1.5}]}", I, "line 1, column 23: expected an integer (int32), found 1.5", 22,
@@ -527,7 +529,7 @@ static void test_malformed(void)
 		  34, __LINE__);
 	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":[]}}]}", I,
 		  "line 1, column 33: expected an object, found an array at ParseResult.stmts[0].stmt.SelectStmt", 32,
-			  __LINE__);
+		  __LINE__);
 	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"targetList\":[{\"ResTarget\":{\"val\":\"x\"}}]}}}]}", I,
 		  "line 1, column 68: expected a node ({\"Kind\":{...}}), found a string at "
 		  "ParseResult.stmts[0].stmt.SelectStmt.targetList[0].ResTarget.val",
@@ -543,8 +545,8 @@ static void test_malformed(void)
 	r = read_json("{\"stmts\":[{\"stmt_len\":3,\"stmt\":null,\"stmt_location\":null},{\"stmt\":{}}],"
 				  "\"version\":7,\"version\":8}",
 				  &st);
-	CHECK(r && r->version == 8 && r->n_stmts == 2 && r->stmts[0]->stmt_len == 3 && !r->stmts[0]->stmt
-		  && !r->stmts[1]->stmt,
+	CHECK(r && r->version == 8 && r->n_stmts == 2 && r->stmts[0]->stmt_len == 3 && !r->stmts[0]->stmt &&
+			  !r->stmts[1]->stmt,
 		  "lenient where it is safe: %s", r ? "" : st.message);
 	r = read_json("{\"stmts\":[{\"stmt\":{\"String\":{\"sval\":null}}},{\"stmt\":{\"String\":{}}}]}", &st);
 	CHECK(r && strcmp(((pgbind_String *)r->stmts[0]->stmt)->sval, "") == 0 &&
@@ -552,8 +554,8 @@ static void test_malformed(void)
 		  "a value node's string is never NULL (as pgbind_decode)");
 	r = read_json("{\"stmts\":[{\"stmt\":{\"IntList\":{\"items\":[1,-2,{\"Integer\":{\"ival\":3}}]}}}]}", &st);
 	pgbind_IntList *il = r ? (pgbind_IntList *)r->stmts[0]->stmt : NULL;
-	CHECK(il && il->n_items == 3 && ((pgbind_Integer *)il->items[1])->ival == -2
-		  && ((pgbind_Integer *)il->items[2])->ival == 3,
+	CHECK(il && il->n_items == 3 && ((pgbind_Integer *)il->items[1])->ival == -2 &&
+			  ((pgbind_Integer *)il->items[2])->ival == 3,
 		  "IntList cells as numbers (libpg_query) or nodes: %s", r ? "" : st.message);
 	const char *o = r ? pgbind_json(r, NULL, arena, &st) : NULL;
 	CHECK(o && strstr(o, "{\"IntList\":{\"items\":[1,-2,3]}}"), "written as libpg_query writes them: %s", S(o));

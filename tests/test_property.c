@@ -59,10 +59,10 @@
 
 #include "c_fields.inc.c"
 
-#define DEFAULT_SEED UINT64_C(20240229)
-#define DEFAULT_ROUNDS 72	/* >= the largest enum (AlterTableType, 71 values): every value at a root */
-#define MAX_DEPTH 3			/* nodes at this depth get no children */
-#define NODE_BUDGET 200		/* nodes below the root of one tree, before children stop */
+#define DEFAULT_SEED   UINT64_C(20240229)
+#define DEFAULT_ROUNDS 72  /* >= the largest enum (AlterTableType, 71 values): every value at a root */
+#define MAX_DEPTH      3   /* nodes at this depth get no children */
+#define NODE_BUDGET    200 /* nodes below the root of one tree, before children stop */
 #define MAX_BMS_MEMBER 1000
 
 /* ---- counting -------------------------------------------------------------------------------- */
@@ -164,21 +164,35 @@ typedef enum Conv {
 } Conv;
 
 static const char *const conv_names[] = {
-	"SCALAR", "CHAR", "CSTRING", "VALUE_STRING", "ENUM", "NODE", "MESSAGE", "EMBEDDED", "XPR", "LIST",
-	"BITMAPSET", "VALUE_UNION", "VALUE_UNION_UNLESS", "LIST_CELLS", "INT_CELLS", "OID_CELLS",
+	"SCALAR",
+	"CHAR",
+	"CSTRING",
+	"VALUE_STRING",
+	"ENUM",
+	"NODE",
+	"MESSAGE",
+	"EMBEDDED",
+	"XPR",
+	"LIST",
+	"BITMAPSET",
+	"VALUE_UNION",
+	"VALUE_UNION_UNLESS",
+	"LIST_CELLS",
+	"INT_CELLS",
+	"OID_CELLS",
 };
 
 typedef struct FieldInfo {
 	Conv conv;
 	const char *c_base;
-	int64_t lo, hi;		/* SCALAR integers: the range both the wire type and the C type hold */
-	int32_t n_enum;		/* ENUM: values other than 0 (the _UNDEFINED placeholder) */
+	int64_t lo, hi; /* SCALAR integers: the range both the wire type and the C type hold */
+	int32_t n_enum; /* ENUM: values other than 0 (the _UNDEFINED placeholder) */
 	const int32_t *enum_values;
 	size_t bms_c_offset; /* BITMAPSET: offsetof the Bitmapset * in the C struct */
 } FieldInfo;
 
 static FieldInfo *field_info[PGBIND_MESSAGE_COUNT];
-static bool *field_set[PGBIND_MESSAGE_COUNT];	/* coverage: non-default in some checked tree */
+static bool *field_set[PGBIND_MESSAGE_COUNT]; /* coverage: non-default in some checked tree */
 static bool kind_checked[PGBIND_NODE_TAG_LIMIT];
 static bool *enum_hit[PGBIND_ENUM_COUNT];
 static int32_t *enum_values[PGBIND_ENUM_COUNT];
@@ -194,13 +208,31 @@ static bool scalar_range(pgbind_WireKind wire, const char *c_base, int64_t *lo, 
 {
 	int64_t wlo, whi, clo, chi;
 	switch (wire) {
-	case PGBIND_WIRE_INT32: wlo = INT32_MIN; whi = INT32_MAX; break;
-	case PGBIND_WIRE_UINT32: wlo = 0; whi = UINT32_MAX; break;
-	case PGBIND_WIRE_INT64: wlo = INT64_MIN; whi = INT64_MAX; break;
-	case PGBIND_WIRE_UINT64: wlo = 0; whi = INT64_MAX; break;
-	case PGBIND_WIRE_BOOL: wlo = 0; whi = 1; break;
-	case PGBIND_WIRE_DOUBLE: *lo = *hi = 0; return strcmp(c_base, "double") == 0;
-	default: return false;
+	case PGBIND_WIRE_INT32:
+		wlo = INT32_MIN;
+		whi = INT32_MAX;
+		break;
+	case PGBIND_WIRE_UINT32:
+		wlo = 0;
+		whi = UINT32_MAX;
+		break;
+	case PGBIND_WIRE_INT64:
+		wlo = INT64_MIN;
+		whi = INT64_MAX;
+		break;
+	case PGBIND_WIRE_UINT64:
+		wlo = 0;
+		whi = INT64_MAX;
+		break;
+	case PGBIND_WIRE_BOOL:
+		wlo = 0;
+		whi = 1;
+		break;
+	case PGBIND_WIRE_DOUBLE:
+		*lo = *hi = 0;
+		return strcmp(c_base, "double") == 0;
+	default:
+		return false;
 	}
 	if (strcmp(c_base, "int") == 0) {
 		clo = INT32_MIN;
@@ -383,12 +415,24 @@ static int64_t gen_int(Gen *g, int64_t lo, int64_t hi, bool nonzero)
 	for (;;) {
 		int64_t v;
 		switch (below(g, 8)) {
-		case 0: v = lo; break;
-		case 1: v = hi; break;
-		case 2: v = 0; break;
-		case 3: v = 1; break;
-		case 4: v = -1; break;
-		case 5: v = (int64_t)below(g, 100) - 50; break;
+		case 0:
+			v = lo;
+			break;
+		case 1:
+			v = hi;
+			break;
+		case 2:
+			v = 0;
+			break;
+		case 3:
+			v = 1;
+			break;
+		case 4:
+			v = -1;
+			break;
+		case 5:
+			v = (int64_t)below(g, 100) - 50;
+			break;
 		default: {
 			uint64_t span = (uint64_t)hi - (uint64_t)lo;
 			uint64_t r = span == UINT64_MAX ? rnd(g) : rnd(g) % (span + 1);
@@ -480,13 +524,26 @@ static void gen_field(Gen *g, int mi, uint32_t i, char *m, int depth)
 	switch (fi->conv) {
 	case CONV_SCALAR:
 		switch (f->wire) {
-		case PGBIND_WIRE_BOOL: *(bool *)p = root || one_in(g, 2); break;
-		case PGBIND_WIRE_DOUBLE: *(double *)p = gen_double(g, root); break;
-		case PGBIND_WIRE_INT32: *(int32_t *)p = (int32_t)gen_int(g, fi->lo, fi->hi, root); break;
-		case PGBIND_WIRE_UINT32: *(uint32_t *)p = (uint32_t)gen_int(g, fi->lo, fi->hi, root); break;
-		case PGBIND_WIRE_INT64: *(int64_t *)p = gen_int(g, fi->lo, fi->hi, root); break;
-		case PGBIND_WIRE_UINT64: *(uint64_t *)p = (uint64_t)gen_int(g, fi->lo, fi->hi, root); break;
-		default: break;
+		case PGBIND_WIRE_BOOL:
+			*(bool *)p = root || one_in(g, 2);
+			break;
+		case PGBIND_WIRE_DOUBLE:
+			*(double *)p = gen_double(g, root);
+			break;
+		case PGBIND_WIRE_INT32:
+			*(int32_t *)p = (int32_t)gen_int(g, fi->lo, fi->hi, root);
+			break;
+		case PGBIND_WIRE_UINT32:
+			*(uint32_t *)p = (uint32_t)gen_int(g, fi->lo, fi->hi, root);
+			break;
+		case PGBIND_WIRE_INT64:
+			*(int64_t *)p = gen_int(g, fi->lo, fi->hi, root);
+			break;
+		case PGBIND_WIRE_UINT64:
+			*(uint64_t *)p = (uint64_t)gen_int(g, fi->lo, fi->hi, root);
+			break;
+		default:
+			break;
 		}
 		break;
 	case CONV_CHAR:
@@ -609,13 +666,20 @@ static bool field_is_set(const pgbind_FieldDesc *f, const char *m)
 {
 	const void *p = m + f->offset;
 	switch (f->wire) {
-	case PGBIND_WIRE_INT32: return *(const int32_t *)p != 0;
-	case PGBIND_WIRE_UINT32: return *(const uint32_t *)p != 0;
-	case PGBIND_WIRE_INT64: return *(const int64_t *)p != 0;
-	case PGBIND_WIRE_UINT64: return *(const uint64_t *)p != 0;
-	case PGBIND_WIRE_BOOL: return *(const bool *)p;
-	case PGBIND_WIRE_DOUBLE: return *(const double *)p != 0.0;
-	case PGBIND_WIRE_STRING: return *(const char *const *)p && **(const char *const *)p;
+	case PGBIND_WIRE_INT32:
+		return *(const int32_t *)p != 0;
+	case PGBIND_WIRE_UINT32:
+		return *(const uint32_t *)p != 0;
+	case PGBIND_WIRE_INT64:
+		return *(const int64_t *)p != 0;
+	case PGBIND_WIRE_UINT64:
+		return *(const uint64_t *)p != 0;
+	case PGBIND_WIRE_BOOL:
+		return *(const bool *)p;
+	case PGBIND_WIRE_DOUBLE:
+		return *(const double *)p != 0.0;
+	case PGBIND_WIRE_STRING:
+		return *(const char *const *)p && **(const char *const *)p;
 	case PGBIND_WIRE_ENUM: {
 		int v;
 		memcpy(&v, p, sizeof v);
@@ -623,19 +687,21 @@ static bool field_is_set(const pgbind_FieldDesc *f, const char *m)
 	}
 	case PGBIND_WIRE_NODE:
 	case PGBIND_WIRE_MESSAGE:
-	case PGBIND_WIRE_ONEOF: return *(const void *const *)p != NULL;
+	case PGBIND_WIRE_ONEOF:
+		return *(const void *const *)p != NULL;
 	case PGBIND_WIRE_REPEATED_NODE:
 	case PGBIND_WIRE_REPEATED_MESSAGE:
-	case PGBIND_WIRE_PACKED_UINT64: return *(const size_t *)(m + f->count_offset) != 0;
+	case PGBIND_WIRE_PACKED_UINT64:
+		return *(const size_t *)(m + f->count_offset) != 0;
 	}
 	return false;
 }
 
 typedef struct Walk {
-	bool mark;	   /* record coverage (fields set, enum values) */
-	bool strip;	   /* empty xpr and bitmapset fields (except where keep_root_bms says) */
-	bool no_writer; /* out: the tree holds a kind of writer_cannot */
-	bool no_equal;	/* out: the tree holds a kind of equal_cannot */
+	bool mark;                 /* record coverage (fields set, enum values) */
+	bool strip;                /* empty xpr and bitmapset fields (except where keep_root_bms says) */
+	bool no_writer;            /* out: the tree holds a kind of writer_cannot */
+	bool no_equal;             /* out: the tree holds a kind of equal_cannot */
 	const void *keep_root_bms; /* the root: its bitmapsets are left alone */
 } Walk;
 
@@ -712,7 +778,7 @@ static size_t path_push(char *path, size_t len, const char *fmt, ...) __attribut
 
 static size_t path_push(char *path, size_t len, const char *fmt, ...)
 {
-	size_t size = sizeof ((Diff *)0)->path;
+	size_t size = sizeof((Diff *)0)->path;
 	if (len >= size - 1)
 		return len;
 	va_list ap;
@@ -928,7 +994,7 @@ static void same_bytes(int check, const TreeId *id, const char *what, PgQueryPro
 {
 	bool same = theirs.len == len && memcmp(theirs.data, ours, len) == 0;
 	char why[768] = "";
-	char as_tree[sizeof ((Diff *)0)->path + 64] = "";
+	char as_tree[sizeof((Diff *)0)->path + 64] = "";
 	if (!same) {
 		bytes_diff(ours, len, (const uint8_t *)theirs.data, theirs.len, why, sizeof why);
 		pgbind_Status st = {0};
@@ -1012,8 +1078,7 @@ static void check_tree(Gen *g, pgbind_ParseResult *t, const TreeId *id)
 							"pg_query_protobuf_to_nodes(encode(t)) is not equal() to to_pg(t)");
 			pgbind_ParseResult *read = pgbind_from_pg_parse_tree(theirs, NULL, g->arena, &st);
 			if (!read)
-				tree_result(CK_E, id, false, "from_pg(pg_query_protobuf_to_nodes(encode(t))) failed: %s",
-							st.message);
+				tree_result(CK_E, id, false, "from_pg(pg_query_protobuf_to_nodes(encode(t))) failed: %s", st.message);
 			else
 				same_tree(CK_E, id, "from_pg(pg_query_protobuf_to_nodes(encode(t)))", t, read);
 			PgQueryProtobuf pb = pg_query_nodes_to_protobuf(nodes);
@@ -1080,8 +1145,7 @@ static void check_tree(Gen *g, pgbind_ParseResult *t, const TreeId *id)
 			else
 				same_tree(CK_D, id, "from_pg(C nodes with bitmapsets)", t, read);
 			PgQueryProtobuf pb = pg_query_nodes_to_protobuf(nodes);
-			same_bytes(CK_D, id, "pg_query_nodes_to_protobuf(C nodes with bitmapsets)", pb, t, bytes, len,
-					   g->arena);
+			same_bytes(CK_D, id, "pg_query_nodes_to_protobuf(C nodes with bitmapsets)", pb, t, bytes, len, g->arena);
 			free(pb.data);
 		}
 	}
@@ -1092,7 +1156,9 @@ static void check_tree(Gen *g, pgbind_ParseResult *t, const TreeId *id)
 /* One tree with root kind `tag` in round `round`, built and checked. */
 static void run_tree(int round, uint32_t tag)
 {
-	Gen g = {.arena = pgbind_Arena_New(), .state = tree_state(opt_seed, round, tag, 0), .round = round,
+	Gen g = {.arena = pgbind_Arena_New(),
+			 .state = tree_state(opt_seed, round, tag, 0),
+			 .round = round,
 			 .budget = NODE_BUDGET};
 	if (!g.arena) {
 		fprintf(stderr, "test_property: out of memory\n");
@@ -1108,8 +1174,8 @@ static void run_tree(int round, uint32_t tag)
 /* Per round, besides one tree per kind: a ParseResult of no statements and one of three. */
 static void run_statement_lists(int round)
 {
-	Gen g = {.arena = pgbind_Arena_New(), .state = tree_state(opt_seed, round, 0, 1), .round = round,
-			 .budget = NODE_BUDGET};
+	Gen g = {
+		.arena = pgbind_Arena_New(), .state = tree_state(opt_seed, round, 0, 1), .round = round, .budget = NODE_BUDGET};
 	TreeId id = {round, 0, "ParseResult of 0 statements"};
 	check_tree(&g, wrap(&g, NULL, 0), &id);
 	pgbind_Node *stmts[3];
@@ -1196,8 +1262,8 @@ static pgbind_ParseResult *one_stmt(pgbind_Arena *arena, pgbind_Node *stmt)
 /* An enum field through both directions: sets the proto value at ast_offset of a minimal node of
  * kind tag, converts it to C, reads the int-sized C enum at c_offset, and converts back. False
  * when a conversion fails. */
-static bool enum_trip(uint32_t tag, size_t ast_offset, int32_t proto, size_t c_offset, MemoryContext mcx,
-					  int *c_value, int32_t *proto_back)
+static bool enum_trip(uint32_t tag, size_t ast_offset, int32_t proto, size_t c_offset, MemoryContext mcx, int *c_value,
+					  int32_t *proto_back)
 {
 	pgbind_Arena *arena = must(pgbind_Arena_New());
 	pgbind_Node *n = minimal_node(arena, tag);
@@ -1253,8 +1319,8 @@ static void test_enum_mapping(void)
 		bool ok = enum_trip(PGBIND_T_PartitionRangeDatum, offsetof(pgbind_PartitionRangeDatum, kind), prd[i].proto,
 							offsetof(PartitionRangeDatum, kind), mcx, &c_value, &proto_back);
 		CHECK(ok && c_value == prd[i].c && proto_back == prd[i].back,
-			  "PartitionRangeDatumKind proto %d -> C %d -> proto %d (got %d, %d)", prd[i].proto, prd[i].c,
-			  prd[i].back, c_value, proto_back);
+			  "PartitionRangeDatumKind proto %d -> C %d -> proto %d (got %d, %d)", prd[i].proto, prd[i].c, prd[i].back,
+			  c_value, proto_back);
 	}
 
 	/* FunctionParameterMode: C values are chars; proto 0 is the first, FUNC_PARAM_IN ('i') */
@@ -1274,8 +1340,8 @@ static void test_enum_mapping(void)
 		bool ok = enum_trip(PGBIND_T_FunctionParameter, offsetof(pgbind_FunctionParameter, mode), fpm[i].proto,
 							offsetof(FunctionParameter, mode), mcx, &c_value, &proto_back);
 		CHECK(ok && c_value == fpm[i].c && proto_back == fpm[i].back,
-			  "FunctionParameterMode proto %d -> C '%c' -> proto %d (got %d, %d)", fpm[i].proto, fpm[i].c,
-			  fpm[i].back, c_value, proto_back);
+			  "FunctionParameterMode proto %d -> C '%c' -> proto %d (got %d, %d)", fpm[i].proto, fpm[i].c, fpm[i].back,
+			  c_value, proto_back);
 	}
 
 	/* Every enum field of every node kind: proto 0 reads as the first value, in pgbind's to_pg

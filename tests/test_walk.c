@@ -145,8 +145,8 @@ static void desc_slots(const pgbind_MessageDesc *d, void *msg, pgbind_Node *pare
 		case PGBIND_WIRE_ONEOF: {
 			pgbind_Node *p = get_ptr(msg, f->offset);
 			if (p)
-				slots_add(out, (Slot){f->name, 0, false, 0, f->wire == PGBIND_WIRE_ONEOF ? f->type_index : -1, p,
-									  parent});
+				slots_add(out,
+						  (Slot){f->name, 0, false, 0, f->wire == PGBIND_WIRE_ONEOF ? f->type_index : -1, p, parent});
 			break;
 		}
 		case PGBIND_WIRE_MESSAGE: {
@@ -374,15 +374,16 @@ static void test_every_kind(void)
 		Slots want = {0}, got = {0};
 		node_slots(n, &want);
 		bool stopped = pgbind_walk_children(n, record_node, &got);
-		CHECK(!stopped && same_nodes(&want, &got), "%s: pgbind_walk_children visits %zu children, the descriptors list %zu",
-			  d->name, got.n, want.n);
+		CHECK(!stopped && same_nodes(&want, &got),
+			  "%s: pgbind_walk_children visits %zu children, the descriptors list %zu", d->name, got.n, want.n);
 
 		/* mutate_children: the same slots, described (field, index, kind, oneof, parent) */
 		got.n = 0;
 		pgbind_Status st = {0};
 		pgbind_WalkResult r = pgbind_mutate_children(n, record_slot, &got, &st);
-		CHECK(r == PGBIND_WALK_DONE && same_slots(&want, &got), "%s: pgbind_mutate_children offers the slots the descriptors list (%d, %zu of %zu)",
-			  d->name, (int)r, got.n, want.n);
+		CHECK(r == PGBIND_WALK_DONE && same_slots(&want, &got),
+			  "%s: pgbind_mutate_children offers the slots the descriptors list (%d, %zu of %zu)", d->name, (int)r,
+			  got.n, want.n);
 
 		/* every slot takes a fitting replacement, stored where it belongs */
 		Slots replaced = {0};
@@ -394,8 +395,7 @@ static void test_every_kind(void)
 
 		/* removing every child: single slots empty, lists closed up (the NULL cell stays) */
 		r = pgbind_mutate_children(n, remove_all, NULL, &st);
-		CHECK(r == PGBIND_WALK_DONE && all_removed(n), "%s: every child removed (%d: %s)", d->name, (int)r,
-			  st.message);
+		CHECK(r == PGBIND_WALK_DONE && all_removed(n), "%s: every child removed (%d: %s)", d->name, (int)r, st.message);
 
 		/* a typed slot refuses another kind and keeps its node */
 		for (uint32_t i = 0; i < d->n_fields; i++) {
@@ -406,7 +406,8 @@ static void test_every_kind(void)
 			pgbind_Node *m = full_node(tag);
 			void *before = get_ptr(m, f->offset);
 			uint32_t slot_kind = pgbind_message_descs[f->type_index].tag;
-			WrongInto wi = {f->name, new_node(slot_kind == PGBIND_T_String ? PGBIND_T_Integer : PGBIND_T_String), false};
+			WrongInto wi = {f->name, new_node(slot_kind == PGBIND_T_String ? PGBIND_T_Integer : PGBIND_T_String),
+							false};
 			pgbind_Status wst = {0};
 			r = pgbind_mutate_children(m, put_wrong, &wi, &wst);
 			CHECK(r == PGBIND_WALK_FAILED && wst.code == PGBIND_ERROR_ARGUMENT && get_ptr(m, f->offset) == before &&
@@ -483,8 +484,8 @@ static int check_statement(const char *sql, Corpus *c)
 		node_slots(n, &want);
 		pgbind_walk_children(n, record_node, &got);
 		if (!same_nodes(&want, &got)) {
-			printf("# %s: walk_children of a %s: %zu children, descriptors %zu\n", sql,
-				   pgbind_node_desc(n->tag)->name, got.n, want.n);
+			printf("# %s: walk_children of a %s: %zu children, descriptors %zu\n", sql, pgbind_node_desc(n->tag)->name,
+				   got.n, want.n);
 			problems++;
 			break;
 		}
@@ -517,8 +518,7 @@ static int check_statement(const char *sql, Corpus *c)
 	for (size_t i = 0; i < got.n; i++)
 		if (bsearch(&got.v[i], pre.v, pre.n, sizeof *pre.v, cmp_ptr))
 			shared++;
-	if (r != PGBIND_WALK_DONE || !again || !pgbind_ParseResult_equal(tree, again) || shared != 0 ||
-		got.n != pre.n) {
+	if (r != PGBIND_WALK_DONE || !again || !pgbind_ParseResult_equal(tree, again) || shared != 0 || got.n != pre.n) {
 		printf("# %s: copying every node: result %d, equal %d, %zu of %zu nodes not copied\n", sql, (int)r,
 			   again && pgbind_ParseResult_equal(tree, again), shared, got.n);
 		problems++;
@@ -634,7 +634,8 @@ static void test_order_and_stop(void)
 
 	/* argument and tag errors */
 	c = (Counter){0};
-	CHECK(pgbind_walk(NULL, count_until, &c, &st) == PGBIND_WALK_DONE && c.calls == 0, "pgbind_walk(NULL) visits nothing");
+	CHECK(pgbind_walk(NULL, count_until, &c, &st) == PGBIND_WALK_DONE && c.calls == 0,
+		  "pgbind_walk(NULL) visits nothing");
 	CHECK(!pgbind_walk_children(NULL, count_until, &c) && c.calls == 0, "pgbind_walk_children(NULL) visits nothing");
 	CHECK(pgbind_walk(s, NULL, NULL, &st) == PGBIND_WALK_FAILED && st.code == PGBIND_ERROR_ARGUMENT,
 		  "pgbind_walk without fn: PGBIND_ERROR_ARGUMENT");
@@ -657,8 +658,8 @@ static void test_order_and_stop(void)
 /* ---- the mutator's rules --------------------------------------------------------------------- */
 
 typedef struct Edit {
-	const char *field;		/* the slot to edit: first offered with this name */
-	pgbind_Node *node;		/* its replacement (when !remove) */
+	const char *field; /* the slot to edit: first offered with this name */
+	pgbind_Node *node; /* its replacement (when !remove) */
 	bool remove, stop, no_descend;
 	long offered;
 } Edit;
@@ -725,7 +726,8 @@ static void test_mutator_rules(void)
 
 	/* the oneof A_Const.val takes value nodes only */
 	tree = parse("SELECT 'x'");
-	pgbind_A_Const *k = (pgbind_A_Const *)((pgbind_ResTarget *)((pgbind_SelectStmt *)tree->stmts[0]->stmt)->targetList[0])->val;
+	pgbind_A_Const *k =
+		(pgbind_A_Const *)((pgbind_ResTarget *)((pgbind_SelectStmt *)tree->stmts[0]->stmt)->targetList[0])->val;
 	pgbind_Node *val = k->val;
 	st = (pgbind_Status){0};
 	e = (Edit){.field = "val", .node = new_node(PGBIND_T_ColumnRef)};
@@ -768,8 +770,7 @@ static void test_mutator_rules(void)
 		  "NULL in a list element leaves a NULL cell");
 	e = (Edit){.field = "targetList", .remove = true};
 	r = pgbind_mutate_children((pgbind_Node *)sel, edit_one, &e, &st);
-	CHECK(r == PGBIND_WALK_DONE && sel->n_targetList == 2 && sel->targetList[0] == NULL &&
-			  sel->targetList[1] == cc,
+	CHECK(r == PGBIND_WALK_DONE && sel->n_targetList == 2 && sel->targetList[0] == NULL && sel->targetList[1] == cc,
 		  "remove takes the element out (the NULL cell is not offered: b went)");
 
 	/* statements: removable, never NULL, only RawStmt */
@@ -899,11 +900,11 @@ static void test_depth(void)
 	pgbind_Node *n = d.leaf;
 	for (int i = 0; i < DEEP; i++) {
 		pgbind_BoolExpr *not = (pgbind_BoolExpr *)new_node(PGBIND_T_BoolExpr);
-		not->boolop = PGBIND_NOT_EXPR;
-		not->args = arena_zalloc(sizeof *not->args);
-		not->args[0] = n;
-		not->n_args = 1;
-		n = (pgbind_Node *)not;
+		not ->boolop = PGBIND_NOT_EXPR;
+		not ->args = arena_zalloc(sizeof *not ->args);
+		not ->args[0] = n;
+		not ->n_args = 1;
+		n = (pgbind_Node *)not ;
 	}
 	d.root = n;
 	/* SELECT ... UNION SELECT ..., DEEP / 10 levels, through message fields (larg) */
@@ -1028,19 +1029,16 @@ static void test_examples(void)
 		printf("# skipped: the example programs (no --examples DIR)\n");
 		return;
 	}
-	expect_tables("SELECT * FROM public.users u JOIN orders o ON o.uid = u.id",
-				  "read  public.users\n"
-				  "read  orders\n");
-	expect_tables("INSERT INTO orders SELECT * FROM public.users u JOIN carts USING (id)",
-				  "write orders\n"
-				  "read  public.users\n"
-				  "read  carts\n");
+	expect_tables("SELECT * FROM public.users u JOIN orders o ON o.uid = u.id", "read  public.users\n"
+																				"read  orders\n");
+	expect_tables("INSERT INTO orders SELECT * FROM public.users u JOIN carts USING (id)", "write orders\n"
+																						   "read  public.users\n"
+																						   "read  carts\n");
 	expect_tables("UPDATE accounts SET total = total + r.amount FROM rates r WHERE accounts.id = r.id",
 				  "write accounts\n"
 				  "read  rates\n");
-	expect_tables("DELETE FROM sessions WHERE user_id IN (SELECT id FROM banned) RETURNING *",
-				  "write sessions\n"
-				  "read  banned\n");
+	expect_tables("DELETE FROM sessions WHERE user_id IN (SELECT id FROM banned) RETURNING *", "write sessions\n"
+																							   "read  banned\n");
 	expect_tables("MERGE INTO stock s USING deliveries d ON s.id = d.id "
 				  "WHEN MATCHED THEN UPDATE SET n = s.n + d.n WHEN NOT MATCHED THEN INSERT VALUES (d.id, d.n)",
 				  "write stock\n"
@@ -1066,15 +1064,16 @@ static void test_examples(void)
 	expect_tables("SELECT 1", "");
 	int status = 0;
 	char *out = run_example("tables", "", "SELECT FROM WHERE", &status);
-	CHECK(out && status == 1 && strstr(out, "syntax error"), "tables: a syntax error exits 1 with PostgreSQL's message (%s)",
-		  out ? out : "");
+	CHECK(out && status == 1 && strstr(out, "syntax error"),
+		  "tables: a syntax error exits 1 with PostgreSQL's message (%s)", out ? out : "");
 	free(out);
 
 	expect_rewrite("--rename-table users=customers", "SELECT users.id, name FROM users WHERE users.active",
 				   "SELECT customers.id, name FROM customers WHERE customers.active");
 	expect_rewrite("--rename-table users=customers", "INSERT INTO public.users SELECT * FROM users_old",
 				   "INSERT INTO public.customers SELECT * FROM users_old");
-	expect_rewrite("--strip-where", "DELETE FROM t WHERE a = 1; UPDATE t SET a = 2 WHERE b IN (SELECT b FROM u WHERE c)",
+	expect_rewrite("--strip-where",
+				   "DELETE FROM t WHERE a = 1; UPDATE t SET a = 2 WHERE b IN (SELECT b FROM u WHERE c)",
 				   "DELETE FROM t; UPDATE t SET a = 2");
 	expect_rewrite("--strip-where", "SELECT * FROM t WHERE x IN (SELECT y FROM u WHERE z) ORDER BY 1",
 				   "SELECT * FROM t ORDER BY 1");

@@ -25,8 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		const uint8_t *b1, *b2;
 		size_t n1, n2;
-		if (!pgbind_encode(tree, NULL, arena, &b1, &n1, &status) || !pgbind_encode(again, NULL, arena, &b2, &n2, &status) ||
-			n1 != n2 || memcmp(b1, b2, n1) != 0)
+		if (!pgbind_encode(tree, NULL, arena, &b1, &n1, &status) ||
+			!pgbind_encode(again, NULL, arena, &b2, &n2, &status) || n1 != n2 || memcmp(b1, b2, n1) != 0)
 			abort();
 	} else if (status.code == PGBIND_ERROR_MALFORMED && status.offset > size) {
 		abort();

@@ -32,23 +32,26 @@ static void report(bool ok, const char *what, const char *expected, const char *
 	}
 }
 
-#define CHECK_INT(what, expected, got) do { \
-		long long e_ = (expected), g_ = (got); \
-		char es_[32], gs_[32]; \
-		snprintf(es_, sizeof es_, "%lld", e_); \
-		snprintf(gs_, sizeof gs_, "%lld", g_); \
+#define CHECK_INT(what, expected, got)                \
+	do {                                              \
+		long long e_ = (expected), g_ = (got);        \
+		char es_[32], gs_[32];                        \
+		snprintf(es_, sizeof es_, "%lld", e_);        \
+		snprintf(gs_, sizeof gs_, "%lld", g_);        \
 		report(e_ == g_, (what), es_, gs_, __LINE__); \
 	} while (0)
 
 /* A NULL `got` (a missing key, say) always fails and shows as (null). */
-#define CHECK_STR(what, expected, got) do { \
-		const char *e_ = (expected), *g_ = (got); \
-		report(g_ && strcmp(e_, g_) == 0, (what), e_, g_ ? g_ : "(null)", __LINE__); \
+#define CHECK_STR(what, expected, got)                                              \
+	do {                                                                            \
+		const char *e_ = (expected), *g_ = (got);                                   \
+		report(g_ &&strcmp(e_, g_) == 0, (what), e_, g_ ? g_ : "(null)", __LINE__); \
 	} while (0)
 
-#define CHECK_HAS(what, haystack, needle) do { \
-		const char *h_ = (haystack), *n_ = (needle); \
-		report(h_ && strstr(h_, n_) != NULL, (what), n_, h_ ? h_ : "(null)", __LINE__); \
+#define CHECK_HAS(what, haystack, needle)                                              \
+	do {                                                                               \
+		const char *h_ = (haystack), *n_ = (needle);                                   \
+		report(h_ &&strstr(h_, n_) != NULL, (what), n_, h_ ? h_ : "(null)", __LINE__); \
 	} while (0)
 
 /* Small accessors so that a missing node reads as 0 / NULL and fails a check, not the program. */
@@ -67,9 +70,7 @@ static json_t *find_by(json_t *array, const char *key, const char *value)
 	size_t i;
 	json_t *item;
 
-	json_array_foreach(array, i, item)
-		if (jstr(item, key) && strcmp(jstr(item, key), value) == 0)
-			return item;
+	json_array_foreach(array, i, item) if (jstr(item, key) && strcmp(jstr(item, key), value) == 0) return item;
 	return NULL;
 }
 
@@ -78,9 +79,8 @@ static long long index_of(json_t *array, const char *name)
 	size_t i;
 	json_t *item;
 
-	json_array_foreach(array, i, item)
-		if (jstr(item, "name") && strcmp(jstr(item, "name"), name) == 0)
-			return (long long) i;
+	json_array_foreach(array, i,
+					   item) if (jstr(item, "name") && strcmp(jstr(item, "name"), name) == 0) return (long long)i;
 	return -1;
 }
 
@@ -143,9 +143,8 @@ static json_t *run(const char *model_sq, const char *proto_text, const char *ov_
 
 /* Classification must fail at file:line:col with a message containing `part`; err keeps the
  * error for further checks. */
-static void check_error(const char *what, const char *model, const char *proto, const char *ov,
-						const char *file, int line, int col, const char *part, gen_Error *err,
-						int src_line)
+static void check_error(const char *what, const char *model, const char *proto, const char *ov, const char *file,
+						int line, int col, const char *part, gen_Error *err, int src_line)
 {
 	json_t *view;
 	char expected[1200];
@@ -154,10 +153,10 @@ static void check_error(const char *what, const char *model, const char *proto, 
 	memset(err, 0, sizeof *err);
 	view = run(model, proto, ov, err);
 	snprintf(expected, sizeof expected, "%s:%d:%d: ...%s...", file, line, col, part);
-	snprintf(got, sizeof got, view ? "a view model" : "%s:%d:%d: %s", err->file, err->line,
-			 err->col, err->message);
+	snprintf(got, sizeof got, view ? "a view model" : "%s:%d:%d: %s", err->file, err->line, err->col, err->message);
 	report(!view && strcmp(err->file, file) == 0 && err->line == line && err->col == col &&
-		   strstr(err->message, part) != NULL, what, expected, got, src_line);
+			   strstr(err->message, part) != NULL,
+		   what, expected, got, src_line);
 	json_decref(view);
 }
 
@@ -165,8 +164,7 @@ static void check_error(const char *what, const char *model, const char *proto, 
 	check_error((what), (model), (proto), (ov), (file), (line), (col), (part), (err), __LINE__)
 
 /* Classification must succeed; returns the view (NULL after a failed check). */
-static json_t *check_ok(const char *what, const char *model, const char *proto, const char *ov,
-						int src_line)
+static json_t *check_ok(const char *what, const char *model, const char *proto, const char *ov, int src_line)
 {
 	gen_Error err = {0};
 	json_t *view = run(model, proto, ov, &err);
@@ -181,157 +179,189 @@ static json_t *check_ok(const char *what, const char *model, const char *proto, 
 
 /* ---- node model pieces (single-quoted JSON; locations are nodes.h:LINE:COL) ---------------- */
 
-#define FIELD_C(name, type, canonical, base, kind, depth, ln) \
-	"{'name':'" name "','type':'" type "','canonical':'" canonical "','array':null," \
+#define FIELD_C(name, type, canonical, base, kind, depth, ln)                            \
+	"{'name':'" name "','type':'" type "','canonical':'" canonical "','array':null,"     \
 	"'pointer_depth':" #depth ",'const':false,'base':'" base "','base_kind':'" kind "'," \
 	"'location':'nodes.h:" #ln ":6'}"
 #define FIELD(name, type, base, kind, depth, ln) FIELD_C(name, type, type, base, kind, depth, ln)
-#define UNION(name, type, ln, members) \
+#define UNION(name, type, ln, members)                                                      \
 	"{'name':'" name "','type':'union " type "','canonical':'union " type "','array':null," \
-	"'pointer_depth':0,'const':false,'base':'" type "','base_kind':'union'," \
+	"'pointer_depth':0,'const':false,'base':'" type "','base_kind':'union',"                \
 	"'location':'nodes.h:" #ln ":6','members':[" members "]}"
 #define F_TYPE(ln) FIELD_C("type", "NodeTag", "enum NodeTag", "NodeTag", "enum", 0, ln)
 #define STRUCT(name, ln, fields) \
 	"{'name':'" name "','tag':'T_" name "','location':'nodes.h:" #ln ":16','fields':[" fields "]}"
 /* A supertype: no NodeTag value of its own, only the NodeTag field (Node, Expr, JsonTablePlan). */
-#define SUPERTYPE(name, ln) \
-	"{'name':'" name "','tag':null,'location':'nodes.h:" #ln ":16','fields':[" F_TYPE(ln) "]}"
+#define SUPERTYPE(name, ln) "{'name':'" name "','tag':null,'location':'nodes.h:" #ln ":16','fields':[" F_TYPE(ln) "]}"
 #define ALIAS(name, target, ln) \
 	"{'name':'" name "','tag':'T_" name "','alias_of':'" target "','location':'nodes.h:" #ln ":16'}"
-#define TAG(name, value) "{'name':'T_" name "','value':" #value "}"
-#define ENUMV(name, value) "{'name':'" name "','value':" #value "}"
-#define ENUM(name, ln, values) "{'name':'" name "','location':'nodes.h:" #ln ":14','values':[" values "]}"
-#define MODEL(tags, structs, enums) \
-	"{'pg_major':15,'nodetags':[" tags "],'structs':[" structs "],'enums':[" enums "]}"
+#define TAG(name, value)            "{'name':'T_" name "','value':" #value "}"
+#define ENUMV(name, value)          "{'name':'" name "','value':" #value "}"
+#define ENUM(name, ln, values)      "{'name':'" name "','location':'nodes.h:" #ln ":14','values':[" values "]}"
+#define MODEL(tags, structs, enums) "{'pg_major':15,'nodetags':[" tags "],'structs':[" structs "],'enums':[" enums "]}"
 
 /* ---- 1. every conversion kind ---------------------------------------------------------------- */
 
 static const char happy_model[] = MODEL(
-	TAG("Invalid", 0) "," TAG("Thing", 10) "," TAG("Other", 11) "," TAG("OtherAlias", 12) ","
-	TAG("Var", 13) "," TAG("Integer", 14) "," TAG("Str", 15) "," TAG("AConst", 16) ","
-	TAG("Val", 17) "," TAG("Lonely", 18),
+	TAG("Invalid", 0) "," TAG("Thing", 10) "," TAG("Other", 11) "," TAG("OtherAlias", 12) "," TAG("Var", 13) "," TAG(
+		"Integer", 14) "," TAG("Str", 15) "," TAG("AConst", 16) "," TAG("Val", 17) "," TAG("Lonely", 18),
 
-	STRUCT("Thing", 1,
-		   F_TYPE(2) ","
-		   FIELD("i", "int", "int", "builtin", 0, 3) ","
-		   FIELD_C("u", "Oid", "unsigned int", "unsigned int", "builtin", 0, 4) ","
-		   FIELD("l", "long", "long", "builtin", 0, 5) ","
-		   FIELD("b", "_Bool", "_Bool", "builtin", 0, 6) ","
-		   FIELD_C("d", "Cost", "double", "double", "builtin", 0, 7) ","
-		   FIELD("c", "char", "char", "builtin", 0, 8) ","
-		   FIELD("s", "char *", "char", "builtin", 1, 9) ","
-		   "{'name':'cs','type':'const char *','canonical':'const char *','array':null,"
-		   "'pointer_depth':1,'const':true,'base':'char','base_kind':'builtin',"
-		   "'location':'nodes.h:10:6'},"
-		   FIELD_C("kind", "Kind", "enum Kind", "Kind", "enum", 0, 11) ","
-		   FIELD_C("sign", "Sign", "enum Sign", "Sign", "enum", 0, 12) ","
-		   FIELD_C("mode", "Mode", "enum Mode", "Mode", "enum", 0, 13) ","
-		   FIELD_C("n", "Node *", "struct Node *", "Node", "struct", 1, 14) ","
-		   FIELD_C("e", "Expr *", "struct Expr *", "Expr", "struct", 1, 15) ","
-		   FIELD_C("o", "Other *", "struct Other *", "Other", "struct", 1, 16) ","
-		   FIELD_C("other", "Other *", "struct Other *", "Other", "struct", 1, 17) ","
-		   FIELD_C("base", "Other", "struct Other", "Other", "struct", 0, 18) ","
-		   FIELD_C("items", "List *", "struct List *", "List", "struct", 1, 19) ","
-		   FIELD_C("bits", "Bitmapset *", "struct Bitmapset *", "Bitmapset", "struct", 1, 20) ","
-		   FIELD("hidden", "int", "int", "builtin", 0, 21)) ","
-	STRUCT("Other", 30, F_TYPE(31) "," FIELD("location", "int", "int", "builtin", 0, 32)) ","
-	ALIAS("OtherAlias", "Other", 35) ","
-	STRUCT("Var", 40,
-		   FIELD_C("xpr", "Expr", "struct Expr", "Expr", "struct", 0, 41) ","
-		   FIELD("varno", "int", "int", "builtin", 0, 42)) ","
-	STRUCT("Integer", 50, F_TYPE(51) "," FIELD("ival", "int", "int", "builtin", 0, 52)) ","
-	STRUCT("Str", 55, F_TYPE(56) "," FIELD("sval", "char *", "char", "builtin", 1, 57)) ","
-	STRUCT("AConst", 60,
-		   F_TYPE(61) ","
-		   UNION("val", "ValUnion", 66,
-				 FIELD_C("node", "Node", "struct Node", "Node", "struct", 0, 62) ","
-				 FIELD_C("ival", "Integer", "struct Integer", "Integer", "struct", 0, 63) ","
-				 FIELD_C("sval", "Str", "struct Str", "Str", "struct", 0, 64)) ","
-		   FIELD("isnull", "_Bool", "_Bool", "builtin", 0, 67) ","
-		   FIELD("location", "int", "int", "builtin", 0, 68)) ","
-	STRUCT("Val", 70,
-		   F_TYPE(71) ","
-		   UNION("v", "VUnion", 74,
-				 FIELD_C("ival", "Integer", "struct Integer", "Integer", "struct", 0, 72) ","
-				 FIELD_C("sval", "Str", "struct Str", "Str", "struct", 0, 73))) ","
-	STRUCT("Lonely", 80, F_TYPE(81)) "," SUPERTYPE("Expr", 85),
+	STRUCT(
+		"Thing", 1,
+		F_TYPE(2) "," FIELD("i", "int", "int", "builtin", 0, 3) "," FIELD_C(
+			"u", "Oid", "unsigned int", "unsigned int", "builtin", 0,
+			4) "," FIELD("l", "long", "long", "builtin", 0, 5) "," FIELD("b", "_Bool", "_Bool", "builtin", 0, 6) "," FIELD_C("d", "Cost", "double", "double", "builtin", 0, 7) "," FIELD("c", "char", "char", "builtin", 0, 8) "," FIELD("s", "char *", "char", "builtin", 1, 9) ","
+																																																																				 "{'name':'cs','type':'const char *','canonical':'const char *','array':null,"
+																																																																				 "'pointer_depth':1,'const':true,'base':'char','base_kind':'builtin',"
+																																																																				 "'location':'nodes.h:10:6'}," FIELD_C("kind",
+																																																																													   "Kind", "enum Kind", "Kind", "enum", 0, 11) "," FIELD_C("sign",
+																																																																																											   "Sign",
+																																																																																											   "enum Sign", "Sign", "enum", 0, 12) "," FIELD_C("mode",
+																																																																																																							   "Mode",
+																																																																																																							   "enum Mode",
+																																																																																																							   "Mode", "enum", 0, 13) "," FIELD_C("n",
+																																																																																																																  "Node *",
+																																																																																																																  "struct Node *",
+																																																																																																																  "Node",
+																																																																																																																  "struct", 1, 14) "," FIELD_C("e",
+																																																																																																																							   "Expr *", "struct Expr *", "Expr", "struct", 1, 15) "," FIELD_C("o",
+																																																																																																																																							   "Other *",
+																																																																																																																																							   "struct Other *", "Other", "struct", 1, 16) "," FIELD_C("other",
+																																																																																																																																																					   "Other *",
+																																																																																																																																																					   "struct Other *", "Other", "struct", 1, 17) "," FIELD_C("base",
+																																																																																																																																																																			   "Other",
+																																																																																																																																																																			   "struct Other",
+																																																																																																																																																																			   "Other",
+																																																																																																																																																																			   "struct", 0, 18) "," FIELD_C("items",
+																																																																																																																																																																											"List *", "struct List *",
+																																																																																																																																																																											"List",
+																																																																																																																																																																											"struct",
+																																																																																																																																																																											1, 19) "," FIELD_C("bits",
+																																																																																																																																																																															   "Bitmapset *",
+																																																																																																																																																																															   "struct Bitmapset *",
+																																																																																																																																																																															   "Bitmapset", "struct", 1, 20) "," FIELD("hidden",
+																																																																																																																																																																																									   "int",
+																																																																																																																																																																																									   "int",
+																																																																																																																																																																																									   "builtin", 0, 21)) "," STRUCT("Other",
+																																																																																																																																																																																																	 30,
+																																																																																																																																																																																																	 F_TYPE(
+																																																																																																																																																																																																		 31) "," FIELD("location",
+																																																																																																																																																																																																					   "int", "int", "builtin", 0, 32)) "," ALIAS("OtherAlias",
+																																																																																																																																																																																																																  "Other",
+																																																																																																																																																																																																																  35) "," STRUCT("Var",
+																																																																																																																																																																																																																				 40,
+																																																																																																																																																																																																																				 FIELD_C(
+																																																																																																																																																																																																																					 "xpr", "Expr", "struct Expr", "Expr", "struct", 0, 41) "," FIELD("varno", "int", "int", "builtin", 0, 42)) "," STRUCT("Integer", 50,
+																																																																																																																																																																																																																																																		   F_TYPE(51) "," FIELD(
+																																																																																																																																																																																																																																																			   "ival",
+																																																																																																																																																																																																																																																			   "int",
+																																																																																																																																																																																																																																																			   "int",
+																																																																																																																																																																																																																																																			   "builtin", 0, 52)) "," STRUCT("Str",
+																																																																																																																																																																																																																																																											 55,
+																																																																																																																																																																																																																																																											 F_TYPE(56) "," FIELD("sval",
+																																																																																																																																																																																																																																																																  "char *",
+																																																																																																																																																																																																																																																																  "char",
+																																																																																																																																																																																																																																																																  "builtin", 1, 57)) "," STRUCT("AConst",
+																																																																																																																																																																																																																																																																								60,
+																																																																																																																																																																																																																																																																								F_TYPE(
+																																																																																																																																																																																																																																																																									61) "," UNION("val",
+																																																																																																																																																																																																																																																																												  "ValUnion",
+																																																																																																																																																																																																																																																																												  66,
+																																																																																																																																																																																																																																																																												  FIELD_C("node", "Node", "struct Node", "Node", "struct", 0, 62) "," FIELD_C("ival", "Integer", "struct Integer", "Integer", "struct", 0, 63) "," FIELD_C("sval",
+																																																																																																																																																																																																																																																																																																																		   "Str",
+																																																																																																																																																																																																																																																																																																																		   "struct Str", "Str", "struct", 0, 64)) "," FIELD("isnull",
+																																																																																																																																																																																																																																																																																																																															"_Bool", "_Bool", "builtin", 0,
+																																																																																																																																																																																																																																																																																																																															67) "," FIELD("location",
+																																																																																																																																																																																																																																																																																																																																		  "int",
+																																																																																																																																																																																																																																																																																																																																		  "int", "builtin", 0, 68)) "," STRUCT("Val",
+																																																																																																																																																																																																																																																																																																																																											   70,
+																																																																																																																																																																																																																																																																																																																																											   F_TYPE(71) "," UNION("v",
+																																																																																																																																																																																																																																																																																																																																																	"VUnion",
+																																																																																																																																																																																																																																																																																																																																																	74,
+																																																																																																																																																																																																																																																																																																																																																	FIELD_C(
+																																																																																																																																																																																																																																																																																																																																																		"ival", "Integer", "struct Integer", "Integer", "struct", 0, 72) "," FIELD_C("sval", "Str", "struct Str", "Str",
+																																																																																																																																																																																																																																																																																																																																																																					 "struct",
+																																																																																																																																																																																																																																																																																																																																																																					 0,
+																																																																																																																																																																																																																																																																																																																																																																					 73))) "," STRUCT("Lonely",
+																																																																																																																																																																																																																																																																																																																																																																									  80,
+																																																																																																																																																																																																																																																																																																																																																																									  F_TYPE(
+																																																																																																																																																																																																																																																																																																																																																																										  81)) "," SUPERTYPE("Expr",
+																																																																																																																																																																																																																																																																																																																																																																															 85),
 
-	ENUM("Kind", 90, ENUMV("KIND_A", 0) "," ENUMV("KIND_B", 1)) ","
-	ENUM("Sign", 93, ENUMV("SIGN_MINUS", -1) "," ENUMV("SIGN_ZERO", 0) "," ENUMV("SIGN_PLUS", 1)) ","
-	ENUM("Mode", 97, ENUMV("MODE_IN", 105) "," ENUMV("MODE_OUT", 111)));
+	ENUM("Kind", 90, ENUMV("KIND_A", 0) "," ENUMV("KIND_B", 1)) "," ENUM(
+		"Sign", 93,
+		ENUMV("SIGN_MINUS", -1) "," ENUMV("SIGN_ZERO", 0) "," ENUMV(
+			"SIGN_PLUS", 1)) "," ENUM("Mode", 97, ENUMV("MODE_IN", 105) "," ENUMV("MODE_OUT", 111)));
 
-static const char happy_proto[] =
-	"syntax = \"proto3\";\n"
-	"package t;\n"
-	"message Node {\n"
-	"  oneof node {\n"
-	"    Thing thing = 1 [json_name=\"Thing\"];\n"
-	"    Other other = 2 [json_name=\"Other\"];\n"
-	"    OtherAlias other_alias = 3 [json_name=\"OtherAlias\"];\n"
-	"    Var var = 4 [json_name=\"Var\"];\n"
-	"    Integer integer = 5 [json_name=\"Integer\"];\n"
-	"    Str str = 6 [json_name=\"Str\"];\n"
-	"    AConst a_const = 7 [json_name=\"AConst\"];\n"
-	"    Val val = 8 [json_name=\"Val\"];\n"
-	"  }\n"
-	"}\n"
-	"message Thing {\n"
-	"  int32 i = 1;\n"
-	"  uint32 u = 2;\n"
-	"  int64 l = 3;\n"
-	"  bool b = 4;\n"
-	"  double d = 5;\n"
-	"  string c = 6;\n"
-	"  string s = 7;\n"
-	"  string cs = 8;\n"
-	"  Kind kind = 9;\n"
-	"  Sign sign = 10;\n"
-	"  Mode mode = 11;\n"
-	"  Node n = 12;\n"
-	"  Node e = 13;\n"
-	"  Node o = 14;\n"
-	"  Other other = 15;\n"
-	"  Other base_other = 16 [json_name=\"base\"];\n"
-	"  repeated Node items = 17;\n"
-	"  repeated uint64 bits = 18;\n"
-	"}\n"
-	"message Other { int32 location = 1; }\n"
-	"message OtherAlias { int32 location = 1; }\n"
-	"message Var { Node xpr = 1; int32 varno = 2; }\n"
-	"message Integer { int32 ival = 1; }\n"
-	"message Str { string sval = 1; }\n"
-	"message AConst {\n"
-	"  oneof val {\n"
-	"    Integer ival = 1;\n"
-	"    Str sval = 2;\n"
-	"  }\n"
-	"  bool isnull = 3;\n"
-	"  int32 location = 4;\n"
-	"}\n"
-	"message Val {\n"
-	"  oneof v {\n"
-	"    Integer ival = 1;\n"
-	"    Str sval = 2;\n"
-	"  }\n"
-	"}\n"
-	"message Result {\n"
-	"  int32 version = 1;\n"
-	"  repeated Node stmts = 2;\n"
-	"}\n"
-	"enum Kind { KIND_UNDEFINED = 0; KIND_A = 1; KIND_B = 2; }\n"
-	"enum Sign { SIGN_UNDEFINED = 0; SIGN_MINUS = 1; SIGN_ZERO = 2; SIGN_PLUS = 3; }\n"
-	"enum Mode { MODE_UNDEFINED = 0; MODE_IN = 1; MODE_OUT = 2; }\n"
-	"enum Token { TOKEN_UNDEFINED = 0; TOKEN_X = 1; }\n";
+static const char happy_proto[] = "syntax = \"proto3\";\n"
+								  "package t;\n"
+								  "message Node {\n"
+								  "  oneof node {\n"
+								  "    Thing thing = 1 [json_name=\"Thing\"];\n"
+								  "    Other other = 2 [json_name=\"Other\"];\n"
+								  "    OtherAlias other_alias = 3 [json_name=\"OtherAlias\"];\n"
+								  "    Var var = 4 [json_name=\"Var\"];\n"
+								  "    Integer integer = 5 [json_name=\"Integer\"];\n"
+								  "    Str str = 6 [json_name=\"Str\"];\n"
+								  "    AConst a_const = 7 [json_name=\"AConst\"];\n"
+								  "    Val val = 8 [json_name=\"Val\"];\n"
+								  "  }\n"
+								  "}\n"
+								  "message Thing {\n"
+								  "  int32 i = 1;\n"
+								  "  uint32 u = 2;\n"
+								  "  int64 l = 3;\n"
+								  "  bool b = 4;\n"
+								  "  double d = 5;\n"
+								  "  string c = 6;\n"
+								  "  string s = 7;\n"
+								  "  string cs = 8;\n"
+								  "  Kind kind = 9;\n"
+								  "  Sign sign = 10;\n"
+								  "  Mode mode = 11;\n"
+								  "  Node n = 12;\n"
+								  "  Node e = 13;\n"
+								  "  Node o = 14;\n"
+								  "  Other other = 15;\n"
+								  "  Other base_other = 16 [json_name=\"base\"];\n"
+								  "  repeated Node items = 17;\n"
+								  "  repeated uint64 bits = 18;\n"
+								  "}\n"
+								  "message Other { int32 location = 1; }\n"
+								  "message OtherAlias { int32 location = 1; }\n"
+								  "message Var { Node xpr = 1; int32 varno = 2; }\n"
+								  "message Integer { int32 ival = 1; }\n"
+								  "message Str { string sval = 1; }\n"
+								  "message AConst {\n"
+								  "  oneof val {\n"
+								  "    Integer ival = 1;\n"
+								  "    Str sval = 2;\n"
+								  "  }\n"
+								  "  bool isnull = 3;\n"
+								  "  int32 location = 4;\n"
+								  "}\n"
+								  "message Val {\n"
+								  "  oneof v {\n"
+								  "    Integer ival = 1;\n"
+								  "    Str sval = 2;\n"
+								  "  }\n"
+								  "}\n"
+								  "message Result {\n"
+								  "  int32 version = 1;\n"
+								  "  repeated Node stmts = 2;\n"
+								  "}\n"
+								  "enum Kind { KIND_UNDEFINED = 0; KIND_A = 1; KIND_B = 2; }\n"
+								  "enum Sign { SIGN_UNDEFINED = 0; SIGN_MINUS = 1; SIGN_ZERO = 2; SIGN_PLUS = 3; }\n"
+								  "enum Mode { MODE_UNDEFINED = 0; MODE_IN = 1; MODE_OUT = 2; }\n"
+								  "enum Token { TOKEN_UNDEFINED = 0; TOKEN_X = 1; }\n";
 
-static const char happy_ov[] =
-	"# the Node wrapper\n"
-	"Node role:node_oneof\n"
-	"Result proto_only:true   # no C struct\n"
-	"AConst.val absent_when:isnull\n";
+static const char happy_ov[] = "# the Node wrapper\n"
+							   "Node role:node_oneof\n"
+							   "Result proto_only:true   # no C struct\n"
+							   "AConst.val absent_when:isnull\n";
 
 /* The conversion of C field `c_field` of `msg`: its conv and, when given, its type. */
-static void check_conv(json_t *view, const char *msg, const char *c_field, const char *kind,
-					   const char *type)
+static void check_conv(json_t *view, const char *msg, const char *c_field, const char *kind, const char *type)
 {
 	char what[200];
 	json_t *c = conv(view, msg, c_field);
@@ -352,8 +382,7 @@ static void check_wire(json_t *view, const char *msg, const char *member, const 
 	CHECK_STR(what, wire, jstr(field(view, msg, member), "wire"));
 }
 
-static void check_c_value(json_t *view, const char *enum_name, const char *c_name,
-						  long long value, long long number)
+static void check_c_value(json_t *view, const char *enum_name, const char *c_name, long long value, long long number)
 {
 	char what[200];
 	json_t *cv = c_value(view, enum_name, c_name);
@@ -392,10 +421,8 @@ static void test_happy(void)
 	check_conv(view, "Thing", "base", "EMBEDDED", "Other");
 	check_conv(view, "Thing", "items", "LIST", NULL);
 	check_conv(view, "Thing", "bits", "BITMAPSET", NULL);
-	CHECK_STR("explicit json_name is the AST member", "base",
-			  jstr(conv(view, "Thing", "base"), "ast_field"));
-	CHECK_INT("Thing converts 18 fields", 18,
-			  json_array_size(json_object_get(message(view, "Thing"), "from_pg")));
+	CHECK_STR("explicit json_name is the AST member", "base", jstr(conv(view, "Thing", "base"), "ast_field"));
+	CHECK_INT("Thing converts 18 fields", 18, json_array_size(json_object_get(message(view, "Thing"), "from_pg")));
 	CHECK_INT("the NodeTag is not converted", 1, conv(view, "Thing", "type") == NULL);
 	CHECK_INT("a skipped C field is not converted", 1, conv(view, "Thing", "hidden") == NULL);
 
@@ -413,17 +440,12 @@ static void test_happy(void)
 	check_wire(view, "Thing", "base", "MESSAGE");
 	check_wire(view, "Thing", "items", "REPEATED_NODE");
 	check_wire(view, "Thing", "bits", "PACKED_UINT64");
-	CHECK_STR("member 'base' keeps its proto name", "base_other",
-			  jstr(field(view, "Thing", "base"), "proto_name"));
-	CHECK_STR("a string member is a const char pointer", "const char",
-			  jstr(field(view, "Thing", "s"), "ast_type"));
-	CHECK_STR("an enum member has the AST enum type", "pgbind_Kind",
-			  jstr(field(view, "Thing", "kind"), "ast_type"));
+	CHECK_STR("member 'base' keeps its proto name", "base_other", jstr(field(view, "Thing", "base"), "proto_name"));
+	CHECK_STR("a string member is a const char pointer", "const char", jstr(field(view, "Thing", "s"), "ast_type"));
+	CHECK_STR("an enum member has the AST enum type", "pgbind_Kind", jstr(field(view, "Thing", "kind"), "ast_type"));
 	CHECK_INT("a message field's type_index is its message's index",
-			  index_of(json_object_get(view, "messages"), "Other"),
-			  jint(field(view, "Thing", "other"), "type_index"));
-	CHECK_INT("an enum field's type_index is its enum's index",
-			  index_of(json_object_get(view, "enums"), "Kind"),
+			  index_of(json_object_get(view, "messages"), "Other"), jint(field(view, "Thing", "other"), "type_index"));
+	CHECK_INT("an enum field's type_index is its enum's index", index_of(json_object_get(view, "enums"), "Kind"),
 			  jint(field(view, "Thing", "kind"), "type_index"));
 	CHECK_STR("fields are encoded from the highest number down", "bits",
 			  jstr(json_array_get(json_object_get(message(view, "Thing"), "encode"), 0), "name"));
@@ -438,23 +460,19 @@ static void test_happy(void)
 	CHECK_STR("absent_when becomes the condition", "isnull", jstr(conv(view, "AConst", "val"), "cond"));
 	check_conv(view, "AConst", "isnull", "SCALAR", NULL);
 	check_wire(view, "AConst", "val", "ONEOF");
-	CHECK_STR("a oneof member's type is its oneof id", "AConst_val",
-			  jstr(field(view, "AConst", "val"), "type"));
+	CHECK_STR("a oneof member's type is its oneof id", "AConst_val", jstr(field(view, "AConst", "val"), "type"));
 	check_conv(view, "Val", "v", "VALUE_UNION", "Val_v");
-	CHECK_STR("a oneof without absent_when has no condition", "",
-			  jstr(conv(view, "Val", "v"), "cond"));
+	CHECK_STR("a oneof without absent_when has no condition", "", jstr(conv(view, "Val", "v"), "cond"));
 	CHECK_INT("two oneofs", 2, json_array_size(json_object_get(view, "oneofs")));
-	CHECK_INT("AConst.val has 2 members", 2,
-			  json_array_size(json_object_get(find_by(json_object_get(view, "oneofs"), "id",
-													  "AConst_val"), "members")));
-	CHECK_INT("a oneof field's type_index is its oneof's index", 0,
-			  jint(field(view, "AConst", "val"), "type_index"));
+	CHECK_INT(
+		"AConst.val has 2 members", 2,
+		json_array_size(json_object_get(find_by(json_object_get(view, "oneofs"), "id", "AConst_val"), "members")));
+	CHECK_INT("a oneof field's type_index is its oneof's index", 0, jint(field(view, "AConst", "val"), "type_index"));
 
 	m = message(view, "Result");
 	CHECK_INT("proto_only message has no C struct", 0, json_is_true(json_object_get(m, "has_c")));
 	CHECK_INT("proto_only message is not a node", 0, json_is_true(json_object_get(m, "is_node")));
-	CHECK_INT("proto_only message converts nothing", 0,
-			  json_array_size(json_object_get(m, "from_pg")));
+	CHECK_INT("proto_only message converts nothing", 0, json_array_size(json_object_get(m, "from_pg")));
 	check_wire(view, "Result", "stmts", "REPEATED_NODE");
 
 	CHECK_INT("Thing is node number 1", 1, jint(message(view, "Thing"), "number"));
@@ -466,10 +484,8 @@ static void test_happy(void)
 	CHECK_INT("c_tags: the 8 node kinds' tags", 8, json_array_size(json_object_get(view, "c_tags")));
 	CHECK_INT("c_tags carries the C tag value", 16,
 			  jint(find_by(json_object_get(view, "c_tags"), "name", "T_AConst"), "value"));
-	CHECK_INT("no unmapped enum values", 0,
-			  json_array_size(json_object_get(view, "unmapped_enum_values")));
-	CHECK_INT("overrides are listed for the summary", 3,
-			  json_array_size(json_object_get(view, "overrides")));
+	CHECK_INT("no unmapped enum values", 0, json_array_size(json_object_get(view, "unmapped_enum_values")));
+	CHECK_INT("overrides are listed for the summary", 3, json_array_size(json_object_get(view, "overrides")));
 
 	check_c_value(view, "Kind", "KIND_A", 0, 1);
 	check_c_value(view, "Kind", "KIND_B", 1, 2);
@@ -479,17 +495,14 @@ static void test_happy(void)
 	check_c_value(view, "Mode", "MODE_IN", 105, 1);
 	check_c_value(view, "Mode", "MODE_OUT", 111, 2);
 	e = find_by(json_object_get(view, "enums"), "name", "Kind");
-	CHECK_INT("the UNDEFINED placeholder has no C value", 2,
-			  json_array_size(json_object_get(e, "c_values")));
-	CHECK_INT("Kind's values come from the headers", 1,
-			  json_is_true(json_object_get(e, "c_from_headers")));
+	CHECK_INT("the UNDEFINED placeholder has no C value", 2, json_array_size(json_object_get(e, "c_values")));
+	CHECK_INT("Kind's values come from the headers", 1, json_is_true(json_object_get(e, "c_from_headers")));
 	CHECK_INT("Kind is converted", 1, json_is_true(json_object_get(e, "c_used")));
 	CHECK_STR("Kind's C location", "nodes.h:90:14", jstr(e, "c_location"));
 	e = find_by(json_object_get(view, "enums"), "name", "Token");
 	CHECK_INT("a proto-only enum has no C enum", 0, json_is_true(json_object_get(e, "has_c")));
 	CHECK_INT("a proto-only enum is not converted", 0, json_is_true(json_object_get(e, "c_used")));
-	CHECK_INT("a proto-only enum keeps its proto values", 2,
-			  json_array_size(json_object_get(e, "values")));
+	CHECK_INT("a proto-only enum keeps its proto values", 2, json_array_size(json_object_get(e, "values")));
 
 	CHECK_INT("one skipped C field", 1, json_array_size(json_object_get(view, "skipped")));
 	s = json_array_get(json_object_get(view, "skipped"), 0);
@@ -506,30 +519,30 @@ static void test_happy(void)
 /* ---- 2. errors ------------------------------------------------------------------------------- */
 
 /* Lines 1-6 of every proto below; its messages start at line 7. */
-#define P_HEAD \
-	"syntax = \"proto3\";\n" \
-	"message Node {\n" \
-	"  oneof node {\n" \
+#define P_HEAD                                     \
+	"syntax = \"proto3\";\n"                       \
+	"message Node {\n"                             \
+	"  oneof node {\n"                             \
 	"    Thing thing = 1 [json_name=\"Thing\"];\n" \
-	"  }\n" \
+	"  }\n"                                        \
 	"}\n"
-#define P_THING "message Thing {\n  int32 i = 1;\n}\n"	/* lines 7-9 */
-#define OV "Node role:node_oneof\n"
+#define P_THING "message Thing {\n  int32 i = 1;\n}\n" /* lines 7-9 */
+#define OV      "Node role:node_oneof\n"
 
-#define F_I FIELD("i", "int", "int", "builtin", 0, 3)
+#define F_I             FIELD("i", "int", "int", "builtin", 0, 3)
 #define M_THING(fields) MODEL(TAG("Thing", 1), STRUCT("Thing", 1, F_TYPE(2) "," fields), "")
-#define M_BASIC M_THING(F_I)
+#define M_BASIC         M_THING(F_I)
 
 /* Enum cases: Thing.kind (line 9) converts enum Kind (proto line 11, C nodes.h:20:14). */
 #define P_KIND_HEAD P_HEAD "message Thing {\n  int32 i = 1;\n  Kind kind = 2;\n}\n"
-#define M_KIND(values) \
-	MODEL(TAG("Thing", 1), \
-		  STRUCT("Thing", 1, F_TYPE(2) "," F_I "," \
-				 FIELD_C("kind", "Kind", "enum Kind", "Kind", "enum", 0, 4)), \
+#define M_KIND(values)                                                                                          \
+	MODEL(TAG("Thing", 1),                                                                                      \
+		  STRUCT("Thing", 1, F_TYPE(2) "," F_I "," FIELD_C("kind", "Kind", "enum Kind", "Kind", "enum", 0, 4)), \
 		  ENUM("Kind", 20, values))
 #define P_KIND_AB P_KIND_HEAD "enum Kind {\n  KIND_UNDEFINED = 0;\n  KIND_A = 1;\n  KIND_B = 2;\n}\n"
 #define M_KIND_AB M_KIND(ENUMV("KIND_A", 0) "," ENUMV("KIND_B", 1))
-#define P_KIND_DAB P_KIND_HEAD \
+#define P_KIND_DAB \
+	P_KIND_HEAD    \
 	"enum Kind {\n  KIND_UNDEFINED = 0;\n  KIND_D = 1;\n  KIND_A = 2;\n  KIND_B = 3;\n}\n"
 #define M_KIND_ABD M_KIND(ENUMV("KIND_A", 0) "," ENUMV("KIND_B", 1) "," ENUMV("KIND_D", 2))
 
@@ -537,38 +550,30 @@ static void test_pairing_errors(void)
 {
 	gen_Error err;
 
-	CHECK_ERROR("proto field without a C field", M_BASIC,
-				P_HEAD "message Thing {\n  int32 i = 1;\n  int32 j = 2;\n}\n", OV,
-				"test.proto", 9, 3, "proto field Thing.j (json_name \"j\") has no C field j", &err);
+	CHECK_ERROR("proto field without a C field", M_BASIC, P_HEAD "message Thing {\n  int32 i = 1;\n  int32 j = 2;\n}\n",
+				OV, "test.proto", 9, 3, "proto field Thing.j (json_name \"j\") has no C field j", &err);
 	CHECK_HAS("... names the C struct and its location", err.message, "in struct Thing (nodes.h:1:16)");
 
-	CHECK_ERROR("node message without a C struct", MODEL(TAG("Thing", 1), "", ""),
-				P_HEAD P_THING, OV, "test.proto", 7, 1,
-				"node message Thing has no C struct Thing in the node model (model.json)", &err);
-	CHECK_ERROR("node message without a NodeTag", MODEL("", STRUCT("Thing", 1, F_TYPE(2) "," F_I), ""),
-				P_HEAD P_THING, OV, "test.proto", 7, 1, "has no NodeTag T_Thing", &err);
+	CHECK_ERROR("node message without a C struct", MODEL(TAG("Thing", 1), "", ""), P_HEAD P_THING, OV, "test.proto", 7,
+				1, "node message Thing has no C struct Thing in the node model (model.json)", &err);
+	CHECK_ERROR("node message without a NodeTag", MODEL("", STRUCT("Thing", 1, F_TYPE(2) "," F_I), ""), P_HEAD P_THING,
+				OV, "test.proto", 7, 1, "has no NodeTag T_Thing", &err);
 	CHECK_ERROR("typedef alias of a struct the model lacks",
-				MODEL(TAG("Thing", 1), STRUCT("Thing", 1, F_TYPE(2) "," F_I) ","
-					  ALIAS("Other", "Missing", 5), ""),
-				P_HEAD P_THING, OV, "model.json", 0, 0,
-				"struct Other is a typedef of Missing, which the model lacks", &err);
-	CHECK_ERROR("message neither a node nor proto_only", M_BASIC,
-				P_HEAD P_THING "message Extra {\n  int32 x = 1;\n}\n", OV, "test.proto", 10, 1,
-				"message Extra is not a member of Node and has no C struct", &err);
+				MODEL(TAG("Thing", 1), STRUCT("Thing", 1, F_TYPE(2) "," F_I) "," ALIAS("Other", "Missing", 5), ""),
+				P_HEAD P_THING, OV, "model.json", 0, 0, "struct Other is a typedef of Missing, which the model lacks",
+				&err);
+	CHECK_ERROR("message neither a node nor proto_only", M_BASIC, P_HEAD P_THING "message Extra {\n  int32 x = 1;\n}\n",
+				OV, "test.proto", 10, 1, "message Extra is not a member of Node and has no C struct", &err);
 	CHECK_HAS("... suggests proto_only", err.message, "'Extra proto_only:true'");
 
-	CHECK_ERROR("proto int32 vs C char *", M_THING(FIELD("i", "char *", "char", "builtin", 1, 3)),
-				P_HEAD P_THING, OV, "test.proto", 8, 3,
-				"cannot classify Thing.i: proto int32, C field i of type 'char *'", &err);
+	CHECK_ERROR("proto int32 vs C char *", M_THING(FIELD("i", "char *", "char", "builtin", 1, 3)), P_HEAD P_THING, OV,
+				"test.proto", 8, 3, "cannot classify Thing.i: proto int32, C field i of type 'char *'", &err);
 	CHECK_HAS("... names the C field's location", err.message, "nodes.h:3:6");
-	CHECK_ERROR("proto string vs C int", M_BASIC,
-				P_HEAD "message Thing {\n  string i = 1;\n}\n", OV, "test.proto", 8, 3,
-				"cannot classify Thing.i: proto string, C field i of type 'int'", &err);
-	CHECK_ERROR("proto Node vs C int", M_BASIC,
-				P_HEAD "message Thing {\n  Node i = 1;\n}\n", OV, "test.proto", 8, 3,
+	CHECK_ERROR("proto string vs C int", M_BASIC, P_HEAD "message Thing {\n  string i = 1;\n}\n", OV, "test.proto", 8,
+				3, "cannot classify Thing.i: proto string, C field i of type 'int'", &err);
+	CHECK_ERROR("proto Node vs C int", M_BASIC, P_HEAD "message Thing {\n  Node i = 1;\n}\n", OV, "test.proto", 8, 3,
 				"cannot classify Thing.i: proto Node", &err);
-	CHECK_ERROR("proto int32 vs C unsigned int",
-				M_THING(FIELD("i", "unsigned int", "unsigned int", "builtin", 0, 3)),
+	CHECK_ERROR("proto int32 vs C unsigned int", M_THING(FIELD("i", "unsigned int", "unsigned int", "builtin", 0, 3)),
 				P_HEAD P_THING, OV, "test.proto", 8, 3, "cannot classify Thing.i", &err);
 	CHECK_ERROR("proto repeated Node vs C Node *",
 				M_THING(FIELD_C("i", "Node *", "struct Node *", "Node", "struct", 1, 3)),
@@ -576,23 +581,22 @@ static void test_pairing_errors(void)
 				"cannot classify Thing.i: proto repeated Node", &err);
 	CHECK_ERROR("proto Thing vs C Node * (a message field needs that very struct)",
 				M_THING(FIELD_C("i", "Node *", "struct Node *", "Node", "struct", 1, 3)),
-				P_HEAD "message Thing {\n  Thing i = 1;\n}\n", OV, "test.proto", 8, 3,
-				"cannot classify Thing.i", &err);
+				P_HEAD "message Thing {\n  Thing i = 1;\n}\n", OV, "test.proto", 8, 3, "cannot classify Thing.i", &err);
 	CHECK_ERROR("proto string vs C char array",
 				M_THING("{'name':'i','type':'char[64]','canonical':'char[64]','array':64,"
 						"'pointer_depth':0,'const':false,'base':'char','base_kind':'builtin',"
 						"'location':'nodes.h:3:6'}"),
-				P_HEAD "message Thing {\n  string i = 1;\n}\n", OV, "test.proto", 8, 3,
-				"cannot classify Thing.i", &err);
+				P_HEAD "message Thing {\n  string i = 1;\n}\n", OV, "test.proto", 8, 3, "cannot classify Thing.i",
+				&err);
 
 	CHECK_ERROR("a model without pg_major (extracted by an older pgbind-extract)",
 				"{'nodetags':[],'structs':[],'enums':[]}", P_HEAD P_THING, OV, "model.json", 0, 0,
 				"the node model has no pg_major", &err);
-	CHECK_ERROR("ENUM pair whose C enum is missing from the model",
-				MODEL(TAG("Thing", 1),
-					  STRUCT("Thing", 1, F_TYPE(2) "," F_I ","
-							 FIELD_C("kind", "Kind", "enum Kind", "Kind", "enum", 0, 4)), ""),
-				P_KIND_AB, OV, "test.proto", 9, 3, "Kind", &err);
+	CHECK_ERROR(
+		"ENUM pair whose C enum is missing from the model",
+		MODEL(TAG("Thing", 1),
+			  STRUCT("Thing", 1, F_TYPE(2) "," F_I "," FIELD_C("kind", "Kind", "enum Kind", "Kind", "enum", 0, 4)), ""),
+		P_KIND_AB, OV, "test.proto", 9, 3, "Kind", &err);
 }
 
 static void test_enum_errors(void)
@@ -603,14 +607,13 @@ static void test_enum_errors(void)
 	json_t *e;
 
 	CHECK_ERROR("C enum constant missing from the proto enum",
-				M_KIND(ENUMV("KIND_A", 0) "," ENUMV("KIND_B", 1) "," ENUMV("KIND_C", 2)),
-				P_KIND_AB, OV, "test.proto", 11, 1,
-				"C constant KIND_C of enum Kind (nodes.h:20:14) has no value in proto enum Kind", &err);
+				M_KIND(ENUMV("KIND_A", 0) "," ENUMV("KIND_B", 1) "," ENUMV("KIND_C", 2)), P_KIND_AB, OV, "test.proto",
+				11, 1, "C constant KIND_C of enum Kind (nodes.h:20:14) has no value in proto enum Kind", &err);
 	CHECK_HAS("... suggests no_proto_value", err.message, "'Kind.KIND_C no_proto_value:true'");
 
 	view = CHECK_OK("no_proto_value:true accepts it",
-					M_KIND(ENUMV("KIND_A", 0) "," ENUMV("KIND_B", 1) "," ENUMV("KIND_C", 2)),
-					P_KIND_AB, OV "Kind.KIND_C no_proto_value:true\n");
+					M_KIND(ENUMV("KIND_A", 0) "," ENUMV("KIND_B", 1) "," ENUMV("KIND_C", 2)), P_KIND_AB,
+					OV "Kind.KIND_C no_proto_value:true\n");
 	u = json_array_get(json_object_get(view, "unmapped_enum_values"), 0);
 	CHECK_INT("one unmapped enum value", 1, json_array_size(json_object_get(view, "unmapped_enum_values")));
 	CHECK_STR("unmapped: enum", "Kind", jstr(u, "enum"));
@@ -620,31 +623,28 @@ static void test_enum_errors(void)
 	CHECK_INT("the unmapped constant is left out of c_values", 1, c_value(view, "Kind", "KIND_C") == NULL);
 	json_decref(view);
 
-	CHECK_ERROR("proto enum value without a C constant", M_KIND(ENUMV("KIND_A", 0)),
-				P_KIND_AB, OV, "test.proto", 14, 3,
+	CHECK_ERROR("proto enum value without a C constant", M_KIND(ENUMV("KIND_A", 0)), P_KIND_AB, OV, "test.proto", 14, 3,
 				"proto value Kind.KIND_B has no C constant in enum Kind (nodes.h:20:14)", &err);
 
 	/* The LimitOption case: C declares A, B, D; libpg_query's proto numbers D, A, B. */
-	CHECK_ERROR("C declaration order differs from the proto's", M_KIND_ABD, P_KIND_DAB, OV,
-				"test.proto", 11, 1, "enum Kind: the headers declare its constants in another order", &err);
+	CHECK_ERROR("C declaration order differs from the proto's", M_KIND_ABD, P_KIND_DAB, OV, "test.proto", 11, 1,
+				"enum Kind: the headers declare its constants in another order", &err);
 	CHECK_HAS("... suggests c_values:proto_order", err.message, "'Kind c_values:proto_order'");
 
-	view = CHECK_OK("c_values:proto_order accepts it", M_KIND_ABD, P_KIND_DAB,
-					OV "Kind c_values:proto_order\n");
+	view = CHECK_OK("c_values:proto_order accepts it", M_KIND_ABD, P_KIND_DAB, OV "Kind c_values:proto_order\n");
 	check_c_value(view, "Kind", "KIND_A", 1, 2);
 	check_c_value(view, "Kind", "KIND_B", 2, 3);
 	check_c_value(view, "Kind", "KIND_D", 0, 1);
 	e = find_by(json_object_get(view, "enums"), "name", "Kind");
-	CHECK_INT("proto_order values do not come from the headers", 0,
-			  json_is_true(json_object_get(e, "c_from_headers")));
+	CHECK_INT("proto_order values do not come from the headers", 0, json_is_true(json_object_get(e, "c_from_headers")));
 	json_decref(view);
 
 	/* 16 on: PostgreSQL has no LIMIT_OPTION_DEFAULT, libpg_query patches it back in first. */
 	CHECK_ERROR("a proto value the headers lack", M_KIND_AB, P_KIND_DAB, OV, "test.proto", 13, 3,
 				"proto value Kind.KIND_D has no C constant in enum Kind (nodes.h:20:14)", &err);
 	CHECK_HAS("... suggests c_values:proto_order", err.message, "'Kind c_values:proto_order'");
-	view = CHECK_OK("c_values:proto_order takes the values the headers lack from the proto", M_KIND_AB,
-					P_KIND_DAB, OV "Kind c_values:proto_order\n");
+	view = CHECK_OK("c_values:proto_order takes the values the headers lack from the proto", M_KIND_AB, P_KIND_DAB,
+					OV "Kind c_values:proto_order\n");
 	check_c_value(view, "Kind", "KIND_D", 0, 1);
 	check_c_value(view, "Kind", "KIND_A", 1, 2);
 	check_c_value(view, "Kind", "KIND_B", 2, 3);
@@ -652,8 +652,8 @@ static void test_enum_errors(void)
 	CHECK_INT("... the library's default is the proto's first value", 0, jint(e, "c_default"));
 	json_decref(view);
 
-	CHECK_ERROR("c_values:proto_order on an enum already in order is stale",
-				M_KIND_AB, P_KIND_AB, OV "Kind c_values:proto_order\n", "ov.txt", 2, 6,
+	CHECK_ERROR("c_values:proto_order on an enum already in order is stale", M_KIND_AB, P_KIND_AB,
+				OV "Kind c_values:proto_order\n", "ov.txt", 2, 6,
 				"Kind c_values:proto_order: the headers already agree with the proto", &err);
 	CHECK_HAS("... stale c_values:proto_order is refused", err.message, "a stale exception");
 }
@@ -661,33 +661,34 @@ static void test_enum_errors(void)
 /* 17's JsonTablePathScan { JsonTablePlan plan; JsonTablePlan *lplan; } with JsonTablePlan an
  * abstract supertype; proto: Node plan = 1, Node lplan = 2. */
 #define P_PLAN P_HEAD "message Thing {\n  Node plan = 1;\n  Node lplan = 2;\n}\n"
-#define M_PLAN(plan_struct) \
-	MODEL(TAG("Thing", 1), \
-		  STRUCT("Thing", 1, \
-				 FIELD_C("plan", "Plan", "struct Plan", "Plan", "struct", 0, 2) "," \
-				 FIELD_C("lplan", "Plan *", "struct Plan *", "Plan", "struct", 1, 3)) "," plan_struct, "")
+#define M_PLAN(plan_struct)                                                                                           \
+	MODEL(TAG("Thing", 1),                                                                                            \
+		  STRUCT("Thing", 1,                                                                                          \
+				 FIELD_C("plan", "Plan", "struct Plan", "Plan", "struct", 0,                                          \
+						 2) "," FIELD_C("lplan", "Plan *", "struct Plan *", "Plan", "struct", 1, 3)) "," plan_struct, \
+		  "")
 
 static void test_supertypes(void)
 {
 	gen_Error err;
-	json_t *view = CHECK_OK("an abstract supertype embedded at the head of a node", M_PLAN(SUPERTYPE("Plan", 10)),
-							P_PLAN, OV);
+	json_t *view =
+		CHECK_OK("an abstract supertype embedded at the head of a node", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN, OV);
 	check_conv(view, "Thing", "plan", "XPR", NULL);
 	check_conv(view, "Thing", "lplan", "NODE", NULL);
 	json_decref(view);
 	CHECK_ERROR("an embedded untagged struct with fields of its own is no supertype",
-				M_PLAN("{'name':'Plan','tag':null,'location':'nodes.h:10:16','fields':[" F_TYPE(11) ","
-					   FIELD("cost", "int", "int", "builtin", 0, 12) "]}"),
+				M_PLAN("{'name':'Plan','tag':null,'location':'nodes.h:10:16','fields':[" F_TYPE(11) "," FIELD(
+					"cost", "int", "int", "builtin", 0, 12) "]}"),
 				P_PLAN, OV, "test.proto", 8, 3, "cannot classify Thing.plan: proto Node, C field plan", &err);
 }
 
 /* 18's SummaryResult: nested declarations and a map, nothing of the parse tree. */
-#define P_SUMMARY \
-	"message Summary {\n"                          /* line 10 */ \
-	"  enum Context { None = 0; Select = 1; }\n"   /* 11 */ \
-	"  message Table { Context context = 1; }\n"   /* 12 */ \
-	"  repeated Table tables = 1;\n"               /* 13 */ \
-	"  map<string, string> aliases = 2;\n"         /* 14 */ \
+#define P_SUMMARY                                              \
+	"message Summary {\n"                        /* line 10 */ \
+	"  enum Context { None = 0; Select = 1; }\n" /* 11 */      \
+	"  message Table { Context context = 1; }\n" /* 12 */      \
+	"  repeated Table tables = 1;\n"             /* 13 */      \
+	"  map<string, string> aliases = 2;\n"       /* 14 */      \
 	"}\n"
 
 static void test_ignored_messages(void)
@@ -695,8 +696,9 @@ static void test_ignored_messages(void)
 	gen_Error err;
 	json_t *view = CHECK_OK("ignore:true leaves a message, its nested types and its map out", M_BASIC,
 							P_HEAD P_THING P_SUMMARY, OV "Summary ignore:true\n");
-	CHECK_INT("... no message of it is rendered", 1, view && !find_by(json_object_get(view, "messages"), "name", "Summary") &&
-													   !find_by(json_object_get(view, "messages"), "name", "Summary.Table"));
+	CHECK_INT("... no message of it is rendered", 1,
+			  view && !find_by(json_object_get(view, "messages"), "name", "Summary") &&
+				  !find_by(json_object_get(view, "messages"), "name", "Summary.Table"));
 	CHECK_INT("... nor its enum", 1, view && !find_by(json_object_get(view, "enums"), "name", "Summary.Context"));
 	json_decref(view);
 	CHECK_ERROR("a nested enum in a message pgbind carries", M_BASIC,
@@ -712,8 +714,8 @@ static void test_ignored_messages(void)
 				"field Summary.aliases is a map", &err);
 	CHECK_ERROR("a field of an ignored type", M_BASIC,
 				P_HEAD "message Thing {\n  int32 i = 1;\n  Summary s = 2;\n}\nmessage Summary {}\n",
-				OV "Summary ignore:true\n", "test.proto", 9, 3, "field Thing.s has type Summary, which the overrides ignore",
-				&err);
+				OV "Summary ignore:true\n", "test.proto", 9, 3,
+				"field Thing.s has type Summary, which the overrides ignore", &err);
 	CHECK_ERROR("ignore takes true only", M_BASIC, P_HEAD P_THING P_SUMMARY, OV "Summary ignore:yes\n", "ov.txt", 2, 9,
 				"Summary ignore:yes: the only value is true", &err);
 	CHECK_ERROR("ignoring a message the proto lacks is stale", M_BASIC, P_HEAD P_THING, OV "Summary ignore:true\n",
@@ -725,18 +727,17 @@ static void test_override_errors(void)
 	gen_Error err;
 	json_t *view;
 
-	CHECK_ERROR("override matching nothing", M_BASIC, P_HEAD P_THING,
-				OV "Nope   proto_only:true\n", "ov.txt", 2, 8,
+	CHECK_ERROR("override matching nothing", M_BASIC, P_HEAD P_THING, OV "Nope   proto_only:true\n", "ov.txt", 2, 8,
 				"override 'Nope proto_only:true' matches nothing in the inputs", &err);
 	CHECK_ERROR("no_proto_value on a constant the proto has is stale", M_KIND_AB, P_KIND_AB,
 				OV "Kind.KIND_A no_proto_value:true\n", "ov.txt", 2, 13,
 				"override 'Kind.KIND_A no_proto_value:true' matches nothing", &err);
-	CHECK_ERROR("no message with role:node_oneof", M_BASIC, P_HEAD P_THING, "# nothing\n",
-				"test.proto", 0, 0, "no message is marked role:node_oneof", &err);
+	CHECK_ERROR("no message with role:node_oneof", M_BASIC, P_HEAD P_THING, "# nothing\n", "test.proto", 0, 0,
+				"no message is marked role:node_oneof", &err);
 
 	view = run(M_BASIC, P_HEAD P_THING, OV "Thing c_struct:Thing\n", &err);
-	report(view == NULL, "c_struct naming the message's own struct is stale",
-		   "an error at ov.txt:2:7", view ? "a view model" : err.message, __LINE__);
+	report(view == NULL, "c_struct naming the message's own struct is stale", "an error at ov.txt:2:7",
+		   view ? "a view model" : err.message, __LINE__);
 	json_decref(view);
 
 	/* the shared file, then the version's own */
@@ -747,7 +748,8 @@ static void test_override_errors(void)
 		   "a second overrides file adds its entries, each located in its own file", "pg99.txt:2:3",
 		   more ? overrides_location(ov, "B", "proto_only") : err.message, __LINE__);
 	more = ov && overrides_parse_more(ov, "pg98.txt", "A proto_only:false\n", &err);
-	report(!more && strstr(err.message, "A proto_only: set twice (first at shared.txt:2:3)") && strcmp(err.file, "pg98.txt") == 0,
+	report(!more && strstr(err.message, "A proto_only: set twice (first at shared.txt:2:3)") &&
+			   strcmp(err.file, "pg98.txt") == 0,
 		   "a key set in two files is an error in the second", "set twice (first at shared.txt:2:3)",
 		   more ? "accepted" : err.message, __LINE__);
 	overrides_get(ov, "Node", "role");
@@ -767,30 +769,29 @@ static void test_node_oneof_errors(void)
 				"    int32 bad = 2 [json_name=\"int32\"];\n  }\n}\n" P_THING,
 				OV, "test.proto", 5, 5, "node oneof member Node.bad is not a message", &err);
 	CHECK_ERROR("Node oneof member whose json_name is not its message", M_BASIC,
-				"syntax = \"proto3\";\nmessage Node {\n  oneof node {\n    Thing thing = 1;\n  }\n}\n"
-				P_THING, OV, "test.proto", 4, 5, "json_name 'thing' differs from its message 'Thing'",
-				&err);
+				"syntax = \"proto3\";\nmessage Node {\n  oneof node {\n    Thing thing = 1;\n  }\n}\n" P_THING, OV,
+				"test.proto", 4, 5, "json_name 'thing' differs from its message 'Thing'", &err);
 	CHECK_ERROR("two messages with role:node_oneof", M_BASIC,
 				P_HEAD P_THING "message Node2 {\n  oneof node {\n    Thing thing = 1 [json_name=\"Thing\"];\n"
-				"  }\n}\n", OV "Node2 role:node_oneof\n", "test.proto", 10, 1,
-				"two messages have role:node_oneof (Node and Node2)", &err);
-	CHECK_ERROR("role:node_oneof on a message without a oneof", M_BASIC,
-				"syntax = \"proto3\";\nmessage Node {\n  Thing thing = 1 [json_name=\"Thing\"];\n}\n" P_THING,
-				OV, "test.proto", 2, 1, "message Node (role:node_oneof) must hold exactly one oneof", &err);
-	CHECK_ERROR("proto_only on a node kind", M_BASIC, P_HEAD P_THING, OV "Thing proto_only:true\n",
-				"test.proto", 7, 1, "message Thing is a node kind but the overrides say proto_only (ov.txt:2:7)",
+							   "  }\n}\n",
+				OV "Node2 role:node_oneof\n", "test.proto", 10, 1, "two messages have role:node_oneof (Node and Node2)",
 				&err);
+	CHECK_ERROR("role:node_oneof on a message without a oneof", M_BASIC,
+				"syntax = \"proto3\";\nmessage Node {\n  Thing thing = 1 [json_name=\"Thing\"];\n}\n" P_THING, OV,
+				"test.proto", 2, 1, "message Node (role:node_oneof) must hold exactly one oneof", &err);
+	CHECK_ERROR("proto_only on a node kind", M_BASIC, P_HEAD P_THING, OV "Thing proto_only:true\n", "test.proto", 7, 1,
+				"message Thing is a node kind but the overrides say proto_only (ov.txt:2:7)", &err);
 	CHECK_ERROR("oneof member that is not a node message",
 				M_THING(F_I "," UNION("val", "U", 4, FIELD("x", "int", "int", "builtin", 0, 5))),
-				P_HEAD "message Thing {\n  int32 i = 1;\n  oneof val {\n    int32 x = 2;\n  }\n}\n",
-				OV, "test.proto", 10, 5, "oneof Thing.val: member x is not a node message", &err);
+				P_HEAD "message Thing {\n  int32 i = 1;\n  oneof val {\n    int32 x = 2;\n  }\n}\n", OV, "test.proto",
+				10, 5, "oneof Thing.val: member x is not a node message", &err);
 	CHECK_ERROR("oneof member of a message that is not a node kind", M_BASIC,
 				P_HEAD P_THING "message Extra {\n  oneof val {\n    Extra e = 1;\n  }\n}\n",
-				OV "Extra proto_only:true\n", "test.proto", 12, 5,
-				"oneof Extra.val: member e is not a node message", &err);
+				OV "Extra proto_only:true\n", "test.proto", 12, 5, "oneof Extra.val: member e is not a node message",
+				&err);
 	CHECK_ERROR("oneof without a C union", M_BASIC,
-				P_HEAD "message Thing {\n  int32 i = 1;\n  oneof val {\n    Thing t = 2;\n  }\n}\n",
-				OV, "test.proto", 10, 5, "oneof Thing.val has no C union field 'val' in struct Thing", &err);
+				P_HEAD "message Thing {\n  int32 i = 1;\n  oneof val {\n    Thing t = 2;\n  }\n}\n", OV, "test.proto",
+				10, 5, "oneof Thing.val has no C union field 'val' in struct Thing", &err);
 }
 
 static void test_member_names(void)
@@ -799,31 +800,28 @@ static void test_member_names(void)
 	json_t *view;
 
 	CHECK_ERROR("AST member name that is a C keyword", M_BASIC,
-				P_HEAD "message Thing {\n  int32 i = 1;\n  int32 default = 2;\n}\n", OV,
-				"test.proto", 9, 3, "field Thing.default: its AST member name 'default' is reserved", &err);
-	CHECK_ERROR("AST member name 'tag' is reserved by pgbind", M_BASIC,
-				P_HEAD "message Thing {\n  int32 tag = 1;\n}\n", OV, "test.proto", 8, 3,
-				"its AST member name 'tag' is reserved", &err);
+				P_HEAD "message Thing {\n  int32 i = 1;\n  int32 default = 2;\n}\n", OV, "test.proto", 9, 3,
+				"field Thing.default: its AST member name 'default' is reserved", &err);
+	CHECK_ERROR("AST member name 'tag' is reserved by pgbind", M_BASIC, P_HEAD "message Thing {\n  int32 tag = 1;\n}\n",
+				OV, "test.proto", 8, 3, "its AST member name 'tag' is reserved", &err);
 	CHECK_ERROR("explicit json_name that is a keyword", M_BASIC,
 				P_HEAD P_THING "message Extra {\n  int32 x = 1 [json_name=\"while\"];\n}\n",
-				OV "Extra proto_only:true\n", "test.proto", 11, 3,
-				"its AST member name 'while' is reserved", &err);
+				OV "Extra proto_only:true\n", "test.proto", 11, 3, "its AST member name 'while' is reserved", &err);
 	CHECK_ERROR("AST member name colliding with a count member", M_BASIC,
-				P_HEAD "message Thing {\n  int32 i = 1;\n  int32 n_i = 2;\n}\n", OV,
-				"test.proto", 9, 3, "field Thing.n_i: AST member name 'n_i' collides with another field", &err);
+				P_HEAD "message Thing {\n  int32 i = 1;\n  int32 n_i = 2;\n}\n", OV, "test.proto", 9, 3,
+				"field Thing.n_i: AST member name 'n_i' collides with another field", &err);
 	CHECK_ERROR("oneof name colliding with a count member", M_BASIC,
-				P_HEAD "message Thing {\n  int32 i = 1;\n  oneof n_i {\n    Thing t = 2;\n  }\n}\n",
-				OV, "test.proto", 10, 5, "AST member name 'n_i' collides", &err);
+				P_HEAD "message Thing {\n  int32 i = 1;\n  oneof n_i {\n    Thing t = 2;\n  }\n}\n", OV, "test.proto",
+				10, 5, "AST member name 'n_i' collides", &err);
 
 	CHECK_ERROR("AST member name _Atomic (a C11 keyword)", M_BASIC,
-				P_HEAD P_THING "message Extra {\n  int32 _Atomic = 1;\n}\n",
-				OV "Extra proto_only:true\n", "test.proto", 11, 3,
-				"its AST member name '_Atomic' is reserved", &err);
+				P_HEAD P_THING "message Extra {\n  int32 _Atomic = 1;\n}\n", OV "Extra proto_only:true\n", "test.proto",
+				11, 3, "its AST member name '_Atomic' is reserved", &err);
 
 	view = run(M_BASIC, P_HEAD P_THING "message Extra {\n  int32 x = 1 [json_name=\"a b\"];\n}\n",
 			   OV "Extra proto_only:true\n", &err);
-	report(view == NULL, "AST member name 'a b' is not a C identifier",
-		   "an error at test.proto:11:3", view ? "a view model" : err.message, __LINE__);
+	report(view == NULL, "AST member name 'a b' is not a C identifier", "an error at test.proto:11:3",
+		   view ? "a view model" : err.message, __LINE__);
 	json_decref(view);
 }
 

@@ -32,18 +32,20 @@ static void report(bool ok, const char *what, const char *expected, const char *
 	}
 }
 
-#define CHECK_INT(what, expected, got) do { \
-		long long e_ = (expected), g_ = (got); \
-		char es_[32], gs_[32]; \
-		snprintf(es_, sizeof es_, "%lld", e_); \
-		snprintf(gs_, sizeof gs_, "%lld", g_); \
+#define CHECK_INT(what, expected, got)                \
+	do {                                              \
+		long long e_ = (expected), g_ = (got);        \
+		char es_[32], gs_[32];                        \
+		snprintf(es_, sizeof es_, "%lld", e_);        \
+		snprintf(gs_, sizeof gs_, "%lld", g_);        \
 		report(e_ == g_, (what), es_, gs_, __LINE__); \
 	} while (0)
 
 /* A NULL `got` (a missing key, say) always fails and shows as (null). */
-#define CHECK_STR(what, expected, got) do { \
-		const char *e_ = (expected), *g_ = (got); \
-		report(g_ && strcmp(e_, g_) == 0, (what), e_, g_ ? g_ : "(null)", __LINE__); \
+#define CHECK_STR(what, expected, got)                                              \
+	do {                                                                            \
+		const char *e_ = (expected), *g_ = (got);                                   \
+		report(g_ &&strcmp(e_, g_) == 0, (what), e_, g_ ? g_ : "(null)", __LINE__); \
 	} while (0)
 
 /* Small accessors so that a missing node reads as 0 / NULL and fails a check, not the program. */
@@ -62,9 +64,7 @@ static json_t *find(json_t *array, const char *name)
 	size_t i;
 	json_t *item;
 
-	json_array_foreach(array, i, item)
-		if (strcmp(jstr(item, "name"), name) == 0)
-			return item;
+	json_array_foreach(array, i, item) if (strcmp(jstr(item, "name"), name) == 0) return item;
 	return NULL;
 }
 
@@ -83,36 +83,34 @@ static size_t oneof_members(json_t *msg, const char *oneof)
 	size_t i, n = 0;
 	json_t *f;
 
-	json_array_foreach(json_object_get(msg, "fields"), i, f)
-		if (jstr(f, "oneof") && strcmp(jstr(f, "oneof"), oneof) == 0)
-			n++;
+	json_array_foreach(json_object_get(msg, "fields"), i,
+					   f) if (jstr(f, "oneof") && strcmp(jstr(f, "oneof"), oneof) == 0) n++;
 	return n;
 }
 
-static const char valid_text[] =
-	"// leading line comment\n"
-	"syntax = \"proto3\";\n"
-	"package demo.v1;\n"
-	"/* a block comment\n"
-	"   over two lines */\n"
-	"message Thing {\n"
-	"  int32 id = 1;\n"
-	"  repeated string tags = 2; // trailing comment\n"
-	"  Other other = 3;\n"
-	"  repeated Kind kinds = 4 [json_name=\"KINDS\"];\n"
-	"  Kind keyword_kind = 0x5;\n"
-	"  oneof val {\n"
-	"    Other as_other = 6;\n"
-	"    int64 as_int = 7 [ json_name = 'asInt' ];\n"
-	"  }\n"
-	"\tbool /* inline */ flag = 8;\n"
-	"}\n"
-	"message Other {}\n"
-	"enum Kind\n"
-	"{\n"
-	"  KIND_ZERO = 0;\n"
-	"  KIND_NEG = -1;\n"
-	"}\n";
+static const char valid_text[] = "// leading line comment\n"
+								 "syntax = \"proto3\";\n"
+								 "package demo.v1;\n"
+								 "/* a block comment\n"
+								 "   over two lines */\n"
+								 "message Thing {\n"
+								 "  int32 id = 1;\n"
+								 "  repeated string tags = 2; // trailing comment\n"
+								 "  Other other = 3;\n"
+								 "  repeated Kind kinds = 4 [json_name=\"KINDS\"];\n"
+								 "  Kind keyword_kind = 0x5;\n"
+								 "  oneof val {\n"
+								 "    Other as_other = 6;\n"
+								 "    int64 as_int = 7 [ json_name = 'asInt' ];\n"
+								 "  }\n"
+								 "\tbool /* inline */ flag = 8;\n"
+								 "}\n"
+								 "message Other {}\n"
+								 "enum Kind\n"
+								 "{\n"
+								 "  KIND_ZERO = 0;\n"
+								 "  KIND_NEG = -1;\n"
+								 "}\n";
 
 static void test_valid(void)
 {
@@ -129,14 +127,11 @@ static void test_valid(void)
 	CHECK_STR("dotted package", "demo.v1", jstr(m, "package"));
 	CHECK_INT("message count", 2, json_array_size(json_object_get(m, "messages")));
 	CHECK_INT("enum count", 1, json_array_size(json_object_get(m, "enums")));
-	CHECK_STR("messages keep file order", "Thing",
-			  jstr(json_array_get(json_object_get(m, "messages"), 0), "name"));
+	CHECK_STR("messages keep file order", "Thing", jstr(json_array_get(json_object_get(m, "messages"), 0), "name"));
 	CHECK_INT("message line is its keyword", 6, jint(message(m, "Thing"), "line"));
 	CHECK_INT("message col is its keyword", 1, jint(message(m, "Thing"), "col"));
-	CHECK_INT("Thing has 8 fields", 8, json_array_size(json_object_get(message(m, "Thing"),
-																	   "fields")));
-	CHECK_INT("empty message has no fields", 0,
-			  json_array_size(json_object_get(message(m, "Other"), "fields")));
+	CHECK_INT("Thing has 8 fields", 8, json_array_size(json_object_get(message(m, "Thing"), "fields")));
+	CHECK_INT("empty message has no fields", 0, json_array_size(json_object_get(message(m, "Other"), "fields")));
 
 	f = field(m, "Thing", "id");
 	CHECK_STR("scalar type", "int32", jstr(f, "type"));
@@ -159,23 +154,19 @@ static void test_valid(void)
 	CHECK_STR("enum type_kind", "enum", jstr(f, "type_kind"));
 	CHECK_INT("repeated enum", 1, json_is_true(json_object_get(f, "repeated")));
 	CHECK_STR("explicit json_name", "KINDS", jstr(f, "json_name"));
-	CHECK_INT("explicit json_name flagged", 1,
-			  json_is_true(json_object_get(f, "json_name_explicit")));
+	CHECK_INT("explicit json_name flagged", 1, json_is_true(json_object_get(f, "json_name_explicit")));
 
 	f = field(m, "Thing", "keyword_kind");
 	CHECK_STR("default json_name is lowerCamelCase", "keywordKind", jstr(f, "json_name"));
-	CHECK_INT("default json_name not flagged", 1,
-			  json_is_false(json_object_get(f, "json_name_explicit")));
+	CHECK_INT("default json_name not flagged", 1, json_is_false(json_object_get(f, "json_name_explicit")));
 	CHECK_INT("hex field number", 5, jint(f, "number"));
 
 	f = field(m, "Thing", "as_other");
 	CHECK_STR("oneof member names its oneof", "val", jstr(f, "oneof"));
 	CHECK_STR("oneof message member", "message", jstr(f, "type_kind"));
-	CHECK_STR("single-quoted json_name with spaces", "asInt",
-			  jstr(field(m, "Thing", "as_int"), "json_name"));
+	CHECK_STR("single-quoted json_name with spaces", "asInt", jstr(field(m, "Thing", "as_int"), "json_name"));
 	CHECK_INT("oneof has 2 members", 2, oneof_members(message(m, "Thing"), "val"));
-	CHECK_INT("oneof listed once", 1,
-			  json_array_size(json_object_get(message(m, "Thing"), "oneofs")));
+	CHECK_INT("oneof listed once", 1, json_array_size(json_object_get(message(m, "Thing"), "oneofs")));
 	CHECK_STR("oneofs entry", "val",
 			  json_string_value(json_array_get(json_object_get(message(m, "Thing"), "oneofs"), 0)));
 
@@ -185,8 +176,7 @@ static void test_valid(void)
 	CHECK_INT("tab counts as one column", 2, jint(f, "col"));
 
 	v = json_object_get(json_array_get(json_object_get(m, "enums"), 0), "values");
-	CHECK_INT("enum line is its keyword", 19,
-			  jint(json_array_get(json_object_get(m, "enums"), 0), "line"));
+	CHECK_INT("enum line is its keyword", 19, jint(json_array_get(json_object_get(m, "enums"), 0), "line"));
 	CHECK_INT("enum has 2 values", 2, json_array_size(v));
 	CHECK_STR("negative enum value name", "KIND_NEG", jstr(json_array_get(v, 1), "name"));
 	CHECK_INT("negative enum value", -1, jint(json_array_get(v, 1), "number"));
@@ -222,15 +212,19 @@ static void test_nested(void)
 	}
 	json_t *msgs = json_object_get(m, "messages"), *enums = json_object_get(m, "enums");
 	CHECK_INT("messages, nested ones included", 4, json_array_size(msgs));
-	CHECK_STR("a nested message has its full name", "Outer.C", json_string_value(json_object_get(json_array_get(msgs, 2), "name")));
+	CHECK_STR("a nested message has its full name", "Outer.C",
+			  json_string_value(json_object_get(json_array_get(msgs, 2), "name")));
 	CHECK_STR("... and its parent", "Outer", json_string_value(json_object_get(json_array_get(msgs, 2), "parent")));
-	CHECK_INT("a top-level message has no parent", 1, json_is_null(json_object_get(json_array_get(msgs, 0), "parent")) ||
-														  !json_object_get(json_array_get(msgs, 0), "parent"));
-	CHECK_STR("a nested enum has its full name", "Outer.Context", json_string_value(json_object_get(json_array_get(enums, 1), "name")));
+	CHECK_INT("a top-level message has no parent", 1,
+			  json_is_null(json_object_get(json_array_get(msgs, 0), "parent")) ||
+				  !json_object_get(json_array_get(msgs, 0), "parent"));
+	CHECK_STR("a nested enum has its full name", "Outer.Context",
+			  json_string_value(json_object_get(json_array_get(enums, 1), "name")));
 	json_t *inner = json_object_get(json_array_get(msgs, 2), "fields");
 	CHECK_STR("a type is looked up in the field's own message first", "Outer.Context",
 			  json_string_value(json_object_get(json_array_get(inner, 0), "type")));
-	CHECK_STR("... then outwards to the top level", "X", json_string_value(json_object_get(json_array_get(inner, 1), "type")));
+	CHECK_STR("... then outwards to the top level", "X",
+			  json_string_value(json_object_get(json_array_get(inner, 1), "type")));
 	json_t *outer = json_object_get(json_array_get(msgs, 1), "fields");
 	CHECK_STR("an enclosing message's nested type hides a top-level one", "Outer.C",
 			  json_string_value(json_object_get(json_array_get(outer, 0), "type")));
@@ -240,7 +234,8 @@ static void test_nested(void)
 	CHECK_INT("... repeated, as on the wire", 1, json_is_true(json_object_get(map, "repeated")));
 	CHECK_INT("other fields have no map key", 1, json_is_null(json_object_get(json_array_get(outer, 2), "map_key")));
 	json_t *top = json_object_get(json_array_get(msgs, 3), "fields");
-	CHECK_STR("outside Outer, C is the top-level message", "C", json_string_value(json_object_get(json_array_get(top, 0), "type")));
+	CHECK_STR("outside Outer, C is the top-level message", "C",
+			  json_string_value(json_object_get(json_array_get(top, 0), "type")));
 	CHECK_STR("a qualified name reaches the nested one", "Outer.C",
 			  json_string_value(json_object_get(json_array_get(top, 1), "type")));
 	json_decref(m);
@@ -255,11 +250,11 @@ static void check_error(const char *text, int line, int col, const char *part, i
 	char what[1300];
 
 	snprintf(expected, sizeof expected, "bad.proto:%d:%d: ...%s...", line, col, part);
-	snprintf(got, sizeof got, m ? "a model" : "%s:%d:%d: %s", err.file, err.line, err.col,
-			 err.message);
+	snprintf(got, sizeof got, m ? "a model" : "%s:%d:%d: %s", err.file, err.line, err.col, err.message);
 	snprintf(what, sizeof what, "error: %s", part);
 	report(!m && err.line == line && err.col == col && strcmp(err.file, "bad.proto") == 0 &&
-		   strstr(err.message, part) != NULL, what, expected, got, src_line);
+			   strstr(err.message, part) != NULL,
+		   what, expected, got, src_line);
 	json_decref(m);
 }
 
@@ -280,25 +275,20 @@ static void test_errors(void)
 	CHECK_ERROR(HEAD "message A {\n  map<string int32> m = 1;\n}\n", 3, 14, "expected ',' after the map key type");
 	CHECK_ERROR(HEAD "message A {\n  enum E { X = 0; }\n  enum F { X = 0; }\n}\n", 4, 12,
 				"duplicate enum value name 'X' (already in enum A.E");
-	CHECK_ERROR(HEAD "message A {\n  message B {}\n  message B {}\n}\n", 4, 11,
-				"duplicate type name 'A.B'");
+	CHECK_ERROR(HEAD "message A {\n  message B {}\n  message B {}\n}\n", 4, 11, "duplicate type name 'A.B'");
 	CHECK_ERROR(HEAD "message A {\n  message B {}\n}\nmessage C {\n  B b = 1;\n}\n", 6, 3,
 				"unknown type 'B' in field C.b");
 	CHECK_ERROR(HEAD "message A {\n  reserved 2;\n}\n", 3, 3, "unsupported construct 'reserved'");
-	CHECK_ERROR(HEAD "message A {\n  optional int32 x = 1;\n}\n", 3, 3,
-				"unsupported construct 'optional'");
+	CHECK_ERROR(HEAD "message A {\n  optional int32 x = 1;\n}\n", 3, 3, "unsupported construct 'optional'");
 	CHECK_ERROR(HEAD "message A {\n  int32 x = 1 [deprecated = true];\n}\n", 3, 16,
 				"unsupported field option 'deprecated'");
 	CHECK_ERROR(HEAD "message A {\n  int32 x = 1 [json_name=\"a\", json_name=\"b\"];\n}\n", 3, 31,
 				"json_name given twice");
-	CHECK_ERROR(HEAD "enum E {\n  X = 0 [deprecated = true];\n}\n", 3, 9,
-				"unsupported construct 'enum value option'");
-	CHECK_ERROR(HEAD "enum E {\n  option allow_alias = true;\n  X = 0;\n}\n", 3, 3,
-				"unsupported construct 'option'");
+	CHECK_ERROR(HEAD "enum E {\n  X = 0 [deprecated = true];\n}\n", 3, 9, "unsupported construct 'enum value option'");
+	CHECK_ERROR(HEAD "enum E {\n  option allow_alias = true;\n  X = 0;\n}\n", 3, 3, "unsupported construct 'option'");
 	CHECK_ERROR(HEAD "message RangeVar {\n  repeated Foo bar = 1;\n}\n", 3, 12,
 				"unknown type 'Foo' in field RangeVar.bar");
-	CHECK_ERROR(HEAD "message A {\n  pkg.B b = 1;\n}\nmessage B {}\n", 3, 3,
-				"unknown type 'pkg.B' in field A.b");
+	CHECK_ERROR(HEAD "message A {\n  pkg.B b = 1;\n}\nmessage B {}\n", 3, 3, "unknown type 'pkg.B' in field A.b");
 	CHECK_ERROR(HEAD "message A {}\nenum A { Z = 0; }\n", 3, 6,
 				"duplicate type name 'A' (already declared as message at line 2)");
 	CHECK_ERROR(HEAD "message A {}\nmessage A {}\n", 3, 9, "duplicate type name 'A'");
@@ -312,8 +302,7 @@ static void test_errors(void)
 	CHECK_ERROR(HEAD "message A {\n  int32 x = -3;\n}\n", 3, 13, "field number -3 of A.x");
 	CHECK_ERROR(HEAD "message A {\n  int32 x = 536870912;\n}\n", 3, 13, "out of range (1 to 536870911)");
 	CHECK_ERROR(HEAD "message A {\n  int32 x = 19500;\n}\n", 3, 13, "reserves for itself");
-	CHECK_ERROR(HEAD "message A {\n  int32 x = 1.5;\n}\n", 3, 13,
-				"expected an integer for field number, found '1.5'");
+	CHECK_ERROR(HEAD "message A {\n  int32 x = 1.5;\n}\n", 3, 13, "expected an integer for field number, found '1.5'");
 	CHECK_ERROR(HEAD "message A {\n  int32 foo_bar = 1;\n  int32 fooBar = 2;\n}\n", 4, 9,
 				"json_name 'fooBar' of A.fooBar is already used by field 'foo_bar'");
 	CHECK_ERROR(HEAD "message A {\n  oneof o {\n    repeated int32 x = 1;\n  }\n}\n", 4, 5,
@@ -322,16 +311,12 @@ static void test_errors(void)
 	CHECK_ERROR(HEAD "enum E { A = 0; }\nenum F { Z = 0; A = 1; }\n", 3, 17,
 				"duplicate enum value name 'A' (already in enum E");
 	CHECK_ERROR(HEAD "enum E {\n  A = 1;\n}\n", 3, 7, "the first value of enum E must be 0");
-	CHECK_ERROR(HEAD "enum E {\n  A = 0;\n  B = 0;\n}\n", 4, 7,
-				"enum value number 0 of B is already used by A");
+	CHECK_ERROR(HEAD "enum E {\n  A = 0;\n  B = 0;\n}\n", 4, 7, "enum value number 0 of B is already used by A");
 	CHECK_ERROR(HEAD "enum E {\n}\n", 3, 1, "enum E has no values");
 	CHECK_ERROR(HEAD "enum E {\n  A = 0;\n  B = 2147483648;\n}\n", 4, 7, "outside the int32 range");
-	CHECK_ERROR(HEAD "message A {\n  int32 x = 1; /* never\n  closed\n}\n", 3, 16,
-				"unterminated comment");
-	CHECK_ERROR(HEAD "message A {\n  int32 x = 1 [json_name=\"oops];\n}\n", 3, 26,
-				"unterminated string");
-	CHECK_ERROR(HEAD "message A {\n  int32 x = 1 [json_name=\"a\\qb\"];\n}\n", 3, 28,
-				"invalid escape '\\q'");
+	CHECK_ERROR(HEAD "message A {\n  int32 x = 1; /* never\n  closed\n}\n", 3, 16, "unterminated comment");
+	CHECK_ERROR(HEAD "message A {\n  int32 x = 1 [json_name=\"oops];\n}\n", 3, 26, "unterminated string");
+	CHECK_ERROR(HEAD "message A {\n  int32 x = 1 [json_name=\"a\\qb\"];\n}\n", 3, 28, "invalid escape '\\q'");
 	CHECK_ERROR(HEAD "message A {\n  int32 x = 1\n}\n", 4, 1, "expected ';' after field, found '}'");
 	CHECK_ERROR(HEAD "message A {\n  int32 x = 1;\n", 4, 1,
 				"unexpected end of file, expected '}' to close the message");
@@ -358,14 +343,12 @@ static void test_real_proto(void)
 		return;
 	CHECK_STR("pg_query.proto file", PG_QUERY_PROTO, jstr(m, "file"));
 	CHECK_STR("pg_query.proto package", "pg_query", jstr(m, "package"));
-	CHECK_INT("pg_query.proto has 242 messages", 242,
-			  json_array_size(json_object_get(m, "messages")));
+	CHECK_INT("pg_query.proto has 242 messages", 242, json_array_size(json_object_get(m, "messages")));
 	CHECK_INT("pg_query.proto has 59 enums", 59, json_array_size(json_object_get(m, "enums")));
 
 	node = message(m, "Node");
 	CHECK_INT("Node has one oneof", 1, json_array_size(json_object_get(node, "oneofs")));
-	CHECK_STR("Node's oneof is 'node'", "node",
-			  json_string_value(json_array_get(json_object_get(node, "oneofs"), 0)));
+	CHECK_STR("Node's oneof is 'node'", "node", json_string_value(json_array_get(json_object_get(node, "oneofs"), 0)));
 	CHECK_INT("Node's oneof has 238 members", 238, oneof_members(node, "node"));
 	f = field(m, "Node", "alias");
 	CHECK_STR("Node.alias json_name", "Alias", jstr(f, "json_name"));
@@ -374,8 +357,7 @@ static void test_real_proto(void)
 
 	CHECK_INT("A_Const oneof val has 5 members", 5, oneof_members(message(m, "A_Const"), "val"));
 	CHECK_STR("A_Const oneof is 'val'", "val",
-			  json_string_value(json_array_get(json_object_get(message(m, "A_Const"), "oneofs"),
-											   0)));
+			  json_string_value(json_array_get(json_object_get(message(m, "A_Const"), "oneofs"), 0)));
 	CHECK_STR("A_Const.isnull outside the oneof", "(null)",
 			  jstr(field(m, "A_Const", "isnull"), "oneof") ? "in a oneof" : "(null)");
 
@@ -388,15 +370,14 @@ static void test_real_proto(void)
 	CHECK_INT("RangeVar line", 319, jint(message(m, "RangeVar"), "line"));
 	CHECK_INT("RangeVar.catalogname line", 321, jint(field(m, "RangeVar", "catalogname"), "line"));
 	CHECK_INT("RangeVar.catalogname col", 3, jint(field(m, "RangeVar", "catalogname"), "col"));
-	CHECK_INT("OverridingKind line", 2457,
-			  jint(find(json_object_get(m, "enums"), "OverridingKind"), "line"));
+	CHECK_INT("OverridingKind line", 2457, jint(find(json_object_get(m, "enums"), "OverridingKind"), "line"));
 
 	/* Same input, same bytes: later stages and generated files rely on it. */
 	again = proto_read_file(PG_QUERY_PROTO, &err);
 	a = json_dumps(m, JSON_COMPACT);
 	b = again ? json_dumps(again, JSON_COMPACT) : NULL;
-	report(a && b && strcmp(a, b) == 0, "reading twice gives the same model", "equal dumps",
-		   "different dumps", __LINE__);
+	report(a && b && strcmp(a, b) == 0, "reading twice gives the same model", "equal dumps", "different dumps",
+		   __LINE__);
 	free(a);
 	free(b);
 	json_decref(again);
