@@ -83,7 +83,7 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 
-.PHONY: all deps regen extract generate check-generated check check-versions unit-tests clean install fuzz \
+.PHONY: all deps regen extract generate check-generated check-format format check check-versions unit-tests clean install fuzz \
         fuzz-build bench \
         san-build
 
@@ -127,6 +127,17 @@ regen: deps $(BUILD)/pgbind-extract $(BUILD)/pgbind-gen
 
 check-generated: deps $(BUILD)/pgbind-gen
 	$(BUILD)/pgbind-gen $(GEN_ARGS) --check
+
+# The hand-written C follows .clang-format (generated/ follows its templates): `make format`
+# applies it, `make check-format` (part of make check) fails on a file that differs.
+CLANG_FORMAT ?= clang-format
+FORMAT_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null | grep -v '^generated/')
+
+format: deps
+	$(CLANG_FORMAT) -i $(FORMAT_FILES)
+
+check-format: deps
+	$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_FILES)
 
 # ---- runtime, library, CLI ----------------------------------------------------------------------
 

@@ -7,9 +7,9 @@
 set -eu
 
 # build and generate: the first six; tests: pkg-config (install test), jq (JSON output), valgrind,
-# clang with its runtime (libFuzzer and sanitizers).
+# clang with its runtime (libFuzzer and sanitizers), clang-format (make check-format).
 PACKAGES="libpg-query-dev postgresql-server-dev-15 postgresql-15 libclang-dev libjansson-dev libprotobuf-c-dev
-	pkg-config jq valgrind clang libclang-rt-14-dev"
+	pkg-config jq valgrind clang libclang-rt-14-dev clang-format"
 
 missing=""
 for p in $PACKAGES; do

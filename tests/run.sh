@@ -81,6 +81,7 @@ expect_fail() {
 
 echo "== generated code"
 # shellcheck disable=SC2086
+step "hand-written C follows .clang-format (make check-format)" make -s check-format BUILD="$BUILD"
 step "generated/ is in sync with its inputs (check-generated)" "$BUILD/pgbind-gen" $GEN_ARGS --check
 step "schema model is what libclang reads from the headers today" sh -c "
 	'$BUILD/pgbind-extract' --include-dir '$PG_INCLUDE_SERVER' --out '$TMP/nodes.json' >/dev/null &&

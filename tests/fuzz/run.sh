@@ -37,7 +37,7 @@ for target in parse decode json; do
 	bin=$out/fuzz_$target
 	reg=tests/fuzz/regressions/$target
 	if [ -d "$reg" ] && [ -n "$(ls "$reg")" ]; then
-		if ! timeout -k 10 "$limit" "$bin" "$reg"/* >"$out/$target.replay.log" 2>&1; then
+		if ! timeout -k 10 "$limit" "$bin" -artifact_prefix="$out/artifacts/$target-replay-" "$reg"/* >"$out/$target.replay.log" 2>&1; then
 			echo "FAIL fuzz_$target: a saved regression input fails again ($out/$target.replay.log)"
 			tail -n 20 "$out/$target.replay.log"
 			status=1
