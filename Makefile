@@ -51,9 +51,9 @@ LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
 GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c \
                generator/classify.c generator/main.c
 EXTRACT_SRCS := generator/common.c generator/extract.c
-TEMPLATES   := $(wildcard templates/*.tmpl)
-GENERATED   := generated/pgbind_ast.h generated/from_pg.inc.c generated/encode.inc.c generated/decode.inc.c generated/equal.inc.c generated/to_pg.inc.c generated/walk.inc.c \
-               generated/reflect.inc.c
+TEMPLATES   := $(wildcard templates/*/*.tmpl)
+GENERATED   := generated/c/pgbind_ast.h generated/c/from_pg.inc.c generated/c/encode.inc.c generated/c/decode.inc.c generated/c/equal.inc.c generated/c/to_pg.inc.c generated/c/walk.inc.c \
+               generated/c/reflect.inc.c
 
 RT_SRCS     := runtime/arena.c runtime/from_pg.c runtime/to_pg.c runtime/pg_route.c runtime/encode.c runtime/decode.c runtime/equal.c runtime/reflect.c runtime/text.c \
                runtime/json.c runtime/walk.c
@@ -75,7 +75,7 @@ PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HA
                      $(if $(PG_HEADERS_ARE_LIBPG_QUERYS),$(if $(call HAVE_SYMBOL,deparseRawStmt),-DPGBIND_HAVE_DEPARSE_RAW_STMT)) \
                      $(if $(call HAVE_SYMBOL,pg_query_scan_tokens),-DPGBIND_HAVE_SCAN_TOKENS) \
                      $(if $(PG_QUERY_PBC_H),-DPGBIND_HAVE_PROTOBUF_C)
-RT_CFLAGS   := -Iruntime -Igenerated $(PG_QUERY_INCLUDES) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
+RT_CFLAGS   := -Iruntime -Igenerated/c $(PG_QUERY_INCLUDES) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
 CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c cli/bench.c
 
 # Two cores here, as on CI: build in parallel unless the caller chose (make -jN).
@@ -107,8 +107,9 @@ $(BUILD)/pgbind-extract: $(EXTRACT_SRCS) generator/common.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -I$(LLVM_DIR)/include -DPGBIND_CLANG_RESOURCE_DIR='"$(CLANG_RESOURCE_DIR)"' \
 		-o $@ $(EXTRACT_SRCS) $(LDFLAGS_ALL) -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -ljansson
 
-GEN_ARGS = --model $(MODEL) --proto $(PG_QUERY_PROTO) $(addprefix --overrides ,$(OVERRIDES)) --templates templates \
-           --out generated
+# One classification, every target: each --templates DIR is rendered into the --out DIR after it.
+GEN_TARGETS = --templates templates/c --out generated/c
+GEN_ARGS = --model $(MODEL) --proto $(PG_QUERY_PROTO) $(addprefix --overrides ,$(OVERRIDES)) $(GEN_TARGETS)
 
 # The model is checked in: generating code needs jansson only. Extraction needs libclang.
 EXTRACT_CMD = mkdir -p $(SCHEMA) && $(BUILD)/pgbind-extract --include-dir $(PG_INCLUDE_SERVER) --out $(MODEL)
@@ -201,7 +202,7 @@ $(BUILD)/tests/test_parse: tests/test_parse.c $(BUILD)/libpgbind.a | $(BUILD)/.d
 $(BUILD)/tests/test_decode: tests/test_decode.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
 
-$(BUILD)/tests/test_property: tests/test_property.c $(BUILD)/libpgbind.a generated/c_fields.inc.c | $(BUILD)/.dir
+$(BUILD)/tests/test_property: tests/test_property.c $(BUILD)/libpgbind.a generated/c/c_fields.inc.c | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
 
 # These two read SQL files as `pgbind verify` does: with cli/input.c.
@@ -289,7 +290,7 @@ fuzz: all fuzz-build
 
 # ---- install ------------------------------------------------------------------------------------
 
-PUBLIC_HEADERS := runtime/pgbind.h runtime/pgbind_reflect.h generated/pgbind_ast.h \
+PUBLIC_HEADERS := runtime/pgbind.h runtime/pgbind_reflect.h generated/c/pgbind_ast.h \
                   $(wildcard runtime/pgbind_json.h runtime/pgbind_walk.h)
 
 install: all

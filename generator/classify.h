@@ -7,7 +7,7 @@
  * libpg_query sets to the C field name. A pair it cannot classify, a proto field without a C
  * field, a node message without a C struct or an enum value without a counterpart stops it with
  * the message, the field and both locations. C fields the proto leaves out are listed in the
- * view ("skipped") and end up in generated/SUMMARY.md.
+ * view ("skipped") and end up in generated/c/SUMMARY.md.
  *
  * Conversion kinds (C -> AST; each is one macro in runtime/from_pg.c):
  *   SCALAR       int/Oid/bool/double/... field -> proto scalar of the same family

@@ -1,5 +1,5 @@
 /*
- * pgbind_walk.h -- walking and rewriting pgbind ASTs (runtime/walk.c, generated/walk.inc.c).
+ * pgbind_walk.h -- walking and rewriting pgbind ASTs (runtime/walk.c, generated/c/walk.inc.c).
  *
  * Two ways to walk, as in PostgreSQL:
  *

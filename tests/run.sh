@@ -86,20 +86,28 @@ step "generated/ is in sync with its inputs (check-generated)" "$BUILD/pgbind-ge
 step "schema model is what libclang reads from the headers today" sh -c "
 	'$BUILD/pgbind-extract' --include-dir '$PG_INCLUDE_SERVER' --out '$TMP/nodes.json' >/dev/null &&
 	diff -u '$MODEL' '$TMP/nodes.json'"
-step "two generator runs give identical output" sh -c "
-	'$BUILD/pgbind-gen' $(echo "$GEN_ARGS" | sed 's/--out [^ ]*//') --out '$TMP/gen1' >/dev/null &&
-	'$BUILD/pgbind-gen' $(echo "$GEN_ARGS" | sed 's/--out [^ ]*//') --out '$TMP/gen2' >/dev/null &&
-	diff -r '$TMP/gen1' '$TMP/gen2' && diff -r generated '$TMP/gen1'"
-cp -r generated "$TMP/stale"
-sed -i '0,/PGBIND_T_RangeVar = /s//PGBIND_T_RangeVar = 1000 + /' "$TMP/stale/pgbind_ast.h"
-expect_fail "an edited generated file fails the staleness check" "differs from what the inputs generate" \
-	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--out [^ ]*//') --out "$TMP/stale" --check
+# GEN_ARGS with every target's --out DIR moved under $1 (all targets write below generated/).
+gen_args_into() {
+	echo "$GEN_ARGS" | sed "s|--out \([^ ]*\)|--out $1/\1|g"
+}
+mkdir -p "$TMP/gen1/generated" "$TMP/gen2/generated"
+step "two generator runs give identical output, and it is what is committed" sh -c "
+	'$BUILD/pgbind-gen' $(gen_args_into "$TMP/gen1") >/dev/null &&
+	'$BUILD/pgbind-gen' $(gen_args_into "$TMP/gen2") >/dev/null &&
+	diff -r '$TMP/gen1' '$TMP/gen2' && diff -r generated '$TMP/gen1/generated'"
+for target in $(ls generated); do
+	rm -rf "$TMP/stale" && mkdir -p "$TMP/stale" && cp -r generated "$TMP/stale/"
+	# one line added to one generated file of the target
+	echo "edited by hand" >>"$TMP/stale/generated/$target/$(ls "$TMP/stale/generated/$target" | head -n 1)"
+	expect_fail "an edited generated file of $target/ fails the staleness check" "differs from what the inputs generate" \
+		"$BUILD/pgbind-gen" $(gen_args_into "$TMP/stale") --check
+done
 
 echo "== generator errors"
 mkdir -p "$TMP/badtmpl"
 printf '{{#messages}}\n{{name}}\n' >"$TMP/badtmpl/x.c.tmpl"
 expect_fail "a broken template stops the generator with file:line:col" "x.c.tmpl:1:1: error: section 'messages' is never closed" \
-	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--templates [^ ]*//; s/--out [^ ]*//') --templates "$TMP/badtmpl" --out "$TMP/badout"
+	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--templates [^ ]*//g; s/--out [^ ]*//g') --templates "$TMP/badtmpl" --out "$TMP/badout"
 step "... and leaves no output behind" test ! -e "$TMP/badout"
 PROTO=$(echo "$GEN_ARGS" | sed 's/.*--proto \([^ ]*\).*/\1/')
 sed 's/^  string relname = 3 \[json_name="relname"\];/  string relname = 3 [json_name="relnam"];/' "$PROTO" >"$TMP/renamed.proto"
@@ -285,10 +293,10 @@ step "... and statically (pkg-config --static)" sh -c "
 		\$(env $PCENV pkg-config $PCDEF --static --libs pgbind | sed 's/-lpgbind//') &&
 	'$TMP/smoke-static' 'delete from t' | grep -qx 'DeleteStmt: DELETE FROM t'"
 mkdir -p "$TMP/vendor/third_party/pgbind"
-cp -r runtime generated "$TMP/vendor/third_party/pgbind/"
-step "runtime/ and generated/ build as a vendored drop-in" sh -c "
+mkdir -p "$TMP/vendor/third_party/pgbind/generated" && cp -r runtime "$TMP/vendor/third_party/pgbind/" && cp -r generated/c "$TMP/vendor/third_party/pgbind/generated/"
+step "runtime/ and generated/c/ build as a vendored drop-in" sh -c "
 	cd '$TMP/vendor' && ${CC:-cc} ${SANFLAGS:-} -std=c11 -D_DEFAULT_SOURCE -O1 -o smoke '$PWD/tests/smoke.c' third_party/pgbind/runtime/*.c \
-		-Ithird_party/pgbind/runtime -Ithird_party/pgbind/generated $PG_QUERY_INCLUDES -I'$PG_INCLUDE_SERVER' \
+		-Ithird_party/pgbind/runtime -Ithird_party/pgbind/generated/c $PG_QUERY_INCLUDES -I'$PG_INCLUDE_SERVER' \
 		$PG_QUERY_LIBS -pthread && ./smoke 'insert into t values (1)' | grep -qx 'InsertStmt: INSERT INTO t VALUES (1)'"
 
 echo "$passed passed, $failed failed"

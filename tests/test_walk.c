@@ -1,5 +1,5 @@
 /*
- * test_walk.c -- the walker and the mutator (runtime/walk.c over generated/walk.inc.c) and the
+ * test_walk.c -- the walker and the mutator (runtime/walk.c over generated/c/walk.inc.c) and the
  * two example programs.
  *
  * The expectations come from the descriptor tables (pgbind_reflect.h), which are generated from

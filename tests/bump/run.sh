@@ -160,7 +160,7 @@ extract_model() {
 # generate DIR [OUT]: DIR's model + proto + overrides -> OUT (default DIR/gen); output in DIR/gen.log
 generate() {
 	"$GEN" --model "$1/nodes.json" --proto "$1/pg_query.proto" --overrides "$1/overrides.txt" \
-		--templates templates --out "${2:-$1/gen}" >"$1/gen.log" 2>&1
+		--templates templates/c --out "${2:-$1/gen}" >"$1/gen.log" 2>&1
 }
 # regen DIR: extract + generate, each one check.
 regen() {
@@ -314,7 +314,7 @@ mkdir -p "$TMP/pristine/server"
 	done
 	printf '#include "pg_headers.h"\n'
 } >"$TMP/tu.c"
-if $CC -std=gnu11 -M "$TMP/tu.c" -Iruntime -Igenerated -I"$PGQ_INC" -I"$SRV" >"$TMP/deps" 2>"$TMP/deps.err"; then
+if $CC -std=gnu11 -M "$TMP/tu.c" -Iruntime -Igenerated/c -I"$PGQ_INC" -I"$SRV" >"$TMP/deps" 2>"$TMP/deps.err"; then
 	tr ' \\' '\n\n' <"$TMP/deps" | grep "^$SRV/" | sort -u | sed "s|^$SRV/||" >"$TMP/headers"
 	while read -r h; do
 		mkdir -p "$TMP/pristine/server/$(dirname "$h")" && cp "$SRV/$h" "$TMP/pristine/server/$h"
@@ -333,7 +333,7 @@ cp -R "$TMP/pristine/." "$TMP/base/"
 regen "$TMP/base"
 "$EXTRACT" --include-dir "$SRV" --out "$TMP/installed.json" >/dev/null 2>&1
 check "the copied headers give the model the installed ones give" diff -u "$TMP/installed.json" "$TMP/base/nodes.json"
-check "the compile reads the temporary generated files, not generated/" sh -c "
+check "the compile reads the temporary generated files, not generated/c/" sh -c "
 	$CC -std=gnu11 -M runtime/from_pg.c -Iruntime -I'$TMP/base/gen' -I'$PGQ_INC' -I'$TMP/base/server' |
 		grep -q '$TMP/base/gen/from_pg.inc.c'"
 compile_runtime "$TMP/base"
