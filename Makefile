@@ -48,7 +48,7 @@ SANFLAGS    := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer,)
 CFLAGS_ALL  := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
 
-GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c \
+GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c \
                generator/classify.c generator/main.c
 EXTRACT_SRCS := generator/common.c generator/extract.c
 TEMPLATES   := $(wildcard templates/*/*.tmpl)
@@ -83,6 +83,7 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 
+.PHONY: lib print-build-env
 .PHONY: all deps regen extract generate check-generated check-format format check check-versions unit-tests clean install fuzz \
         fuzz-build bench \
         san-build
@@ -108,7 +109,7 @@ $(BUILD)/pgbind-extract: $(EXTRACT_SRCS) generator/common.h | $(BUILD)/.dir
 		-o $@ $(EXTRACT_SRCS) $(LDFLAGS_ALL) -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -ljansson
 
 # One classification, every target: each --templates DIR is rendered into the --out DIR after it.
-GEN_TARGETS = --templates templates/c --out generated/c
+GEN_TARGETS = --templates templates/c --out generated/c --templates templates/rust --out generated/rust
 GEN_ARGS = --model $(MODEL) --proto $(PG_QUERY_PROTO) $(addprefix --overrides ,$(OVERRIDES)) $(GEN_TARGETS)
 
 # The model is checked in: generating code needs jansson only. Extraction needs libclang.
@@ -165,6 +166,18 @@ CLI_LIBS := $(if $(PG_QUERY_STATIC),$(PG_QUERY_STATIC) -Wl$(,)--wrap=malloc$(,)-
 
 $(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h cli/bench.h $(BUILD)/libpgbind.a
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $(CLI_SRCS) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(CLI_LIBS) -pthread
+
+# The static library alone, and what a build script that links it needs to know (the Rust
+# crate's bindings/rust/build.rs runs both): one NAME=value a line.
+lib: deps $(BUILD)/libpgbind.a
+
+print-build-env:
+	@echo "BUILD=$(abspath $(BUILD))"
+	@echo "PG_QUERY_LIBS=$(PG_QUERY_LIBS)"
+	@echo "PG_QUERY_PROTO=$(PG_QUERY_PROTO)"
+	@echo "PG_QUERY_INCLUDES=$(PG_QUERY_INCLUDES)"
+	@echo "PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER)"
+	@echo "PG_MAJOR=$(PG_MAJOR)"
 
 # ---- examples (the API tour; built and run by make check) --------------------------------------
 

@@ -1088,8 +1088,9 @@ json_t *classify(json_t *model, const char *model_name, json_t *full_proto, Over
 		json_t *f;
 		json_array_foreach(json_object_get(json_object_get(cx.p_messages, cx.node_message), "fields"), i, f)
 		{
-			json_array_append_new(nodes, json_pack("{s:s, s:I, s:s}", "name", S(f, "type"), "number", I(f, "number"),
-												   "c_struct", c_struct_name(&cx, S(f, "type"))));
+			json_array_append_new(nodes,
+								  json_pack("{s:s, s:I, s:s, s:s}", "name", S(f, "type"), "number", I(f, "number"),
+											"c_struct", c_struct_name(&cx, S(f, "type")), "field", S(f, "name")));
 		}
 		/* C node structs the proto has no message for (Const in 15): listed, not converted. */
 		json_t *cs;

@@ -12,6 +12,7 @@
  * user's CI run exactly this.
  */
 #include "classify.h"
+#include "names.h"
 #include "common.h"
 #include "overrides.h"
 #include "proto_read.h"
@@ -327,6 +328,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	json_object_set_new(view, "gen_version", json_integer(PGBIND_GEN_VERSION));
+	names_add_prost(view); /* the Rust target refers to prost-build's types */
 
 	/* Every target rendered before anything is written: a failure leaves no partial output. */
 	for (int t = 0; t < n_targets; t++)

@@ -1,0 +1,78 @@
+//! tree.rs -- [`Tree`]: a parse tree kept in pgbind's arena, read through typed views.
+use crate::convert::{self, Arena};
+use crate::protobuf as pb;
+use crate::{call, c_string, ffi, views, Result};
+
+/// A parse tree as pgbind's C library holds it: one arena, freed when the Tree is dropped. Reading
+/// it costs nothing beyond the parse ([`Tree::root`] lends typed views); [`Tree::to_owned`]
+/// builds the owned prost tree.
+pub struct Tree {
+    arena: Arena,
+    root: *const ffi::pgbind_ParseResult,
+}
+
+// The tree is never written after it is built; the arena is freed only by Drop.
+unsafe impl Send for Tree {}
+unsafe impl Sync for Tree {}
+
+impl Tree {
+    /// Parses `sql` with PostgreSQL's parser into pgbind's arena.
+    pub fn parse(sql: &str) -> Result<Tree> {
+        let csql = c_string(sql, "the SQL")?;
+        let arena = Arena::new()?;
+        let root = call(|st| {
+            let p = unsafe { ffi::pgbind_parse(csql.as_ptr(), std::ptr::null(), arena.0, st) };
+            if p.is_null() {
+                None
+            } else {
+                Some(p as *const ffi::pgbind_ParseResult)
+            }
+        })?;
+        Ok(Tree { arena, root })
+    }
+
+    /// The typed, borrowed view of the whole tree.
+    pub fn root(&self) -> views::ParseResult<'_> {
+        // SAFETY: root points into the arena, which lives as long as self.
+        <views::ParseResult as views::View>::from_c(unsafe { &*self.root })
+    }
+
+    /// The owned prost tree (what [`crate::parse`] returns).
+    pub fn to_owned(&self) -> Result<pb::ParseResult> {
+        // SAFETY: as above.
+        convert::own_ParseResult(unsafe { &*self.root }, 0)
+    }
+
+    /// SQL for the tree, by libpg_query's deparser.
+    pub fn deparse(&self) -> Result<String> {
+        let s = call(|st| {
+            let p = unsafe { ffi::pgbind_deparse(self.root, std::ptr::null(), self.arena.0, st) };
+            if p.is_null() {
+                None
+            } else {
+                Some(p)
+            }
+        })?;
+        Ok(unsafe { std::ffi::CStr::from_ptr(s) }.to_string_lossy().into_owned())
+    }
+
+    /// libpg_query's fingerprint of the tree.
+    pub fn fingerprint(&self) -> Result<u64> {
+        let mut fp = 0u64;
+        call(|st| unsafe { ffi::pgbind_fingerprint(self.root, std::ptr::null(), &mut fp, st) }.then(|| ()))?;
+        Ok(fp)
+    }
+
+    /// The tree as libpg_query's protobuf bytes.
+    pub fn encode(&self) -> Result<Vec<u8>> {
+        let mut data: *const u8 = std::ptr::null();
+        let mut len = 0usize;
+        call(|st| unsafe { ffi::pgbind_encode(self.root, std::ptr::null(), self.arena.0, &mut data, &mut len, st) }.then(|| ()))?;
+        Ok(convert::slice(data, len).to_vec())
+    }
+
+    /// The C AST itself, for code that calls pgbind's C API directly.
+    pub fn as_ptr(&self) -> *const ffi::pgbind_ParseResult {
+        self.root
+    }
+}
