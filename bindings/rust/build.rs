@@ -113,7 +113,7 @@ fn main() {
         .clang_arg(format!("-I{}", root.join("runtime").display()))
         .clang_arg(format!("-I{}", root.join("generated/c").display()))
         .allowlist_function("pgbind_.*")
-        .allowlist_function("pg_query_(parse_protobuf|free_protobuf_parse_result|deparse_protobuf|free_deparse_result|fingerprint|free_fingerprint_result|split_with_parser|free_split_result|parse|free_parse_result|raw_parse|free_raw_parse_result|scan|free_scan_result|normalize|free_normalize_result)")
+        .allowlist_function("pg_query_(parse_protobuf|free_protobuf_parse_result|deparse_protobuf|free_deparse_result|fingerprint|free_fingerprint_result|split_with_parser|split_with_scanner|free_split_result|parse|free_parse_result|raw_parse|free_raw_parse_result|scan|free_scan_result|normalize|free_normalize_result)")
         .allowlist_type("pgbind_.*")
         .allowlist_var("pgbind_.*")
         .allowlist_var("PGBIND_.*")

@@ -18,13 +18,68 @@ use crate::{Error, Result};
 /// The nesting limit of both directions, in message levels: the C side's.
 pub(crate) const MAX_DEPTH: u32 = ffi::PGBIND_DEFAULT_MAX_DEPTH;
 
+/// Called on entering every message level: the depth limit, and the stack this thread has left.
+/// The converters recurse once a level, and Rust frames holding prost messages are large (about
+/// 0.5-1 KiB a level in release builds), so a deep tree on a small stack (a 2 MiB spawned
+/// thread) would overflow before the limit: the conversion stops with `Error::Stack` instead.
 #[inline(always)]
 pub(crate) fn enter(depth: u32) -> Result<()> {
     if depth > MAX_DEPTH {
-        Err(Error::Depth { max_depth: MAX_DEPTH })
-    } else {
-        Ok(())
+        return Err(Error::Depth { max_depth: MAX_DEPTH });
     }
+    let here = &depth as *const u32 as usize;
+    if here < stack_floor() {
+        return Err(Error::Stack { depth });
+    }
+    Ok(())
+}
+
+/// What must stay free below the deepest frame: room for the C calls made from there.
+const STACK_RESERVE: usize = 256 << 10;
+
+thread_local! {
+    static STACK_FLOOR: std::cell::Cell<usize> = std::cell::Cell::new(usize::MAX);
+}
+
+#[repr(C, align(8))]
+struct PthreadAttr([u8; 64]); // pthread_attr_t: 56 bytes on 64-bit glibc
+
+extern "C" {
+    fn pthread_self() -> usize;
+    fn pthread_getattr_np(thread: usize, attr: *mut PthreadAttr) -> i32;
+    fn pthread_attr_getstack(attr: *const PthreadAttr, addr: *mut *mut u8, size: *mut usize) -> i32;
+    fn pthread_attr_destroy(attr: *mut PthreadAttr) -> i32;
+}
+
+/// The lowest address this thread's frames may reach (its stack's end plus the reserve), found
+/// once per thread; 0 (no check) where the system does not say.
+#[inline(always)]
+fn stack_floor() -> usize {
+    STACK_FLOOR.with(|f| {
+        let v = f.get();
+        if v != usize::MAX {
+            return v;
+        }
+        let mut attr = PthreadAttr([0; 64]);
+        let mut addr: *mut u8 = std::ptr::null_mut();
+        let mut size = 0usize;
+        // SAFETY: glibc's documented calls on the calling thread; attr is large enough.
+        let floor = unsafe {
+            if pthread_getattr_np(pthread_self(), &mut attr) == 0 {
+                let ok = pthread_attr_getstack(&attr, &mut addr, &mut size) == 0;
+                pthread_attr_destroy(&mut attr);
+                if ok && size > STACK_RESERVE {
+                    addr as usize + STACK_RESERVE
+                } else {
+                    0
+                }
+            } else {
+                0
+            }
+        };
+        f.set(floor);
+        floor
+    })
 }
 
 /// A pgbind arena: owns every C node made in it, frees them all at once when dropped.

@@ -52,6 +52,10 @@ pub enum Error {
     Syntax { message: String, cursorpos: i32 },
     /// The tree nests deeper than pgbind allows (the C side's `PGBIND_DEFAULT_MAX_DEPTH`, in message levels).
     Depth { max_depth: u32 },
+    /// The tree nests deeper than this thread's stack has room for (at `depth` message levels,
+    /// below the limit): convert it on a thread with a larger stack (8 MiB holds any tree
+    /// within the limit).
+    Stack { depth: u32 },
     /// Protobuf bytes or JSON text that are not a valid encoding; `offset` is the byte offset.
     Malformed { message: String, offset: usize },
     /// A tree holding what the protocol cannot express (a node of another kind than a field
@@ -96,6 +100,7 @@ impl fmt::Display for Error {
         match self {
             Error::Syntax { message, cursorpos } => write!(f, "syntax error at position {}: {}", cursorpos, message),
             Error::Depth { max_depth } => write!(f, "the tree nests deeper than {} levels", max_depth),
+            Error::Stack { depth } => write!(f, "the tree nests deeper than this thread's stack allows ({} levels reached)", depth),
             Error::Malformed { message, offset } => write!(f, "malformed input at byte {}: {}", offset, message),
             Error::Invalid { message } => write!(f, "invalid tree: {}", message),
             Error::Unrepresentable { message } => write!(f, "cannot deparse: {}", message),

@@ -1,1 +1,115 @@
-fn main() {}
+//! The Rust target's verification suite: every statement of the SQL scripts named on the command
+//! line through every Rust path, compared with libpg_query's own routes and with pgbind's C API.
+//!
+//! Per statement:
+//!   protobuf    prost's encoding of `parse(sql)` is exactly `pg_query_parse_protobuf`'s bytes
+//!               (or both fail, with the same message and cursor position)
+//!   decode      prost's decoding of those bytes equals `parse(sql)`
+//!   views       the views' `to_owned()` (built through the accessors) equals `parse(sql)`
+//!   deparse     `deparse(&parse(sql))` equals the C path's deparse of the same SQL
+//!               (`pgbind_deparse` of `pgbind_parse`'s tree), refusals included
+//!   fingerprint `fingerprint(&parse(sql))` equals `pg_query_fingerprint(sql)`
+//! Ends with "N passed, M failed"; exits 1 on any failure. `-v` lists what was set aside.
+mod common;
+
+use prost::Message;
+use std::ffi::CString;
+
+#[derive(Default)]
+struct Counts {
+    passed: u64,
+    failed: u64,
+    // the C path refused a tree holding "" where the protocol carries NULL: the owned tree no
+    // longer holds the "" and libpg_query's deparser may crash on the NULL (see issue notes)
+    deparse_refused_empty_string: u64,
+}
+
+impl Counts {
+    fn check(&mut self, ok: bool, what: &str, file: &str, sql: &str, detail: impl FnOnce() -> String) {
+        if ok {
+            self.passed += 1;
+        } else {
+            self.failed += 1;
+            if self.failed <= 30 {
+                eprintln!("MISMATCH {} in {}: {}\n  statement: {}", what, file, detail(), sql.trim());
+            }
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let verbose = std::env::args().any(|a| a == "-v");
+    let mut c = Counts::default();
+    let mut n_stmts = 0u64;
+    for file in &args {
+        for sql in common::statements(file) {
+            n_stmts += 1;
+            let csql = CString::new(sql.as_str()).unwrap();
+            let ours = pgbind::parse(&sql);
+            let theirs = common::pg_parse_protobuf(&csql);
+            let tree = match (&ours, &theirs) {
+                (Ok(tree), Ok(bytes)) => {
+                    let mine = tree.encode_to_vec();
+                    c.check(&mine == bytes, "protobuf", file, &sql, || {
+                        format!("{} bytes from prost, {} from pg_query_parse_protobuf", mine.len(), bytes.len())
+                    });
+                    let decoded = pgbind::protobuf::ParseResult::decode(bytes.as_slice());
+                    c.check(decoded.as_ref().ok() == Some(tree), "decode", file, &sql, || format!("{:?}", decoded.err()));
+                    tree
+                }
+                (Err(pgbind::Error::Syntax { message, cursorpos }), Err(e)) => {
+                    c.check(message == &e.message && *cursorpos == e.cursorpos, "syntax error", file, &sql, || {
+                        format!("ours {:?} at {}, libpg_query's {:?} at {}", message, cursorpos, e.message, e.cursorpos)
+                    });
+                    continue;
+                }
+                (Err(e), Ok(_)) => {
+                    c.check(false, "parse", file, &sql, || format!("parse failed where libpg_query's did not: {}", e));
+                    continue;
+                }
+                (Ok(_), Err(e)) => {
+                    c.check(false, "parse", file, &sql, || format!("parsed where libpg_query failed: {}", e.message));
+                    continue;
+                }
+                (Err(e), Err(_)) => {
+                    c.check(false, "parse", file, &sql, || format!("not a syntax error: {}", e));
+                    continue;
+                }
+            };
+
+            let t = pgbind::Tree::parse(&sql).expect("parsed once already");
+            let viewed = t.root().to_owned();
+            c.check(viewed.as_ref().ok() == Some(tree), "views", file, &sql, || format!("{:?}", viewed.err()));
+
+            let pg_fp = common::pg_fingerprint(&csql);
+            let tree_fp = t.fingerprint();
+            c.check(tree_fp.as_ref().ok() == pg_fp.as_ref().ok(), "fingerprint (Tree)", file, &sql, || format!("{:?}", tree_fp));
+
+            let c_path = t.deparse();
+            match &c_path {
+                Err(pgbind::Error::Unrepresentable { message }) if message.contains("empty string") => {
+                    // The owned tree cannot hold this "" (prost, like protobuf, has no NULL
+                    // string): its deparse and fingerprint are those of NULL. Counted, not compared.
+                    c.deparse_refused_empty_string += 1;
+                    if verbose {
+                        println!("set aside (owned tree loses \"\"): {}: {}", message, sql.trim());
+                    }
+                }
+                _ => {
+                    let rust_path = pgbind::deparse(tree);
+                    c.check(rust_path == c_path, "deparse", file, &sql, || format!("{:?} vs the C path's {:?}", rust_path, c_path));
+                    let fp = pgbind::fingerprint(tree);
+                    c.check(fp.as_ref().ok() == pg_fp.as_ref().ok(), "fingerprint", file, &sql, || format!("{:?}", fp));
+                }
+            }
+        }
+    }
+    println!("rust verify: {} statements from {} files", n_stmts, args.len());
+    println!(
+        "rust verify: {} statements hold \"\" where the protocol carries NULL: the owned tree cannot hold it, so their owned deparse and fingerprint are not compared (the C path refuses the deparse; Tree's fingerprint is compared)",
+        c.deparse_refused_empty_string
+    );
+    println!("{} passed, {} failed", c.passed, c.failed);
+    std::process::exit(if c.failed == 0 && n_stmts > 0 { 0 } else { 1 });
+}

@@ -1,0 +1,128 @@
+//! The crate's API: errors, depth, rewriting through the owned tree, the views.
+use pgbind::protobuf as pb;
+use pgbind::{views, Error};
+
+#[test]
+fn syntax_error_has_postgres_message_and_cursor() {
+    match pgbind::parse("SELECT FROM WHERE 1") {
+        Err(Error::Syntax { message, cursorpos }) => {
+            assert_eq!(message, "syntax error at or near \"WHERE\"");
+            assert_eq!(cursorpos, 13);
+        }
+        other => panic!("expected a syntax error, got {:?}", other),
+    }
+}
+
+#[test]
+fn nul_byte_is_an_argument_error() {
+    assert!(matches!(pgbind::parse("SELECT 1\0"), Err(Error::Argument { .. })));
+}
+
+#[test]
+fn rewrite_and_deparse() {
+    let mut tree = pgbind::parse("SELECT a FROM t WHERE b > 1").unwrap();
+    if let Some(pb::node::Node::SelectStmt(s)) = tree.stmts[0].stmt.as_mut().and_then(|n| n.node.as_mut()) {
+        if let Some(pb::node::Node::RangeVar(rv)) = s.from_clause[0].node.as_mut() {
+            rv.relname = "t_archive".to_string();
+        }
+        s.where_clause = None;
+    }
+    assert_eq!(pgbind::deparse(&tree).unwrap(), "SELECT a FROM t_archive");
+}
+
+#[test]
+fn distinct_is_one_null_cell() {
+    let tree = pgbind::parse("SELECT DISTINCT a FROM t").unwrap();
+    match tree.stmts[0].stmt.as_ref().unwrap().node.as_ref().unwrap() {
+        pb::node::Node::SelectStmt(s) => assert_eq!(s.distinct_clause, vec![pb::Node { node: None }]),
+        _ => panic!("not a SelectStmt"),
+    }
+    let t = pgbind::Tree::parse("SELECT DISTINCT a FROM t").unwrap();
+    let stmt = t.root().stmts().get(0).unwrap().stmt().unwrap();
+    match stmt {
+        views::Node::SelectStmt(s) => {
+            assert_eq!(s.distinct_clause().len(), 1);
+            assert!(s.distinct_clause().get(0).is_none());
+        }
+        _ => panic!("not a SelectStmt"),
+    }
+}
+
+#[test]
+fn views_read_without_copying() {
+    let t = pgbind::Tree::parse("SELECT x FROM s.t AS u").unwrap();
+    let mut names = Vec::new();
+    if let Some(views::Node::SelectStmt(s)) = t.root().stmts().get(0).and_then(|r| r.stmt()) {
+        for from in s.from_clause().iter().flatten() {
+            if let views::Node::RangeVar(rv) = from {
+                names.push((rv.schemaname(), rv.relname(), rv.alias().map(|a| a.aliasname())));
+            }
+        }
+    }
+    assert_eq!(names, vec![("s", "t", Some("u"))]);
+}
+
+#[test]
+fn every_a_const_kind() {
+    let tree = pgbind::parse("SELECT 1, 1.5, true, 'x', B'101', NULL").unwrap();
+    let bytes = pgbind::encode(&tree).unwrap();
+    assert_eq!(pgbind::decode(&bytes).unwrap(), tree);
+    assert_eq!(pgbind::from_json(&pgbind::to_json(&tree).unwrap()).unwrap(), tree);
+}
+
+fn deep_a_expr(terms: usize) -> String {
+    format!("SELECT {}1", "1+".repeat(terms))
+}
+
+#[test]
+fn deep_statements_parse_or_fail_cleanly() {
+    // 2,000 nested additions: fine on an 8 MiB stack (the main thread's); the owned
+    // conversion takes about 3.3 KiB of stack a level (prost's Node is 616 bytes, moved up
+    // through each level), so 9,000 need more
+    let sql = deep_a_expr(2000);
+    let on = |stack: usize, sql: String| {
+        std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn(move || {
+                let r = pgbind::parse(&sql).map(|t| std::mem::forget(t)); // prost's Drop recurses once a level
+                r
+            })
+            .unwrap()
+            .join()
+            .unwrap()
+    };
+    assert_eq!(on(8 << 20, sql.clone()), Ok(()));
+    assert_eq!(on(32 << 20, deep_a_expr(9000)), Ok(()));
+    // on a 1 MiB stack the same tree is an error, not a stack overflow
+    assert!(matches!(on(1 << 20, sql), Err(Error::Stack { .. })));
+    // beyond the C side's limit: an error, not a crash
+    let sql = deep_a_expr(20000);
+    assert!(matches!(pgbind::parse(&sql), Err(Error::Depth { .. })));
+}
+
+#[test]
+fn too_deep_owned_tree_is_an_error() {
+    let mut node = pb::Node { node: Some(pb::node::Node::Integer(pb::Integer { ival: 1 })) };
+    for _ in 0..12000 {
+        node = pb::Node {
+            node: Some(pb::node::Node::List(pb::List { items: vec![node] })),
+        };
+    }
+    let tree = pb::ParseResult {
+        version: 150001,
+        stmts: vec![pb::RawStmt { stmt: Some(Box::new(node)), stmt_location: 0, stmt_len: 0 }],
+    };
+    let r = std::thread::Builder::new().stack_size(64 << 20).spawn(move || {
+        let r = pgbind::deparse(&tree);
+        std::mem::forget(tree); // prost's Drop recurses once a level
+        r
+    });
+    assert!(matches!(r.unwrap().join().unwrap(), Err(Error::Depth { .. })));
+}
+
+#[test]
+fn scan_has_comments() {
+    let r = pgbind::scan("SELECT 1 -- hi").unwrap();
+    assert!(r.tokens.len() >= 3);
+}
+
