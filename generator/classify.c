@@ -1123,9 +1123,8 @@ json_t *classify(json_t *model, const char *model_name, json_t *full_proto, Over
 						 json_integer_value(json_object_get(model, "pg_major")), "unmapped_enum_values", cx.unmapped,
 						 "tag_limit", tag_limit, "node_message", cx.node_message, "messages", messages, "enums", enums,
 						 "oneofs", oneofs, "nodes", nodes, "skipped", skipped, "orphan_structs", orphans, "c_tags",
-						 tags, "overrides", overrides_to_json(ov), "n_messages",
-						 (json_int_t)json_array_size(json_object_get(proto, "messages")), "n_enums",
-						 (json_int_t)json_array_size(enums), "n_nodes", (json_int_t)json_array_size(nodes));
+						 tags, "overrides", overrides_to_json(ov), "n_messages", (json_int_t)json_array_size(messages),
+						 "n_enums", (json_int_t)json_array_size(enums), "n_nodes", (json_int_t)json_array_size(nodes));
 	}
 	json_decref(messages);
 	json_decref(enums);

@@ -83,11 +83,11 @@ char *names_prost_type(const char *proto_name)
 
 /* Rust's keywords: prost-build makes these raw identifiers ... */
 static const char *const raw_keywords[] = {
-	"as",       "break", "const", "continue", "else",  "enum",   "false",  "fn",      "for",    "if",
-	"impl",     "in",    "let",   "loop",     "match", "mod",    "move",   "mut",     "pub",    "ref",
-	"return",   "static", "struct", "trait",  "true",  "type",   "unsafe", "use",     "where",  "while",
-	"dyn",      "abstract", "become", "box",  "do",    "final",  "macro",  "override", "priv", "typeof",
-	"unsized",  "virtual", "yield", "async",  "await", "try",
+	"as",      "break",    "const",  "continue", "else",  "enum",  "false",  "fn",       "for",   "if",
+	"impl",    "in",       "let",    "loop",     "match", "mod",   "move",   "mut",      "pub",   "ref",
+	"return",  "static",   "struct", "trait",    "true",  "type",  "unsafe", "use",      "where", "while",
+	"dyn",     "abstract", "become", "box",      "do",    "final", "macro",  "override", "priv",  "typeof",
+	"unsized", "virtual",  "yield",  "async",    "await", "try",
 };
 /* ... and appends '_' to these, which cannot be raw. */
 static const char *const suffixed_keywords[] = {"self", "super", "extern", "crate"};

@@ -37,7 +37,7 @@
 #define PGBIND_PG_MAJOR 15
 
 #define PGBIND_NODE_KIND_COUNT 238
-#define PGBIND_MESSAGE_COUNT 242
+#define PGBIND_MESSAGE_COUNT 241
 #define PGBIND_ENUM_COUNT 59
 #define PGBIND_NODE_TAG_LIMIT 239 /* one past the highest tag */
 

@@ -38,6 +38,8 @@ pub mod ffi {
 mod convert;
 mod tree;
 pub mod views;
+#[doc(hidden)]
+pub mod layout;
 
 pub use tree::Tree;
 
