@@ -83,7 +83,7 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 
-.PHONY: lib print-build-env
+.PHONY: lib print-build-env rust
 .PHONY: all deps regen extract generate check-generated check-format format check check-versions unit-tests clean install fuzz \
         fuzz-build bench \
         san-build
@@ -179,6 +179,17 @@ print-build-env:
 	@echo "PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER)"
 	@echo "PG_MAJOR=$(PG_MAJOR)"
 
+# ---- the Rust crate (bindings/rust) -------------------------------------------------------------
+
+# Debian's toolchain, never a newer one earlier on PATH (its Cargo.lock would be unreadable to
+# Debian's cargo); offline, from the crates Debian installs (bindings/rust/.cargo/config.toml).
+CARGO       ?= /usr/bin/cargo
+RUSTC       ?= /usr/bin/rustc
+CARGO_RUN   := cd bindings/rust && CARGO_TARGET_DIR=$(abspath $(BUILD))/rust RUSTC=$(RUSTC) $(CARGO)
+
+rust: deps $(BUILD)/libpgbind.a
+	$(CARGO_RUN) build --release --tests
+
 # ---- examples (the API tour; built and run by make check) --------------------------------------
 
 EXAMPLES := $(BUILD)/examples/tables $(BUILD)/examples/rewrite
@@ -262,11 +273,12 @@ FUZZ_SECONDS ?= 45
 HAVE_FUZZ_CC := $(shell command -v $(FUZZ_CC) >/dev/null 2>&1 && echo yes)
 
 # The whole suite; tests/run.sh prints each step and ends with "N passed, M failed".
-check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES) san-build \
+check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES) san-build rust \
 		$(if $(HAVE_FUZZ_CC),fuzz-build)
 	@BUILD=$(BUILD) SAN_BUILD=$(SAN_BUILD) GEN_ARGS="$(GEN_ARGS)" PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER) \
 		PG_QUERY_INCLUDES="$(PG_QUERY_INCLUDES)" PG_QUERY_LIBS="$(PG_QUERY_LIBS)" PG_MAJOR=$(PG_MAJOR) \
 		PG_QUERY_DIR="$(PG_QUERY_DIR)" \
+		CARGO="$(CARGO)" RUSTC="$(RUSTC)" \
 		MODEL=$(MODEL) FUZZ_SECONDS=$(FUZZ_SECONDS) HAVE_FUZZ=$(HAVE_FUZZ_CC) SAN=$(SAN) SANFLAGS="$(SANFLAGS)" tests/run.sh
 
 # The suite against other PostgreSQL majors' libpg_query, from Debian's later releases

@@ -7,9 +7,12 @@
 set -eu
 
 # build and generate: the first six; tests: pkg-config (install test), jq (JSON output), valgrind,
-# clang with its runtime (libFuzzer and sanitizers), clang-format (make check-format).
+# clang with its runtime (libFuzzer and sanitizers), clang-format (make check-format); the Rust
+# crate (bindings/rust): Debian's rustc and cargo, the crates prost, prost-build and bindgen as
+# Debian packages them (an offline directory registry), protoc for prost-build.
 PACKAGES="libpg-query-dev postgresql-server-dev-15 postgresql-15 libclang-dev libjansson-dev libprotobuf-c-dev
-	pkg-config jq valgrind clang libclang-rt-14-dev clang-format"
+	pkg-config jq valgrind clang libclang-rt-14-dev clang-format
+	rustc cargo librust-prost-dev librust-prost-build-dev librust-bindgen-dev protobuf-compiler"
 
 missing=""
 for p in $PACKAGES; do

@@ -276,6 +276,26 @@ else
 	step "clang present for fuzzing" false
 fi
 
+echo "== the Rust crate (bindings/rust)"
+# cargo's harness prints "test result: ok. N passed; M failed; ..." per test binary: added up here
+# into the suite's plain line.
+cargo_counts() {
+	"$@" >"$TMP/cargo.log" 2>&1
+	rc=$?
+	cat "$TMP/cargo.log"
+	awk '/^test result:/ { p += $4; f += $6 } END { printf "%d passed, %d failed\n", p, f }' "$TMP/cargo.log"
+	return $rc
+}
+CARGO_RUN="env CARGO_TARGET_DIR=$PWD/$BUILD/rust RUSTC=${RUSTC:-/usr/bin/rustc} ${CARGO:-/usr/bin/cargo}"
+step "Rust: API, views, errors, depth; bindgen's and the C compiler's layout of every struct" \
+	cargo_counts sh -c "cd bindings/rust && $CARGO_RUN test --release --lib --test api --test layout"
+step "Rust verify: project corpus (protobuf bytes, prost decode, views, deparse, fingerprint)" \
+	sh -c "cd bindings/rust && $CARGO_RUN test --release --test verify -- $(for f in $SQL; do printf '%s ' "$PWD/$f"; done)"
+if [ -d "$DEBIAN_SQL_DIR" ]; then
+	step "Rust verify: Debian corpus ($DEBIAN_SQL_DIR)" \
+		sh -c "cd bindings/rust && $CARGO_RUN test --release --test verify -- $DEBIAN_SQL_DIR/*.sql $DEBIAN_SQL_DIR/extension/*.sql"
+fi
+
 echo "== library, install, vendoring"
 step "the shared library exports only pgbind_ symbols" sh -c "
 	syms=\$(nm -D --defined-only '$BUILD/libpgbind.so' | awk '{print \$3}' | grep -v '^__odr_asan');
