@@ -113,22 +113,22 @@ PROTO=$(echo "$GEN_ARGS" | sed 's/.*--proto \([^ ]*\).*/\1/')
 sed 's/^  string relname = 3 \[json_name="relname"\];/  string relname = 3 [json_name="relnam"];/' "$PROTO" >"$TMP/renamed.proto"
 expect_fail "a proto field without a C field names message, field and both locations" \
 	'renamed.proto:[0-9]+:3: error: proto field RangeVar.relname \(json_name "relnam"\) has no C field relnam in struct RangeVar \(nodes/primnodes.h:[0-9]+:[0-9]+\)' \
-	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--proto [^ ]*//; s/--out [^ ]*//') --proto "$TMP/renamed.proto" --out "$TMP/o2"
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o2" | sed 's/--proto [^ ]*//') --proto "$TMP/renamed.proto"
 sed 's/^  bool inh = 4 \[json_name="inh"\];/  int64 inh = 4 [json_name="inh"];/' "$PROTO" >"$TMP/retyped.proto"
 expect_fail "an unclassifiable pair stops the generator" \
 	'retyped.proto:[0-9]+:3: error: cannot classify RangeVar.inh: proto int64, C field inh of type ._Bool.' \
-	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--proto [^ ]*//; s/--out [^ ]*//') --proto "$TMP/retyped.proto" --out "$TMP/o3"
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o3" | sed 's/--proto [^ ]*//') --proto "$TMP/retyped.proto"
 awk '{ print } /A_Const a_const = [0-9]+/ { print "    Bogus bogus = 9999 [json_name=\"Bogus\"];" }
 	END { print "message Bogus\n{\n  int32 x = 1 [json_name=\"x\"];\n}" }' "$PROTO" >"$TMP/orphan.proto"
 expect_fail "a node message without a C struct stops the generator" \
 	'orphan.proto:[0-9]+:1: error: node message Bogus has no C struct Bogus in the node model' \
-	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--proto [^ ]*//; s/--out [^ ]*//') --proto "$TMP/orphan.proto" --out "$TMP/o4"
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o4" | sed 's/--proto [^ ]*//') --proto "$TMP/orphan.proto"
 printf 'message X { int32 a = 1 }\n' >"$TMP/syntax.proto"
 expect_fail "a malformed proto stops the generator with file:line:col" 'syntax.proto:1:' \
-	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--proto [^ ]*//; s/--out [^ ]*//') --proto "$TMP/syntax.proto" --out "$TMP/o5"
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o5" | sed 's/--proto [^ ]*//') --proto "$TMP/syntax.proto"
 touch "$TMP/a-file"
 expect_fail "an unwritable output directory stops the generator" "cannot create output directory" \
-	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--out [^ ]*//') --out "$TMP/a-file/generated"
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/a-file")
 expect_fail "a missing header stops the extractor" "header not found" \
 	"$BUILD/pgbind-extract" --include-dir "$TMP/nowhere" --out "$TMP/never.json"
 step "... and writes no model" test ! -e "$TMP/never.json"
@@ -286,9 +286,13 @@ cargo_counts() {
 	awk '/^test result:/ { p += $4; f += $6 } END { printf "%d passed, %d failed\n", p, f }' "$TMP/cargo.log"
 	return $rc
 }
+# the same environment as the Makefile's build of the crate, or cargo reruns its build script
+[ -n "${PG_QUERY_DIR:-}" ] || unset PG_QUERY_DIR
 CARGO_RUN="env CARGO_TARGET_DIR=$PWD/$BUILD/rust RUSTC=${RUSTC:-/usr/bin/rustc} ${CARGO:-/usr/bin/cargo}"
-step "Rust: API, views, errors, depth; bindgen's and the C compiler's layout of every struct" \
-	cargo_counts sh -c "cd bindings/rust && $CARGO_RUN test --release --lib --test api --test layout"
+step "Rust: API, views, errors, depth; every struct laid out as the C compiler does" \
+	cargo_counts sh -c "cd bindings/rust && $CARGO_RUN test --release --test api --test layout"
+step "Rust property test: random trees of all 241 messages, every field, both directions and the views" \
+	sh -c "cd bindings/rust && $CARGO_RUN test --release --test property"
 step "Rust verify: project corpus (protobuf bytes, prost decode, views, deparse, fingerprint)" \
 	sh -c "cd bindings/rust && $CARGO_RUN test --release --test verify -- $(for f in $SQL; do printf '%s ' "$PWD/$f"; done)"
 if [ -d "$DEBIAN_SQL_DIR" ]; then

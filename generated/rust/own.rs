@@ -3206,1446 +3206,1684 @@ pub(crate) fn own_A_Const_val(p: *const ffi::pgbind_Node, depth: u32) -> Result<
 
 // ---- End oneofs ----
 
-// ---- Begin dispatcher: a node pointer -> Node (None for NULL) ----
-// One small function a kind, never inlined, so that the dispatcher's frame (one a nesting level)
-// holds one node, not a temporary of every kind.
+// ---- Begin dispatcher: the node a pointer points to, written into a Node ----
+// One small function a kind, never inlined, and the result written in place: the dispatcher's
+// frame, one a nesting level, holds no node (prost's Node is over 600 bytes).
 #[inline(never)]
-fn own_node_Alias(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_Alias(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_Alias.
-    Ok(pb::node::Node::Alias(own_Alias(unsafe { &*(p as *const ffi::pgbind_Alias) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::Alias(own_Alias(unsafe { &*(p as *const ffi::pgbind_Alias) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RangeVar(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RangeVar(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RangeVar.
-    Ok(pb::node::Node::RangeVar(own_RangeVar(unsafe { &*(p as *const ffi::pgbind_RangeVar) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RangeVar(own_RangeVar(unsafe { &*(p as *const ffi::pgbind_RangeVar) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_TableFunc(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_TableFunc(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_TableFunc.
-    Ok(pb::node::Node::TableFunc(own_TableFunc(unsafe { &*(p as *const ffi::pgbind_TableFunc) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::TableFunc(own_TableFunc(unsafe { &*(p as *const ffi::pgbind_TableFunc) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_Var(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_Var(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_Var.
-    Ok(pb::node::Node::Var(own_Var(unsafe { &*(p as *const ffi::pgbind_Var) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::Var(own_Var(unsafe { &*(p as *const ffi::pgbind_Var) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_Param(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_Param(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_Param.
-    Ok(pb::node::Node::Param(own_Param(unsafe { &*(p as *const ffi::pgbind_Param) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::Param(own_Param(unsafe { &*(p as *const ffi::pgbind_Param) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_Aggref(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_Aggref(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_Aggref.
-    Ok(pb::node::Node::Aggref(own_Aggref(unsafe { &*(p as *const ffi::pgbind_Aggref) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::Aggref(own_Aggref(unsafe { &*(p as *const ffi::pgbind_Aggref) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_GroupingFunc(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_GroupingFunc(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_GroupingFunc.
-    Ok(pb::node::Node::GroupingFunc(own_GroupingFunc(unsafe { &*(p as *const ffi::pgbind_GroupingFunc) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::GroupingFunc(own_GroupingFunc(unsafe { &*(p as *const ffi::pgbind_GroupingFunc) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_WindowFunc(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_WindowFunc(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_WindowFunc.
-    Ok(pb::node::Node::WindowFunc(own_WindowFunc(unsafe { &*(p as *const ffi::pgbind_WindowFunc) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::WindowFunc(own_WindowFunc(unsafe { &*(p as *const ffi::pgbind_WindowFunc) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_SubscriptingRef(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_SubscriptingRef(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_SubscriptingRef.
-    Ok(pb::node::Node::SubscriptingRef(own_SubscriptingRef(unsafe { &*(p as *const ffi::pgbind_SubscriptingRef) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::SubscriptingRef(own_SubscriptingRef(unsafe { &*(p as *const ffi::pgbind_SubscriptingRef) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_FuncExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_FuncExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_FuncExpr.
-    Ok(pb::node::Node::FuncExpr(own_FuncExpr(unsafe { &*(p as *const ffi::pgbind_FuncExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::FuncExpr(own_FuncExpr(unsafe { &*(p as *const ffi::pgbind_FuncExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_NamedArgExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_NamedArgExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_NamedArgExpr.
-    Ok(pb::node::Node::NamedArgExpr(own_NamedArgExpr(unsafe { &*(p as *const ffi::pgbind_NamedArgExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::NamedArgExpr(own_NamedArgExpr(unsafe { &*(p as *const ffi::pgbind_NamedArgExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_OpExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_OpExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_OpExpr.
-    Ok(pb::node::Node::OpExpr(own_OpExpr(unsafe { &*(p as *const ffi::pgbind_OpExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::OpExpr(own_OpExpr(unsafe { &*(p as *const ffi::pgbind_OpExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_DistinctExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_DistinctExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_DistinctExpr.
-    Ok(pb::node::Node::DistinctExpr(own_DistinctExpr(unsafe { &*(p as *const ffi::pgbind_DistinctExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::DistinctExpr(own_DistinctExpr(unsafe { &*(p as *const ffi::pgbind_DistinctExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_NullIfExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_NullIfExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_NullIfExpr.
-    Ok(pb::node::Node::NullIfExpr(own_NullIfExpr(unsafe { &*(p as *const ffi::pgbind_NullIfExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::NullIfExpr(own_NullIfExpr(unsafe { &*(p as *const ffi::pgbind_NullIfExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ScalarArrayOpExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ScalarArrayOpExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ScalarArrayOpExpr.
-    Ok(pb::node::Node::ScalarArrayOpExpr(own_ScalarArrayOpExpr(unsafe { &*(p as *const ffi::pgbind_ScalarArrayOpExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ScalarArrayOpExpr(own_ScalarArrayOpExpr(unsafe { &*(p as *const ffi::pgbind_ScalarArrayOpExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_BoolExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_BoolExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_BoolExpr.
-    Ok(pb::node::Node::BoolExpr(own_BoolExpr(unsafe { &*(p as *const ffi::pgbind_BoolExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::BoolExpr(own_BoolExpr(unsafe { &*(p as *const ffi::pgbind_BoolExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_SubLink(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_SubLink(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_SubLink.
-    Ok(pb::node::Node::SubLink(own_SubLink(unsafe { &*(p as *const ffi::pgbind_SubLink) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::SubLink(own_SubLink(unsafe { &*(p as *const ffi::pgbind_SubLink) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_SubPlan(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_SubPlan(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_SubPlan.
-    Ok(pb::node::Node::SubPlan(own_SubPlan(unsafe { &*(p as *const ffi::pgbind_SubPlan) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::SubPlan(own_SubPlan(unsafe { &*(p as *const ffi::pgbind_SubPlan) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlternativeSubPlan(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlternativeSubPlan(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlternativeSubPlan.
-    Ok(pb::node::Node::AlternativeSubPlan(own_AlternativeSubPlan(unsafe { &*(p as *const ffi::pgbind_AlternativeSubPlan) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlternativeSubPlan(own_AlternativeSubPlan(unsafe { &*(p as *const ffi::pgbind_AlternativeSubPlan) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_FieldSelect(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_FieldSelect(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_FieldSelect.
-    Ok(pb::node::Node::FieldSelect(own_FieldSelect(unsafe { &*(p as *const ffi::pgbind_FieldSelect) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::FieldSelect(own_FieldSelect(unsafe { &*(p as *const ffi::pgbind_FieldSelect) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_FieldStore(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_FieldStore(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_FieldStore.
-    Ok(pb::node::Node::FieldStore(own_FieldStore(unsafe { &*(p as *const ffi::pgbind_FieldStore) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::FieldStore(own_FieldStore(unsafe { &*(p as *const ffi::pgbind_FieldStore) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RelabelType(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RelabelType(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RelabelType.
-    Ok(pb::node::Node::RelabelType(own_RelabelType(unsafe { &*(p as *const ffi::pgbind_RelabelType) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RelabelType(own_RelabelType(unsafe { &*(p as *const ffi::pgbind_RelabelType) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CoerceViaIO(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CoerceViaIO(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CoerceViaIO.
-    Ok(pb::node::Node::CoerceViaIo(own_CoerceViaIO(unsafe { &*(p as *const ffi::pgbind_CoerceViaIO) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CoerceViaIo(own_CoerceViaIO(unsafe { &*(p as *const ffi::pgbind_CoerceViaIO) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ArrayCoerceExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ArrayCoerceExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ArrayCoerceExpr.
-    Ok(pb::node::Node::ArrayCoerceExpr(own_ArrayCoerceExpr(unsafe { &*(p as *const ffi::pgbind_ArrayCoerceExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ArrayCoerceExpr(own_ArrayCoerceExpr(unsafe { &*(p as *const ffi::pgbind_ArrayCoerceExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ConvertRowtypeExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ConvertRowtypeExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ConvertRowtypeExpr.
-    Ok(pb::node::Node::ConvertRowtypeExpr(own_ConvertRowtypeExpr(unsafe { &*(p as *const ffi::pgbind_ConvertRowtypeExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ConvertRowtypeExpr(own_ConvertRowtypeExpr(unsafe { &*(p as *const ffi::pgbind_ConvertRowtypeExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CollateExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CollateExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CollateExpr.
-    Ok(pb::node::Node::CollateExpr(own_CollateExpr(unsafe { &*(p as *const ffi::pgbind_CollateExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CollateExpr(own_CollateExpr(unsafe { &*(p as *const ffi::pgbind_CollateExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CaseExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CaseExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CaseExpr.
-    Ok(pb::node::Node::CaseExpr(own_CaseExpr(unsafe { &*(p as *const ffi::pgbind_CaseExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CaseExpr(own_CaseExpr(unsafe { &*(p as *const ffi::pgbind_CaseExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CaseWhen(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CaseWhen(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CaseWhen.
-    Ok(pb::node::Node::CaseWhen(own_CaseWhen(unsafe { &*(p as *const ffi::pgbind_CaseWhen) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CaseWhen(own_CaseWhen(unsafe { &*(p as *const ffi::pgbind_CaseWhen) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CaseTestExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CaseTestExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CaseTestExpr.
-    Ok(pb::node::Node::CaseTestExpr(own_CaseTestExpr(unsafe { &*(p as *const ffi::pgbind_CaseTestExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CaseTestExpr(own_CaseTestExpr(unsafe { &*(p as *const ffi::pgbind_CaseTestExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ArrayExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ArrayExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ArrayExpr.
-    Ok(pb::node::Node::ArrayExpr(own_ArrayExpr(unsafe { &*(p as *const ffi::pgbind_ArrayExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ArrayExpr(own_ArrayExpr(unsafe { &*(p as *const ffi::pgbind_ArrayExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RowExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RowExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RowExpr.
-    Ok(pb::node::Node::RowExpr(own_RowExpr(unsafe { &*(p as *const ffi::pgbind_RowExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RowExpr(own_RowExpr(unsafe { &*(p as *const ffi::pgbind_RowExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RowCompareExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RowCompareExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RowCompareExpr.
-    Ok(pb::node::Node::RowCompareExpr(own_RowCompareExpr(unsafe { &*(p as *const ffi::pgbind_RowCompareExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RowCompareExpr(own_RowCompareExpr(unsafe { &*(p as *const ffi::pgbind_RowCompareExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CoalesceExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CoalesceExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CoalesceExpr.
-    Ok(pb::node::Node::CoalesceExpr(own_CoalesceExpr(unsafe { &*(p as *const ffi::pgbind_CoalesceExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CoalesceExpr(own_CoalesceExpr(unsafe { &*(p as *const ffi::pgbind_CoalesceExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_MinMaxExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_MinMaxExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_MinMaxExpr.
-    Ok(pb::node::Node::MinMaxExpr(own_MinMaxExpr(unsafe { &*(p as *const ffi::pgbind_MinMaxExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::MinMaxExpr(own_MinMaxExpr(unsafe { &*(p as *const ffi::pgbind_MinMaxExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_SQLValueFunction(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_SQLValueFunction(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_SQLValueFunction.
-    Ok(pb::node::Node::SqlvalueFunction(own_SQLValueFunction(unsafe { &*(p as *const ffi::pgbind_SQLValueFunction) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::SqlvalueFunction(own_SQLValueFunction(unsafe { &*(p as *const ffi::pgbind_SQLValueFunction) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_XmlExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_XmlExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_XmlExpr.
-    Ok(pb::node::Node::XmlExpr(own_XmlExpr(unsafe { &*(p as *const ffi::pgbind_XmlExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::XmlExpr(own_XmlExpr(unsafe { &*(p as *const ffi::pgbind_XmlExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_NullTest(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_NullTest(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_NullTest.
-    Ok(pb::node::Node::NullTest(own_NullTest(unsafe { &*(p as *const ffi::pgbind_NullTest) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::NullTest(own_NullTest(unsafe { &*(p as *const ffi::pgbind_NullTest) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_BooleanTest(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_BooleanTest(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_BooleanTest.
-    Ok(pb::node::Node::BooleanTest(own_BooleanTest(unsafe { &*(p as *const ffi::pgbind_BooleanTest) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::BooleanTest(own_BooleanTest(unsafe { &*(p as *const ffi::pgbind_BooleanTest) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CoerceToDomain(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CoerceToDomain(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CoerceToDomain.
-    Ok(pb::node::Node::CoerceToDomain(own_CoerceToDomain(unsafe { &*(p as *const ffi::pgbind_CoerceToDomain) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CoerceToDomain(own_CoerceToDomain(unsafe { &*(p as *const ffi::pgbind_CoerceToDomain) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CoerceToDomainValue(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CoerceToDomainValue(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CoerceToDomainValue.
-    Ok(pb::node::Node::CoerceToDomainValue(own_CoerceToDomainValue(unsafe { &*(p as *const ffi::pgbind_CoerceToDomainValue) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CoerceToDomainValue(own_CoerceToDomainValue(unsafe { &*(p as *const ffi::pgbind_CoerceToDomainValue) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_SetToDefault(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_SetToDefault(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_SetToDefault.
-    Ok(pb::node::Node::SetToDefault(own_SetToDefault(unsafe { &*(p as *const ffi::pgbind_SetToDefault) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::SetToDefault(own_SetToDefault(unsafe { &*(p as *const ffi::pgbind_SetToDefault) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CurrentOfExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CurrentOfExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CurrentOfExpr.
-    Ok(pb::node::Node::CurrentOfExpr(own_CurrentOfExpr(unsafe { &*(p as *const ffi::pgbind_CurrentOfExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CurrentOfExpr(own_CurrentOfExpr(unsafe { &*(p as *const ffi::pgbind_CurrentOfExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_NextValueExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_NextValueExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_NextValueExpr.
-    Ok(pb::node::Node::NextValueExpr(own_NextValueExpr(unsafe { &*(p as *const ffi::pgbind_NextValueExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::NextValueExpr(own_NextValueExpr(unsafe { &*(p as *const ffi::pgbind_NextValueExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_InferenceElem(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_InferenceElem(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_InferenceElem.
-    Ok(pb::node::Node::InferenceElem(own_InferenceElem(unsafe { &*(p as *const ffi::pgbind_InferenceElem) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::InferenceElem(own_InferenceElem(unsafe { &*(p as *const ffi::pgbind_InferenceElem) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_TargetEntry(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_TargetEntry(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_TargetEntry.
-    Ok(pb::node::Node::TargetEntry(own_TargetEntry(unsafe { &*(p as *const ffi::pgbind_TargetEntry) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::TargetEntry(own_TargetEntry(unsafe { &*(p as *const ffi::pgbind_TargetEntry) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RangeTblRef(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RangeTblRef(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RangeTblRef.
-    Ok(pb::node::Node::RangeTblRef(own_RangeTblRef(unsafe { &*(p as *const ffi::pgbind_RangeTblRef) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RangeTblRef(own_RangeTblRef(unsafe { &*(p as *const ffi::pgbind_RangeTblRef) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_JoinExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_JoinExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_JoinExpr.
-    Ok(pb::node::Node::JoinExpr(own_JoinExpr(unsafe { &*(p as *const ffi::pgbind_JoinExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::JoinExpr(own_JoinExpr(unsafe { &*(p as *const ffi::pgbind_JoinExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_FromExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_FromExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_FromExpr.
-    Ok(pb::node::Node::FromExpr(own_FromExpr(unsafe { &*(p as *const ffi::pgbind_FromExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::FromExpr(own_FromExpr(unsafe { &*(p as *const ffi::pgbind_FromExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_OnConflictExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_OnConflictExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_OnConflictExpr.
-    Ok(pb::node::Node::OnConflictExpr(own_OnConflictExpr(unsafe { &*(p as *const ffi::pgbind_OnConflictExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::OnConflictExpr(own_OnConflictExpr(unsafe { &*(p as *const ffi::pgbind_OnConflictExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_IntoClause(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_IntoClause(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_IntoClause.
-    Ok(pb::node::Node::IntoClause(own_IntoClause(unsafe { &*(p as *const ffi::pgbind_IntoClause) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::IntoClause(own_IntoClause(unsafe { &*(p as *const ffi::pgbind_IntoClause) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_MergeAction(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_MergeAction(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_MergeAction.
-    Ok(pb::node::Node::MergeAction(own_MergeAction(unsafe { &*(p as *const ffi::pgbind_MergeAction) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::MergeAction(own_MergeAction(unsafe { &*(p as *const ffi::pgbind_MergeAction) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RawStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RawStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RawStmt.
-    Ok(pb::node::Node::RawStmt(own_RawStmt(unsafe { &*(p as *const ffi::pgbind_RawStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RawStmt(own_RawStmt(unsafe { &*(p as *const ffi::pgbind_RawStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_Query(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_Query(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_Query.
-    Ok(pb::node::Node::Query(own_Query(unsafe { &*(p as *const ffi::pgbind_Query) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::Query(own_Query(unsafe { &*(p as *const ffi::pgbind_Query) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_InsertStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_InsertStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_InsertStmt.
-    Ok(pb::node::Node::InsertStmt(own_InsertStmt(unsafe { &*(p as *const ffi::pgbind_InsertStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::InsertStmt(own_InsertStmt(unsafe { &*(p as *const ffi::pgbind_InsertStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_DeleteStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_DeleteStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_DeleteStmt.
-    Ok(pb::node::Node::DeleteStmt(own_DeleteStmt(unsafe { &*(p as *const ffi::pgbind_DeleteStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::DeleteStmt(own_DeleteStmt(unsafe { &*(p as *const ffi::pgbind_DeleteStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_UpdateStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_UpdateStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_UpdateStmt.
-    Ok(pb::node::Node::UpdateStmt(own_UpdateStmt(unsafe { &*(p as *const ffi::pgbind_UpdateStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::UpdateStmt(own_UpdateStmt(unsafe { &*(p as *const ffi::pgbind_UpdateStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_MergeStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_MergeStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_MergeStmt.
-    Ok(pb::node::Node::MergeStmt(own_MergeStmt(unsafe { &*(p as *const ffi::pgbind_MergeStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::MergeStmt(own_MergeStmt(unsafe { &*(p as *const ffi::pgbind_MergeStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_SelectStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_SelectStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_SelectStmt.
-    Ok(pb::node::Node::SelectStmt(own_SelectStmt(unsafe { &*(p as *const ffi::pgbind_SelectStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::SelectStmt(own_SelectStmt(unsafe { &*(p as *const ffi::pgbind_SelectStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ReturnStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ReturnStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ReturnStmt.
-    Ok(pb::node::Node::ReturnStmt(own_ReturnStmt(unsafe { &*(p as *const ffi::pgbind_ReturnStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ReturnStmt(own_ReturnStmt(unsafe { &*(p as *const ffi::pgbind_ReturnStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_PLAssignStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_PLAssignStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_PLAssignStmt.
-    Ok(pb::node::Node::PlassignStmt(own_PLAssignStmt(unsafe { &*(p as *const ffi::pgbind_PLAssignStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::PlassignStmt(own_PLAssignStmt(unsafe { &*(p as *const ffi::pgbind_PLAssignStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterTableStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterTableStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterTableStmt.
-    Ok(pb::node::Node::AlterTableStmt(own_AlterTableStmt(unsafe { &*(p as *const ffi::pgbind_AlterTableStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterTableStmt(own_AlterTableStmt(unsafe { &*(p as *const ffi::pgbind_AlterTableStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterTableCmd(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterTableCmd(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterTableCmd.
-    Ok(pb::node::Node::AlterTableCmd(own_AlterTableCmd(unsafe { &*(p as *const ffi::pgbind_AlterTableCmd) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterTableCmd(own_AlterTableCmd(unsafe { &*(p as *const ffi::pgbind_AlterTableCmd) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterDomainStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterDomainStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterDomainStmt.
-    Ok(pb::node::Node::AlterDomainStmt(own_AlterDomainStmt(unsafe { &*(p as *const ffi::pgbind_AlterDomainStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterDomainStmt(own_AlterDomainStmt(unsafe { &*(p as *const ffi::pgbind_AlterDomainStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_SetOperationStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_SetOperationStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_SetOperationStmt.
-    Ok(pb::node::Node::SetOperationStmt(own_SetOperationStmt(unsafe { &*(p as *const ffi::pgbind_SetOperationStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::SetOperationStmt(own_SetOperationStmt(unsafe { &*(p as *const ffi::pgbind_SetOperationStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_GrantStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_GrantStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_GrantStmt.
-    Ok(pb::node::Node::GrantStmt(own_GrantStmt(unsafe { &*(p as *const ffi::pgbind_GrantStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::GrantStmt(own_GrantStmt(unsafe { &*(p as *const ffi::pgbind_GrantStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_GrantRoleStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_GrantRoleStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_GrantRoleStmt.
-    Ok(pb::node::Node::GrantRoleStmt(own_GrantRoleStmt(unsafe { &*(p as *const ffi::pgbind_GrantRoleStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::GrantRoleStmt(own_GrantRoleStmt(unsafe { &*(p as *const ffi::pgbind_GrantRoleStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterDefaultPrivilegesStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterDefaultPrivilegesStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterDefaultPrivilegesStmt.
-    Ok(pb::node::Node::AlterDefaultPrivilegesStmt(own_AlterDefaultPrivilegesStmt(unsafe { &*(p as *const ffi::pgbind_AlterDefaultPrivilegesStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterDefaultPrivilegesStmt(own_AlterDefaultPrivilegesStmt(unsafe { &*(p as *const ffi::pgbind_AlterDefaultPrivilegesStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ClosePortalStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ClosePortalStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ClosePortalStmt.
-    Ok(pb::node::Node::ClosePortalStmt(own_ClosePortalStmt(unsafe { &*(p as *const ffi::pgbind_ClosePortalStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ClosePortalStmt(own_ClosePortalStmt(unsafe { &*(p as *const ffi::pgbind_ClosePortalStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ClusterStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ClusterStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ClusterStmt.
-    Ok(pb::node::Node::ClusterStmt(own_ClusterStmt(unsafe { &*(p as *const ffi::pgbind_ClusterStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ClusterStmt(own_ClusterStmt(unsafe { &*(p as *const ffi::pgbind_ClusterStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CopyStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CopyStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CopyStmt.
-    Ok(pb::node::Node::CopyStmt(own_CopyStmt(unsafe { &*(p as *const ffi::pgbind_CopyStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CopyStmt(own_CopyStmt(unsafe { &*(p as *const ffi::pgbind_CopyStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateStmt.
-    Ok(pb::node::Node::CreateStmt(own_CreateStmt(unsafe { &*(p as *const ffi::pgbind_CreateStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateStmt(own_CreateStmt(unsafe { &*(p as *const ffi::pgbind_CreateStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_DefineStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_DefineStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_DefineStmt.
-    Ok(pb::node::Node::DefineStmt(own_DefineStmt(unsafe { &*(p as *const ffi::pgbind_DefineStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::DefineStmt(own_DefineStmt(unsafe { &*(p as *const ffi::pgbind_DefineStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_DropStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_DropStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_DropStmt.
-    Ok(pb::node::Node::DropStmt(own_DropStmt(unsafe { &*(p as *const ffi::pgbind_DropStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::DropStmt(own_DropStmt(unsafe { &*(p as *const ffi::pgbind_DropStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_TruncateStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_TruncateStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_TruncateStmt.
-    Ok(pb::node::Node::TruncateStmt(own_TruncateStmt(unsafe { &*(p as *const ffi::pgbind_TruncateStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::TruncateStmt(own_TruncateStmt(unsafe { &*(p as *const ffi::pgbind_TruncateStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CommentStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CommentStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CommentStmt.
-    Ok(pb::node::Node::CommentStmt(own_CommentStmt(unsafe { &*(p as *const ffi::pgbind_CommentStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CommentStmt(own_CommentStmt(unsafe { &*(p as *const ffi::pgbind_CommentStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_FetchStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_FetchStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_FetchStmt.
-    Ok(pb::node::Node::FetchStmt(own_FetchStmt(unsafe { &*(p as *const ffi::pgbind_FetchStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::FetchStmt(own_FetchStmt(unsafe { &*(p as *const ffi::pgbind_FetchStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_IndexStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_IndexStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_IndexStmt.
-    Ok(pb::node::Node::IndexStmt(own_IndexStmt(unsafe { &*(p as *const ffi::pgbind_IndexStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::IndexStmt(own_IndexStmt(unsafe { &*(p as *const ffi::pgbind_IndexStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateFunctionStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateFunctionStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateFunctionStmt.
-    Ok(pb::node::Node::CreateFunctionStmt(own_CreateFunctionStmt(unsafe { &*(p as *const ffi::pgbind_CreateFunctionStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateFunctionStmt(own_CreateFunctionStmt(unsafe { &*(p as *const ffi::pgbind_CreateFunctionStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterFunctionStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterFunctionStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterFunctionStmt.
-    Ok(pb::node::Node::AlterFunctionStmt(own_AlterFunctionStmt(unsafe { &*(p as *const ffi::pgbind_AlterFunctionStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterFunctionStmt(own_AlterFunctionStmt(unsafe { &*(p as *const ffi::pgbind_AlterFunctionStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_DoStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_DoStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_DoStmt.
-    Ok(pb::node::Node::DoStmt(own_DoStmt(unsafe { &*(p as *const ffi::pgbind_DoStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::DoStmt(own_DoStmt(unsafe { &*(p as *const ffi::pgbind_DoStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RenameStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RenameStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RenameStmt.
-    Ok(pb::node::Node::RenameStmt(own_RenameStmt(unsafe { &*(p as *const ffi::pgbind_RenameStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RenameStmt(own_RenameStmt(unsafe { &*(p as *const ffi::pgbind_RenameStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RuleStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RuleStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RuleStmt.
-    Ok(pb::node::Node::RuleStmt(own_RuleStmt(unsafe { &*(p as *const ffi::pgbind_RuleStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RuleStmt(own_RuleStmt(unsafe { &*(p as *const ffi::pgbind_RuleStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_NotifyStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_NotifyStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_NotifyStmt.
-    Ok(pb::node::Node::NotifyStmt(own_NotifyStmt(unsafe { &*(p as *const ffi::pgbind_NotifyStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::NotifyStmt(own_NotifyStmt(unsafe { &*(p as *const ffi::pgbind_NotifyStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ListenStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ListenStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ListenStmt.
-    Ok(pb::node::Node::ListenStmt(own_ListenStmt(unsafe { &*(p as *const ffi::pgbind_ListenStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ListenStmt(own_ListenStmt(unsafe { &*(p as *const ffi::pgbind_ListenStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_UnlistenStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_UnlistenStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_UnlistenStmt.
-    Ok(pb::node::Node::UnlistenStmt(own_UnlistenStmt(unsafe { &*(p as *const ffi::pgbind_UnlistenStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::UnlistenStmt(own_UnlistenStmt(unsafe { &*(p as *const ffi::pgbind_UnlistenStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_TransactionStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_TransactionStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_TransactionStmt.
-    Ok(pb::node::Node::TransactionStmt(own_TransactionStmt(unsafe { &*(p as *const ffi::pgbind_TransactionStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::TransactionStmt(own_TransactionStmt(unsafe { &*(p as *const ffi::pgbind_TransactionStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ViewStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ViewStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ViewStmt.
-    Ok(pb::node::Node::ViewStmt(own_ViewStmt(unsafe { &*(p as *const ffi::pgbind_ViewStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ViewStmt(own_ViewStmt(unsafe { &*(p as *const ffi::pgbind_ViewStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_LoadStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_LoadStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_LoadStmt.
-    Ok(pb::node::Node::LoadStmt(own_LoadStmt(unsafe { &*(p as *const ffi::pgbind_LoadStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::LoadStmt(own_LoadStmt(unsafe { &*(p as *const ffi::pgbind_LoadStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateDomainStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateDomainStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateDomainStmt.
-    Ok(pb::node::Node::CreateDomainStmt(own_CreateDomainStmt(unsafe { &*(p as *const ffi::pgbind_CreateDomainStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateDomainStmt(own_CreateDomainStmt(unsafe { &*(p as *const ffi::pgbind_CreateDomainStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreatedbStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreatedbStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreatedbStmt.
-    Ok(pb::node::Node::CreatedbStmt(own_CreatedbStmt(unsafe { &*(p as *const ffi::pgbind_CreatedbStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreatedbStmt(own_CreatedbStmt(unsafe { &*(p as *const ffi::pgbind_CreatedbStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_DropdbStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_DropdbStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_DropdbStmt.
-    Ok(pb::node::Node::DropdbStmt(own_DropdbStmt(unsafe { &*(p as *const ffi::pgbind_DropdbStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::DropdbStmt(own_DropdbStmt(unsafe { &*(p as *const ffi::pgbind_DropdbStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_VacuumStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_VacuumStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_VacuumStmt.
-    Ok(pb::node::Node::VacuumStmt(own_VacuumStmt(unsafe { &*(p as *const ffi::pgbind_VacuumStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::VacuumStmt(own_VacuumStmt(unsafe { &*(p as *const ffi::pgbind_VacuumStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ExplainStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ExplainStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ExplainStmt.
-    Ok(pb::node::Node::ExplainStmt(own_ExplainStmt(unsafe { &*(p as *const ffi::pgbind_ExplainStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ExplainStmt(own_ExplainStmt(unsafe { &*(p as *const ffi::pgbind_ExplainStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateTableAsStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateTableAsStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateTableAsStmt.
-    Ok(pb::node::Node::CreateTableAsStmt(own_CreateTableAsStmt(unsafe { &*(p as *const ffi::pgbind_CreateTableAsStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateTableAsStmt(own_CreateTableAsStmt(unsafe { &*(p as *const ffi::pgbind_CreateTableAsStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateSeqStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateSeqStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateSeqStmt.
-    Ok(pb::node::Node::CreateSeqStmt(own_CreateSeqStmt(unsafe { &*(p as *const ffi::pgbind_CreateSeqStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateSeqStmt(own_CreateSeqStmt(unsafe { &*(p as *const ffi::pgbind_CreateSeqStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterSeqStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterSeqStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterSeqStmt.
-    Ok(pb::node::Node::AlterSeqStmt(own_AlterSeqStmt(unsafe { &*(p as *const ffi::pgbind_AlterSeqStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterSeqStmt(own_AlterSeqStmt(unsafe { &*(p as *const ffi::pgbind_AlterSeqStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_VariableSetStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_VariableSetStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_VariableSetStmt.
-    Ok(pb::node::Node::VariableSetStmt(own_VariableSetStmt(unsafe { &*(p as *const ffi::pgbind_VariableSetStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::VariableSetStmt(own_VariableSetStmt(unsafe { &*(p as *const ffi::pgbind_VariableSetStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_VariableShowStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_VariableShowStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_VariableShowStmt.
-    Ok(pb::node::Node::VariableShowStmt(own_VariableShowStmt(unsafe { &*(p as *const ffi::pgbind_VariableShowStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::VariableShowStmt(own_VariableShowStmt(unsafe { &*(p as *const ffi::pgbind_VariableShowStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_DiscardStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_DiscardStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_DiscardStmt.
-    Ok(pb::node::Node::DiscardStmt(own_DiscardStmt(unsafe { &*(p as *const ffi::pgbind_DiscardStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::DiscardStmt(own_DiscardStmt(unsafe { &*(p as *const ffi::pgbind_DiscardStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateTrigStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateTrigStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateTrigStmt.
-    Ok(pb::node::Node::CreateTrigStmt(own_CreateTrigStmt(unsafe { &*(p as *const ffi::pgbind_CreateTrigStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateTrigStmt(own_CreateTrigStmt(unsafe { &*(p as *const ffi::pgbind_CreateTrigStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreatePLangStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreatePLangStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreatePLangStmt.
-    Ok(pb::node::Node::CreatePlangStmt(own_CreatePLangStmt(unsafe { &*(p as *const ffi::pgbind_CreatePLangStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreatePlangStmt(own_CreatePLangStmt(unsafe { &*(p as *const ffi::pgbind_CreatePLangStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateRoleStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateRoleStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateRoleStmt.
-    Ok(pb::node::Node::CreateRoleStmt(own_CreateRoleStmt(unsafe { &*(p as *const ffi::pgbind_CreateRoleStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateRoleStmt(own_CreateRoleStmt(unsafe { &*(p as *const ffi::pgbind_CreateRoleStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterRoleStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterRoleStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterRoleStmt.
-    Ok(pb::node::Node::AlterRoleStmt(own_AlterRoleStmt(unsafe { &*(p as *const ffi::pgbind_AlterRoleStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterRoleStmt(own_AlterRoleStmt(unsafe { &*(p as *const ffi::pgbind_AlterRoleStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_DropRoleStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_DropRoleStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_DropRoleStmt.
-    Ok(pb::node::Node::DropRoleStmt(own_DropRoleStmt(unsafe { &*(p as *const ffi::pgbind_DropRoleStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::DropRoleStmt(own_DropRoleStmt(unsafe { &*(p as *const ffi::pgbind_DropRoleStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_LockStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_LockStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_LockStmt.
-    Ok(pb::node::Node::LockStmt(own_LockStmt(unsafe { &*(p as *const ffi::pgbind_LockStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::LockStmt(own_LockStmt(unsafe { &*(p as *const ffi::pgbind_LockStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ConstraintsSetStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ConstraintsSetStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ConstraintsSetStmt.
-    Ok(pb::node::Node::ConstraintsSetStmt(own_ConstraintsSetStmt(unsafe { &*(p as *const ffi::pgbind_ConstraintsSetStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ConstraintsSetStmt(own_ConstraintsSetStmt(unsafe { &*(p as *const ffi::pgbind_ConstraintsSetStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ReindexStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ReindexStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ReindexStmt.
-    Ok(pb::node::Node::ReindexStmt(own_ReindexStmt(unsafe { &*(p as *const ffi::pgbind_ReindexStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ReindexStmt(own_ReindexStmt(unsafe { &*(p as *const ffi::pgbind_ReindexStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CheckPointStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CheckPointStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CheckPointStmt.
-    Ok(pb::node::Node::CheckPointStmt(own_CheckPointStmt(unsafe { &*(p as *const ffi::pgbind_CheckPointStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CheckPointStmt(own_CheckPointStmt(unsafe { &*(p as *const ffi::pgbind_CheckPointStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateSchemaStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateSchemaStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateSchemaStmt.
-    Ok(pb::node::Node::CreateSchemaStmt(own_CreateSchemaStmt(unsafe { &*(p as *const ffi::pgbind_CreateSchemaStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateSchemaStmt(own_CreateSchemaStmt(unsafe { &*(p as *const ffi::pgbind_CreateSchemaStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterDatabaseStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterDatabaseStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterDatabaseStmt.
-    Ok(pb::node::Node::AlterDatabaseStmt(own_AlterDatabaseStmt(unsafe { &*(p as *const ffi::pgbind_AlterDatabaseStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterDatabaseStmt(own_AlterDatabaseStmt(unsafe { &*(p as *const ffi::pgbind_AlterDatabaseStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterDatabaseRefreshCollStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterDatabaseRefreshCollStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterDatabaseRefreshCollStmt.
-    Ok(pb::node::Node::AlterDatabaseRefreshCollStmt(own_AlterDatabaseRefreshCollStmt(unsafe { &*(p as *const ffi::pgbind_AlterDatabaseRefreshCollStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterDatabaseRefreshCollStmt(own_AlterDatabaseRefreshCollStmt(unsafe { &*(p as *const ffi::pgbind_AlterDatabaseRefreshCollStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterDatabaseSetStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterDatabaseSetStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterDatabaseSetStmt.
-    Ok(pb::node::Node::AlterDatabaseSetStmt(own_AlterDatabaseSetStmt(unsafe { &*(p as *const ffi::pgbind_AlterDatabaseSetStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterDatabaseSetStmt(own_AlterDatabaseSetStmt(unsafe { &*(p as *const ffi::pgbind_AlterDatabaseSetStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterRoleSetStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterRoleSetStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterRoleSetStmt.
-    Ok(pb::node::Node::AlterRoleSetStmt(own_AlterRoleSetStmt(unsafe { &*(p as *const ffi::pgbind_AlterRoleSetStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterRoleSetStmt(own_AlterRoleSetStmt(unsafe { &*(p as *const ffi::pgbind_AlterRoleSetStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateConversionStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateConversionStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateConversionStmt.
-    Ok(pb::node::Node::CreateConversionStmt(own_CreateConversionStmt(unsafe { &*(p as *const ffi::pgbind_CreateConversionStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateConversionStmt(own_CreateConversionStmt(unsafe { &*(p as *const ffi::pgbind_CreateConversionStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateCastStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateCastStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateCastStmt.
-    Ok(pb::node::Node::CreateCastStmt(own_CreateCastStmt(unsafe { &*(p as *const ffi::pgbind_CreateCastStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateCastStmt(own_CreateCastStmt(unsafe { &*(p as *const ffi::pgbind_CreateCastStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateOpClassStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateOpClassStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateOpClassStmt.
-    Ok(pb::node::Node::CreateOpClassStmt(own_CreateOpClassStmt(unsafe { &*(p as *const ffi::pgbind_CreateOpClassStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateOpClassStmt(own_CreateOpClassStmt(unsafe { &*(p as *const ffi::pgbind_CreateOpClassStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateOpFamilyStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateOpFamilyStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateOpFamilyStmt.
-    Ok(pb::node::Node::CreateOpFamilyStmt(own_CreateOpFamilyStmt(unsafe { &*(p as *const ffi::pgbind_CreateOpFamilyStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateOpFamilyStmt(own_CreateOpFamilyStmt(unsafe { &*(p as *const ffi::pgbind_CreateOpFamilyStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterOpFamilyStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterOpFamilyStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterOpFamilyStmt.
-    Ok(pb::node::Node::AlterOpFamilyStmt(own_AlterOpFamilyStmt(unsafe { &*(p as *const ffi::pgbind_AlterOpFamilyStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterOpFamilyStmt(own_AlterOpFamilyStmt(unsafe { &*(p as *const ffi::pgbind_AlterOpFamilyStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_PrepareStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_PrepareStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_PrepareStmt.
-    Ok(pb::node::Node::PrepareStmt(own_PrepareStmt(unsafe { &*(p as *const ffi::pgbind_PrepareStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::PrepareStmt(own_PrepareStmt(unsafe { &*(p as *const ffi::pgbind_PrepareStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ExecuteStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ExecuteStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ExecuteStmt.
-    Ok(pb::node::Node::ExecuteStmt(own_ExecuteStmt(unsafe { &*(p as *const ffi::pgbind_ExecuteStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ExecuteStmt(own_ExecuteStmt(unsafe { &*(p as *const ffi::pgbind_ExecuteStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_DeallocateStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_DeallocateStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_DeallocateStmt.
-    Ok(pb::node::Node::DeallocateStmt(own_DeallocateStmt(unsafe { &*(p as *const ffi::pgbind_DeallocateStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::DeallocateStmt(own_DeallocateStmt(unsafe { &*(p as *const ffi::pgbind_DeallocateStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_DeclareCursorStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_DeclareCursorStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_DeclareCursorStmt.
-    Ok(pb::node::Node::DeclareCursorStmt(own_DeclareCursorStmt(unsafe { &*(p as *const ffi::pgbind_DeclareCursorStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::DeclareCursorStmt(own_DeclareCursorStmt(unsafe { &*(p as *const ffi::pgbind_DeclareCursorStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateTableSpaceStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateTableSpaceStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateTableSpaceStmt.
-    Ok(pb::node::Node::CreateTableSpaceStmt(own_CreateTableSpaceStmt(unsafe { &*(p as *const ffi::pgbind_CreateTableSpaceStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateTableSpaceStmt(own_CreateTableSpaceStmt(unsafe { &*(p as *const ffi::pgbind_CreateTableSpaceStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_DropTableSpaceStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_DropTableSpaceStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_DropTableSpaceStmt.
-    Ok(pb::node::Node::DropTableSpaceStmt(own_DropTableSpaceStmt(unsafe { &*(p as *const ffi::pgbind_DropTableSpaceStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::DropTableSpaceStmt(own_DropTableSpaceStmt(unsafe { &*(p as *const ffi::pgbind_DropTableSpaceStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterObjectDependsStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterObjectDependsStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterObjectDependsStmt.
-    Ok(pb::node::Node::AlterObjectDependsStmt(own_AlterObjectDependsStmt(unsafe { &*(p as *const ffi::pgbind_AlterObjectDependsStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterObjectDependsStmt(own_AlterObjectDependsStmt(unsafe { &*(p as *const ffi::pgbind_AlterObjectDependsStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterObjectSchemaStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterObjectSchemaStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterObjectSchemaStmt.
-    Ok(pb::node::Node::AlterObjectSchemaStmt(own_AlterObjectSchemaStmt(unsafe { &*(p as *const ffi::pgbind_AlterObjectSchemaStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterObjectSchemaStmt(own_AlterObjectSchemaStmt(unsafe { &*(p as *const ffi::pgbind_AlterObjectSchemaStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterOwnerStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterOwnerStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterOwnerStmt.
-    Ok(pb::node::Node::AlterOwnerStmt(own_AlterOwnerStmt(unsafe { &*(p as *const ffi::pgbind_AlterOwnerStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterOwnerStmt(own_AlterOwnerStmt(unsafe { &*(p as *const ffi::pgbind_AlterOwnerStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterOperatorStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterOperatorStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterOperatorStmt.
-    Ok(pb::node::Node::AlterOperatorStmt(own_AlterOperatorStmt(unsafe { &*(p as *const ffi::pgbind_AlterOperatorStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterOperatorStmt(own_AlterOperatorStmt(unsafe { &*(p as *const ffi::pgbind_AlterOperatorStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterTypeStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterTypeStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterTypeStmt.
-    Ok(pb::node::Node::AlterTypeStmt(own_AlterTypeStmt(unsafe { &*(p as *const ffi::pgbind_AlterTypeStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterTypeStmt(own_AlterTypeStmt(unsafe { &*(p as *const ffi::pgbind_AlterTypeStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_DropOwnedStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_DropOwnedStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_DropOwnedStmt.
-    Ok(pb::node::Node::DropOwnedStmt(own_DropOwnedStmt(unsafe { &*(p as *const ffi::pgbind_DropOwnedStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::DropOwnedStmt(own_DropOwnedStmt(unsafe { &*(p as *const ffi::pgbind_DropOwnedStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ReassignOwnedStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ReassignOwnedStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ReassignOwnedStmt.
-    Ok(pb::node::Node::ReassignOwnedStmt(own_ReassignOwnedStmt(unsafe { &*(p as *const ffi::pgbind_ReassignOwnedStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ReassignOwnedStmt(own_ReassignOwnedStmt(unsafe { &*(p as *const ffi::pgbind_ReassignOwnedStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CompositeTypeStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CompositeTypeStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CompositeTypeStmt.
-    Ok(pb::node::Node::CompositeTypeStmt(own_CompositeTypeStmt(unsafe { &*(p as *const ffi::pgbind_CompositeTypeStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CompositeTypeStmt(own_CompositeTypeStmt(unsafe { &*(p as *const ffi::pgbind_CompositeTypeStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateEnumStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateEnumStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateEnumStmt.
-    Ok(pb::node::Node::CreateEnumStmt(own_CreateEnumStmt(unsafe { &*(p as *const ffi::pgbind_CreateEnumStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateEnumStmt(own_CreateEnumStmt(unsafe { &*(p as *const ffi::pgbind_CreateEnumStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateRangeStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateRangeStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateRangeStmt.
-    Ok(pb::node::Node::CreateRangeStmt(own_CreateRangeStmt(unsafe { &*(p as *const ffi::pgbind_CreateRangeStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateRangeStmt(own_CreateRangeStmt(unsafe { &*(p as *const ffi::pgbind_CreateRangeStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterEnumStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterEnumStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterEnumStmt.
-    Ok(pb::node::Node::AlterEnumStmt(own_AlterEnumStmt(unsafe { &*(p as *const ffi::pgbind_AlterEnumStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterEnumStmt(own_AlterEnumStmt(unsafe { &*(p as *const ffi::pgbind_AlterEnumStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterTSDictionaryStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterTSDictionaryStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterTSDictionaryStmt.
-    Ok(pb::node::Node::AlterTsdictionaryStmt(own_AlterTSDictionaryStmt(unsafe { &*(p as *const ffi::pgbind_AlterTSDictionaryStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterTsdictionaryStmt(own_AlterTSDictionaryStmt(unsafe { &*(p as *const ffi::pgbind_AlterTSDictionaryStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterTSConfigurationStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterTSConfigurationStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterTSConfigurationStmt.
-    Ok(pb::node::Node::AlterTsconfigurationStmt(own_AlterTSConfigurationStmt(unsafe { &*(p as *const ffi::pgbind_AlterTSConfigurationStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterTsconfigurationStmt(own_AlterTSConfigurationStmt(unsafe { &*(p as *const ffi::pgbind_AlterTSConfigurationStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateFdwStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateFdwStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateFdwStmt.
-    Ok(pb::node::Node::CreateFdwStmt(own_CreateFdwStmt(unsafe { &*(p as *const ffi::pgbind_CreateFdwStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateFdwStmt(own_CreateFdwStmt(unsafe { &*(p as *const ffi::pgbind_CreateFdwStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterFdwStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterFdwStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterFdwStmt.
-    Ok(pb::node::Node::AlterFdwStmt(own_AlterFdwStmt(unsafe { &*(p as *const ffi::pgbind_AlterFdwStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterFdwStmt(own_AlterFdwStmt(unsafe { &*(p as *const ffi::pgbind_AlterFdwStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateForeignServerStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateForeignServerStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateForeignServerStmt.
-    Ok(pb::node::Node::CreateForeignServerStmt(own_CreateForeignServerStmt(unsafe { &*(p as *const ffi::pgbind_CreateForeignServerStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateForeignServerStmt(own_CreateForeignServerStmt(unsafe { &*(p as *const ffi::pgbind_CreateForeignServerStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterForeignServerStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterForeignServerStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterForeignServerStmt.
-    Ok(pb::node::Node::AlterForeignServerStmt(own_AlterForeignServerStmt(unsafe { &*(p as *const ffi::pgbind_AlterForeignServerStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterForeignServerStmt(own_AlterForeignServerStmt(unsafe { &*(p as *const ffi::pgbind_AlterForeignServerStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateUserMappingStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateUserMappingStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateUserMappingStmt.
-    Ok(pb::node::Node::CreateUserMappingStmt(own_CreateUserMappingStmt(unsafe { &*(p as *const ffi::pgbind_CreateUserMappingStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateUserMappingStmt(own_CreateUserMappingStmt(unsafe { &*(p as *const ffi::pgbind_CreateUserMappingStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterUserMappingStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterUserMappingStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterUserMappingStmt.
-    Ok(pb::node::Node::AlterUserMappingStmt(own_AlterUserMappingStmt(unsafe { &*(p as *const ffi::pgbind_AlterUserMappingStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterUserMappingStmt(own_AlterUserMappingStmt(unsafe { &*(p as *const ffi::pgbind_AlterUserMappingStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_DropUserMappingStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_DropUserMappingStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_DropUserMappingStmt.
-    Ok(pb::node::Node::DropUserMappingStmt(own_DropUserMappingStmt(unsafe { &*(p as *const ffi::pgbind_DropUserMappingStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::DropUserMappingStmt(own_DropUserMappingStmt(unsafe { &*(p as *const ffi::pgbind_DropUserMappingStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterTableSpaceOptionsStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterTableSpaceOptionsStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterTableSpaceOptionsStmt.
-    Ok(pb::node::Node::AlterTableSpaceOptionsStmt(own_AlterTableSpaceOptionsStmt(unsafe { &*(p as *const ffi::pgbind_AlterTableSpaceOptionsStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterTableSpaceOptionsStmt(own_AlterTableSpaceOptionsStmt(unsafe { &*(p as *const ffi::pgbind_AlterTableSpaceOptionsStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterTableMoveAllStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterTableMoveAllStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterTableMoveAllStmt.
-    Ok(pb::node::Node::AlterTableMoveAllStmt(own_AlterTableMoveAllStmt(unsafe { &*(p as *const ffi::pgbind_AlterTableMoveAllStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterTableMoveAllStmt(own_AlterTableMoveAllStmt(unsafe { &*(p as *const ffi::pgbind_AlterTableMoveAllStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_SecLabelStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_SecLabelStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_SecLabelStmt.
-    Ok(pb::node::Node::SecLabelStmt(own_SecLabelStmt(unsafe { &*(p as *const ffi::pgbind_SecLabelStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::SecLabelStmt(own_SecLabelStmt(unsafe { &*(p as *const ffi::pgbind_SecLabelStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateForeignTableStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateForeignTableStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateForeignTableStmt.
-    Ok(pb::node::Node::CreateForeignTableStmt(own_CreateForeignTableStmt(unsafe { &*(p as *const ffi::pgbind_CreateForeignTableStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateForeignTableStmt(own_CreateForeignTableStmt(unsafe { &*(p as *const ffi::pgbind_CreateForeignTableStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ImportForeignSchemaStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ImportForeignSchemaStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ImportForeignSchemaStmt.
-    Ok(pb::node::Node::ImportForeignSchemaStmt(own_ImportForeignSchemaStmt(unsafe { &*(p as *const ffi::pgbind_ImportForeignSchemaStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ImportForeignSchemaStmt(own_ImportForeignSchemaStmt(unsafe { &*(p as *const ffi::pgbind_ImportForeignSchemaStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateExtensionStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateExtensionStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateExtensionStmt.
-    Ok(pb::node::Node::CreateExtensionStmt(own_CreateExtensionStmt(unsafe { &*(p as *const ffi::pgbind_CreateExtensionStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateExtensionStmt(own_CreateExtensionStmt(unsafe { &*(p as *const ffi::pgbind_CreateExtensionStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterExtensionStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterExtensionStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterExtensionStmt.
-    Ok(pb::node::Node::AlterExtensionStmt(own_AlterExtensionStmt(unsafe { &*(p as *const ffi::pgbind_AlterExtensionStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterExtensionStmt(own_AlterExtensionStmt(unsafe { &*(p as *const ffi::pgbind_AlterExtensionStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterExtensionContentsStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterExtensionContentsStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterExtensionContentsStmt.
-    Ok(pb::node::Node::AlterExtensionContentsStmt(own_AlterExtensionContentsStmt(unsafe { &*(p as *const ffi::pgbind_AlterExtensionContentsStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterExtensionContentsStmt(own_AlterExtensionContentsStmt(unsafe { &*(p as *const ffi::pgbind_AlterExtensionContentsStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateEventTrigStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateEventTrigStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateEventTrigStmt.
-    Ok(pb::node::Node::CreateEventTrigStmt(own_CreateEventTrigStmt(unsafe { &*(p as *const ffi::pgbind_CreateEventTrigStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateEventTrigStmt(own_CreateEventTrigStmt(unsafe { &*(p as *const ffi::pgbind_CreateEventTrigStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterEventTrigStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterEventTrigStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterEventTrigStmt.
-    Ok(pb::node::Node::AlterEventTrigStmt(own_AlterEventTrigStmt(unsafe { &*(p as *const ffi::pgbind_AlterEventTrigStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterEventTrigStmt(own_AlterEventTrigStmt(unsafe { &*(p as *const ffi::pgbind_AlterEventTrigStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RefreshMatViewStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RefreshMatViewStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RefreshMatViewStmt.
-    Ok(pb::node::Node::RefreshMatViewStmt(own_RefreshMatViewStmt(unsafe { &*(p as *const ffi::pgbind_RefreshMatViewStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RefreshMatViewStmt(own_RefreshMatViewStmt(unsafe { &*(p as *const ffi::pgbind_RefreshMatViewStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ReplicaIdentityStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ReplicaIdentityStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ReplicaIdentityStmt.
-    Ok(pb::node::Node::ReplicaIdentityStmt(own_ReplicaIdentityStmt(unsafe { &*(p as *const ffi::pgbind_ReplicaIdentityStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ReplicaIdentityStmt(own_ReplicaIdentityStmt(unsafe { &*(p as *const ffi::pgbind_ReplicaIdentityStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterSystemStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterSystemStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterSystemStmt.
-    Ok(pb::node::Node::AlterSystemStmt(own_AlterSystemStmt(unsafe { &*(p as *const ffi::pgbind_AlterSystemStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterSystemStmt(own_AlterSystemStmt(unsafe { &*(p as *const ffi::pgbind_AlterSystemStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreatePolicyStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreatePolicyStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreatePolicyStmt.
-    Ok(pb::node::Node::CreatePolicyStmt(own_CreatePolicyStmt(unsafe { &*(p as *const ffi::pgbind_CreatePolicyStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreatePolicyStmt(own_CreatePolicyStmt(unsafe { &*(p as *const ffi::pgbind_CreatePolicyStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterPolicyStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterPolicyStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterPolicyStmt.
-    Ok(pb::node::Node::AlterPolicyStmt(own_AlterPolicyStmt(unsafe { &*(p as *const ffi::pgbind_AlterPolicyStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterPolicyStmt(own_AlterPolicyStmt(unsafe { &*(p as *const ffi::pgbind_AlterPolicyStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateTransformStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateTransformStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateTransformStmt.
-    Ok(pb::node::Node::CreateTransformStmt(own_CreateTransformStmt(unsafe { &*(p as *const ffi::pgbind_CreateTransformStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateTransformStmt(own_CreateTransformStmt(unsafe { &*(p as *const ffi::pgbind_CreateTransformStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateAmStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateAmStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateAmStmt.
-    Ok(pb::node::Node::CreateAmStmt(own_CreateAmStmt(unsafe { &*(p as *const ffi::pgbind_CreateAmStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateAmStmt(own_CreateAmStmt(unsafe { &*(p as *const ffi::pgbind_CreateAmStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreatePublicationStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreatePublicationStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreatePublicationStmt.
-    Ok(pb::node::Node::CreatePublicationStmt(own_CreatePublicationStmt(unsafe { &*(p as *const ffi::pgbind_CreatePublicationStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreatePublicationStmt(own_CreatePublicationStmt(unsafe { &*(p as *const ffi::pgbind_CreatePublicationStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterPublicationStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterPublicationStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterPublicationStmt.
-    Ok(pb::node::Node::AlterPublicationStmt(own_AlterPublicationStmt(unsafe { &*(p as *const ffi::pgbind_AlterPublicationStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterPublicationStmt(own_AlterPublicationStmt(unsafe { &*(p as *const ffi::pgbind_AlterPublicationStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateSubscriptionStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateSubscriptionStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateSubscriptionStmt.
-    Ok(pb::node::Node::CreateSubscriptionStmt(own_CreateSubscriptionStmt(unsafe { &*(p as *const ffi::pgbind_CreateSubscriptionStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateSubscriptionStmt(own_CreateSubscriptionStmt(unsafe { &*(p as *const ffi::pgbind_CreateSubscriptionStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterSubscriptionStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterSubscriptionStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterSubscriptionStmt.
-    Ok(pb::node::Node::AlterSubscriptionStmt(own_AlterSubscriptionStmt(unsafe { &*(p as *const ffi::pgbind_AlterSubscriptionStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterSubscriptionStmt(own_AlterSubscriptionStmt(unsafe { &*(p as *const ffi::pgbind_AlterSubscriptionStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_DropSubscriptionStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_DropSubscriptionStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_DropSubscriptionStmt.
-    Ok(pb::node::Node::DropSubscriptionStmt(own_DropSubscriptionStmt(unsafe { &*(p as *const ffi::pgbind_DropSubscriptionStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::DropSubscriptionStmt(own_DropSubscriptionStmt(unsafe { &*(p as *const ffi::pgbind_DropSubscriptionStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateStatsStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateStatsStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateStatsStmt.
-    Ok(pb::node::Node::CreateStatsStmt(own_CreateStatsStmt(unsafe { &*(p as *const ffi::pgbind_CreateStatsStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateStatsStmt(own_CreateStatsStmt(unsafe { &*(p as *const ffi::pgbind_CreateStatsStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterCollationStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterCollationStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterCollationStmt.
-    Ok(pb::node::Node::AlterCollationStmt(own_AlterCollationStmt(unsafe { &*(p as *const ffi::pgbind_AlterCollationStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterCollationStmt(own_AlterCollationStmt(unsafe { &*(p as *const ffi::pgbind_AlterCollationStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CallStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CallStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CallStmt.
-    Ok(pb::node::Node::CallStmt(own_CallStmt(unsafe { &*(p as *const ffi::pgbind_CallStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CallStmt(own_CallStmt(unsafe { &*(p as *const ffi::pgbind_CallStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AlterStatsStmt(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AlterStatsStmt(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AlterStatsStmt.
-    Ok(pb::node::Node::AlterStatsStmt(own_AlterStatsStmt(unsafe { &*(p as *const ffi::pgbind_AlterStatsStmt) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AlterStatsStmt(own_AlterStatsStmt(unsafe { &*(p as *const ffi::pgbind_AlterStatsStmt) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_A_Expr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_A_Expr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_A_Expr.
-    Ok(pb::node::Node::AExpr(own_A_Expr(unsafe { &*(p as *const ffi::pgbind_A_Expr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AExpr(own_A_Expr(unsafe { &*(p as *const ffi::pgbind_A_Expr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ColumnRef(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ColumnRef(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ColumnRef.
-    Ok(pb::node::Node::ColumnRef(own_ColumnRef(unsafe { &*(p as *const ffi::pgbind_ColumnRef) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ColumnRef(own_ColumnRef(unsafe { &*(p as *const ffi::pgbind_ColumnRef) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ParamRef(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ParamRef(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ParamRef.
-    Ok(pb::node::Node::ParamRef(own_ParamRef(unsafe { &*(p as *const ffi::pgbind_ParamRef) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ParamRef(own_ParamRef(unsafe { &*(p as *const ffi::pgbind_ParamRef) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_FuncCall(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_FuncCall(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_FuncCall.
-    Ok(pb::node::Node::FuncCall(own_FuncCall(unsafe { &*(p as *const ffi::pgbind_FuncCall) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::FuncCall(own_FuncCall(unsafe { &*(p as *const ffi::pgbind_FuncCall) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_A_Star(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_A_Star(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_A_Star.
-    Ok(pb::node::Node::AStar(own_A_Star(unsafe { &*(p as *const ffi::pgbind_A_Star) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AStar(own_A_Star(unsafe { &*(p as *const ffi::pgbind_A_Star) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_A_Indices(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_A_Indices(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_A_Indices.
-    Ok(pb::node::Node::AIndices(own_A_Indices(unsafe { &*(p as *const ffi::pgbind_A_Indices) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AIndices(own_A_Indices(unsafe { &*(p as *const ffi::pgbind_A_Indices) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_A_Indirection(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_A_Indirection(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_A_Indirection.
-    Ok(pb::node::Node::AIndirection(own_A_Indirection(unsafe { &*(p as *const ffi::pgbind_A_Indirection) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AIndirection(own_A_Indirection(unsafe { &*(p as *const ffi::pgbind_A_Indirection) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_A_ArrayExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_A_ArrayExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_A_ArrayExpr.
-    Ok(pb::node::Node::AArrayExpr(own_A_ArrayExpr(unsafe { &*(p as *const ffi::pgbind_A_ArrayExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AArrayExpr(own_A_ArrayExpr(unsafe { &*(p as *const ffi::pgbind_A_ArrayExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ResTarget(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ResTarget(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ResTarget.
-    Ok(pb::node::Node::ResTarget(own_ResTarget(unsafe { &*(p as *const ffi::pgbind_ResTarget) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ResTarget(own_ResTarget(unsafe { &*(p as *const ffi::pgbind_ResTarget) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_MultiAssignRef(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_MultiAssignRef(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_MultiAssignRef.
-    Ok(pb::node::Node::MultiAssignRef(own_MultiAssignRef(unsafe { &*(p as *const ffi::pgbind_MultiAssignRef) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::MultiAssignRef(own_MultiAssignRef(unsafe { &*(p as *const ffi::pgbind_MultiAssignRef) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_TypeCast(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_TypeCast(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_TypeCast.
-    Ok(pb::node::Node::TypeCast(own_TypeCast(unsafe { &*(p as *const ffi::pgbind_TypeCast) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::TypeCast(own_TypeCast(unsafe { &*(p as *const ffi::pgbind_TypeCast) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CollateClause(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CollateClause(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CollateClause.
-    Ok(pb::node::Node::CollateClause(own_CollateClause(unsafe { &*(p as *const ffi::pgbind_CollateClause) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CollateClause(own_CollateClause(unsafe { &*(p as *const ffi::pgbind_CollateClause) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_SortBy(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_SortBy(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_SortBy.
-    Ok(pb::node::Node::SortBy(own_SortBy(unsafe { &*(p as *const ffi::pgbind_SortBy) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::SortBy(own_SortBy(unsafe { &*(p as *const ffi::pgbind_SortBy) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_WindowDef(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_WindowDef(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_WindowDef.
-    Ok(pb::node::Node::WindowDef(own_WindowDef(unsafe { &*(p as *const ffi::pgbind_WindowDef) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::WindowDef(own_WindowDef(unsafe { &*(p as *const ffi::pgbind_WindowDef) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RangeSubselect(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RangeSubselect(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RangeSubselect.
-    Ok(pb::node::Node::RangeSubselect(own_RangeSubselect(unsafe { &*(p as *const ffi::pgbind_RangeSubselect) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RangeSubselect(own_RangeSubselect(unsafe { &*(p as *const ffi::pgbind_RangeSubselect) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RangeFunction(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RangeFunction(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RangeFunction.
-    Ok(pb::node::Node::RangeFunction(own_RangeFunction(unsafe { &*(p as *const ffi::pgbind_RangeFunction) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RangeFunction(own_RangeFunction(unsafe { &*(p as *const ffi::pgbind_RangeFunction) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RangeTableSample(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RangeTableSample(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RangeTableSample.
-    Ok(pb::node::Node::RangeTableSample(own_RangeTableSample(unsafe { &*(p as *const ffi::pgbind_RangeTableSample) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RangeTableSample(own_RangeTableSample(unsafe { &*(p as *const ffi::pgbind_RangeTableSample) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RangeTableFunc(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RangeTableFunc(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RangeTableFunc.
-    Ok(pb::node::Node::RangeTableFunc(own_RangeTableFunc(unsafe { &*(p as *const ffi::pgbind_RangeTableFunc) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RangeTableFunc(own_RangeTableFunc(unsafe { &*(p as *const ffi::pgbind_RangeTableFunc) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RangeTableFuncCol(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RangeTableFuncCol(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RangeTableFuncCol.
-    Ok(pb::node::Node::RangeTableFuncCol(own_RangeTableFuncCol(unsafe { &*(p as *const ffi::pgbind_RangeTableFuncCol) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RangeTableFuncCol(own_RangeTableFuncCol(unsafe { &*(p as *const ffi::pgbind_RangeTableFuncCol) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_TypeName(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_TypeName(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_TypeName.
-    Ok(pb::node::Node::TypeName(own_TypeName(unsafe { &*(p as *const ffi::pgbind_TypeName) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::TypeName(own_TypeName(unsafe { &*(p as *const ffi::pgbind_TypeName) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ColumnDef(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ColumnDef(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ColumnDef.
-    Ok(pb::node::Node::ColumnDef(own_ColumnDef(unsafe { &*(p as *const ffi::pgbind_ColumnDef) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ColumnDef(own_ColumnDef(unsafe { &*(p as *const ffi::pgbind_ColumnDef) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_IndexElem(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_IndexElem(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_IndexElem.
-    Ok(pb::node::Node::IndexElem(own_IndexElem(unsafe { &*(p as *const ffi::pgbind_IndexElem) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::IndexElem(own_IndexElem(unsafe { &*(p as *const ffi::pgbind_IndexElem) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_StatsElem(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_StatsElem(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_StatsElem.
-    Ok(pb::node::Node::StatsElem(own_StatsElem(unsafe { &*(p as *const ffi::pgbind_StatsElem) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::StatsElem(own_StatsElem(unsafe { &*(p as *const ffi::pgbind_StatsElem) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_Constraint(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_Constraint(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_Constraint.
-    Ok(pb::node::Node::Constraint(own_Constraint(unsafe { &*(p as *const ffi::pgbind_Constraint) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::Constraint(own_Constraint(unsafe { &*(p as *const ffi::pgbind_Constraint) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_DefElem(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_DefElem(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_DefElem.
-    Ok(pb::node::Node::DefElem(own_DefElem(unsafe { &*(p as *const ffi::pgbind_DefElem) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::DefElem(own_DefElem(unsafe { &*(p as *const ffi::pgbind_DefElem) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RangeTblEntry(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RangeTblEntry(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RangeTblEntry.
-    Ok(pb::node::Node::RangeTblEntry(own_RangeTblEntry(unsafe { &*(p as *const ffi::pgbind_RangeTblEntry) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RangeTblEntry(own_RangeTblEntry(unsafe { &*(p as *const ffi::pgbind_RangeTblEntry) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RangeTblFunction(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RangeTblFunction(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RangeTblFunction.
-    Ok(pb::node::Node::RangeTblFunction(own_RangeTblFunction(unsafe { &*(p as *const ffi::pgbind_RangeTblFunction) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RangeTblFunction(own_RangeTblFunction(unsafe { &*(p as *const ffi::pgbind_RangeTblFunction) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_TableSampleClause(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_TableSampleClause(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_TableSampleClause.
-    Ok(pb::node::Node::TableSampleClause(own_TableSampleClause(unsafe { &*(p as *const ffi::pgbind_TableSampleClause) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::TableSampleClause(own_TableSampleClause(unsafe { &*(p as *const ffi::pgbind_TableSampleClause) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_WithCheckOption(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_WithCheckOption(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_WithCheckOption.
-    Ok(pb::node::Node::WithCheckOption(own_WithCheckOption(unsafe { &*(p as *const ffi::pgbind_WithCheckOption) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::WithCheckOption(own_WithCheckOption(unsafe { &*(p as *const ffi::pgbind_WithCheckOption) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_SortGroupClause(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_SortGroupClause(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_SortGroupClause.
-    Ok(pb::node::Node::SortGroupClause(own_SortGroupClause(unsafe { &*(p as *const ffi::pgbind_SortGroupClause) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::SortGroupClause(own_SortGroupClause(unsafe { &*(p as *const ffi::pgbind_SortGroupClause) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_GroupingSet(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_GroupingSet(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_GroupingSet.
-    Ok(pb::node::Node::GroupingSet(own_GroupingSet(unsafe { &*(p as *const ffi::pgbind_GroupingSet) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::GroupingSet(own_GroupingSet(unsafe { &*(p as *const ffi::pgbind_GroupingSet) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_WindowClause(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_WindowClause(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_WindowClause.
-    Ok(pb::node::Node::WindowClause(own_WindowClause(unsafe { &*(p as *const ffi::pgbind_WindowClause) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::WindowClause(own_WindowClause(unsafe { &*(p as *const ffi::pgbind_WindowClause) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_ObjectWithArgs(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_ObjectWithArgs(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_ObjectWithArgs.
-    Ok(pb::node::Node::ObjectWithArgs(own_ObjectWithArgs(unsafe { &*(p as *const ffi::pgbind_ObjectWithArgs) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::ObjectWithArgs(own_ObjectWithArgs(unsafe { &*(p as *const ffi::pgbind_ObjectWithArgs) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_AccessPriv(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_AccessPriv(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_AccessPriv.
-    Ok(pb::node::Node::AccessPriv(own_AccessPriv(unsafe { &*(p as *const ffi::pgbind_AccessPriv) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AccessPriv(own_AccessPriv(unsafe { &*(p as *const ffi::pgbind_AccessPriv) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CreateOpClassItem(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CreateOpClassItem(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CreateOpClassItem.
-    Ok(pb::node::Node::CreateOpClassItem(own_CreateOpClassItem(unsafe { &*(p as *const ffi::pgbind_CreateOpClassItem) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CreateOpClassItem(own_CreateOpClassItem(unsafe { &*(p as *const ffi::pgbind_CreateOpClassItem) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_TableLikeClause(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_TableLikeClause(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_TableLikeClause.
-    Ok(pb::node::Node::TableLikeClause(own_TableLikeClause(unsafe { &*(p as *const ffi::pgbind_TableLikeClause) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::TableLikeClause(own_TableLikeClause(unsafe { &*(p as *const ffi::pgbind_TableLikeClause) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_FunctionParameter(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_FunctionParameter(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_FunctionParameter.
-    Ok(pb::node::Node::FunctionParameter(own_FunctionParameter(unsafe { &*(p as *const ffi::pgbind_FunctionParameter) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::FunctionParameter(own_FunctionParameter(unsafe { &*(p as *const ffi::pgbind_FunctionParameter) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_LockingClause(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_LockingClause(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_LockingClause.
-    Ok(pb::node::Node::LockingClause(own_LockingClause(unsafe { &*(p as *const ffi::pgbind_LockingClause) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::LockingClause(own_LockingClause(unsafe { &*(p as *const ffi::pgbind_LockingClause) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RowMarkClause(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RowMarkClause(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RowMarkClause.
-    Ok(pb::node::Node::RowMarkClause(own_RowMarkClause(unsafe { &*(p as *const ffi::pgbind_RowMarkClause) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RowMarkClause(own_RowMarkClause(unsafe { &*(p as *const ffi::pgbind_RowMarkClause) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_XmlSerialize(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_XmlSerialize(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_XmlSerialize.
-    Ok(pb::node::Node::XmlSerialize(own_XmlSerialize(unsafe { &*(p as *const ffi::pgbind_XmlSerialize) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::XmlSerialize(own_XmlSerialize(unsafe { &*(p as *const ffi::pgbind_XmlSerialize) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_WithClause(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_WithClause(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_WithClause.
-    Ok(pb::node::Node::WithClause(own_WithClause(unsafe { &*(p as *const ffi::pgbind_WithClause) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::WithClause(own_WithClause(unsafe { &*(p as *const ffi::pgbind_WithClause) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_InferClause(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_InferClause(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_InferClause.
-    Ok(pb::node::Node::InferClause(own_InferClause(unsafe { &*(p as *const ffi::pgbind_InferClause) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::InferClause(own_InferClause(unsafe { &*(p as *const ffi::pgbind_InferClause) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_OnConflictClause(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_OnConflictClause(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_OnConflictClause.
-    Ok(pb::node::Node::OnConflictClause(own_OnConflictClause(unsafe { &*(p as *const ffi::pgbind_OnConflictClause) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::OnConflictClause(own_OnConflictClause(unsafe { &*(p as *const ffi::pgbind_OnConflictClause) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CTESearchClause(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CTESearchClause(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CTESearchClause.
-    Ok(pb::node::Node::CtesearchClause(own_CTESearchClause(unsafe { &*(p as *const ffi::pgbind_CTESearchClause) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CtesearchClause(own_CTESearchClause(unsafe { &*(p as *const ffi::pgbind_CTESearchClause) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CTECycleClause(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CTECycleClause(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CTECycleClause.
-    Ok(pb::node::Node::CtecycleClause(own_CTECycleClause(unsafe { &*(p as *const ffi::pgbind_CTECycleClause) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CtecycleClause(own_CTECycleClause(unsafe { &*(p as *const ffi::pgbind_CTECycleClause) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CommonTableExpr(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CommonTableExpr(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CommonTableExpr.
-    Ok(pb::node::Node::CommonTableExpr(own_CommonTableExpr(unsafe { &*(p as *const ffi::pgbind_CommonTableExpr) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CommonTableExpr(own_CommonTableExpr(unsafe { &*(p as *const ffi::pgbind_CommonTableExpr) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_MergeWhenClause(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_MergeWhenClause(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_MergeWhenClause.
-    Ok(pb::node::Node::MergeWhenClause(own_MergeWhenClause(unsafe { &*(p as *const ffi::pgbind_MergeWhenClause) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::MergeWhenClause(own_MergeWhenClause(unsafe { &*(p as *const ffi::pgbind_MergeWhenClause) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_RoleSpec(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_RoleSpec(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_RoleSpec.
-    Ok(pb::node::Node::RoleSpec(own_RoleSpec(unsafe { &*(p as *const ffi::pgbind_RoleSpec) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::RoleSpec(own_RoleSpec(unsafe { &*(p as *const ffi::pgbind_RoleSpec) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_TriggerTransition(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_TriggerTransition(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_TriggerTransition.
-    Ok(pb::node::Node::TriggerTransition(own_TriggerTransition(unsafe { &*(p as *const ffi::pgbind_TriggerTransition) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::TriggerTransition(own_TriggerTransition(unsafe { &*(p as *const ffi::pgbind_TriggerTransition) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_PartitionElem(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_PartitionElem(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_PartitionElem.
-    Ok(pb::node::Node::PartitionElem(own_PartitionElem(unsafe { &*(p as *const ffi::pgbind_PartitionElem) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::PartitionElem(own_PartitionElem(unsafe { &*(p as *const ffi::pgbind_PartitionElem) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_PartitionSpec(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_PartitionSpec(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_PartitionSpec.
-    Ok(pb::node::Node::PartitionSpec(own_PartitionSpec(unsafe { &*(p as *const ffi::pgbind_PartitionSpec) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::PartitionSpec(own_PartitionSpec(unsafe { &*(p as *const ffi::pgbind_PartitionSpec) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_PartitionBoundSpec(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_PartitionBoundSpec(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_PartitionBoundSpec.
-    Ok(pb::node::Node::PartitionBoundSpec(own_PartitionBoundSpec(unsafe { &*(p as *const ffi::pgbind_PartitionBoundSpec) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::PartitionBoundSpec(own_PartitionBoundSpec(unsafe { &*(p as *const ffi::pgbind_PartitionBoundSpec) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_PartitionRangeDatum(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_PartitionRangeDatum(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_PartitionRangeDatum.
-    Ok(pb::node::Node::PartitionRangeDatum(own_PartitionRangeDatum(unsafe { &*(p as *const ffi::pgbind_PartitionRangeDatum) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::PartitionRangeDatum(own_PartitionRangeDatum(unsafe { &*(p as *const ffi::pgbind_PartitionRangeDatum) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_PartitionCmd(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_PartitionCmd(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_PartitionCmd.
-    Ok(pb::node::Node::PartitionCmd(own_PartitionCmd(unsafe { &*(p as *const ffi::pgbind_PartitionCmd) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::PartitionCmd(own_PartitionCmd(unsafe { &*(p as *const ffi::pgbind_PartitionCmd) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_VacuumRelation(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_VacuumRelation(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_VacuumRelation.
-    Ok(pb::node::Node::VacuumRelation(own_VacuumRelation(unsafe { &*(p as *const ffi::pgbind_VacuumRelation) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::VacuumRelation(own_VacuumRelation(unsafe { &*(p as *const ffi::pgbind_VacuumRelation) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_PublicationObjSpec(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_PublicationObjSpec(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_PublicationObjSpec.
-    Ok(pb::node::Node::PublicationObjSpec(own_PublicationObjSpec(unsafe { &*(p as *const ffi::pgbind_PublicationObjSpec) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::PublicationObjSpec(own_PublicationObjSpec(unsafe { &*(p as *const ffi::pgbind_PublicationObjSpec) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_PublicationTable(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_PublicationTable(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_PublicationTable.
-    Ok(pb::node::Node::PublicationTable(own_PublicationTable(unsafe { &*(p as *const ffi::pgbind_PublicationTable) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::PublicationTable(own_PublicationTable(unsafe { &*(p as *const ffi::pgbind_PublicationTable) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_InlineCodeBlock(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_InlineCodeBlock(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_InlineCodeBlock.
-    Ok(pb::node::Node::InlineCodeBlock(own_InlineCodeBlock(unsafe { &*(p as *const ffi::pgbind_InlineCodeBlock) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::InlineCodeBlock(own_InlineCodeBlock(unsafe { &*(p as *const ffi::pgbind_InlineCodeBlock) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_CallContext(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_CallContext(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_CallContext.
-    Ok(pb::node::Node::CallContext(own_CallContext(unsafe { &*(p as *const ffi::pgbind_CallContext) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::CallContext(own_CallContext(unsafe { &*(p as *const ffi::pgbind_CallContext) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_Integer(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_Integer(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_Integer.
-    Ok(pb::node::Node::Integer(own_Integer(unsafe { &*(p as *const ffi::pgbind_Integer) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::Integer(own_Integer(unsafe { &*(p as *const ffi::pgbind_Integer) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_Float(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_Float(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_Float.
-    Ok(pb::node::Node::Float(own_Float(unsafe { &*(p as *const ffi::pgbind_Float) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::Float(own_Float(unsafe { &*(p as *const ffi::pgbind_Float) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_Boolean(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_Boolean(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_Boolean.
-    Ok(pb::node::Node::Boolean(own_Boolean(unsafe { &*(p as *const ffi::pgbind_Boolean) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::Boolean(own_Boolean(unsafe { &*(p as *const ffi::pgbind_Boolean) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_String(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_String(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_String.
-    Ok(pb::node::Node::String(own_String(unsafe { &*(p as *const ffi::pgbind_String) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::String(own_String(unsafe { &*(p as *const ffi::pgbind_String) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_BitString(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_BitString(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_BitString.
-    Ok(pb::node::Node::BitString(own_BitString(unsafe { &*(p as *const ffi::pgbind_BitString) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::BitString(own_BitString(unsafe { &*(p as *const ffi::pgbind_BitString) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_List(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_List(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_List.
-    Ok(pb::node::Node::List(own_List(unsafe { &*(p as *const ffi::pgbind_List) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::List(own_List(unsafe { &*(p as *const ffi::pgbind_List) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_IntList(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_IntList(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_IntList.
-    Ok(pb::node::Node::IntList(own_IntList(unsafe { &*(p as *const ffi::pgbind_IntList) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::IntList(own_IntList(unsafe { &*(p as *const ffi::pgbind_IntList) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_OidList(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_OidList(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_OidList.
-    Ok(pb::node::Node::OidList(own_OidList(unsafe { &*(p as *const ffi::pgbind_OidList) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::OidList(own_OidList(unsafe { &*(p as *const ffi::pgbind_OidList) }, depth + 1)?.into()));
+    Ok(())
 }
 #[inline(never)]
-fn own_node_A_Const(p: *const ffi::pgbind_Node, depth: u32) -> Result<pb::node::Node> {
+fn own_node_A_Const(p: *const ffi::pgbind_Node, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
     // SAFETY: the caller checked the tag: p points to a pgbind_A_Const.
-    Ok(pb::node::Node::AConst(own_A_Const(unsafe { &*(p as *const ffi::pgbind_A_Const) }, depth + 1)?.into()))
+    *out = Some(pb::node::Node::AConst(own_A_Const(unsafe { &*(p as *const ffi::pgbind_A_Const) }, depth + 1)?.into()));
+    Ok(())
 }
 
-pub(crate) fn own_Node(p: *const ffi::pgbind_Node, depth: u32) -> Result<Option<pb::Node>> {
+/// Writes the node p points to into `out` (leaves `out` empty for NULL).
+pub(crate) fn own_Node(p: *const ffi::pgbind_Node, depth: u32, out: &mut pb::Node) -> Result<()> {
     if p.is_null() {
-        return Ok(None);
+        return Ok(());
     }
     // SAFETY: a non-NULL node pointer of a tree points to a node whose tag names its struct.
-    let node = match unsafe { (*p).tag } {
-        ffi::PGBIND_T_Alias => own_node_Alias(p, depth)?,
-        ffi::PGBIND_T_RangeVar => own_node_RangeVar(p, depth)?,
-        ffi::PGBIND_T_TableFunc => own_node_TableFunc(p, depth)?,
-        ffi::PGBIND_T_Var => own_node_Var(p, depth)?,
-        ffi::PGBIND_T_Param => own_node_Param(p, depth)?,
-        ffi::PGBIND_T_Aggref => own_node_Aggref(p, depth)?,
-        ffi::PGBIND_T_GroupingFunc => own_node_GroupingFunc(p, depth)?,
-        ffi::PGBIND_T_WindowFunc => own_node_WindowFunc(p, depth)?,
-        ffi::PGBIND_T_SubscriptingRef => own_node_SubscriptingRef(p, depth)?,
-        ffi::PGBIND_T_FuncExpr => own_node_FuncExpr(p, depth)?,
-        ffi::PGBIND_T_NamedArgExpr => own_node_NamedArgExpr(p, depth)?,
-        ffi::PGBIND_T_OpExpr => own_node_OpExpr(p, depth)?,
-        ffi::PGBIND_T_DistinctExpr => own_node_DistinctExpr(p, depth)?,
-        ffi::PGBIND_T_NullIfExpr => own_node_NullIfExpr(p, depth)?,
-        ffi::PGBIND_T_ScalarArrayOpExpr => own_node_ScalarArrayOpExpr(p, depth)?,
-        ffi::PGBIND_T_BoolExpr => own_node_BoolExpr(p, depth)?,
-        ffi::PGBIND_T_SubLink => own_node_SubLink(p, depth)?,
-        ffi::PGBIND_T_SubPlan => own_node_SubPlan(p, depth)?,
-        ffi::PGBIND_T_AlternativeSubPlan => own_node_AlternativeSubPlan(p, depth)?,
-        ffi::PGBIND_T_FieldSelect => own_node_FieldSelect(p, depth)?,
-        ffi::PGBIND_T_FieldStore => own_node_FieldStore(p, depth)?,
-        ffi::PGBIND_T_RelabelType => own_node_RelabelType(p, depth)?,
-        ffi::PGBIND_T_CoerceViaIO => own_node_CoerceViaIO(p, depth)?,
-        ffi::PGBIND_T_ArrayCoerceExpr => own_node_ArrayCoerceExpr(p, depth)?,
-        ffi::PGBIND_T_ConvertRowtypeExpr => own_node_ConvertRowtypeExpr(p, depth)?,
-        ffi::PGBIND_T_CollateExpr => own_node_CollateExpr(p, depth)?,
-        ffi::PGBIND_T_CaseExpr => own_node_CaseExpr(p, depth)?,
-        ffi::PGBIND_T_CaseWhen => own_node_CaseWhen(p, depth)?,
-        ffi::PGBIND_T_CaseTestExpr => own_node_CaseTestExpr(p, depth)?,
-        ffi::PGBIND_T_ArrayExpr => own_node_ArrayExpr(p, depth)?,
-        ffi::PGBIND_T_RowExpr => own_node_RowExpr(p, depth)?,
-        ffi::PGBIND_T_RowCompareExpr => own_node_RowCompareExpr(p, depth)?,
-        ffi::PGBIND_T_CoalesceExpr => own_node_CoalesceExpr(p, depth)?,
-        ffi::PGBIND_T_MinMaxExpr => own_node_MinMaxExpr(p, depth)?,
-        ffi::PGBIND_T_SQLValueFunction => own_node_SQLValueFunction(p, depth)?,
-        ffi::PGBIND_T_XmlExpr => own_node_XmlExpr(p, depth)?,
-        ffi::PGBIND_T_NullTest => own_node_NullTest(p, depth)?,
-        ffi::PGBIND_T_BooleanTest => own_node_BooleanTest(p, depth)?,
-        ffi::PGBIND_T_CoerceToDomain => own_node_CoerceToDomain(p, depth)?,
-        ffi::PGBIND_T_CoerceToDomainValue => own_node_CoerceToDomainValue(p, depth)?,
-        ffi::PGBIND_T_SetToDefault => own_node_SetToDefault(p, depth)?,
-        ffi::PGBIND_T_CurrentOfExpr => own_node_CurrentOfExpr(p, depth)?,
-        ffi::PGBIND_T_NextValueExpr => own_node_NextValueExpr(p, depth)?,
-        ffi::PGBIND_T_InferenceElem => own_node_InferenceElem(p, depth)?,
-        ffi::PGBIND_T_TargetEntry => own_node_TargetEntry(p, depth)?,
-        ffi::PGBIND_T_RangeTblRef => own_node_RangeTblRef(p, depth)?,
-        ffi::PGBIND_T_JoinExpr => own_node_JoinExpr(p, depth)?,
-        ffi::PGBIND_T_FromExpr => own_node_FromExpr(p, depth)?,
-        ffi::PGBIND_T_OnConflictExpr => own_node_OnConflictExpr(p, depth)?,
-        ffi::PGBIND_T_IntoClause => own_node_IntoClause(p, depth)?,
-        ffi::PGBIND_T_MergeAction => own_node_MergeAction(p, depth)?,
-        ffi::PGBIND_T_RawStmt => own_node_RawStmt(p, depth)?,
-        ffi::PGBIND_T_Query => own_node_Query(p, depth)?,
-        ffi::PGBIND_T_InsertStmt => own_node_InsertStmt(p, depth)?,
-        ffi::PGBIND_T_DeleteStmt => own_node_DeleteStmt(p, depth)?,
-        ffi::PGBIND_T_UpdateStmt => own_node_UpdateStmt(p, depth)?,
-        ffi::PGBIND_T_MergeStmt => own_node_MergeStmt(p, depth)?,
-        ffi::PGBIND_T_SelectStmt => own_node_SelectStmt(p, depth)?,
-        ffi::PGBIND_T_ReturnStmt => own_node_ReturnStmt(p, depth)?,
-        ffi::PGBIND_T_PLAssignStmt => own_node_PLAssignStmt(p, depth)?,
-        ffi::PGBIND_T_AlterTableStmt => own_node_AlterTableStmt(p, depth)?,
-        ffi::PGBIND_T_AlterTableCmd => own_node_AlterTableCmd(p, depth)?,
-        ffi::PGBIND_T_AlterDomainStmt => own_node_AlterDomainStmt(p, depth)?,
-        ffi::PGBIND_T_SetOperationStmt => own_node_SetOperationStmt(p, depth)?,
-        ffi::PGBIND_T_GrantStmt => own_node_GrantStmt(p, depth)?,
-        ffi::PGBIND_T_GrantRoleStmt => own_node_GrantRoleStmt(p, depth)?,
-        ffi::PGBIND_T_AlterDefaultPrivilegesStmt => own_node_AlterDefaultPrivilegesStmt(p, depth)?,
-        ffi::PGBIND_T_ClosePortalStmt => own_node_ClosePortalStmt(p, depth)?,
-        ffi::PGBIND_T_ClusterStmt => own_node_ClusterStmt(p, depth)?,
-        ffi::PGBIND_T_CopyStmt => own_node_CopyStmt(p, depth)?,
-        ffi::PGBIND_T_CreateStmt => own_node_CreateStmt(p, depth)?,
-        ffi::PGBIND_T_DefineStmt => own_node_DefineStmt(p, depth)?,
-        ffi::PGBIND_T_DropStmt => own_node_DropStmt(p, depth)?,
-        ffi::PGBIND_T_TruncateStmt => own_node_TruncateStmt(p, depth)?,
-        ffi::PGBIND_T_CommentStmt => own_node_CommentStmt(p, depth)?,
-        ffi::PGBIND_T_FetchStmt => own_node_FetchStmt(p, depth)?,
-        ffi::PGBIND_T_IndexStmt => own_node_IndexStmt(p, depth)?,
-        ffi::PGBIND_T_CreateFunctionStmt => own_node_CreateFunctionStmt(p, depth)?,
-        ffi::PGBIND_T_AlterFunctionStmt => own_node_AlterFunctionStmt(p, depth)?,
-        ffi::PGBIND_T_DoStmt => own_node_DoStmt(p, depth)?,
-        ffi::PGBIND_T_RenameStmt => own_node_RenameStmt(p, depth)?,
-        ffi::PGBIND_T_RuleStmt => own_node_RuleStmt(p, depth)?,
-        ffi::PGBIND_T_NotifyStmt => own_node_NotifyStmt(p, depth)?,
-        ffi::PGBIND_T_ListenStmt => own_node_ListenStmt(p, depth)?,
-        ffi::PGBIND_T_UnlistenStmt => own_node_UnlistenStmt(p, depth)?,
-        ffi::PGBIND_T_TransactionStmt => own_node_TransactionStmt(p, depth)?,
-        ffi::PGBIND_T_ViewStmt => own_node_ViewStmt(p, depth)?,
-        ffi::PGBIND_T_LoadStmt => own_node_LoadStmt(p, depth)?,
-        ffi::PGBIND_T_CreateDomainStmt => own_node_CreateDomainStmt(p, depth)?,
-        ffi::PGBIND_T_CreatedbStmt => own_node_CreatedbStmt(p, depth)?,
-        ffi::PGBIND_T_DropdbStmt => own_node_DropdbStmt(p, depth)?,
-        ffi::PGBIND_T_VacuumStmt => own_node_VacuumStmt(p, depth)?,
-        ffi::PGBIND_T_ExplainStmt => own_node_ExplainStmt(p, depth)?,
-        ffi::PGBIND_T_CreateTableAsStmt => own_node_CreateTableAsStmt(p, depth)?,
-        ffi::PGBIND_T_CreateSeqStmt => own_node_CreateSeqStmt(p, depth)?,
-        ffi::PGBIND_T_AlterSeqStmt => own_node_AlterSeqStmt(p, depth)?,
-        ffi::PGBIND_T_VariableSetStmt => own_node_VariableSetStmt(p, depth)?,
-        ffi::PGBIND_T_VariableShowStmt => own_node_VariableShowStmt(p, depth)?,
-        ffi::PGBIND_T_DiscardStmt => own_node_DiscardStmt(p, depth)?,
-        ffi::PGBIND_T_CreateTrigStmt => own_node_CreateTrigStmt(p, depth)?,
-        ffi::PGBIND_T_CreatePLangStmt => own_node_CreatePLangStmt(p, depth)?,
-        ffi::PGBIND_T_CreateRoleStmt => own_node_CreateRoleStmt(p, depth)?,
-        ffi::PGBIND_T_AlterRoleStmt => own_node_AlterRoleStmt(p, depth)?,
-        ffi::PGBIND_T_DropRoleStmt => own_node_DropRoleStmt(p, depth)?,
-        ffi::PGBIND_T_LockStmt => own_node_LockStmt(p, depth)?,
-        ffi::PGBIND_T_ConstraintsSetStmt => own_node_ConstraintsSetStmt(p, depth)?,
-        ffi::PGBIND_T_ReindexStmt => own_node_ReindexStmt(p, depth)?,
-        ffi::PGBIND_T_CheckPointStmt => own_node_CheckPointStmt(p, depth)?,
-        ffi::PGBIND_T_CreateSchemaStmt => own_node_CreateSchemaStmt(p, depth)?,
-        ffi::PGBIND_T_AlterDatabaseStmt => own_node_AlterDatabaseStmt(p, depth)?,
-        ffi::PGBIND_T_AlterDatabaseRefreshCollStmt => own_node_AlterDatabaseRefreshCollStmt(p, depth)?,
-        ffi::PGBIND_T_AlterDatabaseSetStmt => own_node_AlterDatabaseSetStmt(p, depth)?,
-        ffi::PGBIND_T_AlterRoleSetStmt => own_node_AlterRoleSetStmt(p, depth)?,
-        ffi::PGBIND_T_CreateConversionStmt => own_node_CreateConversionStmt(p, depth)?,
-        ffi::PGBIND_T_CreateCastStmt => own_node_CreateCastStmt(p, depth)?,
-        ffi::PGBIND_T_CreateOpClassStmt => own_node_CreateOpClassStmt(p, depth)?,
-        ffi::PGBIND_T_CreateOpFamilyStmt => own_node_CreateOpFamilyStmt(p, depth)?,
-        ffi::PGBIND_T_AlterOpFamilyStmt => own_node_AlterOpFamilyStmt(p, depth)?,
-        ffi::PGBIND_T_PrepareStmt => own_node_PrepareStmt(p, depth)?,
-        ffi::PGBIND_T_ExecuteStmt => own_node_ExecuteStmt(p, depth)?,
-        ffi::PGBIND_T_DeallocateStmt => own_node_DeallocateStmt(p, depth)?,
-        ffi::PGBIND_T_DeclareCursorStmt => own_node_DeclareCursorStmt(p, depth)?,
-        ffi::PGBIND_T_CreateTableSpaceStmt => own_node_CreateTableSpaceStmt(p, depth)?,
-        ffi::PGBIND_T_DropTableSpaceStmt => own_node_DropTableSpaceStmt(p, depth)?,
-        ffi::PGBIND_T_AlterObjectDependsStmt => own_node_AlterObjectDependsStmt(p, depth)?,
-        ffi::PGBIND_T_AlterObjectSchemaStmt => own_node_AlterObjectSchemaStmt(p, depth)?,
-        ffi::PGBIND_T_AlterOwnerStmt => own_node_AlterOwnerStmt(p, depth)?,
-        ffi::PGBIND_T_AlterOperatorStmt => own_node_AlterOperatorStmt(p, depth)?,
-        ffi::PGBIND_T_AlterTypeStmt => own_node_AlterTypeStmt(p, depth)?,
-        ffi::PGBIND_T_DropOwnedStmt => own_node_DropOwnedStmt(p, depth)?,
-        ffi::PGBIND_T_ReassignOwnedStmt => own_node_ReassignOwnedStmt(p, depth)?,
-        ffi::PGBIND_T_CompositeTypeStmt => own_node_CompositeTypeStmt(p, depth)?,
-        ffi::PGBIND_T_CreateEnumStmt => own_node_CreateEnumStmt(p, depth)?,
-        ffi::PGBIND_T_CreateRangeStmt => own_node_CreateRangeStmt(p, depth)?,
-        ffi::PGBIND_T_AlterEnumStmt => own_node_AlterEnumStmt(p, depth)?,
-        ffi::PGBIND_T_AlterTSDictionaryStmt => own_node_AlterTSDictionaryStmt(p, depth)?,
-        ffi::PGBIND_T_AlterTSConfigurationStmt => own_node_AlterTSConfigurationStmt(p, depth)?,
-        ffi::PGBIND_T_CreateFdwStmt => own_node_CreateFdwStmt(p, depth)?,
-        ffi::PGBIND_T_AlterFdwStmt => own_node_AlterFdwStmt(p, depth)?,
-        ffi::PGBIND_T_CreateForeignServerStmt => own_node_CreateForeignServerStmt(p, depth)?,
-        ffi::PGBIND_T_AlterForeignServerStmt => own_node_AlterForeignServerStmt(p, depth)?,
-        ffi::PGBIND_T_CreateUserMappingStmt => own_node_CreateUserMappingStmt(p, depth)?,
-        ffi::PGBIND_T_AlterUserMappingStmt => own_node_AlterUserMappingStmt(p, depth)?,
-        ffi::PGBIND_T_DropUserMappingStmt => own_node_DropUserMappingStmt(p, depth)?,
-        ffi::PGBIND_T_AlterTableSpaceOptionsStmt => own_node_AlterTableSpaceOptionsStmt(p, depth)?,
-        ffi::PGBIND_T_AlterTableMoveAllStmt => own_node_AlterTableMoveAllStmt(p, depth)?,
-        ffi::PGBIND_T_SecLabelStmt => own_node_SecLabelStmt(p, depth)?,
-        ffi::PGBIND_T_CreateForeignTableStmt => own_node_CreateForeignTableStmt(p, depth)?,
-        ffi::PGBIND_T_ImportForeignSchemaStmt => own_node_ImportForeignSchemaStmt(p, depth)?,
-        ffi::PGBIND_T_CreateExtensionStmt => own_node_CreateExtensionStmt(p, depth)?,
-        ffi::PGBIND_T_AlterExtensionStmt => own_node_AlterExtensionStmt(p, depth)?,
-        ffi::PGBIND_T_AlterExtensionContentsStmt => own_node_AlterExtensionContentsStmt(p, depth)?,
-        ffi::PGBIND_T_CreateEventTrigStmt => own_node_CreateEventTrigStmt(p, depth)?,
-        ffi::PGBIND_T_AlterEventTrigStmt => own_node_AlterEventTrigStmt(p, depth)?,
-        ffi::PGBIND_T_RefreshMatViewStmt => own_node_RefreshMatViewStmt(p, depth)?,
-        ffi::PGBIND_T_ReplicaIdentityStmt => own_node_ReplicaIdentityStmt(p, depth)?,
-        ffi::PGBIND_T_AlterSystemStmt => own_node_AlterSystemStmt(p, depth)?,
-        ffi::PGBIND_T_CreatePolicyStmt => own_node_CreatePolicyStmt(p, depth)?,
-        ffi::PGBIND_T_AlterPolicyStmt => own_node_AlterPolicyStmt(p, depth)?,
-        ffi::PGBIND_T_CreateTransformStmt => own_node_CreateTransformStmt(p, depth)?,
-        ffi::PGBIND_T_CreateAmStmt => own_node_CreateAmStmt(p, depth)?,
-        ffi::PGBIND_T_CreatePublicationStmt => own_node_CreatePublicationStmt(p, depth)?,
-        ffi::PGBIND_T_AlterPublicationStmt => own_node_AlterPublicationStmt(p, depth)?,
-        ffi::PGBIND_T_CreateSubscriptionStmt => own_node_CreateSubscriptionStmt(p, depth)?,
-        ffi::PGBIND_T_AlterSubscriptionStmt => own_node_AlterSubscriptionStmt(p, depth)?,
-        ffi::PGBIND_T_DropSubscriptionStmt => own_node_DropSubscriptionStmt(p, depth)?,
-        ffi::PGBIND_T_CreateStatsStmt => own_node_CreateStatsStmt(p, depth)?,
-        ffi::PGBIND_T_AlterCollationStmt => own_node_AlterCollationStmt(p, depth)?,
-        ffi::PGBIND_T_CallStmt => own_node_CallStmt(p, depth)?,
-        ffi::PGBIND_T_AlterStatsStmt => own_node_AlterStatsStmt(p, depth)?,
-        ffi::PGBIND_T_A_Expr => own_node_A_Expr(p, depth)?,
-        ffi::PGBIND_T_ColumnRef => own_node_ColumnRef(p, depth)?,
-        ffi::PGBIND_T_ParamRef => own_node_ParamRef(p, depth)?,
-        ffi::PGBIND_T_FuncCall => own_node_FuncCall(p, depth)?,
-        ffi::PGBIND_T_A_Star => own_node_A_Star(p, depth)?,
-        ffi::PGBIND_T_A_Indices => own_node_A_Indices(p, depth)?,
-        ffi::PGBIND_T_A_Indirection => own_node_A_Indirection(p, depth)?,
-        ffi::PGBIND_T_A_ArrayExpr => own_node_A_ArrayExpr(p, depth)?,
-        ffi::PGBIND_T_ResTarget => own_node_ResTarget(p, depth)?,
-        ffi::PGBIND_T_MultiAssignRef => own_node_MultiAssignRef(p, depth)?,
-        ffi::PGBIND_T_TypeCast => own_node_TypeCast(p, depth)?,
-        ffi::PGBIND_T_CollateClause => own_node_CollateClause(p, depth)?,
-        ffi::PGBIND_T_SortBy => own_node_SortBy(p, depth)?,
-        ffi::PGBIND_T_WindowDef => own_node_WindowDef(p, depth)?,
-        ffi::PGBIND_T_RangeSubselect => own_node_RangeSubselect(p, depth)?,
-        ffi::PGBIND_T_RangeFunction => own_node_RangeFunction(p, depth)?,
-        ffi::PGBIND_T_RangeTableSample => own_node_RangeTableSample(p, depth)?,
-        ffi::PGBIND_T_RangeTableFunc => own_node_RangeTableFunc(p, depth)?,
-        ffi::PGBIND_T_RangeTableFuncCol => own_node_RangeTableFuncCol(p, depth)?,
-        ffi::PGBIND_T_TypeName => own_node_TypeName(p, depth)?,
-        ffi::PGBIND_T_ColumnDef => own_node_ColumnDef(p, depth)?,
-        ffi::PGBIND_T_IndexElem => own_node_IndexElem(p, depth)?,
-        ffi::PGBIND_T_StatsElem => own_node_StatsElem(p, depth)?,
-        ffi::PGBIND_T_Constraint => own_node_Constraint(p, depth)?,
-        ffi::PGBIND_T_DefElem => own_node_DefElem(p, depth)?,
-        ffi::PGBIND_T_RangeTblEntry => own_node_RangeTblEntry(p, depth)?,
-        ffi::PGBIND_T_RangeTblFunction => own_node_RangeTblFunction(p, depth)?,
-        ffi::PGBIND_T_TableSampleClause => own_node_TableSampleClause(p, depth)?,
-        ffi::PGBIND_T_WithCheckOption => own_node_WithCheckOption(p, depth)?,
-        ffi::PGBIND_T_SortGroupClause => own_node_SortGroupClause(p, depth)?,
-        ffi::PGBIND_T_GroupingSet => own_node_GroupingSet(p, depth)?,
-        ffi::PGBIND_T_WindowClause => own_node_WindowClause(p, depth)?,
-        ffi::PGBIND_T_ObjectWithArgs => own_node_ObjectWithArgs(p, depth)?,
-        ffi::PGBIND_T_AccessPriv => own_node_AccessPriv(p, depth)?,
-        ffi::PGBIND_T_CreateOpClassItem => own_node_CreateOpClassItem(p, depth)?,
-        ffi::PGBIND_T_TableLikeClause => own_node_TableLikeClause(p, depth)?,
-        ffi::PGBIND_T_FunctionParameter => own_node_FunctionParameter(p, depth)?,
-        ffi::PGBIND_T_LockingClause => own_node_LockingClause(p, depth)?,
-        ffi::PGBIND_T_RowMarkClause => own_node_RowMarkClause(p, depth)?,
-        ffi::PGBIND_T_XmlSerialize => own_node_XmlSerialize(p, depth)?,
-        ffi::PGBIND_T_WithClause => own_node_WithClause(p, depth)?,
-        ffi::PGBIND_T_InferClause => own_node_InferClause(p, depth)?,
-        ffi::PGBIND_T_OnConflictClause => own_node_OnConflictClause(p, depth)?,
-        ffi::PGBIND_T_CTESearchClause => own_node_CTESearchClause(p, depth)?,
-        ffi::PGBIND_T_CTECycleClause => own_node_CTECycleClause(p, depth)?,
-        ffi::PGBIND_T_CommonTableExpr => own_node_CommonTableExpr(p, depth)?,
-        ffi::PGBIND_T_MergeWhenClause => own_node_MergeWhenClause(p, depth)?,
-        ffi::PGBIND_T_RoleSpec => own_node_RoleSpec(p, depth)?,
-        ffi::PGBIND_T_TriggerTransition => own_node_TriggerTransition(p, depth)?,
-        ffi::PGBIND_T_PartitionElem => own_node_PartitionElem(p, depth)?,
-        ffi::PGBIND_T_PartitionSpec => own_node_PartitionSpec(p, depth)?,
-        ffi::PGBIND_T_PartitionBoundSpec => own_node_PartitionBoundSpec(p, depth)?,
-        ffi::PGBIND_T_PartitionRangeDatum => own_node_PartitionRangeDatum(p, depth)?,
-        ffi::PGBIND_T_PartitionCmd => own_node_PartitionCmd(p, depth)?,
-        ffi::PGBIND_T_VacuumRelation => own_node_VacuumRelation(p, depth)?,
-        ffi::PGBIND_T_PublicationObjSpec => own_node_PublicationObjSpec(p, depth)?,
-        ffi::PGBIND_T_PublicationTable => own_node_PublicationTable(p, depth)?,
-        ffi::PGBIND_T_InlineCodeBlock => own_node_InlineCodeBlock(p, depth)?,
-        ffi::PGBIND_T_CallContext => own_node_CallContext(p, depth)?,
-        ffi::PGBIND_T_Integer => own_node_Integer(p, depth)?,
-        ffi::PGBIND_T_Float => own_node_Float(p, depth)?,
-        ffi::PGBIND_T_Boolean => own_node_Boolean(p, depth)?,
-        ffi::PGBIND_T_String => own_node_String(p, depth)?,
-        ffi::PGBIND_T_BitString => own_node_BitString(p, depth)?,
-        ffi::PGBIND_T_List => own_node_List(p, depth)?,
-        ffi::PGBIND_T_IntList => own_node_IntList(p, depth)?,
-        ffi::PGBIND_T_OidList => own_node_OidList(p, depth)?,
-        ffi::PGBIND_T_A_Const => own_node_A_Const(p, depth)?,
-        tag => return Err(Error::invalid(format!("node tag {} is no node kind of PostgreSQL 15", tag))),
-    };
-    Ok(Some(pb::Node { node: Some(node) }))
+    match unsafe { (*p).tag } {
+        ffi::PGBIND_T_Alias => own_node_Alias(p, depth, &mut out.node),
+        ffi::PGBIND_T_RangeVar => own_node_RangeVar(p, depth, &mut out.node),
+        ffi::PGBIND_T_TableFunc => own_node_TableFunc(p, depth, &mut out.node),
+        ffi::PGBIND_T_Var => own_node_Var(p, depth, &mut out.node),
+        ffi::PGBIND_T_Param => own_node_Param(p, depth, &mut out.node),
+        ffi::PGBIND_T_Aggref => own_node_Aggref(p, depth, &mut out.node),
+        ffi::PGBIND_T_GroupingFunc => own_node_GroupingFunc(p, depth, &mut out.node),
+        ffi::PGBIND_T_WindowFunc => own_node_WindowFunc(p, depth, &mut out.node),
+        ffi::PGBIND_T_SubscriptingRef => own_node_SubscriptingRef(p, depth, &mut out.node),
+        ffi::PGBIND_T_FuncExpr => own_node_FuncExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_NamedArgExpr => own_node_NamedArgExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_OpExpr => own_node_OpExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_DistinctExpr => own_node_DistinctExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_NullIfExpr => own_node_NullIfExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_ScalarArrayOpExpr => own_node_ScalarArrayOpExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_BoolExpr => own_node_BoolExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_SubLink => own_node_SubLink(p, depth, &mut out.node),
+        ffi::PGBIND_T_SubPlan => own_node_SubPlan(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlternativeSubPlan => own_node_AlternativeSubPlan(p, depth, &mut out.node),
+        ffi::PGBIND_T_FieldSelect => own_node_FieldSelect(p, depth, &mut out.node),
+        ffi::PGBIND_T_FieldStore => own_node_FieldStore(p, depth, &mut out.node),
+        ffi::PGBIND_T_RelabelType => own_node_RelabelType(p, depth, &mut out.node),
+        ffi::PGBIND_T_CoerceViaIO => own_node_CoerceViaIO(p, depth, &mut out.node),
+        ffi::PGBIND_T_ArrayCoerceExpr => own_node_ArrayCoerceExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_ConvertRowtypeExpr => own_node_ConvertRowtypeExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_CollateExpr => own_node_CollateExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_CaseExpr => own_node_CaseExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_CaseWhen => own_node_CaseWhen(p, depth, &mut out.node),
+        ffi::PGBIND_T_CaseTestExpr => own_node_CaseTestExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_ArrayExpr => own_node_ArrayExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_RowExpr => own_node_RowExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_RowCompareExpr => own_node_RowCompareExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_CoalesceExpr => own_node_CoalesceExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_MinMaxExpr => own_node_MinMaxExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_SQLValueFunction => own_node_SQLValueFunction(p, depth, &mut out.node),
+        ffi::PGBIND_T_XmlExpr => own_node_XmlExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_NullTest => own_node_NullTest(p, depth, &mut out.node),
+        ffi::PGBIND_T_BooleanTest => own_node_BooleanTest(p, depth, &mut out.node),
+        ffi::PGBIND_T_CoerceToDomain => own_node_CoerceToDomain(p, depth, &mut out.node),
+        ffi::PGBIND_T_CoerceToDomainValue => own_node_CoerceToDomainValue(p, depth, &mut out.node),
+        ffi::PGBIND_T_SetToDefault => own_node_SetToDefault(p, depth, &mut out.node),
+        ffi::PGBIND_T_CurrentOfExpr => own_node_CurrentOfExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_NextValueExpr => own_node_NextValueExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_InferenceElem => own_node_InferenceElem(p, depth, &mut out.node),
+        ffi::PGBIND_T_TargetEntry => own_node_TargetEntry(p, depth, &mut out.node),
+        ffi::PGBIND_T_RangeTblRef => own_node_RangeTblRef(p, depth, &mut out.node),
+        ffi::PGBIND_T_JoinExpr => own_node_JoinExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_FromExpr => own_node_FromExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_OnConflictExpr => own_node_OnConflictExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_IntoClause => own_node_IntoClause(p, depth, &mut out.node),
+        ffi::PGBIND_T_MergeAction => own_node_MergeAction(p, depth, &mut out.node),
+        ffi::PGBIND_T_RawStmt => own_node_RawStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_Query => own_node_Query(p, depth, &mut out.node),
+        ffi::PGBIND_T_InsertStmt => own_node_InsertStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_DeleteStmt => own_node_DeleteStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_UpdateStmt => own_node_UpdateStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_MergeStmt => own_node_MergeStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_SelectStmt => own_node_SelectStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_ReturnStmt => own_node_ReturnStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_PLAssignStmt => own_node_PLAssignStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterTableStmt => own_node_AlterTableStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterTableCmd => own_node_AlterTableCmd(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterDomainStmt => own_node_AlterDomainStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_SetOperationStmt => own_node_SetOperationStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_GrantStmt => own_node_GrantStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_GrantRoleStmt => own_node_GrantRoleStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterDefaultPrivilegesStmt => own_node_AlterDefaultPrivilegesStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_ClosePortalStmt => own_node_ClosePortalStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_ClusterStmt => own_node_ClusterStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CopyStmt => own_node_CopyStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateStmt => own_node_CreateStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_DefineStmt => own_node_DefineStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_DropStmt => own_node_DropStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_TruncateStmt => own_node_TruncateStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CommentStmt => own_node_CommentStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_FetchStmt => own_node_FetchStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_IndexStmt => own_node_IndexStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateFunctionStmt => own_node_CreateFunctionStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterFunctionStmt => own_node_AlterFunctionStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_DoStmt => own_node_DoStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_RenameStmt => own_node_RenameStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_RuleStmt => own_node_RuleStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_NotifyStmt => own_node_NotifyStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_ListenStmt => own_node_ListenStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_UnlistenStmt => own_node_UnlistenStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_TransactionStmt => own_node_TransactionStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_ViewStmt => own_node_ViewStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_LoadStmt => own_node_LoadStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateDomainStmt => own_node_CreateDomainStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreatedbStmt => own_node_CreatedbStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_DropdbStmt => own_node_DropdbStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_VacuumStmt => own_node_VacuumStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_ExplainStmt => own_node_ExplainStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateTableAsStmt => own_node_CreateTableAsStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateSeqStmt => own_node_CreateSeqStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterSeqStmt => own_node_AlterSeqStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_VariableSetStmt => own_node_VariableSetStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_VariableShowStmt => own_node_VariableShowStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_DiscardStmt => own_node_DiscardStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateTrigStmt => own_node_CreateTrigStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreatePLangStmt => own_node_CreatePLangStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateRoleStmt => own_node_CreateRoleStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterRoleStmt => own_node_AlterRoleStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_DropRoleStmt => own_node_DropRoleStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_LockStmt => own_node_LockStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_ConstraintsSetStmt => own_node_ConstraintsSetStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_ReindexStmt => own_node_ReindexStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CheckPointStmt => own_node_CheckPointStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateSchemaStmt => own_node_CreateSchemaStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterDatabaseStmt => own_node_AlterDatabaseStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterDatabaseRefreshCollStmt => own_node_AlterDatabaseRefreshCollStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterDatabaseSetStmt => own_node_AlterDatabaseSetStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterRoleSetStmt => own_node_AlterRoleSetStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateConversionStmt => own_node_CreateConversionStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateCastStmt => own_node_CreateCastStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateOpClassStmt => own_node_CreateOpClassStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateOpFamilyStmt => own_node_CreateOpFamilyStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterOpFamilyStmt => own_node_AlterOpFamilyStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_PrepareStmt => own_node_PrepareStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_ExecuteStmt => own_node_ExecuteStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_DeallocateStmt => own_node_DeallocateStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_DeclareCursorStmt => own_node_DeclareCursorStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateTableSpaceStmt => own_node_CreateTableSpaceStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_DropTableSpaceStmt => own_node_DropTableSpaceStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterObjectDependsStmt => own_node_AlterObjectDependsStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterObjectSchemaStmt => own_node_AlterObjectSchemaStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterOwnerStmt => own_node_AlterOwnerStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterOperatorStmt => own_node_AlterOperatorStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterTypeStmt => own_node_AlterTypeStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_DropOwnedStmt => own_node_DropOwnedStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_ReassignOwnedStmt => own_node_ReassignOwnedStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CompositeTypeStmt => own_node_CompositeTypeStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateEnumStmt => own_node_CreateEnumStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateRangeStmt => own_node_CreateRangeStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterEnumStmt => own_node_AlterEnumStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterTSDictionaryStmt => own_node_AlterTSDictionaryStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterTSConfigurationStmt => own_node_AlterTSConfigurationStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateFdwStmt => own_node_CreateFdwStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterFdwStmt => own_node_AlterFdwStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateForeignServerStmt => own_node_CreateForeignServerStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterForeignServerStmt => own_node_AlterForeignServerStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateUserMappingStmt => own_node_CreateUserMappingStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterUserMappingStmt => own_node_AlterUserMappingStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_DropUserMappingStmt => own_node_DropUserMappingStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterTableSpaceOptionsStmt => own_node_AlterTableSpaceOptionsStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterTableMoveAllStmt => own_node_AlterTableMoveAllStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_SecLabelStmt => own_node_SecLabelStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateForeignTableStmt => own_node_CreateForeignTableStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_ImportForeignSchemaStmt => own_node_ImportForeignSchemaStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateExtensionStmt => own_node_CreateExtensionStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterExtensionStmt => own_node_AlterExtensionStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterExtensionContentsStmt => own_node_AlterExtensionContentsStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateEventTrigStmt => own_node_CreateEventTrigStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterEventTrigStmt => own_node_AlterEventTrigStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_RefreshMatViewStmt => own_node_RefreshMatViewStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_ReplicaIdentityStmt => own_node_ReplicaIdentityStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterSystemStmt => own_node_AlterSystemStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreatePolicyStmt => own_node_CreatePolicyStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterPolicyStmt => own_node_AlterPolicyStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateTransformStmt => own_node_CreateTransformStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateAmStmt => own_node_CreateAmStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreatePublicationStmt => own_node_CreatePublicationStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterPublicationStmt => own_node_AlterPublicationStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateSubscriptionStmt => own_node_CreateSubscriptionStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterSubscriptionStmt => own_node_AlterSubscriptionStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_DropSubscriptionStmt => own_node_DropSubscriptionStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateStatsStmt => own_node_CreateStatsStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterCollationStmt => own_node_AlterCollationStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_CallStmt => own_node_CallStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_AlterStatsStmt => own_node_AlterStatsStmt(p, depth, &mut out.node),
+        ffi::PGBIND_T_A_Expr => own_node_A_Expr(p, depth, &mut out.node),
+        ffi::PGBIND_T_ColumnRef => own_node_ColumnRef(p, depth, &mut out.node),
+        ffi::PGBIND_T_ParamRef => own_node_ParamRef(p, depth, &mut out.node),
+        ffi::PGBIND_T_FuncCall => own_node_FuncCall(p, depth, &mut out.node),
+        ffi::PGBIND_T_A_Star => own_node_A_Star(p, depth, &mut out.node),
+        ffi::PGBIND_T_A_Indices => own_node_A_Indices(p, depth, &mut out.node),
+        ffi::PGBIND_T_A_Indirection => own_node_A_Indirection(p, depth, &mut out.node),
+        ffi::PGBIND_T_A_ArrayExpr => own_node_A_ArrayExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_ResTarget => own_node_ResTarget(p, depth, &mut out.node),
+        ffi::PGBIND_T_MultiAssignRef => own_node_MultiAssignRef(p, depth, &mut out.node),
+        ffi::PGBIND_T_TypeCast => own_node_TypeCast(p, depth, &mut out.node),
+        ffi::PGBIND_T_CollateClause => own_node_CollateClause(p, depth, &mut out.node),
+        ffi::PGBIND_T_SortBy => own_node_SortBy(p, depth, &mut out.node),
+        ffi::PGBIND_T_WindowDef => own_node_WindowDef(p, depth, &mut out.node),
+        ffi::PGBIND_T_RangeSubselect => own_node_RangeSubselect(p, depth, &mut out.node),
+        ffi::PGBIND_T_RangeFunction => own_node_RangeFunction(p, depth, &mut out.node),
+        ffi::PGBIND_T_RangeTableSample => own_node_RangeTableSample(p, depth, &mut out.node),
+        ffi::PGBIND_T_RangeTableFunc => own_node_RangeTableFunc(p, depth, &mut out.node),
+        ffi::PGBIND_T_RangeTableFuncCol => own_node_RangeTableFuncCol(p, depth, &mut out.node),
+        ffi::PGBIND_T_TypeName => own_node_TypeName(p, depth, &mut out.node),
+        ffi::PGBIND_T_ColumnDef => own_node_ColumnDef(p, depth, &mut out.node),
+        ffi::PGBIND_T_IndexElem => own_node_IndexElem(p, depth, &mut out.node),
+        ffi::PGBIND_T_StatsElem => own_node_StatsElem(p, depth, &mut out.node),
+        ffi::PGBIND_T_Constraint => own_node_Constraint(p, depth, &mut out.node),
+        ffi::PGBIND_T_DefElem => own_node_DefElem(p, depth, &mut out.node),
+        ffi::PGBIND_T_RangeTblEntry => own_node_RangeTblEntry(p, depth, &mut out.node),
+        ffi::PGBIND_T_RangeTblFunction => own_node_RangeTblFunction(p, depth, &mut out.node),
+        ffi::PGBIND_T_TableSampleClause => own_node_TableSampleClause(p, depth, &mut out.node),
+        ffi::PGBIND_T_WithCheckOption => own_node_WithCheckOption(p, depth, &mut out.node),
+        ffi::PGBIND_T_SortGroupClause => own_node_SortGroupClause(p, depth, &mut out.node),
+        ffi::PGBIND_T_GroupingSet => own_node_GroupingSet(p, depth, &mut out.node),
+        ffi::PGBIND_T_WindowClause => own_node_WindowClause(p, depth, &mut out.node),
+        ffi::PGBIND_T_ObjectWithArgs => own_node_ObjectWithArgs(p, depth, &mut out.node),
+        ffi::PGBIND_T_AccessPriv => own_node_AccessPriv(p, depth, &mut out.node),
+        ffi::PGBIND_T_CreateOpClassItem => own_node_CreateOpClassItem(p, depth, &mut out.node),
+        ffi::PGBIND_T_TableLikeClause => own_node_TableLikeClause(p, depth, &mut out.node),
+        ffi::PGBIND_T_FunctionParameter => own_node_FunctionParameter(p, depth, &mut out.node),
+        ffi::PGBIND_T_LockingClause => own_node_LockingClause(p, depth, &mut out.node),
+        ffi::PGBIND_T_RowMarkClause => own_node_RowMarkClause(p, depth, &mut out.node),
+        ffi::PGBIND_T_XmlSerialize => own_node_XmlSerialize(p, depth, &mut out.node),
+        ffi::PGBIND_T_WithClause => own_node_WithClause(p, depth, &mut out.node),
+        ffi::PGBIND_T_InferClause => own_node_InferClause(p, depth, &mut out.node),
+        ffi::PGBIND_T_OnConflictClause => own_node_OnConflictClause(p, depth, &mut out.node),
+        ffi::PGBIND_T_CTESearchClause => own_node_CTESearchClause(p, depth, &mut out.node),
+        ffi::PGBIND_T_CTECycleClause => own_node_CTECycleClause(p, depth, &mut out.node),
+        ffi::PGBIND_T_CommonTableExpr => own_node_CommonTableExpr(p, depth, &mut out.node),
+        ffi::PGBIND_T_MergeWhenClause => own_node_MergeWhenClause(p, depth, &mut out.node),
+        ffi::PGBIND_T_RoleSpec => own_node_RoleSpec(p, depth, &mut out.node),
+        ffi::PGBIND_T_TriggerTransition => own_node_TriggerTransition(p, depth, &mut out.node),
+        ffi::PGBIND_T_PartitionElem => own_node_PartitionElem(p, depth, &mut out.node),
+        ffi::PGBIND_T_PartitionSpec => own_node_PartitionSpec(p, depth, &mut out.node),
+        ffi::PGBIND_T_PartitionBoundSpec => own_node_PartitionBoundSpec(p, depth, &mut out.node),
+        ffi::PGBIND_T_PartitionRangeDatum => own_node_PartitionRangeDatum(p, depth, &mut out.node),
+        ffi::PGBIND_T_PartitionCmd => own_node_PartitionCmd(p, depth, &mut out.node),
+        ffi::PGBIND_T_VacuumRelation => own_node_VacuumRelation(p, depth, &mut out.node),
+        ffi::PGBIND_T_PublicationObjSpec => own_node_PublicationObjSpec(p, depth, &mut out.node),
+        ffi::PGBIND_T_PublicationTable => own_node_PublicationTable(p, depth, &mut out.node),
+        ffi::PGBIND_T_InlineCodeBlock => own_node_InlineCodeBlock(p, depth, &mut out.node),
+        ffi::PGBIND_T_CallContext => own_node_CallContext(p, depth, &mut out.node),
+        ffi::PGBIND_T_Integer => own_node_Integer(p, depth, &mut out.node),
+        ffi::PGBIND_T_Float => own_node_Float(p, depth, &mut out.node),
+        ffi::PGBIND_T_Boolean => own_node_Boolean(p, depth, &mut out.node),
+        ffi::PGBIND_T_String => own_node_String(p, depth, &mut out.node),
+        ffi::PGBIND_T_BitString => own_node_BitString(p, depth, &mut out.node),
+        ffi::PGBIND_T_List => own_node_List(p, depth, &mut out.node),
+        ffi::PGBIND_T_IntList => own_node_IntList(p, depth, &mut out.node),
+        ffi::PGBIND_T_OidList => own_node_OidList(p, depth, &mut out.node),
+        ffi::PGBIND_T_A_Const => own_node_A_Const(p, depth, &mut out.node),
+        tag => Err(Error::invalid(format!("node tag {} is no node kind of PostgreSQL 15", tag))),
+    }
 }
 // ---- End dispatcher ----

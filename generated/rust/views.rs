@@ -27,10 +27,15 @@ impl<'a> ParseResult<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ParseResult> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ParseResult> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ParseResult::default();
-        m.version = own_view!(INT32, self, version, version);
-        m.stmts = own_view!(REPEATED_MESSAGE, self, stmts, stmts);
+        m.version = own_view!(INT32, self, version, version, depth);
+        m.stmts = own_view!(REPEATED_MESSAGE, self, stmts, stmts, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -56,10 +61,15 @@ impl<'a> ScanResult<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ScanResult> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ScanResult> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ScanResult::default();
-        m.version = own_view!(INT32, self, version, version);
-        m.tokens = own_view!(REPEATED_MESSAGE, self, tokens, tokens);
+        m.version = own_view!(INT32, self, version, version, depth);
+        m.tokens = own_view!(REPEATED_MESSAGE, self, tokens, tokens, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -85,9 +95,14 @@ impl<'a> Integer<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::Integer> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::Integer> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::Integer::default();
-        m.ival = own_view!(INT32, self, ival, ival);
+        m.ival = own_view!(INT32, self, ival, ival, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -112,9 +127,14 @@ impl<'a> Float<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::Float> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::Float> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::Float::default();
-        m.fval = own_view!(STRING, self, fval, fval);
+        m.fval = own_view!(STRING, self, fval, fval, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -139,9 +159,14 @@ impl<'a> Boolean<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::Boolean> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::Boolean> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::Boolean::default();
-        m.boolval = own_view!(BOOL, self, boolval, boolval);
+        m.boolval = own_view!(BOOL, self, boolval, boolval, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -166,9 +191,14 @@ impl<'a> String<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::String> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::String> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::String::default();
-        m.sval = own_view!(STRING, self, sval, sval);
+        m.sval = own_view!(STRING, self, sval, sval, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -193,9 +223,14 @@ impl<'a> BitString<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::BitString> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::BitString> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::BitString::default();
-        m.bsval = own_view!(STRING, self, bsval, bsval);
+        m.bsval = own_view!(STRING, self, bsval, bsval, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -220,9 +255,14 @@ impl<'a> List<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::List> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::List> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::List::default();
-        m.items = own_view!(REPEATED_NODE, self, items, items);
+        m.items = own_view!(REPEATED_NODE, self, items, items, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -247,9 +287,14 @@ impl<'a> OidList<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::OidList> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::OidList> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::OidList::default();
-        m.items = own_view!(REPEATED_NODE, self, items, items);
+        m.items = own_view!(REPEATED_NODE, self, items, items, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -274,9 +319,14 @@ impl<'a> IntList<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::IntList> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::IntList> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::IntList::default();
-        m.items = own_view!(REPEATED_NODE, self, items, items);
+        m.items = own_view!(REPEATED_NODE, self, items, items, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -301,11 +351,16 @@ impl<'a> AConst<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AConst> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AConst> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AConst::default();
-        m.val = own_view!(ONEOF, self, val, val);
-        m.isnull = own_view!(BOOL, self, isnull, isnull);
-        m.location = own_view!(INT32, self, location, location);
+        m.val = own_view!(ONEOF, self, val, val, depth);
+        m.isnull = own_view!(BOOL, self, isnull, isnull, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -332,10 +387,15 @@ impl<'a> Alias<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::Alias> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::Alias> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::Alias::default();
-        m.aliasname = own_view!(STRING, self, aliasname, aliasname);
-        m.colnames = own_view!(REPEATED_NODE, self, colnames, colnames);
+        m.aliasname = own_view!(STRING, self, aliasname, aliasname, depth);
+        m.colnames = own_view!(REPEATED_NODE, self, colnames, colnames, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -361,15 +421,20 @@ impl<'a> RangeVar<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RangeVar> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RangeVar> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RangeVar::default();
-        m.catalogname = own_view!(STRING, self, catalogname, catalogname);
-        m.schemaname = own_view!(STRING, self, schemaname, schemaname);
-        m.relname = own_view!(STRING, self, relname, relname);
-        m.inh = own_view!(BOOL, self, inh, inh);
-        m.relpersistence = own_view!(STRING, self, relpersistence, relpersistence);
-        m.alias = own_view!(MESSAGE, self, alias, alias);
-        m.location = own_view!(INT32, self, location, location);
+        m.catalogname = own_view!(STRING, self, catalogname, catalogname, depth);
+        m.schemaname = own_view!(STRING, self, schemaname, schemaname, depth);
+        m.relname = own_view!(STRING, self, relname, relname, depth);
+        m.inh = own_view!(BOOL, self, inh, inh, depth);
+        m.relpersistence = own_view!(STRING, self, relpersistence, relpersistence, depth);
+        m.alias = own_view!(MESSAGE, self, alias, alias, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -400,21 +465,26 @@ impl<'a> TableFunc<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::TableFunc> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::TableFunc> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::TableFunc::default();
-        m.ns_uris = own_view!(REPEATED_NODE, self, ns_uris, ns_uris);
-        m.ns_names = own_view!(REPEATED_NODE, self, ns_names, ns_names);
-        m.docexpr = own_view!(NODE, self, docexpr, docexpr);
-        m.rowexpr = own_view!(NODE, self, rowexpr, rowexpr);
-        m.colnames = own_view!(REPEATED_NODE, self, colnames, colnames);
-        m.coltypes = own_view!(REPEATED_NODE, self, coltypes, coltypes);
-        m.coltypmods = own_view!(REPEATED_NODE, self, coltypmods, coltypmods);
-        m.colcollations = own_view!(REPEATED_NODE, self, colcollations, colcollations);
-        m.colexprs = own_view!(REPEATED_NODE, self, colexprs, colexprs);
-        m.coldefexprs = own_view!(REPEATED_NODE, self, coldefexprs, coldefexprs);
-        m.notnulls = own_view!(PACKED_UINT64, self, notnulls, notnulls);
-        m.ordinalitycol = own_view!(INT32, self, ordinalitycol, ordinalitycol);
-        m.location = own_view!(INT32, self, location, location);
+        m.ns_uris = own_view!(REPEATED_NODE, self, ns_uris, ns_uris, depth);
+        m.ns_names = own_view!(REPEATED_NODE, self, ns_names, ns_names, depth);
+        m.docexpr = own_view!(NODE, self, docexpr, docexpr, depth);
+        m.rowexpr = own_view!(NODE, self, rowexpr, rowexpr, depth);
+        m.colnames = own_view!(REPEATED_NODE, self, colnames, colnames, depth);
+        m.coltypes = own_view!(REPEATED_NODE, self, coltypes, coltypes, depth);
+        m.coltypmods = own_view!(REPEATED_NODE, self, coltypmods, coltypmods, depth);
+        m.colcollations = own_view!(REPEATED_NODE, self, colcollations, colcollations, depth);
+        m.colexprs = own_view!(REPEATED_NODE, self, colexprs, colexprs, depth);
+        m.coldefexprs = own_view!(REPEATED_NODE, self, coldefexprs, coldefexprs, depth);
+        m.notnulls = own_view!(PACKED_UINT64, self, notnulls, notnulls, depth);
+        m.ordinalitycol = own_view!(INT32, self, ordinalitycol, ordinalitycol, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -451,18 +521,23 @@ impl<'a> Var<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::Var> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::Var> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::Var::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.varno = own_view!(INT32, self, varno, varno);
-        m.varattno = own_view!(INT32, self, varattno, varattno);
-        m.vartype = own_view!(UINT32, self, vartype, vartype);
-        m.vartypmod = own_view!(INT32, self, vartypmod, vartypmod);
-        m.varcollid = own_view!(UINT32, self, varcollid, varcollid);
-        m.varlevelsup = own_view!(UINT32, self, varlevelsup, varlevelsup);
-        m.varnosyn = own_view!(UINT32, self, varnosyn, varnosyn);
-        m.varattnosyn = own_view!(INT32, self, varattnosyn, varattnosyn);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.varno = own_view!(INT32, self, varno, varno, depth);
+        m.varattno = own_view!(INT32, self, varattno, varattno, depth);
+        m.vartype = own_view!(UINT32, self, vartype, vartype, depth);
+        m.vartypmod = own_view!(INT32, self, vartypmod, vartypmod, depth);
+        m.varcollid = own_view!(UINT32, self, varcollid, varcollid, depth);
+        m.varlevelsup = own_view!(UINT32, self, varlevelsup, varlevelsup, depth);
+        m.varnosyn = own_view!(UINT32, self, varnosyn, varnosyn, depth);
+        m.varattnosyn = own_view!(INT32, self, varattnosyn, varattnosyn, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -496,15 +571,20 @@ impl<'a> Param<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::Param> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::Param> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::Param::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.paramkind = own_view!(ENUM, self, paramkind, paramkind);
-        m.paramid = own_view!(INT32, self, paramid, paramid);
-        m.paramtype = own_view!(UINT32, self, paramtype, paramtype);
-        m.paramtypmod = own_view!(INT32, self, paramtypmod, paramtypmod);
-        m.paramcollid = own_view!(UINT32, self, paramcollid, paramcollid);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.paramkind = own_view!(ENUM, self, paramkind, paramkind, depth);
+        m.paramid = own_view!(INT32, self, paramid, paramid, depth);
+        m.paramtype = own_view!(UINT32, self, paramtype, paramtype, depth);
+        m.paramtypmod = own_view!(INT32, self, paramtypmod, paramtypmod, depth);
+        m.paramcollid = own_view!(UINT32, self, paramcollid, paramcollid, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -535,28 +615,33 @@ impl<'a> Aggref<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::Aggref> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::Aggref> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::Aggref::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.aggfnoid = own_view!(UINT32, self, aggfnoid, aggfnoid);
-        m.aggtype = own_view!(UINT32, self, aggtype, aggtype);
-        m.aggcollid = own_view!(UINT32, self, aggcollid, aggcollid);
-        m.inputcollid = own_view!(UINT32, self, inputcollid, inputcollid);
-        m.aggtranstype = own_view!(UINT32, self, aggtranstype, aggtranstype);
-        m.aggargtypes = own_view!(REPEATED_NODE, self, aggargtypes, aggargtypes);
-        m.aggdirectargs = own_view!(REPEATED_NODE, self, aggdirectargs, aggdirectargs);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.aggorder = own_view!(REPEATED_NODE, self, aggorder, aggorder);
-        m.aggdistinct = own_view!(REPEATED_NODE, self, aggdistinct, aggdistinct);
-        m.aggfilter = own_view!(NODE, self, aggfilter, aggfilter);
-        m.aggstar = own_view!(BOOL, self, aggstar, aggstar);
-        m.aggvariadic = own_view!(BOOL, self, aggvariadic, aggvariadic);
-        m.aggkind = own_view!(STRING, self, aggkind, aggkind);
-        m.agglevelsup = own_view!(UINT32, self, agglevelsup, agglevelsup);
-        m.aggsplit = own_view!(ENUM, self, aggsplit, aggsplit);
-        m.aggno = own_view!(INT32, self, aggno, aggno);
-        m.aggtransno = own_view!(INT32, self, aggtransno, aggtransno);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.aggfnoid = own_view!(UINT32, self, aggfnoid, aggfnoid, depth);
+        m.aggtype = own_view!(UINT32, self, aggtype, aggtype, depth);
+        m.aggcollid = own_view!(UINT32, self, aggcollid, aggcollid, depth);
+        m.inputcollid = own_view!(UINT32, self, inputcollid, inputcollid, depth);
+        m.aggtranstype = own_view!(UINT32, self, aggtranstype, aggtranstype, depth);
+        m.aggargtypes = own_view!(REPEATED_NODE, self, aggargtypes, aggargtypes, depth);
+        m.aggdirectargs = own_view!(REPEATED_NODE, self, aggdirectargs, aggdirectargs, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.aggorder = own_view!(REPEATED_NODE, self, aggorder, aggorder, depth);
+        m.aggdistinct = own_view!(REPEATED_NODE, self, aggdistinct, aggdistinct, depth);
+        m.aggfilter = own_view!(NODE, self, aggfilter, aggfilter, depth);
+        m.aggstar = own_view!(BOOL, self, aggstar, aggstar, depth);
+        m.aggvariadic = own_view!(BOOL, self, aggvariadic, aggvariadic, depth);
+        m.aggkind = own_view!(STRING, self, aggkind, aggkind, depth);
+        m.agglevelsup = own_view!(UINT32, self, agglevelsup, agglevelsup, depth);
+        m.aggsplit = own_view!(ENUM, self, aggsplit, aggsplit, depth);
+        m.aggno = own_view!(INT32, self, aggno, aggno, depth);
+        m.aggtransno = own_view!(INT32, self, aggtransno, aggtransno, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -600,14 +685,19 @@ impl<'a> GroupingFunc<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::GroupingFunc> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::GroupingFunc> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::GroupingFunc::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.refs = own_view!(REPEATED_NODE, self, refs, refs);
-        m.cols = own_view!(REPEATED_NODE, self, cols, cols);
-        m.agglevelsup = own_view!(UINT32, self, agglevelsup, agglevelsup);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.refs = own_view!(REPEATED_NODE, self, refs, refs, depth);
+        m.cols = own_view!(REPEATED_NODE, self, cols, cols, depth);
+        m.agglevelsup = own_view!(UINT32, self, agglevelsup, agglevelsup, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -637,19 +727,24 @@ impl<'a> WindowFunc<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::WindowFunc> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::WindowFunc> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::WindowFunc::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.winfnoid = own_view!(UINT32, self, winfnoid, winfnoid);
-        m.wintype = own_view!(UINT32, self, wintype, wintype);
-        m.wincollid = own_view!(UINT32, self, wincollid, wincollid);
-        m.inputcollid = own_view!(UINT32, self, inputcollid, inputcollid);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.aggfilter = own_view!(NODE, self, aggfilter, aggfilter);
-        m.winref = own_view!(UINT32, self, winref, winref);
-        m.winstar = own_view!(BOOL, self, winstar, winstar);
-        m.winagg = own_view!(BOOL, self, winagg, winagg);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.winfnoid = own_view!(UINT32, self, winfnoid, winfnoid, depth);
+        m.wintype = own_view!(UINT32, self, wintype, wintype, depth);
+        m.wincollid = own_view!(UINT32, self, wincollid, wincollid, depth);
+        m.inputcollid = own_view!(UINT32, self, inputcollid, inputcollid, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.aggfilter = own_view!(NODE, self, aggfilter, aggfilter, depth);
+        m.winref = own_view!(UINT32, self, winref, winref, depth);
+        m.winstar = own_view!(BOOL, self, winstar, winstar, depth);
+        m.winagg = own_view!(BOOL, self, winagg, winagg, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -684,18 +779,23 @@ impl<'a> SubscriptingRef<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::SubscriptingRef> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::SubscriptingRef> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::SubscriptingRef::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.refcontainertype = own_view!(UINT32, self, refcontainertype, refcontainertype);
-        m.refelemtype = own_view!(UINT32, self, refelemtype, refelemtype);
-        m.refrestype = own_view!(UINT32, self, refrestype, refrestype);
-        m.reftypmod = own_view!(INT32, self, reftypmod, reftypmod);
-        m.refcollid = own_view!(UINT32, self, refcollid, refcollid);
-        m.refupperindexpr = own_view!(REPEATED_NODE, self, refupperindexpr, refupperindexpr);
-        m.reflowerindexpr = own_view!(REPEATED_NODE, self, reflowerindexpr, reflowerindexpr);
-        m.refexpr = own_view!(NODE, self, refexpr, refexpr);
-        m.refassgnexpr = own_view!(NODE, self, refassgnexpr, refassgnexpr);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.refcontainertype = own_view!(UINT32, self, refcontainertype, refcontainertype, depth);
+        m.refelemtype = own_view!(UINT32, self, refelemtype, refelemtype, depth);
+        m.refrestype = own_view!(UINT32, self, refrestype, refrestype, depth);
+        m.reftypmod = own_view!(INT32, self, reftypmod, reftypmod, depth);
+        m.refcollid = own_view!(UINT32, self, refcollid, refcollid, depth);
+        m.refupperindexpr = own_view!(REPEATED_NODE, self, refupperindexpr, refupperindexpr, depth);
+        m.reflowerindexpr = own_view!(REPEATED_NODE, self, reflowerindexpr, reflowerindexpr, depth);
+        m.refexpr = own_view!(NODE, self, refexpr, refexpr, depth);
+        m.refassgnexpr = own_view!(NODE, self, refassgnexpr, refassgnexpr, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -729,18 +829,23 @@ impl<'a> FuncExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::FuncExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::FuncExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::FuncExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.funcid = own_view!(UINT32, self, funcid, funcid);
-        m.funcresulttype = own_view!(UINT32, self, funcresulttype, funcresulttype);
-        m.funcretset = own_view!(BOOL, self, funcretset, funcretset);
-        m.funcvariadic = own_view!(BOOL, self, funcvariadic, funcvariadic);
-        m.funcformat = own_view!(ENUM, self, funcformat, funcformat);
-        m.funccollid = own_view!(UINT32, self, funccollid, funccollid);
-        m.inputcollid = own_view!(UINT32, self, inputcollid, inputcollid);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.funcid = own_view!(UINT32, self, funcid, funcid, depth);
+        m.funcresulttype = own_view!(UINT32, self, funcresulttype, funcresulttype, depth);
+        m.funcretset = own_view!(BOOL, self, funcretset, funcretset, depth);
+        m.funcvariadic = own_view!(BOOL, self, funcvariadic, funcvariadic, depth);
+        m.funcformat = own_view!(ENUM, self, funcformat, funcformat, depth);
+        m.funccollid = own_view!(UINT32, self, funccollid, funccollid, depth);
+        m.inputcollid = own_view!(UINT32, self, inputcollid, inputcollid, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -774,13 +879,18 @@ impl<'a> NamedArgExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::NamedArgExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::NamedArgExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::NamedArgExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.arg = own_view!(NODE, self, arg, arg);
-        m.name = own_view!(STRING, self, name, name);
-        m.argnumber = own_view!(INT32, self, argnumber, argnumber);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.arg = own_view!(NODE, self, arg, arg, depth);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.argnumber = own_view!(INT32, self, argnumber, argnumber, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -809,17 +919,22 @@ impl<'a> OpExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::OpExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::OpExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::OpExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.opno = own_view!(UINT32, self, opno, opno);
-        m.opfuncid = own_view!(UINT32, self, opfuncid, opfuncid);
-        m.opresulttype = own_view!(UINT32, self, opresulttype, opresulttype);
-        m.opretset = own_view!(BOOL, self, opretset, opretset);
-        m.opcollid = own_view!(UINT32, self, opcollid, opcollid);
-        m.inputcollid = own_view!(UINT32, self, inputcollid, inputcollid);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.opno = own_view!(UINT32, self, opno, opno, depth);
+        m.opfuncid = own_view!(UINT32, self, opfuncid, opfuncid, depth);
+        m.opresulttype = own_view!(UINT32, self, opresulttype, opresulttype, depth);
+        m.opretset = own_view!(BOOL, self, opretset, opretset, depth);
+        m.opcollid = own_view!(UINT32, self, opcollid, opcollid, depth);
+        m.inputcollid = own_view!(UINT32, self, inputcollid, inputcollid, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -852,17 +967,22 @@ impl<'a> DistinctExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::DistinctExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::DistinctExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::DistinctExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.opno = own_view!(UINT32, self, opno, opno);
-        m.opfuncid = own_view!(UINT32, self, opfuncid, opfuncid);
-        m.opresulttype = own_view!(UINT32, self, opresulttype, opresulttype);
-        m.opretset = own_view!(BOOL, self, opretset, opretset);
-        m.opcollid = own_view!(UINT32, self, opcollid, opcollid);
-        m.inputcollid = own_view!(UINT32, self, inputcollid, inputcollid);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.opno = own_view!(UINT32, self, opno, opno, depth);
+        m.opfuncid = own_view!(UINT32, self, opfuncid, opfuncid, depth);
+        m.opresulttype = own_view!(UINT32, self, opresulttype, opresulttype, depth);
+        m.opretset = own_view!(BOOL, self, opretset, opretset, depth);
+        m.opcollid = own_view!(UINT32, self, opcollid, opcollid, depth);
+        m.inputcollid = own_view!(UINT32, self, inputcollid, inputcollid, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -895,17 +1015,22 @@ impl<'a> NullIfExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::NullIfExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::NullIfExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::NullIfExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.opno = own_view!(UINT32, self, opno, opno);
-        m.opfuncid = own_view!(UINT32, self, opfuncid, opfuncid);
-        m.opresulttype = own_view!(UINT32, self, opresulttype, opresulttype);
-        m.opretset = own_view!(BOOL, self, opretset, opretset);
-        m.opcollid = own_view!(UINT32, self, opcollid, opcollid);
-        m.inputcollid = own_view!(UINT32, self, inputcollid, inputcollid);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.opno = own_view!(UINT32, self, opno, opno, depth);
+        m.opfuncid = own_view!(UINT32, self, opfuncid, opfuncid, depth);
+        m.opresulttype = own_view!(UINT32, self, opresulttype, opresulttype, depth);
+        m.opretset = own_view!(BOOL, self, opretset, opretset, depth);
+        m.opcollid = own_view!(UINT32, self, opcollid, opcollid, depth);
+        m.inputcollid = own_view!(UINT32, self, inputcollid, inputcollid, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -938,17 +1063,22 @@ impl<'a> ScalarArrayOpExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ScalarArrayOpExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ScalarArrayOpExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ScalarArrayOpExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.opno = own_view!(UINT32, self, opno, opno);
-        m.opfuncid = own_view!(UINT32, self, opfuncid, opfuncid);
-        m.hashfuncid = own_view!(UINT32, self, hashfuncid, hashfuncid);
-        m.negfuncid = own_view!(UINT32, self, negfuncid, negfuncid);
-        m.use_or = own_view!(BOOL, self, use_or, useOr);
-        m.inputcollid = own_view!(UINT32, self, inputcollid, inputcollid);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.opno = own_view!(UINT32, self, opno, opno, depth);
+        m.opfuncid = own_view!(UINT32, self, opfuncid, opfuncid, depth);
+        m.hashfuncid = own_view!(UINT32, self, hashfuncid, hashfuncid, depth);
+        m.negfuncid = own_view!(UINT32, self, negfuncid, negfuncid, depth);
+        m.use_or = own_view!(BOOL, self, use_or, useOr, depth);
+        m.inputcollid = own_view!(UINT32, self, inputcollid, inputcollid, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -981,12 +1111,17 @@ impl<'a> BoolExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::BoolExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::BoolExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::BoolExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.boolop = own_view!(ENUM, self, boolop, boolop);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.boolop = own_view!(ENUM, self, boolop, boolop, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1014,15 +1149,20 @@ impl<'a> SubLink<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::SubLink> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::SubLink> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::SubLink::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.sub_link_type = own_view!(ENUM, self, sub_link_type, subLinkType);
-        m.sub_link_id = own_view!(INT32, self, sub_link_id, subLinkId);
-        m.testexpr = own_view!(NODE, self, testexpr, testexpr);
-        m.oper_name = own_view!(REPEATED_NODE, self, oper_name, operName);
-        m.subselect = own_view!(NODE, self, subselect, subselect);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.sub_link_type = own_view!(ENUM, self, sub_link_type, subLinkType, depth);
+        m.sub_link_id = own_view!(INT32, self, sub_link_id, subLinkId, depth);
+        m.testexpr = own_view!(NODE, self, testexpr, testexpr, depth);
+        m.oper_name = own_view!(REPEATED_NODE, self, oper_name, operName, depth);
+        m.subselect = own_view!(NODE, self, subselect, subselect, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1053,25 +1193,30 @@ impl<'a> SubPlan<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::SubPlan> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::SubPlan> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::SubPlan::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.sub_link_type = own_view!(ENUM, self, sub_link_type, subLinkType);
-        m.testexpr = own_view!(NODE, self, testexpr, testexpr);
-        m.param_ids = own_view!(REPEATED_NODE, self, param_ids, paramIds);
-        m.plan_id = own_view!(INT32, self, plan_id, plan_id);
-        m.plan_name = own_view!(STRING, self, plan_name, plan_name);
-        m.first_col_type = own_view!(UINT32, self, first_col_type, firstColType);
-        m.first_col_typmod = own_view!(INT32, self, first_col_typmod, firstColTypmod);
-        m.first_col_collation = own_view!(UINT32, self, first_col_collation, firstColCollation);
-        m.use_hash_table = own_view!(BOOL, self, use_hash_table, useHashTable);
-        m.unknown_eq_false = own_view!(BOOL, self, unknown_eq_false, unknownEqFalse);
-        m.parallel_safe = own_view!(BOOL, self, parallel_safe, parallel_safe);
-        m.set_param = own_view!(REPEATED_NODE, self, set_param, setParam);
-        m.par_param = own_view!(REPEATED_NODE, self, par_param, parParam);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.startup_cost = own_view!(DOUBLE, self, startup_cost, startup_cost);
-        m.per_call_cost = own_view!(DOUBLE, self, per_call_cost, per_call_cost);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.sub_link_type = own_view!(ENUM, self, sub_link_type, subLinkType, depth);
+        m.testexpr = own_view!(NODE, self, testexpr, testexpr, depth);
+        m.param_ids = own_view!(REPEATED_NODE, self, param_ids, paramIds, depth);
+        m.plan_id = own_view!(INT32, self, plan_id, plan_id, depth);
+        m.plan_name = own_view!(STRING, self, plan_name, plan_name, depth);
+        m.first_col_type = own_view!(UINT32, self, first_col_type, firstColType, depth);
+        m.first_col_typmod = own_view!(INT32, self, first_col_typmod, firstColTypmod, depth);
+        m.first_col_collation = own_view!(UINT32, self, first_col_collation, firstColCollation, depth);
+        m.use_hash_table = own_view!(BOOL, self, use_hash_table, useHashTable, depth);
+        m.unknown_eq_false = own_view!(BOOL, self, unknown_eq_false, unknownEqFalse, depth);
+        m.parallel_safe = own_view!(BOOL, self, parallel_safe, parallel_safe, depth);
+        m.set_param = own_view!(REPEATED_NODE, self, set_param, setParam, depth);
+        m.par_param = own_view!(REPEATED_NODE, self, par_param, parParam, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.startup_cost = own_view!(DOUBLE, self, startup_cost, startup_cost, depth);
+        m.per_call_cost = own_view!(DOUBLE, self, per_call_cost, per_call_cost, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1112,10 +1257,15 @@ impl<'a> AlternativeSubPlan<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlternativeSubPlan> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlternativeSubPlan> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlternativeSubPlan::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.subplans = own_view!(REPEATED_NODE, self, subplans, subplans);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.subplans = own_view!(REPEATED_NODE, self, subplans, subplans, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1141,14 +1291,19 @@ impl<'a> FieldSelect<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::FieldSelect> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::FieldSelect> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::FieldSelect::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.arg = own_view!(NODE, self, arg, arg);
-        m.fieldnum = own_view!(INT32, self, fieldnum, fieldnum);
-        m.resulttype = own_view!(UINT32, self, resulttype, resulttype);
-        m.resulttypmod = own_view!(INT32, self, resulttypmod, resulttypmod);
-        m.resultcollid = own_view!(UINT32, self, resultcollid, resultcollid);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.arg = own_view!(NODE, self, arg, arg, depth);
+        m.fieldnum = own_view!(INT32, self, fieldnum, fieldnum, depth);
+        m.resulttype = own_view!(UINT32, self, resulttype, resulttype, depth);
+        m.resulttypmod = own_view!(INT32, self, resulttypmod, resulttypmod, depth);
+        m.resultcollid = own_view!(UINT32, self, resultcollid, resultcollid, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1178,13 +1333,18 @@ impl<'a> FieldStore<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::FieldStore> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::FieldStore> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::FieldStore::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.arg = own_view!(NODE, self, arg, arg);
-        m.newvals = own_view!(REPEATED_NODE, self, newvals, newvals);
-        m.fieldnums = own_view!(REPEATED_NODE, self, fieldnums, fieldnums);
-        m.resulttype = own_view!(UINT32, self, resulttype, resulttype);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.arg = own_view!(NODE, self, arg, arg, depth);
+        m.newvals = own_view!(REPEATED_NODE, self, newvals, newvals, depth);
+        m.fieldnums = own_view!(REPEATED_NODE, self, fieldnums, fieldnums, depth);
+        m.resulttype = own_view!(UINT32, self, resulttype, resulttype, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1213,15 +1373,20 @@ impl<'a> RelabelType<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RelabelType> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RelabelType> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RelabelType::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.arg = own_view!(NODE, self, arg, arg);
-        m.resulttype = own_view!(UINT32, self, resulttype, resulttype);
-        m.resulttypmod = own_view!(INT32, self, resulttypmod, resulttypmod);
-        m.resultcollid = own_view!(UINT32, self, resultcollid, resultcollid);
-        m.relabelformat = own_view!(ENUM, self, relabelformat, relabelformat);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.arg = own_view!(NODE, self, arg, arg, depth);
+        m.resulttype = own_view!(UINT32, self, resulttype, resulttype, depth);
+        m.resulttypmod = own_view!(INT32, self, resulttypmod, resulttypmod, depth);
+        m.resultcollid = own_view!(UINT32, self, resultcollid, resultcollid, depth);
+        m.relabelformat = own_view!(ENUM, self, relabelformat, relabelformat, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1252,14 +1417,19 @@ impl<'a> CoerceViaIo<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CoerceViaIo> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CoerceViaIo> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CoerceViaIo::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.arg = own_view!(NODE, self, arg, arg);
-        m.resulttype = own_view!(UINT32, self, resulttype, resulttype);
-        m.resultcollid = own_view!(UINT32, self, resultcollid, resultcollid);
-        m.coerceformat = own_view!(ENUM, self, coerceformat, coerceformat);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.arg = own_view!(NODE, self, arg, arg, depth);
+        m.resulttype = own_view!(UINT32, self, resulttype, resulttype, depth);
+        m.resultcollid = own_view!(UINT32, self, resultcollid, resultcollid, depth);
+        m.coerceformat = own_view!(ENUM, self, coerceformat, coerceformat, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1289,16 +1459,21 @@ impl<'a> ArrayCoerceExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ArrayCoerceExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ArrayCoerceExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ArrayCoerceExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.arg = own_view!(NODE, self, arg, arg);
-        m.elemexpr = own_view!(NODE, self, elemexpr, elemexpr);
-        m.resulttype = own_view!(UINT32, self, resulttype, resulttype);
-        m.resulttypmod = own_view!(INT32, self, resulttypmod, resulttypmod);
-        m.resultcollid = own_view!(UINT32, self, resultcollid, resultcollid);
-        m.coerceformat = own_view!(ENUM, self, coerceformat, coerceformat);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.arg = own_view!(NODE, self, arg, arg, depth);
+        m.elemexpr = own_view!(NODE, self, elemexpr, elemexpr, depth);
+        m.resulttype = own_view!(UINT32, self, resulttype, resulttype, depth);
+        m.resulttypmod = own_view!(INT32, self, resulttypmod, resulttypmod, depth);
+        m.resultcollid = own_view!(UINT32, self, resultcollid, resultcollid, depth);
+        m.coerceformat = own_view!(ENUM, self, coerceformat, coerceformat, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1330,13 +1505,18 @@ impl<'a> ConvertRowtypeExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ConvertRowtypeExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ConvertRowtypeExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ConvertRowtypeExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.arg = own_view!(NODE, self, arg, arg);
-        m.resulttype = own_view!(UINT32, self, resulttype, resulttype);
-        m.convertformat = own_view!(ENUM, self, convertformat, convertformat);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.arg = own_view!(NODE, self, arg, arg, depth);
+        m.resulttype = own_view!(UINT32, self, resulttype, resulttype, depth);
+        m.convertformat = own_view!(ENUM, self, convertformat, convertformat, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1365,12 +1545,17 @@ impl<'a> CollateExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CollateExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CollateExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CollateExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.arg = own_view!(NODE, self, arg, arg);
-        m.coll_oid = own_view!(UINT32, self, coll_oid, collOid);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.arg = own_view!(NODE, self, arg, arg, depth);
+        m.coll_oid = own_view!(UINT32, self, coll_oid, collOid, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1398,15 +1583,20 @@ impl<'a> CaseExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CaseExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CaseExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CaseExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.casetype = own_view!(UINT32, self, casetype, casetype);
-        m.casecollid = own_view!(UINT32, self, casecollid, casecollid);
-        m.arg = own_view!(NODE, self, arg, arg);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.defresult = own_view!(NODE, self, defresult, defresult);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.casetype = own_view!(UINT32, self, casetype, casetype, depth);
+        m.casecollid = own_view!(UINT32, self, casecollid, casecollid, depth);
+        m.arg = own_view!(NODE, self, arg, arg, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.defresult = own_view!(NODE, self, defresult, defresult, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1437,12 +1627,17 @@ impl<'a> CaseWhen<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CaseWhen> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CaseWhen> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CaseWhen::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.expr = own_view!(NODE, self, expr, expr);
-        m.result = own_view!(NODE, self, result, result);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.expr = own_view!(NODE, self, expr, expr, depth);
+        m.result = own_view!(NODE, self, result, result, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1470,12 +1665,17 @@ impl<'a> CaseTestExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CaseTestExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CaseTestExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CaseTestExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.type_id = own_view!(UINT32, self, type_id, typeId);
-        m.type_mod = own_view!(INT32, self, type_mod, typeMod);
-        m.collation = own_view!(UINT32, self, collation, collation);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.type_id = own_view!(UINT32, self, type_id, typeId, depth);
+        m.type_mod = own_view!(INT32, self, type_mod, typeMod, depth);
+        m.collation = own_view!(UINT32, self, collation, collation, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1503,15 +1703,20 @@ impl<'a> ArrayExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ArrayExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ArrayExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ArrayExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.array_typeid = own_view!(UINT32, self, array_typeid, array_typeid);
-        m.array_collid = own_view!(UINT32, self, array_collid, array_collid);
-        m.element_typeid = own_view!(UINT32, self, element_typeid, element_typeid);
-        m.elements = own_view!(REPEATED_NODE, self, elements, elements);
-        m.multidims = own_view!(BOOL, self, multidims, multidims);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.array_typeid = own_view!(UINT32, self, array_typeid, array_typeid, depth);
+        m.array_collid = own_view!(UINT32, self, array_collid, array_collid, depth);
+        m.element_typeid = own_view!(UINT32, self, element_typeid, element_typeid, depth);
+        m.elements = own_view!(REPEATED_NODE, self, elements, elements, depth);
+        m.multidims = own_view!(BOOL, self, multidims, multidims, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1542,14 +1747,19 @@ impl<'a> RowExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RowExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RowExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RowExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.row_typeid = own_view!(UINT32, self, row_typeid, row_typeid);
-        m.row_format = own_view!(ENUM, self, row_format, row_format);
-        m.colnames = own_view!(REPEATED_NODE, self, colnames, colnames);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.row_typeid = own_view!(UINT32, self, row_typeid, row_typeid, depth);
+        m.row_format = own_view!(ENUM, self, row_format, row_format, depth);
+        m.colnames = own_view!(REPEATED_NODE, self, colnames, colnames, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1579,15 +1789,20 @@ impl<'a> RowCompareExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RowCompareExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RowCompareExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RowCompareExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.rctype = own_view!(ENUM, self, rctype, rctype);
-        m.opnos = own_view!(REPEATED_NODE, self, opnos, opnos);
-        m.opfamilies = own_view!(REPEATED_NODE, self, opfamilies, opfamilies);
-        m.inputcollids = own_view!(REPEATED_NODE, self, inputcollids, inputcollids);
-        m.largs = own_view!(REPEATED_NODE, self, largs, largs);
-        m.rargs = own_view!(REPEATED_NODE, self, rargs, rargs);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.rctype = own_view!(ENUM, self, rctype, rctype, depth);
+        m.opnos = own_view!(REPEATED_NODE, self, opnos, opnos, depth);
+        m.opfamilies = own_view!(REPEATED_NODE, self, opfamilies, opfamilies, depth);
+        m.inputcollids = own_view!(REPEATED_NODE, self, inputcollids, inputcollids, depth);
+        m.largs = own_view!(REPEATED_NODE, self, largs, largs, depth);
+        m.rargs = own_view!(REPEATED_NODE, self, rargs, rargs, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1618,13 +1833,18 @@ impl<'a> CoalesceExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CoalesceExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CoalesceExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CoalesceExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.coalescetype = own_view!(UINT32, self, coalescetype, coalescetype);
-        m.coalescecollid = own_view!(UINT32, self, coalescecollid, coalescecollid);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.coalescetype = own_view!(UINT32, self, coalescetype, coalescetype, depth);
+        m.coalescecollid = own_view!(UINT32, self, coalescecollid, coalescecollid, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1653,15 +1873,20 @@ impl<'a> MinMaxExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::MinMaxExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::MinMaxExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::MinMaxExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.minmaxtype = own_view!(UINT32, self, minmaxtype, minmaxtype);
-        m.minmaxcollid = own_view!(UINT32, self, minmaxcollid, minmaxcollid);
-        m.inputcollid = own_view!(UINT32, self, inputcollid, inputcollid);
-        m.op = own_view!(ENUM, self, op, op);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.minmaxtype = own_view!(UINT32, self, minmaxtype, minmaxtype, depth);
+        m.minmaxcollid = own_view!(UINT32, self, minmaxcollid, minmaxcollid, depth);
+        m.inputcollid = own_view!(UINT32, self, inputcollid, inputcollid, depth);
+        m.op = own_view!(ENUM, self, op, op, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1692,13 +1917,18 @@ impl<'a> SqlValueFunction<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::SqlValueFunction> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::SqlValueFunction> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::SqlValueFunction::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.op = own_view!(ENUM, self, op, op);
-        m.r#type = own_view!(UINT32, self, r#type, type_);
-        m.typmod = own_view!(INT32, self, typmod, typmod);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.op = own_view!(ENUM, self, op, op, depth);
+        m.r#type = own_view!(UINT32, self, r#type, type_, depth);
+        m.typmod = own_view!(INT32, self, typmod, typmod, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1727,18 +1957,23 @@ impl<'a> XmlExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::XmlExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::XmlExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::XmlExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.op = own_view!(ENUM, self, op, op);
-        m.name = own_view!(STRING, self, name, name);
-        m.named_args = own_view!(REPEATED_NODE, self, named_args, named_args);
-        m.arg_names = own_view!(REPEATED_NODE, self, arg_names, arg_names);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.xmloption = own_view!(ENUM, self, xmloption, xmloption);
-        m.r#type = own_view!(UINT32, self, r#type, type_);
-        m.typmod = own_view!(INT32, self, typmod, typmod);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.op = own_view!(ENUM, self, op, op, depth);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.named_args = own_view!(REPEATED_NODE, self, named_args, named_args, depth);
+        m.arg_names = own_view!(REPEATED_NODE, self, arg_names, arg_names, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.xmloption = own_view!(ENUM, self, xmloption, xmloption, depth);
+        m.r#type = own_view!(UINT32, self, r#type, type_, depth);
+        m.typmod = own_view!(INT32, self, typmod, typmod, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1772,13 +2007,18 @@ impl<'a> NullTest<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::NullTest> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::NullTest> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::NullTest::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.arg = own_view!(NODE, self, arg, arg);
-        m.nulltesttype = own_view!(ENUM, self, nulltesttype, nulltesttype);
-        m.argisrow = own_view!(BOOL, self, argisrow, argisrow);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.arg = own_view!(NODE, self, arg, arg, depth);
+        m.nulltesttype = own_view!(ENUM, self, nulltesttype, nulltesttype, depth);
+        m.argisrow = own_view!(BOOL, self, argisrow, argisrow, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1807,12 +2047,17 @@ impl<'a> BooleanTest<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::BooleanTest> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::BooleanTest> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::BooleanTest::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.arg = own_view!(NODE, self, arg, arg);
-        m.booltesttype = own_view!(ENUM, self, booltesttype, booltesttype);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.arg = own_view!(NODE, self, arg, arg, depth);
+        m.booltesttype = own_view!(ENUM, self, booltesttype, booltesttype, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1840,15 +2085,20 @@ impl<'a> CoerceToDomain<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CoerceToDomain> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CoerceToDomain> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CoerceToDomain::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.arg = own_view!(NODE, self, arg, arg);
-        m.resulttype = own_view!(UINT32, self, resulttype, resulttype);
-        m.resulttypmod = own_view!(INT32, self, resulttypmod, resulttypmod);
-        m.resultcollid = own_view!(UINT32, self, resultcollid, resultcollid);
-        m.coercionformat = own_view!(ENUM, self, coercionformat, coercionformat);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.arg = own_view!(NODE, self, arg, arg, depth);
+        m.resulttype = own_view!(UINT32, self, resulttype, resulttype, depth);
+        m.resulttypmod = own_view!(INT32, self, resulttypmod, resulttypmod, depth);
+        m.resultcollid = own_view!(UINT32, self, resultcollid, resultcollid, depth);
+        m.coercionformat = own_view!(ENUM, self, coercionformat, coercionformat, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1879,13 +2129,18 @@ impl<'a> CoerceToDomainValue<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CoerceToDomainValue> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CoerceToDomainValue> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CoerceToDomainValue::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.type_id = own_view!(UINT32, self, type_id, typeId);
-        m.type_mod = own_view!(INT32, self, type_mod, typeMod);
-        m.collation = own_view!(UINT32, self, collation, collation);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.type_id = own_view!(UINT32, self, type_id, typeId, depth);
+        m.type_mod = own_view!(INT32, self, type_mod, typeMod, depth);
+        m.collation = own_view!(UINT32, self, collation, collation, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1914,13 +2169,18 @@ impl<'a> SetToDefault<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::SetToDefault> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::SetToDefault> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::SetToDefault::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.type_id = own_view!(UINT32, self, type_id, typeId);
-        m.type_mod = own_view!(INT32, self, type_mod, typeMod);
-        m.collation = own_view!(UINT32, self, collation, collation);
-        m.location = own_view!(INT32, self, location, location);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.type_id = own_view!(UINT32, self, type_id, typeId, depth);
+        m.type_mod = own_view!(INT32, self, type_mod, typeMod, depth);
+        m.collation = own_view!(UINT32, self, collation, collation, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1949,12 +2209,17 @@ impl<'a> CurrentOfExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CurrentOfExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CurrentOfExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CurrentOfExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.cvarno = own_view!(UINT32, self, cvarno, cvarno);
-        m.cursor_name = own_view!(STRING, self, cursor_name, cursor_name);
-        m.cursor_param = own_view!(INT32, self, cursor_param, cursor_param);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.cvarno = own_view!(UINT32, self, cvarno, cvarno, depth);
+        m.cursor_name = own_view!(STRING, self, cursor_name, cursor_name, depth);
+        m.cursor_param = own_view!(INT32, self, cursor_param, cursor_param, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -1982,11 +2247,16 @@ impl<'a> NextValueExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::NextValueExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::NextValueExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::NextValueExpr::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.seqid = own_view!(UINT32, self, seqid, seqid);
-        m.type_id = own_view!(UINT32, self, type_id, typeId);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.seqid = own_view!(UINT32, self, seqid, seqid, depth);
+        m.type_id = own_view!(UINT32, self, type_id, typeId, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2013,12 +2283,17 @@ impl<'a> InferenceElem<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::InferenceElem> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::InferenceElem> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::InferenceElem::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.expr = own_view!(NODE, self, expr, expr);
-        m.infercollid = own_view!(UINT32, self, infercollid, infercollid);
-        m.inferopclass = own_view!(UINT32, self, inferopclass, inferopclass);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.expr = own_view!(NODE, self, expr, expr, depth);
+        m.infercollid = own_view!(UINT32, self, infercollid, infercollid, depth);
+        m.inferopclass = own_view!(UINT32, self, inferopclass, inferopclass, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2046,16 +2321,21 @@ impl<'a> TargetEntry<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::TargetEntry> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::TargetEntry> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::TargetEntry::default();
-        m.xpr = own_view!(NODE, self, xpr, xpr);
-        m.expr = own_view!(NODE, self, expr, expr);
-        m.resno = own_view!(INT32, self, resno, resno);
-        m.resname = own_view!(STRING, self, resname, resname);
-        m.ressortgroupref = own_view!(UINT32, self, ressortgroupref, ressortgroupref);
-        m.resorigtbl = own_view!(UINT32, self, resorigtbl, resorigtbl);
-        m.resorigcol = own_view!(INT32, self, resorigcol, resorigcol);
-        m.resjunk = own_view!(BOOL, self, resjunk, resjunk);
+        m.xpr = own_view!(NODE, self, xpr, xpr, depth);
+        m.expr = own_view!(NODE, self, expr, expr, depth);
+        m.resno = own_view!(INT32, self, resno, resno, depth);
+        m.resname = own_view!(STRING, self, resname, resname, depth);
+        m.ressortgroupref = own_view!(UINT32, self, ressortgroupref, ressortgroupref, depth);
+        m.resorigtbl = own_view!(UINT32, self, resorigtbl, resorigtbl, depth);
+        m.resorigcol = own_view!(INT32, self, resorigcol, resorigcol, depth);
+        m.resjunk = own_view!(BOOL, self, resjunk, resjunk, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2087,9 +2367,14 @@ impl<'a> RangeTblRef<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RangeTblRef> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RangeTblRef> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RangeTblRef::default();
-        m.rtindex = own_view!(INT32, self, rtindex, rtindex);
+        m.rtindex = own_view!(INT32, self, rtindex, rtindex, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2114,17 +2399,22 @@ impl<'a> JoinExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::JoinExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::JoinExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::JoinExpr::default();
-        m.jointype = own_view!(ENUM, self, jointype, jointype);
-        m.is_natural = own_view!(BOOL, self, is_natural, isNatural);
-        m.larg = own_view!(NODE, self, larg, larg);
-        m.rarg = own_view!(NODE, self, rarg, rarg);
-        m.using_clause = own_view!(REPEATED_NODE, self, using_clause, usingClause);
-        m.join_using_alias = own_view!(MESSAGE, self, join_using_alias, join_using_alias);
-        m.quals = own_view!(NODE, self, quals, quals);
-        m.alias = own_view!(MESSAGE, self, alias, alias);
-        m.rtindex = own_view!(INT32, self, rtindex, rtindex);
+        m.jointype = own_view!(ENUM, self, jointype, jointype, depth);
+        m.is_natural = own_view!(BOOL, self, is_natural, isNatural, depth);
+        m.larg = own_view!(NODE, self, larg, larg, depth);
+        m.rarg = own_view!(NODE, self, rarg, rarg, depth);
+        m.using_clause = own_view!(REPEATED_NODE, self, using_clause, usingClause, depth);
+        m.join_using_alias = own_view!(MESSAGE, self, join_using_alias, join_using_alias, depth);
+        m.quals = own_view!(NODE, self, quals, quals, depth);
+        m.alias = own_view!(MESSAGE, self, alias, alias, depth);
+        m.rtindex = own_view!(INT32, self, rtindex, rtindex, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2157,10 +2447,15 @@ impl<'a> FromExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::FromExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::FromExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::FromExpr::default();
-        m.fromlist = own_view!(REPEATED_NODE, self, fromlist, fromlist);
-        m.quals = own_view!(NODE, self, quals, quals);
+        m.fromlist = own_view!(REPEATED_NODE, self, fromlist, fromlist, depth);
+        m.quals = own_view!(NODE, self, quals, quals, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2186,16 +2481,21 @@ impl<'a> OnConflictExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::OnConflictExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::OnConflictExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::OnConflictExpr::default();
-        m.action = own_view!(ENUM, self, action, action);
-        m.arbiter_elems = own_view!(REPEATED_NODE, self, arbiter_elems, arbiterElems);
-        m.arbiter_where = own_view!(NODE, self, arbiter_where, arbiterWhere);
-        m.constraint = own_view!(UINT32, self, constraint, constraint);
-        m.on_conflict_set = own_view!(REPEATED_NODE, self, on_conflict_set, onConflictSet);
-        m.on_conflict_where = own_view!(NODE, self, on_conflict_where, onConflictWhere);
-        m.excl_rel_index = own_view!(INT32, self, excl_rel_index, exclRelIndex);
-        m.excl_rel_tlist = own_view!(REPEATED_NODE, self, excl_rel_tlist, exclRelTlist);
+        m.action = own_view!(ENUM, self, action, action, depth);
+        m.arbiter_elems = own_view!(REPEATED_NODE, self, arbiter_elems, arbiterElems, depth);
+        m.arbiter_where = own_view!(NODE, self, arbiter_where, arbiterWhere, depth);
+        m.constraint = own_view!(UINT32, self, constraint, constraint, depth);
+        m.on_conflict_set = own_view!(REPEATED_NODE, self, on_conflict_set, onConflictSet, depth);
+        m.on_conflict_where = own_view!(NODE, self, on_conflict_where, onConflictWhere, depth);
+        m.excl_rel_index = own_view!(INT32, self, excl_rel_index, exclRelIndex, depth);
+        m.excl_rel_tlist = own_view!(REPEATED_NODE, self, excl_rel_tlist, exclRelTlist, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2227,16 +2527,21 @@ impl<'a> IntoClause<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::IntoClause> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::IntoClause> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::IntoClause::default();
-        m.rel = own_view!(MESSAGE, self, rel, rel);
-        m.col_names = own_view!(REPEATED_NODE, self, col_names, colNames);
-        m.access_method = own_view!(STRING, self, access_method, accessMethod);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.on_commit = own_view!(ENUM, self, on_commit, onCommit);
-        m.table_space_name = own_view!(STRING, self, table_space_name, tableSpaceName);
-        m.view_query = own_view!(NODE, self, view_query, viewQuery);
-        m.skip_data = own_view!(BOOL, self, skip_data, skipData);
+        m.rel = own_view!(MESSAGE, self, rel, rel, depth);
+        m.col_names = own_view!(REPEATED_NODE, self, col_names, colNames, depth);
+        m.access_method = own_view!(STRING, self, access_method, accessMethod, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.on_commit = own_view!(ENUM, self, on_commit, onCommit, depth);
+        m.table_space_name = own_view!(STRING, self, table_space_name, tableSpaceName, depth);
+        m.view_query = own_view!(NODE, self, view_query, viewQuery, depth);
+        m.skip_data = own_view!(BOOL, self, skip_data, skipData, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2268,14 +2573,19 @@ impl<'a> MergeAction<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::MergeAction> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::MergeAction> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::MergeAction::default();
-        m.matched = own_view!(BOOL, self, matched, matched);
-        m.command_type = own_view!(ENUM, self, command_type, commandType);
-        m.r#override = own_view!(ENUM, self, r#override, override_);
-        m.qual = own_view!(NODE, self, qual, qual);
-        m.target_list = own_view!(REPEATED_NODE, self, target_list, targetList);
-        m.update_colnos = own_view!(REPEATED_NODE, self, update_colnos, updateColnos);
+        m.matched = own_view!(BOOL, self, matched, matched, depth);
+        m.command_type = own_view!(ENUM, self, command_type, commandType, depth);
+        m.r#override = own_view!(ENUM, self, r#override, override_, depth);
+        m.qual = own_view!(NODE, self, qual, qual, depth);
+        m.target_list = own_view!(REPEATED_NODE, self, target_list, targetList, depth);
+        m.update_colnos = own_view!(REPEATED_NODE, self, update_colnos, updateColnos, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2305,11 +2615,16 @@ impl<'a> RawStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RawStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RawStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RawStmt::default();
-        m.stmt = own_view!(NODE, self, stmt, stmt);
-        m.stmt_location = own_view!(INT32, self, stmt_location, stmt_location);
-        m.stmt_len = own_view!(INT32, self, stmt_len, stmt_len);
+        m.stmt = own_view!(NODE, self, stmt, stmt, depth);
+        m.stmt_location = own_view!(INT32, self, stmt_location, stmt_location, depth);
+        m.stmt_len = own_view!(INT32, self, stmt_len, stmt_len, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2336,48 +2651,53 @@ impl<'a> Query<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::Query> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::Query> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::Query::default();
-        m.command_type = own_view!(ENUM, self, command_type, commandType);
-        m.query_source = own_view!(ENUM, self, query_source, querySource);
-        m.can_set_tag = own_view!(BOOL, self, can_set_tag, canSetTag);
-        m.utility_stmt = own_view!(NODE, self, utility_stmt, utilityStmt);
-        m.result_relation = own_view!(INT32, self, result_relation, resultRelation);
-        m.has_aggs = own_view!(BOOL, self, has_aggs, hasAggs);
-        m.has_window_funcs = own_view!(BOOL, self, has_window_funcs, hasWindowFuncs);
-        m.has_target_srfs = own_view!(BOOL, self, has_target_srfs, hasTargetSRFs);
-        m.has_sub_links = own_view!(BOOL, self, has_sub_links, hasSubLinks);
-        m.has_distinct_on = own_view!(BOOL, self, has_distinct_on, hasDistinctOn);
-        m.has_recursive = own_view!(BOOL, self, has_recursive, hasRecursive);
-        m.has_modifying_cte = own_view!(BOOL, self, has_modifying_cte, hasModifyingCTE);
-        m.has_for_update = own_view!(BOOL, self, has_for_update, hasForUpdate);
-        m.has_row_security = own_view!(BOOL, self, has_row_security, hasRowSecurity);
-        m.is_return = own_view!(BOOL, self, is_return, isReturn);
-        m.cte_list = own_view!(REPEATED_NODE, self, cte_list, cteList);
-        m.rtable = own_view!(REPEATED_NODE, self, rtable, rtable);
-        m.jointree = own_view!(MESSAGE, self, jointree, jointree);
-        m.merge_action_list = own_view!(REPEATED_NODE, self, merge_action_list, mergeActionList);
-        m.merge_use_outer_join = own_view!(BOOL, self, merge_use_outer_join, mergeUseOuterJoin);
-        m.target_list = own_view!(REPEATED_NODE, self, target_list, targetList);
-        m.r#override = own_view!(ENUM, self, r#override, override_);
-        m.on_conflict = own_view!(MESSAGE, self, on_conflict, onConflict);
-        m.returning_list = own_view!(REPEATED_NODE, self, returning_list, returningList);
-        m.group_clause = own_view!(REPEATED_NODE, self, group_clause, groupClause);
-        m.group_distinct = own_view!(BOOL, self, group_distinct, groupDistinct);
-        m.grouping_sets = own_view!(REPEATED_NODE, self, grouping_sets, groupingSets);
-        m.having_qual = own_view!(NODE, self, having_qual, havingQual);
-        m.window_clause = own_view!(REPEATED_NODE, self, window_clause, windowClause);
-        m.distinct_clause = own_view!(REPEATED_NODE, self, distinct_clause, distinctClause);
-        m.sort_clause = own_view!(REPEATED_NODE, self, sort_clause, sortClause);
-        m.limit_offset = own_view!(NODE, self, limit_offset, limitOffset);
-        m.limit_count = own_view!(NODE, self, limit_count, limitCount);
-        m.limit_option = own_view!(ENUM, self, limit_option, limitOption);
-        m.row_marks = own_view!(REPEATED_NODE, self, row_marks, rowMarks);
-        m.set_operations = own_view!(NODE, self, set_operations, setOperations);
-        m.constraint_deps = own_view!(REPEATED_NODE, self, constraint_deps, constraintDeps);
-        m.with_check_options = own_view!(REPEATED_NODE, self, with_check_options, withCheckOptions);
-        m.stmt_location = own_view!(INT32, self, stmt_location, stmt_location);
-        m.stmt_len = own_view!(INT32, self, stmt_len, stmt_len);
+        m.command_type = own_view!(ENUM, self, command_type, commandType, depth);
+        m.query_source = own_view!(ENUM, self, query_source, querySource, depth);
+        m.can_set_tag = own_view!(BOOL, self, can_set_tag, canSetTag, depth);
+        m.utility_stmt = own_view!(NODE, self, utility_stmt, utilityStmt, depth);
+        m.result_relation = own_view!(INT32, self, result_relation, resultRelation, depth);
+        m.has_aggs = own_view!(BOOL, self, has_aggs, hasAggs, depth);
+        m.has_window_funcs = own_view!(BOOL, self, has_window_funcs, hasWindowFuncs, depth);
+        m.has_target_srfs = own_view!(BOOL, self, has_target_srfs, hasTargetSRFs, depth);
+        m.has_sub_links = own_view!(BOOL, self, has_sub_links, hasSubLinks, depth);
+        m.has_distinct_on = own_view!(BOOL, self, has_distinct_on, hasDistinctOn, depth);
+        m.has_recursive = own_view!(BOOL, self, has_recursive, hasRecursive, depth);
+        m.has_modifying_cte = own_view!(BOOL, self, has_modifying_cte, hasModifyingCTE, depth);
+        m.has_for_update = own_view!(BOOL, self, has_for_update, hasForUpdate, depth);
+        m.has_row_security = own_view!(BOOL, self, has_row_security, hasRowSecurity, depth);
+        m.is_return = own_view!(BOOL, self, is_return, isReturn, depth);
+        m.cte_list = own_view!(REPEATED_NODE, self, cte_list, cteList, depth);
+        m.rtable = own_view!(REPEATED_NODE, self, rtable, rtable, depth);
+        m.jointree = own_view!(MESSAGE, self, jointree, jointree, depth);
+        m.merge_action_list = own_view!(REPEATED_NODE, self, merge_action_list, mergeActionList, depth);
+        m.merge_use_outer_join = own_view!(BOOL, self, merge_use_outer_join, mergeUseOuterJoin, depth);
+        m.target_list = own_view!(REPEATED_NODE, self, target_list, targetList, depth);
+        m.r#override = own_view!(ENUM, self, r#override, override_, depth);
+        m.on_conflict = own_view!(MESSAGE, self, on_conflict, onConflict, depth);
+        m.returning_list = own_view!(REPEATED_NODE, self, returning_list, returningList, depth);
+        m.group_clause = own_view!(REPEATED_NODE, self, group_clause, groupClause, depth);
+        m.group_distinct = own_view!(BOOL, self, group_distinct, groupDistinct, depth);
+        m.grouping_sets = own_view!(REPEATED_NODE, self, grouping_sets, groupingSets, depth);
+        m.having_qual = own_view!(NODE, self, having_qual, havingQual, depth);
+        m.window_clause = own_view!(REPEATED_NODE, self, window_clause, windowClause, depth);
+        m.distinct_clause = own_view!(REPEATED_NODE, self, distinct_clause, distinctClause, depth);
+        m.sort_clause = own_view!(REPEATED_NODE, self, sort_clause, sortClause, depth);
+        m.limit_offset = own_view!(NODE, self, limit_offset, limitOffset, depth);
+        m.limit_count = own_view!(NODE, self, limit_count, limitCount, depth);
+        m.limit_option = own_view!(ENUM, self, limit_option, limitOption, depth);
+        m.row_marks = own_view!(REPEATED_NODE, self, row_marks, rowMarks, depth);
+        m.set_operations = own_view!(NODE, self, set_operations, setOperations, depth);
+        m.constraint_deps = own_view!(REPEATED_NODE, self, constraint_deps, constraintDeps, depth);
+        m.with_check_options = own_view!(REPEATED_NODE, self, with_check_options, withCheckOptions, depth);
+        m.stmt_location = own_view!(INT32, self, stmt_location, stmt_location, depth);
+        m.stmt_len = own_view!(INT32, self, stmt_len, stmt_len, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2441,15 +2761,20 @@ impl<'a> InsertStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::InsertStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::InsertStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::InsertStmt::default();
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.cols = own_view!(REPEATED_NODE, self, cols, cols);
-        m.select_stmt = own_view!(NODE, self, select_stmt, selectStmt);
-        m.on_conflict_clause = own_view!(MESSAGE, self, on_conflict_clause, onConflictClause);
-        m.returning_list = own_view!(REPEATED_NODE, self, returning_list, returningList);
-        m.with_clause = own_view!(MESSAGE, self, with_clause, withClause);
-        m.r#override = own_view!(ENUM, self, r#override, override_);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.cols = own_view!(REPEATED_NODE, self, cols, cols, depth);
+        m.select_stmt = own_view!(NODE, self, select_stmt, selectStmt, depth);
+        m.on_conflict_clause = own_view!(MESSAGE, self, on_conflict_clause, onConflictClause, depth);
+        m.returning_list = own_view!(REPEATED_NODE, self, returning_list, returningList, depth);
+        m.with_clause = own_view!(MESSAGE, self, with_clause, withClause, depth);
+        m.r#override = own_view!(ENUM, self, r#override, override_, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2480,13 +2805,18 @@ impl<'a> DeleteStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::DeleteStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::DeleteStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::DeleteStmt::default();
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.using_clause = own_view!(REPEATED_NODE, self, using_clause, usingClause);
-        m.where_clause = own_view!(NODE, self, where_clause, whereClause);
-        m.returning_list = own_view!(REPEATED_NODE, self, returning_list, returningList);
-        m.with_clause = own_view!(MESSAGE, self, with_clause, withClause);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.using_clause = own_view!(REPEATED_NODE, self, using_clause, usingClause, depth);
+        m.where_clause = own_view!(NODE, self, where_clause, whereClause, depth);
+        m.returning_list = own_view!(REPEATED_NODE, self, returning_list, returningList, depth);
+        m.with_clause = own_view!(MESSAGE, self, with_clause, withClause, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2515,14 +2845,19 @@ impl<'a> UpdateStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::UpdateStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::UpdateStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::UpdateStmt::default();
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.target_list = own_view!(REPEATED_NODE, self, target_list, targetList);
-        m.where_clause = own_view!(NODE, self, where_clause, whereClause);
-        m.from_clause = own_view!(REPEATED_NODE, self, from_clause, fromClause);
-        m.returning_list = own_view!(REPEATED_NODE, self, returning_list, returningList);
-        m.with_clause = own_view!(MESSAGE, self, with_clause, withClause);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.target_list = own_view!(REPEATED_NODE, self, target_list, targetList, depth);
+        m.where_clause = own_view!(NODE, self, where_clause, whereClause, depth);
+        m.from_clause = own_view!(REPEATED_NODE, self, from_clause, fromClause, depth);
+        m.returning_list = own_view!(REPEATED_NODE, self, returning_list, returningList, depth);
+        m.with_clause = own_view!(MESSAGE, self, with_clause, withClause, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2552,13 +2887,18 @@ impl<'a> MergeStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::MergeStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::MergeStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::MergeStmt::default();
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.source_relation = own_view!(NODE, self, source_relation, sourceRelation);
-        m.join_condition = own_view!(NODE, self, join_condition, joinCondition);
-        m.merge_when_clauses = own_view!(REPEATED_NODE, self, merge_when_clauses, mergeWhenClauses);
-        m.with_clause = own_view!(MESSAGE, self, with_clause, withClause);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.source_relation = own_view!(NODE, self, source_relation, sourceRelation, depth);
+        m.join_condition = own_view!(NODE, self, join_condition, joinCondition, depth);
+        m.merge_when_clauses = own_view!(REPEATED_NODE, self, merge_when_clauses, mergeWhenClauses, depth);
+        m.with_clause = own_view!(MESSAGE, self, with_clause, withClause, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2587,28 +2927,33 @@ impl<'a> SelectStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::SelectStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::SelectStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::SelectStmt::default();
-        m.distinct_clause = own_view!(REPEATED_NODE, self, distinct_clause, distinctClause);
-        m.into_clause = own_view!(MESSAGE, self, into_clause, intoClause);
-        m.target_list = own_view!(REPEATED_NODE, self, target_list, targetList);
-        m.from_clause = own_view!(REPEATED_NODE, self, from_clause, fromClause);
-        m.where_clause = own_view!(NODE, self, where_clause, whereClause);
-        m.group_clause = own_view!(REPEATED_NODE, self, group_clause, groupClause);
-        m.group_distinct = own_view!(BOOL, self, group_distinct, groupDistinct);
-        m.having_clause = own_view!(NODE, self, having_clause, havingClause);
-        m.window_clause = own_view!(REPEATED_NODE, self, window_clause, windowClause);
-        m.values_lists = own_view!(REPEATED_NODE, self, values_lists, valuesLists);
-        m.sort_clause = own_view!(REPEATED_NODE, self, sort_clause, sortClause);
-        m.limit_offset = own_view!(NODE, self, limit_offset, limitOffset);
-        m.limit_count = own_view!(NODE, self, limit_count, limitCount);
-        m.limit_option = own_view!(ENUM, self, limit_option, limitOption);
-        m.locking_clause = own_view!(REPEATED_NODE, self, locking_clause, lockingClause);
-        m.with_clause = own_view!(MESSAGE, self, with_clause, withClause);
-        m.op = own_view!(ENUM, self, op, op);
-        m.all = own_view!(BOOL, self, all, all);
-        m.larg = own_view!(MESSAGE, self, larg, larg);
-        m.rarg = own_view!(MESSAGE, self, rarg, rarg);
+        m.distinct_clause = own_view!(REPEATED_NODE, self, distinct_clause, distinctClause, depth);
+        m.into_clause = own_view!(MESSAGE, self, into_clause, intoClause, depth);
+        m.target_list = own_view!(REPEATED_NODE, self, target_list, targetList, depth);
+        m.from_clause = own_view!(REPEATED_NODE, self, from_clause, fromClause, depth);
+        m.where_clause = own_view!(NODE, self, where_clause, whereClause, depth);
+        m.group_clause = own_view!(REPEATED_NODE, self, group_clause, groupClause, depth);
+        m.group_distinct = own_view!(BOOL, self, group_distinct, groupDistinct, depth);
+        m.having_clause = own_view!(NODE, self, having_clause, havingClause, depth);
+        m.window_clause = own_view!(REPEATED_NODE, self, window_clause, windowClause, depth);
+        m.values_lists = own_view!(REPEATED_NODE, self, values_lists, valuesLists, depth);
+        m.sort_clause = own_view!(REPEATED_NODE, self, sort_clause, sortClause, depth);
+        m.limit_offset = own_view!(NODE, self, limit_offset, limitOffset, depth);
+        m.limit_count = own_view!(NODE, self, limit_count, limitCount, depth);
+        m.limit_option = own_view!(ENUM, self, limit_option, limitOption, depth);
+        m.locking_clause = own_view!(REPEATED_NODE, self, locking_clause, lockingClause, depth);
+        m.with_clause = own_view!(MESSAGE, self, with_clause, withClause, depth);
+        m.op = own_view!(ENUM, self, op, op, depth);
+        m.all = own_view!(BOOL, self, all, all, depth);
+        m.larg = own_view!(MESSAGE, self, larg, larg, depth);
+        m.rarg = own_view!(MESSAGE, self, rarg, rarg, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2652,9 +2997,14 @@ impl<'a> ReturnStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ReturnStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ReturnStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ReturnStmt::default();
-        m.returnval = own_view!(NODE, self, returnval, returnval);
+        m.returnval = own_view!(NODE, self, returnval, returnval, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2679,13 +3029,18 @@ impl<'a> PlAssignStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::PlAssignStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::PlAssignStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::PlAssignStmt::default();
-        m.name = own_view!(STRING, self, name, name);
-        m.indirection = own_view!(REPEATED_NODE, self, indirection, indirection);
-        m.nnames = own_view!(INT32, self, nnames, nnames);
-        m.val = own_view!(MESSAGE, self, val, val);
-        m.location = own_view!(INT32, self, location, location);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.indirection = own_view!(REPEATED_NODE, self, indirection, indirection, depth);
+        m.nnames = own_view!(INT32, self, nnames, nnames, depth);
+        m.val = own_view!(MESSAGE, self, val, val, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2714,12 +3069,17 @@ impl<'a> AlterTableStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterTableStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterTableStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterTableStmt::default();
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.cmds = own_view!(REPEATED_NODE, self, cmds, cmds);
-        m.objtype = own_view!(ENUM, self, objtype, objtype);
-        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.cmds = own_view!(REPEATED_NODE, self, cmds, cmds, depth);
+        m.objtype = own_view!(ENUM, self, objtype, objtype, depth);
+        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2747,16 +3107,21 @@ impl<'a> AlterTableCmd<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterTableCmd> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterTableCmd> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterTableCmd::default();
-        m.subtype = own_view!(ENUM, self, subtype, subtype);
-        m.name = own_view!(STRING, self, name, name);
-        m.num = own_view!(INT32, self, num, num);
-        m.newowner = own_view!(MESSAGE, self, newowner, newowner);
-        m.def = own_view!(NODE, self, def, def);
-        m.behavior = own_view!(ENUM, self, behavior, behavior);
-        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok);
-        m.recurse = own_view!(BOOL, self, recurse, recurse);
+        m.subtype = own_view!(ENUM, self, subtype, subtype, depth);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.num = own_view!(INT32, self, num, num, depth);
+        m.newowner = own_view!(MESSAGE, self, newowner, newowner, depth);
+        m.def = own_view!(NODE, self, def, def, depth);
+        m.behavior = own_view!(ENUM, self, behavior, behavior, depth);
+        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok, depth);
+        m.recurse = own_view!(BOOL, self, recurse, recurse, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2788,14 +3153,19 @@ impl<'a> AlterDomainStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterDomainStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterDomainStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterDomainStmt::default();
-        m.subtype = own_view!(STRING, self, subtype, subtype);
-        m.type_name = own_view!(REPEATED_NODE, self, type_name, typeName);
-        m.name = own_view!(STRING, self, name, name);
-        m.def = own_view!(NODE, self, def, def);
-        m.behavior = own_view!(ENUM, self, behavior, behavior);
-        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok);
+        m.subtype = own_view!(STRING, self, subtype, subtype, depth);
+        m.type_name = own_view!(REPEATED_NODE, self, type_name, typeName, depth);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.def = own_view!(NODE, self, def, def, depth);
+        m.behavior = own_view!(ENUM, self, behavior, behavior, depth);
+        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2825,16 +3195,21 @@ impl<'a> SetOperationStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::SetOperationStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::SetOperationStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::SetOperationStmt::default();
-        m.op = own_view!(ENUM, self, op, op);
-        m.all = own_view!(BOOL, self, all, all);
-        m.larg = own_view!(NODE, self, larg, larg);
-        m.rarg = own_view!(NODE, self, rarg, rarg);
-        m.col_types = own_view!(REPEATED_NODE, self, col_types, colTypes);
-        m.col_typmods = own_view!(REPEATED_NODE, self, col_typmods, colTypmods);
-        m.col_collations = own_view!(REPEATED_NODE, self, col_collations, colCollations);
-        m.group_clauses = own_view!(REPEATED_NODE, self, group_clauses, groupClauses);
+        m.op = own_view!(ENUM, self, op, op, depth);
+        m.all = own_view!(BOOL, self, all, all, depth);
+        m.larg = own_view!(NODE, self, larg, larg, depth);
+        m.rarg = own_view!(NODE, self, rarg, rarg, depth);
+        m.col_types = own_view!(REPEATED_NODE, self, col_types, colTypes, depth);
+        m.col_typmods = own_view!(REPEATED_NODE, self, col_typmods, colTypmods, depth);
+        m.col_collations = own_view!(REPEATED_NODE, self, col_collations, colCollations, depth);
+        m.group_clauses = own_view!(REPEATED_NODE, self, group_clauses, groupClauses, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2866,17 +3241,22 @@ impl<'a> GrantStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::GrantStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::GrantStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::GrantStmt::default();
-        m.is_grant = own_view!(BOOL, self, is_grant, is_grant);
-        m.targtype = own_view!(ENUM, self, targtype, targtype);
-        m.objtype = own_view!(ENUM, self, objtype, objtype);
-        m.objects = own_view!(REPEATED_NODE, self, objects, objects);
-        m.privileges = own_view!(REPEATED_NODE, self, privileges, privileges);
-        m.grantees = own_view!(REPEATED_NODE, self, grantees, grantees);
-        m.grant_option = own_view!(BOOL, self, grant_option, grant_option);
-        m.grantor = own_view!(MESSAGE, self, grantor, grantor);
-        m.behavior = own_view!(ENUM, self, behavior, behavior);
+        m.is_grant = own_view!(BOOL, self, is_grant, is_grant, depth);
+        m.targtype = own_view!(ENUM, self, targtype, targtype, depth);
+        m.objtype = own_view!(ENUM, self, objtype, objtype, depth);
+        m.objects = own_view!(REPEATED_NODE, self, objects, objects, depth);
+        m.privileges = own_view!(REPEATED_NODE, self, privileges, privileges, depth);
+        m.grantees = own_view!(REPEATED_NODE, self, grantees, grantees, depth);
+        m.grant_option = own_view!(BOOL, self, grant_option, grant_option, depth);
+        m.grantor = own_view!(MESSAGE, self, grantor, grantor, depth);
+        m.behavior = own_view!(ENUM, self, behavior, behavior, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2909,14 +3289,19 @@ impl<'a> GrantRoleStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::GrantRoleStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::GrantRoleStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::GrantRoleStmt::default();
-        m.granted_roles = own_view!(REPEATED_NODE, self, granted_roles, granted_roles);
-        m.grantee_roles = own_view!(REPEATED_NODE, self, grantee_roles, grantee_roles);
-        m.is_grant = own_view!(BOOL, self, is_grant, is_grant);
-        m.admin_opt = own_view!(BOOL, self, admin_opt, admin_opt);
-        m.grantor = own_view!(MESSAGE, self, grantor, grantor);
-        m.behavior = own_view!(ENUM, self, behavior, behavior);
+        m.granted_roles = own_view!(REPEATED_NODE, self, granted_roles, granted_roles, depth);
+        m.grantee_roles = own_view!(REPEATED_NODE, self, grantee_roles, grantee_roles, depth);
+        m.is_grant = own_view!(BOOL, self, is_grant, is_grant, depth);
+        m.admin_opt = own_view!(BOOL, self, admin_opt, admin_opt, depth);
+        m.grantor = own_view!(MESSAGE, self, grantor, grantor, depth);
+        m.behavior = own_view!(ENUM, self, behavior, behavior, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2946,10 +3331,15 @@ impl<'a> AlterDefaultPrivilegesStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterDefaultPrivilegesStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterDefaultPrivilegesStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterDefaultPrivilegesStmt::default();
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.action = own_view!(MESSAGE, self, action, action);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.action = own_view!(MESSAGE, self, action, action, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -2975,9 +3365,14 @@ impl<'a> ClosePortalStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ClosePortalStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ClosePortalStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ClosePortalStmt::default();
-        m.portalname = own_view!(STRING, self, portalname, portalname);
+        m.portalname = own_view!(STRING, self, portalname, portalname, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3002,11 +3397,16 @@ impl<'a> ClusterStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ClusterStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ClusterStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ClusterStmt::default();
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.indexname = own_view!(STRING, self, indexname, indexname);
-        m.params = own_view!(REPEATED_NODE, self, params, params);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.indexname = own_view!(STRING, self, indexname, indexname, depth);
+        m.params = own_view!(REPEATED_NODE, self, params, params, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3033,16 +3433,21 @@ impl<'a> CopyStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CopyStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CopyStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CopyStmt::default();
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.query = own_view!(NODE, self, query, query);
-        m.attlist = own_view!(REPEATED_NODE, self, attlist, attlist);
-        m.is_from = own_view!(BOOL, self, is_from, is_from);
-        m.is_program = own_view!(BOOL, self, is_program, is_program);
-        m.filename = own_view!(STRING, self, filename, filename);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.where_clause = own_view!(NODE, self, where_clause, whereClause);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.query = own_view!(NODE, self, query, query, depth);
+        m.attlist = own_view!(REPEATED_NODE, self, attlist, attlist, depth);
+        m.is_from = own_view!(BOOL, self, is_from, is_from, depth);
+        m.is_program = own_view!(BOOL, self, is_program, is_program, depth);
+        m.filename = own_view!(STRING, self, filename, filename, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.where_clause = own_view!(NODE, self, where_clause, whereClause, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3074,20 +3479,25 @@ impl<'a> CreateStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateStmt::default();
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.table_elts = own_view!(REPEATED_NODE, self, table_elts, tableElts);
-        m.inh_relations = own_view!(REPEATED_NODE, self, inh_relations, inhRelations);
-        m.partbound = own_view!(MESSAGE, self, partbound, partbound);
-        m.partspec = own_view!(MESSAGE, self, partspec, partspec);
-        m.of_typename = own_view!(MESSAGE, self, of_typename, ofTypename);
-        m.constraints = own_view!(REPEATED_NODE, self, constraints, constraints);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.oncommit = own_view!(ENUM, self, oncommit, oncommit);
-        m.tablespacename = own_view!(STRING, self, tablespacename, tablespacename);
-        m.access_method = own_view!(STRING, self, access_method, accessMethod);
-        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.table_elts = own_view!(REPEATED_NODE, self, table_elts, tableElts, depth);
+        m.inh_relations = own_view!(REPEATED_NODE, self, inh_relations, inhRelations, depth);
+        m.partbound = own_view!(MESSAGE, self, partbound, partbound, depth);
+        m.partspec = own_view!(MESSAGE, self, partspec, partspec, depth);
+        m.of_typename = own_view!(MESSAGE, self, of_typename, ofTypename, depth);
+        m.constraints = own_view!(REPEATED_NODE, self, constraints, constraints, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.oncommit = own_view!(ENUM, self, oncommit, oncommit, depth);
+        m.tablespacename = own_view!(STRING, self, tablespacename, tablespacename, depth);
+        m.access_method = own_view!(STRING, self, access_method, accessMethod, depth);
+        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3123,15 +3533,20 @@ impl<'a> DefineStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::DefineStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::DefineStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::DefineStmt::default();
-        m.kind = own_view!(ENUM, self, kind, kind);
-        m.oldstyle = own_view!(BOOL, self, oldstyle, oldstyle);
-        m.defnames = own_view!(REPEATED_NODE, self, defnames, defnames);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.definition = own_view!(REPEATED_NODE, self, definition, definition);
-        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists);
-        m.replace = own_view!(BOOL, self, replace, replace);
+        m.kind = own_view!(ENUM, self, kind, kind, depth);
+        m.oldstyle = own_view!(BOOL, self, oldstyle, oldstyle, depth);
+        m.defnames = own_view!(REPEATED_NODE, self, defnames, defnames, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.definition = own_view!(REPEATED_NODE, self, definition, definition, depth);
+        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists, depth);
+        m.replace = own_view!(BOOL, self, replace, replace, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3162,13 +3577,18 @@ impl<'a> DropStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::DropStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::DropStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::DropStmt::default();
-        m.objects = own_view!(REPEATED_NODE, self, objects, objects);
-        m.remove_type = own_view!(ENUM, self, remove_type, removeType);
-        m.behavior = own_view!(ENUM, self, behavior, behavior);
-        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok);
-        m.concurrent = own_view!(BOOL, self, concurrent, concurrent);
+        m.objects = own_view!(REPEATED_NODE, self, objects, objects, depth);
+        m.remove_type = own_view!(ENUM, self, remove_type, removeType, depth);
+        m.behavior = own_view!(ENUM, self, behavior, behavior, depth);
+        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok, depth);
+        m.concurrent = own_view!(BOOL, self, concurrent, concurrent, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3197,11 +3617,16 @@ impl<'a> TruncateStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::TruncateStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::TruncateStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::TruncateStmt::default();
-        m.relations = own_view!(REPEATED_NODE, self, relations, relations);
-        m.restart_seqs = own_view!(BOOL, self, restart_seqs, restart_seqs);
-        m.behavior = own_view!(ENUM, self, behavior, behavior);
+        m.relations = own_view!(REPEATED_NODE, self, relations, relations, depth);
+        m.restart_seqs = own_view!(BOOL, self, restart_seqs, restart_seqs, depth);
+        m.behavior = own_view!(ENUM, self, behavior, behavior, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3228,11 +3653,16 @@ impl<'a> CommentStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CommentStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CommentStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CommentStmt::default();
-        m.objtype = own_view!(ENUM, self, objtype, objtype);
-        m.object = own_view!(NODE, self, object, object);
-        m.comment = own_view!(STRING, self, comment, comment);
+        m.objtype = own_view!(ENUM, self, objtype, objtype, depth);
+        m.object = own_view!(NODE, self, object, object, depth);
+        m.comment = own_view!(STRING, self, comment, comment, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3259,12 +3689,17 @@ impl<'a> FetchStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::FetchStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::FetchStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::FetchStmt::default();
-        m.direction = own_view!(ENUM, self, direction, direction);
-        m.how_many = own_view!(INT64, self, how_many, howMany);
-        m.portalname = own_view!(STRING, self, portalname, portalname);
-        m.ismove = own_view!(BOOL, self, ismove, ismove);
+        m.direction = own_view!(ENUM, self, direction, direction, depth);
+        m.how_many = own_view!(INT64, self, how_many, howMany, depth);
+        m.portalname = own_view!(STRING, self, portalname, portalname, depth);
+        m.ismove = own_view!(BOOL, self, ismove, ismove, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3292,32 +3727,37 @@ impl<'a> IndexStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::IndexStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::IndexStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::IndexStmt::default();
-        m.idxname = own_view!(STRING, self, idxname, idxname);
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.access_method = own_view!(STRING, self, access_method, accessMethod);
-        m.table_space = own_view!(STRING, self, table_space, tableSpace);
-        m.index_params = own_view!(REPEATED_NODE, self, index_params, indexParams);
-        m.index_including_params = own_view!(REPEATED_NODE, self, index_including_params, indexIncludingParams);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.where_clause = own_view!(NODE, self, where_clause, whereClause);
-        m.exclude_op_names = own_view!(REPEATED_NODE, self, exclude_op_names, excludeOpNames);
-        m.idxcomment = own_view!(STRING, self, idxcomment, idxcomment);
-        m.index_oid = own_view!(UINT32, self, index_oid, indexOid);
-        m.old_node = own_view!(UINT32, self, old_node, oldNode);
-        m.old_create_subid = own_view!(UINT32, self, old_create_subid, oldCreateSubid);
-        m.old_first_relfilenode_subid = own_view!(UINT32, self, old_first_relfilenode_subid, oldFirstRelfilenodeSubid);
-        m.unique = own_view!(BOOL, self, unique, unique);
-        m.nulls_not_distinct = own_view!(BOOL, self, nulls_not_distinct, nulls_not_distinct);
-        m.primary = own_view!(BOOL, self, primary, primary);
-        m.isconstraint = own_view!(BOOL, self, isconstraint, isconstraint);
-        m.deferrable = own_view!(BOOL, self, deferrable, deferrable);
-        m.initdeferred = own_view!(BOOL, self, initdeferred, initdeferred);
-        m.transformed = own_view!(BOOL, self, transformed, transformed);
-        m.concurrent = own_view!(BOOL, self, concurrent, concurrent);
-        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists);
-        m.reset_default_tblspc = own_view!(BOOL, self, reset_default_tblspc, reset_default_tblspc);
+        m.idxname = own_view!(STRING, self, idxname, idxname, depth);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.access_method = own_view!(STRING, self, access_method, accessMethod, depth);
+        m.table_space = own_view!(STRING, self, table_space, tableSpace, depth);
+        m.index_params = own_view!(REPEATED_NODE, self, index_params, indexParams, depth);
+        m.index_including_params = own_view!(REPEATED_NODE, self, index_including_params, indexIncludingParams, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.where_clause = own_view!(NODE, self, where_clause, whereClause, depth);
+        m.exclude_op_names = own_view!(REPEATED_NODE, self, exclude_op_names, excludeOpNames, depth);
+        m.idxcomment = own_view!(STRING, self, idxcomment, idxcomment, depth);
+        m.index_oid = own_view!(UINT32, self, index_oid, indexOid, depth);
+        m.old_node = own_view!(UINT32, self, old_node, oldNode, depth);
+        m.old_create_subid = own_view!(UINT32, self, old_create_subid, oldCreateSubid, depth);
+        m.old_first_relfilenode_subid = own_view!(UINT32, self, old_first_relfilenode_subid, oldFirstRelfilenodeSubid, depth);
+        m.unique = own_view!(BOOL, self, unique, unique, depth);
+        m.nulls_not_distinct = own_view!(BOOL, self, nulls_not_distinct, nulls_not_distinct, depth);
+        m.primary = own_view!(BOOL, self, primary, primary, depth);
+        m.isconstraint = own_view!(BOOL, self, isconstraint, isconstraint, depth);
+        m.deferrable = own_view!(BOOL, self, deferrable, deferrable, depth);
+        m.initdeferred = own_view!(BOOL, self, initdeferred, initdeferred, depth);
+        m.transformed = own_view!(BOOL, self, transformed, transformed, depth);
+        m.concurrent = own_view!(BOOL, self, concurrent, concurrent, depth);
+        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists, depth);
+        m.reset_default_tblspc = own_view!(BOOL, self, reset_default_tblspc, reset_default_tblspc, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3365,15 +3805,20 @@ impl<'a> CreateFunctionStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateFunctionStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateFunctionStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateFunctionStmt::default();
-        m.is_procedure = own_view!(BOOL, self, is_procedure, is_procedure);
-        m.replace = own_view!(BOOL, self, replace, replace);
-        m.funcname = own_view!(REPEATED_NODE, self, funcname, funcname);
-        m.parameters = own_view!(REPEATED_NODE, self, parameters, parameters);
-        m.return_type = own_view!(MESSAGE, self, return_type, returnType);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.sql_body = own_view!(NODE, self, sql_body, sql_body);
+        m.is_procedure = own_view!(BOOL, self, is_procedure, is_procedure, depth);
+        m.replace = own_view!(BOOL, self, replace, replace, depth);
+        m.funcname = own_view!(REPEATED_NODE, self, funcname, funcname, depth);
+        m.parameters = own_view!(REPEATED_NODE, self, parameters, parameters, depth);
+        m.return_type = own_view!(MESSAGE, self, return_type, returnType, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.sql_body = own_view!(NODE, self, sql_body, sql_body, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3404,11 +3849,16 @@ impl<'a> AlterFunctionStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterFunctionStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterFunctionStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterFunctionStmt::default();
-        m.objtype = own_view!(ENUM, self, objtype, objtype);
-        m.func = own_view!(MESSAGE, self, func, func);
-        m.actions = own_view!(REPEATED_NODE, self, actions, actions);
+        m.objtype = own_view!(ENUM, self, objtype, objtype, depth);
+        m.func = own_view!(MESSAGE, self, func, func, depth);
+        m.actions = own_view!(REPEATED_NODE, self, actions, actions, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3435,9 +3885,14 @@ impl<'a> DoStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::DoStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::DoStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::DoStmt::default();
-        m.args = own_view!(REPEATED_NODE, self, args, args);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3462,16 +3917,21 @@ impl<'a> RenameStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RenameStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RenameStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RenameStmt::default();
-        m.rename_type = own_view!(ENUM, self, rename_type, renameType);
-        m.relation_type = own_view!(ENUM, self, relation_type, relationType);
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.object = own_view!(NODE, self, object, object);
-        m.subname = own_view!(STRING, self, subname, subname);
-        m.newname = own_view!(STRING, self, newname, newname);
-        m.behavior = own_view!(ENUM, self, behavior, behavior);
-        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok);
+        m.rename_type = own_view!(ENUM, self, rename_type, renameType, depth);
+        m.relation_type = own_view!(ENUM, self, relation_type, relationType, depth);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.object = own_view!(NODE, self, object, object, depth);
+        m.subname = own_view!(STRING, self, subname, subname, depth);
+        m.newname = own_view!(STRING, self, newname, newname, depth);
+        m.behavior = own_view!(ENUM, self, behavior, behavior, depth);
+        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3503,15 +3963,20 @@ impl<'a> RuleStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RuleStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RuleStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RuleStmt::default();
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.rulename = own_view!(STRING, self, rulename, rulename);
-        m.where_clause = own_view!(NODE, self, where_clause, whereClause);
-        m.event = own_view!(ENUM, self, event, event);
-        m.instead = own_view!(BOOL, self, instead, instead);
-        m.actions = own_view!(REPEATED_NODE, self, actions, actions);
-        m.replace = own_view!(BOOL, self, replace, replace);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.rulename = own_view!(STRING, self, rulename, rulename, depth);
+        m.where_clause = own_view!(NODE, self, where_clause, whereClause, depth);
+        m.event = own_view!(ENUM, self, event, event, depth);
+        m.instead = own_view!(BOOL, self, instead, instead, depth);
+        m.actions = own_view!(REPEATED_NODE, self, actions, actions, depth);
+        m.replace = own_view!(BOOL, self, replace, replace, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3542,10 +4007,15 @@ impl<'a> NotifyStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::NotifyStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::NotifyStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::NotifyStmt::default();
-        m.conditionname = own_view!(STRING, self, conditionname, conditionname);
-        m.payload = own_view!(STRING, self, payload, payload);
+        m.conditionname = own_view!(STRING, self, conditionname, conditionname, depth);
+        m.payload = own_view!(STRING, self, payload, payload, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3571,9 +4041,14 @@ impl<'a> ListenStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ListenStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ListenStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ListenStmt::default();
-        m.conditionname = own_view!(STRING, self, conditionname, conditionname);
+        m.conditionname = own_view!(STRING, self, conditionname, conditionname, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3598,9 +4073,14 @@ impl<'a> UnlistenStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::UnlistenStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::UnlistenStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::UnlistenStmt::default();
-        m.conditionname = own_view!(STRING, self, conditionname, conditionname);
+        m.conditionname = own_view!(STRING, self, conditionname, conditionname, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3625,13 +4105,18 @@ impl<'a> TransactionStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::TransactionStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::TransactionStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::TransactionStmt::default();
-        m.kind = own_view!(ENUM, self, kind, kind);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.savepoint_name = own_view!(STRING, self, savepoint_name, savepoint_name);
-        m.gid = own_view!(STRING, self, gid, gid);
-        m.chain = own_view!(BOOL, self, chain, chain);
+        m.kind = own_view!(ENUM, self, kind, kind, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.savepoint_name = own_view!(STRING, self, savepoint_name, savepoint_name, depth);
+        m.gid = own_view!(STRING, self, gid, gid, depth);
+        m.chain = own_view!(BOOL, self, chain, chain, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3660,14 +4145,19 @@ impl<'a> ViewStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ViewStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ViewStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ViewStmt::default();
-        m.view = own_view!(MESSAGE, self, view, view);
-        m.aliases = own_view!(REPEATED_NODE, self, aliases, aliases);
-        m.query = own_view!(NODE, self, query, query);
-        m.replace = own_view!(BOOL, self, replace, replace);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.with_check_option = own_view!(ENUM, self, with_check_option, withCheckOption);
+        m.view = own_view!(MESSAGE, self, view, view, depth);
+        m.aliases = own_view!(REPEATED_NODE, self, aliases, aliases, depth);
+        m.query = own_view!(NODE, self, query, query, depth);
+        m.replace = own_view!(BOOL, self, replace, replace, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.with_check_option = own_view!(ENUM, self, with_check_option, withCheckOption, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3697,9 +4187,14 @@ impl<'a> LoadStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::LoadStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::LoadStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::LoadStmt::default();
-        m.filename = own_view!(STRING, self, filename, filename);
+        m.filename = own_view!(STRING, self, filename, filename, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3724,12 +4219,17 @@ impl<'a> CreateDomainStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateDomainStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateDomainStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateDomainStmt::default();
-        m.domainname = own_view!(REPEATED_NODE, self, domainname, domainname);
-        m.type_name = own_view!(MESSAGE, self, type_name, typeName);
-        m.coll_clause = own_view!(MESSAGE, self, coll_clause, collClause);
-        m.constraints = own_view!(REPEATED_NODE, self, constraints, constraints);
+        m.domainname = own_view!(REPEATED_NODE, self, domainname, domainname, depth);
+        m.type_name = own_view!(MESSAGE, self, type_name, typeName, depth);
+        m.coll_clause = own_view!(MESSAGE, self, coll_clause, collClause, depth);
+        m.constraints = own_view!(REPEATED_NODE, self, constraints, constraints, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3757,10 +4257,15 @@ impl<'a> CreatedbStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreatedbStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreatedbStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreatedbStmt::default();
-        m.dbname = own_view!(STRING, self, dbname, dbname);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.dbname = own_view!(STRING, self, dbname, dbname, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3786,11 +4291,16 @@ impl<'a> DropdbStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::DropdbStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::DropdbStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::DropdbStmt::default();
-        m.dbname = own_view!(STRING, self, dbname, dbname);
-        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.dbname = own_view!(STRING, self, dbname, dbname, depth);
+        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3817,11 +4327,16 @@ impl<'a> VacuumStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::VacuumStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::VacuumStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::VacuumStmt::default();
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.rels = own_view!(REPEATED_NODE, self, rels, rels);
-        m.is_vacuumcmd = own_view!(BOOL, self, is_vacuumcmd, is_vacuumcmd);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.rels = own_view!(REPEATED_NODE, self, rels, rels, depth);
+        m.is_vacuumcmd = own_view!(BOOL, self, is_vacuumcmd, is_vacuumcmd, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3848,10 +4363,15 @@ impl<'a> ExplainStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ExplainStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ExplainStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ExplainStmt::default();
-        m.query = own_view!(NODE, self, query, query);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.query = own_view!(NODE, self, query, query, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3877,13 +4397,18 @@ impl<'a> CreateTableAsStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateTableAsStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateTableAsStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateTableAsStmt::default();
-        m.query = own_view!(NODE, self, query, query);
-        m.into = own_view!(MESSAGE, self, into, into);
-        m.objtype = own_view!(ENUM, self, objtype, objtype);
-        m.is_select_into = own_view!(BOOL, self, is_select_into, is_select_into);
-        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists);
+        m.query = own_view!(NODE, self, query, query, depth);
+        m.into = own_view!(MESSAGE, self, into, into, depth);
+        m.objtype = own_view!(ENUM, self, objtype, objtype, depth);
+        m.is_select_into = own_view!(BOOL, self, is_select_into, is_select_into, depth);
+        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3912,13 +4437,18 @@ impl<'a> CreateSeqStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateSeqStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateSeqStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateSeqStmt::default();
-        m.sequence = own_view!(MESSAGE, self, sequence, sequence);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.owner_id = own_view!(UINT32, self, owner_id, ownerId);
-        m.for_identity = own_view!(BOOL, self, for_identity, for_identity);
-        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists);
+        m.sequence = own_view!(MESSAGE, self, sequence, sequence, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.owner_id = own_view!(UINT32, self, owner_id, ownerId, depth);
+        m.for_identity = own_view!(BOOL, self, for_identity, for_identity, depth);
+        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3947,12 +4477,17 @@ impl<'a> AlterSeqStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterSeqStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterSeqStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterSeqStmt::default();
-        m.sequence = own_view!(MESSAGE, self, sequence, sequence);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.for_identity = own_view!(BOOL, self, for_identity, for_identity);
-        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok);
+        m.sequence = own_view!(MESSAGE, self, sequence, sequence, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.for_identity = own_view!(BOOL, self, for_identity, for_identity, depth);
+        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -3980,12 +4515,17 @@ impl<'a> VariableSetStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::VariableSetStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::VariableSetStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::VariableSetStmt::default();
-        m.kind = own_view!(ENUM, self, kind, kind);
-        m.name = own_view!(STRING, self, name, name);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.is_local = own_view!(BOOL, self, is_local, is_local);
+        m.kind = own_view!(ENUM, self, kind, kind, depth);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.is_local = own_view!(BOOL, self, is_local, is_local, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4013,9 +4553,14 @@ impl<'a> VariableShowStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::VariableShowStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::VariableShowStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::VariableShowStmt::default();
-        m.name = own_view!(STRING, self, name, name);
+        m.name = own_view!(STRING, self, name, name, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4040,9 +4585,14 @@ impl<'a> DiscardStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::DiscardStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::DiscardStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::DiscardStmt::default();
-        m.target = own_view!(ENUM, self, target, target);
+        m.target = own_view!(ENUM, self, target, target, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4067,23 +4617,28 @@ impl<'a> CreateTrigStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateTrigStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateTrigStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateTrigStmt::default();
-        m.replace = own_view!(BOOL, self, replace, replace);
-        m.isconstraint = own_view!(BOOL, self, isconstraint, isconstraint);
-        m.trigname = own_view!(STRING, self, trigname, trigname);
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.funcname = own_view!(REPEATED_NODE, self, funcname, funcname);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.row = own_view!(BOOL, self, row, row);
-        m.timing = own_view!(INT32, self, timing, timing);
-        m.events = own_view!(INT32, self, events, events);
-        m.columns = own_view!(REPEATED_NODE, self, columns, columns);
-        m.when_clause = own_view!(NODE, self, when_clause, whenClause);
-        m.transition_rels = own_view!(REPEATED_NODE, self, transition_rels, transitionRels);
-        m.deferrable = own_view!(BOOL, self, deferrable, deferrable);
-        m.initdeferred = own_view!(BOOL, self, initdeferred, initdeferred);
-        m.constrrel = own_view!(MESSAGE, self, constrrel, constrrel);
+        m.replace = own_view!(BOOL, self, replace, replace, depth);
+        m.isconstraint = own_view!(BOOL, self, isconstraint, isconstraint, depth);
+        m.trigname = own_view!(STRING, self, trigname, trigname, depth);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.funcname = own_view!(REPEATED_NODE, self, funcname, funcname, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.row = own_view!(BOOL, self, row, row, depth);
+        m.timing = own_view!(INT32, self, timing, timing, depth);
+        m.events = own_view!(INT32, self, events, events, depth);
+        m.columns = own_view!(REPEATED_NODE, self, columns, columns, depth);
+        m.when_clause = own_view!(NODE, self, when_clause, whenClause, depth);
+        m.transition_rels = own_view!(REPEATED_NODE, self, transition_rels, transitionRels, depth);
+        m.deferrable = own_view!(BOOL, self, deferrable, deferrable, depth);
+        m.initdeferred = own_view!(BOOL, self, initdeferred, initdeferred, depth);
+        m.constrrel = own_view!(MESSAGE, self, constrrel, constrrel, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4122,14 +4677,19 @@ impl<'a> CreatePLangStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreatePLangStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreatePLangStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreatePLangStmt::default();
-        m.replace = own_view!(BOOL, self, replace, replace);
-        m.plname = own_view!(STRING, self, plname, plname);
-        m.plhandler = own_view!(REPEATED_NODE, self, plhandler, plhandler);
-        m.plinline = own_view!(REPEATED_NODE, self, plinline, plinline);
-        m.plvalidator = own_view!(REPEATED_NODE, self, plvalidator, plvalidator);
-        m.pltrusted = own_view!(BOOL, self, pltrusted, pltrusted);
+        m.replace = own_view!(BOOL, self, replace, replace, depth);
+        m.plname = own_view!(STRING, self, plname, plname, depth);
+        m.plhandler = own_view!(REPEATED_NODE, self, plhandler, plhandler, depth);
+        m.plinline = own_view!(REPEATED_NODE, self, plinline, plinline, depth);
+        m.plvalidator = own_view!(REPEATED_NODE, self, plvalidator, plvalidator, depth);
+        m.pltrusted = own_view!(BOOL, self, pltrusted, pltrusted, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4159,11 +4719,16 @@ impl<'a> CreateRoleStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateRoleStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateRoleStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateRoleStmt::default();
-        m.stmt_type = own_view!(ENUM, self, stmt_type, stmt_type);
-        m.role = own_view!(STRING, self, role, role);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.stmt_type = own_view!(ENUM, self, stmt_type, stmt_type, depth);
+        m.role = own_view!(STRING, self, role, role, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4190,11 +4755,16 @@ impl<'a> AlterRoleStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterRoleStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterRoleStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterRoleStmt::default();
-        m.role = own_view!(MESSAGE, self, role, role);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.action = own_view!(INT32, self, action, action);
+        m.role = own_view!(MESSAGE, self, role, role, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.action = own_view!(INT32, self, action, action, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4221,10 +4791,15 @@ impl<'a> DropRoleStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::DropRoleStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::DropRoleStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::DropRoleStmt::default();
-        m.roles = own_view!(REPEATED_NODE, self, roles, roles);
-        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok);
+        m.roles = own_view!(REPEATED_NODE, self, roles, roles, depth);
+        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4250,11 +4825,16 @@ impl<'a> LockStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::LockStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::LockStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::LockStmt::default();
-        m.relations = own_view!(REPEATED_NODE, self, relations, relations);
-        m.mode = own_view!(INT32, self, mode, mode);
-        m.nowait = own_view!(BOOL, self, nowait, nowait);
+        m.relations = own_view!(REPEATED_NODE, self, relations, relations, depth);
+        m.mode = own_view!(INT32, self, mode, mode, depth);
+        m.nowait = own_view!(BOOL, self, nowait, nowait, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4281,10 +4861,15 @@ impl<'a> ConstraintsSetStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ConstraintsSetStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ConstraintsSetStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ConstraintsSetStmt::default();
-        m.constraints = own_view!(REPEATED_NODE, self, constraints, constraints);
-        m.deferred = own_view!(BOOL, self, deferred, deferred);
+        m.constraints = own_view!(REPEATED_NODE, self, constraints, constraints, depth);
+        m.deferred = own_view!(BOOL, self, deferred, deferred, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4310,12 +4895,17 @@ impl<'a> ReindexStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ReindexStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ReindexStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ReindexStmt::default();
-        m.kind = own_view!(ENUM, self, kind, kind);
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.name = own_view!(STRING, self, name, name);
-        m.params = own_view!(REPEATED_NODE, self, params, params);
+        m.kind = own_view!(ENUM, self, kind, kind, depth);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.params = own_view!(REPEATED_NODE, self, params, params, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4343,6 +4933,11 @@ impl<'a> CheckPointStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CheckPointStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CheckPointStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CheckPointStmt::default();
         Ok(m)
@@ -4368,12 +4963,17 @@ impl<'a> CreateSchemaStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateSchemaStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateSchemaStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateSchemaStmt::default();
-        m.schemaname = own_view!(STRING, self, schemaname, schemaname);
-        m.authrole = own_view!(MESSAGE, self, authrole, authrole);
-        m.schema_elts = own_view!(REPEATED_NODE, self, schema_elts, schemaElts);
-        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists);
+        m.schemaname = own_view!(STRING, self, schemaname, schemaname, depth);
+        m.authrole = own_view!(MESSAGE, self, authrole, authrole, depth);
+        m.schema_elts = own_view!(REPEATED_NODE, self, schema_elts, schemaElts, depth);
+        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4401,10 +5001,15 @@ impl<'a> AlterDatabaseStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterDatabaseStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterDatabaseStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterDatabaseStmt::default();
-        m.dbname = own_view!(STRING, self, dbname, dbname);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.dbname = own_view!(STRING, self, dbname, dbname, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4430,9 +5035,14 @@ impl<'a> AlterDatabaseRefreshCollStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterDatabaseRefreshCollStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterDatabaseRefreshCollStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterDatabaseRefreshCollStmt::default();
-        m.dbname = own_view!(STRING, self, dbname, dbname);
+        m.dbname = own_view!(STRING, self, dbname, dbname, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4457,10 +5067,15 @@ impl<'a> AlterDatabaseSetStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterDatabaseSetStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterDatabaseSetStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterDatabaseSetStmt::default();
-        m.dbname = own_view!(STRING, self, dbname, dbname);
-        m.setstmt = own_view!(MESSAGE, self, setstmt, setstmt);
+        m.dbname = own_view!(STRING, self, dbname, dbname, depth);
+        m.setstmt = own_view!(MESSAGE, self, setstmt, setstmt, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4486,11 +5101,16 @@ impl<'a> AlterRoleSetStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterRoleSetStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterRoleSetStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterRoleSetStmt::default();
-        m.role = own_view!(MESSAGE, self, role, role);
-        m.database = own_view!(STRING, self, database, database);
-        m.setstmt = own_view!(MESSAGE, self, setstmt, setstmt);
+        m.role = own_view!(MESSAGE, self, role, role, depth);
+        m.database = own_view!(STRING, self, database, database, depth);
+        m.setstmt = own_view!(MESSAGE, self, setstmt, setstmt, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4517,13 +5137,18 @@ impl<'a> CreateConversionStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateConversionStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateConversionStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateConversionStmt::default();
-        m.conversion_name = own_view!(REPEATED_NODE, self, conversion_name, conversion_name);
-        m.for_encoding_name = own_view!(STRING, self, for_encoding_name, for_encoding_name);
-        m.to_encoding_name = own_view!(STRING, self, to_encoding_name, to_encoding_name);
-        m.func_name = own_view!(REPEATED_NODE, self, func_name, func_name);
-        m.def = own_view!(BOOL, self, def, def);
+        m.conversion_name = own_view!(REPEATED_NODE, self, conversion_name, conversion_name, depth);
+        m.for_encoding_name = own_view!(STRING, self, for_encoding_name, for_encoding_name, depth);
+        m.to_encoding_name = own_view!(STRING, self, to_encoding_name, to_encoding_name, depth);
+        m.func_name = own_view!(REPEATED_NODE, self, func_name, func_name, depth);
+        m.def = own_view!(BOOL, self, def, def, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4552,13 +5177,18 @@ impl<'a> CreateCastStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateCastStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateCastStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateCastStmt::default();
-        m.sourcetype = own_view!(MESSAGE, self, sourcetype, sourcetype);
-        m.targettype = own_view!(MESSAGE, self, targettype, targettype);
-        m.func = own_view!(MESSAGE, self, func, func);
-        m.context = own_view!(ENUM, self, context, context);
-        m.inout = own_view!(BOOL, self, inout, inout);
+        m.sourcetype = own_view!(MESSAGE, self, sourcetype, sourcetype, depth);
+        m.targettype = own_view!(MESSAGE, self, targettype, targettype, depth);
+        m.func = own_view!(MESSAGE, self, func, func, depth);
+        m.context = own_view!(ENUM, self, context, context, depth);
+        m.inout = own_view!(BOOL, self, inout, inout, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4587,14 +5217,19 @@ impl<'a> CreateOpClassStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateOpClassStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateOpClassStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateOpClassStmt::default();
-        m.opclassname = own_view!(REPEATED_NODE, self, opclassname, opclassname);
-        m.opfamilyname = own_view!(REPEATED_NODE, self, opfamilyname, opfamilyname);
-        m.amname = own_view!(STRING, self, amname, amname);
-        m.datatype = own_view!(MESSAGE, self, datatype, datatype);
-        m.items = own_view!(REPEATED_NODE, self, items, items);
-        m.is_default = own_view!(BOOL, self, is_default, isDefault);
+        m.opclassname = own_view!(REPEATED_NODE, self, opclassname, opclassname, depth);
+        m.opfamilyname = own_view!(REPEATED_NODE, self, opfamilyname, opfamilyname, depth);
+        m.amname = own_view!(STRING, self, amname, amname, depth);
+        m.datatype = own_view!(MESSAGE, self, datatype, datatype, depth);
+        m.items = own_view!(REPEATED_NODE, self, items, items, depth);
+        m.is_default = own_view!(BOOL, self, is_default, isDefault, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4624,10 +5259,15 @@ impl<'a> CreateOpFamilyStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateOpFamilyStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateOpFamilyStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateOpFamilyStmt::default();
-        m.opfamilyname = own_view!(REPEATED_NODE, self, opfamilyname, opfamilyname);
-        m.amname = own_view!(STRING, self, amname, amname);
+        m.opfamilyname = own_view!(REPEATED_NODE, self, opfamilyname, opfamilyname, depth);
+        m.amname = own_view!(STRING, self, amname, amname, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4653,12 +5293,17 @@ impl<'a> AlterOpFamilyStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterOpFamilyStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterOpFamilyStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterOpFamilyStmt::default();
-        m.opfamilyname = own_view!(REPEATED_NODE, self, opfamilyname, opfamilyname);
-        m.amname = own_view!(STRING, self, amname, amname);
-        m.is_drop = own_view!(BOOL, self, is_drop, isDrop);
-        m.items = own_view!(REPEATED_NODE, self, items, items);
+        m.opfamilyname = own_view!(REPEATED_NODE, self, opfamilyname, opfamilyname, depth);
+        m.amname = own_view!(STRING, self, amname, amname, depth);
+        m.is_drop = own_view!(BOOL, self, is_drop, isDrop, depth);
+        m.items = own_view!(REPEATED_NODE, self, items, items, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4686,11 +5331,16 @@ impl<'a> PrepareStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::PrepareStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::PrepareStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::PrepareStmt::default();
-        m.name = own_view!(STRING, self, name, name);
-        m.argtypes = own_view!(REPEATED_NODE, self, argtypes, argtypes);
-        m.query = own_view!(NODE, self, query, query);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.argtypes = own_view!(REPEATED_NODE, self, argtypes, argtypes, depth);
+        m.query = own_view!(NODE, self, query, query, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4717,10 +5367,15 @@ impl<'a> ExecuteStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ExecuteStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ExecuteStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ExecuteStmt::default();
-        m.name = own_view!(STRING, self, name, name);
-        m.params = own_view!(REPEATED_NODE, self, params, params);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.params = own_view!(REPEATED_NODE, self, params, params, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4746,9 +5401,14 @@ impl<'a> DeallocateStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::DeallocateStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::DeallocateStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::DeallocateStmt::default();
-        m.name = own_view!(STRING, self, name, name);
+        m.name = own_view!(STRING, self, name, name, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4773,11 +5433,16 @@ impl<'a> DeclareCursorStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::DeclareCursorStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::DeclareCursorStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::DeclareCursorStmt::default();
-        m.portalname = own_view!(STRING, self, portalname, portalname);
-        m.options = own_view!(INT32, self, options, options);
-        m.query = own_view!(NODE, self, query, query);
+        m.portalname = own_view!(STRING, self, portalname, portalname, depth);
+        m.options = own_view!(INT32, self, options, options, depth);
+        m.query = own_view!(NODE, self, query, query, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4804,12 +5469,17 @@ impl<'a> CreateTableSpaceStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateTableSpaceStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateTableSpaceStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateTableSpaceStmt::default();
-        m.tablespacename = own_view!(STRING, self, tablespacename, tablespacename);
-        m.owner = own_view!(MESSAGE, self, owner, owner);
-        m.location = own_view!(STRING, self, location, location);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.tablespacename = own_view!(STRING, self, tablespacename, tablespacename, depth);
+        m.owner = own_view!(MESSAGE, self, owner, owner, depth);
+        m.location = own_view!(STRING, self, location, location, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4837,10 +5507,15 @@ impl<'a> DropTableSpaceStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::DropTableSpaceStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::DropTableSpaceStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::DropTableSpaceStmt::default();
-        m.tablespacename = own_view!(STRING, self, tablespacename, tablespacename);
-        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok);
+        m.tablespacename = own_view!(STRING, self, tablespacename, tablespacename, depth);
+        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4866,13 +5541,18 @@ impl<'a> AlterObjectDependsStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterObjectDependsStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterObjectDependsStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterObjectDependsStmt::default();
-        m.object_type = own_view!(ENUM, self, object_type, objectType);
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.object = own_view!(NODE, self, object, object);
-        m.extname = own_view!(MESSAGE, self, extname, extname);
-        m.remove = own_view!(BOOL, self, remove, remove);
+        m.object_type = own_view!(ENUM, self, object_type, objectType, depth);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.object = own_view!(NODE, self, object, object, depth);
+        m.extname = own_view!(MESSAGE, self, extname, extname, depth);
+        m.remove = own_view!(BOOL, self, remove, remove, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4901,13 +5581,18 @@ impl<'a> AlterObjectSchemaStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterObjectSchemaStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterObjectSchemaStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterObjectSchemaStmt::default();
-        m.object_type = own_view!(ENUM, self, object_type, objectType);
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.object = own_view!(NODE, self, object, object);
-        m.newschema = own_view!(STRING, self, newschema, newschema);
-        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok);
+        m.object_type = own_view!(ENUM, self, object_type, objectType, depth);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.object = own_view!(NODE, self, object, object, depth);
+        m.newschema = own_view!(STRING, self, newschema, newschema, depth);
+        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4936,12 +5621,17 @@ impl<'a> AlterOwnerStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterOwnerStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterOwnerStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterOwnerStmt::default();
-        m.object_type = own_view!(ENUM, self, object_type, objectType);
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.object = own_view!(NODE, self, object, object);
-        m.newowner = own_view!(MESSAGE, self, newowner, newowner);
+        m.object_type = own_view!(ENUM, self, object_type, objectType, depth);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.object = own_view!(NODE, self, object, object, depth);
+        m.newowner = own_view!(MESSAGE, self, newowner, newowner, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4969,10 +5659,15 @@ impl<'a> AlterOperatorStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterOperatorStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterOperatorStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterOperatorStmt::default();
-        m.opername = own_view!(MESSAGE, self, opername, opername);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.opername = own_view!(MESSAGE, self, opername, opername, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -4998,10 +5693,15 @@ impl<'a> AlterTypeStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterTypeStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterTypeStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterTypeStmt::default();
-        m.type_name = own_view!(REPEATED_NODE, self, type_name, typeName);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.type_name = own_view!(REPEATED_NODE, self, type_name, typeName, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5027,10 +5727,15 @@ impl<'a> DropOwnedStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::DropOwnedStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::DropOwnedStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::DropOwnedStmt::default();
-        m.roles = own_view!(REPEATED_NODE, self, roles, roles);
-        m.behavior = own_view!(ENUM, self, behavior, behavior);
+        m.roles = own_view!(REPEATED_NODE, self, roles, roles, depth);
+        m.behavior = own_view!(ENUM, self, behavior, behavior, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5056,10 +5761,15 @@ impl<'a> ReassignOwnedStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ReassignOwnedStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ReassignOwnedStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ReassignOwnedStmt::default();
-        m.roles = own_view!(REPEATED_NODE, self, roles, roles);
-        m.newrole = own_view!(MESSAGE, self, newrole, newrole);
+        m.roles = own_view!(REPEATED_NODE, self, roles, roles, depth);
+        m.newrole = own_view!(MESSAGE, self, newrole, newrole, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5085,10 +5795,15 @@ impl<'a> CompositeTypeStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CompositeTypeStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CompositeTypeStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CompositeTypeStmt::default();
-        m.typevar = own_view!(MESSAGE, self, typevar, typevar);
-        m.coldeflist = own_view!(REPEATED_NODE, self, coldeflist, coldeflist);
+        m.typevar = own_view!(MESSAGE, self, typevar, typevar, depth);
+        m.coldeflist = own_view!(REPEATED_NODE, self, coldeflist, coldeflist, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5114,10 +5829,15 @@ impl<'a> CreateEnumStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateEnumStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateEnumStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateEnumStmt::default();
-        m.type_name = own_view!(REPEATED_NODE, self, type_name, typeName);
-        m.vals = own_view!(REPEATED_NODE, self, vals, vals);
+        m.type_name = own_view!(REPEATED_NODE, self, type_name, typeName, depth);
+        m.vals = own_view!(REPEATED_NODE, self, vals, vals, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5143,10 +5863,15 @@ impl<'a> CreateRangeStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateRangeStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateRangeStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateRangeStmt::default();
-        m.type_name = own_view!(REPEATED_NODE, self, type_name, typeName);
-        m.params = own_view!(REPEATED_NODE, self, params, params);
+        m.type_name = own_view!(REPEATED_NODE, self, type_name, typeName, depth);
+        m.params = own_view!(REPEATED_NODE, self, params, params, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5172,14 +5897,19 @@ impl<'a> AlterEnumStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterEnumStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterEnumStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterEnumStmt::default();
-        m.type_name = own_view!(REPEATED_NODE, self, type_name, typeName);
-        m.old_val = own_view!(STRING, self, old_val, oldVal);
-        m.new_val = own_view!(STRING, self, new_val, newVal);
-        m.new_val_neighbor = own_view!(STRING, self, new_val_neighbor, newValNeighbor);
-        m.new_val_is_after = own_view!(BOOL, self, new_val_is_after, newValIsAfter);
-        m.skip_if_new_val_exists = own_view!(BOOL, self, skip_if_new_val_exists, skipIfNewValExists);
+        m.type_name = own_view!(REPEATED_NODE, self, type_name, typeName, depth);
+        m.old_val = own_view!(STRING, self, old_val, oldVal, depth);
+        m.new_val = own_view!(STRING, self, new_val, newVal, depth);
+        m.new_val_neighbor = own_view!(STRING, self, new_val_neighbor, newValNeighbor, depth);
+        m.new_val_is_after = own_view!(BOOL, self, new_val_is_after, newValIsAfter, depth);
+        m.skip_if_new_val_exists = own_view!(BOOL, self, skip_if_new_val_exists, skipIfNewValExists, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5209,10 +5939,15 @@ impl<'a> AlterTsDictionaryStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterTsDictionaryStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterTsDictionaryStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterTsDictionaryStmt::default();
-        m.dictname = own_view!(REPEATED_NODE, self, dictname, dictname);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.dictname = own_view!(REPEATED_NODE, self, dictname, dictname, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5238,15 +5973,20 @@ impl<'a> AlterTsConfigurationStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterTsConfigurationStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterTsConfigurationStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterTsConfigurationStmt::default();
-        m.kind = own_view!(ENUM, self, kind, kind);
-        m.cfgname = own_view!(REPEATED_NODE, self, cfgname, cfgname);
-        m.tokentype = own_view!(REPEATED_NODE, self, tokentype, tokentype);
-        m.dicts = own_view!(REPEATED_NODE, self, dicts, dicts);
-        m.r#override = own_view!(BOOL, self, r#override, override_);
-        m.replace = own_view!(BOOL, self, replace, replace);
-        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok);
+        m.kind = own_view!(ENUM, self, kind, kind, depth);
+        m.cfgname = own_view!(REPEATED_NODE, self, cfgname, cfgname, depth);
+        m.tokentype = own_view!(REPEATED_NODE, self, tokentype, tokentype, depth);
+        m.dicts = own_view!(REPEATED_NODE, self, dicts, dicts, depth);
+        m.r#override = own_view!(BOOL, self, r#override, override_, depth);
+        m.replace = own_view!(BOOL, self, replace, replace, depth);
+        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5277,11 +6017,16 @@ impl<'a> CreateFdwStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateFdwStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateFdwStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateFdwStmt::default();
-        m.fdwname = own_view!(STRING, self, fdwname, fdwname);
-        m.func_options = own_view!(REPEATED_NODE, self, func_options, func_options);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.fdwname = own_view!(STRING, self, fdwname, fdwname, depth);
+        m.func_options = own_view!(REPEATED_NODE, self, func_options, func_options, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5308,11 +6053,16 @@ impl<'a> AlterFdwStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterFdwStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterFdwStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterFdwStmt::default();
-        m.fdwname = own_view!(STRING, self, fdwname, fdwname);
-        m.func_options = own_view!(REPEATED_NODE, self, func_options, func_options);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.fdwname = own_view!(STRING, self, fdwname, fdwname, depth);
+        m.func_options = own_view!(REPEATED_NODE, self, func_options, func_options, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5339,14 +6089,19 @@ impl<'a> CreateForeignServerStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateForeignServerStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateForeignServerStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateForeignServerStmt::default();
-        m.servername = own_view!(STRING, self, servername, servername);
-        m.servertype = own_view!(STRING, self, servertype, servertype);
-        m.version = own_view!(STRING, self, version, version);
-        m.fdwname = own_view!(STRING, self, fdwname, fdwname);
-        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.servername = own_view!(STRING, self, servername, servername, depth);
+        m.servertype = own_view!(STRING, self, servertype, servertype, depth);
+        m.version = own_view!(STRING, self, version, version, depth);
+        m.fdwname = own_view!(STRING, self, fdwname, fdwname, depth);
+        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5376,12 +6131,17 @@ impl<'a> AlterForeignServerStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterForeignServerStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterForeignServerStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterForeignServerStmt::default();
-        m.servername = own_view!(STRING, self, servername, servername);
-        m.version = own_view!(STRING, self, version, version);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.has_version = own_view!(BOOL, self, has_version, has_version);
+        m.servername = own_view!(STRING, self, servername, servername, depth);
+        m.version = own_view!(STRING, self, version, version, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.has_version = own_view!(BOOL, self, has_version, has_version, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5409,12 +6169,17 @@ impl<'a> CreateUserMappingStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateUserMappingStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateUserMappingStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateUserMappingStmt::default();
-        m.user = own_view!(MESSAGE, self, user, user);
-        m.servername = own_view!(STRING, self, servername, servername);
-        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.user = own_view!(MESSAGE, self, user, user, depth);
+        m.servername = own_view!(STRING, self, servername, servername, depth);
+        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5442,11 +6207,16 @@ impl<'a> AlterUserMappingStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterUserMappingStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterUserMappingStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterUserMappingStmt::default();
-        m.user = own_view!(MESSAGE, self, user, user);
-        m.servername = own_view!(STRING, self, servername, servername);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.user = own_view!(MESSAGE, self, user, user, depth);
+        m.servername = own_view!(STRING, self, servername, servername, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5473,11 +6243,16 @@ impl<'a> DropUserMappingStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::DropUserMappingStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::DropUserMappingStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::DropUserMappingStmt::default();
-        m.user = own_view!(MESSAGE, self, user, user);
-        m.servername = own_view!(STRING, self, servername, servername);
-        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok);
+        m.user = own_view!(MESSAGE, self, user, user, depth);
+        m.servername = own_view!(STRING, self, servername, servername, depth);
+        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5504,11 +6279,16 @@ impl<'a> AlterTableSpaceOptionsStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterTableSpaceOptionsStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterTableSpaceOptionsStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterTableSpaceOptionsStmt::default();
-        m.tablespacename = own_view!(STRING, self, tablespacename, tablespacename);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.is_reset = own_view!(BOOL, self, is_reset, isReset);
+        m.tablespacename = own_view!(STRING, self, tablespacename, tablespacename, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.is_reset = own_view!(BOOL, self, is_reset, isReset, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5535,13 +6315,18 @@ impl<'a> AlterTableMoveAllStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterTableMoveAllStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterTableMoveAllStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterTableMoveAllStmt::default();
-        m.orig_tablespacename = own_view!(STRING, self, orig_tablespacename, orig_tablespacename);
-        m.objtype = own_view!(ENUM, self, objtype, objtype);
-        m.roles = own_view!(REPEATED_NODE, self, roles, roles);
-        m.new_tablespacename = own_view!(STRING, self, new_tablespacename, new_tablespacename);
-        m.nowait = own_view!(BOOL, self, nowait, nowait);
+        m.orig_tablespacename = own_view!(STRING, self, orig_tablespacename, orig_tablespacename, depth);
+        m.objtype = own_view!(ENUM, self, objtype, objtype, depth);
+        m.roles = own_view!(REPEATED_NODE, self, roles, roles, depth);
+        m.new_tablespacename = own_view!(STRING, self, new_tablespacename, new_tablespacename, depth);
+        m.nowait = own_view!(BOOL, self, nowait, nowait, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5570,12 +6355,17 @@ impl<'a> SecLabelStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::SecLabelStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::SecLabelStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::SecLabelStmt::default();
-        m.objtype = own_view!(ENUM, self, objtype, objtype);
-        m.object = own_view!(NODE, self, object, object);
-        m.provider = own_view!(STRING, self, provider, provider);
-        m.label = own_view!(STRING, self, label, label);
+        m.objtype = own_view!(ENUM, self, objtype, objtype, depth);
+        m.object = own_view!(NODE, self, object, object, depth);
+        m.provider = own_view!(STRING, self, provider, provider, depth);
+        m.label = own_view!(STRING, self, label, label, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5603,11 +6393,16 @@ impl<'a> CreateForeignTableStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateForeignTableStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateForeignTableStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateForeignTableStmt::default();
-        m.base_stmt = own_view!(MESSAGE, self, base_stmt, base);
-        m.servername = own_view!(STRING, self, servername, servername);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.base_stmt = own_view!(MESSAGE, self, base_stmt, base, depth);
+        m.servername = own_view!(STRING, self, servername, servername, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5634,14 +6429,19 @@ impl<'a> ImportForeignSchemaStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ImportForeignSchemaStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ImportForeignSchemaStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ImportForeignSchemaStmt::default();
-        m.server_name = own_view!(STRING, self, server_name, server_name);
-        m.remote_schema = own_view!(STRING, self, remote_schema, remote_schema);
-        m.local_schema = own_view!(STRING, self, local_schema, local_schema);
-        m.list_type = own_view!(ENUM, self, list_type, list_type);
-        m.table_list = own_view!(REPEATED_NODE, self, table_list, table_list);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.server_name = own_view!(STRING, self, server_name, server_name, depth);
+        m.remote_schema = own_view!(STRING, self, remote_schema, remote_schema, depth);
+        m.local_schema = own_view!(STRING, self, local_schema, local_schema, depth);
+        m.list_type = own_view!(ENUM, self, list_type, list_type, depth);
+        m.table_list = own_view!(REPEATED_NODE, self, table_list, table_list, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5671,11 +6471,16 @@ impl<'a> CreateExtensionStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateExtensionStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateExtensionStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateExtensionStmt::default();
-        m.extname = own_view!(STRING, self, extname, extname);
-        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.extname = own_view!(STRING, self, extname, extname, depth);
+        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5702,10 +6507,15 @@ impl<'a> AlterExtensionStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterExtensionStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterExtensionStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterExtensionStmt::default();
-        m.extname = own_view!(STRING, self, extname, extname);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.extname = own_view!(STRING, self, extname, extname, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5731,12 +6541,17 @@ impl<'a> AlterExtensionContentsStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterExtensionContentsStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterExtensionContentsStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterExtensionContentsStmt::default();
-        m.extname = own_view!(STRING, self, extname, extname);
-        m.action = own_view!(INT32, self, action, action);
-        m.objtype = own_view!(ENUM, self, objtype, objtype);
-        m.object = own_view!(NODE, self, object, object);
+        m.extname = own_view!(STRING, self, extname, extname, depth);
+        m.action = own_view!(INT32, self, action, action, depth);
+        m.objtype = own_view!(ENUM, self, objtype, objtype, depth);
+        m.object = own_view!(NODE, self, object, object, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5764,12 +6579,17 @@ impl<'a> CreateEventTrigStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateEventTrigStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateEventTrigStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateEventTrigStmt::default();
-        m.trigname = own_view!(STRING, self, trigname, trigname);
-        m.eventname = own_view!(STRING, self, eventname, eventname);
-        m.whenclause = own_view!(REPEATED_NODE, self, whenclause, whenclause);
-        m.funcname = own_view!(REPEATED_NODE, self, funcname, funcname);
+        m.trigname = own_view!(STRING, self, trigname, trigname, depth);
+        m.eventname = own_view!(STRING, self, eventname, eventname, depth);
+        m.whenclause = own_view!(REPEATED_NODE, self, whenclause, whenclause, depth);
+        m.funcname = own_view!(REPEATED_NODE, self, funcname, funcname, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5797,10 +6617,15 @@ impl<'a> AlterEventTrigStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterEventTrigStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterEventTrigStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterEventTrigStmt::default();
-        m.trigname = own_view!(STRING, self, trigname, trigname);
-        m.tgenabled = own_view!(STRING, self, tgenabled, tgenabled);
+        m.trigname = own_view!(STRING, self, trigname, trigname, depth);
+        m.tgenabled = own_view!(STRING, self, tgenabled, tgenabled, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5826,11 +6651,16 @@ impl<'a> RefreshMatViewStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RefreshMatViewStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RefreshMatViewStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RefreshMatViewStmt::default();
-        m.concurrent = own_view!(BOOL, self, concurrent, concurrent);
-        m.skip_data = own_view!(BOOL, self, skip_data, skipData);
-        m.relation = own_view!(MESSAGE, self, relation, relation);
+        m.concurrent = own_view!(BOOL, self, concurrent, concurrent, depth);
+        m.skip_data = own_view!(BOOL, self, skip_data, skipData, depth);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5857,10 +6687,15 @@ impl<'a> ReplicaIdentityStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ReplicaIdentityStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ReplicaIdentityStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ReplicaIdentityStmt::default();
-        m.identity_type = own_view!(STRING, self, identity_type, identity_type);
-        m.name = own_view!(STRING, self, name, name);
+        m.identity_type = own_view!(STRING, self, identity_type, identity_type, depth);
+        m.name = own_view!(STRING, self, name, name, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5886,9 +6721,14 @@ impl<'a> AlterSystemStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterSystemStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterSystemStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterSystemStmt::default();
-        m.setstmt = own_view!(MESSAGE, self, setstmt, setstmt);
+        m.setstmt = own_view!(MESSAGE, self, setstmt, setstmt, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5913,15 +6753,20 @@ impl<'a> CreatePolicyStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreatePolicyStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreatePolicyStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreatePolicyStmt::default();
-        m.policy_name = own_view!(STRING, self, policy_name, policy_name);
-        m.table = own_view!(MESSAGE, self, table, table);
-        m.cmd_name = own_view!(STRING, self, cmd_name, cmd_name);
-        m.permissive = own_view!(BOOL, self, permissive, permissive);
-        m.roles = own_view!(REPEATED_NODE, self, roles, roles);
-        m.qual = own_view!(NODE, self, qual, qual);
-        m.with_check = own_view!(NODE, self, with_check, with_check);
+        m.policy_name = own_view!(STRING, self, policy_name, policy_name, depth);
+        m.table = own_view!(MESSAGE, self, table, table, depth);
+        m.cmd_name = own_view!(STRING, self, cmd_name, cmd_name, depth);
+        m.permissive = own_view!(BOOL, self, permissive, permissive, depth);
+        m.roles = own_view!(REPEATED_NODE, self, roles, roles, depth);
+        m.qual = own_view!(NODE, self, qual, qual, depth);
+        m.with_check = own_view!(NODE, self, with_check, with_check, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5952,13 +6797,18 @@ impl<'a> AlterPolicyStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterPolicyStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterPolicyStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterPolicyStmt::default();
-        m.policy_name = own_view!(STRING, self, policy_name, policy_name);
-        m.table = own_view!(MESSAGE, self, table, table);
-        m.roles = own_view!(REPEATED_NODE, self, roles, roles);
-        m.qual = own_view!(NODE, self, qual, qual);
-        m.with_check = own_view!(NODE, self, with_check, with_check);
+        m.policy_name = own_view!(STRING, self, policy_name, policy_name, depth);
+        m.table = own_view!(MESSAGE, self, table, table, depth);
+        m.roles = own_view!(REPEATED_NODE, self, roles, roles, depth);
+        m.qual = own_view!(NODE, self, qual, qual, depth);
+        m.with_check = own_view!(NODE, self, with_check, with_check, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -5987,13 +6837,18 @@ impl<'a> CreateTransformStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateTransformStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateTransformStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateTransformStmt::default();
-        m.replace = own_view!(BOOL, self, replace, replace);
-        m.type_name = own_view!(MESSAGE, self, type_name, type_name);
-        m.lang = own_view!(STRING, self, lang, lang);
-        m.fromsql = own_view!(MESSAGE, self, fromsql, fromsql);
-        m.tosql = own_view!(MESSAGE, self, tosql, tosql);
+        m.replace = own_view!(BOOL, self, replace, replace, depth);
+        m.type_name = own_view!(MESSAGE, self, type_name, type_name, depth);
+        m.lang = own_view!(STRING, self, lang, lang, depth);
+        m.fromsql = own_view!(MESSAGE, self, fromsql, fromsql, depth);
+        m.tosql = own_view!(MESSAGE, self, tosql, tosql, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6022,11 +6877,16 @@ impl<'a> CreateAmStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateAmStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateAmStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateAmStmt::default();
-        m.amname = own_view!(STRING, self, amname, amname);
-        m.handler_name = own_view!(REPEATED_NODE, self, handler_name, handler_name);
-        m.amtype = own_view!(STRING, self, amtype, amtype);
+        m.amname = own_view!(STRING, self, amname, amname, depth);
+        m.handler_name = own_view!(REPEATED_NODE, self, handler_name, handler_name, depth);
+        m.amtype = own_view!(STRING, self, amtype, amtype, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6053,12 +6913,17 @@ impl<'a> CreatePublicationStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreatePublicationStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreatePublicationStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreatePublicationStmt::default();
-        m.pubname = own_view!(STRING, self, pubname, pubname);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.pubobjects = own_view!(REPEATED_NODE, self, pubobjects, pubobjects);
-        m.for_all_tables = own_view!(BOOL, self, for_all_tables, for_all_tables);
+        m.pubname = own_view!(STRING, self, pubname, pubname, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.pubobjects = own_view!(REPEATED_NODE, self, pubobjects, pubobjects, depth);
+        m.for_all_tables = own_view!(BOOL, self, for_all_tables, for_all_tables, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6086,13 +6951,18 @@ impl<'a> AlterPublicationStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterPublicationStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterPublicationStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterPublicationStmt::default();
-        m.pubname = own_view!(STRING, self, pubname, pubname);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.pubobjects = own_view!(REPEATED_NODE, self, pubobjects, pubobjects);
-        m.for_all_tables = own_view!(BOOL, self, for_all_tables, for_all_tables);
-        m.action = own_view!(ENUM, self, action, action);
+        m.pubname = own_view!(STRING, self, pubname, pubname, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.pubobjects = own_view!(REPEATED_NODE, self, pubobjects, pubobjects, depth);
+        m.for_all_tables = own_view!(BOOL, self, for_all_tables, for_all_tables, depth);
+        m.action = own_view!(ENUM, self, action, action, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6121,12 +6991,17 @@ impl<'a> CreateSubscriptionStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateSubscriptionStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateSubscriptionStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateSubscriptionStmt::default();
-        m.subname = own_view!(STRING, self, subname, subname);
-        m.conninfo = own_view!(STRING, self, conninfo, conninfo);
-        m.publication = own_view!(REPEATED_NODE, self, publication, publication);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.subname = own_view!(STRING, self, subname, subname, depth);
+        m.conninfo = own_view!(STRING, self, conninfo, conninfo, depth);
+        m.publication = own_view!(REPEATED_NODE, self, publication, publication, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6154,13 +7029,18 @@ impl<'a> AlterSubscriptionStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterSubscriptionStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterSubscriptionStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterSubscriptionStmt::default();
-        m.kind = own_view!(ENUM, self, kind, kind);
-        m.subname = own_view!(STRING, self, subname, subname);
-        m.conninfo = own_view!(STRING, self, conninfo, conninfo);
-        m.publication = own_view!(REPEATED_NODE, self, publication, publication);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
+        m.kind = own_view!(ENUM, self, kind, kind, depth);
+        m.subname = own_view!(STRING, self, subname, subname, depth);
+        m.conninfo = own_view!(STRING, self, conninfo, conninfo, depth);
+        m.publication = own_view!(REPEATED_NODE, self, publication, publication, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6189,11 +7069,16 @@ impl<'a> DropSubscriptionStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::DropSubscriptionStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::DropSubscriptionStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::DropSubscriptionStmt::default();
-        m.subname = own_view!(STRING, self, subname, subname);
-        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok);
-        m.behavior = own_view!(ENUM, self, behavior, behavior);
+        m.subname = own_view!(STRING, self, subname, subname, depth);
+        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok, depth);
+        m.behavior = own_view!(ENUM, self, behavior, behavior, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6220,15 +7105,20 @@ impl<'a> CreateStatsStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateStatsStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateStatsStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateStatsStmt::default();
-        m.defnames = own_view!(REPEATED_NODE, self, defnames, defnames);
-        m.stat_types = own_view!(REPEATED_NODE, self, stat_types, stat_types);
-        m.exprs = own_view!(REPEATED_NODE, self, exprs, exprs);
-        m.relations = own_view!(REPEATED_NODE, self, relations, relations);
-        m.stxcomment = own_view!(STRING, self, stxcomment, stxcomment);
-        m.transformed = own_view!(BOOL, self, transformed, transformed);
-        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists);
+        m.defnames = own_view!(REPEATED_NODE, self, defnames, defnames, depth);
+        m.stat_types = own_view!(REPEATED_NODE, self, stat_types, stat_types, depth);
+        m.exprs = own_view!(REPEATED_NODE, self, exprs, exprs, depth);
+        m.relations = own_view!(REPEATED_NODE, self, relations, relations, depth);
+        m.stxcomment = own_view!(STRING, self, stxcomment, stxcomment, depth);
+        m.transformed = own_view!(BOOL, self, transformed, transformed, depth);
+        m.if_not_exists = own_view!(BOOL, self, if_not_exists, if_not_exists, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6259,9 +7149,14 @@ impl<'a> AlterCollationStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterCollationStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterCollationStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterCollationStmt::default();
-        m.collname = own_view!(REPEATED_NODE, self, collname, collname);
+        m.collname = own_view!(REPEATED_NODE, self, collname, collname, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6286,11 +7181,16 @@ impl<'a> CallStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CallStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CallStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CallStmt::default();
-        m.funccall = own_view!(MESSAGE, self, funccall, funccall);
-        m.funcexpr = own_view!(MESSAGE, self, funcexpr, funcexpr);
-        m.outargs = own_view!(REPEATED_NODE, self, outargs, outargs);
+        m.funccall = own_view!(MESSAGE, self, funccall, funccall, depth);
+        m.funcexpr = own_view!(MESSAGE, self, funcexpr, funcexpr, depth);
+        m.outargs = own_view!(REPEATED_NODE, self, outargs, outargs, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6317,11 +7217,16 @@ impl<'a> AlterStatsStmt<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AlterStatsStmt> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AlterStatsStmt> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AlterStatsStmt::default();
-        m.defnames = own_view!(REPEATED_NODE, self, defnames, defnames);
-        m.stxstattarget = own_view!(INT32, self, stxstattarget, stxstattarget);
-        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok);
+        m.defnames = own_view!(REPEATED_NODE, self, defnames, defnames, depth);
+        m.stxstattarget = own_view!(INT32, self, stxstattarget, stxstattarget, depth);
+        m.missing_ok = own_view!(BOOL, self, missing_ok, missing_ok, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6348,13 +7253,18 @@ impl<'a> AExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AExpr::default();
-        m.kind = own_view!(ENUM, self, kind, kind);
-        m.name = own_view!(REPEATED_NODE, self, name, name);
-        m.lexpr = own_view!(NODE, self, lexpr, lexpr);
-        m.rexpr = own_view!(NODE, self, rexpr, rexpr);
-        m.location = own_view!(INT32, self, location, location);
+        m.kind = own_view!(ENUM, self, kind, kind, depth);
+        m.name = own_view!(REPEATED_NODE, self, name, name, depth);
+        m.lexpr = own_view!(NODE, self, lexpr, lexpr, depth);
+        m.rexpr = own_view!(NODE, self, rexpr, rexpr, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6383,10 +7293,15 @@ impl<'a> ColumnRef<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ColumnRef> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ColumnRef> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ColumnRef::default();
-        m.fields = own_view!(REPEATED_NODE, self, fields, fields);
-        m.location = own_view!(INT32, self, location, location);
+        m.fields = own_view!(REPEATED_NODE, self, fields, fields, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6412,10 +7327,15 @@ impl<'a> ParamRef<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ParamRef> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ParamRef> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ParamRef::default();
-        m.number = own_view!(INT32, self, number, number);
-        m.location = own_view!(INT32, self, location, location);
+        m.number = own_view!(INT32, self, number, number, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6441,19 +7361,24 @@ impl<'a> FuncCall<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::FuncCall> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::FuncCall> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::FuncCall::default();
-        m.funcname = own_view!(REPEATED_NODE, self, funcname, funcname);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.agg_order = own_view!(REPEATED_NODE, self, agg_order, agg_order);
-        m.agg_filter = own_view!(NODE, self, agg_filter, agg_filter);
-        m.over = own_view!(MESSAGE, self, over, over);
-        m.agg_within_group = own_view!(BOOL, self, agg_within_group, agg_within_group);
-        m.agg_star = own_view!(BOOL, self, agg_star, agg_star);
-        m.agg_distinct = own_view!(BOOL, self, agg_distinct, agg_distinct);
-        m.func_variadic = own_view!(BOOL, self, func_variadic, func_variadic);
-        m.funcformat = own_view!(ENUM, self, funcformat, funcformat);
-        m.location = own_view!(INT32, self, location, location);
+        m.funcname = own_view!(REPEATED_NODE, self, funcname, funcname, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.agg_order = own_view!(REPEATED_NODE, self, agg_order, agg_order, depth);
+        m.agg_filter = own_view!(NODE, self, agg_filter, agg_filter, depth);
+        m.over = own_view!(MESSAGE, self, over, over, depth);
+        m.agg_within_group = own_view!(BOOL, self, agg_within_group, agg_within_group, depth);
+        m.agg_star = own_view!(BOOL, self, agg_star, agg_star, depth);
+        m.agg_distinct = own_view!(BOOL, self, agg_distinct, agg_distinct, depth);
+        m.func_variadic = own_view!(BOOL, self, func_variadic, func_variadic, depth);
+        m.funcformat = own_view!(ENUM, self, funcformat, funcformat, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6488,6 +7413,11 @@ impl<'a> AStar<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AStar> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AStar> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AStar::default();
         Ok(m)
@@ -6513,11 +7443,16 @@ impl<'a> AIndices<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AIndices> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AIndices> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AIndices::default();
-        m.is_slice = own_view!(BOOL, self, is_slice, is_slice);
-        m.lidx = own_view!(NODE, self, lidx, lidx);
-        m.uidx = own_view!(NODE, self, uidx, uidx);
+        m.is_slice = own_view!(BOOL, self, is_slice, is_slice, depth);
+        m.lidx = own_view!(NODE, self, lidx, lidx, depth);
+        m.uidx = own_view!(NODE, self, uidx, uidx, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6544,10 +7479,15 @@ impl<'a> AIndirection<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AIndirection> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AIndirection> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AIndirection::default();
-        m.arg = own_view!(NODE, self, arg, arg);
-        m.indirection = own_view!(REPEATED_NODE, self, indirection, indirection);
+        m.arg = own_view!(NODE, self, arg, arg, depth);
+        m.indirection = own_view!(REPEATED_NODE, self, indirection, indirection, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6573,10 +7513,15 @@ impl<'a> AArrayExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AArrayExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AArrayExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AArrayExpr::default();
-        m.elements = own_view!(REPEATED_NODE, self, elements, elements);
-        m.location = own_view!(INT32, self, location, location);
+        m.elements = own_view!(REPEATED_NODE, self, elements, elements, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6602,12 +7547,17 @@ impl<'a> ResTarget<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ResTarget> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ResTarget> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ResTarget::default();
-        m.name = own_view!(STRING, self, name, name);
-        m.indirection = own_view!(REPEATED_NODE, self, indirection, indirection);
-        m.val = own_view!(NODE, self, val, val);
-        m.location = own_view!(INT32, self, location, location);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.indirection = own_view!(REPEATED_NODE, self, indirection, indirection, depth);
+        m.val = own_view!(NODE, self, val, val, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6635,11 +7585,16 @@ impl<'a> MultiAssignRef<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::MultiAssignRef> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::MultiAssignRef> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::MultiAssignRef::default();
-        m.source = own_view!(NODE, self, source, source);
-        m.colno = own_view!(INT32, self, colno, colno);
-        m.ncolumns = own_view!(INT32, self, ncolumns, ncolumns);
+        m.source = own_view!(NODE, self, source, source, depth);
+        m.colno = own_view!(INT32, self, colno, colno, depth);
+        m.ncolumns = own_view!(INT32, self, ncolumns, ncolumns, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6666,11 +7621,16 @@ impl<'a> TypeCast<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::TypeCast> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::TypeCast> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::TypeCast::default();
-        m.arg = own_view!(NODE, self, arg, arg);
-        m.type_name = own_view!(MESSAGE, self, type_name, typeName);
-        m.location = own_view!(INT32, self, location, location);
+        m.arg = own_view!(NODE, self, arg, arg, depth);
+        m.type_name = own_view!(MESSAGE, self, type_name, typeName, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6697,11 +7657,16 @@ impl<'a> CollateClause<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CollateClause> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CollateClause> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CollateClause::default();
-        m.arg = own_view!(NODE, self, arg, arg);
-        m.collname = own_view!(REPEATED_NODE, self, collname, collname);
-        m.location = own_view!(INT32, self, location, location);
+        m.arg = own_view!(NODE, self, arg, arg, depth);
+        m.collname = own_view!(REPEATED_NODE, self, collname, collname, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6728,13 +7693,18 @@ impl<'a> SortBy<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::SortBy> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::SortBy> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::SortBy::default();
-        m.node = own_view!(NODE, self, node, node);
-        m.sortby_dir = own_view!(ENUM, self, sortby_dir, sortby_dir);
-        m.sortby_nulls = own_view!(ENUM, self, sortby_nulls, sortby_nulls);
-        m.use_op = own_view!(REPEATED_NODE, self, use_op, useOp);
-        m.location = own_view!(INT32, self, location, location);
+        m.node = own_view!(NODE, self, node, node, depth);
+        m.sortby_dir = own_view!(ENUM, self, sortby_dir, sortby_dir, depth);
+        m.sortby_nulls = own_view!(ENUM, self, sortby_nulls, sortby_nulls, depth);
+        m.use_op = own_view!(REPEATED_NODE, self, use_op, useOp, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6763,16 +7733,21 @@ impl<'a> WindowDef<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::WindowDef> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::WindowDef> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::WindowDef::default();
-        m.name = own_view!(STRING, self, name, name);
-        m.refname = own_view!(STRING, self, refname, refname);
-        m.partition_clause = own_view!(REPEATED_NODE, self, partition_clause, partitionClause);
-        m.order_clause = own_view!(REPEATED_NODE, self, order_clause, orderClause);
-        m.frame_options = own_view!(INT32, self, frame_options, frameOptions);
-        m.start_offset = own_view!(NODE, self, start_offset, startOffset);
-        m.end_offset = own_view!(NODE, self, end_offset, endOffset);
-        m.location = own_view!(INT32, self, location, location);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.refname = own_view!(STRING, self, refname, refname, depth);
+        m.partition_clause = own_view!(REPEATED_NODE, self, partition_clause, partitionClause, depth);
+        m.order_clause = own_view!(REPEATED_NODE, self, order_clause, orderClause, depth);
+        m.frame_options = own_view!(INT32, self, frame_options, frameOptions, depth);
+        m.start_offset = own_view!(NODE, self, start_offset, startOffset, depth);
+        m.end_offset = own_view!(NODE, self, end_offset, endOffset, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6804,11 +7779,16 @@ impl<'a> RangeSubselect<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RangeSubselect> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RangeSubselect> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RangeSubselect::default();
-        m.lateral = own_view!(BOOL, self, lateral, lateral);
-        m.subquery = own_view!(NODE, self, subquery, subquery);
-        m.alias = own_view!(MESSAGE, self, alias, alias);
+        m.lateral = own_view!(BOOL, self, lateral, lateral, depth);
+        m.subquery = own_view!(NODE, self, subquery, subquery, depth);
+        m.alias = own_view!(MESSAGE, self, alias, alias, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6835,14 +7815,19 @@ impl<'a> RangeFunction<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RangeFunction> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RangeFunction> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RangeFunction::default();
-        m.lateral = own_view!(BOOL, self, lateral, lateral);
-        m.ordinality = own_view!(BOOL, self, ordinality, ordinality);
-        m.is_rowsfrom = own_view!(BOOL, self, is_rowsfrom, is_rowsfrom);
-        m.functions = own_view!(REPEATED_NODE, self, functions, functions);
-        m.alias = own_view!(MESSAGE, self, alias, alias);
-        m.coldeflist = own_view!(REPEATED_NODE, self, coldeflist, coldeflist);
+        m.lateral = own_view!(BOOL, self, lateral, lateral, depth);
+        m.ordinality = own_view!(BOOL, self, ordinality, ordinality, depth);
+        m.is_rowsfrom = own_view!(BOOL, self, is_rowsfrom, is_rowsfrom, depth);
+        m.functions = own_view!(REPEATED_NODE, self, functions, functions, depth);
+        m.alias = own_view!(MESSAGE, self, alias, alias, depth);
+        m.coldeflist = own_view!(REPEATED_NODE, self, coldeflist, coldeflist, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6872,13 +7857,18 @@ impl<'a> RangeTableSample<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RangeTableSample> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RangeTableSample> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RangeTableSample::default();
-        m.relation = own_view!(NODE, self, relation, relation);
-        m.method = own_view!(REPEATED_NODE, self, method, method);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.repeatable = own_view!(NODE, self, repeatable, repeatable);
-        m.location = own_view!(INT32, self, location, location);
+        m.relation = own_view!(NODE, self, relation, relation, depth);
+        m.method = own_view!(REPEATED_NODE, self, method, method, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.repeatable = own_view!(NODE, self, repeatable, repeatable, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6907,15 +7897,20 @@ impl<'a> RangeTableFunc<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RangeTableFunc> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RangeTableFunc> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RangeTableFunc::default();
-        m.lateral = own_view!(BOOL, self, lateral, lateral);
-        m.docexpr = own_view!(NODE, self, docexpr, docexpr);
-        m.rowexpr = own_view!(NODE, self, rowexpr, rowexpr);
-        m.namespaces = own_view!(REPEATED_NODE, self, namespaces, namespaces);
-        m.columns = own_view!(REPEATED_NODE, self, columns, columns);
-        m.alias = own_view!(MESSAGE, self, alias, alias);
-        m.location = own_view!(INT32, self, location, location);
+        m.lateral = own_view!(BOOL, self, lateral, lateral, depth);
+        m.docexpr = own_view!(NODE, self, docexpr, docexpr, depth);
+        m.rowexpr = own_view!(NODE, self, rowexpr, rowexpr, depth);
+        m.namespaces = own_view!(REPEATED_NODE, self, namespaces, namespaces, depth);
+        m.columns = own_view!(REPEATED_NODE, self, columns, columns, depth);
+        m.alias = own_view!(MESSAGE, self, alias, alias, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6946,15 +7941,20 @@ impl<'a> RangeTableFuncCol<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RangeTableFuncCol> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RangeTableFuncCol> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RangeTableFuncCol::default();
-        m.colname = own_view!(STRING, self, colname, colname);
-        m.type_name = own_view!(MESSAGE, self, type_name, typeName);
-        m.for_ordinality = own_view!(BOOL, self, for_ordinality, for_ordinality);
-        m.is_not_null = own_view!(BOOL, self, is_not_null, is_not_null);
-        m.colexpr = own_view!(NODE, self, colexpr, colexpr);
-        m.coldefexpr = own_view!(NODE, self, coldefexpr, coldefexpr);
-        m.location = own_view!(INT32, self, location, location);
+        m.colname = own_view!(STRING, self, colname, colname, depth);
+        m.type_name = own_view!(MESSAGE, self, type_name, typeName, depth);
+        m.for_ordinality = own_view!(BOOL, self, for_ordinality, for_ordinality, depth);
+        m.is_not_null = own_view!(BOOL, self, is_not_null, is_not_null, depth);
+        m.colexpr = own_view!(NODE, self, colexpr, colexpr, depth);
+        m.coldefexpr = own_view!(NODE, self, coldefexpr, coldefexpr, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -6985,16 +7985,21 @@ impl<'a> TypeName<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::TypeName> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::TypeName> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::TypeName::default();
-        m.names = own_view!(REPEATED_NODE, self, names, names);
-        m.type_oid = own_view!(UINT32, self, type_oid, typeOid);
-        m.setof = own_view!(BOOL, self, setof, setof);
-        m.pct_type = own_view!(BOOL, self, pct_type, pct_type);
-        m.typmods = own_view!(REPEATED_NODE, self, typmods, typmods);
-        m.typemod = own_view!(INT32, self, typemod, typemod);
-        m.array_bounds = own_view!(REPEATED_NODE, self, array_bounds, arrayBounds);
-        m.location = own_view!(INT32, self, location, location);
+        m.names = own_view!(REPEATED_NODE, self, names, names, depth);
+        m.type_oid = own_view!(UINT32, self, type_oid, typeOid, depth);
+        m.setof = own_view!(BOOL, self, setof, setof, depth);
+        m.pct_type = own_view!(BOOL, self, pct_type, pct_type, depth);
+        m.typmods = own_view!(REPEATED_NODE, self, typmods, typmods, depth);
+        m.typemod = own_view!(INT32, self, typemod, typemod, depth);
+        m.array_bounds = own_view!(REPEATED_NODE, self, array_bounds, arrayBounds, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7026,26 +8031,31 @@ impl<'a> ColumnDef<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ColumnDef> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ColumnDef> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ColumnDef::default();
-        m.colname = own_view!(STRING, self, colname, colname);
-        m.type_name = own_view!(MESSAGE, self, type_name, typeName);
-        m.compression = own_view!(STRING, self, compression, compression);
-        m.inhcount = own_view!(INT32, self, inhcount, inhcount);
-        m.is_local = own_view!(BOOL, self, is_local, is_local);
-        m.is_not_null = own_view!(BOOL, self, is_not_null, is_not_null);
-        m.is_from_type = own_view!(BOOL, self, is_from_type, is_from_type);
-        m.storage = own_view!(STRING, self, storage, storage);
-        m.raw_default = own_view!(NODE, self, raw_default, raw_default);
-        m.cooked_default = own_view!(NODE, self, cooked_default, cooked_default);
-        m.identity = own_view!(STRING, self, identity, identity);
-        m.identity_sequence = own_view!(MESSAGE, self, identity_sequence, identitySequence);
-        m.generated = own_view!(STRING, self, generated, generated);
-        m.coll_clause = own_view!(MESSAGE, self, coll_clause, collClause);
-        m.coll_oid = own_view!(UINT32, self, coll_oid, collOid);
-        m.constraints = own_view!(REPEATED_NODE, self, constraints, constraints);
-        m.fdwoptions = own_view!(REPEATED_NODE, self, fdwoptions, fdwoptions);
-        m.location = own_view!(INT32, self, location, location);
+        m.colname = own_view!(STRING, self, colname, colname, depth);
+        m.type_name = own_view!(MESSAGE, self, type_name, typeName, depth);
+        m.compression = own_view!(STRING, self, compression, compression, depth);
+        m.inhcount = own_view!(INT32, self, inhcount, inhcount, depth);
+        m.is_local = own_view!(BOOL, self, is_local, is_local, depth);
+        m.is_not_null = own_view!(BOOL, self, is_not_null, is_not_null, depth);
+        m.is_from_type = own_view!(BOOL, self, is_from_type, is_from_type, depth);
+        m.storage = own_view!(STRING, self, storage, storage, depth);
+        m.raw_default = own_view!(NODE, self, raw_default, raw_default, depth);
+        m.cooked_default = own_view!(NODE, self, cooked_default, cooked_default, depth);
+        m.identity = own_view!(STRING, self, identity, identity, depth);
+        m.identity_sequence = own_view!(MESSAGE, self, identity_sequence, identitySequence, depth);
+        m.generated = own_view!(STRING, self, generated, generated, depth);
+        m.coll_clause = own_view!(MESSAGE, self, coll_clause, collClause, depth);
+        m.coll_oid = own_view!(UINT32, self, coll_oid, collOid, depth);
+        m.constraints = own_view!(REPEATED_NODE, self, constraints, constraints, depth);
+        m.fdwoptions = own_view!(REPEATED_NODE, self, fdwoptions, fdwoptions, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7087,16 +8097,21 @@ impl<'a> IndexElem<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::IndexElem> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::IndexElem> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::IndexElem::default();
-        m.name = own_view!(STRING, self, name, name);
-        m.expr = own_view!(NODE, self, expr, expr);
-        m.indexcolname = own_view!(STRING, self, indexcolname, indexcolname);
-        m.collation = own_view!(REPEATED_NODE, self, collation, collation);
-        m.opclass = own_view!(REPEATED_NODE, self, opclass, opclass);
-        m.opclassopts = own_view!(REPEATED_NODE, self, opclassopts, opclassopts);
-        m.ordering = own_view!(ENUM, self, ordering, ordering);
-        m.nulls_ordering = own_view!(ENUM, self, nulls_ordering, nulls_ordering);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.expr = own_view!(NODE, self, expr, expr, depth);
+        m.indexcolname = own_view!(STRING, self, indexcolname, indexcolname, depth);
+        m.collation = own_view!(REPEATED_NODE, self, collation, collation, depth);
+        m.opclass = own_view!(REPEATED_NODE, self, opclass, opclass, depth);
+        m.opclassopts = own_view!(REPEATED_NODE, self, opclassopts, opclassopts, depth);
+        m.ordering = own_view!(ENUM, self, ordering, ordering, depth);
+        m.nulls_ordering = own_view!(ENUM, self, nulls_ordering, nulls_ordering, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7128,10 +8143,15 @@ impl<'a> StatsElem<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::StatsElem> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::StatsElem> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::StatsElem::default();
-        m.name = own_view!(STRING, self, name, name);
-        m.expr = own_view!(NODE, self, expr, expr);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.expr = own_view!(NODE, self, expr, expr, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7157,38 +8177,43 @@ impl<'a> Constraint<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::Constraint> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::Constraint> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::Constraint::default();
-        m.contype = own_view!(ENUM, self, contype, contype);
-        m.conname = own_view!(STRING, self, conname, conname);
-        m.deferrable = own_view!(BOOL, self, deferrable, deferrable);
-        m.initdeferred = own_view!(BOOL, self, initdeferred, initdeferred);
-        m.location = own_view!(INT32, self, location, location);
-        m.is_no_inherit = own_view!(BOOL, self, is_no_inherit, is_no_inherit);
-        m.raw_expr = own_view!(NODE, self, raw_expr, raw_expr);
-        m.cooked_expr = own_view!(STRING, self, cooked_expr, cooked_expr);
-        m.generated_when = own_view!(STRING, self, generated_when, generated_when);
-        m.nulls_not_distinct = own_view!(BOOL, self, nulls_not_distinct, nulls_not_distinct);
-        m.keys = own_view!(REPEATED_NODE, self, keys, keys);
-        m.including = own_view!(REPEATED_NODE, self, including, including);
-        m.exclusions = own_view!(REPEATED_NODE, self, exclusions, exclusions);
-        m.options = own_view!(REPEATED_NODE, self, options, options);
-        m.indexname = own_view!(STRING, self, indexname, indexname);
-        m.indexspace = own_view!(STRING, self, indexspace, indexspace);
-        m.reset_default_tblspc = own_view!(BOOL, self, reset_default_tblspc, reset_default_tblspc);
-        m.access_method = own_view!(STRING, self, access_method, access_method);
-        m.where_clause = own_view!(NODE, self, where_clause, where_clause);
-        m.pktable = own_view!(MESSAGE, self, pktable, pktable);
-        m.fk_attrs = own_view!(REPEATED_NODE, self, fk_attrs, fk_attrs);
-        m.pk_attrs = own_view!(REPEATED_NODE, self, pk_attrs, pk_attrs);
-        m.fk_matchtype = own_view!(STRING, self, fk_matchtype, fk_matchtype);
-        m.fk_upd_action = own_view!(STRING, self, fk_upd_action, fk_upd_action);
-        m.fk_del_action = own_view!(STRING, self, fk_del_action, fk_del_action);
-        m.fk_del_set_cols = own_view!(REPEATED_NODE, self, fk_del_set_cols, fk_del_set_cols);
-        m.old_conpfeqop = own_view!(REPEATED_NODE, self, old_conpfeqop, old_conpfeqop);
-        m.old_pktable_oid = own_view!(UINT32, self, old_pktable_oid, old_pktable_oid);
-        m.skip_validation = own_view!(BOOL, self, skip_validation, skip_validation);
-        m.initially_valid = own_view!(BOOL, self, initially_valid, initially_valid);
+        m.contype = own_view!(ENUM, self, contype, contype, depth);
+        m.conname = own_view!(STRING, self, conname, conname, depth);
+        m.deferrable = own_view!(BOOL, self, deferrable, deferrable, depth);
+        m.initdeferred = own_view!(BOOL, self, initdeferred, initdeferred, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
+        m.is_no_inherit = own_view!(BOOL, self, is_no_inherit, is_no_inherit, depth);
+        m.raw_expr = own_view!(NODE, self, raw_expr, raw_expr, depth);
+        m.cooked_expr = own_view!(STRING, self, cooked_expr, cooked_expr, depth);
+        m.generated_when = own_view!(STRING, self, generated_when, generated_when, depth);
+        m.nulls_not_distinct = own_view!(BOOL, self, nulls_not_distinct, nulls_not_distinct, depth);
+        m.keys = own_view!(REPEATED_NODE, self, keys, keys, depth);
+        m.including = own_view!(REPEATED_NODE, self, including, including, depth);
+        m.exclusions = own_view!(REPEATED_NODE, self, exclusions, exclusions, depth);
+        m.options = own_view!(REPEATED_NODE, self, options, options, depth);
+        m.indexname = own_view!(STRING, self, indexname, indexname, depth);
+        m.indexspace = own_view!(STRING, self, indexspace, indexspace, depth);
+        m.reset_default_tblspc = own_view!(BOOL, self, reset_default_tblspc, reset_default_tblspc, depth);
+        m.access_method = own_view!(STRING, self, access_method, access_method, depth);
+        m.where_clause = own_view!(NODE, self, where_clause, where_clause, depth);
+        m.pktable = own_view!(MESSAGE, self, pktable, pktable, depth);
+        m.fk_attrs = own_view!(REPEATED_NODE, self, fk_attrs, fk_attrs, depth);
+        m.pk_attrs = own_view!(REPEATED_NODE, self, pk_attrs, pk_attrs, depth);
+        m.fk_matchtype = own_view!(STRING, self, fk_matchtype, fk_matchtype, depth);
+        m.fk_upd_action = own_view!(STRING, self, fk_upd_action, fk_upd_action, depth);
+        m.fk_del_action = own_view!(STRING, self, fk_del_action, fk_del_action, depth);
+        m.fk_del_set_cols = own_view!(REPEATED_NODE, self, fk_del_set_cols, fk_del_set_cols, depth);
+        m.old_conpfeqop = own_view!(REPEATED_NODE, self, old_conpfeqop, old_conpfeqop, depth);
+        m.old_pktable_oid = own_view!(UINT32, self, old_pktable_oid, old_pktable_oid, depth);
+        m.skip_validation = own_view!(BOOL, self, skip_validation, skip_validation, depth);
+        m.initially_valid = own_view!(BOOL, self, initially_valid, initially_valid, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7242,13 +8267,18 @@ impl<'a> DefElem<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::DefElem> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::DefElem> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::DefElem::default();
-        m.defnamespace = own_view!(STRING, self, defnamespace, defnamespace);
-        m.defname = own_view!(STRING, self, defname, defname);
-        m.arg = own_view!(NODE, self, arg, arg);
-        m.defaction = own_view!(ENUM, self, defaction, defaction);
-        m.location = own_view!(INT32, self, location, location);
+        m.defnamespace = own_view!(STRING, self, defnamespace, defnamespace, depth);
+        m.defname = own_view!(STRING, self, defname, defname, depth);
+        m.arg = own_view!(NODE, self, arg, arg, depth);
+        m.defaction = own_view!(ENUM, self, defaction, defaction, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7277,45 +8307,50 @@ impl<'a> RangeTblEntry<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RangeTblEntry> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RangeTblEntry> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RangeTblEntry::default();
-        m.rtekind = own_view!(ENUM, self, rtekind, rtekind);
-        m.relid = own_view!(UINT32, self, relid, relid);
-        m.relkind = own_view!(STRING, self, relkind, relkind);
-        m.rellockmode = own_view!(INT32, self, rellockmode, rellockmode);
-        m.tablesample = own_view!(MESSAGE, self, tablesample, tablesample);
-        m.subquery = own_view!(MESSAGE, self, subquery, subquery);
-        m.security_barrier = own_view!(BOOL, self, security_barrier, security_barrier);
-        m.jointype = own_view!(ENUM, self, jointype, jointype);
-        m.joinmergedcols = own_view!(INT32, self, joinmergedcols, joinmergedcols);
-        m.joinaliasvars = own_view!(REPEATED_NODE, self, joinaliasvars, joinaliasvars);
-        m.joinleftcols = own_view!(REPEATED_NODE, self, joinleftcols, joinleftcols);
-        m.joinrightcols = own_view!(REPEATED_NODE, self, joinrightcols, joinrightcols);
-        m.join_using_alias = own_view!(MESSAGE, self, join_using_alias, join_using_alias);
-        m.functions = own_view!(REPEATED_NODE, self, functions, functions);
-        m.funcordinality = own_view!(BOOL, self, funcordinality, funcordinality);
-        m.tablefunc = own_view!(MESSAGE, self, tablefunc, tablefunc);
-        m.values_lists = own_view!(REPEATED_NODE, self, values_lists, values_lists);
-        m.ctename = own_view!(STRING, self, ctename, ctename);
-        m.ctelevelsup = own_view!(UINT32, self, ctelevelsup, ctelevelsup);
-        m.self_reference = own_view!(BOOL, self, self_reference, self_reference);
-        m.coltypes = own_view!(REPEATED_NODE, self, coltypes, coltypes);
-        m.coltypmods = own_view!(REPEATED_NODE, self, coltypmods, coltypmods);
-        m.colcollations = own_view!(REPEATED_NODE, self, colcollations, colcollations);
-        m.enrname = own_view!(STRING, self, enrname, enrname);
-        m.enrtuples = own_view!(DOUBLE, self, enrtuples, enrtuples);
-        m.alias = own_view!(MESSAGE, self, alias, alias);
-        m.eref = own_view!(MESSAGE, self, eref, eref);
-        m.lateral = own_view!(BOOL, self, lateral, lateral);
-        m.inh = own_view!(BOOL, self, inh, inh);
-        m.in_from_cl = own_view!(BOOL, self, in_from_cl, inFromCl);
-        m.required_perms = own_view!(UINT32, self, required_perms, requiredPerms);
-        m.check_as_user = own_view!(UINT32, self, check_as_user, checkAsUser);
-        m.selected_cols = own_view!(PACKED_UINT64, self, selected_cols, selectedCols);
-        m.inserted_cols = own_view!(PACKED_UINT64, self, inserted_cols, insertedCols);
-        m.updated_cols = own_view!(PACKED_UINT64, self, updated_cols, updatedCols);
-        m.extra_updated_cols = own_view!(PACKED_UINT64, self, extra_updated_cols, extraUpdatedCols);
-        m.security_quals = own_view!(REPEATED_NODE, self, security_quals, securityQuals);
+        m.rtekind = own_view!(ENUM, self, rtekind, rtekind, depth);
+        m.relid = own_view!(UINT32, self, relid, relid, depth);
+        m.relkind = own_view!(STRING, self, relkind, relkind, depth);
+        m.rellockmode = own_view!(INT32, self, rellockmode, rellockmode, depth);
+        m.tablesample = own_view!(MESSAGE, self, tablesample, tablesample, depth);
+        m.subquery = own_view!(MESSAGE, self, subquery, subquery, depth);
+        m.security_barrier = own_view!(BOOL, self, security_barrier, security_barrier, depth);
+        m.jointype = own_view!(ENUM, self, jointype, jointype, depth);
+        m.joinmergedcols = own_view!(INT32, self, joinmergedcols, joinmergedcols, depth);
+        m.joinaliasvars = own_view!(REPEATED_NODE, self, joinaliasvars, joinaliasvars, depth);
+        m.joinleftcols = own_view!(REPEATED_NODE, self, joinleftcols, joinleftcols, depth);
+        m.joinrightcols = own_view!(REPEATED_NODE, self, joinrightcols, joinrightcols, depth);
+        m.join_using_alias = own_view!(MESSAGE, self, join_using_alias, join_using_alias, depth);
+        m.functions = own_view!(REPEATED_NODE, self, functions, functions, depth);
+        m.funcordinality = own_view!(BOOL, self, funcordinality, funcordinality, depth);
+        m.tablefunc = own_view!(MESSAGE, self, tablefunc, tablefunc, depth);
+        m.values_lists = own_view!(REPEATED_NODE, self, values_lists, values_lists, depth);
+        m.ctename = own_view!(STRING, self, ctename, ctename, depth);
+        m.ctelevelsup = own_view!(UINT32, self, ctelevelsup, ctelevelsup, depth);
+        m.self_reference = own_view!(BOOL, self, self_reference, self_reference, depth);
+        m.coltypes = own_view!(REPEATED_NODE, self, coltypes, coltypes, depth);
+        m.coltypmods = own_view!(REPEATED_NODE, self, coltypmods, coltypmods, depth);
+        m.colcollations = own_view!(REPEATED_NODE, self, colcollations, colcollations, depth);
+        m.enrname = own_view!(STRING, self, enrname, enrname, depth);
+        m.enrtuples = own_view!(DOUBLE, self, enrtuples, enrtuples, depth);
+        m.alias = own_view!(MESSAGE, self, alias, alias, depth);
+        m.eref = own_view!(MESSAGE, self, eref, eref, depth);
+        m.lateral = own_view!(BOOL, self, lateral, lateral, depth);
+        m.inh = own_view!(BOOL, self, inh, inh, depth);
+        m.in_from_cl = own_view!(BOOL, self, in_from_cl, inFromCl, depth);
+        m.required_perms = own_view!(UINT32, self, required_perms, requiredPerms, depth);
+        m.check_as_user = own_view!(UINT32, self, check_as_user, checkAsUser, depth);
+        m.selected_cols = own_view!(PACKED_UINT64, self, selected_cols, selectedCols, depth);
+        m.inserted_cols = own_view!(PACKED_UINT64, self, inserted_cols, insertedCols, depth);
+        m.updated_cols = own_view!(PACKED_UINT64, self, updated_cols, updatedCols, depth);
+        m.extra_updated_cols = own_view!(PACKED_UINT64, self, extra_updated_cols, extraUpdatedCols, depth);
+        m.security_quals = own_view!(REPEATED_NODE, self, security_quals, securityQuals, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7376,15 +8411,20 @@ impl<'a> RangeTblFunction<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RangeTblFunction> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RangeTblFunction> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RangeTblFunction::default();
-        m.funcexpr = own_view!(NODE, self, funcexpr, funcexpr);
-        m.funccolcount = own_view!(INT32, self, funccolcount, funccolcount);
-        m.funccolnames = own_view!(REPEATED_NODE, self, funccolnames, funccolnames);
-        m.funccoltypes = own_view!(REPEATED_NODE, self, funccoltypes, funccoltypes);
-        m.funccoltypmods = own_view!(REPEATED_NODE, self, funccoltypmods, funccoltypmods);
-        m.funccolcollations = own_view!(REPEATED_NODE, self, funccolcollations, funccolcollations);
-        m.funcparams = own_view!(PACKED_UINT64, self, funcparams, funcparams);
+        m.funcexpr = own_view!(NODE, self, funcexpr, funcexpr, depth);
+        m.funccolcount = own_view!(INT32, self, funccolcount, funccolcount, depth);
+        m.funccolnames = own_view!(REPEATED_NODE, self, funccolnames, funccolnames, depth);
+        m.funccoltypes = own_view!(REPEATED_NODE, self, funccoltypes, funccoltypes, depth);
+        m.funccoltypmods = own_view!(REPEATED_NODE, self, funccoltypmods, funccoltypmods, depth);
+        m.funccolcollations = own_view!(REPEATED_NODE, self, funccolcollations, funccolcollations, depth);
+        m.funcparams = own_view!(PACKED_UINT64, self, funcparams, funcparams, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7415,11 +8455,16 @@ impl<'a> TableSampleClause<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::TableSampleClause> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::TableSampleClause> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::TableSampleClause::default();
-        m.tsmhandler = own_view!(UINT32, self, tsmhandler, tsmhandler);
-        m.args = own_view!(REPEATED_NODE, self, args, args);
-        m.repeatable = own_view!(NODE, self, repeatable, repeatable);
+        m.tsmhandler = own_view!(UINT32, self, tsmhandler, tsmhandler, depth);
+        m.args = own_view!(REPEATED_NODE, self, args, args, depth);
+        m.repeatable = own_view!(NODE, self, repeatable, repeatable, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7446,13 +8491,18 @@ impl<'a> WithCheckOption<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::WithCheckOption> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::WithCheckOption> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::WithCheckOption::default();
-        m.kind = own_view!(ENUM, self, kind, kind);
-        m.relname = own_view!(STRING, self, relname, relname);
-        m.polname = own_view!(STRING, self, polname, polname);
-        m.qual = own_view!(NODE, self, qual, qual);
-        m.cascaded = own_view!(BOOL, self, cascaded, cascaded);
+        m.kind = own_view!(ENUM, self, kind, kind, depth);
+        m.relname = own_view!(STRING, self, relname, relname, depth);
+        m.polname = own_view!(STRING, self, polname, polname, depth);
+        m.qual = own_view!(NODE, self, qual, qual, depth);
+        m.cascaded = own_view!(BOOL, self, cascaded, cascaded, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7481,13 +8531,18 @@ impl<'a> SortGroupClause<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::SortGroupClause> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::SortGroupClause> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::SortGroupClause::default();
-        m.tle_sort_group_ref = own_view!(UINT32, self, tle_sort_group_ref, tleSortGroupRef);
-        m.eqop = own_view!(UINT32, self, eqop, eqop);
-        m.sortop = own_view!(UINT32, self, sortop, sortop);
-        m.nulls_first = own_view!(BOOL, self, nulls_first, nulls_first);
-        m.hashable = own_view!(BOOL, self, hashable, hashable);
+        m.tle_sort_group_ref = own_view!(UINT32, self, tle_sort_group_ref, tleSortGroupRef, depth);
+        m.eqop = own_view!(UINT32, self, eqop, eqop, depth);
+        m.sortop = own_view!(UINT32, self, sortop, sortop, depth);
+        m.nulls_first = own_view!(BOOL, self, nulls_first, nulls_first, depth);
+        m.hashable = own_view!(BOOL, self, hashable, hashable, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7516,11 +8571,16 @@ impl<'a> GroupingSet<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::GroupingSet> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::GroupingSet> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::GroupingSet::default();
-        m.kind = own_view!(ENUM, self, kind, kind);
-        m.content = own_view!(REPEATED_NODE, self, content, content);
-        m.location = own_view!(INT32, self, location, location);
+        m.kind = own_view!(ENUM, self, kind, kind, depth);
+        m.content = own_view!(REPEATED_NODE, self, content, content, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7547,23 +8607,28 @@ impl<'a> WindowClause<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::WindowClause> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::WindowClause> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::WindowClause::default();
-        m.name = own_view!(STRING, self, name, name);
-        m.refname = own_view!(STRING, self, refname, refname);
-        m.partition_clause = own_view!(REPEATED_NODE, self, partition_clause, partitionClause);
-        m.order_clause = own_view!(REPEATED_NODE, self, order_clause, orderClause);
-        m.frame_options = own_view!(INT32, self, frame_options, frameOptions);
-        m.start_offset = own_view!(NODE, self, start_offset, startOffset);
-        m.end_offset = own_view!(NODE, self, end_offset, endOffset);
-        m.run_condition = own_view!(REPEATED_NODE, self, run_condition, runCondition);
-        m.start_in_range_func = own_view!(UINT32, self, start_in_range_func, startInRangeFunc);
-        m.end_in_range_func = own_view!(UINT32, self, end_in_range_func, endInRangeFunc);
-        m.in_range_coll = own_view!(UINT32, self, in_range_coll, inRangeColl);
-        m.in_range_asc = own_view!(BOOL, self, in_range_asc, inRangeAsc);
-        m.in_range_nulls_first = own_view!(BOOL, self, in_range_nulls_first, inRangeNullsFirst);
-        m.winref = own_view!(UINT32, self, winref, winref);
-        m.copied_order = own_view!(BOOL, self, copied_order, copiedOrder);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.refname = own_view!(STRING, self, refname, refname, depth);
+        m.partition_clause = own_view!(REPEATED_NODE, self, partition_clause, partitionClause, depth);
+        m.order_clause = own_view!(REPEATED_NODE, self, order_clause, orderClause, depth);
+        m.frame_options = own_view!(INT32, self, frame_options, frameOptions, depth);
+        m.start_offset = own_view!(NODE, self, start_offset, startOffset, depth);
+        m.end_offset = own_view!(NODE, self, end_offset, endOffset, depth);
+        m.run_condition = own_view!(REPEATED_NODE, self, run_condition, runCondition, depth);
+        m.start_in_range_func = own_view!(UINT32, self, start_in_range_func, startInRangeFunc, depth);
+        m.end_in_range_func = own_view!(UINT32, self, end_in_range_func, endInRangeFunc, depth);
+        m.in_range_coll = own_view!(UINT32, self, in_range_coll, inRangeColl, depth);
+        m.in_range_asc = own_view!(BOOL, self, in_range_asc, inRangeAsc, depth);
+        m.in_range_nulls_first = own_view!(BOOL, self, in_range_nulls_first, inRangeNullsFirst, depth);
+        m.winref = own_view!(UINT32, self, winref, winref, depth);
+        m.copied_order = own_view!(BOOL, self, copied_order, copiedOrder, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7602,12 +8667,17 @@ impl<'a> ObjectWithArgs<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ObjectWithArgs> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ObjectWithArgs> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ObjectWithArgs::default();
-        m.objname = own_view!(REPEATED_NODE, self, objname, objname);
-        m.objargs = own_view!(REPEATED_NODE, self, objargs, objargs);
-        m.objfuncargs = own_view!(REPEATED_NODE, self, objfuncargs, objfuncargs);
-        m.args_unspecified = own_view!(BOOL, self, args_unspecified, args_unspecified);
+        m.objname = own_view!(REPEATED_NODE, self, objname, objname, depth);
+        m.objargs = own_view!(REPEATED_NODE, self, objargs, objargs, depth);
+        m.objfuncargs = own_view!(REPEATED_NODE, self, objfuncargs, objfuncargs, depth);
+        m.args_unspecified = own_view!(BOOL, self, args_unspecified, args_unspecified, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7635,10 +8705,15 @@ impl<'a> AccessPriv<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::AccessPriv> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::AccessPriv> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::AccessPriv::default();
-        m.priv_name = own_view!(STRING, self, priv_name, priv_name);
-        m.cols = own_view!(REPEATED_NODE, self, cols, cols);
+        m.priv_name = own_view!(STRING, self, priv_name, priv_name, depth);
+        m.cols = own_view!(REPEATED_NODE, self, cols, cols, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7664,14 +8739,19 @@ impl<'a> CreateOpClassItem<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CreateOpClassItem> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CreateOpClassItem> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CreateOpClassItem::default();
-        m.itemtype = own_view!(INT32, self, itemtype, itemtype);
-        m.name = own_view!(MESSAGE, self, name, name);
-        m.number = own_view!(INT32, self, number, number);
-        m.order_family = own_view!(REPEATED_NODE, self, order_family, order_family);
-        m.class_args = own_view!(REPEATED_NODE, self, class_args, class_args);
-        m.storedtype = own_view!(MESSAGE, self, storedtype, storedtype);
+        m.itemtype = own_view!(INT32, self, itemtype, itemtype, depth);
+        m.name = own_view!(MESSAGE, self, name, name, depth);
+        m.number = own_view!(INT32, self, number, number, depth);
+        m.order_family = own_view!(REPEATED_NODE, self, order_family, order_family, depth);
+        m.class_args = own_view!(REPEATED_NODE, self, class_args, class_args, depth);
+        m.storedtype = own_view!(MESSAGE, self, storedtype, storedtype, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7701,11 +8781,16 @@ impl<'a> TableLikeClause<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::TableLikeClause> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::TableLikeClause> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::TableLikeClause::default();
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.options = own_view!(UINT32, self, options, options);
-        m.relation_oid = own_view!(UINT32, self, relation_oid, relationOid);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.options = own_view!(UINT32, self, options, options, depth);
+        m.relation_oid = own_view!(UINT32, self, relation_oid, relationOid, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7732,12 +8817,17 @@ impl<'a> FunctionParameter<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::FunctionParameter> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::FunctionParameter> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::FunctionParameter::default();
-        m.name = own_view!(STRING, self, name, name);
-        m.arg_type = own_view!(MESSAGE, self, arg_type, argType);
-        m.mode = own_view!(ENUM, self, mode, mode);
-        m.defexpr = own_view!(NODE, self, defexpr, defexpr);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.arg_type = own_view!(MESSAGE, self, arg_type, argType, depth);
+        m.mode = own_view!(ENUM, self, mode, mode, depth);
+        m.defexpr = own_view!(NODE, self, defexpr, defexpr, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7765,11 +8855,16 @@ impl<'a> LockingClause<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::LockingClause> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::LockingClause> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::LockingClause::default();
-        m.locked_rels = own_view!(REPEATED_NODE, self, locked_rels, lockedRels);
-        m.strength = own_view!(ENUM, self, strength, strength);
-        m.wait_policy = own_view!(ENUM, self, wait_policy, waitPolicy);
+        m.locked_rels = own_view!(REPEATED_NODE, self, locked_rels, lockedRels, depth);
+        m.strength = own_view!(ENUM, self, strength, strength, depth);
+        m.wait_policy = own_view!(ENUM, self, wait_policy, waitPolicy, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7796,12 +8891,17 @@ impl<'a> RowMarkClause<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RowMarkClause> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RowMarkClause> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RowMarkClause::default();
-        m.rti = own_view!(UINT32, self, rti, rti);
-        m.strength = own_view!(ENUM, self, strength, strength);
-        m.wait_policy = own_view!(ENUM, self, wait_policy, waitPolicy);
-        m.pushed_down = own_view!(BOOL, self, pushed_down, pushedDown);
+        m.rti = own_view!(UINT32, self, rti, rti, depth);
+        m.strength = own_view!(ENUM, self, strength, strength, depth);
+        m.wait_policy = own_view!(ENUM, self, wait_policy, waitPolicy, depth);
+        m.pushed_down = own_view!(BOOL, self, pushed_down, pushedDown, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7829,12 +8929,17 @@ impl<'a> XmlSerialize<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::XmlSerialize> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::XmlSerialize> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::XmlSerialize::default();
-        m.xmloption = own_view!(ENUM, self, xmloption, xmloption);
-        m.expr = own_view!(NODE, self, expr, expr);
-        m.type_name = own_view!(MESSAGE, self, type_name, typeName);
-        m.location = own_view!(INT32, self, location, location);
+        m.xmloption = own_view!(ENUM, self, xmloption, xmloption, depth);
+        m.expr = own_view!(NODE, self, expr, expr, depth);
+        m.type_name = own_view!(MESSAGE, self, type_name, typeName, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7862,11 +8967,16 @@ impl<'a> WithClause<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::WithClause> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::WithClause> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::WithClause::default();
-        m.ctes = own_view!(REPEATED_NODE, self, ctes, ctes);
-        m.recursive = own_view!(BOOL, self, recursive, recursive);
-        m.location = own_view!(INT32, self, location, location);
+        m.ctes = own_view!(REPEATED_NODE, self, ctes, ctes, depth);
+        m.recursive = own_view!(BOOL, self, recursive, recursive, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7893,12 +9003,17 @@ impl<'a> InferClause<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::InferClause> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::InferClause> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::InferClause::default();
-        m.index_elems = own_view!(REPEATED_NODE, self, index_elems, indexElems);
-        m.where_clause = own_view!(NODE, self, where_clause, whereClause);
-        m.conname = own_view!(STRING, self, conname, conname);
-        m.location = own_view!(INT32, self, location, location);
+        m.index_elems = own_view!(REPEATED_NODE, self, index_elems, indexElems, depth);
+        m.where_clause = own_view!(NODE, self, where_clause, whereClause, depth);
+        m.conname = own_view!(STRING, self, conname, conname, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7926,13 +9041,18 @@ impl<'a> OnConflictClause<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::OnConflictClause> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::OnConflictClause> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::OnConflictClause::default();
-        m.action = own_view!(ENUM, self, action, action);
-        m.infer = own_view!(MESSAGE, self, infer, infer);
-        m.target_list = own_view!(REPEATED_NODE, self, target_list, targetList);
-        m.where_clause = own_view!(NODE, self, where_clause, whereClause);
-        m.location = own_view!(INT32, self, location, location);
+        m.action = own_view!(ENUM, self, action, action, depth);
+        m.infer = own_view!(MESSAGE, self, infer, infer, depth);
+        m.target_list = own_view!(REPEATED_NODE, self, target_list, targetList, depth);
+        m.where_clause = own_view!(NODE, self, where_clause, whereClause, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7961,12 +9081,17 @@ impl<'a> CteSearchClause<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CteSearchClause> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CteSearchClause> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CteSearchClause::default();
-        m.search_col_list = own_view!(REPEATED_NODE, self, search_col_list, search_col_list);
-        m.search_breadth_first = own_view!(BOOL, self, search_breadth_first, search_breadth_first);
-        m.search_seq_column = own_view!(STRING, self, search_seq_column, search_seq_column);
-        m.location = own_view!(INT32, self, location, location);
+        m.search_col_list = own_view!(REPEATED_NODE, self, search_col_list, search_col_list, depth);
+        m.search_breadth_first = own_view!(BOOL, self, search_breadth_first, search_breadth_first, depth);
+        m.search_seq_column = own_view!(STRING, self, search_seq_column, search_seq_column, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -7994,18 +9119,23 @@ impl<'a> CteCycleClause<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CteCycleClause> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CteCycleClause> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CteCycleClause::default();
-        m.cycle_col_list = own_view!(REPEATED_NODE, self, cycle_col_list, cycle_col_list);
-        m.cycle_mark_column = own_view!(STRING, self, cycle_mark_column, cycle_mark_column);
-        m.cycle_mark_value = own_view!(NODE, self, cycle_mark_value, cycle_mark_value);
-        m.cycle_mark_default = own_view!(NODE, self, cycle_mark_default, cycle_mark_default);
-        m.cycle_path_column = own_view!(STRING, self, cycle_path_column, cycle_path_column);
-        m.location = own_view!(INT32, self, location, location);
-        m.cycle_mark_type = own_view!(UINT32, self, cycle_mark_type, cycle_mark_type);
-        m.cycle_mark_typmod = own_view!(INT32, self, cycle_mark_typmod, cycle_mark_typmod);
-        m.cycle_mark_collation = own_view!(UINT32, self, cycle_mark_collation, cycle_mark_collation);
-        m.cycle_mark_neop = own_view!(UINT32, self, cycle_mark_neop, cycle_mark_neop);
+        m.cycle_col_list = own_view!(REPEATED_NODE, self, cycle_col_list, cycle_col_list, depth);
+        m.cycle_mark_column = own_view!(STRING, self, cycle_mark_column, cycle_mark_column, depth);
+        m.cycle_mark_value = own_view!(NODE, self, cycle_mark_value, cycle_mark_value, depth);
+        m.cycle_mark_default = own_view!(NODE, self, cycle_mark_default, cycle_mark_default, depth);
+        m.cycle_path_column = own_view!(STRING, self, cycle_path_column, cycle_path_column, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
+        m.cycle_mark_type = own_view!(UINT32, self, cycle_mark_type, cycle_mark_type, depth);
+        m.cycle_mark_typmod = own_view!(INT32, self, cycle_mark_typmod, cycle_mark_typmod, depth);
+        m.cycle_mark_collation = own_view!(UINT32, self, cycle_mark_collation, cycle_mark_collation, depth);
+        m.cycle_mark_neop = own_view!(UINT32, self, cycle_mark_neop, cycle_mark_neop, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -8039,21 +9169,26 @@ impl<'a> CommonTableExpr<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CommonTableExpr> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CommonTableExpr> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CommonTableExpr::default();
-        m.ctename = own_view!(STRING, self, ctename, ctename);
-        m.aliascolnames = own_view!(REPEATED_NODE, self, aliascolnames, aliascolnames);
-        m.ctematerialized = own_view!(ENUM, self, ctematerialized, ctematerialized);
-        m.ctequery = own_view!(NODE, self, ctequery, ctequery);
-        m.search_clause = own_view!(MESSAGE, self, search_clause, search_clause);
-        m.cycle_clause = own_view!(MESSAGE, self, cycle_clause, cycle_clause);
-        m.location = own_view!(INT32, self, location, location);
-        m.cterecursive = own_view!(BOOL, self, cterecursive, cterecursive);
-        m.cterefcount = own_view!(INT32, self, cterefcount, cterefcount);
-        m.ctecolnames = own_view!(REPEATED_NODE, self, ctecolnames, ctecolnames);
-        m.ctecoltypes = own_view!(REPEATED_NODE, self, ctecoltypes, ctecoltypes);
-        m.ctecoltypmods = own_view!(REPEATED_NODE, self, ctecoltypmods, ctecoltypmods);
-        m.ctecolcollations = own_view!(REPEATED_NODE, self, ctecolcollations, ctecolcollations);
+        m.ctename = own_view!(STRING, self, ctename, ctename, depth);
+        m.aliascolnames = own_view!(REPEATED_NODE, self, aliascolnames, aliascolnames, depth);
+        m.ctematerialized = own_view!(ENUM, self, ctematerialized, ctematerialized, depth);
+        m.ctequery = own_view!(NODE, self, ctequery, ctequery, depth);
+        m.search_clause = own_view!(MESSAGE, self, search_clause, search_clause, depth);
+        m.cycle_clause = own_view!(MESSAGE, self, cycle_clause, cycle_clause, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
+        m.cterecursive = own_view!(BOOL, self, cterecursive, cterecursive, depth);
+        m.cterefcount = own_view!(INT32, self, cterefcount, cterefcount, depth);
+        m.ctecolnames = own_view!(REPEATED_NODE, self, ctecolnames, ctecolnames, depth);
+        m.ctecoltypes = own_view!(REPEATED_NODE, self, ctecoltypes, ctecoltypes, depth);
+        m.ctecoltypmods = own_view!(REPEATED_NODE, self, ctecoltypmods, ctecoltypmods, depth);
+        m.ctecolcollations = own_view!(REPEATED_NODE, self, ctecolcollations, ctecolcollations, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -8090,14 +9225,19 @@ impl<'a> MergeWhenClause<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::MergeWhenClause> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::MergeWhenClause> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::MergeWhenClause::default();
-        m.matched = own_view!(BOOL, self, matched, matched);
-        m.command_type = own_view!(ENUM, self, command_type, commandType);
-        m.r#override = own_view!(ENUM, self, r#override, override_);
-        m.condition = own_view!(NODE, self, condition, condition);
-        m.target_list = own_view!(REPEATED_NODE, self, target_list, targetList);
-        m.values = own_view!(REPEATED_NODE, self, values, values);
+        m.matched = own_view!(BOOL, self, matched, matched, depth);
+        m.command_type = own_view!(ENUM, self, command_type, commandType, depth);
+        m.r#override = own_view!(ENUM, self, r#override, override_, depth);
+        m.condition = own_view!(NODE, self, condition, condition, depth);
+        m.target_list = own_view!(REPEATED_NODE, self, target_list, targetList, depth);
+        m.values = own_view!(REPEATED_NODE, self, values, values, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -8127,11 +9267,16 @@ impl<'a> RoleSpec<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::RoleSpec> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::RoleSpec> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::RoleSpec::default();
-        m.roletype = own_view!(ENUM, self, roletype, roletype);
-        m.rolename = own_view!(STRING, self, rolename, rolename);
-        m.location = own_view!(INT32, self, location, location);
+        m.roletype = own_view!(ENUM, self, roletype, roletype, depth);
+        m.rolename = own_view!(STRING, self, rolename, rolename, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -8158,11 +9303,16 @@ impl<'a> TriggerTransition<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::TriggerTransition> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::TriggerTransition> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::TriggerTransition::default();
-        m.name = own_view!(STRING, self, name, name);
-        m.is_new = own_view!(BOOL, self, is_new, isNew);
-        m.is_table = own_view!(BOOL, self, is_table, isTable);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.is_new = own_view!(BOOL, self, is_new, isNew, depth);
+        m.is_table = own_view!(BOOL, self, is_table, isTable, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -8189,13 +9339,18 @@ impl<'a> PartitionElem<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::PartitionElem> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::PartitionElem> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::PartitionElem::default();
-        m.name = own_view!(STRING, self, name, name);
-        m.expr = own_view!(NODE, self, expr, expr);
-        m.collation = own_view!(REPEATED_NODE, self, collation, collation);
-        m.opclass = own_view!(REPEATED_NODE, self, opclass, opclass);
-        m.location = own_view!(INT32, self, location, location);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.expr = own_view!(NODE, self, expr, expr, depth);
+        m.collation = own_view!(REPEATED_NODE, self, collation, collation, depth);
+        m.opclass = own_view!(REPEATED_NODE, self, opclass, opclass, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -8224,11 +9379,16 @@ impl<'a> PartitionSpec<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::PartitionSpec> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::PartitionSpec> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::PartitionSpec::default();
-        m.strategy = own_view!(STRING, self, strategy, strategy);
-        m.part_params = own_view!(REPEATED_NODE, self, part_params, partParams);
-        m.location = own_view!(INT32, self, location, location);
+        m.strategy = own_view!(STRING, self, strategy, strategy, depth);
+        m.part_params = own_view!(REPEATED_NODE, self, part_params, partParams, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -8255,16 +9415,21 @@ impl<'a> PartitionBoundSpec<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::PartitionBoundSpec> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::PartitionBoundSpec> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::PartitionBoundSpec::default();
-        m.strategy = own_view!(STRING, self, strategy, strategy);
-        m.is_default = own_view!(BOOL, self, is_default, is_default);
-        m.modulus = own_view!(INT32, self, modulus, modulus);
-        m.remainder = own_view!(INT32, self, remainder, remainder);
-        m.listdatums = own_view!(REPEATED_NODE, self, listdatums, listdatums);
-        m.lowerdatums = own_view!(REPEATED_NODE, self, lowerdatums, lowerdatums);
-        m.upperdatums = own_view!(REPEATED_NODE, self, upperdatums, upperdatums);
-        m.location = own_view!(INT32, self, location, location);
+        m.strategy = own_view!(STRING, self, strategy, strategy, depth);
+        m.is_default = own_view!(BOOL, self, is_default, is_default, depth);
+        m.modulus = own_view!(INT32, self, modulus, modulus, depth);
+        m.remainder = own_view!(INT32, self, remainder, remainder, depth);
+        m.listdatums = own_view!(REPEATED_NODE, self, listdatums, listdatums, depth);
+        m.lowerdatums = own_view!(REPEATED_NODE, self, lowerdatums, lowerdatums, depth);
+        m.upperdatums = own_view!(REPEATED_NODE, self, upperdatums, upperdatums, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -8296,11 +9461,16 @@ impl<'a> PartitionRangeDatum<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::PartitionRangeDatum> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::PartitionRangeDatum> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::PartitionRangeDatum::default();
-        m.kind = own_view!(ENUM, self, kind, kind);
-        m.value = own_view!(NODE, self, value, value);
-        m.location = own_view!(INT32, self, location, location);
+        m.kind = own_view!(ENUM, self, kind, kind, depth);
+        m.value = own_view!(NODE, self, value, value, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -8327,11 +9497,16 @@ impl<'a> PartitionCmd<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::PartitionCmd> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::PartitionCmd> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::PartitionCmd::default();
-        m.name = own_view!(MESSAGE, self, name, name);
-        m.bound = own_view!(MESSAGE, self, bound, bound);
-        m.concurrent = own_view!(BOOL, self, concurrent, concurrent);
+        m.name = own_view!(MESSAGE, self, name, name, depth);
+        m.bound = own_view!(MESSAGE, self, bound, bound, depth);
+        m.concurrent = own_view!(BOOL, self, concurrent, concurrent, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -8358,11 +9533,16 @@ impl<'a> VacuumRelation<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::VacuumRelation> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::VacuumRelation> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::VacuumRelation::default();
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.oid = own_view!(UINT32, self, oid, oid);
-        m.va_cols = own_view!(REPEATED_NODE, self, va_cols, va_cols);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.oid = own_view!(UINT32, self, oid, oid, depth);
+        m.va_cols = own_view!(REPEATED_NODE, self, va_cols, va_cols, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -8389,12 +9569,17 @@ impl<'a> PublicationObjSpec<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::PublicationObjSpec> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::PublicationObjSpec> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::PublicationObjSpec::default();
-        m.pubobjtype = own_view!(ENUM, self, pubobjtype, pubobjtype);
-        m.name = own_view!(STRING, self, name, name);
-        m.pubtable = own_view!(MESSAGE, self, pubtable, pubtable);
-        m.location = own_view!(INT32, self, location, location);
+        m.pubobjtype = own_view!(ENUM, self, pubobjtype, pubobjtype, depth);
+        m.name = own_view!(STRING, self, name, name, depth);
+        m.pubtable = own_view!(MESSAGE, self, pubtable, pubtable, depth);
+        m.location = own_view!(INT32, self, location, location, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -8422,11 +9607,16 @@ impl<'a> PublicationTable<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::PublicationTable> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::PublicationTable> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::PublicationTable::default();
-        m.relation = own_view!(MESSAGE, self, relation, relation);
-        m.where_clause = own_view!(NODE, self, where_clause, whereClause);
-        m.columns = own_view!(REPEATED_NODE, self, columns, columns);
+        m.relation = own_view!(MESSAGE, self, relation, relation, depth);
+        m.where_clause = own_view!(NODE, self, where_clause, whereClause, depth);
+        m.columns = own_view!(REPEATED_NODE, self, columns, columns, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -8453,12 +9643,17 @@ impl<'a> InlineCodeBlock<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::InlineCodeBlock> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::InlineCodeBlock> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::InlineCodeBlock::default();
-        m.source_text = own_view!(STRING, self, source_text, source_text);
-        m.lang_oid = own_view!(UINT32, self, lang_oid, langOid);
-        m.lang_is_trusted = own_view!(BOOL, self, lang_is_trusted, langIsTrusted);
-        m.atomic = own_view!(BOOL, self, atomic, atomic);
+        m.source_text = own_view!(STRING, self, source_text, source_text, depth);
+        m.lang_oid = own_view!(UINT32, self, lang_oid, langOid, depth);
+        m.lang_is_trusted = own_view!(BOOL, self, lang_is_trusted, langIsTrusted, depth);
+        m.atomic = own_view!(BOOL, self, atomic, atomic, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -8486,9 +9681,14 @@ impl<'a> CallContext<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::CallContext> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::CallContext> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::CallContext::default();
-        m.atomic = own_view!(BOOL, self, atomic, atomic);
+        m.atomic = own_view!(BOOL, self, atomic, atomic, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -8513,12 +9713,17 @@ impl<'a> ScanToken<'a> {
     /// The owned prost message, built through this view's accessors (an implementation of its
     /// own: the verification suite compares it with the converters `parse` uses).
     pub fn to_owned(&self) -> Result<pb::ScanToken> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::ScanToken> {
+        convert::enter(depth)?;
         #[allow(unused_mut)]
         let mut m = pb::ScanToken::default();
-        m.start = own_view!(INT32, self, start, start);
-        m.end = own_view!(INT32, self, end, end);
-        m.token = own_view!(ENUM, self, token, token);
-        m.keyword_kind = own_view!(ENUM, self, keyword_kind, keyword_kind);
+        m.start = own_view!(INT32, self, start, start, depth);
+        m.end = own_view!(INT32, self, end, end, depth);
+        m.token = own_view!(ENUM, self, token, token, depth);
+        m.keyword_kind = own_view!(ENUM, self, keyword_kind, keyword_kind, depth);
         Ok(m)
     }
     /// The C struct, for pgbind's C API.
@@ -8547,12 +9752,16 @@ pub enum AConstVal<'a> {
 impl<'a> AConstVal<'a> {
     /// The owned prost value.
     pub fn to_owned(&self) -> Result<pb::a_const::Val> {
+        self.owned_at(0)
+    }
+
+    pub(crate) fn owned_at(&self, depth: u32) -> Result<pb::a_const::Val> {
         Ok(match self {
-            AConstVal::Ival(v) => pb::a_const::Val::Ival(v.to_owned()?.into()),
-            AConstVal::Fval(v) => pb::a_const::Val::Fval(v.to_owned()?.into()),
-            AConstVal::Boolval(v) => pb::a_const::Val::Boolval(v.to_owned()?.into()),
-            AConstVal::Sval(v) => pb::a_const::Val::Sval(v.to_owned()?.into()),
-            AConstVal::Bsval(v) => pb::a_const::Val::Bsval(v.to_owned()?.into()),
+            AConstVal::Ival(v) => pb::a_const::Val::Ival(v.owned_at(depth + 1)?.into()),
+            AConstVal::Fval(v) => pb::a_const::Val::Fval(v.owned_at(depth + 1)?.into()),
+            AConstVal::Boolval(v) => pb::a_const::Val::Boolval(v.owned_at(depth + 1)?.into()),
+            AConstVal::Sval(v) => pb::a_const::Val::Sval(v.owned_at(depth + 1)?.into()),
+            AConstVal::Bsval(v) => pb::a_const::Val::Bsval(v.owned_at(depth + 1)?.into()),
         })
     }
 
@@ -9074,248 +10283,253 @@ impl<'a> Node<'a> {
 
     /// The owned prost node, built through the views' accessors.
     pub fn to_owned(&self) -> Result<pb::Node> {
-        Ok(pb::Node {
-            node: Some(match self {
-                Node::Alias(v) => pb::node::Node::Alias(v.to_owned()?.into()),
-                Node::RangeVar(v) => pb::node::Node::RangeVar(v.to_owned()?.into()),
-                Node::TableFunc(v) => pb::node::Node::TableFunc(v.to_owned()?.into()),
-                Node::Var(v) => pb::node::Node::Var(v.to_owned()?.into()),
-                Node::Param(v) => pb::node::Node::Param(v.to_owned()?.into()),
-                Node::Aggref(v) => pb::node::Node::Aggref(v.to_owned()?.into()),
-                Node::GroupingFunc(v) => pb::node::Node::GroupingFunc(v.to_owned()?.into()),
-                Node::WindowFunc(v) => pb::node::Node::WindowFunc(v.to_owned()?.into()),
-                Node::SubscriptingRef(v) => pb::node::Node::SubscriptingRef(v.to_owned()?.into()),
-                Node::FuncExpr(v) => pb::node::Node::FuncExpr(v.to_owned()?.into()),
-                Node::NamedArgExpr(v) => pb::node::Node::NamedArgExpr(v.to_owned()?.into()),
-                Node::OpExpr(v) => pb::node::Node::OpExpr(v.to_owned()?.into()),
-                Node::DistinctExpr(v) => pb::node::Node::DistinctExpr(v.to_owned()?.into()),
-                Node::NullIfExpr(v) => pb::node::Node::NullIfExpr(v.to_owned()?.into()),
-                Node::ScalarArrayOpExpr(v) => pb::node::Node::ScalarArrayOpExpr(v.to_owned()?.into()),
-                Node::BoolExpr(v) => pb::node::Node::BoolExpr(v.to_owned()?.into()),
-                Node::SubLink(v) => pb::node::Node::SubLink(v.to_owned()?.into()),
-                Node::SubPlan(v) => pb::node::Node::SubPlan(v.to_owned()?.into()),
-                Node::AlternativeSubPlan(v) => pb::node::Node::AlternativeSubPlan(v.to_owned()?.into()),
-                Node::FieldSelect(v) => pb::node::Node::FieldSelect(v.to_owned()?.into()),
-                Node::FieldStore(v) => pb::node::Node::FieldStore(v.to_owned()?.into()),
-                Node::RelabelType(v) => pb::node::Node::RelabelType(v.to_owned()?.into()),
-                Node::CoerceViaIo(v) => pb::node::Node::CoerceViaIo(v.to_owned()?.into()),
-                Node::ArrayCoerceExpr(v) => pb::node::Node::ArrayCoerceExpr(v.to_owned()?.into()),
-                Node::ConvertRowtypeExpr(v) => pb::node::Node::ConvertRowtypeExpr(v.to_owned()?.into()),
-                Node::CollateExpr(v) => pb::node::Node::CollateExpr(v.to_owned()?.into()),
-                Node::CaseExpr(v) => pb::node::Node::CaseExpr(v.to_owned()?.into()),
-                Node::CaseWhen(v) => pb::node::Node::CaseWhen(v.to_owned()?.into()),
-                Node::CaseTestExpr(v) => pb::node::Node::CaseTestExpr(v.to_owned()?.into()),
-                Node::ArrayExpr(v) => pb::node::Node::ArrayExpr(v.to_owned()?.into()),
-                Node::RowExpr(v) => pb::node::Node::RowExpr(v.to_owned()?.into()),
-                Node::RowCompareExpr(v) => pb::node::Node::RowCompareExpr(v.to_owned()?.into()),
-                Node::CoalesceExpr(v) => pb::node::Node::CoalesceExpr(v.to_owned()?.into()),
-                Node::MinMaxExpr(v) => pb::node::Node::MinMaxExpr(v.to_owned()?.into()),
-                Node::SqlvalueFunction(v) => pb::node::Node::SqlvalueFunction(v.to_owned()?.into()),
-                Node::XmlExpr(v) => pb::node::Node::XmlExpr(v.to_owned()?.into()),
-                Node::NullTest(v) => pb::node::Node::NullTest(v.to_owned()?.into()),
-                Node::BooleanTest(v) => pb::node::Node::BooleanTest(v.to_owned()?.into()),
-                Node::CoerceToDomain(v) => pb::node::Node::CoerceToDomain(v.to_owned()?.into()),
-                Node::CoerceToDomainValue(v) => pb::node::Node::CoerceToDomainValue(v.to_owned()?.into()),
-                Node::SetToDefault(v) => pb::node::Node::SetToDefault(v.to_owned()?.into()),
-                Node::CurrentOfExpr(v) => pb::node::Node::CurrentOfExpr(v.to_owned()?.into()),
-                Node::NextValueExpr(v) => pb::node::Node::NextValueExpr(v.to_owned()?.into()),
-                Node::InferenceElem(v) => pb::node::Node::InferenceElem(v.to_owned()?.into()),
-                Node::TargetEntry(v) => pb::node::Node::TargetEntry(v.to_owned()?.into()),
-                Node::RangeTblRef(v) => pb::node::Node::RangeTblRef(v.to_owned()?.into()),
-                Node::JoinExpr(v) => pb::node::Node::JoinExpr(v.to_owned()?.into()),
-                Node::FromExpr(v) => pb::node::Node::FromExpr(v.to_owned()?.into()),
-                Node::OnConflictExpr(v) => pb::node::Node::OnConflictExpr(v.to_owned()?.into()),
-                Node::IntoClause(v) => pb::node::Node::IntoClause(v.to_owned()?.into()),
-                Node::MergeAction(v) => pb::node::Node::MergeAction(v.to_owned()?.into()),
-                Node::RawStmt(v) => pb::node::Node::RawStmt(v.to_owned()?.into()),
-                Node::Query(v) => pb::node::Node::Query(v.to_owned()?.into()),
-                Node::InsertStmt(v) => pb::node::Node::InsertStmt(v.to_owned()?.into()),
-                Node::DeleteStmt(v) => pb::node::Node::DeleteStmt(v.to_owned()?.into()),
-                Node::UpdateStmt(v) => pb::node::Node::UpdateStmt(v.to_owned()?.into()),
-                Node::MergeStmt(v) => pb::node::Node::MergeStmt(v.to_owned()?.into()),
-                Node::SelectStmt(v) => pb::node::Node::SelectStmt(v.to_owned()?.into()),
-                Node::ReturnStmt(v) => pb::node::Node::ReturnStmt(v.to_owned()?.into()),
-                Node::PlassignStmt(v) => pb::node::Node::PlassignStmt(v.to_owned()?.into()),
-                Node::AlterTableStmt(v) => pb::node::Node::AlterTableStmt(v.to_owned()?.into()),
-                Node::AlterTableCmd(v) => pb::node::Node::AlterTableCmd(v.to_owned()?.into()),
-                Node::AlterDomainStmt(v) => pb::node::Node::AlterDomainStmt(v.to_owned()?.into()),
-                Node::SetOperationStmt(v) => pb::node::Node::SetOperationStmt(v.to_owned()?.into()),
-                Node::GrantStmt(v) => pb::node::Node::GrantStmt(v.to_owned()?.into()),
-                Node::GrantRoleStmt(v) => pb::node::Node::GrantRoleStmt(v.to_owned()?.into()),
-                Node::AlterDefaultPrivilegesStmt(v) => pb::node::Node::AlterDefaultPrivilegesStmt(v.to_owned()?.into()),
-                Node::ClosePortalStmt(v) => pb::node::Node::ClosePortalStmt(v.to_owned()?.into()),
-                Node::ClusterStmt(v) => pb::node::Node::ClusterStmt(v.to_owned()?.into()),
-                Node::CopyStmt(v) => pb::node::Node::CopyStmt(v.to_owned()?.into()),
-                Node::CreateStmt(v) => pb::node::Node::CreateStmt(v.to_owned()?.into()),
-                Node::DefineStmt(v) => pb::node::Node::DefineStmt(v.to_owned()?.into()),
-                Node::DropStmt(v) => pb::node::Node::DropStmt(v.to_owned()?.into()),
-                Node::TruncateStmt(v) => pb::node::Node::TruncateStmt(v.to_owned()?.into()),
-                Node::CommentStmt(v) => pb::node::Node::CommentStmt(v.to_owned()?.into()),
-                Node::FetchStmt(v) => pb::node::Node::FetchStmt(v.to_owned()?.into()),
-                Node::IndexStmt(v) => pb::node::Node::IndexStmt(v.to_owned()?.into()),
-                Node::CreateFunctionStmt(v) => pb::node::Node::CreateFunctionStmt(v.to_owned()?.into()),
-                Node::AlterFunctionStmt(v) => pb::node::Node::AlterFunctionStmt(v.to_owned()?.into()),
-                Node::DoStmt(v) => pb::node::Node::DoStmt(v.to_owned()?.into()),
-                Node::RenameStmt(v) => pb::node::Node::RenameStmt(v.to_owned()?.into()),
-                Node::RuleStmt(v) => pb::node::Node::RuleStmt(v.to_owned()?.into()),
-                Node::NotifyStmt(v) => pb::node::Node::NotifyStmt(v.to_owned()?.into()),
-                Node::ListenStmt(v) => pb::node::Node::ListenStmt(v.to_owned()?.into()),
-                Node::UnlistenStmt(v) => pb::node::Node::UnlistenStmt(v.to_owned()?.into()),
-                Node::TransactionStmt(v) => pb::node::Node::TransactionStmt(v.to_owned()?.into()),
-                Node::ViewStmt(v) => pb::node::Node::ViewStmt(v.to_owned()?.into()),
-                Node::LoadStmt(v) => pb::node::Node::LoadStmt(v.to_owned()?.into()),
-                Node::CreateDomainStmt(v) => pb::node::Node::CreateDomainStmt(v.to_owned()?.into()),
-                Node::CreatedbStmt(v) => pb::node::Node::CreatedbStmt(v.to_owned()?.into()),
-                Node::DropdbStmt(v) => pb::node::Node::DropdbStmt(v.to_owned()?.into()),
-                Node::VacuumStmt(v) => pb::node::Node::VacuumStmt(v.to_owned()?.into()),
-                Node::ExplainStmt(v) => pb::node::Node::ExplainStmt(v.to_owned()?.into()),
-                Node::CreateTableAsStmt(v) => pb::node::Node::CreateTableAsStmt(v.to_owned()?.into()),
-                Node::CreateSeqStmt(v) => pb::node::Node::CreateSeqStmt(v.to_owned()?.into()),
-                Node::AlterSeqStmt(v) => pb::node::Node::AlterSeqStmt(v.to_owned()?.into()),
-                Node::VariableSetStmt(v) => pb::node::Node::VariableSetStmt(v.to_owned()?.into()),
-                Node::VariableShowStmt(v) => pb::node::Node::VariableShowStmt(v.to_owned()?.into()),
-                Node::DiscardStmt(v) => pb::node::Node::DiscardStmt(v.to_owned()?.into()),
-                Node::CreateTrigStmt(v) => pb::node::Node::CreateTrigStmt(v.to_owned()?.into()),
-                Node::CreatePlangStmt(v) => pb::node::Node::CreatePlangStmt(v.to_owned()?.into()),
-                Node::CreateRoleStmt(v) => pb::node::Node::CreateRoleStmt(v.to_owned()?.into()),
-                Node::AlterRoleStmt(v) => pb::node::Node::AlterRoleStmt(v.to_owned()?.into()),
-                Node::DropRoleStmt(v) => pb::node::Node::DropRoleStmt(v.to_owned()?.into()),
-                Node::LockStmt(v) => pb::node::Node::LockStmt(v.to_owned()?.into()),
-                Node::ConstraintsSetStmt(v) => pb::node::Node::ConstraintsSetStmt(v.to_owned()?.into()),
-                Node::ReindexStmt(v) => pb::node::Node::ReindexStmt(v.to_owned()?.into()),
-                Node::CheckPointStmt(v) => pb::node::Node::CheckPointStmt(v.to_owned()?.into()),
-                Node::CreateSchemaStmt(v) => pb::node::Node::CreateSchemaStmt(v.to_owned()?.into()),
-                Node::AlterDatabaseStmt(v) => pb::node::Node::AlterDatabaseStmt(v.to_owned()?.into()),
-                Node::AlterDatabaseRefreshCollStmt(v) => pb::node::Node::AlterDatabaseRefreshCollStmt(v.to_owned()?.into()),
-                Node::AlterDatabaseSetStmt(v) => pb::node::Node::AlterDatabaseSetStmt(v.to_owned()?.into()),
-                Node::AlterRoleSetStmt(v) => pb::node::Node::AlterRoleSetStmt(v.to_owned()?.into()),
-                Node::CreateConversionStmt(v) => pb::node::Node::CreateConversionStmt(v.to_owned()?.into()),
-                Node::CreateCastStmt(v) => pb::node::Node::CreateCastStmt(v.to_owned()?.into()),
-                Node::CreateOpClassStmt(v) => pb::node::Node::CreateOpClassStmt(v.to_owned()?.into()),
-                Node::CreateOpFamilyStmt(v) => pb::node::Node::CreateOpFamilyStmt(v.to_owned()?.into()),
-                Node::AlterOpFamilyStmt(v) => pb::node::Node::AlterOpFamilyStmt(v.to_owned()?.into()),
-                Node::PrepareStmt(v) => pb::node::Node::PrepareStmt(v.to_owned()?.into()),
-                Node::ExecuteStmt(v) => pb::node::Node::ExecuteStmt(v.to_owned()?.into()),
-                Node::DeallocateStmt(v) => pb::node::Node::DeallocateStmt(v.to_owned()?.into()),
-                Node::DeclareCursorStmt(v) => pb::node::Node::DeclareCursorStmt(v.to_owned()?.into()),
-                Node::CreateTableSpaceStmt(v) => pb::node::Node::CreateTableSpaceStmt(v.to_owned()?.into()),
-                Node::DropTableSpaceStmt(v) => pb::node::Node::DropTableSpaceStmt(v.to_owned()?.into()),
-                Node::AlterObjectDependsStmt(v) => pb::node::Node::AlterObjectDependsStmt(v.to_owned()?.into()),
-                Node::AlterObjectSchemaStmt(v) => pb::node::Node::AlterObjectSchemaStmt(v.to_owned()?.into()),
-                Node::AlterOwnerStmt(v) => pb::node::Node::AlterOwnerStmt(v.to_owned()?.into()),
-                Node::AlterOperatorStmt(v) => pb::node::Node::AlterOperatorStmt(v.to_owned()?.into()),
-                Node::AlterTypeStmt(v) => pb::node::Node::AlterTypeStmt(v.to_owned()?.into()),
-                Node::DropOwnedStmt(v) => pb::node::Node::DropOwnedStmt(v.to_owned()?.into()),
-                Node::ReassignOwnedStmt(v) => pb::node::Node::ReassignOwnedStmt(v.to_owned()?.into()),
-                Node::CompositeTypeStmt(v) => pb::node::Node::CompositeTypeStmt(v.to_owned()?.into()),
-                Node::CreateEnumStmt(v) => pb::node::Node::CreateEnumStmt(v.to_owned()?.into()),
-                Node::CreateRangeStmt(v) => pb::node::Node::CreateRangeStmt(v.to_owned()?.into()),
-                Node::AlterEnumStmt(v) => pb::node::Node::AlterEnumStmt(v.to_owned()?.into()),
-                Node::AlterTsdictionaryStmt(v) => pb::node::Node::AlterTsdictionaryStmt(v.to_owned()?.into()),
-                Node::AlterTsconfigurationStmt(v) => pb::node::Node::AlterTsconfigurationStmt(v.to_owned()?.into()),
-                Node::CreateFdwStmt(v) => pb::node::Node::CreateFdwStmt(v.to_owned()?.into()),
-                Node::AlterFdwStmt(v) => pb::node::Node::AlterFdwStmt(v.to_owned()?.into()),
-                Node::CreateForeignServerStmt(v) => pb::node::Node::CreateForeignServerStmt(v.to_owned()?.into()),
-                Node::AlterForeignServerStmt(v) => pb::node::Node::AlterForeignServerStmt(v.to_owned()?.into()),
-                Node::CreateUserMappingStmt(v) => pb::node::Node::CreateUserMappingStmt(v.to_owned()?.into()),
-                Node::AlterUserMappingStmt(v) => pb::node::Node::AlterUserMappingStmt(v.to_owned()?.into()),
-                Node::DropUserMappingStmt(v) => pb::node::Node::DropUserMappingStmt(v.to_owned()?.into()),
-                Node::AlterTableSpaceOptionsStmt(v) => pb::node::Node::AlterTableSpaceOptionsStmt(v.to_owned()?.into()),
-                Node::AlterTableMoveAllStmt(v) => pb::node::Node::AlterTableMoveAllStmt(v.to_owned()?.into()),
-                Node::SecLabelStmt(v) => pb::node::Node::SecLabelStmt(v.to_owned()?.into()),
-                Node::CreateForeignTableStmt(v) => pb::node::Node::CreateForeignTableStmt(v.to_owned()?.into()),
-                Node::ImportForeignSchemaStmt(v) => pb::node::Node::ImportForeignSchemaStmt(v.to_owned()?.into()),
-                Node::CreateExtensionStmt(v) => pb::node::Node::CreateExtensionStmt(v.to_owned()?.into()),
-                Node::AlterExtensionStmt(v) => pb::node::Node::AlterExtensionStmt(v.to_owned()?.into()),
-                Node::AlterExtensionContentsStmt(v) => pb::node::Node::AlterExtensionContentsStmt(v.to_owned()?.into()),
-                Node::CreateEventTrigStmt(v) => pb::node::Node::CreateEventTrigStmt(v.to_owned()?.into()),
-                Node::AlterEventTrigStmt(v) => pb::node::Node::AlterEventTrigStmt(v.to_owned()?.into()),
-                Node::RefreshMatViewStmt(v) => pb::node::Node::RefreshMatViewStmt(v.to_owned()?.into()),
-                Node::ReplicaIdentityStmt(v) => pb::node::Node::ReplicaIdentityStmt(v.to_owned()?.into()),
-                Node::AlterSystemStmt(v) => pb::node::Node::AlterSystemStmt(v.to_owned()?.into()),
-                Node::CreatePolicyStmt(v) => pb::node::Node::CreatePolicyStmt(v.to_owned()?.into()),
-                Node::AlterPolicyStmt(v) => pb::node::Node::AlterPolicyStmt(v.to_owned()?.into()),
-                Node::CreateTransformStmt(v) => pb::node::Node::CreateTransformStmt(v.to_owned()?.into()),
-                Node::CreateAmStmt(v) => pb::node::Node::CreateAmStmt(v.to_owned()?.into()),
-                Node::CreatePublicationStmt(v) => pb::node::Node::CreatePublicationStmt(v.to_owned()?.into()),
-                Node::AlterPublicationStmt(v) => pb::node::Node::AlterPublicationStmt(v.to_owned()?.into()),
-                Node::CreateSubscriptionStmt(v) => pb::node::Node::CreateSubscriptionStmt(v.to_owned()?.into()),
-                Node::AlterSubscriptionStmt(v) => pb::node::Node::AlterSubscriptionStmt(v.to_owned()?.into()),
-                Node::DropSubscriptionStmt(v) => pb::node::Node::DropSubscriptionStmt(v.to_owned()?.into()),
-                Node::CreateStatsStmt(v) => pb::node::Node::CreateStatsStmt(v.to_owned()?.into()),
-                Node::AlterCollationStmt(v) => pb::node::Node::AlterCollationStmt(v.to_owned()?.into()),
-                Node::CallStmt(v) => pb::node::Node::CallStmt(v.to_owned()?.into()),
-                Node::AlterStatsStmt(v) => pb::node::Node::AlterStatsStmt(v.to_owned()?.into()),
-                Node::AExpr(v) => pb::node::Node::AExpr(v.to_owned()?.into()),
-                Node::ColumnRef(v) => pb::node::Node::ColumnRef(v.to_owned()?.into()),
-                Node::ParamRef(v) => pb::node::Node::ParamRef(v.to_owned()?.into()),
-                Node::FuncCall(v) => pb::node::Node::FuncCall(v.to_owned()?.into()),
-                Node::AStar(v) => pb::node::Node::AStar(v.to_owned()?.into()),
-                Node::AIndices(v) => pb::node::Node::AIndices(v.to_owned()?.into()),
-                Node::AIndirection(v) => pb::node::Node::AIndirection(v.to_owned()?.into()),
-                Node::AArrayExpr(v) => pb::node::Node::AArrayExpr(v.to_owned()?.into()),
-                Node::ResTarget(v) => pb::node::Node::ResTarget(v.to_owned()?.into()),
-                Node::MultiAssignRef(v) => pb::node::Node::MultiAssignRef(v.to_owned()?.into()),
-                Node::TypeCast(v) => pb::node::Node::TypeCast(v.to_owned()?.into()),
-                Node::CollateClause(v) => pb::node::Node::CollateClause(v.to_owned()?.into()),
-                Node::SortBy(v) => pb::node::Node::SortBy(v.to_owned()?.into()),
-                Node::WindowDef(v) => pb::node::Node::WindowDef(v.to_owned()?.into()),
-                Node::RangeSubselect(v) => pb::node::Node::RangeSubselect(v.to_owned()?.into()),
-                Node::RangeFunction(v) => pb::node::Node::RangeFunction(v.to_owned()?.into()),
-                Node::RangeTableSample(v) => pb::node::Node::RangeTableSample(v.to_owned()?.into()),
-                Node::RangeTableFunc(v) => pb::node::Node::RangeTableFunc(v.to_owned()?.into()),
-                Node::RangeTableFuncCol(v) => pb::node::Node::RangeTableFuncCol(v.to_owned()?.into()),
-                Node::TypeName(v) => pb::node::Node::TypeName(v.to_owned()?.into()),
-                Node::ColumnDef(v) => pb::node::Node::ColumnDef(v.to_owned()?.into()),
-                Node::IndexElem(v) => pb::node::Node::IndexElem(v.to_owned()?.into()),
-                Node::StatsElem(v) => pb::node::Node::StatsElem(v.to_owned()?.into()),
-                Node::Constraint(v) => pb::node::Node::Constraint(v.to_owned()?.into()),
-                Node::DefElem(v) => pb::node::Node::DefElem(v.to_owned()?.into()),
-                Node::RangeTblEntry(v) => pb::node::Node::RangeTblEntry(v.to_owned()?.into()),
-                Node::RangeTblFunction(v) => pb::node::Node::RangeTblFunction(v.to_owned()?.into()),
-                Node::TableSampleClause(v) => pb::node::Node::TableSampleClause(v.to_owned()?.into()),
-                Node::WithCheckOption(v) => pb::node::Node::WithCheckOption(v.to_owned()?.into()),
-                Node::SortGroupClause(v) => pb::node::Node::SortGroupClause(v.to_owned()?.into()),
-                Node::GroupingSet(v) => pb::node::Node::GroupingSet(v.to_owned()?.into()),
-                Node::WindowClause(v) => pb::node::Node::WindowClause(v.to_owned()?.into()),
-                Node::ObjectWithArgs(v) => pb::node::Node::ObjectWithArgs(v.to_owned()?.into()),
-                Node::AccessPriv(v) => pb::node::Node::AccessPriv(v.to_owned()?.into()),
-                Node::CreateOpClassItem(v) => pb::node::Node::CreateOpClassItem(v.to_owned()?.into()),
-                Node::TableLikeClause(v) => pb::node::Node::TableLikeClause(v.to_owned()?.into()),
-                Node::FunctionParameter(v) => pb::node::Node::FunctionParameter(v.to_owned()?.into()),
-                Node::LockingClause(v) => pb::node::Node::LockingClause(v.to_owned()?.into()),
-                Node::RowMarkClause(v) => pb::node::Node::RowMarkClause(v.to_owned()?.into()),
-                Node::XmlSerialize(v) => pb::node::Node::XmlSerialize(v.to_owned()?.into()),
-                Node::WithClause(v) => pb::node::Node::WithClause(v.to_owned()?.into()),
-                Node::InferClause(v) => pb::node::Node::InferClause(v.to_owned()?.into()),
-                Node::OnConflictClause(v) => pb::node::Node::OnConflictClause(v.to_owned()?.into()),
-                Node::CtesearchClause(v) => pb::node::Node::CtesearchClause(v.to_owned()?.into()),
-                Node::CtecycleClause(v) => pb::node::Node::CtecycleClause(v.to_owned()?.into()),
-                Node::CommonTableExpr(v) => pb::node::Node::CommonTableExpr(v.to_owned()?.into()),
-                Node::MergeWhenClause(v) => pb::node::Node::MergeWhenClause(v.to_owned()?.into()),
-                Node::RoleSpec(v) => pb::node::Node::RoleSpec(v.to_owned()?.into()),
-                Node::TriggerTransition(v) => pb::node::Node::TriggerTransition(v.to_owned()?.into()),
-                Node::PartitionElem(v) => pb::node::Node::PartitionElem(v.to_owned()?.into()),
-                Node::PartitionSpec(v) => pb::node::Node::PartitionSpec(v.to_owned()?.into()),
-                Node::PartitionBoundSpec(v) => pb::node::Node::PartitionBoundSpec(v.to_owned()?.into()),
-                Node::PartitionRangeDatum(v) => pb::node::Node::PartitionRangeDatum(v.to_owned()?.into()),
-                Node::PartitionCmd(v) => pb::node::Node::PartitionCmd(v.to_owned()?.into()),
-                Node::VacuumRelation(v) => pb::node::Node::VacuumRelation(v.to_owned()?.into()),
-                Node::PublicationObjSpec(v) => pb::node::Node::PublicationObjSpec(v.to_owned()?.into()),
-                Node::PublicationTable(v) => pb::node::Node::PublicationTable(v.to_owned()?.into()),
-                Node::InlineCodeBlock(v) => pb::node::Node::InlineCodeBlock(v.to_owned()?.into()),
-                Node::CallContext(v) => pb::node::Node::CallContext(v.to_owned()?.into()),
-                Node::Integer(v) => pb::node::Node::Integer(v.to_owned()?.into()),
-                Node::Float(v) => pb::node::Node::Float(v.to_owned()?.into()),
-                Node::Boolean(v) => pb::node::Node::Boolean(v.to_owned()?.into()),
-                Node::String(v) => pb::node::Node::String(v.to_owned()?.into()),
-                Node::BitString(v) => pb::node::Node::BitString(v.to_owned()?.into()),
-                Node::List(v) => pb::node::Node::List(v.to_owned()?.into()),
-                Node::IntList(v) => pb::node::Node::IntList(v.to_owned()?.into()),
-                Node::OidList(v) => pb::node::Node::OidList(v.to_owned()?.into()),
-                Node::AConst(v) => pb::node::Node::AConst(v.to_owned()?.into()),
-            }),
-        })
+        let mut out = pb::Node::default();
+        self.owned_into(0, &mut out)?;
+        Ok(out)
+    }
+
+    /// Writes the owned node into `out` (in place: no level's frame holds a Node).
+    pub(crate) fn owned_into(&self, depth: u32, out: &mut pb::Node) -> Result<()> {
+        match *self {
+            Node::Alias(v) => view_node_Alias(v, depth, &mut out.node),
+            Node::RangeVar(v) => view_node_RangeVar(v, depth, &mut out.node),
+            Node::TableFunc(v) => view_node_TableFunc(v, depth, &mut out.node),
+            Node::Var(v) => view_node_Var(v, depth, &mut out.node),
+            Node::Param(v) => view_node_Param(v, depth, &mut out.node),
+            Node::Aggref(v) => view_node_Aggref(v, depth, &mut out.node),
+            Node::GroupingFunc(v) => view_node_GroupingFunc(v, depth, &mut out.node),
+            Node::WindowFunc(v) => view_node_WindowFunc(v, depth, &mut out.node),
+            Node::SubscriptingRef(v) => view_node_SubscriptingRef(v, depth, &mut out.node),
+            Node::FuncExpr(v) => view_node_FuncExpr(v, depth, &mut out.node),
+            Node::NamedArgExpr(v) => view_node_NamedArgExpr(v, depth, &mut out.node),
+            Node::OpExpr(v) => view_node_OpExpr(v, depth, &mut out.node),
+            Node::DistinctExpr(v) => view_node_DistinctExpr(v, depth, &mut out.node),
+            Node::NullIfExpr(v) => view_node_NullIfExpr(v, depth, &mut out.node),
+            Node::ScalarArrayOpExpr(v) => view_node_ScalarArrayOpExpr(v, depth, &mut out.node),
+            Node::BoolExpr(v) => view_node_BoolExpr(v, depth, &mut out.node),
+            Node::SubLink(v) => view_node_SubLink(v, depth, &mut out.node),
+            Node::SubPlan(v) => view_node_SubPlan(v, depth, &mut out.node),
+            Node::AlternativeSubPlan(v) => view_node_AlternativeSubPlan(v, depth, &mut out.node),
+            Node::FieldSelect(v) => view_node_FieldSelect(v, depth, &mut out.node),
+            Node::FieldStore(v) => view_node_FieldStore(v, depth, &mut out.node),
+            Node::RelabelType(v) => view_node_RelabelType(v, depth, &mut out.node),
+            Node::CoerceViaIo(v) => view_node_CoerceViaIO(v, depth, &mut out.node),
+            Node::ArrayCoerceExpr(v) => view_node_ArrayCoerceExpr(v, depth, &mut out.node),
+            Node::ConvertRowtypeExpr(v) => view_node_ConvertRowtypeExpr(v, depth, &mut out.node),
+            Node::CollateExpr(v) => view_node_CollateExpr(v, depth, &mut out.node),
+            Node::CaseExpr(v) => view_node_CaseExpr(v, depth, &mut out.node),
+            Node::CaseWhen(v) => view_node_CaseWhen(v, depth, &mut out.node),
+            Node::CaseTestExpr(v) => view_node_CaseTestExpr(v, depth, &mut out.node),
+            Node::ArrayExpr(v) => view_node_ArrayExpr(v, depth, &mut out.node),
+            Node::RowExpr(v) => view_node_RowExpr(v, depth, &mut out.node),
+            Node::RowCompareExpr(v) => view_node_RowCompareExpr(v, depth, &mut out.node),
+            Node::CoalesceExpr(v) => view_node_CoalesceExpr(v, depth, &mut out.node),
+            Node::MinMaxExpr(v) => view_node_MinMaxExpr(v, depth, &mut out.node),
+            Node::SqlvalueFunction(v) => view_node_SQLValueFunction(v, depth, &mut out.node),
+            Node::XmlExpr(v) => view_node_XmlExpr(v, depth, &mut out.node),
+            Node::NullTest(v) => view_node_NullTest(v, depth, &mut out.node),
+            Node::BooleanTest(v) => view_node_BooleanTest(v, depth, &mut out.node),
+            Node::CoerceToDomain(v) => view_node_CoerceToDomain(v, depth, &mut out.node),
+            Node::CoerceToDomainValue(v) => view_node_CoerceToDomainValue(v, depth, &mut out.node),
+            Node::SetToDefault(v) => view_node_SetToDefault(v, depth, &mut out.node),
+            Node::CurrentOfExpr(v) => view_node_CurrentOfExpr(v, depth, &mut out.node),
+            Node::NextValueExpr(v) => view_node_NextValueExpr(v, depth, &mut out.node),
+            Node::InferenceElem(v) => view_node_InferenceElem(v, depth, &mut out.node),
+            Node::TargetEntry(v) => view_node_TargetEntry(v, depth, &mut out.node),
+            Node::RangeTblRef(v) => view_node_RangeTblRef(v, depth, &mut out.node),
+            Node::JoinExpr(v) => view_node_JoinExpr(v, depth, &mut out.node),
+            Node::FromExpr(v) => view_node_FromExpr(v, depth, &mut out.node),
+            Node::OnConflictExpr(v) => view_node_OnConflictExpr(v, depth, &mut out.node),
+            Node::IntoClause(v) => view_node_IntoClause(v, depth, &mut out.node),
+            Node::MergeAction(v) => view_node_MergeAction(v, depth, &mut out.node),
+            Node::RawStmt(v) => view_node_RawStmt(v, depth, &mut out.node),
+            Node::Query(v) => view_node_Query(v, depth, &mut out.node),
+            Node::InsertStmt(v) => view_node_InsertStmt(v, depth, &mut out.node),
+            Node::DeleteStmt(v) => view_node_DeleteStmt(v, depth, &mut out.node),
+            Node::UpdateStmt(v) => view_node_UpdateStmt(v, depth, &mut out.node),
+            Node::MergeStmt(v) => view_node_MergeStmt(v, depth, &mut out.node),
+            Node::SelectStmt(v) => view_node_SelectStmt(v, depth, &mut out.node),
+            Node::ReturnStmt(v) => view_node_ReturnStmt(v, depth, &mut out.node),
+            Node::PlassignStmt(v) => view_node_PLAssignStmt(v, depth, &mut out.node),
+            Node::AlterTableStmt(v) => view_node_AlterTableStmt(v, depth, &mut out.node),
+            Node::AlterTableCmd(v) => view_node_AlterTableCmd(v, depth, &mut out.node),
+            Node::AlterDomainStmt(v) => view_node_AlterDomainStmt(v, depth, &mut out.node),
+            Node::SetOperationStmt(v) => view_node_SetOperationStmt(v, depth, &mut out.node),
+            Node::GrantStmt(v) => view_node_GrantStmt(v, depth, &mut out.node),
+            Node::GrantRoleStmt(v) => view_node_GrantRoleStmt(v, depth, &mut out.node),
+            Node::AlterDefaultPrivilegesStmt(v) => view_node_AlterDefaultPrivilegesStmt(v, depth, &mut out.node),
+            Node::ClosePortalStmt(v) => view_node_ClosePortalStmt(v, depth, &mut out.node),
+            Node::ClusterStmt(v) => view_node_ClusterStmt(v, depth, &mut out.node),
+            Node::CopyStmt(v) => view_node_CopyStmt(v, depth, &mut out.node),
+            Node::CreateStmt(v) => view_node_CreateStmt(v, depth, &mut out.node),
+            Node::DefineStmt(v) => view_node_DefineStmt(v, depth, &mut out.node),
+            Node::DropStmt(v) => view_node_DropStmt(v, depth, &mut out.node),
+            Node::TruncateStmt(v) => view_node_TruncateStmt(v, depth, &mut out.node),
+            Node::CommentStmt(v) => view_node_CommentStmt(v, depth, &mut out.node),
+            Node::FetchStmt(v) => view_node_FetchStmt(v, depth, &mut out.node),
+            Node::IndexStmt(v) => view_node_IndexStmt(v, depth, &mut out.node),
+            Node::CreateFunctionStmt(v) => view_node_CreateFunctionStmt(v, depth, &mut out.node),
+            Node::AlterFunctionStmt(v) => view_node_AlterFunctionStmt(v, depth, &mut out.node),
+            Node::DoStmt(v) => view_node_DoStmt(v, depth, &mut out.node),
+            Node::RenameStmt(v) => view_node_RenameStmt(v, depth, &mut out.node),
+            Node::RuleStmt(v) => view_node_RuleStmt(v, depth, &mut out.node),
+            Node::NotifyStmt(v) => view_node_NotifyStmt(v, depth, &mut out.node),
+            Node::ListenStmt(v) => view_node_ListenStmt(v, depth, &mut out.node),
+            Node::UnlistenStmt(v) => view_node_UnlistenStmt(v, depth, &mut out.node),
+            Node::TransactionStmt(v) => view_node_TransactionStmt(v, depth, &mut out.node),
+            Node::ViewStmt(v) => view_node_ViewStmt(v, depth, &mut out.node),
+            Node::LoadStmt(v) => view_node_LoadStmt(v, depth, &mut out.node),
+            Node::CreateDomainStmt(v) => view_node_CreateDomainStmt(v, depth, &mut out.node),
+            Node::CreatedbStmt(v) => view_node_CreatedbStmt(v, depth, &mut out.node),
+            Node::DropdbStmt(v) => view_node_DropdbStmt(v, depth, &mut out.node),
+            Node::VacuumStmt(v) => view_node_VacuumStmt(v, depth, &mut out.node),
+            Node::ExplainStmt(v) => view_node_ExplainStmt(v, depth, &mut out.node),
+            Node::CreateTableAsStmt(v) => view_node_CreateTableAsStmt(v, depth, &mut out.node),
+            Node::CreateSeqStmt(v) => view_node_CreateSeqStmt(v, depth, &mut out.node),
+            Node::AlterSeqStmt(v) => view_node_AlterSeqStmt(v, depth, &mut out.node),
+            Node::VariableSetStmt(v) => view_node_VariableSetStmt(v, depth, &mut out.node),
+            Node::VariableShowStmt(v) => view_node_VariableShowStmt(v, depth, &mut out.node),
+            Node::DiscardStmt(v) => view_node_DiscardStmt(v, depth, &mut out.node),
+            Node::CreateTrigStmt(v) => view_node_CreateTrigStmt(v, depth, &mut out.node),
+            Node::CreatePlangStmt(v) => view_node_CreatePLangStmt(v, depth, &mut out.node),
+            Node::CreateRoleStmt(v) => view_node_CreateRoleStmt(v, depth, &mut out.node),
+            Node::AlterRoleStmt(v) => view_node_AlterRoleStmt(v, depth, &mut out.node),
+            Node::DropRoleStmt(v) => view_node_DropRoleStmt(v, depth, &mut out.node),
+            Node::LockStmt(v) => view_node_LockStmt(v, depth, &mut out.node),
+            Node::ConstraintsSetStmt(v) => view_node_ConstraintsSetStmt(v, depth, &mut out.node),
+            Node::ReindexStmt(v) => view_node_ReindexStmt(v, depth, &mut out.node),
+            Node::CheckPointStmt(v) => view_node_CheckPointStmt(v, depth, &mut out.node),
+            Node::CreateSchemaStmt(v) => view_node_CreateSchemaStmt(v, depth, &mut out.node),
+            Node::AlterDatabaseStmt(v) => view_node_AlterDatabaseStmt(v, depth, &mut out.node),
+            Node::AlterDatabaseRefreshCollStmt(v) => view_node_AlterDatabaseRefreshCollStmt(v, depth, &mut out.node),
+            Node::AlterDatabaseSetStmt(v) => view_node_AlterDatabaseSetStmt(v, depth, &mut out.node),
+            Node::AlterRoleSetStmt(v) => view_node_AlterRoleSetStmt(v, depth, &mut out.node),
+            Node::CreateConversionStmt(v) => view_node_CreateConversionStmt(v, depth, &mut out.node),
+            Node::CreateCastStmt(v) => view_node_CreateCastStmt(v, depth, &mut out.node),
+            Node::CreateOpClassStmt(v) => view_node_CreateOpClassStmt(v, depth, &mut out.node),
+            Node::CreateOpFamilyStmt(v) => view_node_CreateOpFamilyStmt(v, depth, &mut out.node),
+            Node::AlterOpFamilyStmt(v) => view_node_AlterOpFamilyStmt(v, depth, &mut out.node),
+            Node::PrepareStmt(v) => view_node_PrepareStmt(v, depth, &mut out.node),
+            Node::ExecuteStmt(v) => view_node_ExecuteStmt(v, depth, &mut out.node),
+            Node::DeallocateStmt(v) => view_node_DeallocateStmt(v, depth, &mut out.node),
+            Node::DeclareCursorStmt(v) => view_node_DeclareCursorStmt(v, depth, &mut out.node),
+            Node::CreateTableSpaceStmt(v) => view_node_CreateTableSpaceStmt(v, depth, &mut out.node),
+            Node::DropTableSpaceStmt(v) => view_node_DropTableSpaceStmt(v, depth, &mut out.node),
+            Node::AlterObjectDependsStmt(v) => view_node_AlterObjectDependsStmt(v, depth, &mut out.node),
+            Node::AlterObjectSchemaStmt(v) => view_node_AlterObjectSchemaStmt(v, depth, &mut out.node),
+            Node::AlterOwnerStmt(v) => view_node_AlterOwnerStmt(v, depth, &mut out.node),
+            Node::AlterOperatorStmt(v) => view_node_AlterOperatorStmt(v, depth, &mut out.node),
+            Node::AlterTypeStmt(v) => view_node_AlterTypeStmt(v, depth, &mut out.node),
+            Node::DropOwnedStmt(v) => view_node_DropOwnedStmt(v, depth, &mut out.node),
+            Node::ReassignOwnedStmt(v) => view_node_ReassignOwnedStmt(v, depth, &mut out.node),
+            Node::CompositeTypeStmt(v) => view_node_CompositeTypeStmt(v, depth, &mut out.node),
+            Node::CreateEnumStmt(v) => view_node_CreateEnumStmt(v, depth, &mut out.node),
+            Node::CreateRangeStmt(v) => view_node_CreateRangeStmt(v, depth, &mut out.node),
+            Node::AlterEnumStmt(v) => view_node_AlterEnumStmt(v, depth, &mut out.node),
+            Node::AlterTsdictionaryStmt(v) => view_node_AlterTSDictionaryStmt(v, depth, &mut out.node),
+            Node::AlterTsconfigurationStmt(v) => view_node_AlterTSConfigurationStmt(v, depth, &mut out.node),
+            Node::CreateFdwStmt(v) => view_node_CreateFdwStmt(v, depth, &mut out.node),
+            Node::AlterFdwStmt(v) => view_node_AlterFdwStmt(v, depth, &mut out.node),
+            Node::CreateForeignServerStmt(v) => view_node_CreateForeignServerStmt(v, depth, &mut out.node),
+            Node::AlterForeignServerStmt(v) => view_node_AlterForeignServerStmt(v, depth, &mut out.node),
+            Node::CreateUserMappingStmt(v) => view_node_CreateUserMappingStmt(v, depth, &mut out.node),
+            Node::AlterUserMappingStmt(v) => view_node_AlterUserMappingStmt(v, depth, &mut out.node),
+            Node::DropUserMappingStmt(v) => view_node_DropUserMappingStmt(v, depth, &mut out.node),
+            Node::AlterTableSpaceOptionsStmt(v) => view_node_AlterTableSpaceOptionsStmt(v, depth, &mut out.node),
+            Node::AlterTableMoveAllStmt(v) => view_node_AlterTableMoveAllStmt(v, depth, &mut out.node),
+            Node::SecLabelStmt(v) => view_node_SecLabelStmt(v, depth, &mut out.node),
+            Node::CreateForeignTableStmt(v) => view_node_CreateForeignTableStmt(v, depth, &mut out.node),
+            Node::ImportForeignSchemaStmt(v) => view_node_ImportForeignSchemaStmt(v, depth, &mut out.node),
+            Node::CreateExtensionStmt(v) => view_node_CreateExtensionStmt(v, depth, &mut out.node),
+            Node::AlterExtensionStmt(v) => view_node_AlterExtensionStmt(v, depth, &mut out.node),
+            Node::AlterExtensionContentsStmt(v) => view_node_AlterExtensionContentsStmt(v, depth, &mut out.node),
+            Node::CreateEventTrigStmt(v) => view_node_CreateEventTrigStmt(v, depth, &mut out.node),
+            Node::AlterEventTrigStmt(v) => view_node_AlterEventTrigStmt(v, depth, &mut out.node),
+            Node::RefreshMatViewStmt(v) => view_node_RefreshMatViewStmt(v, depth, &mut out.node),
+            Node::ReplicaIdentityStmt(v) => view_node_ReplicaIdentityStmt(v, depth, &mut out.node),
+            Node::AlterSystemStmt(v) => view_node_AlterSystemStmt(v, depth, &mut out.node),
+            Node::CreatePolicyStmt(v) => view_node_CreatePolicyStmt(v, depth, &mut out.node),
+            Node::AlterPolicyStmt(v) => view_node_AlterPolicyStmt(v, depth, &mut out.node),
+            Node::CreateTransformStmt(v) => view_node_CreateTransformStmt(v, depth, &mut out.node),
+            Node::CreateAmStmt(v) => view_node_CreateAmStmt(v, depth, &mut out.node),
+            Node::CreatePublicationStmt(v) => view_node_CreatePublicationStmt(v, depth, &mut out.node),
+            Node::AlterPublicationStmt(v) => view_node_AlterPublicationStmt(v, depth, &mut out.node),
+            Node::CreateSubscriptionStmt(v) => view_node_CreateSubscriptionStmt(v, depth, &mut out.node),
+            Node::AlterSubscriptionStmt(v) => view_node_AlterSubscriptionStmt(v, depth, &mut out.node),
+            Node::DropSubscriptionStmt(v) => view_node_DropSubscriptionStmt(v, depth, &mut out.node),
+            Node::CreateStatsStmt(v) => view_node_CreateStatsStmt(v, depth, &mut out.node),
+            Node::AlterCollationStmt(v) => view_node_AlterCollationStmt(v, depth, &mut out.node),
+            Node::CallStmt(v) => view_node_CallStmt(v, depth, &mut out.node),
+            Node::AlterStatsStmt(v) => view_node_AlterStatsStmt(v, depth, &mut out.node),
+            Node::AExpr(v) => view_node_A_Expr(v, depth, &mut out.node),
+            Node::ColumnRef(v) => view_node_ColumnRef(v, depth, &mut out.node),
+            Node::ParamRef(v) => view_node_ParamRef(v, depth, &mut out.node),
+            Node::FuncCall(v) => view_node_FuncCall(v, depth, &mut out.node),
+            Node::AStar(v) => view_node_A_Star(v, depth, &mut out.node),
+            Node::AIndices(v) => view_node_A_Indices(v, depth, &mut out.node),
+            Node::AIndirection(v) => view_node_A_Indirection(v, depth, &mut out.node),
+            Node::AArrayExpr(v) => view_node_A_ArrayExpr(v, depth, &mut out.node),
+            Node::ResTarget(v) => view_node_ResTarget(v, depth, &mut out.node),
+            Node::MultiAssignRef(v) => view_node_MultiAssignRef(v, depth, &mut out.node),
+            Node::TypeCast(v) => view_node_TypeCast(v, depth, &mut out.node),
+            Node::CollateClause(v) => view_node_CollateClause(v, depth, &mut out.node),
+            Node::SortBy(v) => view_node_SortBy(v, depth, &mut out.node),
+            Node::WindowDef(v) => view_node_WindowDef(v, depth, &mut out.node),
+            Node::RangeSubselect(v) => view_node_RangeSubselect(v, depth, &mut out.node),
+            Node::RangeFunction(v) => view_node_RangeFunction(v, depth, &mut out.node),
+            Node::RangeTableSample(v) => view_node_RangeTableSample(v, depth, &mut out.node),
+            Node::RangeTableFunc(v) => view_node_RangeTableFunc(v, depth, &mut out.node),
+            Node::RangeTableFuncCol(v) => view_node_RangeTableFuncCol(v, depth, &mut out.node),
+            Node::TypeName(v) => view_node_TypeName(v, depth, &mut out.node),
+            Node::ColumnDef(v) => view_node_ColumnDef(v, depth, &mut out.node),
+            Node::IndexElem(v) => view_node_IndexElem(v, depth, &mut out.node),
+            Node::StatsElem(v) => view_node_StatsElem(v, depth, &mut out.node),
+            Node::Constraint(v) => view_node_Constraint(v, depth, &mut out.node),
+            Node::DefElem(v) => view_node_DefElem(v, depth, &mut out.node),
+            Node::RangeTblEntry(v) => view_node_RangeTblEntry(v, depth, &mut out.node),
+            Node::RangeTblFunction(v) => view_node_RangeTblFunction(v, depth, &mut out.node),
+            Node::TableSampleClause(v) => view_node_TableSampleClause(v, depth, &mut out.node),
+            Node::WithCheckOption(v) => view_node_WithCheckOption(v, depth, &mut out.node),
+            Node::SortGroupClause(v) => view_node_SortGroupClause(v, depth, &mut out.node),
+            Node::GroupingSet(v) => view_node_GroupingSet(v, depth, &mut out.node),
+            Node::WindowClause(v) => view_node_WindowClause(v, depth, &mut out.node),
+            Node::ObjectWithArgs(v) => view_node_ObjectWithArgs(v, depth, &mut out.node),
+            Node::AccessPriv(v) => view_node_AccessPriv(v, depth, &mut out.node),
+            Node::CreateOpClassItem(v) => view_node_CreateOpClassItem(v, depth, &mut out.node),
+            Node::TableLikeClause(v) => view_node_TableLikeClause(v, depth, &mut out.node),
+            Node::FunctionParameter(v) => view_node_FunctionParameter(v, depth, &mut out.node),
+            Node::LockingClause(v) => view_node_LockingClause(v, depth, &mut out.node),
+            Node::RowMarkClause(v) => view_node_RowMarkClause(v, depth, &mut out.node),
+            Node::XmlSerialize(v) => view_node_XmlSerialize(v, depth, &mut out.node),
+            Node::WithClause(v) => view_node_WithClause(v, depth, &mut out.node),
+            Node::InferClause(v) => view_node_InferClause(v, depth, &mut out.node),
+            Node::OnConflictClause(v) => view_node_OnConflictClause(v, depth, &mut out.node),
+            Node::CtesearchClause(v) => view_node_CTESearchClause(v, depth, &mut out.node),
+            Node::CtecycleClause(v) => view_node_CTECycleClause(v, depth, &mut out.node),
+            Node::CommonTableExpr(v) => view_node_CommonTableExpr(v, depth, &mut out.node),
+            Node::MergeWhenClause(v) => view_node_MergeWhenClause(v, depth, &mut out.node),
+            Node::RoleSpec(v) => view_node_RoleSpec(v, depth, &mut out.node),
+            Node::TriggerTransition(v) => view_node_TriggerTransition(v, depth, &mut out.node),
+            Node::PartitionElem(v) => view_node_PartitionElem(v, depth, &mut out.node),
+            Node::PartitionSpec(v) => view_node_PartitionSpec(v, depth, &mut out.node),
+            Node::PartitionBoundSpec(v) => view_node_PartitionBoundSpec(v, depth, &mut out.node),
+            Node::PartitionRangeDatum(v) => view_node_PartitionRangeDatum(v, depth, &mut out.node),
+            Node::PartitionCmd(v) => view_node_PartitionCmd(v, depth, &mut out.node),
+            Node::VacuumRelation(v) => view_node_VacuumRelation(v, depth, &mut out.node),
+            Node::PublicationObjSpec(v) => view_node_PublicationObjSpec(v, depth, &mut out.node),
+            Node::PublicationTable(v) => view_node_PublicationTable(v, depth, &mut out.node),
+            Node::InlineCodeBlock(v) => view_node_InlineCodeBlock(v, depth, &mut out.node),
+            Node::CallContext(v) => view_node_CallContext(v, depth, &mut out.node),
+            Node::Integer(v) => view_node_Integer(v, depth, &mut out.node),
+            Node::Float(v) => view_node_Float(v, depth, &mut out.node),
+            Node::Boolean(v) => view_node_Boolean(v, depth, &mut out.node),
+            Node::String(v) => view_node_String(v, depth, &mut out.node),
+            Node::BitString(v) => view_node_BitString(v, depth, &mut out.node),
+            Node::List(v) => view_node_List(v, depth, &mut out.node),
+            Node::IntList(v) => view_node_IntList(v, depth, &mut out.node),
+            Node::OidList(v) => view_node_OidList(v, depth, &mut out.node),
+            Node::AConst(v) => view_node_A_Const(v, depth, &mut out.node),
+        }
     }
 
     /// The C node.
@@ -9805,5 +11019,1196 @@ impl<'a> Node<'a> {
             Node::AConst(_) => "A_Const",
         }
     }
+}
+
+#[inline(never)]
+fn view_node_Alias(v: Alias<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::Alias(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RangeVar(v: RangeVar<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RangeVar(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_TableFunc(v: TableFunc<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::TableFunc(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_Var(v: Var<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::Var(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_Param(v: Param<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::Param(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_Aggref(v: Aggref<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::Aggref(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_GroupingFunc(v: GroupingFunc<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::GroupingFunc(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_WindowFunc(v: WindowFunc<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::WindowFunc(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_SubscriptingRef(v: SubscriptingRef<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::SubscriptingRef(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_FuncExpr(v: FuncExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::FuncExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_NamedArgExpr(v: NamedArgExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::NamedArgExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_OpExpr(v: OpExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::OpExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_DistinctExpr(v: DistinctExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::DistinctExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_NullIfExpr(v: NullIfExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::NullIfExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ScalarArrayOpExpr(v: ScalarArrayOpExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ScalarArrayOpExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_BoolExpr(v: BoolExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::BoolExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_SubLink(v: SubLink<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::SubLink(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_SubPlan(v: SubPlan<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::SubPlan(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlternativeSubPlan(v: AlternativeSubPlan<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlternativeSubPlan(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_FieldSelect(v: FieldSelect<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::FieldSelect(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_FieldStore(v: FieldStore<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::FieldStore(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RelabelType(v: RelabelType<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RelabelType(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CoerceViaIO(v: CoerceViaIo<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CoerceViaIo(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ArrayCoerceExpr(v: ArrayCoerceExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ArrayCoerceExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ConvertRowtypeExpr(v: ConvertRowtypeExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ConvertRowtypeExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CollateExpr(v: CollateExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CollateExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CaseExpr(v: CaseExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CaseExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CaseWhen(v: CaseWhen<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CaseWhen(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CaseTestExpr(v: CaseTestExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CaseTestExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ArrayExpr(v: ArrayExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ArrayExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RowExpr(v: RowExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RowExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RowCompareExpr(v: RowCompareExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RowCompareExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CoalesceExpr(v: CoalesceExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CoalesceExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_MinMaxExpr(v: MinMaxExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::MinMaxExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_SQLValueFunction(v: SqlValueFunction<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::SqlvalueFunction(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_XmlExpr(v: XmlExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::XmlExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_NullTest(v: NullTest<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::NullTest(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_BooleanTest(v: BooleanTest<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::BooleanTest(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CoerceToDomain(v: CoerceToDomain<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CoerceToDomain(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CoerceToDomainValue(v: CoerceToDomainValue<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CoerceToDomainValue(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_SetToDefault(v: SetToDefault<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::SetToDefault(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CurrentOfExpr(v: CurrentOfExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CurrentOfExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_NextValueExpr(v: NextValueExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::NextValueExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_InferenceElem(v: InferenceElem<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::InferenceElem(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_TargetEntry(v: TargetEntry<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::TargetEntry(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RangeTblRef(v: RangeTblRef<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RangeTblRef(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_JoinExpr(v: JoinExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::JoinExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_FromExpr(v: FromExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::FromExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_OnConflictExpr(v: OnConflictExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::OnConflictExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_IntoClause(v: IntoClause<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::IntoClause(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_MergeAction(v: MergeAction<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::MergeAction(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RawStmt(v: RawStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RawStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_Query(v: Query<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::Query(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_InsertStmt(v: InsertStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::InsertStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_DeleteStmt(v: DeleteStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::DeleteStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_UpdateStmt(v: UpdateStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::UpdateStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_MergeStmt(v: MergeStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::MergeStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_SelectStmt(v: SelectStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::SelectStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ReturnStmt(v: ReturnStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ReturnStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_PLAssignStmt(v: PlAssignStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::PlassignStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterTableStmt(v: AlterTableStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterTableStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterTableCmd(v: AlterTableCmd<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterTableCmd(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterDomainStmt(v: AlterDomainStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterDomainStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_SetOperationStmt(v: SetOperationStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::SetOperationStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_GrantStmt(v: GrantStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::GrantStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_GrantRoleStmt(v: GrantRoleStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::GrantRoleStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterDefaultPrivilegesStmt(v: AlterDefaultPrivilegesStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterDefaultPrivilegesStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ClosePortalStmt(v: ClosePortalStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ClosePortalStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ClusterStmt(v: ClusterStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ClusterStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CopyStmt(v: CopyStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CopyStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateStmt(v: CreateStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_DefineStmt(v: DefineStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::DefineStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_DropStmt(v: DropStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::DropStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_TruncateStmt(v: TruncateStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::TruncateStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CommentStmt(v: CommentStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CommentStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_FetchStmt(v: FetchStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::FetchStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_IndexStmt(v: IndexStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::IndexStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateFunctionStmt(v: CreateFunctionStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateFunctionStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterFunctionStmt(v: AlterFunctionStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterFunctionStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_DoStmt(v: DoStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::DoStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RenameStmt(v: RenameStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RenameStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RuleStmt(v: RuleStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RuleStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_NotifyStmt(v: NotifyStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::NotifyStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ListenStmt(v: ListenStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ListenStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_UnlistenStmt(v: UnlistenStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::UnlistenStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_TransactionStmt(v: TransactionStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::TransactionStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ViewStmt(v: ViewStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ViewStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_LoadStmt(v: LoadStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::LoadStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateDomainStmt(v: CreateDomainStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateDomainStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreatedbStmt(v: CreatedbStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreatedbStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_DropdbStmt(v: DropdbStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::DropdbStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_VacuumStmt(v: VacuumStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::VacuumStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ExplainStmt(v: ExplainStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ExplainStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateTableAsStmt(v: CreateTableAsStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateTableAsStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateSeqStmt(v: CreateSeqStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateSeqStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterSeqStmt(v: AlterSeqStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterSeqStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_VariableSetStmt(v: VariableSetStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::VariableSetStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_VariableShowStmt(v: VariableShowStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::VariableShowStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_DiscardStmt(v: DiscardStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::DiscardStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateTrigStmt(v: CreateTrigStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateTrigStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreatePLangStmt(v: CreatePLangStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreatePlangStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateRoleStmt(v: CreateRoleStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateRoleStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterRoleStmt(v: AlterRoleStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterRoleStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_DropRoleStmt(v: DropRoleStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::DropRoleStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_LockStmt(v: LockStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::LockStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ConstraintsSetStmt(v: ConstraintsSetStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ConstraintsSetStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ReindexStmt(v: ReindexStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ReindexStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CheckPointStmt(v: CheckPointStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CheckPointStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateSchemaStmt(v: CreateSchemaStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateSchemaStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterDatabaseStmt(v: AlterDatabaseStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterDatabaseStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterDatabaseRefreshCollStmt(v: AlterDatabaseRefreshCollStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterDatabaseRefreshCollStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterDatabaseSetStmt(v: AlterDatabaseSetStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterDatabaseSetStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterRoleSetStmt(v: AlterRoleSetStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterRoleSetStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateConversionStmt(v: CreateConversionStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateConversionStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateCastStmt(v: CreateCastStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateCastStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateOpClassStmt(v: CreateOpClassStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateOpClassStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateOpFamilyStmt(v: CreateOpFamilyStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateOpFamilyStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterOpFamilyStmt(v: AlterOpFamilyStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterOpFamilyStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_PrepareStmt(v: PrepareStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::PrepareStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ExecuteStmt(v: ExecuteStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ExecuteStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_DeallocateStmt(v: DeallocateStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::DeallocateStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_DeclareCursorStmt(v: DeclareCursorStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::DeclareCursorStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateTableSpaceStmt(v: CreateTableSpaceStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateTableSpaceStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_DropTableSpaceStmt(v: DropTableSpaceStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::DropTableSpaceStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterObjectDependsStmt(v: AlterObjectDependsStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterObjectDependsStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterObjectSchemaStmt(v: AlterObjectSchemaStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterObjectSchemaStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterOwnerStmt(v: AlterOwnerStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterOwnerStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterOperatorStmt(v: AlterOperatorStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterOperatorStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterTypeStmt(v: AlterTypeStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterTypeStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_DropOwnedStmt(v: DropOwnedStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::DropOwnedStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ReassignOwnedStmt(v: ReassignOwnedStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ReassignOwnedStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CompositeTypeStmt(v: CompositeTypeStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CompositeTypeStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateEnumStmt(v: CreateEnumStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateEnumStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateRangeStmt(v: CreateRangeStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateRangeStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterEnumStmt(v: AlterEnumStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterEnumStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterTSDictionaryStmt(v: AlterTsDictionaryStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterTsdictionaryStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterTSConfigurationStmt(v: AlterTsConfigurationStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterTsconfigurationStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateFdwStmt(v: CreateFdwStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateFdwStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterFdwStmt(v: AlterFdwStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterFdwStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateForeignServerStmt(v: CreateForeignServerStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateForeignServerStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterForeignServerStmt(v: AlterForeignServerStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterForeignServerStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateUserMappingStmt(v: CreateUserMappingStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateUserMappingStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterUserMappingStmt(v: AlterUserMappingStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterUserMappingStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_DropUserMappingStmt(v: DropUserMappingStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::DropUserMappingStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterTableSpaceOptionsStmt(v: AlterTableSpaceOptionsStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterTableSpaceOptionsStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterTableMoveAllStmt(v: AlterTableMoveAllStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterTableMoveAllStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_SecLabelStmt(v: SecLabelStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::SecLabelStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateForeignTableStmt(v: CreateForeignTableStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateForeignTableStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ImportForeignSchemaStmt(v: ImportForeignSchemaStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ImportForeignSchemaStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateExtensionStmt(v: CreateExtensionStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateExtensionStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterExtensionStmt(v: AlterExtensionStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterExtensionStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterExtensionContentsStmt(v: AlterExtensionContentsStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterExtensionContentsStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateEventTrigStmt(v: CreateEventTrigStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateEventTrigStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterEventTrigStmt(v: AlterEventTrigStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterEventTrigStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RefreshMatViewStmt(v: RefreshMatViewStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RefreshMatViewStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ReplicaIdentityStmt(v: ReplicaIdentityStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ReplicaIdentityStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterSystemStmt(v: AlterSystemStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterSystemStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreatePolicyStmt(v: CreatePolicyStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreatePolicyStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterPolicyStmt(v: AlterPolicyStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterPolicyStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateTransformStmt(v: CreateTransformStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateTransformStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateAmStmt(v: CreateAmStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateAmStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreatePublicationStmt(v: CreatePublicationStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreatePublicationStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterPublicationStmt(v: AlterPublicationStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterPublicationStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateSubscriptionStmt(v: CreateSubscriptionStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateSubscriptionStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterSubscriptionStmt(v: AlterSubscriptionStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterSubscriptionStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_DropSubscriptionStmt(v: DropSubscriptionStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::DropSubscriptionStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateStatsStmt(v: CreateStatsStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateStatsStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterCollationStmt(v: AlterCollationStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterCollationStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CallStmt(v: CallStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CallStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AlterStatsStmt(v: AlterStatsStmt<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AlterStatsStmt(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_A_Expr(v: AExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ColumnRef(v: ColumnRef<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ColumnRef(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ParamRef(v: ParamRef<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ParamRef(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_FuncCall(v: FuncCall<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::FuncCall(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_A_Star(v: AStar<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AStar(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_A_Indices(v: AIndices<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AIndices(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_A_Indirection(v: AIndirection<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AIndirection(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_A_ArrayExpr(v: AArrayExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AArrayExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ResTarget(v: ResTarget<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ResTarget(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_MultiAssignRef(v: MultiAssignRef<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::MultiAssignRef(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_TypeCast(v: TypeCast<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::TypeCast(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CollateClause(v: CollateClause<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CollateClause(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_SortBy(v: SortBy<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::SortBy(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_WindowDef(v: WindowDef<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::WindowDef(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RangeSubselect(v: RangeSubselect<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RangeSubselect(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RangeFunction(v: RangeFunction<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RangeFunction(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RangeTableSample(v: RangeTableSample<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RangeTableSample(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RangeTableFunc(v: RangeTableFunc<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RangeTableFunc(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RangeTableFuncCol(v: RangeTableFuncCol<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RangeTableFuncCol(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_TypeName(v: TypeName<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::TypeName(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ColumnDef(v: ColumnDef<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ColumnDef(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_IndexElem(v: IndexElem<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::IndexElem(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_StatsElem(v: StatsElem<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::StatsElem(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_Constraint(v: Constraint<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::Constraint(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_DefElem(v: DefElem<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::DefElem(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RangeTblEntry(v: RangeTblEntry<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RangeTblEntry(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RangeTblFunction(v: RangeTblFunction<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RangeTblFunction(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_TableSampleClause(v: TableSampleClause<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::TableSampleClause(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_WithCheckOption(v: WithCheckOption<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::WithCheckOption(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_SortGroupClause(v: SortGroupClause<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::SortGroupClause(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_GroupingSet(v: GroupingSet<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::GroupingSet(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_WindowClause(v: WindowClause<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::WindowClause(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_ObjectWithArgs(v: ObjectWithArgs<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::ObjectWithArgs(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_AccessPriv(v: AccessPriv<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AccessPriv(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CreateOpClassItem(v: CreateOpClassItem<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CreateOpClassItem(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_TableLikeClause(v: TableLikeClause<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::TableLikeClause(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_FunctionParameter(v: FunctionParameter<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::FunctionParameter(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_LockingClause(v: LockingClause<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::LockingClause(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RowMarkClause(v: RowMarkClause<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RowMarkClause(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_XmlSerialize(v: XmlSerialize<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::XmlSerialize(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_WithClause(v: WithClause<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::WithClause(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_InferClause(v: InferClause<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::InferClause(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_OnConflictClause(v: OnConflictClause<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::OnConflictClause(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CTESearchClause(v: CteSearchClause<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CtesearchClause(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CTECycleClause(v: CteCycleClause<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CtecycleClause(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CommonTableExpr(v: CommonTableExpr<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CommonTableExpr(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_MergeWhenClause(v: MergeWhenClause<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::MergeWhenClause(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_RoleSpec(v: RoleSpec<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::RoleSpec(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_TriggerTransition(v: TriggerTransition<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::TriggerTransition(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_PartitionElem(v: PartitionElem<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::PartitionElem(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_PartitionSpec(v: PartitionSpec<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::PartitionSpec(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_PartitionBoundSpec(v: PartitionBoundSpec<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::PartitionBoundSpec(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_PartitionRangeDatum(v: PartitionRangeDatum<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::PartitionRangeDatum(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_PartitionCmd(v: PartitionCmd<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::PartitionCmd(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_VacuumRelation(v: VacuumRelation<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::VacuumRelation(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_PublicationObjSpec(v: PublicationObjSpec<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::PublicationObjSpec(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_PublicationTable(v: PublicationTable<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::PublicationTable(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_InlineCodeBlock(v: InlineCodeBlock<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::InlineCodeBlock(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_CallContext(v: CallContext<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::CallContext(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_Integer(v: Integer<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::Integer(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_Float(v: Float<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::Float(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_Boolean(v: Boolean<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::Boolean(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_String(v: String<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::String(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_BitString(v: BitString<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::BitString(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_List(v: List<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::List(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_IntList(v: IntList<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::IntList(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_OidList(v: OidList<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::OidList(v.owned_at(depth + 1)?.into()));
+    Ok(())
+}
+#[inline(never)]
+fn view_node_A_Const(v: AConst<'_>, depth: u32, out: &mut Option<pb::node::Node>) -> Result<()> {
+    *out = Some(pb::node::Node::AConst(v.owned_at(depth + 1)?.into()));
+    Ok(())
 }
 // ---- End node kinds ----

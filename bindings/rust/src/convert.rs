@@ -35,7 +35,7 @@ pub(crate) fn enter(depth: u32) -> Result<()> {
 }
 
 /// What must stay free below the deepest frame: room for the C calls made from there.
-const STACK_RESERVE: usize = 256 << 10;
+const STACK_RESERVE: usize = 64 << 10;
 
 thread_local! {
     static STACK_FLOOR: std::cell::Cell<usize> = std::cell::Cell::new(usize::MAX);
@@ -160,11 +160,39 @@ pub(crate) fn own_string(p: *const c_char) -> Result<String> {
 pub(crate) fn own_nodes(p: *const *mut ffi::pgbind_Node, n: usize, depth: u32) -> Result<Vec<pb::Node>> {
     let cells = slice(p, n);
     let mut v = Vec::with_capacity(cells.len());
-    for &cell in cells {
+    for (i, &cell) in cells.iter().enumerate() {
         // a NULL cell (SELECT DISTINCT's) is a Node with nothing set, as on the wire
-        v.push(own_Node(cell, depth)?.unwrap_or_default());
+        v.push(pb::Node::default());
+        own_Node(cell, depth, &mut v[i])?;
     }
     Ok(v)
+}
+
+/// A node field's value from the heap-allocated Node it was built in: the Box itself where prost
+/// boxes the field, its content where it does not.
+pub(crate) trait FromBox<T> {
+    fn from_box(b: Box<T>) -> Self;
+}
+impl<T> FromBox<T> for Box<T> {
+    fn from_box(b: Box<T>) -> Self {
+        b
+    }
+}
+impl<T> FromBox<T> for T {
+    fn from_box(b: Box<T>) -> Self {
+        *b
+    }
+}
+
+/// A node field: built in place on the heap, so no level's frame holds a Node.
+#[inline(always)]
+pub(crate) fn own_node_field<F: FromBox<pb::Node>>(p: *const ffi::pgbind_Node, depth: u32) -> Result<Option<F>> {
+    if p.is_null() {
+        return Ok(None);
+    }
+    let mut b = Box::<pb::Node>::default();
+    own_Node(p, depth, &mut b)?;
+    Ok(Some(F::from_box(b)))
 }
 
 /// Converts one C field into its prost field: `own!(WIRE, prost field, C field, C count, own_<Type>, depth)`.
@@ -177,7 +205,7 @@ macro_rules! own {
     (DOUBLE, $m:expr, $c:expr, $n:expr, $f:ident, $d:expr) => { $m = $c };
     (ENUM, $m:expr, $c:expr, $n:expr, $f:ident, $d:expr) => { $m = $c as i32 };
     (STRING, $m:expr, $c:expr, $n:expr, $f:ident, $d:expr) => { $m = own_string($c)? };
-    (NODE, $m:expr, $c:expr, $n:expr, $f:ident, $d:expr) => { $m = own_Node($c, $d)?.map(Into::into) };
+    (NODE, $m:expr, $c:expr, $n:expr, $f:ident, $d:expr) => { $m = own_node_field($c, $d)? };
     (MESSAGE, $m:expr, $c:expr, $n:expr, $f:ident, $d:expr) => {
         // SAFETY: a non-NULL message pointer of a tree points to that message's struct.
         $m = if $c.is_null() { None } else { Some($f(unsafe { &*$c }, $d + 1)?.into()) }

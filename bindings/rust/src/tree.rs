@@ -31,6 +31,20 @@ impl Tree {
         Ok(Tree { arena, root })
     }
 
+    /// Reads protobuf bytes (message `pg_query.ParseResult`) into pgbind's arena, by its decoder.
+    pub fn decode(bytes: &[u8]) -> Result<Tree> {
+        let arena = Arena::new()?;
+        let root = call(|st| {
+            let p = unsafe { ffi::pgbind_decode(bytes.as_ptr(), bytes.len(), std::ptr::null(), arena.0, st) };
+            if p.is_null() {
+                None
+            } else {
+                Some(p as *const ffi::pgbind_ParseResult)
+            }
+        })?;
+        Ok(Tree { arena, root })
+    }
+
     /// The typed, borrowed view of the whole tree.
     pub fn root(&self) -> views::ParseResult<'_> {
         // SAFETY: root points into the arena, which lives as long as self.

@@ -117,16 +117,35 @@ macro_rules! view {
 /// One field of a view's to_owned(): `own_view!(WIRE, view, accessor, C member)`. Strings are read
 /// from the C member so that bytes that are not UTF-8 are an error, not U+FFFD.
 macro_rules! own_view {
-    (STRING, $v:expr, $name:ident, $c:ident) => { convert::own_string($v.0.$c)? };
-    (NODE, $v:expr, $name:ident, $c:ident) => { $v.$name().map(|n| n.to_owned()).transpose()?.map(Into::into) };
-    (MESSAGE, $v:expr, $name:ident, $c:ident) => { $v.$name().map(|n| n.to_owned()).transpose()?.map(Into::into) };
-    (ONEOF, $v:expr, $name:ident, $c:ident) => { $v.$name().map(|n| n.to_owned()).transpose()? };
-    (REPEATED_NODE, $v:expr, $name:ident, $c:ident) => {
-        $v.$name().iter().map(|n| n.map_or(Ok(pb::Node::default()), |n| n.to_owned())).collect::<Result<Vec<_>>>()?
+    (STRING, $v:expr, $name:ident, $c:ident, $d:expr) => { convert::own_string($v.0.$c)? };
+    (NODE, $v:expr, $name:ident, $c:ident, $d:expr) => {
+        match $v.$name() {
+            None => None,
+            Some(n) => {
+                let mut b = Box::<pb::Node>::default();
+                n.owned_into($d, &mut b)?;
+                Some(convert::FromBox::from_box(b))
+            }
+        }
     };
-    (REPEATED_MESSAGE, $v:expr, $name:ident, $c:ident) => { $v.$name().iter().map(|n| n.to_owned()).collect::<Result<Vec<_>>>()? };
-    (PACKED_UINT64, $v:expr, $name:ident, $c:ident) => { $v.$name().to_vec() };
-    ($scalar:ident, $v:expr, $name:ident, $c:ident) => { $v.$name() };
+    (MESSAGE, $v:expr, $name:ident, $c:ident, $d:expr) => { $v.$name().map(|n| n.owned_at($d + 1)).transpose()?.map(Into::into) };
+    (ONEOF, $v:expr, $name:ident, $c:ident, $d:expr) => { $v.$name().map(|n| n.owned_at($d)).transpose()? };
+    (REPEATED_NODE, $v:expr, $name:ident, $c:ident, $d:expr) => {{
+        let cells = $v.$name();
+        let mut out = Vec::with_capacity(cells.len());
+        for (i, n) in cells.iter().enumerate() {
+            out.push(pb::Node::default());
+            if let Some(n) = n {
+                n.owned_into($d, &mut out[i])?;
+            }
+        }
+        out
+    }};
+    (REPEATED_MESSAGE, $v:expr, $name:ident, $c:ident, $d:expr) => {
+        $v.$name().iter().map(|n| n.owned_at($d + 1)).collect::<Result<Vec<_>>>()?
+    };
+    (PACKED_UINT64, $v:expr, $name:ident, $c:ident, $d:expr) => { $v.$name().to_vec() };
+    ($scalar:ident, $v:expr, $name:ident, $c:ident, $d:expr) => { $v.$name() };
 }
 
 include!("../../../generated/rust/views.rs");

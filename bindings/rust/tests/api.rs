@@ -74,30 +74,28 @@ fn deep_a_expr(terms: usize) -> String {
     format!("SELECT {}1", "1+".repeat(terms))
 }
 
+/// Runs f on a thread with the given stack.
+fn on_stack<T: Send + 'static>(stack: usize, f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new().stack_size(stack).spawn(f).unwrap().join().unwrap()
+}
+
 #[test]
 fn deep_statements_parse_or_fail_cleanly() {
-    // 2,000 nested additions: fine on an 8 MiB stack (the main thread's); the owned
-    // conversion takes about 3.3 KiB of stack a level (prost's Node is 616 bytes, moved up
-    // through each level), so 9,000 need more
-    let sql = deep_a_expr(2000);
-    let on = |stack: usize, sql: String| {
-        std::thread::Builder::new()
-            .stack_size(stack)
-            .spawn(move || {
-                let r = pgbind::parse(&sql).map(|t| std::mem::forget(t)); // prost's Drop recurses once a level
-                r
-            })
-            .unwrap()
-            .join()
-            .unwrap()
-    };
-    assert_eq!(on(8 << 20, sql.clone()), Ok(()));
-    assert_eq!(on(32 << 20, deep_a_expr(9000)), Ok(()));
-    // on a 1 MiB stack the same tree is an error, not a stack overflow
-    assert!(matches!(on(1 << 20, sql), Err(Error::Stack { .. })));
-    // beyond the C side's limit: an error, not a crash
-    let sql = deep_a_expr(20000);
-    assert!(matches!(pgbind::parse(&sql), Err(Error::Depth { .. })));
+    // 7,000 nested additions: within the C side's limit of 10,000 levels, and an 8 MiB stack
+    // (the main thread's) holds the conversion, owned and through the views (about 0.85 and 1 KiB
+    // a level: 8 MiB holds some 9,400 and 8,100 levels)
+    let sql = deep_a_expr(7000);
+    let s2 = sql.clone();
+    assert_eq!(on_stack(8 << 20, move || pgbind::parse(&s2).map(std::mem::forget)), Ok(())); // prost's Drop recurses once a level
+    let s2 = sql.clone();
+    assert_eq!(on_stack(8 << 20, move || pgbind::Tree::parse(&s2).and_then(|t| t.root().to_owned()).map(std::mem::forget)), Ok(()));
+    // on a 1 MiB stack the same tree is an error, not a stack overflow, in both
+    let s2 = sql.clone();
+    assert!(matches!(on_stack(1 << 20, move || pgbind::parse(&s2).map(std::mem::forget)), Err(Error::Stack { .. })));
+    let s2 = sql.clone();
+    assert!(matches!(on_stack(1 << 20, move || pgbind::Tree::parse(&s2).and_then(|t| t.root().to_owned()).map(std::mem::forget)), Err(Error::Stack { .. })));
+    // beyond the C side's limit: an error
+    assert!(matches!(pgbind::parse(&deep_a_expr(20000)), Err(Error::Depth { .. })));
 }
 
 #[test]
