@@ -63,6 +63,7 @@ pub fn statements(path: &str) -> Vec<String> {
 }
 
 /// libpg_query's error: message and cursor position.
+#[derive(Debug)]
 pub struct PgError {
     pub message: String,
     pub cursorpos: i32,
