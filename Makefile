@@ -13,6 +13,18 @@ DESTDIR     ?=
 CC          ?= cc
 BUILD       := build
 
+# The Debian packages are installed while the Makefile is read, before anything below reads an
+# installed file (PG_MAJOR comes from pg_query.h): on a fresh machine the first `make regen` must
+# see the same inputs as the second. The top-level make does it once (sub-makes inherit it);
+# `make clean` needs nothing installed.
+ifeq ($(MAKELEVEL),0)
+ifneq ($(MAKECMDGOALS),clean)
+ifneq ($(shell scripts/install-deps.sh >&2 && echo ok),ok)
+$(error scripts/install-deps.sh failed (above): the Debian packages pgbind needs are not installed)
+endif
+endif
+endif
+
 # The inputs. By default Debian's packages; PG_QUERY_DIR=<a libpg_query source/build tree> takes
 # everything from that tree instead: its pg_query.h, libpg_query.a, protobuf/pg_query.proto and
 # src/postgres/include (the PostgreSQL headers the library was built with).
@@ -30,6 +42,11 @@ PG_QUERY_INCLUDES ?= -I/usr/include/pg_query
 PG_QUERY_PROTO    ?= /usr/include/pg_query/pg_query.proto
 PG_QUERY_LIBS     ?= -lpg_query
 PG_MAJOR          ?= $(shell sed -n 's/^\#define PG_MAJORVERSION "\([0-9]*\)".*/\1/p' /usr/include/pg_query.h 2>/dev/null)
+endif
+ifeq ($(PG_MAJOR),)
+ifneq ($(MAKECMDGOALS),clean)
+$(error cannot read PG_MAJORVERSION from $(if $(PG_QUERY_DIR),$(PG_QUERY_DIR)/pg_query.h,/usr/include/pg_query.h): is libpg_query there?)
+endif
 endif
 # The model and the exceptions are per PostgreSQL major: schema/pg15/, schema/pg16/, ...
 SCHEMA      := schema/pg$(PG_MAJOR)
@@ -83,15 +100,15 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 
-.PHONY: all deps regen extract generate check-generated check-format format check check-versions unit-tests clean install fuzz \
+.PHONY: all deps regen extract generate check-generated check-format format check check-versions check-fresh unit-tests clean install fuzz \
         fuzz-build bench \
         san-build
 
 all: deps $(BUILD)/pgbind $(BUILD)/libpgbind.a $(BUILD)/libpgbind.so
 
-# Runs on every make: checks the Debian packages (fast) and installs what is missing.
+# The packages are checked (fast) and installed when the Makefile is read (above); `make deps`
+# does only that.
 deps:
-	@scripts/install-deps.sh
 
 # Every build rule waits for this (order-only), and it waits for deps, so that a parallel make
 # on a fresh machine installs the packages before compiling anything.
@@ -138,6 +155,7 @@ format: deps
 	$(CLANG_FORMAT) -i $(FORMAT_FILES)
 
 check-format: deps
+	@test -n "$(FORMAT_FILES)" || { echo "check-format: no C files from git ls-files (not a git checkout?)" >&2; exit 1; }
 	$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_FILES)
 
 # ---- runtime, library, CLI ----------------------------------------------------------------------
@@ -260,6 +278,11 @@ check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES)
 # (tests/versions/run.sh: needs the network; not part of make check).
 check-versions: deps
 	+@tests/versions/run.sh $(VERSIONS)
+
+# The README's two commands as the first commands on a fresh Debian 12, in a debootstrap chroot
+# (tests/fresh/run.sh: needs root and the network; not part of make check).
+check-fresh:
+	+@tests/fresh/run.sh
 
 # ---- fuzzing (clang's libFuzzer) ---------------------------------------------------------------
 
