@@ -210,6 +210,10 @@ $(BUILD)/tests/test_classify: tests/unit/test_classify.c generator/classify.c ge
 		generator/proto_read.c generator/common.c | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $^ $(LDFLAGS_ALL) -ljansson
 
+$(BUILD)/tests/test_input: tests/unit/test_input.c cli/input.c cli/cli.h tests/check.h | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) -Icli $(PG_QUERY_INCLUDES) -o $@ tests/unit/test_input.c cli/input.c $(LDFLAGS_ALL) $(PG_QUERY_LIBS) \
+		-pthread
+
 # The C test programs share their CHECK counter.
 $(addprefix $(BUILD)/tests/,test_parse test_decode test_property test_json test_walk test_hardening \
 	test_hardening_wrap test_hardening_tsan): tests/check.h tests/rev_writer.h
@@ -247,6 +251,7 @@ $(BUILD)/tests/test_hardening_tsan: tests/test_hardening.c $(RT_SRCS) $(wildcard
 		$(RT_SRCS) $(PG_QUERY_LIBS) -pthread
 
 UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUILD)/tests/test_classify \
+              $(BUILD)/tests/test_input \
               $(BUILD)/tests/test_parse $(BUILD)/tests/test_decode $(BUILD)/tests/test_property \
               $(BUILD)/tests/test_json $(BUILD)/tests/test_walk $(BUILD)/tests/test_hardening \
               $(BUILD)/tests/test_hardening_tsan $(if $(PG_QUERY_DIR),,$(BUILD)/tests/test_hardening_wrap)

@@ -55,19 +55,36 @@ bool cli_read_input(const char *path, char **text, size_t *len)
 	return true;
 }
 
-void cli_line_col(const char *text, size_t offset, int *line, int *col)
+void cli_lines_init(cli_Lines *lines, const char *text)
 {
-	int l = 1, c = 1;
-	for (size_t i = 0; i < offset && text[i]; i++) {
-		if (text[i] == '\n') {
+	*lines = (cli_Lines){text, 0, 1, 1};
+}
+
+void cli_lines_seek(cli_Lines *lines, size_t offset, int *line, int *col)
+{
+	if (offset < lines->at)
+		cli_lines_init(lines, lines->text);
+	const char *t = lines->text;
+	size_t i = lines->at;
+	int l = lines->line, c = lines->col;
+	for (; i < offset && t[i]; i++) {
+		if (t[i] == '\n') {
 			l++;
 			c = 1;
-		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+		} else if (((unsigned char)t[i] & 0xc0) != 0x80) {
 			c++; /* count characters, not UTF-8 continuation bytes */
 		}
 	}
+	*lines = (cli_Lines){t, i, l, c};
 	*line = l;
 	*col = c;
+}
+
+void cli_line_col(const char *text, size_t offset, int *line, int *col)
+{
+	cli_Lines lines;
+	cli_lines_init(&lines, text);
+	cli_lines_seek(&lines, offset, line, col);
 }
 
 void cli_print_syntax_error(const char *file, const char *text, size_t offset, const char *message)
@@ -130,6 +147,8 @@ bool cli_each_statement(const char *path, const char *command, cli_StatementFn f
 		return false;
 	}
 	bool ok = true;
+	cli_Lines lines; /* the splitter's statements come in order: one pass over the text */
+	cli_lines_init(&lines, text);
 	for (int i = 0; ok && i < split.n_stmts; i++) {
 		size_t at = (size_t)split.stmts[i]->stmt_location;
 		size_t n = (size_t)split.stmts[i]->stmt_len;
@@ -143,7 +162,9 @@ bool cli_each_statement(const char *path, const char *command, cli_StatementFn f
 		}
 		memcpy(stmt, text + at, n);
 		stmt[n] = '\0';
-		ok = fn(text, at, stmt, n, ctx);
+		int line, col;
+		cli_lines_seek(&lines, at, &line, &col);
+		ok = fn(text, at, line, stmt, n, ctx);
 	}
 	pg_query_free_split_result(split);
 	free(text);
