@@ -21,9 +21,15 @@ void cli_prepare_script(char *text);
  * owns. false stops. */
 typedef bool (*cli_StatementFn)(const char *text, size_t at, int line, char *stmt, size_t len, void *ctx);
 
-/* Reads path, prepares it (cli_prepare_script) and splits it with libpg_query's splitter (its
- * scanner where the parser fails), calling fn on each statement. Errors go to stderr, prefixed
- * with "pgbind <command>"; false when the file could not be read or split, or fn stopped. */
+/* Prepares text in place (cli_prepare_script) and splits it with libpg_query's splitter (its
+ * scanner where the parser fails; where the scanner fails too, as on an unterminated quote, the
+ * whole text is one statement, whose syntax error is then the statement's), calling fn on each
+ * statement. text stays the caller's. Errors go to stderr, prefixed with "pgbind <command>";
+ * false when memory ran out or fn stopped. */
+bool cli_each_statement_in(char *text, size_t len, const char *command, cli_StatementFn fn, void *ctx);
+
+/* Reads path and goes through its statements with cli_each_statement_in; false when the file
+ * could not be read, or as that. */
 bool cli_each_statement(const char *path, const char *command, cli_StatementFn fn, void *ctx);
 
 /* 1-based line and column of byte offset in text (columns count characters, not bytes). It
@@ -50,7 +56,9 @@ struct pgbind_ParseResult;
 bool verify_to_nodes(const struct pgbind_ParseResult *tree, const uint8_t *want, size_t want_len, char *why,
 					 size_t size);
 
-/* verify.c: every comparison of `pgbind verify` on one SQL text; returns the failed checks. */
+/* verify.c: every comparison of `pgbind verify` on a text as on a file's content (prepared and
+ * split into statements the same way, each statement verified alone); returns the failed checks.
+ * The fuzzer's oracle: an input it keeps fails `pgbind verify` as a file. */
 long verify_sql(const char *sql);
 
 /* verify_pg.c: libpg_query's reading of want is not equal() to the tree's own nodes (empty strings

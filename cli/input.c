@@ -127,12 +127,8 @@ void cli_prepare_script(char *text)
 	}
 }
 
-bool cli_each_statement(const char *path, const char *command, cli_StatementFn fn, void *ctx)
+bool cli_each_statement_in(char *text, size_t len, const char *command, cli_StatementFn fn, void *ctx)
 {
-	char *text;
-	size_t len;
-	if (!cli_read_input(path, &text, &len))
-		return false;
 	cli_prepare_script(text);
 	PgQuerySplitResult split = pg_query_split_with_parser(text);
 	if (split.error) {
@@ -140,18 +136,14 @@ bool cli_each_statement(const char *path, const char *command, cli_StatementFn f
 		pg_query_free_split_result(split);
 		split = pg_query_split_with_scanner(text);
 	}
-	if (split.error) {
-		fprintf(stderr, "pgbind %s: %s: cannot split into statements: %s\n", command, path, split.error->message);
-		pg_query_free_split_result(split);
-		free(text);
-		return false;
-	}
+	bool whole = split.error != NULL; /* not even the scanner: the text is one statement */
+	int n_stmts = whole ? 1 : split.n_stmts;
 	bool ok = true;
 	cli_Lines lines; /* the splitter's statements come in order: one pass over the text */
 	cli_lines_init(&lines, text);
-	for (int i = 0; ok && i < split.n_stmts; i++) {
-		size_t at = (size_t)split.stmts[i]->stmt_location;
-		size_t n = (size_t)split.stmts[i]->stmt_len;
+	for (int i = 0; ok && i < n_stmts; i++) {
+		size_t at = whole ? 0 : (size_t)split.stmts[i]->stmt_location;
+		size_t n = whole ? len : (size_t)split.stmts[i]->stmt_len;
 		if (at > len || n > len - at)
 			continue;
 		char *stmt = malloc(n + 1);
@@ -167,6 +159,16 @@ bool cli_each_statement(const char *path, const char *command, cli_StatementFn f
 		ok = fn(text, at, line, stmt, n, ctx);
 	}
 	pg_query_free_split_result(split);
+	return ok;
+}
+
+bool cli_each_statement(const char *path, const char *command, cli_StatementFn fn, void *ctx)
+{
+	char *text;
+	size_t len;
+	if (!cli_read_input(path, &text, &len))
+		return false;
+	bool ok = cli_each_statement_in(text, len, command, fn, ctx);
 	free(text);
 	return ok;
 }

@@ -219,6 +219,9 @@ step "... the caret stands under the position" sh -c "
 expect_fail "verify counts an unreadable file as a failure and exits 1" "^[0-9]+ passed, 1 failed" \
 	sh -c "printf 'SELECT 1;\nSELECT 2' > '$TMP/two.sql'; '$BUILD/pgbind' verify '$TMP/two.sql' '$TMP/missing.sql'"
 expect_fail "unknown format is refused" "unknown format" "$BUILD/pgbind" parse --format=xml
+printf "SELECT 1;\nSELECT 'abc" >"$TMP/unterminated.sql"
+step "verify: a file not even the scanner splits is one statement, its syntax error compared" sh -c "
+	'$BUILD/pgbind' verify '$TMP/unterminated.sql' | grep -q \"^  syntax errors equal libpg_query's  *1 passed, 0 failed\""
 printf 'select a,b from t where x=1;\nupdate t set a=2\n' >"$TMP/two.sql"
 step "deparse from SQL matches libpg_query's deparse of the same statements" sh -c "
 	'$BUILD/pgbind' deparse '$TMP/two.sql' | grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
