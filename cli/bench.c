@@ -63,6 +63,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1337,8 +1338,9 @@ static int run_growth(Bench *b)
  * 4n and 8n statements shaped like an extension's install script (a psql \echo line, @extschema@,
  * functions with dollar-quoted bodies, comments, tables, grants): reading, preparing, splitting,
  * the per-statement work and the positions of what is reported all scale with the file. Each run
- * is this program started anew (/proc/self/exe) on a file under $TMPDIR, output to /dev/null; a
- * size's time is its best run over the rounds, the commands and sizes alternated.
+ * is this program started anew (/proc/self/exe) on a file under $TMPDIR, output to /dev/null,
+ * timed by its CPU time; a size's time is its best run over the rounds, the commands and sizes
+ * alternated.
  */
 static const char *const cli_commands[][3] = {
 	{"verify", NULL, "verify FILE"},
@@ -1374,7 +1376,9 @@ static void gen_script(Buf *b, int n, bool script)
 	}
 }
 
-/* Runs this program with args on path, output discarded: wall-clock ns, or -1 when it failed. */
+/* Runs this program with args on path, output discarded: the child's CPU time (user + system,
+ * which other processes on a shared machine disturb less than the wall clock) in ns, or -1 when
+ * it failed. */
 static double run_command(const char *const *args, const char *path)
 {
 	char *argv[5];
@@ -1389,14 +1393,15 @@ static double run_command(const char *const *args, const char *path)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	uint64_t t0 = now_ns();
 	pid_t pid;
 	int rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	int status;
-	if (rc != 0 || waitpid(pid, &status, 0) != pid)
+	struct rusage ru;
+	if (rc != 0 || wait4(pid, &status, 0, &ru) != pid)
 		return -1;
-	double ns = (double)(now_ns() - t0);
+	double ns = ((double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec) * 1e9 +
+				((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e3;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? ns : -1;
 }
 
@@ -1467,7 +1472,8 @@ static int run_growth_cli(const Bench *b)
 		printf("]}}\n");
 		return 0;
 	}
-	printf("\nthe command on a script file (pgbind started anew each run, output to /dev/null; best of %d rounds):\n"
+	printf("\nthe command on a script file (pgbind started anew each run, output to /dev/null; its CPU time, best of "
+		   "%d rounds):\n"
 		   "cli/script: n = %d statements (extension-like: \\echo, @extschema@, functions, comments, tables, "
 		   "grants); file %zu, %zu, %zu, %zu bytes\n",
 		   rounds, n, bytes[0], bytes[1], bytes[2], bytes[3]);
