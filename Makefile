@@ -149,13 +149,15 @@ check-generated: deps $(BUILD)/pgbind-gen
 # The hand-written C follows .clang-format (generated/ follows its templates): `make format`
 # applies it, `make check-format` (part of make check) fails on a file that differs.
 CLANG_FORMAT ?= clang-format
-FORMAT_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null | grep -v '^generated/')
+# The tracked files; in a copy that is no git checkout (make check-versions' copies), the files.
+FORMAT_FILES = $(shell { if test -e .git; then git ls-files '*.c' '*.h'; else find . -path ./build -prune -o \
+	\( -name '*.c' -o -name '*.h' \) -print | sed 's|^\./||' | LC_ALL=C sort; fi; } | grep -v '^generated/')
 
 format: deps
 	$(CLANG_FORMAT) -i $(FORMAT_FILES)
 
 check-format: deps
-	@test -n "$(FORMAT_FILES)" || { echo "check-format: no C files from git ls-files (not a git checkout?)" >&2; exit 1; }
+	@test -n "$(FORMAT_FILES)" || { echo "check-format: no C files found" >&2; exit 1; }
 	$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_FILES)
 
 # ---- runtime, library, CLI ----------------------------------------------------------------------
