@@ -167,6 +167,7 @@ for order in $orders; do
 	if step "make $first, the first command (installs the packages)" make_in_chroot $first; then
 		[ -n "$last_check" ] && echo "     $last_check"
 		step "... git status --porcelain is empty" clean_tree
+		last_check=""
 		step "make $second" make_in_chroot $second && [ -n "$last_check" ] && echo "     $last_check"
 		step "... git status --porcelain is empty" clean_tree
 	fi
