@@ -13,6 +13,18 @@ DESTDIR     ?=
 CC          ?= cc
 BUILD       := build
 
+# The Debian packages are installed while the Makefile is read, before anything below reads an
+# installed file (PG_MAJOR comes from pg_query.h): on a fresh machine the first `make regen` must
+# see the same inputs as the second. The top-level make does it once (sub-makes inherit it);
+# `make clean` needs nothing installed.
+ifeq ($(MAKELEVEL),0)
+ifneq ($(MAKECMDGOALS),clean)
+ifneq ($(shell scripts/install-deps.sh >&2 && echo ok),ok)
+$(error scripts/install-deps.sh failed (above): the Debian packages pgbind needs are not installed)
+endif
+endif
+endif
+
 # The inputs. By default Debian's packages; PG_QUERY_DIR=<a libpg_query source/build tree> takes
 # everything from that tree instead: its pg_query.h, libpg_query.a, protobuf/pg_query.proto and
 # src/postgres/include (the PostgreSQL headers the library was built with).
@@ -30,6 +42,11 @@ PG_QUERY_INCLUDES ?= -I/usr/include/pg_query
 PG_QUERY_PROTO    ?= /usr/include/pg_query/pg_query.proto
 PG_QUERY_LIBS     ?= -lpg_query
 PG_MAJOR          ?= $(shell sed -n 's/^\#define PG_MAJORVERSION "\([0-9]*\)".*/\1/p' /usr/include/pg_query.h 2>/dev/null)
+endif
+ifeq ($(PG_MAJOR),)
+ifneq ($(MAKECMDGOALS),clean)
+$(error cannot read PG_MAJORVERSION from $(if $(PG_QUERY_DIR),$(PG_QUERY_DIR)/pg_query.h,/usr/include/pg_query.h): is libpg_query there?)
+endif
 endif
 # The model and the exceptions are per PostgreSQL major: schema/pg15/, schema/pg16/, ...
 SCHEMA      := schema/pg$(PG_MAJOR)
@@ -84,15 +101,15 @@ MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 
 .PHONY: lib print-build-env rust
-.PHONY: all deps regen extract generate check-generated check-format format check check-versions unit-tests clean install fuzz \
+.PHONY: all deps regen extract generate check-generated check-format format check check-versions check-fresh unit-tests clean install fuzz \
         fuzz-build bench \
         san-build
 
 all: deps $(BUILD)/pgbind $(BUILD)/libpgbind.a $(BUILD)/libpgbind.so
 
-# Runs on every make: checks the Debian packages (fast) and installs what is missing.
+# The packages are checked (fast) and installed when the Makefile is read (above); `make deps`
+# does only that.
 deps:
-	@scripts/install-deps.sh
 
 # Every build rule waits for this (order-only), and it waits for deps, so that a parallel make
 # on a fresh machine installs the packages before compiling anything.
@@ -133,12 +150,15 @@ check-generated: deps $(BUILD)/pgbind-gen
 # The hand-written C follows .clang-format (generated/ follows its templates): `make format`
 # applies it, `make check-format` (part of make check) fails on a file that differs.
 CLANG_FORMAT ?= clang-format
-FORMAT_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null | grep -v '^generated/')
+# The tracked files; in a copy that is no git checkout (make check-versions' copies), the files.
+FORMAT_FILES = $(shell { if test -e .git; then git ls-files '*.c' '*.h'; else find . -path ./build -prune -o \
+	\( -name '*.c' -o -name '*.h' \) -print | sed 's|^\./||' | LC_ALL=C sort; fi; } | grep -v '^generated/')
 
 format: deps
 	$(CLANG_FORMAT) -i $(FORMAT_FILES)
 
 check-format: deps
+	@test -n "$(FORMAT_FILES)" || { echo "check-format: no C files found" >&2; exit 1; }
 	$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_FILES)
 
 # ---- runtime, library, CLI ----------------------------------------------------------------------
@@ -216,6 +236,10 @@ $(BUILD)/tests/test_classify: tests/unit/test_classify.c generator/classify.c ge
 		generator/proto_read.c generator/common.c | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $^ $(LDFLAGS_ALL) -ljansson
 
+$(BUILD)/tests/test_input: tests/unit/test_input.c cli/input.c cli/cli.h tests/check.h | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) -Icli $(PG_QUERY_INCLUDES) -o $@ tests/unit/test_input.c cli/input.c $(LDFLAGS_ALL) $(PG_QUERY_LIBS) \
+		-pthread
+
 # The C test programs share their CHECK counter.
 $(addprefix $(BUILD)/tests/,test_parse test_decode test_property test_json test_walk test_hardening \
 	test_hardening_wrap test_hardening_tsan): tests/check.h tests/rev_writer.h
@@ -253,6 +277,7 @@ $(BUILD)/tests/test_hardening_tsan: tests/test_hardening.c $(RT_SRCS) $(wildcard
 		$(RT_SRCS) $(PG_QUERY_LIBS) -pthread
 
 UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUILD)/tests/test_classify \
+              $(BUILD)/tests/test_input \
               $(BUILD)/tests/test_parse $(BUILD)/tests/test_decode $(BUILD)/tests/test_property \
               $(BUILD)/tests/test_json $(BUILD)/tests/test_walk $(BUILD)/tests/test_hardening \
               $(BUILD)/tests/test_hardening_tsan $(if $(PG_QUERY_DIR),,$(BUILD)/tests/test_hardening_wrap)
@@ -285,6 +310,11 @@ check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES)
 # (tests/versions/run.sh: needs the network; not part of make check).
 check-versions: deps
 	+@tests/versions/run.sh $(VERSIONS)
+
+# The README's two commands as the first commands on a fresh Debian 12, in a debootstrap chroot
+# (tests/fresh/run.sh: needs root and the network; not part of make check).
+check-fresh:
+	+@tests/fresh/run.sh
 
 # ---- fuzzing (clang's libFuzzer) ---------------------------------------------------------------
 

@@ -17,16 +17,34 @@ bool cli_read_input(const char *path, char **text, size_t *len);
 void cli_prepare_script(char *text);
 
 /* Called for each statement of a file: text is the whole (prepared) file, at the statement's byte
- * offset in it, stmt a malloc'd NUL-terminated copy of it that fn now owns. false stops. */
-typedef bool (*cli_StatementFn)(const char *text, size_t at, char *stmt, size_t len, void *ctx);
+ * offset in it and line its 1-based line, stmt a malloc'd NUL-terminated copy of it that fn now
+ * owns. false stops. */
+typedef bool (*cli_StatementFn)(const char *text, size_t at, int line, char *stmt, size_t len, void *ctx);
 
-/* Reads path, prepares it (cli_prepare_script) and splits it with libpg_query's splitter (its
- * scanner where the parser fails), calling fn on each statement. Errors go to stderr, prefixed
- * with "pgbind <command>"; false when the file could not be read or split, or fn stopped. */
+/* Prepares text in place (cli_prepare_script) and splits it with libpg_query's splitter (its
+ * scanner where the parser fails; where the scanner fails too, as on an unterminated quote, the
+ * whole text is one statement, whose syntax error is then the statement's), calling fn on each
+ * statement. text stays the caller's. Errors go to stderr, prefixed with "pgbind <command>";
+ * false when memory ran out or fn stopped. */
+bool cli_each_statement_in(char *text, size_t len, const char *command, cli_StatementFn fn, void *ctx);
+
+/* Reads path and goes through its statements with cli_each_statement_in; false when the file
+ * could not be read, or as that. */
 bool cli_each_statement(const char *path, const char *command, cli_StatementFn fn, void *ctx);
 
-/* 1-based line and column of byte offset in text. */
+/* 1-based line and column of byte offset in text (columns count characters, not bytes). It
+ * scans from the start: for many offsets of one text use a cli_Lines cursor. */
 void cli_line_col(const char *text, size_t offset, int *line, int *col);
+
+/* A position in a text that moves forward: seeking offsets in increasing order costs one pass
+ * over the text in all (a smaller offset than the last restarts from the start). */
+typedef struct cli_Lines {
+	const char *text;
+	size_t at; /* the cursor's byte offset, at line:col */
+	int line, col;
+} cli_Lines;
+void cli_lines_init(cli_Lines *lines, const char *text);
+void cli_lines_seek(cli_Lines *lines, size_t offset, int *line, int *col);
 
 /* Prints "file:line:col: error: message", the offending line and a caret under the column. */
 void cli_print_syntax_error(const char *file, const char *text, size_t offset, const char *message);
@@ -38,7 +56,9 @@ struct pgbind_ParseResult;
 bool verify_to_nodes(const struct pgbind_ParseResult *tree, const uint8_t *want, size_t want_len, char *why,
 					 size_t size);
 
-/* verify.c: every comparison of `pgbind verify` on one SQL text; returns the failed checks. */
+/* verify.c: every comparison of `pgbind verify` on a text as on a file's content (prepared and
+ * split into statements the same way, each statement verified alone); returns the failed checks.
+ * The fuzzer's oracle: an input it keeps fails `pgbind verify` as a file. */
 long verify_sql(const char *sql);
 
 /* verify_pg.c: libpg_query's reading of want is not equal() to the tree's own nodes (empty strings

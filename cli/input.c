@@ -55,19 +55,36 @@ bool cli_read_input(const char *path, char **text, size_t *len)
 	return true;
 }
 
-void cli_line_col(const char *text, size_t offset, int *line, int *col)
+void cli_lines_init(cli_Lines *lines, const char *text)
 {
-	int l = 1, c = 1;
-	for (size_t i = 0; i < offset && text[i]; i++) {
-		if (text[i] == '\n') {
+	*lines = (cli_Lines){text, 0, 1, 1};
+}
+
+void cli_lines_seek(cli_Lines *lines, size_t offset, int *line, int *col)
+{
+	if (offset < lines->at)
+		cli_lines_init(lines, lines->text);
+	const char *t = lines->text;
+	size_t i = lines->at;
+	int l = lines->line, c = lines->col;
+	for (; i < offset && t[i]; i++) {
+		if (t[i] == '\n') {
 			l++;
 			c = 1;
-		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+		} else if (((unsigned char)t[i] & 0xc0) != 0x80) {
 			c++; /* count characters, not UTF-8 continuation bytes */
 		}
 	}
+	*lines = (cli_Lines){t, i, l, c};
 	*line = l;
 	*col = c;
+}
+
+void cli_line_col(const char *text, size_t offset, int *line, int *col)
+{
+	cli_Lines lines;
+	cli_lines_init(&lines, text);
+	cli_lines_seek(&lines, offset, line, col);
 }
 
 void cli_print_syntax_error(const char *file, const char *text, size_t offset, const char *message)
@@ -110,12 +127,8 @@ void cli_prepare_script(char *text)
 	}
 }
 
-bool cli_each_statement(const char *path, const char *command, cli_StatementFn fn, void *ctx)
+bool cli_each_statement_in(char *text, size_t len, const char *command, cli_StatementFn fn, void *ctx)
 {
-	char *text;
-	size_t len;
-	if (!cli_read_input(path, &text, &len))
-		return false;
 	cli_prepare_script(text);
 	PgQuerySplitResult split = pg_query_split_with_parser(text);
 	if (split.error) {
@@ -123,16 +136,14 @@ bool cli_each_statement(const char *path, const char *command, cli_StatementFn f
 		pg_query_free_split_result(split);
 		split = pg_query_split_with_scanner(text);
 	}
-	if (split.error) {
-		fprintf(stderr, "pgbind %s: %s: cannot split into statements: %s\n", command, path, split.error->message);
-		pg_query_free_split_result(split);
-		free(text);
-		return false;
-	}
+	bool whole = split.error != NULL; /* not even the scanner: the text is one statement */
+	int n_stmts = whole ? 1 : split.n_stmts;
 	bool ok = true;
-	for (int i = 0; ok && i < split.n_stmts; i++) {
-		size_t at = (size_t)split.stmts[i]->stmt_location;
-		size_t n = (size_t)split.stmts[i]->stmt_len;
+	cli_Lines lines; /* the splitter's statements come in order: one pass over the text */
+	cli_lines_init(&lines, text);
+	for (int i = 0; ok && i < n_stmts; i++) {
+		size_t at = whole ? 0 : (size_t)split.stmts[i]->stmt_location;
+		size_t n = whole ? len : (size_t)split.stmts[i]->stmt_len;
 		if (at > len || n > len - at)
 			continue;
 		char *stmt = malloc(n + 1);
@@ -143,9 +154,21 @@ bool cli_each_statement(const char *path, const char *command, cli_StatementFn f
 		}
 		memcpy(stmt, text + at, n);
 		stmt[n] = '\0';
-		ok = fn(text, at, stmt, n, ctx);
+		int line, col;
+		cli_lines_seek(&lines, at, &line, &col);
+		ok = fn(text, at, line, stmt, n, ctx);
 	}
 	pg_query_free_split_result(split);
+	return ok;
+}
+
+bool cli_each_statement(const char *path, const char *command, cli_StatementFn fn, void *ctx)
+{
+	char *text;
+	size_t len;
+	if (!cli_read_input(path, &text, &len))
+		return false;
+	bool ok = cli_each_statement_in(text, len, command, fn, ctx);
 	free(text);
 	return ok;
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *out)
 {
@@ -123,6 +124,8 @@ int cli_parse(int argc, char **argv)
 			 "  protobuf  pg_query.ParseResult bytes, identical to libpg_query's pg_query_parse_protobuf\n"
 			 "  json      JSON in pg_query_parse's format (one line; pipe it to jq)\n"
 			 "  text      an indented tree of the fields that are set\n"
+			 "Without --format, protobuf bytes are not written to a terminal (exit 2): redirect them, or\n"
+			 "give --format (--format=protobuf writes them anyway).\n"
 			 "A syntax error prints the message, the line and a caret under the position, and exits 1.");
 		return 0;
 	}
@@ -134,6 +137,12 @@ int cli_parse(int argc, char **argv)
 	}
 	if (a.bad || a.from)
 		return 2;
+	if (!a.format && isatty(STDOUT_FILENO)) { /* checked before reading: stdin may be the terminal too */
+		fputs("pgbind parse: not writing protobuf bytes to a terminal: use --format=text (or json), or redirect "
+			  "the output\n",
+			  stderr);
+		return 2;
+	}
 	pgbind_Arena *arena = pgbind_Arena_New();
 	pgbind_Status status = {0};
 	char *sql;

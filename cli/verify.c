@@ -192,16 +192,14 @@ static void report(Verify *v, int check, bool ok)
 		v->checks[check].failed++;
 }
 
-static void mismatch(const char *file, const char *text, size_t stmt_at, const char *stmt, const char *what)
+static void mismatch(const char *file, int line, size_t stmt_at, const char *stmt, const char *what)
 {
-	int line, col;
-	cli_line_col(text, stmt_at, &line, &col);
 	printf("MISMATCH %s:%d (statement at offset %zu): %s\n", file, line, stmt_at, what);
 	printf("    %.200s%s\n", stmt, strlen(stmt) > 200 ? "..." : "");
 }
 
 /* decode(libpg_query's bytes) deep-equals the tree converted directly, and encodes back to them */
-static void verify_decode(Verify *v, const char *file, const char *text, size_t stmt_at, const char *stmt,
+static void verify_decode(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt,
 						  const pgbind_ParseResult *direct, pgbind_Arena *arena, const uint8_t *want, size_t want_len)
 {
 	char what[1024];
@@ -212,7 +210,7 @@ static void verify_decode(Verify *v, const char *file, const char *text, size_t 
 	if (!same) {
 		snprintf(what, sizeof what, "decode(libpg_query's bytes) %s",
 				 decoded ? "differs from the converted tree" : status.message);
-		mismatch(file, text, stmt_at, stmt, what);
+		mismatch(file, line, stmt_at, stmt, what);
 		return;
 	}
 	const uint8_t *data;
@@ -226,7 +224,7 @@ static void verify_decode(Verify *v, const char *file, const char *text, size_t 
 		char path[512];
 		pgbind_wire_path(want, want_len, at, path, sizeof path);
 		snprintf(what, sizeof what, "encode(decode(bytes)) differs at byte %zu: %s", at, path);
-		mismatch(file, text, stmt_at, stmt, what);
+		mismatch(file, line, stmt_at, stmt, what);
 	}
 }
 
@@ -349,7 +347,7 @@ static bool deparse_crashes(const uint8_t *bytes, size_t len, const pgbind_Parse
 }
 
 /* deparse against libpg_query's deparse of the same bytes, or a refusal the protocol justifies */
-static void verify_deparse(Verify *v, const char *file, const char *text, size_t stmt_at, const char *stmt,
+static void verify_deparse(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt,
 						   const pgbind_ParseResult *tree, pgbind_Arena *arena, const uint8_t *want, size_t want_len)
 {
 	char why[768];
@@ -377,7 +375,7 @@ static void verify_deparse(Verify *v, const char *file, const char *text, size_t
 		report(v, CHECK_DEPARSE_REFUSED, ok);
 		if (!ok) {
 			snprintf(why, sizeof why, "deparse refused (%s), but libpg_query deparses these bytes", status.message);
-			mismatch(file, text, stmt_at, stmt, why);
+			mismatch(file, line, stmt_at, stmt, why);
 		}
 		return;
 	}
@@ -389,7 +387,7 @@ static void verify_deparse(Verify *v, const char *file, const char *text, size_t
 		report(v, CHECK_DEPARSE_KEEPS, ok);
 		if (!ok) {
 			snprintf(why, sizeof why, "deparse \"%.300s\" does not parse back to the same nodes", ours);
-			mismatch(file, text, stmt_at, stmt, why);
+			mismatch(file, line, stmt_at, stmt, why);
 		}
 		return;
 	}
@@ -409,13 +407,13 @@ static void verify_deparse(Verify *v, const char *file, const char *text, size_t
 	if (!ok) {
 		snprintf(why, sizeof why, "deparse differs: pgbind \"%.300s\", libpg_query \"%.300s\"",
 				 ours ? ours : status.message, theirs.error ? theirs.error->message : theirs.query);
-		mismatch(file, text, stmt_at, stmt, why);
+		mismatch(file, line, stmt_at, stmt, why);
 	}
 	pg_query_free_deparse_result(theirs);
 }
 
 /* back to PostgreSQL: nodes, deparse, fingerprint; and the scanner */
-static void verify_return_trip(Verify *v, const char *file, const char *text, size_t stmt_at, const char *stmt,
+static void verify_return_trip(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt,
 							   const pgbind_ParseResult *tree, pgbind_Arena *arena, const uint8_t *want,
 							   size_t want_len)
 {
@@ -423,9 +421,9 @@ static void verify_return_trip(Verify *v, const char *file, const char *text, si
 	bool ok = verify_to_nodes(tree, want, want_len, why, sizeof why);
 	report(v, CHECK_TO_NODES, ok);
 	if (!ok)
-		mismatch(file, text, stmt_at, stmt, why);
+		mismatch(file, line, stmt_at, stmt, why);
 
-	verify_deparse(v, file, text, stmt_at, stmt, tree, arena, want, want_len);
+	verify_deparse(v, file, line, stmt_at, stmt, tree, arena, want, want_len);
 
 	pgbind_Status status = {0};
 	uint64_t fp = 0;
@@ -435,7 +433,7 @@ static void verify_return_trip(Verify *v, const char *file, const char *text, si
 	if (!ok) {
 		snprintf(why, sizeof why, "fingerprint %016llx, pg_query_fingerprint %016llx", (unsigned long long)fp,
 				 (unsigned long long)f.fingerprint);
-		mismatch(file, text, stmt_at, stmt, why);
+		mismatch(file, line, stmt_at, stmt, why);
 	}
 	pg_query_free_fingerprint_result(f);
 
@@ -443,11 +441,11 @@ static void verify_return_trip(Verify *v, const char *file, const char *text, si
 	ok = same_scan(stmt, arena, why, sizeof why);
 	report(v, CHECK_SCAN, ok);
 	if (!ok)
-		mismatch(file, text, stmt_at, stmt, why);
+		mismatch(file, line, stmt_at, stmt, why);
 #endif
 }
 
-static void verify_statement(Verify *v, const char *file, const char *text, size_t stmt_at, const char *stmt)
+static void verify_statement(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt)
 {
 	char what[1024];
 	v->statements++;
@@ -465,20 +463,20 @@ static void verify_statement(Verify *v, const char *file, const char *text, size
 					 oracle.error->message, oracle.error->cursorpos,
 					 tree ? "parsed" : pgbind_StatusCode_name(status.code), tree ? "" : status.message,
 					 status.cursorpos);
-			mismatch(file, text, stmt_at, stmt, what);
+			mismatch(file, line, stmt_at, stmt, what);
 		}
 	} else if (!tree) {
 		report(v, CHECK_PROTOBUF, false);
 		snprintf(what, sizeof what, "pgbind failed (%s: %s) where libpg_query parsed",
 				 pgbind_StatusCode_name(status.code), status.message);
-		mismatch(file, text, stmt_at, stmt, what);
+		mismatch(file, line, stmt_at, stmt, what);
 	} else {
 		const uint8_t *data = NULL;
 		size_t len = 0;
 		if (!pgbind_encode(tree, NULL, arena, &data, &len, &status)) {
 			report(v, CHECK_PROTOBUF, false);
 			snprintf(what, sizeof what, "pgbind_encode failed: %s", status.message);
-			mismatch(file, text, stmt_at, stmt, what);
+			mismatch(file, line, stmt_at, stmt, what);
 		} else {
 			const uint8_t *want = (const uint8_t *)oracle.parse_tree.data;
 			size_t want_len = oracle.parse_tree.len;
@@ -492,18 +490,18 @@ static void verify_statement(Verify *v, const char *file, const char *text, size
 				pgbind_wire_path(want, want_len, at, path, sizeof path);
 				snprintf(what, sizeof what, "protobuf differs at byte %zu (pgbind %zu bytes, libpg_query %zu): %s", at,
 						 len, want_len, path);
-				mismatch(file, text, stmt_at, stmt, what);
+				mismatch(file, line, stmt_at, stmt, what);
 			}
-			verify_decode(v, file, text, stmt_at, stmt, tree, arena, want, want_len);
-			verify_return_trip(v, file, text, stmt_at, stmt, tree, arena, want, want_len);
+			verify_decode(v, file, line, stmt_at, stmt, tree, arena, want, want_len);
+			verify_return_trip(v, file, line, stmt_at, stmt, tree, arena, want, want_len);
 			cli_JsonVerdict jv;
 			verify_json(stmt, tree, want, want_len, &jv);
 			report(v, CHECK_JSON, jv.text_ok);
 			if (!jv.text_ok)
-				mismatch(file, text, stmt_at, stmt, jv.text_why);
+				mismatch(file, line, stmt_at, stmt, jv.text_why);
 			report(v, CHECK_JSON_READ, jv.read_ok);
 			if (!jv.read_ok)
-				mismatch(file, text, stmt_at, stmt, jv.read_why);
+				mismatch(file, line, stmt_at, stmt, jv.read_why);
 			v->json_lost += jv.lost;
 			v->json_lost_statements += jv.lost > 0;
 		}
@@ -514,20 +512,6 @@ static void verify_statement(Verify *v, const char *file, const char *text, size
 	pg_query_free_protobuf_parse_result(oracle);
 }
 
-/* Every comparison on one SQL text, for the fuzzer: the number of failed checks (each printed). */
-long verify_sql(const char *sql)
-{
-	Verify *v = calloc(1, sizeof *v);
-	if (!v)
-		return 1;
-	verify_statement(v, "<input>", sql, 0, sql);
-	long failed = 0;
-	for (int c = 0; c < N_CHECKS; c++)
-		failed += v->checks[c].failed;
-	free(v);
-	return failed;
-}
-
 /* ---- one file -------------------------------------------------------------------------------- */
 
 typedef struct {
@@ -535,11 +519,11 @@ typedef struct {
 	const char *path;
 } FileCtx;
 
-static bool verify_one_statement(const char *text, size_t at, char *stmt, size_t len, void *ctx)
+static bool verify_one_statement(const char *text, size_t at, int line, char *stmt, size_t len, void *ctx)
 {
 	FileCtx *f = ctx;
-	(void)len;
-	verify_statement(f->v, f->path, text, at, stmt);
+	(void)text, (void)len;
+	verify_statement(f->v, f->path, line, at, stmt);
 	free(stmt);
 	return true;
 }
@@ -548,6 +532,30 @@ static bool verify_file(Verify *v, const char *path)
 {
 	FileCtx f = {v, path};
 	return cli_each_statement(path, "verify", verify_one_statement, &f);
+}
+
+/* The fuzzer's entry: the text as the content of a file, through the same preparation, split
+ * and per-statement checks as verify_file. (Verifying the text whole would differ: its last
+ * statement's RawStmt.stmt_len counts up to a ';', a deparse has none, and equal() compares
+ * stmt_len where it is a plain int, as in PostgreSQL 15 and 16, not a ParseLoc.) */
+long verify_sql(const char *sql)
+{
+	Verify *v = calloc(1, sizeof *v);
+	size_t len = strlen(sql);
+	char *text = malloc(len + 1);
+	if (!v || !text) {
+		free(v);
+		free(text);
+		return 1;
+	}
+	memcpy(text, sql, len + 1);
+	FileCtx f = {v, "<input>"};
+	long failed = cli_each_statement_in(text, len, "verify", verify_one_statement, &f) ? 0 : 1;
+	for (int c = 0; c < N_CHECKS; c++)
+		failed += v->checks[c].failed;
+	free(text);
+	free(v);
+	return failed;
 }
 
 int cli_verify(int argc, char **argv)

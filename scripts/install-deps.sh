@@ -6,11 +6,13 @@
 # fails. `make` runs this before every build.
 set -eu
 
-# build and generate: the first six; tests: pkg-config (install test), jq (JSON output), valgrind,
-# clang with its runtime (libFuzzer and sanitizers), clang-format (make check-format); the Rust
-# crate (bindings/rust): Debian's rustc and cargo, the crates prost, prost-build and bindgen as
-# Debian packages them (an offline directory registry), protoc for prost-build.
-PACKAGES="libpg-query-dev postgresql-server-dev-15 postgresql-15 libclang-dev libjansson-dev libprotobuf-c-dev
+# the compiler (a minimal Debian has none; gcc recommends libc6-dev only, so it is named) and git
+# (check-format lists the C files with it); build and generate: the next six; tests: pkg-config
+# (install test), jq (JSON output), valgrind, clang with its runtime (libFuzzer and sanitizers),
+# clang-format (make check-format); the Rust crate (bindings/rust): Debian's rustc and cargo, the
+# crates prost, prost-build and bindgen as Debian packages them (an offline directory registry),
+# protoc for prost-build.
+PACKAGES="gcc libc6-dev git libpg-query-dev postgresql-server-dev-15 postgresql-15 libclang-dev libjansson-dev libprotobuf-c-dev
 	pkg-config jq valgrind clang libclang-rt-14-dev clang-format
 	rustc cargo librust-prost-dev librust-prost-build-dev librust-bindgen-dev protobuf-compiler"
 

@@ -851,13 +851,11 @@ typedef struct CorpusFile {
 	long seen;
 } CorpusFile;
 
-static bool corpus_each(const char *text, size_t at, char *stmt, size_t len, void *ctx)
+static bool corpus_each(const char *text, size_t at, int line, char *stmt, size_t len, void *ctx)
 {
 	CorpusFile *f = ctx;
 	Corpus *c = f->c;
-	int line, col;
-	(void)len;
-	cli_line_col(text, at, &line, &col);
+	(void)text, (void)at, (void)len;
 	pgbind_Arena_Free(arena);
 	arena = pgbind_Arena_New();
 	corpus_statement(c, f->path, line, stmt);

@@ -535,10 +535,10 @@ typedef struct CorpusFile {
 	long k;
 } CorpusFile;
 
-static bool corpus_each(const char *text, size_t at, char *stmt, size_t len, void *ctx)
+static bool corpus_each(const char *text, size_t at, int line, char *stmt, size_t len, void *ctx)
 {
 	CorpusFile *f = ctx;
-	(void)text, (void)at, (void)len;
+	(void)text, (void)at, (void)line, (void)len;
 	f->problems += check_statement(stmt, f->c);
 	free(stmt);
 	if (++f->k % 64 == 0) { /* keep the arena small: trees are checked one at a time */

@@ -1,8 +1,9 @@
 /*
- * fuzz_parse.c -- libFuzzer target: arbitrary bytes as SQL text. Whatever parses goes through
- * every comparison of `pgbind verify` (bytes, decode, re-encode, nodes, deparse, fingerprint,
- * scan); whatever does not must fail the same way in libpg_query. A mismatch aborts, so the
- * fuzzer keeps the input. Inputs are capped at 4 KiB: libpg_query's own recursive protobuf
+ * fuzz_parse.c -- libFuzzer target: arbitrary bytes as SQL text, verified as `pgbind verify`
+ * verifies a file holding them (verify_sql: the same preparation and split, each statement
+ * alone), so a kept input fails `pgbind verify` too. Whatever parses goes through every
+ * comparison (bytes, decode, re-encode, nodes, deparse, fingerprint, scan); whatever does not
+ * must fail the same way in libpg_query. A mismatch aborts, so the fuzzer keeps the input. Inputs are capped at 4 KiB: libpg_query's own recursive protobuf
  * writer (the oracle) overflows its stack on deeply nested input that pgbind refuses cleanly.
  */
 #include "cli.h"

@@ -67,6 +67,11 @@ else
 	ln -s "$r/usr/include/postgresql/$major/server" "$t/src/postgres/include"
 fi
 ln -s "$r/usr/share/postgresql/$major" "$t/sql"
+# the corpus: the scripts postgresql-MAJOR itself ships (its *.sql and extension/*.sql)
+for deb in "$apt_dir"/debs/postgresql-"$major"_*.deb; do
+	dpkg-deb -c "$deb" | awk '{ print $6 }' | sed -n "s|^\./usr/share/postgresql/$major/||p" |
+		grep -E '^(extension/)?[^/]*\.sql$' | LC_ALL=C sort
+done >"$t/sql-files.txt"
 cp "$r/usr/lib/x86_64-linux-gnu/libpg_query.a" "$t/libpg_query.a"
 
 # Does the library link on this machine as it is?

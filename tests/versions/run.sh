@@ -5,8 +5,8 @@
 #   2. a copy of this checkout (its tracked files, build/ left out) runs `make regen` with that
 #      tree, exactly as a user bumping libpg_query does; the model it extracts must equal the
 #      committed schema/pgMAJOR/nodes.json;
-#   3. that copy runs `make check` with the tree, the version's own SQL scripts as the Debian
-#      corpus.
+#   3. that copy runs `make check` with the tree, the version's own SQL scripts (those
+#      postgresql-MAJOR ships, listed by debian_tree.sh) as the Debian corpus.
 # Needs the network (deb.debian.org) and about 7 minutes a version on two cores; make check does
 # not run it. Ends with "N passed, M failed".
 set -u
@@ -44,7 +44,7 @@ for sv in "$@"; do
 	step "make regen PG_QUERY_DIR=<tree>" make -C "$v/src" -s PG_QUERY_DIR="$v/tree" regen || continue
 	step "the extracted model equals the committed schema/pg$major/nodes.json" \
 		diff -u "$root/schema/pg$major/nodes.json" "$v/src/schema/pg$major/nodes.json"
-	if DEBIAN_SQL_DIR="$v/tree/sql" make -C "$v/src" -s PG_QUERY_DIR="$v/tree" check >"$v/check.log" 2>&1; then
+	if DEBIAN_SQL_DIR="$v/tree/sql" DEBIAN_SQL_LIST="$v/tree/sql-files.txt" make -C "$v/src" -s PG_QUERY_DIR="$v/tree" check >"$v/check.log" 2>&1; then
 		printf 'ok   make check PG_QUERY_DIR=<tree>: %s\n' "$(tail -1 "$v/check.log")"
 		passed=$((passed + 1))
 	else
