@@ -220,9 +220,10 @@ $(BUILD)/examples/%: examples/%.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
 
 # ---- benchmark -----------------------------------------------------------------------------------
 
-bench: all
+bench: all rust
 	$(BUILD)/pgbind bench
 	$(BUILD)/pgbind bench --growth
+	$(CARGO_RUN) bench
 
 # ---- tests --------------------------------------------------------------------------------------
 
