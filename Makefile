@@ -194,7 +194,10 @@ $(BUILD)/tests/test_classify: tests/unit/test_classify.c generator/classify.c ge
 
 # The C test programs share their CHECK counter.
 $(addprefix $(BUILD)/tests/,test_parse test_decode test_property test_json test_walk test_hardening \
-	test_hardening_wrap test_hardening_tsan): tests/check.h tests/rev_writer.h
+	test_hardening_wrap test_hardening_tsan test_deparse): tests/check.h tests/rev_writer.h
+
+$(BUILD)/tests/test_deparse: tests/test_deparse.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
 
 $(BUILD)/tests/test_parse: tests/test_parse.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
@@ -231,7 +234,8 @@ $(BUILD)/tests/test_hardening_tsan: tests/test_hardening.c $(RT_SRCS) $(wildcard
 UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUILD)/tests/test_classify \
               $(BUILD)/tests/test_parse $(BUILD)/tests/test_decode $(BUILD)/tests/test_property \
               $(BUILD)/tests/test_json $(BUILD)/tests/test_walk $(BUILD)/tests/test_hardening \
-              $(BUILD)/tests/test_hardening_tsan $(if $(PG_QUERY_DIR),,$(BUILD)/tests/test_hardening_wrap)
+              $(BUILD)/tests/test_hardening_tsan $(if $(PG_QUERY_DIR),,$(BUILD)/tests/test_hardening_wrap) \
+              $(BUILD)/tests/test_deparse
 
 # The same tests built with AddressSanitizer and UndefinedBehaviorSanitizer (make check runs them).
 SAN_BUILD := $(BUILD)/san

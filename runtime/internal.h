@@ -27,4 +27,17 @@ bool pgbind_to_pg_nodes(const pgbind_ParseResult *tree, void *memory_context, co
  * such field ("AlterEnumStmt.newVal") in where. */
 bool pgbind_find_lossy_empty_string(const pgbind_ParseResult *tree, char *where, size_t size);
 
+/* A copy of tree in arena in which every such empty string is replacement (for deparsing through
+ * the protocol with something it carries); the caller's tree is not written. *collides says
+ * whether some string of the tree already holds replacement. */
+pgbind_ParseResult *pgbind_copy_replacing_lossy_empty(const pgbind_ParseResult *tree, const char *replacement,
+													  pgbind_Arena *arena, bool *collides, pgbind_Status *status);
+
+/* Whether a and b differ, locations aside (the fields PostgreSQL's equal() skips, and RawStmt's
+ * stmt_len); the first difference's field path goes to path ("ParseResult.stmts[0].stmt.
+ * DeclareCursorStmt.options (16, then 0)"). lenient: NULL in a matches "" in b in the char *
+ * fields the protocol cannot tell apart (a tree decoded from protobuf holds NULL there). */
+bool pgbind_first_difference(const pgbind_ParseResult *a, const pgbind_ParseResult *b, bool lenient, char *path,
+							 size_t size);
+
 #endif

@@ -53,6 +53,7 @@ typedef enum pgbind_StatusCode {
 	PGBIND_ERROR_MALFORMED,       /* input bytes are not a valid encoding; offset says where */
 	PGBIND_ERROR_ARGUMENT,        /* a NULL or out-of-range argument */
 	PGBIND_ERROR_UNREPRESENTABLE, /* libpg_query's deparse route cannot carry or deparse this tree (pgbind_deparse) */
+	PGBIND_ERROR_ROUND_TRIP, /* checked deparse: the SQL parses back to another tree (pgbind_Options.check_deparse) */
 } pgbind_StatusCode;
 
 typedef struct pgbind_Status {
@@ -155,7 +156,8 @@ PGBIND_ARENA_INLINE void *pgbind_Arena_Alloc(pgbind_Arena *arena, size_t size)
 #define PGBIND_DEPARSE_MAX_DEPTH 1000
 
 typedef struct pgbind_Options {
-	int max_depth; /* nesting limit of every path; 0 = PGBIND_DEFAULT_MAX_DEPTH */
+	int max_depth;      /* nesting limit of every path; 0 = PGBIND_DEFAULT_MAX_DEPTH */
+	bool check_deparse; /* pgbind_deparse parses its SQL back and returns it only when equal() (see there) */
 } pgbind_Options;
 
 /* ---- Parse ----------------------------------------------------------------------------------- */
@@ -219,11 +221,22 @@ PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *me
  * linked library offers (see runtime/pg_route.c). From nodes where the library exports its
  * node-level deparser (libpg_query 17 and 18 built with their own headers): every string as the
  * tree holds it. Through protobuf (Debian 12's 15-4.0.0) an empty string in a char * field
- * arrives as NULL: the SQL would change (COMMENT ... IS '' comes back as IS NULL) and the
- * deparser crashes on many such fields (ALTER TYPE t ADD VALUE ''), so such a tree is refused
- * there with PGBIND_ERROR_UNREPRESENTABLE naming the field. On every route, so are trees the
- * deparser of the linked version is known to crash on (before 18: COPY t FROM STDIN (format)),
- * and trees nested deeper than PGBIND_DEPARSE_MAX_DEPTH.
+ * arrives as NULL, which the deparser may print as something else (COMMENT ... IS '' as IS NULL)
+ * or crash on (ALTER TYPE t ADD VALUE ''): such a tree is deparsed with a marker string in place
+ * of each such "", the markers are taken out of the SQL, and the SQL is parsed back and compared
+ * with the tree by PostgreSQL's equal() (locations aside). It is returned when equal; else the
+ * tree is refused with PGBIND_ERROR_UNREPRESENTABLE naming the node and field and the first
+ * differing field path. On every route, so are trees the deparser of the linked version is known
+ * to crash on (before 18: COPY t FROM STDIN (format)), and trees nested deeper than
+ * PGBIND_DEPARSE_MAX_DEPTH.
+ *
+ * With options->check_deparse, every result is parsed back and compared so: the SQL is returned
+ * only when it gives the tree's statements again, else PGBIND_ERROR_ROUND_TRIP with the first
+ * differing field path ("ParseResult.stmts[0].stmt.DeclareCursorStmt.options (64, then 0)").
+ * libpg_query's deparser writes SQL of another tree for some statements (DECLARE c ASENSITIVE
+ * CURSOR, SHOW ALL, CLUSTER VERBOSE: `pgbind verify -v` lists them). A tree decoded from protobuf
+ * holds NULL where the SQL had "" in those char * fields: NULL there matches "". The check costs
+ * one raw parse and one conversion to nodes more (`pgbind bench`); off by default, see README.md.
  */
 PGBIND_API const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options,
 									  pgbind_Arena *arena, pgbind_Status *status);

@@ -164,6 +164,7 @@ step "classifier" "$BUILD/tests/test_classify"
 echo "== parse direction"
 step "classic mistakes, A_Const kinds, errors, depth, arena" "$BUILD/tests/test_parse"
 step "decoder: malformed input, wire-format latitude, depth" "$BUILD/tests/test_decode"
+step "deparse: empty strings protobuf cannot carry, the round-trip check" "$BUILD/tests/test_deparse"
 
 echo "== JSON, walker, examples"
 CORPUS_EXTRA=""
