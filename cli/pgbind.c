@@ -2,7 +2,7 @@
  * pgbind.c -- the pgbind command: subcommand dispatch and the commands over one input.
  *
  *   pgbind parse [--format=protobuf|json|text] [FILE|-]
- *   pgbind deparse [--from=sql|protobuf|json] [FILE|-]
+ *   pgbind deparse [--check] [--from=sql|protobuf|json] [FILE|-]
  *   pgbind fingerprint [FILE|-]
  *   pgbind scan [FILE|-]
  *   pgbind verify [--coverage=FILE] FILE...
@@ -25,8 +25,9 @@ static void usage(FILE *out)
 		  "        parse SQL (any number of statements) and write its tree: protobuf bytes\n"
 		  "        identical to libpg_query's pg_query_parse_protobuf (default), JSON in\n"
 		  "        pg_query_parse's format, or an indented readable tree (text)\n"
-		  "  deparse [--from=sql|protobuf|json] [FILE|-]\n"
-		  "        SQL text again, from SQL, protobuf bytes or JSON (libpg_query's deparser)\n"
+		  "  deparse [--check] [--from=sql|protobuf|json] [FILE|-]\n"
+		  "        SQL text again, from SQL, protobuf bytes or JSON (libpg_query's deparser);\n"
+		  "        --check: only SQL that parses back to the same tree\n"
 		  "  fingerprint [FILE|-]\n"
 		  "        libpg_query's fingerprint of the SQL, from pgbind's tree\n"
 		  "  scan [FILE|-]\n"
@@ -84,6 +85,7 @@ typedef struct {
 	const char *path;
 	const char *format;
 	const char *from;
+	bool check;
 	bool help;
 	bool bad;
 } Args;
@@ -97,6 +99,8 @@ static Args parse_args(int argc, char **argv, const char *command)
 			a.format = argv[i] + 9;
 		else if (strncmp(argv[i], "--from=", 7) == 0)
 			a.from = argv[i] + 7;
+		else if (strcmp(argv[i], "--check") == 0 && strcmp(command, "deparse") == 0)
+			a.check = true;
 		else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
 			a.help = true;
 		else if (argv[i][0] == '-' && argv[i][1]) {
@@ -207,11 +211,13 @@ int cli_deparse(int argc, char **argv)
 {
 	Args a = parse_args(argc, argv, "deparse");
 	if (a.help) {
-		puts("usage: pgbind deparse [--from=sql|protobuf|json] [FILE|-]\n"
+		puts("usage: pgbind deparse [--check] [--from=sql|protobuf|json] [FILE|-]\n"
 			 "Writes SQL text for the input: SQL (default; parsed, then deparsed), pg_query.ParseResult\n"
 			 "protobuf bytes or JSON in pg_query_parse's format (as `pgbind parse` writes them). Uses\n"
 			 "libpg_query's deparser; statements are separated by '; '. Exits 1 on a syntax error or\n"
-			 "malformed input (with its byte offset, or line and column for JSON).");
+			 "malformed input (with its byte offset, or line and column for JSON).\n"
+			 "--check  parse the SQL back and write it only when it gives the same tree (PostgreSQL's\n"
+			 "         equal(), locations aside); else exit 1 naming the first differing field");
 		return 0;
 	}
 	const char *from = a.from ? a.from : "sql";
@@ -238,7 +244,8 @@ int cli_deparse(int argc, char **argv)
 		}
 	}
 	if (tree) {
-		const char *out = pgbind_deparse(tree, NULL, arena, &status);
+		pgbind_Options options = {.check_deparse = a.check};
+		const char *out = pgbind_deparse(tree, &options, arena, &status);
 		if (out) {
 			printf("%s\n", out);
 			rc = fflush(stdout) == 0 ? 0 : 1;

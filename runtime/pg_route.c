@@ -184,7 +184,7 @@ static bool round_trip_holds(const pgbind_ParseResult *tree, bool tree_has_lossy
 	if (converted) {
 		PgQueryInternalParsetreeAndError raw = PGBIND_RAW_PARSE(sql);
 		if (raw.error) {
-			snprintf(why, size, "the SQL does not parse back (%s at %d)",
+			snprintf(why, size, "\"%.60s%s\" does not parse (%s at %d)", sql, strlen(sql) > 60 ? "..." : "",
 					 raw.error->message ? raw.error->message : "syntax error", raw.error->cursorpos);
 			pg_query_free_error(raw.error);
 		} else {
@@ -212,7 +212,7 @@ static bool round_trip_holds(const pgbind_ParseResult *tree, bool tree_has_lossy
 	char path[200];
 	if (!pgbind_first_difference(tree, back, !tree_has_lossy_empty, path, sizeof path))
 		snprintf(path, sizeof path, "ParseResult (equal() differs where the AST does not)");
-	snprintf(why, size, "the SQL parses back to another tree, first at %s", path);
+	snprintf(why, size, "it parses back to another tree, first at %s", path);
 	return false;
 }
 
@@ -366,11 +366,11 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 		return NULL; /* the check itself failed (out of memory): status says so */
 	if (lossy)
 		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
-					"%s is an empty string, which libpg_query's protobuf deparse route cannot carry, and "
-					"deparsed as one %s: not deparsed",
+					"%s is an empty string, which libpg_query's protobuf deparse route cannot carry; deparsed "
+					"with one there, %s: not deparsed",
 					where, why);
 	else
-		pgbind_fail(status, PGBIND_ERROR_ROUND_TRIP, "libpg_query's deparser wrote SQL that is not this tree: %s", why);
+		pgbind_fail(status, PGBIND_ERROR_ROUND_TRIP, "libpg_query's deparser wrote wrong SQL for this tree: %s", why);
 	return NULL;
 }
 

@@ -209,6 +209,15 @@ step "deparse from SQL matches libpg_query's deparse of the same statements" sh 
 step "deparse from protobuf reads what parse writes" sh -c "
 	'$BUILD/pgbind' parse '$TMP/two.sql' | '$BUILD/pgbind' deparse --from=protobuf |
 		grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
+step "deparse of empty strings protobuf carries as NULL: libpg_query's SQL" sh -c "
+	echo \"CREATE TABLESPACE regress_tblspace LOCATION ''\" | '$BUILD/pgbind' deparse |
+		grep -qx \"CREATE TABLESPACE regress_tblspace LOCATION ''\" &&
+	echo \"CREATE SUBSCRIPTION regress_addr_sub CONNECTION '' PUBLICATION bar WITH (connect = false, slot_name = NONE)\" |
+		'$BUILD/pgbind' deparse | grep -qx \"CREATE SUBSCRIPTION regress_addr_sub CONNECTION '' PUBLICATION bar WITH (connect = false, slot_name = NONE)\""
+expect_fail "deparse --check refuses libpg_query's wrong SQL, naming the field" \
+	"DeclareCursorStmt.options" sh -c "echo 'DECLARE c ASENSITIVE CURSOR FOR SELECT 1' | '$BUILD/pgbind' deparse --check"
+step "deparse --check writes SQL that round-trips" sh -c "
+	'$BUILD/pgbind' deparse --check '$TMP/two.sql' | grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
 printf '\012\005ab' >"$TMP/bad.pb"
 expect_fail "deparse of malformed protobuf names the byte offset" "runs past the end of its message at byte 1" \
 	"$BUILD/pgbind" deparse --from=protobuf "$TMP/bad.pb"

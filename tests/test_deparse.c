@@ -48,8 +48,8 @@ static void test_empty_strings(void)
 		pgbind_Status st = {0};
 		const char *got = ours(sql, NULL, &st);
 		char *want = theirs(sql);
-		CHECK(got && want && strcmp(got, want) == 0, "%s: pgbind \"%s\", libpg_query \"%s\"", sql, got ? got : st.message,
-			  want ? want : "(error)");
+		CHECK(got && want && strcmp(got, want) == 0, "%s: pgbind \"%s\", libpg_query \"%s\"", sql,
+			  got ? got : st.message, want ? want : "(error)");
 		free(want);
 	}
 	/* libpg_query prints IS NULL for this (another statement): pgbind keeps the '' */
@@ -85,7 +85,79 @@ static void test_empty_strings(void)
 		CHECK(!got && st.code == PGBIND_ERROR_UNREPRESENTABLE &&
 				  strstr(st.message, "CreateTableSpaceStmt.tablespacename is an empty string"),
 			  "an empty tablespace name is refused, named (%s)", got ? got : st.message);
-		CHECK(strstr(st.message, "does not parse back"), "... saying why (%s)", st.message);
+		CHECK(strstr(st.message, "\"CREATE TABLESPACE  LOCATION 'a'\" does not parse"), "... saying why (%s)",
+			  st.message);
+	}
+}
+
+/* 2. The round-trip check: SQL only when it parses back equal(), else the first differing field. */
+static void test_check(void)
+{
+	pgbind_Options check = {.check_deparse = true};
+	/* libpg_query's deparser writes SQL of another tree (or none that parses) for these; without
+	 * the check pgbind passes that SQL on, as libpg_query does */
+	static const struct {
+		const char *sql, *why;
+	} wrong[] = {
+		{"DECLARE c ASENSITIVE CURSOR FOR SELECT 1", "first at ParseResult.stmts[0].stmt.DeclareCursorStmt.options"},
+		{"ALTER TABLE t ENABLE TRIGGER ALL", "\"ALTER TABLE t ENABLE TRIGGER\" does not parse"},
+		{"SHOW ALL", "\"SHOW SESSION ALL\" does not parse"},
+		{"CLUSTER VERBOSE", "\"CLUSTER (VERBOSE)\" does not parse"},
+		{"GRANT SET ON PARAMETER work_mem TO bob", "does not parse"},
+		{"DROP SUBSCRIPTION IF EXISTS sub2 CASCADE",
+		 "first at ParseResult.stmts[0].stmt.DropSubscriptionStmt.behavior (DROP_CASCADE, then DROP_RESTRICT)"},
+		{"IMPORT FOREIGN SCHEMA \"Remote\" FROM SERVER srv INTO s",
+		 "ImportForeignSchemaStmt.remote_schema (\"Remote\", then \"remote\")"},
+		{"SELECT 1; SHOW ALL", "\"SELECT 1; SHOW SESSION ALL\" does not parse"},
+	};
+	for (size_t i = 0; i < sizeof wrong / sizeof *wrong; i++) {
+		pgbind_Status st = {0};
+		const char *plain = ours(wrong[i].sql, NULL, &st);
+		char *want = theirs(wrong[i].sql);
+		CHECK(plain && want && strcmp(plain, want) == 0, "%s: unchecked, libpg_query's SQL (%s)", wrong[i].sql,
+			  plain ? plain : st.message);
+		free(want);
+		memset(&st, 0, sizeof st);
+		const char *got = ours(wrong[i].sql, &check, &st);
+		CHECK(!got && st.code == PGBIND_ERROR_ROUND_TRIP && strstr(st.message, wrong[i].why),
+			  "%s: checked, PGBIND_ERROR_ROUND_TRIP naming \"%s\" (%s)", wrong[i].sql, wrong[i].why,
+			  got ? got : st.message);
+	}
+	/* what round-trips comes out the same, checked or not: statement lengths and locations differ
+	 * from the text's, and do not count */
+	static const char *const right[] = {
+		"SELECT 1",
+		"SELECT   a ,b FROM t WHERE x = 1 ;\n\n  UPDATE t SET a = 2",
+		"SELECT DISTINCT a FROM t",
+		"CREATE TABLESPACE x LOCATION ''",
+		"COMMENT ON TABLE t IS ''",
+		"INSERT INTO t VALUES (1, 'x', NULL, -2.5e3, B'101')",
+	};
+	for (size_t i = 0; i < sizeof right / sizeof *right; i++) {
+		pgbind_Status st = {0};
+		const char *plain = ours(right[i], NULL, &st);
+		const char *got = ours(right[i], &check, &st);
+		CHECK(plain && got && strcmp(plain, got) == 0, "%s: checked \"%s\", unchecked \"%s\"", right[i],
+			  got ? got : st.message, plain ? plain : "");
+	}
+	/* a tree decoded from protobuf holds NULL where the SQL had "": it still checks */
+	PgQueryProtobufParseResult p = pg_query_parse_protobuf("CREATE TABLESPACE x LOCATION ''");
+	pgbind_Status st = {0};
+	pgbind_ParseResult *decoded =
+		p.error ? NULL : pgbind_decode((const uint8_t *)p.parse_tree.data, p.parse_tree.len, NULL, arena, &st);
+	const char *got = decoded ? pgbind_deparse(decoded, &check, arena, &st) : NULL;
+	CHECK(got && strcmp(got, "CREATE TABLESPACE x LOCATION ''") == 0, "a decoded tree's NULL location checks (%s)",
+		  got ? got : st.message);
+	pg_query_free_protobuf_parse_result(p);
+	/* a rewrite the deparser drops: CASCADE set on a DROP SUBSCRIPTION */
+	pgbind_ParseResult *tree = pgbind_parse("DROP SUBSCRIPTION s", NULL, arena, &st);
+	if (tree) {
+		((pgbind_DropSubscriptionStmt *)tree->stmts[0]->stmt)->behavior = PGBIND_DROP_CASCADE;
+		memset(&st, 0, sizeof st);
+		got = pgbind_deparse(tree, &check, arena, &st);
+		CHECK(!got && st.code == PGBIND_ERROR_ROUND_TRIP &&
+				  strstr(st.message, "ParseResult.stmts[0].stmt.DropSubscriptionStmt.behavior"),
+			  "CASCADE set by a rewrite: refused, the path named (%s)", got ? got : st.message);
 	}
 }
 
@@ -93,6 +165,7 @@ int main(void)
 {
 	arena = pgbind_Arena_New();
 	test_empty_strings();
+	test_check();
 	pgbind_Arena_Free(arena);
 	pg_query_exit();
 	printf("%d passed, %d failed\n", n_passed, n_failed);
