@@ -66,6 +66,7 @@ int cli_parse(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_deparse(int argc, char **argv);
 int cli_fingerprint(int argc, char **argv);
+int cli_normalize(int argc, char **argv);
 int cli_scan(int argc, char **argv);
 
 #endif

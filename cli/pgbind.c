@@ -4,6 +4,7 @@
  *   pgbind parse [--format=protobuf|json|text] [FILE|-]
  *   pgbind deparse [--check] [--from=sql|protobuf|json] [FILE|-]
  *   pgbind fingerprint [FILE|-]
+ *   pgbind normalize [FILE|-]
  *   pgbind scan [FILE|-]
  *   pgbind verify [--coverage=FILE] FILE...
  */
@@ -30,6 +31,8 @@ static void usage(FILE *out)
 		  "        --check: only SQL that parses back to the same tree\n"
 		  "  fingerprint [FILE|-]\n"
 		  "        libpg_query's fingerprint of the SQL, from pgbind's tree\n"
+		  "  normalize [FILE|-]\n"
+		  "        the SQL with constants replaced by $1, $2, ... (pg_query_normalize's text)\n"
 		  "  scan [FILE|-]\n"
 		  "        the scanner's tokens, comments included\n"
 		  "  bench [--growth] [--quick] [--json] [FILE...]\n"
@@ -288,6 +291,34 @@ int cli_fingerprint(int argc, char **argv)
 	return rc;
 }
 
+int cli_normalize(int argc, char **argv)
+{
+	Args a = parse_args(argc, argv, "normalize");
+	if (a.help) {
+		puts("usage: pgbind normalize [FILE|-]\n"
+			 "Prints the SQL with its constants replaced by $1, $2, ... as libpg_query's\n"
+			 "pg_query_normalize does, computed from pgbind's tree of the SQL (no second parse).");
+		return 0;
+	}
+	if (a.bad || a.format || a.from)
+		return 2;
+	pgbind_Arena *arena = pgbind_Arena_New();
+	pgbind_Status status = {0};
+	char *sql;
+	int rc = 1;
+	pgbind_ParseResult *tree = read_and_parse(a.path, arena, &sql);
+	const char *out = tree ? pgbind_normalize(tree, sql, NULL, arena, &status) : NULL;
+	if (out) {
+		printf("%s\n", out);
+		rc = fflush(stdout) == 0 ? 0 : 1;
+	} else if (tree) {
+		fprintf(stderr, "pgbind normalize: %s\n", status.message);
+	}
+	pgbind_Arena_Free(arena);
+	free(sql);
+	return rc;
+}
+
 int cli_scan(int argc, char **argv)
 {
 	Args a = parse_args(argc, argv, "scan");
@@ -354,6 +385,8 @@ int main(int argc, char **argv)
 		return cli_fingerprint(argc - 1, argv + 1);
 	if (strcmp(argv[1], "scan") == 0)
 		return cli_scan(argc - 1, argv + 1);
+	if (strcmp(argv[1], "normalize") == 0)
+		return cli_normalize(argc - 1, argv + 1);
 	if (strcmp(argv[1], "bench") == 0)
 		return cli_bench(argc - 1, argv + 1);
 	fprintf(stderr, "pgbind: unknown command '%s'\n", argv[1]);

@@ -47,6 +47,7 @@ enum {
 	CHECK_ROUND_TRIP_BUGS,
 	CHECK_DEPARSER_FAILS,
 	CHECK_FINGERPRINT,
+	CHECK_NORMALIZE,
 	CHECK_SCAN,
 	CHECK_JSON,
 	CHECK_JSON_READ,
@@ -526,6 +527,18 @@ static void verify_return_trip(Verify *v, const char *file, const char *text, si
 	}
 	pg_query_free_fingerprint_result(f);
 
+	PgQueryNormalizeResult n = pg_query_normalize(stmt);
+	memset(&status, 0, sizeof status);
+	const char *normalized = pgbind_normalize(tree, stmt, NULL, arena, &status);
+	ok = !n.error && normalized && strcmp(normalized, n.normalized_query) == 0;
+	report(v, CHECK_NORMALIZE, ok);
+	if (!ok) {
+		snprintf(why, sizeof why, "normalize \"%.300s\", pg_query_normalize \"%.300s\"",
+				 normalized ? normalized : status.message, n.error ? n.error->message : n.normalized_query);
+		mismatch(file, text, stmt_at, stmt, why);
+	}
+	pg_query_free_normalize_result(n);
+
 #if SCAN_CHECKED
 	ok = same_scan(stmt, arena, why, sizeof why);
 	report(v, CHECK_SCAN, ok);
@@ -656,6 +669,7 @@ int cli_verify(int argc, char **argv)
 	v->checks[CHECK_ROUND_TRIP_BUGS].name = "libpg_query deparser bugs: wrong SQL (--check)";
 	v->checks[CHECK_DEPARSER_FAILS].name = "libpg_query deparser bugs: error or crash";
 	v->checks[CHECK_FINGERPRINT].name = "fingerprint equals pg_query_fingerprint";
+	v->checks[CHECK_NORMALIZE].name = "normalize equals pg_query_normalize";
 	v->checks[CHECK_SCAN].name = SCAN_CHECK_NAME;
 	v->checks[CHECK_JSON].name = library_loses_negative_integers() ? "JSON equals pg_query_parse's (its bug aside)"
 																   : "JSON equals pg_query_parse's";

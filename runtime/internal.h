@@ -23,6 +23,14 @@ int pgbind_max_depth(const pgbind_Options *options);
 bool pgbind_to_pg_nodes(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
 						bool keep_empty_strings, void **out, pgbind_Status *status);
 
+/* The same for one node (and all below it); NULL gives NULL. */
+bool pgbind_to_pg_node(const pgbind_Node *node, void *memory_context, const pgbind_Options *options,
+					   bool keep_empty_strings, void **out, pgbind_Status *status);
+
+/* libpg_query's pg_query_fingerprint_node of node, as PostgreSQL nodes of the raw parse would
+ * give it ("" kept); NULL is allowed (libpg_query fingerprints it too). */
+bool pgbind_fingerprint_node(const pgbind_Node *node, uint64_t *fingerprint, pgbind_Status *status);
+
 /* Whether tree holds "" in a char * field libpg_query's protocol turns into NULL; names the first
  * such field ("AlterEnumStmt.newVal") in where. */
 bool pgbind_find_lossy_empty_string(const pgbind_ParseResult *tree, char *where, size_t size);

@@ -390,6 +390,17 @@ bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *op
 	return ok;
 }
 
+bool pgbind_fingerprint_node(const pgbind_Node *node, uint64_t *fingerprint, pgbind_Status *status)
+{
+	MemoryContext ctx = pg_query_enter_memory_context();
+	void *nodes;
+	bool ok = pgbind_to_pg_node(node, ctx, NULL, true, &nodes, status);
+	if (ok)
+		*fingerprint = pg_query_fingerprint_node(nodes);
+	pg_query_exit_memory_context(ctx);
+	return ok;
+}
+
 pgbind_ScanResult *pgbind_scan(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
 							   pgbind_Status *status)
 {

@@ -246,6 +246,20 @@ PGBIND_API const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbi
 PGBIND_API bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *options, uint64_t *fingerprint,
 								   pgbind_Status *status);
 
+/*
+ * pg_query_normalize's text for sql: its constants replaced by $1, $2, ... (numbered in
+ * libpg_query's walk order, after the highest $n sql holds itself), from tree, which must be the
+ * parse of sql (pgbind_parse, or pgbind_decode of its pg_query_parse_protobuf bytes: the
+ * locations are what is used), without parsing again. Byte for byte what libpg_query 15-4.0.0
+ * returns, its choices included: the constants of most utility statements stay (CREATE TABLE t
+ * (a int DEFAULT 1)), as do type modifiers (varchar(10)) and GROUP BY / ORDER BY positions
+ * (GROUP BY 1); see runtime/normalize.c for the rules. The text lives in arena. A tree that
+ * does not fit sql (a constant past its end, or two overlapping) is PGBIND_ERROR_INVALID, a
+ * tree deeper than options->max_depth PGBIND_ERROR_DEPTH. Thread-safe as pgbind_parse.
+ */
+PGBIND_API const char *pgbind_normalize(const pgbind_ParseResult *tree, const char *sql, const pgbind_Options *options,
+										pgbind_Arena *arena, pgbind_Status *status);
+
 /* The tokens of sql as libpg_query's scanner sees them (comments included), in arena. A scan
  * error is PGBIND_ERROR_SYNTAX with PostgreSQL's message and cursor position. */
 PGBIND_API pgbind_ScanResult *pgbind_scan(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,

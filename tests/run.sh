@@ -165,6 +165,7 @@ echo "== parse direction"
 step "classic mistakes, A_Const kinds, errors, depth, arena" "$BUILD/tests/test_parse"
 step "decoder: malformed input, wire-format latitude, depth" "$BUILD/tests/test_decode"
 step "deparse: empty strings protobuf cannot carry, the round-trip check" "$BUILD/tests/test_deparse"
+step "normalize: each of libpg_query's rules, the scanner's corners, bad input" "$BUILD/tests/test_normalize"
 
 echo "== JSON, walker, examples"
 CORPUS_EXTRA=""
