@@ -475,6 +475,66 @@ static bool op_fingerprint_base(const Item *it, ArenaUse *use)
 	return ok;
 }
 
+static bool op_normalize(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	const char *n = a ? pgbind_normalize(it->tree, it->sql, NULL, a, NULL) : NULL;
+	sink += n ? (unsigned char)n[0] : 0;
+	arena_done(a, use);
+	return n != NULL;
+}
+
+static bool op_normalize_sql(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	pgbind_ParseResult *t = a ? pgbind_parse(it->sql, NULL, a, NULL) : NULL;
+	const char *n = t ? pgbind_normalize(t, it->sql, NULL, a, NULL) : NULL;
+	sink += n ? (unsigned char)n[0] : 0;
+	arena_done(a, use);
+	return n != NULL;
+}
+
+static bool op_normalize_base(const Item *it, ArenaUse *use)
+{
+	(void)use;
+	PgQueryNormalizeResult r = pg_query_normalize(it->sql);
+	bool ok = !r.error && r.normalized_query;
+	sink += ok ? (unsigned char)r.normalized_query[0] : 0;
+	pg_query_free_normalize_result(r);
+	return ok;
+}
+
+/* What a proxy does per query: the tree, its fingerprint and normalized text, and the protobuf
+ * bytes, from one parse. */
+static bool op_proxy(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	pgbind_ParseResult *t = a ? pgbind_parse(it->sql, NULL, a, NULL) : NULL;
+	uint64_t fp = 0;
+	const uint8_t *data = NULL;
+	size_t len = 0;
+	const char *n = NULL;
+	bool ok = t && pgbind_fingerprint(t, NULL, &fp, NULL) && (n = pgbind_normalize(t, it->sql, NULL, a, NULL)) &&
+			  pgbind_encode(t, NULL, a, &data, &len, NULL);
+	sink += fp + len + (n ? (unsigned char)n[0] : 0);
+	arena_done(a, use);
+	return ok;
+}
+
+static bool op_proxy_base(const Item *it, ArenaUse *use)
+{
+	(void)use;
+	PgQueryProtobufParseResult p = pg_query_parse_protobuf(it->sql);
+	PgQueryFingerprintResult f = pg_query_fingerprint(it->sql);
+	PgQueryNormalizeResult n = pg_query_normalize(it->sql);
+	bool ok = !p.error && !f.error && !n.error;
+	sink += p.parse_tree.len + f.fingerprint + (n.normalized_query ? (unsigned char)n.normalized_query[0] : 0);
+	pg_query_free_protobuf_parse_result(p);
+	pg_query_free_fingerprint_result(f);
+	pg_query_free_normalize_result(n);
+	return ok;
+}
+
 typedef struct OpDef {
 	const char *key;  /* name in --json */
 	const char *side; /* pgbind, baseline or limit */
@@ -500,6 +560,11 @@ enum {
 	OP_FINGERPRINT,
 	OP_FINGERPRINT_SQL,
 	OP_FINGERPRINT_BASE,
+	OP_NORMALIZE,
+	OP_NORMALIZE_SQL,
+	OP_NORMALIZE_BASE,
+	OP_PROXY,
+	OP_PROXY_BASE,
 	N_OPS
 };
 
@@ -539,6 +604,18 @@ static const OpDef ops[N_OPS] = {
 							"arena new + pgbind_parse + pgbind_fingerprint + arena free", op_fingerprint_sql},
 	[OP_FINGERPRINT_BASE] = {"pg_query_fingerprint", "baseline", "pg_query_fingerprint (of the SQL) + free result",
 							 op_fingerprint_base},
+	[OP_NORMALIZE] = {"normalize", "pgbind", "arena new + pgbind_normalize (AST precomputed) + arena free",
+					  op_normalize},
+	[OP_NORMALIZE_SQL] = {"normalize_from_sql", "pgbind", "arena new + pgbind_parse + pgbind_normalize + arena free",
+						  op_normalize_sql},
+	[OP_NORMALIZE_BASE] = {"pg_query_normalize", "baseline", "pg_query_normalize (of the SQL) + free result",
+						   op_normalize_base},
+	[OP_PROXY] = {"proxy", "pgbind",
+				  "arena new + pgbind_parse + pgbind_fingerprint + pgbind_normalize + pgbind_encode + arena free",
+				  op_proxy},
+	[OP_PROXY_BASE] = {"proxy_libpg_query", "baseline",
+					   "pg_query_parse_protobuf + pg_query_fingerprint + pg_query_normalize + free results",
+					   op_proxy_base},
 };
 
 /* --only: a bit per selected path; 0 = all. raw_parse always runs: the x raw column needs it. */
@@ -590,8 +667,11 @@ static const RowDef rows[] = {
 	{"deparse floor (libpg_query)", -1, OP_DEPARSE_FLOOR, ""},
 	{"deparse, round trip checked", OP_DEPARSE_CHECKED, OP_DEPARSE_BASE, ""},
 	{"check cost (vs unchecked)", OP_DEPARSE_CHECKED, OP_DEPARSE, ""},
-	{"fingerprint from AST", OP_FINGERPRINT, OP_FINGERPRINT_BASE, ""},
-	{"fingerprint from SQL", OP_FINGERPRINT_SQL, OP_FINGERPRINT_BASE, ""},
+	{"fingerprint from AST", OP_FINGERPRINT, OP_FINGERPRINT_BASE, ">=2x"},
+	{"fingerprint from SQL", OP_FINGERPRINT_SQL, OP_FINGERPRINT_BASE, ">1.2x"},
+	{"normalize from AST", OP_NORMALIZE, OP_NORMALIZE_BASE, ""},
+	{"normalize from SQL", OP_NORMALIZE_SQL, OP_NORMALIZE_BASE, ""},
+	{"proxy: parse+fp+normalize+pb", OP_PROXY, OP_PROXY_BASE, ">=3x"},
 };
 #define N_ROWS ((int)(sizeof rows / sizeof *rows))
 

@@ -23,13 +23,13 @@ int pgbind_max_depth(const pgbind_Options *options);
 bool pgbind_to_pg_nodes(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
 						bool keep_empty_strings, void **out, pgbind_Status *status);
 
-/* The same for one node (and all below it); NULL gives NULL. */
-bool pgbind_to_pg_node(const pgbind_Node *node, void *memory_context, const pgbind_Options *options,
-					   bool keep_empty_strings, void **out, pgbind_Status *status);
-
-/* libpg_query's pg_query_fingerprint_node of node, as PostgreSQL nodes of the raw parse would
- * give it ("" kept); NULL is allowed (libpg_query fingerprints it too). */
-bool pgbind_fingerprint_node(const pgbind_Node *node, uint64_t *fingerprint, pgbind_Status *status);
+/* libpg_query's fingerprint computed over the AST itself (runtime/fingerprint.c): of tree (its
+ * statements, as pg_query_fingerprint of its SQL) when tree is not NULL, else of root (as
+ * pg_query_fingerprint_node of its nodes). It reads 100 levels of nodes, as libpg_query's does;
+ * only a chain of messages deeper than max_depth (SELECT ... UNION ... nests through larg) is
+ * PGBIND_ERROR_DEPTH. */
+bool pgbind_fingerprint_ast(const pgbind_Node *root, const pgbind_ParseResult *tree, const pgbind_Options *options,
+							uint64_t *fingerprint, pgbind_Status *status);
 
 /* Whether tree holds "" in a char * field libpg_query's protocol turns into NULL; names the first
  * such field ("AlterEnumStmt.newVal") in where. */

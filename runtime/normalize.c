@@ -293,10 +293,11 @@ static bool is_integer_const(const pgbind_Node *n)
 		   ((const pgbind_A_Const *)n)->val->tag == PGBIND_T_Integer;
 }
 
-/* libpg_query's fingerprint of one node (rule 3 compares them): through PostgreSQL nodes */
+/* libpg_query's fingerprint of one node (rule 3 compares them), pg_query_fingerprint_node's */
 static bool node_fingerprint(Norm *nm, const pgbind_Node *n, uint64_t *fp)
 {
-	if (!pgbind_fingerprint_node(n, fp, nm->status)) {
+	pgbind_Options o = {.max_depth = nm->max_depth};
+	if (!pgbind_fingerprint_ast(n, NULL, &o, fp, nm->status)) {
 		nm->failed = true;
 		return false;
 	}
@@ -406,8 +407,8 @@ static void walk(Norm *nm, const pgbind_Node *node)
 		const pgbind_DefElem *e = (const pgbind_DefElem *)node;
 		const pgbind_Node *arg = e->arg;
 		const pgbind_List *list = (const pgbind_List *)arg;
-		if (arg && (arg->tag == PGBIND_T_String || (arg->tag == PGBIND_T_List && list->n_items == 1 &&
-													list->items[0] && list->items[0]->tag == PGBIND_T_String)))
+		if (arg && (arg->tag == PGBIND_T_String || (arg->tag == PGBIND_T_List && list->n_items == 1 && list->items[0] &&
+													list->items[0]->tag == PGBIND_T_String)))
 			record_quote_after(nm, e->location);
 		walk(nm, arg);
 		break;
@@ -606,8 +607,8 @@ static size_t token_end(const char *s, size_t i, size_t len)
 			i++;
 		/* an operator ends before a comment that starts inside it */
 		for (n = 0; start + n < i; n++)
-			if (start + n + 1 < i && ((s[start + n] == '/' && s[start + n + 1] == '*') ||
-									  (s[start + n] == '-' && s[start + n + 1] == '-')))
+			if (start + n + 1 < i &&
+				((s[start + n] == '/' && s[start + n + 1] == '*') || (s[start + n] == '-' && s[start + n + 1] == '-')))
 				break;
 		if (n == 0)
 			n = 1;

@@ -7,7 +7,7 @@
  *                own, so that PG_TRY here and ereport there share its thread-local handler
  *                stack), or pg_query_deparse_nodes (some forks); else AST -> protobuf ->
  *                pg_query_deparse_protobuf (Debian's 15-4.0.0: its deparser is static).
- *   fingerprint  AST -> nodes -> pg_query_fingerprint_node: no parse of text again.
+ *   fingerprint  computed over the AST itself (runtime/fingerprint.c): no nodes, no parse again.
  *   scan         pg_query_scan_tokens where the library has it (18.1); else pg_query_scan's
  *                protobuf through pgbind's decoder.
  */
@@ -381,24 +381,7 @@ bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *op
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
 		return false;
 	}
-	MemoryContext ctx = pg_query_enter_memory_context();
-	void *nodes;
-	bool ok = pgbind_to_pg_nodes(tree, ctx, options, true, &nodes, status);
-	if (ok)
-		*fingerprint = pg_query_fingerprint_node(nodes);
-	pg_query_exit_memory_context(ctx);
-	return ok;
-}
-
-bool pgbind_fingerprint_node(const pgbind_Node *node, uint64_t *fingerprint, pgbind_Status *status)
-{
-	MemoryContext ctx = pg_query_enter_memory_context();
-	void *nodes;
-	bool ok = pgbind_to_pg_node(node, ctx, NULL, true, &nodes, status);
-	if (ok)
-		*fingerprint = pg_query_fingerprint_node(nodes);
-	pg_query_exit_memory_context(ctx);
-	return ok;
+	return pgbind_fingerprint_ast(NULL, tree, options, fingerprint, status);
 }
 
 pgbind_ScanResult *pgbind_scan(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,

@@ -242,7 +242,10 @@ PGBIND_API const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbi
 									  pgbind_Arena *arena, pgbind_Status *status);
 
 /* libpg_query's fingerprint of tree (equal to pg_query_fingerprint of the SQL it came from),
- * computed from the tree without parsing text again. */
+ * computed over the tree itself (runtime/fingerprint.c): no parse of text again, no PostgreSQL
+ * nodes. Like libpg_query's, it reads nodes to 100 levels deep, so deeper trees are no error;
+ * only a chain of SELECTs (UNION's larg) deeper than options->max_depth is PGBIND_ERROR_DEPTH.
+ * Allocation failure is PGBIND_ERROR_NOMEM. Thread-safe. */
 PGBIND_API bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *options, uint64_t *fingerprint,
 								   pgbind_Status *status);
 

@@ -223,21 +223,6 @@ bool pgbind_to_pg_nodes(const pgbind_ParseResult *tree, void *memory_context, co
 	return true;
 }
 
-bool pgbind_to_pg_node(const pgbind_Node *node, void *memory_context, const pgbind_Options *options,
-					   bool keep_empty_strings, void **out, pgbind_Status *status)
-{
-	if (!memory_context || !out) {
-		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
-		return false;
-	}
-	ToPg cx = {.mcx = memory_context,
-			   .keep_empty = keep_empty_strings,
-			   .status = status,
-			   .max_depth = pgbind_max_depth(options)};
-	*out = node ? to_pg_node(&cx, node) : NULL;
-	return !cx.failed;
-}
-
 bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
 							 void **out, pgbind_Status *status)
 {

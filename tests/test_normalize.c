@@ -62,8 +62,8 @@ static void test_rules(void)
 		 "CREATE FUNCTION f(int) RETURNS int LANGUAGE c AS $1, 'sym'", __LINE__);
 	/* ... which inside E'' lands on the quote, and the constant runs to the next token's end */
 	same("CREATE ROLE r PASSWORD E'x' VALID UNTIL 'y'", "CREATE ROLE r PASSWORD E$1 UNTIL $2", __LINE__);
-	same("CREATE USER MAPPING FOR u SERVER s OPTIONS (user E'x')", "CREATE USER MAPPING FOR u SERVER s OPTIONS (user E$1",
-		 __LINE__);
+	same("CREATE USER MAPPING FOR u SERVER s OPTIONS (user E'x')",
+		 "CREATE USER MAPPING FOR u SERVER s OPTIONS (user E$1", __LINE__);
 	/* ... subscriptions: the conninfo's first occurrence in the text; '' none */
 	same("CREATE SUBSCRIPTION s CONNECTION 'host=x' PUBLICATION p", "CREATE SUBSCRIPTION s CONNECTION $1 PUBLICATION p",
 		 __LINE__);
@@ -143,11 +143,35 @@ static void test_bad_input(void)
 	pg_query_free_protobuf_parse_result(p);
 }
 
+/* The fingerprint over the AST (runtime/fingerprint.c): libpg_query's value past its 100-level
+ * cut-off, and a UNION chain (SelectStmt.larg, no cut-off) bounded by max_depth. */
+static void test_fingerprint_depth(void)
+{
+	size_t n = 600, len = 0;
+	char *sql = xmalloc(n * 20 + 16);
+	len += (size_t)sprintf(sql, "SELECT 1");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(sql + len, " UNION SELECT %zu", i);
+	pgbind_Status st = {0};
+	pgbind_ParseResult *tree = pgbind_parse(sql, NULL, arena, &st);
+	uint64_t fp = 0;
+	PgQueryFingerprintResult f = pg_query_fingerprint(sql);
+	CHECK(tree && pgbind_fingerprint(tree, NULL, &fp, &st) && !f.error && fp == f.fingerprint,
+		  "%zu UNIONs: pg_query_fingerprint's value (%s)", n, st.message);
+	pg_query_free_fingerprint_result(f);
+	pgbind_Options shallow = {.max_depth = 100};
+	memset(&st, 0, sizeof st);
+	CHECK(tree && !pgbind_fingerprint(tree, &shallow, &fp, &st) && st.code == PGBIND_ERROR_DEPTH,
+		  "%zu UNIONs with max_depth 100: PGBIND_ERROR_DEPTH (%s)", n, st.message);
+	free(sql);
+}
+
 int main(void)
 {
 	arena = pgbind_Arena_New();
 	test_rules();
 	test_bad_input();
+	test_fingerprint_depth();
 	pgbind_Arena_Free(arena);
 	pg_query_exit();
 	printf("%d passed, %d failed\n", n_passed, n_failed);
