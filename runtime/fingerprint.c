@@ -60,11 +60,23 @@ enum {
 /* Fields libpg_query's fingerprint leaves out besides locations: names that are the user's
  * choice, not the statement's shape. */
 static const char *const skipped_fields[] = {
-	"PrepareStmt.name",         "ExecuteStmt.name",        "DeallocateStmt.name",      "TransactionStmt.options",
-	"TransactionStmt.gid",      "TransactionStmt.savepoint_name", "CreateFunctionStmt.options",
-	"FunctionParameter.name",   "DoStmt.args",             "ListenStmt.conditionname", "UnlistenStmt.conditionname",
-	"NotifyStmt.conditionname", "DeclareCursorStmt.portalname", "FetchStmt.portalname",
-	"ClosePortalStmt.portalname", "RawStmt.stmt_len",      "RawStmt.stmt_location",
+	"PrepareStmt.name",
+	"ExecuteStmt.name",
+	"DeallocateStmt.name",
+	"TransactionStmt.options",
+	"TransactionStmt.gid",
+	"TransactionStmt.savepoint_name",
+	"CreateFunctionStmt.options",
+	"FunctionParameter.name",
+	"DoStmt.args",
+	"ListenStmt.conditionname",
+	"UnlistenStmt.conditionname",
+	"NotifyStmt.conditionname",
+	"DeclareCursorStmt.portalname",
+	"FetchStmt.portalname",
+	"ClosePortalStmt.portalname",
+	"RawStmt.stmt_len",
+	"RawStmt.stmt_location",
 };
 
 /* Node kinds that count for nothing. */
