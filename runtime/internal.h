@@ -31,6 +31,11 @@ bool pgbind_to_pg_nodes(const pgbind_ParseResult *tree, void *memory_context, co
 bool pgbind_fingerprint_ast(const pgbind_Node *root, const pgbind_ParseResult *tree, const pgbind_Options *options,
 							uint64_t *fingerprint, pgbind_Status *status);
 
+/* pg_query_normalize's text computed from the tree, with libpg_query 15-4.0.0's rules
+ * (runtime/normalize.c); pgbind_normalize's arguments, checked by it. */
+const char *pgbind_normalize_ast(const pgbind_ParseResult *tree, const char *sql, const pgbind_Options *options,
+								 pgbind_Arena *arena, pgbind_Status *status);
+
 /* Whether tree holds "" in a char * field libpg_query's protocol turns into NULL; names the first
  * such field ("AlterEnumStmt.newVal") in where. */
 bool pgbind_find_lossy_empty_string(const pgbind_ParseResult *tree, char *where, size_t size);

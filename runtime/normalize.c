@@ -27,7 +27,8 @@
  *      negative number, with whatever lies between); past the last token the rest stay.
  *
  * The walk goes over the reflection tables (pgbind_reflect.h), with a plan per node kind built
- * once. Entry point: pgbind_normalize (runtime/pgbind.h).
+ * once. Entry point: pgbind_normalize_ast, which pgbind_normalize (runtime/pg_route.c) calls
+ * when the linked libpg_query is a 15 (other versions have other rules).
  */
 #include "internal.h"
 
@@ -682,8 +683,8 @@ static void fill_lengths(Norm *nm)
 	}
 }
 
-const char *pgbind_normalize(const pgbind_ParseResult *tree, const char *sql, const pgbind_Options *options,
-							 pgbind_Arena *arena, pgbind_Status *status)
+const char *pgbind_normalize_ast(const pgbind_ParseResult *tree, const char *sql, const pgbind_Options *options,
+								 pgbind_Arena *arena, pgbind_Status *status)
 {
 	if (!tree || !sql || !arena) {
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");

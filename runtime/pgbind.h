@@ -245,6 +245,8 @@ PGBIND_API const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbi
  * computed over the tree itself (runtime/fingerprint.c): no parse of text again, no PostgreSQL
  * nodes. Like libpg_query's, it reads nodes to 100 levels deep, so deeper trees are no error;
  * only a chain of SELECTs (UNION's larg) deeper than options->max_depth is PGBIND_ERROR_DEPTH.
+ * With a libpg_query other than 15 (other rules) it converts the tree to PostgreSQL nodes and
+ * calls that library's pg_query_fingerprint_node (then max_depth bounds every level).
  * Allocation failure is PGBIND_ERROR_NOMEM. Thread-safe. */
 PGBIND_API bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *options, uint64_t *fingerprint,
 								   pgbind_Status *status);
@@ -256,7 +258,8 @@ PGBIND_API bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_
  * locations are what is used), without parsing again. Byte for byte what libpg_query 15-4.0.0
  * returns, its choices included: the constants of most utility statements stay (CREATE TABLE t
  * (a int DEFAULT 1)), as do type modifiers (varchar(10)) and GROUP BY / ORDER BY positions
- * (GROUP BY 1); see runtime/normalize.c for the rules. The text lives in arena. A tree that
+ * (GROUP BY 1); see runtime/normalize.c for the rules. Linked with another libpg_query version
+ * (whose rules differ) it returns that library's pg_query_normalize of sql, parsing it again. The text lives in arena. A tree that
  * does not fit sql (a constant past its end, or two overlapping) is PGBIND_ERROR_INVALID, a
  * tree deeper than options->max_depth PGBIND_ERROR_DEPTH. Thread-safe as pgbind_parse.
  */

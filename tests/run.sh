@@ -215,8 +215,10 @@ step "deparse of empty strings protobuf carries as NULL: libpg_query's SQL" sh -
 		grep -qx \"CREATE TABLESPACE regress_tblspace LOCATION ''\" &&
 	echo \"CREATE SUBSCRIPTION regress_addr_sub CONNECTION '' PUBLICATION bar WITH (connect = false, slot_name = NONE)\" |
 		'$BUILD/pgbind' deparse | grep -qx \"CREATE SUBSCRIPTION regress_addr_sub CONNECTION '' PUBLICATION bar WITH (connect = false, slot_name = NONE)\""
-expect_fail "deparse --check refuses libpg_query's wrong SQL, naming the field" \
-	"DeclareCursorStmt.options" sh -c "echo 'DECLARE c ASENSITIVE CURSOR FOR SELECT 1' | '$BUILD/pgbind' deparse --check"
+if [ "$PG_MAJOR" = 15 ]; then # libpg_query 15-4.0.0's deparser bug
+	expect_fail "deparse --check refuses libpg_query's wrong SQL, naming the field" \
+		"DeclareCursorStmt.options" sh -c "echo 'DECLARE c ASENSITIVE CURSOR FOR SELECT 1' | '$BUILD/pgbind' deparse --check"
+fi
 step "deparse --check writes SQL that round-trips" sh -c "
 	'$BUILD/pgbind' deparse --check '$TMP/two.sql' | grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
 printf '\012\005ab' >"$TMP/bad.pb"

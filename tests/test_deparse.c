@@ -78,7 +78,7 @@ static void test_empty_strings(void)
 	 * naming the node and the field */
 	pgbind_ParseResult *tree = pgbind_parse("CREATE TABLESPACE x LOCATION 'a'", NULL, arena, &st);
 	CHECK(tree && tree->stmts[0]->stmt->tag == PGBIND_T_CreateTableSpaceStmt, "CREATE TABLESPACE parses");
-	if (tree) {
+	if (tree && PG_VERSION_NUM / 10000 == 15) { /* the protobuf route (Debian 12's 15-4.0.0) */
 		((pgbind_CreateTableSpaceStmt *)tree->stmts[0]->stmt)->tablespacename = "";
 		memset(&st, 0, sizeof st);
 		got = pgbind_deparse(tree, NULL, arena, &st);
@@ -110,7 +110,8 @@ static void test_check(void)
 		 "ImportForeignSchemaStmt.remote_schema (\"Remote\", then \"remote\")"},
 		{"SELECT 1; SHOW ALL", "\"SELECT 1; SHOW SESSION ALL\" does not parse"},
 	};
-	for (size_t i = 0; i < sizeof wrong / sizeof *wrong; i++) {
+	/* those are libpg_query 15-4.0.0's bugs; other versions fixed some */
+	for (size_t i = 0; PG_VERSION_NUM / 10000 == 15 && i < sizeof wrong / sizeof *wrong; i++) {
 		pgbind_Status st = {0};
 		const char *plain = ours(wrong[i].sql, NULL, &st);
 		char *want = theirs(wrong[i].sql);
@@ -151,7 +152,7 @@ static void test_check(void)
 	pg_query_free_protobuf_parse_result(p);
 	/* a rewrite the deparser drops: CASCADE set on a DROP SUBSCRIPTION */
 	pgbind_ParseResult *tree = pgbind_parse("DROP SUBSCRIPTION s", NULL, arena, &st);
-	if (tree) {
+	if (tree && PG_VERSION_NUM / 10000 == 15) { /* 15-4.0.0's deparser drops it */
 		((pgbind_DropSubscriptionStmt *)tree->stmts[0]->stmt)->behavior = PGBIND_DROP_CASCADE;
 		memset(&st, 0, sizeof st);
 		got = pgbind_deparse(tree, &check, arena, &st);

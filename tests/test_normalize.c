@@ -12,6 +12,10 @@
 
 static pgbind_Arena *arena;
 
+/* The texts written here are libpg_query 15-4.0.0's (pgbind computes them from the tree with its
+ * rules); with another version only the comparison with its pg_query_normalize is made. */
+#define RULES_OF_15 (PG_VERSION_NUM / 10000 == 15)
+
 static const char *ours(const char *sql, const pgbind_Options *options, pgbind_Status *st)
 {
 	pgbind_ParseResult *tree = pgbind_parse(sql, NULL, arena, st);
@@ -28,7 +32,7 @@ static void same(const char *sql, const char *want, int line)
 	const char *theirs = r.error ? r.error->message : r.normalized_query;
 	CHECK(got && !r.error && strcmp(got, theirs) == 0, "line %d: %s\n    pgbind:      %s\n    libpg_query: %s", line,
 		  sql, got ? got : st.message, theirs);
-	if (want)
+	if (want && RULES_OF_15)
 		CHECK(got && strcmp(got, want) == 0, "line %d: %s\n    pgbind: %s\n    expected: %s", line, sql,
 			  got ? got : st.message, want);
 	pg_query_free_normalize_result(r);
@@ -113,17 +117,18 @@ static void test_bad_input(void)
 	CHECK(!pgbind_normalize(tree, NULL, NULL, arena, &st) && st.code == PGBIND_ERROR_ARGUMENT, "NULL sql");
 	CHECK(!pgbind_normalize(tree, "x", NULL, NULL, &st) && st.code == PGBIND_ERROR_ARGUMENT, "NULL arena");
 	memset(&st, 0, sizeof st);
-	CHECK(!pgbind_normalize(tree, "SELECT 1", NULL, arena, &st) && st.code == PGBIND_ERROR_INVALID &&
-			  strstr(st.message, "past the end of the SQL"),
+	/* what follows is the tree's route (15); with another version the SQL alone is normalized */
+	CHECK(!RULES_OF_15 || (!pgbind_normalize(tree, "SELECT 1", NULL, arena, &st) && st.code == PGBIND_ERROR_INVALID &&
+						   strstr(st.message, "past the end of the SQL")),
 		  "a tree of another SQL: PGBIND_ERROR_INVALID (%s)", st.message);
 	pgbind_Options shallow = {.max_depth = 3};
 	memset(&st, 0, sizeof st);
-	CHECK(!pgbind_normalize(tree, "SELECT a FROM t WHERE b = 12345", &shallow, arena, &st) &&
-			  st.code == PGBIND_ERROR_DEPTH,
+	CHECK(!RULES_OF_15 || (!pgbind_normalize(tree, "SELECT a FROM t WHERE b = 12345", &shallow, arena, &st) &&
+						   st.code == PGBIND_ERROR_DEPTH),
 		  "deeper than max_depth: PGBIND_ERROR_DEPTH (%s)", st.message);
 	/* two constants made to overlap */
 	tree = pgbind_parse("SELECT 1, 2", NULL, arena, &st);
-	if (tree) {
+	if (tree && RULES_OF_15) {
 		pgbind_SelectStmt *s = (pgbind_SelectStmt *)tree->stmts[0]->stmt;
 		pgbind_A_Const *second = (pgbind_A_Const *)((pgbind_ResTarget *)s->targetList[1])->val;
 		second->location = 6; /* the space before the 1 */
@@ -138,8 +143,8 @@ static void test_bad_input(void)
 	pgbind_ParseResult *decoded =
 		p.error ? NULL : pgbind_decode((const uint8_t *)p.parse_tree.data, p.parse_tree.len, NULL, arena, &st);
 	const char *got = decoded ? pgbind_normalize(decoded, sql, NULL, arena, &st) : NULL;
-	CHECK(got && strcmp(got, "SELECT a + $1 FROM t WHERE b = $2 GROUP BY a + $1") == 0, "from a decoded tree (%s)",
-		  got ? got : st.message);
+	CHECK(got && (!RULES_OF_15 || strcmp(got, "SELECT a + $1 FROM t WHERE b = $2 GROUP BY a + $1") == 0),
+		  "from a decoded tree (%s)", got ? got : st.message);
 	pg_query_free_protobuf_parse_result(p);
 }
 
