@@ -68,10 +68,11 @@ static void fail_with_pg_error(pgbind_Status *status, pgbind_StatusCode code, co
 
 /*
  * The fingerprint and normalize computed over the AST (runtime/fingerprint.c, normalize.c)
- * follow libpg_query 15-4.0.0's rules, checked on every corpus statement against it. Its other
- * versions changed them (17 fingerprints Boolean, 18 RangeVar by its alias; normalize records
- * DefElem argument locations): with those, pgbind takes libpg_query's own routes, through
- * PostgreSQL nodes for the fingerprint and by a parse of the text for normalize.
+ * follow libpg_query 15-4.0.0's rules, checked on every corpus statement against it. Later
+ * versions changed them (today's upstream source fingerprints Boolean values and RangeVars by
+ * alias, and its normalize reads argument locations the grammar records): with another major,
+ * pgbind takes libpg_query's own routes, through PostgreSQL nodes for the fingerprint and by a
+ * parse of the text for normalize.
  */
 #define RULES_OF_15 (pgbind_libpg_query_version_num / 10000 == 15)
 
