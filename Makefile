@@ -73,7 +73,7 @@ GENERATED   := generated/c/pgbind_ast.h generated/c/from_pg.inc.c generated/c/en
                generated/c/reflect.inc.c
 
 RT_SRCS     := runtime/arena.c runtime/from_pg.c runtime/to_pg.c runtime/pg_route.c runtime/encode.c runtime/decode.c runtime/equal.c runtime/reflect.c runtime/text.c \
-               runtime/json.c runtime/walk.c
+               runtime/json.c runtime/walk.c runtime/normalize.c runtime/fingerprint.c
 RT_OBJS     := $(RT_SRCS:runtime/%.c=$(BUILD)/rt/%.o)
 RT_PIC_OBJS := $(RT_SRCS:runtime/%.c=$(BUILD)/rt-pic/%.o)
 # Optional entry points of the linked libpg_query, found by linking a probe: forks export a
@@ -243,7 +243,13 @@ $(BUILD)/tests/test_input: tests/unit/test_input.c cli/input.c cli/cli.h tests/c
 
 # The C test programs share their CHECK counter.
 $(addprefix $(BUILD)/tests/,test_parse test_decode test_property test_json test_walk test_hardening \
-	test_hardening_wrap test_hardening_tsan): tests/check.h tests/rev_writer.h
+	test_hardening_wrap test_hardening_tsan test_deparse test_normalize): tests/check.h tests/rev_writer.h
+
+$(BUILD)/tests/test_deparse: tests/test_deparse.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
+
+$(BUILD)/tests/test_normalize: tests/test_normalize.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
 
 $(BUILD)/tests/test_parse: tests/test_parse.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
@@ -281,7 +287,8 @@ UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUIL
               $(BUILD)/tests/test_input \
               $(BUILD)/tests/test_parse $(BUILD)/tests/test_decode $(BUILD)/tests/test_property \
               $(BUILD)/tests/test_json $(BUILD)/tests/test_walk $(BUILD)/tests/test_hardening \
-              $(BUILD)/tests/test_hardening_tsan $(if $(PG_QUERY_DIR),,$(BUILD)/tests/test_hardening_wrap)
+              $(BUILD)/tests/test_hardening_tsan $(if $(PG_QUERY_DIR),,$(BUILD)/tests/test_hardening_wrap) \
+              $(BUILD)/tests/test_deparse $(BUILD)/tests/test_normalize
 
 # The same tests built with AddressSanitizer and UndefinedBehaviorSanitizer (make check runs them).
 SAN_BUILD := $(BUILD)/san

@@ -51,6 +51,7 @@
 #ifdef PGBIND_HAVE_PROTOBUF_C
 #include "pg_query.pb-c.h"
 #endif
+#include "internal.h" /* pgbind_find_lossy_empty_string */
 #include "pgbind.h"
 #include "pgbind_json.h"
 
@@ -413,6 +414,19 @@ static bool op_deparse(const Item *it, ArenaUse *use)
 	return sql != NULL;
 }
 
+/* With the round-trip check: a refusal (libpg_query's SQL is of another tree) did the whole work
+ * too, so it counts as a run, and such statements stay in the corpus of every row. */
+static bool op_deparse_checked(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	pgbind_Options check = {.check_deparse = true};
+	pgbind_Status st = {0};
+	const char *sql = a ? pgbind_deparse(it->tree, &check, a, &st) : NULL;
+	sink += sql ? (unsigned char)sql[0] : 0;
+	arena_done(a, use);
+	return sql != NULL || st.code == PGBIND_ERROR_ROUND_TRIP;
+}
+
 static bool deparse_bytes(const uint8_t *data, size_t len)
 {
 	PgQueryProtobuf pb = {len, (char *)data};
@@ -470,6 +484,66 @@ static bool op_fingerprint_base(const Item *it, ArenaUse *use)
 	return ok;
 }
 
+static bool op_normalize(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	const char *n = a ? pgbind_normalize(it->tree, it->sql, NULL, a, NULL) : NULL;
+	sink += n ? (unsigned char)n[0] : 0;
+	arena_done(a, use);
+	return n != NULL;
+}
+
+static bool op_normalize_sql(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	pgbind_ParseResult *t = a ? pgbind_parse(it->sql, NULL, a, NULL) : NULL;
+	const char *n = t ? pgbind_normalize(t, it->sql, NULL, a, NULL) : NULL;
+	sink += n ? (unsigned char)n[0] : 0;
+	arena_done(a, use);
+	return n != NULL;
+}
+
+static bool op_normalize_base(const Item *it, ArenaUse *use)
+{
+	(void)use;
+	PgQueryNormalizeResult r = pg_query_normalize(it->sql);
+	bool ok = !r.error && r.normalized_query;
+	sink += ok ? (unsigned char)r.normalized_query[0] : 0;
+	pg_query_free_normalize_result(r);
+	return ok;
+}
+
+/* What a proxy does per query: the tree, its fingerprint and normalized text, and the protobuf
+ * bytes, from one parse. */
+static bool op_proxy(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	pgbind_ParseResult *t = a ? pgbind_parse(it->sql, NULL, a, NULL) : NULL;
+	uint64_t fp = 0;
+	const uint8_t *data = NULL;
+	size_t len = 0;
+	const char *n = NULL;
+	bool ok = t && pgbind_fingerprint(t, NULL, &fp, NULL) && (n = pgbind_normalize(t, it->sql, NULL, a, NULL)) &&
+			  pgbind_encode(t, NULL, a, &data, &len, NULL);
+	sink += fp + len + (n ? (unsigned char)n[0] : 0);
+	arena_done(a, use);
+	return ok;
+}
+
+static bool op_proxy_base(const Item *it, ArenaUse *use)
+{
+	(void)use;
+	PgQueryProtobufParseResult p = pg_query_parse_protobuf(it->sql);
+	PgQueryFingerprintResult f = pg_query_fingerprint(it->sql);
+	PgQueryNormalizeResult n = pg_query_normalize(it->sql);
+	bool ok = !p.error && !f.error && !n.error;
+	sink += p.parse_tree.len + f.fingerprint + (n.normalized_query ? (unsigned char)n.normalized_query[0] : 0);
+	pg_query_free_protobuf_parse_result(p);
+	pg_query_free_fingerprint_result(f);
+	pg_query_free_normalize_result(n);
+	return ok;
+}
+
 typedef struct OpDef {
 	const char *key;  /* name in --json */
 	const char *side; /* pgbind, baseline or limit */
@@ -491,9 +565,15 @@ enum {
 	OP_DEPARSE,
 	OP_DEPARSE_BASE,
 	OP_DEPARSE_FLOOR,
+	OP_DEPARSE_CHECKED,
 	OP_FINGERPRINT,
 	OP_FINGERPRINT_SQL,
 	OP_FINGERPRINT_BASE,
+	OP_NORMALIZE,
+	OP_NORMALIZE_SQL,
+	OP_NORMALIZE_BASE,
+	OP_PROXY,
+	OP_PROXY_BASE,
 	N_OPS
 };
 
@@ -524,11 +604,27 @@ static const OpDef ops[N_OPS] = {
 						 PROTOBUF_C_OP(op_deparse_base)},
 	[OP_DEPARSE_FLOOR] = {"deparse_protobuf", "limit",
 						  "pg_query_deparse_protobuf alone on precomputed bytes + free result", op_deparse_floor},
+	[OP_DEPARSE_CHECKED] = {"deparse_checked", "pgbind",
+							"arena new + pgbind_deparse with check_deparse (parses the SQL back, compares with "
+							"equal()) + arena free",
+							op_deparse_checked},
 	[OP_FINGERPRINT] = {"fingerprint", "pgbind", "pgbind_fingerprint (AST precomputed)", op_fingerprint},
 	[OP_FINGERPRINT_SQL] = {"fingerprint_from_sql", "pgbind",
 							"arena new + pgbind_parse + pgbind_fingerprint + arena free", op_fingerprint_sql},
 	[OP_FINGERPRINT_BASE] = {"pg_query_fingerprint", "baseline", "pg_query_fingerprint (of the SQL) + free result",
 							 op_fingerprint_base},
+	[OP_NORMALIZE] = {"normalize", "pgbind", "arena new + pgbind_normalize (AST precomputed) + arena free",
+					  op_normalize},
+	[OP_NORMALIZE_SQL] = {"normalize_from_sql", "pgbind", "arena new + pgbind_parse + pgbind_normalize + arena free",
+						  op_normalize_sql},
+	[OP_NORMALIZE_BASE] = {"pg_query_normalize", "baseline", "pg_query_normalize (of the SQL) + free result",
+						   op_normalize_base},
+	[OP_PROXY] = {"proxy", "pgbind",
+				  "arena new + pgbind_parse + pgbind_fingerprint + pgbind_normalize + pgbind_encode + arena free",
+				  op_proxy},
+	[OP_PROXY_BASE] = {"proxy_libpg_query", "baseline",
+					   "pg_query_parse_protobuf + pg_query_fingerprint + pg_query_normalize + free results",
+					   op_proxy_base},
 };
 
 /* --only: a bit per selected path; 0 = all. raw_parse always runs: the x raw column needs it. */
@@ -578,8 +674,13 @@ static const RowDef rows[] = {
 	{"decode", OP_DECODE, OP_DECODE_BASE, ">=8x"},
 	{"deparse", OP_DEPARSE, OP_DEPARSE_BASE, ">=2x"},
 	{"deparse floor (libpg_query)", -1, OP_DEPARSE_FLOOR, ""},
-	{"fingerprint from AST", OP_FINGERPRINT, OP_FINGERPRINT_BASE, ""},
-	{"fingerprint from SQL", OP_FINGERPRINT_SQL, OP_FINGERPRINT_BASE, ""},
+	{"deparse, round trip checked", OP_DEPARSE_CHECKED, OP_DEPARSE_BASE, ""},
+	{"check cost (vs unchecked)", OP_DEPARSE_CHECKED, OP_DEPARSE, ""},
+	{"fingerprint from AST", OP_FINGERPRINT, OP_FINGERPRINT_BASE, ">=2x"},
+	{"fingerprint from SQL", OP_FINGERPRINT_SQL, OP_FINGERPRINT_BASE, ">1.2x"},
+	{"normalize from AST", OP_NORMALIZE, OP_NORMALIZE_BASE, ""},
+	{"normalize from SQL", OP_NORMALIZE_SQL, OP_NORMALIZE_BASE, ""},
+	{"proxy: parse+fp+normalize+pb", OP_PROXY, OP_PROXY_BASE, ">=3x"},
 };
 #define N_ROWS ((int)(sizeof rows / sizeof *rows))
 
@@ -643,10 +744,12 @@ static int item_prepare(Bench *b, Item *it, uint32_t *failed)
 	for (int op = 0; op < N_OPS; op++) {
 		if (!op_available(op))
 			continue;
-		/* pgbind_deparse refuses empty strings that protobuf turns into NULL, on some of which
-		 * libpg_query's deparser crashes (ALTER TYPE t ADD VALUE ''): its routes are not tried
-		 * where pgbind's refused */
-		if ((op == OP_DEPARSE_BASE || op == OP_DEPARSE_FLOOR) && (*failed & (1u << OP_DEPARSE)))
+		/* libpg_query's deparser crashes on some empty strings that protobuf turns into NULL
+		 * (ALTER TYPE t ADD VALUE ''), which pgbind deparses: its routes are not tried on trees
+		 * holding one, nor where pgbind's refused (what it crashes on) */
+		char where[160];
+		if ((op == OP_DEPARSE_BASE || op == OP_DEPARSE_FLOOR) &&
+			((*failed & (1u << OP_DEPARSE)) || pgbind_find_lossy_empty_string(it->tree, where, sizeof where)))
 			*failed |= 1u << op;
 		else if (!ops[op].fn(it, NULL))
 			*failed |= 1u << op;
@@ -1212,11 +1315,11 @@ static void measure_growth(const Bench *b, ShapeResult *s, double budget_ns)
 }
 
 /* The order of the growth rows: each pgbind path, then its baseline. */
-static const int growth_order[] = {
-	OP_PARSE,           OP_PARSE_BASE,   OP_RAW,           OP_JSON,        OP_JSON_AST,
-	OP_JSON_BASE,       OP_ENCODE,       OP_ENCODE_BASE,   OP_DECODE,      OP_DECODE_BASE,
-	OP_DEPARSE,         OP_DEPARSE_BASE, OP_DEPARSE_FLOOR, OP_FINGERPRINT, OP_FINGERPRINT_SQL,
-	OP_FINGERPRINT_BASE};
+static const int growth_order[] = {OP_PARSE,           OP_PARSE_BASE,      OP_RAW,         OP_JSON,
+								   OP_JSON_AST,        OP_JSON_BASE,       OP_ENCODE,      OP_ENCODE_BASE,
+								   OP_DECODE,          OP_DECODE_BASE,     OP_DEPARSE,     OP_DEPARSE_BASE,
+								   OP_DEPARSE_FLOOR,   OP_DEPARSE_CHECKED, OP_FINGERPRINT, OP_FINGERPRINT_SQL,
+								   OP_FINGERPRINT_BASE};
 
 static void print_growth_table(const Bench *b, const ShapeResult *res, double budget_ns)
 {

@@ -64,8 +64,8 @@ long verify_sql(const char *sql);
 /* verify_pg.c: libpg_query's reading of want is not equal() to the tree's own nodes (empty strings
  * kept): the protocol lost something. */
 bool verify_protocol_loses(const struct pgbind_ParseResult *tree, const uint8_t *want, size_t want_len);
-/* Whether the two trees, turned into PostgreSQL nodes with "" kept, are equal() (which ignores
- * locations). */
+/* Whether the two trees, turned into PostgreSQL nodes with "" kept, hold equal() statements, one
+ * by one (equal() ignores locations; RawStmt's stmt_len, the text's, is not compared). */
 bool verify_same_nodes(const struct pgbind_ParseResult *a, const struct pgbind_ParseResult *b);
 
 typedef struct cli_JsonVerdict {
@@ -86,6 +86,7 @@ int cli_parse(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_deparse(int argc, char **argv);
 int cli_fingerprint(int argc, char **argv);
+int cli_normalize(int argc, char **argv);
 int cli_scan(int argc, char **argv);
 
 #endif

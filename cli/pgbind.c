@@ -2,8 +2,9 @@
  * pgbind.c -- the pgbind command: subcommand dispatch and the commands over one input.
  *
  *   pgbind parse [--format=protobuf|json|text] [FILE|-]
- *   pgbind deparse [--from=sql|protobuf|json] [FILE|-]
+ *   pgbind deparse [--check] [--from=sql|protobuf|json] [FILE|-]
  *   pgbind fingerprint [FILE|-]
+ *   pgbind normalize [FILE|-]
  *   pgbind scan [FILE|-]
  *   pgbind verify [--coverage=FILE] FILE...
  */
@@ -26,10 +27,13 @@ static void usage(FILE *out)
 		  "        parse SQL (any number of statements) and write its tree: protobuf bytes\n"
 		  "        identical to libpg_query's pg_query_parse_protobuf (default), JSON in\n"
 		  "        pg_query_parse's format, or an indented readable tree (text)\n"
-		  "  deparse [--from=sql|protobuf|json] [FILE|-]\n"
-		  "        SQL text again, from SQL, protobuf bytes or JSON (libpg_query's deparser)\n"
+		  "  deparse [--check] [--from=sql|protobuf|json] [FILE|-]\n"
+		  "        SQL text again, from SQL, protobuf bytes or JSON (libpg_query's deparser);\n"
+		  "        --check: only SQL that parses back to the same tree\n"
 		  "  fingerprint [FILE|-]\n"
 		  "        libpg_query's fingerprint of the SQL, from pgbind's tree\n"
+		  "  normalize [FILE|-]\n"
+		  "        the SQL with constants replaced by $1, $2, ... (pg_query_normalize's text)\n"
 		  "  scan [FILE|-]\n"
 		  "        the scanner's tokens, comments included\n"
 		  "  bench [--growth] [--quick] [--json] [FILE...]\n"
@@ -85,6 +89,7 @@ typedef struct {
 	const char *path;
 	const char *format;
 	const char *from;
+	bool check;
 	bool help;
 	bool bad;
 } Args;
@@ -98,6 +103,8 @@ static Args parse_args(int argc, char **argv, const char *command)
 			a.format = argv[i] + 9;
 		else if (strncmp(argv[i], "--from=", 7) == 0)
 			a.from = argv[i] + 7;
+		else if (strcmp(argv[i], "--check") == 0 && strcmp(command, "deparse") == 0)
+			a.check = true;
 		else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
 			a.help = true;
 		else if (argv[i][0] == '-' && argv[i][1]) {
@@ -216,11 +223,13 @@ int cli_deparse(int argc, char **argv)
 {
 	Args a = parse_args(argc, argv, "deparse");
 	if (a.help) {
-		puts("usage: pgbind deparse [--from=sql|protobuf|json] [FILE|-]\n"
+		puts("usage: pgbind deparse [--check] [--from=sql|protobuf|json] [FILE|-]\n"
 			 "Writes SQL text for the input: SQL (default; parsed, then deparsed), pg_query.ParseResult\n"
 			 "protobuf bytes or JSON in pg_query_parse's format (as `pgbind parse` writes them). Uses\n"
 			 "libpg_query's deparser; statements are separated by '; '. Exits 1 on a syntax error or\n"
-			 "malformed input (with its byte offset, or line and column for JSON).");
+			 "malformed input (with its byte offset, or line and column for JSON).\n"
+			 "--check  parse the SQL back and write it only when it gives the same tree (PostgreSQL's\n"
+			 "         equal(), locations aside); else exit 1 naming the first differing field");
 		return 0;
 	}
 	const char *from = a.from ? a.from : "sql";
@@ -247,7 +256,8 @@ int cli_deparse(int argc, char **argv)
 		}
 	}
 	if (tree) {
-		const char *out = pgbind_deparse(tree, NULL, arena, &status);
+		pgbind_Options options = {.check_deparse = a.check};
+		const char *out = pgbind_deparse(tree, &options, arena, &status);
 		if (out) {
 			printf("%s\n", out);
 			rc = fflush(stdout) == 0 ? 0 : 1;
@@ -284,6 +294,34 @@ int cli_fingerprint(int argc, char **argv)
 		rc = 0;
 	} else if (tree) {
 		fprintf(stderr, "pgbind fingerprint: %s\n", status.message);
+	}
+	pgbind_Arena_Free(arena);
+	free(sql);
+	return rc;
+}
+
+int cli_normalize(int argc, char **argv)
+{
+	Args a = parse_args(argc, argv, "normalize");
+	if (a.help) {
+		puts("usage: pgbind normalize [FILE|-]\n"
+			 "Prints the SQL with its constants replaced by $1, $2, ... as libpg_query's\n"
+			 "pg_query_normalize does, computed from pgbind's tree of the SQL (no second parse).");
+		return 0;
+	}
+	if (a.bad || a.format || a.from)
+		return 2;
+	pgbind_Arena *arena = pgbind_Arena_New();
+	pgbind_Status status = {0};
+	char *sql;
+	int rc = 1;
+	pgbind_ParseResult *tree = read_and_parse(a.path, arena, &sql);
+	const char *out = tree ? pgbind_normalize(tree, sql, NULL, arena, &status) : NULL;
+	if (out) {
+		printf("%s\n", out);
+		rc = fflush(stdout) == 0 ? 0 : 1;
+	} else if (tree) {
+		fprintf(stderr, "pgbind normalize: %s\n", status.message);
 	}
 	pgbind_Arena_Free(arena);
 	free(sql);
@@ -356,6 +394,8 @@ int main(int argc, char **argv)
 		return cli_fingerprint(argc - 1, argv + 1);
 	if (strcmp(argv[1], "scan") == 0)
 		return cli_scan(argc - 1, argv + 1);
+	if (strcmp(argv[1], "normalize") == 0)
+		return cli_normalize(argc - 1, argv + 1);
 	if (strcmp(argv[1], "bench") == 0)
 		return cli_bench(argc - 1, argv + 1);
 	fprintf(stderr, "pgbind: unknown command '%s'\n", argv[1]);

@@ -197,6 +197,8 @@ const char *pgbind_StatusCode_name(pgbind_StatusCode code)
 		return "invalid argument";
 	case PGBIND_ERROR_UNREPRESENTABLE:
 		return "not representable";
+	case PGBIND_ERROR_ROUND_TRIP:
+		return "deparse does not round-trip";
 	}
 	return "unknown status";
 }

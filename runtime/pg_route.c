@@ -7,7 +7,10 @@
  *                own, so that PG_TRY here and ereport there share its thread-local handler
  *                stack), or pg_query_deparse_nodes (some forks); else AST -> protobuf ->
  *                pg_query_deparse_protobuf (Debian's 15-4.0.0: its deparser is static).
- *   fingerprint  AST -> nodes -> pg_query_fingerprint_node: no parse of text again.
+ *   fingerprint  computed over the AST itself (runtime/fingerprint.c) on 15; else AST -> nodes ->
+ *                pg_query_fingerprint_node. No parse of text again on either.
+ *   normalize    computed from the AST and the text (runtime/normalize.c) on 15; else
+ *                pg_query_normalize, which parses again.
  *   scan         pg_query_scan_tokens where the library has it (18.1); else pg_query_scan's
  *                protobuf through pgbind's decoder.
  */
@@ -62,6 +65,16 @@ static void fail_with_pg_error(pgbind_Status *status, pgbind_StatusCode code, co
  * an error).
  */
 #define DEPARSER_MISREADS_XMLROOT_VERSION (pgbind_libpg_query_version_num < 180000)
+
+/*
+ * The fingerprint and normalize computed over the AST (runtime/fingerprint.c, normalize.c)
+ * follow libpg_query 15-4.0.0's rules, checked on every corpus statement against it. Later
+ * versions changed them (today's upstream source fingerprints Boolean values and RangeVars by
+ * alias, and its normalize reads argument locations the grammar records): with another major,
+ * pgbind takes libpg_query's own routes, through PostgreSQL nodes for the fingerprint and by a
+ * parse of the text for normalize.
+ */
+#define RULES_OF_15 (pgbind_libpg_query_version_num / 10000 == 15)
 
 static bool is_xmlroot_with_expression_version(pgbind_Node *node, void *ctx)
 {
@@ -151,18 +164,80 @@ static bool deparser_would_crash(const pgbind_ParseResult *tree, char *why, size
 	return false;
 }
 
-const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
-						   pgbind_Status *status)
+/* ---- the round trip ---------------------------------------------------------------------------- */
+
+/* Whether two Lists of RawStmt hold equal() statements, one by one (equal() skips locations;
+ * stmt_len is the text's, not the tree's, so it is not compared). */
+static bool same_statements(List *a, List *b)
 {
-	if (!tree || !arena) {
-		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
-		return NULL;
+	if (list_length(a) != list_length(b))
+		return false;
+	ListCell *la, *lb;
+	forboth(la, a, lb, b) if (!equal(lfirst_node(RawStmt, la)->stmt, lfirst_node(RawStmt, lb)->stmt)) return false;
+	return true;
+}
+
+/*
+ * Whether sql parses back to tree's statements, by PostgreSQL's equal() (locations aside), with
+ * tree's strings as it holds them. A tree decoded from protobuf holds NULL where the SQL had ""
+ * (the protocol cannot tell them apart): so when tree has no such "" itself, a second comparison
+ * reads both as libpg_query's reader does ("" as NULL in those fields). On a difference, why names
+ * the first differing field path; an error of the check itself (out of memory) goes to status and
+ * returns false with why empty.
+ */
+static bool round_trip_holds(const pgbind_ParseResult *tree, bool tree_has_lossy_empty, const char *sql,
+							 const pgbind_Options *options, pgbind_Arena *arena, char *why, size_t size,
+							 pgbind_Status *status)
+{
+	why[0] = '\0';
+	MemoryContext ctx = pg_query_enter_memory_context();
+	void *nodes;
+	bool converted = pgbind_to_pg_nodes(tree, ctx, options, true, &nodes, status);
+	bool same = false, parses = false;
+	if (converted) {
+		PgQueryInternalParsetreeAndError raw = PGBIND_RAW_PARSE(sql);
+		if (raw.error) {
+			snprintf(why, size, "\"%.60s%s\" does not parse (%s at %d)", sql, strlen(sql) > 60 ? "..." : "",
+					 raw.error->message ? raw.error->message : "syntax error", raw.error->cursorpos);
+			pg_query_free_error(raw.error);
+		} else {
+			parses = true;
+			same = same_statements(nodes, raw.tree);
+		}
+		free(raw.stderr_buffer);
 	}
+	pg_query_exit_memory_context(ctx);
+	if (same || !parses)
+		return same;
+	/* the slow path, on a difference only: parse again into an AST to name where */
+	pgbind_ParseResult *back = pgbind_parse(sql, options, arena, status);
+	if (!back)
+		return false;
+	if (!tree_has_lossy_empty) {
+		ctx = pg_query_enter_memory_context();
+		void *a, *b;
+		same = pgbind_to_pg_nodes(tree, ctx, options, false, &a, status) &&
+			   pgbind_to_pg_nodes(back, ctx, options, false, &b, status) && same_statements(a, b);
+		pg_query_exit_memory_context(ctx);
+		if (same)
+			return true;
+	}
+	char path[200];
+	if (!pgbind_first_difference(tree, back, !tree_has_lossy_empty, path, sizeof path))
+		snprintf(path, sizeof path, "ParseResult (equal() differs where the AST does not)");
+	snprintf(why, size, "it parses back to another tree, first at %s", path);
+	return false;
+}
+
+/* The deparse route proper: SQL for tree, or NULL with status set. */
+static const char *deparse_tree(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+								bool *lossy, char *where, size_t where_size, pgbind_Status *status)
+{
 	const char *sql = NULL;
-	char known[256];
-	if (deparser_would_crash(tree, known, sizeof known, status))
-		return NULL;
+	*lossy = false;
 #if defined(PGBIND_HAVE_DEPARSE_NODES) || defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
+	(void)where;
+	(void)where_size;
 	/* The nodes carry "" as "" (nothing to refuse); the depth is capped as on the protobuf route:
 	 * the deparser recurses once a level. */
 	int limit =
@@ -216,7 +291,7 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	}
 	pg_query_exit_memory_context(ctx);
 #else
-	/* Encoding first bounds the depth, so the walk below cannot run deep. */
+	/* Encoding first bounds the depth, so the walks below cannot run deep. */
 	const uint8_t *data;
 	size_t len;
 	int limit =
@@ -230,26 +305,86 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 						limit);
 		return NULL;
 	}
-	char where[160];
-	/* Through protobuf an empty string arrives as NULL: the SQL would change (COMMENT ... IS ''
-	 * becomes IS NULL), and libpg_query 15-4.0.0's deparser crashes on some such fields
-	 * (ALTER TYPE t ADD VALUE ''). Refuse rather than guess. */
-	if (pgbind_find_lossy_empty_string(tree, where, sizeof where)) {
-		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
-					"%s is an empty string, which libpg_query's protobuf deparse route cannot carry (it reads it "
-					"as NULL): not deparsed",
-					where);
-		return NULL;
+	/*
+	 * Through protobuf an empty string arrives as NULL, which the deparser may print as something
+	 * else (COMMENT ... IS '' becomes IS NULL) or crash on (ALTER TYPE t ADD VALUE ''). So a tree
+	 * holding such a string is deparsed from a copy holding a marker there instead (a string no
+	 * string of the tree holds), which the protocol carries; the marker is then removed from the
+	 * SQL, and the caller checks that the result parses back to the tree.
+	 */
+	static const char marker_base[] = "pgbind_empty_string_";
+	char marker[sizeof marker_base + 8];
+	if (pgbind_find_lossy_empty_string(tree, where, where_size)) {
+		*lossy = true;
+		const pgbind_ParseResult *copy = NULL;
+		for (int attempt = 0; !copy && attempt < 1000; attempt++) {
+			bool collides;
+			snprintf(marker, sizeof marker, "%s%d", marker_base, attempt);
+			copy = pgbind_copy_replacing_lossy_empty(tree, marker, arena, &collides, status);
+			if (!copy)
+				return NULL;
+			if (collides)
+				copy = NULL;
+		}
+		if (!copy || !pgbind_encode(copy, &capped, arena, &data, &len, status))
+			return NULL;
 	}
 	PgQueryProtobuf pb = {len, (char *)data};
 	PgQueryDeparseResult r = pg_query_deparse_protobuf(pb);
-	if (r.error)
+	if (r.error) {
 		fail_with_pg_error(status, PGBIND_ERROR_INVALID, r.error);
-	else
+	} else if (*lossy) {
+		/* the SQL without the markers: never longer */
+		size_t n = strlen(r.query), m = strlen(marker);
+		char *out = pgbind_Arena_Malloc(arena, n + 1), *o = out;
+		if (!out) {
+			pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
+		} else {
+			for (const char *q = r.query; *q;) {
+				if (strncmp(q, marker, m) == 0)
+					q += m;
+				else
+					*o++ = *q++;
+			}
+			*o = '\0';
+			sql = out;
+		}
+	} else {
 		sql = arena_strdup(arena, r.query, status);
+	}
 	pg_query_free_deparse_result(r);
 #endif
 	return sql;
+}
+
+const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+						   pgbind_Status *status)
+{
+	if (!tree || !arena) {
+		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
+		return NULL;
+	}
+	char known[256];
+	if (deparser_would_crash(tree, known, sizeof known, status))
+		return NULL;
+	bool lossy;
+	char where[160];
+	const char *sql = deparse_tree(tree, options, arena, &lossy, where, sizeof where, status);
+	if (!sql || !(lossy || (options && options->check_deparse)))
+		return sql;
+	char why[220];
+	if (round_trip_holds(tree, lossy, sql, options, arena, why, sizeof why, status))
+		return sql;
+	if (!why[0])
+		return NULL; /* the check itself failed (out of memory): status says so */
+	if (lossy)
+		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
+					"%s is an empty string, which libpg_query's protobuf deparse route cannot carry; deparsed "
+					"with one there, %s: not deparsed",
+					where, why);
+	else
+		pgbind_fail(status, PGBIND_ERROR_ROUND_TRIP, "libpg_query's deparser wrote wrong SQL for this tree: %s", why);
+	return NULL;
 }
 
 bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *options, uint64_t *fingerprint,
@@ -259,6 +394,8 @@ bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *op
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
 		return false;
 	}
+	if (RULES_OF_15)
+		return pgbind_fingerprint_ast(NULL, tree, options, fingerprint, status);
 	MemoryContext ctx = pg_query_enter_memory_context();
 	void *nodes;
 	bool ok = pgbind_to_pg_nodes(tree, ctx, options, true, &nodes, status);
@@ -266,6 +403,26 @@ bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *op
 		*fingerprint = pg_query_fingerprint_node(nodes);
 	pg_query_exit_memory_context(ctx);
 	return ok;
+}
+
+const char *pgbind_normalize(const pgbind_ParseResult *tree, const char *sql, const pgbind_Options *options,
+							 pgbind_Arena *arena, pgbind_Status *status)
+{
+	if (!tree || !sql || !arena) {
+		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
+		return NULL;
+	}
+	if (RULES_OF_15)
+		return pgbind_normalize_ast(tree, sql, options, arena, status);
+	/* another libpg_query: its own rules, by its own parse */
+	PgQueryNormalizeResult r = pg_query_normalize(sql);
+	const char *out = NULL;
+	if (r.error)
+		fail_with_pg_error(status, PGBIND_ERROR_SYNTAX, r.error);
+	else
+		out = arena_strdup(arena, r.normalized_query, status);
+	pg_query_free_normalize_result(r);
+	return out;
 }
 
 pgbind_ScanResult *pgbind_scan(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,

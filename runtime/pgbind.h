@@ -53,6 +53,7 @@ typedef enum pgbind_StatusCode {
 	PGBIND_ERROR_MALFORMED,       /* input bytes are not a valid encoding; offset says where */
 	PGBIND_ERROR_ARGUMENT,        /* a NULL or out-of-range argument */
 	PGBIND_ERROR_UNREPRESENTABLE, /* libpg_query's deparse route cannot carry or deparse this tree (pgbind_deparse) */
+	PGBIND_ERROR_ROUND_TRIP, /* checked deparse: the SQL parses back to another tree (pgbind_Options.check_deparse) */
 } pgbind_StatusCode;
 
 typedef struct pgbind_Status {
@@ -155,7 +156,8 @@ PGBIND_ARENA_INLINE void *pgbind_Arena_Alloc(pgbind_Arena *arena, size_t size)
 #define PGBIND_DEPARSE_MAX_DEPTH 1000
 
 typedef struct pgbind_Options {
-	int max_depth; /* nesting limit of every path; 0 = PGBIND_DEFAULT_MAX_DEPTH */
+	int max_depth;      /* nesting limit of every path; 0 = PGBIND_DEFAULT_MAX_DEPTH */
+	bool check_deparse; /* pgbind_deparse parses its SQL back and returns it only when equal() (see there) */
 } pgbind_Options;
 
 /* ---- Parse ----------------------------------------------------------------------------------- */
@@ -219,19 +221,50 @@ PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *me
  * linked library offers (see runtime/pg_route.c). From nodes where the library exports its
  * node-level deparser (libpg_query 17 and 18 built with their own headers): every string as the
  * tree holds it. Through protobuf (Debian 12's 15-4.0.0) an empty string in a char * field
- * arrives as NULL: the SQL would change (COMMENT ... IS '' comes back as IS NULL) and the
- * deparser crashes on many such fields (ALTER TYPE t ADD VALUE ''), so such a tree is refused
- * there with PGBIND_ERROR_UNREPRESENTABLE naming the field. On every route, so are trees the
- * deparser of the linked version is known to crash on (before 18: COPY t FROM STDIN (format)),
- * and trees nested deeper than PGBIND_DEPARSE_MAX_DEPTH.
+ * arrives as NULL, which the deparser may print as something else (COMMENT ... IS '' as IS NULL)
+ * or crash on (ALTER TYPE t ADD VALUE ''): such a tree is deparsed with a marker string in place
+ * of each such "", the markers are taken out of the SQL, and the SQL is parsed back and compared
+ * with the tree by PostgreSQL's equal() (locations aside). It is returned when equal; else the
+ * tree is refused with PGBIND_ERROR_UNREPRESENTABLE naming the node and field and the first
+ * differing field path. On every route, so are trees the deparser of the linked version is known
+ * to crash on (before 18: COPY t FROM STDIN (format)), and trees nested deeper than
+ * PGBIND_DEPARSE_MAX_DEPTH.
+ *
+ * With options->check_deparse, every result is parsed back and compared so: the SQL is returned
+ * only when it gives the tree's statements again, else PGBIND_ERROR_ROUND_TRIP with the first
+ * differing field path ("ParseResult.stmts[0].stmt.DeclareCursorStmt.options (64, then 0)").
+ * libpg_query's deparser writes SQL of another tree for some statements (DECLARE c ASENSITIVE
+ * CURSOR, SHOW ALL, CLUSTER VERBOSE: `pgbind verify -v` lists them). A tree decoded from protobuf
+ * holds NULL where the SQL had "" in those char * fields: NULL there matches "". The check costs
+ * one raw parse and one conversion to nodes more (`pgbind bench`); off by default, see README.md.
  */
 PGBIND_API const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options,
 									  pgbind_Arena *arena, pgbind_Status *status);
 
 /* libpg_query's fingerprint of tree (equal to pg_query_fingerprint of the SQL it came from),
- * computed from the tree without parsing text again. */
+ * computed over the tree itself (runtime/fingerprint.c): no parse of text again, no PostgreSQL
+ * nodes. Like libpg_query's, it reads nodes to 100 levels deep, so deeper trees are no error;
+ * only a chain of SELECTs (UNION's larg) deeper than options->max_depth is PGBIND_ERROR_DEPTH.
+ * With a libpg_query other than 15 (other rules) it converts the tree to PostgreSQL nodes and
+ * calls that library's pg_query_fingerprint_node (then max_depth bounds every level).
+ * Allocation failure is PGBIND_ERROR_NOMEM. Thread-safe. */
 PGBIND_API bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *options, uint64_t *fingerprint,
 								   pgbind_Status *status);
+
+/*
+ * pg_query_normalize's text for sql: its constants replaced by $1, $2, ... (numbered in
+ * libpg_query's walk order, after the highest $n sql holds itself), from tree, which must be the
+ * parse of sql (pgbind_parse, or pgbind_decode of its pg_query_parse_protobuf bytes: the
+ * locations are what is used), without parsing again. Byte for byte what libpg_query 15-4.0.0
+ * returns, its choices included: the constants of most utility statements stay (CREATE TABLE t
+ * (a int DEFAULT 1)), as do type modifiers (varchar(10)) and GROUP BY / ORDER BY positions
+ * (GROUP BY 1); see runtime/normalize.c for the rules. Linked with another libpg_query version
+ * (whose rules differ) it returns that library's pg_query_normalize of sql, parsing it again. The text lives in arena. A tree that
+ * does not fit sql (a constant past its end, or two overlapping) is PGBIND_ERROR_INVALID, a
+ * tree deeper than options->max_depth PGBIND_ERROR_DEPTH. Thread-safe as pgbind_parse.
+ */
+PGBIND_API const char *pgbind_normalize(const pgbind_ParseResult *tree, const char *sql, const pgbind_Options *options,
+										pgbind_Arena *arena, pgbind_Status *status);
 
 /* The tokens of sql as libpg_query's scanner sees them (comments included), in arena. A scan
  * error is PGBIND_ERROR_SYNTAX with PostgreSQL's message and cursor position. */

@@ -253,3 +253,248 @@ bool pgbind_find_lossy_empty_string(const pgbind_ParseResult *tree, char *where,
 	const pgbind_MessageDesc *d = pgbind_message_desc_by_name("ParseResult");
 	return d && tree && empty_in(d, tree, 0, where, size);
 }
+
+/* ---- a copy with those empty strings replaced -------------------------------------------------- */
+
+typedef struct {
+	pgbind_Arena *arena;
+	const char *replacement;
+	bool collides; /* some string of the tree holds the replacement */
+	bool failed;   /* out of memory */
+} Copy;
+
+static void *copy_message(Copy *c, const pgbind_MessageDesc *d, const void *msg, int depth);
+
+static pgbind_Node *copy_node(Copy *c, const pgbind_Node *n, int depth)
+{
+	const pgbind_MessageDesc *d = n ? pgbind_node_desc(n->tag) : NULL;
+	return d ? copy_message(c, d, n, depth + 1) : (pgbind_Node *)n;
+}
+
+/* A message copied field by field: scalars by value, strings shared (but the lossy empty ones),
+ * every node, message and array copied, so that nothing of the caller's tree is written. */
+static void *copy_message(Copy *c, const pgbind_MessageDesc *d, const void *msg, int depth)
+{
+	char *out = c->failed || depth > 4 * PGBIND_DEFAULT_MAX_DEPTH ? NULL : pgbind_Arena_Malloc(c->arena, d->size);
+	if (!out) {
+		c->failed = true;
+		return NULL;
+	}
+	memcpy(out, msg, d->size);
+	for (uint32_t i = 0; i < d->n_fields; i++) {
+		const pgbind_FieldDesc *f = &d->fields[i];
+		void *p = out + f->offset;
+		size_t n = f->count_offset ? *(const size_t *)(out + f->count_offset) : 0;
+		switch (f->wire) {
+		case PGBIND_WIRE_STRING: {
+			const char *s = *(const char **)p;
+			if (s && strstr(s, c->replacement))
+				c->collides = true;
+			if (s && !*s && (f->flags & PGBIND_FIELD_EMPTY_IS_NULL))
+				*(const char **)p = c->replacement;
+			break;
+		}
+		case PGBIND_WIRE_NODE:
+		case PGBIND_WIRE_ONEOF:
+			*(pgbind_Node **)p = copy_node(c, *(pgbind_Node **)p, depth);
+			break;
+		case PGBIND_WIRE_MESSAGE:
+			if (*(void **)p)
+				*(void **)p = copy_message(c, &pgbind_message_descs[f->type_index], *(void **)p, depth + 1);
+			break;
+		case PGBIND_WIRE_REPEATED_NODE:
+		case PGBIND_WIRE_REPEATED_MESSAGE: {
+			void **from = *(void ***)p;
+			void **to = n ? pgbind_Arena_Malloc(c->arena, n * sizeof *to) : NULL;
+			if (n && !to) {
+				c->failed = true;
+				return NULL;
+			}
+			for (size_t k = 0; k < n; k++)
+				to[k] = f->wire == PGBIND_WIRE_REPEATED_NODE ? (void *)copy_node(c, from[k], depth)
+						: from[k] ? copy_message(c, &pgbind_message_descs[f->type_index], from[k], depth + 1)
+								  : NULL;
+			*(void ***)p = to;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	return c->failed ? NULL : out;
+}
+
+pgbind_ParseResult *pgbind_copy_replacing_lossy_empty(const pgbind_ParseResult *tree, const char *replacement,
+													  pgbind_Arena *arena, bool *collides, pgbind_Status *status)
+{
+	Copy c = {arena, replacement, false, false};
+	pgbind_ParseResult *copy = copy_message(&c, pgbind_message_desc_by_name("ParseResult"), tree, 0);
+	if (!copy)
+		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
+	*collides = c.collides;
+	return copy;
+}
+
+/* ---- the first difference between two trees ---------------------------------------------------- */
+
+/* Positions in the text: PostgreSQL's equal() skips them, and so does this. */
+static bool is_location(const pgbind_FieldDesc *f)
+{
+	return strcmp(f->name, "location") == 0 || strcmp(f->name, "stmt_location") == 0 ||
+		   strcmp(f->name, "stmt_len") == 0;
+}
+
+typedef struct {
+	Path path;
+	bool lenient; /* NULL in a (where the protocol cannot tell) matches "" in b */
+} Diff;
+
+static bool diff_message(Diff *x, const pgbind_MessageDesc *d, const void *a, const void *b, int depth);
+
+static bool diff_node(Diff *x, const pgbind_Node *a, const pgbind_Node *b, int depth)
+{
+	if (!a || !b) {
+		if (a != b)
+			path_add(&x->path, " (%s in one tree only)",
+					 a ? pgbind_node_desc(a->tag)->name : pgbind_node_desc(b->tag)->name);
+		return a != b;
+	}
+	const pgbind_MessageDesc *da = pgbind_node_desc(a->tag), *db = pgbind_node_desc(b->tag);
+	if (a->tag != b->tag || !da) {
+		path_add(&x->path, " (%s, then %s)", da ? da->name : "?", db ? db->name : "?");
+		return true;
+	}
+	size_t at = x->path.len;
+	path_add(&x->path, ".%s", da->name);
+	if (diff_message(x, da, a, b, depth + 1))
+		return true;
+	x->path.len = at;
+	x->path.out[at] = '\0';
+	return false;
+}
+
+static bool diff_scalar(Diff *x, const pgbind_FieldDesc *f, const void *pa, const void *pb)
+{
+	bool differs = false;
+	switch (f->wire) {
+	case PGBIND_WIRE_INT32:
+	case PGBIND_WIRE_ENUM:
+		differs = *(const int32_t *)pa != *(const int32_t *)pb;
+		break;
+	case PGBIND_WIRE_UINT32:
+		differs = *(const uint32_t *)pa != *(const uint32_t *)pb;
+		break;
+	case PGBIND_WIRE_INT64:
+	case PGBIND_WIRE_UINT64:
+		differs = *(const uint64_t *)pa != *(const uint64_t *)pb;
+		break;
+	case PGBIND_WIRE_BOOL:
+		differs = *(const bool *)pa != *(const bool *)pb;
+		break;
+	case PGBIND_WIRE_DOUBLE:
+		differs = *(const double *)pa != *(const double *)pb;
+		break;
+	case PGBIND_WIRE_STRING: {
+		const char *sa = *(const char *const *)pa, *sb = *(const char *const *)pb;
+		if (!sa || !sb)
+			differs = sa != sb && !(x->lenient && !sa && !*sb && (f->flags & PGBIND_FIELD_EMPTY_IS_NULL));
+		else
+			differs = strcmp(sa, sb) != 0;
+		if (differs)
+			path_add(&x->path, " (%s%.40s%s, then %s%.40s%s)", sa ? "\"" : "", sa ? sa : "NULL", sa ? "\"" : "",
+					 sb ? "\"" : "", sb ? sb : "NULL", sb ? "\"" : "");
+		return differs;
+	}
+	default:
+		break;
+	}
+	if (differs && f->wire == PGBIND_WIRE_ENUM) {
+		const char *na = pgbind_enum_value_name(f->type_index, *(const int32_t *)pa);
+		const char *nb = pgbind_enum_value_name(f->type_index, *(const int32_t *)pb);
+		path_add(&x->path, " (%s, then %s)", na ? na : "?", nb ? nb : "?");
+	} else if (differs && f->wire == PGBIND_WIRE_BOOL) {
+		path_add(&x->path, " (%s, then %s)", *(const bool *)pa ? "true" : "false",
+				 *(const bool *)pb ? "true" : "false");
+	} else if (differs && (f->wire == PGBIND_WIRE_INT32 || f->wire == PGBIND_WIRE_UINT32)) {
+		path_add(&x->path, " (%d, then %d)", *(const int32_t *)pa, *(const int32_t *)pb);
+	}
+	return differs;
+}
+
+static bool diff_message(Diff *x, const pgbind_MessageDesc *d, const void *a, const void *b, int depth)
+{
+	if (depth > 4 * PGBIND_DEFAULT_MAX_DEPTH)
+		return false;
+	const char *ba = a, *bb = b;
+	for (uint32_t i = 0; i < d->n_fields; i++) {
+		const pgbind_FieldDesc *f = &d->fields[i];
+		if (is_location(f))
+			continue;
+		const void *pa = ba + f->offset, *pb = bb + f->offset;
+		size_t na = f->count_offset ? *(const size_t *)(ba + f->count_offset) : 0;
+		size_t nb = f->count_offset ? *(const size_t *)(bb + f->count_offset) : 0;
+		size_t at = x->path.len;
+		path_add(&x->path, ".%s", f->name);
+		bool differs = false;
+		switch (f->wire) {
+		case PGBIND_WIRE_NODE:
+		case PGBIND_WIRE_ONEOF:
+			differs = diff_node(x, *(const pgbind_Node *const *)pa, *(const pgbind_Node *const *)pb, depth);
+			break;
+		case PGBIND_WIRE_MESSAGE: {
+			const void *ma = *(const void *const *)pa, *mb = *(const void *const *)pb;
+			if (!ma || !mb) {
+				differs = ma != mb;
+				if (differs)
+					path_add(&x->path, " (in one tree only)");
+			} else {
+				differs = diff_message(x, &pgbind_message_descs[f->type_index], ma, mb, depth + 1);
+			}
+			break;
+		}
+		case PGBIND_WIRE_REPEATED_NODE:
+		case PGBIND_WIRE_REPEATED_MESSAGE:
+		case PGBIND_WIRE_PACKED_UINT64:
+			for (size_t k = 0; !differs && k < na && k < nb; k++) {
+				size_t here = x->path.len;
+				path_add(&x->path, "[%zu]", k);
+				if (f->wire == PGBIND_WIRE_REPEATED_NODE)
+					differs = diff_node(x, (*(pgbind_Node *const *const *)pa)[k], (*(pgbind_Node *const *const *)pb)[k],
+										depth);
+				else if (f->wire == PGBIND_WIRE_PACKED_UINT64)
+					differs = (*(const uint64_t *const *)pa)[k] != (*(const uint64_t *const *)pb)[k];
+				else {
+					const void *ma = (*(const void *const *const *)pa)[k], *mb = (*(const void *const *const *)pb)[k];
+					differs = !ma || !mb ? ma != mb
+										 : diff_message(x, &pgbind_message_descs[f->type_index], ma, mb, depth + 1);
+				}
+				if (!differs) {
+					x->path.len = here;
+					x->path.out[here] = '\0';
+				}
+			}
+			if (!differs && na != nb) {
+				differs = true;
+				path_add(&x->path, " (%zu elements, then %zu)", na, nb);
+			}
+			break;
+		default:
+			differs = diff_scalar(x, f, pa, pb);
+			break;
+		}
+		if (differs)
+			return true;
+		x->path.len = at;
+		x->path.out[at] = '\0';
+	}
+	return false;
+}
+
+bool pgbind_first_difference(const pgbind_ParseResult *a, const pgbind_ParseResult *b, bool lenient, char *path,
+							 size_t size)
+{
+	Diff x = {{path, size, 0}, lenient};
+	path[0] = '\0';
+	path_add(&x.path, "ParseResult");
+	return diff_message(&x, pgbind_message_desc_by_name("ParseResult"), a, b, 0);
+}

@@ -187,6 +187,8 @@ step "the command's input: line positions in one pass, statements and their line
 echo "== parse direction"
 step "classic mistakes, A_Const kinds, errors, depth, arena" "$BUILD/tests/test_parse"
 step "decoder: malformed input, wire-format latitude, depth" "$BUILD/tests/test_decode"
+step "deparse: empty strings protobuf cannot carry, the round-trip check" "$BUILD/tests/test_deparse"
+step "normalize: each of libpg_query's rules, the scanner's corners, bad input" "$BUILD/tests/test_normalize"
 
 echo "== JSON, walker, examples"
 step "Debian corpus: every file $DEBIAN_SQL_LIST names is in $DEBIAN_SQL_DIR ($DEBIAN_SQL_N)" sh -c "
@@ -228,6 +230,17 @@ step "deparse from SQL matches libpg_query's deparse of the same statements" sh 
 step "deparse from protobuf reads what parse writes" sh -c "
 	'$BUILD/pgbind' parse '$TMP/two.sql' | '$BUILD/pgbind' deparse --from=protobuf |
 		grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
+step "deparse of empty strings protobuf carries as NULL: libpg_query's SQL" sh -c "
+	echo \"CREATE TABLESPACE regress_tblspace LOCATION ''\" | '$BUILD/pgbind' deparse |
+		grep -qx \"CREATE TABLESPACE regress_tblspace LOCATION ''\" &&
+	echo \"CREATE SUBSCRIPTION regress_addr_sub CONNECTION '' PUBLICATION bar WITH (connect = false, slot_name = NONE)\" |
+		'$BUILD/pgbind' deparse | grep -qx \"CREATE SUBSCRIPTION regress_addr_sub CONNECTION '' PUBLICATION bar WITH (connect = false, slot_name = NONE)\""
+if [ "$PG_MAJOR" = 15 ]; then # libpg_query 15-4.0.0's deparser bug
+	expect_fail "deparse --check refuses libpg_query's wrong SQL, naming the field" \
+		"DeclareCursorStmt.options" sh -c "echo 'DECLARE c ASENSITIVE CURSOR FOR SELECT 1' | '$BUILD/pgbind' deparse --check"
+fi
+step "deparse --check writes SQL that round-trips" sh -c "
+	'$BUILD/pgbind' deparse --check '$TMP/two.sql' | grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
 printf '\012\005ab' >"$TMP/bad.pb"
 expect_fail "deparse of malformed protobuf names the byte offset" "runs past the end of its message at byte 1" \
 	"$BUILD/pgbind" deparse --from=protobuf "$TMP/bad.pb"
@@ -327,9 +340,9 @@ step "Rust property test: random trees of all 241 messages, every field, both di
 	sh -c "cd bindings/rust && $CARGO_RUN test --release --test property"
 step "Rust verify: project corpus (protobuf bytes, prost decode, views, deparse, fingerprint)" \
 	sh -c "cd bindings/rust && $CARGO_RUN test --release --test verify -- $(for f in $SQL; do printf '%s ' "$PWD/$f"; done)"
-if [ -d "$DEBIAN_SQL_DIR" ]; then
-	step "Rust verify: Debian corpus ($DEBIAN_SQL_DIR)" \
-		sh -c "cd bindings/rust && $CARGO_RUN test --release --test verify -- $DEBIAN_SQL_DIR/*.sql $DEBIAN_SQL_DIR/extension/*.sql"
+if [ -n "$DEBIAN_SQL" ]; then
+	step "Rust verify: Debian corpus ($DEBIAN_SQL_N files of $DEBIAN_SQL_LIST)" \
+		sh -c "cd bindings/rust && $CARGO_RUN test --release --test verify -- $DEBIAN_SQL"
 fi
 
 echo "== library, install, vendoring"

@@ -73,9 +73,13 @@ UPDATE t SET (a, b) = ROW(1, 2);
 SELECT ROW(), ROW(1);
 VALUES (DEFAULT);
 SELECT $$$$;
--- empty strings the protocol turns into NULL: pgbind refuses to deparse these (libpg_query's deparser crashes on the first)
+-- empty strings the protocol turns into NULL: libpg_query's deparser crashes on the first and
+-- writes IS NULL for the second; pgbind deparses both right (checked by parsing back)
 ALTER TYPE mood ADD VALUE '';
 COMMENT ON TABLE t IS '';
+-- ... and libpg_query prints the right SQL for these from NULL: so must pgbind
+CREATE TABLESPACE regress_tblspace LOCATION '';
+CREATE SUBSCRIPTION regress_addr_sub CONNECTION '' PUBLICATION bar WITH (connect = false, slot_name = NONE);
 -- COPY options the grammar accepts without a value (libpg_query's deparser crashes on them: pgbind refuses)
 COPY t FROM STDIN (format);
 COPY t TO STDOUT (delimiter, header);

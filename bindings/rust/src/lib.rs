@@ -142,9 +142,20 @@ pub fn deparse(tree: &pb::ParseResult) -> Result<String> {
     let a = convert::Arena::new()?;
     let c = convert::make_ParseResult(&a, tree, 0)?;
     let sql = call(|st| unsafe { ptr_opt(ffi::pgbind_deparse(c, std::ptr::null(), a.0, st) as *mut std::os::raw::c_char) })?;
-    // SAFETY: pgbind_deparse returns a NUL-terminated string in the arena.
-    let bytes = unsafe { CStr::from_ptr(sql) }.to_bytes();
-    String::from_utf8(bytes.to_vec()).map_err(|e| Error::Utf8 { message: format!("deparsed SQL is not UTF-8 ({})", e) })
+    owned_c_str(sql, "deparsed SQL")
+}
+
+/// `sql` with its constants replaced by `$1`, `$2`, ... exactly as `pg_query_normalize` writes it
+/// (one parse; `Tree::normalize` reuses a tree).
+pub fn normalize(sql: &str) -> Result<String> {
+    Tree::parse(sql)?.normalize(sql)
+}
+
+/// A NUL-terminated C string of the C API as a String (an error if it is not UTF-8).
+pub(crate) fn owned_c_str(p: *const std::os::raw::c_char, what: &str) -> Result<String> {
+    // SAFETY: the C API returns NUL-terminated strings that live in the caller's arena.
+    let bytes = unsafe { CStr::from_ptr(p) }.to_bytes();
+    String::from_utf8(bytes.to_vec()).map_err(|e| Error::Utf8 { message: format!("{} is not UTF-8 ({})", what, e) })
 }
 
 /// libpg_query's fingerprint of `tree` (`pg_query_fingerprint`'s value for the SQL it came from).
@@ -187,7 +198,7 @@ pub fn to_json(tree: &pb::ParseResult) -> Result<String> {
     let a = convert::Arena::new()?;
     let c = convert::make_ParseResult(&a, tree, 0)?;
     let s = call(|st| unsafe { ptr_opt(ffi::pgbind_json(c, std::ptr::null(), a.0, st) as *mut std::os::raw::c_char) })?;
-    Ok(unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned())
+    owned_c_str(s, "JSON")
 }
 
 /// JSON in libpg_query's format into the owned tree.

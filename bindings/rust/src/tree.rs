@@ -67,7 +67,35 @@ impl Tree {
                 Some(p)
             }
         })?;
-        Ok(unsafe { std::ffi::CStr::from_ptr(s) }.to_string_lossy().into_owned())
+        crate::owned_c_str(s, "deparsed SQL")
+    }
+
+    /// `sql` with its constants replaced by `$1`, `$2`, ... as `pg_query_normalize` writes it,
+    /// from this tree (which must be the one `sql` parsed to) without parsing again.
+    pub fn normalize(&self, sql: &str) -> Result<String> {
+        let csql = c_string(sql, "the SQL")?;
+        let s = call(|st| {
+            let p = unsafe { ffi::pgbind_normalize(self.root, csql.as_ptr(), std::ptr::null(), self.arena.0, st) };
+            if p.is_null() {
+                None
+            } else {
+                Some(p)
+            }
+        })?;
+        crate::owned_c_str(s, "normalized SQL")
+    }
+
+    /// The tree as libpg_query's JSON.
+    pub fn to_json(&self) -> Result<String> {
+        let s = call(|st| {
+            let p = unsafe { ffi::pgbind_json(self.root, std::ptr::null(), self.arena.0, st) };
+            if p.is_null() {
+                None
+            } else {
+                Some(p)
+            }
+        })?;
+        crate::owned_c_str(s, "JSON")
     }
 
     /// libpg_query's fingerprint of the tree.

@@ -111,3 +111,17 @@ pub fn pg_fingerprint(sql: &CStr) -> Result<u64, PgError> {
         out
     }
 }
+
+/// `pg_query_normalize` of the SQL.
+pub fn pg_normalize(sql: &CStr) -> Result<String, String> {
+    unsafe {
+        let r = ffi::pg_query_normalize(sql.as_ptr());
+        let out = if r.error.is_null() {
+            Ok(CStr::from_ptr(r.normalized_query).to_string_lossy().into_owned())
+        } else {
+            Err(pg_error(r.error).message)
+        };
+        ffi::pg_query_free_normalize_result(r);
+        out
+    }
+}
