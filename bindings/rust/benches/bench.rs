@@ -125,7 +125,7 @@ fn short_statements() -> Vec<String> {
 }
 
 fn growth() {
-    println!("\ngrowth: time per doubling from 250 to 4,000 items (1.8-2.3 is linear)");
+    println!("\ngrowth: time per doubling from 250 to 8,000 items (1.8-2.3 is linear)");
     let shapes: Vec<(&str, Box<dyn Fn(usize) -> String>)> = vec![
         ("wide (SELECT a1, ..., an)", Box::new(|n| format!("SELECT {}", (0..n).map(|i| format!("a{}", i)).collect::<Vec<_>>().join(", ")))),
         ("deep (1+1+...+1)", Box::new(|n| format!("SELECT {}1", "1+".repeat(n)))),
@@ -134,7 +134,7 @@ fn growth() {
         let mut line = format!("{:<28}", name);
         for (label, f) in [("views", 2), ("parse", 0), ("deparse", 1)] {
             let mut times = Vec::new();
-            for k in 0..5 {
+            for k in 0..6 {
                 let sql = make(250 << k);
                 let owned = pgbind::parse(&sql).unwrap();
                 let reps = 20;
