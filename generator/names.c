@@ -92,21 +92,29 @@ static const char *const raw_keywords[] = {
 /* ... and appends '_' to these, which cannot be raw. */
 static const char *const suffixed_keywords[] = {"self", "super", "extern", "crate"};
 
+#define IN_LIST(name, list) in_list(name, list, sizeof list / sizeof *list)
+
+static bool in_list(const char *name, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(name, list[i]) == 0)
+			return true;
+	return false;
+}
+
 char *names_prost_field(const char *proto_name)
 {
 	gen_Buf b = {0};
 	gen_Buf_puts(&b, "");
 	split_words(proto_name, emit_snake, &b);
-	for (size_t i = 0; i < sizeof raw_keywords / sizeof *raw_keywords; i++)
-		if (strcmp(b.data, raw_keywords[i]) == 0) {
-			gen_Buf r = {0};
-			gen_Buf_printf(&r, "r#%s", b.data);
-			gen_Buf_free(&b);
-			return r.data;
-		}
-	for (size_t i = 0; i < sizeof suffixed_keywords / sizeof *suffixed_keywords; i++)
-		if (strcmp(b.data, suffixed_keywords[i]) == 0)
-			gen_Buf_puts(&b, "_");
+	if (IN_LIST(b.data, raw_keywords)) {
+		gen_Buf r = {0};
+		gen_Buf_printf(&r, "r#%s", b.data);
+		gen_Buf_free(&b);
+		return r.data;
+	}
+	if (IN_LIST(b.data, suffixed_keywords))
+		gen_Buf_puts(&b, "_");
 	return b.data;
 }
 
@@ -115,12 +123,7 @@ static char *bindgen_member(const char *c_name)
 {
 	gen_Buf b = {0};
 	gen_Buf_puts(&b, c_name);
-	bool keyword = false;
-	for (size_t i = 0; i < sizeof raw_keywords / sizeof *raw_keywords; i++)
-		keyword |= strcmp(c_name, raw_keywords[i]) == 0;
-	for (size_t i = 0; i < sizeof suffixed_keywords / sizeof *suffixed_keywords; i++)
-		keyword |= strcmp(c_name, suffixed_keywords[i]) == 0;
-	if (keyword)
+	if (IN_LIST(c_name, raw_keywords) || IN_LIST(c_name, suffixed_keywords))
 		gen_Buf_puts(&b, "_");
 	return b.data;
 }

@@ -139,10 +139,7 @@ pub fn parse(sql: &str) -> Result<pb::ParseResult> {
 /// SQL for `tree`, by libpg_query's deparser (`pgbind_deparse`: through the node-level deparser
 /// where the linked library exports it, else through protobuf; the same refusals).
 pub fn deparse(tree: &pb::ParseResult) -> Result<String> {
-    let a = convert::Arena::new()?;
-    let c = convert::make_ParseResult(&a, tree, 0)?;
-    let sql = call(|st| unsafe { ptr_opt(ffi::pgbind_deparse(c, std::ptr::null(), a.0, st) as *mut std::os::raw::c_char) })?;
-    owned_c_str(sql, "deparsed SQL")
+    Tree::from_owned(tree)?.deparse()
 }
 
 /// `sql` with its constants replaced by `$1`, `$2`, ... exactly as `pg_query_normalize` writes it
@@ -160,51 +157,37 @@ pub(crate) fn owned_c_str(p: *const std::os::raw::c_char, what: &str) -> Result<
 
 /// libpg_query's fingerprint of `tree` (`pg_query_fingerprint`'s value for the SQL it came from).
 pub fn fingerprint(tree: &pb::ParseResult) -> Result<u64> {
-    let a = convert::Arena::new()?;
-    let c = convert::make_ParseResult(&a, tree, 0)?;
-    let mut fp = 0u64;
-    call(|st| unsafe { ffi::pgbind_fingerprint(c, std::ptr::null(), &mut fp, st) }.then(|| ()))?;
-    Ok(fp)
+    Tree::from_owned(tree)?.fingerprint()
 }
 
 /// The tokens of `sql` as PostgreSQL's scanner sees them, comments included (`pg_query_scan`'s).
 pub fn scan(sql: &str) -> Result<pb::ScanResult> {
     let csql = c_string(sql, "the SQL")?;
     let a = convert::Arena::new()?;
-    let r = call(|st| unsafe { ptr_opt(ffi::pgbind_scan(csql.as_ptr(), std::ptr::null(), a.0, st)) })?;
+    let r = call(|st| nonnull(unsafe { ffi::pgbind_scan(csql.as_ptr(), std::ptr::null(), a.0, st) }))?;
     // SAFETY: a non-NULL result is a ScanResult in the arena.
     convert::own_ScanResult(unsafe { &*r }, 0)
 }
 
 /// `tree` as libpg_query's protobuf bytes (what `pg_query_parse_protobuf` writes), by pgbind's encoder.
 pub fn encode(tree: &pb::ParseResult) -> Result<Vec<u8>> {
-    let a = convert::Arena::new()?;
-    let c = convert::make_ParseResult(&a, tree, 0)?;
-    let mut data: *const u8 = std::ptr::null();
-    let mut len = 0usize;
-    call(|st| unsafe { ffi::pgbind_encode(c, std::ptr::null(), a.0, &mut data, &mut len, st) }.then(|| ()))?;
-    Ok(convert::slice(data, len).to_vec())
+    Tree::from_owned(tree)?.encode()
 }
 
 /// Protobuf bytes (message `pg_query.ParseResult`) into the owned tree, by pgbind's decoder.
 pub fn decode(bytes: &[u8]) -> Result<pb::ParseResult> {
-    let a = convert::Arena::new()?;
-    let r = call(|st| unsafe { ptr_opt(ffi::pgbind_decode(bytes.as_ptr(), bytes.len(), std::ptr::null(), a.0, st)) })?;
-    convert::own_ParseResult(unsafe { &*r }, 0)
+    Tree::decode(bytes)?.to_owned()
 }
 
 /// `tree` as libpg_query's JSON (what `pg_query_parse` writes).
 pub fn to_json(tree: &pb::ParseResult) -> Result<String> {
-    let a = convert::Arena::new()?;
-    let c = convert::make_ParseResult(&a, tree, 0)?;
-    let s = call(|st| unsafe { ptr_opt(ffi::pgbind_json(c, std::ptr::null(), a.0, st) as *mut std::os::raw::c_char) })?;
-    owned_c_str(s, "JSON")
+    Tree::from_owned(tree)?.to_json()
 }
 
 /// JSON in libpg_query's format into the owned tree.
 pub fn from_json(json: &str) -> Result<pb::ParseResult> {
     let a = convert::Arena::new()?;
-    let r = call(|st| unsafe { ptr_opt(ffi::pgbind_json_read(json.as_ptr() as *const _, json.len(), std::ptr::null(), a.0, st)) })?;
+    let r = call(|st| nonnull(unsafe { ffi::pgbind_json_read(json.as_ptr() as *const _, json.len(), std::ptr::null(), a.0, st) }))?;
     convert::own_ParseResult(unsafe { &*r }, 0)
 }
 
@@ -217,7 +200,8 @@ pub fn scan_round_trip(scan: &pb::ScanResult) -> Result<pb::ScanResult> {
     convert::own_ScanResult(unsafe { &*c }, 0)
 }
 
-fn ptr_opt<T>(p: *mut T) -> Option<*mut T> {
+/// A pointer the C API returned: None for NULL (its failure).
+pub(crate) fn nonnull<T>(p: *const T) -> Option<*const T> {
     if p.is_null() {
         None
     } else {

@@ -20,28 +20,21 @@ impl Tree {
     pub fn parse(sql: &str) -> Result<Tree> {
         let csql = c_string(sql, "the SQL")?;
         let arena = Arena::new()?;
-        let root = call(|st| {
-            let p = unsafe { ffi::pgbind_parse(csql.as_ptr(), std::ptr::null(), arena.0, st) };
-            if p.is_null() {
-                None
-            } else {
-                Some(p as *const ffi::pgbind_ParseResult)
-            }
-        })?;
+        let root = call(|st| crate::nonnull(unsafe { ffi::pgbind_parse(csql.as_ptr(), std::ptr::null(), arena.0, st) }))?;
+        Ok(Tree { arena, root })
+    }
+
+    /// The owned tree converted into pgbind's arena (every "" of it becomes unset, as protobuf has it).
+    pub fn from_owned(tree: &pb::ParseResult) -> Result<Tree> {
+        let arena = Arena::new()?;
+        let root = convert::make_ParseResult(&arena, tree, 0)? as *const ffi::pgbind_ParseResult;
         Ok(Tree { arena, root })
     }
 
     /// Reads protobuf bytes (message `pg_query.ParseResult`) into pgbind's arena, by its decoder.
     pub fn decode(bytes: &[u8]) -> Result<Tree> {
         let arena = Arena::new()?;
-        let root = call(|st| {
-            let p = unsafe { ffi::pgbind_decode(bytes.as_ptr(), bytes.len(), std::ptr::null(), arena.0, st) };
-            if p.is_null() {
-                None
-            } else {
-                Some(p as *const ffi::pgbind_ParseResult)
-            }
-        })?;
+        let root = call(|st| crate::nonnull(unsafe { ffi::pgbind_decode(bytes.as_ptr(), bytes.len(), std::ptr::null(), arena.0, st) }))?;
         Ok(Tree { arena, root })
     }
 
@@ -59,14 +52,7 @@ impl Tree {
 
     /// SQL for the tree, by libpg_query's deparser.
     pub fn deparse(&self) -> Result<String> {
-        let s = call(|st| {
-            let p = unsafe { ffi::pgbind_deparse(self.root, std::ptr::null(), self.arena.0, st) };
-            if p.is_null() {
-                None
-            } else {
-                Some(p)
-            }
-        })?;
+        let s = call(|st| crate::nonnull(unsafe { ffi::pgbind_deparse(self.root, std::ptr::null(), self.arena.0, st) }))?;
         crate::owned_c_str(s, "deparsed SQL")
     }
 
@@ -74,27 +60,13 @@ impl Tree {
     /// from this tree (which must be the one `sql` parsed to) without parsing again.
     pub fn normalize(&self, sql: &str) -> Result<String> {
         let csql = c_string(sql, "the SQL")?;
-        let s = call(|st| {
-            let p = unsafe { ffi::pgbind_normalize(self.root, csql.as_ptr(), std::ptr::null(), self.arena.0, st) };
-            if p.is_null() {
-                None
-            } else {
-                Some(p)
-            }
-        })?;
+        let s = call(|st| crate::nonnull(unsafe { ffi::pgbind_normalize(self.root, csql.as_ptr(), std::ptr::null(), self.arena.0, st) }))?;
         crate::owned_c_str(s, "normalized SQL")
     }
 
     /// The tree as libpg_query's JSON.
     pub fn to_json(&self) -> Result<String> {
-        let s = call(|st| {
-            let p = unsafe { ffi::pgbind_json(self.root, std::ptr::null(), self.arena.0, st) };
-            if p.is_null() {
-                None
-            } else {
-                Some(p)
-            }
-        })?;
+        let s = call(|st| crate::nonnull(unsafe { ffi::pgbind_json(self.root, std::ptr::null(), self.arena.0, st) }))?;
         crate::owned_c_str(s, "JSON")
     }
 
