@@ -90,7 +90,8 @@ static const char *const copy_options_needing_value[] = {"format", "delimiter", 
  * a string, which the deparser reads unharmed. */
 static const char *const copy_string_options[] = {"format", "delimiter", "null", "quote", "escape", "encoding"};
 /* force_not_null and force_null take a column list: an Integer other than 0 crashes it (0 reads
- * as an empty list), and before 17 so does '*'. */
+ * as an empty list), and before 17 so does '*'; 17's deparser crashes on them without a value
+ * (COPY t FROM STDIN (force_null): found by fuzzing 17), 15's writes an empty list. */
 static const char *const copy_column_list_options[] = {"force_not_null", "force_null"};
 
 static bool named_in(const char *name, const char *const *names, size_t n)
@@ -115,6 +116,12 @@ static bool copy_option_crashes(const pgbind_DefElem *opt, char *why, size_t siz
 	if (arg && arg->tag != PGBIND_T_String && arg->tag != PGBIND_T_Float &&
 		named_in(opt->defname, copy_string_options, sizeof copy_string_options / sizeof *copy_string_options)) {
 		snprintf(why, size, "COPY option %s with a value of kind %s, not a string", opt->defname, kind ? kind : "?");
+		return true;
+	}
+	if (!arg && pgbind_libpg_query_version_num >= 170000 &&
+		named_in(opt->defname, copy_column_list_options,
+				 sizeof copy_column_list_options / sizeof *copy_column_list_options)) {
+		snprintf(why, size, "COPY option %s without a value", opt->defname);
 		return true;
 	}
 	if (arg &&

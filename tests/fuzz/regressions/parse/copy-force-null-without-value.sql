@@ -1,0 +1,2 @@
+COPY t FROM STDIN (force_null 
+);
