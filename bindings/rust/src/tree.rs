@@ -7,11 +7,14 @@ use crate::{call, c_string, ffi, views, Result};
 /// it costs nothing beyond the parse ([`Tree::root`] lends typed views); [`Tree::to_owned`]
 /// builds the owned prost tree.
 pub struct Tree {
+    #[allow(dead_code)] // owns the tree's memory: read by Drop alone
     arena: Arena,
     root: *const ffi::pgbind_ParseResult,
 }
 
-// The tree is never written after it is built; the arena is freed only by Drop.
+// The tree is never written after it is built (what the methods below make goes into an arena of
+// their own, copied out before they return), and the arena is freed only by Drop: the tree may
+// be read from several threads at once.
 unsafe impl Send for Tree {}
 unsafe impl Sync for Tree {}
 
@@ -52,7 +55,8 @@ impl Tree {
 
     /// SQL for the tree, by libpg_query's deparser.
     pub fn deparse(&self) -> Result<String> {
-        let s = call(|st| crate::nonnull(unsafe { ffi::pgbind_deparse(self.root, std::ptr::null(), self.arena.0, st) }))?;
+        let scratch = Arena::new()?; // not the tree's arena: &self may be shared
+        let s = call(|st| crate::nonnull(unsafe { ffi::pgbind_deparse(self.root, std::ptr::null(), scratch.0, st) }))?;
         crate::owned_c_str(s, "deparsed SQL")
     }
 
@@ -60,13 +64,15 @@ impl Tree {
     /// from this tree (which must be the one `sql` parsed to) without parsing again.
     pub fn normalize(&self, sql: &str) -> Result<String> {
         let csql = c_string(sql, "the SQL")?;
-        let s = call(|st| crate::nonnull(unsafe { ffi::pgbind_normalize(self.root, csql.as_ptr(), std::ptr::null(), self.arena.0, st) }))?;
+        let scratch = Arena::new()?; // not the tree's arena: &self may be shared
+        let s = call(|st| crate::nonnull(unsafe { ffi::pgbind_normalize(self.root, csql.as_ptr(), std::ptr::null(), scratch.0, st) }))?;
         crate::owned_c_str(s, "normalized SQL")
     }
 
     /// The tree as libpg_query's JSON.
     pub fn to_json(&self) -> Result<String> {
-        let s = call(|st| crate::nonnull(unsafe { ffi::pgbind_json(self.root, std::ptr::null(), self.arena.0, st) }))?;
+        let scratch = Arena::new()?; // not the tree's arena: &self may be shared
+        let s = call(|st| crate::nonnull(unsafe { ffi::pgbind_json(self.root, std::ptr::null(), scratch.0, st) }))?;
         crate::owned_c_str(s, "JSON")
     }
 
@@ -81,7 +87,8 @@ impl Tree {
     pub fn encode(&self) -> Result<Vec<u8>> {
         let mut data: *const u8 = std::ptr::null();
         let mut len = 0usize;
-        call(|st| unsafe { ffi::pgbind_encode(self.root, std::ptr::null(), self.arena.0, &mut data, &mut len, st) }.then(|| ()))?;
+        let scratch = Arena::new()?; // not the tree's arena: &self may be shared
+        call(|st| unsafe { ffi::pgbind_encode(self.root, std::ptr::null(), scratch.0, &mut data, &mut len, st) }.then(|| ()))?;
         Ok(convert::slice(data, len).to_vec())
     }
 
