@@ -1,0 +1,117 @@
+// hooks.go -- what the verification suite and the property test reach beside the API: pgbind's
+// C encoder, decoder, JSON writer and C-path deparse, each through the generated converters.
+
+package pg_query
+
+/*
+#include "pgbind.h"
+#include "pgbind_json.h"
+
+static const char *go_deparse_sql(const char *sql, pgbind_Arena **arena, pgbind_Status *status)
+{
+	*arena = pgbind_Arena_New();
+	if (!*arena)
+		return NULL;
+	pgbind_ParseResult *t = pgbind_parse(sql, NULL, *arena, status);
+	return t ? pgbind_deparse(t, NULL, *arena, status) : NULL;
+}
+*/
+import "C"
+
+import "unsafe"
+
+// withCTree builds tree in a fresh C arena and calls f with it.
+func withCTree(tree *ParseResult, f func(a *arena, c *C.pgbind_ParseResult) error) error {
+	a, err := newArena()
+	if err != nil {
+		return err
+	}
+	defer a.free()
+	c, err := makeParseResult(a, tree, 0)
+	if err != nil {
+		return err
+	}
+	return f(a, c)
+}
+
+// encode is libpg_query's protobuf bytes of tree by pgbind's C encoder.
+func encode(tree *ParseResult) (out []byte, err error) {
+	err = withCTree(tree, func(a *arena, c *C.pgbind_ParseResult) error {
+		var st C.pgbind_Status
+		var data *C.uint8_t
+		var n C.size_t
+		if !C.pgbind_encode(c, nil, a.p, &data, &n, &st) {
+			return statusError(&st)
+		}
+		out = C.GoBytes(unsafe.Pointer(data), C.int(n))
+		return nil
+	})
+	return out, err
+}
+
+// toJSON is libpg_query's JSON of tree, by pgbind's writer.
+func toJSON(tree *ParseResult) (out string, err error) {
+	err = withCTree(tree, func(a *arena, c *C.pgbind_ParseResult) error {
+		var st C.pgbind_Status
+		s := C.pgbind_json(c, nil, a.p, &st)
+		if s == nil {
+			return statusError(&st)
+		}
+		out = C.GoString(s)
+		return nil
+	})
+	return out, err
+}
+
+// decode is protobuf bytes (pg_query.ParseResult) -> pgbind's C decoder -> the Go tree.
+func decode(b []byte) (*ParseResult, error) {
+	a, err := newArena()
+	if err != nil {
+		return nil, err
+	}
+	defer a.free()
+	var st C.pgbind_Status
+	var p *C.uint8_t
+	if len(b) > 0 {
+		p = (*C.uint8_t)(unsafe.Pointer(&b[0]))
+	}
+	c := C.pgbind_decode(p, C.size_t(len(b)), nil, a.p, &st)
+	if c == nil {
+		return nil, statusError(&st)
+	}
+	r := &ParseResult{}
+	return r, ownParseResult(c, r)
+}
+
+// scanRoundTrip is a ScanResult through both converters (Go -> C -> Go): the one message pgbind
+// has no encoder for.
+func scanRoundTrip(s *ScanResult) (*ScanResult, error) {
+	a, err := newArena()
+	if err != nil {
+		return nil, err
+	}
+	defer a.free()
+	c, err := makeScanResult(a, s, 0)
+	if err != nil {
+		return nil, err
+	}
+	r := &ScanResult{}
+	return r, ownScanResult(c, r)
+}
+
+// deparseC is the C path's deparse of input (pgbind_parse's tree, which keeps PostgreSQL's ""
+// apart from NULL, straight into pgbind_deparse).
+func deparseC(input string) (string, error) {
+	sql, err := cString(input)
+	if err != nil {
+		return "", err
+	}
+	var arena *C.pgbind_Arena
+	var st C.pgbind_Status
+	s := C.go_deparse_sql(cptr(sql), &arena, &st)
+	defer C.pgbind_Arena_Free(arena)
+	if s == nil {
+		return "", statusError(&st)
+	}
+	return C.GoString(s), nil
+}
