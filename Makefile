@@ -258,10 +258,12 @@ $(BUILD)/examples/%: examples/%.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
 
 # ---- benchmark -----------------------------------------------------------------------------------
 
-bench: all rust
+bench: all rust go
 	$(BUILD)/pgbind bench
 	$(BUILD)/pgbind bench --growth
 	$(CARGO_RUN) bench
+	$(BUILD)/go/pg_query.test -test.run '^TestBench$$' -short-sql tests/bench/short.sql \
+		$$(grep -v -e '^#' -e '^[[:space:]]*$$' tests/corpus/debian-pg15.txt | sed 's|^|/usr/share/postgresql/15/|')
 
 # ---- tests --------------------------------------------------------------------------------------
 
