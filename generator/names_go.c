@@ -157,6 +157,7 @@ static bool add_field(json_t *view, json_t *m, json_t *f, Used *used, gen_Error 
 	/* the C type a scalar or enum is cast to (pgbind_ast.h's spelling, as cgo names it) */
 	set_name(f, "go_c_type", printf_name("C.", str(f, "ast_type")));
 	set_name(f, "go_c_name", cgo_member(str(f, "name")));
+	json_object_set_new(f, "go_message", json_string(str(m, "go_name"))); /* the Go type the field is in */
 	if (strcmp(wire, "ONEOF") != 0) {
 		set_name(f, "go_name", unique(used, str(f, "proto_name"), true));
 		return true;
@@ -222,6 +223,20 @@ bool names_add_go(json_t *view, gen_Error *err)
 	}
 	free(node);
 	json_decref(used.used);
+	/* a oneof member's accessor on NodeView: its node kind's wrapper field */
+	json_array_foreach(json_object_get(view, "oneofs"), i, m)
+	{
+		json_array_foreach(json_object_get(m, "members"), j, f)
+		{
+			size_t k;
+			json_t *n;
+			json_array_foreach(json_object_get(view, "nodes"), k, n) if (strcmp(str(n, "name"), str(f, "message")) == 0)
+				json_object_set_new(f, "go_node_field", json_string(str(n, "go_field")));
+			if (!json_object_get(f, "go_node_field"))
+				return gen_fail(err, "generator/names_go.c", 0, 0, "oneof %s: member %s is no node kind", str(m, "id"),
+								str(f, "name"));
+		}
+	}
 	json_array_foreach(json_object_get(view, "enums"), i, m) set_name(m, "go_name", names_go_camel(str(m, "name")));
 	return true;
 }

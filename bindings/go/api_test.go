@@ -127,6 +127,7 @@ func TestConcurrent(t *testing.T) {
 		tree              *ParseResult
 		json, dep, fp, nm string
 		scan              *ScanResult
+		walked            int
 	}
 	run := func(sql string) (r result) {
 		r.tree, _ = Parse(sql)
@@ -139,6 +140,10 @@ func TestConcurrent(t *testing.T) {
 		r.fp, _ = Fingerprint(sql)
 		r.nm, _ = Normalize(sql)
 		r.scan, _ = Scan(sql)
+		if tr, err := ParseTree(sql); err == nil {
+			tr.Walk(func(n NodeView) bool { r.walked++; return true })
+			tr.Close()
+		}
 		return r
 	}
 	want := make([]result, len(stmts))
@@ -156,7 +161,7 @@ func TestConcurrent(t *testing.T) {
 				k := i % len(stmts)
 				g := run(stmts[k])
 				if !proto.Equal(g.tree, want[k].tree) || g.json != want[k].json || g.dep != want[k].dep ||
-					g.fp != want[k].fp || g.nm != want[k].nm || !proto.Equal(g.scan, want[k].scan) {
+					g.fp != want[k].fp || g.nm != want[k].nm || !proto.Equal(g.scan, want[k].scan) || g.walked != want[k].walked {
 					bad[w]++
 				}
 			}

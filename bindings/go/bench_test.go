@@ -8,6 +8,7 @@ package pg_query
 // Rows:
 //   route          pg_query_go's Parse: cgo pg_query_parse_protobuf + C.GoBytes + proto.Unmarshal
 //   Parse          pgbind_parse + the generated converters (own_gen.go)
+//   views          ParseTree (pgbind_parse, nothing built in Go), and with a Walk of every node
 //   deparse route  pg_query_go's Deparse: proto.Marshal + cgo pg_query_deparse_protobuf
 //   Deparse        the generated converters (make_gen.go) into a C arena + pgbind_deparse
 // Growth: wide and deep statements of 250 to 8,000 items, time per doubling.
@@ -73,8 +74,19 @@ func routeDeparse(t *ParseResult) (string, error) {
 var benchPaths = []benchPath{
 	{"route: pg_query_parse_protobuf + proto.Unmarshal (pg_query_go's Parse)", 0, func(s *benchStmt) { sink = routeParse(s.sql, false) }},
 	{"Parse (pgbind_parse + generated converters)", 0, func(s *benchStmt) { sink, _ = Parse(s.sql) }},
-	{"deparse route: proto.Marshal + pg_query_deparse_protobuf (pg_query_go's)", 2, func(s *benchStmt) { sink, _ = routeDeparse(s.tree) }},
-	{"Deparse (generated converters into a C arena + pgbind_deparse)", 2, func(s *benchStmt) { sink, _ = Deparse(s.tree) }},
+	{"views: ParseTree + Close (the tree stays in C, read in place)", 0, func(s *benchStmt) {
+		t, _ := ParseTree(s.sql)
+		t.Close()
+	}},
+	{"views: ParseTree + Walk every node + Close", 0, func(s *benchStmt) {
+		t, _ := ParseTree(s.sql)
+		n := 0
+		t.Walk(func(NodeView) bool { n++; return true })
+		sink = n
+		t.Close()
+	}},
+	{"deparse route: proto.Marshal + pg_query_deparse_protobuf (pg_query_go's)", 4, func(s *benchStmt) { sink, _ = routeDeparse(s.tree) }},
+	{"Deparse (generated converters into a C arena + pgbind_deparse)", 4, func(s *benchStmt) { sink, _ = Deparse(s.tree) }},
 }
 
 // pass times one pass of f over stmts: seconds and Go allocations per statement.

@@ -3,19 +3,7 @@
 
 package pg_query
 
-/*
-#include "pgbind.h"
-#include "pgbind_json.h"
-
-static const char *go_deparse_sql(const char *sql, pgbind_Arena **arena, pgbind_Status *status)
-{
-	*arena = pgbind_Arena_New();
-	if (!*arena)
-		return NULL;
-	pgbind_ParseResult *t = pgbind_parse(sql, NULL, *arena, status);
-	return t ? pgbind_deparse(t, NULL, *arena, status) : NULL;
-}
-*/
+// #include "pgbind_go.h"
 import "C"
 
 import "unsafe"
@@ -63,24 +51,33 @@ func toJSON(tree *ParseResult) (out string, err error) {
 	return out, err
 }
 
-// decode is protobuf bytes (pg_query.ParseResult) -> pgbind's C decoder -> the Go tree.
-func decode(b []byte) (*ParseResult, error) {
-	a, err := newArena()
-	if err != nil {
-		return nil, err
+// decodeTree is protobuf bytes (pg_query.ParseResult) -> pgbind's C decoder, as a Tree.
+func decodeTree(b []byte) (*Tree, error) {
+	arena := C.pgbind_Arena_New()
+	if arena == nil {
+		return nil, errNoMemory()
 	}
-	defer a.free()
 	var st C.pgbind_Status
 	var p *C.uint8_t
 	if len(b) > 0 {
 		p = (*C.uint8_t)(unsafe.Pointer(&b[0]))
 	}
-	c := C.pgbind_decode(p, C.size_t(len(b)), nil, a.p, &st)
+	c := C.pgbind_decode(p, C.size_t(len(b)), nil, arena, &st)
 	if c == nil {
+		C.pgbind_Arena_Free(arena)
 		return nil, statusError(&st)
 	}
-	r := &ParseResult{}
-	return r, ownParseResult(c, r)
+	return newTree(arena, c), nil
+}
+
+// decode is protobuf bytes -> pgbind's C decoder -> the Go tree (own_gen.go).
+func decode(b []byte) (*ParseResult, error) {
+	t, err := decodeTree(b)
+	if err != nil {
+		return nil, err
+	}
+	defer t.Close()
+	return t.ToOwned()
 }
 
 // scanRoundTrip is a ScanResult through both converters (Go -> C -> Go): the one message pgbind
@@ -106,12 +103,12 @@ func deparseC(input string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var arena *C.pgbind_Arena
-	var st C.pgbind_Status
-	s := C.go_deparse_sql(cptr(sql), &arena, &st)
-	defer C.pgbind_Arena_Free(arena)
+	defer sql.release()
+	var call C.go_Call
+	s := C.go_deparse_sql(sql.ptr(), &call)
+	defer C.pgbind_Arena_Free(call.arena)
 	if s == nil {
-		return "", statusError(&st)
+		return "", statusError(&call.status)
 	}
 	return C.GoString(s), nil
 }

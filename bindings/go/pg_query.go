@@ -17,84 +17,14 @@ package pg_query
 /*
 #cgo CFLAGS: -I${SRCDIR}/../../runtime -I${SRCDIR}/../../generated/c
 #cgo LDFLAGS: ${SRCDIR}/../../build/libpgbind.a -lpg_query -lpthread
-#include <stdlib.h>
-#include <pg_query.h>
-#include "pgbind.h"
-#include "pgbind_json.h"
-
-// One call's arena and status (Go memory holding only C pointers: allowed by cgo's rules).
-typedef struct {
-	pgbind_Arena *arena;
-	pgbind_Status status;
-	uint64_t fingerprint;
-} go_Call;
-
-static pgbind_Arena *go_arena(go_Call *c)
-{
-	c->arena = pgbind_Arena_New();
-	if (!c->arena)
-		c->status.code = PGBIND_ERROR_NOMEM;
-	return c->arena;
-}
-
-static pgbind_ParseResult *go_parse(const char *sql, go_Call *c)
-{
-	return go_arena(c) ? pgbind_parse(sql, NULL, c->arena, &c->status) : NULL;
-}
-
-static const char *go_parse_json(const char *sql, go_Call *c)
-{
-	pgbind_ParseResult *t = go_parse(sql, c);
-	return t ? pgbind_json(t, NULL, c->arena, &c->status) : NULL;
-}
-
-static int go_fingerprint(const char *sql, go_Call *c)
-{
-	pgbind_ParseResult *t = go_parse(sql, c);
-	return t && pgbind_fingerprint(t, NULL, &c->fingerprint, &c->status);
-}
-
-static const char *go_normalize(const char *sql, go_Call *c)
-{
-	pgbind_ParseResult *t = go_parse(sql, c);
-	return t ? pgbind_normalize(t, sql, NULL, c->arena, &c->status) : NULL;
-}
-
-static pgbind_ScanResult *go_scan(const char *sql, go_Call *c)
-{
-	return go_arena(c) ? pgbind_scan(sql, NULL, c->arena, &c->status) : NULL;
-}
-
-// libpg_query's own error for sql (the error path only: its funcname, filename, lineno and
-// context, which pgbind's status does not carry); NULL if libpg_query parses it.
-static PgQueryError *go_pg_error(const char *sql, int scan, void **result)
-{
-	if (scan) {
-		PgQueryScanResult *r = malloc(sizeof *r);
-		*r = pg_query_scan(sql);
-		*result = r;
-		return r->error;
-	}
-	PgQueryProtobufParseResult *r = malloc(sizeof *r);
-	*r = pg_query_parse_protobuf(sql);
-	*result = r;
-	return r->error;
-}
-
-static void go_pg_error_free(void *result, int scan)
-{
-	if (scan)
-		pg_query_free_scan_result(*(PgQueryScanResult *)result);
-	else
-		pg_query_free_protobuf_parse_result(*(PgQueryProtobufParseResult *)result);
-	free(result);
-}
+#include "pgbind_go.h"
 */
 import "C"
 
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -113,29 +43,47 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Message }
 
-// cString is s NUL-terminated in Go memory (handed to C for the length of one call); a NUL byte
-// inside s is an error (C would see a shorter string).
-func cString(s string) ([]byte, error) {
+// cString is s NUL-terminated in Go memory, handed to C for the length of one call, from a pool
+// (release gives it back); a NUL byte inside s is an error (C would see a shorter string).
+func cString(s string) (*cBuf, error) {
 	if i := strings.IndexByte(s, 0); i >= 0 {
 		return nil, &Error{Message: fmt.Sprintf("the input holds a NUL byte at offset %d", i), Cursorpos: i + 1}
 	}
-	b := make([]byte, len(s)+1)
-	copy(b, s)
+	b, _ := cBufs.Get().(*cBuf)
+	if b == nil {
+		b = &cBuf{}
+	}
+	if cap(b.b) <= len(s) {
+		b.b = make([]byte, len(s)+1, len(s)+64)
+	}
+	b.b = b.b[:len(s)+1]
+	copy(b.b, s)
+	b.b[len(s)] = 0
 	return b, nil
 }
 
-func cptr(b []byte) *C.char { return (*C.char)(unsafe.Pointer(&b[0])) }
+type cBuf struct{ b []byte }
+
+var cBufs sync.Pool
+
+func (b *cBuf) ptr() *C.char { return (*C.char)(unsafe.Pointer(&b.b[0])) }
+
+func (b *cBuf) release() {
+	if cap(b.b) <= 1<<16 {
+		cBufs.Put(b)
+	}
+}
 
 // failure turns a failed call's status into an error: a syntax error is libpg_query's own Error
 // for the same input (message and position equal pgbind's; the rest only libpg_query knows).
-func failure(st *C.pgbind_Status, sql []byte, scan bool) error {
+func failure(st *C.pgbind_Status, sql *cBuf, scan bool) error {
 	if st.code == C.PGBIND_ERROR_SYNTAX && sql != nil {
 		var result unsafe.Pointer
 		s := C.int(0)
 		if scan {
 			s = 1
 		}
-		e := C.go_pg_error(cptr(sql), s, &result)
+		e := C.go_pg_error(sql.ptr(), s, &result)
 		defer C.go_pg_error_free(result, s)
 		if e != nil {
 			return newError(e)
@@ -175,8 +123,9 @@ func Parse(input string) (*ParseResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer sql.release()
 	var call C.go_Call
-	tree := C.go_parse(cptr(sql), &call)
+	tree := C.go_parse(sql.ptr(), &call)
 	defer C.pgbind_Arena_Free(call.arena)
 	if tree == nil {
 		return nil, failure(&call.status, sql, false)
@@ -200,8 +149,9 @@ func ParseToJSON(input string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	defer sql.release()
 	var call C.go_Call
-	json := C.go_parse_json(cptr(sql), &call)
+	json := C.go_parse_json(sql.ptr(), &call)
 	defer C.pgbind_Arena_Free(call.arena)
 	if json == nil {
 		return "", failure(&call.status, sql, false)
@@ -216,7 +166,8 @@ func ParseToProtobuf(input string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := C.pg_query_parse_protobuf(cptr(sql))
+	defer sql.release()
+	r := C.pg_query_parse_protobuf(sql.ptr())
 	defer C.pg_query_free_protobuf_parse_result(r)
 	if r.error != nil {
 		return nil, newError(r.error)
@@ -255,8 +206,9 @@ func FingerprintToUInt64(input string) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
+	defer sql.release()
 	var call C.go_Call
-	ok := C.go_fingerprint(cptr(sql), &call)
+	ok := C.go_fingerprint(sql.ptr(), &call)
 	defer C.pgbind_Arena_Free(call.arena)
 	if ok == 0 {
 		return 0, failure(&call.status, sql, false)
@@ -271,8 +223,9 @@ func Normalize(input string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	defer sql.release()
 	var call C.go_Call
-	s := C.go_normalize(cptr(sql), &call)
+	s := C.go_normalize(sql.ptr(), &call)
 	defer C.pgbind_Arena_Free(call.arena)
 	if s == nil {
 		return "", failure(&call.status, sql, false)
@@ -286,8 +239,9 @@ func Scan(sql string) (*ScanResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer b.release()
 	var call C.go_Call
-	r := C.go_scan(cptr(b), &call)
+	r := C.go_scan(b.ptr(), &call)
 	defer C.pgbind_Arena_Free(call.arena)
 	if r == nil {
 		return nil, failure(&call.status, b, true)
@@ -316,11 +270,12 @@ func split(sql string, trimSpace, parser bool) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer b.release()
 	var r C.PgQuerySplitResult
 	if parser {
-		r = C.pg_query_split_with_parser(cptr(b))
+		r = C.pg_query_split_with_parser(b.ptr())
 	} else {
-		r = C.pg_query_split_with_scanner(cptr(b))
+		r = C.pg_query_split_with_scanner(b.ptr())
 	}
 	defer C.pg_query_free_split_result(r)
 	if r.error != nil {

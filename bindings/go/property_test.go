@@ -4,6 +4,7 @@ package pg_query
 // through both directions of the generated converters:
 //   make  Go tree -> C AST (make_gen.go) -> pgbind's C encoder -> proto.Unmarshal == the tree
 //   own   proto.Marshal of the tree -> pgbind's C decoder -> Go tree (own_gen.go) == the tree
+//   views the same C tree copied through the views' accessors (views_gen.go) == the tree
 // and ScanResult (which has no C encoder) through make and own. Reports which messages, node
 // kinds and fields were covered, by name; anything short of all of them is a failure.
 
@@ -44,7 +45,13 @@ func TestProperty(t *testing.T) {
 			}
 			okOwn := err == nil && proto.Equal(owned, tree)
 			check(t, okOwn, what("own (proto.Marshal -> pgbind_decode -> Go)"), func() string { return errString(err) })
-			if okMake && okOwn {
+			okViews := false
+			if tr, err := decodeTree(bytes); err == nil {
+				okViews = proto.Equal(viewOwnParseResult(tr.Root()), tree)
+				tr.Close()
+			}
+			check(t, okViews, what("views (pgbind_decode -> a copy through every accessor)"), func() string { return "" })
+			if okMake && okOwn && okViews {
 				kindsChecked[kind] = true
 			}
 		}
@@ -65,7 +72,7 @@ func TestProperty(t *testing.T) {
 			}
 		}
 	}
-	fmt.Printf("go property: %d rounds; messages %d/%d built, node kinds %d/%d as statements through both directions, fields %d/%d set\n",
+	fmt.Printf("go property: %d rounds; messages %d/%d built, node kinds %d/%d as statements through both directions and the views, fields %d/%d set\n",
 		*rounds, len(randMessages)-len(missingMsgs), len(randMessages), len(kindsChecked), len(randNodeKinds),
 		total-len(missingFields), total)
 	check(t, len(missingMsgs) == 0, "coverage: messages never built", func() string { return fmt.Sprint(missingMsgs) })

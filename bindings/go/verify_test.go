@@ -6,6 +6,8 @@ package pg_query
 //   equal        proto.Equal(Parse(sql), proto.Unmarshal(pg_query_parse_protobuf(sql)))
 //                (or both fail with the same Error, every field)
 //   marshal      proto.Marshal of both trees equal (protobuf-go's order, not libpg_query's)
+//   views        a Tree's views: a copy built through every accessor, ToOwned, and Walk (which
+//                visits as many nodes as protobuf reflection counts) equal Parse's tree
 //   encoder      pgbind's C encoder of the Go tree (Go -> C arena -> pgbind_encode) equals
 //                pg_query_parse_protobuf's bytes
 //   json         ParseToJSON equals pg_query_parse's JSON
@@ -22,6 +24,7 @@ package pg_query
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"regexp"
 	"strings"
@@ -70,6 +73,20 @@ func TestVerify(t *testing.T) {
 			m1, e1 := det.Marshal(ours)
 			m2, e2 := det.Marshal(theirs)
 			check(t, e1 == nil && e2 == nil && bytes.Equal(m1, m2), at("marshal"), func() string { return errString(e1) + errString(e2) })
+			tr, err := ParseTree(sql)
+			if err == nil {
+				viewed := viewOwnParseResult(tr.Root())
+				check(t, proto.Equal(viewed, ours), at("views (a copy through every accessor)"), func() string { return "" })
+				owned, err := tr.ToOwned()
+				check(t, err == nil && proto.Equal(owned, ours), at("views (Tree.ToOwned)"), func() string { return errString(err) })
+				walked := 0
+				tr.Walk(func(NodeView) bool { walked++; return true })
+				counted := countNodes(ours.ProtoReflect())
+				check(t, walked == counted, at("views (Tree.Walk visits every node)"), func() string { return fmt.Sprint(walked, " vs ", counted) })
+				tr.Close()
+			} else {
+				check(t, false, at("views"), func() string { return errString(err) })
+			}
 			enc, err := encode(ours)
 			check(t, err == nil && bytes.Equal(enc, pb), at("encoder"), func() string { return errString(err) })
 
