@@ -153,12 +153,15 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: pgbind-gen --model FILE --proto FILE --overrides FILE [--overrides FILE...]\n"
 					"                  --templates DIR --out DIR [--templates DIR --out DIR...] [--check]\n"
+					"                  [--dump-view FILE]\n"
 					"\n"
 					"Classifies the node model once and renders each template directory (one per target: C, Rust)\n"
 					"into the --out directory that follows it.\n"
 					"--overrides  the exceptions, one file or more (the shared ones, then the version's own)\n"
 					"--check  render into temporary directories and compare each with its --out (diff -ru);\n"
-					"         exits 1 and prints the diff when one is stale. Writes nothing under --out.\n");
+					"         exits 1 and prints the diff when one is stale. Writes nothing under --out.\n"
+					"--dump-view  also write the view model the templates are rendered with, as JSON, to FILE\n"
+					"             (docs/view-model.md lists its keys); with no --templates, only that.\n");
 	return 2;
 }
 
@@ -259,6 +262,24 @@ static int check_target(const Target *t, gen_Error *err)
 	return 1;
 }
 
+/* --dump-view: the view exactly as templates see it (less the per-file "file" key), keys sorted,
+ * written atomically. */
+static bool dump_view(json_t *view, const char *path, gen_Error *err)
+{
+	char *text = json_dumps(view, JSON_INDENT(1) | JSON_SORT_KEYS);
+	if (!text) {
+		gen_fail(err, path, 0, 0, "cannot serialise the view model");
+		return false;
+	}
+	gen_Buf out = {0};
+	gen_Buf_puts(&out, text);
+	gen_Buf_puts(&out, "\n");
+	free(text);
+	bool ok = gen_write_file_atomic(path, out.data, out.len, err);
+	gen_Buf_free(&out);
+	return ok;
+}
+
 int main(int argc, char **argv)
 {
 	const char *model_path = NULL, *proto_path = NULL;
@@ -267,6 +288,7 @@ int main(int argc, char **argv)
 	Target targets[MAX_TARGETS];
 	int n_targets = 0;
 	bool check = false;
+	const char *dump_path = NULL;
 	memset(targets, 0, sizeof targets);
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
@@ -283,10 +305,13 @@ int main(int argc, char **argv)
 			targets[n_targets - 1].out_dir = argv[++i];
 		else if (strcmp(argv[i], "--check") == 0)
 			check = true;
+		else if (strcmp(argv[i], "--dump-view") == 0 && i + 1 < argc)
+			dump_path = argv[++i];
 		else
 			return usage();
 	}
-	if (!model_path || !proto_path || !n_overrides || !n_targets || !targets[n_targets - 1].out_dir)
+	if (!model_path || !proto_path || !n_overrides || (!n_targets && !dump_path) ||
+		(n_targets && !targets[n_targets - 1].out_dir))
 		return usage();
 
 	gen_Error err = {0};
@@ -329,6 +354,10 @@ int main(int argc, char **argv)
 	}
 	json_object_set_new(view, "gen_version", json_integer(PGBIND_GEN_VERSION));
 	names_add_prost(view); /* the Rust target refers to prost-build's types */
+	if (dump_path && !dump_view(view, dump_path, &err)) {
+		gen_Error_print(&err);
+		return 1;
+	}
 
 	/* Every target rendered before anything is written: a failure leaves no partial output. */
 	for (int t = 0; t < n_targets; t++)
