@@ -3155,7 +3155,8 @@ const pgbind_OneofDesc pgbind_oneof_descs[] = {
 	{"A_Const", "val", sizeof members_A_Const_val / sizeof *members_A_Const_val, members_A_Const_val},
 };
 
-/* Message index of each node tag (indexed by tag); -1 for numbers that are not tags. */
+/* Message index of each node tag (indexed by tag). A number that is no tag holds 0, message 0,
+ * whose own tag differs: pgbind_node_desc() checks that. */
 const int16_t pgbind_node_message_index[PGBIND_NODE_TAG_LIMIT] = {
 	[PGBIND_T_Alias] = 11,
 	[PGBIND_T_RangeVar] = 12,
