@@ -102,7 +102,7 @@ PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HA
                      $(if $(call HAVE_SYMBOL,pg_query_scan_tokens),-DPGBIND_HAVE_SCAN_TOKENS) \
                      $(if $(PG_QUERY_PBC_H),-DPGBIND_HAVE_PROTOBUF_C)
 RT_CFLAGS   := -Iruntime -Igenerated/c $(PG_QUERY_INCLUDES) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
-CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c cli/bench.c
+CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c
 
 # Two cores here, as on CI: build in parallel unless the caller chose (make -jN).
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
@@ -114,7 +114,7 @@ endif
         fuzz-build bench \
         san-build
 
-all: deps $(BUILD)/pgbind $(BUILD)/libpgbind.a $(BUILD)/libpgbind.so
+all: deps $(BUILD)/pgbind $(BUILD)/pgbind-bench $(BUILD)/libpgbind.a $(BUILD)/libpgbind.so
 
 # The packages are checked (fast) and installed when the Makefile is read (above); `make deps`
 # does only that.
@@ -187,14 +187,21 @@ SONAME := libpgbind.so.0
 $(BUILD)/libpgbind.so: $(RT_PIC_OBJS)
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--exclude-libs,ALL -o $@ $^ $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
 
-# The command links libpg_query statically where it can, with malloc wrapped, so that
-# `pgbind bench` counts every allocation, libpg_query's and protobuf-c's included.
-, := ,
+# The command links libpg_query statically where it can (verify compares with its internals).
 PG_QUERY_STATIC ?= $(firstword $(wildcard /usr/lib/$(MULTIARCH)/libpg_query.a /usr/lib/libpg_query.a))
-CLI_LIBS := $(if $(PG_QUERY_STATIC),$(PG_QUERY_STATIC) -Wl$(,)--wrap=malloc$(,)--wrap=calloc$(,)--wrap=realloc$(,)--wrap=free$(,)--wrap=strdup,$(PG_QUERY_LIBS))
+CLI_LIBS := $(or $(PG_QUERY_STATIC),$(PG_QUERY_LIBS))
 
-$(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h cli/bench.h $(BUILD)/libpgbind.a
+$(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h $(BUILD)/libpgbind.a
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $(CLI_SRCS) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(CLI_LIBS) -pthread
+
+# The benchmark, a developer's program of its own (tools/bench/; `pgbind bench` runs it, `make
+# install` does not install it), with the allocator wrapped so that it counts every allocation,
+# libpg_query's and protobuf-c's included (libpg_query linked statically where it can).
+, := ,
+BENCH_WRAP := -Wl$(,)--wrap=malloc$(,)--wrap=calloc$(,)--wrap=realloc$(,)--wrap=free$(,)--wrap=strdup
+$(BUILD)/pgbind-bench: tools/bench/bench.c cli/input.c cli/cli.h $(BUILD)/libpgbind.a
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ tools/bench/bench.c cli/input.c $(BUILD)/libpgbind.a $(LDFLAGS_ALL) \
+		$(if $(PG_QUERY_STATIC),$(PG_QUERY_STATIC) $(BENCH_WRAP),$(PG_QUERY_LIBS)) -pthread
 
 # The static library alone, and what a build script that links it needs to know (the Rust
 # crate's bindings/rust/build.rs runs both): one NAME=value a line.

@@ -7,8 +7,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Reads path ("-" = stdin) into a malloc'd NUL-terminated buffer. Fails, with a message on
- * stderr, when the file cannot be read or holds a NUL byte (SQL text cannot). */
+/* Reads path ("-" = stdin) whole into a malloc'd buffer, NUL-terminated past its len bytes (which
+ * may hold NULs: protobuf). Fails, with a message on stderr, when the file cannot be read. */
+bool cli_read_bytes(const char *path, char **data, size_t *len);
+/* The same for SQL text: it also fails when the text holds a NUL byte (SQL cannot). */
 bool cli_read_input(const char *path, char **text, size_t *len);
 
 /* Makes a SQL script parseable statement by statement without moving any byte: psql meta-command
@@ -82,11 +84,7 @@ void verify_json(const char *stmt, const struct pgbind_ParseResult *tree, const 
 /* Whether the linked libpg_query writes an Integer below zero as {} in its JSON (15-4.0.0). */
 bool library_loses_negative_integers(void);
 
-int cli_parse(int argc, char **argv);
+/* verify.c: `pgbind verify` (argv[0] is "verify"); the exit code. */
 int cli_verify(int argc, char **argv);
-int cli_deparse(int argc, char **argv);
-int cli_fingerprint(int argc, char **argv);
-int cli_normalize(int argc, char **argv);
-int cli_scan(int argc, char **argv);
 
 #endif
