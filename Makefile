@@ -248,7 +248,7 @@ $(BUILD)/tests/test_proto_read: generator/proto_read.c
 $(BUILD)/tests/test_template: generator/template.c
 $(BUILD)/tests/test_classify: generator/classify.c generator/overrides.c generator/proto_read.c
 
-$(BUILD)/tests/test_%: tests/unit/test_%.c generator/common.c $(wildcard generator/*.h) | $(BUILD)/.dir
+$(BUILD)/tests/test_%: tests/unit/test_%.c generator/common.c $(wildcard generator/*.h) tests/check.h tests/unit/unit.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $(filter %.c,$^) $(LDFLAGS_ALL) -ljansson
 
 $(BUILD)/tests/test_input: tests/unit/test_input.c cli/input.c cli/cli.h tests/check.h | $(BUILD)/.dir

@@ -14,56 +14,11 @@
 #include <jansson.h>
 
 #include "classify.h"
+#include "../check.h"
 #include "common.h"
+#include "unit.h"
 #include "overrides.h"
 #include "proto_read.h"
-
-static int passed;
-static int failed;
-
-static void report(bool ok, const char *what, const char *expected, const char *got, int line)
-{
-	if (ok) {
-		printf("ok - %s\n", what);
-		passed++;
-	} else {
-		printf("not ok - %s: expected %s, got %s (%s:%d)\n", what, expected, got, __FILE__, line);
-		failed++;
-	}
-}
-
-#define CHECK_INT(what, expected, got)                \
-	do {                                              \
-		long long e_ = (expected), g_ = (got);        \
-		char es_[32], gs_[32];                        \
-		snprintf(es_, sizeof es_, "%lld", e_);        \
-		snprintf(gs_, sizeof gs_, "%lld", g_);        \
-		report(e_ == g_, (what), es_, gs_, __LINE__); \
-	} while (0)
-
-/* A NULL `got` (a missing key, say) always fails and shows as (null). */
-#define CHECK_STR(what, expected, got)                                              \
-	do {                                                                            \
-		const char *e_ = (expected), *g_ = (got);                                   \
-		report(g_ &&strcmp(e_, g_) == 0, (what), e_, g_ ? g_ : "(null)", __LINE__); \
-	} while (0)
-
-#define CHECK_HAS(what, haystack, needle)                                              \
-	do {                                                                               \
-		const char *h_ = (haystack), *n_ = (needle);                                   \
-		report(h_ &&strstr(h_, n_) != NULL, (what), n_, h_ ? h_ : "(null)", __LINE__); \
-	} while (0)
-
-/* Small accessors so that a missing node reads as 0 / NULL and fails a check, not the program. */
-static const char *jstr(json_t *obj, const char *key)
-{
-	return json_string_value(json_object_get(obj, key));
-}
-
-static long long jint(json_t *obj, const char *key)
-{
-	return json_integer_value(json_object_get(obj, key));
-}
 
 static json_t *find_by(json_t *array, const char *key, const char *value)
 {
@@ -154,7 +109,7 @@ static void check_error(const char *what, const char *model, const char *proto, 
 	view = run(model, proto, ov, err);
 	snprintf(expected, sizeof expected, "%s:%d:%d: ...%s...", file, line, col, part);
 	snprintf(got, sizeof got, view ? "a view model" : "%s:%d:%d: %s", err->file, err->line, err->col, err->message);
-	report(!view && strcmp(err->file, file) == 0 && err->line == line && err->col == col &&
+	REPORT(!view && strcmp(err->file, file) == 0 && err->line == line && err->col == col &&
 			   strstr(err->message, part) != NULL,
 		   what, expected, got, src_line);
 	json_decref(view);
@@ -171,7 +126,7 @@ static json_t *check_ok(const char *what, const char *model, const char *proto, 
 	char got[1700];
 
 	snprintf(got, sizeof got, "%s:%d:%d: %s", err.file, err.line, err.col, err.message);
-	report(view != NULL, what, "a view model", got, src_line);
+	REPORT(view != NULL, what, "a view model", got, src_line);
 	return view;
 }
 
@@ -737,25 +692,25 @@ static void test_override_errors(void)
 				"no message is marked role:node_oneof", &err);
 
 	view = run(M_BASIC, P_HEAD P_THING, OV "Thing c_struct:Thing\n", &err);
-	report(view == NULL, "c_struct naming the message's own struct is stale", "an error at ov.txt:2:7",
+	REPORT(view == NULL, "c_struct naming the message's own struct is stale", "an error at ov.txt:2:7",
 		   view ? "a view model" : err.message, __LINE__);
 	json_decref(view);
 
 	/* the shared file, then the version's own */
 	Overrides *ov = overrides_parse("shared.txt", "Node role:node_oneof\nA proto_only:true\n", &err);
 	bool more = ov && overrides_parse_more(ov, "pg99.txt", "# the version's own\nB proto_only:true\n", &err);
-	report(more && strcmp(overrides_location(ov, "B", "proto_only"), "pg99.txt:2:3") == 0 &&
+	REPORT(more && strcmp(overrides_location(ov, "B", "proto_only"), "pg99.txt:2:3") == 0 &&
 			   strcmp(overrides_location(ov, "A", "proto_only"), "shared.txt:2:3") == 0,
 		   "a second overrides file adds its entries, each located in its own file", "pg99.txt:2:3",
 		   more ? overrides_location(ov, "B", "proto_only") : err.message, __LINE__);
 	more = ov && overrides_parse_more(ov, "pg98.txt", "A proto_only:false\n", &err);
-	report(!more && strstr(err.message, "A proto_only: set twice (first at shared.txt:2:3)") &&
+	REPORT(!more && strstr(err.message, "A proto_only: set twice (first at shared.txt:2:3)") &&
 			   strcmp(err.file, "pg98.txt") == 0,
 		   "a key set in two files is an error in the second", "set twice (first at shared.txt:2:3)",
 		   more ? "accepted" : err.message, __LINE__);
 	overrides_get(ov, "Node", "role");
 	overrides_get(ov, "A", "proto_only");
-	report(ov && !overrides_check_all_used(ov, &err) && strcmp(err.file, "pg99.txt") == 0 && err.line == 2,
+	REPORT(ov && !overrides_check_all_used(ov, &err) && strcmp(err.file, "pg99.txt") == 0 && err.line == 2,
 		   "a stale entry of the second file is reported in that file", "pg99.txt:2", err.file, __LINE__);
 	overrides_free(ov);
 }
@@ -821,7 +776,7 @@ static void test_member_names(void)
 
 	view = run(M_BASIC, P_HEAD P_THING "message Extra {\n  int32 x = 1 [json_name=\"a b\"];\n}\n",
 			   OV "Extra proto_only:true\n", &err);
-	report(view == NULL, "AST member name 'a b' is not a C identifier", "an error at test.proto:11:3",
+	REPORT(view == NULL, "AST member name 'a b' is not a C identifier", "an error at test.proto:11:3",
 		   view ? "a view model" : err.message, __LINE__);
 	json_decref(view);
 }
@@ -836,6 +791,5 @@ int main(void)
 	test_override_errors();
 	test_node_oneof_errors();
 	test_member_names();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return check_summary();
 }
