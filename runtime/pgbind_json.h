@@ -12,7 +12,8 @@
  *
  * Memory, errors and threads as in pgbind.h: results live in the arena; on failure NULL comes back
  * and status (if not NULL) says why; several threads may call these at once with their own
- * arenas (the key tables both use are built once per process, under pthread_once).
+ * arenas (the key tables both use are built by the first call that needs them, under a lock; a build
+ * that ran out of memory is tried again).
  */
 #ifndef PGBIND_JSON_H
 #define PGBIND_JSON_H
@@ -53,8 +54,9 @@ PGBIND_API const char *pgbind_json(const pgbind_ParseResult *tree, const pgbind_
  * for any field; a later duplicate key replaces the earlier value; {} and null are a NULL node.
  * String bytes >= 0x80 are taken as they are, UTF-8 or not (as pgbind_decode takes them).
  *
- * Errors, each with status->offset = the byte offset of the problem and status->message starting
- * "line L, column C: " (1-based; columns count characters, a UTF-8 sequence being one):
+ * Errors other than PGBIND_ERROR_ARGUMENT and running out of memory for the key tables come with
+ * status->offset = the byte offset of the problem and status->message starting "line L, column
+ * C: " (1-based; columns count characters, a UTF-8 sequence being one):
  *   PGBIND_ERROR_MALFORMED  not JSON: unexpected character or end, bad literal or number, bad
  *                           escape, raw control character in a string, \u0000, lone surrogate,
  *                           text after the value, empty input

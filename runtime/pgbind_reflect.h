@@ -94,7 +94,7 @@ PGBIND_API const char *pgbind_enum_value_name(int32_t enum_index, int32_t number
 
 /*
  * Names the field at byte `offset` of a protobuf ParseResult (data, len), e.g.
- * "stmts[0].stmt.SelectStmt.targetList[1].ResTarget.val", into out (NUL-terminated, truncated to
+ * "ParseResult.stmts[0].stmt.SelectStmt.targetList[1].ResTarget.val", into out (NUL-terminated, truncated to
  * size). For reporting where two encodings first differ. Stops with "?" where the bytes are not
  * a valid encoding.
  */

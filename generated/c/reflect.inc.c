@@ -10,8 +10,9 @@
 /*
  * reflect.inc.c -- descriptor tables of the AST: each message's fields with their proto numbers,
  * wire kinds and offsets, each enum's value names, each oneof's members, and the message of each
- * node tag. Included by runtime/reflect.c. Used where speed does not matter (text output, locating
- * a byte offset in verify), never by the encoder or the converters, which are straight-line code.
+ * node tag. Included by runtime/reflect.c. The table-driven paths use them (JSON in and out, text,
+ * fingerprint, normalize, the deparse checks, locating a byte offset); the encoder and the
+ * converters are straight-line code and do not.
  */
 
 /* ---- Begin fields ---- */
