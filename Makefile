@@ -255,15 +255,15 @@ $(BUILD)/tests/test_input: tests/unit/test_input.c cli/input.c cli/cli.h tests/c
 	$(CC) $(CFLAGS_ALL) -Icli $(PG_QUERY_INCLUDES) -o $@ tests/unit/test_input.c cli/input.c $(LDFLAGS_ALL) $(PG_QUERY_LIBS) \
 		-pthread
 
-# The runtime's C tests: one program each (tests/test_NAME.c), linked with the library; those
-# that read SQL files as `pgbind verify` does also with cli/input.c. They share tests/check.h.
-TESTS_WITH_INPUT := $(BUILD)/tests/test_json $(BUILD)/tests/test_walk
+# The runtime's C tests: one program each (tests/test_NAME.c), linked with the library, and
+# with the files of the command some of them share (TEST_EXTRA). They share tests/check.h.
+$(BUILD)/tests/test_json: TEST_EXTRA := cli/input.c cli/json_verify.c
+$(BUILD)/tests/test_walk: TEST_EXTRA := cli/input.c
 
-$(BUILD)/tests/test_%: tests/test_%.c $(BUILD)/libpgbind.a tests/check.h tests/rev_writer.h | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $< $(if $(filter $@,$(TESTS_WITH_INPUT)),cli/input.c) \
-		$(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
+$(BUILD)/tests/test_%: tests/test_%.c $(BUILD)/libpgbind.a tests/check.h tests/check_tree.h tests/rev_writer.h | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $< $(TEST_EXTRA) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
 
-$(TESTS_WITH_INPUT): cli/input.c cli/cli.h
+$(BUILD)/tests/test_json $(BUILD)/tests/test_walk: cli/input.c cli/json_verify.c cli/cli.h
 $(BUILD)/tests/test_property: generated/c/c_fields.inc.c
 
 # The same test with pgbind's own malloc calls failable one by one (libpg_query, a shared library
