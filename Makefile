@@ -82,7 +82,7 @@ EXTRACT_SRCS := generator/common.c generator/extract.c
 GENERATED   := $(filter-out %.md,$(wildcard generated/c/*))
 
 RT_SRCS     := runtime/arena.c runtime/from_pg.c runtime/to_pg.c runtime/pg_route.c runtime/encode.c runtime/decode.c runtime/equal.c runtime/reflect.c runtime/text.c \
-               runtime/json.c runtime/walk.c runtime/normalize.c runtime/fingerprint.c
+               runtime/json_keys.c runtime/json_write.c runtime/json_read.c runtime/walk.c runtime/normalize.c runtime/fingerprint.c
 RT_OBJS     := $(RT_SRCS:runtime/%.c=$(BUILD)/rt/%.o)
 RT_PIC_OBJS := $(RT_SRCS:runtime/%.c=$(BUILD)/rt-pic/%.o)
 # Optional entry points of the linked libpg_query, found by linking a probe: forks export a

@@ -4,8 +4,8 @@
  *
  * pgbind_json() writes the text straight from the tree into one growing buffer, with no JSON
  * object model in between, byte-identical to pg_query_parse() of libpg_query 15-4.0.0 for the
- * same statements except where that output is wrong; runtime/json.c lists the format's rules and
- * each such case. The one a parse produces: an Integer below zero, which libpg_query leaves out
+ * same statements except where that output is wrong; runtime/json_internal.h lists the format's
+ * rules and each such case. The one a parse produces: an Integer below zero, which libpg_query leaves out
  * (`SELECT -5` gives "ival":{}); pgbind writes "ival":{"ival":-5}.
  * pgbind_json_read() reads that format, libpg_query's and pgbind's, into a tree that encodes to the
  * same protobuf bytes as pg_query_parse_protobuf().

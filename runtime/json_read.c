@@ -1,51 +1,6 @@
 /*
- * json.c -- the AST as JSON in libpg_query's format, and back: pgbind_json() and
- * pgbind_json_read() (declared in pgbind_json.h). Both walk the descriptor tables of
- * pgbind_reflect.h, so a new field or node kind needs no change here.
- *
- * The format, as libpg_query 15-4.0.0's pg_query_parse() writes it (found by comparing its output
- * for the 5,361 statements of tests/sql and Debian's PostgreSQL scripts, and read against its
- * pg_query_outfuncs_json.c):
- *   - {"version":150001,"stmts":[...]}: both keys always, "stmts":[] for no statements; each
- *     statement is a RawStmt object {"stmt":...,"stmt_location":N,"stmt_len":N}.
- *   - A node is {"Kind":{fields}}; a message that is not a Node (RangeVar.alias) is {fields}; a
- *     NULL list cell is {}. No white space anywhere.
- *   - Keys are PostgreSQL's C field names (the AST's member names), in proto field order.
- *   - Left out when unset: integers equal to 0, false, NULL strings ("" is written: "" and NULL
- *     differ; libpg_query 18 leaves "" out as well, outside the value nodes, and pgbind follows
- *     the libpg_query it is built with), NULL nodes and messages, empty lists and bitmapsets.
- *   - Enums: always, by name, even PostgreSQL's value 0 (pgbind's 0, the proto's *_UNDEFINED,
- *     never occurs in a parsed tree and is left out).
- *   - Exceptions: List.items always ("items":[]); String.sval, Float.fval, BitString.bsval always
- *     (null when NULL); a Boolean node always has "boolval":true|false, but the Boolean inside
- *     A_Const is {} for false; A_Const.location always, even 0. A_Const's value is one key named
- *     after the oneof member: "ival":{"ival":5}, "ival":{} (0), "fval":{"fval":"1.5"},
- *     "boolval":{"boolval":true}, "boolval":{}, "sval":{"sval":"x"}, "bsval":{"bsval":"b101"};
- *     SQL NULL is "isnull":true and no value. IntList/OidList cells are bare numbers.
- *   - Strings: \" \\ \b \f \n \r \t; other bytes below 0x20, and '<' and '>', as \u00XX
- *     (lower-case hex: \u0001, \u003c, \u003e); every other byte as it is: 0x7f, '&', '/',
- *     UTF-8, and bytes that are not UTF-8 (PostgreSQL's scanner passes them into identifiers and
- *     strings, and JSON has no escape for a byte: such text is not strict JSON, from libpg_query
- *     or from pgbind, and pgbind_json_read accepts it as pgbind_decode accepts such protobuf).
- *
- * Where libpg_query's output is wrong, pgbind writes what the tree holds (tests/test_json.c shows
- * each case with libpg_query's actual output):
- *   1. An Integer below zero loses its value: libpg_query writes ival only when > 0, so
- *      `SELECT -5` gives "ival":{} (read back: 0) and `CREATE SEQUENCE s INCREMENT BY -1` gives
- *      "arg":{"Integer":{}}. pgbind writes "ival":{"ival":-5}. 148 of the 5,361 statements hit it.
- *   In trees no parse produces (hand-built, or analyzed):
- *   2. Doubles (SubPlan costs, RangeTblEntry.enrtuples) are printed with "%f": 1e-07 becomes
- *      0.000000, infinity a bare Infinity (not JSON). pgbind writes the shortest exact decimal,
- *      "Infinity"/"-Infinity"/"NaN" as strings (proto3 JSON), and leaves out 0.
- *   3. An A_Const with neither a value nor isnull is written {"A_Const":{,"location":N}} (not
- *      JSON). pgbind writes {"A_Const":{"location":N}}.
- *   4. A char field holding '"' or '\\' is not escaped ("relpersistence":"""). pgbind escapes it.
- *
- * A tree from pgbind_decode() writes the same JSON as the parsed tree except where a string was ""
- * outside the value nodes (COMMENT ... IS ''): protobuf cannot tell "" from NULL, JSON can.
- *
- * Writer: straight into one growing malloc'd buffer (no document model), copied into the arena at
- * the end. Keys come pre-rendered from tables built once per process.
+ * json_read.c -- pgbind_json_read(): JSON in libpg_query's format (json_internal.h describes it)
+ * into an AST, walking the descriptor tables.
  *
  * Reader: a hand-written recursive-descent parser that fills the AST as it reads, with no document
  * model in between. Not jansson: its fixed nesting limit (2048 JSON levels) is below what trees
@@ -54,738 +9,13 @@
  * reported, not skipped), so no value is ever skipped unparsed. Depth is counted in messages, as
  * pgbind_decode counts it, so a tree that one accepts the other accepts. Array elements are
  * collected on one scratch stack and copied into the arena when the array ends.
- *
- * Watch the C stack: both sides recurse once per message level (128 + 64 bytes a level writing,
- * 96 + 32 reading, 96 more in a list; about three times that under AddressSanitizer), so the
- * recursive functions take no local's address and keep everything else out of line
- * (noinline helpers). The default max_depth, 10,000, needs about 2 MiB; a much larger max_depth
- * needs a larger stack.
  */
-#include "internal.h"
-#include "pg_query.h" /* PG_VERSION_NUM: which libpg_query's JSON to write */
-#include "pgbind_json.h"
+#include "json_internal.h"
 
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* libpg_query 18 leaves a char * field holding "" out of its JSON, as it does NULL (value nodes'
- * strings aside: "sval":"" stays); 15 and 17 write "". */
-#define JSON_OMITS_EMPTY_STRINGS (PG_VERSION_NUM >= 180000)
-
-/* ---- shared: field paths for error messages ------------------------------------------------- */
-
-/*
- * A path such as "ParseResult.stmts[0].stmt.SelectStmt.whereClause", built while an error
- * unwinds the recursion: each level prepends its part, so success costs nothing. When the buffer
- * fills, the outer parts are dropped and the path is shown as "...".
- */
-typedef struct {
-	char buf[224];
-	size_t start;
-	bool truncated;
-} Path;
-
-static void path_init(Path *p)
-{
-	p->start = sizeof p->buf - 1;
-	p->buf[p->start] = '\0';
-	p->truncated = false;
-}
-
-static void path_prepend(Path *p, const char *s, size_t n)
-{
-	if (p->truncated || n > p->start) {
-		p->truncated = true;
-		return;
-	}
-	p->start -= n;
-	memcpy(p->buf + p->start, s, n);
-}
-
-/* ".name" or ".name[index]" (index < 0: none). Errors only: out of line. */
-static __attribute__((noinline)) void path_field(Path *p, const char *name, long index)
-{
-	if (index >= 0) {
-		char tmp[24];
-		int n = snprintf(tmp, sizeof tmp, "[%ld]", index);
-		path_prepend(p, tmp, (size_t)n);
-	}
-	path_prepend(p, name, strlen(name));
-	path_prepend(p, ".", 1);
-}
-
-/* "[k]" */
-static __attribute__((noinline)) void path_index(Path *path, size_t k)
-{
-	char idx[24];
-	int len = snprintf(idx, sizeof idx, "[%zu]", k);
-	path_prepend(path, idx, (size_t)len);
-}
-
-static const char *path_text(Path *p)
-{
-	if (!p->truncated)
-		path_prepend(p, "ParseResult", 11);
-	if (p->truncated) {
-		if (p->start >= 3) {
-			p->start -= 3;
-			memcpy(p->buf + p->start, "...", 3);
-		}
-	}
-	return p->buf + p->start;
-}
-
-static inline bool is_value_string_kind(uint32_t tag)
-{
-	return tag == PGBIND_T_String || tag == PGBIND_T_Float || tag == PGBIND_T_BitString;
-}
-
-/* ---- tables, built once --------------------------------------------------------------------- */
-
-/*
- * Derived from the descriptor tables once per process (under a lock) and only read afterwards:
- * each field's key as the writer writes it (,"name": -- the comma is skipped for a first key)
- * and the lengths of its names for the reader; each node kind's opening {"Kind": and a hash of
- * the kind names. They stay allocated until the process ends.
- */
-typedef struct {
-	uint32_t key;       /* offset in key_text of ,"name": */
-	uint16_t key_len;   /* its length */
-	uint16_t name_len;  /* strlen(name) */
-	uint16_t proto_len; /* strlen(proto_name), UINT16_MAX when it is the same name */
-} FieldInfo;
-
-#define KIND_HASH_SIZE 1024 /* a power of two, over four times the number of node kinds */
-
-static char *key_text;
-static FieldInfo *field_info;
-static uint32_t field_base[PGBIND_MESSAGE_COUNT]; /* a message's first FieldInfo */
-static uint32_t kind_key[PGBIND_MESSAGE_COUNT];   /* offset in key_text of {"Kind": */
-static uint16_t kind_name_len[PGBIND_MESSAGE_COUNT];
-static int16_t kind_hash[KIND_HASH_SIZE]; /* message index + 1; 0: empty */
-static const pgbind_MessageDesc *parse_result_desc;
-static atomic_bool tables_ready;
-static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static uint32_t name_hash(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u; /* FNV-1a */
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
-/* Builds the tables, or leaves everything unset when out of memory (the next call tries again). */
-static void build_tables(void)
-{
-	size_t n_fields = 0, text = 0;
-	memset(kind_hash, 0, sizeof kind_hash);
-	for (int m = 0; m < PGBIND_MESSAGE_COUNT; m++) {
-		const pgbind_MessageDesc *d = &pgbind_message_descs[m];
-		field_base[m] = (uint32_t)n_fields;
-		if (!d->name) /* the table may end in unused, zeroed entries */
-			continue;
-		n_fields += d->n_fields;
-		text += strlen(d->name) + 4;
-		for (uint32_t i = 0; i < d->n_fields; i++)
-			text += strlen(d->fields[i].name) + 4;
-	}
-	key_text = malloc(text + 1); /* sprintf's last NUL */
-	field_info = malloc((n_fields ? n_fields : 1) * sizeof *field_info);
-	if (!key_text || !field_info || text > UINT32_MAX || PGBIND_NODE_KIND_COUNT > KIND_HASH_SIZE / 2) {
-		free(key_text);
-		free(field_info);
-		key_text = NULL;
-		field_info = NULL;
-		return;
-	}
-	size_t at = 0;
-	for (int m = 0; m < PGBIND_MESSAGE_COUNT; m++) {
-		const pgbind_MessageDesc *d = &pgbind_message_descs[m];
-		if (!d->name)
-			continue;
-		size_t n = strlen(d->name);
-		kind_key[m] = (uint32_t)at;
-		kind_name_len[m] = (uint16_t)n;
-		at += (size_t)sprintf(key_text + at, "{\"%s\":", d->name);
-		for (uint32_t i = 0; i < d->n_fields; i++) {
-			const pgbind_FieldDesc *f = &d->fields[i];
-			FieldInfo *fi = &field_info[field_base[m] + i];
-			fi->key = (uint32_t)at;
-			fi->key_len = (uint16_t)sprintf(key_text + at, ",\"%s\":", f->name);
-			at += fi->key_len;
-			fi->name_len = (uint16_t)strlen(f->name);
-			fi->proto_len = strcmp(f->name, f->proto_name) == 0 ? UINT16_MAX : (uint16_t)strlen(f->proto_name);
-		}
-		if (d->tag != 0 && pgbind_node_desc(d->tag) == d) {
-			uint32_t h = name_hash(d->name, n);
-			while (kind_hash[h & (KIND_HASH_SIZE - 1)] != 0)
-				h++;
-			kind_hash[h & (KIND_HASH_SIZE - 1)] = (int16_t)(m + 1);
-		}
-	}
-	parse_result_desc = pgbind_message_desc_by_name("ParseResult");
-	atomic_store_explicit(&tables_ready, parse_result_desc != NULL, memory_order_release);
-}
-
-/* The tables, built by the first call that needs them; a failed build is retried, so one failed
- * allocation does not disable JSON for the life of the process. */
-static bool tables(pgbind_Status *status)
-{
-	if (atomic_load_explicit(&tables_ready, memory_order_acquire))
-		return true;
-	pthread_mutex_lock(&tables_lock);
-	if (!atomic_load_explicit(&tables_ready, memory_order_relaxed))
-		build_tables();
-	pthread_mutex_unlock(&tables_lock);
-	bool ready = atomic_load_explicit(&tables_ready, memory_order_acquire);
-	if (!ready)
-		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory (building the JSON key tables)");
-	return ready;
-}
-
-/* ==== writer =================================================================================== */
-
-typedef struct {
-	char *buf, *p, *end;
-	int depth, max_depth;
-	pgbind_StatusCode code;
-	char what[160];
-	Path path;
-} Writer;
-
-static bool w_fail(Writer *w, pgbind_StatusCode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static bool w_fail(Writer *w, pgbind_StatusCode code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(w->what, sizeof w->what, fmt, ap);
-	va_end(ap);
-	w->code = code;
-	return false;
-}
-
-static bool w_grow(Writer *w, size_t n)
-{
-	size_t len = (size_t)(w->p - w->buf), cap = (size_t)(w->end - w->buf);
-	size_t want = cap ? cap * 2 : 4096;
-	while (want - len < n) {
-		if (want > SIZE_MAX / 4)
-			return w_fail(w, PGBIND_ERROR_NOMEM, "out of memory");
-		want *= 2;
-	}
-	char *b = realloc(w->buf, want);
-	if (!b)
-		return w_fail(w, PGBIND_ERROR_NOMEM, "out of memory");
-	w->buf = b;
-	w->p = b + len;
-	w->end = b + want;
-	return true;
-}
-
-/* Room for n more bytes. Every writer below reserves before it writes. */
-#define RESERVE(w, n) ((size_t)((w)->end - (w)->p) >= (size_t)(n) || w_grow((w), (n)))
-
-static inline char *fmt_u64(char *p, uint64_t v)
-{
-	int n = 1;
-	for (uint64_t t = v; t >= 10; t /= 10)
-		n++;
-	char *end = p + n;
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return p + n;
-}
-
-static inline char *fmt_i64(char *p, int64_t v)
-{
-	if (v < 0) {
-		*p++ = '-';
-		return fmt_u64(p, (uint64_t)0 - (uint64_t)v);
-	}
-	return fmt_u64(p, (uint64_t)v);
-}
-
-/* Room for a key, its comma and a number after it. */
-#define KEY_SLACK 48
-
-/* [,]"name": (no comma when first) -- reserves the key plus KEY_SLACK bytes, so a number may
- * follow unchecked. */
-static inline bool w_key(Writer *w, bool first, const FieldInfo *fi)
-{
-	if (!RESERVE(w, fi->key_len + KEY_SLACK))
-		return false;
-	memcpy(w->p, key_text + fi->key + first, fi->key_len - first);
-	w->p += fi->key_len - first;
-	return true;
-}
-
-/* Bytes that are not copied as they are: control characters, '"', '\\', and '<' and '>', which
- * libpg_query 15-4.0.0 writes as \u003c and \u003e. Everything else is copied, 0x7f and bytes
- * >= 0x80 included, UTF-8 or not. */
-static inline bool needs_escape(unsigned char c)
-{
-	return c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>';
-}
-
-static __attribute__((noinline)) bool w_string(Writer *w, const char *s)
-{
-	size_t n = strlen(s);
-	if (n > (SIZE_MAX - 8) / 6)
-		return w_fail(w, PGBIND_ERROR_NOMEM, "out of memory");
-	if (!RESERVE(w, 6 * n + 2))
-		return false;
-	const unsigned char *u = (const unsigned char *)s;
-	char *p = w->p;
-	*p++ = '"';
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = u[i];
-		if (!needs_escape(c)) {
-			*p++ = (char)c;
-			continue;
-		}
-		*p++ = '\\';
-		switch (c) {
-		case '"':
-			*p++ = '"';
-			break;
-		case '\\':
-			*p++ = '\\';
-			break;
-		case '\b':
-			*p++ = 'b';
-			break;
-		case '\f':
-			*p++ = 'f';
-			break;
-		case '\n':
-			*p++ = 'n';
-			break;
-		case '\r':
-			*p++ = 'r';
-			break;
-		case '\t':
-			*p++ = 't';
-			break;
-		default:
-			*p++ = 'u';
-			*p++ = '0';
-			*p++ = '0';
-			*p++ = "0123456789abcdef"[c >> 4];
-			*p++ = "0123456789abcdef"[c & 15];
-			break;
-		}
-	}
-	*p++ = '"';
-	w->p = p;
-	return true;
-}
-
-/* +0.0, the unset double (-0.0 is set: its encoding differs) */
-static __attribute__((noinline)) bool double_is_zero_bits(const void *p)
-{
-	uint64_t bits;
-	memcpy(&bits, p, sizeof bits);
-	return bits == 0;
-}
-
-/* The shortest decimal that reads back as v; NaN and the infinities as proto3 JSON has them. */
-static __attribute__((noinline)) bool w_double(Writer *w, double v)
-{
-	char buf[40];
-	if (isnan(v))
-		strcpy(buf, "\"NaN\"");
-	else if (isinf(v))
-		strcpy(buf, v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
-	else
-		for (int prec = 15; prec <= 17; prec++) {
-			snprintf(buf, sizeof buf, "%.*g", prec, v);
-			if (strtod(buf, NULL) == v)
-				break;
-		}
-	size_t n = strlen(buf);
-	if (!RESERVE(w, n))
-		return false;
-	memcpy(w->p, buf, n);
-	w->p += n;
-	return true;
-}
-
-static const char *enum_name(int32_t enum_index, int32_t v)
-{
-	const pgbind_EnumDesc *e = &pgbind_enum_descs[enum_index];
-	if (v >= 0 && (uint32_t)v < e->n_values && e->values[v].number == v)
-		return e->values[v].name; /* proto enums are numbered 0, 1, 2, ... */
-	return pgbind_enum_value_name(enum_index, v);
-}
-
-static bool w_message(Writer *w, const pgbind_MessageDesc *d, const char *base);
-
-/* {"Kind":{...}}, or {} for NULL (a NULL list cell) */
-static bool w_node(Writer *w, const pgbind_Node *n)
-{
-	if (!n) {
-		if (!RESERVE(w, 2))
-			return false;
-		*w->p++ = '{';
-		*w->p++ = '}';
-		return true;
-	}
-	const pgbind_MessageDesc *d = pgbind_node_desc(n->tag);
-	if (!d)
-		return w_fail(w, PGBIND_ERROR_INVALID, "node tag %u is not a node kind", (unsigned)n->tag);
-	size_t m = (size_t)(d - pgbind_message_descs), len = kind_name_len[m];
-	if (!RESERVE(w, len + 32))
-		return false;
-	char *p = w->p;
-	memcpy(p, key_text + kind_key[m], len + 4); /* {"Kind": */
-	p += len + 4;
-	if (n->tag == PGBIND_T_Boolean) {
-		/* a Boolean node writes false too (inside A_Const it does not: w_message) */
-		const char *v = ((const pgbind_Boolean *)n)->boolval ? "{\"boolval\":true}}" : "{\"boolval\":false}}";
-		size_t vl = strlen(v);
-		memcpy(p, v, vl);
-		w->p = p + vl;
-		return true;
-	}
-	w->p = p;
-	if (!w_message(w, d, (const char *)n)) {
-		path_prepend(&w->path, d->name, len);
-		path_prepend(&w->path, ".", 1);
-		return false;
-	}
-	if (!RESERVE(w, 1))
-		return false;
-	*w->p++ = '}';
-	return true;
-}
-
-/* An enum field's value by name; v != 0. */
-static __attribute__((noinline)) bool w_enum(Writer *w, bool first, const FieldInfo *fi, const pgbind_FieldDesc *f,
-											 int32_t v)
-{
-	const char *name = enum_name(f->type_index, v);
-	if (!name)
-		return w_fail(w, PGBIND_ERROR_INVALID, "%d is not a value of enum %s", v,
-					  pgbind_enum_descs[f->type_index].name);
-	size_t len = strlen(name);
-	if (!w_key(w, first, fi) || !RESERVE(w, len + 2))
-		return false;
-	*w->p++ = '"';
-	memcpy(w->p, name, len); /* enum names are identifiers: nothing to escape */
-	w->p += len;
-	*w->p++ = '"';
-	return true;
-}
-
-/* A oneof (A_Const.val): one key named after the member, holding the member's fields. */
-static __attribute__((noinline)) bool w_oneof(Writer *w, bool first, const pgbind_MessageDesc *d,
-											  const pgbind_FieldDesc *f, const pgbind_Node *v)
-{
-	const pgbind_OneofDesc *o = &pgbind_oneof_descs[f->type_index];
-	const pgbind_OneofMemberDesc *m = NULL;
-	for (uint32_t k = 0; k < o->n_members && !m; k++)
-		if (pgbind_message_descs[o->members[k].message_index].tag == v->tag)
-			m = &o->members[k];
-	if (!m) {
-		const pgbind_MessageDesc *vd = pgbind_node_desc(v->tag);
-		w_fail(w, PGBIND_ERROR_INVALID, "%s.%s cannot hold a %s node", d->name, f->name, vd ? vd->name : "(invalid)");
-		path_field(&w->path, f->name, -1);
-		return false;
-	}
-	size_t n = strlen(m->name);
-	if (!RESERVE(w, n + 4))
-		return false;
-	if (!first)
-		*w->p++ = ',';
-	*w->p++ = '"';
-	memcpy(w->p, m->name, n);
-	w->p += n;
-	*w->p++ = '"';
-	*w->p++ = ':';
-	if (!w_message(w, &pgbind_message_descs[m->message_index], (const char *)v)) {
-		path_field(&w->path, m->name, -1);
-		return false;
-	}
-	return true;
-}
-
-/* A bitmapset's members, [1,2,3] */
-static __attribute__((noinline)) bool w_packed(Writer *w, bool first, const FieldInfo *fi, const uint64_t *v, size_t n)
-{
-	if (!w_key(w, first, fi))
-		return false;
-	*w->p++ = '[';
-	for (size_t k = 0; k < n; k++) {
-		if (!RESERVE(w, 24))
-			return false;
-		if (k)
-			*w->p++ = ',';
-		w->p = fmt_u64(w->p, v[k]);
-	}
-	if (!RESERVE(w, 1))
-		return false;
-	*w->p++ = ']';
-	return true;
-}
-
-/*
- * {fields}: the fields that are set, in descriptor (proto) order. Recursive (through w_node), so
- * it keeps its frame small: no local has its address taken, and what does not recurse is out of
- * line. A field whose writing fails adds its name to the path.
- */
-static bool w_message(Writer *w, const pgbind_MessageDesc *d, const char *base)
-{
-	if (++w->depth > w->max_depth)
-		return w_fail(w, PGBIND_ERROR_DEPTH, "nesting deeper than %d levels (pgbind_Options.max_depth)", w->max_depth);
-	const uint32_t tag = d->tag;
-	const FieldInfo *info = field_info + field_base[d - pgbind_message_descs];
-	bool first = true;
-
-	if (!RESERVE(w, 1))
-		return false;
-	*w->p++ = '{';
-	for (uint32_t i = 0; i < d->n_fields; i++) {
-		const pgbind_FieldDesc *f = &d->fields[i];
-		const FieldInfo *fi = &info[i];
-		const char *p = base + f->offset;
-		switch (f->wire) {
-		case PGBIND_WIRE_INT32: {
-			int32_t v = *(const int32_t *)p;
-			if (v == 0 && tag != PGBIND_T_A_Const) /* A_Const.location: always */
-				continue;
-			if (!w_key(w, first, fi))
-				return false;
-			w->p = fmt_i64(w->p, v);
-			break;
-		}
-		case PGBIND_WIRE_UINT32: {
-			uint32_t v = *(const uint32_t *)p;
-			if (v == 0)
-				continue;
-			if (!w_key(w, first, fi))
-				return false;
-			w->p = fmt_u64(w->p, v);
-			break;
-		}
-		case PGBIND_WIRE_INT64: {
-			int64_t v = *(const int64_t *)p;
-			if (v == 0)
-				continue;
-			if (!w_key(w, first, fi))
-				return false;
-			w->p = fmt_i64(w->p, v);
-			break;
-		}
-		case PGBIND_WIRE_UINT64: {
-			uint64_t v = *(const uint64_t *)p;
-			if (v == 0)
-				continue;
-			if (!w_key(w, first, fi))
-				return false;
-			w->p = fmt_u64(w->p, v);
-			break;
-		}
-		case PGBIND_WIRE_BOOL:
-			if (!*(const bool *)p)
-				continue;
-			if (!w_key(w, first, fi))
-				return false;
-			memcpy(w->p, "true", 4);
-			w->p += 4;
-			break;
-		case PGBIND_WIRE_DOUBLE:
-			if (double_is_zero_bits(p))
-				continue;
-			if (!w_key(w, first, fi) || !w_double(w, *(const double *)p))
-				return false;
-			break;
-		case PGBIND_WIRE_STRING: {
-			const char *v = *(const char *const *)p;
-			if (JSON_OMITS_EMPTY_STRINGS && v && !v[0] && !is_value_string_kind(tag))
-				continue;
-			if (!v) {
-				if (!is_value_string_kind(tag)) /* String.sval and the like: always */
-					continue;
-				if (!w_key(w, first, fi))
-					return false;
-				memcpy(w->p, "null", 4);
-				w->p += 4;
-			} else if (!w_key(w, first, fi) || !w_string(w, v)) {
-				return false;
-			}
-			break;
-		}
-		case PGBIND_WIRE_ENUM: {
-			int32_t v = *(const int32_t *)p;
-			if (v == 0)
-				continue;
-			if (!w_enum(w, first, fi, f, v))
-				goto fail_field;
-			break;
-		}
-		case PGBIND_WIRE_NODE: {
-			const pgbind_Node *v = *(const pgbind_Node *const *)p;
-			if (!v)
-				continue;
-			if (!w_key(w, first, fi) || !w_node(w, v))
-				goto fail_field;
-			break;
-		}
-		case PGBIND_WIRE_MESSAGE: {
-			const char *v = *(const char *const *)p;
-			if (!v)
-				continue;
-			if (!w_key(w, first, fi) || !w_message(w, &pgbind_message_descs[f->type_index], v))
-				goto fail_field;
-			break;
-		}
-		case PGBIND_WIRE_ONEOF: {
-			const pgbind_Node *v = *(const pgbind_Node *const *)p;
-			if (!v)
-				continue;
-			if (!w_oneof(w, first, d, f, v))
-				return false;
-			break;
-		}
-		case PGBIND_WIRE_REPEATED_NODE: {
-			size_t n = *(const size_t *)(base + f->count_offset);
-			const bool int_cells = tag == PGBIND_T_IntList || tag == PGBIND_T_OidList;
-			if (n == 0 && tag != PGBIND_T_List && !int_cells) /* List.items: always, even [] */
-				continue;
-			pgbind_Node *const *v = *(pgbind_Node *const *const *)p;
-			if (!w_key(w, first, fi))
-				return false;
-			*w->p++ = '[';
-			for (size_t k = 0; k < n; k++) {
-				if (!RESERVE(w, 24))
-					return false;
-				if (k)
-					*w->p++ = ',';
-				if (int_cells && v[k] && v[k]->tag == PGBIND_T_Integer) {
-					/* libpg_query writes IntList/OidList cells as bare numbers */
-					w->p = fmt_i64(w->p, ((const pgbind_Integer *)v[k])->ival);
-				} else if (!w_node(w, v[k])) {
-					path_index(&w->path, k);
-					goto fail_field;
-				}
-			}
-			if (!RESERVE(w, 1))
-				return false;
-			*w->p++ = ']';
-			break;
-		}
-		case PGBIND_WIRE_REPEATED_MESSAGE: {
-			size_t n = *(const size_t *)(base + f->count_offset);
-			if (n == 0)
-				continue;
-			const char *const *v = *(const char *const *const *)p;
-			if (!w_key(w, first, fi))
-				return false;
-			*w->p++ = '[';
-			for (size_t k = 0; k < n; k++) {
-				if (!RESERVE(w, 3))
-					return false;
-				if (k)
-					*w->p++ = ',';
-				if (!v[k]) {
-					*w->p++ = '{';
-					*w->p++ = '}';
-				} else if (!w_message(w, &pgbind_message_descs[f->type_index], v[k])) {
-					path_index(&w->path, k);
-					goto fail_field;
-				}
-			}
-			if (!RESERVE(w, 1))
-				return false;
-			*w->p++ = ']';
-			break;
-		}
-		case PGBIND_WIRE_PACKED_UINT64: {
-			size_t n = *(const size_t *)(base + f->count_offset);
-			if (n == 0)
-				continue;
-			if (!w_packed(w, first, fi, *(const uint64_t *const *)p, n))
-				return false;
-			break;
-		}
-		default:
-			continue;
-		}
-		first = false;
-		continue;
-	fail_field:
-		path_field(&w->path, f->name, -1);
-		return false;
-	}
-	if (!RESERVE(w, 1))
-		return false;
-	*w->p++ = '}';
-	w->depth--;
-	return true;
-}
-
-const char *pgbind_json(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
-						pgbind_Status *status)
-{
-	if (!tree || !arena) {
-		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "%s is NULL", tree ? "arena" : "tree");
-		return NULL;
-	}
-	if (!tables(status))
-		return NULL;
-	Writer w = {.max_depth = pgbind_max_depth(options), .depth = 0}; /* ParseResult is level 0, as everywhere */
-	path_init(&w.path);
-	const pgbind_MessageDesc *raw_stmt = pgbind_node_desc(PGBIND_T_RawStmt);
-	bool ok = w_grow(&w, 64);
-	if (ok) {
-		memcpy(w.p, "{\"version\":", 11);
-		w.p = fmt_i64(w.p + 11, tree->version);
-		memcpy(w.p, ",\"stmts\":[", 10);
-		w.p += 10;
-	}
-	for (size_t i = 0; ok && i < tree->n_stmts; i++) {
-		if (!(ok = RESERVE(&w, 3)))
-			break;
-		if (i)
-			*w.p++ = ',';
-		if (!tree->stmts[i]) {
-			*w.p++ = '{';
-			*w.p++ = '}';
-		} else if (!(ok = w_message(&w, raw_stmt, (const char *)tree->stmts[i]))) {
-			path_field(&w.path, "stmts", (long)i);
-		}
-	}
-	ok = ok && RESERVE(&w, 3);
-	char *out = NULL;
-	if (ok) {
-		*w.p++ = ']';
-		*w.p++ = '}';
-		size_t len = (size_t)(w.p - w.buf);
-		out = pgbind_Arena_Malloc(arena, len + 1);
-		if (out) {
-			memcpy(out, w.buf, len);
-			out[len] = '\0';
-		} else {
-			w_fail(&w, PGBIND_ERROR_NOMEM, "out of memory");
-		}
-	}
-	if (!out) {
-		const char *path = w.path.start < sizeof w.path.buf - 1 ? path_text(&w.path) : "";
-		pgbind_fail(status, w.code ? w.code : PGBIND_ERROR_NOMEM, "%s%s%s", w.what, *path ? " at " : "", path);
-	}
-	free(w.buf);
-	return out;
-}
-
-/* ==== reader =================================================================================== */
 
 typedef union {
 	void *ptr;
@@ -1194,12 +424,12 @@ static inline bool name_is(const char *name, const char *s, size_t n)
 
 static const pgbind_MessageDesc *node_kind_by_name(const char *s, size_t n)
 {
-	uint32_t h = name_hash(s, n);
+	uint32_t h = pgbind_json_name_hash(s, n);
 	for (;; h++) {
-		int16_t m = kind_hash[h & (KIND_HASH_SIZE - 1)];
+		int16_t m = pgbind_json_kind_hash[h & (JSON_KIND_HASH_SIZE - 1)];
 		if (m == 0)
 			return NULL;
-		if (kind_name_len[m - 1] == n && memcmp(pgbind_message_descs[m - 1].name, s, n) == 0)
+		if (pgbind_json_kind_name_len[m - 1] == n && memcmp(pgbind_message_descs[m - 1].name, s, n) == 0)
 			return &pgbind_message_descs[m - 1];
 	}
 }
@@ -1209,7 +439,7 @@ static const pgbind_MessageDesc *node_kind_by_name(const char *s, size_t n)
 static const pgbind_FieldDesc *field_by_name(const pgbind_MessageDesc *d, const char *s, size_t n, uint32_t hint,
 											 const pgbind_OneofMemberDesc **member)
 {
-	const FieldInfo *info = field_info + field_base[d - pgbind_message_descs];
+	const FieldInfo *info = pgbind_json_field_info + pgbind_json_field_base[d - pgbind_message_descs];
 	uint32_t i = hint < d->n_fields ? hint : 0;
 	*member = NULL;
 	for (uint32_t k = 0; k < d->n_fields; k++, i = i + 1 < d->n_fields ? i + 1 : 0) {
@@ -1329,7 +559,7 @@ static __attribute__((noinline)) const pgbind_MessageDesc *r_node_kind(Reader *r
 	r->p++;
 	if (r_peek(r) != '{') {
 		r_wrong_type(r, "an object");
-		path_field(&r->path, d->name, -1);
+		pgbind_json_path_field(&r->path, d->name, -1);
 		return NULL;
 	}
 	return d;
@@ -1357,7 +587,7 @@ static pgbind_Node *r_node(Reader *r)
 		return NULL;
 	char *m = r_new(r, d);
 	if (!m || !r_message(r, d, m)) {
-		path_field(&r->path, d->name, -1);
+		pgbind_json_path_field(&r->path, d->name, -1);
 		return NULL;
 	}
 	c = r_peek(r);
@@ -1549,7 +779,7 @@ static __attribute__((noinline)) bool r_array(Reader *r, const pgbind_MessageDes
 			ok = sub && r_message(r, sd, sub) && r_push(r, (Slot){.ptr = sub});
 		}
 		if (!ok) {
-			path_index(&r->path, k);
+			pgbind_json_path_index(&r->path, k);
 			return false;
 		}
 		c = r_peek(r);
@@ -1652,7 +882,7 @@ static bool r_message(Reader *r, const pgbind_MessageDesc *d, char *base)
 		hint = (uint32_t)(f - d->fields) + 1; /* keys usually come in field order */
 		const char *name = f->wire == PGBIND_WIRE_ONEOF ? r->member->name : f->name;
 		if (!r_field(r, d, f, base)) {
-			path_field(&r->path, name, -1);
+			pgbind_json_path_field(&r->path, name, -1);
 			return false;
 		}
 		c = r_peek(r);
@@ -1694,7 +924,7 @@ pgbind_ParseResult *pgbind_json_read(const char *json, size_t len, const pgbind_
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "%s is NULL", arena ? "json" : "arena");
 		return NULL;
 	}
-	if (!tables(status))
+	if (!pgbind_json_tables(status))
 		return NULL;
 	static const char empty[1];
 	if (!json)
@@ -1706,7 +936,7 @@ pgbind_ParseResult *pgbind_json_read(const char *json, size_t len, const pgbind_
 				.arena = arena,
 				.depth = -1,
 				.max_depth = pgbind_max_depth(options)};
-	path_init(&r.path);
+	pgbind_json_path_init(&r.path);
 	pgbind_ParseResult *result = NULL;
 	int c = r_peek(&r);
 	if (c < 0) {
@@ -1715,8 +945,8 @@ pgbind_ParseResult *pgbind_json_read(const char *json, size_t len, const pgbind_
 	} else if (c != '{') {
 		r_wrong_type(&r, "an object (a ParseResult: {\"version\":...,\"stmts\":[...]})");
 	} else {
-		char *m = r_new(&r, parse_result_desc);
-		if (m && r_message(&r, parse_result_desc, m)) {
+		char *m = r_new(&r, pgbind_json_parse_result_desc);
+		if (m && r_message(&r, pgbind_json_parse_result_desc, m)) {
 			c = r_peek(&r);
 			if (c < 0)
 				result = (pgbind_ParseResult *)m;
@@ -1729,7 +959,7 @@ pgbind_ParseResult *pgbind_json_read(const char *json, size_t len, const pgbind_
 		int line, col;
 		const char *at = r.err_at ? r.err_at : r.p;
 		line_col(json, at, &line, &col);
-		const char *path = r.path.start < sizeof r.path.buf - 1 ? path_text(&r.path) : "";
+		const char *path = r.path.start < sizeof r.path.buf - 1 ? pgbind_json_path_text(&r.path) : "";
 		pgbind_fail(status, r.code ? r.code : PGBIND_ERROR_NOMEM, "line %d, column %d: %s%s%s", line, col, r.what,
 					*path ? " at " : "", path);
 		if (status)
