@@ -301,6 +301,19 @@ static __attribute__((noinline)) bool w_packed(Writer *w, bool first, const Fiel
 	return true;
 }
 
+/* An integer field of w_message's loop: left out when 0 (unless `always`), else its key and its
+ * decimal digits. */
+#define W_INTEGER(type, format, always) \
+	{                                   \
+		type v_ = *(const type *)p;     \
+		if (v_ == 0 && !(always))       \
+			continue;                   \
+		if (!w_key(w, first, fi))       \
+			return false;               \
+		w->p = format(w->p, v_);        \
+		break;                          \
+	}
+
 /*
  * {fields}: the fields that are set, in descriptor (proto) order. Recursive (through w_node), so
  * it keeps its frame small: no local has its address taken, and what does not recurse is out of
@@ -322,42 +335,14 @@ static bool w_message(Writer *w, const pgbind_MessageDesc *d, const char *base)
 		const FieldInfo *fi = &info[i];
 		const char *p = base + f->offset;
 		switch (f->wire) {
-		case PGBIND_WIRE_INT32: {
-			int32_t v = *(const int32_t *)p;
-			if (v == 0 && tag != PGBIND_T_A_Const) /* A_Const.location: always */
-				continue;
-			if (!w_key(w, first, fi))
-				return false;
-			w->p = fmt_i64(w->p, v);
-			break;
-		}
-		case PGBIND_WIRE_UINT32: {
-			uint32_t v = *(const uint32_t *)p;
-			if (v == 0)
-				continue;
-			if (!w_key(w, first, fi))
-				return false;
-			w->p = fmt_u64(w->p, v);
-			break;
-		}
-		case PGBIND_WIRE_INT64: {
-			int64_t v = *(const int64_t *)p;
-			if (v == 0)
-				continue;
-			if (!w_key(w, first, fi))
-				return false;
-			w->p = fmt_i64(w->p, v);
-			break;
-		}
-		case PGBIND_WIRE_UINT64: {
-			uint64_t v = *(const uint64_t *)p;
-			if (v == 0)
-				continue;
-			if (!w_key(w, first, fi))
-				return false;
-			w->p = fmt_u64(w->p, v);
-			break;
-		}
+		case PGBIND_WIRE_INT32: /* A_Const.location: always */
+			W_INTEGER(int32_t, fmt_i64, tag == PGBIND_T_A_Const);
+		case PGBIND_WIRE_UINT32:
+			W_INTEGER(uint32_t, fmt_u64, false);
+		case PGBIND_WIRE_INT64:
+			W_INTEGER(int64_t, fmt_i64, false);
+		case PGBIND_WIRE_UINT64:
+			W_INTEGER(uint64_t, fmt_u64, false);
 		case PGBIND_WIRE_BOOL:
 			if (!*(const bool *)p)
 				continue;
