@@ -529,24 +529,31 @@ static bool r_pop_array(Reader *r, size_t base, bool numbers, void **array, size
 
 static bool r_message(Reader *r, const pgbind_MessageDesc *d, char *base);
 
+/* A string naming a node kind or a field: [*s, *e) (unescaped into the arena when it had escapes);
+ * false after an error, which says what was `expected` when there was no string. */
+static bool r_name(Reader *r, const char *expected, const char **s, const char **e)
+{
+	if (r_peek(r) != '"')
+		return r_unexpected(r, expected);
+	bool esc;
+	if (!r_string_span(r, s, e, &esc))
+		return false;
+	if (esc) {
+		char *k = r_decode(r, *s, *e, esc);
+		if (!k)
+			return false;
+		*s = k;
+		*e = k + strlen(k);
+	}
+	return true;
+}
+
 /* "Kind": and the '{' after it (not consumed): the kind's message, or NULL on an error */
 static __attribute__((noinline)) const pgbind_MessageDesc *r_node_kind(Reader *r)
 {
-	if (r_peek(r) != '"') {
-		r_unexpected(r, "a node kind (a string) or '}'");
-		return NULL;
-	}
 	const char *key_at = r->p, *s, *e;
-	bool esc;
-	if (!r_string_span(r, &s, &e, &esc))
+	if (!r_name(r, "a node kind (a string) or '}'", &s, &e))
 		return NULL;
-	if (esc) {
-		char *k = r_decode(r, s, e, esc);
-		if (!k)
-			return NULL;
-		s = k;
-		e = k + strlen(k);
-	}
 	const pgbind_MessageDesc *d = node_kind_by_name(s, (size_t)(e - s));
 	if (!d) {
 		r_fail(r, PGBIND_ERROR_INVALID, key_at, "unknown node kind \"%.*s\"", (int)(e - s > 60 ? 60 : e - s), s);
@@ -832,21 +839,9 @@ static bool r_field(Reader *r, const pgbind_MessageDesc *d, const pgbind_FieldDe
  * Out of line so that the key's locals take no room in the recursion's frames. */
 static __attribute__((noinline)) const pgbind_FieldDesc *r_key(Reader *r, const pgbind_MessageDesc *d, uint32_t hint)
 {
-	if (r_peek(r) != '"') {
-		r_unexpected(r, "a key (a string)");
-		return NULL;
-	}
 	const char *key_at = r->p, *s, *e;
-	bool esc;
-	if (!r_string_span(r, &s, &e, &esc))
+	if (!r_name(r, "a key (a string)", &s, &e))
 		return NULL;
-	if (esc) {
-		char *k = r_decode(r, s, e, esc);
-		if (!k)
-			return NULL;
-		s = k;
-		e = k + strlen(k);
-	}
 	const pgbind_FieldDesc *f = field_by_name(d, s, (size_t)(e - s), hint, &r->member);
 	if (!f) {
 		r_fail(r, PGBIND_ERROR_INVALID, key_at, "unknown key \"%.*s\" in %s", (int)(e - s > 60 ? 60 : e - s), s,
