@@ -75,7 +75,7 @@ SANFLAGS    := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer,)
 CFLAGS_ALL  := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
 
-GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c \
+GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c generator/targets.c \
                generator/classify.c generator/main.c
 EXTRACT_SRCS := generator/common.c generator/extract.c
 # The generated C the runtime and the tests include (every file of generated/c/ but SUMMARY.md).
@@ -134,8 +134,9 @@ $(BUILD)/pgbind-extract: $(EXTRACT_SRCS) generator/common.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -I$(LLVM_DIR)/include -DPGBIND_CLANG_RESOURCE_DIR='"$(CLANG_RESOURCE_DIR)"' \
 		-o $@ $(EXTRACT_SRCS) $(LDFLAGS_ALL) -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -ljansson
 
-# One classification, every target: each --templates DIR is rendered into the --out DIR after it.
-GEN_TARGETS = --templates templates/c --out generated/c --templates templates/rust --out generated/rust
+# One classification, every target (generator/targets.c): each --target renders its templates into
+# the --out DIR after it.
+GEN_TARGETS = --target c --out generated/c --target rust --out generated/rust
 GEN_ARGS = --model $(MODEL) --proto $(PG_QUERY_PROTO) $(addprefix --overrides ,$(OVERRIDES)) $(GEN_TARGETS)
 
 # The model is checked in: generating code needs jansson only. Extraction needs libclang.

@@ -133,6 +133,10 @@ step "generated/ is in sync with its inputs (check-generated)" "$BUILD/pgbind-ge
 step "schema model is what libclang reads from the headers today" sh -c "
 	'$BUILD/pgbind-extract' --include-dir '$PG_INCLUDE_SERVER' --out '$TMP/nodes.json' >/dev/null &&
 	diff -u '$MODEL' '$TMP/nodes.json'"
+# GEN_ARGS without its targets: the inputs alone.
+gen_inputs() {
+	echo "$GEN_ARGS" | sed 's/--target [^ ]*//g; s/--templates [^ ]*//g; s/--out [^ ]*//g'
+}
 # GEN_ARGS with every target's --out DIR moved under $1 (all targets write below generated/).
 gen_args_into() {
 	echo "$GEN_ARGS" | sed "s|--out \([^ ]*\)|--out $1/\1|g"
@@ -151,7 +155,7 @@ for target in $(ls generated); do
 done
 
 # shellcheck disable=SC2086
-step "pgbind-gen --dump-view writes the view model" "$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--templates [^ ]*//g; s/--out [^ ]*//g') \
+step "pgbind-gen --dump-view writes the view model" "$BUILD/pgbind-gen" $(gen_inputs) \
 	--dump-view "$TMP/view.json"
 step "every key of the view model is documented in docs/view-model.md, and no other" \
 	tests/generator/view_keys.sh "$TMP/view.json" docs/view-model.md
@@ -166,8 +170,12 @@ section generator "generator errors"
 mkdir -p "$TMP/badtmpl"
 printf '{{#messages}}\n{{name}}\n' >"$TMP/badtmpl/x.c.tmpl"
 expect_fail "a broken template stops the generator with file:line:col" "x.c.tmpl:1:1: error: section 'messages' is never closed" \
-	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--templates [^ ]*//g; s/--out [^ ]*//g') --templates "$TMP/badtmpl" --out "$TMP/badout"
+	"$BUILD/pgbind-gen" $(gen_inputs) --target c --templates "$TMP/badtmpl" --out "$TMP/badout"
 step "... and leaves no output behind" test ! -e "$TMP/badout"
+expect_fail "a template folder that names no target, without --target, is refused" "no target is named by that folder" \
+	"$BUILD/pgbind-gen" $(gen_inputs) --templates "$TMP/badtmpl" --out "$TMP/badout"
+expect_fail "an unknown --target is refused, the targets listed" "unknown target 'cobol'; the targets: c rust" \
+	"$BUILD/pgbind-gen" $(gen_inputs) --target cobol
 PROTO=$(echo "$GEN_ARGS" | sed 's/.*--proto \([^ ]*\).*/\1/')
 sed 's/^  string relname = 3 \[json_name="relname"\];/  string relname = 3 [json_name="relnam"];/' "$PROTO" >"$TMP/renamed.proto"
 expect_fail "a proto field without a C field names message, field and both locations" \
