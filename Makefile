@@ -75,7 +75,7 @@ SANFLAGS    := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer,)
 CFLAGS_ALL  := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
 
-GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c generator/targets.c \
+GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c generator/names_c.c generator/targets.c \
                generator/classify.c generator/main.c
 EXTRACT_SRCS := generator/common.c generator/extract.c
 # The generated C the runtime and the tests include (every file of generated/c/ but SUMMARY.md).
@@ -247,7 +247,7 @@ bench: all rust
 # The generator's unit tests (tests/unit/test_NAME.c), each linked with the generator files it tests.
 $(BUILD)/tests/test_proto_read: generator/proto_read.c
 $(BUILD)/tests/test_template: generator/template.c
-$(BUILD)/tests/test_classify: generator/classify.c generator/overrides.c generator/proto_read.c
+$(BUILD)/tests/test_classify: generator/classify.c generator/overrides.c generator/proto_read.c generator/names_c.c
 
 $(BUILD)/tests/test_%: tests/unit/test_%.c generator/common.c $(wildcard generator/*.h) tests/check.h tests/unit/unit.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $(filter %.c,$^) $(LDFLAGS_ALL) -ljansson

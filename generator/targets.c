@@ -4,6 +4,7 @@
 #include "targets.h"
 
 #include "names.h"
+#include "names_c.h"
 
 #include <string.h>
 
@@ -15,7 +16,7 @@ static bool decorate_rust(json_t *view, gen_Error *err)
 }
 
 const gen_TargetDesc gen_targets[] = {
-	{"c", "templates/c", "generated/c", GEN_COMMENT_BLOCK, NULL},
+	{"c", "templates/c", "generated/c", GEN_COMMENT_BLOCK, names_add_c},
 	{"rust", "templates/rust", "generated/rust", GEN_COMMENT_LINES, decorate_rust},
 };
 const int gen_n_targets = (int)(sizeof gen_targets / sizeof *gen_targets);

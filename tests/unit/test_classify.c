@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "classify.h"
+#include "names_c.h"
 #include "../check.h"
 #include "common.h"
 #include "unit.h"
@@ -396,8 +397,29 @@ static void test_happy(void)
 	check_wire(view, "Thing", "items", "REPEATED_NODE");
 	check_wire(view, "Thing", "bits", "PACKED_UINT64");
 	CHECK_STR("member 'base' keeps its proto name", "base_other", jstr(field(view, "Thing", "base"), "proto_name"));
-	CHECK_STR("a string member is a const char pointer", "const char", jstr(field(view, "Thing", "s"), "ast_type"));
-	CHECK_STR("an enum member has the AST enum type", "pgbind_Kind", jstr(field(view, "Thing", "kind"), "ast_type"));
+	CHECK_INT("the classifier writes no C spelling (the C target's decorator does)", 0,
+			  json_object_get(field(view, "Thing", "s"), "ast_type") != NULL);
+	gen_Error cerr = {0};
+	json_t *c_view = json_deep_copy(view);
+	CHECK_INT("the C target's decorator takes the view", 1, names_add_c(c_view, &cerr));
+	CHECK_STR("C: a string member is a const char pointer", "const char",
+			  jstr(field(c_view, "Thing", "s"), "ast_type"));
+	CHECK_INT("C: ... a pointer", 1, json_is_true(json_object_get(field(c_view, "Thing", "s"), "pointer")));
+	CHECK_STR("C: an enum member has the AST enum type", "pgbind_Kind",
+			  jstr(field(c_view, "Thing", "kind"), "ast_type"));
+	CHECK_INT("C: ... not a pointer", 1, json_is_false(json_object_get(field(c_view, "Thing", "kind"), "pointer")));
+	CHECK_STR("C: a message member points at its AST struct", "pgbind_Other",
+			  jstr(field(c_view, "Thing", "other"), "ast_type"));
+	CHECK_STR("C: repeated uint64 is a uint64_t array", "uint64_t", jstr(field(c_view, "Thing", "bits"), "ast_type"));
+	CHECK_STR("C: a char * field that reads \"\" as NULL is flagged", "PGBIND_FIELD_EMPTY_IS_NULL",
+			  jstr(field(c_view, "Thing", "s"), "flags"));
+	json_decref(c_view);
+	json_object_set_new(field(view, "Thing", "s"), "wire", json_string("FIXED96"));
+	cerr = (gen_Error){0};
+	CHECK_INT("C: a wire kind the C target has no type for stops it", 0, names_add_c(view, &cerr));
+	CHECK_HAS("... naming the field", cerr.message,
+			  "field Thing.s: the C target has no member type for wire kind FIXED96");
+	json_object_set_new(field(view, "Thing", "s"), "wire", json_string("STRING"));
 	CHECK_INT("a message field's type_index is its message's index",
 			  index_of(json_object_get(view, "messages"), "Other"), jint(field(view, "Thing", "other"), "type_index"));
 	CHECK_INT("an enum field's type_index is its enum's index", index_of(json_object_get(view, "enums"), "Kind"),
