@@ -176,21 +176,18 @@ static const char *const c_bool[] = {"_Bool", "bool", NULL};
 static const char *const c_double[] = {"double", "float", NULL};
 
 /* The AST's C type for a proto scalar, or NULL if pgbind does not carry that scalar. */
-static const char *ast_scalar_type(const char *proto_type, const char **wire)
+/* The wire kind of a proto scalar type pgbind's AST carries, or NULL. */
+static const char *scalar_wire(const char *proto_type)
 {
 	static const struct {
-		const char *proto, *ast, *wire;
+		const char *proto, *wire;
 	} map[] = {
-		{"int32", "int32_t", "INT32"},      {"uint32", "uint32_t", "UINT32"}, {"int64", "int64_t", "INT64"},
-		{"uint64", "uint64_t", "UINT64"},   {"bool", "bool", "BOOL"},         {"double", "double", "DOUBLE"},
-		{"string", "const char", "STRING"},
+		{"int32", "INT32"}, {"uint32", "UINT32"}, {"int64", "INT64"},   {"uint64", "UINT64"},
+		{"bool", "BOOL"},   {"double", "DOUBLE"}, {"string", "STRING"},
 	};
-	for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
-		if (strcmp(map[i].proto, proto_type) == 0) {
-			*wire = map[i].wire;
-			return map[i].ast;
-		}
-	}
+	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+		if (strcmp(map[i].proto, proto_type) == 0)
+			return map[i].wire;
 	return NULL;
 }
 
@@ -572,48 +569,33 @@ static bool ast_shape(Cx *cx, json_t *pf, json_t *field)
 {
 	const char *pt = S(pf, "type"), *tk = S(pf, "type_kind");
 	bool rep = B(pf, "repeated");
-	const char *wire = NULL, *ast_type = NULL;
-	bool pointer = false;
-	gen_Buf type_name = {0};
+	const char *wire;
 
 	if (strcmp(tk, "scalar") == 0) {
-		ast_type = ast_scalar_type(pt, &wire);
-		if (!ast_type)
+		wire = scalar_wire(pt);
+		if (!wire)
 			return fail_at_proto(cx, pf, "field %s: proto type %s is not supported by pgbind's AST", S(pf, "name"), pt);
-		pointer = strcmp(pt, "string") == 0;
 		if (rep) {
 			if (strcmp(pt, "uint64") != 0)
 				return fail_at_proto(cx, pf, "field %s: repeated %s is not supported (only repeated uint64, packed)",
 									 S(pf, "name"), pt);
 			wire = "PACKED_UINT64";
 		}
-		gen_Buf_puts(&type_name, "_");
 	} else if (strcmp(tk, "enum") == 0) {
 		if (rep)
 			return fail_at_proto(cx, pf, "field %s: repeated enums are not supported", S(pf, "name"));
-		gen_Buf_printf(&type_name, "pgbind_%s", pt);
-		ast_type = type_name.data;
 		wire = "ENUM";
 	} else if (strcmp(pt, cx->node_message) == 0) {
-		gen_Buf_puts(&type_name, "pgbind_Node");
-		ast_type = type_name.data;
-		pointer = true;
 		wire = rep ? "REPEATED_NODE" : "NODE";
 	} else {
-		gen_Buf_printf(&type_name, "pgbind_%s", pt);
-		ast_type = type_name.data;
-		pointer = true;
 		wire = rep ? "REPEATED_MESSAGE" : "MESSAGE";
 	}
-	json_object_set_new(field, "ast_type", json_string(ast_type));
-	json_object_set_new(field, "pointer", json_boolean(pointer));
 	json_object_set_new(field, "repeated", json_boolean(rep));
 	json_object_set_new(field, "wire", json_string(wire));
 	json_object_set_new(field, "type",
 						json_string(strcmp(tk, "scalar") == 0           ? "_"
 									: strcmp(pt, cx->node_message) == 0 ? "Node"
 																		: pt));
-	gen_Buf_free(&type_name);
 	return true;
 }
 
@@ -685,8 +667,6 @@ static bool build_oneof(Cx *cx, json_t *pm, const char *oneof, json_t *c_struct,
 	json_object_set_new(field, "name", json_string(oneof));
 	json_object_set_new(field, "proto_name", json_string(oneof));
 	json_object_set_new(field, "number", json_integer(lo));
-	json_object_set_new(field, "ast_type", json_string("pgbind_Node"));
-	json_object_set_new(field, "pointer", json_true());
 	json_object_set_new(field, "repeated", json_false());
 	json_object_set_new(field, "wire", json_string("ONEOF"));
 	json_object_set_new(field, "type", json_string(id.data));
@@ -1018,22 +998,9 @@ static void link_indexes(json_t *messages, json_t *enums, json_t *oneofs, json_t
 		json_t *cstrings = json_object();
 		json_array_foreach(json_object_get(v, "from_pg"), j, f) if (strcmp(S(f, "conv"), "CSTRING") == 0)
 			json_object_set_new(cstrings, S(f, "ast_field"), json_true());
-		json_array_foreach(json_object_get(v, "fields"), j, f) json_object_set_new(
-			f, "flags", json_string(json_object_get(cstrings, S(f, "name")) ? "PGBIND_FIELD_EMPTY_IS_NULL" : "0"));
+		json_array_foreach(json_object_get(v, "fields"), j, f)
+			json_object_set_new(f, "empty_is_null", json_boolean(json_object_get(cstrings, S(f, "name")) != NULL));
 		json_decref(cstrings);
-		/* where a field that is a member of the C struct lies (c_fields.inc.c, for the tests) */
-		json_array_foreach(json_object_get(v, "from_pg"), j, f)
-		{
-			static const char *const members[] = {"SCALAR",  "CHAR",     "CSTRING", "ENUM",      "NODE",
-												  "MESSAGE", "EMBEDDED", "LIST",    "BITMAPSET", NULL};
-			gen_Buf off = {0};
-			if (one_of(S(f, "conv"), members))
-				gen_Buf_printf(&off, "offsetof(%s, %s)", S(v, "c_struct"), S(f, "c_field"));
-			else
-				gen_Buf_puts(&off, "0");
-			json_object_set_new(f, "c_offset", json_string(off.data));
-			gen_Buf_free(&off);
-		}
 		/* value nodes' strings are never NULL (override empty_string:keep): absent is "" */
 		json_array_foreach(json_object_get(v, "from_pg"), j, f)
 		{

@@ -3,8 +3,9 @@
  *
  * The stages run in order and each stops the program on the first thing it does not understand:
  * load the node model (JSON written by pgbind-extract), read the proto (proto_read.c), read the
- * overrides (overrides.c), classify every field pair (classify.c), render every template under
- * the templates directory (template.c). Output is rendered completely in memory before anything
+ * overrides (overrides.c), classify every field pair (classify.c) into the view model, then for
+ * each target (targets.c: C, Rust, ...) add its spellings to a copy of the view and render every
+ * template of its templates directory (template.c). Output is rendered completely in memory before anything
  * is written, so a failure leaves no partial output; each file is then written atomically.
  *
  * With --check nothing under --out is touched: the output is rendered into a temporary directory
@@ -12,11 +13,10 @@
  * user's CI run exactly this.
  */
 #include "classify.h"
-#include "names.h"
-#include "names_go.h"
 #include "common.h"
 #include "overrides.h"
 #include "proto_read.h"
+#include "targets.h"
 #include "template.h"
 
 #include <dirent.h>
@@ -59,11 +59,12 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* The do-not-edit banner every generated file opens with, in that file's comment syntax:
- * Markdown, Rust (line comments: a block comment would be an inner doc for nothing), C. */
-static void write_banner(gen_Buf *out, const char *file, const char *tmpl_path, json_t *inputs)
+/* The do-not-edit banner every generated file opens with, in its target's comment syntax (a
+ * Markdown file: an HTML comment). */
+static void write_banner(gen_Buf *out, gen_CommentStyle style, const char *file, const char *tmpl_path, json_t *inputs)
 {
-	bool markdown = ends_with(file, ".md"), go = ends_with(file, ".go"), rust = go || ends_with(file, ".rs");
+	bool markdown = ends_with(file, ".md"), go = !markdown && style == GEN_COMMENT_GO,
+		 rust = !markdown && (style == GEN_COMMENT_LINES || go);
 	gen_Buf_puts(out, markdown ? "<!--\n" : rust ? "" : "/*\n");
 	const char *lead = markdown ? "  " : rust ? "// " : " * ";
 	if (go) /* Go's convention, which its tools recognise: ^// Code generated .* DO NOT EDIT\.$ */
@@ -156,18 +157,24 @@ static bool remove_tree(const char *dir)
 static int usage(void)
 {
 	fprintf(stderr, "usage: pgbind-gen --model FILE --proto FILE --overrides FILE [--overrides FILE...]\n"
-					"                  --templates DIR --out DIR [--templates DIR --out DIR...] [--check]\n"
+					"                  --target NAME [--templates DIR] [--out DIR] [--target NAME ...] [--check]\n"
+					"                  [--dump-view FILE]\n"
 					"\n"
-					"Classifies the node model once and renders each template directory (one per target: C, Rust)\n"
-					"into the --out directory that follows it.\n"
+					"Classifies the node model once and renders each target's templates into its output directory.\n"
+					"--target  c or rust; its templates (default templates/NAME) and its output (default\n"
+					"          generated/NAME) follow it. A --templates DIR with no --target before it names\n"
+					"          the target by DIR's last component.\n"
 					"--overrides  the exceptions, one file or more (the shared ones, then the version's own)\n"
 					"--check  render into temporary directories and compare each with its --out (diff -ru);\n"
-					"         exits 1 and prints the diff when one is stale. Writes nothing under --out.\n");
+					"         exits 1 and prints the diff when one is stale. Writes nothing under --out.\n"
+					"--dump-view  also write the view model the templates are rendered with, as JSON, to FILE\n"
+					"             (docs/view-model.md lists its keys); with no --templates, only that.\n");
 	return 2;
 }
 
-/* One target: a template directory and the directory its output goes to. */
+/* One target to render: its descriptor, a template directory and the directory its output goes to. */
 typedef struct {
+	const gen_TargetDesc *desc;
 	const char *templates_dir;
 	const char *out_dir;
 	size_t n_templates;
@@ -177,31 +184,74 @@ typedef struct {
 
 #define MAX_TARGETS 8
 
-/* Renders every template of t in memory. */
-static bool render_target(Target *t, json_t *view, json_t *inputs, gen_Error *err)
+/* Renders every template of t in memory, with the view its decorator makes of the shared one. */
+static bool render_target(Target *t, json_t *shared_view, json_t *inputs, gen_Error *err)
 {
 	t->templates = list_templates(t->templates_dir, &t->n_templates, err);
 	if (!t->templates)
 		return false;
+	json_t *view = json_deep_copy(shared_view);
+	if (!view || (t->desc->decorate && !t->desc->decorate(view, err))) {
+		if (!view)
+			gen_fail(err, t->templates_dir, 0, 0, "out of memory");
+		json_decref(view);
+		return false;
+	}
+	bool ok = true;
 	t->outputs = gen_xcalloc(t->n_templates, sizeof *t->outputs);
 	for (size_t k = 0; k < t->n_templates; k++) {
 		gen_Buf path = {0};
 		gen_Buf_printf(&path, "%s/%s", t->templates_dir, t->templates[k]);
 		char *text;
-		if (!gen_read_file(path.data, &text, NULL, err))
-			return false;
+		if (!gen_read_file(path.data, &text, NULL, err)) {
+			gen_Buf_free(&path);
+			ok = false;
+			break;
+		}
 		size_t len = strlen(t->templates[k]);
 		t->outputs[k].name = gen_xstrdup(t->templates[k]);
 		t->outputs[k].name[len - 5] = '\0';
 		json_object_set_new(view, "file", json_string(t->outputs[k].name));
-		write_banner(&t->outputs[k].text, t->outputs[k].name, path.data, inputs);
-		bool ok = template_render(path.data, text, view, &t->outputs[k].text, err);
+		write_banner(&t->outputs[k].text, t->desc->comment, t->outputs[k].name, path.data, inputs);
+		ok = template_render(path.data, text, view, &t->outputs[k].text, err);
 		free(text);
 		gen_Buf_free(&path);
 		if (!ok)
-			return false;
+			break;
 	}
-	return true;
+	json_decref(view);
+	return ok;
+}
+
+/* --dump-view: the shared view with every target's spellings added, as the document lists it. */
+static json_t *view_of_every_target(json_t *shared_view, gen_Error *err)
+{
+	json_t *view = json_deep_copy(shared_view);
+	for (int i = 0; view && i < gen_n_targets; i++)
+		if (gen_targets[i].decorate && !gen_targets[i].decorate(view, err)) {
+			json_decref(view);
+			return NULL;
+		}
+	if (!view && !err->message[0])
+		gen_fail(err, "--dump-view", 0, 0, "out of memory");
+	return view;
+}
+
+/* The target named by DIR's last component ("templates/rust" -> rust). */
+static const gen_TargetDesc *target_of_dir(const char *dir)
+{
+	char name[64];
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	size_t start = n;
+	while (start > 0 && dir[start - 1] != '/')
+		start--;
+	if (n - start >= sizeof name)
+		return NULL;
+	memcpy(name, dir + start, n - start);
+	name[n - start] = '\0';
+	return gen_target_by_name(name);
 }
 
 /* Writes t's output into dir; counts the files whose content changed. */
@@ -319,6 +369,24 @@ static int check_target(const Target *t, gen_Error *err)
 	return 1;
 }
 
+/* --dump-view: the view exactly as templates see it (less the per-file "file" key), keys sorted,
+ * written atomically. */
+static bool dump_view(json_t *view, const char *path, gen_Error *err)
+{
+	char *text = json_dumps(view, JSON_INDENT(1) | JSON_SORT_KEYS);
+	if (!text) {
+		gen_fail(err, path, 0, 0, "cannot serialise the view model");
+		return false;
+	}
+	gen_Buf out = {0};
+	gen_Buf_puts(&out, text);
+	gen_Buf_puts(&out, "\n");
+	free(text);
+	bool ok = gen_write_file_atomic(path, out.data, out.len, err);
+	gen_Buf_free(&out);
+	return ok;
+}
+
 int main(int argc, char **argv)
 {
 	const char *model_path = NULL, *proto_path = NULL;
@@ -327,6 +395,7 @@ int main(int argc, char **argv)
 	Target targets[MAX_TARGETS];
 	int n_targets = 0;
 	bool check = false;
+	const char *dump_path = NULL;
 	memset(targets, 0, sizeof targets);
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
@@ -336,18 +405,47 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "--overrides") == 0 && i + 1 < argc &&
 				 n_overrides < (int)(sizeof overrides_paths / sizeof *overrides_paths))
 			overrides_paths[n_overrides++] = argv[++i];
-		else if (strcmp(argv[i], "--templates") == 0 && i + 1 < argc && n_targets < MAX_TARGETS &&
-				 (n_targets == 0 || targets[n_targets - 1].out_dir))
-			targets[n_targets++].templates_dir = argv[++i];
-		else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc && n_targets > 0 && !targets[n_targets - 1].out_dir)
+		else if (strcmp(argv[i], "--target") == 0 && i + 1 < argc && n_targets < MAX_TARGETS) {
+			const gen_TargetDesc *desc = gen_target_by_name(argv[++i]);
+			if (!desc) {
+				fprintf(stderr, "pgbind-gen: error: unknown target '%s'; the targets:", argv[i]);
+				for (int k = 0; k < gen_n_targets; k++)
+					fprintf(stderr, " %s", gen_targets[k].name);
+				fprintf(stderr, "\n");
+				return 2;
+			}
+			targets[n_targets++] = (Target){.desc = desc};
+		} else if (strcmp(argv[i], "--templates") == 0 && i + 1 < argc) {
+			const char *dir = argv[++i];
+			if (n_targets == 0 || targets[n_targets - 1].templates_dir) { /* no --target: the folder's name */
+				const gen_TargetDesc *desc = target_of_dir(dir);
+				if (!desc || n_targets == MAX_TARGETS) {
+					fprintf(stderr,
+							"pgbind-gen: error: --templates %s: no target is named by that folder; give --target "
+							"NAME before it\n",
+							dir);
+					return 2;
+				}
+				targets[n_targets++] = (Target){.desc = desc};
+			}
+			targets[n_targets - 1].templates_dir = dir;
+		} else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc && n_targets > 0 && !targets[n_targets - 1].out_dir)
 			targets[n_targets - 1].out_dir = argv[++i];
 		else if (strcmp(argv[i], "--check") == 0)
 			check = true;
+		else if (strcmp(argv[i], "--dump-view") == 0 && i + 1 < argc)
+			dump_path = argv[++i];
 		else
 			return usage();
 	}
-	if (!model_path || !proto_path || !n_overrides || !n_targets || !targets[n_targets - 1].out_dir)
+	if (!model_path || !proto_path || !n_overrides || (!n_targets && !dump_path))
 		return usage();
+	for (int t = 0; t < n_targets; t++) {
+		if (!targets[t].templates_dir)
+			targets[t].templates_dir = targets[t].desc->templates_dir;
+		if (!targets[t].out_dir)
+			targets[t].out_dir = targets[t].desc->out_dir;
+	}
 
 	gen_Error err = {0};
 	json_error_t jerr;
@@ -388,10 +486,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	json_object_set_new(view, "gen_version", json_integer(PGBIND_GEN_VERSION));
-	names_add_prost(view);           /* the Rust target refers to prost-build's types */
-	if (!names_add_go(view, &err)) { /* the Go target to protoc-gen-go's and cgo's */
-		gen_Error_print(&err);
-		return 1;
+	if (dump_path) {
+		json_t *every = view_of_every_target(view, &err);
+		bool dumped = every && dump_view(every, dump_path, &err);
+		json_decref(every);
+		if (!dumped) {
+			gen_Error_print(&err);
+			return 1;
+		}
 	}
 
 	/* Every target rendered before anything is written: a failure leaves no partial output. */

@@ -109,22 +109,22 @@ static char *cgo_member(const char *c_name)
 /* The wire kinds: which go_kind_* flag each sets, a scalar's Go type, and the property test's
  * random value of a scalar (go_rand, a function of random.go). */
 static const struct {
-	const char *wire, *kind, *go_type, *go_rand;
+	const char *wire, *kind, *go_type, *go_rand, *c_type;
 } wires[] = {
-	{"INT32", "scalar", "int32", "randInt32"},
-	{"UINT32", "scalar", "uint32", "randUint32"},
-	{"INT64", "scalar", "int64", "randInt64"},
-	{"UINT64", "scalar", "uint64", "randUint64"},
-	{"BOOL", "scalar", "bool", "randBool"},
-	{"DOUBLE", "scalar", "float64", "randFloat64"},
-	{"ENUM", "scalar", NULL, "randEnum"},
-	{"STRING", "string", "string", ""},
-	{"NODE", "node", "Node", ""},
-	{"MESSAGE", "message", NULL, ""},
-	{"REPEATED_NODE", "rep_node", "Node", ""},
-	{"REPEATED_MESSAGE", "rep_message", NULL, ""},
-	{"PACKED_UINT64", "packed", "uint64", ""},
-	{"ONEOF", "oneof", NULL, ""},
+	{"INT32", "scalar", "int32", "randInt32", "int32_t"},
+	{"UINT32", "scalar", "uint32", "randUint32", "uint32_t"},
+	{"INT64", "scalar", "int64", "randInt64", "int64_t"},
+	{"UINT64", "scalar", "uint64", "randUint64", "uint64_t"},
+	{"BOOL", "scalar", "bool", "randBool", "bool"},
+	{"DOUBLE", "scalar", "float64", "randFloat64", "double"},
+	{"ENUM", "scalar", NULL, "randEnum", NULL},
+	{"STRING", "string", "string", "", ""},
+	{"NODE", "node", "Node", "", ""},
+	{"MESSAGE", "message", NULL, "", ""},
+	{"REPEATED_NODE", "rep_node", "Node", "", ""},
+	{"REPEATED_MESSAGE", "rep_message", NULL, "", ""},
+	{"PACKED_UINT64", "packed", "uint64", "", ""},
+	{"ONEOF", "oneof", NULL, "", ""},
 };
 static const char *const kinds[] = {"scalar",   "string",      "node",   "message",
 									"rep_node", "rep_message", "packed", "oneof"};
@@ -139,7 +139,7 @@ static json_t *find_oneof(json_t *view, const char *id)
 
 static bool add_field(json_t *view, json_t *m, json_t *f, Used *used, gen_Error *err)
 {
-	const char *wire = str(f, "wire");
+	const char *wire = str(f, "wire"), *type = str(f, "type");
 	size_t w = 0;
 	while (w < sizeof wires / sizeof *wires && strcmp(wires[w].wire, wire) != 0)
 		w++;
@@ -152,10 +152,13 @@ static bool add_field(json_t *view, json_t *m, json_t *f, Used *used, gen_Error 
 		free(key);
 	}
 	json_object_set_new(f, "go_rand", json_string(wires[w].go_rand));
-	const char *type = str(f, "type");
 	set_name(f, "go_type", wires[w].go_type ? gen_xstrdup(wires[w].go_type) : names_go_camel(type));
-	/* the C type a scalar or enum is cast to (pgbind_ast.h's spelling, as cgo names it) */
-	set_name(f, "go_c_type", printf_name("C.", str(f, "ast_type")));
+	/* the C type a scalar or enum is cast to (pgbind_ast.h's spelling, as cgo names it); "" for
+	 * the other kinds */
+	if (wires[w].c_type)
+		set_name(f, "go_c_type", printf_name(*wires[w].c_type ? "C." : "", wires[w].c_type));
+	else
+		set_name(f, "go_c_type", printf_name("C.pgbind_", type));
 	set_name(f, "go_c_name", cgo_member(str(f, "name")));
 	json_object_set_new(f, "go_message", json_string(str(m, "go_name"))); /* the Go type the field is in */
 	if (strcmp(wire, "ONEOF") != 0) {

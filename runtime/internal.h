@@ -48,7 +48,7 @@ pgbind_ParseResult *pgbind_copy_replacing_lossy_empty(const pgbind_ParseResult *
 
 /* Whether a and b differ, locations aside (the fields PostgreSQL's equal() skips, and RawStmt's
  * stmt_len); the first difference's field path goes to path ("ParseResult.stmts[0].stmt.
- * DeclareCursorStmt.options (16, then 0)"). lenient: NULL in a matches "" in b in the char *
+ * DeclareCursorStmt.options (272, then 256)"). lenient: NULL in a matches "" in b in the char *
  * fields the protocol cannot tell apart (a tree decoded from protobuf holds NULL there). */
 bool pgbind_first_difference(const pgbind_ParseResult *a, const pgbind_ParseResult *b, bool lenient, char *path,
 							 size_t size);
