@@ -168,27 +168,32 @@ func benchGrowth() {
 			{"Parse", func(sql string, _ *ParseResult) { sink, _ = Parse(sql) }},
 			{"Deparse", func(_ string, t *ParseResult) { sink, _ = Deparse(t) }},
 		} {
-			var times []float64
-			for k := 0; k < 6; k++ {
-				sql := sh.make(250 << k)
-				t, err := Parse(sql)
+			// sizes alternated within each round, the best round of each size kept; the same
+			// work at every size (fewer repetitions of larger statements)
+			const sizes, rounds = 6, 9
+			sqls := make([]string, sizes)
+			trees := make([]*ParseResult, sizes)
+			times := make([]float64, sizes)
+			for k := range sqls {
+				sqls[k] = sh.make(250 << k)
+				t, err := Parse(sqls[k])
 				if err != nil {
 					panic(err)
 				}
-				// the same work at every size (fewer repetitions of larger statements), best of 5
-				reps := 256 >> k
-				bestT := 1e9
-				for r := 0; r < 5; r++ {
+				trees[k], times[k] = t, 1e9
+			}
+			for r := 0; r < rounds; r++ {
+				for k := range sqls {
+					reps := 256 >> k
 					runtime.GC()
 					t0 := time.Now()
 					for i := 0; i < reps; i++ {
-						p.f(sql, t)
+						p.f(sqls[k], trees[k])
 					}
-					if s := time.Since(t0).Seconds() / float64(reps); s < bestT {
-						bestT = s
+					if s := time.Since(t0).Seconds() / float64(reps); s < times[k] {
+						times[k] = s
 					}
 				}
-				times = append(times, bestT)
 			}
 			line += "  " + p.label
 			for i := 1; i < len(times); i++ {
