@@ -21,13 +21,16 @@
 char *names_go_camel(const char *proto_name);
 
 /*
- * Adds go_* keys to the view: messages (go_name), their fields (go_name: the Go struct field,
- * the oneof's field for a oneof; go_c_name: cgo's name of the C member; go_type: the Go type of
- * a scalar, enum or message value; go_c_type: the C type of a scalar or enum; one go_kind_* flag
- * true per wire kind: scalar, string, node, message, rep_node, rep_message, packed, oneof), node
- * kinds (go_name, go_wrapper: Node's oneof wrapper type, go_field: its field), oneofs (go_field,
- * go_iface: the unexported interface protoc-gen-go declares) and their members (go_wrapper,
- * go_field, go_type), enums (go_name). A wire kind it does not know stops the generator.
+ * The Go target's decorator (generator/targets.c): adds go_* keys to its copy of the view:
+ * messages (go_name), their fields (go_name: the Go struct field, the oneof's field for a oneof;
+ * go_message: the Go type the field is in; go_c_name: cgo's name of the C member; go_type: the Go
+ * type of the value; go_c_type: the C type a scalar or enum is cast to; go_rand: the property
+ * test's random-value function of a scalar; one go_kind_* flag true per wire kind: scalar, string,
+ * node, message, rep_node, rep_message, packed, oneof), node kinds (go_name, go_wrapper: Node's
+ * oneof wrapper type, go_field: its field), go_node_field (the field of Node holding the wrapper),
+ * oneofs (go_field, go_iface: the unexported interface protoc-gen-go declares) and their members
+ * (go_wrapper, go_field, go_type, go_node_field: NodeView's accessor of the member's kind), enums
+ * (go_name); docs/view-model.md lists them. A wire kind it does not know stops the generator.
  */
 bool names_add_go(json_t *view, gen_Error *err);
 

@@ -98,17 +98,9 @@ func scanRoundTrip(s *ScanResult) (*ScanResult, error) {
 
 // deparseC is the C path's deparse of input (pgbind_parse's tree, which keeps PostgreSQL's ""
 // apart from NULL, straight into pgbind_deparse).
-func deparseC(input string) (string, error) {
-	sql, err := cString(input)
-	if err != nil {
-		return "", err
-	}
-	defer sql.release()
-	var call C.go_Call
-	s := C.go_deparse_sql(sql.ptr(), &call)
-	defer C.pgbind_Arena_Free(call.arena)
-	if s == nil {
-		return "", statusError(&call.status)
-	}
-	return C.GoString(s), nil
+func deparseC(input string) (out string, err error) {
+	err = callC(input, false, func(sql *C.char, call *C.go_Call) error {
+		return cResult(C.go_deparse_sql(sql, call), &out)
+	})
+	return out, err
 }

@@ -22,6 +22,7 @@ package pg_query
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -117,21 +118,46 @@ func statusError(st *C.pgbind_Status) error {
 	}
 }
 
-// Parse parses input (any number of statements) into the tree pg_query_go's Parse returns.
-func Parse(input string) (*ParseResult, error) {
+// errFailed is what a callC function returns when its C call failed: the status says why.
+var errFailed = errors.New("pg_query: the C call failed")
+
+// callC calls f with input NUL-terminated and a fresh go_Call, whose arena is freed when f has
+// returned (f reads what it needs from the arena first); errFailed from f becomes the error the
+// call's status reports.
+func callC(input string, scan bool, f func(sql *C.char, call *C.go_Call) error) error {
 	sql, err := cString(input)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer sql.release()
 	var call C.go_Call
-	tree := C.go_parse(sql.ptr(), &call)
-	defer C.pgbind_Arena_Free(call.arena)
-	if tree == nil {
-		return nil, failure(&call.status, sql, false)
+	defer func() { C.pgbind_Arena_Free(call.arena) }()
+	if err := f(sql.ptr(), &call); err != errFailed {
+		return err
 	}
-	r := &ParseResult{}
-	if err := ownParseResult(tree, r); err != nil {
+	return failure(&call.status, sql, scan)
+}
+
+// cResult copies a C call's string result (NULL: it failed).
+func cResult(s *C.char, out *string) error {
+	if s == nil {
+		return errFailed
+	}
+	*out = C.GoString(s)
+	return nil
+}
+
+// Parse parses input (any number of statements) into the tree pg_query_go's Parse returns.
+func Parse(input string) (r *ParseResult, err error) {
+	err = callC(input, false, func(sql *C.char, call *C.go_Call) error {
+		tree := C.go_parse(sql, call)
+		if tree == nil {
+			return errFailed
+		}
+		r = &ParseResult{}
+		return ownParseResult(tree, r)
+	})
+	if err != nil {
 		return nil, err
 	}
 	if !utf8.ValidString(input) {
@@ -144,19 +170,11 @@ func Parse(input string) (*ParseResult, error) {
 }
 
 // ParseToJSON returns libpg_query's JSON of the parse tree of input (pg_query_parse's).
-func ParseToJSON(input string) (string, error) {
-	sql, err := cString(input)
-	if err != nil {
-		return "", err
-	}
-	defer sql.release()
-	var call C.go_Call
-	json := C.go_parse_json(sql.ptr(), &call)
-	defer C.pgbind_Arena_Free(call.arena)
-	if json == nil {
-		return "", failure(&call.status, sql, false)
-	}
-	return C.GoString(json), nil
+func ParseToJSON(input string) (out string, err error) {
+	err = callC(input, false, func(sql *C.char, call *C.go_Call) error {
+		return cResult(C.go_parse_json(sql, call), &out)
+	})
+	return out, err
 }
 
 // ParseToProtobuf returns libpg_query's protobuf bytes of the parse tree of input
@@ -201,53 +219,37 @@ func Fingerprint(input string) (string, error) {
 }
 
 // FingerprintToUInt64 returns libpg_query's fingerprint of input, computed from the tree.
-func FingerprintToUInt64(input string) (uint64, error) {
-	sql, err := cString(input)
-	if err != nil {
-		return 0, err
-	}
-	defer sql.release()
-	var call C.go_Call
-	ok := C.go_fingerprint(sql.ptr(), &call)
-	defer C.pgbind_Arena_Free(call.arena)
-	if ok == 0 {
-		return 0, failure(&call.status, sql, false)
-	}
-	return uint64(call.fingerprint), nil
+func FingerprintToUInt64(input string) (fp uint64, err error) {
+	err = callC(input, false, func(sql *C.char, call *C.go_Call) error {
+		if C.go_fingerprint(sql, call) == 0 {
+			return errFailed
+		}
+		fp = uint64(call.fingerprint)
+		return nil
+	})
+	return fp, err
 }
 
 // Normalize returns input with its constants replaced by $1, $2, ... as pg_query_normalize
 // writes it.
-func Normalize(input string) (string, error) {
-	sql, err := cString(input)
-	if err != nil {
-		return "", err
-	}
-	defer sql.release()
-	var call C.go_Call
-	s := C.go_normalize(sql.ptr(), &call)
-	defer C.pgbind_Arena_Free(call.arena)
-	if s == nil {
-		return "", failure(&call.status, sql, false)
-	}
-	return C.GoString(s), nil
+func Normalize(input string) (out string, err error) {
+	err = callC(input, false, func(sql *C.char, call *C.go_Call) error {
+		return cResult(C.go_normalize(sql, call), &out)
+	})
+	return out, err
 }
 
 // Scan returns the tokens of sql as PostgreSQL's scanner sees them, comments included.
-func Scan(sql string) (*ScanResult, error) {
-	b, err := cString(sql)
+func Scan(sql string) (out *ScanResult, err error) {
+	err = callC(sql, true, func(b *C.char, call *C.go_Call) error {
+		r := C.go_scan(b, call)
+		if r == nil {
+			return errFailed
+		}
+		out = &ScanResult{}
+		return ownScanResult(r, out)
+	})
 	if err != nil {
-		return nil, err
-	}
-	defer b.release()
-	var call C.go_Call
-	r := C.go_scan(b.ptr(), &call)
-	defer C.pgbind_Arena_Free(call.arena)
-	if r == nil {
-		return nil, failure(&call.status, b, true)
-	}
-	out := &ScanResult{}
-	if err := ownScanResult(r, out); err != nil {
 		return nil, err
 	}
 	return out, nil
