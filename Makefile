@@ -75,7 +75,7 @@ SANFLAGS    := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer,)
 CFLAGS_ALL  := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
 
-GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c generator/names_c.c generator/targets.c \
+GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c generator/names_c.c generator/targets.c generator/names_go.c \
                generator/classify.c generator/main.c
 EXTRACT_SRCS := generator/common.c generator/extract.c
 # The generated C the runtime and the tests include (every file of generated/c/ but SUMMARY.md).
@@ -109,7 +109,7 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 
-.PHONY: lib print-build-env rust
+.PHONY: lib print-build-env rust go check-generated-go
 .PHONY: all deps regen extract generate check-generated check-format format check check-quick check-versions check-fresh unit-tests clean install fuzz \
         fuzz-build bench \
         san-build
@@ -136,7 +136,7 @@ $(BUILD)/pgbind-extract: $(EXTRACT_SRCS) generator/common.h | $(BUILD)/.dir
 
 # One classification, every target (generator/targets.c): each --target renders its templates into
 # the --out DIR after it.
-GEN_TARGETS = --target c --out generated/c --target rust --out generated/rust
+GEN_TARGETS = --target c --out generated/c --target rust --out generated/rust --target go --out bindings/go
 GEN_ARGS = --model $(MODEL) --proto $(PG_QUERY_PROTO) $(addprefix --overrides ,$(OVERRIDES)) $(GEN_TARGETS)
 
 # The model is checked in: generating code needs jansson only. Extraction needs libclang.
@@ -148,14 +148,30 @@ extract: deps $(BUILD)/pgbind-extract
 
 generate: deps $(BUILD)/pgbind-gen
 	$(GENERATE_CMD)
+	$(call GO_PROTOC_CMD,bindings/go)
 
 # One recipe, so that make -j cannot generate before the model is written.
 regen: deps $(BUILD)/pgbind-extract $(BUILD)/pgbind-gen
 	$(EXTRACT_CMD)
 	$(GENERATE_CMD)
+	$(call GO_PROTOC_CMD,bindings/go)
 
-check-generated: deps $(BUILD)/pgbind-gen
+check-generated: deps $(BUILD)/pgbind-gen check-generated-go
 	$(BUILD)/pgbind-gen $(GEN_ARGS) --check
+
+# The Go module's message types: protoc-gen-go's output for the same pg_query.proto, committed
+# beside the generated converters (a Go package is one folder) and checked like them.
+GO_MODULE   = $(shell sed -n 's/^module //p' bindings/go/go.mod)
+GO_PROTOC_CMD = protoc -I$(dir $(PG_QUERY_PROTO)) --go_out=$(1) --go_opt=paths=source_relative \
+	'--go_opt=M$(notdir $(PG_QUERY_PROTO))=$(GO_MODULE);pg_query' $(PG_QUERY_PROTO)
+GO_PB_DIR  ?= bindings/go
+
+check-generated-go: deps
+	@rm -rf $(BUILD)/go/pb && mkdir -p $(BUILD)/go/pb
+	@$(call GO_PROTOC_CMD,$(BUILD)/go/pb)
+	@cmp $(GO_PB_DIR)/pg_query.pb.go $(BUILD)/go/pb/pg_query.pb.go || { echo "error: $(GO_PB_DIR)/pg_query.pb.go" \
+		"differs from protoc-gen-go's output for $(PG_QUERY_PROTO); run \`make regen\` and commit the result" >&2; exit 1; }
+	@echo "$(GO_PB_DIR)/pg_query.pb.go is up to date"
 
 # The hand-written C follows .clang-format (generated/ follows its templates): `make format`
 # applies it, `make check-format` (part of make check) fails on a file that differs.
@@ -227,6 +243,32 @@ CARGO_RUN   := cd bindings/rust && CARGO_TARGET_DIR=$(abspath $(BUILD))/rust RUS
 rust: deps $(BUILD)/libpgbind.a
 	$(CARGO_RUN) build --release --tests
 
+# ---- the Go module (bindings/go) ----------------------------------------------------------------
+
+# Debian's Go 1.19, offline: protobuf-go from golang-google-protobuf-dev (go.mod's replace), the
+# module cache and build cache under build/ (nothing in the user's home). With PG_QUERY_DIR, cgo
+# takes that tree's headers and its libpg_query.a (-L: the module's own -lpg_query finds it).
+GO         ?= /usr/bin/go
+GO_ENV     := GOPATH=$(abspath $(BUILD))/go/path GOCACHE=$(abspath $(BUILD))/go/cache GOFLAGS=-mod=mod GOPROXY=off \
+              $(if $(PG_QUERY_DIR),CGO_CFLAGS="$(PG_QUERY_INCLUDES)" CGO_LDFLAGS="-L$(PG_QUERY_DIR)")
+GO_RUN     := cd bindings/go && env $(GO_ENV) $(GO)
+GO_SRCS     = $(wildcard bindings/go/*.go bindings/go/internal/*/*.go) bindings/go/go.mod
+
+# The test program (go test -c), and the same with the race detector.
+$(BUILD)/go/pg_query.test: $(GO_SRCS) $(BUILD)/libpgbind.a
+	$(GO_RUN) vet . ./internal/...
+	$(GO_RUN) test -c -o $(abspath $@) .
+
+$(BUILD)/go/pg_query.race.test: $(GO_SRCS) $(BUILD)/libpgbind.a
+	$(GO_RUN) test -race -c -o $(abspath $@) .
+
+# A program written against pg_query_go v4's API, with pgbind's module as its import (require +
+# replace, examples/go/go.mod): make check runs it.
+$(BUILD)/go/port: examples/go/main.go examples/go/go.mod $(GO_SRCS) $(BUILD)/libpgbind.a
+	cd examples/go && env $(GO_ENV) $(GO) build -o $(abspath $@) .
+
+go: deps $(BUILD)/go/pg_query.test $(BUILD)/go/pg_query.race.test $(BUILD)/go/port
+
 # ---- examples (the API tour; built and run by make check) --------------------------------------
 
 EXAMPLES := $(BUILD)/examples/tables $(BUILD)/examples/rewrite
@@ -237,10 +279,12 @@ $(BUILD)/examples/%: examples/%.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
 
 # ---- benchmark -----------------------------------------------------------------------------------
 
-bench: all rust
+bench: all rust go
 	$(BUILD)/pgbind bench
 	$(BUILD)/pgbind bench --growth
 	$(CARGO_RUN) bench
+	$(BUILD)/go/pg_query.test -test.run '^TestBench$$' -short-sql tests/bench/short.sql \
+		$$(grep -v -e '^#' -e '^[[:space:]]*$$' tests/corpus/debian-pg15.txt | sed 's|^|/usr/share/postgresql/15/|')
 
 # ---- tests --------------------------------------------------------------------------------------
 
@@ -310,10 +354,11 @@ SUITE_ENV = BUILD=$(BUILD) SAN_BUILD=$(SAN_BUILD) GEN_ARGS="$(GEN_ARGS)" PG_INCL
 	PG_QUERY_INCLUDES="$(PG_QUERY_INCLUDES)" PG_QUERY_LIBS="$(PG_QUERY_LIBS)" PG_MAJOR=$(PG_MAJOR) \
 	PG_QUERY_DIR="$(PG_QUERY_DIR)" PG_QUERY_STATIC="$(PG_QUERY_STATIC)" \
 	CARGO="$(CARGO)" RUSTC="$(RUSTC)" \
+	GO_TEST=$(BUILD)/go/pg_query.test GO_RACE_TEST=$(BUILD)/go/pg_query.race.test \
 	MODEL=$(MODEL) FUZZ_SECONDS=$(FUZZ_SECONDS) HAVE_FUZZ=$(HAVE_FUZZ_CC) SAN=$(SAN) SANFLAGS="$(SANFLAGS)"
 QUICK_PARTS := generated generator unit parse json nodes cli
 
-check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES) san-build rust \
+check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES) san-build rust go \
 		$(if $(HAVE_FUZZ_CC),fuzz-build)
 	@$(SUITE_ENV) PARTS="$(PARTS)" tests/run.sh
 

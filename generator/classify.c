@@ -1092,6 +1092,10 @@ json_t *classify(json_t *model, const char *model_name, json_t *full_proto, Over
 						 "oneofs", oneofs, "nodes", nodes, "skipped", skipped, "orphan_structs", orphans, "c_tags",
 						 tags, "overrides", overrides_to_json(ov), "n_messages", (json_int_t)json_array_size(messages),
 						 "n_enums", (json_int_t)json_array_size(enums), "n_nodes", (json_int_t)json_array_size(nodes));
+		/* the name of the node message's oneof (the Go target spells its field) */
+		json_t *nf = json_array_get(json_object_get(json_object_get(cx.p_messages, cx.node_message), "fields"), 0);
+		const char *node_oneof = nf ? json_string_value(json_object_get(nf, "oneof")) : NULL;
+		json_object_set_new(view, "node_oneof", json_string(node_oneof ? node_oneof : ""));
 	}
 	json_decref(messages);
 	json_decref(enums);

@@ -5,6 +5,7 @@
 
 #include "names.h"
 #include "names_c.h"
+#include "names_go.h"
 
 #include <string.h>
 
@@ -18,6 +19,9 @@ static bool decorate_rust(json_t *view, gen_Error *err)
 const gen_TargetDesc gen_targets[] = {
 	{"c", "templates/c", "generated/c", GEN_COMMENT_BLOCK, names_add_c},
 	{"rust", "templates/rust", "generated/rust", GEN_COMMENT_LINES, decorate_rust},
+	/* a Go package is one folder: the module's, beside its hand-written files (--check leaves
+	 * those out) */
+	{"go", "templates/go", "bindings/go", GEN_COMMENT_GO, names_add_go},
 };
 const int gen_n_targets = (int)(sizeof gen_targets / sizeof *gen_targets);
 

@@ -15,7 +15,8 @@
 
 typedef enum {
 	GEN_COMMENT_BLOCK, /* C: a block comment */
-	GEN_COMMENT_LINES  /* Rust: line comments (a block comment would be an inner doc for nothing) */
+	GEN_COMMENT_LINES, /* Rust: line comments (a block comment would be an inner doc for nothing) */
+	GEN_COMMENT_GO     /* Go: line comments, the first one Go's `// Code generated ... DO NOT EDIT.` */
 } gen_CommentStyle;
 
 typedef struct {

@@ -137,15 +137,17 @@ step "schema model is what libclang reads from the headers today" sh -c "
 gen_inputs() {
 	echo "$GEN_ARGS" | sed 's/--target [^ ]*//g; s/--templates [^ ]*//g; s/--out [^ ]*//g'
 }
-# GEN_ARGS with every target's --out DIR moved under $1 (all targets write below generated/).
+# GEN_ARGS with every target's --out DIR moved under $1 (targets write below generated/, and the
+# Go target into its module's folder bindings/go, beside hand-written files).
 gen_args_into() {
 	echo "$GEN_ARGS" | sed "s|--out \([^ ]*\)|--out $1/\1|g"
 }
-mkdir -p "$TMP/gen1/generated" "$TMP/gen2/generated"
+mkdir -p "$TMP/gen1/generated" "$TMP/gen2/generated" "$TMP/gen1/bindings" "$TMP/gen2/bindings"
 step "two generator runs give identical output, and it is what is committed" sh -c "
 	'$BUILD/pgbind-gen' $(gen_args_into "$TMP/gen1") >/dev/null &&
 	'$BUILD/pgbind-gen' $(gen_args_into "$TMP/gen2") >/dev/null &&
-	diff -r '$TMP/gen1' '$TMP/gen2' && diff -r generated '$TMP/gen1/generated'"
+	diff -r '$TMP/gen1' '$TMP/gen2' && diff -r generated '$TMP/gen1/generated' &&
+	for f in '$TMP/gen1/bindings/go/'*; do cmp \"\$f\" bindings/go/\$(basename \"\$f\") || exit 1; done"
 for target in $(ls generated); do
 	rm -rf "$TMP/stale" && mkdir -p "$TMP/stale" && cp -r generated "$TMP/stale/"
 	# one line added to one generated file of the target
@@ -153,6 +155,20 @@ for target in $(ls generated); do
 	expect_fail "an edited generated file of $target/ fails the staleness check" "differs from what the inputs generate" \
 		"$BUILD/pgbind-gen" $(gen_args_into "$TMP/stale") --check
 done
+# bindings/go: its hand-written files are left out of the comparison, its generated ones are not
+for edit in "edited" "no template makes"; do
+	rm -rf "$TMP/stale" && mkdir -p "$TMP/stale/bindings" && cp -r generated "$TMP/stale/" && cp -r bindings/go "$TMP/stale/bindings/"
+	if [ "$edit" = edited ]; then
+		echo "// edited by hand" >>"$TMP/stale/bindings/go/own_gen.go"
+	else
+		cp "$TMP/stale/bindings/go/own_gen.go" "$TMP/stale/bindings/go/old_gen.go"
+	fi
+	expect_fail "a generated file of bindings/go/ $edit fails the staleness check" "differs from what the inputs generate" \
+		"$BUILD/pgbind-gen" $(gen_args_into "$TMP/stale") --check
+done
+echo "// edited by hand" >>"$TMP/stale/bindings/go/pg_query.pb.go"
+expect_fail "an edited bindings/go/pg_query.pb.go fails the staleness check" "differs from protoc-gen-go's output" \
+	make -s check-generated-go BUILD="$BUILD" GO_PB_DIR="$TMP/stale/bindings/go"
 
 # shellcheck disable=SC2086
 step "pgbind-gen --dump-view writes the view model" "$BUILD/pgbind-gen" $(gen_inputs) \
@@ -393,6 +409,28 @@ if [ -n "$DEBIAN_SQL" ]; then
 	step "Rust verify: Debian corpus ($DEBIAN_SQL_N files of $DEBIAN_SQL_LIST)" \
 		sh -c "cd bindings/rust && $CARGO_RUN test --release --test verify -- $DEBIAN_SQL"
 fi
+
+section go "the Go module (bindings/go)"
+# test programs built by make check (go test -c, and with -race); each prints "N passed, M failed"
+GO_TEST=${GO_TEST:-$BUILD/go/pg_query.test}
+GO_RACE_TEST=${GO_RACE_TEST:-$BUILD/go/pg_query.race.test}
+step "Go: bindings/go/pg_query.pb.go is protoc-gen-go's output for the proto" make -s check-generated-go BUILD="$BUILD"
+step "Go: the module's files, generated ones included, are gofmt-clean" sh -c 'test -z "$(gofmt -l bindings/go)"'
+step "Go: pg_query_go v4's API and signatures, errors, depth, no panic" "$GO_TEST" -test.run '^(TestTour|TestErrors)$'
+step "Go: a program written against pg_query_go v4 builds with only its import changed (examples/go)" sh -c "
+	'$BUILD/go/port' >'$TMP/port.out' && diff -u examples/go/port.expected '$TMP/port.out'"
+step "Go property test: random trees of all 241 messages, every field, both directions" \
+	"$GO_TEST" -test.run '^TestProperty$'
+# shellcheck disable=SC2086
+step "Go verify: project corpus (proto.Equal, marshal, encoder, JSON, deparse, ...)" \
+	"$GO_TEST" -test.run '^TestVerify$' $SQL
+if [ -n "$DEBIAN_SQL" ]; then
+	# shellcheck disable=SC2086
+	step "Go verify: Debian corpus ($DEBIAN_SQL_N files of $DEBIAN_SQL_LIST)" "$GO_TEST" -test.run '^TestVerify$' $DEBIAN_SQL
+fi
+# shellcheck disable=SC2086
+step "Go: every function from four goroutines at once, under the race detector" \
+	"$GO_RACE_TEST" -test.run '^TestConcurrent$' $SQL
 
 section install "library, install, vendoring"
 step "the shared library exports only pgbind_ symbols" sh -c "

@@ -1,0 +1,86 @@
+/*
+ * pgbind_go.h -- the C side of the Go module's calls: each function below does in one cgo call
+ * what would otherwise take several (a cgo call costs tens of nanoseconds).
+ */
+#ifndef PGBIND_GO_H
+#define PGBIND_GO_H
+#include <stdlib.h>
+#include <pg_query.h>
+#include "pgbind.h"
+#include "pgbind_json.h"
+
+/* One call's arena and status (Go memory holding only C pointers: allowed by cgo's rules). */
+typedef struct {
+	pgbind_Arena *arena;
+	pgbind_Status status;
+	uint64_t fingerprint;
+} go_Call;
+
+static inline pgbind_Arena *go_arena(go_Call *c)
+{
+	c->arena = pgbind_Arena_New();
+	if (!c->arena)
+		c->status.code = PGBIND_ERROR_NOMEM;
+	return c->arena;
+}
+
+static inline pgbind_ParseResult *go_parse(const char *sql, go_Call *c)
+{
+	return go_arena(c) ? pgbind_parse(sql, NULL, c->arena, &c->status) : NULL;
+}
+
+static inline const char *go_parse_json(const char *sql, go_Call *c)
+{
+	pgbind_ParseResult *t = go_parse(sql, c);
+	return t ? pgbind_json(t, NULL, c->arena, &c->status) : NULL;
+}
+
+static inline int go_fingerprint(const char *sql, go_Call *c)
+{
+	pgbind_ParseResult *t = go_parse(sql, c);
+	return t && pgbind_fingerprint(t, NULL, &c->fingerprint, &c->status);
+}
+
+static inline const char *go_normalize(const char *sql, go_Call *c)
+{
+	pgbind_ParseResult *t = go_parse(sql, c);
+	return t ? pgbind_normalize(t, sql, NULL, c->arena, &c->status) : NULL;
+}
+
+static inline pgbind_ScanResult *go_scan(const char *sql, go_Call *c)
+{
+	return go_arena(c) ? pgbind_scan(sql, NULL, c->arena, &c->status) : NULL;
+}
+
+static inline const char *go_deparse_sql(const char *sql, go_Call *c)
+{
+	pgbind_ParseResult *t = go_parse(sql, c);
+	return t ? pgbind_deparse(t, NULL, c->arena, &c->status) : NULL;
+}
+
+/* libpg_query's own error for sql (the error path only: its funcname, filename, lineno and
+ * context, which pgbind's status does not carry); NULL if libpg_query parses it. */
+static inline PgQueryError *go_pg_error(const char *sql, int scan, void **result)
+{
+	if (scan) {
+		PgQueryScanResult *r = malloc(sizeof *r);
+		*r = pg_query_scan(sql);
+		*result = r;
+		return r->error;
+	}
+	PgQueryProtobufParseResult *r = malloc(sizeof *r);
+	*r = pg_query_parse_protobuf(sql);
+	*result = r;
+	return r->error;
+}
+
+static inline void go_pg_error_free(void *result, int scan)
+{
+	if (scan)
+		pg_query_free_scan_result(*(PgQueryScanResult *)result);
+	else
+		pg_query_free_protobuf_parse_result(*(PgQueryProtobufParseResult *)result);
+	free(result);
+}
+
+#endif
