@@ -53,6 +53,8 @@ SCHEMA      := schema/pg$(PG_MAJOR)
 MODEL       := $(SCHEMA)/nodes.json
 # The exceptions: those of every version, then the version's own (if it needs any).
 OVERRIDES   := schema/overrides.txt $(wildcard $(SCHEMA)/overrides.txt)
+# libpg_query's behaviours (fingerprint, normalize): those of every version, then the version's.
+OVERRIDES   += schema/libpg_query.txt $(wildcard $(SCHEMA)/libpg_query.txt)
 
 LLVM_DIR    ?= /usr/lib/llvm-14
 CLANG_RESOURCE_DIR ?= $(firstword $(wildcard $(LLVM_DIR)/lib/clang/*))
@@ -71,6 +73,7 @@ EXTRACT_SRCS := generator/common.c generator/extract.c
 TEMPLATES   := $(wildcard templates/*/*.tmpl)
 GENERATED   := generated/c/pgbind_ast.h generated/c/from_pg.inc.c generated/c/encode.inc.c generated/c/decode.inc.c generated/c/equal.inc.c generated/c/to_pg.inc.c generated/c/walk.inc.c \
                generated/c/reflect.inc.c
+GENERATED   += generated/c/libpg_query.inc.c
 
 RT_SRCS     := runtime/arena.c runtime/from_pg.c runtime/to_pg.c runtime/pg_route.c runtime/encode.c runtime/decode.c runtime/equal.c runtime/reflect.c runtime/text.c \
                runtime/json.c runtime/walk.c runtime/normalize.c runtime/fingerprint.c

@@ -1053,6 +1053,117 @@ static void link_indexes(json_t *messages, json_t *enums, json_t *oneofs, json_t
 	json_decref(oneof_index);
 }
 
+/* ---- libpg_query's behaviours (schema/libpg_query.txt, schema/pgNN/libpg_query.txt) ------------ */
+
+/* Each key's values and the flag (runtime/internal.h, PGBIND_LPQ_*) each becomes. Targets are the
+ * message and its C field names (the AST's), `*.field` every message's field of that name. */
+typedef struct {
+	const char *value, *flag;
+} LpqValue;
+
+static const LpqValue lpq_message_fingerprint[] = {
+	{"skip", "PGBIND_LPQ_FP_SKIP"}, {"constant", "PGBIND_LPQ_FP_SKIP | PGBIND_LPQ_FP_CONSTANT"}, {NULL, NULL}};
+static const LpqValue lpq_message_normalize[] = {{"walk", "PGBIND_LPQ_NORM_WALK"}, {NULL, NULL}};
+static const LpqValue lpq_field_fingerprint[] = {{"skip", "PGBIND_LPQ_FP_SKIP"},
+												 {"sorted", "PGBIND_LPQ_FP_SORTED"},
+												 {"unnamed_targets", "PGBIND_LPQ_FP_UNNAMED_TARGETS"},
+												 {"target_name", "PGBIND_LPQ_FP_TARGET_NAME"},
+												 {"in_any_as_op", "PGBIND_LPQ_FP_IN_ANY_AS_OP"},
+												 {"digit_runs_dropped", "PGBIND_LPQ_FP_DIGIT_RUNS_DROPPED"},
+												 {"temp_hides_relname", "PGBIND_LPQ_FP_TEMP_HIDES_RELNAME"},
+												 {"constant_hides_parent", "PGBIND_LPQ_FP_CONSTANT_HIDES_PARENT"},
+												 {NULL, NULL}};
+static const LpqValue lpq_field_normalize[] = {{"walk", "PGBIND_LPQ_NORM_WALK"},
+											   {"targets", "PGBIND_LPQ_NORM_WALK | PGBIND_LPQ_NORM_TARGETS"},
+											   {"group_by", "PGBIND_LPQ_NORM_WALK | PGBIND_LPQ_NORM_GROUP_BY"},
+											   {"order_by", "PGBIND_LPQ_NORM_WALK | PGBIND_LPQ_NORM_ORDER_BY"},
+											   {"target_value", "PGBIND_LPQ_NORM_TARGET_VALUE"},
+											   {"sort_key", "PGBIND_LPQ_NORM_SORT_KEY"},
+											   {"string_arg", "PGBIND_LPQ_NORM_WALK | PGBIND_LPQ_NORM_STRING_ARG"},
+											   {"quote_from", "PGBIND_LPQ_NORM_QUOTE_FROM"},
+											   {"text_search", "PGBIND_LPQ_NORM_TEXT_SEARCH"},
+											   {"constant_location", "PGBIND_LPQ_NORM_CONSTANT_LOCATION"},
+											   {"param_number", "PGBIND_LPQ_NORM_PARAM_NUMBER"},
+											   {NULL, NULL}};
+
+/* Adds target's key (one of values) to flags; false with file:line when the value is unknown. */
+static bool lpq_key(Cx *cx, const char *target, const char *key, const LpqValue *values, gen_Buf *flags)
+{
+	const char *v = overrides_get(cx->ov, target, key);
+	if (!v)
+		return true;
+	for (const LpqValue *lv = values; lv->value; lv++)
+		if (strcmp(lv->value, v) == 0) {
+			gen_Buf_printf(flags, "%s%s", flags->len ? " | " : "", lv->flag);
+			return true;
+		}
+	gen_Buf known = {0};
+	for (const LpqValue *lv = values; lv->value; lv++)
+		gen_Buf_printf(&known, "%s%s", known.len ? ", " : "", lv->value);
+	bool ok = overrides_fail(cx->ov, cx->err, target, key, "%s %s:%s: not a value of %s (%s)", target, key, v, key,
+							 known.data);
+	gen_Buf_free(&known);
+	return ok;
+}
+
+/* Sets each message's and field's "lpq_flags" (a C expression) and each field's "normalize_order"
+ * (where the walk takes it: normalize_order:N, else its place in the proto). */
+static bool declare_libpg_query_rules(Cx *cx, json_t *messages)
+{
+	size_t i, j;
+	json_t *m, *f;
+	json_array_foreach(messages, i, m)
+	{
+		const char *name = S(m, "name");
+		gen_Buf flags = {0};
+		bool ok = lpq_key(cx, name, "fingerprint", lpq_message_fingerprint, &flags) &&
+				  lpq_key(cx, name, "normalize", lpq_message_normalize, &flags);
+		json_object_set_new(m, "lpq_flags", json_string(flags.len ? flags.data : "0"));
+		gen_Buf_free(&flags);
+		if (!ok)
+			return false;
+		json_array_foreach(json_object_get(m, "fields"), j, f)
+		{
+			gen_Buf target = {0}, any = {0}, ff = {0};
+			gen_Buf_printf(&target, "%s.%s", name, S(f, "name"));
+			gen_Buf_printf(&any, "*.%s", S(f, "name"));
+			ok = lpq_key(cx, target.data, "fingerprint", lpq_field_fingerprint, &ff) &&
+				 lpq_key(cx, any.data, "fingerprint", lpq_field_fingerprint, &ff) &&
+				 lpq_key(cx, target.data, "normalize", lpq_field_normalize, &ff);
+			/* a walked field holds nodes; a location is an int32 */
+			const char *wire = S(f, "wire");
+			bool child = strcmp(wire, "NODE") == 0 || strcmp(wire, "ONEOF") == 0 || strcmp(wire, "MESSAGE") == 0 ||
+						 strcmp(wire, "REPEATED_NODE") == 0 || strcmp(wire, "REPEATED_MESSAGE") == 0;
+			if (ok && ff.len &&
+				((strstr(ff.data, "NORM_WALK") && !child) ||
+				 ((strstr(ff.data, "LOCATION") || strstr(ff.data, "PARAM_NUMBER") || strstr(ff.data, "QUOTE_FROM")) &&
+				  strcmp(wire, "INT32") != 0)))
+				ok = overrides_fail(cx->ov, cx->err, target.data, "normalize", "%s (%s) cannot be %s", target.data,
+									wire, ff.data);
+			json_t *conv;
+			size_t k;
+			json_array_foreach(json_object_get(m, "from_pg"), k,
+							   conv) if (strcmp(S(conv, "conv"), "EMBEDDED") == 0 &&
+										 strcmp(S(conv, "ast_field"), S(f, "name")) == 0)
+				gen_Buf_printf(&ff, "%sPGBIND_LPQ_EMBEDDED", ff.len ? " | " : "");
+			const char *order = ok ? overrides_get(cx->ov, target.data, "normalize_order") : NULL;
+			char *end = NULL;
+			long n = order ? strtol(order, &end, 10) : (long)j;
+			if (order && (*end || n < 0 || n > 255))
+				ok = overrides_fail(cx->ov, cx->err, target.data, "normalize_order",
+									"%s normalize_order:%s: a number from 0 to 255", target.data, order);
+			json_object_set_new(f, "lpq_flags", json_string(ff.len ? ff.data : "0"));
+			json_object_set_new(f, "normalize_order", json_integer(n));
+			gen_Buf_free(&target);
+			gen_Buf_free(&any);
+			gen_Buf_free(&ff);
+			if (!ok)
+				return false;
+		}
+	}
+	return true;
+}
+
 json_t *classify(json_t *model, const char *model_name, json_t *full_proto, Overrides *ov, gen_Error *err)
 {
 	Cx cx = {
@@ -1100,7 +1211,7 @@ json_t *classify(json_t *model, const char *model_name, json_t *full_proto, Over
 			if (json_is_string(json_object_get(cs, "tag")) && !json_object_get(cx.node_kinds, S(cs, "name")))
 				json_array_append_new(orphans, json_pack("{s:s, s:s}", "name", S(cs, "name"), "location", c_loc(cs)));
 		}
-		ok = overrides_check_all_used(ov, err);
+		ok = declare_libpg_query_rules(&cx, messages) && overrides_check_all_used(ov, err);
 	}
 	if (ok) {
 		link_indexes(messages, enums, oneofs, nodes);
