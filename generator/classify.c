@@ -1061,8 +1061,10 @@ typedef struct {
 	const char *value, *flag;
 } LpqValue;
 
-static const LpqValue lpq_message_fingerprint[] = {
-	{"skip", "PGBIND_LPQ_FP_SKIP"}, {"constant", "PGBIND_LPQ_FP_SKIP | PGBIND_LPQ_FP_CONSTANT"}, {NULL, NULL}};
+static const LpqValue lpq_message_fingerprint[] = {{"skip", "PGBIND_LPQ_FP_SKIP"},
+												   {"constant", "PGBIND_LPQ_FP_SKIP | PGBIND_LPQ_FP_CONSTANT"},
+												   {"relation_context", "PGBIND_LPQ_FP_RELATION_CONTEXT"},
+												   {NULL, NULL}};
 static const LpqValue lpq_message_normalize[] = {{"walk", "PGBIND_LPQ_NORM_WALK"}, {NULL, NULL}};
 static const LpqValue lpq_field_fingerprint[] = {{"skip", "PGBIND_LPQ_FP_SKIP"},
 												 {"sorted", "PGBIND_LPQ_FP_SORTED"},
@@ -1072,6 +1074,9 @@ static const LpqValue lpq_field_fingerprint[] = {{"skip", "PGBIND_LPQ_FP_SKIP"},
 												 {"digit_runs_dropped", "PGBIND_LPQ_FP_DIGIT_RUNS_DROPPED"},
 												 {"temp_hides_relname", "PGBIND_LPQ_FP_TEMP_HIDES_RELNAME"},
 												 {"constant_hides_parent", "PGBIND_LPQ_FP_CONSTANT_HIDES_PARENT"},
+												 {"relation_context", "PGBIND_LPQ_FP_RELATION_CONTEXT"},
+												 {"alias_name", "PGBIND_LPQ_FP_ALIAS_NAME"},
+												 {"outside_relation_context", "PGBIND_LPQ_FP_OUTSIDE_RELATION_CONTEXT"},
 												 {NULL, NULL}};
 static const LpqValue lpq_field_normalize[] = {{"walk", "PGBIND_LPQ_NORM_WALK"},
 											   {"targets", "PGBIND_LPQ_NORM_WALK | PGBIND_LPQ_NORM_TARGETS"},
@@ -1084,6 +1089,7 @@ static const LpqValue lpq_field_normalize[] = {{"walk", "PGBIND_LPQ_NORM_WALK"},
 											   {"text_search", "PGBIND_LPQ_NORM_TEXT_SEARCH"},
 											   {"constant_location", "PGBIND_LPQ_NORM_CONSTANT_LOCATION"},
 											   {"param_number", "PGBIND_LPQ_NORM_PARAM_NUMBER"},
+											   {"location_needs_it", "PGBIND_LPQ_NORM_LOCATION_NEEDS"},
 											   {NULL, NULL}};
 
 /* Adds target's key (one of values) to flags; false with file:line when the value is unknown. */
@@ -1136,7 +1142,8 @@ static bool declare_libpg_query_rules(Cx *cx, json_t *messages)
 						 strcmp(wire, "REPEATED_NODE") == 0 || strcmp(wire, "REPEATED_MESSAGE") == 0;
 			if (ok && ff.len &&
 				((strstr(ff.data, "NORM_WALK") && !child) ||
-				 ((strstr(ff.data, "LOCATION") || strstr(ff.data, "PARAM_NUMBER") || strstr(ff.data, "QUOTE_FROM")) &&
+				 ((strstr(ff.data, "CONSTANT_LOCATION") || strstr(ff.data, "PARAM_NUMBER") ||
+				   strstr(ff.data, "QUOTE_FROM")) &&
 				  strcmp(wire, "INT32") != 0)))
 				ok = overrides_fail(cx->ov, cx->err, target.data, "normalize", "%s (%s) cannot be %s", target.data,
 									wire, ff.data);

@@ -54,6 +54,8 @@ enum {
 	F_TARGET_NAME,        /* PGBIND_LPQ_FP_TARGET_NAME */
 	F_IN_ANY_AS_OP,       /* PGBIND_LPQ_FP_IN_ANY_AS_OP */
 	F_DIGIT_RUNS_DROPPED, /* PGBIND_LPQ_FP_DIGIT_RUNS_DROPPED */
+	F_ALIAS_NAME,         /* PGBIND_LPQ_FP_ALIAS_NAME */
+	F_OUTSIDE_CONTEXT,    /* PGBIND_LPQ_FP_OUTSIDE_RELATION_CONTEXT */
 };
 
 typedef struct FpField {
@@ -67,10 +69,11 @@ typedef struct FpMessage {
 	const char *name;
 	uint8_t name_len;
 	bool skip;
-	bool constant;            /* PGBIND_LPQ_FP_CONSTANT */
-	int32_t temp_offset;      /* the PGBIND_LPQ_FP_TEMP_HIDES_RELNAME field, or -1 */
-	int32_t hidden_by_offset; /* the PGBIND_LPQ_FP_CONSTANT_HIDES_PARENT field, or -1 */
-	uint32_t first, n;        /* into fp_fields */
+	bool constant;                      /* PGBIND_LPQ_FP_CONSTANT */
+	int32_t temp_offset;                /* the PGBIND_LPQ_FP_TEMP_HIDES_RELNAME field, or -1 */
+	int32_t hidden_by_offset;           /* the PGBIND_LPQ_FP_CONSTANT_HIDES_PARENT field, or -1 */
+	const pgbind_FieldDesc *alias_name; /* the PGBIND_LPQ_FP_ALIAS_NAME field, or NULL */
+	uint32_t first, n;                  /* into fp_fields */
 } FpMessage;
 
 #define MAX_FP_FIELDS 8192
@@ -95,6 +98,10 @@ static uint8_t field_how(const pgbind_FieldDesc *f, uint32_t lpq)
 		return F_IN_ANY_AS_OP;
 	if (lpq & PGBIND_LPQ_FP_DIGIT_RUNS_DROPPED)
 		return F_DIGIT_RUNS_DROPPED;
+	if (lpq & PGBIND_LPQ_FP_ALIAS_NAME)
+		return f->wire == PGBIND_WIRE_MESSAGE ? F_ALIAS_NAME : F_SKIP; /* the string: through its message */
+	if (lpq & PGBIND_LPQ_FP_OUTSIDE_RELATION_CONTEXT)
+		return F_OUTSIDE_CONTEXT;
 	if (lpq & PGBIND_LPQ_EMBEDDED)
 		return F_EMBEDDED;
 	switch (f->wire) {
@@ -156,6 +163,9 @@ static void build_fp_tables(void)
 				fm->temp_offset = (int32_t)d->fields[i].offset;
 			if (lpq & PGBIND_LPQ_FP_CONSTANT_HIDES_PARENT)
 				fm->hidden_by_offset = (int32_t)d->fields[i].offset;
+			if (lpq & PGBIND_LPQ_FP_ALIAS_NAME)
+				fm->alias_name = &d->fields[i];
+			lpq |= lm->flags & PGBIND_LPQ_FP_RELATION_CONTEXT; /* a kind's: each field's */
 			uint8_t how = field_how(&d->fields[i], lpq);
 			if (how == F_SKIP)
 				continue;
@@ -413,10 +423,30 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, uint32_t via, unsign
 			}
 			break;
 		}
+		case F_ALIAS_NAME: {
+			const void *child = *(const void *const *)p;
+			const pgbind_FieldDesc *an = child ? fp_messages[f->type_index].alias_name : NULL;
+			const char *s =
+				an && an->wire == PGBIND_WIRE_STRING ? *(const char *const *)((const char *)child + an->offset) : NULL;
+			if (s) {
+				put_str(fp, an->name);
+				put_str(fp, s);
+			}
+			break;
+		}
+		case F_OUTSIDE_CONTEXT:
+			if (via & PGBIND_LPQ_FP_RELATION_CONTEXT)
+				break;
+			if (*(const char *const *)p) {
+				put(fp, f->name, ff->name_len);
+				put_str(fp, *(const char *const *)p);
+			}
+			break;
 		case F_DIGIT_RUNS_DROPPED: {
 			const char *s = *(const char *const *)p;
 			const char *persistence = fm->temp_offset >= 0 ? *(const char *const *)(base + fm->temp_offset) : NULL;
-			if (!s || (persistence && persistence[0] == 't'))
+			bool aliased = fm->alias_name && *(const void *const *)(base + fm->alias_name->offset);
+			if (!s || (persistence && persistence[0] == 't') || ((via & PGBIND_LPQ_FP_RELATION_CONTEXT) && aliased))
 				break;
 			put(fp, f->name, ff->name_len);
 			for (size_t k = 0; s[k]; k++) {

@@ -78,6 +78,14 @@ enum {
 													* constant kind, its message counts for nothing */
 	PGBIND_LPQ_EMBEDDED = 1u << 9,                 /* (from the model) a message field embedded in its C struct: counted
 									* at the same depth, its name always, its fields even when absent */
+	PGBIND_LPQ_FP_RELATION_CONTEXT = 1u << 10,     /* [relation_context] (a kind: each of its fields) a relation
+												* below this field is one a query reads or writes */
+	PGBIND_LPQ_FP_ALIAS_NAME = 1u << 11,           /* [alias_name] a message field counted as its child's
+												* alias_name string (name and value), when set; in a
+												* relation context the message's digit_runs_dropped
+												* name then does not count */
+	PGBIND_LPQ_FP_OUTSIDE_RELATION_CONTEXT = 1u << 24, /* [outside_relation_context] a string counted
+														* only outside a relation context */
 	/* normalize (runtime/normalize.c) */
 	PGBIND_LPQ_NORM_WALK = 1u << 12,              /* [normalize:walk] the constant walk enters the kind (every
 											  * child field) or the field, in normalize_order */
@@ -97,6 +105,8 @@ enum {
 	PGBIND_LPQ_NORM_CONSTANT_LOCATION = 1u << 21, /* [constant_location] a location (>= 0) where a constant starts */
 	PGBIND_LPQ_NORM_PARAM_NUMBER = 1u << 22,      /* [param_number] a parameter's number ($n): the walk
 												   * numbers its constants after the highest */
+	PGBIND_LPQ_NORM_LOCATION_NEEDS = 1u << 25,    /* [location_needs_it] a string: the message's constant_location
+												* counts only when it is set */
 };
 
 typedef struct pgbind_LpqField {

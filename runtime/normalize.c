@@ -43,6 +43,7 @@ typedef struct Plan {
 	uint8_t n_fields; /* walked */
 	uint16_t first;   /* index into plan_fields */
 	const pgbind_FieldDesc *constant_location, *param_number, *string_arg, *quote_from, *text_search;
+	const pgbind_FieldDesc *location_needs;                /* a string without which constant_location does not count */
 	const pgbind_FieldDesc *targets, *group_by, *order_by; /* among the walked */
 	const pgbind_FieldDesc *target_value, *sort_key;
 } Plan;
@@ -76,14 +77,15 @@ static void build_plans(void)
 		for (uint32_t i = 0; i < d->n_fields; i++) {
 			const pgbind_FieldDesc *f = &d->fields[i];
 			uint32_t fl = lm->fields[i].flags;
-			const pgbind_FieldDesc **role[] = {&p->constant_location, &p->param_number, &p->string_arg, &p->quote_from,
-											   &p->text_search,       &p->targets,      &p->group_by,   &p->order_by,
+			const pgbind_FieldDesc **role[] = {&p->constant_location, &p->param_number, &p->string_arg,
+											   &p->quote_from,        &p->text_search,  &p->location_needs,
+											   &p->targets,           &p->group_by,     &p->order_by,
 											   &p->target_value,      &p->sort_key};
-			static const uint32_t role_flag[] = {PGBIND_LPQ_NORM_CONSTANT_LOCATION, PGBIND_LPQ_NORM_PARAM_NUMBER,
-												 PGBIND_LPQ_NORM_STRING_ARG,        PGBIND_LPQ_NORM_QUOTE_FROM,
-												 PGBIND_LPQ_NORM_TEXT_SEARCH,       PGBIND_LPQ_NORM_TARGETS,
-												 PGBIND_LPQ_NORM_GROUP_BY,          PGBIND_LPQ_NORM_ORDER_BY,
-												 PGBIND_LPQ_NORM_TARGET_VALUE,      PGBIND_LPQ_NORM_SORT_KEY};
+			static const uint32_t role_flag[] = {
+				PGBIND_LPQ_NORM_CONSTANT_LOCATION, PGBIND_LPQ_NORM_PARAM_NUMBER, PGBIND_LPQ_NORM_STRING_ARG,
+				PGBIND_LPQ_NORM_QUOTE_FROM,        PGBIND_LPQ_NORM_TEXT_SEARCH,  PGBIND_LPQ_NORM_LOCATION_NEEDS,
+				PGBIND_LPQ_NORM_TARGETS,           PGBIND_LPQ_NORM_GROUP_BY,     PGBIND_LPQ_NORM_ORDER_BY,
+				PGBIND_LPQ_NORM_TARGET_VALUE,      PGBIND_LPQ_NORM_SORT_KEY};
 			for (size_t r = 0; r < sizeof role_flag / sizeof *role_flag; r++)
 				if (fl & role_flag[r])
 					*role[r] = f;
@@ -360,7 +362,8 @@ static void walk(Norm *nm, const pgbind_Node *node)
 	}
 	const Plan *plan = &plans[node->tag];
 	if (plan->enters) {
-		if (plan->constant_location)
+		if (plan->constant_location &&
+			(!plan->location_needs || *(const char *const *)((const char *)node + plan->location_needs->offset)))
 			record(nm, int_at(node, plan->constant_location));
 		if (plan->param_number) {
 			int number = int_at(node, plan->param_number);
