@@ -1064,8 +1064,10 @@ typedef struct {
 static const LpqValue lpq_message_fingerprint[] = {{"skip", "PGBIND_LPQ_FP_SKIP"},
 												   {"constant", "PGBIND_LPQ_FP_SKIP | PGBIND_LPQ_FP_CONSTANT"},
 												   {"relation_context", "PGBIND_LPQ_FP_RELATION_CONTEXT"},
+												   {"depth_cuts_messages", "PGBIND_LPQ_FP_DEPTH_CUTS_MESSAGES"},
 												   {NULL, NULL}};
-static const LpqValue lpq_message_normalize[] = {{"walk", "PGBIND_LPQ_NORM_WALK"}, {NULL, NULL}};
+static const LpqValue lpq_message_normalize[] = {
+	{"walk", "PGBIND_LPQ_NORM_WALK"}, {"comments_skipped", "PGBIND_LPQ_NORM_COMMENTS_SKIPPED"}, {NULL, NULL}};
 static const LpqValue lpq_field_fingerprint[] = {{"skip", "PGBIND_LPQ_FP_SKIP"},
 												 {"sorted", "PGBIND_LPQ_FP_SORTED"},
 												 {"unnamed_targets", "PGBIND_LPQ_FP_UNNAMED_TARGETS"},

@@ -82,6 +82,7 @@ static FpField fp_fields[MAX_FP_FIELDS];
 static bool fp_ok;
 static pthread_once_t fp_once = PTHREAD_ONCE_INIT;
 static int32_t msg_String, msg_Boolean;
+static bool messages_cut; /* PGBIND_LPQ_FP_DEPTH_CUTS_MESSAGES */
 
 static int cmp_field_name(const void *a, const void *b)
 {
@@ -141,6 +142,8 @@ static void build_fp_tables(void)
 	const pgbind_MessageDesc *b = pgbind_message_desc_by_name("Boolean");
 	msg_String = s ? (int32_t)(s - pgbind_message_descs) : -2;
 	msg_Boolean = b ? (int32_t)(b - pgbind_message_descs) : -2;
+	const pgbind_MessageDesc *root = pgbind_message_desc_by_name("ParseResult");
+	messages_cut = root && (pgbind_lpq_messages[root - pgbind_message_descs].flags & PGBIND_LPQ_FP_DEPTH_CUTS_MESSAGES);
 	uint32_t used = 0;
 	bool ok = s && b;
 	for (int m = 0; m < PGBIND_MESSAGE_COUNT; m++) {
@@ -495,7 +498,7 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, uint32_t via, unsign
 		}
 		case F_MESSAGE: {
 			const void *child = *(const void *const *)p;
-			if (!child)
+			if (!child || (messages_cut && depth + 1 >= FINGERPRINT_DEPTH))
 				break;
 			if (fp->level >= fp->max_level) {
 				fp->too_deep = fp->oom = true;

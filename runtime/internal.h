@@ -107,6 +107,11 @@ enum {
 												   * numbers its constants after the highest */
 	PGBIND_LPQ_NORM_LOCATION_NEEDS = 1u << 25,    /* [location_needs_it] a string: the message's constant_location
 												* counts only when it is set */
+	/* the version's (declared on ParseResult, the root) */
+	PGBIND_LPQ_FP_DEPTH_CUTS_MESSAGES = 1u << 26, /* [fingerprint:depth_cuts_messages] the 100-level cut also
+												   * applies to a message pointer (SELECT ... UNION's larg) */
+	PGBIND_LPQ_NORM_COMMENTS_SKIPPED = 1u << 27,  /* [normalize:comments_skipped] its scanner returns no
+												   * comments: a minus, a comment and 1 are one constant */
 };
 
 typedef struct pgbind_LpqField {

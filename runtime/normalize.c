@@ -142,6 +142,7 @@ typedef struct Norm {
 	int highest_param; /* the highest $n of the text's own */
 	Refs *recording;   /* NULL: not recording */
 	int depth, max_depth;
+	int root; /* ParseResult's message index: the version's rules of the whole text */
 	bool failed;
 } Norm;
 
@@ -584,18 +585,24 @@ static size_t token_end(const char *s, size_t i, size_t len)
 typedef struct Scanner {
 	const char *s;
 	size_t len, pos;
+	bool comments_skipped; /* the version's scanner returns no comments (PGBIND_LPQ_NORM_COMMENTS_SKIPPED) */
 } Scanner;
 
 /* The next token's start, or -1 at the end; its end in *end. */
 static long next_token(Scanner *sc, size_t *end)
 {
-	while (sc->pos < sc->len && is_space(sc->s[sc->pos]))
-		sc->pos++;
-	if (sc->pos >= sc->len)
-		return -1;
-	size_t start = sc->pos;
-	sc->pos = *end = token_end(sc->s, start, sc->len);
-	return (long)start;
+	for (;;) {
+		while (sc->pos < sc->len && is_space(sc->s[sc->pos]))
+			sc->pos++;
+		if (sc->pos >= sc->len)
+			return -1;
+		size_t start = sc->pos;
+		sc->pos = *end = token_end(sc->s, start, sc->len);
+		bool comment = start + 1 < sc->len && ((sc->s[start] == '-' && sc->s[start + 1] == '-') ||
+											   (sc->s[start] == '/' && sc->s[start + 1] == '*'));
+		if (!(comment && sc->comments_skipped))
+			return (long)start;
+	}
 }
 
 /* ---- the text ------------------------------------------------------------------------------------ */
@@ -702,7 +709,7 @@ static void sort_locs(Loc *a, size_t n)
 /* rule 4: each constant's length in the text */
 static void fill_lengths(Norm *nm)
 {
-	Scanner sc = {nm->sql, nm->sql_len, 0};
+	Scanner sc = {nm->sql, nm->sql_len, 0, pgbind_lpq_messages[nm->root].flags & PGBIND_LPQ_NORM_COMMENTS_SKIPPED};
 	int last = -1;
 	for (size_t i = 0; i < nm->n_locs; i++) {
 		int loc = nm->locs[i].location;
@@ -738,6 +745,7 @@ const char *pgbind_normalize_ast(const pgbind_ParseResult *tree, const char *sql
 			   .sql = sql,
 			   .sql_len = strlen(sql),
 			   .next_param = 1,
+			   .root = (int)(pgbind_message_desc_by_name("ParseResult") - pgbind_message_descs),
 			   .max_depth = pgbind_max_depth(options)};
 	if (nm.sql_len > 0x7fffffff) {
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "the SQL is longer than PostgreSQL's 1 GB");

@@ -171,9 +171,12 @@ static void test_fingerprint_depth(void)
 	CHECK(tree && pgbind_fingerprint(tree, NULL, &fp, &st) && !f.error && fp == f.fingerprint,
 		  "%zu UNIONs: pg_query_fingerprint's value (%s)", n, st.message);
 	pg_query_free_fingerprint_result(f);
+	/* 15 and 17 follow the chain to its end (18 cuts it at 100 levels, as every other pointer:
+	 * schema/pg18/libpg_query.txt), so max_depth bounds it */
 	pgbind_Options shallow = {.max_depth = 100};
 	memset(&st, 0, sizeof st);
-	CHECK(tree && !pgbind_fingerprint(tree, &shallow, &fp, &st) && st.code == PGBIND_ERROR_DEPTH,
+	CHECK(PG_VERSION_NUM >= 180000 ||
+			  (tree && !pgbind_fingerprint(tree, &shallow, &fp, &st) && st.code == PGBIND_ERROR_DEPTH),
 		  "%zu UNIONs with max_depth 100: PGBIND_ERROR_DEPTH (%s)", n, st.message);
 	free(sql);
 }
