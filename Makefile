@@ -187,8 +187,18 @@ $(BUILD)/libpgbind.so: $(RT_PIC_OBJS)
 PG_QUERY_STATIC ?= $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libpg_query.a /usr/lib/libpg_query.a))
 CLI_LIBS := $(if $(PG_QUERY_STATIC),$(PG_QUERY_STATIC) -Wl$(,)--wrap=malloc$(,)--wrap=calloc$(,)--wrap=realloc$(,)--wrap=free$(,)--wrap=strdup,$(PG_QUERY_LIBS))
 
-$(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h cli/bench.h $(BUILD)/libpgbind.a
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $(CLI_SRCS) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(CLI_LIBS) -pthread
+# A libpg_query built with upb (18) installs no protobuf-c message types: the benchmark's
+# protobuf-c baseline is then protoc-c's code for that version's pg_query.proto.
+BENCH_PBC   := $(if $(PG_QUERY_PBC_H),,$(BUILD)/pbc/pg_query.pb-c.c)
+BENCH_PBC_FLAGS := $(if $(BENCH_PBC),-I$(BUILD)/pbc -DPGBIND_BENCH_PROTOBUF_C)
+BENCH_PBC_LIBS  := $(if $(BENCH_PBC),$(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libprotobuf-c.a) -lprotobuf-c))
+
+$(BUILD)/pbc/pg_query.pb-c.c: $(PG_QUERY_PROTO) | $(BUILD)/.dir
+	@mkdir -p $(BUILD)/pbc
+	protoc-c --proto_path=$(dir $(PG_QUERY_PROTO)) --c_out=$(BUILD)/pbc $(PG_QUERY_PROTO)
+
+$(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h cli/bench.h $(BUILD)/libpgbind.a $(BENCH_PBC)
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) $(BENCH_PBC_FLAGS) -Icli -o $@ $(CLI_SRCS) $(BENCH_PBC) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(CLI_LIBS) $(BENCH_PBC_LIBS) -pthread
 
 # The static library alone, and what a build script that links it needs to know (the Rust
 # crate's bindings/rust/build.rs runs both): one NAME=value a line.

@@ -11,10 +11,12 @@ set -eu
 # (install test), jq (JSON output), valgrind, clang with its runtime (libFuzzer and sanitizers),
 # clang-format (make check-format); the Rust crate (bindings/rust): Debian's rustc and cargo, the
 # crates prost, prost-build and bindgen as Debian packages them (an offline directory registry),
-# protoc for prost-build.
+# protoc for prost-build; protoc-c for the benchmark's protobuf-c baseline on a libpg_query built
+# with upb (18), which installs no C message types.
 PACKAGES="gcc libc6-dev git libpg-query-dev postgresql-server-dev-15 postgresql-15 libclang-dev libjansson-dev libprotobuf-c-dev
 	pkg-config jq valgrind clang libclang-rt-14-dev clang-format
-	rustc cargo librust-prost-dev librust-prost-build-dev librust-bindgen-dev protobuf-compiler"
+	rustc cargo librust-prost-dev librust-prost-build-dev librust-bindgen-dev protobuf-compiler
+	protobuf-c-compiler"
 
 missing=""
 for p in $PACKAGES; do
