@@ -225,11 +225,26 @@ static inline void put_str(Fp *fp, const char *s)
 	put(fp, s, strlen(s));
 }
 
+/* v in decimal, as %lld writes it (snprintf itself costs more than the rest of a field) */
 static void put_int(Fp *fp, long long v)
 {
-	char digits[24];
-	int n = snprintf(digits, sizeof digits, "%lld", v);
-	put(fp, digits, (size_t)n);
+	char digits[24], *d = digits + sizeof digits;
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+	do
+		*--d = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--d = '-';
+	put(fp, d, (size_t)(digits + sizeof digits - d));
+}
+
+/* An enum value's name: the proto's numbers are mostly their own index, else a search. */
+static const char *enum_name(int32_t enum_index, int32_t v)
+{
+	if (enum_index >= 0 && enum_index < PGBIND_ENUM_COUNT && v >= 0 &&
+		(uint32_t)v < pgbind_enum_descs[enum_index].n_values && pgbind_enum_descs[enum_index].values[v].number == v)
+		return pgbind_enum_descs[enum_index].values[v].name;
+	return pgbind_enum_value_name(enum_index, v);
 }
 
 /* ---- the walk ------------------------------------------------------------------------------------ */
@@ -469,7 +484,7 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, uint32_t via, unsign
 			/* fall through */
 		case F_ENUM: {
 			int32_t v = *(const int32_t *)p;
-			const char *name = pgbind_enum_value_name(f->type_index, v ? v : 1);
+			const char *name = enum_name(f->type_index, v ? v : 1);
 			put(fp, f->name, ff->name_len);
 			put_str(fp, name ? name : "");
 			break;
