@@ -15,11 +15,16 @@ BUILD       := build
 
 # The Debian packages are installed while the Makefile is read, before anything below reads an
 # installed file (PG_MAJOR comes from pg_query.h): on a fresh machine the first `make regen` must
-# see the same inputs as the second. The top-level make does it once (sub-makes inherit it);
-# `make clean` needs nothing installed.
+# see the same inputs as the second. Only for goals that build or test: not for a dry run
+# (make -n), `make clean` or `make print-build-env`. The top-level make does it once (sub-makes
+# inherit it). PGBIND_DEPS=check (the Rust crate's build script sets it) only names what is
+# missing and stops, installing nothing.
+NO_DEPS_GOALS := clean print-build-env
+DRY_RUN     := $(findstring n,$(filter-out --%,$(firstword $(MAKEFLAGS))))
+DEPS_GOALS  := $(if $(DRY_RUN),,$(if $(MAKECMDGOALS),$(filter-out $(NO_DEPS_GOALS),$(MAKECMDGOALS)),all))
 ifeq ($(MAKELEVEL),0)
-ifneq ($(MAKECMDGOALS),clean)
-ifneq ($(shell scripts/install-deps.sh >&2 && echo ok),ok)
+ifneq ($(DEPS_GOALS),)
+ifneq ($(shell scripts/install-deps.sh $(if $(filter check,$(PGBIND_DEPS)),--check) >&2 && echo ok),ok)
 $(error scripts/install-deps.sh failed (above): the Debian packages pgbind needs are not installed)
 endif
 endif
@@ -56,7 +61,12 @@ OVERRIDES   := schema/overrides.txt $(wildcard $(SCHEMA)/overrides.txt)
 # libpg_query's behaviours (fingerprint, normalize): those of every version, then the version's.
 OVERRIDES   += schema/libpg_query.txt $(wildcard $(SCHEMA)/libpg_query.txt)
 
-LLVM_DIR    ?= /usr/lib/llvm-14
+# libclang: the newest LLVM that installs its C API (Debian 12's libclang-dev brings llvm-14).
+LLVM_DIR    ?= $(patsubst %/include/clang-c/Index.h,%,$(lastword $(sort $(wildcard /usr/lib/llvm-*/include/clang-c/Index.h))))
+# Debian's multiarch library directory (x86_64-linux-gnu, aarch64-linux-gnu, ...).
+ifeq ($(origin MULTIARCH),undefined)
+MULTIARCH   := $(shell $(CC) -print-multiarch 2>/dev/null)
+endif
 CLANG_RESOURCE_DIR ?= $(firstword $(wildcard $(LLVM_DIR)/lib/clang/*))
 
 WARN        := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -67,16 +77,14 @@ SANFLAGS    := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer,)
 CFLAGS_ALL  := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
 
-GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c \
+GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c generator/names_c.c generator/targets.c \
                generator/classify.c generator/main.c
 EXTRACT_SRCS := generator/common.c generator/extract.c
-TEMPLATES   := $(wildcard templates/*/*.tmpl)
-GENERATED   := generated/c/pgbind_ast.h generated/c/from_pg.inc.c generated/c/encode.inc.c generated/c/decode.inc.c generated/c/equal.inc.c generated/c/to_pg.inc.c generated/c/walk.inc.c \
-               generated/c/reflect.inc.c
-GENERATED   += generated/c/libpg_query.inc.c
+# The generated C the runtime and the tests include (every file of generated/c/ but SUMMARY.md).
+GENERATED   := $(filter-out %.md,$(wildcard generated/c/*))
 
 RT_SRCS     := runtime/arena.c runtime/from_pg.c runtime/to_pg.c runtime/pg_route.c runtime/encode.c runtime/decode.c runtime/equal.c runtime/reflect.c runtime/text.c \
-               runtime/json.c runtime/walk.c runtime/normalize.c runtime/fingerprint.c
+               runtime/json_keys.c runtime/json_write.c runtime/json_read.c runtime/walk.c runtime/normalize.c runtime/fingerprint.c
 RT_OBJS     := $(RT_SRCS:runtime/%.c=$(BUILD)/rt/%.o)
 RT_PIC_OBJS := $(RT_SRCS:runtime/%.c=$(BUILD)/rt-pic/%.o)
 # Optional entry points of the linked libpg_query, found by linking a probe: forks export a
@@ -96,7 +104,7 @@ PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HA
                      $(if $(call HAVE_SYMBOL,pg_query_scan_tokens),-DPGBIND_HAVE_SCAN_TOKENS) \
                      $(if $(PG_QUERY_PBC_H),-DPGBIND_HAVE_PROTOBUF_C)
 RT_CFLAGS   := -Iruntime -Igenerated/c $(PG_QUERY_INCLUDES) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
-CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c cli/bench.c
+CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c
 
 # Two cores here, as on CI: build in parallel unless the caller chose (make -jN).
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
@@ -104,11 +112,11 @@ MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 
 .PHONY: lib print-build-env rust
-.PHONY: all deps regen extract generate check-generated check-format format check check-versions check-fresh unit-tests clean install fuzz \
+.PHONY: all deps regen extract generate check-generated check-format format check check-quick check-versions check-fresh unit-tests clean install fuzz \
         fuzz-build bench \
         san-build
 
-all: deps $(BUILD)/pgbind $(BUILD)/libpgbind.a $(BUILD)/libpgbind.so
+all: deps $(BUILD)/pgbind $(BUILD)/pgbind-bench $(BUILD)/libpgbind.a $(BUILD)/libpgbind.so
 
 # The packages are checked (fast) and installed when the Makefile is read (above); `make deps`
 # does only that.
@@ -128,8 +136,9 @@ $(BUILD)/pgbind-extract: $(EXTRACT_SRCS) generator/common.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -I$(LLVM_DIR)/include -DPGBIND_CLANG_RESOURCE_DIR='"$(CLANG_RESOURCE_DIR)"' \
 		-o $@ $(EXTRACT_SRCS) $(LDFLAGS_ALL) -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -ljansson
 
-# One classification, every target: each --templates DIR is rendered into the --out DIR after it.
-GEN_TARGETS = --templates templates/c --out generated/c --templates templates/rust --out generated/rust
+# One classification, every target (generator/targets.c): each --target renders its templates into
+# the --out DIR after it.
+GEN_TARGETS = --target c --out generated/c --target rust --out generated/rust
 GEN_ARGS = --model $(MODEL) --proto $(PG_QUERY_PROTO) $(addprefix --overrides ,$(OVERRIDES)) $(GEN_TARGETS)
 
 # The model is checked in: generating code needs jansson only. Extraction needs libclang.
@@ -181,24 +190,32 @@ SONAME := libpgbind.so.0
 $(BUILD)/libpgbind.so: $(RT_PIC_OBJS)
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--exclude-libs,ALL -o $@ $^ $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
 
-# The command links libpg_query statically where it can, with malloc wrapped, so that
-# `pgbind bench` counts every allocation, libpg_query's and protobuf-c's included.
-, := ,
-PG_QUERY_STATIC ?= $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libpg_query.a /usr/lib/libpg_query.a))
-CLI_LIBS := $(if $(PG_QUERY_STATIC),$(PG_QUERY_STATIC) -Wl$(,)--wrap=malloc$(,)--wrap=calloc$(,)--wrap=realloc$(,)--wrap=free$(,)--wrap=strdup,$(PG_QUERY_LIBS))
+# The command links libpg_query statically where it can (verify compares with its internals).
+PG_QUERY_STATIC ?= $(firstword $(wildcard /usr/lib/$(MULTIARCH)/libpg_query.a /usr/lib/libpg_query.a))
+CLI_LIBS := $(or $(PG_QUERY_STATIC),$(PG_QUERY_LIBS))
 
+$(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h $(BUILD)/libpgbind.a
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $(CLI_SRCS) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(CLI_LIBS) -pthread
+
+# The benchmark, a developer's program of its own (tools/bench/; `pgbind bench` runs it, `make
+# install` does not install it), with the allocator wrapped so that it counts every allocation,
+# libpg_query's and protobuf-c's included (libpg_query linked statically where it can).
+, := ,
+BENCH_WRAP := -Wl$(,)--wrap=malloc$(,)--wrap=calloc$(,)--wrap=realloc$(,)--wrap=free$(,)--wrap=strdup
 # A libpg_query built with upb (18) installs no protobuf-c message types: the benchmark's
 # protobuf-c baseline is then protoc-c's code for that version's pg_query.proto.
 BENCH_PBC   := $(if $(PG_QUERY_PBC_H),,$(BUILD)/pbc/pg_query.pb-c.c)
 BENCH_PBC_FLAGS := $(if $(BENCH_PBC),-I$(BUILD)/pbc -DPGBIND_BENCH_PROTOBUF_C)
-BENCH_PBC_LIBS  := $(if $(BENCH_PBC),$(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libprotobuf-c.a) -lprotobuf-c))
+BENCH_PBC_LIBS  := $(if $(BENCH_PBC),$(firstword $(wildcard /usr/lib/$(MULTIARCH)/libprotobuf-c.a) -lprotobuf-c))
 
 $(BUILD)/pbc/pg_query.pb-c.c: $(PG_QUERY_PROTO) | $(BUILD)/.dir
 	@mkdir -p $(BUILD)/pbc
 	protoc-c --proto_path=$(dir $(PG_QUERY_PROTO)) --c_out=$(BUILD)/pbc $(PG_QUERY_PROTO)
 
-$(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h cli/bench.h $(BUILD)/libpgbind.a $(BENCH_PBC)
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) $(BENCH_PBC_FLAGS) -Icli -o $@ $(CLI_SRCS) $(BENCH_PBC) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(CLI_LIBS) $(BENCH_PBC_LIBS) -pthread
+$(BUILD)/pgbind-bench: tools/bench/bench.c cli/input.c cli/cli.h $(BUILD)/libpgbind.a $(BENCH_PBC)
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) $(BENCH_PBC_FLAGS) -Icli -o $@ tools/bench/bench.c cli/input.c $(BENCH_PBC) \
+		$(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(if $(PG_QUERY_STATIC),$(PG_QUERY_STATIC) $(BENCH_WRAP),$(PG_QUERY_LIBS)) \
+		$(BENCH_PBC_LIBS) -pthread
 
 # The static library alone, and what a build script that links it needs to know (the Rust
 # crate's bindings/rust/build.rs runs both): one NAME=value a line.
@@ -240,50 +257,28 @@ bench: all rust
 
 # ---- tests --------------------------------------------------------------------------------------
 
-$(BUILD)/tests/test_proto_read: tests/unit/test_proto_read.c generator/proto_read.c generator/common.c | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $^ $(LDFLAGS_ALL) -ljansson
+# The generator's unit tests (tests/unit/test_NAME.c), each linked with the generator files it tests.
+$(BUILD)/tests/test_proto_read: generator/proto_read.c
+$(BUILD)/tests/test_template: generator/template.c
+$(BUILD)/tests/test_classify: generator/classify.c generator/overrides.c generator/proto_read.c generator/names_c.c
 
-$(BUILD)/tests/test_template: tests/unit/test_template.c generator/template.c generator/common.c | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $^ $(LDFLAGS_ALL) -ljansson
-
-$(BUILD)/tests/test_classify: tests/unit/test_classify.c generator/classify.c generator/overrides.c \
-		generator/proto_read.c generator/common.c | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $^ $(LDFLAGS_ALL) -ljansson
+$(BUILD)/tests/test_%: tests/unit/test_%.c generator/common.c $(wildcard generator/*.h) tests/check.h tests/unit/unit.h | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $(filter %.c,$^) $(LDFLAGS_ALL) -ljansson
 
 $(BUILD)/tests/test_input: tests/unit/test_input.c cli/input.c cli/cli.h tests/check.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Icli $(PG_QUERY_INCLUDES) -o $@ tests/unit/test_input.c cli/input.c $(LDFLAGS_ALL) $(PG_QUERY_LIBS) \
 		-pthread
 
-# The C test programs share their CHECK counter.
-$(addprefix $(BUILD)/tests/,test_parse test_decode test_property test_json test_walk test_hardening \
-	test_hardening_wrap test_hardening_tsan test_deparse test_normalize): tests/check.h tests/rev_writer.h
+# The runtime's C tests: one program each (tests/test_NAME.c), linked with the library, and
+# with the files of the command some of them share (TEST_EXTRA). They share tests/check.h.
+$(BUILD)/tests/test_json: TEST_EXTRA := cli/input.c cli/json_verify.c
+$(BUILD)/tests/test_walk: TEST_EXTRA := cli/input.c
 
-$(BUILD)/tests/test_deparse: tests/test_deparse.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
+$(BUILD)/tests/test_%: tests/test_%.c $(BUILD)/libpgbind.a tests/check.h tests/check_tree.h tests/rev_writer.h | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $< $(TEST_EXTRA) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
 
-$(BUILD)/tests/test_normalize: tests/test_normalize.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
-
-$(BUILD)/tests/test_parse: tests/test_parse.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
-
-$(BUILD)/tests/test_decode: tests/test_decode.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
-
-$(BUILD)/tests/test_property: tests/test_property.c $(BUILD)/libpgbind.a generated/c/c_fields.inc.c | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS)
-
-# These two read SQL files as `pgbind verify` does: with cli/input.c.
-$(BUILD)/tests/test_json: tests/test_json.c cli/input.c cli/cli.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $< cli/input.c $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) \
-		-pthread
-
-$(BUILD)/tests/test_walk: tests/test_walk.c cli/input.c cli/cli.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $< cli/input.c $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) \
-		-pthread
-
-$(BUILD)/tests/test_hardening: tests/test_hardening.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
+$(BUILD)/tests/test_json $(BUILD)/tests/test_walk: cli/input.c cli/json_verify.c cli/cli.h
+$(BUILD)/tests/test_property: generated/c/c_fields.inc.c
 
 # The same test with pgbind's own malloc calls failable one by one (libpg_query, a shared library
 # here, is not affected by the wrap).
@@ -303,6 +298,8 @@ UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUIL
               $(BUILD)/tests/test_hardening_tsan $(if $(PG_QUERY_DIR),,$(BUILD)/tests/test_hardening_wrap) \
               $(BUILD)/tests/test_deparse $(BUILD)/tests/test_normalize
 
+unit-tests: $(UNIT_TESTS)
+
 # The same tests built with AddressSanitizer and UndefinedBehaviorSanitizer (make check runs them).
 SAN_BUILD := $(BUILD)/san
 SAN_TESTS := $(SAN_BUILD)/pgbind $(SAN_BUILD)/tests/test_parse $(SAN_BUILD)/tests/test_decode \
@@ -319,13 +316,22 @@ FUZZ_SECONDS ?= 45
 HAVE_FUZZ_CC := $(shell command -v $(FUZZ_CC) >/dev/null 2>&1 && echo yes)
 
 # The whole suite; tests/run.sh prints each step and ends with "N passed, M failed".
+# PARTS="unit parse ..." runs only those parts (tests/run.sh --list names them); everything is
+# still built. check-quick builds less (no sanitizer build, no fuzzers, no Rust crate) and runs
+# the parts that need nothing else, on the project corpus alone: a couple of minutes.
+SUITE_ENV = BUILD=$(BUILD) SAN_BUILD=$(SAN_BUILD) GEN_ARGS="$(GEN_ARGS)" PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER) \
+	PG_QUERY_INCLUDES="$(PG_QUERY_INCLUDES)" PG_QUERY_LIBS="$(PG_QUERY_LIBS)" PG_MAJOR=$(PG_MAJOR) \
+	PG_QUERY_DIR="$(PG_QUERY_DIR)" PG_QUERY_STATIC="$(PG_QUERY_STATIC)" \
+	CARGO="$(CARGO)" RUSTC="$(RUSTC)" \
+	MODEL=$(MODEL) FUZZ_SECONDS=$(FUZZ_SECONDS) HAVE_FUZZ=$(HAVE_FUZZ_CC) SAN=$(SAN) SANFLAGS="$(SANFLAGS)"
+QUICK_PARTS := generated generator unit parse json nodes cli
+
 check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES) san-build rust \
 		$(if $(HAVE_FUZZ_CC),fuzz-build)
-	@BUILD=$(BUILD) SAN_BUILD=$(SAN_BUILD) GEN_ARGS="$(GEN_ARGS)" PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER) \
-		PG_QUERY_INCLUDES="$(PG_QUERY_INCLUDES)" PG_QUERY_LIBS="$(PG_QUERY_LIBS)" PG_MAJOR=$(PG_MAJOR) \
-		PG_QUERY_DIR="$(PG_QUERY_DIR)" \
-		CARGO="$(CARGO)" RUSTC="$(RUSTC)" \
-		MODEL=$(MODEL) FUZZ_SECONDS=$(FUZZ_SECONDS) HAVE_FUZZ=$(HAVE_FUZZ_CC) SAN=$(SAN) SANFLAGS="$(SANFLAGS)" tests/run.sh
+	@$(SUITE_ENV) PARTS="$(PARTS)" tests/run.sh
+
+check-quick: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES)
+	@$(SUITE_ENV) PARTS="$(QUICK_PARTS)" QUICK=1 tests/run.sh
 
 # The suite against other PostgreSQL majors' libpg_query, from Debian's later releases
 # (tests/versions/run.sh: needs the network; not part of make check).

@@ -7,8 +7,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Reads path ("-" = stdin) into a malloc'd NUL-terminated buffer. Fails, with a message on
- * stderr, when the file cannot be read or holds a NUL byte (SQL text cannot). */
+/* Reads path ("-" = stdin) whole into a malloc'd buffer, NUL-terminated past its len bytes (which
+ * may hold NULs: protobuf). Fails, with a message on stderr, when the file cannot be read. */
+bool cli_read_bytes(const char *path, char **data, size_t *len);
+/* The same for SQL text: it also fails when the text holds a NUL byte (SQL cannot). */
 bool cli_read_input(const char *path, char **text, size_t *len);
 
 /* Makes a SQL script parseable statement by statement without moving any byte: psql meta-command
@@ -81,12 +83,12 @@ void verify_json(const char *stmt, const struct pgbind_ParseResult *tree, const 
 				 cli_JsonVerdict *verdict);
 /* Whether the linked libpg_query writes an Integer below zero as {} in its JSON (15-4.0.0). */
 bool library_loses_negative_integers(void);
+/* That bug applied to pgbind's JSON where the library has it ({"ival":-N} -> {}; a '{' followed
+ * by "ival":- cannot occur inside a JSON string): a malloc'd copy, NULL when memory ran out;
+ * *n_applied counts the values lost. */
+char *json_with_known_bugs(const char *json, int *n_applied);
 
-int cli_parse(int argc, char **argv);
+/* verify.c: `pgbind verify` (argv[0] is "verify"); the exit code. */
 int cli_verify(int argc, char **argv);
-int cli_deparse(int argc, char **argv);
-int cli_fingerprint(int argc, char **argv);
-int cli_normalize(int argc, char **argv);
-int cli_scan(int argc, char **argv);
 
 #endif

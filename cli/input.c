@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool cli_read_input(const char *path, char **text, size_t *len)
+bool cli_read_bytes(const char *path, char **data, size_t *len)
 {
 	bool is_stdin = strcmp(path, "-") == 0;
 	FILE *f = is_stdin ? stdin : fopen(path, "rb");
@@ -44,14 +44,22 @@ bool cli_read_input(const char *path, char **text, size_t *len)
 		return false;
 	}
 	buf[n] = '\0';
-	if (memchr(buf, '\0', n)) {
-		size_t at = (size_t)((char *)memchr(buf, '\0', n) - buf);
-		fprintf(stderr, "pgbind: %s: a NUL byte at offset %zu: SQL text cannot contain one\n", path, at);
-		free(buf);
+	*data = buf;
+	*len = n;
+	return true;
+}
+
+bool cli_read_input(const char *path, char **text, size_t *len)
+{
+	if (!cli_read_bytes(path, text, len))
+		return false;
+	const char *nul = memchr(*text, '\0', *len);
+	if (nul) {
+		fprintf(stderr, "pgbind: %s: a NUL byte at offset %zu: SQL text cannot contain one\n", path,
+				(size_t)(nul - *text));
+		free(*text);
 		return false;
 	}
-	*text = buf;
-	*len = n;
 	return true;
 }
 

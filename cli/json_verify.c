@@ -37,8 +37,7 @@ bool library_loses_negative_integers(void)
 	return known;
 }
 
-/* libpg_query's bug applied to our text where the library has it: {"ival":-N} -> {}; malloc'd. */
-static char *with_known_bugs(const char *json, int *n_applied)
+char *json_with_known_bugs(const char *json, int *n_applied)
 {
 	char *out = malloc(strlen(json) + 1), *o = out;
 	*n_applied = 0;
@@ -88,7 +87,7 @@ void verify_json(const char *stmt, const struct pgbind_ParseResult *tree, const 
 	PgQueryParseResult theirs = pg_query_parse(stmt);
 	pgbind_Status st = {0};
 	const char *ours = arena && tree ? pgbind_json(tree, NULL, arena, &st) : NULL;
-	char *buggy = ours ? with_known_bugs(ours, &v->lost) : NULL;
+	char *buggy = ours ? json_with_known_bugs(ours, &v->lost) : NULL;
 
 	if (theirs.error) {
 		snprintf(v->text_why, sizeof v->text_why, "pg_query_parse failed: %s", theirs.error->message);

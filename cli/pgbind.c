@@ -1,50 +1,62 @@
 /*
- * pgbind.c -- the pgbind command: subcommand dispatch and the commands over one input.
+ * pgbind.c -- the pgbind command: one table of subcommands, and the commands over one input.
  *
  *   pgbind parse [--format=protobuf|json|text] [FILE|-]
  *   pgbind deparse [--check] [--from=sql|protobuf|json] [FILE|-]
  *   pgbind fingerprint [FILE|-]
  *   pgbind normalize [FILE|-]
  *   pgbind scan [FILE|-]
- *   pgbind verify [--coverage=FILE] FILE...
+ *   pgbind verify [-v] [--coverage=FILE] FILE...
+ *   pgbind bench ...   (the developer's benchmark: runs pgbind-bench, tools/bench/)
+ *
+ * A command over one input is a row of `commands` and a function that gets the input read (and
+ * parsed, decoded or read as JSON, as the row says) in a Run: run_command() parses the options,
+ * answers --help, reads the input, reports a syntax error with file:line:col, and frees.
  */
-#include "bench.h"
 #include "cli.h"
 #include "pgbind.h"
+#include "pgbind_json.h"
 #include "pgbind_reflect.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static void usage(FILE *out)
-{
-	fputs("usage: pgbind COMMAND [OPTIONS] [FILE...]\n"
-		  "\n"
-		  "Commands:\n"
-		  "  parse [--format=protobuf|json|text] [FILE|-]\n"
-		  "        parse SQL (any number of statements) and write its tree: protobuf bytes\n"
-		  "        identical to libpg_query's pg_query_parse_protobuf (default), JSON in\n"
-		  "        pg_query_parse's format, or an indented readable tree (text)\n"
-		  "  deparse [--check] [--from=sql|protobuf|json] [FILE|-]\n"
-		  "        SQL text again, from SQL, protobuf bytes or JSON (libpg_query's deparser);\n"
-		  "        --check: only SQL that parses back to the same tree\n"
-		  "  fingerprint [FILE|-]\n"
-		  "        libpg_query's fingerprint of the SQL, from pgbind's tree\n"
-		  "  normalize [FILE|-]\n"
-		  "        the SQL with constants replaced by $1, $2, ... (pg_query_normalize's text)\n"
-		  "  scan [FILE|-]\n"
-		  "        the scanner's tokens, comments included\n"
-		  "  bench [--growth] [--quick] [--json] [FILE...]\n"
-		  "        time every path against libpg_query's own, side by side\n"
-		  "  verify [--coverage=FILE] FILE...\n"
-		  "        split each file into statements and compare every pgbind path with\n"
-		  "        libpg_query's own, statement by statement; ends with 'N passed, M failed'\n"
-		  "\n"
-		  "FILE '-' or no FILE reads standard input. 'pgbind COMMAND --help' for details.\n",
-		  out);
-}
+/* The options a command may take. */
+enum { OPT_FORMAT = 1, OPT_FROM = 2, OPT_CHECK = 4 };
+
+/* What a command gets: its options, the input and, for commands over a tree, the tree. */
+typedef struct {
+	const char *name; /* the command's */
+	const char *path; /* "-" = standard input */
+	const char *format, *from;
+	bool check;
+	char *input; /* the whole input (NUL-terminated), len bytes */
+	size_t len;
+	pgbind_ParseResult *tree; /* parsed (SQL), decoded (--from=protobuf) or read (--from=json) */
+	pgbind_Arena *arena;
+	pgbind_Status status;
+} Run;
+
+typedef enum {
+	INPUT_TREE, /* the input is read and parsed (or decoded, or read as JSON: --from) */
+	INPUT_SQL,  /* the input is read as SQL text, the command parses it */
+	OWN_ARGS    /* the command takes its arguments itself (main) */
+} InputKind;
+
+typedef struct {
+	const char *name;
+	const char *synopsis; /* the options and inputs, after "pgbind NAME" */
+	const char *summary;  /* pgbind --help */
+	const char *help;     /* pgbind NAME --help, after the usage line */
+	unsigned options;
+	InputKind input;
+	int (*run)(Run *r);                 /* INPUT_TREE, INPUT_SQL: 0 done, 1 failed */
+	int (*main)(int argc, char **argv); /* OWN_ARGS: argv[0] is the command's name */
+} Command;
 
 /* PostgreSQL's cursor positions count characters from 1; the text is UTF-8. */
 static size_t byte_offset_of_char(const char *text, int cursorpos)
@@ -60,321 +72,265 @@ static size_t byte_offset_of_char(const char *text, int cursorpos)
 	return i;
 }
 
-/* Reads one input and parses it; on a syntax error prints file:line:col, the line and a caret.
- * Returns NULL after printing any error. */
-static pgbind_ParseResult *read_and_parse(const char *path, pgbind_Arena *arena, char **sql_out)
+/* Reports a failed call on the input: a syntax error as file:line:col with the line and a caret,
+ * anything else with the command's name. Returns 1. */
+static int report(const Run *r)
 {
-	char *sql;
-	size_t len;
-	*sql_out = NULL;
-	if (!cli_read_input(path, &sql, &len))
-		return NULL;
-	pgbind_Status status = {0};
-	pgbind_ParseResult *tree = pgbind_parse(sql, NULL, arena, &status);
-	if (!tree) {
-		if (status.code == PGBIND_ERROR_SYNTAX)
-			cli_print_syntax_error(strcmp(path, "-") == 0 ? "<stdin>" : path, sql,
-								   byte_offset_of_char(sql, status.cursorpos), status.message);
-		else
-			fprintf(stderr, "pgbind: %s: %s\n", pgbind_StatusCode_name(status.code), status.message);
-		free(sql);
-		return NULL;
-	}
-	*sql_out = sql;
-	return tree;
+	if (r->status.code == PGBIND_ERROR_SYNTAX && r->input)
+		cli_print_syntax_error(strcmp(r->path, "-") == 0 ? "<stdin>" : r->path, r->input,
+							   byte_offset_of_char(r->input, r->status.cursorpos), r->status.message);
+	else
+		fprintf(stderr, "pgbind %s: %s\n", r->name, r->status.message);
+	return 1;
 }
 
-/* Options shared by the subcommands: --name=value pairs and at most one input path. */
-typedef struct {
-	const char *path;
-	const char *format;
-	const char *from;
-	bool check;
-	bool help;
-	bool bad;
-} Args;
-
-static Args parse_args(int argc, char **argv, const char *command)
+/* Writes text and a newline to standard output; 0, or 1 when the output fails. */
+static int print_line(const char *text)
 {
-	Args a = {.path = "-"};
+	printf("%s\n", text);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* ---- the commands over one input -------------------------------------------------------------- */
+
+static int run_parse(Run *r)
+{
+	const char *format = r->format ? r->format : "protobuf";
+	if (strcmp(format, "json") == 0) {
+		const char *json = pgbind_json(r->tree, NULL, r->arena, &r->status);
+		return json ? print_line(json) : report(r);
+	}
+	if (strcmp(format, "text") == 0) {
+		const char *text = pgbind_text(r->tree, r->arena, &r->status);
+		if (!text)
+			return report(r);
+		fputs(text, stdout);
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
+	const uint8_t *data;
+	size_t n;
+	if (!pgbind_encode(r->tree, NULL, r->arena, &data, &n, &r->status))
+		return report(r);
+	fwrite(data, 1, n, stdout);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+static int run_deparse(Run *r)
+{
+	pgbind_Options options = {.check_deparse = r->check};
+	const char *out = pgbind_deparse(r->tree, &options, r->arena, &r->status);
+	return out ? print_line(out) : report(r);
+}
+
+static int run_fingerprint(Run *r)
+{
+	uint64_t fp;
+	if (!pgbind_fingerprint(r->tree, NULL, &fp, &r->status))
+		return report(r);
+	char hex[17];
+	snprintf(hex, sizeof hex, "%016llx", (unsigned long long)fp);
+	return print_line(hex);
+}
+
+static int run_normalize(Run *r)
+{
+	const char *out = pgbind_normalize(r->tree, r->input, NULL, r->arena, &r->status);
+	return out ? print_line(out) : report(r);
+}
+
+static int run_scan(Run *r)
+{
+	pgbind_ScanResult *scan = pgbind_scan(r->input, NULL, r->arena, &r->status);
+	if (!scan)
+		return report(r);
+	int32_t token_enum = -1, keyword_enum = -1;
+	for (int i = 0; i < PGBIND_ENUM_COUNT; i++) {
+		if (strcmp(pgbind_enum_descs[i].name, "Token") == 0)
+			token_enum = i;
+		if (strcmp(pgbind_enum_descs[i].name, "KeywordKind") == 0)
+			keyword_enum = i;
+	}
+	for (size_t i = 0; i < scan->n_tokens; i++) {
+		const pgbind_ScanToken *t = scan->tokens[i];
+		const char *token = pgbind_enum_value_name(token_enum, (int32_t)t->token);
+		const char *kw = pgbind_enum_value_name(keyword_enum, (int32_t)t->keyword_kind);
+		int start = t->start, end = t->end;
+		if (start < 0 || end < start || (size_t)end > r->len)
+			start = end = 0;
+		printf("%d\t%d\t%s\t%s\t%.*s\n", t->start, t->end, token ? token : "?", kw ? kw : "?", end - start,
+			   r->input + start);
+	}
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* `pgbind bench`: the benchmark is a developer's program of its own (tools/bench/, not installed,
+ * so that the command holds no benchmark code and no allocator wrapping); this runs the
+ * pgbind-bench beside this program, telling it where this program is (it times the command). */
+static int bench_main(int argc, char **argv)
+{
+	(void)argc; /* argv ends in NULL */
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0) {
+		fprintf(stderr, "pgbind bench: cannot find this program: %s\n", strerror(errno));
+		return 2;
+	}
+	self[n] = '\0';
+	char bench[PATH_MAX + 16];
+	char *slash = strrchr(self, '/');
+	snprintf(bench, sizeof bench, "%.*s/pgbind-bench", (int)(slash - self), self);
+	setenv("PGBIND", self, 1);
+	argv[0] = bench;
+	execv(bench, argv);
+	fprintf(stderr,
+			"pgbind bench: cannot run %s (%s): the benchmark is a developer's tool, built in a pgbind checkout "
+			"by `make` (build/pgbind-bench) and not installed\n",
+			bench, strerror(errno));
+	return 2;
+}
+
+static const Command commands[] = {
+	{"parse", "[--format=protobuf|json|text] [FILE|-]",
+	 "parse SQL (any number of statements) and write its tree: protobuf bytes\n"
+	 "        identical to libpg_query's pg_query_parse_protobuf (default), JSON in\n"
+	 "        pg_query_parse's format, or an indented readable tree (text)",
+	 "Parses the SQL in FILE (or standard input) and writes its parse tree to standard output:\n"
+	 "  protobuf  pg_query.ParseResult bytes, identical to libpg_query's pg_query_parse_protobuf\n"
+	 "  json      JSON in pg_query_parse's format (one line; pipe it to jq)\n"
+	 "  text      an indented tree of the fields that are set\n"
+	 "Without --format, protobuf bytes are not written to a terminal (exit 2): redirect them, or\n"
+	 "give --format (--format=protobuf writes them anyway).\n"
+	 "A syntax error prints the message, the line and a caret under the position, and exits 1.",
+	 OPT_FORMAT, INPUT_TREE, run_parse, NULL},
+	{"deparse", "[--check] [--from=sql|protobuf|json] [FILE|-]",
+	 "SQL text again, from SQL, protobuf bytes or JSON (libpg_query's deparser);\n"
+	 "        --check: only SQL that parses back to the same tree",
+	 "Writes SQL text for the input: SQL (default; parsed, then deparsed), pg_query.ParseResult\n"
+	 "protobuf bytes or JSON in pg_query_parse's format (as `pgbind parse` writes them). Uses\n"
+	 "libpg_query's deparser; statements are separated by '; '. Exits 1 on a syntax error or\n"
+	 "malformed input (with its byte offset, or line and column for JSON).\n"
+	 "--check  parse the SQL back and write it only when it gives the same tree (PostgreSQL's\n"
+	 "         equal(), locations aside); else exit 1 naming the first differing field",
+	 OPT_FROM | OPT_CHECK, INPUT_TREE, run_deparse, NULL},
+	{"fingerprint", "[FILE|-]", "libpg_query's fingerprint of the SQL, from pgbind's tree",
+	 "Prints libpg_query's fingerprint of the SQL (16 hex digits, as pg_query_fingerprint's\n"
+	 "fingerprint_str), computed from pgbind's tree. Statements that differ only in constants\n"
+	 "share a fingerprint.",
+	 0, INPUT_TREE, run_fingerprint, NULL},
+	{"normalize", "[FILE|-]", "the SQL with constants replaced by $1, $2, ... (pg_query_normalize's text)",
+	 "Prints the SQL with its constants replaced by $1, $2, ... as libpg_query's\n"
+	 "pg_query_normalize does, computed from pgbind's tree of the SQL (no second parse).",
+	 0, INPUT_TREE, run_normalize, NULL},
+	{"scan", "[FILE|-]", "the scanner's tokens, comments included",
+	 "Lists the tokens of the SQL as libpg_query's scanner sees them (comments included), one\n"
+	 "per line: start and end byte offsets, token, keyword kind, and the text.",
+	 0, INPUT_SQL, run_scan, NULL},
+	{"verify", "[-v] [--coverage=FILE] FILE...",
+	 "split each file into statements and compare every pgbind path with\n"
+	 "        libpg_query's own, statement by statement; ends with 'N passed, M failed'",
+	 NULL, 0, OWN_ARGS, NULL, cli_verify},
+	{"bench", "[--growth] [--quick] [--json] [FILE...]",
+	 "(developers) time every path against libpg_query's own, side by side;\n"
+	 "        runs build/pgbind-bench, which a checkout's `make` builds",
+	 NULL, 0, OWN_ARGS, NULL, bench_main},
+};
+#define N_COMMANDS ((int)(sizeof commands / sizeof *commands))
+
+static void usage(FILE *out)
+{
+	fputs("usage: pgbind COMMAND [OPTIONS] [FILE...]\n\nCommands:\n", out);
+	for (int i = 0; i < N_COMMANDS; i++)
+		fprintf(out, "  %s %s\n        %s\n", commands[i].name, commands[i].synopsis, commands[i].summary);
+	fputs("\nFILE '-' or no FILE reads standard input. 'pgbind COMMAND --help' for details.\n", out);
+}
+
+/* Reads the options (each allowed by the row) and at most one input path; false after a message
+ * (or after --help, with *help set). */
+static bool parse_options(const Command *c, int argc, char **argv, Run *r, bool *help)
+{
 	int n_paths = 0;
 	for (int i = 1; i < argc; i++) {
-		if (strncmp(argv[i], "--format=", 9) == 0)
-			a.format = argv[i] + 9;
-		else if (strncmp(argv[i], "--from=", 7) == 0)
-			a.from = argv[i] + 7;
-		else if (strcmp(argv[i], "--check") == 0 && strcmp(command, "deparse") == 0)
-			a.check = true;
-		else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-			a.help = true;
-		else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "pgbind %s: unknown option %s\n", command, argv[i]);
-			a.bad = true;
+		const char *arg = argv[i];
+		if ((c->options & OPT_FORMAT) && strncmp(arg, "--format=", 9) == 0)
+			r->format = arg + 9;
+		else if ((c->options & OPT_FROM) && strncmp(arg, "--from=", 7) == 0)
+			r->from = arg + 7;
+		else if ((c->options & OPT_CHECK) && strcmp(arg, "--check") == 0)
+			r->check = true;
+		else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
+			*help = true;
+		else if (arg[0] == '-' && arg[1]) {
+			fprintf(stderr, "pgbind %s: unknown option %s\n", c->name, arg);
+			return false;
 		} else {
-			a.path = argv[i];
+			r->path = arg;
 			n_paths++;
 		}
 	}
 	if (n_paths > 1) {
-		fprintf(stderr, "pgbind %s: one input at a time\n", command);
-		a.bad = true;
+		fprintf(stderr, "pgbind %s: one input at a time\n", c->name);
+		return false;
 	}
-	return a;
+	if (r->format && strcmp(r->format, "protobuf") != 0 && strcmp(r->format, "json") != 0 &&
+		strcmp(r->format, "text") != 0) {
+		fprintf(stderr, "pgbind %s: unknown format '%s' (protobuf, json or text)\n", c->name, r->format);
+		return false;
+	}
+	if (r->from && strcmp(r->from, "sql") != 0 && strcmp(r->from, "protobuf") != 0 && strcmp(r->from, "json") != 0) {
+		fprintf(stderr, "pgbind %s: --from takes sql, protobuf or json\n", c->name);
+		return false;
+	}
+	return true;
 }
 
-int cli_parse(int argc, char **argv)
+/* Reads the input as the row says: SQL text, parsed; or protobuf bytes or JSON (--from). */
+static bool read_input(const Command *c, Run *r)
 {
-	Args a = parse_args(argc, argv, "parse");
-	if (a.help) {
-		puts("usage: pgbind parse [--format=protobuf|json|text] [FILE|-]\n"
-			 "Parses the SQL in FILE (or standard input) and writes its parse tree to standard output:\n"
-			 "  protobuf  pg_query.ParseResult bytes, identical to libpg_query's pg_query_parse_protobuf\n"
-			 "  json      JSON in pg_query_parse's format (one line; pipe it to jq)\n"
-			 "  text      an indented tree of the fields that are set\n"
-			 "Without --format, protobuf bytes are not written to a terminal (exit 2): redirect them, or\n"
-			 "give --format (--format=protobuf writes them anyway).\n"
-			 "A syntax error prints the message, the line and a caret under the position, and exits 1.");
+	bool sql = !r->from || strcmp(r->from, "sql") == 0;
+	if (!(sql ? cli_read_input(r->path, &r->input, &r->len) : cli_read_bytes(r->path, &r->input, &r->len)))
+		return false;
+	if (c->input == INPUT_SQL)
+		return true;
+	if (sql)
+		r->tree = pgbind_parse(r->input, NULL, r->arena, &r->status);
+	else if (strcmp(r->from, "json") == 0)
+		r->tree = pgbind_json_read(r->input, r->len, NULL, r->arena, &r->status);
+	else
+		r->tree = pgbind_decode((const uint8_t *)r->input, r->len, NULL, r->arena, &r->status);
+	if (r->tree)
+		return true;
+	if (sql)
+		report(r);
+	else
+		fprintf(stderr, "pgbind %s: %s: %s\n", c->name, r->path, r->status.message);
+	return false;
+}
+
+static int run_command(const Command *c, int argc, char **argv)
+{
+	Run r = {.name = c->name, .path = "-"};
+	bool help = false;
+	if (!parse_options(c, argc, argv, &r, &help))
+		return 2;
+	if (help) {
+		printf("usage: pgbind %s %s\n%s\n", c->name, c->synopsis, c->help);
 		return 0;
 	}
-	const char *format = a.format ? a.format : "protobuf";
-	bool text_format = strcmp(format, "text") == 0, json_format = strcmp(format, "json") == 0;
-	if (!text_format && !json_format && strcmp(format, "protobuf") != 0) {
-		fprintf(stderr, "pgbind parse: unknown format '%s' (protobuf, json or text)\n", format);
-		return 2;
-	}
-	if (a.bad || a.from)
-		return 2;
-	if (!a.format && isatty(STDOUT_FILENO)) { /* checked before reading: stdin may be the terminal too */
+	/* pgbind parse: checked before reading, as standard input may be the terminal too */
+	if ((c->options & OPT_FORMAT) && !r.format && isatty(STDOUT_FILENO)) {
 		fputs("pgbind parse: not writing protobuf bytes to a terminal: use --format=text (or json), or redirect "
 			  "the output\n",
 			  stderr);
 		return 2;
 	}
-	pgbind_Arena *arena = pgbind_Arena_New();
-	pgbind_Status status = {0};
-	char *sql;
-	int rc = 0;
-	pgbind_ParseResult *tree = read_and_parse(a.path, arena, &sql);
-	if (!tree) {
-		rc = 1;
-	} else if (json_format) {
-		const char *json = pgbind_json(tree, NULL, arena, &status);
-		if (json)
-			printf("%s\n", json);
-		else
-			fprintf(stderr, "pgbind parse: %s\n", status.message), rc = 1;
-	} else if (text_format) {
-		const char *text = pgbind_text(tree, arena, &status);
-		if (text)
-			fputs(text, stdout);
-		else
-			fprintf(stderr, "pgbind parse: %s\n", status.message), rc = 1;
-	} else {
-		const uint8_t *data;
-		size_t n;
-		if (pgbind_encode(tree, NULL, arena, &data, &n, &status))
-			fwrite(data, 1, n, stdout);
-		else
-			fprintf(stderr, "pgbind parse: %s\n", status.message), rc = 1;
-	}
-	if (fflush(stdout) != 0)
-		rc = 1;
-	pgbind_Arena_Free(arena);
-	free(sql);
-	return rc;
-}
-
-/* Reads protobuf bytes (a whole file, binary) into a malloc'd buffer. */
-static bool read_bytes(const char *path, uint8_t **data, size_t *len)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (!f) {
-		perror(path);
-		return false;
-	}
-	size_t cap = 65536, n = 0;
-	uint8_t *buf = malloc(cap);
-	size_t got;
-	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			uint8_t *grown = realloc(buf, cap * 2);
-			if (!grown) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = grown;
-			cap *= 2;
-		}
-	}
-	if (f != stdin)
-		fclose(f);
-	if (!buf) {
-		fprintf(stderr, "pgbind: %s: out of memory\n", path);
-		return false;
-	}
-	*data = buf;
-	*len = n;
-	return true;
-}
-
-int cli_deparse(int argc, char **argv)
-{
-	Args a = parse_args(argc, argv, "deparse");
-	if (a.help) {
-		puts("usage: pgbind deparse [--check] [--from=sql|protobuf|json] [FILE|-]\n"
-			 "Writes SQL text for the input: SQL (default; parsed, then deparsed), pg_query.ParseResult\n"
-			 "protobuf bytes or JSON in pg_query_parse's format (as `pgbind parse` writes them). Uses\n"
-			 "libpg_query's deparser; statements are separated by '; '. Exits 1 on a syntax error or\n"
-			 "malformed input (with its byte offset, or line and column for JSON).\n"
-			 "--check  parse the SQL back and write it only when it gives the same tree (PostgreSQL's\n"
-			 "         equal(), locations aside); else exit 1 naming the first differing field");
-		return 0;
-	}
-	const char *from = a.from ? a.from : "sql";
-	if (a.bad || a.format || (strcmp(from, "sql") != 0 && strcmp(from, "protobuf") != 0 && strcmp(from, "json") != 0)) {
-		if (!a.bad)
-			fprintf(stderr, "pgbind deparse: --from takes sql, protobuf or json\n");
-		return 2;
-	}
-	pgbind_Arena *arena = pgbind_Arena_New();
-	pgbind_Status status = {0};
-	pgbind_ParseResult *tree = NULL;
-	char *sql = NULL;
-	uint8_t *bytes = NULL;
-	int rc = 1;
-	if (strcmp(from, "sql") == 0) {
-		tree = read_and_parse(a.path, arena, &sql);
-	} else {
-		size_t len;
-		if (read_bytes(a.path, &bytes, &len)) {
-			tree = strcmp(from, "json") == 0 ? pgbind_json_read((const char *)bytes, len, NULL, arena, &status)
-											 : pgbind_decode(bytes, len, NULL, arena, &status);
-			if (!tree)
-				fprintf(stderr, "pgbind deparse: %s: %s\n", a.path, status.message);
-		}
-	}
-	if (tree) {
-		pgbind_Options options = {.check_deparse = a.check};
-		const char *out = pgbind_deparse(tree, &options, arena, &status);
-		if (out) {
-			printf("%s\n", out);
-			rc = fflush(stdout) == 0 ? 0 : 1;
-		} else {
-			fprintf(stderr, "pgbind deparse: %s\n", status.message);
-		}
-	}
-	pgbind_Arena_Free(arena);
-	free(sql);
-	free(bytes);
-	return rc;
-}
-
-int cli_fingerprint(int argc, char **argv)
-{
-	Args a = parse_args(argc, argv, "fingerprint");
-	if (a.help) {
-		puts("usage: pgbind fingerprint [FILE|-]\n"
-			 "Prints libpg_query's fingerprint of the SQL (16 hex digits, as pg_query_fingerprint's\n"
-			 "fingerprint_str), computed from pgbind's tree. Statements that differ only in constants\n"
-			 "share a fingerprint.");
-		return 0;
-	}
-	if (a.bad || a.format || a.from)
-		return 2;
-	pgbind_Arena *arena = pgbind_Arena_New();
-	pgbind_Status status = {0};
-	char *sql;
-	int rc = 1;
-	pgbind_ParseResult *tree = read_and_parse(a.path, arena, &sql);
-	uint64_t fp;
-	if (tree && pgbind_fingerprint(tree, NULL, &fp, &status)) {
-		printf("%016llx\n", (unsigned long long)fp);
-		rc = 0;
-	} else if (tree) {
-		fprintf(stderr, "pgbind fingerprint: %s\n", status.message);
-	}
-	pgbind_Arena_Free(arena);
-	free(sql);
-	return rc;
-}
-
-int cli_normalize(int argc, char **argv)
-{
-	Args a = parse_args(argc, argv, "normalize");
-	if (a.help) {
-		puts("usage: pgbind normalize [FILE|-]\n"
-			 "Prints the SQL with its constants replaced by $1, $2, ... as libpg_query's\n"
-			 "pg_query_normalize does, computed from pgbind's tree of the SQL (no second parse).");
-		return 0;
-	}
-	if (a.bad || a.format || a.from)
-		return 2;
-	pgbind_Arena *arena = pgbind_Arena_New();
-	pgbind_Status status = {0};
-	char *sql;
-	int rc = 1;
-	pgbind_ParseResult *tree = read_and_parse(a.path, arena, &sql);
-	const char *out = tree ? pgbind_normalize(tree, sql, NULL, arena, &status) : NULL;
-	if (out) {
-		printf("%s\n", out);
-		rc = fflush(stdout) == 0 ? 0 : 1;
-	} else if (tree) {
-		fprintf(stderr, "pgbind normalize: %s\n", status.message);
-	}
-	pgbind_Arena_Free(arena);
-	free(sql);
-	return rc;
-}
-
-int cli_scan(int argc, char **argv)
-{
-	Args a = parse_args(argc, argv, "scan");
-	if (a.help) {
-		puts("usage: pgbind scan [FILE|-]\n"
-			 "Lists the tokens of the SQL as libpg_query's scanner sees them (comments included), one\n"
-			 "per line: start and end byte offsets, token, keyword kind, and the text.");
-		return 0;
-	}
-	if (a.bad || a.format || a.from)
-		return 2;
-	char *sql;
-	size_t len;
-	if (!cli_read_input(a.path, &sql, &len))
+	r.arena = pgbind_Arena_New();
+	if (!r.arena) {
+		fprintf(stderr, "pgbind %s: out of memory\n", c->name);
 		return 1;
-	pgbind_Arena *arena = pgbind_Arena_New();
-	pgbind_Status status = {0};
-	int rc = 0;
-	pgbind_ScanResult *scan = pgbind_scan(sql, NULL, arena, &status);
-	if (!scan) {
-		if (status.code == PGBIND_ERROR_SYNTAX)
-			cli_print_syntax_error(strcmp(a.path, "-") == 0 ? "<stdin>" : a.path, sql,
-								   byte_offset_of_char(sql, status.cursorpos), status.message);
-		else
-			fprintf(stderr, "pgbind scan: %s\n", status.message);
-		rc = 1;
-	} else {
-		int32_t token_enum = -1, keyword_enum = -1;
-		for (int i = 0; i < PGBIND_ENUM_COUNT; i++) {
-			if (strcmp(pgbind_enum_descs[i].name, "Token") == 0)
-				token_enum = i;
-			if (strcmp(pgbind_enum_descs[i].name, "KeywordKind") == 0)
-				keyword_enum = i;
-		}
-		for (size_t i = 0; i < scan->n_tokens; i++) {
-			const pgbind_ScanToken *t = scan->tokens[i];
-			const char *token = pgbind_enum_value_name(token_enum, (int32_t)t->token);
-			const char *kw = pgbind_enum_value_name(keyword_enum, (int32_t)t->keyword_kind);
-			int start = t->start, end = t->end;
-			if (start < 0 || end < start || (size_t)end > len)
-				start = end = 0;
-			printf("%d\t%d\t%s\t%s\t%.*s\n", t->start, t->end, token ? token : "?", kw ? kw : "?", end - start,
-				   sql + start);
-		}
 	}
-	pgbind_Arena_Free(arena);
-	free(sql);
+	int rc = read_input(c, &r) ? c->run(&r) : 1;
+	pgbind_Arena_Free(r.arena);
+	free(r.input);
 	return rc;
 }
 
@@ -384,20 +340,11 @@ int main(int argc, char **argv)
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
-	if (strcmp(argv[1], "parse") == 0)
-		return cli_parse(argc - 1, argv + 1);
-	if (strcmp(argv[1], "verify") == 0)
-		return cli_verify(argc - 1, argv + 1);
-	if (strcmp(argv[1], "deparse") == 0)
-		return cli_deparse(argc - 1, argv + 1);
-	if (strcmp(argv[1], "fingerprint") == 0)
-		return cli_fingerprint(argc - 1, argv + 1);
-	if (strcmp(argv[1], "scan") == 0)
-		return cli_scan(argc - 1, argv + 1);
-	if (strcmp(argv[1], "normalize") == 0)
-		return cli_normalize(argc - 1, argv + 1);
-	if (strcmp(argv[1], "bench") == 0)
-		return cli_bench(argc - 1, argv + 1);
+	for (int i = 0; i < N_COMMANDS; i++) {
+		const Command *c = &commands[i];
+		if (strcmp(argv[1], c->name) == 0)
+			return c->input == OWN_ARGS ? c->main(argc - 1, argv + 1) : run_command(c, argc - 1, argv + 1);
+	}
 	fprintf(stderr, "pgbind: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

@@ -1,7 +1,7 @@
 /*
  * verify_pg.c -- the comparisons of `pgbind verify` that need PostgreSQL nodes: the AST turned
- * back into nodes against libpg_query's own reader, and the fingerprint. Kept apart so that only
- * this file of the command includes PostgreSQL's headers.
+ * back into nodes against libpg_query's own reader, and trees compared as PostgreSQL nodes. Kept
+ * apart so that only this file of the command includes PostgreSQL's headers.
  */
 #include "pg_headers.h"
 

@@ -176,21 +176,18 @@ static const char *const c_bool[] = {"_Bool", "bool", NULL};
 static const char *const c_double[] = {"double", "float", NULL};
 
 /* The AST's C type for a proto scalar, or NULL if pgbind does not carry that scalar. */
-static const char *ast_scalar_type(const char *proto_type, const char **wire)
+/* The wire kind of a proto scalar type pgbind's AST carries, or NULL. */
+static const char *scalar_wire(const char *proto_type)
 {
 	static const struct {
-		const char *proto, *ast, *wire;
+		const char *proto, *wire;
 	} map[] = {
-		{"int32", "int32_t", "INT32"},      {"uint32", "uint32_t", "UINT32"}, {"int64", "int64_t", "INT64"},
-		{"uint64", "uint64_t", "UINT64"},   {"bool", "bool", "BOOL"},         {"double", "double", "DOUBLE"},
-		{"string", "const char", "STRING"},
+		{"int32", "INT32"}, {"uint32", "UINT32"}, {"int64", "INT64"},   {"uint64", "UINT64"},
+		{"bool", "BOOL"},   {"double", "DOUBLE"}, {"string", "STRING"},
 	};
-	for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
-		if (strcmp(map[i].proto, proto_type) == 0) {
-			*wire = map[i].wire;
-			return map[i].ast;
-		}
-	}
+	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+		if (strcmp(map[i].proto, proto_type) == 0)
+			return map[i].wire;
 	return NULL;
 }
 
@@ -572,48 +569,33 @@ static bool ast_shape(Cx *cx, json_t *pf, json_t *field)
 {
 	const char *pt = S(pf, "type"), *tk = S(pf, "type_kind");
 	bool rep = B(pf, "repeated");
-	const char *wire = NULL, *ast_type = NULL;
-	bool pointer = false;
-	gen_Buf type_name = {0};
+	const char *wire;
 
 	if (strcmp(tk, "scalar") == 0) {
-		ast_type = ast_scalar_type(pt, &wire);
-		if (!ast_type)
+		wire = scalar_wire(pt);
+		if (!wire)
 			return fail_at_proto(cx, pf, "field %s: proto type %s is not supported by pgbind's AST", S(pf, "name"), pt);
-		pointer = strcmp(pt, "string") == 0;
 		if (rep) {
 			if (strcmp(pt, "uint64") != 0)
 				return fail_at_proto(cx, pf, "field %s: repeated %s is not supported (only repeated uint64, packed)",
 									 S(pf, "name"), pt);
 			wire = "PACKED_UINT64";
 		}
-		gen_Buf_puts(&type_name, "_");
 	} else if (strcmp(tk, "enum") == 0) {
 		if (rep)
 			return fail_at_proto(cx, pf, "field %s: repeated enums are not supported", S(pf, "name"));
-		gen_Buf_printf(&type_name, "pgbind_%s", pt);
-		ast_type = type_name.data;
 		wire = "ENUM";
 	} else if (strcmp(pt, cx->node_message) == 0) {
-		gen_Buf_puts(&type_name, "pgbind_Node");
-		ast_type = type_name.data;
-		pointer = true;
 		wire = rep ? "REPEATED_NODE" : "NODE";
 	} else {
-		gen_Buf_printf(&type_name, "pgbind_%s", pt);
-		ast_type = type_name.data;
-		pointer = true;
 		wire = rep ? "REPEATED_MESSAGE" : "MESSAGE";
 	}
-	json_object_set_new(field, "ast_type", json_string(ast_type));
-	json_object_set_new(field, "pointer", json_boolean(pointer));
 	json_object_set_new(field, "repeated", json_boolean(rep));
 	json_object_set_new(field, "wire", json_string(wire));
 	json_object_set_new(field, "type",
 						json_string(strcmp(tk, "scalar") == 0           ? "_"
 									: strcmp(pt, cx->node_message) == 0 ? "Node"
 																		: pt));
-	gen_Buf_free(&type_name);
 	return true;
 }
 
@@ -685,8 +667,6 @@ static bool build_oneof(Cx *cx, json_t *pm, const char *oneof, json_t *c_struct,
 	json_object_set_new(field, "name", json_string(oneof));
 	json_object_set_new(field, "proto_name", json_string(oneof));
 	json_object_set_new(field, "number", json_integer(lo));
-	json_object_set_new(field, "ast_type", json_string("pgbind_Node"));
-	json_object_set_new(field, "pointer", json_true());
 	json_object_set_new(field, "repeated", json_false());
 	json_object_set_new(field, "wire", json_string("ONEOF"));
 	json_object_set_new(field, "type", json_string(id.data));
@@ -1018,22 +998,9 @@ static void link_indexes(json_t *messages, json_t *enums, json_t *oneofs, json_t
 		json_t *cstrings = json_object();
 		json_array_foreach(json_object_get(v, "from_pg"), j, f) if (strcmp(S(f, "conv"), "CSTRING") == 0)
 			json_object_set_new(cstrings, S(f, "ast_field"), json_true());
-		json_array_foreach(json_object_get(v, "fields"), j, f) json_object_set_new(
-			f, "flags", json_string(json_object_get(cstrings, S(f, "name")) ? "PGBIND_FIELD_EMPTY_IS_NULL" : "0"));
+		json_array_foreach(json_object_get(v, "fields"), j, f)
+			json_object_set_new(f, "empty_is_null", json_boolean(json_object_get(cstrings, S(f, "name")) != NULL));
 		json_decref(cstrings);
-		/* where a field that is a member of the C struct lies (c_fields.inc.c, for the tests) */
-		json_array_foreach(json_object_get(v, "from_pg"), j, f)
-		{
-			static const char *const members[] = {"SCALAR",  "CHAR",     "CSTRING", "ENUM",      "NODE",
-												  "MESSAGE", "EMBEDDED", "LIST",    "BITMAPSET", NULL};
-			gen_Buf off = {0};
-			if (one_of(S(f, "conv"), members))
-				gen_Buf_printf(&off, "offsetof(%s, %s)", S(v, "c_struct"), S(f, "c_field"));
-			else
-				gen_Buf_puts(&off, "0");
-			json_object_set_new(f, "c_offset", json_string(off.data));
-			gen_Buf_free(&off);
-		}
 		/* value nodes' strings are never NULL (override empty_string:keep): absent is "" */
 		json_array_foreach(json_object_get(v, "from_pg"), j, f)
 		{
@@ -1055,117 +1022,108 @@ static void link_indexes(json_t *messages, json_t *enums, json_t *oneofs, json_t
 
 /* ---- libpg_query's behaviours (schema/libpg_query.txt, schema/pgNN/libpg_query.txt) ------------ */
 
-/* Each key's values and the flag (runtime/internal.h, PGBIND_LPQ_*) each becomes. Targets are the
- * message and its C field names (the AST's), `*.field` every message's field of that name. */
-typedef struct {
-	const char *value, *flag;
-} LpqValue;
+/* Each key's values (what each does: runtime/internal.h, PGBIND_LPQ_*). Targets are the message and
+ * its C field names (the AST's), `*.field` every message's field of that name. */
+static const char *const lpq_message_fingerprint[] = {"skip", "constant", "relation_context", "depth_cuts_messages",
+													  NULL};
+static const char *const lpq_message_normalize[] = {"walk", "comments_skipped", NULL};
+static const char *const lpq_field_fingerprint[] = {"skip",
+													"sorted",
+													"unnamed_targets",
+													"target_name",
+													"in_any_as_op",
+													"digit_runs_dropped",
+													"temp_hides_relname",
+													"constant_hides_parent",
+													"relation_context",
+													"alias_name",
+													"outside_relation_context",
+													NULL};
+static const char *const lpq_field_normalize[] = {
+	"walk",       "targets",     "group_by",          "order_by",     "target_value",      "sort_key", "string_arg",
+	"quote_from", "text_search", "constant_location", "param_number", "location_needs_it", NULL};
 
-static const LpqValue lpq_message_fingerprint[] = {{"skip", "PGBIND_LPQ_FP_SKIP"},
-												   {"constant", "PGBIND_LPQ_FP_SKIP | PGBIND_LPQ_FP_CONSTANT"},
-												   {"relation_context", "PGBIND_LPQ_FP_RELATION_CONTEXT"},
-												   {"depth_cuts_messages", "PGBIND_LPQ_FP_DEPTH_CUTS_MESSAGES"},
-												   {NULL, NULL}};
-static const LpqValue lpq_message_normalize[] = {
-	{"walk", "PGBIND_LPQ_NORM_WALK"}, {"comments_skipped", "PGBIND_LPQ_NORM_COMMENTS_SKIPPED"}, {NULL, NULL}};
-static const LpqValue lpq_field_fingerprint[] = {{"skip", "PGBIND_LPQ_FP_SKIP"},
-												 {"sorted", "PGBIND_LPQ_FP_SORTED"},
-												 {"unnamed_targets", "PGBIND_LPQ_FP_UNNAMED_TARGETS"},
-												 {"target_name", "PGBIND_LPQ_FP_TARGET_NAME"},
-												 {"in_any_as_op", "PGBIND_LPQ_FP_IN_ANY_AS_OP"},
-												 {"digit_runs_dropped", "PGBIND_LPQ_FP_DIGIT_RUNS_DROPPED"},
-												 {"temp_hides_relname", "PGBIND_LPQ_FP_TEMP_HIDES_RELNAME"},
-												 {"constant_hides_parent", "PGBIND_LPQ_FP_CONSTANT_HIDES_PARENT"},
-												 {"relation_context", "PGBIND_LPQ_FP_RELATION_CONTEXT"},
-												 {"alias_name", "PGBIND_LPQ_FP_ALIAS_NAME"},
-												 {"outside_relation_context", "PGBIND_LPQ_FP_OUTSIDE_RELATION_CONTEXT"},
-												 {NULL, NULL}};
-static const LpqValue lpq_field_normalize[] = {{"walk", "PGBIND_LPQ_NORM_WALK"},
-											   {"targets", "PGBIND_LPQ_NORM_WALK | PGBIND_LPQ_NORM_TARGETS"},
-											   {"group_by", "PGBIND_LPQ_NORM_WALK | PGBIND_LPQ_NORM_GROUP_BY"},
-											   {"order_by", "PGBIND_LPQ_NORM_WALK | PGBIND_LPQ_NORM_ORDER_BY"},
-											   {"target_value", "PGBIND_LPQ_NORM_TARGET_VALUE"},
-											   {"sort_key", "PGBIND_LPQ_NORM_SORT_KEY"},
-											   {"string_arg", "PGBIND_LPQ_NORM_WALK | PGBIND_LPQ_NORM_STRING_ARG"},
-											   {"quote_from", "PGBIND_LPQ_NORM_QUOTE_FROM"},
-											   {"text_search", "PGBIND_LPQ_NORM_TEXT_SEARCH"},
-											   {"constant_location", "PGBIND_LPQ_NORM_CONSTANT_LOCATION"},
-											   {"param_number", "PGBIND_LPQ_NORM_PARAM_NUMBER"},
-											   {"location_needs_it", "PGBIND_LPQ_NORM_LOCATION_NEEDS"},
-											   {NULL, NULL}};
-
-/* Adds target's key (one of values) to flags; false with file:line when the value is unknown. */
-static bool lpq_key(Cx *cx, const char *target, const char *key, const LpqValue *values, gen_Buf *flags)
+/* Appends "key:value" of target to rules (a JSON array); false with file:line on an unknown value. */
+static bool lpq_key(Cx *cx, const char *target, const char *key, const char *const *values, json_t *rules)
 {
 	const char *v = overrides_get(cx->ov, target, key);
 	if (!v)
 		return true;
-	for (const LpqValue *lv = values; lv->value; lv++)
-		if (strcmp(lv->value, v) == 0) {
-			gen_Buf_printf(flags, "%s%s", flags->len ? " | " : "", lv->flag);
-			return true;
-		}
+	if (one_of(v, values)) {
+		gen_Buf rule = {0};
+		gen_Buf_printf(&rule, "%s:%s", key, v);
+		json_array_append_new(rules, json_string(rule.data));
+		gen_Buf_free(&rule);
+		return true;
+	}
 	gen_Buf known = {0};
-	for (const LpqValue *lv = values; lv->value; lv++)
-		gen_Buf_printf(&known, "%s%s", known.len ? ", " : "", lv->value);
+	for (const char *const *lv = values; *lv; lv++)
+		gen_Buf_printf(&known, "%s%s", known.len ? ", " : "", *lv);
 	bool ok = overrides_fail(cx->ov, cx->err, target, key, "%s %s:%s: not a value of %s (%s)", target, key, v, key,
 							 known.data);
 	gen_Buf_free(&known);
 	return ok;
 }
 
-/* Sets each message's and field's "lpq_flags" (a C expression) and each field's "normalize_order"
- * (where the walk takes it: normalize_order:N, else its place in the proto). */
+static bool has_rule(json_t *rules, const char *const *any)
+{
+	size_t i;
+	json_t *r;
+	json_array_foreach(rules, i, r) if (one_of(json_string_value(r), any)) return true;
+	return false;
+}
+
+/* Sets each message's and field's "libpg_query" (the rules declared for it, "key:value"), each
+ * field's "normalize_order" (where the walk takes it: normalize_order:N, else its place in the
+ * proto) and "embedded" (a message field embedded in its C struct, from the model). */
 static bool declare_libpg_query_rules(Cx *cx, json_t *messages)
 {
+	static const char *const walks[] = {"normalize:walk",     "normalize:targets",    "normalize:group_by",
+										"normalize:order_by", "normalize:string_arg", NULL};
+	static const char *const ints[] = {"normalize:constant_location", "normalize:param_number", "normalize:quote_from",
+									   NULL};
 	size_t i, j;
 	json_t *m, *f;
 	json_array_foreach(messages, i, m)
 	{
 		const char *name = S(m, "name");
-		gen_Buf flags = {0};
-		bool ok = lpq_key(cx, name, "fingerprint", lpq_message_fingerprint, &flags) &&
-				  lpq_key(cx, name, "normalize", lpq_message_normalize, &flags);
-		json_object_set_new(m, "lpq_flags", json_string(flags.len ? flags.data : "0"));
-		gen_Buf_free(&flags);
-		if (!ok)
+		json_t *rules = json_array();
+		json_object_set_new(m, "libpg_query", rules);
+		if (!lpq_key(cx, name, "fingerprint", lpq_message_fingerprint, rules) ||
+			!lpq_key(cx, name, "normalize", lpq_message_normalize, rules))
 			return false;
 		json_array_foreach(json_object_get(m, "fields"), j, f)
 		{
-			gen_Buf target = {0}, any = {0}, ff = {0};
+			gen_Buf target = {0}, any = {0};
 			gen_Buf_printf(&target, "%s.%s", name, S(f, "name"));
 			gen_Buf_printf(&any, "*.%s", S(f, "name"));
-			ok = lpq_key(cx, target.data, "fingerprint", lpq_field_fingerprint, &ff) &&
-				 lpq_key(cx, any.data, "fingerprint", lpq_field_fingerprint, &ff) &&
-				 lpq_key(cx, target.data, "normalize", lpq_field_normalize, &ff);
+			json_t *fr = json_array();
+			json_object_set_new(f, "libpg_query", fr);
+			bool ok = lpq_key(cx, target.data, "fingerprint", lpq_field_fingerprint, fr) &&
+					  lpq_key(cx, any.data, "fingerprint", lpq_field_fingerprint, fr) &&
+					  lpq_key(cx, target.data, "normalize", lpq_field_normalize, fr);
 			/* a walked field holds nodes; a location is an int32 */
 			const char *wire = S(f, "wire");
 			bool child = strcmp(wire, "NODE") == 0 || strcmp(wire, "ONEOF") == 0 || strcmp(wire, "MESSAGE") == 0 ||
 						 strcmp(wire, "REPEATED_NODE") == 0 || strcmp(wire, "REPEATED_MESSAGE") == 0;
-			if (ok && ff.len &&
-				((strstr(ff.data, "NORM_WALK") && !child) ||
-				 ((strstr(ff.data, "CONSTANT_LOCATION") || strstr(ff.data, "PARAM_NUMBER") ||
-				   strstr(ff.data, "QUOTE_FROM")) &&
-				  strcmp(wire, "INT32") != 0)))
+			if (ok && ((has_rule(fr, walks) && !child) || (has_rule(fr, ints) && strcmp(wire, "INT32") != 0)))
 				ok = overrides_fail(cx->ov, cx->err, target.data, "normalize", "%s (%s) cannot be %s", target.data,
-									wire, ff.data);
-			json_t *conv;
-			size_t k;
-			json_array_foreach(json_object_get(m, "from_pg"), k,
-							   conv) if (strcmp(S(conv, "conv"), "EMBEDDED") == 0 &&
-										 strcmp(S(conv, "ast_field"), S(f, "name")) == 0)
-				gen_Buf_printf(&ff, "%sPGBIND_LPQ_EMBEDDED", ff.len ? " | " : "");
+									wire, overrides_get(cx->ov, target.data, "normalize"));
 			const char *order = ok ? overrides_get(cx->ov, target.data, "normalize_order") : NULL;
 			char *end = NULL;
 			long n = order ? strtol(order, &end, 10) : (long)j;
 			if (order && (*end || n < 0 || n > 255))
 				ok = overrides_fail(cx->ov, cx->err, target.data, "normalize_order",
 									"%s normalize_order:%s: a number from 0 to 255", target.data, order);
-			json_object_set_new(f, "lpq_flags", json_string(ff.len ? ff.data : "0"));
+			bool embedded = false;
+			json_t *conv;
+			size_t k;
+			json_array_foreach(json_object_get(m, "from_pg"), k, conv) embedded |=
+				strcmp(S(conv, "conv"), "EMBEDDED") == 0 && strcmp(S(conv, "ast_field"), S(f, "name")) == 0;
 			json_object_set_new(f, "normalize_order", json_integer(n));
+			json_object_set_new(f, "embedded", json_boolean(embedded));
 			gen_Buf_free(&target);
 			gen_Buf_free(&any);
-			gen_Buf_free(&ff);
 			if (!ok)
 				return false;
 		}

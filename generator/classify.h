@@ -13,6 +13,7 @@
  *   SCALAR       int/Oid/bool/double/... field -> proto scalar of the same family
  *   CHAR         char -> one-char string ('\0' -> unset)
  *   CSTRING      char * -> string (NULL -> unset)
+ *   VALUE_STRING char * of a value node (String.sval, ...: empty_string:keep) -> string, never NULL
  *   ENUM         C enum -> proto enum, by constant name
  *   NODE         pointer to any node -> Node
  *   MESSAGE      pointer to node struct X -> message X directly
@@ -21,6 +22,7 @@
  *   LIST         List * -> repeated Node (NULL cells kept)
  *   BITMAPSET    Bitmapset * -> repeated uint64
  *   VALUE_UNION  union of value nodes (A_Const.val) -> oneof of their messages
+ *   VALUE_UNION_UNLESS  the same, absent when a bool field says so (absent_when:isnull)
  *   LIST_CELLS, INT_CELLS, OID_CELLS   the cells of a List node itself (overrides only)
  * Wire kinds (AST -> protobuf; each is one macro in runtime/encode.c): INT32 UINT32 INT64 UINT64
  *   BOOL DOUBLE STRING ENUM NODE MESSAGE REPEATED_NODE REPEATED_MESSAGE PACKED_UINT64 ONEOF.

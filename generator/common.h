@@ -38,7 +38,7 @@ typedef struct {
 bool gen_fail(gen_Error *err, const char *file, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-/* Prints err as "file:line:col: error: message" on stderr. */
+/* Prints err as "file:line:col: error: message" on stderr (line and col left out when 0). */
 void gen_Error_print(const gen_Error *err);
 
 /* Reads a whole file into a NUL-terminated malloc'd buffer. */

@@ -158,7 +158,7 @@ static void build_fp_tables(void)
 		}
 		fm->name = d->name;
 		fm->name_len = (uint8_t)strlen(d->name);
-		fm->skip = lm->flags & PGBIND_LPQ_FP_SKIP;
+		fm->skip = lm->flags & (PGBIND_LPQ_FP_SKIP | PGBIND_LPQ_FP_CONSTANT); /* a constant counts for nothing */
 		fm->constant = lm->flags & PGBIND_LPQ_FP_CONSTANT;
 		for (uint32_t i = 0; i < d->n_fields; i++) {
 			uint32_t lpq = lm->fields[i].flags;

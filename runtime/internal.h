@@ -48,7 +48,7 @@ pgbind_ParseResult *pgbind_copy_replacing_lossy_empty(const pgbind_ParseResult *
 
 /* Whether a and b differ, locations aside (the fields PostgreSQL's equal() skips, and RawStmt's
  * stmt_len); the first difference's field path goes to path ("ParseResult.stmts[0].stmt.
- * DeclareCursorStmt.options (16, then 0)"). lenient: NULL in a matches "" in b in the char *
+ * DeclareCursorStmt.options (272, then 256)"). lenient: NULL in a matches "" in b in the char *
  * fields the protocol cannot tell apart (a tree decoded from protobuf holds NULL there). */
 bool pgbind_first_difference(const pgbind_ParseResult *a, const pgbind_ParseResult *b, bool lenient, char *path,
 							 size_t size);
@@ -105,7 +105,7 @@ enum {
 	PGBIND_LPQ_NORM_CONSTANT_LOCATION = 1u << 21, /* [constant_location] a location (>= 0) where a constant starts */
 	PGBIND_LPQ_NORM_PARAM_NUMBER = 1u << 22,      /* [param_number] a parameter's number ($n): the walk
 												   * numbers its constants after the highest */
-	PGBIND_LPQ_NORM_LOCATION_NEEDS = 1u << 25,    /* [location_needs_it] a string: the message's constant_location
+	PGBIND_LPQ_NORM_LOCATION_NEEDS_IT = 1u << 25, /* [location_needs_it] a string: the message's constant_location
 												* counts only when it is set */
 	/* the version's (declared on ParseResult, the root) */
 	PGBIND_LPQ_FP_DEPTH_CUTS_MESSAGES = 1u << 26, /* [fingerprint:depth_cuts_messages] the 100-level cut also

@@ -83,7 +83,7 @@ static void build_plans(void)
 											   &p->target_value,      &p->sort_key};
 			static const uint32_t role_flag[] = {
 				PGBIND_LPQ_NORM_CONSTANT_LOCATION, PGBIND_LPQ_NORM_PARAM_NUMBER, PGBIND_LPQ_NORM_STRING_ARG,
-				PGBIND_LPQ_NORM_QUOTE_FROM,        PGBIND_LPQ_NORM_TEXT_SEARCH,  PGBIND_LPQ_NORM_LOCATION_NEEDS,
+				PGBIND_LPQ_NORM_QUOTE_FROM,        PGBIND_LPQ_NORM_TEXT_SEARCH,  PGBIND_LPQ_NORM_LOCATION_NEEDS_IT,
 				PGBIND_LPQ_NORM_TARGETS,           PGBIND_LPQ_NORM_GROUP_BY,     PGBIND_LPQ_NORM_ORDER_BY,
 				PGBIND_LPQ_NORM_TARGET_VALUE,      PGBIND_LPQ_NORM_SORT_KEY};
 			for (size_t r = 0; r < sizeof role_flag / sizeof *role_flag; r++)
@@ -92,6 +92,10 @@ static void build_plans(void)
 			if (fl & (PGBIND_LPQ_NORM_CONSTANT_LOCATION | PGBIND_LPQ_NORM_PARAM_NUMBER | PGBIND_LPQ_NORM_QUOTE_FROM |
 					  PGBIND_LPQ_NORM_TEXT_SEARCH))
 				p->enters = true;
+			/* targets, group_by, order_by and string_arg are walked too */
+			if (fl & (PGBIND_LPQ_NORM_TARGETS | PGBIND_LPQ_NORM_GROUP_BY | PGBIND_LPQ_NORM_ORDER_BY |
+					  PGBIND_LPQ_NORM_STRING_ARG))
+				fl |= PGBIND_LPQ_NORM_WALK;
 			if (!((fl & PGBIND_LPQ_NORM_WALK) || ((lm->flags & PGBIND_LPQ_NORM_WALK) && is_child(f))))
 				continue;
 			if (used >= MAX_PLAN_FIELDS) {

@@ -2,8 +2,8 @@
  * pg_headers.h -- PostgreSQL's node headers and libpg_query's internal entry points, for the
  * runtime files that touch PostgreSQL nodes (from_pg.c, to_pg.c, pg_route.c) and no others.
  *
- * pg_query.h describes the library (PostgreSQL 15.1); the server headers (15.x) define the same
- * version macros with their own minor release. The library's version is the one the protocol
+ * pg_query.h describes the library (its PostgreSQL version, 15.1 in 15-4.0.0); the server headers
+ * define the same version macros with their own minor release. The library's version is the one the protocol
  * reports, so it is kept as pgbind_libpg_query_version_num before the server headers come in.
  *
  * Never read or write libpg_query's globals (CurrentMemoryContext, PG_exception_stack) from
@@ -39,7 +39,7 @@ enum { pgbind_libpg_query_version_num = PG_VERSION_NUM };
 #define PGBIND_RAW_PARSE(sql) pg_query_raw_parse(sql)
 #endif
 
-/* Exported by libpg_query 15 but not declared in its public header. */
+/* Exported by libpg_query but not declared in its public header. */
 PgQueryProtobuf pg_query_nodes_to_protobuf(const void *obj);
 List *pg_query_protobuf_to_nodes(PgQueryProtobuf protobuf);
 uint64_t pg_query_fingerprint_node(const void *node);

@@ -6,8 +6,8 @@
  * protobuf in between. pgbind_encode() writes that AST as protobuf bytes identical to
  * libpg_query's own pg_query_parse_protobuf().
  *
- * Memory: every function that creates something takes a pgbind_Arena, the last argument before
- * the status. What it creates lives in that arena until pgbind_Arena_Free(); there is no
+ * Memory: every function that creates something takes a pgbind_Arena, after the inputs and the
+ * options (pgbind_to_pg_parse_tree: a PostgreSQL memory context instead). What it creates lives in that arena until pgbind_Arena_Free(); there is no
  * per-object free, and nothing is allocated behind the caller's back.
  *
  * Errors: functions return NULL/false and, when `status` is not NULL, fill it with a code, a
@@ -232,7 +232,7 @@ PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *me
  *
  * With options->check_deparse, every result is parsed back and compared so: the SQL is returned
  * only when it gives the tree's statements again, else PGBIND_ERROR_ROUND_TRIP with the first
- * differing field path ("ParseResult.stmts[0].stmt.DeclareCursorStmt.options (64, then 0)").
+ * differing field path ("ParseResult.stmts[0].stmt.DeclareCursorStmt.options (272, then 256)").
  * libpg_query's deparser writes SQL of another tree for some statements (DECLARE c ASENSITIVE
  * CURSOR, SHOW ALL, CLUSTER VERBOSE: `pgbind verify -v` lists them). A tree decoded from protobuf
  * holds NULL where the SQL had "" in those char * fields: NULL there matches "". The check costs

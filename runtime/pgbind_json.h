@@ -4,15 +4,16 @@
  *
  * pgbind_json() writes the text straight from the tree into one growing buffer, with no JSON
  * object model in between, byte-identical to pg_query_parse() of libpg_query 15-4.0.0 for the
- * same statements except where that output is wrong; runtime/json.c lists the format's rules and
- * each such case. The one a parse produces: an Integer below zero, which libpg_query leaves out
+ * same statements except where that output is wrong; runtime/json_internal.h lists the format's
+ * rules and each such case. The one a parse produces: an Integer below zero, which libpg_query leaves out
  * (`SELECT -5` gives "ival":{}); pgbind writes "ival":{"ival":-5}.
  * pgbind_json_read() reads that format, libpg_query's and pgbind's, into a tree that encodes to the
  * same protobuf bytes as pg_query_parse_protobuf().
  *
  * Memory, errors and threads as in pgbind.h: results live in the arena; on failure NULL comes back
  * and status (if not NULL) says why; several threads may call these at once with their own
- * arenas (the key tables both use are built once per process, under pthread_once).
+ * arenas (the key tables both use are built by the first call that needs them, under a lock; a build
+ * that ran out of memory is tried again).
  */
 #ifndef PGBIND_JSON_H
 #define PGBIND_JSON_H
@@ -53,8 +54,9 @@ PGBIND_API const char *pgbind_json(const pgbind_ParseResult *tree, const pgbind_
  * for any field; a later duplicate key replaces the earlier value; {} and null are a NULL node.
  * String bytes >= 0x80 are taken as they are, UTF-8 or not (as pgbind_decode takes them).
  *
- * Errors, each with status->offset = the byte offset of the problem and status->message starting
- * "line L, column C: " (1-based; columns count characters, a UTF-8 sequence being one):
+ * Errors other than PGBIND_ERROR_ARGUMENT and running out of memory for the key tables come with
+ * status->offset = the byte offset of the problem and status->message starting "line L, column
+ * C: " (1-based; columns count characters, a UTF-8 sequence being one):
  *   PGBIND_ERROR_MALFORMED  not JSON: unexpected character or end, bad literal or number, bad
  *                           escape, raw control character in a string, \u0000, lone surrogate,
  *                           text after the value, empty input

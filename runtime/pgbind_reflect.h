@@ -22,7 +22,7 @@ typedef enum pgbind_WireKind {
 	PGBIND_WIRE_UINT64,           /* uint64_t */
 	PGBIND_WIRE_BOOL,             /* bool */
 	PGBIND_WIRE_DOUBLE,           /* double */
-	PGBIND_WIRE_STRING,           /* const char *, never NULL, "" = unset */
+	PGBIND_WIRE_STRING,           /* const char *; NULL = unset (the value nodes' strings: never NULL) */
 	PGBIND_WIRE_ENUM,             /* a generated enum (int); type_index: pgbind_enum_descs */
 	PGBIND_WIRE_NODE,             /* pgbind_Node * */
 	PGBIND_WIRE_MESSAGE,          /* pointer to a message struct; type_index: pgbind_message_descs */
@@ -94,7 +94,7 @@ PGBIND_API const char *pgbind_enum_value_name(int32_t enum_index, int32_t number
 
 /*
  * Names the field at byte `offset` of a protobuf ParseResult (data, len), e.g.
- * "stmts[0].stmt.SelectStmt.targetList[1].ResTarget.val", into out (NUL-terminated, truncated to
+ * "ParseResult.stmts[0].stmt.SelectStmt.targetList[1].ResTarget.val", into out (NUL-terminated, truncated to
  * size). For reporting where two encodings first differ. Stops with "?" where the bytes are not
  * a valid encoding.
  */

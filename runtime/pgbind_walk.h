@@ -9,7 +9,7 @@
  *     PostgreSQL's raw_expression_tree_walker convention, and the way to keep context (the
  *     statement you are in, the CTE names in scope) on the C stack.
  *   - pgbind_walk() calls a callback on a node and on every node below it, in pre-order. It
- *     keeps its own stack on the heap, so no tree is too deep for it.
+ *     keeps its own stack (on the heap beyond 64 levels), so no tree is too deep for it.
  *
  * And two ways to rewrite: pgbind_mutate_children() offers each child slot of one node to a
  * callback, which may replace the child, clear the slot or remove a list element; pgbind_mutate()

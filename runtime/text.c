@@ -211,7 +211,7 @@ const char *pgbind_text(const pgbind_ParseResult *tree, pgbind_Arena *arena, pgb
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
 		return NULL;
 	}
-	Text t = {.max_depth = PGBIND_DEFAULT_MAX_DEPTH};
+	Text t = {.depth = -1, .max_depth = PGBIND_DEFAULT_MAX_DEPTH}; /* ParseResult is level 0, as elsewhere */
 	const pgbind_MessageDesc *d = pgbind_message_desc_by_name("ParseResult");
 	puts_(&t, "ParseResult\n");
 	bool ok = message(&t, d, tree, 1);

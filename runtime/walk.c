@@ -279,13 +279,10 @@ static Step list_changed(Walker *w, const char *owner, const char *field)
 /* A frame at the start of node's slots; false when node's tag is not a node kind. */
 static bool node_frame(pgbind_Node *node, Frame *fr)
 {
-	uint32_t tag = (uint32_t)node->tag;
-	if (tag == 0 || tag >= PGBIND_NODE_TAG_LIMIT)
+	const pgbind_MessageDesc *d = pgbind_node_desc((uint32_t)node->tag);
+	if (!d)
 		return false;
-	int32_t message = walk_message_of_tag[tag];
-	if (walk_tag_of_message[message] != tag)
-		return false;
-	*fr = (Frame){.msg = node, .message = message, .parent = node};
+	*fr = (Frame){.msg = node, .message = (int32_t)(d - pgbind_message_descs), .parent = node};
 	return true;
 }
 
@@ -372,7 +369,7 @@ static pgbind_WalkResult run_stack(Frame first, Walker *w)
 		case STEP_CHILD:
 			if (!node_frame(w->yield, &next)) {
 				pgbind_fail(w->status, PGBIND_ERROR_INVALID, "a child of a %s has tag %u, which is not a node kind",
-							walk_message_name[top->message], (unsigned)w->yield->tag);
+							pgbind_message_descs[top->message].name, (unsigned)w->yield->tag);
 				result = PGBIND_WALK_FAILED;
 			} else if (!stack_push(&st, next, w->status)) {
 				result = PGBIND_WALK_FAILED;

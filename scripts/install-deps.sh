@@ -3,8 +3,11 @@
 #
 # Checks with dpkg (fast, no network) and installs only what is missing, with apt-get, when it
 # can (root, or sudo without a password). Otherwise it names the packages and the command, and
-# fails. `make` runs this before every build.
+# fails. `make` runs this before every goal that builds or tests. With --check it installs
+# nothing: it names what is missing and fails (the Rust crate's build script asks for that).
 set -eu
+check_only=false
+[ "${1:-}" = --check ] && check_only=true
 
 # the compiler (a minimal Debian has none; gcc recommends libc6-dev only, so it is named) and git
 # (check-format lists the C files with it); build and generate: the next six; tests: pkg-config
@@ -27,6 +30,11 @@ done
 [ -z "$missing" ] && exit 0
 
 echo "pgbind: missing Debian packages:$missing" >&2
+if $check_only; then
+	echo "pgbind: error: install them (as root): apt-get install -y$missing" >&2
+	echo "pgbind: (or run \`make\` in the pgbind checkout, which installs them)" >&2
+	exit 1
+fi
 if ! command -v apt-get >/dev/null 2>&1; then
 	echo "pgbind: error: apt-get not found; pgbind builds on Debian 12 (bookworm). Install:$missing" >&2
 	exit 1

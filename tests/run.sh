@@ -6,6 +6,10 @@
 # when it fails (and its summary lines always). The last line is the total: "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.." || exit 2
+if [ "${1:-}" = --list ]; then # the parts PARTS can name
+	sed -n 's/^section \([a-z]*\) "\(.*\)"$/\1\t\2/p' "$0"
+	exit 0
+fi
 
 BUILD=${BUILD:-build}
 GEN_ARGS=${GEN_ARGS:?run through make check}
@@ -46,6 +50,11 @@ else
 	DEBIAN_SQL_MISSING="(the list $DEBIAN_SQL_LIST itself)"
 fi
 
+if [ "${QUICK:-}" = 1 ]; then
+	DEBIAN_SQL=""
+	echo "     (QUICK=1: the Debian corpus is left out; make check runs it)"
+fi
+
 # Sanitized programs need about three times the stack (pgbind.h): give them room when the whole
 # suite runs sanitized (make check SAN=...).
 if [ -n "${SAN:-}" ]; then
@@ -58,8 +67,23 @@ trap 'rm -rf "$TMP"' EXIT INT TERM
 passed=0
 failed=0
 
-# step NAME CMD...: runs CMD, counts it.
+# The parts of the suite (`make check PARTS="unit parse"`, tests/run.sh --list): each `section ID
+# TITLE` starts one; with PARTS set, the steps of the others are not run. QUICK=1 (make
+# check-quick) leaves the Debian corpus out: the project corpus alone goes through every path.
+PARTS=${PARTS:-}
+RUN=yes
+section() {
+	if [ -z "$PARTS" ] || printf ' %s ' "$PARTS" | grep -q " $1 "; then
+		RUN=yes
+		echo "== $2"
+	else
+		RUN=no
+	fi
+}
+
+# step NAME CMD...: runs CMD, counts it (in a selected part).
 step() {
+	[ "$RUN" = yes ] || return 0
 	name=$1
 	shift
 	log=$TMP/step.log
@@ -89,6 +113,7 @@ step() {
 
 # expect_fail NAME PATTERN CMD...: CMD must exit non-zero and print PATTERN (grep -E).
 expect_fail() {
+	[ "$RUN" = yes ] || return 0
 	name=$1
 	pattern=$2
 	shift 2
@@ -101,13 +126,17 @@ expect_fail() {
 	' sh "$pattern" "$@"
 }
 
-echo "== generated code"
+section generated "generated code"
 # shellcheck disable=SC2086
 step "hand-written C follows .clang-format (make check-format)" make -s check-format BUILD="$BUILD"
 step "generated/ is in sync with its inputs (check-generated)" "$BUILD/pgbind-gen" $GEN_ARGS --check
 step "schema model is what libclang reads from the headers today" sh -c "
 	'$BUILD/pgbind-extract' --include-dir '$PG_INCLUDE_SERVER' --out '$TMP/nodes.json' >/dev/null &&
 	diff -u '$MODEL' '$TMP/nodes.json'"
+# GEN_ARGS without its targets: the inputs alone.
+gen_inputs() {
+	echo "$GEN_ARGS" | sed 's/--target [^ ]*//g; s/--templates [^ ]*//g; s/--out [^ ]*//g'
+}
 # GEN_ARGS with every target's --out DIR moved under $1 (all targets write below generated/).
 gen_args_into() {
 	echo "$GEN_ARGS" | sed "s|--out \([^ ]*\)|--out $1/\1|g"
@@ -125,12 +154,28 @@ for target in $(ls generated); do
 		"$BUILD/pgbind-gen" $(gen_args_into "$TMP/stale") --check
 done
 
-echo "== generator errors"
+# shellcheck disable=SC2086
+step "pgbind-gen --dump-view writes the view model" "$BUILD/pgbind-gen" $(gen_inputs) \
+	--dump-view "$TMP/view.json"
+step "every key of the view model is documented in docs/view-model.md, and no other" \
+	tests/generator/view_keys.sh "$TMP/view.json" docs/view-model.md
+grep -v '^| `messages\[\]\.fields\[\]\.wire`' docs/view-model.md >"$TMP/view-model.md"
+expect_fail "... a key the document leaves out fails that check" 'does not list:' \
+	tests/generator/view_keys.sh "$TMP/view.json" "$TMP/view-model.md"
+echo '| `messages[].no_such_key` | neutral | x | x |' >>"$TMP/view-model.md"
+expect_fail "... and so does a key the view does not have" 'the view does not have:' \
+	tests/generator/view_keys.sh "$TMP/view.json" "$TMP/view-model.md"
+
+section generator "generator errors"
 mkdir -p "$TMP/badtmpl"
 printf '{{#messages}}\n{{name}}\n' >"$TMP/badtmpl/x.c.tmpl"
 expect_fail "a broken template stops the generator with file:line:col" "x.c.tmpl:1:1: error: section 'messages' is never closed" \
-	"$BUILD/pgbind-gen" $(echo "$GEN_ARGS" | sed 's/--templates [^ ]*//g; s/--out [^ ]*//g') --templates "$TMP/badtmpl" --out "$TMP/badout"
+	"$BUILD/pgbind-gen" $(gen_inputs) --target c --templates "$TMP/badtmpl" --out "$TMP/badout"
 step "... and leaves no output behind" test ! -e "$TMP/badout"
+expect_fail "a template folder that names no target, without --target, is refused" "no target is named by that folder" \
+	"$BUILD/pgbind-gen" $(gen_inputs) --templates "$TMP/badtmpl" --out "$TMP/badout"
+expect_fail "an unknown --target is refused, the targets listed" "unknown target 'cobol'; the targets: c rust" \
+	"$BUILD/pgbind-gen" $(gen_inputs) --target cobol
 PROTO=$(echo "$GEN_ARGS" | sed 's/.*--proto \([^ ]*\).*/\1/')
 sed 's/^  string relname = 3 \[json_name="relname"\];/  string relname = 3 [json_name="relnam"];/' "$PROTO" >"$TMP/renamed.proto"
 expect_fail "a proto field without a C field names message, field and both locations" \
@@ -166,7 +211,7 @@ expect_fail "a missing header stops the extractor" "header not found" \
 	"$BUILD/pgbind-extract" --include-dir "$TMP/nowhere" --out "$TMP/never.json"
 step "... and writes no model" test ! -e "$TMP/never.json"
 
-echo "== version bumps"
+section bumps "version bumps"
 # The fixtures edit Debian's PostgreSQL 15 inputs (installed whatever PG_QUERY_DIR names).
 step "bump fixtures: 15's inputs edited as 16-18 change them, regenerated, compiled" \
 	env BUILD="$BUILD" PG_INCLUDE_SERVER="$(pg_config --includedir-server)" \
@@ -178,7 +223,7 @@ if [ -z "${PG_QUERY_DIR:-}" ]; then
 	pqd=$TMP/pg_query_dir
 	mkdir -p "$pqd/src/postgres" "$pqd/protobuf"
 	ln -s /usr/include/pg_query.h "$pqd/pg_query.h"
-	ln -s /usr/lib/x86_64-linux-gnu/libpg_query.a "$pqd/libpg_query.a"
+	ln -s "${PG_QUERY_STATIC:?}" "$pqd/libpg_query.a"
 	ln -s /usr/include/pg_query/pg_query.proto /usr/include/pg_query/pg_query.pb-c.h "$pqd/protobuf/"
 	ln -s /usr/include/pg_query/pg_query_internal.h "$pqd/src/"
 	ln -s "$PG_INCLUDE_SERVER" "$pqd/src/postgres/include"
@@ -189,19 +234,19 @@ else
 	echo "     (every step of this run takes its inputs from PG_QUERY_DIR=$PG_QUERY_DIR)"
 fi
 
-echo "== unit tests"
+section unit "unit tests"
 step "proto reader" "$BUILD/tests/test_proto_read"
 step "template engine" "$BUILD/tests/test_template"
 step "classifier" "$BUILD/tests/test_classify"
 step "the command's input: line positions in one pass, statements and their lines" "$BUILD/tests/test_input"
 
-echo "== parse direction"
+section parse "parse direction"
 step "classic mistakes, A_Const kinds, errors, depth, arena" "$BUILD/tests/test_parse"
 step "decoder: malformed input, wire-format latitude, depth" "$BUILD/tests/test_decode"
 step "deparse: empty strings protobuf cannot carry, the round-trip check" "$BUILD/tests/test_deparse"
 step "normalize: each of libpg_query's rules, the scanner's corners, bad input" "$BUILD/tests/test_normalize"
 
-echo "== JSON, walker, examples"
+section json "JSON, walker, examples"
 step "Debian corpus: every file $DEBIAN_SQL_LIST names is in $DEBIAN_SQL_DIR ($DEBIAN_SQL_N)" sh -c "
 	[ -z '$DEBIAN_SQL_MISSING' ] || { echo 'missing:$DEBIAN_SQL_MISSING'; exit 1; }"
 # shellcheck disable=SC2086
@@ -211,17 +256,21 @@ step "JSON: libpg_query's text, its bugs, malformed input, every corpus statemen
 step "walker and mutator over every node kind; the examples" "$BUILD/tests/test_walk" --examples "$BUILD/examples" \
 	$SQL $DEBIAN_SQL
 
-echo "== every node kind"
+section nodes "every node kind"
 step "property test: random trees of all 238 kinds, every field, both directions" "$BUILD/tests/test_property"
 step "pgbind verify: project corpus (tests/sql)" "$BUILD/pgbind" verify $SQL
-# shellcheck disable=SC2086
-step "pgbind verify: Debian corpus ($DEBIAN_SQL_N files of $DEBIAN_SQL_DIR)" "$BUILD/pgbind" verify $DEBIAN_SQL
-step "coverage: every node kind the raw grammar builds is exercised" sh -c "
-	'$BUILD/pgbind' verify --coverage='$TMP/coverage.txt' $SQL $DEBIAN_SQL >/dev/null;
-	tests/coverage/check_coverage.sh '$TMP/coverage.txt' $PG_MAJOR"
-cp "$TMP/coverage.txt" "$BUILD/coverage.txt" 2>/dev/null
+if [ -n "$DEBIAN_SQL" ]; then
+	# shellcheck disable=SC2086
+	step "pgbind verify: Debian corpus ($DEBIAN_SQL_N files of $DEBIAN_SQL_DIR)" "$BUILD/pgbind" verify $DEBIAN_SQL
+fi
+if [ "${QUICK:-}" != 1 ]; then # the kinds are counted over both corpora
+	step "coverage: every node kind the raw grammar builds is exercised" sh -c "
+		'$BUILD/pgbind' verify --coverage='$TMP/coverage.txt' $SQL $DEBIAN_SQL >/dev/null;
+		tests/coverage/check_coverage.sh '$TMP/coverage.txt' $PG_MAJOR"
+	cp "$TMP/coverage.txt" "$BUILD/coverage.txt" 2>/dev/null
+fi
 
-echo "== command line"
+section cli "command line"
 step "parse --format=text shows the NULL cell of SELECT DISTINCT" sh -c "
 	echo 'SELECT DISTINCT a FROM t' | '$BUILD/pgbind' parse --format=text | grep -q 'distinctClause\[0\]: NULL'"
 printf 'SELECT 1;\nSELECT a FROM WHERE;\n' >"$TMP/bad.sql"
@@ -293,7 +342,7 @@ expect_fail "SQL with a NUL byte is refused" "a NUL byte at offset 8" sh -c "pri
 step "empty input parses to no statements" sh -c "
 	printf '' | '$BUILD/pgbind' parse --format=json | grep -qx '{\"version\":${PG_MAJOR}0[0-9][0-9][0-9],\"stmts\":\[\]}'"
 
-echo "== hardening: allocation failure, threads, bad input"
+section hardening "hardening: allocation failure, threads, bad input"
 step "hardening: arena failures, 6 threads, bad input, deep nesting" "$BUILD/tests/test_hardening" $SQL
 if [ -x "$BUILD/tests/test_hardening_wrap" ]; then
 	step "hardening: pgbind's own malloc calls failed one by one" "$BUILD/tests/test_hardening_wrap" --only=alloc
@@ -306,7 +355,7 @@ step "valgrind: allocation failure sweep" valgrind -q --error-exitcode=9 --leak-
 	"$BUILD/tests/test_hardening" --only=alloc
 fi
 
-echo "== sanitizers (AddressSanitizer + UndefinedBehaviorSanitizer) and valgrind"
+section sanitizers "sanitizers (AddressSanitizer + UndefinedBehaviorSanitizer) and valgrind"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 step "ASan+UBSan: classic mistakes, errors, depth" "$SAN_BUILD/tests/test_parse"
 step "ASan+UBSan: decoder on malformed input" "$SAN_BUILD/tests/test_decode"
@@ -323,7 +372,7 @@ step "valgrind: decoder on malformed input" valgrind -q --error-exitcode=9 --lea
 	--errors-for-leak-kinds=definite "$BUILD/tests/test_decode"
 fi
 
-echo "== fuzzing (libFuzzer, ${FUZZ_SECONDS:-60} s a target, fixed seed)"
+section fuzz "fuzzing (libFuzzer, ${FUZZ_SECONDS:-60} s a target, fixed seed)"
 if [ -n "${HAVE_FUZZ:-}" ]; then
 	step "fuzz: saved regressions, then parse, decode and JSON targets" env BUILD="$BUILD" \
 		FUZZ_SECONDS="${FUZZ_SECONDS:-60}" tests/fuzz/run.sh
@@ -332,7 +381,7 @@ else
 	step "clang present for fuzzing" false
 fi
 
-echo "== the Rust crate (bindings/rust)"
+section rust "the Rust crate (bindings/rust)"
 # cargo's harness prints "test result: ok. N passed; M failed; ..." per test binary: added up here
 # into the suite's plain line.
 cargo_counts() {
@@ -356,7 +405,7 @@ if [ -n "$DEBIAN_SQL" ]; then
 		sh -c "cd bindings/rust && $CARGO_RUN test --release --test verify -- $DEBIAN_SQL"
 fi
 
-echo "== library, install, vendoring"
+section install "library, install, vendoring"
 step "the shared library exports only pgbind_ symbols" sh -c "
 	syms=\$(nm -D --defined-only '$BUILD/libpgbind.so' | awk '{print \$3}' | grep -v '^__odr_asan');
 	test -n \"\$syms\" && ! printf '%s\\n' \"\$syms\" | grep -v '^pgbind_'"

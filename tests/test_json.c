@@ -112,49 +112,6 @@ static pgbind_Node *target0(const pgbind_ParseResult *t)
 	return s->n_targetList ? ((pgbind_ResTarget *)s->targetList[0])->val : NULL;
 }
 
-/* Whether the linked libpg_query writes an Integer below zero as {} (15-4.0.0 does; 17-6.1.0
- * does not): asked once, by parsing SELECT -1. */
-static bool negative_integer_bug(void)
-{
-	static int known = -1;
-	if (known < 0) {
-		PgQueryParseResult r = pg_query_parse("SELECT -1");
-		known = !r.error && strstr(r.parse_tree, "{\"A_Const\":{\"ival\":{},") != NULL;
-		pg_query_free_parse_result(r);
-	}
-	return known;
-}
-
-/* libpg_query 15-4.0.0's bugs applied to our text, where the linked library has them: an Integer
- * below zero, {"ival":-N}, is written as {} (it writes ival only when > 0). A '{' followed by
- * "ival":- cannot occur inside a JSON string, whose quotes are escaped. Returns a malloc'd copy. */
-static char *with_libpg_query_bugs(const char *json, int *n_applied)
-{
-	char *out = malloc(strlen(json) + 1), *o = out;
-	*n_applied = 0;
-	if (!negative_integer_bug()) {
-		strcpy(out, json);
-		return out;
-	}
-	for (const char *p = json; *p;) {
-		if (strncmp(p, "{\"ival\":-", 9) == 0) {
-			const char *q = p + 9;
-			while (*q >= '0' && *q <= '9')
-				q++;
-			if (*q == '}' && q > p + 9) {
-				*o++ = '{';
-				*o++ = '}';
-				p = q + 1;
-				(*n_applied)++;
-				continue;
-			}
-		}
-		*o++ = *p++;
-	}
-	*o = '\0';
-	return out;
-}
-
 /* ---- libpg_query's JSON bugs ----------------------------------------------------------------- */
 
 /* 1. A negative Integer: libpg_query 15 writes "ival" only when > 0, so -5 reads back as 0. */
@@ -162,7 +119,7 @@ static void test_negative_integers(void)
 {
 	static const char *const sqls[] = {"SELECT -5", "CREATE SEQUENCE s INCREMENT BY -1 MINVALUE -10 MAXVALUE 5",
 									   "SELECT 0, 7, a[-1]"};
-	if (!negative_integer_bug()) {
+	if (!library_loses_negative_integers()) {
 		/* a libpg_query without the bug (17): its text is ours */
 		for (size_t i = 0; i < sizeof sqls / sizeof *sqls; i++) {
 			char *t = theirs(sqls[i]);
@@ -192,7 +149,7 @@ static void test_negative_integers(void)
 	CHECK(v && ((pgbind_A_Const *)v)->val && ((pgbind_Integer *)((pgbind_A_Const *)v)->val)->ival == 0,
 		  "libpg_query's JSON says 0");
 	int n;
-	char *applied = o ? with_libpg_query_bugs(o, &n) : NULL;
+	char *applied = o ? json_with_known_bugs(o, &n) : NULL;
 	CHECK(applied && t && n == 1 && strcmp(applied, t) == 0, "the only difference is the bug: %s", S(applied));
 	free(applied);
 	free(t);
@@ -208,7 +165,7 @@ static void test_negative_integers(void)
 	CHECK(o && strstr(o, "{\"Integer\":{\"ival\":-10}}") && strstr(o, "{\"Integer\":{\"ival\":5}}"),
 		  "MINVALUE -10, MAXVALUE 5: %s", S(o));
 	CHECK(o && encodes_like_libpg_query(read_json(o, &st), sql), "read(ours) encodes like libpg_query");
-	applied = o ? with_libpg_query_bugs(o, &n) : NULL;
+	applied = o ? json_with_known_bugs(o, &n) : NULL;
 	CHECK(applied && t && n == 2 && strcmp(applied, t) == 0, "only the bug differs");
 	free(applied);
 	free(t);
@@ -216,7 +173,7 @@ static void test_negative_integers(void)
 	/* zero is the default and both leave it out; positive values agree */
 	t = theirs("SELECT 0, 7, a[-1]");
 	o = ours("SELECT 0, 7, a[-1]");
-	applied = o ? with_libpg_query_bugs(o, &n) : NULL;
+	applied = o ? json_with_known_bugs(o, &n) : NULL;
 	CHECK(applied && t && n == 1 && strcmp(applied, t) == 0, "0 and 7 agree, a[-1] is the bug: %s", S(o));
 	CHECK(o && strstr(o, "\"ival\":{},\"location\":7") && strstr(o, "\"ival\":{\"ival\":7}"),
 		  "0 is {}, 7 is {\"ival\":7}");
@@ -800,7 +757,7 @@ static void corpus_statement(Corpus *c, const char *file, int line, const char *
 
 	/* text: ours, with libpg_query's bugs applied, is theirs byte for byte */
 	int n_bugs = 0;
-	char *buggy = o ? with_libpg_query_bugs(o, &n_bugs) : NULL;
+	char *buggy = o ? json_with_known_bugs(o, &n_bugs) : NULL;
 	bool ok = buggy && strcmp(buggy, their.parse_tree) == 0;
 	CHECK(ok, "%s:%d: pgbind_json equals pg_query_parse's JSON", file, line);
 	if (!ok) {

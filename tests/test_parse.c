@@ -14,25 +14,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_tree.h"
 
 /* ---- helpers --------------------------------------------------------------------------------- */
-
-static pgbind_Arena *arena;
-
-static pgbind_ParseResult *parse(const char *sql)
-{
-	pgbind_Status st = {0};
-	pgbind_ParseResult *r = pgbind_parse(sql, NULL, arena, &st);
-	if (!r)
-		printf("# parse failed: %s: %s\n", sql, st.message);
-	return r;
-}
-
-static pgbind_Node *first_stmt(const char *sql)
-{
-	pgbind_ParseResult *r = parse(sql);
-	return r && r->n_stmts > 0 ? r->stmts[0]->stmt : NULL;
-}
 
 /* The first target of a SELECT's target list. */
 static pgbind_Node *target(pgbind_Node *stmt, size_t i)

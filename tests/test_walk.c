@@ -30,8 +30,7 @@
 #include <unistd.h>
 
 #include "check.h"
-
-static pgbind_Arena *arena;
+#include "check_tree.h"
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -52,21 +51,6 @@ static void *arena_zalloc(size_t size)
 	}
 	memset(p, 0, size);
 	return p;
-}
-
-static pgbind_ParseResult *parse(const char *sql)
-{
-	pgbind_Status st = {0};
-	pgbind_ParseResult *r = pgbind_parse(sql, NULL, arena, &st);
-	if (!r)
-		printf("# parse failed: %s: %s\n", sql, st.message);
-	return r;
-}
-
-static pgbind_Node *first_stmt(const char *sql)
-{
-	pgbind_ParseResult *r = parse(sql);
-	return r && r->n_stmts > 0 ? r->stmts[0]->stmt : NULL;
 }
 
 /* The tree as SQL, or the deparser's error message. */

@@ -1,8 +1,8 @@
 //! build.rs -- builds (or finds) libpgbind, generates the FFI mirror of its C API with bindgen and
 //! the owned message types with prost-build, from the same inputs the C library is built from.
 //!
-//! libpgbind comes from the pgbind checkout this crate sits in (`make lib`, which installs missing
-//! Debian packages like every pgbind build), or from `PGBIND_LIB_DIR` (a directory holding
+//! libpgbind comes from the pgbind checkout this crate sits in (`make lib`, which here only names
+//! the Debian packages that are missing: `PGBIND_DEPS=check`; `make` installs them), or from `PGBIND_LIB_DIR` (a directory holding
 //! libpgbind.a) with `PGBIND_PROTO` (the pg_query.proto it was generated from). `PG_QUERY_DIR`
 //! (a libpg_query tree, as for `make`) is passed on to make. Every missing tool is an error that
 //! names the Debian package to install.
@@ -20,6 +20,7 @@ fn fail(msg: &str) -> ! {
 fn make(root: &Path, args: &[&str]) -> String {
     let out = Command::new("make")
         .arg("--no-print-directory")
+        .env("PGBIND_DEPS", "check")
         .arg("-C")
         .arg(root)
         .args(args)

@@ -587,15 +587,15 @@ static const pgbind_LpqField lpq_fields_MergeStmt[] = {
 static const pgbind_LpqField lpq_fields_SelectStmt[] = {
 	{ PGBIND_LPQ_NORM_WALK, 0 }, /* distinctClause */
 	{ PGBIND_LPQ_NORM_WALK, 1 }, /* intoClause */
-	{ PGBIND_LPQ_FP_UNNAMED_TARGETS | PGBIND_LPQ_FP_SORTED | PGBIND_LPQ_NORM_WALK | PGBIND_LPQ_NORM_TARGETS, 2 }, /* targetList */
+	{ PGBIND_LPQ_FP_UNNAMED_TARGETS | PGBIND_LPQ_FP_SORTED | PGBIND_LPQ_NORM_TARGETS, 2 }, /* targetList */
 	{ PGBIND_LPQ_FP_SORTED | PGBIND_LPQ_NORM_WALK, 3 }, /* fromClause */
 	{ PGBIND_LPQ_NORM_WALK, 4 }, /* whereClause */
-	{ PGBIND_LPQ_NORM_WALK | PGBIND_LPQ_NORM_GROUP_BY, 5 }, /* groupClause */
+	{ PGBIND_LPQ_NORM_GROUP_BY, 5 }, /* groupClause */
 	{ 0, 6 }, /* groupDistinct */
 	{ PGBIND_LPQ_NORM_WALK, 7 }, /* havingClause */
 	{ PGBIND_LPQ_NORM_WALK, 8 }, /* windowClause */
 	{ PGBIND_LPQ_FP_SORTED | PGBIND_LPQ_NORM_WALK, 9 }, /* valuesLists */
-	{ PGBIND_LPQ_NORM_WALK | PGBIND_LPQ_NORM_ORDER_BY, 6 }, /* sortClause */
+	{ PGBIND_LPQ_NORM_ORDER_BY, 6 }, /* sortClause */
 	{ PGBIND_LPQ_NORM_WALK, 10 }, /* limitOffset */
 	{ PGBIND_LPQ_NORM_WALK, 11 }, /* limitCount */
 	{ 0, 13 }, /* limitOption */
@@ -1472,7 +1472,7 @@ static const pgbind_LpqField lpq_fields_Constraint[] = {
 static const pgbind_LpqField lpq_fields_DefElem[] = {
 	{ 0, 0 }, /* defnamespace */
 	{ 0, 1 }, /* defname */
-	{ PGBIND_LPQ_NORM_WALK | PGBIND_LPQ_NORM_STRING_ARG, 2 }, /* arg */
+	{ PGBIND_LPQ_NORM_STRING_ARG, 2 }, /* arg */
 	{ 0, 3 }, /* defaction */
 	{ PGBIND_LPQ_FP_SKIP | PGBIND_LPQ_NORM_QUOTE_FROM, 4 }, /* location */
 };
@@ -1756,7 +1756,7 @@ const pgbind_LpqMessage pgbind_lpq_messages[PGBIND_MESSAGE_COUNT] = {
 	{ PGBIND_LPQ_NORM_WALK, lpq_fields_List }, /* List */
 	{ PGBIND_LPQ_FP_SKIP, lpq_fields_OidList }, /* OidList */
 	{ PGBIND_LPQ_FP_SKIP, lpq_fields_IntList }, /* IntList */
-	{ PGBIND_LPQ_FP_SKIP | PGBIND_LPQ_FP_CONSTANT, lpq_fields_A_Const }, /* A_Const */
+	{ PGBIND_LPQ_FP_CONSTANT, lpq_fields_A_Const }, /* A_Const */
 	{ PGBIND_LPQ_FP_SKIP | PGBIND_LPQ_NORM_WALK, lpq_fields_Alias }, /* Alias */
 	{ PGBIND_LPQ_NORM_WALK, lpq_fields_RangeVar }, /* RangeVar */
 	{ 0, lpq_fields_TableFunc }, /* TableFunc */
@@ -1929,7 +1929,7 @@ const pgbind_LpqMessage pgbind_lpq_messages[PGBIND_MESSAGE_COUNT] = {
 	{ 0, lpq_fields_AlterStatsStmt }, /* AlterStatsStmt */
 	{ PGBIND_LPQ_NORM_WALK, lpq_fields_A_Expr }, /* A_Expr */
 	{ PGBIND_LPQ_NORM_WALK, lpq_fields_ColumnRef }, /* ColumnRef */
-	{ PGBIND_LPQ_FP_SKIP | PGBIND_LPQ_FP_CONSTANT, lpq_fields_ParamRef }, /* ParamRef */
+	{ PGBIND_LPQ_FP_CONSTANT, lpq_fields_ParamRef }, /* ParamRef */
 	{ PGBIND_LPQ_NORM_WALK, lpq_fields_FuncCall }, /* FuncCall */
 	{ 0, NULL }, /* A_Star */
 	{ PGBIND_LPQ_NORM_WALK, lpq_fields_A_Indices }, /* A_Indices */

@@ -12,8 +12,9 @@
 /*
  * reflect.inc.c -- descriptor tables of the AST: each message's fields with their proto numbers,
  * wire kinds and offsets, each enum's value names, each oneof's members, and the message of each
- * node tag. Included by runtime/reflect.c. Used where speed does not matter (text output, locating
- * a byte offset in verify), never by the encoder or the converters, which are straight-line code.
+ * node tag. Included by runtime/reflect.c. The table-driven paths use them (JSON in and out, text,
+ * fingerprint, normalize, the deparse checks, locating a byte offset); the encoder and the
+ * converters are straight-line code and do not.
  */
 
 /* ---- Begin fields ---- */
@@ -3157,7 +3158,8 @@ const pgbind_OneofDesc pgbind_oneof_descs[] = {
 	{"A_Const", "val", sizeof members_A_Const_val / sizeof *members_A_Const_val, members_A_Const_val},
 };
 
-/* Message index of each node tag (indexed by tag); -1 for numbers that are not tags. */
+/* Message index of each node tag (indexed by tag). A number that is no tag holds 0, message 0,
+ * whose own tag differs: pgbind_node_desc() checks that. */
 const int16_t pgbind_node_message_index[PGBIND_NODE_TAG_LIMIT] = {
 	[PGBIND_T_Alias] = 11,
 	[PGBIND_T_RangeVar] = 12,

@@ -14,56 +14,12 @@
 #include <jansson.h>
 
 #include "classify.h"
+#include "names_c.h"
+#include "../check.h"
 #include "common.h"
+#include "unit.h"
 #include "overrides.h"
 #include "proto_read.h"
-
-static int passed;
-static int failed;
-
-static void report(bool ok, const char *what, const char *expected, const char *got, int line)
-{
-	if (ok) {
-		printf("ok - %s\n", what);
-		passed++;
-	} else {
-		printf("not ok - %s: expected %s, got %s (%s:%d)\n", what, expected, got, __FILE__, line);
-		failed++;
-	}
-}
-
-#define CHECK_INT(what, expected, got)                \
-	do {                                              \
-		long long e_ = (expected), g_ = (got);        \
-		char es_[32], gs_[32];                        \
-		snprintf(es_, sizeof es_, "%lld", e_);        \
-		snprintf(gs_, sizeof gs_, "%lld", g_);        \
-		report(e_ == g_, (what), es_, gs_, __LINE__); \
-	} while (0)
-
-/* A NULL `got` (a missing key, say) always fails and shows as (null). */
-#define CHECK_STR(what, expected, got)                                              \
-	do {                                                                            \
-		const char *e_ = (expected), *g_ = (got);                                   \
-		report(g_ &&strcmp(e_, g_) == 0, (what), e_, g_ ? g_ : "(null)", __LINE__); \
-	} while (0)
-
-#define CHECK_HAS(what, haystack, needle)                                              \
-	do {                                                                               \
-		const char *h_ = (haystack), *n_ = (needle);                                   \
-		report(h_ &&strstr(h_, n_) != NULL, (what), n_, h_ ? h_ : "(null)", __LINE__); \
-	} while (0)
-
-/* Small accessors so that a missing node reads as 0 / NULL and fails a check, not the program. */
-static const char *jstr(json_t *obj, const char *key)
-{
-	return json_string_value(json_object_get(obj, key));
-}
-
-static long long jint(json_t *obj, const char *key)
-{
-	return json_integer_value(json_object_get(obj, key));
-}
 
 static json_t *find_by(json_t *array, const char *key, const char *value)
 {
@@ -154,7 +110,7 @@ static void check_error(const char *what, const char *model, const char *proto, 
 	view = run(model, proto, ov, err);
 	snprintf(expected, sizeof expected, "%s:%d:%d: ...%s...", file, line, col, part);
 	snprintf(got, sizeof got, view ? "a view model" : "%s:%d:%d: %s", err->file, err->line, err->col, err->message);
-	report(!view && strcmp(err->file, file) == 0 && err->line == line && err->col == col &&
+	REPORT(!view && strcmp(err->file, file) == 0 && err->line == line && err->col == col &&
 			   strstr(err->message, part) != NULL,
 		   what, expected, got, src_line);
 	json_decref(view);
@@ -171,7 +127,7 @@ static json_t *check_ok(const char *what, const char *model, const char *proto, 
 	char got[1700];
 
 	snprintf(got, sizeof got, "%s:%d:%d: %s", err.file, err.line, err.col, err.message);
-	report(view != NULL, what, "a view model", got, src_line);
+	REPORT(view != NULL, what, "a view model", got, src_line);
 	return view;
 }
 
@@ -441,8 +397,29 @@ static void test_happy(void)
 	check_wire(view, "Thing", "items", "REPEATED_NODE");
 	check_wire(view, "Thing", "bits", "PACKED_UINT64");
 	CHECK_STR("member 'base' keeps its proto name", "base_other", jstr(field(view, "Thing", "base"), "proto_name"));
-	CHECK_STR("a string member is a const char pointer", "const char", jstr(field(view, "Thing", "s"), "ast_type"));
-	CHECK_STR("an enum member has the AST enum type", "pgbind_Kind", jstr(field(view, "Thing", "kind"), "ast_type"));
+	CHECK_INT("the classifier writes no C spelling (the C target's decorator does)", 0,
+			  json_object_get(field(view, "Thing", "s"), "ast_type") != NULL);
+	gen_Error cerr = {0};
+	json_t *c_view = json_deep_copy(view);
+	CHECK_INT("the C target's decorator takes the view", 1, names_add_c(c_view, &cerr));
+	CHECK_STR("C: a string member is a const char pointer", "const char",
+			  jstr(field(c_view, "Thing", "s"), "ast_type"));
+	CHECK_INT("C: ... a pointer", 1, json_is_true(json_object_get(field(c_view, "Thing", "s"), "pointer")));
+	CHECK_STR("C: an enum member has the AST enum type", "pgbind_Kind",
+			  jstr(field(c_view, "Thing", "kind"), "ast_type"));
+	CHECK_INT("C: ... not a pointer", 1, json_is_false(json_object_get(field(c_view, "Thing", "kind"), "pointer")));
+	CHECK_STR("C: a message member points at its AST struct", "pgbind_Other",
+			  jstr(field(c_view, "Thing", "other"), "ast_type"));
+	CHECK_STR("C: repeated uint64 is a uint64_t array", "uint64_t", jstr(field(c_view, "Thing", "bits"), "ast_type"));
+	CHECK_STR("C: a char * field that reads \"\" as NULL is flagged", "PGBIND_FIELD_EMPTY_IS_NULL",
+			  jstr(field(c_view, "Thing", "s"), "flags"));
+	json_decref(c_view);
+	json_object_set_new(field(view, "Thing", "s"), "wire", json_string("FIXED96"));
+	cerr = (gen_Error){0};
+	CHECK_INT("C: a wire kind the C target has no type for stops it", 0, names_add_c(view, &cerr));
+	CHECK_HAS("... naming the field", cerr.message,
+			  "field Thing.s: the C target has no member type for wire kind FIXED96");
+	json_object_set_new(field(view, "Thing", "s"), "wire", json_string("STRING"));
 	CHECK_INT("a message field's type_index is its message's index",
 			  index_of(json_object_get(view, "messages"), "Other"), jint(field(view, "Thing", "other"), "type_index"));
 	CHECK_INT("an enum field's type_index is its enum's index", index_of(json_object_get(view, "enums"), "Kind"),
@@ -737,25 +714,25 @@ static void test_override_errors(void)
 				"no message is marked role:node_oneof", &err);
 
 	view = run(M_BASIC, P_HEAD P_THING, OV "Thing c_struct:Thing\n", &err);
-	report(view == NULL, "c_struct naming the message's own struct is stale", "an error at ov.txt:2:7",
+	REPORT(view == NULL, "c_struct naming the message's own struct is stale", "an error at ov.txt:2:7",
 		   view ? "a view model" : err.message, __LINE__);
 	json_decref(view);
 
 	/* the shared file, then the version's own */
 	Overrides *ov = overrides_parse("shared.txt", "Node role:node_oneof\nA proto_only:true\n", &err);
 	bool more = ov && overrides_parse_more(ov, "pg99.txt", "# the version's own\nB proto_only:true\n", &err);
-	report(more && strcmp(overrides_location(ov, "B", "proto_only"), "pg99.txt:2:3") == 0 &&
+	REPORT(more && strcmp(overrides_location(ov, "B", "proto_only"), "pg99.txt:2:3") == 0 &&
 			   strcmp(overrides_location(ov, "A", "proto_only"), "shared.txt:2:3") == 0,
 		   "a second overrides file adds its entries, each located in its own file", "pg99.txt:2:3",
 		   more ? overrides_location(ov, "B", "proto_only") : err.message, __LINE__);
 	more = ov && overrides_parse_more(ov, "pg98.txt", "A proto_only:false\n", &err);
-	report(!more && strstr(err.message, "A proto_only: set twice (first at shared.txt:2:3)") &&
+	REPORT(!more && strstr(err.message, "A proto_only: set twice (first at shared.txt:2:3)") &&
 			   strcmp(err.file, "pg98.txt") == 0,
 		   "a key set in two files is an error in the second", "set twice (first at shared.txt:2:3)",
 		   more ? "accepted" : err.message, __LINE__);
 	overrides_get(ov, "Node", "role");
 	overrides_get(ov, "A", "proto_only");
-	report(ov && !overrides_check_all_used(ov, &err) && strcmp(err.file, "pg99.txt") == 0 && err.line == 2,
+	REPORT(ov && !overrides_check_all_used(ov, &err) && strcmp(err.file, "pg99.txt") == 0 && err.line == 2,
 		   "a stale entry of the second file is reported in that file", "pg99.txt:2", err.file, __LINE__);
 	overrides_free(ov);
 }
@@ -821,7 +798,7 @@ static void test_member_names(void)
 
 	view = run(M_BASIC, P_HEAD P_THING "message Extra {\n  int32 x = 1 [json_name=\"a b\"];\n}\n",
 			   OV "Extra proto_only:true\n", &err);
-	report(view == NULL, "AST member name 'a b' is not a C identifier", "an error at test.proto:11:3",
+	REPORT(view == NULL, "AST member name 'a b' is not a C identifier", "an error at test.proto:11:3",
 		   view ? "a view model" : err.message, __LINE__);
 	json_decref(view);
 }
@@ -836,6 +813,5 @@ int main(void)
 	test_override_errors();
 	test_node_oneof_errors();
 	test_member_names();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return check_summary();
 }

@@ -13,51 +13,12 @@
 
 #include <jansson.h>
 
+#include "../check.h"
 #include "common.h"
+#include "unit.h"
 #include "proto_read.h"
 
 #define PG_QUERY_PROTO "/usr/include/pg_query/pg_query.proto"
-
-static int passed;
-static int failed;
-
-static void report(bool ok, const char *what, const char *expected, const char *got, int line)
-{
-	if (ok) {
-		printf("ok - %s\n", what);
-		passed++;
-	} else {
-		printf("not ok - %s: expected %s, got %s (%s:%d)\n", what, expected, got, __FILE__, line);
-		failed++;
-	}
-}
-
-#define CHECK_INT(what, expected, got)                \
-	do {                                              \
-		long long e_ = (expected), g_ = (got);        \
-		char es_[32], gs_[32];                        \
-		snprintf(es_, sizeof es_, "%lld", e_);        \
-		snprintf(gs_, sizeof gs_, "%lld", g_);        \
-		report(e_ == g_, (what), es_, gs_, __LINE__); \
-	} while (0)
-
-/* A NULL `got` (a missing key, say) always fails and shows as (null). */
-#define CHECK_STR(what, expected, got)                                              \
-	do {                                                                            \
-		const char *e_ = (expected), *g_ = (got);                                   \
-		report(g_ &&strcmp(e_, g_) == 0, (what), e_, g_ ? g_ : "(null)", __LINE__); \
-	} while (0)
-
-/* Small accessors so that a missing node reads as 0 / NULL and fails a check, not the program. */
-static const char *jstr(json_t *obj, const char *key)
-{
-	return json_string_value(json_object_get(obj, key));
-}
-
-static long long jint(json_t *obj, const char *key)
-{
-	return json_integer_value(json_object_get(obj, key));
-}
 
 static json_t *find(json_t *array, const char *name)
 {
@@ -119,7 +80,7 @@ static void test_valid(void)
 	json_t *f;
 	json_t *v;
 
-	report(m != NULL, "valid text reads", "a model", err.message, __LINE__);
+	REPORT(m != NULL, "valid text reads", "a model", err.message, __LINE__);
 	if (!m)
 		return;
 	CHECK_STR("file is the given name", "valid.proto", jstr(m, "file"));
@@ -252,7 +213,7 @@ static void check_error(const char *text, int line, int col, const char *part, i
 	snprintf(expected, sizeof expected, "bad.proto:%d:%d: ...%s...", line, col, part);
 	snprintf(got, sizeof got, m ? "a model" : "%s:%d:%d: %s", err.file, err.line, err.col, err.message);
 	snprintf(what, sizeof what, "error: %s", part);
-	report(!m && err.line == line && err.col == col && strcmp(err.file, "bad.proto") == 0 &&
+	REPORT(!m && err.line == line && err.col == col && strcmp(err.file, "bad.proto") == 0 &&
 			   strstr(err.message, part) != NULL,
 		   what, expected, got, src_line);
 	json_decref(m);
@@ -338,7 +299,7 @@ static void test_real_proto(void)
 	json_t *f;
 	char *a, *b;
 
-	report(m != NULL, "pg_query.proto reads", "a model", err.message, __LINE__);
+	REPORT(m != NULL, "pg_query.proto reads", "a model", err.message, __LINE__);
 	if (!m)
 		return;
 	CHECK_STR("pg_query.proto file", PG_QUERY_PROTO, jstr(m, "file"));
@@ -376,7 +337,7 @@ static void test_real_proto(void)
 	again = proto_read_file(PG_QUERY_PROTO, &err);
 	a = json_dumps(m, JSON_COMPACT);
 	b = again ? json_dumps(again, JSON_COMPACT) : NULL;
-	report(a && b && strcmp(a, b) == 0, "reading twice gives the same model", "equal dumps", "different dumps",
+	REPORT(a && b && strcmp(a, b) == 0, "reading twice gives the same model", "equal dumps", "different dumps",
 		   __LINE__);
 	free(a);
 	free(b);
@@ -399,7 +360,7 @@ static void test_nul_in_file(void)
 	json_t *m;
 
 	if (!f) {
-		report(false, "temp file for the NUL test", "a file", "none", __LINE__);
+		REPORT(false, "temp file for the NUL test", "a file", "none", __LINE__);
 		return;
 	}
 	fwrite(text, 1, sizeof text - 1, f);
@@ -420,6 +381,5 @@ int main(void)
 	test_errors();
 	test_real_proto();
 	test_nul_in_file();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return check_summary();
 }

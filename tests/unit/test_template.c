@@ -15,24 +15,22 @@
 
 #include <jansson.h>
 
+#include "../check.h"
 #include "common.h"
 #include "template.h"
 
 #define TEMPLATE_NAME "test.tmpl"
 
-static int passed;
-static int failed;
-
 static void ok(const char *what)
 {
 	printf("ok - %s\n", what);
-	passed++;
+	n_passed++;
 }
 
 static void not_ok(const char *what)
 {
 	printf("not ok - %s\n", what);
-	failed++;
+	n_failed++;
 }
 
 /* Mismatches are usually about whitespace, so every newline, tab and CR is made visible. */
@@ -347,6 +345,5 @@ int main(void)
 	test_errors();
 	test_buffer();
 	test_large();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return check_summary();
 }

@@ -1,6 +1,9 @@
 /*
- * bench.c -- `pgbind bench`: every pgbind path timed against libpg_query's own route to the same
- * result, on the same statements, in one process.
+ * bench.c -- pgbind-bench, the developer's benchmark (`pgbind bench` runs it; not installed): every
+ * pgbind path timed against libpg_query's own route to the same result, on the same statements,
+ * in one process. It links the runtime, cli/input.c and libpg_query (statically where it can,
+ * with the allocator wrapped: below); the growth rows run the pgbind command ($PGBIND, else the
+ * pgbind beside this program).
  *
  *   pgbind bench [--rounds=N] [--quick] [--json] [--only=PATH,...] [--dir=DIR] [FILE...]
  *   pgbind bench --growth [--rounds=N] [--quick] [--json] [--only=PATH,...]
@@ -45,7 +48,6 @@
  *
  * No number is judged: the exit code is 0 whenever the benchmark ran.
  */
-#include "bench.h"
 #include "cli.h"
 #include "pg_query.h"
 #if defined(PGBIND_BENCH_PROTOBUF_C) && !defined(PGBIND_HAVE_PROTOBUF_C)
@@ -1462,7 +1464,7 @@ static int run_growth(Bench *b)
  * 4n and 8n statements shaped like an extension's install script (a psql \echo line, @extschema@,
  * functions with dollar-quoted bodies, comments, tables, grants): reading, preparing, splitting,
  * the per-statement work and the positions of what is reported all scale with the file. Each run
- * is this program started anew (/proc/self/exe) on a file under $TMPDIR, output to /dev/null,
+ * is the command started anew (pgbind_command()) on a file under $TMPDIR, output to /dev/null,
  * timed by its CPU time; a size's time is its best run over the rounds, the commands and sizes
  * alternated.
  */
@@ -1500,7 +1502,24 @@ static void gen_script(Buf *b, int n, bool script)
 	}
 }
 
-/* Runs this program with args on path, output discarded: the child's CPU time (user + system,
+/* The pgbind command the growth rows time: $PGBIND (`pgbind bench` sets it), else the pgbind in
+ * this program's directory. */
+static const char *pgbind_command(void)
+{
+	static char path[4096];
+	if (getenv("PGBIND"))
+		return getenv("PGBIND");
+	ssize_t n = readlink("/proc/self/exe", path, sizeof path - 16);
+	if (n > 0)
+		path[n] = '\0';
+	char *slash = n > 0 ? strrchr(path, '/') : NULL;
+	if (!slash)
+		return "pgbind";
+	strcpy(slash + 1, "pgbind");
+	return path;
+}
+
+/* Runs the pgbind command with args on path, output discarded: the child's CPU time (user + system,
  * which other processes on a shared machine disturb less than the wall clock) in ns, or -1 when
  * it failed. */
 static double run_command(const char *const *args, const char *path)
@@ -1518,7 +1537,7 @@ static double run_command(const char *const *args, const char *path)
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	pid_t pid;
-	int rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
+	int rc = posix_spawn(&pid, pgbind_command(), &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	int status;
 	struct rusage ru;
@@ -1629,7 +1648,7 @@ static void bench_usage(void)
 		 "Exits 0 when the benchmark ran; no number is judged.");
 }
 
-int cli_bench(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	Bench b = {.rounds = 11, .dir = "/usr/share/postgresql/15"};
 	int n_files = 0;

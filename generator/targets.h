@@ -1,0 +1,36 @@
+/*
+ * targets.h -- the targets pgbind-gen renders, each one declared unit: its name, where its
+ * templates and its output go by default, the comment syntax of its files' do-not-edit banner,
+ * and its decorator, which adds the target's own spellings to a copy of the shared view model
+ * (prost-build's names for Rust, ...). A new target is one row of gen_targets (targets.c) and one
+ * folder of templates.
+ */
+#ifndef PGBIND_GENERATOR_TARGETS_H
+#define PGBIND_GENERATOR_TARGETS_H
+
+#include "common.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+
+typedef enum {
+	GEN_COMMENT_BLOCK, /* C: a block comment */
+	GEN_COMMENT_LINES  /* Rust: line comments (a block comment would be an inner doc for nothing) */
+} gen_CommentStyle;
+
+typedef struct {
+	const char *name;          /* --target NAME */
+	const char *templates_dir; /* its templates, by default */
+	const char *out_dir;       /* where they render, by default */
+	gen_CommentStyle comment;  /* the banner of its source files (a .md file gets an HTML comment) */
+	/* Adds the target's spellings to view (its own copy); false with err. NULL: none. */
+	bool (*decorate)(json_t *view, gen_Error *err);
+} gen_TargetDesc;
+
+extern const gen_TargetDesc gen_targets[];
+extern const int gen_n_targets;
+
+/* The target named name, or NULL. */
+const gen_TargetDesc *gen_target_by_name(const char *name);
+
+#endif

@@ -1,0 +1,33 @@
+#!/bin/sh
+# view_keys.sh VIEW.json DOC.md -- every key path of the view model (pgbind-gen --dump-view) is
+# listed in the document, and every path the document lists is in the view. A path is written
+# as in docs/view-model.md: `messages[].fields[].name`. Prints each difference; exits 1 on any.
+set -eu
+view=$1
+doc=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+jq -r '[paths | select(.[-1] | type == "string") | map(if type == "number" then "[]" else . end) | join(".")]
+	| unique | .[]' "$view" | sed 's/\.\[\]/[]/g' | LC_ALL=C sort -u >"$tmp/view"
+sed -n 's/^| `\([^`]*\)` |.*/\1/p' "$doc" | LC_ALL=C sort >"$tmp/doc.all"
+LC_ALL=C sort -u "$tmp/doc.all" >"$tmp/doc"
+status=0
+if ! cmp -s "$tmp/doc.all" "$tmp/doc"; then
+	echo "listed twice in $doc:"
+	LC_ALL=C uniq -d "$tmp/doc.all" | sed 's/^/  /'
+	status=1
+fi
+missing=$(LC_ALL=C comm -23 "$tmp/view" "$tmp/doc")
+stale=$(LC_ALL=C comm -13 "$tmp/view" "$tmp/doc")
+if [ -n "$missing" ]; then
+	echo "keys of the view that $doc does not list:"
+	printf '%s\n' "$missing" | sed 's/^/  /'
+	status=1
+fi
+if [ -n "$stale" ]; then
+	echo "keys $doc lists that the view does not have:"
+	printf '%s\n' "$stale" | sed 's/^/  /'
+	status=1
+fi
+[ "$status" -ne 0 ] || echo "$(wc -l <"$tmp/view") keys of the view, each listed in $doc"
+exit "$status"
