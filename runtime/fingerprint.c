@@ -192,7 +192,7 @@ typedef struct Fp {
 	bool oom;
 	bool too_deep;        /* a chain of messages (SELECT ... UNION's larg) deeper than max_depth */
 	int level, max_level; /* message levels, as max_depth counts them */
-	char first[8192];
+	char first[2048]; /* on the caller's stack: most statements fit, longer streams grow on the heap */
 } Fp;
 
 static bool grow(Fp *fp, size_t need)
@@ -571,11 +571,7 @@ bool pgbind_fingerprint_ast(const pgbind_Node *root, const pgbind_ParseResult *t
 		pgbind_fail(status, PGBIND_ERROR_INVALID, "fingerprint: the descriptor tables do not fit");
 		return false;
 	}
-	Fp *fp = malloc(sizeof *fp);
-	if (!fp) {
-		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
-		return false;
-	}
+	Fp stream, *fp = &stream;
 	fp->buf = fp->first;
 	fp->len = 0;
 	fp->cap = sizeof fp->first;
@@ -596,6 +592,5 @@ bool pgbind_fingerprint_ast(const pgbind_Node *root, const pgbind_ParseResult *t
 		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
 	if (fp->buf != fp->first)
 		free(fp->buf);
-	free(fp);
 	return ok;
 }
