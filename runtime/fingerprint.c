@@ -192,7 +192,7 @@ typedef struct Fp {
 	bool oom;
 	bool too_deep;        /* a chain of messages (SELECT ... UNION's larg) deeper than max_depth */
 	int level, max_level; /* message levels, as max_depth counts them */
-	char first[2048]; /* on the caller's stack: most statements fit, longer streams grow on the heap */
+	char first[2048];     /* on the caller's stack: most statements fit, longer streams grow on the heap */
 } Fp;
 
 static bool grow(Fp *fp, size_t need)
