@@ -413,9 +413,12 @@ struct pgbind_NewThing {
 	int32_t location;
 };
 EOF
-	for g in decode.inc.c to_pg.inc.c equal.inc.c walk.inc.c reflect.inc.c; do
+	for g in decode.inc.c to_pg.inc.c equal.inc.c reflect.inc.c; do
 		check "$g: handles PGBIND_T_NewThing" has "$G/$g" 'PGBIND_T_NewThing'
 	done
+	# the walker finds a tag's message in reflect.inc.c's table (above); it has the kind's stepper
+	check "walk.inc.c: a stepper for NewThing, its tag 3" sh -c "
+		grep -q '^STEP_BEGIN(NewThing)' '$G/walk.inc.c' && grep -q '^#define WALK_TAG_NewThing 3$' '$G/walk.inc.c'"
 	n_nodes=$(($(sed -n 's/.* and \([0-9][0-9]*\) node kinds.*/\1/p' "$BG/SUMMARY.md") + 1))
 	check "SUMMARY.md: $n_nodes node kinds (one more)" has_re "$G/SUMMARY.md" " and $n_nodes node kinds"
 	compile_runtime "$F"
