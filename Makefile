@@ -58,6 +58,8 @@ SCHEMA      := schema/pg$(PG_MAJOR)
 MODEL       := $(SCHEMA)/nodes.json
 # The exceptions: those of every version, then the version's own (if it needs any).
 OVERRIDES   := schema/overrides.txt $(wildcard $(SCHEMA)/overrides.txt)
+# libpg_query's behaviours (fingerprint, normalize): those of every version, then the version's.
+OVERRIDES   += schema/libpg_query.txt $(wildcard $(SCHEMA)/libpg_query.txt)
 
 # libclang: the newest LLVM that installs its C API (Debian 12's libclang-dev brings llvm-14).
 LLVM_DIR    ?= $(patsubst %/include/clang-c/Index.h,%,$(lastword $(sort $(wildcard /usr/lib/llvm-*/include/clang-c/Index.h))))
@@ -216,9 +218,20 @@ $(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h $(BUILD)/libpgbind.a
 # libpg_query's and protobuf-c's included (libpg_query linked statically where it can).
 , := ,
 BENCH_WRAP := -Wl$(,)--wrap=malloc$(,)--wrap=calloc$(,)--wrap=realloc$(,)--wrap=free$(,)--wrap=strdup
-$(BUILD)/pgbind-bench: tools/bench/bench.c cli/input.c cli/cli.h $(BUILD)/libpgbind.a
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ tools/bench/bench.c cli/input.c $(BUILD)/libpgbind.a $(LDFLAGS_ALL) \
-		$(if $(PG_QUERY_STATIC),$(PG_QUERY_STATIC) $(BENCH_WRAP),$(PG_QUERY_LIBS)) -pthread
+# A libpg_query built with upb (18) installs no protobuf-c message types: the benchmark's
+# protobuf-c baseline is then protoc-c's code for that version's pg_query.proto.
+BENCH_PBC   := $(if $(PG_QUERY_PBC_H),,$(BUILD)/pbc/pg_query.pb-c.c)
+BENCH_PBC_FLAGS := $(if $(BENCH_PBC),-I$(BUILD)/pbc -DPGBIND_BENCH_PROTOBUF_C)
+BENCH_PBC_LIBS  := $(if $(BENCH_PBC),$(firstword $(wildcard /usr/lib/$(MULTIARCH)/libprotobuf-c.a) -lprotobuf-c))
+
+$(BUILD)/pbc/pg_query.pb-c.c: $(PG_QUERY_PROTO) | $(BUILD)/.dir
+	@mkdir -p $(BUILD)/pbc
+	protoc-c --proto_path=$(dir $(PG_QUERY_PROTO)) --c_out=$(BUILD)/pbc $(PG_QUERY_PROTO)
+
+$(BUILD)/pgbind-bench: tools/bench/bench.c cli/input.c cli/cli.h $(BUILD)/libpgbind.a $(BENCH_PBC)
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) $(BENCH_PBC_FLAGS) -Icli -o $@ tools/bench/bench.c cli/input.c $(BENCH_PBC) \
+		$(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(if $(PG_QUERY_STATIC),$(PG_QUERY_STATIC) $(BENCH_WRAP),$(PG_QUERY_LIBS)) \
+		$(BENCH_PBC_LIBS) -pthread
 
 # The static library alone, and what a build script that links it needs to know (the Rust
 # crate's bindings/rust/build.rs runs both): one NAME=value a line.

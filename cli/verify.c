@@ -48,6 +48,8 @@ enum {
 	CHECK_DEPARSER_FAILS,
 	CHECK_FINGERPRINT,
 	CHECK_NORMALIZE,
+	CHECK_FILE_FINGERPRINT,
+	CHECK_FILE_NORMALIZE,
 	CHECK_SCAN,
 	CHECK_JSON,
 	CHECK_JSON_READ,
@@ -627,10 +629,58 @@ static bool verify_one_statement(const char *text, size_t at, int line, char *st
 	return true;
 }
 
+/* The whole (prepared) file at once, as a user's `pgbind normalize FILE` and `pgbind fingerprint
+ * FILE` take it: one tree of all its statements, numbered across them. Where libpg_query cannot
+ * parse the text whole (a statement with a syntax error), pgbind must refuse it too. */
+static void verify_whole_file(Verify *v, const char *path, const char *text)
+{
+	char why[768];
+	pgbind_Arena *arena = pgbind_Arena_New();
+	pgbind_Status status = {0};
+	pgbind_ParseResult *tree = arena ? pgbind_parse(text, NULL, arena, &status) : NULL;
+	PgQueryFingerprintResult f = pg_query_fingerprint(text);
+	uint64_t fp = 0;
+	bool ok = f.error ? !tree : tree && pgbind_fingerprint(tree, NULL, &fp, &status) && fp == f.fingerprint;
+	report(v, CHECK_FILE_FINGERPRINT, ok);
+	if (!ok) {
+		snprintf(why, sizeof why, "the whole file: fingerprint %016llx (%s), pg_query_fingerprint %016llx (%s)",
+				 (unsigned long long)fp, tree ? "parsed" : status.message, (unsigned long long)f.fingerprint,
+				 f.error ? f.error->message : "parsed");
+		mismatch(path, 1, 0, "", why);
+	}
+	pg_query_free_fingerprint_result(f);
+	PgQueryNormalizeResult n = pg_query_normalize(text);
+	const char *normalized = tree ? pgbind_normalize(tree, text, NULL, arena, &status) : NULL;
+	ok = n.error ? !tree : normalized && strcmp(normalized, n.normalized_query) == 0;
+	report(v, CHECK_FILE_NORMALIZE, ok);
+	if (!ok) {
+		size_t at = 0; /* where the two texts first differ */
+		const char *theirs = n.error ? n.error->message : n.normalized_query;
+		const char *ours = normalized ? normalized : status.message;
+		while (ours[at] && ours[at] == theirs[at])
+			at++;
+		size_t from = at > 60 ? at - 60 : 0;
+		snprintf(why, sizeof why,
+				 "the whole file: normalize differs at byte %zu: \"...%.200s\", pg_query_normalize \"...%.200s\"", at,
+				 ours + from, theirs + from);
+		mismatch(path, 1, 0, "", why);
+	}
+	pg_query_free_normalize_result(n);
+	pgbind_Arena_Free(arena);
+}
+
 static bool verify_file(Verify *v, const char *path)
 {
 	FileCtx f = {v, path};
-	return cli_each_statement(path, "verify", verify_one_statement, &f);
+	char *text;
+	size_t len;
+	if (!cli_read_input(path, &text, &len))
+		return false;
+	bool ok = cli_each_statement_in(text, len, "verify", verify_one_statement, &f);
+	if (ok)
+		verify_whole_file(v, path, text);
+	free(text);
+	return ok;
 }
 
 /* The fuzzer's entry: the text as the content of a file, through the same preparation, split
@@ -676,11 +726,9 @@ int cli_verify(int argc, char **argv)
 	v->checks[CHECK_ROUND_TRIP_BUGS].name = "libpg_query deparser bugs: wrong SQL (--check)";
 	v->checks[CHECK_DEPARSER_FAILS].name = "libpg_query deparser bugs: error or crash";
 	v->checks[CHECK_FINGERPRINT].name = "fingerprint equals pg_query_fingerprint";
-	/* from the tree with 15-4.0.0's rules; another libpg_query's normalize is called as it is, so
-	 * the row then only says that the call goes through */
-	v->checks[CHECK_NORMALIZE].name = PG_VERSION_NUM / 10000 == 15
-										  ? "normalize (from the tree) equals pg_query_normalize"
-										  : "normalize (libpg_query's own route here)";
+	v->checks[CHECK_NORMALIZE].name = "normalize (from the tree) equals pg_query_normalize";
+	v->checks[CHECK_FILE_FINGERPRINT].name = "whole file: fingerprint equals libpg_query's";
+	v->checks[CHECK_FILE_NORMALIZE].name = "whole file: normalize equals libpg_query's";
 	v->checks[CHECK_SCAN].name = SCAN_CHECK_NAME;
 	v->checks[CHECK_JSON].name = library_loses_negative_integers() ? "JSON equals pg_query_parse's (its bug aside)"
 																   : "JSON equals pg_query_parse's";

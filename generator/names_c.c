@@ -3,6 +3,7 @@
  */
 #include "names_c.h"
 
+#include <ctype.h>
 #include <string.h>
 
 static const char *str(json_t *obj, const char *key)
@@ -41,6 +42,27 @@ static bool c_type(const char *wire, const char *type, gen_Buf *out, bool *point
 	return true;
 }
 
+/* libpg_query's declared rules ("fingerprint:skip", ...) as the runtime's flags
+ * (PGBIND_LPQ_FP_SKIP | ...; runtime/internal.h), "0" for none. */
+static void add_lpq_flags(json_t *obj)
+{
+	gen_Buf flags = {0};
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(obj, "libpg_query"), i, r)
+	{
+		const char *rule = json_string_value(r), *colon = strchr(rule, ':');
+		gen_Buf_printf(&flags, "%sPGBIND_LPQ_%s_", flags.len ? " | " : "",
+					   strncmp(rule, "fingerprint:", 12) == 0 ? "FP" : "NORM");
+		for (const char *c = colon + 1; *c; c++)
+			gen_Buf_printf(&flags, "%c", toupper((unsigned char)*c));
+	}
+	if (json_is_true(json_object_get(obj, "embedded")))
+		gen_Buf_printf(&flags, "%sPGBIND_LPQ_EMBEDDED", flags.len ? " | " : "");
+	json_object_set_new(obj, "lpq_flags", json_string(flags.len ? flags.data : "0"));
+	gen_Buf_free(&flags);
+}
+
 static bool add_field(json_t *f, gen_Error *err)
 {
 	gen_Buf type = {0};
@@ -53,6 +75,7 @@ static bool add_field(json_t *f, gen_Error *err)
 	}
 	json_object_set_new(f, "ast_type", json_string(type.data));
 	json_object_set_new(f, "pointer", json_boolean(pointer));
+	add_lpq_flags(f);
 	json_object_set_new(
 		f, "flags",
 		json_string(json_is_true(json_object_get(f, "empty_is_null")) ? "PGBIND_FIELD_EMPTY_IS_NULL" : "0"));
@@ -69,6 +92,7 @@ bool names_add_c(json_t *view, gen_Error *err)
 	json_t *m, *f;
 	json_array_foreach(json_object_get(view, "messages"), i, m)
 	{
+		add_lpq_flags(m);
 		json_array_foreach(json_object_get(m, "fields"), j, f) if (!add_field(f, err)) return false;
 		json_array_foreach(json_object_get(m, "encode"), j, f) if (!add_field(f, err)) return false;
 		json_array_foreach(json_object_get(m, "from_pg"), j, f)

@@ -28,7 +28,7 @@ struct Overrides {
 
 static bool is_word_char(char c)
 {
-	return isalnum((unsigned char)c) || c == '_' || c == '.';
+	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '*'; /* "*.field": every message's */
 }
 
 static bool is_value_char(char c)

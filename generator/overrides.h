@@ -8,7 +8,8 @@
  *     Message          key:value [key:value ...]
  *     Message.field    key:value [key:value ...]
  *
- * `#` starts a comment. The classifier asks for keys with overrides_get(); every entry must be
+ * `#` starts a comment. `*.field` names the field of that name in every message (as the
+ * libpg_query rules of schema/libpg_query.txt need: `*.location fingerprint:skip`). The classifier asks for keys with overrides_get(); every entry must be
  * used by the end of classification (overrides_check_all_used), so a stale exception is an error
  * rather than dead text.
  */

@@ -2,22 +2,19 @@
  * fingerprint.c -- libpg_query's fingerprint (pg_query_fingerprint's value) computed over
  * pgbind's AST itself, generically from the reflection tables: no PostgreSQL nodes are built.
  *
- * What libpg_query 15-4.0.0 hashes (facts of its fingerprint, the value compared on every corpus
- * statement by `pgbind verify`): one XXH3-64 stream seeded with 3 (its fingerprint version) over
+ * What libpg_query hashes: one XXH3-64 stream seeded with 3 (its fingerprint version) over
  *   - for each node, its type name, then its fields in the order of their C names (byte order),
  *     each as its name then its value: integers != 0 in decimal, true booleans as "true", chars
  *     != 0 as themselves, strings that are set, enums always (by value name), bitmapsets always
  *     (name, then members); a node or list field as its name then the child, the name taken back
  *     when the child adds nothing (but for a list of one NULL cell);
  *   - value nodes as "Integer" "ival" n (n != 0), "Float" "str" s, "String" "str" s,
- *     "BitString" "str" s; Boolean as nothing (15-4.0.0's fingerprint has no case for it);
- *   - nothing for A_Const, Alias, ParamRef, SetToDefault (so constants, aliases and parameter
- *     numbers do not count), nor for locations and a list of names (skipped below), nor below
- *     100 levels of nodes and lists;
- *   - the items of lists held in fields named fromClause, targetList, cols, rexpr, valuesLists
- *     or args sorted by the hash of each alone, repeats once (so IN (1, 2) equals IN (2, 1, 1));
+ *     "BitString" "str" s, "Boolean" "boolval" "true" or "false";
  *   - a pointer to a specific node kind (RangeVar *) as its fields without the type name;
- *   - special: a SELECT target's name does not count, A_Expr's kind ANY and IN count as OP.
+ *   - nothing below 100 levels of nodes and lists.
+ * Which kinds and fields count, which lists are sorted and the few special fields are the
+ * version's declared rules (schema/libpg_query.txt, schema/pgNN/libpg_query.txt; the flags
+ * PGBIND_LPQ_FP_* of runtime/internal.h), generated into libpg_query.inc.c.
  * Streams are append-only, so the bytes are gathered in a buffer first (taking a name back is
  * truncating it; a sorted list is its items' byte ranges reordered) and hashed once at the end.
  * libpg_query's xxhash (it exports XXH3_64bits_withSeed) does the hashing.
@@ -33,6 +30,8 @@ uint64_t XXH3_64bits_withSeed(const void *data, size_t len, uint64_t seed); /* l
 
 #define FINGERPRINT_VERSION 3 /* libpg_query's PG_QUERY_FINGERPRINT_VERSION: the seed */
 #define FINGERPRINT_DEPTH   100
+
+#include "libpg_query.inc.c"
 
 /* ---- per message: fields in name order, and how each counts ------------------------------------ */
 
@@ -51,39 +50,17 @@ enum {
 	F_STRING_NODE, /* String * in C: its string, when not empty */
 	F_LIST,
 	F_BITMAPSET,
-	F_EMBEDDED,       /* CreateForeignTableStmt's CreateStmt, embedded in C */
-	F_RESTARGET_NAME, /* skipped in a SELECT's target list */
-	F_A_EXPR_KIND,    /* ANY and IN as OP */
-	F_RELNAME,        /* RangeVar's, without runs of two or more digits; not of a temporary table */
+	F_EMBEDDED,           /* PGBIND_LPQ_EMBEDDED */
+	F_TARGET_NAME,        /* PGBIND_LPQ_FP_TARGET_NAME */
+	F_IN_ANY_AS_OP,       /* PGBIND_LPQ_FP_IN_ANY_AS_OP */
+	F_DIGIT_RUNS_DROPPED, /* PGBIND_LPQ_FP_DIGIT_RUNS_DROPPED */
+	F_ALIAS_NAME,         /* PGBIND_LPQ_FP_ALIAS_NAME */
+	F_OUTSIDE_CONTEXT,    /* PGBIND_LPQ_FP_OUTSIDE_RELATION_CONTEXT */
 };
-
-/* Fields libpg_query's fingerprint leaves out besides locations: names that are the user's
- * choice, not the statement's shape. */
-static const char *const skipped_fields[] = {
-	"PrepareStmt.name",
-	"ExecuteStmt.name",
-	"DeallocateStmt.name",
-	"TransactionStmt.options",
-	"TransactionStmt.gid",
-	"TransactionStmt.savepoint_name",
-	"CreateFunctionStmt.options",
-	"FunctionParameter.name",
-	"DoStmt.args",
-	"ListenStmt.conditionname",
-	"UnlistenStmt.conditionname",
-	"NotifyStmt.conditionname",
-	"DeclareCursorStmt.portalname",
-	"FetchStmt.portalname",
-	"ClosePortalStmt.portalname",
-	"RawStmt.stmt_len",
-	"RawStmt.stmt_location",
-};
-
-/* Node kinds that count for nothing. */
-static const char *const skipped_kinds[] = {"A_Const", "Alias", "ParamRef", "SetToDefault", "IntList", "OidList"};
 
 typedef struct FpField {
 	const pgbind_FieldDesc *f;
+	uint32_t lpq; /* its PGBIND_LPQ_* flags: what a list or node below it inherits */
 	uint8_t how;
 	uint8_t name_len;
 } FpField;
@@ -92,7 +69,11 @@ typedef struct FpMessage {
 	const char *name;
 	uint8_t name_len;
 	bool skip;
-	uint32_t first, n; /* into fp_fields */
+	bool constant;                      /* PGBIND_LPQ_FP_CONSTANT */
+	int32_t temp_offset;                /* the PGBIND_LPQ_FP_TEMP_HIDES_RELNAME field, or -1 */
+	int32_t hidden_by_offset;           /* the PGBIND_LPQ_FP_CONSTANT_HIDES_PARENT field, or -1 */
+	const pgbind_FieldDesc *alias_name; /* the PGBIND_LPQ_FP_ALIAS_NAME field, or NULL */
+	uint32_t first, n;                  /* into fp_fields */
 } FpMessage;
 
 #define MAX_FP_FIELDS 8192
@@ -100,34 +81,30 @@ static FpMessage fp_messages[PGBIND_MESSAGE_COUNT];
 static FpField fp_fields[MAX_FP_FIELDS];
 static bool fp_ok;
 static pthread_once_t fp_once = PTHREAD_ONCE_INIT;
-static int32_t msg_String, msg_CreateStmt;
-
-static bool named(const char *msg, const char *field, const char *const *list, size_t n)
-{
-	char both[160];
-	snprintf(both, sizeof both, "%s.%s", msg, field);
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(both, list[i]) == 0)
-			return true;
-	return false;
-}
+static int32_t msg_String, msg_Boolean;
+static bool messages_cut; /* PGBIND_LPQ_FP_DEPTH_CUTS_MESSAGES */
 
 static int cmp_field_name(const void *a, const void *b)
 {
 	return strcmp(((const FpField *)a)->f->name, ((const FpField *)b)->f->name);
 }
 
-static uint8_t field_how(const pgbind_MessageDesc *d, const pgbind_FieldDesc *f)
+static uint8_t field_how(const pgbind_FieldDesc *f, uint32_t lpq)
 {
-	if (strcmp(f->name, "location") == 0 || strcmp(f->name, "xpr") == 0 ||
-		named(d->name, f->name, skipped_fields, sizeof skipped_fields / sizeof *skipped_fields))
+	if (lpq & PGBIND_LPQ_FP_SKIP)
 		return F_SKIP;
-	if (strcmp(d->name, "ResTarget") == 0 && strcmp(f->name, "name") == 0)
-		return F_RESTARGET_NAME;
-	if (strcmp(d->name, "A_Expr") == 0 && strcmp(f->name, "kind") == 0)
-		return F_A_EXPR_KIND;
-	if (strcmp(d->name, "RangeVar") == 0 && strcmp(f->name, "relname") == 0)
-		return F_RELNAME;
+	if (lpq & PGBIND_LPQ_FP_TARGET_NAME)
+		return F_TARGET_NAME;
+	if (lpq & PGBIND_LPQ_FP_IN_ANY_AS_OP)
+		return F_IN_ANY_AS_OP;
+	if (lpq & PGBIND_LPQ_FP_DIGIT_RUNS_DROPPED)
+		return F_DIGIT_RUNS_DROPPED;
+	if (lpq & PGBIND_LPQ_FP_ALIAS_NAME)
+		return f->wire == PGBIND_WIRE_MESSAGE ? F_ALIAS_NAME : F_SKIP; /* the string: through its message */
+	if (lpq & PGBIND_LPQ_FP_OUTSIDE_RELATION_CONTEXT)
+		return F_OUTSIDE_CONTEXT;
+	if (lpq & PGBIND_LPQ_EMBEDDED)
+		return F_EMBEDDED;
 	switch (f->wire) {
 	case PGBIND_WIRE_INT32:
 		return F_INT;
@@ -147,11 +124,7 @@ static uint8_t field_how(const pgbind_MessageDesc *d, const pgbind_FieldDesc *f)
 	case PGBIND_WIRE_NODE:
 		return F_NODE;
 	case PGBIND_WIRE_MESSAGE:
-		if (f->type_index == msg_String)
-			return F_STRING_NODE;
-		if (f->type_index == msg_CreateStmt && strcmp(d->name, "CreateForeignTableStmt") == 0)
-			return F_EMBEDDED;
-		return F_MESSAGE;
+		return f->type_index == msg_String ? F_STRING_NODE : F_MESSAGE;
 	case PGBIND_WIRE_REPEATED_NODE:
 	case PGBIND_WIRE_REPEATED_MESSAGE:
 		return F_LIST;
@@ -166,34 +139,44 @@ static uint8_t field_how(const pgbind_MessageDesc *d, const pgbind_FieldDesc *f)
 static void build_fp_tables(void)
 {
 	const pgbind_MessageDesc *s = pgbind_message_desc_by_name("String");
-	const pgbind_MessageDesc *c = pgbind_message_desc_by_name("CreateStmt");
+	const pgbind_MessageDesc *b = pgbind_message_desc_by_name("Boolean");
 	msg_String = s ? (int32_t)(s - pgbind_message_descs) : -2;
-	msg_CreateStmt = c ? (int32_t)(c - pgbind_message_descs) : -2;
+	msg_Boolean = b ? (int32_t)(b - pgbind_message_descs) : -2;
+	const pgbind_MessageDesc *root = pgbind_message_desc_by_name("ParseResult");
+	messages_cut = root && (pgbind_lpq_messages[root - pgbind_message_descs].flags & PGBIND_LPQ_FP_DEPTH_CUTS_MESSAGES);
 	uint32_t used = 0;
-	bool ok = s && c;
+	bool ok = s && b;
 	for (int m = 0; m < PGBIND_MESSAGE_COUNT; m++) {
 		const pgbind_MessageDesc *d = &pgbind_message_descs[m];
+		const pgbind_LpqMessage *lm = &pgbind_lpq_messages[m];
 		FpMessage *fm = &fp_messages[m];
 		fm->first = used;
+		fm->temp_offset = fm->hidden_by_offset = -1;
 		if (!d->name) { /* a slot of the table no message fills */
 			fm->skip = true;
 			continue;
 		}
 		fm->name = d->name;
 		fm->name_len = (uint8_t)strlen(d->name);
-		for (size_t k = 0; k < sizeof skipped_kinds / sizeof *skipped_kinds; k++)
-			if (strcmp(d->name, skipped_kinds[k]) == 0)
-				fm->skip = true;
-		fm->first = used;
+		fm->skip = lm->flags & (PGBIND_LPQ_FP_SKIP | PGBIND_LPQ_FP_CONSTANT); /* a constant counts for nothing */
+		fm->constant = lm->flags & PGBIND_LPQ_FP_CONSTANT;
 		for (uint32_t i = 0; i < d->n_fields; i++) {
-			uint8_t how = field_how(d, &d->fields[i]);
+			uint32_t lpq = lm->fields[i].flags;
+			if (lpq & PGBIND_LPQ_FP_TEMP_HIDES_RELNAME)
+				fm->temp_offset = (int32_t)d->fields[i].offset;
+			if (lpq & PGBIND_LPQ_FP_CONSTANT_HIDES_PARENT)
+				fm->hidden_by_offset = (int32_t)d->fields[i].offset;
+			if (lpq & PGBIND_LPQ_FP_ALIAS_NAME)
+				fm->alias_name = &d->fields[i];
+			lpq |= lm->flags & PGBIND_LPQ_FP_RELATION_CONTEXT; /* a kind's: each field's */
+			uint8_t how = field_how(&d->fields[i], lpq);
 			if (how == F_SKIP)
 				continue;
 			if (used >= MAX_FP_FIELDS) {
 				ok = false;
 				break;
 			}
-			fp_fields[used++] = (FpField){&d->fields[i], how, (uint8_t)strlen(d->fields[i].name)};
+			fp_fields[used++] = (FpField){&d->fields[i], lpq, how, (uint8_t)strlen(d->fields[i].name)};
 		}
 		fm->n = used - fm->first;
 		qsort(&fp_fields[fm->first], fm->n, sizeof *fp_fields, cmp_field_name);
@@ -209,7 +192,7 @@ typedef struct Fp {
 	bool oom;
 	bool too_deep;        /* a chain of messages (SELECT ... UNION's larg) deeper than max_depth */
 	int level, max_level; /* message levels, as max_depth counts them */
-	char first[8192];
+	char first[2048];     /* on the caller's stack: most statements fit, longer streams grow on the heap */
 } Fp;
 
 static bool grow(Fp *fp, size_t need)
@@ -242,41 +225,35 @@ static inline void put_str(Fp *fp, const char *s)
 	put(fp, s, strlen(s));
 }
 
+/* v in decimal, as %lld writes it (snprintf itself costs more than the rest of a field) */
 static void put_int(Fp *fp, long long v)
 {
-	char digits[24];
-	int n = snprintf(digits, sizeof digits, "%lld", v);
-	put(fp, digits, (size_t)n);
+	char digits[24], *d = digits + sizeof digits;
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+	do
+		*--d = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--d = '-';
+	put(fp, d, (size_t)(digits + sizeof digits - d));
+}
+
+/* An enum value's name: the proto's numbers are mostly their own index, else a search. */
+static const char *enum_name(int32_t enum_index, int32_t v)
+{
+	if (enum_index >= 0 && enum_index < PGBIND_ENUM_COUNT && v >= 0 &&
+		(uint32_t)v < pgbind_enum_descs[enum_index].n_values && pgbind_enum_descs[enum_index].values[v].number == v)
+		return pgbind_enum_descs[enum_index].values[v].name;
+	return pgbind_enum_value_name(enum_index, v);
 }
 
 /* ---- the walk ------------------------------------------------------------------------------------ */
 
-static void fp_node(Fp *fp, const pgbind_Node *n, const pgbind_Node *parent, const char *field, unsigned depth);
-static void fp_node_body(Fp *fp, const pgbind_Node *n, const pgbind_Node *parent, const char *field, unsigned depth);
-static void fp_message(Fp *fp, int32_t mi, const void *msg, const pgbind_Node *parent, const char *field,
-					   unsigned depth);
-
-static bool sorts_items(const char *field)
-{
-	if (!field)
-		return false;
-	switch (field[0]) {
-	case 'f':
-		return strcmp(field, "fromClause") == 0;
-	case 't':
-		return strcmp(field, "targetList") == 0;
-	case 'c':
-		return strcmp(field, "cols") == 0;
-	case 'r':
-		return strcmp(field, "rexpr") == 0;
-	case 'v':
-		return strcmp(field, "valuesLists") == 0;
-	case 'a':
-		return strcmp(field, "args") == 0;
-	default:
-		return false;
-	}
-}
+/* via: the PGBIND_LPQ_* flags of the field the node or list hangs from (0 at the root); a list
+ * passes its field's on to its items, as libpg_query passes the field name. */
+static void fp_node(Fp *fp, const pgbind_Node *n, uint32_t via, unsigned depth);
+static void fp_node_body(Fp *fp, const pgbind_Node *n, uint32_t via, unsigned depth);
+static void fp_message(Fp *fp, int32_t mi, const void *msg, uint32_t via, unsigned depth);
 
 typedef struct Segment {
 	uint64_t hash;
@@ -290,14 +267,13 @@ static int cmp_segment(const void *a, const void *b)
 }
 
 /* A list (a List node, or a repeated field) at depth: its items at depth + 1. */
-static void fp_list(Fp *fp, const pgbind_Node *const *items, size_t n, const pgbind_Node *parent, const char *field,
-					unsigned depth)
+static void fp_list(Fp *fp, const pgbind_Node *const *items, size_t n, uint32_t via, unsigned depth)
 {
 	if (depth >= FINGERPRINT_DEPTH)
 		return;
-	if (!sorts_items(field) || n < 2) {
+	if (!(via & PGBIND_LPQ_FP_SORTED) || n < 2) {
 		for (size_t i = 0; i < n; i++)
-			fp_node(fp, items[i], parent, field, depth + 1);
+			fp_node(fp, items[i], via, depth + 1);
 		return;
 	}
 	Segment small[16];
@@ -309,7 +285,7 @@ static void fp_list(Fp *fp, const pgbind_Node *const *items, size_t n, const pgb
 	size_t start = fp->len;
 	for (size_t i = 0; i < n; i++) {
 		seg[i].start = fp->len;
-		fp_node(fp, items[i], parent, field, depth + 1);
+		fp_node(fp, items[i], via, depth + 1);
 		seg[i].len = fp->len - seg[i].start;
 		seg[i].hash = fp->oom ? 0 : XXH3_64bits_withSeed(fp->buf + seg[i].start, seg[i].len, FINGERPRINT_VERSION);
 	}
@@ -332,7 +308,7 @@ static void fp_list(Fp *fp, const pgbind_Node *const *items, size_t n, const pgb
 		free(seg);
 }
 
-static void fp_node(Fp *fp, const pgbind_Node *n, const pgbind_Node *parent, const char *field, unsigned depth)
+static void fp_node(Fp *fp, const pgbind_Node *n, uint32_t via, unsigned depth)
 {
 	if (depth >= FINGERPRINT_DEPTH || !n || fp->oom)
 		return;
@@ -341,16 +317,16 @@ static void fp_node(Fp *fp, const pgbind_Node *n, const pgbind_Node *parent, con
 		return;
 	}
 	fp->level++;
-	fp_node_body(fp, n, parent, field, depth);
+	fp_node_body(fp, n, via, depth);
 	fp->level--;
 }
 
-static void fp_node_body(Fp *fp, const pgbind_Node *n, const pgbind_Node *parent, const char *field, unsigned depth)
+static void fp_node_body(Fp *fp, const pgbind_Node *n, uint32_t via, unsigned depth)
 {
 	switch (n->tag) {
 	case PGBIND_T_List:
-		fp_list(fp, (const pgbind_Node *const *)((const pgbind_List *)n)->items, ((const pgbind_List *)n)->n_items,
-				parent, field, depth);
+		fp_list(fp, (const pgbind_Node *const *)((const pgbind_List *)n)->items, ((const pgbind_List *)n)->n_items, via,
+				depth);
 		return;
 	case PGBIND_T_Integer:
 		if (((const pgbind_Integer *)n)->ival != 0) {
@@ -365,7 +341,11 @@ static void fp_node_body(Fp *fp, const pgbind_Node *n, const pgbind_Node *parent
 		}
 		return;
 	case PGBIND_T_Boolean:
-		return; /* 15-4.0.0's fingerprint does not know the kind: it adds nothing */
+		if (fp_messages[msg_Boolean].skip)
+			return;
+		put(fp, "Booleanboolval", 14);
+		put_str(fp, ((const pgbind_Boolean *)n)->boolval ? "true" : "false");
+		return;
 	case PGBIND_T_String:
 		put(fp, "Stringstr", 9);
 		put_str(fp, ((const pgbind_String *)n)->sval ? ((const pgbind_String *)n)->sval : "");
@@ -383,20 +363,21 @@ static void fp_node_body(Fp *fp, const pgbind_Node *n, const pgbind_Node *parent
 	if (!d)
 		return;
 	int32_t mi = (int32_t)(d - pgbind_message_descs);
-	if (fp_messages[mi].skip)
+	const FpMessage *fm = &fp_messages[mi];
+	if (fm->skip)
 		return;
-	if (n->tag == PGBIND_T_TypeCast) { /* a cast of a constant or a parameter is one too */
-		const pgbind_Node *arg = ((const pgbind_TypeCast *)n)->arg;
-		if (arg && (arg->tag == PGBIND_T_A_Const || arg->tag == PGBIND_T_ParamRef))
+	if (fm->hidden_by_offset >= 0) { /* a cast of a constant is one too */
+		const pgbind_Node *child = *(const pgbind_Node *const *)((const char *)n + fm->hidden_by_offset);
+		const pgbind_MessageDesc *cd = child ? pgbind_node_desc(child->tag) : NULL;
+		if (cd && fp_messages[cd - pgbind_message_descs].constant)
 			return;
 	}
-	put(fp, fp_messages[mi].name, fp_messages[mi].name_len);
-	fp_message(fp, mi, n, parent, field, depth);
+	put(fp, fm->name, fm->name_len);
+	fp_message(fp, mi, n, via, depth);
 }
 
 /* _fingerprint<Type>: the fields of one message (its type name already written, or not wanted). */
-static void fp_message(Fp *fp, int32_t mi, const void *msg, const pgbind_Node *parent, const char *field,
-					   unsigned depth)
+static void fp_message(Fp *fp, int32_t mi, const void *msg, uint32_t via, unsigned depth)
 {
 	const FpMessage *fm = &fp_messages[mi];
 	const char *base = msg;
@@ -448,8 +429,8 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, const pgbind_Node *p
 			}
 			break;
 		}
-		case F_RESTARGET_NAME:
-			if (parent && parent->tag == PGBIND_T_SelectStmt && field && strcmp(field, "targetList") == 0)
+		case F_TARGET_NAME:
+			if (via & PGBIND_LPQ_FP_UNNAMED_TARGETS)
 				break;
 			/* fall through */
 		case F_CSTRING: {
@@ -460,10 +441,30 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, const pgbind_Node *p
 			}
 			break;
 		}
-		case F_RELNAME: {
+		case F_ALIAS_NAME: {
+			const void *child = *(const void *const *)p;
+			const pgbind_FieldDesc *an = child ? fp_messages[f->type_index].alias_name : NULL;
+			const char *s =
+				an && an->wire == PGBIND_WIRE_STRING ? *(const char *const *)((const char *)child + an->offset) : NULL;
+			if (s) {
+				put_str(fp, an->name);
+				put_str(fp, s);
+			}
+			break;
+		}
+		case F_OUTSIDE_CONTEXT:
+			if (via & PGBIND_LPQ_FP_RELATION_CONTEXT)
+				break;
+			if (*(const char *const *)p) {
+				put(fp, f->name, ff->name_len);
+				put_str(fp, *(const char *const *)p);
+			}
+			break;
+		case F_DIGIT_RUNS_DROPPED: {
 			const char *s = *(const char *const *)p;
-			const char *persistence = ((const pgbind_RangeVar *)msg)->relpersistence;
-			if (!s || (persistence && persistence[0] == 't'))
+			const char *persistence = fm->temp_offset >= 0 ? *(const char *const *)(base + fm->temp_offset) : NULL;
+			bool aliased = fm->alias_name && *(const void *const *)(base + fm->alias_name->offset);
+			if (!s || (persistence && persistence[0] == 't') || ((via & PGBIND_LPQ_FP_RELATION_CONTEXT) && aliased))
 				break;
 			put(fp, f->name, ff->name_len);
 			for (size_t k = 0; s[k]; k++) {
@@ -475,7 +476,7 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, const pgbind_Node *p
 			}
 			break;
 		}
-		case F_A_EXPR_KIND:
+		case F_IN_ANY_AS_OP:
 			if (*(const int32_t *)p == PGBIND_AEXPR_OP_ANY || *(const int32_t *)p == PGBIND_AEXPR_IN) {
 				put(fp, "kindAEXPR_OP", 12);
 				break;
@@ -483,7 +484,7 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, const pgbind_Node *p
 			/* fall through */
 		case F_ENUM: {
 			int32_t v = *(const int32_t *)p;
-			const char *name = pgbind_enum_value_name(f->type_index, v ? v : 1);
+			const char *name = enum_name(f->type_index, v ? v : 1);
 			put(fp, f->name, ff->name_len);
 			put_str(fp, name ? name : "");
 			break;
@@ -505,14 +506,14 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, const pgbind_Node *p
 			before = fp->len;
 			put(fp, f->name, ff->name_len);
 			size_t named_at = fp->len;
-			fp_node(fp, child, (const pgbind_Node *)msg, f->name, depth + 1);
+			fp_node(fp, child, ff->lpq, depth + 1);
 			if (fp->len == named_at)
 				fp->len = before;
 			break;
 		}
 		case F_MESSAGE: {
 			const void *child = *(const void *const *)p;
-			if (!child)
+			if (!child || (messages_cut && depth + 1 >= FINGERPRINT_DEPTH))
 				break;
 			if (fp->level >= fp->max_level) {
 				fp->too_deep = fp->oom = true;
@@ -522,7 +523,7 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, const pgbind_Node *p
 			put(fp, f->name, ff->name_len);
 			size_t named_at = fp->len;
 			fp->level++;
-			fp_message(fp, f->type_index, child, (const pgbind_Node *)msg, f->name, depth + 1);
+			fp_message(fp, f->type_index, child, ff->lpq, depth + 1);
 			fp->level--;
 			if (fp->len == named_at)
 				fp->len = before;
@@ -540,7 +541,7 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, const pgbind_Node *p
 			static const char zero[1024];
 			const void *child = *(const void *const *)p;
 			put(fp, f->name, ff->name_len);
-			fp_message(fp, f->type_index, child ? child : zero, (const pgbind_Node *)msg, f->name, depth);
+			fp_message(fp, f->type_index, child ? child : zero, ff->lpq, depth);
 			break;
 		}
 		case F_LIST: {
@@ -551,7 +552,7 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, const pgbind_Node *p
 			before = fp->len;
 			put(fp, f->name, ff->name_len);
 			size_t named_at = fp->len;
-			fp_list(fp, items, n, (const pgbind_Node *)msg, f->name, depth + 1);
+			fp_list(fp, items, n, ff->lpq, depth + 1);
 			if (fp->len == named_at && !(n == 1 && !items[0]))
 				fp->len = before;
 			break;
@@ -570,11 +571,7 @@ bool pgbind_fingerprint_ast(const pgbind_Node *root, const pgbind_ParseResult *t
 		pgbind_fail(status, PGBIND_ERROR_INVALID, "fingerprint: the descriptor tables do not fit");
 		return false;
 	}
-	Fp *fp = malloc(sizeof *fp);
-	if (!fp) {
-		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
-		return false;
-	}
+	Fp stream, *fp = &stream;
 	fp->buf = fp->first;
 	fp->len = 0;
 	fp->cap = sizeof fp->first;
@@ -582,9 +579,9 @@ bool pgbind_fingerprint_ast(const pgbind_Node *root, const pgbind_ParseResult *t
 	fp->level = 0;
 	fp->max_level = pgbind_max_depth(options);
 	if (tree) /* the List of RawStmt at depth 0 */
-		fp_list(fp, (const pgbind_Node *const *)tree->stmts, tree->n_stmts, NULL, NULL, 0);
+		fp_list(fp, (const pgbind_Node *const *)tree->stmts, tree->n_stmts, 0, 0);
 	else
-		fp_node(fp, root, NULL, NULL, 0);
+		fp_node(fp, root, 0, 0);
 	bool ok = !fp->oom;
 	if (ok)
 		*fingerprint = XXH3_64bits_withSeed(fp->buf, fp->len, FINGERPRINT_VERSION);
@@ -595,6 +592,5 @@ bool pgbind_fingerprint_ast(const pgbind_Node *root, const pgbind_ParseResult *t
 		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
 	if (fp->buf != fp->first)
 		free(fp->buf);
-	free(fp);
 	return ok;
 }

@@ -2,33 +2,31 @@
  * normalize.c -- pgbind_normalize(): the text pg_query_normalize returns (constants replaced by
  * $1, $2, ...), from pgbind's tree and the SQL it came from, without parsing again.
  *
- * What libpg_query 15-4.0.0 does, learnt from its behaviour (each rule is pinned by a statement
- * in tests/test_normalize.c, and `pgbind verify` compares every corpus statement byte for byte):
+ * What libpg_query does (each rule is pinned by a statement in tests/test_normalize.c, and
+ * `pgbind verify` compares every corpus statement and every whole file byte for byte):
  *
  *   1. A walk of the raw tree records the location of every constant it meets, and numbers it
- *      in walk order. The walk descends only where libpg_query's walker does: into the one
- *      field of a few utility statements, and into the expression and DML node kinds that
- *      PostgreSQL's raw_expression_tree_walker knows (walk_rules below, data, not code); any
- *      other node kind stops it (so CREATE TABLE t (a int DEFAULT 1) keeps its 1), and so does
- *      TypeName (varchar(10) keeps its 10).
- *   2. What is recorded: A_Const's location; for a DefElem whose argument is a string (or a list
- *      of one string), the first ' or $ at or after the DefElem's location (CREATE ROLE r
- *      PASSWORD 'x'); for CREATE/ALTER SUBSCRIPTION, the byte before the first occurrence of
- *      its conninfo anywhere in the text. ParamRefs are not replaced; the highest one's number
- *      is added to every new one ($1 ... then $2 for the first constant).
- *   3. SELECT: its fields in a fixed order (sortClause before havingClause, withClause late);
- *      GROUP BY and ORDER BY items that are integer constants stay (GROUP BY 1); a GROUP BY
- *      item whose fingerprint equals a target's takes that target's numbers when it holds as
- *      many constants (SELECT a + 1 ... GROUP BY a + 1 gives $1 twice).
- *   4. The text: locations sorted (stably; a repeated location counts once, its number used up
- *      all the same), then the SQL is scanned from its start as libpg_query's scanner does,
+ *      in walk order. The walk descends only where libpg_query's walker does: the kinds and
+ *      fields the version's rules declare (normalize:walk in schema/libpg_query.txt and
+ *      schema/pgNN/libpg_query.txt, generated into libpg_query.inc.c); any other kind stops it.
+ *   2. What is recorded, as declared: constant_location fields (A_Const's location); a
+ *      string_arg's quote (the first ' or $ at or after the message's quote_from location); a
+ *      text_search string's first occurrence in the text (the byte before it). Parameters
+ *      (param_number) are not replaced; the highest one's number is added to every new one ($1
+ *      ... then $2 for the first constant).
+ *   3. A message's fields in their normalize_order; in a target list (targets) each target's
+ *      numbers are kept; GROUP BY and ORDER BY items (group_by, order_by) that are integer
+ *      constants stay (GROUP BY 1); a GROUP BY item whose fingerprint equals a target's
+ *      target_value takes that target's numbers when it holds as many constants (SELECT a + 1
+ *      ... GROUP BY a + 1 gives $1 twice).
+ *   4. The text: locations sorted (as PostgreSQL's qsort orders them, sort_locs; a repeated
+ *      location counts once, its number used up all the same), then the SQL is scanned from its start as libpg_query's scanner does,
  *      comments being tokens; each constant spans from its location to the end of the first
  *      token that starts at or after it, one token further when the location holds '-' (a
  *      negative number, with whatever lies between); past the last token the rest stay.
  *
  * The walk goes over the reflection tables (pgbind_reflect.h), with a plan per node kind built
- * once. Entry point: pgbind_normalize_ast, which pgbind_normalize (runtime/pg_route.c) calls
- * when the linked libpg_query is a 15 (other versions have other rules).
+ * once. Entry point: pgbind_normalize_ast, which pgbind_normalize (runtime/pg_route.c) calls.
  */
 #include "internal.h"
 
@@ -39,91 +37,22 @@
 
 /* ---- where the walk goes ------------------------------------------------------------------------ */
 
-typedef struct WalkRule {
-	const char *kind;
-	const char *fields; /* the fields walked, in order, space-separated; NULL: every child field */
-} WalkRule;
-
-static const WalkRule walk_rules[] = {
-	/* libpg_query's walker: these statements, one field each */
-	{"RawStmt", "stmt"},
-	{"VariableSetStmt", "args"},
-	{"CopyStmt", "query"},
-	{"ExplainStmt", "query"},
-	{"CreateRoleStmt", "options"},
-	{"AlterRoleStmt", "options"},
-	{"DeclareCursorStmt", "query"},
-	{"CreateFunctionStmt", "options"},
-	{"DoStmt", "args"},
-	{"CreateUserMappingStmt", "options"},
-	{"AlterUserMappingStmt", "options"},
-	/* ... and SELECT in its own order (the GROUP BY and ORDER BY rules are in walk_select) */
-	{"SelectStmt", "distinctClause intoClause targetList fromClause whereClause groupClause sortClause havingClause "
-				   "windowClause valuesLists limitOffset limitCount lockingClause withClause larg rarg"},
-	/* PostgreSQL's raw_expression_tree_walker: the kinds it descends into, and where it does
-	 * not go into every child field, the ones it does */
-	{"List", NULL},
-	{"Alias", NULL},
-	{"RangeVar", NULL},
-	{"GroupingFunc", NULL},
-	{"SubLink", NULL},
-	{"CaseExpr", NULL},
-	{"CaseWhen", NULL},
-	{"RowExpr", NULL},
-	{"CoalesceExpr", NULL},
-	{"MinMaxExpr", NULL},
-	{"XmlExpr", NULL},
-	{"NullTest", NULL},
-	{"BooleanTest", NULL},
-	{"JoinExpr", NULL},
-	{"IntoClause", "rel viewQuery"},
-	{"InsertStmt", NULL},
-	{"DeleteStmt", NULL},
-	{"UpdateStmt", NULL},
-	{"MergeStmt", NULL},
-	{"MergeWhenClause", NULL},
-	{"PLAssignStmt", NULL},
-	{"A_Expr", NULL},
-	{"BoolExpr", NULL},
-	{"ColumnRef", NULL},
-	{"FuncCall", NULL},
-	{"NamedArgExpr", NULL},
-	{"A_Indices", NULL},
-	{"A_Indirection", NULL},
-	{"A_ArrayExpr", NULL},
-	{"ResTarget", NULL},
-	{"MultiAssignRef", NULL},
-	{"TypeCast", NULL},
-	{"CollateClause", NULL},
-	{"SortBy", NULL},
-	{"WindowDef", NULL},
-	{"RangeSubselect", NULL},
-	{"RangeFunction", NULL},
-	{"RangeTableSample", NULL},
-	{"RangeTableFunc", NULL},
-	{"RangeTableFuncCol", NULL},
-	{"ColumnDef", "typeName raw_default collClause"},
-	{"IndexElem", "expr"},
-	{"GroupingSet", NULL},
-	{"LockingClause", NULL},
-	{"XmlSerialize", NULL},
-	{"WithClause", NULL},
-	{"InferClause", NULL},
-	{"OnConflictClause", NULL},
-	{"CommonTableExpr", "ctequery"},
-};
-
-enum { MODE_STOP, MODE_FIELDS, MODE_A_CONST, MODE_PARAM_REF, MODE_DEF_ELEM, MODE_SELECT, MODE_CONNINFO };
-
+/* Per node kind, from the declared rules: the fields walked, in order, and the ones recorded. */
 typedef struct Plan {
-	uint8_t mode;
-	uint8_t n_fields;
-	uint16_t first; /* index into plan_fields */
+	bool enters;      /* the walk does anything here */
+	uint8_t n_fields; /* walked */
+	uint16_t first;   /* index into plan_fields */
+	const pgbind_FieldDesc *constant_location, *param_number, *string_arg, *quote_from, *text_search;
+	const pgbind_FieldDesc *location_needs;                /* a string without which constant_location does not count */
+	const pgbind_FieldDesc *targets, *group_by, *order_by; /* among the walked */
+	const pgbind_FieldDesc *target_value, *sort_key;
 } Plan;
 
 #define MAX_PLAN_FIELDS 4096
 static Plan plans[PGBIND_NODE_TAG_LIMIT];
 static const pgbind_FieldDesc *plan_fields[MAX_PLAN_FIELDS];
+static uint32_t plan_flags[MAX_PLAN_FIELDS]; /* the walked fields' PGBIND_LPQ_* flags */
+static uint8_t plan_order[MAX_PLAN_FIELDS];  /* and normalize_order */
 static bool plans_ok;
 static pthread_once_t plans_once = PTHREAD_ONCE_INIT;
 
@@ -133,50 +62,62 @@ static bool is_child(const pgbind_FieldDesc *f)
 		   f->wire == PGBIND_WIRE_REPEATED_NODE || f->wire == PGBIND_WIRE_REPEATED_MESSAGE;
 }
 
-static uint32_t tag_of(const char *kind)
-{
-	const pgbind_MessageDesc *d = pgbind_message_desc_by_name(kind);
-	return d ? d->tag : 0;
-}
-
 static void build_plans(void)
 {
 	size_t used = 0;
 	bool ok = true;
-	for (size_t r = 0; r < sizeof walk_rules / sizeof *walk_rules; r++) {
-		const pgbind_MessageDesc *d = pgbind_message_desc_by_name(walk_rules[r].kind);
-		if (!d || !d->tag) {
-			ok = false; /* a kind this PostgreSQL does not have: the rules need review */
+	for (int m = 0; m < PGBIND_MESSAGE_COUNT && ok; m++) {
+		const pgbind_MessageDesc *d = &pgbind_message_descs[m];
+		const pgbind_LpqMessage *lm = &pgbind_lpq_messages[m];
+		if (!d->name || !d->tag || d->tag >= PGBIND_NODE_TAG_LIMIT)
 			continue;
-		}
 		Plan *p = &plans[d->tag];
-		p->mode = strcmp(d->name, "SelectStmt") == 0 ? MODE_SELECT : MODE_FIELDS;
 		p->first = (uint16_t)used;
-		const char *names = walk_rules[r].fields;
-		for (uint32_t i = 0; !names && i < d->n_fields; i++)
-			if (is_child(&d->fields[i]) && used < MAX_PLAN_FIELDS)
-				plan_fields[used++] = &d->fields[i];
-		while (names && *names) {
-			size_t len = strcspn(names, " ");
-			const pgbind_FieldDesc *f = NULL;
-			for (uint32_t i = 0; i < d->n_fields; i++)
-				if (strlen(d->fields[i].name) == len && strncmp(d->fields[i].name, names, len) == 0)
-					f = &d->fields[i];
-			if (f && is_child(f) && used < MAX_PLAN_FIELDS)
-				plan_fields[used++] = f;
-			else
+		/* the walked fields by normalize_order (stable: insertion), the recorded ones by role */
+		for (uint32_t i = 0; i < d->n_fields; i++) {
+			const pgbind_FieldDesc *f = &d->fields[i];
+			uint32_t fl = lm->fields[i].flags;
+			const pgbind_FieldDesc **role[] = {&p->constant_location, &p->param_number, &p->string_arg,
+											   &p->quote_from,        &p->text_search,  &p->location_needs,
+											   &p->targets,           &p->group_by,     &p->order_by,
+											   &p->target_value,      &p->sort_key};
+			static const uint32_t role_flag[] = {
+				PGBIND_LPQ_NORM_CONSTANT_LOCATION, PGBIND_LPQ_NORM_PARAM_NUMBER, PGBIND_LPQ_NORM_STRING_ARG,
+				PGBIND_LPQ_NORM_QUOTE_FROM,        PGBIND_LPQ_NORM_TEXT_SEARCH,  PGBIND_LPQ_NORM_LOCATION_NEEDS_IT,
+				PGBIND_LPQ_NORM_TARGETS,           PGBIND_LPQ_NORM_GROUP_BY,     PGBIND_LPQ_NORM_ORDER_BY,
+				PGBIND_LPQ_NORM_TARGET_VALUE,      PGBIND_LPQ_NORM_SORT_KEY};
+			for (size_t r = 0; r < sizeof role_flag / sizeof *role_flag; r++)
+				if (fl & role_flag[r])
+					*role[r] = f;
+			if (fl & (PGBIND_LPQ_NORM_CONSTANT_LOCATION | PGBIND_LPQ_NORM_PARAM_NUMBER | PGBIND_LPQ_NORM_QUOTE_FROM |
+					  PGBIND_LPQ_NORM_TEXT_SEARCH))
+				p->enters = true;
+			/* targets, group_by, order_by and string_arg are walked too */
+			if (fl & (PGBIND_LPQ_NORM_TARGETS | PGBIND_LPQ_NORM_GROUP_BY | PGBIND_LPQ_NORM_ORDER_BY |
+					  PGBIND_LPQ_NORM_STRING_ARG))
+				fl |= PGBIND_LPQ_NORM_WALK;
+			if (!((fl & PGBIND_LPQ_NORM_WALK) || ((lm->flags & PGBIND_LPQ_NORM_WALK) && is_child(f))))
+				continue;
+			if (used >= MAX_PLAN_FIELDS) {
 				ok = false;
-			names += len + (names[len] == ' ');
+				break;
+			}
+			size_t k = used++;
+			uint8_t order = lm->fields[i].normalize_order;
+			for (; k > p->first && plan_order[k - 1] > order; k--) {
+				plan_fields[k] = plan_fields[k - 1];
+				plan_flags[k] = plan_flags[k - 1];
+				plan_order[k] = plan_order[k - 1];
+			}
+			plan_fields[k] = f;
+			plan_flags[k] = fl;
+			plan_order[k] = order;
+			p->enters = true;
 		}
 		p->n_fields = (uint8_t)(used - p->first);
 	}
-	plans[tag_of("A_Const")].mode = MODE_A_CONST;
-	plans[tag_of("ParamRef")].mode = MODE_PARAM_REF;
-	plans[tag_of("DefElem")].mode = MODE_DEF_ELEM;
-	plans[tag_of("CreateSubscriptionStmt")].mode = MODE_CONNINFO;
-	plans[tag_of("AlterSubscriptionStmt")].mode = MODE_CONNINFO;
-	plans[0].mode = MODE_STOP;
-	plans_ok = ok && used < MAX_PLAN_FIELDS;
+	plans[0].enters = false;
+	plans_ok = ok;
 }
 
 /* ---- the walk ------------------------------------------------------------------------------------ */
@@ -205,6 +146,7 @@ typedef struct Norm {
 	int highest_param; /* the highest $n of the text's own */
 	Refs *recording;   /* NULL: not recording */
 	int depth, max_depth;
+	int root; /* ParseResult's message index: the version's rules of the whole text */
 	bool failed;
 } Norm;
 
@@ -278,7 +220,7 @@ static void walk_field(Norm *nm, const void *msg, const pgbind_FieldDesc *f)
 	}
 }
 
-/* rule 2: the first ' or $ at or after a DefElem's location */
+/* rule 2: the first ' or $ at or after a location */
 static void record_quote_after(Norm *nm, int location)
 {
 	for (size_t i = location > 0 ? (size_t)location : 0; i < nm->sql_len; i++)
@@ -305,33 +247,58 @@ static bool node_fingerprint(Norm *nm, const pgbind_Node *n, uint64_t *fp)
 	return true;
 }
 
-static void walk_select(Norm *nm, const pgbind_SelectStmt *s, const Plan *plan)
+static const pgbind_Node *node_at(const void *msg, const pgbind_FieldDesc *f)
+{
+	return f ? *(const pgbind_Node *const *)((const char *)msg + f->offset) : NULL;
+}
+
+static int int_at(const void *msg, const pgbind_FieldDesc *f)
+{
+	return *(const int32_t *)((const char *)msg + f->offset);
+}
+
+/* A repeated field's items (none when the field is not one). */
+static size_t items_of(const void *msg, const pgbind_FieldDesc *f, const pgbind_Node *const **items)
+{
+	*items = f->count_offset ? *(const pgbind_Node *const *const *)((const char *)msg + f->offset) : NULL;
+	return f->count_offset ? *(const size_t *)((const char *)msg + f->count_offset) : 0;
+}
+
+/* rule 3: a message's walked fields in order, the target list, GROUP BY and ORDER BY as declared */
+static void walk_fields(Norm *nm, const void *msg, const Plan *plan)
 {
 	/* the targets' parameters and fingerprints, for GROUP BY: fingerprints only once needed */
-	size_t n_targets = s->n_targetList;
-	Refs *refs = n_targets ? pgbind_Arena_Malloc(nm->arena, n_targets * sizeof *refs) : NULL;
+	const pgbind_Node *const *targets = NULL;
+	size_t n_targets = 0;
+	Refs *refs = NULL;
 	uint64_t *fps = NULL;
 	bool *taken = NULL;
-	if (n_targets && !refs) {
-		norm_fail(nm, PGBIND_ERROR_NOMEM, "out of memory");
-		return;
-	}
 	for (uint8_t i = 0; i < plan->n_fields && !nm->failed; i++) {
 		const pgbind_FieldDesc *f = plan_fields[plan->first + i];
-		if (f->offset == offsetof(pgbind_SelectStmt, targetList)) {
-			for (size_t k = 0; k < n_targets && !nm->failed; k++) {
+		uint32_t fl = plan_flags[plan->first + i];
+		const pgbind_Node *const *items;
+		size_t n = items_of(msg, f, &items);
+		if ((fl & PGBIND_LPQ_NORM_TARGETS) && f->count_offset) {
+			targets = items;
+			n_targets = n;
+			refs = n ? pgbind_Arena_Malloc(nm->arena, n * sizeof *refs) : NULL;
+			if (n && !refs) {
+				norm_fail(nm, PGBIND_ERROR_NOMEM, "out of memory");
+				return;
+			}
+			for (size_t k = 0; k < n && !nm->failed; k++) {
 				refs[k] = (Refs){0};
 				nm->recording = &refs[k];
-				walk(nm, s->targetList[k]);
+				walk(nm, items[k]);
 				/* what libpg_query keeps is its recording as it stands now: emptied by a SELECT
 				 * nested in the target */
 				if (nm->recording != &refs[k])
 					refs[k] = (Refs){0};
 				nm->recording = NULL;
 			}
-		} else if (f->offset == offsetof(pgbind_SelectStmt, groupClause)) {
-			for (size_t g = 0; g < s->n_groupClause && !nm->failed; g++) {
-				const pgbind_Node *item = s->groupClause[g];
+		} else if ((fl & PGBIND_LPQ_NORM_GROUP_BY) && f->count_offset) {
+			for (size_t g = 0; g < n && !nm->failed; g++) {
+				const pgbind_Node *item = items[g];
 				if (is_integer_const(item))
 					continue; /* GROUP BY 1 stays */
 				const Refs *match = NULL;
@@ -344,12 +311,12 @@ static void walk_select(Norm *nm, const pgbind_SelectStmt *s, const Plan *plan)
 						return;
 					}
 					for (size_t k = 0; k < n_targets; k++) {
-						const pgbind_ResTarget *rt = (const pgbind_ResTarget *)s->targetList[k];
-						taken[k] = false;
-						if (!rt || rt->tag != PGBIND_T_ResTarget || !node_fingerprint(nm, rt->val, &fps[k]))
-							taken[k] = true; /* not a target libpg_query could compare */
+						const pgbind_Node *t = targets[k];
+						const pgbind_FieldDesc *value =
+							t && t->tag < PGBIND_NODE_TAG_LIMIT ? plans[t->tag].target_value : NULL;
+						taken[k] = !value || !node_fingerprint(nm, node_at(t, value), &fps[k]);
 						if (nm->failed)
-							return;
+							return; /* taken: not a target libpg_query could compare */
 					}
 				}
 				if (n_targets && node_fingerprint(nm, item, &fp))
@@ -366,17 +333,24 @@ static void walk_select(Norm *nm, const pgbind_SelectStmt *s, const Plan *plan)
 					nm->next_param -= match->n;
 				}
 			}
-		} else if (f->offset == offsetof(pgbind_SelectStmt, sortClause)) {
-			for (size_t k = 0; k < s->n_sortClause && !nm->failed; k++) {
-				const pgbind_Node *item = s->sortClause[k];
-				if (item && item->tag == PGBIND_T_SortBy && is_integer_const(((const pgbind_SortBy *)item)->node))
+		} else if ((fl & PGBIND_LPQ_NORM_ORDER_BY) && f->count_offset) {
+			for (size_t k = 0; k < n && !nm->failed; k++) {
+				const pgbind_Node *item = items[k];
+				const pgbind_FieldDesc *key =
+					item && item->tag < PGBIND_NODE_TAG_LIMIT ? plans[item->tag].sort_key : NULL;
+				if (key && is_integer_const(node_at(item, key)))
 					continue; /* ORDER BY 1 stays */
 				walk(nm, item);
 			}
 		} else {
-			walk_field(nm, s, f);
+			walk_field(nm, msg, f);
 		}
 	}
+}
+
+static bool is_string(const pgbind_Node *n)
+{
+	return n && n->tag == PGBIND_T_String;
 }
 
 static void walk(Norm *nm, const pgbind_Node *node)
@@ -392,47 +366,32 @@ static void walk(Norm *nm, const pgbind_Node *node)
 		return;
 	}
 	const Plan *plan = &plans[node->tag];
-	switch (plan->mode) {
-	case MODE_A_CONST:
-		record(nm, ((const pgbind_A_Const *)node)->location);
-		break;
-	case MODE_PARAM_REF: {
-		int number = ((const pgbind_ParamRef *)node)->number;
-		if (number > nm->highest_param)
-			nm->highest_param = number;
-		if (nm->recording)
-			push_int(nm, &nm->recording->ids, &nm->recording->n, &nm->recording->cap, number);
-		break;
-	}
-	case MODE_DEF_ELEM: {
-		const pgbind_DefElem *e = (const pgbind_DefElem *)node;
-		const pgbind_Node *arg = e->arg;
-		const pgbind_List *list = (const pgbind_List *)arg;
-		if (arg && (arg->tag == PGBIND_T_String || (arg->tag == PGBIND_T_List && list->n_items == 1 && list->items[0] &&
-													list->items[0]->tag == PGBIND_T_String)))
-			record_quote_after(nm, e->location);
-		walk(nm, arg);
-		break;
-	}
-	case MODE_CONNINFO: {
-		/* the byte before the first occurrence of the connection string anywhere in the text */
-		const char *conninfo = node->tag == PGBIND_T_CreateSubscriptionStmt
-								   ? ((const pgbind_CreateSubscriptionStmt *)node)->conninfo
-								   : ((const pgbind_AlterSubscriptionStmt *)node)->conninfo;
-		const char *at = conninfo ? strstr(nm->sql, conninfo) : NULL;
-		if (at)
-			record(nm, (int)(at - nm->sql) - 1);
-		break;
-	}
-	case MODE_SELECT:
-		walk_select(nm, (const pgbind_SelectStmt *)node, plan);
-		break;
-	case MODE_FIELDS:
-		for (uint8_t i = 0; i < plan->n_fields && !nm->failed; i++)
-			walk_field(nm, node, plan_fields[plan->first + i]);
-		break;
-	default:
-		break; /* a kind libpg_query's walk does not enter */
+	if (plan->enters) {
+		if (plan->constant_location &&
+			(!plan->location_needs || *(const char *const *)((const char *)node + plan->location_needs->offset)))
+			record(nm, int_at(node, plan->constant_location));
+		if (plan->param_number) {
+			int number = int_at(node, plan->param_number);
+			if (number > nm->highest_param)
+				nm->highest_param = number;
+			if (nm->recording)
+				push_int(nm, &nm->recording->ids, &nm->recording->n, &nm->recording->cap, number);
+		}
+		if (plan->string_arg && plan->quote_from) {
+			/* rule 2: a string, or a list of one string */
+			const pgbind_Node *arg = node_at(node, plan->string_arg);
+			const pgbind_List *list = (const pgbind_List *)arg;
+			if (is_string(arg) || (arg && arg->tag == PGBIND_T_List && list->n_items == 1 && is_string(list->items[0])))
+				record_quote_after(nm, int_at(node, plan->quote_from));
+		}
+		if (plan->text_search) {
+			/* the byte before the first occurrence of the string anywhere in the text */
+			const char *text = *(const char *const *)((const char *)node + plan->text_search->offset);
+			const char *at = text ? strstr(nm->sql, text) : NULL;
+			if (at)
+				record(nm, (int)(at - nm->sql) - 1);
+		}
+		walk_fields(nm, node, plan);
 	}
 	nm->depth--;
 }
@@ -630,41 +589,131 @@ static size_t token_end(const char *s, size_t i, size_t len)
 typedef struct Scanner {
 	const char *s;
 	size_t len, pos;
+	bool comments_skipped; /* the version's scanner returns no comments (PGBIND_LPQ_NORM_COMMENTS_SKIPPED) */
 } Scanner;
 
 /* The next token's start, or -1 at the end; its end in *end. */
 static long next_token(Scanner *sc, size_t *end)
 {
-	while (sc->pos < sc->len && is_space(sc->s[sc->pos]))
-		sc->pos++;
-	if (sc->pos >= sc->len)
-		return -1;
-	size_t start = sc->pos;
-	sc->pos = *end = token_end(sc->s, start, sc->len);
-	return (long)start;
+	for (;;) {
+		while (sc->pos < sc->len && is_space(sc->s[sc->pos]))
+			sc->pos++;
+		if (sc->pos >= sc->len)
+			return -1;
+		size_t start = sc->pos;
+		sc->pos = *end = token_end(sc->s, start, sc->len);
+		bool comment = start + 1 < sc->len && ((sc->s[start] == '-' && sc->s[start + 1] == '-') ||
+											   (sc->s[start] == '/' && sc->s[start + 1] == '*'));
+		if (!(comment && sc->comments_skipped))
+			return (long)start;
+	}
 }
 
 /* ---- the text ------------------------------------------------------------------------------------ */
 
-/* Sorts by location, stably (insertion into runs, then merges would do; the lists are short and
- * mostly in order already, so insertion sort it is). */
+/*
+ * Sorts by location the way libpg_query's qsort does: PostgreSQL's port.h makes every qsort its
+ * pg_qsort, an unstable quicksort (Bentley and McIlroy's: insertion sort below 7 items, a check
+ * for an already sorted run, the median of three, or of three medians above 40, as the pivot, and
+ * a three-way partition). Which of several constants at one location keeps the place (the first
+ * after the sort; rule 4) depends on it: a DefElem's quote search finds a later statement's
+ * string (CREATE FUNCTION ... LANGUAGE sql IMMUTABLE; SELECT 'x'), so a multi-statement text
+ * holds such repeats.
+ */
+static int loc_cmp(const Loc *a, const Loc *b)
+{
+	return (a->location > b->location) - (a->location < b->location);
+}
+
+static void loc_swap(Loc *a, Loc *b)
+{
+	Loc t = *a;
+	*a = *b;
+	*b = t;
+}
+
+static void loc_vecswap(Loc *a, Loc *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		loc_swap(&a[i], &b[i]);
+}
+
+static Loc *loc_med3(Loc *a, Loc *b, Loc *c)
+{
+	return loc_cmp(a, b) < 0 ? (loc_cmp(b, c) < 0 ? b : (loc_cmp(a, c) < 0 ? c : a))
+							 : (loc_cmp(b, c) > 0 ? b : (loc_cmp(a, c) < 0 ? a : c));
+}
+
 static void sort_locs(Loc *a, size_t n)
 {
-	for (size_t i = 1; i < n; i++) {
-		Loc x = a[i];
-		size_t j = i;
-		while (j > 0 && a[j - 1].location > x.location) {
-			a[j] = a[j - 1];
-			j--;
+	for (;;) {
+		if (n < 7) {
+			for (size_t m = 1; m < n; m++)
+				for (size_t l = m; l > 0 && loc_cmp(&a[l - 1], &a[l]) > 0; l--)
+					loc_swap(&a[l], &a[l - 1]);
+			return;
 		}
-		a[j] = x;
+		bool presorted = true;
+		for (size_t m = 1; m < n && presorted; m++)
+			presorted = loc_cmp(&a[m - 1], &a[m]) <= 0;
+		if (presorted)
+			return;
+		Loc *pm = a + n / 2;
+		if (n > 7) {
+			Loc *pl = a, *pn = a + n - 1;
+			if (n > 40) {
+				size_t d = n / 8;
+				pl = loc_med3(pl, pl + d, pl + 2 * d);
+				pm = loc_med3(pm - d, pm, pm + d);
+				pn = loc_med3(pn - 2 * d, pn - d, pn);
+			}
+			pm = loc_med3(pl, pm, pn);
+		}
+		loc_swap(a, pm);
+		Loc *pa = a + 1, *pb = a + 1, *pc = a + n - 1, *pd = a + n - 1;
+		for (;;) {
+			int r;
+			while (pb <= pc && (r = loc_cmp(pb, a)) <= 0) {
+				if (r == 0)
+					loc_swap(pa++, pb);
+				pb++;
+			}
+			while (pb <= pc && (r = loc_cmp(pc, a)) >= 0) {
+				if (r == 0)
+					loc_swap(pc, pd--);
+				pc--;
+			}
+			if (pb > pc)
+				break;
+			loc_swap(pb++, pc--);
+		}
+		Loc *pn = a + n;
+		size_t d1 = (size_t)(pa - a) < (size_t)(pb - pa) ? (size_t)(pa - a) : (size_t)(pb - pa);
+		loc_vecswap(a, pb - d1, d1);
+		d1 = (size_t)(pd - pc) < (size_t)(pn - pd - 1) ? (size_t)(pd - pc) : (size_t)(pn - pd - 1);
+		loc_vecswap(pb, pn - d1, d1);
+		d1 = (size_t)(pb - pa);
+		size_t d2 = (size_t)(pd - pc);
+		/* the smaller part by recursion, the larger by the loop: the stack stays logarithmic */
+		if (d1 <= d2) {
+			if (d1 > 1)
+				sort_locs(a, d1);
+			a = pn - d2;
+			n = d2;
+		} else {
+			if (d2 > 1)
+				sort_locs(pn - d2, d2);
+			n = d1;
+		}
+		if (n <= 1)
+			return;
 	}
 }
 
 /* rule 4: each constant's length in the text */
 static void fill_lengths(Norm *nm)
 {
-	Scanner sc = {nm->sql, nm->sql_len, 0};
+	Scanner sc = {nm->sql, nm->sql_len, 0, pgbind_lpq_messages[nm->root].flags & PGBIND_LPQ_NORM_COMMENTS_SKIPPED};
 	int last = -1;
 	for (size_t i = 0; i < nm->n_locs; i++) {
 		int loc = nm->locs[i].location;
@@ -692,8 +741,7 @@ const char *pgbind_normalize_ast(const pgbind_ParseResult *tree, const char *sql
 	}
 	pthread_once(&plans_once, build_plans);
 	if (!plans_ok) {
-		pgbind_fail(status, PGBIND_ERROR_INVALID,
-					"normalize: a walk rule names a node kind or field this PostgreSQL does not have");
+		pgbind_fail(status, PGBIND_ERROR_INVALID, "normalize: the declared walk does not fit pgbind's tables");
 		return NULL;
 	}
 	Norm nm = {.arena = arena,
@@ -701,6 +749,7 @@ const char *pgbind_normalize_ast(const pgbind_ParseResult *tree, const char *sql
 			   .sql = sql,
 			   .sql_len = strlen(sql),
 			   .next_param = 1,
+			   .root = (int)(pgbind_message_desc_by_name("ParseResult") - pgbind_message_descs),
 			   .max_depth = pgbind_max_depth(options)};
 	if (nm.sql_len > 0x7fffffff) {
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "the SQL is longer than PostgreSQL's 1 GB");

@@ -7,10 +7,9 @@
  *                own, so that PG_TRY here and ereport there share its thread-local handler
  *                stack), or pg_query_deparse_nodes (some forks); else AST -> protobuf ->
  *                pg_query_deparse_protobuf (Debian's 15-4.0.0: its deparser is static).
- *   fingerprint  computed over the AST itself (runtime/fingerprint.c) on 15; else AST -> nodes ->
- *                pg_query_fingerprint_node. No parse of text again on either.
- *   normalize    computed from the AST and the text (runtime/normalize.c) on 15; else
- *                pg_query_normalize, which parses again.
+ *   fingerprint  computed over the AST itself (runtime/fingerprint.c), with the version's declared
+ *                rules (schema/libpg_query.txt, schema/pgNN/libpg_query.txt).
+ *   normalize    computed from the AST and the text (runtime/normalize.c), likewise.
  *   scan         pg_query_scan_tokens where the library has it (18.1); else pg_query_scan's
  *                protobuf through pgbind's decoder.
  */
@@ -65,16 +64,6 @@ static void fail_with_pg_error(pgbind_Status *status, pgbind_StatusCode code, co
  * an error).
  */
 #define DEPARSER_MISREADS_XMLROOT_VERSION (pgbind_libpg_query_version_num < 180000)
-
-/*
- * The fingerprint and normalize computed over the AST (runtime/fingerprint.c, normalize.c)
- * follow libpg_query 15-4.0.0's rules, checked on every corpus statement against it. Later
- * versions changed them (today's upstream source fingerprints Boolean values and RangeVars by
- * alias, and its normalize reads argument locations the grammar records): with another major,
- * pgbind takes libpg_query's own routes, through PostgreSQL nodes for the fingerprint and by a
- * parse of the text for normalize.
- */
-#define RULES_OF_15 (pgbind_libpg_query_version_num / 10000 == 15)
 
 static bool is_xmlroot_with_expression_version(pgbind_Node *node, void *ctx)
 {
@@ -240,7 +229,7 @@ static bool round_trip_holds(const pgbind_ParseResult *tree, bool tree_has_lossy
 static const char *deparse_tree(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 								bool *lossy, char *where, size_t where_size, pgbind_Status *status)
 {
-	const char *sql = NULL;
+	const char *volatile sql = NULL; /* volatile: live across the PG_TRY below (its longjmp) */
 	*lossy = false;
 #if defined(PGBIND_HAVE_DEPARSE_NODES) || defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
 	(void)where;
@@ -401,15 +390,7 @@ bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *op
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
 		return false;
 	}
-	if (RULES_OF_15)
-		return pgbind_fingerprint_ast(NULL, tree, options, fingerprint, status);
-	MemoryContext ctx = pg_query_enter_memory_context();
-	void *nodes;
-	bool ok = pgbind_to_pg_nodes(tree, ctx, options, true, &nodes, status);
-	if (ok)
-		*fingerprint = pg_query_fingerprint_node(nodes);
-	pg_query_exit_memory_context(ctx);
-	return ok;
+	return pgbind_fingerprint_ast(NULL, tree, options, fingerprint, status);
 }
 
 const char *pgbind_normalize(const pgbind_ParseResult *tree, const char *sql, const pgbind_Options *options,
@@ -419,17 +400,7 @@ const char *pgbind_normalize(const pgbind_ParseResult *tree, const char *sql, co
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
 		return NULL;
 	}
-	if (RULES_OF_15)
-		return pgbind_normalize_ast(tree, sql, options, arena, status);
-	/* another libpg_query: its own rules, by its own parse */
-	PgQueryNormalizeResult r = pg_query_normalize(sql);
-	const char *out = NULL;
-	if (r.error)
-		fail_with_pg_error(status, PGBIND_ERROR_SYNTAX, r.error);
-	else
-		out = arena_strdup(arena, r.normalized_query, status);
-	pg_query_free_normalize_result(r);
-	return out;
+	return pgbind_normalize_ast(tree, sql, options, arena, status);
 }
 
 pgbind_ScanResult *pgbind_scan(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,

@@ -14,12 +14,13 @@ check_only=false
 # (install test), jq (JSON output), valgrind, clang with its runtime (libFuzzer and sanitizers),
 # clang-format (make check-format); the Rust crate (bindings/rust): Debian's rustc and cargo, the
 # crates prost, prost-build and bindgen as Debian packages them (an offline directory registry),
-# protoc for prost-build; the Go module (bindings/go): Debian's Go 1.19, protobuf-go and
-# protoc-gen-go.
+# protoc for prost-build; protoc-c for the benchmark's protobuf-c baseline on a libpg_query built
+# with upb (18), which installs no C message types; the Go module (bindings/go): Debian's Go 1.19,
+# protobuf-go and protoc-gen-go.
 PACKAGES="gcc libc6-dev git libpg-query-dev postgresql-server-dev-15 postgresql-15 libclang-dev libjansson-dev libprotobuf-c-dev
 	pkg-config jq valgrind clang libclang-rt-14-dev clang-format
 	rustc cargo librust-prost-dev librust-prost-build-dev librust-bindgen-dev protobuf-compiler
-	golang-go golang-google-protobuf-dev protoc-gen-go"
+	protobuf-c-compiler golang-go golang-google-protobuf-dev protoc-gen-go"
 
 missing=""
 for p in $PACKAGES; do

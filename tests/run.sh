@@ -209,6 +209,17 @@ expect_fail "a node message without a C struct stops the generator" \
 printf 'message X { int32 a = 1 }\n' >"$TMP/syntax.proto"
 expect_fail "a malformed proto stops the generator with file:line:col" 'syntax.proto:1:' \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o5" | sed 's/--proto [^ ]*//') --proto "$TMP/syntax.proto"
+printf 'RangeVarr.relname fingerprint:skip\n' >"$TMP/lpq-stale.txt"
+expect_fail "a libpg_query rule on a kind the model lacks stops the generator with file:line" \
+	"lpq-stale.txt:1:[0-9]+: error: override 'RangeVarr.relname fingerprint:skip' matches nothing" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o6") --overrides "$TMP/lpq-stale.txt"
+printf '\nRangeVar.schemaname fingerprint:skipp\n' >"$TMP/lpq-value.txt"
+expect_fail "... and one with a value it does not know, naming the values" \
+	"lpq-value.txt:2:[0-9]+: error: RangeVar.schemaname fingerprint:skipp: not a value of fingerprint \\(skip, sorted" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o7") --overrides "$TMP/lpq-value.txt"
+printf 'RangeVar.inh normalize:walk\n' >"$TMP/lpq-kind.txt"
+expect_fail "... and a walk into a field that holds no nodes" "lpq-kind.txt:1:[0-9]+: error: RangeVar.inh \\(BOOL\\) cannot be" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o8") --overrides "$TMP/lpq-kind.txt"
 touch "$TMP/a-file"
 expect_fail "an unwritable output directory stops the generator" "cannot create output directory" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/a-file")

@@ -6,7 +6,8 @@
 #      tree, exactly as a user bumping libpg_query does; the model it extracts must equal the
 #      committed schema/pgMAJOR/nodes.json;
 #   3. that copy runs `make check` with the tree, the version's own SQL scripts (those
-#      postgresql-MAJOR ships, listed by debian_tree.sh) as the Debian corpus.
+#      postgresql-MAJOR ships, listed by debian_tree.sh) as the Debian corpus;
+#   4. it prints a quick benchmark table (pgbind bench --quick) against that version's routes.
 # Needs the network (deb.debian.org) and about 7 minutes a version on two cores; make check does
 # not run it. Ends with "N passed, M failed".
 set -u
@@ -53,6 +54,9 @@ for sv in "$@"; do
 		grep -E '^FAIL' "$v/check.log" | sed 's/^/     | /'
 		failed=$((failed + 1))
 	fi
+	# A quick benchmark against this version's own routes: numbers to read, not a pass or a fail.
+	echo "   quick bench on PostgreSQL $major (pgbind bench --quick, the version's SQL scripts):"
+	"$v/src/build/pgbind" bench --quick --dir="$v/tree/sql" 2>&1 | sed -n '/^path /,/^$/p' | sed 's/^/     /'
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

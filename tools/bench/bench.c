@@ -50,6 +50,11 @@
  */
 #include "cli.h"
 #include "pg_query.h"
+#if defined(PGBIND_BENCH_PROTOBUF_C) && !defined(PGBIND_HAVE_PROTOBUF_C)
+/* upb's libpg_query (18): protoc-c's code for its pg_query.proto, built by the Makefile, is the
+ * protobuf-c baseline (the message types and names are those libpg_query up to 17 installs) */
+#define PGBIND_HAVE_PROTOBUF_C
+#endif
 #ifdef PGBIND_HAVE_PROTOBUF_C
 #include "pg_query.pb-c.h"
 #endif
@@ -318,6 +323,18 @@ static bool op_parse_base(const Item *it, ArenaUse *use)
 #define PROTOBUF_C_OP(fn) NULL
 #endif
 
+/* libpg_query's protobuf bytes alone, nothing decoded: the floor of every binding's route to a
+ * tree (protobuf-c's or upb's, prost's, Go's decode comes on top). */
+static bool op_parse_pb(const Item *it, ArenaUse *use)
+{
+	(void)use;
+	PgQueryProtobufParseResult r = pg_query_parse_protobuf(it->sql);
+	bool ok = !r.error;
+	sink += r.parse_tree.len;
+	pg_query_free_protobuf_parse_result(r);
+	return ok;
+}
+
 /* What pgbind_parse does before converting: the floor for any parse to a tree. */
 static bool op_raw(const Item *it, ArenaUse *use)
 {
@@ -557,6 +574,7 @@ enum {
 	OP_PARSE,
 	OP_PARSE_BASE,
 	OP_RAW,
+	OP_PARSE_PB,
 	OP_JSON,
 	OP_JSON_AST,
 	OP_JSON_BASE,
@@ -585,6 +603,8 @@ static const OpDef ops[N_OPS] = {
 					   "pg_query_parse_protobuf + pg_query__parse_result__unpack + free_unpacked + free result",
 					   PROTOBUF_C_OP(op_parse_base)},
 	[OP_RAW] = {"raw_parse", "limit", "enter memory context + pg_query_raw_parse + exit context", op_raw},
+	[OP_PARSE_PB] = {"parse_protobuf", "baseline", "pg_query_parse_protobuf + free result (nothing decoded)",
+					 op_parse_pb},
 	[OP_JSON] = {"json", "pgbind", "arena new + pgbind_parse + pgbind_json + arena free", op_json},
 	[OP_JSON_AST] = {"json_from_ast", "pgbind", "arena new + pgbind_json (AST precomputed) + arena free", op_json_ast},
 	[OP_JSON_BASE] = {"pg_query_parse", "baseline", "pg_query_parse + free result", op_json_base},
@@ -670,6 +690,7 @@ typedef struct RowDef {
 static const RowDef rows[] = {
 	{"parse to typed tree", OP_PARSE, OP_PARSE_BASE, ">=8x, <=1.15 raw"},
 	{"raw parse (the limit)", -1, OP_RAW, ""},
+	{"parse vs parse_protobuf alone", OP_PARSE, OP_PARSE_PB, ">=3.5x"},
 	{"JSON text from SQL", OP_JSON, OP_JSON_BASE, ">1x"},
 	{"JSON text from AST", OP_JSON_AST, OP_JSON_BASE, ""},
 	{"encode", OP_ENCODE, OP_ENCODE_BASE, ">=15x"},
