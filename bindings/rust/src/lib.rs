@@ -38,6 +38,8 @@ pub mod ffi {
 mod convert;
 mod tree;
 pub mod views;
+pub mod walk;
+pub mod pg_query;
 #[doc(hidden)]
 pub mod layout;
 #[doc(hidden)]
