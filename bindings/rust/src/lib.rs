@@ -40,6 +40,7 @@ mod tree;
 pub mod views;
 pub mod walk;
 pub mod pg_query;
+mod truncate;
 #[doc(hidden)]
 pub mod layout;
 #[doc(hidden)]

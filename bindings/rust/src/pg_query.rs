@@ -289,6 +289,13 @@ impl ParseResult {
         crate::deparse(&self.protobuf)
     }
 
+    /// The query deparsed and shortened to at most `max_length` bytes: its deepest, then
+    /// longest, target lists, WHERE clauses, VALUES lists, INSERT column lists and CTE queries
+    /// written "...", one at a time, until it fits; else cut, ending in "...".
+    pub fn truncate(&self, max_length: usize) -> Result<String> {
+        crate::truncate::truncate(&self.protobuf, max_length)
+    }
+
     /// Every node of every statement (as `protobuf.nodes()`).
     pub fn nodes(&self) -> Vec<(NodeRef<'_>, i32, Context, bool)> {
         self.protobuf.nodes()
@@ -298,6 +305,11 @@ impl ParseResult {
     pub fn nodes_mut(&mut self, f: impl FnMut(&mut Child<'_>) -> bool) -> Result<()> {
         self.protobuf.nodes_mut(f)
     }
+}
+
+/// `protobuf` deparsed and shortened to `max_length` (see [`ParseResult::truncate`]).
+pub fn truncate(protobuf: &protobuf::ParseResult, max_length: usize) -> Result<String> {
+    crate::truncate::truncate(protobuf, max_length)
 }
 
 /// Parses `statement` (any number of statements).

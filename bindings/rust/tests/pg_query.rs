@@ -333,3 +333,27 @@ fn deep_trees() {
         assert_eq!((r, offered), (Ok(false), n - 1));
     });
 }
+
+#[test]
+fn truncate() {
+    let t = |sql: &str, n: usize| pg_query::parse(sql).unwrap().truncate(n).unwrap();
+    assert_eq!(t("SELECT a, b, c, d, e, f FROM xyz WHERE a = b", 40), "SELECT ... FROM xyz WHERE a = b");
+    assert_eq!(t("WITH x AS (SELECT * FROM y) SELECT * FROM x", 40), "WITH x AS (...) SELECT * FROM x");
+    assert_eq!(t("SELECT * FROM z WHERE a = b AND x = y", 30), "SELECT * FROM z WHERE ...");
+    // the example of pg_query.rs's truncate documentation
+    assert_eq!(t("INSERT INTO \"x\" (a, b, c, d, e, f) VALUES ($1)", 32), "INSERT INTO x (...) VALUES (...)");
+    assert_eq!(t("SELECT $1 /* application:test */", 100), "SELECT $1");
+    assert_eq!(t("SELECT * FROM t", 10), "SELECT ...");
+    assert_eq!(t("SELECT CASE WHEN $2.typtype = $1 THEN $2.typtypmod ELSE $1.atttypmod END", 50), "SELECT ...");
+    assert_eq!(t("UPDATE x SET a = 1, c = 2, e = 'str'", 30), "UPDATE x SET ... = ...");
+    assert_eq!(
+        t("INSERT INTO y(a) VALUES(1) ON CONFLICT DO UPDATE SET a = 123456789", 65),
+        "INSERT INTO y (a) VALUES (1) ON CONFLICT DO UPDATE SET ... = ..."
+    );
+    assert_eq!(t("GRANT SELECT (abc, def, ghj) ON TABLE t1 TO r1", 35), "GRANT select (abc, def, ghj) ON ...");
+    // a result never longer than asked, at any length
+    let sql = "WITH a AS (SELECT x, y FROM t WHERE x > 1) UPDATE u SET p = 1, q = 2 FROM a WHERE u.id = a.x AND u.z IN (1, 2, 3)";
+    for n in 0..130 {
+        assert!(t(sql, n).len() <= n.max(3), "{}: {:?}", n, t(sql, n));
+    }
+}
