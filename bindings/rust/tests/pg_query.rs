@@ -357,3 +357,16 @@ fn truncate() {
         assert!(t(sql, n).len() <= n.max(3), "{}: {:?}", n, t(sql, n));
     }
 }
+
+/// pgbind's checked deparse beside pg_query.rs's unchecked one: libpg_query 15's deparser writes
+/// `DETACH PARTITION m_2020 FINALIZE` without the space before FINALIZE, SQL that parses to
+/// another tree.
+#[test]
+fn deparse_checked() {
+    let tree = pgbind::parse("ALTER TABLE measurements DETACH PARTITION m_2020 FINALIZE").unwrap();
+    let unchecked = pgbind::deparse(&tree).unwrap();
+    assert!(pgbind::parse(&unchecked).unwrap() != tree, "{}", unchecked);
+    assert!(matches!(pgbind::deparse_checked(&tree), Err(pgbind::Error::RoundTrip { .. })), "{:?}", pgbind::deparse_checked(&tree));
+    let good = pgbind::parse("SELECT a FROM t WHERE b = 1").unwrap();
+    assert_eq!(pgbind::deparse_checked(&good).unwrap(), "SELECT a FROM t WHERE b = 1");
+}
