@@ -73,7 +73,8 @@ GENERATED   := generated/c/pgbind_ast.h generated/c/from_pg.inc.c generated/c/en
                generated/c/reflect.inc.c
 
 RT_SRCS     := runtime/arena.c runtime/from_pg.c runtime/to_pg.c runtime/pg_route.c runtime/encode.c runtime/decode.c runtime/equal.c runtime/reflect.c runtime/text.c \
-               runtime/json.c runtime/walk.c runtime/normalize.c runtime/fingerprint.c
+               runtime/json.c runtime/walk.c runtime/normalize.c runtime/fingerprint.c \
+               runtime/script.c
 RT_OBJS     := $(RT_SRCS:runtime/%.c=$(BUILD)/rt/%.o)
 RT_PIC_OBJS := $(RT_SRCS:runtime/%.c=$(BUILD)/rt-pic/%.o)
 # Optional entry points of the linked libpg_query, found by linking a probe: forks export a
@@ -237,9 +238,9 @@ $(BUILD)/tests/test_classify: tests/unit/test_classify.c generator/classify.c ge
 		generator/proto_read.c generator/common.c | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $^ $(LDFLAGS_ALL) -ljansson
 
-$(BUILD)/tests/test_input: tests/unit/test_input.c cli/input.c cli/cli.h tests/check.h | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) -Icli $(PG_QUERY_INCLUDES) -o $@ tests/unit/test_input.c cli/input.c $(LDFLAGS_ALL) $(PG_QUERY_LIBS) \
-		-pthread
+$(BUILD)/tests/test_input: tests/unit/test_input.c cli/input.c cli/cli.h tests/check.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ tests/unit/test_input.c cli/input.c $(BUILD)/libpgbind.a $(LDFLAGS_ALL) \
+		$(PG_QUERY_LIBS) -pthread
 
 # The C test programs share their CHECK counter.
 $(addprefix $(BUILD)/tests/,test_parse test_decode test_property test_json test_walk test_hardening \
