@@ -352,6 +352,8 @@ if [ -n "$DEBIAN_SQL" ]; then
 fi
 step "Rust pg_query module: pg_query.rs's API, known answers from its documented behaviour" \
 	cargo_counts sh -c "cd bindings/rust && $CARGO_RUN test --release --test pg_query"
+step "Rust example ported from pg_query.rs (examples/porting.rs: its use line changed) runs" \
+	sh -c "cd bindings/rust && $CARGO_RUN run --release --example porting | grep -q '^rewritten: .*archive.customers'"
 
 echo "== library, install, vendoring"
 step "the shared library exports only pgbind_ symbols" sh -c "
