@@ -84,7 +84,8 @@ EXTRACT_SRCS := generator/common.c generator/extract.c
 GENERATED   := $(filter-out %.md,$(wildcard generated/c/*))
 
 RT_SRCS     := runtime/arena.c runtime/from_pg.c runtime/to_pg.c runtime/pg_route.c runtime/encode.c runtime/decode.c runtime/equal.c runtime/reflect.c runtime/text.c \
-               runtime/json_keys.c runtime/json_write.c runtime/json_read.c runtime/walk.c runtime/normalize.c runtime/fingerprint.c
+               runtime/json_keys.c runtime/json_write.c runtime/json_read.c runtime/walk.c runtime/normalize.c runtime/fingerprint.c \
+               runtime/script.c
 RT_OBJS     := $(RT_SRCS:runtime/%.c=$(BUILD)/rt/%.o)
 RT_PIC_OBJS := $(RT_SRCS:runtime/%.c=$(BUILD)/rt-pic/%.o)
 # Optional entry points of the linked libpg_query, found by linking a probe: forks export a
@@ -309,9 +310,9 @@ $(BUILD)/tests/test_classify: generator/classify.c generator/overrides.c generat
 $(BUILD)/tests/test_%: tests/unit/test_%.c generator/common.c $(wildcard generator/*.h) tests/check.h tests/unit/unit.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $(filter %.c,$^) $(LDFLAGS_ALL) -ljansson
 
-$(BUILD)/tests/test_input: tests/unit/test_input.c cli/input.c cli/cli.h tests/check.h | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) -Icli $(PG_QUERY_INCLUDES) -o $@ tests/unit/test_input.c cli/input.c $(LDFLAGS_ALL) $(PG_QUERY_LIBS) \
-		-pthread
+$(BUILD)/tests/test_input: tests/unit/test_input.c cli/input.c cli/cli.h tests/check.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ tests/unit/test_input.c cli/input.c $(BUILD)/libpgbind.a $(LDFLAGS_ALL) \
+		$(PG_QUERY_LIBS) -pthread
 
 # The runtime's C tests: one program each (tests/test_NAME.c), linked with the library, and
 # with the files of the command some of them share (TEST_EXTRA). They share tests/check.h.

@@ -13,20 +13,13 @@ bool cli_read_bytes(const char *path, char **data, size_t *len);
 /* The same for SQL text: it also fails when the text holds a NUL byte (SQL cannot). */
 bool cli_read_input(const char *path, char **text, size_t *len);
 
-/* Makes a SQL script parseable statement by statement without moving any byte: psql meta-command
- * lines (\...) become blanks, extension placeholders (@extschema@, @extowner@) identifiers of
- * the same length. */
-void cli_prepare_script(char *text);
-
 /* Called for each statement of a file: text is the whole (prepared) file, at the statement's byte
  * offset in it and line its 1-based line, stmt a malloc'd NUL-terminated copy of it that fn now
  * owns. false stops. */
 typedef bool (*cli_StatementFn)(const char *text, size_t at, int line, char *stmt, size_t len, void *ctx);
 
-/* Prepares text in place (cli_prepare_script) and splits it with libpg_query's splitter (its
- * scanner where the parser fails; where the scanner fails too, as on an unterminated quote, the
- * whole text is one statement, whose syntax error is then the statement's), calling fn on each
- * statement. text stays the caller's. Errors go to stderr, prefixed with "pgbind <command>";
+/* Prepares text in place and splits it (pgbind_script_prepare, pgbind_script_split: the one
+ * splitter, which the Rust crate's suites use too), calling fn on each statement. text stays the caller's. Errors go to stderr, prefixed with "pgbind <command>";
  * false when memory ran out or fn stopped. */
 bool cli_each_statement_in(char *text, size_t len, const char *command, cli_StatementFn fn, void *ctx);
 

@@ -2,7 +2,7 @@
  * input.c -- reading SQL input and pointing at a position in it, for the pgbind command.
  */
 #include "cli.h"
-#include "pg_query.h"
+#include "pgbind.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -112,48 +112,23 @@ void cli_print_syntax_error(const char *file, const char *text, size_t offset, c
 	fputs("^\n", stderr);
 }
 
-void cli_prepare_script(char *text)
-{
-	for (char *line = text; *line;) {
-		char *p = line;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		char *eol = strchr(line, '\n');
-		if (!eol)
-			eol = line + strlen(line);
-		if (*p == '\\')
-			memset(line, ' ', (size_t)(eol - line));
-		line = *eol ? eol + 1 : eol;
-	}
-	static const struct {
-		const char *from, *to;
-	} placeholders[] = {{"@extschema@", "extschema__"}, {"@extowner@", "extowner__"}};
-	for (size_t i = 0; i < sizeof placeholders / sizeof *placeholders; i++) {
-		size_t n = strlen(placeholders[i].from);
-		for (char *p = strstr(text, placeholders[i].from); p; p = strstr(p + n, placeholders[i].from))
-			memcpy(p, placeholders[i].to, n);
-	}
-}
-
 bool cli_each_statement_in(char *text, size_t len, const char *command, cli_StatementFn fn, void *ctx)
 {
-	cli_prepare_script(text);
-	PgQuerySplitResult split = pg_query_split_with_parser(text);
-	if (split.error) {
-		/* a statement that does not parse: the scanner still finds the boundaries */
-		pg_query_free_split_result(split);
-		split = pg_query_split_with_scanner(text);
+	pgbind_script_prepare(text);
+	pgbind_Arena *arena = pgbind_Arena_New();
+	pgbind_Status status;
+	size_t n_stmts = 0;
+	pgbind_ScriptStatement *stmts = arena ? pgbind_script_split(text, len, arena, &n_stmts, &status) : NULL;
+	if (!stmts) {
+		fprintf(stderr, "pgbind %s: %s\n", command, arena ? status.message : "out of memory");
+		pgbind_Arena_Free(arena);
+		return false;
 	}
-	bool whole = split.error != NULL; /* not even the scanner: the text is one statement */
-	int n_stmts = whole ? 1 : split.n_stmts;
 	bool ok = true;
 	cli_Lines lines; /* the splitter's statements come in order: one pass over the text */
 	cli_lines_init(&lines, text);
-	for (int i = 0; ok && i < n_stmts; i++) {
-		size_t at = whole ? 0 : (size_t)split.stmts[i]->stmt_location;
-		size_t n = whole ? len : (size_t)split.stmts[i]->stmt_len;
-		if (at > len || n > len - at)
-			continue;
+	for (size_t i = 0; ok && i < n_stmts; i++) {
+		size_t at = stmts[i].location, n = stmts[i].length;
 		char *stmt = malloc(n + 1);
 		if (!stmt) {
 			fprintf(stderr, "pgbind %s: out of memory\n", command);
@@ -166,7 +141,7 @@ bool cli_each_statement_in(char *text, size_t len, const char *command, cli_Stat
 		cli_lines_seek(&lines, at, &line, &col);
 		ok = fn(text, at, line, stmt, n, ctx);
 	}
-	pg_query_free_split_result(split);
+	pgbind_Arena_Free(arena);
 	return ok;
 }
 

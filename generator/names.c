@@ -174,4 +174,32 @@ void names_add_prost(json_t *view)
 		}
 	}
 	json_array_foreach(json_object_get(view, "enums"), i, m) set_name(m, "rust_name", names_prost_type(str(m, "name")));
+
+	/* The node oneof's variant of each node message (prost names it after the oneof member,
+	 * SqlvalueFunction, not the message, SqlValueFunction): rust_variant on a node message, and
+	 * rust_type_variant on a field, the variant of its type (its rust_type where that is no
+	 * node kind: naming a variant that does not exist fails to compile). */
+	json_t *variants = json_object();
+	json_array_foreach(json_object_get(view, "nodes"), i, m)
+		json_object_set(variants, str(m, "name"), json_object_get(m, "rust_variant"));
+	json_array_foreach(json_object_get(view, "messages"), i, m)
+	{
+		json_t *v = json_object_get(variants, str(m, "name"));
+		if (v)
+			json_object_set(m, "rust_variant", v);
+		json_array_foreach(json_object_get(m, "fields"), j, f)
+		{
+			v = json_object_get(variants, str(f, "type"));
+			json_object_set(f, "rust_type_variant", v ? v : json_object_get(f, "rust_type"));
+		}
+	}
+	json_array_foreach(json_object_get(view, "oneofs"), i, m)
+	{
+		json_array_foreach(json_object_get(m, "members"), j, f)
+		{
+			json_t *v = json_object_get(variants, str(f, "message"));
+			json_object_set(f, "rust_type_variant", v ? v : json_object_get(f, "rust_type"));
+		}
+	}
+	json_decref(variants);
 }

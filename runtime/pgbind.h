@@ -271,6 +271,27 @@ PGBIND_API const char *pgbind_normalize(const pgbind_ParseResult *tree, const ch
 PGBIND_API pgbind_ScanResult *pgbind_scan(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
 										  pgbind_Status *status);
 
+/* ---- Scripts --------------------------------------------------------------------------------- */
+
+/* One statement of a script: its byte offset and length in the text. */
+typedef struct pgbind_ScriptStatement {
+	size_t location;
+	size_t length;
+} pgbind_ScriptStatement;
+
+/* Prepares a SQL script in place for splitting, as `pgbind verify` reads files: psql's
+ * backslash-command lines become blanks (offsets stay), extension scripts' @extschema@ and
+ * @extowner@ become identifiers of the same length. */
+PGBIND_API void pgbind_script_prepare(char *text);
+
+/* The statements of text (NUL-terminated, len bytes) by libpg_query's splitter: its parser's,
+ * else (a statement that does not parse) its scanner's, else (not even the scanner can split
+ * it: an unterminated quote) the whole text as one statement, whose syntax error is then the
+ * statement's. The array (*n_stmts elements) is allocated in arena. NULL with
+ * PGBIND_ERROR_ARGUMENT or PGBIND_ERROR_NOMEM. Thread-safe as pgbind_parse. */
+PGBIND_API pgbind_ScriptStatement *pgbind_script_split(const char *text, size_t len, pgbind_Arena *arena,
+													   size_t *n_stmts, pgbind_Status *status);
+
 /* ---- Equality ------------------------------------------------------------------------------- */
 
 /* Deep equality: same tags, same field values (strings by content, NULL as ""), same array

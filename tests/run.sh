@@ -420,6 +420,16 @@ if [ -n "$DEBIAN_SQL" ]; then
 	step "Rust verify: Debian corpus ($DEBIAN_SQL_N files of $DEBIAN_SQL_LIST)" \
 		sh -c "cd bindings/rust && $CARGO_RUN test --release --test verify -- $DEBIAN_SQL"
 fi
+step "Rust walk: project corpus (owned, views and C walks visit the same kinds, the JSON's wrappers; walk_mut)" \
+	sh -c "cd bindings/rust && $CARGO_RUN test --release --test walk -- $(for f in $SQL; do printf '%s ' "$PWD/$f"; done)"
+if [ -n "$DEBIAN_SQL" ]; then
+	step "Rust walk: Debian corpus ($DEBIAN_SQL_N files of $DEBIAN_SQL_LIST)" \
+		sh -c "cd bindings/rust && $CARGO_RUN test --release --test walk -- $DEBIAN_SQL"
+fi
+step "Rust pg_query module: pg_query.rs's API, known answers from its documented behaviour" \
+	cargo_counts sh -c "cd bindings/rust && $CARGO_RUN test --release --test pg_query"
+step "Rust example ported from pg_query.rs (examples/porting.rs: its use line changed) runs" \
+	sh -c "cd bindings/rust && $CARGO_RUN run --release --example porting | grep -q '^rewritten: .*archive.customers'"
 
 section go "the Go module (bindings/go)"
 # test programs built by make check (go test -c, and with -race); each prints "N passed, M failed"

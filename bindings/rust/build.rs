@@ -118,6 +118,7 @@ fn main() {
         .allowlist_type("pgbind_.*")
         .allowlist_var("pgbind_.*")
         .allowlist_var("PGBIND_.*")
+        .allowlist_var("PG_VERSION_NUM")
         .default_enum_style(bindgen::EnumVariation::Consts)
         .prepend_enum_name(false)
         .derive_default(true)

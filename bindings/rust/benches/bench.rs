@@ -8,6 +8,10 @@
 //!   floor            pgbind_parse + clone() of the same owned tree (what building it costs)
 //!   views            pgbind::Tree::parse (the typed views cost nothing more)
 //!   deparse          pgbind::deparse vs prost encode + pg_query_deparse_protobuf (pg_query.rs's)
+//! The pg_query.rs user's rows (a second table): `tables()` and a full walk of every node, on the
+//! owned tree (`pgbind::pg_query::parse`, `pgbind::parse` + walk) and on the views
+//! (`Tree::parse` + `walk::walk_views`), against the protobuf route plus the same work on the
+//! tree it decodes (what a pg_query.rs user pays for the same answer).
 //! Growth: wide and deep statements of n, 2n, 4n, 8n items, time per doubling.
 //! Allocations per statement counted by a wrapping global allocator (the Rust side's only).
 #[path = "../tests/common.rs"]
@@ -97,6 +101,71 @@ fn run(title: &str, stmts: &[Stmt], rounds: usize) {
     println!("parse / floor: {:.3} (goal <= 1.15)", best[1].0 / best[2].0);
 }
 
+/// The tables of a Tree, read through the views' walk: each RangeVar's name that is no CTE's
+/// (what `tables()` answers, without building the owned tree).
+fn view_tables(t: &pgbind::Tree) -> Vec<String> {
+    use pgbind::views::Node;
+    let mut ctes: Vec<&str> = Vec::new();
+    let mut names: Vec<(&str, &str)> = Vec::new();
+    for v in pgbind::walk::walk_views(t.root()) {
+        match v.node {
+            Node::CommonTableExpr(c) => ctes.push(c.ctename()),
+            Node::RangeVar(r) => names.push((r.schemaname(), r.relname())),
+            _ => {}
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    for (schema, rel) in names {
+        let name = if schema.is_empty() { rel.to_string() } else { format!("{}.{}", schema, rel) };
+        if !ctes.contains(&name.as_str()) && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+fn run_pg_query(title: &str, stmts: &[Stmt], rounds: usize) {
+    let decode = |s: &Stmt| pgbind::protobuf::ParseResult::decode(common::pg_parse_protobuf(&s.csql).unwrap().as_slice()).unwrap();
+    let paths: Vec<(&str, Box<dyn Fn(&Stmt)>)> = vec![
+        ("tables(): protobuf route + the same ParseResult::new", Box::new(move |s: &Stmt| {
+            keep(&pgbind::pg_query::ParseResult::new(decode(s), String::new()).tables());
+        })),
+        ("tables(): pgbind::pg_query::parse (owned)", Box::new(|s: &Stmt| {
+            keep(&pgbind::pg_query::parse(&s.sql).unwrap().tables());
+        })),
+        ("tables(): Tree::parse + the views' walk", Box::new(|s: &Stmt| {
+            keep(&view_tables(&pgbind::Tree::parse(&s.sql).unwrap()));
+        })),
+        ("walk: protobuf route + walk of every node", Box::new(move |s: &Stmt| {
+            keep(&pgbind::walk::walk_parse_result(&decode(s)).count());
+        })),
+        ("walk: pgbind::parse + walk of every node (owned)", Box::new(|s: &Stmt| {
+            keep(&pgbind::walk::walk_parse_result(&pgbind::parse(&s.sql).unwrap()).count());
+        })),
+        ("walk: Tree::parse + walk of every node (views)", Box::new(|s: &Stmt| {
+            keep(&pgbind::walk::walk_views(pgbind::Tree::parse(&s.sql).unwrap().root()).count());
+        })),
+        ("walk alone, owned tree (parsed before)", Box::new(|s: &Stmt| {
+            keep(&pgbind::walk::walk_parse_result(&s.owned).count());
+        })),
+    ];
+    let mut best = vec![(f64::MAX, 0.0); paths.len()];
+    for _ in 0..rounds {
+        for (i, (_, f)) in paths.iter().enumerate() {
+            let (t, a) = pass(stmts, f.as_ref());
+            if t < best[i].0 {
+                best[i] = (t, a);
+            }
+        }
+    }
+    println!("\n{}: the pg_query.rs user's rows ({} statements, best of {} rounds)", title, stmts.len(), rounds);
+    println!("{:<62} {:>12} {:>10} {:>12}", "path", "stmts/s", "vs route", "allocs/stmt");
+    for (i, (name, _)) in paths.iter().enumerate() {
+        let base = if i < 3 { best[0].0 } else { best[3].0 };
+        println!("{:<62} {:>12.0} {:>9.2}x {:>12.1}", name, 1.0 / best[i].0, base / best[i].0, best[i].1);
+    }
+}
+
 fn corpus(sqls: Vec<String>) -> Vec<Stmt> {
     sqls.into_iter()
         .filter_map(|sql| {
@@ -159,18 +228,26 @@ fn growth() {
 
 fn main() {
     let rounds = std::env::var("PGBIND_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
+    // The listed Debian corpus, as make check reads it (tests/run.sh): the files
+    // tests/corpus/debian-pg15.txt names under /usr/share/postgresql/15, or PGBIND_BENCH_LIST's
+    // under PGBIND_BENCH_SQL.
     let dir = std::env::var("PGBIND_BENCH_SQL").unwrap_or_else(|_| "/usr/share/postgresql/15".to_string());
+    let list = std::env::var("PGBIND_BENCH_LIST").unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/debian-pg15.txt").to_string());
+    let text = std::fs::read_to_string(&list).unwrap_or_else(|e| panic!("{}: {}", list, e));
     let mut files: Vec<String> = Vec::new();
-    for sub in ["", "/extension"] {
-        if let Ok(rd) = std::fs::read_dir(format!("{}{}", dir, sub)) {
-            let mut fs: Vec<String> = rd.filter_map(|e| e.ok()).map(|e| e.path().to_string_lossy().into_owned()).filter(|p| p.ends_with(".sql")).collect();
-            fs.sort();
-            files.extend(fs);
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let path = format!("{}/{}", dir, line);
+        if !std::path::Path::new(&path).is_file() {
+            panic!("{} names {}, which is missing", list, path);
         }
+        files.push(path);
     }
     let debian = corpus(files.iter().flat_map(|f| common::statements(f)).collect());
-    run(&format!("Debian corpus ({})", dir), &debian, rounds);
-    run("short statements (about 70 bytes)", &corpus(short_statements()), rounds * 4);
+    run(&format!("Debian corpus ({} files of {})", files.len(), list), &debian, rounds);
+    let short = corpus(short_statements());
+    run("short statements (about 70 bytes)", &short, rounds * 4);
+    run_pg_query("Debian corpus", &debian, rounds);
+    run_pg_query("short statements", &short, rounds * 4);
     growth();
 }
 

@@ -38,6 +38,9 @@ pub mod ffi {
 mod convert;
 mod tree;
 pub mod views;
+pub mod walk;
+pub mod pg_query;
+mod truncate;
 #[doc(hidden)]
 pub mod layout;
 #[doc(hidden)]
@@ -67,6 +70,9 @@ pub enum Error {
     Invalid { message: String },
     /// libpg_query's deparser cannot carry or deparse this tree (see `pgbind_deparse`).
     Unrepresentable { message: String },
+    /// [`deparse_checked`]: the SQL the deparser wrote parses back to another tree (the message
+    /// names the first difference).
+    RoundTrip { message: String },
     /// A string of a tree is not UTF-8 (prost's strings are Rust strings).
     Utf8 { message: String },
     /// An argument the C API refuses (an input with a NUL byte, ...).
@@ -93,6 +99,7 @@ impl Error {
             ffi::PGBIND_ERROR_MALFORMED => Error::Malformed { message, offset: s.offset as usize },
             ffi::PGBIND_ERROR_INVALID => Error::Invalid { message },
             ffi::PGBIND_ERROR_UNREPRESENTABLE => Error::Unrepresentable { message },
+            ffi::PGBIND_ERROR_ROUND_TRIP => Error::RoundTrip { message },
             ffi::PGBIND_ERROR_NOMEM => Error::NoMemory,
             _ => Error::Argument { message },
         }
@@ -108,6 +115,7 @@ impl fmt::Display for Error {
             Error::Malformed { message, offset } => write!(f, "malformed input at byte {}: {}", offset, message),
             Error::Invalid { message } => write!(f, "invalid tree: {}", message),
             Error::Unrepresentable { message } => write!(f, "cannot deparse: {}", message),
+            Error::RoundTrip { message } => write!(f, "the deparsed SQL does not parse back to the tree: {}", message),
             Error::Utf8 { message } => write!(f, "{}", message),
             Error::Argument { message } => write!(f, "invalid argument: {}", message),
             Error::NoMemory => write!(f, "out of memory"),
@@ -140,6 +148,13 @@ pub fn parse(sql: &str) -> Result<pb::ParseResult> {
 /// where the linked library exports it, else through protobuf; the same refusals).
 pub fn deparse(tree: &pb::ParseResult) -> Result<String> {
     Tree::from_owned(tree)?.deparse()
+}
+
+/// SQL for `tree`, returned only when it parses back to the same tree (`pgbind_deparse` with
+/// `check_deparse`, as `pgbind deparse --check`): else `Error::RoundTrip`. [`deparse`] is
+/// pg_query.rs's, unchecked.
+pub fn deparse_checked(tree: &pb::ParseResult) -> Result<String> {
+    Tree::from_owned(tree)?.deparse_checked()
 }
 
 /// `sql` with its constants replaced by `$1`, `$2`, ... exactly as `pg_query_normalize` writes it

@@ -55,8 +55,18 @@ impl Tree {
 
     /// SQL for the tree, by libpg_query's deparser.
     pub fn deparse(&self) -> Result<String> {
+        self.deparse_with(std::ptr::null())
+    }
+
+    /// SQL for the tree, only when it parses back to this tree (else `Error::RoundTrip`).
+    pub fn deparse_checked(&self) -> Result<String> {
+        let options = ffi::pgbind_Options { check_deparse: true, ..Default::default() };
+        self.deparse_with(&options)
+    }
+
+    fn deparse_with(&self, options: *const ffi::pgbind_Options) -> Result<String> {
         let scratch = Arena::new()?; // not the tree's arena: &self may be shared
-        let s = call(|st| crate::nonnull(unsafe { ffi::pgbind_deparse(self.root, std::ptr::null(), scratch.0, st) }))?;
+        let s = call(|st| crate::nonnull(unsafe { ffi::pgbind_deparse(self.root, options, scratch.0, st) }))?;
         crate::owned_c_str(s, "deparsed SQL")
     }
 

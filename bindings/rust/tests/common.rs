@@ -1,63 +1,36 @@
-//! What the verification suite and the benchmark share: reading SQL scripts into statements as
-//! `pgbind verify` does (psql's backslash lines blanked, libpg_query's splitter), and libpg_query's
-//! own routes, the references everything is compared with.
+//! What the verification suite and the benchmark share: reading SQL scripts into statements with
+//! the splitter `pgbind verify` uses (runtime/script.c, through the FFI), and libpg_query's own
+//! routes, the references everything is compared with.
 #![allow(dead_code)]
 
 use pgbind::ffi;
 use std::ffi::{CStr, CString};
 
-/// The statements of a SQL script, split as `pgbind verify` splits them (cli/input.c).
+/// The statements of a SQL script, split by the splitter `pgbind verify` uses (runtime/script.c:
+/// psql's backslash lines blanked, libpg_query's parser, else its scanner, else the whole text as
+/// one statement). A statement that is not UTF-8 is no `&str`: not Rust's input, left out.
 pub fn statements(path: &str) -> Vec<String> {
-    let mut text = match std::fs::read(path) {
+    let text = match std::fs::read(path) {
         Ok(t) => t,
         Err(e) => panic!("{}: {}", path, e),
     };
-    // psql's backslash commands are not SQL: blank those lines; extension scripts' placeholders
-    let mut start = 0;
-    while start < text.len() {
-        let end = text[start..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| start + i);
-        let first = text[start..end].iter().position(|&b| b != b' ' && b != b'\t');
-        if let Some(i) = first {
-            if text[start + i] == b'\\' {
-                for b in &mut text[start..end] {
-                    *b = b' ';
-                }
-            }
-        }
-        start = end + 1;
-    }
-    for (from, to) in [(&b"@extschema@"[..], &b"extschema__"[..]), (&b"@extowner@"[..], &b"extowner__"[..])] {
-        let mut i = 0;
-        while i + from.len() <= text.len() {
-            if &text[i..i + from.len()] == from {
-                text[i..i + from.len()].copy_from_slice(to);
-                i += from.len();
-            } else {
-                i += 1;
-            }
-        }
-    }
-    let ctext = CString::new(text.clone()).expect("a SQL script with a NUL byte");
+    let len = text.len();
+    let ctext = CString::new(text).expect("a SQL script with a NUL byte");
+    let mut bytes = ctext.into_bytes_with_nul();
     let mut out = Vec::new();
     unsafe {
-        let mut split = ffi::pg_query_split_with_parser(ctext.as_ptr());
-        if !split.error.is_null() {
-            ffi::pg_query_free_split_result(split);
-            split = ffi::pg_query_split_with_scanner(ctext.as_ptr());
-        }
-        if split.error.is_null() {
-            for i in 0..split.n_stmts as usize {
-                let s = &**split.stmts.add(i);
-                let (at, n) = (s.stmt_location as usize, s.stmt_len as usize);
-                if at <= text.len() && n <= text.len() - at {
-                    // statements of a script that is not UTF-8 are not &str: not Rust's input
-                    if let Ok(sql) = std::str::from_utf8(&text[at..at + n]) {
-                        out.push(sql.to_string());
-                    }
-                }
+        ffi::pgbind_script_prepare(bytes.as_mut_ptr() as *mut _);
+        let arena = ffi::pgbind_Arena_New();
+        let mut n = 0usize;
+        let mut status = ffi::pgbind_Status::default();
+        let stmts = ffi::pgbind_script_split(bytes.as_ptr() as *const _, len, arena, &mut n, &mut status);
+        assert!(!stmts.is_null(), "{}: pgbind_script_split failed: {:?}", path, CStr::from_ptr(status.message.as_ptr()));
+        for s in std::slice::from_raw_parts(stmts, n) {
+            if let Ok(sql) = std::str::from_utf8(&bytes[s.location..s.location + s.length]) {
+                out.push(sql.to_string());
             }
         }
-        ffi::pg_query_free_split_result(split);
+        ffi::pgbind_Arena_Free(arena);
     }
     out
 }
