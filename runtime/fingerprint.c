@@ -336,7 +336,7 @@ static void fp_node(Fp *fp, const pgbind_Node *n, const pgbind_Node *parent, con
 {
 	if (depth >= FINGERPRINT_DEPTH || !n || fp->oom)
 		return;
-	if (fp->level >= fp->max_level) {
+	if (fp->level >= fp->max_level || pgbind_stack_low()) {
 		fp->too_deep = fp->oom = true;
 		return;
 	}
@@ -514,7 +514,7 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, const pgbind_Node *p
 			const void *child = *(const void *const *)p;
 			if (!child)
 				break;
-			if (fp->level >= fp->max_level) {
+			if (fp->level >= fp->max_level || pgbind_stack_low()) {
 				fp->too_deep = fp->oom = true;
 				break;
 			}

@@ -543,7 +543,7 @@ static __attribute__((noinline)) bool w_packed(Writer *w, bool first, const Fiel
  */
 static bool w_message(Writer *w, const pgbind_MessageDesc *d, const char *base)
 {
-	if (++w->depth > w->max_depth)
+	if (++w->depth > w->max_depth || pgbind_stack_low())
 		return w_fail(w, PGBIND_ERROR_DEPTH, "nesting deeper than %d levels (pgbind_Options.max_depth)", w->max_depth);
 	const uint32_t tag = d->tag;
 	const FieldInfo *info = field_info + field_base[d - pgbind_message_descs];
@@ -1634,7 +1634,7 @@ static __attribute__((noinline)) const pgbind_FieldDesc *r_key(Reader *r, const 
 /* {"key":value,...} into the message at base */
 static bool r_message(Reader *r, const pgbind_MessageDesc *d, char *base)
 {
-	if (++r->depth > r->max_depth)
+	if (++r->depth > r->max_depth || pgbind_stack_low())
 		return r_fail(r, PGBIND_ERROR_DEPTH, r->p, "nesting deeper than %d levels (pgbind_Options.max_depth)",
 					  r->max_depth);
 	r->p++; /* the '{' the caller saw */
