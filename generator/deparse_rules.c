@@ -124,7 +124,8 @@ static void kinds_bitmap(json_t *rule, json_t *nodes)
 	json_array_foreach(nodes, i, n)
 	{
 		bool listed = false;
-		json_array_foreach(json_object_get(rule, "kinds"), j, k) listed = listed || strcmp(S(k, "name"), S(n, "name")) == 0;
+		json_array_foreach(json_object_get(rule, "kinds"), j, k) listed =
+			listed || strcmp(S(k, "name"), S(n, "name")) == 0;
 		json_int_t t = json_integer_value(json_object_get(n, "number"));
 		if (listed != negate)
 			bits[t / 8] |= (unsigned char)(1u << (t % 8));
