@@ -58,8 +58,10 @@ SCHEMA      := schema/pg$(PG_MAJOR)
 MODEL       := $(SCHEMA)/nodes.json
 # The exceptions: those of every version, then the version's own (if it needs any).
 OVERRIDES   := schema/overrides.txt $(wildcard $(SCHEMA)/overrides.txt)
-# libpg_query's behaviours (fingerprint, normalize): those of every version, then the version's.
+# libpg_query's behaviours (fingerprint, normalize): those of every version, then the version's;
+# then the deparse contract of the version's libpg_query (tools/deparse-probe writes it).
 OVERRIDES   += schema/libpg_query.txt $(wildcard $(SCHEMA)/libpg_query.txt)
+OVERRIDES   += $(wildcard $(SCHEMA)/deparse.txt)
 
 # libclang: the newest LLVM that installs its C API (Debian 12's libclang-dev brings llvm-14).
 LLVM_DIR    ?= $(patsubst %/include/clang-c/Index.h,%,$(lastword $(sort $(wildcard /usr/lib/llvm-*/include/clang-c/Index.h))))
@@ -78,14 +80,14 @@ CFLAGS_ALL  := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
 
 GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c generator/names_c.c generator/targets.c generator/names_go.c \
-               generator/classify.c generator/main.c
+               generator/classify.c generator/deparse_rules.c generator/main.c
 EXTRACT_SRCS := generator/common.c generator/extract.c
 # The generated C the runtime and the tests include (every file of generated/c/ but SUMMARY.md).
 GENERATED   := $(filter-out %.md,$(wildcard generated/c/*))
 
 RT_SRCS     := runtime/arena.c runtime/from_pg.c runtime/to_pg.c runtime/pg_route.c runtime/encode.c runtime/decode.c runtime/equal.c runtime/reflect.c runtime/text.c \
                runtime/json_keys.c runtime/json_write.c runtime/json_read.c runtime/walk.c runtime/normalize.c runtime/fingerprint.c \
-               runtime/script.c
+               runtime/script.c runtime/contract.c runtime/stack.c
 RT_OBJS     := $(RT_SRCS:runtime/%.c=$(BUILD)/rt/%.o)
 RT_PIC_OBJS := $(RT_SRCS:runtime/%.c=$(BUILD)/rt-pic/%.o)
 # Optional entry points of the linked libpg_query, found by linking a probe: forks export a
@@ -112,7 +114,7 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 
-.PHONY: lib print-build-env rust go check-generated-go
+.PHONY: lib print-build-env rust go check-generated-go deparse-probe
 .PHONY: all deps regen extract generate check-generated check-format format check check-quick check-versions check-fresh unit-tests clean install fuzz \
         fuzz-build bench \
         san-build
@@ -305,7 +307,8 @@ bench: all rust go
 # The generator's unit tests (tests/unit/test_NAME.c), each linked with the generator files it tests.
 $(BUILD)/tests/test_proto_read: generator/proto_read.c
 $(BUILD)/tests/test_template: generator/template.c
-$(BUILD)/tests/test_classify: generator/classify.c generator/overrides.c generator/proto_read.c generator/names_c.c
+$(BUILD)/tests/test_classify: generator/classify.c generator/deparse_rules.c generator/overrides.c generator/proto_read.c \
+		generator/names_c.c
 
 $(BUILD)/tests/test_%: tests/unit/test_%.c generator/common.c $(wildcard generator/*.h) tests/check.h tests/unit/unit.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $(filter %.c,$^) $(LDFLAGS_ALL) -ljansson
@@ -341,7 +344,7 @@ UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUIL
               $(BUILD)/tests/test_parse $(BUILD)/tests/test_decode $(BUILD)/tests/test_property \
               $(BUILD)/tests/test_json $(BUILD)/tests/test_walk $(BUILD)/tests/test_hardening \
               $(BUILD)/tests/test_hardening_tsan $(if $(PG_QUERY_DIR),,$(BUILD)/tests/test_hardening_wrap) \
-              $(BUILD)/tests/test_deparse $(BUILD)/tests/test_normalize
+              $(BUILD)/tests/test_deparse $(BUILD)/tests/test_normalize $(BUILD)/tests/mutate_deparse $(BUILD)/tests/test_stack
 
 unit-tests: $(UNIT_TESTS)
 
@@ -394,7 +397,8 @@ check-fresh:
 
 FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined -Wno-ignored-attributes $(RT_CFLAGS) -Icli
-FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_parse $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_json
+FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_parse $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_json \
+                $(BUILD)/fuzz/fuzz_deparse_pb $(BUILD)/fuzz/fuzz_deparse_json $(BUILD)/fuzz/fuzz_deparse_tree
 
 # The runtime and the verify engine are compiled once with the fuzzer's instrumentation; each
 # target links them with its own entry point.
@@ -433,3 +437,24 @@ install: all
 
 clean:
 	rm -rf $(BUILD)
+
+# ---- the deparse contract's probe (tools/deparse-probe: a tool, not part of the installed pgbind) -
+
+$(BUILD)/deparse-probe: tools/deparse-probe/probe.c cli/input.c cli/cli.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ tools/deparse-probe/probe.c cli/input.c $(BUILD)/libpgbind.a \
+		$(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
+
+# Probes the linked libpg_query's deparser on the corpus and writes schema/pgNN/deparse.txt
+# (minutes; not part of make check); make regen then renders it.
+deparse-probe: deps $(BUILD)/deparse-probe
+	BUILD=$(BUILD) PG_MAJOR=$(PG_MAJOR) tools/deparse-probe/run.sh
+
+# The mutation experiment (tests/mutate_deparse.c): real scripts' protobuf and JSON with random
+# bytes changed, decoded and deparsed in children; make check runs it.
+$(BUILD)/tests/mutate_deparse: tests/mutate_deparse.c cli/input.c cli/cli.h tests/check.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ tests/mutate_deparse.c cli/input.c $(BUILD)/libpgbind.a \
+		$(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
+
+# Deep nesting on threads of 128 KiB, 256 KiB and 2 MiB stacks (runtime/stack.c).
+$(BUILD)/tests/test_stack: tests/test_stack.c tests/check.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread

@@ -5,6 +5,7 @@
  * come from the overrides file.
  */
 #include "classify.h"
+#include "deparse_rules.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1147,7 +1148,7 @@ json_t *classify(json_t *model, const char *model_name, json_t *full_proto, Over
 	cx.unmapped = json_array();
 	json_t *view = NULL;
 	json_t *messages = json_array(), *enums = json_array(), *oneofs = json_array(), *skipped = json_array();
-	json_t *nodes = json_array(), *orphans = json_array();
+	json_t *nodes = json_array(), *orphans = json_array(), *deparse_rules = NULL;
 	bool ok = index_inputs(&cx) && build_enums(&cx, enums);
 
 	size_t i;
@@ -1178,7 +1179,8 @@ json_t *classify(json_t *model, const char *model_name, json_t *full_proto, Over
 			if (json_is_string(json_object_get(cs, "tag")) && !json_object_get(cx.node_kinds, S(cs, "name")))
 				json_array_append_new(orphans, json_pack("{s:s, s:s}", "name", S(cs, "name"), "location", c_loc(cs)));
 		}
-		ok = declare_libpg_query_rules(&cx, messages) && overrides_check_all_used(ov, err);
+		ok = declare_libpg_query_rules(&cx, messages) &&
+			 deparse_rules_build(ov, messages, enums, nodes, &deparse_rules, err) && overrides_check_all_used(ov, err);
 	}
 	if (ok) {
 		link_indexes(messages, enums, oneofs, nodes);
@@ -1207,6 +1209,7 @@ json_t *classify(json_t *model, const char *model_name, json_t *full_proto, Over
 		json_t *nf = json_array_get(json_object_get(json_object_get(cx.p_messages, cx.node_message), "fields"), 0);
 		const char *node_oneof = nf ? json_string_value(json_object_get(nf, "oneof")) : NULL;
 		json_object_set_new(view, "node_oneof", json_string(node_oneof ? node_oneof : ""));
+		json_object_set(view, "deparse_rules", deparse_rules);
 	}
 	json_decref(messages);
 	json_decref(enums);
@@ -1214,6 +1217,7 @@ json_t *classify(json_t *model, const char *model_name, json_t *full_proto, Over
 	json_decref(skipped);
 	json_decref(nodes);
 	json_decref(orphans);
+	json_decref(deparse_rules);
 	json_decref(cx.c_structs);
 	json_decref(cx.c_enums);
 	json_decref(cx.c_tags);

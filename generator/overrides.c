@@ -31,9 +31,10 @@ static bool is_word_char(char c)
 	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '*'; /* "*.field": every message's */
 }
 
+/* '=', '|' and ',' for the values of the deparse contract's rules (kinds=A_Const|String,...) */
 static bool is_value_char(char c)
 {
-	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-';
+	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-' || c == '=' || c == '|' || c == ',';
 }
 
 static char *dup_range(const char *s, size_t n)
@@ -194,6 +195,24 @@ const char *overrides_get(Overrides *ov, const char *target, const char *key)
 		return NULL;
 	e->used = true;
 	return e->value;
+}
+
+const char *overrides_get_prefixed(Overrides *ov, const char *target, const char *key_prefix, size_t *from,
+								   const char **key)
+{
+	size_t len = strlen(key_prefix);
+	for (size_t i = *from; i < ov->n; i++) {
+		Entry *e = &ov->entries[i];
+		if (strcmp(e->target, target) == 0 && strncmp(e->key, key_prefix, len) == 0 &&
+			(e->key[len] == '\0' || e->key[len] == '_')) {
+			e->used = true;
+			*from = i + 1;
+			*key = e->key;
+			return e->value;
+		}
+	}
+	*from = ov->n;
+	return NULL;
 }
 
 const char *overrides_location(Overrides *ov, const char *target, const char *key)

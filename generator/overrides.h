@@ -35,6 +35,12 @@ void overrides_free(Overrides *ov);
 /* The value of `key` on `target` ("Message" or "Message.field"), or NULL. Marks it used. */
 const char *overrides_get(Overrides *ov, const char *target, const char *key);
 
+/* The next entry on target whose key is key_prefix or key_prefix_LABEL, from entry *from on (start
+ * at 0): its value, with its key in *key, *from advanced; NULL when there is none. Marks it used.
+ * For keys that may occur several times on one target under different labels (deparse_copy:...). */
+const char *overrides_get_prefixed(Overrides *ov, const char *target, const char *key_prefix, size_t *from,
+								   const char **key);
+
 /* Where an entry was written, for error messages ("schema/pgNN/overrides.txt:12:1"). */
 const char *overrides_location(Overrides *ov, const char *target, const char *key);
 

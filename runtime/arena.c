@@ -210,7 +210,12 @@ void pgbind_vfail(pgbind_Status *status, pgbind_StatusCode code, const char *fmt
 	status->code = code;
 	status->cursorpos = 0;
 	status->offset = 0;
-	vsnprintf(status->message, sizeof status->message, fmt, ap);
+	if (code == PGBIND_ERROR_DEPTH && pgbind_stack_low()) /* not max_depth: the thread's stack */
+		snprintf(status->message, sizeof status->message,
+				 "nesting too deep for this thread's stack: stopped before its end (a deeper tree needs a larger "
+				 "stack)");
+	else
+		vsnprintf(status->message, sizeof status->message, fmt, ap);
 }
 
 void pgbind_fail(pgbind_Status *status, pgbind_StatusCode code, const char *fmt, ...)

@@ -190,7 +190,7 @@ static bool dec_append(pgbind_Decoder *d, const uint8_t *at, void **array, size_
 
 static inline bool dec_enter(pgbind_Decoder *d, const uint8_t *at)
 {
-	if (++d->depth > d->max_depth)
+	if (++d->depth > d->max_depth || pgbind_stack_low())
 		return dec_fail(d, at, PGBIND_ERROR_DEPTH, "nesting too deep: more than %d levels (pgbind_Options.max_depth)",
 						d->max_depth);
 	return true;

@@ -292,7 +292,7 @@ static uint8_t *enc_node_field(pgbind_Encoder *e, uint8_t *p, uint32_t number, c
 	uint8_t *enc_##M(pgbind_Encoder *e, uint8_t *p, const pgbind_##M *m, int depth) \
 	{                                                                               \
 		(void)m;                                                                    \
-		if (__builtin_expect(depth > e->max_depth, 0))                              \
+		if (__builtin_expect(depth > e->max_depth || pgbind_stack_low(), 0))        \
 			return enc_too_deep(e);
 #define ENC_END \
 	return p;   \

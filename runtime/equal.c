@@ -16,7 +16,7 @@ static bool eq_node(const pgbind_Node *a, const pgbind_Node *b)
 {
 	if (!a || !b)
 		return a == b;
-	return a->tag == b->tag && eq_node_body(a, b);
+	return a->tag == b->tag && !pgbind_stack_low() && eq_node_body(a, b); /* false past the thread's stack */
 }
 
 static bool eq_string(const char *a, const char *b)

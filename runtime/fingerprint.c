@@ -312,7 +312,7 @@ static void fp_node(Fp *fp, const pgbind_Node *n, uint32_t via, unsigned depth)
 {
 	if (depth >= FINGERPRINT_DEPTH || !n || fp->oom)
 		return;
-	if (fp->level >= fp->max_level) {
+	if (fp->level >= fp->max_level || pgbind_stack_low()) {
 		fp->too_deep = fp->oom = true;
 		return;
 	}
@@ -515,7 +515,7 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, uint32_t via, unsign
 			const void *child = *(const void *const *)p;
 			if (!child || (messages_cut && depth + 1 >= FINGERPRINT_DEPTH))
 				break;
-			if (fp->level >= fp->max_level) {
+			if (fp->level >= fp->max_level || pgbind_stack_low()) {
 				fp->too_deep = fp->oom = true;
 				break;
 			}

@@ -274,7 +274,7 @@ static pgbind_Node *from_pg_wrong_tag(FromPg *cx, const Node *n, const char *exp
 	{                                                                                           \
 		pgbind_##M *o;                                                                          \
 		(void)n;                                                                                \
-		if (__builtin_expect(depth > cx->limit, 0))                                             \
+		if (__builtin_expect(depth > cx->limit || pgbind_stack_low(), 0))                       \
 			return from_pg_refuse(cx);                                                          \
 		if (!(o = from_pg_alloc(cx, sizeof *o)))                                                \
 			return NULL;                                                                        \

@@ -5,6 +5,8 @@
 #define PGBIND_INTERNAL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "pgbind.h"
 #include "pgbind_reflect.h"
@@ -14,6 +16,23 @@ void pgbind_fail(pgbind_Status *status, pgbind_StatusCode code, const char *fmt,
 	__attribute__((format(printf, 3, 4)));
 
 void pgbind_vfail(pgbind_Status *status, pgbind_StatusCode code, const char *fmt, va_list ap);
+
+/* Whether the calling thread's stack is nearly used up (runtime/stack.c): every recursive path
+ * stops with PGBIND_ERROR_DEPTH when this is true, as when max_depth is passed. One compare with a
+ * thread-local bound found once per thread. */
+extern __thread uintptr_t pgbind_stack_floor_tls __attribute__((tls_model("initial-exec")));
+uintptr_t pgbind_stack_floor_init(void);
+static inline bool pgbind_stack_low(void)
+{
+	uintptr_t floor = pgbind_stack_floor_tls;
+	if (__builtin_expect(!floor, 0))
+		floor = pgbind_stack_floor_init();
+	return (uintptr_t)__builtin_frame_address(0) < floor;
+}
+
+/* Bytes of the calling thread's stack below the current frame (SIZE_MAX when unknown): for
+ * calls into libpg_query, whose recursion pgbind cannot check level by level. */
+size_t pgbind_stack_left(void);
 
 /* The effective nesting limit of options (which may be NULL). */
 int pgbind_max_depth(const pgbind_Options *options);
@@ -35,6 +54,16 @@ bool pgbind_fingerprint_ast(const pgbind_Node *root, const pgbind_ParseResult *t
  * (runtime/normalize.c); pgbind_normalize's arguments, checked by it. */
 const char *pgbind_normalize_ast(const pgbind_ParseResult *tree, const char *sql, const pgbind_Options *options,
 								 pgbind_Arena *arena, pgbind_Status *status);
+
+/* Whether tree meets the deparse contract of the linked libpg_query (runtime/contract.c: the
+ * rules of schema/pgNN/deparse.txt); else PGBIND_ERROR_UNREPRESENTABLE naming the message, the
+ * field and its path. Nesting deeper than max_depth messages is refused too. */
+bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status);
+
+/* pgbind_deparse without that check: for the tools that probe the deparser (tools/deparse-probe)
+ * and the benchmark's price of the check. May crash on a tree outside the contract. */
+const char *pgbind_deparse_unchecked(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+									 pgbind_Status *status);
 
 /* Whether tree holds "" in a char * field libpg_query's protocol turns into NULL; names the first
  * such field ("AlterEnumStmt.newVal") in where. */

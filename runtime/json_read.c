@@ -859,7 +859,7 @@ static __attribute__((noinline)) const pgbind_FieldDesc *r_key(Reader *r, const 
 /* {"key":value,...} into the message at base */
 static bool r_message(Reader *r, const pgbind_MessageDesc *d, char *base)
 {
-	if (++r->depth > r->max_depth)
+	if (++r->depth > r->max_depth || pgbind_stack_low())
 		return r_fail(r, PGBIND_ERROR_DEPTH, r->p, "nesting deeper than %d levels (pgbind_Options.max_depth)",
 					  r->max_depth);
 	r->p++; /* the '{' the caller saw */

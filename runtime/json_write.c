@@ -321,7 +321,7 @@ static __attribute__((noinline)) bool w_packed(Writer *w, bool first, const Fiel
  */
 static bool w_message(Writer *w, const pgbind_MessageDesc *d, const char *base)
 {
-	if (++w->depth > w->max_depth)
+	if (++w->depth > w->max_depth || pgbind_stack_low())
 		return w_fail(w, PGBIND_ERROR_DEPTH, "nesting deeper than %d levels (pgbind_Options.max_depth)", w->max_depth);
 	const uint32_t tag = d->tag;
 	const FieldInfo *info = pgbind_json_field_info + pgbind_json_field_base[d - pgbind_message_descs];

@@ -361,7 +361,7 @@ static void walk(Norm *nm, const pgbind_Node *node)
 		norm_fail(nm, PGBIND_ERROR_INVALID, "a node tag the protocol does not have");
 		return;
 	}
-	if (++nm->depth > nm->max_depth) {
+	if (++nm->depth > nm->max_depth || pgbind_stack_low()) {
 		norm_fail(nm, PGBIND_ERROR_DEPTH, "nesting too deep (pgbind_Options.max_depth)");
 		return;
 	}

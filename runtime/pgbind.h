@@ -295,7 +295,8 @@ PGBIND_API pgbind_ScriptStatement *pgbind_script_split(const char *text, size_t 
 /* ---- Equality ------------------------------------------------------------------------------- */
 
 /* Deep equality: same tags, same field values (strings by content, NULL as ""), same array
- * lengths and elements. NULL equals only NULL. */
+ * lengths and elements. NULL equals only NULL. Trees nested deeper than the calling thread's
+ * stack holds compare unequal (never a crash). */
 PGBIND_API bool pgbind_equal(const pgbind_Node *a, const pgbind_Node *b);
 PGBIND_API bool pgbind_ParseResult_equal(const pgbind_ParseResult *a, const pgbind_ParseResult *b);
 PGBIND_API bool pgbind_ScanResult_equal(const pgbind_ScanResult *a, const pgbind_ScanResult *b);

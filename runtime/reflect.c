@@ -205,7 +205,7 @@ static bool empty_in_node(const pgbind_Node *n, int depth, char *where, size_t s
 
 static bool empty_in(const pgbind_MessageDesc *d, const void *msg, int depth, char *where, size_t size)
 {
-	if (depth > 4 * PGBIND_DEFAULT_MAX_DEPTH)
+	if (depth > 4 * PGBIND_DEFAULT_MAX_DEPTH || pgbind_stack_low())
 		return false;
 	const char *base = msg;
 	for (uint32_t i = 0; i < d->n_fields; i++) {
@@ -275,7 +275,8 @@ static pgbind_Node *copy_node(Copy *c, const pgbind_Node *n, int depth)
  * every node, message and array copied, so that nothing of the caller's tree is written. */
 static void *copy_message(Copy *c, const pgbind_MessageDesc *d, const void *msg, int depth)
 {
-	char *out = c->failed || depth > 4 * PGBIND_DEFAULT_MAX_DEPTH ? NULL : pgbind_Arena_Malloc(c->arena, d->size);
+	bool deep = depth > 4 * PGBIND_DEFAULT_MAX_DEPTH || pgbind_stack_low();
+	char *out = c->failed || deep ? NULL : pgbind_Arena_Malloc(c->arena, d->size);
 	if (!out) {
 		c->failed = true;
 		return NULL;
@@ -423,7 +424,7 @@ static bool diff_scalar(Diff *x, const pgbind_FieldDesc *f, const void *pa, cons
 
 static bool diff_message(Diff *x, const pgbind_MessageDesc *d, const void *a, const void *b, int depth)
 {
-	if (depth > 4 * PGBIND_DEFAULT_MAX_DEPTH)
+	if (depth > 4 * PGBIND_DEFAULT_MAX_DEPTH || pgbind_stack_low())
 		return false;
 	const char *ba = a, *bb = b;
 	for (uint32_t i = 0; i < d->n_fields; i++) {

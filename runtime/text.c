@@ -102,7 +102,7 @@ static bool node(Text *t, const char *label, const pgbind_Node *n, int level)
 
 static bool message(Text *t, const pgbind_MessageDesc *d, const void *msg, int level)
 {
-	if (++t->depth > t->max_depth)
+	if (++t->depth > t->max_depth || pgbind_stack_low())
 		return false;
 	const char *base = msg;
 	char label[160];

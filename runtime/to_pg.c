@@ -62,7 +62,7 @@ static inline bool to_pg_enter(ToPg *cx)
 {
 	if (cx->failed)
 		return false;
-	if (++cx->depth > cx->max_depth) {
+	if (++cx->depth > cx->max_depth || pgbind_stack_low()) {
 		to_pg_fail(cx, PGBIND_ERROR_DEPTH, "nesting too deep: more than %d levels (pgbind_Options.max_depth)",
 				   cx->max_depth);
 		return false;

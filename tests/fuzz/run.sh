@@ -9,7 +9,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_SEED=${FUZZ_SEED:-1} # fixed in make check, so a failure there reproduces; make fuzz FUZZ_SEED=0 picks one
 out=$BUILD/fuzz
 mkdir -p "$out/artifacts" "$out/seeds/parse" "$out/seeds/decode" "$out/seeds/json" "$out/corpus/parse" \
-	"$out/corpus/decode" "$out/corpus/json"
+	"$out/corpus/decode" "$out/corpus/json" "$out/corpus/deparse_pb" "$out/corpus/deparse_json" "$out/corpus/deparse_tree"
 
 # Seeds: each statement of tests/sql (split at ';' ending a line), its protobuf and its JSON.
 if [ -z "$(ls "$out/seeds/parse")" ]; then
@@ -33,7 +33,14 @@ export ASAN_OPTIONS="detect_leaks=0:symbolize=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 limit=$((FUZZ_SECONDS + 120))
 
 status=0
-for target in parse decode json; do
+# The deparse targets start from the protobuf and JSON seeds (deparse_tree reads its bytes as
+# choices: any seed will do).
+for target in parse decode json deparse_pb deparse_json deparse_tree; do
+	case $target in
+	deparse_pb | deparse_tree) seeds=$out/seeds/decode ;;
+	deparse_json) seeds=$out/seeds/json ;;
+	*) seeds=$out/seeds/$target ;;
+	esac
 	bin=$out/fuzz_$target
 	reg=tests/fuzz/regressions/$target
 	if [ -d "$reg" ] && [ -n "$(ls "$reg")" ]; then
@@ -46,7 +53,7 @@ for target in parse decode json; do
 	fi
 	if timeout -k 10 "$limit" "$bin" -seed="$FUZZ_SEED" -max_total_time="$FUZZ_SECONDS" -max_len=4096 -timeout=20 -rss_limit_mb=4096 \
 		-artifact_prefix="$out/artifacts/$target-" -print_final_stats=1 \
-		"$out/corpus/$target" "$out/seeds/$target" >"$out/$target.log" 2>&1; then
+		"$out/corpus/$target" "$seeds" >"$out/$target.log" 2>&1; then
 		runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$out/$target.log" | awk '{print $2}')
 		echo "fuzz_$target: ${runs:-?} inputs in ${FUZZ_SECONDS}s, no failure"
 	else

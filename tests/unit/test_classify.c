@@ -710,6 +710,15 @@ static void test_override_errors(void)
 	CHECK_ERROR("no_proto_value on a constant the proto has is stale", M_KIND_AB, P_KIND_AB,
 				OV "Kind.KIND_A no_proto_value:true\n", "ov.txt", 2, 13,
 				"override 'Kind.KIND_A no_proto_value:true' matches nothing", &err);
+	/* the deparse contract's rules (schema/pgNN/deparse.txt) are overrides too */
+	CHECK_ERROR("a deparse rule on a field that does not exist is stale", M_BASIC, P_HEAD P_THING,
+				OV "Thing.nope deparse:nonnull\n", "ov.txt", 2, 12,
+				"override 'Thing.nope deparse:nonnull' matches nothing", &err);
+	CHECK_ERROR("a deparse clause the field's kind cannot have", M_BASIC, P_HEAD P_THING,
+				OV "Thing.i deparse:nonnull\n", "ov.txt", 2, 9,
+				"'nonnull' is no clause of the deparse contract for a INT32 field", &err);
+	CHECK_ERROR("a labelled deparse rule naming an unknown value", M_KIND_AB, P_KIND_AB,
+				OV "Thing.kind deparse_x:nonempty\n", "ov.txt", 2, 12, "'nonempty' is no clause", &err);
 	CHECK_ERROR("no message with role:node_oneof", M_BASIC, P_HEAD P_THING, "# nothing\n", "test.proto", 0, 0,
 				"no message is marked role:node_oneof", &err);
 

@@ -3,6 +3,8 @@
 //!   make   prost tree -> C AST (generated/rust/make.rs) -> pgbind's C encoder == prost's encoding
 //!   own    prost's encoding -> pgbind's C decoder -> prost tree (generated/rust/own.rs) == the tree
 //!   views  the same C tree read through the views' accessors (to_owned) == the tree
+//!   deparse  the tree and the decoded Tree deparsed: SQL or an error, never a crash
+//! and deep nesting (SELECT NOT NOT ... true) on threads of 128 KiB, 256 KiB and 2 MiB stacks.
 //! and ScanResult (which has no C encoder) through make and own. Reports which messages, node
 //! kinds and fields were covered, by name; anything short of all of them is a failure.
 //! Usage: property [--rounds N] (default 4). Ends with "N passed, M failed".
@@ -26,6 +28,7 @@ fn main() {
         }
     };
     let mut kinds_checked = std::collections::HashSet::new();
+    let (mut deparsed, mut refused) = (0usize, 0usize);
     for _ in 0..rounds {
         for (k, kind) in random::NODE_KINDS.iter().enumerate() {
             let mut tree = random::rand_ParseResult(&mut g, 0);
@@ -41,6 +44,15 @@ fn main() {
             check(owned.as_ref().ok() == Some(&tree), "own (pgbind_decode -> prost)", kind);
             let viewed = pgbind::Tree::decode(&bytes).and_then(|t| t.root().to_owned());
             check(viewed.as_ref().ok() == Some(&tree), "views (to_owned through the accessors)", kind);
+            // deparse, of the owned tree and of the decoded Tree: SQL or an error that says why (the
+            // deparse contract refuses what libpg_query's deparser would crash on), never a crash
+            for d in [pgbind::deparse(&tree), pgbind::Tree::decode(&bytes).and_then(|t| t.deparse())] {
+                match &d {
+                    Ok(_) => deparsed += 1,
+                    Err(e) => refused += usize::from(!e.to_string().is_empty()),
+                }
+                check(d.as_ref().map_or_else(|e| !e.to_string().is_empty(), |_| true), "deparse: SQL or an error", kind);
+            }
             if made.is_ok() && owned.is_ok() && viewed.is_ok() {
                 kinds_checked.insert(*kind);
             }
@@ -48,6 +60,31 @@ fn main() {
         let scan = random::rand_ScanResult(&mut g, 0);
         let back = pgbind::scan_round_trip(&scan);
         check(back.as_ref().ok() == Some(&scan), "ScanResult (make -> own)", "ScanResult");
+    }
+    // deep nesting on threads of 128 KiB (musl's default), 256 KiB and 2 MiB: parse, the views,
+    // encode, decode and deparse return a result or an error, never overflow the stack (the C
+    // side's recursion checks the thread's real stack, runtime/stack.c)
+    for stack in [128usize << 10, 256 << 10, 2 << 20] {
+        for depth in [100usize, 1000, 3000, 10000] {
+            let sql = format!("SELECT {}true", "NOT ".repeat(depth));
+            let outcome = std::thread::Builder::new()
+                .stack_size(stack)
+                .spawn(move || {
+                    let _ = pgbind::parse(&sql).map(std::mem::forget); // prost's Drop recurses once a level
+                    match pgbind::Tree::parse(&sql) {
+                        Ok(t) => {
+                            let d = t.deparse();
+                            if let Ok(b) = t.encode() {
+                                let _ = pgbind::Tree::decode(&b);
+                            }
+                            d.err().map_or(true, |e| !e.to_string().is_empty())
+                        }
+                        Err(e) => !e.to_string().is_empty(),
+                    }
+                })
+                .map(|h| h.join());
+            check(matches!(outcome, Ok(Ok(true))), &format!("deep nesting ({} NOTs) on a {} KiB thread", depth, stack >> 10), "BoolExpr");
+        }
     }
     let total_fields: usize = random::MESSAGES.iter().map(|(_, f)| f.len()).sum();
     let missing_msgs: Vec<&str> = random::MESSAGES.iter().map(|(m, _)| *m).filter(|m| !g.messages.contains(m)).collect();
@@ -69,6 +106,7 @@ fn main() {
         total_fields - missing_fields.len(),
         total_fields
     );
+    println!("property: deparse of the random trees: {} SQL, {} refused with a reason", deparsed, refused);
     check(missing_msgs.is_empty(), &format!("coverage: messages never built: {:?}", missing_msgs), "-");
     check(missing_fields.is_empty(), &format!("coverage: fields never set: {:?}", missing_fields), "-");
     check(kinds_checked.len() == random::NODE_KINDS.len(), "coverage: node kinds not checked", "-");

@@ -1,0 +1,307 @@
+/*
+ * deparse_rules.c -- the deparse contract: what the linked libpg_query's deparser requires of a
+ * tree (schema/pgNN/deparse.txt, written by tools/deparse-probe), read from the overrides as
+ * declared rules and turned into the view's "deparse_rules" (rendered by
+ * templates/c/deparse.inc.c.tmpl; checked by runtime/contract.c before every deparse).
+ *
+ * A rule is one entry `Message.field deparse[_LABEL]:CLAUSE,CLAUSE...` (field by its proto name;
+ * the label tells several rules on one field apart). Clauses:
+ *   nonnull          the string or node is not NULL; on a repeated field: no NULL cell (with
+ *                    cell=N: the list has cell N and it is not NULL)
+ *   nonempty         the repeated field has at least one cell
+ *   kinds=A|B        the node (each cell, or cell N) is NULL or of one of these kinds
+ *   notkinds=A|B     ... of none of these kinds
+ *   cell=N           the rule is about cell N of the repeated field only (if it has one)
+ *   from=N           ... about cells N, N+1, ... only
+ *   in=P.f|Q.g       the rule holds only for a message that is (a cell of) one of these parent
+ *                    fields (proto names)
+ *   notin=P.f|Q.g    ... for one that is not (the root's statements have no parent field)
+ *   if=field=v|w     the rule holds only when the message's string or enum field has one of
+ *                    these values (enum values by their proto names)
+ *   ifnot=field=v|w  ... only when it has none of them (a NULL or empty string counts as seen)
+ * Anything else, or a name the model does not have, stops pgbind-gen at the entry's file:line.
+ */
+#include "deparse_rules.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *S(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+/* The index of the field whose proto name is name in message m, or -1. */
+static int field_index(json_t *m, const char *name)
+{
+	size_t i;
+	json_t *f;
+	json_array_foreach(json_object_get(m, "fields"), i, f) if (strcmp(S(f, "proto_name"), name) == 0) return (int)i;
+	return -1;
+}
+
+static int message_index(json_t *messages, const char *name)
+{
+	size_t i;
+	json_t *m;
+	json_array_foreach(messages, i, m) if (strcmp(S(m, "name"), name) == 0) return (int)i;
+	return -1;
+}
+
+static json_t *enum_named(json_t *enums, const char *name)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(enums, i, e) if (strcmp(S(e, "name"), name) == 0) return e;
+	return NULL;
+}
+
+static bool is_node_kind(json_t *nodes, const char *name)
+{
+	size_t i;
+	json_t *n;
+	json_array_foreach(nodes, i, n) if (strcmp(S(n, "name"), name) == 0) return true;
+	return false;
+}
+
+typedef struct {
+	Overrides *ov;
+	gen_Error *err;
+	const char *target, *key;
+} Where;
+
+#define FAIL(w, ...) overrides_fail((w)->ov, (w)->err, (w)->target, (w)->key, __VA_ARGS__)
+
+/* Splits s at sep into a JSON array of {name} (a copy of each part). */
+static json_t *split(const char *s, char sep)
+{
+	json_t *out = json_array();
+	while (*s) {
+		const char *e = strchr(s, sep);
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		char *part = gen_xmalloc(n + 1);
+		memcpy(part, s, n);
+		part[n] = '\0';
+		json_array_append_new(out, json_pack("{s:s}", "name", part));
+		free(part);
+		s += n;
+		if (*s)
+			s++;
+	}
+	return out;
+}
+
+static bool parse_kinds(Where *w, json_t *nodes, const char *list, json_t *rule)
+{
+	json_t *kinds = split(list, '|');
+	size_t i;
+	json_t *k;
+	json_array_foreach(kinds, i, k)
+	{
+		if (!is_node_kind(nodes, S(k, "name"))) {
+			json_decref(kinds);
+			return FAIL(w, "%s %s: '%s' is not a node kind", w->target, w->key, S(k, "name"));
+		}
+	}
+	json_object_set_new(rule, "kinds", kinds);
+	return true;
+}
+
+/* The rule's kinds as the bitmap of allowed tags the runtime tests ("0x.." bytes, tag k at bit
+ * k % 8 of byte k / 8). */
+static void kinds_bitmap(json_t *rule, json_t *nodes)
+{
+	json_int_t max = 0;
+	size_t i, j;
+	json_t *n, *k;
+	json_array_foreach(nodes, i, n) if (json_integer_value(json_object_get(n, "number")) > max) max =
+		json_integer_value(json_object_get(n, "number"));
+	size_t size = (size_t)max / 8 + 1;
+	unsigned char *bits = gen_xcalloc(size, 1);
+	bool negate = json_is_true(json_object_get(rule, "negate"));
+	json_array_foreach(nodes, i, n)
+	{
+		bool listed = false;
+		json_array_foreach(json_object_get(rule, "kinds"), j, k) listed =
+			listed || strcmp(S(k, "name"), S(n, "name")) == 0;
+		json_int_t t = json_integer_value(json_object_get(n, "number"));
+		if (listed != negate)
+			bits[t / 8] |= (unsigned char)(1u << (t % 8));
+	}
+	json_t *bytes = json_array();
+	for (size_t b = 0; b < size; b++) {
+		char hex[8];
+		snprintf(hex, sizeof hex, "0x%02x", bits[b]);
+		json_array_append_new(bytes, json_pack("{s:s}", "b", hex));
+	}
+	free(bits);
+	json_object_set_new(rule, "kind_bits", bytes);
+}
+
+/* One entry -> one rule of the view. */
+static bool build_rule(Where *w, const char *value, json_t *messages, json_t *enums, json_t *nodes, int mi, int fi,
+					   json_t *rules)
+{
+	json_t *m = json_array_get(messages, (size_t)mi), *f = json_array_get(json_object_get(m, "fields"), (size_t)fi);
+	const char *wire = S(f, "wire");
+	bool repeated = strcmp(wire, "REPEATED_NODE") == 0 || strcmp(wire, "REPEATED_MESSAGE") == 0;
+	bool is_node = strcmp(wire, "NODE") == 0 || strcmp(wire, "ONEOF") == 0 || strcmp(wire, "REPEATED_NODE") == 0;
+	bool pointer = is_node || repeated || strcmp(wire, "STRING") == 0 || strcmp(wire, "MESSAGE") == 0;
+	json_t *rule =
+		json_pack("{s:s, s:i, s:s, s:i, s:i, s:i, s:b, s:b, s:b, s:b, s:b, s:s}", "message", S(m, "name"), "msg_index",
+				  mi, "field", S(f, "name"), "field_index", fi, "if_field", -1, "cell", -1, "from", 0, "nonnull", 0,
+				  "nonempty", 0, "negate", 0, "not_in", 0, "location", overrides_location(w->ov, w->target, w->key));
+	json_object_set_new(rule, "parents", json_array());
+	json_object_set_new(rule, "if_not", json_false());
+	json_object_set_new(rule, "kinds", json_array());
+	json_object_set_new(rule, "if_strings", json_array());
+	json_object_set_new(rule, "if_enums", json_array());
+	json_t *clauses = split(value, ',');
+	bool ok = true, checks = false;
+	size_t i;
+	json_t *c;
+	json_array_foreach(clauses, i, c)
+	{
+		const char *cl = S(c, "name");
+		if (strcmp(cl, "nonnull") == 0 && pointer) {
+			json_object_set_new(rule, "nonnull", json_true());
+			checks = true;
+		} else if (strcmp(cl, "nonempty") == 0 && repeated) {
+			json_object_set_new(rule, "nonempty", json_true());
+			checks = true;
+		} else if ((strncmp(cl, "kinds=", 6) == 0 || strncmp(cl, "notkinds=", 9) == 0) && is_node) {
+			bool negate = cl[0] == 'n';
+			json_object_set_new(rule, "negate", json_boolean(negate));
+			ok = parse_kinds(w, nodes, cl + (negate ? 9 : 6), rule);
+			checks = true;
+		} else if (strncmp(cl, "cell=", 5) == 0 && repeated) {
+			char *end;
+			long n = strtol(cl + 5, &end, 10);
+			if (*end || n < 0 || n > 1000)
+				ok = FAIL(w, "%s %s: cell=%s is not a cell number", w->target, w->key, cl + 5);
+			json_object_set_new(rule, "cell", json_integer(n));
+		} else if (strncmp(cl, "from=", 5) == 0 && repeated) {
+			char *end;
+			long n = strtol(cl + 5, &end, 10);
+			if (*end || n < 0 || n > 1000)
+				ok = FAIL(w, "%s %s: from=%s is not a cell number", w->target, w->key, cl + 5);
+			json_object_set_new(rule, "cell", json_integer(n));
+			json_object_set_new(rule, "from", json_true());
+		} else if (strncmp(cl, "in=", 3) == 0 || strncmp(cl, "notin=", 6) == 0) {
+			bool negate = cl[0] == 'n';
+			json_t *names = split(cl + (negate ? 6 : 3), '|'), *parents = json_object_get(rule, "parents");
+			size_t k;
+			json_t *pn;
+			json_object_set_new(rule, "not_in", json_boolean(negate));
+			json_array_foreach(names, k, pn)
+			{
+				const char *pname = S(pn, "name"), *dot = strchr(pname, '.');
+				char parent[200];
+				snprintf(parent, sizeof parent, "%.*s", dot ? (int)(dot - pname) : 0, pname);
+				int pm = dot ? message_index(messages, parent) : -1;
+				int pf = pm >= 0 ? field_index(json_array_get(messages, (size_t)pm), dot + 1) : -1;
+				if (pf < 0) {
+					ok = FAIL(w, "%s %s: %s names no Message.field of the proto", w->target, w->key, pname);
+					break;
+				}
+				json_array_append_new(parents, json_pack("{s:i, s:i, s:s}", "msg", pm, "field", pf, "name", pname));
+			}
+			json_decref(names);
+		} else if (strncmp(cl, "if=", 3) == 0 || strncmp(cl, "ifnot=", 6) == 0) {
+			bool negate = cl[2] == 'n';
+			const char *what = cl + (negate ? 6 : 3), *eq = strchr(what, '=');
+			char name[200];
+			json_object_set_new(rule, "if_not", json_boolean(negate));
+			snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - what) : 0, what);
+			int ci = eq ? field_index(m, name) : -1;
+			json_t *cf = ci >= 0 ? json_array_get(json_object_get(m, "fields"), (size_t)ci) : NULL;
+			const char *cw = cf ? S(cf, "wire") : "";
+			if (!cf || (strcmp(cw, "STRING") != 0 && strcmp(cw, "ENUM") != 0)) {
+				ok = FAIL(w, "%s %s: %s: %s has no string or enum field '%s'", w->target, w->key, cl, S(m, "name"),
+						  name);
+			} else {
+				json_object_set_new(rule, "if_field", json_integer(ci));
+				json_t *values = split(eq + 1, '|');
+				if (strcmp(cw, "ENUM") == 0) {
+					json_t *e = enum_named(enums, S(cf, "type")), *numbers = json_array();
+					size_t k, j;
+					json_t *v, *ev;
+					json_array_foreach(values, k, v)
+					{
+						bool found = false;
+						json_array_foreach(json_object_get(e, "values"), j,
+										   ev) if (strcmp(S(ev, "name"), S(v, "name")) == 0)
+						{
+							json_array_append_new(numbers,
+												  json_pack("{s:s, s:I}", "name", S(v, "name"), "number",
+															json_integer_value(json_object_get(ev, "number"))));
+							found = true;
+						}
+						if (!found && ok)
+							ok = FAIL(w, "%s %s: enum %s has no value %s", w->target, w->key, S(cf, "type"),
+									  S(v, "name"));
+					}
+					json_object_set_new(rule, "if_enums", numbers);
+					json_decref(values);
+				} else {
+					json_object_set_new(rule, "if_strings", values);
+				}
+			}
+		} else {
+			ok = FAIL(w,
+					  "%s %s: '%s' is no clause of the deparse contract for a %s field (nonnull, nonempty, "
+					  "kinds=, notkinds=, cell=, from=, in=, notin=, if=, ifnot=)",
+					  w->target, w->key, cl, wire);
+		}
+		if (!ok)
+			break;
+	}
+	json_decref(clauses);
+	if (ok && !checks)
+		ok = FAIL(w, "%s %s: the rule requires nothing (nonnull, nonempty, kinds= or notkinds=)", w->target, w->key);
+	if (ok && json_array_size(json_object_get(rule, "kinds")))
+		kinds_bitmap(rule, nodes);
+	else if (ok)
+		json_object_set_new(rule, "kind_bits", json_array());
+	if (ok)
+		json_array_append_new(rules, rule);
+	else
+		json_decref(rule);
+	return ok;
+}
+
+bool deparse_rules_build(Overrides *ov, json_t *messages, json_t *enums, json_t *nodes, json_t **out, gen_Error *err)
+{
+	json_t *rules = json_array();
+	size_t i, j;
+	json_t *m, *f;
+	bool ok = true;
+	json_array_foreach(messages, i, m)
+	{
+		json_int_t first = (json_int_t)json_array_size(rules);
+		json_array_foreach(json_object_get(m, "fields"), j, f)
+		{
+			char target[300];
+			snprintf(target, sizeof target, "%s.%s", S(m, "name"), S(f, "proto_name"));
+			size_t from = 0;
+			const char *key, *value;
+			while (ok && (value = overrides_get_prefixed(ov, target, "deparse", &from, &key))) {
+				Where w = {ov, err, target, key};
+				ok = build_rule(&w, value, messages, enums, nodes, (int)i, (int)j, rules);
+			}
+		}
+		json_object_set_new(m, "deparse_first", json_integer(first));
+		json_object_set_new(m, "deparse_count", json_integer((json_int_t)json_array_size(rules) - first));
+		if (!ok)
+			break;
+	}
+	json_array_foreach(rules, i, m) json_object_set_new(m, "id", json_integer((json_int_t)i));
+	if (!ok) {
+		json_decref(rules);
+		return false;
+	}
+	*out = rules;
+	return true;
+}

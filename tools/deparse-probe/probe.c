@@ -1,0 +1,1190 @@
+/*
+ * probe.c -- deparse-probe: finds what the linked libpg_query's deparser requires of a tree, and
+ * writes it as the deparse contract (schema/pgNN/deparse.txt, overrides format, read by
+ * pgbind-gen; see generator/deparse_rules.c for the clauses).
+ *
+ * It starts from real statements (SQL files given on the command line, split as `pgbind verify`
+ * splits them), keeps those whose tree deparses and parses back to itself, and for every message
+ * kind and field that occurs in them, in each parent field it occurs in, takes a few instances
+ * and changes them one at a time: a string, node or message set to NULL, a list emptied, a list
+ * cell (the first two) set to NULL, a node or a cell replaced by a node of every other kind (the
+ * smallest instance of that kind in the corpus, or a zeroed node of a kind the corpus lacks).
+ * Each case is deparsed with pgbind_deparse_unchecked in a child process (a fork server: one
+ * child runs cases until one kills it; the parent records that case as a crash and starts the
+ * next child after it) and classified: crash (a signal, or no answer in 10 s), misread (SQL that
+ * parses to another tree), or fine (SQL that parses back to the changed tree, SQL that does not
+ * parse, or an error). Crashes and misreads become rules: for a field with the same outcome in
+ * every parent, one rule; else one per parent (in=); where the outcome differs within one parent,
+ * by the value of a string or enum field of the message when one explains it (if=).
+ *
+ *     deparse-probe --major 15 --out schema/pg15/deparse.txt FILE.sql...
+ *
+ * A tool of the project's, not part of the installed pgbind: it links the static library and
+ * cli/input.c.
+ */
+#include "cli.h"
+#include "internal.h"
+#include "pgbind.h"
+#include "pgbind_reflect.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_KINDS 512
+#define NULL_CAP  24 /* instances per (field, parent, cell) for the NULL and empty changes */
+#define SUBST_CAP 12 /* ... for the kind changes */
+
+typedef struct {
+	uint64_t w[MAX_KINDS / 64];
+} Bits;
+
+static void bit_set(Bits *b, unsigned k)
+{
+	b->w[k / 64] |= 1ull << (k % 64);
+}
+static bool bit_get(const Bits *b, unsigned k)
+{
+	return (b->w[k / 64] >> (k % 64)) & 1;
+}
+static bool bits_empty(const Bits *b)
+{
+	for (size_t i = 0; i < MAX_KINDS / 64; i++)
+		if (b->w[i])
+			return false;
+	return true;
+}
+static bool bits_equal(const Bits *a, const Bits *b)
+{
+	return memcmp(a, b, sizeof *a) == 0;
+}
+
+typedef struct {
+	const char *sql;
+	pgbind_ParseResult *tree;
+} Stmt;
+
+enum Change { CH_NULL, CH_EMPTY, CH_SUBST, CH_NONE };
+
+static bool culprit_mode; /* enumerating the sites of statements that crash as they are */
+static int site_depth;    /* the depth sites_in is at, for new_site */
+
+/* One instance of a field: where it lies, and which group it belongs to. */
+typedef struct {
+	int stmt;
+	uint32_t msg, field;
+	int parent_msg, parent_field;
+	int cell; /* -1: the field itself */
+	enum Change change;
+	const char *base; /* the message holding the field */
+	void **slot;      /* the pointer changed (the field, or the cell) */
+	size_t *count;    /* CH_EMPTY: the list's count */
+	Bits bad;         /* the outcome: bit 0 for NULL/empty, the kind's tag for SUBST */
+	bool natural;     /* not a change: the field is NULL (empty) in a statement that deparses */
+	bool culprit;     /* a site of a corpus statement the deparser crashes on or misreads as it is */
+	bool evidence;    /* ... changing it there made the statement deparse: its own value is bad */
+	bool fill;        /* culprit: the field is NULL, and the change puts a node there */
+	uint64_t sig;     /* the message's string and enum values */
+	int depth;        /* of the message in its statement's tree */
+} Site;
+
+typedef struct {
+	int site;
+	uint32_t kind; /* CH_SUBST: the tag put there */
+	bool big;      /* ... its larger sample */
+} Case;
+
+static Stmt *stmts, *bad_stmts;
+static size_t n_stmts, cap_stmts, n_bad_stmts, cap_bad_stmts;
+static Site *sites;
+static size_t n_sites, cap_sites;
+static Case *cases;
+static size_t n_cases, cap_cases;
+/* Per kind: its smallest instance in the corpus, and its smallest of at least three nodes (a List
+ * with items, a FuncCall with arguments); a kind the corpus lacks: a zeroed node (zeroed[k]). */
+static pgbind_Node *samples[MAX_KINDS], *samples_big[MAX_KINDS];
+static size_t sample_size[MAX_KINDS], sample_big_size[MAX_KINDS];
+static bool zeroed[MAX_KINDS];
+static pgbind_Arena *keep;
+
+#define GROW(a, n, cap)                                            \
+	do {                                                           \
+		if ((n) == (cap)) {                                        \
+			(cap) = (cap) ? 2 * (cap) : 1024;                      \
+			(a) = realloc((a), (cap) * sizeof *(a));               \
+			if (!(a)) {                                            \
+				fprintf(stderr, "deparse-probe: out of memory\n"); \
+				exit(2);                                           \
+			}                                                      \
+		}                                                          \
+	} while (0)
+
+/* ---- the outcome of one deparse ---------------------------------------------------------------- */
+
+/* fine: an error, or SQL that does not parse; same: SQL that parses back to the (changed) tree */
+enum { OUT_FINE = 0, OUT_MISREAD = 1, OUT_CRASH = 2, OUT_PENDING = 3, OUT_SAME = 4 };
+
+static int deparse_outcome(const pgbind_ParseResult *tree)
+{
+	pgbind_Arena *arena = pgbind_Arena_New();
+	pgbind_Status status;
+	int out = OUT_FINE;
+	const char *sql = pgbind_deparse_unchecked(tree, NULL, arena, &status);
+	if (sql) {
+		pgbind_ParseResult *back = pgbind_parse(sql, NULL, arena, &status);
+		char path[200];
+		if (back)
+			out = pgbind_first_difference(tree, back, true, path, sizeof path) ? OUT_MISREAD : OUT_SAME;
+	}
+	pgbind_Arena_Free(arena);
+	return out;
+}
+
+/* ---- the fork server ------------------------------------------------------------------------- */
+
+static void apply(const Case *c, void **saved, size_t *saved_count)
+{
+	Site *s = &sites[c->site];
+	if (s->change == CH_NONE)
+		return;
+	*saved = *s->slot;
+	if (s->change == CH_EMPTY) {
+		*saved_count = *s->count;
+		*s->count = 0;
+	} else {
+		*s->slot = s->change == CH_NULL ? NULL : c->big ? samples_big[c->kind] : samples[c->kind];
+	}
+}
+
+static void undo(const Case *c, void *saved, size_t saved_count)
+{
+	Site *s = &sites[c->site];
+	if (s->change == CH_NONE)
+		return;
+	*s->slot = saved;
+	if (s->change == CH_EMPTY)
+		*s->count = saved_count;
+}
+
+/* Runs cases [0, n) and fills out[i]; each crash costs one child. */
+static void run_cases(const Case *list, size_t n, uint8_t *result)
+{
+	uint8_t *shared = mmap(NULL, n + sizeof(size_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED) {
+		perror("deparse-probe: mmap");
+		exit(2);
+	}
+	volatile size_t *current = (volatile size_t *)shared;
+	uint8_t *res = shared + sizeof(size_t);
+	memset(res, OUT_PENDING, n);
+	size_t next = 0, crashes = 0;
+	time_t started = time(NULL);
+	while (next < n) {
+		*current = next;
+		fflush(NULL);
+		pid_t pid = fork();
+		if (pid < 0) {
+			perror("deparse-probe: fork");
+			exit(2);
+		}
+		if (pid == 0) {
+			for (size_t i = next; i < n; i++) {
+				*current = i;
+				alarm(10);
+				const Case *c = &list[i];
+				void *saved = NULL;
+				size_t saved_count = 0;
+				apply(c, &saved, &saved_count);
+				res[i] = (uint8_t)deparse_outcome(stmts[sites[c->site].stmt].tree);
+				undo(c, saved, saved_count);
+			}
+			_exit(0);
+		}
+		int st;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+			break;
+		size_t at = *current;
+		if (at / 50000 != next / 50000)
+			fprintf(stderr, "deparse-probe: %zu of %zu cases, %zu crashes, %ld s\n", at, n, crashes,
+					(long)(time(NULL) - started));
+		res[at] = OUT_CRASH;
+		crashes++;
+		next = at + 1;
+	}
+	memcpy(result, res, n);
+	munmap(shared, n + sizeof(size_t));
+	fprintf(stderr, "deparse-probe: %zu cases, %zu crashes, %ld s\n", n, crashes, (long)(time(NULL) - started));
+}
+
+/* ---- reading the corpus ------------------------------------------------------------------------ */
+
+static bool add_statement(const char *text, size_t at, int line, char *stmt, size_t len, void *ctx)
+{
+	(void)text, (void)at, (void)line, (void)len, (void)ctx;
+	pgbind_Status status;
+	pgbind_ParseResult *tree = pgbind_parse(stmt, NULL, keep, &status);
+	if (!tree || tree->n_stmts != 1) {
+		free(stmt);
+		return true;
+	}
+	GROW(stmts, n_stmts, cap_stmts);
+	stmts[n_stmts].sql = stmt;
+	stmts[n_stmts].tree = tree;
+	n_stmts++;
+	return true;
+}
+
+/* The size of a subtree in nodes (for picking the smallest sample of each kind). */
+static size_t subtree_size(const pgbind_MessageDesc *d, const char *base, int depth);
+
+static size_t node_size(const pgbind_Node *n, int depth)
+{
+	const pgbind_MessageDesc *d = n ? pgbind_node_desc(n->tag) : NULL;
+	return d ? subtree_size(d, (const char *)n, depth + 1) : 0;
+}
+
+static size_t subtree_size(const pgbind_MessageDesc *d, const char *base, int depth)
+{
+	size_t total = 1;
+	if (depth > 400)
+		return 1000000;
+	for (uint32_t i = 0; i < d->n_fields; i++) {
+		const pgbind_FieldDesc *f = &d->fields[i];
+		const void *p = base + f->offset;
+		size_t n = f->count_offset ? *(const size_t *)(base + f->count_offset) : 0;
+		switch (f->wire) {
+		case PGBIND_WIRE_NODE:
+		case PGBIND_WIRE_ONEOF:
+			total += node_size(*(pgbind_Node *const *)p, depth);
+			break;
+		case PGBIND_WIRE_MESSAGE:
+			if (*(void *const *)p)
+				total += subtree_size(&pgbind_message_descs[f->type_index], *(const char *const *)p, depth + 1);
+			break;
+		case PGBIND_WIRE_REPEATED_NODE:
+			for (size_t k = 0; k < n; k++)
+				total += node_size((*(pgbind_Node *const *const *)p)[k], depth);
+			break;
+		case PGBIND_WIRE_REPEATED_MESSAGE:
+			for (size_t k = 0; k < n; k++)
+				if ((*(void *const *const *)p)[k])
+					total += subtree_size(&pgbind_message_descs[f->type_index], (*(const char *const *const *)p)[k],
+										  depth + 1);
+			break;
+		default:
+			break;
+		}
+	}
+	return total;
+}
+
+/* ---- the sites of a tree ---------------------------------------------------------------------- */
+
+/* How many instances each (msg, field, parent, cell, change) group has taken, with the
+ * signatures (string and enum values of the message) already taken. */
+typedef struct {
+	uint64_t key;
+	int taken;
+} Group;
+
+/* (group, signature) pairs already taken */
+#define SIG_SLOTS (1u << 22)
+static uint64_t *sigs_taken;
+
+#define GROUP_SLOTS (1u << 20)
+static Group *groups;
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0x100000001b3ull;
+}
+
+static uint64_t signature(const pgbind_MessageDesc *d, const char *base)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (uint32_t i = 0; i < d->n_fields; i++) {
+		const pgbind_FieldDesc *f = &d->fields[i];
+		if (f->wire == PGBIND_WIRE_STRING) {
+			const char *s = *(const char *const *)(base + f->offset);
+			for (; s && *s; s++)
+				h = mix(h, (unsigned char)*s);
+			h = mix(h, 0x100);
+		} else if (f->wire == PGBIND_WIRE_ENUM) {
+			h = mix(h, (uint64_t) * (const int *)(base + f->offset) + 0x200);
+		}
+	}
+	return h;
+}
+
+static Group *group_of(uint32_t msg, uint32_t field, int pm, int pf, int cell, int change)
+{
+	uint64_t key =
+		mix(mix(mix(mix(mix(mix(7, msg), field), (uint64_t)(pm + 1)), (uint64_t)(pf + 1)), (uint64_t)(cell + 1)),
+			(uint64_t)change);
+	if (!key)
+		key = 1;
+	size_t i = key & (GROUP_SLOTS - 1);
+	while (groups[i].key && groups[i].key != key)
+		i = (i + 1) & (GROUP_SLOTS - 1);
+	groups[i].key = key;
+	return &groups[i];
+}
+
+/* Whether the group takes one more instance with this signature. The NULLs of statements that
+ * deparse are evidence, not cases: up to NATURAL_CAP, so that the values they show are known. */
+#define NATURAL_CAP 400
+static bool take(uint32_t msg, uint32_t field, int pm, int pf, int cell, int change, uint64_t sig)
+{
+	Group *g = group_of(msg, field, pm, pf, cell, change);
+	int cap = change == CH_SUBST ? SUBST_CAP : change >= 16 ? NATURAL_CAP : NULL_CAP;
+	if (g->taken >= cap)
+		return false;
+	uint64_t key = mix(g->key, sig);
+	key = key ? key : 1;
+	size_t i = key & (SIG_SLOTS - 1);
+	while (sigs_taken[i] && sigs_taken[i] != key)
+		i = (i + 1) & (SIG_SLOTS - 1);
+	if (sigs_taken[i] == key)
+		return false;
+	sigs_taken[i] = key;
+	g->taken++;
+	return true;
+}
+
+/* The kinds each field holds, per parent field, in statements that deparse: fine there. */
+#define NATURAL_SLOTS (1u << 20)
+static uint64_t *natural_kinds;
+
+static uint64_t natural_key(uint32_t mi, uint32_t fi, int pm, int pf, int cell, uint64_t sig, uint32_t kind)
+{
+	/* per parent field, whatever the message's values: never refuse a kind seen deparsing there */
+	(void)sig;
+	uint64_t k = mix(group_of(mi, fi, pm, pf, cell, CH_SUBST)->key, kind);
+	return k ? k : 1;
+}
+
+static bool natural_has(uint64_t key, bool insert)
+{
+	size_t i = key & (NATURAL_SLOTS - 1);
+	while (natural_kinds[i] && natural_kinds[i] != key)
+		i = (i + 1) & (NATURAL_SLOTS - 1);
+	if (insert)
+		natural_kinds[i] = key;
+	return natural_kinds[i] == key;
+}
+
+static Site *new_site(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, int cell, enum Change change,
+					  const char *base, uint64_t sig)
+{
+	GROW(sites, n_sites, cap_sites);
+	Site *s = &sites[n_sites++];
+	memset(s, 0, sizeof *s);
+	s->stmt = stmt, s->msg = mi, s->field = fi, s->parent_msg = pm, s->parent_field = pf, s->cell = cell;
+	s->change = change, s->base = base, s->sig = sig, s->culprit = culprit_mode, s->depth = site_depth;
+	return s;
+}
+
+static void add_site(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, int cell, enum Change change, const char *base,
+					 void **slot, size_t *count, uint64_t sig)
+{
+	if (!culprit_mode && change == CH_SUBST && *slot)
+		natural_has(natural_key(mi, fi, pm, pf, cell, sig, (*(pgbind_Node **)slot)->tag), true);
+	if (!culprit_mode && !take(mi, fi, pm, pf, cell, change, sig))
+		return;
+	Site *s = new_site(stmt, mi, fi, pm, pf, cell, change, base, sig);
+	s->slot = slot, s->count = count;
+}
+
+/* Evidence, not a case: the field is NULL (or the list empty, or the cell NULL) here, and the
+ * statement deparses. In a statement that crashes as it is: a case that puts a node there. */
+static void add_natural(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, int cell, enum Change change,
+						const char *base, void **slot, uint64_t sig)
+{
+	if (culprit_mode) {
+		pgbind_WireKind wire = pgbind_message_descs[mi].fields[fi].wire;
+		if (change != CH_NULL || !slot || (wire != PGBIND_WIRE_NODE && wire != PGBIND_WIRE_REPEATED_NODE))
+			return;
+		Site *s = new_site(stmt, mi, fi, pm, pf, cell, CH_SUBST, base, sig);
+		s->slot = slot, s->fill = true;
+		return;
+	}
+	if (!take(mi, fi, pm, pf, cell, (int)change + 16, sig))
+		return;
+	new_site(stmt, mi, fi, pm, pf, cell, change, base, sig)->natural = true;
+}
+
+static void sites_in(int stmt, uint32_t mi, const char *base, int pm, int pf, int depth);
+
+static void sites_in_node(int stmt, pgbind_Node *n, int pm, int pf, int depth)
+{
+	const pgbind_MessageDesc *d = n ? pgbind_node_desc(n->tag) : NULL;
+	if (!d)
+		return;
+	size_t size = culprit_mode ? 0 : subtree_size(d, (const char *)n, 0);
+	if (!culprit_mode && n->tag < MAX_KINDS && (!samples[n->tag] || size < sample_size[n->tag])) {
+		samples[n->tag] = n;
+		sample_size[n->tag] = size;
+	}
+	if (!culprit_mode && n->tag < MAX_KINDS && size >= 3 && (!samples_big[n->tag] || size < sample_big_size[n->tag])) {
+		samples_big[n->tag] = n;
+		sample_big_size[n->tag] = size;
+	}
+	sites_in(stmt, (uint32_t)(d - pgbind_message_descs), (const char *)n, pm, pf, depth + 1);
+}
+
+static void sites_in(int stmt, uint32_t mi, const char *base, int pm, int pf, int depth)
+{
+	if (depth > 200)
+		return;
+	const pgbind_MessageDesc *d = &pgbind_message_descs[mi];
+	uint64_t sig = signature(d, base);
+	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
+		const pgbind_FieldDesc *f = &d->fields[fi];
+		void **p = (void **)(base + f->offset);
+		site_depth = depth;
+		size_t *count = f->count_offset ? (size_t *)(base + f->count_offset) : NULL;
+		switch (f->wire) {
+		case PGBIND_WIRE_STRING:
+			if (*p)
+				add_site(stmt, mi, fi, pm, pf, -1, CH_NULL, base, p, NULL, sig);
+			else
+				add_natural(stmt, mi, fi, pm, pf, -1, CH_NULL, base, p, sig);
+			break;
+		case PGBIND_WIRE_NODE:
+		case PGBIND_WIRE_ONEOF:
+			if (*p) {
+				add_site(stmt, mi, fi, pm, pf, -1, CH_NULL, base, p, NULL, sig);
+				if (f->wire == PGBIND_WIRE_NODE)
+					add_site(stmt, mi, fi, pm, pf, -1, CH_SUBST, base, p, NULL, sig);
+				sites_in_node(stmt, *p, (int)mi, (int)fi, depth);
+			} else {
+				add_natural(stmt, mi, fi, pm, pf, -1, CH_NULL, base, p, sig);
+			}
+			break;
+		case PGBIND_WIRE_MESSAGE:
+			if (*p) {
+				add_site(stmt, mi, fi, pm, pf, -1, CH_NULL, base, p, NULL, sig);
+				sites_in(stmt, (uint32_t)f->type_index, *p, (int)mi, (int)fi, depth + 1);
+			} else {
+				add_natural(stmt, mi, fi, pm, pf, -1, CH_NULL, base, p, sig);
+			}
+			break;
+		case PGBIND_WIRE_REPEATED_NODE:
+		case PGBIND_WIRE_REPEATED_MESSAGE: {
+			void **cells = *(void ***)p;
+			if (*count && depth > 0) /* the statement list itself is not changed */
+				add_site(stmt, mi, fi, pm, pf, -1, CH_EMPTY, base, p, count, sig);
+			else if (depth > 0)
+				add_natural(stmt, mi, fi, pm, pf, -1, CH_EMPTY, base, NULL, sig);
+			for (size_t k = 0; k < *count; k++) {
+				/* cell 0, and cell 1 standing for every later one */
+				int cell = k < 2 ? (int)k : 1;
+				if (depth > 0 && f->wire == PGBIND_WIRE_REPEATED_NODE && !cells[k])
+					add_natural(stmt, mi, fi, pm, pf, cell, CH_NULL, base, &cells[k], sig);
+				if (k < 2 && cells[k] && depth > 0 && f->wire == PGBIND_WIRE_REPEATED_NODE) {
+					add_site(stmt, mi, fi, pm, pf, (int)k, CH_NULL, base, &cells[k], NULL, sig);
+					add_site(stmt, mi, fi, pm, pf, (int)k, CH_SUBST, base, &cells[k], NULL, sig);
+				} else if (k >= 2 && cells[k] && depth > 0 && f->wire == PGBIND_WIRE_REPEATED_NODE) {
+					natural_has(natural_key(mi, fi, pm, pf, 1, sig, ((pgbind_Node *)cells[k])->tag), true);
+				}
+				if (!cells[k])
+					continue;
+				if (f->wire == PGBIND_WIRE_REPEATED_NODE)
+					sites_in_node(stmt, cells[k], (int)mi, (int)fi, depth);
+				else
+					sites_in(stmt, (uint32_t)f->type_index, cells[k], (int)mi, (int)fi, depth + 1);
+			}
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+/* ---- from outcomes to rules -------------------------------------------------------------------- */
+
+static FILE *out;
+static size_t n_rules;
+
+/* The label counter per target, so that each key is set once. */
+typedef struct {
+	uint32_t msg, field;
+	int n;
+} Label;
+static Label labels[8192];
+static size_t n_labels;
+
+static const char *label_for(uint32_t msg, uint32_t field)
+{
+	static char buf[32];
+	Label *l = NULL;
+	for (size_t i = 0; i < n_labels && !l; i++)
+		if (labels[i].msg == msg && labels[i].field == field)
+			l = &labels[i];
+	if (!l && n_labels < sizeof labels / sizeof *labels) {
+		l = &labels[n_labels++];
+		l->msg = msg, l->field = field, l->n = 0;
+	}
+	int n = l ? ++l->n : 99;
+	if (n == 1)
+		return "deparse";
+	snprintf(buf, sizeof buf, "deparse_%d", n);
+	return buf;
+}
+
+static const char *change_name(enum Change c)
+{
+	return c == CH_NULL ? "NULL" : c == CH_EMPTY ? "empty" : "a node of another kind";
+}
+
+/* The statement of a site, on one line, shortened. */
+static void print_sql(const Site *s)
+{
+	const char *q = stmts[s->stmt].sql;
+	for (;;) { /* blanks and -- comments before it */
+		while (*q == ' ' || *q == '\n' || *q == '\t' || *q == '\r')
+			q++;
+		if (q[0] != '-' || q[1] != '-')
+			break;
+		while (*q && *q != '\n')
+			q++;
+	}
+	int n = 0;
+	for (; *q && n < 110; q++, n++)
+		fputc(*q == '\n' || *q == '\t' || *q == '\r' ? ' ' : *q, out);
+	if (*q)
+		fputs("...", out);
+}
+
+/* Where a rule holds: everywhere (no parents), in these parents, or outside them. */
+typedef struct {
+	bool not_in;
+	size_t n;
+	const Site *parents[512]; /* one site of each parent field */
+} Scope;
+
+static void print_parent(const Site *p, bool proto)
+{
+	const pgbind_MessageDesc *pd = &pgbind_message_descs[p->parent_msg];
+	fprintf(out, "%s.%s", pd->name, proto ? pd->fields[p->parent_field].proto_name : pd->fields[p->parent_field].name);
+}
+
+static void emit(const Site *example, const Bits *bad, const Scope *scope, int if_field, const char *if_values,
+				 bool if_not)
+{
+	const pgbind_MessageDesc *d = &pgbind_message_descs[example->msg];
+	const pgbind_FieldDesc *f = &d->fields[example->field];
+	fprintf(out, "# %s.%s%s set to %s", d->name, f->name,
+			example->cell == 0   ? " (cell 0)"
+			: example->cell == 1 ? " (cell 1 on)"
+								 : "",
+			change_name(example->change));
+	if (scope && scope->n && !scope->not_in) {
+		fputs(" in ", out);
+		print_parent(example, false);
+	}
+	fputs(": ", out);
+	print_sql(example);
+	fputc('\n', out);
+	fprintf(out, "%s.%s %s:", d->name, f->proto_name, label_for(example->msg, example->field));
+	if (example->change == CH_NULL) {
+		fputs("nonnull", out);
+	} else if (example->change == CH_EMPTY) {
+		fputs("nonempty", out);
+	} else {
+		size_t n_bad = 0, n_all = 0;
+		for (unsigned k = 0; k < MAX_KINDS; k++)
+			if (samples[k]) {
+				n_all++;
+				n_bad += bit_get(bad, k);
+			}
+		bool negate = n_bad <= n_all - n_bad;
+		fputs(negate ? "notkinds=" : "kinds=", out);
+		bool bar = false;
+		for (unsigned k = 0; k < MAX_KINDS; k++)
+			if (samples[k] && bit_get(bad, k) == negate) {
+				fprintf(out, "%s%s", bar ? "|" : "", pgbind_node_desc(k)->name);
+				bar = true;
+			}
+	}
+	if (example->cell == 0)
+		fputs(",cell=0", out);
+	else if (example->cell == 1)
+		fputs(",from=1", out);
+	if (scope && scope->n) {
+		fputs(scope->not_in ? ",notin=" : ",in=", out);
+		for (size_t i = 0; i < scope->n; i++) {
+			if (i)
+				fputc('|', out);
+			print_parent(scope->parents[i], true);
+		}
+	}
+	if (if_field >= 0)
+		fprintf(out, ",%s=%s=%s", if_not ? "ifnot" : "if", d->fields[if_field].proto_name, if_values);
+	fputc('\n', out);
+	n_rules++;
+}
+
+/* The value of a string or enum field of a site's message, as the rules write it; NULL when it
+ * has none a rule can name. */
+static const char *value_of(const Site *s, int fi, char *buf, size_t size)
+{
+	const pgbind_FieldDesc *f = &pgbind_message_descs[s->msg].fields[fi];
+	if (f->wire == PGBIND_WIRE_STRING) {
+		const char *v = *(const char *const *)(s->base + f->offset);
+		if (!v || !*v)
+			return NULL;
+		for (const char *q = v; *q; q++)
+			if (!(*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9')))
+				return NULL;
+		snprintf(buf, size, "%s", v);
+		return buf;
+	}
+	const char *name = pgbind_enum_value_name(f->type_index, *(const int *)(s->base + f->offset));
+	if (!name)
+		return NULL;
+	snprintf(buf, size, "%s", name);
+	return buf;
+}
+
+/* The outcome of one parent's instances: uniform (*bad), or split, in which case its rules (in
+ * that parent only) are written here: by a string or enum field of the message whose value
+ * decides the outcome, else the union of the outcomes. */
+enum { UNIFORM, SPLIT, UNEXPLAINED };
+
+static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scoped, bool union_ok)
+{
+	bool same = true;
+	Bits any = {{0}};
+	for (size_t i = 0; i < n; i++) {
+		same = same && bits_equal(&m[i]->bad, &m[0]->bad);
+		for (size_t w = 0; w < MAX_KINDS / 64; w++)
+			any.w[w] |= m[i]->bad.w[w];
+	}
+	*bad = any;
+	if (same)
+		return UNIFORM;
+	Scope here = {.n = 1, .parents = {m[0]}};
+	Scope *scope = scoped && m[0]->parent_msg >= 0 ? &here : NULL;
+	const pgbind_MessageDesc *d = &pgbind_message_descs[m[0]->msg];
+	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
+		/* not the field changed: its value is gone in the case */
+		if ((d->fields[fi].wire != PGBIND_WIRE_STRING && d->fields[fi].wire != PGBIND_WIRE_ENUM) || fi == m[0]->field)
+			continue;
+		bool decides = true;
+		char a[128], b[128];
+		for (size_t i = 0; i < n && decides; i++) {
+			const char *vi = value_of(m[i], (int)fi, a, sizeof a);
+			if (!vi && !bits_empty(&m[i]->bad))
+				decides = false;
+			for (size_t j = 0; j < i && decides && vi; j++) {
+				const char *vj = value_of(m[j], (int)fi, b, sizeof b);
+				if (vj && strcmp(vi, vj) == 0 && !bits_equal(&m[i]->bad, &m[j]->bad))
+					decides = false;
+			}
+		}
+		if (!decides)
+			continue;
+		/* one rule per distinct outcome, naming the values that have it */
+		bool *done = calloc(n, sizeof *done);
+		for (size_t i = 0; i < n; i++) {
+			if (done[i] || bits_empty(&m[i]->bad))
+				continue;
+			char values[2048] = "";
+			size_t len = 0;
+			const Site *example = m[i];
+			for (size_t j = i; j < n; j++) {
+				if (done[j] || !bits_equal(&m[j]->bad, &m[i]->bad))
+					continue;
+				done[j] = true;
+				const char *v = value_of(m[j], (int)fi, a, sizeof a);
+				char pat[140], have[2100];
+				snprintf(pat, sizeof pat, "|%s|", v);
+				snprintf(have, sizeof have, "|%s|", values);
+				if (!strstr(have, pat) && len + strlen(v) + 2 < sizeof values)
+					len += (size_t)snprintf(values + len, sizeof values - len, "%s%s", len ? "|" : "", v);
+			}
+			emit(example, &m[i]->bad, scope, (int)fi, values, false);
+		}
+		free(done);
+		/* a value the corpus does not show: the union */
+		char seen[4096] = "";
+		size_t len = 0;
+		for (size_t i = 0; i < n; i++) {
+			const char *v = value_of(m[i], (int)fi, a, sizeof a);
+			char pat[140], have[4200];
+			snprintf(pat, sizeof pat, "|%s|", v ? v : "");
+			snprintf(have, sizeof have, "|%s|", seen);
+			if (v && !strstr(have, pat) && len + strlen(v) + 2 < sizeof seen)
+				len += (size_t)snprintf(seen + len, sizeof seen - len, "%s%s", len ? "|" : "", v);
+		}
+		const Site *example = m[0];
+		for (size_t i = 0; i < n; i++)
+			if (!bits_empty(&m[i]->bad) && !m[i]->natural) {
+				example = m[i];
+				break;
+			}
+		if (len)
+			emit(example, &any, scope, (int)fi, seen, true);
+		else
+			emit(example, &any, scope, -1, NULL, false);
+		return SPLIT;
+	}
+	if (!union_ok)
+		return UNEXPLAINED;
+	/* No field decides it: per value of the string or enum field with the most values (all
+	 * instances having one), the union of that value's outcomes, and for values the corpus does
+	 * not show the union of all; so that no instance's own fine outcome is refused. */
+	int best = -1;
+	size_t best_n = 1;
+	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
+		if ((d->fields[fi].wire != PGBIND_WIRE_STRING && d->fields[fi].wire != PGBIND_WIRE_ENUM) || fi == m[0]->field)
+			continue;
+		char a[128], b[128];
+		size_t distinct = 0;
+		bool all = true;
+		for (size_t i = 0; i < n && all; i++) {
+			const char *vi = value_of(m[i], (int)fi, a, sizeof a);
+			all = vi != NULL;
+			bool first = true;
+			for (size_t j = 0; j < i && vi && first; j++) {
+				const char *vj = value_of(m[j], (int)fi, b, sizeof b);
+				first = !vj || strcmp(vi, vj) != 0;
+			}
+			distinct += all && first;
+		}
+		if (all && distinct > best_n)
+			best = (int)fi, best_n = distinct;
+	}
+	if (best >= 0) {
+		char a[128], b[128], seen[4096] = "";
+		size_t len = 0;
+		for (size_t i = 0; i < n; i++) {
+			const char *vi = value_of(m[i], best, a, sizeof a);
+			bool first = true;
+			for (size_t j = 0; j < i && first; j++)
+				first = strcmp(vi, value_of(m[j], best, b, sizeof b)) != 0;
+			if (!first)
+				continue;
+			Bits of_value = {{0}};
+			const Site *example = m[i];
+			bool natural_fine = false; /* the field is NULL (empty) there in a statement that deparses */
+			for (size_t j = i; j < n; j++) {
+				if (strcmp(vi, value_of(m[j], best, b, sizeof b)) != 0)
+					continue;
+				natural_fine = natural_fine || m[j]->natural;
+				for (size_t w = 0; w < MAX_KINDS / 64; w++)
+					of_value.w[w] |= m[j]->bad.w[w];
+				if (!bits_empty(&m[j]->bad) && !m[j]->natural)
+					example = m[j];
+			}
+			if (len + strlen(vi) + 2 < sizeof seen)
+				len += (size_t)snprintf(seen + len, sizeof seen - len, "%s%s", len ? "|" : "", vi);
+			if (!bits_empty(&of_value) && !natural_fine) {
+				fprintf(out, "# (no field decides it: the outcomes of this value of %s)\n", d->fields[best].name);
+				emit(example, &of_value, scope, best, vi, false);
+			}
+		}
+		const Site *example = m[0];
+		for (size_t i = 0; i < n; i++)
+			if (!bits_empty(&m[i]->bad) && !m[i]->natural) {
+				example = m[i];
+				break;
+			}
+		fprintf(out, "# (values the corpus does not show: the union)\n");
+		emit(example, &any, scope, best, seen, true);
+		return SPLIT;
+	}
+	const Site *example = m[0];
+	for (size_t i = 0; i < n; i++)
+		if (!bits_empty(&m[i]->bad) && !m[i]->natural) {
+			example = m[i];
+			break;
+		}
+	for (size_t i = 0; i < n; i++)
+		if (m[i]->natural) /* the union would refuse what deparses: nothing can be said */
+			return SPLIT;
+	fprintf(out, "# (the outcome differs between instances and no string or enum field explains it: the union)\n");
+	emit(example, &any, scope, -1, NULL, false);
+	return SPLIT;
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+	const Site *x = *(const Site *const *)a, *y = *(const Site *const *)b;
+#define CMP(f)        \
+	if (x->f != y->f) \
+		return x->f < y->f ? -1 : 1;
+	CMP(msg) CMP(field) CMP(change) CMP(cell) CMP(parent_msg) CMP(parent_field) CMP(stmt);
+#undef CMP
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The rules of one (field, change, cell): the union of every bad outcome holds everywhere but in
+ * the parents whose outcome differs (a parent seen in the corpus is exact; one it never shows
+ * gets the union: refusing there is safe, deparsing may not be); those parents get rules of
+ * their own.
+ */
+static void rules_for_column(const Site *const *m, size_t n)
+{
+	Bits all = {{0}};
+	for (size_t i = 0; i < n; i++)
+		for (size_t w = 0; w < MAX_KINDS / 64; w++)
+			all.w[w] |= m[i]->bad.w[w];
+	if (bits_empty(&all))
+		return;
+	/* one outcome, or one a string or enum field decides, wherever the parent: no scope */
+	Bits any;
+	if (uniform_or_split(m, n, &any, false, false) != UNEXPLAINED) {
+		if (bits_equal(&m[0]->bad, &all)) {
+			bool uniform = true;
+			for (size_t i = 0; i < n && uniform; i++)
+				uniform = bits_equal(&m[i]->bad, &all);
+			const Site *ex = m[0];
+			for (size_t i = 0; i < n; i++)
+				if (!m[i]->natural) {
+					ex = m[i];
+					break;
+				}
+			if (uniform)
+				emit(ex, &all, NULL, -1, NULL, false);
+		}
+		return;
+	}
+	Scope except = {.not_in = true};
+	const Site *example = NULL;
+	for (size_t a = 0; a < n;) {
+		size_t b = a;
+		while (b < n && m[b]->parent_msg == m[a]->parent_msg && m[b]->parent_field == m[a]->parent_field)
+			b++;
+		Bits bad;
+		bool uniform = uniform_or_split(m + a, b - a, &bad, true, true) == UNIFORM;
+		if (uniform && bits_equal(&bad, &all)) {
+			for (size_t i = a; i < b && !example; i++)
+				if (!m[i]->natural)
+					example = m[i];
+		} else {
+			if (uniform && !bits_empty(&bad)) {
+				Scope here = {.n = 1, .parents = {m[a]}};
+				const Site *ex = m[a];
+				for (size_t i = a; i < b; i++)
+					if (!m[i]->natural) {
+						ex = m[i];
+						break;
+					}
+				emit(ex, &bad, m[a]->parent_msg >= 0 ? &here : NULL, -1, NULL, false);
+			}
+			if (m[a]->parent_msg >= 0 && except.n < sizeof except.parents / sizeof *except.parents)
+				except.parents[except.n++] = m[a];
+		}
+		a = b;
+	}
+	if (!example) /* no parent has the union: an example of it anyway, for the comment */
+		for (size_t i = 0; i < n && !example; i++)
+			if (!m[i]->natural && !bits_empty(&m[i]->bad))
+				example = m[i];
+	emit(example, &all, &except, -1, NULL, false);
+}
+
+static void write_rules(void)
+{
+	/* a kind the corpus lacks was tried as a zeroed node only: where the field is particular about
+	 * kinds (some kind crashed or was misread), it is not allowed either; and a kind the field holds
+	 * in a statement that deparses is fine there */
+	for (size_t i = 0; i < n_sites; i++) {
+		Site *s = &sites[i];
+		if (s->change != CH_SUBST)
+			continue;
+		if (!bits_empty(&s->bad))
+			for (unsigned k = 0; k < MAX_KINDS; k++)
+				if (zeroed[k])
+					bit_set(&s->bad, k);
+		if (s->evidence)
+			continue;
+		for (unsigned k = 0; k < MAX_KINDS; k++)
+			if (bit_get(&s->bad, k) &&
+				natural_has(natural_key(s->msg, s->field, s->parent_msg, s->parent_field, s->cell, s->sig, k), false))
+				s->bad.w[k / 64] &= ~(1ull << (k % 64));
+	}
+	/* evidence from a statement that crashed as it was: the same field with the same values in the
+	 * corpus shares it (after the clearing above: a kind seen deparsing elsewhere in the parent
+	 * field is still bad for these values) */
+	for (size_t i = 0; i < n_sites; i++) {
+		const Site *e = &sites[i];
+		if (!e->evidence)
+			continue;
+		for (size_t j = 0; j < n_sites; j++) {
+			Site *t = &sites[j];
+			if (!t->natural && !t->evidence && t->msg == e->msg && t->field == e->field && t->change == e->change &&
+				t->cell == e->cell && t->parent_msg == e->parent_msg && t->parent_field == e->parent_field &&
+				t->sig == e->sig)
+				for (size_t w = 0; w < MAX_KINDS / 64; w++)
+					t->bad.w[w] |= e->bad.w[w];
+		}
+	}
+	const Site **all = malloc(n_sites * sizeof *all);
+	for (size_t i = 0; i < n_sites; i++)
+		all[i] = &sites[i];
+	qsort(all, n_sites, sizeof *all, cmp_site);
+	for (size_t i = 0; i < n_sites;) {
+		size_t j = i;
+		while (j < n_sites && all[j]->msg == all[i]->msg && all[j]->field == all[i]->field &&
+			   all[j]->change == all[i]->change && all[j]->cell == all[i]->cell)
+			j++;
+		rules_for_column(all + i, j - i);
+		i = j;
+	}
+	free(all);
+}
+
+static int cmp_stmt(const void *a, const void *b)
+{
+	size_t x = strlen(((const Stmt *)a)->sql), y = strlen(((const Stmt *)b)->sql);
+	return x < y ? -1 : x > y ? 1 : strcmp(((const Stmt *)a)->sql, ((const Stmt *)b)->sql);
+}
+
+int main(int argc, char **argv)
+{
+	const char *out_path = NULL, *major = "?", *cache_path = NULL;
+	int first = 1;
+	for (; first < argc && strncmp(argv[first], "--", 2) == 0; first++) {
+		if (strcmp(argv[first], "--out") == 0 && first + 1 < argc)
+			out_path = argv[++first];
+		else if (strcmp(argv[first], "--major") == 0 && first + 1 < argc)
+			major = argv[++first];
+		else if (strcmp(argv[first], "--cache") == 0 && first + 1 < argc)
+			cache_path = argv[++first];
+		else {
+			fprintf(stderr, "usage: deparse-probe --major N --out FILE [--cache FILE] FILE.sql...\n");
+			return 2;
+		}
+	}
+	if (!out_path || first == argc) {
+		fprintf(stderr, "usage: deparse-probe --major N --out FILE [--cache FILE] FILE.sql...\n");
+		return 2;
+	}
+	keep = pgbind_Arena_New();
+	groups = calloc(GROUP_SLOTS, sizeof *groups);
+	natural_kinds = calloc(NATURAL_SLOTS, sizeof *natural_kinds);
+	sigs_taken = calloc(SIG_SLOTS, sizeof *sigs_taken);
+	for (int i = first; i < argc; i++)
+		cli_each_statement(argv[i], "deparse-probe", add_statement, NULL);
+	fprintf(stderr, "deparse-probe: %zu statements\n", n_stmts);
+
+	/* the baseline: statements that deparse and parse back to themselves (in children too) */
+	Case *base = malloc((n_stmts + 1) * sizeof *base);
+	uint8_t *base_out = malloc(n_stmts + 1);
+	size_t n_base = n_stmts;
+	for (size_t i = 0; i < n_stmts; i++) {
+		GROW(sites, n_sites, cap_sites);
+		Site *s = &sites[n_sites];
+		memset(s, 0, sizeof *s);
+		s->stmt = (int)i;
+		s->change = CH_NONE;
+		base[i] = (Case){(int)n_sites++, 0, false};
+	}
+	run_cases(base, n_base, base_out);
+	size_t kept = 0;
+	for (size_t i = 0; i < n_stmts; i++) {
+		if (base_out[i] == OUT_SAME || base_out[i] == OUT_FINE) { /* SQL that does not parse: no misread */
+			stmts[kept++] = stmts[i];
+		} else if (base_out[i] == OUT_CRASH && n_bad_stmts < 64) { /* misread ones: no crash to explain */
+			GROW(bad_stmts, n_bad_stmts, cap_bad_stmts);
+			bad_stmts[n_bad_stmts++] = stmts[i];
+		}
+	}
+	fprintf(stderr, "deparse-probe: %zu statements deparse without a crash or a misread\n", kept);
+	n_stmts = kept;
+	n_sites = 0;
+	free(base);
+	free(base_out);
+
+	/* the smallest statements first: each field's instances come from the shortest that have it */
+	qsort(stmts, n_stmts, sizeof *stmts, cmp_stmt);
+	for (size_t i = 0; i < n_stmts; i++) {
+		const pgbind_MessageDesc *root = pgbind_message_desc_by_name("ParseResult");
+		sites_in((int)i, (uint32_t)(root - pgbind_message_descs), (const char *)stmts[i].tree, -1, -1, 0);
+	}
+	/* kinds the corpus lacks: a zeroed node */
+	size_t n_zeroed = 0;
+	for (unsigned k = 1; k < MAX_KINDS; k++) {
+		const pgbind_MessageDesc *d = pgbind_node_desc(k);
+		if (!d || samples[k])
+			continue;
+		pgbind_Node *z = pgbind_Arena_Malloc(keep, d->size);
+		memset(z, 0, d->size);
+		z->tag = k;
+		samples[k] = z;
+		zeroed[k] = true;
+		n_zeroed++;
+	}
+	for (size_t i = 0; i < n_sites; i++) {
+		if (sites[i].natural)
+			continue;
+		if (sites[i].change != CH_SUBST) {
+			GROW(cases, n_cases, cap_cases);
+			cases[n_cases++] = (Case){(int)i, 0, false};
+			continue;
+		}
+		for (unsigned k = 1; k < MAX_KINDS; k++) {
+			/* the field's own kind is fine: the statement deparses with it */
+			if (!samples[k] || k == (*(pgbind_Node **)sites[i].slot)->tag)
+				continue;
+			GROW(cases, n_cases, cap_cases);
+			cases[n_cases++] = (Case){(int)i, k, false};
+			if (samples_big[k] && samples_big[k] != samples[k]) {
+				GROW(cases, n_cases, cap_cases);
+				cases[n_cases++] = (Case){(int)i, k, true};
+			}
+		}
+	}
+	fprintf(stderr, "deparse-probe: %zu sites, %zu cases (%zu kinds as zeroed nodes)\n", n_sites, n_cases, n_zeroed);
+	uint8_t *result = malloc(n_cases);
+	/* --cache FILE: the outcomes of an earlier run on the same inputs (same sites and cases) */
+	uint64_t hash = 1469598103934665603ull;
+	for (size_t i = 0; i < n_cases; i++) {
+		const Site *st = &sites[cases[i].site];
+		hash = mix(
+			mix(mix(mix(mix(mix(hash, (uint64_t)st->stmt), st->msg), st->field), (uint64_t)(st->cell + 1)), st->change),
+			cases[i].kind);
+	}
+	for (size_t i = 0; i < n_stmts; i++)
+		for (const char *q = stmts[i].sql; *q; q++)
+			hash = mix(hash, (unsigned char)*q);
+	FILE *cf = cache_path ? fopen(cache_path, "rb") : NULL;
+	size_t header[3] = {0, 0, 0};
+	if (cf && (fread(header, sizeof header, 1, cf) != 1 || header[0] != n_sites || header[1] != n_cases ||
+			   header[2] != (size_t)hash || fread(result, 1, n_cases, cf) != n_cases))
+		header[0] = 0;
+	if (cf)
+		fclose(cf);
+	if (header[0] == n_sites && header[1] == n_cases && header[2] == (size_t)hash) {
+		fprintf(stderr, "deparse-probe: outcomes read from %s\n", cache_path);
+	} else {
+		run_cases(cases, n_cases, result);
+		if (cache_path && (cf = fopen(cache_path, "wb")) != NULL) {
+			header[0] = n_sites, header[1] = n_cases, header[2] = (size_t)hash;
+			fwrite(header, sizeof header, 1, cf);
+			fwrite(result, 1, n_cases, cf);
+			fclose(cf);
+		}
+	}
+	size_t counts[5] = {0};
+	for (size_t i = 0; i < n_cases; i++) {
+		counts[result[i] == OUT_SAME ? OUT_FINE : result[i]]++;
+		if (result[i] == OUT_CRASH || result[i] == OUT_MISREAD)
+			bit_set(&sites[cases[i].site].bad, sites[cases[i].site].change == CH_SUBST ? cases[i].kind : 0);
+	}
+
+	/* The corpus statements the deparser crashes on as they are (64 at most): every field of
+	 * theirs changed, NULL or every kind put there; where a change makes the statement deparse, the
+	 * field's own value (its kind, or its NULL) is bad there, evidence the other cases cannot give
+	 * (COPY t FROM STDIN (null (b, c)): the smallest List of the corpus deparses there). */
+	size_t first_culprit_site = n_sites, n_main_cases = n_cases;
+	culprit_mode = true;
+	for (size_t i = 0; i < n_bad_stmts; i++) {
+		GROW(stmts, n_stmts, cap_stmts);
+		stmts[n_stmts] = bad_stmts[i];
+		const pgbind_MessageDesc *root = pgbind_message_desc_by_name("ParseResult");
+		sites_in((int)n_stmts, (uint32_t)(root - pgbind_message_descs), (const char *)stmts[n_stmts].tree, -1, -1, 0);
+		n_stmts++;
+	}
+	culprit_mode = false;
+	for (size_t i = first_culprit_site; i < n_sites; i++) {
+		if (sites[i].change != CH_SUBST) {
+			GROW(cases, n_cases, cap_cases);
+			cases[n_cases++] = (Case){(int)i, 0, false};
+			continue;
+		}
+		for (unsigned k = 1; k < MAX_KINDS; k++) {
+			if (!samples[k] || zeroed[k] || (!sites[i].fill && k == (*(pgbind_Node **)sites[i].slot)->tag))
+				continue;
+			GROW(cases, n_cases, cap_cases);
+			cases[n_cases++] = (Case){(int)i, k, false};
+		}
+	}
+	size_t n_culprit_cases = n_cases - n_main_cases;
+	uint8_t *culprit_result = malloc(n_culprit_cases + 1);
+	fprintf(stderr, "deparse-probe: %zu statements that crash as they are: %zu sites, %zu cases\n", n_bad_stmts,
+			n_sites - first_culprit_site, n_culprit_cases);
+	run_cases(cases + n_main_cases, n_culprit_cases, culprit_result);
+	/* a change that fixes a statement fixes it at every ancestor too (the whole statement
+	 * replaced): only the deepest fixing changes of each statement say which field is bad */
+	int *deepest_fix = calloc(n_stmts + 1, sizeof *deepest_fix);
+	for (size_t i = first_culprit_site, c = 0; i < n_sites; i++)
+		for (; c < n_culprit_cases && cases[n_main_cases + c].site == (int)i; c++)
+			if (culprit_result[c] == OUT_SAME && sites[i].depth + 1 > deepest_fix[sites[i].stmt])
+				deepest_fix[sites[i].stmt] = sites[i].depth + 1;
+	size_t n_evidence = 0;
+	for (size_t i = first_culprit_site, c = 0; i < n_sites && c <= n_culprit_cases; i++) {
+		Site *s = &sites[i];
+		bool fixed = false;
+		Bits still = {{0}};
+		for (; c < n_culprit_cases && cases[n_main_cases + c].site == (int)i; c++) {
+			if (culprit_result[c] == OUT_SAME) /* deparsed, and right: not merely an error earlier */
+				fixed = true;
+			else if (s->change == CH_SUBST)
+				bit_set(&still, cases[n_main_cases + c].kind);
+		}
+		pgbind_WireKind wire = pgbind_message_descs[s->msg].fields[s->field].wire;
+		if (!fixed || s->change == CH_EMPTY || s->depth + 1 != deepest_fix[s->stmt] ||
+			(!s->fill && wire != PGBIND_WIRE_NODE && wire != PGBIND_WIRE_REPEATED_NODE))
+			continue;
+		/* the value it had is bad: a NULL that a node fixed, or a kind that NULL or another fixed */
+		Site *e = new_site(s->stmt, s->msg, s->field, s->parent_msg, s->parent_field, s->cell,
+						   s->fill ? CH_NULL : CH_SUBST, s->base, s->sig);
+		s = &sites[i]; /* new_site may move the array */
+		e->culprit = false, e->evidence = true;
+		if (s->fill) {
+			bit_set(&e->bad, 0);
+		} else {
+			bit_set(&e->bad, (*(pgbind_Node **)s->slot)->tag);
+		}
+		n_evidence++;
+	}
+	free(deepest_fix);
+	fprintf(stderr, "deparse-probe: %zu fields of theirs found bad\n", n_evidence);
+	/* the culprit sites themselves are no instances of the corpus: only their evidence stays */
+	size_t kept_sites = first_culprit_site;
+	for (size_t i = first_culprit_site; i < n_sites; i++)
+		if (!sites[i].culprit)
+			sites[kept_sites++] = sites[i];
+	n_sites = kept_sites;
+	free(culprit_result);
+
+	out = fopen(out_path, "w");
+	if (!out) {
+		perror(out_path);
+		return 2;
+	}
+	fprintf(out,
+			"# The deparse contract of libpg_query for PostgreSQL %s: what its deparser requires of a tree.\n"
+			"# GENERATED by tools/deparse-probe (do not edit; regenerate it):\n"
+			"#     make deparse-probe   (tools/deparse-probe/run.sh: build/deparse-probe --major %s on tests/sql, the "
+			"fuzz\n#     regressions and the Debian corpus)\n"
+			"# Read by pgbind-gen like the overrides (generator/deparse_rules.c says what each clause means);\n"
+			"# runtime/contract.c refuses a tree that breaks a rule before the deparser sees it.\n"
+			"# From %zu statements that deparse without a crash or a misread: %zu instances of fields changed,\n"
+			"# %zu cases: %zu crashed, %zu misread (SQL of another tree), %zu fine. %zu statements of the\n"
+			"# corpus crash as they are (up to 64 are probed): changing their fields one at a time gave %zu\n"
+			"# fields whose own value is bad.\n"
+			"# Each rule follows the change and one statement that shows it.\n\n",
+			major, major, n_stmts - n_bad_stmts, first_culprit_site, n_main_cases, counts[OUT_CRASH],
+			counts[OUT_MISREAD], counts[OUT_FINE], n_bad_stmts, n_evidence);
+	write_rules();
+	fclose(out);
+	fprintf(stderr, "deparse-probe: %zu rules written to %s\n", n_rules, out_path);
+	return 0;
+}
