@@ -213,9 +213,9 @@ printf 'RangeVarr.relname fingerprint:skip\n' >"$TMP/lpq-stale.txt"
 expect_fail "a libpg_query rule on a kind the model lacks stops the generator with file:line" \
 	"lpq-stale.txt:1:[0-9]+: error: override 'RangeVarr.relname fingerprint:skip' matches nothing" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o6") --overrides "$TMP/lpq-stale.txt"
-printf '\nRangeVar.schemaname fingerprint:skipp\n' >"$TMP/lpq-value.txt"
+printf '\nRangeVar.inh fingerprint:skipp\n' >"$TMP/lpq-value.txt"
 expect_fail "... and one with a value it does not know, naming the values" \
-	"lpq-value.txt:2:[0-9]+: error: RangeVar.schemaname fingerprint:skipp: not a value of fingerprint \\(skip, sorted" \
+	"lpq-value.txt:2:[0-9]+: error: RangeVar.inh fingerprint:skipp: not a value of fingerprint \\(skip, sorted" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o7") --overrides "$TMP/lpq-value.txt"
 printf 'RangeVar.inh normalize:walk\n' >"$TMP/lpq-kind.txt"
 expect_fail "... and a walk into a field that holds no nodes" "lpq-kind.txt:1:[0-9]+: error: RangeVar.inh \\(BOOL\\) cannot be" \
