@@ -58,6 +58,20 @@ fn pass(stmts: &[Stmt], f: &dyn Fn(&Stmt)) -> (f64, f64) {
     (secs / stmts.len() as f64, (ALLOCS.load(Ordering::Relaxed) - a0) as f64 / stmts.len() as f64)
 }
 
+/// Each path's best (seconds, allocations) per statement over `rounds` alternated rounds.
+fn best_of(paths: &[(&str, Box<dyn Fn(&Stmt)>)], stmts: &[Stmt], rounds: usize) -> Vec<(f64, f64)> {
+    let mut best = vec![(f64::MAX, 0.0); paths.len()];
+    for _ in 0..rounds {
+        for (i, (_, f)) in paths.iter().enumerate() {
+            let (t, a) = pass(stmts, f.as_ref());
+            if t < best[i].0 {
+                best[i] = (t, a);
+            }
+        }
+    }
+    best
+}
+
 fn run(title: &str, stmts: &[Stmt], rounds: usize) {
     let paths: Vec<(&str, Box<dyn Fn(&Stmt)>)> = vec![
         ("protobuf route (pg_query_parse_protobuf + prost decode)", Box::new(|s: &Stmt| {
@@ -82,15 +96,7 @@ fn run(title: &str, stmts: &[Stmt], rounds: usize) {
             keep(&pgbind::deparse(&s.owned).ok());
         })),
     ];
-    let mut best = vec![(f64::MAX, 0.0); paths.len()];
-    for _ in 0..rounds {
-        for (i, (_, f)) in paths.iter().enumerate() {
-            let (t, a) = pass(stmts, f.as_ref());
-            if t < best[i].0 {
-                best[i] = (t, a);
-            }
-        }
-    }
+    let best = best_of(&paths, stmts, rounds);
     println!("\n{} ({} statements, best of {} rounds)", title, stmts.len(), rounds);
     println!("{:<62} {:>12} {:>10} {:>12}", "path", "stmts/s", "vs route", "allocs/stmt");
     let route = best[0].0;
@@ -149,15 +155,7 @@ fn run_pg_query(title: &str, stmts: &[Stmt], rounds: usize) {
             keep(&pgbind::walk::walk_parse_result(&s.owned).count());
         })),
     ];
-    let mut best = vec![(f64::MAX, 0.0); paths.len()];
-    for _ in 0..rounds {
-        for (i, (_, f)) in paths.iter().enumerate() {
-            let (t, a) = pass(stmts, f.as_ref());
-            if t < best[i].0 {
-                best[i] = (t, a);
-            }
-        }
-    }
+    let best = best_of(&paths, stmts, rounds);
     println!("\n{}: the pg_query.rs user's rows ({} statements, best of {} rounds)", title, stmts.len(), rounds);
     println!("{:<62} {:>12} {:>10} {:>12}", "path", "stmts/s", "vs route", "allocs/stmt");
     for (i, (name, _)) in paths.iter().enumerate() {

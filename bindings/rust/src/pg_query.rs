@@ -135,6 +135,18 @@ fn object_type(v: i32) -> Option<protobuf::ObjectType> {
     protobuf::ObjectType::from_i32(v)
 }
 
+/// The names of `list` met in `context` (any, for None), once each, in first-seen order.
+fn names_in(list: &[(String, Context)], context: Option<Context>) -> Vec<String> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for (name, c) in list {
+        if context.map_or(true, |want| want == *c) {
+            push_unique(&mut out, &mut seen, name.clone());
+        }
+    }
+    out
+}
+
 impl ParseResult {
     /// Builds the lists from one walk of the tree (pg_query.rs's constructor; `stderr`'s WARNING
     /// lines become `warnings`).
@@ -217,61 +229,39 @@ impl ParseResult {
         ParseResult { protobuf, warnings, tables, aliases, cte_names, functions, filter_columns }
     }
 
-    fn tables_in(&self, context: Option<Context>) -> Vec<String> {
-        let mut seen = HashSet::new();
-        let mut out = Vec::new();
-        for (t, c) in &self.tables {
-            if context.map_or(true, |want| want == *c) {
-                push_unique(&mut out, &mut seen, t.clone());
-            }
-        }
-        out
-    }
-
-    fn functions_in(&self, context: Option<Context>) -> Vec<String> {
-        let mut seen = HashSet::new();
-        let mut out = Vec::new();
-        for (f, c) in &self.functions {
-            if context.map_or(true, |want| want == *c) {
-                push_unique(&mut out, &mut seen, f.clone());
-            }
-        }
-        out
-    }
-
     /// Every table the query names (once each).
     pub fn tables(&self) -> Vec<String> {
-        self.tables_in(None)
+        names_in(&self.tables, None)
     }
 
     /// The tables read by a SELECT (or a DML statement's FROM/USING).
     pub fn select_tables(&self) -> Vec<String> {
-        self.tables_in(Some(Context::Select))
+        names_in(&self.tables, Some(Context::Select))
     }
 
     /// The tables written by INSERT, UPDATE, DELETE, MERGE, COPY.
     pub fn dml_tables(&self) -> Vec<String> {
-        self.tables_in(Some(Context::DML))
+        names_in(&self.tables, Some(Context::DML))
     }
 
     /// The tables a DDL statement changes.
     pub fn ddl_tables(&self) -> Vec<String> {
-        self.tables_in(Some(Context::DDL))
+        names_in(&self.tables, Some(Context::DDL))
     }
 
     /// Every function the query names.
     pub fn functions(&self) -> Vec<String> {
-        self.functions_in(None)
+        names_in(&self.functions, None)
     }
 
     /// Functions created, dropped or renamed.
     pub fn ddl_functions(&self) -> Vec<String> {
-        self.functions_in(Some(Context::DDL))
+        names_in(&self.functions, Some(Context::DDL))
     }
 
     /// Functions called.
     pub fn call_functions(&self) -> Vec<String> {
-        self.functions_in(Some(Context::Call))
+        names_in(&self.functions, Some(Context::Call))
     }
 
     /// The columns WHERE clauses read (see the field).

@@ -466,19 +466,14 @@ fn visit_slot<S: SlotTarget + ?Sized>(
 /// A child slot of the mutable walk: one wire kind's line of generated/rust/walk.rs.
 macro_rules! mut_slot {
     (NODE, $v:expr, $field:literal, $t:ident, $w:expr, $kind:expr, $d:expr, $ctx:expr, $fl:expr) => {
-        if let Some(n) = MsgField::<pb::Node>::get(&mut $v) {
-            let (remove, stop) = visit_slot($w, n, $kind, $field, Slot::Node, $d, $ctx, $fl)?;
-            if remove {
-                $v = None;
-            }
-            if stop {
-                return Ok(true);
-            }
-        }
+        mut_slot!(@single $v, pb::Node, $field, Slot::Node, $w, $kind, $d, $ctx, $fl)
     };
     (MESSAGE, $v:expr, $field:literal, $t:ident, $w:expr, $kind:expr, $d:expr, $ctx:expr, $fl:expr) => {
-        if let Some(m) = MsgField::<pb::$t>::get(&mut $v) {
-            let (remove, stop) = visit_slot($w, m, $kind, $field, Slot::Message, $d, $ctx, $fl)?;
+        mut_slot!(@single $v, pb::$t, $field, Slot::Message, $w, $kind, $d, $ctx, $fl)
+    };
+    (@single $v:expr, $ty:ty, $field:literal, $slot:expr, $w:expr, $kind:expr, $d:expr, $ctx:expr, $fl:expr) => {
+        if let Some(m) = MsgField::<$ty>::get(&mut $v) {
+            let (remove, stop) = visit_slot($w, m, $kind, $field, $slot, $d, $ctx, $fl)?;
             if remove {
                 $v = None;
             }

@@ -98,3 +98,23 @@ pub fn pg_normalize(sql: &CStr) -> Result<String, String> {
         out
     }
 }
+
+/// The suites' pass/fail counts; the first 30 failures are printed with the statement.
+#[derive(Default)]
+pub struct Checks {
+    pub passed: u64,
+    pub failed: u64,
+}
+
+impl Checks {
+    pub fn check(&mut self, ok: bool, what: &str, file: &str, sql: &str, detail: impl FnOnce() -> String) {
+        if ok {
+            self.passed += 1;
+        } else {
+            self.failed += 1;
+            if self.failed <= 30 {
+                eprintln!("MISMATCH {} in {}: {}\n  statement: {}", what, file, detail(), sql.trim());
+            }
+        }
+    }
+}

@@ -16,32 +16,19 @@ mod common;
 use prost::Message;
 use std::ffi::CString;
 
+/// What was set aside or counted besides the checks.
 #[derive(Default)]
-struct Counts {
-    passed: u64,
-    failed: u64,
+struct Tally {
     // the C path refused a tree holding "" where the protocol carries NULL: the owned tree no
     // longer holds the "" and libpg_query's deparser may crash on the NULL (see issue notes)
     deparse_refused_empty_string: u64,
 }
 
-impl Counts {
-    fn check(&mut self, ok: bool, what: &str, file: &str, sql: &str, detail: impl FnOnce() -> String) {
-        if ok {
-            self.passed += 1;
-        } else {
-            self.failed += 1;
-            if self.failed <= 30 {
-                eprintln!("MISMATCH {} in {}: {}\n  statement: {}", what, file, detail(), sql.trim());
-            }
-        }
-    }
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     let verbose = std::env::args().any(|a| a == "-v");
-    let mut c = Counts::default();
+    let mut c = common::Checks::default();
+    let mut tally = Tally::default();
     let mut n_stmts = 0u64;
     for file in &args {
         for sql in common::statements(file) {
@@ -97,7 +84,7 @@ fn main() {
             // libpg_query's deparser crashes on some such NULLs. Counted, not compared.
             let loses_empty = t.to_json().ok() != pgbind::to_json(tree).ok();
             if loses_empty {
-                c.deparse_refused_empty_string += 1;
+                tally.deparse_refused_empty_string += 1;
                 if verbose {
                     println!("set aside (the owned tree loses \"\"): {}", sql.trim());
                 }
@@ -113,7 +100,7 @@ fn main() {
     println!("rust verify: {} statements from {} files", n_stmts, args.len());
     println!(
         "rust verify: {} statements hold \"\" where the protocol carries NULL: the owned tree cannot hold it, so their owned deparse and fingerprint are not compared (Tree's fingerprint is)",
-        c.deparse_refused_empty_string
+        tally.deparse_refused_empty_string
     );
     println!("{} passed, {} failed", c.passed, c.failed);
     std::process::exit(if c.failed == 0 && n_stmts > 0 { 0 } else { 1 });

@@ -101,32 +101,19 @@ fn range_vars(tree: &pgbind::protobuf::ParseResult) -> Vec<String> {
         .collect()
 }
 
+/// What was set aside or counted besides the checks.
 #[derive(Default)]
-struct Counts {
-    passed: u64,
-    failed: u64,
+struct Tally {
     nodes: u64,
     rename_refused: u64,
     rename_no_round_trip: u64,
     loses_empty: u64,
 }
 
-impl Counts {
-    fn check(&mut self, ok: bool, what: &str, file: &str, sql: &str, detail: impl FnOnce() -> String) {
-        if ok {
-            self.passed += 1;
-        } else {
-            self.failed += 1;
-            if self.failed <= 30 {
-                eprintln!("MISMATCH {} in {}: {}\n  statement: {}", what, file, detail(), sql.trim());
-            }
-        }
-    }
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
-    let mut c = Counts::default();
+    let mut c = common::Checks::default();
+    let mut tally = Tally::default();
     let mut n_stmts = 0u64;
     for file in &args {
         for sql in common::statements(file) {
@@ -144,7 +131,7 @@ fn main() {
                     add(&mut owned_node, v.node.kind());
                 }
             }
-            c.nodes += owned.values().map(|&n| n as u64).sum::<u64>();
+            tally.nodes += owned.values().map(|&n| n as u64).sum::<u64>();
 
             let t = pgbind::Tree::parse(&sql).expect("parsed once already");
             let (mut viewed, mut viewed_node) = (Kinds::new(), Kinds::new());
@@ -188,7 +175,7 @@ fn main() {
             // libpg_query's deparser crashes on some of the NULLs that leaves (the verify suite
             // says more): where the owned tree lost a "", nothing of it is deparsed. Counted.
             if t.to_json().ok() != pgbind::to_json(&tree).ok() {
-                c.loses_empty += 1;
+                tally.loses_empty += 1;
                 continue;
             }
 
@@ -210,7 +197,7 @@ fn main() {
             // from deparse + parse, the renamed one's cannot either. Counted, not compared.
             let unchanged = pgbind::deparse(&tree).and_then(|sql| pgbind::parse(&sql)).map(|t| range_vars(&t));
             if unchanged.as_ref().ok() != Some(&before) {
-                c.rename_no_round_trip += 1;
+                tally.rename_no_round_trip += 1;
                 continue;
             }
             let mut renamed = tree.clone();
@@ -227,16 +214,16 @@ fn main() {
                     let all = after.len() == before.len() && after.iter().zip(&before).all(|(a, b)| *a == format!("rn_{}", b));
                     c.check(r == Ok(false) && all, "walk_mut, rename every RangeVar", file, &sql, || format!("{:?} -> {:?}", before, after));
                 }
-                Err(pgbind::Error::Unrepresentable { .. }) => c.rename_refused += 1,
+                Err(pgbind::Error::Unrepresentable { .. }) => tally.rename_refused += 1,
                 Err(e) => c.check(false, "walk_mut, rename every RangeVar", file, &sql, || format!("deparse/parse back: {}", e)),
             }
         }
     }
-    println!("rust walk: {} statements from {} files, {} nodes walked", n_stmts, args.len(), c.nodes);
-    println!("rust walk: {} statements hold \"\" where the protocol carries NULL: not deparsed (truncate and rename not checked)", c.loses_empty);
+    println!("rust walk: {} statements from {} files, {} nodes walked", n_stmts, args.len(), tally.nodes);
+    println!("rust walk: {} statements hold \"\" where the protocol carries NULL: not deparsed (truncate and rename not checked)", tally.loses_empty);
     println!(
         "rust walk: rename check: {} statements whose unchanged tree does not deparse and parse back to its RangeVars (set aside), {} renamed trees the deparser refused",
-        c.rename_no_round_trip, c.rename_refused
+        tally.rename_no_round_trip, tally.rename_refused
     );
     println!("{} passed, {} failed", c.passed, c.failed);
     std::process::exit(if c.failed == 0 && n_stmts > 0 { 0 } else { 1 });
