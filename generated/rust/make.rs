@@ -5,7 +5,7 @@
 //   pg_query.proto               fnv1a64 c53ea8bb656a0393
 //   schema/overrides.txt         fnv1a64 72c6d22db6ac8602
 //   schema/pg15/overrides.txt    fnv1a64 a90d140f50a2a760
-//   schema/pg15/deparse.txt      fnv1a64 5ef6940734eb0378
+//   schema/pg15/deparse.txt      fnv1a64 3dafca927a791b6d
 
 // make.rs -- the owned prost types -> pgbind's C AST in an arena: one function per message, a flat
 // list of make! lines, one per proto field, and the node and oneof dispatchers (exhaustive
