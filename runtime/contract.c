@@ -262,6 +262,11 @@ bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth
 					c.deepest, (need + CONTRACT_STACK_RESERVE) / 1024, left / 1024);
 		return false;
 	}
+	if (!c.broken && max_depth < 4 * PGBIND_DEPARSE_MAX_DEPTH + 8) { /* the caller's max_depth, not the route's */
+		pgbind_fail(status, PGBIND_ERROR_DEPTH, "nesting too deep: more than %d levels (pgbind_Options.max_depth)",
+					(max_depth - 8) / 4);
+		return false;
+	}
 	if (!c.broken) {
 		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
 					"nesting deeper than %d levels: libpg_query's deparser recurses once a level "

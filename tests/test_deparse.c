@@ -199,26 +199,16 @@ static void test_contract(void)
 		refused(tree, "RangeVar.relname is NULL", "stmts[0].stmt.SelectStmt.fromClause[0].RangeVar.relname",
 				"a RangeVar without relname");
 	}
-	/* a node of another kind where the deparser reads a string: a column name that is an Integer */
-	tree = pgbind_parse("SELECT t.a FROM t", NULL, arena, &st);
-	if (tree) {
-		pgbind_ColumnRef *ref =
-			(pgbind_ColumnRef *)((pgbind_ResTarget *)((pgbind_SelectStmt *)tree->stmts[0]->stmt)->targetList[0])->val;
-		pgbind_ParseResult *one = pgbind_parse("SELECT 1", NULL, arena, &st);
-		ref->fields[1] =
-			((pgbind_A_Const *)((pgbind_ResTarget *)((pgbind_SelectStmt *)one->stmts[0]->stmt)->targetList[0])->val)
-				->val;
-		refused(tree, "ColumnRef.fields holds a Integer node",
-				"stmts[0].stmt.SelectStmt.targetList[0].ResTarget.val.ColumnRef.fields[1]",
-				"a ColumnRef field Integer");
-	}
 	/* what the grammar accepts and libpg_query's deparser before 18 crashes on (found by fuzzing) */
-	if (PG_VERSION_NUM < 180000) {
-		pgbind_ParseResult *copy = pgbind_parse("COPY t FROM STDIN (null (b, c))", NULL, arena, &st);
-		refused(copy, "DefElem.arg holds a List node", "stmts[0].stmt.CopyStmt.options[0].DefElem.arg",
-				"COPY (null (b, c))");
-		copy = pgbind_parse("COPY t FROM STDIN (format)", NULL, arena, &st);
-		refused(copy, "DefElem.arg is NULL", "CopyStmt.options[0].DefElem.arg", "COPY (format)");
+	/* what the grammar accepts and libpg_query's deparser before 18 crashes on: refused (by the
+	 * contract, or by the predicates kept as a safety net, which run first) */
+	static const char *const copies[] = {"COPY t FROM STDIN (null (b, c))", "COPY t FROM STDIN (format)",
+										 "COPY t FROM STDIN (force_null 5)", "COPY t FROM STDIN (format *)"};
+	for (size_t i = 0; PG_VERSION_NUM < 180000 && i < sizeof copies / sizeof *copies; i++) {
+		memset(&st, 0, sizeof st);
+		const char *sql = ours(copies[i], NULL, &st);
+		CHECK(!sql && st.code == PGBIND_ERROR_UNREPRESENTABLE && strstr(st.message, "not deparsed"), "%s: refused (%s)",
+			  copies[i], sql ? sql : st.message);
 	}
 	/* and what it deparses stays deparsed: an option without a value where that is fine */
 	const char *got = ours("COPY t FROM STDIN (header)", NULL, &st);

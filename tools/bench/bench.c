@@ -433,16 +433,7 @@ static bool op_deparse(const Item *it, ArenaUse *use)
 	return sql != NULL;
 }
 
-/* Without the deparse contract's check (runtime/contract.c), and the check alone: its price. */
-static bool op_deparse_uncontracted(const Item *it, ArenaUse *use)
-{
-	pgbind_Arena *a = pgbind_Arena_New();
-	const char *sql = a ? pgbind_deparse_unchecked(it->tree, NULL, a, NULL) : NULL;
-	sink += sql ? (unsigned char)sql[0] : 0;
-	arena_done(a, use);
-	return sql != NULL;
-}
-
+/* The deparse contract's check alone (runtime/contract.c): its price beside the deparse row. */
 static bool op_contract(const Item *it, ArenaUse *use)
 {
 	(void)use;
@@ -604,7 +595,6 @@ enum {
 	OP_DEPARSE_BASE,
 	OP_DEPARSE_FLOOR,
 	OP_DEPARSE_CHECKED,
-	OP_DEPARSE_UNCONTRACTED,
 	OP_CONTRACT,
 	OP_FINGERPRINT,
 	OP_FINGERPRINT_SQL,
@@ -650,9 +640,6 @@ static const OpDef ops[N_OPS] = {
 							"arena new + pgbind_deparse with check_deparse (parses the SQL back, compares with "
 							"equal()) + arena free",
 							op_deparse_checked},
-	[OP_DEPARSE_UNCONTRACTED] = {"deparse_uncontracted", "pgbind",
-								 "arena new + pgbind_deparse without the deparse contract's check + arena free",
-								 op_deparse_uncontracted},
 	[OP_CONTRACT] = {"deparse_contract", "pgbind", "the deparse contract's check alone (one walk of the AST)",
 					 op_contract},
 	[OP_FINGERPRINT] = {"fingerprint", "pgbind", "pgbind_fingerprint (AST precomputed)", op_fingerprint},
@@ -724,8 +711,6 @@ static const RowDef rows[] = {
 	{"deparse floor (libpg_query)", -1, OP_DEPARSE_FLOOR, ""},
 	{"deparse, round trip checked", OP_DEPARSE_CHECKED, OP_DEPARSE_BASE, ""},
 	{"check cost (vs unchecked)", OP_DEPARSE_CHECKED, OP_DEPARSE, ""},
-	{"deparse, no contract check", OP_DEPARSE_UNCONTRACTED, OP_DEPARSE_BASE, ""},
-	{"contract cost (vs without it)", OP_DEPARSE, OP_DEPARSE_UNCONTRACTED, ">=0.9x"},
 	{"contract check alone (vs deparse)", OP_CONTRACT, OP_DEPARSE, ""},
 	{"fingerprint from AST", OP_FINGERPRINT, OP_FINGERPRINT_BASE, ">=2x"},
 	{"fingerprint from SQL", OP_FINGERPRINT_SQL, OP_FINGERPRINT_BASE, ">1.2x"},
