@@ -385,7 +385,8 @@ static void verify_deparse(Verify *v, const char *file, int line, size_t stmt_at
 		pgbind_Status depth_status = {0};
 		bool too_deep = !pgbind_encode(tree, &limit, arena, &unused, &unused_len, &depth_status) &&
 						depth_status.code == PGBIND_ERROR_DEPTH;
-		ok = too_deep || !bytes_meet_contract(want, want_len, arena) || deparse_crashes(want, want_len, tree);
+		ok = too_deep || pgbind_deparser_misreads(tree) || !bytes_meet_contract(want, want_len, arena) ||
+			 deparse_crashes(want, want_len, tree);
 		report(v, CHECK_DEPARSE_REFUSED, ok);
 		if (!ok) {
 			snprintf(why, sizeof why, "deparse refused (%s), but libpg_query deparses these bytes", status.message);

@@ -60,6 +60,12 @@ const char *pgbind_normalize_ast(const pgbind_ParseResult *tree, const char *sql
  * field and its path. Nesting deeper than max_depth messages is refused too. */
 bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status);
 
+/* Whether the linked libpg_query's deparser is known to misread tree (before 18: XMLROOT with a
+ * version that is not a constant, read past the node): undefined behaviour, so no oracle may run
+ * that deparser on it, not even in a child (under a sanitizer or a fuzzer the child's report is
+ * the run's). pgbind_deparse refuses such a tree. */
+bool pgbind_deparser_misreads(const pgbind_ParseResult *tree);
+
 /* pgbind_deparse without that check: for the tools that probe the deparser (tools/deparse-probe)
  * and the benchmark's price of the check. May crash on a tree outside the contract. */
 const char *pgbind_deparse_unchecked(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,

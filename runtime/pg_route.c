@@ -130,6 +130,13 @@ static bool copy_option_crashes(const pgbind_DefElem *opt, char *why, size_t siz
 	return false;
 }
 
+bool pgbind_deparser_misreads(const pgbind_ParseResult *tree)
+{
+	return DEPARSER_MISREADS_XMLROOT_VERSION &&
+		   pgbind_ParseResult_walk((pgbind_ParseResult *)tree, is_xmlroot_with_expression_version, NULL, NULL) ==
+			   PGBIND_WALK_STOPPED;
+}
+
 /* Whether the linked libpg_query's deparser is known to crash on tree, or to misread it (why says
  * what and where); the walk's error (out of memory) goes to status. */
 static bool deparser_would_crash(const pgbind_ParseResult *tree, char *why, size_t size, pgbind_Status *status)

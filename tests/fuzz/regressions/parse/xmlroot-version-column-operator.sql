@@ -1,0 +1,1 @@
+SELECT XMLROOT(x, VERSION v) &ROM t;
