@@ -97,7 +97,10 @@ func TestErrors(t *testing.T) {
 	d, err := Deparse(bad)
 	b, _ := proto.Marshal(bad)
 	rd, rerr := ref.DeparseProtobuf(b)
-	check(t, d == rd && (err == nil) == (rerr == nil), "an unknown enum value deparses as pg_query_go's route does", func() string { return d + " vs " + rd })
+	// or the deparse contract refuses it, naming its rule: the probe saw 15's deparser crash on a
+	// SelectStmt whose op is none of the known values without a larg (schema/pg15/deparse.txt)
+	refused := err != nil && strings.Contains(err.Error(), "deparse.txt:")
+	check(t, refused || (d == rd && (err == nil) == (rerr == nil)), "an unknown enum value deparses as pg_query_go's route does, or the contract refuses it", func() string { return d + " vs " + rd + ": " + errString(err) })
 	bad = &ParseResult{Stmts: []*RawStmt{{Stmt: &Node{Node: &Node_String_{String_: &String{Sval: "a\x00b"}}}}}}
 	_, err = Deparse(bad)
 	check(t, err != nil, "a string with a NUL byte is an error", func() string { return "" })
