@@ -1,8 +1,8 @@
 # pgbind -- generated C bindings for PostgreSQL parse trees.
 #
 #   make                  build the library and the pgbind command (build/)
-#   make regen            extract the node model (libclang) and regenerate generated/
-#   make check-generated  fail when generated/ differs from what the inputs generate
+#   make regen            extract the node model (libclang) and regenerate every target's generated files
+#   make check-generated  fail when a generated file differs from what the inputs generate
 #   make check            everything above, the unit tests and the verification suite
 #   make install          PREFIX=/usr/local DESTDIR=
 #
@@ -82,14 +82,15 @@ LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
 GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c generator/names_c.c generator/targets.c generator/names_go.c \
                generator/classify.c generator/deparse_rules.c generator/main.c
 EXTRACT_SRCS := generator/common.c generator/extract.c
-# The generated C the runtime and the tests include (every file of generated/c/ but SUMMARY.md).
-GENERATED   := $(filter-out %.md,$(wildcard generated/c/*))
-
-RT_SRCS     := runtime/arena.c runtime/from_pg.c runtime/to_pg.c runtime/pg_route.c runtime/encode.c runtime/decode.c runtime/equal.c runtime/reflect.c runtime/text.c \
-               runtime/json_keys.c runtime/json_write.c runtime/json_read.c runtime/walk.c runtime/normalize.c runtime/fingerprint.c \
-               runtime/script.c runtime/contract.c runtime/stack.c
-RT_OBJS     := $(RT_SRCS:runtime/%.c=$(BUILD)/rt/%.o)
-RT_PIC_OBJS := $(RT_SRCS:runtime/%.c=$(BUILD)/rt-pic/%.o)
+# The C target (targets/c): its generated files (everything the runtime and the tests include)
+# and its hand-written runtime.
+C_GEN       := targets/c/generated
+RT_DIR      := targets/c/runtime
+GENERATED   := $(wildcard $(C_GEN)/*)
+RT_SRCS     := $(addprefix $(RT_DIR)/,arena.c from_pg.c to_pg.c pg_route.c encode.c decode.c equal.c reflect.c text.c \
+               json_keys.c json_write.c json_read.c walk.c normalize.c fingerprint.c script.c contract.c stack.c)
+RT_OBJS     := $(RT_SRCS:$(RT_DIR)/%.c=$(BUILD)/rt/%.o)
+RT_PIC_OBJS := $(RT_SRCS:$(RT_DIR)/%.c=$(BUILD)/rt-pic/%.o)
 # Optional entry points of the linked libpg_query, found by linking a probe: forks export a
 # node-level deparser, 18.1 a token scanner without protobuf.
 HAVE_SYMBOL = $(shell printf 'char %s(void); int main(void) { return (int)%s(); }' $(1) $(1) | \
@@ -106,7 +107,7 @@ PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HA
                      $(if $(PG_HEADERS_ARE_LIBPG_QUERYS),$(if $(call HAVE_SYMBOL,deparseRawStmt),-DPGBIND_HAVE_DEPARSE_RAW_STMT)) \
                      $(if $(call HAVE_SYMBOL,pg_query_scan_tokens),-DPGBIND_HAVE_SCAN_TOKENS) \
                      $(if $(PG_QUERY_PBC_H),-DPGBIND_HAVE_PROTOBUF_C)
-RT_CFLAGS   := -Iruntime -Igenerated/c $(PG_QUERY_INCLUDES) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
+RT_CFLAGS   := -I$(RT_DIR) -I$(C_GEN) $(PG_QUERY_INCLUDES) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
 CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c
 
 # Two cores here, as on CI: build in parallel unless the caller chose (make -jN).
@@ -140,8 +141,11 @@ $(BUILD)/pgbind-extract: $(EXTRACT_SRCS) generator/common.h | $(BUILD)/.dir
 		-o $@ $(EXTRACT_SRCS) $(LDFLAGS_ALL) -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -ljansson
 
 # One classification, every target (generator/targets.c): each --target renders its templates into
-# the --out DIR after it.
-GEN_TARGETS = --target c --out generated/c --target rust --out generated/rust --target go --out bindings/go
+# the --out DIR after it, and its test-only templates (templates/tests/) into --tests-out DIR, out of
+# the folders users vendor; the report target writes what was matched and left out.
+GEN_TARGETS = --target c --out $(C_GEN) --tests-out tests/runtime/generated \
+              --target rust --out targets/rust/generated --tests-out targets/rust/tests/generated \
+              --target go --out targets/go --target report --out docs/generated
 GEN_ARGS = --model $(MODEL) --proto $(PG_QUERY_PROTO) $(addprefix --overrides ,$(OVERRIDES)) $(GEN_TARGETS)
 
 # The model is checked in: generating code needs jansson only. Extraction needs libclang.
@@ -153,23 +157,23 @@ extract: deps $(BUILD)/pgbind-extract
 
 generate: deps $(BUILD)/pgbind-gen
 	$(GENERATE_CMD)
-	$(call GO_PROTOC_CMD,bindings/go)
+	$(call GO_PROTOC_CMD,targets/go)
 
 # One recipe, so that make -j cannot generate before the model is written.
 regen: deps $(BUILD)/pgbind-extract $(BUILD)/pgbind-gen
 	$(EXTRACT_CMD)
 	$(GENERATE_CMD)
-	$(call GO_PROTOC_CMD,bindings/go)
+	$(call GO_PROTOC_CMD,targets/go)
 
 check-generated: deps $(BUILD)/pgbind-gen check-generated-go
 	$(BUILD)/pgbind-gen $(GEN_ARGS) --check
 
 # The Go module's message types: protoc-gen-go's output for the same pg_query.proto, committed
 # beside the generated converters (a Go package is one folder) and checked like them.
-GO_MODULE   = $(shell sed -n 's/^module //p' bindings/go/go.mod)
+GO_MODULE   = $(shell sed -n 's/^module //p' targets/go/go.mod)
 GO_PROTOC_CMD = protoc -I$(dir $(PG_QUERY_PROTO)) --go_out=$(1) --go_opt=paths=source_relative \
 	'--go_opt=M$(notdir $(PG_QUERY_PROTO))=$(GO_MODULE);pg_query' $(PG_QUERY_PROTO)
-GO_PB_DIR  ?= bindings/go
+GO_PB_DIR  ?= targets/go
 
 check-generated-go: deps
 	@rm -rf $(BUILD)/go/pb && mkdir -p $(BUILD)/go/pb
@@ -178,12 +182,12 @@ check-generated-go: deps
 		"differs from protoc-gen-go's output for $(PG_QUERY_PROTO); run \`make regen\` and commit the result" >&2; exit 1; }
 	@echo "$(GO_PB_DIR)/pg_query.pb.go is up to date"
 
-# The hand-written C follows .clang-format (generated/ follows its templates): `make format`
+# The hand-written C follows .clang-format (generated files follow their templates): `make format`
 # applies it, `make check-format` (part of make check) fails on a file that differs.
 CLANG_FORMAT ?= clang-format
 # The tracked files; in a copy that is no git checkout (make check-versions' copies), the files.
 FORMAT_FILES = $(shell { if test -e .git; then git ls-files '*.c' '*.h'; else find . -path ./build -prune -o \
-	\( -name '*.c' -o -name '*.h' \) -print | sed 's|^\./||' | LC_ALL=C sort; fi; } | grep -v '^generated/')
+	\( -name '*.c' -o -name '*.h' \) -print | sed 's|^\./||' | LC_ALL=C sort; fi; } | grep -v '/generated/')
 
 format: deps
 	$(CLANG_FORMAT) -i $(FORMAT_FILES)
@@ -194,10 +198,10 @@ check-format: deps
 
 # ---- runtime, library, CLI ----------------------------------------------------------------------
 
-$(BUILD)/rt/%.o: runtime/%.c $(wildcard runtime/*.h) $(GENERATED) | $(BUILD)/.dir
+$(BUILD)/rt/%.o: $(RT_DIR)/%.c $(wildcard $(RT_DIR)/*.h) $(GENERATED) | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -c -o $@ $<
 
-$(BUILD)/rt-pic/%.o: runtime/%.c $(wildcard runtime/*.h) $(GENERATED) | $(BUILD)/.dir
+$(BUILD)/rt-pic/%.o: $(RT_DIR)/%.c $(wildcard $(RT_DIR)/*.h) $(GENERATED) | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -fPIC -fvisibility=hidden -DPGBIND_BUILDING_SHARED -c -o $@ $<
 
 $(BUILD)/libpgbind.a: $(RT_OBJS)
@@ -237,7 +241,7 @@ $(BUILD)/pgbind-bench: tools/bench/bench.c cli/input.c cli/cli.h $(BUILD)/libpgb
 		$(BENCH_PBC_LIBS) -pthread
 
 # The static library alone, and what a build script that links it needs to know (the Rust
-# crate's bindings/rust/build.rs runs both): one NAME=value a line.
+# crate's targets/rust/build.rs runs both): one NAME=value a line.
 lib: deps $(BUILD)/libpgbind.a
 
 print-build-env:
@@ -248,18 +252,18 @@ print-build-env:
 	@echo "PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER)"
 	@echo "PG_MAJOR=$(PG_MAJOR)"
 
-# ---- the Rust crate (bindings/rust) -------------------------------------------------------------
+# ---- the Rust crate (targets/rust) -------------------------------------------------------------
 
 # Debian's toolchain, never a newer one earlier on PATH (its Cargo.lock would be unreadable to
-# Debian's cargo); offline, from the crates Debian installs (bindings/rust/.cargo/config.toml).
+# Debian's cargo); offline, from the crates Debian installs (targets/rust/.cargo/config.toml).
 CARGO       ?= /usr/bin/cargo
 RUSTC       ?= /usr/bin/rustc
-CARGO_RUN   := cd bindings/rust && CARGO_TARGET_DIR=$(abspath $(BUILD))/rust RUSTC=$(RUSTC) $(CARGO)
+CARGO_RUN   := cd targets/rust && CARGO_TARGET_DIR=$(abspath $(BUILD))/rust RUSTC=$(RUSTC) $(CARGO)
 
 rust: deps $(BUILD)/libpgbind.a
 	$(CARGO_RUN) build --release --tests
 
-# ---- the Go module (bindings/go) ----------------------------------------------------------------
+# ---- the Go module (targets/go) ----------------------------------------------------------------
 
 # Debian's Go 1.19, offline: protobuf-go from golang-google-protobuf-dev (go.mod's replace), the
 # module cache and build cache under build/ (nothing in the user's home). With PG_QUERY_DIR, cgo
@@ -267,8 +271,8 @@ rust: deps $(BUILD)/libpgbind.a
 GO         ?= /usr/bin/go
 GO_ENV     := GOPATH=$(abspath $(BUILD))/go/path GOCACHE=$(abspath $(BUILD))/go/cache GOFLAGS=-mod=mod GOPROXY=off \
               $(if $(PG_QUERY_DIR),CGO_CFLAGS="$(PG_QUERY_INCLUDES)" CGO_LDFLAGS="-L$(PG_QUERY_DIR)")
-GO_RUN     := cd bindings/go && env $(GO_ENV) $(GO)
-GO_SRCS     = $(wildcard bindings/go/*.go bindings/go/internal/*/*.go) bindings/go/go.mod
+GO_RUN     := cd targets/go && env $(GO_ENV) $(GO)
+GO_SRCS     = $(wildcard targets/go/*.go targets/go/internal/*/*.go) targets/go/go.mod
 
 # The test program (go test -c), and the same with the race detector.
 $(BUILD)/go/pg_query.test: $(GO_SRCS) $(BUILD)/libpgbind.a
@@ -299,44 +303,44 @@ bench: all rust go
 	$(BUILD)/pgbind bench
 	$(BUILD)/pgbind bench --growth
 	$(CARGO_RUN) bench
-	$(BUILD)/go/pg_query.test -test.run '^TestBench$$' -short-sql tests/bench/short.sql \
+	$(BUILD)/go/pg_query.test -test.run '^TestBench$$' -short-sql tools/bench/short.sql \
 		$$(grep -v -e '^#' -e '^[[:space:]]*$$' tests/corpus/debian-pg15.txt | sed 's|^|/usr/share/postgresql/15/|')
 
 # ---- tests --------------------------------------------------------------------------------------
 
-# The generator's unit tests (tests/unit/test_NAME.c), each linked with the generator files it tests.
+# The generator's unit tests (tests/generator/test_NAME.c), each linked with the generator files it tests.
 $(BUILD)/tests/test_proto_read: generator/proto_read.c
 $(BUILD)/tests/test_template: generator/template.c
 $(BUILD)/tests/test_classify: generator/classify.c generator/deparse_rules.c generator/overrides.c generator/proto_read.c \
 		generator/names_c.c
 
-$(BUILD)/tests/test_%: tests/unit/test_%.c generator/common.c $(wildcard generator/*.h) tests/check.h tests/unit/unit.h | $(BUILD)/.dir
+$(BUILD)/tests/test_%: tests/generator/test_%.c generator/common.c $(wildcard generator/*.h) tests/check.h tests/generator/unit.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $(filter %.c,$^) $(LDFLAGS_ALL) -ljansson
 
-$(BUILD)/tests/test_input: tests/unit/test_input.c cli/input.c cli/cli.h tests/check.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ tests/unit/test_input.c cli/input.c $(BUILD)/libpgbind.a $(LDFLAGS_ALL) \
+$(BUILD)/tests/test_input: tests/cli/test_input.c cli/input.c cli/cli.h tests/check.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ tests/cli/test_input.c cli/input.c $(BUILD)/libpgbind.a $(LDFLAGS_ALL) \
 		$(PG_QUERY_LIBS) -pthread
 
-# The runtime's C tests: one program each (tests/test_NAME.c), linked with the library, and
+# The runtime's C tests: one program each (tests/runtime/test_NAME.c), linked with the library, and
 # with the files of the command some of them share (TEST_EXTRA). They share tests/check.h.
 $(BUILD)/tests/test_json: TEST_EXTRA := cli/input.c cli/json_verify.c
 $(BUILD)/tests/test_walk: TEST_EXTRA := cli/input.c
 
-$(BUILD)/tests/test_%: tests/test_%.c $(BUILD)/libpgbind.a tests/check.h tests/check_tree.h tests/rev_writer.h | $(BUILD)/.dir
+$(BUILD)/tests/test_%: tests/runtime/test_%.c $(BUILD)/libpgbind.a tests/check.h tests/runtime/check_tree.h tests/runtime/rev_writer.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $< $(TEST_EXTRA) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
 
 $(BUILD)/tests/test_json $(BUILD)/tests/test_walk: cli/input.c cli/json_verify.c cli/cli.h
-$(BUILD)/tests/test_property: generated/c/c_fields.inc.c
+$(BUILD)/tests/test_property: tests/runtime/generated/c_fields.inc.c
 
 # The same test with pgbind's own malloc calls failable one by one (libpg_query, a shared library
 # here, is not affected by the wrap).
-$(BUILD)/tests/test_hardening_wrap: tests/test_hardening.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
+$(BUILD)/tests/test_hardening_wrap: tests/runtime/test_hardening.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) -lpg_query -pthread \
 		-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 
 # ThreadSanitizer: the runtime compiled into the test so that it is instrumented.
-$(BUILD)/tests/test_hardening_tsan: tests/test_hardening.c $(RT_SRCS) $(wildcard runtime/*.h) $(GENERATED) | $(BUILD)/.dir
-	$(CC) $(CSTD) -O1 -g -fsanitize=thread -fno-omit-frame-pointer $(RT_CFLAGS) -o $@ tests/test_hardening.c \
+$(BUILD)/tests/test_hardening_tsan: tests/runtime/test_hardening.c $(RT_SRCS) $(wildcard $(RT_DIR)/*.h) $(GENERATED) | $(BUILD)/.dir
+	$(CC) $(CSTD) -O1 -g -fsanitize=thread -fno-omit-frame-pointer $(RT_CFLAGS) -o $@ tests/runtime/test_hardening.c \
 		$(RT_SRCS) $(PG_QUERY_LIBS) -pthread
 
 UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUILD)/tests/test_classify \
@@ -404,7 +408,7 @@ FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_parse $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz
 # target links them with its own entry point.
 FUZZ_OBJS := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(RT_SRCS) cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c)
 
-$(BUILD)/fuzz/obj/%.o: %.c $(wildcard runtime/*.h cli/*.h) $(GENERATED) | $(BUILD)/.dir
+$(BUILD)/fuzz/obj/%.o: %.c $(wildcard $(RT_DIR)/*.h cli/*.h) $(GENERATED) | $(BUILD)/.dir
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(subst -fsanitize=fuzzer$(,),-fsanitize=fuzzer-no-link$(,),$(FUZZ_FLAGS)) -c -o $@ $<
 
@@ -422,8 +426,8 @@ fuzz: all fuzz-build
 
 # ---- install ------------------------------------------------------------------------------------
 
-PUBLIC_HEADERS := runtime/pgbind.h runtime/pgbind_reflect.h generated/c/pgbind_ast.h \
-                  $(wildcard runtime/pgbind_json.h runtime/pgbind_walk.h)
+PUBLIC_HEADERS := $(RT_DIR)/pgbind.h $(RT_DIR)/pgbind_reflect.h $(C_GEN)/pgbind_ast.h \
+                  $(RT_DIR)/pgbind_json.h $(RT_DIR)/pgbind_walk.h
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include/pgbind $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
@@ -449,12 +453,12 @@ $(BUILD)/deparse-probe: tools/deparse-probe/probe.c cli/input.c cli/cli.h $(BUIL
 deparse-probe: deps $(BUILD)/deparse-probe
 	BUILD=$(BUILD) PG_MAJOR=$(PG_MAJOR) tools/deparse-probe/run.sh
 
-# The mutation experiment (tests/mutate_deparse.c): real scripts' protobuf and JSON with random
+# The mutation experiment (tests/runtime/mutate_deparse.c): real scripts' protobuf and JSON with random
 # bytes changed, decoded and deparsed in children; make check runs it.
-$(BUILD)/tests/mutate_deparse: tests/mutate_deparse.c cli/input.c cli/cli.h tests/check.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ tests/mutate_deparse.c cli/input.c $(BUILD)/libpgbind.a \
+$(BUILD)/tests/mutate_deparse: tests/runtime/mutate_deparse.c cli/input.c cli/cli.h tests/check.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ tests/runtime/mutate_deparse.c cli/input.c $(BUILD)/libpgbind.a \
 		$(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
 
-# Deep nesting on threads of 128 KiB, 256 KiB and 2 MiB stacks (runtime/stack.c).
-$(BUILD)/tests/test_stack: tests/test_stack.c tests/check.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
+# Deep nesting on threads of 128 KiB, 256 KiB and 2 MiB stacks (targets/c/runtime/stack.c).
+$(BUILD)/tests/test_stack: tests/runtime/test_stack.c tests/check.h $(BUILD)/libpgbind.a | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread

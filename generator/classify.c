@@ -899,7 +899,7 @@ static bool build_message(Cx *cx, json_t *pm, json_t *messages, json_t *oneofs, 
 	}
 
 	if (ok) {
-		/* The encoder writes fields from the highest number down (see runtime/encode.c). */
+		/* The encoder writes fields from the highest number down (see targets/c/runtime/encode.c). */
 		size_t n = json_array_size(fields);
 		json_t **sorted = gen_xcalloc(n, sizeof *sorted);
 		for (size_t k = 0; k < n; k++)
@@ -1023,7 +1023,7 @@ static void link_indexes(json_t *messages, json_t *enums, json_t *oneofs, json_t
 
 /* ---- libpg_query's behaviours (schema/libpg_query.txt, schema/pgNN/libpg_query.txt) ------------ */
 
-/* Each key's values (what each does: runtime/internal.h, PGBIND_LPQ_*). Targets are the message and
+/* Each key's values (what each does: targets/c/runtime/internal.h, PGBIND_LPQ_*). Targets are the message and
  * its C field names (the AST's), `*.field` every message's field of that name. */
 static const char *const lpq_message_fingerprint[] = {"skip", "constant", "relation_context", "depth_cuts_messages",
 													  NULL};

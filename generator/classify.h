@@ -7,9 +7,9 @@
  * libpg_query sets to the C field name. A pair it cannot classify, a proto field without a C
  * field, a node message without a C struct or an enum value without a counterpart stops it with
  * the message, the field and both locations. C fields the proto leaves out are listed in the
- * view ("skipped") and end up in generated/c/SUMMARY.md.
+ * view ("skipped") and end up in docs/generated/model-summary.md.
  *
- * Conversion kinds (C -> AST; each is one macro in runtime/from_pg.c):
+ * Conversion kinds (C -> AST; each is one macro in targets/c/runtime/from_pg.c):
  *   SCALAR       int/Oid/bool/double/... field -> proto scalar of the same family
  *   CHAR         char -> one-char string ('\0' -> unset)
  *   CSTRING      char * -> string (NULL -> unset)
@@ -24,7 +24,7 @@
  *   VALUE_UNION  union of value nodes (A_Const.val) -> oneof of their messages
  *   VALUE_UNION_UNLESS  the same, absent when a bool field says so (absent_when:isnull)
  *   LIST_CELLS, INT_CELLS, OID_CELLS   the cells of a List node itself (overrides only)
- * Wire kinds (AST -> protobuf; each is one macro in runtime/encode.c): INT32 UINT32 INT64 UINT64
+ * Wire kinds (AST -> protobuf; each is one macro in targets/c/runtime/encode.c): INT32 UINT32 INT64 UINT64
  *   BOOL DOUBLE STRING ENUM NODE MESSAGE REPEATED_NODE REPEATED_MESSAGE PACKED_UINT64 ONEOF.
  */
 #ifndef PGBIND_GENERATOR_CLASSIFY_H

@@ -2,7 +2,7 @@
  * deparse_rules.c -- the deparse contract: what the linked libpg_query's deparser requires of a
  * tree (schema/pgNN/deparse.txt, written by tools/deparse-probe), read from the overrides as
  * declared rules and turned into the view's "deparse_rules" (rendered by
- * templates/c/deparse.inc.c.tmpl; checked by runtime/contract.c before every deparse).
+ * targets/c/templates/deparse.inc.c.tmpl; checked by targets/c/runtime/contract.c before every deparse).
  *
  * A rule is one entry `Message.field deparse[_LABEL]:CLAUSE,CLAUSE...` (field by its proto name;
  * the label tells several rules on one field apart). Clauses:

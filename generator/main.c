@@ -1,5 +1,6 @@
 /*
- * main.c -- pgbind-gen: node model + pg_query.proto + overrides -> templates -> generated/.
+ * main.c -- pgbind-gen: node model + pg_query.proto + overrides -> targets' templates -> their
+ * generated files.
  *
  * The stages run in order and each stops the program on the first thing it does not understand:
  * load the node model (JSON written by pgbind-extract), read the proto (proto_read.c), read the
@@ -156,33 +157,39 @@ static bool remove_tree(const char *dir)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: pgbind-gen --model FILE --proto FILE --overrides FILE [--overrides FILE...]\n"
-					"                  --target NAME [--templates DIR] [--out DIR] [--target NAME ...] [--check]\n"
-					"                  [--dump-view FILE]\n"
-					"\n"
-					"Classifies the node model once and renders each target's templates into its output directory.\n"
-					"--target  c or rust; its templates (default templates/NAME) and its output (default\n"
-					"          generated/NAME) follow it. A --templates DIR with no --target before it names\n"
-					"          the target by DIR's last component.\n"
-					"--overrides  the exceptions, one file or more (the shared ones, then the version's own)\n"
-					"--check  render into temporary directories and compare each with its --out (diff -ru);\n"
-					"         exits 1 and prints the diff when one is stale. Writes nothing under --out.\n"
-					"--dump-view  also write the view model the templates are rendered with, as JSON, to FILE\n"
-					"             (docs/view-model.md lists its keys); with no --templates, only that.\n");
+	fprintf(stderr,
+			"usage: pgbind-gen --model FILE --proto FILE --overrides FILE [--overrides FILE...]\n"
+			"                  --target NAME [--templates DIR] [--out DIR] [--tests-out DIR] [--target NAME ...]\n"
+			"                  [--check]\n"
+			"                  [--dump-view FILE]\n"
+			"\n"
+			"Classifies the node model once and renders each target's templates into its output directory.\n"
+			"--target  c, rust, go or report; its templates (default targets/NAME/templates), its output\n"
+			"          (default targets/NAME/generated) and the output of its test-only templates (those\n"
+			"          in the templates' tests/ folder) follow it. A --templates DIR with no --target\n"
+			"          before it names the target by DIR (targets/NAME/templates, or its last component).\n"
+			"--overrides  the exceptions, one file or more (the shared ones, then the version's own)\n"
+			"--check  render into temporary directories and compare each with its --out (diff -ru);\n"
+			"         exits 1 and prints the diff when one is stale. Writes nothing under --out.\n"
+			"--dump-view  also write the view model the templates are rendered with, as JSON, to FILE\n"
+			"             (docs/view-model.md lists its keys); with no --templates, only that.\n");
 	return 2;
 }
 
-/* One target to render: its descriptor, a template directory and the directory its output goes to. */
+/* One target to render: its descriptor, a template directory and the directory its output goes to.
+ * A target's test-only templates (its templates' tests/ folder) are a unit of their own, with the
+ * same descriptor. */
 typedef struct {
 	const gen_TargetDesc *desc;
 	const char *templates_dir;
 	const char *out_dir;
+	const char *tests_out_dir; /* --tests-out, or NULL: the descriptor's */
 	size_t n_templates;
 	char **templates;
 	Output *outputs;
 } Target;
 
-#define MAX_TARGETS 8
+#define MAX_TARGETS 16
 
 /* Renders every template of t in memory, with the view its decorator makes of the shared one. */
 static bool render_target(Target *t, json_t *shared_view, json_t *inputs, gen_Error *err)
@@ -237,7 +244,8 @@ static json_t *view_of_every_target(json_t *shared_view, gen_Error *err)
 	return view;
 }
 
-/* The target named by DIR's last component ("templates/rust" -> rust). */
+/* The target named by DIR: its last component, or the one before a last "templates"
+ * ("generator/report" -> report, "targets/rust/templates" -> rust). */
 static const gen_TargetDesc *target_of_dir(const char *dir)
 {
 	char name[64];
@@ -247,6 +255,14 @@ static const gen_TargetDesc *target_of_dir(const char *dir)
 	size_t start = n;
 	while (start > 0 && dir[start - 1] != '/')
 		start--;
+	if (n - start == strlen("templates") && memcmp(dir + start, "templates", n - start) == 0 && start > 1) {
+		n = start - 1;
+		while (n > 1 && dir[n - 1] == '/')
+			n--;
+		start = n;
+		while (start > 0 && dir[start - 1] != '/')
+			start--;
+	}
 	if (n - start >= sizeof name)
 		return NULL;
 	memcpy(name, dir + start, n - start);
@@ -369,6 +385,51 @@ static int check_target(const Target *t, gen_Error *err)
 	return 1;
 }
 
+/* mkdir -p: dir and any parent missing; false with errno. */
+static bool make_dirs(const char *dir)
+{
+	gen_Buf p = {0};
+	gen_Buf_puts(&p, dir);
+	bool ok = true;
+	for (char *c = p.data + 1; ok && *c; c++)
+		if (*c == '/') {
+			*c = '\0';
+			ok = mkdir(p.data, 0777) == 0 || errno == EEXIST;
+			*c = '/';
+		}
+	ok = ok && (mkdir(p.data, 0777) == 0 || errno == EEXIST);
+	gen_Buf_free(&p);
+	return ok;
+}
+
+/* Appends the unit of targets[t]'s test-only templates (its templates' tests/ folder), if it has
+ * any; false, said on stderr, when the target declares no place for them. An --out with no
+ * --tests-out (a user's vendored copy) renders no test-only files, and says so. */
+static bool add_tests_unit(Target *targets, int *n_targets, int t, bool out_given)
+{
+	gen_Buf dir = {0};
+	gen_Buf_printf(&dir, "%s/tests", targets[t].templates_dir);
+	struct stat st;
+	if (stat(dir.data, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		gen_Buf_free(&dir);
+		return true;
+	}
+	if (out_given && !targets[t].tests_out_dir && targets[t].desc->tests_out_dir) {
+		printf("pgbind-gen: %s: test-only templates not rendered (--out without --tests-out)\n", dir.data);
+		gen_Buf_free(&dir);
+		return true;
+	}
+	const char *out = targets[t].tests_out_dir ? targets[t].tests_out_dir : targets[t].desc->tests_out_dir;
+	if (!out || *n_targets == MAX_TARGETS) {
+		fprintf(stderr, "pgbind-gen: error: %s: test-only templates, but target %s declares no place for them%s\n",
+				dir.data, targets[t].desc->name, out ? " (too many targets)" : "; give --tests-out DIR");
+		gen_Buf_free(&dir);
+		return false;
+	}
+	targets[(*n_targets)++] = (Target){.desc = targets[t].desc, .templates_dir = dir.data, .out_dir = out};
+	return true; /* dir.data lives as long as the process */
+}
+
 /* --dump-view: the view exactly as templates see it (less the per-file "file" key), keys sorted,
  * written atomically. */
 static bool dump_view(json_t *view, const char *path, gen_Error *err)
@@ -431,6 +492,9 @@ int main(int argc, char **argv)
 			targets[n_targets - 1].templates_dir = dir;
 		} else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc && n_targets > 0 && !targets[n_targets - 1].out_dir)
 			targets[n_targets - 1].out_dir = argv[++i];
+		else if (strcmp(argv[i], "--tests-out") == 0 && i + 1 < argc && n_targets > 0 &&
+				 !targets[n_targets - 1].tests_out_dir)
+			targets[n_targets - 1].tests_out_dir = argv[++i];
 		else if (strcmp(argv[i], "--check") == 0)
 			check = true;
 		else if (strcmp(argv[i], "--dump-view") == 0 && i + 1 < argc)
@@ -440,11 +504,14 @@ int main(int argc, char **argv)
 	}
 	if (!model_path || !proto_path || !n_overrides || (!n_targets && !dump_path))
 		return usage();
-	for (int t = 0; t < n_targets; t++) {
+	for (int t = 0, n_given = n_targets; t < n_given; t++) {
+		bool out_given = targets[t].out_dir != NULL;
 		if (!targets[t].templates_dir)
 			targets[t].templates_dir = targets[t].desc->templates_dir;
 		if (!targets[t].out_dir)
 			targets[t].out_dir = targets[t].desc->out_dir;
+		if (!add_tests_unit(targets, &n_targets, t, out_given))
+			return 2;
 	}
 
 	gen_Error err = {0};
@@ -514,7 +581,7 @@ int main(int argc, char **argv)
 			status |= rc;
 			continue;
 		}
-		if (mkdir(targets[t].out_dir, 0777) != 0 && errno != EEXIST) {
+		if (!make_dirs(targets[t].out_dir)) {
 			gen_fail(&err, targets[t].out_dir, 0, 0, "cannot create output directory: %s", strerror(errno));
 			gen_Error_print(&err);
 			return 1;
@@ -530,7 +597,7 @@ int main(int argc, char **argv)
 	if (!check)
 		printf("pgbind-gen: %" JSON_INTEGER_FORMAT " messages, %" JSON_INTEGER_FORMAT " enums, %" JSON_INTEGER_FORMAT
 			   " node kinds; %zu C fields without a proto field, %zu C node structs without a message "
-			   "(listed in SUMMARY.md)\n",
+			   "(listed in docs/generated/model-summary.md)\n",
 			   json_integer_value(json_object_get(view, "n_messages")),
 			   json_integer_value(json_object_get(view, "n_enums")),
 			   json_integer_value(json_object_get(view, "n_nodes")), json_array_size(json_object_get(view, "skipped")),

@@ -43,7 +43,7 @@ static bool c_type(const char *wire, const char *type, gen_Buf *out, bool *point
 }
 
 /* libpg_query's declared rules ("fingerprint:skip", ...) as the runtime's flags
- * (PGBIND_LPQ_FP_SKIP | ...; runtime/internal.h), "0" for none. */
+ * (PGBIND_LPQ_FP_SKIP | ...; targets/c/runtime/internal.h), "0" for none. */
 static void add_lpq_flags(json_t *obj)
 {
 	gen_Buf flags = {0};

@@ -1,6 +1,6 @@
 /*
  * names_go.h -- what protoc-gen-go and cgo call the proto's declarations and the AST's members,
- * added to the view model for the Go target's templates (templates/go).
+ * added to the view model for the Go target's templates (targets/go/templates).
  *
  * The Go target converts to and from the message types protoc-gen-go generates from the same
  * pg_query.proto, in the same package, so its templates must spell every type, field, oneof

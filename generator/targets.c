@@ -17,11 +17,15 @@ static bool decorate_rust(json_t *view, gen_Error *err)
 }
 
 const gen_TargetDesc gen_targets[] = {
-	{"c", "templates/c", "generated/c", GEN_COMMENT_BLOCK, names_add_c},
-	{"rust", "templates/rust", "generated/rust", GEN_COMMENT_LINES, decorate_rust},
+	{"c", "targets/c/templates", "targets/c/generated", "tests/runtime/generated", GEN_COMMENT_BLOCK, names_add_c},
+	{"rust", "targets/rust/templates", "targets/rust/generated", "targets/rust/tests/generated", GEN_COMMENT_LINES,
+	 decorate_rust},
 	/* a Go package is one folder: the module's, beside its hand-written files (--check leaves
-	 * those out) */
-	{"go", "templates/go", "bindings/go", GEN_COMMENT_GO, names_add_go},
+	 * those out); its test-only files are Go's own *_test.go there */
+	{"go", "targets/go/templates", "targets/go", NULL, GEN_COMMENT_GO, names_add_go},
+	/* not a binding: the generator's account of what it matched and left out, from the neutral
+	 * view (no decorator) */
+	{"report", "generator/report", "docs/generated", NULL, GEN_COMMENT_BLOCK, NULL},
 };
 const int gen_n_targets = (int)(sizeof gen_targets / sizeof *gen_targets);
 

@@ -3,7 +3,8 @@
  * templates and its output go by default, the comment syntax of its files' do-not-edit banner,
  * and its decorator, which adds the target's own spellings to a copy of the shared view model
  * (prost-build's names for Rust, ...). A new target is one row of gen_targets (targets.c) and one
- * folder of templates.
+ * folder, targets/NAME/, holding its templates, its generated files and its hand-written runtime,
+ * crate or module.
  */
 #ifndef PGBIND_GENERATOR_TARGETS_H
 #define PGBIND_GENERATOR_TARGETS_H
@@ -23,7 +24,10 @@ typedef struct {
 	const char *name;          /* --target NAME */
 	const char *templates_dir; /* its templates, by default */
 	const char *out_dir;       /* where they render, by default */
-	gen_CommentStyle comment;  /* the banner of its source files (a .md file gets an HTML comment) */
+	/* where the test-only templates (templates_dir/tests/) render, by default: out of the folder
+	 * users vendor. NULL: the target has none, and such a folder is an error. */
+	const char *tests_out_dir;
+	gen_CommentStyle comment; /* the banner of its source files (a .md file gets an HTML comment) */
 	/* Adds the target's spellings to view (its own copy); false with err. NULL: none. */
 	bool (*decorate)(json_t *view, gen_Error *err);
 } gen_TargetDesc;

@@ -129,46 +129,59 @@ expect_fail() {
 section generated "generated code"
 # shellcheck disable=SC2086
 step "hand-written C follows .clang-format (make check-format)" make -s check-format BUILD="$BUILD"
-step "generated/ is in sync with its inputs (check-generated)" "$BUILD/pgbind-gen" $GEN_ARGS --check
+step "every target's generated files are in sync with their inputs (check-generated)" "$BUILD/pgbind-gen" $GEN_ARGS --check
 step "schema model is what libclang reads from the headers today" sh -c "
 	'$BUILD/pgbind-extract' --include-dir '$PG_INCLUDE_SERVER' --out '$TMP/nodes.json' >/dev/null &&
 	diff -u '$MODEL' '$TMP/nodes.json'"
 # GEN_ARGS without its targets: the inputs alone.
 gen_inputs() {
-	echo "$GEN_ARGS" | sed 's/--target [^ ]*//g; s/--templates [^ ]*//g; s/--out [^ ]*//g'
+	echo "$GEN_ARGS" | sed 's/--target [^ ]*//g; s/--templates [^ ]*//g; s/--[a-z-]*out [^ ]*//g'
 }
-# GEN_ARGS with every target's --out DIR moved under $1 (targets write below generated/, and the
-# Go target into its module's folder bindings/go, beside hand-written files).
+# The folders GEN_ARGS writes into (--out and --tests-out, one a line).
+gen_out_dirs() {
+	echo "$GEN_ARGS" | grep -o -- '--[a-z-]*out [^ ]*' | sed 's/^[^ ]* //'
+}
+# GEN_ARGS with every output folder moved under $1.
 gen_args_into() {
-	echo "$GEN_ARGS" | sed "s|--out \([^ ]*\)|--out $1/\1|g"
+	echo "$GEN_ARGS" | sed "s|\(--[a-z-]*out\) \([^ ]*\)|\1 $1/\2|g"
 }
-mkdir -p "$TMP/gen1/generated" "$TMP/gen2/generated" "$TMP/gen1/bindings" "$TMP/gen2/bindings"
+# A copy of every output folder under $TMP/stale (the Go target's holds its module's
+# hand-written files too).
+stale_copy() {
+	rm -rf "$TMP/stale" && for d in $(gen_out_dirs); do
+		mkdir -p "$TMP/stale/$d" && cp -r "$d/." "$TMP/stale/$d/" || return 1
+	done
+}
 step "two generator runs give identical output, and it is what is committed" sh -c "
 	'$BUILD/pgbind-gen' $(gen_args_into "$TMP/gen1") >/dev/null &&
 	'$BUILD/pgbind-gen' $(gen_args_into "$TMP/gen2") >/dev/null &&
-	diff -r '$TMP/gen1' '$TMP/gen2' && diff -r generated '$TMP/gen1/generated' &&
-	for f in '$TMP/gen1/bindings/go/'*; do cmp \"\$f\" bindings/go/\$(basename \"\$f\") || exit 1; done"
-for target in $(ls generated); do
-	rm -rf "$TMP/stale" && mkdir -p "$TMP/stale" && cp -r generated "$TMP/stale/"
-	# one line added to one generated file of the target
-	echo "edited by hand" >>"$TMP/stale/generated/$target/$(ls "$TMP/stale/generated/$target" | head -n 1)"
-	expect_fail "an edited generated file of $target/ fails the staleness check" "differs from what the inputs generate" \
-		"$BUILD/pgbind-gen" $(gen_args_into "$TMP/stale") --check
+	diff -r '$TMP/gen1' '$TMP/gen2' &&
+	for d in $(gen_out_dirs | tr '\n' ' '); do
+		for f in '$TMP/gen1/'\$d/*; do cmp \"\$f\" \$d/\$(basename \"\$f\") || exit 1; done
+	done"
+for d in $(gen_out_dirs); do
+	stale_copy
+	# one line added to one generated file of the folder
+	f=$(grep -l 'by pgbind-gen' "$TMP/stale/$d"/* | head -n 1)
+	echo "// edited by hand" >>"$f"
+	expect_fail "an edited generated file of $d/ ($(basename "$f")) fails the staleness check" \
+		"differs from what the inputs generate" "$BUILD/pgbind-gen" $(gen_args_into "$TMP/stale") --check
 done
-# bindings/go: its hand-written files are left out of the comparison, its generated ones are not
-for edit in "edited" "no template makes"; do
-	rm -rf "$TMP/stale" && mkdir -p "$TMP/stale/bindings" && cp -r generated "$TMP/stale/" && cp -r bindings/go "$TMP/stale/bindings/"
-	if [ "$edit" = edited ]; then
-		echo "// edited by hand" >>"$TMP/stale/bindings/go/own_gen.go"
-	else
-		cp "$TMP/stale/bindings/go/own_gen.go" "$TMP/stale/bindings/go/old_gen.go"
-	fi
-	expect_fail "a generated file of bindings/go/ $edit fails the staleness check" "differs from what the inputs generate" \
-		"$BUILD/pgbind-gen" $(gen_args_into "$TMP/stale") --check
-done
-echo "// edited by hand" >>"$TMP/stale/bindings/go/pg_query.pb.go"
-expect_fail "an edited bindings/go/pg_query.pb.go fails the staleness check" "differs from protoc-gen-go's output" \
-	make -s check-generated-go BUILD="$BUILD" GO_PB_DIR="$TMP/stale/bindings/go"
+# targets/go: its hand-written files are left out of the comparison, a generated one no template
+# makes any more is not
+stale_copy
+cp "$TMP/stale/targets/go/own_gen.go" "$TMP/stale/targets/go/old_gen.go"
+expect_fail "a generated file of targets/go/ no template makes fails the staleness check" \
+	"differs from what the inputs generate" "$BUILD/pgbind-gen" $(gen_args_into "$TMP/stale") --check
+echo "// edited by hand" >>"$TMP/stale/targets/go/pg_query.pb.go"
+expect_fail "an edited targets/go/pg_query.pb.go fails the staleness check" "differs from protoc-gen-go's output" \
+	make -s check-generated-go BUILD="$BUILD" GO_PB_DIR="$TMP/stale/targets/go"
+mkdir -p "$TMP/notests/templates/tests"
+cp targets/go/templates/own_gen.go.tmpl "$TMP/notests/templates/"
+cp targets/go/templates/own_gen.go.tmpl "$TMP/notests/templates/tests/"
+expect_fail "test-only templates of a target that declares no place for them are refused" \
+	"test-only templates, but target go declares no place for them" \
+	"$BUILD/pgbind-gen" $(gen_inputs) --target go --templates "$TMP/notests/templates" --out "$TMP/notests/out"
 
 # shellcheck disable=SC2086
 step "pgbind-gen --dump-view writes the view model" "$BUILD/pgbind-gen" $(gen_inputs) \
@@ -232,7 +245,7 @@ section bumps "version bumps"
 step "bump fixtures: 15's inputs edited as 16-18 change them, regenerated, compiled" \
 	env BUILD="$BUILD" PG_INCLUDE_SERVER="$(pg_config --includedir-server)" \
 	PG_QUERY_PROTO=/usr/include/pg_query/pg_query.proto \
-	OVERRIDES="schema/overrides.txt schema/pg15/overrides.txt" tests/bump/run.sh
+	OVERRIDES="schema/overrides.txt schema/pg15/overrides.txt" tests/generator/bump/run.sh
 # PG_QUERY_DIR: a libpg_query tree in its source layout, made here from Debian's files. A run
 # that takes its inputs from a PG_QUERY_DIR already goes through the knob in every step.
 if [ -z "${PG_QUERY_DIR:-}" ]; then
@@ -293,7 +306,7 @@ fi
 if [ "${QUICK:-}" != 1 ]; then # the kinds are counted over both corpora
 	step "coverage: every node kind the raw grammar builds is exercised" sh -c "
 		'$BUILD/pgbind' verify --coverage='$TMP/coverage.txt' $SQL $DEBIAN_SQL >/dev/null;
-		tests/coverage/check_coverage.sh '$TMP/coverage.txt' $PG_MAJOR"
+		tests/corpus/check_coverage.sh '$TMP/coverage.txt' $PG_MAJOR"
 	cp "$TMP/coverage.txt" "$BUILD/coverage.txt" 2>/dev/null
 fi
 
@@ -408,7 +421,7 @@ else
 	step "clang present for fuzzing" false
 fi
 
-section rust "the Rust crate (bindings/rust)"
+section rust "the Rust crate (targets/rust)"
 # cargo's harness prints "test result: ok. N passed; M failed; ..." per test binary: added up here
 # into the suite's plain line.
 cargo_counts() {
@@ -422,32 +435,32 @@ cargo_counts() {
 [ -n "${PG_QUERY_DIR:-}" ] || unset PG_QUERY_DIR
 CARGO_RUN="env CARGO_TARGET_DIR=$PWD/$BUILD/rust RUSTC=${RUSTC:-/usr/bin/rustc} ${CARGO:-/usr/bin/cargo}"
 step "Rust: API, views, errors, depth; every struct laid out as the C compiler does" \
-	cargo_counts sh -c "cd bindings/rust && $CARGO_RUN test --release --test api --test layout"
+	cargo_counts sh -c "cd targets/rust && $CARGO_RUN test --release --test api --test layout"
 step "Rust property test: random trees of all 241 messages, every field, both directions and the views" \
-	sh -c "cd bindings/rust && $CARGO_RUN test --release --test property"
+	sh -c "cd targets/rust && $CARGO_RUN test --release --test property"
 step "Rust verify: project corpus (protobuf bytes, prost decode, views, deparse, fingerprint)" \
-	sh -c "cd bindings/rust && $CARGO_RUN test --release --test verify -- $(for f in $SQL; do printf '%s ' "$PWD/$f"; done)"
+	sh -c "cd targets/rust && $CARGO_RUN test --release --test verify -- $(for f in $SQL; do printf '%s ' "$PWD/$f"; done)"
 if [ -n "$DEBIAN_SQL" ]; then
 	step "Rust verify: Debian corpus ($DEBIAN_SQL_N files of $DEBIAN_SQL_LIST)" \
-		sh -c "cd bindings/rust && $CARGO_RUN test --release --test verify -- $DEBIAN_SQL"
+		sh -c "cd targets/rust && $CARGO_RUN test --release --test verify -- $DEBIAN_SQL"
 fi
 step "Rust walk: project corpus (owned, views and C walks visit the same kinds, the JSON's wrappers; walk_mut)" \
-	sh -c "cd bindings/rust && $CARGO_RUN test --release --test walk -- $(for f in $SQL; do printf '%s ' "$PWD/$f"; done)"
+	sh -c "cd targets/rust && $CARGO_RUN test --release --test walk -- $(for f in $SQL; do printf '%s ' "$PWD/$f"; done)"
 if [ -n "$DEBIAN_SQL" ]; then
 	step "Rust walk: Debian corpus ($DEBIAN_SQL_N files of $DEBIAN_SQL_LIST)" \
-		sh -c "cd bindings/rust && $CARGO_RUN test --release --test walk -- $DEBIAN_SQL"
+		sh -c "cd targets/rust && $CARGO_RUN test --release --test walk -- $DEBIAN_SQL"
 fi
 step "Rust pg_query module: pg_query.rs's API, known answers from its documented behaviour" \
-	cargo_counts sh -c "cd bindings/rust && $CARGO_RUN test --release --test pg_query"
+	cargo_counts sh -c "cd targets/rust && $CARGO_RUN test --release --test pg_query"
 step "Rust example ported from pg_query.rs (examples/porting.rs: its use line changed) runs" \
-	sh -c "cd bindings/rust && $CARGO_RUN run --release --example porting | grep -q '^rewritten: .*archive.customers'"
+	sh -c "cd targets/rust && $CARGO_RUN run --release --example porting | grep -q '^rewritten: .*archive.customers'"
 
-section go "the Go module (bindings/go)"
+section go "the Go module (targets/go)"
 # test programs built by make check (go test -c, and with -race); each prints "N passed, M failed"
 GO_TEST=${GO_TEST:-$BUILD/go/pg_query.test}
 GO_RACE_TEST=${GO_RACE_TEST:-$BUILD/go/pg_query.race.test}
-step "Go: bindings/go/pg_query.pb.go is protoc-gen-go's output for the proto" make -s check-generated-go BUILD="$BUILD"
-step "Go: the module's files, generated ones included, are gofmt-clean" sh -c 'test -z "$(gofmt -l bindings/go)"'
+step "Go: targets/go/pg_query.pb.go is protoc-gen-go's output for the proto" make -s check-generated-go BUILD="$BUILD"
+step "Go: the module's files, generated ones included, are gofmt-clean" sh -c 'test -z "$(gofmt -l targets/go)"'
 step "Go: pg_query_go v4's API and signatures, errors, depth, no panic" "$GO_TEST" -test.run '^(TestTour|TestErrors)$'
 step "Go: a program written against pg_query_go v4 builds with only its import changed (examples/go)" sh -c "
 	'$BUILD/go/port' >'$TMP/port.out' && diff -u examples/go/port.expected '$TMP/port.out'"
@@ -473,18 +486,17 @@ step "make install into a staged DESTDIR" make -s install DESTDIR="$TMP/stage" P
 PCENV="PKG_CONFIG_PATH=$TMP/stage/usr/local/lib/pkgconfig"
 PCDEF="--define-variable=prefix=$TMP/stage/usr/local"
 step "a program builds against the staged install with pkg-config (shared)" sh -c "
-	${CC:-cc} ${SANFLAGS:-} -o '$TMP/smoke-shared' tests/smoke.c \$(env $PCENV pkg-config $PCDEF --cflags --libs pgbind) &&
+	${CC:-cc} ${SANFLAGS:-} -o '$TMP/smoke-shared' tests/cli/smoke.c \$(env $PCENV pkg-config $PCDEF --cflags --libs pgbind) &&
 	LD_LIBRARY_PATH='$TMP/stage/usr/local/lib' '$TMP/smoke-shared' 'select a from t' | grep -qx 'SelectStmt: SELECT a FROM t'"
 step "... and statically (pkg-config --static)" sh -c "
-	${CC:-cc} ${SANFLAGS:-} -static-libgcc -o '$TMP/smoke-static' tests/smoke.c \
+	${CC:-cc} ${SANFLAGS:-} -static-libgcc -o '$TMP/smoke-static' tests/cli/smoke.c \
 		\$(env $PCENV pkg-config $PCDEF --cflags pgbind) '$TMP/stage/usr/local/lib/libpgbind.a' \
 		\$(env $PCENV pkg-config $PCDEF --static --libs pgbind | sed 's/-lpgbind//') &&
 	'$TMP/smoke-static' 'delete from t' | grep -qx 'DeleteStmt: DELETE FROM t'"
-mkdir -p "$TMP/vendor/third_party/pgbind"
-mkdir -p "$TMP/vendor/third_party/pgbind/generated" && cp -r runtime "$TMP/vendor/third_party/pgbind/" && cp -r generated/c "$TMP/vendor/third_party/pgbind/generated/"
-step "runtime/ and generated/c/ build as a vendored drop-in" sh -c "
-	cd '$TMP/vendor' && ${CC:-cc} ${SANFLAGS:-} -std=c11 -D_DEFAULT_SOURCE -O1 -o smoke '$PWD/tests/smoke.c' third_party/pgbind/runtime/*.c \
-		-Ithird_party/pgbind/runtime -Ithird_party/pgbind/generated/c $PG_QUERY_INCLUDES -I'$PG_INCLUDE_SERVER' \
+mkdir -p "$TMP/vendor/third_party/pgbind" && cp -r targets/c/runtime targets/c/generated "$TMP/vendor/third_party/pgbind/"
+step "targets/c/runtime/ and targets/c/generated/ build as a vendored drop-in" sh -c "
+	cd '$TMP/vendor' && ${CC:-cc} ${SANFLAGS:-} -std=c11 -D_DEFAULT_SOURCE -O1 -o smoke '$PWD/tests/cli/smoke.c' third_party/pgbind/runtime/*.c \
+		-Ithird_party/pgbind/runtime -Ithird_party/pgbind/generated $PG_QUERY_INCLUDES -I'$PG_INCLUDE_SERVER' \
 		$PG_QUERY_LIBS -pthread && ./smoke 'insert into t values (1)' | grep -qx 'InsertStmt: INSERT INTO t VALUES (1)'"
 
 echo "$passed passed, $failed failed"

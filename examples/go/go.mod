@@ -4,11 +4,11 @@ module example.com/pgbind-port
 
 go 1.19
 
-require github.com/pgbind/pgbind/bindings/go v0.0.0
+require github.com/pgbind/pgbind/targets/go v0.0.0
 
 require google.golang.org/protobuf v1.28.1 // indirect
 
 replace (
-	github.com/pgbind/pgbind/bindings/go => ../../bindings/go
+	github.com/pgbind/pgbind/targets/go => ../../targets/go
 	google.golang.org/protobuf => /usr/share/gocode/src/google.golang.org/protobuf
 )

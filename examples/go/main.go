@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"os"
 
-	pg_query "github.com/pgbind/pgbind/bindings/go"
+	pg_query "github.com/pgbind/pgbind/targets/go"
 )
 
 func main() {

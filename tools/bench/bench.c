@@ -80,7 +80,7 @@ extern char **environ;
 
 /*
  * libpg_query's entry points that pgbind_parse() uses and pg_query.h does not declare; they are
- * declared here rather than through runtime/pg_headers.h because PostgreSQL's port.h, which that
+ * declared here rather than through targets/c/runtime/pg_headers.h because PostgreSQL's port.h, which that
  * pulls in, redefines printf and snprintf. The struct is PgQueryInternalParsetreeAndError with the
  * List pointer kept opaque (same layout: three pointers); a MemoryContext is a pointer.
  */
@@ -433,7 +433,7 @@ static bool op_deparse(const Item *it, ArenaUse *use)
 	return sql != NULL;
 }
 
-/* The deparse contract's check alone (runtime/contract.c): its price beside the deparse row. */
+/* The deparse contract's check alone (targets/c/runtime/contract.c): its price beside the deparse row. */
 static bool op_contract(const Item *it, ArenaUse *use)
 {
 	(void)use;

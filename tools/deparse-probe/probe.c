@@ -1181,7 +1181,7 @@ int main(int argc, char **argv)
 		"#     make deparse-probe   (tools/deparse-probe/run.sh: build/deparse-probe --major %s on tests/sql, the "
 		"fuzz\n#     regressions and the Debian corpus)\n"
 		"# Read by pgbind-gen like the overrides (generator/deparse_rules.c says what each clause means);\n"
-		"# runtime/contract.c refuses a tree that breaks a rule before the deparser sees it.\n"
+		"# targets/c/runtime/contract.c refuses a tree that breaks a rule before the deparser sees it.\n"
 		"# From %zu statements that deparse without a crash or a misread: %zu instances of fields changed,\n"
 		"# %zu cases: %zu crashed, %zu misread (SQL of another tree), %zu fine. %zu statements of the\n"
 		"# corpus crash as they are (up to 64 are probed): changing their fields one at a time gave %zu\n"

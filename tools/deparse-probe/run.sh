@@ -3,7 +3,7 @@
 # schema/pg$PG_MAJOR/deparse.txt: tests/sql/*.sql, tests/sql/pgNN/*.sql for NN up to the major,
 # the saved fuzz regressions (tests/fuzz/regressions/parse/) and the Debian corpus
 # (DEBIAN_SQL_DIR + DEBIAN_SQL_LIST, as tests/run.sh reads them). `make deparse-probe` runs it;
-# then `make regen` (or `make generate`) turns the file into generated/c/deparse.inc.c.
+# then `make regen` (or `make generate`) turns the file into targets/c/generated/deparse.inc.c.
 set -eu
 cd "$(dirname "$0")/../.." || exit 2
 BUILD=${BUILD:-build}

@@ -1,0 +1,283 @@
+/*
+ * contract.c -- checks a tree against the deparse contract of the linked libpg_query before its
+ * deparser sees it: one walk over the tree with the descriptor tables (reflect.inc.c) and the
+ * contract's rules (targets/c/generated/deparse.inc.c, from schema/pgNN/deparse.txt, which
+ * tools/deparse-probe writes by deparsing real statements with each field cleared or changed).
+ * The deparser dereferences what PostgreSQL's grammar never leaves out; a tree that did not come
+ * from the parser (decoded, read from JSON, built or edited by hand) may leave it out, and is
+ * refused here with PGBIND_ERROR_UNREPRESENTABLE naming the message, the field and its path.
+ * Nothing here names a node kind: every rule is data.
+ */
+#include "internal.h"
+#include "pg_query.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+	uint16_t message, field; /* pgbind_message_descs index, field index */
+	int16_t if_field;        /* the rule holds only when this string or enum field matches; -1: always */
+	int32_t cell;            /* the rule is about this cell only (from: and the cells after it); -1: all */
+	bool from;
+	bool not_in;                  /* the rule holds outside the parents listed, not inside */
+	bool if_not;                  /* ... when if_field has none of the values, not one */
+	const uint16_t (*parents)[2]; /* (message, field) the message is (a cell of); none: anywhere */
+	uint32_t n_parents;
+	bool nonnull, nonempty;
+	const uint8_t *kinds; /* the node kinds allowed: tag t at bit t % 8 of byte t / 8; NULL: any */
+	uint32_t n_kinds;     /* bytes */
+	const char *const *if_strings;
+	uint32_t n_if_strings;
+	const int32_t *if_enums;
+	uint32_t n_if_enums;
+	const char *location; /* the rule's file:line:col in schema/ */
+} ContractRule;
+
+#define CONTRACT_LIST(what, id, has) CONTRACT_LIST_##has(what, id)
+#define CONTRACT_LIST_(what, id)     NULL, 0
+#define CONTRACT_LIST_1(what, id)    contract_##what##_##id, sizeof contract_##what##_##id / sizeof *contract_##what##_##id
+
+#include "deparse.inc.c"
+
+/* Stack that libpg_query's deparse route takes per message level of the tree, and besides
+ * (measured with tests/runtime/test_stack.c: see docs/deparse-contract.md). */
+#define CONTRACT_STACK_PER_LEVEL 2560
+#define CONTRACT_STACK_RESERVE   (64 * 1024)
+
+typedef struct {
+	int limit, deepest;
+	const ContractRule *broken;
+	char what[96];
+	char path[512]; /* filled from the end as the walk unwinds */
+	size_t pos;
+} Check;
+
+static void prepend(Check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void prepend(Check *c, const char *fmt, ...)
+{
+	char seg[160];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(seg, sizeof seg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof seg)
+		n = sizeof seg - 1;
+	if ((size_t)n > c->pos) { /* too long a path: keep its end */
+		c->path[0] = '.', c->path[1] = '.', c->path[2] = '.';
+		c->pos = 0;
+		return;
+	}
+	c->pos -= (size_t)n;
+	memcpy(c->path + c->pos, seg, (size_t)n);
+}
+
+static bool kind_allowed(const ContractRule *r, const pgbind_Node *n)
+{
+	return n->tag / 8 < r->n_kinds && (r->kinds[n->tag / 8] >> (n->tag % 8)) & 1;
+}
+
+static bool rule_applies(const ContractRule *r, const char *base, int parent_msg, int parent_field)
+{
+	if (r->n_parents) {
+		bool in = false;
+		for (uint32_t i = 0; i < r->n_parents && !in; i++)
+			in = r->parents[i][0] == parent_msg && r->parents[i][1] == parent_field;
+		if (in == r->not_in)
+			return false;
+	}
+	if (r->if_field < 0)
+		return true;
+	const pgbind_FieldDesc *f = &pgbind_message_descs[r->message].fields[r->if_field];
+	bool has = false;
+	if (f->wire == PGBIND_WIRE_STRING) {
+		const char *s = *(const char *const *)(base + f->offset);
+		if (!s || !*s) /* no value: never one of those if= names, and one ifnot= has seen */
+			return false;
+		for (uint32_t i = 0; i < r->n_if_strings && !has; i++)
+			has = strcmp(s, r->if_strings[i]) == 0;
+	} else {
+		int v = *(const int *)(base + f->offset);
+		for (uint32_t i = 0; i < r->n_if_enums && !has; i++)
+			has = v == r->if_enums[i];
+	}
+	return has != r->if_not;
+}
+
+/* Whether the field of r in the message at base holds; what (and the cell) says why not. */
+static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *cell)
+{
+	const pgbind_FieldDesc *f = &pgbind_message_descs[r->message].fields[r->field];
+	const void *p = base + f->offset;
+	*cell = -1;
+	switch (f->wire) {
+	case PGBIND_WIRE_STRING:
+	case PGBIND_WIRE_MESSAGE:
+		if (r->nonnull && !*(const void *const *)p) {
+			snprintf(c->what, sizeof c->what, "is NULL");
+			return false;
+		}
+		return true;
+	case PGBIND_WIRE_NODE:
+	case PGBIND_WIRE_ONEOF: {
+		const pgbind_Node *n = *(const pgbind_Node *const *)p;
+		if (!n && r->nonnull) {
+			snprintf(c->what, sizeof c->what, "is NULL");
+			return false;
+		}
+		if (n && r->kinds && !kind_allowed(r, n)) {
+			const pgbind_MessageDesc *d = pgbind_node_desc(n->tag);
+			snprintf(c->what, sizeof c->what, "holds a %s node", d ? d->name : "?");
+			return false;
+		}
+		return true;
+	}
+	case PGBIND_WIRE_REPEATED_NODE:
+	case PGBIND_WIRE_REPEATED_MESSAGE: {
+		size_t n = *(const size_t *)(base + f->count_offset);
+		const pgbind_Node *const *cells = *(const pgbind_Node *const *const *)p;
+		if (r->nonempty && n == 0) {
+			snprintf(c->what, sizeof c->what, "is empty");
+			return false;
+		}
+		size_t from = 0, to = n;
+		if (r->cell >= 0) {
+			from = (size_t)r->cell;
+			to = r->from ? n : from + 1 < n ? from + 1 : n;
+		}
+		for (size_t k = from; k < to; k++) {
+			*cell = (long)k;
+			if (!cells[k] && r->nonnull) {
+				snprintf(c->what, sizeof c->what, "holds a NULL cell");
+				return false;
+			}
+			if (cells[k] && r->kinds && f->wire == PGBIND_WIRE_REPEATED_NODE && !kind_allowed(r, cells[k])) {
+				const pgbind_MessageDesc *d = pgbind_node_desc(cells[k]->tag);
+				snprintf(c->what, sizeof c->what, "holds a %s node", d ? d->name : "?");
+				return false;
+			}
+		}
+		*cell = -1;
+		return true;
+	}
+	default:
+		return true;
+	}
+}
+
+static bool check_message(Check *c, uint32_t mi, const char *base, int parent_msg, int parent_field, int depth);
+
+/* A child through field fi (cell k, or -1) of message mi; on a violation below, its path step. */
+static bool check_child(Check *c, uint32_t mi, uint32_t fi, long k, const void *child, bool is_node, int depth)
+{
+	const pgbind_FieldDesc *f = &pgbind_message_descs[mi].fields[fi];
+	uint32_t ci;
+	if (is_node) {
+		const pgbind_Node *n = child;
+		const pgbind_MessageDesc *d = pgbind_node_desc(n->tag);
+		if (!d)
+			return true; /* not a node kind: the encoder and the converter refuse it */
+		ci = (uint32_t)(d - pgbind_message_descs);
+	} else {
+		ci = (uint32_t)f->type_index;
+	}
+	if (check_message(c, ci, child, (int)mi, (int)fi, depth + 1))
+		return true;
+	if (is_node)
+		prepend(c, "%s.", pgbind_message_descs[ci].name);
+	if (k >= 0)
+		prepend(c, "%s[%ld].", f->name, k);
+	else
+		prepend(c, "%s.", f->name);
+	return false;
+}
+
+static bool check_message(Check *c, uint32_t mi, const char *base, int parent_msg, int parent_field, int depth)
+{
+	if (depth > c->limit || pgbind_stack_low()) {
+		c->broken = NULL;
+		return false;
+	}
+	if (depth > c->deepest)
+		c->deepest = depth;
+	const pgbind_MessageDesc *d = &pgbind_message_descs[mi];
+	for (uint32_t i = contract_rule_range[mi][0], e = i + contract_rule_range[mi][1]; i < e; i++) {
+		const ContractRule *r = &contract_rules[i];
+		long cell;
+		if (rule_applies(r, base, parent_msg, parent_field) && !rule_holds(c, r, base, &cell)) {
+			c->broken = r;
+			if (cell >= 0)
+				prepend(c, "%s[%ld]", d->fields[r->field].name, cell);
+			else
+				prepend(c, "%s", d->fields[r->field].name);
+			return false;
+		}
+	}
+	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
+		const pgbind_FieldDesc *f = &d->fields[fi];
+		const void *p = base + f->offset;
+		switch (f->wire) {
+		case PGBIND_WIRE_NODE:
+		case PGBIND_WIRE_ONEOF:
+		case PGBIND_WIRE_MESSAGE: {
+			const void *child = *(const void *const *)p;
+			if (child && !check_child(c, mi, fi, -1, child, f->wire != PGBIND_WIRE_MESSAGE, depth))
+				return false;
+			break;
+		}
+		case PGBIND_WIRE_REPEATED_NODE:
+		case PGBIND_WIRE_REPEATED_MESSAGE: {
+			size_t n = *(const size_t *)(base + f->count_offset);
+			const void *const *cells = *(const void *const *const *)p;
+			for (size_t k = 0; k < n; k++)
+				if (cells[k] && !check_child(c, mi, fi, (long)k, cells[k], f->wire == PGBIND_WIRE_REPEATED_NODE, depth))
+					return false;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	return true;
+}
+
+bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status)
+{
+	const pgbind_MessageDesc *root = pgbind_message_desc_by_name("ParseResult");
+	Check c = {.limit = max_depth, .pos = sizeof c.path - 1};
+	c.path[c.pos] = '\0';
+	if (!root || check_message(&c, (uint32_t)(root - pgbind_message_descs), (const char *)tree, -1, -1, 0)) {
+		/* libpg_query's deparse route recurses a few frames a message level (protobuf-c's unpack,
+		 * its reader, the deparser): that much stack must be left, or it would overflow */
+		size_t need = (size_t)c.deepest * CONTRACT_STACK_PER_LEVEL, left = pgbind_stack_left();
+		if (need < left && left - need > CONTRACT_STACK_RESERVE)
+			return true;
+		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
+					"nesting of %d levels: libpg_query's deparser would need about %zu KiB of stack, and this "
+					"thread has %zu KiB left",
+					c.deepest, (need + CONTRACT_STACK_RESERVE) / 1024, left / 1024);
+		return false;
+	}
+	if (!c.broken && max_depth < 4 * PGBIND_DEPARSE_MAX_DEPTH + 8) { /* the caller's max_depth, not the route's */
+		pgbind_fail(status, PGBIND_ERROR_DEPTH, "nesting too deep: more than %d levels (pgbind_Options.max_depth)",
+					(max_depth - 8) / 4);
+		return false;
+	}
+	if (!c.broken) {
+		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
+					"nesting deeper than %d levels: libpg_query's deparser recurses once a level "
+					"(PGBIND_DEPARSE_MAX_DEPTH)",
+					max_depth);
+		return false;
+	}
+	const pgbind_MessageDesc *d = &pgbind_message_descs[c.broken->message];
+	pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
+				"%s.%s %s: the deparser of libpg_query (PostgreSQL %s) crashes on or misreads such a tree (%s), "
+				"so it is not deparsed; at %s",
+				d->name, d->fields[c.broken->field].name, c.what, PG_VERSION, c.broken->location, c.path + c.pos);
+	return false;
+}

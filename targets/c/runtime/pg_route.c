@@ -1,0 +1,489 @@
+/*
+ * pg_route.c -- the paths that go through libpg_query: deparse, fingerprint and scan.
+ *
+ * Each takes the fastest route the linked libpg_query offers, chosen when pgbind is built:
+ *   deparse      the tree checked against the deparser's contract (targets/c/runtime/contract.c), then
+ *                AST -> nodes -> libpg_query's node-level deparser, where the library exports one:
+ *                deparseRawStmt (17 and 18; used when the PostgreSQL headers are the library's
+ *                own, so that PG_TRY here and ereport there share its thread-local handler
+ *                stack), or pg_query_deparse_nodes (some forks); else AST -> protobuf ->
+ *                pg_query_deparse_protobuf (Debian's 15-4.0.0: its deparser is static).
+ *   fingerprint  computed over the AST itself (targets/c/runtime/fingerprint.c), with the version's declared
+ *                rules (schema/libpg_query.txt, schema/pgNN/libpg_query.txt).
+ *   normalize    computed from the AST and the text (targets/c/runtime/normalize.c), likewise.
+ *   scan         pg_query_scan_tokens where the library has it (18.1); else pg_query_scan's
+ *                protobuf through pgbind's decoder.
+ */
+#include "pg_headers.h"
+
+#include "internal.h"
+#include "pgbind_reflect.h"
+#include "pgbind_walk.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef PGBIND_HAVE_DEPARSE_NODES
+PgQueryDeparseResult pg_query_deparse_nodes(void *stmts);
+#elif defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
+#include "lib/stringinfo.h"
+void deparseRawStmt(StringInfo str, RawStmt *raw_stmt); /* exported; 17 installs no header for it */
+#endif
+
+/* Copies a malloc'd C string into the arena. */
+static const char *arena_strdup(pgbind_Arena *arena, const char *s, pgbind_Status *status)
+{
+	size_t len = strlen(s) + 1;
+	char *copy = pgbind_Arena_Malloc(arena, len);
+	if (!copy) {
+		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
+		return NULL;
+	}
+	return memcpy(copy, s, len);
+}
+
+static void fail_with_pg_error(pgbind_Status *status, pgbind_StatusCode code, const PgQueryError *error)
+{
+	pgbind_fail(status, code, "%s", error->message ? error->message : "libpg_query error");
+	if (status)
+		status->cursorpos = error->cursorpos;
+}
+
+/*
+ * A safety net kept until the probed contract covers them (tools/deparse-probe does not yet find
+ * COPY t FROM STDIN (format *), (force_null *), (force_null 5): see docs/deparse-contract.md).
+ */
+/*
+ * The deparser of libpg_query before 18 (15-4.0.0, 17-6.1.0) reads these COPY options' values as
+ * strings without checking that there is one, and crashes on COPY t FROM STDIN (format) -- which
+ * PostgreSQL's grammar accepts (found by tests/fuzz; regression inputs in
+ * tests/fuzz/regressions/parse/). 18's deparses it (`pgbind verify` checks both ways).
+ */
+#define DEPARSER_CRASHES_ON_COPY_OPTIONS (pgbind_libpg_query_version_num < 180000)
+
+/*
+ * The deparser of libpg_query before 18 reads XMLROOT's version (its second argument) as an
+ * A_Const whatever node it is: XMLROOT(x, VERSION v || 'a') comes out as VERSION NO VALUE, or as
+ * whatever lies past the node (found by fuzzing 17's node route; 18 checks the kind and raises
+ * an error).
+ */
+#define DEPARSER_MISREADS_XMLROOT_VERSION (pgbind_libpg_query_version_num < 180000)
+
+static bool is_xmlroot_with_expression_version(pgbind_Node *node, void *ctx)
+{
+	(void)ctx;
+	const pgbind_XmlExpr *x = (const pgbind_XmlExpr *)node;
+	return node->tag == PGBIND_T_XmlExpr && x->op == PGBIND_IS_XMLROOT && x->n_args >= 2 && x->args[1] &&
+		   x->args[1]->tag != PGBIND_T_A_Const;
+}
+static const char *const copy_options_needing_value[] = {"format", "delimiter", "null",       "quote",
+														 "escape", "encoding",  "force_quote"};
+/* It also reads these options' values as strings, crashing on any other kind of value (COPY t
+ * FROM STDIN (null 5), (format *), (escape (a)): found by fuzzing); a Float holds its digits as
+ * a string, which the deparser reads unharmed. */
+static const char *const copy_string_options[] = {"format", "delimiter", "null", "quote", "escape", "encoding"};
+/* force_not_null and force_null take a column list: an Integer other than 0 crashes it (0 reads
+ * as an empty list), and before 17 so does '*'; 17's deparser crashes on them without a value
+ * (COPY t FROM STDIN (force_null): found by fuzzing 17), 15's writes an empty list. */
+static const char *const copy_column_list_options[] = {"force_not_null", "force_null"};
+
+static bool named_in(const char *name, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Whether the deparser before 18 crashes on COPY option opt (why says so). */
+static bool copy_option_crashes(const pgbind_DefElem *opt, char *why, size_t size)
+{
+	const pgbind_Node *arg = opt->arg;
+	const pgbind_MessageDesc *desc = arg ? pgbind_node_desc(arg->tag) : NULL;
+	const char *kind = desc ? desc->name : NULL;
+	if (!arg && named_in(opt->defname, copy_options_needing_value,
+						 sizeof copy_options_needing_value / sizeof *copy_options_needing_value)) {
+		snprintf(why, size, "COPY option %s without a value", opt->defname);
+		return true;
+	}
+	if (arg && arg->tag != PGBIND_T_String && arg->tag != PGBIND_T_Float &&
+		named_in(opt->defname, copy_string_options, sizeof copy_string_options / sizeof *copy_string_options)) {
+		snprintf(why, size, "COPY option %s with a value of kind %s, not a string", opt->defname, kind ? kind : "?");
+		return true;
+	}
+	if (!arg && pgbind_libpg_query_version_num >= 170000 &&
+		named_in(opt->defname, copy_column_list_options,
+				 sizeof copy_column_list_options / sizeof *copy_column_list_options)) {
+		snprintf(why, size, "COPY option %s without a value", opt->defname);
+		return true;
+	}
+	if (arg &&
+		((arg->tag == PGBIND_T_Integer && ((const pgbind_Integer *)arg)->ival != 0) ||
+		 (arg->tag == PGBIND_T_A_Star && pgbind_libpg_query_version_num < 170000)) &&
+		named_in(opt->defname, copy_column_list_options,
+				 sizeof copy_column_list_options / sizeof *copy_column_list_options)) {
+		snprintf(why, size, "COPY option %s with a value of kind %s, not a column list", opt->defname,
+				 kind ? kind : "?");
+		return true;
+	}
+	return false;
+}
+
+/* The COPY option of tree's statements the deparser before 18 crashes on, if any (why says which). */
+static bool copy_options_crash(const pgbind_ParseResult *tree, char *why, size_t size)
+{
+	for (size_t i = 0; DEPARSER_CRASHES_ON_COPY_OPTIONS && i < tree->n_stmts; i++) {
+		const pgbind_Node *stmt = tree->stmts[i] ? tree->stmts[i]->stmt : NULL;
+		if (!stmt || stmt->tag != PGBIND_T_CopyStmt)
+			continue;
+		const pgbind_CopyStmt *copy = (const pgbind_CopyStmt *)stmt;
+		for (size_t k = 0; k < copy->n_options; k++) {
+			const pgbind_DefElem *opt = (const pgbind_DefElem *)copy->options[k];
+			if (opt && opt->tag == PGBIND_T_DefElem && opt->defname && copy_option_crashes(opt, why, size))
+				return true;
+		}
+	}
+	return false;
+}
+
+bool pgbind_deparser_misreads(const pgbind_ParseResult *tree)
+{
+	char why[160];
+	return (DEPARSER_MISREADS_XMLROOT_VERSION &&
+			pgbind_ParseResult_walk((pgbind_ParseResult *)tree, is_xmlroot_with_expression_version, NULL, NULL) ==
+				PGBIND_WALK_STOPPED) ||
+		   copy_options_crash(tree, why, sizeof why);
+}
+
+/* Whether the linked libpg_query's deparser is known to crash on tree, or to misread it (why says
+ * what and where); the walk's error (out of memory) goes to status. */
+static bool deparser_would_crash(const pgbind_ParseResult *tree, char *why, size_t size, pgbind_Status *status)
+{
+	if (DEPARSER_MISREADS_XMLROOT_VERSION) {
+		pgbind_WalkResult w =
+			pgbind_ParseResult_walk((pgbind_ParseResult *)tree, is_xmlroot_with_expression_version, NULL, status);
+		if (w == PGBIND_WALK_FAILED)
+			return true;
+		if (w == PGBIND_WALK_STOPPED) {
+			snprintf(why, size,
+					 "XMLROOT with a version that is not a constant: the deparser of libpg_query before 18 reads it "
+					 "as one, so it is not deparsed");
+			pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "%s", why);
+			return true;
+		}
+	}
+	char what[160];
+	if (copy_options_crash(tree, what, sizeof what)) {
+		snprintf(why, size, "%s: the deparser of libpg_query before 18 crashes on it, so it is not deparsed", what);
+		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "%s", why);
+		return true;
+	}
+	return false;
+}
+
+/* ---- the round trip ---------------------------------------------------------------------------- */
+
+/* Whether two Lists of RawStmt hold equal() statements, one by one (equal() skips locations;
+ * stmt_len is the text's, not the tree's, so it is not compared). */
+static bool same_statements(List *a, List *b)
+{
+	if (list_length(a) != list_length(b))
+		return false;
+	ListCell *la, *lb;
+	forboth(la, a, lb, b) if (!equal(lfirst_node(RawStmt, la)->stmt, lfirst_node(RawStmt, lb)->stmt)) return false;
+	return true;
+}
+
+/*
+ * Whether sql parses back to tree's statements, by PostgreSQL's equal() (locations aside), with
+ * tree's strings as it holds them. A tree decoded from protobuf holds NULL where the SQL had ""
+ * (the protocol cannot tell them apart): so when tree has no such "" itself, a second comparison
+ * reads both as libpg_query's reader does ("" as NULL in those fields). On a difference, why names
+ * the first differing field path; an error of the check itself (out of memory) goes to status and
+ * returns false with why empty.
+ */
+static bool round_trip_holds(const pgbind_ParseResult *tree, bool tree_has_lossy_empty, const char *sql,
+							 const pgbind_Options *options, pgbind_Arena *arena, char *why, size_t size,
+							 pgbind_Status *status)
+{
+	why[0] = '\0';
+	MemoryContext ctx = pg_query_enter_memory_context();
+	void *nodes;
+	bool converted = pgbind_to_pg_nodes(tree, ctx, options, true, &nodes, status);
+	bool same = false, parses = false;
+	if (converted) {
+		PgQueryInternalParsetreeAndError raw = PGBIND_RAW_PARSE(sql);
+		if (raw.error) {
+			snprintf(why, size, "\"%.60s%s\" does not parse (%s at %d)", sql, strlen(sql) > 60 ? "..." : "",
+					 raw.error->message ? raw.error->message : "syntax error", raw.error->cursorpos);
+			pg_query_free_error(raw.error);
+		} else {
+			parses = true;
+			same = same_statements(nodes, raw.tree);
+		}
+		free(raw.stderr_buffer);
+	}
+	pg_query_exit_memory_context(ctx);
+	if (same || !parses)
+		return same;
+	/* the slow path, on a difference only: parse again into an AST to name where */
+	pgbind_ParseResult *back = pgbind_parse(sql, options, arena, status);
+	if (!back)
+		return false;
+	if (!tree_has_lossy_empty) {
+		ctx = pg_query_enter_memory_context();
+		void *a, *b;
+		same = pgbind_to_pg_nodes(tree, ctx, options, false, &a, status) &&
+			   pgbind_to_pg_nodes(back, ctx, options, false, &b, status) && same_statements(a, b);
+		pg_query_exit_memory_context(ctx);
+		if (same)
+			return true;
+	}
+	char path[200];
+	if (!pgbind_first_difference(tree, back, !tree_has_lossy_empty, path, sizeof path))
+		snprintf(path, sizeof path, "ParseResult (equal() differs where the AST does not)");
+	snprintf(why, size, "it parses back to another tree, first at %s", path);
+	return false;
+}
+
+/* The deparse route proper: SQL for tree, or NULL with status set. */
+static const char *deparse_tree(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+								bool *lossy, char *where, size_t where_size, pgbind_Status *status)
+{
+	const char *volatile sql = NULL; /* volatile: live across the PG_TRY below (its longjmp) */
+	*lossy = false;
+#if defined(PGBIND_HAVE_DEPARSE_NODES) || defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
+	(void)where;
+	(void)where_size;
+	/* The nodes carry "" as "" (nothing to refuse); the depth is capped as on the protobuf route:
+	 * the deparser recurses once a level. */
+	int limit =
+		pgbind_max_depth(options) < PGBIND_DEPARSE_MAX_DEPTH ? pgbind_max_depth(options) : PGBIND_DEPARSE_MAX_DEPTH;
+	pgbind_Options capped = {.max_depth = limit};
+	MemoryContext ctx = pg_query_enter_memory_context();
+	void *nodes;
+	if (!pgbind_to_pg_nodes(tree, ctx, &capped, true, &nodes, status)) {
+		if (status && status->code == PGBIND_ERROR_DEPTH && limit == PGBIND_DEPARSE_MAX_DEPTH)
+			pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
+						"nesting deeper than %d levels: libpg_query's deparser recurses once a level "
+						"(PGBIND_DEPARSE_MAX_DEPTH)",
+						limit);
+	} else {
+#ifdef PGBIND_HAVE_DEPARSE_NODES
+		PgQueryDeparseResult r = pg_query_deparse_nodes(nodes);
+		if (r.error)
+			fail_with_pg_error(status, PGBIND_ERROR_INVALID, r.error);
+		else
+			sql = arena_strdup(arena, r.query, status);
+		pg_query_free_deparse_result(r);
+#else
+		/* statements joined with "; ", as pg_query_deparse_protobuf joins them */
+		const char *volatile done = NULL;
+		const char *volatile error = NULL;
+		PG_TRY();
+		{
+			StringInfoData str;
+			ListCell *lc;
+			initStringInfo(&str);
+			foreach (lc, (List *)nodes) {
+				deparseRawStmt(&str, lfirst_node(RawStmt, lc));
+				if (lnext((List *)nodes, lc))
+					appendStringInfoString(&str, "; ");
+			}
+			done = str.data;
+		}
+		PG_CATCH();
+		{
+			MemoryContextSwitchTo(ctx);
+			ErrorData *e = CopyErrorData();
+			error = e->message ? e->message : "libpg_query's deparser failed";
+			FlushErrorState();
+		}
+		PG_END_TRY();
+		if (done)
+			sql = arena_strdup(arena, done, status);
+		else
+			pgbind_fail(status, PGBIND_ERROR_INVALID, "%s", error);
+#endif
+	}
+	pg_query_exit_memory_context(ctx);
+#else
+	/* Encoding first bounds the depth, so the walks below cannot run deep. */
+	const uint8_t *data;
+	size_t len;
+	int limit =
+		pgbind_max_depth(options) < PGBIND_DEPARSE_MAX_DEPTH ? pgbind_max_depth(options) : PGBIND_DEPARSE_MAX_DEPTH;
+	pgbind_Options capped = {.max_depth = limit};
+	if (!pgbind_encode(tree, &capped, arena, &data, &len, status)) {
+		if (status && status->code == PGBIND_ERROR_DEPTH && limit == PGBIND_DEPARSE_MAX_DEPTH)
+			pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
+						"nesting deeper than %d levels: libpg_query's protobuf deparse route would overflow its "
+						"stack (PGBIND_DEPARSE_MAX_DEPTH)",
+						limit);
+		return NULL;
+	}
+	/*
+	 * Through protobuf an empty string arrives as NULL, which the deparser may print as something
+	 * else (COMMENT ... IS '' becomes IS NULL) or crash on (ALTER TYPE t ADD VALUE ''). So a tree
+	 * holding such a string is deparsed from a copy holding a marker there instead (a string no
+	 * string of the tree holds), which the protocol carries; the marker is then removed from the
+	 * SQL, and the caller checks that the result parses back to the tree.
+	 */
+	static const char marker_base[] = "pgbind_empty_string_";
+	char marker[sizeof marker_base + 8];
+	if (pgbind_find_lossy_empty_string(tree, where, where_size)) {
+		*lossy = true;
+		const pgbind_ParseResult *copy = NULL;
+		for (int attempt = 0; !copy && attempt < 1000; attempt++) {
+			bool collides;
+			snprintf(marker, sizeof marker, "%s%d", marker_base, attempt);
+			copy = pgbind_copy_replacing_lossy_empty(tree, marker, arena, &collides, status);
+			if (!copy)
+				return NULL;
+			if (collides)
+				copy = NULL;
+		}
+		if (!copy || !pgbind_encode(copy, &capped, arena, &data, &len, status))
+			return NULL;
+	}
+	PgQueryProtobuf pb = {len, (char *)data};
+	PgQueryDeparseResult r = pg_query_deparse_protobuf(pb);
+	if (r.error) {
+		fail_with_pg_error(status, PGBIND_ERROR_INVALID, r.error);
+	} else if (*lossy) {
+		/* the SQL without the markers: never longer */
+		size_t n = strlen(r.query), m = strlen(marker);
+		char *out = pgbind_Arena_Malloc(arena, n + 1), *o = out;
+		if (!out) {
+			pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
+		} else {
+			for (const char *q = r.query; *q;) {
+				if (strncmp(q, marker, m) == 0)
+					q += m;
+				else
+					*o++ = *q++;
+			}
+			*o = '\0';
+			sql = out;
+		}
+	} else {
+		sql = arena_strdup(arena, r.query, status);
+	}
+	pg_query_free_deparse_result(r);
+#endif
+	return sql;
+}
+
+const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+						   pgbind_Status *status)
+{
+	if (!tree || !arena) {
+		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
+		return NULL;
+	}
+	char known[256];
+	if (deparser_would_crash(tree, known, sizeof known, status))
+		return NULL;
+	/* What the linked libpg_query's deparser crashes on or misreads (schema/pgNN/deparse.txt, found
+	 * by tools/deparse-probe) is refused before it sees the tree. The walk is bounded like the
+	 * deparse route (a level may be a few messages). */
+	int limit =
+		pgbind_max_depth(options) < PGBIND_DEPARSE_MAX_DEPTH ? pgbind_max_depth(options) : PGBIND_DEPARSE_MAX_DEPTH;
+	if (!pgbind_check_deparse_contract(tree, 4 * limit + 8, status))
+		return NULL;
+	return pgbind_deparse_unchecked(tree, options, arena, status);
+}
+
+const char *pgbind_deparse_unchecked(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+									 pgbind_Status *status)
+{
+	if (!tree || !arena) {
+		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
+		return NULL;
+	}
+	bool lossy;
+	char where[160];
+	const char *sql = deparse_tree(tree, options, arena, &lossy, where, sizeof where, status);
+	if (!sql || !(lossy || (options && options->check_deparse)))
+		return sql;
+	char why[220];
+	if (round_trip_holds(tree, lossy, sql, options, arena, why, sizeof why, status))
+		return sql;
+	if (!why[0])
+		return NULL; /* the check itself failed (out of memory): status says so */
+	if (lossy)
+		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
+					"%s is an empty string, which libpg_query's protobuf deparse route cannot carry; deparsed "
+					"with one there, %s: not deparsed",
+					where, why);
+	else
+		pgbind_fail(status, PGBIND_ERROR_ROUND_TRIP, "libpg_query's deparser wrote wrong SQL for this tree: %s", why);
+	return NULL;
+}
+
+bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *options, uint64_t *fingerprint,
+						pgbind_Status *status)
+{
+	if (!tree || !fingerprint) {
+		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
+		return false;
+	}
+	return pgbind_fingerprint_ast(NULL, tree, options, fingerprint, status);
+}
+
+const char *pgbind_normalize(const pgbind_ParseResult *tree, const char *sql, const pgbind_Options *options,
+							 pgbind_Arena *arena, pgbind_Status *status)
+{
+	if (!tree || !sql || !arena) {
+		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
+		return NULL;
+	}
+	return pgbind_normalize_ast(tree, sql, options, arena, status);
+}
+
+pgbind_ScanResult *pgbind_scan(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
+							   pgbind_Status *status)
+{
+	if (!sql || !arena) {
+		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "%s is NULL", sql ? "arena" : "sql");
+		return NULL;
+	}
+	pgbind_ScanResult *result = NULL;
+#ifdef PGBIND_HAVE_SCAN_TOKENS
+	(void)options; /* nothing nests: no depth to limit */
+	PgQueryScanTokensResult r = pg_query_scan_tokens(sql);
+	if (r.error) {
+		fail_with_pg_error(status, PGBIND_ERROR_SYNTAX, r.error);
+	} else {
+		result = pgbind_Arena_Malloc(arena, sizeof *result);
+		pgbind_ScanToken *tokens = pgbind_Arena_Malloc(arena, (size_t)r.n_tokens * sizeof *tokens + 1);
+		pgbind_ScanToken **ptrs = pgbind_Arena_Malloc(arena, (size_t)r.n_tokens * sizeof *ptrs + 1);
+		if (!result || !tokens || !ptrs) {
+			pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
+			result = NULL;
+		} else {
+			memset(tokens, 0, (size_t)r.n_tokens * sizeof *tokens);
+			result->version = pgbind_libpg_query_version_num;
+			result->n_tokens = (size_t)r.n_tokens;
+			result->tokens = ptrs;
+			for (int i = 0; i < r.n_tokens; i++) {
+				tokens[i].start = r.tokens[i].start;
+				tokens[i].end = r.tokens[i].end;
+				tokens[i].token = (pgbind_Token)r.tokens[i].token;
+				tokens[i].keyword_kind = (pgbind_KeywordKind)r.tokens[i].keyword_kind;
+				ptrs[i] = &tokens[i];
+			}
+		}
+	}
+	pg_query_free_scan_tokens_result(r);
+#else
+	PgQueryScanResult r = pg_query_scan(sql);
+	if (r.error)
+		fail_with_pg_error(status, PGBIND_ERROR_SYNTAX, r.error);
+	else
+		result = pgbind_decode_scan((const uint8_t *)r.pbuf.data, r.pbuf.len, options, arena, status);
+	pg_query_free_scan_result(r);
+#endif
+	return result;
+}

@@ -1,0 +1,319 @@
+/*
+ * pgbind.h -- the public API of pgbind: PostgreSQL parse trees as typed C structs.
+ *
+ * pgbind_parse() runs PostgreSQL's raw parser (libpg_query) and converts its node tree straight
+ * into the AST declared in pgbind_ast.h (generated from libpg_query's pg_query.proto), with no
+ * protobuf in between. pgbind_encode() writes that AST as protobuf bytes identical to
+ * libpg_query's own pg_query_parse_protobuf().
+ *
+ * Memory: every function that creates something takes a pgbind_Arena, after the inputs and the
+ * options (pgbind_to_pg_parse_tree: a PostgreSQL memory context instead). What it creates lives in that arena until pgbind_Arena_Free(); there is no
+ * per-object free, and nothing is allocated behind the caller's back.
+ *
+ * Errors: functions return NULL/false and, when `status` is not NULL, fill it with a code, a
+ * message and a position. A pgbind_Status can be reused; it is overwritten on failure only.
+ *
+ * Threads: an arena must not be used by two threads at once; different arenas may. Parsing uses
+ * libpg_query's per-thread memory context, so several threads may parse at once.
+ */
+#ifndef PGBIND_H
+#define PGBIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pgbind_ast.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Marks the library's interface: the shared library exports these and nothing else. */
+#if defined(__GNUC__)
+#define PGBIND_API __attribute__((visibility("default")))
+#else
+#define PGBIND_API
+#endif
+
+/* The generated code and this runtime must come from the same pgbind: see `make regen`. */
+#define PGBIND_RUNTIME_GEN_VERSION 1
+#if PGBIND_GEN_VERSION != PGBIND_RUNTIME_GEN_VERSION
+#error "targets/c/generated/pgbind_ast.h was generated for another pgbind runtime: run make regen"
+#endif
+
+/* ---- Status ---------------------------------------------------------------------------------- */
+
+typedef enum pgbind_StatusCode {
+	PGBIND_OK = 0,
+	PGBIND_ERROR_SYNTAX,          /* the SQL does not parse; message and cursor position from PostgreSQL */
+	PGBIND_ERROR_NOMEM,           /* an allocation failed; nothing half-built is returned */
+	PGBIND_ERROR_DEPTH,           /* the tree nests deeper than the max_depth option allows */
+	PGBIND_ERROR_INVALID,         /* a tree holds what the protocol cannot express (unknown tag, enum value) */
+	PGBIND_ERROR_MALFORMED,       /* input bytes are not a valid encoding; offset says where */
+	PGBIND_ERROR_ARGUMENT,        /* a NULL or out-of-range argument */
+	PGBIND_ERROR_UNREPRESENTABLE, /* libpg_query's deparse route cannot carry or deparse this tree (pgbind_deparse) */
+	PGBIND_ERROR_ROUND_TRIP, /* checked deparse: the SQL parses back to another tree (pgbind_Options.check_deparse) */
+} pgbind_StatusCode;
+
+typedef struct pgbind_Status {
+	pgbind_StatusCode code;
+	int cursorpos;     /* PGBIND_ERROR_SYNTAX: 1-based character position in the SQL, 0 if unknown */
+	size_t offset;     /* PGBIND_ERROR_MALFORMED: byte offset in the input */
+	char message[256]; /* NUL-terminated; a longer message is cut to its first 255 bytes */
+} pgbind_Status;
+
+/* A static, human-readable name for a status code ("syntax error", ...). */
+PGBIND_API const char *pgbind_StatusCode_name(pgbind_StatusCode code);
+
+/* ---- Arena ----------------------------------------------------------------------------------- */
+
+typedef struct pgbind_Arena pgbind_Arena;
+
+/* A new, empty arena; NULL when out of memory. The first block (4 KiB) comes with the arena, in
+ * one malloc call or none (see pgbind_Arena_Free); later blocks grow geometrically, so a tree of
+ * n nodes costs O(log n) calls to malloc. */
+PGBIND_API pgbind_Arena *pgbind_Arena_New(void);
+
+/* Frees the arena and everything allocated in it. NULL is allowed. The arena's own allocation
+ * (with its first block) is kept for the thread's next pgbind_Arena_New, one per thread, and freed
+ * when the thread exits: an arena per statement then costs no malloc call. */
+PGBIND_API void pgbind_Arena_Free(pgbind_Arena *arena);
+
+/* size bytes aligned for any AST struct; NULL when out of memory. Valid until the arena is freed. */
+PGBIND_API void *pgbind_Arena_Malloc(pgbind_Arena *arena, size_t size);
+
+/* Bytes of the arena's blocks and how many blocks it has, the first included (for benchmarks). */
+PGBIND_API size_t pgbind_Arena_SpaceAllocated(const pgbind_Arena *arena);
+PGBIND_API size_t pgbind_Arena_BlockCount(const pgbind_Arena *arena);
+
+/* Test hook: make the arena's Nth block allocation from now fail (0 = never). */
+PGBIND_API void pgbind_Arena_FailAfter(pgbind_Arena *arena, size_t n_blocks);
+
+/*
+ * The inline fast path of pgbind_Arena_Malloc, for code that allocates in a loop (the converters
+ * allocate once per node: a call per allocation costs more than the allocation). The arena
+ * begins with this cursor; the rest of it stays private to the library. arena must not be NULL.
+ * A size near SIZE_MAX is refused as by pgbind_Arena_Malloc.
+ */
+typedef struct pgbind_ArenaCursor {
+	char *ptr; /* next free byte of the current block, 16-byte aligned */
+	char *end; /* end of the current block, 16-byte aligned */
+} pgbind_ArenaCursor;
+
+#define PGBIND_ARENA_ALIGN 16 /* max_align_t on the platforms we build on */
+
+/* Compilers stop inlining in large files: the fast path must not become a call after all. */
+#if defined(__GNUC__)
+#define PGBIND_ARENA_INLINE static inline __attribute__((always_inline))
+#else
+#define PGBIND_ARENA_INLINE static inline
+#endif
+
+/* What pgbind_Arena_Alloc calls when the current block is full: starts a new block. */
+PGBIND_API void *pgbind_Arena_AllocSlow(pgbind_Arena *arena, size_t size);
+
+/* The arena's cursor, for code that writes into the free space before claiming it (the encoder
+ * fills a block from its end): it claims by moving ptr, to an aligned address no further than
+ * end. */
+PGBIND_ARENA_INLINE pgbind_ArenaCursor *pgbind_Arena_Cursor(pgbind_Arena *arena)
+{
+	return (pgbind_ArenaCursor *)(void *)arena;
+}
+
+PGBIND_ARENA_INLINE void *pgbind_Arena_Alloc(pgbind_Arena *arena, size_t size)
+{
+	pgbind_ArenaCursor *c = pgbind_Arena_Cursor(arena);
+	/* room is a multiple of the alignment, so size <= room also bounds size rounded up, and a
+	 * huge size cannot wrap around in the rounding */
+	if (size <= (size_t)(c->end - c->ptr)) {
+		void *p = c->ptr;
+		c->ptr += (size + (PGBIND_ARENA_ALIGN - 1)) & ~(size_t)(PGBIND_ARENA_ALIGN - 1);
+#if defined(__GNUC__)
+		if (!p) /* never: ptr is in a block. Callers' NULL checks then cost on the slow path only. */
+			__builtin_unreachable();
+#endif
+		return p;
+	}
+	return pgbind_Arena_AllocSlow(arena, size);
+}
+
+/* ---- Options --------------------------------------------------------------------------------- */
+
+/*
+ * The default nesting limit, in message levels (a ParseResult is level 0, its statements level 1),
+ * the same in every path: parse, conversion back to nodes, encode, decode, JSON in and out. Deep
+ * enough for any statement people write; the deepest path (decode) then needs about 2.5 MiB of
+ * stack (measured: some 256 bytes a level, about three times that under AddressSanitizer). The
+ * main thread and new threads on Linux get 8 MiB; on a smaller stack, lower max_depth (about
+ * 3,500 levels per MiB).
+ */
+#define PGBIND_DEFAULT_MAX_DEPTH 10000
+
+/* libpg_query's protobuf deparse route (pg_query_deparse_protobuf) unpacks recursively and
+ * crashes from about 4,000 levels on an 8 MiB stack, and its deparser recurses once a level on
+ * any route: pgbind_deparse refuses deeper trees. */
+#define PGBIND_DEPARSE_MAX_DEPTH 1000
+
+typedef struct pgbind_Options {
+	int max_depth;      /* nesting limit of every path; 0 = PGBIND_DEFAULT_MAX_DEPTH */
+	bool check_deparse; /* pgbind_deparse parses its SQL back and returns it only when equal() (see there) */
+} pgbind_Options;
+
+/* ---- Parse ----------------------------------------------------------------------------------- */
+
+/*
+ * Parses sql (NUL-terminated, any number of statements) and returns its AST, allocated in arena.
+ * options may be NULL. On a syntax error returns NULL with PGBIND_ERROR_SYNTAX, PostgreSQL's
+ * message and cursorpos. Thread-safe (libpg_query keeps a memory context per thread; the raw
+ * parse tree is released before this returns).
+ */
+PGBIND_API pgbind_ParseResult *pgbind_parse(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
+											pgbind_Status *status);
+
+/*
+ * Converts a PostgreSQL raw node tree (the List of RawStmt that pg_query_raw_parse returns, as a
+ * const void * so that this header needs no PostgreSQL headers) into the AST. For callers that
+ * already hold a node tree; pgbind_parse() is this plus the raw parse.
+ */
+PGBIND_API pgbind_ParseResult *pgbind_from_pg_parse_tree(const void *raw_stmt_list, const pgbind_Options *options,
+														 pgbind_Arena *arena, pgbind_Status *status);
+
+/* ---- Encode ---------------------------------------------------------------------------------- */
+
+/*
+ * Writes tree as protobuf (message pg_query.ParseResult). *data points into arena and stays
+ * valid as long as it; *len is its size. Bytes are identical to libpg_query's
+ * pg_query_parse_protobuf() for the same statement. Time is linear in the tree size.
+ */
+PGBIND_API bool pgbind_encode(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+							  const uint8_t **data, size_t *len, pgbind_Status *status);
+
+/* ---- Decode ---------------------------------------------------------------------------------- */
+
+/*
+ * Reads protobuf bytes (message pg_query.ParseResult) into an AST in arena. Accepts everything
+ * the wire format allows (unknown fields skipped, any field order, packed or unpacked repeated
+ * scalars, last scalar wins, repeated messages merged); rejects malformed bytes with
+ * PGBIND_ERROR_MALFORMED and the byte offset in status->offset, and strings that hold a NUL byte
+ * (strings are not checked for UTF-8, as libpg_query writes what the SQL held). Never reads outside [data, data + len). The bytes need not outlive the call.
+ */
+PGBIND_API pgbind_ParseResult *pgbind_decode(const uint8_t *data, size_t len, const pgbind_Options *options,
+											 pgbind_Arena *arena, pgbind_Status *status);
+
+/* The same for pg_query.ScanResult (what pg_query_scan returns). */
+PGBIND_API pgbind_ScanResult *pgbind_decode_scan(const uint8_t *data, size_t len, const pgbind_Options *options,
+												 pgbind_Arena *arena, pgbind_Status *status);
+
+/* ---- Back to PostgreSQL ----------------------------------------------------------------------- */
+
+/*
+ * Converts tree into PostgreSQL raw parse nodes (a List of RawStmt; NIL for no statements) in
+ * memory_context, the MemoryContext pg_query_enter_memory_context() returned on this thread; the
+ * nodes live until pg_query_exit_memory_context(). Semantics are those of libpg_query's
+ * pg_query_protobuf_to_nodes (see targets/c/runtime/to_pg.c). Allocation failure is PGBIND_ERROR_NOMEM.
+ */
+PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *memory_context,
+										const pgbind_Options *options, void **nodes, pgbind_Status *status);
+
+/*
+ * SQL text for tree, NUL-terminated, in arena: libpg_query's deparser, by the fastest route the
+ * linked library offers (see targets/c/runtime/pg_route.c). From nodes where the library exports its
+ * node-level deparser (libpg_query 17 and 18 built with their own headers): every string as the
+ * tree holds it. Through protobuf (Debian 12's 15-4.0.0) an empty string in a char * field
+ * arrives as NULL, which the deparser may print as something else (COMMENT ... IS '' as IS NULL)
+ * or crash on (ALTER TYPE t ADD VALUE ''): such a tree is deparsed with a marker string in place
+ * of each such "", the markers are taken out of the SQL, and the SQL is parsed back and compared
+ * with the tree by PostgreSQL's equal() (locations aside). It is returned when equal; else the
+ * tree is refused with PGBIND_ERROR_UNREPRESENTABLE naming the node and field and the first
+ * differing field path. On every route, so are trees the deparser of the linked version is known
+ * to crash on (before 18: COPY t FROM STDIN (format)), and trees nested deeper than
+ * PGBIND_DEPARSE_MAX_DEPTH.
+ *
+ * With options->check_deparse, every result is parsed back and compared so: the SQL is returned
+ * only when it gives the tree's statements again, else PGBIND_ERROR_ROUND_TRIP with the first
+ * differing field path ("ParseResult.stmts[0].stmt.DeclareCursorStmt.options (272, then 256)").
+ * libpg_query's deparser writes SQL of another tree for some statements (DECLARE c ASENSITIVE
+ * CURSOR, SHOW ALL, CLUSTER VERBOSE: `pgbind verify -v` lists them). A tree decoded from protobuf
+ * holds NULL where the SQL had "" in those char * fields: NULL there matches "". The check costs
+ * one raw parse and one conversion to nodes more (`pgbind bench`); off by default, see README.md.
+ */
+PGBIND_API const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options,
+									  pgbind_Arena *arena, pgbind_Status *status);
+
+/* libpg_query's fingerprint of tree (equal to pg_query_fingerprint of the SQL it came from),
+ * computed over the tree itself (targets/c/runtime/fingerprint.c): no parse of text again, no PostgreSQL
+ * nodes. Like libpg_query's, it reads nodes to 100 levels deep, so deeper trees are no error;
+ * only a chain of SELECTs (UNION's larg) deeper than options->max_depth is PGBIND_ERROR_DEPTH.
+ * With a libpg_query other than 15 (other rules) it converts the tree to PostgreSQL nodes and
+ * calls that library's pg_query_fingerprint_node (then max_depth bounds every level).
+ * Allocation failure is PGBIND_ERROR_NOMEM. Thread-safe. */
+PGBIND_API bool pgbind_fingerprint(const pgbind_ParseResult *tree, const pgbind_Options *options, uint64_t *fingerprint,
+								   pgbind_Status *status);
+
+/*
+ * pg_query_normalize's text for sql: its constants replaced by $1, $2, ... (numbered in
+ * libpg_query's walk order, after the highest $n sql holds itself), from tree, which must be the
+ * parse of sql (pgbind_parse, or pgbind_decode of its pg_query_parse_protobuf bytes: the
+ * locations are what is used), without parsing again. Byte for byte what libpg_query 15-4.0.0
+ * returns, its choices included: the constants of most utility statements stay (CREATE TABLE t
+ * (a int DEFAULT 1)), as do type modifiers (varchar(10)) and GROUP BY / ORDER BY positions
+ * (GROUP BY 1); see targets/c/runtime/normalize.c for the rules. Linked with another libpg_query version
+ * (whose rules differ) it returns that library's pg_query_normalize of sql, parsing it again. The text lives in arena. A tree that
+ * does not fit sql (a constant past its end, or two overlapping) is PGBIND_ERROR_INVALID, a
+ * tree deeper than options->max_depth PGBIND_ERROR_DEPTH. Thread-safe as pgbind_parse.
+ */
+PGBIND_API const char *pgbind_normalize(const pgbind_ParseResult *tree, const char *sql, const pgbind_Options *options,
+										pgbind_Arena *arena, pgbind_Status *status);
+
+/* The tokens of sql as libpg_query's scanner sees them (comments included), in arena. A scan
+ * error is PGBIND_ERROR_SYNTAX with PostgreSQL's message and cursor position. */
+PGBIND_API pgbind_ScanResult *pgbind_scan(const char *sql, const pgbind_Options *options, pgbind_Arena *arena,
+										  pgbind_Status *status);
+
+/* ---- Scripts --------------------------------------------------------------------------------- */
+
+/* One statement of a script: its byte offset and length in the text. */
+typedef struct pgbind_ScriptStatement {
+	size_t location;
+	size_t length;
+} pgbind_ScriptStatement;
+
+/* Prepares a SQL script in place for splitting, as `pgbind verify` reads files: psql's
+ * backslash-command lines become blanks (offsets stay), extension scripts' @extschema@ and
+ * @extowner@ become identifiers of the same length. */
+PGBIND_API void pgbind_script_prepare(char *text);
+
+/* The statements of text (NUL-terminated, len bytes) by libpg_query's splitter: its parser's,
+ * else (a statement that does not parse) its scanner's, else (not even the scanner can split
+ * it: an unterminated quote) the whole text as one statement, whose syntax error is then the
+ * statement's. The array (*n_stmts elements) is allocated in arena. NULL with
+ * PGBIND_ERROR_ARGUMENT or PGBIND_ERROR_NOMEM. Thread-safe as pgbind_parse. */
+PGBIND_API pgbind_ScriptStatement *pgbind_script_split(const char *text, size_t len, pgbind_Arena *arena,
+													   size_t *n_stmts, pgbind_Status *status);
+
+/* ---- Equality ------------------------------------------------------------------------------- */
+
+/* Deep equality: same tags, same field values (strings by content, NULL as ""), same array
+ * lengths and elements. NULL equals only NULL. Trees nested deeper than the calling thread's
+ * stack holds compare unequal (never a crash). */
+PGBIND_API bool pgbind_equal(const pgbind_Node *a, const pgbind_Node *b);
+PGBIND_API bool pgbind_ParseResult_equal(const pgbind_ParseResult *a, const pgbind_ParseResult *b);
+PGBIND_API bool pgbind_ScanResult_equal(const pgbind_ScanResult *a, const pgbind_ScanResult *b);
+
+/* ---- Text ------------------------------------------------------------------------------------ */
+
+/* An indented, readable rendering of tree (fields that are set, enums by name), NUL-terminated,
+ * in arena. For people, not for parsing: indentation grows with depth, so a tree n levels deep
+ * prints O(n^2) bytes; deeper than PGBIND_DEFAULT_MAX_DEPTH is PGBIND_ERROR_DEPTH. */
+PGBIND_API const char *pgbind_text(const pgbind_ParseResult *tree, pgbind_Arena *arena, pgbind_Status *status);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* JSON in libpg_query's format, and walking/rewriting trees. */
+#include "pgbind_json.h"
+#include "pgbind_walk.h"
+
+#endif /* PGBIND_H */

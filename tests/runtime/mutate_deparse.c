@@ -1,0 +1,157 @@
+/*
+ * mutate_deparse.c -- the mutation experiment of issue 17, repeatable: the protobuf of a whole real
+ * script (every statement that parses, as one ParseResult), with 1 to 4 random bytes changed,
+ * through pgbind_decode and pgbind_deparse, each case in a child process; and the same on its
+ * JSON through pgbind_json_read. No child may die: pgbind_decode refuses what is malformed, and
+ * the deparse contract (targets/c/runtime/contract.c) what libpg_query's deparser would crash on.
+ *
+ *     build/tests/mutate_deparse [--cases N] [--json-cases N] [--seed S] FILE.sql...
+ *
+ * Prints per file how many cases decoded (read), deparsed, were refused, and crashed, and a
+ * failing case's bytes go to build/mutate-crash-FILE-N.pb (.json) to replay. Ends with "N passed,
+ * M failed" (one check per case).
+ */
+#include "cli.h"
+#include "pgbind.h"
+
+#include "../check.h"
+
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct {
+	pgbind_Arena *arena;
+	pgbind_RawStmt **stmts;
+	size_t n, cap;
+} Script;
+
+static bool add(const char *text, size_t at, int line, char *stmt, size_t len, void *ctx)
+{
+	(void)text, (void)at, (void)line, (void)len;
+	Script *s = ctx;
+	pgbind_Status st;
+	pgbind_ParseResult *t = pgbind_parse(stmt, NULL, s->arena, &st);
+	free(stmt);
+	for (size_t i = 0; t && i < t->n_stmts; i++) {
+		if (s->n == s->cap) {
+			s->cap = s->cap ? 2 * s->cap : 256;
+			s->stmts = realloc(s->stmts, s->cap * sizeof *s->stmts);
+			if (!s->stmts)
+				exit(2);
+		}
+		s->stmts[s->n++] = t->stmts[i];
+	}
+	return true;
+}
+
+static uint64_t state;
+static uint64_t rnd(void)
+{
+	uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* One case in a child: 0 deparsed, 1 refused by the deparse, 2 not read; a signal is a crash. */
+static int run_child(const uint8_t *data, size_t len, bool json)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		static const int deadly[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE};
+		for (size_t i = 0; i < sizeof deadly / sizeof *deadly; i++)
+			signal(deadly[i], SIG_DFL);
+		pgbind_Arena *arena = pgbind_Arena_New();
+		pgbind_Status st;
+		pgbind_ParseResult *t = json ? pgbind_json_read((const char *)data, len, NULL, arena, &st)
+									 : pgbind_decode(data, len, NULL, arena, &st);
+		if (!t)
+			_exit(2);
+		_exit(pgbind_deparse(t, NULL, arena, &st) ? 0 : st.code != PGBIND_OK ? 1 : 3);
+	}
+	int ws;
+	while (waitpid(pid, &ws, 0) < 0)
+		;
+	if (WIFSIGNALED(ws))
+		return 100 + WTERMSIG(ws);
+	return WEXITSTATUS(ws);
+}
+
+static void experiment(const char *file, const uint8_t *bytes, size_t len, bool json, long n_cases)
+{
+	long counts[4] = {0}, crashes = 0;
+	uint8_t *buf = malloc(len + 1);
+	for (long c = 0; c < n_cases; c++) {
+		memcpy(buf, bytes, len);
+		int n = 1 + (int)(rnd() % 4);
+		for (int k = 0; k < n; k++)
+			buf[rnd() % len] = (uint8_t)rnd();
+		int r = run_child(buf, len, json);
+		if (r >= 0 && r <= 2)
+			counts[r]++;
+		else
+			crashes++;
+		CHECK(r >= 0 && r <= 2, "%s %s case %ld: the child %s (%d)", file, json ? "JSON" : "protobuf", c,
+			  r >= 100 ? "died of a signal" : "failed without a status", r);
+		if (r < 0 || r > 2) {
+			char out[300];
+			const char *base = strrchr(file, '/');
+			snprintf(out, sizeof out, "build/mutate-crash-%s-%ld.%s", base ? base + 1 : file, c, json ? "json" : "pb");
+			FILE *f = fopen(out, "wb");
+			if (f) {
+				fwrite(buf, 1, len, f);
+				fclose(f);
+				printf("#   saved as %s\n", out);
+			}
+		}
+	}
+	printf("# %s, %s (%zu bytes): %ld cases: %ld deparsed, %ld refused by deparse, %ld not read, %ld crashed\n", file,
+		   json ? "JSON" : "protobuf", len, n_cases, counts[0], counts[1], counts[2], crashes);
+	free(buf);
+}
+
+int main(int argc, char **argv)
+{
+	long n_cases = 2000, n_json = 1000;
+	state = 17;
+	int i = 1;
+	for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
+		if (strcmp(argv[i], "--cases") == 0)
+			n_cases = atol(argv[i + 1]);
+		else if (strcmp(argv[i], "--json-cases") == 0)
+			n_json = atol(argv[i + 1]);
+		else if (strcmp(argv[i], "--seed") == 0)
+			state = strtoull(argv[i + 1], NULL, 10);
+	}
+	for (; i < argc; i++) {
+		Script s = {.arena = pgbind_Arena_New()};
+		if (!cli_each_statement(argv[i], "mutate_deparse", add, &s) || !s.n) {
+			CHECK(false, "%s: no statement parses", argv[i]);
+			continue;
+		}
+		pgbind_ParseResult tree = {.version = 0, .n_stmts = s.n, .stmts = s.stmts};
+		pgbind_ParseResult *one = pgbind_parse("SELECT 1", NULL, s.arena, NULL);
+		tree.version = one ? one->version : 0;
+		pgbind_Status st;
+		const uint8_t *bytes;
+		size_t len;
+		const char *json = pgbind_json(&tree, NULL, s.arena, &st);
+		if (!pgbind_encode(&tree, NULL, s.arena, &bytes, &len, &st) || !json) {
+			CHECK(false, "%s: encode or JSON failed: %s", argv[i], st.message);
+			continue;
+		}
+		printf("# %s: %zu statements\n", argv[i], s.n);
+		experiment(argv[i], bytes, len, false, n_cases);
+		experiment(argv[i], (const uint8_t *)json, strlen(json), true, n_json);
+		free(s.stmts);
+		pgbind_Arena_Free(s.arena);
+	}
+	printf("%d passed, %d failed\n", n_passed, n_failed);
+	return n_failed ? 1 : 0;
+}
