@@ -7,7 +7,7 @@
 //   schema/pg15/overrides.txt    fnv1a64 a90d140f50a2a760
 //   schema/libpg_query.txt       fnv1a64 4f9f5dafb1949a7c
 //   schema/pg15/libpg_query.txt  fnv1a64 c50fcb5fb73080e7
-//   schema/pg15/deparse.txt      fnv1a64 6e180c656fd7709d
+//   schema/pg15/deparse.txt      fnv1a64 21e213e6401070d7
 
 // views.rs -- typed, borrowed views of pgbind's C AST: one Copy type per message with one accessor
 // per proto field (named as prost names the field), an enum over the node kinds and one per oneof.

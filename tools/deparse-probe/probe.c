@@ -24,7 +24,8 @@
  * statement holds (sweeps); a rule for unseen values (ifnot=) leaves out those found fine, and
  * none is written for unseen names when the novel name is fine.
  * Soundness (no tree the parser builds is refused): statements that deparse without a crash but
- * misread are evidence (their NULLs, kinds and values are fine), not cases; and no rule refuses a
+ * misread are evidence (their NULLs, kinds and values are fine), and give NULL and empty changes
+ * only (a crash is a crash; no kind change can parse back to their tree); and no rule refuses a
  * kind that a statement of the corpus holds where the rule applies (emit() clears it, matching
  * parents and if=/ifnot= values as runtime/contract.c does); an enum value the corpus shows at a
  * field but no probed instance has gets the kinds the corpus shows with it.
@@ -476,7 +477,9 @@ static void add_site(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, int cel
 		natural_has(natural_key(mi, fi, pm, pf, cell, sig, (*(pgbind_Node **)slot)->tag), true);
 		add_nat_kind(mi, fi, pm, pf, cell, base, (*(pgbind_Node **)slot)->tag);
 	}
-	if (evidence_mode || (!culprit_mode && !take(mi, fi, pm, pf, cell, change, sig)))
+	/* a statement that misreads as it is: its NULL and empty changes are cases (a crash is a
+	 * crash), its kind changes not (none can parse back to the tree that holds it) */
+	if ((evidence_mode && change == CH_SUBST) || (!culprit_mode && !take(mi, fi, pm, pf, cell, change, sig)))
 		return;
 	Site *s = new_site(stmt, mi, fi, pm, pf, cell, change, base, sig);
 	s->slot = slot, s->count = count;
@@ -1485,7 +1488,8 @@ int main(int argc, char **argv)
 		"# Read by pgbind-gen like the overrides (generator/deparse_rules.c says what each clause means);\n"
 		"# runtime/contract.c refuses a tree that breaks a rule before the deparser sees it.\n"
 		"# From %zu statements that deparse without a crash (%zu of them misread as they are: their trees\n"
-		"# are evidence of what is fine, not changed): %zu instances of fields changed, %zu cases:\n"
+		"# are evidence of what is fine, and only NULL and empty changes of theirs are cases): %zu\n"
+		"# instances of fields changed, %zu cases:\n"
 		"# %zu crashed, %zu misread (SQL of another tree), %zu SQL that does not parse, %zu fine; and\n"
 		"# %zu sweeps (a NULL or empty change again with a string or enum field of the message set to\n"
 		"# each other value). %zu statements of the corpus crash as they are (up to 64 are probed):\n"
