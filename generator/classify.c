@@ -1027,7 +1027,7 @@ static void link_indexes(json_t *messages, json_t *enums, json_t *oneofs, json_t
  * its C field names (the AST's), `*.field` every message's field of that name. */
 static const char *const lpq_message_fingerprint[] = {"skip", "constant", "relation_context", "depth_cuts_messages",
 													  NULL};
-static const char *const lpq_message_normalize[] = {"walk", "comments_skipped", NULL};
+static const char *const lpq_message_normalize[] = {"walk", "comments_skipped", "vertical_tab_space", NULL};
 static const char *const lpq_field_fingerprint[] = {"skip",
 													"sorted",
 													"unnamed_targets",

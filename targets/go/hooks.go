@@ -98,6 +98,20 @@ func scanRoundTrip(s *ScanResult) (*ScanResult, error) {
 
 // deparseC is the C path's deparse of input (pgbind_parse's tree, which keeps PostgreSQL's ""
 // apart from NULL, straight into pgbind_deparse).
+// holdsLossyEmpty is whether input's tree (pgbind's C parse) holds a "" that protobuf, and so a
+// Go tree, carries as unset: its Go tree's deparse and JSON are those of the unset field.
+func holdsLossyEmpty(input string) (held bool, err error) {
+	err = callC(input, false, func(sql *C.char, call *C.go_Call) error {
+		r := C.go_holds_lossy_empty(sql, call)
+		if r < 0 {
+			return errFailed
+		}
+		held = r == 1
+		return nil
+	})
+	return held, err
+}
+
 func deparseC(input string) (out string, err error) {
 	err = callC(input, false, func(sql *C.char, call *C.go_Call) error {
 		return cResult(C.go_deparse_sql(sql, call), &out)

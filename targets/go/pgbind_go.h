@@ -58,6 +58,17 @@ static inline const char *go_deparse_sql(const char *sql, go_Call *c)
 	return t ? pgbind_deparse(t, NULL, c->arena, &c->status) : NULL;
 }
 
+/* For the tests (hooks.go): whether sql's tree holds a "" where protobuf, and so a Go tree,
+ * carries unset (runtime/internal.h); 1 or 0, -1 if it does not parse. */
+bool pgbind_find_lossy_empty_string(const pgbind_ParseResult *tree, char *where, size_t size);
+
+static inline int go_holds_lossy_empty(const char *sql, go_Call *c)
+{
+	char where[160];
+	pgbind_ParseResult *t = go_parse(sql, c);
+	return t ? pgbind_find_lossy_empty_string(t, where, sizeof where) : -1;
+}
+
 /* libpg_query's own error for sql (the error path only: its funcname, filename, lineno and
  * context, which pgbind's status does not carry); NULL if libpg_query parses it. */
 static inline PgQueryError *go_pg_error(const char *sql, int scan, void **result)

@@ -99,8 +99,14 @@ func TestVerify(t *testing.T) {
 			}
 			check(t, err == nil && refErr == nil && json == refJSON, at("json"), func() string { return errString(err) })
 
+			// A "" the parser's tree holds is unset in the Go tree (protobuf cannot tell them apart):
+			// such a statement's Go tree is not the parser's, so its deparse is not compared. Found
+			// from the C tree itself, not from the JSON: 18's JSON writes "" as unset too.
+			lossy, errL := holdsLossyEmpty(sql)
+			check(t, errL == nil, at("lossy \"\" check"), func() string { return errString(errL) })
 			goJSON, err := toJSON(ours)
-			if err == nil && goJSON == ourJSON {
+			if !lossy {
+				check(t, err == nil && goJSON == ourJSON, at("JSON of the Go tree"), func() string { return errString(err) })
 				d, err := Deparse(ours)
 				dc, errC := deparseC(sql)
 				check(t, d == dc && errString(err) == errString(errC), at("deparse"), func() string {

@@ -77,8 +77,11 @@ static void test_each_statement(void)
 	Seen s = {0};
 	CHECK(cli_each_statement(path, "test_input", collect, &s), "cli_each_statement reads %s", path);
 	CHECK(s.n == 4, "four statements (got %d)", s.n);
-	/* the splitter's offsets start where the previous statement ended (after its ';') */
-	int want[] = {1, 2, 6, 7};
+	/* the splitter's offsets start where the previous statement ended (after its ';'); from
+	 * PostgreSQL 18 on, a statement's location is its first token's (the white space and the
+	 * comments before it are left out: 18's gram.y), so the lines are those of the statements */
+	int want_15[] = {1, 2, 6, 7}, want_18[] = {2, 4, 7, 8};
+	const int *want = PG_VERSION_NUM >= 180000 ? want_18 : want_15;
 	for (int i = 0; i < 4 && i < s.n; i++)
 		CHECK(s.lines[i] == want[i], "statement %d starts on line %d (got %d, offset %zu)", i + 1, want[i], s.lines[i],
 			  s.at[i]);

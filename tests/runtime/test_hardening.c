@@ -65,10 +65,6 @@ void pg_query_exit_memory_context(void *ctx);
 
 #include "../check.h"
 
-/* With libpg_query 15 the fingerprint is computed over the AST and reads 100 levels of nodes (as
- * libpg_query's own does), so deep trees are no error; with others it goes through nodes, whose
- * conversion honours max_depth (targets/c/runtime/pg_route.c). */
-#define FINGERPRINT_OVER_AST (PG_VERSION_NUM / 10000 == 15)
 #include "rev_writer.h"
 
 /* ---- helpers --------------------------------------------------------------------------------- */
@@ -1676,8 +1672,9 @@ static void test_deep(void)
 				continue; /* no options: text has its own limit below; equal is for trees pgbind built */
 			if (f == F_DEPARSE)
 				c.expect_code = PGBIND_ERROR_UNREPRESENTABLE;
-			else if (f != F_WALK && (f != F_FINGERPRINT || !FINGERPRINT_OVER_AST))
-				c.expect_depth = true; /* the fingerprint over the AST reads 100 levels, as libpg_query's */
+			else if (f != F_WALK && f != F_FINGERPRINT)
+				c.expect_depth = true; /* the fingerprint over the AST reads 100 levels, as libpg_query's, on
+										* every major (runtime/fingerprint.c): no depth error */
 			deep_check(&c, input, ONE_MIB_STACK);
 		}
 	}
@@ -1727,9 +1724,7 @@ static void test_deep(void)
 		if (f == F_DECODE || f == F_JSON_READ || f == F_EQUAL)
 			continue;
 		/* the fingerprint reads 100 levels of nodes (libpg_query's cut-off): it succeeds */
-		DeepCall c = {.func = (Func)f,
-					  .tree = tree,
-					  .expect_depth = f != F_WALK && (f != F_FINGERPRINT || !FINGERPRINT_OVER_AST)};
+		DeepCall c = {.func = (Func)f, .tree = tree, .expect_depth = f != F_WALK && f != F_FINGERPRINT};
 		if (f == F_DEPARSE)
 			c.expect_code = PGBIND_ERROR_UNREPRESENTABLE; /* the protobuf route's own, lower limit */
 		deep_check(&c, "a hand-built tree 100,000 Lists deep", 0);

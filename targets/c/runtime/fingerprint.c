@@ -58,15 +58,58 @@ enum {
 	F_OUTSIDE_CONTEXT,    /* PGBIND_LPQ_FP_OUTSIDE_RELATION_CONTEXT */
 };
 
+/* A field as the walk reads it, 16 bytes (four to a cache line, the walk reads every one of a
+ * message): what it needs of the descriptor copied in, no pointer to chase per field. Its name
+ * is in fp_names at the same index, padded to NAME_PAD bytes so that writing it is one
+ * fixed-size copy; fp_descs has the descriptor itself. */
+#define NAME_PAD 32
+
 typedef struct FpField {
-	const pgbind_FieldDesc *f;
-	uint32_t lpq; /* its PGBIND_LPQ_* flags: what a list or node below it inherits */
+	uint16_t offset, count_offset;
+	int16_t type_index;
 	uint8_t how;
 	uint8_t name_len;
+	uint32_t lpq;         /* its PGBIND_LPQ_* flags: what a list or node below it inherits */
+	uint16_t zero_offset; /* where a value of zero_width bytes, all zero, means the field writes */
+	uint8_t zero_width;   /* nothing (1, 4, 8; 0: it always writes): skipped before the dispatch */
+	uint8_t unused;
 } FpField;
 
+/* How many bytes at which offset tell that a field of kind how writes nothing when all are zero
+ * (the cases of fp_message that write nothing for 0, NULL, false or an empty list). */
+static uint8_t zero_width(uint8_t how, const pgbind_FieldDesc *f, uint16_t *at)
+{
+	*at = (uint16_t)f->offset;
+	switch (how) {
+	case F_INT:
+	case F_UINT:
+		return 4;
+	case F_BOOL:
+		return sizeof(bool);
+	case F_INT64:
+	case F_DOUBLE: /* +0.0 (-0.0 goes through the dispatch, which skips it) */
+		return 8;
+	case F_CHAR:
+	case F_CSTRING:
+	case F_TARGET_NAME:
+	case F_ALIAS_NAME:
+	case F_OUTSIDE_CONTEXT:
+	case F_DIGIT_RUNS_DROPPED:
+	case F_NODE:
+	case F_MESSAGE:
+	case F_STRING_NODE:
+		return sizeof(void *);
+	case F_LIST:
+		*at = (uint16_t)f->count_offset;
+		return sizeof(size_t);
+	default: /* enums, bitmapsets, embedded messages: always written */
+		return 0;
+	}
+}
+
 typedef struct FpMessage {
-	const char *name;
+	char name[NAME_PAD]; /* as FpField's */
+	const char *long_name;
 	uint8_t name_len;
 	bool skip;
 	bool constant;                      /* PGBIND_LPQ_FP_CONSTANT */
@@ -79,14 +122,17 @@ typedef struct FpMessage {
 #define MAX_FP_FIELDS 8192
 static FpMessage fp_messages[PGBIND_MESSAGE_COUNT];
 static FpField fp_fields[MAX_FP_FIELDS];
+static char fp_names[MAX_FP_FIELDS][NAME_PAD]; /* zero-padded where name_len <= NAME_PAD */
+static const pgbind_FieldDesc *fp_descs[MAX_FP_FIELDS];
 static bool fp_ok;
 static pthread_once_t fp_once = PTHREAD_ONCE_INIT;
+static int16_t fp_by_tag[PGBIND_NODE_TAG_LIMIT]; /* a node tag's message index, -1: none */
 static int32_t msg_String, msg_Boolean;
 static bool messages_cut; /* PGBIND_LPQ_FP_DEPTH_CUTS_MESSAGES */
 
 static int cmp_field_name(const void *a, const void *b)
 {
-	return strcmp(((const FpField *)a)->f->name, ((const FpField *)b)->f->name);
+	return strcmp((*(const pgbind_FieldDesc *const *)a)->name, (*(const pgbind_FieldDesc *const *)b)->name);
 }
 
 static uint8_t field_how(const pgbind_FieldDesc *f, uint32_t lpq)
@@ -156,8 +202,11 @@ static void build_fp_tables(void)
 			fm->skip = true;
 			continue;
 		}
-		fm->name = d->name;
-		fm->name_len = (uint8_t)strlen(d->name);
+		size_t name_len = strlen(d->name);
+		fm->long_name = d->name;
+		fm->name_len = (uint8_t)(name_len < 255 ? name_len : 255);
+		if (name_len <= NAME_PAD)
+			memcpy(fm->name, d->name, name_len);
 		fm->skip = lm->flags & (PGBIND_LPQ_FP_SKIP | PGBIND_LPQ_FP_CONSTANT); /* a constant counts for nothing */
 		fm->constant = lm->flags & PGBIND_LPQ_FP_CONSTANT;
 		for (uint32_t i = 0; i < d->n_fields; i++) {
@@ -176,12 +225,37 @@ static void build_fp_tables(void)
 				ok = false;
 				break;
 			}
-			fp_fields[used++] = (FpField){&d->fields[i], lpq, how, (uint8_t)strlen(d->fields[i].name)};
+			fp_descs[used++] = &d->fields[i];
 		}
 		fm->n = used - fm->first;
-		qsort(&fp_fields[fm->first], fm->n, sizeof *fp_fields, cmp_field_name);
+		/* in name order, as libpg_query writes them */
+		qsort(&fp_descs[fm->first], fm->n, sizeof *fp_descs, cmp_field_name);
+		for (uint32_t k = fm->first; k < used; k++) {
+			const pgbind_FieldDesc *f = fp_descs[k];
+			uint32_t lpq = lm->fields[f - d->fields].flags | (lm->flags & PGBIND_LPQ_FP_RELATION_CONTEXT);
+			size_t len = strlen(f->name);
+			if (f->offset > UINT16_MAX || f->count_offset > UINT16_MAX || f->type_index > INT16_MAX)
+				ok = false;
+			uint8_t how = field_how(f, lpq);
+			uint16_t zero_at;
+			uint8_t width = zero_width(how, f, &zero_at);
+			fp_fields[k] = (FpField){.offset = (uint16_t)f->offset,
+									 .count_offset = (uint16_t)f->count_offset,
+									 .type_index = (int16_t)f->type_index,
+									 .how = how,
+									 .name_len = (uint8_t)(len < 255 ? len : 255),
+									 .lpq = lpq,
+									 .zero_offset = zero_at,
+									 .zero_width = width};
+			if (len <= NAME_PAD)
+				memcpy(fp_names[k], f->name, len);
+		}
 	}
-	fp_ok = ok;
+	for (uint32_t t = 0; t < PGBIND_NODE_TAG_LIMIT; t++) {
+		const pgbind_MessageDesc *d = pgbind_node_desc(t);
+		fp_by_tag[t] = d ? (int16_t)(d - pgbind_message_descs) : -1;
+	}
+	fp_ok = ok && PGBIND_MESSAGE_COUNT < INT16_MAX;
 }
 
 /* ---- the byte stream ----------------------------------------------------------------------------- */
@@ -219,6 +293,20 @@ static inline void put(Fp *fp, const char *s, size_t n)
 	memcpy(fp->buf + fp->len, s, n);
 	fp->len += n;
 }
+
+/* A name of n bytes from a NAME_PAD-byte zero-padded copy (one fixed-size copy when there is
+ * room), or from long_name when it does not fit one. */
+static inline void put_name(Fp *fp, const char *padded, const char *long_name, size_t n)
+{
+	if (n <= NAME_PAD && fp->cap - fp->len >= NAME_PAD) {
+		memcpy(fp->buf + fp->len, padded, NAME_PAD);
+		fp->len += n;
+	} else {
+		put(fp, n <= NAME_PAD ? padded : long_name, n);
+	}
+}
+
+#define PUT_FIELD_NAME(fp, ff) put_name(fp, fp_names[(ff)-fp_fields], fp_descs[(ff)-fp_fields]->name, (ff)->name_len)
 
 static inline void put_str(Fp *fp, const char *s)
 {
@@ -359,21 +447,35 @@ static void fp_node_body(Fp *fp, const pgbind_Node *n, uint32_t via, unsigned de
 	default:
 		break;
 	}
-	const pgbind_MessageDesc *d = pgbind_node_desc(n->tag);
-	if (!d)
+	int32_t mi = n->tag < PGBIND_NODE_TAG_LIMIT ? fp_by_tag[n->tag] : -1;
+	if (mi < 0)
 		return;
-	int32_t mi = (int32_t)(d - pgbind_message_descs);
 	const FpMessage *fm = &fp_messages[mi];
 	if (fm->skip)
 		return;
 	if (fm->hidden_by_offset >= 0) { /* a cast of a constant is one too */
 		const pgbind_Node *child = *(const pgbind_Node *const *)((const char *)n + fm->hidden_by_offset);
-		const pgbind_MessageDesc *cd = child ? pgbind_node_desc(child->tag) : NULL;
-		if (cd && fp_messages[cd - pgbind_message_descs].constant)
+		int32_t ci = child && child->tag < PGBIND_NODE_TAG_LIMIT ? fp_by_tag[child->tag] : -1;
+		if (ci >= 0 && fp_messages[ci].constant)
 			return;
 	}
-	put(fp, fm->name, fm->name_len);
+	put_name(fp, fm->name, fm->long_name, fm->name_len);
 	fp_message(fp, mi, n, via, depth);
+}
+
+/* Whether the width bytes at p are all zero (width 0: never). */
+static inline bool field_is_zero(const char *p, uint8_t width)
+{
+	switch (width) {
+	case 1:
+		return *(const uint8_t *)p == 0;
+	case 4:
+		return *(const uint32_t *)p == 0;
+	case 8:
+		return *(const uint64_t *)p == 0;
+	default:
+		return false;
+	}
 }
 
 /* _fingerprint<Type>: the fields of one message (its type name already written, or not wanted). */
@@ -385,25 +487,26 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, uint32_t via, unsign
 		return; /* Alias through its pointer, too */
 	for (uint32_t i = 0; i < fm->n && !fp->oom; i++) {
 		const FpField *ff = &fp_fields[fm->first + i];
-		const pgbind_FieldDesc *f = ff->f;
-		const void *p = base + f->offset;
+		const void *p = base + ff->offset;
 		size_t before;
+		if (field_is_zero(base + ff->zero_offset, ff->zero_width))
+			continue;
 		switch (ff->how) {
 		case F_INT:
 			if (*(const int32_t *)p) {
-				put(fp, f->name, ff->name_len);
+				PUT_FIELD_NAME(fp, ff);
 				put_int(fp, *(const int32_t *)p);
 			}
 			break;
 		case F_UINT:
 			if (*(const uint32_t *)p) {
-				put(fp, f->name, ff->name_len);
+				PUT_FIELD_NAME(fp, ff);
 				put_int(fp, (int32_t) * (const uint32_t *)p); /* printed with %d */
 			}
 			break;
 		case F_INT64:
 			if (*(const int64_t *)p) {
-				put(fp, f->name, ff->name_len);
+				PUT_FIELD_NAME(fp, ff);
 				put_int(fp, *(const int64_t *)p);
 			}
 			break;
@@ -411,20 +514,20 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, uint32_t via, unsign
 			if (*(const double *)p != 0) {
 				char digits[64];
 				int n = snprintf(digits, sizeof digits, "%f", *(const double *)p);
-				put(fp, f->name, ff->name_len);
+				PUT_FIELD_NAME(fp, ff);
 				put(fp, digits, (size_t)n);
 			}
 			break;
 		case F_BOOL:
 			if (*(const bool *)p) {
-				put(fp, f->name, ff->name_len);
+				PUT_FIELD_NAME(fp, ff);
 				put(fp, "true", 4);
 			}
 			break;
 		case F_CHAR: {
 			const char *s = *(const char *const *)p;
 			if (s && s[0]) {
-				put(fp, f->name, ff->name_len);
+				PUT_FIELD_NAME(fp, ff);
 				put(fp, s, 1);
 			}
 			break;
@@ -436,14 +539,14 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, uint32_t via, unsign
 		case F_CSTRING: {
 			const char *s = *(const char *const *)p;
 			if (s) {
-				put(fp, f->name, ff->name_len);
+				PUT_FIELD_NAME(fp, ff);
 				put_str(fp, s);
 			}
 			break;
 		}
 		case F_ALIAS_NAME: {
 			const void *child = *(const void *const *)p;
-			const pgbind_FieldDesc *an = child ? fp_messages[f->type_index].alias_name : NULL;
+			const pgbind_FieldDesc *an = child ? fp_messages[ff->type_index].alias_name : NULL;
 			const char *s =
 				an && an->wire == PGBIND_WIRE_STRING ? *(const char *const *)((const char *)child + an->offset) : NULL;
 			if (s) {
@@ -456,7 +559,7 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, uint32_t via, unsign
 			if (via & PGBIND_LPQ_FP_RELATION_CONTEXT)
 				break;
 			if (*(const char *const *)p) {
-				put(fp, f->name, ff->name_len);
+				PUT_FIELD_NAME(fp, ff);
 				put_str(fp, *(const char *const *)p);
 			}
 			break;
@@ -466,7 +569,7 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, uint32_t via, unsign
 			bool aliased = fm->alias_name && *(const void *const *)(base + fm->alias_name->offset);
 			if (!s || (persistence && persistence[0] == 't') || ((via & PGBIND_LPQ_FP_RELATION_CONTEXT) && aliased))
 				break;
-			put(fp, f->name, ff->name_len);
+			PUT_FIELD_NAME(fp, ff);
 			for (size_t k = 0; s[k]; k++) {
 				bool digit = s[k] >= '0' && s[k] <= '9';
 				bool next = s[k + 1] >= '0' && s[k + 1] <= '9';
@@ -484,15 +587,15 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, uint32_t via, unsign
 			/* fall through */
 		case F_ENUM: {
 			int32_t v = *(const int32_t *)p;
-			const char *name = enum_name(f->type_index, v ? v : 1);
-			put(fp, f->name, ff->name_len);
+			const char *name = enum_name(ff->type_index, v ? v : 1);
+			PUT_FIELD_NAME(fp, ff);
 			put_str(fp, name ? name : "");
 			break;
 		}
 		case F_BITMAPSET: {
-			size_t n = *(const size_t *)(base + f->count_offset);
+			size_t n = *(const size_t *)(base + ff->count_offset);
 			const uint64_t *words = *(const uint64_t *const *)p;
-			put(fp, f->name, ff->name_len);
+			PUT_FIELD_NAME(fp, ff);
 			for (size_t w = 0; w < n; w++)
 				for (int b = 0; b < 64; b++)
 					if (words[w] >> b & 1)
@@ -504,7 +607,7 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, uint32_t via, unsign
 			if (!child)
 				break;
 			before = fp->len;
-			put(fp, f->name, ff->name_len);
+			PUT_FIELD_NAME(fp, ff);
 			size_t named_at = fp->len;
 			fp_node(fp, child, ff->lpq, depth + 1);
 			if (fp->len == named_at)
@@ -520,10 +623,10 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, uint32_t via, unsign
 				break;
 			}
 			before = fp->len;
-			put(fp, f->name, ff->name_len);
+			PUT_FIELD_NAME(fp, ff);
 			size_t named_at = fp->len;
 			fp->level++;
-			fp_message(fp, f->type_index, child, ff->lpq, depth + 1);
+			fp_message(fp, ff->type_index, child, ff->lpq, depth + 1);
 			fp->level--;
 			if (fp->len == named_at)
 				fp->len = before;
@@ -532,7 +635,7 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, uint32_t via, unsign
 		case F_STRING_NODE: {
 			const pgbind_String *s = *(const pgbind_String *const *)p;
 			if (s && s->sval && s->sval[0]) {
-				put(fp, f->name, ff->name_len);
+				PUT_FIELD_NAME(fp, ff);
 				put_str(fp, s->sval);
 			}
 			break;
@@ -540,17 +643,17 @@ static void fp_message(Fp *fp, int32_t mi, const void *msg, uint32_t via, unsign
 		case F_EMBEDDED: {
 			static const char zero[1024];
 			const void *child = *(const void *const *)p;
-			put(fp, f->name, ff->name_len);
-			fp_message(fp, f->type_index, child ? child : zero, ff->lpq, depth);
+			PUT_FIELD_NAME(fp, ff);
+			fp_message(fp, ff->type_index, child ? child : zero, ff->lpq, depth);
 			break;
 		}
 		case F_LIST: {
-			size_t n = *(const size_t *)(base + f->count_offset);
+			size_t n = *(const size_t *)(base + ff->count_offset);
 			const pgbind_Node *const *items = *(const pgbind_Node *const *const *)p;
 			if (n == 0)
 				break;
 			before = fp->len;
-			put(fp, f->name, ff->name_len);
+			PUT_FIELD_NAME(fp, ff);
 			size_t named_at = fp->len;
 			fp_list(fp, items, n, ff->lpq, depth + 1);
 			if (fp->len == named_at && !(n == 1 && !items[0]))

@@ -144,10 +144,12 @@ enum {
 	PGBIND_LPQ_NORM_LOCATION_NEEDS_IT = 1u << 25, /* [location_needs_it] a string: the message's constant_location
 												* counts only when it is set */
 	/* the version's (declared on ParseResult, the root) */
-	PGBIND_LPQ_FP_DEPTH_CUTS_MESSAGES = 1u << 26, /* [fingerprint:depth_cuts_messages] the 100-level cut also
+	PGBIND_LPQ_FP_DEPTH_CUTS_MESSAGES = 1u << 26,  /* [fingerprint:depth_cuts_messages] the 100-level cut also
 												   * applies to a message pointer (SELECT ... UNION's larg) */
-	PGBIND_LPQ_NORM_COMMENTS_SKIPPED = 1u << 27,  /* [normalize:comments_skipped] its scanner returns no
+	PGBIND_LPQ_NORM_COMMENTS_SKIPPED = 1u << 27,   /* [normalize:comments_skipped] its scanner returns no
 												   * comments: a minus, a comment and 1 are one constant */
+	PGBIND_LPQ_NORM_VERTICAL_TAB_SPACE = 1u << 28, /* [normalize:vertical_tab_space] (declared on ScanResult) its
+													* scanner takes \v for white space: - \v 1 is one constant */
 };
 
 typedef struct pgbind_LpqField {

@@ -399,11 +399,12 @@ static void walk(Norm *nm, const pgbind_Node *node)
 /* ---- the scanner's token boundaries ------------------------------------------------------------- */
 
 /* PostgreSQL 15's scan.l, as far as where tokens start and end; the text parsed, so no error
- * cases. libpg_query's scanner returns comments as tokens. */
+ * cases. libpg_query's scanner returns comments as tokens. vt: the version's scanner takes a
+ * vertical tab for white space (PGBIND_LPQ_NORM_VERTICAL_TAB_SPACE). */
 
-static bool is_space(char c)
+static bool is_space(char c, bool vt)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || (vt && c == '\v');
 }
 
 static bool is_ident_start(unsigned char c)
@@ -429,10 +430,10 @@ static bool is_op_char(char c)
 /* After a string's closing quote at s[i - 1]: where its continuation's opening quote is (white
  * space with a newline in it, then a quote), or 0. libpg_query's scanner, which returns
  * comments as tokens, takes no comment there (PostgreSQL's does). */
-static size_t string_continues(const char *s, size_t i, size_t len)
+static size_t string_continues(const char *s, size_t i, size_t len, bool vt)
 {
 	bool newline = false;
-	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\f' || s[i] == '\n' || s[i] == '\r')) {
+	while (i < len && is_space(s[i], vt)) {
 		newline |= s[i] == '\n' || s[i] == '\r';
 		i++;
 	}
@@ -440,7 +441,7 @@ static size_t string_continues(const char *s, size_t i, size_t len)
 }
 
 /* The end of a quoted string whose opening quote is s[i]; backslash escapes in E'' strings. */
-static size_t string_end(const char *s, size_t i, size_t len, bool backslashes)
+static size_t string_end(const char *s, size_t i, size_t len, bool backslashes, bool vt)
 {
 	for (;;) {
 		i++;
@@ -457,7 +458,7 @@ static size_t string_end(const char *s, size_t i, size_t len, bool backslashes)
 		if (i >= len)
 			return len;
 		i++; /* past the closing quote */
-		size_t more = string_continues(s, i, len);
+		size_t more = string_continues(s, i, len, vt);
 		if (!more)
 			return i;
 		i = more;
@@ -465,7 +466,7 @@ static size_t string_end(const char *s, size_t i, size_t len, bool backslashes)
 }
 
 /* The end of the token that starts at s[i] (s[i] is not white space). */
-static size_t token_end(const char *s, size_t i, size_t len)
+static size_t token_end(const char *s, size_t i, size_t len, bool vt)
 {
 	unsigned char c = (unsigned char)s[i];
 	char next = i + 1 < len ? s[i + 1] : '\0';
@@ -489,16 +490,16 @@ static size_t token_end(const char *s, size_t i, size_t len)
 		return len;
 	}
 	if (c == '\'')
-		return string_end(s, i, len, false);
+		return string_end(s, i, len, false, vt);
 	if ((c == 'e' || c == 'E') && next == '\'')
-		return string_end(s, i + 1, len, true);
+		return string_end(s, i + 1, len, true, vt);
 	if ((c == 'b' || c == 'B' || c == 'x' || c == 'X') && next == '\'')
-		return string_end(s, i + 1, len, false);
+		return string_end(s, i + 1, len, false, vt);
 	if ((c == 'n' || c == 'N') && next == '\'')
 		return i + 1; /* N'...': the N is a token of its own */
 	if ((c == 'u' || c == 'U') && next == '&' && i + 2 < len && (s[i + 2] == '\'' || s[i + 2] == '"')) {
 		if (s[i + 2] == '\'')
-			return string_end(s, i + 2, len, false);
+			return string_end(s, i + 2, len, false, vt);
 		i += 2;
 		c = '"';
 	}
@@ -590,18 +591,19 @@ typedef struct Scanner {
 	const char *s;
 	size_t len, pos;
 	bool comments_skipped; /* the version's scanner returns no comments (PGBIND_LPQ_NORM_COMMENTS_SKIPPED) */
+	bool vt;               /* ... takes \v for white space (PGBIND_LPQ_NORM_VERTICAL_TAB_SPACE) */
 } Scanner;
 
 /* The next token's start, or -1 at the end; its end in *end. */
 static long next_token(Scanner *sc, size_t *end)
 {
 	for (;;) {
-		while (sc->pos < sc->len && is_space(sc->s[sc->pos]))
+		while (sc->pos < sc->len && is_space(sc->s[sc->pos], sc->vt))
 			sc->pos++;
 		if (sc->pos >= sc->len)
 			return -1;
 		size_t start = sc->pos;
-		sc->pos = *end = token_end(sc->s, start, sc->len);
+		sc->pos = *end = token_end(sc->s, start, sc->len, sc->vt);
 		bool comment = start + 1 < sc->len && ((sc->s[start] == '-' && sc->s[start + 1] == '-') ||
 											   (sc->s[start] == '/' && sc->s[start + 1] == '*'));
 		if (!(comment && sc->comments_skipped))
@@ -713,7 +715,10 @@ static void sort_locs(Loc *a, size_t n)
 /* rule 4: each constant's length in the text */
 static void fill_lengths(Norm *nm)
 {
-	Scanner sc = {nm->sql, nm->sql_len, 0, pgbind_lpq_messages[nm->root].flags & PGBIND_LPQ_NORM_COMMENTS_SKIPPED};
+	const pgbind_MessageDesc *scan = pgbind_message_desc_by_name("ScanResult"); /* the scanner's rules */
+	Scanner sc = {nm->sql, nm->sql_len, 0, pgbind_lpq_messages[nm->root].flags & PGBIND_LPQ_NORM_COMMENTS_SKIPPED,
+				  scan &&
+					  (pgbind_lpq_messages[scan - pgbind_message_descs].flags & PGBIND_LPQ_NORM_VERTICAL_TAB_SPACE)};
 	int last = -1;
 	for (size_t i = 0; i < nm->n_locs; i++) {
 		int loc = nm->locs[i].location;

@@ -176,7 +176,11 @@ fn normalize_fingerprint_deparse() {
 #[test]
 fn split_and_scan() {
     let q = r#"select /*;*/ 1; select "2;", (select 3);"#;
-    assert_eq!(pg_query::split_with_parser(q).unwrap(), vec!["select /*;*/ 1", r#" select "2;", (select 3)"#]);
+    // pg_query.rs's known answer (PostgreSQL up to 17): a statement starts after the previous
+    // one's ';'; from 18 on its location is its first token's, the white space before it left out
+    let major = pg_query::parse("select 1").unwrap().protobuf.version / 10000;
+    let second = if major >= 18 { r#"select "2;", (select 3)"# } else { r#" select "2;", (select 3)"# };
+    assert_eq!(pg_query::split_with_parser(q).unwrap(), vec!["select /*;*/ 1", second]);
     assert!(matches!(pg_query::split_with_parser("select 1; this statement is not sql; select 2;"), Err(pg_query::Error::Syntax { .. })));
     let q = r#"select /*;*/ 1; asdf; select "2;", (select 3); asdf"#;
     let parts = pg_query::split_with_scanner(q).unwrap();
