@@ -37,3 +37,5 @@ WITH v AS (SELECT 1 AS a) DELETE FROM t WHERE a IN (SELECT a FROM v);
 WITH a AS (WITH b AS (SELECT 1 AS x) SELECT x FROM b) SELECT * FROM a;
 SELECT * FROM (WITH c AS (SELECT 2) SELECT * FROM c) s;
 SELECT (WITH c AS (SELECT 3) SELECT * FROM c);
+-- a WHERE inside a CTE's query (a probed contract once refused it: no rule may refuse a parsed tree)
+WITH x AS (SELECT * FROM t WHERE a = 1) SELECT * FROM x;

@@ -12,23 +12,10 @@
  * Each case is deparsed with pgbind_deparse_unchecked in a child process (a fork server: one
  * child runs cases until one kills it; the parent records that case as a crash and starts the
  * next child after it) and classified: crash (a signal, or no answer in 10 s), misread (SQL that
- * parses to another tree), SQL that does not parse, an error, or the same tree back. A NULL or an
- * empty list is bad where it crashes; a node of another kind is bad unless the SQL parses back to
- * the tree holding it (else the deparser may have read it as the kind it expected, which crashes
- * or not by what lies past the node: fuzzing with ASan found such trees the signal missed). Bad
- * outcomes become rules: for a field with the same outcome in every parent, one rule; else one per
- * parent (in=); where the outcome differs within one parent, by the value of a string or enum
- * field of the message when one explains it (if=). The values the corpus does not show are not
- * guessed where they can be tried: the first instance of each NULL or empty change is tried again
- * with each other value of each enum field of its message, and a string field set to a name no
- * statement holds (sweeps); a rule for unseen values (ifnot=) leaves out those found fine, and
- * none is written for unseen names when the novel name is fine.
- * Soundness (no tree the parser builds is refused): statements that deparse without a crash but
- * misread are evidence (their NULLs, kinds and values are fine), and give NULL and empty changes
- * only (a crash is a crash; no kind change can parse back to their tree); and no rule refuses a
- * kind that a statement of the corpus holds where the rule applies (emit() clears it, matching
- * parents and if=/ifnot= values as targets/c/runtime/contract.c does); an enum value the corpus shows at a
- * field but no probed instance has gets the kinds the corpus shows with it.
+ * parses to another tree), or fine (SQL that parses back to the changed tree, SQL that does not
+ * parse, or an error). Crashes and misreads become rules: for a field with the same outcome in
+ * every parent, one rule; else one per parent (in=); where the outcome differs within one parent,
+ * by the value of a string or enum field of the message when one explains it (if=).
  *
  *     deparse-probe --major 15 --out schema/pg15/deparse.txt FILE.sql...
  *
@@ -82,14 +69,12 @@ static bool bits_equal(const Bits *a, const Bits *b)
 typedef struct {
 	const char *sql;
 	pgbind_ParseResult *tree;
-	bool evidence_only; /* deparses without a crash but misread: its NULLs and kinds are evidence, no cases */
 } Stmt;
 
 enum Change { CH_NULL, CH_EMPTY, CH_SUBST, CH_NONE };
 
-static bool culprit_mode;  /* enumerating the sites of statements that crash as they are */
-static bool evidence_mode; /* ... of statements that deparse without a crash but misread */
-static int site_depth;     /* the depth sites_in is at, for new_site */
+static bool culprit_mode; /* enumerating the sites of statements that crash as they are */
+static int site_depth;    /* the depth sites_in is at, for new_site */
 
 /* One instance of a field: where it lies, and which group it belongs to. */
 typedef struct {
@@ -108,28 +93,13 @@ typedef struct {
 	bool fill;        /* culprit: the field is NULL, and the change puts a node there */
 	uint64_t sig;     /* the message's string and enum values */
 	int depth;        /* of the message in its statement's tree */
-	int first_sweep, n_sweeps;
 } Site;
 
 typedef struct {
 	int site;
 	uint32_t kind; /* CH_SUBST: the tag put there */
 	bool big;      /* ... its larger sample */
-	int sweep;     /* -1, or the sweep (another value of a string or enum field) applied with the change */
 } Case;
-
-/* A sweep: the change of a site made with a string or enum field of its message set to another
- * value (every other enum value; for a string, a name no statement holds), so that a rule decided
- * by that field is known for the values the corpus does not show, not guessed. */
-typedef struct {
-	int site;
-	uint32_t field;
-	int value;   /* enum: the value; string: unused (the novel name) */
-	uint8_t out; /* the outcome */
-} Sweep;
-static Sweep *sweeps;
-static size_t n_sweeps, cap_sweeps;
-static const char novel_name[] = "pgbind_probe_novel_name";
 
 static Stmt *stmts, *bad_stmts;
 static size_t n_stmts, cap_stmts, n_bad_stmts, cap_bad_stmts;
@@ -158,10 +128,8 @@ static pgbind_Arena *keep;
 
 /* ---- the outcome of one deparse ---------------------------------------------------------------- */
 
-/* fine: the deparser's error; same: SQL that parses back to the (changed) tree; unparsed: SQL that
- * does not parse (for a node of another kind: the deparser read it as the kind it expected, which
- * crashes or not by what lies in memory there, so it is refused like a crash) */
-enum { OUT_FINE = 0, OUT_MISREAD = 1, OUT_CRASH = 2, OUT_PENDING = 3, OUT_SAME = 4, OUT_UNPARSED = 5 };
+/* fine: an error, or SQL that does not parse; same: SQL that parses back to the (changed) tree */
+enum { OUT_FINE = 0, OUT_MISREAD = 1, OUT_CRASH = 2, OUT_PENDING = 3, OUT_SAME = 4 };
 
 static int deparse_outcome(const pgbind_ParseResult *tree)
 {
@@ -174,8 +142,6 @@ static int deparse_outcome(const pgbind_ParseResult *tree)
 		char path[200];
 		if (back)
 			out = pgbind_first_difference(tree, back, true, path, sizeof path) ? OUT_MISREAD : OUT_SAME;
-		else
-			out = OUT_UNPARSED;
 	}
 	pgbind_Arena_Free(arena);
 	return out;
@@ -183,31 +149,9 @@ static int deparse_outcome(const pgbind_ParseResult *tree)
 
 /* ---- the fork server ------------------------------------------------------------------------- */
 
-static void *sweep_saved;
-
-static void sweep_apply(const Case *c, bool undo)
-{
-	if (c->sweep < 0)
-		return;
-	const Sweep *w = &sweeps[c->sweep];
-	const Site *s = &sites[w->site];
-	const pgbind_FieldDesc *f = &pgbind_message_descs[s->msg].fields[w->field];
-	void *p = (char *)s->base + f->offset;
-	if (f->wire == PGBIND_WIRE_STRING) {
-		if (!undo)
-			sweep_saved = *(void **)p;
-		*(const void **)p = undo ? sweep_saved : novel_name;
-	} else {
-		if (!undo)
-			sweep_saved = (void *)(intptr_t) * (int *)p;
-		*(int *)p = undo ? (int)(intptr_t)sweep_saved : w->value;
-	}
-}
-
 static void apply(const Case *c, void **saved, size_t *saved_count)
 {
 	Site *s = &sites[c->site];
-	sweep_apply(c, false);
 	if (s->change == CH_NONE)
 		return;
 	*saved = *s->slot;
@@ -222,12 +166,11 @@ static void apply(const Case *c, void **saved, size_t *saved_count)
 static void undo(const Case *c, void *saved, size_t saved_count)
 {
 	Site *s = &sites[c->site];
-	if (s->change != CH_NONE) {
-		*s->slot = saved;
-		if (s->change == CH_EMPTY)
-			*s->count = saved_count;
-	}
-	sweep_apply(c, true);
+	if (s->change == CH_NONE)
+		return;
+	*s->slot = saved;
+	if (s->change == CH_EMPTY)
+		*s->count = saved_count;
 }
 
 /* Runs cases [0, n) and fills out[i]; each crash costs one child. */
@@ -296,7 +239,6 @@ static bool add_statement(const char *text, size_t at, int line, char *stmt, siz
 	GROW(stmts, n_stmts, cap_stmts);
 	stmts[n_stmts].sql = stmt;
 	stmts[n_stmts].tree = tree;
-	stmts[n_stmts].evidence_only = false;
 	n_stmts++;
 	return true;
 }
@@ -352,7 +294,6 @@ static size_t subtree_size(const pgbind_MessageDesc *d, const char *base, int de
 typedef struct {
 	uint64_t key;
 	int taken;
-	bool swept; /* its first instance has its sweeps */
 } Group;
 
 /* (group, signature) pairs already taken */
@@ -426,27 +367,10 @@ static uint64_t *natural_kinds;
 
 static uint64_t natural_key(uint32_t mi, uint32_t fi, int pm, int pf, int cell, uint64_t sig, uint32_t kind)
 {
-	/* per parent field and the message's string and enum values: an instance with other values
-	 * (COMMENT ON TABLE and COMMENT ON LARGE OBJECT) may need another kind; that no rule refuses a
-	 * kind some statement of the corpus deparses with is emit()'s to ensure (natural_kinds) */
-	uint64_t k = mix(mix(group_of(mi, fi, pm, pf, cell, CH_SUBST)->key, kind), sig);
+	/* per parent field, whatever the message's values: never refuse a kind seen deparsing there */
+	(void)sig;
+	uint64_t k = mix(group_of(mi, fi, pm, pf, cell, CH_SUBST)->key, kind);
 	return k ? k : 1;
-}
-
-/* Every node the corpus's statements that deparse hold in a node field or list cell: a rule never
- * refuses one of these where it applies. */
-typedef struct {
-	uint32_t msg, field, kind;
-	int parent_msg, parent_field, cell;
-	const char *base;
-} NatKind;
-static NatKind *nat_kinds;
-static size_t n_nat_kinds, cap_nat_kinds;
-
-static void add_nat_kind(uint32_t mi, uint32_t fi, int pm, int pf, int cell, const char *base, uint32_t kind)
-{
-	GROW(nat_kinds, n_nat_kinds, cap_nat_kinds);
-	nat_kinds[n_nat_kinds++] = (NatKind){mi, fi, kind, pm, pf, cell, base};
 }
 
 static bool natural_has(uint64_t key, bool insert)
@@ -473,13 +397,9 @@ static Site *new_site(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, int ce
 static void add_site(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, int cell, enum Change change, const char *base,
 					 void **slot, size_t *count, uint64_t sig)
 {
-	if (!culprit_mode && change == CH_SUBST && *slot) {
+	if (!culprit_mode && change == CH_SUBST && *slot)
 		natural_has(natural_key(mi, fi, pm, pf, cell, sig, (*(pgbind_Node **)slot)->tag), true);
-		add_nat_kind(mi, fi, pm, pf, cell, base, (*(pgbind_Node **)slot)->tag);
-	}
-	/* a statement that misreads as it is: its NULL and empty changes are cases (a crash is a
-	 * crash), its kind changes not (none can parse back to the tree that holds it) */
-	if ((evidence_mode && change == CH_SUBST) || (!culprit_mode && !take(mi, fi, pm, pf, cell, change, sig)))
+	if (!culprit_mode && !take(mi, fi, pm, pf, cell, change, sig))
 		return;
 	Site *s = new_site(stmt, mi, fi, pm, pf, cell, change, base, sig);
 	s->slot = slot, s->count = count;
@@ -498,7 +418,7 @@ static void add_natural(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, int 
 		s->slot = slot, s->fill = true;
 		return;
 	}
-	if (!take(mi, fi, pm, pf, cell, (int)change + 16 + (evidence_mode ? 8 : 0), sig))
+	if (!take(mi, fi, pm, pf, cell, (int)change + 16, sig))
 		return;
 	new_site(stmt, mi, fi, pm, pf, cell, change, base, sig)->natural = true;
 }
@@ -510,13 +430,12 @@ static void sites_in_node(int stmt, pgbind_Node *n, int pm, int pf, int depth)
 	const pgbind_MessageDesc *d = n ? pgbind_node_desc(n->tag) : NULL;
 	if (!d)
 		return;
-	size_t size = culprit_mode || evidence_mode ? 0 : subtree_size(d, (const char *)n, 0);
-	if (!culprit_mode && !evidence_mode && n->tag < MAX_KINDS && (!samples[n->tag] || size < sample_size[n->tag])) {
+	size_t size = culprit_mode ? 0 : subtree_size(d, (const char *)n, 0);
+	if (!culprit_mode && n->tag < MAX_KINDS && (!samples[n->tag] || size < sample_size[n->tag])) {
 		samples[n->tag] = n;
 		sample_size[n->tag] = size;
 	}
-	if (!culprit_mode && !evidence_mode && n->tag < MAX_KINDS && size >= 3 &&
-		(!samples_big[n->tag] || size < sample_big_size[n->tag])) {
+	if (!culprit_mode && n->tag < MAX_KINDS && size >= 3 && (!samples_big[n->tag] || size < sample_big_size[n->tag])) {
 		samples_big[n->tag] = n;
 		sample_big_size[n->tag] = size;
 	}
@@ -576,10 +495,7 @@ static void sites_in(int stmt, uint32_t mi, const char *base, int pm, int pf, in
 					add_site(stmt, mi, fi, pm, pf, (int)k, CH_NULL, base, &cells[k], NULL, sig);
 					add_site(stmt, mi, fi, pm, pf, (int)k, CH_SUBST, base, &cells[k], NULL, sig);
 				} else if (k >= 2 && cells[k] && depth > 0 && f->wire == PGBIND_WIRE_REPEATED_NODE) {
-					if (!culprit_mode) {
-						natural_has(natural_key(mi, fi, pm, pf, 1, sig, ((pgbind_Node *)cells[k])->tag), true);
-						add_nat_kind(mi, fi, pm, pf, 1, base, ((pgbind_Node *)cells[k])->tag);
-					}
+					natural_has(natural_key(mi, fi, pm, pf, 1, sig, ((pgbind_Node *)cells[k])->tag), true);
 				}
 				if (!cells[k])
 					continue;
@@ -665,68 +581,11 @@ static void print_parent(const Site *p, bool proto)
 	fprintf(out, "%s.%s", pd->name, proto ? pd->fields[p->parent_field].proto_name : pd->fields[p->parent_field].name);
 }
 
-/* Whether a rule with this scope and condition applies to the message at base, in parent (pm, pf),
- * as targets/c/runtime/contract.c decides it. */
-static bool rule_would_apply(const Scope *scope, uint32_t msg, int if_field, const char *if_values, bool if_not, int pm,
-							 int pf, const char *base)
-{
-	if (scope && scope->n) {
-		bool in = false;
-		for (size_t i = 0; i < scope->n && !in; i++)
-			in = scope->parents[i]->parent_msg == pm && scope->parents[i]->parent_field == pf;
-		if (in == scope->not_in)
-			return false;
-	}
-	if (if_field < 0)
-		return true;
-	const pgbind_FieldDesc *f = &pgbind_message_descs[msg].fields[if_field];
-	char value[128];
-	if (f->wire == PGBIND_WIRE_STRING) {
-		const char *v = *(const char *const *)(base + f->offset);
-		if (!v || !*v)
-			return false;
-		snprintf(value, sizeof value, "%s", v);
-	} else {
-		const char *name = pgbind_enum_value_name(f->type_index, *(const int *)(base + f->offset));
-		snprintf(value, sizeof value, "%s", name ? name : "");
-	}
-	bool has = false;
-	for (const char *q = if_values; *q && !has;) {
-		const char *e = strchr(q, '|');
-		size_t n = e ? (size_t)(e - q) : strlen(q);
-		has = strlen(value) == n && strncmp(q, value, n) == 0;
-		q += n + (e != NULL);
-	}
-	return has != if_not;
-}
-
-static int cmp_nat_kind(const void *a, const void *b)
-{
-	const NatKind *x = a, *y = b;
-	return x->msg != y->msg ? (x->msg < y->msg ? -1 : 1) : x->field != y->field ? (x->field < y->field ? -1 : 1) : 0;
-}
-
-static void emit(const Site *example, const Bits *bad_in, const Scope *scope, int if_field, const char *if_values,
+static void emit(const Site *example, const Bits *bad, const Scope *scope, int if_field, const char *if_values,
 				 bool if_not)
 {
 	const pgbind_MessageDesc *d = &pgbind_message_descs[example->msg];
 	const pgbind_FieldDesc *f = &d->fields[example->field];
-	Bits cleared = *bad_in;
-	const Bits *bad = &cleared;
-	if (example->change == CH_SUBST) {
-		/* never a kind that a statement of the corpus which deparses holds where the rule applies */
-		NatKind key = {.msg = example->msg, .field = example->field};
-		NatKind *lo = bsearch(&key, nat_kinds, n_nat_kinds, sizeof *nat_kinds, cmp_nat_kind);
-		while (lo && lo > nat_kinds && cmp_nat_kind(lo - 1, &key) == 0)
-			lo--;
-		for (NatKind *k = lo; k && k < nat_kinds + n_nat_kinds && cmp_nat_kind(k, &key) == 0; k++)
-			if (k->cell == example->cell && bit_get(&cleared, k->kind) &&
-				rule_would_apply(scope, example->msg, if_field, if_values ? if_values : "", if_not, k->parent_msg,
-								 k->parent_field, k->base))
-				cleared.w[k->kind / 64] &= ~(1ull << (k->kind % 64));
-		if (bits_empty(&cleared))
-			return;
-	}
 	fprintf(out, "# %s.%s%s set to %s", d->name, f->name,
 			example->cell == 0   ? " (cell 0)"
 			: example->cell == 1 ? " (cell 1 on)"
@@ -798,103 +657,6 @@ static const char *value_of(const Site *s, int fi, char *buf, size_t size)
 		return NULL;
 	snprintf(buf, size, "%s", name);
 	return buf;
-}
-
-static int cmp_nat_kind(const void *a, const void *b);
-
-/* For a kind change: the values of field fi that the corpus's nodes in the field show (scoped:
- * under m[0]'s parent only), appended to seen: a rule for the values the corpus does not show
- * must not take them for unseen (they hold a kind of their own there, maybe never probed). */
-static void emit(const Site *example, const Bits *bad_in, const Scope *scope, int if_field, const char *if_values,
-				 bool if_not);
-
-static void natural_values(const Site *const *m, uint32_t fi, const Scope *scope, const Site *example, char *seen,
-						   size_t size)
-{
-	bool scoped = scope != NULL;
-	if (m[0]->change != CH_SUBST)
-		return;
-	const pgbind_FieldDesc *f = &pgbind_message_descs[m[0]->msg].fields[fi];
-	size_t len = strlen(seen);
-	NatKind key = {.msg = m[0]->msg, .field = m[0]->field};
-	NatKind *lo = bsearch(&key, nat_kinds, n_nat_kinds, sizeof *nat_kinds, cmp_nat_kind);
-	while (lo && lo > nat_kinds && cmp_nat_kind(lo - 1, &key) == 0)
-		lo--;
-	for (NatKind *k = lo; k && k < nat_kinds + n_nat_kinds && cmp_nat_kind(k, &key) == 0; k++) {
-		if (k->cell != m[0]->cell ||
-			(scoped && (k->parent_msg != m[0]->parent_msg || k->parent_field != m[0]->parent_field)))
-			continue;
-		char buf[128], pat[140], have[4200];
-		const char *v;
-		if (f->wire == PGBIND_WIRE_STRING) {
-			v = *(const char *const *)(k->base + f->offset);
-			if (!v || !*v || strlen(v) > 100 || strpbrk(v, "|,= \t\n"))
-				continue;
-		} else {
-			v = pgbind_enum_value_name(f->type_index, *(const int *)(k->base + f->offset));
-			if (!v)
-				continue;
-		}
-		snprintf(buf, sizeof buf, "%s", v);
-		snprintf(pat, sizeof pat, "|%s|", buf);
-		snprintf(have, sizeof have, "|%s|", seen);
-		if (!strstr(have, pat) && len + strlen(buf) + 2 < size) {
-			len += (size_t)snprintf(seen + len, size - len, "%s%s", len ? "|" : "", buf);
-			/* an enum value no probed instance has: only the kinds the corpus shows with it (emit()
-			 * keeps every kind a statement of the corpus holds there with that value) */
-			if (f->wire == PGBIND_WIRE_ENUM) {
-				Bits all = {{0}};
-				for (unsigned t = 0; t < MAX_KINDS; t++)
-					if (samples[t])
-						bit_set(&all, t);
-				fprintf(out, "# (%s=%s: not probed; the kinds the corpus shows with it)\n", f->name, buf);
-				emit(example, &all, scope, (int)fi, buf, false);
-			}
-		}
-	}
-}
-
-static bool sweep_bad(uint8_t outcome)
-{
-	return outcome == OUT_CRASH || (with_misreads && outcome == OUT_MISREAD);
-}
-
-/* The values of field fi (of the instances m) that the corpus does not show but a sweep found
- * fine (no sweep of theirs crashed), appended to seen ("a|b"): a rule for the values the corpus
- * does not show names them as exceptions. For a string field: whether a name no statement holds
- * was swept and found fine everywhere (*novel_fine), so that no rule is needed for unseen names. */
-static void unseen_fine(const Site *const *m, size_t n, uint32_t fi, char *seen, size_t size, bool *novel_fine)
-{
-	const pgbind_FieldDesc *f = &pgbind_message_descs[m[0]->msg].fields[fi];
-	bool novel_swept = false, novel_bad = false;
-	size_t len = strlen(seen);
-	for (size_t i = 0; i < n; i++)
-		for (int k = m[i]->first_sweep; k < m[i]->first_sweep + m[i]->n_sweeps; k++) {
-			const Sweep *w = &sweeps[k];
-			if (w->field != fi)
-				continue;
-			if (f->wire == PGBIND_WIRE_STRING) {
-				novel_swept = true;
-				novel_bad = novel_bad || sweep_bad(w->out);
-				continue;
-			}
-			const char *name = pgbind_enum_value_name(f->type_index, w->value);
-			char pat[140], have[4200];
-			if (!name || sweep_bad(w->out))
-				continue;
-			snprintf(pat, sizeof pat, "|%s|", name);
-			snprintf(have, sizeof have, "|%s|", seen);
-			if (strstr(have, pat))
-				continue;
-			/* fine here; bad in no other sweep of the value */
-			bool bad = false;
-			for (size_t j = 0; j < n && !bad; j++)
-				for (int q = m[j]->first_sweep; q < m[j]->first_sweep + m[j]->n_sweeps && !bad; q++)
-					bad = sweeps[q].field == fi && sweeps[q].value == w->value && sweep_bad(sweeps[q].out);
-			if (!bad && len + strlen(name) + 2 < size)
-				len += (size_t)snprintf(seen + len, size - len, "%s%s", len ? "|" : "", name);
-		}
-	*novel_fine = novel_swept && !novel_bad;
 }
 
 /* The outcome of one parent's instances: uniform (*bad), or split, in which case its rules (in
@@ -974,15 +736,7 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 				example = m[i];
 				break;
 			}
-		bool novel_fine = false;
 		if (len)
-			unseen_fine(m, n, fi, seen, sizeof seen, &novel_fine);
-		natural_values(m, fi, scope, example, seen, sizeof seen);
-		len = strlen(seen);
-		if (novel_fine)
-			fprintf(out, "# (%s: a name the corpus does not show was tried and is fine: no rule for it)\n",
-					d->fields[fi].name);
-		else if (len)
 			emit(example, &any, scope, (int)fi, seen, true);
 		else
 			emit(example, &any, scope, -1, NULL, false);
@@ -1049,16 +803,8 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 				example = m[i];
 				break;
 			}
-		bool novel_fine = false;
-		unseen_fine(m, n, (uint32_t)best, seen, sizeof seen, &novel_fine);
-		natural_values(m, (uint32_t)best, scope, example, seen, sizeof seen);
-		if (novel_fine) {
-			fprintf(out, "# (%s: a name the corpus does not show was tried and is fine: no rule for it)\n",
-					d->fields[best].name);
-		} else {
-			fprintf(out, "# (values the corpus does not show, less those tried and fine: the union)\n");
-			emit(example, &any, scope, best, seen, true);
-		}
+		fprintf(out, "# (values the corpus does not show: the union)\n");
+		emit(example, &any, scope, best, seen, true);
 		return SPLIT;
 	}
 	const Site *example = m[0];
@@ -1189,7 +935,6 @@ static void write_rules(void)
 					t->bad.w[w] |= e->bad.w[w];
 		}
 	}
-	qsort(nat_kinds, n_nat_kinds, sizeof *nat_kinds, cmp_nat_kind);
 	const Site **all = malloc(n_sites * sizeof *all);
 	for (size_t i = 0; i < n_sites; i++)
 		all[i] = &sites[i];
@@ -1251,25 +996,19 @@ int main(int argc, char **argv)
 		memset(s, 0, sizeof *s);
 		s->stmt = (int)i;
 		s->change = CH_NONE;
-		base[i] = (Case){(int)n_sites++, 0, false, -1};
+		base[i] = (Case){(int)n_sites++, 0, false};
 	}
 	run_cases(base, n_base, base_out);
-	size_t kept = 0, n_evidence_stmts = 0;
+	size_t kept = 0;
 	for (size_t i = 0; i < n_stmts; i++) {
-		if (base_out[i] == OUT_SAME || base_out[i] == OUT_FINE) {
+		if (base_out[i] == OUT_SAME || base_out[i] == OUT_FINE) { /* SQL that does not parse: no misread */
 			stmts[kept++] = stmts[i];
-		} else if (base_out[i] == OUT_MISREAD || base_out[i] == OUT_UNPARSED) {
-			/* no crash: what its tree holds (NULLs, kinds, values) is fine, and never refused */
-			stmts[i].evidence_only = true;
-			stmts[kept++] = stmts[i];
-			n_evidence_stmts++;
 		} else if (base_out[i] == OUT_CRASH && n_bad_stmts < 64) { /* misread ones: no crash to explain */
 			GROW(bad_stmts, n_bad_stmts, cap_bad_stmts);
 			bad_stmts[n_bad_stmts++] = stmts[i];
 		}
 	}
-	fprintf(stderr, "deparse-probe: %zu statements deparse without a crash (%zu of them misread: evidence only)\n",
-			kept, n_evidence_stmts);
+	fprintf(stderr, "deparse-probe: %zu statements deparse without a crash or a misread\n", kept);
 	n_stmts = kept;
 	n_sites = 0;
 	free(base);
@@ -1279,10 +1018,8 @@ int main(int argc, char **argv)
 	qsort(stmts, n_stmts, sizeof *stmts, cmp_stmt);
 	for (size_t i = 0; i < n_stmts; i++) {
 		const pgbind_MessageDesc *root = pgbind_message_desc_by_name("ParseResult");
-		evidence_mode = stmts[i].evidence_only;
 		sites_in((int)i, (uint32_t)(root - pgbind_message_descs), (const char *)stmts[i].tree, -1, -1, 0);
 	}
-	evidence_mode = false;
 	/* kinds the corpus lacks: a zeroed node */
 	size_t n_zeroed = 0;
 	for (unsigned k = 1; k < MAX_KINDS; k++) {
@@ -1301,39 +1038,7 @@ int main(int argc, char **argv)
 			continue;
 		if (sites[i].change != CH_SUBST) {
 			GROW(cases, n_cases, cap_cases);
-			cases[n_cases++] = (Case){(int)i, 0, false, -1};
-			/* the first instance of each group: the change again with each string or enum field of
-			 * the message set to every other value (a string: a name no statement holds) */
-			Site *s = &sites[i];
-			Group *g = group_of(s->msg, s->field, s->parent_msg, s->parent_field, s->cell, s->change);
-			if (g->swept)
-				continue;
-			g->swept = true;
-			s->first_sweep = (int)n_sweeps;
-			const pgbind_MessageDesc *d = &pgbind_message_descs[s->msg];
-			for (uint32_t fi = 0; fi < d->n_fields; fi++) {
-				const pgbind_FieldDesc *f = &d->fields[fi];
-				if (fi == s->field)
-					continue;
-				if (f->wire == PGBIND_WIRE_STRING && *(const char *const *)(s->base + f->offset)) {
-					GROW(sweeps, n_sweeps, cap_sweeps);
-					sweeps[n_sweeps] = (Sweep){(int)i, fi, 0, OUT_PENDING};
-					GROW(cases, n_cases, cap_cases);
-					cases[n_cases++] = (Case){(int)i, 0, false, (int)n_sweeps++};
-				} else if (f->wire == PGBIND_WIRE_ENUM) {
-					const pgbind_EnumDesc *e = &pgbind_enum_descs[f->type_index];
-					int own = *(const int *)(s->base + f->offset);
-					for (uint32_t v = 0; v < e->n_values; v++) {
-						if (e->values[v].number == own)
-							continue;
-						GROW(sweeps, n_sweeps, cap_sweeps);
-						sweeps[n_sweeps] = (Sweep){(int)i, fi, e->values[v].number, OUT_PENDING};
-						GROW(cases, n_cases, cap_cases);
-						cases[n_cases++] = (Case){(int)i, 0, false, (int)n_sweeps++};
-					}
-				}
-			}
-			s->n_sweeps = (int)n_sweeps - s->first_sweep;
+			cases[n_cases++] = (Case){(int)i, 0, false};
 			continue;
 		}
 		for (unsigned k = 1; k < MAX_KINDS; k++) {
@@ -1341,15 +1046,14 @@ int main(int argc, char **argv)
 			if (!samples[k] || k == (*(pgbind_Node **)sites[i].slot)->tag)
 				continue;
 			GROW(cases, n_cases, cap_cases);
-			cases[n_cases++] = (Case){(int)i, k, false, -1};
+			cases[n_cases++] = (Case){(int)i, k, false};
 			if (samples_big[k] && samples_big[k] != samples[k]) {
 				GROW(cases, n_cases, cap_cases);
-				cases[n_cases++] = (Case){(int)i, k, true, -1};
+				cases[n_cases++] = (Case){(int)i, k, true};
 			}
 		}
 	}
-	fprintf(stderr, "deparse-probe: %zu sites, %zu cases (%zu kinds as zeroed nodes, %zu sweeps)\n", n_sites, n_cases,
-			n_zeroed, n_sweeps);
+	fprintf(stderr, "deparse-probe: %zu sites, %zu cases (%zu kinds as zeroed nodes)\n", n_sites, n_cases, n_zeroed);
 	uint8_t *result = malloc(n_cases);
 	/* --cache FILE: the outcomes of an earlier run on the same inputs (same sites and cases) */
 	uint64_t hash = 1469598103934665603ull;
@@ -1357,7 +1061,7 @@ int main(int argc, char **argv)
 		const Site *st = &sites[cases[i].site];
 		hash = mix(
 			mix(mix(mix(mix(mix(hash, (uint64_t)st->stmt), st->msg), st->field), (uint64_t)(st->cell + 1)), st->change),
-			cases[i].kind + ((uint64_t)(cases[i].sweep + 1) << 20) + ((uint64_t)cases[i].big << 40));
+			cases[i].kind);
 	}
 	for (size_t i = 0; i < n_stmts; i++)
 		for (const char *q = stmts[i].sql; *q; q++)
@@ -1380,22 +1084,13 @@ int main(int argc, char **argv)
 			fclose(cf);
 		}
 	}
-	size_t counts[6] = {0};
+	size_t counts[5] = {0};
 	for (size_t i = 0; i < n_cases; i++) {
-		if (cases[i].sweep >= 0) {
-			sweeps[cases[i].sweep].out = result[i];
-			continue;
-		}
 		counts[result[i] == OUT_SAME ? OUT_FINE : result[i]]++;
 		/* a misread is counted, not a rule: pgbind_deparse passes libpg_query's SQL on as
-		 * libpg_query does, and its round-trip check (check_deparse) refuses wrong SQL. But a
-		 * node of another kind is fine only where the SQL parses back to the tree that holds it:
-		 * misread, SQL that does not parse, even an error, may mean the deparser read the node as
-		 * the kind it expected, and whether that crashes depends on what lies in memory past the
-		 * node (fuzzing found such trees: it does under ASan, or with other field values). */
-		bool subst = sites[cases[i].site].change == CH_SUBST;
-		if (result[i] == OUT_CRASH || (with_misreads && result[i] == OUT_MISREAD) || (subst && result[i] != OUT_SAME))
-			bit_set(&sites[cases[i].site].bad, subst ? cases[i].kind : 0);
+		 * libpg_query does, and its round-trip check (check_deparse) refuses wrong SQL */
+		if (result[i] == OUT_CRASH || (with_misreads && result[i] == OUT_MISREAD))
+			bit_set(&sites[cases[i].site].bad, sites[cases[i].site].change == CH_SUBST ? cases[i].kind : 0);
 	}
 
 	/* The corpus statements the deparser crashes on as they are (64 at most): every field of
@@ -1415,14 +1110,14 @@ int main(int argc, char **argv)
 	for (size_t i = first_culprit_site; i < n_sites; i++) {
 		if (sites[i].change != CH_SUBST) {
 			GROW(cases, n_cases, cap_cases);
-			cases[n_cases++] = (Case){(int)i, 0, false, -1};
+			cases[n_cases++] = (Case){(int)i, 0, false};
 			continue;
 		}
 		for (unsigned k = 1; k < MAX_KINDS; k++) {
 			if (!samples[k] || zeroed[k] || (!sites[i].fill && k == (*(pgbind_Node **)sites[i].slot)->tag))
 				continue;
 			GROW(cases, n_cases, cap_cases);
-			cases[n_cases++] = (Case){(int)i, k, false, -1};
+			cases[n_cases++] = (Case){(int)i, k, false};
 		}
 	}
 	size_t n_culprit_cases = n_cases - n_main_cases;
@@ -1479,27 +1174,22 @@ int main(int argc, char **argv)
 		perror(out_path);
 		return 2;
 	}
-	fprintf(out,
-			"# The deparse contract of libpg_query for PostgreSQL %s: what its deparser requires of a tree.\n"
-			"# GENERATED by tools/deparse-probe (do not edit; regenerate it):\n"
-			"#     make deparse-probe   (tools/deparse-probe/run.sh: build/deparse-probe --major %s on tests/sql, the "
-			"fuzz\n#     regressions and the Debian corpus)\n"
-			"# Read by pgbind-gen like the overrides (generator/deparse_rules.c says what each clause means);\n"
-			"# targets/c/runtime/contract.c refuses a tree that breaks a rule before the deparser sees it.\n"
-			"# From %zu statements that deparse without a crash (%zu of them misread as they are: their trees\n"
-			"# are evidence of what is fine, and only NULL and empty changes of theirs are cases): %zu\n"
-			"# instances of fields changed, %zu cases:\n"
-			"# %zu crashed, %zu misread (SQL of another tree), %zu SQL that does not parse, %zu fine; and\n"
-			"# %zu sweeps (a NULL or empty change again with a string or enum field of the message set to\n"
-			"# each other value). %zu statements of the corpus crash as they are (up to 64 are probed):\n"
-			"# changing their fields one at a time gave %zu fields whose own value is bad.\n"
-			"# Rules are for crashes (a signal, or no answer), and for a node of another kind unless the SQL\n"
-			"# parses back to the tree holding it (else the deparser may have read it as the kind it expected,\n"
-			"# which crashes by what lies past it); a misread otherwise is pgbind_deparse's check_deparse's.\n"
-			"# Each rule follows the change and one statement that shows it.\n\n",
-			major, major, n_stmts - n_bad_stmts, n_evidence_stmts, first_culprit_site, n_main_cases - n_sweeps,
-			counts[OUT_CRASH], counts[OUT_MISREAD], counts[OUT_UNPARSED], counts[OUT_FINE], n_sweeps, n_bad_stmts,
-			n_evidence);
+	fprintf(
+		out,
+		"# The deparse contract of libpg_query for PostgreSQL %s: what its deparser requires of a tree.\n"
+		"# GENERATED by tools/deparse-probe (do not edit; regenerate it):\n"
+		"#     make deparse-probe   (tools/deparse-probe/run.sh: build/deparse-probe --major %s on tests/sql, the "
+		"fuzz\n#     regressions and the Debian corpus)\n"
+		"# Read by pgbind-gen like the overrides (generator/deparse_rules.c says what each clause means);\n"
+		"# targets/c/runtime/contract.c refuses a tree that breaks a rule before the deparser sees it.\n"
+		"# From %zu statements that deparse without a crash or a misread: %zu instances of fields changed,\n"
+		"# %zu cases: %zu crashed, %zu misread (SQL of another tree), %zu fine. %zu statements of the\n"
+		"# corpus crash as they are (up to 64 are probed): changing their fields one at a time gave %zu\n"
+		"# fields whose own value is bad.\n"
+		"# Rules are for crashes (a signal, or no answer); a misread is pgbind_deparse's check_deparse's to refuse.\n"
+		"# Each rule follows the change and one statement that shows it.\n\n",
+		major, major, n_stmts - n_bad_stmts, first_culprit_site, n_main_cases, counts[OUT_CRASH], counts[OUT_MISREAD],
+		counts[OUT_FINE], n_bad_stmts, n_evidence);
 	write_rules();
 	fclose(out);
 	fprintf(stderr, "deparse-probe: %zu rules written to %s\n", n_rules, out_path);
