@@ -9,7 +9,8 @@
  *   nonnull          the string or node is not NULL; on a repeated field: no NULL cell (with
  *                    cell=N: the list has cell N and it is not NULL)
  *   nonempty         the repeated field has at least one cell
- *   kinds=A|B        the node (each cell, or cell N) is NULL or of one of these kinds
+ *   kinds=A|B        the node (each cell, or cell N) is NULL or of one of these kinds (kinds=
+ *                    naming none: NULL only)
  *   notkinds=A|B     ... of none of these kinds
  *   cell=N           the rule is about cell N of the repeated field only (if it has one)
  *   from=N           ... about cells N, N+1, ... only
@@ -159,7 +160,7 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 	json_object_set_new(rule, "if_strings", json_array());
 	json_object_set_new(rule, "if_enums", json_array());
 	json_t *clauses = split(value, ',');
-	bool ok = true, checks = false;
+	bool ok = true, checks = false, kinds_given = false;
 	size_t i;
 	json_t *c;
 	json_array_foreach(clauses, i, c)
@@ -175,7 +176,7 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 			bool negate = cl[0] == 'n';
 			json_object_set_new(rule, "negate", json_boolean(negate));
 			ok = parse_kinds(w, nodes, cl + (negate ? 9 : 6), rule);
-			checks = true;
+			checks = kinds_given = true;
 		} else if (strncmp(cl, "cell=", 5) == 0 && repeated) {
 			char *end;
 			long n = strtol(cl + 5, &end, 10);
@@ -261,7 +262,7 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 	json_decref(clauses);
 	if (ok && !checks)
 		ok = FAIL(w, "%s %s: the rule requires nothing (nonnull, nonempty, kinds= or notkinds=)", w->target, w->key);
-	if (ok && json_array_size(json_object_get(rule, "kinds")))
+	if (ok && kinds_given) /* kinds= naming none: no node at all, only NULL */
 		kinds_bitmap(rule, nodes);
 	else if (ok)
 		json_object_set_new(rule, "kind_bits", json_array());

@@ -303,6 +303,8 @@ if [ -n "$DEBIAN_SQL" ]; then
 	# shellcheck disable=SC2086
 	step "pgbind verify: Debian corpus ($DEBIAN_SQL_N files of $DEBIAN_SQL_DIR)" "$BUILD/pgbind" verify $DEBIAN_SQL
 fi
+step "pgbind verify: statements the deparse probe never read (the contract refuses none that deparse)" \
+	"$BUILD/pgbind" verify tests/corpus/unseen_by_probe.sql
 if [ "${QUICK:-}" != 1 ]; then # the kinds are counted over both corpora
 	step "coverage: every node kind the raw grammar builds is exercised" sh -c "
 		'$BUILD/pgbind' verify --coverage='$TMP/coverage.txt' $SQL $DEBIAN_SQL >/dev/null;

@@ -15,7 +15,9 @@
  *       to_pg, never sets them): from_pg of those nodes equals t, and libpg_query's writer on
  *       them gives encode(t);
  *   (E) libpg_query's reader, pg_query_protobuf_to_nodes(encode(t)), is equal() to to_pg(t), and
- *       from_pg of what it read equals t (equal() ignores locations; this does not).
+ *       from_pg of what it read equals t (equal() ignores locations; this does not);
+ *   (F) pgbind_deparse(t) returns SQL or an error saying why (the deparse contract refuses what
+ *       libpg_query's deparser would crash on), never a crash.
  * Besides, one ParseResult of no statements and one of three per round, and the enum mappings:
  * proto 0 reads as the first value in every enum field, LimitOption's library order,
  * PartitionRangeDatumKind's negative C values, FunctionParameterMode's chars.
@@ -70,13 +72,14 @@
 #include "../check.h"
 
 /* The per-tree checks, counted apart. */
-enum { CK_A, CK_B, CK_C, CK_D, CK_E, CK_COUNT };
+enum { CK_A, CK_B, CK_C, CK_D, CK_E, CK_F, CK_COUNT };
 static const char *const check_names[CK_COUNT] = {
 	"(A) decode(encode(t)) == t",
 	"(B) pg_query_nodes_to_protobuf(to_pg(t)) == encode(t)",
 	"(C) to_pg(from_pg(to_pg(t))) equal() to_pg(t), from_pg(to_pg(t)) == t",
 	"(D) bitmapsets set on the C nodes: from_pg and libpg_query's writer",
 	"(E) pg_query_protobuf_to_nodes(encode(t)) equal() to_pg(t)",
+	"(F) pgbind_deparse(t): SQL or an error (the deparse contract), never a crash",
 };
 static int check_passed[CK_COUNT], check_failed[CK_COUNT];
 
@@ -1023,6 +1026,12 @@ static void check_tree(Gen *g, pgbind_ParseResult *t, const TreeId *id)
 		printf("# tree: round %d, %s%s\n%s\n", id->round, id->variant ? "" : "root kind ",
 			   id->variant ? id->variant : kind_name(id->kind), shown ? shown : st.message);
 	}
+
+	/* (F) deparse: whatever the tree, SQL or a status saying why not (a crash ends the test) */
+	memset(&st, 0, sizeof st);
+	const char *sql = pgbind_deparse(t, NULL, g->arena, &st);
+	tree_result(CK_F, id, sql || (st.code != PGBIND_OK && st.message[0]),
+				"pgbind_deparse returned NULL without a status");
 
 	/* (A) decode(encode(t)) == t, with every field set (xpr and bitmapsets too) */
 	if (!pgbind_encode(t, NULL, g->arena, &bytes, &len, &st)) {

@@ -12,10 +12,23 @@
  * Each case is deparsed with pgbind_deparse_unchecked in a child process (a fork server: one
  * child runs cases until one kills it; the parent records that case as a crash and starts the
  * next child after it) and classified: crash (a signal, or no answer in 10 s), misread (SQL that
- * parses to another tree), or fine (SQL that parses back to the changed tree, SQL that does not
- * parse, or an error). Crashes and misreads become rules: for a field with the same outcome in
- * every parent, one rule; else one per parent (in=); where the outcome differs within one parent,
- * by the value of a string or enum field of the message when one explains it (if=).
+ * parses to another tree), SQL that does not parse, an error, or the same tree back. A NULL or an
+ * empty list is bad where it crashes; a node of another kind is bad unless the SQL parses back to
+ * the tree holding it (else the deparser may have read it as the kind it expected, which crashes
+ * or not by what lies past the node: fuzzing with ASan found such trees the signal missed). Bad
+ * outcomes become rules: for a field with the same outcome in every parent, one rule; else one per
+ * parent (in=); where the outcome differs within one parent, by the value of a string or enum
+ * field of the message when one explains it (if=). The values the corpus does not show are not
+ * guessed where they can be tried: the first instance of each NULL or empty change is tried again
+ * with each other value of each enum field of its message, and a string field set to a name no
+ * statement holds (sweeps); a rule for unseen values (ifnot=) leaves out those found fine, and
+ * none is written for unseen names when the novel name is fine.
+ * Soundness (no tree the parser builds is refused): statements that deparse without a crash but
+ * misread are evidence (their NULLs, kinds and values are fine), and give NULL and empty changes
+ * only (a crash is a crash; no kind change can parse back to their tree); and no rule refuses a
+ * kind that a statement of the corpus holds where the rule applies (emit() clears it, matching
+ * parents and if=/ifnot= values as targets/c/runtime/contract.c does); an enum value the corpus shows at a
+ * field but no probed instance has gets the kinds the corpus shows with it.
  *
  *     deparse-probe --major 15 --out schema/pg15/deparse.txt FILE.sql...
  *
@@ -69,12 +82,14 @@ static bool bits_equal(const Bits *a, const Bits *b)
 typedef struct {
 	const char *sql;
 	pgbind_ParseResult *tree;
+	bool evidence_only; /* deparses without a crash but misread: its NULLs and kinds are evidence, no cases */
 } Stmt;
 
 enum Change { CH_NULL, CH_EMPTY, CH_SUBST, CH_NONE };
 
-static bool culprit_mode; /* enumerating the sites of statements that crash as they are */
-static int site_depth;    /* the depth sites_in is at, for new_site */
+static bool culprit_mode;  /* enumerating the sites of statements that crash as they are */
+static bool evidence_mode; /* ... of statements that deparse without a crash but misread */
+static int site_depth;     /* the depth sites_in is at, for new_site */
 
 /* One instance of a field: where it lies, and which group it belongs to. */
 typedef struct {
@@ -83,23 +98,42 @@ typedef struct {
 	int parent_msg, parent_field;
 	int cell; /* -1: the field itself */
 	enum Change change;
-	const char *base; /* the message holding the field */
-	void **slot;      /* the pointer changed (the field, or the cell) */
-	size_t *count;    /* CH_EMPTY: the list's count */
-	Bits bad;         /* the outcome: bit 0 for NULL/empty, the kind's tag for SUBST */
-	bool natural;     /* not a change: the field is NULL (empty) in a statement that deparses */
-	bool culprit;     /* a site of a corpus statement the deparser crashes on or misreads as it is */
-	bool evidence;    /* ... changing it there made the statement deparse: its own value is bad */
-	bool fill;        /* culprit: the field is NULL, and the change puts a node there */
-	uint64_t sig;     /* the message's string and enum values */
-	int depth;        /* of the message in its statement's tree */
+	const char *base;    /* the message holding the field */
+	void **slot;         /* the pointer changed (the field, or the cell) */
+	size_t *count;       /* CH_EMPTY: the list's count */
+	Bits bad;            /* the outcome: bit 0 for NULL/empty, the kind's tag for SUBST */
+	Bits crashed;        /* ... of those, the ones that crashed (a signal, or no answer) */
+	Bits same;           /* SUBST: kinds of which a sample parsed back to the changed tree */
+	bool control_failed; /* SUBST: the control (another node the corpus holds there) did not parse back */
+	bool natural;        /* not a change: the field is NULL (empty) in a statement that deparses */
+	bool culprit;        /* a site of a corpus statement the deparser crashes on or misreads as it is */
+	bool evidence;       /* ... changing it there made the statement deparse: its own value is bad */
+	bool fill;           /* culprit: the field is NULL, and the change puts a node there */
+	uint64_t sig;        /* the message's string and enum values */
+	int depth;           /* of the message in its statement's tree */
+	int first_sweep, n_sweeps;
 } Site;
 
 typedef struct {
 	int site;
-	uint32_t kind; /* CH_SUBST: the tag put there */
-	bool big;      /* ... its larger sample */
+	uint32_t kind;              /* CH_SUBST: the tag put there */
+	bool big;                   /* ... its larger sample */
+	int sweep;                  /* -1, or the sweep (another value of a string or enum field) applied with the change */
+	const pgbind_Node *control; /* SUBST: the control, a node the corpus holds in the same field */
 } Case;
+
+/* A sweep: the change of a site made with a string or enum field of its message set to another
+ * value (every other enum value; for a string, a name no statement holds), so that a rule decided
+ * by that field is known for the values the corpus does not show, not guessed. */
+typedef struct {
+	int site;
+	uint32_t field;
+	int value;   /* enum: the value; string: unused (the novel name) */
+	uint8_t out; /* the outcome */
+} Sweep;
+static Sweep *sweeps;
+static size_t n_sweeps, cap_sweeps;
+static const char novel_name[] = "pgbind_probe_novel_name";
 
 static Stmt *stmts, *bad_stmts;
 static size_t n_stmts, cap_stmts, n_bad_stmts, cap_bad_stmts;
@@ -128,8 +162,10 @@ static pgbind_Arena *keep;
 
 /* ---- the outcome of one deparse ---------------------------------------------------------------- */
 
-/* fine: an error, or SQL that does not parse; same: SQL that parses back to the (changed) tree */
-enum { OUT_FINE = 0, OUT_MISREAD = 1, OUT_CRASH = 2, OUT_PENDING = 3, OUT_SAME = 4 };
+/* fine: the deparser's error; same: SQL that parses back to the (changed) tree; unparsed: SQL that
+ * does not parse (for a node of another kind: the deparser read it as the kind it expected, which
+ * crashes or not by what lies in memory there, so it is refused like a crash) */
+enum { OUT_FINE = 0, OUT_MISREAD = 1, OUT_CRASH = 2, OUT_PENDING = 3, OUT_SAME = 4, OUT_UNPARSED = 5 };
 
 static int deparse_outcome(const pgbind_ParseResult *tree)
 {
@@ -142,6 +178,8 @@ static int deparse_outcome(const pgbind_ParseResult *tree)
 		char path[200];
 		if (back)
 			out = pgbind_first_difference(tree, back, true, path, sizeof path) ? OUT_MISREAD : OUT_SAME;
+		else
+			out = OUT_UNPARSED;
 	}
 	pgbind_Arena_Free(arena);
 	return out;
@@ -149,9 +187,31 @@ static int deparse_outcome(const pgbind_ParseResult *tree)
 
 /* ---- the fork server ------------------------------------------------------------------------- */
 
+static void *sweep_saved;
+
+static void sweep_apply(const Case *c, bool undo)
+{
+	if (c->sweep < 0)
+		return;
+	const Sweep *w = &sweeps[c->sweep];
+	const Site *s = &sites[w->site];
+	const pgbind_FieldDesc *f = &pgbind_message_descs[s->msg].fields[w->field];
+	void *p = (char *)s->base + f->offset;
+	if (f->wire == PGBIND_WIRE_STRING) {
+		if (!undo)
+			sweep_saved = *(void **)p;
+		*(const void **)p = undo ? sweep_saved : novel_name;
+	} else {
+		if (!undo)
+			sweep_saved = (void *)(intptr_t) * (int *)p;
+		*(int *)p = undo ? (int)(intptr_t)sweep_saved : w->value;
+	}
+}
+
 static void apply(const Case *c, void **saved, size_t *saved_count)
 {
 	Site *s = &sites[c->site];
+	sweep_apply(c, false);
 	if (s->change == CH_NONE)
 		return;
 	*saved = *s->slot;
@@ -159,18 +219,22 @@ static void apply(const Case *c, void **saved, size_t *saved_count)
 		*saved_count = *s->count;
 		*s->count = 0;
 	} else {
-		*s->slot = s->change == CH_NULL ? NULL : c->big ? samples_big[c->kind] : samples[c->kind];
+		*s->slot = s->change == CH_NULL ? NULL
+				   : c->control         ? (void *)c->control
+				   : c->big             ? samples_big[c->kind]
+										: samples[c->kind];
 	}
 }
 
 static void undo(const Case *c, void *saved, size_t saved_count)
 {
 	Site *s = &sites[c->site];
-	if (s->change == CH_NONE)
-		return;
-	*s->slot = saved;
-	if (s->change == CH_EMPTY)
-		*s->count = saved_count;
+	if (s->change != CH_NONE) {
+		*s->slot = saved;
+		if (s->change == CH_EMPTY)
+			*s->count = saved_count;
+	}
+	sweep_apply(c, true);
 }
 
 /* Runs cases [0, n) and fills out[i]; each crash costs one child. */
@@ -239,6 +303,7 @@ static bool add_statement(const char *text, size_t at, int line, char *stmt, siz
 	GROW(stmts, n_stmts, cap_stmts);
 	stmts[n_stmts].sql = stmt;
 	stmts[n_stmts].tree = tree;
+	stmts[n_stmts].evidence_only = false;
 	n_stmts++;
 	return true;
 }
@@ -294,6 +359,7 @@ static size_t subtree_size(const pgbind_MessageDesc *d, const char *base, int de
 typedef struct {
 	uint64_t key;
 	int taken;
+	bool swept; /* its first instance has its sweeps */
 } Group;
 
 /* (group, signature) pairs already taken */
@@ -367,10 +433,87 @@ static uint64_t *natural_kinds;
 
 static uint64_t natural_key(uint32_t mi, uint32_t fi, int pm, int pf, int cell, uint64_t sig, uint32_t kind)
 {
-	/* per parent field, whatever the message's values: never refuse a kind seen deparsing there */
-	(void)sig;
-	uint64_t k = mix(group_of(mi, fi, pm, pf, cell, CH_SUBST)->key, kind);
+	/* per parent field and the message's string and enum values: an instance with other values
+	 * (COMMENT ON TABLE and COMMENT ON LARGE OBJECT) may need another kind; that no rule refuses a
+	 * kind some statement of the corpus deparses with is emit()'s to ensure (natural_kinds) */
+	uint64_t k = mix(mix(group_of(mi, fi, pm, pf, cell, CH_SUBST)->key, kind), sig);
 	return k ? k : 1;
+}
+
+/* Every node the corpus's statements that deparse hold in a node field or list cell: a rule never
+ * refuses one of these where it applies. */
+typedef struct {
+	uint32_t msg, field, kind;
+	int parent_msg, parent_field, cell;
+	const char *base;
+} NatKind;
+static NatKind *nat_kinds;
+static size_t n_nat_kinds, cap_nat_kinds;
+
+static void add_nat_kind(uint32_t mi, uint32_t fi, int pm, int pf, int cell, const char *base, uint32_t kind)
+{
+	GROW(nat_kinds, n_nat_kinds, cap_nat_kinds);
+	nat_kinds[n_nat_kinds++] = (NatKind){mi, fi, kind, pm, pf, cell, base};
+}
+
+/* A kind the field (or its cells) holds in some statement that deparses, in any parent and with
+ * any values: the parser makes it there. A kind change that did not crash but did not parse back
+ * either is refused only where the parser never puts that kind (else a rule learnt in one parent
+ * would refuse, in a parent the corpus does not show, what the parser makes: WHERE a = 1 in a
+ * CTE's SELECT); a crash is refused where it was seen, whatever the parser makes elsewhere. */
+static uint64_t natural_any_key(uint32_t mi, uint32_t fi, int cell, uint32_t kind)
+{
+	uint64_t k = mix(mix(mix(mix(0x9e3779b97f4a7c15ull, mi), fi), (uint64_t)(cell + 2)), kind);
+	return k ? k : 1;
+}
+
+/* The two smallest nodes of each kind the corpus's statements that deparse hold in each field (or
+ * its cells), any parent: a site's control is the smaller one of its own node's kind that is not
+ * its own node (of another kind it may be what this site's values do not take: a String where
+ * SECURITY LABEL ON FUNCTION reads an ObjectWithArgs). */
+#define FIELD_NAT_SLOTS (1u << 16)
+typedef struct {
+	uint64_t key;
+	const pgbind_Node *node[2];
+	size_t size[2];
+} FieldNat;
+static FieldNat *field_nats;
+
+static FieldNat *field_nat(uint32_t mi, uint32_t fi, int cell, uint32_t kind, bool insert)
+{
+	uint64_t key = natural_any_key(mi, fi, cell, kind);
+	size_t i = key & (FIELD_NAT_SLOTS - 1);
+	while (field_nats[i].key && field_nats[i].key != key)
+		i = (i + 1) & (FIELD_NAT_SLOTS - 1);
+	if (!field_nats[i].key && !insert)
+		return NULL;
+	field_nats[i].key = key;
+	return &field_nats[i];
+}
+
+static size_t node_size(const pgbind_Node *n, int depth);
+
+static void add_field_nat(uint32_t mi, uint32_t fi, int cell, const pgbind_Node *n)
+{
+	FieldNat *f = field_nat(mi, fi, cell, n->tag, true);
+	size_t size = node_size(n, 0);
+	if (f->node[0] == n || f->node[1] == n)
+		return;
+	if (!f->node[0] || size < f->size[0]) {
+		f->node[1] = f->node[0], f->size[1] = f->size[0];
+		f->node[0] = n, f->size[0] = size;
+	} else if (!f->node[1] || size < f->size[1]) {
+		f->node[1] = n, f->size[1] = size;
+	}
+}
+
+static const pgbind_Node *control_for(const Site *s)
+{
+	const pgbind_Node *own = *(pgbind_Node *const *)s->slot;
+	const FieldNat *f = field_nat(s->msg, s->field, s->cell, own->tag, false);
+	if (!f)
+		return NULL;
+	return f->node[0] && f->node[0] != own ? f->node[0] : f->node[1] != own ? f->node[1] : NULL;
 }
 
 static bool natural_has(uint64_t key, bool insert)
@@ -397,9 +540,16 @@ static Site *new_site(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, int ce
 static void add_site(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, int cell, enum Change change, const char *base,
 					 void **slot, size_t *count, uint64_t sig)
 {
-	if (!culprit_mode && change == CH_SUBST && *slot)
+	if (!culprit_mode && change == CH_SUBST && *slot) {
 		natural_has(natural_key(mi, fi, pm, pf, cell, sig, (*(pgbind_Node **)slot)->tag), true);
-	if (!culprit_mode && !take(mi, fi, pm, pf, cell, change, sig))
+		natural_has(natural_any_key(mi, fi, cell, (*(pgbind_Node **)slot)->tag), true);
+		if (!evidence_mode)
+			add_field_nat(mi, fi, cell, *(pgbind_Node **)slot);
+		add_nat_kind(mi, fi, pm, pf, cell, base, (*(pgbind_Node **)slot)->tag);
+	}
+	/* a statement that misreads as it is: its NULL and empty changes are cases (a crash is a
+	 * crash), its kind changes not (none can parse back to the tree that holds it) */
+	if ((evidence_mode && change == CH_SUBST) || (!culprit_mode && !take(mi, fi, pm, pf, cell, change, sig)))
 		return;
 	Site *s = new_site(stmt, mi, fi, pm, pf, cell, change, base, sig);
 	s->slot = slot, s->count = count;
@@ -418,7 +568,7 @@ static void add_natural(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, int 
 		s->slot = slot, s->fill = true;
 		return;
 	}
-	if (!take(mi, fi, pm, pf, cell, (int)change + 16, sig))
+	if (!take(mi, fi, pm, pf, cell, (int)change + 16 + (evidence_mode ? 8 : 0), sig))
 		return;
 	new_site(stmt, mi, fi, pm, pf, cell, change, base, sig)->natural = true;
 }
@@ -430,12 +580,13 @@ static void sites_in_node(int stmt, pgbind_Node *n, int pm, int pf, int depth)
 	const pgbind_MessageDesc *d = n ? pgbind_node_desc(n->tag) : NULL;
 	if (!d)
 		return;
-	size_t size = culprit_mode ? 0 : subtree_size(d, (const char *)n, 0);
-	if (!culprit_mode && n->tag < MAX_KINDS && (!samples[n->tag] || size < sample_size[n->tag])) {
+	size_t size = culprit_mode || evidence_mode ? 0 : subtree_size(d, (const char *)n, 0);
+	if (!culprit_mode && !evidence_mode && n->tag < MAX_KINDS && (!samples[n->tag] || size < sample_size[n->tag])) {
 		samples[n->tag] = n;
 		sample_size[n->tag] = size;
 	}
-	if (!culprit_mode && n->tag < MAX_KINDS && size >= 3 && (!samples_big[n->tag] || size < sample_big_size[n->tag])) {
+	if (!culprit_mode && !evidence_mode && n->tag < MAX_KINDS && size >= 3 &&
+		(!samples_big[n->tag] || size < sample_big_size[n->tag])) {
 		samples_big[n->tag] = n;
 		sample_big_size[n->tag] = size;
 	}
@@ -495,7 +646,11 @@ static void sites_in(int stmt, uint32_t mi, const char *base, int pm, int pf, in
 					add_site(stmt, mi, fi, pm, pf, (int)k, CH_NULL, base, &cells[k], NULL, sig);
 					add_site(stmt, mi, fi, pm, pf, (int)k, CH_SUBST, base, &cells[k], NULL, sig);
 				} else if (k >= 2 && cells[k] && depth > 0 && f->wire == PGBIND_WIRE_REPEATED_NODE) {
-					natural_has(natural_key(mi, fi, pm, pf, 1, sig, ((pgbind_Node *)cells[k])->tag), true);
+					if (!culprit_mode) {
+						natural_has(natural_key(mi, fi, pm, pf, 1, sig, ((pgbind_Node *)cells[k])->tag), true);
+						natural_has(natural_any_key(mi, fi, 1, ((pgbind_Node *)cells[k])->tag), true);
+						add_nat_kind(mi, fi, pm, pf, 1, base, ((pgbind_Node *)cells[k])->tag);
+					}
 				}
 				if (!cells[k])
 					continue;
@@ -581,11 +736,78 @@ static void print_parent(const Site *p, bool proto)
 	fprintf(out, "%s.%s", pd->name, proto ? pd->fields[p->parent_field].proto_name : pd->fields[p->parent_field].name);
 }
 
-static void emit(const Site *example, const Bits *bad, const Scope *scope, int if_field, const char *if_values,
+/* Whether a rule with this scope and condition applies to the message at base, in parent (pm, pf),
+ * as targets/c/runtime/contract.c decides it. */
+static bool rule_would_apply(const Scope *scope, uint32_t msg, int if_field, const char *if_values, bool if_not, int pm,
+							 int pf, const char *base)
+{
+	if (scope && scope->n) {
+		bool in = false;
+		for (size_t i = 0; i < scope->n && !in; i++)
+			in = scope->parents[i]->parent_msg == pm && scope->parents[i]->parent_field == pf;
+		if (in == scope->not_in)
+			return false;
+	}
+	if (if_field < 0)
+		return true;
+	const pgbind_FieldDesc *f = &pgbind_message_descs[msg].fields[if_field];
+	char value[128];
+	if (f->wire == PGBIND_WIRE_STRING) {
+		const char *v = *(const char *const *)(base + f->offset);
+		if (!v || !*v)
+			return false;
+		snprintf(value, sizeof value, "%s", v);
+	} else {
+		const char *name = pgbind_enum_value_name(f->type_index, *(const int *)(base + f->offset));
+		snprintf(value, sizeof value, "%s", name ? name : "");
+	}
+	bool has = false;
+	for (const char *q = if_values; *q && !has;) {
+		const char *e = strchr(q, '|');
+		size_t n = e ? (size_t)(e - q) : strlen(q);
+		has = strlen(value) == n && strncmp(q, value, n) == 0;
+		q += n + (e != NULL);
+	}
+	return has != if_not;
+}
+
+static int cmp_nat_kind(const void *a, const void *b)
+{
+	const NatKind *x = a, *y = b;
+	return x->msg != y->msg ? (x->msg < y->msg ? -1 : 1) : x->field != y->field ? (x->field < y->field ? -1 : 1) : 0;
+}
+
+static void emit(const Site *example, const Bits *bad_in, const Scope *scope, int if_field, const char *if_values,
 				 bool if_not)
 {
 	const pgbind_MessageDesc *d = &pgbind_message_descs[example->msg];
 	const pgbind_FieldDesc *f = &d->fields[example->field];
+	Bits cleared = *bad_in;
+	const Bits *bad = &cleared;
+	if (example->change == CH_SUBST) {
+		/* never a kind that a statement of the corpus which deparses holds where the rule applies */
+		NatKind key = {.msg = example->msg, .field = example->field};
+		NatKind *lo = bsearch(&key, nat_kinds, n_nat_kinds, sizeof *nat_kinds, cmp_nat_kind);
+		while (lo && lo > nat_kinds && cmp_nat_kind(lo - 1, &key) == 0)
+			lo--;
+		for (NatKind *k = lo; k && k < nat_kinds + n_nat_kinds && cmp_nat_kind(k, &key) == 0; k++)
+			if (k->cell == example->cell && bit_get(&cleared, k->kind) &&
+				rule_would_apply(scope, example->msg, if_field, if_values ? if_values : "", if_not, k->parent_msg,
+								 k->parent_field, k->base))
+				cleared.w[k->kind / 64] &= ~(1ull << (k->kind % 64));
+		/* a rule for what the corpus does not show (parents, values): the union of the outcomes
+		 * seen elsewhere, but never a kind the parser puts in this field somewhere (an option
+		 * named as no statement names it, CREATE OPERATOR o (rightaor = OPERATOR(s.<~>)), holds
+		 * a List as other options do; that List crashes FROM of CREATE COLLATION says nothing of
+		 * it) */
+		if ((scope && scope->n && scope->not_in) || if_not)
+			for (unsigned k = 0; k < MAX_KINDS; k++)
+				if (bit_get(&cleared, k) &&
+					natural_has(natural_any_key(example->msg, example->field, example->cell, k), false))
+					cleared.w[k / 64] &= ~(1ull << (k % 64));
+		if (bits_empty(&cleared))
+			return;
+	}
 	fprintf(out, "# %s.%s%s set to %s", d->name, f->name,
 			example->cell == 0   ? " (cell 0)"
 			: example->cell == 1 ? " (cell 1 on)"
@@ -631,11 +853,15 @@ static void emit(const Site *example, const Bits *bad, const Scope *scope, int i
 			print_parent(scope->parents[i], true);
 		}
 	}
-	if (if_field >= 0)
+	if (if_field >= 0) {
 		fprintf(out, ",%s=%s=%s", if_not ? "ifnot" : "if", d->fields[if_field].proto_name, if_values);
+	}
 	fputc('\n', out);
 	n_rules++;
 }
+
+/* The characters of a string value a rule can name. */
+static const char name_chars[] = "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
 /* The value of a string or enum field of a site's message, as the rules write it; NULL when it
  * has none a rule can name. */
@@ -646,9 +872,8 @@ static const char *value_of(const Site *s, int fi, char *buf, size_t size)
 		const char *v = *(const char *const *)(s->base + f->offset);
 		if (!v || !*v)
 			return NULL;
-		for (const char *q = v; *q; q++)
-			if (!(*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9')))
-				return NULL;
+		if (strspn(v, name_chars) != strlen(v))
+			return NULL;
 		snprintf(buf, size, "%s", v);
 		return buf;
 	}
@@ -659,10 +884,126 @@ static const char *value_of(const Site *s, int fi, char *buf, size_t size)
 	return buf;
 }
 
+static int cmp_nat_kind(const void *a, const void *b);
+
+/* For a kind change: the values of field fi that the corpus's nodes in the field show (scoped:
+ * under m[0]'s parent only), appended to seen: a rule for the values the corpus does not show
+ * must not take them for unseen (they hold a kind of their own there, maybe never probed). */
+static void emit(const Site *example, const Bits *bad_in, const Scope *scope, int if_field, const char *if_values,
+				 bool if_not);
+
+static void natural_values(const Site *const *m, uint32_t fi, const Scope *scope, const Site *example, char *seen,
+						   size_t size)
+{
+	bool scoped = scope != NULL;
+	if (m[0]->change != CH_SUBST)
+		return;
+	const pgbind_FieldDesc *f = &pgbind_message_descs[m[0]->msg].fields[fi];
+	size_t len = strlen(seen);
+	NatKind key = {.msg = m[0]->msg, .field = m[0]->field};
+	NatKind *lo = bsearch(&key, nat_kinds, n_nat_kinds, sizeof *nat_kinds, cmp_nat_kind);
+	while (lo && lo > nat_kinds && cmp_nat_kind(lo - 1, &key) == 0)
+		lo--;
+	for (NatKind *k = lo; k && k < nat_kinds + n_nat_kinds && cmp_nat_kind(k, &key) == 0; k++) {
+		if (k->cell != m[0]->cell ||
+			(scoped && (k->parent_msg != m[0]->parent_msg || k->parent_field != m[0]->parent_field)))
+			continue;
+		char buf[128], pat[140], have[4200];
+		const char *v;
+		if (f->wire == PGBIND_WIRE_STRING) {
+			/* the names a rule can write, as value_of() takes them (the overrides reader reads no
+			 * other: a fuzz regression's option is named "nul\xa4") */
+			v = *(const char *const *)(k->base + f->offset);
+			if (!v || !*v || strlen(v) > 100 || strspn(v, name_chars) != strlen(v))
+				continue;
+		} else {
+			v = pgbind_enum_value_name(f->type_index, *(const int *)(k->base + f->offset));
+			if (!v)
+				continue;
+		}
+		snprintf(buf, sizeof buf, "%s", v);
+		snprintf(pat, sizeof pat, "|%s|", buf);
+		snprintf(have, sizeof have, "|%s|", seen);
+		if (!strstr(have, pat) && len + strlen(buf) + 2 < size) {
+			len += (size_t)snprintf(seen + len, size - len, "%s%s", len ? "|" : "", buf);
+			/* an enum value no probed instance has: only the kinds the corpus shows with it (emit()
+			 * keeps every kind a statement of the corpus holds there with that value) */
+			if (f->wire == PGBIND_WIRE_ENUM) {
+				Bits all = {{0}};
+				for (unsigned t = 0; t < MAX_KINDS; t++)
+					if (samples[t])
+						bit_set(&all, t);
+				fprintf(out, "# (%s=%s: not probed; the kinds the corpus shows with it)\n", f->name, buf);
+				emit(example, &all, scope, (int)fi, buf, false);
+			}
+		}
+	}
+}
+
+static bool sweep_bad(uint8_t outcome)
+{
+	return outcome == OUT_CRASH || (with_misreads && outcome == OUT_MISREAD);
+}
+
+/* The values of field fi (of the instances m) that the corpus does not show but a sweep found
+ * fine (no sweep of theirs crashed), appended to seen ("a|b"): a rule for the values the corpus
+ * does not show names them as exceptions. For a string field: whether a name no statement holds
+ * was swept and found fine everywhere (*novel_fine), so that no rule is needed for unseen names. */
+static void unseen_fine(const Site *const *m, size_t n, uint32_t fi, char *seen, size_t size, bool *novel_fine)
+{
+	const pgbind_FieldDesc *f = &pgbind_message_descs[m[0]->msg].fields[fi];
+	bool novel_swept = false, novel_bad = false;
+	size_t len = strlen(seen);
+	for (size_t i = 0; i < n; i++)
+		for (int k = m[i]->first_sweep; k < m[i]->first_sweep + m[i]->n_sweeps; k++) {
+			const Sweep *w = &sweeps[k];
+			if (w->field != fi)
+				continue;
+			if (f->wire == PGBIND_WIRE_STRING) {
+				novel_swept = true;
+				novel_bad = novel_bad || sweep_bad(w->out);
+				continue;
+			}
+			const char *name = pgbind_enum_value_name(f->type_index, w->value);
+			char pat[140], have[4200];
+			if (!name || sweep_bad(w->out))
+				continue;
+			snprintf(pat, sizeof pat, "|%s|", name);
+			snprintf(have, sizeof have, "|%s|", seen);
+			if (strstr(have, pat))
+				continue;
+			/* fine here; bad in no other sweep of the value */
+			bool bad = false;
+			for (size_t j = 0; j < n && !bad; j++)
+				for (int q = m[j]->first_sweep; q < m[j]->first_sweep + m[j]->n_sweeps && !bad; q++)
+					bad = sweeps[q].field == fi && sweeps[q].value == w->value && sweep_bad(sweeps[q].out);
+			if (!bad && len + strlen(name) + 2 < size)
+				len += (size_t)snprintf(seen + len, size - len, "%s%s", len ? "|" : "", name);
+		}
+	*novel_fine = novel_swept && !novel_bad;
+}
+
 /* The outcome of one parent's instances: uniform (*bad), or split, in which case its rules (in
  * that parent only) are written here: by a string or enum field of the message whose value
  * decides the outcome, else the union of the outcomes. */
 enum { UNIFORM, SPLIT, UNEXPLAINED };
+
+static int deciding_field(const Site *const *m, size_t n, int skip, char *values, size_t size);
+
+/* The rule for the values of field fi the corpus does not show (seen: those it does): for a NULL
+ * or an empty list, where an enum field tells the instances it crashed from those
+ * the parser leaves so, by that field's values instead (DROP of an option named as no statement
+ * names it: DefElem.arg is NULL for every DROP, SET and ADD crash without one) */
+static void emit_unseen(const Site *const *m, size_t n, const Site *example, const Bits *bad, const Scope *scope,
+						int fi, const char *seen)
+{
+	char values[2048];
+	int by = m[0]->change == CH_SUBST ? -1 : deciding_field(m, n, fi, values, sizeof values);
+	if (by >= 0)
+		emit(example, bad, scope, by, values, false);
+	else
+		emit(example, bad, scope, fi, seen, true);
+}
 
 static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scoped, bool union_ok)
 {
@@ -736,8 +1077,16 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 				example = m[i];
 				break;
 			}
+		bool novel_fine = false;
 		if (len)
-			emit(example, &any, scope, (int)fi, seen, true);
+			unseen_fine(m, n, fi, seen, sizeof seen, &novel_fine);
+		natural_values(m, fi, scope, example, seen, sizeof seen);
+		len = strlen(seen);
+		if (novel_fine)
+			fprintf(out, "# (%s: a name the corpus does not show was tried and is fine: no rule for it)\n",
+					d->fields[fi].name);
+		else if (len)
+			emit_unseen(m, n, example, &any, scope, (int)fi, seen);
 		else
 			emit(example, &any, scope, -1, NULL, false);
 		return SPLIT;
@@ -803,8 +1152,16 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 				example = m[i];
 				break;
 			}
-		fprintf(out, "# (values the corpus does not show: the union)\n");
-		emit(example, &any, scope, best, seen, true);
+		bool novel_fine = false;
+		unseen_fine(m, n, (uint32_t)best, seen, sizeof seen, &novel_fine);
+		natural_values(m, (uint32_t)best, scope, example, seen, sizeof seen);
+		if (novel_fine) {
+			fprintf(out, "# (%s: a name the corpus does not show was tried and is fine: no rule for it)\n",
+					d->fields[best].name);
+		} else {
+			fprintf(out, "# (values the corpus does not show, less those tried and fine: the union)\n");
+			emit_unseen(m, n, example, &any, scope, best, seen);
+		}
 		return SPLIT;
 	}
 	const Site *example = m[0];
@@ -838,6 +1195,58 @@ static int cmp_site(const void *a, const void *b)
  * gets the union: refusing there is safe, deparsing may not be); those parents get rules of
  * their own.
  */
+/* An enum field of the message whose values at the instances that are bad (m, across
+ * parents) none of the natural instances (NULL or empty in a statement that deparses) has, other
+ * than field skip: its index, with those values ("a|b") in values; -1 when none does. */
+static int deciding_field(const Site *const *m, size_t n, int skip, char *values, size_t size)
+{
+	const pgbind_MessageDesc *d = &pgbind_message_descs[m[0]->msg];
+	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
+		/* enums only: a name tells the instances apart by chance (RenameStmt.newname) */
+		if (fi == m[0]->field || (int)fi == skip || d->fields[fi].wire != PGBIND_WIRE_ENUM)
+			continue;
+		size_t len = 0;
+		bool ok = true, any = false;
+		values[0] = '\0';
+		for (size_t i = 0; i < n && ok; i++) {
+			if (m[i]->natural || bits_empty(&m[i]->bad))
+				continue;
+			char buf[128], pat[140], have[2200];
+			const char *v = value_of(m[i], (int)fi, buf, sizeof buf);
+			if (!v) {
+				ok = false;
+				break;
+			}
+			snprintf(pat, sizeof pat, "|%s|", v);
+			snprintf(have, sizeof have, "|%s|", values);
+			if (strstr(have, pat))
+				continue;
+			if (len + strlen(v) + 2 >= size || len + strlen(v) + 2 >= sizeof have - 4) {
+				ok = false;
+				break;
+			}
+			len += (size_t)snprintf(values + len, size - len, "%s%s", len ? "|" : "", v);
+			any = true;
+		}
+		if (!ok || !any)
+			continue;
+		bool natural = false; /* some instance the parser leaves so: the field tells the two apart */
+		for (size_t i = 0; i < n && ok; i++) {
+			if (!m[i]->natural)
+				continue;
+			natural = true;
+			char buf[128], pat[140], have[2200];
+			const char *v = value_of(m[i], (int)fi, buf, sizeof buf);
+			snprintf(pat, sizeof pat, "|%s|", v ? v : "");
+			snprintf(have, sizeof have, "|%s|", values);
+			ok = v && !strstr(have, pat);
+		}
+		if (ok && natural)
+			return (int)fi;
+	}
+	return -1;
+}
+
 static void rules_for_column(const Site *const *m, size_t n)
 {
 	Bits all = {{0}};
@@ -896,7 +1305,13 @@ static void rules_for_column(const Site *const *m, size_t n)
 		for (size_t i = 0; i < n && !example; i++)
 			if (!m[i]->natural && !bits_empty(&m[i]->bad))
 				example = m[i];
-	emit(example, &all, &except, -1, NULL, false);
+	/* a NULL or an empty list in a parent the corpus does not show: where an enum field of the
+	 * message tells the instances it crashed (in any parent) from those the parser leaves
+	 * so in a statement that deparses, only with those values (FuncCall.args empty: `s IS
+	 * NORMALIZED` crashes, COERCE_SQL_SYNTAX; `f()` deparses, in GROUP BY too) */
+	char values[2048];
+	int by = m[0]->change == CH_SUBST ? -1 : deciding_field(m, n, -1, values, sizeof values);
+	emit(example, &all, &except, by, by >= 0 ? values : NULL, false);
 }
 
 static void write_rules(void)
@@ -908,6 +1323,13 @@ static void write_rules(void)
 		Site *s = &sites[i];
 		if (s->change != CH_SUBST)
 			continue;
+		if (s->control_failed) /* no kind parses back here: only crashes count */
+			s->bad = s->crashed;
+		/* a kind of which one sample parses back to the tree holding it is handled as itself
+		 * (the other sample may be what the context does not take: a ColumnRef `*` in WHERE) */
+		for (unsigned k = 0; k < MAX_KINDS; k++)
+			if (bit_get(&s->same, k) && !bit_get(&s->crashed, k))
+				s->bad.w[k / 64] &= ~(1ull << (k % 64));
 		if (!bits_empty(&s->bad))
 			for (unsigned k = 0; k < MAX_KINDS; k++)
 				if (zeroed[k])
@@ -916,7 +1338,9 @@ static void write_rules(void)
 			continue;
 		for (unsigned k = 0; k < MAX_KINDS; k++)
 			if (bit_get(&s->bad, k) &&
-				natural_has(natural_key(s->msg, s->field, s->parent_msg, s->parent_field, s->cell, s->sig, k), false))
+				(natural_has(natural_key(s->msg, s->field, s->parent_msg, s->parent_field, s->cell, s->sig, k),
+							 false) ||
+				 (!bit_get(&s->crashed, k) && natural_has(natural_any_key(s->msg, s->field, s->cell, k), false))))
 				s->bad.w[k / 64] &= ~(1ull << (k % 64));
 	}
 	/* evidence from a statement that crashed as it was: the same field with the same values in the
@@ -935,6 +1359,7 @@ static void write_rules(void)
 					t->bad.w[w] |= e->bad.w[w];
 		}
 	}
+	qsort(nat_kinds, n_nat_kinds, sizeof *nat_kinds, cmp_nat_kind);
 	const Site **all = malloc(n_sites * sizeof *all);
 	for (size_t i = 0; i < n_sites; i++)
 		all[i] = &sites[i];
@@ -981,6 +1406,7 @@ int main(int argc, char **argv)
 	keep = pgbind_Arena_New();
 	groups = calloc(GROUP_SLOTS, sizeof *groups);
 	natural_kinds = calloc(NATURAL_SLOTS, sizeof *natural_kinds);
+	field_nats = calloc(FIELD_NAT_SLOTS, sizeof *field_nats);
 	sigs_taken = calloc(SIG_SLOTS, sizeof *sigs_taken);
 	for (int i = first; i < argc; i++)
 		cli_each_statement(argv[i], "deparse-probe", add_statement, NULL);
@@ -996,19 +1422,25 @@ int main(int argc, char **argv)
 		memset(s, 0, sizeof *s);
 		s->stmt = (int)i;
 		s->change = CH_NONE;
-		base[i] = (Case){(int)n_sites++, 0, false};
+		base[i] = (Case){(int)n_sites++, 0, false, -1, NULL};
 	}
 	run_cases(base, n_base, base_out);
-	size_t kept = 0;
+	size_t kept = 0, n_evidence_stmts = 0;
 	for (size_t i = 0; i < n_stmts; i++) {
-		if (base_out[i] == OUT_SAME || base_out[i] == OUT_FINE) { /* SQL that does not parse: no misread */
+		if (base_out[i] == OUT_SAME || base_out[i] == OUT_FINE) {
 			stmts[kept++] = stmts[i];
+		} else if (base_out[i] == OUT_MISREAD || base_out[i] == OUT_UNPARSED) {
+			/* no crash: what its tree holds (NULLs, kinds, values) is fine, and never refused */
+			stmts[i].evidence_only = true;
+			stmts[kept++] = stmts[i];
+			n_evidence_stmts++;
 		} else if (base_out[i] == OUT_CRASH && n_bad_stmts < 64) { /* misread ones: no crash to explain */
 			GROW(bad_stmts, n_bad_stmts, cap_bad_stmts);
 			bad_stmts[n_bad_stmts++] = stmts[i];
 		}
 	}
-	fprintf(stderr, "deparse-probe: %zu statements deparse without a crash or a misread\n", kept);
+	fprintf(stderr, "deparse-probe: %zu statements deparse without a crash (%zu of them misread: evidence only)\n",
+			kept, n_evidence_stmts);
 	n_stmts = kept;
 	n_sites = 0;
 	free(base);
@@ -1018,8 +1450,10 @@ int main(int argc, char **argv)
 	qsort(stmts, n_stmts, sizeof *stmts, cmp_stmt);
 	for (size_t i = 0; i < n_stmts; i++) {
 		const pgbind_MessageDesc *root = pgbind_message_desc_by_name("ParseResult");
+		evidence_mode = stmts[i].evidence_only;
 		sites_in((int)i, (uint32_t)(root - pgbind_message_descs), (const char *)stmts[i].tree, -1, -1, 0);
 	}
+	evidence_mode = false;
 	/* kinds the corpus lacks: a zeroed node */
 	size_t n_zeroed = 0;
 	for (unsigned k = 1; k < MAX_KINDS; k++) {
@@ -1038,22 +1472,64 @@ int main(int argc, char **argv)
 			continue;
 		if (sites[i].change != CH_SUBST) {
 			GROW(cases, n_cases, cap_cases);
-			cases[n_cases++] = (Case){(int)i, 0, false};
+			cases[n_cases++] = (Case){(int)i, 0, false, -1, NULL};
+			/* the first instance of each group: the change again with each string or enum field of
+			 * the message set to every other value (a string: a name no statement holds) */
+			Site *s = &sites[i];
+			Group *g = group_of(s->msg, s->field, s->parent_msg, s->parent_field, s->cell, s->change);
+			if (g->swept)
+				continue;
+			g->swept = true;
+			s->first_sweep = (int)n_sweeps;
+			const pgbind_MessageDesc *d = &pgbind_message_descs[s->msg];
+			for (uint32_t fi = 0; fi < d->n_fields; fi++) {
+				const pgbind_FieldDesc *f = &d->fields[fi];
+				if (fi == s->field)
+					continue;
+				if (f->wire == PGBIND_WIRE_STRING && *(const char *const *)(s->base + f->offset)) {
+					GROW(sweeps, n_sweeps, cap_sweeps);
+					sweeps[n_sweeps] = (Sweep){(int)i, fi, 0, OUT_PENDING};
+					GROW(cases, n_cases, cap_cases);
+					cases[n_cases++] = (Case){(int)i, 0, false, (int)n_sweeps++, NULL};
+				} else if (f->wire == PGBIND_WIRE_ENUM) {
+					const pgbind_EnumDesc *e = &pgbind_enum_descs[f->type_index];
+					int own = *(const int *)(s->base + f->offset);
+					for (uint32_t v = 0; v < e->n_values; v++) {
+						if (e->values[v].number == own)
+							continue;
+						GROW(sweeps, n_sweeps, cap_sweeps);
+						sweeps[n_sweeps] = (Sweep){(int)i, fi, e->values[v].number, OUT_PENDING};
+						GROW(cases, n_cases, cap_cases);
+						cases[n_cases++] = (Case){(int)i, 0, false, (int)n_sweeps++, NULL};
+					}
+				}
+			}
+			s->n_sweeps = (int)n_sweeps - s->first_sweep;
 			continue;
 		}
 		for (unsigned k = 1; k < MAX_KINDS; k++) {
-			/* the field's own kind is fine: the statement deparses with it */
+			/* the field's own kind is fine (the statement deparses with it) */
 			if (!samples[k] || k == (*(pgbind_Node **)sites[i].slot)->tag)
 				continue;
 			GROW(cases, n_cases, cap_cases);
-			cases[n_cases++] = (Case){(int)i, k, false};
+			cases[n_cases++] = (Case){(int)i, k, false, -1, NULL};
 			if (samples_big[k] && samples_big[k] != samples[k]) {
 				GROW(cases, n_cases, cap_cases);
-				cases[n_cases++] = (Case){(int)i, k, true};
+				cases[n_cases++] = (Case){(int)i, k, true, -1, NULL};
 			}
 		}
+		/* the control: another node of the same kind the corpus holds in this field (the smallest,
+		 * any parent). Where that does not parse back either (the statement comes out differently
+		 * with any other node there), an outcome short of a crash says nothing of the kind put there
+		 * (write_rules) */
+		const pgbind_Node *control = control_for(&sites[i]);
+		if (control) {
+			GROW(cases, n_cases, cap_cases);
+			cases[n_cases++] = (Case){(int)i, control->tag, false, -1, control};
+		}
 	}
-	fprintf(stderr, "deparse-probe: %zu sites, %zu cases (%zu kinds as zeroed nodes)\n", n_sites, n_cases, n_zeroed);
+	fprintf(stderr, "deparse-probe: %zu sites, %zu cases (%zu kinds as zeroed nodes, %zu sweeps)\n", n_sites, n_cases,
+			n_zeroed, n_sweeps);
 	uint8_t *result = malloc(n_cases);
 	/* --cache FILE: the outcomes of an earlier run on the same inputs (same sites and cases) */
 	uint64_t hash = 1469598103934665603ull;
@@ -1061,7 +1537,8 @@ int main(int argc, char **argv)
 		const Site *st = &sites[cases[i].site];
 		hash = mix(
 			mix(mix(mix(mix(mix(hash, (uint64_t)st->stmt), st->msg), st->field), (uint64_t)(st->cell + 1)), st->change),
-			cases[i].kind);
+			cases[i].kind + ((uint64_t)(cases[i].sweep + 1) << 20) + ((uint64_t)cases[i].big << 40) +
+				((uint64_t)(cases[i].control != NULL) << 41));
 	}
 	for (size_t i = 0; i < n_stmts; i++)
 		for (const char *q = stmts[i].sql; *q; q++)
@@ -1084,13 +1561,31 @@ int main(int argc, char **argv)
 			fclose(cf);
 		}
 	}
-	size_t counts[5] = {0};
+	size_t counts[6] = {0};
 	for (size_t i = 0; i < n_cases; i++) {
+		if (cases[i].sweep >= 0) {
+			sweeps[cases[i].sweep].out = result[i];
+			continue;
+		}
 		counts[result[i] == OUT_SAME ? OUT_FINE : result[i]]++;
 		/* a misread is counted, not a rule: pgbind_deparse passes libpg_query's SQL on as
-		 * libpg_query does, and its round-trip check (check_deparse) refuses wrong SQL */
-		if (result[i] == OUT_CRASH || (with_misreads && result[i] == OUT_MISREAD))
-			bit_set(&sites[cases[i].site].bad, sites[cases[i].site].change == CH_SUBST ? cases[i].kind : 0);
+		 * libpg_query does, and its round-trip check (check_deparse) refuses wrong SQL. But a
+		 * node of another kind is fine only where the SQL parses back to the tree that holds it:
+		 * misread, SQL that does not parse, even an error, may mean the deparser read the node as
+		 * the kind it expected, and whether that crashes depends on what lies in memory past the
+		 * node (fuzzing found such trees: it does under ASan, or with other field values). */
+		bool subst = sites[cases[i].site].change == CH_SUBST;
+		if (cases[i].control) {
+			sites[cases[i].site].control_failed |= result[i] != OUT_SAME;
+			continue;
+		}
+		bool crash = result[i] == OUT_CRASH || (with_misreads && result[i] == OUT_MISREAD);
+		if (crash || (subst && result[i] != OUT_SAME))
+			bit_set(&sites[cases[i].site].bad, subst ? cases[i].kind : 0);
+		if (crash)
+			bit_set(&sites[cases[i].site].crashed, subst ? cases[i].kind : 0);
+		if (subst && result[i] == OUT_SAME)
+			bit_set(&sites[cases[i].site].same, cases[i].kind);
 	}
 
 	/* The corpus statements the deparser crashes on as they are (64 at most): every field of
@@ -1110,14 +1605,14 @@ int main(int argc, char **argv)
 	for (size_t i = first_culprit_site; i < n_sites; i++) {
 		if (sites[i].change != CH_SUBST) {
 			GROW(cases, n_cases, cap_cases);
-			cases[n_cases++] = (Case){(int)i, 0, false};
+			cases[n_cases++] = (Case){(int)i, 0, false, -1, NULL};
 			continue;
 		}
 		for (unsigned k = 1; k < MAX_KINDS; k++) {
 			if (!samples[k] || zeroed[k] || (!sites[i].fill && k == (*(pgbind_Node **)sites[i].slot)->tag))
 				continue;
 			GROW(cases, n_cases, cap_cases);
-			cases[n_cases++] = (Case){(int)i, k, false};
+			cases[n_cases++] = (Case){(int)i, k, false, -1, NULL};
 		}
 	}
 	size_t n_culprit_cases = n_cases - n_main_cases;
@@ -1174,22 +1669,27 @@ int main(int argc, char **argv)
 		perror(out_path);
 		return 2;
 	}
-	fprintf(
-		out,
-		"# The deparse contract of libpg_query for PostgreSQL %s: what its deparser requires of a tree.\n"
-		"# GENERATED by tools/deparse-probe (do not edit; regenerate it):\n"
-		"#     make deparse-probe   (tools/deparse-probe/run.sh: build/deparse-probe --major %s on tests/sql, the "
-		"fuzz\n#     regressions and the Debian corpus)\n"
-		"# Read by pgbind-gen like the overrides (generator/deparse_rules.c says what each clause means);\n"
-		"# targets/c/runtime/contract.c refuses a tree that breaks a rule before the deparser sees it.\n"
-		"# From %zu statements that deparse without a crash or a misread: %zu instances of fields changed,\n"
-		"# %zu cases: %zu crashed, %zu misread (SQL of another tree), %zu fine. %zu statements of the\n"
-		"# corpus crash as they are (up to 64 are probed): changing their fields one at a time gave %zu\n"
-		"# fields whose own value is bad.\n"
-		"# Rules are for crashes (a signal, or no answer); a misread is pgbind_deparse's check_deparse's to refuse.\n"
-		"# Each rule follows the change and one statement that shows it.\n\n",
-		major, major, n_stmts - n_bad_stmts, first_culprit_site, n_main_cases, counts[OUT_CRASH], counts[OUT_MISREAD],
-		counts[OUT_FINE], n_bad_stmts, n_evidence);
+	fprintf(out,
+			"# The deparse contract of libpg_query for PostgreSQL %s: what its deparser requires of a tree.\n"
+			"# GENERATED by tools/deparse-probe (do not edit; regenerate it):\n"
+			"#     make deparse-probe   (tools/deparse-probe/run.sh: build/deparse-probe --major %s on tests/sql, the "
+			"fuzz\n#     regressions and the Debian corpus)\n"
+			"# Read by pgbind-gen like the overrides (generator/deparse_rules.c says what each clause means);\n"
+			"# targets/c/runtime/contract.c refuses a tree that breaks a rule before the deparser sees it.\n"
+			"# From %zu statements that deparse without a crash (%zu of them misread as they are: their trees\n"
+			"# are evidence of what is fine, and only NULL and empty changes of theirs are cases): %zu\n"
+			"# instances of fields changed, %zu cases:\n"
+			"# %zu crashed, %zu misread (SQL of another tree), %zu SQL that does not parse, %zu fine; and\n"
+			"# %zu sweeps (a NULL or empty change again with a string or enum field of the message set to\n"
+			"# each other value). %zu statements of the corpus crash as they are (up to 64 are probed):\n"
+			"# changing their fields one at a time gave %zu fields whose own value is bad.\n"
+			"# Rules are for crashes (a signal, or no answer), and for a node of another kind unless the SQL\n"
+			"# parses back to the tree holding it (else the deparser may have read it as the kind it expected,\n"
+			"# which crashes by what lies past it); a misread otherwise is pgbind_deparse's check_deparse's.\n"
+			"# Each rule follows the change and one statement that shows it.\n\n",
+			major, major, n_stmts - n_bad_stmts, n_evidence_stmts, first_culprit_site, n_main_cases - n_sweeps,
+			counts[OUT_CRASH], counts[OUT_MISREAD], counts[OUT_UNPARSED], counts[OUT_FINE], n_sweeps, n_bad_stmts,
+			n_evidence);
 	write_rules();
 	fclose(out);
 	fprintf(stderr, "deparse-probe: %zu rules written to %s\n", n_rules, out_path);

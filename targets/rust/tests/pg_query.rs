@@ -364,13 +364,19 @@ fn truncate() {
 
 /// pgbind's checked deparse beside pg_query.rs's unchecked one: libpg_query 15's deparser writes
 /// `DETACH PARTITION m_2020 FINALIZE` without the space before FINALIZE, SQL that parses to
-/// another tree.
+/// another tree, which the checked deparse refuses; a major whose deparser writes it right (18)
+/// gets that SQL from both.
 #[test]
 fn deparse_checked() {
     let tree = pgbind::parse("ALTER TABLE measurements DETACH PARTITION m_2020 FINALIZE").unwrap();
     let unchecked = pgbind::deparse(&tree).unwrap();
-    assert!(pgbind::parse(&unchecked).unwrap() != tree, "{}", unchecked);
-    assert!(matches!(pgbind::deparse_checked(&tree), Err(pgbind::Error::RoundTrip { .. })), "{:?}", pgbind::deparse_checked(&tree));
+    let major = pg_query::parse("select 1").unwrap().protobuf.version / 10000;
+    if pgbind::parse(&unchecked).unwrap() == tree {
+        assert!(major != 15, "15's deparser drops the space before FINALIZE: {}", unchecked);
+        assert_eq!(pgbind::deparse_checked(&tree).unwrap(), unchecked);
+    } else {
+        assert!(matches!(pgbind::deparse_checked(&tree), Err(pgbind::Error::RoundTrip { .. })), "{:?}", pgbind::deparse_checked(&tree));
+    }
     let good = pgbind::parse("SELECT a FROM t WHERE b = 1").unwrap();
     assert_eq!(pgbind::deparse_checked(&good).unwrap(), "SELECT a FROM t WHERE b = 1");
 }
