@@ -37,3 +37,11 @@ CREATE TEXT SEARCH DICTIONARY d (template = simple, pgbind_unseen = OPERATOR(pg_
 -- corpus has), refused by the union over parents (an empty FuncCall.args crashes `s IS NORMALIZED`).
 SELECT a FROM t GROUP BY LIMIT_OPTION_UNDEFIN();
 SELECT a FROM t GROUP BY now(), random();
+-- 2026-12-02, fuzz_parse again: DEFAULT as a function's argument in a multiple-column SET (the union
+-- over parents: only a FROM-clause function takes it ill), an A_Expr in NULLIF (a value of
+-- A_Expr.kind no probed instance had), MERGE's INSERT column named as no statement names one (a
+-- NULL ResTarget.val, refused by name), DROP of an option the corpus does not drop.
+UPDATE t SET (a, b) = VOW(1, DEFAULT);
+SELECT NULLIF(a, 0 # 1), NULLIF(a, b + c) FROM t;
+MERGE INTO target t USING source s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id, val2) OVERRIDING USER VALUE VALUES (s.id, DEFAULT);
+ALTER SERVER srv VERSION '16' OPTIONS (SET host 'bar', DROP ort);

@@ -59,6 +59,10 @@ for target in $targets; do
 		"$out/corpus/$target" "$seeds" >"$out/$target.log" 2>&1; then
 		runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$out/$target.log" | awk '{print $2}')
 		echo "fuzz_$target: ${runs:-?} inputs in ${FUZZ_SECONDS}s, no failure"
+		# not a failure yet (issue 17 is open): the contract's refusals of trees libpg_query
+		# deparses right, which `pgbind verify` of the corpora does count as failures
+		refused=$(grep -c 'the deparse contract refuses this tree' "$out/$target.log")
+		[ "$refused" -eq 0 ] || echo "fuzz_$target: $refused statements the deparse contract refuses although libpg_query deparses them right (open: issue 17; in $out/$target.log)"
 	else
 		echo "FAIL fuzz_$target: see $out/$target.log; the input is in $out/artifacts/"
 		grep -E 'ERROR|MISMATCH|SUMMARY|abort' "$out/$target.log" | head -n 20

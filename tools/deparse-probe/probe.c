@@ -931,9 +931,9 @@ static void natural_values(const Site *const *m, uint32_t fi, const Scope *scope
 			if (f->wire == PGBIND_WIRE_ENUM) {
 				Bits all = {{0}};
 				for (unsigned t = 0; t < MAX_KINDS; t++)
-					if (samples[t])
-						bit_set(&all, t);
-				fprintf(out, "# (%s=%s: not probed; the kinds the corpus shows with it)\n", f->name, buf);
+					if (samples[t] && !natural_has(natural_any_key(m[0]->msg, m[0]->field, m[0]->cell, t), false))
+						bit_set(&all, t); /* nor a kind the parser puts in the field elsewhere: NULLIF(a, b # c) */
+				fprintf(out, "# (%s=%s: not probed; the kinds the corpus shows in the field)\n", f->name, buf);
 				emit(example, &all, scope, (int)fi, buf, false);
 			}
 		}
@@ -999,10 +999,21 @@ static void emit_unseen(const Site *const *m, size_t n, const Site *example, con
 {
 	char values[2048];
 	int by = m[0]->change == CH_SUBST ? -1 : deciding_field(m, n, fi, values, sizeof values);
-	if (by >= 0)
+	bool natural = false;
+	for (size_t i = 0; i < n && !natural; i++)
+		natural = m[i]->natural;
+	if (by >= 0) {
 		emit(example, bad, scope, by, values, false);
-	else
+	} else if (m[0]->change != CH_SUBST && natural &&
+			   pgbind_message_descs[m[0]->msg].fields[fi].wire == PGBIND_WIRE_STRING) {
+		/* a name the corpus does not show says nothing where the parser leaves the field NULL for
+		 * some names (MERGE's INSERT (val2): ResTarget.val is NULL, as for the names it shows) */
+		fprintf(out, "# (%s: names the corpus does not show, where it leaves %s NULL or empty for some: no rule)\n",
+				pgbind_message_descs[m[0]->msg].fields[fi].name,
+				pgbind_message_descs[m[0]->msg].fields[m[0]->field].name);
+	} else {
 		emit(example, bad, scope, fi, seen, true);
+	}
 }
 
 static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scoped, bool union_ok)
@@ -1275,6 +1286,13 @@ static void rules_for_column(const Site *const *m, size_t n)
 	}
 	Scope except = {.not_in = true};
 	const Site *example = NULL;
+	/* a node of another kind in a parent the corpus does not show: the union, less the kinds that
+	 * parsed back as themselves in some parent (the union refused, there, what the parser makes:
+	 * SET (a, b) = f(1, DEFAULT) holds a SetToDefault that only a FROM-clause function takes ill) */
+	Bits every = all;
+	for (size_t i = 0; i < n; i++)
+		for (size_t w = 0; w < MAX_KINDS / 64; w++)
+			every.w[w] &= ~m[i]->same.w[w];
 	for (size_t a = 0; a < n;) {
 		size_t b = a;
 		while (b < n && m[b]->parent_msg == m[a]->parent_msg && m[b]->parent_field == m[a]->parent_field)
@@ -1311,7 +1329,10 @@ static void rules_for_column(const Site *const *m, size_t n)
 	 * NORMALIZED` crashes, COERCE_SQL_SYNTAX; `f()` deparses, in GROUP BY too) */
 	char values[2048];
 	int by = m[0]->change == CH_SUBST ? -1 : deciding_field(m, n, -1, values, sizeof values);
-	emit(example, &all, &except, by, by >= 0 ? values : NULL, false);
+	if (m[0]->change != CH_SUBST)
+		emit(example, &all, &except, by, by >= 0 ? values : NULL, false);
+	else if (!bits_empty(&every))
+		emit(example, &every, &except, -1, NULL, false);
 }
 
 static void write_rules(void)
@@ -1325,10 +1346,11 @@ static void write_rules(void)
 			continue;
 		if (s->control_failed) /* no kind parses back here: only crashes count */
 			s->bad = s->crashed;
-		/* a kind of which one sample parses back to the tree holding it is handled as itself
-		 * (the other sample may be what the context does not take: a ColumnRef `*` in WHERE) */
+		/* a kind of which one sample parses back to the tree holding it is handled as itself:
+		 * what the other does (not parse, even crash) is its own shape's, not the kind's (a
+		 * ColumnRef `*` in WHERE; NULLIF(a, b # c) deparses whatever the smaller A_Expr did) */
 		for (unsigned k = 0; k < MAX_KINDS; k++)
-			if (bit_get(&s->same, k) && !bit_get(&s->crashed, k))
+			if (bit_get(&s->same, k))
 				s->bad.w[k / 64] &= ~(1ull << (k % 64));
 		if (!bits_empty(&s->bad))
 			for (unsigned k = 0; k < MAX_KINDS; k++)

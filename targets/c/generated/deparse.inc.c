@@ -8,7 +8,7 @@
  *   schema/pg15/overrides.txt    fnv1a64 a90d140f50a2a760
  *   schema/libpg_query.txt       fnv1a64 0a87a3524be505f1
  *   schema/pg15/libpg_query.txt  fnv1a64 c50fcb5fb73080e7
- *   schema/pg15/deparse.txt      fnv1a64 4aff6d04a6efb35d
+ *   schema/pg15/deparse.txt      fnv1a64 c2da133baf470c87
  */
 /*
  * deparse.inc.c -- the deparse contract of the linked libpg_query: what its deparser requires of
@@ -178,7 +178,7 @@ static const uint16_t contract_parents_20[][2] = {
 };
 /* 21: List.items (schema/pg15/deparse.txt:62:12) */
 static const uint8_t contract_kinds_21[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x80,0x00,0x02,0x40,0x0c,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x00,0x04,0x00,0x4a,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x40,0x0c,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0xc0,0x09,0x80,0x04,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_21[][2] = {
 	{ 7, 0 }, /* List.items */
@@ -301,7 +301,7 @@ static const uint16_t contract_parents_35[][2] = {
 };
 /* 36: List.items (schema/pg15/deparse.txt:92:12) */
 static const uint8_t contract_kinds_36[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x02,0x80,0x00,0x02,0x80,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0xc0,0x08,0x80,0x00,0x04,0x00,0x4a,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x80,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0xc0,0x08,0x80,0x04,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_36[][2] = {
 	{ 7, 0 }, /* List.items */
@@ -572,7 +572,7 @@ static const uint16_t contract_parents_82[][2] = {
 };
 /* 83: RowExpr.args (schema/pg15/deparse.txt:189:14) */
 static const uint8_t contract_kinds_83[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_83[][2] = {
 	{ 7, 0 }, /* List.items */
@@ -643,7 +643,7 @@ static const uint16_t contract_parents_91[][2] = {
 };
 /* 92: RowExpr.args (schema/pg15/deparse.txt:207:14) */
 static const uint8_t contract_kinds_92[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x20,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_92[][2] = {
 	{ 7, 0 }, /* List.items */
@@ -678,7 +678,7 @@ static const uint16_t contract_parents_95[][2] = {
 };
 /* 96: CoalesceExpr.args (schema/pg15/deparse.txt:215:19) */
 static const uint8_t contract_kinds_96[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7c,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_96[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
@@ -708,7 +708,7 @@ static const uint16_t contract_parents_99[][2] = {
 };
 /* 100: CoalesceExpr.args (schema/pg15/deparse.txt:223:19) */
 static const uint8_t contract_kinds_100[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7c,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_100[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
@@ -1602,84 +1602,84 @@ static const int32_t contract_if_enums_249[] = {
 };
 /* 250: AlterTableCmd.def (schema/pg15/deparse.txt:524:19) */
 static const uint8_t contract_kinds_250[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0x04,0x00,0x00,0x00,0x41,0x4a,
 };
 static const int32_t contract_if_enums_250[] = {
 	10, /* AT_SetStatistics */
 };
 /* 251: AlterTableCmd.def (schema/pg15/deparse.txt:527:19) */
 static const uint8_t contract_kinds_251[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0x04,0x00,0x00,0x00,0x41,0x4a,
 };
 static const int32_t contract_if_enums_251[] = {
 	23, /* AT_AlterConstraint */
 };
 /* 252: AlterTableCmd.def (schema/pg15/deparse.txt:530:19) */
 static const uint8_t contract_kinds_252[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0x04,0x00,0x00,0x00,0x41,0x4a,
 };
 static const int32_t contract_if_enums_252[] = {
 	65, /* AT_AttachPartition */
 };
 /* 253: AlterTableCmd.def (schema/pg15/deparse.txt:533:19) */
 static const uint8_t contract_kinds_253[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0x04,0x00,0x00,0x00,0x41,0x4a,
 };
 static const int32_t contract_if_enums_253[] = {
 	14, /* AT_SetCompression */
 };
 /* 254: AlterTableCmd.def (schema/pg15/deparse.txt:536:19) */
 static const uint8_t contract_kinds_254[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0x04,0x00,0x00,0x00,0x41,0x4a,
 };
 static const int32_t contract_if_enums_254[] = {
 	13, /* AT_SetStorage */
 };
 /* 255: AlterTableCmd.def (schema/pg15/deparse.txt:539:19) */
 static const uint8_t contract_kinds_255[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0x04,0x00,0x00,0x00,0x41,0x4a,
 };
 static const int32_t contract_if_enums_255[] = {
 	66, /* AT_DetachPartition */
 };
 /* 256: AlterTableCmd.def (schema/pg15/deparse.txt:542:19) */
 static const uint8_t contract_kinds_256[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0x04,0x00,0x00,0x00,0x41,0x4a,
 };
 static const int32_t contract_if_enums_256[] = {
 	64, /* AT_GenericOptions */
 };
 /* 257: AlterTableCmd.def (schema/pg15/deparse.txt:545:19) */
 static const uint8_t contract_kinds_257[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0x04,0x00,0x00,0x00,0x41,0x4a,
 };
 static const int32_t contract_if_enums_257[] = {
 	67, /* AT_DetachPartitionFinalize */
 };
 /* 258: AlterTableCmd.def (schema/pg15/deparse.txt:548:19) */
 static const uint8_t contract_kinds_258[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0x04,0x00,0x00,0x00,0x41,0x4a,
 };
 static const int32_t contract_if_enums_258[] = {
 	31, /* AT_AlterColumnGenericOptions */
 };
 /* 259: AlterTableCmd.def (schema/pg15/deparse.txt:551:19) */
 static const uint8_t contract_kinds_259[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0x04,0x00,0x00,0x00,0x41,0x4a,
 };
 static const int32_t contract_if_enums_259[] = {
 	11, /* AT_SetOptions */
 };
 /* 260: AlterTableCmd.def (schema/pg15/deparse.txt:554:19) */
 static const uint8_t contract_kinds_260[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0x04,0x00,0x00,0x00,0x41,0x4a,
 };
 static const int32_t contract_if_enums_260[] = {
 	68, /* AT_AddIdentity */
 };
 /* 261: AlterTableCmd.def (schema/pg15/deparse.txt:557:19) */
 static const uint8_t contract_kinds_261[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0x04,0x00,0x00,0x00,0x41,0x4a,
 };
 static const int32_t contract_if_enums_261[] = {
 	55, /* AT_AddInherit */
@@ -1911,21 +1911,21 @@ static const int32_t contract_if_enums_277[] = {
 };
 /* 278: GrantStmt.objects (schema/pg15/deparse.txt:594:19) */
 static const uint8_t contract_kinds_278[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_278[] = {
 	28, /* OBJECT_PARAMETER_ACL */
 };
 /* 279: GrantStmt.objects (schema/pg15/deparse.txt:597:19) */
 static const uint8_t contract_kinds_279[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_279[] = {
 	38, /* OBJECT_SEQUENCE */
 };
 /* 280: GrantStmt.objects (schema/pg15/deparse.txt:600:19) */
 static const uint8_t contract_kinds_280[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_280[] = {
 	23, /* OBJECT_LARGEOBJECT */
@@ -1983,7 +1983,7 @@ static const int32_t contract_if_enums_284[] = {
 };
 /* 285: GrantStmt.objects (schema/pg15/deparse.txt:614:19) */
 static const uint8_t contract_kinds_285[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x02,
 };
 static const uint16_t contract_parents_285[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
@@ -2006,7 +2006,7 @@ static const int32_t contract_if_enums_286[] = {
 };
 /* 287: GrantStmt.objects (schema/pg15/deparse.txt:619:19) */
 static const uint8_t contract_kinds_287[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x02,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0xc0,0x02,
 };
 static const uint16_t contract_parents_287[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
@@ -2479,161 +2479,161 @@ static const int32_t contract_if_enums_357[] = {
 };
 /* 358: DropStmt.objects (schema/pg15/deparse.txt:764:18) */
 static const uint8_t contract_kinds_358[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_358[] = {
 	22, /* OBJECT_LANGUAGE */
 };
 /* 359: DropStmt.objects (schema/pg15/deparse.txt:767:18) */
 static const uint8_t contract_kinds_359[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_359[] = {
 	15, /* OBJECT_EVENT_TRIGGER */
 };
 /* 360: DropStmt.objects (schema/pg15/deparse.txt:770:18) */
 static const uint8_t contract_kinds_360[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_360[] = {
 	29, /* OBJECT_POLICY */
 };
 /* 361: DropStmt.objects (schema/pg15/deparse.txt:773:18) */
 static const uint8_t contract_kinds_361[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_361[] = {
 	38, /* OBJECT_SEQUENCE */
 };
 /* 362: DropStmt.objects (schema/pg15/deparse.txt:776:18) */
 static const uint8_t contract_kinds_362[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_362[] = {
 	52, /* OBJECT_VIEW */
 };
 /* 363: DropStmt.objects (schema/pg15/deparse.txt:779:18) */
 static const uint8_t contract_kinds_363[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_363[] = {
 	2, /* OBJECT_AGGREGATE */
 };
 /* 364: DropStmt.objects (schema/pg15/deparse.txt:782:18) */
 static const uint8_t contract_kinds_364[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_364[] = {
 	6, /* OBJECT_CAST */
 };
 /* 365: DropStmt.objects (schema/pg15/deparse.txt:785:18) */
 static const uint8_t contract_kinds_365[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_365[] = {
 	26, /* OBJECT_OPERATOR */
 };
 /* 366: DropStmt.objects (schema/pg15/deparse.txt:788:18) */
 static const uint8_t contract_kinds_366[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_366[] = {
 	24, /* OBJECT_MATVIEW */
 };
 /* 367: DropStmt.objects (schema/pg15/deparse.txt:791:18) */
 static const uint8_t contract_kinds_367[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_367[] = {
 	45, /* OBJECT_TRIGGER */
 };
 /* 368: DropStmt.objects (schema/pg15/deparse.txt:794:18) */
 static const uint8_t contract_kinds_368[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_368[] = {
 	17, /* OBJECT_FDW */
 };
 /* 369: DropStmt.objects (schema/pg15/deparse.txt:797:18) */
 static const uint8_t contract_kinds_369[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_369[] = {
 	20, /* OBJECT_FUNCTION */
 };
 /* 370: DropStmt.objects (schema/pg15/deparse.txt:800:18) */
 static const uint8_t contract_kinds_370[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_370[] = {
 	30, /* OBJECT_PROCEDURE */
 };
 /* 371: DropStmt.objects (schema/pg15/deparse.txt:803:18) */
 static const uint8_t contract_kinds_371[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_371[] = {
 	47, /* OBJECT_TSDICTIONARY */
 };
 /* 372: DropStmt.objects (schema/pg15/deparse.txt:806:18) */
 static const uint8_t contract_kinds_372[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_372[] = {
 	25, /* OBJECT_OPCLASS */
 };
 /* 373: DropStmt.objects (schema/pg15/deparse.txt:809:18) */
 static const uint8_t contract_kinds_373[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_373[] = {
 	8, /* OBJECT_COLLATION */
 };
 /* 374: DropStmt.objects (schema/pg15/deparse.txt:812:18) */
 static const uint8_t contract_kinds_374[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_374[] = {
 	9, /* OBJECT_CONVERSION */
 };
 /* 375: DropStmt.objects (schema/pg15/deparse.txt:815:18) */
 static const uint8_t contract_kinds_375[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_375[] = {
 	49, /* OBJECT_TSTEMPLATE */
 };
 /* 376: DropStmt.objects (schema/pg15/deparse.txt:818:18) */
 static const uint8_t contract_kinds_376[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_376[] = {
 	44, /* OBJECT_TRANSFORM */
 };
 /* 377: DropStmt.objects (schema/pg15/deparse.txt:821:18) */
 static const uint8_t contract_kinds_377[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_377[] = {
 	48, /* OBJECT_TSPARSER */
 };
 /* 378: DropStmt.objects (schema/pg15/deparse.txt:824:18) */
 static const uint8_t contract_kinds_378[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_378[] = {
 	35, /* OBJECT_ROUTINE */
 };
 /* 379: DropStmt.objects (schema/pg15/deparse.txt:827:18) */
 static const uint8_t contract_kinds_379[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_379[] = {
 	46, /* OBJECT_TSCONFIGURATION */
 };
 /* 380: DropStmt.objects (schema/pg15/deparse.txt:830:18) */
 static const uint8_t contract_kinds_380[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_380[] = {
 	27, /* OBJECT_OPFAMILY */
@@ -2711,42 +2711,42 @@ static const int32_t contract_if_enums_384[] = {
 };
 /* 385: DropStmt.objects (schema/pg15/deparse.txt:841:18) */
 static const uint8_t contract_kinds_385[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_385[] = {
 	24, /* OBJECT_MATVIEW */
 };
 /* 386: DropStmt.objects (schema/pg15/deparse.txt:844:18) */
 static const uint8_t contract_kinds_386[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_386[] = {
 	20, /* OBJECT_FUNCTION */
 };
 /* 387: DropStmt.objects (schema/pg15/deparse.txt:847:18) */
 static const uint8_t contract_kinds_387[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_387[] = {
 	31, /* OBJECT_PUBLICATION */
 };
 /* 388: DropStmt.objects (schema/pg15/deparse.txt:850:18) */
 static const uint8_t contract_kinds_388[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_388[] = {
 	17, /* OBJECT_FDW */
 };
 /* 389: DropStmt.objects (schema/pg15/deparse.txt:853:18) */
 static const uint8_t contract_kinds_389[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_389[] = {
 	26, /* OBJECT_OPERATOR */
 };
 /* 390: DropStmt.objects (schema/pg15/deparse.txt:856:18) */
 static const uint8_t contract_kinds_390[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_390[] = {
 	2, /* OBJECT_AGGREGATE */
@@ -2880,224 +2880,224 @@ static const int32_t contract_if_enums_401[] = {
 };
 /* 402: CommentStmt.object (schema/pg15/deparse.txt:881:20) */
 static const uint8_t contract_kinds_402[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_402[] = {
 	10, /* OBJECT_DATABASE */
 };
 /* 403: CommentStmt.object (schema/pg15/deparse.txt:884:20) */
 static const uint8_t contract_kinds_403[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_403[] = {
 	13, /* OBJECT_DOMAIN */
 };
 /* 404: CommentStmt.object (schema/pg15/deparse.txt:887:20) */
 static const uint8_t contract_kinds_404[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_404[] = {
 	29, /* OBJECT_POLICY */
 };
 /* 405: CommentStmt.object (schema/pg15/deparse.txt:890:20) */
 static const uint8_t contract_kinds_405[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_405[] = {
 	6, /* OBJECT_CAST */
 };
 /* 406: CommentStmt.object (schema/pg15/deparse.txt:893:20) */
 static const uint8_t contract_kinds_406[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_406[] = {
 	24, /* OBJECT_MATVIEW */
 };
 /* 407: CommentStmt.object (schema/pg15/deparse.txt:896:20) */
 static const uint8_t contract_kinds_407[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_407[] = {
 	43, /* OBJECT_TABLESPACE */
 };
 /* 408: CommentStmt.object (schema/pg15/deparse.txt:899:20) */
 static const uint8_t contract_kinds_408[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_408[] = {
 	45, /* OBJECT_TRIGGER */
 };
 /* 409: CommentStmt.object (schema/pg15/deparse.txt:902:20) */
 static const uint8_t contract_kinds_409[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_409[] = {
 	41, /* OBJECT_TABCONSTRAINT */
 };
 /* 410: CommentStmt.object (schema/pg15/deparse.txt:905:20) */
 static const uint8_t contract_kinds_410[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_410[] = {
 	22, /* OBJECT_LANGUAGE */
 };
 /* 411: CommentStmt.object (schema/pg15/deparse.txt:908:20) */
 static const uint8_t contract_kinds_411[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_411[] = {
 	40, /* OBJECT_STATISTIC_EXT */
 };
 /* 412: CommentStmt.object (schema/pg15/deparse.txt:911:20) */
 static const uint8_t contract_kinds_412[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_412[] = {
 	8, /* OBJECT_COLLATION */
 };
 /* 413: CommentStmt.object (schema/pg15/deparse.txt:914:20) */
 static const uint8_t contract_kinds_413[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_413[] = {
 	16, /* OBJECT_EXTENSION */
 };
 /* 414: CommentStmt.object (schema/pg15/deparse.txt:917:20) */
 static const uint8_t contract_kinds_414[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_414[] = {
 	30, /* OBJECT_PROCEDURE */
 };
 /* 415: CommentStmt.object (schema/pg15/deparse.txt:920:20) */
 static const uint8_t contract_kinds_415[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_415[] = {
 	31, /* OBJECT_PUBLICATION */
 };
 /* 416: CommentStmt.object (schema/pg15/deparse.txt:923:20) */
 static const uint8_t contract_kinds_416[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_416[] = {
 	9, /* OBJECT_CONVERSION */
 };
 /* 417: CommentStmt.object (schema/pg15/deparse.txt:926:20) */
 static const uint8_t contract_kinds_417[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_417[] = {
 	17, /* OBJECT_FDW */
 };
 /* 418: CommentStmt.object (schema/pg15/deparse.txt:929:20) */
 static const uint8_t contract_kinds_418[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_418[] = {
 	39, /* OBJECT_SUBSCRIPTION */
 };
 /* 419: CommentStmt.object (schema/pg15/deparse.txt:932:20) */
 static const uint8_t contract_kinds_419[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_419[] = {
 	2, /* OBJECT_AGGREGATE */
 };
 /* 420: CommentStmt.object (schema/pg15/deparse.txt:935:20) */
 static const uint8_t contract_kinds_420[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_420[] = {
 	48, /* OBJECT_TSPARSER */
 };
 /* 421: CommentStmt.object (schema/pg15/deparse.txt:938:20) */
 static const uint8_t contract_kinds_421[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_421[] = {
 	23, /* OBJECT_LARGEOBJECT */
 };
 /* 422: CommentStmt.object (schema/pg15/deparse.txt:941:20) */
 static const uint8_t contract_kinds_422[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_422[] = {
 	26, /* OBJECT_OPERATOR */
 };
 /* 423: CommentStmt.object (schema/pg15/deparse.txt:944:20) */
 static const uint8_t contract_kinds_423[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_423[] = {
 	15, /* OBJECT_EVENT_TRIGGER */
 };
 /* 424: CommentStmt.object (schema/pg15/deparse.txt:947:20) */
 static const uint8_t contract_kinds_424[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_424[] = {
 	47, /* OBJECT_TSDICTIONARY */
 };
 /* 425: CommentStmt.object (schema/pg15/deparse.txt:950:20) */
 static const uint8_t contract_kinds_425[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_425[] = {
 	1, /* OBJECT_ACCESS_METHOD */
 };
 /* 426: CommentStmt.object (schema/pg15/deparse.txt:953:20) */
 static const uint8_t contract_kinds_426[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_426[] = {
 	49, /* OBJECT_TSTEMPLATE */
 };
 /* 427: CommentStmt.object (schema/pg15/deparse.txt:956:20) */
 static const uint8_t contract_kinds_427[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_427[] = {
 	20, /* OBJECT_FUNCTION */
 };
 /* 428: CommentStmt.object (schema/pg15/deparse.txt:959:20) */
 static const uint8_t contract_kinds_428[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_428[] = {
 	46, /* OBJECT_TSCONFIGURATION */
 };
 /* 429: CommentStmt.object (schema/pg15/deparse.txt:962:20) */
 static const uint8_t contract_kinds_429[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_429[] = {
 	25, /* OBJECT_OPCLASS */
 };
 /* 430: CommentStmt.object (schema/pg15/deparse.txt:965:20) */
 static const uint8_t contract_kinds_430[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_430[] = {
 	27, /* OBJECT_OPFAMILY */
 };
 /* 431: CommentStmt.object (schema/pg15/deparse.txt:968:20) */
 static const uint8_t contract_kinds_431[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_431[] = {
 	14, /* OBJECT_DOMCONSTRAINT */
 };
 /* 432: CommentStmt.object (schema/pg15/deparse.txt:971:20) */
 static const uint8_t contract_kinds_432[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_432[] = {
 	44, /* OBJECT_TRANSFORM */
 };
 /* 433: CommentStmt.object (schema/pg15/deparse.txt:974:20) */
 static const uint8_t contract_kinds_433[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_433[] = {
 	37, /* OBJECT_SCHEMA */
@@ -3405,70 +3405,70 @@ static const int32_t contract_if_enums_475[] = {
 };
 /* 476: RenameStmt.object (schema/pg15/deparse.txt:1061:19) */
 static const uint8_t contract_kinds_476[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_476[] = {
 	14, /* OBJECT_DOMCONSTRAINT */
 };
 /* 477: RenameStmt.object (schema/pg15/deparse.txt:1064:19) */
 static const uint8_t contract_kinds_477[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_477[] = {
 	22, /* OBJECT_LANGUAGE */
 };
 /* 478: RenameStmt.object (schema/pg15/deparse.txt:1067:19) */
 static const uint8_t contract_kinds_478[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_478[] = {
 	17, /* OBJECT_FDW */
 };
 /* 479: RenameStmt.object (schema/pg15/deparse.txt:1070:19) */
 static const uint8_t contract_kinds_479[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_479[] = {
 	30, /* OBJECT_PROCEDURE */
 };
 /* 480: RenameStmt.object (schema/pg15/deparse.txt:1073:19) */
 static const uint8_t contract_kinds_480[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_480[] = {
 	49, /* OBJECT_TSTEMPLATE */
 };
 /* 481: RenameStmt.object (schema/pg15/deparse.txt:1076:19) */
 static const uint8_t contract_kinds_481[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_481[] = {
 	47, /* OBJECT_TSDICTIONARY */
 };
 /* 482: RenameStmt.object (schema/pg15/deparse.txt:1079:19) */
 static const uint8_t contract_kinds_482[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_482[] = {
 	48, /* OBJECT_TSPARSER */
 };
 /* 483: RenameStmt.object (schema/pg15/deparse.txt:1082:19) */
 static const uint8_t contract_kinds_483[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_483[] = {
 	25, /* OBJECT_OPCLASS */
 };
 /* 484: RenameStmt.object (schema/pg15/deparse.txt:1085:19) */
 static const uint8_t contract_kinds_484[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_484[] = {
 	46, /* OBJECT_TSCONFIGURATION */
 };
 /* 485: RenameStmt.object (schema/pg15/deparse.txt:1088:19) */
 static const uint8_t contract_kinds_485[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_485[] = {
 	27, /* OBJECT_OPFAMILY */
@@ -4429,28 +4429,28 @@ static const int32_t contract_if_enums_703[] = {
 };
 /* 704: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1529:30) */
 static const uint8_t contract_kinds_704[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_704[] = {
 	47, /* OBJECT_TSDICTIONARY */
 };
 /* 705: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1532:30) */
 static const uint8_t contract_kinds_705[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_705[] = {
 	25, /* OBJECT_OPCLASS */
 };
 /* 706: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1535:30) */
 static const uint8_t contract_kinds_706[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_706[] = {
 	46, /* OBJECT_TSCONFIGURATION */
 };
 /* 707: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1538:30) */
 static const uint8_t contract_kinds_707[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_707[] = {
 	27, /* OBJECT_OPFAMILY */
@@ -4580,84 +4580,84 @@ static const int32_t contract_if_enums_713[] = {
 };
 /* 714: AlterOwnerStmt.object (schema/pg15/deparse.txt:1553:23) */
 static const uint8_t contract_kinds_714[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_714[] = {
 	13, /* OBJECT_DOMAIN */
 };
 /* 715: AlterOwnerStmt.object (schema/pg15/deparse.txt:1556:23) */
 static const uint8_t contract_kinds_715[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_715[] = {
 	2, /* OBJECT_AGGREGATE */
 };
 /* 716: AlterOwnerStmt.object (schema/pg15/deparse.txt:1559:23) */
 static const uint8_t contract_kinds_716[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_716[] = {
 	20, /* OBJECT_FUNCTION */
 };
 /* 717: AlterOwnerStmt.object (schema/pg15/deparse.txt:1562:23) */
 static const uint8_t contract_kinds_717[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_717[] = {
 	26, /* OBJECT_OPERATOR */
 };
 /* 718: AlterOwnerStmt.object (schema/pg15/deparse.txt:1565:23) */
 static const uint8_t contract_kinds_718[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_718[] = {
 	17, /* OBJECT_FDW */
 };
 /* 719: AlterOwnerStmt.object (schema/pg15/deparse.txt:1568:23) */
 static const uint8_t contract_kinds_719[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_719[] = {
 	30, /* OBJECT_PROCEDURE */
 };
 /* 720: AlterOwnerStmt.object (schema/pg15/deparse.txt:1571:23) */
 static const uint8_t contract_kinds_720[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_720[] = {
 	22, /* OBJECT_LANGUAGE */
 };
 /* 721: AlterOwnerStmt.object (schema/pg15/deparse.txt:1574:23) */
 static const uint8_t contract_kinds_721[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_721[] = {
 	46, /* OBJECT_TSCONFIGURATION */
 };
 /* 722: AlterOwnerStmt.object (schema/pg15/deparse.txt:1577:23) */
 static const uint8_t contract_kinds_722[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_722[] = {
 	47, /* OBJECT_TSDICTIONARY */
 };
 /* 723: AlterOwnerStmt.object (schema/pg15/deparse.txt:1580:23) */
 static const uint8_t contract_kinds_723[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_723[] = {
 	25, /* OBJECT_OPCLASS */
 };
 /* 724: AlterOwnerStmt.object (schema/pg15/deparse.txt:1583:23) */
 static const uint8_t contract_kinds_724[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_724[] = {
 	27, /* OBJECT_OPFAMILY */
 };
 /* 725: AlterOwnerStmt.object (schema/pg15/deparse.txt:1586:23) */
 static const uint8_t contract_kinds_725[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_725[] = {
 	23, /* OBJECT_LARGEOBJECT */
@@ -5047,21 +5047,21 @@ static const int32_t contract_if_enums_840[] = {
 };
 /* 841: SecLabelStmt.object (schema/pg15/deparse.txt:1819:21) */
 static const uint8_t contract_kinds_841[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_841[] = {
 	24, /* OBJECT_MATVIEW */
 };
 /* 842: SecLabelStmt.object (schema/pg15/deparse.txt:1822:21) */
 static const uint8_t contract_kinds_842[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_842[] = {
 	7, /* OBJECT_COLUMN */
 };
 /* 843: SecLabelStmt.object (schema/pg15/deparse.txt:1825:21) */
 static const uint8_t contract_kinds_843[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_843[] = {
 	42, /* OBJECT_TABLE */
@@ -6137,7 +6137,7 @@ static const int32_t contract_if_enums_1034[] = {
 };
 /* 1035: A_Expr.lexpr (schema/pg15/deparse.txt:2213:14) */
 static const uint8_t contract_kinds_1035[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x88,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x62,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1035[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
@@ -6147,7 +6147,7 @@ static const int32_t contract_if_enums_1035[] = {
 };
 /* 1036: A_Expr.lexpr (schema/pg15/deparse.txt:2216:14) */
 static const uint8_t contract_kinds_1036[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x88,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x62,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1036[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
@@ -6267,7 +6267,7 @@ static const uint16_t contract_parents_1048[][2] = {
 };
 /* 1049: A_Expr.lexpr (schema/pg15/deparse.txt:2242:14) */
 static const uint8_t contract_kinds_1049[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1049[][2] = {
 	{ 26, 2 }, /* BoolExpr.args */
@@ -6675,7 +6675,7 @@ static const int32_t contract_if_enums_1090[] = {
 };
 /* 1091: A_Expr.rexpr (schema/pg15/deparse.txt:2327:14) */
 static const uint8_t contract_kinds_1091[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+	0x00,0x00,0x02,0x88,0x0a,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x48,
 };
 static const uint16_t contract_parents_1091[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
@@ -6685,7 +6685,7 @@ static const int32_t contract_if_enums_1091[] = {
 };
 /* 1092: A_Expr.rexpr (schema/pg15/deparse.txt:2330:14) */
 static const uint8_t contract_kinds_1092[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+	0x00,0x00,0x02,0x88,0x0a,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x48,
 };
 static const uint16_t contract_parents_1092[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
@@ -6829,7 +6829,7 @@ static const uint16_t contract_parents_1106[][2] = {
 };
 /* 1107: A_Expr.rexpr (schema/pg15/deparse.txt:2360:14) */
 static const uint8_t contract_kinds_1107[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x02,0x88,0x0a,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x48,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x48,
 };
 static const uint16_t contract_parents_1107[][2] = {
 	{ 26, 2 }, /* BoolExpr.args */
@@ -7363,7 +7363,7 @@ static const uint16_t contract_parents_1170[][2] = {
 };
 /* 1171: FuncCall.args (schema/pg15/deparse.txt:2488:15) */
 static const uint8_t contract_kinds_1171[] = { /* the kinds allowed, by tag */
-	0x80,0x08,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1171[][2] = {
 	{ 7, 0 }, /* List.items */
@@ -7558,7 +7558,7 @@ static const uint16_t contract_parents_1191[][2] = {
 };
 /* 1192: FuncCall.args (schema/pg15/deparse.txt:2530:15) */
 static const uint8_t contract_kinds_1192[] = { /* the kinds allowed, by tag */
-	0x80,0x08,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1192[][2] = {
 	{ 7, 0 }, /* List.items */
@@ -7692,21 +7692,8 @@ static const uint16_t contract_parents_1216[][2] = {
 static const char *const contract_if_strings_1216[] = {
 	"n",
 };
-/* 1217: ResTarget.val (schema/pg15/deparse.txt:2584:15) */
+/* 1217: ResTarget.val (schema/pg15/deparse.txt:2585:15) */
 static const uint16_t contract_parents_1217[][2] = {
-	{ 227, 4 }, /* MergeWhenClause.target_list */
-};
-static const char *const contract_if_strings_1217[] = {
-	"a",
-	"b",
-	"id",
-	"val",
-	"n",
-	"name",
-	"v",
-};
-/* 1218: ResTarget.val (schema/pg15/deparse.txt:2586:15) */
-static const uint16_t contract_parents_1218[][2] = {
 	{ 46, 3 }, /* XmlExpr.named_args */
 	{ 64, 1 }, /* InsertStmt.cols */
 	{ 64, 4 }, /* InsertStmt.returning_list */
@@ -7717,7 +7704,18 @@ static const uint16_t contract_parents_1218[][2] = {
 	{ 198, 3 }, /* RangeTableFunc.namespaces */
 	{ 227, 4 }, /* MergeWhenClause.target_list */
 };
-/* 1219: ResTarget.val (schema/pg15/deparse.txt:2588:15) */
+/* 1218: ResTarget.val (schema/pg15/deparse.txt:2587:15) */
+static const uint8_t contract_kinds_1218[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1218[][2] = {
+	{ 46, 3 }, /* XmlExpr.named_args */
+};
+static const char *const contract_if_strings_1218[] = {
+	"c",
+	"bar",
+};
+/* 1219: ResTarget.val (schema/pg15/deparse.txt:2589:15) */
 static const uint8_t contract_kinds_1219[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
@@ -7725,30 +7723,33 @@ static const uint16_t contract_parents_1219[][2] = {
 	{ 46, 3 }, /* XmlExpr.named_args */
 };
 static const char *const contract_if_strings_1219[] = {
-	"c",
-	"bar",
-};
-/* 1220: ResTarget.val (schema/pg15/deparse.txt:2590:15) */
-static const uint8_t contract_kinds_1220[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1220[][2] = {
-	{ 46, 3 }, /* XmlExpr.named_args */
-};
-static const char *const contract_if_strings_1220[] = {
 	"bee",
 	"c",
 	"bar",
 	"B",
 };
-/* 1221: ResTarget.val (schema/pg15/deparse.txt:2593:15) */
+/* 1220: ResTarget.val (schema/pg15/deparse.txt:2592:15) */
+static const uint8_t contract_kinds_1220[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1220[][2] = {
+	{ 64, 4 }, /* InsertStmt.returning_list */
+};
+/* 1221: ResTarget.val (schema/pg15/deparse.txt:2594:15) */
 static const uint8_t contract_kinds_1221[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1221[][2] = {
-	{ 64, 4 }, /* InsertStmt.returning_list */
+	{ 66, 1 }, /* UpdateStmt.target_list */
 };
-/* 1222: ResTarget.val (schema/pg15/deparse.txt:2595:15) */
+static const char *const contract_if_strings_1221[] = {
+	"j",
+	"c",
+	"arr",
+	"supported_value",
+	"comments",
+};
+/* 1222: ResTarget.val (schema/pg15/deparse.txt:2596:15) */
 static const uint8_t contract_kinds_1222[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
@@ -7756,20 +7757,6 @@ static const uint16_t contract_parents_1222[][2] = {
 	{ 66, 1 }, /* UpdateStmt.target_list */
 };
 static const char *const contract_if_strings_1222[] = {
-	"j",
-	"c",
-	"arr",
-	"supported_value",
-	"comments",
-};
-/* 1223: ResTarget.val (schema/pg15/deparse.txt:2597:15) */
-static const uint8_t contract_kinds_1223[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1223[][2] = {
-	{ 66, 1 }, /* UpdateStmt.target_list */
-};
-static const char *const contract_if_strings_1223[] = {
 	"a",
 	"b",
 	"j",
@@ -7780,14 +7767,25 @@ static const char *const contract_if_strings_1223[] = {
 	"supported_value",
 	"comments",
 };
-/* 1224: ResTarget.val (schema/pg15/deparse.txt:2600:15) */
+/* 1223: ResTarget.val (schema/pg15/deparse.txt:2599:15) */
+static const uint8_t contract_kinds_1223[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1223[][2] = {
+	{ 68, 2 }, /* SelectStmt.target_list */
+};
+/* 1224: ResTarget.val (schema/pg15/deparse.txt:2601:15) */
 static const uint8_t contract_kinds_1224[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1224[][2] = {
-	{ 68, 2 }, /* SelectStmt.target_list */
+	{ 227, 4 }, /* MergeWhenClause.target_list */
 };
-/* 1225: ResTarget.val (schema/pg15/deparse.txt:2602:15) */
+static const char *const contract_if_strings_1224[] = {
+	"n",
+	"v",
+};
+/* 1225: ResTarget.val (schema/pg15/deparse.txt:2603:15) */
 static const uint8_t contract_kinds_1225[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
@@ -7795,152 +7793,141 @@ static const uint16_t contract_parents_1225[][2] = {
 	{ 227, 4 }, /* MergeWhenClause.target_list */
 };
 static const char *const contract_if_strings_1225[] = {
-	"n",
-	"v",
-};
-/* 1226: ResTarget.val (schema/pg15/deparse.txt:2604:15) */
-static const uint8_t contract_kinds_1226[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1226[][2] = {
-	{ 227, 4 }, /* MergeWhenClause.target_list */
-};
-static const char *const contract_if_strings_1226[] = {
 	"a",
 	"b",
 	"val",
 	"n",
 	"v",
 };
-/* 1227: ResTarget.val (schema/pg15/deparse.txt:2606:15) */
-static const uint8_t contract_kinds_1227[] = { /* the kinds allowed, by tag */
+/* 1226: ResTarget.val (schema/pg15/deparse.txt:2605:15) */
+static const uint8_t contract_kinds_1226[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_1227[][2] = {
+static const uint16_t contract_parents_1226[][2] = {
 	{ 46, 3 }, /* XmlExpr.named_args */
 	{ 64, 4 }, /* InsertStmt.returning_list */
 	{ 66, 1 }, /* UpdateStmt.target_list */
 	{ 68, 2 }, /* SelectStmt.target_list */
 	{ 227, 4 }, /* MergeWhenClause.target_list */
 };
-/* 1228: MultiAssignRef.source (schema/pg15/deparse.txt:2608:23) */
-static const uint8_t contract_kinds_1228[] = { /* the kinds allowed, by tag */
+/* 1227: MultiAssignRef.source (schema/pg15/deparse.txt:2607:23) */
+static const uint8_t contract_kinds_1227[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1229: TypeCast.arg (schema/pg15/deparse.txt:2610:14) */
-static const uint16_t contract_parents_1229[][2] = {
+/* 1228: TypeCast.arg (schema/pg15/deparse.txt:2609:14) */
+static const uint16_t contract_parents_1228[][2] = {
 	{ 107, 2 }, /* VariableSetStmt.args */
 };
-/* 1230: TypeCast.arg (schema/pg15/deparse.txt:2612:14) */
+/* 1229: TypeCast.arg (schema/pg15/deparse.txt:2611:14) */
+static const uint8_t contract_kinds_1229[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1229[][2] = {
+	{ 7, 0 }, /* List.items */
+};
+/* 1230: TypeCast.arg (schema/pg15/deparse.txt:2613:14) */
 static const uint8_t contract_kinds_1230[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1230[][2] = {
-	{ 7, 0 }, /* List.items */
+	{ 37, 5 }, /* CaseExpr.defresult */
 };
-/* 1231: TypeCast.arg (schema/pg15/deparse.txt:2614:14) */
+/* 1231: TypeCast.arg (schema/pg15/deparse.txt:2615:14) */
 static const uint8_t contract_kinds_1231[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1231[][2] = {
-	{ 37, 5 }, /* CaseExpr.defresult */
+	{ 38, 2 }, /* CaseWhen.result */
 };
-/* 1232: TypeCast.arg (schema/pg15/deparse.txt:2616:14) */
+/* 1232: TypeCast.arg (schema/pg15/deparse.txt:2617:14) */
 static const uint8_t contract_kinds_1232[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1232[][2] = {
-	{ 38, 2 }, /* CaseWhen.result */
+	{ 41, 1 }, /* RowExpr.args */
 };
-/* 1233: TypeCast.arg (schema/pg15/deparse.txt:2618:14) */
+/* 1233: TypeCast.arg (schema/pg15/deparse.txt:2619:14) */
 static const uint8_t contract_kinds_1233[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1233[][2] = {
-	{ 41, 1 }, /* RowExpr.args */
+	{ 43, 3 }, /* CoalesceExpr.args */
 };
-/* 1234: TypeCast.arg (schema/pg15/deparse.txt:2620:14) */
+/* 1234: TypeCast.arg (schema/pg15/deparse.txt:2621:14) */
 static const uint8_t contract_kinds_1234[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1234[][2] = {
-	{ 43, 3 }, /* CoalesceExpr.args */
+	{ 46, 5 }, /* XmlExpr.args */
 };
-/* 1235: TypeCast.arg (schema/pg15/deparse.txt:2622:14) */
+/* 1235: TypeCast.arg (schema/pg15/deparse.txt:2623:14) */
 static const uint8_t contract_kinds_1235[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1235[][2] = {
-	{ 46, 5 }, /* XmlExpr.args */
+	{ 69, 0 }, /* ReturnStmt.returnval */
 };
-/* 1236: TypeCast.arg (schema/pg15/deparse.txt:2624:14) */
+/* 1236: TypeCast.arg (schema/pg15/deparse.txt:2625:14) */
 static const uint8_t contract_kinds_1236[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1236[][2] = {
-	{ 69, 0 }, /* ReturnStmt.returnval */
+	{ 181, 2 }, /* A_Expr.lexpr */
 };
-/* 1237: TypeCast.arg (schema/pg15/deparse.txt:2626:14) */
+/* 1237: TypeCast.arg (schema/pg15/deparse.txt:2627:14) */
 static const uint8_t contract_kinds_1237[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1237[][2] = {
-	{ 181, 2 }, /* A_Expr.lexpr */
+	{ 184, 1 }, /* FuncCall.args */
 };
-/* 1238: TypeCast.arg (schema/pg15/deparse.txt:2628:14) */
+/* 1238: TypeCast.arg (schema/pg15/deparse.txt:2629:14) */
 static const uint8_t contract_kinds_1238[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1238[][2] = {
-	{ 184, 1 }, /* FuncCall.args */
+	{ 187, 0 }, /* A_Indirection.arg */
 };
-/* 1239: TypeCast.arg (schema/pg15/deparse.txt:2630:14) */
+/* 1239: TypeCast.arg (schema/pg15/deparse.txt:2631:14) */
 static const uint8_t contract_kinds_1239[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1239[][2] = {
-	{ 187, 0 }, /* A_Indirection.arg */
+	{ 189, 2 }, /* ResTarget.val */
 };
-/* 1240: TypeCast.arg (schema/pg15/deparse.txt:2632:14) */
+/* 1240: TypeCast.arg (schema/pg15/deparse.txt:2633:14) */
 static const uint8_t contract_kinds_1240[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1240[][2] = {
-	{ 189, 2 }, /* ResTarget.val */
+	{ 191, 0 }, /* TypeCast.arg */
 };
-/* 1241: TypeCast.arg (schema/pg15/deparse.txt:2634:14) */
+/* 1241: TypeCast.arg (schema/pg15/deparse.txt:2635:14) */
 static const uint8_t contract_kinds_1241[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1241[][2] = {
-	{ 191, 0 }, /* TypeCast.arg */
+	{ 194, 2 }, /* WindowDef.partition_clause */
 };
-/* 1242: TypeCast.arg (schema/pg15/deparse.txt:2636:14) */
+/* 1242: TypeCast.arg (schema/pg15/deparse.txt:2637:14) */
 static const uint8_t contract_kinds_1242[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1242[][2] = {
-	{ 194, 2 }, /* WindowDef.partition_clause */
+	{ 194, 5 }, /* WindowDef.start_offset */
 };
-/* 1243: TypeCast.arg (schema/pg15/deparse.txt:2638:14) */
+/* 1243: TypeCast.arg (schema/pg15/deparse.txt:2639:14) */
 static const uint8_t contract_kinds_1243[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1243[][2] = {
-	{ 194, 5 }, /* WindowDef.start_offset */
+	{ 232, 5 }, /* PartitionBoundSpec.lowerdatums */
 };
-/* 1244: TypeCast.arg (schema/pg15/deparse.txt:2640:14) */
+/* 1244: TypeCast.arg (schema/pg15/deparse.txt:2641:14) */
 static const uint8_t contract_kinds_1244[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1244[][2] = {
-	{ 232, 5 }, /* PartitionBoundSpec.lowerdatums */
-};
-/* 1245: TypeCast.arg (schema/pg15/deparse.txt:2642:14) */
-static const uint8_t contract_kinds_1245[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x1e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1245[][2] = {
 	{ 7, 0 }, /* List.items */
 	{ 37, 5 }, /* CaseExpr.defresult */
 	{ 38, 2 }, /* CaseWhen.result */
@@ -7957,172 +7944,172 @@ static const uint16_t contract_parents_1245[][2] = {
 	{ 194, 5 }, /* WindowDef.start_offset */
 	{ 232, 5 }, /* PartitionBoundSpec.lowerdatums */
 };
-/* 1246: TypeCast.typeName (schema/pg15/deparse.txt:2644:20) */
-static const uint16_t contract_parents_1246[][2] = {
+/* 1245: TypeCast.typeName (schema/pg15/deparse.txt:2643:20) */
+static const uint16_t contract_parents_1245[][2] = {
 	{ 107, 2 }, /* VariableSetStmt.args */
 };
-/* 1247: CollateClause.arg (schema/pg15/deparse.txt:2646:19) */
-static const uint8_t contract_kinds_1247[] = { /* the kinds allowed, by tag */
+/* 1246: CollateClause.arg (schema/pg15/deparse.txt:2645:19) */
+static const uint8_t contract_kinds_1246[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_1247[][2] = {
+static const uint16_t contract_parents_1246[][2] = {
 	{ 181, 2 }, /* A_Expr.lexpr */
 };
-/* 1248: CollateClause.arg (schema/pg15/deparse.txt:2648:19) */
-static const uint8_t contract_kinds_1248[] = { /* the kinds allowed, by tag */
+/* 1247: CollateClause.arg (schema/pg15/deparse.txt:2647:19) */
+static const uint8_t contract_kinds_1247[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x1e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_1248[][2] = {
+static const uint16_t contract_parents_1247[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
 };
-/* 1249: CollateClause.arg (schema/pg15/deparse.txt:2650:19) */
+/* 1248: CollateClause.arg (schema/pg15/deparse.txt:2649:19) */
+static const uint8_t contract_kinds_1248[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1248[][2] = {
+	{ 189, 2 }, /* ResTarget.val */
+};
+/* 1249: CollateClause.arg (schema/pg15/deparse.txt:2651:19) */
 static const uint8_t contract_kinds_1249[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1249[][2] = {
-	{ 189, 2 }, /* ResTarget.val */
+	{ 193, 0 }, /* SortBy.node */
 };
-/* 1250: CollateClause.arg (schema/pg15/deparse.txt:2652:19) */
+/* 1250: CollateClause.arg (schema/pg15/deparse.txt:2653:19) */
 static const uint8_t contract_kinds_1250[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1250[][2] = {
-	{ 193, 0 }, /* SortBy.node */
-};
-/* 1251: CollateClause.arg (schema/pg15/deparse.txt:2654:19) */
-static const uint8_t contract_kinds_1251[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x1e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1251[][2] = {
 	{ 181, 2 }, /* A_Expr.lexpr */
 	{ 181, 3 }, /* A_Expr.rexpr */
 	{ 189, 2 }, /* ResTarget.val */
 	{ 193, 0 }, /* SortBy.node */
 };
-/* 1252: CollateClause.collname (schema/pg15/deparse.txt:2656:24) */
-/* 1253: CollateClause.collname (schema/pg15/deparse.txt:2658:24) */
-/* 1254: CollateClause.collname (schema/pg15/deparse.txt:2660:24) */
+/* 1251: CollateClause.collname (schema/pg15/deparse.txt:2655:24) */
+/* 1252: CollateClause.collname (schema/pg15/deparse.txt:2657:24) */
+/* 1253: CollateClause.collname (schema/pg15/deparse.txt:2659:24) */
+static const uint8_t contract_kinds_1253[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 1254: CollateClause.collname (schema/pg15/deparse.txt:2661:24) */
 static const uint8_t contract_kinds_1254[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1255: CollateClause.collname (schema/pg15/deparse.txt:2662:24) */
+/* 1255: SortBy.node (schema/pg15/deparse.txt:2663:13) */
 static const uint8_t contract_kinds_1255[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1256: SortBy.node (schema/pg15/deparse.txt:2664:13) */
-static const uint8_t contract_kinds_1256[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1257: SortBy.useOp (schema/pg15/deparse.txt:2666:15) */
-/* 1258: SortBy.useOp (schema/pg15/deparse.txt:2668:15) */
-/* 1259: SortBy.useOp (schema/pg15/deparse.txt:2670:15) */
+/* 1256: SortBy.useOp (schema/pg15/deparse.txt:2665:15) */
+/* 1257: SortBy.useOp (schema/pg15/deparse.txt:2667:15) */
+/* 1258: SortBy.useOp (schema/pg15/deparse.txt:2669:15) */
+static const uint8_t contract_kinds_1258[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 1259: SortBy.useOp (schema/pg15/deparse.txt:2671:15) */
 static const uint8_t contract_kinds_1259[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1260: SortBy.useOp (schema/pg15/deparse.txt:2672:15) */
-static const uint8_t contract_kinds_1260[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1261: WindowDef.name (schema/pg15/deparse.txt:2674:16) */
-static const uint16_t contract_parents_1261[][2] = {
+/* 1260: WindowDef.name (schema/pg15/deparse.txt:2673:16) */
+static const uint16_t contract_parents_1260[][2] = {
 	{ 184, 4 }, /* FuncCall.over */
 };
-/* 1262: WindowDef.partitionClause (schema/pg15/deparse.txt:2676:28) */
+/* 1261: WindowDef.partitionClause (schema/pg15/deparse.txt:2675:28) */
+static const uint8_t contract_kinds_1261[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 1262: WindowDef.partitionClause (schema/pg15/deparse.txt:2677:28) */
 static const uint8_t contract_kinds_1262[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1263: WindowDef.partitionClause (schema/pg15/deparse.txt:2678:28) */
-static const uint8_t contract_kinds_1263[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 1264: WindowDef.orderClause (schema/pg15/deparse.txt:2680:24) */
-/* 1265: WindowDef.orderClause (schema/pg15/deparse.txt:2682:24) */
-static const uint8_t contract_kinds_1265[] = { /* the kinds allowed, by tag */
+/* 1263: WindowDef.orderClause (schema/pg15/deparse.txt:2679:24) */
+/* 1264: WindowDef.orderClause (schema/pg15/deparse.txt:2681:24) */
+static const uint8_t contract_kinds_1264[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1266: WindowDef.startOffset (schema/pg15/deparse.txt:2684:24) */
+/* 1265: WindowDef.startOffset (schema/pg15/deparse.txt:2683:24) */
+static const uint8_t contract_kinds_1265[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 1266: WindowDef.endOffset (schema/pg15/deparse.txt:2685:22) */
 static const uint8_t contract_kinds_1266[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1267: WindowDef.endOffset (schema/pg15/deparse.txt:2686:22) */
-static const uint8_t contract_kinds_1267[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 1268: RangeSubselect.subquery (schema/pg15/deparse.txt:2688:25) */
-/* 1269: RangeSubselect.subquery (schema/pg15/deparse.txt:2690:25) */
-static const uint8_t contract_kinds_1269[] = { /* the kinds allowed, by tag */
+/* 1267: RangeSubselect.subquery (schema/pg15/deparse.txt:2687:25) */
+/* 1268: RangeSubselect.subquery (schema/pg15/deparse.txt:2689:25) */
+static const uint8_t contract_kinds_1268[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1270: RangeFunction.functions (schema/pg15/deparse.txt:2692:25) */
-/* 1271: RangeFunction.functions (schema/pg15/deparse.txt:2694:25) */
-/* 1272: RangeFunction.functions (schema/pg15/deparse.txt:2696:25) */
-/* 1273: RangeFunction.functions (schema/pg15/deparse.txt:2698:25) */
+/* 1269: RangeFunction.functions (schema/pg15/deparse.txt:2691:25) */
+/* 1270: RangeFunction.functions (schema/pg15/deparse.txt:2693:25) */
+/* 1271: RangeFunction.functions (schema/pg15/deparse.txt:2695:25) */
+/* 1272: RangeFunction.functions (schema/pg15/deparse.txt:2697:25) */
+static const uint8_t contract_kinds_1272[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+};
+/* 1273: RangeFunction.functions (schema/pg15/deparse.txt:2699:25) */
 static const uint8_t contract_kinds_1273[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-/* 1274: RangeFunction.functions (schema/pg15/deparse.txt:2700:25) */
-static const uint8_t contract_kinds_1274[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+/* 1274: RangeFunction.coldeflist (schema/pg15/deparse.txt:2701:26) */
+/* 1275: RangeFunction.coldeflist (schema/pg15/deparse.txt:2703:26) */
+/* 1276: RangeFunction.coldeflist (schema/pg15/deparse.txt:2705:26) */
+static const uint8_t contract_kinds_1276[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1275: RangeFunction.coldeflist (schema/pg15/deparse.txt:2702:26) */
-/* 1276: RangeFunction.coldeflist (schema/pg15/deparse.txt:2704:26) */
-/* 1277: RangeFunction.coldeflist (schema/pg15/deparse.txt:2706:26) */
+/* 1277: RangeFunction.coldeflist (schema/pg15/deparse.txt:2707:26) */
 static const uint8_t contract_kinds_1277[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1278: RangeFunction.coldeflist (schema/pg15/deparse.txt:2708:26) */
-static const uint8_t contract_kinds_1278[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 1279: RangeTableSample.relation (schema/pg15/deparse.txt:2710:27) */
-/* 1280: RangeTableSample.relation (schema/pg15/deparse.txt:2712:27) */
-static const uint8_t contract_kinds_1280[] = { /* the kinds allowed, by tag */
+/* 1278: RangeTableSample.relation (schema/pg15/deparse.txt:2709:27) */
+/* 1279: RangeTableSample.relation (schema/pg15/deparse.txt:2711:27) */
+static const uint8_t contract_kinds_1279[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1281: RangeTableSample.method (schema/pg15/deparse.txt:2714:25) */
-/* 1282: RangeTableSample.method (schema/pg15/deparse.txt:2716:25) */
-static const uint8_t contract_kinds_1282[] = { /* the kinds allowed, by tag */
+/* 1280: RangeTableSample.method (schema/pg15/deparse.txt:2713:25) */
+/* 1281: RangeTableSample.method (schema/pg15/deparse.txt:2715:25) */
+static const uint8_t contract_kinds_1281[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1283: RangeTableSample.args (schema/pg15/deparse.txt:2718:23) */
+/* 1282: RangeTableSample.args (schema/pg15/deparse.txt:2717:23) */
+static const uint8_t contract_kinds_1282[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 1283: RangeTableSample.repeatable (schema/pg15/deparse.txt:2719:29) */
 static const uint8_t contract_kinds_1283[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1284: RangeTableSample.repeatable (schema/pg15/deparse.txt:2720:29) */
+/* 1284: RangeTableFunc.docexpr (schema/pg15/deparse.txt:2721:24) */
 static const uint8_t contract_kinds_1284[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 1285: RangeTableFunc.docexpr (schema/pg15/deparse.txt:2722:24) */
-static const uint8_t contract_kinds_1285[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x06,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1286: RangeTableFunc.rowexpr (schema/pg15/deparse.txt:2724:24) */
-static const uint8_t contract_kinds_1286[] = { /* the kinds allowed, by tag */
+/* 1285: RangeTableFunc.rowexpr (schema/pg15/deparse.txt:2723:24) */
+static const uint8_t contract_kinds_1285[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1287: RangeTableFunc.namespaces (schema/pg15/deparse.txt:2726:27) */
-/* 1288: RangeTableFunc.namespaces (schema/pg15/deparse.txt:2728:27) */
-/* 1289: RangeTableFunc.namespaces (schema/pg15/deparse.txt:2730:27) */
+/* 1286: RangeTableFunc.namespaces (schema/pg15/deparse.txt:2725:27) */
+/* 1287: RangeTableFunc.namespaces (schema/pg15/deparse.txt:2727:27) */
+/* 1288: RangeTableFunc.namespaces (schema/pg15/deparse.txt:2729:27) */
+static const uint8_t contract_kinds_1288[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 1289: RangeTableFunc.namespaces (schema/pg15/deparse.txt:2731:27) */
 static const uint8_t contract_kinds_1289[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1290: RangeTableFunc.namespaces (schema/pg15/deparse.txt:2732:27) */
-static const uint8_t contract_kinds_1290[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 1290: RangeTableFunc.columns (schema/pg15/deparse.txt:2733:24) */
+/* 1291: RangeTableFunc.columns (schema/pg15/deparse.txt:2735:24) */
+/* 1292: RangeTableFunc.columns (schema/pg15/deparse.txt:2737:24) */
+static const uint8_t contract_kinds_1292[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1291: RangeTableFunc.columns (schema/pg15/deparse.txt:2734:24) */
-/* 1292: RangeTableFunc.columns (schema/pg15/deparse.txt:2736:24) */
-/* 1293: RangeTableFunc.columns (schema/pg15/deparse.txt:2738:24) */
+/* 1293: RangeTableFunc.columns (schema/pg15/deparse.txt:2739:24) */
 static const uint8_t contract_kinds_1293[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1294: RangeTableFunc.columns (schema/pg15/deparse.txt:2740:24) */
-static const uint8_t contract_kinds_1294[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 1295: RangeTableFuncCol.colname (schema/pg15/deparse.txt:2742:27) */
-/* 1296: RangeTableFuncCol.typeName (schema/pg15/deparse.txt:2744:29) */
-static const char *const contract_if_strings_1296[] = {
+/* 1294: RangeTableFuncCol.colname (schema/pg15/deparse.txt:2741:27) */
+/* 1295: RangeTableFuncCol.typeName (schema/pg15/deparse.txt:2743:29) */
+static const char *const contract_if_strings_1295[] = {
 	"c",
 	"d",
 	"v",
@@ -8131,231 +8118,220 @@ static const char *const contract_if_strings_1296[] = {
 	"foo",
 	"bar",
 };
-/* 1297: RangeTableFuncCol.typeName (schema/pg15/deparse.txt:2746:29) */
-static const char *const contract_if_strings_1297[] = {
-	"c",
-	"d",
-	"v",
-	"id",
-	"name",
-	"ord",
-	"foo",
-	"bar",
-};
-/* 1298: RangeTableFuncCol.colexpr (schema/pg15/deparse.txt:2748:27) */
-static const uint8_t contract_kinds_1298[] = { /* the kinds allowed, by tag */
+/* 1296: RangeTableFuncCol.colexpr (schema/pg15/deparse.txt:2746:27) */
+static const uint8_t contract_kinds_1296[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1299: RangeTableFuncCol.coldefexpr (schema/pg15/deparse.txt:2750:30) */
-static const uint8_t contract_kinds_1299[] = { /* the kinds allowed, by tag */
+/* 1297: RangeTableFuncCol.coldefexpr (schema/pg15/deparse.txt:2748:30) */
+static const uint8_t contract_kinds_1297[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1300: TypeName.names (schema/pg15/deparse.txt:2752:16) */
-static const uint16_t contract_parents_1300[][2] = {
+/* 1298: TypeName.names (schema/pg15/deparse.txt:2750:16) */
+static const uint16_t contract_parents_1298[][2] = {
 	{ 213, 1 }, /* ObjectWithArgs.objargs */
 };
-/* 1301: TypeName.names (schema/pg15/deparse.txt:2754:16) */
+/* 1299: TypeName.names (schema/pg15/deparse.txt:2752:16) */
+static const uint16_t contract_parents_1299[][2] = {
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
+};
+/* 1300: TypeName.names (schema/pg15/deparse.txt:2754:16) */
+static const uint8_t contract_kinds_1300[] = { /* the kinds allowed, by tag */
+	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
+};
+static const uint16_t contract_parents_1300[][2] = {
+	{ 217, 1 }, /* FunctionParameter.arg_type */
+};
+/* 1301: TypeName.names (schema/pg15/deparse.txt:2756:16) */
+static const uint8_t contract_kinds_1301[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
 static const uint16_t contract_parents_1301[][2] = {
 	{ 213, 1 }, /* ObjectWithArgs.objargs */
+	{ 217, 1 }, /* FunctionParameter.arg_type */
 };
-/* 1302: TypeName.names (schema/pg15/deparse.txt:2756:16) */
+/* 1302: TypeName.names (schema/pg15/deparse.txt:2758:16) */
 static const uint8_t contract_kinds_1302[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
 };
 static const uint16_t contract_parents_1302[][2] = {
-	{ 217, 1 }, /* FunctionParameter.arg_type */
+	{ 215, 4 }, /* CreateOpClassItem.class_args */
 };
-/* 1303: TypeName.names (schema/pg15/deparse.txt:2758:16) */
+/* 1303: TypeName.names (schema/pg15/deparse.txt:2760:16) */
 static const uint8_t contract_kinds_1303[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
 };
 static const uint16_t contract_parents_1303[][2] = {
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
-	{ 217, 1 }, /* FunctionParameter.arg_type */
+	{ 215, 5 }, /* CreateOpClassItem.storedtype */
 };
-/* 1304: TypeName.names (schema/pg15/deparse.txt:2760:16) */
+/* 1304: TypeName.names (schema/pg15/deparse.txt:2762:16) */
 static const uint8_t contract_kinds_1304[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
 };
 static const uint16_t contract_parents_1304[][2] = {
-	{ 215, 4 }, /* CreateOpClassItem.class_args */
-};
-/* 1305: TypeName.names (schema/pg15/deparse.txt:2762:16) */
-static const uint8_t contract_kinds_1305[] = { /* the kinds allowed, by tag */
-	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
-};
-static const uint16_t contract_parents_1305[][2] = {
-	{ 215, 5 }, /* CreateOpClassItem.storedtype */
-};
-/* 1306: TypeName.names (schema/pg15/deparse.txt:2764:16) */
-static const uint8_t contract_kinds_1306[] = { /* the kinds allowed, by tag */
-	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
-};
-static const uint16_t contract_parents_1306[][2] = {
 	{ 220, 2 }, /* XmlSerialize.type_name */
 };
-/* 1307: TypeName.names (schema/pg15/deparse.txt:2766:16) */
-static const uint8_t contract_kinds_1307[] = { /* the kinds allowed, by tag */
+/* 1305: TypeName.names (schema/pg15/deparse.txt:2764:16) */
+static const uint8_t contract_kinds_1305[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_1307[][2] = {
+static const uint16_t contract_parents_1305[][2] = {
 	{ 215, 4 }, /* CreateOpClassItem.class_args */
 	{ 215, 5 }, /* CreateOpClassItem.storedtype */
 	{ 220, 2 }, /* XmlSerialize.type_name */
 };
-/* 1308: TypeName.typmods (schema/pg15/deparse.txt:2768:18) */
-static const uint16_t contract_parents_1308[][2] = {
+/* 1306: TypeName.typmods (schema/pg15/deparse.txt:2766:18) */
+static const uint16_t contract_parents_1306[][2] = {
 	{ 213, 1 }, /* ObjectWithArgs.objargs */
 };
-/* 1309: TypeName.typmods (schema/pg15/deparse.txt:2770:18) */
-/* 1310: TypeName.typmods (schema/pg15/deparse.txt:2772:18) */
+/* 1307: TypeName.typmods (schema/pg15/deparse.txt:2768:18) */
+/* 1308: TypeName.typmods (schema/pg15/deparse.txt:2770:18) */
+static const uint8_t contract_kinds_1308[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1308[][2] = {
+	{ 126, 3 }, /* CreateOpClassStmt.datatype */
+};
+/* 1309: TypeName.typmods (schema/pg15/deparse.txt:2772:18) */
+static const uint8_t contract_kinds_1309[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1309[][2] = {
+	{ 191, 1 }, /* TypeCast.type_name */
+};
+/* 1310: TypeName.typmods (schema/pg15/deparse.txt:2774:18) */
 static const uint8_t contract_kinds_1310[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1310[][2] = {
-	{ 126, 3 }, /* CreateOpClassStmt.datatype */
+	{ 201, 1 }, /* ColumnDef.type_name */
 };
-/* 1311: TypeName.typmods (schema/pg15/deparse.txt:2774:18) */
+/* 1311: TypeName.typmods (schema/pg15/deparse.txt:2776:18) */
 static const uint8_t contract_kinds_1311[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1311[][2] = {
-	{ 191, 1 }, /* TypeCast.type_name */
+	{ 215, 4 }, /* CreateOpClassItem.class_args */
 };
-/* 1312: TypeName.typmods (schema/pg15/deparse.txt:2776:18) */
+/* 1312: TypeName.typmods (schema/pg15/deparse.txt:2778:18) */
 static const uint8_t contract_kinds_1312[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1312[][2] = {
-	{ 201, 1 }, /* ColumnDef.type_name */
+	{ 215, 5 }, /* CreateOpClassItem.storedtype */
 };
-/* 1313: TypeName.typmods (schema/pg15/deparse.txt:2778:18) */
+/* 1313: TypeName.typmods (schema/pg15/deparse.txt:2780:18) */
 static const uint8_t contract_kinds_1313[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1313[][2] = {
-	{ 215, 4 }, /* CreateOpClassItem.class_args */
-};
-/* 1314: TypeName.typmods (schema/pg15/deparse.txt:2780:18) */
-static const uint8_t contract_kinds_1314[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1314[][2] = {
-	{ 215, 5 }, /* CreateOpClassItem.storedtype */
-};
-/* 1315: TypeName.typmods (schema/pg15/deparse.txt:2782:18) */
-static const uint8_t contract_kinds_1315[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1315[][2] = {
 	{ 126, 3 }, /* CreateOpClassStmt.datatype */
 	{ 191, 1 }, /* TypeCast.type_name */
 	{ 201, 1 }, /* ColumnDef.type_name */
 	{ 215, 4 }, /* CreateOpClassItem.class_args */
 	{ 215, 5 }, /* CreateOpClassItem.storedtype */
 };
-/* 1316: TypeName.typmods (schema/pg15/deparse.txt:2784:18) */
-static const uint8_t contract_kinds_1316[] = { /* the kinds allowed, by tag */
+/* 1314: TypeName.typmods (schema/pg15/deparse.txt:2782:18) */
+static const uint8_t contract_kinds_1314[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-/* 1317: TypeName.arrayBounds (schema/pg15/deparse.txt:2786:23) */
-static const uint16_t contract_parents_1317[][2] = {
+/* 1315: TypeName.arrayBounds (schema/pg15/deparse.txt:2784:23) */
+static const uint16_t contract_parents_1315[][2] = {
 	{ 213, 1 }, /* ObjectWithArgs.objargs */
 };
-/* 1318: TypeName.arrayBounds (schema/pg15/deparse.txt:2788:23) */
-/* 1319: TypeName.arrayBounds (schema/pg15/deparse.txt:2790:23) */
-static const uint8_t contract_kinds_1319[] = { /* the kinds allowed, by tag */
+/* 1316: TypeName.arrayBounds (schema/pg15/deparse.txt:2786:23) */
+/* 1317: TypeName.arrayBounds (schema/pg15/deparse.txt:2788:23) */
+static const uint8_t contract_kinds_1317[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
 };
-/* 1320: TypeName.arrayBounds (schema/pg15/deparse.txt:2792:23) */
-static const uint8_t contract_kinds_1320[] = { /* the kinds allowed, by tag */
+/* 1318: TypeName.arrayBounds (schema/pg15/deparse.txt:2790:23) */
+static const uint8_t contract_kinds_1318[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
 };
-/* 1321: ColumnDef.constraints (schema/pg15/deparse.txt:2794:23) */
-/* 1322: ColumnDef.constraints (schema/pg15/deparse.txt:2796:23) */
-/* 1323: ColumnDef.constraints (schema/pg15/deparse.txt:2798:23) */
-static const uint8_t contract_kinds_1323[] = { /* the kinds allowed, by tag */
+/* 1319: ColumnDef.constraints (schema/pg15/deparse.txt:2792:23) */
+/* 1320: ColumnDef.constraints (schema/pg15/deparse.txt:2794:23) */
+/* 1321: ColumnDef.constraints (schema/pg15/deparse.txt:2796:23) */
+static const uint8_t contract_kinds_1321[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1324: ColumnDef.constraints (schema/pg15/deparse.txt:2800:23) */
+/* 1322: ColumnDef.constraints (schema/pg15/deparse.txt:2798:23) */
+static const uint8_t contract_kinds_1322[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
+};
+/* 1323: ColumnDef.fdwoptions (schema/pg15/deparse.txt:2800:22) */
+/* 1324: ColumnDef.fdwoptions (schema/pg15/deparse.txt:2802:22) */
 static const uint8_t contract_kinds_1324[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
-};
-/* 1325: ColumnDef.fdwoptions (schema/pg15/deparse.txt:2802:22) */
-/* 1326: ColumnDef.fdwoptions (schema/pg15/deparse.txt:2804:22) */
-static const uint8_t contract_kinds_1326[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1327: IndexElem.expr (schema/pg15/deparse.txt:2806:16) */
-static const uint8_t contract_kinds_1327[] = { /* the kinds allowed, by tag */
+/* 1325: IndexElem.expr (schema/pg15/deparse.txt:2804:16) */
+static const uint8_t contract_kinds_1325[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x46,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1328: IndexElem.collation (schema/pg15/deparse.txt:2808:21) */
-/* 1329: IndexElem.collation (schema/pg15/deparse.txt:2810:21) */
+/* 1326: IndexElem.collation (schema/pg15/deparse.txt:2806:21) */
+/* 1327: IndexElem.collation (schema/pg15/deparse.txt:2808:21) */
+static const uint8_t contract_kinds_1327[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 1328: IndexElem.opclass (schema/pg15/deparse.txt:2810:19) */
+/* 1329: IndexElem.opclass (schema/pg15/deparse.txt:2812:19) */
 static const uint8_t contract_kinds_1329[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1330: IndexElem.opclass (schema/pg15/deparse.txt:2812:19) */
-/* 1331: IndexElem.opclass (schema/pg15/deparse.txt:2814:19) */
+/* 1330: IndexElem.opclassopts (schema/pg15/deparse.txt:2814:23) */
+/* 1331: IndexElem.opclassopts (schema/pg15/deparse.txt:2816:23) */
 static const uint8_t contract_kinds_1331[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1332: IndexElem.opclassopts (schema/pg15/deparse.txt:2816:23) */
-/* 1333: IndexElem.opclassopts (schema/pg15/deparse.txt:2818:23) */
-static const uint8_t contract_kinds_1333[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1334: StatsElem.expr (schema/pg15/deparse.txt:2820:16) */
-static const uint8_t contract_kinds_1334[] = { /* the kinds allowed, by tag */
+/* 1332: StatsElem.expr (schema/pg15/deparse.txt:2818:16) */
+static const uint8_t contract_kinds_1332[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1335: Constraint.raw_expr (schema/pg15/deparse.txt:2822:21) */
-static const uint8_t contract_kinds_1335[] = { /* the kinds allowed, by tag */
+/* 1333: Constraint.raw_expr (schema/pg15/deparse.txt:2820:21) */
+static const uint8_t contract_kinds_1333[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const int32_t contract_if_enums_1333[] = {
+	6, /* CONSTR_CHECK */
+	5, /* CONSTR_GENERATED */
+};
+/* 1334: Constraint.raw_expr (schema/pg15/deparse.txt:2822:21) */
+static const uint8_t contract_kinds_1334[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x3e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const int32_t contract_if_enums_1334[] = {
+	3, /* CONSTR_DEFAULT */
+};
+/* 1335: Constraint.raw_expr (schema/pg15/deparse.txt:2824:21) */
+static const uint8_t contract_kinds_1335[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x3e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const int32_t contract_if_enums_1335[] = {
 	6, /* CONSTR_CHECK */
-	5, /* CONSTR_GENERATED */
-};
-/* 1336: Constraint.raw_expr (schema/pg15/deparse.txt:2824:21) */
-static const uint8_t contract_kinds_1336[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x3e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const int32_t contract_if_enums_1336[] = {
-	3, /* CONSTR_DEFAULT */
-};
-/* 1337: Constraint.raw_expr (schema/pg15/deparse.txt:2826:21) */
-static const uint8_t contract_kinds_1337[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x3e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const int32_t contract_if_enums_1337[] = {
-	6, /* CONSTR_CHECK */
 	3, /* CONSTR_DEFAULT */
 	5, /* CONSTR_GENERATED */
 };
-/* 1338: Constraint.keys (schema/pg15/deparse.txt:2828:17) */
-/* 1339: Constraint.keys (schema/pg15/deparse.txt:2830:17) */
-/* 1340: Constraint.keys (schema/pg15/deparse.txt:2832:17) */
-static const uint8_t contract_kinds_1340[] = { /* the kinds allowed, by tag */
+/* 1336: Constraint.keys (schema/pg15/deparse.txt:2826:17) */
+/* 1337: Constraint.keys (schema/pg15/deparse.txt:2828:17) */
+/* 1338: Constraint.keys (schema/pg15/deparse.txt:2830:17) */
+static const uint8_t contract_kinds_1338[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1341: Constraint.keys (schema/pg15/deparse.txt:2834:17) */
-static const uint8_t contract_kinds_1341[] = { /* the kinds allowed, by tag */
+/* 1339: Constraint.keys (schema/pg15/deparse.txt:2832:17) */
+static const uint8_t contract_kinds_1339[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1342: Constraint.including (schema/pg15/deparse.txt:2836:22) */
-/* 1343: Constraint.exclusions (schema/pg15/deparse.txt:2838:23) */
-/* 1344: Constraint.exclusions (schema/pg15/deparse.txt:2840:23) */
-/* 1345: Constraint.exclusions (schema/pg15/deparse.txt:2842:23) */
-static const uint8_t contract_kinds_1345[] = { /* the kinds allowed, by tag */
+/* 1340: Constraint.including (schema/pg15/deparse.txt:2834:22) */
+/* 1341: Constraint.exclusions (schema/pg15/deparse.txt:2836:23) */
+/* 1342: Constraint.exclusions (schema/pg15/deparse.txt:2838:23) */
+/* 1343: Constraint.exclusions (schema/pg15/deparse.txt:2840:23) */
+static const uint8_t contract_kinds_1343[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-/* 1346: Constraint.options (schema/pg15/deparse.txt:2844:20) */
-static const int32_t contract_if_enums_1346[] = {
+/* 1344: Constraint.options (schema/pg15/deparse.txt:2842:20) */
+static const int32_t contract_if_enums_1344[] = {
 	4, /* CONSTR_IDENTITY */
 };
-/* 1347: Constraint.options (schema/pg15/deparse.txt:2846:20) */
-static const int32_t contract_if_enums_1347[] = {
+/* 1345: Constraint.options (schema/pg15/deparse.txt:2844:20) */
+static const int32_t contract_if_enums_1345[] = {
 	4, /* CONSTR_IDENTITY */
 	8, /* CONSTR_UNIQUE */
 	7, /* CONSTR_PRIMARY */
@@ -8371,21 +8347,21 @@ static const int32_t contract_if_enums_1347[] = {
 	13, /* CONSTR_ATTR_DEFERRED */
 	14, /* CONSTR_ATTR_IMMEDIATE */
 };
-/* 1348: Constraint.options (schema/pg15/deparse.txt:2848:20) */
-/* 1349: Constraint.options (schema/pg15/deparse.txt:2850:20) */
-static const uint8_t contract_kinds_1349[] = { /* the kinds allowed, by tag */
+/* 1346: Constraint.options (schema/pg15/deparse.txt:2846:20) */
+/* 1347: Constraint.options (schema/pg15/deparse.txt:2848:20) */
+static const uint8_t contract_kinds_1347[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1350: Constraint.options (schema/pg15/deparse.txt:2852:20) */
-static const uint8_t contract_kinds_1350[] = { /* the kinds allowed, by tag */
+/* 1348: Constraint.options (schema/pg15/deparse.txt:2850:20) */
+static const uint8_t contract_kinds_1348[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1351: Constraint.access_method (schema/pg15/deparse.txt:2854:26) */
-static const int32_t contract_if_enums_1351[] = {
+/* 1349: Constraint.access_method (schema/pg15/deparse.txt:2852:26) */
+static const int32_t contract_if_enums_1349[] = {
 	9, /* CONSTR_EXCLUSION */
 };
-/* 1352: Constraint.access_method (schema/pg15/deparse.txt:2856:26) */
-static const int32_t contract_if_enums_1352[] = {
+/* 1350: Constraint.access_method (schema/pg15/deparse.txt:2854:26) */
+static const int32_t contract_if_enums_1350[] = {
 	6, /* CONSTR_CHECK */
 	8, /* CONSTR_UNIQUE */
 	10, /* CONSTR_FOREIGN */
@@ -8402,68 +8378,68 @@ static const int32_t contract_if_enums_1352[] = {
 	14, /* CONSTR_ATTR_IMMEDIATE */
 	0, /* CONSTR_TYPE_UNDEFINED */
 };
-/* 1353: Constraint.fk_attrs (schema/pg15/deparse.txt:2858:21) */
-/* 1354: Constraint.fk_attrs (schema/pg15/deparse.txt:2860:21) */
-/* 1355: Constraint.fk_attrs (schema/pg15/deparse.txt:2862:21) */
-static const uint8_t contract_kinds_1355[] = { /* the kinds allowed, by tag */
+/* 1351: Constraint.fk_attrs (schema/pg15/deparse.txt:2856:21) */
+/* 1352: Constraint.fk_attrs (schema/pg15/deparse.txt:2858:21) */
+/* 1353: Constraint.fk_attrs (schema/pg15/deparse.txt:2860:21) */
+static const uint8_t contract_kinds_1353[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1356: Constraint.pk_attrs (schema/pg15/deparse.txt:2864:21) */
-/* 1357: Constraint.pk_attrs (schema/pg15/deparse.txt:2866:21) */
-/* 1358: Constraint.pk_attrs (schema/pg15/deparse.txt:2868:21) */
-static const uint8_t contract_kinds_1358[] = { /* the kinds allowed, by tag */
+/* 1354: Constraint.pk_attrs (schema/pg15/deparse.txt:2862:21) */
+/* 1355: Constraint.pk_attrs (schema/pg15/deparse.txt:2864:21) */
+/* 1356: Constraint.pk_attrs (schema/pg15/deparse.txt:2866:21) */
+static const uint8_t contract_kinds_1356[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1359: Constraint.fk_del_set_cols (schema/pg15/deparse.txt:2870:28) */
-/* 1360: DefElem.defname (schema/pg15/deparse.txt:2873:17) */
+/* 1357: Constraint.fk_del_set_cols (schema/pg15/deparse.txt:2868:28) */
+/* 1358: DefElem.defname (schema/pg15/deparse.txt:2871:17) */
+static const uint16_t contract_parents_1358[][2] = {
+	{ 7, 0 }, /* List.items */
+};
+static const int32_t contract_if_enums_1358[] = {
+	1, /* DEFELEM_UNSPEC */
+};
+/* 1359: DefElem.defname (schema/pg15/deparse.txt:2874:17) */
+static const uint16_t contract_parents_1359[][2] = {
+	{ 7, 0 }, /* List.items */
+};
+static const int32_t contract_if_enums_1359[] = {
+	2, /* DEFELEM_SET */
+};
+/* 1360: DefElem.defname (schema/pg15/deparse.txt:2877:17) */
 static const uint16_t contract_parents_1360[][2] = {
 	{ 7, 0 }, /* List.items */
 };
 static const int32_t contract_if_enums_1360[] = {
-	1, /* DEFELEM_UNSPEC */
+	3, /* DEFELEM_ADD */
 };
-/* 1361: DefElem.defname (schema/pg15/deparse.txt:2876:17) */
+/* 1361: DefElem.defname (schema/pg15/deparse.txt:2880:17) */
 static const uint16_t contract_parents_1361[][2] = {
 	{ 7, 0 }, /* List.items */
 };
 static const int32_t contract_if_enums_1361[] = {
-	2, /* DEFELEM_SET */
+	4, /* DEFELEM_DROP */
 };
-/* 1362: DefElem.defname (schema/pg15/deparse.txt:2879:17) */
+/* 1362: DefElem.defname (schema/pg15/deparse.txt:2883:17) */
 static const uint16_t contract_parents_1362[][2] = {
 	{ 7, 0 }, /* List.items */
 };
 static const int32_t contract_if_enums_1362[] = {
-	3, /* DEFELEM_ADD */
-};
-/* 1363: DefElem.defname (schema/pg15/deparse.txt:2882:17) */
-static const uint16_t contract_parents_1363[][2] = {
-	{ 7, 0 }, /* List.items */
-};
-static const int32_t contract_if_enums_1363[] = {
-	4, /* DEFELEM_DROP */
-};
-/* 1364: DefElem.defname (schema/pg15/deparse.txt:2885:17) */
-static const uint16_t contract_parents_1364[][2] = {
-	{ 7, 0 }, /* List.items */
-};
-static const int32_t contract_if_enums_1364[] = {
 	1, /* DEFELEM_UNSPEC */
 	2, /* DEFELEM_SET */
 	3, /* DEFELEM_ADD */
 	4, /* DEFELEM_DROP */
 	0, /* DEF_ELEM_ACTION_UNDEFINED */
 };
-/* 1365: DefElem.defname (schema/pg15/deparse.txt:2888:17) */
-static const uint16_t contract_parents_1365[][2] = {
+/* 1363: DefElem.defname (schema/pg15/deparse.txt:2886:17) */
+static const uint16_t contract_parents_1363[][2] = {
 	{ 175, 4 }, /* AlterSubscriptionStmt.options */
 };
-/* 1366: DefElem.defname (schema/pg15/deparse.txt:2891:17) */
-static const uint16_t contract_parents_1366[][2] = {
+/* 1364: DefElem.defname (schema/pg15/deparse.txt:2889:17) */
+static const uint16_t contract_parents_1364[][2] = {
 	{ 204, 13 }, /* Constraint.options */
 };
-/* 1367: DefElem.defname (schema/pg15/deparse.txt:2893:17) */
-static const uint16_t contract_parents_1367[][2] = {
+/* 1365: DefElem.defname (schema/pg15/deparse.txt:2891:17) */
+static const uint16_t contract_parents_1365[][2] = {
 	{ 7, 0 }, /* List.items */
 	{ 60, 3 }, /* IntoClause.options */
 	{ 81, 7 }, /* CreateStmt.options */
@@ -8475,11 +8451,11 @@ static const uint16_t contract_parents_1367[][2] = {
 	{ 202, 5 }, /* IndexElem.opclassopts */
 	{ 204, 13 }, /* Constraint.options */
 };
-/* 1368: DefElem.arg (schema/pg15/deparse.txt:2895:13) */
-static const uint16_t contract_parents_1368[][2] = {
+/* 1366: DefElem.arg (schema/pg15/deparse.txt:2893:13) */
+static const uint16_t contract_parents_1366[][2] = {
 	{ 7, 0 }, /* List.items */
 };
-static const char *const contract_if_strings_1368[] = {
+static const char *const contract_if_strings_1366[] = {
 	"generated",
 	"table_name",
 	"a",
@@ -8490,11 +8466,11 @@ static const char *const contract_if_strings_1368[] = {
 	"increment",
 	"other",
 };
-/* 1369: DefElem.arg (schema/pg15/deparse.txt:2898:13) */
-static const uint16_t contract_parents_1369[][2] = {
+/* 1367: DefElem.arg (schema/pg15/deparse.txt:2896:13) */
+static const uint16_t contract_parents_1367[][2] = {
 	{ 80, 6 }, /* CopyStmt.options */
 };
-static const char *const contract_if_strings_1369[] = {
+static const char *const contract_if_strings_1367[] = {
 	"format",
 	"force_quote",
 	"delimiter",
@@ -8503,11 +8479,11 @@ static const char *const contract_if_strings_1369[] = {
 	"quote",
 	"escape",
 };
-/* 1370: DefElem.arg (schema/pg15/deparse.txt:2901:13) */
-static const uint16_t contract_parents_1370[][2] = {
+/* 1368: DefElem.arg (schema/pg15/deparse.txt:2899:13) */
+static const uint16_t contract_parents_1368[][2] = {
 	{ 88, 5 }, /* CreateFunctionStmt.options */
 };
-static const char *const contract_if_strings_1370[] = {
+static const char *const contract_if_strings_1368[] = {
 	"language",
 	"volatility",
 	"strict",
@@ -8516,11 +8492,11 @@ static const char *const contract_if_strings_1370[] = {
 	"set",
 	"leakproof",
 };
-/* 1371: DefElem.arg (schema/pg15/deparse.txt:2904:13) */
-static const uint16_t contract_parents_1371[][2] = {
+/* 1369: DefElem.arg (schema/pg15/deparse.txt:2902:13) */
+static const uint16_t contract_parents_1369[][2] = {
 	{ 89, 2 }, /* AlterFunctionStmt.actions */
 };
-static const char *const contract_if_strings_1371[] = {
+static const char *const contract_if_strings_1369[] = {
 	"security",
 	"set",
 	"parallel",
@@ -8528,33 +8504,33 @@ static const char *const contract_if_strings_1371[] = {
 	"leakproof",
 	"volatility",
 };
-/* 1372: DefElem.arg (schema/pg15/deparse.txt:2907:13) */
-static const uint16_t contract_parents_1372[][2] = {
+/* 1370: DefElem.arg (schema/pg15/deparse.txt:2905:13) */
+static const uint16_t contract_parents_1370[][2] = {
 	{ 105, 1 }, /* CreateSeqStmt.options */
 };
-static const char *const contract_if_strings_1372[] = {
+static const char *const contract_if_strings_1370[] = {
 	"as",
 	"increment",
 	"start",
 	"cycle",
 	"cache",
 };
-/* 1373: DefElem.arg (schema/pg15/deparse.txt:2910:13) */
-static const uint16_t contract_parents_1373[][2] = {
+/* 1371: DefElem.arg (schema/pg15/deparse.txt:2908:13) */
+static const uint16_t contract_parents_1371[][2] = {
 	{ 106, 1 }, /* AlterSeqStmt.options */
 };
-static const char *const contract_if_strings_1373[] = {
+static const char *const contract_if_strings_1371[] = {
 	"as",
 	"increment",
 	"start",
 	"cache",
 	"cycle",
 };
-/* 1374: DefElem.arg (schema/pg15/deparse.txt:2913:13) */
-static const uint16_t contract_parents_1374[][2] = {
+/* 1372: DefElem.arg (schema/pg15/deparse.txt:2911:13) */
+static const uint16_t contract_parents_1372[][2] = {
 	{ 112, 2 }, /* CreateRoleStmt.options */
 };
-static const char *const contract_if_strings_1374[] = {
+static const char *const contract_if_strings_1372[] = {
 	"canlogin",
 	"superuser",
 	"createdb",
@@ -8566,82 +8542,82 @@ static const char *const contract_if_strings_1374[] = {
 	"validUntil",
 	"connectionlimit",
 };
-/* 1375: DefElem.arg (schema/pg15/deparse.txt:2916:13) */
-static const uint16_t contract_parents_1375[][2] = {
+/* 1373: DefElem.arg (schema/pg15/deparse.txt:2914:13) */
+static const uint16_t contract_parents_1373[][2] = {
 	{ 113, 1 }, /* AlterRoleStmt.options */
 };
-static const char *const contract_if_strings_1375[] = {
+static const char *const contract_if_strings_1373[] = {
 	"superuser",
 	"canlogin",
 	"createdb",
 	"validUntil",
 };
-/* 1376: DefElem.arg (schema/pg15/deparse.txt:2919:13) */
-static const uint16_t contract_parents_1376[][2] = {
+/* 1374: DefElem.arg (schema/pg15/deparse.txt:2917:13) */
+static const uint16_t contract_parents_1374[][2] = {
 	{ 149, 2 }, /* AlterFdwStmt.options */
 };
-static const char *const contract_if_strings_1376[] = {
+static const char *const contract_if_strings_1374[] = {
 	"debug",
 	"x",
 };
-/* 1377: DefElem.arg (schema/pg15/deparse.txt:2921:13) */
-static const uint16_t contract_parents_1377[][2] = {
+/* 1375: DefElem.arg (schema/pg15/deparse.txt:2919:13) */
+static const uint16_t contract_parents_1375[][2] = {
 	{ 149, 2 }, /* AlterFdwStmt.options */
+};
+static const int32_t contract_if_enums_1375[] = {
+	2, /* DEFELEM_SET */
+	3, /* DEFELEM_ADD */
+};
+/* 1376: DefElem.arg (schema/pg15/deparse.txt:2921:13) */
+static const uint16_t contract_parents_1376[][2] = {
+	{ 151, 2 }, /* AlterForeignServerStmt.options */
+};
+static const char *const contract_if_strings_1376[] = {
+	"host",
+};
+/* 1377: DefElem.arg (schema/pg15/deparse.txt:2923:13) */
+static const uint16_t contract_parents_1377[][2] = {
+	{ 151, 2 }, /* AlterForeignServerStmt.options */
 };
 static const int32_t contract_if_enums_1377[] = {
 	2, /* DEFELEM_SET */
-	3, /* DEFELEM_ADD */
 };
-/* 1378: DefElem.arg (schema/pg15/deparse.txt:2923:13) */
+/* 1378: DefElem.arg (schema/pg15/deparse.txt:2925:13) */
 static const uint16_t contract_parents_1378[][2] = {
-	{ 151, 2 }, /* AlterForeignServerStmt.options */
-};
-static const char *const contract_if_strings_1378[] = {
-	"host",
-};
-/* 1379: DefElem.arg (schema/pg15/deparse.txt:2925:13) */
-static const uint16_t contract_parents_1379[][2] = {
-	{ 151, 2 }, /* AlterForeignServerStmt.options */
-};
-static const int32_t contract_if_enums_1379[] = {
-	2, /* DEFELEM_SET */
-};
-/* 1380: DefElem.arg (schema/pg15/deparse.txt:2927:13) */
-static const uint16_t contract_parents_1380[][2] = {
 	{ 153, 2 }, /* AlterUserMappingStmt.options */
 };
-static const char *const contract_if_strings_1380[] = {
+static const char *const contract_if_strings_1378[] = {
 	"password",
 	"sslmode",
 };
-/* 1381: DefElem.arg (schema/pg15/deparse.txt:2929:13) */
-static const uint16_t contract_parents_1381[][2] = {
+/* 1379: DefElem.arg (schema/pg15/deparse.txt:2927:13) */
+static const uint16_t contract_parents_1379[][2] = {
 	{ 153, 2 }, /* AlterUserMappingStmt.options */
 };
-static const int32_t contract_if_enums_1381[] = {
+static const int32_t contract_if_enums_1379[] = {
 	2, /* DEFELEM_SET */
 	3, /* DEFELEM_ADD */
 };
-/* 1382: DefElem.arg (schema/pg15/deparse.txt:2931:13) */
-static const uint16_t contract_parents_1382[][2] = {
+/* 1380: DefElem.arg (schema/pg15/deparse.txt:2929:13) */
+static const uint16_t contract_parents_1380[][2] = {
 	{ 160, 2 }, /* CreateExtensionStmt.options */
 };
-static const char *const contract_if_strings_1382[] = {
+static const char *const contract_if_strings_1380[] = {
 	"schema",
 	"new_version",
 };
-/* 1383: DefElem.arg (schema/pg15/deparse.txt:2934:13) */
-static const uint16_t contract_parents_1383[][2] = {
+/* 1381: DefElem.arg (schema/pg15/deparse.txt:2932:13) */
+static const uint16_t contract_parents_1381[][2] = {
 	{ 204, 13 }, /* Constraint.options */
 };
-static const char *const contract_if_strings_1383[] = {
+static const char *const contract_if_strings_1381[] = {
 	"start",
 	"increment",
 	"cache",
 	"cycle",
 };
-/* 1384: DefElem.arg (schema/pg15/deparse.txt:2937:13) */
-static const uint16_t contract_parents_1384[][2] = {
+/* 1382: DefElem.arg (schema/pg15/deparse.txt:2935:13) */
+static const uint16_t contract_parents_1382[][2] = {
 	{ 7, 0 }, /* List.items */
 	{ 60, 3 }, /* IntoClause.options */
 	{ 77, 0 }, /* AlterDefaultPrivilegesStmt.options */
@@ -8683,20 +8659,46 @@ static const uint16_t contract_parents_1384[][2] = {
 	{ 202, 5 }, /* IndexElem.opclassopts */
 	{ 204, 13 }, /* Constraint.options */
 };
-/* 1385: DefElem.arg (schema/pg15/deparse.txt:2939:13) */
-static const uint8_t contract_kinds_1385[] = { /* the kinds allowed, by tag */
+/* 1383: DefElem.arg (schema/pg15/deparse.txt:2937:13) */
+static const uint8_t contract_kinds_1383[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
 };
-static const uint16_t contract_parents_1385[][2] = {
+static const uint16_t contract_parents_1383[][2] = {
 	{ 7, 0 }, /* List.items */
 };
-static const char *const contract_if_strings_1385[] = {
+static const char *const contract_if_strings_1383[] = {
 	"fillfactor",
 	"security_barrier",
 	"parallel_workers",
 	"autovacuum_enabled",
 };
-/* 1386: DefElem.arg (schema/pg15/deparse.txt:2941:13) */
+/* 1384: DefElem.arg (schema/pg15/deparse.txt:2939:13) */
+static const uint8_t contract_kinds_1384[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_1384[][2] = {
+	{ 7, 0 }, /* List.items */
+};
+static const char *const contract_if_strings_1384[] = {
+	"generated",
+	"maxvalue",
+	"cycle",
+	"cache",
+};
+/* 1385: DefElem.arg (schema/pg15/deparse.txt:2941:13) */
+static const uint8_t contract_kinds_1385[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+};
+static const uint16_t contract_parents_1385[][2] = {
+	{ 7, 0 }, /* List.items */
+};
+static const char *const contract_if_strings_1385[] = {
+	"table_name",
+	"a",
+	"b",
+	"column_name",
+};
+/* 1386: DefElem.arg (schema/pg15/deparse.txt:2943:13) */
 static const uint8_t contract_kinds_1386[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
@@ -8704,32 +8706,6 @@ static const uint16_t contract_parents_1386[][2] = {
 	{ 7, 0 }, /* List.items */
 };
 static const char *const contract_if_strings_1386[] = {
-	"generated",
-	"maxvalue",
-	"cycle",
-	"cache",
-};
-/* 1387: DefElem.arg (schema/pg15/deparse.txt:2943:13) */
-static const uint8_t contract_kinds_1387[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
-};
-static const uint16_t contract_parents_1387[][2] = {
-	{ 7, 0 }, /* List.items */
-};
-static const char *const contract_if_strings_1387[] = {
-	"table_name",
-	"a",
-	"b",
-	"column_name",
-};
-/* 1388: DefElem.arg (schema/pg15/deparse.txt:2945:13) */
-static const uint8_t contract_kinds_1388[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1388[][2] = {
-	{ 7, 0 }, /* List.items */
-};
-static const char *const contract_if_strings_1388[] = {
 	"fillfactor",
 	"security_barrier",
 	"generated",
@@ -8748,55 +8724,75 @@ static const char *const contract_if_strings_1388[] = {
 	"restart",
 	"other",
 };
-/* 1389: DefElem.arg (schema/pg15/deparse.txt:2947:13) */
-static const uint8_t contract_kinds_1389[] = { /* the kinds allowed, by tag */
+/* 1387: DefElem.arg (schema/pg15/deparse.txt:2945:13) */
+static const uint8_t contract_kinds_1387[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
 };
-static const uint16_t contract_parents_1389[][2] = {
+static const uint16_t contract_parents_1387[][2] = {
 	{ 60, 3 }, /* IntoClause.options */
 };
-/* 1390: DefElem.arg (schema/pg15/deparse.txt:2949:13) */
-static const uint8_t contract_kinds_1390[] = { /* the kinds allowed, by tag */
+/* 1388: DefElem.arg (schema/pg15/deparse.txt:2947:13) */
+static const uint8_t contract_kinds_1388[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_1388[][2] = {
+	{ 77, 0 }, /* AlterDefaultPrivilegesStmt.options */
+};
+static const char *const contract_if_strings_1388[] = {
+	"roles",
+};
+/* 1389: DefElem.arg (schema/pg15/deparse.txt:2949:13) */
+static const uint8_t contract_kinds_1389[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
+};
+static const uint16_t contract_parents_1389[][2] = {
+	{ 77, 0 }, /* AlterDefaultPrivilegesStmt.options */
+};
+static const char *const contract_if_strings_1389[] = {
+	"schemas",
+};
+/* 1390: DefElem.arg (schema/pg15/deparse.txt:2951:13) */
+static const uint8_t contract_kinds_1390[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1390[][2] = {
 	{ 77, 0 }, /* AlterDefaultPrivilegesStmt.options */
 };
 static const char *const contract_if_strings_1390[] = {
 	"roles",
-};
-/* 1391: DefElem.arg (schema/pg15/deparse.txt:2951:13) */
-static const uint8_t contract_kinds_1391[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
-};
-static const uint16_t contract_parents_1391[][2] = {
-	{ 77, 0 }, /* AlterDefaultPrivilegesStmt.options */
-};
-static const char *const contract_if_strings_1391[] = {
 	"schemas",
 };
-/* 1392: DefElem.arg (schema/pg15/deparse.txt:2953:13) */
+/* 1391: DefElem.arg (schema/pg15/deparse.txt:2954:13) */
+static const uint8_t contract_kinds_1391[] = { /* the kinds allowed, by tag */
+	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
+};
+static const uint16_t contract_parents_1391[][2] = {
+	{ 80, 6 }, /* CopyStmt.options */
+};
+static const char *const contract_if_strings_1391[] = {
+	"format",
+};
+/* 1392: DefElem.arg (schema/pg15/deparse.txt:2957:13) */
 static const uint8_t contract_kinds_1392[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1392[][2] = {
-	{ 77, 0 }, /* AlterDefaultPrivilegesStmt.options */
+	{ 80, 6 }, /* CopyStmt.options */
 };
 static const char *const contract_if_strings_1392[] = {
-	"roles",
-	"schemas",
+	"freeze",
 };
-/* 1393: DefElem.arg (schema/pg15/deparse.txt:2956:13) */
+/* 1393: DefElem.arg (schema/pg15/deparse.txt:2960:13) */
 static const uint8_t contract_kinds_1393[] = { /* the kinds allowed, by tag */
-	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
 };
 static const uint16_t contract_parents_1393[][2] = {
 	{ 80, 6 }, /* CopyStmt.options */
 };
 static const char *const contract_if_strings_1393[] = {
-	"format",
+	"force_null",
 };
-/* 1394: DefElem.arg (schema/pg15/deparse.txt:2959:13) */
+/* 1394: DefElem.arg (schema/pg15/deparse.txt:2963:13) */
 static const uint8_t contract_kinds_1394[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
@@ -8804,29 +8800,29 @@ static const uint16_t contract_parents_1394[][2] = {
 	{ 80, 6 }, /* CopyStmt.options */
 };
 static const char *const contract_if_strings_1394[] = {
-	"freeze",
+	"force_quote",
 };
-/* 1395: DefElem.arg (schema/pg15/deparse.txt:2962:13) */
+/* 1395: DefElem.arg (schema/pg15/deparse.txt:2966:13) */
 static const uint8_t contract_kinds_1395[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_1395[][2] = {
 	{ 80, 6 }, /* CopyStmt.options */
 };
 static const char *const contract_if_strings_1395[] = {
-	"force_null",
+	"delimiter",
 };
-/* 1396: DefElem.arg (schema/pg15/deparse.txt:2965:13) */
+/* 1396: DefElem.arg (schema/pg15/deparse.txt:2969:13) */
 static const uint8_t contract_kinds_1396[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_1396[][2] = {
 	{ 80, 6 }, /* CopyStmt.options */
 };
 static const char *const contract_if_strings_1396[] = {
-	"force_quote",
+	"null",
 };
-/* 1397: DefElem.arg (schema/pg15/deparse.txt:2968:13) */
+/* 1397: DefElem.arg (schema/pg15/deparse.txt:2972:13) */
 static const uint8_t contract_kinds_1397[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
@@ -8834,19 +8830,19 @@ static const uint16_t contract_parents_1397[][2] = {
 	{ 80, 6 }, /* CopyStmt.options */
 };
 static const char *const contract_if_strings_1397[] = {
-	"delimiter",
+	"encoding",
 };
-/* 1398: DefElem.arg (schema/pg15/deparse.txt:2971:13) */
+/* 1398: DefElem.arg (schema/pg15/deparse.txt:2975:13) */
 static const uint8_t contract_kinds_1398[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
 };
 static const uint16_t contract_parents_1398[][2] = {
 	{ 80, 6 }, /* CopyStmt.options */
 };
 static const char *const contract_if_strings_1398[] = {
-	"null",
+	"force_not_null",
 };
-/* 1399: DefElem.arg (schema/pg15/deparse.txt:2974:13) */
+/* 1399: DefElem.arg (schema/pg15/deparse.txt:2978:13) */
 static const uint8_t contract_kinds_1399[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
@@ -8854,46 +8850,26 @@ static const uint16_t contract_parents_1399[][2] = {
 	{ 80, 6 }, /* CopyStmt.options */
 };
 static const char *const contract_if_strings_1399[] = {
-	"encoding",
+	"quote",
 };
-/* 1400: DefElem.arg (schema/pg15/deparse.txt:2977:13) */
+/* 1400: DefElem.arg (schema/pg15/deparse.txt:2981:13) */
 static const uint8_t contract_kinds_1400[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_1400[][2] = {
 	{ 80, 6 }, /* CopyStmt.options */
 };
 static const char *const contract_if_strings_1400[] = {
-	"force_not_null",
+	"escape",
 };
-/* 1401: DefElem.arg (schema/pg15/deparse.txt:2980:13) */
+/* 1401: DefElem.arg (schema/pg15/deparse.txt:2984:13) */
 static const uint8_t contract_kinds_1401[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1401[][2] = {
 	{ 80, 6 }, /* CopyStmt.options */
 };
 static const char *const contract_if_strings_1401[] = {
-	"quote",
-};
-/* 1402: DefElem.arg (schema/pg15/deparse.txt:2983:13) */
-static const uint8_t contract_kinds_1402[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
-};
-static const uint16_t contract_parents_1402[][2] = {
-	{ 80, 6 }, /* CopyStmt.options */
-};
-static const char *const contract_if_strings_1402[] = {
-	"escape",
-};
-/* 1403: DefElem.arg (schema/pg15/deparse.txt:2986:13) */
-static const uint8_t contract_kinds_1403[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1403[][2] = {
-	{ 80, 6 }, /* CopyStmt.options */
-};
-static const char *const contract_if_strings_1403[] = {
 	"format",
 	"freeze",
 	"force_null",
@@ -8906,31 +8882,31 @@ static const char *const contract_if_strings_1403[] = {
 	"quote",
 	"escape",
 };
-/* 1404: DefElem.arg (schema/pg15/deparse.txt:2988:13) */
+/* 1402: DefElem.arg (schema/pg15/deparse.txt:2986:13) */
+static const uint8_t contract_kinds_1402[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
+};
+static const uint16_t contract_parents_1402[][2] = {
+	{ 81, 7 }, /* CreateStmt.options */
+};
+/* 1403: DefElem.arg (schema/pg15/deparse.txt:2988:13) */
+static const uint8_t contract_kinds_1403[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
+};
+static const uint16_t contract_parents_1403[][2] = {
+	{ 82, 4 }, /* DefineStmt.definition */
+};
+static const char *const contract_if_strings_1403[] = {
+	"from",
+};
+/* 1404: DefElem.arg (schema/pg15/deparse.txt:2990:13) */
 static const uint8_t contract_kinds_1404[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
 };
 static const uint16_t contract_parents_1404[][2] = {
-	{ 81, 7 }, /* CreateStmt.options */
-};
-/* 1405: DefElem.arg (schema/pg15/deparse.txt:2990:13) */
-static const uint8_t contract_kinds_1405[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
-};
-static const uint16_t contract_parents_1405[][2] = {
 	{ 82, 4 }, /* DefineStmt.definition */
 };
-static const char *const contract_if_strings_1405[] = {
-	"from",
-};
-/* 1406: DefElem.arg (schema/pg15/deparse.txt:2992:13) */
-static const uint8_t contract_kinds_1406[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
-};
-static const uint16_t contract_parents_1406[][2] = {
-	{ 82, 4 }, /* DefineStmt.definition */
-};
-static const char *const contract_if_strings_1406[] = {
+static const char *const contract_if_strings_1404[] = {
 	"procedure",
 	"rightarg",
 	"parser",
@@ -8943,14 +8919,14 @@ static const char *const contract_if_strings_1406[] = {
 	"locale",
 	"initcond",
 };
-/* 1407: DefElem.arg (schema/pg15/deparse.txt:2994:13) */
-static const uint8_t contract_kinds_1407[] = { /* the kinds allowed, by tag */
+/* 1405: DefElem.arg (schema/pg15/deparse.txt:2992:13) */
+static const uint8_t contract_kinds_1405[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_1407[][2] = {
+static const uint16_t contract_parents_1405[][2] = {
 	{ 82, 4 }, /* DefineStmt.definition */
 };
-static const char *const contract_if_strings_1407[] = {
+static const char *const contract_if_strings_1405[] = {
 	"from",
 	"procedure",
 	"rightarg",
@@ -9014,78 +8990,78 @@ static const char *const contract_if_strings_1407[] = {
 	"delimiter",
 	"collatable",
 };
-/* 1408: DefElem.arg (schema/pg15/deparse.txt:2996:13) */
-static const uint8_t contract_kinds_1408[] = { /* the kinds allowed, by tag */
+/* 1406: DefElem.arg (schema/pg15/deparse.txt:2994:13) */
+static const uint8_t contract_kinds_1406[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
 };
-static const uint16_t contract_parents_1408[][2] = {
+static const uint16_t contract_parents_1406[][2] = {
 	{ 87, 6 }, /* IndexStmt.options */
 };
-/* 1409: DefElem.arg (schema/pg15/deparse.txt:2998:13) */
-static const uint8_t contract_kinds_1409[] = { /* the kinds allowed, by tag */
+/* 1407: DefElem.arg (schema/pg15/deparse.txt:2996:13) */
+static const uint8_t contract_kinds_1407[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+};
+static const uint16_t contract_parents_1407[][2] = {
+	{ 88, 5 }, /* CreateFunctionStmt.options */
+};
+static const char *const contract_if_strings_1407[] = {
+	"language",
+	"parallel",
+};
+/* 1408: DefElem.arg (schema/pg15/deparse.txt:2998:13) */
+static const uint8_t contract_kinds_1408[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
+};
+static const uint16_t contract_parents_1408[][2] = {
+	{ 88, 5 }, /* CreateFunctionStmt.options */
+};
+static const char *const contract_if_strings_1408[] = {
+	"as",
+};
+/* 1409: DefElem.arg (schema/pg15/deparse.txt:3000:13) */
+static const uint8_t contract_kinds_1409[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1409[][2] = {
 	{ 88, 5 }, /* CreateFunctionStmt.options */
 };
 static const char *const contract_if_strings_1409[] = {
-	"language",
-	"parallel",
+	"window",
+	"strict",
+	"security",
+	"set",
+	"cost",
+	"leakproof",
+	"rows",
 };
-/* 1410: DefElem.arg (schema/pg15/deparse.txt:3000:13) */
+/* 1410: DefElem.arg (schema/pg15/deparse.txt:3002:13) */
 static const uint8_t contract_kinds_1410[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
+	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
 };
 static const uint16_t contract_parents_1410[][2] = {
 	{ 88, 5 }, /* CreateFunctionStmt.options */
 };
 static const char *const contract_if_strings_1410[] = {
-	"as",
+	"volatility",
 };
-/* 1411: DefElem.arg (schema/pg15/deparse.txt:3002:13) */
+/* 1411: DefElem.arg (schema/pg15/deparse.txt:3004:13) */
 static const uint8_t contract_kinds_1411[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
 };
 static const uint16_t contract_parents_1411[][2] = {
 	{ 88, 5 }, /* CreateFunctionStmt.options */
 };
 static const char *const contract_if_strings_1411[] = {
-	"window",
-	"strict",
-	"security",
-	"set",
-	"cost",
-	"leakproof",
-	"rows",
+	"transform",
 };
-/* 1412: DefElem.arg (schema/pg15/deparse.txt:3004:13) */
+/* 1412: DefElem.arg (schema/pg15/deparse.txt:3006:13) */
 static const uint8_t contract_kinds_1412[] = { /* the kinds allowed, by tag */
-	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1412[][2] = {
 	{ 88, 5 }, /* CreateFunctionStmt.options */
 };
 static const char *const contract_if_strings_1412[] = {
-	"volatility",
-};
-/* 1413: DefElem.arg (schema/pg15/deparse.txt:3006:13) */
-static const uint8_t contract_kinds_1413[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
-};
-static const uint16_t contract_parents_1413[][2] = {
-	{ 88, 5 }, /* CreateFunctionStmt.options */
-};
-static const char *const contract_if_strings_1413[] = {
-	"transform",
-};
-/* 1414: DefElem.arg (schema/pg15/deparse.txt:3008:13) */
-static const uint8_t contract_kinds_1414[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1414[][2] = {
-	{ 88, 5 }, /* CreateFunctionStmt.options */
-};
-static const char *const contract_if_strings_1414[] = {
 	"language",
 	"as",
 	"window",
@@ -9100,59 +9076,59 @@ static const char *const contract_if_strings_1414[] = {
 	"rows",
 	"support",
 };
-/* 1415: DefElem.arg (schema/pg15/deparse.txt:3010:13) */
-static const uint8_t contract_kinds_1415[] = { /* the kinds allowed, by tag */
+/* 1413: DefElem.arg (schema/pg15/deparse.txt:3008:13) */
+static const uint8_t contract_kinds_1413[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_1413[][2] = {
+	{ 89, 2 }, /* AlterFunctionStmt.actions */
+};
+static const char *const contract_if_strings_1413[] = {
+	"security",
+	"set",
+	"strict",
+	"leakproof",
+	"rows",
+	"cost",
+};
+/* 1414: DefElem.arg (schema/pg15/deparse.txt:3010:13) */
+static const uint8_t contract_kinds_1414[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+};
+static const uint16_t contract_parents_1414[][2] = {
+	{ 89, 2 }, /* AlterFunctionStmt.actions */
+};
+static const char *const contract_if_strings_1414[] = {
+	"parallel",
+};
+/* 1415: DefElem.arg (schema/pg15/deparse.txt:3012:13) */
+static const uint8_t contract_kinds_1415[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
 };
 static const uint16_t contract_parents_1415[][2] = {
 	{ 89, 2 }, /* AlterFunctionStmt.actions */
 };
 static const char *const contract_if_strings_1415[] = {
-	"security",
-	"set",
-	"strict",
-	"leakproof",
-	"rows",
-	"cost",
+	"support",
 };
-/* 1416: DefElem.arg (schema/pg15/deparse.txt:3012:13) */
+/* 1416: DefElem.arg (schema/pg15/deparse.txt:3014:13) */
 static const uint8_t contract_kinds_1416[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
 };
 static const uint16_t contract_parents_1416[][2] = {
 	{ 89, 2 }, /* AlterFunctionStmt.actions */
 };
 static const char *const contract_if_strings_1416[] = {
-	"parallel",
+	"volatility",
 };
-/* 1417: DefElem.arg (schema/pg15/deparse.txt:3014:13) */
+/* 1417: DefElem.arg (schema/pg15/deparse.txt:3016:13) */
 static const uint8_t contract_kinds_1417[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1417[][2] = {
 	{ 89, 2 }, /* AlterFunctionStmt.actions */
 };
 static const char *const contract_if_strings_1417[] = {
-	"support",
-};
-/* 1418: DefElem.arg (schema/pg15/deparse.txt:3016:13) */
-static const uint8_t contract_kinds_1418[] = { /* the kinds allowed, by tag */
-	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
-};
-static const uint16_t contract_parents_1418[][2] = {
-	{ 89, 2 }, /* AlterFunctionStmt.actions */
-};
-static const char *const contract_if_strings_1418[] = {
-	"volatility",
-};
-/* 1419: DefElem.arg (schema/pg15/deparse.txt:3018:13) */
-static const uint8_t contract_kinds_1419[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1419[][2] = {
-	{ 89, 2 }, /* AlterFunctionStmt.actions */
-};
-static const char *const contract_if_strings_1419[] = {
 	"security",
 	"set",
 	"parallel",
@@ -9163,74 +9139,99 @@ static const char *const contract_if_strings_1419[] = {
 	"volatility",
 	"cost",
 };
-/* 1420: DefElem.arg (schema/pg15/deparse.txt:3020:13) */
-static const uint8_t contract_kinds_1420[] = { /* the kinds allowed, by tag */
+/* 1418: DefElem.arg (schema/pg15/deparse.txt:3018:13) */
+static const uint8_t contract_kinds_1418[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
-static const uint16_t contract_parents_1420[][2] = {
+static const uint16_t contract_parents_1418[][2] = {
 	{ 90, 0 }, /* DoStmt.args */
 };
-/* 1421: DefElem.arg (schema/pg15/deparse.txt:3022:13) */
-static const uint8_t contract_kinds_1421[] = { /* the kinds allowed, by tag */
+/* 1419: DefElem.arg (schema/pg15/deparse.txt:3020:13) */
+static const uint8_t contract_kinds_1419[] = { /* the kinds allowed, by tag */
 	0x00,0x08,0x00,0x10,0x02,0x80,0x00,0x23,0x0e,0xb9,0x04,0x42,0xb9,0x50,0x6d,0x80,0x4b,0xcb,0x23,0xc2,0x13,0x80,0x62,0x1a,0x08,0x80,0x04,0x00,0x40,0x49,
 };
-static const uint16_t contract_parents_1421[][2] = {
+static const uint16_t contract_parents_1419[][2] = {
 	{ 96, 1 }, /* TransactionStmt.options */
 };
-static const char *const contract_if_strings_1421[] = {
+static const char *const contract_if_strings_1419[] = {
 	"transaction_isolation",
 };
-/* 1422: DefElem.arg (schema/pg15/deparse.txt:3024:13) */
-static const uint8_t contract_kinds_1422[] = { /* the kinds allowed, by tag */
+/* 1420: DefElem.arg (schema/pg15/deparse.txt:3022:13) */
+static const uint8_t contract_kinds_1420[] = { /* the kinds allowed, by tag */
 	0x00,0x08,0x00,0x10,0x02,0x80,0x00,0x23,0x0e,0xb9,0x04,0x42,0xbb,0x50,0x6d,0x80,0x4b,0xcb,0x23,0xc2,0x13,0x80,0x62,0x5a,0x08,0x80,0x04,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_1422[][2] = {
+static const uint16_t contract_parents_1420[][2] = {
 	{ 96, 1 }, /* TransactionStmt.options */
 };
-static const char *const contract_if_strings_1422[] = {
+static const char *const contract_if_strings_1420[] = {
 	"transaction_isolation",
 	"transaction_read_only",
 	"transaction_deferrable",
 };
-/* 1423: DefElem.arg (schema/pg15/deparse.txt:3026:13) */
-static const uint8_t contract_kinds_1423[] = { /* the kinds allowed, by tag */
+/* 1421: DefElem.arg (schema/pg15/deparse.txt:3024:13) */
+static const uint8_t contract_kinds_1421[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
 };
-static const uint16_t contract_parents_1423[][2] = {
+static const uint16_t contract_parents_1421[][2] = {
 	{ 97, 4 }, /* ViewStmt.options */
 };
-/* 1424: DefElem.arg (schema/pg15/deparse.txt:3028:13) */
+/* 1422: DefElem.arg (schema/pg15/deparse.txt:3026:13) */
+static const uint8_t contract_kinds_1422[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_1422[][2] = {
+	{ 100, 1 }, /* CreatedbStmt.options */
+};
+/* 1423: DefElem.arg (schema/pg15/deparse.txt:3028:13) */
+static const uint8_t contract_kinds_1423[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_1423[][2] = {
+	{ 102, 0 }, /* VacuumStmt.options */
+};
+/* 1424: DefElem.arg (schema/pg15/deparse.txt:3030:13) */
 static const uint8_t contract_kinds_1424[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1424[][2] = {
-	{ 100, 1 }, /* CreatedbStmt.options */
+	{ 103, 1 }, /* ExplainStmt.options */
 };
-/* 1425: DefElem.arg (schema/pg15/deparse.txt:3030:13) */
+/* 1425: DefElem.arg (schema/pg15/deparse.txt:3032:13) */
 static const uint8_t contract_kinds_1425[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_1425[][2] = {
-	{ 102, 0 }, /* VacuumStmt.options */
+	{ 105, 1 }, /* CreateSeqStmt.options */
 };
-/* 1426: DefElem.arg (schema/pg15/deparse.txt:3032:13) */
+static const char *const contract_if_strings_1425[] = {
+	"as",
+};
+/* 1426: DefElem.arg (schema/pg15/deparse.txt:3034:13) */
 static const uint8_t contract_kinds_1426[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1426[][2] = {
-	{ 103, 1 }, /* ExplainStmt.options */
+	{ 105, 1 }, /* CreateSeqStmt.options */
 };
-/* 1427: DefElem.arg (schema/pg15/deparse.txt:3034:13) */
+static const char *const contract_if_strings_1426[] = {
+	"increment",
+	"start",
+	"cycle",
+	"minvalue",
+	"maxvalue",
+	"cache",
+};
+/* 1427: DefElem.arg (schema/pg15/deparse.txt:3036:13) */
 static const uint8_t contract_kinds_1427[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
 };
 static const uint16_t contract_parents_1427[][2] = {
 	{ 105, 1 }, /* CreateSeqStmt.options */
 };
 static const char *const contract_if_strings_1427[] = {
-	"as",
+	"owned_by",
 };
-/* 1428: DefElem.arg (schema/pg15/deparse.txt:3036:13) */
+/* 1428: DefElem.arg (schema/pg15/deparse.txt:3038:13) */
 static const uint8_t contract_kinds_1428[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
@@ -9238,31 +9239,6 @@ static const uint16_t contract_parents_1428[][2] = {
 	{ 105, 1 }, /* CreateSeqStmt.options */
 };
 static const char *const contract_if_strings_1428[] = {
-	"increment",
-	"start",
-	"cycle",
-	"minvalue",
-	"maxvalue",
-	"cache",
-};
-/* 1429: DefElem.arg (schema/pg15/deparse.txt:3038:13) */
-static const uint8_t contract_kinds_1429[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
-};
-static const uint16_t contract_parents_1429[][2] = {
-	{ 105, 1 }, /* CreateSeqStmt.options */
-};
-static const char *const contract_if_strings_1429[] = {
-	"owned_by",
-};
-/* 1430: DefElem.arg (schema/pg15/deparse.txt:3040:13) */
-static const uint8_t contract_kinds_1430[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1430[][2] = {
-	{ 105, 1 }, /* CreateSeqStmt.options */
-};
-static const char *const contract_if_strings_1430[] = {
 	"as",
 	"increment",
 	"start",
@@ -9272,49 +9248,49 @@ static const char *const contract_if_strings_1430[] = {
 	"maxvalue",
 	"cache",
 };
-/* 1431: DefElem.arg (schema/pg15/deparse.txt:3042:13) */
-static const uint8_t contract_kinds_1431[] = { /* the kinds allowed, by tag */
+/* 1429: DefElem.arg (schema/pg15/deparse.txt:3040:13) */
+static const uint8_t contract_kinds_1429[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_1429[][2] = {
+	{ 106, 1 }, /* AlterSeqStmt.options */
+};
+static const char *const contract_if_strings_1429[] = {
+	"restart",
+	"increment",
+	"minvalue",
+	"start",
+	"cache",
+	"cycle",
+};
+/* 1430: DefElem.arg (schema/pg15/deparse.txt:3042:13) */
+static const uint8_t contract_kinds_1430[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_1430[][2] = {
+	{ 106, 1 }, /* AlterSeqStmt.options */
+};
+static const char *const contract_if_strings_1430[] = {
+	"as",
+};
+/* 1431: DefElem.arg (schema/pg15/deparse.txt:3044:13) */
+static const uint8_t contract_kinds_1431[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
 };
 static const uint16_t contract_parents_1431[][2] = {
 	{ 106, 1 }, /* AlterSeqStmt.options */
 };
 static const char *const contract_if_strings_1431[] = {
-	"restart",
-	"increment",
-	"minvalue",
-	"start",
-	"cache",
-	"cycle",
+	"owned_by",
 };
-/* 1432: DefElem.arg (schema/pg15/deparse.txt:3044:13) */
+/* 1432: DefElem.arg (schema/pg15/deparse.txt:3046:13) */
 static const uint8_t contract_kinds_1432[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1432[][2] = {
 	{ 106, 1 }, /* AlterSeqStmt.options */
 };
 static const char *const contract_if_strings_1432[] = {
-	"as",
-};
-/* 1433: DefElem.arg (schema/pg15/deparse.txt:3046:13) */
-static const uint8_t contract_kinds_1433[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
-};
-static const uint16_t contract_parents_1433[][2] = {
-	{ 106, 1 }, /* AlterSeqStmt.options */
-};
-static const char *const contract_if_strings_1433[] = {
-	"owned_by",
-};
-/* 1434: DefElem.arg (schema/pg15/deparse.txt:3048:13) */
-static const uint8_t contract_kinds_1434[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1434[][2] = {
-	{ 106, 1 }, /* AlterSeqStmt.options */
-};
-static const char *const contract_if_strings_1434[] = {
 	"restart",
 	"as",
 	"increment",
@@ -9324,36 +9300,36 @@ static const char *const contract_if_strings_1434[] = {
 	"cycle",
 	"owned_by",
 };
-/* 1435: DefElem.arg (schema/pg15/deparse.txt:3050:13) */
-static const uint8_t contract_kinds_1435[] = { /* the kinds allowed, by tag */
+/* 1433: DefElem.arg (schema/pg15/deparse.txt:3048:13) */
+static const uint8_t contract_kinds_1433[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x49,
 };
-static const uint16_t contract_parents_1435[][2] = {
+static const uint16_t contract_parents_1433[][2] = {
 	{ 107, 2 }, /* VariableSetStmt.args */
 };
-static const char *const contract_if_strings_1435[] = {
+static const char *const contract_if_strings_1433[] = {
 	"transaction_isolation",
 };
-/* 1436: DefElem.arg (schema/pg15/deparse.txt:3052:13) */
-static const uint8_t contract_kinds_1436[] = { /* the kinds allowed, by tag */
+/* 1434: DefElem.arg (schema/pg15/deparse.txt:3050:13) */
+static const uint8_t contract_kinds_1434[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_1436[][2] = {
+static const uint16_t contract_parents_1434[][2] = {
 	{ 107, 2 }, /* VariableSetStmt.args */
 };
-static const char *const contract_if_strings_1436[] = {
+static const char *const contract_if_strings_1434[] = {
 	"transaction_read_only",
 	"transaction_deferrable",
 	"transaction_isolation",
 };
-/* 1437: DefElem.arg (schema/pg15/deparse.txt:3054:13) */
-static const uint8_t contract_kinds_1437[] = { /* the kinds allowed, by tag */
+/* 1435: DefElem.arg (schema/pg15/deparse.txt:3052:13) */
+static const uint8_t contract_kinds_1435[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_1437[][2] = {
+static const uint16_t contract_parents_1435[][2] = {
 	{ 112, 2 }, /* CreateRoleStmt.options */
 };
-static const char *const contract_if_strings_1437[] = {
+static const char *const contract_if_strings_1435[] = {
 	"canlogin",
 	"superuser",
 	"createdb",
@@ -9363,36 +9339,36 @@ static const char *const contract_if_strings_1437[] = {
 	"bypassrls",
 	"sysid",
 };
-/* 1438: DefElem.arg (schema/pg15/deparse.txt:3056:13) */
-static const uint8_t contract_kinds_1438[] = { /* the kinds allowed, by tag */
+/* 1436: DefElem.arg (schema/pg15/deparse.txt:3054:13) */
+static const uint8_t contract_kinds_1436[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_1436[][2] = {
+	{ 112, 2 }, /* CreateRoleStmt.options */
+};
+static const char *const contract_if_strings_1436[] = {
+	"rolemembers",
+	"addroleto",
+	"adminmembers",
+};
+/* 1437: DefElem.arg (schema/pg15/deparse.txt:3056:13) */
+static const uint8_t contract_kinds_1437[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xa0,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_1437[][2] = {
+	{ 112, 2 }, /* CreateRoleStmt.options */
+};
+static const char *const contract_if_strings_1437[] = {
+	"password",
+};
+/* 1438: DefElem.arg (schema/pg15/deparse.txt:3058:13) */
+static const uint8_t contract_kinds_1438[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1438[][2] = {
 	{ 112, 2 }, /* CreateRoleStmt.options */
 };
 static const char *const contract_if_strings_1438[] = {
-	"rolemembers",
-	"addroleto",
-	"adminmembers",
-};
-/* 1439: DefElem.arg (schema/pg15/deparse.txt:3058:13) */
-static const uint8_t contract_kinds_1439[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xa0,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1439[][2] = {
-	{ 112, 2 }, /* CreateRoleStmt.options */
-};
-static const char *const contract_if_strings_1439[] = {
-	"password",
-};
-/* 1440: DefElem.arg (schema/pg15/deparse.txt:3060:13) */
-static const uint8_t contract_kinds_1440[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1440[][2] = {
-	{ 112, 2 }, /* CreateRoleStmt.options */
-};
-static const char *const contract_if_strings_1440[] = {
 	"canlogin",
 	"rolemembers",
 	"password",
@@ -9408,17 +9384,39 @@ static const char *const contract_if_strings_1440[] = {
 	"validUntil",
 	"connectionlimit",
 };
-/* 1441: DefElem.arg (schema/pg15/deparse.txt:3062:13) */
-static const uint8_t contract_kinds_1441[] = { /* the kinds allowed, by tag */
+/* 1439: DefElem.arg (schema/pg15/deparse.txt:3060:13) */
+static const uint8_t contract_kinds_1439[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
+};
+static const uint16_t contract_parents_1439[][2] = {
+	{ 113, 1 }, /* AlterRoleStmt.options */
+};
+static const char *const contract_if_strings_1439[] = {
+	"rolemembers",
+};
+/* 1440: DefElem.arg (schema/pg15/deparse.txt:3062:13) */
+static const uint8_t contract_kinds_1440[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_1440[][2] = {
+	{ 113, 1 }, /* AlterRoleStmt.options */
+};
+static const char *const contract_if_strings_1440[] = {
+	"superuser",
+	"canlogin",
+	"createdb",
+};
+/* 1441: DefElem.arg (schema/pg15/deparse.txt:3064:13) */
+static const uint8_t contract_kinds_1441[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_1441[][2] = {
 	{ 113, 1 }, /* AlterRoleStmt.options */
 };
 static const char *const contract_if_strings_1441[] = {
-	"rolemembers",
+	"validUntil",
 };
-/* 1442: DefElem.arg (schema/pg15/deparse.txt:3064:13) */
+/* 1442: DefElem.arg (schema/pg15/deparse.txt:3066:13) */
 static const uint8_t contract_kinds_1442[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
@@ -9426,76 +9424,54 @@ static const uint16_t contract_parents_1442[][2] = {
 	{ 113, 1 }, /* AlterRoleStmt.options */
 };
 static const char *const contract_if_strings_1442[] = {
-	"superuser",
-	"canlogin",
-	"createdb",
-};
-/* 1443: DefElem.arg (schema/pg15/deparse.txt:3066:13) */
-static const uint8_t contract_kinds_1443[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
-};
-static const uint16_t contract_parents_1443[][2] = {
-	{ 113, 1 }, /* AlterRoleStmt.options */
-};
-static const char *const contract_if_strings_1443[] = {
-	"validUntil",
-};
-/* 1444: DefElem.arg (schema/pg15/deparse.txt:3068:13) */
-static const uint8_t contract_kinds_1444[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1444[][2] = {
-	{ 113, 1 }, /* AlterRoleStmt.options */
-};
-static const char *const contract_if_strings_1444[] = {
 	"rolemembers",
 	"superuser",
 	"canlogin",
 	"createdb",
 	"validUntil",
 };
-/* 1445: DefElem.arg (schema/pg15/deparse.txt:3070:13) */
-static const uint8_t contract_kinds_1445[] = { /* the kinds allowed, by tag */
+/* 1443: DefElem.arg (schema/pg15/deparse.txt:3068:13) */
+static const uint8_t contract_kinds_1443[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_1445[][2] = {
+static const uint16_t contract_parents_1443[][2] = {
 	{ 117, 3 }, /* ReindexStmt.params */
 };
-/* 1446: DefElem.arg (schema/pg15/deparse.txt:3072:13) */
-static const uint8_t contract_kinds_1446[] = { /* the kinds allowed, by tag */
+/* 1444: DefElem.arg (schema/pg15/deparse.txt:3070:13) */
+static const uint8_t contract_kinds_1444[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_1446[][2] = {
+static const uint16_t contract_parents_1444[][2] = {
 	{ 120, 1 }, /* AlterDatabaseStmt.options */
 };
-/* 1447: DefElem.arg (schema/pg15/deparse.txt:3074:13) */
-static const uint8_t contract_kinds_1447[] = { /* the kinds allowed, by tag */
+/* 1445: DefElem.arg (schema/pg15/deparse.txt:3072:13) */
+static const uint8_t contract_kinds_1445[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
 };
-static const uint16_t contract_parents_1447[][2] = {
+static const uint16_t contract_parents_1445[][2] = {
 	{ 133, 3 }, /* CreateTableSpaceStmt.options */
 };
-/* 1448: DefElem.arg (schema/pg15/deparse.txt:3076:13) */
-static const uint8_t contract_kinds_1448[] = { /* the kinds allowed, by tag */
+/* 1446: DefElem.arg (schema/pg15/deparse.txt:3074:13) */
+static const uint8_t contract_kinds_1446[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
 };
-static const uint16_t contract_parents_1448[][2] = {
+static const uint16_t contract_parents_1446[][2] = {
 	{ 138, 1 }, /* AlterOperatorStmt.options */
 };
-static const char *const contract_if_strings_1448[] = {
+static const char *const contract_if_strings_1446[] = {
 	"restrict",
 	"join",
 	"hashes",
 	"merges",
 };
-/* 1449: DefElem.arg (schema/pg15/deparse.txt:3078:13) */
-static const uint8_t contract_kinds_1449[] = { /* the kinds allowed, by tag */
+/* 1447: DefElem.arg (schema/pg15/deparse.txt:3076:13) */
+static const uint8_t contract_kinds_1447[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_1449[][2] = {
+static const uint16_t contract_parents_1447[][2] = {
 	{ 138, 1 }, /* AlterOperatorStmt.options */
 };
-static const char *const contract_if_strings_1449[] = {
+static const char *const contract_if_strings_1447[] = {
 	"restrict",
 	"join",
 	"commutator",
@@ -9503,107 +9479,128 @@ static const char *const contract_if_strings_1449[] = {
 	"hashes",
 	"merges",
 };
-/* 1450: DefElem.arg (schema/pg15/deparse.txt:3080:13) */
+/* 1448: DefElem.arg (schema/pg15/deparse.txt:3078:13) */
+static const uint8_t contract_kinds_1448[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
+};
+static const uint16_t contract_parents_1448[][2] = {
+	{ 139, 1 }, /* AlterTypeStmt.options */
+};
+/* 1449: DefElem.arg (schema/pg15/deparse.txt:3080:13) */
+static const uint8_t contract_kinds_1449[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
+};
+static const uint16_t contract_parents_1449[][2] = {
+	{ 144, 1 }, /* CreateRangeStmt.params */
+};
+/* 1450: DefElem.arg (schema/pg15/deparse.txt:3082:13) */
 static const uint8_t contract_kinds_1450[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
 };
 static const uint16_t contract_parents_1450[][2] = {
-	{ 139, 1 }, /* AlterTypeStmt.options */
-};
-/* 1451: DefElem.arg (schema/pg15/deparse.txt:3082:13) */
-static const uint8_t contract_kinds_1451[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
-};
-static const uint16_t contract_parents_1451[][2] = {
-	{ 144, 1 }, /* CreateRangeStmt.params */
-};
-/* 1452: DefElem.arg (schema/pg15/deparse.txt:3084:13) */
-static const uint8_t contract_kinds_1452[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
-};
-static const uint16_t contract_parents_1452[][2] = {
 	{ 146, 1 }, /* AlterTSDictionaryStmt.options */
 };
-/* 1453: DefElem.arg (schema/pg15/deparse.txt:3086:13) */
+/* 1451: DefElem.arg (schema/pg15/deparse.txt:3084:13) */
+static const uint8_t contract_kinds_1451[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
+};
+static const uint16_t contract_parents_1451[][2] = {
+	{ 148, 1 }, /* CreateFdwStmt.func_options */
+};
+/* 1452: DefElem.arg (schema/pg15/deparse.txt:3086:13) */
+static const uint8_t contract_kinds_1452[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+};
+static const uint16_t contract_parents_1452[][2] = {
+	{ 148, 2 }, /* CreateFdwStmt.options */
+};
+/* 1453: DefElem.arg (schema/pg15/deparse.txt:3088:13) */
 static const uint8_t contract_kinds_1453[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
 };
 static const uint16_t contract_parents_1453[][2] = {
-	{ 148, 1 }, /* CreateFdwStmt.func_options */
+	{ 149, 1 }, /* AlterFdwStmt.func_options */
 };
-/* 1454: DefElem.arg (schema/pg15/deparse.txt:3088:13) */
+/* 1454: DefElem.arg (schema/pg15/deparse.txt:3090:13) */
 static const uint8_t contract_kinds_1454[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_1454[][2] = {
-	{ 148, 2 }, /* CreateFdwStmt.options */
+	{ 149, 2 }, /* AlterFdwStmt.options */
 };
-/* 1455: DefElem.arg (schema/pg15/deparse.txt:3090:13) */
+/* 1455: DefElem.arg (schema/pg15/deparse.txt:3092:13) */
 static const uint8_t contract_kinds_1455[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_1455[][2] = {
-	{ 149, 1 }, /* AlterFdwStmt.func_options */
+	{ 150, 5 }, /* CreateForeignServerStmt.options */
 };
-/* 1456: DefElem.arg (schema/pg15/deparse.txt:3092:13) */
+/* 1456: DefElem.arg (schema/pg15/deparse.txt:3094:13) */
 static const uint8_t contract_kinds_1456[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_1456[][2] = {
-	{ 149, 2 }, /* AlterFdwStmt.options */
+	{ 151, 2 }, /* AlterForeignServerStmt.options */
 };
-/* 1457: DefElem.arg (schema/pg15/deparse.txt:3094:13) */
+/* 1457: DefElem.arg (schema/pg15/deparse.txt:3096:13) */
 static const uint8_t contract_kinds_1457[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_1457[][2] = {
-	{ 150, 5 }, /* CreateForeignServerStmt.options */
+	{ 152, 3 }, /* CreateUserMappingStmt.options */
 };
-/* 1458: DefElem.arg (schema/pg15/deparse.txt:3096:13) */
+/* 1458: DefElem.arg (schema/pg15/deparse.txt:3098:13) */
 static const uint8_t contract_kinds_1458[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_1458[][2] = {
-	{ 151, 2 }, /* AlterForeignServerStmt.options */
+	{ 153, 2 }, /* AlterUserMappingStmt.options */
 };
-/* 1459: DefElem.arg (schema/pg15/deparse.txt:3098:13) */
+/* 1459: DefElem.arg (schema/pg15/deparse.txt:3100:13) */
 static const uint8_t contract_kinds_1459[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
 };
 static const uint16_t contract_parents_1459[][2] = {
-	{ 152, 3 }, /* CreateUserMappingStmt.options */
+	{ 155, 1 }, /* AlterTableSpaceOptionsStmt.options */
 };
-/* 1460: DefElem.arg (schema/pg15/deparse.txt:3100:13) */
+/* 1460: DefElem.arg (schema/pg15/deparse.txt:3102:13) */
 static const uint8_t contract_kinds_1460[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_1460[][2] = {
-	{ 153, 2 }, /* AlterUserMappingStmt.options */
+	{ 158, 2 }, /* CreateForeignTableStmt.options */
 };
-/* 1461: DefElem.arg (schema/pg15/deparse.txt:3102:13) */
+/* 1461: DefElem.arg (schema/pg15/deparse.txt:3104:13) */
 static const uint8_t contract_kinds_1461[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_1461[][2] = {
-	{ 155, 1 }, /* AlterTableSpaceOptionsStmt.options */
+	{ 159, 5 }, /* ImportForeignSchemaStmt.options */
 };
-/* 1462: DefElem.arg (schema/pg15/deparse.txt:3104:13) */
+/* 1462: DefElem.arg (schema/pg15/deparse.txt:3106:13) */
 static const uint8_t contract_kinds_1462[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_1462[][2] = {
-	{ 158, 2 }, /* CreateForeignTableStmt.options */
+	{ 160, 2 }, /* CreateExtensionStmt.options */
 };
-/* 1463: DefElem.arg (schema/pg15/deparse.txt:3106:13) */
+static const char *const contract_if_strings_1462[] = {
+	"schema",
+	"new_version",
+};
+/* 1463: DefElem.arg (schema/pg15/deparse.txt:3108:13) */
 static const uint8_t contract_kinds_1463[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1463[][2] = {
-	{ 159, 5 }, /* ImportForeignSchemaStmt.options */
+	{ 160, 2 }, /* CreateExtensionStmt.options */
 };
-/* 1464: DefElem.arg (schema/pg15/deparse.txt:3108:13) */
+static const char *const contract_if_strings_1463[] = {
+	"cascade",
+};
+/* 1464: DefElem.arg (schema/pg15/deparse.txt:3110:13) */
 static const uint8_t contract_kinds_1464[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1464[][2] = {
 	{ 160, 2 }, /* CreateExtensionStmt.options */
@@ -9611,65 +9608,68 @@ static const uint16_t contract_parents_1464[][2] = {
 static const char *const contract_if_strings_1464[] = {
 	"schema",
 	"new_version",
+	"cascade",
 };
-/* 1465: DefElem.arg (schema/pg15/deparse.txt:3110:13) */
+/* 1465: DefElem.arg (schema/pg15/deparse.txt:3112:13) */
 static const uint8_t contract_kinds_1465[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1465[][2] = {
-	{ 160, 2 }, /* CreateExtensionStmt.options */
-};
-static const char *const contract_if_strings_1465[] = {
-	"cascade",
-};
-/* 1466: DefElem.arg (schema/pg15/deparse.txt:3112:13) */
-static const uint8_t contract_kinds_1466[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1466[][2] = {
-	{ 160, 2 }, /* CreateExtensionStmt.options */
-};
-static const char *const contract_if_strings_1466[] = {
-	"schema",
-	"new_version",
-	"cascade",
-};
-/* 1467: DefElem.arg (schema/pg15/deparse.txt:3114:13) */
-static const uint8_t contract_kinds_1467[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
-static const uint16_t contract_parents_1467[][2] = {
+static const uint16_t contract_parents_1465[][2] = {
 	{ 161, 1 }, /* AlterExtensionStmt.options */
 };
-/* 1468: DefElem.arg (schema/pg15/deparse.txt:3116:13) */
-static const uint8_t contract_kinds_1468[] = { /* the kinds allowed, by tag */
+/* 1466: DefElem.arg (schema/pg15/deparse.txt:3114:13) */
+static const uint8_t contract_kinds_1466[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
 };
-static const uint16_t contract_parents_1468[][2] = {
+static const uint16_t contract_parents_1466[][2] = {
 	{ 163, 2 }, /* CreateEventTrigStmt.whenclause */
 };
-/* 1469: DefElem.arg (schema/pg15/deparse.txt:3118:13) */
+/* 1467: DefElem.arg (schema/pg15/deparse.txt:3116:13) */
+static const uint8_t contract_kinds_1467[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
+};
+static const uint16_t contract_parents_1467[][2] = {
+	{ 172, 1 }, /* CreatePublicationStmt.options */
+};
+/* 1468: DefElem.arg (schema/pg15/deparse.txt:3118:13) */
+static const uint8_t contract_kinds_1468[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
+};
+static const uint16_t contract_parents_1468[][2] = {
+	{ 173, 1 }, /* AlterPublicationStmt.options */
+};
+/* 1469: DefElem.arg (schema/pg15/deparse.txt:3120:13) */
 static const uint8_t contract_kinds_1469[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
 };
 static const uint16_t contract_parents_1469[][2] = {
-	{ 172, 1 }, /* CreatePublicationStmt.options */
+	{ 174, 3 }, /* CreateSubscriptionStmt.options */
 };
-/* 1470: DefElem.arg (schema/pg15/deparse.txt:3120:13) */
+/* 1470: DefElem.arg (schema/pg15/deparse.txt:3122:13) */
 static const uint8_t contract_kinds_1470[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1470[][2] = {
-	{ 173, 1 }, /* AlterPublicationStmt.options */
+	{ 175, 4 }, /* AlterSubscriptionStmt.options */
 };
-/* 1471: DefElem.arg (schema/pg15/deparse.txt:3122:13) */
+static const char *const contract_if_strings_1470[] = {
+	"enabled",
+};
+/* 1471: DefElem.arg (schema/pg15/deparse.txt:3124:13) */
 static const uint8_t contract_kinds_1471[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
 };
 static const uint16_t contract_parents_1471[][2] = {
-	{ 174, 3 }, /* CreateSubscriptionStmt.options */
+	{ 175, 4 }, /* AlterSubscriptionStmt.options */
 };
-/* 1472: DefElem.arg (schema/pg15/deparse.txt:3124:13) */
+static const char *const contract_if_strings_1471[] = {
+	"lsn",
+	"refresh",
+	"copy_data",
+	"slot_name",
+	"synchronous_commit",
+};
+/* 1472: DefElem.arg (schema/pg15/deparse.txt:3126:13) */
 static const uint8_t contract_kinds_1472[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
@@ -9678,51 +9678,52 @@ static const uint16_t contract_parents_1472[][2] = {
 };
 static const char *const contract_if_strings_1472[] = {
 	"enabled",
+	"lsn",
+	"refresh",
+	"copy_data",
+	"slot_name",
+	"synchronous_commit",
 };
-/* 1473: DefElem.arg (schema/pg15/deparse.txt:3126:13) */
+/* 1473: DefElem.arg (schema/pg15/deparse.txt:3128:13) */
 static const uint8_t contract_kinds_1473[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
-};
-static const uint16_t contract_parents_1473[][2] = {
-	{ 175, 4 }, /* AlterSubscriptionStmt.options */
-};
-static const char *const contract_if_strings_1473[] = {
-	"lsn",
-	"refresh",
-	"copy_data",
-	"slot_name",
-	"synchronous_commit",
-};
-/* 1474: DefElem.arg (schema/pg15/deparse.txt:3128:13) */
-static const uint8_t contract_kinds_1474[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1474[][2] = {
-	{ 175, 4 }, /* AlterSubscriptionStmt.options */
-};
-static const char *const contract_if_strings_1474[] = {
-	"enabled",
-	"lsn",
-	"refresh",
-	"copy_data",
-	"slot_name",
-	"synchronous_commit",
-};
-/* 1475: DefElem.arg (schema/pg15/deparse.txt:3130:13) */
-static const uint8_t contract_kinds_1475[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
-static const uint16_t contract_parents_1475[][2] = {
+static const uint16_t contract_parents_1473[][2] = {
 	{ 201, 16 }, /* ColumnDef.fdwoptions */
 };
-/* 1476: DefElem.arg (schema/pg15/deparse.txt:3132:13) */
-static const uint8_t contract_kinds_1476[] = { /* the kinds allowed, by tag */
+/* 1474: DefElem.arg (schema/pg15/deparse.txt:3130:13) */
+static const uint8_t contract_kinds_1474[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x43,
 };
-static const uint16_t contract_parents_1476[][2] = {
+static const uint16_t contract_parents_1474[][2] = {
 	{ 202, 5 }, /* IndexElem.opclassopts */
 };
-/* 1477: DefElem.arg (schema/pg15/deparse.txt:3134:13) */
+/* 1475: DefElem.arg (schema/pg15/deparse.txt:3132:13) */
+static const uint8_t contract_kinds_1475[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_1475[][2] = {
+	{ 204, 13 }, /* Constraint.options */
+};
+static const char *const contract_if_strings_1475[] = {
+	"start",
+	"increment",
+	"minvalue",
+	"maxvalue",
+	"cache",
+	"cycle",
+};
+/* 1476: DefElem.arg (schema/pg15/deparse.txt:3134:13) */
+static const uint8_t contract_kinds_1476[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
+};
+static const uint16_t contract_parents_1476[][2] = {
+	{ 204, 13 }, /* Constraint.options */
+};
+static const char *const contract_if_strings_1476[] = {
+	"sequence_name",
+};
+/* 1477: DefElem.arg (schema/pg15/deparse.txt:3136:13) */
 static const uint8_t contract_kinds_1477[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
@@ -9736,39 +9737,14 @@ static const char *const contract_if_strings_1477[] = {
 	"maxvalue",
 	"cache",
 	"cycle",
-};
-/* 1478: DefElem.arg (schema/pg15/deparse.txt:3136:13) */
-static const uint8_t contract_kinds_1478[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4f,
-};
-static const uint16_t contract_parents_1478[][2] = {
-	{ 204, 13 }, /* Constraint.options */
-};
-static const char *const contract_if_strings_1478[] = {
-	"sequence_name",
-};
-/* 1479: DefElem.arg (schema/pg15/deparse.txt:3138:13) */
-static const uint8_t contract_kinds_1479[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1479[][2] = {
-	{ 204, 13 }, /* Constraint.options */
-};
-static const char *const contract_if_strings_1479[] = {
-	"start",
-	"increment",
-	"minvalue",
-	"maxvalue",
-	"cache",
-	"cycle",
 	"sequence_name",
 	"fillfactor",
 };
-/* 1480: DefElem.arg (schema/pg15/deparse.txt:3140:13) */
-static const uint8_t contract_kinds_1480[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+/* 1478: DefElem.arg (schema/pg15/deparse.txt:3138:13) */
+static const uint8_t contract_kinds_1478[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xa0,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_1480[][2] = {
+static const uint16_t contract_parents_1478[][2] = {
 	{ 7, 0 }, /* List.items */
 	{ 60, 3 }, /* IntoClause.options */
 	{ 77, 0 }, /* AlterDefaultPrivilegesStmt.options */
@@ -9818,11 +9794,24 @@ static const uint16_t contract_parents_1480[][2] = {
 	{ 202, 5 }, /* IndexElem.opclassopts */
 	{ 204, 13 }, /* Constraint.options */
 };
-/* 1481: GroupingSet.content (schema/pg15/deparse.txt:3142:21) */
+/* 1479: GroupingSet.content (schema/pg15/deparse.txt:3140:21) */
+static const int32_t contract_if_enums_1479[] = {
+	5, /* GROUPING_SET_SETS */
+};
+/* 1480: GroupingSet.content (schema/pg15/deparse.txt:3142:21) */
+static const int32_t contract_if_enums_1480[] = {
+	3, /* GROUPING_SET_ROLLUP */
+	4, /* GROUPING_SET_CUBE */
+	5, /* GROUPING_SET_SETS */
+	0, /* GROUPING_SET_KIND_UNDEFINED */
+	1, /* GROUPING_SET_EMPTY */
+	2, /* GROUPING_SET_SIMPLE */
+};
+/* 1481: GroupingSet.content (schema/pg15/deparse.txt:3144:21) */
 static const int32_t contract_if_enums_1481[] = {
 	5, /* GROUPING_SET_SETS */
 };
-/* 1482: GroupingSet.content (schema/pg15/deparse.txt:3144:21) */
+/* 1482: GroupingSet.content (schema/pg15/deparse.txt:3146:21) */
 static const int32_t contract_if_enums_1482[] = {
 	3, /* GROUPING_SET_ROLLUP */
 	4, /* GROUPING_SET_CUBE */
@@ -9831,189 +9820,176 @@ static const int32_t contract_if_enums_1482[] = {
 	1, /* GROUPING_SET_EMPTY */
 	2, /* GROUPING_SET_SIMPLE */
 };
-/* 1483: GroupingSet.content (schema/pg15/deparse.txt:3146:21) */
-static const int32_t contract_if_enums_1483[] = {
-	5, /* GROUPING_SET_SETS */
+/* 1483: GroupingSet.content (schema/pg15/deparse.txt:3148:21) */
+static const uint8_t contract_kinds_1483[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1484: GroupingSet.content (schema/pg15/deparse.txt:3148:21) */
-static const int32_t contract_if_enums_1484[] = {
+static const int32_t contract_if_enums_1483[] = {
 	3, /* GROUPING_SET_ROLLUP */
 	4, /* GROUPING_SET_CUBE */
-	5, /* GROUPING_SET_SETS */
-	0, /* GROUPING_SET_KIND_UNDEFINED */
-	1, /* GROUPING_SET_EMPTY */
-	2, /* GROUPING_SET_SIMPLE */
 };
-/* 1485: GroupingSet.content (schema/pg15/deparse.txt:3150:21) */
+/* 1484: GroupingSet.content (schema/pg15/deparse.txt:3150:21) */
+static const uint8_t contract_kinds_1484[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
+};
+static const int32_t contract_if_enums_1484[] = {
+	5, /* GROUPING_SET_SETS */
+};
+/* 1485: GroupingSet.content (schema/pg15/deparse.txt:3152:21) */
 static const uint8_t contract_kinds_1485[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const int32_t contract_if_enums_1485[] = {
 	3, /* GROUPING_SET_ROLLUP */
 	4, /* GROUPING_SET_CUBE */
+	5, /* GROUPING_SET_SETS */
 };
-/* 1486: GroupingSet.content (schema/pg15/deparse.txt:3152:21) */
+/* 1486: GroupingSet.content (schema/pg15/deparse.txt:3154:21) */
 static const uint8_t contract_kinds_1486[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
 };
-static const int32_t contract_if_enums_1486[] = {
-	5, /* GROUPING_SET_SETS */
+/* 1487: ObjectWithArgs.objname (schema/pg15/deparse.txt:3156:24) */
+/* 1488: ObjectWithArgs.objname (schema/pg15/deparse.txt:3158:24) */
+/* 1489: ObjectWithArgs.objname (schema/pg15/deparse.txt:3160:24) */
+static const uint8_t contract_kinds_1489[] = { /* the kinds allowed, by tag */
+	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
 };
-/* 1487: GroupingSet.content (schema/pg15/deparse.txt:3154:21) */
-static const uint8_t contract_kinds_1487[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+static const uint16_t contract_parents_1489[][2] = {
+	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-static const int32_t contract_if_enums_1487[] = {
-	3, /* GROUPING_SET_ROLLUP */
-	4, /* GROUPING_SET_CUBE */
-	5, /* GROUPING_SET_SETS */
+/* 1490: ObjectWithArgs.objname (schema/pg15/deparse.txt:3162:24) */
+static const uint8_t contract_kinds_1490[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1488: GroupingSet.content (schema/pg15/deparse.txt:3156:21) */
-static const uint8_t contract_kinds_1488[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
+static const uint16_t contract_parents_1490[][2] = {
+	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 1489: ObjectWithArgs.objname (schema/pg15/deparse.txt:3158:24) */
-/* 1490: ObjectWithArgs.objname (schema/pg15/deparse.txt:3160:24) */
-/* 1491: ObjectWithArgs.objname (schema/pg15/deparse.txt:3162:24) */
+/* 1491: ObjectWithArgs.objname (schema/pg15/deparse.txt:3164:24) */
 static const uint8_t contract_kinds_1491[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
 };
 static const uint16_t contract_parents_1491[][2] = {
-	{ 215, 1 }, /* CreateOpClassItem.name */
+	{ 138, 0 }, /* AlterOperatorStmt.opername */
 };
-/* 1492: ObjectWithArgs.objname (schema/pg15/deparse.txt:3164:24) */
+/* 1492: ObjectWithArgs.objname (schema/pg15/deparse.txt:3166:24) */
 static const uint8_t contract_kinds_1492[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
 };
 static const uint16_t contract_parents_1492[][2] = {
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 1493: ObjectWithArgs.objname (schema/pg15/deparse.txt:3166:24) */
+/* 1493: ObjectWithArgs.objname (schema/pg15/deparse.txt:3168:24) */
 static const uint8_t contract_kinds_1493[] = { /* the kinds allowed, by tag */
-	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1493[][2] = {
 	{ 138, 0 }, /* AlterOperatorStmt.opername */
-};
-/* 1494: ObjectWithArgs.objname (schema/pg15/deparse.txt:3168:24) */
-static const uint8_t contract_kinds_1494[] = { /* the kinds allowed, by tag */
-	0x80,0x08,0x01,0x10,0x60,0x04,0xc0,0xab,0xc4,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x3f,0xff,0xff,0xff,0xef,0xff,0x5f,0xf2,0xff,0x01,0x58,0x04,0x1d,0x83,0x06,
-};
-static const uint16_t contract_parents_1494[][2] = {
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 1495: ObjectWithArgs.objname (schema/pg15/deparse.txt:3170:24) */
+/* 1494: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3170:24) */
+static const uint16_t contract_parents_1494[][2] = {
+	{ 75, 3 }, /* GrantStmt.objects */
+	{ 83, 0 }, /* DropStmt.objects */
+	{ 85, 1 }, /* CommentStmt.object */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
+	{ 125, 2 }, /* CreateCastStmt.func */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 157, 1 }, /* SecLabelStmt.object */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
+	{ 215, 1 }, /* CreateOpClassItem.name */
+};
+/* 1495: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3172:24) */
 static const uint8_t contract_kinds_1495[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_1495[][2] = {
-	{ 138, 0 }, /* AlterOperatorStmt.opername */
-	{ 215, 1 }, /* CreateOpClassItem.name */
+	{ 75, 3 }, /* GrantStmt.objects */
+	{ 83, 0 }, /* DropStmt.objects */
+	{ 85, 1 }, /* CommentStmt.object */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
+	{ 125, 2 }, /* CreateCastStmt.func */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 157, 1 }, /* SecLabelStmt.object */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
 };
-/* 1496: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3172:24) */
+/* 1496: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3174:24) */
+static const uint8_t contract_kinds_1496[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+};
 static const uint16_t contract_parents_1496[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
-	{ 83, 0 }, /* DropStmt.objects */
-	{ 85, 1 }, /* CommentStmt.object */
 	{ 89, 1 }, /* AlterFunctionStmt.func */
 	{ 91, 3 }, /* RenameStmt.object */
-	{ 125, 2 }, /* CreateCastStmt.func */
 	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
 	{ 137, 2 }, /* AlterOwnerStmt.object */
-	{ 157, 1 }, /* SecLabelStmt.object */
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-	{ 170, 3 }, /* CreateTransformStmt.fromsql */
-	{ 170, 4 }, /* CreateTransformStmt.tosql */
-	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 1497: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3174:24) */
-static const uint8_t contract_kinds_1497[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 1497: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3176:28) */
+/* 1498: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3178:28) */
+/* 1499: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3180:28) */
+static const uint8_t contract_kinds_1499[] = { /* the kinds allowed, by tag */
+	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x13,0x08,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_1497[][2] = {
+static const uint16_t contract_parents_1499[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
-	{ 83, 0 }, /* DropStmt.objects */
-	{ 85, 1 }, /* CommentStmt.object */
-	{ 89, 1 }, /* AlterFunctionStmt.func */
+};
+/* 1500: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3182:28) */
+static const uint8_t contract_kinds_1500[] = { /* the kinds allowed, by tag */
+	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x13,0x08,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_1500[][2] = {
 	{ 91, 3 }, /* RenameStmt.object */
-	{ 125, 2 }, /* CreateCastStmt.func */
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-	{ 157, 1 }, /* SecLabelStmt.object */
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-	{ 170, 3 }, /* CreateTransformStmt.fromsql */
-	{ 170, 4 }, /* CreateTransformStmt.tosql */
 };
-/* 1498: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3176:24) */
-static const uint8_t contract_kinds_1498[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-static const uint16_t contract_parents_1498[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
-	{ 89, 1 }, /* AlterFunctionStmt.func */
-	{ 91, 3 }, /* RenameStmt.object */
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-};
-/* 1499: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3178:28) */
-/* 1500: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3180:28) */
-/* 1501: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3182:28) */
+/* 1501: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3184:28) */
 static const uint8_t contract_kinds_1501[] = { /* the kinds allowed, by tag */
 	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x13,0x08,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_1501[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
-};
-/* 1502: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3184:28) */
-static const uint8_t contract_kinds_1502[] = { /* the kinds allowed, by tag */
-	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x13,0x08,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_1502[][2] = {
-	{ 91, 3 }, /* RenameStmt.object */
-};
-/* 1503: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3186:28) */
-static const uint8_t contract_kinds_1503[] = { /* the kinds allowed, by tag */
-	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x13,0x08,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_1503[][2] = {
 	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
 };
-/* 1504: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3188:28) */
-static const uint8_t contract_kinds_1504[] = { /* the kinds allowed, by tag */
+/* 1502: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3186:28) */
+static const uint8_t contract_kinds_1502[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x13,0x08,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_1504[][2] = {
+static const uint16_t contract_parents_1502[][2] = {
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
-/* 1505: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3190:28) */
-static const uint8_t contract_kinds_1505[] = { /* the kinds allowed, by tag */
+/* 1503: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3188:28) */
+static const uint8_t contract_kinds_1503[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x44,0x82,0xc0,0xc7,0xe8,0xcb,0x84,0xa2,0x03,0x09,0x28,0xa0,0x5f,0x03,0x13,0x08,0x81,0x4e,0x91,0x52,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_1505[][2] = {
+static const uint16_t contract_parents_1503[][2] = {
 	{ 170, 3 }, /* CreateTransformStmt.fromsql */
 };
-/* 1506: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3192:28) */
-static const uint8_t contract_kinds_1506[] = { /* the kinds allowed, by tag */
+/* 1504: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3190:28) */
+static const uint8_t contract_kinds_1504[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x13,0x08,0x81,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_1506[][2] = {
+static const uint16_t contract_parents_1504[][2] = {
 	{ 170, 4 }, /* CreateTransformStmt.tosql */
 };
-/* 1507: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3194:28) */
-static const uint8_t contract_kinds_1507[] = { /* the kinds allowed, by tag */
+/* 1505: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3192:28) */
+static const uint8_t contract_kinds_1505[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x1c,0x82,0xc0,0xc7,0xe0,0xc3,0x84,0x8e,0x03,0x08,0x88,0xa5,0x1f,0x0a,0x13,0x08,0x81,0x4e,0x90,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_1507[][2] = {
+static const uint16_t contract_parents_1505[][2] = {
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 1508: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3196:28) */
-static const uint8_t contract_kinds_1508[] = { /* the kinds allowed, by tag */
+/* 1506: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3194:28) */
+static const uint8_t contract_kinds_1506[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x13,0x08,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_1508[][2] = {
+static const uint16_t contract_parents_1506[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
 	{ 91, 3 }, /* RenameStmt.object */
 	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
@@ -10022,67 +9998,67 @@ static const uint16_t contract_parents_1508[][2] = {
 	{ 170, 4 }, /* CreateTransformStmt.tosql */
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 1509: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3198:28) */
-static const uint8_t contract_kinds_1509[] = { /* the kinds allowed, by tag */
+/* 1507: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3196:28) */
+static const uint8_t contract_kinds_1507[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0x43,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x13,0x08,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_1509[][2] = {
+static const uint16_t contract_parents_1507[][2] = {
 	{ 83, 0 }, /* DropStmt.objects */
 };
-/* 1510: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3200:28) */
-static const uint8_t contract_kinds_1510[] = { /* the kinds allowed, by tag */
+/* 1508: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3198:28) */
+static const uint8_t contract_kinds_1508[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x01,0x08,0x00,0x80,0x1f,0x00,0x13,0x08,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_1510[][2] = {
+static const uint16_t contract_parents_1508[][2] = {
 	{ 85, 1 }, /* CommentStmt.object */
 };
-/* 1511: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3202:28) */
-static const uint8_t contract_kinds_1511[] = { /* the kinds allowed, by tag */
+/* 1509: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3200:28) */
+static const uint8_t contract_kinds_1509[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xf0,0x43,0xa4,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x13,0x18,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
 };
-static const uint16_t contract_parents_1511[][2] = {
+static const uint16_t contract_parents_1509[][2] = {
 	{ 89, 1 }, /* AlterFunctionStmt.func */
 };
-/* 1512: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3204:28) */
-static const uint8_t contract_kinds_1512[] = { /* the kinds allowed, by tag */
+/* 1510: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3202:28) */
+static const uint8_t contract_kinds_1510[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x13,0x08,0x80,0x4e,0x00,0xd0,0x0d,0xea,0x01,0x01,0x03,0x00,
 };
-static const uint16_t contract_parents_1512[][2] = {
+static const uint16_t contract_parents_1510[][2] = {
 	{ 91, 3 }, /* RenameStmt.object */
 };
-/* 1513: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3206:28) */
-static const uint8_t contract_kinds_1513[] = { /* the kinds allowed, by tag */
+/* 1511: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3204:28) */
+static const uint8_t contract_kinds_1511[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x13,0x08,0x80,0x4e,0x00,0xd0,0x0d,0xea,0x01,0x01,0x03,0x00,
 };
-static const uint16_t contract_parents_1513[][2] = {
+static const uint16_t contract_parents_1511[][2] = {
 	{ 135, 2 }, /* AlterObjectDependsStmt.object */
 };
-/* 1514: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3208:28) */
-static const uint8_t contract_kinds_1514[] = { /* the kinds allowed, by tag */
+/* 1512: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3206:28) */
+static const uint8_t contract_kinds_1512[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0x43,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x13,0x18,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
 };
-static const uint16_t contract_parents_1514[][2] = {
+static const uint16_t contract_parents_1512[][2] = {
 	{ 137, 2 }, /* AlterOwnerStmt.object */
 };
-/* 1515: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3210:28) */
-static const uint8_t contract_kinds_1515[] = { /* the kinds allowed, by tag */
+/* 1513: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3208:28) */
+static const uint8_t contract_kinds_1513[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xf0,0x43,0xa4,0x80,0x03,0x08,0x10,0x80,0x1f,0x00,0x13,0x18,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
 };
-static const uint16_t contract_parents_1515[][2] = {
+static const uint16_t contract_parents_1513[][2] = {
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
-/* 1516: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3212:28) */
-static const uint8_t contract_kinds_1516[] = { /* the kinds allowed, by tag */
+/* 1514: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3210:28) */
+static const uint8_t contract_kinds_1514[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x13,0x08,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_1516[][2] = {
+static const uint16_t contract_parents_1514[][2] = {
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 1517: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3214:28) */
-static const uint8_t contract_kinds_1517[] = { /* the kinds allowed, by tag */
+/* 1515: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3212:28) */
+static const uint8_t contract_kinds_1515[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1517[][2] = {
+static const uint16_t contract_parents_1515[][2] = {
 	{ 83, 0 }, /* DropStmt.objects */
 	{ 85, 1 }, /* CommentStmt.object */
 	{ 89, 1 }, /* AlterFunctionStmt.func */
@@ -10092,327 +10068,327 @@ static const uint16_t contract_parents_1517[][2] = {
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 1518: AccessPriv.cols (schema/pg15/deparse.txt:3216:17) */
-/* 1519: AccessPriv.cols (schema/pg15/deparse.txt:3218:17) */
-/* 1520: AccessPriv.cols (schema/pg15/deparse.txt:3220:17) */
-static const uint8_t contract_kinds_1520[] = { /* the kinds allowed, by tag */
+/* 1516: AccessPriv.cols (schema/pg15/deparse.txt:3214:17) */
+/* 1517: AccessPriv.cols (schema/pg15/deparse.txt:3216:17) */
+/* 1518: AccessPriv.cols (schema/pg15/deparse.txt:3218:17) */
+static const uint8_t contract_kinds_1518[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1521: AccessPriv.cols (schema/pg15/deparse.txt:3222:17) */
-static const uint8_t contract_kinds_1521[] = { /* the kinds allowed, by tag */
+/* 1519: AccessPriv.cols (schema/pg15/deparse.txt:3220:17) */
+static const uint8_t contract_kinds_1519[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1522: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3224:32) */
-/* 1523: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3226:32) */
-/* 1524: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3228:32) */
-static const uint8_t contract_kinds_1524[] = { /* the kinds allowed, by tag */
+/* 1520: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3222:32) */
+/* 1521: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3224:32) */
+/* 1522: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3226:32) */
+static const uint8_t contract_kinds_1522[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1525: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3230:32) */
-static const uint8_t contract_kinds_1525[] = { /* the kinds allowed, by tag */
+/* 1523: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3228:32) */
+static const uint8_t contract_kinds_1523[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1526: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3232:30) */
-/* 1527: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3234:30) */
-/* 1528: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3236:30) */
-static const uint8_t contract_kinds_1528[] = { /* the kinds allowed, by tag */
+/* 1524: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3230:30) */
+/* 1525: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3232:30) */
+/* 1526: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3234:30) */
+static const uint8_t contract_kinds_1526[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1529: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3238:30) */
-static const uint8_t contract_kinds_1529[] = { /* the kinds allowed, by tag */
+/* 1527: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3236:30) */
+static const uint8_t contract_kinds_1527[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1530: CreateOpClassItem.storedtype (schema/pg15/deparse.txt:3240:30) */
-static const uint16_t contract_parents_1530[][2] = {
+/* 1528: CreateOpClassItem.storedtype (schema/pg15/deparse.txt:3238:30) */
+static const uint16_t contract_parents_1528[][2] = {
 	{ 126, 4 }, /* CreateOpClassStmt.items */
 	{ 128, 3 }, /* AlterOpFamilyStmt.items */
 };
-/* 1531: TableLikeClause.relation (schema/pg15/deparse.txt:3242:26) */
-/* 1532: FunctionParameter.argType (schema/pg15/deparse.txt:3244:28) */
-/* 1533: FunctionParameter.defexpr (schema/pg15/deparse.txt:3246:27) */
-static const uint8_t contract_kinds_1533[] = { /* the kinds allowed, by tag */
+/* 1529: TableLikeClause.relation (schema/pg15/deparse.txt:3240:26) */
+/* 1530: FunctionParameter.argType (schema/pg15/deparse.txt:3242:28) */
+/* 1531: FunctionParameter.defexpr (schema/pg15/deparse.txt:3244:27) */
+static const uint8_t contract_kinds_1531[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1534: LockingClause.lockedRels (schema/pg15/deparse.txt:3248:27) */
-/* 1535: LockingClause.lockedRels (schema/pg15/deparse.txt:3250:27) */
-static const uint8_t contract_kinds_1535[] = { /* the kinds allowed, by tag */
+/* 1532: LockingClause.lockedRels (schema/pg15/deparse.txt:3246:27) */
+/* 1533: LockingClause.lockedRels (schema/pg15/deparse.txt:3248:27) */
+static const uint8_t contract_kinds_1533[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1536: XmlSerialize.expr (schema/pg15/deparse.txt:3252:19) */
+/* 1534: XmlSerialize.expr (schema/pg15/deparse.txt:3250:19) */
+static const uint8_t contract_kinds_1534[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+static const int32_t contract_if_enums_1534[] = {
+	1, /* XMLOPTION_DOCUMENT */
+};
+/* 1535: XmlSerialize.expr (schema/pg15/deparse.txt:3252:19) */
+static const uint8_t contract_kinds_1535[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const int32_t contract_if_enums_1535[] = {
+	2, /* XMLOPTION_CONTENT */
+};
+/* 1536: XmlSerialize.expr (schema/pg15/deparse.txt:3254:19) */
 static const uint8_t contract_kinds_1536[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const int32_t contract_if_enums_1536[] = {
 	1, /* XMLOPTION_DOCUMENT */
-};
-/* 1537: XmlSerialize.expr (schema/pg15/deparse.txt:3254:19) */
-static const uint8_t contract_kinds_1537[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const int32_t contract_if_enums_1537[] = {
 	2, /* XMLOPTION_CONTENT */
 };
-/* 1538: XmlSerialize.expr (schema/pg15/deparse.txt:3256:19) */
-static const uint8_t contract_kinds_1538[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-static const int32_t contract_if_enums_1538[] = {
-	1, /* XMLOPTION_DOCUMENT */
-	2, /* XMLOPTION_CONTENT */
-};
-/* 1539: XmlSerialize.typeName (schema/pg15/deparse.txt:3258:24) */
-/* 1540: WithClause.ctes (schema/pg15/deparse.txt:3260:17) */
-/* 1541: WithClause.ctes (schema/pg15/deparse.txt:3262:17) */
-/* 1542: WithClause.ctes (schema/pg15/deparse.txt:3264:17) */
-static const uint8_t contract_kinds_1542[] = { /* the kinds allowed, by tag */
+/* 1537: XmlSerialize.typeName (schema/pg15/deparse.txt:3256:24) */
+/* 1538: WithClause.ctes (schema/pg15/deparse.txt:3258:17) */
+/* 1539: WithClause.ctes (schema/pg15/deparse.txt:3260:17) */
+/* 1540: WithClause.ctes (schema/pg15/deparse.txt:3262:17) */
+static const uint8_t contract_kinds_1540[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
-/* 1543: WithClause.ctes (schema/pg15/deparse.txt:3266:17) */
-static const uint8_t contract_kinds_1543[] = { /* the kinds allowed, by tag */
+/* 1541: WithClause.ctes (schema/pg15/deparse.txt:3264:17) */
+static const uint8_t contract_kinds_1541[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
-/* 1544: InferClause.indexElems (schema/pg15/deparse.txt:3268:25) */
-/* 1545: InferClause.indexElems (schema/pg15/deparse.txt:3270:25) */
-/* 1546: InferClause.indexElems (schema/pg15/deparse.txt:3272:25) */
+/* 1542: InferClause.indexElems (schema/pg15/deparse.txt:3266:25) */
+/* 1543: InferClause.indexElems (schema/pg15/deparse.txt:3268:25) */
+/* 1544: InferClause.indexElems (schema/pg15/deparse.txt:3270:25) */
+static const uint8_t contract_kinds_1544[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
+};
+/* 1545: InferClause.indexElems (schema/pg15/deparse.txt:3272:25) */
+static const uint8_t contract_kinds_1545[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
+};
+/* 1546: InferClause.whereClause (schema/pg15/deparse.txt:3274:26) */
 static const uint8_t contract_kinds_1546[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
-};
-/* 1547: InferClause.indexElems (schema/pg15/deparse.txt:3274:25) */
-static const uint8_t contract_kinds_1547[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
-};
-/* 1548: InferClause.whereClause (schema/pg15/deparse.txt:3276:26) */
-static const uint8_t contract_kinds_1548[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1549: OnConflictClause.targetList (schema/pg15/deparse.txt:3278:30) */
-/* 1550: OnConflictClause.targetList (schema/pg15/deparse.txt:3280:30) */
-/* 1551: OnConflictClause.targetList (schema/pg15/deparse.txt:3282:30) */
-static const uint8_t contract_kinds_1551[] = { /* the kinds allowed, by tag */
+/* 1547: OnConflictClause.targetList (schema/pg15/deparse.txt:3276:30) */
+/* 1548: OnConflictClause.targetList (schema/pg15/deparse.txt:3278:30) */
+/* 1549: OnConflictClause.targetList (schema/pg15/deparse.txt:3280:30) */
+static const uint8_t contract_kinds_1549[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1552: OnConflictClause.targetList (schema/pg15/deparse.txt:3284:30) */
-static const uint8_t contract_kinds_1552[] = { /* the kinds allowed, by tag */
+/* 1550: OnConflictClause.targetList (schema/pg15/deparse.txt:3282:30) */
+static const uint8_t contract_kinds_1550[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0xe0,0x80,0x00,0x50,0x40,0x94,0x39,0x80,0x09,0x88,0x40,0x80,0x08,0x08,0x1a,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1553: OnConflictClause.whereClause (schema/pg15/deparse.txt:3286:31) */
-static const uint8_t contract_kinds_1553[] = { /* the kinds allowed, by tag */
+/* 1551: OnConflictClause.whereClause (schema/pg15/deparse.txt:3284:31) */
+static const uint8_t contract_kinds_1551[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1554: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3288:33) */
-/* 1555: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3290:33) */
-/* 1556: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3292:33) */
-static const uint8_t contract_kinds_1556[] = { /* the kinds allowed, by tag */
+/* 1552: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3286:33) */
+/* 1553: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3288:33) */
+/* 1554: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3290:33) */
+static const uint8_t contract_kinds_1554[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1557: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3294:33) */
-static const uint8_t contract_kinds_1557[] = { /* the kinds allowed, by tag */
+/* 1555: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3292:33) */
+static const uint8_t contract_kinds_1555[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1558: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:3296:35) */
-/* 1559: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3298:31) */
-/* 1560: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3300:31) */
-/* 1561: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3302:31) */
-static const uint8_t contract_kinds_1561[] = { /* the kinds allowed, by tag */
+/* 1556: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:3294:35) */
+/* 1557: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3296:31) */
+/* 1558: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3298:31) */
+/* 1559: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3300:31) */
+static const uint8_t contract_kinds_1559[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1562: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3304:31) */
+/* 1560: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3302:31) */
+static const uint8_t contract_kinds_1560[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 1561: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:3304:34) */
+/* 1562: CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:3306:33) */
 static const uint8_t contract_kinds_1562[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1563: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:3306:34) */
-/* 1564: CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:3308:33) */
-static const uint8_t contract_kinds_1564[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-/* 1565: CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:3310:35) */
-static const uint8_t contract_kinds_1565[] = { /* the kinds allowed, by tag */
+/* 1563: CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:3308:35) */
+static const uint8_t contract_kinds_1563[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-/* 1566: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:3312:34) */
-/* 1567: CommonTableExpr.ctename (schema/pg15/deparse.txt:3314:25) */
-/* 1568: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3316:31) */
-/* 1569: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3318:31) */
-/* 1570: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3320:31) */
-static const uint8_t contract_kinds_1570[] = { /* the kinds allowed, by tag */
+/* 1564: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:3310:34) */
+/* 1565: CommonTableExpr.ctename (schema/pg15/deparse.txt:3312:25) */
+/* 1566: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3314:31) */
+/* 1567: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3316:31) */
+/* 1568: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3318:31) */
+static const uint8_t contract_kinds_1568[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1571: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3322:31) */
+/* 1569: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3320:31) */
+static const uint8_t contract_kinds_1569[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 1570: CommonTableExpr.ctequery (schema/pg15/deparse.txt:3322:26) */
+/* 1571: CommonTableExpr.ctequery (schema/pg15/deparse.txt:3324:26) */
 static const uint8_t contract_kinds_1571[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1572: CommonTableExpr.ctequery (schema/pg15/deparse.txt:3324:26) */
-/* 1573: CommonTableExpr.ctequery (schema/pg15/deparse.txt:3326:26) */
-static const uint8_t contract_kinds_1573[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1574: MergeWhenClause.condition (schema/pg15/deparse.txt:3328:27) */
-static const uint8_t contract_kinds_1574[] = { /* the kinds allowed, by tag */
+/* 1572: MergeWhenClause.condition (schema/pg15/deparse.txt:3326:27) */
+static const uint8_t contract_kinds_1572[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1575: MergeWhenClause.targetList (schema/pg15/deparse.txt:3330:29) */
-/* 1576: MergeWhenClause.targetList (schema/pg15/deparse.txt:3332:29) */
-/* 1577: MergeWhenClause.targetList (schema/pg15/deparse.txt:3334:29) */
-static const uint8_t contract_kinds_1577[] = { /* the kinds allowed, by tag */
+/* 1573: MergeWhenClause.targetList (schema/pg15/deparse.txt:3328:29) */
+/* 1574: MergeWhenClause.targetList (schema/pg15/deparse.txt:3330:29) */
+/* 1575: MergeWhenClause.targetList (schema/pg15/deparse.txt:3332:29) */
+static const uint8_t contract_kinds_1575[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0xe0,0x80,0x00,0x50,0x40,0x90,0x39,0x80,0x09,0x88,0x40,0x80,0x08,0x08,0x1a,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const int32_t contract_if_enums_1575[] = {
+	3, /* CMD_UPDATE */
+};
+/* 1576: MergeWhenClause.targetList (schema/pg15/deparse.txt:3334:29) */
+static const uint8_t contract_kinds_1576[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const int32_t contract_if_enums_1576[] = {
+	4, /* CMD_INSERT */
+};
+/* 1577: MergeWhenClause.targetList (schema/pg15/deparse.txt:3336:29) */
+static const uint8_t contract_kinds_1577[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_1577[] = {
 	3, /* CMD_UPDATE */
-};
-/* 1578: MergeWhenClause.targetList (schema/pg15/deparse.txt:3336:29) */
-static const uint8_t contract_kinds_1578[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-static const int32_t contract_if_enums_1578[] = {
 	4, /* CMD_INSERT */
 };
-/* 1579: MergeWhenClause.targetList (schema/pg15/deparse.txt:3338:29) */
+/* 1578: MergeWhenClause.targetList (schema/pg15/deparse.txt:3338:29) */
+static const uint8_t contract_kinds_1578[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x10,0x00,0x04,0xc0,0xa3,0xc4,0xe4,0x88,0xee,0xf1,0x61,0x98,0x39,0xfb,0x0f,0xda,0xc0,0xee,0x4a,0xea,0xff,0x01,0x58,0x04,0x11,0x02,0x00,
+};
+static const int32_t contract_if_enums_1578[] = {
+	3, /* CMD_UPDATE */
+};
+/* 1579: MergeWhenClause.targetList (schema/pg15/deparse.txt:3340:29) */
 static const uint8_t contract_kinds_1579[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_1579[] = {
-	3, /* CMD_UPDATE */
 	4, /* CMD_INSERT */
 };
-/* 1580: MergeWhenClause.targetList (schema/pg15/deparse.txt:3340:29) */
+/* 1580: MergeWhenClause.targetList (schema/pg15/deparse.txt:3342:29) */
 static const uint8_t contract_kinds_1580[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x10,0x00,0x04,0xc0,0xa3,0xc4,0xe4,0x88,0xee,0xf1,0x61,0x98,0x39,0xfb,0x0f,0xda,0xc0,0xee,0x4a,0xea,0xff,0x01,0x58,0x04,0x11,0x02,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_1580[] = {
 	3, /* CMD_UPDATE */
+	4, /* CMD_INSERT */
 };
-/* 1581: MergeWhenClause.targetList (schema/pg15/deparse.txt:3342:29) */
+/* 1581: MergeWhenClause.values (schema/pg15/deparse.txt:3344:24) */
 static const uint8_t contract_kinds_1581[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const int32_t contract_if_enums_1581[] = {
-	4, /* CMD_INSERT */
-};
-/* 1582: MergeWhenClause.targetList (schema/pg15/deparse.txt:3344:29) */
+/* 1582: MergeWhenClause.values (schema/pg15/deparse.txt:3346:24) */
 static const uint8_t contract_kinds_1582[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-static const int32_t contract_if_enums_1582[] = {
-	3, /* CMD_UPDATE */
-	4, /* CMD_INSERT */
-};
-/* 1583: MergeWhenClause.values (schema/pg15/deparse.txt:3346:24) */
-static const uint8_t contract_kinds_1583[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1584: MergeWhenClause.values (schema/pg15/deparse.txt:3348:24) */
-static const uint8_t contract_kinds_1584[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 1585: RoleSpec.rolename (schema/pg15/deparse.txt:3350:19) */
-static const int32_t contract_if_enums_1585[] = {
+/* 1583: RoleSpec.rolename (schema/pg15/deparse.txt:3348:19) */
+static const int32_t contract_if_enums_1583[] = {
 	1, /* ROLESPEC_CSTRING */
 };
-/* 1586: RoleSpec.rolename (schema/pg15/deparse.txt:3352:19) */
-static const int32_t contract_if_enums_1586[] = {
+/* 1584: RoleSpec.rolename (schema/pg15/deparse.txt:3350:19) */
+static const int32_t contract_if_enums_1584[] = {
 	1, /* ROLESPEC_CSTRING */
 	2, /* ROLESPEC_CURRENT_ROLE */
 	5, /* ROLESPEC_PUBLIC */
 	4, /* ROLESPEC_SESSION_USER */
 	3, /* ROLESPEC_CURRENT_USER */
 };
-/* 1587: TriggerTransition.name (schema/pg15/deparse.txt:3354:24) */
-/* 1588: PartitionElem.expr (schema/pg15/deparse.txt:3356:20) */
-static const uint8_t contract_kinds_1588[] = { /* the kinds allowed, by tag */
+/* 1585: TriggerTransition.name (schema/pg15/deparse.txt:3352:24) */
+/* 1586: PartitionElem.expr (schema/pg15/deparse.txt:3354:20) */
+static const uint8_t contract_kinds_1586[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1589: PartitionElem.collation (schema/pg15/deparse.txt:3358:25) */
-/* 1590: PartitionElem.collation (schema/pg15/deparse.txt:3360:25) */
+/* 1587: PartitionElem.collation (schema/pg15/deparse.txt:3356:25) */
+/* 1588: PartitionElem.collation (schema/pg15/deparse.txt:3358:25) */
+static const uint8_t contract_kinds_1588[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 1589: PartitionElem.opclass (schema/pg15/deparse.txt:3360:23) */
+/* 1590: PartitionElem.opclass (schema/pg15/deparse.txt:3362:23) */
 static const uint8_t contract_kinds_1590[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1591: PartitionElem.opclass (schema/pg15/deparse.txt:3362:23) */
-/* 1592: PartitionElem.opclass (schema/pg15/deparse.txt:3364:23) */
-static const uint8_t contract_kinds_1592[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 1591: PartitionSpec.strategy (schema/pg15/deparse.txt:3364:24) */
+/* 1592: PartitionSpec.partParams (schema/pg15/deparse.txt:3366:27) */
+/* 1593: PartitionSpec.partParams (schema/pg15/deparse.txt:3368:27) */
+/* 1594: PartitionSpec.partParams (schema/pg15/deparse.txt:3370:27) */
+static const uint8_t contract_kinds_1594[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
 };
-/* 1593: PartitionSpec.strategy (schema/pg15/deparse.txt:3366:24) */
-/* 1594: PartitionSpec.partParams (schema/pg15/deparse.txt:3368:27) */
-/* 1595: PartitionSpec.partParams (schema/pg15/deparse.txt:3370:27) */
-/* 1596: PartitionSpec.partParams (schema/pg15/deparse.txt:3372:27) */
+/* 1595: PartitionSpec.partParams (schema/pg15/deparse.txt:3372:27) */
+static const uint8_t contract_kinds_1595[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
+};
+/* 1596: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:3374:31) */
 static const uint8_t contract_kinds_1596[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1597: PartitionSpec.partParams (schema/pg15/deparse.txt:3374:27) */
+/* 1597: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:3376:31) */
 static const uint8_t contract_kinds_1597[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1598: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:3376:31) */
+/* 1598: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:3378:32) */
 static const uint8_t contract_kinds_1598[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1599: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:3378:31) */
+/* 1599: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:3380:32) */
 static const uint8_t contract_kinds_1599[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1600: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:3380:32) */
+/* 1600: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:3382:32) */
 static const uint8_t contract_kinds_1600[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1601: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:3382:32) */
+/* 1601: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:3384:32) */
 static const uint8_t contract_kinds_1601[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1602: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:3384:32) */
-static const uint8_t contract_kinds_1602[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 1603: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:3386:32) */
-static const uint8_t contract_kinds_1603[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 1604: PartitionCmd.name (schema/pg15/deparse.txt:3388:19) */
-/* 1605: VacuumRelation.relation (schema/pg15/deparse.txt:3390:25) */
-/* 1606: VacuumRelation.va_cols (schema/pg15/deparse.txt:3392:24) */
-/* 1607: VacuumRelation.va_cols (schema/pg15/deparse.txt:3394:24) */
-/* 1608: VacuumRelation.va_cols (schema/pg15/deparse.txt:3396:24) */
-static const uint8_t contract_kinds_1608[] = { /* the kinds allowed, by tag */
+/* 1602: PartitionCmd.name (schema/pg15/deparse.txt:3386:19) */
+/* 1603: VacuumRelation.relation (schema/pg15/deparse.txt:3388:25) */
+/* 1604: VacuumRelation.va_cols (schema/pg15/deparse.txt:3390:24) */
+/* 1605: VacuumRelation.va_cols (schema/pg15/deparse.txt:3392:24) */
+/* 1606: VacuumRelation.va_cols (schema/pg15/deparse.txt:3394:24) */
+static const uint8_t contract_kinds_1606[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1609: VacuumRelation.va_cols (schema/pg15/deparse.txt:3398:24) */
-static const uint8_t contract_kinds_1609[] = { /* the kinds allowed, by tag */
+/* 1607: VacuumRelation.va_cols (schema/pg15/deparse.txt:3396:24) */
+static const uint8_t contract_kinds_1607[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1610: PublicationObjSpec.name (schema/pg15/deparse.txt:3400:25) */
-static const int32_t contract_if_enums_1610[] = {
+/* 1608: PublicationObjSpec.name (schema/pg15/deparse.txt:3398:25) */
+static const int32_t contract_if_enums_1608[] = {
 	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
 };
-/* 1611: PublicationObjSpec.name (schema/pg15/deparse.txt:3402:25) */
+/* 1609: PublicationObjSpec.name (schema/pg15/deparse.txt:3400:25) */
+static const int32_t contract_if_enums_1609[] = {
+	1, /* PUBLICATIONOBJ_TABLE */
+	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
+	3, /* PUBLICATIONOBJ_TABLES_IN_CUR_SCHEMA */
+	4, /* PUBLICATIONOBJ_CONTINUATION */
+};
+/* 1610: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:3402:29) */
+static const int32_t contract_if_enums_1610[] = {
+	1, /* PUBLICATIONOBJ_TABLE */
+};
+/* 1611: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:3404:29) */
 static const int32_t contract_if_enums_1611[] = {
 	1, /* PUBLICATIONOBJ_TABLE */
 	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
 	3, /* PUBLICATIONOBJ_TABLES_IN_CUR_SCHEMA */
 	4, /* PUBLICATIONOBJ_CONTINUATION */
 };
-/* 1612: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:3404:29) */
-static const int32_t contract_if_enums_1612[] = {
-	1, /* PUBLICATIONOBJ_TABLE */
-};
-/* 1613: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:3406:29) */
-static const int32_t contract_if_enums_1613[] = {
-	1, /* PUBLICATIONOBJ_TABLE */
-	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
-	3, /* PUBLICATIONOBJ_TABLES_IN_CUR_SCHEMA */
-	4, /* PUBLICATIONOBJ_CONTINUATION */
-};
-/* 1614: PublicationTable.relation (schema/pg15/deparse.txt:3408:27) */
-/* 1615: PublicationTable.whereClause (schema/pg15/deparse.txt:3410:31) */
-static const uint8_t contract_kinds_1615[] = { /* the kinds allowed, by tag */
+/* 1612: PublicationTable.relation (schema/pg15/deparse.txt:3406:27) */
+/* 1613: PublicationTable.whereClause (schema/pg15/deparse.txt:3408:31) */
+static const uint8_t contract_kinds_1613[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1616: PublicationTable.columns (schema/pg15/deparse.txt:3412:26) */
-/* 1617: PublicationTable.columns (schema/pg15/deparse.txt:3414:26) */
-/* 1618: PublicationTable.columns (schema/pg15/deparse.txt:3416:26) */
-static const uint8_t contract_kinds_1618[] = { /* the kinds allowed, by tag */
+/* 1614: PublicationTable.columns (schema/pg15/deparse.txt:3410:26) */
+/* 1615: PublicationTable.columns (schema/pg15/deparse.txt:3412:26) */
+/* 1616: PublicationTable.columns (schema/pg15/deparse.txt:3414:26) */
+static const uint8_t contract_kinds_1616[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1619: PublicationTable.columns (schema/pg15/deparse.txt:3418:26) */
-static const uint8_t contract_kinds_1619[] = { /* the kinds allowed, by tag */
+/* 1617: PublicationTable.columns (schema/pg15/deparse.txt:3416:26) */
+static const uint8_t contract_kinds_1617[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 /* ---- End rule operands ---- */
@@ -11637,409 +11613,407 @@ static const ContractRule contract_rules[] = {
 	{ 189, 2, 0, -1, false, false, true, CONTRACT_LIST(parents, 1214, 1), true, false, CONTRACT_LIST(kinds, 1214, ), CONTRACT_LIST(if_strings, 1214, 1), CONTRACT_LIST(if_enums, 1214, ), "schema/pg15/deparse.txt:2575:15"},
 	{ 189, 2, 0, -1, false, false, false, CONTRACT_LIST(parents, 1215, 1), true, false, CONTRACT_LIST(kinds, 1215, ), CONTRACT_LIST(if_strings, 1215, 1), CONTRACT_LIST(if_enums, 1215, ), "schema/pg15/deparse.txt:2578:15"},
 	{ 189, 2, 0, -1, false, false, false, CONTRACT_LIST(parents, 1216, 1), true, false, CONTRACT_LIST(kinds, 1216, ), CONTRACT_LIST(if_strings, 1216, 1), CONTRACT_LIST(if_enums, 1216, ), "schema/pg15/deparse.txt:2581:15"},
-	{ 189, 2, 0, -1, false, false, true, CONTRACT_LIST(parents, 1217, 1), true, false, CONTRACT_LIST(kinds, 1217, ), CONTRACT_LIST(if_strings, 1217, 1), CONTRACT_LIST(if_enums, 1217, ), "schema/pg15/deparse.txt:2584:15"},
-	{ 189, 2, -1, -1, false, true, false, CONTRACT_LIST(parents, 1218, 1), true, false, CONTRACT_LIST(kinds, 1218, ), CONTRACT_LIST(if_strings, 1218, ), CONTRACT_LIST(if_enums, 1218, ), "schema/pg15/deparse.txt:2586:15"},
-	{ 189, 2, 0, -1, false, false, false, CONTRACT_LIST(parents, 1219, 1), false, false, CONTRACT_LIST(kinds, 1219, 1), CONTRACT_LIST(if_strings, 1219, 1), CONTRACT_LIST(if_enums, 1219, ), "schema/pg15/deparse.txt:2588:15"},
-	{ 189, 2, 0, -1, false, false, true, CONTRACT_LIST(parents, 1220, 1), false, false, CONTRACT_LIST(kinds, 1220, 1), CONTRACT_LIST(if_strings, 1220, 1), CONTRACT_LIST(if_enums, 1220, ), "schema/pg15/deparse.txt:2590:15"},
-	{ 189, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1221, 1), false, false, CONTRACT_LIST(kinds, 1221, 1), CONTRACT_LIST(if_strings, 1221, ), CONTRACT_LIST(if_enums, 1221, ), "schema/pg15/deparse.txt:2593:15"},
-	{ 189, 2, 0, -1, false, false, false, CONTRACT_LIST(parents, 1222, 1), false, false, CONTRACT_LIST(kinds, 1222, 1), CONTRACT_LIST(if_strings, 1222, 1), CONTRACT_LIST(if_enums, 1222, ), "schema/pg15/deparse.txt:2595:15"},
-	{ 189, 2, 0, -1, false, false, true, CONTRACT_LIST(parents, 1223, 1), false, false, CONTRACT_LIST(kinds, 1223, 1), CONTRACT_LIST(if_strings, 1223, 1), CONTRACT_LIST(if_enums, 1223, ), "schema/pg15/deparse.txt:2597:15"},
-	{ 189, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1224, 1), false, false, CONTRACT_LIST(kinds, 1224, 1), CONTRACT_LIST(if_strings, 1224, ), CONTRACT_LIST(if_enums, 1224, ), "schema/pg15/deparse.txt:2600:15"},
-	{ 189, 2, 0, -1, false, false, false, CONTRACT_LIST(parents, 1225, 1), false, false, CONTRACT_LIST(kinds, 1225, 1), CONTRACT_LIST(if_strings, 1225, 1), CONTRACT_LIST(if_enums, 1225, ), "schema/pg15/deparse.txt:2602:15"},
-	{ 189, 2, 0, -1, false, false, true, CONTRACT_LIST(parents, 1226, 1), false, false, CONTRACT_LIST(kinds, 1226, 1), CONTRACT_LIST(if_strings, 1226, 1), CONTRACT_LIST(if_enums, 1226, ), "schema/pg15/deparse.txt:2604:15"},
-	{ 189, 2, -1, -1, false, true, false, CONTRACT_LIST(parents, 1227, 1), false, false, CONTRACT_LIST(kinds, 1227, 1), CONTRACT_LIST(if_strings, 1227, ), CONTRACT_LIST(if_enums, 1227, ), "schema/pg15/deparse.txt:2606:15"},
-	{ 190, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1228, ), false, false, CONTRACT_LIST(kinds, 1228, 1), CONTRACT_LIST(if_strings, 1228, ), CONTRACT_LIST(if_enums, 1228, ), "schema/pg15/deparse.txt:2608:23"},
-	{ 191, 0, -1, -1, false, true, false, CONTRACT_LIST(parents, 1229, 1), true, false, CONTRACT_LIST(kinds, 1229, ), CONTRACT_LIST(if_strings, 1229, ), CONTRACT_LIST(if_enums, 1229, ), "schema/pg15/deparse.txt:2610:14"},
-	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1230, 1), false, false, CONTRACT_LIST(kinds, 1230, 1), CONTRACT_LIST(if_strings, 1230, ), CONTRACT_LIST(if_enums, 1230, ), "schema/pg15/deparse.txt:2612:14"},
-	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1231, 1), false, false, CONTRACT_LIST(kinds, 1231, 1), CONTRACT_LIST(if_strings, 1231, ), CONTRACT_LIST(if_enums, 1231, ), "schema/pg15/deparse.txt:2614:14"},
-	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1232, 1), false, false, CONTRACT_LIST(kinds, 1232, 1), CONTRACT_LIST(if_strings, 1232, ), CONTRACT_LIST(if_enums, 1232, ), "schema/pg15/deparse.txt:2616:14"},
-	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1233, 1), false, false, CONTRACT_LIST(kinds, 1233, 1), CONTRACT_LIST(if_strings, 1233, ), CONTRACT_LIST(if_enums, 1233, ), "schema/pg15/deparse.txt:2618:14"},
-	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1234, 1), false, false, CONTRACT_LIST(kinds, 1234, 1), CONTRACT_LIST(if_strings, 1234, ), CONTRACT_LIST(if_enums, 1234, ), "schema/pg15/deparse.txt:2620:14"},
-	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1235, 1), false, false, CONTRACT_LIST(kinds, 1235, 1), CONTRACT_LIST(if_strings, 1235, ), CONTRACT_LIST(if_enums, 1235, ), "schema/pg15/deparse.txt:2622:14"},
-	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1236, 1), false, false, CONTRACT_LIST(kinds, 1236, 1), CONTRACT_LIST(if_strings, 1236, ), CONTRACT_LIST(if_enums, 1236, ), "schema/pg15/deparse.txt:2624:14"},
-	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1237, 1), false, false, CONTRACT_LIST(kinds, 1237, 1), CONTRACT_LIST(if_strings, 1237, ), CONTRACT_LIST(if_enums, 1237, ), "schema/pg15/deparse.txt:2626:14"},
-	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1238, 1), false, false, CONTRACT_LIST(kinds, 1238, 1), CONTRACT_LIST(if_strings, 1238, ), CONTRACT_LIST(if_enums, 1238, ), "schema/pg15/deparse.txt:2628:14"},
-	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1239, 1), false, false, CONTRACT_LIST(kinds, 1239, 1), CONTRACT_LIST(if_strings, 1239, ), CONTRACT_LIST(if_enums, 1239, ), "schema/pg15/deparse.txt:2630:14"},
-	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1240, 1), false, false, CONTRACT_LIST(kinds, 1240, 1), CONTRACT_LIST(if_strings, 1240, ), CONTRACT_LIST(if_enums, 1240, ), "schema/pg15/deparse.txt:2632:14"},
-	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1241, 1), false, false, CONTRACT_LIST(kinds, 1241, 1), CONTRACT_LIST(if_strings, 1241, ), CONTRACT_LIST(if_enums, 1241, ), "schema/pg15/deparse.txt:2634:14"},
-	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1242, 1), false, false, CONTRACT_LIST(kinds, 1242, 1), CONTRACT_LIST(if_strings, 1242, ), CONTRACT_LIST(if_enums, 1242, ), "schema/pg15/deparse.txt:2636:14"},
-	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1243, 1), false, false, CONTRACT_LIST(kinds, 1243, 1), CONTRACT_LIST(if_strings, 1243, ), CONTRACT_LIST(if_enums, 1243, ), "schema/pg15/deparse.txt:2638:14"},
-	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1244, 1), false, false, CONTRACT_LIST(kinds, 1244, 1), CONTRACT_LIST(if_strings, 1244, ), CONTRACT_LIST(if_enums, 1244, ), "schema/pg15/deparse.txt:2640:14"},
-	{ 191, 0, -1, -1, false, true, false, CONTRACT_LIST(parents, 1245, 1), false, false, CONTRACT_LIST(kinds, 1245, 1), CONTRACT_LIST(if_strings, 1245, ), CONTRACT_LIST(if_enums, 1245, ), "schema/pg15/deparse.txt:2642:14"},
-	{ 191, 1, -1, -1, false, true, false, CONTRACT_LIST(parents, 1246, 1), true, false, CONTRACT_LIST(kinds, 1246, ), CONTRACT_LIST(if_strings, 1246, ), CONTRACT_LIST(if_enums, 1246, ), "schema/pg15/deparse.txt:2644:20"},
-	{ 192, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1247, 1), false, false, CONTRACT_LIST(kinds, 1247, 1), CONTRACT_LIST(if_strings, 1247, ), CONTRACT_LIST(if_enums, 1247, ), "schema/pg15/deparse.txt:2646:19"},
-	{ 192, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1248, 1), false, false, CONTRACT_LIST(kinds, 1248, 1), CONTRACT_LIST(if_strings, 1248, ), CONTRACT_LIST(if_enums, 1248, ), "schema/pg15/deparse.txt:2648:19"},
-	{ 192, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1249, 1), false, false, CONTRACT_LIST(kinds, 1249, 1), CONTRACT_LIST(if_strings, 1249, ), CONTRACT_LIST(if_enums, 1249, ), "schema/pg15/deparse.txt:2650:19"},
-	{ 192, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1250, 1), false, false, CONTRACT_LIST(kinds, 1250, 1), CONTRACT_LIST(if_strings, 1250, ), CONTRACT_LIST(if_enums, 1250, ), "schema/pg15/deparse.txt:2652:19"},
-	{ 192, 0, -1, -1, false, true, false, CONTRACT_LIST(parents, 1251, 1), false, false, CONTRACT_LIST(kinds, 1251, 1), CONTRACT_LIST(if_strings, 1251, ), CONTRACT_LIST(if_enums, 1251, ), "schema/pg15/deparse.txt:2654:19"},
-	{ 192, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1252, ), true, false, CONTRACT_LIST(kinds, 1252, ), CONTRACT_LIST(if_strings, 1252, ), CONTRACT_LIST(if_enums, 1252, ), "schema/pg15/deparse.txt:2656:24"},
-	{ 192, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1253, ), true, false, CONTRACT_LIST(kinds, 1253, ), CONTRACT_LIST(if_strings, 1253, ), CONTRACT_LIST(if_enums, 1253, ), "schema/pg15/deparse.txt:2658:24"},
-	{ 192, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1254, ), false, false, CONTRACT_LIST(kinds, 1254, 1), CONTRACT_LIST(if_strings, 1254, ), CONTRACT_LIST(if_enums, 1254, ), "schema/pg15/deparse.txt:2660:24"},
-	{ 192, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1255, ), false, false, CONTRACT_LIST(kinds, 1255, 1), CONTRACT_LIST(if_strings, 1255, ), CONTRACT_LIST(if_enums, 1255, ), "schema/pg15/deparse.txt:2662:24"},
-	{ 193, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1256, ), false, false, CONTRACT_LIST(kinds, 1256, 1), CONTRACT_LIST(if_strings, 1256, ), CONTRACT_LIST(if_enums, 1256, ), "schema/pg15/deparse.txt:2664:13"},
-	{ 193, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1257, ), true, false, CONTRACT_LIST(kinds, 1257, ), CONTRACT_LIST(if_strings, 1257, ), CONTRACT_LIST(if_enums, 1257, ), "schema/pg15/deparse.txt:2666:15"},
-	{ 193, 3, -1, 1, true, false, false, CONTRACT_LIST(parents, 1258, ), true, false, CONTRACT_LIST(kinds, 1258, ), CONTRACT_LIST(if_strings, 1258, ), CONTRACT_LIST(if_enums, 1258, ), "schema/pg15/deparse.txt:2668:15"},
-	{ 193, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1259, ), false, false, CONTRACT_LIST(kinds, 1259, 1), CONTRACT_LIST(if_strings, 1259, ), CONTRACT_LIST(if_enums, 1259, ), "schema/pg15/deparse.txt:2670:15"},
-	{ 193, 3, -1, 1, true, false, false, CONTRACT_LIST(parents, 1260, ), false, false, CONTRACT_LIST(kinds, 1260, 1), CONTRACT_LIST(if_strings, 1260, ), CONTRACT_LIST(if_enums, 1260, ), "schema/pg15/deparse.txt:2672:15"},
-	{ 194, 0, -1, -1, false, true, false, CONTRACT_LIST(parents, 1261, 1), true, false, CONTRACT_LIST(kinds, 1261, ), CONTRACT_LIST(if_strings, 1261, ), CONTRACT_LIST(if_enums, 1261, ), "schema/pg15/deparse.txt:2674:16"},
-	{ 194, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1262, ), false, false, CONTRACT_LIST(kinds, 1262, 1), CONTRACT_LIST(if_strings, 1262, ), CONTRACT_LIST(if_enums, 1262, ), "schema/pg15/deparse.txt:2676:28"},
-	{ 194, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1263, ), false, false, CONTRACT_LIST(kinds, 1263, 1), CONTRACT_LIST(if_strings, 1263, ), CONTRACT_LIST(if_enums, 1263, ), "schema/pg15/deparse.txt:2678:28"},
-	{ 194, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1264, ), true, false, CONTRACT_LIST(kinds, 1264, ), CONTRACT_LIST(if_strings, 1264, ), CONTRACT_LIST(if_enums, 1264, ), "schema/pg15/deparse.txt:2680:24"},
-	{ 194, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1265, ), false, false, CONTRACT_LIST(kinds, 1265, 1), CONTRACT_LIST(if_strings, 1265, ), CONTRACT_LIST(if_enums, 1265, ), "schema/pg15/deparse.txt:2682:24"},
-	{ 194, 5, -1, -1, false, false, false, CONTRACT_LIST(parents, 1266, ), false, false, CONTRACT_LIST(kinds, 1266, 1), CONTRACT_LIST(if_strings, 1266, ), CONTRACT_LIST(if_enums, 1266, ), "schema/pg15/deparse.txt:2684:24"},
-	{ 194, 6, -1, -1, false, false, false, CONTRACT_LIST(parents, 1267, ), false, false, CONTRACT_LIST(kinds, 1267, 1), CONTRACT_LIST(if_strings, 1267, ), CONTRACT_LIST(if_enums, 1267, ), "schema/pg15/deparse.txt:2686:22"},
-	{ 195, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1268, ), true, false, CONTRACT_LIST(kinds, 1268, ), CONTRACT_LIST(if_strings, 1268, ), CONTRACT_LIST(if_enums, 1268, ), "schema/pg15/deparse.txt:2688:25"},
-	{ 195, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1269, ), false, false, CONTRACT_LIST(kinds, 1269, 1), CONTRACT_LIST(if_strings, 1269, ), CONTRACT_LIST(if_enums, 1269, ), "schema/pg15/deparse.txt:2690:25"},
-	{ 196, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1270, ), true, false, CONTRACT_LIST(kinds, 1270, ), CONTRACT_LIST(if_strings, 1270, ), CONTRACT_LIST(if_enums, 1270, ), "schema/pg15/deparse.txt:2692:25"},
-	{ 196, 3, -1, 1, true, false, false, CONTRACT_LIST(parents, 1271, ), true, false, CONTRACT_LIST(kinds, 1271, ), CONTRACT_LIST(if_strings, 1271, ), CONTRACT_LIST(if_enums, 1271, ), "schema/pg15/deparse.txt:2694:25"},
-	{ 196, 3, -1, -1, false, false, false, CONTRACT_LIST(parents, 1272, ), false, true, CONTRACT_LIST(kinds, 1272, ), CONTRACT_LIST(if_strings, 1272, ), CONTRACT_LIST(if_enums, 1272, ), "schema/pg15/deparse.txt:2696:25"},
-	{ 196, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1273, ), false, false, CONTRACT_LIST(kinds, 1273, 1), CONTRACT_LIST(if_strings, 1273, ), CONTRACT_LIST(if_enums, 1273, ), "schema/pg15/deparse.txt:2698:25"},
-	{ 196, 3, -1, 1, true, false, false, CONTRACT_LIST(parents, 1274, ), false, false, CONTRACT_LIST(kinds, 1274, 1), CONTRACT_LIST(if_strings, 1274, ), CONTRACT_LIST(if_enums, 1274, ), "schema/pg15/deparse.txt:2700:25"},
-	{ 196, 5, -1, 0, false, false, false, CONTRACT_LIST(parents, 1275, ), true, false, CONTRACT_LIST(kinds, 1275, ), CONTRACT_LIST(if_strings, 1275, ), CONTRACT_LIST(if_enums, 1275, ), "schema/pg15/deparse.txt:2702:26"},
-	{ 196, 5, -1, 1, true, false, false, CONTRACT_LIST(parents, 1276, ), true, false, CONTRACT_LIST(kinds, 1276, ), CONTRACT_LIST(if_strings, 1276, ), CONTRACT_LIST(if_enums, 1276, ), "schema/pg15/deparse.txt:2704:26"},
-	{ 196, 5, -1, 0, false, false, false, CONTRACT_LIST(parents, 1277, ), false, false, CONTRACT_LIST(kinds, 1277, 1), CONTRACT_LIST(if_strings, 1277, ), CONTRACT_LIST(if_enums, 1277, ), "schema/pg15/deparse.txt:2706:26"},
-	{ 196, 5, -1, 1, true, false, false, CONTRACT_LIST(parents, 1278, ), false, false, CONTRACT_LIST(kinds, 1278, 1), CONTRACT_LIST(if_strings, 1278, ), CONTRACT_LIST(if_enums, 1278, ), "schema/pg15/deparse.txt:2708:26"},
-	{ 197, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1279, ), true, false, CONTRACT_LIST(kinds, 1279, ), CONTRACT_LIST(if_strings, 1279, ), CONTRACT_LIST(if_enums, 1279, ), "schema/pg15/deparse.txt:2710:27"},
-	{ 197, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1280, ), false, false, CONTRACT_LIST(kinds, 1280, 1), CONTRACT_LIST(if_strings, 1280, ), CONTRACT_LIST(if_enums, 1280, ), "schema/pg15/deparse.txt:2712:27"},
-	{ 197, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1281, ), true, false, CONTRACT_LIST(kinds, 1281, ), CONTRACT_LIST(if_strings, 1281, ), CONTRACT_LIST(if_enums, 1281, ), "schema/pg15/deparse.txt:2714:25"},
-	{ 197, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1282, ), false, false, CONTRACT_LIST(kinds, 1282, 1), CONTRACT_LIST(if_strings, 1282, ), CONTRACT_LIST(if_enums, 1282, ), "schema/pg15/deparse.txt:2716:25"},
-	{ 197, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1283, ), false, false, CONTRACT_LIST(kinds, 1283, 1), CONTRACT_LIST(if_strings, 1283, ), CONTRACT_LIST(if_enums, 1283, ), "schema/pg15/deparse.txt:2718:23"},
-	{ 197, 3, -1, -1, false, false, false, CONTRACT_LIST(parents, 1284, ), false, false, CONTRACT_LIST(kinds, 1284, 1), CONTRACT_LIST(if_strings, 1284, ), CONTRACT_LIST(if_enums, 1284, ), "schema/pg15/deparse.txt:2720:29"},
-	{ 198, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1285, ), false, false, CONTRACT_LIST(kinds, 1285, 1), CONTRACT_LIST(if_strings, 1285, ), CONTRACT_LIST(if_enums, 1285, ), "schema/pg15/deparse.txt:2722:24"},
-	{ 198, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1286, ), false, false, CONTRACT_LIST(kinds, 1286, 1), CONTRACT_LIST(if_strings, 1286, ), CONTRACT_LIST(if_enums, 1286, ), "schema/pg15/deparse.txt:2724:24"},
-	{ 198, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1287, ), true, false, CONTRACT_LIST(kinds, 1287, ), CONTRACT_LIST(if_strings, 1287, ), CONTRACT_LIST(if_enums, 1287, ), "schema/pg15/deparse.txt:2726:27"},
-	{ 198, 3, -1, 1, true, false, false, CONTRACT_LIST(parents, 1288, ), true, false, CONTRACT_LIST(kinds, 1288, ), CONTRACT_LIST(if_strings, 1288, ), CONTRACT_LIST(if_enums, 1288, ), "schema/pg15/deparse.txt:2728:27"},
-	{ 198, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1289, ), false, false, CONTRACT_LIST(kinds, 1289, 1), CONTRACT_LIST(if_strings, 1289, ), CONTRACT_LIST(if_enums, 1289, ), "schema/pg15/deparse.txt:2730:27"},
-	{ 198, 3, -1, 1, true, false, false, CONTRACT_LIST(parents, 1290, ), false, false, CONTRACT_LIST(kinds, 1290, 1), CONTRACT_LIST(if_strings, 1290, ), CONTRACT_LIST(if_enums, 1290, ), "schema/pg15/deparse.txt:2732:27"},
-	{ 198, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1291, ), true, false, CONTRACT_LIST(kinds, 1291, ), CONTRACT_LIST(if_strings, 1291, ), CONTRACT_LIST(if_enums, 1291, ), "schema/pg15/deparse.txt:2734:24"},
-	{ 198, 4, -1, 1, true, false, false, CONTRACT_LIST(parents, 1292, ), true, false, CONTRACT_LIST(kinds, 1292, ), CONTRACT_LIST(if_strings, 1292, ), CONTRACT_LIST(if_enums, 1292, ), "schema/pg15/deparse.txt:2736:24"},
-	{ 198, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1293, ), false, false, CONTRACT_LIST(kinds, 1293, 1), CONTRACT_LIST(if_strings, 1293, ), CONTRACT_LIST(if_enums, 1293, ), "schema/pg15/deparse.txt:2738:24"},
-	{ 198, 4, -1, 1, true, false, false, CONTRACT_LIST(parents, 1294, ), false, false, CONTRACT_LIST(kinds, 1294, 1), CONTRACT_LIST(if_strings, 1294, ), CONTRACT_LIST(if_enums, 1294, ), "schema/pg15/deparse.txt:2740:24"},
-	{ 199, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1295, ), true, false, CONTRACT_LIST(kinds, 1295, ), CONTRACT_LIST(if_strings, 1295, ), CONTRACT_LIST(if_enums, 1295, ), "schema/pg15/deparse.txt:2742:27"},
-	{ 199, 1, 0, -1, false, false, false, CONTRACT_LIST(parents, 1296, ), true, false, CONTRACT_LIST(kinds, 1296, ), CONTRACT_LIST(if_strings, 1296, 1), CONTRACT_LIST(if_enums, 1296, ), "schema/pg15/deparse.txt:2744:29"},
-	{ 199, 1, 0, -1, false, false, true, CONTRACT_LIST(parents, 1297, ), true, false, CONTRACT_LIST(kinds, 1297, ), CONTRACT_LIST(if_strings, 1297, 1), CONTRACT_LIST(if_enums, 1297, ), "schema/pg15/deparse.txt:2746:29"},
-	{ 199, 4, -1, -1, false, false, false, CONTRACT_LIST(parents, 1298, ), false, false, CONTRACT_LIST(kinds, 1298, 1), CONTRACT_LIST(if_strings, 1298, ), CONTRACT_LIST(if_enums, 1298, ), "schema/pg15/deparse.txt:2748:27"},
-	{ 199, 5, -1, -1, false, false, false, CONTRACT_LIST(parents, 1299, ), false, false, CONTRACT_LIST(kinds, 1299, 1), CONTRACT_LIST(if_strings, 1299, ), CONTRACT_LIST(if_enums, 1299, ), "schema/pg15/deparse.txt:2750:30"},
-	{ 200, 0, -1, 0, false, true, false, CONTRACT_LIST(parents, 1300, 1), true, false, CONTRACT_LIST(kinds, 1300, ), CONTRACT_LIST(if_strings, 1300, ), CONTRACT_LIST(if_enums, 1300, ), "schema/pg15/deparse.txt:2752:16"},
-	{ 200, 0, -1, 1, true, true, false, CONTRACT_LIST(parents, 1301, 1), true, false, CONTRACT_LIST(kinds, 1301, ), CONTRACT_LIST(if_strings, 1301, ), CONTRACT_LIST(if_enums, 1301, ), "schema/pg15/deparse.txt:2754:16"},
-	{ 200, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1302, 1), false, false, CONTRACT_LIST(kinds, 1302, 1), CONTRACT_LIST(if_strings, 1302, ), CONTRACT_LIST(if_enums, 1302, ), "schema/pg15/deparse.txt:2756:16"},
-	{ 200, 0, -1, 0, false, true, false, CONTRACT_LIST(parents, 1303, 1), false, false, CONTRACT_LIST(kinds, 1303, 1), CONTRACT_LIST(if_strings, 1303, ), CONTRACT_LIST(if_enums, 1303, ), "schema/pg15/deparse.txt:2758:16"},
-	{ 200, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1304, 1), false, false, CONTRACT_LIST(kinds, 1304, 1), CONTRACT_LIST(if_strings, 1304, ), CONTRACT_LIST(if_enums, 1304, ), "schema/pg15/deparse.txt:2760:16"},
-	{ 200, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1305, 1), false, false, CONTRACT_LIST(kinds, 1305, 1), CONTRACT_LIST(if_strings, 1305, ), CONTRACT_LIST(if_enums, 1305, ), "schema/pg15/deparse.txt:2762:16"},
-	{ 200, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1306, 1), false, false, CONTRACT_LIST(kinds, 1306, 1), CONTRACT_LIST(if_strings, 1306, ), CONTRACT_LIST(if_enums, 1306, ), "schema/pg15/deparse.txt:2764:16"},
-	{ 200, 0, -1, 1, true, true, false, CONTRACT_LIST(parents, 1307, 1), false, false, CONTRACT_LIST(kinds, 1307, 1), CONTRACT_LIST(if_strings, 1307, ), CONTRACT_LIST(if_enums, 1307, ), "schema/pg15/deparse.txt:2766:16"},
-	{ 200, 4, -1, 0, false, true, false, CONTRACT_LIST(parents, 1308, 1), true, false, CONTRACT_LIST(kinds, 1308, ), CONTRACT_LIST(if_strings, 1308, ), CONTRACT_LIST(if_enums, 1308, ), "schema/pg15/deparse.txt:2768:18"},
-	{ 200, 4, -1, 1, true, false, false, CONTRACT_LIST(parents, 1309, ), true, false, CONTRACT_LIST(kinds, 1309, ), CONTRACT_LIST(if_strings, 1309, ), CONTRACT_LIST(if_enums, 1309, ), "schema/pg15/deparse.txt:2770:18"},
-	{ 200, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1310, 1), false, false, CONTRACT_LIST(kinds, 1310, 1), CONTRACT_LIST(if_strings, 1310, ), CONTRACT_LIST(if_enums, 1310, ), "schema/pg15/deparse.txt:2772:18"},
-	{ 200, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1311, 1), false, false, CONTRACT_LIST(kinds, 1311, 1), CONTRACT_LIST(if_strings, 1311, ), CONTRACT_LIST(if_enums, 1311, ), "schema/pg15/deparse.txt:2774:18"},
-	{ 200, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1312, 1), false, false, CONTRACT_LIST(kinds, 1312, 1), CONTRACT_LIST(if_strings, 1312, ), CONTRACT_LIST(if_enums, 1312, ), "schema/pg15/deparse.txt:2776:18"},
-	{ 200, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1313, 1), false, false, CONTRACT_LIST(kinds, 1313, 1), CONTRACT_LIST(if_strings, 1313, ), CONTRACT_LIST(if_enums, 1313, ), "schema/pg15/deparse.txt:2778:18"},
-	{ 200, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1314, 1), false, false, CONTRACT_LIST(kinds, 1314, 1), CONTRACT_LIST(if_strings, 1314, ), CONTRACT_LIST(if_enums, 1314, ), "schema/pg15/deparse.txt:2780:18"},
-	{ 200, 4, -1, 0, false, true, false, CONTRACT_LIST(parents, 1315, 1), false, false, CONTRACT_LIST(kinds, 1315, 1), CONTRACT_LIST(if_strings, 1315, ), CONTRACT_LIST(if_enums, 1315, ), "schema/pg15/deparse.txt:2782:18"},
-	{ 200, 4, -1, 1, true, false, false, CONTRACT_LIST(parents, 1316, ), false, false, CONTRACT_LIST(kinds, 1316, 1), CONTRACT_LIST(if_strings, 1316, ), CONTRACT_LIST(if_enums, 1316, ), "schema/pg15/deparse.txt:2784:18"},
-	{ 200, 6, -1, 0, false, true, false, CONTRACT_LIST(parents, 1317, 1), true, false, CONTRACT_LIST(kinds, 1317, ), CONTRACT_LIST(if_strings, 1317, ), CONTRACT_LIST(if_enums, 1317, ), "schema/pg15/deparse.txt:2786:23"},
-	{ 200, 6, -1, 1, true, false, false, CONTRACT_LIST(parents, 1318, ), true, false, CONTRACT_LIST(kinds, 1318, ), CONTRACT_LIST(if_strings, 1318, ), CONTRACT_LIST(if_enums, 1318, ), "schema/pg15/deparse.txt:2788:23"},
-	{ 200, 6, -1, 0, false, false, false, CONTRACT_LIST(parents, 1319, ), false, false, CONTRACT_LIST(kinds, 1319, 1), CONTRACT_LIST(if_strings, 1319, ), CONTRACT_LIST(if_enums, 1319, ), "schema/pg15/deparse.txt:2790:23"},
-	{ 200, 6, -1, 1, true, false, false, CONTRACT_LIST(parents, 1320, ), false, false, CONTRACT_LIST(kinds, 1320, 1), CONTRACT_LIST(if_strings, 1320, ), CONTRACT_LIST(if_enums, 1320, ), "schema/pg15/deparse.txt:2792:23"},
-	{ 201, 15, -1, 0, false, false, false, CONTRACT_LIST(parents, 1321, ), true, false, CONTRACT_LIST(kinds, 1321, ), CONTRACT_LIST(if_strings, 1321, ), CONTRACT_LIST(if_enums, 1321, ), "schema/pg15/deparse.txt:2794:23"},
-	{ 201, 15, -1, 1, true, false, false, CONTRACT_LIST(parents, 1322, ), true, false, CONTRACT_LIST(kinds, 1322, ), CONTRACT_LIST(if_strings, 1322, ), CONTRACT_LIST(if_enums, 1322, ), "schema/pg15/deparse.txt:2796:23"},
-	{ 201, 15, -1, 0, false, false, false, CONTRACT_LIST(parents, 1323, ), false, false, CONTRACT_LIST(kinds, 1323, 1), CONTRACT_LIST(if_strings, 1323, ), CONTRACT_LIST(if_enums, 1323, ), "schema/pg15/deparse.txt:2798:23"},
-	{ 201, 15, -1, 1, true, false, false, CONTRACT_LIST(parents, 1324, ), false, false, CONTRACT_LIST(kinds, 1324, 1), CONTRACT_LIST(if_strings, 1324, ), CONTRACT_LIST(if_enums, 1324, ), "schema/pg15/deparse.txt:2800:23"},
-	{ 201, 16, -1, 0, false, false, false, CONTRACT_LIST(parents, 1325, ), true, false, CONTRACT_LIST(kinds, 1325, ), CONTRACT_LIST(if_strings, 1325, ), CONTRACT_LIST(if_enums, 1325, ), "schema/pg15/deparse.txt:2802:22"},
-	{ 201, 16, -1, 0, false, false, false, CONTRACT_LIST(parents, 1326, ), false, false, CONTRACT_LIST(kinds, 1326, 1), CONTRACT_LIST(if_strings, 1326, ), CONTRACT_LIST(if_enums, 1326, ), "schema/pg15/deparse.txt:2804:22"},
-	{ 202, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1327, ), false, false, CONTRACT_LIST(kinds, 1327, 1), CONTRACT_LIST(if_strings, 1327, ), CONTRACT_LIST(if_enums, 1327, ), "schema/pg15/deparse.txt:2806:16"},
-	{ 202, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1328, ), true, false, CONTRACT_LIST(kinds, 1328, ), CONTRACT_LIST(if_strings, 1328, ), CONTRACT_LIST(if_enums, 1328, ), "schema/pg15/deparse.txt:2808:21"},
-	{ 202, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1329, ), false, false, CONTRACT_LIST(kinds, 1329, 1), CONTRACT_LIST(if_strings, 1329, ), CONTRACT_LIST(if_enums, 1329, ), "schema/pg15/deparse.txt:2810:21"},
-	{ 202, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1330, ), true, false, CONTRACT_LIST(kinds, 1330, ), CONTRACT_LIST(if_strings, 1330, ), CONTRACT_LIST(if_enums, 1330, ), "schema/pg15/deparse.txt:2812:19"},
-	{ 202, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1331, ), false, false, CONTRACT_LIST(kinds, 1331, 1), CONTRACT_LIST(if_strings, 1331, ), CONTRACT_LIST(if_enums, 1331, ), "schema/pg15/deparse.txt:2814:19"},
-	{ 202, 5, -1, 0, false, false, false, CONTRACT_LIST(parents, 1332, ), true, false, CONTRACT_LIST(kinds, 1332, ), CONTRACT_LIST(if_strings, 1332, ), CONTRACT_LIST(if_enums, 1332, ), "schema/pg15/deparse.txt:2816:23"},
-	{ 202, 5, -1, 0, false, false, false, CONTRACT_LIST(parents, 1333, ), false, false, CONTRACT_LIST(kinds, 1333, 1), CONTRACT_LIST(if_strings, 1333, ), CONTRACT_LIST(if_enums, 1333, ), "schema/pg15/deparse.txt:2818:23"},
-	{ 203, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1334, ), false, false, CONTRACT_LIST(kinds, 1334, 1), CONTRACT_LIST(if_strings, 1334, ), CONTRACT_LIST(if_enums, 1334, ), "schema/pg15/deparse.txt:2820:16"},
-	{ 204, 6, 0, -1, false, false, false, CONTRACT_LIST(parents, 1335, ), false, false, CONTRACT_LIST(kinds, 1335, 1), CONTRACT_LIST(if_strings, 1335, ), CONTRACT_LIST(if_enums, 1335, 1), "schema/pg15/deparse.txt:2822:21"},
-	{ 204, 6, 0, -1, false, false, false, CONTRACT_LIST(parents, 1336, ), false, false, CONTRACT_LIST(kinds, 1336, 1), CONTRACT_LIST(if_strings, 1336, ), CONTRACT_LIST(if_enums, 1336, 1), "schema/pg15/deparse.txt:2824:21"},
-	{ 204, 6, 0, -1, false, false, true, CONTRACT_LIST(parents, 1337, ), false, false, CONTRACT_LIST(kinds, 1337, 1), CONTRACT_LIST(if_strings, 1337, ), CONTRACT_LIST(if_enums, 1337, 1), "schema/pg15/deparse.txt:2826:21"},
-	{ 204, 10, -1, 0, false, false, false, CONTRACT_LIST(parents, 1338, ), true, false, CONTRACT_LIST(kinds, 1338, ), CONTRACT_LIST(if_strings, 1338, ), CONTRACT_LIST(if_enums, 1338, ), "schema/pg15/deparse.txt:2828:17"},
-	{ 204, 10, -1, 1, true, false, false, CONTRACT_LIST(parents, 1339, ), true, false, CONTRACT_LIST(kinds, 1339, ), CONTRACT_LIST(if_strings, 1339, ), CONTRACT_LIST(if_enums, 1339, ), "schema/pg15/deparse.txt:2830:17"},
-	{ 204, 10, -1, 0, false, false, false, CONTRACT_LIST(parents, 1340, ), false, false, CONTRACT_LIST(kinds, 1340, 1), CONTRACT_LIST(if_strings, 1340, ), CONTRACT_LIST(if_enums, 1340, ), "schema/pg15/deparse.txt:2832:17"},
-	{ 204, 10, -1, 1, true, false, false, CONTRACT_LIST(parents, 1341, ), false, false, CONTRACT_LIST(kinds, 1341, 1), CONTRACT_LIST(if_strings, 1341, ), CONTRACT_LIST(if_enums, 1341, ), "schema/pg15/deparse.txt:2834:17"},
-	{ 204, 11, -1, 0, false, false, false, CONTRACT_LIST(parents, 1342, ), true, false, CONTRACT_LIST(kinds, 1342, ), CONTRACT_LIST(if_strings, 1342, ), CONTRACT_LIST(if_enums, 1342, ), "schema/pg15/deparse.txt:2836:22"},
-	{ 204, 12, -1, 0, false, false, false, CONTRACT_LIST(parents, 1343, ), true, false, CONTRACT_LIST(kinds, 1343, ), CONTRACT_LIST(if_strings, 1343, ), CONTRACT_LIST(if_enums, 1343, ), "schema/pg15/deparse.txt:2838:23"},
-	{ 204, 12, -1, 1, true, false, false, CONTRACT_LIST(parents, 1344, ), true, false, CONTRACT_LIST(kinds, 1344, ), CONTRACT_LIST(if_strings, 1344, ), CONTRACT_LIST(if_enums, 1344, ), "schema/pg15/deparse.txt:2840:23"},
-	{ 204, 12, -1, 0, false, false, false, CONTRACT_LIST(parents, 1345, ), false, false, CONTRACT_LIST(kinds, 1345, 1), CONTRACT_LIST(if_strings, 1345, ), CONTRACT_LIST(if_enums, 1345, ), "schema/pg15/deparse.txt:2842:23"},
-	{ 204, 13, 0, 0, false, false, false, CONTRACT_LIST(parents, 1346, ), true, false, CONTRACT_LIST(kinds, 1346, ), CONTRACT_LIST(if_strings, 1346, ), CONTRACT_LIST(if_enums, 1346, 1), "schema/pg15/deparse.txt:2844:20"},
-	{ 204, 13, 0, 0, false, false, true, CONTRACT_LIST(parents, 1347, ), true, false, CONTRACT_LIST(kinds, 1347, ), CONTRACT_LIST(if_strings, 1347, ), CONTRACT_LIST(if_enums, 1347, 1), "schema/pg15/deparse.txt:2846:20"},
-	{ 204, 13, -1, 1, true, false, false, CONTRACT_LIST(parents, 1348, ), true, false, CONTRACT_LIST(kinds, 1348, ), CONTRACT_LIST(if_strings, 1348, ), CONTRACT_LIST(if_enums, 1348, ), "schema/pg15/deparse.txt:2848:20"},
-	{ 204, 13, -1, 0, false, false, false, CONTRACT_LIST(parents, 1349, ), false, false, CONTRACT_LIST(kinds, 1349, 1), CONTRACT_LIST(if_strings, 1349, ), CONTRACT_LIST(if_enums, 1349, ), "schema/pg15/deparse.txt:2850:20"},
-	{ 204, 13, -1, 1, true, false, false, CONTRACT_LIST(parents, 1350, ), false, false, CONTRACT_LIST(kinds, 1350, 1), CONTRACT_LIST(if_strings, 1350, ), CONTRACT_LIST(if_enums, 1350, ), "schema/pg15/deparse.txt:2852:20"},
-	{ 204, 17, 0, -1, false, false, false, CONTRACT_LIST(parents, 1351, ), true, false, CONTRACT_LIST(kinds, 1351, ), CONTRACT_LIST(if_strings, 1351, ), CONTRACT_LIST(if_enums, 1351, 1), "schema/pg15/deparse.txt:2854:26"},
-	{ 204, 17, 0, -1, false, false, true, CONTRACT_LIST(parents, 1352, ), true, false, CONTRACT_LIST(kinds, 1352, ), CONTRACT_LIST(if_strings, 1352, ), CONTRACT_LIST(if_enums, 1352, 1), "schema/pg15/deparse.txt:2856:26"},
-	{ 204, 20, -1, 0, false, false, false, CONTRACT_LIST(parents, 1353, ), true, false, CONTRACT_LIST(kinds, 1353, ), CONTRACT_LIST(if_strings, 1353, ), CONTRACT_LIST(if_enums, 1353, ), "schema/pg15/deparse.txt:2858:21"},
-	{ 204, 20, -1, 1, true, false, false, CONTRACT_LIST(parents, 1354, ), true, false, CONTRACT_LIST(kinds, 1354, ), CONTRACT_LIST(if_strings, 1354, ), CONTRACT_LIST(if_enums, 1354, ), "schema/pg15/deparse.txt:2860:21"},
-	{ 204, 20, -1, 0, false, false, false, CONTRACT_LIST(parents, 1355, ), false, false, CONTRACT_LIST(kinds, 1355, 1), CONTRACT_LIST(if_strings, 1355, ), CONTRACT_LIST(if_enums, 1355, ), "schema/pg15/deparse.txt:2862:21"},
-	{ 204, 21, -1, 0, false, false, false, CONTRACT_LIST(parents, 1356, ), true, false, CONTRACT_LIST(kinds, 1356, ), CONTRACT_LIST(if_strings, 1356, ), CONTRACT_LIST(if_enums, 1356, ), "schema/pg15/deparse.txt:2864:21"},
-	{ 204, 21, -1, 1, true, false, false, CONTRACT_LIST(parents, 1357, ), true, false, CONTRACT_LIST(kinds, 1357, ), CONTRACT_LIST(if_strings, 1357, ), CONTRACT_LIST(if_enums, 1357, ), "schema/pg15/deparse.txt:2866:21"},
-	{ 204, 21, -1, 0, false, false, false, CONTRACT_LIST(parents, 1358, ), false, false, CONTRACT_LIST(kinds, 1358, 1), CONTRACT_LIST(if_strings, 1358, ), CONTRACT_LIST(if_enums, 1358, ), "schema/pg15/deparse.txt:2868:21"},
-	{ 204, 25, -1, 0, false, false, false, CONTRACT_LIST(parents, 1359, ), true, false, CONTRACT_LIST(kinds, 1359, ), CONTRACT_LIST(if_strings, 1359, ), CONTRACT_LIST(if_enums, 1359, ), "schema/pg15/deparse.txt:2870:28"},
-	{ 205, 1, 3, -1, false, false, false, CONTRACT_LIST(parents, 1360, 1), true, false, CONTRACT_LIST(kinds, 1360, ), CONTRACT_LIST(if_strings, 1360, ), CONTRACT_LIST(if_enums, 1360, 1), "schema/pg15/deparse.txt:2873:17"},
-	{ 205, 1, 3, -1, false, false, false, CONTRACT_LIST(parents, 1361, 1), true, false, CONTRACT_LIST(kinds, 1361, ), CONTRACT_LIST(if_strings, 1361, ), CONTRACT_LIST(if_enums, 1361, 1), "schema/pg15/deparse.txt:2876:17"},
-	{ 205, 1, 3, -1, false, false, false, CONTRACT_LIST(parents, 1362, 1), true, false, CONTRACT_LIST(kinds, 1362, ), CONTRACT_LIST(if_strings, 1362, ), CONTRACT_LIST(if_enums, 1362, 1), "schema/pg15/deparse.txt:2879:17"},
-	{ 205, 1, 3, -1, false, false, false, CONTRACT_LIST(parents, 1363, 1), true, false, CONTRACT_LIST(kinds, 1363, ), CONTRACT_LIST(if_strings, 1363, ), CONTRACT_LIST(if_enums, 1363, 1), "schema/pg15/deparse.txt:2882:17"},
-	{ 205, 1, 3, -1, false, false, true, CONTRACT_LIST(parents, 1364, 1), true, false, CONTRACT_LIST(kinds, 1364, ), CONTRACT_LIST(if_strings, 1364, ), CONTRACT_LIST(if_enums, 1364, 1), "schema/pg15/deparse.txt:2885:17"},
-	{ 205, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1365, 1), true, false, CONTRACT_LIST(kinds, 1365, ), CONTRACT_LIST(if_strings, 1365, ), CONTRACT_LIST(if_enums, 1365, ), "schema/pg15/deparse.txt:2888:17"},
-	{ 205, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1366, 1), true, false, CONTRACT_LIST(kinds, 1366, ), CONTRACT_LIST(if_strings, 1366, ), CONTRACT_LIST(if_enums, 1366, ), "schema/pg15/deparse.txt:2891:17"},
-	{ 205, 1, -1, -1, false, true, false, CONTRACT_LIST(parents, 1367, 1), true, false, CONTRACT_LIST(kinds, 1367, ), CONTRACT_LIST(if_strings, 1367, ), CONTRACT_LIST(if_enums, 1367, ), "schema/pg15/deparse.txt:2893:17"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1368, 1), true, false, CONTRACT_LIST(kinds, 1368, ), CONTRACT_LIST(if_strings, 1368, 1), CONTRACT_LIST(if_enums, 1368, ), "schema/pg15/deparse.txt:2895:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1369, 1), true, false, CONTRACT_LIST(kinds, 1369, ), CONTRACT_LIST(if_strings, 1369, 1), CONTRACT_LIST(if_enums, 1369, ), "schema/pg15/deparse.txt:2898:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1370, 1), true, false, CONTRACT_LIST(kinds, 1370, ), CONTRACT_LIST(if_strings, 1370, 1), CONTRACT_LIST(if_enums, 1370, ), "schema/pg15/deparse.txt:2901:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1371, 1), true, false, CONTRACT_LIST(kinds, 1371, ), CONTRACT_LIST(if_strings, 1371, 1), CONTRACT_LIST(if_enums, 1371, ), "schema/pg15/deparse.txt:2904:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1372, 1), true, false, CONTRACT_LIST(kinds, 1372, ), CONTRACT_LIST(if_strings, 1372, 1), CONTRACT_LIST(if_enums, 1372, ), "schema/pg15/deparse.txt:2907:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1373, 1), true, false, CONTRACT_LIST(kinds, 1373, ), CONTRACT_LIST(if_strings, 1373, 1), CONTRACT_LIST(if_enums, 1373, ), "schema/pg15/deparse.txt:2910:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1374, 1), true, false, CONTRACT_LIST(kinds, 1374, ), CONTRACT_LIST(if_strings, 1374, 1), CONTRACT_LIST(if_enums, 1374, ), "schema/pg15/deparse.txt:2913:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1375, 1), true, false, CONTRACT_LIST(kinds, 1375, ), CONTRACT_LIST(if_strings, 1375, 1), CONTRACT_LIST(if_enums, 1375, ), "schema/pg15/deparse.txt:2916:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1376, 1), true, false, CONTRACT_LIST(kinds, 1376, ), CONTRACT_LIST(if_strings, 1376, 1), CONTRACT_LIST(if_enums, 1376, ), "schema/pg15/deparse.txt:2919:13"},
-	{ 205, 2, 3, -1, false, false, false, CONTRACT_LIST(parents, 1377, 1), true, false, CONTRACT_LIST(kinds, 1377, ), CONTRACT_LIST(if_strings, 1377, ), CONTRACT_LIST(if_enums, 1377, 1), "schema/pg15/deparse.txt:2921:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1378, 1), true, false, CONTRACT_LIST(kinds, 1378, ), CONTRACT_LIST(if_strings, 1378, 1), CONTRACT_LIST(if_enums, 1378, ), "schema/pg15/deparse.txt:2923:13"},
-	{ 205, 2, 3, -1, false, false, false, CONTRACT_LIST(parents, 1379, 1), true, false, CONTRACT_LIST(kinds, 1379, ), CONTRACT_LIST(if_strings, 1379, ), CONTRACT_LIST(if_enums, 1379, 1), "schema/pg15/deparse.txt:2925:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1380, 1), true, false, CONTRACT_LIST(kinds, 1380, ), CONTRACT_LIST(if_strings, 1380, 1), CONTRACT_LIST(if_enums, 1380, ), "schema/pg15/deparse.txt:2927:13"},
-	{ 205, 2, 3, -1, false, false, false, CONTRACT_LIST(parents, 1381, 1), true, false, CONTRACT_LIST(kinds, 1381, ), CONTRACT_LIST(if_strings, 1381, ), CONTRACT_LIST(if_enums, 1381, 1), "schema/pg15/deparse.txt:2929:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1382, 1), true, false, CONTRACT_LIST(kinds, 1382, ), CONTRACT_LIST(if_strings, 1382, 1), CONTRACT_LIST(if_enums, 1382, ), "schema/pg15/deparse.txt:2931:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1383, 1), true, false, CONTRACT_LIST(kinds, 1383, ), CONTRACT_LIST(if_strings, 1383, 1), CONTRACT_LIST(if_enums, 1383, ), "schema/pg15/deparse.txt:2934:13"},
-	{ 205, 2, -1, -1, false, true, false, CONTRACT_LIST(parents, 1384, 1), true, false, CONTRACT_LIST(kinds, 1384, ), CONTRACT_LIST(if_strings, 1384, ), CONTRACT_LIST(if_enums, 1384, ), "schema/pg15/deparse.txt:2937:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1385, 1), false, false, CONTRACT_LIST(kinds, 1385, 1), CONTRACT_LIST(if_strings, 1385, 1), CONTRACT_LIST(if_enums, 1385, ), "schema/pg15/deparse.txt:2939:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1386, 1), false, false, CONTRACT_LIST(kinds, 1386, 1), CONTRACT_LIST(if_strings, 1386, 1), CONTRACT_LIST(if_enums, 1386, ), "schema/pg15/deparse.txt:2941:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1387, 1), false, false, CONTRACT_LIST(kinds, 1387, 1), CONTRACT_LIST(if_strings, 1387, 1), CONTRACT_LIST(if_enums, 1387, ), "schema/pg15/deparse.txt:2943:13"},
-	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1388, 1), false, false, CONTRACT_LIST(kinds, 1388, 1), CONTRACT_LIST(if_strings, 1388, 1), CONTRACT_LIST(if_enums, 1388, ), "schema/pg15/deparse.txt:2945:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1389, 1), false, false, CONTRACT_LIST(kinds, 1389, 1), CONTRACT_LIST(if_strings, 1389, ), CONTRACT_LIST(if_enums, 1389, ), "schema/pg15/deparse.txt:2947:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1390, 1), false, false, CONTRACT_LIST(kinds, 1390, 1), CONTRACT_LIST(if_strings, 1390, 1), CONTRACT_LIST(if_enums, 1390, ), "schema/pg15/deparse.txt:2949:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1391, 1), false, false, CONTRACT_LIST(kinds, 1391, 1), CONTRACT_LIST(if_strings, 1391, 1), CONTRACT_LIST(if_enums, 1391, ), "schema/pg15/deparse.txt:2951:13"},
-	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1392, 1), false, false, CONTRACT_LIST(kinds, 1392, 1), CONTRACT_LIST(if_strings, 1392, 1), CONTRACT_LIST(if_enums, 1392, ), "schema/pg15/deparse.txt:2953:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1393, 1), false, false, CONTRACT_LIST(kinds, 1393, 1), CONTRACT_LIST(if_strings, 1393, 1), CONTRACT_LIST(if_enums, 1393, ), "schema/pg15/deparse.txt:2956:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1394, 1), false, false, CONTRACT_LIST(kinds, 1394, 1), CONTRACT_LIST(if_strings, 1394, 1), CONTRACT_LIST(if_enums, 1394, ), "schema/pg15/deparse.txt:2959:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1395, 1), false, false, CONTRACT_LIST(kinds, 1395, 1), CONTRACT_LIST(if_strings, 1395, 1), CONTRACT_LIST(if_enums, 1395, ), "schema/pg15/deparse.txt:2962:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1396, 1), false, false, CONTRACT_LIST(kinds, 1396, 1), CONTRACT_LIST(if_strings, 1396, 1), CONTRACT_LIST(if_enums, 1396, ), "schema/pg15/deparse.txt:2965:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1397, 1), false, false, CONTRACT_LIST(kinds, 1397, 1), CONTRACT_LIST(if_strings, 1397, 1), CONTRACT_LIST(if_enums, 1397, ), "schema/pg15/deparse.txt:2968:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1398, 1), false, false, CONTRACT_LIST(kinds, 1398, 1), CONTRACT_LIST(if_strings, 1398, 1), CONTRACT_LIST(if_enums, 1398, ), "schema/pg15/deparse.txt:2971:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1399, 1), false, false, CONTRACT_LIST(kinds, 1399, 1), CONTRACT_LIST(if_strings, 1399, 1), CONTRACT_LIST(if_enums, 1399, ), "schema/pg15/deparse.txt:2974:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1400, 1), false, false, CONTRACT_LIST(kinds, 1400, 1), CONTRACT_LIST(if_strings, 1400, 1), CONTRACT_LIST(if_enums, 1400, ), "schema/pg15/deparse.txt:2977:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1401, 1), false, false, CONTRACT_LIST(kinds, 1401, 1), CONTRACT_LIST(if_strings, 1401, 1), CONTRACT_LIST(if_enums, 1401, ), "schema/pg15/deparse.txt:2980:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1402, 1), false, false, CONTRACT_LIST(kinds, 1402, 1), CONTRACT_LIST(if_strings, 1402, 1), CONTRACT_LIST(if_enums, 1402, ), "schema/pg15/deparse.txt:2983:13"},
-	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1403, 1), false, false, CONTRACT_LIST(kinds, 1403, 1), CONTRACT_LIST(if_strings, 1403, 1), CONTRACT_LIST(if_enums, 1403, ), "schema/pg15/deparse.txt:2986:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1404, 1), false, false, CONTRACT_LIST(kinds, 1404, 1), CONTRACT_LIST(if_strings, 1404, ), CONTRACT_LIST(if_enums, 1404, ), "schema/pg15/deparse.txt:2988:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1405, 1), false, false, CONTRACT_LIST(kinds, 1405, 1), CONTRACT_LIST(if_strings, 1405, 1), CONTRACT_LIST(if_enums, 1405, ), "schema/pg15/deparse.txt:2990:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1406, 1), false, false, CONTRACT_LIST(kinds, 1406, 1), CONTRACT_LIST(if_strings, 1406, 1), CONTRACT_LIST(if_enums, 1406, ), "schema/pg15/deparse.txt:2992:13"},
-	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1407, 1), false, false, CONTRACT_LIST(kinds, 1407, 1), CONTRACT_LIST(if_strings, 1407, 1), CONTRACT_LIST(if_enums, 1407, ), "schema/pg15/deparse.txt:2994:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1408, 1), false, false, CONTRACT_LIST(kinds, 1408, 1), CONTRACT_LIST(if_strings, 1408, ), CONTRACT_LIST(if_enums, 1408, ), "schema/pg15/deparse.txt:2996:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1409, 1), false, false, CONTRACT_LIST(kinds, 1409, 1), CONTRACT_LIST(if_strings, 1409, 1), CONTRACT_LIST(if_enums, 1409, ), "schema/pg15/deparse.txt:2998:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1410, 1), false, false, CONTRACT_LIST(kinds, 1410, 1), CONTRACT_LIST(if_strings, 1410, 1), CONTRACT_LIST(if_enums, 1410, ), "schema/pg15/deparse.txt:3000:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1411, 1), false, false, CONTRACT_LIST(kinds, 1411, 1), CONTRACT_LIST(if_strings, 1411, 1), CONTRACT_LIST(if_enums, 1411, ), "schema/pg15/deparse.txt:3002:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1412, 1), false, false, CONTRACT_LIST(kinds, 1412, 1), CONTRACT_LIST(if_strings, 1412, 1), CONTRACT_LIST(if_enums, 1412, ), "schema/pg15/deparse.txt:3004:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1413, 1), false, false, CONTRACT_LIST(kinds, 1413, 1), CONTRACT_LIST(if_strings, 1413, 1), CONTRACT_LIST(if_enums, 1413, ), "schema/pg15/deparse.txt:3006:13"},
-	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1414, 1), false, false, CONTRACT_LIST(kinds, 1414, 1), CONTRACT_LIST(if_strings, 1414, 1), CONTRACT_LIST(if_enums, 1414, ), "schema/pg15/deparse.txt:3008:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1415, 1), false, false, CONTRACT_LIST(kinds, 1415, 1), CONTRACT_LIST(if_strings, 1415, 1), CONTRACT_LIST(if_enums, 1415, ), "schema/pg15/deparse.txt:3010:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1416, 1), false, false, CONTRACT_LIST(kinds, 1416, 1), CONTRACT_LIST(if_strings, 1416, 1), CONTRACT_LIST(if_enums, 1416, ), "schema/pg15/deparse.txt:3012:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1417, 1), false, false, CONTRACT_LIST(kinds, 1417, 1), CONTRACT_LIST(if_strings, 1417, 1), CONTRACT_LIST(if_enums, 1417, ), "schema/pg15/deparse.txt:3014:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1418, 1), false, false, CONTRACT_LIST(kinds, 1418, 1), CONTRACT_LIST(if_strings, 1418, 1), CONTRACT_LIST(if_enums, 1418, ), "schema/pg15/deparse.txt:3016:13"},
-	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1419, 1), false, false, CONTRACT_LIST(kinds, 1419, 1), CONTRACT_LIST(if_strings, 1419, 1), CONTRACT_LIST(if_enums, 1419, ), "schema/pg15/deparse.txt:3018:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1420, 1), false, false, CONTRACT_LIST(kinds, 1420, 1), CONTRACT_LIST(if_strings, 1420, ), CONTRACT_LIST(if_enums, 1420, ), "schema/pg15/deparse.txt:3020:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1421, 1), false, false, CONTRACT_LIST(kinds, 1421, 1), CONTRACT_LIST(if_strings, 1421, 1), CONTRACT_LIST(if_enums, 1421, ), "schema/pg15/deparse.txt:3022:13"},
-	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1422, 1), false, false, CONTRACT_LIST(kinds, 1422, 1), CONTRACT_LIST(if_strings, 1422, 1), CONTRACT_LIST(if_enums, 1422, ), "schema/pg15/deparse.txt:3024:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1423, 1), false, false, CONTRACT_LIST(kinds, 1423, 1), CONTRACT_LIST(if_strings, 1423, ), CONTRACT_LIST(if_enums, 1423, ), "schema/pg15/deparse.txt:3026:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1424, 1), false, false, CONTRACT_LIST(kinds, 1424, 1), CONTRACT_LIST(if_strings, 1424, ), CONTRACT_LIST(if_enums, 1424, ), "schema/pg15/deparse.txt:3028:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1425, 1), false, false, CONTRACT_LIST(kinds, 1425, 1), CONTRACT_LIST(if_strings, 1425, ), CONTRACT_LIST(if_enums, 1425, ), "schema/pg15/deparse.txt:3030:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1426, 1), false, false, CONTRACT_LIST(kinds, 1426, 1), CONTRACT_LIST(if_strings, 1426, ), CONTRACT_LIST(if_enums, 1426, ), "schema/pg15/deparse.txt:3032:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1427, 1), false, false, CONTRACT_LIST(kinds, 1427, 1), CONTRACT_LIST(if_strings, 1427, 1), CONTRACT_LIST(if_enums, 1427, ), "schema/pg15/deparse.txt:3034:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1428, 1), false, false, CONTRACT_LIST(kinds, 1428, 1), CONTRACT_LIST(if_strings, 1428, 1), CONTRACT_LIST(if_enums, 1428, ), "schema/pg15/deparse.txt:3036:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1429, 1), false, false, CONTRACT_LIST(kinds, 1429, 1), CONTRACT_LIST(if_strings, 1429, 1), CONTRACT_LIST(if_enums, 1429, ), "schema/pg15/deparse.txt:3038:13"},
-	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1430, 1), false, false, CONTRACT_LIST(kinds, 1430, 1), CONTRACT_LIST(if_strings, 1430, 1), CONTRACT_LIST(if_enums, 1430, ), "schema/pg15/deparse.txt:3040:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1431, 1), false, false, CONTRACT_LIST(kinds, 1431, 1), CONTRACT_LIST(if_strings, 1431, 1), CONTRACT_LIST(if_enums, 1431, ), "schema/pg15/deparse.txt:3042:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1432, 1), false, false, CONTRACT_LIST(kinds, 1432, 1), CONTRACT_LIST(if_strings, 1432, 1), CONTRACT_LIST(if_enums, 1432, ), "schema/pg15/deparse.txt:3044:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1433, 1), false, false, CONTRACT_LIST(kinds, 1433, 1), CONTRACT_LIST(if_strings, 1433, 1), CONTRACT_LIST(if_enums, 1433, ), "schema/pg15/deparse.txt:3046:13"},
-	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1434, 1), false, false, CONTRACT_LIST(kinds, 1434, 1), CONTRACT_LIST(if_strings, 1434, 1), CONTRACT_LIST(if_enums, 1434, ), "schema/pg15/deparse.txt:3048:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1435, 1), false, false, CONTRACT_LIST(kinds, 1435, 1), CONTRACT_LIST(if_strings, 1435, 1), CONTRACT_LIST(if_enums, 1435, ), "schema/pg15/deparse.txt:3050:13"},
-	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1436, 1), false, false, CONTRACT_LIST(kinds, 1436, 1), CONTRACT_LIST(if_strings, 1436, 1), CONTRACT_LIST(if_enums, 1436, ), "schema/pg15/deparse.txt:3052:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1437, 1), false, false, CONTRACT_LIST(kinds, 1437, 1), CONTRACT_LIST(if_strings, 1437, 1), CONTRACT_LIST(if_enums, 1437, ), "schema/pg15/deparse.txt:3054:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1438, 1), false, false, CONTRACT_LIST(kinds, 1438, 1), CONTRACT_LIST(if_strings, 1438, 1), CONTRACT_LIST(if_enums, 1438, ), "schema/pg15/deparse.txt:3056:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1439, 1), false, false, CONTRACT_LIST(kinds, 1439, 1), CONTRACT_LIST(if_strings, 1439, 1), CONTRACT_LIST(if_enums, 1439, ), "schema/pg15/deparse.txt:3058:13"},
-	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1440, 1), false, false, CONTRACT_LIST(kinds, 1440, 1), CONTRACT_LIST(if_strings, 1440, 1), CONTRACT_LIST(if_enums, 1440, ), "schema/pg15/deparse.txt:3060:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1441, 1), false, false, CONTRACT_LIST(kinds, 1441, 1), CONTRACT_LIST(if_strings, 1441, 1), CONTRACT_LIST(if_enums, 1441, ), "schema/pg15/deparse.txt:3062:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1442, 1), false, false, CONTRACT_LIST(kinds, 1442, 1), CONTRACT_LIST(if_strings, 1442, 1), CONTRACT_LIST(if_enums, 1442, ), "schema/pg15/deparse.txt:3064:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1443, 1), false, false, CONTRACT_LIST(kinds, 1443, 1), CONTRACT_LIST(if_strings, 1443, 1), CONTRACT_LIST(if_enums, 1443, ), "schema/pg15/deparse.txt:3066:13"},
-	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1444, 1), false, false, CONTRACT_LIST(kinds, 1444, 1), CONTRACT_LIST(if_strings, 1444, 1), CONTRACT_LIST(if_enums, 1444, ), "schema/pg15/deparse.txt:3068:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1445, 1), false, false, CONTRACT_LIST(kinds, 1445, 1), CONTRACT_LIST(if_strings, 1445, ), CONTRACT_LIST(if_enums, 1445, ), "schema/pg15/deparse.txt:3070:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1446, 1), false, false, CONTRACT_LIST(kinds, 1446, 1), CONTRACT_LIST(if_strings, 1446, ), CONTRACT_LIST(if_enums, 1446, ), "schema/pg15/deparse.txt:3072:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1447, 1), false, false, CONTRACT_LIST(kinds, 1447, 1), CONTRACT_LIST(if_strings, 1447, ), CONTRACT_LIST(if_enums, 1447, ), "schema/pg15/deparse.txt:3074:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1448, 1), false, false, CONTRACT_LIST(kinds, 1448, 1), CONTRACT_LIST(if_strings, 1448, 1), CONTRACT_LIST(if_enums, 1448, ), "schema/pg15/deparse.txt:3076:13"},
-	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1449, 1), false, false, CONTRACT_LIST(kinds, 1449, 1), CONTRACT_LIST(if_strings, 1449, 1), CONTRACT_LIST(if_enums, 1449, ), "schema/pg15/deparse.txt:3078:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1450, 1), false, false, CONTRACT_LIST(kinds, 1450, 1), CONTRACT_LIST(if_strings, 1450, ), CONTRACT_LIST(if_enums, 1450, ), "schema/pg15/deparse.txt:3080:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1451, 1), false, false, CONTRACT_LIST(kinds, 1451, 1), CONTRACT_LIST(if_strings, 1451, ), CONTRACT_LIST(if_enums, 1451, ), "schema/pg15/deparse.txt:3082:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1452, 1), false, false, CONTRACT_LIST(kinds, 1452, 1), CONTRACT_LIST(if_strings, 1452, ), CONTRACT_LIST(if_enums, 1452, ), "schema/pg15/deparse.txt:3084:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1453, 1), false, false, CONTRACT_LIST(kinds, 1453, 1), CONTRACT_LIST(if_strings, 1453, ), CONTRACT_LIST(if_enums, 1453, ), "schema/pg15/deparse.txt:3086:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1454, 1), false, false, CONTRACT_LIST(kinds, 1454, 1), CONTRACT_LIST(if_strings, 1454, ), CONTRACT_LIST(if_enums, 1454, ), "schema/pg15/deparse.txt:3088:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1455, 1), false, false, CONTRACT_LIST(kinds, 1455, 1), CONTRACT_LIST(if_strings, 1455, ), CONTRACT_LIST(if_enums, 1455, ), "schema/pg15/deparse.txt:3090:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1456, 1), false, false, CONTRACT_LIST(kinds, 1456, 1), CONTRACT_LIST(if_strings, 1456, ), CONTRACT_LIST(if_enums, 1456, ), "schema/pg15/deparse.txt:3092:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1457, 1), false, false, CONTRACT_LIST(kinds, 1457, 1), CONTRACT_LIST(if_strings, 1457, ), CONTRACT_LIST(if_enums, 1457, ), "schema/pg15/deparse.txt:3094:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1458, 1), false, false, CONTRACT_LIST(kinds, 1458, 1), CONTRACT_LIST(if_strings, 1458, ), CONTRACT_LIST(if_enums, 1458, ), "schema/pg15/deparse.txt:3096:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1459, 1), false, false, CONTRACT_LIST(kinds, 1459, 1), CONTRACT_LIST(if_strings, 1459, ), CONTRACT_LIST(if_enums, 1459, ), "schema/pg15/deparse.txt:3098:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1460, 1), false, false, CONTRACT_LIST(kinds, 1460, 1), CONTRACT_LIST(if_strings, 1460, ), CONTRACT_LIST(if_enums, 1460, ), "schema/pg15/deparse.txt:3100:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1461, 1), false, false, CONTRACT_LIST(kinds, 1461, 1), CONTRACT_LIST(if_strings, 1461, ), CONTRACT_LIST(if_enums, 1461, ), "schema/pg15/deparse.txt:3102:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1462, 1), false, false, CONTRACT_LIST(kinds, 1462, 1), CONTRACT_LIST(if_strings, 1462, ), CONTRACT_LIST(if_enums, 1462, ), "schema/pg15/deparse.txt:3104:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1463, 1), false, false, CONTRACT_LIST(kinds, 1463, 1), CONTRACT_LIST(if_strings, 1463, ), CONTRACT_LIST(if_enums, 1463, ), "schema/pg15/deparse.txt:3106:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1464, 1), false, false, CONTRACT_LIST(kinds, 1464, 1), CONTRACT_LIST(if_strings, 1464, 1), CONTRACT_LIST(if_enums, 1464, ), "schema/pg15/deparse.txt:3108:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1465, 1), false, false, CONTRACT_LIST(kinds, 1465, 1), CONTRACT_LIST(if_strings, 1465, 1), CONTRACT_LIST(if_enums, 1465, ), "schema/pg15/deparse.txt:3110:13"},
-	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1466, 1), false, false, CONTRACT_LIST(kinds, 1466, 1), CONTRACT_LIST(if_strings, 1466, 1), CONTRACT_LIST(if_enums, 1466, ), "schema/pg15/deparse.txt:3112:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1467, 1), false, false, CONTRACT_LIST(kinds, 1467, 1), CONTRACT_LIST(if_strings, 1467, ), CONTRACT_LIST(if_enums, 1467, ), "schema/pg15/deparse.txt:3114:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1468, 1), false, false, CONTRACT_LIST(kinds, 1468, 1), CONTRACT_LIST(if_strings, 1468, ), CONTRACT_LIST(if_enums, 1468, ), "schema/pg15/deparse.txt:3116:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1469, 1), false, false, CONTRACT_LIST(kinds, 1469, 1), CONTRACT_LIST(if_strings, 1469, ), CONTRACT_LIST(if_enums, 1469, ), "schema/pg15/deparse.txt:3118:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1470, 1), false, false, CONTRACT_LIST(kinds, 1470, 1), CONTRACT_LIST(if_strings, 1470, ), CONTRACT_LIST(if_enums, 1470, ), "schema/pg15/deparse.txt:3120:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1471, 1), false, false, CONTRACT_LIST(kinds, 1471, 1), CONTRACT_LIST(if_strings, 1471, ), CONTRACT_LIST(if_enums, 1471, ), "schema/pg15/deparse.txt:3122:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1472, 1), false, false, CONTRACT_LIST(kinds, 1472, 1), CONTRACT_LIST(if_strings, 1472, 1), CONTRACT_LIST(if_enums, 1472, ), "schema/pg15/deparse.txt:3124:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1473, 1), false, false, CONTRACT_LIST(kinds, 1473, 1), CONTRACT_LIST(if_strings, 1473, 1), CONTRACT_LIST(if_enums, 1473, ), "schema/pg15/deparse.txt:3126:13"},
-	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1474, 1), false, false, CONTRACT_LIST(kinds, 1474, 1), CONTRACT_LIST(if_strings, 1474, 1), CONTRACT_LIST(if_enums, 1474, ), "schema/pg15/deparse.txt:3128:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1475, 1), false, false, CONTRACT_LIST(kinds, 1475, 1), CONTRACT_LIST(if_strings, 1475, ), CONTRACT_LIST(if_enums, 1475, ), "schema/pg15/deparse.txt:3130:13"},
-	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1476, 1), false, false, CONTRACT_LIST(kinds, 1476, 1), CONTRACT_LIST(if_strings, 1476, ), CONTRACT_LIST(if_enums, 1476, ), "schema/pg15/deparse.txt:3132:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1477, 1), false, false, CONTRACT_LIST(kinds, 1477, 1), CONTRACT_LIST(if_strings, 1477, 1), CONTRACT_LIST(if_enums, 1477, ), "schema/pg15/deparse.txt:3134:13"},
-	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1478, 1), false, false, CONTRACT_LIST(kinds, 1478, 1), CONTRACT_LIST(if_strings, 1478, 1), CONTRACT_LIST(if_enums, 1478, ), "schema/pg15/deparse.txt:3136:13"},
-	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1479, 1), false, false, CONTRACT_LIST(kinds, 1479, 1), CONTRACT_LIST(if_strings, 1479, 1), CONTRACT_LIST(if_enums, 1479, ), "schema/pg15/deparse.txt:3138:13"},
-	{ 205, 2, -1, -1, false, true, false, CONTRACT_LIST(parents, 1480, 1), false, false, CONTRACT_LIST(kinds, 1480, 1), CONTRACT_LIST(if_strings, 1480, ), CONTRACT_LIST(if_enums, 1480, ), "schema/pg15/deparse.txt:3140:13"},
-	{ 211, 1, 0, 0, false, false, false, CONTRACT_LIST(parents, 1481, ), true, false, CONTRACT_LIST(kinds, 1481, ), CONTRACT_LIST(if_strings, 1481, ), CONTRACT_LIST(if_enums, 1481, 1), "schema/pg15/deparse.txt:3142:21"},
-	{ 211, 1, 0, 0, false, false, true, CONTRACT_LIST(parents, 1482, ), true, false, CONTRACT_LIST(kinds, 1482, ), CONTRACT_LIST(if_strings, 1482, ), CONTRACT_LIST(if_enums, 1482, 1), "schema/pg15/deparse.txt:3144:21"},
-	{ 211, 1, 0, 1, true, false, false, CONTRACT_LIST(parents, 1483, ), true, false, CONTRACT_LIST(kinds, 1483, ), CONTRACT_LIST(if_strings, 1483, ), CONTRACT_LIST(if_enums, 1483, 1), "schema/pg15/deparse.txt:3146:21"},
-	{ 211, 1, 0, 1, true, false, true, CONTRACT_LIST(parents, 1484, ), true, false, CONTRACT_LIST(kinds, 1484, ), CONTRACT_LIST(if_strings, 1484, ), CONTRACT_LIST(if_enums, 1484, 1), "schema/pg15/deparse.txt:3148:21"},
-	{ 211, 1, 0, 0, false, false, false, CONTRACT_LIST(parents, 1485, ), false, false, CONTRACT_LIST(kinds, 1485, 1), CONTRACT_LIST(if_strings, 1485, ), CONTRACT_LIST(if_enums, 1485, 1), "schema/pg15/deparse.txt:3150:21"},
-	{ 211, 1, 0, 0, false, false, false, CONTRACT_LIST(parents, 1486, ), false, false, CONTRACT_LIST(kinds, 1486, 1), CONTRACT_LIST(if_strings, 1486, ), CONTRACT_LIST(if_enums, 1486, 1), "schema/pg15/deparse.txt:3152:21"},
-	{ 211, 1, 0, 0, false, false, true, CONTRACT_LIST(parents, 1487, ), false, false, CONTRACT_LIST(kinds, 1487, 1), CONTRACT_LIST(if_strings, 1487, ), CONTRACT_LIST(if_enums, 1487, 1), "schema/pg15/deparse.txt:3154:21"},
-	{ 211, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1488, ), false, false, CONTRACT_LIST(kinds, 1488, 1), CONTRACT_LIST(if_strings, 1488, ), CONTRACT_LIST(if_enums, 1488, ), "schema/pg15/deparse.txt:3156:21"},
-	{ 213, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1489, ), true, false, CONTRACT_LIST(kinds, 1489, ), CONTRACT_LIST(if_strings, 1489, ), CONTRACT_LIST(if_enums, 1489, ), "schema/pg15/deparse.txt:3158:24"},
-	{ 213, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1490, ), true, false, CONTRACT_LIST(kinds, 1490, ), CONTRACT_LIST(if_strings, 1490, ), CONTRACT_LIST(if_enums, 1490, ), "schema/pg15/deparse.txt:3160:24"},
-	{ 213, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1491, 1), false, false, CONTRACT_LIST(kinds, 1491, 1), CONTRACT_LIST(if_strings, 1491, ), CONTRACT_LIST(if_enums, 1491, ), "schema/pg15/deparse.txt:3162:24"},
-	{ 213, 0, -1, 0, false, true, false, CONTRACT_LIST(parents, 1492, 1), false, false, CONTRACT_LIST(kinds, 1492, 1), CONTRACT_LIST(if_strings, 1492, ), CONTRACT_LIST(if_enums, 1492, ), "schema/pg15/deparse.txt:3164:24"},
-	{ 213, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1493, 1), false, false, CONTRACT_LIST(kinds, 1493, 1), CONTRACT_LIST(if_strings, 1493, ), CONTRACT_LIST(if_enums, 1493, ), "schema/pg15/deparse.txt:3166:24"},
-	{ 213, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1494, 1), false, false, CONTRACT_LIST(kinds, 1494, 1), CONTRACT_LIST(if_strings, 1494, ), CONTRACT_LIST(if_enums, 1494, ), "schema/pg15/deparse.txt:3168:24"},
-	{ 213, 0, -1, 1, true, true, false, CONTRACT_LIST(parents, 1495, 1), false, false, CONTRACT_LIST(kinds, 1495, 1), CONTRACT_LIST(if_strings, 1495, ), CONTRACT_LIST(if_enums, 1495, ), "schema/pg15/deparse.txt:3170:24"},
-	{ 213, 1, -1, -1, false, true, false, CONTRACT_LIST(parents, 1496, 1), false, true, CONTRACT_LIST(kinds, 1496, ), CONTRACT_LIST(if_strings, 1496, ), CONTRACT_LIST(if_enums, 1496, ), "schema/pg15/deparse.txt:3172:24"},
-	{ 213, 1, -1, 0, false, true, false, CONTRACT_LIST(parents, 1497, 1), false, false, CONTRACT_LIST(kinds, 1497, 1), CONTRACT_LIST(if_strings, 1497, ), CONTRACT_LIST(if_enums, 1497, ), "schema/pg15/deparse.txt:3174:24"},
-	{ 213, 1, -1, 1, true, true, false, CONTRACT_LIST(parents, 1498, 1), false, false, CONTRACT_LIST(kinds, 1498, 1), CONTRACT_LIST(if_strings, 1498, ), CONTRACT_LIST(if_enums, 1498, ), "schema/pg15/deparse.txt:3176:24"},
-	{ 213, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1499, ), true, false, CONTRACT_LIST(kinds, 1499, ), CONTRACT_LIST(if_strings, 1499, ), CONTRACT_LIST(if_enums, 1499, ), "schema/pg15/deparse.txt:3178:28"},
-	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1500, ), true, false, CONTRACT_LIST(kinds, 1500, ), CONTRACT_LIST(if_strings, 1500, ), CONTRACT_LIST(if_enums, 1500, ), "schema/pg15/deparse.txt:3180:28"},
-	{ 213, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1501, 1), false, false, CONTRACT_LIST(kinds, 1501, 1), CONTRACT_LIST(if_strings, 1501, ), CONTRACT_LIST(if_enums, 1501, ), "schema/pg15/deparse.txt:3182:28"},
-	{ 213, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1502, 1), false, false, CONTRACT_LIST(kinds, 1502, 1), CONTRACT_LIST(if_strings, 1502, ), CONTRACT_LIST(if_enums, 1502, ), "schema/pg15/deparse.txt:3184:28"},
-	{ 213, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1503, 1), false, false, CONTRACT_LIST(kinds, 1503, 1), CONTRACT_LIST(if_strings, 1503, ), CONTRACT_LIST(if_enums, 1503, ), "schema/pg15/deparse.txt:3186:28"},
-	{ 213, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1504, 1), false, false, CONTRACT_LIST(kinds, 1504, 1), CONTRACT_LIST(if_strings, 1504, ), CONTRACT_LIST(if_enums, 1504, ), "schema/pg15/deparse.txt:3188:28"},
-	{ 213, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1505, 1), false, false, CONTRACT_LIST(kinds, 1505, 1), CONTRACT_LIST(if_strings, 1505, ), CONTRACT_LIST(if_enums, 1505, ), "schema/pg15/deparse.txt:3190:28"},
-	{ 213, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1506, 1), false, false, CONTRACT_LIST(kinds, 1506, 1), CONTRACT_LIST(if_strings, 1506, ), CONTRACT_LIST(if_enums, 1506, ), "schema/pg15/deparse.txt:3192:28"},
-	{ 213, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1507, 1), false, false, CONTRACT_LIST(kinds, 1507, 1), CONTRACT_LIST(if_strings, 1507, ), CONTRACT_LIST(if_enums, 1507, ), "schema/pg15/deparse.txt:3194:28"},
-	{ 213, 2, -1, 0, false, true, false, CONTRACT_LIST(parents, 1508, 1), false, false, CONTRACT_LIST(kinds, 1508, 1), CONTRACT_LIST(if_strings, 1508, ), CONTRACT_LIST(if_enums, 1508, ), "schema/pg15/deparse.txt:3196:28"},
-	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1509, 1), false, false, CONTRACT_LIST(kinds, 1509, 1), CONTRACT_LIST(if_strings, 1509, ), CONTRACT_LIST(if_enums, 1509, ), "schema/pg15/deparse.txt:3198:28"},
-	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1510, 1), false, false, CONTRACT_LIST(kinds, 1510, 1), CONTRACT_LIST(if_strings, 1510, ), CONTRACT_LIST(if_enums, 1510, ), "schema/pg15/deparse.txt:3200:28"},
-	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1511, 1), false, false, CONTRACT_LIST(kinds, 1511, 1), CONTRACT_LIST(if_strings, 1511, ), CONTRACT_LIST(if_enums, 1511, ), "schema/pg15/deparse.txt:3202:28"},
-	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1512, 1), false, false, CONTRACT_LIST(kinds, 1512, 1), CONTRACT_LIST(if_strings, 1512, ), CONTRACT_LIST(if_enums, 1512, ), "schema/pg15/deparse.txt:3204:28"},
-	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1513, 1), false, false, CONTRACT_LIST(kinds, 1513, 1), CONTRACT_LIST(if_strings, 1513, ), CONTRACT_LIST(if_enums, 1513, ), "schema/pg15/deparse.txt:3206:28"},
-	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1514, 1), false, false, CONTRACT_LIST(kinds, 1514, 1), CONTRACT_LIST(if_strings, 1514, ), CONTRACT_LIST(if_enums, 1514, ), "schema/pg15/deparse.txt:3208:28"},
-	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1515, 1), false, false, CONTRACT_LIST(kinds, 1515, 1), CONTRACT_LIST(if_strings, 1515, ), CONTRACT_LIST(if_enums, 1515, ), "schema/pg15/deparse.txt:3210:28"},
-	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1516, 1), false, false, CONTRACT_LIST(kinds, 1516, 1), CONTRACT_LIST(if_strings, 1516, ), CONTRACT_LIST(if_enums, 1516, ), "schema/pg15/deparse.txt:3212:28"},
-	{ 213, 2, -1, 1, true, true, false, CONTRACT_LIST(parents, 1517, 1), false, false, CONTRACT_LIST(kinds, 1517, 1), CONTRACT_LIST(if_strings, 1517, ), CONTRACT_LIST(if_enums, 1517, ), "schema/pg15/deparse.txt:3214:28"},
-	{ 214, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1518, ), true, false, CONTRACT_LIST(kinds, 1518, ), CONTRACT_LIST(if_strings, 1518, ), CONTRACT_LIST(if_enums, 1518, ), "schema/pg15/deparse.txt:3216:17"},
-	{ 214, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1519, ), true, false, CONTRACT_LIST(kinds, 1519, ), CONTRACT_LIST(if_strings, 1519, ), CONTRACT_LIST(if_enums, 1519, ), "schema/pg15/deparse.txt:3218:17"},
-	{ 214, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1520, ), false, false, CONTRACT_LIST(kinds, 1520, 1), CONTRACT_LIST(if_strings, 1520, ), CONTRACT_LIST(if_enums, 1520, ), "schema/pg15/deparse.txt:3220:17"},
-	{ 214, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1521, ), false, false, CONTRACT_LIST(kinds, 1521, 1), CONTRACT_LIST(if_strings, 1521, ), CONTRACT_LIST(if_enums, 1521, ), "schema/pg15/deparse.txt:3222:17"},
-	{ 215, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1522, ), true, false, CONTRACT_LIST(kinds, 1522, ), CONTRACT_LIST(if_strings, 1522, ), CONTRACT_LIST(if_enums, 1522, ), "schema/pg15/deparse.txt:3224:32"},
-	{ 215, 3, -1, 1, true, false, false, CONTRACT_LIST(parents, 1523, ), true, false, CONTRACT_LIST(kinds, 1523, ), CONTRACT_LIST(if_strings, 1523, ), CONTRACT_LIST(if_enums, 1523, ), "schema/pg15/deparse.txt:3226:32"},
-	{ 215, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1524, ), false, false, CONTRACT_LIST(kinds, 1524, 1), CONTRACT_LIST(if_strings, 1524, ), CONTRACT_LIST(if_enums, 1524, ), "schema/pg15/deparse.txt:3228:32"},
-	{ 215, 3, -1, 1, true, false, false, CONTRACT_LIST(parents, 1525, ), false, false, CONTRACT_LIST(kinds, 1525, 1), CONTRACT_LIST(if_strings, 1525, ), CONTRACT_LIST(if_enums, 1525, ), "schema/pg15/deparse.txt:3230:32"},
-	{ 215, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1526, ), true, false, CONTRACT_LIST(kinds, 1526, ), CONTRACT_LIST(if_strings, 1526, ), CONTRACT_LIST(if_enums, 1526, ), "schema/pg15/deparse.txt:3232:30"},
-	{ 215, 4, -1, 1, true, false, false, CONTRACT_LIST(parents, 1527, ), true, false, CONTRACT_LIST(kinds, 1527, ), CONTRACT_LIST(if_strings, 1527, ), CONTRACT_LIST(if_enums, 1527, ), "schema/pg15/deparse.txt:3234:30"},
-	{ 215, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1528, ), false, false, CONTRACT_LIST(kinds, 1528, 1), CONTRACT_LIST(if_strings, 1528, ), CONTRACT_LIST(if_enums, 1528, ), "schema/pg15/deparse.txt:3236:30"},
-	{ 215, 4, -1, 1, true, false, false, CONTRACT_LIST(parents, 1529, ), false, false, CONTRACT_LIST(kinds, 1529, 1), CONTRACT_LIST(if_strings, 1529, ), CONTRACT_LIST(if_enums, 1529, ), "schema/pg15/deparse.txt:3238:30"},
-	{ 215, 5, -1, -1, false, true, false, CONTRACT_LIST(parents, 1530, 1), true, false, CONTRACT_LIST(kinds, 1530, ), CONTRACT_LIST(if_strings, 1530, ), CONTRACT_LIST(if_enums, 1530, ), "schema/pg15/deparse.txt:3240:30"},
-	{ 216, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1531, ), true, false, CONTRACT_LIST(kinds, 1531, ), CONTRACT_LIST(if_strings, 1531, ), CONTRACT_LIST(if_enums, 1531, ), "schema/pg15/deparse.txt:3242:26"},
-	{ 217, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1532, ), true, false, CONTRACT_LIST(kinds, 1532, ), CONTRACT_LIST(if_strings, 1532, ), CONTRACT_LIST(if_enums, 1532, ), "schema/pg15/deparse.txt:3244:28"},
-	{ 217, 3, -1, -1, false, false, false, CONTRACT_LIST(parents, 1533, ), false, false, CONTRACT_LIST(kinds, 1533, 1), CONTRACT_LIST(if_strings, 1533, ), CONTRACT_LIST(if_enums, 1533, ), "schema/pg15/deparse.txt:3246:27"},
-	{ 218, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1534, ), true, false, CONTRACT_LIST(kinds, 1534, ), CONTRACT_LIST(if_strings, 1534, ), CONTRACT_LIST(if_enums, 1534, ), "schema/pg15/deparse.txt:3248:27"},
-	{ 218, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1535, ), false, false, CONTRACT_LIST(kinds, 1535, 1), CONTRACT_LIST(if_strings, 1535, ), CONTRACT_LIST(if_enums, 1535, ), "schema/pg15/deparse.txt:3250:27"},
-	{ 220, 1, 0, -1, false, false, false, CONTRACT_LIST(parents, 1536, ), false, false, CONTRACT_LIST(kinds, 1536, 1), CONTRACT_LIST(if_strings, 1536, ), CONTRACT_LIST(if_enums, 1536, 1), "schema/pg15/deparse.txt:3252:19"},
-	{ 220, 1, 0, -1, false, false, false, CONTRACT_LIST(parents, 1537, ), false, false, CONTRACT_LIST(kinds, 1537, 1), CONTRACT_LIST(if_strings, 1537, ), CONTRACT_LIST(if_enums, 1537, 1), "schema/pg15/deparse.txt:3254:19"},
-	{ 220, 1, 0, -1, false, false, true, CONTRACT_LIST(parents, 1538, ), false, false, CONTRACT_LIST(kinds, 1538, 1), CONTRACT_LIST(if_strings, 1538, ), CONTRACT_LIST(if_enums, 1538, 1), "schema/pg15/deparse.txt:3256:19"},
-	{ 220, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1539, ), true, false, CONTRACT_LIST(kinds, 1539, ), CONTRACT_LIST(if_strings, 1539, ), CONTRACT_LIST(if_enums, 1539, ), "schema/pg15/deparse.txt:3258:24"},
-	{ 221, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1540, ), true, false, CONTRACT_LIST(kinds, 1540, ), CONTRACT_LIST(if_strings, 1540, ), CONTRACT_LIST(if_enums, 1540, ), "schema/pg15/deparse.txt:3260:17"},
-	{ 221, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1541, ), true, false, CONTRACT_LIST(kinds, 1541, ), CONTRACT_LIST(if_strings, 1541, ), CONTRACT_LIST(if_enums, 1541, ), "schema/pg15/deparse.txt:3262:17"},
-	{ 221, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1542, ), false, false, CONTRACT_LIST(kinds, 1542, 1), CONTRACT_LIST(if_strings, 1542, ), CONTRACT_LIST(if_enums, 1542, ), "schema/pg15/deparse.txt:3264:17"},
-	{ 221, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1543, ), false, false, CONTRACT_LIST(kinds, 1543, 1), CONTRACT_LIST(if_strings, 1543, ), CONTRACT_LIST(if_enums, 1543, ), "schema/pg15/deparse.txt:3266:17"},
-	{ 222, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1544, ), true, false, CONTRACT_LIST(kinds, 1544, ), CONTRACT_LIST(if_strings, 1544, ), CONTRACT_LIST(if_enums, 1544, ), "schema/pg15/deparse.txt:3268:25"},
-	{ 222, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1545, ), true, false, CONTRACT_LIST(kinds, 1545, ), CONTRACT_LIST(if_strings, 1545, ), CONTRACT_LIST(if_enums, 1545, ), "schema/pg15/deparse.txt:3270:25"},
-	{ 222, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1546, ), false, false, CONTRACT_LIST(kinds, 1546, 1), CONTRACT_LIST(if_strings, 1546, ), CONTRACT_LIST(if_enums, 1546, ), "schema/pg15/deparse.txt:3272:25"},
-	{ 222, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1547, ), false, false, CONTRACT_LIST(kinds, 1547, 1), CONTRACT_LIST(if_strings, 1547, ), CONTRACT_LIST(if_enums, 1547, ), "schema/pg15/deparse.txt:3274:25"},
-	{ 222, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1548, ), false, false, CONTRACT_LIST(kinds, 1548, 1), CONTRACT_LIST(if_strings, 1548, ), CONTRACT_LIST(if_enums, 1548, ), "schema/pg15/deparse.txt:3276:26"},
-	{ 223, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1549, ), true, false, CONTRACT_LIST(kinds, 1549, ), CONTRACT_LIST(if_strings, 1549, ), CONTRACT_LIST(if_enums, 1549, ), "schema/pg15/deparse.txt:3278:30"},
-	{ 223, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1550, ), true, false, CONTRACT_LIST(kinds, 1550, ), CONTRACT_LIST(if_strings, 1550, ), CONTRACT_LIST(if_enums, 1550, ), "schema/pg15/deparse.txt:3280:30"},
-	{ 223, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1551, ), false, false, CONTRACT_LIST(kinds, 1551, 1), CONTRACT_LIST(if_strings, 1551, ), CONTRACT_LIST(if_enums, 1551, ), "schema/pg15/deparse.txt:3282:30"},
-	{ 223, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1552, ), false, false, CONTRACT_LIST(kinds, 1552, 1), CONTRACT_LIST(if_strings, 1552, ), CONTRACT_LIST(if_enums, 1552, ), "schema/pg15/deparse.txt:3284:30"},
-	{ 223, 3, -1, -1, false, false, false, CONTRACT_LIST(parents, 1553, ), false, false, CONTRACT_LIST(kinds, 1553, 1), CONTRACT_LIST(if_strings, 1553, ), CONTRACT_LIST(if_enums, 1553, ), "schema/pg15/deparse.txt:3286:31"},
-	{ 224, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1554, ), true, false, CONTRACT_LIST(kinds, 1554, ), CONTRACT_LIST(if_strings, 1554, ), CONTRACT_LIST(if_enums, 1554, ), "schema/pg15/deparse.txt:3288:33"},
-	{ 224, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1555, ), true, false, CONTRACT_LIST(kinds, 1555, ), CONTRACT_LIST(if_strings, 1555, ), CONTRACT_LIST(if_enums, 1555, ), "schema/pg15/deparse.txt:3290:33"},
-	{ 224, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1556, ), false, false, CONTRACT_LIST(kinds, 1556, 1), CONTRACT_LIST(if_strings, 1556, ), CONTRACT_LIST(if_enums, 1556, ), "schema/pg15/deparse.txt:3292:33"},
-	{ 224, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1557, ), false, false, CONTRACT_LIST(kinds, 1557, 1), CONTRACT_LIST(if_strings, 1557, ), CONTRACT_LIST(if_enums, 1557, ), "schema/pg15/deparse.txt:3294:33"},
-	{ 224, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1558, ), true, false, CONTRACT_LIST(kinds, 1558, ), CONTRACT_LIST(if_strings, 1558, ), CONTRACT_LIST(if_enums, 1558, ), "schema/pg15/deparse.txt:3296:35"},
-	{ 225, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1559, ), true, false, CONTRACT_LIST(kinds, 1559, ), CONTRACT_LIST(if_strings, 1559, ), CONTRACT_LIST(if_enums, 1559, ), "schema/pg15/deparse.txt:3298:31"},
-	{ 225, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1560, ), true, false, CONTRACT_LIST(kinds, 1560, ), CONTRACT_LIST(if_strings, 1560, ), CONTRACT_LIST(if_enums, 1560, ), "schema/pg15/deparse.txt:3300:31"},
-	{ 225, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1561, ), false, false, CONTRACT_LIST(kinds, 1561, 1), CONTRACT_LIST(if_strings, 1561, ), CONTRACT_LIST(if_enums, 1561, ), "schema/pg15/deparse.txt:3302:31"},
-	{ 225, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1562, ), false, false, CONTRACT_LIST(kinds, 1562, 1), CONTRACT_LIST(if_strings, 1562, ), CONTRACT_LIST(if_enums, 1562, ), "schema/pg15/deparse.txt:3304:31"},
-	{ 225, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1563, ), true, false, CONTRACT_LIST(kinds, 1563, ), CONTRACT_LIST(if_strings, 1563, ), CONTRACT_LIST(if_enums, 1563, ), "schema/pg15/deparse.txt:3306:34"},
-	{ 225, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1564, ), false, false, CONTRACT_LIST(kinds, 1564, 1), CONTRACT_LIST(if_strings, 1564, ), CONTRACT_LIST(if_enums, 1564, ), "schema/pg15/deparse.txt:3308:33"},
-	{ 225, 3, -1, -1, false, false, false, CONTRACT_LIST(parents, 1565, ), false, false, CONTRACT_LIST(kinds, 1565, 1), CONTRACT_LIST(if_strings, 1565, ), CONTRACT_LIST(if_enums, 1565, ), "schema/pg15/deparse.txt:3310:35"},
-	{ 225, 4, -1, -1, false, false, false, CONTRACT_LIST(parents, 1566, ), true, false, CONTRACT_LIST(kinds, 1566, ), CONTRACT_LIST(if_strings, 1566, ), CONTRACT_LIST(if_enums, 1566, ), "schema/pg15/deparse.txt:3312:34"},
-	{ 226, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1567, ), true, false, CONTRACT_LIST(kinds, 1567, ), CONTRACT_LIST(if_strings, 1567, ), CONTRACT_LIST(if_enums, 1567, ), "schema/pg15/deparse.txt:3314:25"},
-	{ 226, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1568, ), true, false, CONTRACT_LIST(kinds, 1568, ), CONTRACT_LIST(if_strings, 1568, ), CONTRACT_LIST(if_enums, 1568, ), "schema/pg15/deparse.txt:3316:31"},
-	{ 226, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1569, ), true, false, CONTRACT_LIST(kinds, 1569, ), CONTRACT_LIST(if_strings, 1569, ), CONTRACT_LIST(if_enums, 1569, ), "schema/pg15/deparse.txt:3318:31"},
-	{ 226, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1570, ), false, false, CONTRACT_LIST(kinds, 1570, 1), CONTRACT_LIST(if_strings, 1570, ), CONTRACT_LIST(if_enums, 1570, ), "schema/pg15/deparse.txt:3320:31"},
-	{ 226, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1571, ), false, false, CONTRACT_LIST(kinds, 1571, 1), CONTRACT_LIST(if_strings, 1571, ), CONTRACT_LIST(if_enums, 1571, ), "schema/pg15/deparse.txt:3322:31"},
-	{ 226, 3, -1, -1, false, false, false, CONTRACT_LIST(parents, 1572, ), true, false, CONTRACT_LIST(kinds, 1572, ), CONTRACT_LIST(if_strings, 1572, ), CONTRACT_LIST(if_enums, 1572, ), "schema/pg15/deparse.txt:3324:26"},
-	{ 226, 3, -1, -1, false, false, false, CONTRACT_LIST(parents, 1573, ), false, false, CONTRACT_LIST(kinds, 1573, 1), CONTRACT_LIST(if_strings, 1573, ), CONTRACT_LIST(if_enums, 1573, ), "schema/pg15/deparse.txt:3326:26"},
-	{ 227, 3, -1, -1, false, false, false, CONTRACT_LIST(parents, 1574, ), false, false, CONTRACT_LIST(kinds, 1574, 1), CONTRACT_LIST(if_strings, 1574, ), CONTRACT_LIST(if_enums, 1574, ), "schema/pg15/deparse.txt:3328:27"},
-	{ 227, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1575, ), true, false, CONTRACT_LIST(kinds, 1575, ), CONTRACT_LIST(if_strings, 1575, ), CONTRACT_LIST(if_enums, 1575, ), "schema/pg15/deparse.txt:3330:29"},
-	{ 227, 4, -1, 1, true, false, false, CONTRACT_LIST(parents, 1576, ), true, false, CONTRACT_LIST(kinds, 1576, ), CONTRACT_LIST(if_strings, 1576, ), CONTRACT_LIST(if_enums, 1576, ), "schema/pg15/deparse.txt:3332:29"},
-	{ 227, 4, 1, 0, false, false, false, CONTRACT_LIST(parents, 1577, ), false, false, CONTRACT_LIST(kinds, 1577, 1), CONTRACT_LIST(if_strings, 1577, ), CONTRACT_LIST(if_enums, 1577, 1), "schema/pg15/deparse.txt:3334:29"},
-	{ 227, 4, 1, 0, false, false, false, CONTRACT_LIST(parents, 1578, ), false, false, CONTRACT_LIST(kinds, 1578, 1), CONTRACT_LIST(if_strings, 1578, ), CONTRACT_LIST(if_enums, 1578, 1), "schema/pg15/deparse.txt:3336:29"},
-	{ 227, 4, 1, 0, false, false, true, CONTRACT_LIST(parents, 1579, ), false, false, CONTRACT_LIST(kinds, 1579, 1), CONTRACT_LIST(if_strings, 1579, ), CONTRACT_LIST(if_enums, 1579, 1), "schema/pg15/deparse.txt:3338:29"},
-	{ 227, 4, 1, 1, true, false, false, CONTRACT_LIST(parents, 1580, ), false, false, CONTRACT_LIST(kinds, 1580, 1), CONTRACT_LIST(if_strings, 1580, ), CONTRACT_LIST(if_enums, 1580, 1), "schema/pg15/deparse.txt:3340:29"},
-	{ 227, 4, 1, 1, true, false, false, CONTRACT_LIST(parents, 1581, ), false, false, CONTRACT_LIST(kinds, 1581, 1), CONTRACT_LIST(if_strings, 1581, ), CONTRACT_LIST(if_enums, 1581, 1), "schema/pg15/deparse.txt:3342:29"},
-	{ 227, 4, 1, 1, true, false, true, CONTRACT_LIST(parents, 1582, ), false, false, CONTRACT_LIST(kinds, 1582, 1), CONTRACT_LIST(if_strings, 1582, ), CONTRACT_LIST(if_enums, 1582, 1), "schema/pg15/deparse.txt:3344:29"},
-	{ 227, 5, -1, 0, false, false, false, CONTRACT_LIST(parents, 1583, ), false, false, CONTRACT_LIST(kinds, 1583, 1), CONTRACT_LIST(if_strings, 1583, ), CONTRACT_LIST(if_enums, 1583, ), "schema/pg15/deparse.txt:3346:24"},
-	{ 227, 5, -1, 1, true, false, false, CONTRACT_LIST(parents, 1584, ), false, false, CONTRACT_LIST(kinds, 1584, 1), CONTRACT_LIST(if_strings, 1584, ), CONTRACT_LIST(if_enums, 1584, ), "schema/pg15/deparse.txt:3348:24"},
-	{ 228, 1, 0, -1, false, false, false, CONTRACT_LIST(parents, 1585, ), true, false, CONTRACT_LIST(kinds, 1585, ), CONTRACT_LIST(if_strings, 1585, ), CONTRACT_LIST(if_enums, 1585, 1), "schema/pg15/deparse.txt:3350:19"},
-	{ 228, 1, 0, -1, false, false, true, CONTRACT_LIST(parents, 1586, ), true, false, CONTRACT_LIST(kinds, 1586, ), CONTRACT_LIST(if_strings, 1586, ), CONTRACT_LIST(if_enums, 1586, 1), "schema/pg15/deparse.txt:3352:19"},
-	{ 229, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1587, ), true, false, CONTRACT_LIST(kinds, 1587, ), CONTRACT_LIST(if_strings, 1587, ), CONTRACT_LIST(if_enums, 1587, ), "schema/pg15/deparse.txt:3354:24"},
-	{ 230, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1588, ), false, false, CONTRACT_LIST(kinds, 1588, 1), CONTRACT_LIST(if_strings, 1588, ), CONTRACT_LIST(if_enums, 1588, ), "schema/pg15/deparse.txt:3356:20"},
-	{ 230, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1589, ), true, false, CONTRACT_LIST(kinds, 1589, ), CONTRACT_LIST(if_strings, 1589, ), CONTRACT_LIST(if_enums, 1589, ), "schema/pg15/deparse.txt:3358:25"},
-	{ 230, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1590, ), false, false, CONTRACT_LIST(kinds, 1590, 1), CONTRACT_LIST(if_strings, 1590, ), CONTRACT_LIST(if_enums, 1590, ), "schema/pg15/deparse.txt:3360:25"},
-	{ 230, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1591, ), true, false, CONTRACT_LIST(kinds, 1591, ), CONTRACT_LIST(if_strings, 1591, ), CONTRACT_LIST(if_enums, 1591, ), "schema/pg15/deparse.txt:3362:23"},
-	{ 230, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1592, ), false, false, CONTRACT_LIST(kinds, 1592, 1), CONTRACT_LIST(if_strings, 1592, ), CONTRACT_LIST(if_enums, 1592, ), "schema/pg15/deparse.txt:3364:23"},
-	{ 231, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1593, ), true, false, CONTRACT_LIST(kinds, 1593, ), CONTRACT_LIST(if_strings, 1593, ), CONTRACT_LIST(if_enums, 1593, ), "schema/pg15/deparse.txt:3366:24"},
-	{ 231, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1594, ), true, false, CONTRACT_LIST(kinds, 1594, ), CONTRACT_LIST(if_strings, 1594, ), CONTRACT_LIST(if_enums, 1594, ), "schema/pg15/deparse.txt:3368:27"},
-	{ 231, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1595, ), true, false, CONTRACT_LIST(kinds, 1595, ), CONTRACT_LIST(if_strings, 1595, ), CONTRACT_LIST(if_enums, 1595, ), "schema/pg15/deparse.txt:3370:27"},
-	{ 231, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1596, ), false, false, CONTRACT_LIST(kinds, 1596, 1), CONTRACT_LIST(if_strings, 1596, ), CONTRACT_LIST(if_enums, 1596, ), "schema/pg15/deparse.txt:3372:27"},
-	{ 231, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1597, ), false, false, CONTRACT_LIST(kinds, 1597, 1), CONTRACT_LIST(if_strings, 1597, ), CONTRACT_LIST(if_enums, 1597, ), "schema/pg15/deparse.txt:3374:27"},
-	{ 232, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1598, ), false, false, CONTRACT_LIST(kinds, 1598, 1), CONTRACT_LIST(if_strings, 1598, ), CONTRACT_LIST(if_enums, 1598, ), "schema/pg15/deparse.txt:3376:31"},
-	{ 232, 4, -1, 1, true, false, false, CONTRACT_LIST(parents, 1599, ), false, false, CONTRACT_LIST(kinds, 1599, 1), CONTRACT_LIST(if_strings, 1599, ), CONTRACT_LIST(if_enums, 1599, ), "schema/pg15/deparse.txt:3378:31"},
-	{ 232, 5, -1, 0, false, false, false, CONTRACT_LIST(parents, 1600, ), false, false, CONTRACT_LIST(kinds, 1600, 1), CONTRACT_LIST(if_strings, 1600, ), CONTRACT_LIST(if_enums, 1600, ), "schema/pg15/deparse.txt:3380:32"},
-	{ 232, 5, -1, 1, true, false, false, CONTRACT_LIST(parents, 1601, ), false, false, CONTRACT_LIST(kinds, 1601, 1), CONTRACT_LIST(if_strings, 1601, ), CONTRACT_LIST(if_enums, 1601, ), "schema/pg15/deparse.txt:3382:32"},
-	{ 232, 6, -1, 0, false, false, false, CONTRACT_LIST(parents, 1602, ), false, false, CONTRACT_LIST(kinds, 1602, 1), CONTRACT_LIST(if_strings, 1602, ), CONTRACT_LIST(if_enums, 1602, ), "schema/pg15/deparse.txt:3384:32"},
-	{ 232, 6, -1, 1, true, false, false, CONTRACT_LIST(parents, 1603, ), false, false, CONTRACT_LIST(kinds, 1603, 1), CONTRACT_LIST(if_strings, 1603, ), CONTRACT_LIST(if_enums, 1603, ), "schema/pg15/deparse.txt:3386:32"},
-	{ 234, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1604, ), true, false, CONTRACT_LIST(kinds, 1604, ), CONTRACT_LIST(if_strings, 1604, ), CONTRACT_LIST(if_enums, 1604, ), "schema/pg15/deparse.txt:3388:19"},
-	{ 235, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1605, ), true, false, CONTRACT_LIST(kinds, 1605, ), CONTRACT_LIST(if_strings, 1605, ), CONTRACT_LIST(if_enums, 1605, ), "schema/pg15/deparse.txt:3390:25"},
-	{ 235, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1606, ), true, false, CONTRACT_LIST(kinds, 1606, ), CONTRACT_LIST(if_strings, 1606, ), CONTRACT_LIST(if_enums, 1606, ), "schema/pg15/deparse.txt:3392:24"},
-	{ 235, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1607, ), true, false, CONTRACT_LIST(kinds, 1607, ), CONTRACT_LIST(if_strings, 1607, ), CONTRACT_LIST(if_enums, 1607, ), "schema/pg15/deparse.txt:3394:24"},
-	{ 235, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1608, ), false, false, CONTRACT_LIST(kinds, 1608, 1), CONTRACT_LIST(if_strings, 1608, ), CONTRACT_LIST(if_enums, 1608, ), "schema/pg15/deparse.txt:3396:24"},
-	{ 235, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1609, ), false, false, CONTRACT_LIST(kinds, 1609, 1), CONTRACT_LIST(if_strings, 1609, ), CONTRACT_LIST(if_enums, 1609, ), "schema/pg15/deparse.txt:3398:24"},
-	{ 236, 1, 0, -1, false, false, false, CONTRACT_LIST(parents, 1610, ), true, false, CONTRACT_LIST(kinds, 1610, ), CONTRACT_LIST(if_strings, 1610, ), CONTRACT_LIST(if_enums, 1610, 1), "schema/pg15/deparse.txt:3400:25"},
-	{ 236, 1, 0, -1, false, false, true, CONTRACT_LIST(parents, 1611, ), true, false, CONTRACT_LIST(kinds, 1611, ), CONTRACT_LIST(if_strings, 1611, ), CONTRACT_LIST(if_enums, 1611, 1), "schema/pg15/deparse.txt:3402:25"},
-	{ 236, 2, 0, -1, false, false, false, CONTRACT_LIST(parents, 1612, ), true, false, CONTRACT_LIST(kinds, 1612, ), CONTRACT_LIST(if_strings, 1612, ), CONTRACT_LIST(if_enums, 1612, 1), "schema/pg15/deparse.txt:3404:29"},
-	{ 236, 2, 0, -1, false, false, true, CONTRACT_LIST(parents, 1613, ), true, false, CONTRACT_LIST(kinds, 1613, ), CONTRACT_LIST(if_strings, 1613, ), CONTRACT_LIST(if_enums, 1613, 1), "schema/pg15/deparse.txt:3406:29"},
-	{ 237, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1614, ), true, false, CONTRACT_LIST(kinds, 1614, ), CONTRACT_LIST(if_strings, 1614, ), CONTRACT_LIST(if_enums, 1614, ), "schema/pg15/deparse.txt:3408:27"},
-	{ 237, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1615, ), false, false, CONTRACT_LIST(kinds, 1615, 1), CONTRACT_LIST(if_strings, 1615, ), CONTRACT_LIST(if_enums, 1615, ), "schema/pg15/deparse.txt:3410:31"},
-	{ 237, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1616, ), true, false, CONTRACT_LIST(kinds, 1616, ), CONTRACT_LIST(if_strings, 1616, ), CONTRACT_LIST(if_enums, 1616, ), "schema/pg15/deparse.txt:3412:26"},
-	{ 237, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1617, ), true, false, CONTRACT_LIST(kinds, 1617, ), CONTRACT_LIST(if_strings, 1617, ), CONTRACT_LIST(if_enums, 1617, ), "schema/pg15/deparse.txt:3414:26"},
-	{ 237, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1618, ), false, false, CONTRACT_LIST(kinds, 1618, 1), CONTRACT_LIST(if_strings, 1618, ), CONTRACT_LIST(if_enums, 1618, ), "schema/pg15/deparse.txt:3416:26"},
-	{ 237, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1619, ), false, false, CONTRACT_LIST(kinds, 1619, 1), CONTRACT_LIST(if_strings, 1619, ), CONTRACT_LIST(if_enums, 1619, ), "schema/pg15/deparse.txt:3418:26"},
+	{ 189, 2, -1, -1, false, true, false, CONTRACT_LIST(parents, 1217, 1), true, false, CONTRACT_LIST(kinds, 1217, ), CONTRACT_LIST(if_strings, 1217, ), CONTRACT_LIST(if_enums, 1217, ), "schema/pg15/deparse.txt:2585:15"},
+	{ 189, 2, 0, -1, false, false, false, CONTRACT_LIST(parents, 1218, 1), false, false, CONTRACT_LIST(kinds, 1218, 1), CONTRACT_LIST(if_strings, 1218, 1), CONTRACT_LIST(if_enums, 1218, ), "schema/pg15/deparse.txt:2587:15"},
+	{ 189, 2, 0, -1, false, false, true, CONTRACT_LIST(parents, 1219, 1), false, false, CONTRACT_LIST(kinds, 1219, 1), CONTRACT_LIST(if_strings, 1219, 1), CONTRACT_LIST(if_enums, 1219, ), "schema/pg15/deparse.txt:2589:15"},
+	{ 189, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1220, 1), false, false, CONTRACT_LIST(kinds, 1220, 1), CONTRACT_LIST(if_strings, 1220, ), CONTRACT_LIST(if_enums, 1220, ), "schema/pg15/deparse.txt:2592:15"},
+	{ 189, 2, 0, -1, false, false, false, CONTRACT_LIST(parents, 1221, 1), false, false, CONTRACT_LIST(kinds, 1221, 1), CONTRACT_LIST(if_strings, 1221, 1), CONTRACT_LIST(if_enums, 1221, ), "schema/pg15/deparse.txt:2594:15"},
+	{ 189, 2, 0, -1, false, false, true, CONTRACT_LIST(parents, 1222, 1), false, false, CONTRACT_LIST(kinds, 1222, 1), CONTRACT_LIST(if_strings, 1222, 1), CONTRACT_LIST(if_enums, 1222, ), "schema/pg15/deparse.txt:2596:15"},
+	{ 189, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1223, 1), false, false, CONTRACT_LIST(kinds, 1223, 1), CONTRACT_LIST(if_strings, 1223, ), CONTRACT_LIST(if_enums, 1223, ), "schema/pg15/deparse.txt:2599:15"},
+	{ 189, 2, 0, -1, false, false, false, CONTRACT_LIST(parents, 1224, 1), false, false, CONTRACT_LIST(kinds, 1224, 1), CONTRACT_LIST(if_strings, 1224, 1), CONTRACT_LIST(if_enums, 1224, ), "schema/pg15/deparse.txt:2601:15"},
+	{ 189, 2, 0, -1, false, false, true, CONTRACT_LIST(parents, 1225, 1), false, false, CONTRACT_LIST(kinds, 1225, 1), CONTRACT_LIST(if_strings, 1225, 1), CONTRACT_LIST(if_enums, 1225, ), "schema/pg15/deparse.txt:2603:15"},
+	{ 189, 2, -1, -1, false, true, false, CONTRACT_LIST(parents, 1226, 1), false, false, CONTRACT_LIST(kinds, 1226, 1), CONTRACT_LIST(if_strings, 1226, ), CONTRACT_LIST(if_enums, 1226, ), "schema/pg15/deparse.txt:2605:15"},
+	{ 190, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1227, ), false, false, CONTRACT_LIST(kinds, 1227, 1), CONTRACT_LIST(if_strings, 1227, ), CONTRACT_LIST(if_enums, 1227, ), "schema/pg15/deparse.txt:2607:23"},
+	{ 191, 0, -1, -1, false, true, false, CONTRACT_LIST(parents, 1228, 1), true, false, CONTRACT_LIST(kinds, 1228, ), CONTRACT_LIST(if_strings, 1228, ), CONTRACT_LIST(if_enums, 1228, ), "schema/pg15/deparse.txt:2609:14"},
+	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1229, 1), false, false, CONTRACT_LIST(kinds, 1229, 1), CONTRACT_LIST(if_strings, 1229, ), CONTRACT_LIST(if_enums, 1229, ), "schema/pg15/deparse.txt:2611:14"},
+	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1230, 1), false, false, CONTRACT_LIST(kinds, 1230, 1), CONTRACT_LIST(if_strings, 1230, ), CONTRACT_LIST(if_enums, 1230, ), "schema/pg15/deparse.txt:2613:14"},
+	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1231, 1), false, false, CONTRACT_LIST(kinds, 1231, 1), CONTRACT_LIST(if_strings, 1231, ), CONTRACT_LIST(if_enums, 1231, ), "schema/pg15/deparse.txt:2615:14"},
+	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1232, 1), false, false, CONTRACT_LIST(kinds, 1232, 1), CONTRACT_LIST(if_strings, 1232, ), CONTRACT_LIST(if_enums, 1232, ), "schema/pg15/deparse.txt:2617:14"},
+	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1233, 1), false, false, CONTRACT_LIST(kinds, 1233, 1), CONTRACT_LIST(if_strings, 1233, ), CONTRACT_LIST(if_enums, 1233, ), "schema/pg15/deparse.txt:2619:14"},
+	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1234, 1), false, false, CONTRACT_LIST(kinds, 1234, 1), CONTRACT_LIST(if_strings, 1234, ), CONTRACT_LIST(if_enums, 1234, ), "schema/pg15/deparse.txt:2621:14"},
+	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1235, 1), false, false, CONTRACT_LIST(kinds, 1235, 1), CONTRACT_LIST(if_strings, 1235, ), CONTRACT_LIST(if_enums, 1235, ), "schema/pg15/deparse.txt:2623:14"},
+	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1236, 1), false, false, CONTRACT_LIST(kinds, 1236, 1), CONTRACT_LIST(if_strings, 1236, ), CONTRACT_LIST(if_enums, 1236, ), "schema/pg15/deparse.txt:2625:14"},
+	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1237, 1), false, false, CONTRACT_LIST(kinds, 1237, 1), CONTRACT_LIST(if_strings, 1237, ), CONTRACT_LIST(if_enums, 1237, ), "schema/pg15/deparse.txt:2627:14"},
+	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1238, 1), false, false, CONTRACT_LIST(kinds, 1238, 1), CONTRACT_LIST(if_strings, 1238, ), CONTRACT_LIST(if_enums, 1238, ), "schema/pg15/deparse.txt:2629:14"},
+	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1239, 1), false, false, CONTRACT_LIST(kinds, 1239, 1), CONTRACT_LIST(if_strings, 1239, ), CONTRACT_LIST(if_enums, 1239, ), "schema/pg15/deparse.txt:2631:14"},
+	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1240, 1), false, false, CONTRACT_LIST(kinds, 1240, 1), CONTRACT_LIST(if_strings, 1240, ), CONTRACT_LIST(if_enums, 1240, ), "schema/pg15/deparse.txt:2633:14"},
+	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1241, 1), false, false, CONTRACT_LIST(kinds, 1241, 1), CONTRACT_LIST(if_strings, 1241, ), CONTRACT_LIST(if_enums, 1241, ), "schema/pg15/deparse.txt:2635:14"},
+	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1242, 1), false, false, CONTRACT_LIST(kinds, 1242, 1), CONTRACT_LIST(if_strings, 1242, ), CONTRACT_LIST(if_enums, 1242, ), "schema/pg15/deparse.txt:2637:14"},
+	{ 191, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1243, 1), false, false, CONTRACT_LIST(kinds, 1243, 1), CONTRACT_LIST(if_strings, 1243, ), CONTRACT_LIST(if_enums, 1243, ), "schema/pg15/deparse.txt:2639:14"},
+	{ 191, 0, -1, -1, false, true, false, CONTRACT_LIST(parents, 1244, 1), false, false, CONTRACT_LIST(kinds, 1244, 1), CONTRACT_LIST(if_strings, 1244, ), CONTRACT_LIST(if_enums, 1244, ), "schema/pg15/deparse.txt:2641:14"},
+	{ 191, 1, -1, -1, false, true, false, CONTRACT_LIST(parents, 1245, 1), true, false, CONTRACT_LIST(kinds, 1245, ), CONTRACT_LIST(if_strings, 1245, ), CONTRACT_LIST(if_enums, 1245, ), "schema/pg15/deparse.txt:2643:20"},
+	{ 192, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1246, 1), false, false, CONTRACT_LIST(kinds, 1246, 1), CONTRACT_LIST(if_strings, 1246, ), CONTRACT_LIST(if_enums, 1246, ), "schema/pg15/deparse.txt:2645:19"},
+	{ 192, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1247, 1), false, false, CONTRACT_LIST(kinds, 1247, 1), CONTRACT_LIST(if_strings, 1247, ), CONTRACT_LIST(if_enums, 1247, ), "schema/pg15/deparse.txt:2647:19"},
+	{ 192, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1248, 1), false, false, CONTRACT_LIST(kinds, 1248, 1), CONTRACT_LIST(if_strings, 1248, ), CONTRACT_LIST(if_enums, 1248, ), "schema/pg15/deparse.txt:2649:19"},
+	{ 192, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1249, 1), false, false, CONTRACT_LIST(kinds, 1249, 1), CONTRACT_LIST(if_strings, 1249, ), CONTRACT_LIST(if_enums, 1249, ), "schema/pg15/deparse.txt:2651:19"},
+	{ 192, 0, -1, -1, false, true, false, CONTRACT_LIST(parents, 1250, 1), false, false, CONTRACT_LIST(kinds, 1250, 1), CONTRACT_LIST(if_strings, 1250, ), CONTRACT_LIST(if_enums, 1250, ), "schema/pg15/deparse.txt:2653:19"},
+	{ 192, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1251, ), true, false, CONTRACT_LIST(kinds, 1251, ), CONTRACT_LIST(if_strings, 1251, ), CONTRACT_LIST(if_enums, 1251, ), "schema/pg15/deparse.txt:2655:24"},
+	{ 192, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1252, ), true, false, CONTRACT_LIST(kinds, 1252, ), CONTRACT_LIST(if_strings, 1252, ), CONTRACT_LIST(if_enums, 1252, ), "schema/pg15/deparse.txt:2657:24"},
+	{ 192, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1253, ), false, false, CONTRACT_LIST(kinds, 1253, 1), CONTRACT_LIST(if_strings, 1253, ), CONTRACT_LIST(if_enums, 1253, ), "schema/pg15/deparse.txt:2659:24"},
+	{ 192, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1254, ), false, false, CONTRACT_LIST(kinds, 1254, 1), CONTRACT_LIST(if_strings, 1254, ), CONTRACT_LIST(if_enums, 1254, ), "schema/pg15/deparse.txt:2661:24"},
+	{ 193, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1255, ), false, false, CONTRACT_LIST(kinds, 1255, 1), CONTRACT_LIST(if_strings, 1255, ), CONTRACT_LIST(if_enums, 1255, ), "schema/pg15/deparse.txt:2663:13"},
+	{ 193, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1256, ), true, false, CONTRACT_LIST(kinds, 1256, ), CONTRACT_LIST(if_strings, 1256, ), CONTRACT_LIST(if_enums, 1256, ), "schema/pg15/deparse.txt:2665:15"},
+	{ 193, 3, -1, 1, true, false, false, CONTRACT_LIST(parents, 1257, ), true, false, CONTRACT_LIST(kinds, 1257, ), CONTRACT_LIST(if_strings, 1257, ), CONTRACT_LIST(if_enums, 1257, ), "schema/pg15/deparse.txt:2667:15"},
+	{ 193, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1258, ), false, false, CONTRACT_LIST(kinds, 1258, 1), CONTRACT_LIST(if_strings, 1258, ), CONTRACT_LIST(if_enums, 1258, ), "schema/pg15/deparse.txt:2669:15"},
+	{ 193, 3, -1, 1, true, false, false, CONTRACT_LIST(parents, 1259, ), false, false, CONTRACT_LIST(kinds, 1259, 1), CONTRACT_LIST(if_strings, 1259, ), CONTRACT_LIST(if_enums, 1259, ), "schema/pg15/deparse.txt:2671:15"},
+	{ 194, 0, -1, -1, false, true, false, CONTRACT_LIST(parents, 1260, 1), true, false, CONTRACT_LIST(kinds, 1260, ), CONTRACT_LIST(if_strings, 1260, ), CONTRACT_LIST(if_enums, 1260, ), "schema/pg15/deparse.txt:2673:16"},
+	{ 194, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1261, ), false, false, CONTRACT_LIST(kinds, 1261, 1), CONTRACT_LIST(if_strings, 1261, ), CONTRACT_LIST(if_enums, 1261, ), "schema/pg15/deparse.txt:2675:28"},
+	{ 194, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1262, ), false, false, CONTRACT_LIST(kinds, 1262, 1), CONTRACT_LIST(if_strings, 1262, ), CONTRACT_LIST(if_enums, 1262, ), "schema/pg15/deparse.txt:2677:28"},
+	{ 194, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1263, ), true, false, CONTRACT_LIST(kinds, 1263, ), CONTRACT_LIST(if_strings, 1263, ), CONTRACT_LIST(if_enums, 1263, ), "schema/pg15/deparse.txt:2679:24"},
+	{ 194, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1264, ), false, false, CONTRACT_LIST(kinds, 1264, 1), CONTRACT_LIST(if_strings, 1264, ), CONTRACT_LIST(if_enums, 1264, ), "schema/pg15/deparse.txt:2681:24"},
+	{ 194, 5, -1, -1, false, false, false, CONTRACT_LIST(parents, 1265, ), false, false, CONTRACT_LIST(kinds, 1265, 1), CONTRACT_LIST(if_strings, 1265, ), CONTRACT_LIST(if_enums, 1265, ), "schema/pg15/deparse.txt:2683:24"},
+	{ 194, 6, -1, -1, false, false, false, CONTRACT_LIST(parents, 1266, ), false, false, CONTRACT_LIST(kinds, 1266, 1), CONTRACT_LIST(if_strings, 1266, ), CONTRACT_LIST(if_enums, 1266, ), "schema/pg15/deparse.txt:2685:22"},
+	{ 195, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1267, ), true, false, CONTRACT_LIST(kinds, 1267, ), CONTRACT_LIST(if_strings, 1267, ), CONTRACT_LIST(if_enums, 1267, ), "schema/pg15/deparse.txt:2687:25"},
+	{ 195, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1268, ), false, false, CONTRACT_LIST(kinds, 1268, 1), CONTRACT_LIST(if_strings, 1268, ), CONTRACT_LIST(if_enums, 1268, ), "schema/pg15/deparse.txt:2689:25"},
+	{ 196, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1269, ), true, false, CONTRACT_LIST(kinds, 1269, ), CONTRACT_LIST(if_strings, 1269, ), CONTRACT_LIST(if_enums, 1269, ), "schema/pg15/deparse.txt:2691:25"},
+	{ 196, 3, -1, 1, true, false, false, CONTRACT_LIST(parents, 1270, ), true, false, CONTRACT_LIST(kinds, 1270, ), CONTRACT_LIST(if_strings, 1270, ), CONTRACT_LIST(if_enums, 1270, ), "schema/pg15/deparse.txt:2693:25"},
+	{ 196, 3, -1, -1, false, false, false, CONTRACT_LIST(parents, 1271, ), false, true, CONTRACT_LIST(kinds, 1271, ), CONTRACT_LIST(if_strings, 1271, ), CONTRACT_LIST(if_enums, 1271, ), "schema/pg15/deparse.txt:2695:25"},
+	{ 196, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1272, ), false, false, CONTRACT_LIST(kinds, 1272, 1), CONTRACT_LIST(if_strings, 1272, ), CONTRACT_LIST(if_enums, 1272, ), "schema/pg15/deparse.txt:2697:25"},
+	{ 196, 3, -1, 1, true, false, false, CONTRACT_LIST(parents, 1273, ), false, false, CONTRACT_LIST(kinds, 1273, 1), CONTRACT_LIST(if_strings, 1273, ), CONTRACT_LIST(if_enums, 1273, ), "schema/pg15/deparse.txt:2699:25"},
+	{ 196, 5, -1, 0, false, false, false, CONTRACT_LIST(parents, 1274, ), true, false, CONTRACT_LIST(kinds, 1274, ), CONTRACT_LIST(if_strings, 1274, ), CONTRACT_LIST(if_enums, 1274, ), "schema/pg15/deparse.txt:2701:26"},
+	{ 196, 5, -1, 1, true, false, false, CONTRACT_LIST(parents, 1275, ), true, false, CONTRACT_LIST(kinds, 1275, ), CONTRACT_LIST(if_strings, 1275, ), CONTRACT_LIST(if_enums, 1275, ), "schema/pg15/deparse.txt:2703:26"},
+	{ 196, 5, -1, 0, false, false, false, CONTRACT_LIST(parents, 1276, ), false, false, CONTRACT_LIST(kinds, 1276, 1), CONTRACT_LIST(if_strings, 1276, ), CONTRACT_LIST(if_enums, 1276, ), "schema/pg15/deparse.txt:2705:26"},
+	{ 196, 5, -1, 1, true, false, false, CONTRACT_LIST(parents, 1277, ), false, false, CONTRACT_LIST(kinds, 1277, 1), CONTRACT_LIST(if_strings, 1277, ), CONTRACT_LIST(if_enums, 1277, ), "schema/pg15/deparse.txt:2707:26"},
+	{ 197, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1278, ), true, false, CONTRACT_LIST(kinds, 1278, ), CONTRACT_LIST(if_strings, 1278, ), CONTRACT_LIST(if_enums, 1278, ), "schema/pg15/deparse.txt:2709:27"},
+	{ 197, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1279, ), false, false, CONTRACT_LIST(kinds, 1279, 1), CONTRACT_LIST(if_strings, 1279, ), CONTRACT_LIST(if_enums, 1279, ), "schema/pg15/deparse.txt:2711:27"},
+	{ 197, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1280, ), true, false, CONTRACT_LIST(kinds, 1280, ), CONTRACT_LIST(if_strings, 1280, ), CONTRACT_LIST(if_enums, 1280, ), "schema/pg15/deparse.txt:2713:25"},
+	{ 197, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1281, ), false, false, CONTRACT_LIST(kinds, 1281, 1), CONTRACT_LIST(if_strings, 1281, ), CONTRACT_LIST(if_enums, 1281, ), "schema/pg15/deparse.txt:2715:25"},
+	{ 197, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1282, ), false, false, CONTRACT_LIST(kinds, 1282, 1), CONTRACT_LIST(if_strings, 1282, ), CONTRACT_LIST(if_enums, 1282, ), "schema/pg15/deparse.txt:2717:23"},
+	{ 197, 3, -1, -1, false, false, false, CONTRACT_LIST(parents, 1283, ), false, false, CONTRACT_LIST(kinds, 1283, 1), CONTRACT_LIST(if_strings, 1283, ), CONTRACT_LIST(if_enums, 1283, ), "schema/pg15/deparse.txt:2719:29"},
+	{ 198, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1284, ), false, false, CONTRACT_LIST(kinds, 1284, 1), CONTRACT_LIST(if_strings, 1284, ), CONTRACT_LIST(if_enums, 1284, ), "schema/pg15/deparse.txt:2721:24"},
+	{ 198, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1285, ), false, false, CONTRACT_LIST(kinds, 1285, 1), CONTRACT_LIST(if_strings, 1285, ), CONTRACT_LIST(if_enums, 1285, ), "schema/pg15/deparse.txt:2723:24"},
+	{ 198, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1286, ), true, false, CONTRACT_LIST(kinds, 1286, ), CONTRACT_LIST(if_strings, 1286, ), CONTRACT_LIST(if_enums, 1286, ), "schema/pg15/deparse.txt:2725:27"},
+	{ 198, 3, -1, 1, true, false, false, CONTRACT_LIST(parents, 1287, ), true, false, CONTRACT_LIST(kinds, 1287, ), CONTRACT_LIST(if_strings, 1287, ), CONTRACT_LIST(if_enums, 1287, ), "schema/pg15/deparse.txt:2727:27"},
+	{ 198, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1288, ), false, false, CONTRACT_LIST(kinds, 1288, 1), CONTRACT_LIST(if_strings, 1288, ), CONTRACT_LIST(if_enums, 1288, ), "schema/pg15/deparse.txt:2729:27"},
+	{ 198, 3, -1, 1, true, false, false, CONTRACT_LIST(parents, 1289, ), false, false, CONTRACT_LIST(kinds, 1289, 1), CONTRACT_LIST(if_strings, 1289, ), CONTRACT_LIST(if_enums, 1289, ), "schema/pg15/deparse.txt:2731:27"},
+	{ 198, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1290, ), true, false, CONTRACT_LIST(kinds, 1290, ), CONTRACT_LIST(if_strings, 1290, ), CONTRACT_LIST(if_enums, 1290, ), "schema/pg15/deparse.txt:2733:24"},
+	{ 198, 4, -1, 1, true, false, false, CONTRACT_LIST(parents, 1291, ), true, false, CONTRACT_LIST(kinds, 1291, ), CONTRACT_LIST(if_strings, 1291, ), CONTRACT_LIST(if_enums, 1291, ), "schema/pg15/deparse.txt:2735:24"},
+	{ 198, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1292, ), false, false, CONTRACT_LIST(kinds, 1292, 1), CONTRACT_LIST(if_strings, 1292, ), CONTRACT_LIST(if_enums, 1292, ), "schema/pg15/deparse.txt:2737:24"},
+	{ 198, 4, -1, 1, true, false, false, CONTRACT_LIST(parents, 1293, ), false, false, CONTRACT_LIST(kinds, 1293, 1), CONTRACT_LIST(if_strings, 1293, ), CONTRACT_LIST(if_enums, 1293, ), "schema/pg15/deparse.txt:2739:24"},
+	{ 199, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1294, ), true, false, CONTRACT_LIST(kinds, 1294, ), CONTRACT_LIST(if_strings, 1294, ), CONTRACT_LIST(if_enums, 1294, ), "schema/pg15/deparse.txt:2741:27"},
+	{ 199, 1, 0, -1, false, false, false, CONTRACT_LIST(parents, 1295, ), true, false, CONTRACT_LIST(kinds, 1295, ), CONTRACT_LIST(if_strings, 1295, 1), CONTRACT_LIST(if_enums, 1295, ), "schema/pg15/deparse.txt:2743:29"},
+	{ 199, 4, -1, -1, false, false, false, CONTRACT_LIST(parents, 1296, ), false, false, CONTRACT_LIST(kinds, 1296, 1), CONTRACT_LIST(if_strings, 1296, ), CONTRACT_LIST(if_enums, 1296, ), "schema/pg15/deparse.txt:2746:27"},
+	{ 199, 5, -1, -1, false, false, false, CONTRACT_LIST(parents, 1297, ), false, false, CONTRACT_LIST(kinds, 1297, 1), CONTRACT_LIST(if_strings, 1297, ), CONTRACT_LIST(if_enums, 1297, ), "schema/pg15/deparse.txt:2748:30"},
+	{ 200, 0, -1, 0, false, true, false, CONTRACT_LIST(parents, 1298, 1), true, false, CONTRACT_LIST(kinds, 1298, ), CONTRACT_LIST(if_strings, 1298, ), CONTRACT_LIST(if_enums, 1298, ), "schema/pg15/deparse.txt:2750:16"},
+	{ 200, 0, -1, 1, true, true, false, CONTRACT_LIST(parents, 1299, 1), true, false, CONTRACT_LIST(kinds, 1299, ), CONTRACT_LIST(if_strings, 1299, ), CONTRACT_LIST(if_enums, 1299, ), "schema/pg15/deparse.txt:2752:16"},
+	{ 200, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1300, 1), false, false, CONTRACT_LIST(kinds, 1300, 1), CONTRACT_LIST(if_strings, 1300, ), CONTRACT_LIST(if_enums, 1300, ), "schema/pg15/deparse.txt:2754:16"},
+	{ 200, 0, -1, 0, false, true, false, CONTRACT_LIST(parents, 1301, 1), false, false, CONTRACT_LIST(kinds, 1301, 1), CONTRACT_LIST(if_strings, 1301, ), CONTRACT_LIST(if_enums, 1301, ), "schema/pg15/deparse.txt:2756:16"},
+	{ 200, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1302, 1), false, false, CONTRACT_LIST(kinds, 1302, 1), CONTRACT_LIST(if_strings, 1302, ), CONTRACT_LIST(if_enums, 1302, ), "schema/pg15/deparse.txt:2758:16"},
+	{ 200, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1303, 1), false, false, CONTRACT_LIST(kinds, 1303, 1), CONTRACT_LIST(if_strings, 1303, ), CONTRACT_LIST(if_enums, 1303, ), "schema/pg15/deparse.txt:2760:16"},
+	{ 200, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1304, 1), false, false, CONTRACT_LIST(kinds, 1304, 1), CONTRACT_LIST(if_strings, 1304, ), CONTRACT_LIST(if_enums, 1304, ), "schema/pg15/deparse.txt:2762:16"},
+	{ 200, 0, -1, 1, true, true, false, CONTRACT_LIST(parents, 1305, 1), false, false, CONTRACT_LIST(kinds, 1305, 1), CONTRACT_LIST(if_strings, 1305, ), CONTRACT_LIST(if_enums, 1305, ), "schema/pg15/deparse.txt:2764:16"},
+	{ 200, 4, -1, 0, false, true, false, CONTRACT_LIST(parents, 1306, 1), true, false, CONTRACT_LIST(kinds, 1306, ), CONTRACT_LIST(if_strings, 1306, ), CONTRACT_LIST(if_enums, 1306, ), "schema/pg15/deparse.txt:2766:18"},
+	{ 200, 4, -1, 1, true, false, false, CONTRACT_LIST(parents, 1307, ), true, false, CONTRACT_LIST(kinds, 1307, ), CONTRACT_LIST(if_strings, 1307, ), CONTRACT_LIST(if_enums, 1307, ), "schema/pg15/deparse.txt:2768:18"},
+	{ 200, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1308, 1), false, false, CONTRACT_LIST(kinds, 1308, 1), CONTRACT_LIST(if_strings, 1308, ), CONTRACT_LIST(if_enums, 1308, ), "schema/pg15/deparse.txt:2770:18"},
+	{ 200, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1309, 1), false, false, CONTRACT_LIST(kinds, 1309, 1), CONTRACT_LIST(if_strings, 1309, ), CONTRACT_LIST(if_enums, 1309, ), "schema/pg15/deparse.txt:2772:18"},
+	{ 200, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1310, 1), false, false, CONTRACT_LIST(kinds, 1310, 1), CONTRACT_LIST(if_strings, 1310, ), CONTRACT_LIST(if_enums, 1310, ), "schema/pg15/deparse.txt:2774:18"},
+	{ 200, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1311, 1), false, false, CONTRACT_LIST(kinds, 1311, 1), CONTRACT_LIST(if_strings, 1311, ), CONTRACT_LIST(if_enums, 1311, ), "schema/pg15/deparse.txt:2776:18"},
+	{ 200, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1312, 1), false, false, CONTRACT_LIST(kinds, 1312, 1), CONTRACT_LIST(if_strings, 1312, ), CONTRACT_LIST(if_enums, 1312, ), "schema/pg15/deparse.txt:2778:18"},
+	{ 200, 4, -1, 0, false, true, false, CONTRACT_LIST(parents, 1313, 1), false, false, CONTRACT_LIST(kinds, 1313, 1), CONTRACT_LIST(if_strings, 1313, ), CONTRACT_LIST(if_enums, 1313, ), "schema/pg15/deparse.txt:2780:18"},
+	{ 200, 4, -1, 1, true, false, false, CONTRACT_LIST(parents, 1314, ), false, false, CONTRACT_LIST(kinds, 1314, 1), CONTRACT_LIST(if_strings, 1314, ), CONTRACT_LIST(if_enums, 1314, ), "schema/pg15/deparse.txt:2782:18"},
+	{ 200, 6, -1, 0, false, true, false, CONTRACT_LIST(parents, 1315, 1), true, false, CONTRACT_LIST(kinds, 1315, ), CONTRACT_LIST(if_strings, 1315, ), CONTRACT_LIST(if_enums, 1315, ), "schema/pg15/deparse.txt:2784:23"},
+	{ 200, 6, -1, 1, true, false, false, CONTRACT_LIST(parents, 1316, ), true, false, CONTRACT_LIST(kinds, 1316, ), CONTRACT_LIST(if_strings, 1316, ), CONTRACT_LIST(if_enums, 1316, ), "schema/pg15/deparse.txt:2786:23"},
+	{ 200, 6, -1, 0, false, false, false, CONTRACT_LIST(parents, 1317, ), false, false, CONTRACT_LIST(kinds, 1317, 1), CONTRACT_LIST(if_strings, 1317, ), CONTRACT_LIST(if_enums, 1317, ), "schema/pg15/deparse.txt:2788:23"},
+	{ 200, 6, -1, 1, true, false, false, CONTRACT_LIST(parents, 1318, ), false, false, CONTRACT_LIST(kinds, 1318, 1), CONTRACT_LIST(if_strings, 1318, ), CONTRACT_LIST(if_enums, 1318, ), "schema/pg15/deparse.txt:2790:23"},
+	{ 201, 15, -1, 0, false, false, false, CONTRACT_LIST(parents, 1319, ), true, false, CONTRACT_LIST(kinds, 1319, ), CONTRACT_LIST(if_strings, 1319, ), CONTRACT_LIST(if_enums, 1319, ), "schema/pg15/deparse.txt:2792:23"},
+	{ 201, 15, -1, 1, true, false, false, CONTRACT_LIST(parents, 1320, ), true, false, CONTRACT_LIST(kinds, 1320, ), CONTRACT_LIST(if_strings, 1320, ), CONTRACT_LIST(if_enums, 1320, ), "schema/pg15/deparse.txt:2794:23"},
+	{ 201, 15, -1, 0, false, false, false, CONTRACT_LIST(parents, 1321, ), false, false, CONTRACT_LIST(kinds, 1321, 1), CONTRACT_LIST(if_strings, 1321, ), CONTRACT_LIST(if_enums, 1321, ), "schema/pg15/deparse.txt:2796:23"},
+	{ 201, 15, -1, 1, true, false, false, CONTRACT_LIST(parents, 1322, ), false, false, CONTRACT_LIST(kinds, 1322, 1), CONTRACT_LIST(if_strings, 1322, ), CONTRACT_LIST(if_enums, 1322, ), "schema/pg15/deparse.txt:2798:23"},
+	{ 201, 16, -1, 0, false, false, false, CONTRACT_LIST(parents, 1323, ), true, false, CONTRACT_LIST(kinds, 1323, ), CONTRACT_LIST(if_strings, 1323, ), CONTRACT_LIST(if_enums, 1323, ), "schema/pg15/deparse.txt:2800:22"},
+	{ 201, 16, -1, 0, false, false, false, CONTRACT_LIST(parents, 1324, ), false, false, CONTRACT_LIST(kinds, 1324, 1), CONTRACT_LIST(if_strings, 1324, ), CONTRACT_LIST(if_enums, 1324, ), "schema/pg15/deparse.txt:2802:22"},
+	{ 202, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1325, ), false, false, CONTRACT_LIST(kinds, 1325, 1), CONTRACT_LIST(if_strings, 1325, ), CONTRACT_LIST(if_enums, 1325, ), "schema/pg15/deparse.txt:2804:16"},
+	{ 202, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1326, ), true, false, CONTRACT_LIST(kinds, 1326, ), CONTRACT_LIST(if_strings, 1326, ), CONTRACT_LIST(if_enums, 1326, ), "schema/pg15/deparse.txt:2806:21"},
+	{ 202, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1327, ), false, false, CONTRACT_LIST(kinds, 1327, 1), CONTRACT_LIST(if_strings, 1327, ), CONTRACT_LIST(if_enums, 1327, ), "schema/pg15/deparse.txt:2808:21"},
+	{ 202, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1328, ), true, false, CONTRACT_LIST(kinds, 1328, ), CONTRACT_LIST(if_strings, 1328, ), CONTRACT_LIST(if_enums, 1328, ), "schema/pg15/deparse.txt:2810:19"},
+	{ 202, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1329, ), false, false, CONTRACT_LIST(kinds, 1329, 1), CONTRACT_LIST(if_strings, 1329, ), CONTRACT_LIST(if_enums, 1329, ), "schema/pg15/deparse.txt:2812:19"},
+	{ 202, 5, -1, 0, false, false, false, CONTRACT_LIST(parents, 1330, ), true, false, CONTRACT_LIST(kinds, 1330, ), CONTRACT_LIST(if_strings, 1330, ), CONTRACT_LIST(if_enums, 1330, ), "schema/pg15/deparse.txt:2814:23"},
+	{ 202, 5, -1, 0, false, false, false, CONTRACT_LIST(parents, 1331, ), false, false, CONTRACT_LIST(kinds, 1331, 1), CONTRACT_LIST(if_strings, 1331, ), CONTRACT_LIST(if_enums, 1331, ), "schema/pg15/deparse.txt:2816:23"},
+	{ 203, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1332, ), false, false, CONTRACT_LIST(kinds, 1332, 1), CONTRACT_LIST(if_strings, 1332, ), CONTRACT_LIST(if_enums, 1332, ), "schema/pg15/deparse.txt:2818:16"},
+	{ 204, 6, 0, -1, false, false, false, CONTRACT_LIST(parents, 1333, ), false, false, CONTRACT_LIST(kinds, 1333, 1), CONTRACT_LIST(if_strings, 1333, ), CONTRACT_LIST(if_enums, 1333, 1), "schema/pg15/deparse.txt:2820:21"},
+	{ 204, 6, 0, -1, false, false, false, CONTRACT_LIST(parents, 1334, ), false, false, CONTRACT_LIST(kinds, 1334, 1), CONTRACT_LIST(if_strings, 1334, ), CONTRACT_LIST(if_enums, 1334, 1), "schema/pg15/deparse.txt:2822:21"},
+	{ 204, 6, 0, -1, false, false, true, CONTRACT_LIST(parents, 1335, ), false, false, CONTRACT_LIST(kinds, 1335, 1), CONTRACT_LIST(if_strings, 1335, ), CONTRACT_LIST(if_enums, 1335, 1), "schema/pg15/deparse.txt:2824:21"},
+	{ 204, 10, -1, 0, false, false, false, CONTRACT_LIST(parents, 1336, ), true, false, CONTRACT_LIST(kinds, 1336, ), CONTRACT_LIST(if_strings, 1336, ), CONTRACT_LIST(if_enums, 1336, ), "schema/pg15/deparse.txt:2826:17"},
+	{ 204, 10, -1, 1, true, false, false, CONTRACT_LIST(parents, 1337, ), true, false, CONTRACT_LIST(kinds, 1337, ), CONTRACT_LIST(if_strings, 1337, ), CONTRACT_LIST(if_enums, 1337, ), "schema/pg15/deparse.txt:2828:17"},
+	{ 204, 10, -1, 0, false, false, false, CONTRACT_LIST(parents, 1338, ), false, false, CONTRACT_LIST(kinds, 1338, 1), CONTRACT_LIST(if_strings, 1338, ), CONTRACT_LIST(if_enums, 1338, ), "schema/pg15/deparse.txt:2830:17"},
+	{ 204, 10, -1, 1, true, false, false, CONTRACT_LIST(parents, 1339, ), false, false, CONTRACT_LIST(kinds, 1339, 1), CONTRACT_LIST(if_strings, 1339, ), CONTRACT_LIST(if_enums, 1339, ), "schema/pg15/deparse.txt:2832:17"},
+	{ 204, 11, -1, 0, false, false, false, CONTRACT_LIST(parents, 1340, ), true, false, CONTRACT_LIST(kinds, 1340, ), CONTRACT_LIST(if_strings, 1340, ), CONTRACT_LIST(if_enums, 1340, ), "schema/pg15/deparse.txt:2834:22"},
+	{ 204, 12, -1, 0, false, false, false, CONTRACT_LIST(parents, 1341, ), true, false, CONTRACT_LIST(kinds, 1341, ), CONTRACT_LIST(if_strings, 1341, ), CONTRACT_LIST(if_enums, 1341, ), "schema/pg15/deparse.txt:2836:23"},
+	{ 204, 12, -1, 1, true, false, false, CONTRACT_LIST(parents, 1342, ), true, false, CONTRACT_LIST(kinds, 1342, ), CONTRACT_LIST(if_strings, 1342, ), CONTRACT_LIST(if_enums, 1342, ), "schema/pg15/deparse.txt:2838:23"},
+	{ 204, 12, -1, 0, false, false, false, CONTRACT_LIST(parents, 1343, ), false, false, CONTRACT_LIST(kinds, 1343, 1), CONTRACT_LIST(if_strings, 1343, ), CONTRACT_LIST(if_enums, 1343, ), "schema/pg15/deparse.txt:2840:23"},
+	{ 204, 13, 0, 0, false, false, false, CONTRACT_LIST(parents, 1344, ), true, false, CONTRACT_LIST(kinds, 1344, ), CONTRACT_LIST(if_strings, 1344, ), CONTRACT_LIST(if_enums, 1344, 1), "schema/pg15/deparse.txt:2842:20"},
+	{ 204, 13, 0, 0, false, false, true, CONTRACT_LIST(parents, 1345, ), true, false, CONTRACT_LIST(kinds, 1345, ), CONTRACT_LIST(if_strings, 1345, ), CONTRACT_LIST(if_enums, 1345, 1), "schema/pg15/deparse.txt:2844:20"},
+	{ 204, 13, -1, 1, true, false, false, CONTRACT_LIST(parents, 1346, ), true, false, CONTRACT_LIST(kinds, 1346, ), CONTRACT_LIST(if_strings, 1346, ), CONTRACT_LIST(if_enums, 1346, ), "schema/pg15/deparse.txt:2846:20"},
+	{ 204, 13, -1, 0, false, false, false, CONTRACT_LIST(parents, 1347, ), false, false, CONTRACT_LIST(kinds, 1347, 1), CONTRACT_LIST(if_strings, 1347, ), CONTRACT_LIST(if_enums, 1347, ), "schema/pg15/deparse.txt:2848:20"},
+	{ 204, 13, -1, 1, true, false, false, CONTRACT_LIST(parents, 1348, ), false, false, CONTRACT_LIST(kinds, 1348, 1), CONTRACT_LIST(if_strings, 1348, ), CONTRACT_LIST(if_enums, 1348, ), "schema/pg15/deparse.txt:2850:20"},
+	{ 204, 17, 0, -1, false, false, false, CONTRACT_LIST(parents, 1349, ), true, false, CONTRACT_LIST(kinds, 1349, ), CONTRACT_LIST(if_strings, 1349, ), CONTRACT_LIST(if_enums, 1349, 1), "schema/pg15/deparse.txt:2852:26"},
+	{ 204, 17, 0, -1, false, false, true, CONTRACT_LIST(parents, 1350, ), true, false, CONTRACT_LIST(kinds, 1350, ), CONTRACT_LIST(if_strings, 1350, ), CONTRACT_LIST(if_enums, 1350, 1), "schema/pg15/deparse.txt:2854:26"},
+	{ 204, 20, -1, 0, false, false, false, CONTRACT_LIST(parents, 1351, ), true, false, CONTRACT_LIST(kinds, 1351, ), CONTRACT_LIST(if_strings, 1351, ), CONTRACT_LIST(if_enums, 1351, ), "schema/pg15/deparse.txt:2856:21"},
+	{ 204, 20, -1, 1, true, false, false, CONTRACT_LIST(parents, 1352, ), true, false, CONTRACT_LIST(kinds, 1352, ), CONTRACT_LIST(if_strings, 1352, ), CONTRACT_LIST(if_enums, 1352, ), "schema/pg15/deparse.txt:2858:21"},
+	{ 204, 20, -1, 0, false, false, false, CONTRACT_LIST(parents, 1353, ), false, false, CONTRACT_LIST(kinds, 1353, 1), CONTRACT_LIST(if_strings, 1353, ), CONTRACT_LIST(if_enums, 1353, ), "schema/pg15/deparse.txt:2860:21"},
+	{ 204, 21, -1, 0, false, false, false, CONTRACT_LIST(parents, 1354, ), true, false, CONTRACT_LIST(kinds, 1354, ), CONTRACT_LIST(if_strings, 1354, ), CONTRACT_LIST(if_enums, 1354, ), "schema/pg15/deparse.txt:2862:21"},
+	{ 204, 21, -1, 1, true, false, false, CONTRACT_LIST(parents, 1355, ), true, false, CONTRACT_LIST(kinds, 1355, ), CONTRACT_LIST(if_strings, 1355, ), CONTRACT_LIST(if_enums, 1355, ), "schema/pg15/deparse.txt:2864:21"},
+	{ 204, 21, -1, 0, false, false, false, CONTRACT_LIST(parents, 1356, ), false, false, CONTRACT_LIST(kinds, 1356, 1), CONTRACT_LIST(if_strings, 1356, ), CONTRACT_LIST(if_enums, 1356, ), "schema/pg15/deparse.txt:2866:21"},
+	{ 204, 25, -1, 0, false, false, false, CONTRACT_LIST(parents, 1357, ), true, false, CONTRACT_LIST(kinds, 1357, ), CONTRACT_LIST(if_strings, 1357, ), CONTRACT_LIST(if_enums, 1357, ), "schema/pg15/deparse.txt:2868:28"},
+	{ 205, 1, 3, -1, false, false, false, CONTRACT_LIST(parents, 1358, 1), true, false, CONTRACT_LIST(kinds, 1358, ), CONTRACT_LIST(if_strings, 1358, ), CONTRACT_LIST(if_enums, 1358, 1), "schema/pg15/deparse.txt:2871:17"},
+	{ 205, 1, 3, -1, false, false, false, CONTRACT_LIST(parents, 1359, 1), true, false, CONTRACT_LIST(kinds, 1359, ), CONTRACT_LIST(if_strings, 1359, ), CONTRACT_LIST(if_enums, 1359, 1), "schema/pg15/deparse.txt:2874:17"},
+	{ 205, 1, 3, -1, false, false, false, CONTRACT_LIST(parents, 1360, 1), true, false, CONTRACT_LIST(kinds, 1360, ), CONTRACT_LIST(if_strings, 1360, ), CONTRACT_LIST(if_enums, 1360, 1), "schema/pg15/deparse.txt:2877:17"},
+	{ 205, 1, 3, -1, false, false, false, CONTRACT_LIST(parents, 1361, 1), true, false, CONTRACT_LIST(kinds, 1361, ), CONTRACT_LIST(if_strings, 1361, ), CONTRACT_LIST(if_enums, 1361, 1), "schema/pg15/deparse.txt:2880:17"},
+	{ 205, 1, 3, -1, false, false, true, CONTRACT_LIST(parents, 1362, 1), true, false, CONTRACT_LIST(kinds, 1362, ), CONTRACT_LIST(if_strings, 1362, ), CONTRACT_LIST(if_enums, 1362, 1), "schema/pg15/deparse.txt:2883:17"},
+	{ 205, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1363, 1), true, false, CONTRACT_LIST(kinds, 1363, ), CONTRACT_LIST(if_strings, 1363, ), CONTRACT_LIST(if_enums, 1363, ), "schema/pg15/deparse.txt:2886:17"},
+	{ 205, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1364, 1), true, false, CONTRACT_LIST(kinds, 1364, ), CONTRACT_LIST(if_strings, 1364, ), CONTRACT_LIST(if_enums, 1364, ), "schema/pg15/deparse.txt:2889:17"},
+	{ 205, 1, -1, -1, false, true, false, CONTRACT_LIST(parents, 1365, 1), true, false, CONTRACT_LIST(kinds, 1365, ), CONTRACT_LIST(if_strings, 1365, ), CONTRACT_LIST(if_enums, 1365, ), "schema/pg15/deparse.txt:2891:17"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1366, 1), true, false, CONTRACT_LIST(kinds, 1366, ), CONTRACT_LIST(if_strings, 1366, 1), CONTRACT_LIST(if_enums, 1366, ), "schema/pg15/deparse.txt:2893:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1367, 1), true, false, CONTRACT_LIST(kinds, 1367, ), CONTRACT_LIST(if_strings, 1367, 1), CONTRACT_LIST(if_enums, 1367, ), "schema/pg15/deparse.txt:2896:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1368, 1), true, false, CONTRACT_LIST(kinds, 1368, ), CONTRACT_LIST(if_strings, 1368, 1), CONTRACT_LIST(if_enums, 1368, ), "schema/pg15/deparse.txt:2899:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1369, 1), true, false, CONTRACT_LIST(kinds, 1369, ), CONTRACT_LIST(if_strings, 1369, 1), CONTRACT_LIST(if_enums, 1369, ), "schema/pg15/deparse.txt:2902:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1370, 1), true, false, CONTRACT_LIST(kinds, 1370, ), CONTRACT_LIST(if_strings, 1370, 1), CONTRACT_LIST(if_enums, 1370, ), "schema/pg15/deparse.txt:2905:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1371, 1), true, false, CONTRACT_LIST(kinds, 1371, ), CONTRACT_LIST(if_strings, 1371, 1), CONTRACT_LIST(if_enums, 1371, ), "schema/pg15/deparse.txt:2908:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1372, 1), true, false, CONTRACT_LIST(kinds, 1372, ), CONTRACT_LIST(if_strings, 1372, 1), CONTRACT_LIST(if_enums, 1372, ), "schema/pg15/deparse.txt:2911:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1373, 1), true, false, CONTRACT_LIST(kinds, 1373, ), CONTRACT_LIST(if_strings, 1373, 1), CONTRACT_LIST(if_enums, 1373, ), "schema/pg15/deparse.txt:2914:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1374, 1), true, false, CONTRACT_LIST(kinds, 1374, ), CONTRACT_LIST(if_strings, 1374, 1), CONTRACT_LIST(if_enums, 1374, ), "schema/pg15/deparse.txt:2917:13"},
+	{ 205, 2, 3, -1, false, false, false, CONTRACT_LIST(parents, 1375, 1), true, false, CONTRACT_LIST(kinds, 1375, ), CONTRACT_LIST(if_strings, 1375, ), CONTRACT_LIST(if_enums, 1375, 1), "schema/pg15/deparse.txt:2919:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1376, 1), true, false, CONTRACT_LIST(kinds, 1376, ), CONTRACT_LIST(if_strings, 1376, 1), CONTRACT_LIST(if_enums, 1376, ), "schema/pg15/deparse.txt:2921:13"},
+	{ 205, 2, 3, -1, false, false, false, CONTRACT_LIST(parents, 1377, 1), true, false, CONTRACT_LIST(kinds, 1377, ), CONTRACT_LIST(if_strings, 1377, ), CONTRACT_LIST(if_enums, 1377, 1), "schema/pg15/deparse.txt:2923:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1378, 1), true, false, CONTRACT_LIST(kinds, 1378, ), CONTRACT_LIST(if_strings, 1378, 1), CONTRACT_LIST(if_enums, 1378, ), "schema/pg15/deparse.txt:2925:13"},
+	{ 205, 2, 3, -1, false, false, false, CONTRACT_LIST(parents, 1379, 1), true, false, CONTRACT_LIST(kinds, 1379, ), CONTRACT_LIST(if_strings, 1379, ), CONTRACT_LIST(if_enums, 1379, 1), "schema/pg15/deparse.txt:2927:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1380, 1), true, false, CONTRACT_LIST(kinds, 1380, ), CONTRACT_LIST(if_strings, 1380, 1), CONTRACT_LIST(if_enums, 1380, ), "schema/pg15/deparse.txt:2929:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1381, 1), true, false, CONTRACT_LIST(kinds, 1381, ), CONTRACT_LIST(if_strings, 1381, 1), CONTRACT_LIST(if_enums, 1381, ), "schema/pg15/deparse.txt:2932:13"},
+	{ 205, 2, -1, -1, false, true, false, CONTRACT_LIST(parents, 1382, 1), true, false, CONTRACT_LIST(kinds, 1382, ), CONTRACT_LIST(if_strings, 1382, ), CONTRACT_LIST(if_enums, 1382, ), "schema/pg15/deparse.txt:2935:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1383, 1), false, false, CONTRACT_LIST(kinds, 1383, 1), CONTRACT_LIST(if_strings, 1383, 1), CONTRACT_LIST(if_enums, 1383, ), "schema/pg15/deparse.txt:2937:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1384, 1), false, false, CONTRACT_LIST(kinds, 1384, 1), CONTRACT_LIST(if_strings, 1384, 1), CONTRACT_LIST(if_enums, 1384, ), "schema/pg15/deparse.txt:2939:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1385, 1), false, false, CONTRACT_LIST(kinds, 1385, 1), CONTRACT_LIST(if_strings, 1385, 1), CONTRACT_LIST(if_enums, 1385, ), "schema/pg15/deparse.txt:2941:13"},
+	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1386, 1), false, false, CONTRACT_LIST(kinds, 1386, 1), CONTRACT_LIST(if_strings, 1386, 1), CONTRACT_LIST(if_enums, 1386, ), "schema/pg15/deparse.txt:2943:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1387, 1), false, false, CONTRACT_LIST(kinds, 1387, 1), CONTRACT_LIST(if_strings, 1387, ), CONTRACT_LIST(if_enums, 1387, ), "schema/pg15/deparse.txt:2945:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1388, 1), false, false, CONTRACT_LIST(kinds, 1388, 1), CONTRACT_LIST(if_strings, 1388, 1), CONTRACT_LIST(if_enums, 1388, ), "schema/pg15/deparse.txt:2947:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1389, 1), false, false, CONTRACT_LIST(kinds, 1389, 1), CONTRACT_LIST(if_strings, 1389, 1), CONTRACT_LIST(if_enums, 1389, ), "schema/pg15/deparse.txt:2949:13"},
+	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1390, 1), false, false, CONTRACT_LIST(kinds, 1390, 1), CONTRACT_LIST(if_strings, 1390, 1), CONTRACT_LIST(if_enums, 1390, ), "schema/pg15/deparse.txt:2951:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1391, 1), false, false, CONTRACT_LIST(kinds, 1391, 1), CONTRACT_LIST(if_strings, 1391, 1), CONTRACT_LIST(if_enums, 1391, ), "schema/pg15/deparse.txt:2954:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1392, 1), false, false, CONTRACT_LIST(kinds, 1392, 1), CONTRACT_LIST(if_strings, 1392, 1), CONTRACT_LIST(if_enums, 1392, ), "schema/pg15/deparse.txt:2957:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1393, 1), false, false, CONTRACT_LIST(kinds, 1393, 1), CONTRACT_LIST(if_strings, 1393, 1), CONTRACT_LIST(if_enums, 1393, ), "schema/pg15/deparse.txt:2960:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1394, 1), false, false, CONTRACT_LIST(kinds, 1394, 1), CONTRACT_LIST(if_strings, 1394, 1), CONTRACT_LIST(if_enums, 1394, ), "schema/pg15/deparse.txt:2963:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1395, 1), false, false, CONTRACT_LIST(kinds, 1395, 1), CONTRACT_LIST(if_strings, 1395, 1), CONTRACT_LIST(if_enums, 1395, ), "schema/pg15/deparse.txt:2966:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1396, 1), false, false, CONTRACT_LIST(kinds, 1396, 1), CONTRACT_LIST(if_strings, 1396, 1), CONTRACT_LIST(if_enums, 1396, ), "schema/pg15/deparse.txt:2969:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1397, 1), false, false, CONTRACT_LIST(kinds, 1397, 1), CONTRACT_LIST(if_strings, 1397, 1), CONTRACT_LIST(if_enums, 1397, ), "schema/pg15/deparse.txt:2972:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1398, 1), false, false, CONTRACT_LIST(kinds, 1398, 1), CONTRACT_LIST(if_strings, 1398, 1), CONTRACT_LIST(if_enums, 1398, ), "schema/pg15/deparse.txt:2975:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1399, 1), false, false, CONTRACT_LIST(kinds, 1399, 1), CONTRACT_LIST(if_strings, 1399, 1), CONTRACT_LIST(if_enums, 1399, ), "schema/pg15/deparse.txt:2978:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1400, 1), false, false, CONTRACT_LIST(kinds, 1400, 1), CONTRACT_LIST(if_strings, 1400, 1), CONTRACT_LIST(if_enums, 1400, ), "schema/pg15/deparse.txt:2981:13"},
+	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1401, 1), false, false, CONTRACT_LIST(kinds, 1401, 1), CONTRACT_LIST(if_strings, 1401, 1), CONTRACT_LIST(if_enums, 1401, ), "schema/pg15/deparse.txt:2984:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1402, 1), false, false, CONTRACT_LIST(kinds, 1402, 1), CONTRACT_LIST(if_strings, 1402, ), CONTRACT_LIST(if_enums, 1402, ), "schema/pg15/deparse.txt:2986:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1403, 1), false, false, CONTRACT_LIST(kinds, 1403, 1), CONTRACT_LIST(if_strings, 1403, 1), CONTRACT_LIST(if_enums, 1403, ), "schema/pg15/deparse.txt:2988:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1404, 1), false, false, CONTRACT_LIST(kinds, 1404, 1), CONTRACT_LIST(if_strings, 1404, 1), CONTRACT_LIST(if_enums, 1404, ), "schema/pg15/deparse.txt:2990:13"},
+	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1405, 1), false, false, CONTRACT_LIST(kinds, 1405, 1), CONTRACT_LIST(if_strings, 1405, 1), CONTRACT_LIST(if_enums, 1405, ), "schema/pg15/deparse.txt:2992:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1406, 1), false, false, CONTRACT_LIST(kinds, 1406, 1), CONTRACT_LIST(if_strings, 1406, ), CONTRACT_LIST(if_enums, 1406, ), "schema/pg15/deparse.txt:2994:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1407, 1), false, false, CONTRACT_LIST(kinds, 1407, 1), CONTRACT_LIST(if_strings, 1407, 1), CONTRACT_LIST(if_enums, 1407, ), "schema/pg15/deparse.txt:2996:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1408, 1), false, false, CONTRACT_LIST(kinds, 1408, 1), CONTRACT_LIST(if_strings, 1408, 1), CONTRACT_LIST(if_enums, 1408, ), "schema/pg15/deparse.txt:2998:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1409, 1), false, false, CONTRACT_LIST(kinds, 1409, 1), CONTRACT_LIST(if_strings, 1409, 1), CONTRACT_LIST(if_enums, 1409, ), "schema/pg15/deparse.txt:3000:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1410, 1), false, false, CONTRACT_LIST(kinds, 1410, 1), CONTRACT_LIST(if_strings, 1410, 1), CONTRACT_LIST(if_enums, 1410, ), "schema/pg15/deparse.txt:3002:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1411, 1), false, false, CONTRACT_LIST(kinds, 1411, 1), CONTRACT_LIST(if_strings, 1411, 1), CONTRACT_LIST(if_enums, 1411, ), "schema/pg15/deparse.txt:3004:13"},
+	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1412, 1), false, false, CONTRACT_LIST(kinds, 1412, 1), CONTRACT_LIST(if_strings, 1412, 1), CONTRACT_LIST(if_enums, 1412, ), "schema/pg15/deparse.txt:3006:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1413, 1), false, false, CONTRACT_LIST(kinds, 1413, 1), CONTRACT_LIST(if_strings, 1413, 1), CONTRACT_LIST(if_enums, 1413, ), "schema/pg15/deparse.txt:3008:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1414, 1), false, false, CONTRACT_LIST(kinds, 1414, 1), CONTRACT_LIST(if_strings, 1414, 1), CONTRACT_LIST(if_enums, 1414, ), "schema/pg15/deparse.txt:3010:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1415, 1), false, false, CONTRACT_LIST(kinds, 1415, 1), CONTRACT_LIST(if_strings, 1415, 1), CONTRACT_LIST(if_enums, 1415, ), "schema/pg15/deparse.txt:3012:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1416, 1), false, false, CONTRACT_LIST(kinds, 1416, 1), CONTRACT_LIST(if_strings, 1416, 1), CONTRACT_LIST(if_enums, 1416, ), "schema/pg15/deparse.txt:3014:13"},
+	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1417, 1), false, false, CONTRACT_LIST(kinds, 1417, 1), CONTRACT_LIST(if_strings, 1417, 1), CONTRACT_LIST(if_enums, 1417, ), "schema/pg15/deparse.txt:3016:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1418, 1), false, false, CONTRACT_LIST(kinds, 1418, 1), CONTRACT_LIST(if_strings, 1418, ), CONTRACT_LIST(if_enums, 1418, ), "schema/pg15/deparse.txt:3018:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1419, 1), false, false, CONTRACT_LIST(kinds, 1419, 1), CONTRACT_LIST(if_strings, 1419, 1), CONTRACT_LIST(if_enums, 1419, ), "schema/pg15/deparse.txt:3020:13"},
+	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1420, 1), false, false, CONTRACT_LIST(kinds, 1420, 1), CONTRACT_LIST(if_strings, 1420, 1), CONTRACT_LIST(if_enums, 1420, ), "schema/pg15/deparse.txt:3022:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1421, 1), false, false, CONTRACT_LIST(kinds, 1421, 1), CONTRACT_LIST(if_strings, 1421, ), CONTRACT_LIST(if_enums, 1421, ), "schema/pg15/deparse.txt:3024:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1422, 1), false, false, CONTRACT_LIST(kinds, 1422, 1), CONTRACT_LIST(if_strings, 1422, ), CONTRACT_LIST(if_enums, 1422, ), "schema/pg15/deparse.txt:3026:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1423, 1), false, false, CONTRACT_LIST(kinds, 1423, 1), CONTRACT_LIST(if_strings, 1423, ), CONTRACT_LIST(if_enums, 1423, ), "schema/pg15/deparse.txt:3028:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1424, 1), false, false, CONTRACT_LIST(kinds, 1424, 1), CONTRACT_LIST(if_strings, 1424, ), CONTRACT_LIST(if_enums, 1424, ), "schema/pg15/deparse.txt:3030:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1425, 1), false, false, CONTRACT_LIST(kinds, 1425, 1), CONTRACT_LIST(if_strings, 1425, 1), CONTRACT_LIST(if_enums, 1425, ), "schema/pg15/deparse.txt:3032:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1426, 1), false, false, CONTRACT_LIST(kinds, 1426, 1), CONTRACT_LIST(if_strings, 1426, 1), CONTRACT_LIST(if_enums, 1426, ), "schema/pg15/deparse.txt:3034:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1427, 1), false, false, CONTRACT_LIST(kinds, 1427, 1), CONTRACT_LIST(if_strings, 1427, 1), CONTRACT_LIST(if_enums, 1427, ), "schema/pg15/deparse.txt:3036:13"},
+	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1428, 1), false, false, CONTRACT_LIST(kinds, 1428, 1), CONTRACT_LIST(if_strings, 1428, 1), CONTRACT_LIST(if_enums, 1428, ), "schema/pg15/deparse.txt:3038:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1429, 1), false, false, CONTRACT_LIST(kinds, 1429, 1), CONTRACT_LIST(if_strings, 1429, 1), CONTRACT_LIST(if_enums, 1429, ), "schema/pg15/deparse.txt:3040:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1430, 1), false, false, CONTRACT_LIST(kinds, 1430, 1), CONTRACT_LIST(if_strings, 1430, 1), CONTRACT_LIST(if_enums, 1430, ), "schema/pg15/deparse.txt:3042:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1431, 1), false, false, CONTRACT_LIST(kinds, 1431, 1), CONTRACT_LIST(if_strings, 1431, 1), CONTRACT_LIST(if_enums, 1431, ), "schema/pg15/deparse.txt:3044:13"},
+	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1432, 1), false, false, CONTRACT_LIST(kinds, 1432, 1), CONTRACT_LIST(if_strings, 1432, 1), CONTRACT_LIST(if_enums, 1432, ), "schema/pg15/deparse.txt:3046:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1433, 1), false, false, CONTRACT_LIST(kinds, 1433, 1), CONTRACT_LIST(if_strings, 1433, 1), CONTRACT_LIST(if_enums, 1433, ), "schema/pg15/deparse.txt:3048:13"},
+	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1434, 1), false, false, CONTRACT_LIST(kinds, 1434, 1), CONTRACT_LIST(if_strings, 1434, 1), CONTRACT_LIST(if_enums, 1434, ), "schema/pg15/deparse.txt:3050:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1435, 1), false, false, CONTRACT_LIST(kinds, 1435, 1), CONTRACT_LIST(if_strings, 1435, 1), CONTRACT_LIST(if_enums, 1435, ), "schema/pg15/deparse.txt:3052:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1436, 1), false, false, CONTRACT_LIST(kinds, 1436, 1), CONTRACT_LIST(if_strings, 1436, 1), CONTRACT_LIST(if_enums, 1436, ), "schema/pg15/deparse.txt:3054:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1437, 1), false, false, CONTRACT_LIST(kinds, 1437, 1), CONTRACT_LIST(if_strings, 1437, 1), CONTRACT_LIST(if_enums, 1437, ), "schema/pg15/deparse.txt:3056:13"},
+	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1438, 1), false, false, CONTRACT_LIST(kinds, 1438, 1), CONTRACT_LIST(if_strings, 1438, 1), CONTRACT_LIST(if_enums, 1438, ), "schema/pg15/deparse.txt:3058:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1439, 1), false, false, CONTRACT_LIST(kinds, 1439, 1), CONTRACT_LIST(if_strings, 1439, 1), CONTRACT_LIST(if_enums, 1439, ), "schema/pg15/deparse.txt:3060:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1440, 1), false, false, CONTRACT_LIST(kinds, 1440, 1), CONTRACT_LIST(if_strings, 1440, 1), CONTRACT_LIST(if_enums, 1440, ), "schema/pg15/deparse.txt:3062:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1441, 1), false, false, CONTRACT_LIST(kinds, 1441, 1), CONTRACT_LIST(if_strings, 1441, 1), CONTRACT_LIST(if_enums, 1441, ), "schema/pg15/deparse.txt:3064:13"},
+	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1442, 1), false, false, CONTRACT_LIST(kinds, 1442, 1), CONTRACT_LIST(if_strings, 1442, 1), CONTRACT_LIST(if_enums, 1442, ), "schema/pg15/deparse.txt:3066:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1443, 1), false, false, CONTRACT_LIST(kinds, 1443, 1), CONTRACT_LIST(if_strings, 1443, ), CONTRACT_LIST(if_enums, 1443, ), "schema/pg15/deparse.txt:3068:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1444, 1), false, false, CONTRACT_LIST(kinds, 1444, 1), CONTRACT_LIST(if_strings, 1444, ), CONTRACT_LIST(if_enums, 1444, ), "schema/pg15/deparse.txt:3070:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1445, 1), false, false, CONTRACT_LIST(kinds, 1445, 1), CONTRACT_LIST(if_strings, 1445, ), CONTRACT_LIST(if_enums, 1445, ), "schema/pg15/deparse.txt:3072:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1446, 1), false, false, CONTRACT_LIST(kinds, 1446, 1), CONTRACT_LIST(if_strings, 1446, 1), CONTRACT_LIST(if_enums, 1446, ), "schema/pg15/deparse.txt:3074:13"},
+	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1447, 1), false, false, CONTRACT_LIST(kinds, 1447, 1), CONTRACT_LIST(if_strings, 1447, 1), CONTRACT_LIST(if_enums, 1447, ), "schema/pg15/deparse.txt:3076:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1448, 1), false, false, CONTRACT_LIST(kinds, 1448, 1), CONTRACT_LIST(if_strings, 1448, ), CONTRACT_LIST(if_enums, 1448, ), "schema/pg15/deparse.txt:3078:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1449, 1), false, false, CONTRACT_LIST(kinds, 1449, 1), CONTRACT_LIST(if_strings, 1449, ), CONTRACT_LIST(if_enums, 1449, ), "schema/pg15/deparse.txt:3080:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1450, 1), false, false, CONTRACT_LIST(kinds, 1450, 1), CONTRACT_LIST(if_strings, 1450, ), CONTRACT_LIST(if_enums, 1450, ), "schema/pg15/deparse.txt:3082:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1451, 1), false, false, CONTRACT_LIST(kinds, 1451, 1), CONTRACT_LIST(if_strings, 1451, ), CONTRACT_LIST(if_enums, 1451, ), "schema/pg15/deparse.txt:3084:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1452, 1), false, false, CONTRACT_LIST(kinds, 1452, 1), CONTRACT_LIST(if_strings, 1452, ), CONTRACT_LIST(if_enums, 1452, ), "schema/pg15/deparse.txt:3086:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1453, 1), false, false, CONTRACT_LIST(kinds, 1453, 1), CONTRACT_LIST(if_strings, 1453, ), CONTRACT_LIST(if_enums, 1453, ), "schema/pg15/deparse.txt:3088:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1454, 1), false, false, CONTRACT_LIST(kinds, 1454, 1), CONTRACT_LIST(if_strings, 1454, ), CONTRACT_LIST(if_enums, 1454, ), "schema/pg15/deparse.txt:3090:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1455, 1), false, false, CONTRACT_LIST(kinds, 1455, 1), CONTRACT_LIST(if_strings, 1455, ), CONTRACT_LIST(if_enums, 1455, ), "schema/pg15/deparse.txt:3092:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1456, 1), false, false, CONTRACT_LIST(kinds, 1456, 1), CONTRACT_LIST(if_strings, 1456, ), CONTRACT_LIST(if_enums, 1456, ), "schema/pg15/deparse.txt:3094:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1457, 1), false, false, CONTRACT_LIST(kinds, 1457, 1), CONTRACT_LIST(if_strings, 1457, ), CONTRACT_LIST(if_enums, 1457, ), "schema/pg15/deparse.txt:3096:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1458, 1), false, false, CONTRACT_LIST(kinds, 1458, 1), CONTRACT_LIST(if_strings, 1458, ), CONTRACT_LIST(if_enums, 1458, ), "schema/pg15/deparse.txt:3098:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1459, 1), false, false, CONTRACT_LIST(kinds, 1459, 1), CONTRACT_LIST(if_strings, 1459, ), CONTRACT_LIST(if_enums, 1459, ), "schema/pg15/deparse.txt:3100:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1460, 1), false, false, CONTRACT_LIST(kinds, 1460, 1), CONTRACT_LIST(if_strings, 1460, ), CONTRACT_LIST(if_enums, 1460, ), "schema/pg15/deparse.txt:3102:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1461, 1), false, false, CONTRACT_LIST(kinds, 1461, 1), CONTRACT_LIST(if_strings, 1461, ), CONTRACT_LIST(if_enums, 1461, ), "schema/pg15/deparse.txt:3104:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1462, 1), false, false, CONTRACT_LIST(kinds, 1462, 1), CONTRACT_LIST(if_strings, 1462, 1), CONTRACT_LIST(if_enums, 1462, ), "schema/pg15/deparse.txt:3106:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1463, 1), false, false, CONTRACT_LIST(kinds, 1463, 1), CONTRACT_LIST(if_strings, 1463, 1), CONTRACT_LIST(if_enums, 1463, ), "schema/pg15/deparse.txt:3108:13"},
+	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1464, 1), false, false, CONTRACT_LIST(kinds, 1464, 1), CONTRACT_LIST(if_strings, 1464, 1), CONTRACT_LIST(if_enums, 1464, ), "schema/pg15/deparse.txt:3110:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1465, 1), false, false, CONTRACT_LIST(kinds, 1465, 1), CONTRACT_LIST(if_strings, 1465, ), CONTRACT_LIST(if_enums, 1465, ), "schema/pg15/deparse.txt:3112:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1466, 1), false, false, CONTRACT_LIST(kinds, 1466, 1), CONTRACT_LIST(if_strings, 1466, ), CONTRACT_LIST(if_enums, 1466, ), "schema/pg15/deparse.txt:3114:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1467, 1), false, false, CONTRACT_LIST(kinds, 1467, 1), CONTRACT_LIST(if_strings, 1467, ), CONTRACT_LIST(if_enums, 1467, ), "schema/pg15/deparse.txt:3116:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1468, 1), false, false, CONTRACT_LIST(kinds, 1468, 1), CONTRACT_LIST(if_strings, 1468, ), CONTRACT_LIST(if_enums, 1468, ), "schema/pg15/deparse.txt:3118:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1469, 1), false, false, CONTRACT_LIST(kinds, 1469, 1), CONTRACT_LIST(if_strings, 1469, ), CONTRACT_LIST(if_enums, 1469, ), "schema/pg15/deparse.txt:3120:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1470, 1), false, false, CONTRACT_LIST(kinds, 1470, 1), CONTRACT_LIST(if_strings, 1470, 1), CONTRACT_LIST(if_enums, 1470, ), "schema/pg15/deparse.txt:3122:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1471, 1), false, false, CONTRACT_LIST(kinds, 1471, 1), CONTRACT_LIST(if_strings, 1471, 1), CONTRACT_LIST(if_enums, 1471, ), "schema/pg15/deparse.txt:3124:13"},
+	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1472, 1), false, false, CONTRACT_LIST(kinds, 1472, 1), CONTRACT_LIST(if_strings, 1472, 1), CONTRACT_LIST(if_enums, 1472, ), "schema/pg15/deparse.txt:3126:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1473, 1), false, false, CONTRACT_LIST(kinds, 1473, 1), CONTRACT_LIST(if_strings, 1473, ), CONTRACT_LIST(if_enums, 1473, ), "schema/pg15/deparse.txt:3128:13"},
+	{ 205, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1474, 1), false, false, CONTRACT_LIST(kinds, 1474, 1), CONTRACT_LIST(if_strings, 1474, ), CONTRACT_LIST(if_enums, 1474, ), "schema/pg15/deparse.txt:3130:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1475, 1), false, false, CONTRACT_LIST(kinds, 1475, 1), CONTRACT_LIST(if_strings, 1475, 1), CONTRACT_LIST(if_enums, 1475, ), "schema/pg15/deparse.txt:3132:13"},
+	{ 205, 2, 1, -1, false, false, false, CONTRACT_LIST(parents, 1476, 1), false, false, CONTRACT_LIST(kinds, 1476, 1), CONTRACT_LIST(if_strings, 1476, 1), CONTRACT_LIST(if_enums, 1476, ), "schema/pg15/deparse.txt:3134:13"},
+	{ 205, 2, 1, -1, false, false, true, CONTRACT_LIST(parents, 1477, 1), false, false, CONTRACT_LIST(kinds, 1477, 1), CONTRACT_LIST(if_strings, 1477, 1), CONTRACT_LIST(if_enums, 1477, ), "schema/pg15/deparse.txt:3136:13"},
+	{ 205, 2, -1, -1, false, true, false, CONTRACT_LIST(parents, 1478, 1), false, false, CONTRACT_LIST(kinds, 1478, 1), CONTRACT_LIST(if_strings, 1478, ), CONTRACT_LIST(if_enums, 1478, ), "schema/pg15/deparse.txt:3138:13"},
+	{ 211, 1, 0, 0, false, false, false, CONTRACT_LIST(parents, 1479, ), true, false, CONTRACT_LIST(kinds, 1479, ), CONTRACT_LIST(if_strings, 1479, ), CONTRACT_LIST(if_enums, 1479, 1), "schema/pg15/deparse.txt:3140:21"},
+	{ 211, 1, 0, 0, false, false, true, CONTRACT_LIST(parents, 1480, ), true, false, CONTRACT_LIST(kinds, 1480, ), CONTRACT_LIST(if_strings, 1480, ), CONTRACT_LIST(if_enums, 1480, 1), "schema/pg15/deparse.txt:3142:21"},
+	{ 211, 1, 0, 1, true, false, false, CONTRACT_LIST(parents, 1481, ), true, false, CONTRACT_LIST(kinds, 1481, ), CONTRACT_LIST(if_strings, 1481, ), CONTRACT_LIST(if_enums, 1481, 1), "schema/pg15/deparse.txt:3144:21"},
+	{ 211, 1, 0, 1, true, false, true, CONTRACT_LIST(parents, 1482, ), true, false, CONTRACT_LIST(kinds, 1482, ), CONTRACT_LIST(if_strings, 1482, ), CONTRACT_LIST(if_enums, 1482, 1), "schema/pg15/deparse.txt:3146:21"},
+	{ 211, 1, 0, 0, false, false, false, CONTRACT_LIST(parents, 1483, ), false, false, CONTRACT_LIST(kinds, 1483, 1), CONTRACT_LIST(if_strings, 1483, ), CONTRACT_LIST(if_enums, 1483, 1), "schema/pg15/deparse.txt:3148:21"},
+	{ 211, 1, 0, 0, false, false, false, CONTRACT_LIST(parents, 1484, ), false, false, CONTRACT_LIST(kinds, 1484, 1), CONTRACT_LIST(if_strings, 1484, ), CONTRACT_LIST(if_enums, 1484, 1), "schema/pg15/deparse.txt:3150:21"},
+	{ 211, 1, 0, 0, false, false, true, CONTRACT_LIST(parents, 1485, ), false, false, CONTRACT_LIST(kinds, 1485, 1), CONTRACT_LIST(if_strings, 1485, ), CONTRACT_LIST(if_enums, 1485, 1), "schema/pg15/deparse.txt:3152:21"},
+	{ 211, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1486, ), false, false, CONTRACT_LIST(kinds, 1486, 1), CONTRACT_LIST(if_strings, 1486, ), CONTRACT_LIST(if_enums, 1486, ), "schema/pg15/deparse.txt:3154:21"},
+	{ 213, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1487, ), true, false, CONTRACT_LIST(kinds, 1487, ), CONTRACT_LIST(if_strings, 1487, ), CONTRACT_LIST(if_enums, 1487, ), "schema/pg15/deparse.txt:3156:24"},
+	{ 213, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1488, ), true, false, CONTRACT_LIST(kinds, 1488, ), CONTRACT_LIST(if_strings, 1488, ), CONTRACT_LIST(if_enums, 1488, ), "schema/pg15/deparse.txt:3158:24"},
+	{ 213, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1489, 1), false, false, CONTRACT_LIST(kinds, 1489, 1), CONTRACT_LIST(if_strings, 1489, ), CONTRACT_LIST(if_enums, 1489, ), "schema/pg15/deparse.txt:3160:24"},
+	{ 213, 0, -1, 0, false, true, false, CONTRACT_LIST(parents, 1490, 1), false, false, CONTRACT_LIST(kinds, 1490, 1), CONTRACT_LIST(if_strings, 1490, ), CONTRACT_LIST(if_enums, 1490, ), "schema/pg15/deparse.txt:3162:24"},
+	{ 213, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1491, 1), false, false, CONTRACT_LIST(kinds, 1491, 1), CONTRACT_LIST(if_strings, 1491, ), CONTRACT_LIST(if_enums, 1491, ), "schema/pg15/deparse.txt:3164:24"},
+	{ 213, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1492, 1), false, false, CONTRACT_LIST(kinds, 1492, 1), CONTRACT_LIST(if_strings, 1492, ), CONTRACT_LIST(if_enums, 1492, ), "schema/pg15/deparse.txt:3166:24"},
+	{ 213, 0, -1, 1, true, true, false, CONTRACT_LIST(parents, 1493, 1), false, false, CONTRACT_LIST(kinds, 1493, 1), CONTRACT_LIST(if_strings, 1493, ), CONTRACT_LIST(if_enums, 1493, ), "schema/pg15/deparse.txt:3168:24"},
+	{ 213, 1, -1, -1, false, true, false, CONTRACT_LIST(parents, 1494, 1), false, true, CONTRACT_LIST(kinds, 1494, ), CONTRACT_LIST(if_strings, 1494, ), CONTRACT_LIST(if_enums, 1494, ), "schema/pg15/deparse.txt:3170:24"},
+	{ 213, 1, -1, 0, false, true, false, CONTRACT_LIST(parents, 1495, 1), false, false, CONTRACT_LIST(kinds, 1495, 1), CONTRACT_LIST(if_strings, 1495, ), CONTRACT_LIST(if_enums, 1495, ), "schema/pg15/deparse.txt:3172:24"},
+	{ 213, 1, -1, 1, true, true, false, CONTRACT_LIST(parents, 1496, 1), false, false, CONTRACT_LIST(kinds, 1496, 1), CONTRACT_LIST(if_strings, 1496, ), CONTRACT_LIST(if_enums, 1496, ), "schema/pg15/deparse.txt:3174:24"},
+	{ 213, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1497, ), true, false, CONTRACT_LIST(kinds, 1497, ), CONTRACT_LIST(if_strings, 1497, ), CONTRACT_LIST(if_enums, 1497, ), "schema/pg15/deparse.txt:3176:28"},
+	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1498, ), true, false, CONTRACT_LIST(kinds, 1498, ), CONTRACT_LIST(if_strings, 1498, ), CONTRACT_LIST(if_enums, 1498, ), "schema/pg15/deparse.txt:3178:28"},
+	{ 213, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1499, 1), false, false, CONTRACT_LIST(kinds, 1499, 1), CONTRACT_LIST(if_strings, 1499, ), CONTRACT_LIST(if_enums, 1499, ), "schema/pg15/deparse.txt:3180:28"},
+	{ 213, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1500, 1), false, false, CONTRACT_LIST(kinds, 1500, 1), CONTRACT_LIST(if_strings, 1500, ), CONTRACT_LIST(if_enums, 1500, ), "schema/pg15/deparse.txt:3182:28"},
+	{ 213, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1501, 1), false, false, CONTRACT_LIST(kinds, 1501, 1), CONTRACT_LIST(if_strings, 1501, ), CONTRACT_LIST(if_enums, 1501, ), "schema/pg15/deparse.txt:3184:28"},
+	{ 213, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1502, 1), false, false, CONTRACT_LIST(kinds, 1502, 1), CONTRACT_LIST(if_strings, 1502, ), CONTRACT_LIST(if_enums, 1502, ), "schema/pg15/deparse.txt:3186:28"},
+	{ 213, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1503, 1), false, false, CONTRACT_LIST(kinds, 1503, 1), CONTRACT_LIST(if_strings, 1503, ), CONTRACT_LIST(if_enums, 1503, ), "schema/pg15/deparse.txt:3188:28"},
+	{ 213, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1504, 1), false, false, CONTRACT_LIST(kinds, 1504, 1), CONTRACT_LIST(if_strings, 1504, ), CONTRACT_LIST(if_enums, 1504, ), "schema/pg15/deparse.txt:3190:28"},
+	{ 213, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1505, 1), false, false, CONTRACT_LIST(kinds, 1505, 1), CONTRACT_LIST(if_strings, 1505, ), CONTRACT_LIST(if_enums, 1505, ), "schema/pg15/deparse.txt:3192:28"},
+	{ 213, 2, -1, 0, false, true, false, CONTRACT_LIST(parents, 1506, 1), false, false, CONTRACT_LIST(kinds, 1506, 1), CONTRACT_LIST(if_strings, 1506, ), CONTRACT_LIST(if_enums, 1506, ), "schema/pg15/deparse.txt:3194:28"},
+	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1507, 1), false, false, CONTRACT_LIST(kinds, 1507, 1), CONTRACT_LIST(if_strings, 1507, ), CONTRACT_LIST(if_enums, 1507, ), "schema/pg15/deparse.txt:3196:28"},
+	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1508, 1), false, false, CONTRACT_LIST(kinds, 1508, 1), CONTRACT_LIST(if_strings, 1508, ), CONTRACT_LIST(if_enums, 1508, ), "schema/pg15/deparse.txt:3198:28"},
+	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1509, 1), false, false, CONTRACT_LIST(kinds, 1509, 1), CONTRACT_LIST(if_strings, 1509, ), CONTRACT_LIST(if_enums, 1509, ), "schema/pg15/deparse.txt:3200:28"},
+	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1510, 1), false, false, CONTRACT_LIST(kinds, 1510, 1), CONTRACT_LIST(if_strings, 1510, ), CONTRACT_LIST(if_enums, 1510, ), "schema/pg15/deparse.txt:3202:28"},
+	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1511, 1), false, false, CONTRACT_LIST(kinds, 1511, 1), CONTRACT_LIST(if_strings, 1511, ), CONTRACT_LIST(if_enums, 1511, ), "schema/pg15/deparse.txt:3204:28"},
+	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1512, 1), false, false, CONTRACT_LIST(kinds, 1512, 1), CONTRACT_LIST(if_strings, 1512, ), CONTRACT_LIST(if_enums, 1512, ), "schema/pg15/deparse.txt:3206:28"},
+	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1513, 1), false, false, CONTRACT_LIST(kinds, 1513, 1), CONTRACT_LIST(if_strings, 1513, ), CONTRACT_LIST(if_enums, 1513, ), "schema/pg15/deparse.txt:3208:28"},
+	{ 213, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1514, 1), false, false, CONTRACT_LIST(kinds, 1514, 1), CONTRACT_LIST(if_strings, 1514, ), CONTRACT_LIST(if_enums, 1514, ), "schema/pg15/deparse.txt:3210:28"},
+	{ 213, 2, -1, 1, true, true, false, CONTRACT_LIST(parents, 1515, 1), false, false, CONTRACT_LIST(kinds, 1515, 1), CONTRACT_LIST(if_strings, 1515, ), CONTRACT_LIST(if_enums, 1515, ), "schema/pg15/deparse.txt:3212:28"},
+	{ 214, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1516, ), true, false, CONTRACT_LIST(kinds, 1516, ), CONTRACT_LIST(if_strings, 1516, ), CONTRACT_LIST(if_enums, 1516, ), "schema/pg15/deparse.txt:3214:17"},
+	{ 214, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1517, ), true, false, CONTRACT_LIST(kinds, 1517, ), CONTRACT_LIST(if_strings, 1517, ), CONTRACT_LIST(if_enums, 1517, ), "schema/pg15/deparse.txt:3216:17"},
+	{ 214, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1518, ), false, false, CONTRACT_LIST(kinds, 1518, 1), CONTRACT_LIST(if_strings, 1518, ), CONTRACT_LIST(if_enums, 1518, ), "schema/pg15/deparse.txt:3218:17"},
+	{ 214, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1519, ), false, false, CONTRACT_LIST(kinds, 1519, 1), CONTRACT_LIST(if_strings, 1519, ), CONTRACT_LIST(if_enums, 1519, ), "schema/pg15/deparse.txt:3220:17"},
+	{ 215, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1520, ), true, false, CONTRACT_LIST(kinds, 1520, ), CONTRACT_LIST(if_strings, 1520, ), CONTRACT_LIST(if_enums, 1520, ), "schema/pg15/deparse.txt:3222:32"},
+	{ 215, 3, -1, 1, true, false, false, CONTRACT_LIST(parents, 1521, ), true, false, CONTRACT_LIST(kinds, 1521, ), CONTRACT_LIST(if_strings, 1521, ), CONTRACT_LIST(if_enums, 1521, ), "schema/pg15/deparse.txt:3224:32"},
+	{ 215, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1522, ), false, false, CONTRACT_LIST(kinds, 1522, 1), CONTRACT_LIST(if_strings, 1522, ), CONTRACT_LIST(if_enums, 1522, ), "schema/pg15/deparse.txt:3226:32"},
+	{ 215, 3, -1, 1, true, false, false, CONTRACT_LIST(parents, 1523, ), false, false, CONTRACT_LIST(kinds, 1523, 1), CONTRACT_LIST(if_strings, 1523, ), CONTRACT_LIST(if_enums, 1523, ), "schema/pg15/deparse.txt:3228:32"},
+	{ 215, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1524, ), true, false, CONTRACT_LIST(kinds, 1524, ), CONTRACT_LIST(if_strings, 1524, ), CONTRACT_LIST(if_enums, 1524, ), "schema/pg15/deparse.txt:3230:30"},
+	{ 215, 4, -1, 1, true, false, false, CONTRACT_LIST(parents, 1525, ), true, false, CONTRACT_LIST(kinds, 1525, ), CONTRACT_LIST(if_strings, 1525, ), CONTRACT_LIST(if_enums, 1525, ), "schema/pg15/deparse.txt:3232:30"},
+	{ 215, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1526, ), false, false, CONTRACT_LIST(kinds, 1526, 1), CONTRACT_LIST(if_strings, 1526, ), CONTRACT_LIST(if_enums, 1526, ), "schema/pg15/deparse.txt:3234:30"},
+	{ 215, 4, -1, 1, true, false, false, CONTRACT_LIST(parents, 1527, ), false, false, CONTRACT_LIST(kinds, 1527, 1), CONTRACT_LIST(if_strings, 1527, ), CONTRACT_LIST(if_enums, 1527, ), "schema/pg15/deparse.txt:3236:30"},
+	{ 215, 5, -1, -1, false, true, false, CONTRACT_LIST(parents, 1528, 1), true, false, CONTRACT_LIST(kinds, 1528, ), CONTRACT_LIST(if_strings, 1528, ), CONTRACT_LIST(if_enums, 1528, ), "schema/pg15/deparse.txt:3238:30"},
+	{ 216, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1529, ), true, false, CONTRACT_LIST(kinds, 1529, ), CONTRACT_LIST(if_strings, 1529, ), CONTRACT_LIST(if_enums, 1529, ), "schema/pg15/deparse.txt:3240:26"},
+	{ 217, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1530, ), true, false, CONTRACT_LIST(kinds, 1530, ), CONTRACT_LIST(if_strings, 1530, ), CONTRACT_LIST(if_enums, 1530, ), "schema/pg15/deparse.txt:3242:28"},
+	{ 217, 3, -1, -1, false, false, false, CONTRACT_LIST(parents, 1531, ), false, false, CONTRACT_LIST(kinds, 1531, 1), CONTRACT_LIST(if_strings, 1531, ), CONTRACT_LIST(if_enums, 1531, ), "schema/pg15/deparse.txt:3244:27"},
+	{ 218, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1532, ), true, false, CONTRACT_LIST(kinds, 1532, ), CONTRACT_LIST(if_strings, 1532, ), CONTRACT_LIST(if_enums, 1532, ), "schema/pg15/deparse.txt:3246:27"},
+	{ 218, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1533, ), false, false, CONTRACT_LIST(kinds, 1533, 1), CONTRACT_LIST(if_strings, 1533, ), CONTRACT_LIST(if_enums, 1533, ), "schema/pg15/deparse.txt:3248:27"},
+	{ 220, 1, 0, -1, false, false, false, CONTRACT_LIST(parents, 1534, ), false, false, CONTRACT_LIST(kinds, 1534, 1), CONTRACT_LIST(if_strings, 1534, ), CONTRACT_LIST(if_enums, 1534, 1), "schema/pg15/deparse.txt:3250:19"},
+	{ 220, 1, 0, -1, false, false, false, CONTRACT_LIST(parents, 1535, ), false, false, CONTRACT_LIST(kinds, 1535, 1), CONTRACT_LIST(if_strings, 1535, ), CONTRACT_LIST(if_enums, 1535, 1), "schema/pg15/deparse.txt:3252:19"},
+	{ 220, 1, 0, -1, false, false, true, CONTRACT_LIST(parents, 1536, ), false, false, CONTRACT_LIST(kinds, 1536, 1), CONTRACT_LIST(if_strings, 1536, ), CONTRACT_LIST(if_enums, 1536, 1), "schema/pg15/deparse.txt:3254:19"},
+	{ 220, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1537, ), true, false, CONTRACT_LIST(kinds, 1537, ), CONTRACT_LIST(if_strings, 1537, ), CONTRACT_LIST(if_enums, 1537, ), "schema/pg15/deparse.txt:3256:24"},
+	{ 221, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1538, ), true, false, CONTRACT_LIST(kinds, 1538, ), CONTRACT_LIST(if_strings, 1538, ), CONTRACT_LIST(if_enums, 1538, ), "schema/pg15/deparse.txt:3258:17"},
+	{ 221, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1539, ), true, false, CONTRACT_LIST(kinds, 1539, ), CONTRACT_LIST(if_strings, 1539, ), CONTRACT_LIST(if_enums, 1539, ), "schema/pg15/deparse.txt:3260:17"},
+	{ 221, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1540, ), false, false, CONTRACT_LIST(kinds, 1540, 1), CONTRACT_LIST(if_strings, 1540, ), CONTRACT_LIST(if_enums, 1540, ), "schema/pg15/deparse.txt:3262:17"},
+	{ 221, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1541, ), false, false, CONTRACT_LIST(kinds, 1541, 1), CONTRACT_LIST(if_strings, 1541, ), CONTRACT_LIST(if_enums, 1541, ), "schema/pg15/deparse.txt:3264:17"},
+	{ 222, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1542, ), true, false, CONTRACT_LIST(kinds, 1542, ), CONTRACT_LIST(if_strings, 1542, ), CONTRACT_LIST(if_enums, 1542, ), "schema/pg15/deparse.txt:3266:25"},
+	{ 222, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1543, ), true, false, CONTRACT_LIST(kinds, 1543, ), CONTRACT_LIST(if_strings, 1543, ), CONTRACT_LIST(if_enums, 1543, ), "schema/pg15/deparse.txt:3268:25"},
+	{ 222, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1544, ), false, false, CONTRACT_LIST(kinds, 1544, 1), CONTRACT_LIST(if_strings, 1544, ), CONTRACT_LIST(if_enums, 1544, ), "schema/pg15/deparse.txt:3270:25"},
+	{ 222, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1545, ), false, false, CONTRACT_LIST(kinds, 1545, 1), CONTRACT_LIST(if_strings, 1545, ), CONTRACT_LIST(if_enums, 1545, ), "schema/pg15/deparse.txt:3272:25"},
+	{ 222, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1546, ), false, false, CONTRACT_LIST(kinds, 1546, 1), CONTRACT_LIST(if_strings, 1546, ), CONTRACT_LIST(if_enums, 1546, ), "schema/pg15/deparse.txt:3274:26"},
+	{ 223, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1547, ), true, false, CONTRACT_LIST(kinds, 1547, ), CONTRACT_LIST(if_strings, 1547, ), CONTRACT_LIST(if_enums, 1547, ), "schema/pg15/deparse.txt:3276:30"},
+	{ 223, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1548, ), true, false, CONTRACT_LIST(kinds, 1548, ), CONTRACT_LIST(if_strings, 1548, ), CONTRACT_LIST(if_enums, 1548, ), "schema/pg15/deparse.txt:3278:30"},
+	{ 223, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1549, ), false, false, CONTRACT_LIST(kinds, 1549, 1), CONTRACT_LIST(if_strings, 1549, ), CONTRACT_LIST(if_enums, 1549, ), "schema/pg15/deparse.txt:3280:30"},
+	{ 223, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1550, ), false, false, CONTRACT_LIST(kinds, 1550, 1), CONTRACT_LIST(if_strings, 1550, ), CONTRACT_LIST(if_enums, 1550, ), "schema/pg15/deparse.txt:3282:30"},
+	{ 223, 3, -1, -1, false, false, false, CONTRACT_LIST(parents, 1551, ), false, false, CONTRACT_LIST(kinds, 1551, 1), CONTRACT_LIST(if_strings, 1551, ), CONTRACT_LIST(if_enums, 1551, ), "schema/pg15/deparse.txt:3284:31"},
+	{ 224, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1552, ), true, false, CONTRACT_LIST(kinds, 1552, ), CONTRACT_LIST(if_strings, 1552, ), CONTRACT_LIST(if_enums, 1552, ), "schema/pg15/deparse.txt:3286:33"},
+	{ 224, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1553, ), true, false, CONTRACT_LIST(kinds, 1553, ), CONTRACT_LIST(if_strings, 1553, ), CONTRACT_LIST(if_enums, 1553, ), "schema/pg15/deparse.txt:3288:33"},
+	{ 224, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1554, ), false, false, CONTRACT_LIST(kinds, 1554, 1), CONTRACT_LIST(if_strings, 1554, ), CONTRACT_LIST(if_enums, 1554, ), "schema/pg15/deparse.txt:3290:33"},
+	{ 224, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1555, ), false, false, CONTRACT_LIST(kinds, 1555, 1), CONTRACT_LIST(if_strings, 1555, ), CONTRACT_LIST(if_enums, 1555, ), "schema/pg15/deparse.txt:3292:33"},
+	{ 224, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1556, ), true, false, CONTRACT_LIST(kinds, 1556, ), CONTRACT_LIST(if_strings, 1556, ), CONTRACT_LIST(if_enums, 1556, ), "schema/pg15/deparse.txt:3294:35"},
+	{ 225, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1557, ), true, false, CONTRACT_LIST(kinds, 1557, ), CONTRACT_LIST(if_strings, 1557, ), CONTRACT_LIST(if_enums, 1557, ), "schema/pg15/deparse.txt:3296:31"},
+	{ 225, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1558, ), true, false, CONTRACT_LIST(kinds, 1558, ), CONTRACT_LIST(if_strings, 1558, ), CONTRACT_LIST(if_enums, 1558, ), "schema/pg15/deparse.txt:3298:31"},
+	{ 225, 0, -1, 0, false, false, false, CONTRACT_LIST(parents, 1559, ), false, false, CONTRACT_LIST(kinds, 1559, 1), CONTRACT_LIST(if_strings, 1559, ), CONTRACT_LIST(if_enums, 1559, ), "schema/pg15/deparse.txt:3300:31"},
+	{ 225, 0, -1, 1, true, false, false, CONTRACT_LIST(parents, 1560, ), false, false, CONTRACT_LIST(kinds, 1560, 1), CONTRACT_LIST(if_strings, 1560, ), CONTRACT_LIST(if_enums, 1560, ), "schema/pg15/deparse.txt:3302:31"},
+	{ 225, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1561, ), true, false, CONTRACT_LIST(kinds, 1561, ), CONTRACT_LIST(if_strings, 1561, ), CONTRACT_LIST(if_enums, 1561, ), "schema/pg15/deparse.txt:3304:34"},
+	{ 225, 2, -1, -1, false, false, false, CONTRACT_LIST(parents, 1562, ), false, false, CONTRACT_LIST(kinds, 1562, 1), CONTRACT_LIST(if_strings, 1562, ), CONTRACT_LIST(if_enums, 1562, ), "schema/pg15/deparse.txt:3306:33"},
+	{ 225, 3, -1, -1, false, false, false, CONTRACT_LIST(parents, 1563, ), false, false, CONTRACT_LIST(kinds, 1563, 1), CONTRACT_LIST(if_strings, 1563, ), CONTRACT_LIST(if_enums, 1563, ), "schema/pg15/deparse.txt:3308:35"},
+	{ 225, 4, -1, -1, false, false, false, CONTRACT_LIST(parents, 1564, ), true, false, CONTRACT_LIST(kinds, 1564, ), CONTRACT_LIST(if_strings, 1564, ), CONTRACT_LIST(if_enums, 1564, ), "schema/pg15/deparse.txt:3310:34"},
+	{ 226, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1565, ), true, false, CONTRACT_LIST(kinds, 1565, ), CONTRACT_LIST(if_strings, 1565, ), CONTRACT_LIST(if_enums, 1565, ), "schema/pg15/deparse.txt:3312:25"},
+	{ 226, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1566, ), true, false, CONTRACT_LIST(kinds, 1566, ), CONTRACT_LIST(if_strings, 1566, ), CONTRACT_LIST(if_enums, 1566, ), "schema/pg15/deparse.txt:3314:31"},
+	{ 226, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1567, ), true, false, CONTRACT_LIST(kinds, 1567, ), CONTRACT_LIST(if_strings, 1567, ), CONTRACT_LIST(if_enums, 1567, ), "schema/pg15/deparse.txt:3316:31"},
+	{ 226, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1568, ), false, false, CONTRACT_LIST(kinds, 1568, 1), CONTRACT_LIST(if_strings, 1568, ), CONTRACT_LIST(if_enums, 1568, ), "schema/pg15/deparse.txt:3318:31"},
+	{ 226, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1569, ), false, false, CONTRACT_LIST(kinds, 1569, 1), CONTRACT_LIST(if_strings, 1569, ), CONTRACT_LIST(if_enums, 1569, ), "schema/pg15/deparse.txt:3320:31"},
+	{ 226, 3, -1, -1, false, false, false, CONTRACT_LIST(parents, 1570, ), true, false, CONTRACT_LIST(kinds, 1570, ), CONTRACT_LIST(if_strings, 1570, ), CONTRACT_LIST(if_enums, 1570, ), "schema/pg15/deparse.txt:3322:26"},
+	{ 226, 3, -1, -1, false, false, false, CONTRACT_LIST(parents, 1571, ), false, false, CONTRACT_LIST(kinds, 1571, 1), CONTRACT_LIST(if_strings, 1571, ), CONTRACT_LIST(if_enums, 1571, ), "schema/pg15/deparse.txt:3324:26"},
+	{ 227, 3, -1, -1, false, false, false, CONTRACT_LIST(parents, 1572, ), false, false, CONTRACT_LIST(kinds, 1572, 1), CONTRACT_LIST(if_strings, 1572, ), CONTRACT_LIST(if_enums, 1572, ), "schema/pg15/deparse.txt:3326:27"},
+	{ 227, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1573, ), true, false, CONTRACT_LIST(kinds, 1573, ), CONTRACT_LIST(if_strings, 1573, ), CONTRACT_LIST(if_enums, 1573, ), "schema/pg15/deparse.txt:3328:29"},
+	{ 227, 4, -1, 1, true, false, false, CONTRACT_LIST(parents, 1574, ), true, false, CONTRACT_LIST(kinds, 1574, ), CONTRACT_LIST(if_strings, 1574, ), CONTRACT_LIST(if_enums, 1574, ), "schema/pg15/deparse.txt:3330:29"},
+	{ 227, 4, 1, 0, false, false, false, CONTRACT_LIST(parents, 1575, ), false, false, CONTRACT_LIST(kinds, 1575, 1), CONTRACT_LIST(if_strings, 1575, ), CONTRACT_LIST(if_enums, 1575, 1), "schema/pg15/deparse.txt:3332:29"},
+	{ 227, 4, 1, 0, false, false, false, CONTRACT_LIST(parents, 1576, ), false, false, CONTRACT_LIST(kinds, 1576, 1), CONTRACT_LIST(if_strings, 1576, ), CONTRACT_LIST(if_enums, 1576, 1), "schema/pg15/deparse.txt:3334:29"},
+	{ 227, 4, 1, 0, false, false, true, CONTRACT_LIST(parents, 1577, ), false, false, CONTRACT_LIST(kinds, 1577, 1), CONTRACT_LIST(if_strings, 1577, ), CONTRACT_LIST(if_enums, 1577, 1), "schema/pg15/deparse.txt:3336:29"},
+	{ 227, 4, 1, 1, true, false, false, CONTRACT_LIST(parents, 1578, ), false, false, CONTRACT_LIST(kinds, 1578, 1), CONTRACT_LIST(if_strings, 1578, ), CONTRACT_LIST(if_enums, 1578, 1), "schema/pg15/deparse.txt:3338:29"},
+	{ 227, 4, 1, 1, true, false, false, CONTRACT_LIST(parents, 1579, ), false, false, CONTRACT_LIST(kinds, 1579, 1), CONTRACT_LIST(if_strings, 1579, ), CONTRACT_LIST(if_enums, 1579, 1), "schema/pg15/deparse.txt:3340:29"},
+	{ 227, 4, 1, 1, true, false, true, CONTRACT_LIST(parents, 1580, ), false, false, CONTRACT_LIST(kinds, 1580, 1), CONTRACT_LIST(if_strings, 1580, ), CONTRACT_LIST(if_enums, 1580, 1), "schema/pg15/deparse.txt:3342:29"},
+	{ 227, 5, -1, 0, false, false, false, CONTRACT_LIST(parents, 1581, ), false, false, CONTRACT_LIST(kinds, 1581, 1), CONTRACT_LIST(if_strings, 1581, ), CONTRACT_LIST(if_enums, 1581, ), "schema/pg15/deparse.txt:3344:24"},
+	{ 227, 5, -1, 1, true, false, false, CONTRACT_LIST(parents, 1582, ), false, false, CONTRACT_LIST(kinds, 1582, 1), CONTRACT_LIST(if_strings, 1582, ), CONTRACT_LIST(if_enums, 1582, ), "schema/pg15/deparse.txt:3346:24"},
+	{ 228, 1, 0, -1, false, false, false, CONTRACT_LIST(parents, 1583, ), true, false, CONTRACT_LIST(kinds, 1583, ), CONTRACT_LIST(if_strings, 1583, ), CONTRACT_LIST(if_enums, 1583, 1), "schema/pg15/deparse.txt:3348:19"},
+	{ 228, 1, 0, -1, false, false, true, CONTRACT_LIST(parents, 1584, ), true, false, CONTRACT_LIST(kinds, 1584, ), CONTRACT_LIST(if_strings, 1584, ), CONTRACT_LIST(if_enums, 1584, 1), "schema/pg15/deparse.txt:3350:19"},
+	{ 229, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1585, ), true, false, CONTRACT_LIST(kinds, 1585, ), CONTRACT_LIST(if_strings, 1585, ), CONTRACT_LIST(if_enums, 1585, ), "schema/pg15/deparse.txt:3352:24"},
+	{ 230, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1586, ), false, false, CONTRACT_LIST(kinds, 1586, 1), CONTRACT_LIST(if_strings, 1586, ), CONTRACT_LIST(if_enums, 1586, ), "schema/pg15/deparse.txt:3354:20"},
+	{ 230, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1587, ), true, false, CONTRACT_LIST(kinds, 1587, ), CONTRACT_LIST(if_strings, 1587, ), CONTRACT_LIST(if_enums, 1587, ), "schema/pg15/deparse.txt:3356:25"},
+	{ 230, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1588, ), false, false, CONTRACT_LIST(kinds, 1588, 1), CONTRACT_LIST(if_strings, 1588, ), CONTRACT_LIST(if_enums, 1588, ), "schema/pg15/deparse.txt:3358:25"},
+	{ 230, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1589, ), true, false, CONTRACT_LIST(kinds, 1589, ), CONTRACT_LIST(if_strings, 1589, ), CONTRACT_LIST(if_enums, 1589, ), "schema/pg15/deparse.txt:3360:23"},
+	{ 230, 3, -1, 0, false, false, false, CONTRACT_LIST(parents, 1590, ), false, false, CONTRACT_LIST(kinds, 1590, 1), CONTRACT_LIST(if_strings, 1590, ), CONTRACT_LIST(if_enums, 1590, ), "schema/pg15/deparse.txt:3362:23"},
+	{ 231, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1591, ), true, false, CONTRACT_LIST(kinds, 1591, ), CONTRACT_LIST(if_strings, 1591, ), CONTRACT_LIST(if_enums, 1591, ), "schema/pg15/deparse.txt:3364:24"},
+	{ 231, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1592, ), true, false, CONTRACT_LIST(kinds, 1592, ), CONTRACT_LIST(if_strings, 1592, ), CONTRACT_LIST(if_enums, 1592, ), "schema/pg15/deparse.txt:3366:27"},
+	{ 231, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1593, ), true, false, CONTRACT_LIST(kinds, 1593, ), CONTRACT_LIST(if_strings, 1593, ), CONTRACT_LIST(if_enums, 1593, ), "schema/pg15/deparse.txt:3368:27"},
+	{ 231, 1, -1, 0, false, false, false, CONTRACT_LIST(parents, 1594, ), false, false, CONTRACT_LIST(kinds, 1594, 1), CONTRACT_LIST(if_strings, 1594, ), CONTRACT_LIST(if_enums, 1594, ), "schema/pg15/deparse.txt:3370:27"},
+	{ 231, 1, -1, 1, true, false, false, CONTRACT_LIST(parents, 1595, ), false, false, CONTRACT_LIST(kinds, 1595, 1), CONTRACT_LIST(if_strings, 1595, ), CONTRACT_LIST(if_enums, 1595, ), "schema/pg15/deparse.txt:3372:27"},
+	{ 232, 4, -1, 0, false, false, false, CONTRACT_LIST(parents, 1596, ), false, false, CONTRACT_LIST(kinds, 1596, 1), CONTRACT_LIST(if_strings, 1596, ), CONTRACT_LIST(if_enums, 1596, ), "schema/pg15/deparse.txt:3374:31"},
+	{ 232, 4, -1, 1, true, false, false, CONTRACT_LIST(parents, 1597, ), false, false, CONTRACT_LIST(kinds, 1597, 1), CONTRACT_LIST(if_strings, 1597, ), CONTRACT_LIST(if_enums, 1597, ), "schema/pg15/deparse.txt:3376:31"},
+	{ 232, 5, -1, 0, false, false, false, CONTRACT_LIST(parents, 1598, ), false, false, CONTRACT_LIST(kinds, 1598, 1), CONTRACT_LIST(if_strings, 1598, ), CONTRACT_LIST(if_enums, 1598, ), "schema/pg15/deparse.txt:3378:32"},
+	{ 232, 5, -1, 1, true, false, false, CONTRACT_LIST(parents, 1599, ), false, false, CONTRACT_LIST(kinds, 1599, 1), CONTRACT_LIST(if_strings, 1599, ), CONTRACT_LIST(if_enums, 1599, ), "schema/pg15/deparse.txt:3380:32"},
+	{ 232, 6, -1, 0, false, false, false, CONTRACT_LIST(parents, 1600, ), false, false, CONTRACT_LIST(kinds, 1600, 1), CONTRACT_LIST(if_strings, 1600, ), CONTRACT_LIST(if_enums, 1600, ), "schema/pg15/deparse.txt:3382:32"},
+	{ 232, 6, -1, 1, true, false, false, CONTRACT_LIST(parents, 1601, ), false, false, CONTRACT_LIST(kinds, 1601, 1), CONTRACT_LIST(if_strings, 1601, ), CONTRACT_LIST(if_enums, 1601, ), "schema/pg15/deparse.txt:3384:32"},
+	{ 234, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1602, ), true, false, CONTRACT_LIST(kinds, 1602, ), CONTRACT_LIST(if_strings, 1602, ), CONTRACT_LIST(if_enums, 1602, ), "schema/pg15/deparse.txt:3386:19"},
+	{ 235, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1603, ), true, false, CONTRACT_LIST(kinds, 1603, ), CONTRACT_LIST(if_strings, 1603, ), CONTRACT_LIST(if_enums, 1603, ), "schema/pg15/deparse.txt:3388:25"},
+	{ 235, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1604, ), true, false, CONTRACT_LIST(kinds, 1604, ), CONTRACT_LIST(if_strings, 1604, ), CONTRACT_LIST(if_enums, 1604, ), "schema/pg15/deparse.txt:3390:24"},
+	{ 235, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1605, ), true, false, CONTRACT_LIST(kinds, 1605, ), CONTRACT_LIST(if_strings, 1605, ), CONTRACT_LIST(if_enums, 1605, ), "schema/pg15/deparse.txt:3392:24"},
+	{ 235, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1606, ), false, false, CONTRACT_LIST(kinds, 1606, 1), CONTRACT_LIST(if_strings, 1606, ), CONTRACT_LIST(if_enums, 1606, ), "schema/pg15/deparse.txt:3394:24"},
+	{ 235, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1607, ), false, false, CONTRACT_LIST(kinds, 1607, 1), CONTRACT_LIST(if_strings, 1607, ), CONTRACT_LIST(if_enums, 1607, ), "schema/pg15/deparse.txt:3396:24"},
+	{ 236, 1, 0, -1, false, false, false, CONTRACT_LIST(parents, 1608, ), true, false, CONTRACT_LIST(kinds, 1608, ), CONTRACT_LIST(if_strings, 1608, ), CONTRACT_LIST(if_enums, 1608, 1), "schema/pg15/deparse.txt:3398:25"},
+	{ 236, 1, 0, -1, false, false, true, CONTRACT_LIST(parents, 1609, ), true, false, CONTRACT_LIST(kinds, 1609, ), CONTRACT_LIST(if_strings, 1609, ), CONTRACT_LIST(if_enums, 1609, 1), "schema/pg15/deparse.txt:3400:25"},
+	{ 236, 2, 0, -1, false, false, false, CONTRACT_LIST(parents, 1610, ), true, false, CONTRACT_LIST(kinds, 1610, ), CONTRACT_LIST(if_strings, 1610, ), CONTRACT_LIST(if_enums, 1610, 1), "schema/pg15/deparse.txt:3402:29"},
+	{ 236, 2, 0, -1, false, false, true, CONTRACT_LIST(parents, 1611, ), true, false, CONTRACT_LIST(kinds, 1611, ), CONTRACT_LIST(if_strings, 1611, ), CONTRACT_LIST(if_enums, 1611, 1), "schema/pg15/deparse.txt:3404:29"},
+	{ 237, 0, -1, -1, false, false, false, CONTRACT_LIST(parents, 1612, ), true, false, CONTRACT_LIST(kinds, 1612, ), CONTRACT_LIST(if_strings, 1612, ), CONTRACT_LIST(if_enums, 1612, ), "schema/pg15/deparse.txt:3406:27"},
+	{ 237, 1, -1, -1, false, false, false, CONTRACT_LIST(parents, 1613, ), false, false, CONTRACT_LIST(kinds, 1613, 1), CONTRACT_LIST(if_strings, 1613, ), CONTRACT_LIST(if_enums, 1613, ), "schema/pg15/deparse.txt:3408:31"},
+	{ 237, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1614, ), true, false, CONTRACT_LIST(kinds, 1614, ), CONTRACT_LIST(if_strings, 1614, ), CONTRACT_LIST(if_enums, 1614, ), "schema/pg15/deparse.txt:3410:26"},
+	{ 237, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1615, ), true, false, CONTRACT_LIST(kinds, 1615, ), CONTRACT_LIST(if_strings, 1615, ), CONTRACT_LIST(if_enums, 1615, ), "schema/pg15/deparse.txt:3412:26"},
+	{ 237, 2, -1, 0, false, false, false, CONTRACT_LIST(parents, 1616, ), false, false, CONTRACT_LIST(kinds, 1616, 1), CONTRACT_LIST(if_strings, 1616, ), CONTRACT_LIST(if_enums, 1616, ), "schema/pg15/deparse.txt:3414:26"},
+	{ 237, 2, -1, 1, true, false, false, CONTRACT_LIST(parents, 1617, ), false, false, CONTRACT_LIST(kinds, 1617, 1), CONTRACT_LIST(if_strings, 1617, ), CONTRACT_LIST(if_enums, 1617, ), "schema/pg15/deparse.txt:3416:26"},
 	{0}
 };
 
@@ -12234,56 +12208,56 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 	{ 1196, 2 }, /* A_Indices */
 	{ 1198, 7 }, /* A_Indirection */
 	{ 1205, 2 }, /* A_ArrayExpr */
-	{ 1207, 21 }, /* ResTarget */
-	{ 1228, 1 }, /* MultiAssignRef */
-	{ 1229, 18 }, /* TypeCast */
-	{ 1247, 9 }, /* CollateClause */
-	{ 1256, 5 }, /* SortBy */
-	{ 1261, 7 }, /* WindowDef */
-	{ 1268, 2 }, /* RangeSubselect */
-	{ 1270, 9 }, /* RangeFunction */
-	{ 1279, 6 }, /* RangeTableSample */
-	{ 1285, 10 }, /* RangeTableFunc */
-	{ 1295, 5 }, /* RangeTableFuncCol */
-	{ 1300, 21 }, /* TypeName */
-	{ 1321, 6 }, /* ColumnDef */
-	{ 1327, 7 }, /* IndexElem */
-	{ 1334, 1 }, /* StatsElem */
-	{ 1335, 25 }, /* Constraint */
-	{ 1360, 121 }, /* DefElem */
-	{ 1481, 0 }, /* RangeTblEntry */
-	{ 1481, 0 }, /* RangeTblFunction */
-	{ 1481, 0 }, /* TableSampleClause */
-	{ 1481, 0 }, /* WithCheckOption */
-	{ 1481, 0 }, /* SortGroupClause */
-	{ 1481, 8 }, /* GroupingSet */
-	{ 1489, 0 }, /* WindowClause */
-	{ 1489, 29 }, /* ObjectWithArgs */
-	{ 1518, 4 }, /* AccessPriv */
-	{ 1522, 9 }, /* CreateOpClassItem */
-	{ 1531, 1 }, /* TableLikeClause */
-	{ 1532, 2 }, /* FunctionParameter */
-	{ 1534, 2 }, /* LockingClause */
-	{ 1536, 0 }, /* RowMarkClause */
-	{ 1536, 4 }, /* XmlSerialize */
-	{ 1540, 4 }, /* WithClause */
-	{ 1544, 5 }, /* InferClause */
-	{ 1549, 5 }, /* OnConflictClause */
-	{ 1554, 5 }, /* CTESearchClause */
-	{ 1559, 8 }, /* CTECycleClause */
-	{ 1567, 7 }, /* CommonTableExpr */
-	{ 1574, 11 }, /* MergeWhenClause */
-	{ 1585, 2 }, /* RoleSpec */
-	{ 1587, 1 }, /* TriggerTransition */
-	{ 1588, 5 }, /* PartitionElem */
-	{ 1593, 5 }, /* PartitionSpec */
-	{ 1598, 6 }, /* PartitionBoundSpec */
-	{ 1604, 0 }, /* PartitionRangeDatum */
-	{ 1604, 1 }, /* PartitionCmd */
-	{ 1605, 5 }, /* VacuumRelation */
-	{ 1610, 4 }, /* PublicationObjSpec */
-	{ 1614, 6 }, /* PublicationTable */
-	{ 1620, 0 }, /* InlineCodeBlock */
-	{ 1620, 0 }, /* CallContext */
-	{ 1620, 0 }, /* ScanToken */
+	{ 1207, 20 }, /* ResTarget */
+	{ 1227, 1 }, /* MultiAssignRef */
+	{ 1228, 18 }, /* TypeCast */
+	{ 1246, 9 }, /* CollateClause */
+	{ 1255, 5 }, /* SortBy */
+	{ 1260, 7 }, /* WindowDef */
+	{ 1267, 2 }, /* RangeSubselect */
+	{ 1269, 9 }, /* RangeFunction */
+	{ 1278, 6 }, /* RangeTableSample */
+	{ 1284, 10 }, /* RangeTableFunc */
+	{ 1294, 4 }, /* RangeTableFuncCol */
+	{ 1298, 21 }, /* TypeName */
+	{ 1319, 6 }, /* ColumnDef */
+	{ 1325, 7 }, /* IndexElem */
+	{ 1332, 1 }, /* StatsElem */
+	{ 1333, 25 }, /* Constraint */
+	{ 1358, 121 }, /* DefElem */
+	{ 1479, 0 }, /* RangeTblEntry */
+	{ 1479, 0 }, /* RangeTblFunction */
+	{ 1479, 0 }, /* TableSampleClause */
+	{ 1479, 0 }, /* WithCheckOption */
+	{ 1479, 0 }, /* SortGroupClause */
+	{ 1479, 8 }, /* GroupingSet */
+	{ 1487, 0 }, /* WindowClause */
+	{ 1487, 29 }, /* ObjectWithArgs */
+	{ 1516, 4 }, /* AccessPriv */
+	{ 1520, 9 }, /* CreateOpClassItem */
+	{ 1529, 1 }, /* TableLikeClause */
+	{ 1530, 2 }, /* FunctionParameter */
+	{ 1532, 2 }, /* LockingClause */
+	{ 1534, 0 }, /* RowMarkClause */
+	{ 1534, 4 }, /* XmlSerialize */
+	{ 1538, 4 }, /* WithClause */
+	{ 1542, 5 }, /* InferClause */
+	{ 1547, 5 }, /* OnConflictClause */
+	{ 1552, 5 }, /* CTESearchClause */
+	{ 1557, 8 }, /* CTECycleClause */
+	{ 1565, 7 }, /* CommonTableExpr */
+	{ 1572, 11 }, /* MergeWhenClause */
+	{ 1583, 2 }, /* RoleSpec */
+	{ 1585, 1 }, /* TriggerTransition */
+	{ 1586, 5 }, /* PartitionElem */
+	{ 1591, 5 }, /* PartitionSpec */
+	{ 1596, 6 }, /* PartitionBoundSpec */
+	{ 1602, 0 }, /* PartitionRangeDatum */
+	{ 1602, 1 }, /* PartitionCmd */
+	{ 1603, 5 }, /* VacuumRelation */
+	{ 1608, 4 }, /* PublicationObjSpec */
+	{ 1612, 6 }, /* PublicationTable */
+	{ 1618, 0 }, /* InlineCodeBlock */
+	{ 1618, 0 }, /* CallContext */
+	{ 1618, 0 }, /* ScanToken */
 };
