@@ -860,6 +860,22 @@ static void emit(const Site *example, const Bits *bad_in, const Scope *scope, in
 	n_rules++;
 }
 
+/* Whether v is one of the values of list ("a|b|c"). */
+static bool list_has(const char *list, const char *v)
+{
+	size_t n = strlen(v);
+	for (const char *q = list; *q;) {
+		const char *e = strchr(q, '|');
+		size_t k = e ? (size_t)(e - q) : strlen(q);
+		if (k == n && strncmp(q, v, n) == 0)
+			return true;
+		if (!e)
+			break;
+		q = e + 1;
+	}
+	return false;
+}
+
 /* The characters of a string value a rule can name. */
 static const char name_chars[] = "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
@@ -908,7 +924,7 @@ static void natural_values(const Site *const *m, uint32_t fi, const Scope *scope
 		if (k->cell != m[0]->cell ||
 			(scoped && (k->parent_msg != m[0]->parent_msg || k->parent_field != m[0]->parent_field)))
 			continue;
-		char buf[128], pat[140], have[4200];
+		char buf[128];
 		const char *v;
 		if (f->wire == PGBIND_WIRE_STRING) {
 			/* the names a rule can write, as value_of() takes them (the overrides reader reads no
@@ -922,9 +938,7 @@ static void natural_values(const Site *const *m, uint32_t fi, const Scope *scope
 				continue;
 		}
 		snprintf(buf, sizeof buf, "%s", v);
-		snprintf(pat, sizeof pat, "|%s|", buf);
-		snprintf(have, sizeof have, "|%s|", seen);
-		if (!strstr(have, pat) && len + strlen(buf) + 2 < size) {
+		if (!list_has(seen, buf) && len + strlen(buf) + 2 < size) {
 			len += (size_t)snprintf(seen + len, size - len, "%s%s", len ? "|" : "", buf);
 			/* an enum value no probed instance has: only the kinds the corpus shows with it (emit()
 			 * keeps every kind a statement of the corpus holds there with that value) */
@@ -965,12 +979,9 @@ static void unseen_fine(const Site *const *m, size_t n, uint32_t fi, char *seen,
 				continue;
 			}
 			const char *name = pgbind_enum_value_name(f->type_index, w->value);
-			char pat[140], have[4200];
 			if (!name || sweep_bad(w->out))
 				continue;
-			snprintf(pat, sizeof pat, "|%s|", name);
-			snprintf(have, sizeof have, "|%s|", seen);
-			if (strstr(have, pat))
+			if (list_has(seen, name))
 				continue;
 			/* fine here; bad in no other sweep of the value */
 			bool bad = false;
@@ -1062,10 +1073,7 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 					continue;
 				done[j] = true;
 				const char *v = value_of(m[j], (int)fi, a, sizeof a);
-				char pat[140], have[2100];
-				snprintf(pat, sizeof pat, "|%s|", v);
-				snprintf(have, sizeof have, "|%s|", values);
-				if (!strstr(have, pat) && len + strlen(v) + 2 < sizeof values)
+				if (!list_has(values, v) && len + strlen(v) + 2 < sizeof values)
 					len += (size_t)snprintf(values + len, sizeof values - len, "%s%s", len ? "|" : "", v);
 			}
 			emit(example, &m[i]->bad, scope, (int)fi, values, false);
@@ -1076,10 +1084,7 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 		size_t len = 0;
 		for (size_t i = 0; i < n; i++) {
 			const char *v = value_of(m[i], (int)fi, a, sizeof a);
-			char pat[140], have[4200];
-			snprintf(pat, sizeof pat, "|%s|", v ? v : "");
-			snprintf(have, sizeof have, "|%s|", seen);
-			if (v && !strstr(have, pat) && len + strlen(v) + 2 < sizeof seen)
+			if (v && !list_has(seen, v ? v : "") && len + strlen(v) + 2 < sizeof seen)
 				len += (size_t)snprintf(seen + len, sizeof seen - len, "%s%s", len ? "|" : "", v);
 		}
 		const Site *example = m[0];
@@ -1222,17 +1227,15 @@ static int deciding_field(const Site *const *m, size_t n, int skip, char *values
 		for (size_t i = 0; i < n && ok; i++) {
 			if (m[i]->natural || bits_empty(&m[i]->bad))
 				continue;
-			char buf[128], pat[140], have[2200];
+			char buf[128];
 			const char *v = value_of(m[i], (int)fi, buf, sizeof buf);
 			if (!v) {
 				ok = false;
 				break;
 			}
-			snprintf(pat, sizeof pat, "|%s|", v);
-			snprintf(have, sizeof have, "|%s|", values);
-			if (strstr(have, pat))
+			if (list_has(values, v))
 				continue;
-			if (len + strlen(v) + 2 >= size || len + strlen(v) + 2 >= sizeof have - 4) {
+			if (len + strlen(v) + 2 >= size) {
 				ok = false;
 				break;
 			}
@@ -1246,11 +1249,9 @@ static int deciding_field(const Site *const *m, size_t n, int skip, char *values
 			if (!m[i]->natural)
 				continue;
 			natural = true;
-			char buf[128], pat[140], have[2200];
+			char buf[128];
 			const char *v = value_of(m[i], (int)fi, buf, sizeof buf);
-			snprintf(pat, sizeof pat, "|%s|", v ? v : "");
-			snprintf(have, sizeof have, "|%s|", values);
-			ok = v && !strstr(have, pat);
+			ok = v && !list_has(values, v ? v : "");
 		}
 		if (ok && natural)
 			return (int)fi;
@@ -1289,10 +1290,10 @@ static void rules_for_column(const Site *const *m, size_t n)
 	/* a node of another kind in a parent the corpus does not show: the union, less the kinds that
 	 * parsed back as themselves in some parent (the union refused, there, what the parser makes:
 	 * SET (a, b) = f(1, DEFAULT) holds a SetToDefault that only a FROM-clause function takes ill) */
-	Bits every = all;
+	Bits unseen_bad = all;
 	for (size_t i = 0; i < n; i++)
 		for (size_t w = 0; w < MAX_KINDS / 64; w++)
-			every.w[w] &= ~m[i]->same.w[w];
+			unseen_bad.w[w] &= ~m[i]->same.w[w];
 	for (size_t a = 0; a < n;) {
 		size_t b = a;
 		while (b < n && m[b]->parent_msg == m[a]->parent_msg && m[b]->parent_field == m[a]->parent_field)
@@ -1331,8 +1332,8 @@ static void rules_for_column(const Site *const *m, size_t n)
 	int by = m[0]->change == CH_SUBST ? -1 : deciding_field(m, n, -1, values, sizeof values);
 	if (m[0]->change != CH_SUBST)
 		emit(example, &all, &except, by, by >= 0 ? values : NULL, false);
-	else if (!bits_empty(&every))
-		emit(example, &every, &except, -1, NULL, false);
+	else if (!bits_empty(&unseen_bad))
+		emit(example, &unseen_bad, &except, -1, NULL, false);
 }
 
 static void write_rules(void)

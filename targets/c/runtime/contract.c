@@ -53,7 +53,7 @@ typedef struct {
  * parents and conditions, so the rules themselves are read only for a message whose summary test
  * fails (in trees from the parser: next to never); else each visit would scan every rule of its
  * message (116 for A_Expr on 18). */
-enum { CF_NONNULL = 1, CF_NONEMPTY = 2, CF_KINDS = 4, CF_RULED = 8 };
+enum { CF_NONNULL = 1, CF_NONEMPTY = 2, CF_KINDS = 4 }; /* every rule asks one (generator/deparse_rules.c) */
 #define KIND_BYTES ((PGBIND_NODE_TAG_LIMIT + 7) / 8)
 
 typedef struct {
@@ -94,7 +94,7 @@ static void build_cfields(void)
 				const ContractRule *r = &contract_rules[i];
 				if (r->field != fi)
 					continue;
-				flags |= CF_RULED | (r->nonnull ? CF_NONNULL : 0) | (r->nonempty ? CF_NONEMPTY : 0);
+				flags |= (r->nonnull ? CF_NONNULL : 0) | (r->nonempty ? CF_NONEMPTY : 0);
 				if (r->kinds) {
 					flags |= CF_KINDS;
 					for (uint32_t b = 0; b < KIND_BYTES; b++)
