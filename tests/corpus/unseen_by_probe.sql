@@ -45,3 +45,7 @@ UPDATE t SET (a, b) = VOW(1, DEFAULT);
 SELECT NULLIF(a, 0 # 1), NULLIF(a, b + c) FROM t;
 MERGE INTO target t USING source s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id, val2) OVERRIDING USER VALUE VALUES (s.id, DEFAULT);
 ALTER SERVER srv VERSION '16' OPTIONS (SET host 'bar', DROP ort);
+-- fuzz_parse, 2026-12-02: a List where CREATE OPERATOR's rightarg had only TypeNames in the corpus
+-- (a List of names, as commutator takes it); a RowExpr of ON CONFLICT's SET holding an A_Expr
+CREATE OPERATOR <~> (leftarg = int, rightarg = OPERATOR(s.<~>));
+INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET (a, b) = (x & y, DEFAULT);

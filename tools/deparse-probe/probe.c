@@ -104,6 +104,7 @@ typedef struct {
 	Bits bad;            /* the outcome: bit 0 for NULL/empty, the kind's tag for SUBST */
 	Bits crashed;        /* ... of those, the ones that crashed (a signal, or no answer) */
 	Bits same;           /* SUBST: kinds of which a sample parsed back to the changed tree */
+	Bits natcrashed;     /* SUBST: kinds the parser puts in the field elsewhere, whose natural sample crashed here */
 	bool control_failed; /* SUBST: the control (another node the corpus holds there) did not parse back */
 	bool natural;        /* not a change: the field is NULL (empty) in a statement that deparses */
 	bool culprit;        /* a site of a corpus statement the deparser crashes on or misreads as it is */
@@ -114,12 +115,18 @@ typedef struct {
 	int first_sweep, n_sweeps;
 } Site;
 
+/* What a kind change puts in the field: the kind's sample (smallest, or larger), the site's control
+ * (another node of its own kind from the same field), or a natural sample (a node of that kind
+ * the parser puts in the same field in another parent) */
+enum Role { ROLE_SAMPLE, ROLE_CONTROL, ROLE_NATURAL };
+
 typedef struct {
 	int site;
-	uint32_t kind;              /* CH_SUBST: the tag put there */
-	bool big;                   /* ... its larger sample */
-	int sweep;                  /* -1, or the sweep (another value of a string or enum field) applied with the change */
-	const pgbind_Node *control; /* SUBST: the control, a node the corpus holds in the same field */
+	uint32_t kind;           /* CH_SUBST: the tag put there */
+	bool big;                /* ... its larger sample */
+	int sweep;               /* -1, or the sweep (another value of a string or enum field) applied with the change */
+	const pgbind_Node *node; /* SUBST, ROLE_CONTROL and ROLE_NATURAL: the node put there */
+	enum Role role;
 } Case;
 
 /* A sweep: the change of a site made with a string or enum field of its message set to another
@@ -128,8 +135,9 @@ typedef struct {
 typedef struct {
 	int site;
 	uint32_t field;
-	int value;   /* enum: the value; string: unused (the novel name) */
-	uint8_t out; /* the outcome */
+	int value;       /* enum: the value; string: unused (the novel name, or str) */
+	uint8_t out;     /* the outcome */
+	const char *str; /* a confirmation (write_rules): the string value of another instance */
 } Sweep;
 static Sweep *sweeps;
 static size_t n_sweeps, cap_sweeps;
@@ -200,7 +208,7 @@ static void sweep_apply(const Case *c, bool undo)
 	if (f->wire == PGBIND_WIRE_STRING) {
 		if (!undo)
 			sweep_saved = *(void **)p;
-		*(const void **)p = undo ? sweep_saved : novel_name;
+		*(const void **)p = undo ? sweep_saved : w->str ? w->str : novel_name;
 	} else {
 		if (!undo)
 			sweep_saved = (void *)(intptr_t) * (int *)p;
@@ -220,7 +228,7 @@ static void apply(const Case *c, void **saved, size_t *saved_count)
 		*s->count = 0;
 	} else {
 		*s->slot = s->change == CH_NULL ? NULL
-				   : c->control         ? (void *)c->control
+				   : c->node            ? (void *)c->node
 				   : c->big             ? samples_big[c->kind]
 										: samples[c->kind];
 	}
@@ -456,26 +464,34 @@ static void add_nat_kind(uint32_t mi, uint32_t fi, int pm, int pf, int cell, con
 	nat_kinds[n_nat_kinds++] = (NatKind){mi, fi, kind, pm, pf, cell, base};
 }
 
-/* A kind the field (or its cells) holds in some statement that deparses, in any parent and with
- * any values: the parser makes it there. A kind change that did not crash but did not parse back
- * either is refused only where the parser never puts that kind (else a rule learnt in one parent
- * would refuse, in a parent the corpus does not show, what the parser makes: WHERE a = 1 in a
- * CTE's SELECT); a crash is refused where it was seen, whatever the parser makes elsewhere. */
+/* A kind the field (or any of its cells) holds in some statement that deparses, in any parent and
+ * with any values: the parser makes it there. Such a kind is judged at a site by the nodes of it
+ * the parser puts in the field (natural samples, below), not by the kind's smallest node of the
+ * corpus: it is refused only where one of those crashes, and none parses back (else a rule learnt
+ * in one parent would refuse, in a parent the corpus does not show, what the parser makes: WHERE
+ * a = 1 in a CTE's SELECT; and a List of Integers crashes `rightarg =` of CREATE OPERATOR, where
+ * the parser puts a List of names: what such a List may hold is the rule of List.items there). */
 static uint64_t natural_any_key(uint32_t mi, uint32_t fi, int cell, uint32_t kind)
 {
-	uint64_t k = mix(mix(mix(mix(0x9e3779b97f4a7c15ull, mi), fi), (uint64_t)(cell + 2)), kind);
+	uint64_t k = mix(mix(mix(mix(0x9e3779b97f4a7c15ull, mi), fi), (uint64_t)(cell < 0 ? 1 : 2)), kind);
 	return k ? k : 1;
 }
 
-/* The two smallest nodes of each kind the corpus's statements that deparse hold in each field (or
- * its cells), any parent: a site's control is the smaller one of its own node's kind that is not
- * its own node (of another kind it may be what this site's values do not take: a String where
- * SECURITY LABEL ON FUNCTION reads an ObjectWithArgs). */
+/* The nodes of each kind the corpus's statements that deparse hold in each field (or its cells),
+ * any parent: the two smallest (a site's control is the smaller one of its own node's kind that is
+ * not its own node; of another kind it may be what this site's values do not take: a String where
+ * SECURITY LABEL ON FUNCTION reads an ObjectWithArgs), and the natural samples: the first node in
+ * each of up to NAT_SAMPLES contexts (the holding message's parent field and string and enum
+ * values: `commutator = OPERATOR(s.<~>)` and `force_quote (a)` are two Lists of DefElem.arg). */
 #define FIELD_NAT_SLOTS (1u << 16)
+#define NAT_SAMPLES     12
 typedef struct {
 	uint64_t key;
 	const pgbind_Node *node[2];
 	size_t size[2];
+	const pgbind_Node *sample[NAT_SAMPLES];
+	uint64_t context[NAT_SAMPLES];
+	int n_samples;
 } FieldNat;
 static FieldNat *field_nats;
 
@@ -493,10 +509,17 @@ static FieldNat *field_nat(uint32_t mi, uint32_t fi, int cell, uint32_t kind, bo
 
 static size_t node_size(const pgbind_Node *n, int depth);
 
-static void add_field_nat(uint32_t mi, uint32_t fi, int cell, const pgbind_Node *n)
+static void add_field_nat(uint32_t mi, uint32_t fi, int cell, const pgbind_Node *n, uint64_t context)
 {
 	FieldNat *f = field_nat(mi, fi, cell, n->tag, true);
 	size_t size = node_size(n, 0);
+	bool known = false;
+	for (int i = 0; i < f->n_samples && !known; i++)
+		known = f->context[i] == context || f->sample[i] == n;
+	if (!known && f->n_samples < NAT_SAMPLES) {
+		f->sample[f->n_samples] = n;
+		f->context[f->n_samples++] = context;
+	}
 	if (f->node[0] == n || f->node[1] == n)
 		return;
 	if (!f->node[0] || size < f->size[0]) {
@@ -544,7 +567,7 @@ static void add_site(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, int cel
 		natural_has(natural_key(mi, fi, pm, pf, cell, sig, (*(pgbind_Node **)slot)->tag), true);
 		natural_has(natural_any_key(mi, fi, cell, (*(pgbind_Node **)slot)->tag), true);
 		if (!evidence_mode)
-			add_field_nat(mi, fi, cell, *(pgbind_Node **)slot);
+			add_field_nat(mi, fi, cell, *(pgbind_Node **)slot, mix(mix((uint64_t)(pm + 2), (uint64_t)(pf + 2)), sig));
 		add_nat_kind(mi, fi, pm, pf, cell, base, (*(pgbind_Node **)slot)->tag);
 	}
 	/* a statement that misreads as it is: its NULL and empty changes are cases (a crash is a
@@ -650,6 +673,8 @@ static void sites_in(int stmt, uint32_t mi, const char *base, int pm, int pf, in
 						natural_has(natural_key(mi, fi, pm, pf, 1, sig, ((pgbind_Node *)cells[k])->tag), true);
 						natural_has(natural_any_key(mi, fi, 1, ((pgbind_Node *)cells[k])->tag), true);
 						add_nat_kind(mi, fi, pm, pf, 1, base, ((pgbind_Node *)cells[k])->tag);
+						if (!evidence_mode)
+							add_field_nat(mi, fi, 1, cells[k], mix(mix((uint64_t)(pm + 2), (uint64_t)(pf + 2)), sig));
 					}
 				}
 				if (!cells[k])
@@ -1027,6 +1052,51 @@ static void emit_unseen(const Site *const *m, size_t n, const Site *example, con
 	}
 }
 
+/* Whether a string or enum field that tells a NULL's (empty list's) crashes from its fine
+ * instances in the corpus is the cause: the first instance that crashed, tried again with the value
+ * of the first fine one, must not crash. A name that only happens to differ is no cause:
+ * UPDATE t SET (a, b) = (1, 2) holds a `b` whose NULL val is fine only because the deparser skips
+ * the second column of a multiple assignment; SET b = NULL-val crashes as SET a = does. The cases
+ * are made by one pass of write_rules and run before the next (confirm_pending). */
+static bool confirm_pending;
+static size_t first_confirm;
+
+static bool refuted(const Site *const *m, size_t n, uint32_t fi)
+{
+	if (m[0]->change == CH_SUBST)
+		return false;
+	const Site *crashed = NULL, *fine = NULL;
+	for (size_t i = 0; i < n && !crashed; i++)
+		if (!m[i]->natural && !bits_empty(&m[i]->bad))
+			crashed = m[i];
+	const pgbind_FieldDesc *f = &pgbind_message_descs[m[0]->msg].fields[fi];
+	for (size_t i = 0; i < n && crashed && !fine; i++) {
+		if (m[i]->natural || !bits_empty(&m[i]->bad))
+			continue;
+		if (f->wire == PGBIND_WIRE_STRING) {
+			const char *v = *(const char *const *)(m[i]->base + f->offset);
+			const char *w = *(const char *const *)(crashed->base + f->offset);
+			if (v && (!w || strcmp(v, w) != 0))
+				fine = m[i];
+		} else if (*(const int *)(m[i]->base + f->offset) != *(const int *)(crashed->base + f->offset)) {
+			fine = m[i];
+		}
+	}
+	if (!fine)
+		return false;
+	int site = (int)(crashed - sites);
+	const char *str = f->wire == PGBIND_WIRE_STRING ? *(const char *const *)(fine->base + f->offset) : NULL;
+	int value = f->wire == PGBIND_WIRE_STRING ? 0 : *(const int *)(fine->base + f->offset);
+	for (size_t k = first_confirm; k < n_sweeps; k++)
+		if (sweeps[k].site == site && sweeps[k].field == fi && sweeps[k].value == value &&
+			(str ? sweeps[k].str && strcmp(sweeps[k].str, str) == 0 : !sweeps[k].str))
+			return sweeps[k].out != OUT_PENDING && sweep_bad(sweeps[k].out);
+	GROW(sweeps, n_sweeps, cap_sweeps);
+	sweeps[n_sweeps++] = (Sweep){site, fi, value, OUT_PENDING, str};
+	confirm_pending = true;
+	return false;
+}
+
 static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scoped, bool union_ok)
 {
 	bool same = true;
@@ -1046,7 +1116,7 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 		/* not the field changed: its value is gone in the case */
 		if ((d->fields[fi].wire != PGBIND_WIRE_STRING && d->fields[fi].wire != PGBIND_WIRE_ENUM) || fi == m[0]->field)
 			continue;
-		bool decides = true;
+		bool decides = !refuted(m, n, fi);
 		char a[128], b[128];
 		for (size_t i = 0; i < n && decides; i++) {
 			const char *vi = value_of(m[i], (int)fi, a, sizeof a);
@@ -1115,7 +1185,8 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 	int best = -1;
 	size_t best_n = 1;
 	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
-		if ((d->fields[fi].wire != PGBIND_WIRE_STRING && d->fields[fi].wire != PGBIND_WIRE_ENUM) || fi == m[0]->field)
+		if ((d->fields[fi].wire != PGBIND_WIRE_STRING && d->fields[fi].wire != PGBIND_WIRE_ENUM) || fi == m[0]->field ||
+			refuted(m, n, fi))
 			continue;
 		char a[128], b[128];
 		size_t distinct = 0;
@@ -1336,7 +1407,7 @@ static void rules_for_column(const Site *const *m, size_t n)
 		emit(example, &unseen_bad, &except, -1, NULL, false);
 }
 
-static void write_rules(void)
+static void prepare_rules(void)
 {
 	/* a kind the corpus lacks was tried as a zeroed node only: where the field is particular about
 	 * kinds (some kind crashed or was misread), it is not allowed either; and a kind the field holds
@@ -1363,7 +1434,7 @@ static void write_rules(void)
 			if (bit_get(&s->bad, k) &&
 				(natural_has(natural_key(s->msg, s->field, s->parent_msg, s->parent_field, s->cell, s->sig, k),
 							 false) ||
-				 (!bit_get(&s->crashed, k) && natural_has(natural_any_key(s->msg, s->field, s->cell, k), false))))
+				 (!bit_get(&s->natcrashed, k) && natural_has(natural_any_key(s->msg, s->field, s->cell, k), false))))
 				s->bad.w[k / 64] &= ~(1ull << (k % 64));
 	}
 	/* evidence from a statement that crashed as it was: the same field with the same values in the
@@ -1383,6 +1454,11 @@ static void write_rules(void)
 		}
 	}
 	qsort(nat_kinds, n_nat_kinds, sizeof *nat_kinds, cmp_nat_kind);
+}
+
+static void emit_rules(void)
+{
+	n_labels = 0, n_rules = 0;
 	const Site **all = malloc(n_sites * sizeof *all);
 	for (size_t i = 0; i < n_sites; i++)
 		all[i] = &sites[i];
@@ -1445,7 +1521,7 @@ int main(int argc, char **argv)
 		memset(s, 0, sizeof *s);
 		s->stmt = (int)i;
 		s->change = CH_NONE;
-		base[i] = (Case){(int)n_sites++, 0, false, -1, NULL};
+		base[i] = (Case){(int)n_sites++, 0, false, -1, NULL, ROLE_SAMPLE};
 	}
 	run_cases(base, n_base, base_out);
 	size_t kept = 0, n_evidence_stmts = 0;
@@ -1495,7 +1571,7 @@ int main(int argc, char **argv)
 			continue;
 		if (sites[i].change != CH_SUBST) {
 			GROW(cases, n_cases, cap_cases);
-			cases[n_cases++] = (Case){(int)i, 0, false, -1, NULL};
+			cases[n_cases++] = (Case){(int)i, 0, false, -1, NULL, ROLE_SAMPLE};
 			/* the first instance of each group: the change again with each string or enum field of
 			 * the message set to every other value (a string: a name no statement holds) */
 			Site *s = &sites[i];
@@ -1511,9 +1587,9 @@ int main(int argc, char **argv)
 					continue;
 				if (f->wire == PGBIND_WIRE_STRING && *(const char *const *)(s->base + f->offset)) {
 					GROW(sweeps, n_sweeps, cap_sweeps);
-					sweeps[n_sweeps] = (Sweep){(int)i, fi, 0, OUT_PENDING};
+					sweeps[n_sweeps] = (Sweep){(int)i, fi, 0, OUT_PENDING, NULL};
 					GROW(cases, n_cases, cap_cases);
-					cases[n_cases++] = (Case){(int)i, 0, false, (int)n_sweeps++, NULL};
+					cases[n_cases++] = (Case){(int)i, 0, false, (int)n_sweeps++, NULL, ROLE_SAMPLE};
 				} else if (f->wire == PGBIND_WIRE_ENUM) {
 					const pgbind_EnumDesc *e = &pgbind_enum_descs[f->type_index];
 					int own = *(const int *)(s->base + f->offset);
@@ -1521,24 +1597,38 @@ int main(int argc, char **argv)
 						if (e->values[v].number == own)
 							continue;
 						GROW(sweeps, n_sweeps, cap_sweeps);
-						sweeps[n_sweeps] = (Sweep){(int)i, fi, e->values[v].number, OUT_PENDING};
+						sweeps[n_sweeps] = (Sweep){(int)i, fi, e->values[v].number, OUT_PENDING, NULL};
 						GROW(cases, n_cases, cap_cases);
-						cases[n_cases++] = (Case){(int)i, 0, false, (int)n_sweeps++, NULL};
+						cases[n_cases++] = (Case){(int)i, 0, false, (int)n_sweeps++, NULL, ROLE_SAMPLE};
 					}
 				}
 			}
 			s->n_sweeps = (int)n_sweeps - s->first_sweep;
 			continue;
 		}
+		const Site *st = &sites[i];
 		for (unsigned k = 1; k < MAX_KINDS; k++) {
 			/* the field's own kind is fine (the statement deparses with it) */
-			if (!samples[k] || k == (*(pgbind_Node **)sites[i].slot)->tag)
+			if (!samples[k] || k == (*(pgbind_Node **)st->slot)->tag)
 				continue;
+			/* a kind the parser puts in the field elsewhere: its nodes from there (none is needed
+			 * where it does so with this parent and these values: write_rules clears it) */
+			if (natural_has(natural_any_key(st->msg, st->field, st->cell, k), false)) {
+				if (natural_has(natural_key(st->msg, st->field, st->parent_msg, st->parent_field, st->cell, st->sig, k),
+								false))
+					continue;
+				const FieldNat *f = field_nat(st->msg, st->field, st->cell, k, false);
+				for (int j = 0; f && j < f->n_samples; j++) {
+					GROW(cases, n_cases, cap_cases);
+					cases[n_cases++] = (Case){(int)i, k, false, -1, f->sample[j], ROLE_NATURAL};
+				}
+				continue;
+			}
 			GROW(cases, n_cases, cap_cases);
-			cases[n_cases++] = (Case){(int)i, k, false, -1, NULL};
+			cases[n_cases++] = (Case){(int)i, k, false, -1, NULL, ROLE_SAMPLE};
 			if (samples_big[k] && samples_big[k] != samples[k]) {
 				GROW(cases, n_cases, cap_cases);
-				cases[n_cases++] = (Case){(int)i, k, true, -1, NULL};
+				cases[n_cases++] = (Case){(int)i, k, true, -1, NULL, ROLE_SAMPLE};
 			}
 		}
 		/* the control: another node of the same kind the corpus holds in this field (the smallest,
@@ -1548,20 +1638,20 @@ int main(int argc, char **argv)
 		const pgbind_Node *control = control_for(&sites[i]);
 		if (control) {
 			GROW(cases, n_cases, cap_cases);
-			cases[n_cases++] = (Case){(int)i, control->tag, false, -1, control};
+			cases[n_cases++] = (Case){(int)i, control->tag, false, -1, control, ROLE_CONTROL};
 		}
 	}
 	fprintf(stderr, "deparse-probe: %zu sites, %zu cases (%zu kinds as zeroed nodes, %zu sweeps)\n", n_sites, n_cases,
 			n_zeroed, n_sweeps);
 	uint8_t *result = malloc(n_cases);
 	/* --cache FILE: the outcomes of an earlier run on the same inputs (same sites and cases) */
-	uint64_t hash = 1469598103934665603ull;
+	uint64_t hash = 1469598103934665603ull + 2; /* + the version of how cases are made */
 	for (size_t i = 0; i < n_cases; i++) {
 		const Site *st = &sites[cases[i].site];
 		hash = mix(
 			mix(mix(mix(mix(mix(hash, (uint64_t)st->stmt), st->msg), st->field), (uint64_t)(st->cell + 1)), st->change),
 			cases[i].kind + ((uint64_t)(cases[i].sweep + 1) << 20) + ((uint64_t)cases[i].big << 40) +
-				((uint64_t)(cases[i].control != NULL) << 41));
+				((uint64_t)cases[i].role << 41));
 	}
 	for (size_t i = 0; i < n_stmts; i++)
 		for (const char *q = stmts[i].sql; *q; q++)
@@ -1598,8 +1688,18 @@ int main(int argc, char **argv)
 		 * the kind it expected, and whether that crashes depends on what lies in memory past the
 		 * node (fuzzing found such trees: it does under ASan, or with other field values). */
 		bool subst = sites[cases[i].site].change == CH_SUBST;
-		if (cases[i].control) {
+		if (cases[i].role == ROLE_CONTROL) {
 			sites[cases[i].site].control_failed |= result[i] != OUT_SAME;
+			continue;
+		}
+		if (cases[i].role == ROLE_NATURAL) { /* a crash counts, and parsing back clears */
+			if (result[i] == OUT_CRASH) {
+				bit_set(&sites[cases[i].site].bad, cases[i].kind);
+				bit_set(&sites[cases[i].site].crashed, cases[i].kind);
+				bit_set(&sites[cases[i].site].natcrashed, cases[i].kind);
+			} else if (result[i] == OUT_SAME) {
+				bit_set(&sites[cases[i].site].same, cases[i].kind);
+			}
 			continue;
 		}
 		bool crash = result[i] == OUT_CRASH || (with_misreads && result[i] == OUT_MISREAD);
@@ -1628,14 +1728,14 @@ int main(int argc, char **argv)
 	for (size_t i = first_culprit_site; i < n_sites; i++) {
 		if (sites[i].change != CH_SUBST) {
 			GROW(cases, n_cases, cap_cases);
-			cases[n_cases++] = (Case){(int)i, 0, false, -1, NULL};
+			cases[n_cases++] = (Case){(int)i, 0, false, -1, NULL, ROLE_SAMPLE};
 			continue;
 		}
 		for (unsigned k = 1; k < MAX_KINDS; k++) {
 			if (!samples[k] || zeroed[k] || (!sites[i].fill && k == (*(pgbind_Node **)sites[i].slot)->tag))
 				continue;
 			GROW(cases, n_cases, cap_cases);
-			cases[n_cases++] = (Case){(int)i, k, false, -1, NULL};
+			cases[n_cases++] = (Case){(int)i, k, false, -1, NULL, ROLE_SAMPLE};
 		}
 	}
 	size_t n_culprit_cases = n_cases - n_main_cases;
@@ -1687,6 +1787,32 @@ int main(int argc, char **argv)
 	n_sites = kept_sites;
 	free(culprit_result);
 
+	/* the rules' passes: each runs the confirmations the last one asked for (refuted()) */
+	size_t n_probe_sweeps = n_sweeps;
+	first_confirm = n_sweeps;
+	prepare_rules();
+	size_t n_confirms = 0;
+	for (int pass = 0; pass < 4; pass++) {
+		size_t asked = n_sweeps;
+		confirm_pending = false;
+		out = fopen("/dev/null", "w");
+		emit_rules();
+		fclose(out);
+		if (!confirm_pending)
+			break;
+		size_t k0 = n_cases;
+		for (size_t k = asked; k < n_sweeps; k++) {
+			GROW(cases, n_cases, cap_cases);
+			cases[n_cases++] = (Case){sweeps[k].site, 0, false, (int)k, NULL, ROLE_SAMPLE};
+		}
+		uint8_t *confirmed = malloc(n_cases - k0 + 1);
+		run_cases(cases + k0, n_cases - k0, confirmed);
+		for (size_t c = k0; c < n_cases; c++)
+			sweeps[cases[c].sweep].out = confirmed[c - k0];
+		n_confirms += n_cases - k0;
+		free(confirmed);
+	}
+	fprintf(stderr, "deparse-probe: %zu confirmations of a deciding field\n", n_confirms);
 	out = fopen(out_path, "w");
 	if (!out) {
 		perror(out_path);
@@ -1711,9 +1837,9 @@ int main(int argc, char **argv)
 			"# which crashes by what lies past it); a misread otherwise is pgbind_deparse's check_deparse's.\n"
 			"# Each rule follows the change and one statement that shows it.\n\n",
 			major, major, n_stmts - n_bad_stmts, n_evidence_stmts, first_culprit_site, n_main_cases - n_sweeps,
-			counts[OUT_CRASH], counts[OUT_MISREAD], counts[OUT_UNPARSED], counts[OUT_FINE], n_sweeps, n_bad_stmts,
+			counts[OUT_CRASH], counts[OUT_MISREAD], counts[OUT_UNPARSED], counts[OUT_FINE], n_probe_sweeps, n_bad_stmts,
 			n_evidence);
-	write_rules();
+	emit_rules();
 	fclose(out);
 	fprintf(stderr, "deparse-probe: %zu rules written to %s\n", n_rules, out_path);
 	return 0;
