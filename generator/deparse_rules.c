@@ -9,6 +9,7 @@
  *   nonnull          the string or node is not NULL; on a repeated field: no NULL cell (with
  *                    cell=N: the list has cell N and it is not NULL)
  *   nonempty         the repeated field has at least one cell
+ *   mincells=N       ... a repeated field with cells has at least N (CREATE AGGREGATE's args: 2)
  *   kinds=A|B        the node (each cell, or cell N) is NULL or of one of these kinds (kinds=
  *                    naming none: NULL only)
  *   notkinds=A|B     ... of none of these kinds
@@ -20,6 +21,15 @@
  *   if=field=v|w     the rule holds only when the message's string or enum field has one of
  *                    these values (enum values by their proto names)
  *   ifnot=field=v|w  ... only when it has none of them (a NULL or empty string counts as seen)
+ *   ifset=field      the rule holds only when the message's node or message field is set (not
+ *                    NULL; a repeated field: not empty)
+ *   ifnotset=field   ... only when it is not
+ *   ifparent=field=v|w, ifparentnot=field=v|w
+ *                    as if= and ifnot=, of a string or enum field of the message's parent (the
+ *                    message whose field holds it): only after in=, whose parents are all fields
+ *                    of one message (MERGE's WHEN clause: a SET target without a value crashes,
+ *                    an INSERT column has none)
+ * A rule has one condition on a field (if=, ifnot=, ifset=, ifnotset=, ifparent=, ifparentnot=).
  * Anything else, or a name the model does not have, stops pgbind-gen at the entry's file:line.
  */
 #include "deparse_rules.h"
@@ -141,6 +151,32 @@ static void kinds_bitmap(json_t *rule, json_t *nodes)
 	json_object_set_new(rule, "kind_bits", bytes);
 }
 
+/* The message every parent of the rule's in= belongs to; NULL when there is no in=, or its parents
+ * are fields of more than one message. */
+static json_t *parents_message(json_t *rule, json_t *messages)
+{
+	json_t *parents = json_object_get(rule, "parents");
+	if (json_array_size(parents) == 0 || json_is_true(json_object_get(rule, "not_in")))
+		return NULL;
+	json_int_t first = json_integer_value(json_object_get(json_array_get(parents, 0), "msg"));
+	size_t i;
+	json_t *p;
+	json_array_foreach(parents, i, p) if (json_integer_value(json_object_get(p, "msg")) != first) return NULL;
+	return json_array_get(messages, (size_t)first);
+}
+
+/* A clause NAME=N (N from min to 1000, the name's length given) into the rule's key. */
+static bool count_clause(Where *w, const char *cl, size_t name_len, long min, json_t *rule, const char *key)
+{
+	char *end;
+	long n = strtol(cl + name_len, &end, 10);
+	if (!cl[name_len] || *end || n < min || n > 1000)
+		return FAIL(w, "%s %s: %s: %.*s takes a number from %ld to 1000", w->target, w->key, cl, (int)name_len - 1, cl,
+					min);
+	json_object_set_new(rule, key, json_integer(n));
+	return true;
+}
+
 /* One entry -> one rule of the view. */
 static bool build_rule(Where *w, const char *value, json_t *messages, json_t *enums, json_t *nodes, int mi, int fi,
 					   json_t *rules)
@@ -156,6 +192,9 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 				  "nonempty", 0, "negate", 0, "not_in", 0, "location", overrides_location(w->ov, w->target, w->key));
 	json_object_set_new(rule, "parents", json_array());
 	json_object_set_new(rule, "if_not", json_false());
+	json_object_set_new(rule, "if_set", json_false());
+	json_object_set_new(rule, "if_parent", json_false());
+	json_object_set_new(rule, "min_cells", json_integer(0));
 	json_object_set_new(rule, "kinds", json_array());
 	json_object_set_new(rule, "if_strings", json_array());
 	json_object_set_new(rule, "if_enums", json_array());
@@ -172,23 +211,18 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 		} else if (strcmp(cl, "nonempty") == 0 && repeated) {
 			json_object_set_new(rule, "nonempty", json_true());
 			checks = true;
+		} else if (strncmp(cl, "mincells=", 9) == 0 && repeated) {
+			ok = count_clause(w, cl, 9, 2, rule, "min_cells");
+			checks = true;
 		} else if ((strncmp(cl, "kinds=", 6) == 0 || strncmp(cl, "notkinds=", 9) == 0) && is_node) {
 			bool negate = cl[0] == 'n';
 			json_object_set_new(rule, "negate", json_boolean(negate));
 			ok = parse_kinds(w, nodes, cl + (negate ? 9 : 6), rule);
 			checks = kinds_given = true;
 		} else if (strncmp(cl, "cell=", 5) == 0 && repeated) {
-			char *end;
-			long n = strtol(cl + 5, &end, 10);
-			if (*end || n < 0 || n > 1000)
-				ok = FAIL(w, "%s %s: cell=%s is not a cell number", w->target, w->key, cl + 5);
-			json_object_set_new(rule, "cell", json_integer(n));
+			ok = count_clause(w, cl, 5, 0, rule, "cell");
 		} else if (strncmp(cl, "from=", 5) == 0 && repeated) {
-			char *end;
-			long n = strtol(cl + 5, &end, 10);
-			if (*end || n < 0 || n > 1000)
-				ok = FAIL(w, "%s %s: from=%s is not a cell number", w->target, w->key, cl + 5);
-			json_object_set_new(rule, "cell", json_integer(n));
+			ok = count_clause(w, cl, 5, 0, rule, "cell");
 			json_object_set_new(rule, "from", json_true());
 		} else if (strncmp(cl, "in=", 3) == 0 || strncmp(cl, "notin=", 6) == 0) {
 			bool negate = cl[0] == 'n';
@@ -210,18 +244,44 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 				json_array_append_new(parents, json_pack("{s:i, s:i, s:s}", "msg", pm, "field", pf, "name", pname));
 			}
 			json_decref(names);
-		} else if (strncmp(cl, "if=", 3) == 0 || strncmp(cl, "ifnot=", 6) == 0) {
+		} else if (strncmp(cl, "ifset=", 6) == 0 || strncmp(cl, "ifnotset=", 9) == 0) {
 			bool negate = cl[2] == 'n';
-			const char *what = cl + (negate ? 6 : 3), *eq = strchr(what, '=');
-			char name[200];
-			json_object_set_new(rule, "if_not", json_boolean(negate));
-			snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - what) : 0, what);
-			int ci = eq ? field_index(m, name) : -1;
+			const char *name = cl + (negate ? 9 : 6);
+			int ci = field_index(m, name);
 			json_t *cf = ci >= 0 ? json_array_get(json_object_get(m, "fields"), (size_t)ci) : NULL;
 			const char *cw = cf ? S(cf, "wire") : "";
-			if (!cf || (strcmp(cw, "STRING") != 0 && strcmp(cw, "ENUM") != 0)) {
-				ok = FAIL(w, "%s %s: %s: %s has no string or enum field '%s'", w->target, w->key, cl, S(m, "name"),
+			if (!cf || (strcmp(cw, "NODE") != 0 && strcmp(cw, "ONEOF") != 0 && strcmp(cw, "MESSAGE") != 0 &&
+						strcmp(cw, "REPEATED_NODE") != 0 && strcmp(cw, "REPEATED_MESSAGE") != 0)) {
+				ok = FAIL(w, "%s %s: %s: %s has no node or message field '%s'", w->target, w->key, cl, S(m, "name"),
 						  name);
+			} else if (json_integer_value(json_object_get(rule, "if_field")) >= 0) {
+				ok = FAIL(w, "%s %s: %s: a rule has one condition on a field", w->target, w->key, cl);
+			} else {
+				json_object_set_new(rule, "if_field", json_integer(ci));
+				json_object_set_new(rule, "if_not", json_boolean(negate));
+				json_object_set_new(rule, "if_set", json_true());
+			}
+		} else if (strncmp(cl, "if=", 3) == 0 || strncmp(cl, "ifnot=", 6) == 0 || strncmp(cl, "ifparent=", 9) == 0 ||
+				   strncmp(cl, "ifparentnot=", 12) == 0) {
+			bool parent = strncmp(cl, "ifparent", 8) == 0;
+			bool negate = parent ? cl[8] == 'n' : cl[2] == 'n';
+			const char *what = cl + (parent ? (negate ? 12 : 9) : (negate ? 6 : 3)), *eq = strchr(what, '=');
+			char name[200];
+			json_object_set_new(rule, "if_not", json_boolean(negate));
+			json_object_set_new(rule, "if_parent", json_boolean(parent));
+			snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - what) : 0, what);
+			json_t *of = parent ? parents_message(rule, messages) : m;
+			int ci = eq && of ? field_index(of, name) : -1;
+			json_t *cf = ci >= 0 ? json_array_get(json_object_get(of, "fields"), (size_t)ci) : NULL;
+			const char *cw = cf ? S(cf, "wire") : "";
+			if (parent && !of) {
+				ok = FAIL(w, "%s %s: %s: ifparent= needs an in= before it whose parents are fields of one message",
+						  w->target, w->key, cl);
+			} else if (!cf || (strcmp(cw, "STRING") != 0 && strcmp(cw, "ENUM") != 0)) {
+				ok = FAIL(w, "%s %s: %s: %s has no string or enum field '%s'", w->target, w->key, cl, S(of, "name"),
+						  name);
+			} else if (json_integer_value(json_object_get(rule, "if_field")) >= 0) {
+				ok = FAIL(w, "%s %s: %s: a rule has one condition on a field", w->target, w->key, cl);
 			} else {
 				json_object_set_new(rule, "if_field", json_integer(ci));
 				json_t *values = split(eq + 1, '|');
@@ -252,8 +312,9 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 			}
 		} else {
 			ok = FAIL(w,
-					  "%s %s: '%s' is no clause of the deparse contract for a %s field (nonnull, nonempty, "
-					  "kinds=, notkinds=, cell=, from=, in=, notin=, if=, ifnot=)",
+					  "%s %s: '%s' is no clause of the deparse contract for a %s field (nonnull, nonempty, mincells=, "
+					  "kinds=, notkinds=, cell=, from=, in=, notin=, if=, ifnot=, ifset=, "
+					  "ifnotset=, ifparent=, ifparentnot=)",
 					  w->target, w->key, cl, wire);
 		}
 		if (!ok)
@@ -261,7 +322,10 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 	}
 	json_decref(clauses);
 	if (ok && !checks)
-		ok = FAIL(w, "%s %s: the rule requires nothing (nonnull, nonempty, kinds= or notkinds=)", w->target, w->key);
+		ok = FAIL(w, "%s %s: the rule requires nothing (nonnull, nonempty, mincells=, kinds= or notkinds=)", w->target,
+				  w->key);
+	if (ok && json_is_true(json_object_get(rule, "if_parent")) && !parents_message(rule, messages))
+		ok = FAIL(w, "%s %s: ifparent=: the in= parents are fields of more than one message", w->target, w->key);
 	if (ok && kinds_given) /* kinds= naming none: no node at all, only NULL */
 		kinds_bitmap(rule, nodes);
 	else if (ok)

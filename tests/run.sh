@@ -416,7 +416,7 @@ fi
 
 section fuzz "fuzzing (libFuzzer, ${FUZZ_SECONDS:-60} s a target, fixed seed)"
 if [ -n "${HAVE_FUZZ:-}" ]; then
-	step "fuzz: saved regressions, then parse, decode and JSON targets" env BUILD="$BUILD" \
+	step "fuzz: saved regressions (the deparse targets' too), then parse, decode and JSON targets" env BUILD="$BUILD" \
 		FUZZ_SECONDS="${FUZZ_SECONDS:-60}" tests/fuzz/run.sh
 else
 	echo "     (clang not found: fuzzing not run; scripts/install-deps.sh installs it)"

@@ -654,6 +654,28 @@ static void test_supertypes(void)
 	check_conv(view, "Thing", "plan", "XPR", NULL);
 	check_conv(view, "Thing", "lplan", "NODE", NULL);
 	json_decref(view);
+	/* the deparse contract's conditions on another field (generator/deparse_rules.c) */
+	view = CHECK_OK("a deparse rule that holds only when another node field is set", M_PLAN(SUPERTYPE("Plan", 10)),
+					P_PLAN, OV "Thing.lplan deparse:nonnull,ifset=plan\n");
+	json_t *rule = json_array_get(json_object_get(view, "deparse_rules"), 0);
+	CHECK_INT("... ifset= tests whether the field is set", 1,
+			  json_is_true(json_object_get(rule, "if_set")) && jint(rule, "if_field") == 0 &&
+				  !json_is_true(json_object_get(rule, "if_not")));
+	json_decref(view);
+	CHECK_ERROR("ifset= naming a field the message lacks", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
+				OV "Thing.lplan deparse:nonnull,ifset=nope\n", "ov.txt", 2, 13,
+				"ifset=nope: Thing has no node or message field 'nope'", &err);
+	CHECK_ERROR("two conditions on fields", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
+				OV "Thing.lplan deparse:nonnull,ifset=plan,ifnotset=plan\n", "ov.txt", 2, 13,
+				"a rule has one condition on a field", &err);
+	CHECK_ERROR("mincells= is for lists", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN, OV "Thing.lplan deparse:mincells=2\n",
+				"ov.txt", 2, 13, "'mincells=2' is no clause of the deparse contract for a NODE field", &err);
+	CHECK_ERROR("ifparent= without in= naming the parent", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
+				OV "Thing.lplan deparse:nonnull,ifparent=kind=A\n", "ov.txt", 2, 13,
+				"ifparent= needs an in= before it whose parents are fields of one message", &err);
+	CHECK_ERROR("ifparent= naming no string or enum field of the parent", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
+				OV "Thing.lplan deparse:nonnull,in=Thing.plan,ifparent=lplan=A\n", "ov.txt", 2, 13,
+				"Thing has no string or enum field 'lplan'", &err);
 	CHECK_ERROR("an embedded untagged struct with fields of its own is no supertype",
 				M_PLAN("{'name':'Plan','tag':null,'location':'nodes.h:10:16','fields':[" F_TYPE(11) "," FIELD(
 					"cost", "int", "int", "builtin", 0, 12) "]}"),

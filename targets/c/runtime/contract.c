@@ -19,14 +19,17 @@
 
 typedef struct {
 	uint16_t message, field; /* pgbind_message_descs index, field index */
-	int16_t if_field;        /* the rule holds only when this string or enum field matches; -1: always */
+	int16_t if_field;        /* the rule holds only when this field matches (its value, or if_set); -1: always */
 	int32_t cell;            /* the rule is about this cell only (from: and the cells after it); -1: all */
 	bool from;
 	bool not_in;                  /* the rule holds outside the parents listed, not inside */
 	bool if_not;                  /* ... when if_field has none of the values, not one */
+	bool if_set;                  /* ... when if_field (a node, message or list) is set (if_not: is not) */
+	bool if_parent;               /* if_field is a string or enum field of the parent (of parents[0][0]) */
 	const uint16_t (*parents)[2]; /* (message, field) the message is (a cell of); none: anywhere */
 	uint32_t n_parents;
 	bool nonnull, nonempty;
+	uint16_t min_cells;   /* a list with cells has at least this many; 0: any */
 	const uint8_t *kinds; /* the node kinds allowed: tag t at bit t % 8 of byte t / 8; NULL: any */
 	uint32_t n_kinds;     /* bytes */
 	const char *const *if_strings;
@@ -53,7 +56,12 @@ typedef struct {
  * parents and conditions, so the rules themselves are read only for a message whose summary test
  * fails (in trees from the parser: next to never); else each visit would scan every rule of its
  * message (116 for A_Expr on 18). */
-enum { CF_NONNULL = 1, CF_NONEMPTY = 2, CF_KINDS = 4 }; /* every rule asks one (generator/deparse_rules.c) */
+enum {
+	CF_NONNULL = 1,
+	CF_NONEMPTY = 2,
+	CF_KINDS = 4,
+	CF_MINCELLS = 8
+}; /* every rule asks one (generator/deparse_rules.c) */
 #define KIND_BYTES ((PGBIND_NODE_TAG_LIMIT + 7) / 8)
 
 typedef struct {
@@ -62,6 +70,7 @@ typedef struct {
 	uint16_t field;           /* its index in the message */
 	uint8_t wire;             /* PGBIND_WIRE_* */
 	uint8_t flags;            /* CF_*: the union of what its rules ask (CF_KINDS: some rule limits kinds) */
+	uint16_t min_cells;       /* CF_MINCELLS: the most any rule asks */
 	uint8_t safe[KIND_BYTES]; /* CF_KINDS: the kinds every rule of the field allows */
 } CField;
 
@@ -88,13 +97,17 @@ static void build_cfields(void)
 		for (uint32_t fi = 0; fi < d->n_fields && ok; fi++) {
 			const pgbind_FieldDesc *f = &d->fields[fi];
 			uint8_t flags = 0;
+			uint16_t min_cells = 0;
 			uint8_t safe[KIND_BYTES];
 			memset(safe, 0xff, sizeof safe);
 			for (uint32_t i = contract_rule_range[mi][0], e = i + contract_rule_range[mi][1]; i < e; i++) {
 				const ContractRule *r = &contract_rules[i];
 				if (r->field != fi)
 					continue;
-				flags |= (r->nonnull ? CF_NONNULL : 0) | (r->nonempty ? CF_NONEMPTY : 0);
+				flags |=
+					(r->nonnull ? CF_NONNULL : 0) | (r->nonempty ? CF_NONEMPTY : 0) | (r->min_cells ? CF_MINCELLS : 0);
+				if (r->min_cells > min_cells)
+					min_cells = r->min_cells;
 				if (r->kinds) {
 					flags |= CF_KINDS;
 					for (uint32_t b = 0; b < KIND_BYTES; b++)
@@ -109,7 +122,7 @@ static void build_cfields(void)
 			}
 			CField *c = &cfields[used++];
 			c->offset = f->offset, c->count_offset = f->count_offset, c->type = f->type_index;
-			c->field = (uint16_t)fi, c->wire = (uint8_t)f->wire, c->flags = flags;
+			c->field = (uint16_t)fi, c->wire = (uint8_t)f->wire, c->flags = flags, c->min_cells = min_cells;
 			memcpy(c->safe, safe, sizeof safe);
 		}
 		cfield_range[mi][1] = used - cfield_range[mi][0];
@@ -146,7 +159,7 @@ static bool summaries_hold(uint32_t mi, const char *base)
 		case PGBIND_WIRE_REPEATED_MESSAGE: {
 			size_t n = *(const size_t *)(base + c->count_offset);
 			const pgbind_Node *const *cells = *(const pgbind_Node *const *const *)p;
-			if (n == 0 && (c->flags & CF_NONEMPTY))
+			if (n == 0 ? (c->flags & CF_NONEMPTY) != 0 : n < c->min_cells)
 				return false;
 			for (size_t k = 0; k < n; k++)
 				if (cells[k] ? c->wire == PGBIND_WIRE_REPEATED_NODE && !kind_safe(c, cells[k])
@@ -201,20 +214,37 @@ static bool kind_allowed(const ContractRule *r, const pgbind_Node *n)
 	return n->tag / 8 < r->n_kinds && (r->kinds[n->tag / 8] >> (n->tag % 8)) & 1;
 }
 
-static bool rule_applies(const ContractRule *r, const char *base, int parent_msg, int parent_field)
+/* Where a message sits: the message whose field holds it (its index and base; -1 and NULL at the
+ * root), and that field. */
+typedef struct {
+	int msg, field;
+	const char *base;
+} Parent;
+
+static bool rule_applies(const ContractRule *r, const char *base, Parent parent)
 {
 	if (r->n_parents) {
 		bool in = false;
 		for (uint32_t i = 0; i < r->n_parents && !in; i++)
-			in = r->parents[i][0] == parent_msg && r->parents[i][1] == parent_field;
+			in = r->parents[i][0] == parent.msg && r->parents[i][1] == parent.field;
 		if (in == r->not_in)
 			return false;
 	}
 	if (r->if_field < 0)
 		return true;
-	const pgbind_FieldDesc *f = &pgbind_message_descs[r->message].fields[r->if_field];
+	if (r->if_parent) { /* in one of the parents (generator/deparse_rules.c): all of one message */
+		if (!parent.base)
+			return false;
+		base = parent.base;
+	}
+	const pgbind_FieldDesc *f =
+		&pgbind_message_descs[r->if_parent ? (uint32_t)parent.msg : r->message].fields[r->if_field];
 	bool has = false;
-	if (f->wire == PGBIND_WIRE_STRING) {
+	if (r->if_set) {
+		has = f->wire == PGBIND_WIRE_REPEATED_NODE || f->wire == PGBIND_WIRE_REPEATED_MESSAGE
+				  ? *(const size_t *)(base + f->count_offset) != 0
+				  : *(const void *const *)(base + f->offset) != NULL;
+	} else if (f->wire == PGBIND_WIRE_STRING) {
 		const char *s = *(const char *const *)(base + f->offset);
 		if (!s || !*s) /* no value: never one of those if= names, and one ifnot= has seen */
 			return false;
@@ -264,6 +294,10 @@ static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *
 			snprintf(c->what, sizeof c->what, "is empty");
 			return false;
 		}
+		if (n > 0 && n < r->min_cells) {
+			snprintf(c->what, sizeof c->what, "has %zu cells, not %u or more", n, (unsigned)r->min_cells);
+			return false;
+		}
 		size_t from = 0, to = n;
 		if (r->cell >= 0) {
 			from = (size_t)r->cell;
@@ -289,14 +323,14 @@ static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *
 	}
 }
 
-static bool check_message(Check *c, uint32_t mi, const char *base, int parent_msg, int parent_field, int depth);
+static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent, int depth);
 
-/* A child through field fi (cell k, or -1) of message mi, of message index ci; on a violation
+/* A child through field fi (cell k, or -1) of message mi at base, of message index ci; on a violation
  * below, its path step. */
-static bool check_child(Check *c, uint32_t mi, uint32_t fi, long k, uint32_t ci, const void *child, bool is_node,
-						int depth)
+static bool check_child(Check *c, uint32_t mi, const char *base, uint32_t fi, long k, uint32_t ci, const void *child,
+						bool is_node, int depth)
 {
-	if (check_message(c, ci, child, (int)mi, (int)fi, depth + 1))
+	if (check_message(c, ci, child, (Parent){(int)mi, (int)fi, base}, depth + 1))
 		return true;
 	const pgbind_FieldDesc *f = &pgbind_message_descs[mi].fields[fi];
 	if (is_node)
@@ -314,7 +348,7 @@ static int node_message(const pgbind_Node *n)
 	return n->tag < PGBIND_NODE_TAG_LIMIT ? msg_by_tag[n->tag] : -1;
 }
 
-static bool check_message(Check *c, uint32_t mi, const char *base, int parent_msg, int parent_field, int depth)
+static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent, int depth)
 {
 	if (depth > c->limit || pgbind_stack_low()) {
 		c->broken = NULL;
@@ -327,7 +361,7 @@ static bool check_message(Check *c, uint32_t mi, const char *base, int parent_ms
 		for (uint32_t i = contract_rule_range[mi][0], e = i + contract_rule_range[mi][1]; i < e; i++) {
 			const ContractRule *r = &contract_rules[i];
 			long cell;
-			if (rule_applies(r, base, parent_msg, parent_field) && !rule_holds(c, r, base, &cell)) {
+			if (rule_applies(r, base, parent) && !rule_holds(c, r, base, &cell)) {
 				c->broken = r;
 				if (cell >= 0)
 					prepend(c, "%s[%ld]", d->fields[r->field].name, cell);
@@ -344,13 +378,13 @@ static bool check_message(Check *c, uint32_t mi, const char *base, int parent_ms
 		case PGBIND_WIRE_ONEOF: {
 			const pgbind_Node *n = *(const pgbind_Node *const *)p;
 			int ci = n ? node_message(n) : -1;
-			if (ci >= 0 && !check_child(c, mi, f->field, -1, (uint32_t)ci, n, true, depth))
+			if (ci >= 0 && !check_child(c, mi, base, f->field, -1, (uint32_t)ci, n, true, depth))
 				return false;
 			break;
 		}
 		case PGBIND_WIRE_MESSAGE: {
 			const void *child = *(const void *const *)p;
-			if (child && !check_child(c, mi, f->field, -1, (uint32_t)f->type, child, false, depth))
+			if (child && !check_child(c, mi, base, f->field, -1, (uint32_t)f->type, child, false, depth))
 				return false;
 			break;
 		}
@@ -359,7 +393,7 @@ static bool check_message(Check *c, uint32_t mi, const char *base, int parent_ms
 			const pgbind_Node *const *cells = *(const pgbind_Node *const *const *)p;
 			for (size_t k = 0; k < n; k++) {
 				int ci = cells[k] ? node_message(cells[k]) : -1;
-				if (ci >= 0 && !check_child(c, mi, f->field, (long)k, (uint32_t)ci, cells[k], true, depth))
+				if (ci >= 0 && !check_child(c, mi, base, f->field, (long)k, (uint32_t)ci, cells[k], true, depth))
 					return false;
 			}
 			break;
@@ -368,7 +402,7 @@ static bool check_message(Check *c, uint32_t mi, const char *base, int parent_ms
 			size_t n = *(const size_t *)(base + f->count_offset);
 			const void *const *cells = *(const void *const *const *)p;
 			for (size_t k = 0; k < n; k++)
-				if (cells[k] && !check_child(c, mi, f->field, (long)k, (uint32_t)f->type, cells[k], false, depth))
+				if (cells[k] && !check_child(c, mi, base, f->field, (long)k, (uint32_t)f->type, cells[k], false, depth))
 					return false;
 			break;
 		}
@@ -389,7 +423,8 @@ bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth
 	const pgbind_MessageDesc *root = pgbind_message_desc_by_name("ParseResult");
 	Check c = {.limit = max_depth, .pos = sizeof c.path - 1};
 	c.path[c.pos] = '\0';
-	if (!root || check_message(&c, (uint32_t)(root - pgbind_message_descs), (const char *)tree, -1, -1, 0)) {
+	if (!root ||
+		check_message(&c, (uint32_t)(root - pgbind_message_descs), (const char *)tree, (Parent){-1, -1, NULL}, 0)) {
 		/* libpg_query's deparse route recurses a few frames a message level (protobuf-c's unpack,
 		 * its reader, the deparser): that much stack must be left, or it would overflow */
 		size_t need = (size_t)c.deepest * CONTRACT_STACK_PER_LEVEL, left = pgbind_stack_left();
