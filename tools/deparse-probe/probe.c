@@ -37,6 +37,7 @@
  * cli/input.c.
  */
 #include "cli.h"
+#include "pg_query.h" /* PG_VERSION_NUM: the cache is per libpg_query */
 #include "internal.h"
 #include "pgbind.h"
 #include "pgbind_reflect.h"
@@ -263,7 +264,187 @@ static void undo(const Case *c, void *saved, size_t saved_count)
 	sweep_apply(c, true);
 }
 
-/* Runs cases [0, n) and fills out[i]; each crash costs one child. */
+static uint64_t mix(uint64_t h, uint64_t v);
+
+/* ---- the outcome cache ------------------------------------------------------------------------ */
+
+/* --cache FILE: outcomes by the content of the tree deparsed (tree_hash), so that a run after a
+ * change of the probe deparses only the trees no earlier run did. Entries are 64-bit words, the
+ * tree's hash with its low 3 bits holding the outcome, appended as children finish; the header
+ * names the libpg_query (PG_VERSION_NUM) and the version of deparse_outcome's classification
+ * (CACHE_VERSION: bump it when what an outcome means changes). */
+#define CACHE_VERSION 1
+#define CACHE_MAGIC   0x7062676270726f62ull /* "pgbgprob" */
+static uint64_t *cache_slots;
+static size_t cache_cap, cache_used;
+static FILE *cache_out;
+
+static uint64_t cache_key(uint64_t h)
+{
+	h &= ~(uint64_t)7;
+	return h ? h : 8;
+}
+
+static void cache_put(uint64_t word)
+{
+	if ((cache_used + 1) * 2 > cache_cap) {
+		size_t old_cap = cache_cap;
+		uint64_t *old = cache_slots;
+		cache_cap = old_cap ? old_cap * 2 : (1u << 20);
+		cache_slots = calloc(cache_cap, sizeof *cache_slots);
+		cache_used = 0;
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i])
+				cache_put(old[i]);
+		free(old);
+	}
+	size_t i = (word >> 3) & (cache_cap - 1);
+	while (cache_slots[i] && (cache_slots[i] & ~(uint64_t)7) != (word & ~(uint64_t)7))
+		i = (i + 1) & (cache_cap - 1);
+	cache_used += !cache_slots[i];
+	cache_slots[i] = word;
+}
+
+/* the outcome cached for the key, or OUT_PENDING */
+static int cache_get(uint64_t key)
+{
+	if (!cache_cap)
+		return OUT_PENDING;
+	size_t i = (key >> 3) & (cache_cap - 1);
+	for (; cache_slots[i]; i = (i + 1) & (cache_cap - 1))
+		if ((cache_slots[i] & ~(uint64_t)7) == key)
+			return (int)(cache_slots[i] & 7);
+	return OUT_PENDING;
+}
+
+static void cache_open(const char *path)
+{
+	uint64_t header[3] = {CACHE_MAGIC, CACHE_VERSION, PG_VERSION_NUM}, got[3], word;
+	FILE *f = fopen(path, "rb");
+	size_t n = 0;
+	if (f && fread(got, sizeof got, 1, f) == 1 && memcmp(got, header, sizeof got) == 0) {
+		while (fread(&word, sizeof word, 1, f) == 1) {
+			cache_put(word);
+			n++;
+		}
+		fclose(f);
+		cache_out = fopen(path, "ab");
+	} else {
+		if (f)
+			fclose(f);
+		cache_out = fopen(path, "wb");
+		if (cache_out)
+			fwrite(header, sizeof header, 1, cache_out);
+	}
+	if (!cache_out)
+		perror(path);
+	fprintf(stderr, "deparse-probe: %zu outcomes cached in %s\n", n, path);
+}
+
+/* Records the outcomes of cases [from, to) found by children in the cache and its file. */
+static void cache_record(const uint64_t *keys, const uint8_t *res, size_t from, size_t to)
+{
+	for (size_t i = from; cache_out && i < to; i++) {
+		if (res[i] == OUT_PENDING || cache_get(keys[i]) != OUT_PENDING)
+			continue;
+		uint64_t word = keys[i] | res[i];
+		cache_put(word);
+		fwrite(&word, sizeof word, 1, cache_out);
+	}
+	if (cache_out)
+		fflush(cache_out);
+}
+
+static void hash_message(uint64_t *h, const pgbind_MessageDesc *d, const char *base, int depth);
+
+static void hash_node(uint64_t *h, const pgbind_Node *n, int depth)
+{
+	const pgbind_MessageDesc *d = n ? pgbind_node_desc(n->tag) : NULL;
+	*h = mix(*h, n ? n->tag + 0x10000u : 0xffff);
+	if (d)
+		hash_message(h, d, (const char *)n, depth + 1);
+}
+
+/* Every value of the tree, NULLs and list lengths included (its protobuf would not tell a NULL
+ * string from an empty one, which the deparser does). */
+static void hash_message(uint64_t *h, const pgbind_MessageDesc *d, const char *base, int depth)
+{
+	if (depth > 10000)
+		return;
+	for (uint32_t i = 0; i < d->n_fields; i++) {
+		const pgbind_FieldDesc *f = &d->fields[i];
+		const char *p = base + f->offset;
+		size_t n = f->count_offset ? *(const size_t *)(base + f->count_offset) : 0;
+		*h = mix(*h, i + 0x20000u);
+		switch (f->wire) {
+		case PGBIND_WIRE_INT32:
+		case PGBIND_WIRE_ENUM:
+			*h = mix(*h, (uint64_t)(int64_t) * (const int32_t *)p);
+			break;
+		case PGBIND_WIRE_UINT32:
+			*h = mix(*h, *(const uint32_t *)p);
+			break;
+		case PGBIND_WIRE_INT64:
+		case PGBIND_WIRE_UINT64:
+			*h = mix(*h, *(const uint64_t *)p);
+			break;
+		case PGBIND_WIRE_BOOL:
+			*h = mix(*h, *(const bool *)p);
+			break;
+		case PGBIND_WIRE_DOUBLE: {
+			uint64_t bits;
+			memcpy(&bits, p, sizeof bits);
+			*h = mix(*h, bits);
+			break;
+		}
+		case PGBIND_WIRE_STRING: {
+			const char *s = *(const char *const *)p;
+			*h = mix(*h, s ? 0x300 : 0x301);
+			for (; s && *s; s++)
+				*h = mix(*h, (unsigned char)*s);
+			break;
+		}
+		case PGBIND_WIRE_NODE:
+		case PGBIND_WIRE_ONEOF:
+			hash_node(h, *(pgbind_Node *const *)p, depth);
+			break;
+		case PGBIND_WIRE_MESSAGE:
+			*h = mix(*h, *(void *const *)p ? 0x400 : 0x401);
+			if (*(void *const *)p)
+				hash_message(h, &pgbind_message_descs[f->type_index], *(const char *const *)p, depth + 1);
+			break;
+		case PGBIND_WIRE_REPEATED_NODE:
+			*h = mix(*h, n);
+			for (size_t k = 0; k < n; k++)
+				hash_node(h, (*(pgbind_Node *const *const *)p)[k], depth);
+			break;
+		case PGBIND_WIRE_REPEATED_MESSAGE:
+			*h = mix(*h, n);
+			for (size_t k = 0; k < n; k++) {
+				const char *m = (*(const char *const *const *)p)[k];
+				*h = mix(*h, m ? 0x400 : 0x401);
+				if (m)
+					hash_message(h, &pgbind_message_descs[f->type_index], m, depth + 1);
+			}
+			break;
+		case PGBIND_WIRE_PACKED_UINT64:
+			*h = mix(*h, n);
+			for (size_t k = 0; k < n; k++)
+				*h = mix(*h, (*(const uint64_t *const *)p)[k]);
+			break;
+		}
+	}
+}
+
+static uint64_t tree_hash(const pgbind_ParseResult *tree)
+{
+	uint64_t h = 1469598103934665603ull;
+	hash_message(&h, pgbind_message_desc_by_name("ParseResult"), (const char *)tree, 0);
+	return cache_key(h);
+}
+
+/* Runs cases [0, n) and fills result[i]: from the cache where it has the tree's outcome, else in
+ * children; each crash costs one child. */
 static void run_cases(const Case *list, size_t n, uint8_t *result)
 {
 	uint8_t *shared = mmap(NULL, n + sizeof(size_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -273,10 +454,24 @@ static void run_cases(const Case *list, size_t n, uint8_t *result)
 	}
 	volatile size_t *current = (volatile size_t *)shared;
 	uint8_t *res = shared + sizeof(size_t);
-	memset(res, OUT_PENDING, n);
-	size_t next = 0, crashes = 0;
+	uint64_t *keys = malloc((n + 1) * sizeof *keys);
+	size_t hits = 0;
+	for (size_t i = 0; i < n; i++) {
+		void *saved = NULL;
+		size_t saved_count = 0;
+		apply(&list[i], &saved, &saved_count);
+		keys[i] = tree_hash(stmts[sites[list[i].site].stmt].tree);
+		undo(&list[i], saved, saved_count);
+		res[i] = (uint8_t)cache_get(keys[i]);
+		hits += res[i] != OUT_PENDING;
+	}
+	size_t next = 0, crashes = 0, flushed = 0;
 	time_t started = time(NULL);
 	while (next < n) {
+		while (next < n && res[next] != OUT_PENDING)
+			next++;
+		if (next == n)
+			break;
 		*current = next;
 		fflush(NULL);
 		pid_t pid = fork();
@@ -286,6 +481,8 @@ static void run_cases(const Case *list, size_t n, uint8_t *result)
 		}
 		if (pid == 0) {
 			for (size_t i = next; i < n; i++) {
+				if (res[i] != OUT_PENDING)
+					continue;
 				*current = i;
 				alarm(10);
 				const Case *c = &list[i];
@@ -300,19 +497,30 @@ static void run_cases(const Case *list, size_t n, uint8_t *result)
 		int st;
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
-		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		size_t at = n;
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+			at = *current;
+			if (at / 50000 != next / 50000)
+				fprintf(stderr, "deparse-probe: %zu of %zu cases, %zu crashes, %ld s\n", at, n, crashes,
+						(long)(time(NULL) - started));
+			res[at] = OUT_CRASH;
+			crashes++;
+			next = at + 1;
+		}
+		/* what is known so far goes to the cache file: a run cut short keeps it */
+		if (at == n)
 			break;
-		size_t at = *current;
-		if (at / 50000 != next / 50000)
-			fprintf(stderr, "deparse-probe: %zu of %zu cases, %zu crashes, %ld s\n", at, n, crashes,
-					(long)(time(NULL) - started));
-		res[at] = OUT_CRASH;
-		crashes++;
-		next = at + 1;
+		if (at - flushed > 2000) {
+			cache_record(keys, res, flushed, at + 1);
+			flushed = at + 1;
+		}
 	}
+	cache_record(keys, res, flushed, n);
 	memcpy(result, res, n);
 	munmap(shared, n + sizeof(size_t));
-	fprintf(stderr, "deparse-probe: %zu cases, %zu crashes, %ld s\n", n, crashes, (long)(time(NULL) - started));
+	free(keys);
+	fprintf(stderr, "deparse-probe: %zu cases (%zu from the cache), %zu crashes, %ld s\n", n, hits, crashes,
+			(long)(time(NULL) - started));
 }
 
 /* ---- reading the corpus ------------------------------------------------------------------------ */
@@ -1656,6 +1864,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: deparse-probe --major N --out FILE [--cache FILE] FILE.sql...\n");
 		return 2;
 	}
+	if (cache_path)
+		cache_open(cache_path);
 	keep = pgbind_Arena_New();
 	groups = calloc(GROUP_SLOTS, sizeof *groups);
 	natural_kinds = calloc(NATURAL_SLOTS, sizeof *natural_kinds);
@@ -1799,36 +2009,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "deparse-probe: %zu sites, %zu cases (%zu kinds as zeroed nodes, %zu sweeps)\n", n_sites, n_cases,
 			n_zeroed, n_sweeps);
 	uint8_t *result = malloc(n_cases);
-	/* --cache FILE: the outcomes of an earlier run on the same inputs (same sites and cases) */
-	uint64_t hash = 1469598103934665603ull + 3; /* + the version of how cases are made */
-	for (size_t i = 0; i < n_cases; i++) {
-		const Site *st = &sites[cases[i].site];
-		hash = mix(
-			mix(mix(mix(mix(mix(hash, (uint64_t)st->stmt), st->msg), st->field), (uint64_t)(st->cell + 1)), st->change),
-			cases[i].kind + ((uint64_t)(cases[i].sweep + 1) << 20) + ((uint64_t)cases[i].big << 40) +
-				((uint64_t)cases[i].role << 41));
-	}
-	for (size_t i = 0; i < n_stmts; i++)
-		for (const char *q = stmts[i].sql; *q; q++)
-			hash = mix(hash, (unsigned char)*q);
-	FILE *cf = cache_path ? fopen(cache_path, "rb") : NULL;
-	size_t header[3] = {0, 0, 0};
-	if (cf && (fread(header, sizeof header, 1, cf) != 1 || header[0] != n_sites || header[1] != n_cases ||
-			   header[2] != (size_t)hash || fread(result, 1, n_cases, cf) != n_cases))
-		header[0] = 0;
-	if (cf)
-		fclose(cf);
-	if (header[0] == n_sites && header[1] == n_cases && header[2] == (size_t)hash) {
-		fprintf(stderr, "deparse-probe: outcomes read from %s\n", cache_path);
-	} else {
-		run_cases(cases, n_cases, result);
-		if (cache_path && (cf = fopen(cache_path, "wb")) != NULL) {
-			header[0] = n_sites, header[1] = n_cases, header[2] = (size_t)hash;
-			fwrite(header, sizeof header, 1, cf);
-			fwrite(result, 1, n_cases, cf);
-			fclose(cf);
-		}
-	}
+	run_cases(cases, n_cases, result);
 	size_t counts[6] = {0};
 	for (size_t i = 0; i < n_cases; i++) {
 		if (cases[i].sweep >= 0) {

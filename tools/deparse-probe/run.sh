@@ -9,6 +9,7 @@ cd "$(dirname "$0")/../.." || exit 2
 BUILD=${BUILD:-build}
 PG_MAJOR=${PG_MAJOR:?run through make deparse-probe}
 OUT=${OUT:-schema/pg$PG_MAJOR/deparse.txt}
+CACHE=${CACHE:-$BUILD/deparse-probe.cache} # outcomes by tree: a rerun deparses only new trees
 SQL=$(echo tests/sql/*.sql tests/fuzz/regressions/parse/*.sql)
 for d in tests/sql/pg*; do
 	if [ -d "$d" ] && [ "${d#tests/sql/pg}" -le "$PG_MAJOR" ]; then
@@ -23,4 +24,4 @@ DEBIAN_SQL_LIST=${DEBIAN_SQL_LIST:?DEBIAN_SQL_DIR given: name its files with DEB
 for f in $(grep -v -e '^#' -e '^[[:space:]]*$' "$DEBIAN_SQL_LIST"); do
 	SQL="$SQL $DEBIAN_SQL_DIR/$f"
 done
-exec "$BUILD/deparse-probe" --major "$PG_MAJOR" --out "$OUT" --cache "$BUILD/deparse-probe.cache" $SQL
+exec "$BUILD/deparse-probe" --major "$PG_MAJOR" --out "$OUT" --cache "$CACHE" $SQL
