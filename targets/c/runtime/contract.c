@@ -78,6 +78,7 @@ typedef struct {
 static CField cfields[MAX_CFIELDS];
 static uint32_t cfield_range[PGBIND_MESSAGE_COUNT][2]; /* first, count */
 static int16_t msg_by_tag[PGBIND_NODE_TAG_LIMIT];      /* a node tag's message index, -1: none */
+static int32_t enum_range[PGBIND_ENUM_COUNT][2];       /* lowest and highest value; [0] > [1]: not contiguous */
 static bool cfields_ok;
 static pthread_once_t cfields_once = PTHREAD_ONCE_INIT;
 
@@ -114,7 +115,7 @@ static void build_cfields(void)
 						safe[b] &= b < r->n_kinds ? r->kinds[b] : 0;
 				}
 			}
-			if (!flags && !holds_messages(f->wire))
+			if (!flags && !holds_messages(f->wire) && f->wire != PGBIND_WIRE_ENUM)
 				continue;
 			if (used >= MAX_CFIELDS) {
 				ok = false;
@@ -127,11 +128,29 @@ static void build_cfields(void)
 		}
 		cfield_range[mi][1] = used - cfield_range[mi][0];
 	}
+	for (uint32_t ei = 0; ei < PGBIND_ENUM_COUNT; ei++) {
+		const pgbind_EnumDesc *e = &pgbind_enum_descs[ei];
+		int32_t lo = INT32_MAX, hi = INT32_MIN;
+		for (uint32_t v = 0; v < e->n_values; v++) {
+			lo = e->values[v].number < lo ? e->values[v].number : lo;
+			hi = e->values[v].number > hi ? e->values[v].number : hi;
+		}
+		bool contiguous = e->n_values && (int64_t)hi - lo + 1 == (int64_t)e->n_values;
+		enum_range[ei][0] = contiguous ? lo : 1, enum_range[ei][1] = contiguous ? hi : 0;
+	}
 	for (uint32_t t = 0; t < PGBIND_NODE_TAG_LIMIT; t++) {
 		const pgbind_MessageDesc *d = pgbind_node_desc(t);
 		msg_by_tag[t] = d ? (int16_t)(d - pgbind_message_descs) : -1;
 	}
 	cfields_ok = ok && PGBIND_MESSAGE_COUNT < INT16_MAX;
+}
+
+/* Whether v is a value enum ei declares (pg_query.proto's values, UNDEFINED = 0 among them). */
+static bool enum_declared(int32_t ei, int32_t v)
+{
+	if (enum_range[ei][0] <= enum_range[ei][1])
+		return v >= enum_range[ei][0] && v <= enum_range[ei][1];
+	return pgbind_enum_value_name(ei, v) != NULL;
 }
 
 static bool kind_safe(const CField *c, const pgbind_Node *n)
@@ -182,6 +201,9 @@ static bool summaries_hold(uint32_t mi, const char *base)
 typedef struct {
 	int limit, deepest;
 	const ContractRule *broken;
+	bool bad_enum; /* no rule broken: an enum field holds a value its enum does not declare */
+	uint32_t bad_message, bad_field;
+	int32_t bad_value;
 	char what[96];
 	char path[512]; /* filled from the end as the walk unwinds */
 	size_t pos;
@@ -406,6 +428,19 @@ static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent
 					return false;
 			break;
 		}
+		case PGBIND_WIRE_ENUM: {
+			/* a value the enum does not declare (protobuf's enums are open: pgbind_decode keeps it):
+			 * libpg_query reads it as another value, or its deparser's switch takes a path that
+			 * reads the tree as something else (DROP with removeType 90 crashed 17's) */
+			int32_t v = *(const int32_t *)p;
+			if (!enum_declared(f->type, v)) {
+				c->broken = NULL, c->bad_enum = true;
+				c->bad_message = mi, c->bad_field = f->field, c->bad_value = v;
+				prepend(c, "%s", d->fields[f->field].name);
+				return false;
+			}
+			break;
+		}
 		default:
 			break;
 		}
@@ -434,6 +469,16 @@ bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth
 					"nesting of %d levels: libpg_query's deparser would need about %zu KiB of stack, and this "
 					"thread has %zu KiB left",
 					c.deepest, (need + CONTRACT_STACK_RESERVE) / 1024, left / 1024);
+		return false;
+	}
+	if (c.bad_enum) {
+		const pgbind_MessageDesc *d = &pgbind_message_descs[c.bad_message];
+		const pgbind_FieldDesc *f = &d->fields[c.bad_field];
+		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
+					"%s.%s holds %d, which enum %s does not declare: libpg_query (PostgreSQL %s) would misread it "
+					"or crash on it, so it is not deparsed; at %s",
+					d->name, f->name, (int)c.bad_value, pgbind_enum_descs[f->type_index].name, PG_VERSION,
+					c.path + c.pos);
 		return false;
 	}
 	if (!c.broken && max_depth < 4 * PGBIND_DEPARSE_MAX_DEPTH + 8) { /* the caller's max_depth, not the route's */
