@@ -53,6 +53,16 @@ static int field_index(json_t *m, const char *name)
 	return -1;
 }
 
+/* The field a condition clause names in message m (NULL, with *index -1 and *wire "", where m is
+ * NULL or has no such field). */
+static json_t *condition_field(json_t *m, const char *name, int *index, const char **wire)
+{
+	*index = m ? field_index(m, name) : -1;
+	json_t *f = *index >= 0 ? json_array_get(json_object_get(m, "fields"), (size_t)*index) : NULL;
+	*wire = f ? S(f, "wire") : "";
+	return f;
+}
+
 static int message_index(json_t *messages, const char *name)
 {
 	size_t i;
@@ -247,9 +257,9 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 		} else if (strncmp(cl, "ifset=", 6) == 0 || strncmp(cl, "ifnotset=", 9) == 0) {
 			bool negate = cl[2] == 'n';
 			const char *name = cl + (negate ? 9 : 6);
-			int ci = field_index(m, name);
-			json_t *cf = ci >= 0 ? json_array_get(json_object_get(m, "fields"), (size_t)ci) : NULL;
-			const char *cw = cf ? S(cf, "wire") : "";
+			int ci;
+			const char *cw;
+			json_t *cf = condition_field(m, name, &ci, &cw);
 			if (!cf || (strcmp(cw, "NODE") != 0 && strcmp(cw, "ONEOF") != 0 && strcmp(cw, "MESSAGE") != 0 &&
 						strcmp(cw, "REPEATED_NODE") != 0 && strcmp(cw, "REPEATED_MESSAGE") != 0)) {
 				ok = FAIL(w, "%s %s: %s: %s has no node or message field '%s'", w->target, w->key, cl, S(m, "name"),
@@ -271,9 +281,9 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 			json_object_set_new(rule, "if_parent", json_boolean(parent));
 			snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - what) : 0, what);
 			json_t *of = parent ? parents_message(rule, messages) : m;
-			int ci = eq && of ? field_index(of, name) : -1;
-			json_t *cf = ci >= 0 ? json_array_get(json_object_get(of, "fields"), (size_t)ci) : NULL;
-			const char *cw = cf ? S(cf, "wire") : "";
+			int ci;
+			const char *cw;
+			json_t *cf = condition_field(eq ? of : NULL, name, &ci, &cw);
 			if (parent && !of) {
 				ok = FAIL(w, "%s %s: %s: ifparent= needs an in= before it whose parents are fields of one message",
 						  w->target, w->key, cl);

@@ -66,7 +66,7 @@ enum {
 
 typedef struct {
 	uint32_t offset, count_offset;
-	int32_t type;             /* the message index of a message field's type */
+	int32_t type;             /* a message field's type (message index), an enum field's enum index */
 	uint16_t field;           /* its index in the message */
 	uint8_t wire;             /* PGBIND_WIRE_* */
 	uint8_t flags;            /* CF_*: the union of what its rules ask (CF_KINDS: some rule limits kinds) */
