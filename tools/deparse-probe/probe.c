@@ -1471,12 +1471,18 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 			free(done);
 			if (pass == 1) /* set and unset: both seen */
 				return SPLIT;
+			/* the parent's values the group does not show: no rule (a statement the parser makes
+			 * may hold one: its instance may be missing from the group, where the instances with the
+			 * same values of the message's own fields are taken once: DROP FUNCTION f(int) was, for
+			 * ObjectWithArgs.objargs of one cell, after DROP AGGREGATE a(int)) */
+			if (parent)
+				return SPLIT;
 			/* a value the corpus does not show: the union */
 			char seen[4096] = "";
 			size_t len = 0;
 			for (size_t i = 0; i < n; i++) {
 				const char *v = cond_value(m[i], parent, (int)fi, a, sizeof a);
-				if (v && !list_has(seen, v ? v : "") && len + strlen(v) + 2 < sizeof seen)
+				if (v && !list_has(seen, v) && len + strlen(v) + 2 < sizeof seen)
 					len += (size_t)snprintf(seen + len, sizeof seen - len, "%s%s", len ? "|" : "", v);
 			}
 			const Site *example = m[0];
@@ -1485,12 +1491,6 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 					example = m[i];
 					break;
 				}
-			/* the parent's values the group does not show: no rule (a statement the parser makes
-			 * may hold one: its instance may be missing from the group, where the instances with the
-			 * same values of the message's own fields are taken once: DROP FUNCTION f(int) was, for
-			 * ObjectWithArgs.objargs of one cell, after DROP AGGREGATE a(int)) */
-			if (parent)
-				return SPLIT;
 			bool novel_fine = false;
 			if (len)
 				unseen_fine(m, n, fi, seen, sizeof seen, &novel_fine);
