@@ -995,13 +995,23 @@ static void link_indexes(json_t *messages, json_t *enums, json_t *oneofs, json_t
 				json_array_append_new(decode, json_pack("{s:I, s:s, s:s, s:s}", "number", I(f, "number"), "wire",
 														"UNPACKED_UINT64", "name", name, "type", S(f, "type")));
 		}
-		/* which string fields libpg_query's reader turns "" into NULL in (CSTRING) */
-		json_t *cstrings = json_object();
-		json_array_foreach(json_object_get(v, "from_pg"), j, f) if (strcmp(S(f, "conv"), "CSTRING") == 0)
-			json_object_set_new(cstrings, S(f, "ast_field"), json_true());
+		/* which string fields libpg_query's reader turns "" into NULL in (CSTRING), and which are
+		 * one C char (CHAR: the reader keeps the string's first byte) */
+		json_t *cstrings = json_object(), *chars = json_object();
+		json_array_foreach(json_object_get(v, "from_pg"), j, f)
+		{
+			if (strcmp(S(f, "conv"), "CSTRING") == 0)
+				json_object_set_new(cstrings, S(f, "ast_field"), json_true());
+			else if (strcmp(S(f, "conv"), "CHAR") == 0)
+				json_object_set_new(chars, S(f, "ast_field"), json_true());
+		}
 		json_array_foreach(json_object_get(v, "fields"), j, f)
+		{
 			json_object_set_new(f, "empty_is_null", json_boolean(json_object_get(cstrings, S(f, "name")) != NULL));
+			json_object_set_new(f, "c_char", json_boolean(json_object_get(chars, S(f, "name")) != NULL));
+		}
 		json_decref(cstrings);
+		json_decref(chars);
 		/* value nodes' strings are never NULL (override empty_string:keep): absent is "" */
 		json_array_foreach(json_object_get(v, "from_pg"), j, f)
 		{

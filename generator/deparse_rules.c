@@ -18,14 +18,14 @@
  *   in=P.f|Q.g       the rule holds only for a message that is (a cell of) one of these parent
  *                    fields (proto names)
  *   notin=P.f|Q.g    ... for one that is not (the root's statements have no parent field)
- *   if=field=v|w     the rule holds only when the message's string or enum field has one of
- *                    these values (enum values by their proto names)
+ *   if=field=v|w     the rule holds only when the message's string, enum or bool field has one
+ *                    of these values (enum values by their proto names; a bool's are true, false)
  *   ifnot=field=v|w  ... only when it has none of them (a NULL or empty string counts as seen)
  *   ifset=field      the rule holds only when the message's node or message field is set (not
  *                    NULL; a repeated field: not empty)
  *   ifnotset=field   ... only when it is not
  *   ifparent=field=v|w, ifparentnot=field=v|w
- *                    as if= and ifnot=, of a string or enum field of the message's parent (the
+ *                    as if= and ifnot=, of a string, enum or bool field of the message's parent (the
  *                    message whose field holds it): only after in=, whose parents are all fields
  *                    of one message (MERGE's WHEN clause: a SET target without a value crashes,
  *                    an INSERT column has none)
@@ -287,15 +287,29 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 			if (parent && !of) {
 				ok = FAIL(w, "%s %s: %s: ifparent= needs an in= before it whose parents are fields of one message",
 						  w->target, w->key, cl);
-			} else if (!cf || (strcmp(cw, "STRING") != 0 && strcmp(cw, "ENUM") != 0)) {
-				ok = FAIL(w, "%s %s: %s: %s has no string or enum field '%s'", w->target, w->key, cl, S(of, "name"),
-						  name);
+			} else if (!cf || (strcmp(cw, "STRING") != 0 && strcmp(cw, "ENUM") != 0 && strcmp(cw, "BOOL") != 0)) {
+				ok = FAIL(w, "%s %s: %s: %s has no string, enum or bool field '%s'", w->target, w->key, cl,
+						  S(of, "name"), name);
 			} else if (json_integer_value(json_object_get(rule, "if_field")) >= 0) {
 				ok = FAIL(w, "%s %s: %s: a rule has one condition on a field", w->target, w->key, cl);
 			} else {
 				json_object_set_new(rule, "if_field", json_integer(ci));
 				json_t *values = split(eq + 1, '|');
-				if (strcmp(cw, "ENUM") == 0) {
+				if (strcmp(cw, "BOOL") == 0) { /* as an enum of two values: false 0, true 1 */
+					json_t *numbers = json_array();
+					size_t k;
+					json_t *v;
+					json_array_foreach(values, k, v)
+					{
+						bool t = strcmp(S(v, "name"), "true") == 0;
+						if (!t && strcmp(S(v, "name"), "false") != 0 && ok)
+							ok = FAIL(w, "%s %s: %s: bool field %s takes true or false, not %s", w->target, w->key, cl,
+									  name, S(v, "name"));
+						json_array_append_new(numbers, json_pack("{s:s, s:i}", "name", S(v, "name"), "number", t));
+					}
+					json_object_set_new(rule, "if_enums", numbers);
+					json_decref(values);
+				} else if (strcmp(cw, "ENUM") == 0) {
 					json_t *e = enum_named(enums, S(cf, "type")), *numbers = json_array();
 					size_t k, j;
 					json_t *v, *ev;

@@ -76,9 +76,13 @@ static bool add_field(json_t *f, gen_Error *err)
 	json_object_set_new(f, "ast_type", json_string(type.data));
 	json_object_set_new(f, "pointer", json_boolean(pointer));
 	add_lpq_flags(f);
-	json_object_set_new(
-		f, "flags",
-		json_string(json_is_true(json_object_get(f, "empty_is_null")) ? "PGBIND_FIELD_EMPTY_IS_NULL" : "0"));
+	bool empty_is_null = json_is_true(json_object_get(f, "empty_is_null")),
+		 c_char = json_is_true(json_object_get(f, "c_char"));
+	json_object_set_new(f, "flags",
+						json_string(empty_is_null && c_char ? "PGBIND_FIELD_EMPTY_IS_NULL | PGBIND_FIELD_CHAR"
+									: empty_is_null         ? "PGBIND_FIELD_EMPTY_IS_NULL"
+									: c_char                ? "PGBIND_FIELD_CHAR"
+															: "0"));
 	gen_Buf_free(&type);
 	return true;
 }

@@ -638,12 +638,13 @@ static void test_enum_errors(void)
 
 /* 17's JsonTablePathScan { JsonTablePlan plan; JsonTablePlan *lplan; } with JsonTablePlan an
  * abstract supertype; proto: Node plan = 1, Node lplan = 2. */
-#define P_PLAN P_HEAD "message Thing {\n  Node plan = 1;\n  Node lplan = 2;\n}\n"
-#define M_PLAN(plan_struct)                                                                                           \
-	MODEL(TAG("Thing", 1),                                                                                            \
-		  STRUCT("Thing", 1,                                                                                          \
-				 FIELD_C("plan", "Plan", "struct Plan", "Plan", "struct", 0,                                          \
-						 2) "," FIELD_C("lplan", "Plan *", "struct Plan *", "Plan", "struct", 1, 3)) "," plan_struct, \
+#define P_PLAN P_HEAD "message Thing {\n  Node plan = 1;\n  Node lplan = 2;\n  bool flag = 3;\n}\n"
+#define M_PLAN(plan_struct)                                                                                     \
+	MODEL(TAG("Thing", 1),                                                                                      \
+		  STRUCT("Thing", 1,                                                                                    \
+				 FIELD_C("plan", "Plan", "struct Plan", "Plan", "struct", 0,                                    \
+						 2) "," FIELD_C("lplan", "Plan *", "struct Plan *", "Plan", "struct", 1,                \
+										3) "," FIELD("flag", "bool", "bool", "builtin", 0, 4)) "," plan_struct, \
 		  "")
 
 static void test_supertypes(void)
@@ -673,9 +674,20 @@ static void test_supertypes(void)
 	CHECK_ERROR("ifparent= without in= naming the parent", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
 				OV "Thing.lplan deparse:nonnull,ifparent=kind=A\n", "ov.txt", 2, 13,
 				"ifparent= needs an in= before it whose parents are fields of one message", &err);
-	CHECK_ERROR("ifparent= naming no string or enum field of the parent", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
+	CHECK_ERROR("ifparent= naming no string, enum or bool field of the parent", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
 				OV "Thing.lplan deparse:nonnull,in=Thing.plan,ifparent=lplan=A\n", "ov.txt", 2, 13,
-				"Thing has no string or enum field 'lplan'", &err);
+				"Thing has no string, enum or bool field 'lplan'", &err);
+	view = CHECK_OK("a deparse rule that holds only when a bool field is true", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
+					OV "Thing.lplan deparse:nonnull,if=flag=true\n");
+	rule = json_array_get(json_object_get(view, "deparse_rules"), 0);
+	json_t *numbers = json_object_get(rule, "if_enums");
+	CHECK_INT("... if= on a bool tests it as the values false 0, true 1", 1,
+			  jint(rule, "if_field") == 2 && json_array_size(numbers) == 1 &&
+				  jint(json_array_get(numbers, 0), "number") == 1);
+	json_decref(view);
+	CHECK_ERROR("a bool's value other than true or false", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
+				OV "Thing.lplan deparse:nonnull,if=flag=yes\n", "ov.txt", 2, 13,
+				"if=flag=yes: bool field flag takes true or false, not yes", &err);
 	CHECK_ERROR("an embedded untagged struct with fields of its own is no supertype",
 				M_PLAN("{'name':'Plan','tag':null,'location':'nodes.h:10:16','fields':[" F_TYPE(11) "," FIELD(
 					"cost", "int", "int", "builtin", 0, 12) "]}"),

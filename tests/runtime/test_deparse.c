@@ -208,12 +208,50 @@ static void test_contract(void)
 		const char *sql = pgbind_deparse(tree, NULL, arena, &st);
 		CHECK(!sql && st.code == PGBIND_ERROR_UNREPRESENTABLE &&
 				  strstr(st.message, "DropStmt.removeType holds 90, which enum ObjectType does not declare") &&
-				  strstr(st.message, "at stmts[0].stmt.DropStmt.removeType"),
+				  strstr(st.message, "at stmts[0].stmt.DropStmt.removeType:"),
 			  "DROP with removeType 90: refused, naming the field and the value (%s)", sql ? sql : st.message);
 		((pgbind_DropStmt *)tree->stmts[0]->stmt)->removeType = PGBIND_OBJECT_TABLE;
 		sql = pgbind_deparse(tree, NULL, arena, &st);
 		CHECK(sql && strcmp(sql, "DROP TABLE t") == 0, "... and with OBJECT_TABLE again it deparses (%s)",
 			  sql ? sql : st.message);
+	}
+	/* a bool decides (if=for_ordinality=false): an XMLTABLE column without a type crashes the
+	 * deparser unless it is FOR ORDINALITY, whatever its name (fuzz_deparse_pb found one) */
+	tree = pgbind_parse("SELECT * FROM XMLTABLE('/a' PASSING x COLUMNS n FOR ORDINALITY, c text PATH 'c') AS q", NULL,
+						arena, &st);
+	if (tree) {
+		pgbind_RangeTableFunc *f = (pgbind_RangeTableFunc *)((pgbind_SelectStmt *)tree->stmts[0]->stmt)->fromClause[0];
+		pgbind_RangeTableFuncCol *c = (pgbind_RangeTableFuncCol *)f->columns[1];
+		c->typeName = NULL;
+		if (PG_VERSION_NUM < 180000)
+			refused(tree, "RangeTableFuncCol.typeName is NULL",
+					"fromClause[0].RangeTableFunc.columns[1].RangeTableFuncCol.typeName",
+					"an XMLTABLE column without a type");
+		c->for_ordinality = true;
+		memset(&st, 0, sizeof st);
+		const char *sql = pgbind_deparse(tree, NULL, arena, &st);
+		CHECK(sql && strstr(sql, "c FOR ORDINALITY"), "... and as FOR ORDINALITY it deparses (%s)",
+			  sql ? sql : st.message);
+	}
+	/* a oneof's member by the parent's value (ifparent=defname=transaction_isolation): the
+	 * deparser reads the isolation level as a String */
+	tree = pgbind_parse("BEGIN ISOLATION LEVEL SERIALIZABLE", NULL, arena, &st);
+	if (tree && PG_VERSION_NUM < 180000) {
+		pgbind_DefElem *d = (pgbind_DefElem *)((pgbind_TransactionStmt *)tree->stmts[0]->stmt)->options[0];
+		pgbind_Integer *i = pgbind_Arena_Malloc(arena, sizeof *i);
+		i->tag = PGBIND_T_Integer, i->ival = 5;
+		((pgbind_A_Const *)d->arg)->val = (pgbind_Node *)i;
+		refused(tree, "A_Const.val holds an Integer node", "options[0].DefElem.arg.A_Const.val",
+				"BEGIN ISOLATION LEVEL <an Integer>");
+	}
+	/* a message without values of its own is taken once per context: a NULL type name in an
+	 * operator's arguments crashes ALTER OPERATOR's deparser (a DROP FUNCTION's reads objfuncargs) */
+	tree = pgbind_parse("ALTER OPERATOR @@ (NONE, int4) SET (RESTRICT = NONE)", NULL, arena, &st);
+	if (tree && PG_VERSION_NUM < 180000) {
+		pgbind_ObjectWithArgs *o = ((pgbind_AlterOperatorStmt *)tree->stmts[0]->stmt)->opername;
+		((pgbind_TypeName *)o->objargs[1])->names[0] = NULL;
+		refused(tree, "TypeName.names holds a NULL cell", "opername.objargs[1].TypeName.names[0]",
+				"ALTER OPERATOR with a NULL type name");
 	}
 	/* what the grammar accepts and libpg_query's deparser before 18 crashes on: refused (by the
 	 * contract, or by the predicates kept as a safety net, which run first) */

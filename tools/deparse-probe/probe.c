@@ -43,6 +43,7 @@
 #include "pgbind_reflect.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -95,6 +96,7 @@ static bool culprit_mode;       /* enumerating the sites of statements that cras
 static bool evidence_mode;      /* ... of statements that deparse without a crash but misread */
 static int site_depth;          /* the depth sites_in is at, for new_site */
 static const char *site_parent; /* ... and the base of the message it is in the field of */
+static uint64_t site_context;   /* ... and its context (sites_in) */
 
 /* One instance of a field: where it lies, and which group it belongs to. */
 typedef struct {
@@ -228,6 +230,10 @@ static void sweep_apply(const Case *c, bool undo)
 		if (!undo)
 			sweep_saved = *(void **)p;
 		*(const void **)p = undo ? sweep_saved : w->str ? w->str : novel_name;
+	} else if (f->wire == PGBIND_WIRE_BOOL) {
+		if (!undo)
+			sweep_saved = (void *)(intptr_t) * (bool *)p;
+		*(bool *)p = undo ? (bool)(intptr_t)sweep_saved : w->value != 0;
 	} else {
 		if (!undo)
 			sweep_saved = (void *)(intptr_t) * (int *)p;
@@ -273,7 +279,7 @@ static uint64_t mix(uint64_t h, uint64_t v);
  * tree's hash with its low 3 bits holding the outcome, appended as children finish; the header
  * names the libpg_query (PG_VERSION_NUM) and the version of deparse_outcome's classification
  * (CACHE_VERSION: bump it when what an outcome means changes). */
-#define CACHE_VERSION 1
+#define CACHE_VERSION 2                     /* 2: children fill what malloc hands out with a pattern (M_PERTURB) */
 #define CACHE_MAGIC   0x7062676270726f62ull /* "pgbgprob" */
 static uint64_t *cache_slots;
 static size_t cache_cap, cache_used;
@@ -480,6 +486,11 @@ static void run_cases(const Case *list, size_t n, uint8_t *result)
 			exit(2);
 		}
 		if (pid == 0) {
+			/* memory malloc hands out (the deparser's blocks) holds a pattern, not zeros: a read
+			 * past what the deparser was given then meets garbage, as it may in a long-lived
+			 * process, and crashes here rather than by chance (more crashes on two files tried,
+			 * 45,956 against 43,491, the same rules) */
+			mallopt(M_PERTURB, 165);
 			for (size_t i = next; i < n; i++) {
 				if (res[i] != OUT_PENDING)
 					continue;
@@ -680,8 +691,12 @@ static bool new_value(const Group *g, uint32_t mi, const char *base, bool insert
 static bool take(uint32_t msg, uint32_t field, int pm, int pf, int cell, int change, uint64_t sig, const char *base)
 {
 	Group *g = group_of(msg, field, pm, pf, cell, change);
-	int cap = change == CH_SUBST ? SUBST_CAP : change >= 16 ? NATURAL_CAP : NULL_CAP;
-	if (g->taken >= cap && (change != CH_SUBST || g->taken >= SUBST_VALUES_CAP || !new_value(g, msg, base, false)))
+	/* a oneof's kind change costs a case per member (A_Const's five): one per context, up to
+	 * NATURAL_CAP, so that every option's value is tried (BEGIN ISOLATION LEVEL reads a String) */
+	bool oneof = pgbind_message_descs[msg].fields[field].wire == PGBIND_WIRE_ONEOF;
+	int cap = change == CH_SUBST ? (oneof ? NATURAL_CAP : SUBST_CAP) : change >= 16 ? NATURAL_CAP : NULL_CAP;
+	if (g->taken >= cap &&
+		(change != CH_SUBST || oneof || g->taken >= SUBST_VALUES_CAP || !new_value(g, msg, base, false)))
 		return false;
 	if (set_has(sigs_taken, SIG_SLOTS, mix(g->key, sig), true))
 		return false;
@@ -709,7 +724,7 @@ static uint64_t natural_key(uint32_t mi, uint32_t fi, int pm, int pf, int cell, 
 typedef struct {
 	uint32_t msg, field, kind;
 	int parent_msg, parent_field, cell;
-	const char *base;
+	const char *base, *parent_base;
 } NatKind;
 static NatKind *nat_kinds;
 static size_t n_nat_kinds, cap_nat_kinds;
@@ -717,7 +732,7 @@ static size_t n_nat_kinds, cap_nat_kinds;
 static void add_nat_kind(uint32_t mi, uint32_t fi, int pm, int pf, int cell, const char *base, uint32_t kind)
 {
 	GROW(nat_kinds, n_nat_kinds, cap_nat_kinds);
-	nat_kinds[n_nat_kinds++] = (NatKind){mi, fi, kind, pm, pf, cell, base};
+	nat_kinds[n_nat_kinds++] = (NatKind){mi, fi, kind, pm, pf, cell, base, site_parent};
 }
 
 /* A kind the field (or any of its cells) holds in some statement that deparses, in any parent and
@@ -824,7 +839,8 @@ static void add_site(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, int cel
 	}
 	/* a statement that misreads as it is: its NULL and empty changes are cases (a crash is a
 	 * crash), its kind changes not (none can parse back to the tree that holds it) */
-	if ((evidence_mode && change == CH_SUBST) || (!culprit_mode && !take(mi, fi, pm, pf, cell, change, sig, base)))
+	if ((evidence_mode && change == CH_SUBST) ||
+		(!culprit_mode && !take(mi, fi, pm, pf, cell, change, change == CH_SUBST ? sig : site_context, base)))
 		return;
 	Site *s = new_site(stmt, mi, fi, pm, pf, cell, change, base, sig);
 	s->slot = slot, s->count = count;
@@ -843,7 +859,7 @@ static void add_natural(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, int 
 		s->slot = slot, s->fill = true;
 		return;
 	}
-	if (!take(mi, fi, pm, pf, cell, (int)change + 16 + (evidence_mode ? 8 : 0), sig, base))
+	if (!take(mi, fi, pm, pf, cell, (int)change + 16 + (evidence_mode ? 8 : 0), site_context, base))
 		return;
 	new_site(stmt, mi, fi, pm, pf, cell, change, base, sig)->natural = true;
 }
@@ -876,12 +892,24 @@ static void sites_in(int stmt, uint32_t mi, const char *base, const char *pbase,
 	 * is added after the walk into the one before) */
 	int caller_depth = site_depth;
 	const char *caller_parent = site_parent;
+	uint64_t caller_context = site_context;
 	const pgbind_MessageDesc *d = &pgbind_message_descs[mi];
 	uint64_t sig = signature(d, base);
+	/* The instances a NULL or empty change takes are one per value of the message's string and
+	 * enum fields; a message without such fields takes them one per context instead: the path of
+	 * parent fields up to the nearest ancestor with values, and that ancestor's values. Else a
+	 * TypeName in ObjectWithArgs.objargs was taken once, from a DROP FUNCTION, whose deparser reads
+	 * objfuncargs instead: a NULL name there is fine, and crashes ALTER OPERATOR's. (Kind changes
+	 * stay one per value: each costs a case per kind.) */
+	bool has_values = false;
+	for (uint32_t fi = 0; fi < d->n_fields && !has_values; fi++)
+		has_values = d->fields[fi].wire == PGBIND_WIRE_STRING || d->fields[fi].wire == PGBIND_WIRE_ENUM;
+	uint64_t context =
+		has_values ? sig : mix(mix(mix(caller_context, mi + 1u), (uint64_t)(pm + 2)), (uint64_t)(pf + 2));
 	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
 		const pgbind_FieldDesc *f = &d->fields[fi];
 		void **p = (void **)(base + f->offset);
-		site_depth = depth, site_parent = pbase;
+		site_depth = depth, site_parent = pbase, site_context = context;
 		size_t *count = f->count_offset ? (size_t *)(base + f->count_offset) : NULL;
 		switch (f->wire) {
 		case PGBIND_WIRE_STRING:
@@ -894,8 +922,9 @@ static void sites_in(int stmt, uint32_t mi, const char *base, const char *pbase,
 		case PGBIND_WIRE_ONEOF:
 			if (*p) {
 				add_site(stmt, mi, fi, pm, pf, -1, CH_NULL, base, p, NULL, sig);
-				if (f->wire == PGBIND_WIRE_NODE)
-					add_site(stmt, mi, fi, pm, pf, -1, CH_SUBST, base, p, NULL, sig);
+				/* a oneof: its other members, known by context (A_Const has no values of its own) */
+				add_site(stmt, mi, fi, pm, pf, -1, CH_SUBST, base, p, NULL,
+						 f->wire == PGBIND_WIRE_ONEOF ? context : sig);
 				sites_in_node(stmt, *p, base, (int)mi, (int)fi, depth);
 			} else {
 				add_natural(stmt, mi, fi, pm, pf, -1, CH_NULL, base, p, sig);
@@ -950,7 +979,21 @@ static void sites_in(int stmt, uint32_t mi, const char *base, const char *pbase,
 			break;
 		}
 	}
-	site_depth = caller_depth, site_parent = caller_parent;
+	site_depth = caller_depth, site_parent = caller_parent, site_context = caller_context;
+}
+
+/* Whether a node of kind k can be put in the site's field: any kind in a node field, a member of a
+ * oneof */
+static bool kind_fits(const Site *s, unsigned k)
+{
+	const pgbind_FieldDesc *f = &pgbind_message_descs[s->msg].fields[s->field];
+	if (f->wire != PGBIND_WIRE_ONEOF)
+		return true;
+	const pgbind_OneofDesc *o = &pgbind_oneof_descs[f->type_index];
+	for (uint32_t i = 0; i < o->n_members; i++)
+		if (pgbind_message_descs[o->members[i].message_index].tag == k)
+			return true;
+	return false;
 }
 
 /* ---- from outcomes to rules -------------------------------------------------------------------- */
@@ -1029,7 +1072,7 @@ static void print_parent(const Site *p, bool proto)
 /* Whether a rule with this scope and condition applies to the message at base, in parent (pm, pf),
  * as targets/c/runtime/contract.c decides it. */
 static bool rule_would_apply(const Scope *scope, uint32_t msg, int if_field, const char *if_values, bool if_not, int pm,
-							 int pf, const char *base)
+							 int pf, const char *base, const char *parent_base, bool on_parent)
 {
 	if (scope && scope->n) {
 		bool in = false;
@@ -1040,6 +1083,11 @@ static bool rule_would_apply(const Scope *scope, uint32_t msg, int if_field, con
 	}
 	if (if_field < 0)
 		return true;
+	if (on_parent) { /* ifparent=: a field of the message's parent, as contract.c reads it */
+		if (!parent_base || pm < 0)
+			return false;
+		msg = (uint32_t)pm, base = parent_base;
+	}
 	const pgbind_FieldDesc *f = &pgbind_message_descs[msg].fields[if_field];
 	char value[128];
 	if (is_presence(f->wire)) {
@@ -1049,6 +1097,8 @@ static bool rule_would_apply(const Scope *scope, uint32_t msg, int if_field, con
 		if (!v || !*v)
 			return false;
 		snprintf(value, sizeof value, "%s", v);
+	} else if (f->wire == PGBIND_WIRE_BOOL) {
+		snprintf(value, sizeof value, "%s", *(const bool *)(base + f->offset) ? "true" : "false");
 	} else {
 		const char *name = pgbind_enum_value_name(f->type_index, *(const int *)(base + f->offset));
 		snprintf(value, sizeof value, "%s", name ? name : "");
@@ -1085,7 +1135,7 @@ static void emit(const Site *example, const Bits *bad_in, const Scope *scope, in
 		for (NatKind *k = lo; k && k < nat_kinds + n_nat_kinds && cmp_nat_kind(k, &key) == 0; k++)
 			if (k->cell == example->cell && bit_get(&cleared, k->kind) &&
 				rule_would_apply(scope, example->msg, if_field, if_values ? if_values : "", if_not, k->parent_msg,
-								 k->parent_field, k->base))
+								 k->parent_field, k->base, k->parent_base, cond_on_parent))
 				cleared.w[k->kind / 64] &= ~(1ull << (k->kind % 64));
 		/* a rule for what the corpus does not show (parents, values): the union of the outcomes
 		 * seen elsewhere, but never a kind the parser puts in this field somewhere (an option
@@ -1178,8 +1228,8 @@ static bool list_has(const char *list, const char *v)
 /* The characters of a string value a rule can name. */
 static const char name_chars[] = "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
-/* The value of a string or enum field of a site's message (parent: of the message it is in a field
- * of), as the rules write it; NULL when it has none a rule can name. A node or message field:
+/* The value of a string, enum or bool field of a site's message (parent: of the message it is in a
+ * field of), as the rules write it; NULL when it has none a rule can name. A node or message field:
  * "set" or "unset". */
 static const char *cond_value(const Site *s, bool parent, int fi, char *buf, size_t size)
 {
@@ -1189,6 +1239,8 @@ static const char *cond_value(const Site *s, bool parent, int fi, char *buf, siz
 	const pgbind_FieldDesc *f = &pgbind_message_descs[parent ? (uint32_t)s->parent_msg : s->msg].fields[fi];
 	if (is_presence(f->wire))
 		return *(const void *const *)(base + f->offset) ? "set" : "unset";
+	if (f->wire == PGBIND_WIRE_BOOL)
+		return *(const bool *)(base + f->offset) ? "true" : "false";
 	if (f->wire == PGBIND_WIRE_STRING) {
 		const char *v = *(const char *const *)(base + f->offset);
 		if (!v || !*v)
@@ -1351,6 +1403,12 @@ static void emit_unseen(const Site *const *m, size_t n, const Site *example, con
 static bool confirm_pending;
 static size_t first_confirm;
 
+/* An enum's or a bool's value (0, 1) */
+static int scalar_value(const pgbind_FieldDesc *f, const char *p)
+{
+	return f->wire == PGBIND_WIRE_BOOL ? *(const bool *)p : *(const int *)p;
+}
+
 static bool refuted(const Site *const *m, size_t n, uint32_t fi, bool parent)
 {
 	if (m[0]->change == CH_SUBST)
@@ -1375,7 +1433,7 @@ static bool refuted(const Site *const *m, size_t n, uint32_t fi, bool parent)
 			const char *w = *(const char *const *)AT(crashed);
 			if (v && (!w || strcmp(v, w) != 0))
 				fine = m[i];
-		} else if (*(const int *)AT(m[i]) != *(const int *)AT(crashed)) {
+		} else if (scalar_value(f, AT(m[i])) != scalar_value(f, AT(crashed))) {
 			fine = m[i];
 		}
 	}
@@ -1384,7 +1442,7 @@ static bool refuted(const Site *const *m, size_t n, uint32_t fi, bool parent)
 	int site = (int)(crashed - sites);
 	const char *str = f->wire == PGBIND_WIRE_STRING ? *(const char *const *)AT(fine) : NULL;
 	const void *node = presence ? *(const void *const *)AT(fine) : NULL;
-	int value = f->wire == PGBIND_WIRE_ENUM ? *(const int *)AT(fine) : 0;
+	int value = f->wire == PGBIND_WIRE_ENUM || f->wire == PGBIND_WIRE_BOOL ? scalar_value(f, AT(fine)) : 0;
 #undef AT
 	for (size_t k = first_confirm; k < n_sweeps; k++)
 		if (sweeps[k].site == site && sweeps[k].field == fi && sweeps[k].parent == parent && sweeps[k].value == value &&
@@ -1411,20 +1469,30 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 	Scope here = {.n = 1, .parents = {m[0]}};
 	Scope *scope = scoped && m[0]->parent_msg >= 0 ? &here : NULL;
 	const pgbind_MessageDesc *d = &pgbind_message_descs[m[0]->msg];
-	/* a string or enum field first; then, for a NULL or an empty list, whether a node field is set
-	 * (CREATE TABLE p1 PARTITION OF p ...: an empty inhRelations crashes where partbound is set);
-	 * then, in one parent, a string or enum field of the parent (MERGE ... WHEN MATCHED THEN UPDATE
-	 * SET b = <NULL> crashes, an INSERT's (b) holds no value) */
-	for (uint32_t pass = 0; pass < 3; pass++) {
-		bool parent = pass == 2;
-		if (parent && (!scope || m[0]->change == CH_SUBST))
+	/* an enum or bool field first, then a string field (a few values that decide are a better
+	 * explanation than names: XMLTABLE's column crashes without a type unless it is FOR
+	 * ORDINALITY, whatever its name, which the names of the corpus's columns seemed to decide); then,
+	 * for a NULL or an empty list, whether a node field is set (CREATE TABLE p1 PARTITION OF p ...:
+	 * an empty inhRelations crashes where partbound is set); then, in one parent, a string, enum or
+	 * bool field of the parent (MERGE ... WHEN MATCHED THEN UPDATE SET b = <NULL> crashes, an
+	 * INSERT's (b) holds no value) */
+	/* a oneof's member changes are known by context (one instance per value of the parent's
+	 * fields): the parent's value decides them as a message's own does (BEGIN ISOLATION LEVEL
+	 * <an Integer> crashes, SET (fillfactor = <a String>) is fine) */
+	bool oneof = m[0]->change == CH_SUBST && d->fields[m[0]->field].wire == PGBIND_WIRE_ONEOF;
+	for (uint32_t pass = 0; pass < 4; pass++) {
+		bool parent = pass == 3, presence = pass == 2;
+		if (parent && (!scope || (m[0]->change == CH_SUBST && !oneof)))
 			break;
 		const pgbind_MessageDesc *cd = parent ? &pgbind_message_descs[m[0]->parent_msg] : d;
 		for (uint32_t fi = 0; fi < cd->n_fields; fi++) {
 			pgbind_WireKind wire = cd->fields[fi].wire;
+			bool few = wire == PGBIND_WIRE_ENUM || wire == PGBIND_WIRE_BOOL;
 			/* not the field changed: its value is gone in the case */
-			if ((!parent && fi == m[0]->field) || (pass == 1 ? !is_presence(wire) || m[0]->change == CH_SUBST
-															 : wire != PGBIND_WIRE_STRING && wire != PGBIND_WIRE_ENUM))
+			if ((!parent && fi == m[0]->field) || (presence    ? !is_presence(wire) || m[0]->change == CH_SUBST
+												   : pass == 0 ? !few
+												   : pass == 1 ? wire != PGBIND_WIRE_STRING
+															   : !few && wire != PGBIND_WIRE_STRING))
 				continue;
 			bool decides = !refuted(m, n, fi, parent), natural = false;
 			char a[128], b[128];
@@ -1440,13 +1508,13 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 					 * may be fine by chance: MERGE's UPDATE SET (a, b) = ..., whose b the deparser
 					 * skips) */
 					if (vj && strcmp(vi, vj) == 0 &&
-						(parent
+						(parent && !oneof
 							 ? (m[i]->natural && !bits_empty(&m[j]->bad)) || (m[j]->natural && !bits_empty(&m[i]->bad))
 							 : !bits_equal(&m[i]->bad, &m[j]->bad)))
 						decides = false;
 				}
 			}
-			if (!decides || (parent && !natural))
+			if (!decides || (parent && !natural && !oneof))
 				continue;
 			/* one rule per distinct outcome, naming the values that have it */
 			bool *done = calloc(n, sizeof *done);
@@ -1469,7 +1537,7 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 				cond_on_parent = false;
 			}
 			free(done);
-			if (pass == 1) /* set and unset: both seen */
+			if (presence || wire == PGBIND_WIRE_BOOL) /* set and unset, true and false: both seen */
 				return SPLIT;
 			/* the parent's values the group does not show: no rule (a statement the parser makes
 			 * may hold one: its instance may be missing from the group, where the instances with the
@@ -1734,6 +1802,34 @@ static void rules_for_column(const Site *const *m, size_t n)
 		emit(example, &all, &except, by, by >= 0 ? values : NULL, false);
 	else if (!bits_empty(&unseen_bad))
 		emit(example, &unseen_bad, &except, -1, NULL, false);
+	/* and in the parents that differ, a kind bad in some parent that never parsed back as itself
+	 * and that the parser puts in the field in no parent: what their instances showed fine there
+	 * may be read with other values of theirs (AlterFunctionStmt.func: a List in objargs is fine
+	 * while objfuncargs is set, and crashes 18's deparser without it, as in the other parents;
+	 * found by fuzz_deparse_tree). No tree the parser makes holds one there. */
+	/* the same for a NULL node or cell that the parser leaves NULL in no parent (TypeName.names:
+	 * a NULL second name crashes ALTER OPERATOR's deparser and is fine in a DROP FUNCTION's
+	 * objargs, which it does not read; found by fuzz_deparse_pb) */
+	pgbind_WireKind wire = pgbind_message_descs[m[0]->msg].fields[m[0]->field].wire;
+	if (m[0]->change == CH_NULL && wire != PGBIND_WIRE_STRING && except.n) {
+		bool natural = false;
+		for (size_t i = 0; i < n && !natural; i++)
+			natural = m[i]->natural;
+		Scope in = except;
+		in.not_in = false;
+		if (!natural)
+			emit(example, &all, &in, -1, NULL, false);
+	}
+	if (m[0]->change == CH_SUBST && except.n) {
+		Bits never = unseen_bad;
+		for (unsigned k = 0; k < MAX_KINDS; k++)
+			if (bit_get(&never, k) && natural_has(natural_any_key(m[0]->msg, m[0]->field, m[0]->cell, k), false))
+				never.w[k / 64] &= ~(1ull << (k % 64));
+		Scope in = except;
+		in.not_in = false;
+		if (!bits_empty(&never))
+			emit(example, &never, &in, -1, NULL, false);
+	}
 }
 
 static void prepare_rules(void)
@@ -1813,8 +1909,9 @@ static void emit_rules(void)
 			if (all[j]->cell == 0 && all[j]->change == CH_SUBST && !all[j]->natural && !all[j]->evidence && !cell0)
 				cell0 = all[j];
 		}
+		size_t first = i;
 		i = j;
-		if (!cell0 || cell1)
+		if (!cell0)
 			continue;
 		Site later = *cell0;
 		later.cell = 1;
@@ -1822,6 +1919,40 @@ static void emit_rules(void)
 		for (unsigned k = 0; k < MAX_KINDS; k++)
 			if (samples[k] && !natural_has(natural_any_key(cell0->msg, cell0->field, 0, k), false))
 				bit_set(&bad, k);
+		if (cell1) {
+			/* in each parent, what cell 0 may not hold, of the kinds the field holds in no cell,
+			 * the cells after it may not hold either: they are read by the same loop, whatever
+			 * their instances showed (CREATE TABLE ... WITH (a = 1, <a DiscardStmt>) crashes 15's
+			 * deparser, read as a DefElem past its end; its control failed there, so only crashes
+			 * counted, and the probe's sample did not crash; found by fuzz_deparse_tree) */
+			for (size_t q = first; q < j; q++) {
+				const Site *c0 = all[q];
+				if (c0->change != CH_SUBST || c0->natural || c0->cell != 0 || c0->evidence)
+					continue;
+				bool done = false; /* its parent had its turn */
+				for (size_t r = first; r < q && !done; r++)
+					done = all[r]->change == CH_SUBST && !all[r]->natural && all[r]->cell == 0 && !all[r]->evidence &&
+						   all[r]->parent_msg == c0->parent_msg && all[r]->parent_field == c0->parent_field;
+				if (done)
+					continue;
+				Bits of_parent = {{0}};
+				for (size_t r = q; r < j; r++)
+					if (all[r]->change == CH_SUBST && !all[r]->natural && all[r]->cell == 0 && !all[r]->evidence &&
+						all[r]->parent_msg == c0->parent_msg && all[r]->parent_field == c0->parent_field)
+						for (size_t w = 0; w < MAX_KINDS / 64; w++)
+							of_parent.w[w] |= all[r]->bad.w[w] & bad.w[w];
+				if (bits_empty(&of_parent))
+					continue;
+				Site after = *c0;
+				after.cell = 1;
+				Scope here = {.n = 1, .parents = {c0}};
+				fprintf(out,
+						"# (%s.%s: from cell 1 on, what cell 0 may not hold of the kinds the field holds in no cell)\n",
+						pgbind_message_descs[c0->msg].name, pgbind_message_descs[c0->msg].fields[c0->field].name);
+				emit(&after, &of_parent, c0->parent_msg >= 0 ? &here : NULL, -1, NULL, false);
+			}
+			continue;
+		}
 		fprintf(out,
 				"# (%s.%s: no statement of the corpus has a second cell; from cell 1 on, the kinds cell 0 holds%s)\n",
 				pgbind_message_descs[cell0->msg].name, pgbind_message_descs[cell0->msg].fields[cell0->field].name,
@@ -1973,8 +2104,9 @@ int main(int argc, char **argv)
 		}
 		const Site *st = &sites[i];
 		for (unsigned k = 1; k < MAX_KINDS; k++) {
-			/* the field's own kind is fine (the statement deparses with it) */
-			if (!samples[k] || k == (*(pgbind_Node **)st->slot)->tag)
+			/* the field's own kind is fine (the statement deparses with it); a oneof holds its
+			 * members only */
+			if (!samples[k] || k == (*(pgbind_Node **)st->slot)->tag || !kind_fits(st, k))
 				continue;
 			/* a kind the parser puts in the field elsewhere: its nodes from there (none is needed
 			 * where it does so with this parent and these values: write_rules clears it) */
@@ -2046,6 +2178,45 @@ int main(int argc, char **argv)
 		if (subst && result[i] == OUT_SAME)
 			bit_set(&sites[cases[i].site].same, cases[i].kind);
 	}
+
+	/* Where no node parses back in a field (its control failed), a kind change is judged by its
+	 * crashes only, and whether a node of another kind crashes may depend on what its sample
+	 * holds: strVal() of a CommentStmt in FuncCall.funcname (funcformat COERCE_SQL_SYNTAX) reads
+	 * its `object`, a List in the corpus's sample and NULL in a tree fuzz_deparse_tree built. There,
+	 * each kind that did not crash is tried again as a zeroed node (every pointer NULL). */
+	static pgbind_Node *zero_nodes[MAX_KINDS];
+	size_t first_zero_case = n_cases;
+	for (size_t i = 0; i < n_sites; i++) {
+		const Site *st = &sites[i];
+		if (st->natural || st->change != CH_SUBST || !st->control_failed)
+			continue;
+		for (unsigned k = 1; k < MAX_KINDS; k++) {
+			if (!samples[k] || zeroed[k] || bit_get(&st->crashed, k) || k == (*(pgbind_Node **)st->slot)->tag ||
+				!kind_fits(st, k) || natural_has(natural_any_key(st->msg, st->field, st->cell, k), false))
+				continue;
+			if (!zero_nodes[k]) {
+				const pgbind_MessageDesc *d = pgbind_node_desc(k);
+				zero_nodes[k] = pgbind_Arena_Malloc(keep, d->size);
+				memset(zero_nodes[k], 0, d->size);
+				zero_nodes[k]->tag = k;
+			}
+			GROW(cases, n_cases, cap_cases);
+			cases[n_cases++] = (Case){(int)i, k, false, -1, zero_nodes[k], ROLE_SAMPLE};
+		}
+	}
+	fprintf(stderr, "deparse-probe: %zu kind changes again as zeroed nodes, where no node parses back\n",
+			n_cases - first_zero_case);
+	uint8_t *zero_result = malloc(n_cases - first_zero_case + 1);
+	run_cases(cases + first_zero_case, n_cases - first_zero_case, zero_result);
+	for (size_t c = first_zero_case; c < n_cases; c++) {
+		uint8_t r = zero_result[c - first_zero_case];
+		counts[r == OUT_SAME ? OUT_FINE : r]++;
+		if (r == OUT_CRASH) {
+			bit_set(&sites[cases[c].site].bad, cases[c].kind);
+			bit_set(&sites[cases[c].site].crashed, cases[c].kind);
+		}
+	}
+	free(zero_result);
 
 	/* The corpus statements the deparser crashes on as they are (64 at most): every field of
 	 * theirs changed, NULL or every kind put there; where a change makes the statement deparse, the

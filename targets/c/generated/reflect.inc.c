@@ -8,7 +8,7 @@
  *   schema/pg15/overrides.txt    fnv1a64 a90d140f50a2a760
  *   schema/libpg_query.txt       fnv1a64 0a87a3524be505f1
  *   schema/pg15/libpg_query.txt  fnv1a64 c50fcb5fb73080e7
- *   schema/pg15/deparse.txt      fnv1a64 996907660454cae3
+ *   schema/pg15/deparse.txt      fnv1a64 3e4a0855112201d6
  */
 /*
  * reflect.inc.c -- descriptor tables of the AST: each message's fields with their proto numbers,
@@ -65,7 +65,7 @@ static const pgbind_FieldDesc fields_RangeVar[] = {
 	{"schemaname", "schemaname", 2, PGBIND_WIRE_STRING, offsetof(pgbind_RangeVar, schemaname), 0, -1, PGBIND_FIELD_EMPTY_IS_NULL},
 	{"relname", "relname", 3, PGBIND_WIRE_STRING, offsetof(pgbind_RangeVar, relname), 0, -1, PGBIND_FIELD_EMPTY_IS_NULL},
 	{"inh", "inh", 4, PGBIND_WIRE_BOOL, offsetof(pgbind_RangeVar, inh), 0, -1, 0},
-	{"relpersistence", "relpersistence", 5, PGBIND_WIRE_STRING, offsetof(pgbind_RangeVar, relpersistence), 0, -1, 0},
+	{"relpersistence", "relpersistence", 5, PGBIND_WIRE_STRING, offsetof(pgbind_RangeVar, relpersistence), 0, -1, PGBIND_FIELD_CHAR},
 	{"alias", "alias", 6, PGBIND_WIRE_MESSAGE, offsetof(pgbind_RangeVar, alias), 0, 11, 0},
 	{"location", "location", 7, PGBIND_WIRE_INT32, offsetof(pgbind_RangeVar, location), 0, -1, 0},
 };
@@ -120,7 +120,7 @@ static const pgbind_FieldDesc fields_Aggref[] = {
 	{"aggfilter", "aggfilter", 12, PGBIND_WIRE_NODE, offsetof(pgbind_Aggref, aggfilter), 0, -1, 0},
 	{"aggstar", "aggstar", 13, PGBIND_WIRE_BOOL, offsetof(pgbind_Aggref, aggstar), 0, -1, 0},
 	{"aggvariadic", "aggvariadic", 14, PGBIND_WIRE_BOOL, offsetof(pgbind_Aggref, aggvariadic), 0, -1, 0},
-	{"aggkind", "aggkind", 15, PGBIND_WIRE_STRING, offsetof(pgbind_Aggref, aggkind), 0, -1, 0},
+	{"aggkind", "aggkind", 15, PGBIND_WIRE_STRING, offsetof(pgbind_Aggref, aggkind), 0, -1, PGBIND_FIELD_CHAR},
 	{"agglevelsup", "agglevelsup", 16, PGBIND_WIRE_UINT32, offsetof(pgbind_Aggref, agglevelsup), 0, -1, 0},
 	{"aggsplit", "aggsplit", 17, PGBIND_WIRE_ENUM, offsetof(pgbind_Aggref, aggsplit), 0, 49, 0},
 	{"aggno", "aggno", 18, PGBIND_WIRE_INT32, offsetof(pgbind_Aggref, aggno), 0, -1, 0},
@@ -634,7 +634,7 @@ static const pgbind_FieldDesc fields_AlterTableCmd[] = {
 	{"recurse", "recurse", 8, PGBIND_WIRE_BOOL, offsetof(pgbind_AlterTableCmd, recurse), 0, -1, 0},
 };
 static const pgbind_FieldDesc fields_AlterDomainStmt[] = {
-	{"subtype", "subtype", 1, PGBIND_WIRE_STRING, offsetof(pgbind_AlterDomainStmt, subtype), 0, -1, 0},
+	{"subtype", "subtype", 1, PGBIND_WIRE_STRING, offsetof(pgbind_AlterDomainStmt, subtype), 0, -1, PGBIND_FIELD_CHAR},
 	{"typeName", "type_name", 2, PGBIND_WIRE_REPEATED_NODE, offsetof(pgbind_AlterDomainStmt, typeName), offsetof(pgbind_AlterDomainStmt, n_typeName), -1, 0},
 	{"name", "name", 3, PGBIND_WIRE_STRING, offsetof(pgbind_AlterDomainStmt, name), 0, -1, PGBIND_FIELD_EMPTY_IS_NULL},
 	{"def", "def", 4, PGBIND_WIRE_NODE, offsetof(pgbind_AlterDomainStmt, def), 0, -1, 0},
@@ -1182,7 +1182,7 @@ static const pgbind_FieldDesc fields_CreateEventTrigStmt[] = {
 };
 static const pgbind_FieldDesc fields_AlterEventTrigStmt[] = {
 	{"trigname", "trigname", 1, PGBIND_WIRE_STRING, offsetof(pgbind_AlterEventTrigStmt, trigname), 0, -1, PGBIND_FIELD_EMPTY_IS_NULL},
-	{"tgenabled", "tgenabled", 2, PGBIND_WIRE_STRING, offsetof(pgbind_AlterEventTrigStmt, tgenabled), 0, -1, 0},
+	{"tgenabled", "tgenabled", 2, PGBIND_WIRE_STRING, offsetof(pgbind_AlterEventTrigStmt, tgenabled), 0, -1, PGBIND_FIELD_CHAR},
 };
 static const pgbind_FieldDesc fields_RefreshMatViewStmt[] = {
 	{"concurrent", "concurrent", 1, PGBIND_WIRE_BOOL, offsetof(pgbind_RefreshMatViewStmt, concurrent), 0, -1, 0},
@@ -1190,7 +1190,7 @@ static const pgbind_FieldDesc fields_RefreshMatViewStmt[] = {
 	{"relation", "relation", 3, PGBIND_WIRE_MESSAGE, offsetof(pgbind_RefreshMatViewStmt, relation), 0, 12, 0},
 };
 static const pgbind_FieldDesc fields_ReplicaIdentityStmt[] = {
-	{"identity_type", "identity_type", 1, PGBIND_WIRE_STRING, offsetof(pgbind_ReplicaIdentityStmt, identity_type), 0, -1, 0},
+	{"identity_type", "identity_type", 1, PGBIND_WIRE_STRING, offsetof(pgbind_ReplicaIdentityStmt, identity_type), 0, -1, PGBIND_FIELD_CHAR},
 	{"name", "name", 2, PGBIND_WIRE_STRING, offsetof(pgbind_ReplicaIdentityStmt, name), 0, -1, PGBIND_FIELD_EMPTY_IS_NULL},
 };
 static const pgbind_FieldDesc fields_AlterSystemStmt[] = {
@@ -1222,7 +1222,7 @@ static const pgbind_FieldDesc fields_CreateTransformStmt[] = {
 static const pgbind_FieldDesc fields_CreateAmStmt[] = {
 	{"amname", "amname", 1, PGBIND_WIRE_STRING, offsetof(pgbind_CreateAmStmt, amname), 0, -1, PGBIND_FIELD_EMPTY_IS_NULL},
 	{"handler_name", "handler_name", 2, PGBIND_WIRE_REPEATED_NODE, offsetof(pgbind_CreateAmStmt, handler_name), offsetof(pgbind_CreateAmStmt, n_handler_name), -1, 0},
-	{"amtype", "amtype", 3, PGBIND_WIRE_STRING, offsetof(pgbind_CreateAmStmt, amtype), 0, -1, 0},
+	{"amtype", "amtype", 3, PGBIND_WIRE_STRING, offsetof(pgbind_CreateAmStmt, amtype), 0, -1, PGBIND_FIELD_CHAR},
 };
 static const pgbind_FieldDesc fields_CreatePublicationStmt[] = {
 	{"pubname", "pubname", 1, PGBIND_WIRE_STRING, offsetof(pgbind_CreatePublicationStmt, pubname), 0, -1, PGBIND_FIELD_EMPTY_IS_NULL},
@@ -1412,12 +1412,12 @@ static const pgbind_FieldDesc fields_ColumnDef[] = {
 	{"is_local", "is_local", 5, PGBIND_WIRE_BOOL, offsetof(pgbind_ColumnDef, is_local), 0, -1, 0},
 	{"is_not_null", "is_not_null", 6, PGBIND_WIRE_BOOL, offsetof(pgbind_ColumnDef, is_not_null), 0, -1, 0},
 	{"is_from_type", "is_from_type", 7, PGBIND_WIRE_BOOL, offsetof(pgbind_ColumnDef, is_from_type), 0, -1, 0},
-	{"storage", "storage", 8, PGBIND_WIRE_STRING, offsetof(pgbind_ColumnDef, storage), 0, -1, 0},
+	{"storage", "storage", 8, PGBIND_WIRE_STRING, offsetof(pgbind_ColumnDef, storage), 0, -1, PGBIND_FIELD_CHAR},
 	{"raw_default", "raw_default", 9, PGBIND_WIRE_NODE, offsetof(pgbind_ColumnDef, raw_default), 0, -1, 0},
 	{"cooked_default", "cooked_default", 10, PGBIND_WIRE_NODE, offsetof(pgbind_ColumnDef, cooked_default), 0, -1, 0},
-	{"identity", "identity", 11, PGBIND_WIRE_STRING, offsetof(pgbind_ColumnDef, identity), 0, -1, 0},
+	{"identity", "identity", 11, PGBIND_WIRE_STRING, offsetof(pgbind_ColumnDef, identity), 0, -1, PGBIND_FIELD_CHAR},
 	{"identitySequence", "identity_sequence", 12, PGBIND_WIRE_MESSAGE, offsetof(pgbind_ColumnDef, identitySequence), 0, 12, 0},
-	{"generated", "generated", 13, PGBIND_WIRE_STRING, offsetof(pgbind_ColumnDef, generated), 0, -1, 0},
+	{"generated", "generated", 13, PGBIND_WIRE_STRING, offsetof(pgbind_ColumnDef, generated), 0, -1, PGBIND_FIELD_CHAR},
 	{"collClause", "coll_clause", 14, PGBIND_WIRE_MESSAGE, offsetof(pgbind_ColumnDef, collClause), 0, 192, 0},
 	{"collOid", "coll_oid", 15, PGBIND_WIRE_UINT32, offsetof(pgbind_ColumnDef, collOid), 0, -1, 0},
 	{"constraints", "constraints", 16, PGBIND_WIRE_REPEATED_NODE, offsetof(pgbind_ColumnDef, constraints), offsetof(pgbind_ColumnDef, n_constraints), -1, 0},
@@ -1447,7 +1447,7 @@ static const pgbind_FieldDesc fields_Constraint[] = {
 	{"is_no_inherit", "is_no_inherit", 6, PGBIND_WIRE_BOOL, offsetof(pgbind_Constraint, is_no_inherit), 0, -1, 0},
 	{"raw_expr", "raw_expr", 7, PGBIND_WIRE_NODE, offsetof(pgbind_Constraint, raw_expr), 0, -1, 0},
 	{"cooked_expr", "cooked_expr", 8, PGBIND_WIRE_STRING, offsetof(pgbind_Constraint, cooked_expr), 0, -1, PGBIND_FIELD_EMPTY_IS_NULL},
-	{"generated_when", "generated_when", 9, PGBIND_WIRE_STRING, offsetof(pgbind_Constraint, generated_when), 0, -1, 0},
+	{"generated_when", "generated_when", 9, PGBIND_WIRE_STRING, offsetof(pgbind_Constraint, generated_when), 0, -1, PGBIND_FIELD_CHAR},
 	{"nulls_not_distinct", "nulls_not_distinct", 10, PGBIND_WIRE_BOOL, offsetof(pgbind_Constraint, nulls_not_distinct), 0, -1, 0},
 	{"keys", "keys", 11, PGBIND_WIRE_REPEATED_NODE, offsetof(pgbind_Constraint, keys), offsetof(pgbind_Constraint, n_keys), -1, 0},
 	{"including", "including", 12, PGBIND_WIRE_REPEATED_NODE, offsetof(pgbind_Constraint, including), offsetof(pgbind_Constraint, n_including), -1, 0},
@@ -1461,9 +1461,9 @@ static const pgbind_FieldDesc fields_Constraint[] = {
 	{"pktable", "pktable", 20, PGBIND_WIRE_MESSAGE, offsetof(pgbind_Constraint, pktable), 0, 12, 0},
 	{"fk_attrs", "fk_attrs", 21, PGBIND_WIRE_REPEATED_NODE, offsetof(pgbind_Constraint, fk_attrs), offsetof(pgbind_Constraint, n_fk_attrs), -1, 0},
 	{"pk_attrs", "pk_attrs", 22, PGBIND_WIRE_REPEATED_NODE, offsetof(pgbind_Constraint, pk_attrs), offsetof(pgbind_Constraint, n_pk_attrs), -1, 0},
-	{"fk_matchtype", "fk_matchtype", 23, PGBIND_WIRE_STRING, offsetof(pgbind_Constraint, fk_matchtype), 0, -1, 0},
-	{"fk_upd_action", "fk_upd_action", 24, PGBIND_WIRE_STRING, offsetof(pgbind_Constraint, fk_upd_action), 0, -1, 0},
-	{"fk_del_action", "fk_del_action", 25, PGBIND_WIRE_STRING, offsetof(pgbind_Constraint, fk_del_action), 0, -1, 0},
+	{"fk_matchtype", "fk_matchtype", 23, PGBIND_WIRE_STRING, offsetof(pgbind_Constraint, fk_matchtype), 0, -1, PGBIND_FIELD_CHAR},
+	{"fk_upd_action", "fk_upd_action", 24, PGBIND_WIRE_STRING, offsetof(pgbind_Constraint, fk_upd_action), 0, -1, PGBIND_FIELD_CHAR},
+	{"fk_del_action", "fk_del_action", 25, PGBIND_WIRE_STRING, offsetof(pgbind_Constraint, fk_del_action), 0, -1, PGBIND_FIELD_CHAR},
 	{"fk_del_set_cols", "fk_del_set_cols", 26, PGBIND_WIRE_REPEATED_NODE, offsetof(pgbind_Constraint, fk_del_set_cols), offsetof(pgbind_Constraint, n_fk_del_set_cols), -1, 0},
 	{"old_conpfeqop", "old_conpfeqop", 27, PGBIND_WIRE_REPEATED_NODE, offsetof(pgbind_Constraint, old_conpfeqop), offsetof(pgbind_Constraint, n_old_conpfeqop), -1, 0},
 	{"old_pktable_oid", "old_pktable_oid", 28, PGBIND_WIRE_UINT32, offsetof(pgbind_Constraint, old_pktable_oid), 0, -1, 0},
@@ -1480,7 +1480,7 @@ static const pgbind_FieldDesc fields_DefElem[] = {
 static const pgbind_FieldDesc fields_RangeTblEntry[] = {
 	{"rtekind", "rtekind", 1, PGBIND_WIRE_ENUM, offsetof(pgbind_RangeTblEntry, rtekind), 0, 10, 0},
 	{"relid", "relid", 2, PGBIND_WIRE_UINT32, offsetof(pgbind_RangeTblEntry, relid), 0, -1, 0},
-	{"relkind", "relkind", 3, PGBIND_WIRE_STRING, offsetof(pgbind_RangeTblEntry, relkind), 0, -1, 0},
+	{"relkind", "relkind", 3, PGBIND_WIRE_STRING, offsetof(pgbind_RangeTblEntry, relkind), 0, -1, PGBIND_FIELD_CHAR},
 	{"rellockmode", "rellockmode", 4, PGBIND_WIRE_INT32, offsetof(pgbind_RangeTblEntry, rellockmode), 0, -1, 0},
 	{"tablesample", "tablesample", 5, PGBIND_WIRE_MESSAGE, offsetof(pgbind_RangeTblEntry, tablesample), 0, 208, 0},
 	{"subquery", "subquery", 6, PGBIND_WIRE_MESSAGE, offsetof(pgbind_RangeTblEntry, subquery), 0, 63, 0},
@@ -1694,7 +1694,7 @@ static const pgbind_FieldDesc fields_PartitionSpec[] = {
 	{"location", "location", 3, PGBIND_WIRE_INT32, offsetof(pgbind_PartitionSpec, location), 0, -1, 0},
 };
 static const pgbind_FieldDesc fields_PartitionBoundSpec[] = {
-	{"strategy", "strategy", 1, PGBIND_WIRE_STRING, offsetof(pgbind_PartitionBoundSpec, strategy), 0, -1, 0},
+	{"strategy", "strategy", 1, PGBIND_WIRE_STRING, offsetof(pgbind_PartitionBoundSpec, strategy), 0, -1, PGBIND_FIELD_CHAR},
 	{"is_default", "is_default", 2, PGBIND_WIRE_BOOL, offsetof(pgbind_PartitionBoundSpec, is_default), 0, -1, 0},
 	{"modulus", "modulus", 3, PGBIND_WIRE_INT32, offsetof(pgbind_PartitionBoundSpec, modulus), 0, -1, 0},
 	{"remainder", "remainder", 4, PGBIND_WIRE_INT32, offsetof(pgbind_PartitionBoundSpec, remainder), 0, -1, 0},

@@ -270,14 +270,24 @@ static bool rule_applies(const ContractRule *r, const char *base, Parent parent)
 		const char *s = *(const char *const *)(base + f->offset);
 		if (!s || !*s) /* no value: never one of those if= names, and one ifnot= has seen */
 			return false;
+		/* a C char: the deparser sees the first byte only ("X\x12" is 'X') */
+		bool one = f->flags & PGBIND_FIELD_CHAR;
 		for (uint32_t i = 0; i < r->n_if_strings && !has; i++)
-			has = strcmp(s, r->if_strings[i]) == 0;
-	} else {
-		int v = *(const int *)(base + f->offset);
+			has = one ? s[0] == r->if_strings[i][0] : strcmp(s, r->if_strings[i]) == 0;
+	} else { /* an enum, or a bool as the enum of false (0) and true (1) */
+		int v = f->wire == PGBIND_WIRE_BOOL ? *(const bool *)(base + f->offset) : *(const int *)(base + f->offset);
 		for (uint32_t i = 0; i < r->n_if_enums && !has; i++)
 			has = v == r->if_enums[i];
 	}
 	return has != r->if_not;
+}
+
+/* "holds a String node", "holds an Integer node" */
+static void holds_kind(Check *c, const pgbind_Node *n)
+{
+	const pgbind_MessageDesc *d = pgbind_node_desc(n->tag);
+	const char *name = d ? d->name : "?";
+	snprintf(c->what, sizeof c->what, "holds %s %s node", strchr("AEIOU", name[0]) ? "an" : "a", name);
 }
 
 /* Whether the field of r in the message at base holds; what (and the cell) says why not. */
@@ -302,8 +312,7 @@ static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *
 			return false;
 		}
 		if (n && r->kinds && !kind_allowed(r, n)) {
-			const pgbind_MessageDesc *d = pgbind_node_desc(n->tag);
-			snprintf(c->what, sizeof c->what, "holds a %s node", d ? d->name : "?");
+			holds_kind(c, n);
 			return false;
 		}
 		return true;
@@ -332,8 +341,7 @@ static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *
 				return false;
 			}
 			if (cells[k] && r->kinds && f->wire == PGBIND_WIRE_REPEATED_NODE && !kind_allowed(r, cells[k])) {
-				const pgbind_MessageDesc *d = pgbind_node_desc(cells[k]->tag);
-				snprintf(c->what, sizeof c->what, "holds a %s node", d ? d->name : "?");
+				holds_kind(c, cells[k]);
 				return false;
 			}
 		}
@@ -475,10 +483,10 @@ bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth
 		const pgbind_MessageDesc *d = &pgbind_message_descs[c.bad_message];
 		const pgbind_FieldDesc *f = &d->fields[c.bad_field];
 		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
-					"%s.%s holds %d, which enum %s does not declare: libpg_query (PostgreSQL %s) would misread it "
-					"or crash on it, so it is not deparsed; at %s",
-					d->name, f->name, (int)c.bad_value, pgbind_enum_descs[f->type_index].name, PG_VERSION,
-					c.path + c.pos);
+					"%s.%s holds %d, which enum %s does not declare, at %s: libpg_query (PostgreSQL %s) would "
+					"misread it or crash on it, so it is not deparsed",
+					d->name, f->name, (int)c.bad_value, pgbind_enum_descs[f->type_index].name, c.path + c.pos,
+					PG_VERSION);
 		return false;
 	}
 	if (!c.broken && max_depth < 4 * PGBIND_DEPARSE_MAX_DEPTH + 8) { /* the caller's max_depth, not the route's */
@@ -495,8 +503,8 @@ bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth
 	}
 	const pgbind_MessageDesc *d = &pgbind_message_descs[c.broken->message];
 	pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
-				"%s.%s %s: the deparser of libpg_query (PostgreSQL %s) crashes on or misreads such a tree (%s), "
-				"so it is not deparsed; at %s",
-				d->name, d->fields[c.broken->field].name, c.what, PG_VERSION, c.broken->location, c.path + c.pos);
+				"%s.%s %s at %s: the deparser of libpg_query (PostgreSQL %s) crashes on or misreads such a tree "
+				"(%s), so it is not deparsed",
+				d->name, d->fields[c.broken->field].name, c.what, c.path + c.pos, PG_VERSION, c.broken->location);
 	return false;
 }

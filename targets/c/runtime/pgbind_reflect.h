@@ -35,6 +35,8 @@ typedef enum pgbind_WireKind {
 /* pgbind_FieldDesc.flags */
 #define PGBIND_FIELD_EMPTY_IS_NULL \
 	0x1 /* a char * field: libpg_query's protocol cannot tell "" from NULL, and its reader makes both NULL */
+#define PGBIND_FIELD_CHAR \
+	0x2 /* a string field that is one C char in PostgreSQL's node: libpg_query's reader keeps its first byte */
 
 typedef struct pgbind_FieldDesc {
 	const char *name;       /* the AST member name (PostgreSQL's C field name) */
