@@ -18,14 +18,15 @@
  *   in=P.f|Q.g       the rule holds only for a message that is (a cell of) one of these parent
  *                    fields (proto names)
  *   notin=P.f|Q.g    ... for one that is not (the root's statements have no parent field)
- *   if=field=v|w     the rule holds only when the message's string, enum or bool field has one
- *                    of these values (enum values by their proto names; a bool's are true, false)
+ *   if=field=v|w     the rule holds only when the message's string, enum, bool or int field has
+ *                    one of these values (enum values by their proto names; a bool's are true,
+ *                    false; an int's, numbers)
  *   ifnot=field=v|w  ... only when it has none of them (a NULL or empty string counts as seen)
  *   ifset=field      the rule holds only when the message's node or message field is set (not
  *                    NULL; a repeated field: not empty)
  *   ifnotset=field   ... only when it is not
  *   ifparent=field=v|w, ifparentnot=field=v|w
- *                    as if= and ifnot=, of a string, enum or bool field of the message's parent (the
+ *                    as if= and ifnot=, of a string, enum, bool or int field of the message's parent (the
  *                    message whose field holds it): only after in=, whose parents are all fields
  *                    of one message (MERGE's WHEN clause: a SET target without a value crashes,
  *                    an INSERT column has none)
@@ -34,6 +35,7 @@
  */
 #include "deparse_rules.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,15 +289,32 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 			if (parent && !of) {
 				ok = FAIL(w, "%s %s: %s: ifparent= needs an in= before it whose parents are fields of one message",
 						  w->target, w->key, cl);
-			} else if (!cf || (strcmp(cw, "STRING") != 0 && strcmp(cw, "ENUM") != 0 && strcmp(cw, "BOOL") != 0)) {
-				ok = FAIL(w, "%s %s: %s: %s has no string, enum or bool field '%s'", w->target, w->key, cl,
+			} else if (!cf || (strcmp(cw, "STRING") != 0 && strcmp(cw, "ENUM") != 0 && strcmp(cw, "BOOL") != 0 &&
+							   strcmp(cw, "INT32") != 0)) {
+				ok = FAIL(w, "%s %s: %s: %s has no string, enum, bool or int field '%s'", w->target, w->key, cl,
 						  S(of, "name"), name);
 			} else if (json_integer_value(json_object_get(rule, "if_field")) >= 0) {
 				ok = FAIL(w, "%s %s: %s: a rule has one condition on a field", w->target, w->key, cl);
 			} else {
 				json_object_set_new(rule, "if_field", json_integer(ci));
 				json_t *values = split(eq + 1, '|');
-				if (strcmp(cw, "BOOL") == 0) { /* as an enum of two values: false 0, true 1 */
+				if (strcmp(cw, "INT32") == 0) { /* its numbers, as an enum's */
+					json_t *numbers = json_array();
+					size_t k;
+					json_t *v;
+					json_array_foreach(values, k, v)
+					{
+						char *end;
+						long n = strtol(S(v, "name"), &end, 10);
+						if ((!*S(v, "name") || *end || n < INT32_MIN || n > INT32_MAX) && ok)
+							ok = FAIL(w, "%s %s: %s: int field %s takes numbers, not %s", w->target, w->key, cl, name,
+									  S(v, "name"));
+						json_array_append_new(numbers,
+											  json_pack("{s:s, s:I}", "name", S(v, "name"), "number", (json_int_t)n));
+					}
+					json_object_set_new(rule, "if_enums", numbers);
+					json_decref(values);
+				} else if (strcmp(cw, "BOOL") == 0) { /* as an enum of two values: false 0, true 1 */
 					json_t *numbers = json_array();
 					size_t k;
 					json_t *v;

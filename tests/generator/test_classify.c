@@ -638,13 +638,14 @@ static void test_enum_errors(void)
 
 /* 17's JsonTablePathScan { JsonTablePlan plan; JsonTablePlan *lplan; } with JsonTablePlan an
  * abstract supertype; proto: Node plan = 1, Node lplan = 2. */
-#define P_PLAN P_HEAD "message Thing {\n  Node plan = 1;\n  Node lplan = 2;\n  bool flag = 3;\n}\n"
-#define M_PLAN(plan_struct)                                                                                     \
-	MODEL(TAG("Thing", 1),                                                                                      \
-		  STRUCT("Thing", 1,                                                                                    \
-				 FIELD_C("plan", "Plan", "struct Plan", "Plan", "struct", 0,                                    \
-						 2) "," FIELD_C("lplan", "Plan *", "struct Plan *", "Plan", "struct", 1,                \
-										3) "," FIELD("flag", "bool", "bool", "builtin", 0, 4)) "," plan_struct, \
+#define P_PLAN P_HEAD "message Thing {\n  Node plan = 1;\n  Node lplan = 2;\n  bool flag = 3;\n  int32 n = 4;\n}\n"
+#define M_PLAN(plan_struct)                                                                                           \
+	MODEL(TAG("Thing", 1),                                                                                            \
+		  STRUCT("Thing", 1,                                                                                          \
+				 FIELD_C("plan", "Plan", "struct Plan", "Plan", "struct", 0, 2) "," FIELD_C(                          \
+					 "lplan", "Plan *", "struct Plan *", "Plan", "struct", 1,                                         \
+					 3) "," FIELD("flag", "bool", "bool", "builtin", 0, 4) "," FIELD("n", "int", "int", "builtin", 0, \
+																					 5)) "," plan_struct,             \
 		  "")
 
 static void test_supertypes(void)
@@ -676,7 +677,7 @@ static void test_supertypes(void)
 				"ifparent= needs an in= before it whose parents are fields of one message", &err);
 	CHECK_ERROR("ifparent= naming no string, enum or bool field of the parent", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
 				OV "Thing.lplan deparse:nonnull,in=Thing.plan,ifparent=lplan=A\n", "ov.txt", 2, 13,
-				"Thing has no string, enum or bool field 'lplan'", &err);
+				"Thing has no string, enum, bool or int field 'lplan'", &err);
 	view = CHECK_OK("a deparse rule that holds only when a bool field is true", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
 					OV "Thing.lplan deparse:nonnull,if=flag=true\n");
 	rule = json_array_get(json_object_get(view, "deparse_rules"), 0);
@@ -685,6 +686,17 @@ static void test_supertypes(void)
 			  jint(rule, "if_field") == 2 && json_array_size(numbers) == 1 &&
 				  jint(json_array_get(numbers, 0), "number") == 1);
 	json_decref(view);
+	view = CHECK_OK("a deparse rule that holds only when an int field has one of some values",
+					M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN, OV "Thing.lplan deparse:nonnull,ifnot=n=1|-3\n");
+	rule = json_array_get(json_object_get(view, "deparse_rules"), 0);
+	numbers = json_object_get(rule, "if_enums");
+	CHECK_INT("... if= on an int tests its numbers", 1,
+			  jint(rule, "if_field") == 3 && json_array_size(numbers) == 2 &&
+				  jint(json_array_get(numbers, 1), "number") == -3 && json_is_true(json_object_get(rule, "if_not")));
+	json_decref(view);
+	CHECK_ERROR("an int's value that is no number", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
+				OV "Thing.lplan deparse:nonnull,if=n=x1\n", "ov.txt", 2, 13,
+				"if=n=x1: int field n takes numbers, not x1", &err);
 	CHECK_ERROR("a bool's value other than true or false", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
 				OV "Thing.lplan deparse:nonnull,if=flag=yes\n", "ov.txt", 2, 13,
 				"if=flag=yes: bool field flag takes true or false, not yes", &err);

@@ -253,6 +253,19 @@ static void test_contract(void)
 		refused(tree, "TypeName.names holds a NULL cell", "opername.objargs[1].TypeName.names[0]",
 				"ALTER OPERATOR with a NULL type name");
 	}
+	/* an int decides (if=itemtype=3): a STORAGE item without its type crashes the deparser, with
+	 * a name or not (fuzz_deparse_json found one with a name) */
+	tree = pgbind_parse("CREATE OPERATOR CLASS c FOR TYPE int4 USING gist AS FUNCTION 1 f(int4), STORAGE int4", NULL,
+						arena, &st);
+	if (tree && PG_VERSION_NUM < 180000) {
+		pgbind_CreateOpClassStmt *c = (pgbind_CreateOpClassStmt *)tree->stmts[0]->stmt;
+		pgbind_CreateOpClassItem *fn = (pgbind_CreateOpClassItem *)c->items[0];
+		pgbind_CreateOpClassItem *storage = (pgbind_CreateOpClassItem *)c->items[1];
+		storage->storedtype = NULL;
+		storage->name = fn->name;
+		refused(tree, "CreateOpClassItem.storedtype is NULL", "items[1].CreateOpClassItem.storedtype",
+				"a STORAGE item with a name and no type");
+	}
 	/* what the grammar accepts and libpg_query's deparser before 18 crashes on: refused (by the
 	 * contract, or by the predicates kept as a safety net, which run first) */
 	static const char *const copies[] = {"COPY t FROM STDIN (null (b, c))", "COPY t FROM STDIN (format)",

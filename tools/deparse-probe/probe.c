@@ -667,6 +667,31 @@ static Group *group_of(uint32_t msg, uint32_t field, int pm, int pf, int cell, i
 /* (group, enum field, value) triples some taken instance has */
 static uint64_t *values_taken;
 
+/* An int field that takes a few values in the corpus (CreateOpClassItem.itemtype: 1 operator, 2
+ * function, 3 storage, a C int, not an enum) decides a rule as an enum does; a location or a
+ * length, with many, cannot. Counted over every message of the corpus (sites_in). */
+#define FEW_INT_VALUES 4
+#define INT_SLOTS      (1u << 20)
+static uint64_t *int_values_seen;
+static uint8_t int_distinct[PGBIND_MESSAGE_COUNT][128];
+
+static uint64_t mix(uint64_t h, uint64_t v);
+
+static void count_int(uint32_t mi, uint32_t fi, int32_t v)
+{
+	if (fi >= 128)
+		return;
+	uint64_t key = mix(mix(mix(0x1234567, mi), fi), (uint64_t)(int64_t)v);
+	if (!set_has(int_values_seen, INT_SLOTS, key, true) && int_distinct[mi][fi] < 255)
+		int_distinct[mi][fi]++;
+}
+
+static bool few_ints(uint32_t mi, uint32_t fi)
+{
+	return fi < 128 && pgbind_message_descs[mi].fields[fi].wire == PGBIND_WIRE_INT32 && int_distinct[mi][fi] >= 2 &&
+		   int_distinct[mi][fi] <= FEW_INT_VALUES;
+}
+
 /* Whether an instance of message mi at base has a value of an enum field that no instance the
  * group took has (insert: and records its values). */
 static bool new_value(const Group *g, uint32_t mi, const char *base, bool insert)
@@ -912,6 +937,10 @@ static void sites_in(int stmt, uint32_t mi, const char *base, const char *pbase,
 		site_depth = depth, site_parent = pbase, site_context = context;
 		size_t *count = f->count_offset ? (size_t *)(base + f->count_offset) : NULL;
 		switch (f->wire) {
+		case PGBIND_WIRE_INT32:
+			if (!culprit_mode)
+				count_int(mi, fi, *(const int32_t *)p);
+			break;
 		case PGBIND_WIRE_STRING:
 			if (*p)
 				add_site(stmt, mi, fi, pm, pf, -1, CH_NULL, base, p, NULL, sig);
@@ -1099,6 +1128,8 @@ static bool rule_would_apply(const Scope *scope, uint32_t msg, int if_field, con
 		snprintf(value, sizeof value, "%s", v);
 	} else if (f->wire == PGBIND_WIRE_BOOL) {
 		snprintf(value, sizeof value, "%s", *(const bool *)(base + f->offset) ? "true" : "false");
+	} else if (f->wire == PGBIND_WIRE_INT32) {
+		snprintf(value, sizeof value, "%d", *(const int32_t *)(base + f->offset));
 	} else {
 		const char *name = pgbind_enum_value_name(f->type_index, *(const int *)(base + f->offset));
 		snprintf(value, sizeof value, "%s", name ? name : "");
@@ -1241,6 +1272,10 @@ static const char *cond_value(const Site *s, bool parent, int fi, char *buf, siz
 		return *(const void *const *)(base + f->offset) ? "set" : "unset";
 	if (f->wire == PGBIND_WIRE_BOOL)
 		return *(const bool *)(base + f->offset) ? "true" : "false";
+	if (f->wire == PGBIND_WIRE_INT32) {
+		snprintf(buf, size, "%d", *(const int32_t *)(base + f->offset));
+		return buf;
+	}
 	if (f->wire == PGBIND_WIRE_STRING) {
 		const char *v = *(const char *const *)(base + f->offset);
 		if (!v || !*v)
@@ -1286,7 +1321,7 @@ static void natural_values(const Site *const *m, uint32_t fi, const Scope *scope
 		if (k->cell != m[0]->cell ||
 			(scoped && (k->parent_msg != m[0]->parent_msg || k->parent_field != m[0]->parent_field)))
 			continue;
-		char buf[128];
+		char buf[128], num[32];
 		const char *v;
 		if (f->wire == PGBIND_WIRE_STRING) {
 			/* the names a rule can write, as value_of() takes them (the overrides reader reads no
@@ -1294,6 +1329,9 @@ static void natural_values(const Site *const *m, uint32_t fi, const Scope *scope
 			v = *(const char *const *)(k->base + f->offset);
 			if (!v || !*v || strlen(v) > 100 || strspn(v, name_chars) != strlen(v))
 				continue;
+		} else if (f->wire == PGBIND_WIRE_INT32) {
+			snprintf(num, sizeof num, "%d", *(const int32_t *)(k->base + f->offset));
+			v = num;
 		} else {
 			v = pgbind_enum_value_name(f->type_index, *(const int *)(k->base + f->offset));
 			if (!v)
@@ -1345,6 +1383,8 @@ static void unseen_fine(const Site *const *m, size_t n, uint32_t fi, char *seen,
 				novel_bad = novel_bad || sweep_bad(w->out);
 				continue;
 			}
+			if (f->wire != PGBIND_WIRE_ENUM) /* an int's confirmation: no sweep of its values */
+				continue;
 			const char *name = pgbind_enum_value_name(f->type_index, w->value);
 			if (!name || sweep_bad(w->out))
 				continue;
@@ -1403,7 +1443,7 @@ static void emit_unseen(const Site *const *m, size_t n, const Site *example, con
 static bool confirm_pending;
 static size_t first_confirm;
 
-/* An enum's or a bool's value (0, 1) */
+/* An enum's, an int's or a bool's value (0, 1) */
 static int scalar_value(const pgbind_FieldDesc *f, const char *p)
 {
 	return f->wire == PGBIND_WIRE_BOOL ? *(const bool *)p : *(const int *)p;
@@ -1442,7 +1482,9 @@ static bool refuted(const Site *const *m, size_t n, uint32_t fi, bool parent)
 	int site = (int)(crashed - sites);
 	const char *str = f->wire == PGBIND_WIRE_STRING ? *(const char *const *)AT(fine) : NULL;
 	const void *node = presence ? *(const void *const *)AT(fine) : NULL;
-	int value = f->wire == PGBIND_WIRE_ENUM || f->wire == PGBIND_WIRE_BOOL ? scalar_value(f, AT(fine)) : 0;
+	int value = f->wire == PGBIND_WIRE_ENUM || f->wire == PGBIND_WIRE_BOOL || f->wire == PGBIND_WIRE_INT32
+					? scalar_value(f, AT(fine))
+					: 0;
 #undef AT
 	for (size_t k = first_confirm; k < n_sweeps; k++)
 		if (sweeps[k].site == site && sweeps[k].field == fi && sweeps[k].parent == parent && sweeps[k].value == value &&
@@ -1487,7 +1529,8 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 		const pgbind_MessageDesc *cd = parent ? &pgbind_message_descs[m[0]->parent_msg] : d;
 		for (uint32_t fi = 0; fi < cd->n_fields; fi++) {
 			pgbind_WireKind wire = cd->fields[fi].wire;
-			bool few = wire == PGBIND_WIRE_ENUM || wire == PGBIND_WIRE_BOOL;
+			bool few = wire == PGBIND_WIRE_ENUM || wire == PGBIND_WIRE_BOOL ||
+					   few_ints(parent ? (uint32_t)m[0]->parent_msg : m[0]->msg, fi);
 			/* not the field changed: its value is gone in the case */
 			if ((!parent && fi == m[0]->field) || (presence    ? !is_presence(wire) || m[0]->change == CH_SUBST
 												   : pass == 0 ? !few
@@ -2003,6 +2046,7 @@ int main(int argc, char **argv)
 	field_nats = calloc(FIELD_NAT_SLOTS, sizeof *field_nats);
 	sigs_taken = calloc(SIG_SLOTS, sizeof *sigs_taken);
 	values_taken = calloc(SIG_SLOTS, sizeof *values_taken);
+	int_values_seen = calloc(INT_SLOTS, sizeof *int_values_seen);
 	for (int i = first; i < argc; i++)
 		cli_each_statement(argv[i], "deparse-probe", add_statement, NULL);
 	fprintf(stderr, "deparse-probe: %zu statements\n", n_stmts);

@@ -8,7 +8,7 @@
  *   schema/pg15/overrides.txt    fnv1a64 a90d140f50a2a760
  *   schema/libpg_query.txt       fnv1a64 0a87a3524be505f1
  *   schema/pg15/libpg_query.txt  fnv1a64 c50fcb5fb73080e7
- *   schema/pg15/deparse.txt      fnv1a64 3e4a0855112201d6
+ *   schema/pg15/deparse.txt      fnv1a64 ce06a9550d0f27a9
  */
 /*
  * deparse.inc.c -- the deparse contract of the linked libpg_query: what its deparser requires of
@@ -472,133 +472,133 @@ static const uint16_t contract_parents_55[][2] = {
 	{ 204, 12 }, /* Constraint.exclusions */
 	{ 205, 2 }, /* DefElem.arg */
 };
-/* 56: List.items (schema/pg15/deparse.txt:3486:12) */
+/* 56: List.items (schema/pg15/deparse.txt:3488:12) */
 static const uint8_t contract_kinds_56[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x00,0x04,0x80,0x4e,
 };
 static const uint16_t contract_parents_56[][2] = {
 	{ 7, 0 }, /* List.items */
 };
-/* 57: List.items (schema/pg15/deparse.txt:3489:12) */
+/* 57: List.items (schema/pg15/deparse.txt:3491:12) */
 static const uint8_t contract_kinds_57[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0xc0,0x09,0x80,0x04,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_57[][2] = {
 	{ 68, 9 }, /* SelectStmt.values_lists */
 };
-/* 58: List.items (schema/pg15/deparse.txt:3492:12) */
+/* 58: List.items (schema/pg15/deparse.txt:3494:12) */
 static const uint8_t contract_kinds_58[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x00,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_58[][2] = {
 	{ 72, 4 }, /* AlterTableCmd.def */
 };
-/* 59: List.items (schema/pg15/deparse.txt:3495:12) */
+/* 59: List.items (schema/pg15/deparse.txt:3497:12) */
 static const uint8_t contract_kinds_59[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x00,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_59[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
 };
-/* 60: List.items (schema/pg15/deparse.txt:3498:12) */
+/* 60: List.items (schema/pg15/deparse.txt:3500:12) */
 static const uint8_t contract_kinds_60[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x00,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_60[][2] = {
 	{ 82, 3 }, /* DefineStmt.args */
 };
-/* 61: List.items (schema/pg15/deparse.txt:3501:12) */
+/* 61: List.items (schema/pg15/deparse.txt:3503:12) */
 static const uint8_t contract_kinds_61[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x00,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_61[][2] = {
 	{ 83, 0 }, /* DropStmt.objects */
 };
-/* 62: List.items (schema/pg15/deparse.txt:3504:12) */
+/* 62: List.items (schema/pg15/deparse.txt:3506:12) */
 static const uint8_t contract_kinds_62[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x00,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_62[][2] = {
 	{ 85, 1 }, /* CommentStmt.object */
 };
-/* 63: List.items (schema/pg15/deparse.txt:3507:12) */
+/* 63: List.items (schema/pg15/deparse.txt:3509:12) */
 static const uint8_t contract_kinds_63[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x82,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xfd,0xff,0x0f,0xfa,0x01,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_63[][2] = {
 	{ 88, 6 }, /* CreateFunctionStmt.sql_body */
 };
-/* 64: List.items (schema/pg15/deparse.txt:3510:12) */
+/* 64: List.items (schema/pg15/deparse.txt:3512:12) */
 static const uint8_t contract_kinds_64[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x00,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_64[][2] = {
 	{ 91, 3 }, /* RenameStmt.object */
 };
-/* 65: List.items (schema/pg15/deparse.txt:3513:12) */
+/* 65: List.items (schema/pg15/deparse.txt:3515:12) */
 static const uint8_t contract_kinds_65[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x00,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_65[][2] = {
 	{ 135, 2 }, /* AlterObjectDependsStmt.object */
 };
-/* 66: List.items (schema/pg15/deparse.txt:3516:12) */
+/* 66: List.items (schema/pg15/deparse.txt:3518:12) */
 static const uint8_t contract_kinds_66[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x00,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_66[][2] = {
 	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
 };
-/* 67: List.items (schema/pg15/deparse.txt:3519:12) */
+/* 67: List.items (schema/pg15/deparse.txt:3521:12) */
 static const uint8_t contract_kinds_67[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x00,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_67[][2] = {
 	{ 137, 2 }, /* AlterOwnerStmt.object */
 };
-/* 68: List.items (schema/pg15/deparse.txt:3522:12) */
+/* 68: List.items (schema/pg15/deparse.txt:3524:12) */
 static const uint8_t contract_kinds_68[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x00,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_68[][2] = {
 	{ 147, 3 }, /* AlterTSConfigurationStmt.dicts */
 };
-/* 69: List.items (schema/pg15/deparse.txt:3525:12) */
+/* 69: List.items (schema/pg15/deparse.txt:3527:12) */
 static const uint8_t contract_kinds_69[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x00,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_69[][2] = {
 	{ 157, 1 }, /* SecLabelStmt.object */
 };
-/* 70: List.items (schema/pg15/deparse.txt:3528:12) */
+/* 70: List.items (schema/pg15/deparse.txt:3530:12) */
 static const uint8_t contract_kinds_70[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x00,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_70[][2] = {
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
-/* 71: List.items (schema/pg15/deparse.txt:3531:12) */
+/* 71: List.items (schema/pg15/deparse.txt:3533:12) */
 static const uint8_t contract_kinds_71[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0xc0,0x09,0x80,0x04,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_71[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
 };
-/* 72: List.items (schema/pg15/deparse.txt:3534:12) */
+/* 72: List.items (schema/pg15/deparse.txt:3536:12) */
 static const uint8_t contract_kinds_72[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x1e,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x04,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_72[][2] = {
 	{ 196, 3 }, /* RangeFunction.functions */
 };
-/* 73: List.items (schema/pg15/deparse.txt:3537:12) */
+/* 73: List.items (schema/pg15/deparse.txt:3539:12) */
 static const uint8_t contract_kinds_73[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x00,0x04,0x00,0x4a,
 };
 static const uint16_t contract_parents_73[][2] = {
 	{ 204, 12 }, /* Constraint.exclusions */
 };
-/* 74: List.items (schema/pg15/deparse.txt:3540:12) */
+/* 74: List.items (schema/pg15/deparse.txt:3542:12) */
 static const uint8_t contract_kinds_74[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x20,0xc0,0x09,0x80,0x00,0x04,0x00,0x4a,
 };
@@ -822,35 +822,35 @@ static const uint8_t contract_kinds_87[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_88[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 89: Alias.colnames (schema/pg15/deparse.txt:3543:16) */
+/* 89: Alias.colnames (schema/pg15/deparse.txt:3545:16) */
 static const uint8_t contract_kinds_89[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_89[][2] = {
 	{ 12, 5 }, /* RangeVar.alias */
 };
-/* 90: Alias.colnames (schema/pg15/deparse.txt:3546:16) */
+/* 90: Alias.colnames (schema/pg15/deparse.txt:3548:16) */
 static const uint8_t contract_kinds_90[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_90[][2] = {
 	{ 57, 7 }, /* JoinExpr.alias */
 };
-/* 91: Alias.colnames (schema/pg15/deparse.txt:3549:16) */
+/* 91: Alias.colnames (schema/pg15/deparse.txt:3551:16) */
 static const uint8_t contract_kinds_91[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_91[][2] = {
 	{ 195, 2 }, /* RangeSubselect.alias */
 };
-/* 92: Alias.colnames (schema/pg15/deparse.txt:3552:16) */
+/* 92: Alias.colnames (schema/pg15/deparse.txt:3554:16) */
 static const uint8_t contract_kinds_92[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_92[][2] = {
 	{ 196, 4 }, /* RangeFunction.alias */
 };
-/* 93: Alias.colnames (schema/pg15/deparse.txt:3555:16) */
+/* 93: Alias.colnames (schema/pg15/deparse.txt:3557:16) */
 static const uint8_t contract_kinds_93[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -873,7 +873,7 @@ static const uint8_t contract_kinds_96[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_97[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 98: GroupingFunc.args (schema/pg15/deparse.txt:3558:19) */
+/* 98: GroupingFunc.args (schema/pg15/deparse.txt:3560:19) */
 static const uint8_t contract_kinds_98[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
@@ -906,56 +906,56 @@ static const uint8_t contract_kinds_105[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_106[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 107: BoolExpr.args (schema/pg15/deparse.txt:3561:15) */
+/* 107: BoolExpr.args (schema/pg15/deparse.txt:3563:15) */
 static const uint8_t contract_kinds_107[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_107[][2] = {
 	{ 26, 2 }, /* BoolExpr.args */
 };
-/* 108: BoolExpr.args (schema/pg15/deparse.txt:3564:15) */
+/* 108: BoolExpr.args (schema/pg15/deparse.txt:3566:15) */
 static const uint8_t contract_kinds_108[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_108[][2] = {
 	{ 38, 1 }, /* CaseWhen.expr */
 };
-/* 109: BoolExpr.args (schema/pg15/deparse.txt:3567:15) */
+/* 109: BoolExpr.args (schema/pg15/deparse.txt:3569:15) */
 static const uint8_t contract_kinds_109[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_109[][2] = {
 	{ 57, 6 }, /* JoinExpr.quals */
 };
-/* 110: BoolExpr.args (schema/pg15/deparse.txt:3570:15) */
+/* 110: BoolExpr.args (schema/pg15/deparse.txt:3572:15) */
 static const uint8_t contract_kinds_110[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_110[][2] = {
 	{ 65, 2 }, /* DeleteStmt.where_clause */
 };
-/* 111: BoolExpr.args (schema/pg15/deparse.txt:3573:15) */
+/* 111: BoolExpr.args (schema/pg15/deparse.txt:3575:15) */
 static const uint8_t contract_kinds_111[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_111[][2] = {
 	{ 67, 2 }, /* MergeStmt.join_condition */
 };
-/* 112: BoolExpr.args (schema/pg15/deparse.txt:3576:15) */
+/* 112: BoolExpr.args (schema/pg15/deparse.txt:3578:15) */
 static const uint8_t contract_kinds_112[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_112[][2] = {
 	{ 68, 4 }, /* SelectStmt.where_clause */
 };
-/* 113: BoolExpr.args (schema/pg15/deparse.txt:3579:15) */
+/* 113: BoolExpr.args (schema/pg15/deparse.txt:3581:15) */
 static const uint8_t contract_kinds_113[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_113[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
 };
-/* 114: BoolExpr.args (schema/pg15/deparse.txt:3582:15) */
+/* 114: BoolExpr.args (schema/pg15/deparse.txt:3584:15) */
 static const uint8_t contract_kinds_114[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
@@ -976,14 +976,14 @@ static const uint8_t contract_kinds_118[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_119[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 120: SubLink.operName (schema/pg15/deparse.txt:3585:19) */
+/* 120: SubLink.operName (schema/pg15/deparse.txt:3587:19) */
 static const uint8_t contract_kinds_120[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_120[][2] = {
 	{ 26, 2 }, /* BoolExpr.args */
 };
-/* 121: SubLink.operName (schema/pg15/deparse.txt:3588:19) */
+/* 121: SubLink.operName (schema/pg15/deparse.txt:3590:19) */
 static const uint8_t contract_kinds_121[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -1009,49 +1009,49 @@ static const uint8_t contract_kinds_127[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_128[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 129: CaseExpr.args (schema/pg15/deparse.txt:3591:15) */
+/* 129: CaseExpr.args (schema/pg15/deparse.txt:3593:15) */
 static const uint8_t contract_kinds_129[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_129[][2] = {
 	{ 37, 5 }, /* CaseExpr.defresult */
 };
-/* 130: CaseExpr.args (schema/pg15/deparse.txt:3594:15) */
+/* 130: CaseExpr.args (schema/pg15/deparse.txt:3596:15) */
 static const uint8_t contract_kinds_130[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_130[][2] = {
 	{ 38, 2 }, /* CaseWhen.result */
 };
-/* 131: CaseExpr.args (schema/pg15/deparse.txt:3597:15) */
+/* 131: CaseExpr.args (schema/pg15/deparse.txt:3599:15) */
 static const uint8_t contract_kinds_131[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_131[][2] = {
 	{ 69, 0 }, /* ReturnStmt.returnval */
 };
-/* 132: CaseExpr.args (schema/pg15/deparse.txt:3600:15) */
+/* 132: CaseExpr.args (schema/pg15/deparse.txt:3602:15) */
 static const uint8_t contract_kinds_132[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_132[][2] = {
 	{ 181, 2 }, /* A_Expr.lexpr */
 };
-/* 133: CaseExpr.args (schema/pg15/deparse.txt:3603:15) */
+/* 133: CaseExpr.args (schema/pg15/deparse.txt:3605:15) */
 static const uint8_t contract_kinds_133[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_133[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
 };
-/* 134: CaseExpr.args (schema/pg15/deparse.txt:3606:15) */
+/* 134: CaseExpr.args (schema/pg15/deparse.txt:3608:15) */
 static const uint8_t contract_kinds_134[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_134[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
 };
-/* 135: CaseExpr.args (schema/pg15/deparse.txt:3609:15) */
+/* 135: CaseExpr.args (schema/pg15/deparse.txt:3611:15) */
 static const uint8_t contract_kinds_135[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -1280,63 +1280,63 @@ static const uint16_t contract_parents_162[][2] = {
 	{ 190, 0 }, /* MultiAssignRef.source */
 	{ 211, 1 }, /* GroupingSet.content */
 };
-/* 163: RowExpr.args (schema/pg15/deparse.txt:3612:14) */
+/* 163: RowExpr.args (schema/pg15/deparse.txt:3614:14) */
 static const uint8_t contract_kinds_163[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_163[][2] = {
 	{ 7, 0 }, /* List.items */
 };
-/* 164: RowExpr.args (schema/pg15/deparse.txt:3615:14) */
+/* 164: RowExpr.args (schema/pg15/deparse.txt:3617:14) */
 static const uint8_t contract_kinds_164[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_164[][2] = {
 	{ 27, 3 }, /* SubLink.testexpr */
 };
-/* 165: RowExpr.args (schema/pg15/deparse.txt:3618:14) */
+/* 165: RowExpr.args (schema/pg15/deparse.txt:3620:14) */
 static const uint8_t contract_kinds_165[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_165[][2] = {
 	{ 47, 1 }, /* NullTest.arg */
 };
-/* 166: RowExpr.args (schema/pg15/deparse.txt:3621:14) */
+/* 166: RowExpr.args (schema/pg15/deparse.txt:3623:14) */
 static const uint8_t contract_kinds_166[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_166[][2] = {
 	{ 181, 2 }, /* A_Expr.lexpr */
 };
-/* 167: RowExpr.args (schema/pg15/deparse.txt:3624:14) */
+/* 167: RowExpr.args (schema/pg15/deparse.txt:3626:14) */
 static const uint8_t contract_kinds_167[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_167[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
 };
-/* 168: RowExpr.args (schema/pg15/deparse.txt:3627:14) */
+/* 168: RowExpr.args (schema/pg15/deparse.txt:3629:14) */
 static const uint8_t contract_kinds_168[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_168[][2] = {
 	{ 187, 0 }, /* A_Indirection.arg */
 };
-/* 169: RowExpr.args (schema/pg15/deparse.txt:3630:14) */
+/* 169: RowExpr.args (schema/pg15/deparse.txt:3632:14) */
 static const uint8_t contract_kinds_169[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_169[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
 };
-/* 170: RowExpr.args (schema/pg15/deparse.txt:3633:14) */
+/* 170: RowExpr.args (schema/pg15/deparse.txt:3635:14) */
 static const uint8_t contract_kinds_170[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x01,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x64,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_170[][2] = {
 	{ 190, 0 }, /* MultiAssignRef.source */
 };
-/* 171: RowExpr.args (schema/pg15/deparse.txt:3636:14) */
+/* 171: RowExpr.args (schema/pg15/deparse.txt:3638:14) */
 static const uint8_t contract_kinds_171[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
@@ -1421,28 +1421,28 @@ static const uint16_t contract_parents_181[][2] = {
 	{ 184, 1 }, /* FuncCall.args */
 	{ 189, 2 }, /* ResTarget.val */
 };
-/* 182: CoalesceExpr.args (schema/pg15/deparse.txt:3639:19) */
+/* 182: CoalesceExpr.args (schema/pg15/deparse.txt:3641:19) */
 static const uint8_t contract_kinds_182[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_182[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
 };
-/* 183: CoalesceExpr.args (schema/pg15/deparse.txt:3642:19) */
+/* 183: CoalesceExpr.args (schema/pg15/deparse.txt:3644:19) */
 static const uint8_t contract_kinds_183[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_183[][2] = {
 	{ 184, 1 }, /* FuncCall.args */
 };
-/* 184: CoalesceExpr.args (schema/pg15/deparse.txt:3645:19) */
+/* 184: CoalesceExpr.args (schema/pg15/deparse.txt:3647:19) */
 static const uint8_t contract_kinds_184[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_184[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
 };
-/* 185: CoalesceExpr.args (schema/pg15/deparse.txt:3648:19) */
+/* 185: CoalesceExpr.args (schema/pg15/deparse.txt:3650:19) */
 static const uint8_t contract_kinds_185[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7c,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
@@ -1493,7 +1493,7 @@ static const int32_t contract_if_enums_191[] = {
 	1, /* IS_GREATEST */
 	2, /* IS_LEAST */
 };
-/* 192: MinMaxExpr.args (schema/pg15/deparse.txt:3651:17) */
+/* 192: MinMaxExpr.args (schema/pg15/deparse.txt:3653:17) */
 static const uint8_t contract_kinds_192[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7a,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
@@ -1527,7 +1527,7 @@ static const uint8_t contract_kinds_197[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_198[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 199: XmlExpr.named_args (schema/pg15/deparse.txt:3654:20) */
+/* 199: XmlExpr.named_args (schema/pg15/deparse.txt:3656:20) */
 static const uint8_t contract_kinds_199[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -1661,21 +1661,21 @@ static const uint16_t contract_parents_213[][2] = {
 static const int32_t contract_if_enums_213[] = {
 	6, /* IS_XMLROOT */
 };
-/* 214: XmlExpr.args (schema/pg15/deparse.txt:3657:14) */
+/* 214: XmlExpr.args (schema/pg15/deparse.txt:3659:14) */
 static const uint8_t contract_kinds_214[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_214[][2] = {
 	{ 26, 2 }, /* BoolExpr.args */
 };
-/* 215: XmlExpr.args (schema/pg15/deparse.txt:3660:14) */
+/* 215: XmlExpr.args (schema/pg15/deparse.txt:3662:14) */
 static const uint8_t contract_kinds_215[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_215[][2] = {
 	{ 46, 5 }, /* XmlExpr.args */
 };
-/* 216: XmlExpr.args (schema/pg15/deparse.txt:3663:14) */
+/* 216: XmlExpr.args (schema/pg15/deparse.txt:3665:14) */
 static const uint8_t contract_kinds_216[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
@@ -1754,14 +1754,14 @@ static const uint8_t contract_kinds_230[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_231[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 232: JoinExpr.usingClause (schema/pg15/deparse.txt:3666:23) */
+/* 232: JoinExpr.usingClause (schema/pg15/deparse.txt:3668:23) */
 static const uint8_t contract_kinds_232[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_232[][2] = {
 	{ 65, 1 }, /* DeleteStmt.using_clause */
 };
-/* 233: JoinExpr.usingClause (schema/pg15/deparse.txt:3669:23) */
+/* 233: JoinExpr.usingClause (schema/pg15/deparse.txt:3671:23) */
 static const uint8_t contract_kinds_233[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -1783,7 +1783,7 @@ static const uint8_t contract_kinds_238[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_239[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 240: IntoClause.colNames (schema/pg15/deparse.txt:3672:22) */
+/* 240: IntoClause.colNames (schema/pg15/deparse.txt:3674:22) */
 static const uint8_t contract_kinds_240[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -1795,11 +1795,11 @@ static const uint16_t contract_parents_240[][2] = {
 static const uint8_t contract_kinds_242[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 243: IntoClause.options (schema/pg15/deparse.txt:3675:20) */
+/* 243: IntoClause.options (schema/pg15/deparse.txt:3677:20) */
 static const uint8_t contract_kinds_243[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 244: IntoClause.options (schema/pg15/deparse.txt:3677:20) */
+/* 244: IntoClause.options (schema/pg15/deparse.txt:3679:20) */
 /* 245: RawStmt.stmt (schema/pg15/deparse.txt:396:14) */
 static const uint8_t contract_kinds_245[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0xa7,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
@@ -1822,14 +1822,14 @@ static const uint8_t contract_kinds_250[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_251[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 252: InsertStmt.cols (schema/pg15/deparse.txt:3680:17) */
+/* 252: InsertStmt.cols (schema/pg15/deparse.txt:3682:17) */
 static const uint8_t contract_kinds_252[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_252[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 253: InsertStmt.cols (schema/pg15/deparse.txt:3683:17) */
+/* 253: InsertStmt.cols (schema/pg15/deparse.txt:3685:17) */
 static const uint8_t contract_kinds_253[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -1867,21 +1867,21 @@ static const uint8_t contract_kinds_259[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_260[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 261: InsertStmt.returningList (schema/pg15/deparse.txt:3686:27) */
+/* 261: InsertStmt.returningList (schema/pg15/deparse.txt:3688:27) */
 static const uint8_t contract_kinds_261[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_261[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 262: InsertStmt.returningList (schema/pg15/deparse.txt:3689:27) */
+/* 262: InsertStmt.returningList (schema/pg15/deparse.txt:3691:27) */
 static const uint8_t contract_kinds_262[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_262[][2] = {
 	{ 80, 1 }, /* CopyStmt.query */
 };
-/* 263: InsertStmt.returningList (schema/pg15/deparse.txt:3692:27) */
+/* 263: InsertStmt.returningList (schema/pg15/deparse.txt:3694:27) */
 static const uint8_t contract_kinds_263[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -1906,7 +1906,7 @@ static const uint8_t contract_kinds_268[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_269[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 270: DeleteStmt.usingClause (schema/pg15/deparse.txt:3695:25) */
+/* 270: DeleteStmt.usingClause (schema/pg15/deparse.txt:3697:25) */
 static const uint8_t contract_kinds_270[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -1944,21 +1944,21 @@ static const uint8_t contract_kinds_276[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_277[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 278: DeleteStmt.returningList (schema/pg15/deparse.txt:3698:27) */
+/* 278: DeleteStmt.returningList (schema/pg15/deparse.txt:3700:27) */
 static const uint8_t contract_kinds_278[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_278[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 279: DeleteStmt.returningList (schema/pg15/deparse.txt:3701:27) */
+/* 279: DeleteStmt.returningList (schema/pg15/deparse.txt:3703:27) */
 static const uint8_t contract_kinds_279[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_279[][2] = {
 	{ 129, 2 }, /* PrepareStmt.query */
 };
-/* 280: DeleteStmt.returningList (schema/pg15/deparse.txt:3704:27) */
+/* 280: DeleteStmt.returningList (schema/pg15/deparse.txt:3706:27) */
 static const uint8_t contract_kinds_280[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -2007,35 +2007,35 @@ static const uint16_t contract_parents_288[][2] = {
 static const uint8_t contract_kinds_289[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 290: UpdateStmt.targetList (schema/pg15/deparse.txt:3707:24) */
+/* 290: UpdateStmt.targetList (schema/pg15/deparse.txt:3709:24) */
 static const uint8_t contract_kinds_290[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_290[][2] = {
 	{ 7, 0 }, /* List.items */
 };
-/* 291: UpdateStmt.targetList (schema/pg15/deparse.txt:3710:24) */
+/* 291: UpdateStmt.targetList (schema/pg15/deparse.txt:3712:24) */
 static const uint8_t contract_kinds_291[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_291[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 292: UpdateStmt.targetList (schema/pg15/deparse.txt:3713:24) */
+/* 292: UpdateStmt.targetList (schema/pg15/deparse.txt:3715:24) */
 static const uint8_t contract_kinds_292[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_292[][2] = {
 	{ 103, 0 }, /* ExplainStmt.query */
 };
-/* 293: UpdateStmt.targetList (schema/pg15/deparse.txt:3716:24) */
+/* 293: UpdateStmt.targetList (schema/pg15/deparse.txt:3718:24) */
 static const uint8_t contract_kinds_293[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_293[][2] = {
 	{ 129, 2 }, /* PrepareStmt.query */
 };
-/* 294: UpdateStmt.targetList (schema/pg15/deparse.txt:3719:24) */
+/* 294: UpdateStmt.targetList (schema/pg15/deparse.txt:3721:24) */
 static const uint8_t contract_kinds_294[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -2056,7 +2056,7 @@ static const uint8_t contract_kinds_298[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_299[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 300: UpdateStmt.fromClause (schema/pg15/deparse.txt:3722:24) */
+/* 300: UpdateStmt.fromClause (schema/pg15/deparse.txt:3724:24) */
 static const uint8_t contract_kinds_300[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -2068,11 +2068,11 @@ static const uint16_t contract_parents_300[][2] = {
 static const uint8_t contract_kinds_302[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 303: UpdateStmt.returningList (schema/pg15/deparse.txt:3725:27) */
+/* 303: UpdateStmt.returningList (schema/pg15/deparse.txt:3727:27) */
 static const uint8_t contract_kinds_303[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 304: UpdateStmt.returningList (schema/pg15/deparse.txt:3727:27) */
+/* 304: UpdateStmt.returningList (schema/pg15/deparse.txt:3729:27) */
 /* 305: MergeStmt.relation (schema/pg15/deparse.txt:482:20) */
 /* 306: MergeStmt.sourceRelation (schema/pg15/deparse.txt:484:27) */
 /* 307: MergeStmt.sourceRelation (schema/pg15/deparse.txt:486:27) */
@@ -2093,21 +2093,21 @@ static const uint8_t contract_kinds_311[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_312[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,
 };
-/* 313: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:3730:30) */
+/* 313: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:3732:30) */
 static const uint8_t contract_kinds_313[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,
 };
 static const uint16_t contract_parents_313[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 314: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:3733:30) */
+/* 314: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:3735:30) */
 static const uint8_t contract_kinds_314[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,
 };
 static const uint16_t contract_parents_314[][2] = {
 	{ 103, 0 }, /* ExplainStmt.query */
 };
-/* 315: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:3736:30) */
+/* 315: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:3738:30) */
 static const uint8_t contract_kinds_315[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,
 };
@@ -2122,7 +2122,7 @@ static const uint8_t contract_kinds_316[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_317[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 318: SelectStmt.distinctClause (schema/pg15/deparse.txt:3739:28) */
+/* 318: SelectStmt.distinctClause (schema/pg15/deparse.txt:3741:28) */
 static const uint8_t contract_kinds_318[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
@@ -2187,105 +2187,105 @@ static const uint8_t contract_kinds_328[] = { /* the kinds allowed, by tag */
 static const uint16_t contract_parents_328[][2] = {
 	{ 7, 0 }, /* List.items */
 };
-/* 329: SelectStmt.targetList (schema/pg15/deparse.txt:3742:24) */
+/* 329: SelectStmt.targetList (schema/pg15/deparse.txt:3744:24) */
 static const uint8_t contract_kinds_329[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_329[][2] = {
 	{ 7, 0 }, /* List.items */
 };
-/* 330: SelectStmt.targetList (schema/pg15/deparse.txt:3745:24) */
+/* 330: SelectStmt.targetList (schema/pg15/deparse.txt:3747:24) */
 static const uint8_t contract_kinds_330[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_330[][2] = {
 	{ 27, 5 }, /* SubLink.subselect */
 };
-/* 331: SelectStmt.targetList (schema/pg15/deparse.txt:3748:24) */
+/* 331: SelectStmt.targetList (schema/pg15/deparse.txt:3750:24) */
 static const uint8_t contract_kinds_331[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_331[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 332: SelectStmt.targetList (schema/pg15/deparse.txt:3751:24) */
+/* 332: SelectStmt.targetList (schema/pg15/deparse.txt:3753:24) */
 static const uint8_t contract_kinds_332[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_332[][2] = {
 	{ 64, 2 }, /* InsertStmt.select_stmt */
 };
-/* 333: SelectStmt.targetList (schema/pg15/deparse.txt:3754:24) */
+/* 333: SelectStmt.targetList (schema/pg15/deparse.txt:3756:24) */
 static const uint8_t contract_kinds_333[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_333[][2] = {
 	{ 68, 18 }, /* SelectStmt.larg */
 };
-/* 334: SelectStmt.targetList (schema/pg15/deparse.txt:3757:24) */
+/* 334: SelectStmt.targetList (schema/pg15/deparse.txt:3759:24) */
 static const uint8_t contract_kinds_334[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_334[][2] = {
 	{ 68, 19 }, /* SelectStmt.rarg */
 };
-/* 335: SelectStmt.targetList (schema/pg15/deparse.txt:3760:24) */
+/* 335: SelectStmt.targetList (schema/pg15/deparse.txt:3762:24) */
 static const uint8_t contract_kinds_335[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_335[][2] = {
 	{ 80, 1 }, /* CopyStmt.query */
 };
-/* 336: SelectStmt.targetList (schema/pg15/deparse.txt:3763:24) */
+/* 336: SelectStmt.targetList (schema/pg15/deparse.txt:3765:24) */
 static const uint8_t contract_kinds_336[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_336[][2] = {
 	{ 92, 5 }, /* RuleStmt.actions */
 };
-/* 337: SelectStmt.targetList (schema/pg15/deparse.txt:3766:24) */
+/* 337: SelectStmt.targetList (schema/pg15/deparse.txt:3768:24) */
 static const uint8_t contract_kinds_337[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_337[][2] = {
 	{ 97, 2 }, /* ViewStmt.query */
 };
-/* 338: SelectStmt.targetList (schema/pg15/deparse.txt:3769:24) */
+/* 338: SelectStmt.targetList (schema/pg15/deparse.txt:3771:24) */
 static const uint8_t contract_kinds_338[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_338[][2] = {
 	{ 103, 0 }, /* ExplainStmt.query */
 };
-/* 339: SelectStmt.targetList (schema/pg15/deparse.txt:3772:24) */
+/* 339: SelectStmt.targetList (schema/pg15/deparse.txt:3774:24) */
 static const uint8_t contract_kinds_339[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_339[][2] = {
 	{ 104, 0 }, /* CreateTableAsStmt.query */
 };
-/* 340: SelectStmt.targetList (schema/pg15/deparse.txt:3775:24) */
+/* 340: SelectStmt.targetList (schema/pg15/deparse.txt:3777:24) */
 static const uint8_t contract_kinds_340[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_340[][2] = {
 	{ 129, 2 }, /* PrepareStmt.query */
 };
-/* 341: SelectStmt.targetList (schema/pg15/deparse.txt:3778:24) */
+/* 341: SelectStmt.targetList (schema/pg15/deparse.txt:3780:24) */
 static const uint8_t contract_kinds_341[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_341[][2] = {
 	{ 132, 2 }, /* DeclareCursorStmt.query */
 };
-/* 342: SelectStmt.targetList (schema/pg15/deparse.txt:3781:24) */
+/* 342: SelectStmt.targetList (schema/pg15/deparse.txt:3783:24) */
 static const uint8_t contract_kinds_342[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_342[][2] = {
 	{ 195, 1 }, /* RangeSubselect.subquery */
 };
-/* 343: SelectStmt.targetList (schema/pg15/deparse.txt:3784:24) */
+/* 343: SelectStmt.targetList (schema/pg15/deparse.txt:3786:24) */
 static const uint8_t contract_kinds_343[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -2350,105 +2350,105 @@ static const uint8_t contract_kinds_353[] = { /* the kinds allowed, by tag */
 static const uint16_t contract_parents_353[][2] = {
 	{ 7, 0 }, /* List.items */
 };
-/* 354: SelectStmt.fromClause (schema/pg15/deparse.txt:3787:24) */
+/* 354: SelectStmt.fromClause (schema/pg15/deparse.txt:3789:24) */
 static const uint8_t contract_kinds_354[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_354[][2] = {
 	{ 7, 0 }, /* List.items */
 };
-/* 355: SelectStmt.fromClause (schema/pg15/deparse.txt:3790:24) */
+/* 355: SelectStmt.fromClause (schema/pg15/deparse.txt:3792:24) */
 static const uint8_t contract_kinds_355[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_355[][2] = {
 	{ 27, 5 }, /* SubLink.subselect */
 };
-/* 356: SelectStmt.fromClause (schema/pg15/deparse.txt:3793:24) */
+/* 356: SelectStmt.fromClause (schema/pg15/deparse.txt:3795:24) */
 static const uint8_t contract_kinds_356[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_356[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 357: SelectStmt.fromClause (schema/pg15/deparse.txt:3796:24) */
+/* 357: SelectStmt.fromClause (schema/pg15/deparse.txt:3798:24) */
 static const uint8_t contract_kinds_357[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_357[][2] = {
 	{ 64, 2 }, /* InsertStmt.select_stmt */
 };
-/* 358: SelectStmt.fromClause (schema/pg15/deparse.txt:3799:24) */
+/* 358: SelectStmt.fromClause (schema/pg15/deparse.txt:3801:24) */
 static const uint8_t contract_kinds_358[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_358[][2] = {
 	{ 68, 18 }, /* SelectStmt.larg */
 };
-/* 359: SelectStmt.fromClause (schema/pg15/deparse.txt:3802:24) */
+/* 359: SelectStmt.fromClause (schema/pg15/deparse.txt:3804:24) */
 static const uint8_t contract_kinds_359[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_359[][2] = {
 	{ 68, 19 }, /* SelectStmt.rarg */
 };
-/* 360: SelectStmt.fromClause (schema/pg15/deparse.txt:3805:24) */
+/* 360: SelectStmt.fromClause (schema/pg15/deparse.txt:3807:24) */
 static const uint8_t contract_kinds_360[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_360[][2] = {
 	{ 80, 1 }, /* CopyStmt.query */
 };
-/* 361: SelectStmt.fromClause (schema/pg15/deparse.txt:3808:24) */
+/* 361: SelectStmt.fromClause (schema/pg15/deparse.txt:3810:24) */
 static const uint8_t contract_kinds_361[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_361[][2] = {
 	{ 92, 5 }, /* RuleStmt.actions */
 };
-/* 362: SelectStmt.fromClause (schema/pg15/deparse.txt:3811:24) */
+/* 362: SelectStmt.fromClause (schema/pg15/deparse.txt:3813:24) */
 static const uint8_t contract_kinds_362[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_362[][2] = {
 	{ 97, 2 }, /* ViewStmt.query */
 };
-/* 363: SelectStmt.fromClause (schema/pg15/deparse.txt:3814:24) */
+/* 363: SelectStmt.fromClause (schema/pg15/deparse.txt:3816:24) */
 static const uint8_t contract_kinds_363[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_363[][2] = {
 	{ 103, 0 }, /* ExplainStmt.query */
 };
-/* 364: SelectStmt.fromClause (schema/pg15/deparse.txt:3817:24) */
+/* 364: SelectStmt.fromClause (schema/pg15/deparse.txt:3819:24) */
 static const uint8_t contract_kinds_364[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_364[][2] = {
 	{ 104, 0 }, /* CreateTableAsStmt.query */
 };
-/* 365: SelectStmt.fromClause (schema/pg15/deparse.txt:3820:24) */
+/* 365: SelectStmt.fromClause (schema/pg15/deparse.txt:3822:24) */
 static const uint8_t contract_kinds_365[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_365[][2] = {
 	{ 129, 2 }, /* PrepareStmt.query */
 };
-/* 366: SelectStmt.fromClause (schema/pg15/deparse.txt:3823:24) */
+/* 366: SelectStmt.fromClause (schema/pg15/deparse.txt:3825:24) */
 static const uint8_t contract_kinds_366[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_366[][2] = {
 	{ 132, 2 }, /* DeclareCursorStmt.query */
 };
-/* 367: SelectStmt.fromClause (schema/pg15/deparse.txt:3826:24) */
+/* 367: SelectStmt.fromClause (schema/pg15/deparse.txt:3828:24) */
 static const uint8_t contract_kinds_367[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_367[][2] = {
 	{ 195, 1 }, /* RangeSubselect.subquery */
 };
-/* 368: SelectStmt.fromClause (schema/pg15/deparse.txt:3829:24) */
+/* 368: SelectStmt.fromClause (schema/pg15/deparse.txt:3831:24) */
 static const uint8_t contract_kinds_368[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -2552,28 +2552,28 @@ static const uint8_t contract_kinds_380[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_381[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
 };
-/* 382: SelectStmt.groupClause (schema/pg15/deparse.txt:3832:25) */
+/* 382: SelectStmt.groupClause (schema/pg15/deparse.txt:3834:25) */
 static const uint8_t contract_kinds_382[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_382[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 383: SelectStmt.groupClause (schema/pg15/deparse.txt:3835:25) */
+/* 383: SelectStmt.groupClause (schema/pg15/deparse.txt:3837:25) */
 static const uint8_t contract_kinds_383[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_383[][2] = {
 	{ 97, 2 }, /* ViewStmt.query */
 };
-/* 384: SelectStmt.groupClause (schema/pg15/deparse.txt:3838:25) */
+/* 384: SelectStmt.groupClause (schema/pg15/deparse.txt:3840:25) */
 static const uint8_t contract_kinds_384[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_384[][2] = {
 	{ 104, 0 }, /* CreateTableAsStmt.query */
 };
-/* 385: SelectStmt.groupClause (schema/pg15/deparse.txt:3841:25) */
+/* 385: SelectStmt.groupClause (schema/pg15/deparse.txt:3843:25) */
 static const uint8_t contract_kinds_385[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
 };
@@ -2594,7 +2594,7 @@ static const uint8_t contract_kinds_389[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_390[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 391: SelectStmt.windowClause (schema/pg15/deparse.txt:3844:26) */
+/* 391: SelectStmt.windowClause (schema/pg15/deparse.txt:3846:26) */
 static const uint8_t contract_kinds_391[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -2609,77 +2609,77 @@ static const uint8_t contract_kinds_392[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_393[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-/* 394: SelectStmt.valuesLists (schema/pg15/deparse.txt:3847:25) */
+/* 394: SelectStmt.valuesLists (schema/pg15/deparse.txt:3849:25) */
 static const uint8_t contract_kinds_394[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const uint16_t contract_parents_394[][2] = {
 	{ 27, 5 }, /* SubLink.subselect */
 };
-/* 395: SelectStmt.valuesLists (schema/pg15/deparse.txt:3850:25) */
+/* 395: SelectStmt.valuesLists (schema/pg15/deparse.txt:3852:25) */
 static const uint8_t contract_kinds_395[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const uint16_t contract_parents_395[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 396: SelectStmt.valuesLists (schema/pg15/deparse.txt:3853:25) */
+/* 396: SelectStmt.valuesLists (schema/pg15/deparse.txt:3855:25) */
 static const uint8_t contract_kinds_396[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const uint16_t contract_parents_396[][2] = {
 	{ 64, 2 }, /* InsertStmt.select_stmt */
 };
-/* 397: SelectStmt.valuesLists (schema/pg15/deparse.txt:3856:25) */
+/* 397: SelectStmt.valuesLists (schema/pg15/deparse.txt:3858:25) */
 static const uint8_t contract_kinds_397[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const uint16_t contract_parents_397[][2] = {
 	{ 68, 18 }, /* SelectStmt.larg */
 };
-/* 398: SelectStmt.valuesLists (schema/pg15/deparse.txt:3859:25) */
+/* 398: SelectStmt.valuesLists (schema/pg15/deparse.txt:3861:25) */
 static const uint8_t contract_kinds_398[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const uint16_t contract_parents_398[][2] = {
 	{ 80, 1 }, /* CopyStmt.query */
 };
-/* 399: SelectStmt.valuesLists (schema/pg15/deparse.txt:3862:25) */
+/* 399: SelectStmt.valuesLists (schema/pg15/deparse.txt:3864:25) */
 static const uint8_t contract_kinds_399[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const uint16_t contract_parents_399[][2] = {
 	{ 103, 0 }, /* ExplainStmt.query */
 };
-/* 400: SelectStmt.valuesLists (schema/pg15/deparse.txt:3865:25) */
+/* 400: SelectStmt.valuesLists (schema/pg15/deparse.txt:3867:25) */
 static const uint8_t contract_kinds_400[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const uint16_t contract_parents_400[][2] = {
 	{ 104, 0 }, /* CreateTableAsStmt.query */
 };
-/* 401: SelectStmt.valuesLists (schema/pg15/deparse.txt:3868:25) */
+/* 401: SelectStmt.valuesLists (schema/pg15/deparse.txt:3870:25) */
 static const uint8_t contract_kinds_401[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const uint16_t contract_parents_401[][2] = {
 	{ 129, 2 }, /* PrepareStmt.query */
 };
-/* 402: SelectStmt.valuesLists (schema/pg15/deparse.txt:3871:25) */
+/* 402: SelectStmt.valuesLists (schema/pg15/deparse.txt:3873:25) */
 static const uint8_t contract_kinds_402[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const uint16_t contract_parents_402[][2] = {
 	{ 132, 2 }, /* DeclareCursorStmt.query */
 };
-/* 403: SelectStmt.valuesLists (schema/pg15/deparse.txt:3874:25) */
+/* 403: SelectStmt.valuesLists (schema/pg15/deparse.txt:3876:25) */
 static const uint8_t contract_kinds_403[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const uint16_t contract_parents_403[][2] = {
 	{ 195, 1 }, /* RangeSubselect.subquery */
 };
-/* 404: SelectStmt.valuesLists (schema/pg15/deparse.txt:3877:25) */
+/* 404: SelectStmt.valuesLists (schema/pg15/deparse.txt:3879:25) */
 static const uint8_t contract_kinds_404[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
@@ -2772,21 +2772,21 @@ static const uint8_t contract_kinds_417[] = { /* the kinds allowed, by tag */
 static const uint16_t contract_parents_417[][2] = {
 	{ 27, 5 }, /* SubLink.subselect */
 };
-/* 418: SelectStmt.sortClause (schema/pg15/deparse.txt:3880:24) */
+/* 418: SelectStmt.sortClause (schema/pg15/deparse.txt:3882:24) */
 static const uint8_t contract_kinds_418[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_418[][2] = {
 	{ 27, 5 }, /* SubLink.subselect */
 };
-/* 419: SelectStmt.sortClause (schema/pg15/deparse.txt:3883:24) */
+/* 419: SelectStmt.sortClause (schema/pg15/deparse.txt:3885:24) */
 static const uint8_t contract_kinds_419[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_419[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 420: SelectStmt.sortClause (schema/pg15/deparse.txt:3886:24) */
+/* 420: SelectStmt.sortClause (schema/pg15/deparse.txt:3888:24) */
 static const uint8_t contract_kinds_420[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -2825,14 +2825,14 @@ static const int32_t contract_if_enums_424[] = {
 static const uint8_t contract_kinds_427[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,
 };
-/* 428: SelectStmt.lockingClause (schema/pg15/deparse.txt:3889:27) */
+/* 428: SelectStmt.lockingClause (schema/pg15/deparse.txt:3891:27) */
 static const uint8_t contract_kinds_428[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_428[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 429: SelectStmt.lockingClause (schema/pg15/deparse.txt:3892:27) */
+/* 429: SelectStmt.lockingClause (schema/pg15/deparse.txt:3894:27) */
 static const uint8_t contract_kinds_429[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,
 };
@@ -2899,7 +2899,7 @@ static const uint8_t contract_kinds_440[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_441[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 442: AlterTableStmt.cmds (schema/pg15/deparse.txt:3895:21) */
+/* 442: AlterTableStmt.cmds (schema/pg15/deparse.txt:3897:21) */
 static const uint8_t contract_kinds_442[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -3207,11 +3207,11 @@ static const int32_t contract_if_enums_460[] = {
 static const uint8_t contract_kinds_462[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 463: AlterDomainStmt.typeName (schema/pg15/deparse.txt:3898:27) */
+/* 463: AlterDomainStmt.typeName (schema/pg15/deparse.txt:3900:27) */
 static const uint8_t contract_kinds_463[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 464: AlterDomainStmt.typeName (schema/pg15/deparse.txt:3900:27) */
+/* 464: AlterDomainStmt.typeName (schema/pg15/deparse.txt:3902:27) */
 /* 465: AlterDomainStmt.name (schema/pg15/deparse.txt:688:22) */
 static const char *const contract_if_strings_465[] = {
 	"V",
@@ -3506,14 +3506,14 @@ static const uint8_t contract_kinds_487[] = { /* the kinds allowed, by tag */
 static const uint16_t contract_parents_487[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 488: GrantStmt.objects (schema/pg15/deparse.txt:3903:19) */
+/* 488: GrantStmt.objects (schema/pg15/deparse.txt:3905:19) */
 static const uint8_t contract_kinds_488[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const uint16_t contract_parents_488[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 489: GrantStmt.objects (schema/pg15/deparse.txt:3906:19) */
+/* 489: GrantStmt.objects (schema/pg15/deparse.txt:3908:19) */
 static const uint8_t contract_kinds_489[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
@@ -3530,21 +3530,21 @@ static const uint8_t contract_kinds_492[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_493[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
 };
-/* 494: GrantStmt.privileges (schema/pg15/deparse.txt:3909:22) */
+/* 494: GrantStmt.privileges (schema/pg15/deparse.txt:3911:22) */
 static const uint8_t contract_kinds_494[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_494[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 495: GrantStmt.privileges (schema/pg15/deparse.txt:3912:22) */
+/* 495: GrantStmt.privileges (schema/pg15/deparse.txt:3914:22) */
 static const uint8_t contract_kinds_495[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_495[][2] = {
 	{ 77, 1 }, /* AlterDefaultPrivilegesStmt.action */
 };
-/* 496: GrantStmt.privileges (schema/pg15/deparse.txt:3915:22) */
+/* 496: GrantStmt.privileges (schema/pg15/deparse.txt:3917:22) */
 static const uint8_t contract_kinds_496[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
 };
@@ -3561,21 +3561,21 @@ static const uint8_t contract_kinds_499[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_500[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 501: GrantStmt.grantees (schema/pg15/deparse.txt:3918:20) */
+/* 501: GrantStmt.grantees (schema/pg15/deparse.txt:3920:20) */
 static const uint8_t contract_kinds_501[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
 static const uint16_t contract_parents_501[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 502: GrantStmt.grantees (schema/pg15/deparse.txt:3921:20) */
+/* 502: GrantStmt.grantees (schema/pg15/deparse.txt:3923:20) */
 static const uint8_t contract_kinds_502[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
 static const uint16_t contract_parents_502[][2] = {
 	{ 77, 1 }, /* AlterDefaultPrivilegesStmt.action */
 };
-/* 503: GrantStmt.grantees (schema/pg15/deparse.txt:3924:20) */
+/* 503: GrantStmt.grantees (schema/pg15/deparse.txt:3926:20) */
 static const uint8_t contract_kinds_503[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
@@ -3592,7 +3592,7 @@ static const uint8_t contract_kinds_506[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_507[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
 };
-/* 508: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:3927:29) */
+/* 508: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:3929:29) */
 static const uint8_t contract_kinds_508[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
 };
@@ -3609,7 +3609,7 @@ static const uint8_t contract_kinds_511[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_512[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 513: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:3930:29) */
+/* 513: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:3932:29) */
 static const uint8_t contract_kinds_513[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
@@ -3626,7 +3626,7 @@ static const uint8_t contract_kinds_516[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_517[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 518: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:3933:36) */
+/* 518: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:3935:36) */
 static const uint8_t contract_kinds_518[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -3639,11 +3639,11 @@ static const uint16_t contract_parents_518[][2] = {
 static const uint8_t contract_kinds_521[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 522: ClusterStmt.params (schema/pg15/deparse.txt:3936:20) */
+/* 522: ClusterStmt.params (schema/pg15/deparse.txt:3938:20) */
 static const uint8_t contract_kinds_522[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 523: ClusterStmt.params (schema/pg15/deparse.txt:3938:20) */
+/* 523: ClusterStmt.params (schema/pg15/deparse.txt:3940:20) */
 /* 524: CopyStmt.query (schema/pg15/deparse.txt:788:16) */
 static const uint8_t contract_kinds_524[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
@@ -3658,7 +3658,7 @@ static const uint8_t contract_kinds_527[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_528[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 529: CopyStmt.attlist (schema/pg15/deparse.txt:3941:18) */
+/* 529: CopyStmt.attlist (schema/pg15/deparse.txt:3943:18) */
 static const uint8_t contract_kinds_529[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -3675,7 +3675,7 @@ static const uint8_t contract_kinds_532[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_533[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 534: CopyStmt.options (schema/pg15/deparse.txt:3944:18) */
+/* 534: CopyStmt.options (schema/pg15/deparse.txt:3946:18) */
 static const uint8_t contract_kinds_534[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -3697,21 +3697,21 @@ static const uint8_t contract_kinds_539[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_540[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x47,
 };
-/* 541: CreateStmt.tableElts (schema/pg15/deparse.txt:3947:23) */
+/* 541: CreateStmt.tableElts (schema/pg15/deparse.txt:3949:23) */
 static const uint8_t contract_kinds_541[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x47,
 };
 static const uint16_t contract_parents_541[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 542: CreateStmt.tableElts (schema/pg15/deparse.txt:3950:23) */
+/* 542: CreateStmt.tableElts (schema/pg15/deparse.txt:3952:23) */
 static const uint8_t contract_kinds_542[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x47,
 };
 static const uint16_t contract_parents_542[][2] = {
 	{ 119, 2 }, /* CreateSchemaStmt.schema_elts */
 };
-/* 543: CreateStmt.tableElts (schema/pg15/deparse.txt:3953:23) */
+/* 543: CreateStmt.tableElts (schema/pg15/deparse.txt:3955:23) */
 static const uint8_t contract_kinds_543[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x47,
 };
@@ -3729,14 +3729,14 @@ static const uint8_t contract_kinds_547[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_548[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 549: CreateStmt.inhRelations (schema/pg15/deparse.txt:3956:26) */
+/* 549: CreateStmt.inhRelations (schema/pg15/deparse.txt:3958:26) */
 static const uint8_t contract_kinds_549[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_549[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 550: CreateStmt.inhRelations (schema/pg15/deparse.txt:3959:26) */
+/* 550: CreateStmt.inhRelations (schema/pg15/deparse.txt:3961:26) */
 static const uint8_t contract_kinds_550[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -3749,7 +3749,7 @@ static const uint16_t contract_parents_550[][2] = {
 static const uint8_t contract_kinds_553[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 554: CreateStmt.options (schema/pg15/deparse.txt:3962:20) */
+/* 554: CreateStmt.options (schema/pg15/deparse.txt:3964:20) */
 static const uint8_t contract_kinds_554[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -3766,7 +3766,7 @@ static const uint8_t contract_kinds_557[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_558[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
 };
-/* 559: DefineStmt.defnames (schema/pg15/deparse.txt:3965:21) */
+/* 559: DefineStmt.defnames (schema/pg15/deparse.txt:3967:21) */
 static const uint8_t contract_kinds_559[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -3846,7 +3846,7 @@ static const uint8_t contract_kinds_564[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x08,
 };
 /* 565: DefineStmt.args (schema/pg15/deparse.txt:853:17) */
-/* 566: DefineStmt.args (schema/pg15/deparse.txt:3968:17) */
+/* 566: DefineStmt.args (schema/pg15/deparse.txt:3970:17) */
 static const uint8_t contract_kinds_566[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x08,
 };
@@ -3863,7 +3863,7 @@ static const uint8_t contract_kinds_569[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_570[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 571: DefineStmt.definition (schema/pg15/deparse.txt:3971:23) */
+/* 571: DefineStmt.definition (schema/pg15/deparse.txt:3973:23) */
 static const uint8_t contract_kinds_571[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -4237,7 +4237,7 @@ static const int32_t contract_if_enums_589[] = {
 	26, /* OBJECT_OPERATOR */
 	2, /* OBJECT_AGGREGATE */
 };
-/* 590: DropStmt.objects (schema/pg15/deparse.txt:3974:18) */
+/* 590: DropStmt.objects (schema/pg15/deparse.txt:3976:18) */
 static const uint8_t contract_kinds_590[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
@@ -4254,7 +4254,7 @@ static const uint8_t contract_kinds_593[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_594[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 595: TruncateStmt.relations (schema/pg15/deparse.txt:3977:24) */
+/* 595: TruncateStmt.relations (schema/pg15/deparse.txt:3979:24) */
 static const uint8_t contract_kinds_595[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -4471,14 +4471,14 @@ static const uint8_t contract_kinds_611[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_612[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-/* 613: IndexStmt.indexParams (schema/pg15/deparse.txt:3980:24) */
+/* 613: IndexStmt.indexParams (schema/pg15/deparse.txt:3982:24) */
 static const uint8_t contract_kinds_613[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_613[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 614: IndexStmt.indexParams (schema/pg15/deparse.txt:3983:24) */
+/* 614: IndexStmt.indexParams (schema/pg15/deparse.txt:3985:24) */
 static const uint8_t contract_kinds_614[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
@@ -4490,11 +4490,11 @@ static const uint16_t contract_parents_614[][2] = {
 static const uint8_t contract_kinds_616[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-/* 617: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:3986:34) */
+/* 617: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:3988:34) */
 static const uint8_t contract_kinds_617[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-/* 618: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:3988:34) */
+/* 618: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:3990:34) */
 /* 619: IndexStmt.options (schema/pg15/deparse.txt:945:19) */
 /* 620: IndexStmt.options (schema/pg15/deparse.txt:947:19) */
 /* 621: IndexStmt.options (schema/pg15/deparse.txt:949:19) */
@@ -4505,7 +4505,7 @@ static const uint8_t contract_kinds_621[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_622[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 623: IndexStmt.options (schema/pg15/deparse.txt:3991:19) */
+/* 623: IndexStmt.options (schema/pg15/deparse.txt:3993:19) */
 static const uint8_t contract_kinds_623[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -4526,7 +4526,7 @@ static const uint8_t contract_kinds_627[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_628[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 629: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:3994:29) */
+/* 629: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:3996:29) */
 static const uint8_t contract_kinds_629[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -4543,7 +4543,7 @@ static const uint8_t contract_kinds_632[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_633[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
 };
-/* 634: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:3997:31) */
+/* 634: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:3999:31) */
 static const uint8_t contract_kinds_634[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
 };
@@ -4560,7 +4560,7 @@ static const uint8_t contract_kinds_637[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_638[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 639: CreateFunctionStmt.options (schema/pg15/deparse.txt:4000:28) */
+/* 639: CreateFunctionStmt.options (schema/pg15/deparse.txt:4002:28) */
 static const uint8_t contract_kinds_639[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -4582,7 +4582,7 @@ static const uint8_t contract_kinds_644[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_645[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 646: AlterFunctionStmt.actions (schema/pg15/deparse.txt:4003:27) */
+/* 646: AlterFunctionStmt.actions (schema/pg15/deparse.txt:4005:27) */
 static const uint8_t contract_kinds_646[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -4599,7 +4599,7 @@ static const uint8_t contract_kinds_649[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_650[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 651: DoStmt.args (schema/pg15/deparse.txt:4006:13) */
+/* 651: DoStmt.args (schema/pg15/deparse.txt:4008:13) */
 static const uint8_t contract_kinds_651[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -4909,7 +4909,7 @@ static const uint8_t contract_kinds_669[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_670[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x05,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 671: RuleStmt.actions (schema/pg15/deparse.txt:4009:18) */
+/* 671: RuleStmt.actions (schema/pg15/deparse.txt:4011:18) */
 static const uint8_t contract_kinds_671[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x05,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -4928,7 +4928,7 @@ static const uint8_t contract_kinds_676[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_677[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 678: TransactionStmt.options (schema/pg15/deparse.txt:4012:25) */
+/* 678: TransactionStmt.options (schema/pg15/deparse.txt:4014:25) */
 static const uint8_t contract_kinds_678[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -4986,7 +4986,7 @@ static const uint8_t contract_kinds_686[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_687[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 688: ViewStmt.aliases (schema/pg15/deparse.txt:4015:18) */
+/* 688: ViewStmt.aliases (schema/pg15/deparse.txt:4017:18) */
 static const uint8_t contract_kinds_688[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -5008,7 +5008,7 @@ static const uint8_t contract_kinds_693[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_694[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 695: ViewStmt.options (schema/pg15/deparse.txt:4018:18) */
+/* 695: ViewStmt.options (schema/pg15/deparse.txt:4020:18) */
 static const uint8_t contract_kinds_695[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -5021,11 +5021,11 @@ static const uint16_t contract_parents_695[][2] = {
 static const uint8_t contract_kinds_698[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 699: CreateDomainStmt.domainname (schema/pg15/deparse.txt:4021:29) */
+/* 699: CreateDomainStmt.domainname (schema/pg15/deparse.txt:4023:29) */
 static const uint8_t contract_kinds_699[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 700: CreateDomainStmt.domainname (schema/pg15/deparse.txt:4023:29) */
+/* 700: CreateDomainStmt.domainname (schema/pg15/deparse.txt:4025:29) */
 /* 701: CreateDomainStmt.typeName (schema/pg15/deparse.txt:1085:28) */
 /* 702: CreateDomainStmt.constraints (schema/pg15/deparse.txt:1087:30) */
 /* 703: CreateDomainStmt.constraints (schema/pg15/deparse.txt:1089:30) */
@@ -5037,7 +5037,7 @@ static const uint8_t contract_kinds_704[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_705[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
 };
-/* 706: CreateDomainStmt.constraints (schema/pg15/deparse.txt:4026:30) */
+/* 706: CreateDomainStmt.constraints (schema/pg15/deparse.txt:4028:30) */
 static const uint8_t contract_kinds_706[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
 };
@@ -5055,7 +5055,7 @@ static const uint8_t contract_kinds_710[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_711[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 712: CreatedbStmt.options (schema/pg15/deparse.txt:4029:22) */
+/* 712: CreatedbStmt.options (schema/pg15/deparse.txt:4031:22) */
 static const uint8_t contract_kinds_712[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -5068,11 +5068,11 @@ static const uint16_t contract_parents_712[][2] = {
 static const uint8_t contract_kinds_715[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 716: DropdbStmt.options (schema/pg15/deparse.txt:4032:20) */
+/* 716: DropdbStmt.options (schema/pg15/deparse.txt:4034:20) */
 static const uint8_t contract_kinds_716[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 717: DropdbStmt.options (schema/pg15/deparse.txt:4034:20) */
+/* 717: DropdbStmt.options (schema/pg15/deparse.txt:4036:20) */
 /* 718: VacuumStmt.options (schema/pg15/deparse.txt:1111:20) */
 /* 719: VacuumStmt.options (schema/pg15/deparse.txt:1113:20) */
 /* 720: VacuumStmt.options (schema/pg15/deparse.txt:1115:20) */
@@ -5083,7 +5083,7 @@ static const uint8_t contract_kinds_720[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_721[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 722: VacuumStmt.options (schema/pg15/deparse.txt:4037:20) */
+/* 722: VacuumStmt.options (schema/pg15/deparse.txt:4039:20) */
 static const uint8_t contract_kinds_722[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -5100,7 +5100,7 @@ static const uint8_t contract_kinds_725[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_726[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,
 };
-/* 727: VacuumStmt.rels (schema/pg15/deparse.txt:4040:17) */
+/* 727: VacuumStmt.rels (schema/pg15/deparse.txt:4042:17) */
 static const uint8_t contract_kinds_727[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,
 };
@@ -5122,7 +5122,7 @@ static const uint8_t contract_kinds_732[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_733[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 734: ExplainStmt.options (schema/pg15/deparse.txt:4043:21) */
+/* 734: ExplainStmt.options (schema/pg15/deparse.txt:4045:21) */
 static const uint8_t contract_kinds_734[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -5146,7 +5146,7 @@ static const uint8_t contract_kinds_741[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_742[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 743: CreateSeqStmt.options (schema/pg15/deparse.txt:4046:23) */
+/* 743: CreateSeqStmt.options (schema/pg15/deparse.txt:4048:23) */
 static const uint8_t contract_kinds_743[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -5164,7 +5164,7 @@ static const uint8_t contract_kinds_747[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_748[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 749: AlterSeqStmt.options (schema/pg15/deparse.txt:4049:22) */
+/* 749: AlterSeqStmt.options (schema/pg15/deparse.txt:4051:22) */
 static const uint8_t contract_kinds_749[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -5263,35 +5263,35 @@ static const int32_t contract_if_enums_762[] = {
 	1, /* VAR_SET_VALUE */
 	4, /* VAR_SET_MULTI */
 };
-/* 763: VariableSetStmt.args (schema/pg15/deparse.txt:4052:22) */
+/* 763: VariableSetStmt.args (schema/pg15/deparse.txt:4054:22) */
 static const uint8_t contract_kinds_763[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_763[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 764: VariableSetStmt.args (schema/pg15/deparse.txt:4055:22) */
+/* 764: VariableSetStmt.args (schema/pg15/deparse.txt:4057:22) */
 static const uint8_t contract_kinds_764[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_764[][2] = {
 	{ 122, 1 }, /* AlterDatabaseSetStmt.setstmt */
 };
-/* 765: VariableSetStmt.args (schema/pg15/deparse.txt:4058:22) */
+/* 765: VariableSetStmt.args (schema/pg15/deparse.txt:4060:22) */
 static const uint8_t contract_kinds_765[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_765[][2] = {
 	{ 123, 2 }, /* AlterRoleSetStmt.setstmt */
 };
-/* 766: VariableSetStmt.args (schema/pg15/deparse.txt:4061:22) */
+/* 766: VariableSetStmt.args (schema/pg15/deparse.txt:4063:22) */
 static const uint8_t contract_kinds_766[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_766[][2] = {
 	{ 167, 0 }, /* AlterSystemStmt.setstmt */
 };
-/* 767: VariableSetStmt.args (schema/pg15/deparse.txt:4064:22) */
+/* 767: VariableSetStmt.args (schema/pg15/deparse.txt:4066:22) */
 static const uint8_t contract_kinds_767[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
 };
@@ -5306,11 +5306,11 @@ static const uint16_t contract_parents_767[][2] = {
 static const uint8_t contract_kinds_772[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 773: CreateTrigStmt.funcname (schema/pg15/deparse.txt:4067:25) */
+/* 773: CreateTrigStmt.funcname (schema/pg15/deparse.txt:4069:25) */
 static const uint8_t contract_kinds_773[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 774: CreateTrigStmt.funcname (schema/pg15/deparse.txt:4069:25) */
+/* 774: CreateTrigStmt.funcname (schema/pg15/deparse.txt:4071:25) */
 /* 775: CreateTrigStmt.args (schema/pg15/deparse.txt:1203:21) */
 /* 776: CreateTrigStmt.args (schema/pg15/deparse.txt:1205:21) */
 /* 777: CreateTrigStmt.args (schema/pg15/deparse.txt:1207:21) */
@@ -5321,7 +5321,7 @@ static const uint8_t contract_kinds_777[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_778[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 779: CreateTrigStmt.args (schema/pg15/deparse.txt:4072:21) */
+/* 779: CreateTrigStmt.args (schema/pg15/deparse.txt:4074:21) */
 static const uint8_t contract_kinds_779[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -5338,7 +5338,7 @@ static const uint8_t contract_kinds_782[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_783[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 784: CreateTrigStmt.columns (schema/pg15/deparse.txt:4075:24) */
+/* 784: CreateTrigStmt.columns (schema/pg15/deparse.txt:4077:24) */
 static const uint8_t contract_kinds_784[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -5359,7 +5359,7 @@ static const uint8_t contract_kinds_788[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_789[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,
 };
-/* 790: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:4078:32) */
+/* 790: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:4080:32) */
 static const uint8_t contract_kinds_790[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,
 };
@@ -5372,31 +5372,31 @@ static const uint16_t contract_parents_790[][2] = {
 static const uint8_t contract_kinds_793[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 794: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:4081:27) */
+/* 794: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:4083:27) */
 static const uint8_t contract_kinds_794[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 795: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:4083:27) */
+/* 795: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:4085:27) */
 /* 796: CreatePLangStmt.plinline (schema/pg15/deparse.txt:1235:26) */
 /* 797: CreatePLangStmt.plinline (schema/pg15/deparse.txt:1237:26) */
 static const uint8_t contract_kinds_797[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 798: CreatePLangStmt.plinline (schema/pg15/deparse.txt:4086:26) */
+/* 798: CreatePLangStmt.plinline (schema/pg15/deparse.txt:4088:26) */
 static const uint8_t contract_kinds_798[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 799: CreatePLangStmt.plinline (schema/pg15/deparse.txt:4088:26) */
+/* 799: CreatePLangStmt.plinline (schema/pg15/deparse.txt:4090:26) */
 /* 800: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:1239:29) */
 /* 801: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:1241:29) */
 static const uint8_t contract_kinds_801[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 802: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:4091:29) */
+/* 802: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:4093:29) */
 static const uint8_t contract_kinds_802[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 803: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:4093:29) */
+/* 803: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:4095:29) */
 /* 804: CreateRoleStmt.role (schema/pg15/deparse.txt:1243:21) */
 /* 805: CreateRoleStmt.options (schema/pg15/deparse.txt:1245:24) */
 /* 806: CreateRoleStmt.options (schema/pg15/deparse.txt:1247:24) */
@@ -5408,7 +5408,7 @@ static const uint8_t contract_kinds_807[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_808[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 809: CreateRoleStmt.options (schema/pg15/deparse.txt:4096:24) */
+/* 809: CreateRoleStmt.options (schema/pg15/deparse.txt:4098:24) */
 static const uint8_t contract_kinds_809[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -5426,7 +5426,7 @@ static const uint8_t contract_kinds_813[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_814[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 815: AlterRoleStmt.options (schema/pg15/deparse.txt:4099:23) */
+/* 815: AlterRoleStmt.options (schema/pg15/deparse.txt:4101:23) */
 static const uint8_t contract_kinds_815[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x08,0x00,0x00,0x00,0x40,0x01,
 };
@@ -5443,7 +5443,7 @@ static const uint8_t contract_kinds_818[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_819[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 820: DropRoleStmt.roles (schema/pg15/deparse.txt:4102:20) */
+/* 820: DropRoleStmt.roles (schema/pg15/deparse.txt:4104:20) */
 static const uint8_t contract_kinds_820[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
@@ -5460,7 +5460,7 @@ static const uint8_t contract_kinds_823[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_824[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 825: LockStmt.relations (schema/pg15/deparse.txt:4105:20) */
+/* 825: LockStmt.relations (schema/pg15/deparse.txt:4107:20) */
 static const uint8_t contract_kinds_825[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -5477,7 +5477,7 @@ static const uint8_t contract_kinds_828[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_829[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 830: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:4108:32) */
+/* 830: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:4110:32) */
 static const uint8_t contract_kinds_830[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -5494,7 +5494,7 @@ static const uint8_t contract_kinds_833[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_834[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 835: ReindexStmt.params (schema/pg15/deparse.txt:4111:20) */
+/* 835: ReindexStmt.params (schema/pg15/deparse.txt:4113:20) */
 static const uint8_t contract_kinds_835[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -5511,7 +5511,7 @@ static const uint8_t contract_kinds_838[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_839[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x82,0x20,0x80,0x80,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 840: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:4114:30) */
+/* 840: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:4116:30) */
 static const uint8_t contract_kinds_840[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x82,0x20,0x80,0x80,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -5529,7 +5529,7 @@ static const uint8_t contract_kinds_844[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_845[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 846: AlterDatabaseStmt.options (schema/pg15/deparse.txt:4117:27) */
+/* 846: AlterDatabaseStmt.options (schema/pg15/deparse.txt:4119:27) */
 static const uint8_t contract_kinds_846[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -5549,7 +5549,7 @@ static const uint8_t contract_kinds_852[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_853[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 854: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:4120:38) */
+/* 854: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:4122:38) */
 static const uint8_t contract_kinds_854[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -5563,11 +5563,11 @@ static const uint16_t contract_parents_854[][2] = {
 static const uint8_t contract_kinds_858[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 859: CreateConversionStmt.func_name (schema/pg15/deparse.txt:4123:32) */
+/* 859: CreateConversionStmt.func_name (schema/pg15/deparse.txt:4125:32) */
 static const uint8_t contract_kinds_859[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 860: CreateConversionStmt.func_name (schema/pg15/deparse.txt:4125:32) */
+/* 860: CreateConversionStmt.func_name (schema/pg15/deparse.txt:4127:32) */
 /* 861: CreateCastStmt.sourcetype (schema/pg15/deparse.txt:1335:27) */
 /* 862: CreateCastStmt.targettype (schema/pg15/deparse.txt:1337:27) */
 /* 863: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:1339:31) */
@@ -5575,21 +5575,21 @@ static const uint8_t contract_kinds_859[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_864[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 865: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:4128:31) */
+/* 865: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:4130:31) */
 static const uint8_t contract_kinds_865[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 866: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:4130:31) */
+/* 866: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:4132:31) */
 /* 867: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:1343:32) */
 /* 868: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:1345:32) */
 static const uint8_t contract_kinds_868[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 869: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:4133:32) */
+/* 869: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:4135:32) */
 static const uint8_t contract_kinds_869[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 870: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:4135:32) */
+/* 870: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:4137:32) */
 /* 871: CreateOpClassStmt.amname (schema/pg15/deparse.txt:1347:26) */
 /* 872: CreateOpClassStmt.datatype (schema/pg15/deparse.txt:1349:28) */
 /* 873: CreateOpClassStmt.items (schema/pg15/deparse.txt:1351:25) */
@@ -5602,7 +5602,7 @@ static const uint8_t contract_kinds_875[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_876[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
 };
-/* 877: CreateOpClassStmt.items (schema/pg15/deparse.txt:4138:25) */
+/* 877: CreateOpClassStmt.items (schema/pg15/deparse.txt:4140:25) */
 static const uint8_t contract_kinds_877[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
 };
@@ -5614,22 +5614,22 @@ static const uint16_t contract_parents_877[][2] = {
 static const uint8_t contract_kinds_879[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 880: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:4141:33) */
+/* 880: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:4143:33) */
 static const uint8_t contract_kinds_880[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 881: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:4143:33) */
+/* 881: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:4145:33) */
 /* 882: CreateOpFamilyStmt.amname (schema/pg15/deparse.txt:1363:27) */
 /* 883: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:1365:32) */
 /* 884: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:1367:32) */
 static const uint8_t contract_kinds_884[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 885: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:4146:32) */
+/* 885: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:4148:32) */
 static const uint8_t contract_kinds_885[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 886: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:4148:32) */
+/* 886: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:4150:32) */
 /* 887: AlterOpFamilyStmt.amname (schema/pg15/deparse.txt:1369:26) */
 /* 888: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:1371:25) */
 /* 889: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:1373:25) */
@@ -5661,7 +5661,7 @@ static const uint8_t contract_kinds_893[] = { /* the kinds allowed, by tag */
 static const int32_t contract_if_enums_893[] = {
 	0, /* false */
 };
-/* 894: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:4151:25) */
+/* 894: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:4153:25) */
 static const uint8_t contract_kinds_894[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
 };
@@ -5679,7 +5679,7 @@ static const uint8_t contract_kinds_898[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_899[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 900: PrepareStmt.argtypes (schema/pg15/deparse.txt:4154:22) */
+/* 900: PrepareStmt.argtypes (schema/pg15/deparse.txt:4156:22) */
 static const uint8_t contract_kinds_900[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -5700,21 +5700,21 @@ static const uint8_t contract_kinds_904[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_905[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 906: ExecuteStmt.params (schema/pg15/deparse.txt:4157:20) */
+/* 906: ExecuteStmt.params (schema/pg15/deparse.txt:4159:20) */
 static const uint8_t contract_kinds_906[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_906[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 907: ExecuteStmt.params (schema/pg15/deparse.txt:4160:20) */
+/* 907: ExecuteStmt.params (schema/pg15/deparse.txt:4162:20) */
 static const uint8_t contract_kinds_907[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_907[][2] = {
 	{ 103, 0 }, /* ExplainStmt.query */
 };
-/* 908: ExecuteStmt.params (schema/pg15/deparse.txt:4163:20) */
+/* 908: ExecuteStmt.params (schema/pg15/deparse.txt:4165:20) */
 static const uint8_t contract_kinds_908[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
@@ -5738,7 +5738,7 @@ static const uint8_t contract_kinds_915[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_916[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 917: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:4166:30) */
+/* 917: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:4168:30) */
 static const uint8_t contract_kinds_917[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6275,7 +6275,7 @@ static const uint8_t contract_kinds_953[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_954[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 955: AlterOperatorStmt.options (schema/pg15/deparse.txt:4169:27) */
+/* 955: AlterOperatorStmt.options (schema/pg15/deparse.txt:4171:27) */
 static const uint8_t contract_kinds_955[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6287,11 +6287,11 @@ static const uint16_t contract_parents_955[][2] = {
 static const uint8_t contract_kinds_957[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 958: AlterTypeStmt.typeName (schema/pg15/deparse.txt:4172:25) */
+/* 958: AlterTypeStmt.typeName (schema/pg15/deparse.txt:4174:25) */
 static const uint8_t contract_kinds_958[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 959: AlterTypeStmt.typeName (schema/pg15/deparse.txt:4174:25) */
+/* 959: AlterTypeStmt.typeName (schema/pg15/deparse.txt:4176:25) */
 /* 960: AlterTypeStmt.options (schema/pg15/deparse.txt:1497:23) */
 /* 961: AlterTypeStmt.options (schema/pg15/deparse.txt:1499:23) */
 /* 962: AlterTypeStmt.options (schema/pg15/deparse.txt:1501:23) */
@@ -6302,7 +6302,7 @@ static const uint8_t contract_kinds_962[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_963[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 964: AlterTypeStmt.options (schema/pg15/deparse.txt:4177:23) */
+/* 964: AlterTypeStmt.options (schema/pg15/deparse.txt:4179:23) */
 static const uint8_t contract_kinds_964[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6319,7 +6319,7 @@ static const uint8_t contract_kinds_967[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_968[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 969: DropOwnedStmt.roles (schema/pg15/deparse.txt:4180:21) */
+/* 969: DropOwnedStmt.roles (schema/pg15/deparse.txt:4182:21) */
 static const uint8_t contract_kinds_969[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
@@ -6336,7 +6336,7 @@ static const uint8_t contract_kinds_972[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_973[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 974: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:4183:25) */
+/* 974: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:4185:25) */
 static const uint8_t contract_kinds_974[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
@@ -6355,7 +6355,7 @@ static const uint8_t contract_kinds_979[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_980[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 981: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:4186:30) */
+/* 981: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:4188:30) */
 static const uint8_t contract_kinds_981[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6367,11 +6367,11 @@ static const uint16_t contract_parents_981[][2] = {
 static const uint8_t contract_kinds_983[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 984: CreateEnumStmt.typeName (schema/pg15/deparse.txt:4189:26) */
+/* 984: CreateEnumStmt.typeName (schema/pg15/deparse.txt:4191:26) */
 static const uint8_t contract_kinds_984[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 985: CreateEnumStmt.typeName (schema/pg15/deparse.txt:4191:26) */
+/* 985: CreateEnumStmt.typeName (schema/pg15/deparse.txt:4193:26) */
 /* 986: CreateEnumStmt.vals (schema/pg15/deparse.txt:1537:21) */
 /* 987: CreateEnumStmt.vals (schema/pg15/deparse.txt:1539:21) */
 /* 988: CreateEnumStmt.vals (schema/pg15/deparse.txt:1541:21) */
@@ -6382,7 +6382,7 @@ static const uint8_t contract_kinds_988[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_989[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 990: CreateEnumStmt.vals (schema/pg15/deparse.txt:4194:21) */
+/* 990: CreateEnumStmt.vals (schema/pg15/deparse.txt:4196:21) */
 static const uint8_t contract_kinds_990[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -6394,11 +6394,11 @@ static const uint16_t contract_parents_990[][2] = {
 static const uint8_t contract_kinds_992[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 993: CreateRangeStmt.typeName (schema/pg15/deparse.txt:4197:27) */
+/* 993: CreateRangeStmt.typeName (schema/pg15/deparse.txt:4199:27) */
 static const uint8_t contract_kinds_993[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 994: CreateRangeStmt.typeName (schema/pg15/deparse.txt:4199:27) */
+/* 994: CreateRangeStmt.typeName (schema/pg15/deparse.txt:4201:27) */
 /* 995: CreateRangeStmt.params (schema/pg15/deparse.txt:1549:24) */
 /* 996: CreateRangeStmt.params (schema/pg15/deparse.txt:1551:24) */
 /* 997: CreateRangeStmt.params (schema/pg15/deparse.txt:1553:24) */
@@ -6409,7 +6409,7 @@ static const uint8_t contract_kinds_997[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_998[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 999: CreateRangeStmt.params (schema/pg15/deparse.txt:4202:24) */
+/* 999: CreateRangeStmt.params (schema/pg15/deparse.txt:4204:24) */
 static const uint8_t contract_kinds_999[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6421,22 +6421,22 @@ static const uint16_t contract_parents_999[][2] = {
 static const uint8_t contract_kinds_1001[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1002: AlterEnumStmt.typeName (schema/pg15/deparse.txt:4205:25) */
+/* 1002: AlterEnumStmt.typeName (schema/pg15/deparse.txt:4207:25) */
 static const uint8_t contract_kinds_1002[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1003: AlterEnumStmt.typeName (schema/pg15/deparse.txt:4207:25) */
+/* 1003: AlterEnumStmt.typeName (schema/pg15/deparse.txt:4209:25) */
 /* 1004: AlterEnumStmt.newVal (schema/pg15/deparse.txt:1561:23) */
 /* 1005: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:1563:32) */
 /* 1006: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:1565:32) */
 static const uint8_t contract_kinds_1006[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1007: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:4210:32) */
+/* 1007: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:4212:32) */
 static const uint8_t contract_kinds_1007[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1008: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:4212:32) */
+/* 1008: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:4214:32) */
 /* 1009: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:1567:31) */
 /* 1010: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:1569:31) */
 /* 1011: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:1571:31) */
@@ -6447,7 +6447,7 @@ static const uint8_t contract_kinds_1011[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1012[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1013: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:4215:31) */
+/* 1013: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:4217:31) */
 static const uint8_t contract_kinds_1013[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6459,11 +6459,11 @@ static const uint16_t contract_parents_1013[][2] = {
 static const uint8_t contract_kinds_1015[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1016: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:4218:34) */
+/* 1016: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:4220:34) */
 static const uint8_t contract_kinds_1016[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1017: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:4220:34) */
+/* 1017: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:4222:34) */
 /* 1018: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:1579:36) */
 /* 1019: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:1581:36) */
 /* 1020: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:1583:36) */
@@ -6474,7 +6474,7 @@ static const uint8_t contract_kinds_1020[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1021[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1022: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:4223:36) */
+/* 1022: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:4225:36) */
 static const uint8_t contract_kinds_1022[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -6517,7 +6517,7 @@ static const int32_t contract_if_enums_1028[] = {
 	0, /* ALTER_TSCONFIG_TYPE_UNDEFINED */
 	5, /* ALTER_TSCONFIG_DROP_MAPPING */
 };
-/* 1029: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:4226:32) */
+/* 1029: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:4228:32) */
 static const uint8_t contract_kinds_1029[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
@@ -6535,7 +6535,7 @@ static const uint8_t contract_kinds_1033[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1034[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1035: CreateFdwStmt.func_options (schema/pg15/deparse.txt:4229:28) */
+/* 1035: CreateFdwStmt.func_options (schema/pg15/deparse.txt:4231:28) */
 static const uint8_t contract_kinds_1035[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6547,11 +6547,11 @@ static const uint16_t contract_parents_1035[][2] = {
 static const uint8_t contract_kinds_1037[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1038: CreateFdwStmt.options (schema/pg15/deparse.txt:4232:23) */
+/* 1038: CreateFdwStmt.options (schema/pg15/deparse.txt:4234:23) */
 static const uint8_t contract_kinds_1038[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1039: CreateFdwStmt.options (schema/pg15/deparse.txt:4234:23) */
+/* 1039: CreateFdwStmt.options (schema/pg15/deparse.txt:4236:23) */
 /* 1040: AlterFdwStmt.fdwname (schema/pg15/deparse.txt:1613:22) */
 /* 1041: AlterFdwStmt.func_options (schema/pg15/deparse.txt:1615:27) */
 /* 1042: AlterFdwStmt.func_options (schema/pg15/deparse.txt:1617:27) */
@@ -6563,7 +6563,7 @@ static const uint8_t contract_kinds_1043[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1044[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1045: AlterFdwStmt.func_options (schema/pg15/deparse.txt:4237:27) */
+/* 1045: AlterFdwStmt.func_options (schema/pg15/deparse.txt:4239:27) */
 static const uint8_t contract_kinds_1045[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6580,7 +6580,7 @@ static const uint8_t contract_kinds_1048[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1049[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1050: AlterFdwStmt.options (schema/pg15/deparse.txt:4240:22) */
+/* 1050: AlterFdwStmt.options (schema/pg15/deparse.txt:4242:22) */
 static const uint8_t contract_kinds_1050[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6599,7 +6599,7 @@ static const uint8_t contract_kinds_1055[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1056[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1057: CreateForeignServerStmt.options (schema/pg15/deparse.txt:4243:33) */
+/* 1057: CreateForeignServerStmt.options (schema/pg15/deparse.txt:4245:33) */
 static const uint8_t contract_kinds_1057[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6617,7 +6617,7 @@ static const uint8_t contract_kinds_1061[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1062[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1063: AlterForeignServerStmt.options (schema/pg15/deparse.txt:4246:32) */
+/* 1063: AlterForeignServerStmt.options (schema/pg15/deparse.txt:4248:32) */
 static const uint8_t contract_kinds_1063[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6636,7 +6636,7 @@ static const uint8_t contract_kinds_1068[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1069[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1070: CreateUserMappingStmt.options (schema/pg15/deparse.txt:4249:31) */
+/* 1070: CreateUserMappingStmt.options (schema/pg15/deparse.txt:4251:31) */
 static const uint8_t contract_kinds_1070[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6655,7 +6655,7 @@ static const uint8_t contract_kinds_1075[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1076[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1077: AlterUserMappingStmt.options (schema/pg15/deparse.txt:4252:30) */
+/* 1077: AlterUserMappingStmt.options (schema/pg15/deparse.txt:4254:30) */
 static const uint8_t contract_kinds_1077[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6675,7 +6675,7 @@ static const uint8_t contract_kinds_1083[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1084[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1085: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:4255:36) */
+/* 1085: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:4257:36) */
 static const uint8_t contract_kinds_1085[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6693,7 +6693,7 @@ static const uint8_t contract_kinds_1089[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1090[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 1091: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:4258:29) */
+/* 1091: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:4260:29) */
 static const uint8_t contract_kinds_1091[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
@@ -6840,7 +6840,7 @@ static const uint8_t contract_kinds_1104[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1105[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1106: CreateForeignTableStmt.options (schema/pg15/deparse.txt:4261:32) */
+/* 1106: CreateForeignTableStmt.options (schema/pg15/deparse.txt:4263:32) */
 static const uint8_t contract_kinds_1106[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6860,7 +6860,7 @@ static const uint8_t contract_kinds_1112[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1113[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1114: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:4264:36) */
+/* 1114: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:4266:36) */
 static const uint8_t contract_kinds_1114[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6872,11 +6872,11 @@ static const uint16_t contract_parents_1114[][2] = {
 static const uint8_t contract_kinds_1116[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1117: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:4267:33) */
+/* 1117: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:4269:33) */
 static const uint8_t contract_kinds_1117[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1118: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:4269:33) */
+/* 1118: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:4271:33) */
 /* 1119: CreateExtensionStmt.extname (schema/pg15/deparse.txt:1747:29) */
 /* 1120: CreateExtensionStmt.options (schema/pg15/deparse.txt:1749:29) */
 /* 1121: CreateExtensionStmt.options (schema/pg15/deparse.txt:1751:29) */
@@ -6888,7 +6888,7 @@ static const uint8_t contract_kinds_1122[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1123[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1124: CreateExtensionStmt.options (schema/pg15/deparse.txt:4272:29) */
+/* 1124: CreateExtensionStmt.options (schema/pg15/deparse.txt:4274:29) */
 static const uint8_t contract_kinds_1124[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -6901,11 +6901,11 @@ static const uint16_t contract_parents_1124[][2] = {
 static const uint8_t contract_kinds_1127[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1128: AlterExtensionStmt.options (schema/pg15/deparse.txt:4275:28) */
+/* 1128: AlterExtensionStmt.options (schema/pg15/deparse.txt:4277:28) */
 static const uint8_t contract_kinds_1128[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1129: AlterExtensionStmt.options (schema/pg15/deparse.txt:4277:28) */
+/* 1129: AlterExtensionStmt.options (schema/pg15/deparse.txt:4279:28) */
 /* 1130: AlterExtensionContentsStmt.extname (schema/pg15/deparse.txt:1763:36) */
 /* 1131: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:1765:35) */
 static const int32_t contract_if_enums_1131[] = {
@@ -7018,7 +7018,7 @@ static const uint8_t contract_kinds_1142[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1143[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1144: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:4280:32) */
+/* 1144: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:4282:32) */
 static const uint8_t contract_kinds_1144[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -7030,11 +7030,11 @@ static const uint16_t contract_parents_1144[][2] = {
 static const uint8_t contract_kinds_1146[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1147: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:4283:30) */
+/* 1147: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:4285:30) */
 static const uint8_t contract_kinds_1147[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1148: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:4285:30) */
+/* 1148: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:4287:30) */
 /* 1149: AlterEventTrigStmt.trigname (schema/pg15/deparse.txt:1795:29) */
 /* 1150: RefreshMatViewStmt.relation (schema/pg15/deparse.txt:1797:29) */
 /* 1151: ReplicaIdentityStmt.name (schema/pg15/deparse.txt:1799:26) */
@@ -7055,7 +7055,7 @@ static const uint8_t contract_kinds_1158[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1159[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 1160: CreatePolicyStmt.roles (schema/pg15/deparse.txt:4288:24) */
+/* 1160: CreatePolicyStmt.roles (schema/pg15/deparse.txt:4290:24) */
 static const uint8_t contract_kinds_1160[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
@@ -7082,7 +7082,7 @@ static const uint8_t contract_kinds_1167[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1168[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 1169: AlterPolicyStmt.roles (schema/pg15/deparse.txt:4291:23) */
+/* 1169: AlterPolicyStmt.roles (schema/pg15/deparse.txt:4293:23) */
 static const uint8_t contract_kinds_1169[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
@@ -7105,11 +7105,11 @@ static const uint8_t contract_kinds_1171[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1176[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1177: CreateAmStmt.handler_name (schema/pg15/deparse.txt:4294:27) */
+/* 1177: CreateAmStmt.handler_name (schema/pg15/deparse.txt:4296:27) */
 static const uint8_t contract_kinds_1177[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1178: CreateAmStmt.handler_name (schema/pg15/deparse.txt:4296:27) */
+/* 1178: CreateAmStmt.handler_name (schema/pg15/deparse.txt:4298:27) */
 /* 1179: CreatePublicationStmt.pubname (schema/pg15/deparse.txt:1848:31) */
 /* 1180: CreatePublicationStmt.options (schema/pg15/deparse.txt:1850:31) */
 /* 1181: CreatePublicationStmt.options (schema/pg15/deparse.txt:1852:31) */
@@ -7121,7 +7121,7 @@ static const uint8_t contract_kinds_1182[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1183[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1184: CreatePublicationStmt.options (schema/pg15/deparse.txt:4299:31) */
+/* 1184: CreatePublicationStmt.options (schema/pg15/deparse.txt:4301:31) */
 static const uint8_t contract_kinds_1184[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -7138,7 +7138,7 @@ static const uint8_t contract_kinds_1187[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1188[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,
 };
-/* 1189: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:4302:34) */
+/* 1189: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:4304:34) */
 static const uint8_t contract_kinds_1189[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,
 };
@@ -7151,11 +7151,11 @@ static const uint16_t contract_parents_1189[][2] = {
 static const uint8_t contract_kinds_1192[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1193: AlterPublicationStmt.options (schema/pg15/deparse.txt:4305:30) */
+/* 1193: AlterPublicationStmt.options (schema/pg15/deparse.txt:4307:30) */
 static const uint8_t contract_kinds_1193[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1194: AlterPublicationStmt.options (schema/pg15/deparse.txt:4307:30) */
+/* 1194: AlterPublicationStmt.options (schema/pg15/deparse.txt:4309:30) */
 /* 1195: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:1872:33) */
 /* 1196: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:1874:33) */
 /* 1197: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:1876:33) */
@@ -7166,7 +7166,7 @@ static const uint8_t contract_kinds_1197[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1198[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,
 };
-/* 1199: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:4310:33) */
+/* 1199: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:4312:33) */
 static const uint8_t contract_kinds_1199[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,
 };
@@ -7184,7 +7184,7 @@ static const uint8_t contract_kinds_1203[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1204[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1205: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:4313:36) */
+/* 1205: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:4315:36) */
 static const uint8_t contract_kinds_1205[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -7201,7 +7201,7 @@ static const uint8_t contract_kinds_1208[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1209[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1210: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:4316:32) */
+/* 1210: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:4318:32) */
 static const uint8_t contract_kinds_1210[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -7235,7 +7235,7 @@ static const uint8_t contract_kinds_1216[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1217[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1218: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:4319:35) */
+/* 1218: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:4321:35) */
 static const uint8_t contract_kinds_1218[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -7268,7 +7268,7 @@ static const uint8_t contract_kinds_1223[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1224[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1225: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:4322:31) */
+/* 1225: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:4324:31) */
 static const uint8_t contract_kinds_1225[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -7286,7 +7286,7 @@ static const uint8_t contract_kinds_1229[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1230[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1231: CreateStatsStmt.defnames (schema/pg15/deparse.txt:4325:26) */
+/* 1231: CreateStatsStmt.defnames (schema/pg15/deparse.txt:4327:26) */
 static const uint8_t contract_kinds_1231[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -7303,7 +7303,7 @@ static const uint8_t contract_kinds_1234[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1235[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1236: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:4328:28) */
+/* 1236: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:4330:28) */
 static const uint8_t contract_kinds_1236[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -7320,7 +7320,7 @@ static const uint8_t contract_kinds_1239[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1240[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1241: CreateStatsStmt.exprs (schema/pg15/deparse.txt:4331:23) */
+/* 1241: CreateStatsStmt.exprs (schema/pg15/deparse.txt:4333:23) */
 static const uint8_t contract_kinds_1241[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,
 };
@@ -7337,7 +7337,7 @@ static const uint8_t contract_kinds_1244[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1245[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1246: CreateStatsStmt.relations (schema/pg15/deparse.txt:4334:27) */
+/* 1246: CreateStatsStmt.relations (schema/pg15/deparse.txt:4336:27) */
 static const uint8_t contract_kinds_1246[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -7349,22 +7349,22 @@ static const uint16_t contract_parents_1246[][2] = {
 static const uint8_t contract_kinds_1248[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1249: AlterCollationStmt.collname (schema/pg15/deparse.txt:4337:29) */
+/* 1249: AlterCollationStmt.collname (schema/pg15/deparse.txt:4339:29) */
 static const uint8_t contract_kinds_1249[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1250: AlterCollationStmt.collname (schema/pg15/deparse.txt:4339:29) */
+/* 1250: AlterCollationStmt.collname (schema/pg15/deparse.txt:4341:29) */
 /* 1251: CallStmt.funccall (schema/pg15/deparse.txt:1962:19) */
 /* 1252: AlterStatsStmt.defnames (schema/pg15/deparse.txt:1964:25) */
 /* 1253: AlterStatsStmt.defnames (schema/pg15/deparse.txt:1966:25) */
 static const uint8_t contract_kinds_1253[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1254: AlterStatsStmt.defnames (schema/pg15/deparse.txt:4342:25) */
+/* 1254: AlterStatsStmt.defnames (schema/pg15/deparse.txt:4344:25) */
 static const uint8_t contract_kinds_1254[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1255: AlterStatsStmt.defnames (schema/pg15/deparse.txt:4344:25) */
+/* 1255: AlterStatsStmt.defnames (schema/pg15/deparse.txt:4346:25) */
 /* 1256: A_Expr.name (schema/pg15/deparse.txt:1968:13) */
 static const uint16_t contract_parents_1256[][2] = {
 	{ 68, 4 }, /* SelectStmt.where_clause */
@@ -7783,238 +7783,238 @@ static const uint16_t contract_parents_1291[][2] = {
 static const uint8_t contract_kinds_1292[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1293: A_Expr.name (schema/pg15/deparse.txt:4347:13) */
+/* 1293: A_Expr.name (schema/pg15/deparse.txt:4349:13) */
 static const uint8_t contract_kinds_1293[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1293[][2] = {
 	{ 26, 2 }, /* BoolExpr.args */
 };
-/* 1294: A_Expr.name (schema/pg15/deparse.txt:4350:13) */
+/* 1294: A_Expr.name (schema/pg15/deparse.txt:4352:13) */
 static const uint8_t contract_kinds_1294[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1294[][2] = {
 	{ 37, 3 }, /* CaseExpr.arg */
 };
-/* 1295: A_Expr.name (schema/pg15/deparse.txt:4353:13) */
+/* 1295: A_Expr.name (schema/pg15/deparse.txt:4355:13) */
 static const uint8_t contract_kinds_1295[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1295[][2] = {
 	{ 37, 5 }, /* CaseExpr.defresult */
 };
-/* 1296: A_Expr.name (schema/pg15/deparse.txt:4356:13) */
+/* 1296: A_Expr.name (schema/pg15/deparse.txt:4358:13) */
 static const uint8_t contract_kinds_1296[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1296[][2] = {
 	{ 38, 1 }, /* CaseWhen.expr */
 };
-/* 1297: A_Expr.name (schema/pg15/deparse.txt:4359:13) */
+/* 1297: A_Expr.name (schema/pg15/deparse.txt:4361:13) */
 static const uint8_t contract_kinds_1297[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1297[][2] = {
 	{ 38, 2 }, /* CaseWhen.result */
 };
-/* 1298: A_Expr.name (schema/pg15/deparse.txt:4362:13) */
+/* 1298: A_Expr.name (schema/pg15/deparse.txt:4364:13) */
 static const uint8_t contract_kinds_1298[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1298[][2] = {
 	{ 43, 3 }, /* CoalesceExpr.args */
 };
-/* 1299: A_Expr.name (schema/pg15/deparse.txt:4365:13) */
+/* 1299: A_Expr.name (schema/pg15/deparse.txt:4367:13) */
 static const uint8_t contract_kinds_1299[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1299[][2] = {
 	{ 57, 6 }, /* JoinExpr.quals */
 };
-/* 1300: A_Expr.name (schema/pg15/deparse.txt:4368:13) */
+/* 1300: A_Expr.name (schema/pg15/deparse.txt:4370:13) */
 static const uint8_t contract_kinds_1300[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1300[][2] = {
 	{ 65, 2 }, /* DeleteStmt.where_clause */
 };
-/* 1301: A_Expr.name (schema/pg15/deparse.txt:4371:13) */
+/* 1301: A_Expr.name (schema/pg15/deparse.txt:4373:13) */
 static const uint8_t contract_kinds_1301[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1301[][2] = {
 	{ 66, 2 }, /* UpdateStmt.where_clause */
 };
-/* 1302: A_Expr.name (schema/pg15/deparse.txt:4374:13) */
+/* 1302: A_Expr.name (schema/pg15/deparse.txt:4376:13) */
 static const uint8_t contract_kinds_1302[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1302[][2] = {
 	{ 67, 2 }, /* MergeStmt.join_condition */
 };
-/* 1303: A_Expr.name (schema/pg15/deparse.txt:4377:13) */
+/* 1303: A_Expr.name (schema/pg15/deparse.txt:4379:13) */
 static const uint8_t contract_kinds_1303[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1303[][2] = {
 	{ 68, 4 }, /* SelectStmt.where_clause */
 };
-/* 1304: A_Expr.name (schema/pg15/deparse.txt:4380:13) */
+/* 1304: A_Expr.name (schema/pg15/deparse.txt:4382:13) */
 static const uint8_t contract_kinds_1304[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1304[][2] = {
 	{ 68, 7 }, /* SelectStmt.having_clause */
 };
-/* 1305: A_Expr.name (schema/pg15/deparse.txt:4383:13) */
+/* 1305: A_Expr.name (schema/pg15/deparse.txt:4385:13) */
 static const uint8_t contract_kinds_1305[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_1305[][2] = {
 	{ 69, 0 }, /* ReturnStmt.returnval */
 };
-/* 1306: A_Expr.name (schema/pg15/deparse.txt:4386:13) */
+/* 1306: A_Expr.name (schema/pg15/deparse.txt:4388:13) */
 static const uint8_t contract_kinds_1306[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1306[][2] = {
 	{ 80, 7 }, /* CopyStmt.where_clause */
 };
-/* 1307: A_Expr.name (schema/pg15/deparse.txt:4389:13) */
+/* 1307: A_Expr.name (schema/pg15/deparse.txt:4391:13) */
 static const uint8_t contract_kinds_1307[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1307[][2] = {
 	{ 87, 7 }, /* IndexStmt.where_clause */
 };
-/* 1308: A_Expr.name (schema/pg15/deparse.txt:4392:13) */
+/* 1308: A_Expr.name (schema/pg15/deparse.txt:4394:13) */
 static const uint8_t contract_kinds_1308[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1308[][2] = {
 	{ 92, 2 }, /* RuleStmt.where_clause */
 };
-/* 1309: A_Expr.name (schema/pg15/deparse.txt:4395:13) */
+/* 1309: A_Expr.name (schema/pg15/deparse.txt:4397:13) */
 static const uint8_t contract_kinds_1309[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_1309[][2] = {
 	{ 110, 10 }, /* CreateTrigStmt.when_clause */
 };
-/* 1310: A_Expr.name (schema/pg15/deparse.txt:4398:13) */
+/* 1310: A_Expr.name (schema/pg15/deparse.txt:4400:13) */
 static const uint8_t contract_kinds_1310[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1310[][2] = {
 	{ 168, 5 }, /* CreatePolicyStmt.qual */
 };
-/* 1311: A_Expr.name (schema/pg15/deparse.txt:4401:13) */
+/* 1311: A_Expr.name (schema/pg15/deparse.txt:4403:13) */
 static const uint8_t contract_kinds_1311[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1311[][2] = {
 	{ 168, 6 }, /* CreatePolicyStmt.with_check */
 };
-/* 1312: A_Expr.name (schema/pg15/deparse.txt:4404:13) */
+/* 1312: A_Expr.name (schema/pg15/deparse.txt:4406:13) */
 static const uint8_t contract_kinds_1312[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1312[][2] = {
 	{ 169, 4 }, /* AlterPolicyStmt.with_check */
 };
-/* 1313: A_Expr.name (schema/pg15/deparse.txt:4407:13) */
+/* 1313: A_Expr.name (schema/pg15/deparse.txt:4409:13) */
 static const uint8_t contract_kinds_1313[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1313[][2] = {
 	{ 181, 2 }, /* A_Expr.lexpr */
 };
-/* 1314: A_Expr.name (schema/pg15/deparse.txt:4410:13) */
+/* 1314: A_Expr.name (schema/pg15/deparse.txt:4412:13) */
 static const uint8_t contract_kinds_1314[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1314[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
 };
-/* 1315: A_Expr.name (schema/pg15/deparse.txt:4413:13) */
+/* 1315: A_Expr.name (schema/pg15/deparse.txt:4415:13) */
 static const uint8_t contract_kinds_1315[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1315[][2] = {
 	{ 184, 1 }, /* FuncCall.args */
 };
-/* 1316: A_Expr.name (schema/pg15/deparse.txt:4416:13) */
+/* 1316: A_Expr.name (schema/pg15/deparse.txt:4418:13) */
 static const uint8_t contract_kinds_1316[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1316[][2] = {
 	{ 184, 3 }, /* FuncCall.agg_filter */
 };
-/* 1317: A_Expr.name (schema/pg15/deparse.txt:4419:13) */
+/* 1317: A_Expr.name (schema/pg15/deparse.txt:4421:13) */
 static const uint8_t contract_kinds_1317[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1317[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
 };
-/* 1318: A_Expr.name (schema/pg15/deparse.txt:4422:13) */
+/* 1318: A_Expr.name (schema/pg15/deparse.txt:4424:13) */
 static const uint8_t contract_kinds_1318[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1318[][2] = {
 	{ 191, 0 }, /* TypeCast.arg */
 };
-/* 1319: A_Expr.name (schema/pg15/deparse.txt:4425:13) */
+/* 1319: A_Expr.name (schema/pg15/deparse.txt:4427:13) */
 static const uint8_t contract_kinds_1319[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1319[][2] = {
 	{ 194, 2 }, /* WindowDef.partition_clause */
 };
-/* 1320: A_Expr.name (schema/pg15/deparse.txt:4428:13) */
+/* 1320: A_Expr.name (schema/pg15/deparse.txt:4430:13) */
 static const uint8_t contract_kinds_1320[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1320[][2] = {
 	{ 202, 1 }, /* IndexElem.expr */
 };
-/* 1321: A_Expr.name (schema/pg15/deparse.txt:4431:13) */
+/* 1321: A_Expr.name (schema/pg15/deparse.txt:4433:13) */
 static const uint8_t contract_kinds_1321[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1321[][2] = {
 	{ 203, 1 }, /* StatsElem.expr */
 };
-/* 1322: A_Expr.name (schema/pg15/deparse.txt:4434:13) */
+/* 1322: A_Expr.name (schema/pg15/deparse.txt:4436:13) */
 static const uint8_t contract_kinds_1322[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1322[][2] = {
 	{ 204, 6 }, /* Constraint.raw_expr */
 };
-/* 1323: A_Expr.name (schema/pg15/deparse.txt:4437:13) */
+/* 1323: A_Expr.name (schema/pg15/deparse.txt:4439:13) */
 static const uint8_t contract_kinds_1323[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_1323[][2] = {
 	{ 223, 3 }, /* OnConflictClause.where_clause */
 };
-/* 1324: A_Expr.name (schema/pg15/deparse.txt:4440:13) */
+/* 1324: A_Expr.name (schema/pg15/deparse.txt:4442:13) */
 static const uint8_t contract_kinds_1324[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1324[][2] = {
 	{ 227, 3 }, /* MergeWhenClause.condition */
 };
-/* 1325: A_Expr.name (schema/pg15/deparse.txt:4443:13) */
+/* 1325: A_Expr.name (schema/pg15/deparse.txt:4445:13) */
 static const uint8_t contract_kinds_1325[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1325[][2] = {
 	{ 232, 6 }, /* PartitionBoundSpec.upperdatums */
 };
-/* 1326: A_Expr.name (schema/pg15/deparse.txt:4446:13) */
+/* 1326: A_Expr.name (schema/pg15/deparse.txt:4448:13) */
 static const uint8_t contract_kinds_1326[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -9144,259 +9144,259 @@ static const uint16_t contract_parents_1441[][2] = {
 static const uint8_t contract_kinds_1442[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1443: ColumnRef.fields (schema/pg15/deparse.txt:4449:18) */
+/* 1443: ColumnRef.fields (schema/pg15/deparse.txt:4451:18) */
 static const uint8_t contract_kinds_1443[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1443[][2] = {
 	{ 7, 0 }, /* List.items */
 };
-/* 1444: ColumnRef.fields (schema/pg15/deparse.txt:4452:18) */
+/* 1444: ColumnRef.fields (schema/pg15/deparse.txt:4454:18) */
 static const uint8_t contract_kinds_1444[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1444[][2] = {
 	{ 17, 1 }, /* GroupingFunc.args */
 };
-/* 1445: ColumnRef.fields (schema/pg15/deparse.txt:4455:18) */
+/* 1445: ColumnRef.fields (schema/pg15/deparse.txt:4457:18) */
 static const uint8_t contract_kinds_1445[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1445[][2] = {
 	{ 26, 2 }, /* BoolExpr.args */
 };
-/* 1446: ColumnRef.fields (schema/pg15/deparse.txt:4458:18) */
+/* 1446: ColumnRef.fields (schema/pg15/deparse.txt:4460:18) */
 static const uint8_t contract_kinds_1446[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1446[][2] = {
 	{ 27, 3 }, /* SubLink.testexpr */
 };
-/* 1447: ColumnRef.fields (schema/pg15/deparse.txt:4461:18) */
+/* 1447: ColumnRef.fields (schema/pg15/deparse.txt:4463:18) */
 static const uint8_t contract_kinds_1447[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1447[][2] = {
 	{ 37, 3 }, /* CaseExpr.arg */
 };
-/* 1448: ColumnRef.fields (schema/pg15/deparse.txt:4464:18) */
+/* 1448: ColumnRef.fields (schema/pg15/deparse.txt:4466:18) */
 static const uint8_t contract_kinds_1448[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1448[][2] = {
 	{ 37, 5 }, /* CaseExpr.defresult */
 };
-/* 1449: ColumnRef.fields (schema/pg15/deparse.txt:4467:18) */
+/* 1449: ColumnRef.fields (schema/pg15/deparse.txt:4469:18) */
 static const uint8_t contract_kinds_1449[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1449[][2] = {
 	{ 38, 1 }, /* CaseWhen.expr */
 };
-/* 1450: ColumnRef.fields (schema/pg15/deparse.txt:4470:18) */
+/* 1450: ColumnRef.fields (schema/pg15/deparse.txt:4472:18) */
 static const uint8_t contract_kinds_1450[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1450[][2] = {
 	{ 38, 2 }, /* CaseWhen.result */
 };
-/* 1451: ColumnRef.fields (schema/pg15/deparse.txt:4473:18) */
+/* 1451: ColumnRef.fields (schema/pg15/deparse.txt:4475:18) */
 static const uint8_t contract_kinds_1451[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1451[][2] = {
 	{ 41, 1 }, /* RowExpr.args */
 };
-/* 1452: ColumnRef.fields (schema/pg15/deparse.txt:4476:18) */
+/* 1452: ColumnRef.fields (schema/pg15/deparse.txt:4478:18) */
 static const uint8_t contract_kinds_1452[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1452[][2] = {
 	{ 43, 3 }, /* CoalesceExpr.args */
 };
-/* 1453: ColumnRef.fields (schema/pg15/deparse.txt:4479:18) */
+/* 1453: ColumnRef.fields (schema/pg15/deparse.txt:4481:18) */
 static const uint8_t contract_kinds_1453[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1453[][2] = {
 	{ 44, 5 }, /* MinMaxExpr.args */
 };
-/* 1454: ColumnRef.fields (schema/pg15/deparse.txt:4482:18) */
+/* 1454: ColumnRef.fields (schema/pg15/deparse.txt:4484:18) */
 static const uint8_t contract_kinds_1454[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1454[][2] = {
 	{ 46, 5 }, /* XmlExpr.args */
 };
-/* 1455: ColumnRef.fields (schema/pg15/deparse.txt:4485:18) */
+/* 1455: ColumnRef.fields (schema/pg15/deparse.txt:4487:18) */
 static const uint8_t contract_kinds_1455[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1455[][2] = {
 	{ 47, 1 }, /* NullTest.arg */
 };
-/* 1456: ColumnRef.fields (schema/pg15/deparse.txt:4488:18) */
+/* 1456: ColumnRef.fields (schema/pg15/deparse.txt:4490:18) */
 static const uint8_t contract_kinds_1456[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1456[][2] = {
 	{ 48, 1 }, /* BooleanTest.arg */
 };
-/* 1457: ColumnRef.fields (schema/pg15/deparse.txt:4491:18) */
+/* 1457: ColumnRef.fields (schema/pg15/deparse.txt:4493:18) */
 static const uint8_t contract_kinds_1457[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1457[][2] = {
 	{ 66, 2 }, /* UpdateStmt.where_clause */
 };
-/* 1458: ColumnRef.fields (schema/pg15/deparse.txt:4494:18) */
+/* 1458: ColumnRef.fields (schema/pg15/deparse.txt:4496:18) */
 static const uint8_t contract_kinds_1458[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1458[][2] = {
 	{ 68, 0 }, /* SelectStmt.distinct_clause */
 };
-/* 1459: ColumnRef.fields (schema/pg15/deparse.txt:4497:18) */
+/* 1459: ColumnRef.fields (schema/pg15/deparse.txt:4499:18) */
 static const uint8_t contract_kinds_1459[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1459[][2] = {
 	{ 68, 4 }, /* SelectStmt.where_clause */
 };
-/* 1460: ColumnRef.fields (schema/pg15/deparse.txt:4500:18) */
+/* 1460: ColumnRef.fields (schema/pg15/deparse.txt:4502:18) */
 static const uint8_t contract_kinds_1460[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1460[][2] = {
 	{ 68, 5 }, /* SelectStmt.group_clause */
 };
-/* 1461: ColumnRef.fields (schema/pg15/deparse.txt:4503:18) */
+/* 1461: ColumnRef.fields (schema/pg15/deparse.txt:4505:18) */
 static const uint8_t contract_kinds_1461[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_1461[][2] = {
 	{ 69, 0 }, /* ReturnStmt.returnval */
 };
-/* 1462: ColumnRef.fields (schema/pg15/deparse.txt:4506:18) */
+/* 1462: ColumnRef.fields (schema/pg15/deparse.txt:4508:18) */
 static const uint8_t contract_kinds_1462[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1462[][2] = {
 	{ 181, 2 }, /* A_Expr.lexpr */
 };
-/* 1463: ColumnRef.fields (schema/pg15/deparse.txt:4509:18) */
+/* 1463: ColumnRef.fields (schema/pg15/deparse.txt:4511:18) */
 static const uint8_t contract_kinds_1463[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1463[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
 };
-/* 1464: ColumnRef.fields (schema/pg15/deparse.txt:4512:18) */
+/* 1464: ColumnRef.fields (schema/pg15/deparse.txt:4514:18) */
 static const uint8_t contract_kinds_1464[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1464[][2] = {
 	{ 184, 1 }, /* FuncCall.args */
 };
-/* 1465: ColumnRef.fields (schema/pg15/deparse.txt:4515:18) */
+/* 1465: ColumnRef.fields (schema/pg15/deparse.txt:4517:18) */
 static const uint8_t contract_kinds_1465[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1465[][2] = {
 	{ 184, 3 }, /* FuncCall.agg_filter */
 };
-/* 1466: ColumnRef.fields (schema/pg15/deparse.txt:4518:18) */
+/* 1466: ColumnRef.fields (schema/pg15/deparse.txt:4520:18) */
 static const uint8_t contract_kinds_1466[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1466[][2] = {
 	{ 187, 0 }, /* A_Indirection.arg */
 };
-/* 1467: ColumnRef.fields (schema/pg15/deparse.txt:4521:18) */
+/* 1467: ColumnRef.fields (schema/pg15/deparse.txt:4523:18) */
 static const uint8_t contract_kinds_1467[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1467[][2] = {
 	{ 188, 0 }, /* A_ArrayExpr.elements */
 };
-/* 1468: ColumnRef.fields (schema/pg15/deparse.txt:4524:18) */
+/* 1468: ColumnRef.fields (schema/pg15/deparse.txt:4526:18) */
 static const uint8_t contract_kinds_1468[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1468[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
 };
-/* 1469: ColumnRef.fields (schema/pg15/deparse.txt:4527:18) */
+/* 1469: ColumnRef.fields (schema/pg15/deparse.txt:4529:18) */
 static const uint8_t contract_kinds_1469[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1469[][2] = {
 	{ 191, 0 }, /* TypeCast.arg */
 };
-/* 1470: ColumnRef.fields (schema/pg15/deparse.txt:4530:18) */
+/* 1470: ColumnRef.fields (schema/pg15/deparse.txt:4532:18) */
 static const uint8_t contract_kinds_1470[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1470[][2] = {
 	{ 192, 0 }, /* CollateClause.arg */
 };
-/* 1471: ColumnRef.fields (schema/pg15/deparse.txt:4533:18) */
+/* 1471: ColumnRef.fields (schema/pg15/deparse.txt:4535:18) */
 static const uint8_t contract_kinds_1471[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1471[][2] = {
 	{ 193, 0 }, /* SortBy.node */
 };
-/* 1472: ColumnRef.fields (schema/pg15/deparse.txt:4536:18) */
+/* 1472: ColumnRef.fields (schema/pg15/deparse.txt:4538:18) */
 static const uint8_t contract_kinds_1472[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1472[][2] = {
 	{ 194, 2 }, /* WindowDef.partition_clause */
 };
-/* 1473: ColumnRef.fields (schema/pg15/deparse.txt:4539:18) */
+/* 1473: ColumnRef.fields (schema/pg15/deparse.txt:4541:18) */
 static const uint8_t contract_kinds_1473[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1473[][2] = {
 	{ 198, 1 }, /* RangeTableFunc.docexpr */
 };
-/* 1474: ColumnRef.fields (schema/pg15/deparse.txt:4542:18) */
+/* 1474: ColumnRef.fields (schema/pg15/deparse.txt:4544:18) */
 static const uint8_t contract_kinds_1474[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1474[][2] = {
 	{ 211, 1 }, /* GroupingSet.content */
 };
-/* 1475: ColumnRef.fields (schema/pg15/deparse.txt:4545:18) */
+/* 1475: ColumnRef.fields (schema/pg15/deparse.txt:4547:18) */
 static const uint8_t contract_kinds_1475[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1475[][2] = {
 	{ 220, 1 }, /* XmlSerialize.expr */
 };
-/* 1476: ColumnRef.fields (schema/pg15/deparse.txt:4548:18) */
+/* 1476: ColumnRef.fields (schema/pg15/deparse.txt:4550:18) */
 static const uint8_t contract_kinds_1476[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1476[][2] = {
 	{ 227, 3 }, /* MergeWhenClause.condition */
 };
-/* 1477: ColumnRef.fields (schema/pg15/deparse.txt:4551:18) */
+/* 1477: ColumnRef.fields (schema/pg15/deparse.txt:4553:18) */
 static const uint8_t contract_kinds_1477[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1477[][2] = {
 	{ 227, 5 }, /* MergeWhenClause.values */
 };
-/* 1478: ColumnRef.fields (schema/pg15/deparse.txt:4554:18) */
+/* 1478: ColumnRef.fields (schema/pg15/deparse.txt:4556:18) */
 static const uint8_t contract_kinds_1478[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1478[][2] = {
 	{ 232, 5 }, /* PartitionBoundSpec.lowerdatums */
 };
-/* 1479: ColumnRef.fields (schema/pg15/deparse.txt:4557:18) */
+/* 1479: ColumnRef.fields (schema/pg15/deparse.txt:4559:18) */
 static const uint8_t contract_kinds_1479[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -9449,161 +9449,161 @@ static const int32_t contract_if_enums_1487[] = {
 	4, /* COERCE_SQL_SYNTAX */
 	1, /* COERCE_EXPLICIT_CALL */
 };
-/* 1488: FuncCall.funcname (schema/pg15/deparse.txt:4560:19) */
+/* 1488: FuncCall.funcname (schema/pg15/deparse.txt:4562:19) */
 static const uint8_t contract_kinds_1488[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1488[][2] = {
 	{ 7, 0 }, /* List.items */
 };
-/* 1489: FuncCall.funcname (schema/pg15/deparse.txt:4563:19) */
+/* 1489: FuncCall.funcname (schema/pg15/deparse.txt:4565:19) */
 static const uint8_t contract_kinds_1489[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1489[][2] = {
 	{ 26, 2 }, /* BoolExpr.args */
 };
-/* 1490: FuncCall.funcname (schema/pg15/deparse.txt:4566:19) */
+/* 1490: FuncCall.funcname (schema/pg15/deparse.txt:4568:19) */
 static const uint8_t contract_kinds_1490[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1490[][2] = {
 	{ 37, 5 }, /* CaseExpr.defresult */
 };
-/* 1491: FuncCall.funcname (schema/pg15/deparse.txt:4569:19) */
+/* 1491: FuncCall.funcname (schema/pg15/deparse.txt:4571:19) */
 static const uint8_t contract_kinds_1491[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1491[][2] = {
 	{ 38, 1 }, /* CaseWhen.expr */
 };
-/* 1492: FuncCall.funcname (schema/pg15/deparse.txt:4572:19) */
+/* 1492: FuncCall.funcname (schema/pg15/deparse.txt:4574:19) */
 static const uint8_t contract_kinds_1492[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1492[][2] = {
 	{ 38, 2 }, /* CaseWhen.result */
 };
-/* 1493: FuncCall.funcname (schema/pg15/deparse.txt:4575:19) */
+/* 1493: FuncCall.funcname (schema/pg15/deparse.txt:4577:19) */
 static const uint8_t contract_kinds_1493[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1493[][2] = {
 	{ 43, 3 }, /* CoalesceExpr.args */
 };
-/* 1494: FuncCall.funcname (schema/pg15/deparse.txt:4578:19) */
+/* 1494: FuncCall.funcname (schema/pg15/deparse.txt:4580:19) */
 static const uint8_t contract_kinds_1494[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1494[][2] = {
 	{ 47, 1 }, /* NullTest.arg */
 };
-/* 1495: FuncCall.funcname (schema/pg15/deparse.txt:4581:19) */
+/* 1495: FuncCall.funcname (schema/pg15/deparse.txt:4583:19) */
 static const uint8_t contract_kinds_1495[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1495[][2] = {
 	{ 68, 0 }, /* SelectStmt.distinct_clause */
 };
-/* 1496: FuncCall.funcname (schema/pg15/deparse.txt:4584:19) */
+/* 1496: FuncCall.funcname (schema/pg15/deparse.txt:4586:19) */
 static const uint8_t contract_kinds_1496[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1496[][2] = {
 	{ 68, 4 }, /* SelectStmt.where_clause */
 };
-/* 1497: FuncCall.funcname (schema/pg15/deparse.txt:4587:19) */
+/* 1497: FuncCall.funcname (schema/pg15/deparse.txt:4589:19) */
 static const uint8_t contract_kinds_1497[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1497[][2] = {
 	{ 69, 0 }, /* ReturnStmt.returnval */
 };
-/* 1498: FuncCall.funcname (schema/pg15/deparse.txt:4590:19) */
+/* 1498: FuncCall.funcname (schema/pg15/deparse.txt:4592:19) */
 static const uint8_t contract_kinds_1498[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1498[][2] = {
 	{ 72, 4 }, /* AlterTableCmd.def */
 };
-/* 1499: FuncCall.funcname (schema/pg15/deparse.txt:4593:19) */
+/* 1499: FuncCall.funcname (schema/pg15/deparse.txt:4595:19) */
 static const uint8_t contract_kinds_1499[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1499[][2] = {
 	{ 179, 0 }, /* CallStmt.funccall */
 };
-/* 1500: FuncCall.funcname (schema/pg15/deparse.txt:4596:19) */
+/* 1500: FuncCall.funcname (schema/pg15/deparse.txt:4598:19) */
 static const uint8_t contract_kinds_1500[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1500[][2] = {
 	{ 181, 2 }, /* A_Expr.lexpr */
 };
-/* 1501: FuncCall.funcname (schema/pg15/deparse.txt:4599:19) */
+/* 1501: FuncCall.funcname (schema/pg15/deparse.txt:4601:19) */
 static const uint8_t contract_kinds_1501[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1501[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
 };
-/* 1502: FuncCall.funcname (schema/pg15/deparse.txt:4602:19) */
+/* 1502: FuncCall.funcname (schema/pg15/deparse.txt:4604:19) */
 static const uint8_t contract_kinds_1502[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1502[][2] = {
 	{ 184, 1 }, /* FuncCall.args */
 };
-/* 1503: FuncCall.funcname (schema/pg15/deparse.txt:4605:19) */
+/* 1503: FuncCall.funcname (schema/pg15/deparse.txt:4607:19) */
 static const uint8_t contract_kinds_1503[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1503[][2] = {
 	{ 187, 0 }, /* A_Indirection.arg */
 };
-/* 1504: FuncCall.funcname (schema/pg15/deparse.txt:4608:19) */
+/* 1504: FuncCall.funcname (schema/pg15/deparse.txt:4610:19) */
 static const uint8_t contract_kinds_1504[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1504[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
 };
-/* 1505: FuncCall.funcname (schema/pg15/deparse.txt:4611:19) */
+/* 1505: FuncCall.funcname (schema/pg15/deparse.txt:4613:19) */
 static const uint8_t contract_kinds_1505[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1505[][2] = {
 	{ 191, 0 }, /* TypeCast.arg */
 };
-/* 1506: FuncCall.funcname (schema/pg15/deparse.txt:4614:19) */
+/* 1506: FuncCall.funcname (schema/pg15/deparse.txt:4616:19) */
 static const uint8_t contract_kinds_1506[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1506[][2] = {
 	{ 193, 0 }, /* SortBy.node */
 };
-/* 1507: FuncCall.funcname (schema/pg15/deparse.txt:4617:19) */
+/* 1507: FuncCall.funcname (schema/pg15/deparse.txt:4619:19) */
 static const uint8_t contract_kinds_1507[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1507[][2] = {
 	{ 202, 1 }, /* IndexElem.expr */
 };
-/* 1508: FuncCall.funcname (schema/pg15/deparse.txt:4620:19) */
+/* 1508: FuncCall.funcname (schema/pg15/deparse.txt:4622:19) */
 static const uint8_t contract_kinds_1508[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1508[][2] = {
 	{ 203, 1 }, /* StatsElem.expr */
 };
-/* 1509: FuncCall.funcname (schema/pg15/deparse.txt:4623:19) */
+/* 1509: FuncCall.funcname (schema/pg15/deparse.txt:4625:19) */
 static const uint8_t contract_kinds_1509[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1509[][2] = {
 	{ 204, 6 }, /* Constraint.raw_expr */
 };
-/* 1510: FuncCall.funcname (schema/pg15/deparse.txt:4626:19) */
+/* 1510: FuncCall.funcname (schema/pg15/deparse.txt:4628:19) */
 static const uint8_t contract_kinds_1510[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -10357,154 +10357,154 @@ static const uint16_t contract_parents_1592[][2] = {
 	{ 204, 6 }, /* Constraint.raw_expr */
 	{ 230, 1 }, /* PartitionElem.expr */
 };
-/* 1593: FuncCall.args (schema/pg15/deparse.txt:4629:15) */
+/* 1593: FuncCall.args (schema/pg15/deparse.txt:4631:15) */
 static const uint8_t contract_kinds_1593[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1593[][2] = {
 	{ 7, 0 }, /* List.items */
 };
-/* 1594: FuncCall.args (schema/pg15/deparse.txt:4632:15) */
+/* 1594: FuncCall.args (schema/pg15/deparse.txt:4634:15) */
 static const uint8_t contract_kinds_1594[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1594[][2] = {
 	{ 26, 2 }, /* BoolExpr.args */
 };
-/* 1595: FuncCall.args (schema/pg15/deparse.txt:4635:15) */
+/* 1595: FuncCall.args (schema/pg15/deparse.txt:4637:15) */
 static const uint8_t contract_kinds_1595[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1595[][2] = {
 	{ 37, 5 }, /* CaseExpr.defresult */
 };
-/* 1596: FuncCall.args (schema/pg15/deparse.txt:4638:15) */
+/* 1596: FuncCall.args (schema/pg15/deparse.txt:4640:15) */
 static const uint8_t contract_kinds_1596[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1596[][2] = {
 	{ 38, 1 }, /* CaseWhen.expr */
 };
-/* 1597: FuncCall.args (schema/pg15/deparse.txt:4641:15) */
+/* 1597: FuncCall.args (schema/pg15/deparse.txt:4643:15) */
 static const uint8_t contract_kinds_1597[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1597[][2] = {
 	{ 38, 2 }, /* CaseWhen.result */
 };
-/* 1598: FuncCall.args (schema/pg15/deparse.txt:4644:15) */
+/* 1598: FuncCall.args (schema/pg15/deparse.txt:4646:15) */
 static const uint8_t contract_kinds_1598[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1598[][2] = {
 	{ 43, 3 }, /* CoalesceExpr.args */
 };
-/* 1599: FuncCall.args (schema/pg15/deparse.txt:4647:15) */
+/* 1599: FuncCall.args (schema/pg15/deparse.txt:4649:15) */
 static const uint8_t contract_kinds_1599[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1599[][2] = {
 	{ 47, 1 }, /* NullTest.arg */
 };
-/* 1600: FuncCall.args (schema/pg15/deparse.txt:4650:15) */
+/* 1600: FuncCall.args (schema/pg15/deparse.txt:4652:15) */
 static const uint8_t contract_kinds_1600[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1600[][2] = {
 	{ 68, 0 }, /* SelectStmt.distinct_clause */
 };
-/* 1601: FuncCall.args (schema/pg15/deparse.txt:4653:15) */
+/* 1601: FuncCall.args (schema/pg15/deparse.txt:4655:15) */
 static const uint8_t contract_kinds_1601[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1601[][2] = {
 	{ 68, 4 }, /* SelectStmt.where_clause */
 };
-/* 1602: FuncCall.args (schema/pg15/deparse.txt:4656:15) */
+/* 1602: FuncCall.args (schema/pg15/deparse.txt:4658:15) */
 static const uint8_t contract_kinds_1602[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1602[][2] = {
 	{ 69, 0 }, /* ReturnStmt.returnval */
 };
-/* 1603: FuncCall.args (schema/pg15/deparse.txt:4659:15) */
+/* 1603: FuncCall.args (schema/pg15/deparse.txt:4661:15) */
 static const uint8_t contract_kinds_1603[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1603[][2] = {
 	{ 179, 0 }, /* CallStmt.funccall */
 };
-/* 1604: FuncCall.args (schema/pg15/deparse.txt:4662:15) */
+/* 1604: FuncCall.args (schema/pg15/deparse.txt:4664:15) */
 static const uint8_t contract_kinds_1604[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1604[][2] = {
 	{ 181, 2 }, /* A_Expr.lexpr */
 };
-/* 1605: FuncCall.args (schema/pg15/deparse.txt:4665:15) */
+/* 1605: FuncCall.args (schema/pg15/deparse.txt:4667:15) */
 static const uint8_t contract_kinds_1605[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1605[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
 };
-/* 1606: FuncCall.args (schema/pg15/deparse.txt:4668:15) */
+/* 1606: FuncCall.args (schema/pg15/deparse.txt:4670:15) */
 static const uint8_t contract_kinds_1606[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x02,0x88,0x1e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1606[][2] = {
 	{ 184, 1 }, /* FuncCall.args */
 };
-/* 1607: FuncCall.args (schema/pg15/deparse.txt:4671:15) */
+/* 1607: FuncCall.args (schema/pg15/deparse.txt:4673:15) */
 static const uint8_t contract_kinds_1607[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1607[][2] = {
 	{ 187, 0 }, /* A_Indirection.arg */
 };
-/* 1608: FuncCall.args (schema/pg15/deparse.txt:4674:15) */
+/* 1608: FuncCall.args (schema/pg15/deparse.txt:4676:15) */
 static const uint8_t contract_kinds_1608[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1608[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
 };
-/* 1609: FuncCall.args (schema/pg15/deparse.txt:4677:15) */
+/* 1609: FuncCall.args (schema/pg15/deparse.txt:4679:15) */
 static const uint8_t contract_kinds_1609[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1609[][2] = {
 	{ 191, 0 }, /* TypeCast.arg */
 };
-/* 1610: FuncCall.args (schema/pg15/deparse.txt:4680:15) */
+/* 1610: FuncCall.args (schema/pg15/deparse.txt:4682:15) */
 static const uint8_t contract_kinds_1610[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1610[][2] = {
 	{ 193, 0 }, /* SortBy.node */
 };
-/* 1611: FuncCall.args (schema/pg15/deparse.txt:4683:15) */
+/* 1611: FuncCall.args (schema/pg15/deparse.txt:4685:15) */
 static const uint8_t contract_kinds_1611[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1611[][2] = {
 	{ 202, 1 }, /* IndexElem.expr */
 };
-/* 1612: FuncCall.args (schema/pg15/deparse.txt:4686:15) */
+/* 1612: FuncCall.args (schema/pg15/deparse.txt:4688:15) */
 static const uint8_t contract_kinds_1612[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1612[][2] = {
 	{ 203, 1 }, /* StatsElem.expr */
 };
-/* 1613: FuncCall.args (schema/pg15/deparse.txt:4689:15) */
+/* 1613: FuncCall.args (schema/pg15/deparse.txt:4691:15) */
 static const uint8_t contract_kinds_1613[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1613[][2] = {
 	{ 204, 6 }, /* Constraint.raw_expr */
 };
-/* 1614: FuncCall.args (schema/pg15/deparse.txt:4692:15) */
+/* 1614: FuncCall.args (schema/pg15/deparse.txt:4694:15) */
 static const uint8_t contract_kinds_1614[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
@@ -10516,11 +10516,11 @@ static const uint16_t contract_parents_1614[][2] = {
 static const uint8_t contract_kinds_1616[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1617: FuncCall.agg_order (schema/pg15/deparse.txt:4695:20) */
+/* 1617: FuncCall.agg_order (schema/pg15/deparse.txt:4697:20) */
 static const uint8_t contract_kinds_1617[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1618: FuncCall.agg_order (schema/pg15/deparse.txt:4697:20) */
+/* 1618: FuncCall.agg_order (schema/pg15/deparse.txt:4699:20) */
 /* 1619: FuncCall.agg_filter (schema/pg15/deparse.txt:2474:21) */
 static const uint8_t contract_kinds_1619[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
@@ -10572,63 +10572,63 @@ static const uint8_t contract_kinds_1631[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1632[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1633: A_Indirection.indirection (schema/pg15/deparse.txt:4700:27) */
+/* 1633: A_Indirection.indirection (schema/pg15/deparse.txt:4702:27) */
 static const uint8_t contract_kinds_1633[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1633[][2] = {
 	{ 37, 5 }, /* CaseExpr.defresult */
 };
-/* 1634: A_Indirection.indirection (schema/pg15/deparse.txt:4703:27) */
+/* 1634: A_Indirection.indirection (schema/pg15/deparse.txt:4705:27) */
 static const uint8_t contract_kinds_1634[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1634[][2] = {
 	{ 38, 2 }, /* CaseWhen.result */
 };
-/* 1635: A_Indirection.indirection (schema/pg15/deparse.txt:4706:27) */
+/* 1635: A_Indirection.indirection (schema/pg15/deparse.txt:4708:27) */
 static const uint8_t contract_kinds_1635[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1635[][2] = {
 	{ 181, 2 }, /* A_Expr.lexpr */
 };
-/* 1636: A_Indirection.indirection (schema/pg15/deparse.txt:4709:27) */
+/* 1636: A_Indirection.indirection (schema/pg15/deparse.txt:4711:27) */
 static const uint8_t contract_kinds_1636[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1636[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
 };
-/* 1637: A_Indirection.indirection (schema/pg15/deparse.txt:4712:27) */
+/* 1637: A_Indirection.indirection (schema/pg15/deparse.txt:4714:27) */
 static const uint8_t contract_kinds_1637[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1637[][2] = {
 	{ 184, 1 }, /* FuncCall.args */
 };
-/* 1638: A_Indirection.indirection (schema/pg15/deparse.txt:4715:27) */
+/* 1638: A_Indirection.indirection (schema/pg15/deparse.txt:4717:27) */
 static const uint8_t contract_kinds_1638[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1638[][2] = {
 	{ 186, 2 }, /* A_Indices.uidx */
 };
-/* 1639: A_Indirection.indirection (schema/pg15/deparse.txt:4718:27) */
+/* 1639: A_Indirection.indirection (schema/pg15/deparse.txt:4720:27) */
 static const uint8_t contract_kinds_1639[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1639[][2] = {
 	{ 187, 0 }, /* A_Indirection.arg */
 };
-/* 1640: A_Indirection.indirection (schema/pg15/deparse.txt:4721:27) */
+/* 1640: A_Indirection.indirection (schema/pg15/deparse.txt:4723:27) */
 static const uint8_t contract_kinds_1640[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1640[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
 };
-/* 1641: A_Indirection.indirection (schema/pg15/deparse.txt:4724:27) */
+/* 1641: A_Indirection.indirection (schema/pg15/deparse.txt:4726:27) */
 static const uint8_t contract_kinds_1641[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -10643,35 +10643,35 @@ static const uint8_t contract_kinds_1642[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1643[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1644: A_ArrayExpr.elements (schema/pg15/deparse.txt:4727:22) */
+/* 1644: A_ArrayExpr.elements (schema/pg15/deparse.txt:4729:22) */
 static const uint8_t contract_kinds_1644[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1644[][2] = {
 	{ 130, 1 }, /* ExecuteStmt.params */
 };
-/* 1645: A_ArrayExpr.elements (schema/pg15/deparse.txt:4730:22) */
+/* 1645: A_ArrayExpr.elements (schema/pg15/deparse.txt:4732:22) */
 static const uint8_t contract_kinds_1645[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1645[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
 };
-/* 1646: A_ArrayExpr.elements (schema/pg15/deparse.txt:4733:22) */
+/* 1646: A_ArrayExpr.elements (schema/pg15/deparse.txt:4735:22) */
 static const uint8_t contract_kinds_1646[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1646[][2] = {
 	{ 184, 1 }, /* FuncCall.args */
 };
-/* 1647: A_ArrayExpr.elements (schema/pg15/deparse.txt:4736:22) */
+/* 1647: A_ArrayExpr.elements (schema/pg15/deparse.txt:4738:22) */
 static const uint8_t contract_kinds_1647[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1647[][2] = {
 	{ 188, 0 }, /* A_ArrayExpr.elements */
 };
-/* 1648: A_ArrayExpr.elements (schema/pg15/deparse.txt:4739:22) */
+/* 1648: A_ArrayExpr.elements (schema/pg15/deparse.txt:4741:22) */
 static const uint8_t contract_kinds_1648[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
@@ -10702,14 +10702,14 @@ static const uint8_t contract_kinds_1653[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1654[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1655: ResTarget.indirection (schema/pg15/deparse.txt:4742:23) */
+/* 1655: ResTarget.indirection (schema/pg15/deparse.txt:4744:23) */
 static const uint8_t contract_kinds_1655[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1655[][2] = {
 	{ 64, 1 }, /* InsertStmt.cols */
 };
-/* 1656: ResTarget.indirection (schema/pg15/deparse.txt:4745:23) */
+/* 1656: ResTarget.indirection (schema/pg15/deparse.txt:4747:23) */
 static const uint8_t contract_kinds_1656[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -11107,42 +11107,42 @@ static const uint8_t contract_kinds_1703[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1704[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1705: CollateClause.collname (schema/pg15/deparse.txt:4748:24) */
+/* 1705: CollateClause.collname (schema/pg15/deparse.txt:4750:24) */
 static const uint8_t contract_kinds_1705[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1705[][2] = {
 	{ 99, 2 }, /* CreateDomainStmt.coll_clause */
 };
-/* 1706: CollateClause.collname (schema/pg15/deparse.txt:4751:24) */
+/* 1706: CollateClause.collname (schema/pg15/deparse.txt:4753:24) */
 static const uint8_t contract_kinds_1706[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1706[][2] = {
 	{ 181, 2 }, /* A_Expr.lexpr */
 };
-/* 1707: CollateClause.collname (schema/pg15/deparse.txt:4754:24) */
+/* 1707: CollateClause.collname (schema/pg15/deparse.txt:4756:24) */
 static const uint8_t contract_kinds_1707[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1707[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
 };
-/* 1708: CollateClause.collname (schema/pg15/deparse.txt:4757:24) */
+/* 1708: CollateClause.collname (schema/pg15/deparse.txt:4759:24) */
 static const uint8_t contract_kinds_1708[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1708[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
 };
-/* 1709: CollateClause.collname (schema/pg15/deparse.txt:4760:24) */
+/* 1709: CollateClause.collname (schema/pg15/deparse.txt:4762:24) */
 static const uint8_t contract_kinds_1709[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1709[][2] = {
 	{ 193, 0 }, /* SortBy.node */
 };
-/* 1710: CollateClause.collname (schema/pg15/deparse.txt:4763:24) */
+/* 1710: CollateClause.collname (schema/pg15/deparse.txt:4765:24) */
 static const uint8_t contract_kinds_1710[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -11163,14 +11163,14 @@ static const uint8_t contract_kinds_1714[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1715[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1716: SortBy.useOp (schema/pg15/deparse.txt:4766:15) */
+/* 1716: SortBy.useOp (schema/pg15/deparse.txt:4768:15) */
 static const uint8_t contract_kinds_1716[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1716[][2] = {
 	{ 68, 10 }, /* SelectStmt.sort_clause */
 };
-/* 1717: SortBy.useOp (schema/pg15/deparse.txt:4769:15) */
+/* 1717: SortBy.useOp (schema/pg15/deparse.txt:4771:15) */
 static const uint8_t contract_kinds_1717[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -11189,14 +11189,14 @@ static const uint8_t contract_kinds_1719[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1720[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1721: WindowDef.partitionClause (schema/pg15/deparse.txt:4772:28) */
+/* 1721: WindowDef.partitionClause (schema/pg15/deparse.txt:4774:28) */
 static const uint8_t contract_kinds_1721[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1721[][2] = {
 	{ 68, 8 }, /* SelectStmt.window_clause */
 };
-/* 1722: WindowDef.partitionClause (schema/pg15/deparse.txt:4775:28) */
+/* 1722: WindowDef.partitionClause (schema/pg15/deparse.txt:4777:28) */
 static const uint8_t contract_kinds_1722[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
@@ -11208,11 +11208,11 @@ static const uint16_t contract_parents_1722[][2] = {
 static const uint8_t contract_kinds_1724[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1725: WindowDef.orderClause (schema/pg15/deparse.txt:4778:24) */
+/* 1725: WindowDef.orderClause (schema/pg15/deparse.txt:4780:24) */
 static const uint8_t contract_kinds_1725[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1726: WindowDef.orderClause (schema/pg15/deparse.txt:4780:24) */
+/* 1726: WindowDef.orderClause (schema/pg15/deparse.txt:4782:24) */
 /* 1727: WindowDef.startOffset (schema/pg15/deparse.txt:2643:24) */
 static const uint8_t contract_kinds_1727[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
@@ -11237,21 +11237,21 @@ static const uint8_t contract_kinds_1734[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1735[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-/* 1736: RangeFunction.functions (schema/pg15/deparse.txt:4783:25) */
+/* 1736: RangeFunction.functions (schema/pg15/deparse.txt:4785:25) */
 static const uint8_t contract_kinds_1736[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const uint16_t contract_parents_1736[][2] = {
 	{ 57, 2 }, /* JoinExpr.larg */
 };
-/* 1737: RangeFunction.functions (schema/pg15/deparse.txt:4786:25) */
+/* 1737: RangeFunction.functions (schema/pg15/deparse.txt:4788:25) */
 static const uint8_t contract_kinds_1737[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const uint16_t contract_parents_1737[][2] = {
 	{ 57, 3 }, /* JoinExpr.rarg */
 };
-/* 1738: RangeFunction.functions (schema/pg15/deparse.txt:4789:25) */
+/* 1738: RangeFunction.functions (schema/pg15/deparse.txt:4791:25) */
 static const uint8_t contract_kinds_1738[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
@@ -11268,7 +11268,7 @@ static const uint8_t contract_kinds_1741[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1742[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1743: RangeFunction.coldeflist (schema/pg15/deparse.txt:4792:26) */
+/* 1743: RangeFunction.coldeflist (schema/pg15/deparse.txt:4794:26) */
 static const uint8_t contract_kinds_1743[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -11285,20 +11285,20 @@ static const uint8_t contract_kinds_1745[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1747[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1748: RangeTableSample.method (schema/pg15/deparse.txt:4795:25) */
+/* 1748: RangeTableSample.method (schema/pg15/deparse.txt:4797:25) */
 static const uint8_t contract_kinds_1748[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1749: RangeTableSample.method (schema/pg15/deparse.txt:4797:25) */
+/* 1749: RangeTableSample.method (schema/pg15/deparse.txt:4799:25) */
 /* 1750: RangeTableSample.args (schema/pg15/deparse.txt:2677:23) */
 static const uint8_t contract_kinds_1750[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1751: RangeTableSample.args (schema/pg15/deparse.txt:4800:23) */
+/* 1751: RangeTableSample.args (schema/pg15/deparse.txt:4802:23) */
 static const uint8_t contract_kinds_1751[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-/* 1752: RangeTableSample.args (schema/pg15/deparse.txt:4802:23) */
+/* 1752: RangeTableSample.args (schema/pg15/deparse.txt:4804:23) */
 /* 1753: RangeTableSample.repeatable (schema/pg15/deparse.txt:2679:29) */
 static const uint8_t contract_kinds_1753[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
@@ -11321,7 +11321,7 @@ static const uint8_t contract_kinds_1758[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1759[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1760: RangeTableFunc.namespaces (schema/pg15/deparse.txt:4805:27) */
+/* 1760: RangeTableFunc.namespaces (schema/pg15/deparse.txt:4807:27) */
 static const uint8_t contract_kinds_1760[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -11338,7 +11338,7 @@ static const uint8_t contract_kinds_1763[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1764[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1765: RangeTableFunc.columns (schema/pg15/deparse.txt:4808:24) */
+/* 1765: RangeTableFunc.columns (schema/pg15/deparse.txt:4810:24) */
 static const uint8_t contract_kinds_1765[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,0x00,0x00,
 };
@@ -11450,161 +11450,161 @@ static const uint16_t contract_parents_1784[][2] = {
 	{ 213, 1 }, /* ObjectWithArgs.objargs */
 	{ 217, 1 }, /* FunctionParameter.arg_type */
 };
-/* 1785: TypeName.names (schema/pg15/deparse.txt:4811:16) */
+/* 1785: TypeName.names (schema/pg15/deparse.txt:4813:16) */
 static const uint8_t contract_kinds_1785[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1785[][2] = {
 	{ 7, 0 }, /* List.items */
 };
-/* 1786: TypeName.names (schema/pg15/deparse.txt:4814:16) */
+/* 1786: TypeName.names (schema/pg15/deparse.txt:4816:16) */
 static const uint8_t contract_kinds_1786[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1786[][2] = {
 	{ 72, 4 }, /* AlterTableCmd.def */
 };
-/* 1787: TypeName.names (schema/pg15/deparse.txt:4817:16) */
+/* 1787: TypeName.names (schema/pg15/deparse.txt:4819:16) */
 static const uint8_t contract_kinds_1787[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1787[][2] = {
 	{ 81, 5 }, /* CreateStmt.of_typename */
 };
-/* 1788: TypeName.names (schema/pg15/deparse.txt:4820:16) */
+/* 1788: TypeName.names (schema/pg15/deparse.txt:4822:16) */
 static const uint8_t contract_kinds_1788[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1788[][2] = {
 	{ 83, 0 }, /* DropStmt.objects */
 };
-/* 1789: TypeName.names (schema/pg15/deparse.txt:4823:16) */
+/* 1789: TypeName.names (schema/pg15/deparse.txt:4825:16) */
 static const uint8_t contract_kinds_1789[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1789[][2] = {
 	{ 85, 1 }, /* CommentStmt.object */
 };
-/* 1790: TypeName.names (schema/pg15/deparse.txt:4826:16) */
+/* 1790: TypeName.names (schema/pg15/deparse.txt:4828:16) */
 static const uint8_t contract_kinds_1790[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1790[][2] = {
 	{ 88, 4 }, /* CreateFunctionStmt.return_type */
 };
-/* 1791: TypeName.names (schema/pg15/deparse.txt:4829:16) */
+/* 1791: TypeName.names (schema/pg15/deparse.txt:4831:16) */
 static const uint8_t contract_kinds_1791[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1791[][2] = {
 	{ 99, 1 }, /* CreateDomainStmt.type_name */
 };
-/* 1792: TypeName.names (schema/pg15/deparse.txt:4832:16) */
+/* 1792: TypeName.names (schema/pg15/deparse.txt:4834:16) */
 static const uint8_t contract_kinds_1792[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1792[][2] = {
 	{ 125, 0 }, /* CreateCastStmt.sourcetype */
 };
-/* 1793: TypeName.names (schema/pg15/deparse.txt:4835:16) */
+/* 1793: TypeName.names (schema/pg15/deparse.txt:4837:16) */
 static const uint8_t contract_kinds_1793[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1793[][2] = {
 	{ 125, 1 }, /* CreateCastStmt.targettype */
 };
-/* 1794: TypeName.names (schema/pg15/deparse.txt:4838:16) */
+/* 1794: TypeName.names (schema/pg15/deparse.txt:4840:16) */
 static const uint8_t contract_kinds_1794[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1794[][2] = {
 	{ 126, 3 }, /* CreateOpClassStmt.datatype */
 };
-/* 1795: TypeName.names (schema/pg15/deparse.txt:4841:16) */
+/* 1795: TypeName.names (schema/pg15/deparse.txt:4843:16) */
 static const uint8_t contract_kinds_1795[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1795[][2] = {
 	{ 129, 1 }, /* PrepareStmt.argtypes */
 };
-/* 1796: TypeName.names (schema/pg15/deparse.txt:4844:16) */
+/* 1796: TypeName.names (schema/pg15/deparse.txt:4846:16) */
 static const uint8_t contract_kinds_1796[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1796[][2] = {
 	{ 157, 1 }, /* SecLabelStmt.object */
 };
-/* 1797: TypeName.names (schema/pg15/deparse.txt:4847:16) */
+/* 1797: TypeName.names (schema/pg15/deparse.txt:4849:16) */
 static const uint8_t contract_kinds_1797[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1797[][2] = {
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
-/* 1798: TypeName.names (schema/pg15/deparse.txt:4850:16) */
+/* 1798: TypeName.names (schema/pg15/deparse.txt:4852:16) */
 static const uint8_t contract_kinds_1798[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1798[][2] = {
 	{ 170, 1 }, /* CreateTransformStmt.type_name */
 };
-/* 1799: TypeName.names (schema/pg15/deparse.txt:4853:16) */
+/* 1799: TypeName.names (schema/pg15/deparse.txt:4855:16) */
 static const uint8_t contract_kinds_1799[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1799[][2] = {
 	{ 191, 1 }, /* TypeCast.type_name */
 };
-/* 1800: TypeName.names (schema/pg15/deparse.txt:4856:16) */
+/* 1800: TypeName.names (schema/pg15/deparse.txt:4858:16) */
 static const uint8_t contract_kinds_1800[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1800[][2] = {
 	{ 199, 1 }, /* RangeTableFuncCol.type_name */
 };
-/* 1801: TypeName.names (schema/pg15/deparse.txt:4859:16) */
+/* 1801: TypeName.names (schema/pg15/deparse.txt:4861:16) */
 static const uint8_t contract_kinds_1801[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1801[][2] = {
 	{ 201, 1 }, /* ColumnDef.type_name */
 };
-/* 1802: TypeName.names (schema/pg15/deparse.txt:4862:16) */
+/* 1802: TypeName.names (schema/pg15/deparse.txt:4864:16) */
 static const uint8_t contract_kinds_1802[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1802[][2] = {
 	{ 205, 2 }, /* DefElem.arg */
 };
-/* 1803: TypeName.names (schema/pg15/deparse.txt:4865:16) */
+/* 1803: TypeName.names (schema/pg15/deparse.txt:4867:16) */
 static const uint8_t contract_kinds_1803[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_1803[][2] = {
 	{ 213, 1 }, /* ObjectWithArgs.objargs */
 };
-/* 1804: TypeName.names (schema/pg15/deparse.txt:4868:16) */
+/* 1804: TypeName.names (schema/pg15/deparse.txt:4870:16) */
 static const uint8_t contract_kinds_1804[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1804[][2] = {
 	{ 215, 4 }, /* CreateOpClassItem.class_args */
 };
-/* 1805: TypeName.names (schema/pg15/deparse.txt:4871:16) */
+/* 1805: TypeName.names (schema/pg15/deparse.txt:4873:16) */
 static const uint8_t contract_kinds_1805[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1805[][2] = {
 	{ 215, 5 }, /* CreateOpClassItem.storedtype */
 };
-/* 1806: TypeName.names (schema/pg15/deparse.txt:4874:16) */
+/* 1806: TypeName.names (schema/pg15/deparse.txt:4876:16) */
 static const uint8_t contract_kinds_1806[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
 };
 static const uint16_t contract_parents_1806[][2] = {
 	{ 217, 1 }, /* FunctionParameter.arg_type */
 };
-/* 1807: TypeName.names (schema/pg15/deparse.txt:4877:16) */
+/* 1807: TypeName.names (schema/pg15/deparse.txt:4879:16) */
 static const uint8_t contract_kinds_1807[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -11691,63 +11691,63 @@ static const uint16_t contract_parents_1819[][2] = {
 static const uint8_t contract_kinds_1820[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-/* 1821: TypeName.typmods (schema/pg15/deparse.txt:4880:18) */
+/* 1821: TypeName.typmods (schema/pg15/deparse.txt:4882:18) */
 static const uint8_t contract_kinds_1821[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1821[][2] = {
 	{ 99, 1 }, /* CreateDomainStmt.type_name */
 };
-/* 1822: TypeName.typmods (schema/pg15/deparse.txt:4883:18) */
+/* 1822: TypeName.typmods (schema/pg15/deparse.txt:4885:18) */
 static const uint8_t contract_kinds_1822[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1822[][2] = {
 	{ 126, 3 }, /* CreateOpClassStmt.datatype */
 };
-/* 1823: TypeName.typmods (schema/pg15/deparse.txt:4886:18) */
+/* 1823: TypeName.typmods (schema/pg15/deparse.txt:4888:18) */
 static const uint8_t contract_kinds_1823[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1823[][2] = {
 	{ 191, 1 }, /* TypeCast.type_name */
 };
-/* 1824: TypeName.typmods (schema/pg15/deparse.txt:4889:18) */
+/* 1824: TypeName.typmods (schema/pg15/deparse.txt:4891:18) */
 static const uint8_t contract_kinds_1824[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1824[][2] = {
 	{ 201, 1 }, /* ColumnDef.type_name */
 };
-/* 1825: TypeName.typmods (schema/pg15/deparse.txt:4892:18) */
+/* 1825: TypeName.typmods (schema/pg15/deparse.txt:4894:18) */
 static const uint8_t contract_kinds_1825[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1825[][2] = {
 	{ 213, 1 }, /* ObjectWithArgs.objargs */
 };
-/* 1826: TypeName.typmods (schema/pg15/deparse.txt:4895:18) */
+/* 1826: TypeName.typmods (schema/pg15/deparse.txt:4897:18) */
 static const uint8_t contract_kinds_1826[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1826[][2] = {
 	{ 215, 4 }, /* CreateOpClassItem.class_args */
 };
-/* 1827: TypeName.typmods (schema/pg15/deparse.txt:4898:18) */
+/* 1827: TypeName.typmods (schema/pg15/deparse.txt:4900:18) */
 static const uint8_t contract_kinds_1827[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1827[][2] = {
 	{ 215, 5 }, /* CreateOpClassItem.storedtype */
 };
-/* 1828: TypeName.typmods (schema/pg15/deparse.txt:4901:18) */
+/* 1828: TypeName.typmods (schema/pg15/deparse.txt:4903:18) */
 static const uint8_t contract_kinds_1828[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1828[][2] = {
 	{ 217, 1 }, /* FunctionParameter.arg_type */
 };
-/* 1829: TypeName.typmods (schema/pg15/deparse.txt:4904:18) */
+/* 1829: TypeName.typmods (schema/pg15/deparse.txt:4906:18) */
 static const uint8_t contract_kinds_1829[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
@@ -11775,56 +11775,56 @@ static const uint8_t contract_kinds_1834[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1835[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
 };
-/* 1836: TypeName.arrayBounds (schema/pg15/deparse.txt:4907:23) */
+/* 1836: TypeName.arrayBounds (schema/pg15/deparse.txt:4909:23) */
 static const uint8_t contract_kinds_1836[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
 };
 static const uint16_t contract_parents_1836[][2] = {
 	{ 88, 4 }, /* CreateFunctionStmt.return_type */
 };
-/* 1837: TypeName.arrayBounds (schema/pg15/deparse.txt:4910:23) */
+/* 1837: TypeName.arrayBounds (schema/pg15/deparse.txt:4912:23) */
 static const uint8_t contract_kinds_1837[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
 };
 static const uint16_t contract_parents_1837[][2] = {
 	{ 125, 0 }, /* CreateCastStmt.sourcetype */
 };
-/* 1838: TypeName.arrayBounds (schema/pg15/deparse.txt:4913:23) */
+/* 1838: TypeName.arrayBounds (schema/pg15/deparse.txt:4915:23) */
 static const uint8_t contract_kinds_1838[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
 };
 static const uint16_t contract_parents_1838[][2] = {
 	{ 129, 1 }, /* PrepareStmt.argtypes */
 };
-/* 1839: TypeName.arrayBounds (schema/pg15/deparse.txt:4916:23) */
+/* 1839: TypeName.arrayBounds (schema/pg15/deparse.txt:4918:23) */
 static const uint8_t contract_kinds_1839[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
 };
 static const uint16_t contract_parents_1839[][2] = {
 	{ 191, 1 }, /* TypeCast.type_name */
 };
-/* 1840: TypeName.arrayBounds (schema/pg15/deparse.txt:4919:23) */
+/* 1840: TypeName.arrayBounds (schema/pg15/deparse.txt:4921:23) */
 static const uint8_t contract_kinds_1840[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
 };
 static const uint16_t contract_parents_1840[][2] = {
 	{ 201, 1 }, /* ColumnDef.type_name */
 };
-/* 1841: TypeName.arrayBounds (schema/pg15/deparse.txt:4922:23) */
+/* 1841: TypeName.arrayBounds (schema/pg15/deparse.txt:4924:23) */
 static const uint8_t contract_kinds_1841[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
 };
 static const uint16_t contract_parents_1841[][2] = {
 	{ 205, 2 }, /* DefElem.arg */
 };
-/* 1842: TypeName.arrayBounds (schema/pg15/deparse.txt:4925:23) */
+/* 1842: TypeName.arrayBounds (schema/pg15/deparse.txt:4927:23) */
 static const uint8_t contract_kinds_1842[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
 };
 static const uint16_t contract_parents_1842[][2] = {
 	{ 213, 1 }, /* ObjectWithArgs.objargs */
 };
-/* 1843: TypeName.arrayBounds (schema/pg15/deparse.txt:4928:23) */
+/* 1843: TypeName.arrayBounds (schema/pg15/deparse.txt:4930:23) */
 static const uint8_t contract_kinds_1843[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
 };
@@ -11841,14 +11841,14 @@ static const uint8_t contract_kinds_1846[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1847[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1848: ColumnDef.constraints (schema/pg15/deparse.txt:4931:23) */
+/* 1848: ColumnDef.constraints (schema/pg15/deparse.txt:4933:23) */
 static const uint8_t contract_kinds_1848[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_1848[][2] = {
 	{ 72, 4 }, /* AlterTableCmd.def */
 };
-/* 1849: ColumnDef.constraints (schema/pg15/deparse.txt:4934:23) */
+/* 1849: ColumnDef.constraints (schema/pg15/deparse.txt:4936:23) */
 static const uint8_t contract_kinds_1849[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
 };
@@ -11860,11 +11860,11 @@ static const uint16_t contract_parents_1849[][2] = {
 static const uint8_t contract_kinds_1851[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1852: ColumnDef.fdwoptions (schema/pg15/deparse.txt:4937:22) */
+/* 1852: ColumnDef.fdwoptions (schema/pg15/deparse.txt:4939:22) */
 static const uint8_t contract_kinds_1852[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1853: ColumnDef.fdwoptions (schema/pg15/deparse.txt:4939:22) */
+/* 1853: ColumnDef.fdwoptions (schema/pg15/deparse.txt:4941:22) */
 /* 1854: IndexElem.expr (schema/pg15/deparse.txt:2795:16) */
 static const uint8_t contract_kinds_1854[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x46,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
@@ -11874,31 +11874,31 @@ static const uint8_t contract_kinds_1854[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1856[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1857: IndexElem.collation (schema/pg15/deparse.txt:4942:21) */
+/* 1857: IndexElem.collation (schema/pg15/deparse.txt:4944:21) */
 static const uint8_t contract_kinds_1857[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1858: IndexElem.collation (schema/pg15/deparse.txt:4944:21) */
+/* 1858: IndexElem.collation (schema/pg15/deparse.txt:4946:21) */
 /* 1859: IndexElem.opclass (schema/pg15/deparse.txt:2801:19) */
 /* 1860: IndexElem.opclass (schema/pg15/deparse.txt:2803:19) */
 static const uint8_t contract_kinds_1860[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1861: IndexElem.opclass (schema/pg15/deparse.txt:4947:19) */
+/* 1861: IndexElem.opclass (schema/pg15/deparse.txt:4949:19) */
 static const uint8_t contract_kinds_1861[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1862: IndexElem.opclass (schema/pg15/deparse.txt:4949:19) */
+/* 1862: IndexElem.opclass (schema/pg15/deparse.txt:4951:19) */
 /* 1863: IndexElem.opclassopts (schema/pg15/deparse.txt:2805:23) */
 /* 1864: IndexElem.opclassopts (schema/pg15/deparse.txt:2807:23) */
 static const uint8_t contract_kinds_1864[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1865: IndexElem.opclassopts (schema/pg15/deparse.txt:4952:23) */
+/* 1865: IndexElem.opclassopts (schema/pg15/deparse.txt:4954:23) */
 static const uint8_t contract_kinds_1865[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1866: IndexElem.opclassopts (schema/pg15/deparse.txt:4954:23) */
+/* 1866: IndexElem.opclassopts (schema/pg15/deparse.txt:4956:23) */
 /* 1867: StatsElem.expr (schema/pg15/deparse.txt:2809:16) */
 static const uint8_t contract_kinds_1867[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
@@ -11937,7 +11937,7 @@ static const uint8_t contract_kinds_1873[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1874[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1875: Constraint.keys (schema/pg15/deparse.txt:4957:17) */
+/* 1875: Constraint.keys (schema/pg15/deparse.txt:4959:17) */
 static const uint8_t contract_kinds_1875[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -11951,7 +11951,7 @@ static const uint16_t contract_parents_1875[][2] = {
 static const uint8_t contract_kinds_1879[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-/* 1880: Constraint.exclusions (schema/pg15/deparse.txt:4960:23) */
+/* 1880: Constraint.exclusions (schema/pg15/deparse.txt:4962:23) */
 static const uint8_t contract_kinds_1880[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
@@ -11988,14 +11988,14 @@ static const uint8_t contract_kinds_1884[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_1885[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1886: Constraint.options (schema/pg15/deparse.txt:4963:20) */
+/* 1886: Constraint.options (schema/pg15/deparse.txt:4965:20) */
 static const uint8_t contract_kinds_1886[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_1886[][2] = {
 	{ 72, 4 }, /* AlterTableCmd.def */
 };
-/* 1887: Constraint.options (schema/pg15/deparse.txt:4966:20) */
+/* 1887: Constraint.options (schema/pg15/deparse.txt:4968:20) */
 static const uint8_t contract_kinds_1887[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
@@ -12030,7 +12030,7 @@ static const int32_t contract_if_enums_1889[] = {
 static const uint8_t contract_kinds_1892[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1893: Constraint.fk_attrs (schema/pg15/deparse.txt:4969:21) */
+/* 1893: Constraint.fk_attrs (schema/pg15/deparse.txt:4971:21) */
 static const uint8_t contract_kinds_1893[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -12043,14 +12043,14 @@ static const uint16_t contract_parents_1893[][2] = {
 static const uint8_t contract_kinds_1896[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1897: Constraint.pk_attrs (schema/pg15/deparse.txt:4972:21) */
+/* 1897: Constraint.pk_attrs (schema/pg15/deparse.txt:4974:21) */
 static const uint8_t contract_kinds_1897[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1897[][2] = {
 	{ 72, 4 }, /* AlterTableCmd.def */
 };
-/* 1898: Constraint.pk_attrs (schema/pg15/deparse.txt:4975:21) */
+/* 1898: Constraint.pk_attrs (schema/pg15/deparse.txt:4977:21) */
 static const uint8_t contract_kinds_1898[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -13531,14 +13531,14 @@ static const uint8_t contract_kinds_2027[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_2028[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
 };
-/* 2029: GroupingSet.content (schema/pg15/deparse.txt:4978:21) */
+/* 2029: GroupingSet.content (schema/pg15/deparse.txt:4980:21) */
 static const uint8_t contract_kinds_2029[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_2029[][2] = {
 	{ 68, 5 }, /* SelectStmt.group_clause */
 };
-/* 2030: GroupingSet.content (schema/pg15/deparse.txt:4981:21) */
+/* 2030: GroupingSet.content (schema/pg15/deparse.txt:4983:21) */
 static const uint8_t contract_kinds_2030[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
 };
@@ -13598,105 +13598,105 @@ static const uint16_t contract_parents_2039[][2] = {
 	{ 138, 0 }, /* AlterOperatorStmt.opername */
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2040: ObjectWithArgs.objname (schema/pg15/deparse.txt:4984:24) */
+/* 2040: ObjectWithArgs.objname (schema/pg15/deparse.txt:4986:24) */
 static const uint8_t contract_kinds_2040[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2040[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
 };
-/* 2041: ObjectWithArgs.objname (schema/pg15/deparse.txt:4987:24) */
+/* 2041: ObjectWithArgs.objname (schema/pg15/deparse.txt:4989:24) */
 static const uint8_t contract_kinds_2041[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2041[][2] = {
 	{ 83, 0 }, /* DropStmt.objects */
 };
-/* 2042: ObjectWithArgs.objname (schema/pg15/deparse.txt:4990:24) */
+/* 2042: ObjectWithArgs.objname (schema/pg15/deparse.txt:4992:24) */
 static const uint8_t contract_kinds_2042[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2042[][2] = {
 	{ 85, 1 }, /* CommentStmt.object */
 };
-/* 2043: ObjectWithArgs.objname (schema/pg15/deparse.txt:4993:24) */
+/* 2043: ObjectWithArgs.objname (schema/pg15/deparse.txt:4995:24) */
 static const uint8_t contract_kinds_2043[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2043[][2] = {
 	{ 89, 1 }, /* AlterFunctionStmt.func */
 };
-/* 2044: ObjectWithArgs.objname (schema/pg15/deparse.txt:4996:24) */
+/* 2044: ObjectWithArgs.objname (schema/pg15/deparse.txt:4998:24) */
 static const uint8_t contract_kinds_2044[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2044[][2] = {
 	{ 91, 3 }, /* RenameStmt.object */
 };
-/* 2045: ObjectWithArgs.objname (schema/pg15/deparse.txt:4999:24) */
+/* 2045: ObjectWithArgs.objname (schema/pg15/deparse.txt:5001:24) */
 static const uint8_t contract_kinds_2045[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2045[][2] = {
 	{ 125, 2 }, /* CreateCastStmt.func */
 };
-/* 2046: ObjectWithArgs.objname (schema/pg15/deparse.txt:5002:24) */
+/* 2046: ObjectWithArgs.objname (schema/pg15/deparse.txt:5004:24) */
 static const uint8_t contract_kinds_2046[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2046[][2] = {
 	{ 135, 2 }, /* AlterObjectDependsStmt.object */
 };
-/* 2047: ObjectWithArgs.objname (schema/pg15/deparse.txt:5005:24) */
+/* 2047: ObjectWithArgs.objname (schema/pg15/deparse.txt:5007:24) */
 static const uint8_t contract_kinds_2047[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2047[][2] = {
 	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
 };
-/* 2048: ObjectWithArgs.objname (schema/pg15/deparse.txt:5008:24) */
+/* 2048: ObjectWithArgs.objname (schema/pg15/deparse.txt:5010:24) */
 static const uint8_t contract_kinds_2048[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2048[][2] = {
 	{ 137, 2 }, /* AlterOwnerStmt.object */
 };
-/* 2049: ObjectWithArgs.objname (schema/pg15/deparse.txt:5011:24) */
+/* 2049: ObjectWithArgs.objname (schema/pg15/deparse.txt:5013:24) */
 static const uint8_t contract_kinds_2049[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2049[][2] = {
 	{ 138, 0 }, /* AlterOperatorStmt.opername */
 };
-/* 2050: ObjectWithArgs.objname (schema/pg15/deparse.txt:5014:24) */
+/* 2050: ObjectWithArgs.objname (schema/pg15/deparse.txt:5016:24) */
 static const uint8_t contract_kinds_2050[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2050[][2] = {
 	{ 157, 1 }, /* SecLabelStmt.object */
 };
-/* 2051: ObjectWithArgs.objname (schema/pg15/deparse.txt:5017:24) */
+/* 2051: ObjectWithArgs.objname (schema/pg15/deparse.txt:5019:24) */
 static const uint8_t contract_kinds_2051[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2051[][2] = {
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
-/* 2052: ObjectWithArgs.objname (schema/pg15/deparse.txt:5020:24) */
+/* 2052: ObjectWithArgs.objname (schema/pg15/deparse.txt:5022:24) */
 static const uint8_t contract_kinds_2052[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2052[][2] = {
 	{ 170, 3 }, /* CreateTransformStmt.fromsql */
 };
-/* 2053: ObjectWithArgs.objname (schema/pg15/deparse.txt:5023:24) */
+/* 2053: ObjectWithArgs.objname (schema/pg15/deparse.txt:5025:24) */
 static const uint8_t contract_kinds_2053[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2053[][2] = {
 	{ 170, 4 }, /* CreateTransformStmt.tosql */
 };
-/* 2054: ObjectWithArgs.objname (schema/pg15/deparse.txt:5026:24) */
+/* 2054: ObjectWithArgs.objname (schema/pg15/deparse.txt:5028:24) */
 static const uint8_t contract_kinds_2054[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
 };
@@ -13970,6 +13970,13 @@ static const int32_t contract_if_enums_2086[] = {
 };
 /* 2087: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3231:24) */
 static const uint16_t contract_parents_2087[][2] = {
+	{ 215, 1 }, /* CreateOpClassItem.name */
+};
+static const int32_t contract_if_enums_2087[] = {
+	1, /* 1 */
+};
+/* 2088: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3233:24) */
+static const uint16_t contract_parents_2088[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
 	{ 83, 0 }, /* DropStmt.objects */
 	{ 85, 1 }, /* CommentStmt.object */
@@ -13985,229 +13992,209 @@ static const uint16_t contract_parents_2087[][2] = {
 	{ 170, 4 }, /* CreateTransformStmt.tosql */
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2088: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5029:24) */
-static const uint8_t contract_kinds_2088[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_2088[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
-};
-/* 2089: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5032:24) */
+/* 2089: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5031:24) */
 static const uint8_t contract_kinds_2089[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2089[][2] = {
-	{ 83, 0 }, /* DropStmt.objects */
+	{ 75, 3 }, /* GrantStmt.objects */
 };
-/* 2090: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5035:24) */
+/* 2090: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5034:24) */
 static const uint8_t contract_kinds_2090[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2090[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
+	{ 83, 0 }, /* DropStmt.objects */
 };
-/* 2091: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5038:24) */
+/* 2091: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5037:24) */
 static const uint8_t contract_kinds_2091[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2091[][2] = {
-	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 85, 1 }, /* CommentStmt.object */
 };
-/* 2092: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5041:24) */
+/* 2092: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5040:24) */
 static const uint8_t contract_kinds_2092[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2092[][2] = {
-	{ 91, 3 }, /* RenameStmt.object */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
 };
-/* 2093: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5044:24) */
+/* 2093: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5043:24) */
 static const uint8_t contract_kinds_2093[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2093[][2] = {
-	{ 125, 2 }, /* CreateCastStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
 };
-/* 2094: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5047:24) */
+/* 2094: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5046:24) */
 static const uint8_t contract_kinds_2094[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2094[][2] = {
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 125, 2 }, /* CreateCastStmt.func */
 };
-/* 2095: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5050:24) */
+/* 2095: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5049:24) */
 static const uint8_t contract_kinds_2095[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2095[][2] = {
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
 };
-/* 2096: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5053:24) */
+/* 2096: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5052:24) */
 static const uint8_t contract_kinds_2096[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2096[][2] = {
-	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
 };
-/* 2097: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5056:24) */
+/* 2097: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5055:24) */
 static const uint8_t contract_kinds_2097[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-static const uint16_t contract_parents_2097[][2] = {
-	{ 138, 0 }, /* AlterOperatorStmt.opername */
-};
-/* 2098: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5059:24) */
-static const uint8_t contract_kinds_2098[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
-static const uint16_t contract_parents_2098[][2] = {
-	{ 157, 1 }, /* SecLabelStmt.object */
+static const uint16_t contract_parents_2097[][2] = {
+	{ 137, 2 }, /* AlterOwnerStmt.object */
 };
-/* 2099: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5062:24) */
+/* 2098: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5058:24) */
+static const uint8_t contract_kinds_2098[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2098[][2] = {
+	{ 138, 0 }, /* AlterOperatorStmt.opername */
+};
+/* 2099: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5061:24) */
 static const uint8_t contract_kinds_2099[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2099[][2] = {
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 157, 1 }, /* SecLabelStmt.object */
 };
-/* 2100: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5065:24) */
+/* 2100: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5064:24) */
 static const uint8_t contract_kinds_2100[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2100[][2] = {
-	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
-/* 2101: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5068:24) */
+/* 2101: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5067:24) */
 static const uint8_t contract_kinds_2101[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2101[][2] = {
-	{ 170, 4 }, /* CreateTransformStmt.tosql */
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
 };
-/* 2102: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5071:24) */
+/* 2102: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5070:24) */
 static const uint8_t contract_kinds_2102[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2102[][2] = {
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
+};
+/* 2103: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5073:24) */
+static const uint8_t contract_kinds_2103[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2103[][2] = {
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2103: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3233:28) */
 /* 2104: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3235:28) */
 /* 2105: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3237:28) */
-static const uint8_t contract_kinds_2105[] = { /* the kinds allowed, by tag */
-	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2105[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
-};
 /* 2106: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3239:28) */
 static const uint8_t contract_kinds_2106[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2106[][2] = {
-	{ 83, 0 }, /* DropStmt.objects */
+	{ 75, 3 }, /* GrantStmt.objects */
 };
 /* 2107: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3241:28) */
 static const uint8_t contract_kinds_2107[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2107[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
+	{ 83, 0 }, /* DropStmt.objects */
 };
 /* 2108: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3243:28) */
 static const uint8_t contract_kinds_2108[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2108[][2] = {
-	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 85, 1 }, /* CommentStmt.object */
 };
 /* 2109: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3245:28) */
 static const uint8_t contract_kinds_2109[] = { /* the kinds allowed, by tag */
-	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2109[][2] = {
-	{ 91, 3 }, /* RenameStmt.object */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
 };
 /* 2110: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3247:28) */
 static const uint8_t contract_kinds_2110[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2110[][2] = {
-	{ 125, 2 }, /* CreateCastStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
 };
 /* 2111: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3249:28) */
 static const uint8_t contract_kinds_2111[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2111[][2] = {
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 125, 2 }, /* CreateCastStmt.func */
 };
 /* 2112: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3251:28) */
 static const uint8_t contract_kinds_2112[] = { /* the kinds allowed, by tag */
-	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2112[][2] = {
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
 };
 /* 2113: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3253:28) */
 static const uint8_t contract_kinds_2113[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2113[][2] = {
-	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
 };
 /* 2114: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3255:28) */
 static const uint8_t contract_kinds_2114[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2114[][2] = {
-	{ 157, 1 }, /* SecLabelStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
 };
 /* 2115: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3257:28) */
 static const uint8_t contract_kinds_2115[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2115[][2] = {
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 157, 1 }, /* SecLabelStmt.object */
 };
 /* 2116: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3259:28) */
 static const uint8_t contract_kinds_2116[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x44,0x82,0xc0,0xc7,0xe8,0xcb,0x84,0xa2,0x03,0x09,0x28,0xa0,0x5f,0x03,0x03,0x00,0x81,0x4e,0x91,0x52,0x0c,0xea,0x01,0x00,0x03,0x00,
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2116[][2] = {
-	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
 /* 2117: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3261:28) */
 static const uint8_t contract_kinds_2117[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+	0x80,0x00,0x00,0x00,0x44,0x82,0xc0,0xc7,0xe8,0xcb,0x84,0xa2,0x03,0x09,0x28,0xa0,0x5f,0x03,0x03,0x00,0x81,0x4e,0x91,0x52,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2117[][2] = {
-	{ 170, 4 }, /* CreateTransformStmt.tosql */
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
 };
 /* 2118: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3263:28) */
 static const uint8_t contract_kinds_2118[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x1c,0x82,0xc0,0xc7,0xe0,0xc3,0x84,0x8e,0x03,0x08,0x88,0xa5,0x1f,0x0a,0x03,0x00,0x81,0x4e,0x90,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2118[][2] = {
-	{ 215, 1 }, /* CreateOpClassItem.name */
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
 };
 /* 2119: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3265:28) */
 static const uint8_t contract_kinds_2119[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+	0x00,0x00,0x00,0x00,0x1c,0x82,0xc0,0xc7,0xe0,0xc3,0x84,0x8e,0x03,0x08,0x88,0xa5,0x1f,0x0a,0x03,0x00,0x81,0x4e,0x90,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2119[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
-	{ 83, 0 }, /* DropStmt.objects */
-	{ 85, 1 }, /* CommentStmt.object */
-	{ 89, 1 }, /* AlterFunctionStmt.func */
-	{ 91, 3 }, /* RenameStmt.object */
-	{ 125, 2 }, /* CreateCastStmt.func */
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-	{ 157, 1 }, /* SecLabelStmt.object */
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-	{ 170, 3 }, /* CreateTransformStmt.fromsql */
-	{ 170, 4 }, /* CreateTransformStmt.tosql */
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
 /* 2120: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3267:28) */
@@ -14232,64 +14219,71 @@ static const uint16_t contract_parents_2120[][2] = {
 };
 /* 2121: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3269:28) */
 static const uint8_t contract_kinds_2121[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x01,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2121[][2] = {
+	{ 75, 3 }, /* GrantStmt.objects */
+	{ 83, 0 }, /* DropStmt.objects */
 	{ 85, 1 }, /* CommentStmt.object */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
+	{ 125, 2 }, /* CreateCastStmt.func */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 157, 1 }, /* SecLabelStmt.object */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
+	{ 215, 1 }, /* CreateOpClassItem.name */
 };
 /* 2122: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3271:28) */
 static const uint8_t contract_kinds_2122[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xf0,0x43,0xa4,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x18,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x01,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2122[][2] = {
-	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 85, 1 }, /* CommentStmt.object */
 };
 /* 2123: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3273:28) */
 static const uint8_t contract_kinds_2123[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0xd0,0x0d,0xea,0x01,0x01,0x03,0x00,
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xf0,0x43,0xa4,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x18,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
 };
 static const uint16_t contract_parents_2123[][2] = {
-	{ 91, 3 }, /* RenameStmt.object */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
 };
 /* 2124: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3275:28) */
 static const uint8_t contract_kinds_2124[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0xd0,0x0d,0xea,0x01,0x01,0x03,0x00,
 };
 static const uint16_t contract_parents_2124[][2] = {
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 91, 3 }, /* RenameStmt.object */
 };
 /* 2125: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3277:28) */
 static const uint8_t contract_kinds_2125[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0x43,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0xd0,0x0d,0xea,0x01,0x01,0x03,0x00,
 };
 static const uint16_t contract_parents_2125[][2] = {
-	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
 };
 /* 2126: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3279:28) */
 static const uint8_t contract_kinds_2126[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xf0,0x43,0xa4,0x80,0x03,0x08,0x10,0x80,0x1f,0x00,0x03,0x18,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0x43,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
 };
 static const uint16_t contract_parents_2126[][2] = {
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
 };
 /* 2127: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3281:28) */
 static const uint8_t contract_kinds_2127[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xf0,0x43,0xa4,0x80,0x03,0x08,0x10,0x80,0x1f,0x00,0x03,0x18,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
 };
 static const uint16_t contract_parents_2127[][2] = {
-	{ 215, 1 }, /* CreateOpClassItem.name */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
 /* 2128: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3283:28) */
 static const uint8_t contract_kinds_2128[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2128[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
-	{ 89, 1 }, /* AlterFunctionStmt.func */
-	{ 91, 3 }, /* RenameStmt.object */
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
 /* 2129: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3285:28) */
@@ -14305,590 +14299,604 @@ static const uint16_t contract_parents_2129[][2] = {
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2130: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5074:28) */
+/* 2130: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3287:28) */
 static const uint8_t contract_kinds_2130[] = { /* the kinds allowed, by tag */
-	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_2130[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
+	{ 85, 1 }, /* CommentStmt.object */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2131: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5077:28) */
+/* 2131: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5076:28) */
 static const uint8_t contract_kinds_2131[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2131[][2] = {
-	{ 83, 0 }, /* DropStmt.objects */
+	{ 75, 3 }, /* GrantStmt.objects */
 };
-/* 2132: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5080:28) */
+/* 2132: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5079:28) */
 static const uint8_t contract_kinds_2132[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2132[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
+	{ 83, 0 }, /* DropStmt.objects */
 };
-/* 2133: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5083:28) */
+/* 2133: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5082:28) */
 static const uint8_t contract_kinds_2133[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2133[][2] = {
-	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 85, 1 }, /* CommentStmt.object */
 };
-/* 2134: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5086:28) */
+/* 2134: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5085:28) */
 static const uint8_t contract_kinds_2134[] = { /* the kinds allowed, by tag */
-	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2134[][2] = {
-	{ 91, 3 }, /* RenameStmt.object */
-};
-/* 2135: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5089:28) */
-static const uint8_t contract_kinds_2135[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2135[][2] = {
-	{ 125, 2 }, /* CreateCastStmt.func */
+static const uint16_t contract_parents_2134[][2] = {
+	{ 89, 1 }, /* AlterFunctionStmt.func */
 };
-/* 2136: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5092:28) */
+/* 2135: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5088:28) */
+static const uint8_t contract_kinds_2135[] = { /* the kinds allowed, by tag */
+	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2135[][2] = {
+	{ 91, 3 }, /* RenameStmt.object */
+};
+/* 2136: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5091:28) */
 static const uint8_t contract_kinds_2136[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2136[][2] = {
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 125, 2 }, /* CreateCastStmt.func */
 };
-/* 2137: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5095:28) */
+/* 2137: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5094:28) */
 static const uint8_t contract_kinds_2137[] = { /* the kinds allowed, by tag */
-	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2137[][2] = {
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
-};
-/* 2138: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5098:28) */
-static const uint8_t contract_kinds_2138[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2138[][2] = {
-	{ 137, 2 }, /* AlterOwnerStmt.object */
+static const uint16_t contract_parents_2137[][2] = {
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
 };
-/* 2139: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5101:28) */
+/* 2138: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5097:28) */
+static const uint8_t contract_kinds_2138[] = { /* the kinds allowed, by tag */
+	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2138[][2] = {
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+};
+/* 2139: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5100:28) */
 static const uint8_t contract_kinds_2139[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2139[][2] = {
-	{ 157, 1 }, /* SecLabelStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
 };
-/* 2140: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5104:28) */
+/* 2140: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5103:28) */
 static const uint8_t contract_kinds_2140[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2140[][2] = {
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-};
-/* 2141: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5107:28) */
-static const uint8_t contract_kinds_2141[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x44,0x82,0xc0,0xc7,0xe8,0xcb,0x84,0xa2,0x03,0x09,0x28,0xa0,0x5f,0x03,0x03,0x00,0x81,0x4e,0x91,0x52,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2141[][2] = {
-	{ 170, 3 }, /* CreateTransformStmt.fromsql */
-};
-/* 2142: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5110:28) */
-static const uint8_t contract_kinds_2142[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2142[][2] = {
-	{ 170, 4 }, /* CreateTransformStmt.tosql */
+static const uint16_t contract_parents_2140[][2] = {
+	{ 157, 1 }, /* SecLabelStmt.object */
 };
-/* 2143: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5113:28) */
+/* 2141: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5106:28) */
+static const uint8_t contract_kinds_2141[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2141[][2] = {
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+};
+/* 2142: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5109:28) */
+static const uint8_t contract_kinds_2142[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x44,0x82,0xc0,0xc7,0xe8,0xcb,0x84,0xa2,0x03,0x09,0x28,0xa0,0x5f,0x03,0x03,0x00,0x81,0x4e,0x91,0x52,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2142[][2] = {
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+};
+/* 2143: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5112:28) */
 static const uint8_t contract_kinds_2143[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x1c,0x82,0xc0,0xc7,0xe0,0xc3,0x84,0x8e,0x03,0x08,0x88,0xa5,0x1f,0x0a,0x03,0x00,0x81,0x4e,0x90,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2143[][2] = {
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
+};
+/* 2144: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5115:28) */
+static const uint8_t contract_kinds_2144[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x1c,0x82,0xc0,0xc7,0xe0,0xc3,0x84,0x8e,0x03,0x08,0x88,0xa5,0x1f,0x0a,0x03,0x00,0x81,0x4e,0x90,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2144[][2] = {
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2144: AccessPriv.cols (schema/pg15/deparse.txt:3287:17) */
 /* 2145: AccessPriv.cols (schema/pg15/deparse.txt:3289:17) */
 /* 2146: AccessPriv.cols (schema/pg15/deparse.txt:3291:17) */
-static const uint8_t contract_kinds_2146[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
 /* 2147: AccessPriv.cols (schema/pg15/deparse.txt:3293:17) */
 static const uint8_t contract_kinds_2147[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2148: AccessPriv.cols (schema/pg15/deparse.txt:5116:17) */
+/* 2148: AccessPriv.cols (schema/pg15/deparse.txt:3295:17) */
 static const uint8_t contract_kinds_2148[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_2148[][2] = {
-	{ 75, 4 }, /* GrantStmt.privileges */
-};
-/* 2149: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3295:32) */
-/* 2150: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3297:32) */
-/* 2151: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3299:32) */
-static const uint8_t contract_kinds_2151[] = { /* the kinds allowed, by tag */
+/* 2149: AccessPriv.cols (schema/pg15/deparse.txt:5118:17) */
+static const uint8_t contract_kinds_2149[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
+static const uint16_t contract_parents_2149[][2] = {
+	{ 75, 4 }, /* GrantStmt.privileges */
+};
+/* 2150: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3297:32) */
+/* 2151: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3299:32) */
 /* 2152: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3301:32) */
 static const uint8_t contract_kinds_2152[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2153: CreateOpClassItem.order_family (schema/pg15/deparse.txt:5119:32) */
+/* 2153: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3303:32) */
 static const uint8_t contract_kinds_2153[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_2153[][2] = {
-	{ 126, 4 }, /* CreateOpClassStmt.items */
-};
-/* 2154: CreateOpClassItem.order_family (schema/pg15/deparse.txt:5122:32) */
+/* 2154: CreateOpClassItem.order_family (schema/pg15/deparse.txt:5121:32) */
 static const uint8_t contract_kinds_2154[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2154[][2] = {
+	{ 126, 4 }, /* CreateOpClassStmt.items */
+};
+/* 2155: CreateOpClassItem.order_family (schema/pg15/deparse.txt:5124:32) */
+static const uint8_t contract_kinds_2155[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_2155[][2] = {
 	{ 128, 3 }, /* AlterOpFamilyStmt.items */
 };
-/* 2155: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3303:30) */
 /* 2156: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3305:30) */
 /* 2157: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3307:30) */
-static const uint8_t contract_kinds_2157[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
-};
 /* 2158: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3309:30) */
 static const uint8_t contract_kinds_2158[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2159: CreateOpClassItem.class_args (schema/pg15/deparse.txt:5125:30) */
+/* 2159: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3311:30) */
 static const uint8_t contract_kinds_2159[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_2159[][2] = {
-	{ 126, 4 }, /* CreateOpClassStmt.items */
-};
-/* 2160: CreateOpClassItem.class_args (schema/pg15/deparse.txt:5128:30) */
+/* 2160: CreateOpClassItem.class_args (schema/pg15/deparse.txt:5127:30) */
 static const uint8_t contract_kinds_2160[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_2160[][2] = {
-	{ 128, 3 }, /* AlterOpFamilyStmt.items */
-};
-/* 2161: CreateOpClassItem.storedtype (schema/pg15/deparse.txt:3311:30) */
-static const uint16_t contract_parents_2161[][2] = {
 	{ 126, 4 }, /* CreateOpClassStmt.items */
+};
+/* 2161: CreateOpClassItem.class_args (schema/pg15/deparse.txt:5130:30) */
+static const uint8_t contract_kinds_2161[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2161[][2] = {
+	{ 128, 3 }, /* AlterOpFamilyStmt.items */
 };
 /* 2162: CreateOpClassItem.storedtype (schema/pg15/deparse.txt:3313:30) */
-static const uint16_t contract_parents_2162[][2] = {
-	{ 126, 4 }, /* CreateOpClassStmt.items */
-	{ 128, 3 }, /* AlterOpFamilyStmt.items */
+static const int32_t contract_if_enums_2162[] = {
+	3, /* 3 */
 };
-/* 2163: TableLikeClause.relation (schema/pg15/deparse.txt:3315:26) */
-/* 2164: FunctionParameter.argType (schema/pg15/deparse.txt:3317:28) */
-/* 2165: FunctionParameter.defexpr (schema/pg15/deparse.txt:3319:27) */
-static const uint8_t contract_kinds_2165[] = { /* the kinds allowed, by tag */
+/* 2163: CreateOpClassItem.storedtype (schema/pg15/deparse.txt:3315:30) */
+static const int32_t contract_if_enums_2163[] = {
+	1, /* 1 */
+	3, /* 3 */
+	2, /* 2 */
+};
+/* 2164: TableLikeClause.relation (schema/pg15/deparse.txt:3317:26) */
+/* 2165: FunctionParameter.argType (schema/pg15/deparse.txt:3319:28) */
+/* 2166: FunctionParameter.defexpr (schema/pg15/deparse.txt:3321:27) */
+static const uint8_t contract_kinds_2166[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2166: LockingClause.lockedRels (schema/pg15/deparse.txt:3321:27) */
 /* 2167: LockingClause.lockedRels (schema/pg15/deparse.txt:3323:27) */
-static const uint8_t contract_kinds_2167[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 2168: LockingClause.lockedRels (schema/pg15/deparse.txt:5131:27) */
+/* 2168: LockingClause.lockedRels (schema/pg15/deparse.txt:3325:27) */
 static const uint8_t contract_kinds_2168[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 /* 2169: LockingClause.lockedRels (schema/pg15/deparse.txt:5133:27) */
-/* 2170: XmlSerialize.expr (schema/pg15/deparse.txt:3325:19) */
-static const uint8_t contract_kinds_2170[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+static const uint8_t contract_kinds_2169[] = { /* the kinds allowed, by tag */
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const int32_t contract_if_enums_2170[] = {
-	1, /* XMLOPTION_DOCUMENT */
-};
+/* 2170: LockingClause.lockedRels (schema/pg15/deparse.txt:5135:27) */
 /* 2171: XmlSerialize.expr (schema/pg15/deparse.txt:3327:19) */
 static const uint8_t contract_kinds_2171[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const int32_t contract_if_enums_2171[] = {
-	2, /* XMLOPTION_CONTENT */
+	1, /* XMLOPTION_DOCUMENT */
 };
 /* 2172: XmlSerialize.expr (schema/pg15/deparse.txt:3329:19) */
 static const uint8_t contract_kinds_2172[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const int32_t contract_if_enums_2172[] = {
+	2, /* XMLOPTION_CONTENT */
+};
+/* 2173: XmlSerialize.expr (schema/pg15/deparse.txt:3331:19) */
+static const uint8_t contract_kinds_2173[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+static const int32_t contract_if_enums_2173[] = {
 	1, /* XMLOPTION_DOCUMENT */
 	2, /* XMLOPTION_CONTENT */
 };
-/* 2173: XmlSerialize.typeName (schema/pg15/deparse.txt:3331:24) */
-/* 2174: WithClause.ctes (schema/pg15/deparse.txt:3333:17) */
+/* 2174: XmlSerialize.typeName (schema/pg15/deparse.txt:3333:24) */
 /* 2175: WithClause.ctes (schema/pg15/deparse.txt:3335:17) */
 /* 2176: WithClause.ctes (schema/pg15/deparse.txt:3337:17) */
-static const uint8_t contract_kinds_2176[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
-};
 /* 2177: WithClause.ctes (schema/pg15/deparse.txt:3339:17) */
 static const uint8_t contract_kinds_2177[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
-/* 2178: WithClause.ctes (schema/pg15/deparse.txt:5136:17) */
+/* 2178: WithClause.ctes (schema/pg15/deparse.txt:3341:17) */
 static const uint8_t contract_kinds_2178[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
-static const uint16_t contract_parents_2178[][2] = {
-	{ 64, 5 }, /* InsertStmt.with_clause */
-};
-/* 2179: WithClause.ctes (schema/pg15/deparse.txt:5139:17) */
+/* 2179: WithClause.ctes (schema/pg15/deparse.txt:5138:17) */
 static const uint8_t contract_kinds_2179[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
 static const uint16_t contract_parents_2179[][2] = {
-	{ 65, 4 }, /* DeleteStmt.with_clause */
+	{ 64, 5 }, /* InsertStmt.with_clause */
 };
-/* 2180: WithClause.ctes (schema/pg15/deparse.txt:5142:17) */
+/* 2180: WithClause.ctes (schema/pg15/deparse.txt:5141:17) */
 static const uint8_t contract_kinds_2180[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
 static const uint16_t contract_parents_2180[][2] = {
-	{ 66, 5 }, /* UpdateStmt.with_clause */
+	{ 65, 4 }, /* DeleteStmt.with_clause */
 };
-/* 2181: WithClause.ctes (schema/pg15/deparse.txt:5145:17) */
+/* 2181: WithClause.ctes (schema/pg15/deparse.txt:5144:17) */
 static const uint8_t contract_kinds_2181[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
 static const uint16_t contract_parents_2181[][2] = {
-	{ 67, 4 }, /* MergeStmt.with_clause */
+	{ 66, 5 }, /* UpdateStmt.with_clause */
 };
-/* 2182: WithClause.ctes (schema/pg15/deparse.txt:5148:17) */
+/* 2182: WithClause.ctes (schema/pg15/deparse.txt:5147:17) */
 static const uint8_t contract_kinds_2182[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
 static const uint16_t contract_parents_2182[][2] = {
+	{ 67, 4 }, /* MergeStmt.with_clause */
+};
+/* 2183: WithClause.ctes (schema/pg15/deparse.txt:5150:17) */
+static const uint8_t contract_kinds_2183[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
+};
+static const uint16_t contract_parents_2183[][2] = {
 	{ 68, 15 }, /* SelectStmt.with_clause */
 };
-/* 2183: InferClause.indexElems (schema/pg15/deparse.txt:3341:25) */
 /* 2184: InferClause.indexElems (schema/pg15/deparse.txt:3343:25) */
 /* 2185: InferClause.indexElems (schema/pg15/deparse.txt:3345:25) */
-static const uint8_t contract_kinds_2185[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
-};
 /* 2186: InferClause.indexElems (schema/pg15/deparse.txt:3347:25) */
 static const uint8_t contract_kinds_2186[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2187: InferClause.indexElems (schema/pg15/deparse.txt:5151:25) */
+/* 2187: InferClause.indexElems (schema/pg15/deparse.txt:3349:25) */
 static const uint8_t contract_kinds_2187[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_2187[][2] = {
+/* 2188: InferClause.indexElems (schema/pg15/deparse.txt:5153:25) */
+static const uint8_t contract_kinds_2188[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2188[][2] = {
 	{ 223, 1 }, /* OnConflictClause.infer */
 };
-/* 2188: InferClause.whereClause (schema/pg15/deparse.txt:3349:26) */
-static const uint8_t contract_kinds_2188[] = { /* the kinds allowed, by tag */
+/* 2189: InferClause.whereClause (schema/pg15/deparse.txt:3351:26) */
+static const uint8_t contract_kinds_2189[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2189: OnConflictClause.targetList (schema/pg15/deparse.txt:3351:30) */
 /* 2190: OnConflictClause.targetList (schema/pg15/deparse.txt:3353:30) */
 /* 2191: OnConflictClause.targetList (schema/pg15/deparse.txt:3355:30) */
-static const uint8_t contract_kinds_2191[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
 /* 2192: OnConflictClause.targetList (schema/pg15/deparse.txt:3357:30) */
 static const uint8_t contract_kinds_2192[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2193: OnConflictClause.targetList (schema/pg15/deparse.txt:5154:30) */
+/* 2193: OnConflictClause.targetList (schema/pg15/deparse.txt:3359:30) */
 static const uint8_t contract_kinds_2193[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_2193[][2] = {
+/* 2194: OnConflictClause.targetList (schema/pg15/deparse.txt:5156:30) */
+static const uint8_t contract_kinds_2194[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2194[][2] = {
 	{ 64, 3 }, /* InsertStmt.on_conflict_clause */
 };
-/* 2194: OnConflictClause.whereClause (schema/pg15/deparse.txt:3359:31) */
-static const uint8_t contract_kinds_2194[] = { /* the kinds allowed, by tag */
+/* 2195: OnConflictClause.whereClause (schema/pg15/deparse.txt:3361:31) */
+static const uint8_t contract_kinds_2195[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2195: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3361:33) */
 /* 2196: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3363:33) */
 /* 2197: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3365:33) */
-static const uint8_t contract_kinds_2197[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
 /* 2198: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3367:33) */
 static const uint8_t contract_kinds_2198[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2199: CTESearchClause.search_col_list (schema/pg15/deparse.txt:5157:33) */
+/* 2199: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3369:33) */
 static const uint8_t contract_kinds_2199[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_2199[][2] = {
-	{ 226, 4 }, /* CommonTableExpr.search_clause */
-};
-/* 2200: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:3369:35) */
-/* 2201: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3371:31) */
-/* 2202: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3373:31) */
-/* 2203: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3375:31) */
-static const uint8_t contract_kinds_2203[] = { /* the kinds allowed, by tag */
+/* 2200: CTESearchClause.search_col_list (schema/pg15/deparse.txt:5159:33) */
+static const uint8_t contract_kinds_2200[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
+static const uint16_t contract_parents_2200[][2] = {
+	{ 226, 4 }, /* CommonTableExpr.search_clause */
+};
+/* 2201: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:3371:35) */
+/* 2202: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3373:31) */
+/* 2203: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3375:31) */
 /* 2204: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3377:31) */
 static const uint8_t contract_kinds_2204[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2205: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:5160:31) */
+/* 2205: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3379:31) */
 static const uint8_t contract_kinds_2205[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_2205[][2] = {
+/* 2206: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:5162:31) */
+static const uint8_t contract_kinds_2206[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_2206[][2] = {
 	{ 226, 5 }, /* CommonTableExpr.cycle_clause */
 };
-/* 2206: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:3379:34) */
-/* 2207: CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:3381:33) */
-static const uint8_t contract_kinds_2207[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-/* 2208: CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:3383:35) */
+/* 2207: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:3381:34) */
+/* 2208: CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:3383:33) */
 static const uint8_t contract_kinds_2208[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-/* 2209: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:3385:34) */
-/* 2210: CommonTableExpr.ctename (schema/pg15/deparse.txt:3387:25) */
-/* 2211: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3389:31) */
+/* 2209: CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:3385:35) */
+static const uint8_t contract_kinds_2209[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+/* 2210: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:3387:34) */
+/* 2211: CommonTableExpr.ctename (schema/pg15/deparse.txt:3389:25) */
 /* 2212: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3391:31) */
 /* 2213: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3393:31) */
-static const uint8_t contract_kinds_2213[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
 /* 2214: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3395:31) */
 static const uint8_t contract_kinds_2214[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2215: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:5163:31) */
+/* 2215: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3397:31) */
 static const uint8_t contract_kinds_2215[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_2215[][2] = {
+/* 2216: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:5165:31) */
+static const uint8_t contract_kinds_2216[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_2216[][2] = {
 	{ 221, 0 }, /* WithClause.ctes */
 };
-/* 2216: CommonTableExpr.ctequery (schema/pg15/deparse.txt:3397:26) */
 /* 2217: CommonTableExpr.ctequery (schema/pg15/deparse.txt:3399:26) */
-static const uint8_t contract_kinds_2217[] = { /* the kinds allowed, by tag */
+/* 2218: CommonTableExpr.ctequery (schema/pg15/deparse.txt:3401:26) */
+static const uint8_t contract_kinds_2218[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2218: MergeWhenClause.condition (schema/pg15/deparse.txt:3401:27) */
-static const uint8_t contract_kinds_2218[] = { /* the kinds allowed, by tag */
+/* 2219: MergeWhenClause.condition (schema/pg15/deparse.txt:3403:27) */
+static const uint8_t contract_kinds_2219[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2219: MergeWhenClause.targetList (schema/pg15/deparse.txt:3403:29) */
 /* 2220: MergeWhenClause.targetList (schema/pg15/deparse.txt:3405:29) */
 /* 2221: MergeWhenClause.targetList (schema/pg15/deparse.txt:3407:29) */
-static const uint8_t contract_kinds_2221[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
 /* 2222: MergeWhenClause.targetList (schema/pg15/deparse.txt:3409:29) */
 static const uint8_t contract_kinds_2222[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2223: MergeWhenClause.targetList (schema/pg15/deparse.txt:5166:29) */
+/* 2223: MergeWhenClause.targetList (schema/pg15/deparse.txt:3411:29) */
 static const uint8_t contract_kinds_2223[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_2223[][2] = {
-	{ 67, 3 }, /* MergeStmt.merge_when_clauses */
-};
-/* 2224: MergeWhenClause.values (schema/pg15/deparse.txt:3411:24) */
+/* 2224: MergeWhenClause.targetList (schema/pg15/deparse.txt:5168:29) */
 static const uint8_t contract_kinds_2224[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2224[][2] = {
+	{ 67, 3 }, /* MergeStmt.merge_when_clauses */
 };
 /* 2225: MergeWhenClause.values (schema/pg15/deparse.txt:3413:24) */
 static const uint8_t contract_kinds_2225[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2226: MergeWhenClause.values (schema/pg15/deparse.txt:5169:24) */
+/* 2226: MergeWhenClause.values (schema/pg15/deparse.txt:3415:24) */
 static const uint8_t contract_kinds_2226[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_2226[][2] = {
-	{ 67, 3 }, /* MergeStmt.merge_when_clauses */
+/* 2227: MergeWhenClause.values (schema/pg15/deparse.txt:5171:24) */
+static const uint8_t contract_kinds_2227[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2227: RoleSpec.rolename (schema/pg15/deparse.txt:3415:19) */
-static const int32_t contract_if_enums_2227[] = {
-	1, /* ROLESPEC_CSTRING */
+static const uint16_t contract_parents_2227[][2] = {
+	{ 67, 3 }, /* MergeStmt.merge_when_clauses */
 };
 /* 2228: RoleSpec.rolename (schema/pg15/deparse.txt:3417:19) */
 static const int32_t contract_if_enums_2228[] = {
+	1, /* ROLESPEC_CSTRING */
+};
+/* 2229: RoleSpec.rolename (schema/pg15/deparse.txt:3419:19) */
+static const int32_t contract_if_enums_2229[] = {
 	1, /* ROLESPEC_CSTRING */
 	2, /* ROLESPEC_CURRENT_ROLE */
 	5, /* ROLESPEC_PUBLIC */
 	4, /* ROLESPEC_SESSION_USER */
 	3, /* ROLESPEC_CURRENT_USER */
 };
-/* 2229: TriggerTransition.name (schema/pg15/deparse.txt:3419:24) */
-/* 2230: PartitionElem.expr (schema/pg15/deparse.txt:3421:20) */
-static const uint8_t contract_kinds_2230[] = { /* the kinds allowed, by tag */
+/* 2230: TriggerTransition.name (schema/pg15/deparse.txt:3421:24) */
+/* 2231: PartitionElem.expr (schema/pg15/deparse.txt:3423:20) */
+static const uint8_t contract_kinds_2231[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2231: PartitionElem.collation (schema/pg15/deparse.txt:3423:25) */
 /* 2232: PartitionElem.collation (schema/pg15/deparse.txt:3425:25) */
-static const uint8_t contract_kinds_2232[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 2233: PartitionElem.collation (schema/pg15/deparse.txt:5172:25) */
+/* 2233: PartitionElem.collation (schema/pg15/deparse.txt:3427:25) */
 static const uint8_t contract_kinds_2233[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 /* 2234: PartitionElem.collation (schema/pg15/deparse.txt:5174:25) */
-/* 2235: PartitionElem.opclass (schema/pg15/deparse.txt:3427:23) */
-/* 2236: PartitionElem.opclass (schema/pg15/deparse.txt:3429:23) */
-static const uint8_t contract_kinds_2236[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_2234[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2237: PartitionElem.opclass (schema/pg15/deparse.txt:5177:23) */
+/* 2235: PartitionElem.collation (schema/pg15/deparse.txt:5176:25) */
+/* 2236: PartitionElem.opclass (schema/pg15/deparse.txt:3429:23) */
+/* 2237: PartitionElem.opclass (schema/pg15/deparse.txt:3431:23) */
 static const uint8_t contract_kinds_2237[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 /* 2238: PartitionElem.opclass (schema/pg15/deparse.txt:5179:23) */
-/* 2239: PartitionSpec.strategy (schema/pg15/deparse.txt:3431:24) */
-/* 2240: PartitionSpec.partParams (schema/pg15/deparse.txt:3433:27) */
+static const uint8_t contract_kinds_2238[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2239: PartitionElem.opclass (schema/pg15/deparse.txt:5181:23) */
+/* 2240: PartitionSpec.strategy (schema/pg15/deparse.txt:3433:24) */
 /* 2241: PartitionSpec.partParams (schema/pg15/deparse.txt:3435:27) */
 /* 2242: PartitionSpec.partParams (schema/pg15/deparse.txt:3437:27) */
-static const uint8_t contract_kinds_2242[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
-};
 /* 2243: PartitionSpec.partParams (schema/pg15/deparse.txt:3439:27) */
 static const uint8_t contract_kinds_2243[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
 };
-/* 2244: PartitionSpec.partParams (schema/pg15/deparse.txt:5182:27) */
+/* 2244: PartitionSpec.partParams (schema/pg15/deparse.txt:3441:27) */
 static const uint8_t contract_kinds_2244[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
 };
-static const uint16_t contract_parents_2244[][2] = {
-	{ 81, 4 }, /* CreateStmt.partspec */
-};
-/* 2245: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:3441:31) */
+/* 2245: PartitionSpec.partParams (schema/pg15/deparse.txt:5184:27) */
 static const uint8_t contract_kinds_2245[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
+};
+static const uint16_t contract_parents_2245[][2] = {
+	{ 81, 4 }, /* CreateStmt.partspec */
 };
 /* 2246: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:3443:31) */
 static const uint8_t contract_kinds_2246[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2247: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:5185:31) */
+/* 2247: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:3445:31) */
 static const uint8_t contract_kinds_2247[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_2247[][2] = {
-	{ 81, 3 }, /* CreateStmt.partbound */
-};
-/* 2248: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:5188:31) */
+/* 2248: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:5187:31) */
 static const uint8_t contract_kinds_2248[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_2248[][2] = {
-	{ 234, 1 }, /* PartitionCmd.bound */
+	{ 81, 3 }, /* CreateStmt.partbound */
 };
-/* 2249: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:3445:32) */
+/* 2249: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:5190:31) */
 static const uint8_t contract_kinds_2249[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_2249[][2] = {
+	{ 234, 1 }, /* PartitionCmd.bound */
 };
 /* 2250: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:3447:32) */
 static const uint8_t contract_kinds_2250[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2251: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:5191:32) */
+/* 2251: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:3449:32) */
 static const uint8_t contract_kinds_2251[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_2251[][2] = {
-	{ 81, 3 }, /* CreateStmt.partbound */
-};
-/* 2252: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:5194:32) */
+/* 2252: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:5193:32) */
 static const uint8_t contract_kinds_2252[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_2252[][2] = {
-	{ 234, 1 }, /* PartitionCmd.bound */
+	{ 81, 3 }, /* CreateStmt.partbound */
 };
-/* 2253: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:3449:32) */
+/* 2253: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:5196:32) */
 static const uint8_t contract_kinds_2253[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_2253[][2] = {
+	{ 234, 1 }, /* PartitionCmd.bound */
 };
 /* 2254: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:3451:32) */
 static const uint8_t contract_kinds_2254[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2255: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:5197:32) */
+/* 2255: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:3453:32) */
 static const uint8_t contract_kinds_2255[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_2255[][2] = {
-	{ 81, 3 }, /* CreateStmt.partbound */
-};
-/* 2256: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:5200:32) */
+/* 2256: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:5199:32) */
 static const uint8_t contract_kinds_2256[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_2256[][2] = {
+	{ 81, 3 }, /* CreateStmt.partbound */
+};
+/* 2257: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:5202:32) */
+static const uint8_t contract_kinds_2257[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_2257[][2] = {
 	{ 234, 1 }, /* PartitionCmd.bound */
 };
-/* 2257: PartitionCmd.name (schema/pg15/deparse.txt:3453:19) */
-/* 2258: VacuumRelation.relation (schema/pg15/deparse.txt:3455:25) */
-/* 2259: VacuumRelation.va_cols (schema/pg15/deparse.txt:3457:24) */
+/* 2258: PartitionCmd.name (schema/pg15/deparse.txt:3455:19) */
+/* 2259: VacuumRelation.relation (schema/pg15/deparse.txt:3457:25) */
 /* 2260: VacuumRelation.va_cols (schema/pg15/deparse.txt:3459:24) */
 /* 2261: VacuumRelation.va_cols (schema/pg15/deparse.txt:3461:24) */
-static const uint8_t contract_kinds_2261[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
 /* 2262: VacuumRelation.va_cols (schema/pg15/deparse.txt:3463:24) */
 static const uint8_t contract_kinds_2262[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2263: VacuumRelation.va_cols (schema/pg15/deparse.txt:5203:24) */
+/* 2263: VacuumRelation.va_cols (schema/pg15/deparse.txt:3465:24) */
 static const uint8_t contract_kinds_2263[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_2263[][2] = {
-	{ 102, 1 }, /* VacuumStmt.rels */
+/* 2264: VacuumRelation.va_cols (schema/pg15/deparse.txt:5205:24) */
+static const uint8_t contract_kinds_2264[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2264: PublicationObjSpec.name (schema/pg15/deparse.txt:3465:25) */
-static const int32_t contract_if_enums_2264[] = {
-	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
+static const uint16_t contract_parents_2264[][2] = {
+	{ 102, 1 }, /* VacuumStmt.rels */
 };
 /* 2265: PublicationObjSpec.name (schema/pg15/deparse.txt:3467:25) */
 static const int32_t contract_if_enums_2265[] = {
+	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
+};
+/* 2266: PublicationObjSpec.name (schema/pg15/deparse.txt:3469:25) */
+static const int32_t contract_if_enums_2266[] = {
 	1, /* PUBLICATIONOBJ_TABLE */
 	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
 	3, /* PUBLICATIONOBJ_TABLES_IN_CUR_SCHEMA */
 	4, /* PUBLICATIONOBJ_CONTINUATION */
-};
-/* 2266: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:3469:29) */
-static const int32_t contract_if_enums_2266[] = {
-	1, /* PUBLICATIONOBJ_TABLE */
 };
 /* 2267: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:3471:29) */
 static const int32_t contract_if_enums_2267[] = {
 	1, /* PUBLICATIONOBJ_TABLE */
+};
+/* 2268: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:3473:29) */
+static const int32_t contract_if_enums_2268[] = {
+	1, /* PUBLICATIONOBJ_TABLE */
 	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
 	3, /* PUBLICATIONOBJ_TABLES_IN_CUR_SCHEMA */
 	4, /* PUBLICATIONOBJ_CONTINUATION */
 };
-/* 2268: PublicationTable.relation (schema/pg15/deparse.txt:3473:27) */
-/* 2269: PublicationTable.whereClause (schema/pg15/deparse.txt:3475:31) */
-static const uint8_t contract_kinds_2269[] = { /* the kinds allowed, by tag */
+/* 2269: PublicationTable.relation (schema/pg15/deparse.txt:3475:27) */
+/* 2270: PublicationTable.whereClause (schema/pg15/deparse.txt:3477:31) */
+static const uint8_t contract_kinds_2270[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2270: PublicationTable.columns (schema/pg15/deparse.txt:3477:26) */
 /* 2271: PublicationTable.columns (schema/pg15/deparse.txt:3479:26) */
 /* 2272: PublicationTable.columns (schema/pg15/deparse.txt:3481:26) */
-static const uint8_t contract_kinds_2272[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
 /* 2273: PublicationTable.columns (schema/pg15/deparse.txt:3483:26) */
 static const uint8_t contract_kinds_2273[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2274: PublicationTable.columns (schema/pg15/deparse.txt:5206:26) */
+/* 2274: PublicationTable.columns (schema/pg15/deparse.txt:3485:26) */
 static const uint8_t contract_kinds_2274[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_2274[][2] = {
+/* 2275: PublicationTable.columns (schema/pg15/deparse.txt:5208:26) */
+static const uint8_t contract_kinds_2275[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_2275[][2] = {
 	{ 236, 2 }, /* PublicationObjSpec.pubtable */
 };
 /* ---- End rule operands ---- */
@@ -14952,25 +14960,25 @@ static const ContractRule contract_rules[] = {
 	{ 7, 0, 2, -1, false, false, false, false, true, CONTRACT_LIST(parents, 53, 1), false, false, 2, CONTRACT_LIST(kinds, 53, ), CONTRACT_LIST(if_strings, 53, ), CONTRACT_LIST(if_enums, 53, 1), "schema/pg15/deparse.txt:136:12"},
 	{ 7, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 54, 1), false, false, 2, CONTRACT_LIST(kinds, 54, ), CONTRACT_LIST(if_strings, 54, ), CONTRACT_LIST(if_enums, 54, ), "schema/pg15/deparse.txt:139:12"},
 	{ 7, 0, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 55, 1), false, false, 2, CONTRACT_LIST(kinds, 55, ), CONTRACT_LIST(if_strings, 55, ), CONTRACT_LIST(if_enums, 55, ), "schema/pg15/deparse.txt:141:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 56, 1), false, false, 0, CONTRACT_LIST(kinds, 56, 1), CONTRACT_LIST(if_strings, 56, ), CONTRACT_LIST(if_enums, 56, ), "schema/pg15/deparse.txt:3486:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 57, 1), false, false, 0, CONTRACT_LIST(kinds, 57, 1), CONTRACT_LIST(if_strings, 57, ), CONTRACT_LIST(if_enums, 57, ), "schema/pg15/deparse.txt:3489:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 58, 1), false, false, 0, CONTRACT_LIST(kinds, 58, 1), CONTRACT_LIST(if_strings, 58, ), CONTRACT_LIST(if_enums, 58, ), "schema/pg15/deparse.txt:3492:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 59, 1), false, false, 0, CONTRACT_LIST(kinds, 59, 1), CONTRACT_LIST(if_strings, 59, ), CONTRACT_LIST(if_enums, 59, ), "schema/pg15/deparse.txt:3495:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 60, 1), false, false, 0, CONTRACT_LIST(kinds, 60, 1), CONTRACT_LIST(if_strings, 60, ), CONTRACT_LIST(if_enums, 60, ), "schema/pg15/deparse.txt:3498:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 61, 1), false, false, 0, CONTRACT_LIST(kinds, 61, 1), CONTRACT_LIST(if_strings, 61, ), CONTRACT_LIST(if_enums, 61, ), "schema/pg15/deparse.txt:3501:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 62, 1), false, false, 0, CONTRACT_LIST(kinds, 62, 1), CONTRACT_LIST(if_strings, 62, ), CONTRACT_LIST(if_enums, 62, ), "schema/pg15/deparse.txt:3504:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 63, 1), false, false, 0, CONTRACT_LIST(kinds, 63, 1), CONTRACT_LIST(if_strings, 63, ), CONTRACT_LIST(if_enums, 63, ), "schema/pg15/deparse.txt:3507:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 64, 1), false, false, 0, CONTRACT_LIST(kinds, 64, 1), CONTRACT_LIST(if_strings, 64, ), CONTRACT_LIST(if_enums, 64, ), "schema/pg15/deparse.txt:3510:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 65, 1), false, false, 0, CONTRACT_LIST(kinds, 65, 1), CONTRACT_LIST(if_strings, 65, ), CONTRACT_LIST(if_enums, 65, ), "schema/pg15/deparse.txt:3513:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 66, 1), false, false, 0, CONTRACT_LIST(kinds, 66, 1), CONTRACT_LIST(if_strings, 66, ), CONTRACT_LIST(if_enums, 66, ), "schema/pg15/deparse.txt:3516:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 67, 1), false, false, 0, CONTRACT_LIST(kinds, 67, 1), CONTRACT_LIST(if_strings, 67, ), CONTRACT_LIST(if_enums, 67, ), "schema/pg15/deparse.txt:3519:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 68, 1), false, false, 0, CONTRACT_LIST(kinds, 68, 1), CONTRACT_LIST(if_strings, 68, ), CONTRACT_LIST(if_enums, 68, ), "schema/pg15/deparse.txt:3522:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 69, 1), false, false, 0, CONTRACT_LIST(kinds, 69, 1), CONTRACT_LIST(if_strings, 69, ), CONTRACT_LIST(if_enums, 69, ), "schema/pg15/deparse.txt:3525:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 70, 1), false, false, 0, CONTRACT_LIST(kinds, 70, 1), CONTRACT_LIST(if_strings, 70, ), CONTRACT_LIST(if_enums, 70, ), "schema/pg15/deparse.txt:3528:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 71, 1), false, false, 0, CONTRACT_LIST(kinds, 71, 1), CONTRACT_LIST(if_strings, 71, ), CONTRACT_LIST(if_enums, 71, ), "schema/pg15/deparse.txt:3531:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 72, 1), false, false, 0, CONTRACT_LIST(kinds, 72, 1), CONTRACT_LIST(if_strings, 72, ), CONTRACT_LIST(if_enums, 72, ), "schema/pg15/deparse.txt:3534:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 73, 1), false, false, 0, CONTRACT_LIST(kinds, 73, 1), CONTRACT_LIST(if_strings, 73, ), CONTRACT_LIST(if_enums, 73, ), "schema/pg15/deparse.txt:3537:12"},
-	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 74, 1), false, false, 0, CONTRACT_LIST(kinds, 74, 1), CONTRACT_LIST(if_strings, 74, ), CONTRACT_LIST(if_enums, 74, ), "schema/pg15/deparse.txt:3540:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 56, 1), false, false, 0, CONTRACT_LIST(kinds, 56, 1), CONTRACT_LIST(if_strings, 56, ), CONTRACT_LIST(if_enums, 56, ), "schema/pg15/deparse.txt:3488:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 57, 1), false, false, 0, CONTRACT_LIST(kinds, 57, 1), CONTRACT_LIST(if_strings, 57, ), CONTRACT_LIST(if_enums, 57, ), "schema/pg15/deparse.txt:3491:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 58, 1), false, false, 0, CONTRACT_LIST(kinds, 58, 1), CONTRACT_LIST(if_strings, 58, ), CONTRACT_LIST(if_enums, 58, ), "schema/pg15/deparse.txt:3494:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 59, 1), false, false, 0, CONTRACT_LIST(kinds, 59, 1), CONTRACT_LIST(if_strings, 59, ), CONTRACT_LIST(if_enums, 59, ), "schema/pg15/deparse.txt:3497:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 60, 1), false, false, 0, CONTRACT_LIST(kinds, 60, 1), CONTRACT_LIST(if_strings, 60, ), CONTRACT_LIST(if_enums, 60, ), "schema/pg15/deparse.txt:3500:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 61, 1), false, false, 0, CONTRACT_LIST(kinds, 61, 1), CONTRACT_LIST(if_strings, 61, ), CONTRACT_LIST(if_enums, 61, ), "schema/pg15/deparse.txt:3503:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 62, 1), false, false, 0, CONTRACT_LIST(kinds, 62, 1), CONTRACT_LIST(if_strings, 62, ), CONTRACT_LIST(if_enums, 62, ), "schema/pg15/deparse.txt:3506:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 63, 1), false, false, 0, CONTRACT_LIST(kinds, 63, 1), CONTRACT_LIST(if_strings, 63, ), CONTRACT_LIST(if_enums, 63, ), "schema/pg15/deparse.txt:3509:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 64, 1), false, false, 0, CONTRACT_LIST(kinds, 64, 1), CONTRACT_LIST(if_strings, 64, ), CONTRACT_LIST(if_enums, 64, ), "schema/pg15/deparse.txt:3512:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 65, 1), false, false, 0, CONTRACT_LIST(kinds, 65, 1), CONTRACT_LIST(if_strings, 65, ), CONTRACT_LIST(if_enums, 65, ), "schema/pg15/deparse.txt:3515:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 66, 1), false, false, 0, CONTRACT_LIST(kinds, 66, 1), CONTRACT_LIST(if_strings, 66, ), CONTRACT_LIST(if_enums, 66, ), "schema/pg15/deparse.txt:3518:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 67, 1), false, false, 0, CONTRACT_LIST(kinds, 67, 1), CONTRACT_LIST(if_strings, 67, ), CONTRACT_LIST(if_enums, 67, ), "schema/pg15/deparse.txt:3521:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 68, 1), false, false, 0, CONTRACT_LIST(kinds, 68, 1), CONTRACT_LIST(if_strings, 68, ), CONTRACT_LIST(if_enums, 68, ), "schema/pg15/deparse.txt:3524:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 69, 1), false, false, 0, CONTRACT_LIST(kinds, 69, 1), CONTRACT_LIST(if_strings, 69, ), CONTRACT_LIST(if_enums, 69, ), "schema/pg15/deparse.txt:3527:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 70, 1), false, false, 0, CONTRACT_LIST(kinds, 70, 1), CONTRACT_LIST(if_strings, 70, ), CONTRACT_LIST(if_enums, 70, ), "schema/pg15/deparse.txt:3530:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 71, 1), false, false, 0, CONTRACT_LIST(kinds, 71, 1), CONTRACT_LIST(if_strings, 71, ), CONTRACT_LIST(if_enums, 71, ), "schema/pg15/deparse.txt:3533:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 72, 1), false, false, 0, CONTRACT_LIST(kinds, 72, 1), CONTRACT_LIST(if_strings, 72, ), CONTRACT_LIST(if_enums, 72, ), "schema/pg15/deparse.txt:3536:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 73, 1), false, false, 0, CONTRACT_LIST(kinds, 73, 1), CONTRACT_LIST(if_strings, 73, ), CONTRACT_LIST(if_enums, 73, ), "schema/pg15/deparse.txt:3539:12"},
+	{ 7, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 74, 1), false, false, 0, CONTRACT_LIST(kinds, 74, 1), CONTRACT_LIST(if_strings, 74, ), CONTRACT_LIST(if_enums, 74, ), "schema/pg15/deparse.txt:3542:12"},
 	{ 10, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 75, 1), true, false, 0, CONTRACT_LIST(kinds, 75, ), CONTRACT_LIST(if_strings, 75, ), CONTRACT_LIST(if_enums, 75, ), "schema/pg15/deparse.txt:144:13"},
 	{ 10, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 76, 1), true, false, 0, CONTRACT_LIST(kinds, 76, ), CONTRACT_LIST(if_strings, 76, ), CONTRACT_LIST(if_enums, 76, ), "schema/pg15/deparse.txt:147:13"},
 	{ 10, 0, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 77, 1), true, false, 0, CONTRACT_LIST(kinds, 77, ), CONTRACT_LIST(if_strings, 77, ), CONTRACT_LIST(if_enums, 77, ), "schema/pg15/deparse.txt:149:13"},
@@ -14985,16 +14993,16 @@ static const ContractRule contract_rules[] = {
 	{ 11, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 86, ), true, false, 0, CONTRACT_LIST(kinds, 86, ), CONTRACT_LIST(if_strings, 86, ), CONTRACT_LIST(if_enums, 86, ), "schema/pg15/deparse.txt:169:16"},
 	{ 11, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 87, ), false, false, 0, CONTRACT_LIST(kinds, 87, 1), CONTRACT_LIST(if_strings, 87, ), CONTRACT_LIST(if_enums, 87, ), "schema/pg15/deparse.txt:171:16"},
 	{ 11, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 88, ), false, false, 0, CONTRACT_LIST(kinds, 88, 1), CONTRACT_LIST(if_strings, 88, ), CONTRACT_LIST(if_enums, 88, ), "schema/pg15/deparse.txt:173:16"},
-	{ 11, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 89, 1), false, false, 0, CONTRACT_LIST(kinds, 89, 1), CONTRACT_LIST(if_strings, 89, ), CONTRACT_LIST(if_enums, 89, ), "schema/pg15/deparse.txt:3543:16"},
-	{ 11, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 90, 1), false, false, 0, CONTRACT_LIST(kinds, 90, 1), CONTRACT_LIST(if_strings, 90, ), CONTRACT_LIST(if_enums, 90, ), "schema/pg15/deparse.txt:3546:16"},
-	{ 11, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 91, 1), false, false, 0, CONTRACT_LIST(kinds, 91, 1), CONTRACT_LIST(if_strings, 91, ), CONTRACT_LIST(if_enums, 91, ), "schema/pg15/deparse.txt:3549:16"},
-	{ 11, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 92, 1), false, false, 0, CONTRACT_LIST(kinds, 92, 1), CONTRACT_LIST(if_strings, 92, ), CONTRACT_LIST(if_enums, 92, ), "schema/pg15/deparse.txt:3552:16"},
-	{ 11, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 93, 1), false, false, 0, CONTRACT_LIST(kinds, 93, 1), CONTRACT_LIST(if_strings, 93, ), CONTRACT_LIST(if_enums, 93, ), "schema/pg15/deparse.txt:3555:16"},
+	{ 11, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 89, 1), false, false, 0, CONTRACT_LIST(kinds, 89, 1), CONTRACT_LIST(if_strings, 89, ), CONTRACT_LIST(if_enums, 89, ), "schema/pg15/deparse.txt:3545:16"},
+	{ 11, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 90, 1), false, false, 0, CONTRACT_LIST(kinds, 90, 1), CONTRACT_LIST(if_strings, 90, ), CONTRACT_LIST(if_enums, 90, ), "schema/pg15/deparse.txt:3548:16"},
+	{ 11, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 91, 1), false, false, 0, CONTRACT_LIST(kinds, 91, 1), CONTRACT_LIST(if_strings, 91, ), CONTRACT_LIST(if_enums, 91, ), "schema/pg15/deparse.txt:3551:16"},
+	{ 11, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 92, 1), false, false, 0, CONTRACT_LIST(kinds, 92, 1), CONTRACT_LIST(if_strings, 92, ), CONTRACT_LIST(if_enums, 92, ), "schema/pg15/deparse.txt:3554:16"},
+	{ 11, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 93, 1), false, false, 0, CONTRACT_LIST(kinds, 93, 1), CONTRACT_LIST(if_strings, 93, ), CONTRACT_LIST(if_enums, 93, ), "schema/pg15/deparse.txt:3557:16"},
 	{ 12, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 94, 1), true, false, 0, CONTRACT_LIST(kinds, 94, ), CONTRACT_LIST(if_strings, 94, ), CONTRACT_LIST(if_enums, 94, ), "schema/pg15/deparse.txt:176:18"},
 	{ 12, 2, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 95, 1), true, false, 0, CONTRACT_LIST(kinds, 95, ), CONTRACT_LIST(if_strings, 95, ), CONTRACT_LIST(if_enums, 95, ), "schema/pg15/deparse.txt:178:18"},
 	{ 17, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 96, ), false, false, 0, CONTRACT_LIST(kinds, 96, 1), CONTRACT_LIST(if_strings, 96, ), CONTRACT_LIST(if_enums, 96, ), "schema/pg15/deparse.txt:180:19"},
 	{ 17, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 97, ), false, false, 0, CONTRACT_LIST(kinds, 97, 1), CONTRACT_LIST(if_strings, 97, ), CONTRACT_LIST(if_enums, 97, ), "schema/pg15/deparse.txt:182:19"},
-	{ 17, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 98, 1), false, false, 0, CONTRACT_LIST(kinds, 98, 1), CONTRACT_LIST(if_strings, 98, ), CONTRACT_LIST(if_enums, 98, ), "schema/pg15/deparse.txt:3558:19"},
+	{ 17, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 98, 1), false, false, 0, CONTRACT_LIST(kinds, 98, 1), CONTRACT_LIST(if_strings, 98, ), CONTRACT_LIST(if_enums, 98, ), "schema/pg15/deparse.txt:3560:19"},
 	{ 21, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 99, ), false, false, 0, CONTRACT_LIST(kinds, 99, 1), CONTRACT_LIST(if_strings, 99, ), CONTRACT_LIST(if_enums, 99, ), "schema/pg15/deparse.txt:184:18"},
 	{ 21, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 100, ), true, false, 0, CONTRACT_LIST(kinds, 100, ), CONTRACT_LIST(if_strings, 100, ), CONTRACT_LIST(if_enums, 100, ), "schema/pg15/deparse.txt:186:19"},
 	{ 26, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 101, ), true, false, 0, CONTRACT_LIST(kinds, 101, ), CONTRACT_LIST(if_strings, 101, ), CONTRACT_LIST(if_enums, 101, ), "schema/pg15/deparse.txt:188:15"},
@@ -15003,21 +15011,21 @@ static const ContractRule contract_rules[] = {
 	{ 26, 2, 1, -1, false, false, true, false, false, CONTRACT_LIST(parents, 104, ), false, true, 0, CONTRACT_LIST(kinds, 104, ), CONTRACT_LIST(if_strings, 104, ), CONTRACT_LIST(if_enums, 104, 1), "schema/pg15/deparse.txt:194:15"},
 	{ 26, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 105, ), false, false, 0, CONTRACT_LIST(kinds, 105, 1), CONTRACT_LIST(if_strings, 105, ), CONTRACT_LIST(if_enums, 105, ), "schema/pg15/deparse.txt:196:15"},
 	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 106, ), false, false, 0, CONTRACT_LIST(kinds, 106, 1), CONTRACT_LIST(if_strings, 106, ), CONTRACT_LIST(if_enums, 106, ), "schema/pg15/deparse.txt:198:15"},
-	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 107, 1), false, false, 0, CONTRACT_LIST(kinds, 107, 1), CONTRACT_LIST(if_strings, 107, ), CONTRACT_LIST(if_enums, 107, ), "schema/pg15/deparse.txt:3561:15"},
-	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 108, 1), false, false, 0, CONTRACT_LIST(kinds, 108, 1), CONTRACT_LIST(if_strings, 108, ), CONTRACT_LIST(if_enums, 108, ), "schema/pg15/deparse.txt:3564:15"},
-	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 109, 1), false, false, 0, CONTRACT_LIST(kinds, 109, 1), CONTRACT_LIST(if_strings, 109, ), CONTRACT_LIST(if_enums, 109, ), "schema/pg15/deparse.txt:3567:15"},
-	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 110, 1), false, false, 0, CONTRACT_LIST(kinds, 110, 1), CONTRACT_LIST(if_strings, 110, ), CONTRACT_LIST(if_enums, 110, ), "schema/pg15/deparse.txt:3570:15"},
-	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 111, 1), false, false, 0, CONTRACT_LIST(kinds, 111, 1), CONTRACT_LIST(if_strings, 111, ), CONTRACT_LIST(if_enums, 111, ), "schema/pg15/deparse.txt:3573:15"},
-	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 112, 1), false, false, 0, CONTRACT_LIST(kinds, 112, 1), CONTRACT_LIST(if_strings, 112, ), CONTRACT_LIST(if_enums, 112, ), "schema/pg15/deparse.txt:3576:15"},
-	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 113, 1), false, false, 0, CONTRACT_LIST(kinds, 113, 1), CONTRACT_LIST(if_strings, 113, ), CONTRACT_LIST(if_enums, 113, ), "schema/pg15/deparse.txt:3579:15"},
-	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 114, 1), false, false, 0, CONTRACT_LIST(kinds, 114, 1), CONTRACT_LIST(if_strings, 114, ), CONTRACT_LIST(if_enums, 114, ), "schema/pg15/deparse.txt:3582:15"},
+	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 107, 1), false, false, 0, CONTRACT_LIST(kinds, 107, 1), CONTRACT_LIST(if_strings, 107, ), CONTRACT_LIST(if_enums, 107, ), "schema/pg15/deparse.txt:3563:15"},
+	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 108, 1), false, false, 0, CONTRACT_LIST(kinds, 108, 1), CONTRACT_LIST(if_strings, 108, ), CONTRACT_LIST(if_enums, 108, ), "schema/pg15/deparse.txt:3566:15"},
+	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 109, 1), false, false, 0, CONTRACT_LIST(kinds, 109, 1), CONTRACT_LIST(if_strings, 109, ), CONTRACT_LIST(if_enums, 109, ), "schema/pg15/deparse.txt:3569:15"},
+	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 110, 1), false, false, 0, CONTRACT_LIST(kinds, 110, 1), CONTRACT_LIST(if_strings, 110, ), CONTRACT_LIST(if_enums, 110, ), "schema/pg15/deparse.txt:3572:15"},
+	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 111, 1), false, false, 0, CONTRACT_LIST(kinds, 111, 1), CONTRACT_LIST(if_strings, 111, ), CONTRACT_LIST(if_enums, 111, ), "schema/pg15/deparse.txt:3575:15"},
+	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 112, 1), false, false, 0, CONTRACT_LIST(kinds, 112, 1), CONTRACT_LIST(if_strings, 112, ), CONTRACT_LIST(if_enums, 112, ), "schema/pg15/deparse.txt:3578:15"},
+	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 113, 1), false, false, 0, CONTRACT_LIST(kinds, 113, 1), CONTRACT_LIST(if_strings, 113, ), CONTRACT_LIST(if_enums, 113, ), "schema/pg15/deparse.txt:3581:15"},
+	{ 26, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 114, 1), false, false, 0, CONTRACT_LIST(kinds, 114, 1), CONTRACT_LIST(if_strings, 114, ), CONTRACT_LIST(if_enums, 114, ), "schema/pg15/deparse.txt:3584:15"},
 	{ 27, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 115, ), false, false, 0, CONTRACT_LIST(kinds, 115, 1), CONTRACT_LIST(if_strings, 115, ), CONTRACT_LIST(if_enums, 115, ), "schema/pg15/deparse.txt:200:18"},
 	{ 27, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 116, ), true, false, 0, CONTRACT_LIST(kinds, 116, ), CONTRACT_LIST(if_strings, 116, ), CONTRACT_LIST(if_enums, 116, ), "schema/pg15/deparse.txt:202:19"},
 	{ 27, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 117, ), true, false, 0, CONTRACT_LIST(kinds, 117, ), CONTRACT_LIST(if_strings, 117, ), CONTRACT_LIST(if_enums, 117, ), "schema/pg15/deparse.txt:204:19"},
 	{ 27, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 118, ), false, false, 0, CONTRACT_LIST(kinds, 118, 1), CONTRACT_LIST(if_strings, 118, ), CONTRACT_LIST(if_enums, 118, ), "schema/pg15/deparse.txt:206:19"},
 	{ 27, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 119, ), false, false, 0, CONTRACT_LIST(kinds, 119, 1), CONTRACT_LIST(if_strings, 119, ), CONTRACT_LIST(if_enums, 119, ), "schema/pg15/deparse.txt:208:19"},
-	{ 27, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 120, 1), false, false, 0, CONTRACT_LIST(kinds, 120, 1), CONTRACT_LIST(if_strings, 120, ), CONTRACT_LIST(if_enums, 120, ), "schema/pg15/deparse.txt:3585:19"},
-	{ 27, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 121, 1), false, false, 0, CONTRACT_LIST(kinds, 121, 1), CONTRACT_LIST(if_strings, 121, ), CONTRACT_LIST(if_enums, 121, ), "schema/pg15/deparse.txt:3588:19"},
+	{ 27, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 120, 1), false, false, 0, CONTRACT_LIST(kinds, 120, 1), CONTRACT_LIST(if_strings, 120, ), CONTRACT_LIST(if_enums, 120, ), "schema/pg15/deparse.txt:3587:19"},
+	{ 27, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 121, 1), false, false, 0, CONTRACT_LIST(kinds, 121, 1), CONTRACT_LIST(if_strings, 121, ), CONTRACT_LIST(if_enums, 121, ), "schema/pg15/deparse.txt:3590:19"},
 	{ 27, 5, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 122, ), true, false, 0, CONTRACT_LIST(kinds, 122, ), CONTRACT_LIST(if_strings, 122, ), CONTRACT_LIST(if_enums, 122, ), "schema/pg15/deparse.txt:210:19"},
 	{ 27, 5, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 123, ), false, false, 0, CONTRACT_LIST(kinds, 123, 1), CONTRACT_LIST(if_strings, 123, ), CONTRACT_LIST(if_enums, 123, ), "schema/pg15/deparse.txt:212:19"},
 	{ 37, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 124, ), false, false, 0, CONTRACT_LIST(kinds, 124, 1), CONTRACT_LIST(if_strings, 124, ), CONTRACT_LIST(if_enums, 124, ), "schema/pg15/deparse.txt:214:14"},
@@ -15025,13 +15033,13 @@ static const ContractRule contract_rules[] = {
 	{ 37, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 126, ), true, false, 0, CONTRACT_LIST(kinds, 126, ), CONTRACT_LIST(if_strings, 126, ), CONTRACT_LIST(if_enums, 126, ), "schema/pg15/deparse.txt:218:15"},
 	{ 37, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 127, ), false, false, 0, CONTRACT_LIST(kinds, 127, 1), CONTRACT_LIST(if_strings, 127, ), CONTRACT_LIST(if_enums, 127, ), "schema/pg15/deparse.txt:220:15"},
 	{ 37, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 128, ), false, false, 0, CONTRACT_LIST(kinds, 128, 1), CONTRACT_LIST(if_strings, 128, ), CONTRACT_LIST(if_enums, 128, ), "schema/pg15/deparse.txt:222:15"},
-	{ 37, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 129, 1), false, false, 0, CONTRACT_LIST(kinds, 129, 1), CONTRACT_LIST(if_strings, 129, ), CONTRACT_LIST(if_enums, 129, ), "schema/pg15/deparse.txt:3591:15"},
-	{ 37, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 130, 1), false, false, 0, CONTRACT_LIST(kinds, 130, 1), CONTRACT_LIST(if_strings, 130, ), CONTRACT_LIST(if_enums, 130, ), "schema/pg15/deparse.txt:3594:15"},
-	{ 37, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 131, 1), false, false, 0, CONTRACT_LIST(kinds, 131, 1), CONTRACT_LIST(if_strings, 131, ), CONTRACT_LIST(if_enums, 131, ), "schema/pg15/deparse.txt:3597:15"},
-	{ 37, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 132, 1), false, false, 0, CONTRACT_LIST(kinds, 132, 1), CONTRACT_LIST(if_strings, 132, ), CONTRACT_LIST(if_enums, 132, ), "schema/pg15/deparse.txt:3600:15"},
-	{ 37, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 133, 1), false, false, 0, CONTRACT_LIST(kinds, 133, 1), CONTRACT_LIST(if_strings, 133, ), CONTRACT_LIST(if_enums, 133, ), "schema/pg15/deparse.txt:3603:15"},
-	{ 37, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 134, 1), false, false, 0, CONTRACT_LIST(kinds, 134, 1), CONTRACT_LIST(if_strings, 134, ), CONTRACT_LIST(if_enums, 134, ), "schema/pg15/deparse.txt:3606:15"},
-	{ 37, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 135, 1), false, false, 0, CONTRACT_LIST(kinds, 135, 1), CONTRACT_LIST(if_strings, 135, ), CONTRACT_LIST(if_enums, 135, ), "schema/pg15/deparse.txt:3609:15"},
+	{ 37, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 129, 1), false, false, 0, CONTRACT_LIST(kinds, 129, 1), CONTRACT_LIST(if_strings, 129, ), CONTRACT_LIST(if_enums, 129, ), "schema/pg15/deparse.txt:3593:15"},
+	{ 37, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 130, 1), false, false, 0, CONTRACT_LIST(kinds, 130, 1), CONTRACT_LIST(if_strings, 130, ), CONTRACT_LIST(if_enums, 130, ), "schema/pg15/deparse.txt:3596:15"},
+	{ 37, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 131, 1), false, false, 0, CONTRACT_LIST(kinds, 131, 1), CONTRACT_LIST(if_strings, 131, ), CONTRACT_LIST(if_enums, 131, ), "schema/pg15/deparse.txt:3599:15"},
+	{ 37, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 132, 1), false, false, 0, CONTRACT_LIST(kinds, 132, 1), CONTRACT_LIST(if_strings, 132, ), CONTRACT_LIST(if_enums, 132, ), "schema/pg15/deparse.txt:3602:15"},
+	{ 37, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 133, 1), false, false, 0, CONTRACT_LIST(kinds, 133, 1), CONTRACT_LIST(if_strings, 133, ), CONTRACT_LIST(if_enums, 133, ), "schema/pg15/deparse.txt:3605:15"},
+	{ 37, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 134, 1), false, false, 0, CONTRACT_LIST(kinds, 134, 1), CONTRACT_LIST(if_strings, 134, ), CONTRACT_LIST(if_enums, 134, ), "schema/pg15/deparse.txt:3608:15"},
+	{ 37, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 135, 1), false, false, 0, CONTRACT_LIST(kinds, 135, 1), CONTRACT_LIST(if_strings, 135, ), CONTRACT_LIST(if_enums, 135, ), "schema/pg15/deparse.txt:3611:15"},
 	{ 37, 5, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 136, ), false, false, 0, CONTRACT_LIST(kinds, 136, 1), CONTRACT_LIST(if_strings, 136, ), CONTRACT_LIST(if_enums, 136, ), "schema/pg15/deparse.txt:224:20"},
 	{ 38, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 137, ), false, false, 0, CONTRACT_LIST(kinds, 137, 1), CONTRACT_LIST(if_strings, 137, ), CONTRACT_LIST(if_enums, 137, ), "schema/pg15/deparse.txt:226:15"},
 	{ 38, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 138, ), false, false, 0, CONTRACT_LIST(kinds, 138, 1), CONTRACT_LIST(if_strings, 138, ), CONTRACT_LIST(if_enums, 138, ), "schema/pg15/deparse.txt:228:17"},
@@ -15059,15 +15067,15 @@ static const ContractRule contract_rules[] = {
 	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 160, 1), false, false, 0, CONTRACT_LIST(kinds, 160, 1), CONTRACT_LIST(if_strings, 160, ), CONTRACT_LIST(if_enums, 160, ), "schema/pg15/deparse.txt:272:14"},
 	{ 41, 1, -1, 1, true, true, false, false, false, CONTRACT_LIST(parents, 161, 1), false, false, 0, CONTRACT_LIST(kinds, 161, 1), CONTRACT_LIST(if_strings, 161, ), CONTRACT_LIST(if_enums, 161, ), "schema/pg15/deparse.txt:274:14"},
 	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 162, 1), false, false, 0, CONTRACT_LIST(kinds, 162, 1), CONTRACT_LIST(if_strings, 162, ), CONTRACT_LIST(if_enums, 162, ), "schema/pg15/deparse.txt:276:14"},
-	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 163, 1), false, false, 0, CONTRACT_LIST(kinds, 163, 1), CONTRACT_LIST(if_strings, 163, ), CONTRACT_LIST(if_enums, 163, ), "schema/pg15/deparse.txt:3612:14"},
-	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 164, 1), false, false, 0, CONTRACT_LIST(kinds, 164, 1), CONTRACT_LIST(if_strings, 164, ), CONTRACT_LIST(if_enums, 164, ), "schema/pg15/deparse.txt:3615:14"},
-	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 165, 1), false, false, 0, CONTRACT_LIST(kinds, 165, 1), CONTRACT_LIST(if_strings, 165, ), CONTRACT_LIST(if_enums, 165, ), "schema/pg15/deparse.txt:3618:14"},
-	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 166, 1), false, false, 0, CONTRACT_LIST(kinds, 166, 1), CONTRACT_LIST(if_strings, 166, ), CONTRACT_LIST(if_enums, 166, ), "schema/pg15/deparse.txt:3621:14"},
-	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 167, 1), false, false, 0, CONTRACT_LIST(kinds, 167, 1), CONTRACT_LIST(if_strings, 167, ), CONTRACT_LIST(if_enums, 167, ), "schema/pg15/deparse.txt:3624:14"},
-	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 168, 1), false, false, 0, CONTRACT_LIST(kinds, 168, 1), CONTRACT_LIST(if_strings, 168, ), CONTRACT_LIST(if_enums, 168, ), "schema/pg15/deparse.txt:3627:14"},
-	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 169, 1), false, false, 0, CONTRACT_LIST(kinds, 169, 1), CONTRACT_LIST(if_strings, 169, ), CONTRACT_LIST(if_enums, 169, ), "schema/pg15/deparse.txt:3630:14"},
-	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 170, 1), false, false, 0, CONTRACT_LIST(kinds, 170, 1), CONTRACT_LIST(if_strings, 170, ), CONTRACT_LIST(if_enums, 170, ), "schema/pg15/deparse.txt:3633:14"},
-	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 171, 1), false, false, 0, CONTRACT_LIST(kinds, 171, 1), CONTRACT_LIST(if_strings, 171, ), CONTRACT_LIST(if_enums, 171, ), "schema/pg15/deparse.txt:3636:14"},
+	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 163, 1), false, false, 0, CONTRACT_LIST(kinds, 163, 1), CONTRACT_LIST(if_strings, 163, ), CONTRACT_LIST(if_enums, 163, ), "schema/pg15/deparse.txt:3614:14"},
+	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 164, 1), false, false, 0, CONTRACT_LIST(kinds, 164, 1), CONTRACT_LIST(if_strings, 164, ), CONTRACT_LIST(if_enums, 164, ), "schema/pg15/deparse.txt:3617:14"},
+	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 165, 1), false, false, 0, CONTRACT_LIST(kinds, 165, 1), CONTRACT_LIST(if_strings, 165, ), CONTRACT_LIST(if_enums, 165, ), "schema/pg15/deparse.txt:3620:14"},
+	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 166, 1), false, false, 0, CONTRACT_LIST(kinds, 166, 1), CONTRACT_LIST(if_strings, 166, ), CONTRACT_LIST(if_enums, 166, ), "schema/pg15/deparse.txt:3623:14"},
+	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 167, 1), false, false, 0, CONTRACT_LIST(kinds, 167, 1), CONTRACT_LIST(if_strings, 167, ), CONTRACT_LIST(if_enums, 167, ), "schema/pg15/deparse.txt:3626:14"},
+	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 168, 1), false, false, 0, CONTRACT_LIST(kinds, 168, 1), CONTRACT_LIST(if_strings, 168, ), CONTRACT_LIST(if_enums, 168, ), "schema/pg15/deparse.txt:3629:14"},
+	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 169, 1), false, false, 0, CONTRACT_LIST(kinds, 169, 1), CONTRACT_LIST(if_strings, 169, ), CONTRACT_LIST(if_enums, 169, ), "schema/pg15/deparse.txt:3632:14"},
+	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 170, 1), false, false, 0, CONTRACT_LIST(kinds, 170, 1), CONTRACT_LIST(if_strings, 170, ), CONTRACT_LIST(if_enums, 170, ), "schema/pg15/deparse.txt:3635:14"},
+	{ 41, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 171, 1), false, false, 0, CONTRACT_LIST(kinds, 171, 1), CONTRACT_LIST(if_strings, 171, ), CONTRACT_LIST(if_enums, 171, ), "schema/pg15/deparse.txt:3638:14"},
 	{ 43, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 172, 1), false, false, 0, CONTRACT_LIST(kinds, 172, 1), CONTRACT_LIST(if_strings, 172, ), CONTRACT_LIST(if_enums, 172, ), "schema/pg15/deparse.txt:278:19"},
 	{ 43, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 173, 1), false, false, 0, CONTRACT_LIST(kinds, 173, 1), CONTRACT_LIST(if_strings, 173, ), CONTRACT_LIST(if_enums, 173, ), "schema/pg15/deparse.txt:280:19"},
 	{ 43, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 174, 1), false, false, 0, CONTRACT_LIST(kinds, 174, 1), CONTRACT_LIST(if_strings, 174, ), CONTRACT_LIST(if_enums, 174, ), "schema/pg15/deparse.txt:282:19"},
@@ -15078,24 +15086,24 @@ static const ContractRule contract_rules[] = {
 	{ 43, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 179, 1), false, false, 0, CONTRACT_LIST(kinds, 179, 1), CONTRACT_LIST(if_strings, 179, ), CONTRACT_LIST(if_enums, 179, ), "schema/pg15/deparse.txt:292:19"},
 	{ 43, 3, -1, 1, true, true, false, false, false, CONTRACT_LIST(parents, 180, 1), false, false, 0, CONTRACT_LIST(kinds, 180, 1), CONTRACT_LIST(if_strings, 180, ), CONTRACT_LIST(if_enums, 180, ), "schema/pg15/deparse.txt:294:19"},
 	{ 43, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 181, 1), false, false, 0, CONTRACT_LIST(kinds, 181, 1), CONTRACT_LIST(if_strings, 181, ), CONTRACT_LIST(if_enums, 181, ), "schema/pg15/deparse.txt:296:19"},
-	{ 43, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 182, 1), false, false, 0, CONTRACT_LIST(kinds, 182, 1), CONTRACT_LIST(if_strings, 182, ), CONTRACT_LIST(if_enums, 182, ), "schema/pg15/deparse.txt:3639:19"},
-	{ 43, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 183, 1), false, false, 0, CONTRACT_LIST(kinds, 183, 1), CONTRACT_LIST(if_strings, 183, ), CONTRACT_LIST(if_enums, 183, ), "schema/pg15/deparse.txt:3642:19"},
-	{ 43, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 184, 1), false, false, 0, CONTRACT_LIST(kinds, 184, 1), CONTRACT_LIST(if_strings, 184, ), CONTRACT_LIST(if_enums, 184, ), "schema/pg15/deparse.txt:3645:19"},
-	{ 43, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 185, 1), false, false, 0, CONTRACT_LIST(kinds, 185, 1), CONTRACT_LIST(if_strings, 185, ), CONTRACT_LIST(if_enums, 185, ), "schema/pg15/deparse.txt:3648:19"},
+	{ 43, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 182, 1), false, false, 0, CONTRACT_LIST(kinds, 182, 1), CONTRACT_LIST(if_strings, 182, ), CONTRACT_LIST(if_enums, 182, ), "schema/pg15/deparse.txt:3641:19"},
+	{ 43, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 183, 1), false, false, 0, CONTRACT_LIST(kinds, 183, 1), CONTRACT_LIST(if_strings, 183, ), CONTRACT_LIST(if_enums, 183, ), "schema/pg15/deparse.txt:3644:19"},
+	{ 43, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 184, 1), false, false, 0, CONTRACT_LIST(kinds, 184, 1), CONTRACT_LIST(if_strings, 184, ), CONTRACT_LIST(if_enums, 184, ), "schema/pg15/deparse.txt:3647:19"},
+	{ 43, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 185, 1), false, false, 0, CONTRACT_LIST(kinds, 185, 1), CONTRACT_LIST(if_strings, 185, ), CONTRACT_LIST(if_enums, 185, ), "schema/pg15/deparse.txt:3650:19"},
 	{ 44, 5, 4, 0, false, false, false, false, false, CONTRACT_LIST(parents, 186, ), false, false, 0, CONTRACT_LIST(kinds, 186, 1), CONTRACT_LIST(if_strings, 186, ), CONTRACT_LIST(if_enums, 186, 1), "schema/pg15/deparse.txt:298:17"},
 	{ 44, 5, 4, 0, false, false, false, false, false, CONTRACT_LIST(parents, 187, ), false, false, 0, CONTRACT_LIST(kinds, 187, 1), CONTRACT_LIST(if_strings, 187, ), CONTRACT_LIST(if_enums, 187, 1), "schema/pg15/deparse.txt:300:17"},
 	{ 44, 5, 4, 0, false, false, true, false, false, CONTRACT_LIST(parents, 188, ), false, false, 0, CONTRACT_LIST(kinds, 188, 1), CONTRACT_LIST(if_strings, 188, ), CONTRACT_LIST(if_enums, 188, 1), "schema/pg15/deparse.txt:302:17"},
 	{ 44, 5, 4, 1, true, false, false, false, false, CONTRACT_LIST(parents, 189, ), false, false, 0, CONTRACT_LIST(kinds, 189, 1), CONTRACT_LIST(if_strings, 189, ), CONTRACT_LIST(if_enums, 189, 1), "schema/pg15/deparse.txt:304:17"},
 	{ 44, 5, 4, 1, true, false, false, false, false, CONTRACT_LIST(parents, 190, ), false, false, 0, CONTRACT_LIST(kinds, 190, 1), CONTRACT_LIST(if_strings, 190, ), CONTRACT_LIST(if_enums, 190, 1), "schema/pg15/deparse.txt:306:17"},
 	{ 44, 5, 4, 1, true, false, true, false, false, CONTRACT_LIST(parents, 191, ), false, false, 0, CONTRACT_LIST(kinds, 191, 1), CONTRACT_LIST(if_strings, 191, ), CONTRACT_LIST(if_enums, 191, 1), "schema/pg15/deparse.txt:308:17"},
-	{ 44, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 192, 1), false, false, 0, CONTRACT_LIST(kinds, 192, 1), CONTRACT_LIST(if_strings, 192, ), CONTRACT_LIST(if_enums, 192, ), "schema/pg15/deparse.txt:3651:17"},
+	{ 44, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 192, 1), false, false, 0, CONTRACT_LIST(kinds, 192, 1), CONTRACT_LIST(if_strings, 192, ), CONTRACT_LIST(if_enums, 192, ), "schema/pg15/deparse.txt:3653:17"},
 	{ 46, 2, 1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 193, ), true, false, 0, CONTRACT_LIST(kinds, 193, ), CONTRACT_LIST(if_strings, 193, ), CONTRACT_LIST(if_enums, 193, 1), "schema/pg15/deparse.txt:310:14"},
 	{ 46, 2, 1, -1, false, false, true, false, false, CONTRACT_LIST(parents, 194, ), true, false, 0, CONTRACT_LIST(kinds, 194, ), CONTRACT_LIST(if_strings, 194, ), CONTRACT_LIST(if_enums, 194, 1), "schema/pg15/deparse.txt:312:14"},
 	{ 46, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 195, ), true, false, 0, CONTRACT_LIST(kinds, 195, ), CONTRACT_LIST(if_strings, 195, ), CONTRACT_LIST(if_enums, 195, ), "schema/pg15/deparse.txt:314:20"},
 	{ 46, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 196, ), true, false, 0, CONTRACT_LIST(kinds, 196, ), CONTRACT_LIST(if_strings, 196, ), CONTRACT_LIST(if_enums, 196, ), "schema/pg15/deparse.txt:316:20"},
 	{ 46, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 197, ), false, false, 0, CONTRACT_LIST(kinds, 197, 1), CONTRACT_LIST(if_strings, 197, ), CONTRACT_LIST(if_enums, 197, ), "schema/pg15/deparse.txt:318:20"},
 	{ 46, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 198, ), false, false, 0, CONTRACT_LIST(kinds, 198, 1), CONTRACT_LIST(if_strings, 198, ), CONTRACT_LIST(if_enums, 198, ), "schema/pg15/deparse.txt:320:20"},
-	{ 46, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 199, 1), false, false, 0, CONTRACT_LIST(kinds, 199, 1), CONTRACT_LIST(if_strings, 199, ), CONTRACT_LIST(if_enums, 199, ), "schema/pg15/deparse.txt:3654:20"},
+	{ 46, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 199, 1), false, false, 0, CONTRACT_LIST(kinds, 199, 1), CONTRACT_LIST(if_strings, 199, ), CONTRACT_LIST(if_enums, 199, ), "schema/pg15/deparse.txt:3656:20"},
 	{ 46, 5, 1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 200, ), true, false, 0, CONTRACT_LIST(kinds, 200, ), CONTRACT_LIST(if_strings, 200, ), CONTRACT_LIST(if_enums, 200, 1), "schema/pg15/deparse.txt:322:14"},
 	{ 46, 5, 1, 1, true, false, true, false, false, CONTRACT_LIST(parents, 201, ), true, false, 0, CONTRACT_LIST(kinds, 201, ), CONTRACT_LIST(if_strings, 201, ), CONTRACT_LIST(if_enums, 201, 1), "schema/pg15/deparse.txt:324:14"},
 	{ 46, 5, 1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 202, ), false, true, 0, CONTRACT_LIST(kinds, 202, ), CONTRACT_LIST(if_strings, 202, ), CONTRACT_LIST(if_enums, 202, 1), "schema/pg15/deparse.txt:326:14"},
@@ -15110,9 +15118,9 @@ static const ContractRule contract_rules[] = {
 	{ 46, 5, 1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 211, 1), false, false, 2, CONTRACT_LIST(kinds, 211, ), CONTRACT_LIST(if_strings, 211, ), CONTRACT_LIST(if_enums, 211, 1), "schema/pg15/deparse.txt:344:14"},
 	{ 46, 5, 1, -1, false, false, true, false, false, CONTRACT_LIST(parents, 212, 1), false, false, 2, CONTRACT_LIST(kinds, 212, ), CONTRACT_LIST(if_strings, 212, ), CONTRACT_LIST(if_enums, 212, 1), "schema/pg15/deparse.txt:346:14"},
 	{ 46, 5, 1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 213, 1), false, false, 2, CONTRACT_LIST(kinds, 213, ), CONTRACT_LIST(if_strings, 213, ), CONTRACT_LIST(if_enums, 213, 1), "schema/pg15/deparse.txt:348:14"},
-	{ 46, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 214, 1), false, false, 0, CONTRACT_LIST(kinds, 214, 1), CONTRACT_LIST(if_strings, 214, ), CONTRACT_LIST(if_enums, 214, ), "schema/pg15/deparse.txt:3657:14"},
-	{ 46, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 215, 1), false, false, 0, CONTRACT_LIST(kinds, 215, 1), CONTRACT_LIST(if_strings, 215, ), CONTRACT_LIST(if_enums, 215, ), "schema/pg15/deparse.txt:3660:14"},
-	{ 46, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 216, 1), false, false, 0, CONTRACT_LIST(kinds, 216, 1), CONTRACT_LIST(if_strings, 216, ), CONTRACT_LIST(if_enums, 216, ), "schema/pg15/deparse.txt:3663:14"},
+	{ 46, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 214, 1), false, false, 0, CONTRACT_LIST(kinds, 214, 1), CONTRACT_LIST(if_strings, 214, ), CONTRACT_LIST(if_enums, 214, ), "schema/pg15/deparse.txt:3659:14"},
+	{ 46, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 215, 1), false, false, 0, CONTRACT_LIST(kinds, 215, 1), CONTRACT_LIST(if_strings, 215, ), CONTRACT_LIST(if_enums, 215, ), "schema/pg15/deparse.txt:3662:14"},
+	{ 46, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 216, 1), false, false, 0, CONTRACT_LIST(kinds, 216, 1), CONTRACT_LIST(if_strings, 216, ), CONTRACT_LIST(if_enums, 216, ), "schema/pg15/deparse.txt:3665:14"},
 	{ 47, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 217, 1), false, false, 0, CONTRACT_LIST(kinds, 217, 1), CONTRACT_LIST(if_strings, 217, ), CONTRACT_LIST(if_enums, 217, ), "schema/pg15/deparse.txt:350:14"},
 	{ 47, 1, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 218, 1), false, false, 0, CONTRACT_LIST(kinds, 218, 1), CONTRACT_LIST(if_strings, 218, ), CONTRACT_LIST(if_enums, 218, ), "schema/pg15/deparse.txt:352:14"},
 	{ 47, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 219, 1), false, false, 0, CONTRACT_LIST(kinds, 219, 1), CONTRACT_LIST(if_strings, 219, ), CONTRACT_LIST(if_enums, 219, ), "schema/pg15/deparse.txt:354:14"},
@@ -15128,19 +15136,19 @@ static const ContractRule contract_rules[] = {
 	{ 57, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 229, ), true, false, 0, CONTRACT_LIST(kinds, 229, ), CONTRACT_LIST(if_strings, 229, ), CONTRACT_LIST(if_enums, 229, ), "schema/pg15/deparse.txt:374:23"},
 	{ 57, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 230, ), false, false, 0, CONTRACT_LIST(kinds, 230, 1), CONTRACT_LIST(if_strings, 230, ), CONTRACT_LIST(if_enums, 230, ), "schema/pg15/deparse.txt:376:23"},
 	{ 57, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 231, ), false, false, 0, CONTRACT_LIST(kinds, 231, 1), CONTRACT_LIST(if_strings, 231, ), CONTRACT_LIST(if_enums, 231, ), "schema/pg15/deparse.txt:378:23"},
-	{ 57, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 232, 1), false, false, 0, CONTRACT_LIST(kinds, 232, 1), CONTRACT_LIST(if_strings, 232, ), CONTRACT_LIST(if_enums, 232, ), "schema/pg15/deparse.txt:3666:23"},
-	{ 57, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 233, 1), false, false, 0, CONTRACT_LIST(kinds, 233, 1), CONTRACT_LIST(if_strings, 233, ), CONTRACT_LIST(if_enums, 233, ), "schema/pg15/deparse.txt:3669:23"},
+	{ 57, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 232, 1), false, false, 0, CONTRACT_LIST(kinds, 232, 1), CONTRACT_LIST(if_strings, 232, ), CONTRACT_LIST(if_enums, 232, ), "schema/pg15/deparse.txt:3668:23"},
+	{ 57, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 233, 1), false, false, 0, CONTRACT_LIST(kinds, 233, 1), CONTRACT_LIST(if_strings, 233, ), CONTRACT_LIST(if_enums, 233, ), "schema/pg15/deparse.txt:3671:23"},
 	{ 57, 6, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 234, ), false, false, 0, CONTRACT_LIST(kinds, 234, 1), CONTRACT_LIST(if_strings, 234, ), CONTRACT_LIST(if_enums, 234, ), "schema/pg15/deparse.txt:380:16"},
 	{ 60, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 235, ), true, false, 0, CONTRACT_LIST(kinds, 235, ), CONTRACT_LIST(if_strings, 235, ), CONTRACT_LIST(if_enums, 235, ), "schema/pg15/deparse.txt:382:16"},
 	{ 60, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 236, ), true, false, 0, CONTRACT_LIST(kinds, 236, ), CONTRACT_LIST(if_strings, 236, ), CONTRACT_LIST(if_enums, 236, ), "schema/pg15/deparse.txt:384:22"},
 	{ 60, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 237, ), true, false, 0, CONTRACT_LIST(kinds, 237, ), CONTRACT_LIST(if_strings, 237, ), CONTRACT_LIST(if_enums, 237, ), "schema/pg15/deparse.txt:386:22"},
 	{ 60, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 238, ), false, false, 0, CONTRACT_LIST(kinds, 238, 1), CONTRACT_LIST(if_strings, 238, ), CONTRACT_LIST(if_enums, 238, ), "schema/pg15/deparse.txt:388:22"},
 	{ 60, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 239, ), false, false, 0, CONTRACT_LIST(kinds, 239, 1), CONTRACT_LIST(if_strings, 239, ), CONTRACT_LIST(if_enums, 239, ), "schema/pg15/deparse.txt:390:22"},
-	{ 60, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 240, 1), false, false, 0, CONTRACT_LIST(kinds, 240, 1), CONTRACT_LIST(if_strings, 240, ), CONTRACT_LIST(if_enums, 240, ), "schema/pg15/deparse.txt:3672:22"},
+	{ 60, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 240, 1), false, false, 0, CONTRACT_LIST(kinds, 240, 1), CONTRACT_LIST(if_strings, 240, ), CONTRACT_LIST(if_enums, 240, ), "schema/pg15/deparse.txt:3674:22"},
 	{ 60, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 241, ), true, false, 0, CONTRACT_LIST(kinds, 241, ), CONTRACT_LIST(if_strings, 241, ), CONTRACT_LIST(if_enums, 241, ), "schema/pg15/deparse.txt:392:20"},
 	{ 60, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 242, ), false, false, 0, CONTRACT_LIST(kinds, 242, 1), CONTRACT_LIST(if_strings, 242, ), CONTRACT_LIST(if_enums, 242, ), "schema/pg15/deparse.txt:394:20"},
-	{ 60, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 243, ), false, false, 0, CONTRACT_LIST(kinds, 243, 1), CONTRACT_LIST(if_strings, 243, ), CONTRACT_LIST(if_enums, 243, ), "schema/pg15/deparse.txt:3675:20"},
-	{ 60, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 244, ), true, false, 0, CONTRACT_LIST(kinds, 244, ), CONTRACT_LIST(if_strings, 244, ), CONTRACT_LIST(if_enums, 244, ), "schema/pg15/deparse.txt:3677:20"},
+	{ 60, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 243, ), false, false, 0, CONTRACT_LIST(kinds, 243, 1), CONTRACT_LIST(if_strings, 243, ), CONTRACT_LIST(if_enums, 243, ), "schema/pg15/deparse.txt:3677:20"},
+	{ 60, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 244, ), true, false, 0, CONTRACT_LIST(kinds, 244, ), CONTRACT_LIST(if_strings, 244, ), CONTRACT_LIST(if_enums, 244, ), "schema/pg15/deparse.txt:3679:20"},
 	{ 62, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 245, ), false, false, 0, CONTRACT_LIST(kinds, 245, 1), CONTRACT_LIST(if_strings, 245, ), CONTRACT_LIST(if_enums, 245, ), "schema/pg15/deparse.txt:396:14"},
 	{ 64, 0, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 246, 1), true, false, 0, CONTRACT_LIST(kinds, 246, ), CONTRACT_LIST(if_strings, 246, ), CONTRACT_LIST(if_enums, 246, ), "schema/pg15/deparse.txt:398:21"},
 	{ 64, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 247, 1), true, false, 0, CONTRACT_LIST(kinds, 247, ), CONTRACT_LIST(if_strings, 247, ), CONTRACT_LIST(if_enums, 247, ), "schema/pg15/deparse.txt:400:21"},
@@ -15148,8 +15156,8 @@ static const ContractRule contract_rules[] = {
 	{ 64, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 249, ), true, false, 0, CONTRACT_LIST(kinds, 249, ), CONTRACT_LIST(if_strings, 249, ), CONTRACT_LIST(if_enums, 249, ), "schema/pg15/deparse.txt:404:17"},
 	{ 64, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 250, ), false, false, 0, CONTRACT_LIST(kinds, 250, 1), CONTRACT_LIST(if_strings, 250, ), CONTRACT_LIST(if_enums, 250, ), "schema/pg15/deparse.txt:406:17"},
 	{ 64, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 251, ), false, false, 0, CONTRACT_LIST(kinds, 251, 1), CONTRACT_LIST(if_strings, 251, ), CONTRACT_LIST(if_enums, 251, ), "schema/pg15/deparse.txt:408:17"},
-	{ 64, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 252, 1), false, false, 0, CONTRACT_LIST(kinds, 252, 1), CONTRACT_LIST(if_strings, 252, ), CONTRACT_LIST(if_enums, 252, ), "schema/pg15/deparse.txt:3680:17"},
-	{ 64, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 253, 1), false, false, 0, CONTRACT_LIST(kinds, 253, 1), CONTRACT_LIST(if_strings, 253, ), CONTRACT_LIST(if_enums, 253, ), "schema/pg15/deparse.txt:3683:17"},
+	{ 64, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 252, 1), false, false, 0, CONTRACT_LIST(kinds, 252, 1), CONTRACT_LIST(if_strings, 252, ), CONTRACT_LIST(if_enums, 252, ), "schema/pg15/deparse.txt:3682:17"},
+	{ 64, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 253, 1), false, false, 0, CONTRACT_LIST(kinds, 253, 1), CONTRACT_LIST(if_strings, 253, ), CONTRACT_LIST(if_enums, 253, ), "schema/pg15/deparse.txt:3685:17"},
 	{ 64, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 254, 1), false, false, 0, CONTRACT_LIST(kinds, 254, 1), CONTRACT_LIST(if_strings, 254, ), CONTRACT_LIST(if_enums, 254, ), "schema/pg15/deparse.txt:410:24"},
 	{ 64, 2, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 255, 1), false, false, 0, CONTRACT_LIST(kinds, 255, 1), CONTRACT_LIST(if_strings, 255, ), CONTRACT_LIST(if_enums, 255, ), "schema/pg15/deparse.txt:412:24"},
 	{ 64, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 256, 1), false, false, 0, CONTRACT_LIST(kinds, 256, 1), CONTRACT_LIST(if_strings, 256, ), CONTRACT_LIST(if_enums, 256, ), "schema/pg15/deparse.txt:414:24"},
@@ -15157,16 +15165,16 @@ static const ContractRule contract_rules[] = {
 	{ 64, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 258, ), true, false, 0, CONTRACT_LIST(kinds, 258, ), CONTRACT_LIST(if_strings, 258, ), CONTRACT_LIST(if_enums, 258, ), "schema/pg15/deparse.txt:418:27"},
 	{ 64, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 259, ), false, false, 0, CONTRACT_LIST(kinds, 259, 1), CONTRACT_LIST(if_strings, 259, ), CONTRACT_LIST(if_enums, 259, ), "schema/pg15/deparse.txt:420:27"},
 	{ 64, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 260, ), false, false, 0, CONTRACT_LIST(kinds, 260, 1), CONTRACT_LIST(if_strings, 260, ), CONTRACT_LIST(if_enums, 260, ), "schema/pg15/deparse.txt:422:27"},
-	{ 64, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 261, 1), false, false, 0, CONTRACT_LIST(kinds, 261, 1), CONTRACT_LIST(if_strings, 261, ), CONTRACT_LIST(if_enums, 261, ), "schema/pg15/deparse.txt:3686:27"},
-	{ 64, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 262, 1), false, false, 0, CONTRACT_LIST(kinds, 262, 1), CONTRACT_LIST(if_strings, 262, ), CONTRACT_LIST(if_enums, 262, ), "schema/pg15/deparse.txt:3689:27"},
-	{ 64, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 263, 1), false, false, 0, CONTRACT_LIST(kinds, 263, 1), CONTRACT_LIST(if_strings, 263, ), CONTRACT_LIST(if_enums, 263, ), "schema/pg15/deparse.txt:3692:27"},
+	{ 64, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 261, 1), false, false, 0, CONTRACT_LIST(kinds, 261, 1), CONTRACT_LIST(if_strings, 261, ), CONTRACT_LIST(if_enums, 261, ), "schema/pg15/deparse.txt:3688:27"},
+	{ 64, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 262, 1), false, false, 0, CONTRACT_LIST(kinds, 262, 1), CONTRACT_LIST(if_strings, 262, ), CONTRACT_LIST(if_enums, 262, ), "schema/pg15/deparse.txt:3691:27"},
+	{ 64, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 263, 1), false, false, 0, CONTRACT_LIST(kinds, 263, 1), CONTRACT_LIST(if_strings, 263, ), CONTRACT_LIST(if_enums, 263, ), "schema/pg15/deparse.txt:3694:27"},
 	{ 65, 0, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 264, 1), true, false, 0, CONTRACT_LIST(kinds, 264, ), CONTRACT_LIST(if_strings, 264, ), CONTRACT_LIST(if_enums, 264, ), "schema/pg15/deparse.txt:424:21"},
 	{ 65, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 265, 1), true, false, 0, CONTRACT_LIST(kinds, 265, ), CONTRACT_LIST(if_strings, 265, ), CONTRACT_LIST(if_enums, 265, ), "schema/pg15/deparse.txt:426:21"},
 	{ 65, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 266, ), true, false, 0, CONTRACT_LIST(kinds, 266, ), CONTRACT_LIST(if_strings, 266, ), CONTRACT_LIST(if_enums, 266, ), "schema/pg15/deparse.txt:428:25"},
 	{ 65, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 267, ), true, false, 0, CONTRACT_LIST(kinds, 267, ), CONTRACT_LIST(if_strings, 267, ), CONTRACT_LIST(if_enums, 267, ), "schema/pg15/deparse.txt:430:25"},
 	{ 65, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 268, ), false, false, 0, CONTRACT_LIST(kinds, 268, 1), CONTRACT_LIST(if_strings, 268, ), CONTRACT_LIST(if_enums, 268, ), "schema/pg15/deparse.txt:432:25"},
 	{ 65, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 269, ), false, false, 0, CONTRACT_LIST(kinds, 269, 1), CONTRACT_LIST(if_strings, 269, ), CONTRACT_LIST(if_enums, 269, ), "schema/pg15/deparse.txt:434:25"},
-	{ 65, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 270, 1), false, false, 0, CONTRACT_LIST(kinds, 270, 1), CONTRACT_LIST(if_strings, 270, ), CONTRACT_LIST(if_enums, 270, ), "schema/pg15/deparse.txt:3695:25"},
+	{ 65, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 270, 1), false, false, 0, CONTRACT_LIST(kinds, 270, 1), CONTRACT_LIST(if_strings, 270, ), CONTRACT_LIST(if_enums, 270, ), "schema/pg15/deparse.txt:3697:25"},
 	{ 65, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 271, 1), false, false, 0, CONTRACT_LIST(kinds, 271, 1), CONTRACT_LIST(if_strings, 271, ), CONTRACT_LIST(if_enums, 271, ), "schema/pg15/deparse.txt:436:25"},
 	{ 65, 2, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 272, 1), false, false, 0, CONTRACT_LIST(kinds, 272, 1), CONTRACT_LIST(if_strings, 272, ), CONTRACT_LIST(if_enums, 272, ), "schema/pg15/deparse.txt:438:25"},
 	{ 65, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 273, 1), false, false, 0, CONTRACT_LIST(kinds, 273, 1), CONTRACT_LIST(if_strings, 273, ), CONTRACT_LIST(if_enums, 273, ), "schema/pg15/deparse.txt:440:25"},
@@ -15174,9 +15182,9 @@ static const ContractRule contract_rules[] = {
 	{ 65, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 275, ), true, false, 0, CONTRACT_LIST(kinds, 275, ), CONTRACT_LIST(if_strings, 275, ), CONTRACT_LIST(if_enums, 275, ), "schema/pg15/deparse.txt:444:27"},
 	{ 65, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 276, ), false, false, 0, CONTRACT_LIST(kinds, 276, 1), CONTRACT_LIST(if_strings, 276, ), CONTRACT_LIST(if_enums, 276, ), "schema/pg15/deparse.txt:446:27"},
 	{ 65, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 277, ), false, false, 0, CONTRACT_LIST(kinds, 277, 1), CONTRACT_LIST(if_strings, 277, ), CONTRACT_LIST(if_enums, 277, ), "schema/pg15/deparse.txt:448:27"},
-	{ 65, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 278, 1), false, false, 0, CONTRACT_LIST(kinds, 278, 1), CONTRACT_LIST(if_strings, 278, ), CONTRACT_LIST(if_enums, 278, ), "schema/pg15/deparse.txt:3698:27"},
-	{ 65, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 279, 1), false, false, 0, CONTRACT_LIST(kinds, 279, 1), CONTRACT_LIST(if_strings, 279, ), CONTRACT_LIST(if_enums, 279, ), "schema/pg15/deparse.txt:3701:27"},
-	{ 65, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 280, 1), false, false, 0, CONTRACT_LIST(kinds, 280, 1), CONTRACT_LIST(if_strings, 280, ), CONTRACT_LIST(if_enums, 280, ), "schema/pg15/deparse.txt:3704:27"},
+	{ 65, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 278, 1), false, false, 0, CONTRACT_LIST(kinds, 278, 1), CONTRACT_LIST(if_strings, 278, ), CONTRACT_LIST(if_enums, 278, ), "schema/pg15/deparse.txt:3700:27"},
+	{ 65, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 279, 1), false, false, 0, CONTRACT_LIST(kinds, 279, 1), CONTRACT_LIST(if_strings, 279, ), CONTRACT_LIST(if_enums, 279, ), "schema/pg15/deparse.txt:3703:27"},
+	{ 65, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 280, 1), false, false, 0, CONTRACT_LIST(kinds, 280, 1), CONTRACT_LIST(if_strings, 280, ), CONTRACT_LIST(if_enums, 280, ), "schema/pg15/deparse.txt:3706:27"},
 	{ 66, 0, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 281, 1), true, false, 0, CONTRACT_LIST(kinds, 281, ), CONTRACT_LIST(if_strings, 281, ), CONTRACT_LIST(if_enums, 281, ), "schema/pg15/deparse.txt:450:21"},
 	{ 66, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 282, 1), true, false, 0, CONTRACT_LIST(kinds, 282, ), CONTRACT_LIST(if_strings, 282, ), CONTRACT_LIST(if_enums, 282, ), "schema/pg15/deparse.txt:452:21"},
 	{ 66, 1, -1, 0, false, true, false, false, false, CONTRACT_LIST(parents, 283, 1), true, false, 0, CONTRACT_LIST(kinds, 283, ), CONTRACT_LIST(if_strings, 283, ), CONTRACT_LIST(if_enums, 283, ), "schema/pg15/deparse.txt:454:24"},
@@ -15186,21 +15194,21 @@ static const ContractRule contract_rules[] = {
 	{ 66, 1, -1, 0, false, true, false, false, false, CONTRACT_LIST(parents, 287, 1), false, false, 0, CONTRACT_LIST(kinds, 287, 1), CONTRACT_LIST(if_strings, 287, ), CONTRACT_LIST(if_enums, 287, ), "schema/pg15/deparse.txt:462:24"},
 	{ 66, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 288, 1), false, false, 0, CONTRACT_LIST(kinds, 288, 1), CONTRACT_LIST(if_strings, 288, ), CONTRACT_LIST(if_enums, 288, ), "schema/pg15/deparse.txt:464:24"},
 	{ 66, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 289, ), false, false, 0, CONTRACT_LIST(kinds, 289, 1), CONTRACT_LIST(if_strings, 289, ), CONTRACT_LIST(if_enums, 289, ), "schema/pg15/deparse.txt:466:24"},
-	{ 66, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 290, 1), false, false, 0, CONTRACT_LIST(kinds, 290, 1), CONTRACT_LIST(if_strings, 290, ), CONTRACT_LIST(if_enums, 290, ), "schema/pg15/deparse.txt:3707:24"},
-	{ 66, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 291, 1), false, false, 0, CONTRACT_LIST(kinds, 291, 1), CONTRACT_LIST(if_strings, 291, ), CONTRACT_LIST(if_enums, 291, ), "schema/pg15/deparse.txt:3710:24"},
-	{ 66, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 292, 1), false, false, 0, CONTRACT_LIST(kinds, 292, 1), CONTRACT_LIST(if_strings, 292, ), CONTRACT_LIST(if_enums, 292, ), "schema/pg15/deparse.txt:3713:24"},
-	{ 66, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 293, 1), false, false, 0, CONTRACT_LIST(kinds, 293, 1), CONTRACT_LIST(if_strings, 293, ), CONTRACT_LIST(if_enums, 293, ), "schema/pg15/deparse.txt:3716:24"},
-	{ 66, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 294, 1), false, false, 0, CONTRACT_LIST(kinds, 294, 1), CONTRACT_LIST(if_strings, 294, ), CONTRACT_LIST(if_enums, 294, ), "schema/pg15/deparse.txt:3719:24"},
+	{ 66, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 290, 1), false, false, 0, CONTRACT_LIST(kinds, 290, 1), CONTRACT_LIST(if_strings, 290, ), CONTRACT_LIST(if_enums, 290, ), "schema/pg15/deparse.txt:3709:24"},
+	{ 66, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 291, 1), false, false, 0, CONTRACT_LIST(kinds, 291, 1), CONTRACT_LIST(if_strings, 291, ), CONTRACT_LIST(if_enums, 291, ), "schema/pg15/deparse.txt:3712:24"},
+	{ 66, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 292, 1), false, false, 0, CONTRACT_LIST(kinds, 292, 1), CONTRACT_LIST(if_strings, 292, ), CONTRACT_LIST(if_enums, 292, ), "schema/pg15/deparse.txt:3715:24"},
+	{ 66, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 293, 1), false, false, 0, CONTRACT_LIST(kinds, 293, 1), CONTRACT_LIST(if_strings, 293, ), CONTRACT_LIST(if_enums, 293, ), "schema/pg15/deparse.txt:3718:24"},
+	{ 66, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 294, 1), false, false, 0, CONTRACT_LIST(kinds, 294, 1), CONTRACT_LIST(if_strings, 294, ), CONTRACT_LIST(if_enums, 294, ), "schema/pg15/deparse.txt:3721:24"},
 	{ 66, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 295, ), false, false, 0, CONTRACT_LIST(kinds, 295, 1), CONTRACT_LIST(if_strings, 295, ), CONTRACT_LIST(if_enums, 295, ), "schema/pg15/deparse.txt:468:25"},
 	{ 66, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 296, ), true, false, 0, CONTRACT_LIST(kinds, 296, ), CONTRACT_LIST(if_strings, 296, ), CONTRACT_LIST(if_enums, 296, ), "schema/pg15/deparse.txt:470:24"},
 	{ 66, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 297, ), true, false, 0, CONTRACT_LIST(kinds, 297, ), CONTRACT_LIST(if_strings, 297, ), CONTRACT_LIST(if_enums, 297, ), "schema/pg15/deparse.txt:472:24"},
 	{ 66, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 298, ), false, false, 0, CONTRACT_LIST(kinds, 298, 1), CONTRACT_LIST(if_strings, 298, ), CONTRACT_LIST(if_enums, 298, ), "schema/pg15/deparse.txt:474:24"},
 	{ 66, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 299, ), false, false, 0, CONTRACT_LIST(kinds, 299, 1), CONTRACT_LIST(if_strings, 299, ), CONTRACT_LIST(if_enums, 299, ), "schema/pg15/deparse.txt:476:24"},
-	{ 66, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 300, 1), false, false, 0, CONTRACT_LIST(kinds, 300, 1), CONTRACT_LIST(if_strings, 300, ), CONTRACT_LIST(if_enums, 300, ), "schema/pg15/deparse.txt:3722:24"},
+	{ 66, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 300, 1), false, false, 0, CONTRACT_LIST(kinds, 300, 1), CONTRACT_LIST(if_strings, 300, ), CONTRACT_LIST(if_enums, 300, ), "schema/pg15/deparse.txt:3724:24"},
 	{ 66, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 301, ), true, false, 0, CONTRACT_LIST(kinds, 301, ), CONTRACT_LIST(if_strings, 301, ), CONTRACT_LIST(if_enums, 301, ), "schema/pg15/deparse.txt:478:27"},
 	{ 66, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 302, ), false, false, 0, CONTRACT_LIST(kinds, 302, 1), CONTRACT_LIST(if_strings, 302, ), CONTRACT_LIST(if_enums, 302, ), "schema/pg15/deparse.txt:480:27"},
-	{ 66, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 303, ), false, false, 0, CONTRACT_LIST(kinds, 303, 1), CONTRACT_LIST(if_strings, 303, ), CONTRACT_LIST(if_enums, 303, ), "schema/pg15/deparse.txt:3725:27"},
-	{ 66, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 304, ), true, false, 0, CONTRACT_LIST(kinds, 304, ), CONTRACT_LIST(if_strings, 304, ), CONTRACT_LIST(if_enums, 304, ), "schema/pg15/deparse.txt:3727:27"},
+	{ 66, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 303, ), false, false, 0, CONTRACT_LIST(kinds, 303, 1), CONTRACT_LIST(if_strings, 303, ), CONTRACT_LIST(if_enums, 303, ), "schema/pg15/deparse.txt:3727:27"},
+	{ 66, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 304, ), true, false, 0, CONTRACT_LIST(kinds, 304, ), CONTRACT_LIST(if_strings, 304, ), CONTRACT_LIST(if_enums, 304, ), "schema/pg15/deparse.txt:3729:27"},
 	{ 67, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 305, ), true, false, 0, CONTRACT_LIST(kinds, 305, ), CONTRACT_LIST(if_strings, 305, ), CONTRACT_LIST(if_enums, 305, ), "schema/pg15/deparse.txt:482:20"},
 	{ 67, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 306, ), true, false, 0, CONTRACT_LIST(kinds, 306, ), CONTRACT_LIST(if_strings, 306, ), CONTRACT_LIST(if_enums, 306, ), "schema/pg15/deparse.txt:484:27"},
 	{ 67, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 307, ), false, false, 0, CONTRACT_LIST(kinds, 307, 1), CONTRACT_LIST(if_strings, 307, ), CONTRACT_LIST(if_enums, 307, ), "schema/pg15/deparse.txt:486:27"},
@@ -15209,12 +15217,12 @@ static const ContractRule contract_rules[] = {
 	{ 67, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 310, ), true, false, 0, CONTRACT_LIST(kinds, 310, ), CONTRACT_LIST(if_strings, 310, ), CONTRACT_LIST(if_enums, 310, ), "schema/pg15/deparse.txt:492:30"},
 	{ 67, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 311, ), false, false, 0, CONTRACT_LIST(kinds, 311, 1), CONTRACT_LIST(if_strings, 311, ), CONTRACT_LIST(if_enums, 311, ), "schema/pg15/deparse.txt:494:30"},
 	{ 67, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 312, ), false, false, 0, CONTRACT_LIST(kinds, 312, 1), CONTRACT_LIST(if_strings, 312, ), CONTRACT_LIST(if_enums, 312, ), "schema/pg15/deparse.txt:496:30"},
-	{ 67, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 313, 1), false, false, 0, CONTRACT_LIST(kinds, 313, 1), CONTRACT_LIST(if_strings, 313, ), CONTRACT_LIST(if_enums, 313, ), "schema/pg15/deparse.txt:3730:30"},
-	{ 67, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 314, 1), false, false, 0, CONTRACT_LIST(kinds, 314, 1), CONTRACT_LIST(if_strings, 314, ), CONTRACT_LIST(if_enums, 314, ), "schema/pg15/deparse.txt:3733:30"},
-	{ 67, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 315, 1), false, false, 0, CONTRACT_LIST(kinds, 315, 1), CONTRACT_LIST(if_strings, 315, ), CONTRACT_LIST(if_enums, 315, ), "schema/pg15/deparse.txt:3736:30"},
+	{ 67, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 313, 1), false, false, 0, CONTRACT_LIST(kinds, 313, 1), CONTRACT_LIST(if_strings, 313, ), CONTRACT_LIST(if_enums, 313, ), "schema/pg15/deparse.txt:3732:30"},
+	{ 67, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 314, 1), false, false, 0, CONTRACT_LIST(kinds, 314, 1), CONTRACT_LIST(if_strings, 314, ), CONTRACT_LIST(if_enums, 314, ), "schema/pg15/deparse.txt:3735:30"},
+	{ 67, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 315, 1), false, false, 0, CONTRACT_LIST(kinds, 315, 1), CONTRACT_LIST(if_strings, 315, ), CONTRACT_LIST(if_enums, 315, ), "schema/pg15/deparse.txt:3738:30"},
 	{ 68, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 316, ), false, false, 0, CONTRACT_LIST(kinds, 316, 1), CONTRACT_LIST(if_strings, 316, ), CONTRACT_LIST(if_enums, 316, ), "schema/pg15/deparse.txt:498:28"},
 	{ 68, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 317, ), false, false, 0, CONTRACT_LIST(kinds, 317, 1), CONTRACT_LIST(if_strings, 317, ), CONTRACT_LIST(if_enums, 317, ), "schema/pg15/deparse.txt:500:28"},
-	{ 68, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 318, 1), false, false, 0, CONTRACT_LIST(kinds, 318, 1), CONTRACT_LIST(if_strings, 318, ), CONTRACT_LIST(if_enums, 318, ), "schema/pg15/deparse.txt:3739:28"},
+	{ 68, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 318, 1), false, false, 0, CONTRACT_LIST(kinds, 318, 1), CONTRACT_LIST(if_strings, 318, ), CONTRACT_LIST(if_enums, 318, ), "schema/pg15/deparse.txt:3741:28"},
 	{ 68, 2, -1, 0, false, true, false, false, false, CONTRACT_LIST(parents, 319, 1), true, false, 0, CONTRACT_LIST(kinds, 319, ), CONTRACT_LIST(if_strings, 319, ), CONTRACT_LIST(if_enums, 319, ), "schema/pg15/deparse.txt:502:24"},
 	{ 68, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 320, 1), true, false, 0, CONTRACT_LIST(kinds, 320, ), CONTRACT_LIST(if_strings, 320, ), CONTRACT_LIST(if_enums, 320, ), "schema/pg15/deparse.txt:504:24"},
 	{ 68, 2, -1, 1, true, true, false, false, false, CONTRACT_LIST(parents, 321, 1), true, false, 0, CONTRACT_LIST(kinds, 321, ), CONTRACT_LIST(if_strings, 321, ), CONTRACT_LIST(if_enums, 321, ), "schema/pg15/deparse.txt:506:24"},
@@ -15225,21 +15233,21 @@ static const ContractRule contract_rules[] = {
 	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 326, 1), false, false, 0, CONTRACT_LIST(kinds, 326, 1), CONTRACT_LIST(if_strings, 326, ), CONTRACT_LIST(if_enums, 326, ), "schema/pg15/deparse.txt:516:24"},
 	{ 68, 2, -1, 1, true, true, false, false, false, CONTRACT_LIST(parents, 327, 1), false, false, 0, CONTRACT_LIST(kinds, 327, 1), CONTRACT_LIST(if_strings, 327, ), CONTRACT_LIST(if_enums, 327, ), "schema/pg15/deparse.txt:518:24"},
 	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 328, 1), false, false, 0, CONTRACT_LIST(kinds, 328, 1), CONTRACT_LIST(if_strings, 328, ), CONTRACT_LIST(if_enums, 328, ), "schema/pg15/deparse.txt:520:24"},
-	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 329, 1), false, false, 0, CONTRACT_LIST(kinds, 329, 1), CONTRACT_LIST(if_strings, 329, ), CONTRACT_LIST(if_enums, 329, ), "schema/pg15/deparse.txt:3742:24"},
-	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 330, 1), false, false, 0, CONTRACT_LIST(kinds, 330, 1), CONTRACT_LIST(if_strings, 330, ), CONTRACT_LIST(if_enums, 330, ), "schema/pg15/deparse.txt:3745:24"},
-	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 331, 1), false, false, 0, CONTRACT_LIST(kinds, 331, 1), CONTRACT_LIST(if_strings, 331, ), CONTRACT_LIST(if_enums, 331, ), "schema/pg15/deparse.txt:3748:24"},
-	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 332, 1), false, false, 0, CONTRACT_LIST(kinds, 332, 1), CONTRACT_LIST(if_strings, 332, ), CONTRACT_LIST(if_enums, 332, ), "schema/pg15/deparse.txt:3751:24"},
-	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 333, 1), false, false, 0, CONTRACT_LIST(kinds, 333, 1), CONTRACT_LIST(if_strings, 333, ), CONTRACT_LIST(if_enums, 333, ), "schema/pg15/deparse.txt:3754:24"},
-	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 334, 1), false, false, 0, CONTRACT_LIST(kinds, 334, 1), CONTRACT_LIST(if_strings, 334, ), CONTRACT_LIST(if_enums, 334, ), "schema/pg15/deparse.txt:3757:24"},
-	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 335, 1), false, false, 0, CONTRACT_LIST(kinds, 335, 1), CONTRACT_LIST(if_strings, 335, ), CONTRACT_LIST(if_enums, 335, ), "schema/pg15/deparse.txt:3760:24"},
-	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 336, 1), false, false, 0, CONTRACT_LIST(kinds, 336, 1), CONTRACT_LIST(if_strings, 336, ), CONTRACT_LIST(if_enums, 336, ), "schema/pg15/deparse.txt:3763:24"},
-	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 337, 1), false, false, 0, CONTRACT_LIST(kinds, 337, 1), CONTRACT_LIST(if_strings, 337, ), CONTRACT_LIST(if_enums, 337, ), "schema/pg15/deparse.txt:3766:24"},
-	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 338, 1), false, false, 0, CONTRACT_LIST(kinds, 338, 1), CONTRACT_LIST(if_strings, 338, ), CONTRACT_LIST(if_enums, 338, ), "schema/pg15/deparse.txt:3769:24"},
-	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 339, 1), false, false, 0, CONTRACT_LIST(kinds, 339, 1), CONTRACT_LIST(if_strings, 339, ), CONTRACT_LIST(if_enums, 339, ), "schema/pg15/deparse.txt:3772:24"},
-	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 340, 1), false, false, 0, CONTRACT_LIST(kinds, 340, 1), CONTRACT_LIST(if_strings, 340, ), CONTRACT_LIST(if_enums, 340, ), "schema/pg15/deparse.txt:3775:24"},
-	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 341, 1), false, false, 0, CONTRACT_LIST(kinds, 341, 1), CONTRACT_LIST(if_strings, 341, ), CONTRACT_LIST(if_enums, 341, ), "schema/pg15/deparse.txt:3778:24"},
-	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 342, 1), false, false, 0, CONTRACT_LIST(kinds, 342, 1), CONTRACT_LIST(if_strings, 342, ), CONTRACT_LIST(if_enums, 342, ), "schema/pg15/deparse.txt:3781:24"},
-	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 343, 1), false, false, 0, CONTRACT_LIST(kinds, 343, 1), CONTRACT_LIST(if_strings, 343, ), CONTRACT_LIST(if_enums, 343, ), "schema/pg15/deparse.txt:3784:24"},
+	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 329, 1), false, false, 0, CONTRACT_LIST(kinds, 329, 1), CONTRACT_LIST(if_strings, 329, ), CONTRACT_LIST(if_enums, 329, ), "schema/pg15/deparse.txt:3744:24"},
+	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 330, 1), false, false, 0, CONTRACT_LIST(kinds, 330, 1), CONTRACT_LIST(if_strings, 330, ), CONTRACT_LIST(if_enums, 330, ), "schema/pg15/deparse.txt:3747:24"},
+	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 331, 1), false, false, 0, CONTRACT_LIST(kinds, 331, 1), CONTRACT_LIST(if_strings, 331, ), CONTRACT_LIST(if_enums, 331, ), "schema/pg15/deparse.txt:3750:24"},
+	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 332, 1), false, false, 0, CONTRACT_LIST(kinds, 332, 1), CONTRACT_LIST(if_strings, 332, ), CONTRACT_LIST(if_enums, 332, ), "schema/pg15/deparse.txt:3753:24"},
+	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 333, 1), false, false, 0, CONTRACT_LIST(kinds, 333, 1), CONTRACT_LIST(if_strings, 333, ), CONTRACT_LIST(if_enums, 333, ), "schema/pg15/deparse.txt:3756:24"},
+	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 334, 1), false, false, 0, CONTRACT_LIST(kinds, 334, 1), CONTRACT_LIST(if_strings, 334, ), CONTRACT_LIST(if_enums, 334, ), "schema/pg15/deparse.txt:3759:24"},
+	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 335, 1), false, false, 0, CONTRACT_LIST(kinds, 335, 1), CONTRACT_LIST(if_strings, 335, ), CONTRACT_LIST(if_enums, 335, ), "schema/pg15/deparse.txt:3762:24"},
+	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 336, 1), false, false, 0, CONTRACT_LIST(kinds, 336, 1), CONTRACT_LIST(if_strings, 336, ), CONTRACT_LIST(if_enums, 336, ), "schema/pg15/deparse.txt:3765:24"},
+	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 337, 1), false, false, 0, CONTRACT_LIST(kinds, 337, 1), CONTRACT_LIST(if_strings, 337, ), CONTRACT_LIST(if_enums, 337, ), "schema/pg15/deparse.txt:3768:24"},
+	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 338, 1), false, false, 0, CONTRACT_LIST(kinds, 338, 1), CONTRACT_LIST(if_strings, 338, ), CONTRACT_LIST(if_enums, 338, ), "schema/pg15/deparse.txt:3771:24"},
+	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 339, 1), false, false, 0, CONTRACT_LIST(kinds, 339, 1), CONTRACT_LIST(if_strings, 339, ), CONTRACT_LIST(if_enums, 339, ), "schema/pg15/deparse.txt:3774:24"},
+	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 340, 1), false, false, 0, CONTRACT_LIST(kinds, 340, 1), CONTRACT_LIST(if_strings, 340, ), CONTRACT_LIST(if_enums, 340, ), "schema/pg15/deparse.txt:3777:24"},
+	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 341, 1), false, false, 0, CONTRACT_LIST(kinds, 341, 1), CONTRACT_LIST(if_strings, 341, ), CONTRACT_LIST(if_enums, 341, ), "schema/pg15/deparse.txt:3780:24"},
+	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 342, 1), false, false, 0, CONTRACT_LIST(kinds, 342, 1), CONTRACT_LIST(if_strings, 342, ), CONTRACT_LIST(if_enums, 342, ), "schema/pg15/deparse.txt:3783:24"},
+	{ 68, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 343, 1), false, false, 0, CONTRACT_LIST(kinds, 343, 1), CONTRACT_LIST(if_strings, 343, ), CONTRACT_LIST(if_enums, 343, ), "schema/pg15/deparse.txt:3786:24"},
 	{ 68, 3, -1, 0, false, true, false, false, false, CONTRACT_LIST(parents, 344, 1), true, false, 0, CONTRACT_LIST(kinds, 344, ), CONTRACT_LIST(if_strings, 344, ), CONTRACT_LIST(if_enums, 344, ), "schema/pg15/deparse.txt:522:24"},
 	{ 68, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 345, 1), true, false, 0, CONTRACT_LIST(kinds, 345, ), CONTRACT_LIST(if_strings, 345, ), CONTRACT_LIST(if_enums, 345, ), "schema/pg15/deparse.txt:524:24"},
 	{ 68, 3, -1, 1, true, true, false, false, false, CONTRACT_LIST(parents, 346, 1), true, false, 0, CONTRACT_LIST(kinds, 346, ), CONTRACT_LIST(if_strings, 346, ), CONTRACT_LIST(if_enums, 346, ), "schema/pg15/deparse.txt:526:24"},
@@ -15250,21 +15258,21 @@ static const ContractRule contract_rules[] = {
 	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 351, 1), false, false, 0, CONTRACT_LIST(kinds, 351, 1), CONTRACT_LIST(if_strings, 351, ), CONTRACT_LIST(if_enums, 351, ), "schema/pg15/deparse.txt:536:24"},
 	{ 68, 3, -1, 1, true, true, false, false, false, CONTRACT_LIST(parents, 352, 1), false, false, 0, CONTRACT_LIST(kinds, 352, 1), CONTRACT_LIST(if_strings, 352, ), CONTRACT_LIST(if_enums, 352, ), "schema/pg15/deparse.txt:538:24"},
 	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 353, 1), false, false, 0, CONTRACT_LIST(kinds, 353, 1), CONTRACT_LIST(if_strings, 353, ), CONTRACT_LIST(if_enums, 353, ), "schema/pg15/deparse.txt:540:24"},
-	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 354, 1), false, false, 0, CONTRACT_LIST(kinds, 354, 1), CONTRACT_LIST(if_strings, 354, ), CONTRACT_LIST(if_enums, 354, ), "schema/pg15/deparse.txt:3787:24"},
-	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 355, 1), false, false, 0, CONTRACT_LIST(kinds, 355, 1), CONTRACT_LIST(if_strings, 355, ), CONTRACT_LIST(if_enums, 355, ), "schema/pg15/deparse.txt:3790:24"},
-	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 356, 1), false, false, 0, CONTRACT_LIST(kinds, 356, 1), CONTRACT_LIST(if_strings, 356, ), CONTRACT_LIST(if_enums, 356, ), "schema/pg15/deparse.txt:3793:24"},
-	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 357, 1), false, false, 0, CONTRACT_LIST(kinds, 357, 1), CONTRACT_LIST(if_strings, 357, ), CONTRACT_LIST(if_enums, 357, ), "schema/pg15/deparse.txt:3796:24"},
-	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 358, 1), false, false, 0, CONTRACT_LIST(kinds, 358, 1), CONTRACT_LIST(if_strings, 358, ), CONTRACT_LIST(if_enums, 358, ), "schema/pg15/deparse.txt:3799:24"},
-	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 359, 1), false, false, 0, CONTRACT_LIST(kinds, 359, 1), CONTRACT_LIST(if_strings, 359, ), CONTRACT_LIST(if_enums, 359, ), "schema/pg15/deparse.txt:3802:24"},
-	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 360, 1), false, false, 0, CONTRACT_LIST(kinds, 360, 1), CONTRACT_LIST(if_strings, 360, ), CONTRACT_LIST(if_enums, 360, ), "schema/pg15/deparse.txt:3805:24"},
-	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 361, 1), false, false, 0, CONTRACT_LIST(kinds, 361, 1), CONTRACT_LIST(if_strings, 361, ), CONTRACT_LIST(if_enums, 361, ), "schema/pg15/deparse.txt:3808:24"},
-	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 362, 1), false, false, 0, CONTRACT_LIST(kinds, 362, 1), CONTRACT_LIST(if_strings, 362, ), CONTRACT_LIST(if_enums, 362, ), "schema/pg15/deparse.txt:3811:24"},
-	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 363, 1), false, false, 0, CONTRACT_LIST(kinds, 363, 1), CONTRACT_LIST(if_strings, 363, ), CONTRACT_LIST(if_enums, 363, ), "schema/pg15/deparse.txt:3814:24"},
-	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 364, 1), false, false, 0, CONTRACT_LIST(kinds, 364, 1), CONTRACT_LIST(if_strings, 364, ), CONTRACT_LIST(if_enums, 364, ), "schema/pg15/deparse.txt:3817:24"},
-	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 365, 1), false, false, 0, CONTRACT_LIST(kinds, 365, 1), CONTRACT_LIST(if_strings, 365, ), CONTRACT_LIST(if_enums, 365, ), "schema/pg15/deparse.txt:3820:24"},
-	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 366, 1), false, false, 0, CONTRACT_LIST(kinds, 366, 1), CONTRACT_LIST(if_strings, 366, ), CONTRACT_LIST(if_enums, 366, ), "schema/pg15/deparse.txt:3823:24"},
-	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 367, 1), false, false, 0, CONTRACT_LIST(kinds, 367, 1), CONTRACT_LIST(if_strings, 367, ), CONTRACT_LIST(if_enums, 367, ), "schema/pg15/deparse.txt:3826:24"},
-	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 368, 1), false, false, 0, CONTRACT_LIST(kinds, 368, 1), CONTRACT_LIST(if_strings, 368, ), CONTRACT_LIST(if_enums, 368, ), "schema/pg15/deparse.txt:3829:24"},
+	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 354, 1), false, false, 0, CONTRACT_LIST(kinds, 354, 1), CONTRACT_LIST(if_strings, 354, ), CONTRACT_LIST(if_enums, 354, ), "schema/pg15/deparse.txt:3789:24"},
+	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 355, 1), false, false, 0, CONTRACT_LIST(kinds, 355, 1), CONTRACT_LIST(if_strings, 355, ), CONTRACT_LIST(if_enums, 355, ), "schema/pg15/deparse.txt:3792:24"},
+	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 356, 1), false, false, 0, CONTRACT_LIST(kinds, 356, 1), CONTRACT_LIST(if_strings, 356, ), CONTRACT_LIST(if_enums, 356, ), "schema/pg15/deparse.txt:3795:24"},
+	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 357, 1), false, false, 0, CONTRACT_LIST(kinds, 357, 1), CONTRACT_LIST(if_strings, 357, ), CONTRACT_LIST(if_enums, 357, ), "schema/pg15/deparse.txt:3798:24"},
+	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 358, 1), false, false, 0, CONTRACT_LIST(kinds, 358, 1), CONTRACT_LIST(if_strings, 358, ), CONTRACT_LIST(if_enums, 358, ), "schema/pg15/deparse.txt:3801:24"},
+	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 359, 1), false, false, 0, CONTRACT_LIST(kinds, 359, 1), CONTRACT_LIST(if_strings, 359, ), CONTRACT_LIST(if_enums, 359, ), "schema/pg15/deparse.txt:3804:24"},
+	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 360, 1), false, false, 0, CONTRACT_LIST(kinds, 360, 1), CONTRACT_LIST(if_strings, 360, ), CONTRACT_LIST(if_enums, 360, ), "schema/pg15/deparse.txt:3807:24"},
+	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 361, 1), false, false, 0, CONTRACT_LIST(kinds, 361, 1), CONTRACT_LIST(if_strings, 361, ), CONTRACT_LIST(if_enums, 361, ), "schema/pg15/deparse.txt:3810:24"},
+	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 362, 1), false, false, 0, CONTRACT_LIST(kinds, 362, 1), CONTRACT_LIST(if_strings, 362, ), CONTRACT_LIST(if_enums, 362, ), "schema/pg15/deparse.txt:3813:24"},
+	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 363, 1), false, false, 0, CONTRACT_LIST(kinds, 363, 1), CONTRACT_LIST(if_strings, 363, ), CONTRACT_LIST(if_enums, 363, ), "schema/pg15/deparse.txt:3816:24"},
+	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 364, 1), false, false, 0, CONTRACT_LIST(kinds, 364, 1), CONTRACT_LIST(if_strings, 364, ), CONTRACT_LIST(if_enums, 364, ), "schema/pg15/deparse.txt:3819:24"},
+	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 365, 1), false, false, 0, CONTRACT_LIST(kinds, 365, 1), CONTRACT_LIST(if_strings, 365, ), CONTRACT_LIST(if_enums, 365, ), "schema/pg15/deparse.txt:3822:24"},
+	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 366, 1), false, false, 0, CONTRACT_LIST(kinds, 366, 1), CONTRACT_LIST(if_strings, 366, ), CONTRACT_LIST(if_enums, 366, ), "schema/pg15/deparse.txt:3825:24"},
+	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 367, 1), false, false, 0, CONTRACT_LIST(kinds, 367, 1), CONTRACT_LIST(if_strings, 367, ), CONTRACT_LIST(if_enums, 367, ), "schema/pg15/deparse.txt:3828:24"},
+	{ 68, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 368, 1), false, false, 0, CONTRACT_LIST(kinds, 368, 1), CONTRACT_LIST(if_strings, 368, ), CONTRACT_LIST(if_enums, 368, ), "schema/pg15/deparse.txt:3831:24"},
 	{ 68, 4, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 369, 1), false, false, 0, CONTRACT_LIST(kinds, 369, 1), CONTRACT_LIST(if_strings, 369, ), CONTRACT_LIST(if_enums, 369, ), "schema/pg15/deparse.txt:542:25"},
 	{ 68, 4, 13, -1, false, false, false, false, false, CONTRACT_LIST(parents, 370, 1), false, false, 0, CONTRACT_LIST(kinds, 370, 1), CONTRACT_LIST(if_strings, 370, ), CONTRACT_LIST(if_enums, 370, 1), "schema/pg15/deparse.txt:544:25"},
 	{ 68, 4, 13, -1, false, false, false, false, false, CONTRACT_LIST(parents, 371, 1), false, false, 0, CONTRACT_LIST(kinds, 371, 1), CONTRACT_LIST(if_strings, 371, ), CONTRACT_LIST(if_enums, 371, 1), "schema/pg15/deparse.txt:546:25"},
@@ -15278,29 +15286,29 @@ static const ContractRule contract_rules[] = {
 	{ 68, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 379, ), true, false, 0, CONTRACT_LIST(kinds, 379, ), CONTRACT_LIST(if_strings, 379, ), CONTRACT_LIST(if_enums, 379, ), "schema/pg15/deparse.txt:562:25"},
 	{ 68, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 380, ), false, false, 0, CONTRACT_LIST(kinds, 380, 1), CONTRACT_LIST(if_strings, 380, ), CONTRACT_LIST(if_enums, 380, ), "schema/pg15/deparse.txt:564:25"},
 	{ 68, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 381, ), false, false, 0, CONTRACT_LIST(kinds, 381, 1), CONTRACT_LIST(if_strings, 381, ), CONTRACT_LIST(if_enums, 381, ), "schema/pg15/deparse.txt:566:25"},
-	{ 68, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 382, 1), false, false, 0, CONTRACT_LIST(kinds, 382, 1), CONTRACT_LIST(if_strings, 382, ), CONTRACT_LIST(if_enums, 382, ), "schema/pg15/deparse.txt:3832:25"},
-	{ 68, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 383, 1), false, false, 0, CONTRACT_LIST(kinds, 383, 1), CONTRACT_LIST(if_strings, 383, ), CONTRACT_LIST(if_enums, 383, ), "schema/pg15/deparse.txt:3835:25"},
-	{ 68, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 384, 1), false, false, 0, CONTRACT_LIST(kinds, 384, 1), CONTRACT_LIST(if_strings, 384, ), CONTRACT_LIST(if_enums, 384, ), "schema/pg15/deparse.txt:3838:25"},
-	{ 68, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 385, 1), false, false, 0, CONTRACT_LIST(kinds, 385, 1), CONTRACT_LIST(if_strings, 385, ), CONTRACT_LIST(if_enums, 385, ), "schema/pg15/deparse.txt:3841:25"},
+	{ 68, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 382, 1), false, false, 0, CONTRACT_LIST(kinds, 382, 1), CONTRACT_LIST(if_strings, 382, ), CONTRACT_LIST(if_enums, 382, ), "schema/pg15/deparse.txt:3834:25"},
+	{ 68, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 383, 1), false, false, 0, CONTRACT_LIST(kinds, 383, 1), CONTRACT_LIST(if_strings, 383, ), CONTRACT_LIST(if_enums, 383, ), "schema/pg15/deparse.txt:3837:25"},
+	{ 68, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 384, 1), false, false, 0, CONTRACT_LIST(kinds, 384, 1), CONTRACT_LIST(if_strings, 384, ), CONTRACT_LIST(if_enums, 384, ), "schema/pg15/deparse.txt:3840:25"},
+	{ 68, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 385, 1), false, false, 0, CONTRACT_LIST(kinds, 385, 1), CONTRACT_LIST(if_strings, 385, ), CONTRACT_LIST(if_enums, 385, ), "schema/pg15/deparse.txt:3843:25"},
 	{ 68, 7, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 386, ), false, false, 0, CONTRACT_LIST(kinds, 386, 1), CONTRACT_LIST(if_strings, 386, ), CONTRACT_LIST(if_enums, 386, ), "schema/pg15/deparse.txt:568:26"},
 	{ 68, 8, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 387, ), true, false, 0, CONTRACT_LIST(kinds, 387, ), CONTRACT_LIST(if_strings, 387, ), CONTRACT_LIST(if_enums, 387, ), "schema/pg15/deparse.txt:570:26"},
 	{ 68, 8, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 388, ), true, false, 0, CONTRACT_LIST(kinds, 388, ), CONTRACT_LIST(if_strings, 388, ), CONTRACT_LIST(if_enums, 388, ), "schema/pg15/deparse.txt:572:26"},
 	{ 68, 8, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 389, ), false, false, 0, CONTRACT_LIST(kinds, 389, 1), CONTRACT_LIST(if_strings, 389, ), CONTRACT_LIST(if_enums, 389, ), "schema/pg15/deparse.txt:574:26"},
 	{ 68, 8, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 390, ), false, false, 0, CONTRACT_LIST(kinds, 390, 1), CONTRACT_LIST(if_strings, 390, ), CONTRACT_LIST(if_enums, 390, ), "schema/pg15/deparse.txt:576:26"},
-	{ 68, 8, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 391, 1), false, false, 0, CONTRACT_LIST(kinds, 391, 1), CONTRACT_LIST(if_strings, 391, ), CONTRACT_LIST(if_enums, 391, ), "schema/pg15/deparse.txt:3844:26"},
+	{ 68, 8, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 391, 1), false, false, 0, CONTRACT_LIST(kinds, 391, 1), CONTRACT_LIST(if_strings, 391, ), CONTRACT_LIST(if_enums, 391, ), "schema/pg15/deparse.txt:3846:26"},
 	{ 68, 9, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 392, ), false, false, 0, CONTRACT_LIST(kinds, 392, 1), CONTRACT_LIST(if_strings, 392, ), CONTRACT_LIST(if_enums, 392, ), "schema/pg15/deparse.txt:578:25"},
 	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 393, ), false, false, 0, CONTRACT_LIST(kinds, 393, 1), CONTRACT_LIST(if_strings, 393, ), CONTRACT_LIST(if_enums, 393, ), "schema/pg15/deparse.txt:580:25"},
-	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 394, 1), false, false, 0, CONTRACT_LIST(kinds, 394, 1), CONTRACT_LIST(if_strings, 394, ), CONTRACT_LIST(if_enums, 394, ), "schema/pg15/deparse.txt:3847:25"},
-	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 395, 1), false, false, 0, CONTRACT_LIST(kinds, 395, 1), CONTRACT_LIST(if_strings, 395, ), CONTRACT_LIST(if_enums, 395, ), "schema/pg15/deparse.txt:3850:25"},
-	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 396, 1), false, false, 0, CONTRACT_LIST(kinds, 396, 1), CONTRACT_LIST(if_strings, 396, ), CONTRACT_LIST(if_enums, 396, ), "schema/pg15/deparse.txt:3853:25"},
-	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 397, 1), false, false, 0, CONTRACT_LIST(kinds, 397, 1), CONTRACT_LIST(if_strings, 397, ), CONTRACT_LIST(if_enums, 397, ), "schema/pg15/deparse.txt:3856:25"},
-	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 398, 1), false, false, 0, CONTRACT_LIST(kinds, 398, 1), CONTRACT_LIST(if_strings, 398, ), CONTRACT_LIST(if_enums, 398, ), "schema/pg15/deparse.txt:3859:25"},
-	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 399, 1), false, false, 0, CONTRACT_LIST(kinds, 399, 1), CONTRACT_LIST(if_strings, 399, ), CONTRACT_LIST(if_enums, 399, ), "schema/pg15/deparse.txt:3862:25"},
-	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 400, 1), false, false, 0, CONTRACT_LIST(kinds, 400, 1), CONTRACT_LIST(if_strings, 400, ), CONTRACT_LIST(if_enums, 400, ), "schema/pg15/deparse.txt:3865:25"},
-	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 401, 1), false, false, 0, CONTRACT_LIST(kinds, 401, 1), CONTRACT_LIST(if_strings, 401, ), CONTRACT_LIST(if_enums, 401, ), "schema/pg15/deparse.txt:3868:25"},
-	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 402, 1), false, false, 0, CONTRACT_LIST(kinds, 402, 1), CONTRACT_LIST(if_strings, 402, ), CONTRACT_LIST(if_enums, 402, ), "schema/pg15/deparse.txt:3871:25"},
-	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 403, 1), false, false, 0, CONTRACT_LIST(kinds, 403, 1), CONTRACT_LIST(if_strings, 403, ), CONTRACT_LIST(if_enums, 403, ), "schema/pg15/deparse.txt:3874:25"},
-	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 404, 1), false, false, 0, CONTRACT_LIST(kinds, 404, 1), CONTRACT_LIST(if_strings, 404, ), CONTRACT_LIST(if_enums, 404, ), "schema/pg15/deparse.txt:3877:25"},
+	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 394, 1), false, false, 0, CONTRACT_LIST(kinds, 394, 1), CONTRACT_LIST(if_strings, 394, ), CONTRACT_LIST(if_enums, 394, ), "schema/pg15/deparse.txt:3849:25"},
+	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 395, 1), false, false, 0, CONTRACT_LIST(kinds, 395, 1), CONTRACT_LIST(if_strings, 395, ), CONTRACT_LIST(if_enums, 395, ), "schema/pg15/deparse.txt:3852:25"},
+	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 396, 1), false, false, 0, CONTRACT_LIST(kinds, 396, 1), CONTRACT_LIST(if_strings, 396, ), CONTRACT_LIST(if_enums, 396, ), "schema/pg15/deparse.txt:3855:25"},
+	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 397, 1), false, false, 0, CONTRACT_LIST(kinds, 397, 1), CONTRACT_LIST(if_strings, 397, ), CONTRACT_LIST(if_enums, 397, ), "schema/pg15/deparse.txt:3858:25"},
+	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 398, 1), false, false, 0, CONTRACT_LIST(kinds, 398, 1), CONTRACT_LIST(if_strings, 398, ), CONTRACT_LIST(if_enums, 398, ), "schema/pg15/deparse.txt:3861:25"},
+	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 399, 1), false, false, 0, CONTRACT_LIST(kinds, 399, 1), CONTRACT_LIST(if_strings, 399, ), CONTRACT_LIST(if_enums, 399, ), "schema/pg15/deparse.txt:3864:25"},
+	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 400, 1), false, false, 0, CONTRACT_LIST(kinds, 400, 1), CONTRACT_LIST(if_strings, 400, ), CONTRACT_LIST(if_enums, 400, ), "schema/pg15/deparse.txt:3867:25"},
+	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 401, 1), false, false, 0, CONTRACT_LIST(kinds, 401, 1), CONTRACT_LIST(if_strings, 401, ), CONTRACT_LIST(if_enums, 401, ), "schema/pg15/deparse.txt:3870:25"},
+	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 402, 1), false, false, 0, CONTRACT_LIST(kinds, 402, 1), CONTRACT_LIST(if_strings, 402, ), CONTRACT_LIST(if_enums, 402, ), "schema/pg15/deparse.txt:3873:25"},
+	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 403, 1), false, false, 0, CONTRACT_LIST(kinds, 403, 1), CONTRACT_LIST(if_strings, 403, ), CONTRACT_LIST(if_enums, 403, ), "schema/pg15/deparse.txt:3876:25"},
+	{ 68, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 404, 1), false, false, 0, CONTRACT_LIST(kinds, 404, 1), CONTRACT_LIST(if_strings, 404, ), CONTRACT_LIST(if_enums, 404, ), "schema/pg15/deparse.txt:3879:25"},
 	{ 68, 10, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 405, 1), true, false, 0, CONTRACT_LIST(kinds, 405, ), CONTRACT_LIST(if_strings, 405, ), CONTRACT_LIST(if_enums, 405, ), "schema/pg15/deparse.txt:583:24"},
 	{ 68, 10, -1, 0, false, true, false, false, false, CONTRACT_LIST(parents, 406, 1), true, false, 0, CONTRACT_LIST(kinds, 406, ), CONTRACT_LIST(if_strings, 406, ), CONTRACT_LIST(if_enums, 406, ), "schema/pg15/deparse.txt:585:24"},
 	{ 68, 10, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 407, 1), true, false, 0, CONTRACT_LIST(kinds, 407, ), CONTRACT_LIST(if_strings, 407, ), CONTRACT_LIST(if_enums, 407, ), "schema/pg15/deparse.txt:587:24"},
@@ -15314,9 +15322,9 @@ static const ContractRule contract_rules[] = {
 	{ 68, 10, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 415, 1), false, false, 0, CONTRACT_LIST(kinds, 415, 1), CONTRACT_LIST(if_strings, 415, ), CONTRACT_LIST(if_enums, 415, ), "schema/pg15/deparse.txt:603:24"},
 	{ 68, 10, -1, 1, true, true, false, false, false, CONTRACT_LIST(parents, 416, 1), false, false, 0, CONTRACT_LIST(kinds, 416, 1), CONTRACT_LIST(if_strings, 416, ), CONTRACT_LIST(if_enums, 416, ), "schema/pg15/deparse.txt:605:24"},
 	{ 68, 10, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 417, 1), false, false, 0, CONTRACT_LIST(kinds, 417, 1), CONTRACT_LIST(if_strings, 417, ), CONTRACT_LIST(if_enums, 417, ), "schema/pg15/deparse.txt:607:24"},
-	{ 68, 10, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 418, 1), false, false, 0, CONTRACT_LIST(kinds, 418, 1), CONTRACT_LIST(if_strings, 418, ), CONTRACT_LIST(if_enums, 418, ), "schema/pg15/deparse.txt:3880:24"},
-	{ 68, 10, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 419, 1), false, false, 0, CONTRACT_LIST(kinds, 419, 1), CONTRACT_LIST(if_strings, 419, ), CONTRACT_LIST(if_enums, 419, ), "schema/pg15/deparse.txt:3883:24"},
-	{ 68, 10, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 420, 1), false, false, 0, CONTRACT_LIST(kinds, 420, 1), CONTRACT_LIST(if_strings, 420, ), CONTRACT_LIST(if_enums, 420, ), "schema/pg15/deparse.txt:3886:24"},
+	{ 68, 10, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 418, 1), false, false, 0, CONTRACT_LIST(kinds, 418, 1), CONTRACT_LIST(if_strings, 418, ), CONTRACT_LIST(if_enums, 418, ), "schema/pg15/deparse.txt:3882:24"},
+	{ 68, 10, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 419, 1), false, false, 0, CONTRACT_LIST(kinds, 419, 1), CONTRACT_LIST(if_strings, 419, ), CONTRACT_LIST(if_enums, 419, ), "schema/pg15/deparse.txt:3885:24"},
+	{ 68, 10, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 420, 1), false, false, 0, CONTRACT_LIST(kinds, 420, 1), CONTRACT_LIST(if_strings, 420, ), CONTRACT_LIST(if_enums, 420, ), "schema/pg15/deparse.txt:3888:24"},
 	{ 68, 11, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 421, ), false, false, 0, CONTRACT_LIST(kinds, 421, 1), CONTRACT_LIST(if_strings, 421, ), CONTRACT_LIST(if_enums, 421, ), "schema/pg15/deparse.txt:609:25"},
 	{ 68, 12, 13, -1, false, false, false, false, false, CONTRACT_LIST(parents, 422, ), false, false, 0, CONTRACT_LIST(kinds, 422, 1), CONTRACT_LIST(if_strings, 422, ), CONTRACT_LIST(if_enums, 422, 1), "schema/pg15/deparse.txt:611:24"},
 	{ 68, 12, 13, -1, false, false, false, false, false, CONTRACT_LIST(parents, 423, ), false, false, 0, CONTRACT_LIST(kinds, 423, 1), CONTRACT_LIST(if_strings, 423, ), CONTRACT_LIST(if_enums, 423, 1), "schema/pg15/deparse.txt:613:24"},
@@ -15324,8 +15332,8 @@ static const ContractRule contract_rules[] = {
 	{ 68, 14, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 425, ), true, false, 0, CONTRACT_LIST(kinds, 425, ), CONTRACT_LIST(if_strings, 425, ), CONTRACT_LIST(if_enums, 425, ), "schema/pg15/deparse.txt:617:27"},
 	{ 68, 14, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 426, ), true, false, 0, CONTRACT_LIST(kinds, 426, ), CONTRACT_LIST(if_strings, 426, ), CONTRACT_LIST(if_enums, 426, ), "schema/pg15/deparse.txt:619:27"},
 	{ 68, 14, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 427, ), false, false, 0, CONTRACT_LIST(kinds, 427, 1), CONTRACT_LIST(if_strings, 427, ), CONTRACT_LIST(if_enums, 427, ), "schema/pg15/deparse.txt:621:27"},
-	{ 68, 14, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 428, 1), false, false, 0, CONTRACT_LIST(kinds, 428, 1), CONTRACT_LIST(if_strings, 428, ), CONTRACT_LIST(if_enums, 428, ), "schema/pg15/deparse.txt:3889:27"},
-	{ 68, 14, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 429, 1), false, false, 0, CONTRACT_LIST(kinds, 429, 1), CONTRACT_LIST(if_strings, 429, ), CONTRACT_LIST(if_enums, 429, ), "schema/pg15/deparse.txt:3892:27"},
+	{ 68, 14, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 428, 1), false, false, 0, CONTRACT_LIST(kinds, 428, 1), CONTRACT_LIST(if_strings, 428, ), CONTRACT_LIST(if_enums, 428, ), "schema/pg15/deparse.txt:3891:27"},
+	{ 68, 14, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 429, 1), false, false, 0, CONTRACT_LIST(kinds, 429, 1), CONTRACT_LIST(if_strings, 429, ), CONTRACT_LIST(if_enums, 429, ), "schema/pg15/deparse.txt:3894:27"},
 	{ 68, 18, 16, -1, false, false, false, false, false, CONTRACT_LIST(parents, 430, ), true, false, 0, CONTRACT_LIST(kinds, 430, ), CONTRACT_LIST(if_strings, 430, ), CONTRACT_LIST(if_enums, 430, 1), "schema/pg15/deparse.txt:623:17"},
 	{ 68, 18, 16, -1, false, false, true, false, false, CONTRACT_LIST(parents, 431, ), true, false, 0, CONTRACT_LIST(kinds, 431, ), CONTRACT_LIST(if_strings, 431, ), CONTRACT_LIST(if_enums, 431, 1), "schema/pg15/deparse.txt:625:17"},
 	{ 68, 19, 16, -1, false, false, false, false, false, CONTRACT_LIST(parents, 432, ), true, false, 0, CONTRACT_LIST(kinds, 432, ), CONTRACT_LIST(if_strings, 432, ), CONTRACT_LIST(if_enums, 432, 1), "schema/pg15/deparse.txt:627:17"},
@@ -15338,7 +15346,7 @@ static const ContractRule contract_rules[] = {
 	{ 71, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 439, ), true, false, 0, CONTRACT_LIST(kinds, 439, ), CONTRACT_LIST(if_strings, 439, ), CONTRACT_LIST(if_enums, 439, ), "schema/pg15/deparse.txt:641:21"},
 	{ 71, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 440, ), false, false, 0, CONTRACT_LIST(kinds, 440, 1), CONTRACT_LIST(if_strings, 440, ), CONTRACT_LIST(if_enums, 440, ), "schema/pg15/deparse.txt:643:21"},
 	{ 71, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 441, ), false, false, 0, CONTRACT_LIST(kinds, 441, 1), CONTRACT_LIST(if_strings, 441, ), CONTRACT_LIST(if_enums, 441, ), "schema/pg15/deparse.txt:645:21"},
-	{ 71, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 442, 1), false, false, 0, CONTRACT_LIST(kinds, 442, 1), CONTRACT_LIST(if_strings, 442, ), CONTRACT_LIST(if_enums, 442, ), "schema/pg15/deparse.txt:3895:21"},
+	{ 71, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 442, 1), false, false, 0, CONTRACT_LIST(kinds, 442, 1), CONTRACT_LIST(if_strings, 442, ), CONTRACT_LIST(if_enums, 442, ), "schema/pg15/deparse.txt:3897:21"},
 	{ 72, 3, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 443, ), true, false, 0, CONTRACT_LIST(kinds, 443, ), CONTRACT_LIST(if_strings, 443, ), CONTRACT_LIST(if_enums, 443, 1), "schema/pg15/deparse.txt:647:24"},
 	{ 72, 3, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 444, ), true, false, 0, CONTRACT_LIST(kinds, 444, ), CONTRACT_LIST(if_strings, 444, ), CONTRACT_LIST(if_enums, 444, 1), "schema/pg15/deparse.txt:649:24"},
 	{ 72, 4, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 445, ), true, false, 0, CONTRACT_LIST(kinds, 445, ), CONTRACT_LIST(if_strings, 445, ), CONTRACT_LIST(if_enums, 445, 1), "schema/pg15/deparse.txt:651:19"},
@@ -15359,8 +15367,8 @@ static const ContractRule contract_rules[] = {
 	{ 72, 4, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 460, ), false, false, 0, CONTRACT_LIST(kinds, 460, 1), CONTRACT_LIST(if_strings, 460, ), CONTRACT_LIST(if_enums, 460, 1), "schema/pg15/deparse.txt:682:19"},
 	{ 73, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 461, ), true, false, 0, CONTRACT_LIST(kinds, 461, ), CONTRACT_LIST(if_strings, 461, ), CONTRACT_LIST(if_enums, 461, ), "schema/pg15/deparse.txt:684:27"},
 	{ 73, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 462, ), false, false, 0, CONTRACT_LIST(kinds, 462, 1), CONTRACT_LIST(if_strings, 462, ), CONTRACT_LIST(if_enums, 462, ), "schema/pg15/deparse.txt:686:27"},
-	{ 73, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 463, ), false, false, 0, CONTRACT_LIST(kinds, 463, 1), CONTRACT_LIST(if_strings, 463, ), CONTRACT_LIST(if_enums, 463, ), "schema/pg15/deparse.txt:3898:27"},
-	{ 73, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 464, ), true, false, 0, CONTRACT_LIST(kinds, 464, ), CONTRACT_LIST(if_strings, 464, ), CONTRACT_LIST(if_enums, 464, ), "schema/pg15/deparse.txt:3900:27"},
+	{ 73, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 463, ), false, false, 0, CONTRACT_LIST(kinds, 463, 1), CONTRACT_LIST(if_strings, 463, ), CONTRACT_LIST(if_enums, 463, ), "schema/pg15/deparse.txt:3900:27"},
+	{ 73, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 464, ), true, false, 0, CONTRACT_LIST(kinds, 464, ), CONTRACT_LIST(if_strings, 464, ), CONTRACT_LIST(if_enums, 464, ), "schema/pg15/deparse.txt:3902:27"},
 	{ 73, 2, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 465, ), true, false, 0, CONTRACT_LIST(kinds, 465, ), CONTRACT_LIST(if_strings, 465, 1), CONTRACT_LIST(if_enums, 465, ), "schema/pg15/deparse.txt:688:22"},
 	{ 73, 3, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 466, ), true, false, 0, CONTRACT_LIST(kinds, 466, ), CONTRACT_LIST(if_strings, 466, 1), CONTRACT_LIST(if_enums, 466, ), "schema/pg15/deparse.txt:691:21"},
 	{ 73, 3, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 467, ), false, false, 0, CONTRACT_LIST(kinds, 467, 1), CONTRACT_LIST(if_strings, 467, 1), CONTRACT_LIST(if_enums, 467, ), "schema/pg15/deparse.txt:694:21"},
@@ -15384,90 +15392,90 @@ static const ContractRule contract_rules[] = {
 	{ 75, 3, 2, 1, true, false, true, false, false, CONTRACT_LIST(parents, 485, 1), false, false, 0, CONTRACT_LIST(kinds, 485, 1), CONTRACT_LIST(if_strings, 485, ), CONTRACT_LIST(if_enums, 485, 1), "schema/pg15/deparse.txt:736:19"},
 	{ 75, 3, -1, 1, true, true, false, false, false, CONTRACT_LIST(parents, 486, 1), false, false, 0, CONTRACT_LIST(kinds, 486, 1), CONTRACT_LIST(if_strings, 486, ), CONTRACT_LIST(if_enums, 486, ), "schema/pg15/deparse.txt:738:19"},
 	{ 75, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 487, 1), false, false, 0, CONTRACT_LIST(kinds, 487, 1), CONTRACT_LIST(if_strings, 487, ), CONTRACT_LIST(if_enums, 487, ), "schema/pg15/deparse.txt:740:19"},
-	{ 75, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 488, 1), false, false, 0, CONTRACT_LIST(kinds, 488, 1), CONTRACT_LIST(if_strings, 488, ), CONTRACT_LIST(if_enums, 488, ), "schema/pg15/deparse.txt:3903:19"},
-	{ 75, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 489, 1), false, false, 0, CONTRACT_LIST(kinds, 489, 1), CONTRACT_LIST(if_strings, 489, ), CONTRACT_LIST(if_enums, 489, ), "schema/pg15/deparse.txt:3906:19"},
+	{ 75, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 488, 1), false, false, 0, CONTRACT_LIST(kinds, 488, 1), CONTRACT_LIST(if_strings, 488, ), CONTRACT_LIST(if_enums, 488, ), "schema/pg15/deparse.txt:3905:19"},
+	{ 75, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 489, 1), false, false, 0, CONTRACT_LIST(kinds, 489, 1), CONTRACT_LIST(if_strings, 489, ), CONTRACT_LIST(if_enums, 489, ), "schema/pg15/deparse.txt:3908:19"},
 	{ 75, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 490, ), true, false, 0, CONTRACT_LIST(kinds, 490, ), CONTRACT_LIST(if_strings, 490, ), CONTRACT_LIST(if_enums, 490, ), "schema/pg15/deparse.txt:742:22"},
 	{ 75, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 491, ), true, false, 0, CONTRACT_LIST(kinds, 491, ), CONTRACT_LIST(if_strings, 491, ), CONTRACT_LIST(if_enums, 491, ), "schema/pg15/deparse.txt:744:22"},
 	{ 75, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 492, ), false, false, 0, CONTRACT_LIST(kinds, 492, 1), CONTRACT_LIST(if_strings, 492, ), CONTRACT_LIST(if_enums, 492, ), "schema/pg15/deparse.txt:746:22"},
 	{ 75, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 493, ), false, false, 0, CONTRACT_LIST(kinds, 493, 1), CONTRACT_LIST(if_strings, 493, ), CONTRACT_LIST(if_enums, 493, ), "schema/pg15/deparse.txt:748:22"},
-	{ 75, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 494, 1), false, false, 0, CONTRACT_LIST(kinds, 494, 1), CONTRACT_LIST(if_strings, 494, ), CONTRACT_LIST(if_enums, 494, ), "schema/pg15/deparse.txt:3909:22"},
-	{ 75, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 495, 1), false, false, 0, CONTRACT_LIST(kinds, 495, 1), CONTRACT_LIST(if_strings, 495, ), CONTRACT_LIST(if_enums, 495, ), "schema/pg15/deparse.txt:3912:22"},
-	{ 75, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 496, 1), false, false, 0, CONTRACT_LIST(kinds, 496, 1), CONTRACT_LIST(if_strings, 496, ), CONTRACT_LIST(if_enums, 496, ), "schema/pg15/deparse.txt:3915:22"},
+	{ 75, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 494, 1), false, false, 0, CONTRACT_LIST(kinds, 494, 1), CONTRACT_LIST(if_strings, 494, ), CONTRACT_LIST(if_enums, 494, ), "schema/pg15/deparse.txt:3911:22"},
+	{ 75, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 495, 1), false, false, 0, CONTRACT_LIST(kinds, 495, 1), CONTRACT_LIST(if_strings, 495, ), CONTRACT_LIST(if_enums, 495, ), "schema/pg15/deparse.txt:3914:22"},
+	{ 75, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 496, 1), false, false, 0, CONTRACT_LIST(kinds, 496, 1), CONTRACT_LIST(if_strings, 496, ), CONTRACT_LIST(if_enums, 496, ), "schema/pg15/deparse.txt:3917:22"},
 	{ 75, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 497, ), true, false, 0, CONTRACT_LIST(kinds, 497, ), CONTRACT_LIST(if_strings, 497, ), CONTRACT_LIST(if_enums, 497, ), "schema/pg15/deparse.txt:750:20"},
 	{ 75, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 498, ), true, false, 0, CONTRACT_LIST(kinds, 498, ), CONTRACT_LIST(if_strings, 498, ), CONTRACT_LIST(if_enums, 498, ), "schema/pg15/deparse.txt:752:20"},
 	{ 75, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 499, ), false, false, 0, CONTRACT_LIST(kinds, 499, 1), CONTRACT_LIST(if_strings, 499, ), CONTRACT_LIST(if_enums, 499, ), "schema/pg15/deparse.txt:754:20"},
 	{ 75, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 500, ), false, false, 0, CONTRACT_LIST(kinds, 500, 1), CONTRACT_LIST(if_strings, 500, ), CONTRACT_LIST(if_enums, 500, ), "schema/pg15/deparse.txt:756:20"},
-	{ 75, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 501, 1), false, false, 0, CONTRACT_LIST(kinds, 501, 1), CONTRACT_LIST(if_strings, 501, ), CONTRACT_LIST(if_enums, 501, ), "schema/pg15/deparse.txt:3918:20"},
-	{ 75, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 502, 1), false, false, 0, CONTRACT_LIST(kinds, 502, 1), CONTRACT_LIST(if_strings, 502, ), CONTRACT_LIST(if_enums, 502, ), "schema/pg15/deparse.txt:3921:20"},
-	{ 75, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 503, 1), false, false, 0, CONTRACT_LIST(kinds, 503, 1), CONTRACT_LIST(if_strings, 503, ), CONTRACT_LIST(if_enums, 503, ), "schema/pg15/deparse.txt:3924:20"},
+	{ 75, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 501, 1), false, false, 0, CONTRACT_LIST(kinds, 501, 1), CONTRACT_LIST(if_strings, 501, ), CONTRACT_LIST(if_enums, 501, ), "schema/pg15/deparse.txt:3920:20"},
+	{ 75, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 502, 1), false, false, 0, CONTRACT_LIST(kinds, 502, 1), CONTRACT_LIST(if_strings, 502, ), CONTRACT_LIST(if_enums, 502, ), "schema/pg15/deparse.txt:3923:20"},
+	{ 75, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 503, 1), false, false, 0, CONTRACT_LIST(kinds, 503, 1), CONTRACT_LIST(if_strings, 503, ), CONTRACT_LIST(if_enums, 503, ), "schema/pg15/deparse.txt:3926:20"},
 	{ 76, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 504, ), true, false, 0, CONTRACT_LIST(kinds, 504, ), CONTRACT_LIST(if_strings, 504, ), CONTRACT_LIST(if_enums, 504, ), "schema/pg15/deparse.txt:758:29"},
 	{ 76, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 505, ), true, false, 0, CONTRACT_LIST(kinds, 505, ), CONTRACT_LIST(if_strings, 505, ), CONTRACT_LIST(if_enums, 505, ), "schema/pg15/deparse.txt:760:29"},
 	{ 76, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 506, ), false, false, 0, CONTRACT_LIST(kinds, 506, 1), CONTRACT_LIST(if_strings, 506, ), CONTRACT_LIST(if_enums, 506, ), "schema/pg15/deparse.txt:762:29"},
 	{ 76, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 507, ), false, false, 0, CONTRACT_LIST(kinds, 507, 1), CONTRACT_LIST(if_strings, 507, ), CONTRACT_LIST(if_enums, 507, ), "schema/pg15/deparse.txt:764:29"},
-	{ 76, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 508, 1), false, false, 0, CONTRACT_LIST(kinds, 508, 1), CONTRACT_LIST(if_strings, 508, ), CONTRACT_LIST(if_enums, 508, ), "schema/pg15/deparse.txt:3927:29"},
+	{ 76, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 508, 1), false, false, 0, CONTRACT_LIST(kinds, 508, 1), CONTRACT_LIST(if_strings, 508, ), CONTRACT_LIST(if_enums, 508, ), "schema/pg15/deparse.txt:3929:29"},
 	{ 76, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 509, ), true, false, 0, CONTRACT_LIST(kinds, 509, ), CONTRACT_LIST(if_strings, 509, ), CONTRACT_LIST(if_enums, 509, ), "schema/pg15/deparse.txt:766:29"},
 	{ 76, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 510, ), true, false, 0, CONTRACT_LIST(kinds, 510, ), CONTRACT_LIST(if_strings, 510, ), CONTRACT_LIST(if_enums, 510, ), "schema/pg15/deparse.txt:768:29"},
 	{ 76, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 511, ), false, false, 0, CONTRACT_LIST(kinds, 511, 1), CONTRACT_LIST(if_strings, 511, ), CONTRACT_LIST(if_enums, 511, ), "schema/pg15/deparse.txt:770:29"},
 	{ 76, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 512, ), false, false, 0, CONTRACT_LIST(kinds, 512, 1), CONTRACT_LIST(if_strings, 512, ), CONTRACT_LIST(if_enums, 512, ), "schema/pg15/deparse.txt:772:29"},
-	{ 76, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 513, 1), false, false, 0, CONTRACT_LIST(kinds, 513, 1), CONTRACT_LIST(if_strings, 513, ), CONTRACT_LIST(if_enums, 513, ), "schema/pg15/deparse.txt:3930:29"},
+	{ 76, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 513, 1), false, false, 0, CONTRACT_LIST(kinds, 513, 1), CONTRACT_LIST(if_strings, 513, ), CONTRACT_LIST(if_enums, 513, ), "schema/pg15/deparse.txt:3932:29"},
 	{ 77, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 514, ), true, false, 0, CONTRACT_LIST(kinds, 514, ), CONTRACT_LIST(if_strings, 514, ), CONTRACT_LIST(if_enums, 514, ), "schema/pg15/deparse.txt:774:36"},
 	{ 77, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 515, ), true, false, 0, CONTRACT_LIST(kinds, 515, ), CONTRACT_LIST(if_strings, 515, ), CONTRACT_LIST(if_enums, 515, ), "schema/pg15/deparse.txt:776:36"},
 	{ 77, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 516, ), false, false, 0, CONTRACT_LIST(kinds, 516, 1), CONTRACT_LIST(if_strings, 516, ), CONTRACT_LIST(if_enums, 516, ), "schema/pg15/deparse.txt:778:36"},
 	{ 77, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 517, ), false, false, 0, CONTRACT_LIST(kinds, 517, 1), CONTRACT_LIST(if_strings, 517, ), CONTRACT_LIST(if_enums, 517, ), "schema/pg15/deparse.txt:780:36"},
-	{ 77, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 518, 1), false, false, 0, CONTRACT_LIST(kinds, 518, 1), CONTRACT_LIST(if_strings, 518, ), CONTRACT_LIST(if_enums, 518, ), "schema/pg15/deparse.txt:3933:36"},
+	{ 77, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 518, 1), false, false, 0, CONTRACT_LIST(kinds, 518, 1), CONTRACT_LIST(if_strings, 518, ), CONTRACT_LIST(if_enums, 518, ), "schema/pg15/deparse.txt:3935:36"},
 	{ 77, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 519, ), true, false, 0, CONTRACT_LIST(kinds, 519, ), CONTRACT_LIST(if_strings, 519, ), CONTRACT_LIST(if_enums, 519, ), "schema/pg15/deparse.txt:782:35"},
 	{ 79, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 520, ), true, false, 0, CONTRACT_LIST(kinds, 520, ), CONTRACT_LIST(if_strings, 520, ), CONTRACT_LIST(if_enums, 520, ), "schema/pg15/deparse.txt:784:20"},
 	{ 79, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 521, ), false, false, 0, CONTRACT_LIST(kinds, 521, 1), CONTRACT_LIST(if_strings, 521, ), CONTRACT_LIST(if_enums, 521, ), "schema/pg15/deparse.txt:786:20"},
-	{ 79, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 522, ), false, false, 0, CONTRACT_LIST(kinds, 522, 1), CONTRACT_LIST(if_strings, 522, ), CONTRACT_LIST(if_enums, 522, ), "schema/pg15/deparse.txt:3936:20"},
-	{ 79, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 523, ), true, false, 0, CONTRACT_LIST(kinds, 523, ), CONTRACT_LIST(if_strings, 523, ), CONTRACT_LIST(if_enums, 523, ), "schema/pg15/deparse.txt:3938:20"},
+	{ 79, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 522, ), false, false, 0, CONTRACT_LIST(kinds, 522, 1), CONTRACT_LIST(if_strings, 522, ), CONTRACT_LIST(if_enums, 522, ), "schema/pg15/deparse.txt:3938:20"},
+	{ 79, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 523, ), true, false, 0, CONTRACT_LIST(kinds, 523, ), CONTRACT_LIST(if_strings, 523, ), CONTRACT_LIST(if_enums, 523, ), "schema/pg15/deparse.txt:3940:20"},
 	{ 80, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 524, ), false, false, 0, CONTRACT_LIST(kinds, 524, 1), CONTRACT_LIST(if_strings, 524, ), CONTRACT_LIST(if_enums, 524, ), "schema/pg15/deparse.txt:788:16"},
 	{ 80, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 525, ), true, false, 0, CONTRACT_LIST(kinds, 525, ), CONTRACT_LIST(if_strings, 525, ), CONTRACT_LIST(if_enums, 525, ), "schema/pg15/deparse.txt:790:18"},
 	{ 80, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 526, ), true, false, 0, CONTRACT_LIST(kinds, 526, ), CONTRACT_LIST(if_strings, 526, ), CONTRACT_LIST(if_enums, 526, ), "schema/pg15/deparse.txt:792:18"},
 	{ 80, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 527, ), false, false, 0, CONTRACT_LIST(kinds, 527, 1), CONTRACT_LIST(if_strings, 527, ), CONTRACT_LIST(if_enums, 527, ), "schema/pg15/deparse.txt:794:18"},
 	{ 80, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 528, ), false, false, 0, CONTRACT_LIST(kinds, 528, 1), CONTRACT_LIST(if_strings, 528, ), CONTRACT_LIST(if_enums, 528, ), "schema/pg15/deparse.txt:796:18"},
-	{ 80, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 529, 1), false, false, 0, CONTRACT_LIST(kinds, 529, 1), CONTRACT_LIST(if_strings, 529, ), CONTRACT_LIST(if_enums, 529, ), "schema/pg15/deparse.txt:3941:18"},
+	{ 80, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 529, 1), false, false, 0, CONTRACT_LIST(kinds, 529, 1), CONTRACT_LIST(if_strings, 529, ), CONTRACT_LIST(if_enums, 529, ), "schema/pg15/deparse.txt:3943:18"},
 	{ 80, 6, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 530, ), true, false, 0, CONTRACT_LIST(kinds, 530, ), CONTRACT_LIST(if_strings, 530, ), CONTRACT_LIST(if_enums, 530, ), "schema/pg15/deparse.txt:798:18"},
 	{ 80, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 531, ), true, false, 0, CONTRACT_LIST(kinds, 531, ), CONTRACT_LIST(if_strings, 531, ), CONTRACT_LIST(if_enums, 531, ), "schema/pg15/deparse.txt:800:18"},
 	{ 80, 6, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 532, ), false, false, 0, CONTRACT_LIST(kinds, 532, 1), CONTRACT_LIST(if_strings, 532, ), CONTRACT_LIST(if_enums, 532, ), "schema/pg15/deparse.txt:802:18"},
 	{ 80, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 533, ), false, false, 0, CONTRACT_LIST(kinds, 533, 1), CONTRACT_LIST(if_strings, 533, ), CONTRACT_LIST(if_enums, 533, ), "schema/pg15/deparse.txt:804:18"},
-	{ 80, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 534, 1), false, false, 0, CONTRACT_LIST(kinds, 534, 1), CONTRACT_LIST(if_strings, 534, ), CONTRACT_LIST(if_enums, 534, ), "schema/pg15/deparse.txt:3944:18"},
+	{ 80, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 534, 1), false, false, 0, CONTRACT_LIST(kinds, 534, 1), CONTRACT_LIST(if_strings, 534, ), CONTRACT_LIST(if_enums, 534, ), "schema/pg15/deparse.txt:3946:18"},
 	{ 80, 7, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 535, ), false, false, 0, CONTRACT_LIST(kinds, 535, 1), CONTRACT_LIST(if_strings, 535, ), CONTRACT_LIST(if_enums, 535, ), "schema/pg15/deparse.txt:806:23"},
 	{ 81, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 536, ), true, false, 0, CONTRACT_LIST(kinds, 536, ), CONTRACT_LIST(if_strings, 536, ), CONTRACT_LIST(if_enums, 536, ), "schema/pg15/deparse.txt:808:21"},
 	{ 81, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 537, ), true, false, 0, CONTRACT_LIST(kinds, 537, ), CONTRACT_LIST(if_strings, 537, ), CONTRACT_LIST(if_enums, 537, ), "schema/pg15/deparse.txt:810:23"},
 	{ 81, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 538, ), true, false, 0, CONTRACT_LIST(kinds, 538, ), CONTRACT_LIST(if_strings, 538, ), CONTRACT_LIST(if_enums, 538, ), "schema/pg15/deparse.txt:812:23"},
 	{ 81, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 539, ), false, false, 0, CONTRACT_LIST(kinds, 539, 1), CONTRACT_LIST(if_strings, 539, ), CONTRACT_LIST(if_enums, 539, ), "schema/pg15/deparse.txt:814:23"},
 	{ 81, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 540, ), false, false, 0, CONTRACT_LIST(kinds, 540, 1), CONTRACT_LIST(if_strings, 540, ), CONTRACT_LIST(if_enums, 540, ), "schema/pg15/deparse.txt:816:23"},
-	{ 81, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 541, 1), false, false, 0, CONTRACT_LIST(kinds, 541, 1), CONTRACT_LIST(if_strings, 541, ), CONTRACT_LIST(if_enums, 541, ), "schema/pg15/deparse.txt:3947:23"},
-	{ 81, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 542, 1), false, false, 0, CONTRACT_LIST(kinds, 542, 1), CONTRACT_LIST(if_strings, 542, ), CONTRACT_LIST(if_enums, 542, ), "schema/pg15/deparse.txt:3950:23"},
-	{ 81, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 543, 1), false, false, 0, CONTRACT_LIST(kinds, 543, 1), CONTRACT_LIST(if_strings, 543, ), CONTRACT_LIST(if_enums, 543, ), "schema/pg15/deparse.txt:3953:23"},
+	{ 81, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 541, 1), false, false, 0, CONTRACT_LIST(kinds, 541, 1), CONTRACT_LIST(if_strings, 541, ), CONTRACT_LIST(if_enums, 541, ), "schema/pg15/deparse.txt:3949:23"},
+	{ 81, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 542, 1), false, false, 0, CONTRACT_LIST(kinds, 542, 1), CONTRACT_LIST(if_strings, 542, ), CONTRACT_LIST(if_enums, 542, ), "schema/pg15/deparse.txt:3952:23"},
+	{ 81, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 543, 1), false, false, 0, CONTRACT_LIST(kinds, 543, 1), CONTRACT_LIST(if_strings, 543, ), CONTRACT_LIST(if_enums, 543, ), "schema/pg15/deparse.txt:3955:23"},
 	{ 81, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 544, ), true, false, 0, CONTRACT_LIST(kinds, 544, ), CONTRACT_LIST(if_strings, 544, ), CONTRACT_LIST(if_enums, 544, ), "schema/pg15/deparse.txt:818:26"},
 	{ 81, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 545, ), true, false, 0, CONTRACT_LIST(kinds, 545, ), CONTRACT_LIST(if_strings, 545, ), CONTRACT_LIST(if_enums, 545, ), "schema/pg15/deparse.txt:820:26"},
 	{ 81, 2, 3, -1, false, false, false, true, false, CONTRACT_LIST(parents, 546, ), false, true, 0, CONTRACT_LIST(kinds, 546, ), CONTRACT_LIST(if_strings, 546, ), CONTRACT_LIST(if_enums, 546, ), "schema/pg15/deparse.txt:822:26"},
 	{ 81, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 547, ), false, false, 0, CONTRACT_LIST(kinds, 547, 1), CONTRACT_LIST(if_strings, 547, ), CONTRACT_LIST(if_enums, 547, ), "schema/pg15/deparse.txt:824:26"},
 	{ 81, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 548, ), false, false, 0, CONTRACT_LIST(kinds, 548, 1), CONTRACT_LIST(if_strings, 548, ), CONTRACT_LIST(if_enums, 548, ), "schema/pg15/deparse.txt:826:26"},
-	{ 81, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 549, 1), false, false, 0, CONTRACT_LIST(kinds, 549, 1), CONTRACT_LIST(if_strings, 549, ), CONTRACT_LIST(if_enums, 549, ), "schema/pg15/deparse.txt:3956:26"},
-	{ 81, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 550, 1), false, false, 0, CONTRACT_LIST(kinds, 550, 1), CONTRACT_LIST(if_strings, 550, ), CONTRACT_LIST(if_enums, 550, ), "schema/pg15/deparse.txt:3959:26"},
+	{ 81, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 549, 1), false, false, 0, CONTRACT_LIST(kinds, 549, 1), CONTRACT_LIST(if_strings, 549, ), CONTRACT_LIST(if_enums, 549, ), "schema/pg15/deparse.txt:3958:26"},
+	{ 81, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 550, 1), false, false, 0, CONTRACT_LIST(kinds, 550, 1), CONTRACT_LIST(if_strings, 550, ), CONTRACT_LIST(if_enums, 550, ), "schema/pg15/deparse.txt:3961:26"},
 	{ 81, 7, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 551, ), true, false, 0, CONTRACT_LIST(kinds, 551, ), CONTRACT_LIST(if_strings, 551, ), CONTRACT_LIST(if_enums, 551, ), "schema/pg15/deparse.txt:828:20"},
 	{ 81, 7, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 552, ), true, false, 0, CONTRACT_LIST(kinds, 552, ), CONTRACT_LIST(if_strings, 552, ), CONTRACT_LIST(if_enums, 552, ), "schema/pg15/deparse.txt:830:20"},
 	{ 81, 7, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 553, ), false, false, 0, CONTRACT_LIST(kinds, 553, 1), CONTRACT_LIST(if_strings, 553, ), CONTRACT_LIST(if_enums, 553, ), "schema/pg15/deparse.txt:832:20"},
-	{ 81, 7, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 554, 1), false, false, 0, CONTRACT_LIST(kinds, 554, 1), CONTRACT_LIST(if_strings, 554, ), CONTRACT_LIST(if_enums, 554, ), "schema/pg15/deparse.txt:3962:20"},
+	{ 81, 7, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 554, 1), false, false, 0, CONTRACT_LIST(kinds, 554, 1), CONTRACT_LIST(if_strings, 554, ), CONTRACT_LIST(if_enums, 554, ), "schema/pg15/deparse.txt:3964:20"},
 	{ 82, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 555, ), true, false, 0, CONTRACT_LIST(kinds, 555, ), CONTRACT_LIST(if_strings, 555, ), CONTRACT_LIST(if_enums, 555, ), "schema/pg15/deparse.txt:834:21"},
 	{ 82, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 556, ), true, false, 0, CONTRACT_LIST(kinds, 556, ), CONTRACT_LIST(if_strings, 556, ), CONTRACT_LIST(if_enums, 556, ), "schema/pg15/deparse.txt:836:21"},
 	{ 82, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 557, ), false, false, 0, CONTRACT_LIST(kinds, 557, 1), CONTRACT_LIST(if_strings, 557, ), CONTRACT_LIST(if_enums, 557, ), "schema/pg15/deparse.txt:838:21"},
 	{ 82, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 558, ), false, false, 0, CONTRACT_LIST(kinds, 558, 1), CONTRACT_LIST(if_strings, 558, ), CONTRACT_LIST(if_enums, 558, ), "schema/pg15/deparse.txt:840:21"},
-	{ 82, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 559, 1), false, false, 0, CONTRACT_LIST(kinds, 559, 1), CONTRACT_LIST(if_strings, 559, ), CONTRACT_LIST(if_enums, 559, ), "schema/pg15/deparse.txt:3965:21"},
+	{ 82, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 559, 1), false, false, 0, CONTRACT_LIST(kinds, 559, 1), CONTRACT_LIST(if_strings, 559, ), CONTRACT_LIST(if_enums, 559, ), "schema/pg15/deparse.txt:3967:21"},
 	{ 82, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 560, ), true, false, 0, CONTRACT_LIST(kinds, 560, ), CONTRACT_LIST(if_strings, 560, ), CONTRACT_LIST(if_enums, 560, ), "schema/pg15/deparse.txt:842:17"},
 	{ 82, 3, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 561, 1), false, true, 0, CONTRACT_LIST(kinds, 561, ), CONTRACT_LIST(if_strings, 561, ), CONTRACT_LIST(if_enums, 561, 1), "schema/pg15/deparse.txt:845:17"},
 	{ 82, 3, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 562, 1), false, true, 0, CONTRACT_LIST(kinds, 562, ), CONTRACT_LIST(if_strings, 562, ), CONTRACT_LIST(if_enums, 562, ), "schema/pg15/deparse.txt:847:17"},
 	{ 82, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 563, ), false, false, 0, CONTRACT_LIST(kinds, 563, 1), CONTRACT_LIST(if_strings, 563, ), CONTRACT_LIST(if_enums, 563, ), "schema/pg15/deparse.txt:849:17"},
 	{ 82, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 564, ), false, false, 0, CONTRACT_LIST(kinds, 564, 1), CONTRACT_LIST(if_strings, 564, ), CONTRACT_LIST(if_enums, 564, ), "schema/pg15/deparse.txt:851:17"},
 	{ 82, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 565, ), false, false, 2, CONTRACT_LIST(kinds, 565, ), CONTRACT_LIST(if_strings, 565, ), CONTRACT_LIST(if_enums, 565, ), "schema/pg15/deparse.txt:853:17"},
-	{ 82, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 566, 1), false, false, 0, CONTRACT_LIST(kinds, 566, 1), CONTRACT_LIST(if_strings, 566, ), CONTRACT_LIST(if_enums, 566, ), "schema/pg15/deparse.txt:3968:17"},
+	{ 82, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 566, 1), false, false, 0, CONTRACT_LIST(kinds, 566, 1), CONTRACT_LIST(if_strings, 566, ), CONTRACT_LIST(if_enums, 566, ), "schema/pg15/deparse.txt:3970:17"},
 	{ 82, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 567, ), true, false, 0, CONTRACT_LIST(kinds, 567, ), CONTRACT_LIST(if_strings, 567, ), CONTRACT_LIST(if_enums, 567, ), "schema/pg15/deparse.txt:855:23"},
 	{ 82, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 568, ), true, false, 0, CONTRACT_LIST(kinds, 568, ), CONTRACT_LIST(if_strings, 568, ), CONTRACT_LIST(if_enums, 568, ), "schema/pg15/deparse.txt:857:23"},
 	{ 82, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 569, ), false, false, 0, CONTRACT_LIST(kinds, 569, 1), CONTRACT_LIST(if_strings, 569, ), CONTRACT_LIST(if_enums, 569, ), "schema/pg15/deparse.txt:859:23"},
 	{ 82, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 570, ), false, false, 0, CONTRACT_LIST(kinds, 570, 1), CONTRACT_LIST(if_strings, 570, ), CONTRACT_LIST(if_enums, 570, ), "schema/pg15/deparse.txt:861:23"},
-	{ 82, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 571, 1), false, false, 0, CONTRACT_LIST(kinds, 571, 1), CONTRACT_LIST(if_strings, 571, ), CONTRACT_LIST(if_enums, 571, ), "schema/pg15/deparse.txt:3971:23"},
+	{ 82, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 571, 1), false, false, 0, CONTRACT_LIST(kinds, 571, 1), CONTRACT_LIST(if_strings, 571, ), CONTRACT_LIST(if_enums, 571, ), "schema/pg15/deparse.txt:3973:23"},
 	{ 83, 0, 1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 572, ), true, false, 0, CONTRACT_LIST(kinds, 572, ), CONTRACT_LIST(if_strings, 572, ), CONTRACT_LIST(if_enums, 572, 1), "schema/pg15/deparse.txt:863:18"},
 	{ 83, 0, 1, 0, false, false, true, false, false, CONTRACT_LIST(parents, 573, ), true, false, 0, CONTRACT_LIST(kinds, 573, ), CONTRACT_LIST(if_strings, 573, ), CONTRACT_LIST(if_enums, 573, 1), "schema/pg15/deparse.txt:865:18"},
 	{ 83, 0, 1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 574, ), true, false, 0, CONTRACT_LIST(kinds, 574, ), CONTRACT_LIST(if_strings, 574, ), CONTRACT_LIST(if_enums, 574, 1), "schema/pg15/deparse.txt:867:18"},
@@ -15486,12 +15494,12 @@ static const ContractRule contract_rules[] = {
 	{ 83, 0, 1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 587, ), false, false, 0, CONTRACT_LIST(kinds, 587, 1), CONTRACT_LIST(if_strings, 587, ), CONTRACT_LIST(if_enums, 587, 1), "schema/pg15/deparse.txt:893:18"},
 	{ 83, 0, 1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 588, ), false, false, 0, CONTRACT_LIST(kinds, 588, 1), CONTRACT_LIST(if_strings, 588, ), CONTRACT_LIST(if_enums, 588, 1), "schema/pg15/deparse.txt:895:18"},
 	{ 83, 0, 1, 1, true, false, true, false, false, CONTRACT_LIST(parents, 589, ), false, false, 0, CONTRACT_LIST(kinds, 589, 1), CONTRACT_LIST(if_strings, 589, ), CONTRACT_LIST(if_enums, 589, 1), "schema/pg15/deparse.txt:897:18"},
-	{ 83, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 590, 1), false, false, 0, CONTRACT_LIST(kinds, 590, 1), CONTRACT_LIST(if_strings, 590, ), CONTRACT_LIST(if_enums, 590, ), "schema/pg15/deparse.txt:3974:18"},
+	{ 83, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 590, 1), false, false, 0, CONTRACT_LIST(kinds, 590, 1), CONTRACT_LIST(if_strings, 590, ), CONTRACT_LIST(if_enums, 590, ), "schema/pg15/deparse.txt:3976:18"},
 	{ 84, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 591, ), true, false, 0, CONTRACT_LIST(kinds, 591, ), CONTRACT_LIST(if_strings, 591, ), CONTRACT_LIST(if_enums, 591, ), "schema/pg15/deparse.txt:899:24"},
 	{ 84, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 592, ), true, false, 0, CONTRACT_LIST(kinds, 592, ), CONTRACT_LIST(if_strings, 592, ), CONTRACT_LIST(if_enums, 592, ), "schema/pg15/deparse.txt:901:24"},
 	{ 84, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 593, ), false, false, 0, CONTRACT_LIST(kinds, 593, 1), CONTRACT_LIST(if_strings, 593, ), CONTRACT_LIST(if_enums, 593, ), "schema/pg15/deparse.txt:903:24"},
 	{ 84, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 594, ), false, false, 0, CONTRACT_LIST(kinds, 594, 1), CONTRACT_LIST(if_strings, 594, ), CONTRACT_LIST(if_enums, 594, ), "schema/pg15/deparse.txt:905:24"},
-	{ 84, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 595, 1), false, false, 0, CONTRACT_LIST(kinds, 595, 1), CONTRACT_LIST(if_strings, 595, ), CONTRACT_LIST(if_enums, 595, ), "schema/pg15/deparse.txt:3977:24"},
+	{ 84, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 595, 1), false, false, 0, CONTRACT_LIST(kinds, 595, 1), CONTRACT_LIST(if_strings, 595, ), CONTRACT_LIST(if_enums, 595, ), "schema/pg15/deparse.txt:3979:24"},
 	{ 85, 1, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 596, ), true, false, 0, CONTRACT_LIST(kinds, 596, ), CONTRACT_LIST(if_strings, 596, ), CONTRACT_LIST(if_enums, 596, 1), "schema/pg15/deparse.txt:907:20"},
 	{ 85, 1, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 597, ), true, false, 0, CONTRACT_LIST(kinds, 597, ), CONTRACT_LIST(if_strings, 597, ), CONTRACT_LIST(if_enums, 597, 1), "schema/pg15/deparse.txt:909:20"},
 	{ 85, 1, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 598, ), false, false, 0, CONTRACT_LIST(kinds, 598, 1), CONTRACT_LIST(if_strings, 598, ), CONTRACT_LIST(if_enums, 598, 1), "schema/pg15/deparse.txt:911:20"},
@@ -15509,45 +15517,45 @@ static const ContractRule contract_rules[] = {
 	{ 87, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 610, ), true, false, 0, CONTRACT_LIST(kinds, 610, ), CONTRACT_LIST(if_strings, 610, ), CONTRACT_LIST(if_enums, 610, ), "schema/pg15/deparse.txt:935:24"},
 	{ 87, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 611, ), false, false, 0, CONTRACT_LIST(kinds, 611, 1), CONTRACT_LIST(if_strings, 611, ), CONTRACT_LIST(if_enums, 611, ), "schema/pg15/deparse.txt:937:24"},
 	{ 87, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 612, ), false, false, 0, CONTRACT_LIST(kinds, 612, 1), CONTRACT_LIST(if_strings, 612, ), CONTRACT_LIST(if_enums, 612, ), "schema/pg15/deparse.txt:939:24"},
-	{ 87, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 613, 1), false, false, 0, CONTRACT_LIST(kinds, 613, 1), CONTRACT_LIST(if_strings, 613, ), CONTRACT_LIST(if_enums, 613, ), "schema/pg15/deparse.txt:3980:24"},
-	{ 87, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 614, 1), false, false, 0, CONTRACT_LIST(kinds, 614, 1), CONTRACT_LIST(if_strings, 614, ), CONTRACT_LIST(if_enums, 614, ), "schema/pg15/deparse.txt:3983:24"},
+	{ 87, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 613, 1), false, false, 0, CONTRACT_LIST(kinds, 613, 1), CONTRACT_LIST(if_strings, 613, ), CONTRACT_LIST(if_enums, 613, ), "schema/pg15/deparse.txt:3982:24"},
+	{ 87, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 614, 1), false, false, 0, CONTRACT_LIST(kinds, 614, 1), CONTRACT_LIST(if_strings, 614, ), CONTRACT_LIST(if_enums, 614, ), "schema/pg15/deparse.txt:3985:24"},
 	{ 87, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 615, ), true, false, 0, CONTRACT_LIST(kinds, 615, ), CONTRACT_LIST(if_strings, 615, ), CONTRACT_LIST(if_enums, 615, ), "schema/pg15/deparse.txt:941:34"},
 	{ 87, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 616, ), false, false, 0, CONTRACT_LIST(kinds, 616, 1), CONTRACT_LIST(if_strings, 616, ), CONTRACT_LIST(if_enums, 616, ), "schema/pg15/deparse.txt:943:34"},
-	{ 87, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 617, ), false, false, 0, CONTRACT_LIST(kinds, 617, 1), CONTRACT_LIST(if_strings, 617, ), CONTRACT_LIST(if_enums, 617, ), "schema/pg15/deparse.txt:3986:34"},
-	{ 87, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 618, ), true, false, 0, CONTRACT_LIST(kinds, 618, ), CONTRACT_LIST(if_strings, 618, ), CONTRACT_LIST(if_enums, 618, ), "schema/pg15/deparse.txt:3988:34"},
+	{ 87, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 617, ), false, false, 0, CONTRACT_LIST(kinds, 617, 1), CONTRACT_LIST(if_strings, 617, ), CONTRACT_LIST(if_enums, 617, ), "schema/pg15/deparse.txt:3988:34"},
+	{ 87, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 618, ), true, false, 0, CONTRACT_LIST(kinds, 618, ), CONTRACT_LIST(if_strings, 618, ), CONTRACT_LIST(if_enums, 618, ), "schema/pg15/deparse.txt:3990:34"},
 	{ 87, 6, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 619, ), true, false, 0, CONTRACT_LIST(kinds, 619, ), CONTRACT_LIST(if_strings, 619, ), CONTRACT_LIST(if_enums, 619, ), "schema/pg15/deparse.txt:945:19"},
 	{ 87, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 620, ), true, false, 0, CONTRACT_LIST(kinds, 620, ), CONTRACT_LIST(if_strings, 620, ), CONTRACT_LIST(if_enums, 620, ), "schema/pg15/deparse.txt:947:19"},
 	{ 87, 6, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 621, ), false, false, 0, CONTRACT_LIST(kinds, 621, 1), CONTRACT_LIST(if_strings, 621, ), CONTRACT_LIST(if_enums, 621, ), "schema/pg15/deparse.txt:949:19"},
 	{ 87, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 622, ), false, false, 0, CONTRACT_LIST(kinds, 622, 1), CONTRACT_LIST(if_strings, 622, ), CONTRACT_LIST(if_enums, 622, ), "schema/pg15/deparse.txt:951:19"},
-	{ 87, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 623, 1), false, false, 0, CONTRACT_LIST(kinds, 623, 1), CONTRACT_LIST(if_strings, 623, ), CONTRACT_LIST(if_enums, 623, ), "schema/pg15/deparse.txt:3991:19"},
+	{ 87, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 623, 1), false, false, 0, CONTRACT_LIST(kinds, 623, 1), CONTRACT_LIST(if_strings, 623, ), CONTRACT_LIST(if_enums, 623, ), "schema/pg15/deparse.txt:3993:19"},
 	{ 87, 7, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 624, ), false, false, 0, CONTRACT_LIST(kinds, 624, 1), CONTRACT_LIST(if_strings, 624, ), CONTRACT_LIST(if_enums, 624, ), "schema/pg15/deparse.txt:953:24"},
 	{ 88, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 625, ), true, false, 0, CONTRACT_LIST(kinds, 625, ), CONTRACT_LIST(if_strings, 625, ), CONTRACT_LIST(if_enums, 625, ), "schema/pg15/deparse.txt:955:29"},
 	{ 88, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 626, ), true, false, 0, CONTRACT_LIST(kinds, 626, ), CONTRACT_LIST(if_strings, 626, ), CONTRACT_LIST(if_enums, 626, ), "schema/pg15/deparse.txt:957:29"},
 	{ 88, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 627, ), false, false, 0, CONTRACT_LIST(kinds, 627, 1), CONTRACT_LIST(if_strings, 627, ), CONTRACT_LIST(if_enums, 627, ), "schema/pg15/deparse.txt:959:29"},
 	{ 88, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 628, ), false, false, 0, CONTRACT_LIST(kinds, 628, 1), CONTRACT_LIST(if_strings, 628, ), CONTRACT_LIST(if_enums, 628, ), "schema/pg15/deparse.txt:961:29"},
-	{ 88, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 629, 1), false, false, 0, CONTRACT_LIST(kinds, 629, 1), CONTRACT_LIST(if_strings, 629, ), CONTRACT_LIST(if_enums, 629, ), "schema/pg15/deparse.txt:3994:29"},
+	{ 88, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 629, 1), false, false, 0, CONTRACT_LIST(kinds, 629, 1), CONTRACT_LIST(if_strings, 629, ), CONTRACT_LIST(if_enums, 629, ), "schema/pg15/deparse.txt:3996:29"},
 	{ 88, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 630, ), true, false, 0, CONTRACT_LIST(kinds, 630, ), CONTRACT_LIST(if_strings, 630, ), CONTRACT_LIST(if_enums, 630, ), "schema/pg15/deparse.txt:963:31"},
 	{ 88, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 631, ), true, false, 0, CONTRACT_LIST(kinds, 631, ), CONTRACT_LIST(if_strings, 631, ), CONTRACT_LIST(if_enums, 631, ), "schema/pg15/deparse.txt:965:31"},
 	{ 88, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 632, ), false, false, 0, CONTRACT_LIST(kinds, 632, 1), CONTRACT_LIST(if_strings, 632, ), CONTRACT_LIST(if_enums, 632, ), "schema/pg15/deparse.txt:967:31"},
 	{ 88, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 633, ), false, false, 0, CONTRACT_LIST(kinds, 633, 1), CONTRACT_LIST(if_strings, 633, ), CONTRACT_LIST(if_enums, 633, ), "schema/pg15/deparse.txt:969:31"},
-	{ 88, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 634, 1), false, false, 0, CONTRACT_LIST(kinds, 634, 1), CONTRACT_LIST(if_strings, 634, ), CONTRACT_LIST(if_enums, 634, ), "schema/pg15/deparse.txt:3997:31"},
+	{ 88, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 634, 1), false, false, 0, CONTRACT_LIST(kinds, 634, 1), CONTRACT_LIST(if_strings, 634, ), CONTRACT_LIST(if_enums, 634, ), "schema/pg15/deparse.txt:3999:31"},
 	{ 88, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 635, ), true, false, 0, CONTRACT_LIST(kinds, 635, ), CONTRACT_LIST(if_strings, 635, ), CONTRACT_LIST(if_enums, 635, ), "schema/pg15/deparse.txt:971:28"},
 	{ 88, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 636, ), true, false, 0, CONTRACT_LIST(kinds, 636, ), CONTRACT_LIST(if_strings, 636, ), CONTRACT_LIST(if_enums, 636, ), "schema/pg15/deparse.txt:973:28"},
 	{ 88, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 637, ), false, false, 0, CONTRACT_LIST(kinds, 637, 1), CONTRACT_LIST(if_strings, 637, ), CONTRACT_LIST(if_enums, 637, ), "schema/pg15/deparse.txt:975:28"},
 	{ 88, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 638, ), false, false, 0, CONTRACT_LIST(kinds, 638, 1), CONTRACT_LIST(if_strings, 638, ), CONTRACT_LIST(if_enums, 638, ), "schema/pg15/deparse.txt:977:28"},
-	{ 88, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 639, 1), false, false, 0, CONTRACT_LIST(kinds, 639, 1), CONTRACT_LIST(if_strings, 639, ), CONTRACT_LIST(if_enums, 639, ), "schema/pg15/deparse.txt:4000:28"},
+	{ 88, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 639, 1), false, false, 0, CONTRACT_LIST(kinds, 639, 1), CONTRACT_LIST(if_strings, 639, ), CONTRACT_LIST(if_enums, 639, ), "schema/pg15/deparse.txt:4002:28"},
 	{ 88, 6, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 640, ), false, false, 0, CONTRACT_LIST(kinds, 640, 1), CONTRACT_LIST(if_strings, 640, ), CONTRACT_LIST(if_enums, 640, ), "schema/pg15/deparse.txt:979:29"},
 	{ 89, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 641, ), true, false, 0, CONTRACT_LIST(kinds, 641, ), CONTRACT_LIST(if_strings, 641, ), CONTRACT_LIST(if_enums, 641, ), "schema/pg15/deparse.txt:981:24"},
 	{ 89, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 642, ), true, false, 0, CONTRACT_LIST(kinds, 642, ), CONTRACT_LIST(if_strings, 642, ), CONTRACT_LIST(if_enums, 642, ), "schema/pg15/deparse.txt:983:27"},
 	{ 89, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 643, ), true, false, 0, CONTRACT_LIST(kinds, 643, ), CONTRACT_LIST(if_strings, 643, ), CONTRACT_LIST(if_enums, 643, ), "schema/pg15/deparse.txt:985:27"},
 	{ 89, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 644, ), false, false, 0, CONTRACT_LIST(kinds, 644, 1), CONTRACT_LIST(if_strings, 644, ), CONTRACT_LIST(if_enums, 644, ), "schema/pg15/deparse.txt:987:27"},
 	{ 89, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 645, ), false, false, 0, CONTRACT_LIST(kinds, 645, 1), CONTRACT_LIST(if_strings, 645, ), CONTRACT_LIST(if_enums, 645, ), "schema/pg15/deparse.txt:989:27"},
-	{ 89, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 646, 1), false, false, 0, CONTRACT_LIST(kinds, 646, 1), CONTRACT_LIST(if_strings, 646, ), CONTRACT_LIST(if_enums, 646, ), "schema/pg15/deparse.txt:4003:27"},
+	{ 89, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 646, 1), false, false, 0, CONTRACT_LIST(kinds, 646, 1), CONTRACT_LIST(if_strings, 646, ), CONTRACT_LIST(if_enums, 646, ), "schema/pg15/deparse.txt:4005:27"},
 	{ 90, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 647, ), true, false, 0, CONTRACT_LIST(kinds, 647, ), CONTRACT_LIST(if_strings, 647, ), CONTRACT_LIST(if_enums, 647, ), "schema/pg15/deparse.txt:991:13"},
 	{ 90, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 648, ), true, false, 0, CONTRACT_LIST(kinds, 648, ), CONTRACT_LIST(if_strings, 648, ), CONTRACT_LIST(if_enums, 648, ), "schema/pg15/deparse.txt:993:13"},
 	{ 90, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 649, ), false, false, 0, CONTRACT_LIST(kinds, 649, 1), CONTRACT_LIST(if_strings, 649, ), CONTRACT_LIST(if_enums, 649, ), "schema/pg15/deparse.txt:995:13"},
 	{ 90, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 650, ), false, false, 0, CONTRACT_LIST(kinds, 650, 1), CONTRACT_LIST(if_strings, 650, ), CONTRACT_LIST(if_enums, 650, ), "schema/pg15/deparse.txt:997:13"},
-	{ 90, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 651, 1), false, false, 0, CONTRACT_LIST(kinds, 651, 1), CONTRACT_LIST(if_strings, 651, ), CONTRACT_LIST(if_enums, 651, ), "schema/pg15/deparse.txt:4006:13"},
+	{ 90, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 651, 1), false, false, 0, CONTRACT_LIST(kinds, 651, 1), CONTRACT_LIST(if_strings, 651, ), CONTRACT_LIST(if_enums, 651, ), "schema/pg15/deparse.txt:4008:13"},
 	{ 91, 2, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 652, ), true, false, 0, CONTRACT_LIST(kinds, 652, ), CONTRACT_LIST(if_strings, 652, ), CONTRACT_LIST(if_enums, 652, 1), "schema/pg15/deparse.txt:999:21"},
 	{ 91, 2, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 653, ), true, false, 0, CONTRACT_LIST(kinds, 653, ), CONTRACT_LIST(if_strings, 653, ), CONTRACT_LIST(if_enums, 653, 1), "schema/pg15/deparse.txt:1001:21"},
 	{ 91, 3, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 654, ), true, false, 0, CONTRACT_LIST(kinds, 654, ), CONTRACT_LIST(if_strings, 654, ), CONTRACT_LIST(if_enums, 654, 1), "schema/pg15/deparse.txt:1003:19"},
@@ -15567,14 +15575,14 @@ static const ContractRule contract_rules[] = {
 	{ 92, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 668, ), true, false, 0, CONTRACT_LIST(kinds, 668, ), CONTRACT_LIST(if_strings, 668, ), CONTRACT_LIST(if_enums, 668, ), "schema/pg15/deparse.txt:1031:18"},
 	{ 92, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 669, ), false, false, 0, CONTRACT_LIST(kinds, 669, 1), CONTRACT_LIST(if_strings, 669, ), CONTRACT_LIST(if_enums, 669, ), "schema/pg15/deparse.txt:1033:18"},
 	{ 92, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 670, ), false, false, 0, CONTRACT_LIST(kinds, 670, 1), CONTRACT_LIST(if_strings, 670, ), CONTRACT_LIST(if_enums, 670, ), "schema/pg15/deparse.txt:1035:18"},
-	{ 92, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 671, 1), false, false, 0, CONTRACT_LIST(kinds, 671, 1), CONTRACT_LIST(if_strings, 671, ), CONTRACT_LIST(if_enums, 671, ), "schema/pg15/deparse.txt:4009:18"},
+	{ 92, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 671, 1), false, false, 0, CONTRACT_LIST(kinds, 671, 1), CONTRACT_LIST(if_strings, 671, ), CONTRACT_LIST(if_enums, 671, ), "schema/pg15/deparse.txt:4011:18"},
 	{ 93, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 672, ), true, false, 0, CONTRACT_LIST(kinds, 672, ), CONTRACT_LIST(if_strings, 672, ), CONTRACT_LIST(if_enums, 672, ), "schema/pg15/deparse.txt:1037:26"},
 	{ 94, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 673, ), true, false, 0, CONTRACT_LIST(kinds, 673, ), CONTRACT_LIST(if_strings, 673, ), CONTRACT_LIST(if_enums, 673, ), "schema/pg15/deparse.txt:1039:26"},
 	{ 96, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 674, ), true, false, 0, CONTRACT_LIST(kinds, 674, ), CONTRACT_LIST(if_strings, 674, ), CONTRACT_LIST(if_enums, 674, ), "schema/pg15/deparse.txt:1041:25"},
 	{ 96, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 675, ), true, false, 0, CONTRACT_LIST(kinds, 675, ), CONTRACT_LIST(if_strings, 675, ), CONTRACT_LIST(if_enums, 675, ), "schema/pg15/deparse.txt:1043:25"},
 	{ 96, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 676, ), false, false, 0, CONTRACT_LIST(kinds, 676, 1), CONTRACT_LIST(if_strings, 676, ), CONTRACT_LIST(if_enums, 676, ), "schema/pg15/deparse.txt:1045:25"},
 	{ 96, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 677, ), false, false, 0, CONTRACT_LIST(kinds, 677, 1), CONTRACT_LIST(if_strings, 677, ), CONTRACT_LIST(if_enums, 677, ), "schema/pg15/deparse.txt:1047:25"},
-	{ 96, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 678, 1), false, false, 0, CONTRACT_LIST(kinds, 678, 1), CONTRACT_LIST(if_strings, 678, ), CONTRACT_LIST(if_enums, 678, ), "schema/pg15/deparse.txt:4012:25"},
+	{ 96, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 678, 1), false, false, 0, CONTRACT_LIST(kinds, 678, 1), CONTRACT_LIST(if_strings, 678, ), CONTRACT_LIST(if_enums, 678, ), "schema/pg15/deparse.txt:4014:25"},
 	{ 96, 2, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 679, ), true, false, 0, CONTRACT_LIST(kinds, 679, ), CONTRACT_LIST(if_strings, 679, ), CONTRACT_LIST(if_enums, 679, 1), "schema/pg15/deparse.txt:1049:32"},
 	{ 96, 2, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 680, ), true, false, 0, CONTRACT_LIST(kinds, 680, ), CONTRACT_LIST(if_strings, 680, ), CONTRACT_LIST(if_enums, 680, 1), "schema/pg15/deparse.txt:1051:32"},
 	{ 96, 3, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 681, ), true, false, 0, CONTRACT_LIST(kinds, 681, ), CONTRACT_LIST(if_strings, 681, ), CONTRACT_LIST(if_enums, 681, 1), "schema/pg15/deparse.txt:1053:21"},
@@ -15584,53 +15592,53 @@ static const ContractRule contract_rules[] = {
 	{ 97, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 685, ), true, false, 0, CONTRACT_LIST(kinds, 685, ), CONTRACT_LIST(if_strings, 685, ), CONTRACT_LIST(if_enums, 685, ), "schema/pg15/deparse.txt:1061:18"},
 	{ 97, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 686, ), false, false, 0, CONTRACT_LIST(kinds, 686, 1), CONTRACT_LIST(if_strings, 686, ), CONTRACT_LIST(if_enums, 686, ), "schema/pg15/deparse.txt:1063:18"},
 	{ 97, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 687, ), false, false, 0, CONTRACT_LIST(kinds, 687, 1), CONTRACT_LIST(if_strings, 687, ), CONTRACT_LIST(if_enums, 687, ), "schema/pg15/deparse.txt:1065:18"},
-	{ 97, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 688, 1), false, false, 0, CONTRACT_LIST(kinds, 688, 1), CONTRACT_LIST(if_strings, 688, ), CONTRACT_LIST(if_enums, 688, ), "schema/pg15/deparse.txt:4015:18"},
+	{ 97, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 688, 1), false, false, 0, CONTRACT_LIST(kinds, 688, 1), CONTRACT_LIST(if_strings, 688, ), CONTRACT_LIST(if_enums, 688, ), "schema/pg15/deparse.txt:4017:18"},
 	{ 97, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 689, ), true, false, 0, CONTRACT_LIST(kinds, 689, ), CONTRACT_LIST(if_strings, 689, ), CONTRACT_LIST(if_enums, 689, ), "schema/pg15/deparse.txt:1067:16"},
 	{ 97, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 690, ), false, false, 0, CONTRACT_LIST(kinds, 690, 1), CONTRACT_LIST(if_strings, 690, ), CONTRACT_LIST(if_enums, 690, ), "schema/pg15/deparse.txt:1069:16"},
 	{ 97, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 691, ), true, false, 0, CONTRACT_LIST(kinds, 691, ), CONTRACT_LIST(if_strings, 691, ), CONTRACT_LIST(if_enums, 691, ), "schema/pg15/deparse.txt:1071:18"},
 	{ 97, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 692, ), true, false, 0, CONTRACT_LIST(kinds, 692, ), CONTRACT_LIST(if_strings, 692, ), CONTRACT_LIST(if_enums, 692, ), "schema/pg15/deparse.txt:1073:18"},
 	{ 97, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 693, ), false, false, 0, CONTRACT_LIST(kinds, 693, 1), CONTRACT_LIST(if_strings, 693, ), CONTRACT_LIST(if_enums, 693, ), "schema/pg15/deparse.txt:1075:18"},
 	{ 97, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 694, ), false, false, 0, CONTRACT_LIST(kinds, 694, 1), CONTRACT_LIST(if_strings, 694, ), CONTRACT_LIST(if_enums, 694, ), "schema/pg15/deparse.txt:1077:18"},
-	{ 97, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 695, 1), false, false, 0, CONTRACT_LIST(kinds, 695, 1), CONTRACT_LIST(if_strings, 695, ), CONTRACT_LIST(if_enums, 695, ), "schema/pg15/deparse.txt:4018:18"},
+	{ 97, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 695, 1), false, false, 0, CONTRACT_LIST(kinds, 695, 1), CONTRACT_LIST(if_strings, 695, ), CONTRACT_LIST(if_enums, 695, ), "schema/pg15/deparse.txt:4020:18"},
 	{ 98, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 696, ), true, false, 0, CONTRACT_LIST(kinds, 696, ), CONTRACT_LIST(if_strings, 696, ), CONTRACT_LIST(if_enums, 696, ), "schema/pg15/deparse.txt:1079:19"},
 	{ 99, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 697, ), true, false, 0, CONTRACT_LIST(kinds, 697, ), CONTRACT_LIST(if_strings, 697, ), CONTRACT_LIST(if_enums, 697, ), "schema/pg15/deparse.txt:1081:29"},
 	{ 99, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 698, ), false, false, 0, CONTRACT_LIST(kinds, 698, 1), CONTRACT_LIST(if_strings, 698, ), CONTRACT_LIST(if_enums, 698, ), "schema/pg15/deparse.txt:1083:29"},
-	{ 99, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 699, ), false, false, 0, CONTRACT_LIST(kinds, 699, 1), CONTRACT_LIST(if_strings, 699, ), CONTRACT_LIST(if_enums, 699, ), "schema/pg15/deparse.txt:4021:29"},
-	{ 99, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 700, ), true, false, 0, CONTRACT_LIST(kinds, 700, ), CONTRACT_LIST(if_strings, 700, ), CONTRACT_LIST(if_enums, 700, ), "schema/pg15/deparse.txt:4023:29"},
+	{ 99, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 699, ), false, false, 0, CONTRACT_LIST(kinds, 699, 1), CONTRACT_LIST(if_strings, 699, ), CONTRACT_LIST(if_enums, 699, ), "schema/pg15/deparse.txt:4023:29"},
+	{ 99, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 700, ), true, false, 0, CONTRACT_LIST(kinds, 700, ), CONTRACT_LIST(if_strings, 700, ), CONTRACT_LIST(if_enums, 700, ), "schema/pg15/deparse.txt:4025:29"},
 	{ 99, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 701, ), true, false, 0, CONTRACT_LIST(kinds, 701, ), CONTRACT_LIST(if_strings, 701, ), CONTRACT_LIST(if_enums, 701, ), "schema/pg15/deparse.txt:1085:28"},
 	{ 99, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 702, ), true, false, 0, CONTRACT_LIST(kinds, 702, ), CONTRACT_LIST(if_strings, 702, ), CONTRACT_LIST(if_enums, 702, ), "schema/pg15/deparse.txt:1087:30"},
 	{ 99, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 703, ), true, false, 0, CONTRACT_LIST(kinds, 703, ), CONTRACT_LIST(if_strings, 703, ), CONTRACT_LIST(if_enums, 703, ), "schema/pg15/deparse.txt:1089:30"},
 	{ 99, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 704, ), false, false, 0, CONTRACT_LIST(kinds, 704, 1), CONTRACT_LIST(if_strings, 704, ), CONTRACT_LIST(if_enums, 704, ), "schema/pg15/deparse.txt:1091:30"},
 	{ 99, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 705, ), false, false, 0, CONTRACT_LIST(kinds, 705, 1), CONTRACT_LIST(if_strings, 705, ), CONTRACT_LIST(if_enums, 705, ), "schema/pg15/deparse.txt:1093:30"},
-	{ 99, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 706, 1), false, false, 0, CONTRACT_LIST(kinds, 706, 1), CONTRACT_LIST(if_strings, 706, ), CONTRACT_LIST(if_enums, 706, ), "schema/pg15/deparse.txt:4026:30"},
+	{ 99, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 706, 1), false, false, 0, CONTRACT_LIST(kinds, 706, 1), CONTRACT_LIST(if_strings, 706, ), CONTRACT_LIST(if_enums, 706, ), "schema/pg15/deparse.txt:4028:30"},
 	{ 100, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 707, ), true, false, 0, CONTRACT_LIST(kinds, 707, ), CONTRACT_LIST(if_strings, 707, ), CONTRACT_LIST(if_enums, 707, ), "schema/pg15/deparse.txt:1095:21"},
 	{ 100, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 708, ), true, false, 0, CONTRACT_LIST(kinds, 708, ), CONTRACT_LIST(if_strings, 708, ), CONTRACT_LIST(if_enums, 708, ), "schema/pg15/deparse.txt:1097:22"},
 	{ 100, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 709, ), true, false, 0, CONTRACT_LIST(kinds, 709, ), CONTRACT_LIST(if_strings, 709, ), CONTRACT_LIST(if_enums, 709, ), "schema/pg15/deparse.txt:1099:22"},
 	{ 100, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 710, ), false, false, 0, CONTRACT_LIST(kinds, 710, 1), CONTRACT_LIST(if_strings, 710, ), CONTRACT_LIST(if_enums, 710, ), "schema/pg15/deparse.txt:1101:22"},
 	{ 100, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 711, ), false, false, 0, CONTRACT_LIST(kinds, 711, 1), CONTRACT_LIST(if_strings, 711, ), CONTRACT_LIST(if_enums, 711, ), "schema/pg15/deparse.txt:1103:22"},
-	{ 100, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 712, 1), false, false, 0, CONTRACT_LIST(kinds, 712, 1), CONTRACT_LIST(if_strings, 712, ), CONTRACT_LIST(if_enums, 712, ), "schema/pg15/deparse.txt:4029:22"},
+	{ 100, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 712, 1), false, false, 0, CONTRACT_LIST(kinds, 712, 1), CONTRACT_LIST(if_strings, 712, ), CONTRACT_LIST(if_enums, 712, ), "schema/pg15/deparse.txt:4031:22"},
 	{ 101, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 713, ), true, false, 0, CONTRACT_LIST(kinds, 713, ), CONTRACT_LIST(if_strings, 713, ), CONTRACT_LIST(if_enums, 713, ), "schema/pg15/deparse.txt:1105:19"},
 	{ 101, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 714, ), true, false, 0, CONTRACT_LIST(kinds, 714, ), CONTRACT_LIST(if_strings, 714, ), CONTRACT_LIST(if_enums, 714, ), "schema/pg15/deparse.txt:1107:20"},
 	{ 101, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 715, ), false, false, 0, CONTRACT_LIST(kinds, 715, 1), CONTRACT_LIST(if_strings, 715, ), CONTRACT_LIST(if_enums, 715, ), "schema/pg15/deparse.txt:1109:20"},
-	{ 101, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 716, ), false, false, 0, CONTRACT_LIST(kinds, 716, 1), CONTRACT_LIST(if_strings, 716, ), CONTRACT_LIST(if_enums, 716, ), "schema/pg15/deparse.txt:4032:20"},
-	{ 101, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 717, ), true, false, 0, CONTRACT_LIST(kinds, 717, ), CONTRACT_LIST(if_strings, 717, ), CONTRACT_LIST(if_enums, 717, ), "schema/pg15/deparse.txt:4034:20"},
+	{ 101, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 716, ), false, false, 0, CONTRACT_LIST(kinds, 716, 1), CONTRACT_LIST(if_strings, 716, ), CONTRACT_LIST(if_enums, 716, ), "schema/pg15/deparse.txt:4034:20"},
+	{ 101, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 717, ), true, false, 0, CONTRACT_LIST(kinds, 717, ), CONTRACT_LIST(if_strings, 717, ), CONTRACT_LIST(if_enums, 717, ), "schema/pg15/deparse.txt:4036:20"},
 	{ 102, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 718, ), true, false, 0, CONTRACT_LIST(kinds, 718, ), CONTRACT_LIST(if_strings, 718, ), CONTRACT_LIST(if_enums, 718, ), "schema/pg15/deparse.txt:1111:20"},
 	{ 102, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 719, ), true, false, 0, CONTRACT_LIST(kinds, 719, ), CONTRACT_LIST(if_strings, 719, ), CONTRACT_LIST(if_enums, 719, ), "schema/pg15/deparse.txt:1113:20"},
 	{ 102, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 720, ), false, false, 0, CONTRACT_LIST(kinds, 720, 1), CONTRACT_LIST(if_strings, 720, ), CONTRACT_LIST(if_enums, 720, ), "schema/pg15/deparse.txt:1115:20"},
 	{ 102, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 721, ), false, false, 0, CONTRACT_LIST(kinds, 721, 1), CONTRACT_LIST(if_strings, 721, ), CONTRACT_LIST(if_enums, 721, ), "schema/pg15/deparse.txt:1117:20"},
-	{ 102, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 722, 1), false, false, 0, CONTRACT_LIST(kinds, 722, 1), CONTRACT_LIST(if_strings, 722, ), CONTRACT_LIST(if_enums, 722, ), "schema/pg15/deparse.txt:4037:20"},
+	{ 102, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 722, 1), false, false, 0, CONTRACT_LIST(kinds, 722, 1), CONTRACT_LIST(if_strings, 722, ), CONTRACT_LIST(if_enums, 722, ), "schema/pg15/deparse.txt:4039:20"},
 	{ 102, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 723, ), true, false, 0, CONTRACT_LIST(kinds, 723, ), CONTRACT_LIST(if_strings, 723, ), CONTRACT_LIST(if_enums, 723, ), "schema/pg15/deparse.txt:1119:17"},
 	{ 102, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 724, ), true, false, 0, CONTRACT_LIST(kinds, 724, ), CONTRACT_LIST(if_strings, 724, ), CONTRACT_LIST(if_enums, 724, ), "schema/pg15/deparse.txt:1121:17"},
 	{ 102, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 725, ), false, false, 0, CONTRACT_LIST(kinds, 725, 1), CONTRACT_LIST(if_strings, 725, ), CONTRACT_LIST(if_enums, 725, ), "schema/pg15/deparse.txt:1123:17"},
 	{ 102, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 726, ), false, false, 0, CONTRACT_LIST(kinds, 726, 1), CONTRACT_LIST(if_strings, 726, ), CONTRACT_LIST(if_enums, 726, ), "schema/pg15/deparse.txt:1125:17"},
-	{ 102, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 727, 1), false, false, 0, CONTRACT_LIST(kinds, 727, 1), CONTRACT_LIST(if_strings, 727, ), CONTRACT_LIST(if_enums, 727, ), "schema/pg15/deparse.txt:4040:17"},
+	{ 102, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 727, 1), false, false, 0, CONTRACT_LIST(kinds, 727, 1), CONTRACT_LIST(if_strings, 727, ), CONTRACT_LIST(if_enums, 727, ), "schema/pg15/deparse.txt:4042:17"},
 	{ 103, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 728, ), true, false, 0, CONTRACT_LIST(kinds, 728, ), CONTRACT_LIST(if_strings, 728, ), CONTRACT_LIST(if_enums, 728, ), "schema/pg15/deparse.txt:1127:19"},
 	{ 103, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 729, ), false, false, 0, CONTRACT_LIST(kinds, 729, 1), CONTRACT_LIST(if_strings, 729, ), CONTRACT_LIST(if_enums, 729, ), "schema/pg15/deparse.txt:1129:19"},
 	{ 103, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 730, ), true, false, 0, CONTRACT_LIST(kinds, 730, ), CONTRACT_LIST(if_strings, 730, ), CONTRACT_LIST(if_enums, 730, ), "schema/pg15/deparse.txt:1131:21"},
 	{ 103, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 731, ), true, false, 0, CONTRACT_LIST(kinds, 731, ), CONTRACT_LIST(if_strings, 731, ), CONTRACT_LIST(if_enums, 731, ), "schema/pg15/deparse.txt:1133:21"},
 	{ 103, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 732, ), false, false, 0, CONTRACT_LIST(kinds, 732, 1), CONTRACT_LIST(if_strings, 732, ), CONTRACT_LIST(if_enums, 732, ), "schema/pg15/deparse.txt:1135:21"},
 	{ 103, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 733, ), false, false, 0, CONTRACT_LIST(kinds, 733, 1), CONTRACT_LIST(if_strings, 733, ), CONTRACT_LIST(if_enums, 733, ), "schema/pg15/deparse.txt:1137:21"},
-	{ 103, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 734, 1), false, false, 0, CONTRACT_LIST(kinds, 734, 1), CONTRACT_LIST(if_strings, 734, ), CONTRACT_LIST(if_enums, 734, ), "schema/pg15/deparse.txt:4043:21"},
+	{ 103, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 734, 1), false, false, 0, CONTRACT_LIST(kinds, 734, 1), CONTRACT_LIST(if_strings, 734, ), CONTRACT_LIST(if_enums, 734, ), "schema/pg15/deparse.txt:4045:21"},
 	{ 104, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 735, ), true, false, 0, CONTRACT_LIST(kinds, 735, ), CONTRACT_LIST(if_strings, 735, ), CONTRACT_LIST(if_enums, 735, ), "schema/pg15/deparse.txt:1139:25"},
 	{ 104, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 736, ), false, false, 0, CONTRACT_LIST(kinds, 736, 1), CONTRACT_LIST(if_strings, 736, ), CONTRACT_LIST(if_enums, 736, ), "schema/pg15/deparse.txt:1141:25"},
 	{ 104, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 737, ), true, false, 0, CONTRACT_LIST(kinds, 737, ), CONTRACT_LIST(if_strings, 737, ), CONTRACT_LIST(if_enums, 737, ), "schema/pg15/deparse.txt:1143:24"},
@@ -15639,13 +15647,13 @@ static const ContractRule contract_rules[] = {
 	{ 105, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 740, ), true, false, 0, CONTRACT_LIST(kinds, 740, ), CONTRACT_LIST(if_strings, 740, ), CONTRACT_LIST(if_enums, 740, ), "schema/pg15/deparse.txt:1149:23"},
 	{ 105, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 741, ), false, false, 0, CONTRACT_LIST(kinds, 741, 1), CONTRACT_LIST(if_strings, 741, ), CONTRACT_LIST(if_enums, 741, ), "schema/pg15/deparse.txt:1151:23"},
 	{ 105, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 742, ), false, false, 0, CONTRACT_LIST(kinds, 742, 1), CONTRACT_LIST(if_strings, 742, ), CONTRACT_LIST(if_enums, 742, ), "schema/pg15/deparse.txt:1153:23"},
-	{ 105, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 743, 1), false, false, 0, CONTRACT_LIST(kinds, 743, 1), CONTRACT_LIST(if_strings, 743, ), CONTRACT_LIST(if_enums, 743, ), "schema/pg15/deparse.txt:4046:23"},
+	{ 105, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 743, 1), false, false, 0, CONTRACT_LIST(kinds, 743, 1), CONTRACT_LIST(if_strings, 743, ), CONTRACT_LIST(if_enums, 743, ), "schema/pg15/deparse.txt:4048:23"},
 	{ 106, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 744, ), true, false, 0, CONTRACT_LIST(kinds, 744, ), CONTRACT_LIST(if_strings, 744, ), CONTRACT_LIST(if_enums, 744, ), "schema/pg15/deparse.txt:1155:23"},
 	{ 106, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 745, ), true, false, 0, CONTRACT_LIST(kinds, 745, ), CONTRACT_LIST(if_strings, 745, ), CONTRACT_LIST(if_enums, 745, ), "schema/pg15/deparse.txt:1157:22"},
 	{ 106, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 746, ), true, false, 0, CONTRACT_LIST(kinds, 746, ), CONTRACT_LIST(if_strings, 746, ), CONTRACT_LIST(if_enums, 746, ), "schema/pg15/deparse.txt:1159:22"},
 	{ 106, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 747, ), false, false, 0, CONTRACT_LIST(kinds, 747, 1), CONTRACT_LIST(if_strings, 747, ), CONTRACT_LIST(if_enums, 747, ), "schema/pg15/deparse.txt:1161:22"},
 	{ 106, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 748, ), false, false, 0, CONTRACT_LIST(kinds, 748, 1), CONTRACT_LIST(if_strings, 748, ), CONTRACT_LIST(if_enums, 748, ), "schema/pg15/deparse.txt:1163:22"},
-	{ 106, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 749, 1), false, false, 0, CONTRACT_LIST(kinds, 749, 1), CONTRACT_LIST(if_strings, 749, ), CONTRACT_LIST(if_enums, 749, ), "schema/pg15/deparse.txt:4049:22"},
+	{ 106, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 749, 1), false, false, 0, CONTRACT_LIST(kinds, 749, 1), CONTRACT_LIST(if_strings, 749, ), CONTRACT_LIST(if_enums, 749, ), "schema/pg15/deparse.txt:4051:22"},
 	{ 107, 1, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 750, ), true, false, 0, CONTRACT_LIST(kinds, 750, ), CONTRACT_LIST(if_strings, 750, ), CONTRACT_LIST(if_enums, 750, 1), "schema/pg15/deparse.txt:1165:22"},
 	{ 107, 1, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 751, ), true, false, 0, CONTRACT_LIST(kinds, 751, ), CONTRACT_LIST(if_strings, 751, ), CONTRACT_LIST(if_enums, 751, 1), "schema/pg15/deparse.txt:1167:22"},
 	{ 107, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 752, ), true, false, 0, CONTRACT_LIST(kinds, 752, ), CONTRACT_LIST(if_strings, 752, ), CONTRACT_LIST(if_enums, 752, ), "schema/pg15/deparse.txt:1169:22"},
@@ -15659,90 +15667,90 @@ static const ContractRule contract_rules[] = {
 	{ 107, 2, 0, 1, true, false, false, false, false, CONTRACT_LIST(parents, 760, ), false, false, 0, CONTRACT_LIST(kinds, 760, 1), CONTRACT_LIST(if_strings, 760, ), CONTRACT_LIST(if_enums, 760, 1), "schema/pg15/deparse.txt:1187:22"},
 	{ 107, 2, 0, 1, true, false, false, false, false, CONTRACT_LIST(parents, 761, ), false, false, 0, CONTRACT_LIST(kinds, 761, 1), CONTRACT_LIST(if_strings, 761, ), CONTRACT_LIST(if_enums, 761, 1), "schema/pg15/deparse.txt:1189:22"},
 	{ 107, 2, 0, 1, true, false, true, false, false, CONTRACT_LIST(parents, 762, ), false, false, 0, CONTRACT_LIST(kinds, 762, 1), CONTRACT_LIST(if_strings, 762, ), CONTRACT_LIST(if_enums, 762, 1), "schema/pg15/deparse.txt:1191:22"},
-	{ 107, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 763, 1), false, false, 0, CONTRACT_LIST(kinds, 763, 1), CONTRACT_LIST(if_strings, 763, ), CONTRACT_LIST(if_enums, 763, ), "schema/pg15/deparse.txt:4052:22"},
-	{ 107, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 764, 1), false, false, 0, CONTRACT_LIST(kinds, 764, 1), CONTRACT_LIST(if_strings, 764, ), CONTRACT_LIST(if_enums, 764, ), "schema/pg15/deparse.txt:4055:22"},
-	{ 107, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 765, 1), false, false, 0, CONTRACT_LIST(kinds, 765, 1), CONTRACT_LIST(if_strings, 765, ), CONTRACT_LIST(if_enums, 765, ), "schema/pg15/deparse.txt:4058:22"},
-	{ 107, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 766, 1), false, false, 0, CONTRACT_LIST(kinds, 766, 1), CONTRACT_LIST(if_strings, 766, ), CONTRACT_LIST(if_enums, 766, ), "schema/pg15/deparse.txt:4061:22"},
-	{ 107, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 767, 1), false, false, 0, CONTRACT_LIST(kinds, 767, 1), CONTRACT_LIST(if_strings, 767, ), CONTRACT_LIST(if_enums, 767, ), "schema/pg15/deparse.txt:4064:22"},
+	{ 107, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 763, 1), false, false, 0, CONTRACT_LIST(kinds, 763, 1), CONTRACT_LIST(if_strings, 763, ), CONTRACT_LIST(if_enums, 763, ), "schema/pg15/deparse.txt:4054:22"},
+	{ 107, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 764, 1), false, false, 0, CONTRACT_LIST(kinds, 764, 1), CONTRACT_LIST(if_strings, 764, ), CONTRACT_LIST(if_enums, 764, ), "schema/pg15/deparse.txt:4057:22"},
+	{ 107, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 765, 1), false, false, 0, CONTRACT_LIST(kinds, 765, 1), CONTRACT_LIST(if_strings, 765, ), CONTRACT_LIST(if_enums, 765, ), "schema/pg15/deparse.txt:4060:22"},
+	{ 107, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 766, 1), false, false, 0, CONTRACT_LIST(kinds, 766, 1), CONTRACT_LIST(if_strings, 766, ), CONTRACT_LIST(if_enums, 766, ), "schema/pg15/deparse.txt:4063:22"},
+	{ 107, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 767, 1), false, false, 0, CONTRACT_LIST(kinds, 767, 1), CONTRACT_LIST(if_strings, 767, ), CONTRACT_LIST(if_enums, 767, ), "schema/pg15/deparse.txt:4066:22"},
 	{ 108, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 768, ), true, false, 0, CONTRACT_LIST(kinds, 768, ), CONTRACT_LIST(if_strings, 768, ), CONTRACT_LIST(if_enums, 768, ), "schema/pg15/deparse.txt:1193:23"},
 	{ 110, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 769, ), true, false, 0, CONTRACT_LIST(kinds, 769, ), CONTRACT_LIST(if_strings, 769, ), CONTRACT_LIST(if_enums, 769, ), "schema/pg15/deparse.txt:1195:25"},
 	{ 110, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 770, ), true, false, 0, CONTRACT_LIST(kinds, 770, ), CONTRACT_LIST(if_strings, 770, ), CONTRACT_LIST(if_enums, 770, ), "schema/pg15/deparse.txt:1197:25"},
 	{ 110, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 771, ), true, false, 0, CONTRACT_LIST(kinds, 771, ), CONTRACT_LIST(if_strings, 771, ), CONTRACT_LIST(if_enums, 771, ), "schema/pg15/deparse.txt:1199:25"},
 	{ 110, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 772, ), false, false, 0, CONTRACT_LIST(kinds, 772, 1), CONTRACT_LIST(if_strings, 772, ), CONTRACT_LIST(if_enums, 772, ), "schema/pg15/deparse.txt:1201:25"},
-	{ 110, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 773, ), false, false, 0, CONTRACT_LIST(kinds, 773, 1), CONTRACT_LIST(if_strings, 773, ), CONTRACT_LIST(if_enums, 773, ), "schema/pg15/deparse.txt:4067:25"},
-	{ 110, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 774, ), true, false, 0, CONTRACT_LIST(kinds, 774, ), CONTRACT_LIST(if_strings, 774, ), CONTRACT_LIST(if_enums, 774, ), "schema/pg15/deparse.txt:4069:25"},
+	{ 110, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 773, ), false, false, 0, CONTRACT_LIST(kinds, 773, 1), CONTRACT_LIST(if_strings, 773, ), CONTRACT_LIST(if_enums, 773, ), "schema/pg15/deparse.txt:4069:25"},
+	{ 110, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 774, ), true, false, 0, CONTRACT_LIST(kinds, 774, ), CONTRACT_LIST(if_strings, 774, ), CONTRACT_LIST(if_enums, 774, ), "schema/pg15/deparse.txt:4071:25"},
 	{ 110, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 775, ), true, false, 0, CONTRACT_LIST(kinds, 775, ), CONTRACT_LIST(if_strings, 775, ), CONTRACT_LIST(if_enums, 775, ), "schema/pg15/deparse.txt:1203:21"},
 	{ 110, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 776, ), true, false, 0, CONTRACT_LIST(kinds, 776, ), CONTRACT_LIST(if_strings, 776, ), CONTRACT_LIST(if_enums, 776, ), "schema/pg15/deparse.txt:1205:21"},
 	{ 110, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 777, ), false, false, 0, CONTRACT_LIST(kinds, 777, 1), CONTRACT_LIST(if_strings, 777, ), CONTRACT_LIST(if_enums, 777, ), "schema/pg15/deparse.txt:1207:21"},
 	{ 110, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 778, ), false, false, 0, CONTRACT_LIST(kinds, 778, 1), CONTRACT_LIST(if_strings, 778, ), CONTRACT_LIST(if_enums, 778, ), "schema/pg15/deparse.txt:1209:21"},
-	{ 110, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 779, 1), false, false, 0, CONTRACT_LIST(kinds, 779, 1), CONTRACT_LIST(if_strings, 779, ), CONTRACT_LIST(if_enums, 779, ), "schema/pg15/deparse.txt:4072:21"},
+	{ 110, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 779, 1), false, false, 0, CONTRACT_LIST(kinds, 779, 1), CONTRACT_LIST(if_strings, 779, ), CONTRACT_LIST(if_enums, 779, ), "schema/pg15/deparse.txt:4074:21"},
 	{ 110, 9, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 780, ), true, false, 0, CONTRACT_LIST(kinds, 780, ), CONTRACT_LIST(if_strings, 780, ), CONTRACT_LIST(if_enums, 780, ), "schema/pg15/deparse.txt:1211:24"},
 	{ 110, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 781, ), true, false, 0, CONTRACT_LIST(kinds, 781, ), CONTRACT_LIST(if_strings, 781, ), CONTRACT_LIST(if_enums, 781, ), "schema/pg15/deparse.txt:1213:24"},
 	{ 110, 9, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 782, ), false, false, 0, CONTRACT_LIST(kinds, 782, 1), CONTRACT_LIST(if_strings, 782, ), CONTRACT_LIST(if_enums, 782, ), "schema/pg15/deparse.txt:1215:24"},
 	{ 110, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 783, ), false, false, 0, CONTRACT_LIST(kinds, 783, 1), CONTRACT_LIST(if_strings, 783, ), CONTRACT_LIST(if_enums, 783, ), "schema/pg15/deparse.txt:1217:24"},
-	{ 110, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 784, 1), false, false, 0, CONTRACT_LIST(kinds, 784, 1), CONTRACT_LIST(if_strings, 784, ), CONTRACT_LIST(if_enums, 784, ), "schema/pg15/deparse.txt:4075:24"},
+	{ 110, 9, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 784, 1), false, false, 0, CONTRACT_LIST(kinds, 784, 1), CONTRACT_LIST(if_strings, 784, ), CONTRACT_LIST(if_enums, 784, ), "schema/pg15/deparse.txt:4077:24"},
 	{ 110, 10, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 785, ), false, false, 0, CONTRACT_LIST(kinds, 785, 1), CONTRACT_LIST(if_strings, 785, ), CONTRACT_LIST(if_enums, 785, ), "schema/pg15/deparse.txt:1219:28"},
 	{ 110, 11, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 786, ), true, false, 0, CONTRACT_LIST(kinds, 786, ), CONTRACT_LIST(if_strings, 786, ), CONTRACT_LIST(if_enums, 786, ), "schema/pg15/deparse.txt:1221:32"},
 	{ 110, 11, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 787, ), true, false, 0, CONTRACT_LIST(kinds, 787, ), CONTRACT_LIST(if_strings, 787, ), CONTRACT_LIST(if_enums, 787, ), "schema/pg15/deparse.txt:1223:32"},
 	{ 110, 11, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 788, ), false, false, 0, CONTRACT_LIST(kinds, 788, 1), CONTRACT_LIST(if_strings, 788, ), CONTRACT_LIST(if_enums, 788, ), "schema/pg15/deparse.txt:1225:32"},
 	{ 110, 11, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 789, ), false, false, 0, CONTRACT_LIST(kinds, 789, 1), CONTRACT_LIST(if_strings, 789, ), CONTRACT_LIST(if_enums, 789, ), "schema/pg15/deparse.txt:1227:32"},
-	{ 110, 11, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 790, 1), false, false, 0, CONTRACT_LIST(kinds, 790, 1), CONTRACT_LIST(if_strings, 790, ), CONTRACT_LIST(if_enums, 790, ), "schema/pg15/deparse.txt:4078:32"},
+	{ 110, 11, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 790, 1), false, false, 0, CONTRACT_LIST(kinds, 790, 1), CONTRACT_LIST(if_strings, 790, ), CONTRACT_LIST(if_enums, 790, ), "schema/pg15/deparse.txt:4080:32"},
 	{ 111, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 791, ), true, false, 0, CONTRACT_LIST(kinds, 791, ), CONTRACT_LIST(if_strings, 791, ), CONTRACT_LIST(if_enums, 791, ), "schema/pg15/deparse.txt:1229:24"},
 	{ 111, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 792, ), true, false, 0, CONTRACT_LIST(kinds, 792, ), CONTRACT_LIST(if_strings, 792, ), CONTRACT_LIST(if_enums, 792, ), "schema/pg15/deparse.txt:1231:27"},
 	{ 111, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 793, ), false, false, 0, CONTRACT_LIST(kinds, 793, 1), CONTRACT_LIST(if_strings, 793, ), CONTRACT_LIST(if_enums, 793, ), "schema/pg15/deparse.txt:1233:27"},
-	{ 111, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 794, ), false, false, 0, CONTRACT_LIST(kinds, 794, 1), CONTRACT_LIST(if_strings, 794, ), CONTRACT_LIST(if_enums, 794, ), "schema/pg15/deparse.txt:4081:27"},
-	{ 111, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 795, ), true, false, 0, CONTRACT_LIST(kinds, 795, ), CONTRACT_LIST(if_strings, 795, ), CONTRACT_LIST(if_enums, 795, ), "schema/pg15/deparse.txt:4083:27"},
+	{ 111, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 794, ), false, false, 0, CONTRACT_LIST(kinds, 794, 1), CONTRACT_LIST(if_strings, 794, ), CONTRACT_LIST(if_enums, 794, ), "schema/pg15/deparse.txt:4083:27"},
+	{ 111, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 795, ), true, false, 0, CONTRACT_LIST(kinds, 795, ), CONTRACT_LIST(if_strings, 795, ), CONTRACT_LIST(if_enums, 795, ), "schema/pg15/deparse.txt:4085:27"},
 	{ 111, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 796, ), true, false, 0, CONTRACT_LIST(kinds, 796, ), CONTRACT_LIST(if_strings, 796, ), CONTRACT_LIST(if_enums, 796, ), "schema/pg15/deparse.txt:1235:26"},
 	{ 111, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 797, ), false, false, 0, CONTRACT_LIST(kinds, 797, 1), CONTRACT_LIST(if_strings, 797, ), CONTRACT_LIST(if_enums, 797, ), "schema/pg15/deparse.txt:1237:26"},
-	{ 111, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 798, ), false, false, 0, CONTRACT_LIST(kinds, 798, 1), CONTRACT_LIST(if_strings, 798, ), CONTRACT_LIST(if_enums, 798, ), "schema/pg15/deparse.txt:4086:26"},
-	{ 111, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 799, ), true, false, 0, CONTRACT_LIST(kinds, 799, ), CONTRACT_LIST(if_strings, 799, ), CONTRACT_LIST(if_enums, 799, ), "schema/pg15/deparse.txt:4088:26"},
+	{ 111, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 798, ), false, false, 0, CONTRACT_LIST(kinds, 798, 1), CONTRACT_LIST(if_strings, 798, ), CONTRACT_LIST(if_enums, 798, ), "schema/pg15/deparse.txt:4088:26"},
+	{ 111, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 799, ), true, false, 0, CONTRACT_LIST(kinds, 799, ), CONTRACT_LIST(if_strings, 799, ), CONTRACT_LIST(if_enums, 799, ), "schema/pg15/deparse.txt:4090:26"},
 	{ 111, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 800, ), true, false, 0, CONTRACT_LIST(kinds, 800, ), CONTRACT_LIST(if_strings, 800, ), CONTRACT_LIST(if_enums, 800, ), "schema/pg15/deparse.txt:1239:29"},
 	{ 111, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 801, ), false, false, 0, CONTRACT_LIST(kinds, 801, 1), CONTRACT_LIST(if_strings, 801, ), CONTRACT_LIST(if_enums, 801, ), "schema/pg15/deparse.txt:1241:29"},
-	{ 111, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 802, ), false, false, 0, CONTRACT_LIST(kinds, 802, 1), CONTRACT_LIST(if_strings, 802, ), CONTRACT_LIST(if_enums, 802, ), "schema/pg15/deparse.txt:4091:29"},
-	{ 111, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 803, ), true, false, 0, CONTRACT_LIST(kinds, 803, ), CONTRACT_LIST(if_strings, 803, ), CONTRACT_LIST(if_enums, 803, ), "schema/pg15/deparse.txt:4093:29"},
+	{ 111, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 802, ), false, false, 0, CONTRACT_LIST(kinds, 802, 1), CONTRACT_LIST(if_strings, 802, ), CONTRACT_LIST(if_enums, 802, ), "schema/pg15/deparse.txt:4093:29"},
+	{ 111, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 803, ), true, false, 0, CONTRACT_LIST(kinds, 803, ), CONTRACT_LIST(if_strings, 803, ), CONTRACT_LIST(if_enums, 803, ), "schema/pg15/deparse.txt:4095:29"},
 	{ 112, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 804, ), true, false, 0, CONTRACT_LIST(kinds, 804, ), CONTRACT_LIST(if_strings, 804, ), CONTRACT_LIST(if_enums, 804, ), "schema/pg15/deparse.txt:1243:21"},
 	{ 112, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 805, ), true, false, 0, CONTRACT_LIST(kinds, 805, ), CONTRACT_LIST(if_strings, 805, ), CONTRACT_LIST(if_enums, 805, ), "schema/pg15/deparse.txt:1245:24"},
 	{ 112, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 806, ), true, false, 0, CONTRACT_LIST(kinds, 806, ), CONTRACT_LIST(if_strings, 806, ), CONTRACT_LIST(if_enums, 806, ), "schema/pg15/deparse.txt:1247:24"},
 	{ 112, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 807, ), false, false, 0, CONTRACT_LIST(kinds, 807, 1), CONTRACT_LIST(if_strings, 807, ), CONTRACT_LIST(if_enums, 807, ), "schema/pg15/deparse.txt:1249:24"},
 	{ 112, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 808, ), false, false, 0, CONTRACT_LIST(kinds, 808, 1), CONTRACT_LIST(if_strings, 808, ), CONTRACT_LIST(if_enums, 808, ), "schema/pg15/deparse.txt:1251:24"},
-	{ 112, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 809, 1), false, false, 0, CONTRACT_LIST(kinds, 809, 1), CONTRACT_LIST(if_strings, 809, ), CONTRACT_LIST(if_enums, 809, ), "schema/pg15/deparse.txt:4096:24"},
+	{ 112, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 809, 1), false, false, 0, CONTRACT_LIST(kinds, 809, 1), CONTRACT_LIST(if_strings, 809, ), CONTRACT_LIST(if_enums, 809, ), "schema/pg15/deparse.txt:4098:24"},
 	{ 113, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 810, ), true, false, 0, CONTRACT_LIST(kinds, 810, ), CONTRACT_LIST(if_strings, 810, ), CONTRACT_LIST(if_enums, 810, ), "schema/pg15/deparse.txt:1253:20"},
 	{ 113, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 811, ), true, false, 0, CONTRACT_LIST(kinds, 811, ), CONTRACT_LIST(if_strings, 811, ), CONTRACT_LIST(if_enums, 811, ), "schema/pg15/deparse.txt:1255:23"},
 	{ 113, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 812, ), true, false, 0, CONTRACT_LIST(kinds, 812, ), CONTRACT_LIST(if_strings, 812, ), CONTRACT_LIST(if_enums, 812, ), "schema/pg15/deparse.txt:1257:23"},
 	{ 113, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 813, ), false, false, 0, CONTRACT_LIST(kinds, 813, 1), CONTRACT_LIST(if_strings, 813, ), CONTRACT_LIST(if_enums, 813, ), "schema/pg15/deparse.txt:1259:23"},
 	{ 113, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 814, ), false, false, 0, CONTRACT_LIST(kinds, 814, 1), CONTRACT_LIST(if_strings, 814, ), CONTRACT_LIST(if_enums, 814, ), "schema/pg15/deparse.txt:1261:23"},
-	{ 113, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 815, 1), false, false, 0, CONTRACT_LIST(kinds, 815, 1), CONTRACT_LIST(if_strings, 815, ), CONTRACT_LIST(if_enums, 815, ), "schema/pg15/deparse.txt:4099:23"},
+	{ 113, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 815, 1), false, false, 0, CONTRACT_LIST(kinds, 815, 1), CONTRACT_LIST(if_strings, 815, ), CONTRACT_LIST(if_enums, 815, ), "schema/pg15/deparse.txt:4101:23"},
 	{ 114, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 816, ), true, false, 0, CONTRACT_LIST(kinds, 816, ), CONTRACT_LIST(if_strings, 816, ), CONTRACT_LIST(if_enums, 816, ), "schema/pg15/deparse.txt:1263:20"},
 	{ 114, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 817, ), true, false, 0, CONTRACT_LIST(kinds, 817, ), CONTRACT_LIST(if_strings, 817, ), CONTRACT_LIST(if_enums, 817, ), "schema/pg15/deparse.txt:1265:20"},
 	{ 114, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 818, ), false, false, 0, CONTRACT_LIST(kinds, 818, 1), CONTRACT_LIST(if_strings, 818, ), CONTRACT_LIST(if_enums, 818, ), "schema/pg15/deparse.txt:1267:20"},
 	{ 114, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 819, ), false, false, 0, CONTRACT_LIST(kinds, 819, 1), CONTRACT_LIST(if_strings, 819, ), CONTRACT_LIST(if_enums, 819, ), "schema/pg15/deparse.txt:1269:20"},
-	{ 114, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 820, 1), false, false, 0, CONTRACT_LIST(kinds, 820, 1), CONTRACT_LIST(if_strings, 820, ), CONTRACT_LIST(if_enums, 820, ), "schema/pg15/deparse.txt:4102:20"},
+	{ 114, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 820, 1), false, false, 0, CONTRACT_LIST(kinds, 820, 1), CONTRACT_LIST(if_strings, 820, ), CONTRACT_LIST(if_enums, 820, ), "schema/pg15/deparse.txt:4104:20"},
 	{ 115, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 821, ), true, false, 0, CONTRACT_LIST(kinds, 821, ), CONTRACT_LIST(if_strings, 821, ), CONTRACT_LIST(if_enums, 821, ), "schema/pg15/deparse.txt:1271:20"},
 	{ 115, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 822, ), true, false, 0, CONTRACT_LIST(kinds, 822, ), CONTRACT_LIST(if_strings, 822, ), CONTRACT_LIST(if_enums, 822, ), "schema/pg15/deparse.txt:1273:20"},
 	{ 115, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 823, ), false, false, 0, CONTRACT_LIST(kinds, 823, 1), CONTRACT_LIST(if_strings, 823, ), CONTRACT_LIST(if_enums, 823, ), "schema/pg15/deparse.txt:1275:20"},
 	{ 115, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 824, ), false, false, 0, CONTRACT_LIST(kinds, 824, 1), CONTRACT_LIST(if_strings, 824, ), CONTRACT_LIST(if_enums, 824, ), "schema/pg15/deparse.txt:1277:20"},
-	{ 115, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 825, 1), false, false, 0, CONTRACT_LIST(kinds, 825, 1), CONTRACT_LIST(if_strings, 825, ), CONTRACT_LIST(if_enums, 825, ), "schema/pg15/deparse.txt:4105:20"},
+	{ 115, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 825, 1), false, false, 0, CONTRACT_LIST(kinds, 825, 1), CONTRACT_LIST(if_strings, 825, ), CONTRACT_LIST(if_enums, 825, ), "schema/pg15/deparse.txt:4107:20"},
 	{ 116, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 826, ), true, false, 0, CONTRACT_LIST(kinds, 826, ), CONTRACT_LIST(if_strings, 826, ), CONTRACT_LIST(if_enums, 826, ), "schema/pg15/deparse.txt:1279:32"},
 	{ 116, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 827, ), true, false, 0, CONTRACT_LIST(kinds, 827, ), CONTRACT_LIST(if_strings, 827, ), CONTRACT_LIST(if_enums, 827, ), "schema/pg15/deparse.txt:1281:32"},
 	{ 116, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 828, ), false, false, 0, CONTRACT_LIST(kinds, 828, 1), CONTRACT_LIST(if_strings, 828, ), CONTRACT_LIST(if_enums, 828, ), "schema/pg15/deparse.txt:1283:32"},
 	{ 116, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 829, ), false, false, 0, CONTRACT_LIST(kinds, 829, 1), CONTRACT_LIST(if_strings, 829, ), CONTRACT_LIST(if_enums, 829, ), "schema/pg15/deparse.txt:1285:32"},
-	{ 116, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 830, 1), false, false, 0, CONTRACT_LIST(kinds, 830, 1), CONTRACT_LIST(if_strings, 830, ), CONTRACT_LIST(if_enums, 830, ), "schema/pg15/deparse.txt:4108:32"},
+	{ 116, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 830, 1), false, false, 0, CONTRACT_LIST(kinds, 830, 1), CONTRACT_LIST(if_strings, 830, ), CONTRACT_LIST(if_enums, 830, ), "schema/pg15/deparse.txt:4110:32"},
 	{ 117, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 831, ), true, false, 0, CONTRACT_LIST(kinds, 831, ), CONTRACT_LIST(if_strings, 831, ), CONTRACT_LIST(if_enums, 831, ), "schema/pg15/deparse.txt:1287:20"},
 	{ 117, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 832, ), true, false, 0, CONTRACT_LIST(kinds, 832, ), CONTRACT_LIST(if_strings, 832, ), CONTRACT_LIST(if_enums, 832, ), "schema/pg15/deparse.txt:1289:20"},
 	{ 117, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 833, ), false, false, 0, CONTRACT_LIST(kinds, 833, 1), CONTRACT_LIST(if_strings, 833, ), CONTRACT_LIST(if_enums, 833, ), "schema/pg15/deparse.txt:1291:20"},
 	{ 117, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 834, ), false, false, 0, CONTRACT_LIST(kinds, 834, 1), CONTRACT_LIST(if_strings, 834, ), CONTRACT_LIST(if_enums, 834, ), "schema/pg15/deparse.txt:1293:20"},
-	{ 117, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 835, 1), false, false, 0, CONTRACT_LIST(kinds, 835, 1), CONTRACT_LIST(if_strings, 835, ), CONTRACT_LIST(if_enums, 835, ), "schema/pg15/deparse.txt:4111:20"},
+	{ 117, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 835, 1), false, false, 0, CONTRACT_LIST(kinds, 835, 1), CONTRACT_LIST(if_strings, 835, ), CONTRACT_LIST(if_enums, 835, ), "schema/pg15/deparse.txt:4113:20"},
 	{ 119, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 836, ), true, false, 0, CONTRACT_LIST(kinds, 836, ), CONTRACT_LIST(if_strings, 836, ), CONTRACT_LIST(if_enums, 836, ), "schema/pg15/deparse.txt:1295:30"},
 	{ 119, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 837, ), true, false, 0, CONTRACT_LIST(kinds, 837, ), CONTRACT_LIST(if_strings, 837, ), CONTRACT_LIST(if_enums, 837, ), "schema/pg15/deparse.txt:1297:30"},
 	{ 119, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 838, ), false, false, 0, CONTRACT_LIST(kinds, 838, 1), CONTRACT_LIST(if_strings, 838, ), CONTRACT_LIST(if_enums, 838, ), "schema/pg15/deparse.txt:1299:30"},
 	{ 119, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 839, ), false, false, 0, CONTRACT_LIST(kinds, 839, 1), CONTRACT_LIST(if_strings, 839, ), CONTRACT_LIST(if_enums, 839, ), "schema/pg15/deparse.txt:1301:30"},
-	{ 119, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 840, 1), false, false, 0, CONTRACT_LIST(kinds, 840, 1), CONTRACT_LIST(if_strings, 840, ), CONTRACT_LIST(if_enums, 840, ), "schema/pg15/deparse.txt:4114:30"},
+	{ 119, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 840, 1), false, false, 0, CONTRACT_LIST(kinds, 840, 1), CONTRACT_LIST(if_strings, 840, ), CONTRACT_LIST(if_enums, 840, ), "schema/pg15/deparse.txt:4116:30"},
 	{ 120, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 841, ), true, false, 0, CONTRACT_LIST(kinds, 841, ), CONTRACT_LIST(if_strings, 841, ), CONTRACT_LIST(if_enums, 841, ), "schema/pg15/deparse.txt:1303:26"},
 	{ 120, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 842, ), true, false, 0, CONTRACT_LIST(kinds, 842, ), CONTRACT_LIST(if_strings, 842, ), CONTRACT_LIST(if_enums, 842, ), "schema/pg15/deparse.txt:1305:27"},
 	{ 120, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 843, ), true, false, 0, CONTRACT_LIST(kinds, 843, ), CONTRACT_LIST(if_strings, 843, ), CONTRACT_LIST(if_enums, 843, ), "schema/pg15/deparse.txt:1307:27"},
 	{ 120, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 844, ), false, false, 0, CONTRACT_LIST(kinds, 844, 1), CONTRACT_LIST(if_strings, 844, ), CONTRACT_LIST(if_enums, 844, ), "schema/pg15/deparse.txt:1309:27"},
 	{ 120, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 845, ), false, false, 0, CONTRACT_LIST(kinds, 845, 1), CONTRACT_LIST(if_strings, 845, ), CONTRACT_LIST(if_enums, 845, ), "schema/pg15/deparse.txt:1311:27"},
-	{ 120, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 846, 1), false, false, 0, CONTRACT_LIST(kinds, 846, 1), CONTRACT_LIST(if_strings, 846, ), CONTRACT_LIST(if_enums, 846, ), "schema/pg15/deparse.txt:4117:27"},
+	{ 120, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 846, 1), false, false, 0, CONTRACT_LIST(kinds, 846, 1), CONTRACT_LIST(if_strings, 846, ), CONTRACT_LIST(if_enums, 846, ), "schema/pg15/deparse.txt:4119:27"},
 	{ 122, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 847, ), true, false, 0, CONTRACT_LIST(kinds, 847, ), CONTRACT_LIST(if_strings, 847, ), CONTRACT_LIST(if_enums, 847, ), "schema/pg15/deparse.txt:1313:29"},
 	{ 122, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 848, ), true, false, 0, CONTRACT_LIST(kinds, 848, ), CONTRACT_LIST(if_strings, 848, ), CONTRACT_LIST(if_enums, 848, ), "schema/pg15/deparse.txt:1315:30"},
 	{ 123, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 849, ), true, false, 0, CONTRACT_LIST(kinds, 849, ), CONTRACT_LIST(if_strings, 849, ), CONTRACT_LIST(if_enums, 849, ), "schema/pg15/deparse.txt:1317:26"},
@@ -15750,39 +15758,39 @@ static const ContractRule contract_rules[] = {
 	{ 124, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 851, ), true, false, 0, CONTRACT_LIST(kinds, 851, ), CONTRACT_LIST(if_strings, 851, ), CONTRACT_LIST(if_enums, 851, ), "schema/pg15/deparse.txt:1321:38"},
 	{ 124, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 852, ), false, false, 0, CONTRACT_LIST(kinds, 852, 1), CONTRACT_LIST(if_strings, 852, ), CONTRACT_LIST(if_enums, 852, ), "schema/pg15/deparse.txt:1323:38"},
 	{ 124, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 853, ), false, false, 0, CONTRACT_LIST(kinds, 853, 1), CONTRACT_LIST(if_strings, 853, ), CONTRACT_LIST(if_enums, 853, ), "schema/pg15/deparse.txt:1325:38"},
-	{ 124, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 854, 1), false, false, 0, CONTRACT_LIST(kinds, 854, 1), CONTRACT_LIST(if_strings, 854, ), CONTRACT_LIST(if_enums, 854, ), "schema/pg15/deparse.txt:4120:38"},
+	{ 124, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 854, 1), false, false, 0, CONTRACT_LIST(kinds, 854, 1), CONTRACT_LIST(if_strings, 854, ), CONTRACT_LIST(if_enums, 854, ), "schema/pg15/deparse.txt:4122:38"},
 	{ 124, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 855, ), true, false, 0, CONTRACT_LIST(kinds, 855, ), CONTRACT_LIST(if_strings, 855, ), CONTRACT_LIST(if_enums, 855, ), "schema/pg15/deparse.txt:1327:40"},
 	{ 124, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 856, ), true, false, 0, CONTRACT_LIST(kinds, 856, ), CONTRACT_LIST(if_strings, 856, ), CONTRACT_LIST(if_enums, 856, ), "schema/pg15/deparse.txt:1329:39"},
 	{ 124, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 857, ), true, false, 0, CONTRACT_LIST(kinds, 857, ), CONTRACT_LIST(if_strings, 857, ), CONTRACT_LIST(if_enums, 857, ), "schema/pg15/deparse.txt:1331:32"},
 	{ 124, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 858, ), false, false, 0, CONTRACT_LIST(kinds, 858, 1), CONTRACT_LIST(if_strings, 858, ), CONTRACT_LIST(if_enums, 858, ), "schema/pg15/deparse.txt:1333:32"},
-	{ 124, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 859, ), false, false, 0, CONTRACT_LIST(kinds, 859, 1), CONTRACT_LIST(if_strings, 859, ), CONTRACT_LIST(if_enums, 859, ), "schema/pg15/deparse.txt:4123:32"},
-	{ 124, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 860, ), true, false, 0, CONTRACT_LIST(kinds, 860, ), CONTRACT_LIST(if_strings, 860, ), CONTRACT_LIST(if_enums, 860, ), "schema/pg15/deparse.txt:4125:32"},
+	{ 124, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 859, ), false, false, 0, CONTRACT_LIST(kinds, 859, 1), CONTRACT_LIST(if_strings, 859, ), CONTRACT_LIST(if_enums, 859, ), "schema/pg15/deparse.txt:4125:32"},
+	{ 124, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 860, ), true, false, 0, CONTRACT_LIST(kinds, 860, ), CONTRACT_LIST(if_strings, 860, ), CONTRACT_LIST(if_enums, 860, ), "schema/pg15/deparse.txt:4127:32"},
 	{ 125, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 861, ), true, false, 0, CONTRACT_LIST(kinds, 861, ), CONTRACT_LIST(if_strings, 861, ), CONTRACT_LIST(if_enums, 861, ), "schema/pg15/deparse.txt:1335:27"},
 	{ 125, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 862, ), true, false, 0, CONTRACT_LIST(kinds, 862, ), CONTRACT_LIST(if_strings, 862, ), CONTRACT_LIST(if_enums, 862, ), "schema/pg15/deparse.txt:1337:27"},
 	{ 126, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 863, ), true, false, 0, CONTRACT_LIST(kinds, 863, ), CONTRACT_LIST(if_strings, 863, ), CONTRACT_LIST(if_enums, 863, ), "schema/pg15/deparse.txt:1339:31"},
 	{ 126, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 864, ), false, false, 0, CONTRACT_LIST(kinds, 864, 1), CONTRACT_LIST(if_strings, 864, ), CONTRACT_LIST(if_enums, 864, ), "schema/pg15/deparse.txt:1341:31"},
-	{ 126, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 865, ), false, false, 0, CONTRACT_LIST(kinds, 865, 1), CONTRACT_LIST(if_strings, 865, ), CONTRACT_LIST(if_enums, 865, ), "schema/pg15/deparse.txt:4128:31"},
-	{ 126, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 866, ), true, false, 0, CONTRACT_LIST(kinds, 866, ), CONTRACT_LIST(if_strings, 866, ), CONTRACT_LIST(if_enums, 866, ), "schema/pg15/deparse.txt:4130:31"},
+	{ 126, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 865, ), false, false, 0, CONTRACT_LIST(kinds, 865, 1), CONTRACT_LIST(if_strings, 865, ), CONTRACT_LIST(if_enums, 865, ), "schema/pg15/deparse.txt:4130:31"},
+	{ 126, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 866, ), true, false, 0, CONTRACT_LIST(kinds, 866, ), CONTRACT_LIST(if_strings, 866, ), CONTRACT_LIST(if_enums, 866, ), "schema/pg15/deparse.txt:4132:31"},
 	{ 126, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 867, ), true, false, 0, CONTRACT_LIST(kinds, 867, ), CONTRACT_LIST(if_strings, 867, ), CONTRACT_LIST(if_enums, 867, ), "schema/pg15/deparse.txt:1343:32"},
 	{ 126, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 868, ), false, false, 0, CONTRACT_LIST(kinds, 868, 1), CONTRACT_LIST(if_strings, 868, ), CONTRACT_LIST(if_enums, 868, ), "schema/pg15/deparse.txt:1345:32"},
-	{ 126, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 869, ), false, false, 0, CONTRACT_LIST(kinds, 869, 1), CONTRACT_LIST(if_strings, 869, ), CONTRACT_LIST(if_enums, 869, ), "schema/pg15/deparse.txt:4133:32"},
-	{ 126, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 870, ), true, false, 0, CONTRACT_LIST(kinds, 870, ), CONTRACT_LIST(if_strings, 870, ), CONTRACT_LIST(if_enums, 870, ), "schema/pg15/deparse.txt:4135:32"},
+	{ 126, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 869, ), false, false, 0, CONTRACT_LIST(kinds, 869, 1), CONTRACT_LIST(if_strings, 869, ), CONTRACT_LIST(if_enums, 869, ), "schema/pg15/deparse.txt:4135:32"},
+	{ 126, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 870, ), true, false, 0, CONTRACT_LIST(kinds, 870, ), CONTRACT_LIST(if_strings, 870, ), CONTRACT_LIST(if_enums, 870, ), "schema/pg15/deparse.txt:4137:32"},
 	{ 126, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 871, ), true, false, 0, CONTRACT_LIST(kinds, 871, ), CONTRACT_LIST(if_strings, 871, ), CONTRACT_LIST(if_enums, 871, ), "schema/pg15/deparse.txt:1347:26"},
 	{ 126, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 872, ), true, false, 0, CONTRACT_LIST(kinds, 872, ), CONTRACT_LIST(if_strings, 872, ), CONTRACT_LIST(if_enums, 872, ), "schema/pg15/deparse.txt:1349:28"},
 	{ 126, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 873, ), true, false, 0, CONTRACT_LIST(kinds, 873, ), CONTRACT_LIST(if_strings, 873, ), CONTRACT_LIST(if_enums, 873, ), "schema/pg15/deparse.txt:1351:25"},
 	{ 126, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 874, ), true, false, 0, CONTRACT_LIST(kinds, 874, ), CONTRACT_LIST(if_strings, 874, ), CONTRACT_LIST(if_enums, 874, ), "schema/pg15/deparse.txt:1353:25"},
 	{ 126, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 875, ), false, false, 0, CONTRACT_LIST(kinds, 875, 1), CONTRACT_LIST(if_strings, 875, ), CONTRACT_LIST(if_enums, 875, ), "schema/pg15/deparse.txt:1355:25"},
 	{ 126, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 876, ), false, false, 0, CONTRACT_LIST(kinds, 876, 1), CONTRACT_LIST(if_strings, 876, ), CONTRACT_LIST(if_enums, 876, ), "schema/pg15/deparse.txt:1357:25"},
-	{ 126, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 877, 1), false, false, 0, CONTRACT_LIST(kinds, 877, 1), CONTRACT_LIST(if_strings, 877, ), CONTRACT_LIST(if_enums, 877, ), "schema/pg15/deparse.txt:4138:25"},
+	{ 126, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 877, 1), false, false, 0, CONTRACT_LIST(kinds, 877, 1), CONTRACT_LIST(if_strings, 877, ), CONTRACT_LIST(if_enums, 877, ), "schema/pg15/deparse.txt:4140:25"},
 	{ 127, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 878, ), true, false, 0, CONTRACT_LIST(kinds, 878, ), CONTRACT_LIST(if_strings, 878, ), CONTRACT_LIST(if_enums, 878, ), "schema/pg15/deparse.txt:1359:33"},
 	{ 127, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 879, ), false, false, 0, CONTRACT_LIST(kinds, 879, 1), CONTRACT_LIST(if_strings, 879, ), CONTRACT_LIST(if_enums, 879, ), "schema/pg15/deparse.txt:1361:33"},
-	{ 127, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 880, ), false, false, 0, CONTRACT_LIST(kinds, 880, 1), CONTRACT_LIST(if_strings, 880, ), CONTRACT_LIST(if_enums, 880, ), "schema/pg15/deparse.txt:4141:33"},
-	{ 127, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 881, ), true, false, 0, CONTRACT_LIST(kinds, 881, ), CONTRACT_LIST(if_strings, 881, ), CONTRACT_LIST(if_enums, 881, ), "schema/pg15/deparse.txt:4143:33"},
+	{ 127, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 880, ), false, false, 0, CONTRACT_LIST(kinds, 880, 1), CONTRACT_LIST(if_strings, 880, ), CONTRACT_LIST(if_enums, 880, ), "schema/pg15/deparse.txt:4143:33"},
+	{ 127, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 881, ), true, false, 0, CONTRACT_LIST(kinds, 881, ), CONTRACT_LIST(if_strings, 881, ), CONTRACT_LIST(if_enums, 881, ), "schema/pg15/deparse.txt:4145:33"},
 	{ 127, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 882, ), true, false, 0, CONTRACT_LIST(kinds, 882, ), CONTRACT_LIST(if_strings, 882, ), CONTRACT_LIST(if_enums, 882, ), "schema/pg15/deparse.txt:1363:27"},
 	{ 128, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 883, ), true, false, 0, CONTRACT_LIST(kinds, 883, ), CONTRACT_LIST(if_strings, 883, ), CONTRACT_LIST(if_enums, 883, ), "schema/pg15/deparse.txt:1365:32"},
 	{ 128, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 884, ), false, false, 0, CONTRACT_LIST(kinds, 884, 1), CONTRACT_LIST(if_strings, 884, ), CONTRACT_LIST(if_enums, 884, ), "schema/pg15/deparse.txt:1367:32"},
-	{ 128, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 885, ), false, false, 0, CONTRACT_LIST(kinds, 885, 1), CONTRACT_LIST(if_strings, 885, ), CONTRACT_LIST(if_enums, 885, ), "schema/pg15/deparse.txt:4146:32"},
-	{ 128, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 886, ), true, false, 0, CONTRACT_LIST(kinds, 886, ), CONTRACT_LIST(if_strings, 886, ), CONTRACT_LIST(if_enums, 886, ), "schema/pg15/deparse.txt:4148:32"},
+	{ 128, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 885, ), false, false, 0, CONTRACT_LIST(kinds, 885, 1), CONTRACT_LIST(if_strings, 885, ), CONTRACT_LIST(if_enums, 885, ), "schema/pg15/deparse.txt:4148:32"},
+	{ 128, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 886, ), true, false, 0, CONTRACT_LIST(kinds, 886, ), CONTRACT_LIST(if_strings, 886, ), CONTRACT_LIST(if_enums, 886, ), "schema/pg15/deparse.txt:4150:32"},
 	{ 128, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 887, ), true, false, 0, CONTRACT_LIST(kinds, 887, ), CONTRACT_LIST(if_strings, 887, ), CONTRACT_LIST(if_enums, 887, ), "schema/pg15/deparse.txt:1369:26"},
 	{ 128, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 888, ), true, false, 0, CONTRACT_LIST(kinds, 888, ), CONTRACT_LIST(if_strings, 888, ), CONTRACT_LIST(if_enums, 888, ), "schema/pg15/deparse.txt:1371:25"},
 	{ 128, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 889, ), true, false, 0, CONTRACT_LIST(kinds, 889, ), CONTRACT_LIST(if_strings, 889, ), CONTRACT_LIST(if_enums, 889, ), "schema/pg15/deparse.txt:1373:25"},
@@ -15790,21 +15798,21 @@ static const ContractRule contract_rules[] = {
 	{ 128, 3, 2, 0, false, false, false, false, false, CONTRACT_LIST(parents, 891, ), false, false, 0, CONTRACT_LIST(kinds, 891, 1), CONTRACT_LIST(if_strings, 891, ), CONTRACT_LIST(if_enums, 891, 1), "schema/pg15/deparse.txt:1377:25"},
 	{ 128, 3, 2, 1, true, false, false, false, false, CONTRACT_LIST(parents, 892, ), false, false, 0, CONTRACT_LIST(kinds, 892, 1), CONTRACT_LIST(if_strings, 892, ), CONTRACT_LIST(if_enums, 892, 1), "schema/pg15/deparse.txt:1379:25"},
 	{ 128, 3, 2, 1, true, false, false, false, false, CONTRACT_LIST(parents, 893, ), false, false, 0, CONTRACT_LIST(kinds, 893, 1), CONTRACT_LIST(if_strings, 893, ), CONTRACT_LIST(if_enums, 893, 1), "schema/pg15/deparse.txt:1381:25"},
-	{ 128, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 894, 1), false, false, 0, CONTRACT_LIST(kinds, 894, 1), CONTRACT_LIST(if_strings, 894, ), CONTRACT_LIST(if_enums, 894, ), "schema/pg15/deparse.txt:4151:25"},
+	{ 128, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 894, 1), false, false, 0, CONTRACT_LIST(kinds, 894, 1), CONTRACT_LIST(if_strings, 894, ), CONTRACT_LIST(if_enums, 894, ), "schema/pg15/deparse.txt:4153:25"},
 	{ 129, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 895, ), true, false, 0, CONTRACT_LIST(kinds, 895, ), CONTRACT_LIST(if_strings, 895, ), CONTRACT_LIST(if_enums, 895, ), "schema/pg15/deparse.txt:1383:18"},
 	{ 129, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 896, ), true, false, 0, CONTRACT_LIST(kinds, 896, ), CONTRACT_LIST(if_strings, 896, ), CONTRACT_LIST(if_enums, 896, ), "schema/pg15/deparse.txt:1385:22"},
 	{ 129, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 897, ), true, false, 0, CONTRACT_LIST(kinds, 897, ), CONTRACT_LIST(if_strings, 897, ), CONTRACT_LIST(if_enums, 897, ), "schema/pg15/deparse.txt:1387:22"},
 	{ 129, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 898, ), false, false, 0, CONTRACT_LIST(kinds, 898, 1), CONTRACT_LIST(if_strings, 898, ), CONTRACT_LIST(if_enums, 898, ), "schema/pg15/deparse.txt:1389:22"},
 	{ 129, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 899, ), false, false, 0, CONTRACT_LIST(kinds, 899, 1), CONTRACT_LIST(if_strings, 899, ), CONTRACT_LIST(if_enums, 899, ), "schema/pg15/deparse.txt:1391:22"},
-	{ 129, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 900, 1), false, false, 0, CONTRACT_LIST(kinds, 900, 1), CONTRACT_LIST(if_strings, 900, ), CONTRACT_LIST(if_enums, 900, ), "schema/pg15/deparse.txt:4154:22"},
+	{ 129, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 900, 1), false, false, 0, CONTRACT_LIST(kinds, 900, 1), CONTRACT_LIST(if_strings, 900, ), CONTRACT_LIST(if_enums, 900, ), "schema/pg15/deparse.txt:4156:22"},
 	{ 129, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 901, ), true, false, 0, CONTRACT_LIST(kinds, 901, ), CONTRACT_LIST(if_strings, 901, ), CONTRACT_LIST(if_enums, 901, ), "schema/pg15/deparse.txt:1393:19"},
 	{ 129, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 902, ), false, false, 0, CONTRACT_LIST(kinds, 902, 1), CONTRACT_LIST(if_strings, 902, ), CONTRACT_LIST(if_enums, 902, ), "schema/pg15/deparse.txt:1395:19"},
 	{ 130, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 903, ), true, false, 0, CONTRACT_LIST(kinds, 903, ), CONTRACT_LIST(if_strings, 903, ), CONTRACT_LIST(if_enums, 903, ), "schema/pg15/deparse.txt:1397:18"},
 	{ 130, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 904, ), false, false, 0, CONTRACT_LIST(kinds, 904, 1), CONTRACT_LIST(if_strings, 904, ), CONTRACT_LIST(if_enums, 904, ), "schema/pg15/deparse.txt:1399:20"},
 	{ 130, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 905, ), false, false, 0, CONTRACT_LIST(kinds, 905, 1), CONTRACT_LIST(if_strings, 905, ), CONTRACT_LIST(if_enums, 905, ), "schema/pg15/deparse.txt:1401:20"},
-	{ 130, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 906, 1), false, false, 0, CONTRACT_LIST(kinds, 906, 1), CONTRACT_LIST(if_strings, 906, ), CONTRACT_LIST(if_enums, 906, ), "schema/pg15/deparse.txt:4157:20"},
-	{ 130, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 907, 1), false, false, 0, CONTRACT_LIST(kinds, 907, 1), CONTRACT_LIST(if_strings, 907, ), CONTRACT_LIST(if_enums, 907, ), "schema/pg15/deparse.txt:4160:20"},
-	{ 130, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 908, 1), false, false, 0, CONTRACT_LIST(kinds, 908, 1), CONTRACT_LIST(if_strings, 908, ), CONTRACT_LIST(if_enums, 908, ), "schema/pg15/deparse.txt:4163:20"},
+	{ 130, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 906, 1), false, false, 0, CONTRACT_LIST(kinds, 906, 1), CONTRACT_LIST(if_strings, 906, ), CONTRACT_LIST(if_enums, 906, ), "schema/pg15/deparse.txt:4159:20"},
+	{ 130, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 907, 1), false, false, 0, CONTRACT_LIST(kinds, 907, 1), CONTRACT_LIST(if_strings, 907, ), CONTRACT_LIST(if_enums, 907, ), "schema/pg15/deparse.txt:4162:20"},
+	{ 130, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 908, 1), false, false, 0, CONTRACT_LIST(kinds, 908, 1), CONTRACT_LIST(if_strings, 908, ), CONTRACT_LIST(if_enums, 908, ), "schema/pg15/deparse.txt:4165:20"},
 	{ 132, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 909, ), true, false, 0, CONTRACT_LIST(kinds, 909, ), CONTRACT_LIST(if_strings, 909, ), CONTRACT_LIST(if_enums, 909, ), "schema/pg15/deparse.txt:1403:30"},
 	{ 132, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 910, ), true, false, 0, CONTRACT_LIST(kinds, 910, ), CONTRACT_LIST(if_strings, 910, ), CONTRACT_LIST(if_enums, 910, ), "schema/pg15/deparse.txt:1405:25"},
 	{ 132, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 911, ), false, false, 0, CONTRACT_LIST(kinds, 911, 1), CONTRACT_LIST(if_strings, 911, ), CONTRACT_LIST(if_enums, 911, ), "schema/pg15/deparse.txt:1407:25"},
@@ -15813,7 +15821,7 @@ static const ContractRule contract_rules[] = {
 	{ 133, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 914, ), true, false, 0, CONTRACT_LIST(kinds, 914, ), CONTRACT_LIST(if_strings, 914, ), CONTRACT_LIST(if_enums, 914, ), "schema/pg15/deparse.txt:1413:30"},
 	{ 133, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 915, ), false, false, 0, CONTRACT_LIST(kinds, 915, 1), CONTRACT_LIST(if_strings, 915, ), CONTRACT_LIST(if_enums, 915, ), "schema/pg15/deparse.txt:1415:30"},
 	{ 133, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 916, ), false, false, 0, CONTRACT_LIST(kinds, 916, 1), CONTRACT_LIST(if_strings, 916, ), CONTRACT_LIST(if_enums, 916, ), "schema/pg15/deparse.txt:1417:30"},
-	{ 133, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 917, 1), false, false, 0, CONTRACT_LIST(kinds, 917, 1), CONTRACT_LIST(if_strings, 917, ), CONTRACT_LIST(if_enums, 917, ), "schema/pg15/deparse.txt:4166:30"},
+	{ 133, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 917, 1), false, false, 0, CONTRACT_LIST(kinds, 917, 1), CONTRACT_LIST(if_strings, 917, ), CONTRACT_LIST(if_enums, 917, ), "schema/pg15/deparse.txt:4168:30"},
 	{ 134, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 918, ), true, false, 0, CONTRACT_LIST(kinds, 918, ), CONTRACT_LIST(if_strings, 918, ), CONTRACT_LIST(if_enums, 918, ), "schema/pg15/deparse.txt:1419:35"},
 	{ 135, 1, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 919, ), true, false, 0, CONTRACT_LIST(kinds, 919, ), CONTRACT_LIST(if_strings, 919, ), CONTRACT_LIST(if_enums, 919, 1), "schema/pg15/deparse.txt:1421:33"},
 	{ 135, 1, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 920, ), true, false, 0, CONTRACT_LIST(kinds, 920, ), CONTRACT_LIST(if_strings, 920, ), CONTRACT_LIST(if_enums, 920, 1), "schema/pg15/deparse.txt:1423:33"},
@@ -15851,129 +15859,129 @@ static const ContractRule contract_rules[] = {
 	{ 138, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 952, ), true, false, 0, CONTRACT_LIST(kinds, 952, ), CONTRACT_LIST(if_strings, 952, ), CONTRACT_LIST(if_enums, 952, ), "schema/pg15/deparse.txt:1487:27"},
 	{ 138, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 953, ), false, false, 0, CONTRACT_LIST(kinds, 953, 1), CONTRACT_LIST(if_strings, 953, ), CONTRACT_LIST(if_enums, 953, ), "schema/pg15/deparse.txt:1489:27"},
 	{ 138, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 954, ), false, false, 0, CONTRACT_LIST(kinds, 954, 1), CONTRACT_LIST(if_strings, 954, ), CONTRACT_LIST(if_enums, 954, ), "schema/pg15/deparse.txt:1491:27"},
-	{ 138, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 955, 1), false, false, 0, CONTRACT_LIST(kinds, 955, 1), CONTRACT_LIST(if_strings, 955, ), CONTRACT_LIST(if_enums, 955, ), "schema/pg15/deparse.txt:4169:27"},
+	{ 138, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 955, 1), false, false, 0, CONTRACT_LIST(kinds, 955, 1), CONTRACT_LIST(if_strings, 955, ), CONTRACT_LIST(if_enums, 955, ), "schema/pg15/deparse.txt:4171:27"},
 	{ 139, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 956, ), true, false, 0, CONTRACT_LIST(kinds, 956, ), CONTRACT_LIST(if_strings, 956, ), CONTRACT_LIST(if_enums, 956, ), "schema/pg15/deparse.txt:1493:25"},
 	{ 139, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 957, ), false, false, 0, CONTRACT_LIST(kinds, 957, 1), CONTRACT_LIST(if_strings, 957, ), CONTRACT_LIST(if_enums, 957, ), "schema/pg15/deparse.txt:1495:25"},
-	{ 139, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 958, ), false, false, 0, CONTRACT_LIST(kinds, 958, 1), CONTRACT_LIST(if_strings, 958, ), CONTRACT_LIST(if_enums, 958, ), "schema/pg15/deparse.txt:4172:25"},
-	{ 139, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 959, ), true, false, 0, CONTRACT_LIST(kinds, 959, ), CONTRACT_LIST(if_strings, 959, ), CONTRACT_LIST(if_enums, 959, ), "schema/pg15/deparse.txt:4174:25"},
+	{ 139, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 958, ), false, false, 0, CONTRACT_LIST(kinds, 958, 1), CONTRACT_LIST(if_strings, 958, ), CONTRACT_LIST(if_enums, 958, ), "schema/pg15/deparse.txt:4174:25"},
+	{ 139, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 959, ), true, false, 0, CONTRACT_LIST(kinds, 959, ), CONTRACT_LIST(if_strings, 959, ), CONTRACT_LIST(if_enums, 959, ), "schema/pg15/deparse.txt:4176:25"},
 	{ 139, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 960, ), true, false, 0, CONTRACT_LIST(kinds, 960, ), CONTRACT_LIST(if_strings, 960, ), CONTRACT_LIST(if_enums, 960, ), "schema/pg15/deparse.txt:1497:23"},
 	{ 139, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 961, ), true, false, 0, CONTRACT_LIST(kinds, 961, ), CONTRACT_LIST(if_strings, 961, ), CONTRACT_LIST(if_enums, 961, ), "schema/pg15/deparse.txt:1499:23"},
 	{ 139, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 962, ), false, false, 0, CONTRACT_LIST(kinds, 962, 1), CONTRACT_LIST(if_strings, 962, ), CONTRACT_LIST(if_enums, 962, ), "schema/pg15/deparse.txt:1501:23"},
 	{ 139, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 963, ), false, false, 0, CONTRACT_LIST(kinds, 963, 1), CONTRACT_LIST(if_strings, 963, ), CONTRACT_LIST(if_enums, 963, ), "schema/pg15/deparse.txt:1503:23"},
-	{ 139, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 964, 1), false, false, 0, CONTRACT_LIST(kinds, 964, 1), CONTRACT_LIST(if_strings, 964, ), CONTRACT_LIST(if_enums, 964, ), "schema/pg15/deparse.txt:4177:23"},
+	{ 139, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 964, 1), false, false, 0, CONTRACT_LIST(kinds, 964, 1), CONTRACT_LIST(if_strings, 964, ), CONTRACT_LIST(if_enums, 964, ), "schema/pg15/deparse.txt:4179:23"},
 	{ 140, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 965, ), true, false, 0, CONTRACT_LIST(kinds, 965, ), CONTRACT_LIST(if_strings, 965, ), CONTRACT_LIST(if_enums, 965, ), "schema/pg15/deparse.txt:1505:21"},
 	{ 140, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 966, ), true, false, 0, CONTRACT_LIST(kinds, 966, ), CONTRACT_LIST(if_strings, 966, ), CONTRACT_LIST(if_enums, 966, ), "schema/pg15/deparse.txt:1507:21"},
 	{ 140, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 967, ), false, false, 0, CONTRACT_LIST(kinds, 967, 1), CONTRACT_LIST(if_strings, 967, ), CONTRACT_LIST(if_enums, 967, ), "schema/pg15/deparse.txt:1509:21"},
 	{ 140, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 968, ), false, false, 0, CONTRACT_LIST(kinds, 968, 1), CONTRACT_LIST(if_strings, 968, ), CONTRACT_LIST(if_enums, 968, ), "schema/pg15/deparse.txt:1511:21"},
-	{ 140, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 969, 1), false, false, 0, CONTRACT_LIST(kinds, 969, 1), CONTRACT_LIST(if_strings, 969, ), CONTRACT_LIST(if_enums, 969, ), "schema/pg15/deparse.txt:4180:21"},
+	{ 140, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 969, 1), false, false, 0, CONTRACT_LIST(kinds, 969, 1), CONTRACT_LIST(if_strings, 969, ), CONTRACT_LIST(if_enums, 969, ), "schema/pg15/deparse.txt:4182:21"},
 	{ 141, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 970, ), true, false, 0, CONTRACT_LIST(kinds, 970, ), CONTRACT_LIST(if_strings, 970, ), CONTRACT_LIST(if_enums, 970, ), "schema/pg15/deparse.txt:1513:25"},
 	{ 141, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 971, ), true, false, 0, CONTRACT_LIST(kinds, 971, ), CONTRACT_LIST(if_strings, 971, ), CONTRACT_LIST(if_enums, 971, ), "schema/pg15/deparse.txt:1515:25"},
 	{ 141, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 972, ), false, false, 0, CONTRACT_LIST(kinds, 972, 1), CONTRACT_LIST(if_strings, 972, ), CONTRACT_LIST(if_enums, 972, ), "schema/pg15/deparse.txt:1517:25"},
 	{ 141, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 973, ), false, false, 0, CONTRACT_LIST(kinds, 973, 1), CONTRACT_LIST(if_strings, 973, ), CONTRACT_LIST(if_enums, 973, ), "schema/pg15/deparse.txt:1519:25"},
-	{ 141, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 974, 1), false, false, 0, CONTRACT_LIST(kinds, 974, 1), CONTRACT_LIST(if_strings, 974, ), CONTRACT_LIST(if_enums, 974, ), "schema/pg15/deparse.txt:4183:25"},
+	{ 141, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 974, 1), false, false, 0, CONTRACT_LIST(kinds, 974, 1), CONTRACT_LIST(if_strings, 974, ), CONTRACT_LIST(if_enums, 974, ), "schema/pg15/deparse.txt:4185:25"},
 	{ 141, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 975, ), true, false, 0, CONTRACT_LIST(kinds, 975, ), CONTRACT_LIST(if_strings, 975, ), CONTRACT_LIST(if_enums, 975, ), "schema/pg15/deparse.txt:1521:27"},
 	{ 142, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 976, ), true, false, 0, CONTRACT_LIST(kinds, 976, ), CONTRACT_LIST(if_strings, 976, ), CONTRACT_LIST(if_enums, 976, ), "schema/pg15/deparse.txt:1523:27"},
 	{ 142, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 977, ), true, false, 0, CONTRACT_LIST(kinds, 977, ), CONTRACT_LIST(if_strings, 977, ), CONTRACT_LIST(if_enums, 977, ), "schema/pg15/deparse.txt:1525:30"},
 	{ 142, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 978, ), true, false, 0, CONTRACT_LIST(kinds, 978, ), CONTRACT_LIST(if_strings, 978, ), CONTRACT_LIST(if_enums, 978, ), "schema/pg15/deparse.txt:1527:30"},
 	{ 142, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 979, ), false, false, 0, CONTRACT_LIST(kinds, 979, 1), CONTRACT_LIST(if_strings, 979, ), CONTRACT_LIST(if_enums, 979, ), "schema/pg15/deparse.txt:1529:30"},
 	{ 142, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 980, ), false, false, 0, CONTRACT_LIST(kinds, 980, 1), CONTRACT_LIST(if_strings, 980, ), CONTRACT_LIST(if_enums, 980, ), "schema/pg15/deparse.txt:1531:30"},
-	{ 142, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 981, 1), false, false, 0, CONTRACT_LIST(kinds, 981, 1), CONTRACT_LIST(if_strings, 981, ), CONTRACT_LIST(if_enums, 981, ), "schema/pg15/deparse.txt:4186:30"},
+	{ 142, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 981, 1), false, false, 0, CONTRACT_LIST(kinds, 981, 1), CONTRACT_LIST(if_strings, 981, ), CONTRACT_LIST(if_enums, 981, ), "schema/pg15/deparse.txt:4188:30"},
 	{ 143, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 982, ), true, false, 0, CONTRACT_LIST(kinds, 982, ), CONTRACT_LIST(if_strings, 982, ), CONTRACT_LIST(if_enums, 982, ), "schema/pg15/deparse.txt:1533:26"},
 	{ 143, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 983, ), false, false, 0, CONTRACT_LIST(kinds, 983, 1), CONTRACT_LIST(if_strings, 983, ), CONTRACT_LIST(if_enums, 983, ), "schema/pg15/deparse.txt:1535:26"},
-	{ 143, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 984, ), false, false, 0, CONTRACT_LIST(kinds, 984, 1), CONTRACT_LIST(if_strings, 984, ), CONTRACT_LIST(if_enums, 984, ), "schema/pg15/deparse.txt:4189:26"},
-	{ 143, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 985, ), true, false, 0, CONTRACT_LIST(kinds, 985, ), CONTRACT_LIST(if_strings, 985, ), CONTRACT_LIST(if_enums, 985, ), "schema/pg15/deparse.txt:4191:26"},
+	{ 143, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 984, ), false, false, 0, CONTRACT_LIST(kinds, 984, 1), CONTRACT_LIST(if_strings, 984, ), CONTRACT_LIST(if_enums, 984, ), "schema/pg15/deparse.txt:4191:26"},
+	{ 143, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 985, ), true, false, 0, CONTRACT_LIST(kinds, 985, ), CONTRACT_LIST(if_strings, 985, ), CONTRACT_LIST(if_enums, 985, ), "schema/pg15/deparse.txt:4193:26"},
 	{ 143, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 986, ), true, false, 0, CONTRACT_LIST(kinds, 986, ), CONTRACT_LIST(if_strings, 986, ), CONTRACT_LIST(if_enums, 986, ), "schema/pg15/deparse.txt:1537:21"},
 	{ 143, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 987, ), true, false, 0, CONTRACT_LIST(kinds, 987, ), CONTRACT_LIST(if_strings, 987, ), CONTRACT_LIST(if_enums, 987, ), "schema/pg15/deparse.txt:1539:21"},
 	{ 143, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 988, ), false, false, 0, CONTRACT_LIST(kinds, 988, 1), CONTRACT_LIST(if_strings, 988, ), CONTRACT_LIST(if_enums, 988, ), "schema/pg15/deparse.txt:1541:21"},
 	{ 143, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 989, ), false, false, 0, CONTRACT_LIST(kinds, 989, 1), CONTRACT_LIST(if_strings, 989, ), CONTRACT_LIST(if_enums, 989, ), "schema/pg15/deparse.txt:1543:21"},
-	{ 143, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 990, 1), false, false, 0, CONTRACT_LIST(kinds, 990, 1), CONTRACT_LIST(if_strings, 990, ), CONTRACT_LIST(if_enums, 990, ), "schema/pg15/deparse.txt:4194:21"},
+	{ 143, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 990, 1), false, false, 0, CONTRACT_LIST(kinds, 990, 1), CONTRACT_LIST(if_strings, 990, ), CONTRACT_LIST(if_enums, 990, ), "schema/pg15/deparse.txt:4196:21"},
 	{ 144, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 991, ), true, false, 0, CONTRACT_LIST(kinds, 991, ), CONTRACT_LIST(if_strings, 991, ), CONTRACT_LIST(if_enums, 991, ), "schema/pg15/deparse.txt:1545:27"},
 	{ 144, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 992, ), false, false, 0, CONTRACT_LIST(kinds, 992, 1), CONTRACT_LIST(if_strings, 992, ), CONTRACT_LIST(if_enums, 992, ), "schema/pg15/deparse.txt:1547:27"},
-	{ 144, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 993, ), false, false, 0, CONTRACT_LIST(kinds, 993, 1), CONTRACT_LIST(if_strings, 993, ), CONTRACT_LIST(if_enums, 993, ), "schema/pg15/deparse.txt:4197:27"},
-	{ 144, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 994, ), true, false, 0, CONTRACT_LIST(kinds, 994, ), CONTRACT_LIST(if_strings, 994, ), CONTRACT_LIST(if_enums, 994, ), "schema/pg15/deparse.txt:4199:27"},
+	{ 144, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 993, ), false, false, 0, CONTRACT_LIST(kinds, 993, 1), CONTRACT_LIST(if_strings, 993, ), CONTRACT_LIST(if_enums, 993, ), "schema/pg15/deparse.txt:4199:27"},
+	{ 144, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 994, ), true, false, 0, CONTRACT_LIST(kinds, 994, ), CONTRACT_LIST(if_strings, 994, ), CONTRACT_LIST(if_enums, 994, ), "schema/pg15/deparse.txt:4201:27"},
 	{ 144, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 995, ), true, false, 0, CONTRACT_LIST(kinds, 995, ), CONTRACT_LIST(if_strings, 995, ), CONTRACT_LIST(if_enums, 995, ), "schema/pg15/deparse.txt:1549:24"},
 	{ 144, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 996, ), true, false, 0, CONTRACT_LIST(kinds, 996, ), CONTRACT_LIST(if_strings, 996, ), CONTRACT_LIST(if_enums, 996, ), "schema/pg15/deparse.txt:1551:24"},
 	{ 144, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 997, ), false, false, 0, CONTRACT_LIST(kinds, 997, 1), CONTRACT_LIST(if_strings, 997, ), CONTRACT_LIST(if_enums, 997, ), "schema/pg15/deparse.txt:1553:24"},
 	{ 144, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 998, ), false, false, 0, CONTRACT_LIST(kinds, 998, 1), CONTRACT_LIST(if_strings, 998, ), CONTRACT_LIST(if_enums, 998, ), "schema/pg15/deparse.txt:1555:24"},
-	{ 144, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 999, 1), false, false, 0, CONTRACT_LIST(kinds, 999, 1), CONTRACT_LIST(if_strings, 999, ), CONTRACT_LIST(if_enums, 999, ), "schema/pg15/deparse.txt:4202:24"},
+	{ 144, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 999, 1), false, false, 0, CONTRACT_LIST(kinds, 999, 1), CONTRACT_LIST(if_strings, 999, ), CONTRACT_LIST(if_enums, 999, ), "schema/pg15/deparse.txt:4204:24"},
 	{ 145, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1000, ), true, false, 0, CONTRACT_LIST(kinds, 1000, ), CONTRACT_LIST(if_strings, 1000, ), CONTRACT_LIST(if_enums, 1000, ), "schema/pg15/deparse.txt:1557:25"},
 	{ 145, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1001, ), false, false, 0, CONTRACT_LIST(kinds, 1001, 1), CONTRACT_LIST(if_strings, 1001, ), CONTRACT_LIST(if_enums, 1001, ), "schema/pg15/deparse.txt:1559:25"},
-	{ 145, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1002, ), false, false, 0, CONTRACT_LIST(kinds, 1002, 1), CONTRACT_LIST(if_strings, 1002, ), CONTRACT_LIST(if_enums, 1002, ), "schema/pg15/deparse.txt:4205:25"},
-	{ 145, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1003, ), true, false, 0, CONTRACT_LIST(kinds, 1003, ), CONTRACT_LIST(if_strings, 1003, ), CONTRACT_LIST(if_enums, 1003, ), "schema/pg15/deparse.txt:4207:25"},
+	{ 145, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1002, ), false, false, 0, CONTRACT_LIST(kinds, 1002, 1), CONTRACT_LIST(if_strings, 1002, ), CONTRACT_LIST(if_enums, 1002, ), "schema/pg15/deparse.txt:4207:25"},
+	{ 145, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1003, ), true, false, 0, CONTRACT_LIST(kinds, 1003, ), CONTRACT_LIST(if_strings, 1003, ), CONTRACT_LIST(if_enums, 1003, ), "schema/pg15/deparse.txt:4209:25"},
 	{ 145, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1004, ), true, false, 0, CONTRACT_LIST(kinds, 1004, ), CONTRACT_LIST(if_strings, 1004, ), CONTRACT_LIST(if_enums, 1004, ), "schema/pg15/deparse.txt:1561:23"},
 	{ 146, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1005, ), true, false, 0, CONTRACT_LIST(kinds, 1005, ), CONTRACT_LIST(if_strings, 1005, ), CONTRACT_LIST(if_enums, 1005, ), "schema/pg15/deparse.txt:1563:32"},
 	{ 146, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1006, ), false, false, 0, CONTRACT_LIST(kinds, 1006, 1), CONTRACT_LIST(if_strings, 1006, ), CONTRACT_LIST(if_enums, 1006, ), "schema/pg15/deparse.txt:1565:32"},
-	{ 146, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1007, ), false, false, 0, CONTRACT_LIST(kinds, 1007, 1), CONTRACT_LIST(if_strings, 1007, ), CONTRACT_LIST(if_enums, 1007, ), "schema/pg15/deparse.txt:4210:32"},
-	{ 146, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1008, ), true, false, 0, CONTRACT_LIST(kinds, 1008, ), CONTRACT_LIST(if_strings, 1008, ), CONTRACT_LIST(if_enums, 1008, ), "schema/pg15/deparse.txt:4212:32"},
+	{ 146, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1007, ), false, false, 0, CONTRACT_LIST(kinds, 1007, 1), CONTRACT_LIST(if_strings, 1007, ), CONTRACT_LIST(if_enums, 1007, ), "schema/pg15/deparse.txt:4212:32"},
+	{ 146, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1008, ), true, false, 0, CONTRACT_LIST(kinds, 1008, ), CONTRACT_LIST(if_strings, 1008, ), CONTRACT_LIST(if_enums, 1008, ), "schema/pg15/deparse.txt:4214:32"},
 	{ 146, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1009, ), true, false, 0, CONTRACT_LIST(kinds, 1009, ), CONTRACT_LIST(if_strings, 1009, ), CONTRACT_LIST(if_enums, 1009, ), "schema/pg15/deparse.txt:1567:31"},
 	{ 146, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1010, ), true, false, 0, CONTRACT_LIST(kinds, 1010, ), CONTRACT_LIST(if_strings, 1010, ), CONTRACT_LIST(if_enums, 1010, ), "schema/pg15/deparse.txt:1569:31"},
 	{ 146, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1011, ), false, false, 0, CONTRACT_LIST(kinds, 1011, 1), CONTRACT_LIST(if_strings, 1011, ), CONTRACT_LIST(if_enums, 1011, ), "schema/pg15/deparse.txt:1571:31"},
 	{ 146, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1012, ), false, false, 0, CONTRACT_LIST(kinds, 1012, 1), CONTRACT_LIST(if_strings, 1012, ), CONTRACT_LIST(if_enums, 1012, ), "schema/pg15/deparse.txt:1573:31"},
-	{ 146, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1013, 1), false, false, 0, CONTRACT_LIST(kinds, 1013, 1), CONTRACT_LIST(if_strings, 1013, ), CONTRACT_LIST(if_enums, 1013, ), "schema/pg15/deparse.txt:4215:31"},
+	{ 146, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1013, 1), false, false, 0, CONTRACT_LIST(kinds, 1013, 1), CONTRACT_LIST(if_strings, 1013, ), CONTRACT_LIST(if_enums, 1013, ), "schema/pg15/deparse.txt:4217:31"},
 	{ 147, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1014, ), true, false, 0, CONTRACT_LIST(kinds, 1014, ), CONTRACT_LIST(if_strings, 1014, ), CONTRACT_LIST(if_enums, 1014, ), "schema/pg15/deparse.txt:1575:34"},
 	{ 147, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1015, ), false, false, 0, CONTRACT_LIST(kinds, 1015, 1), CONTRACT_LIST(if_strings, 1015, ), CONTRACT_LIST(if_enums, 1015, ), "schema/pg15/deparse.txt:1577:34"},
-	{ 147, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1016, ), false, false, 0, CONTRACT_LIST(kinds, 1016, 1), CONTRACT_LIST(if_strings, 1016, ), CONTRACT_LIST(if_enums, 1016, ), "schema/pg15/deparse.txt:4218:34"},
-	{ 147, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1017, ), true, false, 0, CONTRACT_LIST(kinds, 1017, ), CONTRACT_LIST(if_strings, 1017, ), CONTRACT_LIST(if_enums, 1017, ), "schema/pg15/deparse.txt:4220:34"},
+	{ 147, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1016, ), false, false, 0, CONTRACT_LIST(kinds, 1016, 1), CONTRACT_LIST(if_strings, 1016, ), CONTRACT_LIST(if_enums, 1016, ), "schema/pg15/deparse.txt:4220:34"},
+	{ 147, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1017, ), true, false, 0, CONTRACT_LIST(kinds, 1017, ), CONTRACT_LIST(if_strings, 1017, ), CONTRACT_LIST(if_enums, 1017, ), "schema/pg15/deparse.txt:4222:34"},
 	{ 147, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1018, ), true, false, 0, CONTRACT_LIST(kinds, 1018, ), CONTRACT_LIST(if_strings, 1018, ), CONTRACT_LIST(if_enums, 1018, ), "schema/pg15/deparse.txt:1579:36"},
 	{ 147, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1019, ), true, false, 0, CONTRACT_LIST(kinds, 1019, ), CONTRACT_LIST(if_strings, 1019, ), CONTRACT_LIST(if_enums, 1019, ), "schema/pg15/deparse.txt:1581:36"},
 	{ 147, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1020, ), false, false, 0, CONTRACT_LIST(kinds, 1020, 1), CONTRACT_LIST(if_strings, 1020, ), CONTRACT_LIST(if_enums, 1020, ), "schema/pg15/deparse.txt:1583:36"},
 	{ 147, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1021, ), false, false, 0, CONTRACT_LIST(kinds, 1021, 1), CONTRACT_LIST(if_strings, 1021, ), CONTRACT_LIST(if_enums, 1021, ), "schema/pg15/deparse.txt:1585:36"},
-	{ 147, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1022, 1), false, false, 0, CONTRACT_LIST(kinds, 1022, 1), CONTRACT_LIST(if_strings, 1022, ), CONTRACT_LIST(if_enums, 1022, ), "schema/pg15/deparse.txt:4223:36"},
+	{ 147, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1022, 1), false, false, 0, CONTRACT_LIST(kinds, 1022, 1), CONTRACT_LIST(if_strings, 1022, ), CONTRACT_LIST(if_enums, 1022, ), "schema/pg15/deparse.txt:4225:36"},
 	{ 147, 3, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1023, ), false, true, 0, CONTRACT_LIST(kinds, 1023, ), CONTRACT_LIST(if_strings, 1023, ), CONTRACT_LIST(if_enums, 1023, 1), "schema/pg15/deparse.txt:1587:32"},
 	{ 147, 3, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 1024, ), false, true, 0, CONTRACT_LIST(kinds, 1024, ), CONTRACT_LIST(if_strings, 1024, ), CONTRACT_LIST(if_enums, 1024, 1), "schema/pg15/deparse.txt:1589:32"},
 	{ 147, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1025, ), false, false, 0, CONTRACT_LIST(kinds, 1025, 1), CONTRACT_LIST(if_strings, 1025, ), CONTRACT_LIST(if_enums, 1025, ), "schema/pg15/deparse.txt:1591:32"},
 	{ 147, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1026, ), false, false, 0, CONTRACT_LIST(kinds, 1026, 1), CONTRACT_LIST(if_strings, 1026, ), CONTRACT_LIST(if_enums, 1026, ), "schema/pg15/deparse.txt:1593:32"},
 	{ 147, 3, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1027, ), false, false, 2, CONTRACT_LIST(kinds, 1027, ), CONTRACT_LIST(if_strings, 1027, ), CONTRACT_LIST(if_enums, 1027, 1), "schema/pg15/deparse.txt:1595:32"},
 	{ 147, 3, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 1028, ), false, false, 2, CONTRACT_LIST(kinds, 1028, ), CONTRACT_LIST(if_strings, 1028, ), CONTRACT_LIST(if_enums, 1028, 1), "schema/pg15/deparse.txt:1597:32"},
-	{ 147, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1029, 1), false, false, 0, CONTRACT_LIST(kinds, 1029, 1), CONTRACT_LIST(if_strings, 1029, ), CONTRACT_LIST(if_enums, 1029, ), "schema/pg15/deparse.txt:4226:32"},
+	{ 147, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1029, 1), false, false, 0, CONTRACT_LIST(kinds, 1029, 1), CONTRACT_LIST(if_strings, 1029, ), CONTRACT_LIST(if_enums, 1029, ), "schema/pg15/deparse.txt:4228:32"},
 	{ 148, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1030, ), true, false, 0, CONTRACT_LIST(kinds, 1030, ), CONTRACT_LIST(if_strings, 1030, ), CONTRACT_LIST(if_enums, 1030, ), "schema/pg15/deparse.txt:1599:23"},
 	{ 148, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1031, ), true, false, 0, CONTRACT_LIST(kinds, 1031, ), CONTRACT_LIST(if_strings, 1031, ), CONTRACT_LIST(if_enums, 1031, ), "schema/pg15/deparse.txt:1601:28"},
 	{ 148, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1032, ), true, false, 0, CONTRACT_LIST(kinds, 1032, ), CONTRACT_LIST(if_strings, 1032, ), CONTRACT_LIST(if_enums, 1032, ), "schema/pg15/deparse.txt:1603:28"},
 	{ 148, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1033, ), false, false, 0, CONTRACT_LIST(kinds, 1033, 1), CONTRACT_LIST(if_strings, 1033, ), CONTRACT_LIST(if_enums, 1033, ), "schema/pg15/deparse.txt:1605:28"},
 	{ 148, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1034, ), false, false, 0, CONTRACT_LIST(kinds, 1034, 1), CONTRACT_LIST(if_strings, 1034, ), CONTRACT_LIST(if_enums, 1034, ), "schema/pg15/deparse.txt:1607:28"},
-	{ 148, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1035, 1), false, false, 0, CONTRACT_LIST(kinds, 1035, 1), CONTRACT_LIST(if_strings, 1035, ), CONTRACT_LIST(if_enums, 1035, ), "schema/pg15/deparse.txt:4229:28"},
+	{ 148, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1035, 1), false, false, 0, CONTRACT_LIST(kinds, 1035, 1), CONTRACT_LIST(if_strings, 1035, ), CONTRACT_LIST(if_enums, 1035, ), "schema/pg15/deparse.txt:4231:28"},
 	{ 148, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1036, ), true, false, 0, CONTRACT_LIST(kinds, 1036, ), CONTRACT_LIST(if_strings, 1036, ), CONTRACT_LIST(if_enums, 1036, ), "schema/pg15/deparse.txt:1609:23"},
 	{ 148, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1037, ), false, false, 0, CONTRACT_LIST(kinds, 1037, 1), CONTRACT_LIST(if_strings, 1037, ), CONTRACT_LIST(if_enums, 1037, ), "schema/pg15/deparse.txt:1611:23"},
-	{ 148, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1038, ), false, false, 0, CONTRACT_LIST(kinds, 1038, 1), CONTRACT_LIST(if_strings, 1038, ), CONTRACT_LIST(if_enums, 1038, ), "schema/pg15/deparse.txt:4232:23"},
-	{ 148, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1039, ), true, false, 0, CONTRACT_LIST(kinds, 1039, ), CONTRACT_LIST(if_strings, 1039, ), CONTRACT_LIST(if_enums, 1039, ), "schema/pg15/deparse.txt:4234:23"},
+	{ 148, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1038, ), false, false, 0, CONTRACT_LIST(kinds, 1038, 1), CONTRACT_LIST(if_strings, 1038, ), CONTRACT_LIST(if_enums, 1038, ), "schema/pg15/deparse.txt:4234:23"},
+	{ 148, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1039, ), true, false, 0, CONTRACT_LIST(kinds, 1039, ), CONTRACT_LIST(if_strings, 1039, ), CONTRACT_LIST(if_enums, 1039, ), "schema/pg15/deparse.txt:4236:23"},
 	{ 149, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1040, ), true, false, 0, CONTRACT_LIST(kinds, 1040, ), CONTRACT_LIST(if_strings, 1040, ), CONTRACT_LIST(if_enums, 1040, ), "schema/pg15/deparse.txt:1613:22"},
 	{ 149, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1041, ), true, false, 0, CONTRACT_LIST(kinds, 1041, ), CONTRACT_LIST(if_strings, 1041, ), CONTRACT_LIST(if_enums, 1041, ), "schema/pg15/deparse.txt:1615:27"},
 	{ 149, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1042, ), true, false, 0, CONTRACT_LIST(kinds, 1042, ), CONTRACT_LIST(if_strings, 1042, ), CONTRACT_LIST(if_enums, 1042, ), "schema/pg15/deparse.txt:1617:27"},
 	{ 149, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1043, ), false, false, 0, CONTRACT_LIST(kinds, 1043, 1), CONTRACT_LIST(if_strings, 1043, ), CONTRACT_LIST(if_enums, 1043, ), "schema/pg15/deparse.txt:1619:27"},
 	{ 149, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1044, ), false, false, 0, CONTRACT_LIST(kinds, 1044, 1), CONTRACT_LIST(if_strings, 1044, ), CONTRACT_LIST(if_enums, 1044, ), "schema/pg15/deparse.txt:1621:27"},
-	{ 149, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1045, 1), false, false, 0, CONTRACT_LIST(kinds, 1045, 1), CONTRACT_LIST(if_strings, 1045, ), CONTRACT_LIST(if_enums, 1045, ), "schema/pg15/deparse.txt:4237:27"},
+	{ 149, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1045, 1), false, false, 0, CONTRACT_LIST(kinds, 1045, 1), CONTRACT_LIST(if_strings, 1045, ), CONTRACT_LIST(if_enums, 1045, ), "schema/pg15/deparse.txt:4239:27"},
 	{ 149, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1046, ), true, false, 0, CONTRACT_LIST(kinds, 1046, ), CONTRACT_LIST(if_strings, 1046, ), CONTRACT_LIST(if_enums, 1046, ), "schema/pg15/deparse.txt:1623:22"},
 	{ 149, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1047, ), true, false, 0, CONTRACT_LIST(kinds, 1047, ), CONTRACT_LIST(if_strings, 1047, ), CONTRACT_LIST(if_enums, 1047, ), "schema/pg15/deparse.txt:1625:22"},
 	{ 149, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1048, ), false, false, 0, CONTRACT_LIST(kinds, 1048, 1), CONTRACT_LIST(if_strings, 1048, ), CONTRACT_LIST(if_enums, 1048, ), "schema/pg15/deparse.txt:1627:22"},
 	{ 149, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1049, ), false, false, 0, CONTRACT_LIST(kinds, 1049, 1), CONTRACT_LIST(if_strings, 1049, ), CONTRACT_LIST(if_enums, 1049, ), "schema/pg15/deparse.txt:1629:22"},
-	{ 149, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1050, 1), false, false, 0, CONTRACT_LIST(kinds, 1050, 1), CONTRACT_LIST(if_strings, 1050, ), CONTRACT_LIST(if_enums, 1050, ), "schema/pg15/deparse.txt:4240:22"},
+	{ 149, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1050, 1), false, false, 0, CONTRACT_LIST(kinds, 1050, 1), CONTRACT_LIST(if_strings, 1050, ), CONTRACT_LIST(if_enums, 1050, ), "schema/pg15/deparse.txt:4242:22"},
 	{ 150, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1051, ), true, false, 0, CONTRACT_LIST(kinds, 1051, ), CONTRACT_LIST(if_strings, 1051, ), CONTRACT_LIST(if_enums, 1051, ), "schema/pg15/deparse.txt:1631:36"},
 	{ 150, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1052, ), true, false, 0, CONTRACT_LIST(kinds, 1052, ), CONTRACT_LIST(if_strings, 1052, ), CONTRACT_LIST(if_enums, 1052, ), "schema/pg15/deparse.txt:1633:33"},
 	{ 150, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1053, ), true, false, 0, CONTRACT_LIST(kinds, 1053, ), CONTRACT_LIST(if_strings, 1053, ), CONTRACT_LIST(if_enums, 1053, ), "schema/pg15/deparse.txt:1635:33"},
 	{ 150, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1054, ), true, false, 0, CONTRACT_LIST(kinds, 1054, ), CONTRACT_LIST(if_strings, 1054, ), CONTRACT_LIST(if_enums, 1054, ), "schema/pg15/deparse.txt:1637:33"},
 	{ 150, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1055, ), false, false, 0, CONTRACT_LIST(kinds, 1055, 1), CONTRACT_LIST(if_strings, 1055, ), CONTRACT_LIST(if_enums, 1055, ), "schema/pg15/deparse.txt:1639:33"},
 	{ 150, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1056, ), false, false, 0, CONTRACT_LIST(kinds, 1056, 1), CONTRACT_LIST(if_strings, 1056, ), CONTRACT_LIST(if_enums, 1056, ), "schema/pg15/deparse.txt:1641:33"},
-	{ 150, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1057, 1), false, false, 0, CONTRACT_LIST(kinds, 1057, 1), CONTRACT_LIST(if_strings, 1057, ), CONTRACT_LIST(if_enums, 1057, ), "schema/pg15/deparse.txt:4243:33"},
+	{ 150, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1057, 1), false, false, 0, CONTRACT_LIST(kinds, 1057, 1), CONTRACT_LIST(if_strings, 1057, ), CONTRACT_LIST(if_enums, 1057, ), "schema/pg15/deparse.txt:4245:33"},
 	{ 151, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1058, ), true, false, 0, CONTRACT_LIST(kinds, 1058, ), CONTRACT_LIST(if_strings, 1058, ), CONTRACT_LIST(if_enums, 1058, ), "schema/pg15/deparse.txt:1643:35"},
 	{ 151, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1059, ), true, false, 0, CONTRACT_LIST(kinds, 1059, ), CONTRACT_LIST(if_strings, 1059, ), CONTRACT_LIST(if_enums, 1059, ), "schema/pg15/deparse.txt:1645:32"},
 	{ 151, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1060, ), true, false, 0, CONTRACT_LIST(kinds, 1060, ), CONTRACT_LIST(if_strings, 1060, ), CONTRACT_LIST(if_enums, 1060, ), "schema/pg15/deparse.txt:1647:32"},
 	{ 151, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1061, ), false, false, 0, CONTRACT_LIST(kinds, 1061, 1), CONTRACT_LIST(if_strings, 1061, ), CONTRACT_LIST(if_enums, 1061, ), "schema/pg15/deparse.txt:1649:32"},
 	{ 151, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1062, ), false, false, 0, CONTRACT_LIST(kinds, 1062, 1), CONTRACT_LIST(if_strings, 1062, ), CONTRACT_LIST(if_enums, 1062, ), "schema/pg15/deparse.txt:1651:32"},
-	{ 151, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1063, 1), false, false, 0, CONTRACT_LIST(kinds, 1063, 1), CONTRACT_LIST(if_strings, 1063, ), CONTRACT_LIST(if_enums, 1063, ), "schema/pg15/deparse.txt:4246:32"},
+	{ 151, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1063, 1), false, false, 0, CONTRACT_LIST(kinds, 1063, 1), CONTRACT_LIST(if_strings, 1063, ), CONTRACT_LIST(if_enums, 1063, ), "schema/pg15/deparse.txt:4248:32"},
 	{ 152, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1064, ), true, false, 0, CONTRACT_LIST(kinds, 1064, ), CONTRACT_LIST(if_strings, 1064, ), CONTRACT_LIST(if_enums, 1064, ), "schema/pg15/deparse.txt:1653:28"},
 	{ 152, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1065, ), true, false, 0, CONTRACT_LIST(kinds, 1065, ), CONTRACT_LIST(if_strings, 1065, ), CONTRACT_LIST(if_enums, 1065, ), "schema/pg15/deparse.txt:1655:34"},
 	{ 152, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1066, ), true, false, 0, CONTRACT_LIST(kinds, 1066, ), CONTRACT_LIST(if_strings, 1066, ), CONTRACT_LIST(if_enums, 1066, ), "schema/pg15/deparse.txt:1657:31"},
 	{ 152, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1067, ), true, false, 0, CONTRACT_LIST(kinds, 1067, ), CONTRACT_LIST(if_strings, 1067, ), CONTRACT_LIST(if_enums, 1067, ), "schema/pg15/deparse.txt:1659:31"},
 	{ 152, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1068, ), false, false, 0, CONTRACT_LIST(kinds, 1068, 1), CONTRACT_LIST(if_strings, 1068, ), CONTRACT_LIST(if_enums, 1068, ), "schema/pg15/deparse.txt:1661:31"},
 	{ 152, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1069, ), false, false, 0, CONTRACT_LIST(kinds, 1069, 1), CONTRACT_LIST(if_strings, 1069, ), CONTRACT_LIST(if_enums, 1069, ), "schema/pg15/deparse.txt:1663:31"},
-	{ 152, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1070, 1), false, false, 0, CONTRACT_LIST(kinds, 1070, 1), CONTRACT_LIST(if_strings, 1070, ), CONTRACT_LIST(if_enums, 1070, ), "schema/pg15/deparse.txt:4249:31"},
+	{ 152, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1070, 1), false, false, 0, CONTRACT_LIST(kinds, 1070, 1), CONTRACT_LIST(if_strings, 1070, ), CONTRACT_LIST(if_enums, 1070, ), "schema/pg15/deparse.txt:4251:31"},
 	{ 153, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1071, ), true, false, 0, CONTRACT_LIST(kinds, 1071, ), CONTRACT_LIST(if_strings, 1071, ), CONTRACT_LIST(if_enums, 1071, ), "schema/pg15/deparse.txt:1665:27"},
 	{ 153, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1072, ), true, false, 0, CONTRACT_LIST(kinds, 1072, ), CONTRACT_LIST(if_strings, 1072, ), CONTRACT_LIST(if_enums, 1072, ), "schema/pg15/deparse.txt:1667:33"},
 	{ 153, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1073, ), true, false, 0, CONTRACT_LIST(kinds, 1073, ), CONTRACT_LIST(if_strings, 1073, ), CONTRACT_LIST(if_enums, 1073, ), "schema/pg15/deparse.txt:1669:30"},
 	{ 153, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1074, ), true, false, 0, CONTRACT_LIST(kinds, 1074, ), CONTRACT_LIST(if_strings, 1074, ), CONTRACT_LIST(if_enums, 1074, ), "schema/pg15/deparse.txt:1671:30"},
 	{ 153, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1075, ), false, false, 0, CONTRACT_LIST(kinds, 1075, 1), CONTRACT_LIST(if_strings, 1075, ), CONTRACT_LIST(if_enums, 1075, ), "schema/pg15/deparse.txt:1673:30"},
 	{ 153, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1076, ), false, false, 0, CONTRACT_LIST(kinds, 1076, 1), CONTRACT_LIST(if_strings, 1076, ), CONTRACT_LIST(if_enums, 1076, ), "schema/pg15/deparse.txt:1675:30"},
-	{ 153, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1077, 1), false, false, 0, CONTRACT_LIST(kinds, 1077, 1), CONTRACT_LIST(if_strings, 1077, ), CONTRACT_LIST(if_enums, 1077, ), "schema/pg15/deparse.txt:4252:30"},
+	{ 153, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1077, 1), false, false, 0, CONTRACT_LIST(kinds, 1077, 1), CONTRACT_LIST(if_strings, 1077, ), CONTRACT_LIST(if_enums, 1077, ), "schema/pg15/deparse.txt:4254:30"},
 	{ 154, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1078, ), true, false, 0, CONTRACT_LIST(kinds, 1078, ), CONTRACT_LIST(if_strings, 1078, ), CONTRACT_LIST(if_enums, 1078, ), "schema/pg15/deparse.txt:1677:26"},
 	{ 154, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1079, ), true, false, 0, CONTRACT_LIST(kinds, 1079, ), CONTRACT_LIST(if_strings, 1079, ), CONTRACT_LIST(if_enums, 1079, ), "schema/pg15/deparse.txt:1679:32"},
 	{ 155, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1080, ), true, false, 0, CONTRACT_LIST(kinds, 1080, ), CONTRACT_LIST(if_strings, 1080, ), CONTRACT_LIST(if_enums, 1080, ), "schema/pg15/deparse.txt:1681:43"},
@@ -15981,13 +15989,13 @@ static const ContractRule contract_rules[] = {
 	{ 155, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1082, ), true, false, 0, CONTRACT_LIST(kinds, 1082, ), CONTRACT_LIST(if_strings, 1082, ), CONTRACT_LIST(if_enums, 1082, ), "schema/pg15/deparse.txt:1685:36"},
 	{ 155, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1083, ), false, false, 0, CONTRACT_LIST(kinds, 1083, 1), CONTRACT_LIST(if_strings, 1083, ), CONTRACT_LIST(if_enums, 1083, ), "schema/pg15/deparse.txt:1687:36"},
 	{ 155, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1084, ), false, false, 0, CONTRACT_LIST(kinds, 1084, 1), CONTRACT_LIST(if_strings, 1084, ), CONTRACT_LIST(if_enums, 1084, ), "schema/pg15/deparse.txt:1689:36"},
-	{ 155, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1085, 1), false, false, 0, CONTRACT_LIST(kinds, 1085, 1), CONTRACT_LIST(if_strings, 1085, ), CONTRACT_LIST(if_enums, 1085, ), "schema/pg15/deparse.txt:4255:36"},
+	{ 155, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1085, 1), false, false, 0, CONTRACT_LIST(kinds, 1085, 1), CONTRACT_LIST(if_strings, 1085, ), CONTRACT_LIST(if_enums, 1085, ), "schema/pg15/deparse.txt:4257:36"},
 	{ 156, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1086, ), true, false, 0, CONTRACT_LIST(kinds, 1086, ), CONTRACT_LIST(if_strings, 1086, ), CONTRACT_LIST(if_enums, 1086, ), "schema/pg15/deparse.txt:1691:43"},
 	{ 156, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1087, ), true, false, 0, CONTRACT_LIST(kinds, 1087, ), CONTRACT_LIST(if_strings, 1087, ), CONTRACT_LIST(if_enums, 1087, ), "schema/pg15/deparse.txt:1693:29"},
 	{ 156, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1088, ), true, false, 0, CONTRACT_LIST(kinds, 1088, ), CONTRACT_LIST(if_strings, 1088, ), CONTRACT_LIST(if_enums, 1088, ), "schema/pg15/deparse.txt:1695:29"},
 	{ 156, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1089, ), false, false, 0, CONTRACT_LIST(kinds, 1089, 1), CONTRACT_LIST(if_strings, 1089, ), CONTRACT_LIST(if_enums, 1089, ), "schema/pg15/deparse.txt:1697:29"},
 	{ 156, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1090, ), false, false, 0, CONTRACT_LIST(kinds, 1090, 1), CONTRACT_LIST(if_strings, 1090, ), CONTRACT_LIST(if_enums, 1090, ), "schema/pg15/deparse.txt:1699:29"},
-	{ 156, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1091, 1), false, false, 0, CONTRACT_LIST(kinds, 1091, 1), CONTRACT_LIST(if_strings, 1091, ), CONTRACT_LIST(if_enums, 1091, ), "schema/pg15/deparse.txt:4258:29"},
+	{ 156, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1091, 1), false, false, 0, CONTRACT_LIST(kinds, 1091, 1), CONTRACT_LIST(if_strings, 1091, ), CONTRACT_LIST(if_enums, 1091, ), "schema/pg15/deparse.txt:4260:29"},
 	{ 156, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1092, ), true, false, 0, CONTRACT_LIST(kinds, 1092, ), CONTRACT_LIST(if_strings, 1092, ), CONTRACT_LIST(if_enums, 1092, ), "schema/pg15/deparse.txt:1701:42"},
 	{ 157, 1, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1093, ), true, false, 0, CONTRACT_LIST(kinds, 1093, ), CONTRACT_LIST(if_strings, 1093, ), CONTRACT_LIST(if_enums, 1093, 1), "schema/pg15/deparse.txt:1703:21"},
 	{ 157, 1, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 1094, ), true, false, 0, CONTRACT_LIST(kinds, 1094, ), CONTRACT_LIST(if_strings, 1094, ), CONTRACT_LIST(if_enums, 1094, 1), "schema/pg15/deparse.txt:1705:21"},
@@ -16002,7 +16010,7 @@ static const ContractRule contract_rules[] = {
 	{ 158, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1103, ), true, false, 0, CONTRACT_LIST(kinds, 1103, ), CONTRACT_LIST(if_strings, 1103, ), CONTRACT_LIST(if_enums, 1103, ), "schema/pg15/deparse.txt:1723:32"},
 	{ 158, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1104, ), false, false, 0, CONTRACT_LIST(kinds, 1104, 1), CONTRACT_LIST(if_strings, 1104, ), CONTRACT_LIST(if_enums, 1104, ), "schema/pg15/deparse.txt:1725:32"},
 	{ 158, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1105, ), false, false, 0, CONTRACT_LIST(kinds, 1105, 1), CONTRACT_LIST(if_strings, 1105, ), CONTRACT_LIST(if_enums, 1105, ), "schema/pg15/deparse.txt:1727:32"},
-	{ 158, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1106, 1), false, false, 0, CONTRACT_LIST(kinds, 1106, 1), CONTRACT_LIST(if_strings, 1106, ), CONTRACT_LIST(if_enums, 1106, ), "schema/pg15/deparse.txt:4261:32"},
+	{ 158, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1106, 1), false, false, 0, CONTRACT_LIST(kinds, 1106, 1), CONTRACT_LIST(if_strings, 1106, ), CONTRACT_LIST(if_enums, 1106, ), "schema/pg15/deparse.txt:4263:32"},
 	{ 159, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1107, ), true, false, 0, CONTRACT_LIST(kinds, 1107, ), CONTRACT_LIST(if_strings, 1107, ), CONTRACT_LIST(if_enums, 1107, ), "schema/pg15/deparse.txt:1729:37"},
 	{ 159, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1108, ), true, false, 0, CONTRACT_LIST(kinds, 1108, ), CONTRACT_LIST(if_strings, 1108, ), CONTRACT_LIST(if_enums, 1108, ), "schema/pg15/deparse.txt:1731:39"},
 	{ 159, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1109, ), true, false, 0, CONTRACT_LIST(kinds, 1109, ), CONTRACT_LIST(if_strings, 1109, ), CONTRACT_LIST(if_enums, 1109, ), "schema/pg15/deparse.txt:1733:38"},
@@ -16010,22 +16018,22 @@ static const ContractRule contract_rules[] = {
 	{ 159, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1111, ), true, false, 0, CONTRACT_LIST(kinds, 1111, ), CONTRACT_LIST(if_strings, 1111, ), CONTRACT_LIST(if_enums, 1111, ), "schema/pg15/deparse.txt:1737:36"},
 	{ 159, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1112, ), false, false, 0, CONTRACT_LIST(kinds, 1112, 1), CONTRACT_LIST(if_strings, 1112, ), CONTRACT_LIST(if_enums, 1112, ), "schema/pg15/deparse.txt:1739:36"},
 	{ 159, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1113, ), false, false, 0, CONTRACT_LIST(kinds, 1113, 1), CONTRACT_LIST(if_strings, 1113, ), CONTRACT_LIST(if_enums, 1113, ), "schema/pg15/deparse.txt:1741:36"},
-	{ 159, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1114, 1), false, false, 0, CONTRACT_LIST(kinds, 1114, 1), CONTRACT_LIST(if_strings, 1114, ), CONTRACT_LIST(if_enums, 1114, ), "schema/pg15/deparse.txt:4264:36"},
+	{ 159, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1114, 1), false, false, 0, CONTRACT_LIST(kinds, 1114, 1), CONTRACT_LIST(if_strings, 1114, ), CONTRACT_LIST(if_enums, 1114, ), "schema/pg15/deparse.txt:4266:36"},
 	{ 159, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1115, ), true, false, 0, CONTRACT_LIST(kinds, 1115, ), CONTRACT_LIST(if_strings, 1115, ), CONTRACT_LIST(if_enums, 1115, ), "schema/pg15/deparse.txt:1743:33"},
 	{ 159, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1116, ), false, false, 0, CONTRACT_LIST(kinds, 1116, 1), CONTRACT_LIST(if_strings, 1116, ), CONTRACT_LIST(if_enums, 1116, ), "schema/pg15/deparse.txt:1745:33"},
-	{ 159, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1117, ), false, false, 0, CONTRACT_LIST(kinds, 1117, 1), CONTRACT_LIST(if_strings, 1117, ), CONTRACT_LIST(if_enums, 1117, ), "schema/pg15/deparse.txt:4267:33"},
-	{ 159, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1118, ), true, false, 0, CONTRACT_LIST(kinds, 1118, ), CONTRACT_LIST(if_strings, 1118, ), CONTRACT_LIST(if_enums, 1118, ), "schema/pg15/deparse.txt:4269:33"},
+	{ 159, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1117, ), false, false, 0, CONTRACT_LIST(kinds, 1117, 1), CONTRACT_LIST(if_strings, 1117, ), CONTRACT_LIST(if_enums, 1117, ), "schema/pg15/deparse.txt:4269:33"},
+	{ 159, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1118, ), true, false, 0, CONTRACT_LIST(kinds, 1118, ), CONTRACT_LIST(if_strings, 1118, ), CONTRACT_LIST(if_enums, 1118, ), "schema/pg15/deparse.txt:4271:33"},
 	{ 160, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1119, ), true, false, 0, CONTRACT_LIST(kinds, 1119, ), CONTRACT_LIST(if_strings, 1119, ), CONTRACT_LIST(if_enums, 1119, ), "schema/pg15/deparse.txt:1747:29"},
 	{ 160, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1120, ), true, false, 0, CONTRACT_LIST(kinds, 1120, ), CONTRACT_LIST(if_strings, 1120, ), CONTRACT_LIST(if_enums, 1120, ), "schema/pg15/deparse.txt:1749:29"},
 	{ 160, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1121, ), true, false, 0, CONTRACT_LIST(kinds, 1121, ), CONTRACT_LIST(if_strings, 1121, ), CONTRACT_LIST(if_enums, 1121, ), "schema/pg15/deparse.txt:1751:29"},
 	{ 160, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1122, ), false, false, 0, CONTRACT_LIST(kinds, 1122, 1), CONTRACT_LIST(if_strings, 1122, ), CONTRACT_LIST(if_enums, 1122, ), "schema/pg15/deparse.txt:1753:29"},
 	{ 160, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1123, ), false, false, 0, CONTRACT_LIST(kinds, 1123, 1), CONTRACT_LIST(if_strings, 1123, ), CONTRACT_LIST(if_enums, 1123, ), "schema/pg15/deparse.txt:1755:29"},
-	{ 160, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1124, 1), false, false, 0, CONTRACT_LIST(kinds, 1124, 1), CONTRACT_LIST(if_strings, 1124, ), CONTRACT_LIST(if_enums, 1124, ), "schema/pg15/deparse.txt:4272:29"},
+	{ 160, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1124, 1), false, false, 0, CONTRACT_LIST(kinds, 1124, 1), CONTRACT_LIST(if_strings, 1124, ), CONTRACT_LIST(if_enums, 1124, ), "schema/pg15/deparse.txt:4274:29"},
 	{ 161, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1125, ), true, false, 0, CONTRACT_LIST(kinds, 1125, ), CONTRACT_LIST(if_strings, 1125, ), CONTRACT_LIST(if_enums, 1125, ), "schema/pg15/deparse.txt:1757:28"},
 	{ 161, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1126, ), true, false, 0, CONTRACT_LIST(kinds, 1126, ), CONTRACT_LIST(if_strings, 1126, ), CONTRACT_LIST(if_enums, 1126, ), "schema/pg15/deparse.txt:1759:28"},
 	{ 161, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1127, ), false, false, 0, CONTRACT_LIST(kinds, 1127, 1), CONTRACT_LIST(if_strings, 1127, ), CONTRACT_LIST(if_enums, 1127, ), "schema/pg15/deparse.txt:1761:28"},
-	{ 161, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1128, ), false, false, 0, CONTRACT_LIST(kinds, 1128, 1), CONTRACT_LIST(if_strings, 1128, ), CONTRACT_LIST(if_enums, 1128, ), "schema/pg15/deparse.txt:4275:28"},
-	{ 161, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1129, ), true, false, 0, CONTRACT_LIST(kinds, 1129, ), CONTRACT_LIST(if_strings, 1129, ), CONTRACT_LIST(if_enums, 1129, ), "schema/pg15/deparse.txt:4277:28"},
+	{ 161, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1128, ), false, false, 0, CONTRACT_LIST(kinds, 1128, 1), CONTRACT_LIST(if_strings, 1128, ), CONTRACT_LIST(if_enums, 1128, ), "schema/pg15/deparse.txt:4277:28"},
+	{ 161, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1129, ), true, false, 0, CONTRACT_LIST(kinds, 1129, ), CONTRACT_LIST(if_strings, 1129, ), CONTRACT_LIST(if_enums, 1129, ), "schema/pg15/deparse.txt:4279:28"},
 	{ 162, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1130, ), true, false, 0, CONTRACT_LIST(kinds, 1130, ), CONTRACT_LIST(if_strings, 1130, ), CONTRACT_LIST(if_enums, 1130, ), "schema/pg15/deparse.txt:1763:36"},
 	{ 162, 3, 2, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1131, ), true, false, 0, CONTRACT_LIST(kinds, 1131, ), CONTRACT_LIST(if_strings, 1131, ), CONTRACT_LIST(if_enums, 1131, 1), "schema/pg15/deparse.txt:1765:35"},
 	{ 162, 3, 2, -1, false, false, true, false, false, CONTRACT_LIST(parents, 1132, ), true, false, 0, CONTRACT_LIST(kinds, 1132, ), CONTRACT_LIST(if_strings, 1132, ), CONTRACT_LIST(if_enums, 1132, 1), "schema/pg15/deparse.txt:1767:35"},
@@ -16040,11 +16048,11 @@ static const ContractRule contract_rules[] = {
 	{ 163, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1141, ), true, false, 0, CONTRACT_LIST(kinds, 1141, ), CONTRACT_LIST(if_strings, 1141, ), CONTRACT_LIST(if_enums, 1141, ), "schema/pg15/deparse.txt:1785:32"},
 	{ 163, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1142, ), false, false, 0, CONTRACT_LIST(kinds, 1142, 1), CONTRACT_LIST(if_strings, 1142, ), CONTRACT_LIST(if_enums, 1142, ), "schema/pg15/deparse.txt:1787:32"},
 	{ 163, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1143, ), false, false, 0, CONTRACT_LIST(kinds, 1143, 1), CONTRACT_LIST(if_strings, 1143, ), CONTRACT_LIST(if_enums, 1143, ), "schema/pg15/deparse.txt:1789:32"},
-	{ 163, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1144, 1), false, false, 0, CONTRACT_LIST(kinds, 1144, 1), CONTRACT_LIST(if_strings, 1144, ), CONTRACT_LIST(if_enums, 1144, ), "schema/pg15/deparse.txt:4280:32"},
+	{ 163, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1144, 1), false, false, 0, CONTRACT_LIST(kinds, 1144, 1), CONTRACT_LIST(if_strings, 1144, ), CONTRACT_LIST(if_enums, 1144, ), "schema/pg15/deparse.txt:4282:32"},
 	{ 163, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1145, ), true, false, 0, CONTRACT_LIST(kinds, 1145, ), CONTRACT_LIST(if_strings, 1145, ), CONTRACT_LIST(if_enums, 1145, ), "schema/pg15/deparse.txt:1791:30"},
 	{ 163, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1146, ), false, false, 0, CONTRACT_LIST(kinds, 1146, 1), CONTRACT_LIST(if_strings, 1146, ), CONTRACT_LIST(if_enums, 1146, ), "schema/pg15/deparse.txt:1793:30"},
-	{ 163, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1147, ), false, false, 0, CONTRACT_LIST(kinds, 1147, 1), CONTRACT_LIST(if_strings, 1147, ), CONTRACT_LIST(if_enums, 1147, ), "schema/pg15/deparse.txt:4283:30"},
-	{ 163, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1148, ), true, false, 0, CONTRACT_LIST(kinds, 1148, ), CONTRACT_LIST(if_strings, 1148, ), CONTRACT_LIST(if_enums, 1148, ), "schema/pg15/deparse.txt:4285:30"},
+	{ 163, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1147, ), false, false, 0, CONTRACT_LIST(kinds, 1147, 1), CONTRACT_LIST(if_strings, 1147, ), CONTRACT_LIST(if_enums, 1147, ), "schema/pg15/deparse.txt:4285:30"},
+	{ 163, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1148, ), true, false, 0, CONTRACT_LIST(kinds, 1148, ), CONTRACT_LIST(if_strings, 1148, ), CONTRACT_LIST(if_enums, 1148, ), "schema/pg15/deparse.txt:4287:30"},
 	{ 164, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1149, ), true, false, 0, CONTRACT_LIST(kinds, 1149, ), CONTRACT_LIST(if_strings, 1149, ), CONTRACT_LIST(if_enums, 1149, ), "schema/pg15/deparse.txt:1795:29"},
 	{ 165, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1150, ), true, false, 0, CONTRACT_LIST(kinds, 1150, ), CONTRACT_LIST(if_strings, 1150, ), CONTRACT_LIST(if_enums, 1150, ), "schema/pg15/deparse.txt:1797:29"},
 	{ 166, 1, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1151, ), true, false, 0, CONTRACT_LIST(kinds, 1151, ), CONTRACT_LIST(if_strings, 1151, 1), CONTRACT_LIST(if_enums, 1151, ), "schema/pg15/deparse.txt:1799:26"},
@@ -16056,7 +16064,7 @@ static const ContractRule contract_rules[] = {
 	{ 168, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1157, ), true, false, 0, CONTRACT_LIST(kinds, 1157, ), CONTRACT_LIST(if_strings, 1157, ), CONTRACT_LIST(if_enums, 1157, ), "schema/pg15/deparse.txt:1812:24"},
 	{ 168, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1158, ), false, false, 0, CONTRACT_LIST(kinds, 1158, 1), CONTRACT_LIST(if_strings, 1158, ), CONTRACT_LIST(if_enums, 1158, ), "schema/pg15/deparse.txt:1814:24"},
 	{ 168, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1159, ), false, false, 0, CONTRACT_LIST(kinds, 1159, 1), CONTRACT_LIST(if_strings, 1159, ), CONTRACT_LIST(if_enums, 1159, ), "schema/pg15/deparse.txt:1816:24"},
-	{ 168, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1160, 1), false, false, 0, CONTRACT_LIST(kinds, 1160, 1), CONTRACT_LIST(if_strings, 1160, ), CONTRACT_LIST(if_enums, 1160, ), "schema/pg15/deparse.txt:4288:24"},
+	{ 168, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1160, 1), false, false, 0, CONTRACT_LIST(kinds, 1160, 1), CONTRACT_LIST(if_strings, 1160, ), CONTRACT_LIST(if_enums, 1160, ), "schema/pg15/deparse.txt:4290:24"},
 	{ 168, 5, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1161, ), false, false, 0, CONTRACT_LIST(kinds, 1161, 1), CONTRACT_LIST(if_strings, 1161, ), CONTRACT_LIST(if_enums, 1161, ), "schema/pg15/deparse.txt:1818:23"},
 	{ 168, 6, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1162, ), false, false, 0, CONTRACT_LIST(kinds, 1162, 1), CONTRACT_LIST(if_strings, 1162, ), CONTRACT_LIST(if_enums, 1162, ), "schema/pg15/deparse.txt:1820:29"},
 	{ 169, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1163, ), true, false, 0, CONTRACT_LIST(kinds, 1163, ), CONTRACT_LIST(if_strings, 1163, ), CONTRACT_LIST(if_enums, 1163, ), "schema/pg15/deparse.txt:1822:29"},
@@ -16065,7 +16073,7 @@ static const ContractRule contract_rules[] = {
 	{ 169, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1166, ), true, false, 0, CONTRACT_LIST(kinds, 1166, ), CONTRACT_LIST(if_strings, 1166, ), CONTRACT_LIST(if_enums, 1166, ), "schema/pg15/deparse.txt:1828:23"},
 	{ 169, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1167, ), false, false, 0, CONTRACT_LIST(kinds, 1167, 1), CONTRACT_LIST(if_strings, 1167, ), CONTRACT_LIST(if_enums, 1167, ), "schema/pg15/deparse.txt:1830:23"},
 	{ 169, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1168, ), false, false, 0, CONTRACT_LIST(kinds, 1168, 1), CONTRACT_LIST(if_strings, 1168, ), CONTRACT_LIST(if_enums, 1168, ), "schema/pg15/deparse.txt:1832:23"},
-	{ 169, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1169, 1), false, false, 0, CONTRACT_LIST(kinds, 1169, 1), CONTRACT_LIST(if_strings, 1169, ), CONTRACT_LIST(if_enums, 1169, ), "schema/pg15/deparse.txt:4291:23"},
+	{ 169, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1169, 1), false, false, 0, CONTRACT_LIST(kinds, 1169, 1), CONTRACT_LIST(if_strings, 1169, ), CONTRACT_LIST(if_enums, 1169, ), "schema/pg15/deparse.txt:4293:23"},
 	{ 169, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1170, ), false, false, 0, CONTRACT_LIST(kinds, 1170, 1), CONTRACT_LIST(if_strings, 1170, ), CONTRACT_LIST(if_enums, 1170, ), "schema/pg15/deparse.txt:1834:22"},
 	{ 169, 4, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1171, ), false, false, 0, CONTRACT_LIST(kinds, 1171, 1), CONTRACT_LIST(if_strings, 1171, ), CONTRACT_LIST(if_enums, 1171, ), "schema/pg15/deparse.txt:1836:28"},
 	{ 170, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1172, ), true, false, 0, CONTRACT_LIST(kinds, 1172, ), CONTRACT_LIST(if_strings, 1172, ), CONTRACT_LIST(if_enums, 1172, ), "schema/pg15/deparse.txt:1838:31"},
@@ -16073,40 +16081,40 @@ static const ContractRule contract_rules[] = {
 	{ 171, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1174, ), true, false, 0, CONTRACT_LIST(kinds, 1174, ), CONTRACT_LIST(if_strings, 1174, ), CONTRACT_LIST(if_enums, 1174, ), "schema/pg15/deparse.txt:1842:21"},
 	{ 171, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1175, ), true, false, 0, CONTRACT_LIST(kinds, 1175, ), CONTRACT_LIST(if_strings, 1175, ), CONTRACT_LIST(if_enums, 1175, ), "schema/pg15/deparse.txt:1844:27"},
 	{ 171, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1176, ), false, false, 0, CONTRACT_LIST(kinds, 1176, 1), CONTRACT_LIST(if_strings, 1176, ), CONTRACT_LIST(if_enums, 1176, ), "schema/pg15/deparse.txt:1846:27"},
-	{ 171, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1177, ), false, false, 0, CONTRACT_LIST(kinds, 1177, 1), CONTRACT_LIST(if_strings, 1177, ), CONTRACT_LIST(if_enums, 1177, ), "schema/pg15/deparse.txt:4294:27"},
-	{ 171, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1178, ), true, false, 0, CONTRACT_LIST(kinds, 1178, ), CONTRACT_LIST(if_strings, 1178, ), CONTRACT_LIST(if_enums, 1178, ), "schema/pg15/deparse.txt:4296:27"},
+	{ 171, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1177, ), false, false, 0, CONTRACT_LIST(kinds, 1177, 1), CONTRACT_LIST(if_strings, 1177, ), CONTRACT_LIST(if_enums, 1177, ), "schema/pg15/deparse.txt:4296:27"},
+	{ 171, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1178, ), true, false, 0, CONTRACT_LIST(kinds, 1178, ), CONTRACT_LIST(if_strings, 1178, ), CONTRACT_LIST(if_enums, 1178, ), "schema/pg15/deparse.txt:4298:27"},
 	{ 172, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1179, ), true, false, 0, CONTRACT_LIST(kinds, 1179, ), CONTRACT_LIST(if_strings, 1179, ), CONTRACT_LIST(if_enums, 1179, ), "schema/pg15/deparse.txt:1848:31"},
 	{ 172, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1180, ), true, false, 0, CONTRACT_LIST(kinds, 1180, ), CONTRACT_LIST(if_strings, 1180, ), CONTRACT_LIST(if_enums, 1180, ), "schema/pg15/deparse.txt:1850:31"},
 	{ 172, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1181, ), true, false, 0, CONTRACT_LIST(kinds, 1181, ), CONTRACT_LIST(if_strings, 1181, ), CONTRACT_LIST(if_enums, 1181, ), "schema/pg15/deparse.txt:1852:31"},
 	{ 172, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1182, ), false, false, 0, CONTRACT_LIST(kinds, 1182, 1), CONTRACT_LIST(if_strings, 1182, ), CONTRACT_LIST(if_enums, 1182, ), "schema/pg15/deparse.txt:1854:31"},
 	{ 172, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1183, ), false, false, 0, CONTRACT_LIST(kinds, 1183, 1), CONTRACT_LIST(if_strings, 1183, ), CONTRACT_LIST(if_enums, 1183, ), "schema/pg15/deparse.txt:1856:31"},
-	{ 172, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1184, 1), false, false, 0, CONTRACT_LIST(kinds, 1184, 1), CONTRACT_LIST(if_strings, 1184, ), CONTRACT_LIST(if_enums, 1184, ), "schema/pg15/deparse.txt:4299:31"},
+	{ 172, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1184, 1), false, false, 0, CONTRACT_LIST(kinds, 1184, 1), CONTRACT_LIST(if_strings, 1184, ), CONTRACT_LIST(if_enums, 1184, ), "schema/pg15/deparse.txt:4301:31"},
 	{ 172, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1185, ), true, false, 0, CONTRACT_LIST(kinds, 1185, ), CONTRACT_LIST(if_strings, 1185, ), CONTRACT_LIST(if_enums, 1185, ), "schema/pg15/deparse.txt:1858:34"},
 	{ 172, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1186, ), true, false, 0, CONTRACT_LIST(kinds, 1186, ), CONTRACT_LIST(if_strings, 1186, ), CONTRACT_LIST(if_enums, 1186, ), "schema/pg15/deparse.txt:1860:34"},
 	{ 172, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1187, ), false, false, 0, CONTRACT_LIST(kinds, 1187, 1), CONTRACT_LIST(if_strings, 1187, ), CONTRACT_LIST(if_enums, 1187, ), "schema/pg15/deparse.txt:1862:34"},
 	{ 172, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1188, ), false, false, 0, CONTRACT_LIST(kinds, 1188, 1), CONTRACT_LIST(if_strings, 1188, ), CONTRACT_LIST(if_enums, 1188, ), "schema/pg15/deparse.txt:1864:34"},
-	{ 172, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1189, 1), false, false, 0, CONTRACT_LIST(kinds, 1189, 1), CONTRACT_LIST(if_strings, 1189, ), CONTRACT_LIST(if_enums, 1189, ), "schema/pg15/deparse.txt:4302:34"},
+	{ 172, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1189, 1), false, false, 0, CONTRACT_LIST(kinds, 1189, 1), CONTRACT_LIST(if_strings, 1189, ), CONTRACT_LIST(if_enums, 1189, ), "schema/pg15/deparse.txt:4304:34"},
 	{ 173, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1190, ), true, false, 0, CONTRACT_LIST(kinds, 1190, ), CONTRACT_LIST(if_strings, 1190, ), CONTRACT_LIST(if_enums, 1190, ), "schema/pg15/deparse.txt:1866:30"},
 	{ 173, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1191, ), true, false, 0, CONTRACT_LIST(kinds, 1191, ), CONTRACT_LIST(if_strings, 1191, ), CONTRACT_LIST(if_enums, 1191, ), "schema/pg15/deparse.txt:1868:30"},
 	{ 173, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1192, ), false, false, 0, CONTRACT_LIST(kinds, 1192, 1), CONTRACT_LIST(if_strings, 1192, ), CONTRACT_LIST(if_enums, 1192, ), "schema/pg15/deparse.txt:1870:30"},
-	{ 173, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1193, ), false, false, 0, CONTRACT_LIST(kinds, 1193, 1), CONTRACT_LIST(if_strings, 1193, ), CONTRACT_LIST(if_enums, 1193, ), "schema/pg15/deparse.txt:4305:30"},
-	{ 173, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1194, ), true, false, 0, CONTRACT_LIST(kinds, 1194, ), CONTRACT_LIST(if_strings, 1194, ), CONTRACT_LIST(if_enums, 1194, ), "schema/pg15/deparse.txt:4307:30"},
+	{ 173, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1193, ), false, false, 0, CONTRACT_LIST(kinds, 1193, 1), CONTRACT_LIST(if_strings, 1193, ), CONTRACT_LIST(if_enums, 1193, ), "schema/pg15/deparse.txt:4307:30"},
+	{ 173, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1194, ), true, false, 0, CONTRACT_LIST(kinds, 1194, ), CONTRACT_LIST(if_strings, 1194, ), CONTRACT_LIST(if_enums, 1194, ), "schema/pg15/deparse.txt:4309:30"},
 	{ 173, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1195, ), true, false, 0, CONTRACT_LIST(kinds, 1195, ), CONTRACT_LIST(if_strings, 1195, ), CONTRACT_LIST(if_enums, 1195, ), "schema/pg15/deparse.txt:1872:33"},
 	{ 173, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1196, ), true, false, 0, CONTRACT_LIST(kinds, 1196, ), CONTRACT_LIST(if_strings, 1196, ), CONTRACT_LIST(if_enums, 1196, ), "schema/pg15/deparse.txt:1874:33"},
 	{ 173, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1197, ), false, false, 0, CONTRACT_LIST(kinds, 1197, 1), CONTRACT_LIST(if_strings, 1197, ), CONTRACT_LIST(if_enums, 1197, ), "schema/pg15/deparse.txt:1876:33"},
 	{ 173, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1198, ), false, false, 0, CONTRACT_LIST(kinds, 1198, 1), CONTRACT_LIST(if_strings, 1198, ), CONTRACT_LIST(if_enums, 1198, ), "schema/pg15/deparse.txt:1878:33"},
-	{ 173, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1199, 1), false, false, 0, CONTRACT_LIST(kinds, 1199, 1), CONTRACT_LIST(if_strings, 1199, ), CONTRACT_LIST(if_enums, 1199, ), "schema/pg15/deparse.txt:4310:33"},
+	{ 173, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1199, 1), false, false, 0, CONTRACT_LIST(kinds, 1199, 1), CONTRACT_LIST(if_strings, 1199, ), CONTRACT_LIST(if_enums, 1199, ), "schema/pg15/deparse.txt:4312:33"},
 	{ 174, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1200, ), true, false, 0, CONTRACT_LIST(kinds, 1200, ), CONTRACT_LIST(if_strings, 1200, ), CONTRACT_LIST(if_enums, 1200, ), "schema/pg15/deparse.txt:1880:32"},
 	{ 174, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1201, ), true, false, 0, CONTRACT_LIST(kinds, 1201, ), CONTRACT_LIST(if_strings, 1201, ), CONTRACT_LIST(if_enums, 1201, ), "schema/pg15/deparse.txt:1882:36"},
 	{ 174, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1202, ), true, false, 0, CONTRACT_LIST(kinds, 1202, ), CONTRACT_LIST(if_strings, 1202, ), CONTRACT_LIST(if_enums, 1202, ), "schema/pg15/deparse.txt:1884:36"},
 	{ 174, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1203, ), false, false, 0, CONTRACT_LIST(kinds, 1203, 1), CONTRACT_LIST(if_strings, 1203, ), CONTRACT_LIST(if_enums, 1203, ), "schema/pg15/deparse.txt:1886:36"},
 	{ 174, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1204, ), false, false, 0, CONTRACT_LIST(kinds, 1204, 1), CONTRACT_LIST(if_strings, 1204, ), CONTRACT_LIST(if_enums, 1204, ), "schema/pg15/deparse.txt:1888:36"},
-	{ 174, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1205, 1), false, false, 0, CONTRACT_LIST(kinds, 1205, 1), CONTRACT_LIST(if_strings, 1205, ), CONTRACT_LIST(if_enums, 1205, ), "schema/pg15/deparse.txt:4313:36"},
+	{ 174, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1205, 1), false, false, 0, CONTRACT_LIST(kinds, 1205, 1), CONTRACT_LIST(if_strings, 1205, ), CONTRACT_LIST(if_enums, 1205, ), "schema/pg15/deparse.txt:4315:36"},
 	{ 174, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1206, ), true, false, 0, CONTRACT_LIST(kinds, 1206, ), CONTRACT_LIST(if_strings, 1206, ), CONTRACT_LIST(if_enums, 1206, ), "schema/pg15/deparse.txt:1890:32"},
 	{ 174, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1207, ), true, false, 0, CONTRACT_LIST(kinds, 1207, ), CONTRACT_LIST(if_strings, 1207, ), CONTRACT_LIST(if_enums, 1207, ), "schema/pg15/deparse.txt:1892:32"},
 	{ 174, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1208, ), false, false, 0, CONTRACT_LIST(kinds, 1208, 1), CONTRACT_LIST(if_strings, 1208, ), CONTRACT_LIST(if_enums, 1208, ), "schema/pg15/deparse.txt:1894:32"},
 	{ 174, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1209, ), false, false, 0, CONTRACT_LIST(kinds, 1209, 1), CONTRACT_LIST(if_strings, 1209, ), CONTRACT_LIST(if_enums, 1209, ), "schema/pg15/deparse.txt:1896:32"},
-	{ 174, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1210, 1), false, false, 0, CONTRACT_LIST(kinds, 1210, 1), CONTRACT_LIST(if_strings, 1210, ), CONTRACT_LIST(if_enums, 1210, ), "schema/pg15/deparse.txt:4316:32"},
+	{ 174, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1210, 1), false, false, 0, CONTRACT_LIST(kinds, 1210, 1), CONTRACT_LIST(if_strings, 1210, ), CONTRACT_LIST(if_enums, 1210, ), "schema/pg15/deparse.txt:4318:32"},
 	{ 175, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1211, ), true, false, 0, CONTRACT_LIST(kinds, 1211, ), CONTRACT_LIST(if_strings, 1211, ), CONTRACT_LIST(if_enums, 1211, ), "schema/pg15/deparse.txt:1898:31"},
 	{ 175, 2, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1212, ), true, false, 0, CONTRACT_LIST(kinds, 1212, ), CONTRACT_LIST(if_strings, 1212, ), CONTRACT_LIST(if_enums, 1212, 1), "schema/pg15/deparse.txt:1900:32"},
 	{ 175, 2, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 1213, ), true, false, 0, CONTRACT_LIST(kinds, 1213, ), CONTRACT_LIST(if_strings, 1213, ), CONTRACT_LIST(if_enums, 1213, 1), "schema/pg15/deparse.txt:1902:32"},
@@ -16114,44 +16122,44 @@ static const ContractRule contract_rules[] = {
 	{ 175, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1215, ), true, false, 0, CONTRACT_LIST(kinds, 1215, ), CONTRACT_LIST(if_strings, 1215, ), CONTRACT_LIST(if_enums, 1215, ), "schema/pg15/deparse.txt:1906:35"},
 	{ 175, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1216, ), false, false, 0, CONTRACT_LIST(kinds, 1216, 1), CONTRACT_LIST(if_strings, 1216, ), CONTRACT_LIST(if_enums, 1216, ), "schema/pg15/deparse.txt:1908:35"},
 	{ 175, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1217, ), false, false, 0, CONTRACT_LIST(kinds, 1217, 1), CONTRACT_LIST(if_strings, 1217, ), CONTRACT_LIST(if_enums, 1217, ), "schema/pg15/deparse.txt:1910:35"},
-	{ 175, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1218, 1), false, false, 0, CONTRACT_LIST(kinds, 1218, 1), CONTRACT_LIST(if_strings, 1218, ), CONTRACT_LIST(if_enums, 1218, ), "schema/pg15/deparse.txt:4319:35"},
+	{ 175, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1218, 1), false, false, 0, CONTRACT_LIST(kinds, 1218, 1), CONTRACT_LIST(if_strings, 1218, ), CONTRACT_LIST(if_enums, 1218, ), "schema/pg15/deparse.txt:4321:35"},
 	{ 175, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1219, ), true, false, 0, CONTRACT_LIST(kinds, 1219, ), CONTRACT_LIST(if_strings, 1219, ), CONTRACT_LIST(if_enums, 1219, ), "schema/pg15/deparse.txt:1912:31"},
 	{ 175, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1220, ), true, false, 0, CONTRACT_LIST(kinds, 1220, ), CONTRACT_LIST(if_strings, 1220, ), CONTRACT_LIST(if_enums, 1220, ), "schema/pg15/deparse.txt:1914:31"},
 	{ 175, 4, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1221, ), false, true, 0, CONTRACT_LIST(kinds, 1221, ), CONTRACT_LIST(if_strings, 1221, ), CONTRACT_LIST(if_enums, 1221, 1), "schema/pg15/deparse.txt:1916:31"},
 	{ 175, 4, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 1222, ), false, true, 0, CONTRACT_LIST(kinds, 1222, ), CONTRACT_LIST(if_strings, 1222, ), CONTRACT_LIST(if_enums, 1222, 1), "schema/pg15/deparse.txt:1918:31"},
 	{ 175, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1223, ), false, false, 0, CONTRACT_LIST(kinds, 1223, 1), CONTRACT_LIST(if_strings, 1223, ), CONTRACT_LIST(if_enums, 1223, ), "schema/pg15/deparse.txt:1920:31"},
 	{ 175, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1224, ), false, false, 0, CONTRACT_LIST(kinds, 1224, 1), CONTRACT_LIST(if_strings, 1224, ), CONTRACT_LIST(if_enums, 1224, ), "schema/pg15/deparse.txt:1922:31"},
-	{ 175, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1225, 1), false, false, 0, CONTRACT_LIST(kinds, 1225, 1), CONTRACT_LIST(if_strings, 1225, ), CONTRACT_LIST(if_enums, 1225, ), "schema/pg15/deparse.txt:4322:31"},
+	{ 175, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1225, 1), false, false, 0, CONTRACT_LIST(kinds, 1225, 1), CONTRACT_LIST(if_strings, 1225, ), CONTRACT_LIST(if_enums, 1225, ), "schema/pg15/deparse.txt:4324:31"},
 	{ 176, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1226, ), true, false, 0, CONTRACT_LIST(kinds, 1226, ), CONTRACT_LIST(if_strings, 1226, ), CONTRACT_LIST(if_enums, 1226, ), "schema/pg15/deparse.txt:1924:30"},
 	{ 177, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1227, ), true, false, 0, CONTRACT_LIST(kinds, 1227, ), CONTRACT_LIST(if_strings, 1227, ), CONTRACT_LIST(if_enums, 1227, ), "schema/pg15/deparse.txt:1926:26"},
 	{ 177, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1228, ), true, false, 0, CONTRACT_LIST(kinds, 1228, ), CONTRACT_LIST(if_strings, 1228, ), CONTRACT_LIST(if_enums, 1228, ), "schema/pg15/deparse.txt:1928:26"},
 	{ 177, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1229, ), false, false, 0, CONTRACT_LIST(kinds, 1229, 1), CONTRACT_LIST(if_strings, 1229, ), CONTRACT_LIST(if_enums, 1229, ), "schema/pg15/deparse.txt:1930:26"},
 	{ 177, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1230, ), false, false, 0, CONTRACT_LIST(kinds, 1230, 1), CONTRACT_LIST(if_strings, 1230, ), CONTRACT_LIST(if_enums, 1230, ), "schema/pg15/deparse.txt:1932:26"},
-	{ 177, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1231, 1), false, false, 0, CONTRACT_LIST(kinds, 1231, 1), CONTRACT_LIST(if_strings, 1231, ), CONTRACT_LIST(if_enums, 1231, ), "schema/pg15/deparse.txt:4325:26"},
+	{ 177, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1231, 1), false, false, 0, CONTRACT_LIST(kinds, 1231, 1), CONTRACT_LIST(if_strings, 1231, ), CONTRACT_LIST(if_enums, 1231, ), "schema/pg15/deparse.txt:4327:26"},
 	{ 177, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1232, ), true, false, 0, CONTRACT_LIST(kinds, 1232, ), CONTRACT_LIST(if_strings, 1232, ), CONTRACT_LIST(if_enums, 1232, ), "schema/pg15/deparse.txt:1934:28"},
 	{ 177, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1233, ), true, false, 0, CONTRACT_LIST(kinds, 1233, ), CONTRACT_LIST(if_strings, 1233, ), CONTRACT_LIST(if_enums, 1233, ), "schema/pg15/deparse.txt:1936:28"},
 	{ 177, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1234, ), false, false, 0, CONTRACT_LIST(kinds, 1234, 1), CONTRACT_LIST(if_strings, 1234, ), CONTRACT_LIST(if_enums, 1234, ), "schema/pg15/deparse.txt:1938:28"},
 	{ 177, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1235, ), false, false, 0, CONTRACT_LIST(kinds, 1235, 1), CONTRACT_LIST(if_strings, 1235, ), CONTRACT_LIST(if_enums, 1235, ), "schema/pg15/deparse.txt:1940:28"},
-	{ 177, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1236, 1), false, false, 0, CONTRACT_LIST(kinds, 1236, 1), CONTRACT_LIST(if_strings, 1236, ), CONTRACT_LIST(if_enums, 1236, ), "schema/pg15/deparse.txt:4328:28"},
+	{ 177, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1236, 1), false, false, 0, CONTRACT_LIST(kinds, 1236, 1), CONTRACT_LIST(if_strings, 1236, ), CONTRACT_LIST(if_enums, 1236, ), "schema/pg15/deparse.txt:4330:28"},
 	{ 177, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1237, ), true, false, 0, CONTRACT_LIST(kinds, 1237, ), CONTRACT_LIST(if_strings, 1237, ), CONTRACT_LIST(if_enums, 1237, ), "schema/pg15/deparse.txt:1942:23"},
 	{ 177, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1238, ), true, false, 0, CONTRACT_LIST(kinds, 1238, ), CONTRACT_LIST(if_strings, 1238, ), CONTRACT_LIST(if_enums, 1238, ), "schema/pg15/deparse.txt:1944:23"},
 	{ 177, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1239, ), false, false, 0, CONTRACT_LIST(kinds, 1239, 1), CONTRACT_LIST(if_strings, 1239, ), CONTRACT_LIST(if_enums, 1239, ), "schema/pg15/deparse.txt:1946:23"},
 	{ 177, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1240, ), false, false, 0, CONTRACT_LIST(kinds, 1240, 1), CONTRACT_LIST(if_strings, 1240, ), CONTRACT_LIST(if_enums, 1240, ), "schema/pg15/deparse.txt:1948:23"},
-	{ 177, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1241, 1), false, false, 0, CONTRACT_LIST(kinds, 1241, 1), CONTRACT_LIST(if_strings, 1241, ), CONTRACT_LIST(if_enums, 1241, ), "schema/pg15/deparse.txt:4331:23"},
+	{ 177, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1241, 1), false, false, 0, CONTRACT_LIST(kinds, 1241, 1), CONTRACT_LIST(if_strings, 1241, ), CONTRACT_LIST(if_enums, 1241, ), "schema/pg15/deparse.txt:4333:23"},
 	{ 177, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1242, ), true, false, 0, CONTRACT_LIST(kinds, 1242, ), CONTRACT_LIST(if_strings, 1242, ), CONTRACT_LIST(if_enums, 1242, ), "schema/pg15/deparse.txt:1950:27"},
 	{ 177, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1243, ), true, false, 0, CONTRACT_LIST(kinds, 1243, ), CONTRACT_LIST(if_strings, 1243, ), CONTRACT_LIST(if_enums, 1243, ), "schema/pg15/deparse.txt:1952:27"},
 	{ 177, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1244, ), false, false, 0, CONTRACT_LIST(kinds, 1244, 1), CONTRACT_LIST(if_strings, 1244, ), CONTRACT_LIST(if_enums, 1244, ), "schema/pg15/deparse.txt:1954:27"},
 	{ 177, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1245, ), false, false, 0, CONTRACT_LIST(kinds, 1245, 1), CONTRACT_LIST(if_strings, 1245, ), CONTRACT_LIST(if_enums, 1245, ), "schema/pg15/deparse.txt:1956:27"},
-	{ 177, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1246, 1), false, false, 0, CONTRACT_LIST(kinds, 1246, 1), CONTRACT_LIST(if_strings, 1246, ), CONTRACT_LIST(if_enums, 1246, ), "schema/pg15/deparse.txt:4334:27"},
+	{ 177, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1246, 1), false, false, 0, CONTRACT_LIST(kinds, 1246, 1), CONTRACT_LIST(if_strings, 1246, ), CONTRACT_LIST(if_enums, 1246, ), "schema/pg15/deparse.txt:4336:27"},
 	{ 178, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1247, ), true, false, 0, CONTRACT_LIST(kinds, 1247, ), CONTRACT_LIST(if_strings, 1247, ), CONTRACT_LIST(if_enums, 1247, ), "schema/pg15/deparse.txt:1958:29"},
 	{ 178, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1248, ), false, false, 0, CONTRACT_LIST(kinds, 1248, 1), CONTRACT_LIST(if_strings, 1248, ), CONTRACT_LIST(if_enums, 1248, ), "schema/pg15/deparse.txt:1960:29"},
-	{ 178, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1249, ), false, false, 0, CONTRACT_LIST(kinds, 1249, 1), CONTRACT_LIST(if_strings, 1249, ), CONTRACT_LIST(if_enums, 1249, ), "schema/pg15/deparse.txt:4337:29"},
-	{ 178, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1250, ), true, false, 0, CONTRACT_LIST(kinds, 1250, ), CONTRACT_LIST(if_strings, 1250, ), CONTRACT_LIST(if_enums, 1250, ), "schema/pg15/deparse.txt:4339:29"},
+	{ 178, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1249, ), false, false, 0, CONTRACT_LIST(kinds, 1249, 1), CONTRACT_LIST(if_strings, 1249, ), CONTRACT_LIST(if_enums, 1249, ), "schema/pg15/deparse.txt:4339:29"},
+	{ 178, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1250, ), true, false, 0, CONTRACT_LIST(kinds, 1250, ), CONTRACT_LIST(if_strings, 1250, ), CONTRACT_LIST(if_enums, 1250, ), "schema/pg15/deparse.txt:4341:29"},
 	{ 179, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1251, ), true, false, 0, CONTRACT_LIST(kinds, 1251, ), CONTRACT_LIST(if_strings, 1251, ), CONTRACT_LIST(if_enums, 1251, ), "schema/pg15/deparse.txt:1962:19"},
 	{ 180, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1252, ), true, false, 0, CONTRACT_LIST(kinds, 1252, ), CONTRACT_LIST(if_strings, 1252, ), CONTRACT_LIST(if_enums, 1252, ), "schema/pg15/deparse.txt:1964:25"},
 	{ 180, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1253, ), false, false, 0, CONTRACT_LIST(kinds, 1253, 1), CONTRACT_LIST(if_strings, 1253, ), CONTRACT_LIST(if_enums, 1253, ), "schema/pg15/deparse.txt:1966:25"},
-	{ 180, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1254, ), false, false, 0, CONTRACT_LIST(kinds, 1254, 1), CONTRACT_LIST(if_strings, 1254, ), CONTRACT_LIST(if_enums, 1254, ), "schema/pg15/deparse.txt:4342:25"},
-	{ 180, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1255, ), true, false, 0, CONTRACT_LIST(kinds, 1255, ), CONTRACT_LIST(if_strings, 1255, ), CONTRACT_LIST(if_enums, 1255, ), "schema/pg15/deparse.txt:4344:25"},
+	{ 180, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1254, ), false, false, 0, CONTRACT_LIST(kinds, 1254, 1), CONTRACT_LIST(if_strings, 1254, ), CONTRACT_LIST(if_enums, 1254, ), "schema/pg15/deparse.txt:4344:25"},
+	{ 180, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1255, ), true, false, 0, CONTRACT_LIST(kinds, 1255, ), CONTRACT_LIST(if_strings, 1255, ), CONTRACT_LIST(if_enums, 1255, ), "schema/pg15/deparse.txt:4346:25"},
 	{ 181, 1, 0, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1256, 1), true, false, 0, CONTRACT_LIST(kinds, 1256, ), CONTRACT_LIST(if_strings, 1256, ), CONTRACT_LIST(if_enums, 1256, 1), "schema/pg15/deparse.txt:1968:13"},
 	{ 181, 1, 0, 0, false, false, true, false, false, CONTRACT_LIST(parents, 1257, 1), true, false, 0, CONTRACT_LIST(kinds, 1257, ), CONTRACT_LIST(if_strings, 1257, ), CONTRACT_LIST(if_enums, 1257, 1), "schema/pg15/deparse.txt:1970:13"},
 	{ 181, 1, 0, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1258, 1), true, false, 0, CONTRACT_LIST(kinds, 1258, ), CONTRACT_LIST(if_strings, 1258, ), CONTRACT_LIST(if_enums, 1258, 1), "schema/pg15/deparse.txt:1972:13"},
@@ -16189,40 +16197,40 @@ static const ContractRule contract_rules[] = {
 	{ 181, 1, -1, 0, false, true, false, false, false, CONTRACT_LIST(parents, 1290, 1), false, false, 0, CONTRACT_LIST(kinds, 1290, 1), CONTRACT_LIST(if_strings, 1290, ), CONTRACT_LIST(if_enums, 1290, ), "schema/pg15/deparse.txt:2036:13"},
 	{ 181, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1291, 1), false, false, 0, CONTRACT_LIST(kinds, 1291, 1), CONTRACT_LIST(if_strings, 1291, ), CONTRACT_LIST(if_enums, 1291, ), "schema/pg15/deparse.txt:2038:13"},
 	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1292, ), false, false, 0, CONTRACT_LIST(kinds, 1292, 1), CONTRACT_LIST(if_strings, 1292, ), CONTRACT_LIST(if_enums, 1292, ), "schema/pg15/deparse.txt:2040:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1293, 1), false, false, 0, CONTRACT_LIST(kinds, 1293, 1), CONTRACT_LIST(if_strings, 1293, ), CONTRACT_LIST(if_enums, 1293, ), "schema/pg15/deparse.txt:4347:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1294, 1), false, false, 0, CONTRACT_LIST(kinds, 1294, 1), CONTRACT_LIST(if_strings, 1294, ), CONTRACT_LIST(if_enums, 1294, ), "schema/pg15/deparse.txt:4350:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1295, 1), false, false, 0, CONTRACT_LIST(kinds, 1295, 1), CONTRACT_LIST(if_strings, 1295, ), CONTRACT_LIST(if_enums, 1295, ), "schema/pg15/deparse.txt:4353:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1296, 1), false, false, 0, CONTRACT_LIST(kinds, 1296, 1), CONTRACT_LIST(if_strings, 1296, ), CONTRACT_LIST(if_enums, 1296, ), "schema/pg15/deparse.txt:4356:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1297, 1), false, false, 0, CONTRACT_LIST(kinds, 1297, 1), CONTRACT_LIST(if_strings, 1297, ), CONTRACT_LIST(if_enums, 1297, ), "schema/pg15/deparse.txt:4359:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1298, 1), false, false, 0, CONTRACT_LIST(kinds, 1298, 1), CONTRACT_LIST(if_strings, 1298, ), CONTRACT_LIST(if_enums, 1298, ), "schema/pg15/deparse.txt:4362:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1299, 1), false, false, 0, CONTRACT_LIST(kinds, 1299, 1), CONTRACT_LIST(if_strings, 1299, ), CONTRACT_LIST(if_enums, 1299, ), "schema/pg15/deparse.txt:4365:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1300, 1), false, false, 0, CONTRACT_LIST(kinds, 1300, 1), CONTRACT_LIST(if_strings, 1300, ), CONTRACT_LIST(if_enums, 1300, ), "schema/pg15/deparse.txt:4368:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1301, 1), false, false, 0, CONTRACT_LIST(kinds, 1301, 1), CONTRACT_LIST(if_strings, 1301, ), CONTRACT_LIST(if_enums, 1301, ), "schema/pg15/deparse.txt:4371:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1302, 1), false, false, 0, CONTRACT_LIST(kinds, 1302, 1), CONTRACT_LIST(if_strings, 1302, ), CONTRACT_LIST(if_enums, 1302, ), "schema/pg15/deparse.txt:4374:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1303, 1), false, false, 0, CONTRACT_LIST(kinds, 1303, 1), CONTRACT_LIST(if_strings, 1303, ), CONTRACT_LIST(if_enums, 1303, ), "schema/pg15/deparse.txt:4377:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1304, 1), false, false, 0, CONTRACT_LIST(kinds, 1304, 1), CONTRACT_LIST(if_strings, 1304, ), CONTRACT_LIST(if_enums, 1304, ), "schema/pg15/deparse.txt:4380:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1305, 1), false, false, 0, CONTRACT_LIST(kinds, 1305, 1), CONTRACT_LIST(if_strings, 1305, ), CONTRACT_LIST(if_enums, 1305, ), "schema/pg15/deparse.txt:4383:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1306, 1), false, false, 0, CONTRACT_LIST(kinds, 1306, 1), CONTRACT_LIST(if_strings, 1306, ), CONTRACT_LIST(if_enums, 1306, ), "schema/pg15/deparse.txt:4386:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1307, 1), false, false, 0, CONTRACT_LIST(kinds, 1307, 1), CONTRACT_LIST(if_strings, 1307, ), CONTRACT_LIST(if_enums, 1307, ), "schema/pg15/deparse.txt:4389:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1308, 1), false, false, 0, CONTRACT_LIST(kinds, 1308, 1), CONTRACT_LIST(if_strings, 1308, ), CONTRACT_LIST(if_enums, 1308, ), "schema/pg15/deparse.txt:4392:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1309, 1), false, false, 0, CONTRACT_LIST(kinds, 1309, 1), CONTRACT_LIST(if_strings, 1309, ), CONTRACT_LIST(if_enums, 1309, ), "schema/pg15/deparse.txt:4395:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1310, 1), false, false, 0, CONTRACT_LIST(kinds, 1310, 1), CONTRACT_LIST(if_strings, 1310, ), CONTRACT_LIST(if_enums, 1310, ), "schema/pg15/deparse.txt:4398:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1311, 1), false, false, 0, CONTRACT_LIST(kinds, 1311, 1), CONTRACT_LIST(if_strings, 1311, ), CONTRACT_LIST(if_enums, 1311, ), "schema/pg15/deparse.txt:4401:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1312, 1), false, false, 0, CONTRACT_LIST(kinds, 1312, 1), CONTRACT_LIST(if_strings, 1312, ), CONTRACT_LIST(if_enums, 1312, ), "schema/pg15/deparse.txt:4404:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1313, 1), false, false, 0, CONTRACT_LIST(kinds, 1313, 1), CONTRACT_LIST(if_strings, 1313, ), CONTRACT_LIST(if_enums, 1313, ), "schema/pg15/deparse.txt:4407:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1314, 1), false, false, 0, CONTRACT_LIST(kinds, 1314, 1), CONTRACT_LIST(if_strings, 1314, ), CONTRACT_LIST(if_enums, 1314, ), "schema/pg15/deparse.txt:4410:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1315, 1), false, false, 0, CONTRACT_LIST(kinds, 1315, 1), CONTRACT_LIST(if_strings, 1315, ), CONTRACT_LIST(if_enums, 1315, ), "schema/pg15/deparse.txt:4413:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1316, 1), false, false, 0, CONTRACT_LIST(kinds, 1316, 1), CONTRACT_LIST(if_strings, 1316, ), CONTRACT_LIST(if_enums, 1316, ), "schema/pg15/deparse.txt:4416:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1317, 1), false, false, 0, CONTRACT_LIST(kinds, 1317, 1), CONTRACT_LIST(if_strings, 1317, ), CONTRACT_LIST(if_enums, 1317, ), "schema/pg15/deparse.txt:4419:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1318, 1), false, false, 0, CONTRACT_LIST(kinds, 1318, 1), CONTRACT_LIST(if_strings, 1318, ), CONTRACT_LIST(if_enums, 1318, ), "schema/pg15/deparse.txt:4422:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1319, 1), false, false, 0, CONTRACT_LIST(kinds, 1319, 1), CONTRACT_LIST(if_strings, 1319, ), CONTRACT_LIST(if_enums, 1319, ), "schema/pg15/deparse.txt:4425:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1320, 1), false, false, 0, CONTRACT_LIST(kinds, 1320, 1), CONTRACT_LIST(if_strings, 1320, ), CONTRACT_LIST(if_enums, 1320, ), "schema/pg15/deparse.txt:4428:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1321, 1), false, false, 0, CONTRACT_LIST(kinds, 1321, 1), CONTRACT_LIST(if_strings, 1321, ), CONTRACT_LIST(if_enums, 1321, ), "schema/pg15/deparse.txt:4431:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1322, 1), false, false, 0, CONTRACT_LIST(kinds, 1322, 1), CONTRACT_LIST(if_strings, 1322, ), CONTRACT_LIST(if_enums, 1322, ), "schema/pg15/deparse.txt:4434:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1323, 1), false, false, 0, CONTRACT_LIST(kinds, 1323, 1), CONTRACT_LIST(if_strings, 1323, ), CONTRACT_LIST(if_enums, 1323, ), "schema/pg15/deparse.txt:4437:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1324, 1), false, false, 0, CONTRACT_LIST(kinds, 1324, 1), CONTRACT_LIST(if_strings, 1324, ), CONTRACT_LIST(if_enums, 1324, ), "schema/pg15/deparse.txt:4440:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1325, 1), false, false, 0, CONTRACT_LIST(kinds, 1325, 1), CONTRACT_LIST(if_strings, 1325, ), CONTRACT_LIST(if_enums, 1325, ), "schema/pg15/deparse.txt:4443:13"},
-	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1326, 1), false, false, 0, CONTRACT_LIST(kinds, 1326, 1), CONTRACT_LIST(if_strings, 1326, ), CONTRACT_LIST(if_enums, 1326, ), "schema/pg15/deparse.txt:4446:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1293, 1), false, false, 0, CONTRACT_LIST(kinds, 1293, 1), CONTRACT_LIST(if_strings, 1293, ), CONTRACT_LIST(if_enums, 1293, ), "schema/pg15/deparse.txt:4349:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1294, 1), false, false, 0, CONTRACT_LIST(kinds, 1294, 1), CONTRACT_LIST(if_strings, 1294, ), CONTRACT_LIST(if_enums, 1294, ), "schema/pg15/deparse.txt:4352:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1295, 1), false, false, 0, CONTRACT_LIST(kinds, 1295, 1), CONTRACT_LIST(if_strings, 1295, ), CONTRACT_LIST(if_enums, 1295, ), "schema/pg15/deparse.txt:4355:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1296, 1), false, false, 0, CONTRACT_LIST(kinds, 1296, 1), CONTRACT_LIST(if_strings, 1296, ), CONTRACT_LIST(if_enums, 1296, ), "schema/pg15/deparse.txt:4358:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1297, 1), false, false, 0, CONTRACT_LIST(kinds, 1297, 1), CONTRACT_LIST(if_strings, 1297, ), CONTRACT_LIST(if_enums, 1297, ), "schema/pg15/deparse.txt:4361:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1298, 1), false, false, 0, CONTRACT_LIST(kinds, 1298, 1), CONTRACT_LIST(if_strings, 1298, ), CONTRACT_LIST(if_enums, 1298, ), "schema/pg15/deparse.txt:4364:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1299, 1), false, false, 0, CONTRACT_LIST(kinds, 1299, 1), CONTRACT_LIST(if_strings, 1299, ), CONTRACT_LIST(if_enums, 1299, ), "schema/pg15/deparse.txt:4367:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1300, 1), false, false, 0, CONTRACT_LIST(kinds, 1300, 1), CONTRACT_LIST(if_strings, 1300, ), CONTRACT_LIST(if_enums, 1300, ), "schema/pg15/deparse.txt:4370:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1301, 1), false, false, 0, CONTRACT_LIST(kinds, 1301, 1), CONTRACT_LIST(if_strings, 1301, ), CONTRACT_LIST(if_enums, 1301, ), "schema/pg15/deparse.txt:4373:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1302, 1), false, false, 0, CONTRACT_LIST(kinds, 1302, 1), CONTRACT_LIST(if_strings, 1302, ), CONTRACT_LIST(if_enums, 1302, ), "schema/pg15/deparse.txt:4376:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1303, 1), false, false, 0, CONTRACT_LIST(kinds, 1303, 1), CONTRACT_LIST(if_strings, 1303, ), CONTRACT_LIST(if_enums, 1303, ), "schema/pg15/deparse.txt:4379:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1304, 1), false, false, 0, CONTRACT_LIST(kinds, 1304, 1), CONTRACT_LIST(if_strings, 1304, ), CONTRACT_LIST(if_enums, 1304, ), "schema/pg15/deparse.txt:4382:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1305, 1), false, false, 0, CONTRACT_LIST(kinds, 1305, 1), CONTRACT_LIST(if_strings, 1305, ), CONTRACT_LIST(if_enums, 1305, ), "schema/pg15/deparse.txt:4385:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1306, 1), false, false, 0, CONTRACT_LIST(kinds, 1306, 1), CONTRACT_LIST(if_strings, 1306, ), CONTRACT_LIST(if_enums, 1306, ), "schema/pg15/deparse.txt:4388:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1307, 1), false, false, 0, CONTRACT_LIST(kinds, 1307, 1), CONTRACT_LIST(if_strings, 1307, ), CONTRACT_LIST(if_enums, 1307, ), "schema/pg15/deparse.txt:4391:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1308, 1), false, false, 0, CONTRACT_LIST(kinds, 1308, 1), CONTRACT_LIST(if_strings, 1308, ), CONTRACT_LIST(if_enums, 1308, ), "schema/pg15/deparse.txt:4394:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1309, 1), false, false, 0, CONTRACT_LIST(kinds, 1309, 1), CONTRACT_LIST(if_strings, 1309, ), CONTRACT_LIST(if_enums, 1309, ), "schema/pg15/deparse.txt:4397:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1310, 1), false, false, 0, CONTRACT_LIST(kinds, 1310, 1), CONTRACT_LIST(if_strings, 1310, ), CONTRACT_LIST(if_enums, 1310, ), "schema/pg15/deparse.txt:4400:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1311, 1), false, false, 0, CONTRACT_LIST(kinds, 1311, 1), CONTRACT_LIST(if_strings, 1311, ), CONTRACT_LIST(if_enums, 1311, ), "schema/pg15/deparse.txt:4403:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1312, 1), false, false, 0, CONTRACT_LIST(kinds, 1312, 1), CONTRACT_LIST(if_strings, 1312, ), CONTRACT_LIST(if_enums, 1312, ), "schema/pg15/deparse.txt:4406:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1313, 1), false, false, 0, CONTRACT_LIST(kinds, 1313, 1), CONTRACT_LIST(if_strings, 1313, ), CONTRACT_LIST(if_enums, 1313, ), "schema/pg15/deparse.txt:4409:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1314, 1), false, false, 0, CONTRACT_LIST(kinds, 1314, 1), CONTRACT_LIST(if_strings, 1314, ), CONTRACT_LIST(if_enums, 1314, ), "schema/pg15/deparse.txt:4412:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1315, 1), false, false, 0, CONTRACT_LIST(kinds, 1315, 1), CONTRACT_LIST(if_strings, 1315, ), CONTRACT_LIST(if_enums, 1315, ), "schema/pg15/deparse.txt:4415:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1316, 1), false, false, 0, CONTRACT_LIST(kinds, 1316, 1), CONTRACT_LIST(if_strings, 1316, ), CONTRACT_LIST(if_enums, 1316, ), "schema/pg15/deparse.txt:4418:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1317, 1), false, false, 0, CONTRACT_LIST(kinds, 1317, 1), CONTRACT_LIST(if_strings, 1317, ), CONTRACT_LIST(if_enums, 1317, ), "schema/pg15/deparse.txt:4421:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1318, 1), false, false, 0, CONTRACT_LIST(kinds, 1318, 1), CONTRACT_LIST(if_strings, 1318, ), CONTRACT_LIST(if_enums, 1318, ), "schema/pg15/deparse.txt:4424:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1319, 1), false, false, 0, CONTRACT_LIST(kinds, 1319, 1), CONTRACT_LIST(if_strings, 1319, ), CONTRACT_LIST(if_enums, 1319, ), "schema/pg15/deparse.txt:4427:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1320, 1), false, false, 0, CONTRACT_LIST(kinds, 1320, 1), CONTRACT_LIST(if_strings, 1320, ), CONTRACT_LIST(if_enums, 1320, ), "schema/pg15/deparse.txt:4430:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1321, 1), false, false, 0, CONTRACT_LIST(kinds, 1321, 1), CONTRACT_LIST(if_strings, 1321, ), CONTRACT_LIST(if_enums, 1321, ), "schema/pg15/deparse.txt:4433:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1322, 1), false, false, 0, CONTRACT_LIST(kinds, 1322, 1), CONTRACT_LIST(if_strings, 1322, ), CONTRACT_LIST(if_enums, 1322, ), "schema/pg15/deparse.txt:4436:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1323, 1), false, false, 0, CONTRACT_LIST(kinds, 1323, 1), CONTRACT_LIST(if_strings, 1323, ), CONTRACT_LIST(if_enums, 1323, ), "schema/pg15/deparse.txt:4439:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1324, 1), false, false, 0, CONTRACT_LIST(kinds, 1324, 1), CONTRACT_LIST(if_strings, 1324, ), CONTRACT_LIST(if_enums, 1324, ), "schema/pg15/deparse.txt:4442:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1325, 1), false, false, 0, CONTRACT_LIST(kinds, 1325, 1), CONTRACT_LIST(if_strings, 1325, ), CONTRACT_LIST(if_enums, 1325, ), "schema/pg15/deparse.txt:4445:13"},
+	{ 181, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1326, 1), false, false, 0, CONTRACT_LIST(kinds, 1326, 1), CONTRACT_LIST(if_strings, 1326, ), CONTRACT_LIST(if_enums, 1326, ), "schema/pg15/deparse.txt:4448:13"},
 	{ 181, 2, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1327, 1), false, false, 0, CONTRACT_LIST(kinds, 1327, 1), CONTRACT_LIST(if_strings, 1327, ), CONTRACT_LIST(if_enums, 1327, 1), "schema/pg15/deparse.txt:2042:14"},
 	{ 181, 2, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1328, 1), false, false, 0, CONTRACT_LIST(kinds, 1328, 1), CONTRACT_LIST(if_strings, 1328, ), CONTRACT_LIST(if_enums, 1328, 1), "schema/pg15/deparse.txt:2044:14"},
 	{ 181, 2, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 1329, 1), false, false, 0, CONTRACT_LIST(kinds, 1329, 1), CONTRACT_LIST(if_strings, 1329, ), CONTRACT_LIST(if_enums, 1329, 1), "schema/pg15/deparse.txt:2046:14"},
@@ -16339,43 +16347,43 @@ static const ContractRule contract_rules[] = {
 	{ 182, 0, -1, 0, false, true, false, false, false, CONTRACT_LIST(parents, 1440, 1), false, false, 0, CONTRACT_LIST(kinds, 1440, 1), CONTRACT_LIST(if_strings, 1440, ), CONTRACT_LIST(if_enums, 1440, ), "schema/pg15/deparse.txt:2271:18"},
 	{ 182, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1441, 1), false, false, 0, CONTRACT_LIST(kinds, 1441, 1), CONTRACT_LIST(if_strings, 1441, ), CONTRACT_LIST(if_enums, 1441, ), "schema/pg15/deparse.txt:2273:18"},
 	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1442, ), false, false, 0, CONTRACT_LIST(kinds, 1442, 1), CONTRACT_LIST(if_strings, 1442, ), CONTRACT_LIST(if_enums, 1442, ), "schema/pg15/deparse.txt:2275:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1443, 1), false, false, 0, CONTRACT_LIST(kinds, 1443, 1), CONTRACT_LIST(if_strings, 1443, ), CONTRACT_LIST(if_enums, 1443, ), "schema/pg15/deparse.txt:4449:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1444, 1), false, false, 0, CONTRACT_LIST(kinds, 1444, 1), CONTRACT_LIST(if_strings, 1444, ), CONTRACT_LIST(if_enums, 1444, ), "schema/pg15/deparse.txt:4452:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1445, 1), false, false, 0, CONTRACT_LIST(kinds, 1445, 1), CONTRACT_LIST(if_strings, 1445, ), CONTRACT_LIST(if_enums, 1445, ), "schema/pg15/deparse.txt:4455:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1446, 1), false, false, 0, CONTRACT_LIST(kinds, 1446, 1), CONTRACT_LIST(if_strings, 1446, ), CONTRACT_LIST(if_enums, 1446, ), "schema/pg15/deparse.txt:4458:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1447, 1), false, false, 0, CONTRACT_LIST(kinds, 1447, 1), CONTRACT_LIST(if_strings, 1447, ), CONTRACT_LIST(if_enums, 1447, ), "schema/pg15/deparse.txt:4461:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1448, 1), false, false, 0, CONTRACT_LIST(kinds, 1448, 1), CONTRACT_LIST(if_strings, 1448, ), CONTRACT_LIST(if_enums, 1448, ), "schema/pg15/deparse.txt:4464:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1449, 1), false, false, 0, CONTRACT_LIST(kinds, 1449, 1), CONTRACT_LIST(if_strings, 1449, ), CONTRACT_LIST(if_enums, 1449, ), "schema/pg15/deparse.txt:4467:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1450, 1), false, false, 0, CONTRACT_LIST(kinds, 1450, 1), CONTRACT_LIST(if_strings, 1450, ), CONTRACT_LIST(if_enums, 1450, ), "schema/pg15/deparse.txt:4470:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1451, 1), false, false, 0, CONTRACT_LIST(kinds, 1451, 1), CONTRACT_LIST(if_strings, 1451, ), CONTRACT_LIST(if_enums, 1451, ), "schema/pg15/deparse.txt:4473:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1452, 1), false, false, 0, CONTRACT_LIST(kinds, 1452, 1), CONTRACT_LIST(if_strings, 1452, ), CONTRACT_LIST(if_enums, 1452, ), "schema/pg15/deparse.txt:4476:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1453, 1), false, false, 0, CONTRACT_LIST(kinds, 1453, 1), CONTRACT_LIST(if_strings, 1453, ), CONTRACT_LIST(if_enums, 1453, ), "schema/pg15/deparse.txt:4479:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1454, 1), false, false, 0, CONTRACT_LIST(kinds, 1454, 1), CONTRACT_LIST(if_strings, 1454, ), CONTRACT_LIST(if_enums, 1454, ), "schema/pg15/deparse.txt:4482:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1455, 1), false, false, 0, CONTRACT_LIST(kinds, 1455, 1), CONTRACT_LIST(if_strings, 1455, ), CONTRACT_LIST(if_enums, 1455, ), "schema/pg15/deparse.txt:4485:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1456, 1), false, false, 0, CONTRACT_LIST(kinds, 1456, 1), CONTRACT_LIST(if_strings, 1456, ), CONTRACT_LIST(if_enums, 1456, ), "schema/pg15/deparse.txt:4488:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1457, 1), false, false, 0, CONTRACT_LIST(kinds, 1457, 1), CONTRACT_LIST(if_strings, 1457, ), CONTRACT_LIST(if_enums, 1457, ), "schema/pg15/deparse.txt:4491:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1458, 1), false, false, 0, CONTRACT_LIST(kinds, 1458, 1), CONTRACT_LIST(if_strings, 1458, ), CONTRACT_LIST(if_enums, 1458, ), "schema/pg15/deparse.txt:4494:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1459, 1), false, false, 0, CONTRACT_LIST(kinds, 1459, 1), CONTRACT_LIST(if_strings, 1459, ), CONTRACT_LIST(if_enums, 1459, ), "schema/pg15/deparse.txt:4497:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1460, 1), false, false, 0, CONTRACT_LIST(kinds, 1460, 1), CONTRACT_LIST(if_strings, 1460, ), CONTRACT_LIST(if_enums, 1460, ), "schema/pg15/deparse.txt:4500:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1461, 1), false, false, 0, CONTRACT_LIST(kinds, 1461, 1), CONTRACT_LIST(if_strings, 1461, ), CONTRACT_LIST(if_enums, 1461, ), "schema/pg15/deparse.txt:4503:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1462, 1), false, false, 0, CONTRACT_LIST(kinds, 1462, 1), CONTRACT_LIST(if_strings, 1462, ), CONTRACT_LIST(if_enums, 1462, ), "schema/pg15/deparse.txt:4506:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1463, 1), false, false, 0, CONTRACT_LIST(kinds, 1463, 1), CONTRACT_LIST(if_strings, 1463, ), CONTRACT_LIST(if_enums, 1463, ), "schema/pg15/deparse.txt:4509:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1464, 1), false, false, 0, CONTRACT_LIST(kinds, 1464, 1), CONTRACT_LIST(if_strings, 1464, ), CONTRACT_LIST(if_enums, 1464, ), "schema/pg15/deparse.txt:4512:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1465, 1), false, false, 0, CONTRACT_LIST(kinds, 1465, 1), CONTRACT_LIST(if_strings, 1465, ), CONTRACT_LIST(if_enums, 1465, ), "schema/pg15/deparse.txt:4515:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1466, 1), false, false, 0, CONTRACT_LIST(kinds, 1466, 1), CONTRACT_LIST(if_strings, 1466, ), CONTRACT_LIST(if_enums, 1466, ), "schema/pg15/deparse.txt:4518:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1467, 1), false, false, 0, CONTRACT_LIST(kinds, 1467, 1), CONTRACT_LIST(if_strings, 1467, ), CONTRACT_LIST(if_enums, 1467, ), "schema/pg15/deparse.txt:4521:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1468, 1), false, false, 0, CONTRACT_LIST(kinds, 1468, 1), CONTRACT_LIST(if_strings, 1468, ), CONTRACT_LIST(if_enums, 1468, ), "schema/pg15/deparse.txt:4524:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1469, 1), false, false, 0, CONTRACT_LIST(kinds, 1469, 1), CONTRACT_LIST(if_strings, 1469, ), CONTRACT_LIST(if_enums, 1469, ), "schema/pg15/deparse.txt:4527:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1470, 1), false, false, 0, CONTRACT_LIST(kinds, 1470, 1), CONTRACT_LIST(if_strings, 1470, ), CONTRACT_LIST(if_enums, 1470, ), "schema/pg15/deparse.txt:4530:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1471, 1), false, false, 0, CONTRACT_LIST(kinds, 1471, 1), CONTRACT_LIST(if_strings, 1471, ), CONTRACT_LIST(if_enums, 1471, ), "schema/pg15/deparse.txt:4533:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1472, 1), false, false, 0, CONTRACT_LIST(kinds, 1472, 1), CONTRACT_LIST(if_strings, 1472, ), CONTRACT_LIST(if_enums, 1472, ), "schema/pg15/deparse.txt:4536:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1473, 1), false, false, 0, CONTRACT_LIST(kinds, 1473, 1), CONTRACT_LIST(if_strings, 1473, ), CONTRACT_LIST(if_enums, 1473, ), "schema/pg15/deparse.txt:4539:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1474, 1), false, false, 0, CONTRACT_LIST(kinds, 1474, 1), CONTRACT_LIST(if_strings, 1474, ), CONTRACT_LIST(if_enums, 1474, ), "schema/pg15/deparse.txt:4542:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1475, 1), false, false, 0, CONTRACT_LIST(kinds, 1475, 1), CONTRACT_LIST(if_strings, 1475, ), CONTRACT_LIST(if_enums, 1475, ), "schema/pg15/deparse.txt:4545:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1476, 1), false, false, 0, CONTRACT_LIST(kinds, 1476, 1), CONTRACT_LIST(if_strings, 1476, ), CONTRACT_LIST(if_enums, 1476, ), "schema/pg15/deparse.txt:4548:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1477, 1), false, false, 0, CONTRACT_LIST(kinds, 1477, 1), CONTRACT_LIST(if_strings, 1477, ), CONTRACT_LIST(if_enums, 1477, ), "schema/pg15/deparse.txt:4551:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1478, 1), false, false, 0, CONTRACT_LIST(kinds, 1478, 1), CONTRACT_LIST(if_strings, 1478, ), CONTRACT_LIST(if_enums, 1478, ), "schema/pg15/deparse.txt:4554:18"},
-	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1479, 1), false, false, 0, CONTRACT_LIST(kinds, 1479, 1), CONTRACT_LIST(if_strings, 1479, ), CONTRACT_LIST(if_enums, 1479, ), "schema/pg15/deparse.txt:4557:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1443, 1), false, false, 0, CONTRACT_LIST(kinds, 1443, 1), CONTRACT_LIST(if_strings, 1443, ), CONTRACT_LIST(if_enums, 1443, ), "schema/pg15/deparse.txt:4451:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1444, 1), false, false, 0, CONTRACT_LIST(kinds, 1444, 1), CONTRACT_LIST(if_strings, 1444, ), CONTRACT_LIST(if_enums, 1444, ), "schema/pg15/deparse.txt:4454:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1445, 1), false, false, 0, CONTRACT_LIST(kinds, 1445, 1), CONTRACT_LIST(if_strings, 1445, ), CONTRACT_LIST(if_enums, 1445, ), "schema/pg15/deparse.txt:4457:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1446, 1), false, false, 0, CONTRACT_LIST(kinds, 1446, 1), CONTRACT_LIST(if_strings, 1446, ), CONTRACT_LIST(if_enums, 1446, ), "schema/pg15/deparse.txt:4460:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1447, 1), false, false, 0, CONTRACT_LIST(kinds, 1447, 1), CONTRACT_LIST(if_strings, 1447, ), CONTRACT_LIST(if_enums, 1447, ), "schema/pg15/deparse.txt:4463:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1448, 1), false, false, 0, CONTRACT_LIST(kinds, 1448, 1), CONTRACT_LIST(if_strings, 1448, ), CONTRACT_LIST(if_enums, 1448, ), "schema/pg15/deparse.txt:4466:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1449, 1), false, false, 0, CONTRACT_LIST(kinds, 1449, 1), CONTRACT_LIST(if_strings, 1449, ), CONTRACT_LIST(if_enums, 1449, ), "schema/pg15/deparse.txt:4469:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1450, 1), false, false, 0, CONTRACT_LIST(kinds, 1450, 1), CONTRACT_LIST(if_strings, 1450, ), CONTRACT_LIST(if_enums, 1450, ), "schema/pg15/deparse.txt:4472:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1451, 1), false, false, 0, CONTRACT_LIST(kinds, 1451, 1), CONTRACT_LIST(if_strings, 1451, ), CONTRACT_LIST(if_enums, 1451, ), "schema/pg15/deparse.txt:4475:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1452, 1), false, false, 0, CONTRACT_LIST(kinds, 1452, 1), CONTRACT_LIST(if_strings, 1452, ), CONTRACT_LIST(if_enums, 1452, ), "schema/pg15/deparse.txt:4478:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1453, 1), false, false, 0, CONTRACT_LIST(kinds, 1453, 1), CONTRACT_LIST(if_strings, 1453, ), CONTRACT_LIST(if_enums, 1453, ), "schema/pg15/deparse.txt:4481:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1454, 1), false, false, 0, CONTRACT_LIST(kinds, 1454, 1), CONTRACT_LIST(if_strings, 1454, ), CONTRACT_LIST(if_enums, 1454, ), "schema/pg15/deparse.txt:4484:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1455, 1), false, false, 0, CONTRACT_LIST(kinds, 1455, 1), CONTRACT_LIST(if_strings, 1455, ), CONTRACT_LIST(if_enums, 1455, ), "schema/pg15/deparse.txt:4487:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1456, 1), false, false, 0, CONTRACT_LIST(kinds, 1456, 1), CONTRACT_LIST(if_strings, 1456, ), CONTRACT_LIST(if_enums, 1456, ), "schema/pg15/deparse.txt:4490:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1457, 1), false, false, 0, CONTRACT_LIST(kinds, 1457, 1), CONTRACT_LIST(if_strings, 1457, ), CONTRACT_LIST(if_enums, 1457, ), "schema/pg15/deparse.txt:4493:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1458, 1), false, false, 0, CONTRACT_LIST(kinds, 1458, 1), CONTRACT_LIST(if_strings, 1458, ), CONTRACT_LIST(if_enums, 1458, ), "schema/pg15/deparse.txt:4496:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1459, 1), false, false, 0, CONTRACT_LIST(kinds, 1459, 1), CONTRACT_LIST(if_strings, 1459, ), CONTRACT_LIST(if_enums, 1459, ), "schema/pg15/deparse.txt:4499:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1460, 1), false, false, 0, CONTRACT_LIST(kinds, 1460, 1), CONTRACT_LIST(if_strings, 1460, ), CONTRACT_LIST(if_enums, 1460, ), "schema/pg15/deparse.txt:4502:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1461, 1), false, false, 0, CONTRACT_LIST(kinds, 1461, 1), CONTRACT_LIST(if_strings, 1461, ), CONTRACT_LIST(if_enums, 1461, ), "schema/pg15/deparse.txt:4505:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1462, 1), false, false, 0, CONTRACT_LIST(kinds, 1462, 1), CONTRACT_LIST(if_strings, 1462, ), CONTRACT_LIST(if_enums, 1462, ), "schema/pg15/deparse.txt:4508:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1463, 1), false, false, 0, CONTRACT_LIST(kinds, 1463, 1), CONTRACT_LIST(if_strings, 1463, ), CONTRACT_LIST(if_enums, 1463, ), "schema/pg15/deparse.txt:4511:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1464, 1), false, false, 0, CONTRACT_LIST(kinds, 1464, 1), CONTRACT_LIST(if_strings, 1464, ), CONTRACT_LIST(if_enums, 1464, ), "schema/pg15/deparse.txt:4514:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1465, 1), false, false, 0, CONTRACT_LIST(kinds, 1465, 1), CONTRACT_LIST(if_strings, 1465, ), CONTRACT_LIST(if_enums, 1465, ), "schema/pg15/deparse.txt:4517:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1466, 1), false, false, 0, CONTRACT_LIST(kinds, 1466, 1), CONTRACT_LIST(if_strings, 1466, ), CONTRACT_LIST(if_enums, 1466, ), "schema/pg15/deparse.txt:4520:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1467, 1), false, false, 0, CONTRACT_LIST(kinds, 1467, 1), CONTRACT_LIST(if_strings, 1467, ), CONTRACT_LIST(if_enums, 1467, ), "schema/pg15/deparse.txt:4523:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1468, 1), false, false, 0, CONTRACT_LIST(kinds, 1468, 1), CONTRACT_LIST(if_strings, 1468, ), CONTRACT_LIST(if_enums, 1468, ), "schema/pg15/deparse.txt:4526:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1469, 1), false, false, 0, CONTRACT_LIST(kinds, 1469, 1), CONTRACT_LIST(if_strings, 1469, ), CONTRACT_LIST(if_enums, 1469, ), "schema/pg15/deparse.txt:4529:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1470, 1), false, false, 0, CONTRACT_LIST(kinds, 1470, 1), CONTRACT_LIST(if_strings, 1470, ), CONTRACT_LIST(if_enums, 1470, ), "schema/pg15/deparse.txt:4532:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1471, 1), false, false, 0, CONTRACT_LIST(kinds, 1471, 1), CONTRACT_LIST(if_strings, 1471, ), CONTRACT_LIST(if_enums, 1471, ), "schema/pg15/deparse.txt:4535:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1472, 1), false, false, 0, CONTRACT_LIST(kinds, 1472, 1), CONTRACT_LIST(if_strings, 1472, ), CONTRACT_LIST(if_enums, 1472, ), "schema/pg15/deparse.txt:4538:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1473, 1), false, false, 0, CONTRACT_LIST(kinds, 1473, 1), CONTRACT_LIST(if_strings, 1473, ), CONTRACT_LIST(if_enums, 1473, ), "schema/pg15/deparse.txt:4541:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1474, 1), false, false, 0, CONTRACT_LIST(kinds, 1474, 1), CONTRACT_LIST(if_strings, 1474, ), CONTRACT_LIST(if_enums, 1474, ), "schema/pg15/deparse.txt:4544:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1475, 1), false, false, 0, CONTRACT_LIST(kinds, 1475, 1), CONTRACT_LIST(if_strings, 1475, ), CONTRACT_LIST(if_enums, 1475, ), "schema/pg15/deparse.txt:4547:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1476, 1), false, false, 0, CONTRACT_LIST(kinds, 1476, 1), CONTRACT_LIST(if_strings, 1476, ), CONTRACT_LIST(if_enums, 1476, ), "schema/pg15/deparse.txt:4550:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1477, 1), false, false, 0, CONTRACT_LIST(kinds, 1477, 1), CONTRACT_LIST(if_strings, 1477, ), CONTRACT_LIST(if_enums, 1477, ), "schema/pg15/deparse.txt:4553:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1478, 1), false, false, 0, CONTRACT_LIST(kinds, 1478, 1), CONTRACT_LIST(if_strings, 1478, ), CONTRACT_LIST(if_enums, 1478, ), "schema/pg15/deparse.txt:4556:18"},
+	{ 182, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1479, 1), false, false, 0, CONTRACT_LIST(kinds, 1479, 1), CONTRACT_LIST(if_strings, 1479, ), CONTRACT_LIST(if_enums, 1479, ), "schema/pg15/deparse.txt:4559:18"},
 	{ 184, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1480, ), true, false, 0, CONTRACT_LIST(kinds, 1480, ), CONTRACT_LIST(if_strings, 1480, ), CONTRACT_LIST(if_enums, 1480, ), "schema/pg15/deparse.txt:2277:19"},
 	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1481, ), true, false, 0, CONTRACT_LIST(kinds, 1481, ), CONTRACT_LIST(if_strings, 1481, ), CONTRACT_LIST(if_enums, 1481, ), "schema/pg15/deparse.txt:2279:19"},
 	{ 184, 0, 9, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1482, ), false, false, 0, CONTRACT_LIST(kinds, 1482, 1), CONTRACT_LIST(if_strings, 1482, ), CONTRACT_LIST(if_enums, 1482, 1), "schema/pg15/deparse.txt:2281:19"},
@@ -16384,29 +16392,29 @@ static const ContractRule contract_rules[] = {
 	{ 184, 0, 9, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1485, ), false, false, 0, CONTRACT_LIST(kinds, 1485, 1), CONTRACT_LIST(if_strings, 1485, ), CONTRACT_LIST(if_enums, 1485, 1), "schema/pg15/deparse.txt:2287:19"},
 	{ 184, 0, 9, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1486, ), false, false, 0, CONTRACT_LIST(kinds, 1486, 1), CONTRACT_LIST(if_strings, 1486, ), CONTRACT_LIST(if_enums, 1486, 1), "schema/pg15/deparse.txt:2289:19"},
 	{ 184, 0, 9, 1, true, false, true, false, false, CONTRACT_LIST(parents, 1487, ), false, false, 0, CONTRACT_LIST(kinds, 1487, 1), CONTRACT_LIST(if_strings, 1487, ), CONTRACT_LIST(if_enums, 1487, 1), "schema/pg15/deparse.txt:2291:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1488, 1), false, false, 0, CONTRACT_LIST(kinds, 1488, 1), CONTRACT_LIST(if_strings, 1488, ), CONTRACT_LIST(if_enums, 1488, ), "schema/pg15/deparse.txt:4560:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1489, 1), false, false, 0, CONTRACT_LIST(kinds, 1489, 1), CONTRACT_LIST(if_strings, 1489, ), CONTRACT_LIST(if_enums, 1489, ), "schema/pg15/deparse.txt:4563:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1490, 1), false, false, 0, CONTRACT_LIST(kinds, 1490, 1), CONTRACT_LIST(if_strings, 1490, ), CONTRACT_LIST(if_enums, 1490, ), "schema/pg15/deparse.txt:4566:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1491, 1), false, false, 0, CONTRACT_LIST(kinds, 1491, 1), CONTRACT_LIST(if_strings, 1491, ), CONTRACT_LIST(if_enums, 1491, ), "schema/pg15/deparse.txt:4569:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1492, 1), false, false, 0, CONTRACT_LIST(kinds, 1492, 1), CONTRACT_LIST(if_strings, 1492, ), CONTRACT_LIST(if_enums, 1492, ), "schema/pg15/deparse.txt:4572:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1493, 1), false, false, 0, CONTRACT_LIST(kinds, 1493, 1), CONTRACT_LIST(if_strings, 1493, ), CONTRACT_LIST(if_enums, 1493, ), "schema/pg15/deparse.txt:4575:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1494, 1), false, false, 0, CONTRACT_LIST(kinds, 1494, 1), CONTRACT_LIST(if_strings, 1494, ), CONTRACT_LIST(if_enums, 1494, ), "schema/pg15/deparse.txt:4578:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1495, 1), false, false, 0, CONTRACT_LIST(kinds, 1495, 1), CONTRACT_LIST(if_strings, 1495, ), CONTRACT_LIST(if_enums, 1495, ), "schema/pg15/deparse.txt:4581:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1496, 1), false, false, 0, CONTRACT_LIST(kinds, 1496, 1), CONTRACT_LIST(if_strings, 1496, ), CONTRACT_LIST(if_enums, 1496, ), "schema/pg15/deparse.txt:4584:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1497, 1), false, false, 0, CONTRACT_LIST(kinds, 1497, 1), CONTRACT_LIST(if_strings, 1497, ), CONTRACT_LIST(if_enums, 1497, ), "schema/pg15/deparse.txt:4587:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1498, 1), false, false, 0, CONTRACT_LIST(kinds, 1498, 1), CONTRACT_LIST(if_strings, 1498, ), CONTRACT_LIST(if_enums, 1498, ), "schema/pg15/deparse.txt:4590:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1499, 1), false, false, 0, CONTRACT_LIST(kinds, 1499, 1), CONTRACT_LIST(if_strings, 1499, ), CONTRACT_LIST(if_enums, 1499, ), "schema/pg15/deparse.txt:4593:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1500, 1), false, false, 0, CONTRACT_LIST(kinds, 1500, 1), CONTRACT_LIST(if_strings, 1500, ), CONTRACT_LIST(if_enums, 1500, ), "schema/pg15/deparse.txt:4596:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1501, 1), false, false, 0, CONTRACT_LIST(kinds, 1501, 1), CONTRACT_LIST(if_strings, 1501, ), CONTRACT_LIST(if_enums, 1501, ), "schema/pg15/deparse.txt:4599:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1502, 1), false, false, 0, CONTRACT_LIST(kinds, 1502, 1), CONTRACT_LIST(if_strings, 1502, ), CONTRACT_LIST(if_enums, 1502, ), "schema/pg15/deparse.txt:4602:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1503, 1), false, false, 0, CONTRACT_LIST(kinds, 1503, 1), CONTRACT_LIST(if_strings, 1503, ), CONTRACT_LIST(if_enums, 1503, ), "schema/pg15/deparse.txt:4605:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1504, 1), false, false, 0, CONTRACT_LIST(kinds, 1504, 1), CONTRACT_LIST(if_strings, 1504, ), CONTRACT_LIST(if_enums, 1504, ), "schema/pg15/deparse.txt:4608:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1505, 1), false, false, 0, CONTRACT_LIST(kinds, 1505, 1), CONTRACT_LIST(if_strings, 1505, ), CONTRACT_LIST(if_enums, 1505, ), "schema/pg15/deparse.txt:4611:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1506, 1), false, false, 0, CONTRACT_LIST(kinds, 1506, 1), CONTRACT_LIST(if_strings, 1506, ), CONTRACT_LIST(if_enums, 1506, ), "schema/pg15/deparse.txt:4614:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1507, 1), false, false, 0, CONTRACT_LIST(kinds, 1507, 1), CONTRACT_LIST(if_strings, 1507, ), CONTRACT_LIST(if_enums, 1507, ), "schema/pg15/deparse.txt:4617:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1508, 1), false, false, 0, CONTRACT_LIST(kinds, 1508, 1), CONTRACT_LIST(if_strings, 1508, ), CONTRACT_LIST(if_enums, 1508, ), "schema/pg15/deparse.txt:4620:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1509, 1), false, false, 0, CONTRACT_LIST(kinds, 1509, 1), CONTRACT_LIST(if_strings, 1509, ), CONTRACT_LIST(if_enums, 1509, ), "schema/pg15/deparse.txt:4623:19"},
-	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1510, 1), false, false, 0, CONTRACT_LIST(kinds, 1510, 1), CONTRACT_LIST(if_strings, 1510, ), CONTRACT_LIST(if_enums, 1510, ), "schema/pg15/deparse.txt:4626:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1488, 1), false, false, 0, CONTRACT_LIST(kinds, 1488, 1), CONTRACT_LIST(if_strings, 1488, ), CONTRACT_LIST(if_enums, 1488, ), "schema/pg15/deparse.txt:4562:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1489, 1), false, false, 0, CONTRACT_LIST(kinds, 1489, 1), CONTRACT_LIST(if_strings, 1489, ), CONTRACT_LIST(if_enums, 1489, ), "schema/pg15/deparse.txt:4565:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1490, 1), false, false, 0, CONTRACT_LIST(kinds, 1490, 1), CONTRACT_LIST(if_strings, 1490, ), CONTRACT_LIST(if_enums, 1490, ), "schema/pg15/deparse.txt:4568:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1491, 1), false, false, 0, CONTRACT_LIST(kinds, 1491, 1), CONTRACT_LIST(if_strings, 1491, ), CONTRACT_LIST(if_enums, 1491, ), "schema/pg15/deparse.txt:4571:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1492, 1), false, false, 0, CONTRACT_LIST(kinds, 1492, 1), CONTRACT_LIST(if_strings, 1492, ), CONTRACT_LIST(if_enums, 1492, ), "schema/pg15/deparse.txt:4574:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1493, 1), false, false, 0, CONTRACT_LIST(kinds, 1493, 1), CONTRACT_LIST(if_strings, 1493, ), CONTRACT_LIST(if_enums, 1493, ), "schema/pg15/deparse.txt:4577:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1494, 1), false, false, 0, CONTRACT_LIST(kinds, 1494, 1), CONTRACT_LIST(if_strings, 1494, ), CONTRACT_LIST(if_enums, 1494, ), "schema/pg15/deparse.txt:4580:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1495, 1), false, false, 0, CONTRACT_LIST(kinds, 1495, 1), CONTRACT_LIST(if_strings, 1495, ), CONTRACT_LIST(if_enums, 1495, ), "schema/pg15/deparse.txt:4583:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1496, 1), false, false, 0, CONTRACT_LIST(kinds, 1496, 1), CONTRACT_LIST(if_strings, 1496, ), CONTRACT_LIST(if_enums, 1496, ), "schema/pg15/deparse.txt:4586:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1497, 1), false, false, 0, CONTRACT_LIST(kinds, 1497, 1), CONTRACT_LIST(if_strings, 1497, ), CONTRACT_LIST(if_enums, 1497, ), "schema/pg15/deparse.txt:4589:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1498, 1), false, false, 0, CONTRACT_LIST(kinds, 1498, 1), CONTRACT_LIST(if_strings, 1498, ), CONTRACT_LIST(if_enums, 1498, ), "schema/pg15/deparse.txt:4592:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1499, 1), false, false, 0, CONTRACT_LIST(kinds, 1499, 1), CONTRACT_LIST(if_strings, 1499, ), CONTRACT_LIST(if_enums, 1499, ), "schema/pg15/deparse.txt:4595:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1500, 1), false, false, 0, CONTRACT_LIST(kinds, 1500, 1), CONTRACT_LIST(if_strings, 1500, ), CONTRACT_LIST(if_enums, 1500, ), "schema/pg15/deparse.txt:4598:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1501, 1), false, false, 0, CONTRACT_LIST(kinds, 1501, 1), CONTRACT_LIST(if_strings, 1501, ), CONTRACT_LIST(if_enums, 1501, ), "schema/pg15/deparse.txt:4601:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1502, 1), false, false, 0, CONTRACT_LIST(kinds, 1502, 1), CONTRACT_LIST(if_strings, 1502, ), CONTRACT_LIST(if_enums, 1502, ), "schema/pg15/deparse.txt:4604:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1503, 1), false, false, 0, CONTRACT_LIST(kinds, 1503, 1), CONTRACT_LIST(if_strings, 1503, ), CONTRACT_LIST(if_enums, 1503, ), "schema/pg15/deparse.txt:4607:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1504, 1), false, false, 0, CONTRACT_LIST(kinds, 1504, 1), CONTRACT_LIST(if_strings, 1504, ), CONTRACT_LIST(if_enums, 1504, ), "schema/pg15/deparse.txt:4610:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1505, 1), false, false, 0, CONTRACT_LIST(kinds, 1505, 1), CONTRACT_LIST(if_strings, 1505, ), CONTRACT_LIST(if_enums, 1505, ), "schema/pg15/deparse.txt:4613:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1506, 1), false, false, 0, CONTRACT_LIST(kinds, 1506, 1), CONTRACT_LIST(if_strings, 1506, ), CONTRACT_LIST(if_enums, 1506, ), "schema/pg15/deparse.txt:4616:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1507, 1), false, false, 0, CONTRACT_LIST(kinds, 1507, 1), CONTRACT_LIST(if_strings, 1507, ), CONTRACT_LIST(if_enums, 1507, ), "schema/pg15/deparse.txt:4619:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1508, 1), false, false, 0, CONTRACT_LIST(kinds, 1508, 1), CONTRACT_LIST(if_strings, 1508, ), CONTRACT_LIST(if_enums, 1508, ), "schema/pg15/deparse.txt:4622:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1509, 1), false, false, 0, CONTRACT_LIST(kinds, 1509, 1), CONTRACT_LIST(if_strings, 1509, ), CONTRACT_LIST(if_enums, 1509, ), "schema/pg15/deparse.txt:4625:19"},
+	{ 184, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1510, 1), false, false, 0, CONTRACT_LIST(kinds, 1510, 1), CONTRACT_LIST(if_strings, 1510, ), CONTRACT_LIST(if_enums, 1510, ), "schema/pg15/deparse.txt:4628:19"},
 	{ 184, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1511, 1), true, false, 0, CONTRACT_LIST(kinds, 1511, ), CONTRACT_LIST(if_strings, 1511, ), CONTRACT_LIST(if_enums, 1511, ), "schema/pg15/deparse.txt:2294:15"},
 	{ 184, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1512, 1), true, false, 0, CONTRACT_LIST(kinds, 1512, ), CONTRACT_LIST(if_strings, 1512, ), CONTRACT_LIST(if_enums, 1512, ), "schema/pg15/deparse.txt:2297:15"},
 	{ 184, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1513, 1), true, false, 0, CONTRACT_LIST(kinds, 1513, ), CONTRACT_LIST(if_strings, 1513, ), CONTRACT_LIST(if_enums, 1513, ), "schema/pg15/deparse.txt:2300:15"},
@@ -16489,32 +16497,32 @@ static const ContractRule contract_rules[] = {
 	{ 184, 1, 9, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1590, 1), false, false, 2, CONTRACT_LIST(kinds, 1590, ), CONTRACT_LIST(if_strings, 1590, ), CONTRACT_LIST(if_enums, 1590, 1), "schema/pg15/deparse.txt:2464:15"},
 	{ 184, 1, 9, -1, false, false, true, false, false, CONTRACT_LIST(parents, 1591, 1), false, false, 2, CONTRACT_LIST(kinds, 1591, ), CONTRACT_LIST(if_strings, 1591, ), CONTRACT_LIST(if_enums, 1591, 1), "schema/pg15/deparse.txt:2466:15"},
 	{ 184, 1, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 1592, 1), false, false, 2, CONTRACT_LIST(kinds, 1592, ), CONTRACT_LIST(if_strings, 1592, ), CONTRACT_LIST(if_enums, 1592, ), "schema/pg15/deparse.txt:2468:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1593, 1), false, false, 0, CONTRACT_LIST(kinds, 1593, 1), CONTRACT_LIST(if_strings, 1593, ), CONTRACT_LIST(if_enums, 1593, ), "schema/pg15/deparse.txt:4629:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1594, 1), false, false, 0, CONTRACT_LIST(kinds, 1594, 1), CONTRACT_LIST(if_strings, 1594, ), CONTRACT_LIST(if_enums, 1594, ), "schema/pg15/deparse.txt:4632:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1595, 1), false, false, 0, CONTRACT_LIST(kinds, 1595, 1), CONTRACT_LIST(if_strings, 1595, ), CONTRACT_LIST(if_enums, 1595, ), "schema/pg15/deparse.txt:4635:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1596, 1), false, false, 0, CONTRACT_LIST(kinds, 1596, 1), CONTRACT_LIST(if_strings, 1596, ), CONTRACT_LIST(if_enums, 1596, ), "schema/pg15/deparse.txt:4638:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1597, 1), false, false, 0, CONTRACT_LIST(kinds, 1597, 1), CONTRACT_LIST(if_strings, 1597, ), CONTRACT_LIST(if_enums, 1597, ), "schema/pg15/deparse.txt:4641:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1598, 1), false, false, 0, CONTRACT_LIST(kinds, 1598, 1), CONTRACT_LIST(if_strings, 1598, ), CONTRACT_LIST(if_enums, 1598, ), "schema/pg15/deparse.txt:4644:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1599, 1), false, false, 0, CONTRACT_LIST(kinds, 1599, 1), CONTRACT_LIST(if_strings, 1599, ), CONTRACT_LIST(if_enums, 1599, ), "schema/pg15/deparse.txt:4647:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1600, 1), false, false, 0, CONTRACT_LIST(kinds, 1600, 1), CONTRACT_LIST(if_strings, 1600, ), CONTRACT_LIST(if_enums, 1600, ), "schema/pg15/deparse.txt:4650:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1601, 1), false, false, 0, CONTRACT_LIST(kinds, 1601, 1), CONTRACT_LIST(if_strings, 1601, ), CONTRACT_LIST(if_enums, 1601, ), "schema/pg15/deparse.txt:4653:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1602, 1), false, false, 0, CONTRACT_LIST(kinds, 1602, 1), CONTRACT_LIST(if_strings, 1602, ), CONTRACT_LIST(if_enums, 1602, ), "schema/pg15/deparse.txt:4656:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1603, 1), false, false, 0, CONTRACT_LIST(kinds, 1603, 1), CONTRACT_LIST(if_strings, 1603, ), CONTRACT_LIST(if_enums, 1603, ), "schema/pg15/deparse.txt:4659:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1604, 1), false, false, 0, CONTRACT_LIST(kinds, 1604, 1), CONTRACT_LIST(if_strings, 1604, ), CONTRACT_LIST(if_enums, 1604, ), "schema/pg15/deparse.txt:4662:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1605, 1), false, false, 0, CONTRACT_LIST(kinds, 1605, 1), CONTRACT_LIST(if_strings, 1605, ), CONTRACT_LIST(if_enums, 1605, ), "schema/pg15/deparse.txt:4665:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1606, 1), false, false, 0, CONTRACT_LIST(kinds, 1606, 1), CONTRACT_LIST(if_strings, 1606, ), CONTRACT_LIST(if_enums, 1606, ), "schema/pg15/deparse.txt:4668:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1607, 1), false, false, 0, CONTRACT_LIST(kinds, 1607, 1), CONTRACT_LIST(if_strings, 1607, ), CONTRACT_LIST(if_enums, 1607, ), "schema/pg15/deparse.txt:4671:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1608, 1), false, false, 0, CONTRACT_LIST(kinds, 1608, 1), CONTRACT_LIST(if_strings, 1608, ), CONTRACT_LIST(if_enums, 1608, ), "schema/pg15/deparse.txt:4674:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1609, 1), false, false, 0, CONTRACT_LIST(kinds, 1609, 1), CONTRACT_LIST(if_strings, 1609, ), CONTRACT_LIST(if_enums, 1609, ), "schema/pg15/deparse.txt:4677:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1610, 1), false, false, 0, CONTRACT_LIST(kinds, 1610, 1), CONTRACT_LIST(if_strings, 1610, ), CONTRACT_LIST(if_enums, 1610, ), "schema/pg15/deparse.txt:4680:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1611, 1), false, false, 0, CONTRACT_LIST(kinds, 1611, 1), CONTRACT_LIST(if_strings, 1611, ), CONTRACT_LIST(if_enums, 1611, ), "schema/pg15/deparse.txt:4683:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1612, 1), false, false, 0, CONTRACT_LIST(kinds, 1612, 1), CONTRACT_LIST(if_strings, 1612, ), CONTRACT_LIST(if_enums, 1612, ), "schema/pg15/deparse.txt:4686:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1613, 1), false, false, 0, CONTRACT_LIST(kinds, 1613, 1), CONTRACT_LIST(if_strings, 1613, ), CONTRACT_LIST(if_enums, 1613, ), "schema/pg15/deparse.txt:4689:15"},
-	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1614, 1), false, false, 0, CONTRACT_LIST(kinds, 1614, 1), CONTRACT_LIST(if_strings, 1614, ), CONTRACT_LIST(if_enums, 1614, ), "schema/pg15/deparse.txt:4692:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1593, 1), false, false, 0, CONTRACT_LIST(kinds, 1593, 1), CONTRACT_LIST(if_strings, 1593, ), CONTRACT_LIST(if_enums, 1593, ), "schema/pg15/deparse.txt:4631:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1594, 1), false, false, 0, CONTRACT_LIST(kinds, 1594, 1), CONTRACT_LIST(if_strings, 1594, ), CONTRACT_LIST(if_enums, 1594, ), "schema/pg15/deparse.txt:4634:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1595, 1), false, false, 0, CONTRACT_LIST(kinds, 1595, 1), CONTRACT_LIST(if_strings, 1595, ), CONTRACT_LIST(if_enums, 1595, ), "schema/pg15/deparse.txt:4637:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1596, 1), false, false, 0, CONTRACT_LIST(kinds, 1596, 1), CONTRACT_LIST(if_strings, 1596, ), CONTRACT_LIST(if_enums, 1596, ), "schema/pg15/deparse.txt:4640:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1597, 1), false, false, 0, CONTRACT_LIST(kinds, 1597, 1), CONTRACT_LIST(if_strings, 1597, ), CONTRACT_LIST(if_enums, 1597, ), "schema/pg15/deparse.txt:4643:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1598, 1), false, false, 0, CONTRACT_LIST(kinds, 1598, 1), CONTRACT_LIST(if_strings, 1598, ), CONTRACT_LIST(if_enums, 1598, ), "schema/pg15/deparse.txt:4646:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1599, 1), false, false, 0, CONTRACT_LIST(kinds, 1599, 1), CONTRACT_LIST(if_strings, 1599, ), CONTRACT_LIST(if_enums, 1599, ), "schema/pg15/deparse.txt:4649:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1600, 1), false, false, 0, CONTRACT_LIST(kinds, 1600, 1), CONTRACT_LIST(if_strings, 1600, ), CONTRACT_LIST(if_enums, 1600, ), "schema/pg15/deparse.txt:4652:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1601, 1), false, false, 0, CONTRACT_LIST(kinds, 1601, 1), CONTRACT_LIST(if_strings, 1601, ), CONTRACT_LIST(if_enums, 1601, ), "schema/pg15/deparse.txt:4655:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1602, 1), false, false, 0, CONTRACT_LIST(kinds, 1602, 1), CONTRACT_LIST(if_strings, 1602, ), CONTRACT_LIST(if_enums, 1602, ), "schema/pg15/deparse.txt:4658:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1603, 1), false, false, 0, CONTRACT_LIST(kinds, 1603, 1), CONTRACT_LIST(if_strings, 1603, ), CONTRACT_LIST(if_enums, 1603, ), "schema/pg15/deparse.txt:4661:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1604, 1), false, false, 0, CONTRACT_LIST(kinds, 1604, 1), CONTRACT_LIST(if_strings, 1604, ), CONTRACT_LIST(if_enums, 1604, ), "schema/pg15/deparse.txt:4664:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1605, 1), false, false, 0, CONTRACT_LIST(kinds, 1605, 1), CONTRACT_LIST(if_strings, 1605, ), CONTRACT_LIST(if_enums, 1605, ), "schema/pg15/deparse.txt:4667:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1606, 1), false, false, 0, CONTRACT_LIST(kinds, 1606, 1), CONTRACT_LIST(if_strings, 1606, ), CONTRACT_LIST(if_enums, 1606, ), "schema/pg15/deparse.txt:4670:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1607, 1), false, false, 0, CONTRACT_LIST(kinds, 1607, 1), CONTRACT_LIST(if_strings, 1607, ), CONTRACT_LIST(if_enums, 1607, ), "schema/pg15/deparse.txt:4673:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1608, 1), false, false, 0, CONTRACT_LIST(kinds, 1608, 1), CONTRACT_LIST(if_strings, 1608, ), CONTRACT_LIST(if_enums, 1608, ), "schema/pg15/deparse.txt:4676:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1609, 1), false, false, 0, CONTRACT_LIST(kinds, 1609, 1), CONTRACT_LIST(if_strings, 1609, ), CONTRACT_LIST(if_enums, 1609, ), "schema/pg15/deparse.txt:4679:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1610, 1), false, false, 0, CONTRACT_LIST(kinds, 1610, 1), CONTRACT_LIST(if_strings, 1610, ), CONTRACT_LIST(if_enums, 1610, ), "schema/pg15/deparse.txt:4682:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1611, 1), false, false, 0, CONTRACT_LIST(kinds, 1611, 1), CONTRACT_LIST(if_strings, 1611, ), CONTRACT_LIST(if_enums, 1611, ), "schema/pg15/deparse.txt:4685:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1612, 1), false, false, 0, CONTRACT_LIST(kinds, 1612, 1), CONTRACT_LIST(if_strings, 1612, ), CONTRACT_LIST(if_enums, 1612, ), "schema/pg15/deparse.txt:4688:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1613, 1), false, false, 0, CONTRACT_LIST(kinds, 1613, 1), CONTRACT_LIST(if_strings, 1613, ), CONTRACT_LIST(if_enums, 1613, ), "schema/pg15/deparse.txt:4691:15"},
+	{ 184, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1614, 1), false, false, 0, CONTRACT_LIST(kinds, 1614, 1), CONTRACT_LIST(if_strings, 1614, ), CONTRACT_LIST(if_enums, 1614, ), "schema/pg15/deparse.txt:4694:15"},
 	{ 184, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1615, ), true, false, 0, CONTRACT_LIST(kinds, 1615, ), CONTRACT_LIST(if_strings, 1615, ), CONTRACT_LIST(if_enums, 1615, ), "schema/pg15/deparse.txt:2470:20"},
 	{ 184, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1616, ), false, false, 0, CONTRACT_LIST(kinds, 1616, 1), CONTRACT_LIST(if_strings, 1616, ), CONTRACT_LIST(if_enums, 1616, ), "schema/pg15/deparse.txt:2472:20"},
-	{ 184, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1617, ), false, false, 0, CONTRACT_LIST(kinds, 1617, 1), CONTRACT_LIST(if_strings, 1617, ), CONTRACT_LIST(if_enums, 1617, ), "schema/pg15/deparse.txt:4695:20"},
-	{ 184, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1618, ), true, false, 0, CONTRACT_LIST(kinds, 1618, ), CONTRACT_LIST(if_strings, 1618, ), CONTRACT_LIST(if_enums, 1618, ), "schema/pg15/deparse.txt:4697:20"},
+	{ 184, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1617, ), false, false, 0, CONTRACT_LIST(kinds, 1617, 1), CONTRACT_LIST(if_strings, 1617, ), CONTRACT_LIST(if_enums, 1617, ), "schema/pg15/deparse.txt:4697:20"},
+	{ 184, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1618, ), true, false, 0, CONTRACT_LIST(kinds, 1618, ), CONTRACT_LIST(if_strings, 1618, ), CONTRACT_LIST(if_enums, 1618, ), "schema/pg15/deparse.txt:4699:20"},
 	{ 184, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1619, ), false, false, 0, CONTRACT_LIST(kinds, 1619, 1), CONTRACT_LIST(if_strings, 1619, ), CONTRACT_LIST(if_enums, 1619, ), "schema/pg15/deparse.txt:2474:21"},
 	{ 186, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1620, ), false, false, 0, CONTRACT_LIST(kinds, 1620, 1), CONTRACT_LIST(if_strings, 1620, ), CONTRACT_LIST(if_enums, 1620, ), "schema/pg15/deparse.txt:2476:16"},
 	{ 186, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1621, ), false, false, 0, CONTRACT_LIST(kinds, 1621, 1), CONTRACT_LIST(if_strings, 1621, ), CONTRACT_LIST(if_enums, 1621, ), "schema/pg15/deparse.txt:2478:16"},
@@ -16529,30 +16537,30 @@ static const ContractRule contract_rules[] = {
 	{ 187, 1, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 1630, 1), false, true, 0, CONTRACT_LIST(kinds, 1630, ), CONTRACT_LIST(if_strings, 1630, ), CONTRACT_LIST(if_enums, 1630, ), "schema/pg15/deparse.txt:2500:27"},
 	{ 187, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1631, ), false, false, 0, CONTRACT_LIST(kinds, 1631, 1), CONTRACT_LIST(if_strings, 1631, ), CONTRACT_LIST(if_enums, 1631, ), "schema/pg15/deparse.txt:2502:27"},
 	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1632, ), false, false, 0, CONTRACT_LIST(kinds, 1632, 1), CONTRACT_LIST(if_strings, 1632, ), CONTRACT_LIST(if_enums, 1632, ), "schema/pg15/deparse.txt:2504:27"},
-	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1633, 1), false, false, 0, CONTRACT_LIST(kinds, 1633, 1), CONTRACT_LIST(if_strings, 1633, ), CONTRACT_LIST(if_enums, 1633, ), "schema/pg15/deparse.txt:4700:27"},
-	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1634, 1), false, false, 0, CONTRACT_LIST(kinds, 1634, 1), CONTRACT_LIST(if_strings, 1634, ), CONTRACT_LIST(if_enums, 1634, ), "schema/pg15/deparse.txt:4703:27"},
-	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1635, 1), false, false, 0, CONTRACT_LIST(kinds, 1635, 1), CONTRACT_LIST(if_strings, 1635, ), CONTRACT_LIST(if_enums, 1635, ), "schema/pg15/deparse.txt:4706:27"},
-	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1636, 1), false, false, 0, CONTRACT_LIST(kinds, 1636, 1), CONTRACT_LIST(if_strings, 1636, ), CONTRACT_LIST(if_enums, 1636, ), "schema/pg15/deparse.txt:4709:27"},
-	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1637, 1), false, false, 0, CONTRACT_LIST(kinds, 1637, 1), CONTRACT_LIST(if_strings, 1637, ), CONTRACT_LIST(if_enums, 1637, ), "schema/pg15/deparse.txt:4712:27"},
-	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1638, 1), false, false, 0, CONTRACT_LIST(kinds, 1638, 1), CONTRACT_LIST(if_strings, 1638, ), CONTRACT_LIST(if_enums, 1638, ), "schema/pg15/deparse.txt:4715:27"},
-	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1639, 1), false, false, 0, CONTRACT_LIST(kinds, 1639, 1), CONTRACT_LIST(if_strings, 1639, ), CONTRACT_LIST(if_enums, 1639, ), "schema/pg15/deparse.txt:4718:27"},
-	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1640, 1), false, false, 0, CONTRACT_LIST(kinds, 1640, 1), CONTRACT_LIST(if_strings, 1640, ), CONTRACT_LIST(if_enums, 1640, ), "schema/pg15/deparse.txt:4721:27"},
-	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1641, 1), false, false, 0, CONTRACT_LIST(kinds, 1641, 1), CONTRACT_LIST(if_strings, 1641, ), CONTRACT_LIST(if_enums, 1641, ), "schema/pg15/deparse.txt:4724:27"},
+	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1633, 1), false, false, 0, CONTRACT_LIST(kinds, 1633, 1), CONTRACT_LIST(if_strings, 1633, ), CONTRACT_LIST(if_enums, 1633, ), "schema/pg15/deparse.txt:4702:27"},
+	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1634, 1), false, false, 0, CONTRACT_LIST(kinds, 1634, 1), CONTRACT_LIST(if_strings, 1634, ), CONTRACT_LIST(if_enums, 1634, ), "schema/pg15/deparse.txt:4705:27"},
+	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1635, 1), false, false, 0, CONTRACT_LIST(kinds, 1635, 1), CONTRACT_LIST(if_strings, 1635, ), CONTRACT_LIST(if_enums, 1635, ), "schema/pg15/deparse.txt:4708:27"},
+	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1636, 1), false, false, 0, CONTRACT_LIST(kinds, 1636, 1), CONTRACT_LIST(if_strings, 1636, ), CONTRACT_LIST(if_enums, 1636, ), "schema/pg15/deparse.txt:4711:27"},
+	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1637, 1), false, false, 0, CONTRACT_LIST(kinds, 1637, 1), CONTRACT_LIST(if_strings, 1637, ), CONTRACT_LIST(if_enums, 1637, ), "schema/pg15/deparse.txt:4714:27"},
+	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1638, 1), false, false, 0, CONTRACT_LIST(kinds, 1638, 1), CONTRACT_LIST(if_strings, 1638, ), CONTRACT_LIST(if_enums, 1638, ), "schema/pg15/deparse.txt:4717:27"},
+	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1639, 1), false, false, 0, CONTRACT_LIST(kinds, 1639, 1), CONTRACT_LIST(if_strings, 1639, ), CONTRACT_LIST(if_enums, 1639, ), "schema/pg15/deparse.txt:4720:27"},
+	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1640, 1), false, false, 0, CONTRACT_LIST(kinds, 1640, 1), CONTRACT_LIST(if_strings, 1640, ), CONTRACT_LIST(if_enums, 1640, ), "schema/pg15/deparse.txt:4723:27"},
+	{ 187, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1641, 1), false, false, 0, CONTRACT_LIST(kinds, 1641, 1), CONTRACT_LIST(if_strings, 1641, ), CONTRACT_LIST(if_enums, 1641, ), "schema/pg15/deparse.txt:4726:27"},
 	{ 188, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1642, ), false, false, 0, CONTRACT_LIST(kinds, 1642, 1), CONTRACT_LIST(if_strings, 1642, ), CONTRACT_LIST(if_enums, 1642, ), "schema/pg15/deparse.txt:2506:22"},
 	{ 188, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1643, ), false, false, 0, CONTRACT_LIST(kinds, 1643, 1), CONTRACT_LIST(if_strings, 1643, ), CONTRACT_LIST(if_enums, 1643, ), "schema/pg15/deparse.txt:2508:22"},
-	{ 188, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1644, 1), false, false, 0, CONTRACT_LIST(kinds, 1644, 1), CONTRACT_LIST(if_strings, 1644, ), CONTRACT_LIST(if_enums, 1644, ), "schema/pg15/deparse.txt:4727:22"},
-	{ 188, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1645, 1), false, false, 0, CONTRACT_LIST(kinds, 1645, 1), CONTRACT_LIST(if_strings, 1645, ), CONTRACT_LIST(if_enums, 1645, ), "schema/pg15/deparse.txt:4730:22"},
-	{ 188, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1646, 1), false, false, 0, CONTRACT_LIST(kinds, 1646, 1), CONTRACT_LIST(if_strings, 1646, ), CONTRACT_LIST(if_enums, 1646, ), "schema/pg15/deparse.txt:4733:22"},
-	{ 188, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1647, 1), false, false, 0, CONTRACT_LIST(kinds, 1647, 1), CONTRACT_LIST(if_strings, 1647, ), CONTRACT_LIST(if_enums, 1647, ), "schema/pg15/deparse.txt:4736:22"},
-	{ 188, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1648, 1), false, false, 0, CONTRACT_LIST(kinds, 1648, 1), CONTRACT_LIST(if_strings, 1648, ), CONTRACT_LIST(if_enums, 1648, ), "schema/pg15/deparse.txt:4739:22"},
+	{ 188, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1644, 1), false, false, 0, CONTRACT_LIST(kinds, 1644, 1), CONTRACT_LIST(if_strings, 1644, ), CONTRACT_LIST(if_enums, 1644, ), "schema/pg15/deparse.txt:4729:22"},
+	{ 188, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1645, 1), false, false, 0, CONTRACT_LIST(kinds, 1645, 1), CONTRACT_LIST(if_strings, 1645, ), CONTRACT_LIST(if_enums, 1645, ), "schema/pg15/deparse.txt:4732:22"},
+	{ 188, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1646, 1), false, false, 0, CONTRACT_LIST(kinds, 1646, 1), CONTRACT_LIST(if_strings, 1646, ), CONTRACT_LIST(if_enums, 1646, ), "schema/pg15/deparse.txt:4735:22"},
+	{ 188, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1647, 1), false, false, 0, CONTRACT_LIST(kinds, 1647, 1), CONTRACT_LIST(if_strings, 1647, ), CONTRACT_LIST(if_enums, 1647, ), "schema/pg15/deparse.txt:4738:22"},
+	{ 188, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1648, 1), false, false, 0, CONTRACT_LIST(kinds, 1648, 1), CONTRACT_LIST(if_strings, 1648, ), CONTRACT_LIST(if_enums, 1648, ), "schema/pg15/deparse.txt:4741:22"},
 	{ 189, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1649, 1), true, false, 0, CONTRACT_LIST(kinds, 1649, ), CONTRACT_LIST(if_strings, 1649, ), CONTRACT_LIST(if_enums, 1649, ), "schema/pg15/deparse.txt:2511:16"},
 	{ 189, 0, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 1650, 1), true, false, 0, CONTRACT_LIST(kinds, 1650, ), CONTRACT_LIST(if_strings, 1650, ), CONTRACT_LIST(if_enums, 1650, ), "schema/pg15/deparse.txt:2513:16"},
 	{ 189, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1651, ), true, false, 0, CONTRACT_LIST(kinds, 1651, ), CONTRACT_LIST(if_strings, 1651, ), CONTRACT_LIST(if_enums, 1651, ), "schema/pg15/deparse.txt:2515:23"},
 	{ 189, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1652, ), true, false, 0, CONTRACT_LIST(kinds, 1652, ), CONTRACT_LIST(if_strings, 1652, ), CONTRACT_LIST(if_enums, 1652, ), "schema/pg15/deparse.txt:2517:23"},
 	{ 189, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1653, ), false, false, 0, CONTRACT_LIST(kinds, 1653, 1), CONTRACT_LIST(if_strings, 1653, ), CONTRACT_LIST(if_enums, 1653, ), "schema/pg15/deparse.txt:2519:23"},
 	{ 189, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1654, ), false, false, 0, CONTRACT_LIST(kinds, 1654, 1), CONTRACT_LIST(if_strings, 1654, ), CONTRACT_LIST(if_enums, 1654, ), "schema/pg15/deparse.txt:2521:23"},
-	{ 189, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1655, 1), false, false, 0, CONTRACT_LIST(kinds, 1655, 1), CONTRACT_LIST(if_strings, 1655, ), CONTRACT_LIST(if_enums, 1655, ), "schema/pg15/deparse.txt:4742:23"},
-	{ 189, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1656, 1), false, false, 0, CONTRACT_LIST(kinds, 1656, 1), CONTRACT_LIST(if_strings, 1656, ), CONTRACT_LIST(if_enums, 1656, ), "schema/pg15/deparse.txt:4745:23"},
+	{ 189, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1655, 1), false, false, 0, CONTRACT_LIST(kinds, 1655, 1), CONTRACT_LIST(if_strings, 1655, ), CONTRACT_LIST(if_enums, 1655, ), "schema/pg15/deparse.txt:4744:23"},
+	{ 189, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1656, 1), false, false, 0, CONTRACT_LIST(kinds, 1656, 1), CONTRACT_LIST(if_strings, 1656, ), CONTRACT_LIST(if_enums, 1656, ), "schema/pg15/deparse.txt:4747:23"},
 	{ 189, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1657, 1), true, false, 0, CONTRACT_LIST(kinds, 1657, ), CONTRACT_LIST(if_strings, 1657, ), CONTRACT_LIST(if_enums, 1657, ), "schema/pg15/deparse.txt:2524:15"},
 	{ 189, 2, 1, -1, false, false, false, false, true, CONTRACT_LIST(parents, 1658, 1), true, false, 0, CONTRACT_LIST(kinds, 1658, ), CONTRACT_LIST(if_strings, 1658, ), CONTRACT_LIST(if_enums, 1658, 1), "schema/pg15/deparse.txt:2526:15"},
 	{ 189, 2, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 1659, 1), true, false, 0, CONTRACT_LIST(kinds, 1659, ), CONTRACT_LIST(if_strings, 1659, ), CONTRACT_LIST(if_enums, 1659, ), "schema/pg15/deparse.txt:2528:15"},
@@ -16601,28 +16609,28 @@ static const ContractRule contract_rules[] = {
 	{ 192, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1702, ), true, false, 0, CONTRACT_LIST(kinds, 1702, ), CONTRACT_LIST(if_strings, 1702, ), CONTRACT_LIST(if_enums, 1702, ), "schema/pg15/deparse.txt:2617:24"},
 	{ 192, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1703, ), false, false, 0, CONTRACT_LIST(kinds, 1703, 1), CONTRACT_LIST(if_strings, 1703, ), CONTRACT_LIST(if_enums, 1703, ), "schema/pg15/deparse.txt:2619:24"},
 	{ 192, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1704, ), false, false, 0, CONTRACT_LIST(kinds, 1704, 1), CONTRACT_LIST(if_strings, 1704, ), CONTRACT_LIST(if_enums, 1704, ), "schema/pg15/deparse.txt:2621:24"},
-	{ 192, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1705, 1), false, false, 0, CONTRACT_LIST(kinds, 1705, 1), CONTRACT_LIST(if_strings, 1705, ), CONTRACT_LIST(if_enums, 1705, ), "schema/pg15/deparse.txt:4748:24"},
-	{ 192, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1706, 1), false, false, 0, CONTRACT_LIST(kinds, 1706, 1), CONTRACT_LIST(if_strings, 1706, ), CONTRACT_LIST(if_enums, 1706, ), "schema/pg15/deparse.txt:4751:24"},
-	{ 192, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1707, 1), false, false, 0, CONTRACT_LIST(kinds, 1707, 1), CONTRACT_LIST(if_strings, 1707, ), CONTRACT_LIST(if_enums, 1707, ), "schema/pg15/deparse.txt:4754:24"},
-	{ 192, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1708, 1), false, false, 0, CONTRACT_LIST(kinds, 1708, 1), CONTRACT_LIST(if_strings, 1708, ), CONTRACT_LIST(if_enums, 1708, ), "schema/pg15/deparse.txt:4757:24"},
-	{ 192, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1709, 1), false, false, 0, CONTRACT_LIST(kinds, 1709, 1), CONTRACT_LIST(if_strings, 1709, ), CONTRACT_LIST(if_enums, 1709, ), "schema/pg15/deparse.txt:4760:24"},
-	{ 192, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1710, 1), false, false, 0, CONTRACT_LIST(kinds, 1710, 1), CONTRACT_LIST(if_strings, 1710, ), CONTRACT_LIST(if_enums, 1710, ), "schema/pg15/deparse.txt:4763:24"},
+	{ 192, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1705, 1), false, false, 0, CONTRACT_LIST(kinds, 1705, 1), CONTRACT_LIST(if_strings, 1705, ), CONTRACT_LIST(if_enums, 1705, ), "schema/pg15/deparse.txt:4750:24"},
+	{ 192, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1706, 1), false, false, 0, CONTRACT_LIST(kinds, 1706, 1), CONTRACT_LIST(if_strings, 1706, ), CONTRACT_LIST(if_enums, 1706, ), "schema/pg15/deparse.txt:4753:24"},
+	{ 192, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1707, 1), false, false, 0, CONTRACT_LIST(kinds, 1707, 1), CONTRACT_LIST(if_strings, 1707, ), CONTRACT_LIST(if_enums, 1707, ), "schema/pg15/deparse.txt:4756:24"},
+	{ 192, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1708, 1), false, false, 0, CONTRACT_LIST(kinds, 1708, 1), CONTRACT_LIST(if_strings, 1708, ), CONTRACT_LIST(if_enums, 1708, ), "schema/pg15/deparse.txt:4759:24"},
+	{ 192, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1709, 1), false, false, 0, CONTRACT_LIST(kinds, 1709, 1), CONTRACT_LIST(if_strings, 1709, ), CONTRACT_LIST(if_enums, 1709, ), "schema/pg15/deparse.txt:4762:24"},
+	{ 192, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1710, 1), false, false, 0, CONTRACT_LIST(kinds, 1710, 1), CONTRACT_LIST(if_strings, 1710, ), CONTRACT_LIST(if_enums, 1710, ), "schema/pg15/deparse.txt:4765:24"},
 	{ 193, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1711, ), false, false, 0, CONTRACT_LIST(kinds, 1711, 1), CONTRACT_LIST(if_strings, 1711, ), CONTRACT_LIST(if_enums, 1711, ), "schema/pg15/deparse.txt:2623:13"},
 	{ 193, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1712, ), true, false, 0, CONTRACT_LIST(kinds, 1712, ), CONTRACT_LIST(if_strings, 1712, ), CONTRACT_LIST(if_enums, 1712, ), "schema/pg15/deparse.txt:2625:15"},
 	{ 193, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1713, ), true, false, 0, CONTRACT_LIST(kinds, 1713, ), CONTRACT_LIST(if_strings, 1713, ), CONTRACT_LIST(if_enums, 1713, ), "schema/pg15/deparse.txt:2627:15"},
 	{ 193, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1714, ), false, false, 0, CONTRACT_LIST(kinds, 1714, 1), CONTRACT_LIST(if_strings, 1714, ), CONTRACT_LIST(if_enums, 1714, ), "schema/pg15/deparse.txt:2629:15"},
 	{ 193, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1715, ), false, false, 0, CONTRACT_LIST(kinds, 1715, 1), CONTRACT_LIST(if_strings, 1715, ), CONTRACT_LIST(if_enums, 1715, ), "schema/pg15/deparse.txt:2631:15"},
-	{ 193, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1716, 1), false, false, 0, CONTRACT_LIST(kinds, 1716, 1), CONTRACT_LIST(if_strings, 1716, ), CONTRACT_LIST(if_enums, 1716, ), "schema/pg15/deparse.txt:4766:15"},
-	{ 193, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1717, 1), false, false, 0, CONTRACT_LIST(kinds, 1717, 1), CONTRACT_LIST(if_strings, 1717, ), CONTRACT_LIST(if_enums, 1717, ), "schema/pg15/deparse.txt:4769:15"},
+	{ 193, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1716, 1), false, false, 0, CONTRACT_LIST(kinds, 1716, 1), CONTRACT_LIST(if_strings, 1716, ), CONTRACT_LIST(if_enums, 1716, ), "schema/pg15/deparse.txt:4768:15"},
+	{ 193, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1717, 1), false, false, 0, CONTRACT_LIST(kinds, 1717, 1), CONTRACT_LIST(if_strings, 1717, ), CONTRACT_LIST(if_enums, 1717, ), "schema/pg15/deparse.txt:4771:15"},
 	{ 194, 0, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 1718, 1), true, false, 0, CONTRACT_LIST(kinds, 1718, ), CONTRACT_LIST(if_strings, 1718, ), CONTRACT_LIST(if_enums, 1718, ), "schema/pg15/deparse.txt:2633:16"},
 	{ 194, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1719, ), false, false, 0, CONTRACT_LIST(kinds, 1719, 1), CONTRACT_LIST(if_strings, 1719, ), CONTRACT_LIST(if_enums, 1719, ), "schema/pg15/deparse.txt:2635:28"},
 	{ 194, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1720, ), false, false, 0, CONTRACT_LIST(kinds, 1720, 1), CONTRACT_LIST(if_strings, 1720, ), CONTRACT_LIST(if_enums, 1720, ), "schema/pg15/deparse.txt:2637:28"},
-	{ 194, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1721, 1), false, false, 0, CONTRACT_LIST(kinds, 1721, 1), CONTRACT_LIST(if_strings, 1721, ), CONTRACT_LIST(if_enums, 1721, ), "schema/pg15/deparse.txt:4772:28"},
-	{ 194, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1722, 1), false, false, 0, CONTRACT_LIST(kinds, 1722, 1), CONTRACT_LIST(if_strings, 1722, ), CONTRACT_LIST(if_enums, 1722, ), "schema/pg15/deparse.txt:4775:28"},
+	{ 194, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1721, 1), false, false, 0, CONTRACT_LIST(kinds, 1721, 1), CONTRACT_LIST(if_strings, 1721, ), CONTRACT_LIST(if_enums, 1721, ), "schema/pg15/deparse.txt:4774:28"},
+	{ 194, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1722, 1), false, false, 0, CONTRACT_LIST(kinds, 1722, 1), CONTRACT_LIST(if_strings, 1722, ), CONTRACT_LIST(if_enums, 1722, ), "schema/pg15/deparse.txt:4777:28"},
 	{ 194, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1723, ), true, false, 0, CONTRACT_LIST(kinds, 1723, ), CONTRACT_LIST(if_strings, 1723, ), CONTRACT_LIST(if_enums, 1723, ), "schema/pg15/deparse.txt:2639:24"},
 	{ 194, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1724, ), false, false, 0, CONTRACT_LIST(kinds, 1724, 1), CONTRACT_LIST(if_strings, 1724, ), CONTRACT_LIST(if_enums, 1724, ), "schema/pg15/deparse.txt:2641:24"},
-	{ 194, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1725, ), false, false, 0, CONTRACT_LIST(kinds, 1725, 1), CONTRACT_LIST(if_strings, 1725, ), CONTRACT_LIST(if_enums, 1725, ), "schema/pg15/deparse.txt:4778:24"},
-	{ 194, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1726, ), true, false, 0, CONTRACT_LIST(kinds, 1726, ), CONTRACT_LIST(if_strings, 1726, ), CONTRACT_LIST(if_enums, 1726, ), "schema/pg15/deparse.txt:4780:24"},
+	{ 194, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1725, ), false, false, 0, CONTRACT_LIST(kinds, 1725, 1), CONTRACT_LIST(if_strings, 1725, ), CONTRACT_LIST(if_enums, 1725, ), "schema/pg15/deparse.txt:4780:24"},
+	{ 194, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1726, ), true, false, 0, CONTRACT_LIST(kinds, 1726, ), CONTRACT_LIST(if_strings, 1726, ), CONTRACT_LIST(if_enums, 1726, ), "schema/pg15/deparse.txt:4782:24"},
 	{ 194, 5, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1727, ), false, false, 0, CONTRACT_LIST(kinds, 1727, 1), CONTRACT_LIST(if_strings, 1727, ), CONTRACT_LIST(if_enums, 1727, ), "schema/pg15/deparse.txt:2643:24"},
 	{ 194, 6, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1728, ), false, false, 0, CONTRACT_LIST(kinds, 1728, 1), CONTRACT_LIST(if_strings, 1728, ), CONTRACT_LIST(if_enums, 1728, ), "schema/pg15/deparse.txt:2645:22"},
 	{ 195, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1729, ), true, false, 0, CONTRACT_LIST(kinds, 1729, ), CONTRACT_LIST(if_strings, 1729, ), CONTRACT_LIST(if_enums, 1729, ), "schema/pg15/deparse.txt:2647:25"},
@@ -16632,23 +16640,23 @@ static const ContractRule contract_rules[] = {
 	{ 196, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1733, ), false, true, 0, CONTRACT_LIST(kinds, 1733, ), CONTRACT_LIST(if_strings, 1733, ), CONTRACT_LIST(if_enums, 1733, ), "schema/pg15/deparse.txt:2655:25"},
 	{ 196, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1734, ), false, false, 0, CONTRACT_LIST(kinds, 1734, 1), CONTRACT_LIST(if_strings, 1734, ), CONTRACT_LIST(if_enums, 1734, ), "schema/pg15/deparse.txt:2657:25"},
 	{ 196, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1735, ), false, false, 0, CONTRACT_LIST(kinds, 1735, 1), CONTRACT_LIST(if_strings, 1735, ), CONTRACT_LIST(if_enums, 1735, ), "schema/pg15/deparse.txt:2659:25"},
-	{ 196, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1736, 1), false, false, 0, CONTRACT_LIST(kinds, 1736, 1), CONTRACT_LIST(if_strings, 1736, ), CONTRACT_LIST(if_enums, 1736, ), "schema/pg15/deparse.txt:4783:25"},
-	{ 196, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1737, 1), false, false, 0, CONTRACT_LIST(kinds, 1737, 1), CONTRACT_LIST(if_strings, 1737, ), CONTRACT_LIST(if_enums, 1737, ), "schema/pg15/deparse.txt:4786:25"},
-	{ 196, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1738, 1), false, false, 0, CONTRACT_LIST(kinds, 1738, 1), CONTRACT_LIST(if_strings, 1738, ), CONTRACT_LIST(if_enums, 1738, ), "schema/pg15/deparse.txt:4789:25"},
+	{ 196, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1736, 1), false, false, 0, CONTRACT_LIST(kinds, 1736, 1), CONTRACT_LIST(if_strings, 1736, ), CONTRACT_LIST(if_enums, 1736, ), "schema/pg15/deparse.txt:4785:25"},
+	{ 196, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1737, 1), false, false, 0, CONTRACT_LIST(kinds, 1737, 1), CONTRACT_LIST(if_strings, 1737, ), CONTRACT_LIST(if_enums, 1737, ), "schema/pg15/deparse.txt:4788:25"},
+	{ 196, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1738, 1), false, false, 0, CONTRACT_LIST(kinds, 1738, 1), CONTRACT_LIST(if_strings, 1738, ), CONTRACT_LIST(if_enums, 1738, ), "schema/pg15/deparse.txt:4791:25"},
 	{ 196, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1739, ), true, false, 0, CONTRACT_LIST(kinds, 1739, ), CONTRACT_LIST(if_strings, 1739, ), CONTRACT_LIST(if_enums, 1739, ), "schema/pg15/deparse.txt:2661:26"},
 	{ 196, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1740, ), true, false, 0, CONTRACT_LIST(kinds, 1740, ), CONTRACT_LIST(if_strings, 1740, ), CONTRACT_LIST(if_enums, 1740, ), "schema/pg15/deparse.txt:2663:26"},
 	{ 196, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1741, ), false, false, 0, CONTRACT_LIST(kinds, 1741, 1), CONTRACT_LIST(if_strings, 1741, ), CONTRACT_LIST(if_enums, 1741, ), "schema/pg15/deparse.txt:2665:26"},
 	{ 196, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1742, ), false, false, 0, CONTRACT_LIST(kinds, 1742, 1), CONTRACT_LIST(if_strings, 1742, ), CONTRACT_LIST(if_enums, 1742, ), "schema/pg15/deparse.txt:2667:26"},
-	{ 196, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1743, 1), false, false, 0, CONTRACT_LIST(kinds, 1743, 1), CONTRACT_LIST(if_strings, 1743, ), CONTRACT_LIST(if_enums, 1743, ), "schema/pg15/deparse.txt:4792:26"},
+	{ 196, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1743, 1), false, false, 0, CONTRACT_LIST(kinds, 1743, 1), CONTRACT_LIST(if_strings, 1743, ), CONTRACT_LIST(if_enums, 1743, ), "schema/pg15/deparse.txt:4794:26"},
 	{ 197, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1744, ), true, false, 0, CONTRACT_LIST(kinds, 1744, ), CONTRACT_LIST(if_strings, 1744, ), CONTRACT_LIST(if_enums, 1744, ), "schema/pg15/deparse.txt:2669:27"},
 	{ 197, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1745, ), false, false, 0, CONTRACT_LIST(kinds, 1745, 1), CONTRACT_LIST(if_strings, 1745, ), CONTRACT_LIST(if_enums, 1745, ), "schema/pg15/deparse.txt:2671:27"},
 	{ 197, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1746, ), true, false, 0, CONTRACT_LIST(kinds, 1746, ), CONTRACT_LIST(if_strings, 1746, ), CONTRACT_LIST(if_enums, 1746, ), "schema/pg15/deparse.txt:2673:25"},
 	{ 197, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1747, ), false, false, 0, CONTRACT_LIST(kinds, 1747, 1), CONTRACT_LIST(if_strings, 1747, ), CONTRACT_LIST(if_enums, 1747, ), "schema/pg15/deparse.txt:2675:25"},
-	{ 197, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1748, ), false, false, 0, CONTRACT_LIST(kinds, 1748, 1), CONTRACT_LIST(if_strings, 1748, ), CONTRACT_LIST(if_enums, 1748, ), "schema/pg15/deparse.txt:4795:25"},
-	{ 197, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1749, ), true, false, 0, CONTRACT_LIST(kinds, 1749, ), CONTRACT_LIST(if_strings, 1749, ), CONTRACT_LIST(if_enums, 1749, ), "schema/pg15/deparse.txt:4797:25"},
+	{ 197, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1748, ), false, false, 0, CONTRACT_LIST(kinds, 1748, 1), CONTRACT_LIST(if_strings, 1748, ), CONTRACT_LIST(if_enums, 1748, ), "schema/pg15/deparse.txt:4797:25"},
+	{ 197, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1749, ), true, false, 0, CONTRACT_LIST(kinds, 1749, ), CONTRACT_LIST(if_strings, 1749, ), CONTRACT_LIST(if_enums, 1749, ), "schema/pg15/deparse.txt:4799:25"},
 	{ 197, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1750, ), false, false, 0, CONTRACT_LIST(kinds, 1750, 1), CONTRACT_LIST(if_strings, 1750, ), CONTRACT_LIST(if_enums, 1750, ), "schema/pg15/deparse.txt:2677:23"},
-	{ 197, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1751, ), false, false, 0, CONTRACT_LIST(kinds, 1751, 1), CONTRACT_LIST(if_strings, 1751, ), CONTRACT_LIST(if_enums, 1751, ), "schema/pg15/deparse.txt:4800:23"},
-	{ 197, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1752, ), true, false, 0, CONTRACT_LIST(kinds, 1752, ), CONTRACT_LIST(if_strings, 1752, ), CONTRACT_LIST(if_enums, 1752, ), "schema/pg15/deparse.txt:4802:23"},
+	{ 197, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1751, ), false, false, 0, CONTRACT_LIST(kinds, 1751, 1), CONTRACT_LIST(if_strings, 1751, ), CONTRACT_LIST(if_enums, 1751, ), "schema/pg15/deparse.txt:4802:23"},
+	{ 197, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1752, ), true, false, 0, CONTRACT_LIST(kinds, 1752, ), CONTRACT_LIST(if_strings, 1752, ), CONTRACT_LIST(if_enums, 1752, ), "schema/pg15/deparse.txt:4804:23"},
 	{ 197, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1753, ), false, false, 0, CONTRACT_LIST(kinds, 1753, 1), CONTRACT_LIST(if_strings, 1753, ), CONTRACT_LIST(if_enums, 1753, ), "schema/pg15/deparse.txt:2679:29"},
 	{ 198, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1754, ), false, false, 0, CONTRACT_LIST(kinds, 1754, 1), CONTRACT_LIST(if_strings, 1754, ), CONTRACT_LIST(if_enums, 1754, ), "schema/pg15/deparse.txt:2681:24"},
 	{ 198, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1755, ), false, false, 0, CONTRACT_LIST(kinds, 1755, 1), CONTRACT_LIST(if_strings, 1755, ), CONTRACT_LIST(if_enums, 1755, ), "schema/pg15/deparse.txt:2683:24"},
@@ -16656,12 +16664,12 @@ static const ContractRule contract_rules[] = {
 	{ 198, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1757, ), true, false, 0, CONTRACT_LIST(kinds, 1757, ), CONTRACT_LIST(if_strings, 1757, ), CONTRACT_LIST(if_enums, 1757, ), "schema/pg15/deparse.txt:2687:27"},
 	{ 198, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1758, ), false, false, 0, CONTRACT_LIST(kinds, 1758, 1), CONTRACT_LIST(if_strings, 1758, ), CONTRACT_LIST(if_enums, 1758, ), "schema/pg15/deparse.txt:2689:27"},
 	{ 198, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1759, ), false, false, 0, CONTRACT_LIST(kinds, 1759, 1), CONTRACT_LIST(if_strings, 1759, ), CONTRACT_LIST(if_enums, 1759, ), "schema/pg15/deparse.txt:2691:27"},
-	{ 198, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1760, 1), false, false, 0, CONTRACT_LIST(kinds, 1760, 1), CONTRACT_LIST(if_strings, 1760, ), CONTRACT_LIST(if_enums, 1760, ), "schema/pg15/deparse.txt:4805:27"},
+	{ 198, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1760, 1), false, false, 0, CONTRACT_LIST(kinds, 1760, 1), CONTRACT_LIST(if_strings, 1760, ), CONTRACT_LIST(if_enums, 1760, ), "schema/pg15/deparse.txt:4807:27"},
 	{ 198, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1761, ), true, false, 0, CONTRACT_LIST(kinds, 1761, ), CONTRACT_LIST(if_strings, 1761, ), CONTRACT_LIST(if_enums, 1761, ), "schema/pg15/deparse.txt:2693:24"},
 	{ 198, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1762, ), true, false, 0, CONTRACT_LIST(kinds, 1762, ), CONTRACT_LIST(if_strings, 1762, ), CONTRACT_LIST(if_enums, 1762, ), "schema/pg15/deparse.txt:2695:24"},
 	{ 198, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1763, ), false, false, 0, CONTRACT_LIST(kinds, 1763, 1), CONTRACT_LIST(if_strings, 1763, ), CONTRACT_LIST(if_enums, 1763, ), "schema/pg15/deparse.txt:2697:24"},
 	{ 198, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1764, ), false, false, 0, CONTRACT_LIST(kinds, 1764, 1), CONTRACT_LIST(if_strings, 1764, ), CONTRACT_LIST(if_enums, 1764, ), "schema/pg15/deparse.txt:2699:24"},
-	{ 198, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1765, 1), false, false, 0, CONTRACT_LIST(kinds, 1765, 1), CONTRACT_LIST(if_strings, 1765, ), CONTRACT_LIST(if_enums, 1765, ), "schema/pg15/deparse.txt:4808:24"},
+	{ 198, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1765, 1), false, false, 0, CONTRACT_LIST(kinds, 1765, 1), CONTRACT_LIST(if_strings, 1765, ), CONTRACT_LIST(if_enums, 1765, ), "schema/pg15/deparse.txt:4810:24"},
 	{ 199, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1766, ), true, false, 0, CONTRACT_LIST(kinds, 1766, ), CONTRACT_LIST(if_strings, 1766, ), CONTRACT_LIST(if_enums, 1766, ), "schema/pg15/deparse.txt:2701:27"},
 	{ 199, 1, 2, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1767, ), true, false, 0, CONTRACT_LIST(kinds, 1767, ), CONTRACT_LIST(if_strings, 1767, ), CONTRACT_LIST(if_enums, 1767, 1), "schema/pg15/deparse.txt:2703:29"},
 	{ 199, 4, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1768, ), false, false, 0, CONTRACT_LIST(kinds, 1768, 1), CONTRACT_LIST(if_strings, 1768, ), CONTRACT_LIST(if_enums, 1768, ), "schema/pg15/deparse.txt:2705:27"},
@@ -16681,29 +16689,29 @@ static const ContractRule contract_rules[] = {
 	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1782, 1), false, false, 0, CONTRACT_LIST(kinds, 1782, 1), CONTRACT_LIST(if_strings, 1782, ), CONTRACT_LIST(if_enums, 1782, ), "schema/pg15/deparse.txt:2736:16"},
 	{ 200, 0, -1, 1, true, true, false, false, false, CONTRACT_LIST(parents, 1783, 1), false, false, 0, CONTRACT_LIST(kinds, 1783, 1), CONTRACT_LIST(if_strings, 1783, ), CONTRACT_LIST(if_enums, 1783, ), "schema/pg15/deparse.txt:2738:16"},
 	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1784, 1), false, false, 0, CONTRACT_LIST(kinds, 1784, 1), CONTRACT_LIST(if_strings, 1784, ), CONTRACT_LIST(if_enums, 1784, ), "schema/pg15/deparse.txt:2740:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1785, 1), false, false, 0, CONTRACT_LIST(kinds, 1785, 1), CONTRACT_LIST(if_strings, 1785, ), CONTRACT_LIST(if_enums, 1785, ), "schema/pg15/deparse.txt:4811:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1786, 1), false, false, 0, CONTRACT_LIST(kinds, 1786, 1), CONTRACT_LIST(if_strings, 1786, ), CONTRACT_LIST(if_enums, 1786, ), "schema/pg15/deparse.txt:4814:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1787, 1), false, false, 0, CONTRACT_LIST(kinds, 1787, 1), CONTRACT_LIST(if_strings, 1787, ), CONTRACT_LIST(if_enums, 1787, ), "schema/pg15/deparse.txt:4817:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1788, 1), false, false, 0, CONTRACT_LIST(kinds, 1788, 1), CONTRACT_LIST(if_strings, 1788, ), CONTRACT_LIST(if_enums, 1788, ), "schema/pg15/deparse.txt:4820:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1789, 1), false, false, 0, CONTRACT_LIST(kinds, 1789, 1), CONTRACT_LIST(if_strings, 1789, ), CONTRACT_LIST(if_enums, 1789, ), "schema/pg15/deparse.txt:4823:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1790, 1), false, false, 0, CONTRACT_LIST(kinds, 1790, 1), CONTRACT_LIST(if_strings, 1790, ), CONTRACT_LIST(if_enums, 1790, ), "schema/pg15/deparse.txt:4826:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1791, 1), false, false, 0, CONTRACT_LIST(kinds, 1791, 1), CONTRACT_LIST(if_strings, 1791, ), CONTRACT_LIST(if_enums, 1791, ), "schema/pg15/deparse.txt:4829:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1792, 1), false, false, 0, CONTRACT_LIST(kinds, 1792, 1), CONTRACT_LIST(if_strings, 1792, ), CONTRACT_LIST(if_enums, 1792, ), "schema/pg15/deparse.txt:4832:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1793, 1), false, false, 0, CONTRACT_LIST(kinds, 1793, 1), CONTRACT_LIST(if_strings, 1793, ), CONTRACT_LIST(if_enums, 1793, ), "schema/pg15/deparse.txt:4835:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1794, 1), false, false, 0, CONTRACT_LIST(kinds, 1794, 1), CONTRACT_LIST(if_strings, 1794, ), CONTRACT_LIST(if_enums, 1794, ), "schema/pg15/deparse.txt:4838:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1795, 1), false, false, 0, CONTRACT_LIST(kinds, 1795, 1), CONTRACT_LIST(if_strings, 1795, ), CONTRACT_LIST(if_enums, 1795, ), "schema/pg15/deparse.txt:4841:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1796, 1), false, false, 0, CONTRACT_LIST(kinds, 1796, 1), CONTRACT_LIST(if_strings, 1796, ), CONTRACT_LIST(if_enums, 1796, ), "schema/pg15/deparse.txt:4844:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1797, 1), false, false, 0, CONTRACT_LIST(kinds, 1797, 1), CONTRACT_LIST(if_strings, 1797, ), CONTRACT_LIST(if_enums, 1797, ), "schema/pg15/deparse.txt:4847:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1798, 1), false, false, 0, CONTRACT_LIST(kinds, 1798, 1), CONTRACT_LIST(if_strings, 1798, ), CONTRACT_LIST(if_enums, 1798, ), "schema/pg15/deparse.txt:4850:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1799, 1), false, false, 0, CONTRACT_LIST(kinds, 1799, 1), CONTRACT_LIST(if_strings, 1799, ), CONTRACT_LIST(if_enums, 1799, ), "schema/pg15/deparse.txt:4853:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1800, 1), false, false, 0, CONTRACT_LIST(kinds, 1800, 1), CONTRACT_LIST(if_strings, 1800, ), CONTRACT_LIST(if_enums, 1800, ), "schema/pg15/deparse.txt:4856:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1801, 1), false, false, 0, CONTRACT_LIST(kinds, 1801, 1), CONTRACT_LIST(if_strings, 1801, ), CONTRACT_LIST(if_enums, 1801, ), "schema/pg15/deparse.txt:4859:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1802, 1), false, false, 0, CONTRACT_LIST(kinds, 1802, 1), CONTRACT_LIST(if_strings, 1802, ), CONTRACT_LIST(if_enums, 1802, ), "schema/pg15/deparse.txt:4862:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1803, 1), false, false, 0, CONTRACT_LIST(kinds, 1803, 1), CONTRACT_LIST(if_strings, 1803, ), CONTRACT_LIST(if_enums, 1803, ), "schema/pg15/deparse.txt:4865:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1804, 1), false, false, 0, CONTRACT_LIST(kinds, 1804, 1), CONTRACT_LIST(if_strings, 1804, ), CONTRACT_LIST(if_enums, 1804, ), "schema/pg15/deparse.txt:4868:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1805, 1), false, false, 0, CONTRACT_LIST(kinds, 1805, 1), CONTRACT_LIST(if_strings, 1805, ), CONTRACT_LIST(if_enums, 1805, ), "schema/pg15/deparse.txt:4871:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1806, 1), false, false, 0, CONTRACT_LIST(kinds, 1806, 1), CONTRACT_LIST(if_strings, 1806, ), CONTRACT_LIST(if_enums, 1806, ), "schema/pg15/deparse.txt:4874:16"},
-	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1807, 1), false, false, 0, CONTRACT_LIST(kinds, 1807, 1), CONTRACT_LIST(if_strings, 1807, ), CONTRACT_LIST(if_enums, 1807, ), "schema/pg15/deparse.txt:4877:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1785, 1), false, false, 0, CONTRACT_LIST(kinds, 1785, 1), CONTRACT_LIST(if_strings, 1785, ), CONTRACT_LIST(if_enums, 1785, ), "schema/pg15/deparse.txt:4813:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1786, 1), false, false, 0, CONTRACT_LIST(kinds, 1786, 1), CONTRACT_LIST(if_strings, 1786, ), CONTRACT_LIST(if_enums, 1786, ), "schema/pg15/deparse.txt:4816:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1787, 1), false, false, 0, CONTRACT_LIST(kinds, 1787, 1), CONTRACT_LIST(if_strings, 1787, ), CONTRACT_LIST(if_enums, 1787, ), "schema/pg15/deparse.txt:4819:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1788, 1), false, false, 0, CONTRACT_LIST(kinds, 1788, 1), CONTRACT_LIST(if_strings, 1788, ), CONTRACT_LIST(if_enums, 1788, ), "schema/pg15/deparse.txt:4822:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1789, 1), false, false, 0, CONTRACT_LIST(kinds, 1789, 1), CONTRACT_LIST(if_strings, 1789, ), CONTRACT_LIST(if_enums, 1789, ), "schema/pg15/deparse.txt:4825:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1790, 1), false, false, 0, CONTRACT_LIST(kinds, 1790, 1), CONTRACT_LIST(if_strings, 1790, ), CONTRACT_LIST(if_enums, 1790, ), "schema/pg15/deparse.txt:4828:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1791, 1), false, false, 0, CONTRACT_LIST(kinds, 1791, 1), CONTRACT_LIST(if_strings, 1791, ), CONTRACT_LIST(if_enums, 1791, ), "schema/pg15/deparse.txt:4831:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1792, 1), false, false, 0, CONTRACT_LIST(kinds, 1792, 1), CONTRACT_LIST(if_strings, 1792, ), CONTRACT_LIST(if_enums, 1792, ), "schema/pg15/deparse.txt:4834:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1793, 1), false, false, 0, CONTRACT_LIST(kinds, 1793, 1), CONTRACT_LIST(if_strings, 1793, ), CONTRACT_LIST(if_enums, 1793, ), "schema/pg15/deparse.txt:4837:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1794, 1), false, false, 0, CONTRACT_LIST(kinds, 1794, 1), CONTRACT_LIST(if_strings, 1794, ), CONTRACT_LIST(if_enums, 1794, ), "schema/pg15/deparse.txt:4840:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1795, 1), false, false, 0, CONTRACT_LIST(kinds, 1795, 1), CONTRACT_LIST(if_strings, 1795, ), CONTRACT_LIST(if_enums, 1795, ), "schema/pg15/deparse.txt:4843:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1796, 1), false, false, 0, CONTRACT_LIST(kinds, 1796, 1), CONTRACT_LIST(if_strings, 1796, ), CONTRACT_LIST(if_enums, 1796, ), "schema/pg15/deparse.txt:4846:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1797, 1), false, false, 0, CONTRACT_LIST(kinds, 1797, 1), CONTRACT_LIST(if_strings, 1797, ), CONTRACT_LIST(if_enums, 1797, ), "schema/pg15/deparse.txt:4849:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1798, 1), false, false, 0, CONTRACT_LIST(kinds, 1798, 1), CONTRACT_LIST(if_strings, 1798, ), CONTRACT_LIST(if_enums, 1798, ), "schema/pg15/deparse.txt:4852:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1799, 1), false, false, 0, CONTRACT_LIST(kinds, 1799, 1), CONTRACT_LIST(if_strings, 1799, ), CONTRACT_LIST(if_enums, 1799, ), "schema/pg15/deparse.txt:4855:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1800, 1), false, false, 0, CONTRACT_LIST(kinds, 1800, 1), CONTRACT_LIST(if_strings, 1800, ), CONTRACT_LIST(if_enums, 1800, ), "schema/pg15/deparse.txt:4858:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1801, 1), false, false, 0, CONTRACT_LIST(kinds, 1801, 1), CONTRACT_LIST(if_strings, 1801, ), CONTRACT_LIST(if_enums, 1801, ), "schema/pg15/deparse.txt:4861:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1802, 1), false, false, 0, CONTRACT_LIST(kinds, 1802, 1), CONTRACT_LIST(if_strings, 1802, ), CONTRACT_LIST(if_enums, 1802, ), "schema/pg15/deparse.txt:4864:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1803, 1), false, false, 0, CONTRACT_LIST(kinds, 1803, 1), CONTRACT_LIST(if_strings, 1803, ), CONTRACT_LIST(if_enums, 1803, ), "schema/pg15/deparse.txt:4867:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1804, 1), false, false, 0, CONTRACT_LIST(kinds, 1804, 1), CONTRACT_LIST(if_strings, 1804, ), CONTRACT_LIST(if_enums, 1804, ), "schema/pg15/deparse.txt:4870:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1805, 1), false, false, 0, CONTRACT_LIST(kinds, 1805, 1), CONTRACT_LIST(if_strings, 1805, ), CONTRACT_LIST(if_enums, 1805, ), "schema/pg15/deparse.txt:4873:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1806, 1), false, false, 0, CONTRACT_LIST(kinds, 1806, 1), CONTRACT_LIST(if_strings, 1806, ), CONTRACT_LIST(if_enums, 1806, ), "schema/pg15/deparse.txt:4876:16"},
+	{ 200, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1807, 1), false, false, 0, CONTRACT_LIST(kinds, 1807, 1), CONTRACT_LIST(if_strings, 1807, ), CONTRACT_LIST(if_enums, 1807, ), "schema/pg15/deparse.txt:4879:16"},
 	{ 200, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1808, 1), true, false, 0, CONTRACT_LIST(kinds, 1808, ), CONTRACT_LIST(if_strings, 1808, ), CONTRACT_LIST(if_enums, 1808, ), "schema/pg15/deparse.txt:2743:18"},
 	{ 200, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1809, 1), true, false, 0, CONTRACT_LIST(kinds, 1809, ), CONTRACT_LIST(if_strings, 1809, ), CONTRACT_LIST(if_enums, 1809, ), "schema/pg15/deparse.txt:2746:18"},
 	{ 200, 4, -1, 0, false, true, false, false, false, CONTRACT_LIST(parents, 1810, 1), true, false, 0, CONTRACT_LIST(kinds, 1810, ), CONTRACT_LIST(if_strings, 1810, ), CONTRACT_LIST(if_enums, 1810, ), "schema/pg15/deparse.txt:2748:18"},
@@ -16717,52 +16725,52 @@ static const ContractRule contract_rules[] = {
 	{ 200, 4, -1, 0, false, true, false, false, false, CONTRACT_LIST(parents, 1818, 1), false, false, 0, CONTRACT_LIST(kinds, 1818, 1), CONTRACT_LIST(if_strings, 1818, ), CONTRACT_LIST(if_enums, 1818, ), "schema/pg15/deparse.txt:2764:18"},
 	{ 200, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1819, 1), false, false, 0, CONTRACT_LIST(kinds, 1819, 1), CONTRACT_LIST(if_strings, 1819, ), CONTRACT_LIST(if_enums, 1819, ), "schema/pg15/deparse.txt:2766:18"},
 	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1820, ), false, false, 0, CONTRACT_LIST(kinds, 1820, 1), CONTRACT_LIST(if_strings, 1820, ), CONTRACT_LIST(if_enums, 1820, ), "schema/pg15/deparse.txt:2768:18"},
-	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1821, 1), false, false, 0, CONTRACT_LIST(kinds, 1821, 1), CONTRACT_LIST(if_strings, 1821, ), CONTRACT_LIST(if_enums, 1821, ), "schema/pg15/deparse.txt:4880:18"},
-	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1822, 1), false, false, 0, CONTRACT_LIST(kinds, 1822, 1), CONTRACT_LIST(if_strings, 1822, ), CONTRACT_LIST(if_enums, 1822, ), "schema/pg15/deparse.txt:4883:18"},
-	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1823, 1), false, false, 0, CONTRACT_LIST(kinds, 1823, 1), CONTRACT_LIST(if_strings, 1823, ), CONTRACT_LIST(if_enums, 1823, ), "schema/pg15/deparse.txt:4886:18"},
-	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1824, 1), false, false, 0, CONTRACT_LIST(kinds, 1824, 1), CONTRACT_LIST(if_strings, 1824, ), CONTRACT_LIST(if_enums, 1824, ), "schema/pg15/deparse.txt:4889:18"},
-	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1825, 1), false, false, 0, CONTRACT_LIST(kinds, 1825, 1), CONTRACT_LIST(if_strings, 1825, ), CONTRACT_LIST(if_enums, 1825, ), "schema/pg15/deparse.txt:4892:18"},
-	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1826, 1), false, false, 0, CONTRACT_LIST(kinds, 1826, 1), CONTRACT_LIST(if_strings, 1826, ), CONTRACT_LIST(if_enums, 1826, ), "schema/pg15/deparse.txt:4895:18"},
-	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1827, 1), false, false, 0, CONTRACT_LIST(kinds, 1827, 1), CONTRACT_LIST(if_strings, 1827, ), CONTRACT_LIST(if_enums, 1827, ), "schema/pg15/deparse.txt:4898:18"},
-	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1828, 1), false, false, 0, CONTRACT_LIST(kinds, 1828, 1), CONTRACT_LIST(if_strings, 1828, ), CONTRACT_LIST(if_enums, 1828, ), "schema/pg15/deparse.txt:4901:18"},
-	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1829, 1), false, false, 0, CONTRACT_LIST(kinds, 1829, 1), CONTRACT_LIST(if_strings, 1829, ), CONTRACT_LIST(if_enums, 1829, ), "schema/pg15/deparse.txt:4904:18"},
+	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1821, 1), false, false, 0, CONTRACT_LIST(kinds, 1821, 1), CONTRACT_LIST(if_strings, 1821, ), CONTRACT_LIST(if_enums, 1821, ), "schema/pg15/deparse.txt:4882:18"},
+	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1822, 1), false, false, 0, CONTRACT_LIST(kinds, 1822, 1), CONTRACT_LIST(if_strings, 1822, ), CONTRACT_LIST(if_enums, 1822, ), "schema/pg15/deparse.txt:4885:18"},
+	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1823, 1), false, false, 0, CONTRACT_LIST(kinds, 1823, 1), CONTRACT_LIST(if_strings, 1823, ), CONTRACT_LIST(if_enums, 1823, ), "schema/pg15/deparse.txt:4888:18"},
+	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1824, 1), false, false, 0, CONTRACT_LIST(kinds, 1824, 1), CONTRACT_LIST(if_strings, 1824, ), CONTRACT_LIST(if_enums, 1824, ), "schema/pg15/deparse.txt:4891:18"},
+	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1825, 1), false, false, 0, CONTRACT_LIST(kinds, 1825, 1), CONTRACT_LIST(if_strings, 1825, ), CONTRACT_LIST(if_enums, 1825, ), "schema/pg15/deparse.txt:4894:18"},
+	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1826, 1), false, false, 0, CONTRACT_LIST(kinds, 1826, 1), CONTRACT_LIST(if_strings, 1826, ), CONTRACT_LIST(if_enums, 1826, ), "schema/pg15/deparse.txt:4897:18"},
+	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1827, 1), false, false, 0, CONTRACT_LIST(kinds, 1827, 1), CONTRACT_LIST(if_strings, 1827, ), CONTRACT_LIST(if_enums, 1827, ), "schema/pg15/deparse.txt:4900:18"},
+	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1828, 1), false, false, 0, CONTRACT_LIST(kinds, 1828, 1), CONTRACT_LIST(if_strings, 1828, ), CONTRACT_LIST(if_enums, 1828, ), "schema/pg15/deparse.txt:4903:18"},
+	{ 200, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1829, 1), false, false, 0, CONTRACT_LIST(kinds, 1829, 1), CONTRACT_LIST(if_strings, 1829, ), CONTRACT_LIST(if_enums, 1829, ), "schema/pg15/deparse.txt:4906:18"},
 	{ 200, 6, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1830, 1), true, false, 0, CONTRACT_LIST(kinds, 1830, ), CONTRACT_LIST(if_strings, 1830, ), CONTRACT_LIST(if_enums, 1830, ), "schema/pg15/deparse.txt:2771:23"},
 	{ 200, 6, -1, 0, false, true, false, false, false, CONTRACT_LIST(parents, 1831, 1), true, false, 0, CONTRACT_LIST(kinds, 1831, ), CONTRACT_LIST(if_strings, 1831, ), CONTRACT_LIST(if_enums, 1831, ), "schema/pg15/deparse.txt:2773:23"},
 	{ 200, 6, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1832, 1), true, false, 0, CONTRACT_LIST(kinds, 1832, ), CONTRACT_LIST(if_strings, 1832, ), CONTRACT_LIST(if_enums, 1832, ), "schema/pg15/deparse.txt:2775:23"},
 	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1833, ), true, false, 0, CONTRACT_LIST(kinds, 1833, ), CONTRACT_LIST(if_strings, 1833, ), CONTRACT_LIST(if_enums, 1833, ), "schema/pg15/deparse.txt:2777:23"},
 	{ 200, 6, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1834, ), false, false, 0, CONTRACT_LIST(kinds, 1834, 1), CONTRACT_LIST(if_strings, 1834, ), CONTRACT_LIST(if_enums, 1834, ), "schema/pg15/deparse.txt:2779:23"},
 	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1835, ), false, false, 0, CONTRACT_LIST(kinds, 1835, 1), CONTRACT_LIST(if_strings, 1835, ), CONTRACT_LIST(if_enums, 1835, ), "schema/pg15/deparse.txt:2781:23"},
-	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1836, 1), false, false, 0, CONTRACT_LIST(kinds, 1836, 1), CONTRACT_LIST(if_strings, 1836, ), CONTRACT_LIST(if_enums, 1836, ), "schema/pg15/deparse.txt:4907:23"},
-	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1837, 1), false, false, 0, CONTRACT_LIST(kinds, 1837, 1), CONTRACT_LIST(if_strings, 1837, ), CONTRACT_LIST(if_enums, 1837, ), "schema/pg15/deparse.txt:4910:23"},
-	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1838, 1), false, false, 0, CONTRACT_LIST(kinds, 1838, 1), CONTRACT_LIST(if_strings, 1838, ), CONTRACT_LIST(if_enums, 1838, ), "schema/pg15/deparse.txt:4913:23"},
-	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1839, 1), false, false, 0, CONTRACT_LIST(kinds, 1839, 1), CONTRACT_LIST(if_strings, 1839, ), CONTRACT_LIST(if_enums, 1839, ), "schema/pg15/deparse.txt:4916:23"},
-	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1840, 1), false, false, 0, CONTRACT_LIST(kinds, 1840, 1), CONTRACT_LIST(if_strings, 1840, ), CONTRACT_LIST(if_enums, 1840, ), "schema/pg15/deparse.txt:4919:23"},
-	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1841, 1), false, false, 0, CONTRACT_LIST(kinds, 1841, 1), CONTRACT_LIST(if_strings, 1841, ), CONTRACT_LIST(if_enums, 1841, ), "schema/pg15/deparse.txt:4922:23"},
-	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1842, 1), false, false, 0, CONTRACT_LIST(kinds, 1842, 1), CONTRACT_LIST(if_strings, 1842, ), CONTRACT_LIST(if_enums, 1842, ), "schema/pg15/deparse.txt:4925:23"},
-	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1843, 1), false, false, 0, CONTRACT_LIST(kinds, 1843, 1), CONTRACT_LIST(if_strings, 1843, ), CONTRACT_LIST(if_enums, 1843, ), "schema/pg15/deparse.txt:4928:23"},
+	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1836, 1), false, false, 0, CONTRACT_LIST(kinds, 1836, 1), CONTRACT_LIST(if_strings, 1836, ), CONTRACT_LIST(if_enums, 1836, ), "schema/pg15/deparse.txt:4909:23"},
+	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1837, 1), false, false, 0, CONTRACT_LIST(kinds, 1837, 1), CONTRACT_LIST(if_strings, 1837, ), CONTRACT_LIST(if_enums, 1837, ), "schema/pg15/deparse.txt:4912:23"},
+	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1838, 1), false, false, 0, CONTRACT_LIST(kinds, 1838, 1), CONTRACT_LIST(if_strings, 1838, ), CONTRACT_LIST(if_enums, 1838, ), "schema/pg15/deparse.txt:4915:23"},
+	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1839, 1), false, false, 0, CONTRACT_LIST(kinds, 1839, 1), CONTRACT_LIST(if_strings, 1839, ), CONTRACT_LIST(if_enums, 1839, ), "schema/pg15/deparse.txt:4918:23"},
+	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1840, 1), false, false, 0, CONTRACT_LIST(kinds, 1840, 1), CONTRACT_LIST(if_strings, 1840, ), CONTRACT_LIST(if_enums, 1840, ), "schema/pg15/deparse.txt:4921:23"},
+	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1841, 1), false, false, 0, CONTRACT_LIST(kinds, 1841, 1), CONTRACT_LIST(if_strings, 1841, ), CONTRACT_LIST(if_enums, 1841, ), "schema/pg15/deparse.txt:4924:23"},
+	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1842, 1), false, false, 0, CONTRACT_LIST(kinds, 1842, 1), CONTRACT_LIST(if_strings, 1842, ), CONTRACT_LIST(if_enums, 1842, ), "schema/pg15/deparse.txt:4927:23"},
+	{ 200, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1843, 1), false, false, 0, CONTRACT_LIST(kinds, 1843, 1), CONTRACT_LIST(if_strings, 1843, ), CONTRACT_LIST(if_enums, 1843, ), "schema/pg15/deparse.txt:4930:23"},
 	{ 201, 15, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1844, ), true, false, 0, CONTRACT_LIST(kinds, 1844, ), CONTRACT_LIST(if_strings, 1844, ), CONTRACT_LIST(if_enums, 1844, ), "schema/pg15/deparse.txt:2783:23"},
 	{ 201, 15, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1845, ), true, false, 0, CONTRACT_LIST(kinds, 1845, ), CONTRACT_LIST(if_strings, 1845, ), CONTRACT_LIST(if_enums, 1845, ), "schema/pg15/deparse.txt:2785:23"},
 	{ 201, 15, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1846, ), false, false, 0, CONTRACT_LIST(kinds, 1846, 1), CONTRACT_LIST(if_strings, 1846, ), CONTRACT_LIST(if_enums, 1846, ), "schema/pg15/deparse.txt:2787:23"},
 	{ 201, 15, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1847, ), false, false, 0, CONTRACT_LIST(kinds, 1847, 1), CONTRACT_LIST(if_strings, 1847, ), CONTRACT_LIST(if_enums, 1847, ), "schema/pg15/deparse.txt:2789:23"},
-	{ 201, 15, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1848, 1), false, false, 0, CONTRACT_LIST(kinds, 1848, 1), CONTRACT_LIST(if_strings, 1848, ), CONTRACT_LIST(if_enums, 1848, ), "schema/pg15/deparse.txt:4931:23"},
-	{ 201, 15, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1849, 1), false, false, 0, CONTRACT_LIST(kinds, 1849, 1), CONTRACT_LIST(if_strings, 1849, ), CONTRACT_LIST(if_enums, 1849, ), "schema/pg15/deparse.txt:4934:23"},
+	{ 201, 15, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1848, 1), false, false, 0, CONTRACT_LIST(kinds, 1848, 1), CONTRACT_LIST(if_strings, 1848, ), CONTRACT_LIST(if_enums, 1848, ), "schema/pg15/deparse.txt:4933:23"},
+	{ 201, 15, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1849, 1), false, false, 0, CONTRACT_LIST(kinds, 1849, 1), CONTRACT_LIST(if_strings, 1849, ), CONTRACT_LIST(if_enums, 1849, ), "schema/pg15/deparse.txt:4936:23"},
 	{ 201, 16, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1850, ), true, false, 0, CONTRACT_LIST(kinds, 1850, ), CONTRACT_LIST(if_strings, 1850, ), CONTRACT_LIST(if_enums, 1850, ), "schema/pg15/deparse.txt:2791:22"},
 	{ 201, 16, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1851, ), false, false, 0, CONTRACT_LIST(kinds, 1851, 1), CONTRACT_LIST(if_strings, 1851, ), CONTRACT_LIST(if_enums, 1851, ), "schema/pg15/deparse.txt:2793:22"},
-	{ 201, 16, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1852, ), false, false, 0, CONTRACT_LIST(kinds, 1852, 1), CONTRACT_LIST(if_strings, 1852, ), CONTRACT_LIST(if_enums, 1852, ), "schema/pg15/deparse.txt:4937:22"},
-	{ 201, 16, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1853, ), true, false, 0, CONTRACT_LIST(kinds, 1853, ), CONTRACT_LIST(if_strings, 1853, ), CONTRACT_LIST(if_enums, 1853, ), "schema/pg15/deparse.txt:4939:22"},
+	{ 201, 16, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1852, ), false, false, 0, CONTRACT_LIST(kinds, 1852, 1), CONTRACT_LIST(if_strings, 1852, ), CONTRACT_LIST(if_enums, 1852, ), "schema/pg15/deparse.txt:4939:22"},
+	{ 201, 16, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1853, ), true, false, 0, CONTRACT_LIST(kinds, 1853, ), CONTRACT_LIST(if_strings, 1853, ), CONTRACT_LIST(if_enums, 1853, ), "schema/pg15/deparse.txt:4941:22"},
 	{ 202, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1854, ), false, false, 0, CONTRACT_LIST(kinds, 1854, 1), CONTRACT_LIST(if_strings, 1854, ), CONTRACT_LIST(if_enums, 1854, ), "schema/pg15/deparse.txt:2795:16"},
 	{ 202, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1855, ), true, false, 0, CONTRACT_LIST(kinds, 1855, ), CONTRACT_LIST(if_strings, 1855, ), CONTRACT_LIST(if_enums, 1855, ), "schema/pg15/deparse.txt:2797:21"},
 	{ 202, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1856, ), false, false, 0, CONTRACT_LIST(kinds, 1856, 1), CONTRACT_LIST(if_strings, 1856, ), CONTRACT_LIST(if_enums, 1856, ), "schema/pg15/deparse.txt:2799:21"},
-	{ 202, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1857, ), false, false, 0, CONTRACT_LIST(kinds, 1857, 1), CONTRACT_LIST(if_strings, 1857, ), CONTRACT_LIST(if_enums, 1857, ), "schema/pg15/deparse.txt:4942:21"},
-	{ 202, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1858, ), true, false, 0, CONTRACT_LIST(kinds, 1858, ), CONTRACT_LIST(if_strings, 1858, ), CONTRACT_LIST(if_enums, 1858, ), "schema/pg15/deparse.txt:4944:21"},
+	{ 202, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1857, ), false, false, 0, CONTRACT_LIST(kinds, 1857, 1), CONTRACT_LIST(if_strings, 1857, ), CONTRACT_LIST(if_enums, 1857, ), "schema/pg15/deparse.txt:4944:21"},
+	{ 202, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1858, ), true, false, 0, CONTRACT_LIST(kinds, 1858, ), CONTRACT_LIST(if_strings, 1858, ), CONTRACT_LIST(if_enums, 1858, ), "schema/pg15/deparse.txt:4946:21"},
 	{ 202, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1859, ), true, false, 0, CONTRACT_LIST(kinds, 1859, ), CONTRACT_LIST(if_strings, 1859, ), CONTRACT_LIST(if_enums, 1859, ), "schema/pg15/deparse.txt:2801:19"},
 	{ 202, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1860, ), false, false, 0, CONTRACT_LIST(kinds, 1860, 1), CONTRACT_LIST(if_strings, 1860, ), CONTRACT_LIST(if_enums, 1860, ), "schema/pg15/deparse.txt:2803:19"},
-	{ 202, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1861, ), false, false, 0, CONTRACT_LIST(kinds, 1861, 1), CONTRACT_LIST(if_strings, 1861, ), CONTRACT_LIST(if_enums, 1861, ), "schema/pg15/deparse.txt:4947:19"},
-	{ 202, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1862, ), true, false, 0, CONTRACT_LIST(kinds, 1862, ), CONTRACT_LIST(if_strings, 1862, ), CONTRACT_LIST(if_enums, 1862, ), "schema/pg15/deparse.txt:4949:19"},
+	{ 202, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1861, ), false, false, 0, CONTRACT_LIST(kinds, 1861, 1), CONTRACT_LIST(if_strings, 1861, ), CONTRACT_LIST(if_enums, 1861, ), "schema/pg15/deparse.txt:4949:19"},
+	{ 202, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1862, ), true, false, 0, CONTRACT_LIST(kinds, 1862, ), CONTRACT_LIST(if_strings, 1862, ), CONTRACT_LIST(if_enums, 1862, ), "schema/pg15/deparse.txt:4951:19"},
 	{ 202, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1863, ), true, false, 0, CONTRACT_LIST(kinds, 1863, ), CONTRACT_LIST(if_strings, 1863, ), CONTRACT_LIST(if_enums, 1863, ), "schema/pg15/deparse.txt:2805:23"},
 	{ 202, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1864, ), false, false, 0, CONTRACT_LIST(kinds, 1864, 1), CONTRACT_LIST(if_strings, 1864, ), CONTRACT_LIST(if_enums, 1864, ), "schema/pg15/deparse.txt:2807:23"},
-	{ 202, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1865, ), false, false, 0, CONTRACT_LIST(kinds, 1865, 1), CONTRACT_LIST(if_strings, 1865, ), CONTRACT_LIST(if_enums, 1865, ), "schema/pg15/deparse.txt:4952:23"},
-	{ 202, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1866, ), true, false, 0, CONTRACT_LIST(kinds, 1866, ), CONTRACT_LIST(if_strings, 1866, ), CONTRACT_LIST(if_enums, 1866, ), "schema/pg15/deparse.txt:4954:23"},
+	{ 202, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1865, ), false, false, 0, CONTRACT_LIST(kinds, 1865, 1), CONTRACT_LIST(if_strings, 1865, ), CONTRACT_LIST(if_enums, 1865, ), "schema/pg15/deparse.txt:4954:23"},
+	{ 202, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1866, ), true, false, 0, CONTRACT_LIST(kinds, 1866, ), CONTRACT_LIST(if_strings, 1866, ), CONTRACT_LIST(if_enums, 1866, ), "schema/pg15/deparse.txt:4956:23"},
 	{ 203, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1867, ), false, false, 0, CONTRACT_LIST(kinds, 1867, 1), CONTRACT_LIST(if_strings, 1867, ), CONTRACT_LIST(if_enums, 1867, ), "schema/pg15/deparse.txt:2809:16"},
 	{ 204, 6, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1868, ), false, false, 0, CONTRACT_LIST(kinds, 1868, 1), CONTRACT_LIST(if_strings, 1868, ), CONTRACT_LIST(if_enums, 1868, 1), "schema/pg15/deparse.txt:2811:21"},
 	{ 204, 6, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1869, ), false, false, 0, CONTRACT_LIST(kinds, 1869, 1), CONTRACT_LIST(if_strings, 1869, ), CONTRACT_LIST(if_enums, 1869, 1), "schema/pg15/deparse.txt:2813:21"},
@@ -16771,30 +16779,30 @@ static const ContractRule contract_rules[] = {
 	{ 204, 10, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1872, ), true, false, 0, CONTRACT_LIST(kinds, 1872, ), CONTRACT_LIST(if_strings, 1872, ), CONTRACT_LIST(if_enums, 1872, ), "schema/pg15/deparse.txt:2819:17"},
 	{ 204, 10, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1873, ), false, false, 0, CONTRACT_LIST(kinds, 1873, 1), CONTRACT_LIST(if_strings, 1873, ), CONTRACT_LIST(if_enums, 1873, ), "schema/pg15/deparse.txt:2821:17"},
 	{ 204, 10, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1874, ), false, false, 0, CONTRACT_LIST(kinds, 1874, 1), CONTRACT_LIST(if_strings, 1874, ), CONTRACT_LIST(if_enums, 1874, ), "schema/pg15/deparse.txt:2823:17"},
-	{ 204, 10, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1875, 1), false, false, 0, CONTRACT_LIST(kinds, 1875, 1), CONTRACT_LIST(if_strings, 1875, ), CONTRACT_LIST(if_enums, 1875, ), "schema/pg15/deparse.txt:4957:17"},
+	{ 204, 10, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1875, 1), false, false, 0, CONTRACT_LIST(kinds, 1875, 1), CONTRACT_LIST(if_strings, 1875, ), CONTRACT_LIST(if_enums, 1875, ), "schema/pg15/deparse.txt:4959:17"},
 	{ 204, 11, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1876, ), true, false, 0, CONTRACT_LIST(kinds, 1876, ), CONTRACT_LIST(if_strings, 1876, ), CONTRACT_LIST(if_enums, 1876, ), "schema/pg15/deparse.txt:2825:22"},
 	{ 204, 12, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1877, ), true, false, 0, CONTRACT_LIST(kinds, 1877, ), CONTRACT_LIST(if_strings, 1877, ), CONTRACT_LIST(if_enums, 1877, ), "schema/pg15/deparse.txt:2827:23"},
 	{ 204, 12, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1878, ), true, false, 0, CONTRACT_LIST(kinds, 1878, ), CONTRACT_LIST(if_strings, 1878, ), CONTRACT_LIST(if_enums, 1878, ), "schema/pg15/deparse.txt:2829:23"},
 	{ 204, 12, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1879, ), false, false, 0, CONTRACT_LIST(kinds, 1879, 1), CONTRACT_LIST(if_strings, 1879, ), CONTRACT_LIST(if_enums, 1879, ), "schema/pg15/deparse.txt:2831:23"},
-	{ 204, 12, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1880, 1), false, false, 0, CONTRACT_LIST(kinds, 1880, 1), CONTRACT_LIST(if_strings, 1880, ), CONTRACT_LIST(if_enums, 1880, ), "schema/pg15/deparse.txt:4960:23"},
+	{ 204, 12, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1880, 1), false, false, 0, CONTRACT_LIST(kinds, 1880, 1), CONTRACT_LIST(if_strings, 1880, ), CONTRACT_LIST(if_enums, 1880, ), "schema/pg15/deparse.txt:4962:23"},
 	{ 204, 13, 0, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1881, ), true, false, 0, CONTRACT_LIST(kinds, 1881, ), CONTRACT_LIST(if_strings, 1881, ), CONTRACT_LIST(if_enums, 1881, 1), "schema/pg15/deparse.txt:2833:20"},
 	{ 204, 13, 0, 0, false, false, true, false, false, CONTRACT_LIST(parents, 1882, ), true, false, 0, CONTRACT_LIST(kinds, 1882, ), CONTRACT_LIST(if_strings, 1882, ), CONTRACT_LIST(if_enums, 1882, 1), "schema/pg15/deparse.txt:2835:20"},
 	{ 204, 13, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1883, ), true, false, 0, CONTRACT_LIST(kinds, 1883, ), CONTRACT_LIST(if_strings, 1883, ), CONTRACT_LIST(if_enums, 1883, ), "schema/pg15/deparse.txt:2837:20"},
 	{ 204, 13, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1884, ), false, false, 0, CONTRACT_LIST(kinds, 1884, 1), CONTRACT_LIST(if_strings, 1884, ), CONTRACT_LIST(if_enums, 1884, ), "schema/pg15/deparse.txt:2839:20"},
 	{ 204, 13, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1885, ), false, false, 0, CONTRACT_LIST(kinds, 1885, 1), CONTRACT_LIST(if_strings, 1885, ), CONTRACT_LIST(if_enums, 1885, ), "schema/pg15/deparse.txt:2841:20"},
-	{ 204, 13, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1886, 1), false, false, 0, CONTRACT_LIST(kinds, 1886, 1), CONTRACT_LIST(if_strings, 1886, ), CONTRACT_LIST(if_enums, 1886, ), "schema/pg15/deparse.txt:4963:20"},
-	{ 204, 13, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1887, 1), false, false, 0, CONTRACT_LIST(kinds, 1887, 1), CONTRACT_LIST(if_strings, 1887, ), CONTRACT_LIST(if_enums, 1887, ), "schema/pg15/deparse.txt:4966:20"},
+	{ 204, 13, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1886, 1), false, false, 0, CONTRACT_LIST(kinds, 1886, 1), CONTRACT_LIST(if_strings, 1886, ), CONTRACT_LIST(if_enums, 1886, ), "schema/pg15/deparse.txt:4965:20"},
+	{ 204, 13, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1887, 1), false, false, 0, CONTRACT_LIST(kinds, 1887, 1), CONTRACT_LIST(if_strings, 1887, ), CONTRACT_LIST(if_enums, 1887, ), "schema/pg15/deparse.txt:4968:20"},
 	{ 204, 17, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1888, ), true, false, 0, CONTRACT_LIST(kinds, 1888, ), CONTRACT_LIST(if_strings, 1888, ), CONTRACT_LIST(if_enums, 1888, 1), "schema/pg15/deparse.txt:2843:26"},
 	{ 204, 17, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 1889, ), true, false, 0, CONTRACT_LIST(kinds, 1889, ), CONTRACT_LIST(if_strings, 1889, ), CONTRACT_LIST(if_enums, 1889, 1), "schema/pg15/deparse.txt:2845:26"},
 	{ 204, 20, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1890, ), true, false, 0, CONTRACT_LIST(kinds, 1890, ), CONTRACT_LIST(if_strings, 1890, ), CONTRACT_LIST(if_enums, 1890, ), "schema/pg15/deparse.txt:2847:21"},
 	{ 204, 20, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1891, ), true, false, 0, CONTRACT_LIST(kinds, 1891, ), CONTRACT_LIST(if_strings, 1891, ), CONTRACT_LIST(if_enums, 1891, ), "schema/pg15/deparse.txt:2849:21"},
 	{ 204, 20, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1892, ), false, false, 0, CONTRACT_LIST(kinds, 1892, 1), CONTRACT_LIST(if_strings, 1892, ), CONTRACT_LIST(if_enums, 1892, ), "schema/pg15/deparse.txt:2851:21"},
-	{ 204, 20, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1893, 1), false, false, 0, CONTRACT_LIST(kinds, 1893, 1), CONTRACT_LIST(if_strings, 1893, ), CONTRACT_LIST(if_enums, 1893, ), "schema/pg15/deparse.txt:4969:21"},
+	{ 204, 20, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1893, 1), false, false, 0, CONTRACT_LIST(kinds, 1893, 1), CONTRACT_LIST(if_strings, 1893, ), CONTRACT_LIST(if_enums, 1893, ), "schema/pg15/deparse.txt:4971:21"},
 	{ 204, 21, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1894, ), true, false, 0, CONTRACT_LIST(kinds, 1894, ), CONTRACT_LIST(if_strings, 1894, ), CONTRACT_LIST(if_enums, 1894, ), "schema/pg15/deparse.txt:2853:21"},
 	{ 204, 21, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1895, ), true, false, 0, CONTRACT_LIST(kinds, 1895, ), CONTRACT_LIST(if_strings, 1895, ), CONTRACT_LIST(if_enums, 1895, ), "schema/pg15/deparse.txt:2855:21"},
 	{ 204, 21, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1896, ), false, false, 0, CONTRACT_LIST(kinds, 1896, 1), CONTRACT_LIST(if_strings, 1896, ), CONTRACT_LIST(if_enums, 1896, ), "schema/pg15/deparse.txt:2857:21"},
-	{ 204, 21, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1897, 1), false, false, 0, CONTRACT_LIST(kinds, 1897, 1), CONTRACT_LIST(if_strings, 1897, ), CONTRACT_LIST(if_enums, 1897, ), "schema/pg15/deparse.txt:4972:21"},
-	{ 204, 21, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1898, 1), false, false, 0, CONTRACT_LIST(kinds, 1898, 1), CONTRACT_LIST(if_strings, 1898, ), CONTRACT_LIST(if_enums, 1898, ), "schema/pg15/deparse.txt:4975:21"},
+	{ 204, 21, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1897, 1), false, false, 0, CONTRACT_LIST(kinds, 1897, 1), CONTRACT_LIST(if_strings, 1897, ), CONTRACT_LIST(if_enums, 1897, ), "schema/pg15/deparse.txt:4974:21"},
+	{ 204, 21, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 1898, 1), false, false, 0, CONTRACT_LIST(kinds, 1898, 1), CONTRACT_LIST(if_strings, 1898, ), CONTRACT_LIST(if_enums, 1898, ), "schema/pg15/deparse.txt:4977:21"},
 	{ 204, 25, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 1899, ), true, false, 0, CONTRACT_LIST(kinds, 1899, ), CONTRACT_LIST(if_strings, 1899, ), CONTRACT_LIST(if_enums, 1899, ), "schema/pg15/deparse.txt:2859:28"},
 	{ 205, 1, 3, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1900, 1), true, false, 0, CONTRACT_LIST(kinds, 1900, ), CONTRACT_LIST(if_strings, 1900, ), CONTRACT_LIST(if_enums, 1900, 1), "schema/pg15/deparse.txt:2862:17"},
 	{ 205, 1, 3, -1, false, false, false, false, false, CONTRACT_LIST(parents, 1901, 1), true, false, 0, CONTRACT_LIST(kinds, 1901, ), CONTRACT_LIST(if_strings, 1901, ), CONTRACT_LIST(if_enums, 1901, 1), "schema/pg15/deparse.txt:2865:17"},
@@ -16925,8 +16933,8 @@ static const ContractRule contract_rules[] = {
 	{ 211, 1, 0, 1, true, false, true, false, false, CONTRACT_LIST(parents, 2026, ), true, false, 0, CONTRACT_LIST(kinds, 2026, ), CONTRACT_LIST(if_strings, 2026, ), CONTRACT_LIST(if_enums, 2026, 1), "schema/pg15/deparse.txt:3142:21"},
 	{ 211, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2027, ), false, false, 0, CONTRACT_LIST(kinds, 2027, 1), CONTRACT_LIST(if_strings, 2027, ), CONTRACT_LIST(if_enums, 2027, ), "schema/pg15/deparse.txt:3144:21"},
 	{ 211, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2028, ), false, false, 0, CONTRACT_LIST(kinds, 2028, 1), CONTRACT_LIST(if_strings, 2028, ), CONTRACT_LIST(if_enums, 2028, ), "schema/pg15/deparse.txt:3146:21"},
-	{ 211, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2029, 1), false, false, 0, CONTRACT_LIST(kinds, 2029, 1), CONTRACT_LIST(if_strings, 2029, ), CONTRACT_LIST(if_enums, 2029, ), "schema/pg15/deparse.txt:4978:21"},
-	{ 211, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2030, 1), false, false, 0, CONTRACT_LIST(kinds, 2030, 1), CONTRACT_LIST(if_strings, 2030, ), CONTRACT_LIST(if_enums, 2030, ), "schema/pg15/deparse.txt:4981:21"},
+	{ 211, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2029, 1), false, false, 0, CONTRACT_LIST(kinds, 2029, 1), CONTRACT_LIST(if_strings, 2029, ), CONTRACT_LIST(if_enums, 2029, ), "schema/pg15/deparse.txt:4980:21"},
+	{ 211, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2030, 1), false, false, 0, CONTRACT_LIST(kinds, 2030, 1), CONTRACT_LIST(if_strings, 2030, ), CONTRACT_LIST(if_enums, 2030, ), "schema/pg15/deparse.txt:4983:21"},
 	{ 213, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2031, ), true, false, 0, CONTRACT_LIST(kinds, 2031, ), CONTRACT_LIST(if_strings, 2031, ), CONTRACT_LIST(if_enums, 2031, ), "schema/pg15/deparse.txt:3148:24"},
 	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2032, ), true, false, 0, CONTRACT_LIST(kinds, 2032, ), CONTRACT_LIST(if_strings, 2032, ), CONTRACT_LIST(if_enums, 2032, ), "schema/pg15/deparse.txt:3150:24"},
 	{ 213, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2033, 1), false, false, 0, CONTRACT_LIST(kinds, 2033, 1), CONTRACT_LIST(if_strings, 2033, ), CONTRACT_LIST(if_enums, 2033, ), "schema/pg15/deparse.txt:3152:24"},
@@ -16936,21 +16944,21 @@ static const ContractRule contract_rules[] = {
 	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2037, 1), false, false, 0, CONTRACT_LIST(kinds, 2037, 1), CONTRACT_LIST(if_strings, 2037, ), CONTRACT_LIST(if_enums, 2037, ), "schema/pg15/deparse.txt:3160:24"},
 	{ 213, 0, -1, 1, true, true, false, false, false, CONTRACT_LIST(parents, 2038, 1), false, false, 0, CONTRACT_LIST(kinds, 2038, 1), CONTRACT_LIST(if_strings, 2038, ), CONTRACT_LIST(if_enums, 2038, ), "schema/pg15/deparse.txt:3162:24"},
 	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2039, 1), false, false, 0, CONTRACT_LIST(kinds, 2039, 1), CONTRACT_LIST(if_strings, 2039, ), CONTRACT_LIST(if_enums, 2039, ), "schema/pg15/deparse.txt:3164:24"},
-	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2040, 1), false, false, 0, CONTRACT_LIST(kinds, 2040, 1), CONTRACT_LIST(if_strings, 2040, ), CONTRACT_LIST(if_enums, 2040, ), "schema/pg15/deparse.txt:4984:24"},
-	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2041, 1), false, false, 0, CONTRACT_LIST(kinds, 2041, 1), CONTRACT_LIST(if_strings, 2041, ), CONTRACT_LIST(if_enums, 2041, ), "schema/pg15/deparse.txt:4987:24"},
-	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2042, 1), false, false, 0, CONTRACT_LIST(kinds, 2042, 1), CONTRACT_LIST(if_strings, 2042, ), CONTRACT_LIST(if_enums, 2042, ), "schema/pg15/deparse.txt:4990:24"},
-	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2043, 1), false, false, 0, CONTRACT_LIST(kinds, 2043, 1), CONTRACT_LIST(if_strings, 2043, ), CONTRACT_LIST(if_enums, 2043, ), "schema/pg15/deparse.txt:4993:24"},
-	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2044, 1), false, false, 0, CONTRACT_LIST(kinds, 2044, 1), CONTRACT_LIST(if_strings, 2044, ), CONTRACT_LIST(if_enums, 2044, ), "schema/pg15/deparse.txt:4996:24"},
-	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2045, 1), false, false, 0, CONTRACT_LIST(kinds, 2045, 1), CONTRACT_LIST(if_strings, 2045, ), CONTRACT_LIST(if_enums, 2045, ), "schema/pg15/deparse.txt:4999:24"},
-	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2046, 1), false, false, 0, CONTRACT_LIST(kinds, 2046, 1), CONTRACT_LIST(if_strings, 2046, ), CONTRACT_LIST(if_enums, 2046, ), "schema/pg15/deparse.txt:5002:24"},
-	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2047, 1), false, false, 0, CONTRACT_LIST(kinds, 2047, 1), CONTRACT_LIST(if_strings, 2047, ), CONTRACT_LIST(if_enums, 2047, ), "schema/pg15/deparse.txt:5005:24"},
-	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2048, 1), false, false, 0, CONTRACT_LIST(kinds, 2048, 1), CONTRACT_LIST(if_strings, 2048, ), CONTRACT_LIST(if_enums, 2048, ), "schema/pg15/deparse.txt:5008:24"},
-	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2049, 1), false, false, 0, CONTRACT_LIST(kinds, 2049, 1), CONTRACT_LIST(if_strings, 2049, ), CONTRACT_LIST(if_enums, 2049, ), "schema/pg15/deparse.txt:5011:24"},
-	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2050, 1), false, false, 0, CONTRACT_LIST(kinds, 2050, 1), CONTRACT_LIST(if_strings, 2050, ), CONTRACT_LIST(if_enums, 2050, ), "schema/pg15/deparse.txt:5014:24"},
-	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2051, 1), false, false, 0, CONTRACT_LIST(kinds, 2051, 1), CONTRACT_LIST(if_strings, 2051, ), CONTRACT_LIST(if_enums, 2051, ), "schema/pg15/deparse.txt:5017:24"},
-	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2052, 1), false, false, 0, CONTRACT_LIST(kinds, 2052, 1), CONTRACT_LIST(if_strings, 2052, ), CONTRACT_LIST(if_enums, 2052, ), "schema/pg15/deparse.txt:5020:24"},
-	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2053, 1), false, false, 0, CONTRACT_LIST(kinds, 2053, 1), CONTRACT_LIST(if_strings, 2053, ), CONTRACT_LIST(if_enums, 2053, ), "schema/pg15/deparse.txt:5023:24"},
-	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2054, 1), false, false, 0, CONTRACT_LIST(kinds, 2054, 1), CONTRACT_LIST(if_strings, 2054, ), CONTRACT_LIST(if_enums, 2054, ), "schema/pg15/deparse.txt:5026:24"},
+	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2040, 1), false, false, 0, CONTRACT_LIST(kinds, 2040, 1), CONTRACT_LIST(if_strings, 2040, ), CONTRACT_LIST(if_enums, 2040, ), "schema/pg15/deparse.txt:4986:24"},
+	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2041, 1), false, false, 0, CONTRACT_LIST(kinds, 2041, 1), CONTRACT_LIST(if_strings, 2041, ), CONTRACT_LIST(if_enums, 2041, ), "schema/pg15/deparse.txt:4989:24"},
+	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2042, 1), false, false, 0, CONTRACT_LIST(kinds, 2042, 1), CONTRACT_LIST(if_strings, 2042, ), CONTRACT_LIST(if_enums, 2042, ), "schema/pg15/deparse.txt:4992:24"},
+	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2043, 1), false, false, 0, CONTRACT_LIST(kinds, 2043, 1), CONTRACT_LIST(if_strings, 2043, ), CONTRACT_LIST(if_enums, 2043, ), "schema/pg15/deparse.txt:4995:24"},
+	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2044, 1), false, false, 0, CONTRACT_LIST(kinds, 2044, 1), CONTRACT_LIST(if_strings, 2044, ), CONTRACT_LIST(if_enums, 2044, ), "schema/pg15/deparse.txt:4998:24"},
+	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2045, 1), false, false, 0, CONTRACT_LIST(kinds, 2045, 1), CONTRACT_LIST(if_strings, 2045, ), CONTRACT_LIST(if_enums, 2045, ), "schema/pg15/deparse.txt:5001:24"},
+	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2046, 1), false, false, 0, CONTRACT_LIST(kinds, 2046, 1), CONTRACT_LIST(if_strings, 2046, ), CONTRACT_LIST(if_enums, 2046, ), "schema/pg15/deparse.txt:5004:24"},
+	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2047, 1), false, false, 0, CONTRACT_LIST(kinds, 2047, 1), CONTRACT_LIST(if_strings, 2047, ), CONTRACT_LIST(if_enums, 2047, ), "schema/pg15/deparse.txt:5007:24"},
+	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2048, 1), false, false, 0, CONTRACT_LIST(kinds, 2048, 1), CONTRACT_LIST(if_strings, 2048, ), CONTRACT_LIST(if_enums, 2048, ), "schema/pg15/deparse.txt:5010:24"},
+	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2049, 1), false, false, 0, CONTRACT_LIST(kinds, 2049, 1), CONTRACT_LIST(if_strings, 2049, ), CONTRACT_LIST(if_enums, 2049, ), "schema/pg15/deparse.txt:5013:24"},
+	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2050, 1), false, false, 0, CONTRACT_LIST(kinds, 2050, 1), CONTRACT_LIST(if_strings, 2050, ), CONTRACT_LIST(if_enums, 2050, ), "schema/pg15/deparse.txt:5016:24"},
+	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2051, 1), false, false, 0, CONTRACT_LIST(kinds, 2051, 1), CONTRACT_LIST(if_strings, 2051, ), CONTRACT_LIST(if_enums, 2051, ), "schema/pg15/deparse.txt:5019:24"},
+	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2052, 1), false, false, 0, CONTRACT_LIST(kinds, 2052, 1), CONTRACT_LIST(if_strings, 2052, ), CONTRACT_LIST(if_enums, 2052, ), "schema/pg15/deparse.txt:5022:24"},
+	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2053, 1), false, false, 0, CONTRACT_LIST(kinds, 2053, 1), CONTRACT_LIST(if_strings, 2053, ), CONTRACT_LIST(if_enums, 2053, ), "schema/pg15/deparse.txt:5025:24"},
+	{ 213, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2054, 1), false, false, 0, CONTRACT_LIST(kinds, 2054, 1), CONTRACT_LIST(if_strings, 2054, ), CONTRACT_LIST(if_enums, 2054, ), "schema/pg15/deparse.txt:5028:24"},
 	{ 213, 1, 1, -1, false, false, false, false, true, CONTRACT_LIST(parents, 2055, 1), false, true, 0, CONTRACT_LIST(kinds, 2055, ), CONTRACT_LIST(if_strings, 2055, ), CONTRACT_LIST(if_enums, 2055, 1), "schema/pg15/deparse.txt:3166:24"},
 	{ 213, 1, 0, -1, false, false, false, false, true, CONTRACT_LIST(parents, 2056, 1), false, true, 0, CONTRACT_LIST(kinds, 2056, ), CONTRACT_LIST(if_strings, 2056, ), CONTRACT_LIST(if_enums, 2056, 1), "schema/pg15/deparse.txt:3168:24"},
 	{ 213, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2057, 1), false, true, 0, CONTRACT_LIST(kinds, 2057, ), CONTRACT_LIST(if_strings, 2057, ), CONTRACT_LIST(if_enums, 2057, ), "schema/pg15/deparse.txt:3171:24"},
@@ -16983,25 +16991,25 @@ static const ContractRule contract_rules[] = {
 	{ 213, 1, 0, -1, false, false, false, false, true, CONTRACT_LIST(parents, 2084, 1), false, false, 2, CONTRACT_LIST(kinds, 2084, ), CONTRACT_LIST(if_strings, 2084, ), CONTRACT_LIST(if_enums, 2084, 1), "schema/pg15/deparse.txt:3225:24"},
 	{ 213, 1, 0, -1, false, false, false, false, true, CONTRACT_LIST(parents, 2085, 1), false, false, 2, CONTRACT_LIST(kinds, 2085, ), CONTRACT_LIST(if_strings, 2085, ), CONTRACT_LIST(if_enums, 2085, 1), "schema/pg15/deparse.txt:3227:24"},
 	{ 213, 1, 0, -1, false, false, false, false, true, CONTRACT_LIST(parents, 2086, 1), false, false, 2, CONTRACT_LIST(kinds, 2086, ), CONTRACT_LIST(if_strings, 2086, ), CONTRACT_LIST(if_enums, 2086, 1), "schema/pg15/deparse.txt:3229:24"},
-	{ 213, 1, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 2087, 1), false, false, 2, CONTRACT_LIST(kinds, 2087, ), CONTRACT_LIST(if_strings, 2087, ), CONTRACT_LIST(if_enums, 2087, ), "schema/pg15/deparse.txt:3231:24"},
-	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2088, 1), false, false, 0, CONTRACT_LIST(kinds, 2088, 1), CONTRACT_LIST(if_strings, 2088, ), CONTRACT_LIST(if_enums, 2088, ), "schema/pg15/deparse.txt:5029:24"},
-	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2089, 1), false, false, 0, CONTRACT_LIST(kinds, 2089, 1), CONTRACT_LIST(if_strings, 2089, ), CONTRACT_LIST(if_enums, 2089, ), "schema/pg15/deparse.txt:5032:24"},
-	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2090, 1), false, false, 0, CONTRACT_LIST(kinds, 2090, 1), CONTRACT_LIST(if_strings, 2090, ), CONTRACT_LIST(if_enums, 2090, ), "schema/pg15/deparse.txt:5035:24"},
-	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2091, 1), false, false, 0, CONTRACT_LIST(kinds, 2091, 1), CONTRACT_LIST(if_strings, 2091, ), CONTRACT_LIST(if_enums, 2091, ), "schema/pg15/deparse.txt:5038:24"},
-	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2092, 1), false, false, 0, CONTRACT_LIST(kinds, 2092, 1), CONTRACT_LIST(if_strings, 2092, ), CONTRACT_LIST(if_enums, 2092, ), "schema/pg15/deparse.txt:5041:24"},
-	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2093, 1), false, false, 0, CONTRACT_LIST(kinds, 2093, 1), CONTRACT_LIST(if_strings, 2093, ), CONTRACT_LIST(if_enums, 2093, ), "schema/pg15/deparse.txt:5044:24"},
-	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2094, 1), false, false, 0, CONTRACT_LIST(kinds, 2094, 1), CONTRACT_LIST(if_strings, 2094, ), CONTRACT_LIST(if_enums, 2094, ), "schema/pg15/deparse.txt:5047:24"},
-	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2095, 1), false, false, 0, CONTRACT_LIST(kinds, 2095, 1), CONTRACT_LIST(if_strings, 2095, ), CONTRACT_LIST(if_enums, 2095, ), "schema/pg15/deparse.txt:5050:24"},
-	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2096, 1), false, false, 0, CONTRACT_LIST(kinds, 2096, 1), CONTRACT_LIST(if_strings, 2096, ), CONTRACT_LIST(if_enums, 2096, ), "schema/pg15/deparse.txt:5053:24"},
-	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2097, 1), false, false, 0, CONTRACT_LIST(kinds, 2097, 1), CONTRACT_LIST(if_strings, 2097, ), CONTRACT_LIST(if_enums, 2097, ), "schema/pg15/deparse.txt:5056:24"},
-	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2098, 1), false, false, 0, CONTRACT_LIST(kinds, 2098, 1), CONTRACT_LIST(if_strings, 2098, ), CONTRACT_LIST(if_enums, 2098, ), "schema/pg15/deparse.txt:5059:24"},
-	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2099, 1), false, false, 0, CONTRACT_LIST(kinds, 2099, 1), CONTRACT_LIST(if_strings, 2099, ), CONTRACT_LIST(if_enums, 2099, ), "schema/pg15/deparse.txt:5062:24"},
-	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2100, 1), false, false, 0, CONTRACT_LIST(kinds, 2100, 1), CONTRACT_LIST(if_strings, 2100, ), CONTRACT_LIST(if_enums, 2100, ), "schema/pg15/deparse.txt:5065:24"},
-	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2101, 1), false, false, 0, CONTRACT_LIST(kinds, 2101, 1), CONTRACT_LIST(if_strings, 2101, ), CONTRACT_LIST(if_enums, 2101, ), "schema/pg15/deparse.txt:5068:24"},
-	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2102, 1), false, false, 0, CONTRACT_LIST(kinds, 2102, 1), CONTRACT_LIST(if_strings, 2102, ), CONTRACT_LIST(if_enums, 2102, ), "schema/pg15/deparse.txt:5071:24"},
-	{ 213, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2103, ), true, false, 0, CONTRACT_LIST(kinds, 2103, ), CONTRACT_LIST(if_strings, 2103, ), CONTRACT_LIST(if_enums, 2103, ), "schema/pg15/deparse.txt:3233:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2104, ), true, false, 0, CONTRACT_LIST(kinds, 2104, ), CONTRACT_LIST(if_strings, 2104, ), CONTRACT_LIST(if_enums, 2104, ), "schema/pg15/deparse.txt:3235:28"},
-	{ 213, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2105, 1), false, false, 0, CONTRACT_LIST(kinds, 2105, 1), CONTRACT_LIST(if_strings, 2105, ), CONTRACT_LIST(if_enums, 2105, ), "schema/pg15/deparse.txt:3237:28"},
+	{ 213, 1, 0, -1, false, false, false, false, true, CONTRACT_LIST(parents, 2087, 1), false, false, 2, CONTRACT_LIST(kinds, 2087, ), CONTRACT_LIST(if_strings, 2087, ), CONTRACT_LIST(if_enums, 2087, 1), "schema/pg15/deparse.txt:3231:24"},
+	{ 213, 1, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 2088, 1), false, false, 2, CONTRACT_LIST(kinds, 2088, ), CONTRACT_LIST(if_strings, 2088, ), CONTRACT_LIST(if_enums, 2088, ), "schema/pg15/deparse.txt:3233:24"},
+	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2089, 1), false, false, 0, CONTRACT_LIST(kinds, 2089, 1), CONTRACT_LIST(if_strings, 2089, ), CONTRACT_LIST(if_enums, 2089, ), "schema/pg15/deparse.txt:5031:24"},
+	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2090, 1), false, false, 0, CONTRACT_LIST(kinds, 2090, 1), CONTRACT_LIST(if_strings, 2090, ), CONTRACT_LIST(if_enums, 2090, ), "schema/pg15/deparse.txt:5034:24"},
+	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2091, 1), false, false, 0, CONTRACT_LIST(kinds, 2091, 1), CONTRACT_LIST(if_strings, 2091, ), CONTRACT_LIST(if_enums, 2091, ), "schema/pg15/deparse.txt:5037:24"},
+	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2092, 1), false, false, 0, CONTRACT_LIST(kinds, 2092, 1), CONTRACT_LIST(if_strings, 2092, ), CONTRACT_LIST(if_enums, 2092, ), "schema/pg15/deparse.txt:5040:24"},
+	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2093, 1), false, false, 0, CONTRACT_LIST(kinds, 2093, 1), CONTRACT_LIST(if_strings, 2093, ), CONTRACT_LIST(if_enums, 2093, ), "schema/pg15/deparse.txt:5043:24"},
+	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2094, 1), false, false, 0, CONTRACT_LIST(kinds, 2094, 1), CONTRACT_LIST(if_strings, 2094, ), CONTRACT_LIST(if_enums, 2094, ), "schema/pg15/deparse.txt:5046:24"},
+	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2095, 1), false, false, 0, CONTRACT_LIST(kinds, 2095, 1), CONTRACT_LIST(if_strings, 2095, ), CONTRACT_LIST(if_enums, 2095, ), "schema/pg15/deparse.txt:5049:24"},
+	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2096, 1), false, false, 0, CONTRACT_LIST(kinds, 2096, 1), CONTRACT_LIST(if_strings, 2096, ), CONTRACT_LIST(if_enums, 2096, ), "schema/pg15/deparse.txt:5052:24"},
+	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2097, 1), false, false, 0, CONTRACT_LIST(kinds, 2097, 1), CONTRACT_LIST(if_strings, 2097, ), CONTRACT_LIST(if_enums, 2097, ), "schema/pg15/deparse.txt:5055:24"},
+	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2098, 1), false, false, 0, CONTRACT_LIST(kinds, 2098, 1), CONTRACT_LIST(if_strings, 2098, ), CONTRACT_LIST(if_enums, 2098, ), "schema/pg15/deparse.txt:5058:24"},
+	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2099, 1), false, false, 0, CONTRACT_LIST(kinds, 2099, 1), CONTRACT_LIST(if_strings, 2099, ), CONTRACT_LIST(if_enums, 2099, ), "schema/pg15/deparse.txt:5061:24"},
+	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2100, 1), false, false, 0, CONTRACT_LIST(kinds, 2100, 1), CONTRACT_LIST(if_strings, 2100, ), CONTRACT_LIST(if_enums, 2100, ), "schema/pg15/deparse.txt:5064:24"},
+	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2101, 1), false, false, 0, CONTRACT_LIST(kinds, 2101, 1), CONTRACT_LIST(if_strings, 2101, ), CONTRACT_LIST(if_enums, 2101, ), "schema/pg15/deparse.txt:5067:24"},
+	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2102, 1), false, false, 0, CONTRACT_LIST(kinds, 2102, 1), CONTRACT_LIST(if_strings, 2102, ), CONTRACT_LIST(if_enums, 2102, ), "schema/pg15/deparse.txt:5070:24"},
+	{ 213, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2103, 1), false, false, 0, CONTRACT_LIST(kinds, 2103, 1), CONTRACT_LIST(if_strings, 2103, ), CONTRACT_LIST(if_enums, 2103, ), "schema/pg15/deparse.txt:5073:24"},
+	{ 213, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2104, ), true, false, 0, CONTRACT_LIST(kinds, 2104, ), CONTRACT_LIST(if_strings, 2104, ), CONTRACT_LIST(if_enums, 2104, ), "schema/pg15/deparse.txt:3235:28"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2105, ), true, false, 0, CONTRACT_LIST(kinds, 2105, ), CONTRACT_LIST(if_strings, 2105, ), CONTRACT_LIST(if_enums, 2105, ), "schema/pg15/deparse.txt:3237:28"},
 	{ 213, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2106, 1), false, false, 0, CONTRACT_LIST(kinds, 2106, 1), CONTRACT_LIST(if_strings, 2106, ), CONTRACT_LIST(if_enums, 2106, ), "schema/pg15/deparse.txt:3239:28"},
 	{ 213, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2107, 1), false, false, 0, CONTRACT_LIST(kinds, 2107, 1), CONTRACT_LIST(if_strings, 2107, ), CONTRACT_LIST(if_enums, 2107, ), "schema/pg15/deparse.txt:3241:28"},
 	{ 213, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2108, 1), false, false, 0, CONTRACT_LIST(kinds, 2108, 1), CONTRACT_LIST(if_strings, 2108, ), CONTRACT_LIST(if_enums, 2108, ), "schema/pg15/deparse.txt:3243:28"},
@@ -17015,162 +17023,163 @@ static const ContractRule contract_rules[] = {
 	{ 213, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2116, 1), false, false, 0, CONTRACT_LIST(kinds, 2116, 1), CONTRACT_LIST(if_strings, 2116, ), CONTRACT_LIST(if_enums, 2116, ), "schema/pg15/deparse.txt:3259:28"},
 	{ 213, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2117, 1), false, false, 0, CONTRACT_LIST(kinds, 2117, 1), CONTRACT_LIST(if_strings, 2117, ), CONTRACT_LIST(if_enums, 2117, ), "schema/pg15/deparse.txt:3261:28"},
 	{ 213, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2118, 1), false, false, 0, CONTRACT_LIST(kinds, 2118, 1), CONTRACT_LIST(if_strings, 2118, ), CONTRACT_LIST(if_enums, 2118, ), "schema/pg15/deparse.txt:3263:28"},
-	{ 213, 2, -1, 0, false, true, false, false, false, CONTRACT_LIST(parents, 2119, 1), false, false, 0, CONTRACT_LIST(kinds, 2119, 1), CONTRACT_LIST(if_strings, 2119, ), CONTRACT_LIST(if_enums, 2119, ), "schema/pg15/deparse.txt:3265:28"},
-	{ 213, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2120, 1), false, false, 0, CONTRACT_LIST(kinds, 2120, 1), CONTRACT_LIST(if_strings, 2120, ), CONTRACT_LIST(if_enums, 2120, ), "schema/pg15/deparse.txt:3267:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2121, 1), false, false, 0, CONTRACT_LIST(kinds, 2121, 1), CONTRACT_LIST(if_strings, 2121, ), CONTRACT_LIST(if_enums, 2121, ), "schema/pg15/deparse.txt:3269:28"},
+	{ 213, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2119, 1), false, false, 0, CONTRACT_LIST(kinds, 2119, 1), CONTRACT_LIST(if_strings, 2119, ), CONTRACT_LIST(if_enums, 2119, ), "schema/pg15/deparse.txt:3265:28"},
+	{ 213, 2, -1, 0, false, true, false, false, false, CONTRACT_LIST(parents, 2120, 1), false, false, 0, CONTRACT_LIST(kinds, 2120, 1), CONTRACT_LIST(if_strings, 2120, ), CONTRACT_LIST(if_enums, 2120, ), "schema/pg15/deparse.txt:3267:28"},
+	{ 213, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2121, 1), false, false, 0, CONTRACT_LIST(kinds, 2121, 1), CONTRACT_LIST(if_strings, 2121, ), CONTRACT_LIST(if_enums, 2121, ), "schema/pg15/deparse.txt:3269:28"},
 	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2122, 1), false, false, 0, CONTRACT_LIST(kinds, 2122, 1), CONTRACT_LIST(if_strings, 2122, ), CONTRACT_LIST(if_enums, 2122, ), "schema/pg15/deparse.txt:3271:28"},
 	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2123, 1), false, false, 0, CONTRACT_LIST(kinds, 2123, 1), CONTRACT_LIST(if_strings, 2123, ), CONTRACT_LIST(if_enums, 2123, ), "schema/pg15/deparse.txt:3273:28"},
 	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2124, 1), false, false, 0, CONTRACT_LIST(kinds, 2124, 1), CONTRACT_LIST(if_strings, 2124, ), CONTRACT_LIST(if_enums, 2124, ), "schema/pg15/deparse.txt:3275:28"},
 	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2125, 1), false, false, 0, CONTRACT_LIST(kinds, 2125, 1), CONTRACT_LIST(if_strings, 2125, ), CONTRACT_LIST(if_enums, 2125, ), "schema/pg15/deparse.txt:3277:28"},
 	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2126, 1), false, false, 0, CONTRACT_LIST(kinds, 2126, 1), CONTRACT_LIST(if_strings, 2126, ), CONTRACT_LIST(if_enums, 2126, ), "schema/pg15/deparse.txt:3279:28"},
 	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2127, 1), false, false, 0, CONTRACT_LIST(kinds, 2127, 1), CONTRACT_LIST(if_strings, 2127, ), CONTRACT_LIST(if_enums, 2127, ), "schema/pg15/deparse.txt:3281:28"},
-	{ 213, 2, -1, 1, true, true, false, false, false, CONTRACT_LIST(parents, 2128, 1), false, false, 0, CONTRACT_LIST(kinds, 2128, 1), CONTRACT_LIST(if_strings, 2128, ), CONTRACT_LIST(if_enums, 2128, ), "schema/pg15/deparse.txt:3283:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2129, 1), false, false, 0, CONTRACT_LIST(kinds, 2129, 1), CONTRACT_LIST(if_strings, 2129, ), CONTRACT_LIST(if_enums, 2129, ), "schema/pg15/deparse.txt:3285:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2130, 1), false, false, 0, CONTRACT_LIST(kinds, 2130, 1), CONTRACT_LIST(if_strings, 2130, ), CONTRACT_LIST(if_enums, 2130, ), "schema/pg15/deparse.txt:5074:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2131, 1), false, false, 0, CONTRACT_LIST(kinds, 2131, 1), CONTRACT_LIST(if_strings, 2131, ), CONTRACT_LIST(if_enums, 2131, ), "schema/pg15/deparse.txt:5077:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2132, 1), false, false, 0, CONTRACT_LIST(kinds, 2132, 1), CONTRACT_LIST(if_strings, 2132, ), CONTRACT_LIST(if_enums, 2132, ), "schema/pg15/deparse.txt:5080:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2133, 1), false, false, 0, CONTRACT_LIST(kinds, 2133, 1), CONTRACT_LIST(if_strings, 2133, ), CONTRACT_LIST(if_enums, 2133, ), "schema/pg15/deparse.txt:5083:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2134, 1), false, false, 0, CONTRACT_LIST(kinds, 2134, 1), CONTRACT_LIST(if_strings, 2134, ), CONTRACT_LIST(if_enums, 2134, ), "schema/pg15/deparse.txt:5086:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2135, 1), false, false, 0, CONTRACT_LIST(kinds, 2135, 1), CONTRACT_LIST(if_strings, 2135, ), CONTRACT_LIST(if_enums, 2135, ), "schema/pg15/deparse.txt:5089:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2136, 1), false, false, 0, CONTRACT_LIST(kinds, 2136, 1), CONTRACT_LIST(if_strings, 2136, ), CONTRACT_LIST(if_enums, 2136, ), "schema/pg15/deparse.txt:5092:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2137, 1), false, false, 0, CONTRACT_LIST(kinds, 2137, 1), CONTRACT_LIST(if_strings, 2137, ), CONTRACT_LIST(if_enums, 2137, ), "schema/pg15/deparse.txt:5095:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2138, 1), false, false, 0, CONTRACT_LIST(kinds, 2138, 1), CONTRACT_LIST(if_strings, 2138, ), CONTRACT_LIST(if_enums, 2138, ), "schema/pg15/deparse.txt:5098:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2139, 1), false, false, 0, CONTRACT_LIST(kinds, 2139, 1), CONTRACT_LIST(if_strings, 2139, ), CONTRACT_LIST(if_enums, 2139, ), "schema/pg15/deparse.txt:5101:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2140, 1), false, false, 0, CONTRACT_LIST(kinds, 2140, 1), CONTRACT_LIST(if_strings, 2140, ), CONTRACT_LIST(if_enums, 2140, ), "schema/pg15/deparse.txt:5104:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2141, 1), false, false, 0, CONTRACT_LIST(kinds, 2141, 1), CONTRACT_LIST(if_strings, 2141, ), CONTRACT_LIST(if_enums, 2141, ), "schema/pg15/deparse.txt:5107:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2142, 1), false, false, 0, CONTRACT_LIST(kinds, 2142, 1), CONTRACT_LIST(if_strings, 2142, ), CONTRACT_LIST(if_enums, 2142, ), "schema/pg15/deparse.txt:5110:28"},
-	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2143, 1), false, false, 0, CONTRACT_LIST(kinds, 2143, 1), CONTRACT_LIST(if_strings, 2143, ), CONTRACT_LIST(if_enums, 2143, ), "schema/pg15/deparse.txt:5113:28"},
-	{ 214, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2144, ), true, false, 0, CONTRACT_LIST(kinds, 2144, ), CONTRACT_LIST(if_strings, 2144, ), CONTRACT_LIST(if_enums, 2144, ), "schema/pg15/deparse.txt:3287:17"},
-	{ 214, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2145, ), true, false, 0, CONTRACT_LIST(kinds, 2145, ), CONTRACT_LIST(if_strings, 2145, ), CONTRACT_LIST(if_enums, 2145, ), "schema/pg15/deparse.txt:3289:17"},
-	{ 214, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2146, ), false, false, 0, CONTRACT_LIST(kinds, 2146, 1), CONTRACT_LIST(if_strings, 2146, ), CONTRACT_LIST(if_enums, 2146, ), "schema/pg15/deparse.txt:3291:17"},
-	{ 214, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2147, ), false, false, 0, CONTRACT_LIST(kinds, 2147, 1), CONTRACT_LIST(if_strings, 2147, ), CONTRACT_LIST(if_enums, 2147, ), "schema/pg15/deparse.txt:3293:17"},
-	{ 214, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2148, 1), false, false, 0, CONTRACT_LIST(kinds, 2148, 1), CONTRACT_LIST(if_strings, 2148, ), CONTRACT_LIST(if_enums, 2148, ), "schema/pg15/deparse.txt:5116:17"},
-	{ 215, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2149, ), true, false, 0, CONTRACT_LIST(kinds, 2149, ), CONTRACT_LIST(if_strings, 2149, ), CONTRACT_LIST(if_enums, 2149, ), "schema/pg15/deparse.txt:3295:32"},
-	{ 215, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2150, ), true, false, 0, CONTRACT_LIST(kinds, 2150, ), CONTRACT_LIST(if_strings, 2150, ), CONTRACT_LIST(if_enums, 2150, ), "schema/pg15/deparse.txt:3297:32"},
-	{ 215, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2151, ), false, false, 0, CONTRACT_LIST(kinds, 2151, 1), CONTRACT_LIST(if_strings, 2151, ), CONTRACT_LIST(if_enums, 2151, ), "schema/pg15/deparse.txt:3299:32"},
-	{ 215, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2152, ), false, false, 0, CONTRACT_LIST(kinds, 2152, 1), CONTRACT_LIST(if_strings, 2152, ), CONTRACT_LIST(if_enums, 2152, ), "schema/pg15/deparse.txt:3301:32"},
-	{ 215, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2153, 1), false, false, 0, CONTRACT_LIST(kinds, 2153, 1), CONTRACT_LIST(if_strings, 2153, ), CONTRACT_LIST(if_enums, 2153, ), "schema/pg15/deparse.txt:5119:32"},
-	{ 215, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2154, 1), false, false, 0, CONTRACT_LIST(kinds, 2154, 1), CONTRACT_LIST(if_strings, 2154, ), CONTRACT_LIST(if_enums, 2154, ), "schema/pg15/deparse.txt:5122:32"},
-	{ 215, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2155, ), true, false, 0, CONTRACT_LIST(kinds, 2155, ), CONTRACT_LIST(if_strings, 2155, ), CONTRACT_LIST(if_enums, 2155, ), "schema/pg15/deparse.txt:3303:30"},
-	{ 215, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2156, ), true, false, 0, CONTRACT_LIST(kinds, 2156, ), CONTRACT_LIST(if_strings, 2156, ), CONTRACT_LIST(if_enums, 2156, ), "schema/pg15/deparse.txt:3305:30"},
-	{ 215, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2157, ), false, false, 0, CONTRACT_LIST(kinds, 2157, 1), CONTRACT_LIST(if_strings, 2157, ), CONTRACT_LIST(if_enums, 2157, ), "schema/pg15/deparse.txt:3307:30"},
-	{ 215, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2158, ), false, false, 0, CONTRACT_LIST(kinds, 2158, 1), CONTRACT_LIST(if_strings, 2158, ), CONTRACT_LIST(if_enums, 2158, ), "schema/pg15/deparse.txt:3309:30"},
-	{ 215, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2159, 1), false, false, 0, CONTRACT_LIST(kinds, 2159, 1), CONTRACT_LIST(if_strings, 2159, ), CONTRACT_LIST(if_enums, 2159, ), "schema/pg15/deparse.txt:5125:30"},
-	{ 215, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2160, 1), false, false, 0, CONTRACT_LIST(kinds, 2160, 1), CONTRACT_LIST(if_strings, 2160, ), CONTRACT_LIST(if_enums, 2160, ), "schema/pg15/deparse.txt:5128:30"},
-	{ 215, 5, 1, -1, false, false, true, true, false, CONTRACT_LIST(parents, 2161, 1), true, false, 0, CONTRACT_LIST(kinds, 2161, ), CONTRACT_LIST(if_strings, 2161, ), CONTRACT_LIST(if_enums, 2161, ), "schema/pg15/deparse.txt:3311:30"},
-	{ 215, 5, -1, -1, false, true, false, false, false, CONTRACT_LIST(parents, 2162, 1), true, false, 0, CONTRACT_LIST(kinds, 2162, ), CONTRACT_LIST(if_strings, 2162, ), CONTRACT_LIST(if_enums, 2162, ), "schema/pg15/deparse.txt:3313:30"},
-	{ 216, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2163, ), true, false, 0, CONTRACT_LIST(kinds, 2163, ), CONTRACT_LIST(if_strings, 2163, ), CONTRACT_LIST(if_enums, 2163, ), "schema/pg15/deparse.txt:3315:26"},
-	{ 217, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2164, ), true, false, 0, CONTRACT_LIST(kinds, 2164, ), CONTRACT_LIST(if_strings, 2164, ), CONTRACT_LIST(if_enums, 2164, ), "schema/pg15/deparse.txt:3317:28"},
-	{ 217, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2165, ), false, false, 0, CONTRACT_LIST(kinds, 2165, 1), CONTRACT_LIST(if_strings, 2165, ), CONTRACT_LIST(if_enums, 2165, ), "schema/pg15/deparse.txt:3319:27"},
-	{ 218, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2166, ), true, false, 0, CONTRACT_LIST(kinds, 2166, ), CONTRACT_LIST(if_strings, 2166, ), CONTRACT_LIST(if_enums, 2166, ), "schema/pg15/deparse.txt:3321:27"},
-	{ 218, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2167, ), false, false, 0, CONTRACT_LIST(kinds, 2167, 1), CONTRACT_LIST(if_strings, 2167, ), CONTRACT_LIST(if_enums, 2167, ), "schema/pg15/deparse.txt:3323:27"},
-	{ 218, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2168, ), false, false, 0, CONTRACT_LIST(kinds, 2168, 1), CONTRACT_LIST(if_strings, 2168, ), CONTRACT_LIST(if_enums, 2168, ), "schema/pg15/deparse.txt:5131:27"},
-	{ 218, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2169, ), true, false, 0, CONTRACT_LIST(kinds, 2169, ), CONTRACT_LIST(if_strings, 2169, ), CONTRACT_LIST(if_enums, 2169, ), "schema/pg15/deparse.txt:5133:27"},
-	{ 220, 1, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2170, ), false, false, 0, CONTRACT_LIST(kinds, 2170, 1), CONTRACT_LIST(if_strings, 2170, ), CONTRACT_LIST(if_enums, 2170, 1), "schema/pg15/deparse.txt:3325:19"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2128, 1), false, false, 0, CONTRACT_LIST(kinds, 2128, 1), CONTRACT_LIST(if_strings, 2128, ), CONTRACT_LIST(if_enums, 2128, ), "schema/pg15/deparse.txt:3283:28"},
+	{ 213, 2, -1, 1, true, true, false, false, false, CONTRACT_LIST(parents, 2129, 1), false, false, 0, CONTRACT_LIST(kinds, 2129, 1), CONTRACT_LIST(if_strings, 2129, ), CONTRACT_LIST(if_enums, 2129, ), "schema/pg15/deparse.txt:3285:28"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2130, 1), false, false, 0, CONTRACT_LIST(kinds, 2130, 1), CONTRACT_LIST(if_strings, 2130, ), CONTRACT_LIST(if_enums, 2130, ), "schema/pg15/deparse.txt:3287:28"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2131, 1), false, false, 0, CONTRACT_LIST(kinds, 2131, 1), CONTRACT_LIST(if_strings, 2131, ), CONTRACT_LIST(if_enums, 2131, ), "schema/pg15/deparse.txt:5076:28"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2132, 1), false, false, 0, CONTRACT_LIST(kinds, 2132, 1), CONTRACT_LIST(if_strings, 2132, ), CONTRACT_LIST(if_enums, 2132, ), "schema/pg15/deparse.txt:5079:28"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2133, 1), false, false, 0, CONTRACT_LIST(kinds, 2133, 1), CONTRACT_LIST(if_strings, 2133, ), CONTRACT_LIST(if_enums, 2133, ), "schema/pg15/deparse.txt:5082:28"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2134, 1), false, false, 0, CONTRACT_LIST(kinds, 2134, 1), CONTRACT_LIST(if_strings, 2134, ), CONTRACT_LIST(if_enums, 2134, ), "schema/pg15/deparse.txt:5085:28"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2135, 1), false, false, 0, CONTRACT_LIST(kinds, 2135, 1), CONTRACT_LIST(if_strings, 2135, ), CONTRACT_LIST(if_enums, 2135, ), "schema/pg15/deparse.txt:5088:28"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2136, 1), false, false, 0, CONTRACT_LIST(kinds, 2136, 1), CONTRACT_LIST(if_strings, 2136, ), CONTRACT_LIST(if_enums, 2136, ), "schema/pg15/deparse.txt:5091:28"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2137, 1), false, false, 0, CONTRACT_LIST(kinds, 2137, 1), CONTRACT_LIST(if_strings, 2137, ), CONTRACT_LIST(if_enums, 2137, ), "schema/pg15/deparse.txt:5094:28"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2138, 1), false, false, 0, CONTRACT_LIST(kinds, 2138, 1), CONTRACT_LIST(if_strings, 2138, ), CONTRACT_LIST(if_enums, 2138, ), "schema/pg15/deparse.txt:5097:28"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2139, 1), false, false, 0, CONTRACT_LIST(kinds, 2139, 1), CONTRACT_LIST(if_strings, 2139, ), CONTRACT_LIST(if_enums, 2139, ), "schema/pg15/deparse.txt:5100:28"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2140, 1), false, false, 0, CONTRACT_LIST(kinds, 2140, 1), CONTRACT_LIST(if_strings, 2140, ), CONTRACT_LIST(if_enums, 2140, ), "schema/pg15/deparse.txt:5103:28"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2141, 1), false, false, 0, CONTRACT_LIST(kinds, 2141, 1), CONTRACT_LIST(if_strings, 2141, ), CONTRACT_LIST(if_enums, 2141, ), "schema/pg15/deparse.txt:5106:28"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2142, 1), false, false, 0, CONTRACT_LIST(kinds, 2142, 1), CONTRACT_LIST(if_strings, 2142, ), CONTRACT_LIST(if_enums, 2142, ), "schema/pg15/deparse.txt:5109:28"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2143, 1), false, false, 0, CONTRACT_LIST(kinds, 2143, 1), CONTRACT_LIST(if_strings, 2143, ), CONTRACT_LIST(if_enums, 2143, ), "schema/pg15/deparse.txt:5112:28"},
+	{ 213, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2144, 1), false, false, 0, CONTRACT_LIST(kinds, 2144, 1), CONTRACT_LIST(if_strings, 2144, ), CONTRACT_LIST(if_enums, 2144, ), "schema/pg15/deparse.txt:5115:28"},
+	{ 214, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2145, ), true, false, 0, CONTRACT_LIST(kinds, 2145, ), CONTRACT_LIST(if_strings, 2145, ), CONTRACT_LIST(if_enums, 2145, ), "schema/pg15/deparse.txt:3289:17"},
+	{ 214, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2146, ), true, false, 0, CONTRACT_LIST(kinds, 2146, ), CONTRACT_LIST(if_strings, 2146, ), CONTRACT_LIST(if_enums, 2146, ), "schema/pg15/deparse.txt:3291:17"},
+	{ 214, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2147, ), false, false, 0, CONTRACT_LIST(kinds, 2147, 1), CONTRACT_LIST(if_strings, 2147, ), CONTRACT_LIST(if_enums, 2147, ), "schema/pg15/deparse.txt:3293:17"},
+	{ 214, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2148, ), false, false, 0, CONTRACT_LIST(kinds, 2148, 1), CONTRACT_LIST(if_strings, 2148, ), CONTRACT_LIST(if_enums, 2148, ), "schema/pg15/deparse.txt:3295:17"},
+	{ 214, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2149, 1), false, false, 0, CONTRACT_LIST(kinds, 2149, 1), CONTRACT_LIST(if_strings, 2149, ), CONTRACT_LIST(if_enums, 2149, ), "schema/pg15/deparse.txt:5118:17"},
+	{ 215, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2150, ), true, false, 0, CONTRACT_LIST(kinds, 2150, ), CONTRACT_LIST(if_strings, 2150, ), CONTRACT_LIST(if_enums, 2150, ), "schema/pg15/deparse.txt:3297:32"},
+	{ 215, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2151, ), true, false, 0, CONTRACT_LIST(kinds, 2151, ), CONTRACT_LIST(if_strings, 2151, ), CONTRACT_LIST(if_enums, 2151, ), "schema/pg15/deparse.txt:3299:32"},
+	{ 215, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2152, ), false, false, 0, CONTRACT_LIST(kinds, 2152, 1), CONTRACT_LIST(if_strings, 2152, ), CONTRACT_LIST(if_enums, 2152, ), "schema/pg15/deparse.txt:3301:32"},
+	{ 215, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2153, ), false, false, 0, CONTRACT_LIST(kinds, 2153, 1), CONTRACT_LIST(if_strings, 2153, ), CONTRACT_LIST(if_enums, 2153, ), "schema/pg15/deparse.txt:3303:32"},
+	{ 215, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2154, 1), false, false, 0, CONTRACT_LIST(kinds, 2154, 1), CONTRACT_LIST(if_strings, 2154, ), CONTRACT_LIST(if_enums, 2154, ), "schema/pg15/deparse.txt:5121:32"},
+	{ 215, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2155, 1), false, false, 0, CONTRACT_LIST(kinds, 2155, 1), CONTRACT_LIST(if_strings, 2155, ), CONTRACT_LIST(if_enums, 2155, ), "schema/pg15/deparse.txt:5124:32"},
+	{ 215, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2156, ), true, false, 0, CONTRACT_LIST(kinds, 2156, ), CONTRACT_LIST(if_strings, 2156, ), CONTRACT_LIST(if_enums, 2156, ), "schema/pg15/deparse.txt:3305:30"},
+	{ 215, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2157, ), true, false, 0, CONTRACT_LIST(kinds, 2157, ), CONTRACT_LIST(if_strings, 2157, ), CONTRACT_LIST(if_enums, 2157, ), "schema/pg15/deparse.txt:3307:30"},
+	{ 215, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2158, ), false, false, 0, CONTRACT_LIST(kinds, 2158, 1), CONTRACT_LIST(if_strings, 2158, ), CONTRACT_LIST(if_enums, 2158, ), "schema/pg15/deparse.txt:3309:30"},
+	{ 215, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2159, ), false, false, 0, CONTRACT_LIST(kinds, 2159, 1), CONTRACT_LIST(if_strings, 2159, ), CONTRACT_LIST(if_enums, 2159, ), "schema/pg15/deparse.txt:3311:30"},
+	{ 215, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2160, 1), false, false, 0, CONTRACT_LIST(kinds, 2160, 1), CONTRACT_LIST(if_strings, 2160, ), CONTRACT_LIST(if_enums, 2160, ), "schema/pg15/deparse.txt:5127:30"},
+	{ 215, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2161, 1), false, false, 0, CONTRACT_LIST(kinds, 2161, 1), CONTRACT_LIST(if_strings, 2161, ), CONTRACT_LIST(if_enums, 2161, ), "schema/pg15/deparse.txt:5130:30"},
+	{ 215, 5, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2162, ), true, false, 0, CONTRACT_LIST(kinds, 2162, ), CONTRACT_LIST(if_strings, 2162, ), CONTRACT_LIST(if_enums, 2162, 1), "schema/pg15/deparse.txt:3313:30"},
+	{ 215, 5, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 2163, ), true, false, 0, CONTRACT_LIST(kinds, 2163, ), CONTRACT_LIST(if_strings, 2163, ), CONTRACT_LIST(if_enums, 2163, 1), "schema/pg15/deparse.txt:3315:30"},
+	{ 216, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2164, ), true, false, 0, CONTRACT_LIST(kinds, 2164, ), CONTRACT_LIST(if_strings, 2164, ), CONTRACT_LIST(if_enums, 2164, ), "schema/pg15/deparse.txt:3317:26"},
+	{ 217, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2165, ), true, false, 0, CONTRACT_LIST(kinds, 2165, ), CONTRACT_LIST(if_strings, 2165, ), CONTRACT_LIST(if_enums, 2165, ), "schema/pg15/deparse.txt:3319:28"},
+	{ 217, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2166, ), false, false, 0, CONTRACT_LIST(kinds, 2166, 1), CONTRACT_LIST(if_strings, 2166, ), CONTRACT_LIST(if_enums, 2166, ), "schema/pg15/deparse.txt:3321:27"},
+	{ 218, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2167, ), true, false, 0, CONTRACT_LIST(kinds, 2167, ), CONTRACT_LIST(if_strings, 2167, ), CONTRACT_LIST(if_enums, 2167, ), "schema/pg15/deparse.txt:3323:27"},
+	{ 218, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2168, ), false, false, 0, CONTRACT_LIST(kinds, 2168, 1), CONTRACT_LIST(if_strings, 2168, ), CONTRACT_LIST(if_enums, 2168, ), "schema/pg15/deparse.txt:3325:27"},
+	{ 218, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2169, ), false, false, 0, CONTRACT_LIST(kinds, 2169, 1), CONTRACT_LIST(if_strings, 2169, ), CONTRACT_LIST(if_enums, 2169, ), "schema/pg15/deparse.txt:5133:27"},
+	{ 218, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2170, ), true, false, 0, CONTRACT_LIST(kinds, 2170, ), CONTRACT_LIST(if_strings, 2170, ), CONTRACT_LIST(if_enums, 2170, ), "schema/pg15/deparse.txt:5135:27"},
 	{ 220, 1, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2171, ), false, false, 0, CONTRACT_LIST(kinds, 2171, 1), CONTRACT_LIST(if_strings, 2171, ), CONTRACT_LIST(if_enums, 2171, 1), "schema/pg15/deparse.txt:3327:19"},
-	{ 220, 1, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 2172, ), false, false, 0, CONTRACT_LIST(kinds, 2172, 1), CONTRACT_LIST(if_strings, 2172, ), CONTRACT_LIST(if_enums, 2172, 1), "schema/pg15/deparse.txt:3329:19"},
-	{ 220, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2173, ), true, false, 0, CONTRACT_LIST(kinds, 2173, ), CONTRACT_LIST(if_strings, 2173, ), CONTRACT_LIST(if_enums, 2173, ), "schema/pg15/deparse.txt:3331:24"},
-	{ 221, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2174, ), true, false, 0, CONTRACT_LIST(kinds, 2174, ), CONTRACT_LIST(if_strings, 2174, ), CONTRACT_LIST(if_enums, 2174, ), "schema/pg15/deparse.txt:3333:17"},
-	{ 221, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2175, ), true, false, 0, CONTRACT_LIST(kinds, 2175, ), CONTRACT_LIST(if_strings, 2175, ), CONTRACT_LIST(if_enums, 2175, ), "schema/pg15/deparse.txt:3335:17"},
-	{ 221, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2176, ), false, false, 0, CONTRACT_LIST(kinds, 2176, 1), CONTRACT_LIST(if_strings, 2176, ), CONTRACT_LIST(if_enums, 2176, ), "schema/pg15/deparse.txt:3337:17"},
-	{ 221, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2177, ), false, false, 0, CONTRACT_LIST(kinds, 2177, 1), CONTRACT_LIST(if_strings, 2177, ), CONTRACT_LIST(if_enums, 2177, ), "schema/pg15/deparse.txt:3339:17"},
-	{ 221, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2178, 1), false, false, 0, CONTRACT_LIST(kinds, 2178, 1), CONTRACT_LIST(if_strings, 2178, ), CONTRACT_LIST(if_enums, 2178, ), "schema/pg15/deparse.txt:5136:17"},
-	{ 221, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2179, 1), false, false, 0, CONTRACT_LIST(kinds, 2179, 1), CONTRACT_LIST(if_strings, 2179, ), CONTRACT_LIST(if_enums, 2179, ), "schema/pg15/deparse.txt:5139:17"},
-	{ 221, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2180, 1), false, false, 0, CONTRACT_LIST(kinds, 2180, 1), CONTRACT_LIST(if_strings, 2180, ), CONTRACT_LIST(if_enums, 2180, ), "schema/pg15/deparse.txt:5142:17"},
-	{ 221, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2181, 1), false, false, 0, CONTRACT_LIST(kinds, 2181, 1), CONTRACT_LIST(if_strings, 2181, ), CONTRACT_LIST(if_enums, 2181, ), "schema/pg15/deparse.txt:5145:17"},
-	{ 221, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2182, 1), false, false, 0, CONTRACT_LIST(kinds, 2182, 1), CONTRACT_LIST(if_strings, 2182, ), CONTRACT_LIST(if_enums, 2182, ), "schema/pg15/deparse.txt:5148:17"},
-	{ 222, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2183, ), true, false, 0, CONTRACT_LIST(kinds, 2183, ), CONTRACT_LIST(if_strings, 2183, ), CONTRACT_LIST(if_enums, 2183, ), "schema/pg15/deparse.txt:3341:25"},
-	{ 222, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2184, ), true, false, 0, CONTRACT_LIST(kinds, 2184, ), CONTRACT_LIST(if_strings, 2184, ), CONTRACT_LIST(if_enums, 2184, ), "schema/pg15/deparse.txt:3343:25"},
-	{ 222, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2185, ), false, false, 0, CONTRACT_LIST(kinds, 2185, 1), CONTRACT_LIST(if_strings, 2185, ), CONTRACT_LIST(if_enums, 2185, ), "schema/pg15/deparse.txt:3345:25"},
-	{ 222, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2186, ), false, false, 0, CONTRACT_LIST(kinds, 2186, 1), CONTRACT_LIST(if_strings, 2186, ), CONTRACT_LIST(if_enums, 2186, ), "schema/pg15/deparse.txt:3347:25"},
-	{ 222, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2187, 1), false, false, 0, CONTRACT_LIST(kinds, 2187, 1), CONTRACT_LIST(if_strings, 2187, ), CONTRACT_LIST(if_enums, 2187, ), "schema/pg15/deparse.txt:5151:25"},
-	{ 222, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2188, ), false, false, 0, CONTRACT_LIST(kinds, 2188, 1), CONTRACT_LIST(if_strings, 2188, ), CONTRACT_LIST(if_enums, 2188, ), "schema/pg15/deparse.txt:3349:26"},
-	{ 223, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2189, ), true, false, 0, CONTRACT_LIST(kinds, 2189, ), CONTRACT_LIST(if_strings, 2189, ), CONTRACT_LIST(if_enums, 2189, ), "schema/pg15/deparse.txt:3351:30"},
-	{ 223, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2190, ), true, false, 0, CONTRACT_LIST(kinds, 2190, ), CONTRACT_LIST(if_strings, 2190, ), CONTRACT_LIST(if_enums, 2190, ), "schema/pg15/deparse.txt:3353:30"},
-	{ 223, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2191, ), false, false, 0, CONTRACT_LIST(kinds, 2191, 1), CONTRACT_LIST(if_strings, 2191, ), CONTRACT_LIST(if_enums, 2191, ), "schema/pg15/deparse.txt:3355:30"},
-	{ 223, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2192, ), false, false, 0, CONTRACT_LIST(kinds, 2192, 1), CONTRACT_LIST(if_strings, 2192, ), CONTRACT_LIST(if_enums, 2192, ), "schema/pg15/deparse.txt:3357:30"},
-	{ 223, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2193, 1), false, false, 0, CONTRACT_LIST(kinds, 2193, 1), CONTRACT_LIST(if_strings, 2193, ), CONTRACT_LIST(if_enums, 2193, ), "schema/pg15/deparse.txt:5154:30"},
-	{ 223, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2194, ), false, false, 0, CONTRACT_LIST(kinds, 2194, 1), CONTRACT_LIST(if_strings, 2194, ), CONTRACT_LIST(if_enums, 2194, ), "schema/pg15/deparse.txt:3359:31"},
-	{ 224, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2195, ), true, false, 0, CONTRACT_LIST(kinds, 2195, ), CONTRACT_LIST(if_strings, 2195, ), CONTRACT_LIST(if_enums, 2195, ), "schema/pg15/deparse.txt:3361:33"},
-	{ 224, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2196, ), true, false, 0, CONTRACT_LIST(kinds, 2196, ), CONTRACT_LIST(if_strings, 2196, ), CONTRACT_LIST(if_enums, 2196, ), "schema/pg15/deparse.txt:3363:33"},
-	{ 224, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2197, ), false, false, 0, CONTRACT_LIST(kinds, 2197, 1), CONTRACT_LIST(if_strings, 2197, ), CONTRACT_LIST(if_enums, 2197, ), "schema/pg15/deparse.txt:3365:33"},
-	{ 224, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2198, ), false, false, 0, CONTRACT_LIST(kinds, 2198, 1), CONTRACT_LIST(if_strings, 2198, ), CONTRACT_LIST(if_enums, 2198, ), "schema/pg15/deparse.txt:3367:33"},
-	{ 224, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2199, 1), false, false, 0, CONTRACT_LIST(kinds, 2199, 1), CONTRACT_LIST(if_strings, 2199, ), CONTRACT_LIST(if_enums, 2199, ), "schema/pg15/deparse.txt:5157:33"},
-	{ 224, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2200, ), true, false, 0, CONTRACT_LIST(kinds, 2200, ), CONTRACT_LIST(if_strings, 2200, ), CONTRACT_LIST(if_enums, 2200, ), "schema/pg15/deparse.txt:3369:35"},
-	{ 225, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2201, ), true, false, 0, CONTRACT_LIST(kinds, 2201, ), CONTRACT_LIST(if_strings, 2201, ), CONTRACT_LIST(if_enums, 2201, ), "schema/pg15/deparse.txt:3371:31"},
-	{ 225, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2202, ), true, false, 0, CONTRACT_LIST(kinds, 2202, ), CONTRACT_LIST(if_strings, 2202, ), CONTRACT_LIST(if_enums, 2202, ), "schema/pg15/deparse.txt:3373:31"},
-	{ 225, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2203, ), false, false, 0, CONTRACT_LIST(kinds, 2203, 1), CONTRACT_LIST(if_strings, 2203, ), CONTRACT_LIST(if_enums, 2203, ), "schema/pg15/deparse.txt:3375:31"},
-	{ 225, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2204, ), false, false, 0, CONTRACT_LIST(kinds, 2204, 1), CONTRACT_LIST(if_strings, 2204, ), CONTRACT_LIST(if_enums, 2204, ), "schema/pg15/deparse.txt:3377:31"},
-	{ 225, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2205, 1), false, false, 0, CONTRACT_LIST(kinds, 2205, 1), CONTRACT_LIST(if_strings, 2205, ), CONTRACT_LIST(if_enums, 2205, ), "schema/pg15/deparse.txt:5160:31"},
-	{ 225, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2206, ), true, false, 0, CONTRACT_LIST(kinds, 2206, ), CONTRACT_LIST(if_strings, 2206, ), CONTRACT_LIST(if_enums, 2206, ), "schema/pg15/deparse.txt:3379:34"},
-	{ 225, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2207, ), false, false, 0, CONTRACT_LIST(kinds, 2207, 1), CONTRACT_LIST(if_strings, 2207, ), CONTRACT_LIST(if_enums, 2207, ), "schema/pg15/deparse.txt:3381:33"},
-	{ 225, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2208, ), false, false, 0, CONTRACT_LIST(kinds, 2208, 1), CONTRACT_LIST(if_strings, 2208, ), CONTRACT_LIST(if_enums, 2208, ), "schema/pg15/deparse.txt:3383:35"},
-	{ 225, 4, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2209, ), true, false, 0, CONTRACT_LIST(kinds, 2209, ), CONTRACT_LIST(if_strings, 2209, ), CONTRACT_LIST(if_enums, 2209, ), "schema/pg15/deparse.txt:3385:34"},
-	{ 226, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2210, ), true, false, 0, CONTRACT_LIST(kinds, 2210, ), CONTRACT_LIST(if_strings, 2210, ), CONTRACT_LIST(if_enums, 2210, ), "schema/pg15/deparse.txt:3387:25"},
-	{ 226, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2211, ), true, false, 0, CONTRACT_LIST(kinds, 2211, ), CONTRACT_LIST(if_strings, 2211, ), CONTRACT_LIST(if_enums, 2211, ), "schema/pg15/deparse.txt:3389:31"},
-	{ 226, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2212, ), true, false, 0, CONTRACT_LIST(kinds, 2212, ), CONTRACT_LIST(if_strings, 2212, ), CONTRACT_LIST(if_enums, 2212, ), "schema/pg15/deparse.txt:3391:31"},
-	{ 226, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2213, ), false, false, 0, CONTRACT_LIST(kinds, 2213, 1), CONTRACT_LIST(if_strings, 2213, ), CONTRACT_LIST(if_enums, 2213, ), "schema/pg15/deparse.txt:3393:31"},
-	{ 226, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2214, ), false, false, 0, CONTRACT_LIST(kinds, 2214, 1), CONTRACT_LIST(if_strings, 2214, ), CONTRACT_LIST(if_enums, 2214, ), "schema/pg15/deparse.txt:3395:31"},
-	{ 226, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2215, 1), false, false, 0, CONTRACT_LIST(kinds, 2215, 1), CONTRACT_LIST(if_strings, 2215, ), CONTRACT_LIST(if_enums, 2215, ), "schema/pg15/deparse.txt:5163:31"},
-	{ 226, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2216, ), true, false, 0, CONTRACT_LIST(kinds, 2216, ), CONTRACT_LIST(if_strings, 2216, ), CONTRACT_LIST(if_enums, 2216, ), "schema/pg15/deparse.txt:3397:26"},
-	{ 226, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2217, ), false, false, 0, CONTRACT_LIST(kinds, 2217, 1), CONTRACT_LIST(if_strings, 2217, ), CONTRACT_LIST(if_enums, 2217, ), "schema/pg15/deparse.txt:3399:26"},
-	{ 227, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2218, ), false, false, 0, CONTRACT_LIST(kinds, 2218, 1), CONTRACT_LIST(if_strings, 2218, ), CONTRACT_LIST(if_enums, 2218, ), "schema/pg15/deparse.txt:3401:27"},
-	{ 227, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2219, ), true, false, 0, CONTRACT_LIST(kinds, 2219, ), CONTRACT_LIST(if_strings, 2219, ), CONTRACT_LIST(if_enums, 2219, ), "schema/pg15/deparse.txt:3403:29"},
-	{ 227, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2220, ), true, false, 0, CONTRACT_LIST(kinds, 2220, ), CONTRACT_LIST(if_strings, 2220, ), CONTRACT_LIST(if_enums, 2220, ), "schema/pg15/deparse.txt:3405:29"},
-	{ 227, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2221, ), false, false, 0, CONTRACT_LIST(kinds, 2221, 1), CONTRACT_LIST(if_strings, 2221, ), CONTRACT_LIST(if_enums, 2221, ), "schema/pg15/deparse.txt:3407:29"},
-	{ 227, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2222, ), false, false, 0, CONTRACT_LIST(kinds, 2222, 1), CONTRACT_LIST(if_strings, 2222, ), CONTRACT_LIST(if_enums, 2222, ), "schema/pg15/deparse.txt:3409:29"},
-	{ 227, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2223, 1), false, false, 0, CONTRACT_LIST(kinds, 2223, 1), CONTRACT_LIST(if_strings, 2223, ), CONTRACT_LIST(if_enums, 2223, ), "schema/pg15/deparse.txt:5166:29"},
-	{ 227, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2224, ), false, false, 0, CONTRACT_LIST(kinds, 2224, 1), CONTRACT_LIST(if_strings, 2224, ), CONTRACT_LIST(if_enums, 2224, ), "schema/pg15/deparse.txt:3411:24"},
-	{ 227, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2225, ), false, false, 0, CONTRACT_LIST(kinds, 2225, 1), CONTRACT_LIST(if_strings, 2225, ), CONTRACT_LIST(if_enums, 2225, ), "schema/pg15/deparse.txt:3413:24"},
-	{ 227, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2226, 1), false, false, 0, CONTRACT_LIST(kinds, 2226, 1), CONTRACT_LIST(if_strings, 2226, ), CONTRACT_LIST(if_enums, 2226, ), "schema/pg15/deparse.txt:5169:24"},
-	{ 228, 1, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2227, ), true, false, 0, CONTRACT_LIST(kinds, 2227, ), CONTRACT_LIST(if_strings, 2227, ), CONTRACT_LIST(if_enums, 2227, 1), "schema/pg15/deparse.txt:3415:19"},
-	{ 228, 1, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 2228, ), true, false, 0, CONTRACT_LIST(kinds, 2228, ), CONTRACT_LIST(if_strings, 2228, ), CONTRACT_LIST(if_enums, 2228, 1), "schema/pg15/deparse.txt:3417:19"},
-	{ 229, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2229, ), true, false, 0, CONTRACT_LIST(kinds, 2229, ), CONTRACT_LIST(if_strings, 2229, ), CONTRACT_LIST(if_enums, 2229, ), "schema/pg15/deparse.txt:3419:24"},
-	{ 230, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2230, ), false, false, 0, CONTRACT_LIST(kinds, 2230, 1), CONTRACT_LIST(if_strings, 2230, ), CONTRACT_LIST(if_enums, 2230, ), "schema/pg15/deparse.txt:3421:20"},
-	{ 230, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2231, ), true, false, 0, CONTRACT_LIST(kinds, 2231, ), CONTRACT_LIST(if_strings, 2231, ), CONTRACT_LIST(if_enums, 2231, ), "schema/pg15/deparse.txt:3423:25"},
-	{ 230, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2232, ), false, false, 0, CONTRACT_LIST(kinds, 2232, 1), CONTRACT_LIST(if_strings, 2232, ), CONTRACT_LIST(if_enums, 2232, ), "schema/pg15/deparse.txt:3425:25"},
-	{ 230, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2233, ), false, false, 0, CONTRACT_LIST(kinds, 2233, 1), CONTRACT_LIST(if_strings, 2233, ), CONTRACT_LIST(if_enums, 2233, ), "schema/pg15/deparse.txt:5172:25"},
-	{ 230, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2234, ), true, false, 0, CONTRACT_LIST(kinds, 2234, ), CONTRACT_LIST(if_strings, 2234, ), CONTRACT_LIST(if_enums, 2234, ), "schema/pg15/deparse.txt:5174:25"},
-	{ 230, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2235, ), true, false, 0, CONTRACT_LIST(kinds, 2235, ), CONTRACT_LIST(if_strings, 2235, ), CONTRACT_LIST(if_enums, 2235, ), "schema/pg15/deparse.txt:3427:23"},
-	{ 230, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2236, ), false, false, 0, CONTRACT_LIST(kinds, 2236, 1), CONTRACT_LIST(if_strings, 2236, ), CONTRACT_LIST(if_enums, 2236, ), "schema/pg15/deparse.txt:3429:23"},
-	{ 230, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2237, ), false, false, 0, CONTRACT_LIST(kinds, 2237, 1), CONTRACT_LIST(if_strings, 2237, ), CONTRACT_LIST(if_enums, 2237, ), "schema/pg15/deparse.txt:5177:23"},
-	{ 230, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2238, ), true, false, 0, CONTRACT_LIST(kinds, 2238, ), CONTRACT_LIST(if_strings, 2238, ), CONTRACT_LIST(if_enums, 2238, ), "schema/pg15/deparse.txt:5179:23"},
-	{ 231, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2239, ), true, false, 0, CONTRACT_LIST(kinds, 2239, ), CONTRACT_LIST(if_strings, 2239, ), CONTRACT_LIST(if_enums, 2239, ), "schema/pg15/deparse.txt:3431:24"},
-	{ 231, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2240, ), true, false, 0, CONTRACT_LIST(kinds, 2240, ), CONTRACT_LIST(if_strings, 2240, ), CONTRACT_LIST(if_enums, 2240, ), "schema/pg15/deparse.txt:3433:27"},
-	{ 231, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2241, ), true, false, 0, CONTRACT_LIST(kinds, 2241, ), CONTRACT_LIST(if_strings, 2241, ), CONTRACT_LIST(if_enums, 2241, ), "schema/pg15/deparse.txt:3435:27"},
-	{ 231, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2242, ), false, false, 0, CONTRACT_LIST(kinds, 2242, 1), CONTRACT_LIST(if_strings, 2242, ), CONTRACT_LIST(if_enums, 2242, ), "schema/pg15/deparse.txt:3437:27"},
-	{ 231, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2243, ), false, false, 0, CONTRACT_LIST(kinds, 2243, 1), CONTRACT_LIST(if_strings, 2243, ), CONTRACT_LIST(if_enums, 2243, ), "schema/pg15/deparse.txt:3439:27"},
-	{ 231, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2244, 1), false, false, 0, CONTRACT_LIST(kinds, 2244, 1), CONTRACT_LIST(if_strings, 2244, ), CONTRACT_LIST(if_enums, 2244, ), "schema/pg15/deparse.txt:5182:27"},
-	{ 232, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2245, ), false, false, 0, CONTRACT_LIST(kinds, 2245, 1), CONTRACT_LIST(if_strings, 2245, ), CONTRACT_LIST(if_enums, 2245, ), "schema/pg15/deparse.txt:3441:31"},
-	{ 232, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2246, ), false, false, 0, CONTRACT_LIST(kinds, 2246, 1), CONTRACT_LIST(if_strings, 2246, ), CONTRACT_LIST(if_enums, 2246, ), "schema/pg15/deparse.txt:3443:31"},
-	{ 232, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2247, 1), false, false, 0, CONTRACT_LIST(kinds, 2247, 1), CONTRACT_LIST(if_strings, 2247, ), CONTRACT_LIST(if_enums, 2247, ), "schema/pg15/deparse.txt:5185:31"},
-	{ 232, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2248, 1), false, false, 0, CONTRACT_LIST(kinds, 2248, 1), CONTRACT_LIST(if_strings, 2248, ), CONTRACT_LIST(if_enums, 2248, ), "schema/pg15/deparse.txt:5188:31"},
-	{ 232, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2249, ), false, false, 0, CONTRACT_LIST(kinds, 2249, 1), CONTRACT_LIST(if_strings, 2249, ), CONTRACT_LIST(if_enums, 2249, ), "schema/pg15/deparse.txt:3445:32"},
-	{ 232, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2250, ), false, false, 0, CONTRACT_LIST(kinds, 2250, 1), CONTRACT_LIST(if_strings, 2250, ), CONTRACT_LIST(if_enums, 2250, ), "schema/pg15/deparse.txt:3447:32"},
-	{ 232, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2251, 1), false, false, 0, CONTRACT_LIST(kinds, 2251, 1), CONTRACT_LIST(if_strings, 2251, ), CONTRACT_LIST(if_enums, 2251, ), "schema/pg15/deparse.txt:5191:32"},
-	{ 232, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2252, 1), false, false, 0, CONTRACT_LIST(kinds, 2252, 1), CONTRACT_LIST(if_strings, 2252, ), CONTRACT_LIST(if_enums, 2252, ), "schema/pg15/deparse.txt:5194:32"},
-	{ 232, 6, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2253, ), false, false, 0, CONTRACT_LIST(kinds, 2253, 1), CONTRACT_LIST(if_strings, 2253, ), CONTRACT_LIST(if_enums, 2253, ), "schema/pg15/deparse.txt:3449:32"},
-	{ 232, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2254, ), false, false, 0, CONTRACT_LIST(kinds, 2254, 1), CONTRACT_LIST(if_strings, 2254, ), CONTRACT_LIST(if_enums, 2254, ), "schema/pg15/deparse.txt:3451:32"},
-	{ 232, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2255, 1), false, false, 0, CONTRACT_LIST(kinds, 2255, 1), CONTRACT_LIST(if_strings, 2255, ), CONTRACT_LIST(if_enums, 2255, ), "schema/pg15/deparse.txt:5197:32"},
-	{ 232, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2256, 1), false, false, 0, CONTRACT_LIST(kinds, 2256, 1), CONTRACT_LIST(if_strings, 2256, ), CONTRACT_LIST(if_enums, 2256, ), "schema/pg15/deparse.txt:5200:32"},
-	{ 234, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2257, ), true, false, 0, CONTRACT_LIST(kinds, 2257, ), CONTRACT_LIST(if_strings, 2257, ), CONTRACT_LIST(if_enums, 2257, ), "schema/pg15/deparse.txt:3453:19"},
-	{ 235, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2258, ), true, false, 0, CONTRACT_LIST(kinds, 2258, ), CONTRACT_LIST(if_strings, 2258, ), CONTRACT_LIST(if_enums, 2258, ), "schema/pg15/deparse.txt:3455:25"},
-	{ 235, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2259, ), true, false, 0, CONTRACT_LIST(kinds, 2259, ), CONTRACT_LIST(if_strings, 2259, ), CONTRACT_LIST(if_enums, 2259, ), "schema/pg15/deparse.txt:3457:24"},
-	{ 235, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2260, ), true, false, 0, CONTRACT_LIST(kinds, 2260, ), CONTRACT_LIST(if_strings, 2260, ), CONTRACT_LIST(if_enums, 2260, ), "schema/pg15/deparse.txt:3459:24"},
-	{ 235, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2261, ), false, false, 0, CONTRACT_LIST(kinds, 2261, 1), CONTRACT_LIST(if_strings, 2261, ), CONTRACT_LIST(if_enums, 2261, ), "schema/pg15/deparse.txt:3461:24"},
-	{ 235, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2262, ), false, false, 0, CONTRACT_LIST(kinds, 2262, 1), CONTRACT_LIST(if_strings, 2262, ), CONTRACT_LIST(if_enums, 2262, ), "schema/pg15/deparse.txt:3463:24"},
-	{ 235, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2263, 1), false, false, 0, CONTRACT_LIST(kinds, 2263, 1), CONTRACT_LIST(if_strings, 2263, ), CONTRACT_LIST(if_enums, 2263, ), "schema/pg15/deparse.txt:5203:24"},
-	{ 236, 1, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2264, ), true, false, 0, CONTRACT_LIST(kinds, 2264, ), CONTRACT_LIST(if_strings, 2264, ), CONTRACT_LIST(if_enums, 2264, 1), "schema/pg15/deparse.txt:3465:25"},
-	{ 236, 1, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 2265, ), true, false, 0, CONTRACT_LIST(kinds, 2265, ), CONTRACT_LIST(if_strings, 2265, ), CONTRACT_LIST(if_enums, 2265, 1), "schema/pg15/deparse.txt:3467:25"},
-	{ 236, 2, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2266, ), true, false, 0, CONTRACT_LIST(kinds, 2266, ), CONTRACT_LIST(if_strings, 2266, ), CONTRACT_LIST(if_enums, 2266, 1), "schema/pg15/deparse.txt:3469:29"},
-	{ 236, 2, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 2267, ), true, false, 0, CONTRACT_LIST(kinds, 2267, ), CONTRACT_LIST(if_strings, 2267, ), CONTRACT_LIST(if_enums, 2267, 1), "schema/pg15/deparse.txt:3471:29"},
-	{ 237, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2268, ), true, false, 0, CONTRACT_LIST(kinds, 2268, ), CONTRACT_LIST(if_strings, 2268, ), CONTRACT_LIST(if_enums, 2268, ), "schema/pg15/deparse.txt:3473:27"},
-	{ 237, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2269, ), false, false, 0, CONTRACT_LIST(kinds, 2269, 1), CONTRACT_LIST(if_strings, 2269, ), CONTRACT_LIST(if_enums, 2269, ), "schema/pg15/deparse.txt:3475:31"},
-	{ 237, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2270, ), true, false, 0, CONTRACT_LIST(kinds, 2270, ), CONTRACT_LIST(if_strings, 2270, ), CONTRACT_LIST(if_enums, 2270, ), "schema/pg15/deparse.txt:3477:26"},
-	{ 237, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2271, ), true, false, 0, CONTRACT_LIST(kinds, 2271, ), CONTRACT_LIST(if_strings, 2271, ), CONTRACT_LIST(if_enums, 2271, ), "schema/pg15/deparse.txt:3479:26"},
-	{ 237, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2272, ), false, false, 0, CONTRACT_LIST(kinds, 2272, 1), CONTRACT_LIST(if_strings, 2272, ), CONTRACT_LIST(if_enums, 2272, ), "schema/pg15/deparse.txt:3481:26"},
-	{ 237, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2273, ), false, false, 0, CONTRACT_LIST(kinds, 2273, 1), CONTRACT_LIST(if_strings, 2273, ), CONTRACT_LIST(if_enums, 2273, ), "schema/pg15/deparse.txt:3483:26"},
-	{ 237, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2274, 1), false, false, 0, CONTRACT_LIST(kinds, 2274, 1), CONTRACT_LIST(if_strings, 2274, ), CONTRACT_LIST(if_enums, 2274, ), "schema/pg15/deparse.txt:5206:26"},
+	{ 220, 1, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2172, ), false, false, 0, CONTRACT_LIST(kinds, 2172, 1), CONTRACT_LIST(if_strings, 2172, ), CONTRACT_LIST(if_enums, 2172, 1), "schema/pg15/deparse.txt:3329:19"},
+	{ 220, 1, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 2173, ), false, false, 0, CONTRACT_LIST(kinds, 2173, 1), CONTRACT_LIST(if_strings, 2173, ), CONTRACT_LIST(if_enums, 2173, 1), "schema/pg15/deparse.txt:3331:19"},
+	{ 220, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2174, ), true, false, 0, CONTRACT_LIST(kinds, 2174, ), CONTRACT_LIST(if_strings, 2174, ), CONTRACT_LIST(if_enums, 2174, ), "schema/pg15/deparse.txt:3333:24"},
+	{ 221, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2175, ), true, false, 0, CONTRACT_LIST(kinds, 2175, ), CONTRACT_LIST(if_strings, 2175, ), CONTRACT_LIST(if_enums, 2175, ), "schema/pg15/deparse.txt:3335:17"},
+	{ 221, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2176, ), true, false, 0, CONTRACT_LIST(kinds, 2176, ), CONTRACT_LIST(if_strings, 2176, ), CONTRACT_LIST(if_enums, 2176, ), "schema/pg15/deparse.txt:3337:17"},
+	{ 221, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2177, ), false, false, 0, CONTRACT_LIST(kinds, 2177, 1), CONTRACT_LIST(if_strings, 2177, ), CONTRACT_LIST(if_enums, 2177, ), "schema/pg15/deparse.txt:3339:17"},
+	{ 221, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2178, ), false, false, 0, CONTRACT_LIST(kinds, 2178, 1), CONTRACT_LIST(if_strings, 2178, ), CONTRACT_LIST(if_enums, 2178, ), "schema/pg15/deparse.txt:3341:17"},
+	{ 221, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2179, 1), false, false, 0, CONTRACT_LIST(kinds, 2179, 1), CONTRACT_LIST(if_strings, 2179, ), CONTRACT_LIST(if_enums, 2179, ), "schema/pg15/deparse.txt:5138:17"},
+	{ 221, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2180, 1), false, false, 0, CONTRACT_LIST(kinds, 2180, 1), CONTRACT_LIST(if_strings, 2180, ), CONTRACT_LIST(if_enums, 2180, ), "schema/pg15/deparse.txt:5141:17"},
+	{ 221, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2181, 1), false, false, 0, CONTRACT_LIST(kinds, 2181, 1), CONTRACT_LIST(if_strings, 2181, ), CONTRACT_LIST(if_enums, 2181, ), "schema/pg15/deparse.txt:5144:17"},
+	{ 221, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2182, 1), false, false, 0, CONTRACT_LIST(kinds, 2182, 1), CONTRACT_LIST(if_strings, 2182, ), CONTRACT_LIST(if_enums, 2182, ), "schema/pg15/deparse.txt:5147:17"},
+	{ 221, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2183, 1), false, false, 0, CONTRACT_LIST(kinds, 2183, 1), CONTRACT_LIST(if_strings, 2183, ), CONTRACT_LIST(if_enums, 2183, ), "schema/pg15/deparse.txt:5150:17"},
+	{ 222, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2184, ), true, false, 0, CONTRACT_LIST(kinds, 2184, ), CONTRACT_LIST(if_strings, 2184, ), CONTRACT_LIST(if_enums, 2184, ), "schema/pg15/deparse.txt:3343:25"},
+	{ 222, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2185, ), true, false, 0, CONTRACT_LIST(kinds, 2185, ), CONTRACT_LIST(if_strings, 2185, ), CONTRACT_LIST(if_enums, 2185, ), "schema/pg15/deparse.txt:3345:25"},
+	{ 222, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2186, ), false, false, 0, CONTRACT_LIST(kinds, 2186, 1), CONTRACT_LIST(if_strings, 2186, ), CONTRACT_LIST(if_enums, 2186, ), "schema/pg15/deparse.txt:3347:25"},
+	{ 222, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2187, ), false, false, 0, CONTRACT_LIST(kinds, 2187, 1), CONTRACT_LIST(if_strings, 2187, ), CONTRACT_LIST(if_enums, 2187, ), "schema/pg15/deparse.txt:3349:25"},
+	{ 222, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2188, 1), false, false, 0, CONTRACT_LIST(kinds, 2188, 1), CONTRACT_LIST(if_strings, 2188, ), CONTRACT_LIST(if_enums, 2188, ), "schema/pg15/deparse.txt:5153:25"},
+	{ 222, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2189, ), false, false, 0, CONTRACT_LIST(kinds, 2189, 1), CONTRACT_LIST(if_strings, 2189, ), CONTRACT_LIST(if_enums, 2189, ), "schema/pg15/deparse.txt:3351:26"},
+	{ 223, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2190, ), true, false, 0, CONTRACT_LIST(kinds, 2190, ), CONTRACT_LIST(if_strings, 2190, ), CONTRACT_LIST(if_enums, 2190, ), "schema/pg15/deparse.txt:3353:30"},
+	{ 223, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2191, ), true, false, 0, CONTRACT_LIST(kinds, 2191, ), CONTRACT_LIST(if_strings, 2191, ), CONTRACT_LIST(if_enums, 2191, ), "schema/pg15/deparse.txt:3355:30"},
+	{ 223, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2192, ), false, false, 0, CONTRACT_LIST(kinds, 2192, 1), CONTRACT_LIST(if_strings, 2192, ), CONTRACT_LIST(if_enums, 2192, ), "schema/pg15/deparse.txt:3357:30"},
+	{ 223, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2193, ), false, false, 0, CONTRACT_LIST(kinds, 2193, 1), CONTRACT_LIST(if_strings, 2193, ), CONTRACT_LIST(if_enums, 2193, ), "schema/pg15/deparse.txt:3359:30"},
+	{ 223, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2194, 1), false, false, 0, CONTRACT_LIST(kinds, 2194, 1), CONTRACT_LIST(if_strings, 2194, ), CONTRACT_LIST(if_enums, 2194, ), "schema/pg15/deparse.txt:5156:30"},
+	{ 223, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2195, ), false, false, 0, CONTRACT_LIST(kinds, 2195, 1), CONTRACT_LIST(if_strings, 2195, ), CONTRACT_LIST(if_enums, 2195, ), "schema/pg15/deparse.txt:3361:31"},
+	{ 224, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2196, ), true, false, 0, CONTRACT_LIST(kinds, 2196, ), CONTRACT_LIST(if_strings, 2196, ), CONTRACT_LIST(if_enums, 2196, ), "schema/pg15/deparse.txt:3363:33"},
+	{ 224, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2197, ), true, false, 0, CONTRACT_LIST(kinds, 2197, ), CONTRACT_LIST(if_strings, 2197, ), CONTRACT_LIST(if_enums, 2197, ), "schema/pg15/deparse.txt:3365:33"},
+	{ 224, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2198, ), false, false, 0, CONTRACT_LIST(kinds, 2198, 1), CONTRACT_LIST(if_strings, 2198, ), CONTRACT_LIST(if_enums, 2198, ), "schema/pg15/deparse.txt:3367:33"},
+	{ 224, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2199, ), false, false, 0, CONTRACT_LIST(kinds, 2199, 1), CONTRACT_LIST(if_strings, 2199, ), CONTRACT_LIST(if_enums, 2199, ), "schema/pg15/deparse.txt:3369:33"},
+	{ 224, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2200, 1), false, false, 0, CONTRACT_LIST(kinds, 2200, 1), CONTRACT_LIST(if_strings, 2200, ), CONTRACT_LIST(if_enums, 2200, ), "schema/pg15/deparse.txt:5159:33"},
+	{ 224, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2201, ), true, false, 0, CONTRACT_LIST(kinds, 2201, ), CONTRACT_LIST(if_strings, 2201, ), CONTRACT_LIST(if_enums, 2201, ), "schema/pg15/deparse.txt:3371:35"},
+	{ 225, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2202, ), true, false, 0, CONTRACT_LIST(kinds, 2202, ), CONTRACT_LIST(if_strings, 2202, ), CONTRACT_LIST(if_enums, 2202, ), "schema/pg15/deparse.txt:3373:31"},
+	{ 225, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2203, ), true, false, 0, CONTRACT_LIST(kinds, 2203, ), CONTRACT_LIST(if_strings, 2203, ), CONTRACT_LIST(if_enums, 2203, ), "schema/pg15/deparse.txt:3375:31"},
+	{ 225, 0, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2204, ), false, false, 0, CONTRACT_LIST(kinds, 2204, 1), CONTRACT_LIST(if_strings, 2204, ), CONTRACT_LIST(if_enums, 2204, ), "schema/pg15/deparse.txt:3377:31"},
+	{ 225, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2205, ), false, false, 0, CONTRACT_LIST(kinds, 2205, 1), CONTRACT_LIST(if_strings, 2205, ), CONTRACT_LIST(if_enums, 2205, ), "schema/pg15/deparse.txt:3379:31"},
+	{ 225, 0, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2206, 1), false, false, 0, CONTRACT_LIST(kinds, 2206, 1), CONTRACT_LIST(if_strings, 2206, ), CONTRACT_LIST(if_enums, 2206, ), "schema/pg15/deparse.txt:5162:31"},
+	{ 225, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2207, ), true, false, 0, CONTRACT_LIST(kinds, 2207, ), CONTRACT_LIST(if_strings, 2207, ), CONTRACT_LIST(if_enums, 2207, ), "schema/pg15/deparse.txt:3381:34"},
+	{ 225, 2, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2208, ), false, false, 0, CONTRACT_LIST(kinds, 2208, 1), CONTRACT_LIST(if_strings, 2208, ), CONTRACT_LIST(if_enums, 2208, ), "schema/pg15/deparse.txt:3383:33"},
+	{ 225, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2209, ), false, false, 0, CONTRACT_LIST(kinds, 2209, 1), CONTRACT_LIST(if_strings, 2209, ), CONTRACT_LIST(if_enums, 2209, ), "schema/pg15/deparse.txt:3385:35"},
+	{ 225, 4, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2210, ), true, false, 0, CONTRACT_LIST(kinds, 2210, ), CONTRACT_LIST(if_strings, 2210, ), CONTRACT_LIST(if_enums, 2210, ), "schema/pg15/deparse.txt:3387:34"},
+	{ 226, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2211, ), true, false, 0, CONTRACT_LIST(kinds, 2211, ), CONTRACT_LIST(if_strings, 2211, ), CONTRACT_LIST(if_enums, 2211, ), "schema/pg15/deparse.txt:3389:25"},
+	{ 226, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2212, ), true, false, 0, CONTRACT_LIST(kinds, 2212, ), CONTRACT_LIST(if_strings, 2212, ), CONTRACT_LIST(if_enums, 2212, ), "schema/pg15/deparse.txt:3391:31"},
+	{ 226, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2213, ), true, false, 0, CONTRACT_LIST(kinds, 2213, ), CONTRACT_LIST(if_strings, 2213, ), CONTRACT_LIST(if_enums, 2213, ), "schema/pg15/deparse.txt:3393:31"},
+	{ 226, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2214, ), false, false, 0, CONTRACT_LIST(kinds, 2214, 1), CONTRACT_LIST(if_strings, 2214, ), CONTRACT_LIST(if_enums, 2214, ), "schema/pg15/deparse.txt:3395:31"},
+	{ 226, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2215, ), false, false, 0, CONTRACT_LIST(kinds, 2215, 1), CONTRACT_LIST(if_strings, 2215, ), CONTRACT_LIST(if_enums, 2215, ), "schema/pg15/deparse.txt:3397:31"},
+	{ 226, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2216, 1), false, false, 0, CONTRACT_LIST(kinds, 2216, 1), CONTRACT_LIST(if_strings, 2216, ), CONTRACT_LIST(if_enums, 2216, ), "schema/pg15/deparse.txt:5165:31"},
+	{ 226, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2217, ), true, false, 0, CONTRACT_LIST(kinds, 2217, ), CONTRACT_LIST(if_strings, 2217, ), CONTRACT_LIST(if_enums, 2217, ), "schema/pg15/deparse.txt:3399:26"},
+	{ 226, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2218, ), false, false, 0, CONTRACT_LIST(kinds, 2218, 1), CONTRACT_LIST(if_strings, 2218, ), CONTRACT_LIST(if_enums, 2218, ), "schema/pg15/deparse.txt:3401:26"},
+	{ 227, 3, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2219, ), false, false, 0, CONTRACT_LIST(kinds, 2219, 1), CONTRACT_LIST(if_strings, 2219, ), CONTRACT_LIST(if_enums, 2219, ), "schema/pg15/deparse.txt:3403:27"},
+	{ 227, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2220, ), true, false, 0, CONTRACT_LIST(kinds, 2220, ), CONTRACT_LIST(if_strings, 2220, ), CONTRACT_LIST(if_enums, 2220, ), "schema/pg15/deparse.txt:3405:29"},
+	{ 227, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2221, ), true, false, 0, CONTRACT_LIST(kinds, 2221, ), CONTRACT_LIST(if_strings, 2221, ), CONTRACT_LIST(if_enums, 2221, ), "schema/pg15/deparse.txt:3407:29"},
+	{ 227, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2222, ), false, false, 0, CONTRACT_LIST(kinds, 2222, 1), CONTRACT_LIST(if_strings, 2222, ), CONTRACT_LIST(if_enums, 2222, ), "schema/pg15/deparse.txt:3409:29"},
+	{ 227, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2223, ), false, false, 0, CONTRACT_LIST(kinds, 2223, 1), CONTRACT_LIST(if_strings, 2223, ), CONTRACT_LIST(if_enums, 2223, ), "schema/pg15/deparse.txt:3411:29"},
+	{ 227, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2224, 1), false, false, 0, CONTRACT_LIST(kinds, 2224, 1), CONTRACT_LIST(if_strings, 2224, ), CONTRACT_LIST(if_enums, 2224, ), "schema/pg15/deparse.txt:5168:29"},
+	{ 227, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2225, ), false, false, 0, CONTRACT_LIST(kinds, 2225, 1), CONTRACT_LIST(if_strings, 2225, ), CONTRACT_LIST(if_enums, 2225, ), "schema/pg15/deparse.txt:3413:24"},
+	{ 227, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2226, ), false, false, 0, CONTRACT_LIST(kinds, 2226, 1), CONTRACT_LIST(if_strings, 2226, ), CONTRACT_LIST(if_enums, 2226, ), "schema/pg15/deparse.txt:3415:24"},
+	{ 227, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2227, 1), false, false, 0, CONTRACT_LIST(kinds, 2227, 1), CONTRACT_LIST(if_strings, 2227, ), CONTRACT_LIST(if_enums, 2227, ), "schema/pg15/deparse.txt:5171:24"},
+	{ 228, 1, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2228, ), true, false, 0, CONTRACT_LIST(kinds, 2228, ), CONTRACT_LIST(if_strings, 2228, ), CONTRACT_LIST(if_enums, 2228, 1), "schema/pg15/deparse.txt:3417:19"},
+	{ 228, 1, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 2229, ), true, false, 0, CONTRACT_LIST(kinds, 2229, ), CONTRACT_LIST(if_strings, 2229, ), CONTRACT_LIST(if_enums, 2229, 1), "schema/pg15/deparse.txt:3419:19"},
+	{ 229, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2230, ), true, false, 0, CONTRACT_LIST(kinds, 2230, ), CONTRACT_LIST(if_strings, 2230, ), CONTRACT_LIST(if_enums, 2230, ), "schema/pg15/deparse.txt:3421:24"},
+	{ 230, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2231, ), false, false, 0, CONTRACT_LIST(kinds, 2231, 1), CONTRACT_LIST(if_strings, 2231, ), CONTRACT_LIST(if_enums, 2231, ), "schema/pg15/deparse.txt:3423:20"},
+	{ 230, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2232, ), true, false, 0, CONTRACT_LIST(kinds, 2232, ), CONTRACT_LIST(if_strings, 2232, ), CONTRACT_LIST(if_enums, 2232, ), "schema/pg15/deparse.txt:3425:25"},
+	{ 230, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2233, ), false, false, 0, CONTRACT_LIST(kinds, 2233, 1), CONTRACT_LIST(if_strings, 2233, ), CONTRACT_LIST(if_enums, 2233, ), "schema/pg15/deparse.txt:3427:25"},
+	{ 230, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2234, ), false, false, 0, CONTRACT_LIST(kinds, 2234, 1), CONTRACT_LIST(if_strings, 2234, ), CONTRACT_LIST(if_enums, 2234, ), "schema/pg15/deparse.txt:5174:25"},
+	{ 230, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2235, ), true, false, 0, CONTRACT_LIST(kinds, 2235, ), CONTRACT_LIST(if_strings, 2235, ), CONTRACT_LIST(if_enums, 2235, ), "schema/pg15/deparse.txt:5176:25"},
+	{ 230, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2236, ), true, false, 0, CONTRACT_LIST(kinds, 2236, ), CONTRACT_LIST(if_strings, 2236, ), CONTRACT_LIST(if_enums, 2236, ), "schema/pg15/deparse.txt:3429:23"},
+	{ 230, 3, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2237, ), false, false, 0, CONTRACT_LIST(kinds, 2237, 1), CONTRACT_LIST(if_strings, 2237, ), CONTRACT_LIST(if_enums, 2237, ), "schema/pg15/deparse.txt:3431:23"},
+	{ 230, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2238, ), false, false, 0, CONTRACT_LIST(kinds, 2238, 1), CONTRACT_LIST(if_strings, 2238, ), CONTRACT_LIST(if_enums, 2238, ), "schema/pg15/deparse.txt:5179:23"},
+	{ 230, 3, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2239, ), true, false, 0, CONTRACT_LIST(kinds, 2239, ), CONTRACT_LIST(if_strings, 2239, ), CONTRACT_LIST(if_enums, 2239, ), "schema/pg15/deparse.txt:5181:23"},
+	{ 231, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2240, ), true, false, 0, CONTRACT_LIST(kinds, 2240, ), CONTRACT_LIST(if_strings, 2240, ), CONTRACT_LIST(if_enums, 2240, ), "schema/pg15/deparse.txt:3433:24"},
+	{ 231, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2241, ), true, false, 0, CONTRACT_LIST(kinds, 2241, ), CONTRACT_LIST(if_strings, 2241, ), CONTRACT_LIST(if_enums, 2241, ), "schema/pg15/deparse.txt:3435:27"},
+	{ 231, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2242, ), true, false, 0, CONTRACT_LIST(kinds, 2242, ), CONTRACT_LIST(if_strings, 2242, ), CONTRACT_LIST(if_enums, 2242, ), "schema/pg15/deparse.txt:3437:27"},
+	{ 231, 1, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2243, ), false, false, 0, CONTRACT_LIST(kinds, 2243, 1), CONTRACT_LIST(if_strings, 2243, ), CONTRACT_LIST(if_enums, 2243, ), "schema/pg15/deparse.txt:3439:27"},
+	{ 231, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2244, ), false, false, 0, CONTRACT_LIST(kinds, 2244, 1), CONTRACT_LIST(if_strings, 2244, ), CONTRACT_LIST(if_enums, 2244, ), "schema/pg15/deparse.txt:3441:27"},
+	{ 231, 1, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2245, 1), false, false, 0, CONTRACT_LIST(kinds, 2245, 1), CONTRACT_LIST(if_strings, 2245, ), CONTRACT_LIST(if_enums, 2245, ), "schema/pg15/deparse.txt:5184:27"},
+	{ 232, 4, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2246, ), false, false, 0, CONTRACT_LIST(kinds, 2246, 1), CONTRACT_LIST(if_strings, 2246, ), CONTRACT_LIST(if_enums, 2246, ), "schema/pg15/deparse.txt:3443:31"},
+	{ 232, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2247, ), false, false, 0, CONTRACT_LIST(kinds, 2247, 1), CONTRACT_LIST(if_strings, 2247, ), CONTRACT_LIST(if_enums, 2247, ), "schema/pg15/deparse.txt:3445:31"},
+	{ 232, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2248, 1), false, false, 0, CONTRACT_LIST(kinds, 2248, 1), CONTRACT_LIST(if_strings, 2248, ), CONTRACT_LIST(if_enums, 2248, ), "schema/pg15/deparse.txt:5187:31"},
+	{ 232, 4, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2249, 1), false, false, 0, CONTRACT_LIST(kinds, 2249, 1), CONTRACT_LIST(if_strings, 2249, ), CONTRACT_LIST(if_enums, 2249, ), "schema/pg15/deparse.txt:5190:31"},
+	{ 232, 5, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2250, ), false, false, 0, CONTRACT_LIST(kinds, 2250, 1), CONTRACT_LIST(if_strings, 2250, ), CONTRACT_LIST(if_enums, 2250, ), "schema/pg15/deparse.txt:3447:32"},
+	{ 232, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2251, ), false, false, 0, CONTRACT_LIST(kinds, 2251, 1), CONTRACT_LIST(if_strings, 2251, ), CONTRACT_LIST(if_enums, 2251, ), "schema/pg15/deparse.txt:3449:32"},
+	{ 232, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2252, 1), false, false, 0, CONTRACT_LIST(kinds, 2252, 1), CONTRACT_LIST(if_strings, 2252, ), CONTRACT_LIST(if_enums, 2252, ), "schema/pg15/deparse.txt:5193:32"},
+	{ 232, 5, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2253, 1), false, false, 0, CONTRACT_LIST(kinds, 2253, 1), CONTRACT_LIST(if_strings, 2253, ), CONTRACT_LIST(if_enums, 2253, ), "schema/pg15/deparse.txt:5196:32"},
+	{ 232, 6, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2254, ), false, false, 0, CONTRACT_LIST(kinds, 2254, 1), CONTRACT_LIST(if_strings, 2254, ), CONTRACT_LIST(if_enums, 2254, ), "schema/pg15/deparse.txt:3451:32"},
+	{ 232, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2255, ), false, false, 0, CONTRACT_LIST(kinds, 2255, 1), CONTRACT_LIST(if_strings, 2255, ), CONTRACT_LIST(if_enums, 2255, ), "schema/pg15/deparse.txt:3453:32"},
+	{ 232, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2256, 1), false, false, 0, CONTRACT_LIST(kinds, 2256, 1), CONTRACT_LIST(if_strings, 2256, ), CONTRACT_LIST(if_enums, 2256, ), "schema/pg15/deparse.txt:5199:32"},
+	{ 232, 6, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2257, 1), false, false, 0, CONTRACT_LIST(kinds, 2257, 1), CONTRACT_LIST(if_strings, 2257, ), CONTRACT_LIST(if_enums, 2257, ), "schema/pg15/deparse.txt:5202:32"},
+	{ 234, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2258, ), true, false, 0, CONTRACT_LIST(kinds, 2258, ), CONTRACT_LIST(if_strings, 2258, ), CONTRACT_LIST(if_enums, 2258, ), "schema/pg15/deparse.txt:3455:19"},
+	{ 235, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2259, ), true, false, 0, CONTRACT_LIST(kinds, 2259, ), CONTRACT_LIST(if_strings, 2259, ), CONTRACT_LIST(if_enums, 2259, ), "schema/pg15/deparse.txt:3457:25"},
+	{ 235, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2260, ), true, false, 0, CONTRACT_LIST(kinds, 2260, ), CONTRACT_LIST(if_strings, 2260, ), CONTRACT_LIST(if_enums, 2260, ), "schema/pg15/deparse.txt:3459:24"},
+	{ 235, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2261, ), true, false, 0, CONTRACT_LIST(kinds, 2261, ), CONTRACT_LIST(if_strings, 2261, ), CONTRACT_LIST(if_enums, 2261, ), "schema/pg15/deparse.txt:3461:24"},
+	{ 235, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2262, ), false, false, 0, CONTRACT_LIST(kinds, 2262, 1), CONTRACT_LIST(if_strings, 2262, ), CONTRACT_LIST(if_enums, 2262, ), "schema/pg15/deparse.txt:3463:24"},
+	{ 235, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2263, ), false, false, 0, CONTRACT_LIST(kinds, 2263, 1), CONTRACT_LIST(if_strings, 2263, ), CONTRACT_LIST(if_enums, 2263, ), "schema/pg15/deparse.txt:3465:24"},
+	{ 235, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2264, 1), false, false, 0, CONTRACT_LIST(kinds, 2264, 1), CONTRACT_LIST(if_strings, 2264, ), CONTRACT_LIST(if_enums, 2264, ), "schema/pg15/deparse.txt:5205:24"},
+	{ 236, 1, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2265, ), true, false, 0, CONTRACT_LIST(kinds, 2265, ), CONTRACT_LIST(if_strings, 2265, ), CONTRACT_LIST(if_enums, 2265, 1), "schema/pg15/deparse.txt:3467:25"},
+	{ 236, 1, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 2266, ), true, false, 0, CONTRACT_LIST(kinds, 2266, ), CONTRACT_LIST(if_strings, 2266, ), CONTRACT_LIST(if_enums, 2266, 1), "schema/pg15/deparse.txt:3469:25"},
+	{ 236, 2, 0, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2267, ), true, false, 0, CONTRACT_LIST(kinds, 2267, ), CONTRACT_LIST(if_strings, 2267, ), CONTRACT_LIST(if_enums, 2267, 1), "schema/pg15/deparse.txt:3471:29"},
+	{ 236, 2, 0, -1, false, false, true, false, false, CONTRACT_LIST(parents, 2268, ), true, false, 0, CONTRACT_LIST(kinds, 2268, ), CONTRACT_LIST(if_strings, 2268, ), CONTRACT_LIST(if_enums, 2268, 1), "schema/pg15/deparse.txt:3473:29"},
+	{ 237, 0, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2269, ), true, false, 0, CONTRACT_LIST(kinds, 2269, ), CONTRACT_LIST(if_strings, 2269, ), CONTRACT_LIST(if_enums, 2269, ), "schema/pg15/deparse.txt:3475:27"},
+	{ 237, 1, -1, -1, false, false, false, false, false, CONTRACT_LIST(parents, 2270, ), false, false, 0, CONTRACT_LIST(kinds, 2270, 1), CONTRACT_LIST(if_strings, 2270, ), CONTRACT_LIST(if_enums, 2270, ), "schema/pg15/deparse.txt:3477:31"},
+	{ 237, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2271, ), true, false, 0, CONTRACT_LIST(kinds, 2271, ), CONTRACT_LIST(if_strings, 2271, ), CONTRACT_LIST(if_enums, 2271, ), "schema/pg15/deparse.txt:3479:26"},
+	{ 237, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2272, ), true, false, 0, CONTRACT_LIST(kinds, 2272, ), CONTRACT_LIST(if_strings, 2272, ), CONTRACT_LIST(if_enums, 2272, ), "schema/pg15/deparse.txt:3481:26"},
+	{ 237, 2, -1, 0, false, false, false, false, false, CONTRACT_LIST(parents, 2273, ), false, false, 0, CONTRACT_LIST(kinds, 2273, 1), CONTRACT_LIST(if_strings, 2273, ), CONTRACT_LIST(if_enums, 2273, ), "schema/pg15/deparse.txt:3483:26"},
+	{ 237, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2274, ), false, false, 0, CONTRACT_LIST(kinds, 2274, 1), CONTRACT_LIST(if_strings, 2274, ), CONTRACT_LIST(if_enums, 2274, ), "schema/pg15/deparse.txt:3485:26"},
+	{ 237, 2, -1, 1, true, false, false, false, false, CONTRACT_LIST(parents, 2275, 1), false, false, 0, CONTRACT_LIST(kinds, 2275, 1), CONTRACT_LIST(if_strings, 2275, ), CONTRACT_LIST(if_enums, 2275, ), "schema/pg15/deparse.txt:5208:26"},
 	{0}
 };
 
@@ -17389,32 +17398,32 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 	{ 2023, 0 }, /* SortGroupClause */
 	{ 2023, 8 }, /* GroupingSet */
 	{ 2031, 0 }, /* WindowClause */
-	{ 2031, 113 }, /* ObjectWithArgs */
-	{ 2144, 5 }, /* AccessPriv */
-	{ 2149, 14 }, /* CreateOpClassItem */
-	{ 2163, 1 }, /* TableLikeClause */
-	{ 2164, 2 }, /* FunctionParameter */
-	{ 2166, 4 }, /* LockingClause */
-	{ 2170, 0 }, /* RowMarkClause */
-	{ 2170, 4 }, /* XmlSerialize */
-	{ 2174, 9 }, /* WithClause */
-	{ 2183, 6 }, /* InferClause */
-	{ 2189, 6 }, /* OnConflictClause */
-	{ 2195, 6 }, /* CTESearchClause */
-	{ 2201, 9 }, /* CTECycleClause */
-	{ 2210, 8 }, /* CommonTableExpr */
-	{ 2218, 9 }, /* MergeWhenClause */
-	{ 2227, 2 }, /* RoleSpec */
-	{ 2229, 1 }, /* TriggerTransition */
-	{ 2230, 9 }, /* PartitionElem */
-	{ 2239, 6 }, /* PartitionSpec */
-	{ 2245, 12 }, /* PartitionBoundSpec */
-	{ 2257, 0 }, /* PartitionRangeDatum */
-	{ 2257, 1 }, /* PartitionCmd */
-	{ 2258, 6 }, /* VacuumRelation */
-	{ 2264, 4 }, /* PublicationObjSpec */
-	{ 2268, 7 }, /* PublicationTable */
-	{ 2275, 0 }, /* InlineCodeBlock */
-	{ 2275, 0 }, /* CallContext */
-	{ 2275, 0 }, /* ScanToken */
+	{ 2031, 114 }, /* ObjectWithArgs */
+	{ 2145, 5 }, /* AccessPriv */
+	{ 2150, 14 }, /* CreateOpClassItem */
+	{ 2164, 1 }, /* TableLikeClause */
+	{ 2165, 2 }, /* FunctionParameter */
+	{ 2167, 4 }, /* LockingClause */
+	{ 2171, 0 }, /* RowMarkClause */
+	{ 2171, 4 }, /* XmlSerialize */
+	{ 2175, 9 }, /* WithClause */
+	{ 2184, 6 }, /* InferClause */
+	{ 2190, 6 }, /* OnConflictClause */
+	{ 2196, 6 }, /* CTESearchClause */
+	{ 2202, 9 }, /* CTECycleClause */
+	{ 2211, 8 }, /* CommonTableExpr */
+	{ 2219, 9 }, /* MergeWhenClause */
+	{ 2228, 2 }, /* RoleSpec */
+	{ 2230, 1 }, /* TriggerTransition */
+	{ 2231, 9 }, /* PartitionElem */
+	{ 2240, 6 }, /* PartitionSpec */
+	{ 2246, 12 }, /* PartitionBoundSpec */
+	{ 2258, 0 }, /* PartitionRangeDatum */
+	{ 2258, 1 }, /* PartitionCmd */
+	{ 2259, 6 }, /* VacuumRelation */
+	{ 2265, 4 }, /* PublicationObjSpec */
+	{ 2269, 7 }, /* PublicationTable */
+	{ 2276, 0 }, /* InlineCodeBlock */
+	{ 2276, 0 }, /* CallContext */
+	{ 2276, 0 }, /* ScanToken */
 };

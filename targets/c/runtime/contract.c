@@ -274,7 +274,7 @@ static bool rule_applies(const ContractRule *r, const char *base, Parent parent)
 		bool one = f->flags & PGBIND_FIELD_CHAR;
 		for (uint32_t i = 0; i < r->n_if_strings && !has; i++)
 			has = one ? s[0] == r->if_strings[i][0] : strcmp(s, r->if_strings[i]) == 0;
-	} else { /* an enum, or a bool as the enum of false (0) and true (1) */
+	} else { /* an enum or an int, or a bool as the enum of false (0) and true (1) */
 		int v = f->wire == PGBIND_WIRE_BOOL ? *(const bool *)(base + f->offset) : *(const int *)(base + f->offset);
 		for (uint32_t i = 0; i < r->n_if_enums && !has; i++)
 			has = v == r->if_enums[i];
