@@ -298,33 +298,23 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 			} else {
 				json_object_set_new(rule, "if_field", json_integer(ci));
 				json_t *values = split(eq + 1, '|');
-				if (strcmp(cw, "INT32") == 0) { /* its numbers, as an enum's */
+				if (strcmp(cw, "INT32") == 0 || strcmp(cw, "BOOL") == 0) {
+					/* numbers, as an enum's: an int's own, a bool's false 0 and true 1 */
+					bool is_bool = strcmp(cw, "BOOL") == 0;
 					json_t *numbers = json_array();
 					size_t k;
 					json_t *v;
 					json_array_foreach(values, k, v)
 					{
-						char *end;
-						long n = strtol(S(v, "name"), &end, 10);
-						if ((!*S(v, "name") || *end || n < INT32_MIN || n > INT32_MAX) && ok)
-							ok = FAIL(w, "%s %s: %s: int field %s takes numbers, not %s", w->target, w->key, cl, name,
-									  S(v, "name"));
-						json_array_append_new(numbers,
-											  json_pack("{s:s, s:I}", "name", S(v, "name"), "number", (json_int_t)n));
-					}
-					json_object_set_new(rule, "if_enums", numbers);
-					json_decref(values);
-				} else if (strcmp(cw, "BOOL") == 0) { /* as an enum of two values: false 0, true 1 */
-					json_t *numbers = json_array();
-					size_t k;
-					json_t *v;
-					json_array_foreach(values, k, v)
-					{
-						bool t = strcmp(S(v, "name"), "true") == 0;
-						if (!t && strcmp(S(v, "name"), "false") != 0 && ok)
-							ok = FAIL(w, "%s %s: %s: bool field %s takes true or false, not %s", w->target, w->key, cl,
-									  name, S(v, "name"));
-						json_array_append_new(numbers, json_pack("{s:s, s:i}", "name", S(v, "name"), "number", t));
+						const char *t = S(v, "name");
+						char *end = NULL;
+						long n = is_bool ? strcmp(t, "true") == 0 : strtol(t, &end, 10);
+						bool good =
+							is_bool ? n || strcmp(t, "false") == 0 : *t && !*end && n >= INT32_MIN && n <= INT32_MAX;
+						if (!good && ok)
+							ok = FAIL(w, "%s %s: %s: %s field %s takes %s, not %s", w->target, w->key, cl,
+									  is_bool ? "bool" : "int", name, is_bool ? "true or false" : "numbers", t);
+						json_array_append_new(numbers, json_pack("{s:s, s:I}", "name", t, "number", (json_int_t)n));
 					}
 					json_object_set_new(rule, "if_enums", numbers);
 					json_decref(values);

@@ -675,8 +675,6 @@ static uint64_t *values_taken;
 static uint64_t *int_values_seen;
 static uint8_t int_distinct[PGBIND_MESSAGE_COUNT][128];
 
-static uint64_t mix(uint64_t h, uint64_t v);
-
 static void count_int(uint32_t mi, uint32_t fi, int32_t v)
 {
 	if (fi >= 128)
@@ -1011,6 +1009,16 @@ static void sites_in(int stmt, uint32_t mi, const char *base, const char *pbase,
 	site_depth = caller_depth, site_parent = caller_parent, site_context = caller_context;
 }
 
+/* A node of kind k with every field zero (every pointer NULL), kept for the run */
+static pgbind_Node *zeroed_node(unsigned k)
+{
+	const pgbind_MessageDesc *d = pgbind_node_desc(k);
+	pgbind_Node *z = pgbind_Arena_Malloc(keep, d->size);
+	memset(z, 0, d->size);
+	z->tag = k;
+	return z;
+}
+
 /* Whether a node of kind k can be put in the site's field: any kind in a node field, a member of a
  * oneof */
 static bool kind_fits(const Site *s, unsigned k)
@@ -1098,6 +1106,19 @@ static void print_parent(const Site *p, bool proto)
 	fprintf(out, "%s.%s", pd->name, proto ? pd->fields[p->parent_field].proto_name : pd->fields[p->parent_field].name);
 }
 
+/* The value of a bool, int or enum field at p as the rules write it (true, 3, OBJECT_TABLE); NULL
+ * for a value its enum does not declare. */
+static const char *scalar_text(const pgbind_FieldDesc *f, const char *p, char *buf, size_t size)
+{
+	if (f->wire == PGBIND_WIRE_BOOL)
+		return *(const bool *)p ? "true" : "false";
+	if (f->wire == PGBIND_WIRE_INT32) {
+		snprintf(buf, size, "%d", *(const int32_t *)p);
+		return buf;
+	}
+	return pgbind_enum_value_name(f->type_index, *(const int *)p);
+}
+
 /* Whether a rule with this scope and condition applies to the message at base, in parent (pm, pf),
  * as targets/c/runtime/contract.c decides it. */
 static bool rule_would_apply(const Scope *scope, uint32_t msg, int if_field, const char *if_values, bool if_not, int pm,
@@ -1126,12 +1147,9 @@ static bool rule_would_apply(const Scope *scope, uint32_t msg, int if_field, con
 		if (!v || !*v)
 			return false;
 		snprintf(value, sizeof value, "%s", v);
-	} else if (f->wire == PGBIND_WIRE_BOOL) {
-		snprintf(value, sizeof value, "%s", *(const bool *)(base + f->offset) ? "true" : "false");
-	} else if (f->wire == PGBIND_WIRE_INT32) {
-		snprintf(value, sizeof value, "%d", *(const int32_t *)(base + f->offset));
 	} else {
-		const char *name = pgbind_enum_value_name(f->type_index, *(const int *)(base + f->offset));
+		char num[32];
+		const char *name = scalar_text(f, base + f->offset, num, sizeof num);
 		snprintf(value, sizeof value, "%s", name ? name : "");
 	}
 	bool has = false;
@@ -1259,9 +1277,9 @@ static bool list_has(const char *list, const char *v)
 /* The characters of a string value a rule can name. */
 static const char name_chars[] = "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
-/* The value of a string, enum or bool field of a site's message (parent: of the message it is in a
- * field of), as the rules write it; NULL when it has none a rule can name. A node or message field:
- * "set" or "unset". */
+/* The value of a string, enum, bool or int field of a site's message (parent: of the message it is
+ * in a field of), as the rules write it; NULL when it has none a rule can name. A node or message
+ * field: "set" or "unset". */
 static const char *cond_value(const Site *s, bool parent, int fi, char *buf, size_t size)
 {
 	const char *base = parent ? s->parent_base : s->base;
@@ -1270,12 +1288,6 @@ static const char *cond_value(const Site *s, bool parent, int fi, char *buf, siz
 	const pgbind_FieldDesc *f = &pgbind_message_descs[parent ? (uint32_t)s->parent_msg : s->msg].fields[fi];
 	if (is_presence(f->wire))
 		return *(const void *const *)(base + f->offset) ? "set" : "unset";
-	if (f->wire == PGBIND_WIRE_BOOL)
-		return *(const bool *)(base + f->offset) ? "true" : "false";
-	if (f->wire == PGBIND_WIRE_INT32) {
-		snprintf(buf, size, "%d", *(const int32_t *)(base + f->offset));
-		return buf;
-	}
 	if (f->wire == PGBIND_WIRE_STRING) {
 		const char *v = *(const char *const *)(base + f->offset);
 		if (!v || !*v)
@@ -1285,9 +1297,9 @@ static const char *cond_value(const Site *s, bool parent, int fi, char *buf, siz
 		snprintf(buf, size, "%s", v);
 		return buf;
 	}
-	const char *name = pgbind_enum_value_name(f->type_index, *(const int *)(base + f->offset));
-	if (!name)
-		return NULL;
+	const char *name = scalar_text(f, base + f->offset, buf, size);
+	if (!name || name == buf)
+		return name;
 	snprintf(buf, size, "%s", name);
 	return buf;
 }
@@ -1329,11 +1341,8 @@ static void natural_values(const Site *const *m, uint32_t fi, const Scope *scope
 			v = *(const char *const *)(k->base + f->offset);
 			if (!v || !*v || strlen(v) > 100 || strspn(v, name_chars) != strlen(v))
 				continue;
-		} else if (f->wire == PGBIND_WIRE_INT32) {
-			snprintf(num, sizeof num, "%d", *(const int32_t *)(k->base + f->offset));
-			v = num;
 		} else {
-			v = pgbind_enum_value_name(f->type_index, *(const int *)(k->base + f->offset));
+			v = scalar_text(f, k->base + f->offset, num, sizeof num);
 			if (!v)
 				continue;
 		}
@@ -1511,7 +1520,7 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 	Scope here = {.n = 1, .parents = {m[0]}};
 	Scope *scope = scoped && m[0]->parent_msg >= 0 ? &here : NULL;
 	const pgbind_MessageDesc *d = &pgbind_message_descs[m[0]->msg];
-	/* an enum or bool field first, then a string field (a few values that decide are a better
+	/* an enum, bool or few-valued int field first, then a string field (a few values that decide are a better
 	 * explanation than names: XMLTABLE's column crashes without a type unless it is FOR
 	 * ORDINALITY, whatever its name, which the names of the corpus's columns seemed to decide); then,
 	 * for a NULL or an empty list, whether a node field is set (CREATE TABLE p1 PARTITION OF p ...:
@@ -1924,6 +1933,13 @@ static void prepare_rules(void)
 	qsort(nat_kinds, n_nat_kinds, sizeof *nat_kinds, cmp_nat_kind);
 }
 
+/* Whether s is a probed kind change of cell 0 in the parent field of p */
+static bool probed_cell0_in(const Site *s, const Site *p)
+{
+	return s->change == CH_SUBST && !s->natural && s->cell == 0 && !s->evidence && s->parent_msg == p->parent_msg &&
+		   s->parent_field == p->parent_field;
+}
+
 static void emit_rules(void)
 {
 	n_labels = 0, n_rules = 0;
@@ -1970,18 +1986,16 @@ static void emit_rules(void)
 			 * counted, and the probe's sample did not crash; found by fuzz_deparse_tree) */
 			for (size_t q = first; q < j; q++) {
 				const Site *c0 = all[q];
-				if (c0->change != CH_SUBST || c0->natural || c0->cell != 0 || c0->evidence)
+				if (!probed_cell0_in(all[q], c0))
 					continue;
 				bool done = false; /* its parent had its turn */
 				for (size_t r = first; r < q && !done; r++)
-					done = all[r]->change == CH_SUBST && !all[r]->natural && all[r]->cell == 0 && !all[r]->evidence &&
-						   all[r]->parent_msg == c0->parent_msg && all[r]->parent_field == c0->parent_field;
+					done = probed_cell0_in(all[r], c0);
 				if (done)
 					continue;
 				Bits of_parent = {{0}};
 				for (size_t r = q; r < j; r++)
-					if (all[r]->change == CH_SUBST && !all[r]->natural && all[r]->cell == 0 && !all[r]->evidence &&
-						all[r]->parent_msg == c0->parent_msg && all[r]->parent_field == c0->parent_field)
+					if (probed_cell0_in(all[r], c0))
 						for (size_t w = 0; w < MAX_KINDS / 64; w++)
 							of_parent.w[w] |= all[r]->bad.w[w] & bad.w[w];
 				if (bits_empty(&of_parent))
@@ -2099,10 +2113,7 @@ int main(int argc, char **argv)
 		const pgbind_MessageDesc *d = pgbind_node_desc(k);
 		if (!d || samples[k])
 			continue;
-		pgbind_Node *z = pgbind_Arena_Malloc(keep, d->size);
-		memset(z, 0, d->size);
-		z->tag = k;
-		samples[k] = z;
+		samples[k] = zeroed_node(k);
 		zeroed[k] = true;
 		n_zeroed++;
 	}
@@ -2238,12 +2249,8 @@ int main(int argc, char **argv)
 			if (!samples[k] || zeroed[k] || bit_get(&st->crashed, k) || k == (*(pgbind_Node **)st->slot)->tag ||
 				!kind_fits(st, k) || natural_has(natural_any_key(st->msg, st->field, st->cell, k), false))
 				continue;
-			if (!zero_nodes[k]) {
-				const pgbind_MessageDesc *d = pgbind_node_desc(k);
-				zero_nodes[k] = pgbind_Arena_Malloc(keep, d->size);
-				memset(zero_nodes[k], 0, d->size);
-				zero_nodes[k]->tag = k;
-			}
+			if (!zero_nodes[k])
+				zero_nodes[k] = zeroed_node(k);
 			GROW(cases, n_cases, cap_cases);
 			cases[n_cases++] = (Case){(int)i, k, false, -1, zero_nodes[k], ROLE_SAMPLE};
 		}
