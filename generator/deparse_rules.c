@@ -30,7 +30,9 @@
  *                    message whose field holds it): only after in=, whose parents are all fields
  *                    of one message (MERGE's WHEN clause: a SET target without a value crashes,
  *                    an INSERT column has none)
- * A rule has one condition on a field (if=, ifnot=, ifset=, ifnotset=, ifparent=, ifparentnot=).
+ * A rule may have several conditions (if=, ifnot=, ifset=, ifnotset=, ifparent=, ifparentnot=), on
+ * different fields: it holds where all of them do (CREATE AGGREGATE's args: if=kind=OBJECT_AGGREGATE
+ * and if=oldstyle=false).
  * Anything else, or a name the model does not have, stops pgbind-gen at the entry's file:line.
  */
 #include "deparse_rules.h"
@@ -189,6 +191,78 @@ static bool count_clause(Where *w, const char *cl, size_t name_len, long min, js
 	return true;
 }
 
+/* The values of an if= clause (after its '='), for field cf of wire cw: {name} strings for a
+ * string field, {name, number} for an enum's (by its proto names), an int's (numbers) and a bool's
+ * (false 0, true 1). */
+static bool condition_values(Where *w, const char *cl, const char *name, json_t *cf, const char *cw, const char *list,
+							 json_t *enums, json_t **out)
+{
+	json_t *values = split(list, '|');
+	if (strcmp(cw, "STRING") == 0) {
+		*out = values;
+		return true;
+	}
+	bool ok = true, is_bool = strcmp(cw, "BOOL") == 0, is_enum = strcmp(cw, "ENUM") == 0;
+	json_t *e = is_enum ? enum_named(enums, S(cf, "type")) : NULL, *numbers = json_array();
+	size_t k, j;
+	json_t *v, *ev;
+	json_array_foreach(values, k, v)
+	{
+		const char *t = S(v, "name");
+		json_int_t n = 0;
+		bool good = false;
+		if (is_enum) {
+			json_array_foreach(json_object_get(e, "values"), j, ev) if (!good && strcmp(S(ev, "name"), t) == 0)
+			{
+				n = json_integer_value(json_object_get(ev, "number"));
+				good = true;
+			}
+			if (!good && ok)
+				ok = FAIL(w, "%s %s: enum %s has no value %s", w->target, w->key, S(cf, "type"), t);
+		} else {
+			char *end = NULL;
+			long l = is_bool ? strcmp(t, "true") == 0 : strtol(t, &end, 10);
+			good = is_bool ? l || strcmp(t, "false") == 0 : *t && !*end && l >= INT32_MIN && l <= INT32_MAX;
+			n = l;
+			if (!good && ok)
+				ok = FAIL(w, "%s %s: %s: %s field %s takes %s, not %s", w->target, w->key, cl, is_bool ? "bool" : "int",
+						  name, is_bool ? "true or false" : "numbers", t);
+		}
+		if (good)
+			json_array_append_new(numbers, json_pack("{s:s, s:I}", "name", t, "number", n));
+	}
+	json_decref(values);
+	*out = numbers;
+	return ok;
+}
+
+/* One condition of the rule: on field ci of the message (parent: of its parent), its value one of
+ * values (negate: none of them; {name} strings or {name, number} numbers), or (set, values NULL)
+ * whether it is set. Two conditions on one field are an error: they say one thing twice or
+ * contradict each other. */
+static bool add_condition(Where *w, json_t *rule, const char *cl, int ci, bool negate, bool set, bool parent,
+						  json_t *values)
+{
+	json_t *conditions = json_object_get(rule, "conditions");
+	size_t i;
+	json_t *c;
+	json_array_foreach(conditions, i, c)
+	{
+		if (json_integer_value(json_object_get(c, "field")) == ci &&
+			json_is_true(json_object_get(c, "parent")) == parent)
+			return FAIL(w, "%s %s: %s: a second condition on the same field", w->target, w->key, cl);
+	}
+	if (!set && json_array_size(values) == 0)
+		return FAIL(w, "%s %s: %s: the condition names no value", w->target, w->key, cl);
+	bool numbers = values && json_object_get(json_array_get(values, 0), "number");
+	json_t *none = json_array();
+	json_array_append_new(conditions, json_pack("{s:i, s:b, s:b, s:b, s:O, s:O}", "field", ci, "not", negate, "set",
+												set, "parent", parent, "strings", values && !numbers ? values : none,
+												"enums", numbers ? values : none));
+	json_decref(none);
+	return true;
+}
+
 /* One entry -> one rule of the view. */
 static bool build_rule(Where *w, const char *value, json_t *messages, json_t *enums, json_t *nodes, int mi, int fi,
 					   json_t *rules)
@@ -199,17 +273,13 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 	bool is_node = strcmp(wire, "NODE") == 0 || strcmp(wire, "ONEOF") == 0 || strcmp(wire, "REPEATED_NODE") == 0;
 	bool pointer = is_node || repeated || strcmp(wire, "STRING") == 0 || strcmp(wire, "MESSAGE") == 0;
 	json_t *rule =
-		json_pack("{s:s, s:i, s:s, s:i, s:i, s:i, s:b, s:b, s:b, s:b, s:b, s:s}", "message", S(m, "name"), "msg_index",
-				  mi, "field", S(f, "name"), "field_index", fi, "if_field", -1, "cell", -1, "from", 0, "nonnull", 0,
-				  "nonempty", 0, "negate", 0, "not_in", 0, "location", overrides_location(w->ov, w->target, w->key));
+		json_pack("{s:s, s:i, s:s, s:i, s:i, s:b, s:b, s:b, s:b, s:b, s:s}", "message", S(m, "name"), "msg_index", mi,
+				  "field", S(f, "name"), "field_index", fi, "cell", -1, "from", 0, "nonnull", 0, "nonempty", 0,
+				  "negate", 0, "not_in", 0, "location", overrides_location(w->ov, w->target, w->key));
 	json_object_set_new(rule, "parents", json_array());
-	json_object_set_new(rule, "if_not", json_false());
-	json_object_set_new(rule, "if_set", json_false());
-	json_object_set_new(rule, "if_parent", json_false());
 	json_object_set_new(rule, "min_cells", json_integer(0));
 	json_object_set_new(rule, "kinds", json_array());
-	json_object_set_new(rule, "if_strings", json_array());
-	json_object_set_new(rule, "if_enums", json_array());
+	json_object_set_new(rule, "conditions", json_array());
 	json_t *clauses = split(value, ',');
 	bool ok = true, checks = false, kinds_given = false;
 	size_t i;
@@ -263,86 +333,35 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 			const char *cw;
 			json_t *cf = condition_field(m, name, &ci, &cw);
 			if (!cf || (strcmp(cw, "NODE") != 0 && strcmp(cw, "ONEOF") != 0 && strcmp(cw, "MESSAGE") != 0 &&
-						strcmp(cw, "REPEATED_NODE") != 0 && strcmp(cw, "REPEATED_MESSAGE") != 0)) {
+						strcmp(cw, "REPEATED_NODE") != 0 && strcmp(cw, "REPEATED_MESSAGE") != 0))
 				ok = FAIL(w, "%s %s: %s: %s has no node or message field '%s'", w->target, w->key, cl, S(m, "name"),
 						  name);
-			} else if (json_integer_value(json_object_get(rule, "if_field")) >= 0) {
-				ok = FAIL(w, "%s %s: %s: a rule has one condition on a field", w->target, w->key, cl);
-			} else {
-				json_object_set_new(rule, "if_field", json_integer(ci));
-				json_object_set_new(rule, "if_not", json_boolean(negate));
-				json_object_set_new(rule, "if_set", json_true());
-			}
+			else
+				ok = add_condition(w, rule, cl, ci, negate, true, false, NULL);
 		} else if (strncmp(cl, "if=", 3) == 0 || strncmp(cl, "ifnot=", 6) == 0 || strncmp(cl, "ifparent=", 9) == 0 ||
 				   strncmp(cl, "ifparentnot=", 12) == 0) {
 			bool parent = strncmp(cl, "ifparent", 8) == 0;
 			bool negate = parent ? cl[8] == 'n' : cl[2] == 'n';
 			const char *what = cl + (parent ? (negate ? 12 : 9) : (negate ? 6 : 3)), *eq = strchr(what, '=');
 			char name[200];
-			json_object_set_new(rule, "if_not", json_boolean(negate));
-			json_object_set_new(rule, "if_parent", json_boolean(parent));
 			snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - what) : 0, what);
 			json_t *of = parent ? parents_message(rule, messages) : m;
 			int ci;
 			const char *cw;
 			json_t *cf = condition_field(eq ? of : NULL, name, &ci, &cw);
-			if (parent && !of) {
+			json_t *values = NULL;
+			if (parent && !of)
 				ok = FAIL(w, "%s %s: %s: ifparent= needs an in= before it whose parents are fields of one message",
 						  w->target, w->key, cl);
-			} else if (!cf || (strcmp(cw, "STRING") != 0 && strcmp(cw, "ENUM") != 0 && strcmp(cw, "BOOL") != 0 &&
-							   strcmp(cw, "INT32") != 0)) {
+			else if (!cf || (strcmp(cw, "STRING") != 0 && strcmp(cw, "ENUM") != 0 && strcmp(cw, "BOOL") != 0 &&
+							 strcmp(cw, "INT32") != 0))
 				ok = FAIL(w, "%s %s: %s: %s has no string, enum, bool or int field '%s'", w->target, w->key, cl,
 						  S(of, "name"), name);
-			} else if (json_integer_value(json_object_get(rule, "if_field")) >= 0) {
-				ok = FAIL(w, "%s %s: %s: a rule has one condition on a field", w->target, w->key, cl);
-			} else {
-				json_object_set_new(rule, "if_field", json_integer(ci));
-				json_t *values = split(eq + 1, '|');
-				if (strcmp(cw, "INT32") == 0 || strcmp(cw, "BOOL") == 0) {
-					/* numbers, as an enum's: an int's own, a bool's false 0 and true 1 */
-					bool is_bool = strcmp(cw, "BOOL") == 0;
-					json_t *numbers = json_array();
-					size_t k;
-					json_t *v;
-					json_array_foreach(values, k, v)
-					{
-						const char *t = S(v, "name");
-						char *end = NULL;
-						long n = is_bool ? strcmp(t, "true") == 0 : strtol(t, &end, 10);
-						bool good =
-							is_bool ? n || strcmp(t, "false") == 0 : *t && !*end && n >= INT32_MIN && n <= INT32_MAX;
-						if (!good && ok)
-							ok = FAIL(w, "%s %s: %s: %s field %s takes %s, not %s", w->target, w->key, cl,
-									  is_bool ? "bool" : "int", name, is_bool ? "true or false" : "numbers", t);
-						json_array_append_new(numbers, json_pack("{s:s, s:I}", "name", t, "number", (json_int_t)n));
-					}
-					json_object_set_new(rule, "if_enums", numbers);
-					json_decref(values);
-				} else if (strcmp(cw, "ENUM") == 0) {
-					json_t *e = enum_named(enums, S(cf, "type")), *numbers = json_array();
-					size_t k, j;
-					json_t *v, *ev;
-					json_array_foreach(values, k, v)
-					{
-						bool found = false;
-						json_array_foreach(json_object_get(e, "values"), j,
-										   ev) if (strcmp(S(ev, "name"), S(v, "name")) == 0)
-						{
-							json_array_append_new(numbers,
-												  json_pack("{s:s, s:I}", "name", S(v, "name"), "number",
-															json_integer_value(json_object_get(ev, "number"))));
-							found = true;
-						}
-						if (!found && ok)
-							ok = FAIL(w, "%s %s: enum %s has no value %s", w->target, w->key, S(cf, "type"),
-									  S(v, "name"));
-					}
-					json_object_set_new(rule, "if_enums", numbers);
-					json_decref(values);
-				} else {
-					json_object_set_new(rule, "if_strings", values);
-				}
-			}
+			else
+				ok = condition_values(w, cl, name, cf, cw, eq + 1, enums, &values);
+			if (ok)
+				ok = add_condition(w, rule, cl, ci, negate, false, parent, values);
+			json_decref(values);
 		} else {
 			ok = FAIL(w,
 					  "%s %s: '%s' is no clause of the deparse contract for a %s field (nonnull, nonempty, mincells=, "
@@ -357,8 +376,9 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 	if (ok && !checks)
 		ok = FAIL(w, "%s %s: the rule requires nothing (nonnull, nonempty, mincells=, kinds= or notkinds=)", w->target,
 				  w->key);
-	if (ok && json_is_true(json_object_get(rule, "if_parent")) && !parents_message(rule, messages))
-		ok = FAIL(w, "%s %s: ifparent=: the in= parents are fields of more than one message", w->target, w->key);
+	json_array_foreach(json_object_get(rule, "conditions"), i,
+					   c) if (ok && json_is_true(json_object_get(c, "parent")) && !parents_message(rule, messages)) ok =
+		FAIL(w, "%s %s: ifparent=: the in= parents are fields of more than one message", w->target, w->key);
 	if (ok && kinds_given) /* kinds= naming none: no node at all, only NULL */
 		kinds_bitmap(rule, nodes);
 	else if (ok)
@@ -395,7 +415,15 @@ bool deparse_rules_build(Overrides *ov, json_t *messages, json_t *enums, json_t 
 		if (!ok)
 			break;
 	}
-	json_array_foreach(rules, i, m) json_object_set_new(m, "id", json_integer((json_int_t)i));
+	json_array_foreach(rules, i, m)
+	{
+		json_object_set_new(m, "id", json_integer((json_int_t)i));
+		json_array_foreach(json_object_get(m, "conditions"), j, f)
+		{ /* the rule's id, and its own for C names (contract_if_strings_<rule>_<k>) */
+			json_object_set_new(f, "rule", json_integer((json_int_t)i));
+			json_object_set_new(f, "id", json_sprintf("%zu_%zu", i, j));
+		}
+	}
 	if (!ok) {
 		json_decref(rules);
 		return false;

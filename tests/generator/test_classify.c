@@ -660,16 +660,34 @@ static void test_supertypes(void)
 	view = CHECK_OK("a deparse rule that holds only when another node field is set", M_PLAN(SUPERTYPE("Plan", 10)),
 					P_PLAN, OV "Thing.lplan deparse:nonnull,ifset=plan\n");
 	json_t *rule = json_array_get(json_object_get(view, "deparse_rules"), 0);
+	json_t *cond = json_array_get(json_object_get(rule, "conditions"), 0);
 	CHECK_INT("... ifset= tests whether the field is set", 1,
-			  json_is_true(json_object_get(rule, "if_set")) && jint(rule, "if_field") == 0 &&
-				  !json_is_true(json_object_get(rule, "if_not")));
+			  json_array_size(json_object_get(rule, "conditions")) == 1 && json_is_true(json_object_get(cond, "set")) &&
+				  jint(cond, "field") == 0 && !json_is_true(json_object_get(cond, "not")));
 	json_decref(view);
 	CHECK_ERROR("ifset= naming a field the message lacks", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
 				OV "Thing.lplan deparse:nonnull,ifset=nope\n", "ov.txt", 2, 13,
 				"ifset=nope: Thing has no node or message field 'nope'", &err);
-	CHECK_ERROR("two conditions on fields", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
+	CHECK_ERROR("two conditions on one field", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
 				OV "Thing.lplan deparse:nonnull,ifset=plan,ifnotset=plan\n", "ov.txt", 2, 13,
-				"a rule has one condition on a field", &err);
+				"ifnotset=plan: a second condition on the same field", &err);
+	CHECK_ERROR("... also of if= and ifnot=", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
+				OV "Thing.lplan deparse:nonnull,if=n=1,ifnot=n=2\n", "ov.txt", 2, 13,
+				"ifnot=n=2: a second condition on the same field", &err);
+	CHECK_ERROR("a condition naming no value", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
+				OV "Thing.lplan deparse:nonnull,if=n=\n", "ov.txt", 2, 13, "if=n=: the condition names no value", &err);
+	/* CREATE AGGREGATE's args: only kind and oldstyle together decide it */
+	view = CHECK_OK("a deparse rule with conditions on two fields", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
+					OV "Thing.lplan deparse:nonnull,if=flag=false,ifset=plan\n");
+	rule = json_array_get(json_object_get(view, "deparse_rules"), 0);
+	json_t *conds = json_object_get(rule, "conditions");
+	CHECK_INT("... both are kept, in order, each with its field and values", 1,
+			  json_array_size(conds) == 2 && jint(json_array_get(conds, 0), "field") == 2 &&
+				  jint(json_array_get(json_object_get(json_array_get(conds, 0), "enums"), 0), "number") == 0 &&
+				  jint(json_array_get(conds, 1), "field") == 0 &&
+				  json_is_true(json_object_get(json_array_get(conds, 1), "set")));
+	CHECK_STR("... each with an id of its own for the C names", "0_1", jstr(json_array_get(conds, 1), "id"));
+	json_decref(view);
 	CHECK_ERROR("mincells= is for lists", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN, OV "Thing.lplan deparse:mincells=2\n",
 				"ov.txt", 2, 13, "'mincells=2' is no clause of the deparse contract for a NODE field", &err);
 	CHECK_ERROR("ifparent= without in= naming the parent", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
@@ -681,18 +699,20 @@ static void test_supertypes(void)
 	view = CHECK_OK("a deparse rule that holds only when a bool field is true", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
 					OV "Thing.lplan deparse:nonnull,if=flag=true\n");
 	rule = json_array_get(json_object_get(view, "deparse_rules"), 0);
-	json_t *numbers = json_object_get(rule, "if_enums");
+	cond = json_array_get(json_object_get(rule, "conditions"), 0);
+	json_t *numbers = json_object_get(cond, "enums");
 	CHECK_INT("... if= on a bool tests it as the values false 0, true 1", 1,
-			  jint(rule, "if_field") == 2 && json_array_size(numbers) == 1 &&
+			  jint(cond, "field") == 2 && json_array_size(numbers) == 1 &&
 				  jint(json_array_get(numbers, 0), "number") == 1);
 	json_decref(view);
 	view = CHECK_OK("a deparse rule that holds only when an int field has one of some values",
 					M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN, OV "Thing.lplan deparse:nonnull,ifnot=n=1|-3\n");
 	rule = json_array_get(json_object_get(view, "deparse_rules"), 0);
-	numbers = json_object_get(rule, "if_enums");
+	cond = json_array_get(json_object_get(rule, "conditions"), 0);
+	numbers = json_object_get(cond, "enums");
 	CHECK_INT("... if= on an int tests its numbers", 1,
-			  jint(rule, "if_field") == 3 && json_array_size(numbers) == 2 &&
-				  jint(json_array_get(numbers, 1), "number") == -3 && json_is_true(json_object_get(rule, "if_not")));
+			  jint(cond, "field") == 3 && json_array_size(numbers) == 2 &&
+				  jint(json_array_get(numbers, 1), "number") == -3 && json_is_true(json_object_get(cond, "not")));
 	json_decref(view);
 	CHECK_ERROR("an int's value that is no number", M_PLAN(SUPERTYPE("Plan", 10)), P_PLAN,
 				OV "Thing.lplan deparse:nonnull,if=n=x1\n", "ov.txt", 2, 13,

@@ -266,6 +266,20 @@ static void test_contract(void)
 		refused(tree, "CreateOpClassItem.storedtype is NULL", "items[1].CreateOpClassItem.storedtype",
 				"a STORAGE item with a name and no type");
 	}
+	/* two fields decide together (if=oldstyle=false,if=kind=OBJECT_AGGREGATE): a new-style
+	 * CREATE AGGREGATE without args crashes 15's and 17's deparsers, an old-style one holds none */
+	tree = pgbind_parse("CREATE AGGREGATE a (int4) (SFUNC = int4pl, STYPE = int4)", NULL, arena, &st);
+	if (tree && PG_VERSION_NUM < 180000) {
+		pgbind_DefineStmt *d = (pgbind_DefineStmt *)tree->stmts[0]->stmt;
+		d->n_args = 0;
+		refused(tree, "DefineStmt.args is empty", "stmts[0].stmt.DefineStmt.args",
+				"a new-style CREATE AGGREGATE without args");
+		d->oldstyle = true;
+		memset(&st, 0, sizeof st);
+		const char *sql = pgbind_deparse(tree, NULL, arena, &st);
+		CHECK(sql && strstr(sql, "CREATE AGGREGATE a (sfunc = int4pl, stype = int4)"),
+			  "... and as an old-style one it deparses (%s)", sql ? sql : st.message);
+	}
 	/* what the grammar accepts and libpg_query's deparser before 18 crashes on: refused (by the
 	 * contract, or by the predicates kept as a safety net, which run first) */
 	static const char *const copies[] = {"COPY t FROM STDIN (null (b, c))", "COPY t FROM STDIN (format)",

@@ -1038,7 +1038,9 @@ static bool kind_fits(const Site *s, unsigned k)
 static FILE *out;
 static size_t n_rules;
 static bool cond_on_parent; /* emit(): if_field is a field of the example's parent message */
-static bool with_misreads;  /* --misreads: rules for what the deparser misreads too */
+static int also_field = -1; /* emit(): a second condition, if=also_field=also_values, of the message's own */
+static const char *also_values;
+static bool with_misreads; /* --misreads: rules for what the deparser misreads too */
 
 /* The label counter per target, so that each key is set once. */
 typedef struct {
@@ -1254,6 +1256,8 @@ static void emit(const Site *example, const Bits *bad_in, const Scope *scope, in
 				d->fields[if_field].proto_name);
 	else if (if_field >= 0)
 		fprintf(out, ",%s=%s=%s", if_not ? "ifnot" : "if", d->fields[if_field].proto_name, if_values);
+	if (also_field >= 0)
+		fprintf(out, ",if=%s=%s", d->fields[also_field].proto_name, also_values);
 	fputc('\n', out);
 	n_rules++;
 }
@@ -1505,6 +1509,90 @@ static bool refuted(const Site *const *m, size_t n, uint32_t fi, bool parent)
 	return false;
 }
 
+/* One rule per distinct bad outcome of the instances m, naming the values of field fi (parent: of
+ * their parent's) that have it. */
+static void emit_by_outcome(const Site *const *m, size_t n, bool parent, int fi, const Scope *scope)
+{
+	bool *done = calloc(n, sizeof *done);
+	char a[128];
+	for (size_t i = 0; i < n; i++) {
+		if (done[i] || bits_empty(&m[i]->bad))
+			continue;
+		char values[2048] = "";
+		size_t len = 0;
+		for (size_t j = i; j < n; j++) {
+			if (done[j] || !bits_equal(&m[j]->bad, &m[i]->bad))
+				continue;
+			done[j] = true;
+			const char *v = cond_value(m[j], parent, fi, a, sizeof a);
+			if (!list_has(values, v) && len + strlen(v) + 2 < sizeof values)
+				len += (size_t)snprintf(values + len, sizeof values - len, "%s%s", len ? "|" : "", v);
+		}
+		cond_on_parent = parent;
+		emit(m[i], &m[i]->bad, scope, fi, values, false);
+		cond_on_parent = false;
+	}
+	free(done);
+}
+
+/* Within the instances whose field `first` has the value v, where the parser leaves the field so
+ * in some and the change is bad in others: a second enum, bool or few-valued int field that decides
+ * it there, as uniform_or_split's first pass would (CREATE AGGREGATE a (int) (...) crashes without
+ * args, an old-style CREATE AGGREGATE a (basetype = int, ...) holds none: kind = OBJECT_AGGREGATE
+ * and oldstyle together decide it). Its rules carry both conditions; where the second field's
+ * values the group does not show could be bad, the union of the group's outcomes for them. */
+static void split_by_second(const Site *const *m, size_t n, int first, const char *v, const Scope *scope)
+{
+	const Site **sub = calloc(n, sizeof *sub);
+	size_t k = 0;
+	char a[128], b[128];
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(value_of(m[i], first, a, sizeof a), v) == 0)
+			sub[k++] = m[i];
+	const pgbind_MessageDesc *d = &pgbind_message_descs[m[0]->msg];
+	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
+		pgbind_WireKind wire = d->fields[fi].wire;
+		if ((int)fi == first || fi == m[0]->field ||
+			(wire != PGBIND_WIRE_ENUM && wire != PGBIND_WIRE_BOOL && !few_ints(m[0]->msg, fi)) ||
+			refuted(sub, k, fi, false))
+			continue;
+		bool decides = true;
+		for (size_t i = 0; i < k && decides; i++) {
+			const char *vi = value_of(sub[i], (int)fi, a, sizeof a);
+			decides = vi != NULL;
+			for (size_t j = 0; j < i && decides; j++)
+				decides =
+					strcmp(vi, value_of(sub[j], (int)fi, b, sizeof b)) != 0 || bits_equal(&sub[i]->bad, &sub[j]->bad);
+		}
+		if (!decides)
+			continue;
+		char seen[2048] = "";
+		size_t len = 0;
+		Bits any = {{0}};
+		also_field = first, also_values = v;
+		fprintf(out, "# (%s=%s: %s decides it)\n", d->fields[first].name, v, d->fields[fi].name);
+		for (size_t i = 0; i < k; i++) {
+			const char *vi = value_of(sub[i], (int)fi, a, sizeof a);
+			if (!list_has(seen, vi) && len + strlen(vi) + 2 < sizeof seen)
+				len += (size_t)snprintf(seen + len, sizeof seen - len, "%s%s", len ? "|" : "", vi);
+			for (size_t w = 0; w < MAX_KINDS / 64; w++)
+				any.w[w] |= sub[i]->bad.w[w];
+		}
+		emit_by_outcome(sub, k, false, (int)fi, scope);
+		/* a bool shows both values; an enum's or an int's others: the union */
+		if (wire != PGBIND_WIRE_BOOL) {
+			const Site *example = sub[0];
+			for (size_t i = 0; i < k; i++)
+				if (!bits_empty(&sub[i]->bad) && !sub[i]->natural)
+					example = sub[i];
+			emit(example, &any, scope, (int)fi, seen, true);
+		}
+		also_field = -1, also_values = NULL;
+		break;
+	}
+	free(sub);
+}
+
 static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scoped, bool union_ok)
 {
 	bool same = true;
@@ -1568,27 +1656,7 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 			}
 			if (!decides || (parent && !natural && !oneof))
 				continue;
-			/* one rule per distinct outcome, naming the values that have it */
-			bool *done = calloc(n, sizeof *done);
-			for (size_t i = 0; i < n; i++) {
-				if (done[i] || bits_empty(&m[i]->bad))
-					continue;
-				char values[2048] = "";
-				size_t len = 0;
-				const Site *example = m[i];
-				for (size_t j = i; j < n; j++) {
-					if (done[j] || !bits_equal(&m[j]->bad, &m[i]->bad))
-						continue;
-					done[j] = true;
-					const char *v = cond_value(m[j], parent, (int)fi, a, sizeof a);
-					if (!list_has(values, v) && len + strlen(v) + 2 < sizeof values)
-						len += (size_t)snprintf(values + len, sizeof values - len, "%s%s", len ? "|" : "", v);
-				}
-				cond_on_parent = parent;
-				emit(example, &m[i]->bad, scope, (int)fi, values, false);
-				cond_on_parent = false;
-			}
-			free(done);
+			emit_by_outcome(m, n, parent, (int)fi, scope);
 			if (presence || wire == PGBIND_WIRE_BOOL) /* set and unset, true and false: both seen */
 				return SPLIT;
 			/* the parent's values the group does not show: no rule (a statement the parser makes
@@ -1680,6 +1748,8 @@ static int uniform_or_split(const Site *const *m, size_t n, Bits *bad, bool scop
 			if (!bits_empty(&of_value) && !natural_fine) {
 				fprintf(out, "# (no field decides it: the outcomes of this value of %s)\n", d->fields[best].name);
 				emit(example, &of_value, scope, best, vi, false);
+			} else if (!bits_empty(&of_value)) {
+				split_by_second(m, n, best, vi, scope);
 			}
 		}
 		const Site *example = m[0];

@@ -17,25 +17,31 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A condition of a rule: the rule holds only where the field has one of the values (or is set). */
+typedef struct {
+	int16_t field; /* the field tested, of the message (parent: of its parent, the message of parents[0][0]) */
+	bool not ;     /* ... has none of the values (is not set), not one */
+	bool set;      /* the test is whether the field (a node, message or list) is set, not its value */
+	bool parent;
+	const char *const *strings; /* a string field's values */
+	uint32_t n_strings;
+	const int32_t *enums; /* an enum's, an int's or a bool's (0, 1) */
+	uint32_t n_enums;
+} ContractCond;
+
 typedef struct {
 	uint16_t message, field; /* pgbind_message_descs index, field index */
-	int16_t if_field;        /* the rule holds only when this field matches (its value, or if_set); -1: always */
 	int32_t cell;            /* the rule is about this cell only (from: and the cells after it); -1: all */
 	bool from;
 	bool not_in;                  /* the rule holds outside the parents listed, not inside */
-	bool if_not;                  /* ... when if_field has none of the values, not one */
-	bool if_set;                  /* ... when if_field (a node, message or list) is set (if_not: is not) */
-	bool if_parent;               /* if_field is a string or enum field of the parent (of parents[0][0]) */
 	const uint16_t (*parents)[2]; /* (message, field) the message is (a cell of); none: anywhere */
 	uint32_t n_parents;
+	const ContractCond *conditions; /* the rule holds where all of them do; none: always */
+	uint32_t n_conditions;
 	bool nonnull, nonempty;
 	uint16_t min_cells;   /* a list with cells has at least this many; 0: any */
 	const uint8_t *kinds; /* the node kinds allowed: tag t at bit t % 8 of byte t / 8; NULL: any */
 	uint32_t n_kinds;     /* bytes */
-	const char *const *if_strings;
-	uint32_t n_if_strings;
-	const int32_t *if_enums;
-	uint32_t n_if_enums;
 	const char *location; /* the rule's file:line:col in schema/ */
 } ContractRule;
 
@@ -243,26 +249,17 @@ typedef struct {
 	const char *base;
 } Parent;
 
-static bool rule_applies(const ContractRule *r, const char *base, Parent parent)
+static bool condition_holds(const ContractCond *c, uint32_t message, const char *base, Parent parent)
 {
-	if (r->n_parents) {
-		bool in = false;
-		for (uint32_t i = 0; i < r->n_parents && !in; i++)
-			in = r->parents[i][0] == parent.msg && r->parents[i][1] == parent.field;
-		if (in == r->not_in)
-			return false;
-	}
-	if (r->if_field < 0)
-		return true;
-	if (r->if_parent) { /* in one of the parents (generator/deparse_rules.c): all of one message */
+	if (c->parent) { /* in one of the parents (generator/deparse_rules.c): all of one message */
 		if (!parent.base)
 			return false;
 		base = parent.base;
+		message = (uint32_t)parent.msg;
 	}
-	const pgbind_FieldDesc *f =
-		&pgbind_message_descs[r->if_parent ? (uint32_t)parent.msg : r->message].fields[r->if_field];
+	const pgbind_FieldDesc *f = &pgbind_message_descs[message].fields[c->field];
 	bool has = false;
-	if (r->if_set) {
+	if (c->set) {
 		has = f->wire == PGBIND_WIRE_REPEATED_NODE || f->wire == PGBIND_WIRE_REPEATED_MESSAGE
 				  ? *(const size_t *)(base + f->count_offset) != 0
 				  : *(const void *const *)(base + f->offset) != NULL;
@@ -272,14 +269,29 @@ static bool rule_applies(const ContractRule *r, const char *base, Parent parent)
 			return false;
 		/* a C char: the deparser sees the first byte only ("X\x12" is 'X') */
 		bool one = f->flags & PGBIND_FIELD_CHAR;
-		for (uint32_t i = 0; i < r->n_if_strings && !has; i++)
-			has = one ? s[0] == r->if_strings[i][0] : strcmp(s, r->if_strings[i]) == 0;
+		for (uint32_t i = 0; i < c->n_strings && !has; i++)
+			has = one ? s[0] == c->strings[i][0] : strcmp(s, c->strings[i]) == 0;
 	} else { /* an enum or an int, or a bool as the enum of false (0) and true (1) */
 		int v = f->wire == PGBIND_WIRE_BOOL ? *(const bool *)(base + f->offset) : *(const int *)(base + f->offset);
-		for (uint32_t i = 0; i < r->n_if_enums && !has; i++)
-			has = v == r->if_enums[i];
+		for (uint32_t i = 0; i < c->n_enums && !has; i++)
+			has = v == c->enums[i];
 	}
-	return has != r->if_not;
+	return has != c->not ;
+}
+
+static bool rule_applies(const ContractRule *r, const char *base, Parent parent)
+{
+	if (r->n_parents) {
+		bool in = false;
+		for (uint32_t i = 0; i < r->n_parents && !in; i++)
+			in = r->parents[i][0] == parent.msg && r->parents[i][1] == parent.field;
+		if (in == r->not_in)
+			return false;
+	}
+	for (uint32_t i = 0; i < r->n_conditions; i++)
+		if (!condition_holds(&r->conditions[i], r->message, base, parent))
+			return false;
+	return true;
 }
 
 /* "holds a String node", "holds an Integer node" */
