@@ -49,3 +49,11 @@ ALTER SERVER srv VERSION '16' OPTIONS (SET host 'bar', DROP ort);
 -- (a List of names, as commutator takes it); a RowExpr of ON CONFLICT's SET holding an A_Expr
 CREATE OPERATOR <~> (leftarg = int, rightarg = OPERATOR(s.<~>));
 INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET (a, b) = (x & y, DEFAULT);
+-- 2026-12-03: the union in parents the corpus does not show refused what the parser leaves so
+-- there (found by fuzz_parse): a one-argument call in GROUPING SETS or a multiple assignment's
+-- ROW (FuncCall.args mincells=2, from position(a IN b) cut to one argument), an option without a
+-- value under DROP where no statement of the corpus has one (DefElem.arg nonnull).
+SELECT a FROM t GROUP BY GROUPING SETS (lower(b), (c));
+SELECT a FROM t GROUP BY ROLLUP (lower(b)), CUBE (upper(c));
+UPDATE t SET (a) = ROW(f(5));
+SELECT XMLROOT(f(x), VERSION '1.0', STANDALONE YES);

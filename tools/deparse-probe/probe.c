@@ -1849,6 +1849,54 @@ static int deciding_field(const Site *const *m, size_t n, int skip, char *values
 	return -1;
 }
 
+/* Where no enum field tells the bad instances from those the parser leaves so (deciding_field),
+ * the union in parents the corpus does not show would refuse what the parser makes wherever it
+ * leaves the field so: an enum field's values that only instances that are fine have, among them
+ * those of instances the parser leaves so, exempt it there. The field exempting the most such
+ * instances: its index, with those values in values ("a|b"); -1 when none exempts one. A
+ * one-argument call in GROUPING SETS (lower(b)) is fine and was refused, since position(a in b)
+ * cut to one argument crashes (FuncCall.args mincells=2: funcformat=COERCE_EXPLICIT_CALL holds only
+ * instances that are fine; found by fuzz_parse on 15). */
+static int fine_values_field(const Site *const *m, size_t n, char *values, size_t size)
+{
+	const pgbind_MessageDesc *d = &pgbind_message_descs[m[0]->msg];
+	int best = -1;
+	size_t best_exempt = 0;
+	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
+		if (fi == m[0]->field || d->fields[fi].wire != PGBIND_WIRE_ENUM)
+			continue;
+		char fine[2048] = "", bad[2048] = "", buf[128];
+		size_t lf = 0, lb = 0;
+		bool ok = true;
+		for (size_t i = 0; i < n && ok; i++) {
+			const char *v = value_of(m[i], (int)fi, buf, sizeof buf);
+			ok = v != NULL;
+			bool is_bad = ok && !bits_empty(&m[i]->bad);
+			char *list = is_bad ? bad : fine;
+			size_t *len = is_bad ? &lb : &lf;
+			if (ok && !list_has(list, v) && *len + strlen(v) + 2 < sizeof fine)
+				*len += (size_t)snprintf(list + *len, sizeof fine - *len, "%s%s", *len ? "|" : "", v);
+		}
+		if (!ok)
+			continue;
+		char only[2048] = ""; /* fine, and in no bad instance */
+		size_t lo = 0, exempt = 0;
+		for (size_t i = 0; i < n; i++) {
+			const char *v = value_of(m[i], (int)fi, buf, sizeof buf);
+			if (list_has(bad, v))
+				continue;
+			exempt += m[i]->natural;
+			if (!list_has(only, v) && lo + strlen(v) + 2 < sizeof only)
+				lo += (size_t)snprintf(only + lo, sizeof only - lo, "%s%s", lo ? "|" : "", v);
+		}
+		if (exempt > best_exempt && lo < size) {
+			best = (int)fi, best_exempt = exempt;
+			snprintf(values, size, "%s", only);
+		}
+	}
+	return best;
+}
+
 static void rules_for_column(const Site *const *m, size_t n)
 {
 	Bits all = {{0}};
@@ -1920,8 +1968,13 @@ static void rules_for_column(const Site *const *m, size_t n)
 	 * NORMALIZED` crashes, COERCE_SQL_SYNTAX; `f()` deparses, in GROUP BY too) */
 	char values[2048];
 	int by = m[0]->change == CH_SUBST ? -1 : deciding_field(m, n, -1, values, sizeof values);
+	bool by_not = false;
+	if (by < 0 && m[0]->change != CH_SUBST) {
+		by = fine_values_field(m, n, values, sizeof values);
+		by_not = by >= 0;
+	}
 	if (m[0]->change != CH_SUBST)
-		emit(example, &all, &except, by, by >= 0 ? values : NULL, false);
+		emit(example, &all, &except, by, by >= 0 ? values : NULL, by_not);
 	else if (!bits_empty(&unseen_bad))
 		emit(example, &unseen_bad, &except, -1, NULL, false);
 	/* and in the parents that differ, a kind bad in some parent that never parsed back as itself

@@ -8,7 +8,7 @@
  *   schema/pg15/overrides.txt    fnv1a64 a90d140f50a2a760
  *   schema/libpg_query.txt       fnv1a64 0a87a3524be505f1
  *   schema/pg15/libpg_query.txt  fnv1a64 c50fcb5fb73080e7
- *   schema/pg15/deparse.txt      fnv1a64 dd01e7ba2420eaa4
+ *   schema/pg15/deparse.txt      fnv1a64 82cf9510c6dc1211
  */
 /*
  * deparse.inc.c -- the deparse contract of the linked libpg_query: what its deparser requires of
@@ -4126,6 +4126,18 @@ static const ContractCond contract_conditions_562[] = { /* field, not, set, pare
 /* 563: DefineStmt.args (schema/pg15/deparse.txt:850:17) */
 static const uint16_t contract_parents_563[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
+};
+static const int32_t contract_if_enums_563_0[] = {
+	50, /* OBJECT_TYPE */
+	8, /* OBJECT_COLLATION */
+	26, /* OBJECT_OPERATOR */
+	46, /* OBJECT_TSCONFIGURATION */
+	47, /* OBJECT_TSDICTIONARY */
+	49, /* OBJECT_TSTEMPLATE */
+	48, /* OBJECT_TSPARSER */
+};
+static const ContractCond contract_conditions_563[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 563_0, ), CONTRACT_LIST(if_enums, 563_0, 1) },
 };
 /* 564: DefineStmt.args (schema/pg15/deparse.txt:852:17) */
 static const uint8_t contract_kinds_564[] = { /* the kinds allowed, by tag */
@@ -11298,6 +11310,12 @@ static const uint16_t contract_parents_1593[][2] = {
 	{ 204, 6 }, /* Constraint.raw_expr */
 	{ 230, 1 }, /* PartitionElem.expr */
 };
+static const int32_t contract_if_enums_1593_0[] = {
+	1, /* COERCE_EXPLICIT_CALL */
+};
+static const ContractCond contract_conditions_1593[] = { /* field, not, set, parent, strings, enums */
+	{ 9, true, false, false, CONTRACT_LIST(if_strings, 1593_0, ), CONTRACT_LIST(if_enums, 1593_0, 1) },
+};
 /* 1594: FuncCall.args (schema/pg15/deparse.txt:4634:15) */
 static const uint8_t contract_kinds_1594[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
@@ -13383,6 +13401,12 @@ static const uint16_t contract_parents_1925[][2] = {
 	{ 175, 4 }, /* AlterSubscriptionStmt.options */
 	{ 202, 5 }, /* IndexElem.opclassopts */
 	{ 204, 13 }, /* Constraint.options */
+};
+static const int32_t contract_if_enums_1925_0[] = {
+	4, /* DEFELEM_DROP */
+};
+static const ContractCond contract_conditions_1925[] = { /* field, not, set, parent, strings, enums */
+	{ 3, true, false, false, CONTRACT_LIST(if_strings, 1925_0, ), CONTRACT_LIST(if_enums, 1925_0, 1) },
 };
 /* 1926: DefElem.arg (schema/pg15/deparse.txt:2931:13) */
 static const uint8_t contract_kinds_1926[] = { /* the kinds allowed, by tag */
@@ -16780,7 +16804,7 @@ static const ContractRule contract_rules[] = {
 	{ 82, 3, 1, true, false, CONTRACT_LIST(parents, 560, ), CONTRACT_LIST(conditions, 560, ), true, false, 0, CONTRACT_LIST(kinds, 560, ), "schema/pg15/deparse.txt:842:17"},
 	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 561, 1), CONTRACT_LIST(conditions, 561, 1), false, true, 0, CONTRACT_LIST(kinds, 561, ), "schema/pg15/deparse.txt:845:17"},
 	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 562, 1), CONTRACT_LIST(conditions, 562, 1), false, true, 0, CONTRACT_LIST(kinds, 562, ), "schema/pg15/deparse.txt:848:17"},
-	{ 82, 3, -1, false, true, CONTRACT_LIST(parents, 563, 1), CONTRACT_LIST(conditions, 563, ), false, true, 0, CONTRACT_LIST(kinds, 563, ), "schema/pg15/deparse.txt:850:17"},
+	{ 82, 3, -1, false, true, CONTRACT_LIST(parents, 563, 1), CONTRACT_LIST(conditions, 563, 1), false, true, 0, CONTRACT_LIST(kinds, 563, ), "schema/pg15/deparse.txt:850:17"},
 	{ 82, 3, 0, false, false, CONTRACT_LIST(parents, 564, ), CONTRACT_LIST(conditions, 564, ), false, false, 0, CONTRACT_LIST(kinds, 564, 1), "schema/pg15/deparse.txt:852:17"},
 	{ 82, 3, 1, true, false, CONTRACT_LIST(parents, 565, ), CONTRACT_LIST(conditions, 565, ), false, false, 0, CONTRACT_LIST(kinds, 565, 1), "schema/pg15/deparse.txt:854:17"},
 	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 566, ), CONTRACT_LIST(conditions, 566, ), false, false, 2, CONTRACT_LIST(kinds, 566, ), "schema/pg15/deparse.txt:856:17"},
@@ -17810,7 +17834,7 @@ static const ContractRule contract_rules[] = {
 	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1590, 1), CONTRACT_LIST(conditions, 1590, ), false, false, 0, CONTRACT_LIST(kinds, 1590, 1), "schema/pg15/deparse.txt:2465:15"},
 	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 1591, 1), CONTRACT_LIST(conditions, 1591, 1), false, false, 2, CONTRACT_LIST(kinds, 1591, ), "schema/pg15/deparse.txt:2467:15"},
 	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 1592, 1), CONTRACT_LIST(conditions, 1592, 1), false, false, 2, CONTRACT_LIST(kinds, 1592, ), "schema/pg15/deparse.txt:2469:15"},
-	{ 184, 1, -1, false, true, CONTRACT_LIST(parents, 1593, 1), CONTRACT_LIST(conditions, 1593, ), false, false, 2, CONTRACT_LIST(kinds, 1593, ), "schema/pg15/deparse.txt:2471:15"},
+	{ 184, 1, -1, false, true, CONTRACT_LIST(parents, 1593, 1), CONTRACT_LIST(conditions, 1593, 1), false, false, 2, CONTRACT_LIST(kinds, 1593, ), "schema/pg15/deparse.txt:2471:15"},
 	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1594, 1), CONTRACT_LIST(conditions, 1594, ), false, false, 0, CONTRACT_LIST(kinds, 1594, 1), "schema/pg15/deparse.txt:4634:15"},
 	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1595, 1), CONTRACT_LIST(conditions, 1595, ), false, false, 0, CONTRACT_LIST(kinds, 1595, 1), "schema/pg15/deparse.txt:4637:15"},
 	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1596, 1), CONTRACT_LIST(conditions, 1596, ), false, false, 0, CONTRACT_LIST(kinds, 1596, 1), "schema/pg15/deparse.txt:4640:15"},
@@ -18142,7 +18166,7 @@ static const ContractRule contract_rules[] = {
 	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1922, 1), CONTRACT_LIST(conditions, 1922, 1), true, false, 0, CONTRACT_LIST(kinds, 1922, ), "schema/pg15/deparse.txt:2921:13"},
 	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1923, 1), CONTRACT_LIST(conditions, 1923, 1), true, false, 0, CONTRACT_LIST(kinds, 1923, ), "schema/pg15/deparse.txt:2923:13"},
 	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1924, 1), CONTRACT_LIST(conditions, 1924, 1), true, false, 0, CONTRACT_LIST(kinds, 1924, ), "schema/pg15/deparse.txt:2926:13"},
-	{ 205, 2, -1, false, true, CONTRACT_LIST(parents, 1925, 1), CONTRACT_LIST(conditions, 1925, ), true, false, 0, CONTRACT_LIST(kinds, 1925, ), "schema/pg15/deparse.txt:2929:13"},
+	{ 205, 2, -1, false, true, CONTRACT_LIST(parents, 1925, 1), CONTRACT_LIST(conditions, 1925, 1), true, false, 0, CONTRACT_LIST(kinds, 1925, ), "schema/pg15/deparse.txt:2929:13"},
 	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1926, 1), CONTRACT_LIST(conditions, 1926, 1), false, false, 0, CONTRACT_LIST(kinds, 1926, 1), "schema/pg15/deparse.txt:2931:13"},
 	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1927, 1), CONTRACT_LIST(conditions, 1927, 1), false, false, 0, CONTRACT_LIST(kinds, 1927, 1), "schema/pg15/deparse.txt:2933:13"},
 	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1928, 1), CONTRACT_LIST(conditions, 1928, 1), false, false, 0, CONTRACT_LIST(kinds, 1928, 1), "schema/pg15/deparse.txt:2935:13"},
