@@ -42,6 +42,12 @@ int pgbind_max_depth(const pgbind_Options *options);
 bool pgbind_to_pg_nodes(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
 						bool keep_empty_strings, void **out, pgbind_Status *status);
 
+/* pgbind_to_pg_nodes that also sets, in kinds (PGBIND_NODE_TAG_LIMIT bits, tag t at bit t % 8 of
+ * byte t / 8, zeroed by the caller), the bit of every node kind it converts: what the deparse
+ * route asks before a walk that only a tree holding some kind needs. */
+bool pgbind_to_pg_nodes_noting(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
+							   bool keep_empty_strings, void **out, uint8_t *kinds, pgbind_Status *status);
+
 /* libpg_query's fingerprint computed over the AST itself (targets/c/runtime/fingerprint.c): of tree (its
  * statements, as pg_query_fingerprint of its SQL) when tree is not NULL, else of root (as
  * pg_query_fingerprint_node of its nodes). It reads 100 levels of nodes, as libpg_query's does;

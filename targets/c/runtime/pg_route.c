@@ -158,21 +158,35 @@ bool pgbind_deparser_misreads(const pgbind_ParseResult *tree)
 
 /* Whether the linked libpg_query's deparser is known to crash on tree, or to misread it (why says
  * what and where); the walk's error (out of memory) goes to status. */
+/* Whether tree holds an XMLROOT the deparser before 18 misreads (status says so), or the walk
+ * failed (out of memory). */
+static bool xmlroot_misread(const pgbind_ParseResult *tree, pgbind_Status *status)
+{
+	pgbind_WalkResult w =
+		pgbind_ParseResult_walk((pgbind_ParseResult *)tree, is_xmlroot_with_expression_version, NULL, status);
+	if (w == PGBIND_WALK_STOPPED)
+		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
+					"XMLROOT with a version that is not a constant: the deparser of libpg_query before 18 reads it "
+					"as one, so it is not deparsed");
+	return w != PGBIND_WALK_DONE;
+}
+
+/*
+ * On the node route that check waits for the conversion to nodes, which notes the node kinds it
+ * meets, and walks only a tree holding an XmlExpr: a walk of every tree was a sixth of
+ * pgbind_deparse on 17 (0.3 of a raw parse in 2.0). So a tree that also breaks the contract is
+ * refused for that. The protobuf route walks first.
+ */
+#if defined(PGBIND_HAVE_DEPARSE_NODES) || defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
+#define XMLROOT_CHECKED_IN_ROUTE 1
+#else
+#define XMLROOT_CHECKED_IN_ROUTE 0
+#endif
+
 static bool deparser_would_crash(const pgbind_ParseResult *tree, char *why, size_t size, pgbind_Status *status)
 {
-	if (DEPARSER_MISREADS_XMLROOT_VERSION) {
-		pgbind_WalkResult w =
-			pgbind_ParseResult_walk((pgbind_ParseResult *)tree, is_xmlroot_with_expression_version, NULL, status);
-		if (w == PGBIND_WALK_FAILED)
-			return true;
-		if (w == PGBIND_WALK_STOPPED) {
-			snprintf(why, size,
-					 "XMLROOT with a version that is not a constant: the deparser of libpg_query before 18 reads it "
-					 "as one, so it is not deparsed");
-			pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "%s", why);
-			return true;
-		}
-	}
+	if (DEPARSER_MISREADS_XMLROOT_VERSION && !XMLROOT_CHECKED_IN_ROUTE && xmlroot_misread(tree, status))
+		return true;
 	char what[160];
 	if (copy_options_crash(tree, what, sizeof what)) {
 		snprintf(why, size, "%s: the deparser of libpg_query before 18 crashes on it, so it is not deparsed", what);
@@ -247,9 +261,10 @@ static bool round_trip_holds(const pgbind_ParseResult *tree, bool tree_has_lossy
 	return false;
 }
 
-/* The deparse route proper: SQL for tree, or NULL with status set. */
+/* The deparse route proper: SQL for tree, or NULL with status set; check_xmlroot: refuses what
+ * xmlroot_misread() finds (XMLROOT_CHECKED_IN_ROUTE). */
 static const char *deparse_tree(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
-								bool *lossy, char *where, size_t where_size, pgbind_Status *status)
+								bool check_xmlroot, bool *lossy, char *where, size_t where_size, pgbind_Status *status)
 {
 	const char *volatile sql = NULL; /* volatile: live across the PG_TRY below (its longjmp) */
 	*lossy = false;
@@ -263,12 +278,17 @@ static const char *deparse_tree(const pgbind_ParseResult *tree, const pgbind_Opt
 	pgbind_Options capped = {.max_depth = limit};
 	MemoryContext ctx = pg_query_enter_memory_context();
 	void *nodes;
-	if (!pgbind_to_pg_nodes(tree, ctx, &capped, true, &nodes, status)) {
+	uint8_t kinds[(PGBIND_NODE_TAG_LIMIT + 7) / 8] = {0};
+	check_xmlroot = check_xmlroot && DEPARSER_MISREADS_XMLROOT_VERSION;
+	if (!pgbind_to_pg_nodes_noting(tree, ctx, &capped, true, &nodes, check_xmlroot ? kinds : NULL, status)) {
 		if (status && status->code == PGBIND_ERROR_DEPTH && limit == PGBIND_DEPARSE_MAX_DEPTH)
 			pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
 						"nesting deeper than %d levels: libpg_query's deparser recurses once a level "
 						"(PGBIND_DEPARSE_MAX_DEPTH)",
 						limit);
+	} else if (check_xmlroot && (kinds[PGBIND_T_XmlExpr / 8] & (1u << (PGBIND_T_XmlExpr % 8))) &&
+			   xmlroot_misread(tree, status)) {
+		/* refused: status says why */
 	} else {
 #ifdef PGBIND_HAVE_DEPARSE_NODES
 		PgQueryDeparseResult r = pg_query_deparse_nodes(nodes);
@@ -309,6 +329,8 @@ static const char *deparse_tree(const pgbind_ParseResult *tree, const pgbind_Opt
 	}
 	pg_query_exit_memory_context(ctx);
 #else
+	/* this route's deparser_would_crash() checked XMLROOT before */
+	(void)check_xmlroot;
 	/* Encoding first bounds the depth, so the walks below cannot run deep. */
 	const uint8_t *data;
 	size_t len;
@@ -375,6 +397,9 @@ static const char *deparse_tree(const pgbind_ParseResult *tree, const pgbind_Opt
 	return sql;
 }
 
+static const char *deparse_and_check(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+									 bool check_xmlroot, pgbind_Status *status);
+
 const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 						   pgbind_Status *status)
 {
@@ -392,7 +417,7 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 		pgbind_max_depth(options) < PGBIND_DEPARSE_MAX_DEPTH ? pgbind_max_depth(options) : PGBIND_DEPARSE_MAX_DEPTH;
 	if (!pgbind_check_deparse_contract(tree, 4 * limit + 8, status))
 		return NULL;
-	return pgbind_deparse_unchecked(tree, options, arena, status);
+	return deparse_and_check(tree, options, arena, true, status);
 }
 
 const char *pgbind_deparse_unchecked(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
@@ -402,9 +427,16 @@ const char *pgbind_deparse_unchecked(const pgbind_ParseResult *tree, const pgbin
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
 		return NULL;
 	}
+	return deparse_and_check(tree, options, arena, false, status);
+}
+
+/* The deparse route, then the round trip where options or a lossy "" ask for it. */
+static const char *deparse_and_check(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+									 bool check_xmlroot, pgbind_Status *status)
+{
 	bool lossy;
 	char where[160];
-	const char *sql = deparse_tree(tree, options, arena, &lossy, where, sizeof where, status);
+	const char *sql = deparse_tree(tree, options, arena, check_xmlroot, &lossy, where, sizeof where, status);
 	if (!sql || !(lossy || (options && options->check_deparse)))
 		return sql;
 	char why[220];

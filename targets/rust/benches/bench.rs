@@ -59,7 +59,7 @@ fn pass(stmts: &[Stmt], f: &dyn Fn(&Stmt)) -> (f64, f64) {
 }
 
 /// Each path's best (seconds, allocations) per statement over `rounds` alternated rounds.
-fn best_of(paths: &[(&str, Box<dyn Fn(&Stmt)>)], stmts: &[Stmt], rounds: usize) -> Vec<(f64, f64)> {
+fn best_of<'a>(paths: &[(&str, Box<dyn Fn(&Stmt) + 'a>)], stmts: &[Stmt], rounds: usize) -> Vec<(f64, f64)> {
     let mut best = vec![(f64::MAX, 0.0); paths.len()];
     for _ in 0..rounds {
         for (i, (_, f)) in paths.iter().enumerate() {
@@ -228,6 +228,66 @@ fn growth() {
     }
 }
 
+/// libpg_query's entry points pgbind_parse uses and pg_query.h does not declare (as the C
+/// benchmark declares them, tools/bench): the raw parse is the reference of the pieces' table. The
+/// second argument is 16's parser options; before 16 the call takes one and ignores the register.
+#[repr(C)]
+struct RawParse {
+    tree: *mut std::os::raw::c_void,
+    stderr_buffer: *mut std::os::raw::c_char,
+    error: *mut pgbind::ffi::PgQueryError,
+}
+extern "C" {
+    fn pg_query_raw_parse(input: *const std::os::raw::c_char, parser_options: i32) -> RawParse;
+    fn pg_query_enter_memory_context() -> *mut std::os::raw::c_void;
+    fn pg_query_exit_memory_context(ctx: *mut std::os::raw::c_void);
+    fn pg_query_free_error(error: *mut pgbind::ffi::PgQueryError);
+    fn pgbind_check_deparse_contract(tree: *const pgbind::ffi::pgbind_ParseResult, max_depth: i32, status: *mut pgbind::ffi::pgbind_Status) -> bool;
+    #[link_name = "free"]
+    fn libc_free(p: *mut std::os::raw::c_char);
+}
+
+/// The deparse row's pieces, each timed alone (PGBIND_BENCH_PIECES=1): where pgbind::deparse's
+/// time goes, against the baseline's two pieces and a raw parse of the same SQL.
+fn pieces(title: &str, stmts: &[Stmt], rounds: usize) {
+    let trees: Vec<pgbind::Tree> = stmts.iter().map(|s| pgbind::Tree::from_owned(&s.owned).unwrap()).collect();
+    let bytes: Vec<Vec<u8>> = stmts.iter().map(|s| s.owned.encode_to_vec()).collect();
+    let parsed: Vec<pgbind::Tree> = stmts.iter().map(|s| pgbind::Tree::parse(&s.sql).unwrap()).collect();
+    let (trees, bytes, parsed) = (&trees, &bytes, &parsed);
+    let idx = move |s: &Stmt| (s as *const Stmt as usize - stmts.as_ptr() as usize) / std::mem::size_of::<Stmt>();
+    let paths: Vec<(&str, Box<dyn Fn(&Stmt) + '_>)> = vec![
+        ("raw parse (pg_query_raw_parse, as the C bench's raw_parse)", Box::new(|s: &Stmt| unsafe {
+            let ctx = pg_query_enter_memory_context();
+            let r = pg_query_raw_parse(s.csql.as_ptr(), 0);
+            keep(&r.tree);
+            if !r.error.is_null() {
+                pg_query_free_error(r.error);
+            }
+            libc_free(r.stderr_buffer);
+            pg_query_exit_memory_context(ctx);
+        })),
+        ("baseline: prost encode alone", Box::new(|s: &Stmt| keep(&s.owned.encode_to_vec()))),
+        ("baseline: pg_query_deparse_protobuf on ready bytes", Box::new(move |s: &Stmt| keep(&common::pg_deparse_protobuf(&bytes[idx(s)]).ok()))),
+        ("deparse baseline (both)", Box::new(|s: &Stmt| keep(&common::pg_deparse_protobuf(&s.owned.encode_to_vec()).ok()))),
+        ("pgbind: Tree::from_owned alone", Box::new(|s: &Stmt| keep(&pgbind::Tree::from_owned(&s.owned).unwrap()))),
+        ("pgbind: Tree::deparse on a ready tree", Box::new(move |s: &Stmt| keep(&trees[idx(s)].deparse().ok()))),
+        ("pgbind: Tree::deparse on a ready tree from Tree::parse", Box::new(move |s: &Stmt| keep(&parsed[idx(s)].deparse().ok()))),
+        ("pgbind: contract check alone, tree from the owned tree", Box::new(move |s: &Stmt| unsafe {
+            keep(&pgbind_check_deparse_contract(trees[idx(s)].as_ptr(), 4 * 1000 + 8, std::ptr::null_mut()))
+        })),
+        ("pgbind: contract check alone, tree from Tree::parse", Box::new(move |s: &Stmt| unsafe {
+            keep(&pgbind_check_deparse_contract(parsed[idx(s)].as_ptr(), 4 * 1000 + 8, std::ptr::null_mut()))
+        })),
+        ("pgbind::deparse (both)", Box::new(|s: &Stmt| keep(&pgbind::deparse(&s.owned).ok()))),
+    ];
+    let best = best_of(&paths, stmts, rounds);
+    println!("\n{}: deparse pieces ({} statements, best of {} rounds)", title, stmts.len(), rounds);
+    println!("{:<62} {:>12} {:>10}", "path", "us/stmt", "x raw");
+    for (i, (name, _)) in paths.iter().enumerate() {
+        println!("{:<62} {:>12.3} {:>9.2}x", name, best[i].0 * 1e6, best[i].0 / best[0].0);
+    }
+}
+
 fn main() {
     let rounds = std::env::var("PGBIND_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
     // The listed Debian corpus, as make check reads it (tests/run.sh): the files
@@ -245,6 +305,33 @@ fn main() {
         files.push(path);
     }
     let debian = corpus(files.iter().flat_map(|f| common::statements(f)).collect());
+    if std::env::var_os("PGBIND_BENCH_PIECES").is_some() {
+        pieces("Debian corpus", &debian, rounds);
+        pieces("short statements", &corpus(short_statements()), rounds * 4);
+        return;
+    }
+    // PGBIND_BENCH_ONLY=deparse: only pgbind::deparse over the corpus, for perf record (ready:
+    // Tree::deparse of trees converted beforehand)
+    if let Ok(only) = std::env::var("PGBIND_BENCH_ONLY") {
+        let trees: Vec<pgbind::Tree> =
+            if only == "ready" { debian.iter().map(|s| pgbind::Tree::from_owned(&s.owned).unwrap()).collect() } else { Vec::new() };
+        for _ in 0..rounds {
+            if only == "ready" {
+                trees.iter().for_each(|t| keep(&t.deparse().ok()));
+                continue;
+            }
+            for s in &debian {
+                match only.as_str() {
+                    "deparse" => keep(&pgbind::deparse(&s.owned).ok()),
+                    "from_owned" => keep(&pgbind::Tree::from_owned(&s.owned).ok()),
+                    "parse" => keep(&pgbind::parse(&s.sql).ok()),
+                    "views" => keep(&pgbind::Tree::parse(&s.sql).ok()),
+                    _ => panic!("PGBIND_BENCH_ONLY: deparse, ready, from_owned, parse or views"),
+                }
+            }
+        }
+        return;
+    }
     run(&format!("Debian corpus ({} files of {})", files.len(), list), &debian, rounds);
     let short = corpus(short_statements());
     run("short statements (about 70 bytes)", &short, rounds * 4);

@@ -16,7 +16,7 @@
 
 // ---- Begin messages ----
 pub(crate) fn make_ParseResult(a: &Arena, m: &pb::ParseResult, depth: u32) -> Result<*mut ffi::pgbind_ParseResult> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ParseResult>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -27,7 +27,7 @@ pub(crate) fn make_ParseResult(a: &Arena, m: &pb::ParseResult, depth: u32) -> Re
 }
 
 pub(crate) fn make_ScanResult(a: &Arena, m: &pb::ScanResult, depth: u32) -> Result<*mut ffi::pgbind_ScanResult> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ScanResult>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -38,7 +38,7 @@ pub(crate) fn make_ScanResult(a: &Arena, m: &pb::ScanResult, depth: u32) -> Resu
 }
 
 pub(crate) fn make_Integer(a: &Arena, m: &pb::Integer, depth: u32) -> Result<*mut ffi::pgbind_Integer> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_Integer>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -49,7 +49,7 @@ pub(crate) fn make_Integer(a: &Arena, m: &pb::Integer, depth: u32) -> Result<*mu
 }
 
 pub(crate) fn make_Float(a: &Arena, m: &pb::Float, depth: u32) -> Result<*mut ffi::pgbind_Float> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_Float>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -63,7 +63,7 @@ pub(crate) fn make_Float(a: &Arena, m: &pb::Float, depth: u32) -> Result<*mut ff
 }
 
 pub(crate) fn make_Boolean(a: &Arena, m: &pb::Boolean, depth: u32) -> Result<*mut ffi::pgbind_Boolean> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_Boolean>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -74,7 +74,7 @@ pub(crate) fn make_Boolean(a: &Arena, m: &pb::Boolean, depth: u32) -> Result<*mu
 }
 
 pub(crate) fn make_String(a: &Arena, m: &pb::String, depth: u32) -> Result<*mut ffi::pgbind_String> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_String>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -88,7 +88,7 @@ pub(crate) fn make_String(a: &Arena, m: &pb::String, depth: u32) -> Result<*mut 
 }
 
 pub(crate) fn make_BitString(a: &Arena, m: &pb::BitString, depth: u32) -> Result<*mut ffi::pgbind_BitString> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_BitString>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -102,7 +102,7 @@ pub(crate) fn make_BitString(a: &Arena, m: &pb::BitString, depth: u32) -> Result
 }
 
 pub(crate) fn make_List(a: &Arena, m: &pb::List, depth: u32) -> Result<*mut ffi::pgbind_List> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_List>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -113,7 +113,7 @@ pub(crate) fn make_List(a: &Arena, m: &pb::List, depth: u32) -> Result<*mut ffi:
 }
 
 pub(crate) fn make_OidList(a: &Arena, m: &pb::OidList, depth: u32) -> Result<*mut ffi::pgbind_OidList> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_OidList>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -124,7 +124,7 @@ pub(crate) fn make_OidList(a: &Arena, m: &pb::OidList, depth: u32) -> Result<*mu
 }
 
 pub(crate) fn make_IntList(a: &Arena, m: &pb::IntList, depth: u32) -> Result<*mut ffi::pgbind_IntList> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_IntList>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -135,7 +135,7 @@ pub(crate) fn make_IntList(a: &Arena, m: &pb::IntList, depth: u32) -> Result<*mu
 }
 
 pub(crate) fn make_A_Const(a: &Arena, m: &pb::AConst, depth: u32) -> Result<*mut ffi::pgbind_A_Const> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_A_Const>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -148,7 +148,7 @@ pub(crate) fn make_A_Const(a: &Arena, m: &pb::AConst, depth: u32) -> Result<*mut
 }
 
 pub(crate) fn make_Alias(a: &Arena, m: &pb::Alias, depth: u32) -> Result<*mut ffi::pgbind_Alias> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_Alias>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -160,7 +160,7 @@ pub(crate) fn make_Alias(a: &Arena, m: &pb::Alias, depth: u32) -> Result<*mut ff
 }
 
 pub(crate) fn make_RangeVar(a: &Arena, m: &pb::RangeVar, depth: u32) -> Result<*mut ffi::pgbind_RangeVar> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RangeVar>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -177,7 +177,7 @@ pub(crate) fn make_RangeVar(a: &Arena, m: &pb::RangeVar, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_TableFunc(a: &Arena, m: &pb::TableFunc, depth: u32) -> Result<*mut ffi::pgbind_TableFunc> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_TableFunc>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -200,7 +200,7 @@ pub(crate) fn make_TableFunc(a: &Arena, m: &pb::TableFunc, depth: u32) -> Result
 }
 
 pub(crate) fn make_Var(a: &Arena, m: &pb::Var, depth: u32) -> Result<*mut ffi::pgbind_Var> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_Var>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -220,7 +220,7 @@ pub(crate) fn make_Var(a: &Arena, m: &pb::Var, depth: u32) -> Result<*mut ffi::p
 }
 
 pub(crate) fn make_Param(a: &Arena, m: &pb::Param, depth: u32) -> Result<*mut ffi::pgbind_Param> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_Param>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -237,7 +237,7 @@ pub(crate) fn make_Param(a: &Arena, m: &pb::Param, depth: u32) -> Result<*mut ff
 }
 
 pub(crate) fn make_Aggref(a: &Arena, m: &pb::Aggref, depth: u32) -> Result<*mut ffi::pgbind_Aggref> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_Aggref>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -267,7 +267,7 @@ pub(crate) fn make_Aggref(a: &Arena, m: &pb::Aggref, depth: u32) -> Result<*mut 
 }
 
 pub(crate) fn make_GroupingFunc(a: &Arena, m: &pb::GroupingFunc, depth: u32) -> Result<*mut ffi::pgbind_GroupingFunc> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_GroupingFunc>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -283,7 +283,7 @@ pub(crate) fn make_GroupingFunc(a: &Arena, m: &pb::GroupingFunc, depth: u32) -> 
 }
 
 pub(crate) fn make_WindowFunc(a: &Arena, m: &pb::WindowFunc, depth: u32) -> Result<*mut ffi::pgbind_WindowFunc> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_WindowFunc>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -304,7 +304,7 @@ pub(crate) fn make_WindowFunc(a: &Arena, m: &pb::WindowFunc, depth: u32) -> Resu
 }
 
 pub(crate) fn make_SubscriptingRef(a: &Arena, m: &pb::SubscriptingRef, depth: u32) -> Result<*mut ffi::pgbind_SubscriptingRef> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_SubscriptingRef>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -324,7 +324,7 @@ pub(crate) fn make_SubscriptingRef(a: &Arena, m: &pb::SubscriptingRef, depth: u3
 }
 
 pub(crate) fn make_FuncExpr(a: &Arena, m: &pb::FuncExpr, depth: u32) -> Result<*mut ffi::pgbind_FuncExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_FuncExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -344,7 +344,7 @@ pub(crate) fn make_FuncExpr(a: &Arena, m: &pb::FuncExpr, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_NamedArgExpr(a: &Arena, m: &pb::NamedArgExpr, depth: u32) -> Result<*mut ffi::pgbind_NamedArgExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_NamedArgExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -359,7 +359,7 @@ pub(crate) fn make_NamedArgExpr(a: &Arena, m: &pb::NamedArgExpr, depth: u32) -> 
 }
 
 pub(crate) fn make_OpExpr(a: &Arena, m: &pb::OpExpr, depth: u32) -> Result<*mut ffi::pgbind_OpExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_OpExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -378,7 +378,7 @@ pub(crate) fn make_OpExpr(a: &Arena, m: &pb::OpExpr, depth: u32) -> Result<*mut 
 }
 
 pub(crate) fn make_DistinctExpr(a: &Arena, m: &pb::DistinctExpr, depth: u32) -> Result<*mut ffi::pgbind_DistinctExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_DistinctExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -397,7 +397,7 @@ pub(crate) fn make_DistinctExpr(a: &Arena, m: &pb::DistinctExpr, depth: u32) -> 
 }
 
 pub(crate) fn make_NullIfExpr(a: &Arena, m: &pb::NullIfExpr, depth: u32) -> Result<*mut ffi::pgbind_NullIfExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_NullIfExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -416,7 +416,7 @@ pub(crate) fn make_NullIfExpr(a: &Arena, m: &pb::NullIfExpr, depth: u32) -> Resu
 }
 
 pub(crate) fn make_ScalarArrayOpExpr(a: &Arena, m: &pb::ScalarArrayOpExpr, depth: u32) -> Result<*mut ffi::pgbind_ScalarArrayOpExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ScalarArrayOpExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -435,7 +435,7 @@ pub(crate) fn make_ScalarArrayOpExpr(a: &Arena, m: &pb::ScalarArrayOpExpr, depth
 }
 
 pub(crate) fn make_BoolExpr(a: &Arena, m: &pb::BoolExpr, depth: u32) -> Result<*mut ffi::pgbind_BoolExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_BoolExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -449,7 +449,7 @@ pub(crate) fn make_BoolExpr(a: &Arena, m: &pb::BoolExpr, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_SubLink(a: &Arena, m: &pb::SubLink, depth: u32) -> Result<*mut ffi::pgbind_SubLink> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_SubLink>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -466,7 +466,7 @@ pub(crate) fn make_SubLink(a: &Arena, m: &pb::SubLink, depth: u32) -> Result<*mu
 }
 
 pub(crate) fn make_SubPlan(a: &Arena, m: &pb::SubPlan, depth: u32) -> Result<*mut ffi::pgbind_SubPlan> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_SubPlan>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -493,7 +493,7 @@ pub(crate) fn make_SubPlan(a: &Arena, m: &pb::SubPlan, depth: u32) -> Result<*mu
 }
 
 pub(crate) fn make_AlternativeSubPlan(a: &Arena, m: &pb::AlternativeSubPlan, depth: u32) -> Result<*mut ffi::pgbind_AlternativeSubPlan> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlternativeSubPlan>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -505,7 +505,7 @@ pub(crate) fn make_AlternativeSubPlan(a: &Arena, m: &pb::AlternativeSubPlan, dep
 }
 
 pub(crate) fn make_FieldSelect(a: &Arena, m: &pb::FieldSelect, depth: u32) -> Result<*mut ffi::pgbind_FieldSelect> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_FieldSelect>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -521,7 +521,7 @@ pub(crate) fn make_FieldSelect(a: &Arena, m: &pb::FieldSelect, depth: u32) -> Re
 }
 
 pub(crate) fn make_FieldStore(a: &Arena, m: &pb::FieldStore, depth: u32) -> Result<*mut ffi::pgbind_FieldStore> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_FieldStore>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -536,7 +536,7 @@ pub(crate) fn make_FieldStore(a: &Arena, m: &pb::FieldStore, depth: u32) -> Resu
 }
 
 pub(crate) fn make_RelabelType(a: &Arena, m: &pb::RelabelType, depth: u32) -> Result<*mut ffi::pgbind_RelabelType> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RelabelType>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -553,7 +553,7 @@ pub(crate) fn make_RelabelType(a: &Arena, m: &pb::RelabelType, depth: u32) -> Re
 }
 
 pub(crate) fn make_CoerceViaIO(a: &Arena, m: &pb::CoerceViaIo, depth: u32) -> Result<*mut ffi::pgbind_CoerceViaIO> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CoerceViaIO>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -569,7 +569,7 @@ pub(crate) fn make_CoerceViaIO(a: &Arena, m: &pb::CoerceViaIo, depth: u32) -> Re
 }
 
 pub(crate) fn make_ArrayCoerceExpr(a: &Arena, m: &pb::ArrayCoerceExpr, depth: u32) -> Result<*mut ffi::pgbind_ArrayCoerceExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ArrayCoerceExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -587,7 +587,7 @@ pub(crate) fn make_ArrayCoerceExpr(a: &Arena, m: &pb::ArrayCoerceExpr, depth: u3
 }
 
 pub(crate) fn make_ConvertRowtypeExpr(a: &Arena, m: &pb::ConvertRowtypeExpr, depth: u32) -> Result<*mut ffi::pgbind_ConvertRowtypeExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ConvertRowtypeExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -602,7 +602,7 @@ pub(crate) fn make_ConvertRowtypeExpr(a: &Arena, m: &pb::ConvertRowtypeExpr, dep
 }
 
 pub(crate) fn make_CollateExpr(a: &Arena, m: &pb::CollateExpr, depth: u32) -> Result<*mut ffi::pgbind_CollateExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CollateExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -616,7 +616,7 @@ pub(crate) fn make_CollateExpr(a: &Arena, m: &pb::CollateExpr, depth: u32) -> Re
 }
 
 pub(crate) fn make_CaseExpr(a: &Arena, m: &pb::CaseExpr, depth: u32) -> Result<*mut ffi::pgbind_CaseExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CaseExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -633,7 +633,7 @@ pub(crate) fn make_CaseExpr(a: &Arena, m: &pb::CaseExpr, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_CaseWhen(a: &Arena, m: &pb::CaseWhen, depth: u32) -> Result<*mut ffi::pgbind_CaseWhen> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CaseWhen>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -647,7 +647,7 @@ pub(crate) fn make_CaseWhen(a: &Arena, m: &pb::CaseWhen, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_CaseTestExpr(a: &Arena, m: &pb::CaseTestExpr, depth: u32) -> Result<*mut ffi::pgbind_CaseTestExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CaseTestExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -661,7 +661,7 @@ pub(crate) fn make_CaseTestExpr(a: &Arena, m: &pb::CaseTestExpr, depth: u32) -> 
 }
 
 pub(crate) fn make_ArrayExpr(a: &Arena, m: &pb::ArrayExpr, depth: u32) -> Result<*mut ffi::pgbind_ArrayExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ArrayExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -678,7 +678,7 @@ pub(crate) fn make_ArrayExpr(a: &Arena, m: &pb::ArrayExpr, depth: u32) -> Result
 }
 
 pub(crate) fn make_RowExpr(a: &Arena, m: &pb::RowExpr, depth: u32) -> Result<*mut ffi::pgbind_RowExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RowExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -694,7 +694,7 @@ pub(crate) fn make_RowExpr(a: &Arena, m: &pb::RowExpr, depth: u32) -> Result<*mu
 }
 
 pub(crate) fn make_RowCompareExpr(a: &Arena, m: &pb::RowCompareExpr, depth: u32) -> Result<*mut ffi::pgbind_RowCompareExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RowCompareExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -711,7 +711,7 @@ pub(crate) fn make_RowCompareExpr(a: &Arena, m: &pb::RowCompareExpr, depth: u32)
 }
 
 pub(crate) fn make_CoalesceExpr(a: &Arena, m: &pb::CoalesceExpr, depth: u32) -> Result<*mut ffi::pgbind_CoalesceExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CoalesceExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -726,7 +726,7 @@ pub(crate) fn make_CoalesceExpr(a: &Arena, m: &pb::CoalesceExpr, depth: u32) -> 
 }
 
 pub(crate) fn make_MinMaxExpr(a: &Arena, m: &pb::MinMaxExpr, depth: u32) -> Result<*mut ffi::pgbind_MinMaxExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_MinMaxExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -743,7 +743,7 @@ pub(crate) fn make_MinMaxExpr(a: &Arena, m: &pb::MinMaxExpr, depth: u32) -> Resu
 }
 
 pub(crate) fn make_SQLValueFunction(a: &Arena, m: &pb::SqlValueFunction, depth: u32) -> Result<*mut ffi::pgbind_SQLValueFunction> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_SQLValueFunction>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -758,7 +758,7 @@ pub(crate) fn make_SQLValueFunction(a: &Arena, m: &pb::SqlValueFunction, depth: 
 }
 
 pub(crate) fn make_XmlExpr(a: &Arena, m: &pb::XmlExpr, depth: u32) -> Result<*mut ffi::pgbind_XmlExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_XmlExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -778,7 +778,7 @@ pub(crate) fn make_XmlExpr(a: &Arena, m: &pb::XmlExpr, depth: u32) -> Result<*mu
 }
 
 pub(crate) fn make_NullTest(a: &Arena, m: &pb::NullTest, depth: u32) -> Result<*mut ffi::pgbind_NullTest> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_NullTest>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -793,7 +793,7 @@ pub(crate) fn make_NullTest(a: &Arena, m: &pb::NullTest, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_BooleanTest(a: &Arena, m: &pb::BooleanTest, depth: u32) -> Result<*mut ffi::pgbind_BooleanTest> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_BooleanTest>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -807,7 +807,7 @@ pub(crate) fn make_BooleanTest(a: &Arena, m: &pb::BooleanTest, depth: u32) -> Re
 }
 
 pub(crate) fn make_CoerceToDomain(a: &Arena, m: &pb::CoerceToDomain, depth: u32) -> Result<*mut ffi::pgbind_CoerceToDomain> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CoerceToDomain>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -824,7 +824,7 @@ pub(crate) fn make_CoerceToDomain(a: &Arena, m: &pb::CoerceToDomain, depth: u32)
 }
 
 pub(crate) fn make_CoerceToDomainValue(a: &Arena, m: &pb::CoerceToDomainValue, depth: u32) -> Result<*mut ffi::pgbind_CoerceToDomainValue> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CoerceToDomainValue>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -839,7 +839,7 @@ pub(crate) fn make_CoerceToDomainValue(a: &Arena, m: &pb::CoerceToDomainValue, d
 }
 
 pub(crate) fn make_SetToDefault(a: &Arena, m: &pb::SetToDefault, depth: u32) -> Result<*mut ffi::pgbind_SetToDefault> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_SetToDefault>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -854,7 +854,7 @@ pub(crate) fn make_SetToDefault(a: &Arena, m: &pb::SetToDefault, depth: u32) -> 
 }
 
 pub(crate) fn make_CurrentOfExpr(a: &Arena, m: &pb::CurrentOfExpr, depth: u32) -> Result<*mut ffi::pgbind_CurrentOfExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CurrentOfExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -868,7 +868,7 @@ pub(crate) fn make_CurrentOfExpr(a: &Arena, m: &pb::CurrentOfExpr, depth: u32) -
 }
 
 pub(crate) fn make_NextValueExpr(a: &Arena, m: &pb::NextValueExpr, depth: u32) -> Result<*mut ffi::pgbind_NextValueExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_NextValueExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -881,7 +881,7 @@ pub(crate) fn make_NextValueExpr(a: &Arena, m: &pb::NextValueExpr, depth: u32) -
 }
 
 pub(crate) fn make_InferenceElem(a: &Arena, m: &pb::InferenceElem, depth: u32) -> Result<*mut ffi::pgbind_InferenceElem> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_InferenceElem>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -895,7 +895,7 @@ pub(crate) fn make_InferenceElem(a: &Arena, m: &pb::InferenceElem, depth: u32) -
 }
 
 pub(crate) fn make_TargetEntry(a: &Arena, m: &pb::TargetEntry, depth: u32) -> Result<*mut ffi::pgbind_TargetEntry> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_TargetEntry>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -913,7 +913,7 @@ pub(crate) fn make_TargetEntry(a: &Arena, m: &pb::TargetEntry, depth: u32) -> Re
 }
 
 pub(crate) fn make_RangeTblRef(a: &Arena, m: &pb::RangeTblRef, depth: u32) -> Result<*mut ffi::pgbind_RangeTblRef> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RangeTblRef>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -924,7 +924,7 @@ pub(crate) fn make_RangeTblRef(a: &Arena, m: &pb::RangeTblRef, depth: u32) -> Re
 }
 
 pub(crate) fn make_JoinExpr(a: &Arena, m: &pb::JoinExpr, depth: u32) -> Result<*mut ffi::pgbind_JoinExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_JoinExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -943,7 +943,7 @@ pub(crate) fn make_JoinExpr(a: &Arena, m: &pb::JoinExpr, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_FromExpr(a: &Arena, m: &pb::FromExpr, depth: u32) -> Result<*mut ffi::pgbind_FromExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_FromExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -955,7 +955,7 @@ pub(crate) fn make_FromExpr(a: &Arena, m: &pb::FromExpr, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_OnConflictExpr(a: &Arena, m: &pb::OnConflictExpr, depth: u32) -> Result<*mut ffi::pgbind_OnConflictExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_OnConflictExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -973,7 +973,7 @@ pub(crate) fn make_OnConflictExpr(a: &Arena, m: &pb::OnConflictExpr, depth: u32)
 }
 
 pub(crate) fn make_IntoClause(a: &Arena, m: &pb::IntoClause, depth: u32) -> Result<*mut ffi::pgbind_IntoClause> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_IntoClause>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -991,7 +991,7 @@ pub(crate) fn make_IntoClause(a: &Arena, m: &pb::IntoClause, depth: u32) -> Resu
 }
 
 pub(crate) fn make_MergeAction(a: &Arena, m: &pb::MergeAction, depth: u32) -> Result<*mut ffi::pgbind_MergeAction> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_MergeAction>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1007,7 +1007,7 @@ pub(crate) fn make_MergeAction(a: &Arena, m: &pb::MergeAction, depth: u32) -> Re
 }
 
 pub(crate) fn make_RawStmt(a: &Arena, m: &pb::RawStmt, depth: u32) -> Result<*mut ffi::pgbind_RawStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RawStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1020,7 +1020,7 @@ pub(crate) fn make_RawStmt(a: &Arena, m: &pb::RawStmt, depth: u32) -> Result<*mu
 }
 
 pub(crate) fn make_Query(a: &Arena, m: &pb::Query, depth: u32) -> Result<*mut ffi::pgbind_Query> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_Query>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1070,7 +1070,7 @@ pub(crate) fn make_Query(a: &Arena, m: &pb::Query, depth: u32) -> Result<*mut ff
 }
 
 pub(crate) fn make_InsertStmt(a: &Arena, m: &pb::InsertStmt, depth: u32) -> Result<*mut ffi::pgbind_InsertStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_InsertStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1087,7 +1087,7 @@ pub(crate) fn make_InsertStmt(a: &Arena, m: &pb::InsertStmt, depth: u32) -> Resu
 }
 
 pub(crate) fn make_DeleteStmt(a: &Arena, m: &pb::DeleteStmt, depth: u32) -> Result<*mut ffi::pgbind_DeleteStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_DeleteStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1102,7 +1102,7 @@ pub(crate) fn make_DeleteStmt(a: &Arena, m: &pb::DeleteStmt, depth: u32) -> Resu
 }
 
 pub(crate) fn make_UpdateStmt(a: &Arena, m: &pb::UpdateStmt, depth: u32) -> Result<*mut ffi::pgbind_UpdateStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_UpdateStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1118,7 +1118,7 @@ pub(crate) fn make_UpdateStmt(a: &Arena, m: &pb::UpdateStmt, depth: u32) -> Resu
 }
 
 pub(crate) fn make_MergeStmt(a: &Arena, m: &pb::MergeStmt, depth: u32) -> Result<*mut ffi::pgbind_MergeStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_MergeStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1133,7 +1133,7 @@ pub(crate) fn make_MergeStmt(a: &Arena, m: &pb::MergeStmt, depth: u32) -> Result
 }
 
 pub(crate) fn make_SelectStmt(a: &Arena, m: &pb::SelectStmt, depth: u32) -> Result<*mut ffi::pgbind_SelectStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_SelectStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1163,7 +1163,7 @@ pub(crate) fn make_SelectStmt(a: &Arena, m: &pb::SelectStmt, depth: u32) -> Resu
 }
 
 pub(crate) fn make_ReturnStmt(a: &Arena, m: &pb::ReturnStmt, depth: u32) -> Result<*mut ffi::pgbind_ReturnStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ReturnStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1174,7 +1174,7 @@ pub(crate) fn make_ReturnStmt(a: &Arena, m: &pb::ReturnStmt, depth: u32) -> Resu
 }
 
 pub(crate) fn make_PLAssignStmt(a: &Arena, m: &pb::PlAssignStmt, depth: u32) -> Result<*mut ffi::pgbind_PLAssignStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_PLAssignStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1189,7 +1189,7 @@ pub(crate) fn make_PLAssignStmt(a: &Arena, m: &pb::PlAssignStmt, depth: u32) -> 
 }
 
 pub(crate) fn make_AlterTableStmt(a: &Arena, m: &pb::AlterTableStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterTableStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterTableStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1203,7 +1203,7 @@ pub(crate) fn make_AlterTableStmt(a: &Arena, m: &pb::AlterTableStmt, depth: u32)
 }
 
 pub(crate) fn make_AlterTableCmd(a: &Arena, m: &pb::AlterTableCmd, depth: u32) -> Result<*mut ffi::pgbind_AlterTableCmd> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterTableCmd>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1221,7 +1221,7 @@ pub(crate) fn make_AlterTableCmd(a: &Arena, m: &pb::AlterTableCmd, depth: u32) -
 }
 
 pub(crate) fn make_AlterDomainStmt(a: &Arena, m: &pb::AlterDomainStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterDomainStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterDomainStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1237,7 +1237,7 @@ pub(crate) fn make_AlterDomainStmt(a: &Arena, m: &pb::AlterDomainStmt, depth: u3
 }
 
 pub(crate) fn make_SetOperationStmt(a: &Arena, m: &pb::SetOperationStmt, depth: u32) -> Result<*mut ffi::pgbind_SetOperationStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_SetOperationStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1255,7 +1255,7 @@ pub(crate) fn make_SetOperationStmt(a: &Arena, m: &pb::SetOperationStmt, depth: 
 }
 
 pub(crate) fn make_GrantStmt(a: &Arena, m: &pb::GrantStmt, depth: u32) -> Result<*mut ffi::pgbind_GrantStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_GrantStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1274,7 +1274,7 @@ pub(crate) fn make_GrantStmt(a: &Arena, m: &pb::GrantStmt, depth: u32) -> Result
 }
 
 pub(crate) fn make_GrantRoleStmt(a: &Arena, m: &pb::GrantRoleStmt, depth: u32) -> Result<*mut ffi::pgbind_GrantRoleStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_GrantRoleStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1290,7 +1290,7 @@ pub(crate) fn make_GrantRoleStmt(a: &Arena, m: &pb::GrantRoleStmt, depth: u32) -
 }
 
 pub(crate) fn make_AlterDefaultPrivilegesStmt(a: &Arena, m: &pb::AlterDefaultPrivilegesStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterDefaultPrivilegesStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterDefaultPrivilegesStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1302,7 +1302,7 @@ pub(crate) fn make_AlterDefaultPrivilegesStmt(a: &Arena, m: &pb::AlterDefaultPri
 }
 
 pub(crate) fn make_ClosePortalStmt(a: &Arena, m: &pb::ClosePortalStmt, depth: u32) -> Result<*mut ffi::pgbind_ClosePortalStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ClosePortalStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1313,7 +1313,7 @@ pub(crate) fn make_ClosePortalStmt(a: &Arena, m: &pb::ClosePortalStmt, depth: u3
 }
 
 pub(crate) fn make_ClusterStmt(a: &Arena, m: &pb::ClusterStmt, depth: u32) -> Result<*mut ffi::pgbind_ClusterStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ClusterStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1326,7 +1326,7 @@ pub(crate) fn make_ClusterStmt(a: &Arena, m: &pb::ClusterStmt, depth: u32) -> Re
 }
 
 pub(crate) fn make_CopyStmt(a: &Arena, m: &pb::CopyStmt, depth: u32) -> Result<*mut ffi::pgbind_CopyStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CopyStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1344,7 +1344,7 @@ pub(crate) fn make_CopyStmt(a: &Arena, m: &pb::CopyStmt, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_CreateStmt(a: &Arena, m: &pb::CreateStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1366,7 +1366,7 @@ pub(crate) fn make_CreateStmt(a: &Arena, m: &pb::CreateStmt, depth: u32) -> Resu
 }
 
 pub(crate) fn make_DefineStmt(a: &Arena, m: &pb::DefineStmt, depth: u32) -> Result<*mut ffi::pgbind_DefineStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_DefineStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1383,7 +1383,7 @@ pub(crate) fn make_DefineStmt(a: &Arena, m: &pb::DefineStmt, depth: u32) -> Resu
 }
 
 pub(crate) fn make_DropStmt(a: &Arena, m: &pb::DropStmt, depth: u32) -> Result<*mut ffi::pgbind_DropStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_DropStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1398,7 +1398,7 @@ pub(crate) fn make_DropStmt(a: &Arena, m: &pb::DropStmt, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_TruncateStmt(a: &Arena, m: &pb::TruncateStmt, depth: u32) -> Result<*mut ffi::pgbind_TruncateStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_TruncateStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1411,7 +1411,7 @@ pub(crate) fn make_TruncateStmt(a: &Arena, m: &pb::TruncateStmt, depth: u32) -> 
 }
 
 pub(crate) fn make_CommentStmt(a: &Arena, m: &pb::CommentStmt, depth: u32) -> Result<*mut ffi::pgbind_CommentStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CommentStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1424,7 +1424,7 @@ pub(crate) fn make_CommentStmt(a: &Arena, m: &pb::CommentStmt, depth: u32) -> Re
 }
 
 pub(crate) fn make_FetchStmt(a: &Arena, m: &pb::FetchStmt, depth: u32) -> Result<*mut ffi::pgbind_FetchStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_FetchStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1438,7 +1438,7 @@ pub(crate) fn make_FetchStmt(a: &Arena, m: &pb::FetchStmt, depth: u32) -> Result
 }
 
 pub(crate) fn make_IndexStmt(a: &Arena, m: &pb::IndexStmt, depth: u32) -> Result<*mut ffi::pgbind_IndexStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_IndexStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1472,7 +1472,7 @@ pub(crate) fn make_IndexStmt(a: &Arena, m: &pb::IndexStmt, depth: u32) -> Result
 }
 
 pub(crate) fn make_CreateFunctionStmt(a: &Arena, m: &pb::CreateFunctionStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateFunctionStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateFunctionStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1489,7 +1489,7 @@ pub(crate) fn make_CreateFunctionStmt(a: &Arena, m: &pb::CreateFunctionStmt, dep
 }
 
 pub(crate) fn make_AlterFunctionStmt(a: &Arena, m: &pb::AlterFunctionStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterFunctionStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterFunctionStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1502,7 +1502,7 @@ pub(crate) fn make_AlterFunctionStmt(a: &Arena, m: &pb::AlterFunctionStmt, depth
 }
 
 pub(crate) fn make_DoStmt(a: &Arena, m: &pb::DoStmt, depth: u32) -> Result<*mut ffi::pgbind_DoStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_DoStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1513,7 +1513,7 @@ pub(crate) fn make_DoStmt(a: &Arena, m: &pb::DoStmt, depth: u32) -> Result<*mut 
 }
 
 pub(crate) fn make_RenameStmt(a: &Arena, m: &pb::RenameStmt, depth: u32) -> Result<*mut ffi::pgbind_RenameStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RenameStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1531,7 +1531,7 @@ pub(crate) fn make_RenameStmt(a: &Arena, m: &pb::RenameStmt, depth: u32) -> Resu
 }
 
 pub(crate) fn make_RuleStmt(a: &Arena, m: &pb::RuleStmt, depth: u32) -> Result<*mut ffi::pgbind_RuleStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RuleStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1548,7 +1548,7 @@ pub(crate) fn make_RuleStmt(a: &Arena, m: &pb::RuleStmt, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_NotifyStmt(a: &Arena, m: &pb::NotifyStmt, depth: u32) -> Result<*mut ffi::pgbind_NotifyStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_NotifyStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1560,7 +1560,7 @@ pub(crate) fn make_NotifyStmt(a: &Arena, m: &pb::NotifyStmt, depth: u32) -> Resu
 }
 
 pub(crate) fn make_ListenStmt(a: &Arena, m: &pb::ListenStmt, depth: u32) -> Result<*mut ffi::pgbind_ListenStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ListenStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1571,7 +1571,7 @@ pub(crate) fn make_ListenStmt(a: &Arena, m: &pb::ListenStmt, depth: u32) -> Resu
 }
 
 pub(crate) fn make_UnlistenStmt(a: &Arena, m: &pb::UnlistenStmt, depth: u32) -> Result<*mut ffi::pgbind_UnlistenStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_UnlistenStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1582,7 +1582,7 @@ pub(crate) fn make_UnlistenStmt(a: &Arena, m: &pb::UnlistenStmt, depth: u32) -> 
 }
 
 pub(crate) fn make_TransactionStmt(a: &Arena, m: &pb::TransactionStmt, depth: u32) -> Result<*mut ffi::pgbind_TransactionStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_TransactionStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1597,7 +1597,7 @@ pub(crate) fn make_TransactionStmt(a: &Arena, m: &pb::TransactionStmt, depth: u3
 }
 
 pub(crate) fn make_ViewStmt(a: &Arena, m: &pb::ViewStmt, depth: u32) -> Result<*mut ffi::pgbind_ViewStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ViewStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1613,7 +1613,7 @@ pub(crate) fn make_ViewStmt(a: &Arena, m: &pb::ViewStmt, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_LoadStmt(a: &Arena, m: &pb::LoadStmt, depth: u32) -> Result<*mut ffi::pgbind_LoadStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_LoadStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1624,7 +1624,7 @@ pub(crate) fn make_LoadStmt(a: &Arena, m: &pb::LoadStmt, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_CreateDomainStmt(a: &Arena, m: &pb::CreateDomainStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateDomainStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateDomainStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1638,7 +1638,7 @@ pub(crate) fn make_CreateDomainStmt(a: &Arena, m: &pb::CreateDomainStmt, depth: 
 }
 
 pub(crate) fn make_CreatedbStmt(a: &Arena, m: &pb::CreatedbStmt, depth: u32) -> Result<*mut ffi::pgbind_CreatedbStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreatedbStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1650,7 +1650,7 @@ pub(crate) fn make_CreatedbStmt(a: &Arena, m: &pb::CreatedbStmt, depth: u32) -> 
 }
 
 pub(crate) fn make_DropdbStmt(a: &Arena, m: &pb::DropdbStmt, depth: u32) -> Result<*mut ffi::pgbind_DropdbStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_DropdbStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1663,7 +1663,7 @@ pub(crate) fn make_DropdbStmt(a: &Arena, m: &pb::DropdbStmt, depth: u32) -> Resu
 }
 
 pub(crate) fn make_VacuumStmt(a: &Arena, m: &pb::VacuumStmt, depth: u32) -> Result<*mut ffi::pgbind_VacuumStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_VacuumStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1676,7 +1676,7 @@ pub(crate) fn make_VacuumStmt(a: &Arena, m: &pb::VacuumStmt, depth: u32) -> Resu
 }
 
 pub(crate) fn make_ExplainStmt(a: &Arena, m: &pb::ExplainStmt, depth: u32) -> Result<*mut ffi::pgbind_ExplainStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ExplainStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1688,7 +1688,7 @@ pub(crate) fn make_ExplainStmt(a: &Arena, m: &pb::ExplainStmt, depth: u32) -> Re
 }
 
 pub(crate) fn make_CreateTableAsStmt(a: &Arena, m: &pb::CreateTableAsStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateTableAsStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateTableAsStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1703,7 +1703,7 @@ pub(crate) fn make_CreateTableAsStmt(a: &Arena, m: &pb::CreateTableAsStmt, depth
 }
 
 pub(crate) fn make_CreateSeqStmt(a: &Arena, m: &pb::CreateSeqStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateSeqStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateSeqStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1718,7 +1718,7 @@ pub(crate) fn make_CreateSeqStmt(a: &Arena, m: &pb::CreateSeqStmt, depth: u32) -
 }
 
 pub(crate) fn make_AlterSeqStmt(a: &Arena, m: &pb::AlterSeqStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterSeqStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterSeqStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1732,7 +1732,7 @@ pub(crate) fn make_AlterSeqStmt(a: &Arena, m: &pb::AlterSeqStmt, depth: u32) -> 
 }
 
 pub(crate) fn make_VariableSetStmt(a: &Arena, m: &pb::VariableSetStmt, depth: u32) -> Result<*mut ffi::pgbind_VariableSetStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_VariableSetStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1746,7 +1746,7 @@ pub(crate) fn make_VariableSetStmt(a: &Arena, m: &pb::VariableSetStmt, depth: u3
 }
 
 pub(crate) fn make_VariableShowStmt(a: &Arena, m: &pb::VariableShowStmt, depth: u32) -> Result<*mut ffi::pgbind_VariableShowStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_VariableShowStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1757,7 +1757,7 @@ pub(crate) fn make_VariableShowStmt(a: &Arena, m: &pb::VariableShowStmt, depth: 
 }
 
 pub(crate) fn make_DiscardStmt(a: &Arena, m: &pb::DiscardStmt, depth: u32) -> Result<*mut ffi::pgbind_DiscardStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_DiscardStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1768,7 +1768,7 @@ pub(crate) fn make_DiscardStmt(a: &Arena, m: &pb::DiscardStmt, depth: u32) -> Re
 }
 
 pub(crate) fn make_CreateTrigStmt(a: &Arena, m: &pb::CreateTrigStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateTrigStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateTrigStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1793,7 +1793,7 @@ pub(crate) fn make_CreateTrigStmt(a: &Arena, m: &pb::CreateTrigStmt, depth: u32)
 }
 
 pub(crate) fn make_CreatePLangStmt(a: &Arena, m: &pb::CreatePLangStmt, depth: u32) -> Result<*mut ffi::pgbind_CreatePLangStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreatePLangStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1809,7 +1809,7 @@ pub(crate) fn make_CreatePLangStmt(a: &Arena, m: &pb::CreatePLangStmt, depth: u3
 }
 
 pub(crate) fn make_CreateRoleStmt(a: &Arena, m: &pb::CreateRoleStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateRoleStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateRoleStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1822,7 +1822,7 @@ pub(crate) fn make_CreateRoleStmt(a: &Arena, m: &pb::CreateRoleStmt, depth: u32)
 }
 
 pub(crate) fn make_AlterRoleStmt(a: &Arena, m: &pb::AlterRoleStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterRoleStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterRoleStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1835,7 +1835,7 @@ pub(crate) fn make_AlterRoleStmt(a: &Arena, m: &pb::AlterRoleStmt, depth: u32) -
 }
 
 pub(crate) fn make_DropRoleStmt(a: &Arena, m: &pb::DropRoleStmt, depth: u32) -> Result<*mut ffi::pgbind_DropRoleStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_DropRoleStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1847,7 +1847,7 @@ pub(crate) fn make_DropRoleStmt(a: &Arena, m: &pb::DropRoleStmt, depth: u32) -> 
 }
 
 pub(crate) fn make_LockStmt(a: &Arena, m: &pb::LockStmt, depth: u32) -> Result<*mut ffi::pgbind_LockStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_LockStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1860,7 +1860,7 @@ pub(crate) fn make_LockStmt(a: &Arena, m: &pb::LockStmt, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_ConstraintsSetStmt(a: &Arena, m: &pb::ConstraintsSetStmt, depth: u32) -> Result<*mut ffi::pgbind_ConstraintsSetStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ConstraintsSetStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1872,7 +1872,7 @@ pub(crate) fn make_ConstraintsSetStmt(a: &Arena, m: &pb::ConstraintsSetStmt, dep
 }
 
 pub(crate) fn make_ReindexStmt(a: &Arena, m: &pb::ReindexStmt, depth: u32) -> Result<*mut ffi::pgbind_ReindexStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ReindexStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1886,7 +1886,7 @@ pub(crate) fn make_ReindexStmt(a: &Arena, m: &pb::ReindexStmt, depth: u32) -> Re
 }
 
 pub(crate) fn make_CheckPointStmt(a: &Arena, m: &pb::CheckPointStmt, depth: u32) -> Result<*mut ffi::pgbind_CheckPointStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CheckPointStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1896,7 +1896,7 @@ pub(crate) fn make_CheckPointStmt(a: &Arena, m: &pb::CheckPointStmt, depth: u32)
 }
 
 pub(crate) fn make_CreateSchemaStmt(a: &Arena, m: &pb::CreateSchemaStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateSchemaStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateSchemaStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1910,7 +1910,7 @@ pub(crate) fn make_CreateSchemaStmt(a: &Arena, m: &pb::CreateSchemaStmt, depth: 
 }
 
 pub(crate) fn make_AlterDatabaseStmt(a: &Arena, m: &pb::AlterDatabaseStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterDatabaseStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterDatabaseStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1922,7 +1922,7 @@ pub(crate) fn make_AlterDatabaseStmt(a: &Arena, m: &pb::AlterDatabaseStmt, depth
 }
 
 pub(crate) fn make_AlterDatabaseRefreshCollStmt(a: &Arena, m: &pb::AlterDatabaseRefreshCollStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterDatabaseRefreshCollStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterDatabaseRefreshCollStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1933,7 +1933,7 @@ pub(crate) fn make_AlterDatabaseRefreshCollStmt(a: &Arena, m: &pb::AlterDatabase
 }
 
 pub(crate) fn make_AlterDatabaseSetStmt(a: &Arena, m: &pb::AlterDatabaseSetStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterDatabaseSetStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterDatabaseSetStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1945,7 +1945,7 @@ pub(crate) fn make_AlterDatabaseSetStmt(a: &Arena, m: &pb::AlterDatabaseSetStmt,
 }
 
 pub(crate) fn make_AlterRoleSetStmt(a: &Arena, m: &pb::AlterRoleSetStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterRoleSetStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterRoleSetStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1958,7 +1958,7 @@ pub(crate) fn make_AlterRoleSetStmt(a: &Arena, m: &pb::AlterRoleSetStmt, depth: 
 }
 
 pub(crate) fn make_CreateConversionStmt(a: &Arena, m: &pb::CreateConversionStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateConversionStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateConversionStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1973,7 +1973,7 @@ pub(crate) fn make_CreateConversionStmt(a: &Arena, m: &pb::CreateConversionStmt,
 }
 
 pub(crate) fn make_CreateCastStmt(a: &Arena, m: &pb::CreateCastStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateCastStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateCastStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -1988,7 +1988,7 @@ pub(crate) fn make_CreateCastStmt(a: &Arena, m: &pb::CreateCastStmt, depth: u32)
 }
 
 pub(crate) fn make_CreateOpClassStmt(a: &Arena, m: &pb::CreateOpClassStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateOpClassStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateOpClassStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2004,7 +2004,7 @@ pub(crate) fn make_CreateOpClassStmt(a: &Arena, m: &pb::CreateOpClassStmt, depth
 }
 
 pub(crate) fn make_CreateOpFamilyStmt(a: &Arena, m: &pb::CreateOpFamilyStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateOpFamilyStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateOpFamilyStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2016,7 +2016,7 @@ pub(crate) fn make_CreateOpFamilyStmt(a: &Arena, m: &pb::CreateOpFamilyStmt, dep
 }
 
 pub(crate) fn make_AlterOpFamilyStmt(a: &Arena, m: &pb::AlterOpFamilyStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterOpFamilyStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterOpFamilyStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2030,7 +2030,7 @@ pub(crate) fn make_AlterOpFamilyStmt(a: &Arena, m: &pb::AlterOpFamilyStmt, depth
 }
 
 pub(crate) fn make_PrepareStmt(a: &Arena, m: &pb::PrepareStmt, depth: u32) -> Result<*mut ffi::pgbind_PrepareStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_PrepareStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2043,7 +2043,7 @@ pub(crate) fn make_PrepareStmt(a: &Arena, m: &pb::PrepareStmt, depth: u32) -> Re
 }
 
 pub(crate) fn make_ExecuteStmt(a: &Arena, m: &pb::ExecuteStmt, depth: u32) -> Result<*mut ffi::pgbind_ExecuteStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ExecuteStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2055,7 +2055,7 @@ pub(crate) fn make_ExecuteStmt(a: &Arena, m: &pb::ExecuteStmt, depth: u32) -> Re
 }
 
 pub(crate) fn make_DeallocateStmt(a: &Arena, m: &pb::DeallocateStmt, depth: u32) -> Result<*mut ffi::pgbind_DeallocateStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_DeallocateStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2066,7 +2066,7 @@ pub(crate) fn make_DeallocateStmt(a: &Arena, m: &pb::DeallocateStmt, depth: u32)
 }
 
 pub(crate) fn make_DeclareCursorStmt(a: &Arena, m: &pb::DeclareCursorStmt, depth: u32) -> Result<*mut ffi::pgbind_DeclareCursorStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_DeclareCursorStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2079,7 +2079,7 @@ pub(crate) fn make_DeclareCursorStmt(a: &Arena, m: &pb::DeclareCursorStmt, depth
 }
 
 pub(crate) fn make_CreateTableSpaceStmt(a: &Arena, m: &pb::CreateTableSpaceStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateTableSpaceStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateTableSpaceStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2093,7 +2093,7 @@ pub(crate) fn make_CreateTableSpaceStmt(a: &Arena, m: &pb::CreateTableSpaceStmt,
 }
 
 pub(crate) fn make_DropTableSpaceStmt(a: &Arena, m: &pb::DropTableSpaceStmt, depth: u32) -> Result<*mut ffi::pgbind_DropTableSpaceStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_DropTableSpaceStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2105,7 +2105,7 @@ pub(crate) fn make_DropTableSpaceStmt(a: &Arena, m: &pb::DropTableSpaceStmt, dep
 }
 
 pub(crate) fn make_AlterObjectDependsStmt(a: &Arena, m: &pb::AlterObjectDependsStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterObjectDependsStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterObjectDependsStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2120,7 +2120,7 @@ pub(crate) fn make_AlterObjectDependsStmt(a: &Arena, m: &pb::AlterObjectDependsS
 }
 
 pub(crate) fn make_AlterObjectSchemaStmt(a: &Arena, m: &pb::AlterObjectSchemaStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterObjectSchemaStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterObjectSchemaStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2135,7 +2135,7 @@ pub(crate) fn make_AlterObjectSchemaStmt(a: &Arena, m: &pb::AlterObjectSchemaStm
 }
 
 pub(crate) fn make_AlterOwnerStmt(a: &Arena, m: &pb::AlterOwnerStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterOwnerStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterOwnerStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2149,7 +2149,7 @@ pub(crate) fn make_AlterOwnerStmt(a: &Arena, m: &pb::AlterOwnerStmt, depth: u32)
 }
 
 pub(crate) fn make_AlterOperatorStmt(a: &Arena, m: &pb::AlterOperatorStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterOperatorStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterOperatorStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2161,7 +2161,7 @@ pub(crate) fn make_AlterOperatorStmt(a: &Arena, m: &pb::AlterOperatorStmt, depth
 }
 
 pub(crate) fn make_AlterTypeStmt(a: &Arena, m: &pb::AlterTypeStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterTypeStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterTypeStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2173,7 +2173,7 @@ pub(crate) fn make_AlterTypeStmt(a: &Arena, m: &pb::AlterTypeStmt, depth: u32) -
 }
 
 pub(crate) fn make_DropOwnedStmt(a: &Arena, m: &pb::DropOwnedStmt, depth: u32) -> Result<*mut ffi::pgbind_DropOwnedStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_DropOwnedStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2185,7 +2185,7 @@ pub(crate) fn make_DropOwnedStmt(a: &Arena, m: &pb::DropOwnedStmt, depth: u32) -
 }
 
 pub(crate) fn make_ReassignOwnedStmt(a: &Arena, m: &pb::ReassignOwnedStmt, depth: u32) -> Result<*mut ffi::pgbind_ReassignOwnedStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ReassignOwnedStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2197,7 +2197,7 @@ pub(crate) fn make_ReassignOwnedStmt(a: &Arena, m: &pb::ReassignOwnedStmt, depth
 }
 
 pub(crate) fn make_CompositeTypeStmt(a: &Arena, m: &pb::CompositeTypeStmt, depth: u32) -> Result<*mut ffi::pgbind_CompositeTypeStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CompositeTypeStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2209,7 +2209,7 @@ pub(crate) fn make_CompositeTypeStmt(a: &Arena, m: &pb::CompositeTypeStmt, depth
 }
 
 pub(crate) fn make_CreateEnumStmt(a: &Arena, m: &pb::CreateEnumStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateEnumStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateEnumStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2221,7 +2221,7 @@ pub(crate) fn make_CreateEnumStmt(a: &Arena, m: &pb::CreateEnumStmt, depth: u32)
 }
 
 pub(crate) fn make_CreateRangeStmt(a: &Arena, m: &pb::CreateRangeStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateRangeStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateRangeStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2233,7 +2233,7 @@ pub(crate) fn make_CreateRangeStmt(a: &Arena, m: &pb::CreateRangeStmt, depth: u3
 }
 
 pub(crate) fn make_AlterEnumStmt(a: &Arena, m: &pb::AlterEnumStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterEnumStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterEnumStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2249,7 +2249,7 @@ pub(crate) fn make_AlterEnumStmt(a: &Arena, m: &pb::AlterEnumStmt, depth: u32) -
 }
 
 pub(crate) fn make_AlterTSDictionaryStmt(a: &Arena, m: &pb::AlterTsDictionaryStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterTSDictionaryStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterTSDictionaryStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2261,7 +2261,7 @@ pub(crate) fn make_AlterTSDictionaryStmt(a: &Arena, m: &pb::AlterTsDictionaryStm
 }
 
 pub(crate) fn make_AlterTSConfigurationStmt(a: &Arena, m: &pb::AlterTsConfigurationStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterTSConfigurationStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterTSConfigurationStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2278,7 +2278,7 @@ pub(crate) fn make_AlterTSConfigurationStmt(a: &Arena, m: &pb::AlterTsConfigurat
 }
 
 pub(crate) fn make_CreateFdwStmt(a: &Arena, m: &pb::CreateFdwStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateFdwStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateFdwStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2291,7 +2291,7 @@ pub(crate) fn make_CreateFdwStmt(a: &Arena, m: &pb::CreateFdwStmt, depth: u32) -
 }
 
 pub(crate) fn make_AlterFdwStmt(a: &Arena, m: &pb::AlterFdwStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterFdwStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterFdwStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2304,7 +2304,7 @@ pub(crate) fn make_AlterFdwStmt(a: &Arena, m: &pb::AlterFdwStmt, depth: u32) -> 
 }
 
 pub(crate) fn make_CreateForeignServerStmt(a: &Arena, m: &pb::CreateForeignServerStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateForeignServerStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateForeignServerStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2320,7 +2320,7 @@ pub(crate) fn make_CreateForeignServerStmt(a: &Arena, m: &pb::CreateForeignServe
 }
 
 pub(crate) fn make_AlterForeignServerStmt(a: &Arena, m: &pb::AlterForeignServerStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterForeignServerStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterForeignServerStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2334,7 +2334,7 @@ pub(crate) fn make_AlterForeignServerStmt(a: &Arena, m: &pb::AlterForeignServerS
 }
 
 pub(crate) fn make_CreateUserMappingStmt(a: &Arena, m: &pb::CreateUserMappingStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateUserMappingStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateUserMappingStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2348,7 +2348,7 @@ pub(crate) fn make_CreateUserMappingStmt(a: &Arena, m: &pb::CreateUserMappingStm
 }
 
 pub(crate) fn make_AlterUserMappingStmt(a: &Arena, m: &pb::AlterUserMappingStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterUserMappingStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterUserMappingStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2361,7 +2361,7 @@ pub(crate) fn make_AlterUserMappingStmt(a: &Arena, m: &pb::AlterUserMappingStmt,
 }
 
 pub(crate) fn make_DropUserMappingStmt(a: &Arena, m: &pb::DropUserMappingStmt, depth: u32) -> Result<*mut ffi::pgbind_DropUserMappingStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_DropUserMappingStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2374,7 +2374,7 @@ pub(crate) fn make_DropUserMappingStmt(a: &Arena, m: &pb::DropUserMappingStmt, d
 }
 
 pub(crate) fn make_AlterTableSpaceOptionsStmt(a: &Arena, m: &pb::AlterTableSpaceOptionsStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterTableSpaceOptionsStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterTableSpaceOptionsStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2387,7 +2387,7 @@ pub(crate) fn make_AlterTableSpaceOptionsStmt(a: &Arena, m: &pb::AlterTableSpace
 }
 
 pub(crate) fn make_AlterTableMoveAllStmt(a: &Arena, m: &pb::AlterTableMoveAllStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterTableMoveAllStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterTableMoveAllStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2402,7 +2402,7 @@ pub(crate) fn make_AlterTableMoveAllStmt(a: &Arena, m: &pb::AlterTableMoveAllStm
 }
 
 pub(crate) fn make_SecLabelStmt(a: &Arena, m: &pb::SecLabelStmt, depth: u32) -> Result<*mut ffi::pgbind_SecLabelStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_SecLabelStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2416,7 +2416,7 @@ pub(crate) fn make_SecLabelStmt(a: &Arena, m: &pb::SecLabelStmt, depth: u32) -> 
 }
 
 pub(crate) fn make_CreateForeignTableStmt(a: &Arena, m: &pb::CreateForeignTableStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateForeignTableStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateForeignTableStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2429,7 +2429,7 @@ pub(crate) fn make_CreateForeignTableStmt(a: &Arena, m: &pb::CreateForeignTableS
 }
 
 pub(crate) fn make_ImportForeignSchemaStmt(a: &Arena, m: &pb::ImportForeignSchemaStmt, depth: u32) -> Result<*mut ffi::pgbind_ImportForeignSchemaStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ImportForeignSchemaStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2445,7 +2445,7 @@ pub(crate) fn make_ImportForeignSchemaStmt(a: &Arena, m: &pb::ImportForeignSchem
 }
 
 pub(crate) fn make_CreateExtensionStmt(a: &Arena, m: &pb::CreateExtensionStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateExtensionStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateExtensionStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2458,7 +2458,7 @@ pub(crate) fn make_CreateExtensionStmt(a: &Arena, m: &pb::CreateExtensionStmt, d
 }
 
 pub(crate) fn make_AlterExtensionStmt(a: &Arena, m: &pb::AlterExtensionStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterExtensionStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterExtensionStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2470,7 +2470,7 @@ pub(crate) fn make_AlterExtensionStmt(a: &Arena, m: &pb::AlterExtensionStmt, dep
 }
 
 pub(crate) fn make_AlterExtensionContentsStmt(a: &Arena, m: &pb::AlterExtensionContentsStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterExtensionContentsStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterExtensionContentsStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2484,7 +2484,7 @@ pub(crate) fn make_AlterExtensionContentsStmt(a: &Arena, m: &pb::AlterExtensionC
 }
 
 pub(crate) fn make_CreateEventTrigStmt(a: &Arena, m: &pb::CreateEventTrigStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateEventTrigStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateEventTrigStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2498,7 +2498,7 @@ pub(crate) fn make_CreateEventTrigStmt(a: &Arena, m: &pb::CreateEventTrigStmt, d
 }
 
 pub(crate) fn make_AlterEventTrigStmt(a: &Arena, m: &pb::AlterEventTrigStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterEventTrigStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterEventTrigStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2510,7 +2510,7 @@ pub(crate) fn make_AlterEventTrigStmt(a: &Arena, m: &pb::AlterEventTrigStmt, dep
 }
 
 pub(crate) fn make_RefreshMatViewStmt(a: &Arena, m: &pb::RefreshMatViewStmt, depth: u32) -> Result<*mut ffi::pgbind_RefreshMatViewStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RefreshMatViewStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2523,7 +2523,7 @@ pub(crate) fn make_RefreshMatViewStmt(a: &Arena, m: &pb::RefreshMatViewStmt, dep
 }
 
 pub(crate) fn make_ReplicaIdentityStmt(a: &Arena, m: &pb::ReplicaIdentityStmt, depth: u32) -> Result<*mut ffi::pgbind_ReplicaIdentityStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ReplicaIdentityStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2535,7 +2535,7 @@ pub(crate) fn make_ReplicaIdentityStmt(a: &Arena, m: &pb::ReplicaIdentityStmt, d
 }
 
 pub(crate) fn make_AlterSystemStmt(a: &Arena, m: &pb::AlterSystemStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterSystemStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterSystemStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2546,7 +2546,7 @@ pub(crate) fn make_AlterSystemStmt(a: &Arena, m: &pb::AlterSystemStmt, depth: u3
 }
 
 pub(crate) fn make_CreatePolicyStmt(a: &Arena, m: &pb::CreatePolicyStmt, depth: u32) -> Result<*mut ffi::pgbind_CreatePolicyStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreatePolicyStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2563,7 +2563,7 @@ pub(crate) fn make_CreatePolicyStmt(a: &Arena, m: &pb::CreatePolicyStmt, depth: 
 }
 
 pub(crate) fn make_AlterPolicyStmt(a: &Arena, m: &pb::AlterPolicyStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterPolicyStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterPolicyStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2578,7 +2578,7 @@ pub(crate) fn make_AlterPolicyStmt(a: &Arena, m: &pb::AlterPolicyStmt, depth: u3
 }
 
 pub(crate) fn make_CreateTransformStmt(a: &Arena, m: &pb::CreateTransformStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateTransformStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateTransformStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2593,7 +2593,7 @@ pub(crate) fn make_CreateTransformStmt(a: &Arena, m: &pb::CreateTransformStmt, d
 }
 
 pub(crate) fn make_CreateAmStmt(a: &Arena, m: &pb::CreateAmStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateAmStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateAmStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2606,7 +2606,7 @@ pub(crate) fn make_CreateAmStmt(a: &Arena, m: &pb::CreateAmStmt, depth: u32) -> 
 }
 
 pub(crate) fn make_CreatePublicationStmt(a: &Arena, m: &pb::CreatePublicationStmt, depth: u32) -> Result<*mut ffi::pgbind_CreatePublicationStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreatePublicationStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2620,7 +2620,7 @@ pub(crate) fn make_CreatePublicationStmt(a: &Arena, m: &pb::CreatePublicationStm
 }
 
 pub(crate) fn make_AlterPublicationStmt(a: &Arena, m: &pb::AlterPublicationStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterPublicationStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterPublicationStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2635,7 +2635,7 @@ pub(crate) fn make_AlterPublicationStmt(a: &Arena, m: &pb::AlterPublicationStmt,
 }
 
 pub(crate) fn make_CreateSubscriptionStmt(a: &Arena, m: &pb::CreateSubscriptionStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateSubscriptionStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateSubscriptionStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2649,7 +2649,7 @@ pub(crate) fn make_CreateSubscriptionStmt(a: &Arena, m: &pb::CreateSubscriptionS
 }
 
 pub(crate) fn make_AlterSubscriptionStmt(a: &Arena, m: &pb::AlterSubscriptionStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterSubscriptionStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterSubscriptionStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2664,7 +2664,7 @@ pub(crate) fn make_AlterSubscriptionStmt(a: &Arena, m: &pb::AlterSubscriptionStm
 }
 
 pub(crate) fn make_DropSubscriptionStmt(a: &Arena, m: &pb::DropSubscriptionStmt, depth: u32) -> Result<*mut ffi::pgbind_DropSubscriptionStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_DropSubscriptionStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2677,7 +2677,7 @@ pub(crate) fn make_DropSubscriptionStmt(a: &Arena, m: &pb::DropSubscriptionStmt,
 }
 
 pub(crate) fn make_CreateStatsStmt(a: &Arena, m: &pb::CreateStatsStmt, depth: u32) -> Result<*mut ffi::pgbind_CreateStatsStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateStatsStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2694,7 +2694,7 @@ pub(crate) fn make_CreateStatsStmt(a: &Arena, m: &pb::CreateStatsStmt, depth: u3
 }
 
 pub(crate) fn make_AlterCollationStmt(a: &Arena, m: &pb::AlterCollationStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterCollationStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterCollationStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2705,7 +2705,7 @@ pub(crate) fn make_AlterCollationStmt(a: &Arena, m: &pb::AlterCollationStmt, dep
 }
 
 pub(crate) fn make_CallStmt(a: &Arena, m: &pb::CallStmt, depth: u32) -> Result<*mut ffi::pgbind_CallStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CallStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2718,7 +2718,7 @@ pub(crate) fn make_CallStmt(a: &Arena, m: &pb::CallStmt, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_AlterStatsStmt(a: &Arena, m: &pb::AlterStatsStmt, depth: u32) -> Result<*mut ffi::pgbind_AlterStatsStmt> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AlterStatsStmt>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2731,7 +2731,7 @@ pub(crate) fn make_AlterStatsStmt(a: &Arena, m: &pb::AlterStatsStmt, depth: u32)
 }
 
 pub(crate) fn make_A_Expr(a: &Arena, m: &pb::AExpr, depth: u32) -> Result<*mut ffi::pgbind_A_Expr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_A_Expr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2746,7 +2746,7 @@ pub(crate) fn make_A_Expr(a: &Arena, m: &pb::AExpr, depth: u32) -> Result<*mut f
 }
 
 pub(crate) fn make_ColumnRef(a: &Arena, m: &pb::ColumnRef, depth: u32) -> Result<*mut ffi::pgbind_ColumnRef> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ColumnRef>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2758,7 +2758,7 @@ pub(crate) fn make_ColumnRef(a: &Arena, m: &pb::ColumnRef, depth: u32) -> Result
 }
 
 pub(crate) fn make_ParamRef(a: &Arena, m: &pb::ParamRef, depth: u32) -> Result<*mut ffi::pgbind_ParamRef> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ParamRef>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2770,7 +2770,7 @@ pub(crate) fn make_ParamRef(a: &Arena, m: &pb::ParamRef, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_FuncCall(a: &Arena, m: &pb::FuncCall, depth: u32) -> Result<*mut ffi::pgbind_FuncCall> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_FuncCall>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2791,7 +2791,7 @@ pub(crate) fn make_FuncCall(a: &Arena, m: &pb::FuncCall, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_A_Star(a: &Arena, m: &pb::AStar, depth: u32) -> Result<*mut ffi::pgbind_A_Star> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_A_Star>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2801,7 +2801,7 @@ pub(crate) fn make_A_Star(a: &Arena, m: &pb::AStar, depth: u32) -> Result<*mut f
 }
 
 pub(crate) fn make_A_Indices(a: &Arena, m: &pb::AIndices, depth: u32) -> Result<*mut ffi::pgbind_A_Indices> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_A_Indices>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2814,7 +2814,7 @@ pub(crate) fn make_A_Indices(a: &Arena, m: &pb::AIndices, depth: u32) -> Result<
 }
 
 pub(crate) fn make_A_Indirection(a: &Arena, m: &pb::AIndirection, depth: u32) -> Result<*mut ffi::pgbind_A_Indirection> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_A_Indirection>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2826,7 +2826,7 @@ pub(crate) fn make_A_Indirection(a: &Arena, m: &pb::AIndirection, depth: u32) ->
 }
 
 pub(crate) fn make_A_ArrayExpr(a: &Arena, m: &pb::AArrayExpr, depth: u32) -> Result<*mut ffi::pgbind_A_ArrayExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_A_ArrayExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2838,7 +2838,7 @@ pub(crate) fn make_A_ArrayExpr(a: &Arena, m: &pb::AArrayExpr, depth: u32) -> Res
 }
 
 pub(crate) fn make_ResTarget(a: &Arena, m: &pb::ResTarget, depth: u32) -> Result<*mut ffi::pgbind_ResTarget> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ResTarget>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2852,7 +2852,7 @@ pub(crate) fn make_ResTarget(a: &Arena, m: &pb::ResTarget, depth: u32) -> Result
 }
 
 pub(crate) fn make_MultiAssignRef(a: &Arena, m: &pb::MultiAssignRef, depth: u32) -> Result<*mut ffi::pgbind_MultiAssignRef> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_MultiAssignRef>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2865,7 +2865,7 @@ pub(crate) fn make_MultiAssignRef(a: &Arena, m: &pb::MultiAssignRef, depth: u32)
 }
 
 pub(crate) fn make_TypeCast(a: &Arena, m: &pb::TypeCast, depth: u32) -> Result<*mut ffi::pgbind_TypeCast> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_TypeCast>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2878,7 +2878,7 @@ pub(crate) fn make_TypeCast(a: &Arena, m: &pb::TypeCast, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_CollateClause(a: &Arena, m: &pb::CollateClause, depth: u32) -> Result<*mut ffi::pgbind_CollateClause> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CollateClause>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2891,7 +2891,7 @@ pub(crate) fn make_CollateClause(a: &Arena, m: &pb::CollateClause, depth: u32) -
 }
 
 pub(crate) fn make_SortBy(a: &Arena, m: &pb::SortBy, depth: u32) -> Result<*mut ffi::pgbind_SortBy> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_SortBy>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2906,7 +2906,7 @@ pub(crate) fn make_SortBy(a: &Arena, m: &pb::SortBy, depth: u32) -> Result<*mut 
 }
 
 pub(crate) fn make_WindowDef(a: &Arena, m: &pb::WindowDef, depth: u32) -> Result<*mut ffi::pgbind_WindowDef> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_WindowDef>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2924,7 +2924,7 @@ pub(crate) fn make_WindowDef(a: &Arena, m: &pb::WindowDef, depth: u32) -> Result
 }
 
 pub(crate) fn make_RangeSubselect(a: &Arena, m: &pb::RangeSubselect, depth: u32) -> Result<*mut ffi::pgbind_RangeSubselect> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RangeSubselect>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2937,7 +2937,7 @@ pub(crate) fn make_RangeSubselect(a: &Arena, m: &pb::RangeSubselect, depth: u32)
 }
 
 pub(crate) fn make_RangeFunction(a: &Arena, m: &pb::RangeFunction, depth: u32) -> Result<*mut ffi::pgbind_RangeFunction> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RangeFunction>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2953,7 +2953,7 @@ pub(crate) fn make_RangeFunction(a: &Arena, m: &pb::RangeFunction, depth: u32) -
 }
 
 pub(crate) fn make_RangeTableSample(a: &Arena, m: &pb::RangeTableSample, depth: u32) -> Result<*mut ffi::pgbind_RangeTableSample> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RangeTableSample>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2968,7 +2968,7 @@ pub(crate) fn make_RangeTableSample(a: &Arena, m: &pb::RangeTableSample, depth: 
 }
 
 pub(crate) fn make_RangeTableFunc(a: &Arena, m: &pb::RangeTableFunc, depth: u32) -> Result<*mut ffi::pgbind_RangeTableFunc> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RangeTableFunc>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -2985,7 +2985,7 @@ pub(crate) fn make_RangeTableFunc(a: &Arena, m: &pb::RangeTableFunc, depth: u32)
 }
 
 pub(crate) fn make_RangeTableFuncCol(a: &Arena, m: &pb::RangeTableFuncCol, depth: u32) -> Result<*mut ffi::pgbind_RangeTableFuncCol> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RangeTableFuncCol>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3002,7 +3002,7 @@ pub(crate) fn make_RangeTableFuncCol(a: &Arena, m: &pb::RangeTableFuncCol, depth
 }
 
 pub(crate) fn make_TypeName(a: &Arena, m: &pb::TypeName, depth: u32) -> Result<*mut ffi::pgbind_TypeName> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_TypeName>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3020,7 +3020,7 @@ pub(crate) fn make_TypeName(a: &Arena, m: &pb::TypeName, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_ColumnDef(a: &Arena, m: &pb::ColumnDef, depth: u32) -> Result<*mut ffi::pgbind_ColumnDef> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ColumnDef>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3048,7 +3048,7 @@ pub(crate) fn make_ColumnDef(a: &Arena, m: &pb::ColumnDef, depth: u32) -> Result
 }
 
 pub(crate) fn make_IndexElem(a: &Arena, m: &pb::IndexElem, depth: u32) -> Result<*mut ffi::pgbind_IndexElem> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_IndexElem>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3066,7 +3066,7 @@ pub(crate) fn make_IndexElem(a: &Arena, m: &pb::IndexElem, depth: u32) -> Result
 }
 
 pub(crate) fn make_StatsElem(a: &Arena, m: &pb::StatsElem, depth: u32) -> Result<*mut ffi::pgbind_StatsElem> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_StatsElem>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3078,7 +3078,7 @@ pub(crate) fn make_StatsElem(a: &Arena, m: &pb::StatsElem, depth: u32) -> Result
 }
 
 pub(crate) fn make_Constraint(a: &Arena, m: &pb::Constraint, depth: u32) -> Result<*mut ffi::pgbind_Constraint> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_Constraint>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3118,7 +3118,7 @@ pub(crate) fn make_Constraint(a: &Arena, m: &pb::Constraint, depth: u32) -> Resu
 }
 
 pub(crate) fn make_DefElem(a: &Arena, m: &pb::DefElem, depth: u32) -> Result<*mut ffi::pgbind_DefElem> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_DefElem>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3133,7 +3133,7 @@ pub(crate) fn make_DefElem(a: &Arena, m: &pb::DefElem, depth: u32) -> Result<*mu
 }
 
 pub(crate) fn make_RangeTblEntry(a: &Arena, m: &pb::RangeTblEntry, depth: u32) -> Result<*mut ffi::pgbind_RangeTblEntry> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RangeTblEntry>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3180,7 +3180,7 @@ pub(crate) fn make_RangeTblEntry(a: &Arena, m: &pb::RangeTblEntry, depth: u32) -
 }
 
 pub(crate) fn make_RangeTblFunction(a: &Arena, m: &pb::RangeTblFunction, depth: u32) -> Result<*mut ffi::pgbind_RangeTblFunction> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RangeTblFunction>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3197,7 +3197,7 @@ pub(crate) fn make_RangeTblFunction(a: &Arena, m: &pb::RangeTblFunction, depth: 
 }
 
 pub(crate) fn make_TableSampleClause(a: &Arena, m: &pb::TableSampleClause, depth: u32) -> Result<*mut ffi::pgbind_TableSampleClause> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_TableSampleClause>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3210,7 +3210,7 @@ pub(crate) fn make_TableSampleClause(a: &Arena, m: &pb::TableSampleClause, depth
 }
 
 pub(crate) fn make_WithCheckOption(a: &Arena, m: &pb::WithCheckOption, depth: u32) -> Result<*mut ffi::pgbind_WithCheckOption> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_WithCheckOption>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3225,7 +3225,7 @@ pub(crate) fn make_WithCheckOption(a: &Arena, m: &pb::WithCheckOption, depth: u3
 }
 
 pub(crate) fn make_SortGroupClause(a: &Arena, m: &pb::SortGroupClause, depth: u32) -> Result<*mut ffi::pgbind_SortGroupClause> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_SortGroupClause>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3240,7 +3240,7 @@ pub(crate) fn make_SortGroupClause(a: &Arena, m: &pb::SortGroupClause, depth: u3
 }
 
 pub(crate) fn make_GroupingSet(a: &Arena, m: &pb::GroupingSet, depth: u32) -> Result<*mut ffi::pgbind_GroupingSet> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_GroupingSet>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3253,7 +3253,7 @@ pub(crate) fn make_GroupingSet(a: &Arena, m: &pb::GroupingSet, depth: u32) -> Re
 }
 
 pub(crate) fn make_WindowClause(a: &Arena, m: &pb::WindowClause, depth: u32) -> Result<*mut ffi::pgbind_WindowClause> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_WindowClause>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3278,7 +3278,7 @@ pub(crate) fn make_WindowClause(a: &Arena, m: &pb::WindowClause, depth: u32) -> 
 }
 
 pub(crate) fn make_ObjectWithArgs(a: &Arena, m: &pb::ObjectWithArgs, depth: u32) -> Result<*mut ffi::pgbind_ObjectWithArgs> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ObjectWithArgs>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3292,7 +3292,7 @@ pub(crate) fn make_ObjectWithArgs(a: &Arena, m: &pb::ObjectWithArgs, depth: u32)
 }
 
 pub(crate) fn make_AccessPriv(a: &Arena, m: &pb::AccessPriv, depth: u32) -> Result<*mut ffi::pgbind_AccessPriv> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_AccessPriv>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3304,7 +3304,7 @@ pub(crate) fn make_AccessPriv(a: &Arena, m: &pb::AccessPriv, depth: u32) -> Resu
 }
 
 pub(crate) fn make_CreateOpClassItem(a: &Arena, m: &pb::CreateOpClassItem, depth: u32) -> Result<*mut ffi::pgbind_CreateOpClassItem> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CreateOpClassItem>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3320,7 +3320,7 @@ pub(crate) fn make_CreateOpClassItem(a: &Arena, m: &pb::CreateOpClassItem, depth
 }
 
 pub(crate) fn make_TableLikeClause(a: &Arena, m: &pb::TableLikeClause, depth: u32) -> Result<*mut ffi::pgbind_TableLikeClause> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_TableLikeClause>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3333,7 +3333,7 @@ pub(crate) fn make_TableLikeClause(a: &Arena, m: &pb::TableLikeClause, depth: u3
 }
 
 pub(crate) fn make_FunctionParameter(a: &Arena, m: &pb::FunctionParameter, depth: u32) -> Result<*mut ffi::pgbind_FunctionParameter> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_FunctionParameter>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3347,7 +3347,7 @@ pub(crate) fn make_FunctionParameter(a: &Arena, m: &pb::FunctionParameter, depth
 }
 
 pub(crate) fn make_LockingClause(a: &Arena, m: &pb::LockingClause, depth: u32) -> Result<*mut ffi::pgbind_LockingClause> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_LockingClause>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3360,7 +3360,7 @@ pub(crate) fn make_LockingClause(a: &Arena, m: &pb::LockingClause, depth: u32) -
 }
 
 pub(crate) fn make_RowMarkClause(a: &Arena, m: &pb::RowMarkClause, depth: u32) -> Result<*mut ffi::pgbind_RowMarkClause> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RowMarkClause>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3374,7 +3374,7 @@ pub(crate) fn make_RowMarkClause(a: &Arena, m: &pb::RowMarkClause, depth: u32) -
 }
 
 pub(crate) fn make_XmlSerialize(a: &Arena, m: &pb::XmlSerialize, depth: u32) -> Result<*mut ffi::pgbind_XmlSerialize> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_XmlSerialize>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3388,7 +3388,7 @@ pub(crate) fn make_XmlSerialize(a: &Arena, m: &pb::XmlSerialize, depth: u32) -> 
 }
 
 pub(crate) fn make_WithClause(a: &Arena, m: &pb::WithClause, depth: u32) -> Result<*mut ffi::pgbind_WithClause> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_WithClause>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3401,7 +3401,7 @@ pub(crate) fn make_WithClause(a: &Arena, m: &pb::WithClause, depth: u32) -> Resu
 }
 
 pub(crate) fn make_InferClause(a: &Arena, m: &pb::InferClause, depth: u32) -> Result<*mut ffi::pgbind_InferClause> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_InferClause>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3415,7 +3415,7 @@ pub(crate) fn make_InferClause(a: &Arena, m: &pb::InferClause, depth: u32) -> Re
 }
 
 pub(crate) fn make_OnConflictClause(a: &Arena, m: &pb::OnConflictClause, depth: u32) -> Result<*mut ffi::pgbind_OnConflictClause> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_OnConflictClause>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3430,7 +3430,7 @@ pub(crate) fn make_OnConflictClause(a: &Arena, m: &pb::OnConflictClause, depth: 
 }
 
 pub(crate) fn make_CTESearchClause(a: &Arena, m: &pb::CteSearchClause, depth: u32) -> Result<*mut ffi::pgbind_CTESearchClause> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CTESearchClause>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3444,7 +3444,7 @@ pub(crate) fn make_CTESearchClause(a: &Arena, m: &pb::CteSearchClause, depth: u3
 }
 
 pub(crate) fn make_CTECycleClause(a: &Arena, m: &pb::CteCycleClause, depth: u32) -> Result<*mut ffi::pgbind_CTECycleClause> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CTECycleClause>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3464,7 +3464,7 @@ pub(crate) fn make_CTECycleClause(a: &Arena, m: &pb::CteCycleClause, depth: u32)
 }
 
 pub(crate) fn make_CommonTableExpr(a: &Arena, m: &pb::CommonTableExpr, depth: u32) -> Result<*mut ffi::pgbind_CommonTableExpr> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CommonTableExpr>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3487,7 +3487,7 @@ pub(crate) fn make_CommonTableExpr(a: &Arena, m: &pb::CommonTableExpr, depth: u3
 }
 
 pub(crate) fn make_MergeWhenClause(a: &Arena, m: &pb::MergeWhenClause, depth: u32) -> Result<*mut ffi::pgbind_MergeWhenClause> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_MergeWhenClause>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3503,7 +3503,7 @@ pub(crate) fn make_MergeWhenClause(a: &Arena, m: &pb::MergeWhenClause, depth: u3
 }
 
 pub(crate) fn make_RoleSpec(a: &Arena, m: &pb::RoleSpec, depth: u32) -> Result<*mut ffi::pgbind_RoleSpec> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_RoleSpec>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3516,7 +3516,7 @@ pub(crate) fn make_RoleSpec(a: &Arena, m: &pb::RoleSpec, depth: u32) -> Result<*
 }
 
 pub(crate) fn make_TriggerTransition(a: &Arena, m: &pb::TriggerTransition, depth: u32) -> Result<*mut ffi::pgbind_TriggerTransition> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_TriggerTransition>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3529,7 +3529,7 @@ pub(crate) fn make_TriggerTransition(a: &Arena, m: &pb::TriggerTransition, depth
 }
 
 pub(crate) fn make_PartitionElem(a: &Arena, m: &pb::PartitionElem, depth: u32) -> Result<*mut ffi::pgbind_PartitionElem> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_PartitionElem>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3544,7 +3544,7 @@ pub(crate) fn make_PartitionElem(a: &Arena, m: &pb::PartitionElem, depth: u32) -
 }
 
 pub(crate) fn make_PartitionSpec(a: &Arena, m: &pb::PartitionSpec, depth: u32) -> Result<*mut ffi::pgbind_PartitionSpec> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_PartitionSpec>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3557,7 +3557,7 @@ pub(crate) fn make_PartitionSpec(a: &Arena, m: &pb::PartitionSpec, depth: u32) -
 }
 
 pub(crate) fn make_PartitionBoundSpec(a: &Arena, m: &pb::PartitionBoundSpec, depth: u32) -> Result<*mut ffi::pgbind_PartitionBoundSpec> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_PartitionBoundSpec>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3575,7 +3575,7 @@ pub(crate) fn make_PartitionBoundSpec(a: &Arena, m: &pb::PartitionBoundSpec, dep
 }
 
 pub(crate) fn make_PartitionRangeDatum(a: &Arena, m: &pb::PartitionRangeDatum, depth: u32) -> Result<*mut ffi::pgbind_PartitionRangeDatum> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_PartitionRangeDatum>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3588,7 +3588,7 @@ pub(crate) fn make_PartitionRangeDatum(a: &Arena, m: &pb::PartitionRangeDatum, d
 }
 
 pub(crate) fn make_PartitionCmd(a: &Arena, m: &pb::PartitionCmd, depth: u32) -> Result<*mut ffi::pgbind_PartitionCmd> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_PartitionCmd>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3601,7 +3601,7 @@ pub(crate) fn make_PartitionCmd(a: &Arena, m: &pb::PartitionCmd, depth: u32) -> 
 }
 
 pub(crate) fn make_VacuumRelation(a: &Arena, m: &pb::VacuumRelation, depth: u32) -> Result<*mut ffi::pgbind_VacuumRelation> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_VacuumRelation>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3614,7 +3614,7 @@ pub(crate) fn make_VacuumRelation(a: &Arena, m: &pb::VacuumRelation, depth: u32)
 }
 
 pub(crate) fn make_PublicationObjSpec(a: &Arena, m: &pb::PublicationObjSpec, depth: u32) -> Result<*mut ffi::pgbind_PublicationObjSpec> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_PublicationObjSpec>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3628,7 +3628,7 @@ pub(crate) fn make_PublicationObjSpec(a: &Arena, m: &pb::PublicationObjSpec, dep
 }
 
 pub(crate) fn make_PublicationTable(a: &Arena, m: &pb::PublicationTable, depth: u32) -> Result<*mut ffi::pgbind_PublicationTable> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_PublicationTable>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3641,7 +3641,7 @@ pub(crate) fn make_PublicationTable(a: &Arena, m: &pb::PublicationTable, depth: 
 }
 
 pub(crate) fn make_InlineCodeBlock(a: &Arena, m: &pb::InlineCodeBlock, depth: u32) -> Result<*mut ffi::pgbind_InlineCodeBlock> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_InlineCodeBlock>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3655,7 +3655,7 @@ pub(crate) fn make_InlineCodeBlock(a: &Arena, m: &pb::InlineCodeBlock, depth: u3
 }
 
 pub(crate) fn make_CallContext(a: &Arena, m: &pb::CallContext, depth: u32) -> Result<*mut ffi::pgbind_CallContext> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_CallContext>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };
@@ -3666,7 +3666,7 @@ pub(crate) fn make_CallContext(a: &Arena, m: &pb::CallContext, depth: u32) -> Re
 }
 
 pub(crate) fn make_ScanToken(a: &Arena, m: &pb::ScanToken, depth: u32) -> Result<*mut ffi::pgbind_ScanToken> {
-    enter(depth)?;
+    a.enter(depth)?;
     let p = a.alloc::<ffi::pgbind_ScanToken>()?;
     // SAFETY: p is a fresh, zeroed allocation of the arena, written only here.
     let c = unsafe { &mut *p };

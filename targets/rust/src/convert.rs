@@ -38,7 +38,7 @@ pub(crate) fn enter(depth: u32) -> Result<()> {
 const STACK_RESERVE: usize = 64 << 10;
 
 thread_local! {
-    static STACK_FLOOR: std::cell::Cell<usize> = std::cell::Cell::new(usize::MAX);
+    static STACK_FLOOR: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
 }
 
 #[repr(C, align(8))]
@@ -82,8 +82,10 @@ fn stack_floor() -> usize {
     })
 }
 
-/// A pgbind arena: owns every C node made in it, frees them all at once when dropped.
-pub(crate) struct Arena(pub(crate) *mut ffi::pgbind_Arena);
+/// A pgbind arena: owns every C node made in it, frees them all at once when dropped. The second
+/// field is the creating thread's stack floor (see `enter`), read once here for the converters
+/// that fill the fresh arena on that thread (`Tree::from_owned`); nothing reads it later.
+pub(crate) struct Arena(pub(crate) *mut ffi::pgbind_Arena, usize);
 
 impl Arena {
     pub(crate) fn new() -> Result<Arena> {
@@ -92,24 +94,66 @@ impl Arena {
         if a.is_null() {
             Err(Error::NoMemory)
         } else {
-            Ok(Arena(a))
+            Ok(Arena(a, stack_floor()))
+        }
+    }
+
+    /// `enter` for the converters into this arena, with the stack floor it holds: the
+    /// thread-local is reached through two calls rustc does not inline here (`LocalKey::with`,
+    /// `__getit`), which on every message level were 5% of converting a tree.
+    #[inline(always)]
+    pub(crate) fn enter(&self, depth: u32) -> Result<()> {
+        if depth > MAX_DEPTH {
+            return Err(Error::Depth { max_depth: MAX_DEPTH });
+        }
+        if (&depth as *const u32 as usize) < self.1 {
+            return Err(Error::Stack { depth });
+        }
+        Ok(())
+    }
+
+    /// `size` bytes of the arena, not zeroed, aligned for any AST type: pgbind_Arena_Alloc's
+    /// pointer bump (pgbind.h), inlined here as C callers inline it (the arena's first field is
+    /// its cursor), with the C call only when the block is full. One FFI call per node was a
+    /// tenth of converting a tree.
+    #[inline(always)]
+    fn claim(&self, size: usize) -> Result<*mut u8> {
+        const ALIGN: usize = ffi::PGBIND_ARENA_ALIGN as usize;
+        let c = self.0 as *mut ffi::pgbind_ArenaCursor;
+        // SAFETY: self.0 is a live arena, whose first field is its cursor (pgbind_Arena_Cursor);
+        // ptr and end are in one block, both aligned, so room is a multiple of ALIGN and a size
+        // that fits still fits rounded up.
+        unsafe {
+            let room = (*c).end as usize - (*c).ptr as usize;
+            if size <= room {
+                let p = (*c).ptr;
+                (*c).ptr = p.add((size + ALIGN - 1) & !(ALIGN - 1));
+                return Ok(p as *mut u8);
+            }
+            let p = ffi::pgbind_Arena_AllocSlow(self.0, size) as *mut u8;
+            if p.is_null() {
+                Err(Error::NoMemory)
+            } else {
+                Ok(p)
+            }
         }
     }
 
     /// A zeroed T in the arena (every AST struct is valid zeroed: NULL pointers, zero counts).
+    #[inline(always)]
     pub(crate) fn alloc<T>(&self) -> Result<*mut T> {
-        self.alloc_array::<T>(1)
+        let p = self.claim(std::mem::size_of::<T>().max(1))?;
+        // SAFETY: p has room for one T (the size is a constant: the zeroing is inlined).
+        unsafe { std::ptr::write_bytes(p, 0, std::mem::size_of::<T>()) };
+        Ok(p as *mut T)
     }
 
-    pub(crate) fn alloc_array<T>(&self, n: usize) -> Result<*mut T> {
+    /// Room for n T's, not zeroed: for arrays the caller fills completely before the tree is read
+    /// (on an error the arena is dropped unread).
+    #[inline(always)]
+    pub(crate) fn alloc_array_unset<T>(&self, n: usize) -> Result<*mut T> {
         let size = std::mem::size_of::<T>().checked_mul(n).ok_or(Error::NoMemory)?;
-        // SAFETY: the arena returns memory aligned for any AST type, or NULL.
-        let p = unsafe { ffi::pgbind_Arena_Malloc(self.0, size.max(1)) } as *mut T;
-        if p.is_null() {
-            return Err(Error::NoMemory);
-        }
-        unsafe { std::ptr::write_bytes(p as *mut u8, 0, size) };
-        Ok(p)
+        Ok(self.claim(size.max(1))? as *mut T)
     }
 }
 
@@ -227,16 +271,24 @@ macro_rules! own {
 }
 
 /// A string into the arena, NUL-terminated; "" is NULL, as when pgbind decodes protobuf.
+#[inline(always)]
 pub(crate) fn make_string(a: &Arena, s: &str) -> Result<*const c_char> {
     if s.is_empty() {
-        return Ok(std::ptr::null());
+        return Ok(std::ptr::null()); // most string fields: no call
     }
+    make_nonempty_string(a, s)
+}
+
+fn make_nonempty_string(a: &Arena, s: &str) -> Result<*const c_char> {
     if s.as_bytes().contains(&0) {
         return Err(Error::invalid(format!("a string holds a NUL byte: {:?}", s)));
     }
-    let p = a.alloc_array::<u8>(s.len() + 1)?;
-    // SAFETY: p has s.len() + 1 zeroed bytes.
-    unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), p, s.len()) };
+    let p = a.claim(s.len() + 1)?;
+    // SAFETY: p has room for s.len() + 1 bytes: the string, then its NUL.
+    unsafe {
+        std::ptr::copy_nonoverlapping(s.as_ptr(), p, s.len());
+        *p.add(s.len()) = 0;
+    }
     Ok(p as *const c_char)
 }
 
@@ -244,7 +296,7 @@ pub(crate) fn make_nodes(a: &Arena, v: &[pb::Node], depth: u32) -> Result<(*mut 
     if v.is_empty() {
         return Ok((std::ptr::null_mut(), 0));
     }
-    let p = a.alloc_array::<*mut ffi::pgbind_Node>(v.len())?;
+    let p = a.alloc_array_unset::<*mut ffi::pgbind_Node>(v.len())?;
     for (i, n) in v.iter().enumerate() {
         // SAFETY: i < v.len(), the array's length.
         unsafe { *p.add(i) = make_Node(a, Some(n), depth)? };
@@ -256,7 +308,7 @@ pub(crate) fn make_u64s(a: &Arena, v: &[u64]) -> Result<(*mut u64, usize)> {
     if v.is_empty() {
         return Ok((std::ptr::null_mut(), 0));
     }
-    let p = a.alloc_array::<u64>(v.len())?;
+    let p = a.alloc_array_unset::<u64>(v.len())?;
     // SAFETY: p has room for v.len() values.
     unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), p, v.len()) };
     Ok((p, v.len()))
@@ -288,7 +340,7 @@ macro_rules! make {
     }};
     (REPEATED_MESSAGE, $c:expr, $m:expr, $n:expr, $f:ident, $a:expr, $d:expr) => {{
         if !$m.is_empty() {
-            let p = $a.alloc_array(($m).len())?;
+            let p = $a.alloc_array_unset(($m).len())?;
             $c = p;
             for (i, x) in $m.iter().enumerate() {
                 // SAFETY: i is below the array's length.

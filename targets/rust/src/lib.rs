@@ -145,14 +145,15 @@ pub fn parse(sql: &str) -> Result<pb::ParseResult> {
 /// SQL for `tree`, by libpg_query's deparser (`pgbind_deparse`: through the node-level deparser
 /// where the linked library exports it, else through protobuf; the same refusals).
 pub fn deparse(tree: &pb::ParseResult) -> Result<String> {
-    Tree::from_owned(tree)?.deparse()
+    Tree::from_owned(tree)?.deparse_consumed(std::ptr::null())
 }
 
 /// SQL for `tree`, returned only when it parses back to the same tree (`pgbind_deparse` with
 /// `check_deparse`, as `pgbind deparse --check`): else `Error::RoundTrip`. [`deparse`] is
 /// pg_query.rs's, unchecked.
 pub fn deparse_checked(tree: &pb::ParseResult) -> Result<String> {
-    Tree::from_owned(tree)?.deparse_checked()
+    let options = ffi::pgbind_Options { check_deparse: true, ..Default::default() };
+    Tree::from_owned(tree)?.deparse_consumed(&options)
 }
 
 /// `sql` with its constants replaced by `$1`, `$2`, ... exactly as `pg_query_normalize` writes it

@@ -66,7 +66,17 @@ impl Tree {
 
     fn deparse_with(&self, options: *const ffi::pgbind_Options) -> Result<String> {
         let scratch = Arena::new()?; // not the tree's arena: &self may be shared
-        let s = call(|st| crate::nonnull(unsafe { ffi::pgbind_deparse(self.root, options, scratch.0, st) }))?;
+        self.deparse_in(options, &scratch)
+    }
+
+    /// What [`crate::deparse`] does with the tree it converted: the SQL written into the tree's
+    /// own arena (nobody else holds the tree), one arena per call instead of two.
+    pub(crate) fn deparse_consumed(self, options: *const ffi::pgbind_Options) -> Result<String> {
+        self.deparse_in(options, &self.arena)
+    }
+
+    fn deparse_in(&self, options: *const ffi::pgbind_Options, out: &Arena) -> Result<String> {
+        let s = call(|st| crate::nonnull(unsafe { ffi::pgbind_deparse(self.root, options, out.0, st) }))?;
         crate::owned_c_str(s, "deparsed SQL")
     }
 
