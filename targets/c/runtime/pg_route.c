@@ -156,8 +156,6 @@ bool pgbind_deparser_misreads(const pgbind_ParseResult *tree)
 		   copy_options_crash(tree, why, sizeof why);
 }
 
-/* Whether the linked libpg_query's deparser is known to crash on tree, or to misread it (why says
- * what and where); the walk's error (out of memory) goes to status. */
 /* Whether tree holds an XMLROOT the deparser before 18 misreads (status says so), or the walk
  * failed (out of memory). */
 static bool xmlroot_misread(const pgbind_ParseResult *tree, pgbind_Status *status)
@@ -183,6 +181,8 @@ static bool xmlroot_misread(const pgbind_ParseResult *tree, pgbind_Status *statu
 #define XMLROOT_CHECKED_IN_ROUTE 0
 #endif
 
+/* Whether the linked libpg_query's deparser is known to crash on tree, or to misread it (why says
+ * what and where); the walk's error (out of memory) goes to status. */
 static bool deparser_would_crash(const pgbind_ParseResult *tree, char *why, size_t size, pgbind_Status *status)
 {
 	if (DEPARSER_MISREADS_XMLROOT_VERSION && !XMLROOT_CHECKED_IN_ROUTE && xmlroot_misread(tree, status))
