@@ -1278,6 +1278,13 @@ static bool list_has(const char *list, const char *v)
 	return false;
 }
 
+/* Appends v to list ("a|b", *len its length, size its room) unless it holds it or v does not fit. */
+static void list_add(char *list, size_t size, size_t *len, const char *v)
+{
+	if (!list_has(list, v) && *len + strlen(v) + 2 < size)
+		*len += (size_t)snprintf(list + *len, size - *len, "%s%s", *len ? "|" : "", v);
+}
+
 /* The characters of a string value a rule can name. */
 static const char name_chars[] = "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
@@ -1524,9 +1531,7 @@ static void emit_by_outcome(const Site *const *m, size_t n, bool parent, int fi,
 			if (done[j] || !bits_equal(&m[j]->bad, &m[i]->bad))
 				continue;
 			done[j] = true;
-			const char *v = cond_value(m[j], parent, fi, a, sizeof a);
-			if (!list_has(values, v) && len + strlen(v) + 2 < sizeof values)
-				len += (size_t)snprintf(values + len, sizeof values - len, "%s%s", len ? "|" : "", v);
+			list_add(values, sizeof values, &len, cond_value(m[j], parent, fi, a, sizeof a));
 		}
 		cond_on_parent = parent;
 		emit(m[i], &m[i]->bad, scope, fi, values, false);
@@ -1572,9 +1577,7 @@ static void split_by_second(const Site *const *m, size_t n, int first, const cha
 		also_field = first, also_values = v;
 		fprintf(out, "# (%s=%s: %s decides it)\n", d->fields[first].name, v, d->fields[fi].name);
 		for (size_t i = 0; i < k; i++) {
-			const char *vi = value_of(sub[i], (int)fi, a, sizeof a);
-			if (!list_has(seen, vi) && len + strlen(vi) + 2 < sizeof seen)
-				len += (size_t)snprintf(seen + len, sizeof seen - len, "%s%s", len ? "|" : "", vi);
+			list_add(seen, sizeof seen, &len, value_of(sub[i], (int)fi, a, sizeof a));
 			for (size_t w = 0; w < MAX_KINDS / 64; w++)
 				any.w[w] |= sub[i]->bad.w[w];
 		}
@@ -1865,17 +1868,14 @@ static int fine_values_field(const Site *const *m, size_t n, char *values, size_
 	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
 		if (fi == m[0]->field || d->fields[fi].wire != PGBIND_WIRE_ENUM)
 			continue;
-		char fine[2048] = "", bad[2048] = "", buf[128];
-		size_t lf = 0, lb = 0;
+		char bad[2048] = "", buf[128]; /* the values of the bad instances */
+		size_t lb = 0;
 		bool ok = true;
 		for (size_t i = 0; i < n && ok; i++) {
 			const char *v = value_of(m[i], (int)fi, buf, sizeof buf);
 			ok = v != NULL;
-			bool is_bad = ok && !bits_empty(&m[i]->bad);
-			char *list = is_bad ? bad : fine;
-			size_t *len = is_bad ? &lb : &lf;
-			if (ok && !list_has(list, v) && *len + strlen(v) + 2 < sizeof fine)
-				*len += (size_t)snprintf(list + *len, sizeof fine - *len, "%s%s", *len ? "|" : "", v);
+			if (ok && !bits_empty(&m[i]->bad))
+				list_add(bad, sizeof bad, &lb, v);
 		}
 		if (!ok)
 			continue;
@@ -1886,8 +1886,7 @@ static int fine_values_field(const Site *const *m, size_t n, char *values, size_
 			if (list_has(bad, v))
 				continue;
 			exempt += m[i]->natural;
-			if (!list_has(only, v) && lo + strlen(v) + 2 < sizeof only)
-				lo += (size_t)snprintf(only + lo, sizeof only - lo, "%s%s", lo ? "|" : "", v);
+			list_add(only, sizeof only, &lo, v);
 		}
 		if (exempt > best_exempt && lo < size) {
 			best = (int)fi, best_exempt = exempt;

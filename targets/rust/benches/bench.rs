@@ -247,6 +247,9 @@ extern "C" {
     fn libc_free(p: *mut std::os::raw::c_char);
 }
 
+/// The depth pgbind_deparse gives the contract's check (targets/c/runtime/pg_route.c).
+const CONTRACT_DEPTH: i32 = 4 * pgbind::ffi::PGBIND_DEPARSE_MAX_DEPTH as i32 + 8;
+
 /// The deparse row's pieces, each timed alone (PGBIND_BENCH_PIECES=1): where pgbind::deparse's
 /// time goes, against the baseline's two pieces and a raw parse of the same SQL.
 fn pieces(title: &str, stmts: &[Stmt], rounds: usize) {
@@ -273,10 +276,10 @@ fn pieces(title: &str, stmts: &[Stmt], rounds: usize) {
         ("pgbind: Tree::deparse on a ready tree", Box::new(move |s: &Stmt| keep(&trees[idx(s)].deparse().ok()))),
         ("pgbind: Tree::deparse on a ready tree from Tree::parse", Box::new(move |s: &Stmt| keep(&parsed[idx(s)].deparse().ok()))),
         ("pgbind: contract check alone, tree from the owned tree", Box::new(move |s: &Stmt| unsafe {
-            keep(&pgbind_check_deparse_contract(trees[idx(s)].as_ptr(), 4 * 1000 + 8, std::ptr::null_mut()))
+            keep(&pgbind_check_deparse_contract(trees[idx(s)].as_ptr(), CONTRACT_DEPTH, std::ptr::null_mut()))
         })),
         ("pgbind: contract check alone, tree from Tree::parse", Box::new(move |s: &Stmt| unsafe {
-            keep(&pgbind_check_deparse_contract(parsed[idx(s)].as_ptr(), 4 * 1000 + 8, std::ptr::null_mut()))
+            keep(&pgbind_check_deparse_contract(parsed[idx(s)].as_ptr(), CONTRACT_DEPTH, std::ptr::null_mut()))
         })),
         ("pgbind::deparse (both)", Box::new(|s: &Stmt| keep(&pgbind::deparse(&s.owned).ok()))),
     ];
