@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A condition of a rule: the rule holds only where the field has one of the values (or is set). */
@@ -56,12 +57,27 @@ typedef struct {
 #define CONTRACT_STACK_PER_LEVEL 2560
 #define CONTRACT_STACK_RESERVE   (64 * 1024)
 
-/* The walk's view of a message, built once from the descriptors and the rules: only the fields it
- * reads (those that hold messages, and those rules name), each with what every rule of its field
- * asks at least. A field whose value meets that summary breaks none of its rules, whatever their
- * parents and conditions, so the rules themselves are read only for a message whose summary test
- * fails (in trees from the parser: next to never); else each visit would scan every rule of its
- * message (116 for A_Expr on 18). */
+/* The walk's view of a message, built once from the descriptors: the fields it reads (those that
+ * hold messages, and enums). */
+typedef struct {
+	uint32_t offset, count_offset;
+	int32_t type;          /* a message field's type (message index), an enum field's enum index */
+	uint16_t field;        /* its index in the message */
+	uint8_t wire;          /* PGBIND_WIRE_* */
+	uint16_t n_nested;     /* the messages whose rules name this field as their parent (the slot) */
+	uint32_t first_nested; /* in nested[] */
+} CField;
+
+/* The rules are indexed by where a message sits. A rule limited to parents (in=, notin=) applies
+ * in some (parent message, field) slots and not in others; each slot a message's rules name is a
+ * class of its own, and every slot they do not name (the root among them) is its class 0. A class
+ * holds the rules that apply there, in the order of schema/pgNN/deparse.txt (so the first one
+ * broken is the one reported), and per field a summary of what they ask at least: a field whose
+ * value meets it breaks none of them, whatever their conditions. So a visit reads rules only of
+ * the fields that miss their summary (in the corpora's trees 6% of the visits on 17, most of them
+ * DefElem's). Before the classes, every visit of TypeName, DefElem or List missed the summary of
+ * all its rules (typmods is asked to be nonempty outside 25 parents, and is empty in them) and
+ * scanned its 70-120 rules one by one. */
 enum {
 	CF_NONNULL = 1,
 	CF_NONEMPTY = 2,
@@ -72,19 +88,44 @@ enum {
 
 typedef struct {
 	uint32_t offset, count_offset;
-	int32_t type;             /* a message field's type (message index), an enum field's enum index */
-	uint16_t field;           /* its index in the message */
 	uint8_t wire;             /* PGBIND_WIRE_* */
-	uint8_t flags;            /* CF_*: the union of what its rules ask (CF_KINDS: some rule limits kinds) */
-	uint16_t min_cells;       /* CF_MINCELLS: the most any rule asks */
-	uint8_t safe[KIND_BYTES]; /* CF_KINDS: the kinds every rule of the field allows */
-} CField;
+	uint8_t flags;            /* CF_*: the union of what the class's rules of the field ask */
+	uint16_t min_cells;       /* CF_MINCELLS: the most any of them asks */
+	uint8_t safe[KIND_BYTES]; /* CF_KINDS: the kinds every one of them allows */
+} CSummary;
+
+typedef struct {
+	uint32_t first_summary, n_summaries; /* in summaries[] */
+	uint32_t first_rule, n_rules;        /* in class_rules[] */
+} CClass;
+
+/* A rule of a class: its index in contract_rules[], and its field's summary in the class */
+typedef struct {
+	uint16_t rule;
+	uint8_t bit; /* the summary's index in the class; 63: that or a later one */
+} CRule;
+
+/* Per field of a message (its CField), the messages whose rules name it as their parent, and
+ * their class there: a visit finds its class among those of the field it is reached through
+ * (mostly none or one). */
+typedef struct {
+	uint32_t message, cls; /* cls: index in classes[] */
+} CNested;
 
 #define MAX_CFIELDS 8192
 static CField cfields[MAX_CFIELDS];
 static uint32_t cfield_range[PGBIND_MESSAGE_COUNT][2]; /* first, count */
 static int16_t msg_by_tag[PGBIND_NODE_TAG_LIMIT];      /* a node tag's message index, -1: none */
 static int32_t enum_range[PGBIND_ENUM_COUNT][2];       /* lowest and highest value; [0] > [1]: not contiguous */
+static bool leaf[PGBIND_MESSAGE_COUNT];                /* no field to walk, no rule: a visit only counts a level */
+
+static CClass *classes;     /* a message's class 0, then one per slot its rules name */
+static CSummary *summaries; /* per class, the fields some of its rules ask of */
+static CRule *class_rules;
+static CNested *nested;
+static uint32_t class_range[PGBIND_MESSAGE_COUNT][2]; /* first class (its class 0), named slots */
+static uint32_t *slot_keys;                           /* per message, its named slots, sorted: parent << 16 | field */
+static uint32_t slot_first[PGBIND_MESSAGE_COUNT];     /* its first key in slot_keys[] */
 static bool cfields_ok;
 static pthread_once_t cfields_once = PTHREAD_ONCE_INIT;
 
@@ -92,6 +133,148 @@ static bool holds_messages(uint8_t wire)
 {
 	return wire == PGBIND_WIRE_NODE || wire == PGBIND_WIRE_ONEOF || wire == PGBIND_WIRE_MESSAGE ||
 		   wire == PGBIND_WIRE_REPEATED_NODE || wire == PGBIND_WIRE_REPEATED_MESSAGE;
+}
+
+static uint32_t slot_key(uint32_t message, uint32_t field)
+{
+	return message << 16 | field;
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Whether rule r applies in the slot key (UINT32_MAX: one its rules do not name) by its parents. */
+static bool rule_in_slot(const ContractRule *r, uint32_t key)
+{
+	if (!r->n_parents)
+		return true;
+	bool in = false;
+	for (uint32_t i = 0; i < r->n_parents && !in; i++)
+		in = slot_key(r->parents[i][0], r->parents[i][1]) == key;
+	return in != r->not_in;
+}
+
+/* The summary of what the rules of class k ask of field fi of message mi (flags 0: nothing). */
+static CSummary summarize(uint32_t mi, uint32_t fi, const CClass *k)
+{
+	const pgbind_FieldDesc *f = &pgbind_message_descs[mi].fields[fi];
+	CSummary s = {.offset = f->offset, .count_offset = f->count_offset, .wire = (uint8_t)f->wire};
+	memset(s.safe, 0xff, sizeof s.safe);
+	for (uint32_t i = k->first_rule, e = i + k->n_rules; i < e; i++) {
+		const ContractRule *r = &contract_rules[class_rules[i].rule];
+		if (r->field != fi)
+			continue;
+		s.flags |= (r->nonnull ? CF_NONNULL : 0) | (r->nonempty ? CF_NONEMPTY : 0) | (r->min_cells ? CF_MINCELLS : 0);
+		if (r->min_cells > s.min_cells)
+			s.min_cells = r->min_cells;
+		if (r->kinds) {
+			s.flags |= CF_KINDS;
+			for (uint32_t b = 0; b < KIND_BYTES; b++)
+				s.safe[b] &= b < r->n_kinds ? r->kinds[b] : 0;
+		}
+	}
+	return s;
+}
+
+/* The classes of every message: first counted (slots, class rules, summaries), then filled. */
+static bool build_classes(void)
+{
+	uint32_t n_keys = 0, n_rules = 0, n_summaries = 0, n_classes = 0;
+	for (uint32_t i = 0; i < sizeof contract_rules / sizeof *contract_rules; i++)
+		n_keys += contract_rules[i].n_parents;
+	slot_keys = malloc((n_keys + 1) * sizeof *slot_keys);
+	if (!slot_keys)
+		return false;
+	n_keys = 0;
+	for (uint32_t mi = 0; mi < PGBIND_MESSAGE_COUNT; mi++) { /* the distinct slots each message's rules name */
+		slot_first[mi] = n_keys;
+		for (uint32_t i = contract_rule_range[mi][0], e = i + contract_rule_range[mi][1]; i < e; i++)
+			for (uint32_t p = 0; p < contract_rules[i].n_parents; p++)
+				slot_keys[n_keys++] = slot_key(contract_rules[i].parents[p][0], contract_rules[i].parents[p][1]);
+		qsort(slot_keys + slot_first[mi], n_keys - slot_first[mi], sizeof *slot_keys, compare_keys);
+		uint32_t distinct = slot_first[mi];
+		for (uint32_t i = slot_first[mi]; i < n_keys; i++)
+			if (i == slot_first[mi] || slot_keys[i] != slot_keys[distinct - 1])
+				slot_keys[distinct++] = slot_keys[i];
+		n_keys = distinct;
+		class_range[mi][0] = n_classes, class_range[mi][1] = n_keys - slot_first[mi];
+		n_classes += 1 + class_range[mi][1];
+		uint32_t fields = pgbind_message_descs[mi].n_fields;
+		n_rules += (1 + class_range[mi][1]) * contract_rule_range[mi][1];
+		n_summaries +=
+			(1 + class_range[mi][1]) * (contract_rule_range[mi][1] < fields ? contract_rule_range[mi][1] : fields);
+	}
+	classes = calloc(n_classes, sizeof *classes);
+	class_rules = malloc((n_rules + 1) * sizeof *class_rules);
+	summaries = malloc((n_summaries + 1) * sizeof *summaries);
+	if (!classes || !class_rules || !summaries || sizeof contract_rules / sizeof *contract_rules > UINT16_MAX)
+		return false;
+	n_rules = n_summaries = 0;
+	for (uint32_t mi = 0; mi < PGBIND_MESSAGE_COUNT; mi++)
+		for (uint32_t c = 0; c <= class_range[mi][1]; c++) {
+			CClass *k = &classes[class_range[mi][0] + c];
+			uint32_t key = c ? slot_keys[slot_first[mi] + c - 1] : UINT32_MAX;
+			k->first_rule = n_rules;
+			for (uint32_t i = contract_rule_range[mi][0], e = i + contract_rule_range[mi][1]; i < e; i++)
+				if (rule_in_slot(&contract_rules[i], key))
+					class_rules[n_rules++] = (CRule){(uint16_t)i, 0};
+			k->n_rules = n_rules - k->first_rule;
+			k->first_summary = n_summaries;
+			for (uint32_t fi = 0; fi < pgbind_message_descs[mi].n_fields && k->n_rules; fi++) {
+				CSummary s = summarize(mi, fi, k);
+				if (!s.flags)
+					continue;
+				uint32_t bit = n_summaries - k->first_summary;
+				for (uint32_t i = k->first_rule, e = i + k->n_rules; i < e; i++)
+					if (contract_rules[class_rules[i].rule].field == fi)
+						class_rules[i].bit = (uint8_t)(bit < 63 ? bit : 63);
+				summaries[n_summaries++] = s;
+			}
+			k->n_summaries = n_summaries - k->first_summary;
+		}
+	return true;
+}
+
+/* The CField of field fi of message mi (every field a rule names as a parent holds messages). */
+static CField *cfield_of(uint32_t mi, uint32_t fi)
+{
+	for (uint32_t i = cfield_range[mi][0], e = i + cfield_range[mi][1]; i < e; i++)
+		if (cfields[i].field == fi)
+			return &cfields[i];
+	return NULL;
+}
+
+/* nested[]: counted per CField, then filled in its ranges. */
+static bool build_nested(void)
+{
+	uint32_t total = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass) {
+			nested = malloc((total + 1) * sizeof *nested);
+			if (!nested)
+				return false;
+			for (uint32_t i = 0, first = 0; i < MAX_CFIELDS; i++)
+				cfields[i].first_nested = first, first += cfields[i].n_nested, cfields[i].n_nested = 0;
+		}
+		for (uint32_t mi = 0; mi < PGBIND_MESSAGE_COUNT; mi++)
+			for (uint32_t c = 1; c <= class_range[mi][1]; c++) {
+				uint32_t key = slot_keys[slot_first[mi] + c - 1];
+				CField *f = key >> 16 < PGBIND_MESSAGE_COUNT ? cfield_of(key >> 16, key & 0xffff) : NULL;
+				if (!f) /* a parent field that holds no messages: no tree puts the message there */
+					continue;
+				if (pass)
+					nested[f->first_nested + f->n_nested] = (CNested){mi, class_range[mi][0] + c};
+				else if (f->n_nested == UINT16_MAX)
+					return false;
+				f->n_nested++, total += !pass;
+			}
+	}
+	for (uint32_t mi = 0; mi < PGBIND_MESSAGE_COUNT; mi++)
+		leaf[mi] = !cfield_range[mi][1] && !contract_rule_range[mi][1];
+	return true;
 }
 
 static void build_cfields(void)
@@ -103,25 +286,7 @@ static void build_cfields(void)
 		cfield_range[mi][0] = used;
 		for (uint32_t fi = 0; fi < d->n_fields && ok; fi++) {
 			const pgbind_FieldDesc *f = &d->fields[fi];
-			uint8_t flags = 0;
-			uint16_t min_cells = 0;
-			uint8_t safe[KIND_BYTES];
-			memset(safe, 0xff, sizeof safe);
-			for (uint32_t i = contract_rule_range[mi][0], e = i + contract_rule_range[mi][1]; i < e; i++) {
-				const ContractRule *r = &contract_rules[i];
-				if (r->field != fi)
-					continue;
-				flags |=
-					(r->nonnull ? CF_NONNULL : 0) | (r->nonempty ? CF_NONEMPTY : 0) | (r->min_cells ? CF_MINCELLS : 0);
-				if (r->min_cells > min_cells)
-					min_cells = r->min_cells;
-				if (r->kinds) {
-					flags |= CF_KINDS;
-					for (uint32_t b = 0; b < KIND_BYTES; b++)
-						safe[b] &= b < r->n_kinds ? r->kinds[b] : 0;
-				}
-			}
-			if (!flags && !holds_messages(f->wire) && f->wire != PGBIND_WIRE_ENUM)
+			if (!holds_messages(f->wire) && f->wire != PGBIND_WIRE_ENUM)
 				continue;
 			if (used >= MAX_CFIELDS) {
 				ok = false;
@@ -129,8 +294,7 @@ static void build_cfields(void)
 			}
 			CField *c = &cfields[used++];
 			c->offset = f->offset, c->count_offset = f->count_offset, c->type = f->type_index;
-			c->field = (uint16_t)fi, c->wire = (uint8_t)f->wire, c->flags = flags, c->min_cells = min_cells;
-			memcpy(c->safe, safe, sizeof safe);
+			c->field = (uint16_t)fi, c->wire = (uint8_t)f->wire;
 		}
 		cfield_range[mi][1] = used - cfield_range[mi][0];
 	}
@@ -148,7 +312,17 @@ static void build_cfields(void)
 		const pgbind_MessageDesc *d = pgbind_node_desc(t);
 		msg_by_tag[t] = d ? (int16_t)(d - pgbind_message_descs) : -1;
 	}
-	cfields_ok = ok && PGBIND_MESSAGE_COUNT < INT16_MAX;
+	cfields_ok = ok && PGBIND_MESSAGE_COUNT < INT16_MAX && build_classes() && build_nested();
+}
+
+/* The class of message mi reached through field slot of its parent (NULL: the root). */
+static const CClass *class_of(uint32_t mi, const CField *slot)
+{
+	if (slot)
+		for (uint32_t i = slot->first_nested, e = i + slot->n_nested; i < e; i++)
+			if (nested[i].message == mi)
+				return &classes[nested[i].cls];
+	return &classes[class_range[mi][0]];
 }
 
 /* Whether v is a value enum ei declares (pg_query.proto's values, UNDEFINED = 0 among them). */
@@ -159,25 +333,26 @@ static bool enum_declared(int32_t ei, int32_t v)
 	return pgbind_enum_value_name(ei, v) != NULL;
 }
 
-static bool kind_safe(const CField *c, const pgbind_Node *n)
+static bool kind_safe(const CSummary *c, const pgbind_Node *n)
 {
 	return !(c->flags & CF_KINDS) || (n->tag < PGBIND_NODE_TAG_LIMIT && (c->safe[n->tag / 8] >> (n->tag % 8)) & 1);
 }
 
-/* Whether the message's fields meet every summary: then none of its rules can be broken. */
-static bool summaries_hold(uint32_t mi, const char *base)
+/* The summaries of its class the message's fields do not meet (bit j: the class's summary j, 63:
+ * that or a later one): the rules of the other fields cannot be broken. */
+static uint64_t summaries_missed(const CClass *cls, const char *base)
 {
-	for (uint32_t i = cfield_range[mi][0], e = i + cfield_range[mi][1]; i < e; i++) {
-		const CField *c = &cfields[i];
-		if (!c->flags)
-			continue;
+	uint64_t missed = 0;
+	for (uint32_t i = cls->first_summary, e = i + cls->n_summaries; i < e; i++) {
+		const CSummary *c = &summaries[i];
+		uint64_t bit = (uint64_t)1 << (i - cls->first_summary < 63 ? i - cls->first_summary : 63);
 		const void *p = base + c->offset;
 		switch (c->wire) {
 		case PGBIND_WIRE_NODE:
 		case PGBIND_WIRE_ONEOF: {
 			const pgbind_Node *n = *(const pgbind_Node *const *)p;
 			if (n ? !kind_safe(c, n) : (c->flags & CF_NONNULL) != 0)
-				return false;
+				missed |= bit;
 			break;
 		}
 		case PGBIND_WIRE_REPEATED_NODE:
@@ -185,23 +360,23 @@ static bool summaries_hold(uint32_t mi, const char *base)
 			size_t n = *(const size_t *)(base + c->count_offset);
 			const pgbind_Node *const *cells = *(const pgbind_Node *const *const *)p;
 			if (n == 0 ? (c->flags & CF_NONEMPTY) != 0 : n < c->min_cells)
-				return false;
-			for (size_t k = 0; k < n; k++)
+				missed |= bit;
+			for (size_t k = 0; k < n && !(missed & bit); k++)
 				if (cells[k] ? c->wire == PGBIND_WIRE_REPEATED_NODE && !kind_safe(c, cells[k])
 							 : (c->flags & CF_NONNULL) != 0)
-					return false;
+					missed |= bit;
 			break;
 		}
 		case PGBIND_WIRE_STRING:
 		case PGBIND_WIRE_MESSAGE: /* only nonnull is asked of them */
 			if ((c->flags & CF_NONNULL) && !*(const void *const *)p)
-				return false;
+				missed |= bit;
 			break;
 		default: /* rule_holds asks nothing of the others */
 			break;
 		}
 	}
-	return true;
+	return missed;
 }
 
 typedef struct {
@@ -247,6 +422,7 @@ static bool kind_allowed(const ContractRule *r, const pgbind_Node *n)
 typedef struct {
 	int msg, field;
 	const char *base;
+	const CField *slot; /* that field's */
 } Parent;
 
 static bool condition_holds(const ContractCond *c, uint32_t message, const char *base, Parent parent)
@@ -279,15 +455,9 @@ static bool condition_holds(const ContractCond *c, uint32_t message, const char 
 	return has != c->not ;
 }
 
+/* Whether a rule of the message's class applies: its parents are the class's, so its conditions decide. */
 static bool rule_applies(const ContractRule *r, const char *base, Parent parent)
 {
-	if (r->n_parents) {
-		bool in = false;
-		for (uint32_t i = 0; i < r->n_parents && !in; i++)
-			in = r->parents[i][0] == parent.msg && r->parents[i][1] == parent.field;
-		if (in == r->not_in)
-			return false;
-	}
 	for (uint32_t i = 0; i < r->n_conditions; i++)
 		if (!condition_holds(&r->conditions[i], r->message, base, parent))
 			return false;
@@ -367,14 +537,19 @@ static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *
 
 static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent, int depth);
 
-/* A child through field fi (cell k, or -1) of message mi at base, of message index ci; on a violation
- * below, its path step. */
-static bool check_child(Check *c, uint32_t mi, const char *base, uint32_t fi, long k, uint32_t ci, const void *child,
-						bool is_node, int depth)
+/* A child through field slot (cell k, or -1) of message mi at base, of message index ci; on a
+ * violation below, its path step. */
+static bool check_child(Check *c, uint32_t mi, const char *base, const CField *slot, long k, uint32_t ci,
+						const void *child, bool is_node, int depth)
 {
-	if (check_message(c, ci, child, (Parent){(int)mi, (int)fi, base}, depth + 1))
+	if (leaf[ci] && depth + 1 <= c->limit) { /* what check_message would do */
+		if (depth + 1 > c->deepest)
+			c->deepest = depth + 1;
 		return true;
-	const pgbind_FieldDesc *f = &pgbind_message_descs[mi].fields[fi];
+	}
+	if (check_message(c, ci, child, (Parent){(int)mi, slot->field, base, slot}, depth + 1))
+		return true;
+	const pgbind_FieldDesc *f = &pgbind_message_descs[mi].fields[slot->field];
 	if (is_node)
 		prepend(c, "%s.", pgbind_message_descs[ci].name);
 	if (k >= 0)
@@ -399,9 +574,13 @@ static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent
 	if (depth > c->deepest)
 		c->deepest = depth;
 	const pgbind_MessageDesc *d = &pgbind_message_descs[mi];
-	if (contract_rule_range[mi][1] && !summaries_hold(mi, base))
-		for (uint32_t i = contract_rule_range[mi][0], e = i + contract_rule_range[mi][1]; i < e; i++) {
-			const ContractRule *r = &contract_rules[i];
+	const CClass *cls = class_of(mi, parent.slot);
+	uint64_t missed = cls->n_rules ? summaries_missed(cls, base) : 0;
+	if (missed)
+		for (uint32_t i = cls->first_rule, e = i + cls->n_rules; i < e; i++) {
+			if (!(missed >> class_rules[i].bit & 1))
+				continue;
+			const ContractRule *r = &contract_rules[class_rules[i].rule];
 			long cell;
 			if (rule_applies(r, base, parent) && !rule_holds(c, r, base, &cell)) {
 				c->broken = r;
@@ -420,13 +599,13 @@ static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent
 		case PGBIND_WIRE_ONEOF: {
 			const pgbind_Node *n = *(const pgbind_Node *const *)p;
 			int ci = n ? node_message(n) : -1;
-			if (ci >= 0 && !check_child(c, mi, base, f->field, -1, (uint32_t)ci, n, true, depth))
+			if (ci >= 0 && !check_child(c, mi, base, f, -1, (uint32_t)ci, n, true, depth))
 				return false;
 			break;
 		}
 		case PGBIND_WIRE_MESSAGE: {
 			const void *child = *(const void *const *)p;
-			if (child && !check_child(c, mi, base, f->field, -1, (uint32_t)f->type, child, false, depth))
+			if (child && !check_child(c, mi, base, f, -1, (uint32_t)f->type, child, false, depth))
 				return false;
 			break;
 		}
@@ -435,7 +614,7 @@ static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent
 			const pgbind_Node *const *cells = *(const pgbind_Node *const *const *)p;
 			for (size_t k = 0; k < n; k++) {
 				int ci = cells[k] ? node_message(cells[k]) : -1;
-				if (ci >= 0 && !check_child(c, mi, base, f->field, (long)k, (uint32_t)ci, cells[k], true, depth))
+				if (ci >= 0 && !check_child(c, mi, base, f, (long)k, (uint32_t)ci, cells[k], true, depth))
 					return false;
 			}
 			break;
@@ -444,7 +623,7 @@ static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent
 			size_t n = *(const size_t *)(base + f->count_offset);
 			const void *const *cells = *(const void *const *const *)p;
 			for (size_t k = 0; k < n; k++)
-				if (cells[k] && !check_child(c, mi, base, f->field, (long)k, (uint32_t)f->type, cells[k], false, depth))
+				if (cells[k] && !check_child(c, mi, base, f, (long)k, (uint32_t)f->type, cells[k], false, depth))
 					return false;
 			break;
 		}
@@ -478,8 +657,8 @@ bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth
 	const pgbind_MessageDesc *root = pgbind_message_desc_by_name("ParseResult");
 	Check c = {.limit = max_depth, .pos = sizeof c.path - 1};
 	c.path[c.pos] = '\0';
-	if (!root ||
-		check_message(&c, (uint32_t)(root - pgbind_message_descs), (const char *)tree, (Parent){-1, -1, NULL}, 0)) {
+	if (!root || check_message(&c, (uint32_t)(root - pgbind_message_descs), (const char *)tree,
+							   (Parent){-1, -1, NULL, NULL}, 0)) {
 		/* libpg_query's deparse route recurses a few frames a message level (protobuf-c's unpack,
 		 * its reader, the deparser): that much stack must be left, or it would overflow */
 		size_t need = (size_t)c.deepest * CONTRACT_STACK_PER_LEVEL, left = pgbind_stack_left();
