@@ -19,8 +19,9 @@
  *                    fields (proto names)
  *   notin=P.f|Q.g    ... for one that is not (the root's statements have no parent field)
  *   if=field=v|w     the rule holds only when the message's string, enum, bool or int field has
- *                    one of these values (enum values by their proto names; a bool's are true,
- *                    false; an int's, numbers)
+ *                    one of these values (enum values by their proto names, never <ENUM>_UNDEFINED,
+ *                    which the deparser reads as the first value; a bool's are true, false; an
+ *                    int's, numbers)
  *   ifnot=field=v|w  ... only when it has none of them (a NULL or empty string counts as seen)
  *   ifset=field      the rule holds only when the message's node or message field is set (not
  *                    NULL; a repeated field: not empty)
@@ -219,6 +220,12 @@ static bool condition_values(Where *w, const char *cl, const char *name, json_t 
 			}
 			if (!good && ok)
 				ok = FAIL(w, "%s %s: enum %s has no value %s", w->target, w->key, S(cf, "type"), t);
+			/* the deparser never sees UNDEFINED: both routes read it as the first value, and so
+			 * does contract.c (a rule naming it would never apply) */
+			size_t tl = strlen(t);
+			if (good && n == 0 && tl > 10 && strcmp(t + tl - 10, "_UNDEFINED") == 0 && ok)
+				ok = FAIL(w, "%s %s: %s: %s is read as enum %s's first value, never as itself: name that one",
+						  w->target, w->key, cl, t, S(cf, "type"));
 		} else {
 			char *end = NULL;
 			long l = is_bool ? strcmp(t, "true") == 0 : strtol(t, &end, 10);

@@ -215,6 +215,34 @@ static void test_contract(void)
 		CHECK(sql && strcmp(sql, "DROP TABLE t") == 0, "... and with OBJECT_TABLE again it deparses (%s)",
 			  sql ? sql : st.message);
 	}
+	/* UNDEFINED (0) is read as the enum's first value by both routes to the deparser, so the
+	 * contract reads it so too: DROP <0> of a cast's List is DROP ACCESS METHOD of a List, which
+	 * 15's deparser reads as a name and crashes on (fuzz_deparse_pb) */
+	tree = pgbind_parse("DROP CAST (int AS text)", NULL, arena, &st);
+	if (tree) {
+		((pgbind_DropStmt *)tree->stmts[0]->stmt)->removeType = (pgbind_ObjectType)0;
+		if (PG_VERSION_NUM < 180000) {
+			refused(tree, "DropStmt.objects", "stmts[0].stmt.DropStmt.objects[0]", "DROP <UNDEFINED> of a cast's List");
+		} else { /* 18's deparser checks the node's tag there: an error, no rule needed */
+			memset(&st, 0, sizeof st);
+			const char *sql = pgbind_deparse(tree, NULL, arena, &st);
+			CHECK(!sql && st.code != PGBIND_OK && strstr(st.message, "unexpected node type"),
+				  "DROP <UNDEFINED> of a cast's List: 18's deparser's own error (%s)", sql ? sql : st.message);
+		}
+	}
+	/* a NULL the parser makes, under another value of its parent: an operator's NONE is a NULL
+	 * cell, which COMMENT ON PROCEDURE's deparser reads as a type (fuzz_deparse_pb; the probe's
+	 * sweeps of natural NULLs) */
+	tree = pgbind_parse("COMMENT ON OPERATOR - (NONE, int) IS 'c'", NULL, arena, &st);
+	if (tree) {
+		pgbind_CommentStmt *c = (pgbind_CommentStmt *)tree->stmts[0]->stmt;
+		memset(&st, 0, sizeof st);
+		const char *sql = pgbind_deparse(tree, NULL, arena, &st);
+		CHECK(sql && strstr(sql, "NONE"), "COMMENT ON OPERATOR - (NONE, int) deparses (%s)", sql ? sql : st.message);
+		c->objtype = PGBIND_OBJECT_PROCEDURE;
+		refused(tree, "ObjectWithArgs.objargs", "stmts[0].stmt.CommentStmt.object.ObjectWithArgs.objargs[0]",
+				"COMMENT ON PROCEDURE with an operator's NONE");
+	}
 	/* a bool decides (if=for_ordinality=false): an XMLTABLE column without a type crashes the
 	 * deparser unless it is FOR ORDINALITY, whatever its name (fuzz_deparse_pb found one) */
 	tree = pgbind_parse("SELECT * FROM XMLTABLE('/a' PASSING x COLUMNS n FOR ORDINALITY, c text PATH 'c') AS q", NULL,

@@ -23,7 +23,11 @@
  * guessed where they can be tried: the first instance of each NULL or empty change is tried again
  * with each other value of each enum field of its message, and a string field set to a name no
  * statement holds (sweeps); a rule for unseen values (ifnot=) leaves out those found fine, and
- * none is written for unseen names when the novel name is fine.
+ * none is written for unseen names when the novel name is fine. The NULLs the corpus holds are
+ * tried with other values too (natural_sweeps: with each other value of the message's and the
+ * parent's enum fields, a control with the field filled telling whether the NULL is to blame). An enum's
+ * UNDEFINED (0) is read by the deparser as its first value (pgbind_enum_zero_is_undefined), so it
+ * is never tried as a value of its own.
  * Soundness (no tree the parser builds is refused): statements that deparse without a crash but
  * misread are evidence (their NULLs, kinds and values are fine), and give NULL and empty changes
  * only (a crash is a crash; no kind change can parse back to their tree); and no rule refuses a
@@ -89,8 +93,9 @@ typedef struct {
 } Stmt;
 
 /* CH_TRUNC: a list of two or more cells cut to its first (the deparser may take a second one for
- * granted: CREATE AGGREGATE's args are a list of two) */
-enum Change { CH_NULL, CH_EMPTY, CH_SUBST, CH_NONE, CH_TRUNC };
+ * granted: CREATE AGGREGATE's args are a list of two); CH_FILL: a natural NULL or empty list given
+ * another instance's value (a control of natural_sweeps) */
+enum Change { CH_NULL, CH_EMPTY, CH_SUBST, CH_NONE, CH_TRUNC, CH_FILL };
 
 static bool culprit_mode;       /* enumerating the sites of statements that crash as they are */
 static bool evidence_mode;      /* ... of statements that deparse without a crash but misread */
@@ -121,6 +126,8 @@ typedef struct {
 	uint64_t sig;        /* the message's string and enum values */
 	int depth;           /* of the message in its statement's tree */
 	int first_sweep, n_sweeps;
+	void *with;        /* CH_FILL: the value put in the slot */
+	size_t with_count; /* ... and the list's count (count not NULL) */
 } Site;
 
 /* What a kind change puts in the field: the kind's sample (smallest, or larger), the site's control
@@ -245,10 +252,16 @@ static void apply(const Case *c, void **saved, size_t *saved_count)
 {
 	Site *s = &sites[c->site];
 	sweep_apply(c, false);
-	if (s->change == CH_NONE)
+	if (s->change == CH_NONE || s->natural) /* a natural site: only its sweep changes the tree */
 		return;
 	*saved = *s->slot;
-	if (s->change == CH_EMPTY || s->change == CH_TRUNC) {
+	if (s->change == CH_FILL) {
+		*s->slot = s->with;
+		if (s->count) {
+			*saved_count = *s->count;
+			*s->count = s->with_count;
+		}
+	} else if (s->change == CH_EMPTY || s->change == CH_TRUNC) {
 		*saved_count = *s->count;
 		*s->count = s->change == CH_TRUNC ? 1 : 0;
 	} else {
@@ -262,9 +275,9 @@ static void apply(const Case *c, void **saved, size_t *saved_count)
 static void undo(const Case *c, void *saved, size_t saved_count)
 {
 	Site *s = &sites[c->site];
-	if (s->change != CH_NONE) {
+	if (s->change != CH_NONE && !s->natural) {
 		*s->slot = saved;
-		if (s->change == CH_EMPTY || s->change == CH_TRUNC)
+		if (s->change == CH_EMPTY || s->change == CH_TRUNC || (s->change == CH_FILL && s->count))
 			*s->count = saved_count;
 	}
 	sweep_apply(c, true);
@@ -884,7 +897,8 @@ static void add_natural(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, int 
 	}
 	if (!take(mi, fi, pm, pf, cell, (int)change + 16 + (evidence_mode ? 8 : 0), site_context, base))
 		return;
-	new_site(stmt, mi, fi, pm, pf, cell, change, base, sig)->natural = true;
+	Site *s = new_site(stmt, mi, fi, pm, pf, cell, change, base, sig);
+	s->natural = true, s->slot = slot; /* the NULL's place (NULL for a list: natural_sweeps finds it) */
 }
 
 static void sites_in(int stmt, uint32_t mi, const char *base, const char *pbase, int pm, int pf, int depth);
@@ -1118,7 +1132,8 @@ static const char *scalar_text(const pgbind_FieldDesc *f, const char *p, char *b
 		snprintf(buf, size, "%d", *(const int32_t *)p);
 		return buf;
 	}
-	return pgbind_enum_value_name(f->type_index, *(const int *)p);
+	int v = *(const int *)p; /* UNDEFINED (0) is what the deparser reads as the first value */
+	return pgbind_enum_value_name(f->type_index, v == 0 && pgbind_enum_zero_is_undefined(f->type_index) ? 1 : v);
 }
 
 /* Whether a rule with this scope and condition applies to the message at base, in parent (pm, pf),
@@ -2006,6 +2021,169 @@ static void rules_for_column(const Site *const *m, size_t n)
 	}
 }
 
+/* ---- natural NULLs under other values ---------------------------------------------------------- */
+
+/* A NULL (or empty list) the parser makes is fine where the corpus shows it, and the changes above
+ * never try it with other values: COMMENT ON OPERATOR - (NONE, int) holds a NULL cell in
+ * ObjectWithArgs.objargs, which COMMENT ON PROCEDURE's deparser reads as a type (fuzz_deparse_pb,
+ * 15). So the first natural instance of each field and parent is deparsed again with each other
+ * value of each enum field of its message and of its parent. Where that crashes, the NULL is to
+ * blame only if the same tree with the same value does not crash once the field holds what it
+ * holds elsewhere (the control: the value of the first probed instance of the same field and
+ * parent; GRANT ALL ON t TO PUBLIC crashes as ON ALL TABLES IN SCHEMA whatever the role's name,
+ * its RangeVar read as a schema's name); then a rule refuses the NULL with those values, never
+ * with a value the corpus shows the NULL with there. */
+typedef struct {
+	int sweep;       /* the natural site's sweep */
+	int control;     /* the control's sweep (-1: none was needed or found) */
+	uint8_t outcome; /* ... and its outcome (OUT_PENDING: no control) */
+} NatSweep;
+static NatSweep *nat_sweeps;
+static size_t n_nat_sweeps, cap_nat_sweeps;
+
+static void add_value_sweeps(int site, bool parent)
+{
+	const Site *s = &sites[site];
+	if (parent && (s->parent_msg < 0 || !s->parent_base))
+		return;
+	const pgbind_MessageDesc *d = &pgbind_message_descs[parent ? (uint32_t)s->parent_msg : s->msg];
+	const char *base = parent ? s->parent_base : s->base;
+	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
+		const pgbind_FieldDesc *f = &d->fields[fi];
+		if (f->wire != PGBIND_WIRE_ENUM || (!parent && fi == s->field))
+			continue;
+		const pgbind_EnumDesc *e = &pgbind_enum_descs[f->type_index];
+		int own = *(const int *)(base + f->offset);
+		for (uint32_t v = 0; v < e->n_values; v++) {
+			int value = e->values[v].number;
+			if (value == own || (value == 0 && pgbind_enum_zero_is_undefined(f->type_index)))
+				continue;
+			GROW(sweeps, n_sweeps, cap_sweeps);
+			sweeps[n_sweeps] = (Sweep){site, fi, value, OUT_PENDING, NULL, NULL, parent};
+			GROW(nat_sweeps, n_nat_sweeps, cap_nat_sweeps);
+			nat_sweeps[n_nat_sweeps++] = (NatSweep){(int)n_sweeps++, -1, OUT_PENDING};
+		}
+	}
+}
+
+static bool same_place(const Site *a, const Site *b)
+{
+	return a->msg == b->msg && a->field == b->field && a->parent_msg == b->parent_msg &&
+		   a->parent_field == b->parent_field && a->cell == b->cell && a->change == b->change;
+}
+
+/* Deparses the sweeps first..end (their outcomes in sweeps[].out). */
+static void run_sweeps(size_t first, size_t end)
+{
+	size_t k0 = n_cases;
+	for (size_t k = first; k < end; k++) {
+		GROW(cases, n_cases, cap_cases);
+		cases[n_cases++] = (Case){sweeps[k].site, 0, false, (int)k, NULL, ROLE_SAMPLE};
+	}
+	uint8_t *res = malloc(n_cases - k0 + 1);
+	run_cases(cases + k0, n_cases - k0, res);
+	for (size_t c = k0; c < n_cases; c++)
+		sweeps[cases[c].sweep].out = res[c - k0];
+	free(res);
+	n_cases = k0; /* not cases of the header's counts */
+}
+
+static void natural_sweeps(void)
+{
+	size_t first = n_sweeps;
+	for (size_t i = 0; i < n_sites; i++) {
+		const Site *s = &sites[i];
+		if (!s->natural || stmts[s->stmt].evidence_only || (s->change != CH_NULL && s->change != CH_EMPTY))
+			continue;
+		Group *g = group_of(s->msg, s->field, s->parent_msg, s->parent_field, s->cell, (int)s->change + 16);
+		if (g->swept)
+			continue;
+		g->swept = true;
+		add_value_sweeps((int)i, false);
+		add_value_sweeps((int)i, true);
+	}
+	size_t end = n_sweeps;
+	fprintf(stderr, "deparse-probe: %zu sweeps of natural NULLs and empty lists\n", end - first);
+	run_sweeps(first, end);
+	/* the controls, of the sweeps that crashed: the same tree and value with the field filled */
+	size_t kept_sites = n_sites, first_control = n_sweeps;
+	for (size_t k = 0; k < n_nat_sweeps; k++) {
+		Sweep w = sweeps[nat_sweeps[k].sweep];
+		if (w.out != OUT_CRASH)
+			continue;
+		const Site *s = &sites[w.site];
+		size_t j = 0;
+		while (j < kept_sites && (sites[j].natural || sites[j].evidence || sites[j].culprit || !sites[j].slot ||
+								  stmts[sites[j].stmt].evidence_only || !same_place(&sites[j], s)))
+			j++;
+		if (j == kept_sites)
+			continue;
+		const pgbind_FieldDesc *f = &pgbind_message_descs[s->msg].fields[s->field];
+		Site n = *s, c = sites[j];
+		Site *control = new_site(n.stmt, n.msg, n.field, n.parent_msg, n.parent_field, n.cell, CH_FILL, n.base, n.sig);
+		control->parent_base = n.parent_base;
+		control->slot = n.slot ? n.slot : (void **)(n.base + f->offset);
+		control->count = n.change == CH_EMPTY ? (size_t *)(n.base + f->count_offset) : NULL;
+		control->with = *c.slot;
+		control->with_count = c.count ? *c.count : 0;
+		w.site = (int)(control - sites), w.out = OUT_PENDING;
+		GROW(sweeps, n_sweeps, cap_sweeps);
+		nat_sweeps[k].control = (int)n_sweeps;
+		sweeps[n_sweeps++] = w;
+	}
+	run_sweeps(first_control, n_sweeps);
+	for (size_t k = 0; k < n_nat_sweeps; k++)
+		if (nat_sweeps[k].control >= 0)
+			nat_sweeps[k].outcome = sweeps[nat_sweeps[k].control].out;
+	n_sites = kept_sites; /* the controls are no sites of the rules */
+	n_sweeps = first_control;
+}
+
+/* The rules natural_sweeps found: per natural site and field (its own or its parent's), the values
+ * with which its NULL crashed and its control did not, less those the corpus shows it with. */
+static void natural_sweep_rules(void)
+{
+	for (size_t k = 0; k < n_nat_sweeps;) {
+		const Sweep *w = &sweeps[nat_sweeps[k].sweep];
+		const Site *s = &sites[w->site];
+		char values[4096] = "", buf[128];
+		size_t len = 0, e = k;
+		for (; e < n_nat_sweeps && sweeps[nat_sweeps[e].sweep].site == w->site &&
+			   sweeps[nat_sweeps[e].sweep].parent == w->parent && sweeps[nat_sweeps[e].sweep].field == w->field;
+			 e++) {
+			const Sweep *x = &sweeps[nat_sweeps[e].sweep];
+			uint8_t control = nat_sweeps[e].outcome;
+			if (x->out != OUT_CRASH || control == OUT_PENDING || control == OUT_CRASH)
+				continue;
+			const pgbind_FieldDesc *f =
+				&pgbind_message_descs[x->parent ? (uint32_t)s->parent_msg : s->msg].fields[x->field];
+			const char *name = pgbind_enum_value_name(f->type_index, x->value);
+			bool shown = false; /* the corpus has the NULL there with this value */
+			for (size_t j = 0; j < n_sites && !shown && name; j++) {
+				const char *v = sites[j].natural && same_place(&sites[j], s)
+									? cond_value(&sites[j], x->parent, (int)x->field, buf, sizeof buf)
+									: NULL;
+				shown = v && strcmp(v, name) == 0;
+			}
+			if (name && !shown)
+				list_add(values, sizeof values, &len, name);
+		}
+		if (len) {
+			Scope here = {.n = 1, .parents = {s}};
+			Bits bad = {{1}};
+			fprintf(out,
+					"# (a NULL or empty list the parser makes here: it crashes with %s.%s set so, where the same tree "
+					"with the field set does not)\n",
+					pgbind_message_descs[w->parent ? (uint32_t)s->parent_msg : s->msg].name,
+					pgbind_message_descs[w->parent ? (uint32_t)s->parent_msg : s->msg].fields[w->field].name);
+			cond_on_parent = w->parent;
+			emit(s, &bad, s->parent_msg >= 0 ? &here : NULL, (int)w->field, values, false);
+			cond_on_parent = false;
+		}
+		k = e;
+	}
+}
+
 static void prepare_rules(void)
 {
 	/* a kind the corpus lacks was tried as a zeroed node only: where the field is particular about
@@ -2144,6 +2322,7 @@ static void emit_rules(void)
 		}
 	}
 	free(all);
+	natural_sweep_rules();
 }
 
 static int cmp_stmt(const void *a, const void *b)
@@ -2267,7 +2446,8 @@ int main(int argc, char **argv)
 					const pgbind_EnumDesc *e = &pgbind_enum_descs[f->type_index];
 					int own = *(const int *)(s->base + f->offset);
 					for (uint32_t v = 0; v < e->n_values; v++) {
-						if (e->values[v].number == own)
+						if (e->values[v].number == own ||
+							(e->values[v].number == 0 && pgbind_enum_zero_is_undefined(f->type_index)))
 							continue;
 						GROW(sweeps, n_sweeps, cap_sweeps);
 						sweeps[n_sweeps] = (Sweep){(int)i, fi, e->values[v].number, OUT_PENDING, NULL, NULL, false};
@@ -2468,6 +2648,7 @@ int main(int argc, char **argv)
 	n_sites = kept_sites;
 	free(culprit_result);
 
+	natural_sweeps();
 	/* the rules' passes: each runs the confirmations the last one asked for (refuted()) */
 	size_t n_probe_sweeps = n_sweeps;
 	first_confirm = n_sweeps;
@@ -2481,17 +2662,8 @@ int main(int argc, char **argv)
 		fclose(out);
 		if (!confirm_pending)
 			break;
-		size_t k0 = n_cases;
-		for (size_t k = asked; k < n_sweeps; k++) {
-			GROW(cases, n_cases, cap_cases);
-			cases[n_cases++] = (Case){sweeps[k].site, 0, false, (int)k, NULL, ROLE_SAMPLE};
-		}
-		uint8_t *confirmed = malloc(n_cases - k0 + 1);
-		run_cases(cases + k0, n_cases - k0, confirmed);
-		for (size_t c = k0; c < n_cases; c++)
-			sweeps[cases[c].sweep].out = confirmed[c - k0];
-		n_confirms += n_cases - k0;
-		free(confirmed);
+		run_sweeps(asked, n_sweeps);
+		n_confirms += n_sweeps - asked;
 	}
 	fprintf(stderr, "deparse-probe: %zu confirmations of a deciding field\n", n_confirms);
 	out = fopen(out_path, "w");

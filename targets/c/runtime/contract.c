@@ -325,6 +325,13 @@ static const CClass *class_of(uint32_t mi, const CField *slot)
 	return &classes[class_range[mi][0]];
 }
 
+bool pgbind_enum_zero_is_undefined(int32_t ei)
+{
+	const char *name = pgbind_enum_value_name(ei, 0);
+	size_t n = name ? strlen(name) : 0;
+	return n > 10 && strcmp(name + n - 10, "_UNDEFINED") == 0;
+}
+
 /* Whether v is a value enum ei declares (pg_query.proto's values, UNDEFINED = 0 among them). */
 static bool enum_declared(int32_t ei, int32_t v)
 {
@@ -449,6 +456,8 @@ static bool condition_holds(const ContractCond *c, uint32_t message, const char 
 			has = one ? s[0] == c->strings[i][0] : strcmp(s, c->strings[i]) == 0;
 	} else { /* an enum or an int, or a bool as the enum of false (0) and true (1) */
 		int v = f->wire == PGBIND_WIRE_BOOL ? *(const bool *)(base + f->offset) : *(const int *)(base + f->offset);
+		if (v == 0 && f->wire == PGBIND_WIRE_ENUM && pgbind_enum_zero_is_undefined(f->type_index))
+			v = 1; /* the deparser sees the enum's first value: DROP <0> is DROP ACCESS METHOD */
 		for (uint32_t i = 0; i < c->n_enums && !has; i++)
 			has = v == c->enums[i];
 	}

@@ -66,6 +66,12 @@ const char *pgbind_normalize_ast(const pgbind_ParseResult *tree, const char *sql
  * field and its path. Nesting deeper than max_depth messages is refused too. */
 bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status);
 
+/* Whether enum ei's value 0 is pg_query.proto's <ENUM>_UNDEFINED, which has no C value: both routes
+ * to the deparser read it as the proto's first value, 1 (libpg_query's reader on 15, to_pg_enum_*'s
+ * default on 17 and 18), so the contract's conditions read it so too (contract.c), and the probe
+ * tries no such value of its own (tools/deparse-probe). */
+bool pgbind_enum_zero_is_undefined(int32_t ei);
+
 /* Whether the linked libpg_query's deparser is known to misread or crash on tree (before 18:
  * XMLROOT with a version that is not a constant, read past the node; COPY options without their
  * value or with a value of another kind): undefined behaviour, so no oracle may run that deparser

@@ -64,7 +64,7 @@ static void fail_with_pg_error(pgbind_Status *status, pgbind_StatusCode code, co
 
 /*
  * The deparser of libpg_query before 18 reads XMLROOT's version (its second argument) as an
- * A_Const whatever node it is: XMLROOT(x, VERSION v || 'a') comes out as VERSION NO VALUE, or as
+ * A_Const holding a String (or NULL: NO VALUE) whatever node it is: XMLROOT(x, VERSION v || 'a') comes out as VERSION NO VALUE, or as
  * whatever lies past the node (found by fuzzing 17's node route; 18 checks the kind and raises
  * an error).
  */
@@ -74,8 +74,12 @@ static bool is_xmlroot_with_expression_version(pgbind_Node *node, void *ctx)
 {
 	(void)ctx;
 	const pgbind_XmlExpr *x = (const pgbind_XmlExpr *)node;
-	return node->tag == PGBIND_T_XmlExpr && x->op == PGBIND_IS_XMLROOT && x->n_args >= 2 && x->args[1] &&
-		   x->args[1]->tag != PGBIND_T_A_Const;
+	if (node->tag != PGBIND_T_XmlExpr || x->op != PGBIND_IS_XMLROOT || x->n_args < 2 || !x->args[1])
+		return false;
+	/* and of the constant, its string: VERSION 1 (an Integer's number read as a pointer) crashed
+	 * 15's deparser (fuzz_deparse_pb, fuzz_deparse_json); the parser makes a String or NO VALUE */
+	const pgbind_A_Const *c = (const pgbind_A_Const *)x->args[1];
+	return x->args[1]->tag != PGBIND_T_A_Const || (!c->isnull && (!c->val || c->val->tag != PGBIND_T_String));
 }
 static const char *const copy_options_needing_value[] = {"format", "delimiter", "null",       "quote",
 														 "escape", "encoding",  "force_quote"};
@@ -164,8 +168,8 @@ static bool xmlroot_misread(const pgbind_ParseResult *tree, pgbind_Status *statu
 		pgbind_ParseResult_walk((pgbind_ParseResult *)tree, is_xmlroot_with_expression_version, NULL, status);
 	if (w == PGBIND_WALK_STOPPED)
 		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
-					"XMLROOT with a version that is not a constant: the deparser of libpg_query before 18 reads it "
-					"as one, so it is not deparsed");
+					"XMLROOT with a version that is not a string constant or NO VALUE: the deparser of libpg_query "
+					"before 18 reads it as one, so it is not deparsed");
 	return w != PGBIND_WALK_DONE;
 }
 
