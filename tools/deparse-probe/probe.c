@@ -25,7 +25,8 @@
  * statement holds (sweeps); a rule for unseen values (ifnot=) leaves out those found fine, and
  * none is written for unseen names when the novel name is fine. The NULLs the corpus holds are
  * tried with other values too (natural_sweeps: with each other value of the message's and the
- * parent's enum fields, a control with the field filled telling whether the NULL is to blame). An enum's
+ * parent's enum fields, a control with the field filled telling whether the NULL is to blame), and
+ * a list the corpus always shows with three cells or more is cut by one (cut_lists). An enum's
  * UNDEFINED (0) is read by the deparser as its first value (pgbind_enum_zero_is_undefined), so it
  * is never tried as a value of its own.
  * Soundness (no tree the parser builds is refused): statements that deparse without a crash but
@@ -902,6 +903,8 @@ static void add_natural(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, int 
 }
 
 static void sites_in(int stmt, uint32_t mi, const char *base, const char *pbase, int pm, int pf, int depth);
+static void note_count(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, const char *base, void **slot,
+					   size_t *count);
 
 static void sites_in_node(int stmt, pgbind_Node *n, const char *pbase, int pm, int pf, int depth)
 {
@@ -982,6 +985,8 @@ static void sites_in(int stmt, uint32_t mi, const char *base, const char *pbase,
 		case PGBIND_WIRE_REPEATED_NODE:
 		case PGBIND_WIRE_REPEATED_MESSAGE: {
 			void **cells = *(void ***)p;
+			if (!culprit_mode && depth > 0)
+				note_count(stmt, mi, fi, pm, pf, base, p, count);
 			if (*count && depth > 0) /* the statement list itself is not changed */
 				add_site(stmt, mi, fi, pm, pf, -1, CH_EMPTY, base, p, count, sig);
 			else if (depth > 0)
@@ -2021,6 +2026,128 @@ static void rules_for_column(const Site *const *m, size_t n)
 	}
 }
 
+/* ---- lists of a fixed length ------------------------------------------------------------------- */
+
+/* The changes above cut a list to its first cell (CH_TRUNC, mincells=2), not by one: XMLROOT's args
+ * are always three (the XML, the version, STANDALONE), and with two the deparser before 18 reads a
+ * third past the list (fuzz_deparse_pb on 17, under ASan; the probe's children survive it). So for
+ * each repeated field, alone and with each value of each enum field of its message, the fewest
+ * cells the corpus shows (every list of every statement counted, misread ones too); where that is
+ * three or more, one instance with that many is cut by one, and unless its SQL parses back to the
+ * cut tree (the deparser may have read a cell that is not there, as for a node of another kind) a
+ * rule asks for that many: never more than the parser makes there, the fewest the corpus has. */
+typedef struct {
+	uint64_t key;
+	uint32_t msg, field;
+	int enum_field, value; /* -1: the field alone */
+	size_t fewest;         /* cells, over the corpus */
+	int stmt, pm, pf;      /* an instance with that many */
+	const char *base, *parent_base;
+	void **slot;
+	size_t *count;
+	uint8_t out; /* its cut's outcome (OUT_PENDING: not tried) */
+} Fewest;
+#define FEWEST_SLOTS (1u << 18)
+static Fewest *fewest;
+static size_t n_fewest, cap_fewest;
+static uint32_t *fewest_index; /* FEWEST_SLOTS: index + 1 */
+
+static void note_fewest(uint32_t mi, uint32_t fi, int ef, int v, int stmt, int pm, int pf, const char *base,
+						void **slot, size_t *count)
+{
+	if (!fewest_index)
+		fewest_index = calloc(FEWEST_SLOTS, sizeof *fewest_index);
+	uint64_t key = mix(mix(mix(mix(0x5eed, mi), fi), (uint64_t)(ef + 1)), (uint64_t)(int64_t)v);
+	key = key ? key : 1;
+	size_t i = key & (FEWEST_SLOTS - 1);
+	while (fewest_index[i] && fewest[fewest_index[i] - 1].key != key)
+		i = (i + 1) & (FEWEST_SLOTS - 1);
+	if (!fewest_index[i]) {
+		if (n_fewest + 1 >= FEWEST_SLOTS / 2) {
+			fprintf(stderr, "deparse-probe: more lists than FEWEST_SLOTS / 2 keys\n");
+			exit(2);
+		}
+		GROW(fewest, n_fewest, cap_fewest);
+		fewest[n_fewest] = (Fewest){key, mi, fi, ef, v, SIZE_MAX, 0, 0, 0, NULL, NULL, NULL, NULL, OUT_PENDING};
+		fewest_index[i] = (uint32_t)++n_fewest;
+	}
+	Fewest *f = &fewest[fewest_index[i] - 1];
+	/* the instance cut is of a statement that deparses right where one has that many */
+	if (*count < f->fewest || (*count == f->fewest && stmts[f->stmt].evidence_only && !evidence_mode)) {
+		f->fewest = *count, f->stmt = stmt, f->pm = pm, f->pf = pf, f->base = base, f->slot = slot, f->count = count;
+		f->parent_base = site_parent;
+	}
+}
+
+static void note_count(int stmt, uint32_t mi, uint32_t fi, int pm, int pf, const char *base, void **slot, size_t *count)
+{
+	const pgbind_MessageDesc *d = &pgbind_message_descs[mi];
+	note_fewest(mi, fi, -1, 0, stmt, pm, pf, base, slot, count);
+	for (uint32_t ef = 0; ef < d->n_fields; ef++)
+		if (d->fields[ef].wire == PGBIND_WIRE_ENUM)
+			note_fewest(mi, fi, (int)ef, *(const int *)(base + d->fields[ef].offset), stmt, pm, pf, base, slot, count);
+}
+
+static bool cut_tried(const Fewest *f)
+{
+	return f->fewest >= 3 && f->fewest != SIZE_MAX && !stmts[f->stmt].evidence_only;
+}
+
+static void cut_lists(void)
+{
+	size_t kept_sites = n_sites, k0 = n_cases;
+	size_t *which = malloc((n_fewest + 1) * sizeof *which);
+	for (size_t i = 0; i < n_fewest; i++) {
+		Fewest *f = &fewest[i];
+		if (!cut_tried(f))
+			continue;
+		Site *cut = new_site(f->stmt, f->msg, f->field, f->pm, f->pf, -1, CH_FILL, f->base, 0);
+		cut->parent_base = f->parent_base;
+		cut->slot = f->slot, cut->count = f->count;
+		cut->with = *f->slot, cut->with_count = f->fewest - 1;
+		which[n_cases - k0] = i;
+		GROW(cases, n_cases, cap_cases);
+		cases[n_cases++] = (Case){(int)(cut - sites), 0, false, -1, NULL, ROLE_SAMPLE};
+	}
+	fprintf(stderr, "deparse-probe: %zu lists of three cells or more cut by one\n", n_cases - k0);
+	uint8_t *res = malloc(n_cases - k0 + 1);
+	run_cases(cases + k0, n_cases - k0, res);
+	for (size_t c = k0; c < n_cases; c++)
+		fewest[which[c - k0]].out = res[c - k0];
+	free(res);
+	free(which);
+	n_cases = k0, n_sites = kept_sites; /* no cases or sites of the rules */
+}
+
+static void cut_list_rules(void)
+{
+	for (size_t i = 0; i < n_fewest; i++) {
+		const Fewest *f = &fewest[i];
+		if (!cut_tried(f) || f->out == OUT_SAME)
+			continue;
+		const pgbind_MessageDesc *d = &pgbind_message_descs[f->msg];
+		const char *value =
+			f->enum_field >= 0 ? pgbind_enum_value_name(d->fields[f->enum_field].type_index, f->value) : NULL;
+		if (f->enum_field >= 0 && !value)
+			continue;
+		Site example = {.stmt = f->stmt};
+		fprintf(out, "# %s.%s cut to %zu cells%s%s%s (the corpus has no fewer there; %s): ", d->name,
+				d->fields[f->field].name, f->fewest - 1, value ? " with " : "",
+				value ? d->fields[f->enum_field].name : "", value ? " so" : "",
+				f->out == OUT_CRASH      ? "it crashed"
+				: f->out == OUT_MISREAD  ? "misread"
+				: f->out == OUT_UNPARSED ? "SQL that does not parse"
+										 : "an error");
+		print_sql(&example);
+		fprintf(out, "\n%s.%s %s:mincells=%zu", d->name, d->fields[f->field].proto_name, label_for(f->msg, f->field),
+				f->fewest);
+		if (value)
+			fprintf(out, ",if=%s=%s", d->fields[f->enum_field].proto_name, value);
+		fputc('\n', out);
+		n_rules++;
+	}
+}
+
 /* ---- natural NULLs under other values ---------------------------------------------------------- */
 
 /* A NULL (or empty list) the parser makes is fine where the corpus shows it, and the changes above
@@ -2323,6 +2450,7 @@ static void emit_rules(void)
 	}
 	free(all);
 	natural_sweep_rules();
+	cut_list_rules();
 }
 
 static int cmp_stmt(const void *a, const void *b)
@@ -2649,6 +2777,7 @@ int main(int argc, char **argv)
 	free(culprit_result);
 
 	natural_sweeps();
+	cut_lists();
 	/* the rules' passes: each runs the confirmations the last one asked for (refuted()) */
 	size_t n_probe_sweeps = n_sweeps;
 	first_confirm = n_sweeps;
