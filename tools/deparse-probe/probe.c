@@ -156,6 +156,7 @@ typedef struct {
 	const char *str;  /* a confirmation (write_rules): the string value of another instance */
 	const void *node; /* ... of a node or message field (is_presence): its value there, NULL or not */
 	bool parent;      /* ... of a field of the message's parent (field: its index there) */
+	int also_list;    /* list_sweeps: 1 + a list field of the message emptied too (0: none) */
 } Sweep;
 static Sweep *sweeps;
 static size_t n_sweeps, cap_sweeps;
@@ -222,6 +223,11 @@ static bool is_presence(pgbind_WireKind wire)
 	return wire == PGBIND_WIRE_NODE || wire == PGBIND_WIRE_ONEOF || wire == PGBIND_WIRE_MESSAGE;
 }
 
+static bool is_list(pgbind_WireKind wire)
+{
+	return wire == PGBIND_WIRE_REPEATED_NODE || wire == PGBIND_WIRE_REPEATED_MESSAGE;
+}
+
 static void sweep_apply(const Case *c, bool undo)
 {
 	if (c->sweep < 0)
@@ -230,7 +236,12 @@ static void sweep_apply(const Case *c, bool undo)
 	const Site *s = &sites[w->site];
 	const pgbind_FieldDesc *f = &pgbind_message_descs[w->parent ? (uint32_t)s->parent_msg : s->msg].fields[w->field];
 	void *p = (char *)(w->parent ? s->parent_base : s->base) + f->offset;
-	if (is_presence(f->wire)) {
+	if (is_list(f->wire)) { /* emptied (list_sweeps) */
+		size_t *count = (size_t *)((char *)(w->parent ? s->parent_base : s->base) + f->count_offset);
+		if (!undo)
+			sweep_saved = (void *)(uintptr_t)*count;
+		*count = undo ? (size_t)(uintptr_t)sweep_saved : 0;
+	} else if (is_presence(f->wire)) {
 		if (!undo)
 			sweep_saved = *(void **)p;
 		*(const void **)p = undo ? sweep_saved : w->node;
@@ -246,6 +257,13 @@ static void sweep_apply(const Case *c, bool undo)
 		if (!undo)
 			sweep_saved = (void *)(intptr_t) * (int *)p;
 		*(int *)p = undo ? (int)(intptr_t)sweep_saved : w->value;
+	}
+	if (w->also_list) {
+		static size_t saved_count;
+		size_t *count = (size_t *)(s->base + pgbind_message_descs[s->msg].fields[w->also_list - 1].count_offset);
+		if (!undo)
+			saved_count = *count;
+		*count = undo ? saved_count : 0;
 	}
 }
 
@@ -1059,7 +1077,8 @@ static size_t n_rules;
 static bool cond_on_parent; /* emit(): if_field is a field of the example's parent message */
 static int also_field = -1; /* emit(): a second condition, if=also_field=also_values, of the message's own */
 static const char *also_values;
-static bool with_misreads; /* --misreads: rules for what the deparser misreads too */
+static char also_clauses[1024]; /* emit(): more conditions, as written (",if=...,ifparent=...") */
+static bool with_misreads;      /* --misreads: rules for what the deparser misreads too */
 
 /* The label counter per target, so that each key is set once. */
 typedef struct {
@@ -1271,13 +1290,14 @@ static void emit(const Site *example, const Bits *bad_in, const Scope *scope, in
 	if (if_field >= 0 && cond_on_parent)
 		fprintf(out, ",%s=%s=%s", if_not ? "ifparentnot" : "ifparent",
 				pgbind_message_descs[example->parent_msg].fields[if_field].proto_name, if_values);
-	else if (if_field >= 0 && is_presence(d->fields[if_field].wire))
+	else if (if_field >= 0 && (is_presence(d->fields[if_field].wire) || is_list(d->fields[if_field].wire)))
 		fprintf(out, ",%s=%s", (strcmp(if_values, "set") == 0) != if_not ? "ifset" : "ifnotset",
 				d->fields[if_field].proto_name);
 	else if (if_field >= 0)
 		fprintf(out, ",%s=%s=%s", if_not ? "ifnot" : "if", d->fields[if_field].proto_name, if_values);
 	if (also_field >= 0)
 		fprintf(out, ",if=%s=%s", d->fields[also_field].proto_name, also_values);
+	fputs(also_clauses, out);
 	fputc('\n', out);
 	n_rules++;
 }
@@ -1531,7 +1551,7 @@ static bool refuted(const Site *const *m, size_t n, uint32_t fi, bool parent)
 			sweeps[k].node == node && (str ? sweeps[k].str && strcmp(sweeps[k].str, str) == 0 : !sweeps[k].str))
 			return sweeps[k].out != OUT_PENDING && sweep_bad(sweeps[k].out);
 	GROW(sweeps, n_sweeps, cap_sweeps);
-	sweeps[n_sweeps++] = (Sweep){site, fi, value, OUT_PENDING, str, node, parent};
+	sweeps[n_sweeps++] = (Sweep){site, fi, value, OUT_PENDING, str, node, parent, 0};
 	confirm_pending = true;
 	return false;
 }
@@ -2186,7 +2206,7 @@ static void add_value_sweeps(int site, bool parent)
 			if (value == own || (value == 0 && pgbind_enum_zero_is_undefined(f->type_index)))
 				continue;
 			GROW(sweeps, n_sweeps, cap_sweeps);
-			sweeps[n_sweeps] = (Sweep){site, fi, value, OUT_PENDING, NULL, NULL, parent};
+			sweeps[n_sweeps] = (Sweep){site, fi, value, OUT_PENDING, NULL, NULL, parent, 0};
 			GROW(nat_sweeps, n_nat_sweeps, cap_nat_sweeps);
 			nat_sweeps[n_nat_sweeps++] = (NatSweep){(int)n_sweeps++, -1, OUT_PENDING};
 		}
@@ -2308,6 +2328,185 @@ static void natural_sweep_rules(void)
 			cond_on_parent = false;
 		}
 		k = e;
+	}
+}
+
+/* ---- a NULL with another list of its message empty --------------------------------------------- */
+
+/* The deparser may read a field only where another is empty: ObjectWithArgs' objargs (the types)
+ * where objfuncargs (the parameters) is empty, which the parser leaves so for operators only. So
+ * the first instance of each NULL or empty change that alone does not crash is tried again with each
+ * other non-empty list of its message emptied too; where that crashes and the tree with that list
+ * emptied alone does not (the control), a rule refuses the NULL while that list is empty
+ * (ifnotset=), unless the corpus shows the NULL with that list empty there. ALTER FUNCTION with a
+ * NULL cell of objargs and no objfuncargs crashed 17's deparser (fuzz_deparse_tree). */
+typedef struct {
+	int sweep;                  /* the change with the list emptied */
+	int control;                /* the list emptied alone (-1: none needed) */
+	int first_value, end_value; /* the sweeps of the parent's enum values (with the change and the
+								 * list emptied), each followed by its control */
+} ListSweep;
+static ListSweep *list_sweeps_of;
+static size_t n_list_sweeps, cap_list_sweeps;
+
+/* A sweep at a CH_NONE copy of site i (the control: no change of its own). */
+static Sweep control_of(Sweep w)
+{
+	Site n = sites[w.site];
+	Site *control = new_site(n.stmt, n.msg, n.field, n.parent_msg, n.parent_field, n.cell, CH_NONE, n.base, n.sig);
+	control->parent_base = n.parent_base;
+	w.site = (int)(control - sites), w.out = OUT_PENDING;
+	return w;
+}
+
+static void list_sweeps(void)
+{
+	size_t first = n_sweeps, kept_sites = n_sites;
+	for (size_t i = 0; i < kept_sites; i++) {
+		const Site *s = &sites[i];
+		/* an instance whose change alone is fine (where it crashes, a rule without the list says so) */
+		if (s->natural || s->evidence || s->culprit || !s->slot || stmts[s->stmt].evidence_only ||
+			(s->change != CH_NULL && s->change != CH_EMPTY) || bit_get(&s->crashed, 0))
+			continue;
+		Group *g = group_of(s->msg, s->field, s->parent_msg, s->parent_field, s->cell, (int)s->change + 32);
+		if (g->swept)
+			continue;
+		g->swept = true;
+		const pgbind_MessageDesc *d = &pgbind_message_descs[s->msg];
+		for (uint32_t fi = 0; fi < d->n_fields; fi++)
+			if (fi != s->field && is_list(d->fields[fi].wire) &&
+				*(const size_t *)(s->base + d->fields[fi].count_offset)) {
+				GROW(sweeps, n_sweeps, cap_sweeps);
+				sweeps[n_sweeps] = (Sweep){(int)i, fi, 0, OUT_PENDING, NULL, NULL, false, 0};
+				GROW(list_sweeps_of, n_list_sweeps, cap_list_sweeps);
+				list_sweeps_of[n_list_sweeps++] = (ListSweep){(int)n_sweeps++, -1, 0, 0};
+			}
+	}
+	fprintf(stderr, "deparse-probe: %zu NULL and empty changes again with another list emptied\n", n_sweeps - first);
+	run_sweeps(first, n_sweeps);
+	size_t first_control = n_sweeps;
+	for (size_t k = 0; k < n_list_sweeps; k++) {
+		if (sweeps[list_sweeps_of[k].sweep].out != OUT_CRASH)
+			continue;
+		Sweep c = control_of(sweeps[list_sweeps_of[k].sweep]);
+		GROW(sweeps, n_sweeps, cap_sweeps);
+		list_sweeps_of[k].control = (int)n_sweeps;
+		sweeps[n_sweeps++] = c;
+	}
+	run_sweeps(first_control, n_sweeps);
+	/* where the NULL is to blame: the same with each other value of each enum field of the parent,
+	 * each with its control */
+	size_t first_value = n_sweeps;
+	for (size_t k = 0; k < n_list_sweeps; k++) {
+		ListSweep *l = &list_sweeps_of[k];
+		l->first_value = l->end_value = (int)n_sweeps;
+		if (l->control < 0 || sweeps[l->control].out == OUT_CRASH)
+			continue;
+		const Sweep base = sweeps[l->sweep];
+		const Site *s = &sites[base.site];
+		if (s->parent_msg < 0 || !s->parent_base)
+			continue;
+		const pgbind_MessageDesc *pd = &pgbind_message_descs[s->parent_msg];
+		for (uint32_t fi = 0; fi < pd->n_fields; fi++) {
+			const pgbind_FieldDesc *f = &pd->fields[fi];
+			if (f->wire != PGBIND_WIRE_ENUM)
+				continue;
+			const pgbind_EnumDesc *e = &pgbind_enum_descs[f->type_index];
+			int own = *(const int *)(s->parent_base + f->offset);
+			for (uint32_t v = 0; v < e->n_values; v++) {
+				int value = e->values[v].number;
+				if (value == own || (value == 0 && pgbind_enum_zero_is_undefined(f->type_index)))
+					continue;
+				Sweep w = {base.site, fi, value, OUT_PENDING, NULL, NULL, true, (int)base.field + 1};
+				GROW(sweeps, n_sweeps, cap_sweeps);
+				sweeps[n_sweeps++] = w;
+				Sweep c = control_of(w);
+				GROW(sweeps, n_sweeps, cap_sweeps);
+				sweeps[n_sweeps++] = c;
+			}
+		}
+		l->end_value = (int)n_sweeps;
+	}
+	fprintf(stderr, "deparse-probe: %zu of them with the parent's other enum values, and their controls\n",
+			n_sweeps - first_value);
+	run_sweeps(first_value, n_sweeps);
+	n_sites = kept_sites; /* the controls are no sites of the rules; their sweeps keep their outcomes */
+}
+
+/* The conditions of the instance's values (its message's enum fields but the changed one, its
+ * parent's but skip), appended to also_clauses. */
+static void instance_clauses(const Site *s, int skip)
+{
+	size_t len = strlen(also_clauses);
+	for (int parent = 0; parent < 2; parent++) {
+		if (parent && (s->parent_msg < 0 || !s->parent_base))
+			break;
+		const pgbind_MessageDesc *d = &pgbind_message_descs[parent ? (uint32_t)s->parent_msg : s->msg];
+		for (uint32_t fi = 0; fi < d->n_fields; fi++) {
+			char buf[128];
+			const char *v = d->fields[fi].wire == PGBIND_WIRE_ENUM && (parent ? (int)fi != skip : fi != s->field)
+								? cond_value(s, parent, (int)fi, buf, sizeof buf)
+								: NULL;
+			if (v && len + strlen(v) + 64 < sizeof also_clauses)
+				len += (size_t)snprintf(also_clauses + len, sizeof also_clauses - len, ",%s=%s=%s",
+										parent ? "ifparent" : "if", d->fields[fi].proto_name, v);
+		}
+	}
+}
+
+static void list_sweep_rules(void)
+{
+	for (size_t k = 0; k < n_list_sweeps; k++) {
+		const ListSweep *l = &list_sweeps_of[k];
+		const Sweep *w = &sweeps[l->sweep];
+		if (w->out != OUT_CRASH || l->control < 0 || sweeps[l->control].out == OUT_CRASH)
+			continue;
+		const Site *s = &sites[w->site];
+		const pgbind_FieldDesc *lf = &pgbind_message_descs[s->msg].fields[w->field];
+		bool shown = false; /* the parser leaves the field NULL (empty) with that list empty here */
+		for (size_t j = 0; j < n_sites && !shown; j++)
+			shown =
+				sites[j].natural && same_place(&sites[j], s) && !*(const size_t *)(sites[j].base + lf->count_offset);
+		if (shown)
+			continue;
+		/* with the values this instance has, and per enum field of the parent, every value with
+		 * which it crashes and its control does not: ALTER OPERATOR - (NONE, int) OWNER TO r holds
+		 * such a NULL with objfuncargs empty, and deparses; ALTER FUNCTION's deparser reads the NULL
+		 * as a type whatever its objtype */
+		Scope here = {.n = 1, .parents = {s}};
+		Bits bad = {{1}};
+		bool any = false;
+		for (int v = l->first_value; v < l->end_value;) {
+			uint32_t fi = sweeps[v].field;
+			char values[2048], buf[128];
+			size_t len = 0;
+			values[0] = 0;
+			const char *own = cond_value(s, true, (int)fi, buf, sizeof buf);
+			if (own)
+				list_add(values, sizeof values, &len, own);
+			for (; v < l->end_value && sweeps[v].field == fi; v += 2)
+				if (sweeps[v].out == OUT_CRASH && sweeps[v + 1].out != OUT_CRASH) {
+					const pgbind_FieldDesc *f = &pgbind_message_descs[s->parent_msg].fields[fi];
+					const char *name = pgbind_enum_value_name(f->type_index, sweeps[v].value);
+					if (name)
+						list_add(values, sizeof values, &len, name);
+				}
+			also_clauses[0] = 0;
+			instance_clauses(s, (int)fi);
+			size_t n = strlen(also_clauses);
+			snprintf(also_clauses + n, sizeof also_clauses - n, ",ifparent=%s=%s",
+					 pgbind_message_descs[s->parent_msg].fields[fi].proto_name, values);
+			fprintf(out, "# (crashes with %s empty too, where that alone does not: with these values)\n", lf->name);
+			emit(s, &bad, &here, (int)w->field, "unset", false);
+			any = true;
+		}
+		if (!any) { /* no parent, or one without enum fields: the instance's own values */
+			also_clauses[0] = 0;
+			instance_clauses(s, -1);
+			fprintf(out, "# (crashes with %s empty too, where that alone does not: with these values)\n", lf->name);
+			emit(s, &bad, s->parent_msg >= 0 ? &here : NULL, (int)w->field, "unset", false);
+		}
+		also_clauses[0] = 0;
 	}
 }
 
@@ -2451,6 +2650,7 @@ static void emit_rules(void)
 	free(all);
 	natural_sweep_rules();
 	cut_list_rules();
+	list_sweep_rules();
 }
 
 static int cmp_stmt(const void *a, const void *b)
@@ -2567,7 +2767,7 @@ int main(int argc, char **argv)
 					continue;
 				if (f->wire == PGBIND_WIRE_STRING && *(const char *const *)(s->base + f->offset)) {
 					GROW(sweeps, n_sweeps, cap_sweeps);
-					sweeps[n_sweeps] = (Sweep){(int)i, fi, 0, OUT_PENDING, NULL, NULL, false};
+					sweeps[n_sweeps] = (Sweep){(int)i, fi, 0, OUT_PENDING, NULL, NULL, false, 0};
 					GROW(cases, n_cases, cap_cases);
 					cases[n_cases++] = (Case){(int)i, 0, false, (int)n_sweeps++, NULL, ROLE_SAMPLE};
 				} else if (f->wire == PGBIND_WIRE_ENUM) {
@@ -2578,7 +2778,7 @@ int main(int argc, char **argv)
 							(e->values[v].number == 0 && pgbind_enum_zero_is_undefined(f->type_index)))
 							continue;
 						GROW(sweeps, n_sweeps, cap_sweeps);
-						sweeps[n_sweeps] = (Sweep){(int)i, fi, e->values[v].number, OUT_PENDING, NULL, NULL, false};
+						sweeps[n_sweeps] = (Sweep){(int)i, fi, e->values[v].number, OUT_PENDING, NULL, NULL, false, 0};
 						GROW(cases, n_cases, cap_cases);
 						cases[n_cases++] = (Case){(int)i, 0, false, (int)n_sweeps++, NULL, ROLE_SAMPLE};
 					}
@@ -2778,6 +2978,7 @@ int main(int argc, char **argv)
 
 	natural_sweeps();
 	cut_lists();
+	list_sweeps();
 	/* the rules' passes: each runs the confirmations the last one asked for (refuted()) */
 	size_t n_probe_sweeps = n_sweeps;
 	first_confirm = n_sweeps;

@@ -8,7 +8,7 @@
  *   schema/pg15/overrides.txt    fnv1a64 a90d140f50a2a760
  *   schema/libpg_query.txt       fnv1a64 0a87a3524be505f1
  *   schema/pg15/libpg_query.txt  fnv1a64 c50fcb5fb73080e7
- *   schema/pg15/deparse.txt      fnv1a64 669424088a74ecaf
+ *   schema/pg15/deparse.txt      fnv1a64 396acbcf39ae9575
  */
 /*
  * deparse.inc.c -- the deparse contract of the linked libpg_query: what its deparser requires of
@@ -11754,227 +11754,444 @@ static const int32_t contract_if_enums_1640_0[] = {
 static const ContractCond contract_conditions_1640[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, true, CONTRACT_LIST(if_strings, 1640_0, ), CONTRACT_LIST(if_enums, 1640_0, 1) },
 };
-/* 1641: FuncCall.agg_order (schema/pg15/deparse.txt:2473:20) */
-/* 1642: FuncCall.agg_order (schema/pg15/deparse.txt:2475:20) */
-static const uint8_t contract_kinds_1642[] = { /* the kinds allowed, by tag */
+/* 1641: FuncCall.args (schema/pg15/deparse.txt:5375:15) */
+static const uint16_t contract_parents_1641[][2] = {
+	{ 189, 2 }, /* ResTarget.val */
+};
+static const int32_t contract_if_enums_1641_1[] = {
+	4, /* COERCE_SQL_SYNTAX */
+};
+static const ContractCond contract_conditions_1641[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1641_0, ), CONTRACT_LIST(if_enums, 1641_0, ) },
+	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1641_1, ), CONTRACT_LIST(if_enums, 1641_1, 1) },
+};
+/* 1642: FuncCall.args (schema/pg15/deparse.txt:5378:15) */
+static const uint16_t contract_parents_1642[][2] = {
+	{ 189, 2 }, /* ResTarget.val */
+};
+static const int32_t contract_if_enums_1642_1[] = {
+	4, /* COERCE_SQL_SYNTAX */
+};
+static const ContractCond contract_conditions_1642[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1642_0, ), CONTRACT_LIST(if_enums, 1642_0, ) },
+	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1642_1, ), CONTRACT_LIST(if_enums, 1642_1, 1) },
+};
+/* 1643: FuncCall.args (schema/pg15/deparse.txt:5438:15) */
+static const uint16_t contract_parents_1643[][2] = {
+	{ 181, 2 }, /* A_Expr.lexpr */
+};
+static const int32_t contract_if_enums_1643_1[] = {
+	4, /* COERCE_SQL_SYNTAX */
+};
+static const int32_t contract_if_enums_1643_2[] = {
+	1, /* AEXPR_OP */
+	2, /* AEXPR_OP_ANY */
+	3, /* AEXPR_OP_ALL */
+	4, /* AEXPR_DISTINCT */
+	5, /* AEXPR_NOT_DISTINCT */
+	6, /* AEXPR_NULLIF */
+	7, /* AEXPR_IN */
+	8, /* AEXPR_LIKE */
+	9, /* AEXPR_ILIKE */
+	11, /* AEXPR_BETWEEN */
+	12, /* AEXPR_NOT_BETWEEN */
+	13, /* AEXPR_BETWEEN_SYM */
+	14, /* AEXPR_NOT_BETWEEN_SYM */
+};
+static const ContractCond contract_conditions_1643[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1643_0, ), CONTRACT_LIST(if_enums, 1643_0, ) },
+	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1643_1, ), CONTRACT_LIST(if_enums, 1643_1, 1) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 1643_2, ), CONTRACT_LIST(if_enums, 1643_2, 1) },
+};
+/* 1644: FuncCall.args (schema/pg15/deparse.txt:5441:15) */
+static const uint16_t contract_parents_1644[][2] = {
+	{ 181, 2 }, /* A_Expr.lexpr */
+};
+static const int32_t contract_if_enums_1644_1[] = {
+	4, /* COERCE_SQL_SYNTAX */
+};
+static const int32_t contract_if_enums_1644_2[] = {
+	1, /* AEXPR_OP */
+	2, /* AEXPR_OP_ANY */
+	3, /* AEXPR_OP_ALL */
+	4, /* AEXPR_DISTINCT */
+	5, /* AEXPR_NOT_DISTINCT */
+	6, /* AEXPR_NULLIF */
+	7, /* AEXPR_IN */
+	8, /* AEXPR_LIKE */
+	9, /* AEXPR_ILIKE */
+	11, /* AEXPR_BETWEEN */
+	12, /* AEXPR_NOT_BETWEEN */
+	13, /* AEXPR_BETWEEN_SYM */
+	14, /* AEXPR_NOT_BETWEEN_SYM */
+};
+static const ContractCond contract_conditions_1644[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1644_0, ), CONTRACT_LIST(if_enums, 1644_0, ) },
+	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1644_1, ), CONTRACT_LIST(if_enums, 1644_1, 1) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 1644_2, ), CONTRACT_LIST(if_enums, 1644_2, 1) },
+};
+/* 1645: FuncCall.args (schema/pg15/deparse.txt:5453:15) */
+static const uint16_t contract_parents_1645[][2] = {
+	{ 184, 1 }, /* FuncCall.args */
+};
+static const int32_t contract_if_enums_1645_1[] = {
+	4, /* COERCE_SQL_SYNTAX */
+};
+static const int32_t contract_if_enums_1645_2[] = {
+	4, /* COERCE_SQL_SYNTAX */
+	1, /* COERCE_EXPLICIT_CALL */
+	2, /* COERCE_EXPLICIT_CAST */
+	3, /* COERCE_IMPLICIT_CAST */
+};
+static const ContractCond contract_conditions_1645[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1645_0, ), CONTRACT_LIST(if_enums, 1645_0, ) },
+	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1645_1, ), CONTRACT_LIST(if_enums, 1645_1, 1) },
+	{ 9, false, false, true, CONTRACT_LIST(if_strings, 1645_2, ), CONTRACT_LIST(if_enums, 1645_2, 1) },
+};
+/* 1646: FuncCall.args (schema/pg15/deparse.txt:5456:15) */
+static const uint16_t contract_parents_1646[][2] = {
+	{ 184, 1 }, /* FuncCall.args */
+};
+static const int32_t contract_if_enums_1646_1[] = {
+	4, /* COERCE_SQL_SYNTAX */
+};
+static const int32_t contract_if_enums_1646_2[] = {
+	4, /* COERCE_SQL_SYNTAX */
+	1, /* COERCE_EXPLICIT_CALL */
+	2, /* COERCE_EXPLICIT_CAST */
+	3, /* COERCE_IMPLICIT_CAST */
+};
+static const ContractCond contract_conditions_1646[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1646_0, ), CONTRACT_LIST(if_enums, 1646_0, ) },
+	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1646_1, ), CONTRACT_LIST(if_enums, 1646_1, 1) },
+	{ 9, false, false, true, CONTRACT_LIST(if_strings, 1646_2, ), CONTRACT_LIST(if_enums, 1646_2, 1) },
+};
+/* 1647: FuncCall.args (schema/pg15/deparse.txt:5462:15) */
+static const uint16_t contract_parents_1647[][2] = {
+	{ 26, 2 }, /* BoolExpr.args */
+};
+static const int32_t contract_if_enums_1647_1[] = {
+	4, /* COERCE_SQL_SYNTAX */
+};
+static const int32_t contract_if_enums_1647_2[] = {
+	3, /* NOT_EXPR */
+	1, /* AND_EXPR */
+	2, /* OR_EXPR */
+};
+static const ContractCond contract_conditions_1647[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1647_0, ), CONTRACT_LIST(if_enums, 1647_0, ) },
+	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1647_1, ), CONTRACT_LIST(if_enums, 1647_1, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 1647_2, ), CONTRACT_LIST(if_enums, 1647_2, 1) },
+};
+/* 1648: FuncCall.args (schema/pg15/deparse.txt:5471:15) */
+static const uint16_t contract_parents_1648[][2] = {
+	{ 69, 0 }, /* ReturnStmt.returnval */
+};
+static const int32_t contract_if_enums_1648_1[] = {
+	4, /* COERCE_SQL_SYNTAX */
+};
+static const ContractCond contract_conditions_1648[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1648_0, ), CONTRACT_LIST(if_enums, 1648_0, ) },
+	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1648_1, ), CONTRACT_LIST(if_enums, 1648_1, 1) },
+};
+/* 1649: FuncCall.args (schema/pg15/deparse.txt:5474:15) */
+static const uint16_t contract_parents_1649[][2] = {
+	{ 69, 0 }, /* ReturnStmt.returnval */
+};
+static const int32_t contract_if_enums_1649_1[] = {
+	4, /* COERCE_SQL_SYNTAX */
+};
+static const ContractCond contract_conditions_1649[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1649_0, ), CONTRACT_LIST(if_enums, 1649_0, ) },
+	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1649_1, ), CONTRACT_LIST(if_enums, 1649_1, 1) },
+};
+/* 1650: FuncCall.args (schema/pg15/deparse.txt:5477:15) */
+static const uint16_t contract_parents_1650[][2] = {
+	{ 181, 3 }, /* A_Expr.rexpr */
+};
+static const int32_t contract_if_enums_1650_1[] = {
+	4, /* COERCE_SQL_SYNTAX */
+};
+static const int32_t contract_if_enums_1650_2[] = {
+	1, /* AEXPR_OP */
+	2, /* AEXPR_OP_ANY */
+	3, /* AEXPR_OP_ALL */
+	4, /* AEXPR_DISTINCT */
+	5, /* AEXPR_NOT_DISTINCT */
+	6, /* AEXPR_NULLIF */
+	8, /* AEXPR_LIKE */
+	9, /* AEXPR_ILIKE */
+};
+static const ContractCond contract_conditions_1650[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1650_0, ), CONTRACT_LIST(if_enums, 1650_0, ) },
+	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1650_1, ), CONTRACT_LIST(if_enums, 1650_1, 1) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 1650_2, ), CONTRACT_LIST(if_enums, 1650_2, 1) },
+};
+/* 1651: FuncCall.args (schema/pg15/deparse.txt:5480:15) */
+static const uint16_t contract_parents_1651[][2] = {
+	{ 181, 3 }, /* A_Expr.rexpr */
+};
+static const int32_t contract_if_enums_1651_1[] = {
+	4, /* COERCE_SQL_SYNTAX */
+};
+static const int32_t contract_if_enums_1651_2[] = {
+	1, /* AEXPR_OP */
+	2, /* AEXPR_OP_ANY */
+	3, /* AEXPR_OP_ALL */
+	4, /* AEXPR_DISTINCT */
+	5, /* AEXPR_NOT_DISTINCT */
+	6, /* AEXPR_NULLIF */
+	8, /* AEXPR_LIKE */
+	9, /* AEXPR_ILIKE */
+};
+static const ContractCond contract_conditions_1651[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1651_0, ), CONTRACT_LIST(if_enums, 1651_0, ) },
+	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1651_1, ), CONTRACT_LIST(if_enums, 1651_1, 1) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 1651_2, ), CONTRACT_LIST(if_enums, 1651_2, 1) },
+};
+/* 1652: FuncCall.args (schema/pg15/deparse.txt:5483:15) */
+static const uint16_t contract_parents_1652[][2] = {
+	{ 191, 0 }, /* TypeCast.arg */
+};
+static const int32_t contract_if_enums_1652_1[] = {
+	4, /* COERCE_SQL_SYNTAX */
+};
+static const ContractCond contract_conditions_1652[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1652_0, ), CONTRACT_LIST(if_enums, 1652_0, ) },
+	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1652_1, ), CONTRACT_LIST(if_enums, 1652_1, 1) },
+};
+/* 1653: FuncCall.args (schema/pg15/deparse.txt:5486:15) */
+static const uint16_t contract_parents_1653[][2] = {
+	{ 191, 0 }, /* TypeCast.arg */
+};
+static const int32_t contract_if_enums_1653_1[] = {
+	4, /* COERCE_SQL_SYNTAX */
+};
+static const ContractCond contract_conditions_1653[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1653_0, ), CONTRACT_LIST(if_enums, 1653_0, ) },
+	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1653_1, ), CONTRACT_LIST(if_enums, 1653_1, 1) },
+};
+/* 1654: FuncCall.agg_order (schema/pg15/deparse.txt:2473:20) */
+/* 1655: FuncCall.agg_order (schema/pg15/deparse.txt:2475:20) */
+static const uint8_t contract_kinds_1655[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1643: FuncCall.agg_order (schema/pg15/deparse.txt:4700:20) */
-static const uint8_t contract_kinds_1643[] = { /* the kinds allowed, by tag */
+/* 1656: FuncCall.agg_order (schema/pg15/deparse.txt:4700:20) */
+static const uint8_t contract_kinds_1656[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1644: FuncCall.agg_order (schema/pg15/deparse.txt:4702:20) */
-/* 1645: FuncCall.agg_filter (schema/pg15/deparse.txt:2477:21) */
-static const uint8_t contract_kinds_1645[] = { /* the kinds allowed, by tag */
+/* 1657: FuncCall.agg_order (schema/pg15/deparse.txt:4702:20) */
+/* 1658: FuncCall.agg_filter (schema/pg15/deparse.txt:2477:21) */
+static const uint8_t contract_kinds_1658[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1646: A_Indices.lidx (schema/pg15/deparse.txt:2479:16) */
-static const uint8_t contract_kinds_1646[] = { /* the kinds allowed, by tag */
+/* 1659: A_Indices.lidx (schema/pg15/deparse.txt:2479:16) */
+static const uint8_t contract_kinds_1659[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1647: A_Indices.uidx (schema/pg15/deparse.txt:2481:16) */
-static const uint8_t contract_kinds_1647[] = { /* the kinds allowed, by tag */
+/* 1660: A_Indices.uidx (schema/pg15/deparse.txt:2481:16) */
+static const uint8_t contract_kinds_1660[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1648: A_Indirection.arg (schema/pg15/deparse.txt:2483:19) */
-/* 1649: A_Indirection.arg (schema/pg15/deparse.txt:2485:19) */
-static const uint8_t contract_kinds_1649[] = { /* the kinds allowed, by tag */
+/* 1661: A_Indirection.arg (schema/pg15/deparse.txt:2483:19) */
+/* 1662: A_Indirection.arg (schema/pg15/deparse.txt:2485:19) */
+static const uint8_t contract_kinds_1662[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1650: A_Indirection.indirection (schema/pg15/deparse.txt:2487:27) */
-/* 1651: A_Indirection.indirection (schema/pg15/deparse.txt:2489:27) */
-/* 1652: A_Indirection.indirection (schema/pg15/deparse.txt:2492:27) */
-static const uint16_t contract_parents_1652[][2] = {
-	{ 38, 2 }, /* CaseWhen.result */
-};
-/* 1653: A_Indirection.indirection (schema/pg15/deparse.txt:2495:27) */
-static const uint16_t contract_parents_1653[][2] = {
-	{ 181, 2 }, /* A_Expr.lexpr */
-};
-/* 1654: A_Indirection.indirection (schema/pg15/deparse.txt:2498:27) */
-static const uint16_t contract_parents_1654[][2] = {
-	{ 189, 2 }, /* ResTarget.val */
-};
-/* 1655: A_Indirection.indirection (schema/pg15/deparse.txt:2501:27) */
-static const uint16_t contract_parents_1655[][2] = {
-	{ 191, 0 }, /* TypeCast.arg */
-};
-/* 1656: A_Indirection.indirection (schema/pg15/deparse.txt:2503:27) */
-static const uint16_t contract_parents_1656[][2] = {
-	{ 37, 5 }, /* CaseExpr.defresult */
-	{ 38, 2 }, /* CaseWhen.result */
-	{ 181, 2 }, /* A_Expr.lexpr */
-	{ 189, 2 }, /* ResTarget.val */
-	{ 191, 0 }, /* TypeCast.arg */
-};
-/* 1657: A_Indirection.indirection (schema/pg15/deparse.txt:2505:27) */
-static const uint8_t contract_kinds_1657[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1658: A_Indirection.indirection (schema/pg15/deparse.txt:2507:27) */
-static const uint8_t contract_kinds_1658[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1659: A_Indirection.indirection (schema/pg15/deparse.txt:4705:27) */
-static const uint8_t contract_kinds_1659[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_1659[][2] = {
-	{ 37, 5 }, /* CaseExpr.defresult */
-};
-/* 1660: A_Indirection.indirection (schema/pg15/deparse.txt:4708:27) */
-static const uint8_t contract_kinds_1660[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_1660[][2] = {
-	{ 38, 2 }, /* CaseWhen.result */
-};
-/* 1661: A_Indirection.indirection (schema/pg15/deparse.txt:4711:27) */
-static const uint8_t contract_kinds_1661[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_1661[][2] = {
-	{ 181, 2 }, /* A_Expr.lexpr */
-};
-/* 1662: A_Indirection.indirection (schema/pg15/deparse.txt:4714:27) */
-static const uint8_t contract_kinds_1662[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_1662[][2] = {
-	{ 181, 3 }, /* A_Expr.rexpr */
-};
-/* 1663: A_Indirection.indirection (schema/pg15/deparse.txt:4717:27) */
-static const uint8_t contract_kinds_1663[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_1663[][2] = {
-	{ 184, 1 }, /* FuncCall.args */
-};
-/* 1664: A_Indirection.indirection (schema/pg15/deparse.txt:4720:27) */
-static const uint8_t contract_kinds_1664[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_1664[][2] = {
-	{ 186, 2 }, /* A_Indices.uidx */
-};
-/* 1665: A_Indirection.indirection (schema/pg15/deparse.txt:4723:27) */
-static const uint8_t contract_kinds_1665[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
+/* 1663: A_Indirection.indirection (schema/pg15/deparse.txt:2487:27) */
+/* 1664: A_Indirection.indirection (schema/pg15/deparse.txt:2489:27) */
+/* 1665: A_Indirection.indirection (schema/pg15/deparse.txt:2492:27) */
 static const uint16_t contract_parents_1665[][2] = {
-	{ 187, 0 }, /* A_Indirection.arg */
+	{ 38, 2 }, /* CaseWhen.result */
 };
-/* 1666: A_Indirection.indirection (schema/pg15/deparse.txt:4726:27) */
-static const uint8_t contract_kinds_1666[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
+/* 1666: A_Indirection.indirection (schema/pg15/deparse.txt:2495:27) */
 static const uint16_t contract_parents_1666[][2] = {
+	{ 181, 2 }, /* A_Expr.lexpr */
+};
+/* 1667: A_Indirection.indirection (schema/pg15/deparse.txt:2498:27) */
+static const uint16_t contract_parents_1667[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
 };
-/* 1667: A_Indirection.indirection (schema/pg15/deparse.txt:4729:27) */
-static const uint8_t contract_kinds_1667[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_1667[][2] = {
+/* 1668: A_Indirection.indirection (schema/pg15/deparse.txt:2501:27) */
+static const uint16_t contract_parents_1668[][2] = {
 	{ 191, 0 }, /* TypeCast.arg */
 };
-/* 1668: A_ArrayExpr.elements (schema/pg15/deparse.txt:2509:22) */
-static const uint8_t contract_kinds_1668[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 1669: A_Indirection.indirection (schema/pg15/deparse.txt:2503:27) */
+static const uint16_t contract_parents_1669[][2] = {
+	{ 37, 5 }, /* CaseExpr.defresult */
+	{ 38, 2 }, /* CaseWhen.result */
+	{ 181, 2 }, /* A_Expr.lexpr */
+	{ 189, 2 }, /* ResTarget.val */
+	{ 191, 0 }, /* TypeCast.arg */
 };
-/* 1669: A_ArrayExpr.elements (schema/pg15/deparse.txt:2511:22) */
-static const uint8_t contract_kinds_1669[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 1670: A_ArrayExpr.elements (schema/pg15/deparse.txt:4732:22) */
+/* 1670: A_Indirection.indirection (schema/pg15/deparse.txt:2505:27) */
 static const uint8_t contract_kinds_1670[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_1670[][2] = {
-	{ 130, 1 }, /* ExecuteStmt.params */
-};
-/* 1671: A_ArrayExpr.elements (schema/pg15/deparse.txt:4735:22) */
+/* 1671: A_Indirection.indirection (schema/pg15/deparse.txt:2507:27) */
 static const uint8_t contract_kinds_1671[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_1671[][2] = {
-	{ 181, 3 }, /* A_Expr.rexpr */
-};
-/* 1672: A_ArrayExpr.elements (schema/pg15/deparse.txt:4738:22) */
+/* 1672: A_Indirection.indirection (schema/pg15/deparse.txt:4705:27) */
 static const uint8_t contract_kinds_1672[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1672[][2] = {
-	{ 184, 1 }, /* FuncCall.args */
+	{ 37, 5 }, /* CaseExpr.defresult */
 };
-/* 1673: A_ArrayExpr.elements (schema/pg15/deparse.txt:4741:22) */
+/* 1673: A_Indirection.indirection (schema/pg15/deparse.txt:4708:27) */
 static const uint8_t contract_kinds_1673[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1673[][2] = {
-	{ 188, 0 }, /* A_ArrayExpr.elements */
+	{ 38, 2 }, /* CaseWhen.result */
 };
-/* 1674: A_ArrayExpr.elements (schema/pg15/deparse.txt:4744:22) */
+/* 1674: A_Indirection.indirection (schema/pg15/deparse.txt:4711:27) */
 static const uint8_t contract_kinds_1674[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1674[][2] = {
-	{ 189, 2 }, /* ResTarget.val */
+	{ 181, 2 }, /* A_Expr.lexpr */
 };
-/* 1675: ResTarget.name (schema/pg15/deparse.txt:2514:16) */
+/* 1675: A_Indirection.indirection (schema/pg15/deparse.txt:4714:27) */
+static const uint8_t contract_kinds_1675[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
 static const uint16_t contract_parents_1675[][2] = {
-	{ 66, 1 }, /* UpdateStmt.target_list */
+	{ 181, 3 }, /* A_Expr.rexpr */
 };
-/* 1676: ResTarget.name (schema/pg15/deparse.txt:2516:16) */
+/* 1676: A_Indirection.indirection (schema/pg15/deparse.txt:4717:27) */
+static const uint8_t contract_kinds_1676[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
 static const uint16_t contract_parents_1676[][2] = {
-	{ 46, 3 }, /* XmlExpr.named_args */
-	{ 64, 4 }, /* InsertStmt.returning_list */
-	{ 65, 3 }, /* DeleteStmt.returning_list */
-	{ 66, 1 }, /* UpdateStmt.target_list */
-	{ 66, 4 }, /* UpdateStmt.returning_list */
-	{ 68, 2 }, /* SelectStmt.target_list */
-	{ 198, 3 }, /* RangeTableFunc.namespaces */
+	{ 184, 1 }, /* FuncCall.args */
 };
-/* 1677: ResTarget.indirection (schema/pg15/deparse.txt:2518:23) */
-/* 1678: ResTarget.indirection (schema/pg15/deparse.txt:2520:23) */
-/* 1679: ResTarget.indirection (schema/pg15/deparse.txt:2522:23) */
+/* 1677: A_Indirection.indirection (schema/pg15/deparse.txt:4720:27) */
+static const uint8_t contract_kinds_1677[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_1677[][2] = {
+	{ 186, 2 }, /* A_Indices.uidx */
+};
+/* 1678: A_Indirection.indirection (schema/pg15/deparse.txt:4723:27) */
+static const uint8_t contract_kinds_1678[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_1678[][2] = {
+	{ 187, 0 }, /* A_Indirection.arg */
+};
+/* 1679: A_Indirection.indirection (schema/pg15/deparse.txt:4726:27) */
 static const uint8_t contract_kinds_1679[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1680: ResTarget.indirection (schema/pg15/deparse.txt:2524:23) */
+static const uint16_t contract_parents_1679[][2] = {
+	{ 189, 2 }, /* ResTarget.val */
+};
+/* 1680: A_Indirection.indirection (schema/pg15/deparse.txt:4729:27) */
 static const uint8_t contract_kinds_1680[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1681: ResTarget.indirection (schema/pg15/deparse.txt:4747:23) */
+static const uint16_t contract_parents_1680[][2] = {
+	{ 191, 0 }, /* TypeCast.arg */
+};
+/* 1681: A_ArrayExpr.elements (schema/pg15/deparse.txt:2509:22) */
 static const uint8_t contract_kinds_1681[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 1682: A_ArrayExpr.elements (schema/pg15/deparse.txt:2511:22) */
+static const uint8_t contract_kinds_1682[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 1683: A_ArrayExpr.elements (schema/pg15/deparse.txt:4732:22) */
+static const uint8_t contract_kinds_1683[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1683[][2] = {
+	{ 130, 1 }, /* ExecuteStmt.params */
+};
+/* 1684: A_ArrayExpr.elements (schema/pg15/deparse.txt:4735:22) */
+static const uint8_t contract_kinds_1684[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1684[][2] = {
+	{ 181, 3 }, /* A_Expr.rexpr */
+};
+/* 1685: A_ArrayExpr.elements (schema/pg15/deparse.txt:4738:22) */
+static const uint8_t contract_kinds_1685[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1685[][2] = {
+	{ 184, 1 }, /* FuncCall.args */
+};
+/* 1686: A_ArrayExpr.elements (schema/pg15/deparse.txt:4741:22) */
+static const uint8_t contract_kinds_1686[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1686[][2] = {
+	{ 188, 0 }, /* A_ArrayExpr.elements */
+};
+/* 1687: A_ArrayExpr.elements (schema/pg15/deparse.txt:4744:22) */
+static const uint8_t contract_kinds_1687[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1687[][2] = {
+	{ 189, 2 }, /* ResTarget.val */
+};
+/* 1688: ResTarget.name (schema/pg15/deparse.txt:2514:16) */
+static const uint16_t contract_parents_1688[][2] = {
+	{ 66, 1 }, /* UpdateStmt.target_list */
+};
+/* 1689: ResTarget.name (schema/pg15/deparse.txt:2516:16) */
+static const uint16_t contract_parents_1689[][2] = {
+	{ 46, 3 }, /* XmlExpr.named_args */
+	{ 64, 4 }, /* InsertStmt.returning_list */
+	{ 65, 3 }, /* DeleteStmt.returning_list */
+	{ 66, 1 }, /* UpdateStmt.target_list */
+	{ 66, 4 }, /* UpdateStmt.returning_list */
+	{ 68, 2 }, /* SelectStmt.target_list */
+	{ 198, 3 }, /* RangeTableFunc.namespaces */
+};
+/* 1690: ResTarget.indirection (schema/pg15/deparse.txt:2518:23) */
+/* 1691: ResTarget.indirection (schema/pg15/deparse.txt:2520:23) */
+/* 1692: ResTarget.indirection (schema/pg15/deparse.txt:2522:23) */
+static const uint8_t contract_kinds_1692[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_1681[][2] = {
+/* 1693: ResTarget.indirection (schema/pg15/deparse.txt:2524:23) */
+static const uint8_t contract_kinds_1693[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 1694: ResTarget.indirection (schema/pg15/deparse.txt:4747:23) */
+static const uint8_t contract_kinds_1694[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_1694[][2] = {
 	{ 64, 1 }, /* InsertStmt.cols */
 };
-/* 1682: ResTarget.indirection (schema/pg15/deparse.txt:4750:23) */
-static const uint8_t contract_kinds_1682[] = { /* the kinds allowed, by tag */
+/* 1695: ResTarget.indirection (schema/pg15/deparse.txt:4750:23) */
+static const uint8_t contract_kinds_1695[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_1682[][2] = {
+static const uint16_t contract_parents_1695[][2] = {
 	{ 66, 1 }, /* UpdateStmt.target_list */
 };
-/* 1683: ResTarget.val (schema/pg15/deparse.txt:2527:15) */
-static const uint16_t contract_parents_1683[][2] = {
+/* 1696: ResTarget.val (schema/pg15/deparse.txt:2527:15) */
+static const uint16_t contract_parents_1696[][2] = {
 	{ 66, 1 }, /* UpdateStmt.target_list */
 };
-/* 1684: ResTarget.val (schema/pg15/deparse.txt:2529:15) */
-static const uint16_t contract_parents_1684[][2] = {
+/* 1697: ResTarget.val (schema/pg15/deparse.txt:2529:15) */
+static const uint16_t contract_parents_1697[][2] = {
 	{ 227, 4 }, /* MergeWhenClause.target_list */
 };
-static const int32_t contract_if_enums_1684_0[] = {
+static const int32_t contract_if_enums_1697_0[] = {
 	3, /* CMD_UPDATE */
 };
-static const ContractCond contract_conditions_1684[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, true, CONTRACT_LIST(if_strings, 1684_0, ), CONTRACT_LIST(if_enums, 1684_0, 1) },
+static const ContractCond contract_conditions_1697[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 1697_0, ), CONTRACT_LIST(if_enums, 1697_0, 1) },
 };
-/* 1685: ResTarget.val (schema/pg15/deparse.txt:2531:15) */
-static const uint16_t contract_parents_1685[][2] = {
+/* 1698: ResTarget.val (schema/pg15/deparse.txt:2531:15) */
+static const uint16_t contract_parents_1698[][2] = {
 	{ 46, 3 }, /* XmlExpr.named_args */
 	{ 64, 1 }, /* InsertStmt.cols */
 	{ 64, 4 }, /* InsertStmt.returning_list */
@@ -11985,326 +12202,305 @@ static const uint16_t contract_parents_1685[][2] = {
 	{ 198, 3 }, /* RangeTableFunc.namespaces */
 	{ 227, 4 }, /* MergeWhenClause.target_list */
 };
-/* 1686: ResTarget.val (schema/pg15/deparse.txt:2534:15) */
-static const uint8_t contract_kinds_1686[] = { /* the kinds allowed, by tag */
+/* 1699: ResTarget.val (schema/pg15/deparse.txt:2534:15) */
+static const uint8_t contract_kinds_1699[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_1686[][2] = {
-	{ 46, 3 }, /* XmlExpr.named_args */
-};
-/* 1687: ResTarget.val (schema/pg15/deparse.txt:2537:15) */
-static const uint8_t contract_kinds_1687[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1687[][2] = {
-	{ 64, 4 }, /* InsertStmt.returning_list */
-};
-/* 1688: ResTarget.val (schema/pg15/deparse.txt:2539:15) */
-static const uint8_t contract_kinds_1688[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x82,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x47,
-};
-static const uint16_t contract_parents_1688[][2] = {
-	{ 66, 1 }, /* UpdateStmt.target_list */
-};
-static const char *const contract_if_strings_1688_0[] = {
-	"a",
-	"t_id",
-};
-static const ContractCond contract_conditions_1688[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1688_0, 1), CONTRACT_LIST(if_enums, 1688_0, ) },
-};
-/* 1689: ResTarget.val (schema/pg15/deparse.txt:2541:15) */
-static const uint8_t contract_kinds_1689[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_1689[][2] = {
-	{ 66, 1 }, /* UpdateStmt.target_list */
-};
-static const char *const contract_if_strings_1689_0[] = {
-	"b",
-	"n",
-};
-static const ContractCond contract_conditions_1689[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1689_0, 1), CONTRACT_LIST(if_enums, 1689_0, ) },
-};
-/* 1690: ResTarget.val (schema/pg15/deparse.txt:2543:15) */
-static const uint8_t contract_kinds_1690[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1690[][2] = {
-	{ 66, 1 }, /* UpdateStmt.target_list */
-};
-static const char *const contract_if_strings_1690_0[] = {
-	"j",
-	"c",
-	"arr",
-	"supported_value",
-	"comments",
-};
-static const ContractCond contract_conditions_1690[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1690_0, 1), CONTRACT_LIST(if_enums, 1690_0, ) },
-};
-/* 1691: ResTarget.val (schema/pg15/deparse.txt:2545:15) */
-static const uint8_t contract_kinds_1691[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1691[][2] = {
-	{ 66, 1 }, /* UpdateStmt.target_list */
-};
-static const char *const contract_if_strings_1691_0[] = {
-	"a",
-	"b",
-	"j",
-	"c",
-	"arr",
-	"t_id",
-	"n",
-	"supported_value",
-	"comments",
-};
-static const ContractCond contract_conditions_1691[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1691_0, 1), CONTRACT_LIST(if_enums, 1691_0, ) },
-};
-/* 1692: ResTarget.val (schema/pg15/deparse.txt:2548:15) */
-static const uint8_t contract_kinds_1692[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1692[][2] = {
-	{ 68, 2 }, /* SelectStmt.target_list */
-};
-/* 1693: ResTarget.val (schema/pg15/deparse.txt:2550:15) */
-static const uint8_t contract_kinds_1693[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x82,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x47,
-};
-static const uint16_t contract_parents_1693[][2] = {
-	{ 227, 4 }, /* MergeWhenClause.target_list */
-};
-static const char *const contract_if_strings_1693_0[] = {
-	"a",
-	"val",
-};
-static const ContractCond contract_conditions_1693[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1693_0, 1), CONTRACT_LIST(if_enums, 1693_0, ) },
-};
-/* 1694: ResTarget.val (schema/pg15/deparse.txt:2552:15) */
-static const uint8_t contract_kinds_1694[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_1694[][2] = {
-	{ 227, 4 }, /* MergeWhenClause.target_list */
-};
-static const char *const contract_if_strings_1694_0[] = {
-	"b",
-};
-static const ContractCond contract_conditions_1694[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1694_0, 1), CONTRACT_LIST(if_enums, 1694_0, ) },
-};
-/* 1695: ResTarget.val (schema/pg15/deparse.txt:2554:15) */
-static const uint8_t contract_kinds_1695[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1695[][2] = {
-	{ 227, 4 }, /* MergeWhenClause.target_list */
-};
-static const char *const contract_if_strings_1695_0[] = {
-	"n",
-	"v",
-};
-static const ContractCond contract_conditions_1695[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1695_0, 1), CONTRACT_LIST(if_enums, 1695_0, ) },
-};
-/* 1696: ResTarget.val (schema/pg15/deparse.txt:2556:15) */
-static const uint8_t contract_kinds_1696[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1696[][2] = {
-	{ 227, 4 }, /* MergeWhenClause.target_list */
-};
-static const char *const contract_if_strings_1696_0[] = {
-	"a",
-	"b",
-	"val",
-	"n",
-	"v",
-};
-static const ContractCond contract_conditions_1696[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1696_0, 1), CONTRACT_LIST(if_enums, 1696_0, ) },
-};
-/* 1697: ResTarget.val (schema/pg15/deparse.txt:2558:15) */
-static const uint8_t contract_kinds_1697[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1697[][2] = {
-	{ 46, 3 }, /* XmlExpr.named_args */
-	{ 64, 4 }, /* InsertStmt.returning_list */
-	{ 66, 1 }, /* UpdateStmt.target_list */
-	{ 68, 2 }, /* SelectStmt.target_list */
-	{ 227, 4 }, /* MergeWhenClause.target_list */
-};
-/* 1698: ResTarget.val (schema/pg15/deparse.txt:2560:15) */
-static const uint8_t contract_kinds_1698[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1698[][2] = {
-	{ 46, 3 }, /* XmlExpr.named_args */
-	{ 64, 4 }, /* InsertStmt.returning_list */
-	{ 66, 1 }, /* UpdateStmt.target_list */
-	{ 68, 2 }, /* SelectStmt.target_list */
-	{ 227, 4 }, /* MergeWhenClause.target_list */
-};
-/* 1699: ResTarget.val (schema/pg15/deparse.txt:5367:15) */
 static const uint16_t contract_parents_1699[][2] = {
-	{ 227, 4 }, /* MergeWhenClause.target_list */
+	{ 46, 3 }, /* XmlExpr.named_args */
 };
-static const int32_t contract_if_enums_1699_0[] = {
-	3, /* CMD_UPDATE */
-};
-static const ContractCond contract_conditions_1699[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, true, CONTRACT_LIST(if_strings, 1699_0, ), CONTRACT_LIST(if_enums, 1699_0, 1) },
-};
-/* 1700: MultiAssignRef.source (schema/pg15/deparse.txt:2562:23) */
+/* 1700: ResTarget.val (schema/pg15/deparse.txt:2537:15) */
 static const uint8_t contract_kinds_1700[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1701: TypeCast.arg (schema/pg15/deparse.txt:2564:14) */
+static const uint16_t contract_parents_1700[][2] = {
+	{ 64, 4 }, /* InsertStmt.returning_list */
+};
+/* 1701: ResTarget.val (schema/pg15/deparse.txt:2539:15) */
+static const uint8_t contract_kinds_1701[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x82,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x47,
+};
 static const uint16_t contract_parents_1701[][2] = {
-	{ 107, 2 }, /* VariableSetStmt.args */
+	{ 66, 1 }, /* UpdateStmt.target_list */
 };
-/* 1702: TypeCast.arg (schema/pg15/deparse.txt:2566:14) */
+static const char *const contract_if_strings_1701_0[] = {
+	"a",
+	"t_id",
+};
+static const ContractCond contract_conditions_1701[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1701_0, 1), CONTRACT_LIST(if_enums, 1701_0, ) },
+};
+/* 1702: ResTarget.val (schema/pg15/deparse.txt:2541:15) */
+static const uint8_t contract_kinds_1702[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
 static const uint16_t contract_parents_1702[][2] = {
-	{ 107, 2 }, /* VariableSetStmt.args */
+	{ 66, 1 }, /* UpdateStmt.target_list */
 };
-/* 1703: TypeCast.arg (schema/pg15/deparse.txt:2568:14) */
+static const char *const contract_if_strings_1702_0[] = {
+	"b",
+	"n",
+};
+static const ContractCond contract_conditions_1702[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1702_0, 1), CONTRACT_LIST(if_enums, 1702_0, ) },
+};
+/* 1703: ResTarget.val (schema/pg15/deparse.txt:2543:15) */
 static const uint8_t contract_kinds_1703[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1703[][2] = {
-	{ 7, 0 }, /* List.items */
+	{ 66, 1 }, /* UpdateStmt.target_list */
 };
-/* 1704: TypeCast.arg (schema/pg15/deparse.txt:2570:14) */
+static const char *const contract_if_strings_1703_0[] = {
+	"j",
+	"c",
+	"arr",
+	"supported_value",
+	"comments",
+};
+static const ContractCond contract_conditions_1703[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1703_0, 1), CONTRACT_LIST(if_enums, 1703_0, ) },
+};
+/* 1704: ResTarget.val (schema/pg15/deparse.txt:2545:15) */
 static const uint8_t contract_kinds_1704[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1704[][2] = {
-	{ 37, 5 }, /* CaseExpr.defresult */
+	{ 66, 1 }, /* UpdateStmt.target_list */
 };
-/* 1705: TypeCast.arg (schema/pg15/deparse.txt:2572:14) */
+static const char *const contract_if_strings_1704_0[] = {
+	"a",
+	"b",
+	"j",
+	"c",
+	"arr",
+	"t_id",
+	"n",
+	"supported_value",
+	"comments",
+};
+static const ContractCond contract_conditions_1704[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1704_0, 1), CONTRACT_LIST(if_enums, 1704_0, ) },
+};
+/* 1705: ResTarget.val (schema/pg15/deparse.txt:2548:15) */
 static const uint8_t contract_kinds_1705[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1705[][2] = {
-	{ 38, 2 }, /* CaseWhen.result */
+	{ 68, 2 }, /* SelectStmt.target_list */
 };
-/* 1706: TypeCast.arg (schema/pg15/deparse.txt:2574:14) */
+/* 1706: ResTarget.val (schema/pg15/deparse.txt:2550:15) */
 static const uint8_t contract_kinds_1706[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x84,0x08,0x03,0x98,0x7e,0x82,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x47,
 };
 static const uint16_t contract_parents_1706[][2] = {
-	{ 41, 1 }, /* RowExpr.args */
+	{ 227, 4 }, /* MergeWhenClause.target_list */
 };
-/* 1707: TypeCast.arg (schema/pg15/deparse.txt:2576:14) */
+static const char *const contract_if_strings_1706_0[] = {
+	"a",
+	"val",
+};
+static const ContractCond contract_conditions_1706[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1706_0, 1), CONTRACT_LIST(if_enums, 1706_0, ) },
+};
+/* 1707: ResTarget.val (schema/pg15/deparse.txt:2552:15) */
 static const uint8_t contract_kinds_1707[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_1707[][2] = {
-	{ 43, 3 }, /* CoalesceExpr.args */
+	{ 227, 4 }, /* MergeWhenClause.target_list */
 };
-/* 1708: TypeCast.arg (schema/pg15/deparse.txt:2578:14) */
+static const char *const contract_if_strings_1707_0[] = {
+	"b",
+};
+static const ContractCond contract_conditions_1707[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1707_0, 1), CONTRACT_LIST(if_enums, 1707_0, ) },
+};
+/* 1708: ResTarget.val (schema/pg15/deparse.txt:2554:15) */
 static const uint8_t contract_kinds_1708[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1708[][2] = {
-	{ 46, 5 }, /* XmlExpr.args */
+	{ 227, 4 }, /* MergeWhenClause.target_list */
 };
-/* 1709: TypeCast.arg (schema/pg15/deparse.txt:2580:14) */
+static const char *const contract_if_strings_1708_0[] = {
+	"n",
+	"v",
+};
+static const ContractCond contract_conditions_1708[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1708_0, 1), CONTRACT_LIST(if_enums, 1708_0, ) },
+};
+/* 1709: ResTarget.val (schema/pg15/deparse.txt:2556:15) */
 static const uint8_t contract_kinds_1709[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1709[][2] = {
-	{ 69, 0 }, /* ReturnStmt.returnval */
+	{ 227, 4 }, /* MergeWhenClause.target_list */
 };
-/* 1710: TypeCast.arg (schema/pg15/deparse.txt:2582:14) */
+static const char *const contract_if_strings_1709_0[] = {
+	"a",
+	"b",
+	"val",
+	"n",
+	"v",
+};
+static const ContractCond contract_conditions_1709[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1709_0, 1), CONTRACT_LIST(if_enums, 1709_0, ) },
+};
+/* 1710: ResTarget.val (schema/pg15/deparse.txt:2558:15) */
 static const uint8_t contract_kinds_1710[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1710[][2] = {
-	{ 181, 2 }, /* A_Expr.lexpr */
+	{ 46, 3 }, /* XmlExpr.named_args */
+	{ 64, 4 }, /* InsertStmt.returning_list */
+	{ 66, 1 }, /* UpdateStmt.target_list */
+	{ 68, 2 }, /* SelectStmt.target_list */
+	{ 227, 4 }, /* MergeWhenClause.target_list */
 };
-/* 1711: TypeCast.arg (schema/pg15/deparse.txt:2584:14) */
+/* 1711: ResTarget.val (schema/pg15/deparse.txt:2560:15) */
 static const uint8_t contract_kinds_1711[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1711[][2] = {
-	{ 184, 1 }, /* FuncCall.args */
+	{ 46, 3 }, /* XmlExpr.named_args */
+	{ 64, 4 }, /* InsertStmt.returning_list */
+	{ 66, 1 }, /* UpdateStmt.target_list */
+	{ 68, 2 }, /* SelectStmt.target_list */
+	{ 227, 4 }, /* MergeWhenClause.target_list */
 };
-/* 1712: TypeCast.arg (schema/pg15/deparse.txt:2586:14) */
-static const uint8_t contract_kinds_1712[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
+/* 1712: ResTarget.val (schema/pg15/deparse.txt:5367:15) */
 static const uint16_t contract_parents_1712[][2] = {
-	{ 187, 0 }, /* A_Indirection.arg */
+	{ 227, 4 }, /* MergeWhenClause.target_list */
 };
-/* 1713: TypeCast.arg (schema/pg15/deparse.txt:2588:14) */
+static const int32_t contract_if_enums_1712_0[] = {
+	3, /* CMD_UPDATE */
+};
+static const ContractCond contract_conditions_1712[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 1712_0, ), CONTRACT_LIST(if_enums, 1712_0, 1) },
+};
+/* 1713: MultiAssignRef.source (schema/pg15/deparse.txt:2562:23) */
 static const uint8_t contract_kinds_1713[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_1713[][2] = {
-	{ 189, 2 }, /* ResTarget.val */
-};
-/* 1714: TypeCast.arg (schema/pg15/deparse.txt:2590:14) */
-static const uint8_t contract_kinds_1714[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
+/* 1714: TypeCast.arg (schema/pg15/deparse.txt:2564:14) */
 static const uint16_t contract_parents_1714[][2] = {
-	{ 191, 0 }, /* TypeCast.arg */
+	{ 107, 2 }, /* VariableSetStmt.args */
 };
-/* 1715: TypeCast.arg (schema/pg15/deparse.txt:2592:14) */
-static const uint8_t contract_kinds_1715[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
+/* 1715: TypeCast.arg (schema/pg15/deparse.txt:2566:14) */
 static const uint16_t contract_parents_1715[][2] = {
-	{ 194, 2 }, /* WindowDef.partition_clause */
+	{ 107, 2 }, /* VariableSetStmt.args */
 };
-/* 1716: TypeCast.arg (schema/pg15/deparse.txt:2594:14) */
+/* 1716: TypeCast.arg (schema/pg15/deparse.txt:2568:14) */
 static const uint8_t contract_kinds_1716[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1716[][2] = {
-	{ 194, 5 }, /* WindowDef.start_offset */
+	{ 7, 0 }, /* List.items */
 };
-/* 1717: TypeCast.arg (schema/pg15/deparse.txt:2596:14) */
+/* 1717: TypeCast.arg (schema/pg15/deparse.txt:2570:14) */
 static const uint8_t contract_kinds_1717[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1717[][2] = {
-	{ 232, 5 }, /* PartitionBoundSpec.lowerdatums */
+	{ 37, 5 }, /* CaseExpr.defresult */
 };
-/* 1718: TypeCast.arg (schema/pg15/deparse.txt:2598:14) */
+/* 1718: TypeCast.arg (schema/pg15/deparse.txt:2572:14) */
 static const uint8_t contract_kinds_1718[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1718[][2] = {
-	{ 7, 0 }, /* List.items */
-	{ 37, 5 }, /* CaseExpr.defresult */
 	{ 38, 2 }, /* CaseWhen.result */
-	{ 41, 1 }, /* RowExpr.args */
-	{ 43, 3 }, /* CoalesceExpr.args */
-	{ 46, 5 }, /* XmlExpr.args */
-	{ 69, 0 }, /* ReturnStmt.returnval */
-	{ 181, 2 }, /* A_Expr.lexpr */
-	{ 184, 1 }, /* FuncCall.args */
-	{ 187, 0 }, /* A_Indirection.arg */
-	{ 189, 2 }, /* ResTarget.val */
-	{ 191, 0 }, /* TypeCast.arg */
-	{ 194, 2 }, /* WindowDef.partition_clause */
-	{ 194, 5 }, /* WindowDef.start_offset */
-	{ 232, 5 }, /* PartitionBoundSpec.lowerdatums */
 };
-/* 1719: TypeCast.arg (schema/pg15/deparse.txt:2600:14) */
+/* 1719: TypeCast.arg (schema/pg15/deparse.txt:2574:14) */
 static const uint8_t contract_kinds_1719[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1719[][2] = {
+	{ 41, 1 }, /* RowExpr.args */
+};
+/* 1720: TypeCast.arg (schema/pg15/deparse.txt:2576:14) */
+static const uint8_t contract_kinds_1720[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1720[][2] = {
+	{ 43, 3 }, /* CoalesceExpr.args */
+};
+/* 1721: TypeCast.arg (schema/pg15/deparse.txt:2578:14) */
+static const uint8_t contract_kinds_1721[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1721[][2] = {
+	{ 46, 5 }, /* XmlExpr.args */
+};
+/* 1722: TypeCast.arg (schema/pg15/deparse.txt:2580:14) */
+static const uint8_t contract_kinds_1722[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1722[][2] = {
+	{ 69, 0 }, /* ReturnStmt.returnval */
+};
+/* 1723: TypeCast.arg (schema/pg15/deparse.txt:2582:14) */
+static const uint8_t contract_kinds_1723[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1723[][2] = {
+	{ 181, 2 }, /* A_Expr.lexpr */
+};
+/* 1724: TypeCast.arg (schema/pg15/deparse.txt:2584:14) */
+static const uint8_t contract_kinds_1724[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1724[][2] = {
+	{ 184, 1 }, /* FuncCall.args */
+};
+/* 1725: TypeCast.arg (schema/pg15/deparse.txt:2586:14) */
+static const uint8_t contract_kinds_1725[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1725[][2] = {
+	{ 187, 0 }, /* A_Indirection.arg */
+};
+/* 1726: TypeCast.arg (schema/pg15/deparse.txt:2588:14) */
+static const uint8_t contract_kinds_1726[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1726[][2] = {
+	{ 189, 2 }, /* ResTarget.val */
+};
+/* 1727: TypeCast.arg (schema/pg15/deparse.txt:2590:14) */
+static const uint8_t contract_kinds_1727[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1727[][2] = {
+	{ 191, 0 }, /* TypeCast.arg */
+};
+/* 1728: TypeCast.arg (schema/pg15/deparse.txt:2592:14) */
+static const uint8_t contract_kinds_1728[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1728[][2] = {
+	{ 194, 2 }, /* WindowDef.partition_clause */
+};
+/* 1729: TypeCast.arg (schema/pg15/deparse.txt:2594:14) */
+static const uint8_t contract_kinds_1729[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1729[][2] = {
+	{ 194, 5 }, /* WindowDef.start_offset */
+};
+/* 1730: TypeCast.arg (schema/pg15/deparse.txt:2596:14) */
+static const uint8_t contract_kinds_1730[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1730[][2] = {
+	{ 232, 5 }, /* PartitionBoundSpec.lowerdatums */
+};
+/* 1731: TypeCast.arg (schema/pg15/deparse.txt:2598:14) */
+static const uint8_t contract_kinds_1731[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1731[][2] = {
 	{ 7, 0 }, /* List.items */
 	{ 37, 5 }, /* CaseExpr.defresult */
 	{ 38, 2 }, /* CaseWhen.result */
@@ -12321,1015 +12517,1036 @@ static const uint16_t contract_parents_1719[][2] = {
 	{ 194, 5 }, /* WindowDef.start_offset */
 	{ 232, 5 }, /* PartitionBoundSpec.lowerdatums */
 };
-/* 1720: TypeCast.typeName (schema/pg15/deparse.txt:2602:20) */
-static const uint16_t contract_parents_1720[][2] = {
-	{ 107, 2 }, /* VariableSetStmt.args */
-};
-/* 1721: TypeCast.typeName (schema/pg15/deparse.txt:2604:20) */
-static const uint16_t contract_parents_1721[][2] = {
-	{ 107, 2 }, /* VariableSetStmt.args */
-};
-/* 1722: CollateClause.arg (schema/pg15/deparse.txt:2606:19) */
-static const uint8_t contract_kinds_1722[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1722[][2] = {
-	{ 181, 2 }, /* A_Expr.lexpr */
-};
-/* 1723: CollateClause.arg (schema/pg15/deparse.txt:2608:19) */
-static const uint8_t contract_kinds_1723[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x1e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1723[][2] = {
-	{ 181, 3 }, /* A_Expr.rexpr */
-};
-/* 1724: CollateClause.arg (schema/pg15/deparse.txt:2610:19) */
-static const uint8_t contract_kinds_1724[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1724[][2] = {
-	{ 189, 2 }, /* ResTarget.val */
-};
-/* 1725: CollateClause.arg (schema/pg15/deparse.txt:2612:19) */
-static const uint8_t contract_kinds_1725[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1725[][2] = {
-	{ 193, 0 }, /* SortBy.node */
-};
-/* 1726: CollateClause.arg (schema/pg15/deparse.txt:2614:19) */
-static const uint8_t contract_kinds_1726[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1726[][2] = {
-	{ 181, 2 }, /* A_Expr.lexpr */
-	{ 181, 3 }, /* A_Expr.rexpr */
-	{ 189, 2 }, /* ResTarget.val */
-	{ 193, 0 }, /* SortBy.node */
-};
-/* 1727: CollateClause.arg (schema/pg15/deparse.txt:2616:19) */
-static const uint8_t contract_kinds_1727[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1727[][2] = {
-	{ 181, 2 }, /* A_Expr.lexpr */
-	{ 181, 3 }, /* A_Expr.rexpr */
-	{ 189, 2 }, /* ResTarget.val */
-	{ 193, 0 }, /* SortBy.node */
-};
-/* 1728: CollateClause.collname (schema/pg15/deparse.txt:2618:24) */
-/* 1729: CollateClause.collname (schema/pg15/deparse.txt:2620:24) */
-/* 1730: CollateClause.collname (schema/pg15/deparse.txt:2622:24) */
-static const uint8_t contract_kinds_1730[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1731: CollateClause.collname (schema/pg15/deparse.txt:2624:24) */
-static const uint8_t contract_kinds_1731[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1732: CollateClause.collname (schema/pg15/deparse.txt:4753:24) */
+/* 1732: TypeCast.arg (schema/pg15/deparse.txt:2600:14) */
 static const uint8_t contract_kinds_1732[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1732[][2] = {
-	{ 99, 2 }, /* CreateDomainStmt.coll_clause */
-};
-/* 1733: CollateClause.collname (schema/pg15/deparse.txt:4756:24) */
-static const uint8_t contract_kinds_1733[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_1733[][2] = {
+	{ 7, 0 }, /* List.items */
+	{ 37, 5 }, /* CaseExpr.defresult */
+	{ 38, 2 }, /* CaseWhen.result */
+	{ 41, 1 }, /* RowExpr.args */
+	{ 43, 3 }, /* CoalesceExpr.args */
+	{ 46, 5 }, /* XmlExpr.args */
+	{ 69, 0 }, /* ReturnStmt.returnval */
 	{ 181, 2 }, /* A_Expr.lexpr */
+	{ 184, 1 }, /* FuncCall.args */
+	{ 187, 0 }, /* A_Indirection.arg */
+	{ 189, 2 }, /* ResTarget.val */
+	{ 191, 0 }, /* TypeCast.arg */
+	{ 194, 2 }, /* WindowDef.partition_clause */
+	{ 194, 5 }, /* WindowDef.start_offset */
+	{ 232, 5 }, /* PartitionBoundSpec.lowerdatums */
 };
-/* 1734: CollateClause.collname (schema/pg15/deparse.txt:4759:24) */
-static const uint8_t contract_kinds_1734[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 1733: TypeCast.typeName (schema/pg15/deparse.txt:2602:20) */
+static const uint16_t contract_parents_1733[][2] = {
+	{ 107, 2 }, /* VariableSetStmt.args */
 };
+/* 1734: TypeCast.typeName (schema/pg15/deparse.txt:2604:20) */
 static const uint16_t contract_parents_1734[][2] = {
-	{ 181, 3 }, /* A_Expr.rexpr */
+	{ 107, 2 }, /* VariableSetStmt.args */
 };
-/* 1735: CollateClause.collname (schema/pg15/deparse.txt:4762:24) */
+/* 1735: CollateClause.arg (schema/pg15/deparse.txt:2606:19) */
 static const uint8_t contract_kinds_1735[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1735[][2] = {
-	{ 189, 2 }, /* ResTarget.val */
+	{ 181, 2 }, /* A_Expr.lexpr */
 };
-/* 1736: CollateClause.collname (schema/pg15/deparse.txt:4765:24) */
+/* 1736: CollateClause.arg (schema/pg15/deparse.txt:2608:19) */
 static const uint8_t contract_kinds_1736[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x80,0x00,0x02,0x88,0x1e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1736[][2] = {
-	{ 193, 0 }, /* SortBy.node */
+	{ 181, 3 }, /* A_Expr.rexpr */
 };
-/* 1737: CollateClause.collname (schema/pg15/deparse.txt:4768:24) */
+/* 1737: CollateClause.arg (schema/pg15/deparse.txt:2610:19) */
 static const uint8_t contract_kinds_1737[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1737[][2] = {
-	{ 201, 13 }, /* ColumnDef.coll_clause */
+	{ 189, 2 }, /* ResTarget.val */
 };
-/* 1738: SortBy.node (schema/pg15/deparse.txt:2626:13) */
+/* 1738: CollateClause.arg (schema/pg15/deparse.txt:2612:19) */
 static const uint8_t contract_kinds_1738[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1739: SortBy.useOp (schema/pg15/deparse.txt:2628:15) */
-/* 1740: SortBy.useOp (schema/pg15/deparse.txt:2630:15) */
-/* 1741: SortBy.useOp (schema/pg15/deparse.txt:2632:15) */
-static const uint8_t contract_kinds_1741[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+static const uint16_t contract_parents_1738[][2] = {
+	{ 193, 0 }, /* SortBy.node */
 };
-/* 1742: SortBy.useOp (schema/pg15/deparse.txt:2634:15) */
-static const uint8_t contract_kinds_1742[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 1739: CollateClause.arg (schema/pg15/deparse.txt:2614:19) */
+static const uint8_t contract_kinds_1739[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1743: SortBy.useOp (schema/pg15/deparse.txt:4771:15) */
+static const uint16_t contract_parents_1739[][2] = {
+	{ 181, 2 }, /* A_Expr.lexpr */
+	{ 181, 3 }, /* A_Expr.rexpr */
+	{ 189, 2 }, /* ResTarget.val */
+	{ 193, 0 }, /* SortBy.node */
+};
+/* 1740: CollateClause.arg (schema/pg15/deparse.txt:2616:19) */
+static const uint8_t contract_kinds_1740[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1740[][2] = {
+	{ 181, 2 }, /* A_Expr.lexpr */
+	{ 181, 3 }, /* A_Expr.rexpr */
+	{ 189, 2 }, /* ResTarget.val */
+	{ 193, 0 }, /* SortBy.node */
+};
+/* 1741: CollateClause.collname (schema/pg15/deparse.txt:2618:24) */
+/* 1742: CollateClause.collname (schema/pg15/deparse.txt:2620:24) */
+/* 1743: CollateClause.collname (schema/pg15/deparse.txt:2622:24) */
 static const uint8_t contract_kinds_1743[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_1743[][2] = {
-	{ 68, 10 }, /* SelectStmt.sort_clause */
-};
-/* 1744: SortBy.useOp (schema/pg15/deparse.txt:4774:15) */
+/* 1744: CollateClause.collname (schema/pg15/deparse.txt:2624:24) */
 static const uint8_t contract_kinds_1744[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_1744[][2] = {
-	{ 194, 3 }, /* WindowDef.order_clause */
+/* 1745: CollateClause.collname (schema/pg15/deparse.txt:4753:24) */
+static const uint8_t contract_kinds_1745[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1745: WindowDef.name (schema/pg15/deparse.txt:2636:16) */
 static const uint16_t contract_parents_1745[][2] = {
-	{ 184, 4 }, /* FuncCall.over */
+	{ 99, 2 }, /* CreateDomainStmt.coll_clause */
 };
-/* 1746: WindowDef.partitionClause (schema/pg15/deparse.txt:2638:28) */
+/* 1746: CollateClause.collname (schema/pg15/deparse.txt:4756:24) */
 static const uint8_t contract_kinds_1746[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1747: WindowDef.partitionClause (schema/pg15/deparse.txt:2640:28) */
+static const uint16_t contract_parents_1746[][2] = {
+	{ 181, 2 }, /* A_Expr.lexpr */
+};
+/* 1747: CollateClause.collname (schema/pg15/deparse.txt:4759:24) */
 static const uint8_t contract_kinds_1747[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1748: WindowDef.partitionClause (schema/pg15/deparse.txt:4777:28) */
+static const uint16_t contract_parents_1747[][2] = {
+	{ 181, 3 }, /* A_Expr.rexpr */
+};
+/* 1748: CollateClause.collname (schema/pg15/deparse.txt:4762:24) */
 static const uint8_t contract_kinds_1748[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1748[][2] = {
-	{ 68, 8 }, /* SelectStmt.window_clause */
+	{ 189, 2 }, /* ResTarget.val */
 };
-/* 1749: WindowDef.partitionClause (schema/pg15/deparse.txt:4780:28) */
+/* 1749: CollateClause.collname (schema/pg15/deparse.txt:4765:24) */
 static const uint8_t contract_kinds_1749[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1749[][2] = {
+	{ 193, 0 }, /* SortBy.node */
+};
+/* 1750: CollateClause.collname (schema/pg15/deparse.txt:4768:24) */
+static const uint8_t contract_kinds_1750[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_1750[][2] = {
+	{ 201, 13 }, /* ColumnDef.coll_clause */
+};
+/* 1751: SortBy.node (schema/pg15/deparse.txt:2626:13) */
+static const uint8_t contract_kinds_1751[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 1752: SortBy.useOp (schema/pg15/deparse.txt:2628:15) */
+/* 1753: SortBy.useOp (schema/pg15/deparse.txt:2630:15) */
+/* 1754: SortBy.useOp (schema/pg15/deparse.txt:2632:15) */
+static const uint8_t contract_kinds_1754[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 1755: SortBy.useOp (schema/pg15/deparse.txt:2634:15) */
+static const uint8_t contract_kinds_1755[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 1756: SortBy.useOp (schema/pg15/deparse.txt:4771:15) */
+static const uint8_t contract_kinds_1756[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_1756[][2] = {
+	{ 68, 10 }, /* SelectStmt.sort_clause */
+};
+/* 1757: SortBy.useOp (schema/pg15/deparse.txt:4774:15) */
+static const uint8_t contract_kinds_1757[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_1757[][2] = {
+	{ 194, 3 }, /* WindowDef.order_clause */
+};
+/* 1758: WindowDef.name (schema/pg15/deparse.txt:2636:16) */
+static const uint16_t contract_parents_1758[][2] = {
 	{ 184, 4 }, /* FuncCall.over */
 };
-/* 1750: WindowDef.orderClause (schema/pg15/deparse.txt:2642:24) */
-/* 1751: WindowDef.orderClause (schema/pg15/deparse.txt:2644:24) */
-static const uint8_t contract_kinds_1751[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 1752: WindowDef.orderClause (schema/pg15/deparse.txt:4783:24) */
-static const uint8_t contract_kinds_1752[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 1753: WindowDef.orderClause (schema/pg15/deparse.txt:4785:24) */
-/* 1754: WindowDef.startOffset (schema/pg15/deparse.txt:2646:24) */
-static const uint8_t contract_kinds_1754[] = { /* the kinds allowed, by tag */
+/* 1759: WindowDef.partitionClause (schema/pg15/deparse.txt:2638:28) */
+static const uint8_t contract_kinds_1759[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1755: WindowDef.endOffset (schema/pg15/deparse.txt:2648:22) */
-static const uint8_t contract_kinds_1755[] = { /* the kinds allowed, by tag */
+/* 1760: WindowDef.partitionClause (schema/pg15/deparse.txt:2640:28) */
+static const uint8_t contract_kinds_1760[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1756: RangeSubselect.subquery (schema/pg15/deparse.txt:2650:25) */
-/* 1757: RangeSubselect.subquery (schema/pg15/deparse.txt:2652:25) */
-static const uint8_t contract_kinds_1757[] = { /* the kinds allowed, by tag */
+/* 1761: WindowDef.partitionClause (schema/pg15/deparse.txt:4777:28) */
+static const uint8_t contract_kinds_1761[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1761[][2] = {
+	{ 68, 8 }, /* SelectStmt.window_clause */
+};
+/* 1762: WindowDef.partitionClause (schema/pg15/deparse.txt:4780:28) */
+static const uint8_t contract_kinds_1762[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1762[][2] = {
+	{ 184, 4 }, /* FuncCall.over */
+};
+/* 1763: WindowDef.orderClause (schema/pg15/deparse.txt:2642:24) */
+/* 1764: WindowDef.orderClause (schema/pg15/deparse.txt:2644:24) */
+static const uint8_t contract_kinds_1764[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 1765: WindowDef.orderClause (schema/pg15/deparse.txt:4783:24) */
+static const uint8_t contract_kinds_1765[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 1766: WindowDef.orderClause (schema/pg15/deparse.txt:4785:24) */
+/* 1767: WindowDef.startOffset (schema/pg15/deparse.txt:2646:24) */
+static const uint8_t contract_kinds_1767[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 1768: WindowDef.endOffset (schema/pg15/deparse.txt:2648:22) */
+static const uint8_t contract_kinds_1768[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 1769: RangeSubselect.subquery (schema/pg15/deparse.txt:2650:25) */
+/* 1770: RangeSubselect.subquery (schema/pg15/deparse.txt:2652:25) */
+static const uint8_t contract_kinds_1770[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1758: RangeFunction.functions (schema/pg15/deparse.txt:2654:25) */
-/* 1759: RangeFunction.functions (schema/pg15/deparse.txt:2656:25) */
-/* 1760: RangeFunction.functions (schema/pg15/deparse.txt:2658:25) */
-/* 1761: RangeFunction.functions (schema/pg15/deparse.txt:2660:25) */
-static const uint8_t contract_kinds_1761[] = { /* the kinds allowed, by tag */
+/* 1771: RangeFunction.functions (schema/pg15/deparse.txt:2654:25) */
+/* 1772: RangeFunction.functions (schema/pg15/deparse.txt:2656:25) */
+/* 1773: RangeFunction.functions (schema/pg15/deparse.txt:2658:25) */
+/* 1774: RangeFunction.functions (schema/pg15/deparse.txt:2660:25) */
+static const uint8_t contract_kinds_1774[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-/* 1762: RangeFunction.functions (schema/pg15/deparse.txt:2662:25) */
-static const uint8_t contract_kinds_1762[] = { /* the kinds allowed, by tag */
+/* 1775: RangeFunction.functions (schema/pg15/deparse.txt:2662:25) */
+static const uint8_t contract_kinds_1775[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-/* 1763: RangeFunction.functions (schema/pg15/deparse.txt:4788:25) */
-static const uint8_t contract_kinds_1763[] = { /* the kinds allowed, by tag */
+/* 1776: RangeFunction.functions (schema/pg15/deparse.txt:4788:25) */
+static const uint8_t contract_kinds_1776[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-static const uint16_t contract_parents_1763[][2] = {
+static const uint16_t contract_parents_1776[][2] = {
 	{ 57, 2 }, /* JoinExpr.larg */
 };
-/* 1764: RangeFunction.functions (schema/pg15/deparse.txt:4791:25) */
-static const uint8_t contract_kinds_1764[] = { /* the kinds allowed, by tag */
+/* 1777: RangeFunction.functions (schema/pg15/deparse.txt:4791:25) */
+static const uint8_t contract_kinds_1777[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-static const uint16_t contract_parents_1764[][2] = {
+static const uint16_t contract_parents_1777[][2] = {
 	{ 57, 3 }, /* JoinExpr.rarg */
 };
-/* 1765: RangeFunction.functions (schema/pg15/deparse.txt:4794:25) */
-static const uint8_t contract_kinds_1765[] = { /* the kinds allowed, by tag */
+/* 1778: RangeFunction.functions (schema/pg15/deparse.txt:4794:25) */
+static const uint8_t contract_kinds_1778[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-static const uint16_t contract_parents_1765[][2] = {
+static const uint16_t contract_parents_1778[][2] = {
 	{ 68, 3 }, /* SelectStmt.from_clause */
 };
-/* 1766: RangeFunction.coldeflist (schema/pg15/deparse.txt:2664:26) */
-/* 1767: RangeFunction.coldeflist (schema/pg15/deparse.txt:2666:26) */
-/* 1768: RangeFunction.coldeflist (schema/pg15/deparse.txt:2668:26) */
-static const uint8_t contract_kinds_1768[] = { /* the kinds allowed, by tag */
+/* 1779: RangeFunction.coldeflist (schema/pg15/deparse.txt:2664:26) */
+/* 1780: RangeFunction.coldeflist (schema/pg15/deparse.txt:2666:26) */
+/* 1781: RangeFunction.coldeflist (schema/pg15/deparse.txt:2668:26) */
+static const uint8_t contract_kinds_1781[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1769: RangeFunction.coldeflist (schema/pg15/deparse.txt:2670:26) */
-static const uint8_t contract_kinds_1769[] = { /* the kinds allowed, by tag */
+/* 1782: RangeFunction.coldeflist (schema/pg15/deparse.txt:2670:26) */
+static const uint8_t contract_kinds_1782[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1770: RangeFunction.coldeflist (schema/pg15/deparse.txt:4797:26) */
-static const uint8_t contract_kinds_1770[] = { /* the kinds allowed, by tag */
+/* 1783: RangeFunction.coldeflist (schema/pg15/deparse.txt:4797:26) */
+static const uint8_t contract_kinds_1783[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1770[][2] = {
+static const uint16_t contract_parents_1783[][2] = {
 	{ 68, 3 }, /* SelectStmt.from_clause */
 };
-/* 1771: RangeTableSample.relation (schema/pg15/deparse.txt:2672:27) */
-/* 1772: RangeTableSample.relation (schema/pg15/deparse.txt:2674:27) */
-static const uint8_t contract_kinds_1772[] = { /* the kinds allowed, by tag */
+/* 1784: RangeTableSample.relation (schema/pg15/deparse.txt:2672:27) */
+/* 1785: RangeTableSample.relation (schema/pg15/deparse.txt:2674:27) */
+static const uint8_t contract_kinds_1785[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1773: RangeTableSample.method (schema/pg15/deparse.txt:2676:25) */
-/* 1774: RangeTableSample.method (schema/pg15/deparse.txt:2678:25) */
-static const uint8_t contract_kinds_1774[] = { /* the kinds allowed, by tag */
+/* 1786: RangeTableSample.method (schema/pg15/deparse.txt:2676:25) */
+/* 1787: RangeTableSample.method (schema/pg15/deparse.txt:2678:25) */
+static const uint8_t contract_kinds_1787[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1775: RangeTableSample.method (schema/pg15/deparse.txt:4800:25) */
-static const uint8_t contract_kinds_1775[] = { /* the kinds allowed, by tag */
+/* 1788: RangeTableSample.method (schema/pg15/deparse.txt:4800:25) */
+static const uint8_t contract_kinds_1788[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1776: RangeTableSample.method (schema/pg15/deparse.txt:4802:25) */
-/* 1777: RangeTableSample.args (schema/pg15/deparse.txt:2680:23) */
-static const uint8_t contract_kinds_1777[] = { /* the kinds allowed, by tag */
+/* 1789: RangeTableSample.method (schema/pg15/deparse.txt:4802:25) */
+/* 1790: RangeTableSample.args (schema/pg15/deparse.txt:2680:23) */
+static const uint8_t contract_kinds_1790[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1778: RangeTableSample.args (schema/pg15/deparse.txt:4805:23) */
-static const uint8_t contract_kinds_1778[] = { /* the kinds allowed, by tag */
+/* 1791: RangeTableSample.args (schema/pg15/deparse.txt:4805:23) */
+static const uint8_t contract_kinds_1791[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-/* 1779: RangeTableSample.args (schema/pg15/deparse.txt:4807:23) */
-/* 1780: RangeTableSample.repeatable (schema/pg15/deparse.txt:2682:29) */
-static const uint8_t contract_kinds_1780[] = { /* the kinds allowed, by tag */
+/* 1792: RangeTableSample.args (schema/pg15/deparse.txt:4807:23) */
+/* 1793: RangeTableSample.repeatable (schema/pg15/deparse.txt:2682:29) */
+static const uint8_t contract_kinds_1793[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1781: RangeTableFunc.docexpr (schema/pg15/deparse.txt:2684:24) */
-static const uint8_t contract_kinds_1781[] = { /* the kinds allowed, by tag */
+/* 1794: RangeTableFunc.docexpr (schema/pg15/deparse.txt:2684:24) */
+static const uint8_t contract_kinds_1794[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x06,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1782: RangeTableFunc.rowexpr (schema/pg15/deparse.txt:2686:24) */
-static const uint8_t contract_kinds_1782[] = { /* the kinds allowed, by tag */
+/* 1795: RangeTableFunc.rowexpr (schema/pg15/deparse.txt:2686:24) */
+static const uint8_t contract_kinds_1795[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1783: RangeTableFunc.namespaces (schema/pg15/deparse.txt:2688:27) */
-/* 1784: RangeTableFunc.namespaces (schema/pg15/deparse.txt:2690:27) */
-/* 1785: RangeTableFunc.namespaces (schema/pg15/deparse.txt:2692:27) */
-static const uint8_t contract_kinds_1785[] = { /* the kinds allowed, by tag */
+/* 1796: RangeTableFunc.namespaces (schema/pg15/deparse.txt:2688:27) */
+/* 1797: RangeTableFunc.namespaces (schema/pg15/deparse.txt:2690:27) */
+/* 1798: RangeTableFunc.namespaces (schema/pg15/deparse.txt:2692:27) */
+static const uint8_t contract_kinds_1798[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1786: RangeTableFunc.namespaces (schema/pg15/deparse.txt:2694:27) */
-static const uint8_t contract_kinds_1786[] = { /* the kinds allowed, by tag */
+/* 1799: RangeTableFunc.namespaces (schema/pg15/deparse.txt:2694:27) */
+static const uint8_t contract_kinds_1799[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1787: RangeTableFunc.namespaces (schema/pg15/deparse.txt:4810:27) */
-static const uint8_t contract_kinds_1787[] = { /* the kinds allowed, by tag */
+/* 1800: RangeTableFunc.namespaces (schema/pg15/deparse.txt:4810:27) */
+static const uint8_t contract_kinds_1800[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1787[][2] = {
-	{ 68, 3 }, /* SelectStmt.from_clause */
-};
-/* 1788: RangeTableFunc.columns (schema/pg15/deparse.txt:2696:24) */
-/* 1789: RangeTableFunc.columns (schema/pg15/deparse.txt:2698:24) */
-/* 1790: RangeTableFunc.columns (schema/pg15/deparse.txt:2700:24) */
-static const uint8_t contract_kinds_1790[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 1791: RangeTableFunc.columns (schema/pg15/deparse.txt:2702:24) */
-static const uint8_t contract_kinds_1791[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 1792: RangeTableFunc.columns (schema/pg15/deparse.txt:4813:24) */
-static const uint8_t contract_kinds_1792[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-static const uint16_t contract_parents_1792[][2] = {
-	{ 68, 3 }, /* SelectStmt.from_clause */
-};
-/* 1793: RangeTableFuncCol.colname (schema/pg15/deparse.txt:2704:27) */
-/* 1794: RangeTableFuncCol.typeName (schema/pg15/deparse.txt:2706:29) */
-static const int32_t contract_if_enums_1794_0[] = {
-	0, /* false */
-};
-static const ContractCond contract_conditions_1794[] = { /* field, not, set, parent, strings, enums */
-	{ 2, false, false, false, CONTRACT_LIST(if_strings, 1794_0, ), CONTRACT_LIST(if_enums, 1794_0, 1) },
-};
-/* 1795: RangeTableFuncCol.colexpr (schema/pg15/deparse.txt:2708:27) */
-static const uint8_t contract_kinds_1795[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 1796: RangeTableFuncCol.coldefexpr (schema/pg15/deparse.txt:2710:30) */
-static const uint8_t contract_kinds_1796[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 1797: TypeName.names (schema/pg15/deparse.txt:2713:16) */
-static const uint16_t contract_parents_1797[][2] = {
-	{ 191, 1 }, /* TypeCast.type_name */
-};
-/* 1798: TypeName.names (schema/pg15/deparse.txt:2716:16) */
-static const uint16_t contract_parents_1798[][2] = {
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
-};
-/* 1799: TypeName.names (schema/pg15/deparse.txt:2718:16) */
-static const uint16_t contract_parents_1799[][2] = {
-	{ 191, 1 }, /* TypeCast.type_name */
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
-};
-/* 1800: TypeName.names (schema/pg15/deparse.txt:2720:16) */
 static const uint16_t contract_parents_1800[][2] = {
-	{ 191, 1 }, /* TypeCast.type_name */
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
+	{ 68, 3 }, /* SelectStmt.from_clause */
 };
-/* 1801: TypeName.names (schema/pg15/deparse.txt:2723:16) */
-static const uint16_t contract_parents_1801[][2] = {
-	{ 191, 1 }, /* TypeCast.type_name */
+/* 1801: RangeTableFunc.columns (schema/pg15/deparse.txt:2696:24) */
+/* 1802: RangeTableFunc.columns (schema/pg15/deparse.txt:2698:24) */
+/* 1803: RangeTableFunc.columns (schema/pg15/deparse.txt:2700:24) */
+static const uint8_t contract_kinds_1803[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1802: TypeName.names (schema/pg15/deparse.txt:2725:16) */
-static const uint16_t contract_parents_1802[][2] = {
-	{ 191, 1 }, /* TypeCast.type_name */
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
-};
-/* 1803: TypeName.names (schema/pg15/deparse.txt:2727:16) */
-static const uint16_t contract_parents_1803[][2] = {
-	{ 191, 1 }, /* TypeCast.type_name */
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
-};
-/* 1804: TypeName.names (schema/pg15/deparse.txt:2729:16) */
+/* 1804: RangeTableFunc.columns (schema/pg15/deparse.txt:2702:24) */
 static const uint8_t contract_kinds_1804[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1804[][2] = {
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
-};
-/* 1805: TypeName.names (schema/pg15/deparse.txt:2731:16) */
+/* 1805: RangeTableFunc.columns (schema/pg15/deparse.txt:4813:24) */
 static const uint8_t contract_kinds_1805[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_1805[][2] = {
-	{ 217, 1 }, /* FunctionParameter.arg_type */
+	{ 68, 3 }, /* SelectStmt.from_clause */
 };
-/* 1806: TypeName.names (schema/pg15/deparse.txt:2733:16) */
-static const uint8_t contract_kinds_1806[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 1806: RangeTableFuncCol.colname (schema/pg15/deparse.txt:2704:27) */
+/* 1807: RangeTableFuncCol.typeName (schema/pg15/deparse.txt:2706:29) */
+static const int32_t contract_if_enums_1807_0[] = {
+	0, /* false */
 };
-static const uint16_t contract_parents_1806[][2] = {
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
-	{ 217, 1 }, /* FunctionParameter.arg_type */
+static const ContractCond contract_conditions_1807[] = { /* field, not, set, parent, strings, enums */
+	{ 2, false, false, false, CONTRACT_LIST(if_strings, 1807_0, ), CONTRACT_LIST(if_enums, 1807_0, 1) },
 };
-/* 1807: TypeName.names (schema/pg15/deparse.txt:2735:16) */
-static const uint8_t contract_kinds_1807[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_1807[][2] = {
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
-	{ 217, 1 }, /* FunctionParameter.arg_type */
-};
-/* 1808: TypeName.names (schema/pg15/deparse.txt:2737:16) */
+/* 1808: RangeTableFuncCol.colexpr (schema/pg15/deparse.txt:2708:27) */
 static const uint8_t contract_kinds_1808[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_1808[][2] = {
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
-};
-/* 1809: TypeName.names (schema/pg15/deparse.txt:2739:16) */
+/* 1809: RangeTableFuncCol.coldefexpr (schema/pg15/deparse.txt:2710:30) */
 static const uint8_t contract_kinds_1809[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
+	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_1809[][2] = {
-	{ 217, 1 }, /* FunctionParameter.arg_type */
-};
-/* 1810: TypeName.names (schema/pg15/deparse.txt:2741:16) */
-static const uint8_t contract_kinds_1810[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
+/* 1810: TypeName.names (schema/pg15/deparse.txt:2713:16) */
 static const uint16_t contract_parents_1810[][2] = {
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
-	{ 217, 1 }, /* FunctionParameter.arg_type */
+	{ 191, 1 }, /* TypeCast.type_name */
 };
-/* 1811: TypeName.names (schema/pg15/deparse.txt:2743:16) */
-static const uint8_t contract_kinds_1811[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
+/* 1811: TypeName.names (schema/pg15/deparse.txt:2716:16) */
 static const uint16_t contract_parents_1811[][2] = {
 	{ 213, 1 }, /* ObjectWithArgs.objargs */
-	{ 217, 1 }, /* FunctionParameter.arg_type */
 };
-/* 1812: TypeName.names (schema/pg15/deparse.txt:4816:16) */
-static const uint8_t contract_kinds_1812[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
+/* 1812: TypeName.names (schema/pg15/deparse.txt:2718:16) */
 static const uint16_t contract_parents_1812[][2] = {
-	{ 7, 0 }, /* List.items */
+	{ 191, 1 }, /* TypeCast.type_name */
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
 };
-/* 1813: TypeName.names (schema/pg15/deparse.txt:4819:16) */
-static const uint8_t contract_kinds_1813[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
+/* 1813: TypeName.names (schema/pg15/deparse.txt:2720:16) */
 static const uint16_t contract_parents_1813[][2] = {
-	{ 72, 4 }, /* AlterTableCmd.def */
+	{ 191, 1 }, /* TypeCast.type_name */
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
 };
-/* 1814: TypeName.names (schema/pg15/deparse.txt:4822:16) */
-static const uint8_t contract_kinds_1814[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
+/* 1814: TypeName.names (schema/pg15/deparse.txt:2723:16) */
 static const uint16_t contract_parents_1814[][2] = {
-	{ 81, 5 }, /* CreateStmt.of_typename */
+	{ 191, 1 }, /* TypeCast.type_name */
 };
-/* 1815: TypeName.names (schema/pg15/deparse.txt:4825:16) */
-static const uint8_t contract_kinds_1815[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
+/* 1815: TypeName.names (schema/pg15/deparse.txt:2725:16) */
 static const uint16_t contract_parents_1815[][2] = {
-	{ 83, 0 }, /* DropStmt.objects */
+	{ 191, 1 }, /* TypeCast.type_name */
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
 };
-/* 1816: TypeName.names (schema/pg15/deparse.txt:4828:16) */
-static const uint8_t contract_kinds_1816[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
+/* 1816: TypeName.names (schema/pg15/deparse.txt:2727:16) */
 static const uint16_t contract_parents_1816[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
+	{ 191, 1 }, /* TypeCast.type_name */
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
 };
-/* 1817: TypeName.names (schema/pg15/deparse.txt:4831:16) */
+/* 1817: TypeName.names (schema/pg15/deparse.txt:2729:16) */
 static const uint8_t contract_kinds_1817[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_1817[][2] = {
-	{ 88, 4 }, /* CreateFunctionStmt.return_type */
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
 };
-/* 1818: TypeName.names (schema/pg15/deparse.txt:4834:16) */
+/* 1818: TypeName.names (schema/pg15/deparse.txt:2731:16) */
 static const uint8_t contract_kinds_1818[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
 };
 static const uint16_t contract_parents_1818[][2] = {
-	{ 99, 1 }, /* CreateDomainStmt.type_name */
+	{ 217, 1 }, /* FunctionParameter.arg_type */
 };
-/* 1819: TypeName.names (schema/pg15/deparse.txt:4837:16) */
+/* 1819: TypeName.names (schema/pg15/deparse.txt:2733:16) */
 static const uint8_t contract_kinds_1819[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1819[][2] = {
-	{ 125, 0 }, /* CreateCastStmt.sourcetype */
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
+	{ 217, 1 }, /* FunctionParameter.arg_type */
 };
-/* 1820: TypeName.names (schema/pg15/deparse.txt:4840:16) */
+/* 1820: TypeName.names (schema/pg15/deparse.txt:2735:16) */
 static const uint8_t contract_kinds_1820[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1820[][2] = {
-	{ 125, 1 }, /* CreateCastStmt.targettype */
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
+	{ 217, 1 }, /* FunctionParameter.arg_type */
 };
-/* 1821: TypeName.names (schema/pg15/deparse.txt:4843:16) */
+/* 1821: TypeName.names (schema/pg15/deparse.txt:2737:16) */
 static const uint8_t contract_kinds_1821[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_1821[][2] = {
-	{ 126, 3 }, /* CreateOpClassStmt.datatype */
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
 };
-/* 1822: TypeName.names (schema/pg15/deparse.txt:4846:16) */
+/* 1822: TypeName.names (schema/pg15/deparse.txt:2739:16) */
 static const uint8_t contract_kinds_1822[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
 };
 static const uint16_t contract_parents_1822[][2] = {
-	{ 129, 1 }, /* PrepareStmt.argtypes */
+	{ 217, 1 }, /* FunctionParameter.arg_type */
 };
-/* 1823: TypeName.names (schema/pg15/deparse.txt:4849:16) */
+/* 1823: TypeName.names (schema/pg15/deparse.txt:2741:16) */
 static const uint8_t contract_kinds_1823[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1823[][2] = {
-	{ 157, 1 }, /* SecLabelStmt.object */
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
+	{ 217, 1 }, /* FunctionParameter.arg_type */
 };
-/* 1824: TypeName.names (schema/pg15/deparse.txt:4852:16) */
+/* 1824: TypeName.names (schema/pg15/deparse.txt:2743:16) */
 static const uint8_t contract_kinds_1824[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1824[][2] = {
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
+	{ 217, 1 }, /* FunctionParameter.arg_type */
 };
-/* 1825: TypeName.names (schema/pg15/deparse.txt:4855:16) */
+/* 1825: TypeName.names (schema/pg15/deparse.txt:4816:16) */
 static const uint8_t contract_kinds_1825[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1825[][2] = {
-	{ 170, 1 }, /* CreateTransformStmt.type_name */
+	{ 7, 0 }, /* List.items */
 };
-/* 1826: TypeName.names (schema/pg15/deparse.txt:4858:16) */
+/* 1826: TypeName.names (schema/pg15/deparse.txt:4819:16) */
 static const uint8_t contract_kinds_1826[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1826[][2] = {
-	{ 191, 1 }, /* TypeCast.type_name */
+	{ 72, 4 }, /* AlterTableCmd.def */
 };
-/* 1827: TypeName.names (schema/pg15/deparse.txt:4861:16) */
+/* 1827: TypeName.names (schema/pg15/deparse.txt:4822:16) */
 static const uint8_t contract_kinds_1827[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1827[][2] = {
-	{ 199, 1 }, /* RangeTableFuncCol.type_name */
+	{ 81, 5 }, /* CreateStmt.of_typename */
 };
-/* 1828: TypeName.names (schema/pg15/deparse.txt:4864:16) */
+/* 1828: TypeName.names (schema/pg15/deparse.txt:4825:16) */
 static const uint8_t contract_kinds_1828[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1828[][2] = {
-	{ 201, 1 }, /* ColumnDef.type_name */
+	{ 83, 0 }, /* DropStmt.objects */
 };
-/* 1829: TypeName.names (schema/pg15/deparse.txt:4867:16) */
+/* 1829: TypeName.names (schema/pg15/deparse.txt:4828:16) */
 static const uint8_t contract_kinds_1829[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1829[][2] = {
-	{ 205, 2 }, /* DefElem.arg */
+	{ 85, 1 }, /* CommentStmt.object */
 };
-/* 1830: TypeName.names (schema/pg15/deparse.txt:4870:16) */
+/* 1830: TypeName.names (schema/pg15/deparse.txt:4831:16) */
 static const uint8_t contract_kinds_1830[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1830[][2] = {
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
+	{ 88, 4 }, /* CreateFunctionStmt.return_type */
 };
-/* 1831: TypeName.names (schema/pg15/deparse.txt:4873:16) */
+/* 1831: TypeName.names (schema/pg15/deparse.txt:4834:16) */
 static const uint8_t contract_kinds_1831[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1831[][2] = {
-	{ 215, 4 }, /* CreateOpClassItem.class_args */
+	{ 99, 1 }, /* CreateDomainStmt.type_name */
 };
-/* 1832: TypeName.names (schema/pg15/deparse.txt:4876:16) */
+/* 1832: TypeName.names (schema/pg15/deparse.txt:4837:16) */
 static const uint8_t contract_kinds_1832[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1832[][2] = {
-	{ 215, 5 }, /* CreateOpClassItem.storedtype */
+	{ 125, 0 }, /* CreateCastStmt.sourcetype */
 };
-/* 1833: TypeName.names (schema/pg15/deparse.txt:4879:16) */
+/* 1833: TypeName.names (schema/pg15/deparse.txt:4840:16) */
 static const uint8_t contract_kinds_1833[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1833[][2] = {
-	{ 217, 1 }, /* FunctionParameter.arg_type */
+	{ 125, 1 }, /* CreateCastStmt.targettype */
 };
-/* 1834: TypeName.names (schema/pg15/deparse.txt:4882:16) */
+/* 1834: TypeName.names (schema/pg15/deparse.txt:4843:16) */
 static const uint8_t contract_kinds_1834[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1834[][2] = {
-	{ 220, 2 }, /* XmlSerialize.type_name */
+	{ 126, 3 }, /* CreateOpClassStmt.datatype */
 };
-/* 1835: TypeName.typmods (schema/pg15/deparse.txt:2746:18) */
+/* 1835: TypeName.names (schema/pg15/deparse.txt:4846:16) */
+static const uint8_t contract_kinds_1835[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
 static const uint16_t contract_parents_1835[][2] = {
-	{ 191, 1 }, /* TypeCast.type_name */
+	{ 129, 1 }, /* PrepareStmt.argtypes */
 };
-/* 1836: TypeName.typmods (schema/pg15/deparse.txt:2749:18) */
+/* 1836: TypeName.names (schema/pg15/deparse.txt:4849:16) */
+static const uint8_t contract_kinds_1836[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
 static const uint16_t contract_parents_1836[][2] = {
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
+	{ 157, 1 }, /* SecLabelStmt.object */
 };
-/* 1837: TypeName.typmods (schema/pg15/deparse.txt:2751:18) */
+/* 1837: TypeName.names (schema/pg15/deparse.txt:4852:16) */
+static const uint8_t contract_kinds_1837[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
 static const uint16_t contract_parents_1837[][2] = {
-	{ 191, 1 }, /* TypeCast.type_name */
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
-/* 1838: TypeName.typmods (schema/pg15/deparse.txt:2753:18) */
+/* 1838: TypeName.names (schema/pg15/deparse.txt:4855:16) */
+static const uint8_t contract_kinds_1838[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
 static const uint16_t contract_parents_1838[][2] = {
-	{ 191, 1 }, /* TypeCast.type_name */
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
+	{ 170, 1 }, /* CreateTransformStmt.type_name */
 };
-/* 1839: TypeName.typmods (schema/pg15/deparse.txt:2755:18) */
-/* 1840: TypeName.typmods (schema/pg15/deparse.txt:2757:18) */
+/* 1839: TypeName.names (schema/pg15/deparse.txt:4858:16) */
+static const uint8_t contract_kinds_1839[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_1839[][2] = {
+	{ 191, 1 }, /* TypeCast.type_name */
+};
+/* 1840: TypeName.names (schema/pg15/deparse.txt:4861:16) */
 static const uint8_t contract_kinds_1840[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1840[][2] = {
-	{ 126, 3 }, /* CreateOpClassStmt.datatype */
+	{ 199, 1 }, /* RangeTableFuncCol.type_name */
 };
-/* 1841: TypeName.typmods (schema/pg15/deparse.txt:2759:18) */
+/* 1841: TypeName.names (schema/pg15/deparse.txt:4864:16) */
 static const uint8_t contract_kinds_1841[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1841[][2] = {
-	{ 191, 1 }, /* TypeCast.type_name */
+	{ 201, 1 }, /* ColumnDef.type_name */
 };
-/* 1842: TypeName.typmods (schema/pg15/deparse.txt:2761:18) */
+/* 1842: TypeName.names (schema/pg15/deparse.txt:4867:16) */
 static const uint8_t contract_kinds_1842[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_1842[][2] = {
-	{ 201, 1 }, /* ColumnDef.type_name */
+	{ 205, 2 }, /* DefElem.arg */
 };
-/* 1843: TypeName.typmods (schema/pg15/deparse.txt:2763:18) */
+/* 1843: TypeName.names (schema/pg15/deparse.txt:4870:16) */
 static const uint8_t contract_kinds_1843[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_1843[][2] = {
-	{ 215, 4 }, /* CreateOpClassItem.class_args */
-};
-/* 1844: TypeName.typmods (schema/pg15/deparse.txt:2765:18) */
-static const uint8_t contract_kinds_1844[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1844[][2] = {
-	{ 215, 5 }, /* CreateOpClassItem.storedtype */
-};
-/* 1845: TypeName.typmods (schema/pg15/deparse.txt:2767:18) */
-static const uint8_t contract_kinds_1845[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1845[][2] = {
-	{ 126, 3 }, /* CreateOpClassStmt.datatype */
-	{ 191, 1 }, /* TypeCast.type_name */
-	{ 201, 1 }, /* ColumnDef.type_name */
-	{ 215, 4 }, /* CreateOpClassItem.class_args */
-	{ 215, 5 }, /* CreateOpClassItem.storedtype */
-};
-/* 1846: TypeName.typmods (schema/pg15/deparse.txt:2769:18) */
-static const uint8_t contract_kinds_1846[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1846[][2] = {
-	{ 126, 3 }, /* CreateOpClassStmt.datatype */
-	{ 191, 1 }, /* TypeCast.type_name */
-	{ 201, 1 }, /* ColumnDef.type_name */
-	{ 215, 4 }, /* CreateOpClassItem.class_args */
-	{ 215, 5 }, /* CreateOpClassItem.storedtype */
-};
-/* 1847: TypeName.typmods (schema/pg15/deparse.txt:2771:18) */
-static const uint8_t contract_kinds_1847[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-/* 1848: TypeName.typmods (schema/pg15/deparse.txt:4885:18) */
-static const uint8_t contract_kinds_1848[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1848[][2] = {
-	{ 99, 1 }, /* CreateDomainStmt.type_name */
-};
-/* 1849: TypeName.typmods (schema/pg15/deparse.txt:4888:18) */
-static const uint8_t contract_kinds_1849[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1849[][2] = {
-	{ 126, 3 }, /* CreateOpClassStmt.datatype */
-};
-/* 1850: TypeName.typmods (schema/pg15/deparse.txt:4891:18) */
-static const uint8_t contract_kinds_1850[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1850[][2] = {
-	{ 191, 1 }, /* TypeCast.type_name */
-};
-/* 1851: TypeName.typmods (schema/pg15/deparse.txt:4894:18) */
-static const uint8_t contract_kinds_1851[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1851[][2] = {
-	{ 201, 1 }, /* ColumnDef.type_name */
-};
-/* 1852: TypeName.typmods (schema/pg15/deparse.txt:4897:18) */
-static const uint8_t contract_kinds_1852[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1852[][2] = {
 	{ 213, 1 }, /* ObjectWithArgs.objargs */
 };
-/* 1853: TypeName.typmods (schema/pg15/deparse.txt:4900:18) */
+/* 1844: TypeName.names (schema/pg15/deparse.txt:4873:16) */
+static const uint8_t contract_kinds_1844[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_1844[][2] = {
+	{ 215, 4 }, /* CreateOpClassItem.class_args */
+};
+/* 1845: TypeName.names (schema/pg15/deparse.txt:4876:16) */
+static const uint8_t contract_kinds_1845[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_1845[][2] = {
+	{ 215, 5 }, /* CreateOpClassItem.storedtype */
+};
+/* 1846: TypeName.names (schema/pg15/deparse.txt:4879:16) */
+static const uint8_t contract_kinds_1846[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
+};
+static const uint16_t contract_parents_1846[][2] = {
+	{ 217, 1 }, /* FunctionParameter.arg_type */
+};
+/* 1847: TypeName.names (schema/pg15/deparse.txt:4882:16) */
+static const uint8_t contract_kinds_1847[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_1847[][2] = {
+	{ 220, 2 }, /* XmlSerialize.type_name */
+};
+/* 1848: TypeName.typmods (schema/pg15/deparse.txt:2746:18) */
+static const uint16_t contract_parents_1848[][2] = {
+	{ 191, 1 }, /* TypeCast.type_name */
+};
+/* 1849: TypeName.typmods (schema/pg15/deparse.txt:2749:18) */
+static const uint16_t contract_parents_1849[][2] = {
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
+};
+/* 1850: TypeName.typmods (schema/pg15/deparse.txt:2751:18) */
+static const uint16_t contract_parents_1850[][2] = {
+	{ 191, 1 }, /* TypeCast.type_name */
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
+};
+/* 1851: TypeName.typmods (schema/pg15/deparse.txt:2753:18) */
+static const uint16_t contract_parents_1851[][2] = {
+	{ 191, 1 }, /* TypeCast.type_name */
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
+};
+/* 1852: TypeName.typmods (schema/pg15/deparse.txt:2755:18) */
+/* 1853: TypeName.typmods (schema/pg15/deparse.txt:2757:18) */
 static const uint8_t contract_kinds_1853[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1853[][2] = {
-	{ 215, 4 }, /* CreateOpClassItem.class_args */
+	{ 126, 3 }, /* CreateOpClassStmt.datatype */
 };
-/* 1854: TypeName.typmods (schema/pg15/deparse.txt:4903:18) */
+/* 1854: TypeName.typmods (schema/pg15/deparse.txt:2759:18) */
 static const uint8_t contract_kinds_1854[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_1854[][2] = {
-	{ 215, 5 }, /* CreateOpClassItem.storedtype */
-};
-/* 1855: TypeName.typmods (schema/pg15/deparse.txt:4906:18) */
-static const uint8_t contract_kinds_1855[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1855[][2] = {
-	{ 217, 1 }, /* FunctionParameter.arg_type */
-};
-/* 1856: TypeName.typmods (schema/pg15/deparse.txt:4909:18) */
-static const uint8_t contract_kinds_1856[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_1856[][2] = {
-	{ 220, 2 }, /* XmlSerialize.type_name */
-};
-/* 1857: TypeName.arrayBounds (schema/pg15/deparse.txt:2774:23) */
-static const uint16_t contract_parents_1857[][2] = {
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
-};
-/* 1858: TypeName.arrayBounds (schema/pg15/deparse.txt:2776:23) */
-static const uint16_t contract_parents_1858[][2] = {
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
-};
-/* 1859: TypeName.arrayBounds (schema/pg15/deparse.txt:2778:23) */
-static const uint16_t contract_parents_1859[][2] = {
-	{ 213, 1 }, /* ObjectWithArgs.objargs */
-};
-/* 1860: TypeName.arrayBounds (schema/pg15/deparse.txt:2780:23) */
-/* 1861: TypeName.arrayBounds (schema/pg15/deparse.txt:2782:23) */
-static const uint8_t contract_kinds_1861[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
-};
-/* 1862: TypeName.arrayBounds (schema/pg15/deparse.txt:2784:23) */
-static const uint8_t contract_kinds_1862[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
-};
-/* 1863: TypeName.arrayBounds (schema/pg15/deparse.txt:4912:23) */
-static const uint8_t contract_kinds_1863[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
-};
-static const uint16_t contract_parents_1863[][2] = {
-	{ 88, 4 }, /* CreateFunctionStmt.return_type */
-};
-/* 1864: TypeName.arrayBounds (schema/pg15/deparse.txt:4915:23) */
-static const uint8_t contract_kinds_1864[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
-};
-static const uint16_t contract_parents_1864[][2] = {
-	{ 125, 0 }, /* CreateCastStmt.sourcetype */
-};
-/* 1865: TypeName.arrayBounds (schema/pg15/deparse.txt:4918:23) */
-static const uint8_t contract_kinds_1865[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
-};
-static const uint16_t contract_parents_1865[][2] = {
-	{ 129, 1 }, /* PrepareStmt.argtypes */
-};
-/* 1866: TypeName.arrayBounds (schema/pg15/deparse.txt:4921:23) */
-static const uint8_t contract_kinds_1866[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
-};
-static const uint16_t contract_parents_1866[][2] = {
 	{ 191, 1 }, /* TypeCast.type_name */
 };
-/* 1867: TypeName.arrayBounds (schema/pg15/deparse.txt:4924:23) */
-static const uint8_t contract_kinds_1867[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+/* 1855: TypeName.typmods (schema/pg15/deparse.txt:2761:18) */
+static const uint8_t contract_kinds_1855[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_1867[][2] = {
+static const uint16_t contract_parents_1855[][2] = {
 	{ 201, 1 }, /* ColumnDef.type_name */
 };
-/* 1868: TypeName.arrayBounds (schema/pg15/deparse.txt:4927:23) */
-static const uint8_t contract_kinds_1868[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+/* 1856: TypeName.typmods (schema/pg15/deparse.txt:2763:18) */
+static const uint8_t contract_kinds_1856[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_1868[][2] = {
-	{ 205, 2 }, /* DefElem.arg */
+static const uint16_t contract_parents_1856[][2] = {
+	{ 215, 4 }, /* CreateOpClassItem.class_args */
 };
-/* 1869: TypeName.arrayBounds (schema/pg15/deparse.txt:4930:23) */
-static const uint8_t contract_kinds_1869[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+/* 1857: TypeName.typmods (schema/pg15/deparse.txt:2765:18) */
+static const uint8_t contract_kinds_1857[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_1869[][2] = {
+static const uint16_t contract_parents_1857[][2] = {
+	{ 215, 5 }, /* CreateOpClassItem.storedtype */
+};
+/* 1858: TypeName.typmods (schema/pg15/deparse.txt:2767:18) */
+static const uint8_t contract_kinds_1858[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1858[][2] = {
+	{ 126, 3 }, /* CreateOpClassStmt.datatype */
+	{ 191, 1 }, /* TypeCast.type_name */
+	{ 201, 1 }, /* ColumnDef.type_name */
+	{ 215, 4 }, /* CreateOpClassItem.class_args */
+	{ 215, 5 }, /* CreateOpClassItem.storedtype */
+};
+/* 1859: TypeName.typmods (schema/pg15/deparse.txt:2769:18) */
+static const uint8_t contract_kinds_1859[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1859[][2] = {
+	{ 126, 3 }, /* CreateOpClassStmt.datatype */
+	{ 191, 1 }, /* TypeCast.type_name */
+	{ 201, 1 }, /* ColumnDef.type_name */
+	{ 215, 4 }, /* CreateOpClassItem.class_args */
+	{ 215, 5 }, /* CreateOpClassItem.storedtype */
+};
+/* 1860: TypeName.typmods (schema/pg15/deparse.txt:2771:18) */
+static const uint8_t contract_kinds_1860[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+/* 1861: TypeName.typmods (schema/pg15/deparse.txt:4885:18) */
+static const uint8_t contract_kinds_1861[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1861[][2] = {
+	{ 99, 1 }, /* CreateDomainStmt.type_name */
+};
+/* 1862: TypeName.typmods (schema/pg15/deparse.txt:4888:18) */
+static const uint8_t contract_kinds_1862[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1862[][2] = {
+	{ 126, 3 }, /* CreateOpClassStmt.datatype */
+};
+/* 1863: TypeName.typmods (schema/pg15/deparse.txt:4891:18) */
+static const uint8_t contract_kinds_1863[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1863[][2] = {
+	{ 191, 1 }, /* TypeCast.type_name */
+};
+/* 1864: TypeName.typmods (schema/pg15/deparse.txt:4894:18) */
+static const uint8_t contract_kinds_1864[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1864[][2] = {
+	{ 201, 1 }, /* ColumnDef.type_name */
+};
+/* 1865: TypeName.typmods (schema/pg15/deparse.txt:4897:18) */
+static const uint8_t contract_kinds_1865[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1865[][2] = {
 	{ 213, 1 }, /* ObjectWithArgs.objargs */
 };
-/* 1870: TypeName.arrayBounds (schema/pg15/deparse.txt:4933:23) */
-static const uint8_t contract_kinds_1870[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+/* 1866: TypeName.typmods (schema/pg15/deparse.txt:4900:18) */
+static const uint8_t contract_kinds_1866[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_1870[][2] = {
+static const uint16_t contract_parents_1866[][2] = {
+	{ 215, 4 }, /* CreateOpClassItem.class_args */
+};
+/* 1867: TypeName.typmods (schema/pg15/deparse.txt:4903:18) */
+static const uint8_t contract_kinds_1867[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1867[][2] = {
+	{ 215, 5 }, /* CreateOpClassItem.storedtype */
+};
+/* 1868: TypeName.typmods (schema/pg15/deparse.txt:4906:18) */
+static const uint8_t contract_kinds_1868[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1868[][2] = {
 	{ 217, 1 }, /* FunctionParameter.arg_type */
 };
-/* 1871: ColumnDef.colname (schema/pg15/deparse.txt:5289:19) */
+/* 1869: TypeName.typmods (schema/pg15/deparse.txt:4909:18) */
+static const uint8_t contract_kinds_1869[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_1869[][2] = {
+	{ 220, 2 }, /* XmlSerialize.type_name */
+};
+/* 1870: TypeName.arrayBounds (schema/pg15/deparse.txt:2774:23) */
+static const uint16_t contract_parents_1870[][2] = {
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
+};
+/* 1871: TypeName.arrayBounds (schema/pg15/deparse.txt:2776:23) */
 static const uint16_t contract_parents_1871[][2] = {
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
+};
+/* 1872: TypeName.arrayBounds (schema/pg15/deparse.txt:2778:23) */
+static const uint16_t contract_parents_1872[][2] = {
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
+};
+/* 1873: TypeName.arrayBounds (schema/pg15/deparse.txt:2780:23) */
+/* 1874: TypeName.arrayBounds (schema/pg15/deparse.txt:2782:23) */
+static const uint8_t contract_kinds_1874[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+};
+/* 1875: TypeName.arrayBounds (schema/pg15/deparse.txt:2784:23) */
+static const uint8_t contract_kinds_1875[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+};
+/* 1876: TypeName.arrayBounds (schema/pg15/deparse.txt:4912:23) */
+static const uint8_t contract_kinds_1876[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+};
+static const uint16_t contract_parents_1876[][2] = {
+	{ 88, 4 }, /* CreateFunctionStmt.return_type */
+};
+/* 1877: TypeName.arrayBounds (schema/pg15/deparse.txt:4915:23) */
+static const uint8_t contract_kinds_1877[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+};
+static const uint16_t contract_parents_1877[][2] = {
+	{ 125, 0 }, /* CreateCastStmt.sourcetype */
+};
+/* 1878: TypeName.arrayBounds (schema/pg15/deparse.txt:4918:23) */
+static const uint8_t contract_kinds_1878[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+};
+static const uint16_t contract_parents_1878[][2] = {
+	{ 129, 1 }, /* PrepareStmt.argtypes */
+};
+/* 1879: TypeName.arrayBounds (schema/pg15/deparse.txt:4921:23) */
+static const uint8_t contract_kinds_1879[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+};
+static const uint16_t contract_parents_1879[][2] = {
+	{ 191, 1 }, /* TypeCast.type_name */
+};
+/* 1880: TypeName.arrayBounds (schema/pg15/deparse.txt:4924:23) */
+static const uint8_t contract_kinds_1880[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+};
+static const uint16_t contract_parents_1880[][2] = {
+	{ 201, 1 }, /* ColumnDef.type_name */
+};
+/* 1881: TypeName.arrayBounds (schema/pg15/deparse.txt:4927:23) */
+static const uint8_t contract_kinds_1881[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+};
+static const uint16_t contract_parents_1881[][2] = {
+	{ 205, 2 }, /* DefElem.arg */
+};
+/* 1882: TypeName.arrayBounds (schema/pg15/deparse.txt:4930:23) */
+static const uint8_t contract_kinds_1882[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+};
+static const uint16_t contract_parents_1882[][2] = {
+	{ 213, 1 }, /* ObjectWithArgs.objargs */
+};
+/* 1883: TypeName.arrayBounds (schema/pg15/deparse.txt:4933:23) */
+static const uint8_t contract_kinds_1883[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
+};
+static const uint16_t contract_parents_1883[][2] = {
+	{ 217, 1 }, /* FunctionParameter.arg_type */
+};
+/* 1884: ColumnDef.colname (schema/pg15/deparse.txt:5289:19) */
+static const uint16_t contract_parents_1884[][2] = {
 	{ 72, 4 }, /* AlterTableCmd.def */
 };
-static const int32_t contract_if_enums_1871_0[] = {
+static const int32_t contract_if_enums_1884_0[] = {
 	13, /* AT_SetStorage */
 	14, /* AT_SetCompression */
 };
-static const ContractCond contract_conditions_1871[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 1871_0, ), CONTRACT_LIST(if_enums, 1871_0, 1) },
+static const ContractCond contract_conditions_1884[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 1884_0, ), CONTRACT_LIST(if_enums, 1884_0, 1) },
 };
-/* 1872: ColumnDef.constraints (schema/pg15/deparse.txt:2786:23) */
-/* 1873: ColumnDef.constraints (schema/pg15/deparse.txt:2788:23) */
-/* 1874: ColumnDef.constraints (schema/pg15/deparse.txt:2790:23) */
-static const uint8_t contract_kinds_1874[] = { /* the kinds allowed, by tag */
+/* 1885: ColumnDef.constraints (schema/pg15/deparse.txt:2786:23) */
+/* 1886: ColumnDef.constraints (schema/pg15/deparse.txt:2788:23) */
+/* 1887: ColumnDef.constraints (schema/pg15/deparse.txt:2790:23) */
+static const uint8_t contract_kinds_1887[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1875: ColumnDef.constraints (schema/pg15/deparse.txt:2792:23) */
-static const uint8_t contract_kinds_1875[] = { /* the kinds allowed, by tag */
+/* 1888: ColumnDef.constraints (schema/pg15/deparse.txt:2792:23) */
+static const uint8_t contract_kinds_1888[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1876: ColumnDef.constraints (schema/pg15/deparse.txt:4936:23) */
-static const uint8_t contract_kinds_1876[] = { /* the kinds allowed, by tag */
+/* 1889: ColumnDef.constraints (schema/pg15/deparse.txt:4936:23) */
+static const uint8_t contract_kinds_1889[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1876[][2] = {
+static const uint16_t contract_parents_1889[][2] = {
 	{ 72, 4 }, /* AlterTableCmd.def */
 };
-/* 1877: ColumnDef.constraints (schema/pg15/deparse.txt:4939:23) */
-static const uint8_t contract_kinds_1877[] = { /* the kinds allowed, by tag */
+/* 1890: ColumnDef.constraints (schema/pg15/deparse.txt:4939:23) */
+static const uint8_t contract_kinds_1890[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1877[][2] = {
+static const uint16_t contract_parents_1890[][2] = {
 	{ 81, 1 }, /* CreateStmt.table_elts */
 };
-/* 1878: ColumnDef.fdwoptions (schema/pg15/deparse.txt:2794:22) */
-/* 1879: ColumnDef.fdwoptions (schema/pg15/deparse.txt:2796:22) */
-static const uint8_t contract_kinds_1879[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 1880: ColumnDef.fdwoptions (schema/pg15/deparse.txt:4942:22) */
-static const uint8_t contract_kinds_1880[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 1881: ColumnDef.fdwoptions (schema/pg15/deparse.txt:4944:22) */
-/* 1882: IndexElem.expr (schema/pg15/deparse.txt:2798:16) */
-static const uint8_t contract_kinds_1882[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x46,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 1883: IndexElem.collation (schema/pg15/deparse.txt:2800:21) */
-/* 1884: IndexElem.collation (schema/pg15/deparse.txt:2802:21) */
-static const uint8_t contract_kinds_1884[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1885: IndexElem.collation (schema/pg15/deparse.txt:4947:21) */
-static const uint8_t contract_kinds_1885[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1886: IndexElem.collation (schema/pg15/deparse.txt:4949:21) */
-/* 1887: IndexElem.opclass (schema/pg15/deparse.txt:2804:19) */
-/* 1888: IndexElem.opclass (schema/pg15/deparse.txt:2806:19) */
-static const uint8_t contract_kinds_1888[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1889: IndexElem.opclass (schema/pg15/deparse.txt:4952:19) */
-static const uint8_t contract_kinds_1889[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1890: IndexElem.opclass (schema/pg15/deparse.txt:4954:19) */
-/* 1891: IndexElem.opclassopts (schema/pg15/deparse.txt:2808:23) */
-/* 1892: IndexElem.opclassopts (schema/pg15/deparse.txt:2810:23) */
+/* 1891: ColumnDef.fdwoptions (schema/pg15/deparse.txt:2794:22) */
+/* 1892: ColumnDef.fdwoptions (schema/pg15/deparse.txt:2796:22) */
 static const uint8_t contract_kinds_1892[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1893: IndexElem.opclassopts (schema/pg15/deparse.txt:4957:23) */
+/* 1893: ColumnDef.fdwoptions (schema/pg15/deparse.txt:4942:22) */
 static const uint8_t contract_kinds_1893[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1894: IndexElem.opclassopts (schema/pg15/deparse.txt:4959:23) */
-/* 1895: StatsElem.expr (schema/pg15/deparse.txt:2812:16) */
+/* 1894: ColumnDef.fdwoptions (schema/pg15/deparse.txt:4944:22) */
+/* 1895: IndexElem.expr (schema/pg15/deparse.txt:2798:16) */
 static const uint8_t contract_kinds_1895[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x46,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1896: Constraint.conname (schema/pg15/deparse.txt:5256:20) */
-static const uint16_t contract_parents_1896[][2] = {
-	{ 72, 4 }, /* AlterTableCmd.def */
-};
-static const int32_t contract_if_enums_1896_0[] = {
-	13, /* AT_SetStorage */
-	14, /* AT_SetCompression */
-};
-static const ContractCond contract_conditions_1896[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 1896_0, ), CONTRACT_LIST(if_enums, 1896_0, 1) },
-};
-/* 1897: Constraint.raw_expr (schema/pg15/deparse.txt:2814:21) */
+/* 1896: IndexElem.collation (schema/pg15/deparse.txt:2800:21) */
+/* 1897: IndexElem.collation (schema/pg15/deparse.txt:2802:21) */
 static const uint8_t contract_kinds_1897[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const int32_t contract_if_enums_1897_0[] = {
-	6, /* CONSTR_CHECK */
-	5, /* CONSTR_GENERATED */
-};
-static const ContractCond contract_conditions_1897[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1897_0, ), CONTRACT_LIST(if_enums, 1897_0, 1) },
-};
-/* 1898: Constraint.raw_expr (schema/pg15/deparse.txt:2816:21) */
+/* 1898: IndexElem.collation (schema/pg15/deparse.txt:4947:21) */
 static const uint8_t contract_kinds_1898[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x3e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const int32_t contract_if_enums_1898_0[] = {
-	3, /* CONSTR_DEFAULT */
+/* 1899: IndexElem.collation (schema/pg15/deparse.txt:4949:21) */
+/* 1900: IndexElem.opclass (schema/pg15/deparse.txt:2804:19) */
+/* 1901: IndexElem.opclass (schema/pg15/deparse.txt:2806:19) */
+static const uint8_t contract_kinds_1901[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const ContractCond contract_conditions_1898[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1898_0, ), CONTRACT_LIST(if_enums, 1898_0, 1) },
-};
-/* 1899: Constraint.raw_expr (schema/pg15/deparse.txt:2818:21) */
-static const uint8_t contract_kinds_1899[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x3e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const int32_t contract_if_enums_1899_0[] = {
-	6, /* CONSTR_CHECK */
-	3, /* CONSTR_DEFAULT */
-	5, /* CONSTR_GENERATED */
-};
-static const ContractCond contract_conditions_1899[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1899_0, ), CONTRACT_LIST(if_enums, 1899_0, 1) },
-};
-/* 1900: Constraint.keys (schema/pg15/deparse.txt:2820:17) */
-/* 1901: Constraint.keys (schema/pg15/deparse.txt:2822:17) */
-/* 1902: Constraint.keys (schema/pg15/deparse.txt:2824:17) */
+/* 1902: IndexElem.opclass (schema/pg15/deparse.txt:4952:19) */
 static const uint8_t contract_kinds_1902[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1903: Constraint.keys (schema/pg15/deparse.txt:2826:17) */
-static const uint8_t contract_kinds_1903[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 1903: IndexElem.opclass (schema/pg15/deparse.txt:4954:19) */
+/* 1904: IndexElem.opclassopts (schema/pg15/deparse.txt:2808:23) */
+/* 1905: IndexElem.opclassopts (schema/pg15/deparse.txt:2810:23) */
+static const uint8_t contract_kinds_1905[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1904: Constraint.keys (schema/pg15/deparse.txt:4962:17) */
-static const uint8_t contract_kinds_1904[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 1906: IndexElem.opclassopts (schema/pg15/deparse.txt:4957:23) */
+static const uint8_t contract_kinds_1906[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1904[][2] = {
-	{ 72, 4 }, /* AlterTableCmd.def */
-};
-/* 1905: Constraint.including (schema/pg15/deparse.txt:2828:22) */
-/* 1906: Constraint.exclusions (schema/pg15/deparse.txt:2830:23) */
-/* 1907: Constraint.exclusions (schema/pg15/deparse.txt:2832:23) */
-/* 1908: Constraint.exclusions (schema/pg15/deparse.txt:2834:23) */
+/* 1907: IndexElem.opclassopts (schema/pg15/deparse.txt:4959:23) */
+/* 1908: StatsElem.expr (schema/pg15/deparse.txt:2812:16) */
 static const uint8_t contract_kinds_1908[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1909: Constraint.exclusions (schema/pg15/deparse.txt:4965:23) */
-static const uint8_t contract_kinds_1909[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
-};
+/* 1909: Constraint.conname (schema/pg15/deparse.txt:5256:20) */
 static const uint16_t contract_parents_1909[][2] = {
 	{ 72, 4 }, /* AlterTableCmd.def */
 };
-/* 1910: Constraint.options (schema/pg15/deparse.txt:2836:20) */
+static const int32_t contract_if_enums_1909_0[] = {
+	13, /* AT_SetStorage */
+	14, /* AT_SetCompression */
+};
+static const ContractCond contract_conditions_1909[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 1909_0, ), CONTRACT_LIST(if_enums, 1909_0, 1) },
+};
+/* 1910: Constraint.raw_expr (schema/pg15/deparse.txt:2814:21) */
+static const uint8_t contract_kinds_1910[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
 static const int32_t contract_if_enums_1910_0[] = {
-	4, /* CONSTR_IDENTITY */
+	6, /* CONSTR_CHECK */
+	5, /* CONSTR_GENERATED */
 };
 static const ContractCond contract_conditions_1910[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1910_0, ), CONTRACT_LIST(if_enums, 1910_0, 1) },
 };
-/* 1911: Constraint.options (schema/pg15/deparse.txt:2838:20) */
+/* 1911: Constraint.raw_expr (schema/pg15/deparse.txt:2816:21) */
+static const uint8_t contract_kinds_1911[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x3e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
 static const int32_t contract_if_enums_1911_0[] = {
-	4, /* CONSTR_IDENTITY */
-	8, /* CONSTR_UNIQUE */
-	7, /* CONSTR_PRIMARY */
-	1, /* CONSTR_NULL */
-	2, /* CONSTR_NOTNULL */
 	3, /* CONSTR_DEFAULT */
-	5, /* CONSTR_GENERATED */
-	6, /* CONSTR_CHECK */
-	10, /* CONSTR_FOREIGN */
-	11, /* CONSTR_ATTR_DEFERRABLE */
-	12, /* CONSTR_ATTR_NOT_DEFERRABLE */
-	13, /* CONSTR_ATTR_DEFERRED */
-	14, /* CONSTR_ATTR_IMMEDIATE */
 };
 static const ContractCond contract_conditions_1911[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1911_0, ), CONTRACT_LIST(if_enums, 1911_0, 1) },
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1911_0, ), CONTRACT_LIST(if_enums, 1911_0, 1) },
 };
-/* 1912: Constraint.options (schema/pg15/deparse.txt:2840:20) */
-/* 1913: Constraint.options (schema/pg15/deparse.txt:2842:20) */
-static const uint8_t contract_kinds_1913[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 1912: Constraint.raw_expr (schema/pg15/deparse.txt:2818:21) */
+static const uint8_t contract_kinds_1912[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x3e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 1914: Constraint.options (schema/pg15/deparse.txt:2844:20) */
-static const uint8_t contract_kinds_1914[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+static const int32_t contract_if_enums_1912_0[] = {
+	6, /* CONSTR_CHECK */
+	3, /* CONSTR_DEFAULT */
+	5, /* CONSTR_GENERATED */
 };
-/* 1915: Constraint.options (schema/pg15/deparse.txt:4968:20) */
+static const ContractCond contract_conditions_1912[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1912_0, ), CONTRACT_LIST(if_enums, 1912_0, 1) },
+};
+/* 1913: Constraint.keys (schema/pg15/deparse.txt:2820:17) */
+/* 1914: Constraint.keys (schema/pg15/deparse.txt:2822:17) */
+/* 1915: Constraint.keys (schema/pg15/deparse.txt:2824:17) */
 static const uint8_t contract_kinds_1915[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_1915[][2] = {
+/* 1916: Constraint.keys (schema/pg15/deparse.txt:2826:17) */
+static const uint8_t contract_kinds_1916[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 1917: Constraint.keys (schema/pg15/deparse.txt:4962:17) */
+static const uint8_t contract_kinds_1917[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_1917[][2] = {
 	{ 72, 4 }, /* AlterTableCmd.def */
 };
-/* 1916: Constraint.options (schema/pg15/deparse.txt:4971:20) */
-static const uint8_t contract_kinds_1916[] = { /* the kinds allowed, by tag */
+/* 1918: Constraint.including (schema/pg15/deparse.txt:2828:22) */
+/* 1919: Constraint.exclusions (schema/pg15/deparse.txt:2830:23) */
+/* 1920: Constraint.exclusions (schema/pg15/deparse.txt:2832:23) */
+/* 1921: Constraint.exclusions (schema/pg15/deparse.txt:2834:23) */
+static const uint8_t contract_kinds_1921[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+};
+/* 1922: Constraint.exclusions (schema/pg15/deparse.txt:4965:23) */
+static const uint8_t contract_kinds_1922[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+};
+static const uint16_t contract_parents_1922[][2] = {
+	{ 72, 4 }, /* AlterTableCmd.def */
+};
+/* 1923: Constraint.options (schema/pg15/deparse.txt:2836:20) */
+static const int32_t contract_if_enums_1923_0[] = {
+	4, /* CONSTR_IDENTITY */
+};
+static const ContractCond contract_conditions_1923[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1923_0, ), CONTRACT_LIST(if_enums, 1923_0, 1) },
+};
+/* 1924: Constraint.options (schema/pg15/deparse.txt:2838:20) */
+static const int32_t contract_if_enums_1924_0[] = {
+	4, /* CONSTR_IDENTITY */
+	8, /* CONSTR_UNIQUE */
+	7, /* CONSTR_PRIMARY */
+	1, /* CONSTR_NULL */
+	2, /* CONSTR_NOTNULL */
+	3, /* CONSTR_DEFAULT */
+	5, /* CONSTR_GENERATED */
+	6, /* CONSTR_CHECK */
+	10, /* CONSTR_FOREIGN */
+	11, /* CONSTR_ATTR_DEFERRABLE */
+	12, /* CONSTR_ATTR_NOT_DEFERRABLE */
+	13, /* CONSTR_ATTR_DEFERRED */
+	14, /* CONSTR_ATTR_IMMEDIATE */
+};
+static const ContractCond contract_conditions_1924[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1924_0, ), CONTRACT_LIST(if_enums, 1924_0, 1) },
+};
+/* 1925: Constraint.options (schema/pg15/deparse.txt:2840:20) */
+/* 1926: Constraint.options (schema/pg15/deparse.txt:2842:20) */
+static const uint8_t contract_kinds_1926[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1916[][2] = {
+/* 1927: Constraint.options (schema/pg15/deparse.txt:2844:20) */
+static const uint8_t contract_kinds_1927[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 1928: Constraint.options (schema/pg15/deparse.txt:4968:20) */
+static const uint8_t contract_kinds_1928[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_1928[][2] = {
+	{ 72, 4 }, /* AlterTableCmd.def */
+};
+/* 1929: Constraint.options (schema/pg15/deparse.txt:4971:20) */
+static const uint8_t contract_kinds_1929[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_1929[][2] = {
 	{ 201, 15 }, /* ColumnDef.constraints */
 };
-/* 1917: Constraint.access_method (schema/pg15/deparse.txt:2846:26) */
-static const int32_t contract_if_enums_1917_0[] = {
+/* 1930: Constraint.access_method (schema/pg15/deparse.txt:2846:26) */
+static const int32_t contract_if_enums_1930_0[] = {
 	9, /* CONSTR_EXCLUSION */
 };
-static const ContractCond contract_conditions_1917[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1917_0, ), CONTRACT_LIST(if_enums, 1917_0, 1) },
+static const ContractCond contract_conditions_1930[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1930_0, ), CONTRACT_LIST(if_enums, 1930_0, 1) },
 };
-/* 1918: Constraint.access_method (schema/pg15/deparse.txt:2848:26) */
-static const int32_t contract_if_enums_1918_0[] = {
+/* 1931: Constraint.access_method (schema/pg15/deparse.txt:2848:26) */
+static const int32_t contract_if_enums_1931_0[] = {
 	6, /* CONSTR_CHECK */
 	8, /* CONSTR_UNIQUE */
 	10, /* CONSTR_FOREIGN */
@@ -13345,116 +13562,116 @@ static const int32_t contract_if_enums_1918_0[] = {
 	12, /* CONSTR_ATTR_NOT_DEFERRABLE */
 	14, /* CONSTR_ATTR_IMMEDIATE */
 };
-static const ContractCond contract_conditions_1918[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1918_0, ), CONTRACT_LIST(if_enums, 1918_0, 1) },
-};
-/* 1919: Constraint.access_method (schema/pg15/deparse.txt:5259:26) */
-static const uint16_t contract_parents_1919[][2] = {
-	{ 72, 4 }, /* AlterTableCmd.def */
-};
-static const int32_t contract_if_enums_1919_0[] = {
-	9, /* CONSTR_EXCLUSION */
-};
-static const ContractCond contract_conditions_1919[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1919_0, ), CONTRACT_LIST(if_enums, 1919_0, 1) },
-};
-/* 1920: Constraint.fk_attrs (schema/pg15/deparse.txt:2850:21) */
-/* 1921: Constraint.fk_attrs (schema/pg15/deparse.txt:2852:21) */
-/* 1922: Constraint.fk_attrs (schema/pg15/deparse.txt:2854:21) */
-static const uint8_t contract_kinds_1922[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1923: Constraint.fk_attrs (schema/pg15/deparse.txt:4974:21) */
-static const uint8_t contract_kinds_1923[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_1923[][2] = {
-	{ 72, 4 }, /* AlterTableCmd.def */
-};
-/* 1924: Constraint.pk_attrs (schema/pg15/deparse.txt:2856:21) */
-/* 1925: Constraint.pk_attrs (schema/pg15/deparse.txt:2858:21) */
-/* 1926: Constraint.pk_attrs (schema/pg15/deparse.txt:2860:21) */
-static const uint8_t contract_kinds_1926[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1927: Constraint.pk_attrs (schema/pg15/deparse.txt:4977:21) */
-static const uint8_t contract_kinds_1927[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_1927[][2] = {
-	{ 72, 4 }, /* AlterTableCmd.def */
-};
-/* 1928: Constraint.pk_attrs (schema/pg15/deparse.txt:4980:21) */
-static const uint8_t contract_kinds_1928[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_1928[][2] = {
-	{ 201, 15 }, /* ColumnDef.constraints */
-};
-/* 1929: Constraint.fk_del_set_cols (schema/pg15/deparse.txt:2862:28) */
-/* 1930: DefElem.defname (schema/pg15/deparse.txt:2865:17) */
-static const uint16_t contract_parents_1930[][2] = {
-	{ 7, 0 }, /* List.items */
-};
-static const int32_t contract_if_enums_1930_0[] = {
-	1, /* DEFELEM_UNSPEC */
-};
-static const ContractCond contract_conditions_1930[] = { /* field, not, set, parent, strings, enums */
-	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1930_0, ), CONTRACT_LIST(if_enums, 1930_0, 1) },
-};
-/* 1931: DefElem.defname (schema/pg15/deparse.txt:2868:17) */
-static const uint16_t contract_parents_1931[][2] = {
-	{ 7, 0 }, /* List.items */
-};
-static const int32_t contract_if_enums_1931_0[] = {
-	2, /* DEFELEM_SET */
-};
 static const ContractCond contract_conditions_1931[] = { /* field, not, set, parent, strings, enums */
-	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1931_0, ), CONTRACT_LIST(if_enums, 1931_0, 1) },
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1931_0, ), CONTRACT_LIST(if_enums, 1931_0, 1) },
 };
-/* 1932: DefElem.defname (schema/pg15/deparse.txt:2871:17) */
+/* 1932: Constraint.access_method (schema/pg15/deparse.txt:5259:26) */
 static const uint16_t contract_parents_1932[][2] = {
-	{ 7, 0 }, /* List.items */
+	{ 72, 4 }, /* AlterTableCmd.def */
 };
 static const int32_t contract_if_enums_1932_0[] = {
-	3, /* DEFELEM_ADD */
+	9, /* CONSTR_EXCLUSION */
 };
 static const ContractCond contract_conditions_1932[] = { /* field, not, set, parent, strings, enums */
-	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1932_0, ), CONTRACT_LIST(if_enums, 1932_0, 1) },
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1932_0, ), CONTRACT_LIST(if_enums, 1932_0, 1) },
 };
-/* 1933: DefElem.defname (schema/pg15/deparse.txt:2874:17) */
-static const uint16_t contract_parents_1933[][2] = {
+/* 1933: Constraint.fk_attrs (schema/pg15/deparse.txt:2850:21) */
+/* 1934: Constraint.fk_attrs (schema/pg15/deparse.txt:2852:21) */
+/* 1935: Constraint.fk_attrs (schema/pg15/deparse.txt:2854:21) */
+static const uint8_t contract_kinds_1935[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 1936: Constraint.fk_attrs (schema/pg15/deparse.txt:4974:21) */
+static const uint8_t contract_kinds_1936[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_1936[][2] = {
+	{ 72, 4 }, /* AlterTableCmd.def */
+};
+/* 1937: Constraint.pk_attrs (schema/pg15/deparse.txt:2856:21) */
+/* 1938: Constraint.pk_attrs (schema/pg15/deparse.txt:2858:21) */
+/* 1939: Constraint.pk_attrs (schema/pg15/deparse.txt:2860:21) */
+static const uint8_t contract_kinds_1939[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 1940: Constraint.pk_attrs (schema/pg15/deparse.txt:4977:21) */
+static const uint8_t contract_kinds_1940[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_1940[][2] = {
+	{ 72, 4 }, /* AlterTableCmd.def */
+};
+/* 1941: Constraint.pk_attrs (schema/pg15/deparse.txt:4980:21) */
+static const uint8_t contract_kinds_1941[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_1941[][2] = {
+	{ 201, 15 }, /* ColumnDef.constraints */
+};
+/* 1942: Constraint.fk_del_set_cols (schema/pg15/deparse.txt:2862:28) */
+/* 1943: DefElem.defname (schema/pg15/deparse.txt:2865:17) */
+static const uint16_t contract_parents_1943[][2] = {
 	{ 7, 0 }, /* List.items */
 };
-static const int32_t contract_if_enums_1933_0[] = {
+static const int32_t contract_if_enums_1943_0[] = {
+	1, /* DEFELEM_UNSPEC */
+};
+static const ContractCond contract_conditions_1943[] = { /* field, not, set, parent, strings, enums */
+	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1943_0, ), CONTRACT_LIST(if_enums, 1943_0, 1) },
+};
+/* 1944: DefElem.defname (schema/pg15/deparse.txt:2868:17) */
+static const uint16_t contract_parents_1944[][2] = {
+	{ 7, 0 }, /* List.items */
+};
+static const int32_t contract_if_enums_1944_0[] = {
+	2, /* DEFELEM_SET */
+};
+static const ContractCond contract_conditions_1944[] = { /* field, not, set, parent, strings, enums */
+	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1944_0, ), CONTRACT_LIST(if_enums, 1944_0, 1) },
+};
+/* 1945: DefElem.defname (schema/pg15/deparse.txt:2871:17) */
+static const uint16_t contract_parents_1945[][2] = {
+	{ 7, 0 }, /* List.items */
+};
+static const int32_t contract_if_enums_1945_0[] = {
+	3, /* DEFELEM_ADD */
+};
+static const ContractCond contract_conditions_1945[] = { /* field, not, set, parent, strings, enums */
+	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1945_0, ), CONTRACT_LIST(if_enums, 1945_0, 1) },
+};
+/* 1946: DefElem.defname (schema/pg15/deparse.txt:2874:17) */
+static const uint16_t contract_parents_1946[][2] = {
+	{ 7, 0 }, /* List.items */
+};
+static const int32_t contract_if_enums_1946_0[] = {
 	4, /* DEFELEM_DROP */
 };
-static const ContractCond contract_conditions_1933[] = { /* field, not, set, parent, strings, enums */
-	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1933_0, ), CONTRACT_LIST(if_enums, 1933_0, 1) },
+static const ContractCond contract_conditions_1946[] = { /* field, not, set, parent, strings, enums */
+	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1946_0, ), CONTRACT_LIST(if_enums, 1946_0, 1) },
 };
-/* 1934: DefElem.defname (schema/pg15/deparse.txt:2877:17) */
-static const uint16_t contract_parents_1934[][2] = {
+/* 1947: DefElem.defname (schema/pg15/deparse.txt:2877:17) */
+static const uint16_t contract_parents_1947[][2] = {
 	{ 7, 0 }, /* List.items */
 };
-static const int32_t contract_if_enums_1934_0[] = {
+static const int32_t contract_if_enums_1947_0[] = {
 	1, /* DEFELEM_UNSPEC */
 	2, /* DEFELEM_SET */
 	3, /* DEFELEM_ADD */
 	4, /* DEFELEM_DROP */
 };
-static const ContractCond contract_conditions_1934[] = { /* field, not, set, parent, strings, enums */
-	{ 3, true, false, false, CONTRACT_LIST(if_strings, 1934_0, ), CONTRACT_LIST(if_enums, 1934_0, 1) },
+static const ContractCond contract_conditions_1947[] = { /* field, not, set, parent, strings, enums */
+	{ 3, true, false, false, CONTRACT_LIST(if_strings, 1947_0, ), CONTRACT_LIST(if_enums, 1947_0, 1) },
 };
-/* 1935: DefElem.defname (schema/pg15/deparse.txt:2880:17) */
-static const uint16_t contract_parents_1935[][2] = {
+/* 1948: DefElem.defname (schema/pg15/deparse.txt:2880:17) */
+static const uint16_t contract_parents_1948[][2] = {
 	{ 175, 4 }, /* AlterSubscriptionStmt.options */
 };
-/* 1936: DefElem.defname (schema/pg15/deparse.txt:2883:17) */
-static const uint16_t contract_parents_1936[][2] = {
+/* 1949: DefElem.defname (schema/pg15/deparse.txt:2883:17) */
+static const uint16_t contract_parents_1949[][2] = {
 	{ 204, 13 }, /* Constraint.options */
 };
-/* 1937: DefElem.defname (schema/pg15/deparse.txt:2885:17) */
-static const uint16_t contract_parents_1937[][2] = {
+/* 1950: DefElem.defname (schema/pg15/deparse.txt:2885:17) */
+static const uint16_t contract_parents_1950[][2] = {
 	{ 7, 0 }, /* List.items */
 	{ 60, 3 }, /* IntoClause.options */
 	{ 81, 7 }, /* CreateStmt.options */
@@ -13466,11 +13683,11 @@ static const uint16_t contract_parents_1937[][2] = {
 	{ 202, 5 }, /* IndexElem.opclassopts */
 	{ 204, 13 }, /* Constraint.options */
 };
-/* 1938: DefElem.arg (schema/pg15/deparse.txt:2887:13) */
-static const uint16_t contract_parents_1938[][2] = {
+/* 1951: DefElem.arg (schema/pg15/deparse.txt:2887:13) */
+static const uint16_t contract_parents_1951[][2] = {
 	{ 7, 0 }, /* List.items */
 };
-static const char *const contract_if_strings_1938_0[] = {
+static const char *const contract_if_strings_1951_0[] = {
 	"generated",
 	"table_name",
 	"a",
@@ -13481,14 +13698,14 @@ static const char *const contract_if_strings_1938_0[] = {
 	"increment",
 	"other",
 };
-static const ContractCond contract_conditions_1938[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1938_0, 1), CONTRACT_LIST(if_enums, 1938_0, ) },
+static const ContractCond contract_conditions_1951[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1951_0, 1), CONTRACT_LIST(if_enums, 1951_0, ) },
 };
-/* 1939: DefElem.arg (schema/pg15/deparse.txt:2890:13) */
-static const uint16_t contract_parents_1939[][2] = {
+/* 1952: DefElem.arg (schema/pg15/deparse.txt:2890:13) */
+static const uint16_t contract_parents_1952[][2] = {
 	{ 80, 6 }, /* CopyStmt.options */
 };
-static const char *const contract_if_strings_1939_0[] = {
+static const char *const contract_if_strings_1952_0[] = {
 	"format",
 	"force_quote",
 	"delimiter",
@@ -13497,14 +13714,14 @@ static const char *const contract_if_strings_1939_0[] = {
 	"quote",
 	"escape",
 };
-static const ContractCond contract_conditions_1939[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1939_0, 1), CONTRACT_LIST(if_enums, 1939_0, ) },
+static const ContractCond contract_conditions_1952[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1952_0, 1), CONTRACT_LIST(if_enums, 1952_0, ) },
 };
-/* 1940: DefElem.arg (schema/pg15/deparse.txt:2893:13) */
-static const uint16_t contract_parents_1940[][2] = {
+/* 1953: DefElem.arg (schema/pg15/deparse.txt:2893:13) */
+static const uint16_t contract_parents_1953[][2] = {
 	{ 88, 5 }, /* CreateFunctionStmt.options */
 };
-static const char *const contract_if_strings_1940_0[] = {
+static const char *const contract_if_strings_1953_0[] = {
 	"language",
 	"volatility",
 	"strict",
@@ -13513,14 +13730,14 @@ static const char *const contract_if_strings_1940_0[] = {
 	"set",
 	"leakproof",
 };
-static const ContractCond contract_conditions_1940[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1940_0, 1), CONTRACT_LIST(if_enums, 1940_0, ) },
+static const ContractCond contract_conditions_1953[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1953_0, 1), CONTRACT_LIST(if_enums, 1953_0, ) },
 };
-/* 1941: DefElem.arg (schema/pg15/deparse.txt:2896:13) */
-static const uint16_t contract_parents_1941[][2] = {
+/* 1954: DefElem.arg (schema/pg15/deparse.txt:2896:13) */
+static const uint16_t contract_parents_1954[][2] = {
 	{ 89, 2 }, /* AlterFunctionStmt.actions */
 };
-static const char *const contract_if_strings_1941_0[] = {
+static const char *const contract_if_strings_1954_0[] = {
 	"security",
 	"set",
 	"parallel",
@@ -13528,42 +13745,42 @@ static const char *const contract_if_strings_1941_0[] = {
 	"leakproof",
 	"volatility",
 };
-static const ContractCond contract_conditions_1941[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1941_0, 1), CONTRACT_LIST(if_enums, 1941_0, ) },
+static const ContractCond contract_conditions_1954[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1954_0, 1), CONTRACT_LIST(if_enums, 1954_0, ) },
 };
-/* 1942: DefElem.arg (schema/pg15/deparse.txt:2899:13) */
-static const uint16_t contract_parents_1942[][2] = {
+/* 1955: DefElem.arg (schema/pg15/deparse.txt:2899:13) */
+static const uint16_t contract_parents_1955[][2] = {
 	{ 105, 1 }, /* CreateSeqStmt.options */
 };
-static const char *const contract_if_strings_1942_0[] = {
+static const char *const contract_if_strings_1955_0[] = {
 	"as",
 	"increment",
 	"start",
 	"cycle",
 	"cache",
 };
-static const ContractCond contract_conditions_1942[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1942_0, 1), CONTRACT_LIST(if_enums, 1942_0, ) },
+static const ContractCond contract_conditions_1955[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1955_0, 1), CONTRACT_LIST(if_enums, 1955_0, ) },
 };
-/* 1943: DefElem.arg (schema/pg15/deparse.txt:2902:13) */
-static const uint16_t contract_parents_1943[][2] = {
+/* 1956: DefElem.arg (schema/pg15/deparse.txt:2902:13) */
+static const uint16_t contract_parents_1956[][2] = {
 	{ 106, 1 }, /* AlterSeqStmt.options */
 };
-static const char *const contract_if_strings_1943_0[] = {
+static const char *const contract_if_strings_1956_0[] = {
 	"as",
 	"increment",
 	"start",
 	"cache",
 	"cycle",
 };
-static const ContractCond contract_conditions_1943[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1943_0, 1), CONTRACT_LIST(if_enums, 1943_0, ) },
+static const ContractCond contract_conditions_1956[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1956_0, 1), CONTRACT_LIST(if_enums, 1956_0, ) },
 };
-/* 1944: DefElem.arg (schema/pg15/deparse.txt:2905:13) */
-static const uint16_t contract_parents_1944[][2] = {
+/* 1957: DefElem.arg (schema/pg15/deparse.txt:2905:13) */
+static const uint16_t contract_parents_1957[][2] = {
 	{ 112, 2 }, /* CreateRoleStmt.options */
 };
-static const char *const contract_if_strings_1944_0[] = {
+static const char *const contract_if_strings_1957_0[] = {
 	"canlogin",
 	"superuser",
 	"createdb",
@@ -13575,115 +13792,115 @@ static const char *const contract_if_strings_1944_0[] = {
 	"validUntil",
 	"connectionlimit",
 };
-static const ContractCond contract_conditions_1944[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1944_0, 1), CONTRACT_LIST(if_enums, 1944_0, ) },
+static const ContractCond contract_conditions_1957[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1957_0, 1), CONTRACT_LIST(if_enums, 1957_0, ) },
 };
-/* 1945: DefElem.arg (schema/pg15/deparse.txt:2908:13) */
-static const uint16_t contract_parents_1945[][2] = {
+/* 1958: DefElem.arg (schema/pg15/deparse.txt:2908:13) */
+static const uint16_t contract_parents_1958[][2] = {
 	{ 113, 1 }, /* AlterRoleStmt.options */
 };
-static const char *const contract_if_strings_1945_0[] = {
+static const char *const contract_if_strings_1958_0[] = {
 	"superuser",
 	"canlogin",
 	"createdb",
 	"validUntil",
 };
-static const ContractCond contract_conditions_1945[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1945_0, 1), CONTRACT_LIST(if_enums, 1945_0, ) },
+static const ContractCond contract_conditions_1958[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1958_0, 1), CONTRACT_LIST(if_enums, 1958_0, ) },
 };
-/* 1946: DefElem.arg (schema/pg15/deparse.txt:2911:13) */
-static const uint16_t contract_parents_1946[][2] = {
+/* 1959: DefElem.arg (schema/pg15/deparse.txt:2911:13) */
+static const uint16_t contract_parents_1959[][2] = {
 	{ 149, 2 }, /* AlterFdwStmt.options */
 };
-static const int32_t contract_if_enums_1946_0[] = {
+static const int32_t contract_if_enums_1959_0[] = {
 	2, /* DEFELEM_SET */
 	3, /* DEFELEM_ADD */
 };
-static const ContractCond contract_conditions_1946[] = { /* field, not, set, parent, strings, enums */
-	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1946_0, ), CONTRACT_LIST(if_enums, 1946_0, 1) },
+static const ContractCond contract_conditions_1959[] = { /* field, not, set, parent, strings, enums */
+	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1959_0, ), CONTRACT_LIST(if_enums, 1959_0, 1) },
 };
-/* 1947: DefElem.arg (schema/pg15/deparse.txt:2913:13) */
-static const uint16_t contract_parents_1947[][2] = {
+/* 1960: DefElem.arg (schema/pg15/deparse.txt:2913:13) */
+static const uint16_t contract_parents_1960[][2] = {
 	{ 149, 2 }, /* AlterFdwStmt.options */
 };
-static const int32_t contract_if_enums_1947_0[] = {
+static const int32_t contract_if_enums_1960_0[] = {
 	2, /* DEFELEM_SET */
 	3, /* DEFELEM_ADD */
 	4, /* DEFELEM_DROP */
 };
-static const ContractCond contract_conditions_1947[] = { /* field, not, set, parent, strings, enums */
-	{ 3, true, false, false, CONTRACT_LIST(if_strings, 1947_0, ), CONTRACT_LIST(if_enums, 1947_0, 1) },
+static const ContractCond contract_conditions_1960[] = { /* field, not, set, parent, strings, enums */
+	{ 3, true, false, false, CONTRACT_LIST(if_strings, 1960_0, ), CONTRACT_LIST(if_enums, 1960_0, 1) },
 };
-/* 1948: DefElem.arg (schema/pg15/deparse.txt:2915:13) */
-static const uint16_t contract_parents_1948[][2] = {
+/* 1961: DefElem.arg (schema/pg15/deparse.txt:2915:13) */
+static const uint16_t contract_parents_1961[][2] = {
 	{ 151, 2 }, /* AlterForeignServerStmt.options */
 };
-static const int32_t contract_if_enums_1948_0[] = {
+static const int32_t contract_if_enums_1961_0[] = {
 	2, /* DEFELEM_SET */
 };
-static const ContractCond contract_conditions_1948[] = { /* field, not, set, parent, strings, enums */
-	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1948_0, ), CONTRACT_LIST(if_enums, 1948_0, 1) },
+static const ContractCond contract_conditions_1961[] = { /* field, not, set, parent, strings, enums */
+	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1961_0, ), CONTRACT_LIST(if_enums, 1961_0, 1) },
 };
-/* 1949: DefElem.arg (schema/pg15/deparse.txt:2917:13) */
-static const uint16_t contract_parents_1949[][2] = {
+/* 1962: DefElem.arg (schema/pg15/deparse.txt:2917:13) */
+static const uint16_t contract_parents_1962[][2] = {
 	{ 151, 2 }, /* AlterForeignServerStmt.options */
 };
-static const int32_t contract_if_enums_1949_0[] = {
+static const int32_t contract_if_enums_1962_0[] = {
 	2, /* DEFELEM_SET */
 	4, /* DEFELEM_DROP */
 };
-static const ContractCond contract_conditions_1949[] = { /* field, not, set, parent, strings, enums */
-	{ 3, true, false, false, CONTRACT_LIST(if_strings, 1949_0, ), CONTRACT_LIST(if_enums, 1949_0, 1) },
+static const ContractCond contract_conditions_1962[] = { /* field, not, set, parent, strings, enums */
+	{ 3, true, false, false, CONTRACT_LIST(if_strings, 1962_0, ), CONTRACT_LIST(if_enums, 1962_0, 1) },
 };
-/* 1950: DefElem.arg (schema/pg15/deparse.txt:2919:13) */
-static const uint16_t contract_parents_1950[][2] = {
+/* 1963: DefElem.arg (schema/pg15/deparse.txt:2919:13) */
+static const uint16_t contract_parents_1963[][2] = {
 	{ 153, 2 }, /* AlterUserMappingStmt.options */
 };
-static const int32_t contract_if_enums_1950_0[] = {
+static const int32_t contract_if_enums_1963_0[] = {
 	2, /* DEFELEM_SET */
 	3, /* DEFELEM_ADD */
 };
-static const ContractCond contract_conditions_1950[] = { /* field, not, set, parent, strings, enums */
-	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1950_0, ), CONTRACT_LIST(if_enums, 1950_0, 1) },
+static const ContractCond contract_conditions_1963[] = { /* field, not, set, parent, strings, enums */
+	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1963_0, ), CONTRACT_LIST(if_enums, 1963_0, 1) },
 };
-/* 1951: DefElem.arg (schema/pg15/deparse.txt:2921:13) */
-static const uint16_t contract_parents_1951[][2] = {
+/* 1964: DefElem.arg (schema/pg15/deparse.txt:2921:13) */
+static const uint16_t contract_parents_1964[][2] = {
 	{ 153, 2 }, /* AlterUserMappingStmt.options */
 };
-static const int32_t contract_if_enums_1951_0[] = {
+static const int32_t contract_if_enums_1964_0[] = {
 	4, /* DEFELEM_DROP */
 	2, /* DEFELEM_SET */
 	3, /* DEFELEM_ADD */
 };
-static const ContractCond contract_conditions_1951[] = { /* field, not, set, parent, strings, enums */
-	{ 3, true, false, false, CONTRACT_LIST(if_strings, 1951_0, ), CONTRACT_LIST(if_enums, 1951_0, 1) },
+static const ContractCond contract_conditions_1964[] = { /* field, not, set, parent, strings, enums */
+	{ 3, true, false, false, CONTRACT_LIST(if_strings, 1964_0, ), CONTRACT_LIST(if_enums, 1964_0, 1) },
 };
-/* 1952: DefElem.arg (schema/pg15/deparse.txt:2923:13) */
-static const uint16_t contract_parents_1952[][2] = {
+/* 1965: DefElem.arg (schema/pg15/deparse.txt:2923:13) */
+static const uint16_t contract_parents_1965[][2] = {
 	{ 160, 2 }, /* CreateExtensionStmt.options */
 };
-static const char *const contract_if_strings_1952_0[] = {
+static const char *const contract_if_strings_1965_0[] = {
 	"schema",
 	"new_version",
 };
-static const ContractCond contract_conditions_1952[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1952_0, 1), CONTRACT_LIST(if_enums, 1952_0, ) },
+static const ContractCond contract_conditions_1965[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1965_0, 1), CONTRACT_LIST(if_enums, 1965_0, ) },
 };
-/* 1953: DefElem.arg (schema/pg15/deparse.txt:2926:13) */
-static const uint16_t contract_parents_1953[][2] = {
+/* 1966: DefElem.arg (schema/pg15/deparse.txt:2926:13) */
+static const uint16_t contract_parents_1966[][2] = {
 	{ 204, 13 }, /* Constraint.options */
 };
-static const char *const contract_if_strings_1953_0[] = {
+static const char *const contract_if_strings_1966_0[] = {
 	"start",
 	"increment",
 	"cache",
 	"cycle",
 };
-static const ContractCond contract_conditions_1953[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1953_0, 1), CONTRACT_LIST(if_enums, 1953_0, ) },
+static const ContractCond contract_conditions_1966[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1966_0, 1), CONTRACT_LIST(if_enums, 1966_0, ) },
 };
-/* 1954: DefElem.arg (schema/pg15/deparse.txt:2929:13) */
-static const uint16_t contract_parents_1954[][2] = {
+/* 1967: DefElem.arg (schema/pg15/deparse.txt:2929:13) */
+static const uint16_t contract_parents_1967[][2] = {
 	{ 7, 0 }, /* List.items */
 	{ 60, 3 }, /* IntoClause.options */
 	{ 77, 0 }, /* AlterDefaultPrivilegesStmt.options */
@@ -13725,252 +13942,252 @@ static const uint16_t contract_parents_1954[][2] = {
 	{ 202, 5 }, /* IndexElem.opclassopts */
 	{ 204, 13 }, /* Constraint.options */
 };
-static const int32_t contract_if_enums_1954_0[] = {
+static const int32_t contract_if_enums_1967_0[] = {
 	4, /* DEFELEM_DROP */
 };
-static const ContractCond contract_conditions_1954[] = { /* field, not, set, parent, strings, enums */
-	{ 3, true, false, false, CONTRACT_LIST(if_strings, 1954_0, ), CONTRACT_LIST(if_enums, 1954_0, 1) },
-};
-/* 1955: DefElem.arg (schema/pg15/deparse.txt:2931:13) */
-static const uint8_t contract_kinds_1955[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1955[][2] = {
-	{ 7, 0 }, /* List.items */
-};
-static const int32_t contract_if_enums_1955_0[] = {
-	1, /* DEFELEM_UNSPEC */
-};
-static const ContractCond contract_conditions_1955[] = { /* field, not, set, parent, strings, enums */
-	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1955_0, ), CONTRACT_LIST(if_enums, 1955_0, 1) },
-};
-/* 1956: DefElem.arg (schema/pg15/deparse.txt:2933:13) */
-static const uint8_t contract_kinds_1956[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
-};
-static const uint16_t contract_parents_1956[][2] = {
-	{ 7, 0 }, /* List.items */
-};
-static const int32_t contract_if_enums_1956_0[] = {
-	2, /* DEFELEM_SET */
-	3, /* DEFELEM_ADD */
-};
-static const ContractCond contract_conditions_1956[] = { /* field, not, set, parent, strings, enums */
-	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1956_0, ), CONTRACT_LIST(if_enums, 1956_0, 1) },
-};
-/* 1957: DefElem.arg (schema/pg15/deparse.txt:2935:13) */
-static const uint8_t contract_kinds_1957[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1957[][2] = {
-	{ 7, 0 }, /* List.items */
-};
-static const int32_t contract_if_enums_1957_0[] = {
-	1, /* DEFELEM_UNSPEC */
-	2, /* DEFELEM_SET */
-	3, /* DEFELEM_ADD */
-};
-static const ContractCond contract_conditions_1957[] = { /* field, not, set, parent, strings, enums */
-	{ 3, true, false, false, CONTRACT_LIST(if_strings, 1957_0, ), CONTRACT_LIST(if_enums, 1957_0, 1) },
-};
-/* 1958: DefElem.arg (schema/pg15/deparse.txt:2937:13) */
-static const uint8_t contract_kinds_1958[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1958[][2] = {
-	{ 60, 3 }, /* IntoClause.options */
-};
-/* 1959: DefElem.arg (schema/pg15/deparse.txt:2939:13) */
-static const uint8_t contract_kinds_1959[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x4a,
-};
-static const uint16_t contract_parents_1959[][2] = {
-	{ 77, 0 }, /* AlterDefaultPrivilegesStmt.options */
-};
-static const char *const contract_if_strings_1959_0[] = {
-	"roles",
-};
-static const ContractCond contract_conditions_1959[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1959_0, 1), CONTRACT_LIST(if_enums, 1959_0, ) },
-};
-/* 1960: DefElem.arg (schema/pg15/deparse.txt:2941:13) */
-static const uint8_t contract_kinds_1960[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
-};
-static const uint16_t contract_parents_1960[][2] = {
-	{ 77, 0 }, /* AlterDefaultPrivilegesStmt.options */
-};
-static const char *const contract_if_strings_1960_0[] = {
-	"schemas",
-};
-static const ContractCond contract_conditions_1960[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1960_0, 1), CONTRACT_LIST(if_enums, 1960_0, ) },
-};
-/* 1961: DefElem.arg (schema/pg15/deparse.txt:2943:13) */
-static const uint8_t contract_kinds_1961[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1961[][2] = {
-	{ 77, 0 }, /* AlterDefaultPrivilegesStmt.options */
-};
-static const char *const contract_if_strings_1961_0[] = {
-	"roles",
-	"schemas",
-};
-static const ContractCond contract_conditions_1961[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 1961_0, 1), CONTRACT_LIST(if_enums, 1961_0, ) },
-};
-/* 1962: DefElem.arg (schema/pg15/deparse.txt:2946:13) */
-static const uint8_t contract_kinds_1962[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x06,
-};
-static const uint16_t contract_parents_1962[][2] = {
-	{ 80, 6 }, /* CopyStmt.options */
-};
-static const char *const contract_if_strings_1962_0[] = {
-	"format",
-};
-static const ContractCond contract_conditions_1962[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1962_0, 1), CONTRACT_LIST(if_enums, 1962_0, ) },
-};
-/* 1963: DefElem.arg (schema/pg15/deparse.txt:2949:13) */
-static const uint8_t contract_kinds_1963[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1963[][2] = {
-	{ 80, 6 }, /* CopyStmt.options */
-};
-static const char *const contract_if_strings_1963_0[] = {
-	"freeze",
-};
-static const ContractCond contract_conditions_1963[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1963_0, 1), CONTRACT_LIST(if_enums, 1963_0, ) },
-};
-/* 1964: DefElem.arg (schema/pg15/deparse.txt:2952:13) */
-static const uint8_t contract_kinds_1964[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4e,
-};
-static const uint16_t contract_parents_1964[][2] = {
-	{ 80, 6 }, /* CopyStmt.options */
-};
-static const char *const contract_if_strings_1964_0[] = {
-	"force_null",
-};
-static const ContractCond contract_conditions_1964[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1964_0, 1), CONTRACT_LIST(if_enums, 1964_0, ) },
-};
-/* 1965: DefElem.arg (schema/pg15/deparse.txt:2955:13) */
-static const uint8_t contract_kinds_1965[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1965[][2] = {
-	{ 80, 6 }, /* CopyStmt.options */
-};
-static const char *const contract_if_strings_1965_0[] = {
-	"force_quote",
-};
-static const ContractCond contract_conditions_1965[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1965_0, 1), CONTRACT_LIST(if_enums, 1965_0, ) },
-};
-/* 1966: DefElem.arg (schema/pg15/deparse.txt:2958:13) */
-static const uint8_t contract_kinds_1966[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
-};
-static const uint16_t contract_parents_1966[][2] = {
-	{ 80, 6 }, /* CopyStmt.options */
-};
-static const char *const contract_if_strings_1966_0[] = {
-	"delimiter",
-};
-static const ContractCond contract_conditions_1966[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1966_0, 1), CONTRACT_LIST(if_enums, 1966_0, ) },
-};
-/* 1967: DefElem.arg (schema/pg15/deparse.txt:2961:13) */
-static const uint8_t contract_kinds_1967[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_1967[][2] = {
-	{ 80, 6 }, /* CopyStmt.options */
-};
-static const char *const contract_if_strings_1967_0[] = {
-	"header",
-};
 static const ContractCond contract_conditions_1967[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1967_0, 1), CONTRACT_LIST(if_enums, 1967_0, ) },
+	{ 3, true, false, false, CONTRACT_LIST(if_strings, 1967_0, ), CONTRACT_LIST(if_enums, 1967_0, 1) },
 };
-/* 1968: DefElem.arg (schema/pg15/deparse.txt:2964:13) */
+/* 1968: DefElem.arg (schema/pg15/deparse.txt:2931:13) */
 static const uint8_t contract_kinds_1968[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1968[][2] = {
-	{ 80, 6 }, /* CopyStmt.options */
+	{ 7, 0 }, /* List.items */
 };
-static const char *const contract_if_strings_1968_0[] = {
-	"null",
+static const int32_t contract_if_enums_1968_0[] = {
+	1, /* DEFELEM_UNSPEC */
 };
 static const ContractCond contract_conditions_1968[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1968_0, 1), CONTRACT_LIST(if_enums, 1968_0, ) },
+	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1968_0, ), CONTRACT_LIST(if_enums, 1968_0, 1) },
 };
-/* 1969: DefElem.arg (schema/pg15/deparse.txt:2967:13) */
+/* 1969: DefElem.arg (schema/pg15/deparse.txt:2933:13) */
 static const uint8_t contract_kinds_1969[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_1969[][2] = {
-	{ 80, 6 }, /* CopyStmt.options */
+	{ 7, 0 }, /* List.items */
 };
-static const char *const contract_if_strings_1969_0[] = {
-	"encoding",
+static const int32_t contract_if_enums_1969_0[] = {
+	2, /* DEFELEM_SET */
+	3, /* DEFELEM_ADD */
 };
 static const ContractCond contract_conditions_1969[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1969_0, 1), CONTRACT_LIST(if_enums, 1969_0, ) },
+	{ 3, false, false, false, CONTRACT_LIST(if_strings, 1969_0, ), CONTRACT_LIST(if_enums, 1969_0, 1) },
 };
-/* 1970: DefElem.arg (schema/pg15/deparse.txt:2970:13) */
+/* 1970: DefElem.arg (schema/pg15/deparse.txt:2935:13) */
 static const uint8_t contract_kinds_1970[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1970[][2] = {
-	{ 80, 6 }, /* CopyStmt.options */
+	{ 7, 0 }, /* List.items */
 };
-static const char *const contract_if_strings_1970_0[] = {
-	"force_not_null",
+static const int32_t contract_if_enums_1970_0[] = {
+	1, /* DEFELEM_UNSPEC */
+	2, /* DEFELEM_SET */
+	3, /* DEFELEM_ADD */
 };
 static const ContractCond contract_conditions_1970[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1970_0, 1), CONTRACT_LIST(if_enums, 1970_0, ) },
+	{ 3, true, false, false, CONTRACT_LIST(if_strings, 1970_0, ), CONTRACT_LIST(if_enums, 1970_0, 1) },
 };
-/* 1971: DefElem.arg (schema/pg15/deparse.txt:2973:13) */
+/* 1971: DefElem.arg (schema/pg15/deparse.txt:2937:13) */
 static const uint8_t contract_kinds_1971[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1971[][2] = {
-	{ 80, 6 }, /* CopyStmt.options */
+	{ 60, 3 }, /* IntoClause.options */
 };
-static const char *const contract_if_strings_1971_0[] = {
-	"quote",
-};
-static const ContractCond contract_conditions_1971[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1971_0, 1), CONTRACT_LIST(if_enums, 1971_0, ) },
-};
-/* 1972: DefElem.arg (schema/pg15/deparse.txt:2976:13) */
+/* 1972: DefElem.arg (schema/pg15/deparse.txt:2939:13) */
 static const uint8_t contract_kinds_1972[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x4a,
 };
 static const uint16_t contract_parents_1972[][2] = {
-	{ 80, 6 }, /* CopyStmt.options */
+	{ 77, 0 }, /* AlterDefaultPrivilegesStmt.options */
 };
 static const char *const contract_if_strings_1972_0[] = {
-	"escape",
+	"roles",
 };
 static const ContractCond contract_conditions_1972[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1972_0, 1), CONTRACT_LIST(if_enums, 1972_0, ) },
 };
-/* 1973: DefElem.arg (schema/pg15/deparse.txt:2979:13) */
+/* 1973: DefElem.arg (schema/pg15/deparse.txt:2941:13) */
 static const uint8_t contract_kinds_1973[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
 };
 static const uint16_t contract_parents_1973[][2] = {
-	{ 80, 6 }, /* CopyStmt.options */
+	{ 77, 0 }, /* AlterDefaultPrivilegesStmt.options */
 };
 static const char *const contract_if_strings_1973_0[] = {
+	"schemas",
+};
+static const ContractCond contract_conditions_1973[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1973_0, 1), CONTRACT_LIST(if_enums, 1973_0, ) },
+};
+/* 1974: DefElem.arg (schema/pg15/deparse.txt:2943:13) */
+static const uint8_t contract_kinds_1974[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_1974[][2] = {
+	{ 77, 0 }, /* AlterDefaultPrivilegesStmt.options */
+};
+static const char *const contract_if_strings_1974_0[] = {
+	"roles",
+	"schemas",
+};
+static const ContractCond contract_conditions_1974[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 1974_0, 1), CONTRACT_LIST(if_enums, 1974_0, ) },
+};
+/* 1975: DefElem.arg (schema/pg15/deparse.txt:2946:13) */
+static const uint8_t contract_kinds_1975[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x06,
+};
+static const uint16_t contract_parents_1975[][2] = {
+	{ 80, 6 }, /* CopyStmt.options */
+};
+static const char *const contract_if_strings_1975_0[] = {
+	"format",
+};
+static const ContractCond contract_conditions_1975[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1975_0, 1), CONTRACT_LIST(if_enums, 1975_0, ) },
+};
+/* 1976: DefElem.arg (schema/pg15/deparse.txt:2949:13) */
+static const uint8_t contract_kinds_1976[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_1976[][2] = {
+	{ 80, 6 }, /* CopyStmt.options */
+};
+static const char *const contract_if_strings_1976_0[] = {
+	"freeze",
+};
+static const ContractCond contract_conditions_1976[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1976_0, 1), CONTRACT_LIST(if_enums, 1976_0, ) },
+};
+/* 1977: DefElem.arg (schema/pg15/deparse.txt:2952:13) */
+static const uint8_t contract_kinds_1977[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0xc3,0x4e,
+};
+static const uint16_t contract_parents_1977[][2] = {
+	{ 80, 6 }, /* CopyStmt.options */
+};
+static const char *const contract_if_strings_1977_0[] = {
+	"force_null",
+};
+static const ContractCond contract_conditions_1977[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1977_0, 1), CONTRACT_LIST(if_enums, 1977_0, ) },
+};
+/* 1978: DefElem.arg (schema/pg15/deparse.txt:2955:13) */
+static const uint8_t contract_kinds_1978[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_1978[][2] = {
+	{ 80, 6 }, /* CopyStmt.options */
+};
+static const char *const contract_if_strings_1978_0[] = {
+	"force_quote",
+};
+static const ContractCond contract_conditions_1978[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1978_0, 1), CONTRACT_LIST(if_enums, 1978_0, ) },
+};
+/* 1979: DefElem.arg (schema/pg15/deparse.txt:2958:13) */
+static const uint8_t contract_kinds_1979[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+};
+static const uint16_t contract_parents_1979[][2] = {
+	{ 80, 6 }, /* CopyStmt.options */
+};
+static const char *const contract_if_strings_1979_0[] = {
+	"delimiter",
+};
+static const ContractCond contract_conditions_1979[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1979_0, 1), CONTRACT_LIST(if_enums, 1979_0, ) },
+};
+/* 1980: DefElem.arg (schema/pg15/deparse.txt:2961:13) */
+static const uint8_t contract_kinds_1980[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
+static const uint16_t contract_parents_1980[][2] = {
+	{ 80, 6 }, /* CopyStmt.options */
+};
+static const char *const contract_if_strings_1980_0[] = {
+	"header",
+};
+static const ContractCond contract_conditions_1980[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1980_0, 1), CONTRACT_LIST(if_enums, 1980_0, ) },
+};
+/* 1981: DefElem.arg (schema/pg15/deparse.txt:2964:13) */
+static const uint8_t contract_kinds_1981[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+};
+static const uint16_t contract_parents_1981[][2] = {
+	{ 80, 6 }, /* CopyStmt.options */
+};
+static const char *const contract_if_strings_1981_0[] = {
+	"null",
+};
+static const ContractCond contract_conditions_1981[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1981_0, 1), CONTRACT_LIST(if_enums, 1981_0, ) },
+};
+/* 1982: DefElem.arg (schema/pg15/deparse.txt:2967:13) */
+static const uint8_t contract_kinds_1982[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+};
+static const uint16_t contract_parents_1982[][2] = {
+	{ 80, 6 }, /* CopyStmt.options */
+};
+static const char *const contract_if_strings_1982_0[] = {
+	"encoding",
+};
+static const ContractCond contract_conditions_1982[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1982_0, 1), CONTRACT_LIST(if_enums, 1982_0, ) },
+};
+/* 1983: DefElem.arg (schema/pg15/deparse.txt:2970:13) */
+static const uint8_t contract_kinds_1983[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
+};
+static const uint16_t contract_parents_1983[][2] = {
+	{ 80, 6 }, /* CopyStmt.options */
+};
+static const char *const contract_if_strings_1983_0[] = {
+	"force_not_null",
+};
+static const ContractCond contract_conditions_1983[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1983_0, 1), CONTRACT_LIST(if_enums, 1983_0, ) },
+};
+/* 1984: DefElem.arg (schema/pg15/deparse.txt:2973:13) */
+static const uint8_t contract_kinds_1984[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+};
+static const uint16_t contract_parents_1984[][2] = {
+	{ 80, 6 }, /* CopyStmt.options */
+};
+static const char *const contract_if_strings_1984_0[] = {
+	"quote",
+};
+static const ContractCond contract_conditions_1984[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1984_0, 1), CONTRACT_LIST(if_enums, 1984_0, ) },
+};
+/* 1985: DefElem.arg (schema/pg15/deparse.txt:2976:13) */
+static const uint8_t contract_kinds_1985[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+};
+static const uint16_t contract_parents_1985[][2] = {
+	{ 80, 6 }, /* CopyStmt.options */
+};
+static const char *const contract_if_strings_1985_0[] = {
+	"escape",
+};
+static const ContractCond contract_conditions_1985[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1985_0, 1), CONTRACT_LIST(if_enums, 1985_0, ) },
+};
+/* 1986: DefElem.arg (schema/pg15/deparse.txt:2979:13) */
+static const uint8_t contract_kinds_1986[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_1986[][2] = {
+	{ 80, 6 }, /* CopyStmt.options */
+};
+static const char *const contract_if_strings_1986_0[] = {
 	"format",
 	"freeze",
 	"force_null",
@@ -13983,37 +14200,37 @@ static const char *const contract_if_strings_1973_0[] = {
 	"quote",
 	"escape",
 };
-static const ContractCond contract_conditions_1973[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 1973_0, 1), CONTRACT_LIST(if_enums, 1973_0, ) },
+static const ContractCond contract_conditions_1986[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 1986_0, 1), CONTRACT_LIST(if_enums, 1986_0, ) },
 };
-/* 1974: DefElem.arg (schema/pg15/deparse.txt:2981:13) */
-static const uint8_t contract_kinds_1974[] = { /* the kinds allowed, by tag */
+/* 1987: DefElem.arg (schema/pg15/deparse.txt:2981:13) */
+static const uint8_t contract_kinds_1987[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_1974[][2] = {
+static const uint16_t contract_parents_1987[][2] = {
 	{ 81, 7 }, /* CreateStmt.options */
 };
-/* 1975: DefElem.arg (schema/pg15/deparse.txt:2983:13) */
-static const uint8_t contract_kinds_1975[] = { /* the kinds allowed, by tag */
+/* 1988: DefElem.arg (schema/pg15/deparse.txt:2983:13) */
+static const uint8_t contract_kinds_1988[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
 };
-static const uint16_t contract_parents_1975[][2] = {
+static const uint16_t contract_parents_1988[][2] = {
 	{ 82, 4 }, /* DefineStmt.definition */
 };
-static const char *const contract_if_strings_1975_0[] = {
+static const char *const contract_if_strings_1988_0[] = {
 	"from",
 };
-static const ContractCond contract_conditions_1975[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1975_0, 1), CONTRACT_LIST(if_enums, 1975_0, ) },
+static const ContractCond contract_conditions_1988[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1988_0, 1), CONTRACT_LIST(if_enums, 1988_0, ) },
 };
-/* 1976: DefElem.arg (schema/pg15/deparse.txt:2985:13) */
-static const uint8_t contract_kinds_1976[] = { /* the kinds allowed, by tag */
+/* 1989: DefElem.arg (schema/pg15/deparse.txt:2985:13) */
+static const uint8_t contract_kinds_1989[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_1976[][2] = {
+static const uint16_t contract_parents_1989[][2] = {
 	{ 82, 4 }, /* DefineStmt.definition */
 };
-static const char *const contract_if_strings_1976_0[] = {
+static const char *const contract_if_strings_1989_0[] = {
 	"procedure",
 	"rightarg",
 	"parser",
@@ -14026,17 +14243,17 @@ static const char *const contract_if_strings_1976_0[] = {
 	"locale",
 	"initcond",
 };
-static const ContractCond contract_conditions_1976[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1976_0, 1), CONTRACT_LIST(if_enums, 1976_0, ) },
+static const ContractCond contract_conditions_1989[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1989_0, 1), CONTRACT_LIST(if_enums, 1989_0, ) },
 };
-/* 1977: DefElem.arg (schema/pg15/deparse.txt:2987:13) */
-static const uint8_t contract_kinds_1977[] = { /* the kinds allowed, by tag */
+/* 1990: DefElem.arg (schema/pg15/deparse.txt:2987:13) */
+static const uint8_t contract_kinds_1990[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_1977[][2] = {
+static const uint16_t contract_parents_1990[][2] = {
 	{ 82, 4 }, /* DefineStmt.definition */
 };
-static const char *const contract_if_strings_1977_0[] = {
+static const char *const contract_if_strings_1990_0[] = {
 	"from",
 	"procedure",
 	"rightarg",
@@ -14100,320 +14317,320 @@ static const char *const contract_if_strings_1977_0[] = {
 	"delimiter",
 	"collatable",
 };
-static const ContractCond contract_conditions_1977[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 1977_0, 1), CONTRACT_LIST(if_enums, 1977_0, ) },
+static const ContractCond contract_conditions_1990[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 1990_0, 1), CONTRACT_LIST(if_enums, 1990_0, ) },
 };
-/* 1978: DefElem.arg (schema/pg15/deparse.txt:2989:13) */
-static const uint8_t contract_kinds_1978[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1978[][2] = {
-	{ 87, 6 }, /* IndexStmt.options */
-};
-/* 1979: DefElem.arg (schema/pg15/deparse.txt:2991:13) */
-static const uint8_t contract_kinds_1979[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
-};
-static const uint16_t contract_parents_1979[][2] = {
-	{ 88, 5 }, /* CreateFunctionStmt.options */
-};
-static const char *const contract_if_strings_1979_0[] = {
-	"language",
-	"parallel",
-};
-static const ContractCond contract_conditions_1979[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1979_0, 1), CONTRACT_LIST(if_enums, 1979_0, ) },
-};
-/* 1980: DefElem.arg (schema/pg15/deparse.txt:2993:13) */
-static const uint8_t contract_kinds_1980[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
-};
-static const uint16_t contract_parents_1980[][2] = {
-	{ 88, 5 }, /* CreateFunctionStmt.options */
-};
-static const char *const contract_if_strings_1980_0[] = {
-	"as",
-};
-static const ContractCond contract_conditions_1980[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1980_0, 1), CONTRACT_LIST(if_enums, 1980_0, ) },
-};
-/* 1981: DefElem.arg (schema/pg15/deparse.txt:2995:13) */
-static const uint8_t contract_kinds_1981[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1981[][2] = {
-	{ 88, 5 }, /* CreateFunctionStmt.options */
-};
-static const char *const contract_if_strings_1981_0[] = {
-	"window",
-	"strict",
-	"security",
-	"set",
-	"cost",
-	"leakproof",
-	"rows",
-};
-static const ContractCond contract_conditions_1981[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1981_0, 1), CONTRACT_LIST(if_enums, 1981_0, ) },
-};
-/* 1982: DefElem.arg (schema/pg15/deparse.txt:2997:13) */
-static const uint8_t contract_kinds_1982[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x06,
-};
-static const uint16_t contract_parents_1982[][2] = {
-	{ 88, 5 }, /* CreateFunctionStmt.options */
-};
-static const char *const contract_if_strings_1982_0[] = {
-	"volatility",
-};
-static const ContractCond contract_conditions_1982[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1982_0, 1), CONTRACT_LIST(if_enums, 1982_0, ) },
-};
-/* 1983: DefElem.arg (schema/pg15/deparse.txt:2999:13) */
-static const uint8_t contract_kinds_1983[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
-};
-static const uint16_t contract_parents_1983[][2] = {
-	{ 88, 5 }, /* CreateFunctionStmt.options */
-};
-static const char *const contract_if_strings_1983_0[] = {
-	"transform",
-};
-static const ContractCond contract_conditions_1983[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1983_0, 1), CONTRACT_LIST(if_enums, 1983_0, ) },
-};
-/* 1984: DefElem.arg (schema/pg15/deparse.txt:3001:13) */
-static const uint8_t contract_kinds_1984[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1984[][2] = {
-	{ 88, 5 }, /* CreateFunctionStmt.options */
-};
-static const char *const contract_if_strings_1984_0[] = {
-	"language",
-	"as",
-	"window",
-	"volatility",
-	"strict",
-	"parallel",
-	"transform",
-	"security",
-	"set",
-	"cost",
-	"leakproof",
-	"rows",
-	"support",
-};
-static const ContractCond contract_conditions_1984[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 1984_0, 1), CONTRACT_LIST(if_enums, 1984_0, ) },
-};
-/* 1985: DefElem.arg (schema/pg15/deparse.txt:3003:13) */
-static const uint8_t contract_kinds_1985[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1985[][2] = {
-	{ 89, 2 }, /* AlterFunctionStmt.actions */
-};
-static const char *const contract_if_strings_1985_0[] = {
-	"security",
-	"set",
-	"strict",
-	"leakproof",
-	"rows",
-	"cost",
-};
-static const ContractCond contract_conditions_1985[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1985_0, 1), CONTRACT_LIST(if_enums, 1985_0, ) },
-};
-/* 1986: DefElem.arg (schema/pg15/deparse.txt:3005:13) */
-static const uint8_t contract_kinds_1986[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
-};
-static const uint16_t contract_parents_1986[][2] = {
-	{ 89, 2 }, /* AlterFunctionStmt.actions */
-};
-static const char *const contract_if_strings_1986_0[] = {
-	"parallel",
-};
-static const ContractCond contract_conditions_1986[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1986_0, 1), CONTRACT_LIST(if_enums, 1986_0, ) },
-};
-/* 1987: DefElem.arg (schema/pg15/deparse.txt:3007:13) */
-static const uint8_t contract_kinds_1987[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
-};
-static const uint16_t contract_parents_1987[][2] = {
-	{ 89, 2 }, /* AlterFunctionStmt.actions */
-};
-static const char *const contract_if_strings_1987_0[] = {
-	"support",
-};
-static const ContractCond contract_conditions_1987[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1987_0, 1), CONTRACT_LIST(if_enums, 1987_0, ) },
-};
-/* 1988: DefElem.arg (schema/pg15/deparse.txt:3009:13) */
-static const uint8_t contract_kinds_1988[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x06,
-};
-static const uint16_t contract_parents_1988[][2] = {
-	{ 89, 2 }, /* AlterFunctionStmt.actions */
-};
-static const char *const contract_if_strings_1988_0[] = {
-	"volatility",
-};
-static const ContractCond contract_conditions_1988[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1988_0, 1), CONTRACT_LIST(if_enums, 1988_0, ) },
-};
-/* 1989: DefElem.arg (schema/pg15/deparse.txt:3011:13) */
-static const uint8_t contract_kinds_1989[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_1989[][2] = {
-	{ 89, 2 }, /* AlterFunctionStmt.actions */
-};
-static const char *const contract_if_strings_1989_0[] = {
-	"security",
-	"set",
-	"parallel",
-	"strict",
-	"leakproof",
-	"rows",
-	"support",
-	"volatility",
-	"cost",
-};
-static const ContractCond contract_conditions_1989[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 1989_0, 1), CONTRACT_LIST(if_enums, 1989_0, ) },
-};
-/* 1990: DefElem.arg (schema/pg15/deparse.txt:3013:13) */
-static const uint8_t contract_kinds_1990[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
-};
-static const uint16_t contract_parents_1990[][2] = {
-	{ 90, 0 }, /* DoStmt.args */
-};
-/* 1991: DefElem.arg (schema/pg15/deparse.txt:3015:13) */
+/* 1991: DefElem.arg (schema/pg15/deparse.txt:2989:13) */
 static const uint8_t contract_kinds_1991[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x49,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1991[][2] = {
-	{ 96, 1 }, /* TransactionStmt.options */
+	{ 87, 6 }, /* IndexStmt.options */
 };
-static const char *const contract_if_strings_1991_0[] = {
-	"transaction_isolation",
-};
-static const ContractCond contract_conditions_1991[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1991_0, 1), CONTRACT_LIST(if_enums, 1991_0, ) },
-};
-/* 1992: DefElem.arg (schema/pg15/deparse.txt:3017:13) */
+/* 1992: DefElem.arg (schema/pg15/deparse.txt:2991:13) */
 static const uint8_t contract_kinds_1992[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_1992[][2] = {
-	{ 96, 1 }, /* TransactionStmt.options */
+	{ 88, 5 }, /* CreateFunctionStmt.options */
 };
 static const char *const contract_if_strings_1992_0[] = {
-	"transaction_read_only",
-	"transaction_deferrable",
+	"language",
+	"parallel",
 };
 static const ContractCond contract_conditions_1992[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1992_0, 1), CONTRACT_LIST(if_enums, 1992_0, ) },
 };
-/* 1993: DefElem.arg (schema/pg15/deparse.txt:3019:13) */
+/* 1993: DefElem.arg (schema/pg15/deparse.txt:2993:13) */
 static const uint8_t contract_kinds_1993[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x0a,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
 };
 static const uint16_t contract_parents_1993[][2] = {
-	{ 96, 1 }, /* TransactionStmt.options */
+	{ 88, 5 }, /* CreateFunctionStmt.options */
 };
 static const char *const contract_if_strings_1993_0[] = {
-	"transaction_isolation",
-	"transaction_read_only",
-	"transaction_deferrable",
+	"as",
 };
 static const ContractCond contract_conditions_1993[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 1993_0, 1), CONTRACT_LIST(if_enums, 1993_0, ) },
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1993_0, 1), CONTRACT_LIST(if_enums, 1993_0, ) },
 };
-/* 1994: DefElem.arg (schema/pg15/deparse.txt:3021:13) */
+/* 1994: DefElem.arg (schema/pg15/deparse.txt:2995:13) */
 static const uint8_t contract_kinds_1994[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1994[][2] = {
-	{ 97, 4 }, /* ViewStmt.options */
+	{ 88, 5 }, /* CreateFunctionStmt.options */
 };
-/* 1995: DefElem.arg (schema/pg15/deparse.txt:3023:13) */
+static const char *const contract_if_strings_1994_0[] = {
+	"window",
+	"strict",
+	"security",
+	"set",
+	"cost",
+	"leakproof",
+	"rows",
+};
+static const ContractCond contract_conditions_1994[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1994_0, 1), CONTRACT_LIST(if_enums, 1994_0, ) },
+};
+/* 1995: DefElem.arg (schema/pg15/deparse.txt:2997:13) */
 static const uint8_t contract_kinds_1995[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x06,
 };
 static const uint16_t contract_parents_1995[][2] = {
-	{ 100, 1 }, /* CreatedbStmt.options */
+	{ 88, 5 }, /* CreateFunctionStmt.options */
 };
-/* 1996: DefElem.arg (schema/pg15/deparse.txt:3025:13) */
+static const char *const contract_if_strings_1995_0[] = {
+	"volatility",
+};
+static const ContractCond contract_conditions_1995[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1995_0, 1), CONTRACT_LIST(if_enums, 1995_0, ) },
+};
+/* 1996: DefElem.arg (schema/pg15/deparse.txt:2999:13) */
 static const uint8_t contract_kinds_1996[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
 };
 static const uint16_t contract_parents_1996[][2] = {
-	{ 102, 0 }, /* VacuumStmt.options */
+	{ 88, 5 }, /* CreateFunctionStmt.options */
 };
-/* 1997: DefElem.arg (schema/pg15/deparse.txt:3027:13) */
+static const char *const contract_if_strings_1996_0[] = {
+	"transform",
+};
+static const ContractCond contract_conditions_1996[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1996_0, 1), CONTRACT_LIST(if_enums, 1996_0, ) },
+};
+/* 1997: DefElem.arg (schema/pg15/deparse.txt:3001:13) */
 static const uint8_t contract_kinds_1997[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1997[][2] = {
-	{ 103, 1 }, /* ExplainStmt.options */
+	{ 88, 5 }, /* CreateFunctionStmt.options */
 };
-/* 1998: DefElem.arg (schema/pg15/deparse.txt:3029:13) */
+static const char *const contract_if_strings_1997_0[] = {
+	"language",
+	"as",
+	"window",
+	"volatility",
+	"strict",
+	"parallel",
+	"transform",
+	"security",
+	"set",
+	"cost",
+	"leakproof",
+	"rows",
+	"support",
+};
+static const ContractCond contract_conditions_1997[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 1997_0, 1), CONTRACT_LIST(if_enums, 1997_0, ) },
+};
+/* 1998: DefElem.arg (schema/pg15/deparse.txt:3003:13) */
 static const uint8_t contract_kinds_1998[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_1998[][2] = {
-	{ 105, 1 }, /* CreateSeqStmt.options */
+	{ 89, 2 }, /* AlterFunctionStmt.actions */
 };
 static const char *const contract_if_strings_1998_0[] = {
-	"as",
+	"security",
+	"set",
+	"strict",
+	"leakproof",
+	"rows",
+	"cost",
 };
 static const ContractCond contract_conditions_1998[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1998_0, 1), CONTRACT_LIST(if_enums, 1998_0, ) },
 };
-/* 1999: DefElem.arg (schema/pg15/deparse.txt:3031:13) */
+/* 1999: DefElem.arg (schema/pg15/deparse.txt:3005:13) */
 static const uint8_t contract_kinds_1999[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_1999[][2] = {
-	{ 105, 1 }, /* CreateSeqStmt.options */
+	{ 89, 2 }, /* AlterFunctionStmt.actions */
 };
 static const char *const contract_if_strings_1999_0[] = {
-	"increment",
-	"start",
-	"cycle",
-	"minvalue",
-	"maxvalue",
-	"cache",
+	"parallel",
 };
 static const ContractCond contract_conditions_1999[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 1999_0, 1), CONTRACT_LIST(if_enums, 1999_0, ) },
 };
-/* 2000: DefElem.arg (schema/pg15/deparse.txt:3033:13) */
+/* 2000: DefElem.arg (schema/pg15/deparse.txt:3007:13) */
 static const uint8_t contract_kinds_2000[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
 };
 static const uint16_t contract_parents_2000[][2] = {
-	{ 105, 1 }, /* CreateSeqStmt.options */
+	{ 89, 2 }, /* AlterFunctionStmt.actions */
 };
 static const char *const contract_if_strings_2000_0[] = {
-	"owned_by",
+	"support",
 };
 static const ContractCond contract_conditions_2000[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2000_0, 1), CONTRACT_LIST(if_enums, 2000_0, ) },
 };
-/* 2001: DefElem.arg (schema/pg15/deparse.txt:3035:13) */
+/* 2001: DefElem.arg (schema/pg15/deparse.txt:3009:13) */
 static const uint8_t contract_kinds_2001[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x06,
 };
 static const uint16_t contract_parents_2001[][2] = {
-	{ 105, 1 }, /* CreateSeqStmt.options */
+	{ 89, 2 }, /* AlterFunctionStmt.actions */
 };
 static const char *const contract_if_strings_2001_0[] = {
+	"volatility",
+};
+static const ContractCond contract_conditions_2001[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2001_0, 1), CONTRACT_LIST(if_enums, 2001_0, ) },
+};
+/* 2002: DefElem.arg (schema/pg15/deparse.txt:3011:13) */
+static const uint8_t contract_kinds_2002[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2002[][2] = {
+	{ 89, 2 }, /* AlterFunctionStmt.actions */
+};
+static const char *const contract_if_strings_2002_0[] = {
+	"security",
+	"set",
+	"parallel",
+	"strict",
+	"leakproof",
+	"rows",
+	"support",
+	"volatility",
+	"cost",
+};
+static const ContractCond contract_conditions_2002[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2002_0, 1), CONTRACT_LIST(if_enums, 2002_0, ) },
+};
+/* 2003: DefElem.arg (schema/pg15/deparse.txt:3013:13) */
+static const uint8_t contract_kinds_2003[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+};
+static const uint16_t contract_parents_2003[][2] = {
+	{ 90, 0 }, /* DoStmt.args */
+};
+/* 2004: DefElem.arg (schema/pg15/deparse.txt:3015:13) */
+static const uint8_t contract_kinds_2004[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x49,
+};
+static const uint16_t contract_parents_2004[][2] = {
+	{ 96, 1 }, /* TransactionStmt.options */
+};
+static const char *const contract_if_strings_2004_0[] = {
+	"transaction_isolation",
+};
+static const ContractCond contract_conditions_2004[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2004_0, 1), CONTRACT_LIST(if_enums, 2004_0, ) },
+};
+/* 2005: DefElem.arg (schema/pg15/deparse.txt:3017:13) */
+static const uint8_t contract_kinds_2005[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
+static const uint16_t contract_parents_2005[][2] = {
+	{ 96, 1 }, /* TransactionStmt.options */
+};
+static const char *const contract_if_strings_2005_0[] = {
+	"transaction_read_only",
+	"transaction_deferrable",
+};
+static const ContractCond contract_conditions_2005[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2005_0, 1), CONTRACT_LIST(if_enums, 2005_0, ) },
+};
+/* 2006: DefElem.arg (schema/pg15/deparse.txt:3019:13) */
+static const uint8_t contract_kinds_2006[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x0a,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2006[][2] = {
+	{ 96, 1 }, /* TransactionStmt.options */
+};
+static const char *const contract_if_strings_2006_0[] = {
+	"transaction_isolation",
+	"transaction_read_only",
+	"transaction_deferrable",
+};
+static const ContractCond contract_conditions_2006[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2006_0, 1), CONTRACT_LIST(if_enums, 2006_0, ) },
+};
+/* 2007: DefElem.arg (schema/pg15/deparse.txt:3021:13) */
+static const uint8_t contract_kinds_2007[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2007[][2] = {
+	{ 97, 4 }, /* ViewStmt.options */
+};
+/* 2008: DefElem.arg (schema/pg15/deparse.txt:3023:13) */
+static const uint8_t contract_kinds_2008[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2008[][2] = {
+	{ 100, 1 }, /* CreatedbStmt.options */
+};
+/* 2009: DefElem.arg (schema/pg15/deparse.txt:3025:13) */
+static const uint8_t contract_kinds_2009[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2009[][2] = {
+	{ 102, 0 }, /* VacuumStmt.options */
+};
+/* 2010: DefElem.arg (schema/pg15/deparse.txt:3027:13) */
+static const uint8_t contract_kinds_2010[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2010[][2] = {
+	{ 103, 1 }, /* ExplainStmt.options */
+};
+/* 2011: DefElem.arg (schema/pg15/deparse.txt:3029:13) */
+static const uint8_t contract_kinds_2011[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2011[][2] = {
+	{ 105, 1 }, /* CreateSeqStmt.options */
+};
+static const char *const contract_if_strings_2011_0[] = {
+	"as",
+};
+static const ContractCond contract_conditions_2011[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2011_0, 1), CONTRACT_LIST(if_enums, 2011_0, ) },
+};
+/* 2012: DefElem.arg (schema/pg15/deparse.txt:3031:13) */
+static const uint8_t contract_kinds_2012[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2012[][2] = {
+	{ 105, 1 }, /* CreateSeqStmt.options */
+};
+static const char *const contract_if_strings_2012_0[] = {
+	"increment",
+	"start",
+	"cycle",
+	"minvalue",
+	"maxvalue",
+	"cache",
+};
+static const ContractCond contract_conditions_2012[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2012_0, 1), CONTRACT_LIST(if_enums, 2012_0, ) },
+};
+/* 2013: DefElem.arg (schema/pg15/deparse.txt:3033:13) */
+static const uint8_t contract_kinds_2013[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
+};
+static const uint16_t contract_parents_2013[][2] = {
+	{ 105, 1 }, /* CreateSeqStmt.options */
+};
+static const char *const contract_if_strings_2013_0[] = {
+	"owned_by",
+};
+static const ContractCond contract_conditions_2013[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2013_0, 1), CONTRACT_LIST(if_enums, 2013_0, ) },
+};
+/* 2014: DefElem.arg (schema/pg15/deparse.txt:3035:13) */
+static const uint8_t contract_kinds_2014[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2014[][2] = {
+	{ 105, 1 }, /* CreateSeqStmt.options */
+};
+static const char *const contract_if_strings_2014_0[] = {
 	"as",
 	"increment",
 	"start",
@@ -14423,17 +14640,17 @@ static const char *const contract_if_strings_2001_0[] = {
 	"maxvalue",
 	"cache",
 };
-static const ContractCond contract_conditions_2001[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2001_0, 1), CONTRACT_LIST(if_enums, 2001_0, ) },
+static const ContractCond contract_conditions_2014[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2014_0, 1), CONTRACT_LIST(if_enums, 2014_0, ) },
 };
-/* 2002: DefElem.arg (schema/pg15/deparse.txt:3037:13) */
-static const uint8_t contract_kinds_2002[] = { /* the kinds allowed, by tag */
+/* 2015: DefElem.arg (schema/pg15/deparse.txt:3037:13) */
+static const uint8_t contract_kinds_2015[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_2002[][2] = {
+static const uint16_t contract_parents_2015[][2] = {
 	{ 106, 1 }, /* AlterSeqStmt.options */
 };
-static const char *const contract_if_strings_2002_0[] = {
+static const char *const contract_if_strings_2015_0[] = {
 	"restart",
 	"increment",
 	"minvalue",
@@ -14441,43 +14658,43 @@ static const char *const contract_if_strings_2002_0[] = {
 	"cache",
 	"cycle",
 };
-static const ContractCond contract_conditions_2002[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2002_0, 1), CONTRACT_LIST(if_enums, 2002_0, ) },
+static const ContractCond contract_conditions_2015[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2015_0, 1), CONTRACT_LIST(if_enums, 2015_0, ) },
 };
-/* 2003: DefElem.arg (schema/pg15/deparse.txt:3039:13) */
-static const uint8_t contract_kinds_2003[] = { /* the kinds allowed, by tag */
+/* 2016: DefElem.arg (schema/pg15/deparse.txt:3039:13) */
+static const uint8_t contract_kinds_2016[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_2003[][2] = {
+static const uint16_t contract_parents_2016[][2] = {
 	{ 106, 1 }, /* AlterSeqStmt.options */
 };
-static const char *const contract_if_strings_2003_0[] = {
+static const char *const contract_if_strings_2016_0[] = {
 	"as",
 };
-static const ContractCond contract_conditions_2003[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2003_0, 1), CONTRACT_LIST(if_enums, 2003_0, ) },
+static const ContractCond contract_conditions_2016[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2016_0, 1), CONTRACT_LIST(if_enums, 2016_0, ) },
 };
-/* 2004: DefElem.arg (schema/pg15/deparse.txt:3041:13) */
-static const uint8_t contract_kinds_2004[] = { /* the kinds allowed, by tag */
+/* 2017: DefElem.arg (schema/pg15/deparse.txt:3041:13) */
+static const uint8_t contract_kinds_2017[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
 };
-static const uint16_t contract_parents_2004[][2] = {
+static const uint16_t contract_parents_2017[][2] = {
 	{ 106, 1 }, /* AlterSeqStmt.options */
 };
-static const char *const contract_if_strings_2004_0[] = {
+static const char *const contract_if_strings_2017_0[] = {
 	"owned_by",
 };
-static const ContractCond contract_conditions_2004[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2004_0, 1), CONTRACT_LIST(if_enums, 2004_0, ) },
+static const ContractCond contract_conditions_2017[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2017_0, 1), CONTRACT_LIST(if_enums, 2017_0, ) },
 };
-/* 2005: DefElem.arg (schema/pg15/deparse.txt:3043:13) */
-static const uint8_t contract_kinds_2005[] = { /* the kinds allowed, by tag */
+/* 2018: DefElem.arg (schema/pg15/deparse.txt:3043:13) */
+static const uint8_t contract_kinds_2018[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_2005[][2] = {
+static const uint16_t contract_parents_2018[][2] = {
 	{ 106, 1 }, /* AlterSeqStmt.options */
 };
-static const char *const contract_if_strings_2005_0[] = {
+static const char *const contract_if_strings_2018_0[] = {
 	"restart",
 	"as",
 	"increment",
@@ -14487,59 +14704,59 @@ static const char *const contract_if_strings_2005_0[] = {
 	"cycle",
 	"owned_by",
 };
-static const ContractCond contract_conditions_2005[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2005_0, 1), CONTRACT_LIST(if_enums, 2005_0, ) },
+static const ContractCond contract_conditions_2018[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2018_0, 1), CONTRACT_LIST(if_enums, 2018_0, ) },
 };
-/* 2006: DefElem.arg (schema/pg15/deparse.txt:3045:13) */
-static const uint8_t contract_kinds_2006[] = { /* the kinds allowed, by tag */
+/* 2019: DefElem.arg (schema/pg15/deparse.txt:3045:13) */
+static const uint8_t contract_kinds_2019[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
-static const uint16_t contract_parents_2006[][2] = {
+static const uint16_t contract_parents_2019[][2] = {
 	{ 107, 2 }, /* VariableSetStmt.args */
 };
-static const char *const contract_if_strings_2006_0[] = {
+static const char *const contract_if_strings_2019_0[] = {
 	"transaction_read_only",
 	"transaction_deferrable",
 };
-static const ContractCond contract_conditions_2006[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2006_0, 1), CONTRACT_LIST(if_enums, 2006_0, ) },
+static const ContractCond contract_conditions_2019[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2019_0, 1), CONTRACT_LIST(if_enums, 2019_0, ) },
 };
-/* 2007: DefElem.arg (schema/pg15/deparse.txt:3047:13) */
-static const uint8_t contract_kinds_2007[] = { /* the kinds allowed, by tag */
+/* 2020: DefElem.arg (schema/pg15/deparse.txt:3047:13) */
+static const uint8_t contract_kinds_2020[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x49,
 };
-static const uint16_t contract_parents_2007[][2] = {
+static const uint16_t contract_parents_2020[][2] = {
 	{ 107, 2 }, /* VariableSetStmt.args */
 };
-static const char *const contract_if_strings_2007_0[] = {
+static const char *const contract_if_strings_2020_0[] = {
 	"transaction_isolation",
 };
-static const ContractCond contract_conditions_2007[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2007_0, 1), CONTRACT_LIST(if_enums, 2007_0, ) },
+static const ContractCond contract_conditions_2020[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2020_0, 1), CONTRACT_LIST(if_enums, 2020_0, ) },
 };
-/* 2008: DefElem.arg (schema/pg15/deparse.txt:3049:13) */
-static const uint8_t contract_kinds_2008[] = { /* the kinds allowed, by tag */
+/* 2021: DefElem.arg (schema/pg15/deparse.txt:3049:13) */
+static const uint8_t contract_kinds_2021[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_2008[][2] = {
+static const uint16_t contract_parents_2021[][2] = {
 	{ 107, 2 }, /* VariableSetStmt.args */
 };
-static const char *const contract_if_strings_2008_0[] = {
+static const char *const contract_if_strings_2021_0[] = {
 	"transaction_read_only",
 	"transaction_deferrable",
 	"transaction_isolation",
 };
-static const ContractCond contract_conditions_2008[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2008_0, 1), CONTRACT_LIST(if_enums, 2008_0, ) },
+static const ContractCond contract_conditions_2021[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2021_0, 1), CONTRACT_LIST(if_enums, 2021_0, ) },
 };
-/* 2009: DefElem.arg (schema/pg15/deparse.txt:3051:13) */
-static const uint8_t contract_kinds_2009[] = { /* the kinds allowed, by tag */
+/* 2022: DefElem.arg (schema/pg15/deparse.txt:3051:13) */
+static const uint8_t contract_kinds_2022[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_2009[][2] = {
+static const uint16_t contract_parents_2022[][2] = {
 	{ 112, 2 }, /* CreateRoleStmt.options */
 };
-static const char *const contract_if_strings_2009_0[] = {
+static const char *const contract_if_strings_2022_0[] = {
 	"canlogin",
 	"superuser",
 	"createdb",
@@ -14549,45 +14766,45 @@ static const char *const contract_if_strings_2009_0[] = {
 	"bypassrls",
 	"sysid",
 };
-static const ContractCond contract_conditions_2009[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2009_0, 1), CONTRACT_LIST(if_enums, 2009_0, ) },
+static const ContractCond contract_conditions_2022[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2022_0, 1), CONTRACT_LIST(if_enums, 2022_0, ) },
 };
-/* 2010: DefElem.arg (schema/pg15/deparse.txt:3053:13) */
-static const uint8_t contract_kinds_2010[] = { /* the kinds allowed, by tag */
+/* 2023: DefElem.arg (schema/pg15/deparse.txt:3053:13) */
+static const uint8_t contract_kinds_2023[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x4a,
 };
-static const uint16_t contract_parents_2010[][2] = {
+static const uint16_t contract_parents_2023[][2] = {
 	{ 112, 2 }, /* CreateRoleStmt.options */
 };
-static const char *const contract_if_strings_2010_0[] = {
+static const char *const contract_if_strings_2023_0[] = {
 	"rolemembers",
 	"addroleto",
 	"adminmembers",
 };
-static const ContractCond contract_conditions_2010[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2010_0, 1), CONTRACT_LIST(if_enums, 2010_0, ) },
+static const ContractCond contract_conditions_2023[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2023_0, 1), CONTRACT_LIST(if_enums, 2023_0, ) },
 };
-/* 2011: DefElem.arg (schema/pg15/deparse.txt:3055:13) */
-static const uint8_t contract_kinds_2011[] = { /* the kinds allowed, by tag */
+/* 2024: DefElem.arg (schema/pg15/deparse.txt:3055:13) */
+static const uint8_t contract_kinds_2024[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xa0,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_2011[][2] = {
+static const uint16_t contract_parents_2024[][2] = {
 	{ 112, 2 }, /* CreateRoleStmt.options */
 };
-static const char *const contract_if_strings_2011_0[] = {
+static const char *const contract_if_strings_2024_0[] = {
 	"password",
 };
-static const ContractCond contract_conditions_2011[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2011_0, 1), CONTRACT_LIST(if_enums, 2011_0, ) },
+static const ContractCond contract_conditions_2024[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2024_0, 1), CONTRACT_LIST(if_enums, 2024_0, ) },
 };
-/* 2012: DefElem.arg (schema/pg15/deparse.txt:3057:13) */
-static const uint8_t contract_kinds_2012[] = { /* the kinds allowed, by tag */
+/* 2025: DefElem.arg (schema/pg15/deparse.txt:3057:13) */
+static const uint8_t contract_kinds_2025[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_2012[][2] = {
+static const uint16_t contract_parents_2025[][2] = {
 	{ 112, 2 }, /* CreateRoleStmt.options */
 };
-static const char *const contract_if_strings_2012_0[] = {
+static const char *const contract_if_strings_2025_0[] = {
 	"canlogin",
 	"rolemembers",
 	"password",
@@ -14603,340 +14820,340 @@ static const char *const contract_if_strings_2012_0[] = {
 	"validUntil",
 	"connectionlimit",
 };
-static const ContractCond contract_conditions_2012[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2012_0, 1), CONTRACT_LIST(if_enums, 2012_0, ) },
+static const ContractCond contract_conditions_2025[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2025_0, 1), CONTRACT_LIST(if_enums, 2025_0, ) },
 };
-/* 2013: DefElem.arg (schema/pg15/deparse.txt:3059:13) */
-static const uint8_t contract_kinds_2013[] = { /* the kinds allowed, by tag */
+/* 2026: DefElem.arg (schema/pg15/deparse.txt:3059:13) */
+static const uint8_t contract_kinds_2026[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0x5f,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
 };
-static const uint16_t contract_parents_2013[][2] = {
-	{ 113, 1 }, /* AlterRoleStmt.options */
-};
-static const char *const contract_if_strings_2013_0[] = {
-	"rolemembers",
-};
-static const ContractCond contract_conditions_2013[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2013_0, 1), CONTRACT_LIST(if_enums, 2013_0, ) },
-};
-/* 2014: DefElem.arg (schema/pg15/deparse.txt:3061:13) */
-static const uint8_t contract_kinds_2014[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_2014[][2] = {
-	{ 113, 1 }, /* AlterRoleStmt.options */
-};
-static const char *const contract_if_strings_2014_0[] = {
-	"superuser",
-	"canlogin",
-	"createdb",
-};
-static const ContractCond contract_conditions_2014[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2014_0, 1), CONTRACT_LIST(if_enums, 2014_0, ) },
-};
-/* 2015: DefElem.arg (schema/pg15/deparse.txt:3063:13) */
-static const uint8_t contract_kinds_2015[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
-};
-static const uint16_t contract_parents_2015[][2] = {
-	{ 113, 1 }, /* AlterRoleStmt.options */
-};
-static const char *const contract_if_strings_2015_0[] = {
-	"validUntil",
-};
-static const ContractCond contract_conditions_2015[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2015_0, 1), CONTRACT_LIST(if_enums, 2015_0, ) },
-};
-/* 2016: DefElem.arg (schema/pg15/deparse.txt:3065:13) */
-static const uint8_t contract_kinds_2016[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_2016[][2] = {
-	{ 113, 1 }, /* AlterRoleStmt.options */
-};
-static const char *const contract_if_strings_2016_0[] = {
-	"rolemembers",
-	"superuser",
-	"canlogin",
-	"createdb",
-	"validUntil",
-};
-static const ContractCond contract_conditions_2016[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2016_0, 1), CONTRACT_LIST(if_enums, 2016_0, ) },
-};
-/* 2017: DefElem.arg (schema/pg15/deparse.txt:3067:13) */
-static const uint8_t contract_kinds_2017[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_2017[][2] = {
-	{ 117, 3 }, /* ReindexStmt.params */
-};
-/* 2018: DefElem.arg (schema/pg15/deparse.txt:3069:13) */
-static const uint8_t contract_kinds_2018[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_2018[][2] = {
-	{ 120, 1 }, /* AlterDatabaseStmt.options */
-};
-/* 2019: DefElem.arg (schema/pg15/deparse.txt:3071:13) */
-static const uint8_t contract_kinds_2019[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_2019[][2] = {
-	{ 133, 3 }, /* CreateTableSpaceStmt.options */
-};
-/* 2020: DefElem.arg (schema/pg15/deparse.txt:3073:13) */
-static const uint8_t contract_kinds_2020[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_2020[][2] = {
-	{ 138, 1 }, /* AlterOperatorStmt.options */
-};
-static const char *const contract_if_strings_2020_0[] = {
-	"restrict",
-	"join",
-	"hashes",
-	"merges",
-};
-static const ContractCond contract_conditions_2020[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2020_0, 1), CONTRACT_LIST(if_enums, 2020_0, ) },
-};
-/* 2021: DefElem.arg (schema/pg15/deparse.txt:3075:13) */
-static const uint8_t contract_kinds_2021[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_2021[][2] = {
-	{ 138, 1 }, /* AlterOperatorStmt.options */
-};
-static const char *const contract_if_strings_2021_0[] = {
-	"commutator",
-	"negator",
-};
-static const ContractCond contract_conditions_2021[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2021_0, 1), CONTRACT_LIST(if_enums, 2021_0, ) },
-};
-/* 2022: DefElem.arg (schema/pg15/deparse.txt:3077:13) */
-static const uint8_t contract_kinds_2022[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_2022[][2] = {
-	{ 138, 1 }, /* AlterOperatorStmt.options */
-};
-static const char *const contract_if_strings_2022_0[] = {
-	"restrict",
-	"join",
-	"commutator",
-	"negator",
-	"hashes",
-	"merges",
-};
-static const ContractCond contract_conditions_2022[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2022_0, 1), CONTRACT_LIST(if_enums, 2022_0, ) },
-};
-/* 2023: DefElem.arg (schema/pg15/deparse.txt:3079:13) */
-static const uint8_t contract_kinds_2023[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_2023[][2] = {
-	{ 139, 1 }, /* AlterTypeStmt.options */
-};
-/* 2024: DefElem.arg (schema/pg15/deparse.txt:3081:13) */
-static const uint8_t contract_kinds_2024[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_2024[][2] = {
-	{ 144, 1 }, /* CreateRangeStmt.params */
-};
-/* 2025: DefElem.arg (schema/pg15/deparse.txt:3083:13) */
-static const uint8_t contract_kinds_2025[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-static const uint16_t contract_parents_2025[][2] = {
-	{ 146, 1 }, /* AlterTSDictionaryStmt.options */
-};
-/* 2026: DefElem.arg (schema/pg15/deparse.txt:3085:13) */
-static const uint8_t contract_kinds_2026[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
-};
 static const uint16_t contract_parents_2026[][2] = {
-	{ 148, 1 }, /* CreateFdwStmt.func_options */
+	{ 113, 1 }, /* AlterRoleStmt.options */
 };
-/* 2027: DefElem.arg (schema/pg15/deparse.txt:3087:13) */
+static const char *const contract_if_strings_2026_0[] = {
+	"rolemembers",
+};
+static const ContractCond contract_conditions_2026[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2026_0, 1), CONTRACT_LIST(if_enums, 2026_0, ) },
+};
+/* 2027: DefElem.arg (schema/pg15/deparse.txt:3061:13) */
 static const uint8_t contract_kinds_2027[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_2027[][2] = {
-	{ 148, 2 }, /* CreateFdwStmt.options */
+	{ 113, 1 }, /* AlterRoleStmt.options */
 };
-/* 2028: DefElem.arg (schema/pg15/deparse.txt:3089:13) */
+static const char *const contract_if_strings_2027_0[] = {
+	"superuser",
+	"canlogin",
+	"createdb",
+};
+static const ContractCond contract_conditions_2027[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2027_0, 1), CONTRACT_LIST(if_enums, 2027_0, ) },
+};
+/* 2028: DefElem.arg (schema/pg15/deparse.txt:3063:13) */
 static const uint8_t contract_kinds_2028[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_2028[][2] = {
-	{ 149, 1 }, /* AlterFdwStmt.func_options */
+	{ 113, 1 }, /* AlterRoleStmt.options */
 };
-/* 2029: DefElem.arg (schema/pg15/deparse.txt:3091:13) */
+static const char *const contract_if_strings_2028_0[] = {
+	"validUntil",
+};
+static const ContractCond contract_conditions_2028[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2028_0, 1), CONTRACT_LIST(if_enums, 2028_0, ) },
+};
+/* 2029: DefElem.arg (schema/pg15/deparse.txt:3065:13) */
 static const uint8_t contract_kinds_2029[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
-};
-static const uint16_t contract_parents_2029[][2] = {
-	{ 149, 2 }, /* AlterFdwStmt.options */
-};
-/* 2030: DefElem.arg (schema/pg15/deparse.txt:3093:13) */
-static const uint8_t contract_kinds_2030[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
-};
-static const uint16_t contract_parents_2030[][2] = {
-	{ 150, 5 }, /* CreateForeignServerStmt.options */
-};
-/* 2031: DefElem.arg (schema/pg15/deparse.txt:3095:13) */
-static const uint8_t contract_kinds_2031[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
-};
-static const uint16_t contract_parents_2031[][2] = {
-	{ 151, 2 }, /* AlterForeignServerStmt.options */
-};
-/* 2032: DefElem.arg (schema/pg15/deparse.txt:3097:13) */
-static const uint8_t contract_kinds_2032[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
-};
-static const uint16_t contract_parents_2032[][2] = {
-	{ 152, 3 }, /* CreateUserMappingStmt.options */
-};
-/* 2033: DefElem.arg (schema/pg15/deparse.txt:3099:13) */
-static const uint8_t contract_kinds_2033[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
-};
-static const uint16_t contract_parents_2033[][2] = {
-	{ 153, 2 }, /* AlterUserMappingStmt.options */
-};
-/* 2034: DefElem.arg (schema/pg15/deparse.txt:3101:13) */
-static const uint8_t contract_kinds_2034[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_2034[][2] = {
-	{ 155, 1 }, /* AlterTableSpaceOptionsStmt.options */
+static const uint16_t contract_parents_2029[][2] = {
+	{ 113, 1 }, /* AlterRoleStmt.options */
 };
-/* 2035: DefElem.arg (schema/pg15/deparse.txt:3103:13) */
+static const char *const contract_if_strings_2029_0[] = {
+	"rolemembers",
+	"superuser",
+	"canlogin",
+	"createdb",
+	"validUntil",
+};
+static const ContractCond contract_conditions_2029[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2029_0, 1), CONTRACT_LIST(if_enums, 2029_0, ) },
+};
+/* 2030: DefElem.arg (schema/pg15/deparse.txt:3067:13) */
+static const uint8_t contract_kinds_2030[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2030[][2] = {
+	{ 117, 3 }, /* ReindexStmt.params */
+};
+/* 2031: DefElem.arg (schema/pg15/deparse.txt:3069:13) */
+static const uint8_t contract_kinds_2031[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2031[][2] = {
+	{ 120, 1 }, /* AlterDatabaseStmt.options */
+};
+/* 2032: DefElem.arg (schema/pg15/deparse.txt:3071:13) */
+static const uint8_t contract_kinds_2032[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2032[][2] = {
+	{ 133, 3 }, /* CreateTableSpaceStmt.options */
+};
+/* 2033: DefElem.arg (schema/pg15/deparse.txt:3073:13) */
+static const uint8_t contract_kinds_2033[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2033[][2] = {
+	{ 138, 1 }, /* AlterOperatorStmt.options */
+};
+static const char *const contract_if_strings_2033_0[] = {
+	"restrict",
+	"join",
+	"hashes",
+	"merges",
+};
+static const ContractCond contract_conditions_2033[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2033_0, 1), CONTRACT_LIST(if_enums, 2033_0, ) },
+};
+/* 2034: DefElem.arg (schema/pg15/deparse.txt:3075:13) */
+static const uint8_t contract_kinds_2034[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
+static const uint16_t contract_parents_2034[][2] = {
+	{ 138, 1 }, /* AlterOperatorStmt.options */
+};
+static const char *const contract_if_strings_2034_0[] = {
+	"commutator",
+	"negator",
+};
+static const ContractCond contract_conditions_2034[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2034_0, 1), CONTRACT_LIST(if_enums, 2034_0, ) },
+};
+/* 2035: DefElem.arg (schema/pg15/deparse.txt:3077:13) */
 static const uint8_t contract_kinds_2035[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_2035[][2] = {
-	{ 158, 2 }, /* CreateForeignTableStmt.options */
+	{ 138, 1 }, /* AlterOperatorStmt.options */
 };
-/* 2036: DefElem.arg (schema/pg15/deparse.txt:3105:13) */
+static const char *const contract_if_strings_2035_0[] = {
+	"restrict",
+	"join",
+	"commutator",
+	"negator",
+	"hashes",
+	"merges",
+};
+static const ContractCond contract_conditions_2035[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2035_0, 1), CONTRACT_LIST(if_enums, 2035_0, ) },
+};
+/* 2036: DefElem.arg (schema/pg15/deparse.txt:3079:13) */
 static const uint8_t contract_kinds_2036[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_2036[][2] = {
-	{ 159, 5 }, /* ImportForeignSchemaStmt.options */
+	{ 139, 1 }, /* AlterTypeStmt.options */
 };
-/* 2037: DefElem.arg (schema/pg15/deparse.txt:3107:13) */
+/* 2037: DefElem.arg (schema/pg15/deparse.txt:3081:13) */
 static const uint8_t contract_kinds_2037[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_2037[][2] = {
-	{ 160, 2 }, /* CreateExtensionStmt.options */
+	{ 144, 1 }, /* CreateRangeStmt.params */
 };
-static const char *const contract_if_strings_2037_0[] = {
-	"schema",
-	"new_version",
-};
-static const ContractCond contract_conditions_2037[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2037_0, 1), CONTRACT_LIST(if_enums, 2037_0, ) },
-};
-/* 2038: DefElem.arg (schema/pg15/deparse.txt:3109:13) */
+/* 2038: DefElem.arg (schema/pg15/deparse.txt:3083:13) */
 static const uint8_t contract_kinds_2038[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_2038[][2] = {
-	{ 160, 2 }, /* CreateExtensionStmt.options */
+	{ 146, 1 }, /* AlterTSDictionaryStmt.options */
 };
-static const char *const contract_if_strings_2038_0[] = {
-	"cascade",
-};
-static const ContractCond contract_conditions_2038[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2038_0, 1), CONTRACT_LIST(if_enums, 2038_0, ) },
-};
-/* 2039: DefElem.arg (schema/pg15/deparse.txt:3111:13) */
+/* 2039: DefElem.arg (schema/pg15/deparse.txt:3085:13) */
 static const uint8_t contract_kinds_2039[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
 };
 static const uint16_t contract_parents_2039[][2] = {
-	{ 160, 2 }, /* CreateExtensionStmt.options */
+	{ 148, 1 }, /* CreateFdwStmt.func_options */
 };
-static const char *const contract_if_strings_2039_0[] = {
-	"schema",
-	"new_version",
-	"cascade",
-};
-static const ContractCond contract_conditions_2039[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2039_0, 1), CONTRACT_LIST(if_enums, 2039_0, ) },
-};
-/* 2040: DefElem.arg (schema/pg15/deparse.txt:3113:13) */
+/* 2040: DefElem.arg (schema/pg15/deparse.txt:3087:13) */
 static const uint8_t contract_kinds_2040[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_2040[][2] = {
-	{ 161, 1 }, /* AlterExtensionStmt.options */
+	{ 148, 2 }, /* CreateFdwStmt.options */
 };
-/* 2041: DefElem.arg (schema/pg15/deparse.txt:3115:13) */
+/* 2041: DefElem.arg (schema/pg15/deparse.txt:3089:13) */
 static const uint8_t contract_kinds_2041[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0x5f,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0xdf,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
 };
 static const uint16_t contract_parents_2041[][2] = {
-	{ 163, 2 }, /* CreateEventTrigStmt.whenclause */
+	{ 149, 1 }, /* AlterFdwStmt.func_options */
 };
-/* 2042: DefElem.arg (schema/pg15/deparse.txt:3117:13) */
+/* 2042: DefElem.arg (schema/pg15/deparse.txt:3091:13) */
 static const uint8_t contract_kinds_2042[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_2042[][2] = {
-	{ 172, 1 }, /* CreatePublicationStmt.options */
+	{ 149, 2 }, /* AlterFdwStmt.options */
 };
-/* 2043: DefElem.arg (schema/pg15/deparse.txt:3119:13) */
+/* 2043: DefElem.arg (schema/pg15/deparse.txt:3093:13) */
 static const uint8_t contract_kinds_2043[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_2043[][2] = {
-	{ 173, 1 }, /* AlterPublicationStmt.options */
+	{ 150, 5 }, /* CreateForeignServerStmt.options */
 };
-/* 2044: DefElem.arg (schema/pg15/deparse.txt:3121:13) */
+/* 2044: DefElem.arg (schema/pg15/deparse.txt:3095:13) */
 static const uint8_t contract_kinds_2044[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_2044[][2] = {
-	{ 174, 3 }, /* CreateSubscriptionStmt.options */
+	{ 151, 2 }, /* AlterForeignServerStmt.options */
 };
-/* 2045: DefElem.arg (schema/pg15/deparse.txt:3123:13) */
+/* 2045: DefElem.arg (schema/pg15/deparse.txt:3097:13) */
 static const uint8_t contract_kinds_2045[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_2045[][2] = {
-	{ 175, 4 }, /* AlterSubscriptionStmt.options */
+	{ 152, 3 }, /* CreateUserMappingStmt.options */
 };
-/* 2046: DefElem.arg (schema/pg15/deparse.txt:3125:13) */
+/* 2046: DefElem.arg (schema/pg15/deparse.txt:3099:13) */
 static const uint8_t contract_kinds_2046[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_2046[][2] = {
-	{ 201, 16 }, /* ColumnDef.fdwoptions */
+	{ 153, 2 }, /* AlterUserMappingStmt.options */
 };
-/* 2047: DefElem.arg (schema/pg15/deparse.txt:3127:13) */
+/* 2047: DefElem.arg (schema/pg15/deparse.txt:3101:13) */
 static const uint8_t contract_kinds_2047[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
 static const uint16_t contract_parents_2047[][2] = {
-	{ 202, 5 }, /* IndexElem.opclassopts */
+	{ 155, 1 }, /* AlterTableSpaceOptionsStmt.options */
 };
-/* 2048: DefElem.arg (schema/pg15/deparse.txt:3129:13) */
+/* 2048: DefElem.arg (schema/pg15/deparse.txt:3103:13) */
 static const uint8_t contract_kinds_2048[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
 };
 static const uint16_t contract_parents_2048[][2] = {
+	{ 158, 2 }, /* CreateForeignTableStmt.options */
+};
+/* 2049: DefElem.arg (schema/pg15/deparse.txt:3105:13) */
+static const uint8_t contract_kinds_2049[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+};
+static const uint16_t contract_parents_2049[][2] = {
+	{ 159, 5 }, /* ImportForeignSchemaStmt.options */
+};
+/* 2050: DefElem.arg (schema/pg15/deparse.txt:3107:13) */
+static const uint8_t contract_kinds_2050[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+};
+static const uint16_t contract_parents_2050[][2] = {
+	{ 160, 2 }, /* CreateExtensionStmt.options */
+};
+static const char *const contract_if_strings_2050_0[] = {
+	"schema",
+	"new_version",
+};
+static const ContractCond contract_conditions_2050[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2050_0, 1), CONTRACT_LIST(if_enums, 2050_0, ) },
+};
+/* 2051: DefElem.arg (schema/pg15/deparse.txt:3109:13) */
+static const uint8_t contract_kinds_2051[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2051[][2] = {
+	{ 160, 2 }, /* CreateExtensionStmt.options */
+};
+static const char *const contract_if_strings_2051_0[] = {
+	"cascade",
+};
+static const ContractCond contract_conditions_2051[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2051_0, 1), CONTRACT_LIST(if_enums, 2051_0, ) },
+};
+/* 2052: DefElem.arg (schema/pg15/deparse.txt:3111:13) */
+static const uint8_t contract_kinds_2052[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2052[][2] = {
+	{ 160, 2 }, /* CreateExtensionStmt.options */
+};
+static const char *const contract_if_strings_2052_0[] = {
+	"schema",
+	"new_version",
+	"cascade",
+};
+static const ContractCond contract_conditions_2052[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2052_0, 1), CONTRACT_LIST(if_enums, 2052_0, ) },
+};
+/* 2053: DefElem.arg (schema/pg15/deparse.txt:3113:13) */
+static const uint8_t contract_kinds_2053[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+};
+static const uint16_t contract_parents_2053[][2] = {
+	{ 161, 1 }, /* AlterExtensionStmt.options */
+};
+/* 2054: DefElem.arg (schema/pg15/deparse.txt:3115:13) */
+static const uint8_t contract_kinds_2054[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0x5f,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
+};
+static const uint16_t contract_parents_2054[][2] = {
+	{ 163, 2 }, /* CreateEventTrigStmt.whenclause */
+};
+/* 2055: DefElem.arg (schema/pg15/deparse.txt:3117:13) */
+static const uint8_t contract_kinds_2055[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2055[][2] = {
+	{ 172, 1 }, /* CreatePublicationStmt.options */
+};
+/* 2056: DefElem.arg (schema/pg15/deparse.txt:3119:13) */
+static const uint8_t contract_kinds_2056[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2056[][2] = {
+	{ 173, 1 }, /* AlterPublicationStmt.options */
+};
+/* 2057: DefElem.arg (schema/pg15/deparse.txt:3121:13) */
+static const uint8_t contract_kinds_2057[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2057[][2] = {
+	{ 174, 3 }, /* CreateSubscriptionStmt.options */
+};
+/* 2058: DefElem.arg (schema/pg15/deparse.txt:3123:13) */
+static const uint8_t contract_kinds_2058[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2058[][2] = {
+	{ 175, 4 }, /* AlterSubscriptionStmt.options */
+};
+/* 2059: DefElem.arg (schema/pg15/deparse.txt:3125:13) */
+static const uint8_t contract_kinds_2059[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x80,0x02,
+};
+static const uint16_t contract_parents_2059[][2] = {
+	{ 201, 16 }, /* ColumnDef.fdwoptions */
+};
+/* 2060: DefElem.arg (schema/pg15/deparse.txt:3127:13) */
+static const uint8_t contract_kinds_2060[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2060[][2] = {
+	{ 202, 5 }, /* IndexElem.opclassopts */
+};
+/* 2061: DefElem.arg (schema/pg15/deparse.txt:3129:13) */
+static const uint8_t contract_kinds_2061[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
+};
+static const uint16_t contract_parents_2061[][2] = {
 	{ 204, 13 }, /* Constraint.options */
 };
-static const char *const contract_if_strings_2048_0[] = {
+static const char *const contract_if_strings_2061_0[] = {
 	"start",
 	"increment",
 	"minvalue",
@@ -14944,30 +15161,30 @@ static const char *const contract_if_strings_2048_0[] = {
 	"cache",
 	"cycle",
 };
-static const ContractCond contract_conditions_2048[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2048_0, 1), CONTRACT_LIST(if_enums, 2048_0, ) },
+static const ContractCond contract_conditions_2061[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2061_0, 1), CONTRACT_LIST(if_enums, 2061_0, ) },
 };
-/* 2049: DefElem.arg (schema/pg15/deparse.txt:3131:13) */
-static const uint8_t contract_kinds_2049[] = { /* the kinds allowed, by tag */
+/* 2062: DefElem.arg (schema/pg15/deparse.txt:3131:13) */
+static const uint8_t contract_kinds_2062[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x02,0x98,0x66,0x86,0xc0,0x2f,0xfc,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xe7,0xef,0xde,0x5f,0xfe,0xff,0x0b,0xd8,0x05,0x1d,0x83,0x4e,
 };
-static const uint16_t contract_parents_2049[][2] = {
+static const uint16_t contract_parents_2062[][2] = {
 	{ 204, 13 }, /* Constraint.options */
 };
-static const char *const contract_if_strings_2049_0[] = {
+static const char *const contract_if_strings_2062_0[] = {
 	"sequence_name",
 };
-static const ContractCond contract_conditions_2049[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2049_0, 1), CONTRACT_LIST(if_enums, 2049_0, ) },
+static const ContractCond contract_conditions_2062[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 2062_0, 1), CONTRACT_LIST(if_enums, 2062_0, ) },
 };
-/* 2050: DefElem.arg (schema/pg15/deparse.txt:3133:13) */
-static const uint8_t contract_kinds_2050[] = { /* the kinds allowed, by tag */
+/* 2063: DefElem.arg (schema/pg15/deparse.txt:3133:13) */
+static const uint8_t contract_kinds_2063[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_2050[][2] = {
+static const uint16_t contract_parents_2063[][2] = {
 	{ 204, 13 }, /* Constraint.options */
 };
-static const char *const contract_if_strings_2050_0[] = {
+static const char *const contract_if_strings_2063_0[] = {
 	"start",
 	"increment",
 	"minvalue",
@@ -14977,14 +15194,14 @@ static const char *const contract_if_strings_2050_0[] = {
 	"sequence_name",
 	"fillfactor",
 };
-static const ContractCond contract_conditions_2050[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2050_0, 1), CONTRACT_LIST(if_enums, 2050_0, ) },
+static const ContractCond contract_conditions_2063[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 2063_0, 1), CONTRACT_LIST(if_enums, 2063_0, ) },
 };
-/* 2051: DefElem.arg (schema/pg15/deparse.txt:3135:13) */
-static const uint8_t contract_kinds_2051[] = { /* the kinds allowed, by tag */
+/* 2064: DefElem.arg (schema/pg15/deparse.txt:3135:13) */
+static const uint8_t contract_kinds_2064[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xa0,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_2051[][2] = {
+static const uint16_t contract_parents_2064[][2] = {
 	{ 7, 0 }, /* List.items */
 	{ 60, 3 }, /* IntoClause.options */
 	{ 77, 0 }, /* AlterDefaultPrivilegesStmt.options */
@@ -15034,11 +15251,11 @@ static const uint16_t contract_parents_2051[][2] = {
 	{ 202, 5 }, /* IndexElem.opclassopts */
 	{ 204, 13 }, /* Constraint.options */
 };
-/* 2052: DefElem.arg (schema/pg15/deparse.txt:3137:13) */
-static const uint8_t contract_kinds_2052[] = { /* the kinds allowed, by tag */
+/* 2065: DefElem.arg (schema/pg15/deparse.txt:3137:13) */
+static const uint8_t contract_kinds_2065[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xa0,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-static const uint16_t contract_parents_2052[][2] = {
+static const uint16_t contract_parents_2065[][2] = {
 	{ 7, 0 }, /* List.items */
 	{ 60, 3 }, /* IntoClause.options */
 	{ 77, 0 }, /* AlterDefaultPrivilegesStmt.options */
@@ -15088,556 +15305,405 @@ static const uint16_t contract_parents_2052[][2] = {
 	{ 202, 5 }, /* IndexElem.opclassopts */
 	{ 204, 13 }, /* Constraint.options */
 };
-/* 2053: DefElem.arg (schema/pg15/deparse.txt:5349:13) */
-static const uint16_t contract_parents_2053[][2] = {
-	{ 153, 2 }, /* AlterUserMappingStmt.options */
-};
-static const int32_t contract_if_enums_2053_0[] = {
-	1, /* DEFELEM_UNSPEC */
-	2, /* DEFELEM_SET */
-	3, /* DEFELEM_ADD */
-};
-static const ContractCond contract_conditions_2053[] = { /* field, not, set, parent, strings, enums */
-	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2053_0, ), CONTRACT_LIST(if_enums, 2053_0, 1) },
-};
-/* 2054: DefElem.arg (schema/pg15/deparse.txt:5352:13) */
-static const uint16_t contract_parents_2054[][2] = {
-	{ 151, 2 }, /* AlterForeignServerStmt.options */
-};
-static const int32_t contract_if_enums_2054_0[] = {
-	1, /* DEFELEM_UNSPEC */
-	2, /* DEFELEM_SET */
-	3, /* DEFELEM_ADD */
-};
-static const ContractCond contract_conditions_2054[] = { /* field, not, set, parent, strings, enums */
-	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2054_0, ), CONTRACT_LIST(if_enums, 2054_0, 1) },
-};
-/* 2055: DefElem.arg (schema/pg15/deparse.txt:5361:13) */
-static const uint16_t contract_parents_2055[][2] = {
-	{ 149, 2 }, /* AlterFdwStmt.options */
-};
-static const int32_t contract_if_enums_2055_0[] = {
-	1, /* DEFELEM_UNSPEC */
-	2, /* DEFELEM_SET */
-	3, /* DEFELEM_ADD */
-};
-static const ContractCond contract_conditions_2055[] = { /* field, not, set, parent, strings, enums */
-	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2055_0, ), CONTRACT_LIST(if_enums, 2055_0, 1) },
-};
-/* 2056: GroupingSet.content (schema/pg15/deparse.txt:3139:21) */
-static const int32_t contract_if_enums_2056_0[] = {
-	5, /* GROUPING_SET_SETS */
-};
-static const ContractCond contract_conditions_2056[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2056_0, ), CONTRACT_LIST(if_enums, 2056_0, 1) },
-};
-/* 2057: GroupingSet.content (schema/pg15/deparse.txt:3141:21) */
-static const int32_t contract_if_enums_2057_0[] = {
-	3, /* GROUPING_SET_ROLLUP */
-	4, /* GROUPING_SET_CUBE */
-	5, /* GROUPING_SET_SETS */
-	1, /* GROUPING_SET_EMPTY */
-	2, /* GROUPING_SET_SIMPLE */
-};
-static const ContractCond contract_conditions_2057[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2057_0, ), CONTRACT_LIST(if_enums, 2057_0, 1) },
-};
-/* 2058: GroupingSet.content (schema/pg15/deparse.txt:3143:21) */
-static const int32_t contract_if_enums_2058_0[] = {
-	5, /* GROUPING_SET_SETS */
-};
-static const ContractCond contract_conditions_2058[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2058_0, ), CONTRACT_LIST(if_enums, 2058_0, 1) },
-};
-/* 2059: GroupingSet.content (schema/pg15/deparse.txt:3145:21) */
-static const int32_t contract_if_enums_2059_0[] = {
-	3, /* GROUPING_SET_ROLLUP */
-	4, /* GROUPING_SET_CUBE */
-	5, /* GROUPING_SET_SETS */
-	1, /* GROUPING_SET_EMPTY */
-	2, /* GROUPING_SET_SIMPLE */
-};
-static const ContractCond contract_conditions_2059[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2059_0, ), CONTRACT_LIST(if_enums, 2059_0, 1) },
-};
-/* 2060: GroupingSet.content (schema/pg15/deparse.txt:3147:21) */
-static const uint8_t contract_kinds_2060[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
-};
-/* 2061: GroupingSet.content (schema/pg15/deparse.txt:3149:21) */
-static const uint8_t contract_kinds_2061[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
-};
-/* 2062: GroupingSet.content (schema/pg15/deparse.txt:4983:21) */
-static const uint8_t contract_kinds_2062[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_2062[][2] = {
-	{ 68, 5 }, /* SelectStmt.group_clause */
-};
-/* 2063: GroupingSet.content (schema/pg15/deparse.txt:4986:21) */
-static const uint8_t contract_kinds_2063[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_2063[][2] = {
-	{ 211, 1 }, /* GroupingSet.content */
-};
-/* 2064: ObjectWithArgs.objname (schema/pg15/deparse.txt:3151:24) */
-/* 2065: ObjectWithArgs.objname (schema/pg15/deparse.txt:3153:24) */
-/* 2066: ObjectWithArgs.objname (schema/pg15/deparse.txt:3155:24) */
-static const uint8_t contract_kinds_2066[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
-};
+/* 2066: DefElem.arg (schema/pg15/deparse.txt:5349:13) */
 static const uint16_t contract_parents_2066[][2] = {
-	{ 215, 1 }, /* CreateOpClassItem.name */
+	{ 153, 2 }, /* AlterUserMappingStmt.options */
 };
-/* 2067: ObjectWithArgs.objname (schema/pg15/deparse.txt:3157:24) */
-static const uint8_t contract_kinds_2067[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+static const int32_t contract_if_enums_2066_0[] = {
+	1, /* DEFELEM_UNSPEC */
+	2, /* DEFELEM_SET */
+	3, /* DEFELEM_ADD */
 };
+static const ContractCond contract_conditions_2066[] = { /* field, not, set, parent, strings, enums */
+	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2066_0, ), CONTRACT_LIST(if_enums, 2066_0, 1) },
+};
+/* 2067: DefElem.arg (schema/pg15/deparse.txt:5352:13) */
 static const uint16_t contract_parents_2067[][2] = {
-	{ 215, 1 }, /* CreateOpClassItem.name */
+	{ 151, 2 }, /* AlterForeignServerStmt.options */
 };
-/* 2068: ObjectWithArgs.objname (schema/pg15/deparse.txt:3159:24) */
-static const uint8_t contract_kinds_2068[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+static const int32_t contract_if_enums_2067_0[] = {
+	1, /* DEFELEM_UNSPEC */
+	2, /* DEFELEM_SET */
+	3, /* DEFELEM_ADD */
 };
+static const ContractCond contract_conditions_2067[] = { /* field, not, set, parent, strings, enums */
+	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2067_0, ), CONTRACT_LIST(if_enums, 2067_0, 1) },
+};
+/* 2068: DefElem.arg (schema/pg15/deparse.txt:5361:13) */
 static const uint16_t contract_parents_2068[][2] = {
-	{ 215, 1 }, /* CreateOpClassItem.name */
+	{ 149, 2 }, /* AlterFdwStmt.options */
 };
-/* 2069: ObjectWithArgs.objname (schema/pg15/deparse.txt:3161:24) */
-static const uint8_t contract_kinds_2069[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
+static const int32_t contract_if_enums_2068_0[] = {
+	1, /* DEFELEM_UNSPEC */
+	2, /* DEFELEM_SET */
+	3, /* DEFELEM_ADD */
 };
-static const uint16_t contract_parents_2069[][2] = {
-	{ 138, 0 }, /* AlterOperatorStmt.opername */
+static const ContractCond contract_conditions_2068[] = { /* field, not, set, parent, strings, enums */
+	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2068_0, ), CONTRACT_LIST(if_enums, 2068_0, 1) },
 };
-/* 2070: ObjectWithArgs.objname (schema/pg15/deparse.txt:3163:24) */
-static const uint8_t contract_kinds_2070[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
+/* 2069: GroupingSet.content (schema/pg15/deparse.txt:3139:21) */
+static const int32_t contract_if_enums_2069_0[] = {
+	5, /* GROUPING_SET_SETS */
 };
-static const uint16_t contract_parents_2070[][2] = {
-	{ 215, 1 }, /* CreateOpClassItem.name */
+static const ContractCond contract_conditions_2069[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2069_0, ), CONTRACT_LIST(if_enums, 2069_0, 1) },
 };
-/* 2071: ObjectWithArgs.objname (schema/pg15/deparse.txt:3165:24) */
-static const uint8_t contract_kinds_2071[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 2070: GroupingSet.content (schema/pg15/deparse.txt:3141:21) */
+static const int32_t contract_if_enums_2070_0[] = {
+	3, /* GROUPING_SET_ROLLUP */
+	4, /* GROUPING_SET_CUBE */
+	5, /* GROUPING_SET_SETS */
+	1, /* GROUPING_SET_EMPTY */
+	2, /* GROUPING_SET_SIMPLE */
 };
-static const uint16_t contract_parents_2071[][2] = {
-	{ 138, 0 }, /* AlterOperatorStmt.opername */
-	{ 215, 1 }, /* CreateOpClassItem.name */
+static const ContractCond contract_conditions_2070[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2070_0, ), CONTRACT_LIST(if_enums, 2070_0, 1) },
 };
-/* 2072: ObjectWithArgs.objname (schema/pg15/deparse.txt:3167:24) */
-static const uint8_t contract_kinds_2072[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 2071: GroupingSet.content (schema/pg15/deparse.txt:3143:21) */
+static const int32_t contract_if_enums_2071_0[] = {
+	5, /* GROUPING_SET_SETS */
 };
-static const uint16_t contract_parents_2072[][2] = {
-	{ 138, 0 }, /* AlterOperatorStmt.opername */
-	{ 215, 1 }, /* CreateOpClassItem.name */
+static const ContractCond contract_conditions_2071[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2071_0, ), CONTRACT_LIST(if_enums, 2071_0, 1) },
 };
-/* 2073: ObjectWithArgs.objname (schema/pg15/deparse.txt:4989:24) */
+/* 2072: GroupingSet.content (schema/pg15/deparse.txt:3145:21) */
+static const int32_t contract_if_enums_2072_0[] = {
+	3, /* GROUPING_SET_ROLLUP */
+	4, /* GROUPING_SET_CUBE */
+	5, /* GROUPING_SET_SETS */
+	1, /* GROUPING_SET_EMPTY */
+	2, /* GROUPING_SET_SIMPLE */
+};
+static const ContractCond contract_conditions_2072[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2072_0, ), CONTRACT_LIST(if_enums, 2072_0, 1) },
+};
+/* 2073: GroupingSet.content (schema/pg15/deparse.txt:3147:21) */
 static const uint8_t contract_kinds_2073[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_2073[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
-};
-/* 2074: ObjectWithArgs.objname (schema/pg15/deparse.txt:4992:24) */
+/* 2074: GroupingSet.content (schema/pg15/deparse.txt:3149:21) */
 static const uint8_t contract_kinds_2074[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_2074[][2] = {
-	{ 83, 0 }, /* DropStmt.objects */
-};
-/* 2075: ObjectWithArgs.objname (schema/pg15/deparse.txt:4995:24) */
+/* 2075: GroupingSet.content (schema/pg15/deparse.txt:4983:21) */
 static const uint8_t contract_kinds_2075[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_2075[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
+	{ 68, 5 }, /* SelectStmt.group_clause */
 };
-/* 2076: ObjectWithArgs.objname (schema/pg15/deparse.txt:4998:24) */
+/* 2076: GroupingSet.content (schema/pg15/deparse.txt:4986:21) */
 static const uint8_t contract_kinds_2076[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_2076[][2] = {
-	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 211, 1 }, /* GroupingSet.content */
 };
-/* 2077: ObjectWithArgs.objname (schema/pg15/deparse.txt:5001:24) */
-static const uint8_t contract_kinds_2077[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_2077[][2] = {
-	{ 91, 3 }, /* RenameStmt.object */
-};
-/* 2078: ObjectWithArgs.objname (schema/pg15/deparse.txt:5004:24) */
-static const uint8_t contract_kinds_2078[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_2078[][2] = {
-	{ 125, 2 }, /* CreateCastStmt.func */
-};
-/* 2079: ObjectWithArgs.objname (schema/pg15/deparse.txt:5007:24) */
+/* 2077: ObjectWithArgs.objname (schema/pg15/deparse.txt:3151:24) */
+/* 2078: ObjectWithArgs.objname (schema/pg15/deparse.txt:3153:24) */
+/* 2079: ObjectWithArgs.objname (schema/pg15/deparse.txt:3155:24) */
 static const uint8_t contract_kinds_2079[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
 };
 static const uint16_t contract_parents_2079[][2] = {
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2080: ObjectWithArgs.objname (schema/pg15/deparse.txt:5010:24) */
+/* 2080: ObjectWithArgs.objname (schema/pg15/deparse.txt:3157:24) */
 static const uint8_t contract_kinds_2080[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2080[][2] = {
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2081: ObjectWithArgs.objname (schema/pg15/deparse.txt:5013:24) */
+/* 2081: ObjectWithArgs.objname (schema/pg15/deparse.txt:3159:24) */
 static const uint8_t contract_kinds_2081[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2081[][2] = {
-	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2082: ObjectWithArgs.objname (schema/pg15/deparse.txt:5016:24) */
+/* 2082: ObjectWithArgs.objname (schema/pg15/deparse.txt:3161:24) */
 static const uint8_t contract_kinds_2082[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
 };
 static const uint16_t contract_parents_2082[][2] = {
 	{ 138, 0 }, /* AlterOperatorStmt.opername */
 };
-/* 2083: ObjectWithArgs.objname (schema/pg15/deparse.txt:5019:24) */
+/* 2083: ObjectWithArgs.objname (schema/pg15/deparse.txt:3163:24) */
 static const uint8_t contract_kinds_2083[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
 };
 static const uint16_t contract_parents_2083[][2] = {
-	{ 157, 1 }, /* SecLabelStmt.object */
+	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2084: ObjectWithArgs.objname (schema/pg15/deparse.txt:5022:24) */
+/* 2084: ObjectWithArgs.objname (schema/pg15/deparse.txt:3165:24) */
 static const uint8_t contract_kinds_2084[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2084[][2] = {
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 138, 0 }, /* AlterOperatorStmt.opername */
+	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2085: ObjectWithArgs.objname (schema/pg15/deparse.txt:5025:24) */
+/* 2085: ObjectWithArgs.objname (schema/pg15/deparse.txt:3167:24) */
 static const uint8_t contract_kinds_2085[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2085[][2] = {
-	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+	{ 138, 0 }, /* AlterOperatorStmt.opername */
+	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2086: ObjectWithArgs.objname (schema/pg15/deparse.txt:5028:24) */
+/* 2086: ObjectWithArgs.objname (schema/pg15/deparse.txt:4989:24) */
 static const uint8_t contract_kinds_2086[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2086[][2] = {
-	{ 170, 4 }, /* CreateTransformStmt.tosql */
+	{ 75, 3 }, /* GrantStmt.objects */
 };
-/* 2087: ObjectWithArgs.objname (schema/pg15/deparse.txt:5031:24) */
+/* 2087: ObjectWithArgs.objname (schema/pg15/deparse.txt:4992:24) */
 static const uint8_t contract_kinds_2087[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2087[][2] = {
-	{ 215, 1 }, /* CreateOpClassItem.name */
+	{ 83, 0 }, /* DropStmt.objects */
 };
-/* 2088: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3169:24) */
+/* 2088: ObjectWithArgs.objname (schema/pg15/deparse.txt:4995:24) */
+static const uint8_t contract_kinds_2088[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
 static const uint16_t contract_parents_2088[][2] = {
-	{ 83, 0 }, /* DropStmt.objects */
+	{ 85, 1 }, /* CommentStmt.object */
 };
-static const int32_t contract_if_enums_2088_0[] = {
-	26, /* OBJECT_OPERATOR */
+/* 2089: ObjectWithArgs.objname (schema/pg15/deparse.txt:4998:24) */
+static const uint8_t contract_kinds_2089[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const ContractCond contract_conditions_2088[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2088_0, ), CONTRACT_LIST(if_enums, 2088_0, 1) },
-};
-/* 2089: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3171:24) */
 static const uint16_t contract_parents_2089[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
-};
-static const int32_t contract_if_enums_2089_0[] = {
-	26, /* OBJECT_OPERATOR */
-};
-static const ContractCond contract_conditions_2089[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2089_0, ), CONTRACT_LIST(if_enums, 2089_0, 1) },
-};
-/* 2090: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3174:24) */
-static const uint16_t contract_parents_2090[][2] = {
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
-};
-/* 2091: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3176:24) */
-static const uint16_t contract_parents_2091[][2] = {
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-};
-static const int32_t contract_if_enums_2091_0[] = {
-	26, /* OBJECT_OPERATOR */
-};
-static const ContractCond contract_conditions_2091[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2091_0, ), CONTRACT_LIST(if_enums, 2091_0, 1) },
-};
-/* 2092: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3178:24) */
-static const uint16_t contract_parents_2092[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
-	{ 83, 0 }, /* DropStmt.objects */
-	{ 85, 1 }, /* CommentStmt.object */
 	{ 89, 1 }, /* AlterFunctionStmt.func */
-	{ 91, 3 }, /* RenameStmt.object */
-	{ 125, 2 }, /* CreateCastStmt.func */
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-	{ 157, 1 }, /* SecLabelStmt.object */
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-	{ 170, 3 }, /* CreateTransformStmt.fromsql */
-	{ 170, 4 }, /* CreateTransformStmt.tosql */
-	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2093: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3180:24) */
+/* 2090: ObjectWithArgs.objname (schema/pg15/deparse.txt:5001:24) */
+static const uint8_t contract_kinds_2090[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_2090[][2] = {
+	{ 91, 3 }, /* RenameStmt.object */
+};
+/* 2091: ObjectWithArgs.objname (schema/pg15/deparse.txt:5004:24) */
+static const uint8_t contract_kinds_2091[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_2091[][2] = {
+	{ 125, 2 }, /* CreateCastStmt.func */
+};
+/* 2092: ObjectWithArgs.objname (schema/pg15/deparse.txt:5007:24) */
+static const uint8_t contract_kinds_2092[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_2092[][2] = {
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+};
+/* 2093: ObjectWithArgs.objname (schema/pg15/deparse.txt:5010:24) */
 static const uint8_t contract_kinds_2093[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2093[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
-};
-/* 2094: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3182:24) */
-static const uint8_t contract_kinds_2094[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_2094[][2] = {
-	{ 83, 0 }, /* DropStmt.objects */
-};
-/* 2095: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3184:24) */
-static const uint8_t contract_kinds_2095[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_2095[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
-};
-/* 2096: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3186:24) */
-static const uint8_t contract_kinds_2096[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_2096[][2] = {
-	{ 89, 1 }, /* AlterFunctionStmt.func */
-};
-/* 2097: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3188:24) */
-static const uint8_t contract_kinds_2097[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_2097[][2] = {
-	{ 91, 3 }, /* RenameStmt.object */
-};
-/* 2098: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3190:24) */
-static const uint8_t contract_kinds_2098[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_2098[][2] = {
-	{ 125, 2 }, /* CreateCastStmt.func */
-};
-/* 2099: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3192:24) */
-static const uint8_t contract_kinds_2099[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_2099[][2] = {
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-};
-/* 2100: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3194:24) */
-static const uint8_t contract_kinds_2100[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_2100[][2] = {
 	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
 };
-/* 2101: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3196:24) */
-static const uint8_t contract_kinds_2101[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+/* 2094: ObjectWithArgs.objname (schema/pg15/deparse.txt:5013:24) */
+static const uint8_t contract_kinds_2094[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_2101[][2] = {
+static const uint16_t contract_parents_2094[][2] = {
 	{ 137, 2 }, /* AlterOwnerStmt.object */
 };
-/* 2102: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3198:24) */
-static const uint8_t contract_kinds_2102[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+/* 2095: ObjectWithArgs.objname (schema/pg15/deparse.txt:5016:24) */
+static const uint8_t contract_kinds_2095[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_2102[][2] = {
+static const uint16_t contract_parents_2095[][2] = {
+	{ 138, 0 }, /* AlterOperatorStmt.opername */
+};
+/* 2096: ObjectWithArgs.objname (schema/pg15/deparse.txt:5019:24) */
+static const uint8_t contract_kinds_2096[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_2096[][2] = {
 	{ 157, 1 }, /* SecLabelStmt.object */
 };
-/* 2103: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3200:24) */
-static const uint8_t contract_kinds_2103[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+/* 2097: ObjectWithArgs.objname (schema/pg15/deparse.txt:5022:24) */
+static const uint8_t contract_kinds_2097[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_2103[][2] = {
+static const uint16_t contract_parents_2097[][2] = {
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
-/* 2104: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3202:24) */
-static const uint8_t contract_kinds_2104[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+/* 2098: ObjectWithArgs.objname (schema/pg15/deparse.txt:5025:24) */
+static const uint8_t contract_kinds_2098[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_2104[][2] = {
+static const uint16_t contract_parents_2098[][2] = {
 	{ 170, 3 }, /* CreateTransformStmt.fromsql */
 };
-/* 2105: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3204:24) */
-static const uint8_t contract_kinds_2105[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+/* 2099: ObjectWithArgs.objname (schema/pg15/deparse.txt:5028:24) */
+static const uint8_t contract_kinds_2099[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_2105[][2] = {
+static const uint16_t contract_parents_2099[][2] = {
 	{ 170, 4 }, /* CreateTransformStmt.tosql */
 };
-/* 2106: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3206:24) */
+/* 2100: ObjectWithArgs.objname (schema/pg15/deparse.txt:5031:24) */
+static const uint8_t contract_kinds_2100[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
+};
+static const uint16_t contract_parents_2100[][2] = {
+	{ 215, 1 }, /* CreateOpClassItem.name */
+};
+/* 2101: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3169:24) */
+static const uint16_t contract_parents_2101[][2] = {
+	{ 83, 0 }, /* DropStmt.objects */
+};
+static const int32_t contract_if_enums_2101_0[] = {
+	26, /* OBJECT_OPERATOR */
+};
+static const ContractCond contract_conditions_2101[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2101_0, ), CONTRACT_LIST(if_enums, 2101_0, 1) },
+};
+/* 2102: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3171:24) */
+static const uint16_t contract_parents_2102[][2] = {
+	{ 85, 1 }, /* CommentStmt.object */
+};
+static const int32_t contract_if_enums_2102_0[] = {
+	26, /* OBJECT_OPERATOR */
+};
+static const ContractCond contract_conditions_2102[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2102_0, ), CONTRACT_LIST(if_enums, 2102_0, 1) },
+};
+/* 2103: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3174:24) */
+static const uint16_t contract_parents_2103[][2] = {
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+};
+/* 2104: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3176:24) */
+static const uint16_t contract_parents_2104[][2] = {
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+};
+static const int32_t contract_if_enums_2104_0[] = {
+	26, /* OBJECT_OPERATOR */
+};
+static const ContractCond contract_conditions_2104[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2104_0, ), CONTRACT_LIST(if_enums, 2104_0, 1) },
+};
+/* 2105: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3178:24) */
+static const uint16_t contract_parents_2105[][2] = {
+	{ 75, 3 }, /* GrantStmt.objects */
+	{ 83, 0 }, /* DropStmt.objects */
+	{ 85, 1 }, /* CommentStmt.object */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
+	{ 125, 2 }, /* CreateCastStmt.func */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 157, 1 }, /* SecLabelStmt.object */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
+	{ 215, 1 }, /* CreateOpClassItem.name */
+};
+/* 2106: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3180:24) */
 static const uint8_t contract_kinds_2106[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2106[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
-	{ 83, 0 }, /* DropStmt.objects */
-	{ 85, 1 }, /* CommentStmt.object */
-	{ 89, 1 }, /* AlterFunctionStmt.func */
-	{ 91, 3 }, /* RenameStmt.object */
-	{ 125, 2 }, /* CreateCastStmt.func */
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-	{ 157, 1 }, /* SecLabelStmt.object */
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-	{ 170, 3 }, /* CreateTransformStmt.fromsql */
-	{ 170, 4 }, /* CreateTransformStmt.tosql */
 };
-/* 2107: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3208:24) */
+/* 2107: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3182:24) */
 static const uint8_t contract_kinds_2107[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2107[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
 	{ 83, 0 }, /* DropStmt.objects */
-	{ 85, 1 }, /* CommentStmt.object */
-	{ 89, 1 }, /* AlterFunctionStmt.func */
-	{ 91, 3 }, /* RenameStmt.object */
-	{ 125, 2 }, /* CreateCastStmt.func */
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-	{ 157, 1 }, /* SecLabelStmt.object */
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-	{ 170, 3 }, /* CreateTransformStmt.fromsql */
-	{ 170, 4 }, /* CreateTransformStmt.tosql */
 };
-/* 2108: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3210:24) */
+/* 2108: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3184:24) */
 static const uint8_t contract_kinds_2108[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2108[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
+	{ 85, 1 }, /* CommentStmt.object */
 };
-/* 2109: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3212:24) */
+/* 2109: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3186:24) */
 static const uint8_t contract_kinds_2109[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2109[][2] = {
 	{ 89, 1 }, /* AlterFunctionStmt.func */
 };
-/* 2110: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3214:24) */
+/* 2110: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3188:24) */
 static const uint8_t contract_kinds_2110[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2110[][2] = {
 	{ 91, 3 }, /* RenameStmt.object */
 };
-/* 2111: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3216:24) */
+/* 2111: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3190:24) */
 static const uint8_t contract_kinds_2111[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2111[][2] = {
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 125, 2 }, /* CreateCastStmt.func */
 };
-/* 2112: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3218:24) */
+/* 2112: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3192:24) */
 static const uint8_t contract_kinds_2112[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2112[][2] = {
-	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
 };
-/* 2113: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3220:24) */
+/* 2113: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3194:24) */
 static const uint8_t contract_kinds_2113[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2113[][2] = {
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-};
-/* 2114: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3222:24) */
-static const uint8_t contract_kinds_2114[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-static const uint16_t contract_parents_2114[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
-	{ 89, 1 }, /* AlterFunctionStmt.func */
-	{ 91, 3 }, /* RenameStmt.object */
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-};
-/* 2115: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3224:24) */
-static const uint8_t contract_kinds_2115[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-static const uint16_t contract_parents_2115[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
-	{ 89, 1 }, /* AlterFunctionStmt.func */
-	{ 91, 3 }, /* RenameStmt.object */
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-};
-/* 2116: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3226:24) */
-static const uint16_t contract_parents_2116[][2] = {
-	{ 83, 0 }, /* DropStmt.objects */
-};
-static const int32_t contract_if_enums_2116_0[] = {
-	26, /* OBJECT_OPERATOR */
-};
-static const ContractCond contract_conditions_2116[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2116_0, ), CONTRACT_LIST(if_enums, 2116_0, 1) },
-};
-/* 2117: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3228:24) */
-static const uint16_t contract_parents_2117[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
-};
-static const int32_t contract_if_enums_2117_0[] = {
-	26, /* OBJECT_OPERATOR */
-};
-static const ContractCond contract_conditions_2117[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2117_0, ), CONTRACT_LIST(if_enums, 2117_0, 1) },
-};
-/* 2118: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3230:24) */
-static const uint16_t contract_parents_2118[][2] = {
 	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
 };
-static const int32_t contract_if_enums_2118_0[] = {
-	26, /* OBJECT_OPERATOR */
+/* 2114: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3196:24) */
+static const uint8_t contract_kinds_2114[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
-static const ContractCond contract_conditions_2118[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2118_0, ), CONTRACT_LIST(if_enums, 2118_0, 1) },
-};
-/* 2119: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3232:24) */
-static const uint16_t contract_parents_2119[][2] = {
+static const uint16_t contract_parents_2114[][2] = {
 	{ 137, 2 }, /* AlterOwnerStmt.object */
 };
-static const int32_t contract_if_enums_2119_0[] = {
-	26, /* OBJECT_OPERATOR */
+/* 2115: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3198:24) */
+static const uint8_t contract_kinds_2115[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
-static const ContractCond contract_conditions_2119[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2119_0, ), CONTRACT_LIST(if_enums, 2119_0, 1) },
+static const uint16_t contract_parents_2115[][2] = {
+	{ 157, 1 }, /* SecLabelStmt.object */
 };
-/* 2120: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3234:24) */
-static const uint16_t contract_parents_2120[][2] = {
-	{ 215, 1 }, /* CreateOpClassItem.name */
+/* 2116: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3200:24) */
+static const uint8_t contract_kinds_2116[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
-static const int32_t contract_if_enums_2120_0[] = {
-	1, /* 1 */
+static const uint16_t contract_parents_2116[][2] = {
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
-static const ContractCond contract_conditions_2120[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2120_0, ), CONTRACT_LIST(if_enums, 2120_0, 1) },
+/* 2117: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3202:24) */
+static const uint8_t contract_kinds_2117[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
-/* 2121: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3236:24) */
-static const uint16_t contract_parents_2121[][2] = {
+static const uint16_t contract_parents_2117[][2] = {
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+};
+/* 2118: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3204:24) */
+static const uint8_t contract_kinds_2118[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
+static const uint16_t contract_parents_2118[][2] = {
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
+};
+/* 2119: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3206:24) */
+static const uint8_t contract_kinds_2119[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2119[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
 	{ 83, 0 }, /* DropStmt.objects */
 	{ 85, 1 }, /* CommentStmt.object */
@@ -15651,1175 +15717,1934 @@ static const uint16_t contract_parents_2121[][2] = {
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 	{ 170, 3 }, /* CreateTransformStmt.fromsql */
 	{ 170, 4 }, /* CreateTransformStmt.tosql */
-	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2122: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5034:24) */
+/* 2120: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3208:24) */
+static const uint8_t contract_kinds_2120[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2120[][2] = {
+	{ 75, 3 }, /* GrantStmt.objects */
+	{ 83, 0 }, /* DropStmt.objects */
+	{ 85, 1 }, /* CommentStmt.object */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
+	{ 125, 2 }, /* CreateCastStmt.func */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 157, 1 }, /* SecLabelStmt.object */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
+};
+/* 2121: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3210:24) */
+static const uint8_t contract_kinds_2121[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
+static const uint16_t contract_parents_2121[][2] = {
+	{ 75, 3 }, /* GrantStmt.objects */
+};
+/* 2122: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3212:24) */
 static const uint8_t contract_kinds_2122[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2122[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
 };
-/* 2123: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5037:24) */
+/* 2123: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3214:24) */
 static const uint8_t contract_kinds_2123[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2123[][2] = {
-	{ 83, 0 }, /* DropStmt.objects */
+	{ 91, 3 }, /* RenameStmt.object */
 };
-/* 2124: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5040:24) */
+/* 2124: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3216:24) */
 static const uint8_t contract_kinds_2124[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2124[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
 };
-/* 2125: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5043:24) */
+/* 2125: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3218:24) */
 static const uint8_t contract_kinds_2125[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2125[][2] = {
-	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
 };
-/* 2126: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5046:24) */
+/* 2126: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3220:24) */
 static const uint8_t contract_kinds_2126[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2126[][2] = {
-	{ 91, 3 }, /* RenameStmt.object */
-};
-/* 2127: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5049:24) */
-static const uint8_t contract_kinds_2127[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_2127[][2] = {
-	{ 125, 2 }, /* CreateCastStmt.func */
-};
-/* 2128: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5052:24) */
-static const uint8_t contract_kinds_2128[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_2128[][2] = {
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-};
-/* 2129: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5055:24) */
-static const uint8_t contract_kinds_2129[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_2129[][2] = {
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
-};
-/* 2130: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5058:24) */
-static const uint8_t contract_kinds_2130[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_2130[][2] = {
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-};
-/* 2131: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5061:24) */
-static const uint8_t contract_kinds_2131[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-static const uint16_t contract_parents_2131[][2] = {
-	{ 138, 0 }, /* AlterOperatorStmt.opername */
-};
-/* 2132: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5064:24) */
-static const uint8_t contract_kinds_2132[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_2132[][2] = {
-	{ 157, 1 }, /* SecLabelStmt.object */
-};
-/* 2133: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5067:24) */
-static const uint8_t contract_kinds_2133[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
-};
-static const uint16_t contract_parents_2133[][2] = {
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
-/* 2134: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5070:24) */
-static const uint8_t contract_kinds_2134[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+/* 2127: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3222:24) */
+static const uint8_t contract_kinds_2127[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
+static const uint16_t contract_parents_2127[][2] = {
+	{ 75, 3 }, /* GrantStmt.objects */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+};
+/* 2128: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3224:24) */
+static const uint8_t contract_kinds_2128[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2128[][2] = {
+	{ 75, 3 }, /* GrantStmt.objects */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+};
+/* 2129: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3226:24) */
+static const uint16_t contract_parents_2129[][2] = {
+	{ 83, 0 }, /* DropStmt.objects */
+};
+static const int32_t contract_if_enums_2129_0[] = {
+	26, /* OBJECT_OPERATOR */
+};
+static const ContractCond contract_conditions_2129[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2129_0, ), CONTRACT_LIST(if_enums, 2129_0, 1) },
+};
+/* 2130: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3228:24) */
+static const uint16_t contract_parents_2130[][2] = {
+	{ 85, 1 }, /* CommentStmt.object */
+};
+static const int32_t contract_if_enums_2130_0[] = {
+	26, /* OBJECT_OPERATOR */
+};
+static const ContractCond contract_conditions_2130[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2130_0, ), CONTRACT_LIST(if_enums, 2130_0, 1) },
+};
+/* 2131: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3230:24) */
+static const uint16_t contract_parents_2131[][2] = {
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+};
+static const int32_t contract_if_enums_2131_0[] = {
+	26, /* OBJECT_OPERATOR */
+};
+static const ContractCond contract_conditions_2131[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2131_0, ), CONTRACT_LIST(if_enums, 2131_0, 1) },
+};
+/* 2132: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3232:24) */
+static const uint16_t contract_parents_2132[][2] = {
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+};
+static const int32_t contract_if_enums_2132_0[] = {
+	26, /* OBJECT_OPERATOR */
+};
+static const ContractCond contract_conditions_2132[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2132_0, ), CONTRACT_LIST(if_enums, 2132_0, 1) },
+};
+/* 2133: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3234:24) */
+static const uint16_t contract_parents_2133[][2] = {
+	{ 215, 1 }, /* CreateOpClassItem.name */
+};
+static const int32_t contract_if_enums_2133_0[] = {
+	1, /* 1 */
+};
+static const ContractCond contract_conditions_2133[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2133_0, ), CONTRACT_LIST(if_enums, 2133_0, 1) },
+};
+/* 2134: ObjectWithArgs.objargs (schema/pg15/deparse.txt:3236:24) */
 static const uint16_t contract_parents_2134[][2] = {
+	{ 75, 3 }, /* GrantStmt.objects */
+	{ 83, 0 }, /* DropStmt.objects */
+	{ 85, 1 }, /* CommentStmt.object */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
+	{ 125, 2 }, /* CreateCastStmt.func */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 157, 1 }, /* SecLabelStmt.object */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
+	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2135: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5073:24) */
+/* 2135: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5034:24) */
 static const uint8_t contract_kinds_2135[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2135[][2] = {
-	{ 170, 4 }, /* CreateTransformStmt.tosql */
+	{ 75, 3 }, /* GrantStmt.objects */
 };
-/* 2136: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5076:24) */
+/* 2136: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5037:24) */
 static const uint8_t contract_kinds_2136[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
 };
 static const uint16_t contract_parents_2136[][2] = {
-	{ 215, 1 }, /* CreateOpClassItem.name */
+	{ 83, 0 }, /* DropStmt.objects */
 };
-/* 2137: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5262:24) */
+/* 2137: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5040:24) */
+static const uint8_t contract_kinds_2137[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
 static const uint16_t contract_parents_2137[][2] = {
 	{ 85, 1 }, /* CommentStmt.object */
 };
-static const int32_t contract_if_enums_2137_0[] = {
+/* 2138: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5043:24) */
+static const uint8_t contract_kinds_2138[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
+static const uint16_t contract_parents_2138[][2] = {
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+};
+/* 2139: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5046:24) */
+static const uint8_t contract_kinds_2139[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
+static const uint16_t contract_parents_2139[][2] = {
+	{ 91, 3 }, /* RenameStmt.object */
+};
+/* 2140: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5049:24) */
+static const uint8_t contract_kinds_2140[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
+static const uint16_t contract_parents_2140[][2] = {
+	{ 125, 2 }, /* CreateCastStmt.func */
+};
+/* 2141: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5052:24) */
+static const uint8_t contract_kinds_2141[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
+static const uint16_t contract_parents_2141[][2] = {
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+};
+/* 2142: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5055:24) */
+static const uint8_t contract_kinds_2142[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
+static const uint16_t contract_parents_2142[][2] = {
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+};
+/* 2143: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5058:24) */
+static const uint8_t contract_kinds_2143[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
+static const uint16_t contract_parents_2143[][2] = {
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+};
+/* 2144: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5061:24) */
+static const uint8_t contract_kinds_2144[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2144[][2] = {
+	{ 138, 0 }, /* AlterOperatorStmt.opername */
+};
+/* 2145: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5064:24) */
+static const uint8_t contract_kinds_2145[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
+static const uint16_t contract_parents_2145[][2] = {
+	{ 157, 1 }, /* SecLabelStmt.object */
+};
+/* 2146: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5067:24) */
+static const uint8_t contract_kinds_2146[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
+static const uint16_t contract_parents_2146[][2] = {
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+};
+/* 2147: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5070:24) */
+static const uint8_t contract_kinds_2147[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
+static const uint16_t contract_parents_2147[][2] = {
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+};
+/* 2148: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5073:24) */
+static const uint8_t contract_kinds_2148[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x4f,
+};
+static const uint16_t contract_parents_2148[][2] = {
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
+};
+/* 2149: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5076:24) */
+static const uint8_t contract_kinds_2149[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2149[][2] = {
+	{ 215, 1 }, /* CreateOpClassItem.name */
+};
+/* 2150: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5262:24) */
+static const uint16_t contract_parents_2150[][2] = {
+	{ 85, 1 }, /* CommentStmt.object */
+};
+static const int32_t contract_if_enums_2150_0[] = {
 	13, /* OBJECT_DOMAIN */
 	50, /* OBJECT_TYPE */
 };
-static const ContractCond contract_conditions_2137[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2137_0, ), CONTRACT_LIST(if_enums, 2137_0, 1) },
+static const ContractCond contract_conditions_2150[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2150_0, ), CONTRACT_LIST(if_enums, 2150_0, 1) },
 };
-/* 2138: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5337:24) */
-static const uint16_t contract_parents_2138[][2] = {
+/* 2151: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5337:24) */
+static const uint16_t contract_parents_2151[][2] = {
 	{ 85, 1 }, /* CommentStmt.object */
 };
-static const int32_t contract_if_enums_2138_0[] = {
+static const int32_t contract_if_enums_2151_0[] = {
 	2, /* OBJECT_AGGREGATE */
 	13, /* OBJECT_DOMAIN */
 	20, /* OBJECT_FUNCTION */
 	30, /* OBJECT_PROCEDURE */
 	35, /* OBJECT_ROUTINE */
 };
-static const ContractCond contract_conditions_2138[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2138_0, ), CONTRACT_LIST(if_enums, 2138_0, 1) },
+static const ContractCond contract_conditions_2151[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2151_0, ), CONTRACT_LIST(if_enums, 2151_0, 1) },
 };
-/* 2139: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5355:24) */
-static const uint16_t contract_parents_2139[][2] = {
+/* 2152: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5355:24) */
+static const uint16_t contract_parents_2152[][2] = {
 	{ 83, 0 }, /* DropStmt.objects */
 };
-static const int32_t contract_if_enums_2139_0[] = {
+static const int32_t contract_if_enums_2152_0[] = {
 	2, /* OBJECT_AGGREGATE */
 	20, /* OBJECT_FUNCTION */
 	30, /* OBJECT_PROCEDURE */
 	35, /* OBJECT_ROUTINE */
 };
-static const ContractCond contract_conditions_2139[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2139_0, ), CONTRACT_LIST(if_enums, 2139_0, 1) },
+static const ContractCond contract_conditions_2152[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2152_0, ), CONTRACT_LIST(if_enums, 2152_0, 1) },
 };
-/* 2140: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3238:28) */
-/* 2141: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3240:28) */
-/* 2142: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3242:28) */
-static const uint8_t contract_kinds_2142[] = { /* the kinds allowed, by tag */
-	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2142[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
-};
-/* 2143: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3244:28) */
-static const uint8_t contract_kinds_2143[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2143[][2] = {
-	{ 83, 0 }, /* DropStmt.objects */
-};
-/* 2144: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3246:28) */
-static const uint8_t contract_kinds_2144[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2144[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
-};
-/* 2145: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3248:28) */
-static const uint8_t contract_kinds_2145[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2145[][2] = {
+/* 2153: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5381:24) */
+static const uint16_t contract_parents_2153[][2] = {
 	{ 89, 1 }, /* AlterFunctionStmt.func */
 };
-/* 2146: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3250:28) */
-static const uint8_t contract_kinds_2146[] = { /* the kinds allowed, by tag */
-	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+static const int32_t contract_if_enums_2153_1[] = {
+	20, /* OBJECT_FUNCTION */
+	1, /* OBJECT_ACCESS_METHOD */
+	2, /* OBJECT_AGGREGATE */
+	3, /* OBJECT_AMOP */
+	4, /* OBJECT_AMPROC */
+	5, /* OBJECT_ATTRIBUTE */
+	6, /* OBJECT_CAST */
+	7, /* OBJECT_COLUMN */
+	8, /* OBJECT_COLLATION */
+	9, /* OBJECT_CONVERSION */
+	10, /* OBJECT_DATABASE */
+	11, /* OBJECT_DEFAULT */
+	12, /* OBJECT_DEFACL */
+	13, /* OBJECT_DOMAIN */
+	14, /* OBJECT_DOMCONSTRAINT */
+	15, /* OBJECT_EVENT_TRIGGER */
+	16, /* OBJECT_EXTENSION */
+	17, /* OBJECT_FDW */
+	18, /* OBJECT_FOREIGN_SERVER */
+	19, /* OBJECT_FOREIGN_TABLE */
+	21, /* OBJECT_INDEX */
+	22, /* OBJECT_LANGUAGE */
+	23, /* OBJECT_LARGEOBJECT */
+	24, /* OBJECT_MATVIEW */
+	25, /* OBJECT_OPCLASS */
+	26, /* OBJECT_OPERATOR */
+	27, /* OBJECT_OPFAMILY */
+	28, /* OBJECT_PARAMETER_ACL */
+	29, /* OBJECT_POLICY */
+	30, /* OBJECT_PROCEDURE */
+	31, /* OBJECT_PUBLICATION */
+	32, /* OBJECT_PUBLICATION_NAMESPACE */
+	33, /* OBJECT_PUBLICATION_REL */
+	34, /* OBJECT_ROLE */
+	35, /* OBJECT_ROUTINE */
+	36, /* OBJECT_RULE */
+	37, /* OBJECT_SCHEMA */
+	38, /* OBJECT_SEQUENCE */
+	39, /* OBJECT_SUBSCRIPTION */
+	40, /* OBJECT_STATISTIC_EXT */
+	41, /* OBJECT_TABCONSTRAINT */
+	42, /* OBJECT_TABLE */
+	43, /* OBJECT_TABLESPACE */
+	44, /* OBJECT_TRANSFORM */
+	45, /* OBJECT_TRIGGER */
+	46, /* OBJECT_TSCONFIGURATION */
+	47, /* OBJECT_TSDICTIONARY */
+	48, /* OBJECT_TSPARSER */
+	49, /* OBJECT_TSTEMPLATE */
+	50, /* OBJECT_TYPE */
+	51, /* OBJECT_USER_MAPPING */
+	52, /* OBJECT_VIEW */
 };
-static const uint16_t contract_parents_2146[][2] = {
-	{ 91, 3 }, /* RenameStmt.object */
+static const ContractCond contract_conditions_2153[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2153_0, ), CONTRACT_LIST(if_enums, 2153_0, ) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2153_1, ), CONTRACT_LIST(if_enums, 2153_1, 1) },
 };
-/* 2147: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3252:28) */
-static const uint8_t contract_kinds_2147[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+/* 2154: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5384:24) */
+static const uint16_t contract_parents_2154[][2] = {
+	{ 89, 1 }, /* AlterFunctionStmt.func */
 };
-static const uint16_t contract_parents_2147[][2] = {
-	{ 125, 2 }, /* CreateCastStmt.func */
+static const int32_t contract_if_enums_2154_1[] = {
+	20, /* OBJECT_FUNCTION */
+	1, /* OBJECT_ACCESS_METHOD */
+	2, /* OBJECT_AGGREGATE */
+	3, /* OBJECT_AMOP */
+	4, /* OBJECT_AMPROC */
+	5, /* OBJECT_ATTRIBUTE */
+	6, /* OBJECT_CAST */
+	7, /* OBJECT_COLUMN */
+	8, /* OBJECT_COLLATION */
+	9, /* OBJECT_CONVERSION */
+	10, /* OBJECT_DATABASE */
+	11, /* OBJECT_DEFAULT */
+	12, /* OBJECT_DEFACL */
+	13, /* OBJECT_DOMAIN */
+	14, /* OBJECT_DOMCONSTRAINT */
+	15, /* OBJECT_EVENT_TRIGGER */
+	16, /* OBJECT_EXTENSION */
+	17, /* OBJECT_FDW */
+	18, /* OBJECT_FOREIGN_SERVER */
+	19, /* OBJECT_FOREIGN_TABLE */
+	21, /* OBJECT_INDEX */
+	22, /* OBJECT_LANGUAGE */
+	23, /* OBJECT_LARGEOBJECT */
+	24, /* OBJECT_MATVIEW */
+	25, /* OBJECT_OPCLASS */
+	26, /* OBJECT_OPERATOR */
+	27, /* OBJECT_OPFAMILY */
+	28, /* OBJECT_PARAMETER_ACL */
+	29, /* OBJECT_POLICY */
+	30, /* OBJECT_PROCEDURE */
+	31, /* OBJECT_PUBLICATION */
+	32, /* OBJECT_PUBLICATION_NAMESPACE */
+	33, /* OBJECT_PUBLICATION_REL */
+	34, /* OBJECT_ROLE */
+	35, /* OBJECT_ROUTINE */
+	36, /* OBJECT_RULE */
+	37, /* OBJECT_SCHEMA */
+	38, /* OBJECT_SEQUENCE */
+	39, /* OBJECT_SUBSCRIPTION */
+	40, /* OBJECT_STATISTIC_EXT */
+	41, /* OBJECT_TABCONSTRAINT */
+	42, /* OBJECT_TABLE */
+	43, /* OBJECT_TABLESPACE */
+	44, /* OBJECT_TRANSFORM */
+	45, /* OBJECT_TRIGGER */
+	46, /* OBJECT_TSCONFIGURATION */
+	47, /* OBJECT_TSDICTIONARY */
+	48, /* OBJECT_TSPARSER */
+	49, /* OBJECT_TSTEMPLATE */
+	50, /* OBJECT_TYPE */
+	51, /* OBJECT_USER_MAPPING */
+	52, /* OBJECT_VIEW */
 };
-/* 2148: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3254:28) */
-static const uint8_t contract_kinds_2148[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+static const ContractCond contract_conditions_2154[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2154_0, ), CONTRACT_LIST(if_enums, 2154_0, ) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2154_1, ), CONTRACT_LIST(if_enums, 2154_1, 1) },
 };
-static const uint16_t contract_parents_2148[][2] = {
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-};
-/* 2149: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3256:28) */
-static const uint8_t contract_kinds_2149[] = { /* the kinds allowed, by tag */
-	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2149[][2] = {
+/* 2155: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5387:24) */
+static const uint16_t contract_parents_2155[][2] = {
 	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
 };
-/* 2150: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3258:28) */
-static const uint8_t contract_kinds_2150[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+static const int32_t contract_if_enums_2155_1[] = {
+	2, /* OBJECT_AGGREGATE */
+	20, /* OBJECT_FUNCTION */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
 };
-static const uint16_t contract_parents_2150[][2] = {
-	{ 137, 2 }, /* AlterOwnerStmt.object */
+static const ContractCond contract_conditions_2155[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2155_0, ), CONTRACT_LIST(if_enums, 2155_0, ) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2155_1, ), CONTRACT_LIST(if_enums, 2155_1, 1) },
 };
-/* 2151: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3260:28) */
-static const uint8_t contract_kinds_2151[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2151[][2] = {
-	{ 157, 1 }, /* SecLabelStmt.object */
-};
-/* 2152: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3262:28) */
-static const uint8_t contract_kinds_2152[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2152[][2] = {
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-};
-/* 2153: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3264:28) */
-static const uint8_t contract_kinds_2153[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x44,0x82,0xc0,0xc7,0xe8,0xcb,0x84,0xa2,0x03,0x09,0x28,0xa0,0x5f,0x03,0x03,0x00,0x81,0x4e,0x91,0x52,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2153[][2] = {
-	{ 170, 3 }, /* CreateTransformStmt.fromsql */
-};
-/* 2154: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3266:28) */
-static const uint8_t contract_kinds_2154[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2154[][2] = {
-	{ 170, 4 }, /* CreateTransformStmt.tosql */
-};
-/* 2155: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3268:28) */
-static const uint8_t contract_kinds_2155[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x1c,0x82,0xc0,0xc7,0xe0,0xc3,0x84,0x8e,0x03,0x08,0x88,0xa5,0x1f,0x0a,0x03,0x00,0x81,0x4e,0x90,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2155[][2] = {
-	{ 215, 1 }, /* CreateOpClassItem.name */
-};
-/* 2156: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3270:28) */
-static const uint8_t contract_kinds_2156[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
+/* 2156: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5390:24) */
 static const uint16_t contract_parents_2156[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
-	{ 83, 0 }, /* DropStmt.objects */
-	{ 85, 1 }, /* CommentStmt.object */
-	{ 89, 1 }, /* AlterFunctionStmt.func */
-	{ 91, 3 }, /* RenameStmt.object */
-	{ 125, 2 }, /* CreateCastStmt.func */
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-	{ 157, 1 }, /* SecLabelStmt.object */
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-	{ 170, 3 }, /* CreateTransformStmt.fromsql */
-	{ 170, 4 }, /* CreateTransformStmt.tosql */
-	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2157: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3272:28) */
-static const uint8_t contract_kinds_2157[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+static const int32_t contract_if_enums_2156_1[] = {
+	30, /* OBJECT_PROCEDURE */
 };
+static const int32_t contract_if_enums_2156_2[] = {
+	1, /* DROP_RESTRICT */
+};
+static const int32_t contract_if_enums_2156_3[] = {
+	1, /* ACL_TARGET_OBJECT */
+};
+static const ContractCond contract_conditions_2156[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2156_0, ), CONTRACT_LIST(if_enums, 2156_0, ) },
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2156_1, ), CONTRACT_LIST(if_enums, 2156_1, 1) },
+	{ 8, false, false, true, CONTRACT_LIST(if_strings, 2156_2, ), CONTRACT_LIST(if_enums, 2156_2, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2156_3, ), CONTRACT_LIST(if_enums, 2156_3, 1) },
+};
+/* 2157: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5393:24) */
 static const uint16_t contract_parents_2157[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
-	{ 83, 0 }, /* DropStmt.objects */
-	{ 85, 1 }, /* CommentStmt.object */
-	{ 89, 1 }, /* AlterFunctionStmt.func */
-	{ 91, 3 }, /* RenameStmt.object */
-	{ 125, 2 }, /* CreateCastStmt.func */
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-	{ 157, 1 }, /* SecLabelStmt.object */
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-	{ 170, 3 }, /* CreateTransformStmt.fromsql */
-	{ 170, 4 }, /* CreateTransformStmt.tosql */
-	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2158: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3274:28) */
-static const uint8_t contract_kinds_2158[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x01,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+static const int32_t contract_if_enums_2157_1[] = {
+	1, /* ACL_TARGET_OBJECT */
 };
+static const int32_t contract_if_enums_2157_2[] = {
+	1, /* DROP_RESTRICT */
+};
+static const int32_t contract_if_enums_2157_3[] = {
+	30, /* OBJECT_PROCEDURE */
+	20, /* OBJECT_FUNCTION */
+	35, /* OBJECT_ROUTINE */
+};
+static const ContractCond contract_conditions_2157[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2157_0, ), CONTRACT_LIST(if_enums, 2157_0, ) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2157_1, ), CONTRACT_LIST(if_enums, 2157_1, 1) },
+	{ 8, false, false, true, CONTRACT_LIST(if_strings, 2157_2, ), CONTRACT_LIST(if_enums, 2157_2, 1) },
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2157_3, ), CONTRACT_LIST(if_enums, 2157_3, 1) },
+};
+/* 2158: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5396:24) */
 static const uint16_t contract_parents_2158[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
-};
-/* 2159: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3276:28) */
-static const uint8_t contract_kinds_2159[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xf0,0x43,0xa4,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x18,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
-};
-static const uint16_t contract_parents_2159[][2] = {
-	{ 89, 1 }, /* AlterFunctionStmt.func */
-};
-/* 2160: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3278:28) */
-static const uint8_t contract_kinds_2160[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0xd0,0x0d,0xea,0x01,0x01,0x03,0x00,
-};
-static const uint16_t contract_parents_2160[][2] = {
-	{ 91, 3 }, /* RenameStmt.object */
-};
-/* 2161: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3280:28) */
-static const uint8_t contract_kinds_2161[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0xd0,0x0d,0xea,0x01,0x01,0x03,0x00,
-};
-static const uint16_t contract_parents_2161[][2] = {
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-};
-/* 2162: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3282:28) */
-static const uint8_t contract_kinds_2162[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0x43,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
-};
-static const uint16_t contract_parents_2162[][2] = {
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-};
-/* 2163: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3284:28) */
-static const uint8_t contract_kinds_2163[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xf0,0x43,0xa4,0x80,0x03,0x08,0x10,0x80,0x1f,0x00,0x03,0x18,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
-};
-static const uint16_t contract_parents_2163[][2] = {
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-};
-/* 2164: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3286:28) */
-static const uint8_t contract_kinds_2164[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2164[][2] = {
-	{ 215, 1 }, /* CreateOpClassItem.name */
-};
-/* 2165: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3288:28) */
-static const uint8_t contract_kinds_2165[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
-};
-static const uint16_t contract_parents_2165[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
-	{ 89, 1 }, /* AlterFunctionStmt.func */
-	{ 91, 3 }, /* RenameStmt.object */
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-	{ 215, 1 }, /* CreateOpClassItem.name */
-};
-/* 2166: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3290:28) */
-static const uint8_t contract_kinds_2166[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
-};
-static const uint16_t contract_parents_2166[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
-	{ 89, 1 }, /* AlterFunctionStmt.func */
-	{ 91, 3 }, /* RenameStmt.object */
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-	{ 215, 1 }, /* CreateOpClassItem.name */
-};
-/* 2167: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5079:28) */
-static const uint8_t contract_kinds_2167[] = { /* the kinds allowed, by tag */
-	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2167[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
 };
-/* 2168: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5082:28) */
-static const uint8_t contract_kinds_2168[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+static const int32_t contract_if_enums_2158_1[] = {
+	1, /* ACL_TARGET_OBJECT */
 };
-static const uint16_t contract_parents_2168[][2] = {
-	{ 83, 0 }, /* DropStmt.objects */
+static const int32_t contract_if_enums_2158_2[] = {
+	30, /* OBJECT_PROCEDURE */
 };
-/* 2169: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5085:28) */
-static const uint8_t contract_kinds_2169[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+static const int32_t contract_if_enums_2158_3[] = {
+	1, /* DROP_RESTRICT */
+	2, /* DROP_CASCADE */
 };
-static const uint16_t contract_parents_2169[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
+static const ContractCond contract_conditions_2158[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2158_0, ), CONTRACT_LIST(if_enums, 2158_0, ) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2158_1, ), CONTRACT_LIST(if_enums, 2158_1, 1) },
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2158_2, ), CONTRACT_LIST(if_enums, 2158_2, 1) },
+	{ 8, false, false, true, CONTRACT_LIST(if_strings, 2158_3, ), CONTRACT_LIST(if_enums, 2158_3, 1) },
 };
-/* 2170: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5088:28) */
-static const uint8_t contract_kinds_2170[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+/* 2159: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5399:24) */
+static const uint16_t contract_parents_2159[][2] = {
+	{ 137, 2 }, /* AlterOwnerStmt.object */
 };
-static const uint16_t contract_parents_2170[][2] = {
-	{ 89, 1 }, /* AlterFunctionStmt.func */
+static const int32_t contract_if_enums_2159_1[] = {
+	2, /* OBJECT_AGGREGATE */
+	20, /* OBJECT_FUNCTION */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
 };
-/* 2171: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5091:28) */
-static const uint8_t contract_kinds_2171[] = { /* the kinds allowed, by tag */
-	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+static const ContractCond contract_conditions_2159[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2159_0, ), CONTRACT_LIST(if_enums, 2159_0, ) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2159_1, ), CONTRACT_LIST(if_enums, 2159_1, 1) },
 };
-static const uint16_t contract_parents_2171[][2] = {
+/* 2160: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5402:24) */
+static const uint16_t contract_parents_2160[][2] = {
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+};
+static const int32_t contract_if_enums_2160_1[] = {
+	20, /* OBJECT_FUNCTION */
+	2, /* OBJECT_AGGREGATE */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
+};
+static const ContractCond contract_conditions_2160[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2160_0, ), CONTRACT_LIST(if_enums, 2160_0, ) },
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2160_1, ), CONTRACT_LIST(if_enums, 2160_1, 1) },
+};
+/* 2161: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5405:24) */
+static const uint16_t contract_parents_2161[][2] = {
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+};
+static const int32_t contract_if_enums_2161_1[] = {
+	20, /* OBJECT_FUNCTION */
+	2, /* OBJECT_AGGREGATE */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
+};
+static const ContractCond contract_conditions_2161[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2161_0, ), CONTRACT_LIST(if_enums, 2161_0, ) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2161_1, ), CONTRACT_LIST(if_enums, 2161_1, 1) },
+};
+/* 2162: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5408:24) */
+static const uint16_t contract_parents_2162[][2] = {
 	{ 91, 3 }, /* RenameStmt.object */
 };
-/* 2172: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5094:28) */
-static const uint8_t contract_kinds_2172[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+static const int32_t contract_if_enums_2162_1[] = {
+	1, /* OBJECT_ACCESS_METHOD */
 };
+static const int32_t contract_if_enums_2162_2[] = {
+	1, /* DROP_RESTRICT */
+};
+static const int32_t contract_if_enums_2162_3[] = {
+	2, /* OBJECT_AGGREGATE */
+	20, /* OBJECT_FUNCTION */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
+};
+static const ContractCond contract_conditions_2162[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2162_0, ), CONTRACT_LIST(if_enums, 2162_0, ) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2162_1, ), CONTRACT_LIST(if_enums, 2162_1, 1) },
+	{ 6, false, false, true, CONTRACT_LIST(if_strings, 2162_2, ), CONTRACT_LIST(if_enums, 2162_2, 1) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2162_3, ), CONTRACT_LIST(if_enums, 2162_3, 1) },
+};
+/* 2163: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5411:24) */
+static const uint16_t contract_parents_2163[][2] = {
+	{ 91, 3 }, /* RenameStmt.object */
+};
+static const int32_t contract_if_enums_2163_1[] = {
+	2, /* OBJECT_AGGREGATE */
+};
+static const int32_t contract_if_enums_2163_2[] = {
+	1, /* DROP_RESTRICT */
+};
+static const int32_t contract_if_enums_2163_3[] = {
+	1, /* OBJECT_ACCESS_METHOD */
+	2, /* OBJECT_AGGREGATE */
+	3, /* OBJECT_AMOP */
+	4, /* OBJECT_AMPROC */
+	5, /* OBJECT_ATTRIBUTE */
+	6, /* OBJECT_CAST */
+	7, /* OBJECT_COLUMN */
+	8, /* OBJECT_COLLATION */
+	9, /* OBJECT_CONVERSION */
+	10, /* OBJECT_DATABASE */
+	11, /* OBJECT_DEFAULT */
+	12, /* OBJECT_DEFACL */
+	13, /* OBJECT_DOMAIN */
+	14, /* OBJECT_DOMCONSTRAINT */
+	15, /* OBJECT_EVENT_TRIGGER */
+	16, /* OBJECT_EXTENSION */
+	17, /* OBJECT_FDW */
+	18, /* OBJECT_FOREIGN_SERVER */
+	19, /* OBJECT_FOREIGN_TABLE */
+	20, /* OBJECT_FUNCTION */
+	21, /* OBJECT_INDEX */
+	22, /* OBJECT_LANGUAGE */
+	23, /* OBJECT_LARGEOBJECT */
+	24, /* OBJECT_MATVIEW */
+	25, /* OBJECT_OPCLASS */
+	26, /* OBJECT_OPERATOR */
+	27, /* OBJECT_OPFAMILY */
+	28, /* OBJECT_PARAMETER_ACL */
+	29, /* OBJECT_POLICY */
+	30, /* OBJECT_PROCEDURE */
+	31, /* OBJECT_PUBLICATION */
+	32, /* OBJECT_PUBLICATION_NAMESPACE */
+	33, /* OBJECT_PUBLICATION_REL */
+	34, /* OBJECT_ROLE */
+	35, /* OBJECT_ROUTINE */
+	36, /* OBJECT_RULE */
+	37, /* OBJECT_SCHEMA */
+	38, /* OBJECT_SEQUENCE */
+	39, /* OBJECT_SUBSCRIPTION */
+	40, /* OBJECT_STATISTIC_EXT */
+	41, /* OBJECT_TABCONSTRAINT */
+	42, /* OBJECT_TABLE */
+	43, /* OBJECT_TABLESPACE */
+	44, /* OBJECT_TRANSFORM */
+	45, /* OBJECT_TRIGGER */
+	46, /* OBJECT_TSCONFIGURATION */
+	47, /* OBJECT_TSDICTIONARY */
+	48, /* OBJECT_TSPARSER */
+	49, /* OBJECT_TSTEMPLATE */
+	50, /* OBJECT_TYPE */
+	51, /* OBJECT_USER_MAPPING */
+	52, /* OBJECT_VIEW */
+};
+static const ContractCond contract_conditions_2163[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2163_0, ), CONTRACT_LIST(if_enums, 2163_0, ) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2163_1, ), CONTRACT_LIST(if_enums, 2163_1, 1) },
+	{ 6, false, false, true, CONTRACT_LIST(if_strings, 2163_2, ), CONTRACT_LIST(if_enums, 2163_2, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2163_3, ), CONTRACT_LIST(if_enums, 2163_3, 1) },
+};
+/* 2164: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5414:24) */
+static const uint16_t contract_parents_2164[][2] = {
+	{ 91, 3 }, /* RenameStmt.object */
+};
+static const int32_t contract_if_enums_2164_1[] = {
+	2, /* OBJECT_AGGREGATE */
+};
+static const int32_t contract_if_enums_2164_2[] = {
+	1, /* OBJECT_ACCESS_METHOD */
+};
+static const int32_t contract_if_enums_2164_3[] = {
+	1, /* DROP_RESTRICT */
+	2, /* DROP_CASCADE */
+};
+static const ContractCond contract_conditions_2164[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2164_0, ), CONTRACT_LIST(if_enums, 2164_0, ) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2164_1, ), CONTRACT_LIST(if_enums, 2164_1, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2164_2, ), CONTRACT_LIST(if_enums, 2164_2, 1) },
+	{ 6, false, false, true, CONTRACT_LIST(if_strings, 2164_3, ), CONTRACT_LIST(if_enums, 2164_3, 1) },
+};
+/* 2165: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5417:24) */
+static const uint16_t contract_parents_2165[][2] = {
+	{ 91, 3 }, /* RenameStmt.object */
+};
+static const int32_t contract_if_enums_2165_1[] = {
+	1, /* OBJECT_ACCESS_METHOD */
+};
+static const int32_t contract_if_enums_2165_2[] = {
+	1, /* DROP_RESTRICT */
+};
+static const int32_t contract_if_enums_2165_3[] = {
+	20, /* OBJECT_FUNCTION */
+	2, /* OBJECT_AGGREGATE */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
+};
+static const ContractCond contract_conditions_2165[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2165_0, ), CONTRACT_LIST(if_enums, 2165_0, ) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2165_1, ), CONTRACT_LIST(if_enums, 2165_1, 1) },
+	{ 6, false, false, true, CONTRACT_LIST(if_strings, 2165_2, ), CONTRACT_LIST(if_enums, 2165_2, 1) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2165_3, ), CONTRACT_LIST(if_enums, 2165_3, 1) },
+};
+/* 2166: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5420:24) */
+static const uint16_t contract_parents_2166[][2] = {
+	{ 91, 3 }, /* RenameStmt.object */
+};
+static const int32_t contract_if_enums_2166_1[] = {
+	20, /* OBJECT_FUNCTION */
+};
+static const int32_t contract_if_enums_2166_2[] = {
+	1, /* DROP_RESTRICT */
+};
+static const int32_t contract_if_enums_2166_3[] = {
+	1, /* OBJECT_ACCESS_METHOD */
+	2, /* OBJECT_AGGREGATE */
+	3, /* OBJECT_AMOP */
+	4, /* OBJECT_AMPROC */
+	5, /* OBJECT_ATTRIBUTE */
+	6, /* OBJECT_CAST */
+	7, /* OBJECT_COLUMN */
+	8, /* OBJECT_COLLATION */
+	9, /* OBJECT_CONVERSION */
+	10, /* OBJECT_DATABASE */
+	11, /* OBJECT_DEFAULT */
+	12, /* OBJECT_DEFACL */
+	13, /* OBJECT_DOMAIN */
+	14, /* OBJECT_DOMCONSTRAINT */
+	15, /* OBJECT_EVENT_TRIGGER */
+	16, /* OBJECT_EXTENSION */
+	17, /* OBJECT_FDW */
+	18, /* OBJECT_FOREIGN_SERVER */
+	19, /* OBJECT_FOREIGN_TABLE */
+	20, /* OBJECT_FUNCTION */
+	21, /* OBJECT_INDEX */
+	22, /* OBJECT_LANGUAGE */
+	23, /* OBJECT_LARGEOBJECT */
+	24, /* OBJECT_MATVIEW */
+	25, /* OBJECT_OPCLASS */
+	26, /* OBJECT_OPERATOR */
+	27, /* OBJECT_OPFAMILY */
+	28, /* OBJECT_PARAMETER_ACL */
+	29, /* OBJECT_POLICY */
+	30, /* OBJECT_PROCEDURE */
+	31, /* OBJECT_PUBLICATION */
+	32, /* OBJECT_PUBLICATION_NAMESPACE */
+	33, /* OBJECT_PUBLICATION_REL */
+	34, /* OBJECT_ROLE */
+	35, /* OBJECT_ROUTINE */
+	36, /* OBJECT_RULE */
+	37, /* OBJECT_SCHEMA */
+	38, /* OBJECT_SEQUENCE */
+	39, /* OBJECT_SUBSCRIPTION */
+	40, /* OBJECT_STATISTIC_EXT */
+	41, /* OBJECT_TABCONSTRAINT */
+	42, /* OBJECT_TABLE */
+	43, /* OBJECT_TABLESPACE */
+	44, /* OBJECT_TRANSFORM */
+	45, /* OBJECT_TRIGGER */
+	46, /* OBJECT_TSCONFIGURATION */
+	47, /* OBJECT_TSDICTIONARY */
+	48, /* OBJECT_TSPARSER */
+	49, /* OBJECT_TSTEMPLATE */
+	50, /* OBJECT_TYPE */
+	51, /* OBJECT_USER_MAPPING */
+	52, /* OBJECT_VIEW */
+};
+static const ContractCond contract_conditions_2166[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2166_0, ), CONTRACT_LIST(if_enums, 2166_0, ) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2166_1, ), CONTRACT_LIST(if_enums, 2166_1, 1) },
+	{ 6, false, false, true, CONTRACT_LIST(if_strings, 2166_2, ), CONTRACT_LIST(if_enums, 2166_2, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2166_3, ), CONTRACT_LIST(if_enums, 2166_3, 1) },
+};
+/* 2167: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5423:24) */
+static const uint16_t contract_parents_2167[][2] = {
+	{ 91, 3 }, /* RenameStmt.object */
+};
+static const int32_t contract_if_enums_2167_1[] = {
+	20, /* OBJECT_FUNCTION */
+};
+static const int32_t contract_if_enums_2167_2[] = {
+	1, /* OBJECT_ACCESS_METHOD */
+};
+static const int32_t contract_if_enums_2167_3[] = {
+	1, /* DROP_RESTRICT */
+	2, /* DROP_CASCADE */
+};
+static const ContractCond contract_conditions_2167[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2167_0, ), CONTRACT_LIST(if_enums, 2167_0, ) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2167_1, ), CONTRACT_LIST(if_enums, 2167_1, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2167_2, ), CONTRACT_LIST(if_enums, 2167_2, 1) },
+	{ 6, false, false, true, CONTRACT_LIST(if_strings, 2167_3, ), CONTRACT_LIST(if_enums, 2167_3, 1) },
+};
+/* 2168: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5426:24) */
+static const uint16_t contract_parents_2168[][2] = {
+	{ 157, 1 }, /* SecLabelStmt.object */
+};
+static const int32_t contract_if_enums_2168_1[] = {
+	20, /* OBJECT_FUNCTION */
+	2, /* OBJECT_AGGREGATE */
+	13, /* OBJECT_DOMAIN */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
+	50, /* OBJECT_TYPE */
+};
+static const ContractCond contract_conditions_2168[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2168_0, ), CONTRACT_LIST(if_enums, 2168_0, ) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2168_1, ), CONTRACT_LIST(if_enums, 2168_1, 1) },
+};
+/* 2169: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5429:24) */
+static const uint16_t contract_parents_2169[][2] = {
+	{ 75, 3 }, /* GrantStmt.objects */
+};
+static const int32_t contract_if_enums_2169_1[] = {
+	20, /* OBJECT_FUNCTION */
+};
+static const int32_t contract_if_enums_2169_2[] = {
+	1, /* DROP_RESTRICT */
+};
+static const int32_t contract_if_enums_2169_3[] = {
+	1, /* ACL_TARGET_OBJECT */
+};
+static const ContractCond contract_conditions_2169[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2169_0, ), CONTRACT_LIST(if_enums, 2169_0, ) },
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2169_1, ), CONTRACT_LIST(if_enums, 2169_1, 1) },
+	{ 8, false, false, true, CONTRACT_LIST(if_strings, 2169_2, ), CONTRACT_LIST(if_enums, 2169_2, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2169_3, ), CONTRACT_LIST(if_enums, 2169_3, 1) },
+};
+/* 2170: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5432:24) */
+static const uint16_t contract_parents_2170[][2] = {
+	{ 75, 3 }, /* GrantStmt.objects */
+};
+static const int32_t contract_if_enums_2170_1[] = {
+	1, /* ACL_TARGET_OBJECT */
+};
+static const int32_t contract_if_enums_2170_2[] = {
+	1, /* DROP_RESTRICT */
+};
+static const int32_t contract_if_enums_2170_3[] = {
+	20, /* OBJECT_FUNCTION */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
+};
+static const ContractCond contract_conditions_2170[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2170_0, ), CONTRACT_LIST(if_enums, 2170_0, ) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2170_1, ), CONTRACT_LIST(if_enums, 2170_1, 1) },
+	{ 8, false, false, true, CONTRACT_LIST(if_strings, 2170_2, ), CONTRACT_LIST(if_enums, 2170_2, 1) },
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2170_3, ), CONTRACT_LIST(if_enums, 2170_3, 1) },
+};
+/* 2171: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5435:24) */
+static const uint16_t contract_parents_2171[][2] = {
+	{ 75, 3 }, /* GrantStmt.objects */
+};
+static const int32_t contract_if_enums_2171_1[] = {
+	1, /* ACL_TARGET_OBJECT */
+};
+static const int32_t contract_if_enums_2171_2[] = {
+	20, /* OBJECT_FUNCTION */
+};
+static const int32_t contract_if_enums_2171_3[] = {
+	1, /* DROP_RESTRICT */
+	2, /* DROP_CASCADE */
+};
+static const ContractCond contract_conditions_2171[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2171_0, ), CONTRACT_LIST(if_enums, 2171_0, ) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2171_1, ), CONTRACT_LIST(if_enums, 2171_1, 1) },
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2171_2, ), CONTRACT_LIST(if_enums, 2171_2, 1) },
+	{ 8, false, false, true, CONTRACT_LIST(if_strings, 2171_3, ), CONTRACT_LIST(if_enums, 2171_3, 1) },
+};
+/* 2172: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5444:24) */
 static const uint16_t contract_parents_2172[][2] = {
 	{ 125, 2 }, /* CreateCastStmt.func */
 };
-/* 2173: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5097:28) */
-static const uint8_t contract_kinds_2173[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+static const int32_t contract_if_enums_2172_1[] = {
+	4, /* COERCION_EXPLICIT */
+	1, /* COERCION_IMPLICIT */
+	2, /* COERCION_ASSIGNMENT */
+	3, /* COERCION_PLPGSQL */
 };
+static const ContractCond contract_conditions_2172[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2172_0, ), CONTRACT_LIST(if_enums, 2172_0, ) },
+	{ 3, false, false, true, CONTRACT_LIST(if_strings, 2172_1, ), CONTRACT_LIST(if_enums, 2172_1, 1) },
+};
+/* 2173: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5447:24) */
 static const uint16_t contract_parents_2173[][2] = {
 	{ 135, 2 }, /* AlterObjectDependsStmt.object */
 };
-/* 2174: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5100:28) */
-static const uint8_t contract_kinds_2174[] = { /* the kinds allowed, by tag */
-	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+static const int32_t contract_if_enums_2173_1[] = {
+	20, /* OBJECT_FUNCTION */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
 };
+static const ContractCond contract_conditions_2173[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2173_0, ), CONTRACT_LIST(if_enums, 2173_0, ) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2173_1, ), CONTRACT_LIST(if_enums, 2173_1, 1) },
+};
+/* 2174: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5450:24) */
 static const uint16_t contract_parents_2174[][2] = {
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
 };
-/* 2175: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5103:28) */
-static const uint8_t contract_kinds_2175[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+static const int32_t contract_if_enums_2174_1[] = {
+	20, /* OBJECT_FUNCTION */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
 };
+static const ContractCond contract_conditions_2174[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2174_0, ), CONTRACT_LIST(if_enums, 2174_0, ) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2174_1, ), CONTRACT_LIST(if_enums, 2174_1, 1) },
+};
+/* 2175: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5459:24) */
 static const uint16_t contract_parents_2175[][2] = {
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-};
-/* 2176: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5106:28) */
-static const uint8_t contract_kinds_2176[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2176[][2] = {
-	{ 157, 1 }, /* SecLabelStmt.object */
-};
-/* 2177: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5109:28) */
-static const uint8_t contract_kinds_2177[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2177[][2] = {
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
-/* 2178: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5112:28) */
-static const uint8_t contract_kinds_2178[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x44,0x82,0xc0,0xc7,0xe8,0xcb,0x84,0xa2,0x03,0x09,0x28,0xa0,0x5f,0x03,0x03,0x00,0x81,0x4e,0x91,0x52,0x0c,0xea,0x01,0x00,0x03,0x00,
+static const int32_t contract_if_enums_2175_1[] = {
+	20, /* OBJECT_FUNCTION */
+	2, /* OBJECT_AGGREGATE */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
 };
-static const uint16_t contract_parents_2178[][2] = {
-	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+static const ContractCond contract_conditions_2175[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2175_0, ), CONTRACT_LIST(if_enums, 2175_0, ) },
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2175_1, ), CONTRACT_LIST(if_enums, 2175_1, 1) },
 };
-/* 2179: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5115:28) */
-static const uint8_t contract_kinds_2179[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2179[][2] = {
+/* 2176: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5465:24) */
+static const uint16_t contract_parents_2176[][2] = {
 	{ 170, 4 }, /* CreateTransformStmt.tosql */
 };
-/* 2180: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5118:28) */
+static const ContractCond contract_conditions_2176[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2176_0, ), CONTRACT_LIST(if_enums, 2176_0, ) },
+};
+/* 2177: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5468:24) */
+static const uint16_t contract_parents_2177[][2] = {
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+};
+static const ContractCond contract_conditions_2177[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2177_0, ), CONTRACT_LIST(if_enums, 2177_0, ) },
+};
+/* 2178: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3238:28) */
+/* 2179: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3240:28) */
+/* 2180: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3242:28) */
 static const uint8_t contract_kinds_2180[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x1c,0x82,0xc0,0xc7,0xe0,0xc3,0x84,0x8e,0x03,0x08,0x88,0xa5,0x1f,0x0a,0x03,0x00,0x81,0x4e,0x90,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2180[][2] = {
-	{ 215, 1 }, /* CreateOpClassItem.name */
-};
-/* 2181: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5265:28) */
-static const uint16_t contract_parents_2181[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
 };
-static const int32_t contract_if_enums_2181_0[] = {
+/* 2181: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3244:28) */
+static const uint8_t contract_kinds_2181[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2181[][2] = {
+	{ 83, 0 }, /* DropStmt.objects */
+};
+/* 2182: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3246:28) */
+static const uint8_t contract_kinds_2182[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2182[][2] = {
+	{ 85, 1 }, /* CommentStmt.object */
+};
+/* 2183: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3248:28) */
+static const uint8_t contract_kinds_2183[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2183[][2] = {
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+};
+/* 2184: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3250:28) */
+static const uint8_t contract_kinds_2184[] = { /* the kinds allowed, by tag */
+	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2184[][2] = {
+	{ 91, 3 }, /* RenameStmt.object */
+};
+/* 2185: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3252:28) */
+static const uint8_t contract_kinds_2185[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2185[][2] = {
+	{ 125, 2 }, /* CreateCastStmt.func */
+};
+/* 2186: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3254:28) */
+static const uint8_t contract_kinds_2186[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2186[][2] = {
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+};
+/* 2187: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3256:28) */
+static const uint8_t contract_kinds_2187[] = { /* the kinds allowed, by tag */
+	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2187[][2] = {
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+};
+/* 2188: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3258:28) */
+static const uint8_t contract_kinds_2188[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2188[][2] = {
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+};
+/* 2189: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3260:28) */
+static const uint8_t contract_kinds_2189[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2189[][2] = {
+	{ 157, 1 }, /* SecLabelStmt.object */
+};
+/* 2190: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3262:28) */
+static const uint8_t contract_kinds_2190[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2190[][2] = {
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+};
+/* 2191: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3264:28) */
+static const uint8_t contract_kinds_2191[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x44,0x82,0xc0,0xc7,0xe8,0xcb,0x84,0xa2,0x03,0x09,0x28,0xa0,0x5f,0x03,0x03,0x00,0x81,0x4e,0x91,0x52,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2191[][2] = {
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+};
+/* 2192: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3266:28) */
+static const uint8_t contract_kinds_2192[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2192[][2] = {
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
+};
+/* 2193: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3268:28) */
+static const uint8_t contract_kinds_2193[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x1c,0x82,0xc0,0xc7,0xe0,0xc3,0x84,0x8e,0x03,0x08,0x88,0xa5,0x1f,0x0a,0x03,0x00,0x81,0x4e,0x90,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2193[][2] = {
+	{ 215, 1 }, /* CreateOpClassItem.name */
+};
+/* 2194: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3270:28) */
+static const uint8_t contract_kinds_2194[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2194[][2] = {
+	{ 75, 3 }, /* GrantStmt.objects */
+	{ 83, 0 }, /* DropStmt.objects */
+	{ 85, 1 }, /* CommentStmt.object */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
+	{ 125, 2 }, /* CreateCastStmt.func */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 157, 1 }, /* SecLabelStmt.object */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
+	{ 215, 1 }, /* CreateOpClassItem.name */
+};
+/* 2195: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3272:28) */
+static const uint8_t contract_kinds_2195[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2195[][2] = {
+	{ 75, 3 }, /* GrantStmt.objects */
+	{ 83, 0 }, /* DropStmt.objects */
+	{ 85, 1 }, /* CommentStmt.object */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
+	{ 125, 2 }, /* CreateCastStmt.func */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 157, 1 }, /* SecLabelStmt.object */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
+	{ 215, 1 }, /* CreateOpClassItem.name */
+};
+/* 2196: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3274:28) */
+static const uint8_t contract_kinds_2196[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x01,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2196[][2] = {
+	{ 85, 1 }, /* CommentStmt.object */
+};
+/* 2197: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3276:28) */
+static const uint8_t contract_kinds_2197[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xf0,0x43,0xa4,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x18,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
+};
+static const uint16_t contract_parents_2197[][2] = {
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+};
+/* 2198: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3278:28) */
+static const uint8_t contract_kinds_2198[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0xd0,0x0d,0xea,0x01,0x01,0x03,0x00,
+};
+static const uint16_t contract_parents_2198[][2] = {
+	{ 91, 3 }, /* RenameStmt.object */
+};
+/* 2199: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3280:28) */
+static const uint8_t contract_kinds_2199[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0xd0,0x0d,0xea,0x01,0x01,0x03,0x00,
+};
+static const uint16_t contract_parents_2199[][2] = {
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+};
+/* 2200: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3282:28) */
+static const uint8_t contract_kinds_2200[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0x43,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
+};
+static const uint16_t contract_parents_2200[][2] = {
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+};
+/* 2201: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3284:28) */
+static const uint8_t contract_kinds_2201[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xf0,0x43,0xa4,0x80,0x03,0x08,0x10,0x80,0x1f,0x00,0x03,0x18,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
+};
+static const uint16_t contract_parents_2201[][2] = {
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+};
+/* 2202: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3286:28) */
+static const uint8_t contract_kinds_2202[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2202[][2] = {
+	{ 215, 1 }, /* CreateOpClassItem.name */
+};
+/* 2203: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3288:28) */
+static const uint8_t contract_kinds_2203[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2203[][2] = {
+	{ 85, 1 }, /* CommentStmt.object */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 215, 1 }, /* CreateOpClassItem.name */
+};
+/* 2204: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3290:28) */
+static const uint8_t contract_kinds_2204[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2204[][2] = {
+	{ 85, 1 }, /* CommentStmt.object */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 215, 1 }, /* CreateOpClassItem.name */
+};
+/* 2205: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5079:28) */
+static const uint8_t contract_kinds_2205[] = { /* the kinds allowed, by tag */
+	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2205[][2] = {
+	{ 75, 3 }, /* GrantStmt.objects */
+};
+/* 2206: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5082:28) */
+static const uint8_t contract_kinds_2206[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2206[][2] = {
+	{ 83, 0 }, /* DropStmt.objects */
+};
+/* 2207: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5085:28) */
+static const uint8_t contract_kinds_2207[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2207[][2] = {
+	{ 85, 1 }, /* CommentStmt.object */
+};
+/* 2208: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5088:28) */
+static const uint8_t contract_kinds_2208[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2208[][2] = {
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+};
+/* 2209: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5091:28) */
+static const uint8_t contract_kinds_2209[] = { /* the kinds allowed, by tag */
+	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2209[][2] = {
+	{ 91, 3 }, /* RenameStmt.object */
+};
+/* 2210: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5094:28) */
+static const uint8_t contract_kinds_2210[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2210[][2] = {
+	{ 125, 2 }, /* CreateCastStmt.func */
+};
+/* 2211: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5097:28) */
+static const uint8_t contract_kinds_2211[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2211[][2] = {
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+};
+/* 2212: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5100:28) */
+static const uint8_t contract_kinds_2212[] = { /* the kinds allowed, by tag */
+	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2212[][2] = {
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+};
+/* 2213: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5103:28) */
+static const uint8_t contract_kinds_2213[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2213[][2] = {
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+};
+/* 2214: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5106:28) */
+static const uint8_t contract_kinds_2214[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2214[][2] = {
+	{ 157, 1 }, /* SecLabelStmt.object */
+};
+/* 2215: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5109:28) */
+static const uint8_t contract_kinds_2215[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2215[][2] = {
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+};
+/* 2216: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5112:28) */
+static const uint8_t contract_kinds_2216[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x44,0x82,0xc0,0xc7,0xe8,0xcb,0x84,0xa2,0x03,0x09,0x28,0xa0,0x5f,0x03,0x03,0x00,0x81,0x4e,0x91,0x52,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2216[][2] = {
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+};
+/* 2217: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5115:28) */
+static const uint8_t contract_kinds_2217[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2217[][2] = {
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
+};
+/* 2218: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5118:28) */
+static const uint8_t contract_kinds_2218[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x1c,0x82,0xc0,0xc7,0xe0,0xc3,0x84,0x8e,0x03,0x08,0x88,0xa5,0x1f,0x0a,0x03,0x00,0x81,0x4e,0x90,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2218[][2] = {
+	{ 215, 1 }, /* CreateOpClassItem.name */
+};
+/* 2219: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5265:28) */
+static const uint16_t contract_parents_2219[][2] = {
+	{ 75, 3 }, /* GrantStmt.objects */
+};
+static const int32_t contract_if_enums_2219_0[] = {
 	38, /* OBJECT_SEQUENCE */
 	42, /* OBJECT_TABLE */
 };
-static const ContractCond contract_conditions_2181[] = { /* field, not, set, parent, strings, enums */
-	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2181_0, ), CONTRACT_LIST(if_enums, 2181_0, 1) },
+static const ContractCond contract_conditions_2219[] = { /* field, not, set, parent, strings, enums */
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2219_0, ), CONTRACT_LIST(if_enums, 2219_0, 1) },
 };
-/* 2182: AccessPriv.cols (schema/pg15/deparse.txt:3292:17) */
-/* 2183: AccessPriv.cols (schema/pg15/deparse.txt:3294:17) */
-/* 2184: AccessPriv.cols (schema/pg15/deparse.txt:3296:17) */
-static const uint8_t contract_kinds_2184[] = { /* the kinds allowed, by tag */
+/* 2220: AccessPriv.cols (schema/pg15/deparse.txt:3292:17) */
+/* 2221: AccessPriv.cols (schema/pg15/deparse.txt:3294:17) */
+/* 2222: AccessPriv.cols (schema/pg15/deparse.txt:3296:17) */
+static const uint8_t contract_kinds_2222[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2185: AccessPriv.cols (schema/pg15/deparse.txt:3298:17) */
-static const uint8_t contract_kinds_2185[] = { /* the kinds allowed, by tag */
+/* 2223: AccessPriv.cols (schema/pg15/deparse.txt:3298:17) */
+static const uint8_t contract_kinds_2223[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2186: AccessPriv.cols (schema/pg15/deparse.txt:5121:17) */
-static const uint8_t contract_kinds_2186[] = { /* the kinds allowed, by tag */
+/* 2224: AccessPriv.cols (schema/pg15/deparse.txt:5121:17) */
+static const uint8_t contract_kinds_2224[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_2186[][2] = {
+static const uint16_t contract_parents_2224[][2] = {
 	{ 75, 4 }, /* GrantStmt.privileges */
 };
-/* 2187: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3300:32) */
-/* 2188: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3302:32) */
-/* 2189: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3304:32) */
-static const uint8_t contract_kinds_2189[] = { /* the kinds allowed, by tag */
+/* 2225: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3300:32) */
+/* 2226: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3302:32) */
+/* 2227: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3304:32) */
+static const uint8_t contract_kinds_2227[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2190: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3306:32) */
-static const uint8_t contract_kinds_2190[] = { /* the kinds allowed, by tag */
+/* 2228: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3306:32) */
+static const uint8_t contract_kinds_2228[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2191: CreateOpClassItem.order_family (schema/pg15/deparse.txt:5124:32) */
-static const uint8_t contract_kinds_2191[] = { /* the kinds allowed, by tag */
+/* 2229: CreateOpClassItem.order_family (schema/pg15/deparse.txt:5124:32) */
+static const uint8_t contract_kinds_2229[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_2191[][2] = {
+static const uint16_t contract_parents_2229[][2] = {
 	{ 126, 4 }, /* CreateOpClassStmt.items */
 };
-/* 2192: CreateOpClassItem.order_family (schema/pg15/deparse.txt:5127:32) */
-static const uint8_t contract_kinds_2192[] = { /* the kinds allowed, by tag */
+/* 2230: CreateOpClassItem.order_family (schema/pg15/deparse.txt:5127:32) */
+static const uint8_t contract_kinds_2230[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_2192[][2] = {
+static const uint16_t contract_parents_2230[][2] = {
 	{ 128, 3 }, /* AlterOpFamilyStmt.items */
 };
-/* 2193: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3308:30) */
-/* 2194: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3310:30) */
-/* 2195: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3312:30) */
-static const uint8_t contract_kinds_2195[] = { /* the kinds allowed, by tag */
+/* 2231: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3308:30) */
+/* 2232: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3310:30) */
+/* 2233: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3312:30) */
+static const uint8_t contract_kinds_2233[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2196: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3314:30) */
-static const uint8_t contract_kinds_2196[] = { /* the kinds allowed, by tag */
+/* 2234: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3314:30) */
+static const uint8_t contract_kinds_2234[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2197: CreateOpClassItem.class_args (schema/pg15/deparse.txt:5130:30) */
-static const uint8_t contract_kinds_2197[] = { /* the kinds allowed, by tag */
+/* 2235: CreateOpClassItem.class_args (schema/pg15/deparse.txt:5130:30) */
+static const uint8_t contract_kinds_2235[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_2197[][2] = {
+static const uint16_t contract_parents_2235[][2] = {
 	{ 126, 4 }, /* CreateOpClassStmt.items */
 };
-/* 2198: CreateOpClassItem.class_args (schema/pg15/deparse.txt:5133:30) */
-static const uint8_t contract_kinds_2198[] = { /* the kinds allowed, by tag */
+/* 2236: CreateOpClassItem.class_args (schema/pg15/deparse.txt:5133:30) */
+static const uint8_t contract_kinds_2236[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_2198[][2] = {
+static const uint16_t contract_parents_2236[][2] = {
 	{ 128, 3 }, /* AlterOpFamilyStmt.items */
 };
-/* 2199: CreateOpClassItem.storedtype (schema/pg15/deparse.txt:3316:30) */
-static const int32_t contract_if_enums_2199_0[] = {
+/* 2237: CreateOpClassItem.storedtype (schema/pg15/deparse.txt:3316:30) */
+static const int32_t contract_if_enums_2237_0[] = {
 	3, /* 3 */
 };
-static const ContractCond contract_conditions_2199[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2199_0, ), CONTRACT_LIST(if_enums, 2199_0, 1) },
+static const ContractCond contract_conditions_2237[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2237_0, ), CONTRACT_LIST(if_enums, 2237_0, 1) },
 };
-/* 2200: CreateOpClassItem.storedtype (schema/pg15/deparse.txt:3318:30) */
-static const int32_t contract_if_enums_2200_0[] = {
+/* 2238: CreateOpClassItem.storedtype (schema/pg15/deparse.txt:3318:30) */
+static const int32_t contract_if_enums_2238_0[] = {
 	1, /* 1 */
 	3, /* 3 */
 	2, /* 2 */
 };
-static const ContractCond contract_conditions_2200[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2200_0, ), CONTRACT_LIST(if_enums, 2200_0, 1) },
+static const ContractCond contract_conditions_2238[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2238_0, ), CONTRACT_LIST(if_enums, 2238_0, 1) },
 };
-/* 2201: TableLikeClause.relation (schema/pg15/deparse.txt:3320:26) */
-/* 2202: FunctionParameter.argType (schema/pg15/deparse.txt:3322:28) */
-/* 2203: FunctionParameter.defexpr (schema/pg15/deparse.txt:3324:27) */
-static const uint8_t contract_kinds_2203[] = { /* the kinds allowed, by tag */
+/* 2239: TableLikeClause.relation (schema/pg15/deparse.txt:3320:26) */
+/* 2240: FunctionParameter.argType (schema/pg15/deparse.txt:3322:28) */
+/* 2241: FunctionParameter.defexpr (schema/pg15/deparse.txt:3324:27) */
+static const uint8_t contract_kinds_2241[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2204: LockingClause.lockedRels (schema/pg15/deparse.txt:3326:27) */
-/* 2205: LockingClause.lockedRels (schema/pg15/deparse.txt:3328:27) */
-static const uint8_t contract_kinds_2205[] = { /* the kinds allowed, by tag */
+/* 2242: LockingClause.lockedRels (schema/pg15/deparse.txt:3326:27) */
+/* 2243: LockingClause.lockedRels (schema/pg15/deparse.txt:3328:27) */
+static const uint8_t contract_kinds_2243[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2206: LockingClause.lockedRels (schema/pg15/deparse.txt:5136:27) */
-static const uint8_t contract_kinds_2206[] = { /* the kinds allowed, by tag */
+/* 2244: LockingClause.lockedRels (schema/pg15/deparse.txt:5136:27) */
+static const uint8_t contract_kinds_2244[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2207: LockingClause.lockedRels (schema/pg15/deparse.txt:5138:27) */
-/* 2208: XmlSerialize.expr (schema/pg15/deparse.txt:3330:19) */
-static const uint8_t contract_kinds_2208[] = { /* the kinds allowed, by tag */
+/* 2245: LockingClause.lockedRels (schema/pg15/deparse.txt:5138:27) */
+/* 2246: XmlSerialize.expr (schema/pg15/deparse.txt:3330:19) */
+static const uint8_t contract_kinds_2246[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-static const int32_t contract_if_enums_2208_0[] = {
+static const int32_t contract_if_enums_2246_0[] = {
 	1, /* XMLOPTION_DOCUMENT */
 };
-static const ContractCond contract_conditions_2208[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2208_0, ), CONTRACT_LIST(if_enums, 2208_0, 1) },
+static const ContractCond contract_conditions_2246[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2246_0, ), CONTRACT_LIST(if_enums, 2246_0, 1) },
 };
-/* 2209: XmlSerialize.expr (schema/pg15/deparse.txt:3332:19) */
-static const uint8_t contract_kinds_2209[] = { /* the kinds allowed, by tag */
+/* 2247: XmlSerialize.expr (schema/pg15/deparse.txt:3332:19) */
+static const uint8_t contract_kinds_2247[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const int32_t contract_if_enums_2209_0[] = {
+static const int32_t contract_if_enums_2247_0[] = {
 	2, /* XMLOPTION_CONTENT */
 };
-static const ContractCond contract_conditions_2209[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2209_0, ), CONTRACT_LIST(if_enums, 2209_0, 1) },
+static const ContractCond contract_conditions_2247[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2247_0, ), CONTRACT_LIST(if_enums, 2247_0, 1) },
 };
-/* 2210: XmlSerialize.expr (schema/pg15/deparse.txt:3334:19) */
-static const uint8_t contract_kinds_2210[] = { /* the kinds allowed, by tag */
+/* 2248: XmlSerialize.expr (schema/pg15/deparse.txt:3334:19) */
+static const uint8_t contract_kinds_2248[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-static const int32_t contract_if_enums_2210_0[] = {
+static const int32_t contract_if_enums_2248_0[] = {
 	1, /* XMLOPTION_DOCUMENT */
 	2, /* XMLOPTION_CONTENT */
 };
-static const ContractCond contract_conditions_2210[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2210_0, ), CONTRACT_LIST(if_enums, 2210_0, 1) },
+static const ContractCond contract_conditions_2248[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2248_0, ), CONTRACT_LIST(if_enums, 2248_0, 1) },
 };
-/* 2211: XmlSerialize.typeName (schema/pg15/deparse.txt:3336:24) */
-/* 2212: WithClause.ctes (schema/pg15/deparse.txt:3338:17) */
-/* 2213: WithClause.ctes (schema/pg15/deparse.txt:3340:17) */
-/* 2214: WithClause.ctes (schema/pg15/deparse.txt:3342:17) */
-static const uint8_t contract_kinds_2214[] = { /* the kinds allowed, by tag */
+/* 2249: XmlSerialize.typeName (schema/pg15/deparse.txt:3336:24) */
+/* 2250: WithClause.ctes (schema/pg15/deparse.txt:3338:17) */
+/* 2251: WithClause.ctes (schema/pg15/deparse.txt:3340:17) */
+/* 2252: WithClause.ctes (schema/pg15/deparse.txt:3342:17) */
+static const uint8_t contract_kinds_2252[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
-/* 2215: WithClause.ctes (schema/pg15/deparse.txt:3344:17) */
-static const uint8_t contract_kinds_2215[] = { /* the kinds allowed, by tag */
+/* 2253: WithClause.ctes (schema/pg15/deparse.txt:3344:17) */
+static const uint8_t contract_kinds_2253[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
-/* 2216: WithClause.ctes (schema/pg15/deparse.txt:5141:17) */
-static const uint8_t contract_kinds_2216[] = { /* the kinds allowed, by tag */
+/* 2254: WithClause.ctes (schema/pg15/deparse.txt:5141:17) */
+static const uint8_t contract_kinds_2254[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
-static const uint16_t contract_parents_2216[][2] = {
+static const uint16_t contract_parents_2254[][2] = {
 	{ 64, 5 }, /* InsertStmt.with_clause */
 };
-/* 2217: WithClause.ctes (schema/pg15/deparse.txt:5144:17) */
-static const uint8_t contract_kinds_2217[] = { /* the kinds allowed, by tag */
+/* 2255: WithClause.ctes (schema/pg15/deparse.txt:5144:17) */
+static const uint8_t contract_kinds_2255[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
-static const uint16_t contract_parents_2217[][2] = {
+static const uint16_t contract_parents_2255[][2] = {
 	{ 65, 4 }, /* DeleteStmt.with_clause */
 };
-/* 2218: WithClause.ctes (schema/pg15/deparse.txt:5147:17) */
-static const uint8_t contract_kinds_2218[] = { /* the kinds allowed, by tag */
+/* 2256: WithClause.ctes (schema/pg15/deparse.txt:5147:17) */
+static const uint8_t contract_kinds_2256[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
-static const uint16_t contract_parents_2218[][2] = {
+static const uint16_t contract_parents_2256[][2] = {
 	{ 66, 5 }, /* UpdateStmt.with_clause */
 };
-/* 2219: WithClause.ctes (schema/pg15/deparse.txt:5150:17) */
-static const uint8_t contract_kinds_2219[] = { /* the kinds allowed, by tag */
+/* 2257: WithClause.ctes (schema/pg15/deparse.txt:5150:17) */
+static const uint8_t contract_kinds_2257[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
-static const uint16_t contract_parents_2219[][2] = {
+static const uint16_t contract_parents_2257[][2] = {
 	{ 67, 4 }, /* MergeStmt.with_clause */
 };
-/* 2220: WithClause.ctes (schema/pg15/deparse.txt:5153:17) */
-static const uint8_t contract_kinds_2220[] = { /* the kinds allowed, by tag */
+/* 2258: WithClause.ctes (schema/pg15/deparse.txt:5153:17) */
+static const uint8_t contract_kinds_2258[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
-static const uint16_t contract_parents_2220[][2] = {
+static const uint16_t contract_parents_2258[][2] = {
 	{ 68, 15 }, /* SelectStmt.with_clause */
 };
-/* 2221: InferClause.indexElems (schema/pg15/deparse.txt:3346:25) */
-/* 2222: InferClause.indexElems (schema/pg15/deparse.txt:3348:25) */
-/* 2223: InferClause.indexElems (schema/pg15/deparse.txt:3350:25) */
-static const uint8_t contract_kinds_2223[] = { /* the kinds allowed, by tag */
+/* 2259: InferClause.indexElems (schema/pg15/deparse.txt:3346:25) */
+/* 2260: InferClause.indexElems (schema/pg15/deparse.txt:3348:25) */
+/* 2261: InferClause.indexElems (schema/pg15/deparse.txt:3350:25) */
+static const uint8_t contract_kinds_2261[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2224: InferClause.indexElems (schema/pg15/deparse.txt:3352:25) */
-static const uint8_t contract_kinds_2224[] = { /* the kinds allowed, by tag */
+/* 2262: InferClause.indexElems (schema/pg15/deparse.txt:3352:25) */
+static const uint8_t contract_kinds_2262[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2225: InferClause.indexElems (schema/pg15/deparse.txt:5156:25) */
-static const uint8_t contract_kinds_2225[] = { /* the kinds allowed, by tag */
+/* 2263: InferClause.indexElems (schema/pg15/deparse.txt:5156:25) */
+static const uint8_t contract_kinds_2263[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_2225[][2] = {
+static const uint16_t contract_parents_2263[][2] = {
 	{ 223, 1 }, /* OnConflictClause.infer */
 };
-/* 2226: InferClause.whereClause (schema/pg15/deparse.txt:3354:26) */
-static const uint8_t contract_kinds_2226[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 2227: OnConflictClause.targetList (schema/pg15/deparse.txt:3356:30) */
-/* 2228: OnConflictClause.targetList (schema/pg15/deparse.txt:3358:30) */
-/* 2229: OnConflictClause.targetList (schema/pg15/deparse.txt:3360:30) */
-static const uint8_t contract_kinds_2229[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 2230: OnConflictClause.targetList (schema/pg15/deparse.txt:3362:30) */
-static const uint8_t contract_kinds_2230[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 2231: OnConflictClause.targetList (schema/pg15/deparse.txt:5159:30) */
-static const uint8_t contract_kinds_2231[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-static const uint16_t contract_parents_2231[][2] = {
-	{ 64, 3 }, /* InsertStmt.on_conflict_clause */
-};
-/* 2232: OnConflictClause.whereClause (schema/pg15/deparse.txt:3364:31) */
-static const uint8_t contract_kinds_2232[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 2233: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3366:33) */
-/* 2234: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3368:33) */
-/* 2235: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3370:33) */
-static const uint8_t contract_kinds_2235[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 2236: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3372:33) */
-static const uint8_t contract_kinds_2236[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 2237: CTESearchClause.search_col_list (schema/pg15/deparse.txt:5162:33) */
-static const uint8_t contract_kinds_2237[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_2237[][2] = {
-	{ 226, 4 }, /* CommonTableExpr.search_clause */
-};
-/* 2238: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:3374:35) */
-/* 2239: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3376:31) */
-/* 2240: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3378:31) */
-/* 2241: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3380:31) */
-static const uint8_t contract_kinds_2241[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 2242: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3382:31) */
-static const uint8_t contract_kinds_2242[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 2243: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:5165:31) */
-static const uint8_t contract_kinds_2243[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_2243[][2] = {
-	{ 226, 5 }, /* CommonTableExpr.cycle_clause */
-};
-/* 2244: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:3384:34) */
-/* 2245: CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:3386:33) */
-static const uint8_t contract_kinds_2245[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-/* 2246: CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:3388:35) */
-static const uint8_t contract_kinds_2246[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-/* 2247: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:3390:34) */
-/* 2248: CommonTableExpr.ctename (schema/pg15/deparse.txt:3392:25) */
-/* 2249: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3394:31) */
-/* 2250: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3396:31) */
-/* 2251: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3398:31) */
-static const uint8_t contract_kinds_2251[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 2252: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3400:31) */
-static const uint8_t contract_kinds_2252[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 2253: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:5168:31) */
-static const uint8_t contract_kinds_2253[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_2253[][2] = {
-	{ 221, 0 }, /* WithClause.ctes */
-};
-/* 2254: CommonTableExpr.ctequery (schema/pg15/deparse.txt:3402:26) */
-/* 2255: CommonTableExpr.ctequery (schema/pg15/deparse.txt:3404:26) */
-static const uint8_t contract_kinds_2255[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 2256: MergeWhenClause.condition (schema/pg15/deparse.txt:3406:27) */
-static const uint8_t contract_kinds_2256[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 2257: MergeWhenClause.targetList (schema/pg15/deparse.txt:3408:29) */
-/* 2258: MergeWhenClause.targetList (schema/pg15/deparse.txt:3410:29) */
-/* 2259: MergeWhenClause.targetList (schema/pg15/deparse.txt:3412:29) */
-static const uint8_t contract_kinds_2259[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 2260: MergeWhenClause.targetList (schema/pg15/deparse.txt:3414:29) */
-static const uint8_t contract_kinds_2260[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 2261: MergeWhenClause.targetList (schema/pg15/deparse.txt:5171:29) */
-static const uint8_t contract_kinds_2261[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-static const uint16_t contract_parents_2261[][2] = {
-	{ 67, 3 }, /* MergeStmt.merge_when_clauses */
-};
-/* 2262: MergeWhenClause.values (schema/pg15/deparse.txt:3416:24) */
-static const uint8_t contract_kinds_2262[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 2263: MergeWhenClause.values (schema/pg15/deparse.txt:3418:24) */
-static const uint8_t contract_kinds_2263[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 2264: MergeWhenClause.values (schema/pg15/deparse.txt:5174:24) */
+/* 2264: InferClause.whereClause (schema/pg15/deparse.txt:3354:26) */
 static const uint8_t contract_kinds_2264[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_2264[][2] = {
+/* 2265: OnConflictClause.targetList (schema/pg15/deparse.txt:3356:30) */
+/* 2266: OnConflictClause.targetList (schema/pg15/deparse.txt:3358:30) */
+/* 2267: OnConflictClause.targetList (schema/pg15/deparse.txt:3360:30) */
+static const uint8_t contract_kinds_2267[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 2268: OnConflictClause.targetList (schema/pg15/deparse.txt:3362:30) */
+static const uint8_t contract_kinds_2268[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 2269: OnConflictClause.targetList (schema/pg15/deparse.txt:5159:30) */
+static const uint8_t contract_kinds_2269[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2269[][2] = {
+	{ 64, 3 }, /* InsertStmt.on_conflict_clause */
+};
+/* 2270: OnConflictClause.whereClause (schema/pg15/deparse.txt:3364:31) */
+static const uint8_t contract_kinds_2270[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 2271: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3366:33) */
+/* 2272: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3368:33) */
+/* 2273: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3370:33) */
+static const uint8_t contract_kinds_2273[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2274: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3372:33) */
+static const uint8_t contract_kinds_2274[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2275: CTESearchClause.search_col_list (schema/pg15/deparse.txt:5162:33) */
+static const uint8_t contract_kinds_2275[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_2275[][2] = {
+	{ 226, 4 }, /* CommonTableExpr.search_clause */
+};
+/* 2276: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:3374:35) */
+/* 2277: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3376:31) */
+/* 2278: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3378:31) */
+/* 2279: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3380:31) */
+static const uint8_t contract_kinds_2279[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2280: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3382:31) */
+static const uint8_t contract_kinds_2280[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2281: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:5165:31) */
+static const uint8_t contract_kinds_2281[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_2281[][2] = {
+	{ 226, 5 }, /* CommonTableExpr.cycle_clause */
+};
+/* 2282: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:3384:34) */
+/* 2283: CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:3386:33) */
+static const uint8_t contract_kinds_2283[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+/* 2284: CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:3388:35) */
+static const uint8_t contract_kinds_2284[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+/* 2285: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:3390:34) */
+/* 2286: CommonTableExpr.ctename (schema/pg15/deparse.txt:3392:25) */
+/* 2287: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3394:31) */
+/* 2288: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3396:31) */
+/* 2289: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3398:31) */
+static const uint8_t contract_kinds_2289[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2290: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3400:31) */
+static const uint8_t contract_kinds_2290[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2291: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:5168:31) */
+static const uint8_t contract_kinds_2291[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_2291[][2] = {
+	{ 221, 0 }, /* WithClause.ctes */
+};
+/* 2292: CommonTableExpr.ctequery (schema/pg15/deparse.txt:3402:26) */
+/* 2293: CommonTableExpr.ctequery (schema/pg15/deparse.txt:3404:26) */
+static const uint8_t contract_kinds_2293[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 2294: MergeWhenClause.condition (schema/pg15/deparse.txt:3406:27) */
+static const uint8_t contract_kinds_2294[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 2295: MergeWhenClause.targetList (schema/pg15/deparse.txt:3408:29) */
+/* 2296: MergeWhenClause.targetList (schema/pg15/deparse.txt:3410:29) */
+/* 2297: MergeWhenClause.targetList (schema/pg15/deparse.txt:3412:29) */
+static const uint8_t contract_kinds_2297[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 2298: MergeWhenClause.targetList (schema/pg15/deparse.txt:3414:29) */
+static const uint8_t contract_kinds_2298[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 2299: MergeWhenClause.targetList (schema/pg15/deparse.txt:5171:29) */
+static const uint8_t contract_kinds_2299[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2299[][2] = {
 	{ 67, 3 }, /* MergeStmt.merge_when_clauses */
 };
-/* 2265: RoleSpec.rolename (schema/pg15/deparse.txt:3420:19) */
-static const int32_t contract_if_enums_2265_0[] = {
+/* 2300: MergeWhenClause.values (schema/pg15/deparse.txt:3416:24) */
+static const uint8_t contract_kinds_2300[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 2301: MergeWhenClause.values (schema/pg15/deparse.txt:3418:24) */
+static const uint8_t contract_kinds_2301[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 2302: MergeWhenClause.values (schema/pg15/deparse.txt:5174:24) */
+static const uint8_t contract_kinds_2302[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_2302[][2] = {
+	{ 67, 3 }, /* MergeStmt.merge_when_clauses */
+};
+/* 2303: RoleSpec.rolename (schema/pg15/deparse.txt:3420:19) */
+static const int32_t contract_if_enums_2303_0[] = {
 	1, /* ROLESPEC_CSTRING */
 };
-static const ContractCond contract_conditions_2265[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2265_0, ), CONTRACT_LIST(if_enums, 2265_0, 1) },
+static const ContractCond contract_conditions_2303[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2303_0, ), CONTRACT_LIST(if_enums, 2303_0, 1) },
 };
-/* 2266: RoleSpec.rolename (schema/pg15/deparse.txt:3422:19) */
-static const int32_t contract_if_enums_2266_0[] = {
+/* 2304: RoleSpec.rolename (schema/pg15/deparse.txt:3422:19) */
+static const int32_t contract_if_enums_2304_0[] = {
 	1, /* ROLESPEC_CSTRING */
 	2, /* ROLESPEC_CURRENT_ROLE */
 	5, /* ROLESPEC_PUBLIC */
 	4, /* ROLESPEC_SESSION_USER */
 	3, /* ROLESPEC_CURRENT_USER */
 };
-static const ContractCond contract_conditions_2266[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2266_0, ), CONTRACT_LIST(if_enums, 2266_0, 1) },
+static const ContractCond contract_conditions_2304[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2304_0, ), CONTRACT_LIST(if_enums, 2304_0, 1) },
 };
-/* 2267: RoleSpec.rolename (schema/pg15/deparse.txt:5232:19) */
-static const uint16_t contract_parents_2267[][2] = {
+/* 2305: RoleSpec.rolename (schema/pg15/deparse.txt:5232:19) */
+static const uint16_t contract_parents_2305[][2] = {
 	{ 75, 5 }, /* GrantStmt.grantees */
 };
-static const int32_t contract_if_enums_2267_0[] = {
+static const int32_t contract_if_enums_2305_0[] = {
 	1, /* ROLESPEC_CSTRING */
 };
-static const ContractCond contract_conditions_2267[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2267_0, ), CONTRACT_LIST(if_enums, 2267_0, 1) },
+static const ContractCond contract_conditions_2305[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2305_0, ), CONTRACT_LIST(if_enums, 2305_0, 1) },
 };
-/* 2268: RoleSpec.rolename (schema/pg15/deparse.txt:5268:19) */
-static const uint16_t contract_parents_2268[][2] = {
+/* 2306: RoleSpec.rolename (schema/pg15/deparse.txt:5268:19) */
+static const uint16_t contract_parents_2306[][2] = {
 	{ 72, 3 }, /* AlterTableCmd.newowner */
 };
-static const int32_t contract_if_enums_2268_0[] = {
+static const int32_t contract_if_enums_2306_0[] = {
 	1, /* ROLESPEC_CSTRING */
 };
-static const ContractCond contract_conditions_2268[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2268_0, ), CONTRACT_LIST(if_enums, 2268_0, 1) },
+static const ContractCond contract_conditions_2306[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2306_0, ), CONTRACT_LIST(if_enums, 2306_0, 1) },
 };
-/* 2269: RoleSpec.rolename (schema/pg15/deparse.txt:5274:19) */
-static const uint16_t contract_parents_2269[][2] = {
+/* 2307: RoleSpec.rolename (schema/pg15/deparse.txt:5274:19) */
+static const uint16_t contract_parents_2307[][2] = {
 	{ 140, 0 }, /* DropOwnedStmt.roles */
 };
-static const int32_t contract_if_enums_2269_0[] = {
+static const int32_t contract_if_enums_2307_0[] = {
 	1, /* ROLESPEC_CSTRING */
 };
-static const ContractCond contract_conditions_2269[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2269_0, ), CONTRACT_LIST(if_enums, 2269_0, 1) },
+static const ContractCond contract_conditions_2307[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2307_0, ), CONTRACT_LIST(if_enums, 2307_0, 1) },
 };
-/* 2270: RoleSpec.rolename (schema/pg15/deparse.txt:5277:19) */
-static const uint16_t contract_parents_2270[][2] = {
+/* 2308: RoleSpec.rolename (schema/pg15/deparse.txt:5277:19) */
+static const uint16_t contract_parents_2308[][2] = {
 	{ 168, 4 }, /* CreatePolicyStmt.roles */
 };
-static const int32_t contract_if_enums_2270_0[] = {
+static const int32_t contract_if_enums_2308_0[] = {
 	1, /* ROLESPEC_CSTRING */
 };
-static const ContractCond contract_conditions_2270[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2270_0, ), CONTRACT_LIST(if_enums, 2270_0, 1) },
+static const ContractCond contract_conditions_2308[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2308_0, ), CONTRACT_LIST(if_enums, 2308_0, 1) },
 };
-/* 2271: RoleSpec.rolename (schema/pg15/deparse.txt:5280:19) */
-static const uint16_t contract_parents_2271[][2] = {
+/* 2309: RoleSpec.rolename (schema/pg15/deparse.txt:5280:19) */
+static const uint16_t contract_parents_2309[][2] = {
 	{ 137, 3 }, /* AlterOwnerStmt.newowner */
 };
-static const int32_t contract_if_enums_2271_0[] = {
+static const int32_t contract_if_enums_2309_0[] = {
 	1, /* ROLESPEC_CSTRING */
 };
-static const ContractCond contract_conditions_2271[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2271_0, ), CONTRACT_LIST(if_enums, 2271_0, 1) },
+static const ContractCond contract_conditions_2309[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2309_0, ), CONTRACT_LIST(if_enums, 2309_0, 1) },
 };
-/* 2272: RoleSpec.rolename (schema/pg15/deparse.txt:5292:19) */
-static const uint16_t contract_parents_2272[][2] = {
+/* 2310: RoleSpec.rolename (schema/pg15/deparse.txt:5292:19) */
+static const uint16_t contract_parents_2310[][2] = {
 	{ 152, 0 }, /* CreateUserMappingStmt.user */
 };
-static const int32_t contract_if_enums_2272_0[] = {
+static const int32_t contract_if_enums_2310_0[] = {
 	1, /* ROLESPEC_CSTRING */
 };
-static const ContractCond contract_conditions_2272[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2272_0, ), CONTRACT_LIST(if_enums, 2272_0, 1) },
+static const ContractCond contract_conditions_2310[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2310_0, ), CONTRACT_LIST(if_enums, 2310_0, 1) },
 };
-/* 2273: RoleSpec.rolename (schema/pg15/deparse.txt:5295:19) */
-static const uint16_t contract_parents_2273[][2] = {
+/* 2311: RoleSpec.rolename (schema/pg15/deparse.txt:5295:19) */
+static const uint16_t contract_parents_2311[][2] = {
 	{ 119, 1 }, /* CreateSchemaStmt.authrole */
 };
-static const int32_t contract_if_enums_2273_0[] = {
+static const int32_t contract_if_enums_2311_0[] = {
 	1, /* ROLESPEC_CSTRING */
 };
-static const ContractCond contract_conditions_2273[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2273_0, ), CONTRACT_LIST(if_enums, 2273_0, 1) },
+static const ContractCond contract_conditions_2311[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2311_0, ), CONTRACT_LIST(if_enums, 2311_0, 1) },
 };
-/* 2274: RoleSpec.rolename (schema/pg15/deparse.txt:5307:19) */
-static const uint16_t contract_parents_2274[][2] = {
+/* 2312: RoleSpec.rolename (schema/pg15/deparse.txt:5307:19) */
+static const uint16_t contract_parents_2312[][2] = {
 	{ 113, 0 }, /* AlterRoleStmt.role */
 };
-static const int32_t contract_if_enums_2274_0[] = {
+static const int32_t contract_if_enums_2312_0[] = {
 	1, /* ROLESPEC_CSTRING */
 };
-static const ContractCond contract_conditions_2274[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2274_0, ), CONTRACT_LIST(if_enums, 2274_0, 1) },
+static const ContractCond contract_conditions_2312[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2312_0, ), CONTRACT_LIST(if_enums, 2312_0, 1) },
 };
-/* 2275: RoleSpec.rolename (schema/pg15/deparse.txt:5322:19) */
-static const uint16_t contract_parents_2275[][2] = {
+/* 2313: RoleSpec.rolename (schema/pg15/deparse.txt:5322:19) */
+static const uint16_t contract_parents_2313[][2] = {
 	{ 154, 0 }, /* DropUserMappingStmt.user */
 };
-static const int32_t contract_if_enums_2275_0[] = {
+static const int32_t contract_if_enums_2313_0[] = {
 	1, /* ROLESPEC_CSTRING */
 };
-static const ContractCond contract_conditions_2275[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2275_0, ), CONTRACT_LIST(if_enums, 2275_0, 1) },
+static const ContractCond contract_conditions_2313[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2313_0, ), CONTRACT_LIST(if_enums, 2313_0, 1) },
 };
-/* 2276: RoleSpec.rolename (schema/pg15/deparse.txt:5325:19) */
-static const uint16_t contract_parents_2276[][2] = {
+/* 2314: RoleSpec.rolename (schema/pg15/deparse.txt:5325:19) */
+static const uint16_t contract_parents_2314[][2] = {
 	{ 75, 7 }, /* GrantStmt.grantor */
 };
-static const int32_t contract_if_enums_2276_0[] = {
+static const int32_t contract_if_enums_2314_0[] = {
 	1, /* ROLESPEC_CSTRING */
 };
-static const ContractCond contract_conditions_2276[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2276_0, ), CONTRACT_LIST(if_enums, 2276_0, 1) },
+static const ContractCond contract_conditions_2314[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2314_0, ), CONTRACT_LIST(if_enums, 2314_0, 1) },
 };
-/* 2277: RoleSpec.rolename (schema/pg15/deparse.txt:5328:19) */
-static const uint16_t contract_parents_2277[][2] = {
+/* 2315: RoleSpec.rolename (schema/pg15/deparse.txt:5328:19) */
+static const uint16_t contract_parents_2315[][2] = {
 	{ 123, 0 }, /* AlterRoleSetStmt.role */
 };
-static const int32_t contract_if_enums_2277_0[] = {
+static const int32_t contract_if_enums_2315_0[] = {
 	1, /* ROLESPEC_CSTRING */
 };
-static const ContractCond contract_conditions_2277[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2277_0, ), CONTRACT_LIST(if_enums, 2277_0, 1) },
+static const ContractCond contract_conditions_2315[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2315_0, ), CONTRACT_LIST(if_enums, 2315_0, 1) },
 };
-/* 2278: RoleSpec.rolename (schema/pg15/deparse.txt:5331:19) */
-static const uint16_t contract_parents_2278[][2] = {
+/* 2316: RoleSpec.rolename (schema/pg15/deparse.txt:5331:19) */
+static const uint16_t contract_parents_2316[][2] = {
 	{ 141, 0 }, /* ReassignOwnedStmt.roles */
 };
-static const int32_t contract_if_enums_2278_0[] = {
-	1, /* ROLESPEC_CSTRING */
-};
-static const ContractCond contract_conditions_2278[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2278_0, ), CONTRACT_LIST(if_enums, 2278_0, 1) },
-};
-/* 2279: RoleSpec.rolename (schema/pg15/deparse.txt:5334:19) */
-static const uint16_t contract_parents_2279[][2] = {
-	{ 141, 1 }, /* ReassignOwnedStmt.newrole */
-};
-static const int32_t contract_if_enums_2279_0[] = {
-	1, /* ROLESPEC_CSTRING */
-};
-static const ContractCond contract_conditions_2279[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2279_0, ), CONTRACT_LIST(if_enums, 2279_0, 1) },
-};
-/* 2280: RoleSpec.rolename (schema/pg15/deparse.txt:5346:19) */
-static const uint16_t contract_parents_2280[][2] = {
-	{ 153, 0 }, /* AlterUserMappingStmt.user */
-};
-static const int32_t contract_if_enums_2280_0[] = {
-	1, /* ROLESPEC_CSTRING */
-};
-static const ContractCond contract_conditions_2280[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2280_0, ), CONTRACT_LIST(if_enums, 2280_0, 1) },
-};
-/* 2281: TriggerTransition.name (schema/pg15/deparse.txt:3424:24) */
-/* 2282: PartitionElem.expr (schema/pg15/deparse.txt:3426:20) */
-static const uint8_t contract_kinds_2282[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 2283: PartitionElem.collation (schema/pg15/deparse.txt:3428:25) */
-/* 2284: PartitionElem.collation (schema/pg15/deparse.txt:3430:25) */
-static const uint8_t contract_kinds_2284[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 2285: PartitionElem.collation (schema/pg15/deparse.txt:5177:25) */
-static const uint8_t contract_kinds_2285[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 2286: PartitionElem.collation (schema/pg15/deparse.txt:5179:25) */
-/* 2287: PartitionElem.opclass (schema/pg15/deparse.txt:3432:23) */
-/* 2288: PartitionElem.opclass (schema/pg15/deparse.txt:3434:23) */
-static const uint8_t contract_kinds_2288[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 2289: PartitionElem.opclass (schema/pg15/deparse.txt:5182:23) */
-static const uint8_t contract_kinds_2289[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 2290: PartitionElem.opclass (schema/pg15/deparse.txt:5184:23) */
-/* 2291: PartitionSpec.strategy (schema/pg15/deparse.txt:3436:24) */
-/* 2292: PartitionSpec.partParams (schema/pg15/deparse.txt:3438:27) */
-/* 2293: PartitionSpec.partParams (schema/pg15/deparse.txt:3440:27) */
-/* 2294: PartitionSpec.partParams (schema/pg15/deparse.txt:3442:27) */
-static const uint8_t contract_kinds_2294[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
-};
-/* 2295: PartitionSpec.partParams (schema/pg15/deparse.txt:3444:27) */
-static const uint8_t contract_kinds_2295[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
-};
-/* 2296: PartitionSpec.partParams (schema/pg15/deparse.txt:5187:27) */
-static const uint8_t contract_kinds_2296[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
-};
-static const uint16_t contract_parents_2296[][2] = {
-	{ 81, 4 }, /* CreateStmt.partspec */
-};
-/* 2297: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:3446:31) */
-static const uint8_t contract_kinds_2297[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 2298: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:3448:31) */
-static const uint8_t contract_kinds_2298[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 2299: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:5190:31) */
-static const uint8_t contract_kinds_2299[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_2299[][2] = {
-	{ 81, 3 }, /* CreateStmt.partbound */
-};
-/* 2300: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:5193:31) */
-static const uint8_t contract_kinds_2300[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_2300[][2] = {
-	{ 234, 1 }, /* PartitionCmd.bound */
-};
-/* 2301: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:3450:32) */
-static const uint8_t contract_kinds_2301[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 2302: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:3452:32) */
-static const uint8_t contract_kinds_2302[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 2303: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:5196:32) */
-static const uint8_t contract_kinds_2303[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_2303[][2] = {
-	{ 81, 3 }, /* CreateStmt.partbound */
-};
-/* 2304: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:5199:32) */
-static const uint8_t contract_kinds_2304[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_2304[][2] = {
-	{ 234, 1 }, /* PartitionCmd.bound */
-};
-/* 2305: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:3454:32) */
-static const uint8_t contract_kinds_2305[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 2306: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:3456:32) */
-static const uint8_t contract_kinds_2306[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 2307: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:5202:32) */
-static const uint8_t contract_kinds_2307[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_2307[][2] = {
-	{ 81, 3 }, /* CreateStmt.partbound */
-};
-/* 2308: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:5205:32) */
-static const uint8_t contract_kinds_2308[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_2308[][2] = {
-	{ 234, 1 }, /* PartitionCmd.bound */
-};
-/* 2309: PartitionCmd.name (schema/pg15/deparse.txt:3458:19) */
-/* 2310: VacuumRelation.relation (schema/pg15/deparse.txt:3460:25) */
-/* 2311: VacuumRelation.va_cols (schema/pg15/deparse.txt:3462:24) */
-/* 2312: VacuumRelation.va_cols (schema/pg15/deparse.txt:3464:24) */
-/* 2313: VacuumRelation.va_cols (schema/pg15/deparse.txt:3466:24) */
-static const uint8_t contract_kinds_2313[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 2314: VacuumRelation.va_cols (schema/pg15/deparse.txt:3468:24) */
-static const uint8_t contract_kinds_2314[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 2315: VacuumRelation.va_cols (schema/pg15/deparse.txt:5208:24) */
-static const uint8_t contract_kinds_2315[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_2315[][2] = {
-	{ 102, 1 }, /* VacuumStmt.rels */
-};
-/* 2316: PublicationObjSpec.name (schema/pg15/deparse.txt:3470:25) */
 static const int32_t contract_if_enums_2316_0[] = {
-	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
+	1, /* ROLESPEC_CSTRING */
 };
 static const ContractCond contract_conditions_2316[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2316_0, ), CONTRACT_LIST(if_enums, 2316_0, 1) },
 };
-/* 2317: PublicationObjSpec.name (schema/pg15/deparse.txt:3472:25) */
+/* 2317: RoleSpec.rolename (schema/pg15/deparse.txt:5334:19) */
+static const uint16_t contract_parents_2317[][2] = {
+	{ 141, 1 }, /* ReassignOwnedStmt.newrole */
+};
 static const int32_t contract_if_enums_2317_0[] = {
-	1, /* PUBLICATIONOBJ_TABLE */
-	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
-	3, /* PUBLICATIONOBJ_TABLES_IN_CUR_SCHEMA */
-	4, /* PUBLICATIONOBJ_CONTINUATION */
+	1, /* ROLESPEC_CSTRING */
 };
 static const ContractCond contract_conditions_2317[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2317_0, ), CONTRACT_LIST(if_enums, 2317_0, 1) },
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2317_0, ), CONTRACT_LIST(if_enums, 2317_0, 1) },
 };
-/* 2318: PublicationObjSpec.name (schema/pg15/deparse.txt:5298:25) */
+/* 2318: RoleSpec.rolename (schema/pg15/deparse.txt:5346:19) */
 static const uint16_t contract_parents_2318[][2] = {
-	{ 173, 2 }, /* AlterPublicationStmt.pubobjects */
+	{ 153, 0 }, /* AlterUserMappingStmt.user */
 };
 static const int32_t contract_if_enums_2318_0[] = {
-	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
+	1, /* ROLESPEC_CSTRING */
 };
 static const ContractCond contract_conditions_2318[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2318_0, ), CONTRACT_LIST(if_enums, 2318_0, 1) },
 };
-/* 2319: PublicationObjSpec.name (schema/pg15/deparse.txt:5304:25) */
-static const uint16_t contract_parents_2319[][2] = {
-	{ 172, 2 }, /* CreatePublicationStmt.pubobjects */
+/* 2319: TriggerTransition.name (schema/pg15/deparse.txt:3424:24) */
+/* 2320: PartitionElem.expr (schema/pg15/deparse.txt:3426:20) */
+static const uint8_t contract_kinds_2320[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const int32_t contract_if_enums_2319_0[] = {
+/* 2321: PartitionElem.collation (schema/pg15/deparse.txt:3428:25) */
+/* 2322: PartitionElem.collation (schema/pg15/deparse.txt:3430:25) */
+static const uint8_t contract_kinds_2322[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2323: PartitionElem.collation (schema/pg15/deparse.txt:5177:25) */
+static const uint8_t contract_kinds_2323[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2324: PartitionElem.collation (schema/pg15/deparse.txt:5179:25) */
+/* 2325: PartitionElem.opclass (schema/pg15/deparse.txt:3432:23) */
+/* 2326: PartitionElem.opclass (schema/pg15/deparse.txt:3434:23) */
+static const uint8_t contract_kinds_2326[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2327: PartitionElem.opclass (schema/pg15/deparse.txt:5182:23) */
+static const uint8_t contract_kinds_2327[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2328: PartitionElem.opclass (schema/pg15/deparse.txt:5184:23) */
+/* 2329: PartitionSpec.strategy (schema/pg15/deparse.txt:3436:24) */
+/* 2330: PartitionSpec.partParams (schema/pg15/deparse.txt:3438:27) */
+/* 2331: PartitionSpec.partParams (schema/pg15/deparse.txt:3440:27) */
+/* 2332: PartitionSpec.partParams (schema/pg15/deparse.txt:3442:27) */
+static const uint8_t contract_kinds_2332[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
+};
+/* 2333: PartitionSpec.partParams (schema/pg15/deparse.txt:3444:27) */
+static const uint8_t contract_kinds_2333[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
+};
+/* 2334: PartitionSpec.partParams (schema/pg15/deparse.txt:5187:27) */
+static const uint8_t contract_kinds_2334[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
+};
+static const uint16_t contract_parents_2334[][2] = {
+	{ 81, 4 }, /* CreateStmt.partspec */
+};
+/* 2335: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:3446:31) */
+static const uint8_t contract_kinds_2335[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 2336: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:3448:31) */
+static const uint8_t contract_kinds_2336[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 2337: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:5190:31) */
+static const uint8_t contract_kinds_2337[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_2337[][2] = {
+	{ 81, 3 }, /* CreateStmt.partbound */
+};
+/* 2338: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:5193:31) */
+static const uint8_t contract_kinds_2338[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_2338[][2] = {
+	{ 234, 1 }, /* PartitionCmd.bound */
+};
+/* 2339: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:3450:32) */
+static const uint8_t contract_kinds_2339[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 2340: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:3452:32) */
+static const uint8_t contract_kinds_2340[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 2341: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:5196:32) */
+static const uint8_t contract_kinds_2341[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_2341[][2] = {
+	{ 81, 3 }, /* CreateStmt.partbound */
+};
+/* 2342: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:5199:32) */
+static const uint8_t contract_kinds_2342[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_2342[][2] = {
+	{ 234, 1 }, /* PartitionCmd.bound */
+};
+/* 2343: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:3454:32) */
+static const uint8_t contract_kinds_2343[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 2344: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:3456:32) */
+static const uint8_t contract_kinds_2344[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 2345: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:5202:32) */
+static const uint8_t contract_kinds_2345[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_2345[][2] = {
+	{ 81, 3 }, /* CreateStmt.partbound */
+};
+/* 2346: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:5205:32) */
+static const uint8_t contract_kinds_2346[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_2346[][2] = {
+	{ 234, 1 }, /* PartitionCmd.bound */
+};
+/* 2347: PartitionCmd.name (schema/pg15/deparse.txt:3458:19) */
+/* 2348: VacuumRelation.relation (schema/pg15/deparse.txt:3460:25) */
+/* 2349: VacuumRelation.va_cols (schema/pg15/deparse.txt:3462:24) */
+/* 2350: VacuumRelation.va_cols (schema/pg15/deparse.txt:3464:24) */
+/* 2351: VacuumRelation.va_cols (schema/pg15/deparse.txt:3466:24) */
+static const uint8_t contract_kinds_2351[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2352: VacuumRelation.va_cols (schema/pg15/deparse.txt:3468:24) */
+static const uint8_t contract_kinds_2352[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2353: VacuumRelation.va_cols (schema/pg15/deparse.txt:5208:24) */
+static const uint8_t contract_kinds_2353[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_2353[][2] = {
+	{ 102, 1 }, /* VacuumStmt.rels */
+};
+/* 2354: PublicationObjSpec.name (schema/pg15/deparse.txt:3470:25) */
+static const int32_t contract_if_enums_2354_0[] = {
 	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
 };
-static const ContractCond contract_conditions_2319[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2319_0, ), CONTRACT_LIST(if_enums, 2319_0, 1) },
+static const ContractCond contract_conditions_2354[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2354_0, ), CONTRACT_LIST(if_enums, 2354_0, 1) },
 };
-/* 2320: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:3474:29) */
-static const int32_t contract_if_enums_2320_0[] = {
-	1, /* PUBLICATIONOBJ_TABLE */
-};
-static const ContractCond contract_conditions_2320[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2320_0, ), CONTRACT_LIST(if_enums, 2320_0, 1) },
-};
-/* 2321: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:3476:29) */
-static const int32_t contract_if_enums_2321_0[] = {
+/* 2355: PublicationObjSpec.name (schema/pg15/deparse.txt:3472:25) */
+static const int32_t contract_if_enums_2355_0[] = {
 	1, /* PUBLICATIONOBJ_TABLE */
 	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
 	3, /* PUBLICATIONOBJ_TABLES_IN_CUR_SCHEMA */
 	4, /* PUBLICATIONOBJ_CONTINUATION */
 };
-static const ContractCond contract_conditions_2321[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2321_0, ), CONTRACT_LIST(if_enums, 2321_0, 1) },
+static const ContractCond contract_conditions_2355[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2355_0, ), CONTRACT_LIST(if_enums, 2355_0, 1) },
 };
-/* 2322: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:5319:29) */
-static const uint16_t contract_parents_2322[][2] = {
+/* 2356: PublicationObjSpec.name (schema/pg15/deparse.txt:5298:25) */
+static const uint16_t contract_parents_2356[][2] = {
 	{ 173, 2 }, /* AlterPublicationStmt.pubobjects */
 };
-static const int32_t contract_if_enums_2322_0[] = {
-	1, /* PUBLICATIONOBJ_TABLE */
+static const int32_t contract_if_enums_2356_0[] = {
+	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
 };
-static const ContractCond contract_conditions_2322[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2322_0, ), CONTRACT_LIST(if_enums, 2322_0, 1) },
+static const ContractCond contract_conditions_2356[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2356_0, ), CONTRACT_LIST(if_enums, 2356_0, 1) },
 };
-/* 2323: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:5343:29) */
-static const uint16_t contract_parents_2323[][2] = {
+/* 2357: PublicationObjSpec.name (schema/pg15/deparse.txt:5304:25) */
+static const uint16_t contract_parents_2357[][2] = {
 	{ 172, 2 }, /* CreatePublicationStmt.pubobjects */
 };
-static const int32_t contract_if_enums_2323_0[] = {
+static const int32_t contract_if_enums_2357_0[] = {
+	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
+};
+static const ContractCond contract_conditions_2357[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2357_0, ), CONTRACT_LIST(if_enums, 2357_0, 1) },
+};
+/* 2358: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:3474:29) */
+static const int32_t contract_if_enums_2358_0[] = {
 	1, /* PUBLICATIONOBJ_TABLE */
 };
-static const ContractCond contract_conditions_2323[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2323_0, ), CONTRACT_LIST(if_enums, 2323_0, 1) },
+static const ContractCond contract_conditions_2358[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2358_0, ), CONTRACT_LIST(if_enums, 2358_0, 1) },
 };
-/* 2324: PublicationTable.relation (schema/pg15/deparse.txt:3478:27) */
-/* 2325: PublicationTable.whereClause (schema/pg15/deparse.txt:3480:31) */
-static const uint8_t contract_kinds_2325[] = { /* the kinds allowed, by tag */
+/* 2359: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:3476:29) */
+static const int32_t contract_if_enums_2359_0[] = {
+	1, /* PUBLICATIONOBJ_TABLE */
+	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
+	3, /* PUBLICATIONOBJ_TABLES_IN_CUR_SCHEMA */
+	4, /* PUBLICATIONOBJ_CONTINUATION */
+};
+static const ContractCond contract_conditions_2359[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2359_0, ), CONTRACT_LIST(if_enums, 2359_0, 1) },
+};
+/* 2360: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:5319:29) */
+static const uint16_t contract_parents_2360[][2] = {
+	{ 173, 2 }, /* AlterPublicationStmt.pubobjects */
+};
+static const int32_t contract_if_enums_2360_0[] = {
+	1, /* PUBLICATIONOBJ_TABLE */
+};
+static const ContractCond contract_conditions_2360[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2360_0, ), CONTRACT_LIST(if_enums, 2360_0, 1) },
+};
+/* 2361: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:5343:29) */
+static const uint16_t contract_parents_2361[][2] = {
+	{ 172, 2 }, /* CreatePublicationStmt.pubobjects */
+};
+static const int32_t contract_if_enums_2361_0[] = {
+	1, /* PUBLICATIONOBJ_TABLE */
+};
+static const ContractCond contract_conditions_2361[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2361_0, ), CONTRACT_LIST(if_enums, 2361_0, 1) },
+};
+/* 2362: PublicationTable.relation (schema/pg15/deparse.txt:3478:27) */
+/* 2363: PublicationTable.whereClause (schema/pg15/deparse.txt:3480:31) */
+static const uint8_t contract_kinds_2363[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2326: PublicationTable.columns (schema/pg15/deparse.txt:3482:26) */
-/* 2327: PublicationTable.columns (schema/pg15/deparse.txt:3484:26) */
-/* 2328: PublicationTable.columns (schema/pg15/deparse.txt:3486:26) */
-static const uint8_t contract_kinds_2328[] = { /* the kinds allowed, by tag */
+/* 2364: PublicationTable.columns (schema/pg15/deparse.txt:3482:26) */
+/* 2365: PublicationTable.columns (schema/pg15/deparse.txt:3484:26) */
+/* 2366: PublicationTable.columns (schema/pg15/deparse.txt:3486:26) */
+static const uint8_t contract_kinds_2366[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2329: PublicationTable.columns (schema/pg15/deparse.txt:3488:26) */
-static const uint8_t contract_kinds_2329[] = { /* the kinds allowed, by tag */
+/* 2367: PublicationTable.columns (schema/pg15/deparse.txt:3488:26) */
+static const uint8_t contract_kinds_2367[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2330: PublicationTable.columns (schema/pg15/deparse.txt:5211:26) */
-static const uint8_t contract_kinds_2330[] = { /* the kinds allowed, by tag */
+/* 2368: PublicationTable.columns (schema/pg15/deparse.txt:5211:26) */
+static const uint8_t contract_kinds_2368[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_2330[][2] = {
+static const uint16_t contract_parents_2368[][2] = {
 	{ 236, 2 }, /* PublicationObjSpec.pubtable */
 };
 /* ---- End rule operands ---- */
@@ -18468,696 +19293,734 @@ static const ContractRule contract_rules[] = {
 	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1638, 1), CONTRACT_LIST(conditions, 1638, ), false, false, 0, CONTRACT_LIST(kinds, 1638, 1), "schema/pg15/deparse.txt:4694:15"},
 	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1639, 1), CONTRACT_LIST(conditions, 1639, ), false, false, 0, CONTRACT_LIST(kinds, 1639, 1), "schema/pg15/deparse.txt:4697:15"},
 	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 1640, 1), CONTRACT_LIST(conditions, 1640, 1), false, true, 0, CONTRACT_LIST(kinds, 1640, ), "schema/pg15/deparse.txt:5370:15"},
-	{ 184, 2, 0, false, false, CONTRACT_LIST(parents, 1641, ), CONTRACT_LIST(conditions, 1641, ), true, false, 0, CONTRACT_LIST(kinds, 1641, ), "schema/pg15/deparse.txt:2473:20"},
-	{ 184, 2, 0, false, false, CONTRACT_LIST(parents, 1642, ), CONTRACT_LIST(conditions, 1642, ), false, false, 0, CONTRACT_LIST(kinds, 1642, 1), "schema/pg15/deparse.txt:2475:20"},
-	{ 184, 2, 1, true, false, CONTRACT_LIST(parents, 1643, ), CONTRACT_LIST(conditions, 1643, ), false, false, 0, CONTRACT_LIST(kinds, 1643, 1), "schema/pg15/deparse.txt:4700:20"},
-	{ 184, 2, 1, true, false, CONTRACT_LIST(parents, 1644, ), CONTRACT_LIST(conditions, 1644, ), true, false, 0, CONTRACT_LIST(kinds, 1644, ), "schema/pg15/deparse.txt:4702:20"},
-	{ 184, 3, -1, false, false, CONTRACT_LIST(parents, 1645, ), CONTRACT_LIST(conditions, 1645, ), false, false, 0, CONTRACT_LIST(kinds, 1645, 1), "schema/pg15/deparse.txt:2477:21"},
-	{ 186, 1, -1, false, false, CONTRACT_LIST(parents, 1646, ), CONTRACT_LIST(conditions, 1646, ), false, false, 0, CONTRACT_LIST(kinds, 1646, 1), "schema/pg15/deparse.txt:2479:16"},
-	{ 186, 2, -1, false, false, CONTRACT_LIST(parents, 1647, ), CONTRACT_LIST(conditions, 1647, ), false, false, 0, CONTRACT_LIST(kinds, 1647, 1), "schema/pg15/deparse.txt:2481:16"},
-	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 1648, ), CONTRACT_LIST(conditions, 1648, ), true, false, 0, CONTRACT_LIST(kinds, 1648, ), "schema/pg15/deparse.txt:2483:19"},
-	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 1649, ), CONTRACT_LIST(conditions, 1649, ), false, false, 0, CONTRACT_LIST(kinds, 1649, 1), "schema/pg15/deparse.txt:2485:19"},
-	{ 187, 1, 0, false, false, CONTRACT_LIST(parents, 1650, ), CONTRACT_LIST(conditions, 1650, ), true, false, 0, CONTRACT_LIST(kinds, 1650, ), "schema/pg15/deparse.txt:2487:27"},
-	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1651, ), CONTRACT_LIST(conditions, 1651, ), true, false, 0, CONTRACT_LIST(kinds, 1651, ), "schema/pg15/deparse.txt:2489:27"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 1652, 1), CONTRACT_LIST(conditions, 1652, ), false, true, 0, CONTRACT_LIST(kinds, 1652, ), "schema/pg15/deparse.txt:2492:27"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 1653, 1), CONTRACT_LIST(conditions, 1653, ), false, true, 0, CONTRACT_LIST(kinds, 1653, ), "schema/pg15/deparse.txt:2495:27"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 1654, 1), CONTRACT_LIST(conditions, 1654, ), false, true, 0, CONTRACT_LIST(kinds, 1654, ), "schema/pg15/deparse.txt:2498:27"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 1655, 1), CONTRACT_LIST(conditions, 1655, ), false, true, 0, CONTRACT_LIST(kinds, 1655, ), "schema/pg15/deparse.txt:2501:27"},
-	{ 187, 1, -1, false, true, CONTRACT_LIST(parents, 1656, 1), CONTRACT_LIST(conditions, 1656, ), false, true, 0, CONTRACT_LIST(kinds, 1656, ), "schema/pg15/deparse.txt:2503:27"},
-	{ 187, 1, 0, false, false, CONTRACT_LIST(parents, 1657, ), CONTRACT_LIST(conditions, 1657, ), false, false, 0, CONTRACT_LIST(kinds, 1657, 1), "schema/pg15/deparse.txt:2505:27"},
-	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1658, ), CONTRACT_LIST(conditions, 1658, ), false, false, 0, CONTRACT_LIST(kinds, 1658, 1), "schema/pg15/deparse.txt:2507:27"},
-	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1659, 1), CONTRACT_LIST(conditions, 1659, ), false, false, 0, CONTRACT_LIST(kinds, 1659, 1), "schema/pg15/deparse.txt:4705:27"},
-	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1660, 1), CONTRACT_LIST(conditions, 1660, ), false, false, 0, CONTRACT_LIST(kinds, 1660, 1), "schema/pg15/deparse.txt:4708:27"},
-	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1661, 1), CONTRACT_LIST(conditions, 1661, ), false, false, 0, CONTRACT_LIST(kinds, 1661, 1), "schema/pg15/deparse.txt:4711:27"},
-	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1662, 1), CONTRACT_LIST(conditions, 1662, ), false, false, 0, CONTRACT_LIST(kinds, 1662, 1), "schema/pg15/deparse.txt:4714:27"},
-	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1663, 1), CONTRACT_LIST(conditions, 1663, ), false, false, 0, CONTRACT_LIST(kinds, 1663, 1), "schema/pg15/deparse.txt:4717:27"},
-	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1664, 1), CONTRACT_LIST(conditions, 1664, ), false, false, 0, CONTRACT_LIST(kinds, 1664, 1), "schema/pg15/deparse.txt:4720:27"},
-	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1665, 1), CONTRACT_LIST(conditions, 1665, ), false, false, 0, CONTRACT_LIST(kinds, 1665, 1), "schema/pg15/deparse.txt:4723:27"},
-	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1666, 1), CONTRACT_LIST(conditions, 1666, ), false, false, 0, CONTRACT_LIST(kinds, 1666, 1), "schema/pg15/deparse.txt:4726:27"},
-	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1667, 1), CONTRACT_LIST(conditions, 1667, ), false, false, 0, CONTRACT_LIST(kinds, 1667, 1), "schema/pg15/deparse.txt:4729:27"},
-	{ 188, 0, 0, false, false, CONTRACT_LIST(parents, 1668, ), CONTRACT_LIST(conditions, 1668, ), false, false, 0, CONTRACT_LIST(kinds, 1668, 1), "schema/pg15/deparse.txt:2509:22"},
-	{ 188, 0, 1, true, false, CONTRACT_LIST(parents, 1669, ), CONTRACT_LIST(conditions, 1669, ), false, false, 0, CONTRACT_LIST(kinds, 1669, 1), "schema/pg15/deparse.txt:2511:22"},
-	{ 188, 0, 1, true, false, CONTRACT_LIST(parents, 1670, 1), CONTRACT_LIST(conditions, 1670, ), false, false, 0, CONTRACT_LIST(kinds, 1670, 1), "schema/pg15/deparse.txt:4732:22"},
-	{ 188, 0, 1, true, false, CONTRACT_LIST(parents, 1671, 1), CONTRACT_LIST(conditions, 1671, ), false, false, 0, CONTRACT_LIST(kinds, 1671, 1), "schema/pg15/deparse.txt:4735:22"},
-	{ 188, 0, 1, true, false, CONTRACT_LIST(parents, 1672, 1), CONTRACT_LIST(conditions, 1672, ), false, false, 0, CONTRACT_LIST(kinds, 1672, 1), "schema/pg15/deparse.txt:4738:22"},
-	{ 188, 0, 1, true, false, CONTRACT_LIST(parents, 1673, 1), CONTRACT_LIST(conditions, 1673, ), false, false, 0, CONTRACT_LIST(kinds, 1673, 1), "schema/pg15/deparse.txt:4741:22"},
-	{ 188, 0, 1, true, false, CONTRACT_LIST(parents, 1674, 1), CONTRACT_LIST(conditions, 1674, ), false, false, 0, CONTRACT_LIST(kinds, 1674, 1), "schema/pg15/deparse.txt:4744:22"},
-	{ 189, 0, -1, false, false, CONTRACT_LIST(parents, 1675, 1), CONTRACT_LIST(conditions, 1675, ), true, false, 0, CONTRACT_LIST(kinds, 1675, ), "schema/pg15/deparse.txt:2514:16"},
-	{ 189, 0, -1, false, true, CONTRACT_LIST(parents, 1676, 1), CONTRACT_LIST(conditions, 1676, ), true, false, 0, CONTRACT_LIST(kinds, 1676, ), "schema/pg15/deparse.txt:2516:16"},
-	{ 189, 1, 0, false, false, CONTRACT_LIST(parents, 1677, ), CONTRACT_LIST(conditions, 1677, ), true, false, 0, CONTRACT_LIST(kinds, 1677, ), "schema/pg15/deparse.txt:2518:23"},
-	{ 189, 1, 1, true, false, CONTRACT_LIST(parents, 1678, ), CONTRACT_LIST(conditions, 1678, ), true, false, 0, CONTRACT_LIST(kinds, 1678, ), "schema/pg15/deparse.txt:2520:23"},
-	{ 189, 1, 0, false, false, CONTRACT_LIST(parents, 1679, ), CONTRACT_LIST(conditions, 1679, ), false, false, 0, CONTRACT_LIST(kinds, 1679, 1), "schema/pg15/deparse.txt:2522:23"},
-	{ 189, 1, 1, true, false, CONTRACT_LIST(parents, 1680, ), CONTRACT_LIST(conditions, 1680, ), false, false, 0, CONTRACT_LIST(kinds, 1680, 1), "schema/pg15/deparse.txt:2524:23"},
-	{ 189, 1, 1, true, false, CONTRACT_LIST(parents, 1681, 1), CONTRACT_LIST(conditions, 1681, ), false, false, 0, CONTRACT_LIST(kinds, 1681, 1), "schema/pg15/deparse.txt:4747:23"},
-	{ 189, 1, 1, true, false, CONTRACT_LIST(parents, 1682, 1), CONTRACT_LIST(conditions, 1682, ), false, false, 0, CONTRACT_LIST(kinds, 1682, 1), "schema/pg15/deparse.txt:4750:23"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1683, 1), CONTRACT_LIST(conditions, 1683, ), true, false, 0, CONTRACT_LIST(kinds, 1683, ), "schema/pg15/deparse.txt:2527:15"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1684, 1), CONTRACT_LIST(conditions, 1684, 1), true, false, 0, CONTRACT_LIST(kinds, 1684, ), "schema/pg15/deparse.txt:2529:15"},
-	{ 189, 2, -1, false, true, CONTRACT_LIST(parents, 1685, 1), CONTRACT_LIST(conditions, 1685, ), true, false, 0, CONTRACT_LIST(kinds, 1685, ), "schema/pg15/deparse.txt:2531:15"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1686, 1), CONTRACT_LIST(conditions, 1686, ), false, false, 0, CONTRACT_LIST(kinds, 1686, 1), "schema/pg15/deparse.txt:2534:15"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1687, 1), CONTRACT_LIST(conditions, 1687, ), false, false, 0, CONTRACT_LIST(kinds, 1687, 1), "schema/pg15/deparse.txt:2537:15"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1688, 1), CONTRACT_LIST(conditions, 1688, 1), false, false, 0, CONTRACT_LIST(kinds, 1688, 1), "schema/pg15/deparse.txt:2539:15"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1689, 1), CONTRACT_LIST(conditions, 1689, 1), false, false, 0, CONTRACT_LIST(kinds, 1689, 1), "schema/pg15/deparse.txt:2541:15"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1690, 1), CONTRACT_LIST(conditions, 1690, 1), false, false, 0, CONTRACT_LIST(kinds, 1690, 1), "schema/pg15/deparse.txt:2543:15"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1691, 1), CONTRACT_LIST(conditions, 1691, 1), false, false, 0, CONTRACT_LIST(kinds, 1691, 1), "schema/pg15/deparse.txt:2545:15"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1692, 1), CONTRACT_LIST(conditions, 1692, ), false, false, 0, CONTRACT_LIST(kinds, 1692, 1), "schema/pg15/deparse.txt:2548:15"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1693, 1), CONTRACT_LIST(conditions, 1693, 1), false, false, 0, CONTRACT_LIST(kinds, 1693, 1), "schema/pg15/deparse.txt:2550:15"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1694, 1), CONTRACT_LIST(conditions, 1694, 1), false, false, 0, CONTRACT_LIST(kinds, 1694, 1), "schema/pg15/deparse.txt:2552:15"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1695, 1), CONTRACT_LIST(conditions, 1695, 1), false, false, 0, CONTRACT_LIST(kinds, 1695, 1), "schema/pg15/deparse.txt:2554:15"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1696, 1), CONTRACT_LIST(conditions, 1696, 1), false, false, 0, CONTRACT_LIST(kinds, 1696, 1), "schema/pg15/deparse.txt:2556:15"},
-	{ 189, 2, -1, false, true, CONTRACT_LIST(parents, 1697, 1), CONTRACT_LIST(conditions, 1697, ), false, false, 0, CONTRACT_LIST(kinds, 1697, 1), "schema/pg15/deparse.txt:2558:15"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1698, 1), CONTRACT_LIST(conditions, 1698, ), false, false, 0, CONTRACT_LIST(kinds, 1698, 1), "schema/pg15/deparse.txt:2560:15"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1699, 1), CONTRACT_LIST(conditions, 1699, 1), true, false, 0, CONTRACT_LIST(kinds, 1699, ), "schema/pg15/deparse.txt:5367:15"},
-	{ 190, 0, -1, false, false, CONTRACT_LIST(parents, 1700, ), CONTRACT_LIST(conditions, 1700, ), false, false, 0, CONTRACT_LIST(kinds, 1700, 1), "schema/pg15/deparse.txt:2562:23"},
-	{ 191, 0, -1, false, true, CONTRACT_LIST(parents, 1701, 1), CONTRACT_LIST(conditions, 1701, ), true, false, 0, CONTRACT_LIST(kinds, 1701, ), "schema/pg15/deparse.txt:2564:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1702, 1), CONTRACT_LIST(conditions, 1702, ), true, false, 0, CONTRACT_LIST(kinds, 1702, ), "schema/pg15/deparse.txt:2566:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1703, 1), CONTRACT_LIST(conditions, 1703, ), false, false, 0, CONTRACT_LIST(kinds, 1703, 1), "schema/pg15/deparse.txt:2568:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1704, 1), CONTRACT_LIST(conditions, 1704, ), false, false, 0, CONTRACT_LIST(kinds, 1704, 1), "schema/pg15/deparse.txt:2570:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1705, 1), CONTRACT_LIST(conditions, 1705, ), false, false, 0, CONTRACT_LIST(kinds, 1705, 1), "schema/pg15/deparse.txt:2572:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1706, 1), CONTRACT_LIST(conditions, 1706, ), false, false, 0, CONTRACT_LIST(kinds, 1706, 1), "schema/pg15/deparse.txt:2574:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1707, 1), CONTRACT_LIST(conditions, 1707, ), false, false, 0, CONTRACT_LIST(kinds, 1707, 1), "schema/pg15/deparse.txt:2576:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1708, 1), CONTRACT_LIST(conditions, 1708, ), false, false, 0, CONTRACT_LIST(kinds, 1708, 1), "schema/pg15/deparse.txt:2578:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1709, 1), CONTRACT_LIST(conditions, 1709, ), false, false, 0, CONTRACT_LIST(kinds, 1709, 1), "schema/pg15/deparse.txt:2580:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1710, 1), CONTRACT_LIST(conditions, 1710, ), false, false, 0, CONTRACT_LIST(kinds, 1710, 1), "schema/pg15/deparse.txt:2582:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1711, 1), CONTRACT_LIST(conditions, 1711, ), false, false, 0, CONTRACT_LIST(kinds, 1711, 1), "schema/pg15/deparse.txt:2584:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1712, 1), CONTRACT_LIST(conditions, 1712, ), false, false, 0, CONTRACT_LIST(kinds, 1712, 1), "schema/pg15/deparse.txt:2586:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1713, 1), CONTRACT_LIST(conditions, 1713, ), false, false, 0, CONTRACT_LIST(kinds, 1713, 1), "schema/pg15/deparse.txt:2588:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1714, 1), CONTRACT_LIST(conditions, 1714, ), false, false, 0, CONTRACT_LIST(kinds, 1714, 1), "schema/pg15/deparse.txt:2590:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1715, 1), CONTRACT_LIST(conditions, 1715, ), false, false, 0, CONTRACT_LIST(kinds, 1715, 1), "schema/pg15/deparse.txt:2592:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1716, 1), CONTRACT_LIST(conditions, 1716, ), false, false, 0, CONTRACT_LIST(kinds, 1716, 1), "schema/pg15/deparse.txt:2594:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1717, 1), CONTRACT_LIST(conditions, 1717, ), false, false, 0, CONTRACT_LIST(kinds, 1717, 1), "schema/pg15/deparse.txt:2596:14"},
-	{ 191, 0, -1, false, true, CONTRACT_LIST(parents, 1718, 1), CONTRACT_LIST(conditions, 1718, ), false, false, 0, CONTRACT_LIST(kinds, 1718, 1), "schema/pg15/deparse.txt:2598:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1719, 1), CONTRACT_LIST(conditions, 1719, ), false, false, 0, CONTRACT_LIST(kinds, 1719, 1), "schema/pg15/deparse.txt:2600:14"},
-	{ 191, 1, -1, false, true, CONTRACT_LIST(parents, 1720, 1), CONTRACT_LIST(conditions, 1720, ), true, false, 0, CONTRACT_LIST(kinds, 1720, ), "schema/pg15/deparse.txt:2602:20"},
-	{ 191, 1, -1, false, false, CONTRACT_LIST(parents, 1721, 1), CONTRACT_LIST(conditions, 1721, ), true, false, 0, CONTRACT_LIST(kinds, 1721, ), "schema/pg15/deparse.txt:2604:20"},
-	{ 192, 0, -1, false, false, CONTRACT_LIST(parents, 1722, 1), CONTRACT_LIST(conditions, 1722, ), false, false, 0, CONTRACT_LIST(kinds, 1722, 1), "schema/pg15/deparse.txt:2606:19"},
-	{ 192, 0, -1, false, false, CONTRACT_LIST(parents, 1723, 1), CONTRACT_LIST(conditions, 1723, ), false, false, 0, CONTRACT_LIST(kinds, 1723, 1), "schema/pg15/deparse.txt:2608:19"},
-	{ 192, 0, -1, false, false, CONTRACT_LIST(parents, 1724, 1), CONTRACT_LIST(conditions, 1724, ), false, false, 0, CONTRACT_LIST(kinds, 1724, 1), "schema/pg15/deparse.txt:2610:19"},
-	{ 192, 0, -1, false, false, CONTRACT_LIST(parents, 1725, 1), CONTRACT_LIST(conditions, 1725, ), false, false, 0, CONTRACT_LIST(kinds, 1725, 1), "schema/pg15/deparse.txt:2612:19"},
-	{ 192, 0, -1, false, true, CONTRACT_LIST(parents, 1726, 1), CONTRACT_LIST(conditions, 1726, ), false, false, 0, CONTRACT_LIST(kinds, 1726, 1), "schema/pg15/deparse.txt:2614:19"},
-	{ 192, 0, -1, false, false, CONTRACT_LIST(parents, 1727, 1), CONTRACT_LIST(conditions, 1727, ), false, false, 0, CONTRACT_LIST(kinds, 1727, 1), "schema/pg15/deparse.txt:2616:19"},
-	{ 192, 1, 0, false, false, CONTRACT_LIST(parents, 1728, ), CONTRACT_LIST(conditions, 1728, ), true, false, 0, CONTRACT_LIST(kinds, 1728, ), "schema/pg15/deparse.txt:2618:24"},
-	{ 192, 1, 1, true, false, CONTRACT_LIST(parents, 1729, ), CONTRACT_LIST(conditions, 1729, ), true, false, 0, CONTRACT_LIST(kinds, 1729, ), "schema/pg15/deparse.txt:2620:24"},
-	{ 192, 1, 0, false, false, CONTRACT_LIST(parents, 1730, ), CONTRACT_LIST(conditions, 1730, ), false, false, 0, CONTRACT_LIST(kinds, 1730, 1), "schema/pg15/deparse.txt:2622:24"},
-	{ 192, 1, 1, true, false, CONTRACT_LIST(parents, 1731, ), CONTRACT_LIST(conditions, 1731, ), false, false, 0, CONTRACT_LIST(kinds, 1731, 1), "schema/pg15/deparse.txt:2624:24"},
-	{ 192, 1, 1, true, false, CONTRACT_LIST(parents, 1732, 1), CONTRACT_LIST(conditions, 1732, ), false, false, 0, CONTRACT_LIST(kinds, 1732, 1), "schema/pg15/deparse.txt:4753:24"},
-	{ 192, 1, 1, true, false, CONTRACT_LIST(parents, 1733, 1), CONTRACT_LIST(conditions, 1733, ), false, false, 0, CONTRACT_LIST(kinds, 1733, 1), "schema/pg15/deparse.txt:4756:24"},
-	{ 192, 1, 1, true, false, CONTRACT_LIST(parents, 1734, 1), CONTRACT_LIST(conditions, 1734, ), false, false, 0, CONTRACT_LIST(kinds, 1734, 1), "schema/pg15/deparse.txt:4759:24"},
-	{ 192, 1, 1, true, false, CONTRACT_LIST(parents, 1735, 1), CONTRACT_LIST(conditions, 1735, ), false, false, 0, CONTRACT_LIST(kinds, 1735, 1), "schema/pg15/deparse.txt:4762:24"},
-	{ 192, 1, 1, true, false, CONTRACT_LIST(parents, 1736, 1), CONTRACT_LIST(conditions, 1736, ), false, false, 0, CONTRACT_LIST(kinds, 1736, 1), "schema/pg15/deparse.txt:4765:24"},
-	{ 192, 1, 1, true, false, CONTRACT_LIST(parents, 1737, 1), CONTRACT_LIST(conditions, 1737, ), false, false, 0, CONTRACT_LIST(kinds, 1737, 1), "schema/pg15/deparse.txt:4768:24"},
-	{ 193, 0, -1, false, false, CONTRACT_LIST(parents, 1738, ), CONTRACT_LIST(conditions, 1738, ), false, false, 0, CONTRACT_LIST(kinds, 1738, 1), "schema/pg15/deparse.txt:2626:13"},
-	{ 193, 3, 0, false, false, CONTRACT_LIST(parents, 1739, ), CONTRACT_LIST(conditions, 1739, ), true, false, 0, CONTRACT_LIST(kinds, 1739, ), "schema/pg15/deparse.txt:2628:15"},
-	{ 193, 3, 1, true, false, CONTRACT_LIST(parents, 1740, ), CONTRACT_LIST(conditions, 1740, ), true, false, 0, CONTRACT_LIST(kinds, 1740, ), "schema/pg15/deparse.txt:2630:15"},
-	{ 193, 3, 0, false, false, CONTRACT_LIST(parents, 1741, ), CONTRACT_LIST(conditions, 1741, ), false, false, 0, CONTRACT_LIST(kinds, 1741, 1), "schema/pg15/deparse.txt:2632:15"},
-	{ 193, 3, 1, true, false, CONTRACT_LIST(parents, 1742, ), CONTRACT_LIST(conditions, 1742, ), false, false, 0, CONTRACT_LIST(kinds, 1742, 1), "schema/pg15/deparse.txt:2634:15"},
-	{ 193, 3, 1, true, false, CONTRACT_LIST(parents, 1743, 1), CONTRACT_LIST(conditions, 1743, ), false, false, 0, CONTRACT_LIST(kinds, 1743, 1), "schema/pg15/deparse.txt:4771:15"},
-	{ 193, 3, 1, true, false, CONTRACT_LIST(parents, 1744, 1), CONTRACT_LIST(conditions, 1744, ), false, false, 0, CONTRACT_LIST(kinds, 1744, 1), "schema/pg15/deparse.txt:4774:15"},
-	{ 194, 0, -1, false, true, CONTRACT_LIST(parents, 1745, 1), CONTRACT_LIST(conditions, 1745, ), true, false, 0, CONTRACT_LIST(kinds, 1745, ), "schema/pg15/deparse.txt:2636:16"},
-	{ 194, 2, 0, false, false, CONTRACT_LIST(parents, 1746, ), CONTRACT_LIST(conditions, 1746, ), false, false, 0, CONTRACT_LIST(kinds, 1746, 1), "schema/pg15/deparse.txt:2638:28"},
-	{ 194, 2, 1, true, false, CONTRACT_LIST(parents, 1747, ), CONTRACT_LIST(conditions, 1747, ), false, false, 0, CONTRACT_LIST(kinds, 1747, 1), "schema/pg15/deparse.txt:2640:28"},
-	{ 194, 2, 1, true, false, CONTRACT_LIST(parents, 1748, 1), CONTRACT_LIST(conditions, 1748, ), false, false, 0, CONTRACT_LIST(kinds, 1748, 1), "schema/pg15/deparse.txt:4777:28"},
-	{ 194, 2, 1, true, false, CONTRACT_LIST(parents, 1749, 1), CONTRACT_LIST(conditions, 1749, ), false, false, 0, CONTRACT_LIST(kinds, 1749, 1), "schema/pg15/deparse.txt:4780:28"},
-	{ 194, 3, 0, false, false, CONTRACT_LIST(parents, 1750, ), CONTRACT_LIST(conditions, 1750, ), true, false, 0, CONTRACT_LIST(kinds, 1750, ), "schema/pg15/deparse.txt:2642:24"},
-	{ 194, 3, 0, false, false, CONTRACT_LIST(parents, 1751, ), CONTRACT_LIST(conditions, 1751, ), false, false, 0, CONTRACT_LIST(kinds, 1751, 1), "schema/pg15/deparse.txt:2644:24"},
-	{ 194, 3, 1, true, false, CONTRACT_LIST(parents, 1752, ), CONTRACT_LIST(conditions, 1752, ), false, false, 0, CONTRACT_LIST(kinds, 1752, 1), "schema/pg15/deparse.txt:4783:24"},
-	{ 194, 3, 1, true, false, CONTRACT_LIST(parents, 1753, ), CONTRACT_LIST(conditions, 1753, ), true, false, 0, CONTRACT_LIST(kinds, 1753, ), "schema/pg15/deparse.txt:4785:24"},
-	{ 194, 5, -1, false, false, CONTRACT_LIST(parents, 1754, ), CONTRACT_LIST(conditions, 1754, ), false, false, 0, CONTRACT_LIST(kinds, 1754, 1), "schema/pg15/deparse.txt:2646:24"},
-	{ 194, 6, -1, false, false, CONTRACT_LIST(parents, 1755, ), CONTRACT_LIST(conditions, 1755, ), false, false, 0, CONTRACT_LIST(kinds, 1755, 1), "schema/pg15/deparse.txt:2648:22"},
-	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 1756, ), CONTRACT_LIST(conditions, 1756, ), true, false, 0, CONTRACT_LIST(kinds, 1756, ), "schema/pg15/deparse.txt:2650:25"},
-	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 1757, ), CONTRACT_LIST(conditions, 1757, ), false, false, 0, CONTRACT_LIST(kinds, 1757, 1), "schema/pg15/deparse.txt:2652:25"},
-	{ 196, 3, 0, false, false, CONTRACT_LIST(parents, 1758, ), CONTRACT_LIST(conditions, 1758, ), true, false, 0, CONTRACT_LIST(kinds, 1758, ), "schema/pg15/deparse.txt:2654:25"},
-	{ 196, 3, 1, true, false, CONTRACT_LIST(parents, 1759, ), CONTRACT_LIST(conditions, 1759, ), true, false, 0, CONTRACT_LIST(kinds, 1759, ), "schema/pg15/deparse.txt:2656:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 1760, ), CONTRACT_LIST(conditions, 1760, ), false, true, 0, CONTRACT_LIST(kinds, 1760, ), "schema/pg15/deparse.txt:2658:25"},
-	{ 196, 3, 0, false, false, CONTRACT_LIST(parents, 1761, ), CONTRACT_LIST(conditions, 1761, ), false, false, 0, CONTRACT_LIST(kinds, 1761, 1), "schema/pg15/deparse.txt:2660:25"},
-	{ 196, 3, 1, true, false, CONTRACT_LIST(parents, 1762, ), CONTRACT_LIST(conditions, 1762, ), false, false, 0, CONTRACT_LIST(kinds, 1762, 1), "schema/pg15/deparse.txt:2662:25"},
-	{ 196, 3, 1, true, false, CONTRACT_LIST(parents, 1763, 1), CONTRACT_LIST(conditions, 1763, ), false, false, 0, CONTRACT_LIST(kinds, 1763, 1), "schema/pg15/deparse.txt:4788:25"},
-	{ 196, 3, 1, true, false, CONTRACT_LIST(parents, 1764, 1), CONTRACT_LIST(conditions, 1764, ), false, false, 0, CONTRACT_LIST(kinds, 1764, 1), "schema/pg15/deparse.txt:4791:25"},
-	{ 196, 3, 1, true, false, CONTRACT_LIST(parents, 1765, 1), CONTRACT_LIST(conditions, 1765, ), false, false, 0, CONTRACT_LIST(kinds, 1765, 1), "schema/pg15/deparse.txt:4794:25"},
-	{ 196, 5, 0, false, false, CONTRACT_LIST(parents, 1766, ), CONTRACT_LIST(conditions, 1766, ), true, false, 0, CONTRACT_LIST(kinds, 1766, ), "schema/pg15/deparse.txt:2664:26"},
-	{ 196, 5, 1, true, false, CONTRACT_LIST(parents, 1767, ), CONTRACT_LIST(conditions, 1767, ), true, false, 0, CONTRACT_LIST(kinds, 1767, ), "schema/pg15/deparse.txt:2666:26"},
-	{ 196, 5, 0, false, false, CONTRACT_LIST(parents, 1768, ), CONTRACT_LIST(conditions, 1768, ), false, false, 0, CONTRACT_LIST(kinds, 1768, 1), "schema/pg15/deparse.txt:2668:26"},
-	{ 196, 5, 1, true, false, CONTRACT_LIST(parents, 1769, ), CONTRACT_LIST(conditions, 1769, ), false, false, 0, CONTRACT_LIST(kinds, 1769, 1), "schema/pg15/deparse.txt:2670:26"},
-	{ 196, 5, 1, true, false, CONTRACT_LIST(parents, 1770, 1), CONTRACT_LIST(conditions, 1770, ), false, false, 0, CONTRACT_LIST(kinds, 1770, 1), "schema/pg15/deparse.txt:4797:26"},
-	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 1771, ), CONTRACT_LIST(conditions, 1771, ), true, false, 0, CONTRACT_LIST(kinds, 1771, ), "schema/pg15/deparse.txt:2672:27"},
-	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 1772, ), CONTRACT_LIST(conditions, 1772, ), false, false, 0, CONTRACT_LIST(kinds, 1772, 1), "schema/pg15/deparse.txt:2674:27"},
-	{ 197, 1, 0, false, false, CONTRACT_LIST(parents, 1773, ), CONTRACT_LIST(conditions, 1773, ), true, false, 0, CONTRACT_LIST(kinds, 1773, ), "schema/pg15/deparse.txt:2676:25"},
-	{ 197, 1, 0, false, false, CONTRACT_LIST(parents, 1774, ), CONTRACT_LIST(conditions, 1774, ), false, false, 0, CONTRACT_LIST(kinds, 1774, 1), "schema/pg15/deparse.txt:2678:25"},
-	{ 197, 1, 1, true, false, CONTRACT_LIST(parents, 1775, ), CONTRACT_LIST(conditions, 1775, ), false, false, 0, CONTRACT_LIST(kinds, 1775, 1), "schema/pg15/deparse.txt:4800:25"},
-	{ 197, 1, 1, true, false, CONTRACT_LIST(parents, 1776, ), CONTRACT_LIST(conditions, 1776, ), true, false, 0, CONTRACT_LIST(kinds, 1776, ), "schema/pg15/deparse.txt:4802:25"},
-	{ 197, 2, 0, false, false, CONTRACT_LIST(parents, 1777, ), CONTRACT_LIST(conditions, 1777, ), false, false, 0, CONTRACT_LIST(kinds, 1777, 1), "schema/pg15/deparse.txt:2680:23"},
-	{ 197, 2, 1, true, false, CONTRACT_LIST(parents, 1778, ), CONTRACT_LIST(conditions, 1778, ), false, false, 0, CONTRACT_LIST(kinds, 1778, 1), "schema/pg15/deparse.txt:4805:23"},
-	{ 197, 2, 1, true, false, CONTRACT_LIST(parents, 1779, ), CONTRACT_LIST(conditions, 1779, ), true, false, 0, CONTRACT_LIST(kinds, 1779, ), "schema/pg15/deparse.txt:4807:23"},
-	{ 197, 3, -1, false, false, CONTRACT_LIST(parents, 1780, ), CONTRACT_LIST(conditions, 1780, ), false, false, 0, CONTRACT_LIST(kinds, 1780, 1), "schema/pg15/deparse.txt:2682:29"},
-	{ 198, 1, -1, false, false, CONTRACT_LIST(parents, 1781, ), CONTRACT_LIST(conditions, 1781, ), false, false, 0, CONTRACT_LIST(kinds, 1781, 1), "schema/pg15/deparse.txt:2684:24"},
-	{ 198, 2, -1, false, false, CONTRACT_LIST(parents, 1782, ), CONTRACT_LIST(conditions, 1782, ), false, false, 0, CONTRACT_LIST(kinds, 1782, 1), "schema/pg15/deparse.txt:2686:24"},
-	{ 198, 3, 0, false, false, CONTRACT_LIST(parents, 1783, ), CONTRACT_LIST(conditions, 1783, ), true, false, 0, CONTRACT_LIST(kinds, 1783, ), "schema/pg15/deparse.txt:2688:27"},
-	{ 198, 3, 1, true, false, CONTRACT_LIST(parents, 1784, ), CONTRACT_LIST(conditions, 1784, ), true, false, 0, CONTRACT_LIST(kinds, 1784, ), "schema/pg15/deparse.txt:2690:27"},
-	{ 198, 3, 0, false, false, CONTRACT_LIST(parents, 1785, ), CONTRACT_LIST(conditions, 1785, ), false, false, 0, CONTRACT_LIST(kinds, 1785, 1), "schema/pg15/deparse.txt:2692:27"},
-	{ 198, 3, 1, true, false, CONTRACT_LIST(parents, 1786, ), CONTRACT_LIST(conditions, 1786, ), false, false, 0, CONTRACT_LIST(kinds, 1786, 1), "schema/pg15/deparse.txt:2694:27"},
-	{ 198, 3, 1, true, false, CONTRACT_LIST(parents, 1787, 1), CONTRACT_LIST(conditions, 1787, ), false, false, 0, CONTRACT_LIST(kinds, 1787, 1), "schema/pg15/deparse.txt:4810:27"},
-	{ 198, 4, 0, false, false, CONTRACT_LIST(parents, 1788, ), CONTRACT_LIST(conditions, 1788, ), true, false, 0, CONTRACT_LIST(kinds, 1788, ), "schema/pg15/deparse.txt:2696:24"},
-	{ 198, 4, 1, true, false, CONTRACT_LIST(parents, 1789, ), CONTRACT_LIST(conditions, 1789, ), true, false, 0, CONTRACT_LIST(kinds, 1789, ), "schema/pg15/deparse.txt:2698:24"},
-	{ 198, 4, 0, false, false, CONTRACT_LIST(parents, 1790, ), CONTRACT_LIST(conditions, 1790, ), false, false, 0, CONTRACT_LIST(kinds, 1790, 1), "schema/pg15/deparse.txt:2700:24"},
-	{ 198, 4, 1, true, false, CONTRACT_LIST(parents, 1791, ), CONTRACT_LIST(conditions, 1791, ), false, false, 0, CONTRACT_LIST(kinds, 1791, 1), "schema/pg15/deparse.txt:2702:24"},
-	{ 198, 4, 1, true, false, CONTRACT_LIST(parents, 1792, 1), CONTRACT_LIST(conditions, 1792, ), false, false, 0, CONTRACT_LIST(kinds, 1792, 1), "schema/pg15/deparse.txt:4813:24"},
-	{ 199, 0, -1, false, false, CONTRACT_LIST(parents, 1793, ), CONTRACT_LIST(conditions, 1793, ), true, false, 0, CONTRACT_LIST(kinds, 1793, ), "schema/pg15/deparse.txt:2704:27"},
-	{ 199, 1, -1, false, false, CONTRACT_LIST(parents, 1794, ), CONTRACT_LIST(conditions, 1794, 1), true, false, 0, CONTRACT_LIST(kinds, 1794, ), "schema/pg15/deparse.txt:2706:29"},
-	{ 199, 4, -1, false, false, CONTRACT_LIST(parents, 1795, ), CONTRACT_LIST(conditions, 1795, ), false, false, 0, CONTRACT_LIST(kinds, 1795, 1), "schema/pg15/deparse.txt:2708:27"},
-	{ 199, 5, -1, false, false, CONTRACT_LIST(parents, 1796, ), CONTRACT_LIST(conditions, 1796, ), false, false, 0, CONTRACT_LIST(kinds, 1796, 1), "schema/pg15/deparse.txt:2710:30"},
-	{ 200, 0, 0, false, false, CONTRACT_LIST(parents, 1797, 1), CONTRACT_LIST(conditions, 1797, ), true, false, 0, CONTRACT_LIST(kinds, 1797, ), "schema/pg15/deparse.txt:2713:16"},
-	{ 200, 0, 0, false, false, CONTRACT_LIST(parents, 1798, 1), CONTRACT_LIST(conditions, 1798, ), true, false, 0, CONTRACT_LIST(kinds, 1798, ), "schema/pg15/deparse.txt:2716:16"},
-	{ 200, 0, 0, false, true, CONTRACT_LIST(parents, 1799, 1), CONTRACT_LIST(conditions, 1799, ), true, false, 0, CONTRACT_LIST(kinds, 1799, ), "schema/pg15/deparse.txt:2718:16"},
-	{ 200, 0, 0, false, false, CONTRACT_LIST(parents, 1800, 1), CONTRACT_LIST(conditions, 1800, ), true, false, 0, CONTRACT_LIST(kinds, 1800, ), "schema/pg15/deparse.txt:2720:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1801, 1), CONTRACT_LIST(conditions, 1801, ), true, false, 0, CONTRACT_LIST(kinds, 1801, ), "schema/pg15/deparse.txt:2723:16"},
-	{ 200, 0, 1, true, true, CONTRACT_LIST(parents, 1802, 1), CONTRACT_LIST(conditions, 1802, ), true, false, 0, CONTRACT_LIST(kinds, 1802, ), "schema/pg15/deparse.txt:2725:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1803, 1), CONTRACT_LIST(conditions, 1803, ), true, false, 0, CONTRACT_LIST(kinds, 1803, ), "schema/pg15/deparse.txt:2727:16"},
-	{ 200, 0, 0, false, false, CONTRACT_LIST(parents, 1804, 1), CONTRACT_LIST(conditions, 1804, ), false, false, 0, CONTRACT_LIST(kinds, 1804, 1), "schema/pg15/deparse.txt:2729:16"},
-	{ 200, 0, 0, false, false, CONTRACT_LIST(parents, 1805, 1), CONTRACT_LIST(conditions, 1805, ), false, false, 0, CONTRACT_LIST(kinds, 1805, 1), "schema/pg15/deparse.txt:2731:16"},
-	{ 200, 0, 0, false, true, CONTRACT_LIST(parents, 1806, 1), CONTRACT_LIST(conditions, 1806, ), false, false, 0, CONTRACT_LIST(kinds, 1806, 1), "schema/pg15/deparse.txt:2733:16"},
-	{ 200, 0, 0, false, false, CONTRACT_LIST(parents, 1807, 1), CONTRACT_LIST(conditions, 1807, ), false, false, 0, CONTRACT_LIST(kinds, 1807, 1), "schema/pg15/deparse.txt:2735:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1808, 1), CONTRACT_LIST(conditions, 1808, ), false, false, 0, CONTRACT_LIST(kinds, 1808, 1), "schema/pg15/deparse.txt:2737:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1809, 1), CONTRACT_LIST(conditions, 1809, ), false, false, 0, CONTRACT_LIST(kinds, 1809, 1), "schema/pg15/deparse.txt:2739:16"},
-	{ 200, 0, 1, true, true, CONTRACT_LIST(parents, 1810, 1), CONTRACT_LIST(conditions, 1810, ), false, false, 0, CONTRACT_LIST(kinds, 1810, 1), "schema/pg15/deparse.txt:2741:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1811, 1), CONTRACT_LIST(conditions, 1811, ), false, false, 0, CONTRACT_LIST(kinds, 1811, 1), "schema/pg15/deparse.txt:2743:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1812, 1), CONTRACT_LIST(conditions, 1812, ), false, false, 0, CONTRACT_LIST(kinds, 1812, 1), "schema/pg15/deparse.txt:4816:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1813, 1), CONTRACT_LIST(conditions, 1813, ), false, false, 0, CONTRACT_LIST(kinds, 1813, 1), "schema/pg15/deparse.txt:4819:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1814, 1), CONTRACT_LIST(conditions, 1814, ), false, false, 0, CONTRACT_LIST(kinds, 1814, 1), "schema/pg15/deparse.txt:4822:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1815, 1), CONTRACT_LIST(conditions, 1815, ), false, false, 0, CONTRACT_LIST(kinds, 1815, 1), "schema/pg15/deparse.txt:4825:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1816, 1), CONTRACT_LIST(conditions, 1816, ), false, false, 0, CONTRACT_LIST(kinds, 1816, 1), "schema/pg15/deparse.txt:4828:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1817, 1), CONTRACT_LIST(conditions, 1817, ), false, false, 0, CONTRACT_LIST(kinds, 1817, 1), "schema/pg15/deparse.txt:4831:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1818, 1), CONTRACT_LIST(conditions, 1818, ), false, false, 0, CONTRACT_LIST(kinds, 1818, 1), "schema/pg15/deparse.txt:4834:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1819, 1), CONTRACT_LIST(conditions, 1819, ), false, false, 0, CONTRACT_LIST(kinds, 1819, 1), "schema/pg15/deparse.txt:4837:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1820, 1), CONTRACT_LIST(conditions, 1820, ), false, false, 0, CONTRACT_LIST(kinds, 1820, 1), "schema/pg15/deparse.txt:4840:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1821, 1), CONTRACT_LIST(conditions, 1821, ), false, false, 0, CONTRACT_LIST(kinds, 1821, 1), "schema/pg15/deparse.txt:4843:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1822, 1), CONTRACT_LIST(conditions, 1822, ), false, false, 0, CONTRACT_LIST(kinds, 1822, 1), "schema/pg15/deparse.txt:4846:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1823, 1), CONTRACT_LIST(conditions, 1823, ), false, false, 0, CONTRACT_LIST(kinds, 1823, 1), "schema/pg15/deparse.txt:4849:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1824, 1), CONTRACT_LIST(conditions, 1824, ), false, false, 0, CONTRACT_LIST(kinds, 1824, 1), "schema/pg15/deparse.txt:4852:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1825, 1), CONTRACT_LIST(conditions, 1825, ), false, false, 0, CONTRACT_LIST(kinds, 1825, 1), "schema/pg15/deparse.txt:4855:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1826, 1), CONTRACT_LIST(conditions, 1826, ), false, false, 0, CONTRACT_LIST(kinds, 1826, 1), "schema/pg15/deparse.txt:4858:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1827, 1), CONTRACT_LIST(conditions, 1827, ), false, false, 0, CONTRACT_LIST(kinds, 1827, 1), "schema/pg15/deparse.txt:4861:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1828, 1), CONTRACT_LIST(conditions, 1828, ), false, false, 0, CONTRACT_LIST(kinds, 1828, 1), "schema/pg15/deparse.txt:4864:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1829, 1), CONTRACT_LIST(conditions, 1829, ), false, false, 0, CONTRACT_LIST(kinds, 1829, 1), "schema/pg15/deparse.txt:4867:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1830, 1), CONTRACT_LIST(conditions, 1830, ), false, false, 0, CONTRACT_LIST(kinds, 1830, 1), "schema/pg15/deparse.txt:4870:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1831, 1), CONTRACT_LIST(conditions, 1831, ), false, false, 0, CONTRACT_LIST(kinds, 1831, 1), "schema/pg15/deparse.txt:4873:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1832, 1), CONTRACT_LIST(conditions, 1832, ), false, false, 0, CONTRACT_LIST(kinds, 1832, 1), "schema/pg15/deparse.txt:4876:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1833, 1), CONTRACT_LIST(conditions, 1833, ), false, false, 0, CONTRACT_LIST(kinds, 1833, 1), "schema/pg15/deparse.txt:4879:16"},
-	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1834, 1), CONTRACT_LIST(conditions, 1834, ), false, false, 0, CONTRACT_LIST(kinds, 1834, 1), "schema/pg15/deparse.txt:4882:16"},
-	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1835, 1), CONTRACT_LIST(conditions, 1835, ), true, false, 0, CONTRACT_LIST(kinds, 1835, ), "schema/pg15/deparse.txt:2746:18"},
-	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1836, 1), CONTRACT_LIST(conditions, 1836, ), true, false, 0, CONTRACT_LIST(kinds, 1836, ), "schema/pg15/deparse.txt:2749:18"},
-	{ 200, 4, 0, false, true, CONTRACT_LIST(parents, 1837, 1), CONTRACT_LIST(conditions, 1837, ), true, false, 0, CONTRACT_LIST(kinds, 1837, ), "schema/pg15/deparse.txt:2751:18"},
-	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1838, 1), CONTRACT_LIST(conditions, 1838, ), true, false, 0, CONTRACT_LIST(kinds, 1838, ), "schema/pg15/deparse.txt:2753:18"},
-	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1839, ), CONTRACT_LIST(conditions, 1839, ), true, false, 0, CONTRACT_LIST(kinds, 1839, ), "schema/pg15/deparse.txt:2755:18"},
-	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1840, 1), CONTRACT_LIST(conditions, 1840, ), false, false, 0, CONTRACT_LIST(kinds, 1840, 1), "schema/pg15/deparse.txt:2757:18"},
-	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1841, 1), CONTRACT_LIST(conditions, 1841, ), false, false, 0, CONTRACT_LIST(kinds, 1841, 1), "schema/pg15/deparse.txt:2759:18"},
-	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1842, 1), CONTRACT_LIST(conditions, 1842, ), false, false, 0, CONTRACT_LIST(kinds, 1842, 1), "schema/pg15/deparse.txt:2761:18"},
-	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1843, 1), CONTRACT_LIST(conditions, 1843, ), false, false, 0, CONTRACT_LIST(kinds, 1843, 1), "schema/pg15/deparse.txt:2763:18"},
-	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1844, 1), CONTRACT_LIST(conditions, 1844, ), false, false, 0, CONTRACT_LIST(kinds, 1844, 1), "schema/pg15/deparse.txt:2765:18"},
-	{ 200, 4, 0, false, true, CONTRACT_LIST(parents, 1845, 1), CONTRACT_LIST(conditions, 1845, ), false, false, 0, CONTRACT_LIST(kinds, 1845, 1), "schema/pg15/deparse.txt:2767:18"},
-	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1846, 1), CONTRACT_LIST(conditions, 1846, ), false, false, 0, CONTRACT_LIST(kinds, 1846, 1), "schema/pg15/deparse.txt:2769:18"},
-	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1847, ), CONTRACT_LIST(conditions, 1847, ), false, false, 0, CONTRACT_LIST(kinds, 1847, 1), "schema/pg15/deparse.txt:2771:18"},
-	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1848, 1), CONTRACT_LIST(conditions, 1848, ), false, false, 0, CONTRACT_LIST(kinds, 1848, 1), "schema/pg15/deparse.txt:4885:18"},
-	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1849, 1), CONTRACT_LIST(conditions, 1849, ), false, false, 0, CONTRACT_LIST(kinds, 1849, 1), "schema/pg15/deparse.txt:4888:18"},
-	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1850, 1), CONTRACT_LIST(conditions, 1850, ), false, false, 0, CONTRACT_LIST(kinds, 1850, 1), "schema/pg15/deparse.txt:4891:18"},
-	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1851, 1), CONTRACT_LIST(conditions, 1851, ), false, false, 0, CONTRACT_LIST(kinds, 1851, 1), "schema/pg15/deparse.txt:4894:18"},
-	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1852, 1), CONTRACT_LIST(conditions, 1852, ), false, false, 0, CONTRACT_LIST(kinds, 1852, 1), "schema/pg15/deparse.txt:4897:18"},
-	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1853, 1), CONTRACT_LIST(conditions, 1853, ), false, false, 0, CONTRACT_LIST(kinds, 1853, 1), "schema/pg15/deparse.txt:4900:18"},
-	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1854, 1), CONTRACT_LIST(conditions, 1854, ), false, false, 0, CONTRACT_LIST(kinds, 1854, 1), "schema/pg15/deparse.txt:4903:18"},
-	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1855, 1), CONTRACT_LIST(conditions, 1855, ), false, false, 0, CONTRACT_LIST(kinds, 1855, 1), "schema/pg15/deparse.txt:4906:18"},
-	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1856, 1), CONTRACT_LIST(conditions, 1856, ), false, false, 0, CONTRACT_LIST(kinds, 1856, 1), "schema/pg15/deparse.txt:4909:18"},
-	{ 200, 6, 0, false, false, CONTRACT_LIST(parents, 1857, 1), CONTRACT_LIST(conditions, 1857, ), true, false, 0, CONTRACT_LIST(kinds, 1857, ), "schema/pg15/deparse.txt:2774:23"},
-	{ 200, 6, 0, false, true, CONTRACT_LIST(parents, 1858, 1), CONTRACT_LIST(conditions, 1858, ), true, false, 0, CONTRACT_LIST(kinds, 1858, ), "schema/pg15/deparse.txt:2776:23"},
-	{ 200, 6, 0, false, false, CONTRACT_LIST(parents, 1859, 1), CONTRACT_LIST(conditions, 1859, ), true, false, 0, CONTRACT_LIST(kinds, 1859, ), "schema/pg15/deparse.txt:2778:23"},
-	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1860, ), CONTRACT_LIST(conditions, 1860, ), true, false, 0, CONTRACT_LIST(kinds, 1860, ), "schema/pg15/deparse.txt:2780:23"},
-	{ 200, 6, 0, false, false, CONTRACT_LIST(parents, 1861, ), CONTRACT_LIST(conditions, 1861, ), false, false, 0, CONTRACT_LIST(kinds, 1861, 1), "schema/pg15/deparse.txt:2782:23"},
-	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1862, ), CONTRACT_LIST(conditions, 1862, ), false, false, 0, CONTRACT_LIST(kinds, 1862, 1), "schema/pg15/deparse.txt:2784:23"},
-	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1863, 1), CONTRACT_LIST(conditions, 1863, ), false, false, 0, CONTRACT_LIST(kinds, 1863, 1), "schema/pg15/deparse.txt:4912:23"},
-	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1864, 1), CONTRACT_LIST(conditions, 1864, ), false, false, 0, CONTRACT_LIST(kinds, 1864, 1), "schema/pg15/deparse.txt:4915:23"},
-	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1865, 1), CONTRACT_LIST(conditions, 1865, ), false, false, 0, CONTRACT_LIST(kinds, 1865, 1), "schema/pg15/deparse.txt:4918:23"},
-	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1866, 1), CONTRACT_LIST(conditions, 1866, ), false, false, 0, CONTRACT_LIST(kinds, 1866, 1), "schema/pg15/deparse.txt:4921:23"},
-	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1867, 1), CONTRACT_LIST(conditions, 1867, ), false, false, 0, CONTRACT_LIST(kinds, 1867, 1), "schema/pg15/deparse.txt:4924:23"},
-	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1868, 1), CONTRACT_LIST(conditions, 1868, ), false, false, 0, CONTRACT_LIST(kinds, 1868, 1), "schema/pg15/deparse.txt:4927:23"},
-	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1869, 1), CONTRACT_LIST(conditions, 1869, ), false, false, 0, CONTRACT_LIST(kinds, 1869, 1), "schema/pg15/deparse.txt:4930:23"},
-	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1870, 1), CONTRACT_LIST(conditions, 1870, ), false, false, 0, CONTRACT_LIST(kinds, 1870, 1), "schema/pg15/deparse.txt:4933:23"},
-	{ 201, 0, -1, false, false, CONTRACT_LIST(parents, 1871, 1), CONTRACT_LIST(conditions, 1871, 1), true, false, 0, CONTRACT_LIST(kinds, 1871, ), "schema/pg15/deparse.txt:5289:19"},
-	{ 201, 15, 0, false, false, CONTRACT_LIST(parents, 1872, ), CONTRACT_LIST(conditions, 1872, ), true, false, 0, CONTRACT_LIST(kinds, 1872, ), "schema/pg15/deparse.txt:2786:23"},
-	{ 201, 15, 1, true, false, CONTRACT_LIST(parents, 1873, ), CONTRACT_LIST(conditions, 1873, ), true, false, 0, CONTRACT_LIST(kinds, 1873, ), "schema/pg15/deparse.txt:2788:23"},
-	{ 201, 15, 0, false, false, CONTRACT_LIST(parents, 1874, ), CONTRACT_LIST(conditions, 1874, ), false, false, 0, CONTRACT_LIST(kinds, 1874, 1), "schema/pg15/deparse.txt:2790:23"},
-	{ 201, 15, 1, true, false, CONTRACT_LIST(parents, 1875, ), CONTRACT_LIST(conditions, 1875, ), false, false, 0, CONTRACT_LIST(kinds, 1875, 1), "schema/pg15/deparse.txt:2792:23"},
-	{ 201, 15, 1, true, false, CONTRACT_LIST(parents, 1876, 1), CONTRACT_LIST(conditions, 1876, ), false, false, 0, CONTRACT_LIST(kinds, 1876, 1), "schema/pg15/deparse.txt:4936:23"},
-	{ 201, 15, 1, true, false, CONTRACT_LIST(parents, 1877, 1), CONTRACT_LIST(conditions, 1877, ), false, false, 0, CONTRACT_LIST(kinds, 1877, 1), "schema/pg15/deparse.txt:4939:23"},
-	{ 201, 16, 0, false, false, CONTRACT_LIST(parents, 1878, ), CONTRACT_LIST(conditions, 1878, ), true, false, 0, CONTRACT_LIST(kinds, 1878, ), "schema/pg15/deparse.txt:2794:22"},
-	{ 201, 16, 0, false, false, CONTRACT_LIST(parents, 1879, ), CONTRACT_LIST(conditions, 1879, ), false, false, 0, CONTRACT_LIST(kinds, 1879, 1), "schema/pg15/deparse.txt:2796:22"},
-	{ 201, 16, 1, true, false, CONTRACT_LIST(parents, 1880, ), CONTRACT_LIST(conditions, 1880, ), false, false, 0, CONTRACT_LIST(kinds, 1880, 1), "schema/pg15/deparse.txt:4942:22"},
-	{ 201, 16, 1, true, false, CONTRACT_LIST(parents, 1881, ), CONTRACT_LIST(conditions, 1881, ), true, false, 0, CONTRACT_LIST(kinds, 1881, ), "schema/pg15/deparse.txt:4944:22"},
-	{ 202, 1, -1, false, false, CONTRACT_LIST(parents, 1882, ), CONTRACT_LIST(conditions, 1882, ), false, false, 0, CONTRACT_LIST(kinds, 1882, 1), "schema/pg15/deparse.txt:2798:16"},
-	{ 202, 3, 0, false, false, CONTRACT_LIST(parents, 1883, ), CONTRACT_LIST(conditions, 1883, ), true, false, 0, CONTRACT_LIST(kinds, 1883, ), "schema/pg15/deparse.txt:2800:21"},
-	{ 202, 3, 0, false, false, CONTRACT_LIST(parents, 1884, ), CONTRACT_LIST(conditions, 1884, ), false, false, 0, CONTRACT_LIST(kinds, 1884, 1), "schema/pg15/deparse.txt:2802:21"},
-	{ 202, 3, 1, true, false, CONTRACT_LIST(parents, 1885, ), CONTRACT_LIST(conditions, 1885, ), false, false, 0, CONTRACT_LIST(kinds, 1885, 1), "schema/pg15/deparse.txt:4947:21"},
-	{ 202, 3, 1, true, false, CONTRACT_LIST(parents, 1886, ), CONTRACT_LIST(conditions, 1886, ), true, false, 0, CONTRACT_LIST(kinds, 1886, ), "schema/pg15/deparse.txt:4949:21"},
-	{ 202, 4, 0, false, false, CONTRACT_LIST(parents, 1887, ), CONTRACT_LIST(conditions, 1887, ), true, false, 0, CONTRACT_LIST(kinds, 1887, ), "schema/pg15/deparse.txt:2804:19"},
-	{ 202, 4, 0, false, false, CONTRACT_LIST(parents, 1888, ), CONTRACT_LIST(conditions, 1888, ), false, false, 0, CONTRACT_LIST(kinds, 1888, 1), "schema/pg15/deparse.txt:2806:19"},
-	{ 202, 4, 1, true, false, CONTRACT_LIST(parents, 1889, ), CONTRACT_LIST(conditions, 1889, ), false, false, 0, CONTRACT_LIST(kinds, 1889, 1), "schema/pg15/deparse.txt:4952:19"},
-	{ 202, 4, 1, true, false, CONTRACT_LIST(parents, 1890, ), CONTRACT_LIST(conditions, 1890, ), true, false, 0, CONTRACT_LIST(kinds, 1890, ), "schema/pg15/deparse.txt:4954:19"},
-	{ 202, 5, 0, false, false, CONTRACT_LIST(parents, 1891, ), CONTRACT_LIST(conditions, 1891, ), true, false, 0, CONTRACT_LIST(kinds, 1891, ), "schema/pg15/deparse.txt:2808:23"},
-	{ 202, 5, 0, false, false, CONTRACT_LIST(parents, 1892, ), CONTRACT_LIST(conditions, 1892, ), false, false, 0, CONTRACT_LIST(kinds, 1892, 1), "schema/pg15/deparse.txt:2810:23"},
-	{ 202, 5, 1, true, false, CONTRACT_LIST(parents, 1893, ), CONTRACT_LIST(conditions, 1893, ), false, false, 0, CONTRACT_LIST(kinds, 1893, 1), "schema/pg15/deparse.txt:4957:23"},
-	{ 202, 5, 1, true, false, CONTRACT_LIST(parents, 1894, ), CONTRACT_LIST(conditions, 1894, ), true, false, 0, CONTRACT_LIST(kinds, 1894, ), "schema/pg15/deparse.txt:4959:23"},
-	{ 203, 1, -1, false, false, CONTRACT_LIST(parents, 1895, ), CONTRACT_LIST(conditions, 1895, ), false, false, 0, CONTRACT_LIST(kinds, 1895, 1), "schema/pg15/deparse.txt:2812:16"},
-	{ 204, 1, -1, false, false, CONTRACT_LIST(parents, 1896, 1), CONTRACT_LIST(conditions, 1896, 1), true, false, 0, CONTRACT_LIST(kinds, 1896, ), "schema/pg15/deparse.txt:5256:20"},
-	{ 204, 6, -1, false, false, CONTRACT_LIST(parents, 1897, ), CONTRACT_LIST(conditions, 1897, 1), false, false, 0, CONTRACT_LIST(kinds, 1897, 1), "schema/pg15/deparse.txt:2814:21"},
-	{ 204, 6, -1, false, false, CONTRACT_LIST(parents, 1898, ), CONTRACT_LIST(conditions, 1898, 1), false, false, 0, CONTRACT_LIST(kinds, 1898, 1), "schema/pg15/deparse.txt:2816:21"},
-	{ 204, 6, -1, false, false, CONTRACT_LIST(parents, 1899, ), CONTRACT_LIST(conditions, 1899, 1), false, false, 0, CONTRACT_LIST(kinds, 1899, 1), "schema/pg15/deparse.txt:2818:21"},
-	{ 204, 10, 0, false, false, CONTRACT_LIST(parents, 1900, ), CONTRACT_LIST(conditions, 1900, ), true, false, 0, CONTRACT_LIST(kinds, 1900, ), "schema/pg15/deparse.txt:2820:17"},
-	{ 204, 10, 1, true, false, CONTRACT_LIST(parents, 1901, ), CONTRACT_LIST(conditions, 1901, ), true, false, 0, CONTRACT_LIST(kinds, 1901, ), "schema/pg15/deparse.txt:2822:17"},
-	{ 204, 10, 0, false, false, CONTRACT_LIST(parents, 1902, ), CONTRACT_LIST(conditions, 1902, ), false, false, 0, CONTRACT_LIST(kinds, 1902, 1), "schema/pg15/deparse.txt:2824:17"},
-	{ 204, 10, 1, true, false, CONTRACT_LIST(parents, 1903, ), CONTRACT_LIST(conditions, 1903, ), false, false, 0, CONTRACT_LIST(kinds, 1903, 1), "schema/pg15/deparse.txt:2826:17"},
-	{ 204, 10, 1, true, false, CONTRACT_LIST(parents, 1904, 1), CONTRACT_LIST(conditions, 1904, ), false, false, 0, CONTRACT_LIST(kinds, 1904, 1), "schema/pg15/deparse.txt:4962:17"},
-	{ 204, 11, 0, false, false, CONTRACT_LIST(parents, 1905, ), CONTRACT_LIST(conditions, 1905, ), true, false, 0, CONTRACT_LIST(kinds, 1905, ), "schema/pg15/deparse.txt:2828:22"},
-	{ 204, 12, 0, false, false, CONTRACT_LIST(parents, 1906, ), CONTRACT_LIST(conditions, 1906, ), true, false, 0, CONTRACT_LIST(kinds, 1906, ), "schema/pg15/deparse.txt:2830:23"},
-	{ 204, 12, 1, true, false, CONTRACT_LIST(parents, 1907, ), CONTRACT_LIST(conditions, 1907, ), true, false, 0, CONTRACT_LIST(kinds, 1907, ), "schema/pg15/deparse.txt:2832:23"},
-	{ 204, 12, 0, false, false, CONTRACT_LIST(parents, 1908, ), CONTRACT_LIST(conditions, 1908, ), false, false, 0, CONTRACT_LIST(kinds, 1908, 1), "schema/pg15/deparse.txt:2834:23"},
-	{ 204, 12, 1, true, false, CONTRACT_LIST(parents, 1909, 1), CONTRACT_LIST(conditions, 1909, ), false, false, 0, CONTRACT_LIST(kinds, 1909, 1), "schema/pg15/deparse.txt:4965:23"},
-	{ 204, 13, 0, false, false, CONTRACT_LIST(parents, 1910, ), CONTRACT_LIST(conditions, 1910, 1), true, false, 0, CONTRACT_LIST(kinds, 1910, ), "schema/pg15/deparse.txt:2836:20"},
-	{ 204, 13, 0, false, false, CONTRACT_LIST(parents, 1911, ), CONTRACT_LIST(conditions, 1911, 1), true, false, 0, CONTRACT_LIST(kinds, 1911, ), "schema/pg15/deparse.txt:2838:20"},
-	{ 204, 13, 1, true, false, CONTRACT_LIST(parents, 1912, ), CONTRACT_LIST(conditions, 1912, ), true, false, 0, CONTRACT_LIST(kinds, 1912, ), "schema/pg15/deparse.txt:2840:20"},
-	{ 204, 13, 0, false, false, CONTRACT_LIST(parents, 1913, ), CONTRACT_LIST(conditions, 1913, ), false, false, 0, CONTRACT_LIST(kinds, 1913, 1), "schema/pg15/deparse.txt:2842:20"},
-	{ 204, 13, 1, true, false, CONTRACT_LIST(parents, 1914, ), CONTRACT_LIST(conditions, 1914, ), false, false, 0, CONTRACT_LIST(kinds, 1914, 1), "schema/pg15/deparse.txt:2844:20"},
-	{ 204, 13, 1, true, false, CONTRACT_LIST(parents, 1915, 1), CONTRACT_LIST(conditions, 1915, ), false, false, 0, CONTRACT_LIST(kinds, 1915, 1), "schema/pg15/deparse.txt:4968:20"},
-	{ 204, 13, 1, true, false, CONTRACT_LIST(parents, 1916, 1), CONTRACT_LIST(conditions, 1916, ), false, false, 0, CONTRACT_LIST(kinds, 1916, 1), "schema/pg15/deparse.txt:4971:20"},
-	{ 204, 17, -1, false, false, CONTRACT_LIST(parents, 1917, ), CONTRACT_LIST(conditions, 1917, 1), true, false, 0, CONTRACT_LIST(kinds, 1917, ), "schema/pg15/deparse.txt:2846:26"},
-	{ 204, 17, -1, false, false, CONTRACT_LIST(parents, 1918, ), CONTRACT_LIST(conditions, 1918, 1), true, false, 0, CONTRACT_LIST(kinds, 1918, ), "schema/pg15/deparse.txt:2848:26"},
-	{ 204, 17, -1, false, false, CONTRACT_LIST(parents, 1919, 1), CONTRACT_LIST(conditions, 1919, 1), true, false, 0, CONTRACT_LIST(kinds, 1919, ), "schema/pg15/deparse.txt:5259:26"},
-	{ 204, 20, 0, false, false, CONTRACT_LIST(parents, 1920, ), CONTRACT_LIST(conditions, 1920, ), true, false, 0, CONTRACT_LIST(kinds, 1920, ), "schema/pg15/deparse.txt:2850:21"},
-	{ 204, 20, 1, true, false, CONTRACT_LIST(parents, 1921, ), CONTRACT_LIST(conditions, 1921, ), true, false, 0, CONTRACT_LIST(kinds, 1921, ), "schema/pg15/deparse.txt:2852:21"},
-	{ 204, 20, 0, false, false, CONTRACT_LIST(parents, 1922, ), CONTRACT_LIST(conditions, 1922, ), false, false, 0, CONTRACT_LIST(kinds, 1922, 1), "schema/pg15/deparse.txt:2854:21"},
-	{ 204, 20, 1, true, false, CONTRACT_LIST(parents, 1923, 1), CONTRACT_LIST(conditions, 1923, ), false, false, 0, CONTRACT_LIST(kinds, 1923, 1), "schema/pg15/deparse.txt:4974:21"},
-	{ 204, 21, 0, false, false, CONTRACT_LIST(parents, 1924, ), CONTRACT_LIST(conditions, 1924, ), true, false, 0, CONTRACT_LIST(kinds, 1924, ), "schema/pg15/deparse.txt:2856:21"},
-	{ 204, 21, 1, true, false, CONTRACT_LIST(parents, 1925, ), CONTRACT_LIST(conditions, 1925, ), true, false, 0, CONTRACT_LIST(kinds, 1925, ), "schema/pg15/deparse.txt:2858:21"},
-	{ 204, 21, 0, false, false, CONTRACT_LIST(parents, 1926, ), CONTRACT_LIST(conditions, 1926, ), false, false, 0, CONTRACT_LIST(kinds, 1926, 1), "schema/pg15/deparse.txt:2860:21"},
-	{ 204, 21, 1, true, false, CONTRACT_LIST(parents, 1927, 1), CONTRACT_LIST(conditions, 1927, ), false, false, 0, CONTRACT_LIST(kinds, 1927, 1), "schema/pg15/deparse.txt:4977:21"},
-	{ 204, 21, 1, true, false, CONTRACT_LIST(parents, 1928, 1), CONTRACT_LIST(conditions, 1928, ), false, false, 0, CONTRACT_LIST(kinds, 1928, 1), "schema/pg15/deparse.txt:4980:21"},
-	{ 204, 25, 0, false, false, CONTRACT_LIST(parents, 1929, ), CONTRACT_LIST(conditions, 1929, ), true, false, 0, CONTRACT_LIST(kinds, 1929, ), "schema/pg15/deparse.txt:2862:28"},
-	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 1930, 1), CONTRACT_LIST(conditions, 1930, 1), true, false, 0, CONTRACT_LIST(kinds, 1930, ), "schema/pg15/deparse.txt:2865:17"},
-	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 1931, 1), CONTRACT_LIST(conditions, 1931, 1), true, false, 0, CONTRACT_LIST(kinds, 1931, ), "schema/pg15/deparse.txt:2868:17"},
-	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 1932, 1), CONTRACT_LIST(conditions, 1932, 1), true, false, 0, CONTRACT_LIST(kinds, 1932, ), "schema/pg15/deparse.txt:2871:17"},
-	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 1933, 1), CONTRACT_LIST(conditions, 1933, 1), true, false, 0, CONTRACT_LIST(kinds, 1933, ), "schema/pg15/deparse.txt:2874:17"},
-	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 1934, 1), CONTRACT_LIST(conditions, 1934, 1), true, false, 0, CONTRACT_LIST(kinds, 1934, ), "schema/pg15/deparse.txt:2877:17"},
-	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 1935, 1), CONTRACT_LIST(conditions, 1935, ), true, false, 0, CONTRACT_LIST(kinds, 1935, ), "schema/pg15/deparse.txt:2880:17"},
-	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 1936, 1), CONTRACT_LIST(conditions, 1936, ), true, false, 0, CONTRACT_LIST(kinds, 1936, ), "schema/pg15/deparse.txt:2883:17"},
-	{ 205, 1, -1, false, true, CONTRACT_LIST(parents, 1937, 1), CONTRACT_LIST(conditions, 1937, ), true, false, 0, CONTRACT_LIST(kinds, 1937, ), "schema/pg15/deparse.txt:2885:17"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1938, 1), CONTRACT_LIST(conditions, 1938, 1), true, false, 0, CONTRACT_LIST(kinds, 1938, ), "schema/pg15/deparse.txt:2887:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1939, 1), CONTRACT_LIST(conditions, 1939, 1), true, false, 0, CONTRACT_LIST(kinds, 1939, ), "schema/pg15/deparse.txt:2890:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1940, 1), CONTRACT_LIST(conditions, 1940, 1), true, false, 0, CONTRACT_LIST(kinds, 1940, ), "schema/pg15/deparse.txt:2893:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1941, 1), CONTRACT_LIST(conditions, 1941, 1), true, false, 0, CONTRACT_LIST(kinds, 1941, ), "schema/pg15/deparse.txt:2896:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1942, 1), CONTRACT_LIST(conditions, 1942, 1), true, false, 0, CONTRACT_LIST(kinds, 1942, ), "schema/pg15/deparse.txt:2899:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1943, 1), CONTRACT_LIST(conditions, 1943, 1), true, false, 0, CONTRACT_LIST(kinds, 1943, ), "schema/pg15/deparse.txt:2902:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1944, 1), CONTRACT_LIST(conditions, 1944, 1), true, false, 0, CONTRACT_LIST(kinds, 1944, ), "schema/pg15/deparse.txt:2905:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1945, 1), CONTRACT_LIST(conditions, 1945, 1), true, false, 0, CONTRACT_LIST(kinds, 1945, ), "schema/pg15/deparse.txt:2908:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1946, 1), CONTRACT_LIST(conditions, 1946, 1), true, false, 0, CONTRACT_LIST(kinds, 1946, ), "schema/pg15/deparse.txt:2911:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1947, 1), CONTRACT_LIST(conditions, 1947, 1), true, false, 0, CONTRACT_LIST(kinds, 1947, ), "schema/pg15/deparse.txt:2913:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1948, 1), CONTRACT_LIST(conditions, 1948, 1), true, false, 0, CONTRACT_LIST(kinds, 1948, ), "schema/pg15/deparse.txt:2915:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1949, 1), CONTRACT_LIST(conditions, 1949, 1), true, false, 0, CONTRACT_LIST(kinds, 1949, ), "schema/pg15/deparse.txt:2917:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1950, 1), CONTRACT_LIST(conditions, 1950, 1), true, false, 0, CONTRACT_LIST(kinds, 1950, ), "schema/pg15/deparse.txt:2919:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1951, 1), CONTRACT_LIST(conditions, 1951, 1), true, false, 0, CONTRACT_LIST(kinds, 1951, ), "schema/pg15/deparse.txt:2921:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1952, 1), CONTRACT_LIST(conditions, 1952, 1), true, false, 0, CONTRACT_LIST(kinds, 1952, ), "schema/pg15/deparse.txt:2923:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1953, 1), CONTRACT_LIST(conditions, 1953, 1), true, false, 0, CONTRACT_LIST(kinds, 1953, ), "schema/pg15/deparse.txt:2926:13"},
-	{ 205, 2, -1, false, true, CONTRACT_LIST(parents, 1954, 1), CONTRACT_LIST(conditions, 1954, 1), true, false, 0, CONTRACT_LIST(kinds, 1954, ), "schema/pg15/deparse.txt:2929:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1955, 1), CONTRACT_LIST(conditions, 1955, 1), false, false, 0, CONTRACT_LIST(kinds, 1955, 1), "schema/pg15/deparse.txt:2931:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1956, 1), CONTRACT_LIST(conditions, 1956, 1), false, false, 0, CONTRACT_LIST(kinds, 1956, 1), "schema/pg15/deparse.txt:2933:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1957, 1), CONTRACT_LIST(conditions, 1957, 1), false, false, 0, CONTRACT_LIST(kinds, 1957, 1), "schema/pg15/deparse.txt:2935:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1958, 1), CONTRACT_LIST(conditions, 1958, ), false, false, 0, CONTRACT_LIST(kinds, 1958, 1), "schema/pg15/deparse.txt:2937:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1959, 1), CONTRACT_LIST(conditions, 1959, 1), false, false, 0, CONTRACT_LIST(kinds, 1959, 1), "schema/pg15/deparse.txt:2939:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1960, 1), CONTRACT_LIST(conditions, 1960, 1), false, false, 0, CONTRACT_LIST(kinds, 1960, 1), "schema/pg15/deparse.txt:2941:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1961, 1), CONTRACT_LIST(conditions, 1961, 1), false, false, 0, CONTRACT_LIST(kinds, 1961, 1), "schema/pg15/deparse.txt:2943:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1962, 1), CONTRACT_LIST(conditions, 1962, 1), false, false, 0, CONTRACT_LIST(kinds, 1962, 1), "schema/pg15/deparse.txt:2946:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1963, 1), CONTRACT_LIST(conditions, 1963, 1), false, false, 0, CONTRACT_LIST(kinds, 1963, 1), "schema/pg15/deparse.txt:2949:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1964, 1), CONTRACT_LIST(conditions, 1964, 1), false, false, 0, CONTRACT_LIST(kinds, 1964, 1), "schema/pg15/deparse.txt:2952:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1965, 1), CONTRACT_LIST(conditions, 1965, 1), false, false, 0, CONTRACT_LIST(kinds, 1965, 1), "schema/pg15/deparse.txt:2955:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1966, 1), CONTRACT_LIST(conditions, 1966, 1), false, false, 0, CONTRACT_LIST(kinds, 1966, 1), "schema/pg15/deparse.txt:2958:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1967, 1), CONTRACT_LIST(conditions, 1967, 1), false, false, 0, CONTRACT_LIST(kinds, 1967, 1), "schema/pg15/deparse.txt:2961:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1968, 1), CONTRACT_LIST(conditions, 1968, 1), false, false, 0, CONTRACT_LIST(kinds, 1968, 1), "schema/pg15/deparse.txt:2964:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1969, 1), CONTRACT_LIST(conditions, 1969, 1), false, false, 0, CONTRACT_LIST(kinds, 1969, 1), "schema/pg15/deparse.txt:2967:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1970, 1), CONTRACT_LIST(conditions, 1970, 1), false, false, 0, CONTRACT_LIST(kinds, 1970, 1), "schema/pg15/deparse.txt:2970:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1971, 1), CONTRACT_LIST(conditions, 1971, 1), false, false, 0, CONTRACT_LIST(kinds, 1971, 1), "schema/pg15/deparse.txt:2973:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1972, 1), CONTRACT_LIST(conditions, 1972, 1), false, false, 0, CONTRACT_LIST(kinds, 1972, 1), "schema/pg15/deparse.txt:2976:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1973, 1), CONTRACT_LIST(conditions, 1973, 1), false, false, 0, CONTRACT_LIST(kinds, 1973, 1), "schema/pg15/deparse.txt:2979:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1974, 1), CONTRACT_LIST(conditions, 1974, ), false, false, 0, CONTRACT_LIST(kinds, 1974, 1), "schema/pg15/deparse.txt:2981:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1975, 1), CONTRACT_LIST(conditions, 1975, 1), false, false, 0, CONTRACT_LIST(kinds, 1975, 1), "schema/pg15/deparse.txt:2983:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1976, 1), CONTRACT_LIST(conditions, 1976, 1), false, false, 0, CONTRACT_LIST(kinds, 1976, 1), "schema/pg15/deparse.txt:2985:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1977, 1), CONTRACT_LIST(conditions, 1977, 1), false, false, 0, CONTRACT_LIST(kinds, 1977, 1), "schema/pg15/deparse.txt:2987:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1978, 1), CONTRACT_LIST(conditions, 1978, ), false, false, 0, CONTRACT_LIST(kinds, 1978, 1), "schema/pg15/deparse.txt:2989:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1979, 1), CONTRACT_LIST(conditions, 1979, 1), false, false, 0, CONTRACT_LIST(kinds, 1979, 1), "schema/pg15/deparse.txt:2991:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1980, 1), CONTRACT_LIST(conditions, 1980, 1), false, false, 0, CONTRACT_LIST(kinds, 1980, 1), "schema/pg15/deparse.txt:2993:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1981, 1), CONTRACT_LIST(conditions, 1981, 1), false, false, 0, CONTRACT_LIST(kinds, 1981, 1), "schema/pg15/deparse.txt:2995:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1982, 1), CONTRACT_LIST(conditions, 1982, 1), false, false, 0, CONTRACT_LIST(kinds, 1982, 1), "schema/pg15/deparse.txt:2997:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1983, 1), CONTRACT_LIST(conditions, 1983, 1), false, false, 0, CONTRACT_LIST(kinds, 1983, 1), "schema/pg15/deparse.txt:2999:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1984, 1), CONTRACT_LIST(conditions, 1984, 1), false, false, 0, CONTRACT_LIST(kinds, 1984, 1), "schema/pg15/deparse.txt:3001:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1985, 1), CONTRACT_LIST(conditions, 1985, 1), false, false, 0, CONTRACT_LIST(kinds, 1985, 1), "schema/pg15/deparse.txt:3003:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1986, 1), CONTRACT_LIST(conditions, 1986, 1), false, false, 0, CONTRACT_LIST(kinds, 1986, 1), "schema/pg15/deparse.txt:3005:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1987, 1), CONTRACT_LIST(conditions, 1987, 1), false, false, 0, CONTRACT_LIST(kinds, 1987, 1), "schema/pg15/deparse.txt:3007:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1988, 1), CONTRACT_LIST(conditions, 1988, 1), false, false, 0, CONTRACT_LIST(kinds, 1988, 1), "schema/pg15/deparse.txt:3009:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1989, 1), CONTRACT_LIST(conditions, 1989, 1), false, false, 0, CONTRACT_LIST(kinds, 1989, 1), "schema/pg15/deparse.txt:3011:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1990, 1), CONTRACT_LIST(conditions, 1990, ), false, false, 0, CONTRACT_LIST(kinds, 1990, 1), "schema/pg15/deparse.txt:3013:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1991, 1), CONTRACT_LIST(conditions, 1991, 1), false, false, 0, CONTRACT_LIST(kinds, 1991, 1), "schema/pg15/deparse.txt:3015:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1992, 1), CONTRACT_LIST(conditions, 1992, 1), false, false, 0, CONTRACT_LIST(kinds, 1992, 1), "schema/pg15/deparse.txt:3017:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1993, 1), CONTRACT_LIST(conditions, 1993, 1), false, false, 0, CONTRACT_LIST(kinds, 1993, 1), "schema/pg15/deparse.txt:3019:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1994, 1), CONTRACT_LIST(conditions, 1994, ), false, false, 0, CONTRACT_LIST(kinds, 1994, 1), "schema/pg15/deparse.txt:3021:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1995, 1), CONTRACT_LIST(conditions, 1995, ), false, false, 0, CONTRACT_LIST(kinds, 1995, 1), "schema/pg15/deparse.txt:3023:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1996, 1), CONTRACT_LIST(conditions, 1996, ), false, false, 0, CONTRACT_LIST(kinds, 1996, 1), "schema/pg15/deparse.txt:3025:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1997, 1), CONTRACT_LIST(conditions, 1997, ), false, false, 0, CONTRACT_LIST(kinds, 1997, 1), "schema/pg15/deparse.txt:3027:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1998, 1), CONTRACT_LIST(conditions, 1998, 1), false, false, 0, CONTRACT_LIST(kinds, 1998, 1), "schema/pg15/deparse.txt:3029:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1999, 1), CONTRACT_LIST(conditions, 1999, 1), false, false, 0, CONTRACT_LIST(kinds, 1999, 1), "schema/pg15/deparse.txt:3031:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2000, 1), CONTRACT_LIST(conditions, 2000, 1), false, false, 0, CONTRACT_LIST(kinds, 2000, 1), "schema/pg15/deparse.txt:3033:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2001, 1), CONTRACT_LIST(conditions, 2001, 1), false, false, 0, CONTRACT_LIST(kinds, 2001, 1), "schema/pg15/deparse.txt:3035:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2002, 1), CONTRACT_LIST(conditions, 2002, 1), false, false, 0, CONTRACT_LIST(kinds, 2002, 1), "schema/pg15/deparse.txt:3037:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2003, 1), CONTRACT_LIST(conditions, 2003, 1), false, false, 0, CONTRACT_LIST(kinds, 2003, 1), "schema/pg15/deparse.txt:3039:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2004, 1), CONTRACT_LIST(conditions, 2004, 1), false, false, 0, CONTRACT_LIST(kinds, 2004, 1), "schema/pg15/deparse.txt:3041:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2005, 1), CONTRACT_LIST(conditions, 2005, 1), false, false, 0, CONTRACT_LIST(kinds, 2005, 1), "schema/pg15/deparse.txt:3043:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2006, 1), CONTRACT_LIST(conditions, 2006, 1), false, false, 0, CONTRACT_LIST(kinds, 2006, 1), "schema/pg15/deparse.txt:3045:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2007, 1), CONTRACT_LIST(conditions, 2007, 1), false, false, 0, CONTRACT_LIST(kinds, 2007, 1), "schema/pg15/deparse.txt:3047:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2008, 1), CONTRACT_LIST(conditions, 2008, 1), false, false, 0, CONTRACT_LIST(kinds, 2008, 1), "schema/pg15/deparse.txt:3049:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2009, 1), CONTRACT_LIST(conditions, 2009, 1), false, false, 0, CONTRACT_LIST(kinds, 2009, 1), "schema/pg15/deparse.txt:3051:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2010, 1), CONTRACT_LIST(conditions, 2010, 1), false, false, 0, CONTRACT_LIST(kinds, 2010, 1), "schema/pg15/deparse.txt:3053:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2011, 1), CONTRACT_LIST(conditions, 2011, 1), false, false, 0, CONTRACT_LIST(kinds, 2011, 1), "schema/pg15/deparse.txt:3055:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2012, 1), CONTRACT_LIST(conditions, 2012, 1), false, false, 0, CONTRACT_LIST(kinds, 2012, 1), "schema/pg15/deparse.txt:3057:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2013, 1), CONTRACT_LIST(conditions, 2013, 1), false, false, 0, CONTRACT_LIST(kinds, 2013, 1), "schema/pg15/deparse.txt:3059:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2014, 1), CONTRACT_LIST(conditions, 2014, 1), false, false, 0, CONTRACT_LIST(kinds, 2014, 1), "schema/pg15/deparse.txt:3061:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2015, 1), CONTRACT_LIST(conditions, 2015, 1), false, false, 0, CONTRACT_LIST(kinds, 2015, 1), "schema/pg15/deparse.txt:3063:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2016, 1), CONTRACT_LIST(conditions, 2016, 1), false, false, 0, CONTRACT_LIST(kinds, 2016, 1), "schema/pg15/deparse.txt:3065:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2017, 1), CONTRACT_LIST(conditions, 2017, ), false, false, 0, CONTRACT_LIST(kinds, 2017, 1), "schema/pg15/deparse.txt:3067:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2018, 1), CONTRACT_LIST(conditions, 2018, ), false, false, 0, CONTRACT_LIST(kinds, 2018, 1), "schema/pg15/deparse.txt:3069:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2019, 1), CONTRACT_LIST(conditions, 2019, ), false, false, 0, CONTRACT_LIST(kinds, 2019, 1), "schema/pg15/deparse.txt:3071:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2020, 1), CONTRACT_LIST(conditions, 2020, 1), false, false, 0, CONTRACT_LIST(kinds, 2020, 1), "schema/pg15/deparse.txt:3073:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2021, 1), CONTRACT_LIST(conditions, 2021, 1), false, false, 0, CONTRACT_LIST(kinds, 2021, 1), "schema/pg15/deparse.txt:3075:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2022, 1), CONTRACT_LIST(conditions, 2022, 1), false, false, 0, CONTRACT_LIST(kinds, 2022, 1), "schema/pg15/deparse.txt:3077:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2023, 1), CONTRACT_LIST(conditions, 2023, ), false, false, 0, CONTRACT_LIST(kinds, 2023, 1), "schema/pg15/deparse.txt:3079:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2024, 1), CONTRACT_LIST(conditions, 2024, ), false, false, 0, CONTRACT_LIST(kinds, 2024, 1), "schema/pg15/deparse.txt:3081:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2025, 1), CONTRACT_LIST(conditions, 2025, ), false, false, 0, CONTRACT_LIST(kinds, 2025, 1), "schema/pg15/deparse.txt:3083:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2026, 1), CONTRACT_LIST(conditions, 2026, ), false, false, 0, CONTRACT_LIST(kinds, 2026, 1), "schema/pg15/deparse.txt:3085:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2027, 1), CONTRACT_LIST(conditions, 2027, ), false, false, 0, CONTRACT_LIST(kinds, 2027, 1), "schema/pg15/deparse.txt:3087:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2028, 1), CONTRACT_LIST(conditions, 2028, ), false, false, 0, CONTRACT_LIST(kinds, 2028, 1), "schema/pg15/deparse.txt:3089:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2029, 1), CONTRACT_LIST(conditions, 2029, ), false, false, 0, CONTRACT_LIST(kinds, 2029, 1), "schema/pg15/deparse.txt:3091:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2030, 1), CONTRACT_LIST(conditions, 2030, ), false, false, 0, CONTRACT_LIST(kinds, 2030, 1), "schema/pg15/deparse.txt:3093:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2031, 1), CONTRACT_LIST(conditions, 2031, ), false, false, 0, CONTRACT_LIST(kinds, 2031, 1), "schema/pg15/deparse.txt:3095:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2032, 1), CONTRACT_LIST(conditions, 2032, ), false, false, 0, CONTRACT_LIST(kinds, 2032, 1), "schema/pg15/deparse.txt:3097:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2033, 1), CONTRACT_LIST(conditions, 2033, ), false, false, 0, CONTRACT_LIST(kinds, 2033, 1), "schema/pg15/deparse.txt:3099:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2034, 1), CONTRACT_LIST(conditions, 2034, ), false, false, 0, CONTRACT_LIST(kinds, 2034, 1), "schema/pg15/deparse.txt:3101:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2035, 1), CONTRACT_LIST(conditions, 2035, ), false, false, 0, CONTRACT_LIST(kinds, 2035, 1), "schema/pg15/deparse.txt:3103:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2036, 1), CONTRACT_LIST(conditions, 2036, ), false, false, 0, CONTRACT_LIST(kinds, 2036, 1), "schema/pg15/deparse.txt:3105:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2037, 1), CONTRACT_LIST(conditions, 2037, 1), false, false, 0, CONTRACT_LIST(kinds, 2037, 1), "schema/pg15/deparse.txt:3107:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2038, 1), CONTRACT_LIST(conditions, 2038, 1), false, false, 0, CONTRACT_LIST(kinds, 2038, 1), "schema/pg15/deparse.txt:3109:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2039, 1), CONTRACT_LIST(conditions, 2039, 1), false, false, 0, CONTRACT_LIST(kinds, 2039, 1), "schema/pg15/deparse.txt:3111:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2040, 1), CONTRACT_LIST(conditions, 2040, ), false, false, 0, CONTRACT_LIST(kinds, 2040, 1), "schema/pg15/deparse.txt:3113:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2041, 1), CONTRACT_LIST(conditions, 2041, ), false, false, 0, CONTRACT_LIST(kinds, 2041, 1), "schema/pg15/deparse.txt:3115:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2042, 1), CONTRACT_LIST(conditions, 2042, ), false, false, 0, CONTRACT_LIST(kinds, 2042, 1), "schema/pg15/deparse.txt:3117:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2043, 1), CONTRACT_LIST(conditions, 2043, ), false, false, 0, CONTRACT_LIST(kinds, 2043, 1), "schema/pg15/deparse.txt:3119:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2044, 1), CONTRACT_LIST(conditions, 2044, ), false, false, 0, CONTRACT_LIST(kinds, 2044, 1), "schema/pg15/deparse.txt:3121:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2045, 1), CONTRACT_LIST(conditions, 2045, ), false, false, 0, CONTRACT_LIST(kinds, 2045, 1), "schema/pg15/deparse.txt:3123:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2046, 1), CONTRACT_LIST(conditions, 2046, ), false, false, 0, CONTRACT_LIST(kinds, 2046, 1), "schema/pg15/deparse.txt:3125:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2047, 1), CONTRACT_LIST(conditions, 2047, ), false, false, 0, CONTRACT_LIST(kinds, 2047, 1), "schema/pg15/deparse.txt:3127:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2048, 1), CONTRACT_LIST(conditions, 2048, 1), false, false, 0, CONTRACT_LIST(kinds, 2048, 1), "schema/pg15/deparse.txt:3129:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2049, 1), CONTRACT_LIST(conditions, 2049, 1), false, false, 0, CONTRACT_LIST(kinds, 2049, 1), "schema/pg15/deparse.txt:3131:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2050, 1), CONTRACT_LIST(conditions, 2050, 1), false, false, 0, CONTRACT_LIST(kinds, 2050, 1), "schema/pg15/deparse.txt:3133:13"},
-	{ 205, 2, -1, false, true, CONTRACT_LIST(parents, 2051, 1), CONTRACT_LIST(conditions, 2051, ), false, false, 0, CONTRACT_LIST(kinds, 2051, 1), "schema/pg15/deparse.txt:3135:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2052, 1), CONTRACT_LIST(conditions, 2052, ), false, false, 0, CONTRACT_LIST(kinds, 2052, 1), "schema/pg15/deparse.txt:3137:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2053, 1), CONTRACT_LIST(conditions, 2053, 1), true, false, 0, CONTRACT_LIST(kinds, 2053, ), "schema/pg15/deparse.txt:5349:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2054, 1), CONTRACT_LIST(conditions, 2054, 1), true, false, 0, CONTRACT_LIST(kinds, 2054, ), "schema/pg15/deparse.txt:5352:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2055, 1), CONTRACT_LIST(conditions, 2055, 1), true, false, 0, CONTRACT_LIST(kinds, 2055, ), "schema/pg15/deparse.txt:5361:13"},
-	{ 211, 1, 0, false, false, CONTRACT_LIST(parents, 2056, ), CONTRACT_LIST(conditions, 2056, 1), true, false, 0, CONTRACT_LIST(kinds, 2056, ), "schema/pg15/deparse.txt:3139:21"},
-	{ 211, 1, 0, false, false, CONTRACT_LIST(parents, 2057, ), CONTRACT_LIST(conditions, 2057, 1), true, false, 0, CONTRACT_LIST(kinds, 2057, ), "schema/pg15/deparse.txt:3141:21"},
-	{ 211, 1, 1, true, false, CONTRACT_LIST(parents, 2058, ), CONTRACT_LIST(conditions, 2058, 1), true, false, 0, CONTRACT_LIST(kinds, 2058, ), "schema/pg15/deparse.txt:3143:21"},
-	{ 211, 1, 1, true, false, CONTRACT_LIST(parents, 2059, ), CONTRACT_LIST(conditions, 2059, 1), true, false, 0, CONTRACT_LIST(kinds, 2059, ), "schema/pg15/deparse.txt:3145:21"},
-	{ 211, 1, 0, false, false, CONTRACT_LIST(parents, 2060, ), CONTRACT_LIST(conditions, 2060, ), false, false, 0, CONTRACT_LIST(kinds, 2060, 1), "schema/pg15/deparse.txt:3147:21"},
-	{ 211, 1, 1, true, false, CONTRACT_LIST(parents, 2061, ), CONTRACT_LIST(conditions, 2061, ), false, false, 0, CONTRACT_LIST(kinds, 2061, 1), "schema/pg15/deparse.txt:3149:21"},
-	{ 211, 1, 1, true, false, CONTRACT_LIST(parents, 2062, 1), CONTRACT_LIST(conditions, 2062, ), false, false, 0, CONTRACT_LIST(kinds, 2062, 1), "schema/pg15/deparse.txt:4983:21"},
-	{ 211, 1, 1, true, false, CONTRACT_LIST(parents, 2063, 1), CONTRACT_LIST(conditions, 2063, ), false, false, 0, CONTRACT_LIST(kinds, 2063, 1), "schema/pg15/deparse.txt:4986:21"},
-	{ 213, 0, 0, false, false, CONTRACT_LIST(parents, 2064, ), CONTRACT_LIST(conditions, 2064, ), true, false, 0, CONTRACT_LIST(kinds, 2064, ), "schema/pg15/deparse.txt:3151:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2065, ), CONTRACT_LIST(conditions, 2065, ), true, false, 0, CONTRACT_LIST(kinds, 2065, ), "schema/pg15/deparse.txt:3153:24"},
-	{ 213, 0, 0, false, false, CONTRACT_LIST(parents, 2066, 1), CONTRACT_LIST(conditions, 2066, ), false, false, 0, CONTRACT_LIST(kinds, 2066, 1), "schema/pg15/deparse.txt:3155:24"},
-	{ 213, 0, 0, false, true, CONTRACT_LIST(parents, 2067, 1), CONTRACT_LIST(conditions, 2067, ), false, false, 0, CONTRACT_LIST(kinds, 2067, 1), "schema/pg15/deparse.txt:3157:24"},
-	{ 213, 0, 0, false, false, CONTRACT_LIST(parents, 2068, 1), CONTRACT_LIST(conditions, 2068, ), false, false, 0, CONTRACT_LIST(kinds, 2068, 1), "schema/pg15/deparse.txt:3159:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2069, 1), CONTRACT_LIST(conditions, 2069, ), false, false, 0, CONTRACT_LIST(kinds, 2069, 1), "schema/pg15/deparse.txt:3161:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2070, 1), CONTRACT_LIST(conditions, 2070, ), false, false, 0, CONTRACT_LIST(kinds, 2070, 1), "schema/pg15/deparse.txt:3163:24"},
-	{ 213, 0, 1, true, true, CONTRACT_LIST(parents, 2071, 1), CONTRACT_LIST(conditions, 2071, ), false, false, 0, CONTRACT_LIST(kinds, 2071, 1), "schema/pg15/deparse.txt:3165:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2072, 1), CONTRACT_LIST(conditions, 2072, ), false, false, 0, CONTRACT_LIST(kinds, 2072, 1), "schema/pg15/deparse.txt:3167:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2073, 1), CONTRACT_LIST(conditions, 2073, ), false, false, 0, CONTRACT_LIST(kinds, 2073, 1), "schema/pg15/deparse.txt:4989:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2074, 1), CONTRACT_LIST(conditions, 2074, ), false, false, 0, CONTRACT_LIST(kinds, 2074, 1), "schema/pg15/deparse.txt:4992:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2075, 1), CONTRACT_LIST(conditions, 2075, ), false, false, 0, CONTRACT_LIST(kinds, 2075, 1), "schema/pg15/deparse.txt:4995:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2076, 1), CONTRACT_LIST(conditions, 2076, ), false, false, 0, CONTRACT_LIST(kinds, 2076, 1), "schema/pg15/deparse.txt:4998:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2077, 1), CONTRACT_LIST(conditions, 2077, ), false, false, 0, CONTRACT_LIST(kinds, 2077, 1), "schema/pg15/deparse.txt:5001:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2078, 1), CONTRACT_LIST(conditions, 2078, ), false, false, 0, CONTRACT_LIST(kinds, 2078, 1), "schema/pg15/deparse.txt:5004:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2079, 1), CONTRACT_LIST(conditions, 2079, ), false, false, 0, CONTRACT_LIST(kinds, 2079, 1), "schema/pg15/deparse.txt:5007:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2080, 1), CONTRACT_LIST(conditions, 2080, ), false, false, 0, CONTRACT_LIST(kinds, 2080, 1), "schema/pg15/deparse.txt:5010:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2081, 1), CONTRACT_LIST(conditions, 2081, ), false, false, 0, CONTRACT_LIST(kinds, 2081, 1), "schema/pg15/deparse.txt:5013:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2082, 1), CONTRACT_LIST(conditions, 2082, ), false, false, 0, CONTRACT_LIST(kinds, 2082, 1), "schema/pg15/deparse.txt:5016:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2083, 1), CONTRACT_LIST(conditions, 2083, ), false, false, 0, CONTRACT_LIST(kinds, 2083, 1), "schema/pg15/deparse.txt:5019:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2084, 1), CONTRACT_LIST(conditions, 2084, ), false, false, 0, CONTRACT_LIST(kinds, 2084, 1), "schema/pg15/deparse.txt:5022:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2085, 1), CONTRACT_LIST(conditions, 2085, ), false, false, 0, CONTRACT_LIST(kinds, 2085, 1), "schema/pg15/deparse.txt:5025:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2086, 1), CONTRACT_LIST(conditions, 2086, ), false, false, 0, CONTRACT_LIST(kinds, 2086, 1), "schema/pg15/deparse.txt:5028:24"},
-	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2087, 1), CONTRACT_LIST(conditions, 2087, ), false, false, 0, CONTRACT_LIST(kinds, 2087, 1), "schema/pg15/deparse.txt:5031:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2088, 1), CONTRACT_LIST(conditions, 2088, 1), false, true, 0, CONTRACT_LIST(kinds, 2088, ), "schema/pg15/deparse.txt:3169:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2089, 1), CONTRACT_LIST(conditions, 2089, 1), false, true, 0, CONTRACT_LIST(kinds, 2089, ), "schema/pg15/deparse.txt:3171:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2090, 1), CONTRACT_LIST(conditions, 2090, ), false, true, 0, CONTRACT_LIST(kinds, 2090, ), "schema/pg15/deparse.txt:3174:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2091, 1), CONTRACT_LIST(conditions, 2091, 1), false, true, 0, CONTRACT_LIST(kinds, 2091, ), "schema/pg15/deparse.txt:3176:24"},
-	{ 213, 1, -1, false, true, CONTRACT_LIST(parents, 2092, 1), CONTRACT_LIST(conditions, 2092, ), false, true, 0, CONTRACT_LIST(kinds, 2092, ), "schema/pg15/deparse.txt:3178:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2093, 1), CONTRACT_LIST(conditions, 2093, ), false, false, 0, CONTRACT_LIST(kinds, 2093, 1), "schema/pg15/deparse.txt:3180:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2094, 1), CONTRACT_LIST(conditions, 2094, ), false, false, 0, CONTRACT_LIST(kinds, 2094, 1), "schema/pg15/deparse.txt:3182:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2095, 1), CONTRACT_LIST(conditions, 2095, ), false, false, 0, CONTRACT_LIST(kinds, 2095, 1), "schema/pg15/deparse.txt:3184:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2096, 1), CONTRACT_LIST(conditions, 2096, ), false, false, 0, CONTRACT_LIST(kinds, 2096, 1), "schema/pg15/deparse.txt:3186:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2097, 1), CONTRACT_LIST(conditions, 2097, ), false, false, 0, CONTRACT_LIST(kinds, 2097, 1), "schema/pg15/deparse.txt:3188:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2098, 1), CONTRACT_LIST(conditions, 2098, ), false, false, 0, CONTRACT_LIST(kinds, 2098, 1), "schema/pg15/deparse.txt:3190:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2099, 1), CONTRACT_LIST(conditions, 2099, ), false, false, 0, CONTRACT_LIST(kinds, 2099, 1), "schema/pg15/deparse.txt:3192:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2100, 1), CONTRACT_LIST(conditions, 2100, ), false, false, 0, CONTRACT_LIST(kinds, 2100, 1), "schema/pg15/deparse.txt:3194:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2101, 1), CONTRACT_LIST(conditions, 2101, ), false, false, 0, CONTRACT_LIST(kinds, 2101, 1), "schema/pg15/deparse.txt:3196:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2102, 1), CONTRACT_LIST(conditions, 2102, ), false, false, 0, CONTRACT_LIST(kinds, 2102, 1), "schema/pg15/deparse.txt:3198:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2103, 1), CONTRACT_LIST(conditions, 2103, ), false, false, 0, CONTRACT_LIST(kinds, 2103, 1), "schema/pg15/deparse.txt:3200:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2104, 1), CONTRACT_LIST(conditions, 2104, ), false, false, 0, CONTRACT_LIST(kinds, 2104, 1), "schema/pg15/deparse.txt:3202:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2105, 1), CONTRACT_LIST(conditions, 2105, ), false, false, 0, CONTRACT_LIST(kinds, 2105, 1), "schema/pg15/deparse.txt:3204:24"},
-	{ 213, 1, 0, false, true, CONTRACT_LIST(parents, 2106, 1), CONTRACT_LIST(conditions, 2106, ), false, false, 0, CONTRACT_LIST(kinds, 2106, 1), "schema/pg15/deparse.txt:3206:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2107, 1), CONTRACT_LIST(conditions, 2107, ), false, false, 0, CONTRACT_LIST(kinds, 2107, 1), "schema/pg15/deparse.txt:3208:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2108, 1), CONTRACT_LIST(conditions, 2108, ), false, false, 0, CONTRACT_LIST(kinds, 2108, 1), "schema/pg15/deparse.txt:3210:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2109, 1), CONTRACT_LIST(conditions, 2109, ), false, false, 0, CONTRACT_LIST(kinds, 2109, 1), "schema/pg15/deparse.txt:3212:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2110, 1), CONTRACT_LIST(conditions, 2110, ), false, false, 0, CONTRACT_LIST(kinds, 2110, 1), "schema/pg15/deparse.txt:3214:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2111, 1), CONTRACT_LIST(conditions, 2111, ), false, false, 0, CONTRACT_LIST(kinds, 2111, 1), "schema/pg15/deparse.txt:3216:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2112, 1), CONTRACT_LIST(conditions, 2112, ), false, false, 0, CONTRACT_LIST(kinds, 2112, 1), "schema/pg15/deparse.txt:3218:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2113, 1), CONTRACT_LIST(conditions, 2113, ), false, false, 0, CONTRACT_LIST(kinds, 2113, 1), "schema/pg15/deparse.txt:3220:24"},
-	{ 213, 1, 1, true, true, CONTRACT_LIST(parents, 2114, 1), CONTRACT_LIST(conditions, 2114, ), false, false, 0, CONTRACT_LIST(kinds, 2114, 1), "schema/pg15/deparse.txt:3222:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2115, 1), CONTRACT_LIST(conditions, 2115, ), false, false, 0, CONTRACT_LIST(kinds, 2115, 1), "schema/pg15/deparse.txt:3224:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2116, 1), CONTRACT_LIST(conditions, 2116, 1), false, false, 2, CONTRACT_LIST(kinds, 2116, ), "schema/pg15/deparse.txt:3226:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2117, 1), CONTRACT_LIST(conditions, 2117, 1), false, false, 2, CONTRACT_LIST(kinds, 2117, ), "schema/pg15/deparse.txt:3228:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2118, 1), CONTRACT_LIST(conditions, 2118, 1), false, false, 2, CONTRACT_LIST(kinds, 2118, ), "schema/pg15/deparse.txt:3230:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2119, 1), CONTRACT_LIST(conditions, 2119, 1), false, false, 2, CONTRACT_LIST(kinds, 2119, ), "schema/pg15/deparse.txt:3232:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2120, 1), CONTRACT_LIST(conditions, 2120, 1), false, false, 2, CONTRACT_LIST(kinds, 2120, ), "schema/pg15/deparse.txt:3234:24"},
-	{ 213, 1, -1, false, true, CONTRACT_LIST(parents, 2121, 1), CONTRACT_LIST(conditions, 2121, ), false, false, 2, CONTRACT_LIST(kinds, 2121, ), "schema/pg15/deparse.txt:3236:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2122, 1), CONTRACT_LIST(conditions, 2122, ), false, false, 0, CONTRACT_LIST(kinds, 2122, 1), "schema/pg15/deparse.txt:5034:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2123, 1), CONTRACT_LIST(conditions, 2123, ), false, false, 0, CONTRACT_LIST(kinds, 2123, 1), "schema/pg15/deparse.txt:5037:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2124, 1), CONTRACT_LIST(conditions, 2124, ), false, false, 0, CONTRACT_LIST(kinds, 2124, 1), "schema/pg15/deparse.txt:5040:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2125, 1), CONTRACT_LIST(conditions, 2125, ), false, false, 0, CONTRACT_LIST(kinds, 2125, 1), "schema/pg15/deparse.txt:5043:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2126, 1), CONTRACT_LIST(conditions, 2126, ), false, false, 0, CONTRACT_LIST(kinds, 2126, 1), "schema/pg15/deparse.txt:5046:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2127, 1), CONTRACT_LIST(conditions, 2127, ), false, false, 0, CONTRACT_LIST(kinds, 2127, 1), "schema/pg15/deparse.txt:5049:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2128, 1), CONTRACT_LIST(conditions, 2128, ), false, false, 0, CONTRACT_LIST(kinds, 2128, 1), "schema/pg15/deparse.txt:5052:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2129, 1), CONTRACT_LIST(conditions, 2129, ), false, false, 0, CONTRACT_LIST(kinds, 2129, 1), "schema/pg15/deparse.txt:5055:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2130, 1), CONTRACT_LIST(conditions, 2130, ), false, false, 0, CONTRACT_LIST(kinds, 2130, 1), "schema/pg15/deparse.txt:5058:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2131, 1), CONTRACT_LIST(conditions, 2131, ), false, false, 0, CONTRACT_LIST(kinds, 2131, 1), "schema/pg15/deparse.txt:5061:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2132, 1), CONTRACT_LIST(conditions, 2132, ), false, false, 0, CONTRACT_LIST(kinds, 2132, 1), "schema/pg15/deparse.txt:5064:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2133, 1), CONTRACT_LIST(conditions, 2133, ), false, false, 0, CONTRACT_LIST(kinds, 2133, 1), "schema/pg15/deparse.txt:5067:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2134, 1), CONTRACT_LIST(conditions, 2134, ), false, false, 0, CONTRACT_LIST(kinds, 2134, 1), "schema/pg15/deparse.txt:5070:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2135, 1), CONTRACT_LIST(conditions, 2135, ), false, false, 0, CONTRACT_LIST(kinds, 2135, 1), "schema/pg15/deparse.txt:5073:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2136, 1), CONTRACT_LIST(conditions, 2136, ), false, false, 0, CONTRACT_LIST(kinds, 2136, 1), "schema/pg15/deparse.txt:5076:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2137, 1), CONTRACT_LIST(conditions, 2137, 1), false, true, 0, CONTRACT_LIST(kinds, 2137, ), "schema/pg15/deparse.txt:5262:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2138, 1), CONTRACT_LIST(conditions, 2138, 1), true, false, 0, CONTRACT_LIST(kinds, 2138, ), "schema/pg15/deparse.txt:5337:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2139, 1), CONTRACT_LIST(conditions, 2139, 1), true, false, 0, CONTRACT_LIST(kinds, 2139, ), "schema/pg15/deparse.txt:5355:24"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2140, ), CONTRACT_LIST(conditions, 2140, ), true, false, 0, CONTRACT_LIST(kinds, 2140, ), "schema/pg15/deparse.txt:3238:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2141, ), CONTRACT_LIST(conditions, 2141, ), true, false, 0, CONTRACT_LIST(kinds, 2141, ), "schema/pg15/deparse.txt:3240:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2142, 1), CONTRACT_LIST(conditions, 2142, ), false, false, 0, CONTRACT_LIST(kinds, 2142, 1), "schema/pg15/deparse.txt:3242:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2143, 1), CONTRACT_LIST(conditions, 2143, ), false, false, 0, CONTRACT_LIST(kinds, 2143, 1), "schema/pg15/deparse.txt:3244:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2144, 1), CONTRACT_LIST(conditions, 2144, ), false, false, 0, CONTRACT_LIST(kinds, 2144, 1), "schema/pg15/deparse.txt:3246:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2145, 1), CONTRACT_LIST(conditions, 2145, ), false, false, 0, CONTRACT_LIST(kinds, 2145, 1), "schema/pg15/deparse.txt:3248:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2146, 1), CONTRACT_LIST(conditions, 2146, ), false, false, 0, CONTRACT_LIST(kinds, 2146, 1), "schema/pg15/deparse.txt:3250:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2147, 1), CONTRACT_LIST(conditions, 2147, ), false, false, 0, CONTRACT_LIST(kinds, 2147, 1), "schema/pg15/deparse.txt:3252:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2148, 1), CONTRACT_LIST(conditions, 2148, ), false, false, 0, CONTRACT_LIST(kinds, 2148, 1), "schema/pg15/deparse.txt:3254:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2149, 1), CONTRACT_LIST(conditions, 2149, ), false, false, 0, CONTRACT_LIST(kinds, 2149, 1), "schema/pg15/deparse.txt:3256:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2150, 1), CONTRACT_LIST(conditions, 2150, ), false, false, 0, CONTRACT_LIST(kinds, 2150, 1), "schema/pg15/deparse.txt:3258:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2151, 1), CONTRACT_LIST(conditions, 2151, ), false, false, 0, CONTRACT_LIST(kinds, 2151, 1), "schema/pg15/deparse.txt:3260:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2152, 1), CONTRACT_LIST(conditions, 2152, ), false, false, 0, CONTRACT_LIST(kinds, 2152, 1), "schema/pg15/deparse.txt:3262:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2153, 1), CONTRACT_LIST(conditions, 2153, ), false, false, 0, CONTRACT_LIST(kinds, 2153, 1), "schema/pg15/deparse.txt:3264:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2154, 1), CONTRACT_LIST(conditions, 2154, ), false, false, 0, CONTRACT_LIST(kinds, 2154, 1), "schema/pg15/deparse.txt:3266:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2155, 1), CONTRACT_LIST(conditions, 2155, ), false, false, 0, CONTRACT_LIST(kinds, 2155, 1), "schema/pg15/deparse.txt:3268:28"},
-	{ 213, 2, 0, false, true, CONTRACT_LIST(parents, 2156, 1), CONTRACT_LIST(conditions, 2156, ), false, false, 0, CONTRACT_LIST(kinds, 2156, 1), "schema/pg15/deparse.txt:3270:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2157, 1), CONTRACT_LIST(conditions, 2157, ), false, false, 0, CONTRACT_LIST(kinds, 2157, 1), "schema/pg15/deparse.txt:3272:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2158, 1), CONTRACT_LIST(conditions, 2158, ), false, false, 0, CONTRACT_LIST(kinds, 2158, 1), "schema/pg15/deparse.txt:3274:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2159, 1), CONTRACT_LIST(conditions, 2159, ), false, false, 0, CONTRACT_LIST(kinds, 2159, 1), "schema/pg15/deparse.txt:3276:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2160, 1), CONTRACT_LIST(conditions, 2160, ), false, false, 0, CONTRACT_LIST(kinds, 2160, 1), "schema/pg15/deparse.txt:3278:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2161, 1), CONTRACT_LIST(conditions, 2161, ), false, false, 0, CONTRACT_LIST(kinds, 2161, 1), "schema/pg15/deparse.txt:3280:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2162, 1), CONTRACT_LIST(conditions, 2162, ), false, false, 0, CONTRACT_LIST(kinds, 2162, 1), "schema/pg15/deparse.txt:3282:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2163, 1), CONTRACT_LIST(conditions, 2163, ), false, false, 0, CONTRACT_LIST(kinds, 2163, 1), "schema/pg15/deparse.txt:3284:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2164, 1), CONTRACT_LIST(conditions, 2164, ), false, false, 0, CONTRACT_LIST(kinds, 2164, 1), "schema/pg15/deparse.txt:3286:28"},
-	{ 213, 2, 1, true, true, CONTRACT_LIST(parents, 2165, 1), CONTRACT_LIST(conditions, 2165, ), false, false, 0, CONTRACT_LIST(kinds, 2165, 1), "schema/pg15/deparse.txt:3288:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2166, 1), CONTRACT_LIST(conditions, 2166, ), false, false, 0, CONTRACT_LIST(kinds, 2166, 1), "schema/pg15/deparse.txt:3290:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2167, 1), CONTRACT_LIST(conditions, 2167, ), false, false, 0, CONTRACT_LIST(kinds, 2167, 1), "schema/pg15/deparse.txt:5079:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2168, 1), CONTRACT_LIST(conditions, 2168, ), false, false, 0, CONTRACT_LIST(kinds, 2168, 1), "schema/pg15/deparse.txt:5082:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2169, 1), CONTRACT_LIST(conditions, 2169, ), false, false, 0, CONTRACT_LIST(kinds, 2169, 1), "schema/pg15/deparse.txt:5085:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2170, 1), CONTRACT_LIST(conditions, 2170, ), false, false, 0, CONTRACT_LIST(kinds, 2170, 1), "schema/pg15/deparse.txt:5088:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2171, 1), CONTRACT_LIST(conditions, 2171, ), false, false, 0, CONTRACT_LIST(kinds, 2171, 1), "schema/pg15/deparse.txt:5091:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2172, 1), CONTRACT_LIST(conditions, 2172, ), false, false, 0, CONTRACT_LIST(kinds, 2172, 1), "schema/pg15/deparse.txt:5094:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2173, 1), CONTRACT_LIST(conditions, 2173, ), false, false, 0, CONTRACT_LIST(kinds, 2173, 1), "schema/pg15/deparse.txt:5097:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2174, 1), CONTRACT_LIST(conditions, 2174, ), false, false, 0, CONTRACT_LIST(kinds, 2174, 1), "schema/pg15/deparse.txt:5100:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2175, 1), CONTRACT_LIST(conditions, 2175, ), false, false, 0, CONTRACT_LIST(kinds, 2175, 1), "schema/pg15/deparse.txt:5103:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2176, 1), CONTRACT_LIST(conditions, 2176, ), false, false, 0, CONTRACT_LIST(kinds, 2176, 1), "schema/pg15/deparse.txt:5106:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2177, 1), CONTRACT_LIST(conditions, 2177, ), false, false, 0, CONTRACT_LIST(kinds, 2177, 1), "schema/pg15/deparse.txt:5109:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2178, 1), CONTRACT_LIST(conditions, 2178, ), false, false, 0, CONTRACT_LIST(kinds, 2178, 1), "schema/pg15/deparse.txt:5112:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2179, 1), CONTRACT_LIST(conditions, 2179, ), false, false, 0, CONTRACT_LIST(kinds, 2179, 1), "schema/pg15/deparse.txt:5115:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2180, 1), CONTRACT_LIST(conditions, 2180, ), false, false, 0, CONTRACT_LIST(kinds, 2180, 1), "schema/pg15/deparse.txt:5118:28"},
-	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 2181, 1), CONTRACT_LIST(conditions, 2181, 1), false, true, 0, CONTRACT_LIST(kinds, 2181, ), "schema/pg15/deparse.txt:5265:28"},
-	{ 214, 1, 0, false, false, CONTRACT_LIST(parents, 2182, ), CONTRACT_LIST(conditions, 2182, ), true, false, 0, CONTRACT_LIST(kinds, 2182, ), "schema/pg15/deparse.txt:3292:17"},
-	{ 214, 1, 1, true, false, CONTRACT_LIST(parents, 2183, ), CONTRACT_LIST(conditions, 2183, ), true, false, 0, CONTRACT_LIST(kinds, 2183, ), "schema/pg15/deparse.txt:3294:17"},
-	{ 214, 1, 0, false, false, CONTRACT_LIST(parents, 2184, ), CONTRACT_LIST(conditions, 2184, ), false, false, 0, CONTRACT_LIST(kinds, 2184, 1), "schema/pg15/deparse.txt:3296:17"},
-	{ 214, 1, 1, true, false, CONTRACT_LIST(parents, 2185, ), CONTRACT_LIST(conditions, 2185, ), false, false, 0, CONTRACT_LIST(kinds, 2185, 1), "schema/pg15/deparse.txt:3298:17"},
-	{ 214, 1, 1, true, false, CONTRACT_LIST(parents, 2186, 1), CONTRACT_LIST(conditions, 2186, ), false, false, 0, CONTRACT_LIST(kinds, 2186, 1), "schema/pg15/deparse.txt:5121:17"},
-	{ 215, 3, 0, false, false, CONTRACT_LIST(parents, 2187, ), CONTRACT_LIST(conditions, 2187, ), true, false, 0, CONTRACT_LIST(kinds, 2187, ), "schema/pg15/deparse.txt:3300:32"},
-	{ 215, 3, 1, true, false, CONTRACT_LIST(parents, 2188, ), CONTRACT_LIST(conditions, 2188, ), true, false, 0, CONTRACT_LIST(kinds, 2188, ), "schema/pg15/deparse.txt:3302:32"},
-	{ 215, 3, 0, false, false, CONTRACT_LIST(parents, 2189, ), CONTRACT_LIST(conditions, 2189, ), false, false, 0, CONTRACT_LIST(kinds, 2189, 1), "schema/pg15/deparse.txt:3304:32"},
-	{ 215, 3, 1, true, false, CONTRACT_LIST(parents, 2190, ), CONTRACT_LIST(conditions, 2190, ), false, false, 0, CONTRACT_LIST(kinds, 2190, 1), "schema/pg15/deparse.txt:3306:32"},
-	{ 215, 3, 1, true, false, CONTRACT_LIST(parents, 2191, 1), CONTRACT_LIST(conditions, 2191, ), false, false, 0, CONTRACT_LIST(kinds, 2191, 1), "schema/pg15/deparse.txt:5124:32"},
-	{ 215, 3, 1, true, false, CONTRACT_LIST(parents, 2192, 1), CONTRACT_LIST(conditions, 2192, ), false, false, 0, CONTRACT_LIST(kinds, 2192, 1), "schema/pg15/deparse.txt:5127:32"},
-	{ 215, 4, 0, false, false, CONTRACT_LIST(parents, 2193, ), CONTRACT_LIST(conditions, 2193, ), true, false, 0, CONTRACT_LIST(kinds, 2193, ), "schema/pg15/deparse.txt:3308:30"},
-	{ 215, 4, 1, true, false, CONTRACT_LIST(parents, 2194, ), CONTRACT_LIST(conditions, 2194, ), true, false, 0, CONTRACT_LIST(kinds, 2194, ), "schema/pg15/deparse.txt:3310:30"},
-	{ 215, 4, 0, false, false, CONTRACT_LIST(parents, 2195, ), CONTRACT_LIST(conditions, 2195, ), false, false, 0, CONTRACT_LIST(kinds, 2195, 1), "schema/pg15/deparse.txt:3312:30"},
-	{ 215, 4, 1, true, false, CONTRACT_LIST(parents, 2196, ), CONTRACT_LIST(conditions, 2196, ), false, false, 0, CONTRACT_LIST(kinds, 2196, 1), "schema/pg15/deparse.txt:3314:30"},
-	{ 215, 4, 1, true, false, CONTRACT_LIST(parents, 2197, 1), CONTRACT_LIST(conditions, 2197, ), false, false, 0, CONTRACT_LIST(kinds, 2197, 1), "schema/pg15/deparse.txt:5130:30"},
-	{ 215, 4, 1, true, false, CONTRACT_LIST(parents, 2198, 1), CONTRACT_LIST(conditions, 2198, ), false, false, 0, CONTRACT_LIST(kinds, 2198, 1), "schema/pg15/deparse.txt:5133:30"},
-	{ 215, 5, -1, false, false, CONTRACT_LIST(parents, 2199, ), CONTRACT_LIST(conditions, 2199, 1), true, false, 0, CONTRACT_LIST(kinds, 2199, ), "schema/pg15/deparse.txt:3316:30"},
-	{ 215, 5, -1, false, false, CONTRACT_LIST(parents, 2200, ), CONTRACT_LIST(conditions, 2200, 1), true, false, 0, CONTRACT_LIST(kinds, 2200, ), "schema/pg15/deparse.txt:3318:30"},
-	{ 216, 0, -1, false, false, CONTRACT_LIST(parents, 2201, ), CONTRACT_LIST(conditions, 2201, ), true, false, 0, CONTRACT_LIST(kinds, 2201, ), "schema/pg15/deparse.txt:3320:26"},
-	{ 217, 1, -1, false, false, CONTRACT_LIST(parents, 2202, ), CONTRACT_LIST(conditions, 2202, ), true, false, 0, CONTRACT_LIST(kinds, 2202, ), "schema/pg15/deparse.txt:3322:28"},
-	{ 217, 3, -1, false, false, CONTRACT_LIST(parents, 2203, ), CONTRACT_LIST(conditions, 2203, ), false, false, 0, CONTRACT_LIST(kinds, 2203, 1), "schema/pg15/deparse.txt:3324:27"},
-	{ 218, 0, 0, false, false, CONTRACT_LIST(parents, 2204, ), CONTRACT_LIST(conditions, 2204, ), true, false, 0, CONTRACT_LIST(kinds, 2204, ), "schema/pg15/deparse.txt:3326:27"},
-	{ 218, 0, 0, false, false, CONTRACT_LIST(parents, 2205, ), CONTRACT_LIST(conditions, 2205, ), false, false, 0, CONTRACT_LIST(kinds, 2205, 1), "schema/pg15/deparse.txt:3328:27"},
-	{ 218, 0, 1, true, false, CONTRACT_LIST(parents, 2206, ), CONTRACT_LIST(conditions, 2206, ), false, false, 0, CONTRACT_LIST(kinds, 2206, 1), "schema/pg15/deparse.txt:5136:27"},
-	{ 218, 0, 1, true, false, CONTRACT_LIST(parents, 2207, ), CONTRACT_LIST(conditions, 2207, ), true, false, 0, CONTRACT_LIST(kinds, 2207, ), "schema/pg15/deparse.txt:5138:27"},
-	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 2208, ), CONTRACT_LIST(conditions, 2208, 1), false, false, 0, CONTRACT_LIST(kinds, 2208, 1), "schema/pg15/deparse.txt:3330:19"},
-	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 2209, ), CONTRACT_LIST(conditions, 2209, 1), false, false, 0, CONTRACT_LIST(kinds, 2209, 1), "schema/pg15/deparse.txt:3332:19"},
-	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 2210, ), CONTRACT_LIST(conditions, 2210, 1), false, false, 0, CONTRACT_LIST(kinds, 2210, 1), "schema/pg15/deparse.txt:3334:19"},
-	{ 220, 2, -1, false, false, CONTRACT_LIST(parents, 2211, ), CONTRACT_LIST(conditions, 2211, ), true, false, 0, CONTRACT_LIST(kinds, 2211, ), "schema/pg15/deparse.txt:3336:24"},
-	{ 221, 0, 0, false, false, CONTRACT_LIST(parents, 2212, ), CONTRACT_LIST(conditions, 2212, ), true, false, 0, CONTRACT_LIST(kinds, 2212, ), "schema/pg15/deparse.txt:3338:17"},
-	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2213, ), CONTRACT_LIST(conditions, 2213, ), true, false, 0, CONTRACT_LIST(kinds, 2213, ), "schema/pg15/deparse.txt:3340:17"},
-	{ 221, 0, 0, false, false, CONTRACT_LIST(parents, 2214, ), CONTRACT_LIST(conditions, 2214, ), false, false, 0, CONTRACT_LIST(kinds, 2214, 1), "schema/pg15/deparse.txt:3342:17"},
-	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2215, ), CONTRACT_LIST(conditions, 2215, ), false, false, 0, CONTRACT_LIST(kinds, 2215, 1), "schema/pg15/deparse.txt:3344:17"},
-	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2216, 1), CONTRACT_LIST(conditions, 2216, ), false, false, 0, CONTRACT_LIST(kinds, 2216, 1), "schema/pg15/deparse.txt:5141:17"},
-	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2217, 1), CONTRACT_LIST(conditions, 2217, ), false, false, 0, CONTRACT_LIST(kinds, 2217, 1), "schema/pg15/deparse.txt:5144:17"},
-	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2218, 1), CONTRACT_LIST(conditions, 2218, ), false, false, 0, CONTRACT_LIST(kinds, 2218, 1), "schema/pg15/deparse.txt:5147:17"},
-	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2219, 1), CONTRACT_LIST(conditions, 2219, ), false, false, 0, CONTRACT_LIST(kinds, 2219, 1), "schema/pg15/deparse.txt:5150:17"},
-	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2220, 1), CONTRACT_LIST(conditions, 2220, ), false, false, 0, CONTRACT_LIST(kinds, 2220, 1), "schema/pg15/deparse.txt:5153:17"},
-	{ 222, 0, 0, false, false, CONTRACT_LIST(parents, 2221, ), CONTRACT_LIST(conditions, 2221, ), true, false, 0, CONTRACT_LIST(kinds, 2221, ), "schema/pg15/deparse.txt:3346:25"},
-	{ 222, 0, 1, true, false, CONTRACT_LIST(parents, 2222, ), CONTRACT_LIST(conditions, 2222, ), true, false, 0, CONTRACT_LIST(kinds, 2222, ), "schema/pg15/deparse.txt:3348:25"},
-	{ 222, 0, 0, false, false, CONTRACT_LIST(parents, 2223, ), CONTRACT_LIST(conditions, 2223, ), false, false, 0, CONTRACT_LIST(kinds, 2223, 1), "schema/pg15/deparse.txt:3350:25"},
-	{ 222, 0, 1, true, false, CONTRACT_LIST(parents, 2224, ), CONTRACT_LIST(conditions, 2224, ), false, false, 0, CONTRACT_LIST(kinds, 2224, 1), "schema/pg15/deparse.txt:3352:25"},
-	{ 222, 0, 1, true, false, CONTRACT_LIST(parents, 2225, 1), CONTRACT_LIST(conditions, 2225, ), false, false, 0, CONTRACT_LIST(kinds, 2225, 1), "schema/pg15/deparse.txt:5156:25"},
-	{ 222, 1, -1, false, false, CONTRACT_LIST(parents, 2226, ), CONTRACT_LIST(conditions, 2226, ), false, false, 0, CONTRACT_LIST(kinds, 2226, 1), "schema/pg15/deparse.txt:3354:26"},
-	{ 223, 2, 0, false, false, CONTRACT_LIST(parents, 2227, ), CONTRACT_LIST(conditions, 2227, ), true, false, 0, CONTRACT_LIST(kinds, 2227, ), "schema/pg15/deparse.txt:3356:30"},
-	{ 223, 2, 1, true, false, CONTRACT_LIST(parents, 2228, ), CONTRACT_LIST(conditions, 2228, ), true, false, 0, CONTRACT_LIST(kinds, 2228, ), "schema/pg15/deparse.txt:3358:30"},
-	{ 223, 2, 0, false, false, CONTRACT_LIST(parents, 2229, ), CONTRACT_LIST(conditions, 2229, ), false, false, 0, CONTRACT_LIST(kinds, 2229, 1), "schema/pg15/deparse.txt:3360:30"},
-	{ 223, 2, 1, true, false, CONTRACT_LIST(parents, 2230, ), CONTRACT_LIST(conditions, 2230, ), false, false, 0, CONTRACT_LIST(kinds, 2230, 1), "schema/pg15/deparse.txt:3362:30"},
-	{ 223, 2, 1, true, false, CONTRACT_LIST(parents, 2231, 1), CONTRACT_LIST(conditions, 2231, ), false, false, 0, CONTRACT_LIST(kinds, 2231, 1), "schema/pg15/deparse.txt:5159:30"},
-	{ 223, 3, -1, false, false, CONTRACT_LIST(parents, 2232, ), CONTRACT_LIST(conditions, 2232, ), false, false, 0, CONTRACT_LIST(kinds, 2232, 1), "schema/pg15/deparse.txt:3364:31"},
-	{ 224, 0, 0, false, false, CONTRACT_LIST(parents, 2233, ), CONTRACT_LIST(conditions, 2233, ), true, false, 0, CONTRACT_LIST(kinds, 2233, ), "schema/pg15/deparse.txt:3366:33"},
-	{ 224, 0, 1, true, false, CONTRACT_LIST(parents, 2234, ), CONTRACT_LIST(conditions, 2234, ), true, false, 0, CONTRACT_LIST(kinds, 2234, ), "schema/pg15/deparse.txt:3368:33"},
-	{ 224, 0, 0, false, false, CONTRACT_LIST(parents, 2235, ), CONTRACT_LIST(conditions, 2235, ), false, false, 0, CONTRACT_LIST(kinds, 2235, 1), "schema/pg15/deparse.txt:3370:33"},
-	{ 224, 0, 1, true, false, CONTRACT_LIST(parents, 2236, ), CONTRACT_LIST(conditions, 2236, ), false, false, 0, CONTRACT_LIST(kinds, 2236, 1), "schema/pg15/deparse.txt:3372:33"},
-	{ 224, 0, 1, true, false, CONTRACT_LIST(parents, 2237, 1), CONTRACT_LIST(conditions, 2237, ), false, false, 0, CONTRACT_LIST(kinds, 2237, 1), "schema/pg15/deparse.txt:5162:33"},
-	{ 224, 2, -1, false, false, CONTRACT_LIST(parents, 2238, ), CONTRACT_LIST(conditions, 2238, ), true, false, 0, CONTRACT_LIST(kinds, 2238, ), "schema/pg15/deparse.txt:3374:35"},
-	{ 225, 0, 0, false, false, CONTRACT_LIST(parents, 2239, ), CONTRACT_LIST(conditions, 2239, ), true, false, 0, CONTRACT_LIST(kinds, 2239, ), "schema/pg15/deparse.txt:3376:31"},
-	{ 225, 0, 1, true, false, CONTRACT_LIST(parents, 2240, ), CONTRACT_LIST(conditions, 2240, ), true, false, 0, CONTRACT_LIST(kinds, 2240, ), "schema/pg15/deparse.txt:3378:31"},
-	{ 225, 0, 0, false, false, CONTRACT_LIST(parents, 2241, ), CONTRACT_LIST(conditions, 2241, ), false, false, 0, CONTRACT_LIST(kinds, 2241, 1), "schema/pg15/deparse.txt:3380:31"},
-	{ 225, 0, 1, true, false, CONTRACT_LIST(parents, 2242, ), CONTRACT_LIST(conditions, 2242, ), false, false, 0, CONTRACT_LIST(kinds, 2242, 1), "schema/pg15/deparse.txt:3382:31"},
-	{ 225, 0, 1, true, false, CONTRACT_LIST(parents, 2243, 1), CONTRACT_LIST(conditions, 2243, ), false, false, 0, CONTRACT_LIST(kinds, 2243, 1), "schema/pg15/deparse.txt:5165:31"},
-	{ 225, 1, -1, false, false, CONTRACT_LIST(parents, 2244, ), CONTRACT_LIST(conditions, 2244, ), true, false, 0, CONTRACT_LIST(kinds, 2244, ), "schema/pg15/deparse.txt:3384:34"},
-	{ 225, 2, -1, false, false, CONTRACT_LIST(parents, 2245, ), CONTRACT_LIST(conditions, 2245, ), false, false, 0, CONTRACT_LIST(kinds, 2245, 1), "schema/pg15/deparse.txt:3386:33"},
-	{ 225, 3, -1, false, false, CONTRACT_LIST(parents, 2246, ), CONTRACT_LIST(conditions, 2246, ), false, false, 0, CONTRACT_LIST(kinds, 2246, 1), "schema/pg15/deparse.txt:3388:35"},
-	{ 225, 4, -1, false, false, CONTRACT_LIST(parents, 2247, ), CONTRACT_LIST(conditions, 2247, ), true, false, 0, CONTRACT_LIST(kinds, 2247, ), "schema/pg15/deparse.txt:3390:34"},
-	{ 226, 0, -1, false, false, CONTRACT_LIST(parents, 2248, ), CONTRACT_LIST(conditions, 2248, ), true, false, 0, CONTRACT_LIST(kinds, 2248, ), "schema/pg15/deparse.txt:3392:25"},
-	{ 226, 1, 0, false, false, CONTRACT_LIST(parents, 2249, ), CONTRACT_LIST(conditions, 2249, ), true, false, 0, CONTRACT_LIST(kinds, 2249, ), "schema/pg15/deparse.txt:3394:31"},
-	{ 226, 1, 1, true, false, CONTRACT_LIST(parents, 2250, ), CONTRACT_LIST(conditions, 2250, ), true, false, 0, CONTRACT_LIST(kinds, 2250, ), "schema/pg15/deparse.txt:3396:31"},
-	{ 226, 1, 0, false, false, CONTRACT_LIST(parents, 2251, ), CONTRACT_LIST(conditions, 2251, ), false, false, 0, CONTRACT_LIST(kinds, 2251, 1), "schema/pg15/deparse.txt:3398:31"},
-	{ 226, 1, 1, true, false, CONTRACT_LIST(parents, 2252, ), CONTRACT_LIST(conditions, 2252, ), false, false, 0, CONTRACT_LIST(kinds, 2252, 1), "schema/pg15/deparse.txt:3400:31"},
-	{ 226, 1, 1, true, false, CONTRACT_LIST(parents, 2253, 1), CONTRACT_LIST(conditions, 2253, ), false, false, 0, CONTRACT_LIST(kinds, 2253, 1), "schema/pg15/deparse.txt:5168:31"},
-	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 2254, ), CONTRACT_LIST(conditions, 2254, ), true, false, 0, CONTRACT_LIST(kinds, 2254, ), "schema/pg15/deparse.txt:3402:26"},
-	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 2255, ), CONTRACT_LIST(conditions, 2255, ), false, false, 0, CONTRACT_LIST(kinds, 2255, 1), "schema/pg15/deparse.txt:3404:26"},
-	{ 227, 3, -1, false, false, CONTRACT_LIST(parents, 2256, ), CONTRACT_LIST(conditions, 2256, ), false, false, 0, CONTRACT_LIST(kinds, 2256, 1), "schema/pg15/deparse.txt:3406:27"},
-	{ 227, 4, 0, false, false, CONTRACT_LIST(parents, 2257, ), CONTRACT_LIST(conditions, 2257, ), true, false, 0, CONTRACT_LIST(kinds, 2257, ), "schema/pg15/deparse.txt:3408:29"},
-	{ 227, 4, 1, true, false, CONTRACT_LIST(parents, 2258, ), CONTRACT_LIST(conditions, 2258, ), true, false, 0, CONTRACT_LIST(kinds, 2258, ), "schema/pg15/deparse.txt:3410:29"},
-	{ 227, 4, 0, false, false, CONTRACT_LIST(parents, 2259, ), CONTRACT_LIST(conditions, 2259, ), false, false, 0, CONTRACT_LIST(kinds, 2259, 1), "schema/pg15/deparse.txt:3412:29"},
-	{ 227, 4, 1, true, false, CONTRACT_LIST(parents, 2260, ), CONTRACT_LIST(conditions, 2260, ), false, false, 0, CONTRACT_LIST(kinds, 2260, 1), "schema/pg15/deparse.txt:3414:29"},
-	{ 227, 4, 1, true, false, CONTRACT_LIST(parents, 2261, 1), CONTRACT_LIST(conditions, 2261, ), false, false, 0, CONTRACT_LIST(kinds, 2261, 1), "schema/pg15/deparse.txt:5171:29"},
-	{ 227, 5, 0, false, false, CONTRACT_LIST(parents, 2262, ), CONTRACT_LIST(conditions, 2262, ), false, false, 0, CONTRACT_LIST(kinds, 2262, 1), "schema/pg15/deparse.txt:3416:24"},
-	{ 227, 5, 1, true, false, CONTRACT_LIST(parents, 2263, ), CONTRACT_LIST(conditions, 2263, ), false, false, 0, CONTRACT_LIST(kinds, 2263, 1), "schema/pg15/deparse.txt:3418:24"},
-	{ 227, 5, 1, true, false, CONTRACT_LIST(parents, 2264, 1), CONTRACT_LIST(conditions, 2264, ), false, false, 0, CONTRACT_LIST(kinds, 2264, 1), "schema/pg15/deparse.txt:5174:24"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2265, ), CONTRACT_LIST(conditions, 2265, 1), true, false, 0, CONTRACT_LIST(kinds, 2265, ), "schema/pg15/deparse.txt:3420:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2266, ), CONTRACT_LIST(conditions, 2266, 1), true, false, 0, CONTRACT_LIST(kinds, 2266, ), "schema/pg15/deparse.txt:3422:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2267, 1), CONTRACT_LIST(conditions, 2267, 1), true, false, 0, CONTRACT_LIST(kinds, 2267, ), "schema/pg15/deparse.txt:5232:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2268, 1), CONTRACT_LIST(conditions, 2268, 1), true, false, 0, CONTRACT_LIST(kinds, 2268, ), "schema/pg15/deparse.txt:5268:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2269, 1), CONTRACT_LIST(conditions, 2269, 1), true, false, 0, CONTRACT_LIST(kinds, 2269, ), "schema/pg15/deparse.txt:5274:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2270, 1), CONTRACT_LIST(conditions, 2270, 1), true, false, 0, CONTRACT_LIST(kinds, 2270, ), "schema/pg15/deparse.txt:5277:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2271, 1), CONTRACT_LIST(conditions, 2271, 1), true, false, 0, CONTRACT_LIST(kinds, 2271, ), "schema/pg15/deparse.txt:5280:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2272, 1), CONTRACT_LIST(conditions, 2272, 1), true, false, 0, CONTRACT_LIST(kinds, 2272, ), "schema/pg15/deparse.txt:5292:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2273, 1), CONTRACT_LIST(conditions, 2273, 1), true, false, 0, CONTRACT_LIST(kinds, 2273, ), "schema/pg15/deparse.txt:5295:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2274, 1), CONTRACT_LIST(conditions, 2274, 1), true, false, 0, CONTRACT_LIST(kinds, 2274, ), "schema/pg15/deparse.txt:5307:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2275, 1), CONTRACT_LIST(conditions, 2275, 1), true, false, 0, CONTRACT_LIST(kinds, 2275, ), "schema/pg15/deparse.txt:5322:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2276, 1), CONTRACT_LIST(conditions, 2276, 1), true, false, 0, CONTRACT_LIST(kinds, 2276, ), "schema/pg15/deparse.txt:5325:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2277, 1), CONTRACT_LIST(conditions, 2277, 1), true, false, 0, CONTRACT_LIST(kinds, 2277, ), "schema/pg15/deparse.txt:5328:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2278, 1), CONTRACT_LIST(conditions, 2278, 1), true, false, 0, CONTRACT_LIST(kinds, 2278, ), "schema/pg15/deparse.txt:5331:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2279, 1), CONTRACT_LIST(conditions, 2279, 1), true, false, 0, CONTRACT_LIST(kinds, 2279, ), "schema/pg15/deparse.txt:5334:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2280, 1), CONTRACT_LIST(conditions, 2280, 1), true, false, 0, CONTRACT_LIST(kinds, 2280, ), "schema/pg15/deparse.txt:5346:19"},
-	{ 229, 0, -1, false, false, CONTRACT_LIST(parents, 2281, ), CONTRACT_LIST(conditions, 2281, ), true, false, 0, CONTRACT_LIST(kinds, 2281, ), "schema/pg15/deparse.txt:3424:24"},
-	{ 230, 1, -1, false, false, CONTRACT_LIST(parents, 2282, ), CONTRACT_LIST(conditions, 2282, ), false, false, 0, CONTRACT_LIST(kinds, 2282, 1), "schema/pg15/deparse.txt:3426:20"},
-	{ 230, 2, 0, false, false, CONTRACT_LIST(parents, 2283, ), CONTRACT_LIST(conditions, 2283, ), true, false, 0, CONTRACT_LIST(kinds, 2283, ), "schema/pg15/deparse.txt:3428:25"},
-	{ 230, 2, 0, false, false, CONTRACT_LIST(parents, 2284, ), CONTRACT_LIST(conditions, 2284, ), false, false, 0, CONTRACT_LIST(kinds, 2284, 1), "schema/pg15/deparse.txt:3430:25"},
-	{ 230, 2, 1, true, false, CONTRACT_LIST(parents, 2285, ), CONTRACT_LIST(conditions, 2285, ), false, false, 0, CONTRACT_LIST(kinds, 2285, 1), "schema/pg15/deparse.txt:5177:25"},
-	{ 230, 2, 1, true, false, CONTRACT_LIST(parents, 2286, ), CONTRACT_LIST(conditions, 2286, ), true, false, 0, CONTRACT_LIST(kinds, 2286, ), "schema/pg15/deparse.txt:5179:25"},
-	{ 230, 3, 0, false, false, CONTRACT_LIST(parents, 2287, ), CONTRACT_LIST(conditions, 2287, ), true, false, 0, CONTRACT_LIST(kinds, 2287, ), "schema/pg15/deparse.txt:3432:23"},
-	{ 230, 3, 0, false, false, CONTRACT_LIST(parents, 2288, ), CONTRACT_LIST(conditions, 2288, ), false, false, 0, CONTRACT_LIST(kinds, 2288, 1), "schema/pg15/deparse.txt:3434:23"},
-	{ 230, 3, 1, true, false, CONTRACT_LIST(parents, 2289, ), CONTRACT_LIST(conditions, 2289, ), false, false, 0, CONTRACT_LIST(kinds, 2289, 1), "schema/pg15/deparse.txt:5182:23"},
-	{ 230, 3, 1, true, false, CONTRACT_LIST(parents, 2290, ), CONTRACT_LIST(conditions, 2290, ), true, false, 0, CONTRACT_LIST(kinds, 2290, ), "schema/pg15/deparse.txt:5184:23"},
-	{ 231, 0, -1, false, false, CONTRACT_LIST(parents, 2291, ), CONTRACT_LIST(conditions, 2291, ), true, false, 0, CONTRACT_LIST(kinds, 2291, ), "schema/pg15/deparse.txt:3436:24"},
-	{ 231, 1, 0, false, false, CONTRACT_LIST(parents, 2292, ), CONTRACT_LIST(conditions, 2292, ), true, false, 0, CONTRACT_LIST(kinds, 2292, ), "schema/pg15/deparse.txt:3438:27"},
-	{ 231, 1, 1, true, false, CONTRACT_LIST(parents, 2293, ), CONTRACT_LIST(conditions, 2293, ), true, false, 0, CONTRACT_LIST(kinds, 2293, ), "schema/pg15/deparse.txt:3440:27"},
-	{ 231, 1, 0, false, false, CONTRACT_LIST(parents, 2294, ), CONTRACT_LIST(conditions, 2294, ), false, false, 0, CONTRACT_LIST(kinds, 2294, 1), "schema/pg15/deparse.txt:3442:27"},
-	{ 231, 1, 1, true, false, CONTRACT_LIST(parents, 2295, ), CONTRACT_LIST(conditions, 2295, ), false, false, 0, CONTRACT_LIST(kinds, 2295, 1), "schema/pg15/deparse.txt:3444:27"},
-	{ 231, 1, 1, true, false, CONTRACT_LIST(parents, 2296, 1), CONTRACT_LIST(conditions, 2296, ), false, false, 0, CONTRACT_LIST(kinds, 2296, 1), "schema/pg15/deparse.txt:5187:27"},
-	{ 232, 4, 0, false, false, CONTRACT_LIST(parents, 2297, ), CONTRACT_LIST(conditions, 2297, ), false, false, 0, CONTRACT_LIST(kinds, 2297, 1), "schema/pg15/deparse.txt:3446:31"},
-	{ 232, 4, 1, true, false, CONTRACT_LIST(parents, 2298, ), CONTRACT_LIST(conditions, 2298, ), false, false, 0, CONTRACT_LIST(kinds, 2298, 1), "schema/pg15/deparse.txt:3448:31"},
-	{ 232, 4, 1, true, false, CONTRACT_LIST(parents, 2299, 1), CONTRACT_LIST(conditions, 2299, ), false, false, 0, CONTRACT_LIST(kinds, 2299, 1), "schema/pg15/deparse.txt:5190:31"},
-	{ 232, 4, 1, true, false, CONTRACT_LIST(parents, 2300, 1), CONTRACT_LIST(conditions, 2300, ), false, false, 0, CONTRACT_LIST(kinds, 2300, 1), "schema/pg15/deparse.txt:5193:31"},
-	{ 232, 5, 0, false, false, CONTRACT_LIST(parents, 2301, ), CONTRACT_LIST(conditions, 2301, ), false, false, 0, CONTRACT_LIST(kinds, 2301, 1), "schema/pg15/deparse.txt:3450:32"},
-	{ 232, 5, 1, true, false, CONTRACT_LIST(parents, 2302, ), CONTRACT_LIST(conditions, 2302, ), false, false, 0, CONTRACT_LIST(kinds, 2302, 1), "schema/pg15/deparse.txt:3452:32"},
-	{ 232, 5, 1, true, false, CONTRACT_LIST(parents, 2303, 1), CONTRACT_LIST(conditions, 2303, ), false, false, 0, CONTRACT_LIST(kinds, 2303, 1), "schema/pg15/deparse.txt:5196:32"},
-	{ 232, 5, 1, true, false, CONTRACT_LIST(parents, 2304, 1), CONTRACT_LIST(conditions, 2304, ), false, false, 0, CONTRACT_LIST(kinds, 2304, 1), "schema/pg15/deparse.txt:5199:32"},
-	{ 232, 6, 0, false, false, CONTRACT_LIST(parents, 2305, ), CONTRACT_LIST(conditions, 2305, ), false, false, 0, CONTRACT_LIST(kinds, 2305, 1), "schema/pg15/deparse.txt:3454:32"},
-	{ 232, 6, 1, true, false, CONTRACT_LIST(parents, 2306, ), CONTRACT_LIST(conditions, 2306, ), false, false, 0, CONTRACT_LIST(kinds, 2306, 1), "schema/pg15/deparse.txt:3456:32"},
-	{ 232, 6, 1, true, false, CONTRACT_LIST(parents, 2307, 1), CONTRACT_LIST(conditions, 2307, ), false, false, 0, CONTRACT_LIST(kinds, 2307, 1), "schema/pg15/deparse.txt:5202:32"},
-	{ 232, 6, 1, true, false, CONTRACT_LIST(parents, 2308, 1), CONTRACT_LIST(conditions, 2308, ), false, false, 0, CONTRACT_LIST(kinds, 2308, 1), "schema/pg15/deparse.txt:5205:32"},
-	{ 234, 0, -1, false, false, CONTRACT_LIST(parents, 2309, ), CONTRACT_LIST(conditions, 2309, ), true, false, 0, CONTRACT_LIST(kinds, 2309, ), "schema/pg15/deparse.txt:3458:19"},
-	{ 235, 0, -1, false, false, CONTRACT_LIST(parents, 2310, ), CONTRACT_LIST(conditions, 2310, ), true, false, 0, CONTRACT_LIST(kinds, 2310, ), "schema/pg15/deparse.txt:3460:25"},
-	{ 235, 2, 0, false, false, CONTRACT_LIST(parents, 2311, ), CONTRACT_LIST(conditions, 2311, ), true, false, 0, CONTRACT_LIST(kinds, 2311, ), "schema/pg15/deparse.txt:3462:24"},
-	{ 235, 2, 1, true, false, CONTRACT_LIST(parents, 2312, ), CONTRACT_LIST(conditions, 2312, ), true, false, 0, CONTRACT_LIST(kinds, 2312, ), "schema/pg15/deparse.txt:3464:24"},
-	{ 235, 2, 0, false, false, CONTRACT_LIST(parents, 2313, ), CONTRACT_LIST(conditions, 2313, ), false, false, 0, CONTRACT_LIST(kinds, 2313, 1), "schema/pg15/deparse.txt:3466:24"},
-	{ 235, 2, 1, true, false, CONTRACT_LIST(parents, 2314, ), CONTRACT_LIST(conditions, 2314, ), false, false, 0, CONTRACT_LIST(kinds, 2314, 1), "schema/pg15/deparse.txt:3468:24"},
-	{ 235, 2, 1, true, false, CONTRACT_LIST(parents, 2315, 1), CONTRACT_LIST(conditions, 2315, ), false, false, 0, CONTRACT_LIST(kinds, 2315, 1), "schema/pg15/deparse.txt:5208:24"},
-	{ 236, 1, -1, false, false, CONTRACT_LIST(parents, 2316, ), CONTRACT_LIST(conditions, 2316, 1), true, false, 0, CONTRACT_LIST(kinds, 2316, ), "schema/pg15/deparse.txt:3470:25"},
-	{ 236, 1, -1, false, false, CONTRACT_LIST(parents, 2317, ), CONTRACT_LIST(conditions, 2317, 1), true, false, 0, CONTRACT_LIST(kinds, 2317, ), "schema/pg15/deparse.txt:3472:25"},
-	{ 236, 1, -1, false, false, CONTRACT_LIST(parents, 2318, 1), CONTRACT_LIST(conditions, 2318, 1), true, false, 0, CONTRACT_LIST(kinds, 2318, ), "schema/pg15/deparse.txt:5298:25"},
-	{ 236, 1, -1, false, false, CONTRACT_LIST(parents, 2319, 1), CONTRACT_LIST(conditions, 2319, 1), true, false, 0, CONTRACT_LIST(kinds, 2319, ), "schema/pg15/deparse.txt:5304:25"},
-	{ 236, 2, -1, false, false, CONTRACT_LIST(parents, 2320, ), CONTRACT_LIST(conditions, 2320, 1), true, false, 0, CONTRACT_LIST(kinds, 2320, ), "schema/pg15/deparse.txt:3474:29"},
-	{ 236, 2, -1, false, false, CONTRACT_LIST(parents, 2321, ), CONTRACT_LIST(conditions, 2321, 1), true, false, 0, CONTRACT_LIST(kinds, 2321, ), "schema/pg15/deparse.txt:3476:29"},
-	{ 236, 2, -1, false, false, CONTRACT_LIST(parents, 2322, 1), CONTRACT_LIST(conditions, 2322, 1), true, false, 0, CONTRACT_LIST(kinds, 2322, ), "schema/pg15/deparse.txt:5319:29"},
-	{ 236, 2, -1, false, false, CONTRACT_LIST(parents, 2323, 1), CONTRACT_LIST(conditions, 2323, 1), true, false, 0, CONTRACT_LIST(kinds, 2323, ), "schema/pg15/deparse.txt:5343:29"},
-	{ 237, 0, -1, false, false, CONTRACT_LIST(parents, 2324, ), CONTRACT_LIST(conditions, 2324, ), true, false, 0, CONTRACT_LIST(kinds, 2324, ), "schema/pg15/deparse.txt:3478:27"},
-	{ 237, 1, -1, false, false, CONTRACT_LIST(parents, 2325, ), CONTRACT_LIST(conditions, 2325, ), false, false, 0, CONTRACT_LIST(kinds, 2325, 1), "schema/pg15/deparse.txt:3480:31"},
-	{ 237, 2, 0, false, false, CONTRACT_LIST(parents, 2326, ), CONTRACT_LIST(conditions, 2326, ), true, false, 0, CONTRACT_LIST(kinds, 2326, ), "schema/pg15/deparse.txt:3482:26"},
-	{ 237, 2, 1, true, false, CONTRACT_LIST(parents, 2327, ), CONTRACT_LIST(conditions, 2327, ), true, false, 0, CONTRACT_LIST(kinds, 2327, ), "schema/pg15/deparse.txt:3484:26"},
-	{ 237, 2, 0, false, false, CONTRACT_LIST(parents, 2328, ), CONTRACT_LIST(conditions, 2328, ), false, false, 0, CONTRACT_LIST(kinds, 2328, 1), "schema/pg15/deparse.txt:3486:26"},
-	{ 237, 2, 1, true, false, CONTRACT_LIST(parents, 2329, ), CONTRACT_LIST(conditions, 2329, ), false, false, 0, CONTRACT_LIST(kinds, 2329, 1), "schema/pg15/deparse.txt:3488:26"},
-	{ 237, 2, 1, true, false, CONTRACT_LIST(parents, 2330, 1), CONTRACT_LIST(conditions, 2330, ), false, false, 0, CONTRACT_LIST(kinds, 2330, 1), "schema/pg15/deparse.txt:5211:26"},
+	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1641, 1), CONTRACT_LIST(conditions, 1641, 1), true, false, 0, CONTRACT_LIST(kinds, 1641, ), "schema/pg15/deparse.txt:5375:15"},
+	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1642, 1), CONTRACT_LIST(conditions, 1642, 1), true, false, 0, CONTRACT_LIST(kinds, 1642, ), "schema/pg15/deparse.txt:5378:15"},
+	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1643, 1), CONTRACT_LIST(conditions, 1643, 1), true, false, 0, CONTRACT_LIST(kinds, 1643, ), "schema/pg15/deparse.txt:5438:15"},
+	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1644, 1), CONTRACT_LIST(conditions, 1644, 1), true, false, 0, CONTRACT_LIST(kinds, 1644, ), "schema/pg15/deparse.txt:5441:15"},
+	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1645, 1), CONTRACT_LIST(conditions, 1645, 1), true, false, 0, CONTRACT_LIST(kinds, 1645, ), "schema/pg15/deparse.txt:5453:15"},
+	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1646, 1), CONTRACT_LIST(conditions, 1646, 1), true, false, 0, CONTRACT_LIST(kinds, 1646, ), "schema/pg15/deparse.txt:5456:15"},
+	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1647, 1), CONTRACT_LIST(conditions, 1647, 1), true, false, 0, CONTRACT_LIST(kinds, 1647, ), "schema/pg15/deparse.txt:5462:15"},
+	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1648, 1), CONTRACT_LIST(conditions, 1648, 1), true, false, 0, CONTRACT_LIST(kinds, 1648, ), "schema/pg15/deparse.txt:5471:15"},
+	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1649, 1), CONTRACT_LIST(conditions, 1649, 1), true, false, 0, CONTRACT_LIST(kinds, 1649, ), "schema/pg15/deparse.txt:5474:15"},
+	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1650, 1), CONTRACT_LIST(conditions, 1650, 1), true, false, 0, CONTRACT_LIST(kinds, 1650, ), "schema/pg15/deparse.txt:5477:15"},
+	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1651, 1), CONTRACT_LIST(conditions, 1651, 1), true, false, 0, CONTRACT_LIST(kinds, 1651, ), "schema/pg15/deparse.txt:5480:15"},
+	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1652, 1), CONTRACT_LIST(conditions, 1652, 1), true, false, 0, CONTRACT_LIST(kinds, 1652, ), "schema/pg15/deparse.txt:5483:15"},
+	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1653, 1), CONTRACT_LIST(conditions, 1653, 1), true, false, 0, CONTRACT_LIST(kinds, 1653, ), "schema/pg15/deparse.txt:5486:15"},
+	{ 184, 2, 0, false, false, CONTRACT_LIST(parents, 1654, ), CONTRACT_LIST(conditions, 1654, ), true, false, 0, CONTRACT_LIST(kinds, 1654, ), "schema/pg15/deparse.txt:2473:20"},
+	{ 184, 2, 0, false, false, CONTRACT_LIST(parents, 1655, ), CONTRACT_LIST(conditions, 1655, ), false, false, 0, CONTRACT_LIST(kinds, 1655, 1), "schema/pg15/deparse.txt:2475:20"},
+	{ 184, 2, 1, true, false, CONTRACT_LIST(parents, 1656, ), CONTRACT_LIST(conditions, 1656, ), false, false, 0, CONTRACT_LIST(kinds, 1656, 1), "schema/pg15/deparse.txt:4700:20"},
+	{ 184, 2, 1, true, false, CONTRACT_LIST(parents, 1657, ), CONTRACT_LIST(conditions, 1657, ), true, false, 0, CONTRACT_LIST(kinds, 1657, ), "schema/pg15/deparse.txt:4702:20"},
+	{ 184, 3, -1, false, false, CONTRACT_LIST(parents, 1658, ), CONTRACT_LIST(conditions, 1658, ), false, false, 0, CONTRACT_LIST(kinds, 1658, 1), "schema/pg15/deparse.txt:2477:21"},
+	{ 186, 1, -1, false, false, CONTRACT_LIST(parents, 1659, ), CONTRACT_LIST(conditions, 1659, ), false, false, 0, CONTRACT_LIST(kinds, 1659, 1), "schema/pg15/deparse.txt:2479:16"},
+	{ 186, 2, -1, false, false, CONTRACT_LIST(parents, 1660, ), CONTRACT_LIST(conditions, 1660, ), false, false, 0, CONTRACT_LIST(kinds, 1660, 1), "schema/pg15/deparse.txt:2481:16"},
+	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 1661, ), CONTRACT_LIST(conditions, 1661, ), true, false, 0, CONTRACT_LIST(kinds, 1661, ), "schema/pg15/deparse.txt:2483:19"},
+	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 1662, ), CONTRACT_LIST(conditions, 1662, ), false, false, 0, CONTRACT_LIST(kinds, 1662, 1), "schema/pg15/deparse.txt:2485:19"},
+	{ 187, 1, 0, false, false, CONTRACT_LIST(parents, 1663, ), CONTRACT_LIST(conditions, 1663, ), true, false, 0, CONTRACT_LIST(kinds, 1663, ), "schema/pg15/deparse.txt:2487:27"},
+	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1664, ), CONTRACT_LIST(conditions, 1664, ), true, false, 0, CONTRACT_LIST(kinds, 1664, ), "schema/pg15/deparse.txt:2489:27"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 1665, 1), CONTRACT_LIST(conditions, 1665, ), false, true, 0, CONTRACT_LIST(kinds, 1665, ), "schema/pg15/deparse.txt:2492:27"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 1666, 1), CONTRACT_LIST(conditions, 1666, ), false, true, 0, CONTRACT_LIST(kinds, 1666, ), "schema/pg15/deparse.txt:2495:27"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 1667, 1), CONTRACT_LIST(conditions, 1667, ), false, true, 0, CONTRACT_LIST(kinds, 1667, ), "schema/pg15/deparse.txt:2498:27"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 1668, 1), CONTRACT_LIST(conditions, 1668, ), false, true, 0, CONTRACT_LIST(kinds, 1668, ), "schema/pg15/deparse.txt:2501:27"},
+	{ 187, 1, -1, false, true, CONTRACT_LIST(parents, 1669, 1), CONTRACT_LIST(conditions, 1669, ), false, true, 0, CONTRACT_LIST(kinds, 1669, ), "schema/pg15/deparse.txt:2503:27"},
+	{ 187, 1, 0, false, false, CONTRACT_LIST(parents, 1670, ), CONTRACT_LIST(conditions, 1670, ), false, false, 0, CONTRACT_LIST(kinds, 1670, 1), "schema/pg15/deparse.txt:2505:27"},
+	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1671, ), CONTRACT_LIST(conditions, 1671, ), false, false, 0, CONTRACT_LIST(kinds, 1671, 1), "schema/pg15/deparse.txt:2507:27"},
+	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1672, 1), CONTRACT_LIST(conditions, 1672, ), false, false, 0, CONTRACT_LIST(kinds, 1672, 1), "schema/pg15/deparse.txt:4705:27"},
+	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1673, 1), CONTRACT_LIST(conditions, 1673, ), false, false, 0, CONTRACT_LIST(kinds, 1673, 1), "schema/pg15/deparse.txt:4708:27"},
+	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1674, 1), CONTRACT_LIST(conditions, 1674, ), false, false, 0, CONTRACT_LIST(kinds, 1674, 1), "schema/pg15/deparse.txt:4711:27"},
+	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1675, 1), CONTRACT_LIST(conditions, 1675, ), false, false, 0, CONTRACT_LIST(kinds, 1675, 1), "schema/pg15/deparse.txt:4714:27"},
+	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1676, 1), CONTRACT_LIST(conditions, 1676, ), false, false, 0, CONTRACT_LIST(kinds, 1676, 1), "schema/pg15/deparse.txt:4717:27"},
+	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1677, 1), CONTRACT_LIST(conditions, 1677, ), false, false, 0, CONTRACT_LIST(kinds, 1677, 1), "schema/pg15/deparse.txt:4720:27"},
+	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1678, 1), CONTRACT_LIST(conditions, 1678, ), false, false, 0, CONTRACT_LIST(kinds, 1678, 1), "schema/pg15/deparse.txt:4723:27"},
+	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1679, 1), CONTRACT_LIST(conditions, 1679, ), false, false, 0, CONTRACT_LIST(kinds, 1679, 1), "schema/pg15/deparse.txt:4726:27"},
+	{ 187, 1, 1, true, false, CONTRACT_LIST(parents, 1680, 1), CONTRACT_LIST(conditions, 1680, ), false, false, 0, CONTRACT_LIST(kinds, 1680, 1), "schema/pg15/deparse.txt:4729:27"},
+	{ 188, 0, 0, false, false, CONTRACT_LIST(parents, 1681, ), CONTRACT_LIST(conditions, 1681, ), false, false, 0, CONTRACT_LIST(kinds, 1681, 1), "schema/pg15/deparse.txt:2509:22"},
+	{ 188, 0, 1, true, false, CONTRACT_LIST(parents, 1682, ), CONTRACT_LIST(conditions, 1682, ), false, false, 0, CONTRACT_LIST(kinds, 1682, 1), "schema/pg15/deparse.txt:2511:22"},
+	{ 188, 0, 1, true, false, CONTRACT_LIST(parents, 1683, 1), CONTRACT_LIST(conditions, 1683, ), false, false, 0, CONTRACT_LIST(kinds, 1683, 1), "schema/pg15/deparse.txt:4732:22"},
+	{ 188, 0, 1, true, false, CONTRACT_LIST(parents, 1684, 1), CONTRACT_LIST(conditions, 1684, ), false, false, 0, CONTRACT_LIST(kinds, 1684, 1), "schema/pg15/deparse.txt:4735:22"},
+	{ 188, 0, 1, true, false, CONTRACT_LIST(parents, 1685, 1), CONTRACT_LIST(conditions, 1685, ), false, false, 0, CONTRACT_LIST(kinds, 1685, 1), "schema/pg15/deparse.txt:4738:22"},
+	{ 188, 0, 1, true, false, CONTRACT_LIST(parents, 1686, 1), CONTRACT_LIST(conditions, 1686, ), false, false, 0, CONTRACT_LIST(kinds, 1686, 1), "schema/pg15/deparse.txt:4741:22"},
+	{ 188, 0, 1, true, false, CONTRACT_LIST(parents, 1687, 1), CONTRACT_LIST(conditions, 1687, ), false, false, 0, CONTRACT_LIST(kinds, 1687, 1), "schema/pg15/deparse.txt:4744:22"},
+	{ 189, 0, -1, false, false, CONTRACT_LIST(parents, 1688, 1), CONTRACT_LIST(conditions, 1688, ), true, false, 0, CONTRACT_LIST(kinds, 1688, ), "schema/pg15/deparse.txt:2514:16"},
+	{ 189, 0, -1, false, true, CONTRACT_LIST(parents, 1689, 1), CONTRACT_LIST(conditions, 1689, ), true, false, 0, CONTRACT_LIST(kinds, 1689, ), "schema/pg15/deparse.txt:2516:16"},
+	{ 189, 1, 0, false, false, CONTRACT_LIST(parents, 1690, ), CONTRACT_LIST(conditions, 1690, ), true, false, 0, CONTRACT_LIST(kinds, 1690, ), "schema/pg15/deparse.txt:2518:23"},
+	{ 189, 1, 1, true, false, CONTRACT_LIST(parents, 1691, ), CONTRACT_LIST(conditions, 1691, ), true, false, 0, CONTRACT_LIST(kinds, 1691, ), "schema/pg15/deparse.txt:2520:23"},
+	{ 189, 1, 0, false, false, CONTRACT_LIST(parents, 1692, ), CONTRACT_LIST(conditions, 1692, ), false, false, 0, CONTRACT_LIST(kinds, 1692, 1), "schema/pg15/deparse.txt:2522:23"},
+	{ 189, 1, 1, true, false, CONTRACT_LIST(parents, 1693, ), CONTRACT_LIST(conditions, 1693, ), false, false, 0, CONTRACT_LIST(kinds, 1693, 1), "schema/pg15/deparse.txt:2524:23"},
+	{ 189, 1, 1, true, false, CONTRACT_LIST(parents, 1694, 1), CONTRACT_LIST(conditions, 1694, ), false, false, 0, CONTRACT_LIST(kinds, 1694, 1), "schema/pg15/deparse.txt:4747:23"},
+	{ 189, 1, 1, true, false, CONTRACT_LIST(parents, 1695, 1), CONTRACT_LIST(conditions, 1695, ), false, false, 0, CONTRACT_LIST(kinds, 1695, 1), "schema/pg15/deparse.txt:4750:23"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1696, 1), CONTRACT_LIST(conditions, 1696, ), true, false, 0, CONTRACT_LIST(kinds, 1696, ), "schema/pg15/deparse.txt:2527:15"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1697, 1), CONTRACT_LIST(conditions, 1697, 1), true, false, 0, CONTRACT_LIST(kinds, 1697, ), "schema/pg15/deparse.txt:2529:15"},
+	{ 189, 2, -1, false, true, CONTRACT_LIST(parents, 1698, 1), CONTRACT_LIST(conditions, 1698, ), true, false, 0, CONTRACT_LIST(kinds, 1698, ), "schema/pg15/deparse.txt:2531:15"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1699, 1), CONTRACT_LIST(conditions, 1699, ), false, false, 0, CONTRACT_LIST(kinds, 1699, 1), "schema/pg15/deparse.txt:2534:15"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1700, 1), CONTRACT_LIST(conditions, 1700, ), false, false, 0, CONTRACT_LIST(kinds, 1700, 1), "schema/pg15/deparse.txt:2537:15"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1701, 1), CONTRACT_LIST(conditions, 1701, 1), false, false, 0, CONTRACT_LIST(kinds, 1701, 1), "schema/pg15/deparse.txt:2539:15"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1702, 1), CONTRACT_LIST(conditions, 1702, 1), false, false, 0, CONTRACT_LIST(kinds, 1702, 1), "schema/pg15/deparse.txt:2541:15"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1703, 1), CONTRACT_LIST(conditions, 1703, 1), false, false, 0, CONTRACT_LIST(kinds, 1703, 1), "schema/pg15/deparse.txt:2543:15"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1704, 1), CONTRACT_LIST(conditions, 1704, 1), false, false, 0, CONTRACT_LIST(kinds, 1704, 1), "schema/pg15/deparse.txt:2545:15"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1705, 1), CONTRACT_LIST(conditions, 1705, ), false, false, 0, CONTRACT_LIST(kinds, 1705, 1), "schema/pg15/deparse.txt:2548:15"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1706, 1), CONTRACT_LIST(conditions, 1706, 1), false, false, 0, CONTRACT_LIST(kinds, 1706, 1), "schema/pg15/deparse.txt:2550:15"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1707, 1), CONTRACT_LIST(conditions, 1707, 1), false, false, 0, CONTRACT_LIST(kinds, 1707, 1), "schema/pg15/deparse.txt:2552:15"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1708, 1), CONTRACT_LIST(conditions, 1708, 1), false, false, 0, CONTRACT_LIST(kinds, 1708, 1), "schema/pg15/deparse.txt:2554:15"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1709, 1), CONTRACT_LIST(conditions, 1709, 1), false, false, 0, CONTRACT_LIST(kinds, 1709, 1), "schema/pg15/deparse.txt:2556:15"},
+	{ 189, 2, -1, false, true, CONTRACT_LIST(parents, 1710, 1), CONTRACT_LIST(conditions, 1710, ), false, false, 0, CONTRACT_LIST(kinds, 1710, 1), "schema/pg15/deparse.txt:2558:15"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1711, 1), CONTRACT_LIST(conditions, 1711, ), false, false, 0, CONTRACT_LIST(kinds, 1711, 1), "schema/pg15/deparse.txt:2560:15"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1712, 1), CONTRACT_LIST(conditions, 1712, 1), true, false, 0, CONTRACT_LIST(kinds, 1712, ), "schema/pg15/deparse.txt:5367:15"},
+	{ 190, 0, -1, false, false, CONTRACT_LIST(parents, 1713, ), CONTRACT_LIST(conditions, 1713, ), false, false, 0, CONTRACT_LIST(kinds, 1713, 1), "schema/pg15/deparse.txt:2562:23"},
+	{ 191, 0, -1, false, true, CONTRACT_LIST(parents, 1714, 1), CONTRACT_LIST(conditions, 1714, ), true, false, 0, CONTRACT_LIST(kinds, 1714, ), "schema/pg15/deparse.txt:2564:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1715, 1), CONTRACT_LIST(conditions, 1715, ), true, false, 0, CONTRACT_LIST(kinds, 1715, ), "schema/pg15/deparse.txt:2566:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1716, 1), CONTRACT_LIST(conditions, 1716, ), false, false, 0, CONTRACT_LIST(kinds, 1716, 1), "schema/pg15/deparse.txt:2568:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1717, 1), CONTRACT_LIST(conditions, 1717, ), false, false, 0, CONTRACT_LIST(kinds, 1717, 1), "schema/pg15/deparse.txt:2570:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1718, 1), CONTRACT_LIST(conditions, 1718, ), false, false, 0, CONTRACT_LIST(kinds, 1718, 1), "schema/pg15/deparse.txt:2572:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1719, 1), CONTRACT_LIST(conditions, 1719, ), false, false, 0, CONTRACT_LIST(kinds, 1719, 1), "schema/pg15/deparse.txt:2574:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1720, 1), CONTRACT_LIST(conditions, 1720, ), false, false, 0, CONTRACT_LIST(kinds, 1720, 1), "schema/pg15/deparse.txt:2576:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1721, 1), CONTRACT_LIST(conditions, 1721, ), false, false, 0, CONTRACT_LIST(kinds, 1721, 1), "schema/pg15/deparse.txt:2578:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1722, 1), CONTRACT_LIST(conditions, 1722, ), false, false, 0, CONTRACT_LIST(kinds, 1722, 1), "schema/pg15/deparse.txt:2580:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1723, 1), CONTRACT_LIST(conditions, 1723, ), false, false, 0, CONTRACT_LIST(kinds, 1723, 1), "schema/pg15/deparse.txt:2582:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1724, 1), CONTRACT_LIST(conditions, 1724, ), false, false, 0, CONTRACT_LIST(kinds, 1724, 1), "schema/pg15/deparse.txt:2584:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1725, 1), CONTRACT_LIST(conditions, 1725, ), false, false, 0, CONTRACT_LIST(kinds, 1725, 1), "schema/pg15/deparse.txt:2586:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1726, 1), CONTRACT_LIST(conditions, 1726, ), false, false, 0, CONTRACT_LIST(kinds, 1726, 1), "schema/pg15/deparse.txt:2588:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1727, 1), CONTRACT_LIST(conditions, 1727, ), false, false, 0, CONTRACT_LIST(kinds, 1727, 1), "schema/pg15/deparse.txt:2590:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1728, 1), CONTRACT_LIST(conditions, 1728, ), false, false, 0, CONTRACT_LIST(kinds, 1728, 1), "schema/pg15/deparse.txt:2592:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1729, 1), CONTRACT_LIST(conditions, 1729, ), false, false, 0, CONTRACT_LIST(kinds, 1729, 1), "schema/pg15/deparse.txt:2594:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1730, 1), CONTRACT_LIST(conditions, 1730, ), false, false, 0, CONTRACT_LIST(kinds, 1730, 1), "schema/pg15/deparse.txt:2596:14"},
+	{ 191, 0, -1, false, true, CONTRACT_LIST(parents, 1731, 1), CONTRACT_LIST(conditions, 1731, ), false, false, 0, CONTRACT_LIST(kinds, 1731, 1), "schema/pg15/deparse.txt:2598:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1732, 1), CONTRACT_LIST(conditions, 1732, ), false, false, 0, CONTRACT_LIST(kinds, 1732, 1), "schema/pg15/deparse.txt:2600:14"},
+	{ 191, 1, -1, false, true, CONTRACT_LIST(parents, 1733, 1), CONTRACT_LIST(conditions, 1733, ), true, false, 0, CONTRACT_LIST(kinds, 1733, ), "schema/pg15/deparse.txt:2602:20"},
+	{ 191, 1, -1, false, false, CONTRACT_LIST(parents, 1734, 1), CONTRACT_LIST(conditions, 1734, ), true, false, 0, CONTRACT_LIST(kinds, 1734, ), "schema/pg15/deparse.txt:2604:20"},
+	{ 192, 0, -1, false, false, CONTRACT_LIST(parents, 1735, 1), CONTRACT_LIST(conditions, 1735, ), false, false, 0, CONTRACT_LIST(kinds, 1735, 1), "schema/pg15/deparse.txt:2606:19"},
+	{ 192, 0, -1, false, false, CONTRACT_LIST(parents, 1736, 1), CONTRACT_LIST(conditions, 1736, ), false, false, 0, CONTRACT_LIST(kinds, 1736, 1), "schema/pg15/deparse.txt:2608:19"},
+	{ 192, 0, -1, false, false, CONTRACT_LIST(parents, 1737, 1), CONTRACT_LIST(conditions, 1737, ), false, false, 0, CONTRACT_LIST(kinds, 1737, 1), "schema/pg15/deparse.txt:2610:19"},
+	{ 192, 0, -1, false, false, CONTRACT_LIST(parents, 1738, 1), CONTRACT_LIST(conditions, 1738, ), false, false, 0, CONTRACT_LIST(kinds, 1738, 1), "schema/pg15/deparse.txt:2612:19"},
+	{ 192, 0, -1, false, true, CONTRACT_LIST(parents, 1739, 1), CONTRACT_LIST(conditions, 1739, ), false, false, 0, CONTRACT_LIST(kinds, 1739, 1), "schema/pg15/deparse.txt:2614:19"},
+	{ 192, 0, -1, false, false, CONTRACT_LIST(parents, 1740, 1), CONTRACT_LIST(conditions, 1740, ), false, false, 0, CONTRACT_LIST(kinds, 1740, 1), "schema/pg15/deparse.txt:2616:19"},
+	{ 192, 1, 0, false, false, CONTRACT_LIST(parents, 1741, ), CONTRACT_LIST(conditions, 1741, ), true, false, 0, CONTRACT_LIST(kinds, 1741, ), "schema/pg15/deparse.txt:2618:24"},
+	{ 192, 1, 1, true, false, CONTRACT_LIST(parents, 1742, ), CONTRACT_LIST(conditions, 1742, ), true, false, 0, CONTRACT_LIST(kinds, 1742, ), "schema/pg15/deparse.txt:2620:24"},
+	{ 192, 1, 0, false, false, CONTRACT_LIST(parents, 1743, ), CONTRACT_LIST(conditions, 1743, ), false, false, 0, CONTRACT_LIST(kinds, 1743, 1), "schema/pg15/deparse.txt:2622:24"},
+	{ 192, 1, 1, true, false, CONTRACT_LIST(parents, 1744, ), CONTRACT_LIST(conditions, 1744, ), false, false, 0, CONTRACT_LIST(kinds, 1744, 1), "schema/pg15/deparse.txt:2624:24"},
+	{ 192, 1, 1, true, false, CONTRACT_LIST(parents, 1745, 1), CONTRACT_LIST(conditions, 1745, ), false, false, 0, CONTRACT_LIST(kinds, 1745, 1), "schema/pg15/deparse.txt:4753:24"},
+	{ 192, 1, 1, true, false, CONTRACT_LIST(parents, 1746, 1), CONTRACT_LIST(conditions, 1746, ), false, false, 0, CONTRACT_LIST(kinds, 1746, 1), "schema/pg15/deparse.txt:4756:24"},
+	{ 192, 1, 1, true, false, CONTRACT_LIST(parents, 1747, 1), CONTRACT_LIST(conditions, 1747, ), false, false, 0, CONTRACT_LIST(kinds, 1747, 1), "schema/pg15/deparse.txt:4759:24"},
+	{ 192, 1, 1, true, false, CONTRACT_LIST(parents, 1748, 1), CONTRACT_LIST(conditions, 1748, ), false, false, 0, CONTRACT_LIST(kinds, 1748, 1), "schema/pg15/deparse.txt:4762:24"},
+	{ 192, 1, 1, true, false, CONTRACT_LIST(parents, 1749, 1), CONTRACT_LIST(conditions, 1749, ), false, false, 0, CONTRACT_LIST(kinds, 1749, 1), "schema/pg15/deparse.txt:4765:24"},
+	{ 192, 1, 1, true, false, CONTRACT_LIST(parents, 1750, 1), CONTRACT_LIST(conditions, 1750, ), false, false, 0, CONTRACT_LIST(kinds, 1750, 1), "schema/pg15/deparse.txt:4768:24"},
+	{ 193, 0, -1, false, false, CONTRACT_LIST(parents, 1751, ), CONTRACT_LIST(conditions, 1751, ), false, false, 0, CONTRACT_LIST(kinds, 1751, 1), "schema/pg15/deparse.txt:2626:13"},
+	{ 193, 3, 0, false, false, CONTRACT_LIST(parents, 1752, ), CONTRACT_LIST(conditions, 1752, ), true, false, 0, CONTRACT_LIST(kinds, 1752, ), "schema/pg15/deparse.txt:2628:15"},
+	{ 193, 3, 1, true, false, CONTRACT_LIST(parents, 1753, ), CONTRACT_LIST(conditions, 1753, ), true, false, 0, CONTRACT_LIST(kinds, 1753, ), "schema/pg15/deparse.txt:2630:15"},
+	{ 193, 3, 0, false, false, CONTRACT_LIST(parents, 1754, ), CONTRACT_LIST(conditions, 1754, ), false, false, 0, CONTRACT_LIST(kinds, 1754, 1), "schema/pg15/deparse.txt:2632:15"},
+	{ 193, 3, 1, true, false, CONTRACT_LIST(parents, 1755, ), CONTRACT_LIST(conditions, 1755, ), false, false, 0, CONTRACT_LIST(kinds, 1755, 1), "schema/pg15/deparse.txt:2634:15"},
+	{ 193, 3, 1, true, false, CONTRACT_LIST(parents, 1756, 1), CONTRACT_LIST(conditions, 1756, ), false, false, 0, CONTRACT_LIST(kinds, 1756, 1), "schema/pg15/deparse.txt:4771:15"},
+	{ 193, 3, 1, true, false, CONTRACT_LIST(parents, 1757, 1), CONTRACT_LIST(conditions, 1757, ), false, false, 0, CONTRACT_LIST(kinds, 1757, 1), "schema/pg15/deparse.txt:4774:15"},
+	{ 194, 0, -1, false, true, CONTRACT_LIST(parents, 1758, 1), CONTRACT_LIST(conditions, 1758, ), true, false, 0, CONTRACT_LIST(kinds, 1758, ), "schema/pg15/deparse.txt:2636:16"},
+	{ 194, 2, 0, false, false, CONTRACT_LIST(parents, 1759, ), CONTRACT_LIST(conditions, 1759, ), false, false, 0, CONTRACT_LIST(kinds, 1759, 1), "schema/pg15/deparse.txt:2638:28"},
+	{ 194, 2, 1, true, false, CONTRACT_LIST(parents, 1760, ), CONTRACT_LIST(conditions, 1760, ), false, false, 0, CONTRACT_LIST(kinds, 1760, 1), "schema/pg15/deparse.txt:2640:28"},
+	{ 194, 2, 1, true, false, CONTRACT_LIST(parents, 1761, 1), CONTRACT_LIST(conditions, 1761, ), false, false, 0, CONTRACT_LIST(kinds, 1761, 1), "schema/pg15/deparse.txt:4777:28"},
+	{ 194, 2, 1, true, false, CONTRACT_LIST(parents, 1762, 1), CONTRACT_LIST(conditions, 1762, ), false, false, 0, CONTRACT_LIST(kinds, 1762, 1), "schema/pg15/deparse.txt:4780:28"},
+	{ 194, 3, 0, false, false, CONTRACT_LIST(parents, 1763, ), CONTRACT_LIST(conditions, 1763, ), true, false, 0, CONTRACT_LIST(kinds, 1763, ), "schema/pg15/deparse.txt:2642:24"},
+	{ 194, 3, 0, false, false, CONTRACT_LIST(parents, 1764, ), CONTRACT_LIST(conditions, 1764, ), false, false, 0, CONTRACT_LIST(kinds, 1764, 1), "schema/pg15/deparse.txt:2644:24"},
+	{ 194, 3, 1, true, false, CONTRACT_LIST(parents, 1765, ), CONTRACT_LIST(conditions, 1765, ), false, false, 0, CONTRACT_LIST(kinds, 1765, 1), "schema/pg15/deparse.txt:4783:24"},
+	{ 194, 3, 1, true, false, CONTRACT_LIST(parents, 1766, ), CONTRACT_LIST(conditions, 1766, ), true, false, 0, CONTRACT_LIST(kinds, 1766, ), "schema/pg15/deparse.txt:4785:24"},
+	{ 194, 5, -1, false, false, CONTRACT_LIST(parents, 1767, ), CONTRACT_LIST(conditions, 1767, ), false, false, 0, CONTRACT_LIST(kinds, 1767, 1), "schema/pg15/deparse.txt:2646:24"},
+	{ 194, 6, -1, false, false, CONTRACT_LIST(parents, 1768, ), CONTRACT_LIST(conditions, 1768, ), false, false, 0, CONTRACT_LIST(kinds, 1768, 1), "schema/pg15/deparse.txt:2648:22"},
+	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 1769, ), CONTRACT_LIST(conditions, 1769, ), true, false, 0, CONTRACT_LIST(kinds, 1769, ), "schema/pg15/deparse.txt:2650:25"},
+	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 1770, ), CONTRACT_LIST(conditions, 1770, ), false, false, 0, CONTRACT_LIST(kinds, 1770, 1), "schema/pg15/deparse.txt:2652:25"},
+	{ 196, 3, 0, false, false, CONTRACT_LIST(parents, 1771, ), CONTRACT_LIST(conditions, 1771, ), true, false, 0, CONTRACT_LIST(kinds, 1771, ), "schema/pg15/deparse.txt:2654:25"},
+	{ 196, 3, 1, true, false, CONTRACT_LIST(parents, 1772, ), CONTRACT_LIST(conditions, 1772, ), true, false, 0, CONTRACT_LIST(kinds, 1772, ), "schema/pg15/deparse.txt:2656:25"},
+	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 1773, ), CONTRACT_LIST(conditions, 1773, ), false, true, 0, CONTRACT_LIST(kinds, 1773, ), "schema/pg15/deparse.txt:2658:25"},
+	{ 196, 3, 0, false, false, CONTRACT_LIST(parents, 1774, ), CONTRACT_LIST(conditions, 1774, ), false, false, 0, CONTRACT_LIST(kinds, 1774, 1), "schema/pg15/deparse.txt:2660:25"},
+	{ 196, 3, 1, true, false, CONTRACT_LIST(parents, 1775, ), CONTRACT_LIST(conditions, 1775, ), false, false, 0, CONTRACT_LIST(kinds, 1775, 1), "schema/pg15/deparse.txt:2662:25"},
+	{ 196, 3, 1, true, false, CONTRACT_LIST(parents, 1776, 1), CONTRACT_LIST(conditions, 1776, ), false, false, 0, CONTRACT_LIST(kinds, 1776, 1), "schema/pg15/deparse.txt:4788:25"},
+	{ 196, 3, 1, true, false, CONTRACT_LIST(parents, 1777, 1), CONTRACT_LIST(conditions, 1777, ), false, false, 0, CONTRACT_LIST(kinds, 1777, 1), "schema/pg15/deparse.txt:4791:25"},
+	{ 196, 3, 1, true, false, CONTRACT_LIST(parents, 1778, 1), CONTRACT_LIST(conditions, 1778, ), false, false, 0, CONTRACT_LIST(kinds, 1778, 1), "schema/pg15/deparse.txt:4794:25"},
+	{ 196, 5, 0, false, false, CONTRACT_LIST(parents, 1779, ), CONTRACT_LIST(conditions, 1779, ), true, false, 0, CONTRACT_LIST(kinds, 1779, ), "schema/pg15/deparse.txt:2664:26"},
+	{ 196, 5, 1, true, false, CONTRACT_LIST(parents, 1780, ), CONTRACT_LIST(conditions, 1780, ), true, false, 0, CONTRACT_LIST(kinds, 1780, ), "schema/pg15/deparse.txt:2666:26"},
+	{ 196, 5, 0, false, false, CONTRACT_LIST(parents, 1781, ), CONTRACT_LIST(conditions, 1781, ), false, false, 0, CONTRACT_LIST(kinds, 1781, 1), "schema/pg15/deparse.txt:2668:26"},
+	{ 196, 5, 1, true, false, CONTRACT_LIST(parents, 1782, ), CONTRACT_LIST(conditions, 1782, ), false, false, 0, CONTRACT_LIST(kinds, 1782, 1), "schema/pg15/deparse.txt:2670:26"},
+	{ 196, 5, 1, true, false, CONTRACT_LIST(parents, 1783, 1), CONTRACT_LIST(conditions, 1783, ), false, false, 0, CONTRACT_LIST(kinds, 1783, 1), "schema/pg15/deparse.txt:4797:26"},
+	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 1784, ), CONTRACT_LIST(conditions, 1784, ), true, false, 0, CONTRACT_LIST(kinds, 1784, ), "schema/pg15/deparse.txt:2672:27"},
+	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 1785, ), CONTRACT_LIST(conditions, 1785, ), false, false, 0, CONTRACT_LIST(kinds, 1785, 1), "schema/pg15/deparse.txt:2674:27"},
+	{ 197, 1, 0, false, false, CONTRACT_LIST(parents, 1786, ), CONTRACT_LIST(conditions, 1786, ), true, false, 0, CONTRACT_LIST(kinds, 1786, ), "schema/pg15/deparse.txt:2676:25"},
+	{ 197, 1, 0, false, false, CONTRACT_LIST(parents, 1787, ), CONTRACT_LIST(conditions, 1787, ), false, false, 0, CONTRACT_LIST(kinds, 1787, 1), "schema/pg15/deparse.txt:2678:25"},
+	{ 197, 1, 1, true, false, CONTRACT_LIST(parents, 1788, ), CONTRACT_LIST(conditions, 1788, ), false, false, 0, CONTRACT_LIST(kinds, 1788, 1), "schema/pg15/deparse.txt:4800:25"},
+	{ 197, 1, 1, true, false, CONTRACT_LIST(parents, 1789, ), CONTRACT_LIST(conditions, 1789, ), true, false, 0, CONTRACT_LIST(kinds, 1789, ), "schema/pg15/deparse.txt:4802:25"},
+	{ 197, 2, 0, false, false, CONTRACT_LIST(parents, 1790, ), CONTRACT_LIST(conditions, 1790, ), false, false, 0, CONTRACT_LIST(kinds, 1790, 1), "schema/pg15/deparse.txt:2680:23"},
+	{ 197, 2, 1, true, false, CONTRACT_LIST(parents, 1791, ), CONTRACT_LIST(conditions, 1791, ), false, false, 0, CONTRACT_LIST(kinds, 1791, 1), "schema/pg15/deparse.txt:4805:23"},
+	{ 197, 2, 1, true, false, CONTRACT_LIST(parents, 1792, ), CONTRACT_LIST(conditions, 1792, ), true, false, 0, CONTRACT_LIST(kinds, 1792, ), "schema/pg15/deparse.txt:4807:23"},
+	{ 197, 3, -1, false, false, CONTRACT_LIST(parents, 1793, ), CONTRACT_LIST(conditions, 1793, ), false, false, 0, CONTRACT_LIST(kinds, 1793, 1), "schema/pg15/deparse.txt:2682:29"},
+	{ 198, 1, -1, false, false, CONTRACT_LIST(parents, 1794, ), CONTRACT_LIST(conditions, 1794, ), false, false, 0, CONTRACT_LIST(kinds, 1794, 1), "schema/pg15/deparse.txt:2684:24"},
+	{ 198, 2, -1, false, false, CONTRACT_LIST(parents, 1795, ), CONTRACT_LIST(conditions, 1795, ), false, false, 0, CONTRACT_LIST(kinds, 1795, 1), "schema/pg15/deparse.txt:2686:24"},
+	{ 198, 3, 0, false, false, CONTRACT_LIST(parents, 1796, ), CONTRACT_LIST(conditions, 1796, ), true, false, 0, CONTRACT_LIST(kinds, 1796, ), "schema/pg15/deparse.txt:2688:27"},
+	{ 198, 3, 1, true, false, CONTRACT_LIST(parents, 1797, ), CONTRACT_LIST(conditions, 1797, ), true, false, 0, CONTRACT_LIST(kinds, 1797, ), "schema/pg15/deparse.txt:2690:27"},
+	{ 198, 3, 0, false, false, CONTRACT_LIST(parents, 1798, ), CONTRACT_LIST(conditions, 1798, ), false, false, 0, CONTRACT_LIST(kinds, 1798, 1), "schema/pg15/deparse.txt:2692:27"},
+	{ 198, 3, 1, true, false, CONTRACT_LIST(parents, 1799, ), CONTRACT_LIST(conditions, 1799, ), false, false, 0, CONTRACT_LIST(kinds, 1799, 1), "schema/pg15/deparse.txt:2694:27"},
+	{ 198, 3, 1, true, false, CONTRACT_LIST(parents, 1800, 1), CONTRACT_LIST(conditions, 1800, ), false, false, 0, CONTRACT_LIST(kinds, 1800, 1), "schema/pg15/deparse.txt:4810:27"},
+	{ 198, 4, 0, false, false, CONTRACT_LIST(parents, 1801, ), CONTRACT_LIST(conditions, 1801, ), true, false, 0, CONTRACT_LIST(kinds, 1801, ), "schema/pg15/deparse.txt:2696:24"},
+	{ 198, 4, 1, true, false, CONTRACT_LIST(parents, 1802, ), CONTRACT_LIST(conditions, 1802, ), true, false, 0, CONTRACT_LIST(kinds, 1802, ), "schema/pg15/deparse.txt:2698:24"},
+	{ 198, 4, 0, false, false, CONTRACT_LIST(parents, 1803, ), CONTRACT_LIST(conditions, 1803, ), false, false, 0, CONTRACT_LIST(kinds, 1803, 1), "schema/pg15/deparse.txt:2700:24"},
+	{ 198, 4, 1, true, false, CONTRACT_LIST(parents, 1804, ), CONTRACT_LIST(conditions, 1804, ), false, false, 0, CONTRACT_LIST(kinds, 1804, 1), "schema/pg15/deparse.txt:2702:24"},
+	{ 198, 4, 1, true, false, CONTRACT_LIST(parents, 1805, 1), CONTRACT_LIST(conditions, 1805, ), false, false, 0, CONTRACT_LIST(kinds, 1805, 1), "schema/pg15/deparse.txt:4813:24"},
+	{ 199, 0, -1, false, false, CONTRACT_LIST(parents, 1806, ), CONTRACT_LIST(conditions, 1806, ), true, false, 0, CONTRACT_LIST(kinds, 1806, ), "schema/pg15/deparse.txt:2704:27"},
+	{ 199, 1, -1, false, false, CONTRACT_LIST(parents, 1807, ), CONTRACT_LIST(conditions, 1807, 1), true, false, 0, CONTRACT_LIST(kinds, 1807, ), "schema/pg15/deparse.txt:2706:29"},
+	{ 199, 4, -1, false, false, CONTRACT_LIST(parents, 1808, ), CONTRACT_LIST(conditions, 1808, ), false, false, 0, CONTRACT_LIST(kinds, 1808, 1), "schema/pg15/deparse.txt:2708:27"},
+	{ 199, 5, -1, false, false, CONTRACT_LIST(parents, 1809, ), CONTRACT_LIST(conditions, 1809, ), false, false, 0, CONTRACT_LIST(kinds, 1809, 1), "schema/pg15/deparse.txt:2710:30"},
+	{ 200, 0, 0, false, false, CONTRACT_LIST(parents, 1810, 1), CONTRACT_LIST(conditions, 1810, ), true, false, 0, CONTRACT_LIST(kinds, 1810, ), "schema/pg15/deparse.txt:2713:16"},
+	{ 200, 0, 0, false, false, CONTRACT_LIST(parents, 1811, 1), CONTRACT_LIST(conditions, 1811, ), true, false, 0, CONTRACT_LIST(kinds, 1811, ), "schema/pg15/deparse.txt:2716:16"},
+	{ 200, 0, 0, false, true, CONTRACT_LIST(parents, 1812, 1), CONTRACT_LIST(conditions, 1812, ), true, false, 0, CONTRACT_LIST(kinds, 1812, ), "schema/pg15/deparse.txt:2718:16"},
+	{ 200, 0, 0, false, false, CONTRACT_LIST(parents, 1813, 1), CONTRACT_LIST(conditions, 1813, ), true, false, 0, CONTRACT_LIST(kinds, 1813, ), "schema/pg15/deparse.txt:2720:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1814, 1), CONTRACT_LIST(conditions, 1814, ), true, false, 0, CONTRACT_LIST(kinds, 1814, ), "schema/pg15/deparse.txt:2723:16"},
+	{ 200, 0, 1, true, true, CONTRACT_LIST(parents, 1815, 1), CONTRACT_LIST(conditions, 1815, ), true, false, 0, CONTRACT_LIST(kinds, 1815, ), "schema/pg15/deparse.txt:2725:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1816, 1), CONTRACT_LIST(conditions, 1816, ), true, false, 0, CONTRACT_LIST(kinds, 1816, ), "schema/pg15/deparse.txt:2727:16"},
+	{ 200, 0, 0, false, false, CONTRACT_LIST(parents, 1817, 1), CONTRACT_LIST(conditions, 1817, ), false, false, 0, CONTRACT_LIST(kinds, 1817, 1), "schema/pg15/deparse.txt:2729:16"},
+	{ 200, 0, 0, false, false, CONTRACT_LIST(parents, 1818, 1), CONTRACT_LIST(conditions, 1818, ), false, false, 0, CONTRACT_LIST(kinds, 1818, 1), "schema/pg15/deparse.txt:2731:16"},
+	{ 200, 0, 0, false, true, CONTRACT_LIST(parents, 1819, 1), CONTRACT_LIST(conditions, 1819, ), false, false, 0, CONTRACT_LIST(kinds, 1819, 1), "schema/pg15/deparse.txt:2733:16"},
+	{ 200, 0, 0, false, false, CONTRACT_LIST(parents, 1820, 1), CONTRACT_LIST(conditions, 1820, ), false, false, 0, CONTRACT_LIST(kinds, 1820, 1), "schema/pg15/deparse.txt:2735:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1821, 1), CONTRACT_LIST(conditions, 1821, ), false, false, 0, CONTRACT_LIST(kinds, 1821, 1), "schema/pg15/deparse.txt:2737:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1822, 1), CONTRACT_LIST(conditions, 1822, ), false, false, 0, CONTRACT_LIST(kinds, 1822, 1), "schema/pg15/deparse.txt:2739:16"},
+	{ 200, 0, 1, true, true, CONTRACT_LIST(parents, 1823, 1), CONTRACT_LIST(conditions, 1823, ), false, false, 0, CONTRACT_LIST(kinds, 1823, 1), "schema/pg15/deparse.txt:2741:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1824, 1), CONTRACT_LIST(conditions, 1824, ), false, false, 0, CONTRACT_LIST(kinds, 1824, 1), "schema/pg15/deparse.txt:2743:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1825, 1), CONTRACT_LIST(conditions, 1825, ), false, false, 0, CONTRACT_LIST(kinds, 1825, 1), "schema/pg15/deparse.txt:4816:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1826, 1), CONTRACT_LIST(conditions, 1826, ), false, false, 0, CONTRACT_LIST(kinds, 1826, 1), "schema/pg15/deparse.txt:4819:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1827, 1), CONTRACT_LIST(conditions, 1827, ), false, false, 0, CONTRACT_LIST(kinds, 1827, 1), "schema/pg15/deparse.txt:4822:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1828, 1), CONTRACT_LIST(conditions, 1828, ), false, false, 0, CONTRACT_LIST(kinds, 1828, 1), "schema/pg15/deparse.txt:4825:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1829, 1), CONTRACT_LIST(conditions, 1829, ), false, false, 0, CONTRACT_LIST(kinds, 1829, 1), "schema/pg15/deparse.txt:4828:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1830, 1), CONTRACT_LIST(conditions, 1830, ), false, false, 0, CONTRACT_LIST(kinds, 1830, 1), "schema/pg15/deparse.txt:4831:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1831, 1), CONTRACT_LIST(conditions, 1831, ), false, false, 0, CONTRACT_LIST(kinds, 1831, 1), "schema/pg15/deparse.txt:4834:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1832, 1), CONTRACT_LIST(conditions, 1832, ), false, false, 0, CONTRACT_LIST(kinds, 1832, 1), "schema/pg15/deparse.txt:4837:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1833, 1), CONTRACT_LIST(conditions, 1833, ), false, false, 0, CONTRACT_LIST(kinds, 1833, 1), "schema/pg15/deparse.txt:4840:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1834, 1), CONTRACT_LIST(conditions, 1834, ), false, false, 0, CONTRACT_LIST(kinds, 1834, 1), "schema/pg15/deparse.txt:4843:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1835, 1), CONTRACT_LIST(conditions, 1835, ), false, false, 0, CONTRACT_LIST(kinds, 1835, 1), "schema/pg15/deparse.txt:4846:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1836, 1), CONTRACT_LIST(conditions, 1836, ), false, false, 0, CONTRACT_LIST(kinds, 1836, 1), "schema/pg15/deparse.txt:4849:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1837, 1), CONTRACT_LIST(conditions, 1837, ), false, false, 0, CONTRACT_LIST(kinds, 1837, 1), "schema/pg15/deparse.txt:4852:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1838, 1), CONTRACT_LIST(conditions, 1838, ), false, false, 0, CONTRACT_LIST(kinds, 1838, 1), "schema/pg15/deparse.txt:4855:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1839, 1), CONTRACT_LIST(conditions, 1839, ), false, false, 0, CONTRACT_LIST(kinds, 1839, 1), "schema/pg15/deparse.txt:4858:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1840, 1), CONTRACT_LIST(conditions, 1840, ), false, false, 0, CONTRACT_LIST(kinds, 1840, 1), "schema/pg15/deparse.txt:4861:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1841, 1), CONTRACT_LIST(conditions, 1841, ), false, false, 0, CONTRACT_LIST(kinds, 1841, 1), "schema/pg15/deparse.txt:4864:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1842, 1), CONTRACT_LIST(conditions, 1842, ), false, false, 0, CONTRACT_LIST(kinds, 1842, 1), "schema/pg15/deparse.txt:4867:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1843, 1), CONTRACT_LIST(conditions, 1843, ), false, false, 0, CONTRACT_LIST(kinds, 1843, 1), "schema/pg15/deparse.txt:4870:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1844, 1), CONTRACT_LIST(conditions, 1844, ), false, false, 0, CONTRACT_LIST(kinds, 1844, 1), "schema/pg15/deparse.txt:4873:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1845, 1), CONTRACT_LIST(conditions, 1845, ), false, false, 0, CONTRACT_LIST(kinds, 1845, 1), "schema/pg15/deparse.txt:4876:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1846, 1), CONTRACT_LIST(conditions, 1846, ), false, false, 0, CONTRACT_LIST(kinds, 1846, 1), "schema/pg15/deparse.txt:4879:16"},
+	{ 200, 0, 1, true, false, CONTRACT_LIST(parents, 1847, 1), CONTRACT_LIST(conditions, 1847, ), false, false, 0, CONTRACT_LIST(kinds, 1847, 1), "schema/pg15/deparse.txt:4882:16"},
+	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1848, 1), CONTRACT_LIST(conditions, 1848, ), true, false, 0, CONTRACT_LIST(kinds, 1848, ), "schema/pg15/deparse.txt:2746:18"},
+	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1849, 1), CONTRACT_LIST(conditions, 1849, ), true, false, 0, CONTRACT_LIST(kinds, 1849, ), "schema/pg15/deparse.txt:2749:18"},
+	{ 200, 4, 0, false, true, CONTRACT_LIST(parents, 1850, 1), CONTRACT_LIST(conditions, 1850, ), true, false, 0, CONTRACT_LIST(kinds, 1850, ), "schema/pg15/deparse.txt:2751:18"},
+	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1851, 1), CONTRACT_LIST(conditions, 1851, ), true, false, 0, CONTRACT_LIST(kinds, 1851, ), "schema/pg15/deparse.txt:2753:18"},
+	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1852, ), CONTRACT_LIST(conditions, 1852, ), true, false, 0, CONTRACT_LIST(kinds, 1852, ), "schema/pg15/deparse.txt:2755:18"},
+	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1853, 1), CONTRACT_LIST(conditions, 1853, ), false, false, 0, CONTRACT_LIST(kinds, 1853, 1), "schema/pg15/deparse.txt:2757:18"},
+	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1854, 1), CONTRACT_LIST(conditions, 1854, ), false, false, 0, CONTRACT_LIST(kinds, 1854, 1), "schema/pg15/deparse.txt:2759:18"},
+	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1855, 1), CONTRACT_LIST(conditions, 1855, ), false, false, 0, CONTRACT_LIST(kinds, 1855, 1), "schema/pg15/deparse.txt:2761:18"},
+	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1856, 1), CONTRACT_LIST(conditions, 1856, ), false, false, 0, CONTRACT_LIST(kinds, 1856, 1), "schema/pg15/deparse.txt:2763:18"},
+	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1857, 1), CONTRACT_LIST(conditions, 1857, ), false, false, 0, CONTRACT_LIST(kinds, 1857, 1), "schema/pg15/deparse.txt:2765:18"},
+	{ 200, 4, 0, false, true, CONTRACT_LIST(parents, 1858, 1), CONTRACT_LIST(conditions, 1858, ), false, false, 0, CONTRACT_LIST(kinds, 1858, 1), "schema/pg15/deparse.txt:2767:18"},
+	{ 200, 4, 0, false, false, CONTRACT_LIST(parents, 1859, 1), CONTRACT_LIST(conditions, 1859, ), false, false, 0, CONTRACT_LIST(kinds, 1859, 1), "schema/pg15/deparse.txt:2769:18"},
+	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1860, ), CONTRACT_LIST(conditions, 1860, ), false, false, 0, CONTRACT_LIST(kinds, 1860, 1), "schema/pg15/deparse.txt:2771:18"},
+	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1861, 1), CONTRACT_LIST(conditions, 1861, ), false, false, 0, CONTRACT_LIST(kinds, 1861, 1), "schema/pg15/deparse.txt:4885:18"},
+	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1862, 1), CONTRACT_LIST(conditions, 1862, ), false, false, 0, CONTRACT_LIST(kinds, 1862, 1), "schema/pg15/deparse.txt:4888:18"},
+	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1863, 1), CONTRACT_LIST(conditions, 1863, ), false, false, 0, CONTRACT_LIST(kinds, 1863, 1), "schema/pg15/deparse.txt:4891:18"},
+	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1864, 1), CONTRACT_LIST(conditions, 1864, ), false, false, 0, CONTRACT_LIST(kinds, 1864, 1), "schema/pg15/deparse.txt:4894:18"},
+	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1865, 1), CONTRACT_LIST(conditions, 1865, ), false, false, 0, CONTRACT_LIST(kinds, 1865, 1), "schema/pg15/deparse.txt:4897:18"},
+	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1866, 1), CONTRACT_LIST(conditions, 1866, ), false, false, 0, CONTRACT_LIST(kinds, 1866, 1), "schema/pg15/deparse.txt:4900:18"},
+	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1867, 1), CONTRACT_LIST(conditions, 1867, ), false, false, 0, CONTRACT_LIST(kinds, 1867, 1), "schema/pg15/deparse.txt:4903:18"},
+	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1868, 1), CONTRACT_LIST(conditions, 1868, ), false, false, 0, CONTRACT_LIST(kinds, 1868, 1), "schema/pg15/deparse.txt:4906:18"},
+	{ 200, 4, 1, true, false, CONTRACT_LIST(parents, 1869, 1), CONTRACT_LIST(conditions, 1869, ), false, false, 0, CONTRACT_LIST(kinds, 1869, 1), "schema/pg15/deparse.txt:4909:18"},
+	{ 200, 6, 0, false, false, CONTRACT_LIST(parents, 1870, 1), CONTRACT_LIST(conditions, 1870, ), true, false, 0, CONTRACT_LIST(kinds, 1870, ), "schema/pg15/deparse.txt:2774:23"},
+	{ 200, 6, 0, false, true, CONTRACT_LIST(parents, 1871, 1), CONTRACT_LIST(conditions, 1871, ), true, false, 0, CONTRACT_LIST(kinds, 1871, ), "schema/pg15/deparse.txt:2776:23"},
+	{ 200, 6, 0, false, false, CONTRACT_LIST(parents, 1872, 1), CONTRACT_LIST(conditions, 1872, ), true, false, 0, CONTRACT_LIST(kinds, 1872, ), "schema/pg15/deparse.txt:2778:23"},
+	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1873, ), CONTRACT_LIST(conditions, 1873, ), true, false, 0, CONTRACT_LIST(kinds, 1873, ), "schema/pg15/deparse.txt:2780:23"},
+	{ 200, 6, 0, false, false, CONTRACT_LIST(parents, 1874, ), CONTRACT_LIST(conditions, 1874, ), false, false, 0, CONTRACT_LIST(kinds, 1874, 1), "schema/pg15/deparse.txt:2782:23"},
+	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1875, ), CONTRACT_LIST(conditions, 1875, ), false, false, 0, CONTRACT_LIST(kinds, 1875, 1), "schema/pg15/deparse.txt:2784:23"},
+	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1876, 1), CONTRACT_LIST(conditions, 1876, ), false, false, 0, CONTRACT_LIST(kinds, 1876, 1), "schema/pg15/deparse.txt:4912:23"},
+	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1877, 1), CONTRACT_LIST(conditions, 1877, ), false, false, 0, CONTRACT_LIST(kinds, 1877, 1), "schema/pg15/deparse.txt:4915:23"},
+	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1878, 1), CONTRACT_LIST(conditions, 1878, ), false, false, 0, CONTRACT_LIST(kinds, 1878, 1), "schema/pg15/deparse.txt:4918:23"},
+	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1879, 1), CONTRACT_LIST(conditions, 1879, ), false, false, 0, CONTRACT_LIST(kinds, 1879, 1), "schema/pg15/deparse.txt:4921:23"},
+	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1880, 1), CONTRACT_LIST(conditions, 1880, ), false, false, 0, CONTRACT_LIST(kinds, 1880, 1), "schema/pg15/deparse.txt:4924:23"},
+	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1881, 1), CONTRACT_LIST(conditions, 1881, ), false, false, 0, CONTRACT_LIST(kinds, 1881, 1), "schema/pg15/deparse.txt:4927:23"},
+	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1882, 1), CONTRACT_LIST(conditions, 1882, ), false, false, 0, CONTRACT_LIST(kinds, 1882, 1), "schema/pg15/deparse.txt:4930:23"},
+	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1883, 1), CONTRACT_LIST(conditions, 1883, ), false, false, 0, CONTRACT_LIST(kinds, 1883, 1), "schema/pg15/deparse.txt:4933:23"},
+	{ 201, 0, -1, false, false, CONTRACT_LIST(parents, 1884, 1), CONTRACT_LIST(conditions, 1884, 1), true, false, 0, CONTRACT_LIST(kinds, 1884, ), "schema/pg15/deparse.txt:5289:19"},
+	{ 201, 15, 0, false, false, CONTRACT_LIST(parents, 1885, ), CONTRACT_LIST(conditions, 1885, ), true, false, 0, CONTRACT_LIST(kinds, 1885, ), "schema/pg15/deparse.txt:2786:23"},
+	{ 201, 15, 1, true, false, CONTRACT_LIST(parents, 1886, ), CONTRACT_LIST(conditions, 1886, ), true, false, 0, CONTRACT_LIST(kinds, 1886, ), "schema/pg15/deparse.txt:2788:23"},
+	{ 201, 15, 0, false, false, CONTRACT_LIST(parents, 1887, ), CONTRACT_LIST(conditions, 1887, ), false, false, 0, CONTRACT_LIST(kinds, 1887, 1), "schema/pg15/deparse.txt:2790:23"},
+	{ 201, 15, 1, true, false, CONTRACT_LIST(parents, 1888, ), CONTRACT_LIST(conditions, 1888, ), false, false, 0, CONTRACT_LIST(kinds, 1888, 1), "schema/pg15/deparse.txt:2792:23"},
+	{ 201, 15, 1, true, false, CONTRACT_LIST(parents, 1889, 1), CONTRACT_LIST(conditions, 1889, ), false, false, 0, CONTRACT_LIST(kinds, 1889, 1), "schema/pg15/deparse.txt:4936:23"},
+	{ 201, 15, 1, true, false, CONTRACT_LIST(parents, 1890, 1), CONTRACT_LIST(conditions, 1890, ), false, false, 0, CONTRACT_LIST(kinds, 1890, 1), "schema/pg15/deparse.txt:4939:23"},
+	{ 201, 16, 0, false, false, CONTRACT_LIST(parents, 1891, ), CONTRACT_LIST(conditions, 1891, ), true, false, 0, CONTRACT_LIST(kinds, 1891, ), "schema/pg15/deparse.txt:2794:22"},
+	{ 201, 16, 0, false, false, CONTRACT_LIST(parents, 1892, ), CONTRACT_LIST(conditions, 1892, ), false, false, 0, CONTRACT_LIST(kinds, 1892, 1), "schema/pg15/deparse.txt:2796:22"},
+	{ 201, 16, 1, true, false, CONTRACT_LIST(parents, 1893, ), CONTRACT_LIST(conditions, 1893, ), false, false, 0, CONTRACT_LIST(kinds, 1893, 1), "schema/pg15/deparse.txt:4942:22"},
+	{ 201, 16, 1, true, false, CONTRACT_LIST(parents, 1894, ), CONTRACT_LIST(conditions, 1894, ), true, false, 0, CONTRACT_LIST(kinds, 1894, ), "schema/pg15/deparse.txt:4944:22"},
+	{ 202, 1, -1, false, false, CONTRACT_LIST(parents, 1895, ), CONTRACT_LIST(conditions, 1895, ), false, false, 0, CONTRACT_LIST(kinds, 1895, 1), "schema/pg15/deparse.txt:2798:16"},
+	{ 202, 3, 0, false, false, CONTRACT_LIST(parents, 1896, ), CONTRACT_LIST(conditions, 1896, ), true, false, 0, CONTRACT_LIST(kinds, 1896, ), "schema/pg15/deparse.txt:2800:21"},
+	{ 202, 3, 0, false, false, CONTRACT_LIST(parents, 1897, ), CONTRACT_LIST(conditions, 1897, ), false, false, 0, CONTRACT_LIST(kinds, 1897, 1), "schema/pg15/deparse.txt:2802:21"},
+	{ 202, 3, 1, true, false, CONTRACT_LIST(parents, 1898, ), CONTRACT_LIST(conditions, 1898, ), false, false, 0, CONTRACT_LIST(kinds, 1898, 1), "schema/pg15/deparse.txt:4947:21"},
+	{ 202, 3, 1, true, false, CONTRACT_LIST(parents, 1899, ), CONTRACT_LIST(conditions, 1899, ), true, false, 0, CONTRACT_LIST(kinds, 1899, ), "schema/pg15/deparse.txt:4949:21"},
+	{ 202, 4, 0, false, false, CONTRACT_LIST(parents, 1900, ), CONTRACT_LIST(conditions, 1900, ), true, false, 0, CONTRACT_LIST(kinds, 1900, ), "schema/pg15/deparse.txt:2804:19"},
+	{ 202, 4, 0, false, false, CONTRACT_LIST(parents, 1901, ), CONTRACT_LIST(conditions, 1901, ), false, false, 0, CONTRACT_LIST(kinds, 1901, 1), "schema/pg15/deparse.txt:2806:19"},
+	{ 202, 4, 1, true, false, CONTRACT_LIST(parents, 1902, ), CONTRACT_LIST(conditions, 1902, ), false, false, 0, CONTRACT_LIST(kinds, 1902, 1), "schema/pg15/deparse.txt:4952:19"},
+	{ 202, 4, 1, true, false, CONTRACT_LIST(parents, 1903, ), CONTRACT_LIST(conditions, 1903, ), true, false, 0, CONTRACT_LIST(kinds, 1903, ), "schema/pg15/deparse.txt:4954:19"},
+	{ 202, 5, 0, false, false, CONTRACT_LIST(parents, 1904, ), CONTRACT_LIST(conditions, 1904, ), true, false, 0, CONTRACT_LIST(kinds, 1904, ), "schema/pg15/deparse.txt:2808:23"},
+	{ 202, 5, 0, false, false, CONTRACT_LIST(parents, 1905, ), CONTRACT_LIST(conditions, 1905, ), false, false, 0, CONTRACT_LIST(kinds, 1905, 1), "schema/pg15/deparse.txt:2810:23"},
+	{ 202, 5, 1, true, false, CONTRACT_LIST(parents, 1906, ), CONTRACT_LIST(conditions, 1906, ), false, false, 0, CONTRACT_LIST(kinds, 1906, 1), "schema/pg15/deparse.txt:4957:23"},
+	{ 202, 5, 1, true, false, CONTRACT_LIST(parents, 1907, ), CONTRACT_LIST(conditions, 1907, ), true, false, 0, CONTRACT_LIST(kinds, 1907, ), "schema/pg15/deparse.txt:4959:23"},
+	{ 203, 1, -1, false, false, CONTRACT_LIST(parents, 1908, ), CONTRACT_LIST(conditions, 1908, ), false, false, 0, CONTRACT_LIST(kinds, 1908, 1), "schema/pg15/deparse.txt:2812:16"},
+	{ 204, 1, -1, false, false, CONTRACT_LIST(parents, 1909, 1), CONTRACT_LIST(conditions, 1909, 1), true, false, 0, CONTRACT_LIST(kinds, 1909, ), "schema/pg15/deparse.txt:5256:20"},
+	{ 204, 6, -1, false, false, CONTRACT_LIST(parents, 1910, ), CONTRACT_LIST(conditions, 1910, 1), false, false, 0, CONTRACT_LIST(kinds, 1910, 1), "schema/pg15/deparse.txt:2814:21"},
+	{ 204, 6, -1, false, false, CONTRACT_LIST(parents, 1911, ), CONTRACT_LIST(conditions, 1911, 1), false, false, 0, CONTRACT_LIST(kinds, 1911, 1), "schema/pg15/deparse.txt:2816:21"},
+	{ 204, 6, -1, false, false, CONTRACT_LIST(parents, 1912, ), CONTRACT_LIST(conditions, 1912, 1), false, false, 0, CONTRACT_LIST(kinds, 1912, 1), "schema/pg15/deparse.txt:2818:21"},
+	{ 204, 10, 0, false, false, CONTRACT_LIST(parents, 1913, ), CONTRACT_LIST(conditions, 1913, ), true, false, 0, CONTRACT_LIST(kinds, 1913, ), "schema/pg15/deparse.txt:2820:17"},
+	{ 204, 10, 1, true, false, CONTRACT_LIST(parents, 1914, ), CONTRACT_LIST(conditions, 1914, ), true, false, 0, CONTRACT_LIST(kinds, 1914, ), "schema/pg15/deparse.txt:2822:17"},
+	{ 204, 10, 0, false, false, CONTRACT_LIST(parents, 1915, ), CONTRACT_LIST(conditions, 1915, ), false, false, 0, CONTRACT_LIST(kinds, 1915, 1), "schema/pg15/deparse.txt:2824:17"},
+	{ 204, 10, 1, true, false, CONTRACT_LIST(parents, 1916, ), CONTRACT_LIST(conditions, 1916, ), false, false, 0, CONTRACT_LIST(kinds, 1916, 1), "schema/pg15/deparse.txt:2826:17"},
+	{ 204, 10, 1, true, false, CONTRACT_LIST(parents, 1917, 1), CONTRACT_LIST(conditions, 1917, ), false, false, 0, CONTRACT_LIST(kinds, 1917, 1), "schema/pg15/deparse.txt:4962:17"},
+	{ 204, 11, 0, false, false, CONTRACT_LIST(parents, 1918, ), CONTRACT_LIST(conditions, 1918, ), true, false, 0, CONTRACT_LIST(kinds, 1918, ), "schema/pg15/deparse.txt:2828:22"},
+	{ 204, 12, 0, false, false, CONTRACT_LIST(parents, 1919, ), CONTRACT_LIST(conditions, 1919, ), true, false, 0, CONTRACT_LIST(kinds, 1919, ), "schema/pg15/deparse.txt:2830:23"},
+	{ 204, 12, 1, true, false, CONTRACT_LIST(parents, 1920, ), CONTRACT_LIST(conditions, 1920, ), true, false, 0, CONTRACT_LIST(kinds, 1920, ), "schema/pg15/deparse.txt:2832:23"},
+	{ 204, 12, 0, false, false, CONTRACT_LIST(parents, 1921, ), CONTRACT_LIST(conditions, 1921, ), false, false, 0, CONTRACT_LIST(kinds, 1921, 1), "schema/pg15/deparse.txt:2834:23"},
+	{ 204, 12, 1, true, false, CONTRACT_LIST(parents, 1922, 1), CONTRACT_LIST(conditions, 1922, ), false, false, 0, CONTRACT_LIST(kinds, 1922, 1), "schema/pg15/deparse.txt:4965:23"},
+	{ 204, 13, 0, false, false, CONTRACT_LIST(parents, 1923, ), CONTRACT_LIST(conditions, 1923, 1), true, false, 0, CONTRACT_LIST(kinds, 1923, ), "schema/pg15/deparse.txt:2836:20"},
+	{ 204, 13, 0, false, false, CONTRACT_LIST(parents, 1924, ), CONTRACT_LIST(conditions, 1924, 1), true, false, 0, CONTRACT_LIST(kinds, 1924, ), "schema/pg15/deparse.txt:2838:20"},
+	{ 204, 13, 1, true, false, CONTRACT_LIST(parents, 1925, ), CONTRACT_LIST(conditions, 1925, ), true, false, 0, CONTRACT_LIST(kinds, 1925, ), "schema/pg15/deparse.txt:2840:20"},
+	{ 204, 13, 0, false, false, CONTRACT_LIST(parents, 1926, ), CONTRACT_LIST(conditions, 1926, ), false, false, 0, CONTRACT_LIST(kinds, 1926, 1), "schema/pg15/deparse.txt:2842:20"},
+	{ 204, 13, 1, true, false, CONTRACT_LIST(parents, 1927, ), CONTRACT_LIST(conditions, 1927, ), false, false, 0, CONTRACT_LIST(kinds, 1927, 1), "schema/pg15/deparse.txt:2844:20"},
+	{ 204, 13, 1, true, false, CONTRACT_LIST(parents, 1928, 1), CONTRACT_LIST(conditions, 1928, ), false, false, 0, CONTRACT_LIST(kinds, 1928, 1), "schema/pg15/deparse.txt:4968:20"},
+	{ 204, 13, 1, true, false, CONTRACT_LIST(parents, 1929, 1), CONTRACT_LIST(conditions, 1929, ), false, false, 0, CONTRACT_LIST(kinds, 1929, 1), "schema/pg15/deparse.txt:4971:20"},
+	{ 204, 17, -1, false, false, CONTRACT_LIST(parents, 1930, ), CONTRACT_LIST(conditions, 1930, 1), true, false, 0, CONTRACT_LIST(kinds, 1930, ), "schema/pg15/deparse.txt:2846:26"},
+	{ 204, 17, -1, false, false, CONTRACT_LIST(parents, 1931, ), CONTRACT_LIST(conditions, 1931, 1), true, false, 0, CONTRACT_LIST(kinds, 1931, ), "schema/pg15/deparse.txt:2848:26"},
+	{ 204, 17, -1, false, false, CONTRACT_LIST(parents, 1932, 1), CONTRACT_LIST(conditions, 1932, 1), true, false, 0, CONTRACT_LIST(kinds, 1932, ), "schema/pg15/deparse.txt:5259:26"},
+	{ 204, 20, 0, false, false, CONTRACT_LIST(parents, 1933, ), CONTRACT_LIST(conditions, 1933, ), true, false, 0, CONTRACT_LIST(kinds, 1933, ), "schema/pg15/deparse.txt:2850:21"},
+	{ 204, 20, 1, true, false, CONTRACT_LIST(parents, 1934, ), CONTRACT_LIST(conditions, 1934, ), true, false, 0, CONTRACT_LIST(kinds, 1934, ), "schema/pg15/deparse.txt:2852:21"},
+	{ 204, 20, 0, false, false, CONTRACT_LIST(parents, 1935, ), CONTRACT_LIST(conditions, 1935, ), false, false, 0, CONTRACT_LIST(kinds, 1935, 1), "schema/pg15/deparse.txt:2854:21"},
+	{ 204, 20, 1, true, false, CONTRACT_LIST(parents, 1936, 1), CONTRACT_LIST(conditions, 1936, ), false, false, 0, CONTRACT_LIST(kinds, 1936, 1), "schema/pg15/deparse.txt:4974:21"},
+	{ 204, 21, 0, false, false, CONTRACT_LIST(parents, 1937, ), CONTRACT_LIST(conditions, 1937, ), true, false, 0, CONTRACT_LIST(kinds, 1937, ), "schema/pg15/deparse.txt:2856:21"},
+	{ 204, 21, 1, true, false, CONTRACT_LIST(parents, 1938, ), CONTRACT_LIST(conditions, 1938, ), true, false, 0, CONTRACT_LIST(kinds, 1938, ), "schema/pg15/deparse.txt:2858:21"},
+	{ 204, 21, 0, false, false, CONTRACT_LIST(parents, 1939, ), CONTRACT_LIST(conditions, 1939, ), false, false, 0, CONTRACT_LIST(kinds, 1939, 1), "schema/pg15/deparse.txt:2860:21"},
+	{ 204, 21, 1, true, false, CONTRACT_LIST(parents, 1940, 1), CONTRACT_LIST(conditions, 1940, ), false, false, 0, CONTRACT_LIST(kinds, 1940, 1), "schema/pg15/deparse.txt:4977:21"},
+	{ 204, 21, 1, true, false, CONTRACT_LIST(parents, 1941, 1), CONTRACT_LIST(conditions, 1941, ), false, false, 0, CONTRACT_LIST(kinds, 1941, 1), "schema/pg15/deparse.txt:4980:21"},
+	{ 204, 25, 0, false, false, CONTRACT_LIST(parents, 1942, ), CONTRACT_LIST(conditions, 1942, ), true, false, 0, CONTRACT_LIST(kinds, 1942, ), "schema/pg15/deparse.txt:2862:28"},
+	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 1943, 1), CONTRACT_LIST(conditions, 1943, 1), true, false, 0, CONTRACT_LIST(kinds, 1943, ), "schema/pg15/deparse.txt:2865:17"},
+	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 1944, 1), CONTRACT_LIST(conditions, 1944, 1), true, false, 0, CONTRACT_LIST(kinds, 1944, ), "schema/pg15/deparse.txt:2868:17"},
+	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 1945, 1), CONTRACT_LIST(conditions, 1945, 1), true, false, 0, CONTRACT_LIST(kinds, 1945, ), "schema/pg15/deparse.txt:2871:17"},
+	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 1946, 1), CONTRACT_LIST(conditions, 1946, 1), true, false, 0, CONTRACT_LIST(kinds, 1946, ), "schema/pg15/deparse.txt:2874:17"},
+	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 1947, 1), CONTRACT_LIST(conditions, 1947, 1), true, false, 0, CONTRACT_LIST(kinds, 1947, ), "schema/pg15/deparse.txt:2877:17"},
+	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 1948, 1), CONTRACT_LIST(conditions, 1948, ), true, false, 0, CONTRACT_LIST(kinds, 1948, ), "schema/pg15/deparse.txt:2880:17"},
+	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 1949, 1), CONTRACT_LIST(conditions, 1949, ), true, false, 0, CONTRACT_LIST(kinds, 1949, ), "schema/pg15/deparse.txt:2883:17"},
+	{ 205, 1, -1, false, true, CONTRACT_LIST(parents, 1950, 1), CONTRACT_LIST(conditions, 1950, ), true, false, 0, CONTRACT_LIST(kinds, 1950, ), "schema/pg15/deparse.txt:2885:17"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1951, 1), CONTRACT_LIST(conditions, 1951, 1), true, false, 0, CONTRACT_LIST(kinds, 1951, ), "schema/pg15/deparse.txt:2887:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1952, 1), CONTRACT_LIST(conditions, 1952, 1), true, false, 0, CONTRACT_LIST(kinds, 1952, ), "schema/pg15/deparse.txt:2890:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1953, 1), CONTRACT_LIST(conditions, 1953, 1), true, false, 0, CONTRACT_LIST(kinds, 1953, ), "schema/pg15/deparse.txt:2893:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1954, 1), CONTRACT_LIST(conditions, 1954, 1), true, false, 0, CONTRACT_LIST(kinds, 1954, ), "schema/pg15/deparse.txt:2896:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1955, 1), CONTRACT_LIST(conditions, 1955, 1), true, false, 0, CONTRACT_LIST(kinds, 1955, ), "schema/pg15/deparse.txt:2899:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1956, 1), CONTRACT_LIST(conditions, 1956, 1), true, false, 0, CONTRACT_LIST(kinds, 1956, ), "schema/pg15/deparse.txt:2902:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1957, 1), CONTRACT_LIST(conditions, 1957, 1), true, false, 0, CONTRACT_LIST(kinds, 1957, ), "schema/pg15/deparse.txt:2905:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1958, 1), CONTRACT_LIST(conditions, 1958, 1), true, false, 0, CONTRACT_LIST(kinds, 1958, ), "schema/pg15/deparse.txt:2908:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1959, 1), CONTRACT_LIST(conditions, 1959, 1), true, false, 0, CONTRACT_LIST(kinds, 1959, ), "schema/pg15/deparse.txt:2911:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1960, 1), CONTRACT_LIST(conditions, 1960, 1), true, false, 0, CONTRACT_LIST(kinds, 1960, ), "schema/pg15/deparse.txt:2913:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1961, 1), CONTRACT_LIST(conditions, 1961, 1), true, false, 0, CONTRACT_LIST(kinds, 1961, ), "schema/pg15/deparse.txt:2915:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1962, 1), CONTRACT_LIST(conditions, 1962, 1), true, false, 0, CONTRACT_LIST(kinds, 1962, ), "schema/pg15/deparse.txt:2917:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1963, 1), CONTRACT_LIST(conditions, 1963, 1), true, false, 0, CONTRACT_LIST(kinds, 1963, ), "schema/pg15/deparse.txt:2919:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1964, 1), CONTRACT_LIST(conditions, 1964, 1), true, false, 0, CONTRACT_LIST(kinds, 1964, ), "schema/pg15/deparse.txt:2921:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1965, 1), CONTRACT_LIST(conditions, 1965, 1), true, false, 0, CONTRACT_LIST(kinds, 1965, ), "schema/pg15/deparse.txt:2923:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1966, 1), CONTRACT_LIST(conditions, 1966, 1), true, false, 0, CONTRACT_LIST(kinds, 1966, ), "schema/pg15/deparse.txt:2926:13"},
+	{ 205, 2, -1, false, true, CONTRACT_LIST(parents, 1967, 1), CONTRACT_LIST(conditions, 1967, 1), true, false, 0, CONTRACT_LIST(kinds, 1967, ), "schema/pg15/deparse.txt:2929:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1968, 1), CONTRACT_LIST(conditions, 1968, 1), false, false, 0, CONTRACT_LIST(kinds, 1968, 1), "schema/pg15/deparse.txt:2931:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1969, 1), CONTRACT_LIST(conditions, 1969, 1), false, false, 0, CONTRACT_LIST(kinds, 1969, 1), "schema/pg15/deparse.txt:2933:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1970, 1), CONTRACT_LIST(conditions, 1970, 1), false, false, 0, CONTRACT_LIST(kinds, 1970, 1), "schema/pg15/deparse.txt:2935:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1971, 1), CONTRACT_LIST(conditions, 1971, ), false, false, 0, CONTRACT_LIST(kinds, 1971, 1), "schema/pg15/deparse.txt:2937:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1972, 1), CONTRACT_LIST(conditions, 1972, 1), false, false, 0, CONTRACT_LIST(kinds, 1972, 1), "schema/pg15/deparse.txt:2939:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1973, 1), CONTRACT_LIST(conditions, 1973, 1), false, false, 0, CONTRACT_LIST(kinds, 1973, 1), "schema/pg15/deparse.txt:2941:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1974, 1), CONTRACT_LIST(conditions, 1974, 1), false, false, 0, CONTRACT_LIST(kinds, 1974, 1), "schema/pg15/deparse.txt:2943:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1975, 1), CONTRACT_LIST(conditions, 1975, 1), false, false, 0, CONTRACT_LIST(kinds, 1975, 1), "schema/pg15/deparse.txt:2946:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1976, 1), CONTRACT_LIST(conditions, 1976, 1), false, false, 0, CONTRACT_LIST(kinds, 1976, 1), "schema/pg15/deparse.txt:2949:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1977, 1), CONTRACT_LIST(conditions, 1977, 1), false, false, 0, CONTRACT_LIST(kinds, 1977, 1), "schema/pg15/deparse.txt:2952:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1978, 1), CONTRACT_LIST(conditions, 1978, 1), false, false, 0, CONTRACT_LIST(kinds, 1978, 1), "schema/pg15/deparse.txt:2955:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1979, 1), CONTRACT_LIST(conditions, 1979, 1), false, false, 0, CONTRACT_LIST(kinds, 1979, 1), "schema/pg15/deparse.txt:2958:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1980, 1), CONTRACT_LIST(conditions, 1980, 1), false, false, 0, CONTRACT_LIST(kinds, 1980, 1), "schema/pg15/deparse.txt:2961:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1981, 1), CONTRACT_LIST(conditions, 1981, 1), false, false, 0, CONTRACT_LIST(kinds, 1981, 1), "schema/pg15/deparse.txt:2964:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1982, 1), CONTRACT_LIST(conditions, 1982, 1), false, false, 0, CONTRACT_LIST(kinds, 1982, 1), "schema/pg15/deparse.txt:2967:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1983, 1), CONTRACT_LIST(conditions, 1983, 1), false, false, 0, CONTRACT_LIST(kinds, 1983, 1), "schema/pg15/deparse.txt:2970:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1984, 1), CONTRACT_LIST(conditions, 1984, 1), false, false, 0, CONTRACT_LIST(kinds, 1984, 1), "schema/pg15/deparse.txt:2973:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1985, 1), CONTRACT_LIST(conditions, 1985, 1), false, false, 0, CONTRACT_LIST(kinds, 1985, 1), "schema/pg15/deparse.txt:2976:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1986, 1), CONTRACT_LIST(conditions, 1986, 1), false, false, 0, CONTRACT_LIST(kinds, 1986, 1), "schema/pg15/deparse.txt:2979:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1987, 1), CONTRACT_LIST(conditions, 1987, ), false, false, 0, CONTRACT_LIST(kinds, 1987, 1), "schema/pg15/deparse.txt:2981:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1988, 1), CONTRACT_LIST(conditions, 1988, 1), false, false, 0, CONTRACT_LIST(kinds, 1988, 1), "schema/pg15/deparse.txt:2983:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1989, 1), CONTRACT_LIST(conditions, 1989, 1), false, false, 0, CONTRACT_LIST(kinds, 1989, 1), "schema/pg15/deparse.txt:2985:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1990, 1), CONTRACT_LIST(conditions, 1990, 1), false, false, 0, CONTRACT_LIST(kinds, 1990, 1), "schema/pg15/deparse.txt:2987:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1991, 1), CONTRACT_LIST(conditions, 1991, ), false, false, 0, CONTRACT_LIST(kinds, 1991, 1), "schema/pg15/deparse.txt:2989:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1992, 1), CONTRACT_LIST(conditions, 1992, 1), false, false, 0, CONTRACT_LIST(kinds, 1992, 1), "schema/pg15/deparse.txt:2991:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1993, 1), CONTRACT_LIST(conditions, 1993, 1), false, false, 0, CONTRACT_LIST(kinds, 1993, 1), "schema/pg15/deparse.txt:2993:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1994, 1), CONTRACT_LIST(conditions, 1994, 1), false, false, 0, CONTRACT_LIST(kinds, 1994, 1), "schema/pg15/deparse.txt:2995:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1995, 1), CONTRACT_LIST(conditions, 1995, 1), false, false, 0, CONTRACT_LIST(kinds, 1995, 1), "schema/pg15/deparse.txt:2997:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1996, 1), CONTRACT_LIST(conditions, 1996, 1), false, false, 0, CONTRACT_LIST(kinds, 1996, 1), "schema/pg15/deparse.txt:2999:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1997, 1), CONTRACT_LIST(conditions, 1997, 1), false, false, 0, CONTRACT_LIST(kinds, 1997, 1), "schema/pg15/deparse.txt:3001:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1998, 1), CONTRACT_LIST(conditions, 1998, 1), false, false, 0, CONTRACT_LIST(kinds, 1998, 1), "schema/pg15/deparse.txt:3003:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 1999, 1), CONTRACT_LIST(conditions, 1999, 1), false, false, 0, CONTRACT_LIST(kinds, 1999, 1), "schema/pg15/deparse.txt:3005:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2000, 1), CONTRACT_LIST(conditions, 2000, 1), false, false, 0, CONTRACT_LIST(kinds, 2000, 1), "schema/pg15/deparse.txt:3007:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2001, 1), CONTRACT_LIST(conditions, 2001, 1), false, false, 0, CONTRACT_LIST(kinds, 2001, 1), "schema/pg15/deparse.txt:3009:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2002, 1), CONTRACT_LIST(conditions, 2002, 1), false, false, 0, CONTRACT_LIST(kinds, 2002, 1), "schema/pg15/deparse.txt:3011:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2003, 1), CONTRACT_LIST(conditions, 2003, ), false, false, 0, CONTRACT_LIST(kinds, 2003, 1), "schema/pg15/deparse.txt:3013:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2004, 1), CONTRACT_LIST(conditions, 2004, 1), false, false, 0, CONTRACT_LIST(kinds, 2004, 1), "schema/pg15/deparse.txt:3015:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2005, 1), CONTRACT_LIST(conditions, 2005, 1), false, false, 0, CONTRACT_LIST(kinds, 2005, 1), "schema/pg15/deparse.txt:3017:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2006, 1), CONTRACT_LIST(conditions, 2006, 1), false, false, 0, CONTRACT_LIST(kinds, 2006, 1), "schema/pg15/deparse.txt:3019:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2007, 1), CONTRACT_LIST(conditions, 2007, ), false, false, 0, CONTRACT_LIST(kinds, 2007, 1), "schema/pg15/deparse.txt:3021:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2008, 1), CONTRACT_LIST(conditions, 2008, ), false, false, 0, CONTRACT_LIST(kinds, 2008, 1), "schema/pg15/deparse.txt:3023:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2009, 1), CONTRACT_LIST(conditions, 2009, ), false, false, 0, CONTRACT_LIST(kinds, 2009, 1), "schema/pg15/deparse.txt:3025:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2010, 1), CONTRACT_LIST(conditions, 2010, ), false, false, 0, CONTRACT_LIST(kinds, 2010, 1), "schema/pg15/deparse.txt:3027:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2011, 1), CONTRACT_LIST(conditions, 2011, 1), false, false, 0, CONTRACT_LIST(kinds, 2011, 1), "schema/pg15/deparse.txt:3029:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2012, 1), CONTRACT_LIST(conditions, 2012, 1), false, false, 0, CONTRACT_LIST(kinds, 2012, 1), "schema/pg15/deparse.txt:3031:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2013, 1), CONTRACT_LIST(conditions, 2013, 1), false, false, 0, CONTRACT_LIST(kinds, 2013, 1), "schema/pg15/deparse.txt:3033:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2014, 1), CONTRACT_LIST(conditions, 2014, 1), false, false, 0, CONTRACT_LIST(kinds, 2014, 1), "schema/pg15/deparse.txt:3035:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2015, 1), CONTRACT_LIST(conditions, 2015, 1), false, false, 0, CONTRACT_LIST(kinds, 2015, 1), "schema/pg15/deparse.txt:3037:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2016, 1), CONTRACT_LIST(conditions, 2016, 1), false, false, 0, CONTRACT_LIST(kinds, 2016, 1), "schema/pg15/deparse.txt:3039:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2017, 1), CONTRACT_LIST(conditions, 2017, 1), false, false, 0, CONTRACT_LIST(kinds, 2017, 1), "schema/pg15/deparse.txt:3041:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2018, 1), CONTRACT_LIST(conditions, 2018, 1), false, false, 0, CONTRACT_LIST(kinds, 2018, 1), "schema/pg15/deparse.txt:3043:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2019, 1), CONTRACT_LIST(conditions, 2019, 1), false, false, 0, CONTRACT_LIST(kinds, 2019, 1), "schema/pg15/deparse.txt:3045:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2020, 1), CONTRACT_LIST(conditions, 2020, 1), false, false, 0, CONTRACT_LIST(kinds, 2020, 1), "schema/pg15/deparse.txt:3047:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2021, 1), CONTRACT_LIST(conditions, 2021, 1), false, false, 0, CONTRACT_LIST(kinds, 2021, 1), "schema/pg15/deparse.txt:3049:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2022, 1), CONTRACT_LIST(conditions, 2022, 1), false, false, 0, CONTRACT_LIST(kinds, 2022, 1), "schema/pg15/deparse.txt:3051:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2023, 1), CONTRACT_LIST(conditions, 2023, 1), false, false, 0, CONTRACT_LIST(kinds, 2023, 1), "schema/pg15/deparse.txt:3053:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2024, 1), CONTRACT_LIST(conditions, 2024, 1), false, false, 0, CONTRACT_LIST(kinds, 2024, 1), "schema/pg15/deparse.txt:3055:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2025, 1), CONTRACT_LIST(conditions, 2025, 1), false, false, 0, CONTRACT_LIST(kinds, 2025, 1), "schema/pg15/deparse.txt:3057:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2026, 1), CONTRACT_LIST(conditions, 2026, 1), false, false, 0, CONTRACT_LIST(kinds, 2026, 1), "schema/pg15/deparse.txt:3059:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2027, 1), CONTRACT_LIST(conditions, 2027, 1), false, false, 0, CONTRACT_LIST(kinds, 2027, 1), "schema/pg15/deparse.txt:3061:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2028, 1), CONTRACT_LIST(conditions, 2028, 1), false, false, 0, CONTRACT_LIST(kinds, 2028, 1), "schema/pg15/deparse.txt:3063:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2029, 1), CONTRACT_LIST(conditions, 2029, 1), false, false, 0, CONTRACT_LIST(kinds, 2029, 1), "schema/pg15/deparse.txt:3065:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2030, 1), CONTRACT_LIST(conditions, 2030, ), false, false, 0, CONTRACT_LIST(kinds, 2030, 1), "schema/pg15/deparse.txt:3067:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2031, 1), CONTRACT_LIST(conditions, 2031, ), false, false, 0, CONTRACT_LIST(kinds, 2031, 1), "schema/pg15/deparse.txt:3069:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2032, 1), CONTRACT_LIST(conditions, 2032, ), false, false, 0, CONTRACT_LIST(kinds, 2032, 1), "schema/pg15/deparse.txt:3071:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2033, 1), CONTRACT_LIST(conditions, 2033, 1), false, false, 0, CONTRACT_LIST(kinds, 2033, 1), "schema/pg15/deparse.txt:3073:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2034, 1), CONTRACT_LIST(conditions, 2034, 1), false, false, 0, CONTRACT_LIST(kinds, 2034, 1), "schema/pg15/deparse.txt:3075:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2035, 1), CONTRACT_LIST(conditions, 2035, 1), false, false, 0, CONTRACT_LIST(kinds, 2035, 1), "schema/pg15/deparse.txt:3077:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2036, 1), CONTRACT_LIST(conditions, 2036, ), false, false, 0, CONTRACT_LIST(kinds, 2036, 1), "schema/pg15/deparse.txt:3079:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2037, 1), CONTRACT_LIST(conditions, 2037, ), false, false, 0, CONTRACT_LIST(kinds, 2037, 1), "schema/pg15/deparse.txt:3081:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2038, 1), CONTRACT_LIST(conditions, 2038, ), false, false, 0, CONTRACT_LIST(kinds, 2038, 1), "schema/pg15/deparse.txt:3083:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2039, 1), CONTRACT_LIST(conditions, 2039, ), false, false, 0, CONTRACT_LIST(kinds, 2039, 1), "schema/pg15/deparse.txt:3085:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2040, 1), CONTRACT_LIST(conditions, 2040, ), false, false, 0, CONTRACT_LIST(kinds, 2040, 1), "schema/pg15/deparse.txt:3087:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2041, 1), CONTRACT_LIST(conditions, 2041, ), false, false, 0, CONTRACT_LIST(kinds, 2041, 1), "schema/pg15/deparse.txt:3089:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2042, 1), CONTRACT_LIST(conditions, 2042, ), false, false, 0, CONTRACT_LIST(kinds, 2042, 1), "schema/pg15/deparse.txt:3091:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2043, 1), CONTRACT_LIST(conditions, 2043, ), false, false, 0, CONTRACT_LIST(kinds, 2043, 1), "schema/pg15/deparse.txt:3093:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2044, 1), CONTRACT_LIST(conditions, 2044, ), false, false, 0, CONTRACT_LIST(kinds, 2044, 1), "schema/pg15/deparse.txt:3095:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2045, 1), CONTRACT_LIST(conditions, 2045, ), false, false, 0, CONTRACT_LIST(kinds, 2045, 1), "schema/pg15/deparse.txt:3097:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2046, 1), CONTRACT_LIST(conditions, 2046, ), false, false, 0, CONTRACT_LIST(kinds, 2046, 1), "schema/pg15/deparse.txt:3099:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2047, 1), CONTRACT_LIST(conditions, 2047, ), false, false, 0, CONTRACT_LIST(kinds, 2047, 1), "schema/pg15/deparse.txt:3101:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2048, 1), CONTRACT_LIST(conditions, 2048, ), false, false, 0, CONTRACT_LIST(kinds, 2048, 1), "schema/pg15/deparse.txt:3103:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2049, 1), CONTRACT_LIST(conditions, 2049, ), false, false, 0, CONTRACT_LIST(kinds, 2049, 1), "schema/pg15/deparse.txt:3105:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2050, 1), CONTRACT_LIST(conditions, 2050, 1), false, false, 0, CONTRACT_LIST(kinds, 2050, 1), "schema/pg15/deparse.txt:3107:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2051, 1), CONTRACT_LIST(conditions, 2051, 1), false, false, 0, CONTRACT_LIST(kinds, 2051, 1), "schema/pg15/deparse.txt:3109:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2052, 1), CONTRACT_LIST(conditions, 2052, 1), false, false, 0, CONTRACT_LIST(kinds, 2052, 1), "schema/pg15/deparse.txt:3111:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2053, 1), CONTRACT_LIST(conditions, 2053, ), false, false, 0, CONTRACT_LIST(kinds, 2053, 1), "schema/pg15/deparse.txt:3113:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2054, 1), CONTRACT_LIST(conditions, 2054, ), false, false, 0, CONTRACT_LIST(kinds, 2054, 1), "schema/pg15/deparse.txt:3115:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2055, 1), CONTRACT_LIST(conditions, 2055, ), false, false, 0, CONTRACT_LIST(kinds, 2055, 1), "schema/pg15/deparse.txt:3117:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2056, 1), CONTRACT_LIST(conditions, 2056, ), false, false, 0, CONTRACT_LIST(kinds, 2056, 1), "schema/pg15/deparse.txt:3119:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2057, 1), CONTRACT_LIST(conditions, 2057, ), false, false, 0, CONTRACT_LIST(kinds, 2057, 1), "schema/pg15/deparse.txt:3121:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2058, 1), CONTRACT_LIST(conditions, 2058, ), false, false, 0, CONTRACT_LIST(kinds, 2058, 1), "schema/pg15/deparse.txt:3123:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2059, 1), CONTRACT_LIST(conditions, 2059, ), false, false, 0, CONTRACT_LIST(kinds, 2059, 1), "schema/pg15/deparse.txt:3125:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2060, 1), CONTRACT_LIST(conditions, 2060, ), false, false, 0, CONTRACT_LIST(kinds, 2060, 1), "schema/pg15/deparse.txt:3127:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2061, 1), CONTRACT_LIST(conditions, 2061, 1), false, false, 0, CONTRACT_LIST(kinds, 2061, 1), "schema/pg15/deparse.txt:3129:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2062, 1), CONTRACT_LIST(conditions, 2062, 1), false, false, 0, CONTRACT_LIST(kinds, 2062, 1), "schema/pg15/deparse.txt:3131:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2063, 1), CONTRACT_LIST(conditions, 2063, 1), false, false, 0, CONTRACT_LIST(kinds, 2063, 1), "schema/pg15/deparse.txt:3133:13"},
+	{ 205, 2, -1, false, true, CONTRACT_LIST(parents, 2064, 1), CONTRACT_LIST(conditions, 2064, ), false, false, 0, CONTRACT_LIST(kinds, 2064, 1), "schema/pg15/deparse.txt:3135:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2065, 1), CONTRACT_LIST(conditions, 2065, ), false, false, 0, CONTRACT_LIST(kinds, 2065, 1), "schema/pg15/deparse.txt:3137:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2066, 1), CONTRACT_LIST(conditions, 2066, 1), true, false, 0, CONTRACT_LIST(kinds, 2066, ), "schema/pg15/deparse.txt:5349:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2067, 1), CONTRACT_LIST(conditions, 2067, 1), true, false, 0, CONTRACT_LIST(kinds, 2067, ), "schema/pg15/deparse.txt:5352:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2068, 1), CONTRACT_LIST(conditions, 2068, 1), true, false, 0, CONTRACT_LIST(kinds, 2068, ), "schema/pg15/deparse.txt:5361:13"},
+	{ 211, 1, 0, false, false, CONTRACT_LIST(parents, 2069, ), CONTRACT_LIST(conditions, 2069, 1), true, false, 0, CONTRACT_LIST(kinds, 2069, ), "schema/pg15/deparse.txt:3139:21"},
+	{ 211, 1, 0, false, false, CONTRACT_LIST(parents, 2070, ), CONTRACT_LIST(conditions, 2070, 1), true, false, 0, CONTRACT_LIST(kinds, 2070, ), "schema/pg15/deparse.txt:3141:21"},
+	{ 211, 1, 1, true, false, CONTRACT_LIST(parents, 2071, ), CONTRACT_LIST(conditions, 2071, 1), true, false, 0, CONTRACT_LIST(kinds, 2071, ), "schema/pg15/deparse.txt:3143:21"},
+	{ 211, 1, 1, true, false, CONTRACT_LIST(parents, 2072, ), CONTRACT_LIST(conditions, 2072, 1), true, false, 0, CONTRACT_LIST(kinds, 2072, ), "schema/pg15/deparse.txt:3145:21"},
+	{ 211, 1, 0, false, false, CONTRACT_LIST(parents, 2073, ), CONTRACT_LIST(conditions, 2073, ), false, false, 0, CONTRACT_LIST(kinds, 2073, 1), "schema/pg15/deparse.txt:3147:21"},
+	{ 211, 1, 1, true, false, CONTRACT_LIST(parents, 2074, ), CONTRACT_LIST(conditions, 2074, ), false, false, 0, CONTRACT_LIST(kinds, 2074, 1), "schema/pg15/deparse.txt:3149:21"},
+	{ 211, 1, 1, true, false, CONTRACT_LIST(parents, 2075, 1), CONTRACT_LIST(conditions, 2075, ), false, false, 0, CONTRACT_LIST(kinds, 2075, 1), "schema/pg15/deparse.txt:4983:21"},
+	{ 211, 1, 1, true, false, CONTRACT_LIST(parents, 2076, 1), CONTRACT_LIST(conditions, 2076, ), false, false, 0, CONTRACT_LIST(kinds, 2076, 1), "schema/pg15/deparse.txt:4986:21"},
+	{ 213, 0, 0, false, false, CONTRACT_LIST(parents, 2077, ), CONTRACT_LIST(conditions, 2077, ), true, false, 0, CONTRACT_LIST(kinds, 2077, ), "schema/pg15/deparse.txt:3151:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2078, ), CONTRACT_LIST(conditions, 2078, ), true, false, 0, CONTRACT_LIST(kinds, 2078, ), "schema/pg15/deparse.txt:3153:24"},
+	{ 213, 0, 0, false, false, CONTRACT_LIST(parents, 2079, 1), CONTRACT_LIST(conditions, 2079, ), false, false, 0, CONTRACT_LIST(kinds, 2079, 1), "schema/pg15/deparse.txt:3155:24"},
+	{ 213, 0, 0, false, true, CONTRACT_LIST(parents, 2080, 1), CONTRACT_LIST(conditions, 2080, ), false, false, 0, CONTRACT_LIST(kinds, 2080, 1), "schema/pg15/deparse.txt:3157:24"},
+	{ 213, 0, 0, false, false, CONTRACT_LIST(parents, 2081, 1), CONTRACT_LIST(conditions, 2081, ), false, false, 0, CONTRACT_LIST(kinds, 2081, 1), "schema/pg15/deparse.txt:3159:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2082, 1), CONTRACT_LIST(conditions, 2082, ), false, false, 0, CONTRACT_LIST(kinds, 2082, 1), "schema/pg15/deparse.txt:3161:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2083, 1), CONTRACT_LIST(conditions, 2083, ), false, false, 0, CONTRACT_LIST(kinds, 2083, 1), "schema/pg15/deparse.txt:3163:24"},
+	{ 213, 0, 1, true, true, CONTRACT_LIST(parents, 2084, 1), CONTRACT_LIST(conditions, 2084, ), false, false, 0, CONTRACT_LIST(kinds, 2084, 1), "schema/pg15/deparse.txt:3165:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2085, 1), CONTRACT_LIST(conditions, 2085, ), false, false, 0, CONTRACT_LIST(kinds, 2085, 1), "schema/pg15/deparse.txt:3167:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2086, 1), CONTRACT_LIST(conditions, 2086, ), false, false, 0, CONTRACT_LIST(kinds, 2086, 1), "schema/pg15/deparse.txt:4989:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2087, 1), CONTRACT_LIST(conditions, 2087, ), false, false, 0, CONTRACT_LIST(kinds, 2087, 1), "schema/pg15/deparse.txt:4992:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2088, 1), CONTRACT_LIST(conditions, 2088, ), false, false, 0, CONTRACT_LIST(kinds, 2088, 1), "schema/pg15/deparse.txt:4995:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2089, 1), CONTRACT_LIST(conditions, 2089, ), false, false, 0, CONTRACT_LIST(kinds, 2089, 1), "schema/pg15/deparse.txt:4998:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2090, 1), CONTRACT_LIST(conditions, 2090, ), false, false, 0, CONTRACT_LIST(kinds, 2090, 1), "schema/pg15/deparse.txt:5001:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2091, 1), CONTRACT_LIST(conditions, 2091, ), false, false, 0, CONTRACT_LIST(kinds, 2091, 1), "schema/pg15/deparse.txt:5004:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2092, 1), CONTRACT_LIST(conditions, 2092, ), false, false, 0, CONTRACT_LIST(kinds, 2092, 1), "schema/pg15/deparse.txt:5007:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2093, 1), CONTRACT_LIST(conditions, 2093, ), false, false, 0, CONTRACT_LIST(kinds, 2093, 1), "schema/pg15/deparse.txt:5010:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2094, 1), CONTRACT_LIST(conditions, 2094, ), false, false, 0, CONTRACT_LIST(kinds, 2094, 1), "schema/pg15/deparse.txt:5013:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2095, 1), CONTRACT_LIST(conditions, 2095, ), false, false, 0, CONTRACT_LIST(kinds, 2095, 1), "schema/pg15/deparse.txt:5016:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2096, 1), CONTRACT_LIST(conditions, 2096, ), false, false, 0, CONTRACT_LIST(kinds, 2096, 1), "schema/pg15/deparse.txt:5019:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2097, 1), CONTRACT_LIST(conditions, 2097, ), false, false, 0, CONTRACT_LIST(kinds, 2097, 1), "schema/pg15/deparse.txt:5022:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2098, 1), CONTRACT_LIST(conditions, 2098, ), false, false, 0, CONTRACT_LIST(kinds, 2098, 1), "schema/pg15/deparse.txt:5025:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2099, 1), CONTRACT_LIST(conditions, 2099, ), false, false, 0, CONTRACT_LIST(kinds, 2099, 1), "schema/pg15/deparse.txt:5028:24"},
+	{ 213, 0, 1, true, false, CONTRACT_LIST(parents, 2100, 1), CONTRACT_LIST(conditions, 2100, ), false, false, 0, CONTRACT_LIST(kinds, 2100, 1), "schema/pg15/deparse.txt:5031:24"},
+	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2101, 1), CONTRACT_LIST(conditions, 2101, 1), false, true, 0, CONTRACT_LIST(kinds, 2101, ), "schema/pg15/deparse.txt:3169:24"},
+	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2102, 1), CONTRACT_LIST(conditions, 2102, 1), false, true, 0, CONTRACT_LIST(kinds, 2102, ), "schema/pg15/deparse.txt:3171:24"},
+	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2103, 1), CONTRACT_LIST(conditions, 2103, ), false, true, 0, CONTRACT_LIST(kinds, 2103, ), "schema/pg15/deparse.txt:3174:24"},
+	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2104, 1), CONTRACT_LIST(conditions, 2104, 1), false, true, 0, CONTRACT_LIST(kinds, 2104, ), "schema/pg15/deparse.txt:3176:24"},
+	{ 213, 1, -1, false, true, CONTRACT_LIST(parents, 2105, 1), CONTRACT_LIST(conditions, 2105, ), false, true, 0, CONTRACT_LIST(kinds, 2105, ), "schema/pg15/deparse.txt:3178:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2106, 1), CONTRACT_LIST(conditions, 2106, ), false, false, 0, CONTRACT_LIST(kinds, 2106, 1), "schema/pg15/deparse.txt:3180:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2107, 1), CONTRACT_LIST(conditions, 2107, ), false, false, 0, CONTRACT_LIST(kinds, 2107, 1), "schema/pg15/deparse.txt:3182:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2108, 1), CONTRACT_LIST(conditions, 2108, ), false, false, 0, CONTRACT_LIST(kinds, 2108, 1), "schema/pg15/deparse.txt:3184:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2109, 1), CONTRACT_LIST(conditions, 2109, ), false, false, 0, CONTRACT_LIST(kinds, 2109, 1), "schema/pg15/deparse.txt:3186:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2110, 1), CONTRACT_LIST(conditions, 2110, ), false, false, 0, CONTRACT_LIST(kinds, 2110, 1), "schema/pg15/deparse.txt:3188:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2111, 1), CONTRACT_LIST(conditions, 2111, ), false, false, 0, CONTRACT_LIST(kinds, 2111, 1), "schema/pg15/deparse.txt:3190:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2112, 1), CONTRACT_LIST(conditions, 2112, ), false, false, 0, CONTRACT_LIST(kinds, 2112, 1), "schema/pg15/deparse.txt:3192:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2113, 1), CONTRACT_LIST(conditions, 2113, ), false, false, 0, CONTRACT_LIST(kinds, 2113, 1), "schema/pg15/deparse.txt:3194:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2114, 1), CONTRACT_LIST(conditions, 2114, ), false, false, 0, CONTRACT_LIST(kinds, 2114, 1), "schema/pg15/deparse.txt:3196:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2115, 1), CONTRACT_LIST(conditions, 2115, ), false, false, 0, CONTRACT_LIST(kinds, 2115, 1), "schema/pg15/deparse.txt:3198:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2116, 1), CONTRACT_LIST(conditions, 2116, ), false, false, 0, CONTRACT_LIST(kinds, 2116, 1), "schema/pg15/deparse.txt:3200:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2117, 1), CONTRACT_LIST(conditions, 2117, ), false, false, 0, CONTRACT_LIST(kinds, 2117, 1), "schema/pg15/deparse.txt:3202:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2118, 1), CONTRACT_LIST(conditions, 2118, ), false, false, 0, CONTRACT_LIST(kinds, 2118, 1), "schema/pg15/deparse.txt:3204:24"},
+	{ 213, 1, 0, false, true, CONTRACT_LIST(parents, 2119, 1), CONTRACT_LIST(conditions, 2119, ), false, false, 0, CONTRACT_LIST(kinds, 2119, 1), "schema/pg15/deparse.txt:3206:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2120, 1), CONTRACT_LIST(conditions, 2120, ), false, false, 0, CONTRACT_LIST(kinds, 2120, 1), "schema/pg15/deparse.txt:3208:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2121, 1), CONTRACT_LIST(conditions, 2121, ), false, false, 0, CONTRACT_LIST(kinds, 2121, 1), "schema/pg15/deparse.txt:3210:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2122, 1), CONTRACT_LIST(conditions, 2122, ), false, false, 0, CONTRACT_LIST(kinds, 2122, 1), "schema/pg15/deparse.txt:3212:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2123, 1), CONTRACT_LIST(conditions, 2123, ), false, false, 0, CONTRACT_LIST(kinds, 2123, 1), "schema/pg15/deparse.txt:3214:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2124, 1), CONTRACT_LIST(conditions, 2124, ), false, false, 0, CONTRACT_LIST(kinds, 2124, 1), "schema/pg15/deparse.txt:3216:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2125, 1), CONTRACT_LIST(conditions, 2125, ), false, false, 0, CONTRACT_LIST(kinds, 2125, 1), "schema/pg15/deparse.txt:3218:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2126, 1), CONTRACT_LIST(conditions, 2126, ), false, false, 0, CONTRACT_LIST(kinds, 2126, 1), "schema/pg15/deparse.txt:3220:24"},
+	{ 213, 1, 1, true, true, CONTRACT_LIST(parents, 2127, 1), CONTRACT_LIST(conditions, 2127, ), false, false, 0, CONTRACT_LIST(kinds, 2127, 1), "schema/pg15/deparse.txt:3222:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2128, 1), CONTRACT_LIST(conditions, 2128, ), false, false, 0, CONTRACT_LIST(kinds, 2128, 1), "schema/pg15/deparse.txt:3224:24"},
+	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2129, 1), CONTRACT_LIST(conditions, 2129, 1), false, false, 2, CONTRACT_LIST(kinds, 2129, ), "schema/pg15/deparse.txt:3226:24"},
+	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2130, 1), CONTRACT_LIST(conditions, 2130, 1), false, false, 2, CONTRACT_LIST(kinds, 2130, ), "schema/pg15/deparse.txt:3228:24"},
+	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2131, 1), CONTRACT_LIST(conditions, 2131, 1), false, false, 2, CONTRACT_LIST(kinds, 2131, ), "schema/pg15/deparse.txt:3230:24"},
+	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2132, 1), CONTRACT_LIST(conditions, 2132, 1), false, false, 2, CONTRACT_LIST(kinds, 2132, ), "schema/pg15/deparse.txt:3232:24"},
+	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2133, 1), CONTRACT_LIST(conditions, 2133, 1), false, false, 2, CONTRACT_LIST(kinds, 2133, ), "schema/pg15/deparse.txt:3234:24"},
+	{ 213, 1, -1, false, true, CONTRACT_LIST(parents, 2134, 1), CONTRACT_LIST(conditions, 2134, ), false, false, 2, CONTRACT_LIST(kinds, 2134, ), "schema/pg15/deparse.txt:3236:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2135, 1), CONTRACT_LIST(conditions, 2135, ), false, false, 0, CONTRACT_LIST(kinds, 2135, 1), "schema/pg15/deparse.txt:5034:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2136, 1), CONTRACT_LIST(conditions, 2136, ), false, false, 0, CONTRACT_LIST(kinds, 2136, 1), "schema/pg15/deparse.txt:5037:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2137, 1), CONTRACT_LIST(conditions, 2137, ), false, false, 0, CONTRACT_LIST(kinds, 2137, 1), "schema/pg15/deparse.txt:5040:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2138, 1), CONTRACT_LIST(conditions, 2138, ), false, false, 0, CONTRACT_LIST(kinds, 2138, 1), "schema/pg15/deparse.txt:5043:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2139, 1), CONTRACT_LIST(conditions, 2139, ), false, false, 0, CONTRACT_LIST(kinds, 2139, 1), "schema/pg15/deparse.txt:5046:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2140, 1), CONTRACT_LIST(conditions, 2140, ), false, false, 0, CONTRACT_LIST(kinds, 2140, 1), "schema/pg15/deparse.txt:5049:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2141, 1), CONTRACT_LIST(conditions, 2141, ), false, false, 0, CONTRACT_LIST(kinds, 2141, 1), "schema/pg15/deparse.txt:5052:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2142, 1), CONTRACT_LIST(conditions, 2142, ), false, false, 0, CONTRACT_LIST(kinds, 2142, 1), "schema/pg15/deparse.txt:5055:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2143, 1), CONTRACT_LIST(conditions, 2143, ), false, false, 0, CONTRACT_LIST(kinds, 2143, 1), "schema/pg15/deparse.txt:5058:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2144, 1), CONTRACT_LIST(conditions, 2144, ), false, false, 0, CONTRACT_LIST(kinds, 2144, 1), "schema/pg15/deparse.txt:5061:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2145, 1), CONTRACT_LIST(conditions, 2145, ), false, false, 0, CONTRACT_LIST(kinds, 2145, 1), "schema/pg15/deparse.txt:5064:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2146, 1), CONTRACT_LIST(conditions, 2146, ), false, false, 0, CONTRACT_LIST(kinds, 2146, 1), "schema/pg15/deparse.txt:5067:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2147, 1), CONTRACT_LIST(conditions, 2147, ), false, false, 0, CONTRACT_LIST(kinds, 2147, 1), "schema/pg15/deparse.txt:5070:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2148, 1), CONTRACT_LIST(conditions, 2148, ), false, false, 0, CONTRACT_LIST(kinds, 2148, 1), "schema/pg15/deparse.txt:5073:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2149, 1), CONTRACT_LIST(conditions, 2149, ), false, false, 0, CONTRACT_LIST(kinds, 2149, 1), "schema/pg15/deparse.txt:5076:24"},
+	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2150, 1), CONTRACT_LIST(conditions, 2150, 1), false, true, 0, CONTRACT_LIST(kinds, 2150, ), "schema/pg15/deparse.txt:5262:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2151, 1), CONTRACT_LIST(conditions, 2151, 1), true, false, 0, CONTRACT_LIST(kinds, 2151, ), "schema/pg15/deparse.txt:5337:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2152, 1), CONTRACT_LIST(conditions, 2152, 1), true, false, 0, CONTRACT_LIST(kinds, 2152, ), "schema/pg15/deparse.txt:5355:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2153, 1), CONTRACT_LIST(conditions, 2153, 1), true, false, 0, CONTRACT_LIST(kinds, 2153, ), "schema/pg15/deparse.txt:5381:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2154, 1), CONTRACT_LIST(conditions, 2154, 1), true, false, 0, CONTRACT_LIST(kinds, 2154, ), "schema/pg15/deparse.txt:5384:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2155, 1), CONTRACT_LIST(conditions, 2155, 1), true, false, 0, CONTRACT_LIST(kinds, 2155, ), "schema/pg15/deparse.txt:5387:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2156, 1), CONTRACT_LIST(conditions, 2156, 1), true, false, 0, CONTRACT_LIST(kinds, 2156, ), "schema/pg15/deparse.txt:5390:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2157, 1), CONTRACT_LIST(conditions, 2157, 1), true, false, 0, CONTRACT_LIST(kinds, 2157, ), "schema/pg15/deparse.txt:5393:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2158, 1), CONTRACT_LIST(conditions, 2158, 1), true, false, 0, CONTRACT_LIST(kinds, 2158, ), "schema/pg15/deparse.txt:5396:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2159, 1), CONTRACT_LIST(conditions, 2159, 1), true, false, 0, CONTRACT_LIST(kinds, 2159, ), "schema/pg15/deparse.txt:5399:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2160, 1), CONTRACT_LIST(conditions, 2160, 1), true, false, 0, CONTRACT_LIST(kinds, 2160, ), "schema/pg15/deparse.txt:5402:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2161, 1), CONTRACT_LIST(conditions, 2161, 1), true, false, 0, CONTRACT_LIST(kinds, 2161, ), "schema/pg15/deparse.txt:5405:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2162, 1), CONTRACT_LIST(conditions, 2162, 1), true, false, 0, CONTRACT_LIST(kinds, 2162, ), "schema/pg15/deparse.txt:5408:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2163, 1), CONTRACT_LIST(conditions, 2163, 1), true, false, 0, CONTRACT_LIST(kinds, 2163, ), "schema/pg15/deparse.txt:5411:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2164, 1), CONTRACT_LIST(conditions, 2164, 1), true, false, 0, CONTRACT_LIST(kinds, 2164, ), "schema/pg15/deparse.txt:5414:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2165, 1), CONTRACT_LIST(conditions, 2165, 1), true, false, 0, CONTRACT_LIST(kinds, 2165, ), "schema/pg15/deparse.txt:5417:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2166, 1), CONTRACT_LIST(conditions, 2166, 1), true, false, 0, CONTRACT_LIST(kinds, 2166, ), "schema/pg15/deparse.txt:5420:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2167, 1), CONTRACT_LIST(conditions, 2167, 1), true, false, 0, CONTRACT_LIST(kinds, 2167, ), "schema/pg15/deparse.txt:5423:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2168, 1), CONTRACT_LIST(conditions, 2168, 1), true, false, 0, CONTRACT_LIST(kinds, 2168, ), "schema/pg15/deparse.txt:5426:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2169, 1), CONTRACT_LIST(conditions, 2169, 1), true, false, 0, CONTRACT_LIST(kinds, 2169, ), "schema/pg15/deparse.txt:5429:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2170, 1), CONTRACT_LIST(conditions, 2170, 1), true, false, 0, CONTRACT_LIST(kinds, 2170, ), "schema/pg15/deparse.txt:5432:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2171, 1), CONTRACT_LIST(conditions, 2171, 1), true, false, 0, CONTRACT_LIST(kinds, 2171, ), "schema/pg15/deparse.txt:5435:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2172, 1), CONTRACT_LIST(conditions, 2172, 1), true, false, 0, CONTRACT_LIST(kinds, 2172, ), "schema/pg15/deparse.txt:5444:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2173, 1), CONTRACT_LIST(conditions, 2173, 1), true, false, 0, CONTRACT_LIST(kinds, 2173, ), "schema/pg15/deparse.txt:5447:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2174, 1), CONTRACT_LIST(conditions, 2174, 1), true, false, 0, CONTRACT_LIST(kinds, 2174, ), "schema/pg15/deparse.txt:5450:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2175, 1), CONTRACT_LIST(conditions, 2175, 1), true, false, 0, CONTRACT_LIST(kinds, 2175, ), "schema/pg15/deparse.txt:5459:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2176, 1), CONTRACT_LIST(conditions, 2176, 1), true, false, 0, CONTRACT_LIST(kinds, 2176, ), "schema/pg15/deparse.txt:5465:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2177, 1), CONTRACT_LIST(conditions, 2177, 1), true, false, 0, CONTRACT_LIST(kinds, 2177, ), "schema/pg15/deparse.txt:5468:24"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2178, ), CONTRACT_LIST(conditions, 2178, ), true, false, 0, CONTRACT_LIST(kinds, 2178, ), "schema/pg15/deparse.txt:3238:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2179, ), CONTRACT_LIST(conditions, 2179, ), true, false, 0, CONTRACT_LIST(kinds, 2179, ), "schema/pg15/deparse.txt:3240:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2180, 1), CONTRACT_LIST(conditions, 2180, ), false, false, 0, CONTRACT_LIST(kinds, 2180, 1), "schema/pg15/deparse.txt:3242:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2181, 1), CONTRACT_LIST(conditions, 2181, ), false, false, 0, CONTRACT_LIST(kinds, 2181, 1), "schema/pg15/deparse.txt:3244:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2182, 1), CONTRACT_LIST(conditions, 2182, ), false, false, 0, CONTRACT_LIST(kinds, 2182, 1), "schema/pg15/deparse.txt:3246:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2183, 1), CONTRACT_LIST(conditions, 2183, ), false, false, 0, CONTRACT_LIST(kinds, 2183, 1), "schema/pg15/deparse.txt:3248:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2184, 1), CONTRACT_LIST(conditions, 2184, ), false, false, 0, CONTRACT_LIST(kinds, 2184, 1), "schema/pg15/deparse.txt:3250:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2185, 1), CONTRACT_LIST(conditions, 2185, ), false, false, 0, CONTRACT_LIST(kinds, 2185, 1), "schema/pg15/deparse.txt:3252:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2186, 1), CONTRACT_LIST(conditions, 2186, ), false, false, 0, CONTRACT_LIST(kinds, 2186, 1), "schema/pg15/deparse.txt:3254:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2187, 1), CONTRACT_LIST(conditions, 2187, ), false, false, 0, CONTRACT_LIST(kinds, 2187, 1), "schema/pg15/deparse.txt:3256:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2188, 1), CONTRACT_LIST(conditions, 2188, ), false, false, 0, CONTRACT_LIST(kinds, 2188, 1), "schema/pg15/deparse.txt:3258:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2189, 1), CONTRACT_LIST(conditions, 2189, ), false, false, 0, CONTRACT_LIST(kinds, 2189, 1), "schema/pg15/deparse.txt:3260:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2190, 1), CONTRACT_LIST(conditions, 2190, ), false, false, 0, CONTRACT_LIST(kinds, 2190, 1), "schema/pg15/deparse.txt:3262:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2191, 1), CONTRACT_LIST(conditions, 2191, ), false, false, 0, CONTRACT_LIST(kinds, 2191, 1), "schema/pg15/deparse.txt:3264:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2192, 1), CONTRACT_LIST(conditions, 2192, ), false, false, 0, CONTRACT_LIST(kinds, 2192, 1), "schema/pg15/deparse.txt:3266:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2193, 1), CONTRACT_LIST(conditions, 2193, ), false, false, 0, CONTRACT_LIST(kinds, 2193, 1), "schema/pg15/deparse.txt:3268:28"},
+	{ 213, 2, 0, false, true, CONTRACT_LIST(parents, 2194, 1), CONTRACT_LIST(conditions, 2194, ), false, false, 0, CONTRACT_LIST(kinds, 2194, 1), "schema/pg15/deparse.txt:3270:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2195, 1), CONTRACT_LIST(conditions, 2195, ), false, false, 0, CONTRACT_LIST(kinds, 2195, 1), "schema/pg15/deparse.txt:3272:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2196, 1), CONTRACT_LIST(conditions, 2196, ), false, false, 0, CONTRACT_LIST(kinds, 2196, 1), "schema/pg15/deparse.txt:3274:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2197, 1), CONTRACT_LIST(conditions, 2197, ), false, false, 0, CONTRACT_LIST(kinds, 2197, 1), "schema/pg15/deparse.txt:3276:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2198, 1), CONTRACT_LIST(conditions, 2198, ), false, false, 0, CONTRACT_LIST(kinds, 2198, 1), "schema/pg15/deparse.txt:3278:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2199, 1), CONTRACT_LIST(conditions, 2199, ), false, false, 0, CONTRACT_LIST(kinds, 2199, 1), "schema/pg15/deparse.txt:3280:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2200, 1), CONTRACT_LIST(conditions, 2200, ), false, false, 0, CONTRACT_LIST(kinds, 2200, 1), "schema/pg15/deparse.txt:3282:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2201, 1), CONTRACT_LIST(conditions, 2201, ), false, false, 0, CONTRACT_LIST(kinds, 2201, 1), "schema/pg15/deparse.txt:3284:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2202, 1), CONTRACT_LIST(conditions, 2202, ), false, false, 0, CONTRACT_LIST(kinds, 2202, 1), "schema/pg15/deparse.txt:3286:28"},
+	{ 213, 2, 1, true, true, CONTRACT_LIST(parents, 2203, 1), CONTRACT_LIST(conditions, 2203, ), false, false, 0, CONTRACT_LIST(kinds, 2203, 1), "schema/pg15/deparse.txt:3288:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2204, 1), CONTRACT_LIST(conditions, 2204, ), false, false, 0, CONTRACT_LIST(kinds, 2204, 1), "schema/pg15/deparse.txt:3290:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2205, 1), CONTRACT_LIST(conditions, 2205, ), false, false, 0, CONTRACT_LIST(kinds, 2205, 1), "schema/pg15/deparse.txt:5079:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2206, 1), CONTRACT_LIST(conditions, 2206, ), false, false, 0, CONTRACT_LIST(kinds, 2206, 1), "schema/pg15/deparse.txt:5082:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2207, 1), CONTRACT_LIST(conditions, 2207, ), false, false, 0, CONTRACT_LIST(kinds, 2207, 1), "schema/pg15/deparse.txt:5085:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2208, 1), CONTRACT_LIST(conditions, 2208, ), false, false, 0, CONTRACT_LIST(kinds, 2208, 1), "schema/pg15/deparse.txt:5088:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2209, 1), CONTRACT_LIST(conditions, 2209, ), false, false, 0, CONTRACT_LIST(kinds, 2209, 1), "schema/pg15/deparse.txt:5091:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2210, 1), CONTRACT_LIST(conditions, 2210, ), false, false, 0, CONTRACT_LIST(kinds, 2210, 1), "schema/pg15/deparse.txt:5094:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2211, 1), CONTRACT_LIST(conditions, 2211, ), false, false, 0, CONTRACT_LIST(kinds, 2211, 1), "schema/pg15/deparse.txt:5097:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2212, 1), CONTRACT_LIST(conditions, 2212, ), false, false, 0, CONTRACT_LIST(kinds, 2212, 1), "schema/pg15/deparse.txt:5100:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2213, 1), CONTRACT_LIST(conditions, 2213, ), false, false, 0, CONTRACT_LIST(kinds, 2213, 1), "schema/pg15/deparse.txt:5103:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2214, 1), CONTRACT_LIST(conditions, 2214, ), false, false, 0, CONTRACT_LIST(kinds, 2214, 1), "schema/pg15/deparse.txt:5106:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2215, 1), CONTRACT_LIST(conditions, 2215, ), false, false, 0, CONTRACT_LIST(kinds, 2215, 1), "schema/pg15/deparse.txt:5109:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2216, 1), CONTRACT_LIST(conditions, 2216, ), false, false, 0, CONTRACT_LIST(kinds, 2216, 1), "schema/pg15/deparse.txt:5112:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2217, 1), CONTRACT_LIST(conditions, 2217, ), false, false, 0, CONTRACT_LIST(kinds, 2217, 1), "schema/pg15/deparse.txt:5115:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2218, 1), CONTRACT_LIST(conditions, 2218, ), false, false, 0, CONTRACT_LIST(kinds, 2218, 1), "schema/pg15/deparse.txt:5118:28"},
+	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 2219, 1), CONTRACT_LIST(conditions, 2219, 1), false, true, 0, CONTRACT_LIST(kinds, 2219, ), "schema/pg15/deparse.txt:5265:28"},
+	{ 214, 1, 0, false, false, CONTRACT_LIST(parents, 2220, ), CONTRACT_LIST(conditions, 2220, ), true, false, 0, CONTRACT_LIST(kinds, 2220, ), "schema/pg15/deparse.txt:3292:17"},
+	{ 214, 1, 1, true, false, CONTRACT_LIST(parents, 2221, ), CONTRACT_LIST(conditions, 2221, ), true, false, 0, CONTRACT_LIST(kinds, 2221, ), "schema/pg15/deparse.txt:3294:17"},
+	{ 214, 1, 0, false, false, CONTRACT_LIST(parents, 2222, ), CONTRACT_LIST(conditions, 2222, ), false, false, 0, CONTRACT_LIST(kinds, 2222, 1), "schema/pg15/deparse.txt:3296:17"},
+	{ 214, 1, 1, true, false, CONTRACT_LIST(parents, 2223, ), CONTRACT_LIST(conditions, 2223, ), false, false, 0, CONTRACT_LIST(kinds, 2223, 1), "schema/pg15/deparse.txt:3298:17"},
+	{ 214, 1, 1, true, false, CONTRACT_LIST(parents, 2224, 1), CONTRACT_LIST(conditions, 2224, ), false, false, 0, CONTRACT_LIST(kinds, 2224, 1), "schema/pg15/deparse.txt:5121:17"},
+	{ 215, 3, 0, false, false, CONTRACT_LIST(parents, 2225, ), CONTRACT_LIST(conditions, 2225, ), true, false, 0, CONTRACT_LIST(kinds, 2225, ), "schema/pg15/deparse.txt:3300:32"},
+	{ 215, 3, 1, true, false, CONTRACT_LIST(parents, 2226, ), CONTRACT_LIST(conditions, 2226, ), true, false, 0, CONTRACT_LIST(kinds, 2226, ), "schema/pg15/deparse.txt:3302:32"},
+	{ 215, 3, 0, false, false, CONTRACT_LIST(parents, 2227, ), CONTRACT_LIST(conditions, 2227, ), false, false, 0, CONTRACT_LIST(kinds, 2227, 1), "schema/pg15/deparse.txt:3304:32"},
+	{ 215, 3, 1, true, false, CONTRACT_LIST(parents, 2228, ), CONTRACT_LIST(conditions, 2228, ), false, false, 0, CONTRACT_LIST(kinds, 2228, 1), "schema/pg15/deparse.txt:3306:32"},
+	{ 215, 3, 1, true, false, CONTRACT_LIST(parents, 2229, 1), CONTRACT_LIST(conditions, 2229, ), false, false, 0, CONTRACT_LIST(kinds, 2229, 1), "schema/pg15/deparse.txt:5124:32"},
+	{ 215, 3, 1, true, false, CONTRACT_LIST(parents, 2230, 1), CONTRACT_LIST(conditions, 2230, ), false, false, 0, CONTRACT_LIST(kinds, 2230, 1), "schema/pg15/deparse.txt:5127:32"},
+	{ 215, 4, 0, false, false, CONTRACT_LIST(parents, 2231, ), CONTRACT_LIST(conditions, 2231, ), true, false, 0, CONTRACT_LIST(kinds, 2231, ), "schema/pg15/deparse.txt:3308:30"},
+	{ 215, 4, 1, true, false, CONTRACT_LIST(parents, 2232, ), CONTRACT_LIST(conditions, 2232, ), true, false, 0, CONTRACT_LIST(kinds, 2232, ), "schema/pg15/deparse.txt:3310:30"},
+	{ 215, 4, 0, false, false, CONTRACT_LIST(parents, 2233, ), CONTRACT_LIST(conditions, 2233, ), false, false, 0, CONTRACT_LIST(kinds, 2233, 1), "schema/pg15/deparse.txt:3312:30"},
+	{ 215, 4, 1, true, false, CONTRACT_LIST(parents, 2234, ), CONTRACT_LIST(conditions, 2234, ), false, false, 0, CONTRACT_LIST(kinds, 2234, 1), "schema/pg15/deparse.txt:3314:30"},
+	{ 215, 4, 1, true, false, CONTRACT_LIST(parents, 2235, 1), CONTRACT_LIST(conditions, 2235, ), false, false, 0, CONTRACT_LIST(kinds, 2235, 1), "schema/pg15/deparse.txt:5130:30"},
+	{ 215, 4, 1, true, false, CONTRACT_LIST(parents, 2236, 1), CONTRACT_LIST(conditions, 2236, ), false, false, 0, CONTRACT_LIST(kinds, 2236, 1), "schema/pg15/deparse.txt:5133:30"},
+	{ 215, 5, -1, false, false, CONTRACT_LIST(parents, 2237, ), CONTRACT_LIST(conditions, 2237, 1), true, false, 0, CONTRACT_LIST(kinds, 2237, ), "schema/pg15/deparse.txt:3316:30"},
+	{ 215, 5, -1, false, false, CONTRACT_LIST(parents, 2238, ), CONTRACT_LIST(conditions, 2238, 1), true, false, 0, CONTRACT_LIST(kinds, 2238, ), "schema/pg15/deparse.txt:3318:30"},
+	{ 216, 0, -1, false, false, CONTRACT_LIST(parents, 2239, ), CONTRACT_LIST(conditions, 2239, ), true, false, 0, CONTRACT_LIST(kinds, 2239, ), "schema/pg15/deparse.txt:3320:26"},
+	{ 217, 1, -1, false, false, CONTRACT_LIST(parents, 2240, ), CONTRACT_LIST(conditions, 2240, ), true, false, 0, CONTRACT_LIST(kinds, 2240, ), "schema/pg15/deparse.txt:3322:28"},
+	{ 217, 3, -1, false, false, CONTRACT_LIST(parents, 2241, ), CONTRACT_LIST(conditions, 2241, ), false, false, 0, CONTRACT_LIST(kinds, 2241, 1), "schema/pg15/deparse.txt:3324:27"},
+	{ 218, 0, 0, false, false, CONTRACT_LIST(parents, 2242, ), CONTRACT_LIST(conditions, 2242, ), true, false, 0, CONTRACT_LIST(kinds, 2242, ), "schema/pg15/deparse.txt:3326:27"},
+	{ 218, 0, 0, false, false, CONTRACT_LIST(parents, 2243, ), CONTRACT_LIST(conditions, 2243, ), false, false, 0, CONTRACT_LIST(kinds, 2243, 1), "schema/pg15/deparse.txt:3328:27"},
+	{ 218, 0, 1, true, false, CONTRACT_LIST(parents, 2244, ), CONTRACT_LIST(conditions, 2244, ), false, false, 0, CONTRACT_LIST(kinds, 2244, 1), "schema/pg15/deparse.txt:5136:27"},
+	{ 218, 0, 1, true, false, CONTRACT_LIST(parents, 2245, ), CONTRACT_LIST(conditions, 2245, ), true, false, 0, CONTRACT_LIST(kinds, 2245, ), "schema/pg15/deparse.txt:5138:27"},
+	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 2246, ), CONTRACT_LIST(conditions, 2246, 1), false, false, 0, CONTRACT_LIST(kinds, 2246, 1), "schema/pg15/deparse.txt:3330:19"},
+	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 2247, ), CONTRACT_LIST(conditions, 2247, 1), false, false, 0, CONTRACT_LIST(kinds, 2247, 1), "schema/pg15/deparse.txt:3332:19"},
+	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 2248, ), CONTRACT_LIST(conditions, 2248, 1), false, false, 0, CONTRACT_LIST(kinds, 2248, 1), "schema/pg15/deparse.txt:3334:19"},
+	{ 220, 2, -1, false, false, CONTRACT_LIST(parents, 2249, ), CONTRACT_LIST(conditions, 2249, ), true, false, 0, CONTRACT_LIST(kinds, 2249, ), "schema/pg15/deparse.txt:3336:24"},
+	{ 221, 0, 0, false, false, CONTRACT_LIST(parents, 2250, ), CONTRACT_LIST(conditions, 2250, ), true, false, 0, CONTRACT_LIST(kinds, 2250, ), "schema/pg15/deparse.txt:3338:17"},
+	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2251, ), CONTRACT_LIST(conditions, 2251, ), true, false, 0, CONTRACT_LIST(kinds, 2251, ), "schema/pg15/deparse.txt:3340:17"},
+	{ 221, 0, 0, false, false, CONTRACT_LIST(parents, 2252, ), CONTRACT_LIST(conditions, 2252, ), false, false, 0, CONTRACT_LIST(kinds, 2252, 1), "schema/pg15/deparse.txt:3342:17"},
+	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2253, ), CONTRACT_LIST(conditions, 2253, ), false, false, 0, CONTRACT_LIST(kinds, 2253, 1), "schema/pg15/deparse.txt:3344:17"},
+	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2254, 1), CONTRACT_LIST(conditions, 2254, ), false, false, 0, CONTRACT_LIST(kinds, 2254, 1), "schema/pg15/deparse.txt:5141:17"},
+	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2255, 1), CONTRACT_LIST(conditions, 2255, ), false, false, 0, CONTRACT_LIST(kinds, 2255, 1), "schema/pg15/deparse.txt:5144:17"},
+	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2256, 1), CONTRACT_LIST(conditions, 2256, ), false, false, 0, CONTRACT_LIST(kinds, 2256, 1), "schema/pg15/deparse.txt:5147:17"},
+	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2257, 1), CONTRACT_LIST(conditions, 2257, ), false, false, 0, CONTRACT_LIST(kinds, 2257, 1), "schema/pg15/deparse.txt:5150:17"},
+	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2258, 1), CONTRACT_LIST(conditions, 2258, ), false, false, 0, CONTRACT_LIST(kinds, 2258, 1), "schema/pg15/deparse.txt:5153:17"},
+	{ 222, 0, 0, false, false, CONTRACT_LIST(parents, 2259, ), CONTRACT_LIST(conditions, 2259, ), true, false, 0, CONTRACT_LIST(kinds, 2259, ), "schema/pg15/deparse.txt:3346:25"},
+	{ 222, 0, 1, true, false, CONTRACT_LIST(parents, 2260, ), CONTRACT_LIST(conditions, 2260, ), true, false, 0, CONTRACT_LIST(kinds, 2260, ), "schema/pg15/deparse.txt:3348:25"},
+	{ 222, 0, 0, false, false, CONTRACT_LIST(parents, 2261, ), CONTRACT_LIST(conditions, 2261, ), false, false, 0, CONTRACT_LIST(kinds, 2261, 1), "schema/pg15/deparse.txt:3350:25"},
+	{ 222, 0, 1, true, false, CONTRACT_LIST(parents, 2262, ), CONTRACT_LIST(conditions, 2262, ), false, false, 0, CONTRACT_LIST(kinds, 2262, 1), "schema/pg15/deparse.txt:3352:25"},
+	{ 222, 0, 1, true, false, CONTRACT_LIST(parents, 2263, 1), CONTRACT_LIST(conditions, 2263, ), false, false, 0, CONTRACT_LIST(kinds, 2263, 1), "schema/pg15/deparse.txt:5156:25"},
+	{ 222, 1, -1, false, false, CONTRACT_LIST(parents, 2264, ), CONTRACT_LIST(conditions, 2264, ), false, false, 0, CONTRACT_LIST(kinds, 2264, 1), "schema/pg15/deparse.txt:3354:26"},
+	{ 223, 2, 0, false, false, CONTRACT_LIST(parents, 2265, ), CONTRACT_LIST(conditions, 2265, ), true, false, 0, CONTRACT_LIST(kinds, 2265, ), "schema/pg15/deparse.txt:3356:30"},
+	{ 223, 2, 1, true, false, CONTRACT_LIST(parents, 2266, ), CONTRACT_LIST(conditions, 2266, ), true, false, 0, CONTRACT_LIST(kinds, 2266, ), "schema/pg15/deparse.txt:3358:30"},
+	{ 223, 2, 0, false, false, CONTRACT_LIST(parents, 2267, ), CONTRACT_LIST(conditions, 2267, ), false, false, 0, CONTRACT_LIST(kinds, 2267, 1), "schema/pg15/deparse.txt:3360:30"},
+	{ 223, 2, 1, true, false, CONTRACT_LIST(parents, 2268, ), CONTRACT_LIST(conditions, 2268, ), false, false, 0, CONTRACT_LIST(kinds, 2268, 1), "schema/pg15/deparse.txt:3362:30"},
+	{ 223, 2, 1, true, false, CONTRACT_LIST(parents, 2269, 1), CONTRACT_LIST(conditions, 2269, ), false, false, 0, CONTRACT_LIST(kinds, 2269, 1), "schema/pg15/deparse.txt:5159:30"},
+	{ 223, 3, -1, false, false, CONTRACT_LIST(parents, 2270, ), CONTRACT_LIST(conditions, 2270, ), false, false, 0, CONTRACT_LIST(kinds, 2270, 1), "schema/pg15/deparse.txt:3364:31"},
+	{ 224, 0, 0, false, false, CONTRACT_LIST(parents, 2271, ), CONTRACT_LIST(conditions, 2271, ), true, false, 0, CONTRACT_LIST(kinds, 2271, ), "schema/pg15/deparse.txt:3366:33"},
+	{ 224, 0, 1, true, false, CONTRACT_LIST(parents, 2272, ), CONTRACT_LIST(conditions, 2272, ), true, false, 0, CONTRACT_LIST(kinds, 2272, ), "schema/pg15/deparse.txt:3368:33"},
+	{ 224, 0, 0, false, false, CONTRACT_LIST(parents, 2273, ), CONTRACT_LIST(conditions, 2273, ), false, false, 0, CONTRACT_LIST(kinds, 2273, 1), "schema/pg15/deparse.txt:3370:33"},
+	{ 224, 0, 1, true, false, CONTRACT_LIST(parents, 2274, ), CONTRACT_LIST(conditions, 2274, ), false, false, 0, CONTRACT_LIST(kinds, 2274, 1), "schema/pg15/deparse.txt:3372:33"},
+	{ 224, 0, 1, true, false, CONTRACT_LIST(parents, 2275, 1), CONTRACT_LIST(conditions, 2275, ), false, false, 0, CONTRACT_LIST(kinds, 2275, 1), "schema/pg15/deparse.txt:5162:33"},
+	{ 224, 2, -1, false, false, CONTRACT_LIST(parents, 2276, ), CONTRACT_LIST(conditions, 2276, ), true, false, 0, CONTRACT_LIST(kinds, 2276, ), "schema/pg15/deparse.txt:3374:35"},
+	{ 225, 0, 0, false, false, CONTRACT_LIST(parents, 2277, ), CONTRACT_LIST(conditions, 2277, ), true, false, 0, CONTRACT_LIST(kinds, 2277, ), "schema/pg15/deparse.txt:3376:31"},
+	{ 225, 0, 1, true, false, CONTRACT_LIST(parents, 2278, ), CONTRACT_LIST(conditions, 2278, ), true, false, 0, CONTRACT_LIST(kinds, 2278, ), "schema/pg15/deparse.txt:3378:31"},
+	{ 225, 0, 0, false, false, CONTRACT_LIST(parents, 2279, ), CONTRACT_LIST(conditions, 2279, ), false, false, 0, CONTRACT_LIST(kinds, 2279, 1), "schema/pg15/deparse.txt:3380:31"},
+	{ 225, 0, 1, true, false, CONTRACT_LIST(parents, 2280, ), CONTRACT_LIST(conditions, 2280, ), false, false, 0, CONTRACT_LIST(kinds, 2280, 1), "schema/pg15/deparse.txt:3382:31"},
+	{ 225, 0, 1, true, false, CONTRACT_LIST(parents, 2281, 1), CONTRACT_LIST(conditions, 2281, ), false, false, 0, CONTRACT_LIST(kinds, 2281, 1), "schema/pg15/deparse.txt:5165:31"},
+	{ 225, 1, -1, false, false, CONTRACT_LIST(parents, 2282, ), CONTRACT_LIST(conditions, 2282, ), true, false, 0, CONTRACT_LIST(kinds, 2282, ), "schema/pg15/deparse.txt:3384:34"},
+	{ 225, 2, -1, false, false, CONTRACT_LIST(parents, 2283, ), CONTRACT_LIST(conditions, 2283, ), false, false, 0, CONTRACT_LIST(kinds, 2283, 1), "schema/pg15/deparse.txt:3386:33"},
+	{ 225, 3, -1, false, false, CONTRACT_LIST(parents, 2284, ), CONTRACT_LIST(conditions, 2284, ), false, false, 0, CONTRACT_LIST(kinds, 2284, 1), "schema/pg15/deparse.txt:3388:35"},
+	{ 225, 4, -1, false, false, CONTRACT_LIST(parents, 2285, ), CONTRACT_LIST(conditions, 2285, ), true, false, 0, CONTRACT_LIST(kinds, 2285, ), "schema/pg15/deparse.txt:3390:34"},
+	{ 226, 0, -1, false, false, CONTRACT_LIST(parents, 2286, ), CONTRACT_LIST(conditions, 2286, ), true, false, 0, CONTRACT_LIST(kinds, 2286, ), "schema/pg15/deparse.txt:3392:25"},
+	{ 226, 1, 0, false, false, CONTRACT_LIST(parents, 2287, ), CONTRACT_LIST(conditions, 2287, ), true, false, 0, CONTRACT_LIST(kinds, 2287, ), "schema/pg15/deparse.txt:3394:31"},
+	{ 226, 1, 1, true, false, CONTRACT_LIST(parents, 2288, ), CONTRACT_LIST(conditions, 2288, ), true, false, 0, CONTRACT_LIST(kinds, 2288, ), "schema/pg15/deparse.txt:3396:31"},
+	{ 226, 1, 0, false, false, CONTRACT_LIST(parents, 2289, ), CONTRACT_LIST(conditions, 2289, ), false, false, 0, CONTRACT_LIST(kinds, 2289, 1), "schema/pg15/deparse.txt:3398:31"},
+	{ 226, 1, 1, true, false, CONTRACT_LIST(parents, 2290, ), CONTRACT_LIST(conditions, 2290, ), false, false, 0, CONTRACT_LIST(kinds, 2290, 1), "schema/pg15/deparse.txt:3400:31"},
+	{ 226, 1, 1, true, false, CONTRACT_LIST(parents, 2291, 1), CONTRACT_LIST(conditions, 2291, ), false, false, 0, CONTRACT_LIST(kinds, 2291, 1), "schema/pg15/deparse.txt:5168:31"},
+	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 2292, ), CONTRACT_LIST(conditions, 2292, ), true, false, 0, CONTRACT_LIST(kinds, 2292, ), "schema/pg15/deparse.txt:3402:26"},
+	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 2293, ), CONTRACT_LIST(conditions, 2293, ), false, false, 0, CONTRACT_LIST(kinds, 2293, 1), "schema/pg15/deparse.txt:3404:26"},
+	{ 227, 3, -1, false, false, CONTRACT_LIST(parents, 2294, ), CONTRACT_LIST(conditions, 2294, ), false, false, 0, CONTRACT_LIST(kinds, 2294, 1), "schema/pg15/deparse.txt:3406:27"},
+	{ 227, 4, 0, false, false, CONTRACT_LIST(parents, 2295, ), CONTRACT_LIST(conditions, 2295, ), true, false, 0, CONTRACT_LIST(kinds, 2295, ), "schema/pg15/deparse.txt:3408:29"},
+	{ 227, 4, 1, true, false, CONTRACT_LIST(parents, 2296, ), CONTRACT_LIST(conditions, 2296, ), true, false, 0, CONTRACT_LIST(kinds, 2296, ), "schema/pg15/deparse.txt:3410:29"},
+	{ 227, 4, 0, false, false, CONTRACT_LIST(parents, 2297, ), CONTRACT_LIST(conditions, 2297, ), false, false, 0, CONTRACT_LIST(kinds, 2297, 1), "schema/pg15/deparse.txt:3412:29"},
+	{ 227, 4, 1, true, false, CONTRACT_LIST(parents, 2298, ), CONTRACT_LIST(conditions, 2298, ), false, false, 0, CONTRACT_LIST(kinds, 2298, 1), "schema/pg15/deparse.txt:3414:29"},
+	{ 227, 4, 1, true, false, CONTRACT_LIST(parents, 2299, 1), CONTRACT_LIST(conditions, 2299, ), false, false, 0, CONTRACT_LIST(kinds, 2299, 1), "schema/pg15/deparse.txt:5171:29"},
+	{ 227, 5, 0, false, false, CONTRACT_LIST(parents, 2300, ), CONTRACT_LIST(conditions, 2300, ), false, false, 0, CONTRACT_LIST(kinds, 2300, 1), "schema/pg15/deparse.txt:3416:24"},
+	{ 227, 5, 1, true, false, CONTRACT_LIST(parents, 2301, ), CONTRACT_LIST(conditions, 2301, ), false, false, 0, CONTRACT_LIST(kinds, 2301, 1), "schema/pg15/deparse.txt:3418:24"},
+	{ 227, 5, 1, true, false, CONTRACT_LIST(parents, 2302, 1), CONTRACT_LIST(conditions, 2302, ), false, false, 0, CONTRACT_LIST(kinds, 2302, 1), "schema/pg15/deparse.txt:5174:24"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2303, ), CONTRACT_LIST(conditions, 2303, 1), true, false, 0, CONTRACT_LIST(kinds, 2303, ), "schema/pg15/deparse.txt:3420:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2304, ), CONTRACT_LIST(conditions, 2304, 1), true, false, 0, CONTRACT_LIST(kinds, 2304, ), "schema/pg15/deparse.txt:3422:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2305, 1), CONTRACT_LIST(conditions, 2305, 1), true, false, 0, CONTRACT_LIST(kinds, 2305, ), "schema/pg15/deparse.txt:5232:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2306, 1), CONTRACT_LIST(conditions, 2306, 1), true, false, 0, CONTRACT_LIST(kinds, 2306, ), "schema/pg15/deparse.txt:5268:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2307, 1), CONTRACT_LIST(conditions, 2307, 1), true, false, 0, CONTRACT_LIST(kinds, 2307, ), "schema/pg15/deparse.txt:5274:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2308, 1), CONTRACT_LIST(conditions, 2308, 1), true, false, 0, CONTRACT_LIST(kinds, 2308, ), "schema/pg15/deparse.txt:5277:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2309, 1), CONTRACT_LIST(conditions, 2309, 1), true, false, 0, CONTRACT_LIST(kinds, 2309, ), "schema/pg15/deparse.txt:5280:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2310, 1), CONTRACT_LIST(conditions, 2310, 1), true, false, 0, CONTRACT_LIST(kinds, 2310, ), "schema/pg15/deparse.txt:5292:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2311, 1), CONTRACT_LIST(conditions, 2311, 1), true, false, 0, CONTRACT_LIST(kinds, 2311, ), "schema/pg15/deparse.txt:5295:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2312, 1), CONTRACT_LIST(conditions, 2312, 1), true, false, 0, CONTRACT_LIST(kinds, 2312, ), "schema/pg15/deparse.txt:5307:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2313, 1), CONTRACT_LIST(conditions, 2313, 1), true, false, 0, CONTRACT_LIST(kinds, 2313, ), "schema/pg15/deparse.txt:5322:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2314, 1), CONTRACT_LIST(conditions, 2314, 1), true, false, 0, CONTRACT_LIST(kinds, 2314, ), "schema/pg15/deparse.txt:5325:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2315, 1), CONTRACT_LIST(conditions, 2315, 1), true, false, 0, CONTRACT_LIST(kinds, 2315, ), "schema/pg15/deparse.txt:5328:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2316, 1), CONTRACT_LIST(conditions, 2316, 1), true, false, 0, CONTRACT_LIST(kinds, 2316, ), "schema/pg15/deparse.txt:5331:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2317, 1), CONTRACT_LIST(conditions, 2317, 1), true, false, 0, CONTRACT_LIST(kinds, 2317, ), "schema/pg15/deparse.txt:5334:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2318, 1), CONTRACT_LIST(conditions, 2318, 1), true, false, 0, CONTRACT_LIST(kinds, 2318, ), "schema/pg15/deparse.txt:5346:19"},
+	{ 229, 0, -1, false, false, CONTRACT_LIST(parents, 2319, ), CONTRACT_LIST(conditions, 2319, ), true, false, 0, CONTRACT_LIST(kinds, 2319, ), "schema/pg15/deparse.txt:3424:24"},
+	{ 230, 1, -1, false, false, CONTRACT_LIST(parents, 2320, ), CONTRACT_LIST(conditions, 2320, ), false, false, 0, CONTRACT_LIST(kinds, 2320, 1), "schema/pg15/deparse.txt:3426:20"},
+	{ 230, 2, 0, false, false, CONTRACT_LIST(parents, 2321, ), CONTRACT_LIST(conditions, 2321, ), true, false, 0, CONTRACT_LIST(kinds, 2321, ), "schema/pg15/deparse.txt:3428:25"},
+	{ 230, 2, 0, false, false, CONTRACT_LIST(parents, 2322, ), CONTRACT_LIST(conditions, 2322, ), false, false, 0, CONTRACT_LIST(kinds, 2322, 1), "schema/pg15/deparse.txt:3430:25"},
+	{ 230, 2, 1, true, false, CONTRACT_LIST(parents, 2323, ), CONTRACT_LIST(conditions, 2323, ), false, false, 0, CONTRACT_LIST(kinds, 2323, 1), "schema/pg15/deparse.txt:5177:25"},
+	{ 230, 2, 1, true, false, CONTRACT_LIST(parents, 2324, ), CONTRACT_LIST(conditions, 2324, ), true, false, 0, CONTRACT_LIST(kinds, 2324, ), "schema/pg15/deparse.txt:5179:25"},
+	{ 230, 3, 0, false, false, CONTRACT_LIST(parents, 2325, ), CONTRACT_LIST(conditions, 2325, ), true, false, 0, CONTRACT_LIST(kinds, 2325, ), "schema/pg15/deparse.txt:3432:23"},
+	{ 230, 3, 0, false, false, CONTRACT_LIST(parents, 2326, ), CONTRACT_LIST(conditions, 2326, ), false, false, 0, CONTRACT_LIST(kinds, 2326, 1), "schema/pg15/deparse.txt:3434:23"},
+	{ 230, 3, 1, true, false, CONTRACT_LIST(parents, 2327, ), CONTRACT_LIST(conditions, 2327, ), false, false, 0, CONTRACT_LIST(kinds, 2327, 1), "schema/pg15/deparse.txt:5182:23"},
+	{ 230, 3, 1, true, false, CONTRACT_LIST(parents, 2328, ), CONTRACT_LIST(conditions, 2328, ), true, false, 0, CONTRACT_LIST(kinds, 2328, ), "schema/pg15/deparse.txt:5184:23"},
+	{ 231, 0, -1, false, false, CONTRACT_LIST(parents, 2329, ), CONTRACT_LIST(conditions, 2329, ), true, false, 0, CONTRACT_LIST(kinds, 2329, ), "schema/pg15/deparse.txt:3436:24"},
+	{ 231, 1, 0, false, false, CONTRACT_LIST(parents, 2330, ), CONTRACT_LIST(conditions, 2330, ), true, false, 0, CONTRACT_LIST(kinds, 2330, ), "schema/pg15/deparse.txt:3438:27"},
+	{ 231, 1, 1, true, false, CONTRACT_LIST(parents, 2331, ), CONTRACT_LIST(conditions, 2331, ), true, false, 0, CONTRACT_LIST(kinds, 2331, ), "schema/pg15/deparse.txt:3440:27"},
+	{ 231, 1, 0, false, false, CONTRACT_LIST(parents, 2332, ), CONTRACT_LIST(conditions, 2332, ), false, false, 0, CONTRACT_LIST(kinds, 2332, 1), "schema/pg15/deparse.txt:3442:27"},
+	{ 231, 1, 1, true, false, CONTRACT_LIST(parents, 2333, ), CONTRACT_LIST(conditions, 2333, ), false, false, 0, CONTRACT_LIST(kinds, 2333, 1), "schema/pg15/deparse.txt:3444:27"},
+	{ 231, 1, 1, true, false, CONTRACT_LIST(parents, 2334, 1), CONTRACT_LIST(conditions, 2334, ), false, false, 0, CONTRACT_LIST(kinds, 2334, 1), "schema/pg15/deparse.txt:5187:27"},
+	{ 232, 4, 0, false, false, CONTRACT_LIST(parents, 2335, ), CONTRACT_LIST(conditions, 2335, ), false, false, 0, CONTRACT_LIST(kinds, 2335, 1), "schema/pg15/deparse.txt:3446:31"},
+	{ 232, 4, 1, true, false, CONTRACT_LIST(parents, 2336, ), CONTRACT_LIST(conditions, 2336, ), false, false, 0, CONTRACT_LIST(kinds, 2336, 1), "schema/pg15/deparse.txt:3448:31"},
+	{ 232, 4, 1, true, false, CONTRACT_LIST(parents, 2337, 1), CONTRACT_LIST(conditions, 2337, ), false, false, 0, CONTRACT_LIST(kinds, 2337, 1), "schema/pg15/deparse.txt:5190:31"},
+	{ 232, 4, 1, true, false, CONTRACT_LIST(parents, 2338, 1), CONTRACT_LIST(conditions, 2338, ), false, false, 0, CONTRACT_LIST(kinds, 2338, 1), "schema/pg15/deparse.txt:5193:31"},
+	{ 232, 5, 0, false, false, CONTRACT_LIST(parents, 2339, ), CONTRACT_LIST(conditions, 2339, ), false, false, 0, CONTRACT_LIST(kinds, 2339, 1), "schema/pg15/deparse.txt:3450:32"},
+	{ 232, 5, 1, true, false, CONTRACT_LIST(parents, 2340, ), CONTRACT_LIST(conditions, 2340, ), false, false, 0, CONTRACT_LIST(kinds, 2340, 1), "schema/pg15/deparse.txt:3452:32"},
+	{ 232, 5, 1, true, false, CONTRACT_LIST(parents, 2341, 1), CONTRACT_LIST(conditions, 2341, ), false, false, 0, CONTRACT_LIST(kinds, 2341, 1), "schema/pg15/deparse.txt:5196:32"},
+	{ 232, 5, 1, true, false, CONTRACT_LIST(parents, 2342, 1), CONTRACT_LIST(conditions, 2342, ), false, false, 0, CONTRACT_LIST(kinds, 2342, 1), "schema/pg15/deparse.txt:5199:32"},
+	{ 232, 6, 0, false, false, CONTRACT_LIST(parents, 2343, ), CONTRACT_LIST(conditions, 2343, ), false, false, 0, CONTRACT_LIST(kinds, 2343, 1), "schema/pg15/deparse.txt:3454:32"},
+	{ 232, 6, 1, true, false, CONTRACT_LIST(parents, 2344, ), CONTRACT_LIST(conditions, 2344, ), false, false, 0, CONTRACT_LIST(kinds, 2344, 1), "schema/pg15/deparse.txt:3456:32"},
+	{ 232, 6, 1, true, false, CONTRACT_LIST(parents, 2345, 1), CONTRACT_LIST(conditions, 2345, ), false, false, 0, CONTRACT_LIST(kinds, 2345, 1), "schema/pg15/deparse.txt:5202:32"},
+	{ 232, 6, 1, true, false, CONTRACT_LIST(parents, 2346, 1), CONTRACT_LIST(conditions, 2346, ), false, false, 0, CONTRACT_LIST(kinds, 2346, 1), "schema/pg15/deparse.txt:5205:32"},
+	{ 234, 0, -1, false, false, CONTRACT_LIST(parents, 2347, ), CONTRACT_LIST(conditions, 2347, ), true, false, 0, CONTRACT_LIST(kinds, 2347, ), "schema/pg15/deparse.txt:3458:19"},
+	{ 235, 0, -1, false, false, CONTRACT_LIST(parents, 2348, ), CONTRACT_LIST(conditions, 2348, ), true, false, 0, CONTRACT_LIST(kinds, 2348, ), "schema/pg15/deparse.txt:3460:25"},
+	{ 235, 2, 0, false, false, CONTRACT_LIST(parents, 2349, ), CONTRACT_LIST(conditions, 2349, ), true, false, 0, CONTRACT_LIST(kinds, 2349, ), "schema/pg15/deparse.txt:3462:24"},
+	{ 235, 2, 1, true, false, CONTRACT_LIST(parents, 2350, ), CONTRACT_LIST(conditions, 2350, ), true, false, 0, CONTRACT_LIST(kinds, 2350, ), "schema/pg15/deparse.txt:3464:24"},
+	{ 235, 2, 0, false, false, CONTRACT_LIST(parents, 2351, ), CONTRACT_LIST(conditions, 2351, ), false, false, 0, CONTRACT_LIST(kinds, 2351, 1), "schema/pg15/deparse.txt:3466:24"},
+	{ 235, 2, 1, true, false, CONTRACT_LIST(parents, 2352, ), CONTRACT_LIST(conditions, 2352, ), false, false, 0, CONTRACT_LIST(kinds, 2352, 1), "schema/pg15/deparse.txt:3468:24"},
+	{ 235, 2, 1, true, false, CONTRACT_LIST(parents, 2353, 1), CONTRACT_LIST(conditions, 2353, ), false, false, 0, CONTRACT_LIST(kinds, 2353, 1), "schema/pg15/deparse.txt:5208:24"},
+	{ 236, 1, -1, false, false, CONTRACT_LIST(parents, 2354, ), CONTRACT_LIST(conditions, 2354, 1), true, false, 0, CONTRACT_LIST(kinds, 2354, ), "schema/pg15/deparse.txt:3470:25"},
+	{ 236, 1, -1, false, false, CONTRACT_LIST(parents, 2355, ), CONTRACT_LIST(conditions, 2355, 1), true, false, 0, CONTRACT_LIST(kinds, 2355, ), "schema/pg15/deparse.txt:3472:25"},
+	{ 236, 1, -1, false, false, CONTRACT_LIST(parents, 2356, 1), CONTRACT_LIST(conditions, 2356, 1), true, false, 0, CONTRACT_LIST(kinds, 2356, ), "schema/pg15/deparse.txt:5298:25"},
+	{ 236, 1, -1, false, false, CONTRACT_LIST(parents, 2357, 1), CONTRACT_LIST(conditions, 2357, 1), true, false, 0, CONTRACT_LIST(kinds, 2357, ), "schema/pg15/deparse.txt:5304:25"},
+	{ 236, 2, -1, false, false, CONTRACT_LIST(parents, 2358, ), CONTRACT_LIST(conditions, 2358, 1), true, false, 0, CONTRACT_LIST(kinds, 2358, ), "schema/pg15/deparse.txt:3474:29"},
+	{ 236, 2, -1, false, false, CONTRACT_LIST(parents, 2359, ), CONTRACT_LIST(conditions, 2359, 1), true, false, 0, CONTRACT_LIST(kinds, 2359, ), "schema/pg15/deparse.txt:3476:29"},
+	{ 236, 2, -1, false, false, CONTRACT_LIST(parents, 2360, 1), CONTRACT_LIST(conditions, 2360, 1), true, false, 0, CONTRACT_LIST(kinds, 2360, ), "schema/pg15/deparse.txt:5319:29"},
+	{ 236, 2, -1, false, false, CONTRACT_LIST(parents, 2361, 1), CONTRACT_LIST(conditions, 2361, 1), true, false, 0, CONTRACT_LIST(kinds, 2361, ), "schema/pg15/deparse.txt:5343:29"},
+	{ 237, 0, -1, false, false, CONTRACT_LIST(parents, 2362, ), CONTRACT_LIST(conditions, 2362, ), true, false, 0, CONTRACT_LIST(kinds, 2362, ), "schema/pg15/deparse.txt:3478:27"},
+	{ 237, 1, -1, false, false, CONTRACT_LIST(parents, 2363, ), CONTRACT_LIST(conditions, 2363, ), false, false, 0, CONTRACT_LIST(kinds, 2363, 1), "schema/pg15/deparse.txt:3480:31"},
+	{ 237, 2, 0, false, false, CONTRACT_LIST(parents, 2364, ), CONTRACT_LIST(conditions, 2364, ), true, false, 0, CONTRACT_LIST(kinds, 2364, ), "schema/pg15/deparse.txt:3482:26"},
+	{ 237, 2, 1, true, false, CONTRACT_LIST(parents, 2365, ), CONTRACT_LIST(conditions, 2365, ), true, false, 0, CONTRACT_LIST(kinds, 2365, ), "schema/pg15/deparse.txt:3484:26"},
+	{ 237, 2, 0, false, false, CONTRACT_LIST(parents, 2366, ), CONTRACT_LIST(conditions, 2366, ), false, false, 0, CONTRACT_LIST(kinds, 2366, 1), "schema/pg15/deparse.txt:3486:26"},
+	{ 237, 2, 1, true, false, CONTRACT_LIST(parents, 2367, ), CONTRACT_LIST(conditions, 2367, ), false, false, 0, CONTRACT_LIST(kinds, 2367, 1), "schema/pg15/deparse.txt:3488:26"},
+	{ 237, 2, 1, true, false, CONTRACT_LIST(parents, 2368, 1), CONTRACT_LIST(conditions, 2368, ), false, false, 0, CONTRACT_LIST(kinds, 2368, 1), "schema/pg15/deparse.txt:5211:26"},
 	{0}
 };
 
@@ -19347,61 +20210,61 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 	{ 1281, 175 }, /* A_Expr */
 	{ 1456, 49 }, /* ColumnRef */
 	{ 1505, 0 }, /* ParamRef */
-	{ 1505, 141 }, /* FuncCall */
-	{ 1646, 0 }, /* A_Star */
-	{ 1646, 2 }, /* A_Indices */
-	{ 1648, 20 }, /* A_Indirection */
-	{ 1668, 7 }, /* A_ArrayExpr */
-	{ 1675, 25 }, /* ResTarget */
-	{ 1700, 1 }, /* MultiAssignRef */
-	{ 1701, 21 }, /* TypeCast */
-	{ 1722, 16 }, /* CollateClause */
-	{ 1738, 7 }, /* SortBy */
-	{ 1745, 11 }, /* WindowDef */
-	{ 1756, 2 }, /* RangeSubselect */
-	{ 1758, 13 }, /* RangeFunction */
-	{ 1771, 10 }, /* RangeTableSample */
-	{ 1781, 12 }, /* RangeTableFunc */
-	{ 1793, 4 }, /* RangeTableFuncCol */
-	{ 1797, 74 }, /* TypeName */
-	{ 1871, 11 }, /* ColumnDef */
-	{ 1882, 13 }, /* IndexElem */
-	{ 1895, 1 }, /* StatsElem */
-	{ 1896, 34 }, /* Constraint */
-	{ 1930, 126 }, /* DefElem */
-	{ 2056, 0 }, /* RangeTblEntry */
-	{ 2056, 0 }, /* RangeTblFunction */
-	{ 2056, 0 }, /* TableSampleClause */
-	{ 2056, 0 }, /* WithCheckOption */
-	{ 2056, 0 }, /* SortGroupClause */
-	{ 2056, 8 }, /* GroupingSet */
-	{ 2064, 0 }, /* WindowClause */
-	{ 2064, 118 }, /* ObjectWithArgs */
-	{ 2182, 5 }, /* AccessPriv */
-	{ 2187, 14 }, /* CreateOpClassItem */
-	{ 2201, 1 }, /* TableLikeClause */
-	{ 2202, 2 }, /* FunctionParameter */
-	{ 2204, 4 }, /* LockingClause */
-	{ 2208, 0 }, /* RowMarkClause */
-	{ 2208, 4 }, /* XmlSerialize */
-	{ 2212, 9 }, /* WithClause */
-	{ 2221, 6 }, /* InferClause */
-	{ 2227, 6 }, /* OnConflictClause */
-	{ 2233, 6 }, /* CTESearchClause */
-	{ 2239, 9 }, /* CTECycleClause */
-	{ 2248, 8 }, /* CommonTableExpr */
-	{ 2256, 9 }, /* MergeWhenClause */
-	{ 2265, 16 }, /* RoleSpec */
-	{ 2281, 1 }, /* TriggerTransition */
-	{ 2282, 9 }, /* PartitionElem */
-	{ 2291, 6 }, /* PartitionSpec */
-	{ 2297, 12 }, /* PartitionBoundSpec */
-	{ 2309, 0 }, /* PartitionRangeDatum */
-	{ 2309, 1 }, /* PartitionCmd */
-	{ 2310, 6 }, /* VacuumRelation */
-	{ 2316, 8 }, /* PublicationObjSpec */
-	{ 2324, 7 }, /* PublicationTable */
-	{ 2331, 0 }, /* InlineCodeBlock */
-	{ 2331, 0 }, /* CallContext */
-	{ 2331, 0 }, /* ScanToken */
+	{ 1505, 154 }, /* FuncCall */
+	{ 1659, 0 }, /* A_Star */
+	{ 1659, 2 }, /* A_Indices */
+	{ 1661, 20 }, /* A_Indirection */
+	{ 1681, 7 }, /* A_ArrayExpr */
+	{ 1688, 25 }, /* ResTarget */
+	{ 1713, 1 }, /* MultiAssignRef */
+	{ 1714, 21 }, /* TypeCast */
+	{ 1735, 16 }, /* CollateClause */
+	{ 1751, 7 }, /* SortBy */
+	{ 1758, 11 }, /* WindowDef */
+	{ 1769, 2 }, /* RangeSubselect */
+	{ 1771, 13 }, /* RangeFunction */
+	{ 1784, 10 }, /* RangeTableSample */
+	{ 1794, 12 }, /* RangeTableFunc */
+	{ 1806, 4 }, /* RangeTableFuncCol */
+	{ 1810, 74 }, /* TypeName */
+	{ 1884, 11 }, /* ColumnDef */
+	{ 1895, 13 }, /* IndexElem */
+	{ 1908, 1 }, /* StatsElem */
+	{ 1909, 34 }, /* Constraint */
+	{ 1943, 126 }, /* DefElem */
+	{ 2069, 0 }, /* RangeTblEntry */
+	{ 2069, 0 }, /* RangeTblFunction */
+	{ 2069, 0 }, /* TableSampleClause */
+	{ 2069, 0 }, /* WithCheckOption */
+	{ 2069, 0 }, /* SortGroupClause */
+	{ 2069, 8 }, /* GroupingSet */
+	{ 2077, 0 }, /* WindowClause */
+	{ 2077, 143 }, /* ObjectWithArgs */
+	{ 2220, 5 }, /* AccessPriv */
+	{ 2225, 14 }, /* CreateOpClassItem */
+	{ 2239, 1 }, /* TableLikeClause */
+	{ 2240, 2 }, /* FunctionParameter */
+	{ 2242, 4 }, /* LockingClause */
+	{ 2246, 0 }, /* RowMarkClause */
+	{ 2246, 4 }, /* XmlSerialize */
+	{ 2250, 9 }, /* WithClause */
+	{ 2259, 6 }, /* InferClause */
+	{ 2265, 6 }, /* OnConflictClause */
+	{ 2271, 6 }, /* CTESearchClause */
+	{ 2277, 9 }, /* CTECycleClause */
+	{ 2286, 8 }, /* CommonTableExpr */
+	{ 2294, 9 }, /* MergeWhenClause */
+	{ 2303, 16 }, /* RoleSpec */
+	{ 2319, 1 }, /* TriggerTransition */
+	{ 2320, 9 }, /* PartitionElem */
+	{ 2329, 6 }, /* PartitionSpec */
+	{ 2335, 12 }, /* PartitionBoundSpec */
+	{ 2347, 0 }, /* PartitionRangeDatum */
+	{ 2347, 1 }, /* PartitionCmd */
+	{ 2348, 6 }, /* VacuumRelation */
+	{ 2354, 8 }, /* PublicationObjSpec */
+	{ 2362, 7 }, /* PublicationTable */
+	{ 2369, 0 }, /* InlineCodeBlock */
+	{ 2369, 0 }, /* CallContext */
+	{ 2369, 0 }, /* ScanToken */
 };
