@@ -2510,6 +2510,153 @@ static void list_sweep_rules(void)
 	}
 }
 
+/* ---- kinds the parser puts in a field, under values the corpus does not show there ------------- */
+
+/* A rule for the values the corpus does not show (ifnot=) leaves out every kind the parser puts in
+ * the field somewhere, so as not to refuse parsed trees: SECURITY LABEL ON LARGE OBJECT 42 holds an
+ * Integer, and `SECURITY LABEL ON VIEW <an Integer>` crashed 17's deparser (fuzz_deparse_tree), VIEW
+ * being no value of the corpus's. So at the first kind-change instance of each field and parent,
+ * each such kind (its first natural sample) is tried with each value of each enum field of the
+ * message that the corpus does not show there, with a control (the instance's own node and that
+ * value); where the kind crashes and the control does not, a rule refuses the kind with those
+ * values (emit() leaves out a kind the corpus holds where the rule applies). */
+typedef struct {
+	int site;
+	uint32_t kind, field; /* the kind put there; the enum field swept */
+	int value;
+	size_t case_at, control_at; /* in kind_cases */
+} KindValue;
+static KindValue *kind_values;
+static size_t n_kind_values, cap_kind_values;
+static uint8_t *kind_results;
+
+#define SEEN_SLOTS (1u << 20)
+
+static uint64_t seen_key(const Site *s, uint32_t ef, int v)
+{
+	return mix(
+		mix(mix(mix(mix(0xfeed, s->msg), s->field), (uint64_t)(s->parent_msg + 2)), (uint64_t)(s->parent_field + 2)),
+		mix(ef, (uint64_t)(int64_t)v));
+}
+
+static void kind_value_sweeps(void)
+{
+	/* the values each place shows, of each enum field of its message */
+	uint64_t *seen = calloc(SEEN_SLOTS, sizeof *seen);
+	for (size_t i = 0; i < n_sites; i++) {
+		const Site *s = &sites[i];
+		if (s->culprit || s->evidence || !s->base)
+			continue;
+		const pgbind_MessageDesc *d = &pgbind_message_descs[s->msg];
+		for (uint32_t ef = 0; ef < d->n_fields; ef++)
+			if (d->fields[ef].wire == PGBIND_WIRE_ENUM)
+				set_has(seen, SEEN_SLOTS, seen_key(s, ef, *(const int *)(s->base + d->fields[ef].offset)), true);
+	}
+	size_t k0 = n_cases;
+	for (size_t i = 0; i < n_sites; i++) {
+		const Site *s = &sites[i];
+		if (s->natural || s->evidence || s->culprit || s->change != CH_SUBST || !s->slot ||
+			stmts[s->stmt].evidence_only)
+			continue;
+		Group *g = group_of(s->msg, s->field, s->parent_msg, s->parent_field, s->cell, CH_SUBST + 48);
+		if (g->swept)
+			continue;
+		g->swept = true;
+		const pgbind_MessageDesc *d = &pgbind_message_descs[s->msg];
+		const pgbind_Node *own = *(pgbind_Node *const *)s->slot;
+		for (uint32_t ef = 0; ef < d->n_fields; ef++) {
+			const pgbind_FieldDesc *f = &d->fields[ef];
+			if (f->wire != PGBIND_WIRE_ENUM)
+				continue;
+			const pgbind_EnumDesc *e = &pgbind_enum_descs[f->type_index];
+			for (uint32_t v = 0; v < e->n_values; v++) {
+				int value = e->values[v].number;
+				if ((value == 0 && pgbind_enum_zero_is_undefined(f->type_index)) ||
+					set_has(seen, SEEN_SLOTS, seen_key(s, ef, value), false))
+					continue;
+				size_t control_at = SIZE_MAX;
+				for (unsigned k = 1; k < MAX_KINDS; k++) {
+					const FieldNat *fn =
+						k == own->tag || !kind_fits(s, k) ? NULL : field_nat(s->msg, s->field, s->cell, k, false);
+					if (!fn || !fn->n_samples)
+						continue;
+					if (control_at == SIZE_MAX) {
+						GROW(sweeps, n_sweeps, cap_sweeps);
+						sweeps[n_sweeps] = (Sweep){(int)i, ef, value, OUT_PENDING, NULL, NULL, false, 0};
+						control_at = n_cases - k0;
+						GROW(cases, n_cases, cap_cases);
+						cases[n_cases++] = (Case){(int)i, own->tag, false, (int)n_sweeps++, own, ROLE_CONTROL};
+					}
+					GROW(sweeps, n_sweeps, cap_sweeps);
+					sweeps[n_sweeps] = (Sweep){(int)i, ef, value, OUT_PENDING, NULL, NULL, false, 0};
+					GROW(kind_values, n_kind_values, cap_kind_values);
+					kind_values[n_kind_values++] = (KindValue){(int)i, k, ef, value, n_cases - k0, control_at};
+					GROW(cases, n_cases, cap_cases);
+					cases[n_cases++] = (Case){(int)i, k, false, (int)n_sweeps++, fn->sample[0], ROLE_NATURAL};
+				}
+			}
+		}
+	}
+	free(seen);
+	fprintf(stderr,
+			"deparse-probe: %zu kinds the parser puts in a field tried under values the corpus does not show "
+			"there (%zu cases with the controls)\n",
+			n_kind_values, n_cases - k0);
+	kind_results = malloc(n_cases - k0 + 1);
+	run_cases(cases + k0, n_cases - k0, kind_results);
+	n_cases = k0;
+}
+
+static void kind_value_rules(void)
+{
+	/* per instance and enum field: per value, the kinds that crashed where the control did not; one
+	 * rule per set of kinds, for the values that share it */
+	typedef struct {
+		int value;
+		Bits bad;
+	} ValueKinds;
+	static ValueKinds per[1024];
+	for (size_t k = 0; k < n_kind_values;) {
+		const KindValue *a = &kind_values[k];
+		const Site *s = &sites[a->site];
+		const pgbind_FieldDesc *f = &pgbind_message_descs[s->msg].fields[a->field];
+		size_t n = 0, e = k;
+		for (; e < n_kind_values && kind_values[e].site == a->site && kind_values[e].field == a->field; e++) {
+			const KindValue *x = &kind_values[e];
+			if (kind_results[x->case_at] != OUT_CRASH || kind_results[x->control_at] == OUT_CRASH)
+				continue;
+			if (!n || per[n - 1].value != x->value) {
+				if (n == sizeof per / sizeof *per)
+					continue;
+				per[n++] = (ValueKinds){x->value, {{0}}};
+			}
+			bit_set(&per[n - 1].bad, x->kind);
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (bits_empty(&per[i].bad))
+				continue;
+			char values[4096] = "";
+			size_t len = 0;
+			Bits bad = per[i].bad;
+			for (size_t j = i; j < n; j++)
+				if (bits_equal(&per[j].bad, &bad)) {
+					const char *name = pgbind_enum_value_name(f->type_index, per[j].value);
+					if (name)
+						list_add(values, sizeof values, &len, name);
+					if (j > i)
+						per[j].bad = (Bits){{0}};
+				}
+			Scope here = {.n = 1, .parents = {s}};
+			fprintf(out,
+					"# (kinds the parser puts in %s elsewhere: they crash with %s set so, which the corpus "
+					"does not show there, where the node there does not)\n",
+					pgbind_message_descs[s->msg].fields[s->field].name, f->name);
+			emit(s, &bad, s->parent_msg >= 0 ? &here : NULL, (int)a->field, values, false);
+		}
+		k = e;
+	}
+}
+
 static void prepare_rules(void)
 {
 	/* a kind the corpus lacks was tried as a zeroed node only: where the field is particular about
@@ -2651,6 +2798,7 @@ static void emit_rules(void)
 	natural_sweep_rules();
 	cut_list_rules();
 	list_sweep_rules();
+	kind_value_rules();
 }
 
 static int cmp_stmt(const void *a, const void *b)
@@ -2979,6 +3127,7 @@ int main(int argc, char **argv)
 	natural_sweeps();
 	cut_lists();
 	list_sweeps();
+	kind_value_sweeps();
 	/* the rules' passes: each runs the confirmations the last one asked for (refuted()) */
 	size_t n_probe_sweeps = n_sweeps;
 	first_confirm = n_sweeps;
