@@ -223,6 +223,13 @@ static bool is_presence(pgbind_WireKind wire)
 	return wire == PGBIND_WIRE_NODE || wire == PGBIND_WIRE_ONEOF || wire == PGBIND_WIRE_MESSAGE;
 }
 
+/* Whether a sweep of enum field f tries value, the field holding own: another value, and never
+ * UNDEFINED, which the deparser reads as the first value (pgbind_enum_zero_is_undefined). */
+static bool other_value(const pgbind_FieldDesc *f, int value, int own)
+{
+	return value != own && !(value == 0 && pgbind_enum_zero_is_undefined(f->type_index));
+}
+
 static bool is_list(pgbind_WireKind wire)
 {
 	return wire == PGBIND_WIRE_REPEATED_NODE || wire == PGBIND_WIRE_REPEATED_MESSAGE;
@@ -2203,7 +2210,7 @@ static void add_value_sweeps(int site, bool parent)
 		int own = *(const int *)(base + f->offset);
 		for (uint32_t v = 0; v < e->n_values; v++) {
 			int value = e->values[v].number;
-			if (value == own || (value == 0 && pgbind_enum_zero_is_undefined(f->type_index)))
+			if (!other_value(f, value, own))
 				continue;
 			GROW(sweeps, n_sweeps, cap_sweeps);
 			sweeps[n_sweeps] = (Sweep){site, fi, value, OUT_PENDING, NULL, NULL, parent, 0};
@@ -2415,7 +2422,7 @@ static void list_sweeps(void)
 			int own = *(const int *)(s->parent_base + f->offset);
 			for (uint32_t v = 0; v < e->n_values; v++) {
 				int value = e->values[v].number;
-				if (value == own || (value == 0 && pgbind_enum_zero_is_undefined(f->type_index)))
+				if (!other_value(f, value, own))
 					continue;
 				Sweep w = {base.site, fi, value, OUT_PENDING, NULL, NULL, true, (int)base.field + 1};
 				GROW(sweeps, n_sweeps, cap_sweeps);
@@ -2571,7 +2578,7 @@ static void kind_value_sweeps(void)
 			const pgbind_EnumDesc *e = &pgbind_enum_descs[f->type_index];
 			for (uint32_t v = 0; v < e->n_values; v++) {
 				int value = e->values[v].number;
-				if ((value == 0 && pgbind_enum_zero_is_undefined(f->type_index)) ||
+				if (!other_value(f, value, *(const int *)(s->base + f->offset)) ||
 					set_has(seen, SEEN_SLOTS, seen_key(s, ef, value), false))
 					continue;
 				size_t control_at = SIZE_MAX;
@@ -2922,8 +2929,7 @@ int main(int argc, char **argv)
 					const pgbind_EnumDesc *e = &pgbind_enum_descs[f->type_index];
 					int own = *(const int *)(s->base + f->offset);
 					for (uint32_t v = 0; v < e->n_values; v++) {
-						if (e->values[v].number == own ||
-							(e->values[v].number == 0 && pgbind_enum_zero_is_undefined(f->type_index)))
+						if (!other_value(f, e->values[v].number, own))
 							continue;
 						GROW(sweeps, n_sweeps, cap_sweeps);
 						sweeps[n_sweeps] = (Sweep){(int)i, fi, e->values[v].number, OUT_PENDING, NULL, NULL, false, 0};

@@ -64,9 +64,9 @@ static void fail_with_pg_error(pgbind_Status *status, pgbind_StatusCode code, co
 
 /*
  * The deparser of libpg_query before 18 reads XMLROOT's version (its second argument) as an
- * A_Const holding a String (or NULL: NO VALUE) whatever node it is: XMLROOT(x, VERSION v || 'a') comes out as VERSION NO VALUE, or as
- * whatever lies past the node (found by fuzzing 17's node route; 18 checks the kind and raises
- * an error).
+ * A_Const holding a String (or NO VALUE) whatever node it is: XMLROOT(x, VERSION v || 'a') comes
+ * out as VERSION NO VALUE, or as whatever lies past the node (found by fuzzing 17's node route;
+ * 18 checks the kind and raises an error).
  */
 #define DEPARSER_MISREADS_XMLROOT_VERSION (pgbind_libpg_query_version_num < 180000)
 
