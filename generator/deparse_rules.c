@@ -397,6 +397,164 @@ static bool build_rule(Where *w, const char *value, json_t *messages, json_t *en
 	return ok;
 }
 
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A rule's parent slots as keys (parent message << 16 | field), the runtime's too (contract.c). */
+static json_int_t slot_key(json_t *parent)
+{
+	return json_integer_value(json_object_get(parent, "msg")) << 16 |
+		   json_integer_value(json_object_get(parent, "field"));
+}
+
+/* Whether the rule applies where its message sits in the slot key (-1: a slot its message's rules
+ * do not name, the root among them). */
+static bool rule_in_slot(json_t *rule, json_int_t key)
+{
+	json_t *parents = json_object_get(rule, "parents");
+	if (json_array_size(parents) == 0)
+		return true;
+	bool in = false;
+	size_t i;
+	json_t *p;
+	json_array_foreach(parents, i, p) in = in || slot_key(p) == key;
+	return in != json_is_true(json_object_get(rule, "not_in"));
+}
+
+/* What the unconditional rules of a class ask of field fi at least (NULL when nothing): nonnull,
+ * nonempty, the most min_cells, and the kinds every one of them allows (kind_bits, when one of
+ * them names kinds); a tree that meets it breaks none of them. Rules with conditions are each
+ * tested on their own (class_guards). */
+static json_t *class_test(json_t *m, size_t fi, json_t *rules, json_int_t first, json_int_t count, json_int_t key,
+						  const char *id)
+{
+	json_t *f = json_array_get(json_object_get(m, "fields"), fi);
+	const char *wire = S(f, "wire");
+	bool nodes = strcmp(wire, "NODE") == 0 || strcmp(wire, "ONEOF") == 0 || strcmp(wire, "REPEATED_NODE") == 0;
+	bool nonnull = false, nonempty = false, kinds = false;
+	json_int_t min_cells = 0;
+	unsigned char bits[256];
+	size_t size = 0;
+	for (json_int_t r = first; r < first + count; r++) {
+		json_t *rule = json_array_get(rules, (size_t)r);
+		if (json_integer_value(json_object_get(rule, "field_index")) != (json_int_t)fi || !rule_in_slot(rule, key) ||
+			json_array_size(json_object_get(rule, "conditions")))
+			continue;
+		nonnull = nonnull || json_is_true(json_object_get(rule, "nonnull"));
+		nonempty = nonempty || json_is_true(json_object_get(rule, "nonempty"));
+		json_int_t mc = json_integer_value(json_object_get(rule, "min_cells"));
+		min_cells = mc > min_cells ? mc : min_cells;
+		json_t *kb = json_object_get(rule, "kind_bits");
+		if (!nodes || json_array_size(kb) == 0)
+			continue;
+		if (!kinds)
+			size = json_array_size(kb) < sizeof bits ? json_array_size(kb) : sizeof bits, memset(bits, 0xff, size);
+		kinds = true;
+		for (size_t b = 0; b < size; b++)
+			bits[b] &= b < json_array_size(kb) ? (unsigned char)strtoul(S(json_array_get(kb, b), "b"), NULL, 16) : 0;
+	}
+	if (!nonnull && !nonempty && !min_cells && !kinds)
+		return NULL;
+	json_t *t = json_pack("{s:s, s:s, s:s, s:b, s:b, s:I, s:b}", "id", id, "field", S(f, "name"), "wire", wire,
+						  "nonnull", nonnull, "nonempty", nonempty, "min_cells", min_cells, "kinds", kinds);
+	json_t *bytes = json_array();
+	for (size_t b = 0; kinds && b < size; b++) {
+		char hex[8];
+		snprintf(hex, sizeof hex, "0x%02x", bits[b]);
+		json_array_append_new(bytes, json_pack("{s:s}", "b", hex));
+	}
+	json_object_set_new(t, "kind_bits", bytes);
+	return t;
+}
+
+/* The rules of a class that have conditions, each with its own test ("guards"): a message that
+ * fails one breaks the rule if its conditions hold, which the runtime decides (contract.c:
+ * rule_applies), and only then. */
+static json_t *class_guards(json_t *m, json_t *rules, json_int_t first, json_int_t count, json_int_t key)
+{
+	json_t *guards = json_array();
+	for (json_int_t r = first; r < first + count; r++) {
+		json_t *rule = json_array_get(rules, (size_t)r);
+		if (!rule_in_slot(rule, key) || json_array_size(json_object_get(rule, "conditions")) == 0)
+			continue;
+		json_t *f = json_array_get(json_object_get(m, "fields"),
+								   (size_t)json_integer_value(json_object_get(rule, "field_index")));
+		const char *wire = S(f, "wire");
+		bool nodes = strcmp(wire, "NODE") == 0 || strcmp(wire, "ONEOF") == 0 || strcmp(wire, "REPEATED_NODE") == 0;
+		json_array_append_new(guards, json_pack("{s:I, s:s, s:s, s:b, s:b, s:I, s:b}", "rule", (json_int_t)r, "field",
+												S(f, "name"), "wire", wire, "nonnull",
+												json_is_true(json_object_get(rule, "nonnull")), "nonempty",
+												json_is_true(json_object_get(rule, "nonempty")), "min_cells",
+												json_integer_value(json_object_get(rule, "min_cells")), "kinds",
+												nodes && json_array_size(json_object_get(rule, "kind_bits")) > 0));
+	}
+	return guards;
+}
+
+/* The message's rules by where it sits (its "contract_classes", for the generated walk of
+ * deparse.inc.c): one class per parent slot its rules name, then the default one (every other slot,
+ * and the root), each with the tests a message there must pass for none of the rules to be broken. The
+ * runtime builds the same classes from the rule tables (contract.c: build_classes) to find which
+ * rule a message that fails a test breaks. */
+static void contract_classes(json_t *m, size_t mi, json_t *rules)
+{
+	json_int_t first = json_integer_value(json_object_get(m, "deparse_first"));
+	json_int_t count = json_integer_value(json_object_get(m, "deparse_count"));
+	json_t *keys = json_object(), *classes = json_array();
+	for (json_int_t r = first; r < first + count; r++) {
+		size_t i;
+		json_t *p;
+		json_array_foreach(json_object_get(json_array_get(rules, (size_t)r), "parents"), i, p)
+		{
+			char k[24];
+			snprintf(k, sizeof k, "%010lld", (long long)slot_key(p));
+			json_object_set(keys, k, p);
+		}
+	}
+	size_t n = json_object_size(keys), at = 0;
+	const char **sorted = gen_xcalloc(n + 1, sizeof *sorted);
+	const char *k;
+	json_t *p;
+	json_object_foreach(keys, k, p) sorted[at++] = k;
+	qsort(sorted, n, sizeof *sorted, compare_strings);
+	for (size_t c = 0; c <= n; c++) {
+		json_t *parent = c < n ? json_object_get(keys, sorted[c]) : NULL;
+		json_int_t key = parent ? slot_key(parent) : -1;
+		json_t *tests = json_array();
+		for (size_t fi = 0; fi < json_array_size(json_object_get(m, "fields")); fi++) {
+			char id[64];
+			snprintf(id, sizeof id, "%zu_%zu_%zu", mi, c, fi);
+			json_t *t = class_test(m, fi, rules, first, count, key, id);
+			if (t)
+				json_array_append_new(tests, t);
+		}
+		json_t *cls = json_pack("{s:I, s:s, s:b, s:o, s:o}", "key", key < 0 ? (json_int_t)0 : key, "name",
+								parent ? S(parent, "name") : "", "default", parent == NULL, "tests", tests, "guards",
+								class_guards(m, rules, first, count, key));
+		json_array_append_new(classes, cls);
+	}
+	free(sorted);
+	json_decref(keys);
+	json_object_set_new(m, "contract_classes", classes);
+}
+
+/* Whether the walk has nothing to do in message m but count a level: no rule, and no field that
+ * holds messages or an enum. */
+static bool contract_leaf(json_t *m)
+{
+	if (json_integer_value(json_object_get(m, "deparse_count")))
+		return false;
+	static const char *const walked[] = {"NODE", "ONEOF", "MESSAGE", "REPEATED_NODE", "REPEATED_MESSAGE", "ENUM"};
+	size_t i;
+	json_t *f;
+	json_array_foreach(json_object_get(m, "fields"), i,
+					   f) for (size_t w = 0; w < sizeof walked / sizeof *walked;
+							   w++) if (strcmp(S(f, "wire"), walked[w]) == 0) return false;
+	return true;
+}
+
 bool deparse_rules_build(Overrides *ov, json_t *messages, json_t *enums, json_t *nodes, json_t **out, gen_Error *err)
 {
 	json_t *rules = json_array();
@@ -434,6 +592,15 @@ bool deparse_rules_build(Overrides *ov, json_t *messages, json_t *enums, json_t 
 	if (!ok) {
 		json_decref(rules);
 		return false;
+	}
+	json_array_foreach(messages, i, m) contract_classes(m, i, rules);
+	json_t *n;
+	json_array_foreach(nodes, i, n) /* the walk visits a leaf kind without a call (contract.c: CW_CHILD) */
+	{
+		bool leaf = false;
+		json_t *nm;
+		json_array_foreach(messages, j, nm) if (strcmp(S(nm, "name"), S(n, "name")) == 0) leaf = contract_leaf(nm);
+		json_object_set_new(n, "contract_leaf", json_boolean(leaf));
 	}
 	*out = rules;
 	return true;

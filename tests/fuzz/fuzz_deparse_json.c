@@ -1,7 +1,9 @@
 /*
  * fuzz_deparse_json.c -- libFuzzer target: arbitrary bytes as JSON for pgbind_json_read, then
- * deparsed: what the reader accepts, pgbind_deparse turns into SQL or refuses, never crashing.
+ * deparsed: what the reader accepts, pgbind_deparse turns into SQL or refuses, never crashing;
+ * and the contract's generated walk agrees with its reference walk.
  */
+#include "../contract_same.h"
 #include "pgbind.h"
 #include "pgbind_json.h"
 
@@ -10,11 +12,23 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* the generated contract walk and the reference one agree, or the run stops with both verdicts */
+static void walks_agree(const pgbind_ParseResult *tree)
+{
+	char why[1200];
+	if (!contract_walks_agree(tree, why, sizeof why)) {
+		fprintf(stderr, "%s\n", why);
+		abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	pgbind_Arena *arena = pgbind_Arena_New();
 	pgbind_Status status;
 	pgbind_ParseResult *tree = pgbind_json_read((const char *)data, size, NULL, arena, &status);
+	if (tree)
+		walks_agree(tree);
 	if (tree && !pgbind_deparse(tree, NULL, arena, &status) && status.code == PGBIND_OK)
 		abort();
 	pgbind_Arena_Free(arena);

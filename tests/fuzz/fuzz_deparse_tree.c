@@ -3,8 +3,10 @@
  * the descriptor tables (pgbind_reflect.h), as a program building or rewriting a tree by hand
  * could: any node kind in any node field or list cell, NULL or not, strings NULL, empty or not,
  * lists of any length with NULL cells, enum values in range and out of it. pgbind_deparse must
- * return SQL or an error for it, never crash inside libpg_query's deparser.
+ * return SQL or an error for it, never crash inside libpg_query's deparser; and the contract's
+ * generated walk agrees with its reference walk.
  */
+#include "../contract_same.h"
 #include "pgbind.h"
 #include "pgbind_reflect.h"
 
@@ -13,6 +15,16 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* the generated contract walk and the reference one agree, or the run stops with both verdicts */
+static void walks_agree(const pgbind_ParseResult *tree)
+{
+	char why[1200];
+	if (!contract_walks_agree(tree, why, sizeof why)) {
+		fprintf(stderr, "%s\n", why);
+		abort();
+	}
+}
 
 typedef struct {
 	const uint8_t *p, *end;
@@ -145,6 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			stmts[i]->tag = raw->tag;
 			stmts[i]->stmt = gen_node(&g, 0);
 		}
+		walks_agree(tree);
 		if (!pgbind_deparse(tree, NULL, arena, &status) && status.code == PGBIND_OK)
 			abort();
 	}

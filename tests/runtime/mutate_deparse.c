@@ -3,7 +3,8 @@
  * script (every statement that parses, as one ParseResult), with 1 to 4 random bytes changed,
  * through pgbind_decode and pgbind_deparse, each case in a child process; and the same on its
  * JSON through pgbind_json_read. No child may die: pgbind_decode refuses what is malformed, and
- * the deparse contract (targets/c/runtime/contract.c) what libpg_query's deparser would crash on.
+ * the deparse contract (targets/c/runtime/contract.c) what libpg_query's deparser would crash on;
+ * and the contract's generated walk agrees with its reference walk on every tree read.
  *
  *     build/tests/mutate_deparse [--cases N] [--json-cases N] [--seed S] FILE.sql...
  *
@@ -15,6 +16,7 @@
 #include "pgbind.h"
 
 #include "../check.h"
+#include "../contract_same.h"
 
 #include <signal.h>
 #include <stdint.h>
@@ -56,7 +58,8 @@ static uint64_t rnd(void)
 	return z ^ (z >> 31);
 }
 
-/* One case in a child: 0 deparsed, 1 refused by the deparse, 2 not read; a signal is a crash. */
+/* One case in a child: 0 deparsed, 1 refused by the deparse, 2 not read, 3 failed without a status,
+ * 4 the contract's two walks disagree (contract_same.h); 100 + a signal: a crash. */
 static int run_child(const uint8_t *data, size_t len, bool json)
 {
 	fflush(stdout);
@@ -73,6 +76,12 @@ static int run_child(const uint8_t *data, size_t len, bool json)
 									 : pgbind_decode(data, len, NULL, arena, &st);
 		if (!t)
 			_exit(2);
+		char why[1200];
+		if (!contract_walks_agree(t, why, sizeof why)) {
+			printf("#   %s\n", why);
+			fflush(stdout);
+			_exit(4);
+		}
 		_exit(pgbind_deparse(t, NULL, arena, &st) ? 0 : st.code != PGBIND_OK ? 1 : 3);
 	}
 	int ws;
@@ -98,7 +107,10 @@ static void experiment(const char *file, const uint8_t *bytes, size_t len, bool 
 		else
 			crashes++;
 		CHECK(r >= 0 && r <= 2, "%s %s case %ld: the child %s (%d)", file, json ? "JSON" : "protobuf", c,
-			  r >= 100 ? "died of a signal" : "failed without a status", r);
+			  r >= 100 ? "died of a signal"
+			  : r == 4 ? "found the contract's generated walk and its reference walk at odds"
+					   : "failed without a status",
+			  r);
 		if (r < 0 || r > 2) {
 			char out[300];
 			const char *base = strrchr(file, '/');

@@ -17,7 +17,8 @@
  *   (E) libpg_query's reader, pg_query_protobuf_to_nodes(encode(t)), is equal() to to_pg(t), and
  *       from_pg of what it read equals t (equal() ignores locations; this does not);
  *   (F) pgbind_deparse(t) returns SQL or an error saying why (the deparse contract refuses what
- *       libpg_query's deparser would crash on), never a crash.
+ *       libpg_query's deparser would crash on), never a crash; and the contract's generated walk
+ *       gives the verdict and the error of its reference walk (tests/contract_same.h).
  * Besides, one ParseResult of no statements and one of three per round, and the enum mappings:
  * proto 0 reads as the first value in every enum field, LimitOption's library order,
  * PartitionRangeDatumKind's negative C values, FunctionParameterMode's chars.
@@ -48,6 +49,7 @@
 #undef sprintf
 #undef vprintf
 
+#include "../contract_same.h"
 #include "internal.h"
 #include "pgbind.h"
 #include "pgbind_reflect.h"
@@ -79,7 +81,8 @@ static const char *const check_names[CK_COUNT] = {
 	"(C) to_pg(from_pg(to_pg(t))) equal() to_pg(t), from_pg(to_pg(t)) == t",
 	"(D) bitmapsets set on the C nodes: from_pg and libpg_query's writer",
 	"(E) pg_query_protobuf_to_nodes(encode(t)) equal() to_pg(t)",
-	"(F) pgbind_deparse(t): SQL or an error (the deparse contract), never a crash",
+	"(F) pgbind_deparse(t): SQL or an error (the deparse contract, its generated walk agreeing with the reference "
+	"walk), never a crash",
 };
 static int check_passed[CK_COUNT], check_failed[CK_COUNT];
 
@@ -1032,6 +1035,8 @@ static void check_tree(Gen *g, pgbind_ParseResult *t, const TreeId *id)
 	const char *sql = pgbind_deparse(t, NULL, g->arena, &st);
 	tree_result(CK_F, id, sql || (st.code != PGBIND_OK && st.message[0]),
 				"pgbind_deparse returned NULL without a status");
+	char why[1200];
+	tree_result(CK_F, id, contract_walks_agree(t, why, sizeof why), "%s", why);
 
 	/* (A) decode(encode(t)) == t, with every field set (xpr and bitmapsets too) */
 	if (!pgbind_encode(t, NULL, g->arena, &bytes, &len, &st)) {

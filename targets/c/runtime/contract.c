@@ -1,8 +1,11 @@
 /*
  * contract.c -- checks a tree against the deparse contract of the linked libpg_query before its
- * deparser sees it: one walk over the tree with the descriptor tables (reflect.inc.c) and the
- * contract's rules (targets/c/generated/deparse.inc.c, from schema/pgNN/deparse.txt, which
- * tools/deparse-probe writes by deparsing real statements with each field cleared or changed).
+ * deparser sees it: one walk over the tree, generated per message with what the contract's rules
+ * ask of each one where it sits (targets/c/generated/deparse.inc.c, from schema/pgNN/deparse.txt,
+ * which tools/deparse-probe writes by deparsing real statements with each field cleared or
+ * changed); a message that does not meet that is read against the rules themselves (the tables of
+ * deparse.inc.c), which say which rule it breaks. A second walk, over the descriptor tables
+ * (reflect.inc.c) and the same rules, is the reference the tests hold the generated one to.
  * The deparser dereferences what PostgreSQL's grammar never leaves out; a tree that did not come
  * from the parser (decoded, read from JSON, built or edited by hand) may leave it out, and is
  * refused here with PGBIND_ERROR_UNREPRESENTABLE naming the message, the field and its path.
@@ -50,8 +53,6 @@ typedef struct {
 #define CONTRACT_LIST_(what, id)     NULL, 0
 #define CONTRACT_LIST_1(what, id)    contract_##what##_##id, sizeof contract_##what##_##id / sizeof *contract_##what##_##id
 
-#include "deparse.inc.c"
-
 /* Stack that libpg_query's deparse route takes per message level of the tree, and besides
  * (measured with tests/runtime/test_stack.c: see docs/deparse-contract.md). */
 #define CONTRACT_STACK_PER_LEVEL 2560
@@ -61,11 +62,9 @@ typedef struct {
  * hold messages, and enums). */
 typedef struct {
 	uint32_t offset, count_offset;
-	int32_t type;          /* a message field's type (message index), an enum field's enum index */
-	uint16_t field;        /* its index in the message */
-	uint8_t wire;          /* PGBIND_WIRE_* */
-	uint16_t n_nested;     /* the messages whose rules name this field as their parent (the slot) */
-	uint32_t first_nested; /* in nested[] */
+	int32_t type;   /* a message field's type (message index), an enum field's enum index */
+	uint16_t field; /* its index in the message */
+	uint8_t wire;   /* PGBIND_WIRE_* */
 } CField;
 
 /* The rules are indexed by where a message sits. A rule limited to parents (in=, notin=) applies
@@ -105,12 +104,126 @@ typedef struct {
 	uint8_t bit; /* the summary's index in the class; 63: that or a later one */
 } CRule;
 
-/* Per field of a message (its CField), the messages whose rules name it as their parent, and
- * their class there: a visit finds its class among those of the field it is reached through
- * (mostly none or one). */
 typedef struct {
-	uint32_t message, cls; /* cls: index in classes[] */
-} CNested;
+	int limit, deepest;
+	const ContractRule *broken;
+	bool bad_enum; /* no rule broken: an enum field holds a value its enum does not declare */
+	uint32_t bad_message, bad_field;
+	int32_t bad_value;
+	char what[96];
+	char path[512]; /* filled from the end as the walk unwinds */
+	size_t pos;
+} Check;
+
+/* Where a message sits: the base of the message whose field holds it (NULL at the root) and the
+ * slot's key, parent message << 16 | field (UINT32_MAX at the root). Two words: passed in
+ * registers down the walk. */
+typedef struct {
+	const char *base;
+	uint32_t key;
+} Parent;
+
+static uint32_t slot_key(uint32_t message, uint32_t field)
+{
+	return message << 16 | field;
+}
+
+/* The generated walk (deparse.inc.c): per message, cw_meets_<M> (the tests of its class) and
+ * cw_<M> (that, then its fields, by the CW_* macro of each one's wire kind). */
+static bool check_rules(Check *c, uint32_t mi, const char *base, Parent parent);
+static bool enum_declared(int32_t ei, int32_t v);
+static inline bool cw_enter(Check *c, int depth);
+static bool cw_up(Check *c, uint32_t mi, uint32_t fi, long k, const pgbind_Node *child);
+static bool cw_bad_enum(Check *c, uint32_t mi, uint32_t fi, int32_t v);
+static bool rule_applies(const ContractRule *r, const char *base, Parent parent);
+/* whether the conditions of rule r hold for message m where it sits */
+#define cw_applies(r, m, parent) rule_applies(&contract_rules[(r)], (const char *)(m), (parent))
+
+/* Whether node n is of a kind the bitmap (tag t at bit t % 8 of byte t / 8; NULL: any) allows. */
+static inline bool cw_kinds_ok(const uint8_t *kinds, size_t n_kinds, const pgbind_Node *n)
+{
+	return !kinds || (n->tag / 8 < n_kinds && (kinds[n->tag / 8] >> (n->tag % 8)) & 1);
+}
+
+static inline bool cw_list_meets(const pgbind_Node *const *cells, size_t n, bool nonnull, bool nonempty,
+								 size_t min_cells, const uint8_t *kinds, size_t n_kinds)
+{
+	if (n == 0)
+		return !nonempty;
+	if (n < min_cells)
+		return false;
+	if (nonnull || kinds)
+		for (size_t k = 0; k < n; k++)
+			if (cells[k] ? !cw_kinds_ok(kinds, n_kinds, cells[k]) : nonnull)
+				return false;
+	return true;
+}
+
+#define CW_KINDS(bitmap) bitmap, sizeof bitmap
+#define CW_NO_KINDS      NULL, 0
+#define CW_MEETS_NODE(m, f, nonnull, nonempty, min_cells, kinds) \
+	((m)->f ? cw_kinds_ok(kinds, (const pgbind_Node *)(m)->f) : !(nonnull))
+#define CW_MEETS_ONEOF(m, f, nonnull, nonempty, min_cells, kinds) \
+	((m)->f ? cw_kinds_ok(kinds, (const pgbind_Node *)(m)->f) : !(nonnull))
+#define CW_MEETS_REPEATED_NODE(m, f, nonnull, nonempty, min_cells, kinds) \
+	cw_list_meets((const pgbind_Node *const *)(m)->f, (m)->n_##f, nonnull, nonempty, min_cells, kinds)
+#define CW_MEETS_REPEATED_MESSAGE(m, f, nonnull, nonempty, min_cells, kinds) \
+	cw_list_meets((const pgbind_Node *const *)(m)->f, (m)->n_##f, nonnull, nonempty, min_cells, kinds)
+#define CW_MEETS_STRING(m, f, nonnull, nonempty, min_cells, kinds)  (!(nonnull) || (m)->f != NULL)
+#define CW_MEETS_MESSAGE(m, f, nonnull, nonempty, min_cells, kinds) (!(nonnull) || (m)->f != NULL)
+
+/* A message's walk: its depth, its class's tests (the rules when it misses one), its fields. */
+#define CW_BEGIN(M, index)                                                                              \
+	__attribute__((unused)) static bool cw_##M(Check *c, const pgbind_##M *m, Parent parent, int depth) \
+	{                                                                                                   \
+		enum { mi_ = index };                                                                           \
+		if (!cw_enter(c, depth))                                                                        \
+			return false;                                                                               \
+		if (!cw_meets_##M(m, parent) && !check_rules(c, mi_, (const char *)m, parent))                  \
+			return false;
+#define CW_END   \
+	return true; \
+	}
+#define CW_HERE(k) ((Parent){(const char *)m, slot_key(mi_, (k))})
+/* a node child: a leaf kind only counts a level (as check_child does), the others are walked */
+#define CW_CHILD(n, k)                                                                             \
+	((uint32_t)(n)->tag < PGBIND_NODE_TAG_LIMIT && cw_leaf_kind[(n)->tag] && depth + 1 <= c->limit \
+		 ? (c->deepest = depth + 1 > c->deepest ? depth + 1 : c->deepest, true)                    \
+		 : cw_node(c, (n), CW_HERE(k), depth + 1))
+#define CW_NODE(k, f, T, E)                              \
+	if (m->f && !CW_CHILD((const pgbind_Node *)m->f, k)) \
+		return cw_up(c, mi_, (k), -1, (const pgbind_Node *)m->f);
+#define CW_ONEOF(k, f, T, E) CW_NODE(k, f, T, E)
+#define CW_MESSAGE(k, f, T, E)                           \
+	if (m->f && !cw_##T(c, m->f, CW_HERE(k), depth + 1)) \
+		return cw_up(c, mi_, (k), -1, NULL);
+#define CW_REPEATED_NODE(k, f, T, E)            \
+	for (size_t i_ = 0; i_ < m->n_##f; i_++)    \
+		if (m->f[i_] && !CW_CHILD(m->f[i_], k)) \
+			return cw_up(c, mi_, (k), (long)i_, m->f[i_]);
+#define CW_REPEATED_MESSAGE(k, f, T, E)                              \
+	for (size_t i_ = 0; i_ < m->n_##f; i_++)                         \
+		if (m->f[i_] && !cw_##T(c, m->f[i_], CW_HERE(k), depth + 1)) \
+			return cw_up(c, mi_, (k), (long)i_, NULL);
+/* a value the enum does not declare (protobuf's enums are open: pgbind_decode keeps it):
+ * libpg_query reads it as another value, or its deparser's switch takes a path that reads the
+ * tree as something else (DROP with removeType 90 crashed 17's) */
+#define CW_ENUM(k, f, T, E)                 \
+	if (!enum_declared((E), (int32_t)m->f)) \
+		return cw_bad_enum(c, mi_, (k), (int32_t)m->f);
+/* fields that hold neither messages nor enums */
+#define CW_INT32(k, f, T, E)
+#define CW_UINT32(k, f, T, E)
+#define CW_INT64(k, f, T, E)
+#define CW_UINT64(k, f, T, E)
+#define CW_BOOL(k, f, T, E)
+#define CW_DOUBLE(k, f, T, E)
+#define CW_STRING(k, f, T, E)
+#define CW_PACKED_UINT64(k, f, T, E)
+
+static bool cw_node(Check *c, const pgbind_Node *n, Parent parent, int depth);
+
+#include "deparse.inc.c"
 
 #define MAX_CFIELDS 8192
 static CField cfields[MAX_CFIELDS];
@@ -122,7 +235,6 @@ static bool leaf[PGBIND_MESSAGE_COUNT];                /* no field to walk, no r
 static CClass *classes;     /* a message's class 0, then one per slot its rules name */
 static CSummary *summaries; /* per class, the fields some of its rules ask of */
 static CRule *class_rules;
-static CNested *nested;
 static uint32_t class_range[PGBIND_MESSAGE_COUNT][2]; /* first class (its class 0), named slots */
 static uint32_t *slot_keys;                           /* per message, its named slots, sorted: parent << 16 | field */
 static uint32_t slot_first[PGBIND_MESSAGE_COUNT];     /* its first key in slot_keys[] */
@@ -133,11 +245,6 @@ static bool holds_messages(uint8_t wire)
 {
 	return wire == PGBIND_WIRE_NODE || wire == PGBIND_WIRE_ONEOF || wire == PGBIND_WIRE_MESSAGE ||
 		   wire == PGBIND_WIRE_REPEATED_NODE || wire == PGBIND_WIRE_REPEATED_MESSAGE;
-}
-
-static uint32_t slot_key(uint32_t message, uint32_t field)
-{
-	return message << 16 | field;
 }
 
 static int compare_keys(const void *a, const void *b)
@@ -238,45 +345,6 @@ static bool build_classes(void)
 	return true;
 }
 
-/* The CField of field fi of message mi (every field a rule names as a parent holds messages). */
-static CField *cfield_of(uint32_t mi, uint32_t fi)
-{
-	for (uint32_t i = cfield_range[mi][0], e = i + cfield_range[mi][1]; i < e; i++)
-		if (cfields[i].field == fi)
-			return &cfields[i];
-	return NULL;
-}
-
-/* nested[]: counted per CField, then filled in its ranges. */
-static bool build_nested(void)
-{
-	uint32_t total = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass) {
-			nested = malloc((total + 1) * sizeof *nested);
-			if (!nested)
-				return false;
-			for (uint32_t i = 0, first = 0; i < MAX_CFIELDS; i++)
-				cfields[i].first_nested = first, first += cfields[i].n_nested, cfields[i].n_nested = 0;
-		}
-		for (uint32_t mi = 0; mi < PGBIND_MESSAGE_COUNT; mi++)
-			for (uint32_t c = 1; c <= class_range[mi][1]; c++) {
-				uint32_t key = slot_keys[slot_first[mi] + c - 1];
-				CField *f = key >> 16 < PGBIND_MESSAGE_COUNT ? cfield_of(key >> 16, key & 0xffff) : NULL;
-				if (!f) /* a parent field that holds no messages: no tree puts the message there */
-					continue;
-				if (pass)
-					nested[f->first_nested + f->n_nested] = (CNested){mi, class_range[mi][0] + c};
-				else if (f->n_nested == UINT16_MAX)
-					return false;
-				f->n_nested++, total += !pass;
-			}
-	}
-	for (uint32_t mi = 0; mi < PGBIND_MESSAGE_COUNT; mi++)
-		leaf[mi] = !cfield_range[mi][1] && !contract_rule_range[mi][1];
-	return true;
-}
-
 static void build_cfields(void)
 {
 	bool ok = true;
@@ -312,17 +380,25 @@ static void build_cfields(void)
 		const pgbind_MessageDesc *d = pgbind_node_desc(t);
 		msg_by_tag[t] = d ? (int16_t)(d - pgbind_message_descs) : -1;
 	}
-	cfields_ok = ok && PGBIND_MESSAGE_COUNT < INT16_MAX && build_classes() && build_nested();
+	for (uint32_t mi = 0; mi < PGBIND_MESSAGE_COUNT; mi++)
+		leaf[mi] = !cfield_range[mi][1] && !contract_rule_range[mi][1];
+	cfields_ok = ok && PGBIND_MESSAGE_COUNT < INT16_MAX && build_classes();
 }
 
-/* The class of message mi reached through field slot of its parent (NULL: the root). */
-static const CClass *class_of(uint32_t mi, const CField *slot)
+/* The class of message mi where it sits: the slot key (parent message << 16 | field; UINT32_MAX:
+ * the root) among those its rules name, else its class 0. */
+static const CClass *class_of(uint32_t mi, uint32_t key)
 {
-	if (slot)
-		for (uint32_t i = slot->first_nested, e = i + slot->n_nested; i < e; i++)
-			if (nested[i].message == mi)
-				return &classes[nested[i].cls];
-	return &classes[class_range[mi][0]];
+	const uint32_t *keys = slot_keys + slot_first[mi];
+	uint32_t lo = 0, hi = class_range[mi][1];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (keys[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return &classes[class_range[mi][0] + (lo < class_range[mi][1] && keys[lo] == key ? lo + 1 : 0)];
 }
 
 bool pgbind_enum_zero_is_undefined(int32_t ei)
@@ -386,17 +462,6 @@ static uint64_t summaries_missed(const CClass *cls, const char *base)
 	return missed;
 }
 
-typedef struct {
-	int limit, deepest;
-	const ContractRule *broken;
-	bool bad_enum; /* no rule broken: an enum field holds a value its enum does not declare */
-	uint32_t bad_message, bad_field;
-	int32_t bad_value;
-	char what[96];
-	char path[512]; /* filled from the end as the walk unwinds */
-	size_t pos;
-} Check;
-
 static void prepend(Check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void prepend(Check *c, const char *fmt, ...)
@@ -424,21 +489,13 @@ static bool kind_allowed(const ContractRule *r, const pgbind_Node *n)
 	return n->tag / 8 < r->n_kinds && (r->kinds[n->tag / 8] >> (n->tag % 8)) & 1;
 }
 
-/* Where a message sits: the message whose field holds it (its index and base; -1 and NULL at the
- * root), and that field. */
-typedef struct {
-	int msg, field;
-	const char *base;
-	const CField *slot; /* that field's */
-} Parent;
-
 static bool condition_holds(const ContractCond *c, uint32_t message, const char *base, Parent parent)
 {
 	if (c->parent) { /* in one of the parents (generator/deparse_rules.c): all of one message */
 		if (!parent.base)
 			return false;
 		base = parent.base;
-		message = (uint32_t)parent.msg;
+		message = parent.key >> 16;
 	}
 	const pgbind_FieldDesc *f = &pgbind_message_descs[message].fields[c->field];
 	bool has = false;
@@ -453,7 +510,7 @@ static bool condition_holds(const ContractCond *c, uint32_t message, const char 
 		/* a C char: the deparser sees the first byte only ("X\x12" is 'X') */
 		bool one = f->flags & PGBIND_FIELD_CHAR;
 		for (uint32_t i = 0; i < c->n_strings && !has; i++)
-			has = one ? s[0] == c->strings[i][0] : strcmp(s, c->strings[i]) == 0;
+			has = s[0] == c->strings[i][0] && (one || strcmp(s, c->strings[i]) == 0);
 	} else { /* an enum or an int, or a bool as the enum of false (0) and true (1) */
 		int v = f->wire == PGBIND_WIRE_BOOL ? *(const bool *)(base + f->offset) : *(const int *)(base + f->offset);
 		if (v == 0 && f->wire == PGBIND_WIRE_ENUM && pgbind_enum_zero_is_undefined(f->type_index))
@@ -476,12 +533,28 @@ static bool rule_applies(const ContractRule *r, const char *base, Parent parent)
 /* "holds a String node", "holds an Integer node" */
 static void holds_kind(Check *c, const pgbind_Node *n)
 {
+	if (!c)
+		return;
 	const pgbind_MessageDesc *d = pgbind_node_desc(n->tag);
 	const char *name = d ? d->name : "?";
 	snprintf(c->what, sizeof c->what, "holds %s %s node", strchr("AEIOU", name[0]) ? "an" : "a", name);
 }
 
-/* Whether the field of r in the message at base holds; what (and the cell) says why not. */
+/* Why a rule does not hold, in c->what (c NULL: the caller only asks whether it holds). */
+static void say(Check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(Check *c, const char *fmt, ...)
+{
+	if (!c)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->what, sizeof c->what, fmt, ap);
+	va_end(ap);
+}
+
+/* Whether the field of r in the message at base holds; what (and the cell) says why not, when c
+ * is not NULL. */
 static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *cell)
 {
 	const pgbind_FieldDesc *f = &pgbind_message_descs[r->message].fields[r->field];
@@ -491,7 +564,7 @@ static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *
 	case PGBIND_WIRE_STRING:
 	case PGBIND_WIRE_MESSAGE:
 		if (r->nonnull && !*(const void *const *)p) {
-			snprintf(c->what, sizeof c->what, "is NULL");
+			say(c, "is NULL");
 			return false;
 		}
 		return true;
@@ -499,7 +572,7 @@ static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *
 	case PGBIND_WIRE_ONEOF: {
 		const pgbind_Node *n = *(const pgbind_Node *const *)p;
 		if (!n && r->nonnull) {
-			snprintf(c->what, sizeof c->what, "is NULL");
+			say(c, "is NULL");
 			return false;
 		}
 		if (n && r->kinds && !kind_allowed(r, n)) {
@@ -513,11 +586,11 @@ static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *
 		size_t n = *(const size_t *)(base + f->count_offset);
 		const pgbind_Node *const *cells = *(const pgbind_Node *const *const *)p;
 		if (r->nonempty && n == 0) {
-			snprintf(c->what, sizeof c->what, "is empty");
+			say(c, "is empty");
 			return false;
 		}
 		if (n > 0 && n < r->min_cells) {
-			snprintf(c->what, sizeof c->what, "has %zu cells, not %u or more", n, (unsigned)r->min_cells);
+			say(c, "has %zu cells, not %u or more", n, (unsigned)r->min_cells);
 			return false;
 		}
 		size_t from = 0, to = n;
@@ -528,7 +601,7 @@ static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *
 		for (size_t k = from; k < to; k++) {
 			*cell = (long)k;
 			if (!cells[k] && r->nonnull) {
-				snprintf(c->what, sizeof c->what, "holds a NULL cell");
+				say(c, "holds a NULL cell");
 				return false;
 			}
 			if (cells[k] && r->kinds && f->wire == PGBIND_WIRE_REPEATED_NODE && !kind_allowed(r, cells[k])) {
@@ -544,10 +617,74 @@ static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *
 	}
 }
 
+/* Whether the message breaks none of the rules of its class; else the first one it breaks is
+ * c->broken, its field (and cell) the path's end. */
+static bool check_rules(Check *c, uint32_t mi, const char *base, Parent parent)
+{
+	const CClass *cls = class_of(mi, parent.key);
+	uint64_t missed = cls->n_rules ? summaries_missed(cls, base) : 0;
+	if (missed)
+		for (uint32_t i = cls->first_rule, e = i + cls->n_rules; i < e; i++) {
+			if (!(missed >> class_rules[i].bit & 1))
+				continue;
+			const ContractRule *r = &contract_rules[class_rules[i].rule];
+			long cell;
+			/* the field's test first: most rules the message misses its class's tests by do not
+			 * apply to it (DefElem "as" of CREATE FUNCTION holds a List, which the class's
+			 * options like LANGUAGE may not), and their conditions compare strings */
+			if (!rule_holds(NULL, r, base, &cell) && rule_applies(r, base, parent) && !rule_holds(c, r, base, &cell)) {
+				const char *name = pgbind_message_descs[mi].fields[r->field].name;
+				c->broken = r;
+				if (cell >= 0)
+					prepend(c, "%s[%ld]", name, cell);
+				else
+					prepend(c, "%s", name);
+				return false;
+			}
+		}
+	return true;
+}
+
+/* The depth of a message: within the limit and the thread's stack, and the deepest so far. */
+static inline bool cw_enter(Check *c, int depth)
+{
+	if (depth > c->limit || pgbind_stack_low()) {
+		c->broken = NULL;
+		return false;
+	}
+	if (depth > c->deepest)
+		c->deepest = depth;
+	return true;
+}
+
+/* A violation below field fi (cell k, or -1) of message mi, in child (a node: its kind is named
+ * too; NULL: a message field's): the path's step. */
+static bool cw_up(Check *c, uint32_t mi, uint32_t fi, long k, const pgbind_Node *child)
+{
+	const pgbind_MessageDesc *d = child ? pgbind_node_desc(child->tag) : NULL;
+	const char *name = pgbind_message_descs[mi].fields[fi].name;
+	if (d)
+		prepend(c, "%s.", d->name);
+	if (k >= 0)
+		prepend(c, "%s[%ld].", name, k);
+	else
+		prepend(c, "%s.", name);
+	return false;
+}
+
+static bool cw_bad_enum(Check *c, uint32_t mi, uint32_t fi, int32_t v)
+{
+	c->broken = NULL, c->bad_enum = true;
+	c->bad_message = mi, c->bad_field = fi, c->bad_value = v;
+	prepend(c, "%s", pgbind_message_descs[mi].fields[fi].name);
+	return false;
+}
+
+/* ---- The reference walk: the same checks over the descriptor tables, a field at a time ---- */
+
 static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent, int depth);
 
-/* A child through field slot (cell k, or -1) of message mi at base, of message index ci; on a
- * violation below, its path step. */
+/* A child through field slot (cell k, or -1) of message mi at base, of message index ci. */
 static bool check_child(Check *c, uint32_t mi, const char *base, const CField *slot, long k, uint32_t ci,
 						const void *child, bool is_node, int depth)
 {
@@ -556,16 +693,9 @@ static bool check_child(Check *c, uint32_t mi, const char *base, const CField *s
 			c->deepest = depth + 1;
 		return true;
 	}
-	if (check_message(c, ci, child, (Parent){(int)mi, slot->field, base, slot}, depth + 1))
+	if (check_message(c, ci, child, (Parent){base, slot_key(mi, slot->field)}, depth + 1))
 		return true;
-	const pgbind_FieldDesc *f = &pgbind_message_descs[mi].fields[slot->field];
-	if (is_node)
-		prepend(c, "%s.", pgbind_message_descs[ci].name);
-	if (k >= 0)
-		prepend(c, "%s[%ld].", f->name, k);
-	else
-		prepend(c, "%s.", f->name);
-	return false;
+	return cw_up(c, mi, slot->field, k, is_node ? child : NULL);
 }
 
 /* The message index of a node (-1: no node kind, which the encoder and the converter refuse). */
@@ -576,30 +706,8 @@ static int node_message(const pgbind_Node *n)
 
 static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent, int depth)
 {
-	if (depth > c->limit || pgbind_stack_low()) {
-		c->broken = NULL;
+	if (!cw_enter(c, depth) || !check_rules(c, mi, base, parent))
 		return false;
-	}
-	if (depth > c->deepest)
-		c->deepest = depth;
-	const pgbind_MessageDesc *d = &pgbind_message_descs[mi];
-	const CClass *cls = class_of(mi, parent.slot);
-	uint64_t missed = cls->n_rules ? summaries_missed(cls, base) : 0;
-	if (missed)
-		for (uint32_t i = cls->first_rule, e = i + cls->n_rules; i < e; i++) {
-			if (!(missed >> class_rules[i].bit & 1))
-				continue;
-			const ContractRule *r = &contract_rules[class_rules[i].rule];
-			long cell;
-			if (rule_applies(r, base, parent) && !rule_holds(c, r, base, &cell)) {
-				c->broken = r;
-				if (cell >= 0)
-					prepend(c, "%s[%ld]", d->fields[r->field].name, cell);
-				else
-					prepend(c, "%s", d->fields[r->field].name);
-				return false;
-			}
-		}
 	for (uint32_t i = cfield_range[mi][0], e = i + cfield_range[mi][1]; i < e; i++) {
 		const CField *f = &cfields[i];
 		const void *p = base + f->offset;
@@ -637,16 +745,9 @@ static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent
 			break;
 		}
 		case PGBIND_WIRE_ENUM: {
-			/* a value the enum does not declare (protobuf's enums are open: pgbind_decode keeps it):
-			 * libpg_query reads it as another value, or its deparser's switch takes a path that
-			 * reads the tree as something else (DROP with removeType 90 crashed 17's) */
-			int32_t v = *(const int32_t *)p;
-			if (!enum_declared(f->type, v)) {
-				c->broken = NULL, c->bad_enum = true;
-				c->bad_message = mi, c->bad_field = f->field, c->bad_value = v;
-				prepend(c, "%s", d->fields[f->field].name);
-				return false;
-			}
+			int32_t v = *(const int32_t *)p; /* CW_ENUM's check */
+			if (!enum_declared(f->type, v))
+				return cw_bad_enum(c, mi, f->field, v);
 			break;
 		}
 		default:
@@ -656,55 +757,76 @@ static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent
 	return true;
 }
 
-bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status)
+/* The verdict of a walk (met: it found nothing), its error in status. */
+static bool verdict(Check *c, bool met, int max_depth, pgbind_Status *status);
+
+static bool check(const pgbind_ParseResult *tree, int max_depth, bool reference, pgbind_Status *status)
 {
 	pthread_once(&cfields_once, build_cfields);
 	if (!cfields_ok) {
 		pgbind_fail(status, PGBIND_ERROR_INVALID, "deparse contract: the descriptor tables do not fit");
 		return false;
 	}
-	const pgbind_MessageDesc *root = pgbind_message_desc_by_name("ParseResult");
-	Check c = {.limit = max_depth, .pos = sizeof c.path - 1};
-	c.path[c.pos] = '\0';
-	if (!root || check_message(&c, (uint32_t)(root - pgbind_message_descs), (const char *)tree,
-							   (Parent){-1, -1, NULL, NULL}, 0)) {
+	Check c; /* not zeroed: what and path are written only on a violation */
+	c.limit = max_depth, c.deepest = 0, c.broken = NULL, c.bad_enum = false;
+	c.what[0] = '\0', c.pos = sizeof c.path - 1, c.path[c.pos] = '\0';
+	Parent root = {NULL, UINT32_MAX};
+	const pgbind_MessageDesc *d = pgbind_message_desc_by_name("ParseResult");
+	bool met = reference ? !d || check_message(&c, (uint32_t)(d - pgbind_message_descs), (const char *)tree, root, 0)
+						 : cw_ParseResult(&c, tree, root, 0);
+	return verdict(&c, met, max_depth, status);
+}
+
+bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status)
+{
+	return check(tree, max_depth, false, status);
+}
+
+bool pgbind_check_deparse_contract_reference(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status)
+{
+	return check(tree, max_depth, true, status);
+}
+
+static bool verdict(Check *c, bool met, int max_depth, pgbind_Status *status)
+{
+	if (met) {
 		/* libpg_query's deparse route recurses a few frames a message level (protobuf-c's unpack,
 		 * its reader, the deparser): that much stack must be left, or it would overflow */
-		size_t need = (size_t)c.deepest * CONTRACT_STACK_PER_LEVEL, left = pgbind_stack_left();
+		size_t need = (size_t)c->deepest * CONTRACT_STACK_PER_LEVEL, left = pgbind_stack_left();
 		if (need < left && left - need > CONTRACT_STACK_RESERVE)
 			return true;
 		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
 					"nesting of %d levels: libpg_query's deparser would need about %zu KiB of stack, and this "
 					"thread has %zu KiB left",
-					c.deepest, (need + CONTRACT_STACK_RESERVE) / 1024, left / 1024);
+					c->deepest, (need + CONTRACT_STACK_RESERVE) / 1024, left / 1024);
 		return false;
 	}
-	if (c.bad_enum) {
-		const pgbind_MessageDesc *d = &pgbind_message_descs[c.bad_message];
-		const pgbind_FieldDesc *f = &d->fields[c.bad_field];
+	if (c->bad_enum) {
+		const pgbind_MessageDesc *d = &pgbind_message_descs[c->bad_message];
+		const pgbind_FieldDesc *f = &d->fields[c->bad_field];
 		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
 					"%s.%s holds %d, which enum %s does not declare, at %s: libpg_query (PostgreSQL %s) would "
 					"misread it or crash on it, so it is not deparsed",
-					d->name, f->name, (int)c.bad_value, pgbind_enum_descs[f->type_index].name, c.path + c.pos,
+					d->name, f->name, (int)c->bad_value, pgbind_enum_descs[f->type_index].name, c->path + c->pos,
 					PG_VERSION);
 		return false;
 	}
-	if (!c.broken && max_depth < 4 * PGBIND_DEPARSE_MAX_DEPTH + 8) { /* the caller's max_depth, not the route's */
+	if (!c->broken && max_depth < 4 * PGBIND_DEPARSE_MAX_DEPTH + 8) { /* the caller's max_depth, not the route's */
 		pgbind_fail(status, PGBIND_ERROR_DEPTH, "nesting too deep: more than %d levels (pgbind_Options.max_depth)",
 					(max_depth - 8) / 4);
 		return false;
 	}
-	if (!c.broken) {
+	if (!c->broken) {
 		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
 					"nesting deeper than %d levels: libpg_query's deparser recurses once a level "
 					"(PGBIND_DEPARSE_MAX_DEPTH)",
 					max_depth);
 		return false;
 	}
-	const pgbind_MessageDesc *d = &pgbind_message_descs[c.broken->message];
+	const pgbind_MessageDesc *d = &pgbind_message_descs[c->broken->message];
 	pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
 				"%s.%s %s at %s: the deparser of libpg_query (PostgreSQL %s) crashes on or misreads such a tree "
 				"(%s), so it is not deparsed",
-				d->name, d->fields[c.broken->field].name, c.what, c.path + c.pos, PG_VERSION, c.broken->location);
+				d->name, d->fields[c->broken->field].name, c->what, c->path + c->pos, PG_VERSION, c->broken->location);
 	return false;
 }

@@ -65,6 +65,9 @@ const char *pgbind_normalize_ast(const pgbind_ParseResult *tree, const char *sql
  * rules of schema/pgNN/deparse.txt); else PGBIND_ERROR_UNREPRESENTABLE naming the message, the
  * field and its path. Nesting deeper than max_depth messages is refused too. */
 bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status);
+/* The same verdict and error by the reference walk (over the descriptor tables and the rules, a
+ * field at a time), which the tests and the fuzz targets hold the generated walk to. */
+bool pgbind_check_deparse_contract_reference(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status);
 
 /* Whether enum ei's value 0 is pg_query.proto's <ENUM>_UNDEFINED, which has no C value: both routes
  * to the deparser read it as the proto's first value, 1 (libpg_query's reader on 15, to_pg_enum_*'s
