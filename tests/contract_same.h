@@ -22,8 +22,8 @@ static inline bool contract_walks_agree(const pgbind_ParseResult *t, char *why, 
 	bool r = pgbind_check_deparse_contract_reference(t, depth, &ref);
 	if (g == r && (g || (gen.code == ref.code && strcmp(gen.message, ref.message) == 0)))
 		return true;
-	snprintf(why, n_why, "the generated contract walk says %s (%s), the reference walk %s (%s)",
-			 g ? "met" : "refused", g ? "" : gen.message, r ? "met" : "refused", r ? "" : ref.message);
+	snprintf(why, n_why, "the generated contract walk says %s (%s), the reference walk %s (%s)", g ? "met" : "refused",
+			 g ? "" : gen.message, r ? "met" : "refused", r ? "" : ref.message);
 	return false;
 }
 
