@@ -423,6 +423,12 @@ static bool rule_in_slot(json_t *rule, json_int_t key)
 	return in != json_is_true(json_object_get(rule, "not_in"));
 }
 
+/* Whether a field of this wire kind holds nodes, whose kinds a rule may name. */
+static bool holds_nodes(const char *wire)
+{
+	return strcmp(wire, "NODE") == 0 || strcmp(wire, "ONEOF") == 0 || strcmp(wire, "REPEATED_NODE") == 0;
+}
+
 /* What the unconditional rules of a class ask of field fi at least (NULL when nothing): nonnull,
  * nonempty, the most min_cells, and the kinds every one of them allows (kind_bits, when one of
  * them names kinds); a tree that meets it breaks none of them. Rules with conditions are each
@@ -432,7 +438,7 @@ static json_t *class_test(json_t *m, size_t fi, json_t *rules, json_int_t first,
 {
 	json_t *f = json_array_get(json_object_get(m, "fields"), fi);
 	const char *wire = S(f, "wire");
-	bool nodes = strcmp(wire, "NODE") == 0 || strcmp(wire, "ONEOF") == 0 || strcmp(wire, "REPEATED_NODE") == 0;
+	bool nodes = holds_nodes(wire);
 	bool nonnull = false, nonempty = false, kinds = false;
 	json_int_t min_cells = 0;
 	unsigned char bits[256];
@@ -482,7 +488,7 @@ static json_t *class_guards(json_t *m, json_t *rules, json_int_t first, json_int
 		json_t *f = json_array_get(json_object_get(m, "fields"),
 								   (size_t)json_integer_value(json_object_get(rule, "field_index")));
 		const char *wire = S(f, "wire");
-		bool nodes = strcmp(wire, "NODE") == 0 || strcmp(wire, "ONEOF") == 0 || strcmp(wire, "REPEATED_NODE") == 0;
+		bool nodes = holds_nodes(wire);
 		json_array_append_new(guards, json_pack("{s:I, s:s, s:s, s:b, s:b, s:I, s:b}", "rule", (json_int_t)r, "field",
 												S(f, "name"), "wire", wire, "nonnull",
 												json_is_true(json_object_get(rule, "nonnull")), "nonempty",

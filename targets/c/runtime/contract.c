@@ -771,9 +771,12 @@ static bool check(const pgbind_ParseResult *tree, int max_depth, bool reference,
 	c.limit = max_depth, c.deepest = 0, c.broken = NULL, c.bad_enum = false;
 	c.what[0] = '\0', c.pos = sizeof c.path - 1, c.path[c.pos] = '\0';
 	Parent root = {NULL, UINT32_MAX};
-	const pgbind_MessageDesc *d = pgbind_message_desc_by_name("ParseResult");
-	bool met = reference ? !d || check_message(&c, (uint32_t)(d - pgbind_message_descs), (const char *)tree, root, 0)
-						 : cw_ParseResult(&c, tree, root, 0);
+	bool met;
+	if (reference) { /* the root found by name, as in any walk over the tables */
+		const pgbind_MessageDesc *d = pgbind_message_desc_by_name("ParseResult");
+		met = !d || check_message(&c, (uint32_t)(d - pgbind_message_descs), (const char *)tree, root, 0);
+	} else
+		met = cw_ParseResult(&c, tree, root, 0);
 	return verdict(&c, met, max_depth, status);
 }
 
