@@ -475,10 +475,52 @@ static json_t *class_test(json_t *m, size_t fi, json_t *rules, json_int_t first,
 	return t;
 }
 
+/* The conditions of a rule as the generated walk tests them ("when"): per condition, what it
+ * reads (SELF: the message; PARENT: its parent, of the one message the rule's parents name), the
+ * field, and how: STRING, one of its names; C_CHAR, of a C char, by the first byte; NUMBER, an
+ * enum, int or bool among its values (zero_first: an enum that reads 0 as its first value); SET,
+ * SET_LIST, a node or message set, a list with cells; not: none of that. id names its values
+ * (contract_if_strings_<id>, contract_if_enums_<id>). contract.c's condition_holds reads the same
+ * from the rule tables, for the reference walk and to name a broken rule. */
+static json_t *guard_conditions(json_t *m, json_t *rule, json_t *messages, json_t *enums)
+{
+	json_t *out = json_array();
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(rule, "conditions"), i, c)
+	{
+		bool parent = json_is_true(json_object_get(c, "parent"));
+		json_t *of = parent ? parents_message(rule, messages) : m;
+		json_t *f =
+			json_array_get(json_object_get(of, "fields"), (size_t)json_integer_value(json_object_get(c, "field")));
+		const char *wire = S(f, "wire");
+		const char *test =
+			json_is_true(json_object_get(c, "set"))
+				? (strcmp(wire, "REPEATED_NODE") == 0 || strcmp(wire, "REPEATED_MESSAGE") == 0 ? "SET_LIST" : "SET")
+			: strcmp(wire, "STRING") == 0 ? (json_is_true(json_object_get(f, "c_char")) ? "C_CHAR" : "STRING")
+										  : "NUMBER";
+		/* an enum whose 0 is UNDEFINED: the deparser reads 0 as the first value (condition_holds) */
+		json_t *e = strcmp(wire, "ENUM") == 0 ? enum_named(enums, S(f, "type")) : NULL;
+		const char *zero = NULL;
+		size_t k;
+		json_t *v;
+		json_array_foreach(json_object_get(e, "values"), k,
+						   v) if (json_integer_value(json_object_get(v, "number")) == 0) zero = S(v, "name");
+		size_t zl = zero ? strlen(zero) : 0;
+		bool zero_first = zl > 10 && strcmp(zero + zl - 10, "_UNDEFINED") == 0;
+		json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:s, s:b, s:b, s:s}", "test", test, "of",
+											 parent ? "PARENT" : "SELF", "message", S(of, "name"), "field",
+											 S(f, "name"), "not", json_is_true(json_object_get(c, "not")), "zero_first",
+											 zero_first, "id", S(c, "id")));
+	}
+	return out;
+}
+
 /* The rules of a class that have conditions, each with its own test ("guards"): a message that
- * fails one breaks the rule if its conditions hold, which the runtime decides (contract.c:
- * rule_applies), and only then. */
-static json_t *class_guards(json_t *m, json_t *rules, json_int_t first, json_int_t count, json_int_t key)
+ * fails one breaks the rule if its conditions hold ("when", generated tests of the same values
+ * contract.c's rule_applies reads), and only then. */
+static json_t *class_guards(json_t *m, json_t *rules, json_int_t first, json_int_t count, json_int_t key,
+							json_t *messages, json_t *enums)
 {
 	json_t *guards = json_array();
 	for (json_int_t r = first; r < first + count; r++) {
@@ -495,6 +537,8 @@ static json_t *class_guards(json_t *m, json_t *rules, json_int_t first, json_int
 												json_is_true(json_object_get(rule, "nonempty")), "min_cells",
 												json_integer_value(json_object_get(rule, "min_cells")), "kinds",
 												nodes && json_array_size(json_object_get(rule, "kind_bits")) > 0));
+		json_object_set_new(json_array_get(guards, json_array_size(guards) - 1), "when",
+							guard_conditions(m, rule, messages, enums));
 	}
 	return guards;
 }
@@ -504,7 +548,7 @@ static json_t *class_guards(json_t *m, json_t *rules, json_int_t first, json_int
  * and the root), each with the tests a message there must pass for none of the rules to be broken. The
  * runtime builds the same classes from the rule tables (contract.c: build_classes) to find which
  * rule a message that fails a test breaks. */
-static void contract_classes(json_t *m, size_t mi, json_t *rules)
+static void contract_classes(json_t *m, size_t mi, json_t *rules, json_t *messages, json_t *enums)
 {
 	json_int_t first = json_integer_value(json_object_get(m, "deparse_first"));
 	json_int_t count = json_integer_value(json_object_get(m, "deparse_count"));
@@ -538,7 +582,7 @@ static void contract_classes(json_t *m, size_t mi, json_t *rules)
 		}
 		json_t *cls = json_pack("{s:I, s:s, s:b, s:o, s:o}", "key", key < 0 ? (json_int_t)0 : key, "name",
 								parent ? S(parent, "name") : "", "default", parent == NULL, "tests", tests, "guards",
-								class_guards(m, rules, first, count, key));
+								class_guards(m, rules, first, count, key, messages, enums));
 		json_array_append_new(classes, cls);
 	}
 	free(sorted);
@@ -599,7 +643,7 @@ bool deparse_rules_build(Overrides *ov, json_t *messages, json_t *enums, json_t 
 		json_decref(rules);
 		return false;
 	}
-	json_array_foreach(messages, i, m) contract_classes(m, i, rules);
+	json_array_foreach(messages, i, m) contract_classes(m, i, rules, messages, enums);
 	json_t *n;
 	json_array_foreach(nodes, i, n) /* the walk visits a leaf kind without a call (contract.c: CW_CHILD) */
 	{

@@ -21698,7 +21698,7 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 /* ---- Begin the walk: per message, what its class's rules ask of it, then its fields ----
  * cw_meets_<M>: whether the message, where it sits (the slot key: parent message << 16 | field),
  * meets the test of its class's unconditional rules, and, of each rule with conditions, its test
- * or else not its conditions: then it breaks none of the class's rules; else contract.c reads the
+ * or else not its conditions (CW_IF_*): then it breaks none of the class's rules; else contract.c reads the
  * rules one by one. cw_<M>: that, then its fields (the CW_* macros of contract.c, one per wire
  * kind). */
 static bool cw_ParseResult(Check *c, const pgbind_ParseResult *m, Parent parent, int depth);
@@ -22099,12 +22099,12 @@ static inline bool cw_meets_List(const pgbind_List *m, Parent parent)
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, items, true, true, 0, CW_KINDS(cw_kinds_7_5_0)) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(51, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(DropStmt), removeType, 51_0, false, true)));
 	case 5570561u: /* CommentStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, items, true, true, 0, CW_KINDS(cw_kinds_7_6_0)) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(52, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(CommentStmt), objtype, 52_0, false, true)));
 	case 5767174u: /* CreateFunctionStmt.sql_body */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, items, true, false, 0, CW_KINDS(cw_kinds_7_7_0));
@@ -22130,7 +22130,7 @@ static inline bool cw_meets_List(const pgbind_List *m, Parent parent)
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, items, true, true, 0, CW_KINDS(cw_kinds_7_14_0)) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(53, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(AlterExtensionContentsStmt), objtype, 53_0, false, true)));
 	case 11862019u: /* A_Expr.rexpr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, items, false, true, 0, CW_KINDS(cw_kinds_7_15_0));
@@ -22296,7 +22296,7 @@ static inline bool cw_meets_A_Const(const pgbind_A_Const *m, Parent parent)
 		return true &&
 			CW_MEETS_ONEOF(m, val, true, false, 0, CW_KINDS(cw_kinds_10_19_0)) &&
 			(CW_MEETS_ONEOF(m, val, false, false, 0, CW_KINDS(contract_kinds_78)) ||
-			 !cw_applies(78, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(VariableSetStmt), kind, 78_0, false, true)));
 	case 8519681u: /* ExecuteStmt.params */
 		return true &&
 			CW_MEETS_ONEOF(m, val, false, false, 0, CW_KINDS(cw_kinds_10_20_0));
@@ -22370,7 +22370,7 @@ static inline bool cw_meets_A_Const(const pgbind_A_Const *m, Parent parent)
 		return true &&
 			CW_MEETS_ONEOF(m, val, true, false, 0, CW_KINDS(cw_kinds_10_43_0)) &&
 			(CW_MEETS_ONEOF(m, val, false, false, 0, CW_KINDS(contract_kinds_79)) ||
-			 !cw_applies(79, m, parent));
+			 !(true && CW_IF_STRING(CW_OF_PARENT(DefElem), defname, 79_0, false, false)));
 	case 14221315u: /* FunctionParameter.defexpr */
 		return true &&
 			CW_MEETS_ONEOF(m, val, false, false, 0, CW_KINDS(cw_kinds_10_44_0));
@@ -22779,65 +22779,65 @@ static inline bool cw_meets_BoolExpr(const pgbind_BoolExpr *m, Parent parent)
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_0_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(103, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(104, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
 	case 2490369u: /* CaseWhen.expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_1_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(103, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(104, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
 	case 3735558u: /* JoinExpr.quals */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_2_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(103, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(104, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
 	case 4259842u: /* DeleteStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_3_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(103, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(104, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
 	case 4390914u: /* MergeStmt.join_condition */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_4_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(103, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(104, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
 	case 4456452u: /* SelectStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_5_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(103, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(104, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
 	case 12386306u: /* ResTarget.val */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_6_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(103, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(104, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
 	case 15532033u: /* PublicationTable.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_7_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(103, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(104, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_8_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(103, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(104, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
 	}
 }
 
@@ -23232,11 +23232,11 @@ static inline bool cw_meets_RowExpr(const pgbind_RowExpr *m, Parent parent)
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_41_7_1)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_146)) ||
-			 !cw_applies(146, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RowExpr), row_format, 146_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_147)) ||
-			 !cw_applies(147, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RowExpr), row_format, 147_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_148)) ||
-			 !cw_applies(148, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RowExpr), row_format, 148_0, true, true)));
 	case 13828097u: /* GroupingSet.content */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_41_8_1));
@@ -23318,31 +23318,31 @@ static inline bool cw_meets_MinMaxExpr(const pgbind_MinMaxExpr *m, Parent parent
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_44_0_5)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_186)) ||
-			 !cw_applies(186, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 186_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_187)) ||
-			 !cw_applies(187, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 187_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_188)) ||
-			 !cw_applies(188, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 188_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_189)) ||
-			 !cw_applies(189, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 189_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_190)) ||
-			 !cw_applies(190, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 190_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_191)) ||
-			 !cw_applies(191, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 191_0, true, true)));
 	default:
 		return true &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_186)) ||
-			 !cw_applies(186, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 186_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_187)) ||
-			 !cw_applies(187, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 187_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_188)) ||
-			 !cw_applies(188, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 188_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_189)) ||
-			 !cw_applies(189, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 189_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_190)) ||
-			 !cw_applies(190, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 190_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_191)) ||
-			 !cw_applies(191, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 191_0, true, true)));
 	}
 }
 
@@ -23390,175 +23390,175 @@ static inline bool cw_meets_XmlExpr(const pgbind_XmlExpr *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_46_0_5)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(193, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 193_0, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(194, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 194_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(202, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 202_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(203, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 203_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(204, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 204_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(205, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 205_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_206)) ||
-			 !cw_applies(206, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 206_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_207)) ||
-			 !cw_applies(207, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 207_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_208)) ||
-			 !cw_applies(208, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 208_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_209)) ||
-			 !cw_applies(209, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 209_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_210)) ||
-			 !cw_applies(210, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 210_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_211)) ||
-			 !cw_applies(211, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 211_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_212)) ||
-			 !cw_applies(212, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 212_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 3, CW_NO_KINDS) ||
-			 !cw_applies(221, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 221_0, false, true)));
 	case 3014661u: /* XmlExpr.args */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_1_3)) &&
 			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_46_1_5)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(193, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 193_0, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(194, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 194_0, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(196, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 196_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(202, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 202_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(203, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 203_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(204, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 204_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(205, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 205_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_206)) ||
-			 !cw_applies(206, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 206_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_207)) ||
-			 !cw_applies(207, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 207_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_208)) ||
-			 !cw_applies(208, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 208_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_209)) ||
-			 !cw_applies(209, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 209_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_210)) ||
-			 !cw_applies(210, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 210_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_211)) ||
-			 !cw_applies(211, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 211_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_212)) ||
-			 !cw_applies(212, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 212_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(220, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 220_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 3, CW_NO_KINDS) ||
-			 !cw_applies(221, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 221_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_222)) ||
-			 !cw_applies(222, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 222_0, false, true)));
 	case 11862018u: /* A_Expr.lexpr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_2_3)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(193, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 193_0, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(194, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 194_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(202, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 202_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(203, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 203_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(204, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 204_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(205, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 205_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_206)) ||
-			 !cw_applies(206, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 206_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_207)) ||
-			 !cw_applies(207, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 207_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_208)) ||
-			 !cw_applies(208, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 208_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_209)) ||
-			 !cw_applies(209, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 209_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_210)) ||
-			 !cw_applies(210, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 210_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_211)) ||
-			 !cw_applies(211, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 211_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_212)) ||
-			 !cw_applies(212, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 212_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 3, CW_NO_KINDS) ||
-			 !cw_applies(221, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 221_0, false, true)));
 	case 12386306u: /* ResTarget.val */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_3_3)) &&
 			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_46_3_5)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(193, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 193_0, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(194, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 194_0, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(195, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 195_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(202, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 202_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(203, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 203_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(204, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 204_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(205, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 205_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_206)) ||
-			 !cw_applies(206, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 206_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_207)) ||
-			 !cw_applies(207, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 207_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_208)) ||
-			 !cw_applies(208, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 208_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_209)) ||
-			 !cw_applies(209, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 209_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_210)) ||
-			 !cw_applies(210, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 210_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_211)) ||
-			 !cw_applies(211, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 211_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_212)) ||
-			 !cw_applies(212, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 212_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(213, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 213_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(214, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 214_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(219, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 219_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 3, CW_NO_KINDS) ||
-			 !cw_applies(221, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 221_0, false, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_4_3)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(193, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 193_0, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(194, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 194_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(202, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 202_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(203, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 203_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(204, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 204_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(205, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 205_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_206)) ||
-			 !cw_applies(206, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 206_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_207)) ||
-			 !cw_applies(207, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 207_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_208)) ||
-			 !cw_applies(208, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 208_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_209)) ||
-			 !cw_applies(209, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 209_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_210)) ||
-			 !cw_applies(210, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 210_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_211)) ||
-			 !cw_applies(211, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 211_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_212)) ||
-			 !cw_applies(212, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 212_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(215, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 215_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 3, CW_NO_KINDS) ||
-			 !cw_applies(221, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 221_0, false, true)));
 	}
 }
 
@@ -23605,11 +23605,11 @@ static inline bool cw_meets_BooleanTest(const pgbind_BooleanTest *m, Parent pare
 	default:
 		return true &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_226)) ||
-			 !cw_applies(226, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BooleanTest), booltesttype, 226_0, false, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_227)) ||
-			 !cw_applies(227, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BooleanTest), booltesttype, 227_0, false, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_228)) ||
-			 !cw_applies(228, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(BooleanTest), booltesttype, 228_0, true, true)));
 	}
 }
 
@@ -24405,19 +24405,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_0_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_0_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !cw_applies(428, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !cw_applies(429, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !cw_applies(430, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(436, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(437, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(438, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(439, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
 	case 1769477u: /* SubLink.subselect */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_1_0)) &&
@@ -24432,31 +24432,31 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_1_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_1_14)) &&
 			(CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(contract_kinds_376)) ||
-			 !cw_applies(376, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 376_0, false, true))) &&
 			(CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(contract_kinds_377)) ||
-			 !cw_applies(377, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 377_0, false, true))) &&
 			(CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(contract_kinds_378)) ||
-			 !cw_applies(378, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 378_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, sortClause, false, false, 0, CW_KINDS(contract_kinds_416)) ||
-			 !cw_applies(416, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 416_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, sortClause, false, false, 0, CW_KINDS(contract_kinds_417)) ||
-			 !cw_applies(417, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 417_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, sortClause, false, false, 0, CW_KINDS(contract_kinds_418)) ||
-			 !cw_applies(418, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 418_0, true, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !cw_applies(428, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !cw_applies(429, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !cw_applies(430, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(436, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(437, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(438, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(439, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
 	case 4063232u: /* RawStmt.stmt */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_2_0)) &&
@@ -24471,19 +24471,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_2_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_2_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !cw_applies(428, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !cw_applies(429, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !cw_applies(430, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(436, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(437, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(438, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(439, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
 	case 4194306u: /* InsertStmt.select_stmt */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_3_0)) &&
@@ -24498,19 +24498,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_3_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_3_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !cw_applies(428, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !cw_applies(429, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !cw_applies(430, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(436, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(437, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(438, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(439, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
 	case 4456466u: /* SelectStmt.larg */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_4_0)) &&
@@ -24525,19 +24525,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_4_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_4_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !cw_applies(428, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !cw_applies(429, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !cw_applies(430, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(436, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(437, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(438, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(439, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
 	case 4456467u: /* SelectStmt.rarg */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_5_0)) &&
@@ -24552,19 +24552,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_5_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_5_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !cw_applies(428, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !cw_applies(429, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !cw_applies(430, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(436, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(437, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(438, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(439, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
 	case 5242881u: /* CopyStmt.query */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_6_0)) &&
@@ -24579,19 +24579,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_6_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_6_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !cw_applies(428, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !cw_applies(429, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !cw_applies(430, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(436, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(437, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(438, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(439, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
 	case 6029317u: /* RuleStmt.actions */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_7_0)) &&
@@ -24606,19 +24606,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_7_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_7_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !cw_applies(428, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !cw_applies(429, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !cw_applies(430, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(436, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(437, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(438, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(439, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
 	case 6356994u: /* ViewStmt.query */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_8_0)) &&
@@ -24633,19 +24633,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_8_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_8_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !cw_applies(428, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !cw_applies(429, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !cw_applies(430, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(436, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(437, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(438, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(439, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
 	case 6750208u: /* ExplainStmt.query */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_9_0)) &&
@@ -24660,19 +24660,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_9_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_9_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !cw_applies(428, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !cw_applies(429, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !cw_applies(430, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(436, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(437, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(438, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(439, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
 	case 6815744u: /* CreateTableAsStmt.query */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_10_0)) &&
@@ -24687,19 +24687,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_10_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_10_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !cw_applies(428, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !cw_applies(429, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !cw_applies(430, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(436, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(437, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(438, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(439, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
 	case 8454146u: /* PrepareStmt.query */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_11_0)) &&
@@ -24714,19 +24714,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_11_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_11_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !cw_applies(428, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !cw_applies(429, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !cw_applies(430, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(436, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(437, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(438, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(439, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
 	case 8650754u: /* DeclareCursorStmt.query */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_12_0)) &&
@@ -24741,19 +24741,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_12_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_12_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !cw_applies(428, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !cw_applies(429, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !cw_applies(430, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(436, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(437, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(438, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(439, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
 	case 12779521u: /* RangeSubselect.subquery */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_13_0)) &&
@@ -24768,25 +24768,25 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_13_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_13_14)) &&
 			(CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(contract_kinds_379)) ||
-			 !cw_applies(379, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 379_0, false, true))) &&
 			(CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(contract_kinds_380)) ||
-			 !cw_applies(380, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 380_0, false, true))) &&
 			(CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(contract_kinds_381)) ||
-			 !cw_applies(381, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 381_0, true, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !cw_applies(428, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !cw_applies(429, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !cw_applies(430, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(436, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(437, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(438, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(439, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
 	case 14811139u: /* CommonTableExpr.ctequery */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_14_0)) &&
@@ -24801,19 +24801,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_14_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_14_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !cw_applies(428, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !cw_applies(429, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !cw_applies(430, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(436, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(437, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(438, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(439, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_15_0)) &&
@@ -24828,19 +24828,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_15_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_15_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !cw_applies(428, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !cw_applies(429, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !cw_applies(430, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(436, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(437, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(438, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(439, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
 	}
 }
 
@@ -24934,83 +24934,83 @@ static inline bool cw_meets_AlterTableCmd(const pgbind_AlterTableCmd *m, Parent 
 	case 4653057u: /* AlterTableStmt.cmds */
 		return true &&
 			(CW_MEETS_MESSAGE(m, newowner, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(449, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 449_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, newowner, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(450, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 450_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, newowner, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(451, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 451_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(452, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 452_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(453, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 453_0, true, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_454)) ||
-			 !cw_applies(454, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 454_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_455)) ||
-			 !cw_applies(455, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 455_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_456)) ||
-			 !cw_applies(456, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 456_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_457)) ||
-			 !cw_applies(457, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 457_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_458)) ||
-			 !cw_applies(458, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 458_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_459)) ||
-			 !cw_applies(459, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 459_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_460)) ||
-			 !cw_applies(460, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 460_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_461)) ||
-			 !cw_applies(461, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 461_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_462)) ||
-			 !cw_applies(462, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 462_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_463)) ||
-			 !cw_applies(463, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 463_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_464)) ||
-			 !cw_applies(464, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 464_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_465)) ||
-			 !cw_applies(465, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 465_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_466)) ||
-			 !cw_applies(466, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 466_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_467)) ||
-			 !cw_applies(467, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 467_0, true, true))) &&
 			(CW_MEETS_NODE(m, def, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(468, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 468_0, false, true)));
 	default:
 		return true &&
 			(CW_MEETS_MESSAGE(m, newowner, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(449, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 449_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, newowner, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(450, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 450_0, true, true))) &&
 			(CW_MEETS_NODE(m, def, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(452, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 452_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(453, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 453_0, true, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_454)) ||
-			 !cw_applies(454, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 454_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_455)) ||
-			 !cw_applies(455, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 455_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_456)) ||
-			 !cw_applies(456, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 456_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_457)) ||
-			 !cw_applies(457, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 457_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_458)) ||
-			 !cw_applies(458, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 458_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_459)) ||
-			 !cw_applies(459, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 459_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_460)) ||
-			 !cw_applies(460, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 460_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_461)) ||
-			 !cw_applies(461, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 461_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_462)) ||
-			 !cw_applies(462, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 462_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_463)) ||
-			 !cw_applies(463, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 463_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_464)) ||
-			 !cw_applies(464, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 464_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_465)) ||
-			 !cw_applies(465, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 465_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_466)) ||
-			 !cw_applies(466, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 466_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_467)) ||
-			 !cw_applies(467, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 467_0, true, true)));
 	}
 }
 
@@ -25034,15 +25034,15 @@ static inline bool cw_meets_AlterDomainStmt(const pgbind_AlterDomainStmt *m, Par
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_73_0_1)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(473, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(AlterDomainStmt), subtype, 473_0, false, false))) &&
 			(CW_MEETS_NODE(m, def, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(474, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(AlterDomainStmt), subtype, 474_0, false, false))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_475)) ||
-			 !cw_applies(475, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(AlterDomainStmt), subtype, 475_0, false, false))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_476)) ||
-			 !cw_applies(476, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(AlterDomainStmt), subtype, 476_0, false, false))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_477)) ||
-			 !cw_applies(477, m, parent));
+			 !(true && CW_IF_STRING(CW_OF_SELF(AlterDomainStmt), subtype, 477_0, true, false)));
 	}
 }
 
@@ -25097,126 +25097,126 @@ static inline bool cw_meets_GrantStmt(const pgbind_GrantStmt *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, privileges, true, false, 0, CW_KINDS(cw_kinds_75_0_4)) &&
 			CW_MEETS_REPEATED_NODE(m, grantees, true, false, 0, CW_KINDS(cw_kinds_75_0_5)) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(478, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 478_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(479, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 479_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(480, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 480_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(481, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 481_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_482)) ||
-			 !cw_applies(482, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 482_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_483)) ||
-			 !cw_applies(483, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 483_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_484)) ||
-			 !cw_applies(484, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 484_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_485)) ||
-			 !cw_applies(485, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 485_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_486)) ||
-			 !cw_applies(486, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 486_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_487)) ||
-			 !cw_applies(487, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 487_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_488)) ||
-			 !cw_applies(488, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 488_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_489)) ||
-			 !cw_applies(489, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 489_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_490)) ||
-			 !cw_applies(490, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 490_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_491)) ||
-			 !cw_applies(491, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 491_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_492)) ||
-			 !cw_applies(492, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 492_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_493)) ||
-			 !cw_applies(493, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 493_0, true, true)));
 	case 5046273u: /* AlterDefaultPrivilegesStmt.action */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(cw_kinds_75_1_3)) &&
 			CW_MEETS_REPEATED_NODE(m, privileges, true, false, 0, CW_KINDS(cw_kinds_75_1_4)) &&
 			CW_MEETS_REPEATED_NODE(m, grantees, true, false, 0, CW_KINDS(cw_kinds_75_1_5)) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(478, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 478_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(479, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 479_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(480, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 480_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(481, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 481_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_482)) ||
-			 !cw_applies(482, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 482_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_483)) ||
-			 !cw_applies(483, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 483_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_484)) ||
-			 !cw_applies(484, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 484_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_485)) ||
-			 !cw_applies(485, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 485_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_486)) ||
-			 !cw_applies(486, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 486_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_487)) ||
-			 !cw_applies(487, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 487_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_488)) ||
-			 !cw_applies(488, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 488_0, true, true)));
 	case 7798786u: /* CreateSchemaStmt.schema_elts */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(cw_kinds_75_2_3)) &&
 			CW_MEETS_REPEATED_NODE(m, privileges, true, false, 0, CW_KINDS(cw_kinds_75_2_4)) &&
 			CW_MEETS_REPEATED_NODE(m, grantees, true, false, 0, CW_KINDS(cw_kinds_75_2_5)) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(478, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 478_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(479, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 479_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(480, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 480_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(481, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 481_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_482)) ||
-			 !cw_applies(482, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 482_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_483)) ||
-			 !cw_applies(483, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 483_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_484)) ||
-			 !cw_applies(484, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 484_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_485)) ||
-			 !cw_applies(485, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 485_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_486)) ||
-			 !cw_applies(486, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 486_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_487)) ||
-			 !cw_applies(487, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 487_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_488)) ||
-			 !cw_applies(488, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 488_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_498)) ||
-			 !cw_applies(498, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 498_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_499)) ||
-			 !cw_applies(499, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 499_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_500)) ||
-			 !cw_applies(500, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 500_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_501)) ||
-			 !cw_applies(501, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), behavior, 501_0, false, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(cw_kinds_75_3_3)) &&
 			CW_MEETS_REPEATED_NODE(m, privileges, true, false, 0, CW_KINDS(cw_kinds_75_3_4)) &&
 			CW_MEETS_REPEATED_NODE(m, grantees, true, false, 0, CW_KINDS(cw_kinds_75_3_5)) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(478, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 478_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(479, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 479_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(480, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 480_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(481, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 481_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_482)) ||
-			 !cw_applies(482, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 482_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_483)) ||
-			 !cw_applies(483, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 483_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_484)) ||
-			 !cw_applies(484, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 484_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_485)) ||
-			 !cw_applies(485, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 485_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_486)) ||
-			 !cw_applies(486, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 486_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_487)) ||
-			 !cw_applies(487, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 487_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_488)) ||
-			 !cw_applies(488, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 488_0, true, true)));
 	}
 }
 
@@ -25373,7 +25373,7 @@ static inline bool cw_meets_CreateStmt(const pgbind_CreateStmt *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, inhRelations, true, false, 0, CW_KINDS(cw_kinds_81_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_81_0_7)) &&
 			(CW_MEETS_REPEATED_NODE(m, inhRelations, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(558, m, parent));
+			 !(true && CW_IF_SET(CW_OF_SELF(CreateStmt), partbound, 558_0, false, false)));
 	case 7798786u: /* CreateSchemaStmt.schema_elts */
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
@@ -25381,7 +25381,7 @@ static inline bool cw_meets_CreateStmt(const pgbind_CreateStmt *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, inhRelations, true, false, 0, CW_KINDS(cw_kinds_81_1_2)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_81_1_7)) &&
 			(CW_MEETS_REPEATED_NODE(m, inhRelations, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(558, m, parent));
+			 !(true && CW_IF_SET(CW_OF_SELF(CreateStmt), partbound, 558_0, false, false)));
 	case 10354688u: /* CreateForeignTableStmt.base_stmt */
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
@@ -25389,7 +25389,7 @@ static inline bool cw_meets_CreateStmt(const pgbind_CreateStmt *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, inhRelations, true, false, 0, CW_KINDS(cw_kinds_81_2_2)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_81_2_7)) &&
 			(CW_MEETS_REPEATED_NODE(m, inhRelations, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(558, m, parent));
+			 !(true && CW_IF_SET(CW_OF_SELF(CreateStmt), partbound, 558_0, false, false)));
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
@@ -25397,7 +25397,7 @@ static inline bool cw_meets_CreateStmt(const pgbind_CreateStmt *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, inhRelations, true, false, 0, CW_KINDS(cw_kinds_81_3_2)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_81_3_7)) &&
 			(CW_MEETS_REPEATED_NODE(m, inhRelations, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(558, m, parent));
+			 !(true && CW_IF_SET(CW_OF_SELF(CreateStmt), partbound, 558_0, false, false)));
 	}
 }
 
@@ -25432,16 +25432,16 @@ static inline bool cw_meets_DefineStmt(const pgbind_DefineStmt *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 2, CW_KINDS(cw_kinds_82_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, definition, true, false, 0, CW_KINDS(cw_kinds_82_0_4)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(573, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefineStmt), oldstyle, 573_0, false, false) && CW_IF_NUMBER(CW_OF_SELF(DefineStmt), kind, 573_1, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(574, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefineStmt), kind, 574_0, true, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, defnames, true, false, 0, CW_KINDS(cw_kinds_82_1_2)) &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 2, CW_KINDS(cw_kinds_82_1_3)) &&
 			CW_MEETS_REPEATED_NODE(m, definition, true, false, 0, CW_KINDS(cw_kinds_82_1_4)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(575, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefineStmt), kind, 575_0, true, true)));
 	}
 }
 
@@ -25464,79 +25464,79 @@ static inline bool cw_meets_DropStmt(const pgbind_DropStmt *m, Parent parent)
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(cw_kinds_83_0_0)) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(585, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 585_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(586, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 586_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(587, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 587_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(588, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 588_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(589, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 589_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(590, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 590_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_591)) ||
-			 !cw_applies(591, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 591_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_592)) ||
-			 !cw_applies(592, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 592_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_593)) ||
-			 !cw_applies(593, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 593_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_594)) ||
-			 !cw_applies(594, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 594_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_595)) ||
-			 !cw_applies(595, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 595_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_596)) ||
-			 !cw_applies(596, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 596_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_597)) ||
-			 !cw_applies(597, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 597_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_598)) ||
-			 !cw_applies(598, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 598_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_599)) ||
-			 !cw_applies(599, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 599_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_600)) ||
-			 !cw_applies(600, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 600_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_601)) ||
-			 !cw_applies(601, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 601_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_602)) ||
-			 !cw_applies(602, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 602_0, true, true)));
 	default:
 		return true &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(585, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 585_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(586, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 586_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(587, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 587_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(588, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 588_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(589, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 589_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(590, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 590_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_591)) ||
-			 !cw_applies(591, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 591_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_592)) ||
-			 !cw_applies(592, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 592_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_593)) ||
-			 !cw_applies(593, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 593_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_594)) ||
-			 !cw_applies(594, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 594_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_595)) ||
-			 !cw_applies(595, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 595_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_596)) ||
-			 !cw_applies(596, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 596_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_597)) ||
-			 !cw_applies(597, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 597_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_598)) ||
-			 !cw_applies(598, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 598_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_599)) ||
-			 !cw_applies(599, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 599_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_600)) ||
-			 !cw_applies(600, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 600_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_601)) ||
-			 !cw_applies(601, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 601_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_602)) ||
-			 !cw_applies(602, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 602_0, true, true)));
 	}
 }
 
@@ -25576,27 +25576,27 @@ static inline bool cw_meets_CommentStmt(const pgbind_CommentStmt *m, Parent pare
 	default:
 		return true &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(609, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 609_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(610, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 610_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_611)) ||
-			 !cw_applies(611, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 611_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_612)) ||
-			 !cw_applies(612, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 612_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_613)) ||
-			 !cw_applies(613, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 613_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_614)) ||
-			 !cw_applies(614, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 614_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_615)) ||
-			 !cw_applies(615, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 615_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_616)) ||
-			 !cw_applies(616, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 616_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_617)) ||
-			 !cw_applies(617, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 617_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_618)) ||
-			 !cw_applies(618, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 618_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_619)) ||
-			 !cw_applies(619, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 619_0, true, true)));
 	}
 }
 
@@ -25777,60 +25777,60 @@ static inline bool cw_meets_RenameStmt(const pgbind_RenameStmt *m, Parent parent
 		return true &&
 			CW_MEETS_STRING(m, newname, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(665, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 665_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(666, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 666_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(667, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 667_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(668, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 668_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(669, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 669_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_670)) ||
-			 !cw_applies(670, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 670_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_671)) ||
-			 !cw_applies(671, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 671_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_672)) ||
-			 !cw_applies(672, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 672_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_673)) ||
-			 !cw_applies(673, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 673_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_674)) ||
-			 !cw_applies(674, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 674_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(675, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 675_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_676)) ||
-			 !cw_applies(676, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), relationType, 676_0, false, true))) &&
 			(CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(677, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 677_0, false, true))) &&
 			(CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(678, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 678_0, true, true))) &&
 			(CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(679, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 679_0, false, true)));
 	default:
 		return true &&
 			CW_MEETS_STRING(m, newname, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(665, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 665_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(666, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 666_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(668, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 668_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(669, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 669_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_670)) ||
-			 !cw_applies(670, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 670_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_671)) ||
-			 !cw_applies(671, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 671_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_672)) ||
-			 !cw_applies(672, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 672_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_673)) ||
-			 !cw_applies(673, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 673_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_674)) ||
-			 !cw_applies(674, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 674_0, true, true))) &&
 			(CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(677, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 677_0, false, true))) &&
 			(CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(678, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 678_0, true, true)));
 	}
 }
 
@@ -25930,28 +25930,28 @@ static inline bool cw_meets_TransactionStmt(const pgbind_TransactionStmt *m, Par
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_96_0_1)) &&
 			(CW_MEETS_STRING(m, savepoint_name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(696, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 696_0, false, true))) &&
 			(CW_MEETS_STRING(m, savepoint_name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(697, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 697_0, true, true))) &&
 			(CW_MEETS_STRING(m, savepoint_name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(698, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 698_0, false, true))) &&
 			(CW_MEETS_STRING(m, gid, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(699, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 699_0, false, true))) &&
 			(CW_MEETS_STRING(m, gid, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(700, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 700_0, true, true))) &&
 			(CW_MEETS_STRING(m, gid, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(701, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 701_0, false, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_96_1_1)) &&
 			(CW_MEETS_STRING(m, savepoint_name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(696, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 696_0, false, true))) &&
 			(CW_MEETS_STRING(m, savepoint_name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(697, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 697_0, true, true))) &&
 			(CW_MEETS_STRING(m, gid, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(699, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 699_0, false, true))) &&
 			(CW_MEETS_STRING(m, gid, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(700, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 700_0, true, true)));
 	}
 }
 
@@ -26210,132 +26210,132 @@ static inline bool cw_meets_VariableSetStmt(const pgbind_VariableSetStmt *m, Par
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_107_0_2)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(769, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 769_0, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(770, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 770_0, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(771, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 771_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(778, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 778_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(779, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 779_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !cw_applies(781, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 781_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !cw_applies(782, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 782_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !cw_applies(783, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 783_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
-			 !cw_applies(784, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 784_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
-			 !cw_applies(785, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 785_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
-			 !cw_applies(786, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 786_0, true, true)));
 	case 7995393u: /* AlterDatabaseSetStmt.setstmt */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_107_1_2)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(769, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 769_0, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(770, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 770_0, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(773, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 773_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !cw_applies(781, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 781_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !cw_applies(782, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 782_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !cw_applies(783, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 783_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
-			 !cw_applies(784, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 784_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
-			 !cw_applies(785, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 785_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
-			 !cw_applies(786, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 786_0, true, true)));
 	case 8060930u: /* AlterRoleSetStmt.setstmt */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_107_2_2)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(769, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 769_0, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(770, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 770_0, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(775, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 775_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !cw_applies(781, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 781_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !cw_applies(782, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 782_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !cw_applies(783, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 783_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
-			 !cw_applies(784, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 784_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
-			 !cw_applies(785, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 785_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
-			 !cw_applies(786, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 786_0, true, true)));
 	case 10944512u: /* AlterSystemStmt.setstmt */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_107_3_2)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(769, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 769_0, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(770, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 770_0, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(772, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 772_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !cw_applies(781, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 781_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !cw_applies(782, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 782_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !cw_applies(783, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 783_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
-			 !cw_applies(784, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 784_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
-			 !cw_applies(785, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 785_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
-			 !cw_applies(786, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 786_0, true, true)));
 	case 13434882u: /* DefElem.arg */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_107_4_2)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(769, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 769_0, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(770, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 770_0, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(774, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 774_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !cw_applies(781, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 781_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !cw_applies(782, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 782_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !cw_applies(783, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 783_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
-			 !cw_applies(784, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 784_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
-			 !cw_applies(785, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 785_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
-			 !cw_applies(786, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 786_0, true, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(769, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 769_0, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(770, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 770_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(780, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 780_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !cw_applies(781, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 781_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !cw_applies(782, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 782_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !cw_applies(783, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 783_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
-			 !cw_applies(784, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 784_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
-			 !cw_applies(785, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 785_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
-			 !cw_applies(786, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 786_0, true, true)));
 	}
 }
 
@@ -26797,26 +26797,26 @@ static inline bool cw_meets_AlterOpFamilyStmt(const pgbind_AlterOpFamilyStmt *m,
 			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, items, true, false, 0, CW_KINDS(cw_kinds_128_0_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_914)) ||
-			 !cw_applies(914, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 914_0, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_915)) ||
-			 !cw_applies(915, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 915_0, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_916)) ||
-			 !cw_applies(916, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 916_0, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_917)) ||
-			 !cw_applies(917, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 917_0, false, false)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, false, 0, CW_KINDS(cw_kinds_128_1_0)) &&
 			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, items, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_914)) ||
-			 !cw_applies(914, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 914_0, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_915)) ||
-			 !cw_applies(915, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 915_0, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_916)) ||
-			 !cw_applies(916, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 916_0, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_917)) ||
-			 !cw_applies(917, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 917_0, false, false)));
 	}
 }
 
@@ -26964,40 +26964,40 @@ static inline bool cw_meets_AlterObjectDependsStmt(const pgbind_AlterObjectDepen
 		return true &&
 			CW_MEETS_MESSAGE(m, extname, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(943, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 943_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(944, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 944_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(945, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 945_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(946, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 946_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(947, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 947_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_948)) ||
-			 !cw_applies(948, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 948_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_949)) ||
-			 !cw_applies(949, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 949_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_950)) ||
-			 !cw_applies(950, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 950_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(951, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 951_0, false, true)));
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, extname, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(943, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 943_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(944, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 944_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(946, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 946_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(947, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 947_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_948)) ||
-			 !cw_applies(948, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 948_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_949)) ||
-			 !cw_applies(949, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 949_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_950)) ||
-			 !cw_applies(950, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 950_0, true, true)));
 	}
 }
 
@@ -27017,60 +27017,60 @@ static inline bool cw_meets_AlterObjectSchemaStmt(const pgbind_AlterObjectSchema
 		return true &&
 			CW_MEETS_STRING(m, newschema, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(953, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 953_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(954, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 954_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(955, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 955_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(956, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 956_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(957, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 957_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_958)) ||
-			 !cw_applies(958, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 958_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_959)) ||
-			 !cw_applies(959, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 959_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_960)) ||
-			 !cw_applies(960, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 960_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_961)) ||
-			 !cw_applies(961, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 961_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_962)) ||
-			 !cw_applies(962, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 962_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_963)) ||
-			 !cw_applies(963, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 963_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_964)) ||
-			 !cw_applies(964, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 964_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_965)) ||
-			 !cw_applies(965, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 965_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(966, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 966_0, false, true)));
 	default:
 		return true &&
 			CW_MEETS_STRING(m, newschema, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(953, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 953_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(954, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 954_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(956, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 956_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(957, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 957_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_958)) ||
-			 !cw_applies(958, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 958_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_959)) ||
-			 !cw_applies(959, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 959_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_960)) ||
-			 !cw_applies(960, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 960_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_961)) ||
-			 !cw_applies(961, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 961_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_962)) ||
-			 !cw_applies(962, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 962_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_963)) ||
-			 !cw_applies(963, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 963_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_964)) ||
-			 !cw_applies(964, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 964_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_965)) ||
-			 !cw_applies(965, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 965_0, true, true)));
 	}
 }
 
@@ -27090,23 +27090,23 @@ static inline bool cw_meets_AlterOwnerStmt(const pgbind_AlterOwnerStmt *m, Paren
 		return true &&
 			CW_MEETS_MESSAGE(m, newowner, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(968, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 968_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(969, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 969_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_970)) ||
-			 !cw_applies(970, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 970_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_971)) ||
-			 !cw_applies(971, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 971_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_972)) ||
-			 !cw_applies(972, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 972_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_973)) ||
-			 !cw_applies(973, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 973_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_974)) ||
-			 !cw_applies(974, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 974_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_975)) ||
-			 !cw_applies(975, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 975_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_976)) ||
-			 !cw_applies(976, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 976_0, true, true)));
 	}
 }
 
@@ -27336,26 +27336,26 @@ static inline bool cw_meets_AlterTSConfigurationStmt(const pgbind_AlterTSConfigu
 			CW_MEETS_REPEATED_NODE(m, tokentype, true, false, 0, CW_KINDS(cw_kinds_147_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, dicts, false, false, 0, CW_KINDS(cw_kinds_147_0_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, dicts, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1051, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTSConfigurationStmt), kind, 1051_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, dicts, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1052, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTSConfigurationStmt), kind, 1052_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, dicts, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(1055, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTSConfigurationStmt), kind, 1055_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, dicts, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(1056, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTSConfigurationStmt), kind, 1056_0, true, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, cfgname, true, false, 0, CW_KINDS(cw_kinds_147_1_1)) &&
 			CW_MEETS_REPEATED_NODE(m, tokentype, true, false, 0, CW_KINDS(cw_kinds_147_1_2)) &&
 			CW_MEETS_REPEATED_NODE(m, dicts, false, false, 0, CW_KINDS(cw_kinds_147_1_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, dicts, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1051, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTSConfigurationStmt), kind, 1051_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, dicts, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1052, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTSConfigurationStmt), kind, 1052_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, dicts, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(1055, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTSConfigurationStmt), kind, 1055_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, dicts, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(1056, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTSConfigurationStmt), kind, 1056_0, true, true)));
 	}
 }
 
@@ -27600,39 +27600,39 @@ static inline bool cw_meets_SecLabelStmt(const pgbind_SecLabelStmt *m, Parent pa
 	case 4063232u: /* RawStmt.stmt */
 		return true &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1121, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1121_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1122, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1122_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1123)) ||
-			 !cw_applies(1123, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1123_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1124)) ||
-			 !cw_applies(1124, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1124_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1125)) ||
-			 !cw_applies(1125, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1125_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1126)) ||
-			 !cw_applies(1126, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1126_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1127)) ||
-			 !cw_applies(1127, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1127_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1128)) ||
-			 !cw_applies(1128, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1128_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1129)) ||
-			 !cw_applies(1129, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1129_0, false, true)));
 	default:
 		return true &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1121, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1121_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1122, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1122_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1123)) ||
-			 !cw_applies(1123, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1123_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1124)) ||
-			 !cw_applies(1124, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1124_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1125)) ||
-			 !cw_applies(1125, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1125_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1126)) ||
-			 !cw_applies(1126, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1126_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1127)) ||
-			 !cw_applies(1127, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1127_0, true, true)));
 	}
 }
 
@@ -27750,38 +27750,38 @@ static inline bool cw_meets_AlterExtensionContentsStmt(const pgbind_AlterExtensi
 		return true &&
 			CW_MEETS_STRING(m, extname, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1161, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1161_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1162, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1162_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1163)) ||
-			 !cw_applies(1163, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1163_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1164)) ||
-			 !cw_applies(1164, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1164_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1165)) ||
-			 !cw_applies(1165, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1165_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1166)) ||
-			 !cw_applies(1166, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1166_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1167)) ||
-			 !cw_applies(1167, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1167_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1168)) ||
-			 !cw_applies(1168, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1168_0, false, true)));
 	default:
 		return true &&
 			CW_MEETS_STRING(m, extname, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1161, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1161_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1162, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1162_0, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1163)) ||
-			 !cw_applies(1163, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1163_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1164)) ||
-			 !cw_applies(1164, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1164_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1165)) ||
-			 !cw_applies(1165, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1165_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1166)) ||
-			 !cw_applies(1166, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1166_0, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1167)) ||
-			 !cw_applies(1167, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1167_0, true, true)));
 	}
 }
 
@@ -27860,13 +27860,13 @@ static inline bool cw_meets_ReplicaIdentityStmt(const pgbind_ReplicaIdentityStmt
 	case 4718596u: /* AlterTableCmd.def */
 		return true &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1182, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(ReplicaIdentityStmt), identity_type, 1182_0, false, false))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1183, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(AlterTableCmd), subtype, 1183_0, false, true)));
 	default:
 		return true &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1182, m, parent));
+			 !(true && CW_IF_STRING(CW_OF_SELF(ReplicaIdentityStmt), identity_type, 1182_0, false, false)));
 	}
 }
 
@@ -28099,30 +28099,30 @@ static inline bool cw_meets_AlterSubscriptionStmt(const pgbind_AlterSubscription
 			CW_MEETS_REPEATED_NODE(m, publication, true, false, 0, CW_KINDS(cw_kinds_175_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_175_0_4)) &&
 			(CW_MEETS_STRING(m, conninfo, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1244, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1244_0, false, true))) &&
 			(CW_MEETS_STRING(m, conninfo, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1245, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1245_0, true, true))) &&
 			(CW_MEETS_STRING(m, conninfo, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1246, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1246_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1254, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1254_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1255, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1255_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1259, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1259_0, false, true)));
 	default:
 		return true &&
 			CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, publication, true, false, 0, CW_KINDS(cw_kinds_175_1_3)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_175_1_4)) &&
 			(CW_MEETS_STRING(m, conninfo, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1244, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1244_0, false, true))) &&
 			(CW_MEETS_STRING(m, conninfo, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1245, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1245_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1254, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1254_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1255, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1255_0, true, true)));
 	}
 }
 
@@ -28350,705 +28350,705 @@ static inline bool cw_meets_A_Expr(const pgbind_A_Expr *m, Parent parent)
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_0_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_0_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1301)) ||
-			 !cw_applies(1301, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1301_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1302)) ||
-			 !cw_applies(1302, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1302_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1303)) ||
-			 !cw_applies(1303, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1303_0, true, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1361)) ||
-			 !cw_applies(1361, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1361_0, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1362)) ||
-			 !cw_applies(1362, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1362_0, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1363)) ||
-			 !cw_applies(1363, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1363_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1409)) ||
-			 !cw_applies(1409, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1409_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1410)) ||
-			 !cw_applies(1410, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1410_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1411)) ||
-			 !cw_applies(1411, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1411_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1412)) ||
-			 !cw_applies(1412, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1412_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1488)) ||
-			 !cw_applies(1488, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1488_0, false, true)));
 	case 2424835u: /* CaseExpr.arg */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_1_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_1_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_1_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1521)) ||
-			 !cw_applies(1521, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1521_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1522)) ||
-			 !cw_applies(1522, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1522_0, false, true)));
 	case 2424837u: /* CaseExpr.defresult */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_2_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_2_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_2_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1512)) ||
-			 !cw_applies(1512, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1512_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1513)) ||
-			 !cw_applies(1513, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1513_0, false, true)));
 	case 2490369u: /* CaseWhen.expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_3_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_3_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_3_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1304)) ||
-			 !cw_applies(1304, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1304_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1305)) ||
-			 !cw_applies(1305, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1305_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1306)) ||
-			 !cw_applies(1306, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1306_0, true, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1366)) ||
-			 !cw_applies(1366, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1366_0, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1367)) ||
-			 !cw_applies(1367, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1367_0, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1368)) ||
-			 !cw_applies(1368, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1368_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1415)) ||
-			 !cw_applies(1415, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1415_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1416)) ||
-			 !cw_applies(1416, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1416_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1417)) ||
-			 !cw_applies(1417, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1417_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1418)) ||
-			 !cw_applies(1418, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1418_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1495)) ||
-			 !cw_applies(1495, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1495_0, false, true)));
 	case 2490370u: /* CaseWhen.result */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_4_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_4_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_4_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1514)) ||
-			 !cw_applies(1514, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1514_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1515)) ||
-			 !cw_applies(1515, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1515_0, false, true)));
 	case 2818051u: /* CoalesceExpr.args */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_5_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_5_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_5_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1516)) ||
-			 !cw_applies(1516, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1516_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1517)) ||
-			 !cw_applies(1517, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1517_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1518)) ||
-			 !cw_applies(1518, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1518_0, false, true)));
 	case 3735558u: /* JoinExpr.quals */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_6_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_6_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_6_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1480)) ||
-			 !cw_applies(1480, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1480_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1481)) ||
-			 !cw_applies(1481, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1481_0, false, true)));
 	case 4259842u: /* DeleteStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_7_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_7_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_7_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1470)) ||
-			 !cw_applies(1470, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1470_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1471)) ||
-			 !cw_applies(1471, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1471_0, false, true)));
 	case 4325378u: /* UpdateStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_8_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_8_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_8_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1478)) ||
-			 !cw_applies(1478, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1478_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1479)) ||
-			 !cw_applies(1479, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1479_0, false, true)));
 	case 4390914u: /* MergeStmt.join_condition */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_9_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_9_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_9_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1489)) ||
-			 !cw_applies(1489, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1489_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1490)) ||
-			 !cw_applies(1490, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1490_0, false, true)));
 	case 4456452u: /* SelectStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_10_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_10_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_10_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1290, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1290_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1291, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1291_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1307)) ||
-			 !cw_applies(1307, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1307_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1308)) ||
-			 !cw_applies(1308, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1308_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1309)) ||
-			 !cw_applies(1309, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1309_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1310)) ||
-			 !cw_applies(1310, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1310_0, true, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1375)) ||
-			 !cw_applies(1375, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1375_0, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1376)) ||
-			 !cw_applies(1376, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1376_0, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1377)) ||
-			 !cw_applies(1377, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1377_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1425)) ||
-			 !cw_applies(1425, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1425_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1426)) ||
-			 !cw_applies(1426, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1426_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1427)) ||
-			 !cw_applies(1427, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1427_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1428)) ||
-			 !cw_applies(1428, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1428_0, true, true)));
 	case 4456455u: /* SelectStmt.having_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_11_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_11_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_11_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1476)) ||
-			 !cw_applies(1476, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1476_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1477)) ||
-			 !cw_applies(1477, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1477_0, false, true)));
 	case 4521984u: /* ReturnStmt.returnval */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_12_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_12_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_12_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true)));
 	case 5242887u: /* CopyStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_13_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_13_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_13_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1467)) ||
-			 !cw_applies(1467, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1467_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1468)) ||
-			 !cw_applies(1468, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1468_0, false, true)));
 	case 5701639u: /* IndexStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_14_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_14_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_14_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1510)) ||
-			 !cw_applies(1510, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1510_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1511)) ||
-			 !cw_applies(1511, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1511_0, false, true)));
 	case 6029314u: /* RuleStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_15_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_15_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_15_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1502)) ||
-			 !cw_applies(1502, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1502_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1503)) ||
-			 !cw_applies(1503, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1503_0, false, true)));
 	case 7208970u: /* CreateTrigStmt.when_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_16_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_16_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_16_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1504)) ||
-			 !cw_applies(1504, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1504_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1505)) ||
-			 !cw_applies(1505, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1505_0, false, true)));
 	case 11010053u: /* CreatePolicyStmt.qual */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_17_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_17_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_17_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true)));
 	case 11010054u: /* CreatePolicyStmt.with_check */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_18_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_18_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_18_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1496)) ||
-			 !cw_applies(1496, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1496_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1497)) ||
-			 !cw_applies(1497, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1497_0, false, true)));
 	case 11075588u: /* AlterPolicyStmt.with_check */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_19_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_19_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_19_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1474)) ||
-			 !cw_applies(1474, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1474_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1475)) ||
-			 !cw_applies(1475, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1475_0, false, true)));
 	case 11862018u: /* A_Expr.lexpr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_20_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_20_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_20_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1465)) ||
-			 !cw_applies(1465, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1465_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1466)) ||
-			 !cw_applies(1466, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1466_0, false, true)));
 	case 11862019u: /* A_Expr.rexpr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_21_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_21_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_21_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1484)) ||
-			 !cw_applies(1484, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1484_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1485)) ||
-			 !cw_applies(1485, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1485_0, false, true)));
 	case 12058625u: /* FuncCall.args */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_22_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_22_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_22_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1500)) ||
-			 !cw_applies(1500, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1500_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1501)) ||
-			 !cw_applies(1501, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1501_0, false, true)));
 	case 12058627u: /* FuncCall.agg_filter */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_23_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_23_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_23_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1491)) ||
-			 !cw_applies(1491, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1491_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1492)) ||
-			 !cw_applies(1492, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1492_0, false, true)));
 	case 12386306u: /* ResTarget.val */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_24_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_24_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_24_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1292, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1292_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1293, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1293_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1313)) ||
-			 !cw_applies(1313, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1313_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1314)) ||
-			 !cw_applies(1314, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1314_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1315)) ||
-			 !cw_applies(1315, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1315_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1316)) ||
-			 !cw_applies(1316, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1316_0, true, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1391)) ||
-			 !cw_applies(1391, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1391_0, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1392)) ||
-			 !cw_applies(1392, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1392_0, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1393)) ||
-			 !cw_applies(1393, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1393_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1442)) ||
-			 !cw_applies(1442, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1442_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1443)) ||
-			 !cw_applies(1443, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1443_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1444)) ||
-			 !cw_applies(1444, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1444_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1445)) ||
-			 !cw_applies(1445, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1445_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1446)) ||
-			 !cw_applies(1446, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1446_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1447)) ||
-			 !cw_applies(1447, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1447_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1448)) ||
-			 !cw_applies(1448, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1448_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1449)) ||
-			 !cw_applies(1449, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1449_0, true, true)));
 	case 12517376u: /* TypeCast.arg */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_25_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_25_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_25_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1294, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1294_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1295, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1295_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1317)) ||
-			 !cw_applies(1317, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1317_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1318)) ||
-			 !cw_applies(1318, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1318_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1319)) ||
-			 !cw_applies(1319, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1319_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1450)) ||
-			 !cw_applies(1450, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1450_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1451)) ||
-			 !cw_applies(1451, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1451_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1452)) ||
-			 !cw_applies(1452, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1452_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1472)) ||
-			 !cw_applies(1472, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1472_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1473)) ||
-			 !cw_applies(1473, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1473_0, false, true)));
 	case 12713986u: /* WindowDef.partition_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_26_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_26_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_26_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1519)) ||
-			 !cw_applies(1519, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1519_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1520)) ||
-			 !cw_applies(1520, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1520_0, false, true)));
 	case 13238273u: /* IndexElem.expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_27_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_27_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_27_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1486)) ||
-			 !cw_applies(1486, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1486_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1487)) ||
-			 !cw_applies(1487, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1487_0, false, true)));
 	case 13303809u: /* StatsElem.expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_28_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_28_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_28_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1482)) ||
-			 !cw_applies(1482, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1482_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1483)) ||
-			 !cw_applies(1483, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1483_0, false, true)));
 	case 13369350u: /* Constraint.raw_expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_29_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_29_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_29_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1320)) ||
-			 !cw_applies(1320, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1320_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1321)) ||
-			 !cw_applies(1321, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1321_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1322)) ||
-			 !cw_applies(1322, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1322_0, true, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1398)) ||
-			 !cw_applies(1398, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1398_0, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1399)) ||
-			 !cw_applies(1399, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1399_0, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1400)) ||
-			 !cw_applies(1400, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1400_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1456)) ||
-			 !cw_applies(1456, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1456_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1457)) ||
-			 !cw_applies(1457, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1457_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1458)) ||
-			 !cw_applies(1458, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1458_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1469)) ||
-			 !cw_applies(1469, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1469_0, false, true)));
 	case 14614531u: /* OnConflictClause.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_30_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_30_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_30_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1508)) ||
-			 !cw_applies(1508, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1508_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1509)) ||
-			 !cw_applies(1509, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1509_0, false, true)));
 	case 14876675u: /* MergeWhenClause.condition */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_31_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_31_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_31_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1506)) ||
-			 !cw_applies(1506, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1506_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1507)) ||
-			 !cw_applies(1507, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1507_0, false, true)));
 	case 15204358u: /* PartitionBoundSpec.upperdatums */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_32_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_32_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_32_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1498)) ||
-			 !cw_applies(1498, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1498_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1499)) ||
-			 !cw_applies(1499, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1499_0, false, true)));
 	case 15532033u: /* PublicationTable.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_33_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_33_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_33_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1493)) ||
-			 !cw_applies(1493, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1493_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1494)) ||
-			 !cw_applies(1494, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1494_0, false, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_34_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_34_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_34_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1299, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1300, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1407, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1408, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true)));
 	}
 }
 
@@ -29344,17 +29344,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_0_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_0_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
 	case 1703938u: /* BoolExpr.args */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_1_0)) &&
@@ -29362,35 +29362,35 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_1_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_1_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1620, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1620_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1621, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1621_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1626)) ||
-			 !cw_applies(1626, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1626_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1627)) ||
-			 !cw_applies(1627, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1627_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1628)) ||
-			 !cw_applies(1628, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1628_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1659)) ||
-			 !cw_applies(1659, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1659_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1660)) ||
-			 !cw_applies(1660, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1660_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1661)) ||
-			 !cw_applies(1661, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1661_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1714, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1714_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1714_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(BoolExpr), boolop, 1714_2, false, true)));
 	case 2424837u: /* CaseExpr.defresult */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_2_0)) &&
@@ -29398,17 +29398,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_2_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_2_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
 	case 2490369u: /* CaseWhen.expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_3_0)) &&
@@ -29416,17 +29416,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_3_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_3_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
 	case 2490370u: /* CaseWhen.result */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_4_0)) &&
@@ -29434,17 +29434,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_4_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_4_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
 	case 2818051u: /* CoalesceExpr.args */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_5_0)) &&
@@ -29452,17 +29452,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_5_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_5_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
 	case 3080193u: /* NullTest.arg */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_6_0)) &&
@@ -29470,17 +29470,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_6_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_6_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
 	case 4456448u: /* SelectStmt.distinct_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_7_0)) &&
@@ -29488,17 +29488,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_7_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_7_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
 	case 4456452u: /* SelectStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_8_0)) &&
@@ -29506,17 +29506,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_8_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_8_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
 	case 4521984u: /* ReturnStmt.returnval */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_9_0)) &&
@@ -29524,21 +29524,21 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_9_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_9_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1715, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1715_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1715_1, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1716, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1716_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1716_1, false, true)));
 	case 4718596u: /* AlterTableCmd.def */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_10_0)) &&
@@ -29546,19 +29546,19 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_10_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_10_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(1684, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1684_0, true, true)));
 	case 11730944u: /* CallStmt.funccall */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_11_0)) &&
@@ -29566,17 +29566,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_11_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_11_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
 	case 11862018u: /* A_Expr.lexpr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_12_0)) &&
@@ -29584,27 +29584,27 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_12_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_12_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1638)) ||
-			 !cw_applies(1638, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1638_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1639)) ||
-			 !cw_applies(1639, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1639_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1640)) ||
-			 !cw_applies(1640, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1640_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1710, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1710_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1710_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(A_Expr), kind, 1710_2, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1711, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1711_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1711_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(A_Expr), kind, 1711_2, false, true)));
 	case 11862019u: /* A_Expr.rexpr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_13_0)) &&
@@ -29612,29 +29612,29 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_13_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_13_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1641)) ||
-			 !cw_applies(1641, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1641_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1642)) ||
-			 !cw_applies(1642, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1642_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1643)) ||
-			 !cw_applies(1643, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1643_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1707, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(A_Expr), kind, 1707_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1717, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1717_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1717_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(A_Expr), kind, 1717_2, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1718, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1718_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1718_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(A_Expr), kind, 1718_2, false, true)));
 	case 12058625u: /* FuncCall.args */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_14_0)) &&
@@ -29642,33 +29642,33 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_14_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_14_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1644)) ||
-			 !cw_applies(1644, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1644_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1645)) ||
-			 !cw_applies(1645, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1645_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1646)) ||
-			 !cw_applies(1646, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1646_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1671)) ||
-			 !cw_applies(1671, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1671_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1672)) ||
-			 !cw_applies(1672, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1672_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1673)) ||
-			 !cw_applies(1673, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1673_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1712, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1712_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1712_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(FuncCall), funcformat, 1712_2, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1713, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1713_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1713_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(FuncCall), funcformat, 1713_2, false, true)));
 	case 12255232u: /* A_Indirection.arg */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_15_0)) &&
@@ -29676,17 +29676,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_15_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_15_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
 	case 12386306u: /* ResTarget.val */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_16_0)) &&
@@ -29694,31 +29694,31 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_16_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_16_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1648)) ||
-			 !cw_applies(1648, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), agg_distinct, 1648_0, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1649)) ||
-			 !cw_applies(1649, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), agg_distinct, 1649_0, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1675)) ||
-			 !cw_applies(1675, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1675_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1676)) ||
-			 !cw_applies(1676, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1676_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1677)) ||
-			 !cw_applies(1677, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1677_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1708, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1708_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1708_1, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1709, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1709_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1709_1, false, true)));
 	case 12517376u: /* TypeCast.arg */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_17_0)) &&
@@ -29726,29 +29726,29 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_17_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_17_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1622, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1622_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1623, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1623_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(1682, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1682_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(1683, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1683_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1719, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1719_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1719_1, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1720, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1720_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1720_1, false, true)));
 	case 12648448u: /* SortBy.node */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_18_0)) &&
@@ -29756,17 +29756,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_18_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_18_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
 	case 13238273u: /* IndexElem.expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_19_0)) &&
@@ -29774,17 +29774,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_19_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_19_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
 	case 13303809u: /* StatsElem.expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_20_0)) &&
@@ -29792,17 +29792,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_20_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_20_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
 	case 13369350u: /* Constraint.raw_expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_21_0)) &&
@@ -29810,17 +29810,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_21_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_21_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
 	case 15073281u: /* PartitionElem.expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_22_0)) &&
@@ -29828,17 +29828,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_22_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_22_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_NO_KINDS) &&
@@ -29846,21 +29846,21 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_23_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_23_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !cw_applies(1574, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !cw_applies(1575, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !cw_applies(1576, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !cw_applies(1577, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !cw_applies(1578, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !cw_applies(1579, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(1624, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1624_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(1684, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1684_0, true, true)));
 	}
 }
 
@@ -30064,13 +30064,13 @@ static inline bool cw_meets_ResTarget(const pgbind_ResTarget *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, indirection, true, false, 0, CW_KINDS(cw_kinds_189_4_1)) &&
 			CW_MEETS_NODE(m, val, true, false, 0, CW_KINDS(cw_kinds_189_4_2)) &&
 			(CW_MEETS_NODE(m, val, false, false, 0, CW_KINDS(contract_kinds_1768)) ||
-			 !cw_applies(1768, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(ResTarget), name, 1768_0, false, false))) &&
 			(CW_MEETS_NODE(m, val, false, false, 0, CW_KINDS(contract_kinds_1769)) ||
-			 !cw_applies(1769, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(ResTarget), name, 1769_0, false, false))) &&
 			(CW_MEETS_NODE(m, val, false, false, 0, CW_KINDS(contract_kinds_1770)) ||
-			 !cw_applies(1770, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(ResTarget), name, 1770_0, false, false))) &&
 			(CW_MEETS_NODE(m, val, false, false, 0, CW_KINDS(contract_kinds_1771)) ||
-			 !cw_applies(1771, m, parent));
+			 !(true && CW_IF_STRING(CW_OF_SELF(ResTarget), name, 1771_0, true, false)));
 	case 4325380u: /* UpdateStmt.returning_list */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, indirection, true, false, 0, CW_KINDS(cw_kinds_189_5_1)) &&
@@ -30089,17 +30089,17 @@ static inline bool cw_meets_ResTarget(const pgbind_ResTarget *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, indirection, true, false, 0, CW_KINDS(cw_kinds_189_8_1)) &&
 			CW_MEETS_NODE(m, val, false, false, 0, CW_KINDS(cw_kinds_189_8_2)) &&
 			(CW_MEETS_NODE(m, val, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1764, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(MergeWhenClause), commandType, 1764_0, false, true))) &&
 			(CW_MEETS_NODE(m, val, false, false, 0, CW_KINDS(contract_kinds_1773)) ||
-			 !cw_applies(1773, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(ResTarget), name, 1773_0, false, false))) &&
 			(CW_MEETS_NODE(m, val, false, false, 0, CW_KINDS(contract_kinds_1774)) ||
-			 !cw_applies(1774, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(ResTarget), name, 1774_0, false, false))) &&
 			(CW_MEETS_NODE(m, val, false, false, 0, CW_KINDS(contract_kinds_1775)) ||
-			 !cw_applies(1775, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(ResTarget), name, 1775_0, false, false))) &&
 			(CW_MEETS_NODE(m, val, false, false, 0, CW_KINDS(contract_kinds_1776)) ||
-			 !cw_applies(1776, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(ResTarget), name, 1776_0, true, false))) &&
 			(CW_MEETS_NODE(m, val, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1779, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(MergeWhenClause), commandType, 1779_0, false, true)));
 	default:
 		return true &&
 			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) &&
@@ -30499,7 +30499,7 @@ static inline bool cw_meets_RangeTableFuncCol(const pgbind_RangeTableFuncCol *m,
 			CW_MEETS_NODE(m, colexpr, false, false, 0, CW_KINDS(cw_kinds_199_0_4)) &&
 			CW_MEETS_NODE(m, coldefexpr, false, false, 0, CW_KINDS(cw_kinds_199_0_5)) &&
 			(CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1874, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RangeTableFuncCol), for_ordinality, 1874_0, false, false)));
 	}
 }
 
@@ -30738,7 +30738,7 @@ static inline bool cw_meets_ColumnDef(const pgbind_ColumnDef *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, constraints, true, false, 0, CW_KINDS(cw_kinds_201_0_15)) &&
 			CW_MEETS_REPEATED_NODE(m, fdwoptions, true, false, 0, CW_KINDS(cw_kinds_201_0_16)) &&
 			(CW_MEETS_STRING(m, colname, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1951, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(AlterTableCmd), subtype, 1951_0, false, true)));
 	case 5308417u: /* CreateStmt.table_elts */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, constraints, true, false, 0, CW_KINDS(cw_kinds_201_1_15)) &&
@@ -30844,23 +30844,23 @@ static inline bool cw_meets_Constraint(const pgbind_Constraint *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, pk_attrs, true, false, 0, CW_KINDS(cw_kinds_204_0_21)) &&
 			CW_MEETS_REPEATED_NODE(m, fk_del_set_cols, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_STRING(m, conname, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1976, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(AlterTableCmd), subtype, 1976_0, false, true))) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1977)) ||
-			 !cw_applies(1977, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1977_0, false, true))) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1978)) ||
-			 !cw_applies(1978, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1978_0, false, true))) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1979)) ||
-			 !cw_applies(1979, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1979_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1990, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1990_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1991, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1991_0, true, true))) &&
 			(CW_MEETS_STRING(m, access_method, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1997, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1997_0, false, true))) &&
 			(CW_MEETS_STRING(m, access_method, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1998, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1998_0, true, true))) &&
 			(CW_MEETS_STRING(m, access_method, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1999, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1999_0, false, true)));
 	case 13172751u: /* ColumnDef.constraints */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, keys, true, false, 0, CW_KINDS(cw_kinds_204_1_10)) &&
@@ -30871,19 +30871,19 @@ static inline bool cw_meets_Constraint(const pgbind_Constraint *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, pk_attrs, true, false, 0, CW_KINDS(cw_kinds_204_1_21)) &&
 			CW_MEETS_REPEATED_NODE(m, fk_del_set_cols, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1977)) ||
-			 !cw_applies(1977, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1977_0, false, true))) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1978)) ||
-			 !cw_applies(1978, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1978_0, false, true))) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1979)) ||
-			 !cw_applies(1979, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1979_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1990, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1990_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1991, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1991_0, true, true))) &&
 			(CW_MEETS_STRING(m, access_method, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1997, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1997_0, false, true))) &&
 			(CW_MEETS_STRING(m, access_method, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1998, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1998_0, true, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, keys, true, false, 0, CW_KINDS(cw_kinds_204_2_10)) &&
@@ -30894,19 +30894,19 @@ static inline bool cw_meets_Constraint(const pgbind_Constraint *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, pk_attrs, true, false, 0, CW_KINDS(cw_kinds_204_2_21)) &&
 			CW_MEETS_REPEATED_NODE(m, fk_del_set_cols, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1977)) ||
-			 !cw_applies(1977, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1977_0, false, true))) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1978)) ||
-			 !cw_applies(1978, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1978_0, false, true))) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1979)) ||
-			 !cw_applies(1979, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1979_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1990, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1990_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1991, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1991_0, true, true))) &&
 			(CW_MEETS_STRING(m, access_method, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1997, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1997_0, false, true))) &&
 			(CW_MEETS_STRING(m, access_method, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(1998, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1998_0, true, true)));
 	}
 }
 
@@ -31002,23 +31002,23 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 		return true &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_0_2)) &&
 			(CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2010, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2010_0, false, true))) &&
 			(CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2011, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2011_0, false, true))) &&
 			(CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2012, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2012_0, false, true))) &&
 			(CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2013, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2013_0, false, true))) &&
 			(CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2014, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2014_0, true, true))) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2018, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2018_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2035)) ||
-			 !cw_applies(2035, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2035_0, false, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2036)) ||
-			 !cw_applies(2036, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2036_0, false, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2037)) ||
-			 !cw_applies(2037, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2037_0, true, true)));
 	case 3932163u: /* IntoClause.options */
 		return true &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_1_2));
@@ -31027,13 +31027,13 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_2_2)) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2039)) ||
-			 !cw_applies(2039, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2039_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2040)) ||
-			 !cw_applies(2040, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2040_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2041)) ||
-			 !cw_applies(2041, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2041_0, true, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2149)) ||
-			 !cw_applies(2149, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2149_0, false, true)));
 	case 5177346u: /* ClusterStmt.params */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
@@ -31043,33 +31043,33 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_4_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2019, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2019_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2042)) ||
-			 !cw_applies(2042, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2042_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2043)) ||
-			 !cw_applies(2043, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2043_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2044)) ||
-			 !cw_applies(2044, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2044_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2045)) ||
-			 !cw_applies(2045, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2045_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2046)) ||
-			 !cw_applies(2046, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2046_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2047)) ||
-			 !cw_applies(2047, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2047_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2048)) ||
-			 !cw_applies(2048, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2048_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2049)) ||
-			 !cw_applies(2049, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2049_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2050)) ||
-			 !cw_applies(2050, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2050_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2051)) ||
-			 !cw_applies(2051, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2051_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2052)) ||
-			 !cw_applies(2052, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2052_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2053)) ||
-			 !cw_applies(2053, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2053_0, true, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2137)) ||
-			 !cw_applies(2137, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2137_0, false, true)));
 	case 5308423u: /* CreateStmt.options */
 		return true &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_5_2));
@@ -31078,13 +31078,13 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_6_2)) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2055)) ||
-			 !cw_applies(2055, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2055_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2056)) ||
-			 !cw_applies(2056, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2056_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2057)) ||
-			 !cw_applies(2057, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2057_0, true, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2139)) ||
-			 !cw_applies(2139, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2139_0, false, true)));
 	case 5701638u: /* IndexStmt.options */
 		return true &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_7_2));
@@ -31093,59 +31093,59 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_8_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2020, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2020_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2059)) ||
-			 !cw_applies(2059, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2059_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2060)) ||
-			 !cw_applies(2060, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2060_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2061)) ||
-			 !cw_applies(2061, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2061_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2062)) ||
-			 !cw_applies(2062, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2062_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2063)) ||
-			 !cw_applies(2063, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2063_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2064)) ||
-			 !cw_applies(2064, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2064_0, true, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2144)) ||
-			 !cw_applies(2144, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2144_0, false, true)));
 	case 5832706u: /* AlterFunctionStmt.actions */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_9_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2021, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2021_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2065)) ||
-			 !cw_applies(2065, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2065_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2066)) ||
-			 !cw_applies(2066, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2066_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2067)) ||
-			 !cw_applies(2067, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2067_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2068)) ||
-			 !cw_applies(2068, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2068_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2069)) ||
-			 !cw_applies(2069, m, parent));
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2069_0, true, false)));
 	case 5898240u: /* DoStmt.args */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_10_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2034, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2136)) ||
-			 !cw_applies(2136, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2136_0, false, true)));
 	case 6291457u: /* TransactionStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_11_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2034, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2071)) ||
-			 !cw_applies(2071, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2071_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2072)) ||
-			 !cw_applies(2072, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2072_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2073)) ||
-			 !cw_applies(2073, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2073_0, true, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2140)) ||
-			 !cw_applies(2140, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2140_0, false, true)));
 	case 6356996u: /* ViewStmt.options */
 		return true &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_12_2));
@@ -31170,73 +31170,73 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_17_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2022, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2022_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2078)) ||
-			 !cw_applies(2078, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2078_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2079)) ||
-			 !cw_applies(2079, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2079_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2080)) ||
-			 !cw_applies(2080, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2080_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2081)) ||
-			 !cw_applies(2081, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2081_0, true, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2142)) ||
-			 !cw_applies(2142, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2142_0, false, true)));
 	case 6946817u: /* AlterSeqStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_18_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2023, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2023_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2082)) ||
-			 !cw_applies(2082, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2082_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2083)) ||
-			 !cw_applies(2083, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2083_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2084)) ||
-			 !cw_applies(2084, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2084_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2085)) ||
-			 !cw_applies(2085, m, parent));
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2085_0, true, false)));
 	case 7012354u: /* VariableSetStmt.args */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_19_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2034, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2086)) ||
-			 !cw_applies(2086, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2086_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2087)) ||
-			 !cw_applies(2087, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2087_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2088)) ||
-			 !cw_applies(2088, m, parent));
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2088_0, true, false)));
 	case 7340034u: /* CreateRoleStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_20_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2024, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2024_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2089)) ||
-			 !cw_applies(2089, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2089_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2090)) ||
-			 !cw_applies(2090, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2090_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2091)) ||
-			 !cw_applies(2091, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2091_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2092)) ||
-			 !cw_applies(2092, m, parent));
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2092_0, true, false)));
 	case 7405569u: /* AlterRoleStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_21_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2025, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2025_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2093)) ||
-			 !cw_applies(2093, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2093_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2094)) ||
-			 !cw_applies(2094, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2094_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2095)) ||
-			 !cw_applies(2095, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2095_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2096)) ||
-			 !cw_applies(2096, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2096_0, true, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2138)) ||
-			 !cw_applies(2138, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2138_0, false, true)));
 	case 7667715u: /* ReindexStmt.params */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
@@ -31253,11 +31253,11 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_25_2)) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2100)) ||
-			 !cw_applies(2100, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2100_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2101)) ||
-			 !cw_applies(2101, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2101_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2102)) ||
-			 !cw_applies(2102, m, parent));
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2102_0, true, false)));
 	case 9109505u: /* AlterTypeStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
@@ -31275,73 +31275,73 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_29_2)) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2148)) ||
-			 !cw_applies(2148, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2148_0, false, true)));
 	case 9699330u: /* CreateFdwStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_30_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2034, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2156)) ||
-			 !cw_applies(2156, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2156_0, false, true)));
 	case 9764865u: /* AlterFdwStmt.func_options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_31_2)) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2151)) ||
-			 !cw_applies(2151, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2151_0, false, true)));
 	case 9764866u: /* AlterFdwStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_32_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2026, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2026_0, false, true))) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2027, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2027_0, true, true))) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2135, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2135_0, false, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2152)) ||
-			 !cw_applies(2152, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2152_0, false, true)));
 	case 9830405u: /* CreateForeignServerStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_33_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2034, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2154)) ||
-			 !cw_applies(2154, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2154_0, false, true)));
 	case 9895938u: /* AlterForeignServerStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_34_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2028, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2028_0, false, true))) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2029, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2029_0, true, true))) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2134, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2134_0, false, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2147)) ||
-			 !cw_applies(2147, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2147_0, false, true)));
 	case 9961475u: /* CreateUserMappingStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_35_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2034, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2145)) ||
-			 !cw_applies(2145, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2145_0, false, true)));
 	case 10027010u: /* AlterUserMappingStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_36_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2030, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2030_0, false, true))) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2031, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2031_0, true, true))) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2133, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2133_0, false, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2150)) ||
-			 !cw_applies(2150, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2150_0, false, true)));
 	case 10158081u: /* AlterTableSpaceOptionsStmt.options */
 		return true &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_37_2));
@@ -31350,45 +31350,45 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_38_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2034, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2157)) ||
-			 !cw_applies(2157, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2157_0, false, true)));
 	case 10420229u: /* ImportForeignSchemaStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_39_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2034, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2153)) ||
-			 !cw_applies(2153, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2153_0, false, true)));
 	case 10485762u: /* CreateExtensionStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_40_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2032, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2032_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2117)) ||
-			 !cw_applies(2117, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2117_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2118)) ||
-			 !cw_applies(2118, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2118_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2119)) ||
-			 !cw_applies(2119, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2119_0, true, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2143)) ||
-			 !cw_applies(2143, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2143_0, false, true)));
 	case 10551297u: /* AlterExtensionStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_41_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2034, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2141)) ||
-			 !cw_applies(2141, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2141_0, false, true)));
 	case 10682370u: /* CreateEventTrigStmt.whenclause */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_42_2)) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2155)) ||
-			 !cw_applies(2155, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2155_0, false, true)));
 	case 11272193u: /* CreatePublicationStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
@@ -31410,9 +31410,9 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_47_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2034, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2146)) ||
-			 !cw_applies(2146, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2146_0, false, true)));
 	case 13238277u: /* IndexElem.opclassopts */
 		return true &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_48_2));
@@ -31421,19 +31421,19 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_49_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2033, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2033_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2128)) ||
-			 !cw_applies(2128, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2128_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2129)) ||
-			 !cw_applies(2129, m, parent)) &&
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2129_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2130)) ||
-			 !cw_applies(2130, m, parent));
+			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2130_0, true, false)));
 	default:
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_50_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2034, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true)));
 	}
 }
 
@@ -31573,35 +31573,35 @@ static inline bool cw_meets_GroupingSet(const pgbind_GroupingSet *m, Parent pare
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, content, false, false, 0, CW_KINDS(cw_kinds_211_0_1)) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2158, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2158_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2159, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2159_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2160, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2160_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2161, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2161_0, true, true)));
 	case 13828097u: /* GroupingSet.content */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, content, false, false, 0, CW_KINDS(cw_kinds_211_1_1)) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2158, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2158_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2159, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2159_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2160, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2160_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2161, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2161_0, true, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, content, false, false, 0, CW_KINDS(cw_kinds_211_2_1)) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2158, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2158_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2159, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2159_0, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2160, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2160_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2161, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2161_0, true, true)));
 	}
 }
 
@@ -31696,107 +31696,107 @@ static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m, Paren
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_0_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2245, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2245_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), objtype, 2245_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), behavior, 2245_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), targtype, 2245_3, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2246, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2246_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), targtype, 2246_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), behavior, 2246_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), objtype, 2246_3, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2247, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2247_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), targtype, 2247_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), objtype, 2247_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), behavior, 2247_3, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2258, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2258_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), objtype, 2258_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), behavior, 2258_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), targtype, 2258_3, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2259, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2259_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), targtype, 2259_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), behavior, 2259_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), objtype, 2259_3, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2260, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2260_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), targtype, 2260_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), objtype, 2260_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), behavior, 2260_3, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objfuncargs, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(2308, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), objtype, 2308_0, false, true)));
 	case 5439488u: /* DropStmt.objects */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_1_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_1_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_1_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(2190, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(DropStmt), removeType, 2190_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(2218, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(DropStmt), removeType, 2218_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2241, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(DropStmt), removeType, 2241_0, false, true)));
 	case 5570561u: /* CommentStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_2_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_2_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_2_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(2191, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(CommentStmt), objtype, 2191_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(2219, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(CommentStmt), objtype, 2219_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(2239, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(CommentStmt), objtype, 2239_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2240, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(CommentStmt), objtype, 2240_0, false, true)));
 	case 5832705u: /* AlterFunctionStmt.func */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_3_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_3_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_3_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2242, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2242_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterFunctionStmt), objtype, 2242_1, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2243, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2243_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterFunctionStmt), objtype, 2243_1, false, true)));
 	case 5963779u: /* RenameStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_4_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_4_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_4_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2251, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2251_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), relationType, 2251_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), behavior, 2251_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), renameType, 2251_3, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2252, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2252_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), renameType, 2252_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), behavior, 2252_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), relationType, 2252_3, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2253, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2253_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), renameType, 2253_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), relationType, 2253_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), behavior, 2253_3, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2254, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2254_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), relationType, 2254_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), behavior, 2254_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), renameType, 2254_3, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2255, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2255_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), renameType, 2255_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), behavior, 2255_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), relationType, 2255_3, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2256, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2256_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), renameType, 2256_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), relationType, 2256_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), behavior, 2256_3, false, true)));
 	case 8192002u: /* CreateCastStmt.func */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_5_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_5_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_5_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2261, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2261_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(CreateCastStmt), context, 2261_1, false, true)));
 	case 8847362u: /* AlterObjectDependsStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_6_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_6_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_6_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2262, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2262_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterObjectDependsStmt), objectType, 2262_1, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2263, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2263_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterObjectDependsStmt), objectType, 2263_1, false, true)));
 	case 8912898u: /* AlterObjectSchemaStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_7_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, true, 0, CW_KINDS(cw_kinds_213_7_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_7_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(2220, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(AlterObjectSchemaStmt), objectType, 2220_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2244, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2244_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterObjectSchemaStmt), objectType, 2244_1, false, true)));
 	case 8978434u: /* AlterOwnerStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_8_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_8_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_8_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, true, 0, CW_NO_KINDS) ||
-			 !cw_applies(2193, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(AlterOwnerStmt), objectType, 2193_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(2221, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(AlterOwnerStmt), objectType, 2221_0, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2248, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2248_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterOwnerStmt), objectType, 2248_1, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2250, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2250_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterOwnerStmt), objectType, 2250_1, false, true)));
 	case 9043968u: /* AlterOperatorStmt.opername */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_9_0)) &&
@@ -31808,37 +31808,37 @@ static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m, Paren
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_10_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_10_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2257, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2257_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(SecLabelStmt), objtype, 2257_1, false, true)));
 	case 10616835u: /* AlterExtensionContentsStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_11_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_11_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_11_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2249, m, parent)) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2249_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterExtensionContentsStmt), objtype, 2249_1, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2264, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2264_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterExtensionContentsStmt), objtype, 2264_1, false, true)));
 	case 11141123u: /* CreateTransformStmt.fromsql */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_12_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_12_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_12_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2266, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2266_0, true, false)));
 	case 11141124u: /* CreateTransformStmt.tosql */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_13_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_13_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_13_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2265, m, parent));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2265_0, true, false)));
 	case 14090241u: /* CreateOpClassItem.name */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_14_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_14_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_14_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, false, 2, CW_NO_KINDS) ||
-			 !cw_applies(2222, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_PARENT(CreateOpClassItem), itemtype, 2222_0, false, false)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_15_0)) &&
@@ -31889,25 +31889,25 @@ static inline bool cw_meets_CreateOpClassItem(const pgbind_CreateOpClassItem *m,
 			CW_MEETS_REPEATED_NODE(m, order_family, true, false, 0, CW_KINDS(cw_kinds_215_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, class_args, true, false, 0, CW_KINDS(cw_kinds_215_0_4)) &&
 			(CW_MEETS_MESSAGE(m, storedtype, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2326, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CreateOpClassItem), itemtype, 2326_0, false, false))) &&
 			(CW_MEETS_MESSAGE(m, storedtype, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2327, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CreateOpClassItem), itemtype, 2327_0, true, false)));
 	case 8388611u: /* AlterOpFamilyStmt.items */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, order_family, true, false, 0, CW_KINDS(cw_kinds_215_1_3)) &&
 			CW_MEETS_REPEATED_NODE(m, class_args, true, false, 0, CW_KINDS(cw_kinds_215_1_4)) &&
 			(CW_MEETS_MESSAGE(m, storedtype, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2326, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CreateOpClassItem), itemtype, 2326_0, false, false))) &&
 			(CW_MEETS_MESSAGE(m, storedtype, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2327, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CreateOpClassItem), itemtype, 2327_0, true, false)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, order_family, true, false, 0, CW_KINDS(cw_kinds_215_2_3)) &&
 			CW_MEETS_REPEATED_NODE(m, class_args, true, false, 0, CW_KINDS(cw_kinds_215_2_4)) &&
 			(CW_MEETS_MESSAGE(m, storedtype, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2326, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CreateOpClassItem), itemtype, 2326_0, false, false))) &&
 			(CW_MEETS_MESSAGE(m, storedtype, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2327, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(CreateOpClassItem), itemtype, 2327_0, true, false)));
 	}
 }
 
@@ -31996,11 +31996,11 @@ static inline bool cw_meets_XmlSerialize(const pgbind_XmlSerialize *m, Parent pa
 		return true &&
 			CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(contract_kinds_2335)) ||
-			 !cw_applies(2335, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlSerialize), xmloption, 2335_0, false, true))) &&
 			(CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(contract_kinds_2336)) ||
-			 !cw_applies(2336, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlSerialize), xmloption, 2336_0, false, true))) &&
 			(CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(contract_kinds_2337)) ||
-			 !cw_applies(2337, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlSerialize), xmloption, 2337_0, true, true)));
 	}
 }
 
@@ -32241,121 +32241,121 @@ static inline bool cw_meets_RoleSpec(const pgbind_RoleSpec *m, Parent parent)
 	case 4718595u: /* AlterTableCmd.newowner */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2392, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2393, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2395, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2395_0, false, true)));
 	case 4915205u: /* GrantStmt.grantees */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2392, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2393, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2394, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2394_0, false, true)));
 	case 4915207u: /* GrantStmt.grantor */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2392, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2393, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2403, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2403_0, false, true)));
 	case 7405568u: /* AlterRoleStmt.role */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2392, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2393, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2401, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2401_0, false, true)));
 	case 7798785u: /* CreateSchemaStmt.authrole */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2392, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2393, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2400, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2400_0, false, true)));
 	case 8060928u: /* AlterRoleSetStmt.role */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2392, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2393, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2404, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2404_0, false, true)));
 	case 8978435u: /* AlterOwnerStmt.newowner */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2392, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2393, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2398, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2398_0, false, true)));
 	case 9175040u: /* DropOwnedStmt.roles */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2392, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2393, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2396, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2396_0, false, true)));
 	case 9240576u: /* ReassignOwnedStmt.roles */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2392, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2393, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2405, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2405_0, false, true)));
 	case 9240577u: /* ReassignOwnedStmt.newrole */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2392, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2393, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2406, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2406_0, false, true)));
 	case 9961472u: /* CreateUserMappingStmt.user */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2392, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2393, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2399, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2399_0, false, true)));
 	case 10027008u: /* AlterUserMappingStmt.user */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2392, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2393, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2407, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2407_0, false, true)));
 	case 10092544u: /* DropUserMappingStmt.user */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2392, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2393, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2402, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2402_0, false, true)));
 	case 11010052u: /* CreatePolicyStmt.roles */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2392, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2393, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2397, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2397_0, false, true)));
 	default:
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2392, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2393, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true)));
 	}
 }
 
@@ -32530,41 +32530,41 @@ static inline bool cw_meets_PublicationObjSpec(const pgbind_PublicationObjSpec *
 	case 11272194u: /* CreatePublicationStmt.pubobjects */
 		return true &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2443, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2443_0, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2444, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2444_0, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2446, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2446_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, pubtable, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2447, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2447_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, pubtable, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2448, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2448_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, pubtable, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2450, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2450_0, false, true)));
 	case 11337730u: /* AlterPublicationStmt.pubobjects */
 		return true &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2443, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2443_0, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2444, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2444_0, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2445, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2445_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, pubtable, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2447, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2447_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, pubtable, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2448, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2448_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, pubtable, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2449, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2449_0, false, true)));
 	default:
 		return true &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2443, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2443_0, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2444, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2444_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, pubtable, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2447, m, parent)) &&
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2447_0, false, true))) &&
 			(CW_MEETS_MESSAGE(m, pubtable, true, false, 0, CW_NO_KINDS) ||
-			 !cw_applies(2448, m, parent));
+			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2448_0, true, true)));
 	}
 }
 

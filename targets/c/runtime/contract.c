@@ -136,8 +136,40 @@ static inline bool cw_enter(Check *c, int depth);
 static bool cw_up(Check *c, uint32_t mi, uint32_t fi, long k, const pgbind_Node *child);
 static bool cw_bad_enum(Check *c, uint32_t mi, uint32_t fi, int32_t v);
 static bool rule_applies(const ContractRule *r, const char *base, Parent parent);
-/* whether the conditions of rule r hold for message m where it sits */
-#define cw_applies(r, m, parent) rule_applies(&contract_rules[(r)], (const char *)(m), (parent))
+
+/* A guard's conditions, as condition_holds reads them from the tables: of the message m or of its
+ * parent (a message of type M), a string field one of the names (a C char: the first byte; no
+ * value is none of them, whether negated or not), a number one of the values (an enum that reads
+ * 0 as its first value: 0 is 1), a node or list set. */
+#define CW_OF_SELF(M)                              m
+#define CW_OF_PARENT(M)                            ((const pgbind_##M *)parent.base)
+#define CW_NAMES(id)                               contract_if_strings_##id, sizeof contract_if_strings_##id / sizeof *contract_if_strings_##id
+#define CW_VALUES(id)                              contract_if_enums_##id, sizeof contract_if_enums_##id / sizeof *contract_if_enums_##id
+#define CW_IF_STRING(of, f, id, not, zero_first)   cw_if_name((of)->f, CW_NAMES(id), false, not )
+#define CW_IF_C_CHAR(of, f, id, not, zero_first)   cw_if_name((of)->f, CW_NAMES(id), true, not )
+#define CW_IF_NUMBER(of, f, id, not, zero_first)   cw_if_number((int)(of)->f, CW_VALUES(id), zero_first, not )
+#define CW_IF_SET(of, f, id, not, zero_first)      (((of)->f != NULL) != (not ))
+#define CW_IF_SET_LIST(of, f, id, not, zero_first) (((of)->n_##f != 0) != (not ))
+
+static inline bool cw_if_name(const char *s, const char *const *names, size_t n, bool first_byte, bool not )
+{
+	if (!s || !*s)
+		return false;
+	bool has = false;
+	for (size_t i = 0; i < n && !has; i++)
+		has = s[0] == names[i][0] && (first_byte || strcmp(s, names[i]) == 0);
+	return has != not ;
+}
+
+static inline bool cw_if_number(int v, const int32_t *values, size_t n, bool zero_first, bool not )
+{
+	if (v == 0 && zero_first)
+		v = 1;
+	bool has = false;
+	for (size_t i = 0; i < n && !has; i++)
+		has = v == values[i];
+	return has != not ;
+}
 
 /* Whether node n is of a kind the bitmap (tag t at bit t % 8 of byte t / 8; NULL: any) allows. */
 static inline bool cw_kinds_ok(const uint8_t *kinds, size_t n_kinds, const pgbind_Node *n)
