@@ -548,7 +548,24 @@ static json_t *class_guards(json_t *m, json_t *rules, json_int_t first, json_int
  * and the root), each with the tests a message there must pass for none of the rules to be broken. The
  * runtime builds the same classes from the rule tables (contract.c: build_classes) to find which
  * rule a message that fails a test breaks. */
-static void contract_classes(json_t *m, size_t mi, json_t *rules, json_t *messages, json_t *enums)
+/* Whether test t (of a list field) asks every cell to be set and of a leaf kind (leaf_bits). */
+static bool test_asks_leaves(json_t *t, const unsigned char *leaf_bits)
+{
+	if (!t || !json_is_true(json_object_get(t, "nonnull")) || !json_is_true(json_object_get(t, "kinds")))
+		return false;
+	size_t b;
+	json_t *x;
+	json_array_foreach(json_object_get(t, "kind_bits"), b, x)
+	{
+		unsigned long v = strtoul(S(x, "b"), NULL, 16);
+		if (v & ~(unsigned long)(b < 256 ? leaf_bits[b] : 0))
+			return false;
+	}
+	return true;
+}
+
+static void contract_classes(json_t *m, size_t mi, json_t *rules, json_t *messages, json_t *enums,
+							 const unsigned char *leaf_bits)
 {
 	json_int_t first = json_integer_value(json_object_get(m, "deparse_first"));
 	json_int_t count = json_integer_value(json_object_get(m, "deparse_count"));
@@ -569,14 +586,20 @@ static void contract_classes(json_t *m, size_t mi, json_t *rules, json_t *messag
 	json_t *p;
 	json_object_foreach(keys, k, p) sorted[at++] = k;
 	qsort(sorted, n, sizeof *sorted, compare_strings);
+	json_t *fields = json_object_get(m, "fields");
+	size_t n_fields = json_array_size(fields);
+	bool *leaves = gen_xcalloc(n_fields + 1, sizeof *leaves); /* every class's test asks leaves of it */
+	for (size_t fi = 0; fi < n_fields; fi++)
+		leaves[fi] = strcmp(S(json_array_get(fields, fi), "wire"), "REPEATED_NODE") == 0;
 	for (size_t c = 0; c <= n; c++) {
 		json_t *parent = c < n ? json_object_get(keys, sorted[c]) : NULL;
 		json_int_t key = parent ? slot_key(parent) : -1;
 		json_t *tests = json_array();
-		for (size_t fi = 0; fi < json_array_size(json_object_get(m, "fields")); fi++) {
+		for (size_t fi = 0; fi < n_fields; fi++) {
 			char id[64];
 			snprintf(id, sizeof id, "%zu_%zu_%zu", mi, c, fi);
 			json_t *t = class_test(m, fi, rules, first, count, key, id);
+			leaves[fi] = leaves[fi] && test_asks_leaves(t, leaf_bits);
 			if (t)
 				json_array_append_new(tests, t);
 		}
@@ -585,6 +608,11 @@ static void contract_classes(json_t *m, size_t mi, json_t *rules, json_t *messag
 								class_guards(m, rules, first, count, key, messages, enums));
 		json_array_append_new(classes, cls);
 	}
+	/* a list whose cells a message that meets its class's tests holds only as leaves: the walk
+	 * counts the level without a visit of each cell (contract.c: CW_LEAVES) */
+	for (size_t fi = 0; fi < n_fields; fi++)
+		json_object_set_new(json_array_get(fields, fi), "contract_leaves", json_boolean(leaves[fi]));
+	free(leaves);
 	free(sorted);
 	json_decref(keys);
 	json_object_set_new(m, "contract_classes", classes);
@@ -643,15 +671,19 @@ bool deparse_rules_build(Overrides *ov, json_t *messages, json_t *enums, json_t 
 		json_decref(rules);
 		return false;
 	}
-	json_array_foreach(messages, i, m) contract_classes(m, i, rules, messages, enums);
 	json_t *n;
+	unsigned char leaf_bits[256] = {0};
 	json_array_foreach(nodes, i, n) /* the walk visits a leaf kind without a call (contract.c: CW_CHILD) */
 	{
 		bool leaf = false;
 		json_t *nm;
 		json_array_foreach(messages, j, nm) if (strcmp(S(nm, "name"), S(n, "name")) == 0) leaf = contract_leaf(nm);
 		json_object_set_new(n, "contract_leaf", json_boolean(leaf));
+		json_int_t t = json_integer_value(json_object_get(n, "number"));
+		if (leaf && t >= 0 && t / 8 < (json_int_t)sizeof leaf_bits)
+			leaf_bits[t / 8] |= (unsigned char)(1u << (t % 8));
 	}
+	json_array_foreach(messages, i, m) contract_classes(m, i, rules, messages, enums, leaf_bits);
 	*out = rules;
 	return true;
 }

@@ -22443,7 +22443,7 @@ static inline bool cw_meets_Alias(const pgbind_Alias *m, Parent parent)
 
 CW_BEGIN(Alias, 11)
 	CW_STRING(0, aliasname, _, -1)
-	CW_REPEATED_NODE(1, colnames, Node, -1)
+	CW_LEAVES(1, colnames, Node, -1)
 CW_END
 
 static inline bool cw_meets_RangeVar(const pgbind_RangeVar *m, Parent parent)
@@ -22884,7 +22884,7 @@ CW_BEGIN(SubLink, 27)
 	CW_ENUM(1, subLinkType, SubLinkType, 38)
 	CW_INT32(2, subLinkId, _, -1)
 	CW_NODE(3, testexpr, Node, -1)
-	CW_REPEATED_NODE(4, operName, Node, -1)
+	CW_LEAVES(4, operName, Node, -1)
 	CW_NODE(5, subselect, Node, -1)
 	CW_INT32(6, location, _, -1)
 CW_END
@@ -23796,7 +23796,7 @@ CW_BEGIN(JoinExpr, 57)
 	CW_BOOL(1, isNatural, _, -1)
 	CW_NODE(2, larg, Node, -1)
 	CW_NODE(3, rarg, Node, -1)
-	CW_REPEATED_NODE(4, usingClause, Node, -1)
+	CW_LEAVES(4, usingClause, Node, -1)
 	CW_MESSAGE(5, join_using_alias, Alias, 11)
 	CW_NODE(6, quals, Node, -1)
 	CW_MESSAGE(7, alias, Alias, 11)
@@ -23860,7 +23860,7 @@ static inline bool cw_meets_IntoClause(const pgbind_IntoClause *m, Parent parent
 
 CW_BEGIN(IntoClause, 60)
 	CW_MESSAGE(0, rel, RangeVar, 12)
-	CW_REPEATED_NODE(1, colNames, Node, -1)
+	CW_LEAVES(1, colNames, Node, -1)
 	CW_STRING(2, accessMethod, _, -1)
 	CW_REPEATED_NODE(3, options, Node, -1)
 	CW_ENUM(4, onCommit, OnCommitAction, 33)
@@ -25048,7 +25048,7 @@ static inline bool cw_meets_AlterDomainStmt(const pgbind_AlterDomainStmt *m, Par
 
 CW_BEGIN(AlterDomainStmt, 73)
 	CW_STRING(0, subtype, _, -1)
-	CW_REPEATED_NODE(1, typeName, Node, -1)
+	CW_LEAVES(1, typeName, Node, -1)
 	CW_STRING(2, name, _, -1)
 	CW_NODE(3, def, Node, -1)
 	CW_ENUM(4, behavior, DropBehavior, 16)
@@ -25342,7 +25342,7 @@ static inline bool cw_meets_CopyStmt(const pgbind_CopyStmt *m, Parent parent)
 CW_BEGIN(CopyStmt, 80)
 	CW_MESSAGE(0, relation, RangeVar, 12)
 	CW_NODE(1, query, Node, -1)
-	CW_REPEATED_NODE(2, attlist, Node, -1)
+	CW_LEAVES(2, attlist, Node, -1)
 	CW_BOOL(3, is_from, _, -1)
 	CW_BOOL(4, is_program, _, -1)
 	CW_STRING(5, filename, _, -1)
@@ -25448,7 +25448,7 @@ static inline bool cw_meets_DefineStmt(const pgbind_DefineStmt *m, Parent parent
 CW_BEGIN(DefineStmt, 82)
 	CW_ENUM(0, kind, ObjectType, 15)
 	CW_BOOL(1, oldstyle, _, -1)
-	CW_REPEATED_NODE(2, defnames, Node, -1)
+	CW_LEAVES(2, defnames, Node, -1)
 	CW_REPEATED_NODE(3, args, Node, -1)
 	CW_REPEATED_NODE(4, definition, Node, -1)
 	CW_BOOL(5, if_not_exists, _, -1)
@@ -25720,7 +25720,7 @@ static inline bool cw_meets_CreateFunctionStmt(const pgbind_CreateFunctionStmt *
 CW_BEGIN(CreateFunctionStmt, 88)
 	CW_BOOL(0, is_procedure, _, -1)
 	CW_BOOL(1, replace, _, -1)
-	CW_REPEATED_NODE(2, funcname, Node, -1)
+	CW_LEAVES(2, funcname, Node, -1)
 	CW_REPEATED_NODE(3, parameters, Node, -1)
 	CW_MESSAGE(4, returnType, TypeName, 200)
 	CW_REPEATED_NODE(5, options, Node, -1)
@@ -25990,7 +25990,7 @@ static inline bool cw_meets_ViewStmt(const pgbind_ViewStmt *m, Parent parent)
 
 CW_BEGIN(ViewStmt, 97)
 	CW_MESSAGE(0, view, RangeVar, 12)
-	CW_REPEATED_NODE(1, aliases, Node, -1)
+	CW_LEAVES(1, aliases, Node, -1)
 	CW_NODE(2, query, Node, -1)
 	CW_BOOL(3, replace, _, -1)
 	CW_REPEATED_NODE(4, options, Node, -1)
@@ -26033,7 +26033,7 @@ static inline bool cw_meets_CreateDomainStmt(const pgbind_CreateDomainStmt *m, P
 }
 
 CW_BEGIN(CreateDomainStmt, 99)
-	CW_REPEATED_NODE(0, domainname, Node, -1)
+	CW_LEAVES(0, domainname, Node, -1)
 	CW_MESSAGE(1, typeName, TypeName, 200)
 	CW_MESSAGE(2, collClause, CollateClause, 192)
 	CW_REPEATED_NODE(3, constraints, Node, -1)
@@ -26413,12 +26413,12 @@ CW_BEGIN(CreateTrigStmt, 110)
 	CW_BOOL(1, isconstraint, _, -1)
 	CW_STRING(2, trigname, _, -1)
 	CW_MESSAGE(3, relation, RangeVar, 12)
-	CW_REPEATED_NODE(4, funcname, Node, -1)
-	CW_REPEATED_NODE(5, args, Node, -1)
+	CW_LEAVES(4, funcname, Node, -1)
+	CW_LEAVES(5, args, Node, -1)
 	CW_BOOL(6, row, _, -1)
 	CW_INT32(7, timing, _, -1)
 	CW_INT32(8, events, _, -1)
-	CW_REPEATED_NODE(9, columns, Node, -1)
+	CW_LEAVES(9, columns, Node, -1)
 	CW_NODE(10, whenClause, Node, -1)
 	CW_REPEATED_NODE(11, transitionRels, Node, -1)
 	CW_BOOL(12, deferrable, _, -1)
@@ -26445,9 +26445,9 @@ static inline bool cw_meets_CreatePLangStmt(const pgbind_CreatePLangStmt *m, Par
 CW_BEGIN(CreatePLangStmt, 111)
 	CW_BOOL(0, replace, _, -1)
 	CW_STRING(1, plname, _, -1)
-	CW_REPEATED_NODE(2, plhandler, Node, -1)
-	CW_REPEATED_NODE(3, plinline, Node, -1)
-	CW_REPEATED_NODE(4, plvalidator, Node, -1)
+	CW_LEAVES(2, plhandler, Node, -1)
+	CW_LEAVES(3, plinline, Node, -1)
+	CW_LEAVES(4, plvalidator, Node, -1)
 	CW_BOOL(5, pltrusted, _, -1)
 CW_END
 
@@ -26705,10 +26705,10 @@ static inline bool cw_meets_CreateConversionStmt(const pgbind_CreateConversionSt
 }
 
 CW_BEGIN(CreateConversionStmt, 124)
-	CW_REPEATED_NODE(0, conversion_name, Node, -1)
+	CW_LEAVES(0, conversion_name, Node, -1)
 	CW_STRING(1, for_encoding_name, _, -1)
 	CW_STRING(2, to_encoding_name, _, -1)
-	CW_REPEATED_NODE(3, func_name, Node, -1)
+	CW_LEAVES(3, func_name, Node, -1)
 	CW_BOOL(4, def, _, -1)
 CW_END
 
@@ -26759,8 +26759,8 @@ static inline bool cw_meets_CreateOpClassStmt(const pgbind_CreateOpClassStmt *m,
 }
 
 CW_BEGIN(CreateOpClassStmt, 126)
-	CW_REPEATED_NODE(0, opclassname, Node, -1)
-	CW_REPEATED_NODE(1, opfamilyname, Node, -1)
+	CW_LEAVES(0, opclassname, Node, -1)
+	CW_LEAVES(1, opfamilyname, Node, -1)
 	CW_STRING(2, amname, _, -1)
 	CW_MESSAGE(3, datatype, TypeName, 200)
 	CW_REPEATED_NODE(4, items, Node, -1)
@@ -26780,7 +26780,7 @@ static inline bool cw_meets_CreateOpFamilyStmt(const pgbind_CreateOpFamilyStmt *
 }
 
 CW_BEGIN(CreateOpFamilyStmt, 127)
-	CW_REPEATED_NODE(0, opfamilyname, Node, -1)
+	CW_LEAVES(0, opfamilyname, Node, -1)
 	CW_STRING(1, amname, _, -1)
 CW_END
 
@@ -26821,7 +26821,7 @@ static inline bool cw_meets_AlterOpFamilyStmt(const pgbind_AlterOpFamilyStmt *m,
 }
 
 CW_BEGIN(AlterOpFamilyStmt, 128)
-	CW_REPEATED_NODE(0, opfamilyname, Node, -1)
+	CW_LEAVES(0, opfamilyname, Node, -1)
 	CW_STRING(1, amname, _, -1)
 	CW_BOOL(2, isDrop, _, -1)
 	CW_REPEATED_NODE(3, items, Node, -1)
@@ -27159,7 +27159,7 @@ static inline bool cw_meets_AlterTypeStmt(const pgbind_AlterTypeStmt *m, Parent 
 }
 
 CW_BEGIN(AlterTypeStmt, 139)
-	CW_REPEATED_NODE(0, typeName, Node, -1)
+	CW_LEAVES(0, typeName, Node, -1)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
@@ -27247,8 +27247,8 @@ static inline bool cw_meets_CreateEnumStmt(const pgbind_CreateEnumStmt *m, Paren
 }
 
 CW_BEGIN(CreateEnumStmt, 143)
-	CW_REPEATED_NODE(0, typeName, Node, -1)
-	CW_REPEATED_NODE(1, vals, Node, -1)
+	CW_LEAVES(0, typeName, Node, -1)
+	CW_LEAVES(1, vals, Node, -1)
 CW_END
 
 static const uint8_t cw_kinds_144_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* typeName */
@@ -27271,7 +27271,7 @@ static inline bool cw_meets_CreateRangeStmt(const pgbind_CreateRangeStmt *m, Par
 }
 
 CW_BEGIN(CreateRangeStmt, 144)
-	CW_REPEATED_NODE(0, typeName, Node, -1)
+	CW_LEAVES(0, typeName, Node, -1)
 	CW_REPEATED_NODE(1, params, Node, -1)
 CW_END
 
@@ -27288,7 +27288,7 @@ static inline bool cw_meets_AlterEnumStmt(const pgbind_AlterEnumStmt *m, Parent 
 }
 
 CW_BEGIN(AlterEnumStmt, 145)
-	CW_REPEATED_NODE(0, typeName, Node, -1)
+	CW_LEAVES(0, typeName, Node, -1)
 	CW_STRING(1, oldVal, _, -1)
 	CW_STRING(2, newVal, _, -1)
 	CW_STRING(3, newValNeighbor, _, -1)
@@ -27316,7 +27316,7 @@ static inline bool cw_meets_AlterTSDictionaryStmt(const pgbind_AlterTSDictionary
 }
 
 CW_BEGIN(AlterTSDictionaryStmt, 146)
-	CW_REPEATED_NODE(0, dictname, Node, -1)
+	CW_LEAVES(0, dictname, Node, -1)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
@@ -27361,8 +27361,8 @@ static inline bool cw_meets_AlterTSConfigurationStmt(const pgbind_AlterTSConfigu
 
 CW_BEGIN(AlterTSConfigurationStmt, 147)
 	CW_ENUM(0, kind, AlterTSConfigType, 29)
-	CW_REPEATED_NODE(1, cfgname, Node, -1)
-	CW_REPEATED_NODE(2, tokentype, Node, -1)
+	CW_LEAVES(1, cfgname, Node, -1)
+	CW_LEAVES(2, tokentype, Node, -1)
 	CW_REPEATED_NODE(3, dicts, Node, -1)
 	CW_BOOL(4, override, _, -1)
 	CW_BOOL(5, replace, _, -1)
@@ -27819,7 +27819,7 @@ CW_BEGIN(CreateEventTrigStmt, 163)
 	CW_STRING(0, trigname, _, -1)
 	CW_STRING(1, eventname, _, -1)
 	CW_REPEATED_NODE(2, whenclause, Node, -1)
-	CW_REPEATED_NODE(3, funcname, Node, -1)
+	CW_LEAVES(3, funcname, Node, -1)
 CW_END
 
 static inline bool cw_meets_AlterEventTrigStmt(const pgbind_AlterEventTrigStmt *m, Parent parent)
@@ -27996,7 +27996,7 @@ static inline bool cw_meets_CreateAmStmt(const pgbind_CreateAmStmt *m, Parent pa
 
 CW_BEGIN(CreateAmStmt, 171)
 	CW_STRING(0, amname, _, -1)
-	CW_REPEATED_NODE(1, handler_name, Node, -1)
+	CW_LEAVES(1, handler_name, Node, -1)
 	CW_STRING(2, amtype, _, -1)
 CW_END
 
@@ -28081,7 +28081,7 @@ static inline bool cw_meets_CreateSubscriptionStmt(const pgbind_CreateSubscripti
 CW_BEGIN(CreateSubscriptionStmt, 174)
 	CW_STRING(0, subname, _, -1)
 	CW_STRING(1, conninfo, _, -1)
-	CW_REPEATED_NODE(2, publication, Node, -1)
+	CW_LEAVES(2, publication, Node, -1)
 	CW_REPEATED_NODE(3, options, Node, -1)
 CW_END
 
@@ -28130,7 +28130,7 @@ CW_BEGIN(AlterSubscriptionStmt, 175)
 	CW_ENUM(0, kind, AlterSubscriptionType, 32)
 	CW_STRING(1, subname, _, -1)
 	CW_STRING(2, conninfo, _, -1)
-	CW_REPEATED_NODE(3, publication, Node, -1)
+	CW_LEAVES(3, publication, Node, -1)
 	CW_REPEATED_NODE(4, options, Node, -1)
 CW_END
 
@@ -28178,8 +28178,8 @@ static inline bool cw_meets_CreateStatsStmt(const pgbind_CreateStatsStmt *m, Par
 }
 
 CW_BEGIN(CreateStatsStmt, 177)
-	CW_REPEATED_NODE(0, defnames, Node, -1)
-	CW_REPEATED_NODE(1, stat_types, Node, -1)
+	CW_LEAVES(0, defnames, Node, -1)
+	CW_LEAVES(1, stat_types, Node, -1)
 	CW_REPEATED_NODE(2, exprs, Node, -1)
 	CW_REPEATED_NODE(3, relations, Node, -1)
 	CW_STRING(4, stxcomment, _, -1)
@@ -28199,7 +28199,7 @@ static inline bool cw_meets_AlterCollationStmt(const pgbind_AlterCollationStmt *
 }
 
 CW_BEGIN(AlterCollationStmt, 178)
-	CW_REPEATED_NODE(0, collname, Node, -1)
+	CW_LEAVES(0, collname, Node, -1)
 CW_END
 
 static inline bool cw_meets_CallStmt(const pgbind_CallStmt *m, Parent parent)
@@ -28230,7 +28230,7 @@ static inline bool cw_meets_AlterStatsStmt(const pgbind_AlterStatsStmt *m, Paren
 }
 
 CW_BEGIN(AlterStatsStmt, 180)
-	CW_REPEATED_NODE(0, defnames, Node, -1)
+	CW_LEAVES(0, defnames, Node, -1)
 	CW_INT32(1, stxstattarget, _, -1)
 	CW_BOOL(2, missing_ok, _, -1)
 CW_END
@@ -29054,7 +29054,7 @@ static inline bool cw_meets_A_Expr(const pgbind_A_Expr *m, Parent parent)
 
 CW_BEGIN(A_Expr, 181)
 	CW_ENUM(0, kind, A_Expr_Kind, 5)
-	CW_REPEATED_NODE(1, name, Node, -1)
+	CW_LEAVES(1, name, Node, -1)
 	CW_NODE(2, lexpr, Node, -1)
 	CW_NODE(3, rexpr, Node, -1)
 	CW_INT32(4, location, _, -1)
@@ -29220,7 +29220,7 @@ static inline bool cw_meets_ColumnRef(const pgbind_ColumnRef *m, Parent parent)
 }
 
 CW_BEGIN(ColumnRef, 182)
-	CW_REPEATED_NODE(0, fields, Node, -1)
+	CW_LEAVES(0, fields, Node, -1)
 	CW_INT32(1, location, _, -1)
 CW_END
 
@@ -30281,7 +30281,7 @@ static inline bool cw_meets_CollateClause(const pgbind_CollateClause *m, Parent 
 
 CW_BEGIN(CollateClause, 192)
 	CW_NODE(0, arg, Node, -1)
-	CW_REPEATED_NODE(1, collname, Node, -1)
+	CW_LEAVES(1, collname, Node, -1)
 	CW_INT32(2, location, _, -1)
 CW_END
 
@@ -30314,7 +30314,7 @@ CW_BEGIN(SortBy, 193)
 	CW_NODE(0, node, Node, -1)
 	CW_ENUM(1, sortby_dir, SortByDir, 2)
 	CW_ENUM(2, sortby_nulls, SortByNulls, 3)
-	CW_REPEATED_NODE(3, useOp, Node, -1)
+	CW_LEAVES(3, useOp, Node, -1)
 	CW_INT32(4, location, _, -1)
 CW_END
 
@@ -30444,7 +30444,7 @@ static inline bool cw_meets_RangeTableSample(const pgbind_RangeTableSample *m, P
 
 CW_BEGIN(RangeTableSample, 197)
 	CW_NODE(0, relation, Node, -1)
-	CW_REPEATED_NODE(1, method, Node, -1)
+	CW_LEAVES(1, method, Node, -1)
 	CW_REPEATED_NODE(2, args, Node, -1)
 	CW_NODE(3, repeatable, Node, -1)
 	CW_INT32(4, location, _, -1)
@@ -30713,13 +30713,13 @@ static inline bool cw_meets_TypeName(const pgbind_TypeName *m, Parent parent)
 }
 
 CW_BEGIN(TypeName, 200)
-	CW_REPEATED_NODE(0, names, Node, -1)
+	CW_LEAVES(0, names, Node, -1)
 	CW_UINT32(1, typeOid, _, -1)
 	CW_BOOL(2, setof, _, -1)
 	CW_BOOL(3, pct_type, _, -1)
 	CW_REPEATED_NODE(4, typmods, Node, -1)
 	CW_INT32(5, typemod, _, -1)
-	CW_REPEATED_NODE(6, arrayBounds, Node, -1)
+	CW_LEAVES(6, arrayBounds, Node, -1)
 	CW_INT32(7, location, _, -1)
 CW_END
 
@@ -30792,8 +30792,8 @@ CW_BEGIN(IndexElem, 202)
 	CW_STRING(0, name, _, -1)
 	CW_NODE(1, expr, Node, -1)
 	CW_STRING(2, indexcolname, _, -1)
-	CW_REPEATED_NODE(3, collation, Node, -1)
-	CW_REPEATED_NODE(4, opclass, Node, -1)
+	CW_LEAVES(3, collation, Node, -1)
+	CW_LEAVES(4, opclass, Node, -1)
 	CW_REPEATED_NODE(5, opclassopts, Node, -1)
 	CW_ENUM(6, ordering, SortByDir, 2)
 	CW_ENUM(7, nulls_ordering, SortByNulls, 3)
@@ -30921,7 +30921,7 @@ CW_BEGIN(Constraint, 204)
 	CW_STRING(7, cooked_expr, _, -1)
 	CW_STRING(8, generated_when, _, -1)
 	CW_BOOL(9, nulls_not_distinct, _, -1)
-	CW_REPEATED_NODE(10, keys, Node, -1)
+	CW_LEAVES(10, keys, Node, -1)
 	CW_REPEATED_NODE(11, including, Node, -1)
 	CW_REPEATED_NODE(12, exclusions, Node, -1)
 	CW_REPEATED_NODE(13, options, Node, -1)
@@ -30931,8 +30931,8 @@ CW_BEGIN(Constraint, 204)
 	CW_STRING(17, access_method, _, -1)
 	CW_NODE(18, where_clause, Node, -1)
 	CW_MESSAGE(19, pktable, RangeVar, 12)
-	CW_REPEATED_NODE(20, fk_attrs, Node, -1)
-	CW_REPEATED_NODE(21, pk_attrs, Node, -1)
+	CW_LEAVES(20, fk_attrs, Node, -1)
+	CW_LEAVES(21, pk_attrs, Node, -1)
 	CW_STRING(22, fk_matchtype, _, -1)
 	CW_STRING(23, fk_upd_action, _, -1)
 	CW_STRING(24, fk_del_action, _, -1)
@@ -31848,7 +31848,7 @@ static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m, Paren
 }
 
 CW_BEGIN(ObjectWithArgs, 213)
-	CW_REPEATED_NODE(0, objname, Node, -1)
+	CW_LEAVES(0, objname, Node, -1)
 	CW_REPEATED_NODE(1, objargs, Node, -1)
 	CW_REPEATED_NODE(2, objfuncargs, Node, -1)
 	CW_BOOL(3, args_unspecified, _, -1)
@@ -31871,7 +31871,7 @@ static inline bool cw_meets_AccessPriv(const pgbind_AccessPriv *m, Parent parent
 
 CW_BEGIN(AccessPriv, 214)
 	CW_STRING(0, priv_name, _, -1)
-	CW_REPEATED_NODE(1, cols, Node, -1)
+	CW_LEAVES(1, cols, Node, -1)
 CW_END
 
 static const uint8_t cw_kinds_215_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* order_family */
@@ -31915,7 +31915,7 @@ CW_BEGIN(CreateOpClassItem, 215)
 	CW_INT32(0, itemtype, _, -1)
 	CW_MESSAGE(1, name, ObjectWithArgs, 213)
 	CW_INT32(2, number, _, -1)
-	CW_REPEATED_NODE(3, order_family, Node, -1)
+	CW_LEAVES(3, order_family, Node, -1)
 	CW_REPEATED_NODE(4, class_args, Node, -1)
 	CW_MESSAGE(5, storedtype, TypeName, 200)
 CW_END
@@ -32119,7 +32119,7 @@ static inline bool cw_meets_CTESearchClause(const pgbind_CTESearchClause *m, Par
 }
 
 CW_BEGIN(CTESearchClause, 224)
-	CW_REPEATED_NODE(0, search_col_list, Node, -1)
+	CW_LEAVES(0, search_col_list, Node, -1)
 	CW_BOOL(1, search_breadth_first, _, -1)
 	CW_STRING(2, search_seq_column, _, -1)
 	CW_INT32(3, location, _, -1)
@@ -32153,7 +32153,7 @@ static inline bool cw_meets_CTECycleClause(const pgbind_CTECycleClause *m, Paren
 }
 
 CW_BEGIN(CTECycleClause, 225)
-	CW_REPEATED_NODE(0, cycle_col_list, Node, -1)
+	CW_LEAVES(0, cycle_col_list, Node, -1)
 	CW_STRING(1, cycle_mark_column, _, -1)
 	CW_NODE(2, cycle_mark_value, Node, -1)
 	CW_NODE(3, cycle_mark_default, Node, -1)
@@ -32188,7 +32188,7 @@ static inline bool cw_meets_CommonTableExpr(const pgbind_CommonTableExpr *m, Par
 
 CW_BEGIN(CommonTableExpr, 226)
 	CW_STRING(0, ctename, _, -1)
-	CW_REPEATED_NODE(1, aliascolnames, Node, -1)
+	CW_LEAVES(1, aliascolnames, Node, -1)
 	CW_ENUM(2, ctematerialized, CTEMaterialize, 13)
 	CW_NODE(3, ctequery, Node, -1)
 	CW_MESSAGE(4, search_clause, CTESearchClause, 224)
@@ -32399,8 +32399,8 @@ static inline bool cw_meets_PartitionElem(const pgbind_PartitionElem *m, Parent 
 CW_BEGIN(PartitionElem, 230)
 	CW_STRING(0, name, _, -1)
 	CW_NODE(1, expr, Node, -1)
-	CW_REPEATED_NODE(2, collation, Node, -1)
-	CW_REPEATED_NODE(3, opclass, Node, -1)
+	CW_LEAVES(2, collation, Node, -1)
+	CW_LEAVES(3, opclass, Node, -1)
 	CW_INT32(4, location, _, -1)
 CW_END
 
@@ -32520,7 +32520,7 @@ static inline bool cw_meets_VacuumRelation(const pgbind_VacuumRelation *m, Paren
 CW_BEGIN(VacuumRelation, 235)
 	CW_MESSAGE(0, relation, RangeVar, 12)
 	CW_UINT32(1, oid, _, -1)
-	CW_REPEATED_NODE(2, va_cols, Node, -1)
+	CW_LEAVES(2, va_cols, Node, -1)
 CW_END
 
 static inline bool cw_meets_PublicationObjSpec(const pgbind_PublicationObjSpec *m, Parent parent)
@@ -32599,7 +32599,7 @@ static inline bool cw_meets_PublicationTable(const pgbind_PublicationTable *m, P
 CW_BEGIN(PublicationTable, 237)
 	CW_MESSAGE(0, relation, RangeVar, 12)
 	CW_NODE(1, whereClause, Node, -1)
-	CW_REPEATED_NODE(2, columns, Node, -1)
+	CW_LEAVES(2, columns, Node, -1)
 CW_END
 
 static inline bool cw_meets_InlineCodeBlock(const pgbind_InlineCodeBlock *m, Parent parent)
