@@ -478,8 +478,9 @@ static json_t *class_test(json_t *m, size_t fi, json_t *rules, json_int_t first,
 /* The conditions of a rule as the generated walk tests them ("when"): per condition, what it
  * reads (SELF: the message; PARENT: its parent, of the one message the rule's parents name), the
  * field, and how: STRING, one of its names; C_CHAR, of a C char, by the first byte; NUMBER, an
- * enum, int or bool among its values (zero_first: an enum that reads 0 as its first value); SET,
- * SET_LIST, a node or message set, a list with cells; not: none of that. id names its values
+ * enum, int or bool among its values (zero_first: an enum that reads 0 as its first value); MASK,
+ * the same where every value is 0 to 63, id then the bit mask of the values; SET, SET_LIST, a node
+ * or message set, a list with cells; not: none of that. Else id names its values
  * (contract_if_strings_<id>, contract_if_enums_<id>). contract.c's condition_holds reads the same
  * from the rule tables, for the reference walk and to name a broken rule. */
 static json_t *guard_conditions(json_t *m, json_t *rule, json_t *messages, json_t *enums)
@@ -508,10 +509,22 @@ static json_t *guard_conditions(json_t *m, json_t *rule, json_t *messages, json_
 						   v) if (json_integer_value(json_object_get(v, "number")) == 0) zero = S(v, "name");
 		size_t zl = zero ? strlen(zero) : 0;
 		bool zero_first = zl > 10 && strcmp(zero + zl - 10, "_UNDEFINED") == 0;
-		json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:s, s:b, s:b, s:s}", "test", test, "of",
+		/* values all in 0..63 (enums, small ints, bools): one bit test, not a scan of the list */
+		unsigned long long mask = 0;
+		bool small = strcmp(test, "NUMBER") == 0;
+		json_array_foreach(json_object_get(c, "enums"), k, v)
+		{
+			json_int_t x = json_integer_value(json_object_get(v, "number"));
+			small = small && x >= 0 && x < 64;
+			if (small)
+				mask |= 1ull << x;
+		}
+		char bits[32];
+		snprintf(bits, sizeof bits, "0x%llxull", mask);
+		json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:s, s:b, s:b, s:s}", "test", small ? "MASK" : test, "of",
 											 parent ? "PARENT" : "SELF", "message", S(of, "name"), "field",
 											 S(f, "name"), "not", json_is_true(json_object_get(c, "not")), "zero_first",
-											 zero_first, "id", S(c, "id")));
+											 zero_first, "id", small ? bits : S(c, "id")));
 	}
 	return out;
 }

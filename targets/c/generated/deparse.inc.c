@@ -22099,12 +22099,12 @@ static inline bool cw_meets_List(const pgbind_List *m, Parent parent)
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, items, true, true, 0, CW_KINDS(cw_kinds_7_5_0)) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(DropStmt), removeType, 51_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_PARENT(DropStmt), removeType, 0x100000000040ull, false, true)));
 	case 5570561u: /* CommentStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, items, true, true, 0, CW_KINDS(cw_kinds_7_6_0)) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(CommentStmt), objtype, 52_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_PARENT(CommentStmt), objtype, 0x100000000040ull, false, true)));
 	case 5767174u: /* CreateFunctionStmt.sql_body */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, items, true, false, 0, CW_KINDS(cw_kinds_7_7_0));
@@ -22130,7 +22130,7 @@ static inline bool cw_meets_List(const pgbind_List *m, Parent parent)
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, items, true, true, 0, CW_KINDS(cw_kinds_7_14_0)) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(AlterExtensionContentsStmt), objtype, 53_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_PARENT(AlterExtensionContentsStmt), objtype, 0x100000000040ull, false, true)));
 	case 11862019u: /* A_Expr.rexpr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, items, false, true, 0, CW_KINDS(cw_kinds_7_15_0));
@@ -22296,7 +22296,7 @@ static inline bool cw_meets_A_Const(const pgbind_A_Const *m, Parent parent)
 		return true &&
 			CW_MEETS_ONEOF(m, val, true, false, 0, CW_KINDS(cw_kinds_10_19_0)) &&
 			(CW_MEETS_ONEOF(m, val, false, false, 0, CW_KINDS(contract_kinds_78)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(VariableSetStmt), kind, 78_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_PARENT(VariableSetStmt), kind, 0x10ull, false, true)));
 	case 8519681u: /* ExecuteStmt.params */
 		return true &&
 			CW_MEETS_ONEOF(m, val, false, false, 0, CW_KINDS(cw_kinds_10_20_0));
@@ -22779,65 +22779,65 @@ static inline bool cw_meets_BoolExpr(const pgbind_BoolExpr *m, Parent parent)
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_0_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0x8ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0xeull, true, true)));
 	case 2490369u: /* CaseWhen.expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_1_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0x8ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0xeull, true, true)));
 	case 3735558u: /* JoinExpr.quals */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_2_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0x8ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0xeull, true, true)));
 	case 4259842u: /* DeleteStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_3_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0x8ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0xeull, true, true)));
 	case 4390914u: /* MergeStmt.join_condition */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_4_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0x8ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0xeull, true, true)));
 	case 4456452u: /* SelectStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_5_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0x8ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0xeull, true, true)));
 	case 12386306u: /* ResTarget.val */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_6_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0x8ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0xeull, true, true)));
 	case 15532033u: /* PublicationTable.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_7_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0x8ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0xeull, true, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_26_8_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 103_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0x8ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BoolExpr), boolop, 104_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(BoolExpr), boolop, 0xeull, true, true)));
 	}
 }
 
@@ -23232,11 +23232,11 @@ static inline bool cw_meets_RowExpr(const pgbind_RowExpr *m, Parent parent)
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_41_7_1)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_146)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RowExpr), row_format, 146_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RowExpr), row_format, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_147)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RowExpr), row_format, 147_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RowExpr), row_format, 0x8ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_148)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RowExpr), row_format, 148_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RowExpr), row_format, 0xaull, true, true)));
 	case 13828097u: /* GroupingSet.content */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_41_8_1));
@@ -23318,31 +23318,31 @@ static inline bool cw_meets_MinMaxExpr(const pgbind_MinMaxExpr *m, Parent parent
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_44_0_5)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_186)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 186_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(MinMaxExpr), op, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_187)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 187_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(MinMaxExpr), op, 0x4ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_188)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 188_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(MinMaxExpr), op, 0x6ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_189)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 189_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(MinMaxExpr), op, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_190)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 190_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(MinMaxExpr), op, 0x4ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_191)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 191_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(MinMaxExpr), op, 0x6ull, true, true)));
 	default:
 		return true &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_186)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 186_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(MinMaxExpr), op, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_187)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 187_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(MinMaxExpr), op, 0x4ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_188)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 188_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(MinMaxExpr), op, 0x6ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_189)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 189_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(MinMaxExpr), op, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_190)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 190_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(MinMaxExpr), op, 0x4ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_191)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(MinMaxExpr), op, 191_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(MinMaxExpr), op, 0x6ull, true, true)));
 	}
 }
 
@@ -23390,175 +23390,175 @@ static inline bool cw_meets_XmlExpr(const pgbind_XmlExpr *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_46_0_5)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 193_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x24ull, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 194_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x1feull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 202_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 203_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x1deull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 204_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x150ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 205_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x1feull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_206)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 206_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x100ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_207)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 207_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x76ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_208)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 208_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x176ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_209)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 209_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_210)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 210_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x6ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_211)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 211_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_212)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 212_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x56ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 3, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 221_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true)));
 	case 3014661u: /* XmlExpr.args */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_1_3)) &&
 			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_46_1_5)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 193_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x24ull, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 194_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x1feull, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 196_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x24ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 202_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 203_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x1deull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 204_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x150ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 205_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x1feull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_206)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 206_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x100ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_207)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 207_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x76ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_208)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 208_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x176ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_209)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 209_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_210)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 210_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x6ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_211)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 211_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_212)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 212_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x56ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 220_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x110ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 3, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 221_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_222)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 222_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true)));
 	case 11862018u: /* A_Expr.lexpr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_2_3)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 193_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x24ull, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 194_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x1feull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 202_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 203_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x1deull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 204_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x150ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 205_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x1feull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_206)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 206_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x100ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_207)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 207_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x76ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_208)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 208_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x176ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_209)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 209_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_210)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 210_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x6ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_211)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 211_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_212)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 212_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x56ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 3, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 221_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true)));
 	case 12386306u: /* ResTarget.val */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_3_3)) &&
 			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_46_3_5)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 193_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x24ull, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 194_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x1feull, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 195_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x24ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 202_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 203_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x1deull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 204_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x150ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 205_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x1feull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_206)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 206_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x100ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_207)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 207_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x76ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_208)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 208_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x176ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_209)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 209_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_210)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 210_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x6ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_211)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 211_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_212)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 212_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x56ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 213_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 214_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x1feull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 219_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x110ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 3, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 221_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_4_3)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 193_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x24ull, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 194_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x1feull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 202_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 203_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x1deull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 204_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x150ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 205_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x1feull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_206)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 206_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x100ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_207)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 207_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x76ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_208)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 208_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x176ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_209)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 209_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_210)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 210_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x6ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_211)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 211_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_212)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 212_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x56ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 215_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 3, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlExpr), op, 221_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlExpr), op, 0x40ull, false, true)));
 	}
 }
 
@@ -23605,11 +23605,11 @@ static inline bool cw_meets_BooleanTest(const pgbind_BooleanTest *m, Parent pare
 	default:
 		return true &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_226)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BooleanTest), booltesttype, 226_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(BooleanTest), booltesttype, 0x2ull, false, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_227)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BooleanTest), booltesttype, 227_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(BooleanTest), booltesttype, 0x7cull, false, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_228)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(BooleanTest), booltesttype, 228_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(BooleanTest), booltesttype, 0x7eull, true, true)));
 	}
 }
 
@@ -24405,19 +24405,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_0_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_0_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0xcull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true)));
 	case 1769477u: /* SubLink.subselect */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_1_0)) &&
@@ -24432,31 +24432,31 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_1_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_1_14)) &&
 			(CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(contract_kinds_376)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 376_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x2ull, false, true))) &&
 			(CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(contract_kinds_377)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 377_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(contract_kinds_378)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 378_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x6ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, sortClause, false, false, 0, CW_KINDS(contract_kinds_416)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 416_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, sortClause, false, false, 0, CW_KINDS(contract_kinds_417)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 417_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, sortClause, false, false, 0, CW_KINDS(contract_kinds_418)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 418_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x6ull, true, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0xcull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true)));
 	case 4063232u: /* RawStmt.stmt */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_2_0)) &&
@@ -24471,19 +24471,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_2_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_2_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0xcull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true)));
 	case 4194306u: /* InsertStmt.select_stmt */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_3_0)) &&
@@ -24498,19 +24498,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_3_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_3_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0xcull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true)));
 	case 4456466u: /* SelectStmt.larg */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_4_0)) &&
@@ -24525,19 +24525,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_4_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_4_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0xcull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true)));
 	case 4456467u: /* SelectStmt.rarg */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_5_0)) &&
@@ -24552,19 +24552,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_5_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_5_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0xcull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true)));
 	case 5242881u: /* CopyStmt.query */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_6_0)) &&
@@ -24579,19 +24579,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_6_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_6_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0xcull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true)));
 	case 6029317u: /* RuleStmt.actions */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_7_0)) &&
@@ -24606,19 +24606,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_7_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_7_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0xcull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true)));
 	case 6356994u: /* ViewStmt.query */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_8_0)) &&
@@ -24633,19 +24633,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_8_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_8_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0xcull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true)));
 	case 6750208u: /* ExplainStmt.query */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_9_0)) &&
@@ -24660,19 +24660,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_9_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_9_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0xcull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true)));
 	case 6815744u: /* CreateTableAsStmt.query */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_10_0)) &&
@@ -24687,19 +24687,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_10_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_10_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0xcull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true)));
 	case 8454146u: /* PrepareStmt.query */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_11_0)) &&
@@ -24714,19 +24714,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_11_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_11_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0xcull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true)));
 	case 8650754u: /* DeclareCursorStmt.query */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_12_0)) &&
@@ -24741,19 +24741,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_12_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_12_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0xcull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true)));
 	case 12779521u: /* RangeSubselect.subquery */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_13_0)) &&
@@ -24768,25 +24768,25 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_13_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_13_14)) &&
 			(CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(contract_kinds_379)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 379_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(contract_kinds_380)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 380_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x2ull, false, true))) &&
 			(CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(contract_kinds_381)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 381_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x6ull, true, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0xcull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true)));
 	case 14811139u: /* CommonTableExpr.ctequery */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_14_0)) &&
@@ -24801,19 +24801,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_14_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_14_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0xcull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_15_0)) &&
@@ -24828,19 +24828,19 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_15_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_15_14)) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 428_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_429)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 429_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, limitCount, false, false, 0, CW_KINDS(contract_kinds_430)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), limitOption, 430_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), limitOption, 0xcull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 436_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, larg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 437_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 438_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1cull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, rarg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SelectStmt), op, 439_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SelectStmt), op, 0x1eull, true, true)));
 	}
 }
 
@@ -24934,37 +24934,37 @@ static inline bool cw_meets_AlterTableCmd(const pgbind_AlterTableCmd *m, Parent 
 	case 4653057u: /* AlterTableStmt.cmds */
 		return true &&
 			(CW_MEETS_MESSAGE(m, newowner, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 449_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x100000000ull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, newowner, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 450_0, true, true))) &&
 			(CW_MEETS_MESSAGE(m, newowner, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 451_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x100000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 452_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 453_0, true, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_454)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 454_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x200000000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_455)) ||
 			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 455_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_456)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 456_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x30000001800ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_457)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 457_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x180000000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_458)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 458_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x800000000000400ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_459)) ||
 			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 459_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_460)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 460_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x40000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_461)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 461_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x2ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_462)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 462_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x10ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_463)) ||
 			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 463_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_464)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 464_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x6000ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_465)) ||
 			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 465_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_466)) ||
@@ -24972,11 +24972,11 @@ static inline bool cw_meets_AlterTableCmd(const pgbind_AlterTableCmd *m, Parent 
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_467)) ||
 			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 467_0, true, true))) &&
 			(CW_MEETS_NODE(m, def, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 468_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0xa00000000006400ull, false, true)));
 	default:
 		return true &&
 			(CW_MEETS_MESSAGE(m, newowner, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 449_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x100000000ull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, newowner, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 450_0, true, true))) &&
 			(CW_MEETS_NODE(m, def, true, false, 0, CW_NO_KINDS) ||
@@ -24984,27 +24984,27 @@ static inline bool cw_meets_AlterTableCmd(const pgbind_AlterTableCmd *m, Parent 
 			(CW_MEETS_NODE(m, def, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 453_0, true, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_454)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 454_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x200000000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_455)) ||
 			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 455_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_456)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 456_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x30000001800ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_457)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 457_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x180000000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_458)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 458_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x800000000000400ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_459)) ||
 			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 459_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_460)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 460_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x40000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_461)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 461_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x2ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_462)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 462_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x10ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_463)) ||
 			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 463_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_464)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 464_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTableCmd), subtype, 0x6000ull, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_465)) ||
 			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTableCmd), subtype, 465_0, false, true))) &&
 			(CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(contract_kinds_466)) ||
@@ -25097,126 +25097,126 @@ static inline bool cw_meets_GrantStmt(const pgbind_GrantStmt *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, privileges, true, false, 0, CW_KINDS(cw_kinds_75_0_4)) &&
 			CW_MEETS_REPEATED_NODE(m, grantees, true, false, 0, CW_KINDS(cw_kinds_75_0_5)) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 478_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0xc6840d60400ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 479_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x1ffffffffffffeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 480_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40000900000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 481_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x1ff797bfb9fbfeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_482)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 482_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40000000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_483)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 483_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_484)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 484_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x840100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_485)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 485_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x86000460400ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_486)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 486_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x800000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_487)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 487_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x10000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_488)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 488_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40c6850d62400ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_489)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 489_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_490)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 490_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40000000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_491)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 491_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x800000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_492)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 492_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x10000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_493)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 493_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40010900000ull, true, true)));
 	case 5046273u: /* AlterDefaultPrivilegesStmt.action */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(cw_kinds_75_1_3)) &&
 			CW_MEETS_REPEATED_NODE(m, privileges, true, false, 0, CW_KINDS(cw_kinds_75_1_4)) &&
 			CW_MEETS_REPEATED_NODE(m, grantees, true, false, 0, CW_KINDS(cw_kinds_75_1_5)) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 478_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0xc6840d60400ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 479_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x1ffffffffffffeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 480_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40000900000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 481_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x1ff797bfb9fbfeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_482)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 482_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40000000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_483)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 483_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_484)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 484_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x840100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_485)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 485_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x86000460400ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_486)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 486_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x800000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_487)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 487_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x10000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_488)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 488_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40c6850d62400ull, true, true)));
 	case 7798786u: /* CreateSchemaStmt.schema_elts */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(cw_kinds_75_2_3)) &&
 			CW_MEETS_REPEATED_NODE(m, privileges, true, false, 0, CW_KINDS(cw_kinds_75_2_4)) &&
 			CW_MEETS_REPEATED_NODE(m, grantees, true, false, 0, CW_KINDS(cw_kinds_75_2_5)) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 478_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0xc6840d60400ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 479_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x1ffffffffffffeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 480_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40000900000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 481_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x1ff797bfb9fbfeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_482)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 482_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40000000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_483)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 483_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_484)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 484_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x840100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_485)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 485_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x86000460400ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_486)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 486_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x800000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_487)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 487_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x10000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_488)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 488_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40c6850d62400ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_498)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 498_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_499)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 499_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x840100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_500)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 500_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x4000000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_501)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), behavior, 501_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), behavior, 0x4ull, false, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(cw_kinds_75_3_3)) &&
 			CW_MEETS_REPEATED_NODE(m, privileges, true, false, 0, CW_KINDS(cw_kinds_75_3_4)) &&
 			CW_MEETS_REPEATED_NODE(m, grantees, true, false, 0, CW_KINDS(cw_kinds_75_3_5)) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 478_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0xc6840d60400ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 479_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x1ffffffffffffeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 480_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40000900000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 481_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x1ff797bfb9fbfeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_482)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 482_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40000000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_483)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 483_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_484)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 484_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x840100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_485)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 485_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x86000460400ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_486)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 486_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x800000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_487)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 487_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x10000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_488)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GrantStmt), objtype, 488_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40c6850d62400ull, true, true)));
 	}
 }
 
@@ -25432,16 +25432,16 @@ static inline bool cw_meets_DefineStmt(const pgbind_DefineStmt *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 2, CW_KINDS(cw_kinds_82_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, definition, true, false, 0, CW_KINDS(cw_kinds_82_0_4)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefineStmt), oldstyle, 573_0, false, false) && CW_IF_NUMBER(CW_OF_SELF(DefineStmt), kind, 573_1, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefineStmt), oldstyle, 0x1ull, false, false) && CW_IF_MASK(CW_OF_SELF(DefineStmt), kind, 0x4ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefineStmt), kind, 574_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefineStmt), kind, 0x1ffffffffffffeull, true, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, defnames, true, false, 0, CW_KINDS(cw_kinds_82_1_2)) &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 2, CW_KINDS(cw_kinds_82_1_3)) &&
 			CW_MEETS_REPEATED_NODE(m, definition, true, false, 0, CW_KINDS(cw_kinds_82_1_4)) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefineStmt), kind, 575_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefineStmt), kind, 0x7c00004000100ull, true, true)));
 	}
 }
 
@@ -25464,79 +25464,79 @@ static inline bool cw_meets_DropStmt(const pgbind_DropStmt *m, Parent parent)
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(cw_kinds_83_0_0)) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 585_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x42030a447a046ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 586_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x1feff7b5effffeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 587_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4002884132004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 588_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x1fefffbfbb7fbcull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 589_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x201020000040ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 590_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x1feffff5fffffeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_591)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 591_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_592)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 592_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x2080478002ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_593)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 593_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x13c54001280300ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_594)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 594_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x30102a000040ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_595)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 595_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x840100004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_596)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 596_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_597)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 597_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x17f578ef7fa346ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_598)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 598_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x10054001280100ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_599)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 599_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x2080030000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_600)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 600_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000800102004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_601)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 601_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_602)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 602_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x140568853b2104ull, true, true)));
 	default:
 		return true &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 585_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x42030a447a046ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 586_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x1feff7b5effffeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 587_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4002884132004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 588_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x1fefffbfbb7fbcull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 589_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x201020000040ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 590_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x1feffff5fffffeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_591)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 591_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_592)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 592_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x2080478002ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_593)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 593_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x13c54001280300ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_594)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 594_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x30102a000040ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_595)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 595_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x840100004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_596)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 596_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_597)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 597_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x17f578ef7fa346ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_598)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 598_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x10054001280100ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_599)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 599_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x2080030000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_600)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 600_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000800102004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_601)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 601_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_602)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DropStmt), removeType, 602_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x140568853b2104ull, true, true)));
 	}
 }
 
@@ -25576,27 +25576,27 @@ static inline bool cw_meets_CommentStmt(const pgbind_CommentStmt *m, Parent pare
 	default:
 		return true &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 609_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x42a1c20452440ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 610_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x1fef5f31ed3ff8ull, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_611)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 611_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x13c54001280380ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_612)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 612_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x8a480478402ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_613)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 613_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_614)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 614_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x32102a004040ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_615)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 615_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x840100000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_616)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 616_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_617)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 617_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x800000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_618)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 618_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x4000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_619)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CommentStmt), objtype, 619_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x17fffcefffe7c6ull, true, true)));
 	}
 }
 
@@ -25777,60 +25777,60 @@ static inline bool cw_meets_RenameStmt(const pgbind_RenameStmt *m, Parent parent
 		return true &&
 			CW_MEETS_STRING(m, newname, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 665_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x102650212800a0ull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 666_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x1ffffffffffffeull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 667_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x102650212800a0ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 668_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x88ca568004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 669_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x1ffffffffffffeull, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_670)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 670_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x8080468000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_671)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 671_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x7c10000006300ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_672)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 672_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x840100004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_673)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 673_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0xa000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_674)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 674_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x7c188ca56e304ull, true, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 675_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x88c0568004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_676)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), relationType, 676_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), relationType, 0xbfbfffef7fffcull, false, true))) &&
 			(CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 677_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x2a34200044a0ull, false, true))) &&
 			(CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 678_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x1ffffffffffffeull, true, true))) &&
 			(CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 679_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x2a34200044a0ull, false, true)));
 	default:
 		return true &&
 			CW_MEETS_STRING(m, newname, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 665_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x102650212800a0ull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 666_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x1ffffffffffffeull, true, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 668_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x88ca568004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 669_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x1ffffffffffffeull, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_670)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 670_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x8080468000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_671)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 671_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x7c10000006300ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_672)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 672_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x840100004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_673)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 673_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0xa000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_674)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 674_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x7c188ca56e304ull, true, true))) &&
 			(CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 677_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x2a34200044a0ull, false, true))) &&
 			(CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RenameStmt), renameType, 678_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x1ffffffffffffeull, true, true)));
 	}
 }
 
@@ -25930,28 +25930,28 @@ static inline bool cw_meets_TransactionStmt(const pgbind_TransactionStmt *m, Par
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_96_0_1)) &&
 			(CW_MEETS_STRING(m, savepoint_name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 696_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(TransactionStmt), kind, 0xe0ull, false, true))) &&
 			(CW_MEETS_STRING(m, savepoint_name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 697_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(TransactionStmt), kind, 0x7feull, true, true))) &&
 			(CW_MEETS_STRING(m, savepoint_name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 698_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(TransactionStmt), kind, 0xe0ull, false, true))) &&
 			(CW_MEETS_STRING(m, gid, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 699_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(TransactionStmt), kind, 0x700ull, false, true))) &&
 			(CW_MEETS_STRING(m, gid, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 700_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(TransactionStmt), kind, 0x7feull, true, true))) &&
 			(CW_MEETS_STRING(m, gid, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 701_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(TransactionStmt), kind, 0x700ull, false, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_96_1_1)) &&
 			(CW_MEETS_STRING(m, savepoint_name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 696_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(TransactionStmt), kind, 0xe0ull, false, true))) &&
 			(CW_MEETS_STRING(m, savepoint_name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 697_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(TransactionStmt), kind, 0x7feull, true, true))) &&
 			(CW_MEETS_STRING(m, gid, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 699_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(TransactionStmt), kind, 0x700ull, false, true))) &&
 			(CW_MEETS_STRING(m, gid, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(TransactionStmt), kind, 700_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(TransactionStmt), kind, 0x7feull, true, true)));
 	}
 }
 
@@ -26210,132 +26210,132 @@ static inline bool cw_meets_VariableSetStmt(const pgbind_VariableSetStmt *m, Par
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_107_0_2)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 769_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2eull, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 770_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x6eull, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 771_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x3eull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 778_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 779_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x7eull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 781_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 782_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 783_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 784_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 785_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 786_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true)));
 	case 7995393u: /* AlterDatabaseSetStmt.setstmt */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_107_1_2)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 769_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2eull, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 770_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x6eull, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 773_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x3eull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 781_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 782_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 783_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 784_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 785_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 786_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true)));
 	case 8060930u: /* AlterRoleSetStmt.setstmt */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_107_2_2)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 769_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2eull, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 770_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x6eull, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 775_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x3eull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 781_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 782_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 783_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 784_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 785_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 786_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true)));
 	case 10944512u: /* AlterSystemStmt.setstmt */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_107_3_2)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 769_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2eull, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 770_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x6eull, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 772_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x3eull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 781_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 782_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 783_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 784_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 785_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 786_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true)));
 	case 13434882u: /* DefElem.arg */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_107_4_2)) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 769_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2eull, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 770_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x6eull, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 774_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x3eull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 781_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 782_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 783_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 784_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 785_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 786_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 769_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2eull, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 770_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x6eull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 780_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 781_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 782_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 783_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 784_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 785_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(VariableSetStmt), kind, 786_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true)));
 	}
 }
 
@@ -26797,26 +26797,26 @@ static inline bool cw_meets_AlterOpFamilyStmt(const pgbind_AlterOpFamilyStmt *m,
 			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, items, true, false, 0, CW_KINDS(cw_kinds_128_0_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_914)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 914_0, false, false))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x2ull, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_915)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 915_0, false, false))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x1ull, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_916)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 916_0, false, false))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x2ull, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_917)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 917_0, false, false)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x1ull, false, false)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, false, 0, CW_KINDS(cw_kinds_128_1_0)) &&
 			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, items, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_914)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 914_0, false, false))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x2ull, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_915)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 915_0, false, false))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x1ull, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_916)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 916_0, false, false))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x2ull, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_917)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 917_0, false, false)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x1ull, false, false)));
 	}
 }
 
@@ -26964,40 +26964,40 @@ static inline bool cw_meets_AlterObjectDependsStmt(const pgbind_AlterObjectDepen
 		return true &&
 			CW_MEETS_MESSAGE(m, extname, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 943_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200001200000ull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 944_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x1ffff7bffffffeull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 945_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x1200000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 946_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200000100000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 947_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x1ffff7bffffffeull, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_948)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 948_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_949)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 949_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x100000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_950)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 950_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200000100000ull, true, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 951_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200000000000ull, false, true)));
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, extname, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 943_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200001200000ull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 944_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x1ffff7bffffffeull, true, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 946_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200000100000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 947_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x1ffff7bffffffeull, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_948)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 948_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_949)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 949_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x100000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_950)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectDependsStmt), objectType, 950_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200000100000ull, true, true)));
 	}
 }
 
@@ -27017,60 +27017,60 @@ static inline bool cw_meets_AlterObjectSchemaStmt(const pgbind_AlterObjectSchema
 		return true &&
 			CW_MEETS_STRING(m, newschema, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 953_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x10044001080000ull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 954_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x1ffff7fffffffeull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 955_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x10044001080000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 956_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x4e110004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 957_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x1ffff7fffffffeull, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_958)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 958_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x7c10000002300ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_959)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 959_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x10000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_960)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 960_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_961)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 961_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x4000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_962)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 962_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x40000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_963)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 963_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x100000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_964)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 964_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0xa000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_965)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 965_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x7c1004e112304ull, true, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 966_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0xa000000ull, false, true)));
 	default:
 		return true &&
 			CW_MEETS_STRING(m, newschema, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 953_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x10044001080000ull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 954_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x1ffff7fffffffeull, true, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 956_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x4e110004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 957_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x1ffff7fffffffeull, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_958)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 958_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x7c10000002300ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_959)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 959_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x10000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_960)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 960_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_961)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 961_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x4000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_962)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 962_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x40000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_963)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 963_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x100000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_964)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 964_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0xa000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_965)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 965_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x7c1004e112304ull, true, true)));
 	}
 }
 
@@ -27090,23 +27090,23 @@ static inline bool cw_meets_AlterOwnerStmt(const pgbind_AlterOwnerStmt *m, Paren
 		return true &&
 			CW_MEETS_MESSAGE(m, newowner, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 968_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x8a8ced68404ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 969_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x1ffffffffffffeull, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_970)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 970_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x844100000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_971)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 971_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x4c10000002300ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_972)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 972_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x8a080468400ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_973)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 973_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_974)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 974_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0xa000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_975)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 975_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x800000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_976)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterOwnerStmt), objectType, 976_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x4c9a8ced6a704ull, true, true)));
 	}
 }
 
@@ -27336,26 +27336,26 @@ static inline bool cw_meets_AlterTSConfigurationStmt(const pgbind_AlterTSConfigu
 			CW_MEETS_REPEATED_NODE(m, tokentype, true, false, 0, CW_KINDS(cw_kinds_147_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, dicts, false, false, 0, CW_KINDS(cw_kinds_147_0_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, dicts, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTSConfigurationStmt), kind, 1051_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTSConfigurationStmt), kind, 0x18ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, dicts, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTSConfigurationStmt), kind, 1052_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTSConfigurationStmt), kind, 0x3eull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, dicts, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTSConfigurationStmt), kind, 1055_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTSConfigurationStmt), kind, 0x18ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, dicts, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTSConfigurationStmt), kind, 1056_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTSConfigurationStmt), kind, 0x3eull, true, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, cfgname, true, false, 0, CW_KINDS(cw_kinds_147_1_1)) &&
 			CW_MEETS_REPEATED_NODE(m, tokentype, true, false, 0, CW_KINDS(cw_kinds_147_1_2)) &&
 			CW_MEETS_REPEATED_NODE(m, dicts, false, false, 0, CW_KINDS(cw_kinds_147_1_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, dicts, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTSConfigurationStmt), kind, 1051_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTSConfigurationStmt), kind, 0x18ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, dicts, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTSConfigurationStmt), kind, 1052_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTSConfigurationStmt), kind, 0x3eull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, dicts, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTSConfigurationStmt), kind, 1055_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTSConfigurationStmt), kind, 0x18ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, dicts, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterTSConfigurationStmt), kind, 1056_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterTSConfigurationStmt), kind, 0x3eull, true, true)));
 	}
 }
 
@@ -27600,39 +27600,39 @@ static inline bool cw_meets_SecLabelStmt(const pgbind_SecLabelStmt *m, Parent pa
 	case 4063232u: /* RawStmt.stmt */
 		return true &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1121_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x40824c010a404ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1122_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x1fff77ffbffffeull, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1123)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1123_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x824c0108404ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1124)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1124_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1125)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1125_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x800000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1126)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1126_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x40001000080ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1127)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1127_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x40c24c190a484ull, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1128)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1128_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x10004000080000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1129)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1129_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x8800400000ull, false, true)));
 	default:
 		return true &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1121_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x40824c010a404ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1122_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x1fff77ffbffffeull, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1123)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1123_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x824c0108404ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1124)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1124_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1125)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1125_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x800000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1126)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1126_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x40001000080ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1127)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(SecLabelStmt), objtype, 1127_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x40c24c190a484ull, true, true)));
 	}
 }
 
@@ -27750,38 +27750,38 @@ static inline bool cw_meets_AlterExtensionContentsStmt(const pgbind_AlterExtensi
 		return true &&
 			CW_MEETS_STRING(m, extname, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1161_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x4100002100044ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1162_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x1fffd7b3b95ffcull, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1163)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1163_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x10040000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1164)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1164_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x4000000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1165)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1165_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x100004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1166)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1166_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x100002000040ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1167)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1167_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x14140002100044ull, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1168)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1168_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x8000000ull, false, true)));
 	default:
 		return true &&
 			CW_MEETS_STRING(m, extname, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1161_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x4100002100044ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1162_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x1fffd7b3b95ffcull, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1163)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1163_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x10040000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1164)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1164_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x4000000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1165)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1165_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x100004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1166)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1166_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x100002000040ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1167)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 1167_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x14140002100044ull, true, true)));
 	}
 }
 
@@ -27862,7 +27862,7 @@ static inline bool cw_meets_ReplicaIdentityStmt(const pgbind_ReplicaIdentityStmt
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_STRING(CW_OF_SELF(ReplicaIdentityStmt), identity_type, 1182_0, false, false))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(AlterTableCmd), subtype, 1183_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_PARENT(AlterTableCmd), subtype, 0x6000ull, false, true)));
 	default:
 		return true &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
@@ -28099,30 +28099,30 @@ static inline bool cw_meets_AlterSubscriptionStmt(const pgbind_AlterSubscription
 			CW_MEETS_REPEATED_NODE(m, publication, true, false, 0, CW_KINDS(cw_kinds_175_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_175_0_4)) &&
 			(CW_MEETS_STRING(m, conninfo, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1244_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterSubscriptionStmt), kind, 0x4ull, false, true))) &&
 			(CW_MEETS_STRING(m, conninfo, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1245_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterSubscriptionStmt), kind, 0x1feull, true, true))) &&
 			(CW_MEETS_STRING(m, conninfo, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1246_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterSubscriptionStmt), kind, 0x4ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1254_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterSubscriptionStmt), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1255_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterSubscriptionStmt), kind, 0x1feull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1259_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterSubscriptionStmt), kind, 0x80ull, false, true)));
 	default:
 		return true &&
 			CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, publication, true, false, 0, CW_KINDS(cw_kinds_175_1_3)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_175_1_4)) &&
 			(CW_MEETS_STRING(m, conninfo, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1244_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterSubscriptionStmt), kind, 0x4ull, false, true))) &&
 			(CW_MEETS_STRING(m, conninfo, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1245_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterSubscriptionStmt), kind, 0x1feull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1254_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterSubscriptionStmt), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(AlterSubscriptionStmt), kind, 1255_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterSubscriptionStmt), kind, 0x1feull, true, true)));
 	}
 }
 
@@ -28350,705 +28350,705 @@ static inline bool cw_meets_A_Expr(const pgbind_A_Expr *m, Parent parent)
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_0_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_0_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1301)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1301_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x6ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1302)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1302_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1303)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1303_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x86ull, true, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1361)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1361_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1362)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1362_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x84ull, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1363)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1363_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x86ull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1409)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1409_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1410)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1410_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1411)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1411_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1412)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1412_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x86ull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1488)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1488_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 2424835u: /* CaseExpr.arg */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_1_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_1_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_1_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1521)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1521_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1522)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1522_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 2424837u: /* CaseExpr.defresult */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_2_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_2_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_2_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1512)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1512_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1513)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1513_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 2490369u: /* CaseWhen.expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_3_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_3_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_3_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1304)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1304_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x6ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1305)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1305_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1306)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1306_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x86ull, true, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1366)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1366_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1367)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1367_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x84ull, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1368)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1368_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x86ull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1415)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1415_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1416)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1416_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1417)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1417_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1418)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1418_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x86ull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1495)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1495_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 2490370u: /* CaseWhen.result */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_4_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_4_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_4_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1514)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1514_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1515)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1515_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 2818051u: /* CoalesceExpr.args */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_5_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_5_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_5_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1516)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1516_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1517)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1517_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x400ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1518)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1518_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 3735558u: /* JoinExpr.quals */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_6_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_6_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_6_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1480)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1480_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1481)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1481_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 4259842u: /* DeleteStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_7_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_7_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_7_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1470)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1470_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1471)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1471_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 4325378u: /* UpdateStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_8_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_8_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_8_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1478)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1478_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1479)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1479_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 4390914u: /* MergeStmt.join_condition */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_9_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_9_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_9_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1489)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1489_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1490)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1490_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 4456452u: /* SelectStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_10_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_10_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_10_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1290_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x8eull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1291_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0xfeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1307)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1307_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0xeull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1308)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1308_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1309)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1309_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1310)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1310_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x9eull, true, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1375)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1375_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x12ull, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1376)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1376_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x8cull, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1377)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1377_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x9eull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1425)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1425_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x12ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1426)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1426_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0xcull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1427)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1427_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1428)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1428_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x9eull, true, true)));
 	case 4456455u: /* SelectStmt.having_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_11_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_11_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_11_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1476)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1476_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1477)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1477_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 4521984u: /* ReturnStmt.returnval */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_12_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_12_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_12_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true)));
 	case 5242887u: /* CopyStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_13_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_13_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_13_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1467)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1467_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1468)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1468_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 5701639u: /* IndexStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_14_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_14_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_14_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1510)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1510_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1511)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1511_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 6029314u: /* RuleStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_15_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_15_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_15_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1502)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1502_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1503)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1503_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 7208970u: /* CreateTrigStmt.when_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_16_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_16_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_16_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1504)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1504_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1505)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1505_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 11010053u: /* CreatePolicyStmt.qual */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_17_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_17_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_17_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true)));
 	case 11010054u: /* CreatePolicyStmt.with_check */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_18_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_18_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_18_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1496)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1496_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1497)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1497_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 11075588u: /* AlterPolicyStmt.with_check */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_19_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_19_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_19_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1474)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1474_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1475)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1475_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 11862018u: /* A_Expr.lexpr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_20_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_20_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_20_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1465)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1465_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1466)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1466_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 11862019u: /* A_Expr.rexpr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_21_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_21_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_21_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1484)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1484_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1485)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1485_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 12058625u: /* FuncCall.args */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_22_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_22_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_22_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1500)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1500_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1501)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1501_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 12058627u: /* FuncCall.agg_filter */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_23_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_23_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_23_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1491)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1491_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1492)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1492_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 12386306u: /* ResTarget.val */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_24_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_24_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_24_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1292_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f8eull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1293_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1313)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1313_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f82ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1314)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1314_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x70ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1315)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1315_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0xcull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1316)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1316_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1391)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1391_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x52ull, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1392)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1392_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7facull, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1393)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1393_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1442)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1442_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x12ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1443)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1443_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1444)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1444_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7000ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1445)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1445_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x800ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1446)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1446_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x320ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1447)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1447_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x4cull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1448)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1448_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x400ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1449)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1449_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true)));
 	case 12517376u: /* TypeCast.arg */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_25_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_25_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_25_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1294_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1295_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x72ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1317)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1317_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1318)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1318_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x40ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1319)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1319_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x42ull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1450)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1450_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1451)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1451_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x40ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1452)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1452_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x42ull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1472)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1472_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1473)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1473_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 12713986u: /* WindowDef.partition_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_26_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_26_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_26_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1519)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1519_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1520)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1520_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 13238273u: /* IndexElem.expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_27_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_27_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_27_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1486)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1486_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1487)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1487_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 13303809u: /* StatsElem.expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_28_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_28_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_28_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1482)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1482_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1483)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1483_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 13369350u: /* Constraint.raw_expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_29_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_29_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_29_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1320)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1320_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1321)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1321_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, false, 0, CW_KINDS(contract_kinds_1322)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1322_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x82ull, true, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1398)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1398_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1399)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1399_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(contract_kinds_1400)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1400_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x82ull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1456)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1456_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1457)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1457_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1458)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1458_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x82ull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1469)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1469_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 14614531u: /* OnConflictClause.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_30_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_30_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_30_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1508)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1508_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1509)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1509_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 14876675u: /* MergeWhenClause.condition */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_31_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_31_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_31_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1506)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1506_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1507)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1507_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 15204358u: /* PartitionBoundSpec.upperdatums */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_32_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_32_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_32_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1498)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1498_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1499)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1499_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	case 15532033u: /* PublicationTable.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_33_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_33_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_33_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1493)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1493_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x80ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(contract_kinds_1494)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1494_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7800ull, false, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_34_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_34_2)) &&
 			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_34_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1299_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7f80ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, name, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1300_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1407_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x480ull, false, true))) &&
 			(CW_MEETS_NODE(m, rexpr, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(A_Expr), kind, 1408_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(A_Expr), kind, 0x7ffeull, true, true)));
 	}
 }
 
@@ -29344,17 +29344,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_0_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_0_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true)));
 	case 1703938u: /* BoolExpr.args */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_1_0)) &&
@@ -29362,35 +29362,35 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_1_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_1_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1620_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1621_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x1eull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1626)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1626_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1627)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1627_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1628)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1628_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1659)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1659_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1660)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1660_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1661)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1661_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1714_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1714_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(BoolExpr), boolop, 1714_2, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1714_0, true, false) && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true) && CW_IF_MASK(CW_OF_PARENT(BoolExpr), boolop, 0xeull, false, true)));
 	case 2424837u: /* CaseExpr.defresult */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_2_0)) &&
@@ -29398,17 +29398,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_2_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_2_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true)));
 	case 2490369u: /* CaseWhen.expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_3_0)) &&
@@ -29416,17 +29416,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_3_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_3_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true)));
 	case 2490370u: /* CaseWhen.result */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_4_0)) &&
@@ -29434,17 +29434,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_4_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_4_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true)));
 	case 2818051u: /* CoalesceExpr.args */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_5_0)) &&
@@ -29452,17 +29452,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_5_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_5_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true)));
 	case 3080193u: /* NullTest.arg */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_6_0)) &&
@@ -29470,17 +29470,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_6_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_6_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true)));
 	case 4456448u: /* SelectStmt.distinct_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_7_0)) &&
@@ -29488,17 +29488,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_7_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_7_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true)));
 	case 4456452u: /* SelectStmt.where_clause */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_8_0)) &&
@@ -29506,17 +29506,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_8_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_8_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true)));
 	case 4521984u: /* ReturnStmt.returnval */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_9_0)) &&
@@ -29524,21 +29524,21 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_9_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_9_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1715_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1715_1, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1715_0, true, false) && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1716_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1716_1, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1716_0, true, false) && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true)));
 	case 4718596u: /* AlterTableCmd.def */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_10_0)) &&
@@ -29546,19 +29546,19 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_10_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_10_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1684_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, true, true)));
 	case 11730944u: /* CallStmt.funccall */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_11_0)) &&
@@ -29566,17 +29566,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_11_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_11_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true)));
 	case 11862018u: /* A_Expr.lexpr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_12_0)) &&
@@ -29584,27 +29584,27 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_12_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_12_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1638)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1638_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1639)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1639_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1640)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1640_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1710_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1710_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(A_Expr), kind, 1710_2, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1710_0, true, false) && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true) && CW_IF_MASK(CW_OF_PARENT(A_Expr), kind, 0x7bfeull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1711_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1711_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(A_Expr), kind, 1711_2, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1711_0, true, false) && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true) && CW_IF_MASK(CW_OF_PARENT(A_Expr), kind, 0x7bfeull, false, true)));
 	case 11862019u: /* A_Expr.rexpr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_13_0)) &&
@@ -29612,29 +29612,29 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_13_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_13_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1641)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1641_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1642)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1642_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1643)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1643_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(A_Expr), kind, 1707_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_PARENT(A_Expr), kind, 0x400ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1717_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1717_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(A_Expr), kind, 1717_2, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1717_0, true, false) && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true) && CW_IF_MASK(CW_OF_PARENT(A_Expr), kind, 0x37eull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1718_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1718_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(A_Expr), kind, 1718_2, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1718_0, true, false) && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true) && CW_IF_MASK(CW_OF_PARENT(A_Expr), kind, 0x37eull, false, true)));
 	case 12058625u: /* FuncCall.args */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_14_0)) &&
@@ -29642,33 +29642,33 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_14_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_14_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1644)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1644_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1645)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1645_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1646)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1646_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1671)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1671_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1672)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1672_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1673)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1673_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1712_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1712_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(FuncCall), funcformat, 1712_2, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1712_0, true, false) && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true) && CW_IF_MASK(CW_OF_PARENT(FuncCall), funcformat, 0x1eull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1713_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1713_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(FuncCall), funcformat, 1713_2, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1713_0, true, false) && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true) && CW_IF_MASK(CW_OF_PARENT(FuncCall), funcformat, 0x1eull, false, true)));
 	case 12255232u: /* A_Indirection.arg */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_15_0)) &&
@@ -29676,17 +29676,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_15_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_15_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true)));
 	case 12386306u: /* ResTarget.val */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_16_0)) &&
@@ -29694,31 +29694,31 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_16_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_16_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1648)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), agg_distinct, 1648_0, false, false))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), agg_distinct, 0x2ull, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1649)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), agg_distinct, 1649_0, false, false))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), agg_distinct, 0x1ull, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1675)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1675_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1676)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1676_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_1677)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1677_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1708_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1708_1, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1708_0, true, false) && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1709_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1709_1, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1709_0, true, false) && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true)));
 	case 12517376u: /* TypeCast.arg */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_17_0)) &&
@@ -29726,29 +29726,29 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_17_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_17_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1622_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1623_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x1eull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1682_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1683_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x1eull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1719_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1719_1, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1719_0, true, false) && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1720_0, true, false) && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1720_1, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(FuncCall), funcname, 1720_0, true, false) && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true)));
 	case 12648448u: /* SortBy.node */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_18_0)) &&
@@ -29756,17 +29756,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_18_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_18_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true)));
 	case 13238273u: /* IndexElem.expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_19_0)) &&
@@ -29774,17 +29774,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_19_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_19_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true)));
 	case 13303809u: /* StatsElem.expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_20_0)) &&
@@ -29792,17 +29792,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_20_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_20_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true)));
 	case 13369350u: /* Constraint.raw_expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_21_0)) &&
@@ -29810,17 +29810,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_21_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_21_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true)));
 	case 15073281u: /* PartitionElem.expr */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_22_0)) &&
@@ -29828,17 +29828,17 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_22_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_22_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_NO_KINDS) &&
@@ -29846,21 +29846,21 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_23_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_23_3)) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1574)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1574_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1575)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1575_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1576)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1576_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1577)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1577_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1578)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1578_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, funcname, false, false, 0, CW_KINDS(contract_kinds_1579)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1579_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x12ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1624_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(FuncCall), funcformat, 1684_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(FuncCall), funcformat, 0x2ull, true, true)));
 	}
 }
 
@@ -30089,7 +30089,7 @@ static inline bool cw_meets_ResTarget(const pgbind_ResTarget *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, indirection, true, false, 0, CW_KINDS(cw_kinds_189_8_1)) &&
 			CW_MEETS_NODE(m, val, false, false, 0, CW_KINDS(cw_kinds_189_8_2)) &&
 			(CW_MEETS_NODE(m, val, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(MergeWhenClause), commandType, 1764_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_PARENT(MergeWhenClause), commandType, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, val, false, false, 0, CW_KINDS(contract_kinds_1773)) ||
 			 !(true && CW_IF_STRING(CW_OF_SELF(ResTarget), name, 1773_0, false, false))) &&
 			(CW_MEETS_NODE(m, val, false, false, 0, CW_KINDS(contract_kinds_1774)) ||
@@ -30099,7 +30099,7 @@ static inline bool cw_meets_ResTarget(const pgbind_ResTarget *m, Parent parent)
 			(CW_MEETS_NODE(m, val, false, false, 0, CW_KINDS(contract_kinds_1776)) ||
 			 !(true && CW_IF_STRING(CW_OF_SELF(ResTarget), name, 1776_0, true, false))) &&
 			(CW_MEETS_NODE(m, val, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(MergeWhenClause), commandType, 1779_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_PARENT(MergeWhenClause), commandType, 0x8ull, false, true)));
 	default:
 		return true &&
 			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) &&
@@ -30499,7 +30499,7 @@ static inline bool cw_meets_RangeTableFuncCol(const pgbind_RangeTableFuncCol *m,
 			CW_MEETS_NODE(m, colexpr, false, false, 0, CW_KINDS(cw_kinds_199_0_4)) &&
 			CW_MEETS_NODE(m, coldefexpr, false, false, 0, CW_KINDS(cw_kinds_199_0_5)) &&
 			(CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RangeTableFuncCol), for_ordinality, 1874_0, false, false)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RangeTableFuncCol), for_ordinality, 0x1ull, false, false)));
 	}
 }
 
@@ -30738,7 +30738,7 @@ static inline bool cw_meets_ColumnDef(const pgbind_ColumnDef *m, Parent parent)
 			CW_MEETS_REPEATED_NODE(m, constraints, true, false, 0, CW_KINDS(cw_kinds_201_0_15)) &&
 			CW_MEETS_REPEATED_NODE(m, fdwoptions, true, false, 0, CW_KINDS(cw_kinds_201_0_16)) &&
 			(CW_MEETS_STRING(m, colname, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(AlterTableCmd), subtype, 1951_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_PARENT(AlterTableCmd), subtype, 0x6000ull, false, true)));
 	case 5308417u: /* CreateStmt.table_elts */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, constraints, true, false, 0, CW_KINDS(cw_kinds_201_1_15)) &&
@@ -30844,23 +30844,23 @@ static inline bool cw_meets_Constraint(const pgbind_Constraint *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, pk_attrs, true, false, 0, CW_KINDS(cw_kinds_204_0_21)) &&
 			CW_MEETS_REPEATED_NODE(m, fk_del_set_cols, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_STRING(m, conname, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(AlterTableCmd), subtype, 1976_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_PARENT(AlterTableCmd), subtype, 0x6000ull, false, true))) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1977)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1977_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x60ull, false, true))) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1978)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1978_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1979)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1979_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x68ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1990_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1991_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x7dfeull, true, true))) &&
 			(CW_MEETS_STRING(m, access_method, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1997_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x200ull, false, true))) &&
 			(CW_MEETS_STRING(m, access_method, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1998_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x7ffeull, true, true))) &&
 			(CW_MEETS_STRING(m, access_method, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1999_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x200ull, false, true)));
 	case 13172751u: /* ColumnDef.constraints */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, keys, true, false, 0, CW_KINDS(cw_kinds_204_1_10)) &&
@@ -30871,19 +30871,19 @@ static inline bool cw_meets_Constraint(const pgbind_Constraint *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, pk_attrs, true, false, 0, CW_KINDS(cw_kinds_204_1_21)) &&
 			CW_MEETS_REPEATED_NODE(m, fk_del_set_cols, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1977)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1977_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x60ull, false, true))) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1978)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1978_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1979)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1979_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x68ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1990_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1991_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x7dfeull, true, true))) &&
 			(CW_MEETS_STRING(m, access_method, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1997_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x200ull, false, true))) &&
 			(CW_MEETS_STRING(m, access_method, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1998_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x7ffeull, true, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, keys, true, false, 0, CW_KINDS(cw_kinds_204_2_10)) &&
@@ -30894,19 +30894,19 @@ static inline bool cw_meets_Constraint(const pgbind_Constraint *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, pk_attrs, true, false, 0, CW_KINDS(cw_kinds_204_2_21)) &&
 			CW_MEETS_REPEATED_NODE(m, fk_del_set_cols, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1977)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1977_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x60ull, false, true))) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1978)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1978_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x8ull, false, true))) &&
 			(CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(contract_kinds_1979)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1979_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x68ull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1990_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1991_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x7dfeull, true, true))) &&
 			(CW_MEETS_STRING(m, access_method, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1997_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x200ull, false, true))) &&
 			(CW_MEETS_STRING(m, access_method, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(Constraint), contype, 1998_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(Constraint), contype, 0x7ffeull, true, true)));
 	}
 }
 
@@ -31002,23 +31002,23 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 		return true &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_0_2)) &&
 			(CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2010_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x2ull, false, true))) &&
 			(CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2011_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x4ull, false, true))) &&
 			(CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2012_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x8ull, false, true))) &&
 			(CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2013_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x10ull, false, true))) &&
 			(CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2014_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1eull, true, true))) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2018_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2035)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2035_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x2ull, false, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2036)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2036_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0xcull, false, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2037)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2037_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0xeull, true, true)));
 	case 3932163u: /* IntoClause.options */
 		return true &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_1_2));
@@ -31033,7 +31033,7 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2041)) ||
 			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2041_0, true, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2149)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2149_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 5177346u: /* ClusterStmt.params */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
@@ -31069,7 +31069,7 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2053)) ||
 			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2053_0, true, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2137)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2137_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 5308423u: /* CreateStmt.options */
 		return true &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_5_2));
@@ -31084,7 +31084,7 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2057)) ||
 			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2057_0, true, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2139)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2139_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 5701638u: /* IndexStmt.options */
 		return true &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_7_2));
@@ -31107,7 +31107,7 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2064)) ||
 			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2064_0, true, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2144)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2144_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 5832706u: /* AlterFunctionStmt.actions */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
@@ -31129,15 +31129,15 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_10_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x10ull, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2136)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2136_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 6291457u: /* TransactionStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_11_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x10ull, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2071)) ||
 			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2071_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2072)) ||
@@ -31145,7 +31145,7 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2073)) ||
 			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2073_0, true, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2140)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2140_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 6356996u: /* ViewStmt.options */
 		return true &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_12_2));
@@ -31180,7 +31180,7 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2081)) ||
 			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2081_0, true, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2142)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2142_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 6946817u: /* AlterSeqStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
@@ -31200,7 +31200,7 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_19_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x10ull, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2086)) ||
 			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2086_0, false, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2087)) ||
@@ -31236,7 +31236,7 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2096)) ||
 			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2096_0, true, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2138)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2138_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 7667715u: /* ReindexStmt.params */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
@@ -31275,73 +31275,73 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_29_2)) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2148)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2148_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 9699330u: /* CreateFdwStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_30_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x10ull, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2156)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2156_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 9764865u: /* AlterFdwStmt.func_options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_31_2)) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2151)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2151_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 9764866u: /* AlterFdwStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_32_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2026_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0xcull, false, true))) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2027_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, true, true))) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2135_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0xeull, false, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2152)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2152_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x2ull, false, true)));
 	case 9830405u: /* CreateForeignServerStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_33_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x10ull, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2154)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2154_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 9895938u: /* AlterForeignServerStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_34_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2028_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2029_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x14ull, true, true))) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2134_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0xeull, false, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2147)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2147_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0xaull, false, true)));
 	case 9961475u: /* CreateUserMappingStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_35_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x10ull, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2145)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2145_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 10027010u: /* AlterUserMappingStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_36_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2030_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0xcull, false, true))) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2031_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, true, true))) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2133_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0xeull, false, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2150)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2150_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x2ull, false, true)));
 	case 10158081u: /* AlterTableSpaceOptionsStmt.options */
 		return true &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_37_2));
@@ -31350,17 +31350,17 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_38_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x10ull, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2157)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2157_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0xcull, false, true)));
 	case 10420229u: /* ImportForeignSchemaStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_39_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x10ull, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2153)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2153_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 10485762u: /* CreateExtensionStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
@@ -31374,21 +31374,21 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2119)) ||
 			 !(true && CW_IF_STRING(CW_OF_SELF(DefElem), defname, 2119_0, true, false))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2143)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2143_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 10551297u: /* AlterExtensionStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_41_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x10ull, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2141)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2141_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 10682370u: /* CreateEventTrigStmt.whenclause */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_42_2)) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2155)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2155_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 11272193u: /* CreatePublicationStmt.options */
 		return true &&
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
@@ -31410,9 +31410,9 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_47_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x10ull, true, true))) &&
 			(CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(contract_kinds_2146)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2146_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x1cull, false, true)));
 	case 13238277u: /* IndexElem.opclassopts */
 		return true &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_48_2));
@@ -31433,7 +31433,7 @@ static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_50_2)) &&
 			(CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(DefElem), defaction, 2034_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(DefElem), defaction, 0x10ull, true, true)));
 	}
 }
 
@@ -31573,35 +31573,35 @@ static inline bool cw_meets_GroupingSet(const pgbind_GroupingSet *m, Parent pare
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, content, false, false, 0, CW_KINDS(cw_kinds_211_0_1)) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2158_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GroupingSet), kind, 0x20ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2159_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GroupingSet), kind, 0x3eull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2160_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GroupingSet), kind, 0x20ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2161_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(GroupingSet), kind, 0x3eull, true, true)));
 	case 13828097u: /* GroupingSet.content */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, content, false, false, 0, CW_KINDS(cw_kinds_211_1_1)) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2158_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GroupingSet), kind, 0x20ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2159_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GroupingSet), kind, 0x3eull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2160_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GroupingSet), kind, 0x20ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2161_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(GroupingSet), kind, 0x3eull, true, true)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, content, false, false, 0, CW_KINDS(cw_kinds_211_2_1)) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2158_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GroupingSet), kind, 0x20ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2159_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GroupingSet), kind, 0x3eull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2160_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GroupingSet), kind, 0x20ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(GroupingSet), kind, 2161_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(GroupingSet), kind, 0x3eull, true, true)));
 	}
 }
 
@@ -31696,107 +31696,107 @@ static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m, Paren
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_0_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2245_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), objtype, 2245_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), behavior, 2245_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), targtype, 2245_3, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2245_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x40000000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2246_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), targtype, 2246_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), behavior, 2246_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), objtype, 2246_3, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2246_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x840100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2247_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), targtype, 2247_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), objtype, 2247_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), behavior, 2247_3, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2247_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x40000000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x6ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2258_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), objtype, 2258_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), behavior, 2258_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), targtype, 2258_3, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2258_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x100000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2259_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), targtype, 2259_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), behavior, 2259_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), objtype, 2259_3, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2259_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x840100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2260_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), targtype, 2260_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), objtype, 2260_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), behavior, 2260_3, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2260_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x100000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x6ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objfuncargs, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(GrantStmt), objtype, 2308_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x44000000000ull, false, true)));
 	case 5439488u: /* DropStmt.objects */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_1_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_1_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_1_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(DropStmt), removeType, 2190_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_PARENT(DropStmt), removeType, 0x4000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(DropStmt), removeType, 2218_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_PARENT(DropStmt), removeType, 0x4000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(DropStmt), removeType, 2241_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_PARENT(DropStmt), removeType, 0x840100004ull, false, true)));
 	case 5570561u: /* CommentStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_2_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_2_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_2_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(CommentStmt), objtype, 2191_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_PARENT(CommentStmt), objtype, 0x4000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(CommentStmt), objtype, 2219_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_PARENT(CommentStmt), objtype, 0x4000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(CommentStmt), objtype, 2239_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_PARENT(CommentStmt), objtype, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(CommentStmt), objtype, 2240_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_PARENT(CommentStmt), objtype, 0x840102004ull, false, true)));
 	case 5832705u: /* AlterFunctionStmt.func */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_3_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_3_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_3_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2242_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterFunctionStmt), objtype, 2242_1, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2242_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterFunctionStmt), objtype, 0x1ffffffffffffeull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2243_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterFunctionStmt), objtype, 2243_1, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2243_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterFunctionStmt), objtype, 0x1ffffffffffffeull, false, true)));
 	case 5963779u: /* RenameStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_4_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_4_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_4_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2251_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), relationType, 2251_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), behavior, 2251_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), renameType, 2251_3, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2251_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x840100004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2252_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), renameType, 2252_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), behavior, 2252_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), relationType, 2252_3, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2252_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x4ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x1ffffffffffffeull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2253_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), renameType, 2253_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), relationType, 2253_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), behavior, 2253_3, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2253_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x4ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x6ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2254_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), relationType, 2254_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), behavior, 2254_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), renameType, 2254_3, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2254_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x840100004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2255_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), renameType, 2255_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), behavior, 2255_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), relationType, 2255_3, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2255_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x100000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x1ffffffffffffeull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2256_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), renameType, 2256_1, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), relationType, 2256_2, false, true) && CW_IF_NUMBER(CW_OF_PARENT(RenameStmt), behavior, 2256_3, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2256_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x100000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x6ull, false, true)));
 	case 8192002u: /* CreateCastStmt.func */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_5_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_5_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_5_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2261_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(CreateCastStmt), context, 2261_1, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2261_0, true, false) && CW_IF_MASK(CW_OF_PARENT(CreateCastStmt), context, 0x1eull, false, true)));
 	case 8847362u: /* AlterObjectDependsStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_6_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_6_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_6_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2262_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterObjectDependsStmt), objectType, 2262_1, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2262_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterObjectDependsStmt), objectType, 0x840100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2263_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterObjectDependsStmt), objectType, 2263_1, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2263_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterObjectDependsStmt), objectType, 0x840100000ull, false, true)));
 	case 8912898u: /* AlterObjectSchemaStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_7_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, true, 0, CW_KINDS(cw_kinds_213_7_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_7_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(AlterObjectSchemaStmt), objectType, 2220_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_PARENT(AlterObjectSchemaStmt), objectType, 0x4000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2244_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterObjectSchemaStmt), objectType, 2244_1, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2244_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterObjectSchemaStmt), objectType, 0x840100004ull, false, true)));
 	case 8978434u: /* AlterOwnerStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_8_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_8_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_8_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(AlterOwnerStmt), objectType, 2193_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_PARENT(AlterOwnerStmt), objectType, 0x4000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(AlterOwnerStmt), objectType, 2221_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_PARENT(AlterOwnerStmt), objectType, 0x4000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2248_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterOwnerStmt), objectType, 2248_1, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2248_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterOwnerStmt), objectType, 0x840100004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2250_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterOwnerStmt), objectType, 2250_1, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2250_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterOwnerStmt), objectType, 0x840100004ull, false, true)));
 	case 9043968u: /* AlterOperatorStmt.opername */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_9_0)) &&
@@ -31808,16 +31808,16 @@ static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m, Paren
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_10_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_10_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2257_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(SecLabelStmt), objtype, 2257_1, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2257_0, true, false) && CW_IF_MASK(CW_OF_PARENT(SecLabelStmt), objtype, 0x4000840102004ull, false, true)));
 	case 10616835u: /* AlterExtensionContentsStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_11_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_11_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_11_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2249_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterExtensionContentsStmt), objtype, 2249_1, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2249_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterExtensionContentsStmt), objtype, 0x840100004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2264_0, true, false) && CW_IF_NUMBER(CW_OF_PARENT(AlterExtensionContentsStmt), objtype, 2264_1, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2264_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterExtensionContentsStmt), objtype, 0x840100004ull, false, true)));
 	case 11141123u: /* CreateTransformStmt.fromsql */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_12_0)) &&
@@ -31838,7 +31838,7 @@ static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m, Paren
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_14_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_14_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, false, 2, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_PARENT(CreateOpClassItem), itemtype, 2222_0, false, false)));
+			 !(true && CW_IF_MASK(CW_OF_PARENT(CreateOpClassItem), itemtype, 0x2ull, false, false)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_15_0)) &&
@@ -31889,25 +31889,25 @@ static inline bool cw_meets_CreateOpClassItem(const pgbind_CreateOpClassItem *m,
 			CW_MEETS_REPEATED_NODE(m, order_family, true, false, 0, CW_KINDS(cw_kinds_215_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, class_args, true, false, 0, CW_KINDS(cw_kinds_215_0_4)) &&
 			(CW_MEETS_MESSAGE(m, storedtype, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CreateOpClassItem), itemtype, 2326_0, false, false))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CreateOpClassItem), itemtype, 0x8ull, false, false))) &&
 			(CW_MEETS_MESSAGE(m, storedtype, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CreateOpClassItem), itemtype, 2327_0, true, false)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(CreateOpClassItem), itemtype, 0xeull, true, false)));
 	case 8388611u: /* AlterOpFamilyStmt.items */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, order_family, true, false, 0, CW_KINDS(cw_kinds_215_1_3)) &&
 			CW_MEETS_REPEATED_NODE(m, class_args, true, false, 0, CW_KINDS(cw_kinds_215_1_4)) &&
 			(CW_MEETS_MESSAGE(m, storedtype, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CreateOpClassItem), itemtype, 2326_0, false, false))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CreateOpClassItem), itemtype, 0x8ull, false, false))) &&
 			(CW_MEETS_MESSAGE(m, storedtype, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CreateOpClassItem), itemtype, 2327_0, true, false)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(CreateOpClassItem), itemtype, 0xeull, true, false)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, order_family, true, false, 0, CW_KINDS(cw_kinds_215_2_3)) &&
 			CW_MEETS_REPEATED_NODE(m, class_args, true, false, 0, CW_KINDS(cw_kinds_215_2_4)) &&
 			(CW_MEETS_MESSAGE(m, storedtype, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CreateOpClassItem), itemtype, 2326_0, false, false))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CreateOpClassItem), itemtype, 0x8ull, false, false))) &&
 			(CW_MEETS_MESSAGE(m, storedtype, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(CreateOpClassItem), itemtype, 2327_0, true, false)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(CreateOpClassItem), itemtype, 0xeull, true, false)));
 	}
 }
 
@@ -31996,11 +31996,11 @@ static inline bool cw_meets_XmlSerialize(const pgbind_XmlSerialize *m, Parent pa
 		return true &&
 			CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS) &&
 			(CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(contract_kinds_2335)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlSerialize), xmloption, 2335_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlSerialize), xmloption, 0x2ull, false, true))) &&
 			(CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(contract_kinds_2336)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlSerialize), xmloption, 2336_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlSerialize), xmloption, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(contract_kinds_2337)) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(XmlSerialize), xmloption, 2337_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(XmlSerialize), xmloption, 0x6ull, true, true)));
 	}
 }
 
@@ -32241,121 +32241,121 @@ static inline bool cw_meets_RoleSpec(const pgbind_RoleSpec *m, Parent parent)
 	case 4718595u: /* AlterTableCmd.newowner */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x3eull, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2395_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true)));
 	case 4915205u: /* GrantStmt.grantees */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x3eull, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2394_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true)));
 	case 4915207u: /* GrantStmt.grantor */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x3eull, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2403_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true)));
 	case 7405568u: /* AlterRoleStmt.role */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x3eull, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2401_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true)));
 	case 7798785u: /* CreateSchemaStmt.authrole */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x3eull, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2400_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true)));
 	case 8060928u: /* AlterRoleSetStmt.role */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x3eull, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2404_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true)));
 	case 8978435u: /* AlterOwnerStmt.newowner */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x3eull, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2398_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true)));
 	case 9175040u: /* DropOwnedStmt.roles */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x3eull, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2396_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true)));
 	case 9240576u: /* ReassignOwnedStmt.roles */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x3eull, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2405_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true)));
 	case 9240577u: /* ReassignOwnedStmt.newrole */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x3eull, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2406_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true)));
 	case 9961472u: /* CreateUserMappingStmt.user */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x3eull, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2399_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true)));
 	case 10027008u: /* AlterUserMappingStmt.user */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x3eull, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2407_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true)));
 	case 10092544u: /* DropUserMappingStmt.user */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x3eull, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2402_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true)));
 	case 11010052u: /* CreatePolicyStmt.roles */
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x3eull, true, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2397_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true)));
 	default:
 		return true &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2392_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x2ull, false, true))) &&
 			(CW_MEETS_STRING(m, rolename, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(RoleSpec), roletype, 2393_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(RoleSpec), roletype, 0x3eull, true, true)));
 	}
 }
 
@@ -32530,41 +32530,41 @@ static inline bool cw_meets_PublicationObjSpec(const pgbind_PublicationObjSpec *
 	case 11272194u: /* CreatePublicationStmt.pubobjects */
 		return true &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2443_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(PublicationObjSpec), pubobjtype, 0x4ull, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2444_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(PublicationObjSpec), pubobjtype, 0x1eull, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2446_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(PublicationObjSpec), pubobjtype, 0x4ull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, pubtable, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2447_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(PublicationObjSpec), pubobjtype, 0x2ull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, pubtable, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2448_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(PublicationObjSpec), pubobjtype, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, pubtable, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2450_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(PublicationObjSpec), pubobjtype, 0x2ull, false, true)));
 	case 11337730u: /* AlterPublicationStmt.pubobjects */
 		return true &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2443_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(PublicationObjSpec), pubobjtype, 0x4ull, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2444_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(PublicationObjSpec), pubobjtype, 0x1eull, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2445_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(PublicationObjSpec), pubobjtype, 0x4ull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, pubtable, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2447_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(PublicationObjSpec), pubobjtype, 0x2ull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, pubtable, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2448_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(PublicationObjSpec), pubobjtype, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, pubtable, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2449_0, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(PublicationObjSpec), pubobjtype, 0x2ull, false, true)));
 	default:
 		return true &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2443_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(PublicationObjSpec), pubobjtype, 0x4ull, false, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2444_0, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(PublicationObjSpec), pubobjtype, 0x1eull, true, true))) &&
 			(CW_MEETS_MESSAGE(m, pubtable, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2447_0, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(PublicationObjSpec), pubobjtype, 0x2ull, false, true))) &&
 			(CW_MEETS_MESSAGE(m, pubtable, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_NUMBER(CW_OF_SELF(PublicationObjSpec), pubobjtype, 2448_0, true, true)));
+			 !(true && CW_IF_MASK(CW_OF_SELF(PublicationObjSpec), pubobjtype, 0x1eull, true, true)));
 	}
 }
 

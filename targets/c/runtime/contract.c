@@ -140,7 +140,8 @@ static bool rule_applies(const ContractRule *r, const char *base, Parent parent)
 /* A guard's conditions, as condition_holds reads them from the tables: of the message m or of its
  * parent (a message of type M), a string field one of the names (a C char: the first byte; no
  * value is none of them, whether negated or not), a number one of the values (an enum that reads
- * 0 as its first value: 0 is 1), a node or list set. */
+ * 0 as its first value: 0 is 1; MASK: values 0 to 63, as the bits of a mask), a node or list
+ * set. */
 #define CW_OF_SELF(M)                              m
 #define CW_OF_PARENT(M)                            ((const pgbind_##M *)parent.base)
 #define CW_NAMES(id)                               contract_if_strings_##id, sizeof contract_if_strings_##id / sizeof *contract_if_strings_##id
@@ -148,6 +149,7 @@ static bool rule_applies(const ContractRule *r, const char *base, Parent parent)
 #define CW_IF_STRING(of, f, id, not, zero_first)   cw_if_name((of)->f, CW_NAMES(id), false, not )
 #define CW_IF_C_CHAR(of, f, id, not, zero_first)   cw_if_name((of)->f, CW_NAMES(id), true, not )
 #define CW_IF_NUMBER(of, f, id, not, zero_first)   cw_if_number((int)(of)->f, CW_VALUES(id), zero_first, not )
+#define CW_IF_MASK(of, f, mask, not, zero_first)   cw_if_mask((int)(of)->f, mask, zero_first, not )
 #define CW_IF_SET(of, f, id, not, zero_first)      (((of)->f != NULL) != (not ))
 #define CW_IF_SET_LIST(of, f, id, not, zero_first) (((of)->n_##f != 0) != (not ))
 
@@ -159,6 +161,13 @@ static inline bool cw_if_name(const char *s, const char *const *names, size_t n,
 	for (size_t i = 0; i < n && !has; i++)
 		has = s[0] == names[i][0] && (first_byte || strcmp(s, names[i]) == 0);
 	return has != not ;
+}
+
+static inline bool cw_if_mask(int v, uint64_t mask, bool zero_first, bool not )
+{
+	if (v == 0 && zero_first)
+		v = 1;
+	return (v >= 0 && v < 64 && (mask >> v) & 1) != not ;
 }
 
 static inline bool cw_if_number(int v, const int32_t *values, size_t n, bool zero_first, bool not )
