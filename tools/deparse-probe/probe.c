@@ -1216,15 +1216,13 @@ static int cmp_nat_kind(const void *a, const void *b)
 	return x->msg != y->msg ? (x->msg < y->msg ? -1 : 1) : x->field != y->field ? (x->field < y->field ? -1 : 1) : 0;
 }
 
-static void emit(const Site *example, const Bits *bad_in, const Scope *scope, int if_field, const char *if_values,
-				 bool if_not)
+/* The kinds of bad_in a kind change's rule (example, scope, condition) names: never a kind that a
+ * statement of the corpus which deparses holds where the rule applies. */
+static Bits rule_kinds(const Site *example, const Bits *bad_in, const Scope *scope, int if_field, const char *if_values,
+					   bool if_not)
 {
-	const pgbind_MessageDesc *d = &pgbind_message_descs[example->msg];
-	const pgbind_FieldDesc *f = &d->fields[example->field];
 	Bits cleared = *bad_in;
-	const Bits *bad = &cleared;
-	if (example->change == CH_SUBST) {
-		/* never a kind that a statement of the corpus which deparses holds where the rule applies */
+	{
 		NatKind key = {.msg = example->msg, .field = example->field};
 		NatKind *lo = bsearch(&key, nat_kinds, n_nat_kinds, sizeof *nat_kinds, cmp_nat_kind);
 		while (lo && lo > nat_kinds && cmp_nat_kind(lo - 1, &key) == 0)
@@ -1244,6 +1242,19 @@ static void emit(const Site *example, const Bits *bad_in, const Scope *scope, in
 				if (bit_get(&cleared, k) &&
 					natural_has(natural_any_key(example->msg, example->field, example->cell, k), false))
 					cleared.w[k / 64] &= ~(1ull << (k % 64));
+	}
+	return cleared;
+}
+
+static void emit_rule(const Site *example, const Bits *bad_in, const Scope *scope, int if_field, const char *if_values,
+					  bool if_not)
+{
+	const pgbind_MessageDesc *d = &pgbind_message_descs[example->msg];
+	const pgbind_FieldDesc *f = &d->fields[example->field];
+	Bits cleared = *bad_in;
+	const Bits *bad = &cleared;
+	if (example->change == CH_SUBST) {
+		cleared = rule_kinds(example, bad_in, scope, if_field, if_values, if_not);
 		if (bits_empty(&cleared))
 			return;
 	}
@@ -1307,6 +1318,85 @@ static void emit(const Site *example, const Bits *bad_in, const Scope *scope, in
 	fputs(also_clauses, out);
 	fputc('\n', out);
 	n_rules++;
+}
+
+/* A kind change's rule for several parents: per set of parents that leave the same kinds bad
+ * (rule_kinds), a rule of its own. */
+static void emit_by_parent(const Site *example, const Bits *bad_in, const Scope *scope, int if_field,
+						   const char *if_values, bool if_not)
+{
+	if (!scope || scope->n < 2 || scope->not_in) {
+		emit_rule(example, bad_in, scope, if_field, if_values, if_not);
+		return;
+	}
+	Bits *left = calloc(scope->n, sizeof *left);
+	bool *done = calloc(scope->n, sizeof *done);
+	Scope *one = calloc(1, sizeof *one), *group = calloc(1, sizeof *group);
+	if (!left || !done || !one || !group) {
+		fprintf(stderr, "deparse-probe: out of memory\n");
+		exit(2);
+	}
+	for (size_t i = 0; i < scope->n; i++) {
+		*one = (Scope){.n = 1, .parents = {scope->parents[i]}};
+		left[i] = rule_kinds(example, bad_in, one, if_field, if_values, if_not);
+	}
+	for (size_t i = 0; i < scope->n; i++) {
+		if (done[i])
+			continue;
+		group->not_in = false, group->n = 0;
+		for (size_t j = i; j < scope->n; j++)
+			if (!done[j] && bits_equal(&left[i], &left[j]))
+				group->parents[group->n++] = scope->parents[j], done[j] = true;
+		emit_rule(example, bad_in, group, if_field, if_values, if_not);
+	}
+	free(left), free(done), free(one), free(group);
+}
+
+/* A rule. A kind change's rule names the kinds bad where it applies, less those a statement of the
+ * corpus holds there (rule_kinds); where it names several values of its condition (or several
+ * parents), a kind the corpus holds under one of them is fine there, not under the others: GRANT
+ * ON SEQUENCE s holds a RangeVar in objects, which crashes GRANT ON LANGUAGE (found by
+ * fuzz_deparse_pb, when one rule for SEQUENCE|LANGUAGE|... let it through). So the values, then
+ * the parents, are split by the kinds they leave bad, one rule per set. */
+static void emit(const Site *example, const Bits *bad_in, const Scope *scope, int if_field, const char *if_values,
+				 bool if_not)
+{
+	if (example->change != CH_SUBST || if_field < 0 || if_not || !if_values || !strchr(if_values, '|')) {
+		if (example->change == CH_SUBST)
+			emit_by_parent(example, bad_in, scope, if_field, if_values, if_not);
+		else
+			emit_rule(example, bad_in, scope, if_field, if_values, if_not);
+		return;
+	}
+	size_t n = 1, len = strlen(if_values);
+	for (const char *q = if_values; *q; q++)
+		n += *q == '|';
+	const char **vals = calloc(n, sizeof *vals);
+	char *copy = strdup(if_values), *group = calloc(len + 1, 1);
+	Bits *left = calloc(n, sizeof *left);
+	bool *done = calloc(n, sizeof *done);
+	if (!vals || !copy || !group || !left || !done) {
+		fprintf(stderr, "deparse-probe: out of memory\n");
+		exit(2);
+	}
+	size_t k = 0;
+	for (char *q = copy, *save = NULL; (q = strtok_r(q, "|", &save)); q = NULL)
+		vals[k++] = q;
+	n = k;
+	for (size_t i = 0; i < n; i++)
+		left[i] = rule_kinds(example, bad_in, scope, if_field, vals[i], false);
+	for (size_t i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		size_t at = 0;
+		for (size_t j = i; j < n; j++)
+			if (!done[j] && bits_equal(&left[i], &left[j])) {
+				at += (size_t)snprintf(group + at, len + 1 - at, "%s%s", at ? "|" : "", vals[j]);
+				done[j] = true;
+			}
+		emit_by_parent(example, bad_in, scope, if_field, group, false);
+	}
+	free(vals), free(copy), free(group), free(left), free(done);
 }
 
 /* Whether v is one of the values of list ("a|b|c"). */

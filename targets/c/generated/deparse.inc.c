@@ -8,7 +8,7 @@
  *   schema/pg15/overrides.txt    fnv1a64 a90d140f50a2a760
  *   schema/libpg_query.txt       fnv1a64 0a87a3524be505f1
  *   schema/pg15/libpg_query.txt  fnv1a64 c50fcb5fb73080e7
- *   schema/pg15/deparse.txt      fnv1a64 5bd41a481fbd2c27
+ *   schema/pg15/deparse.txt      fnv1a64 ec2689b970801576
  */
 /*
  * deparse.inc.c -- the deparse contract of the linked libpg_query: what its deparser requires of
@@ -1569,7 +1569,7 @@ static const int32_t contract_if_enums_194_0[] = {
 static const ContractCond contract_conditions_194[] = { /* field, not, set, parent, strings, enums */
 	{ 1, true, false, false, CONTRACT_LIST(if_strings, 194_0, ), CONTRACT_LIST(if_enums, 194_0, 1) },
 };
-/* 195: XmlExpr.name (schema/pg15/deparse.txt:5310:14) */
+/* 195: XmlExpr.name (schema/pg15/deparse.txt:5307:14) */
 static const uint16_t contract_parents_195[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
 };
@@ -1580,7 +1580,7 @@ static const int32_t contract_if_enums_195_0[] = {
 static const ContractCond contract_conditions_195[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 195_0, ), CONTRACT_LIST(if_enums, 195_0, 1) },
 };
-/* 196: XmlExpr.name (schema/pg15/deparse.txt:5358:14) */
+/* 196: XmlExpr.name (schema/pg15/deparse.txt:5355:14) */
 static const uint16_t contract_parents_196[][2] = {
 	{ 46, 5 }, /* XmlExpr.args */
 };
@@ -1795,7 +1795,7 @@ static const uint8_t contract_kinds_218[] = { /* the kinds allowed, by tag */
 static const uint16_t contract_parents_218[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
 };
-/* 219: XmlExpr.args (schema/pg15/deparse.txt:5316:14) */
+/* 219: XmlExpr.args (schema/pg15/deparse.txt:5313:14) */
 static const uint16_t contract_parents_219[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
 };
@@ -1806,7 +1806,7 @@ static const int32_t contract_if_enums_219_0[] = {
 static const ContractCond contract_conditions_219[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 219_0, ), CONTRACT_LIST(if_enums, 219_0, 1) },
 };
-/* 220: XmlExpr.args (schema/pg15/deparse.txt:5364:14) */
+/* 220: XmlExpr.args (schema/pg15/deparse.txt:5361:14) */
 static const uint16_t contract_parents_220[][2] = {
 	{ 46, 5 }, /* XmlExpr.args */
 };
@@ -1817,14 +1817,14 @@ static const int32_t contract_if_enums_220_0[] = {
 static const ContractCond contract_conditions_220[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 220_0, ), CONTRACT_LIST(if_enums, 220_0, 1) },
 };
-/* 221: XmlExpr.args (schema/pg15/deparse.txt:5372:14) */
+/* 221: XmlExpr.args (schema/pg15/deparse.txt:5369:14) */
 static const int32_t contract_if_enums_221_0[] = {
 	6, /* IS_XMLROOT */
 };
 static const ContractCond contract_conditions_221[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 221_0, ), CONTRACT_LIST(if_enums, 221_0, 1) },
 };
-/* 222: XmlExpr.args (schema/pg15/deparse.txt:5624:14) */
+/* 222: XmlExpr.args (schema/pg15/deparse.txt:5621:14) */
 static const uint8_t contract_kinds_222[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -3715,7 +3715,7 @@ static const ContractCond contract_conditions_484[] = { /* field, not, set, pare
 };
 /* 485: GrantStmt.objects (schema/pg15/deparse.txt:714:19) */
 static const uint8_t contract_kinds_485[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x02,
 };
 static const int32_t contract_if_enums_485_0[] = {
 	43, /* OBJECT_TABLESPACE */
@@ -3724,27 +3724,26 @@ static const int32_t contract_if_enums_485_0[] = {
 	18, /* OBJECT_FOREIGN_SERVER */
 	10, /* OBJECT_DATABASE */
 	17, /* OBJECT_FDW */
-	38, /* OBJECT_SEQUENCE */
 };
 static const ContractCond contract_conditions_485[] = { /* field, not, set, parent, strings, enums */
 	{ 2, false, false, false, CONTRACT_LIST(if_strings, 485_0, ), CONTRACT_LIST(if_enums, 485_0, 1) },
 };
 /* 486: GrantStmt.objects (schema/pg15/deparse.txt:716:19) */
 static const uint8_t contract_kinds_486[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0xc0,0x0a,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x02,
 };
 static const int32_t contract_if_enums_486_0[] = {
-	23, /* OBJECT_LARGEOBJECT */
+	38, /* OBJECT_SEQUENCE */
 };
 static const ContractCond contract_conditions_486[] = { /* field, not, set, parent, strings, enums */
 	{ 2, false, false, false, CONTRACT_LIST(if_strings, 486_0, ), CONTRACT_LIST(if_enums, 486_0, 1) },
 };
-/* 487: GrantStmt.objects (schema/pg15/deparse.txt:719:19) */
+/* 487: GrantStmt.objects (schema/pg15/deparse.txt:718:19) */
 static const uint8_t contract_kinds_487[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0xc0,0x0a,
 };
 static const int32_t contract_if_enums_487_0[] = {
-	28, /* OBJECT_PARAMETER_ACL */
+	23, /* OBJECT_LARGEOBJECT */
 };
 static const ContractCond contract_conditions_487[] = { /* field, not, set, parent, strings, enums */
 	{ 2, false, false, false, CONTRACT_LIST(if_strings, 487_0, ), CONTRACT_LIST(if_enums, 487_0, 1) },
@@ -3754,6 +3753,16 @@ static const uint8_t contract_kinds_488[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const int32_t contract_if_enums_488_0[] = {
+	28, /* OBJECT_PARAMETER_ACL */
+};
+static const ContractCond contract_conditions_488[] = { /* field, not, set, parent, strings, enums */
+	{ 2, false, false, false, CONTRACT_LIST(if_strings, 488_0, ), CONTRACT_LIST(if_enums, 488_0, 1) },
+};
+/* 489: GrantStmt.objects (schema/pg15/deparse.txt:723:19) */
+static const uint8_t contract_kinds_489[] = { /* the kinds allowed, by tag */
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
+};
+static const int32_t contract_if_enums_489_0[] = {
 	42, /* OBJECT_TABLE */
 	50, /* OBJECT_TYPE */
 	35, /* OBJECT_ROUTINE */
@@ -3770,62 +3779,49 @@ static const int32_t contract_if_enums_488_0[] = {
 	23, /* OBJECT_LARGEOBJECT */
 	28, /* OBJECT_PARAMETER_ACL */
 };
-static const ContractCond contract_conditions_488[] = { /* field, not, set, parent, strings, enums */
-	{ 2, true, false, false, CONTRACT_LIST(if_strings, 488_0, ), CONTRACT_LIST(if_enums, 488_0, 1) },
-};
-/* 489: GrantStmt.objects (schema/pg15/deparse.txt:724:19) */
-static const uint8_t contract_kinds_489[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
-};
-static const uint16_t contract_parents_489[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-static const int32_t contract_if_enums_489_0[] = {
-	20, /* OBJECT_FUNCTION */
-};
 static const ContractCond contract_conditions_489[] = { /* field, not, set, parent, strings, enums */
-	{ 2, false, false, false, CONTRACT_LIST(if_strings, 489_0, ), CONTRACT_LIST(if_enums, 489_0, 1) },
+	{ 2, true, false, false, CONTRACT_LIST(if_strings, 489_0, ), CONTRACT_LIST(if_enums, 489_0, 1) },
 };
-/* 490: GrantStmt.objects (schema/pg15/deparse.txt:727:19) */
+/* 490: GrantStmt.objects (schema/pg15/deparse.txt:726:19) */
 static const uint8_t contract_kinds_490[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_490[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
 static const int32_t contract_if_enums_490_0[] = {
-	42, /* OBJECT_TABLE */
+	20, /* OBJECT_FUNCTION */
 };
 static const ContractCond contract_conditions_490[] = { /* field, not, set, parent, strings, enums */
 	{ 2, false, false, false, CONTRACT_LIST(if_strings, 490_0, ), CONTRACT_LIST(if_enums, 490_0, 1) },
 };
-/* 491: GrantStmt.objects (schema/pg15/deparse.txt:730:19) */
+/* 491: GrantStmt.objects (schema/pg15/deparse.txt:729:19) */
 static const uint8_t contract_kinds_491[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0xc0,0x0a,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_491[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
 static const int32_t contract_if_enums_491_0[] = {
-	23, /* OBJECT_LARGEOBJECT */
+	42, /* OBJECT_TABLE */
 };
 static const ContractCond contract_conditions_491[] = { /* field, not, set, parent, strings, enums */
 	{ 2, false, false, false, CONTRACT_LIST(if_strings, 491_0, ), CONTRACT_LIST(if_enums, 491_0, 1) },
 };
-/* 492: GrantStmt.objects (schema/pg15/deparse.txt:733:19) */
+/* 492: GrantStmt.objects (schema/pg15/deparse.txt:732:19) */
 static const uint8_t contract_kinds_492[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0xc0,0x0a,
 };
 static const uint16_t contract_parents_492[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
 static const int32_t contract_if_enums_492_0[] = {
-	28, /* OBJECT_PARAMETER_ACL */
+	23, /* OBJECT_LARGEOBJECT */
 };
 static const ContractCond contract_conditions_492[] = { /* field, not, set, parent, strings, enums */
 	{ 2, false, false, false, CONTRACT_LIST(if_strings, 492_0, ), CONTRACT_LIST(if_enums, 492_0, 1) },
 };
-/* 493: GrantStmt.objects (schema/pg15/deparse.txt:736:19) */
+/* 493: GrantStmt.objects (schema/pg15/deparse.txt:735:19) */
 static const uint8_t contract_kinds_493[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
@@ -3833,20 +3829,26 @@ static const uint16_t contract_parents_493[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
 static const int32_t contract_if_enums_493_0[] = {
+	28, /* OBJECT_PARAMETER_ACL */
+};
+static const ContractCond contract_conditions_493[] = { /* field, not, set, parent, strings, enums */
+	{ 2, false, false, false, CONTRACT_LIST(if_strings, 493_0, ), CONTRACT_LIST(if_enums, 493_0, 1) },
+};
+/* 494: GrantStmt.objects (schema/pg15/deparse.txt:738:19) */
+static const uint8_t contract_kinds_494[] = { /* the kinds allowed, by tag */
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
+};
+static const uint16_t contract_parents_494[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+static const int32_t contract_if_enums_494_0[] = {
 	20, /* OBJECT_FUNCTION */
 	42, /* OBJECT_TABLE */
 	23, /* OBJECT_LARGEOBJECT */
 	28, /* OBJECT_PARAMETER_ACL */
 };
-static const ContractCond contract_conditions_493[] = { /* field, not, set, parent, strings, enums */
-	{ 2, true, false, false, CONTRACT_LIST(if_strings, 493_0, ), CONTRACT_LIST(if_enums, 493_0, 1) },
-};
-/* 494: GrantStmt.objects (schema/pg15/deparse.txt:738:19) */
-static const uint8_t contract_kinds_494[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0xc0,0x0a,
-};
-static const uint16_t contract_parents_494[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
+static const ContractCond contract_conditions_494[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, false, false, CONTRACT_LIST(if_strings, 494_0, ), CONTRACT_LIST(if_enums, 494_0, 1) },
 };
 /* 495: GrantStmt.objects (schema/pg15/deparse.txt:740:19) */
 static const uint8_t contract_kinds_495[] = { /* the kinds allowed, by tag */
@@ -3855,63 +3857,57 @@ static const uint8_t contract_kinds_495[] = { /* the kinds allowed, by tag */
 static const uint16_t contract_parents_495[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 496: GrantStmt.objects (schema/pg15/deparse.txt:3908:19) */
+/* 496: GrantStmt.objects (schema/pg15/deparse.txt:742:19) */
 static const uint8_t contract_kinds_496[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0xc0,0x0a,
 };
 static const uint16_t contract_parents_496[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 497: GrantStmt.objects (schema/pg15/deparse.txt:3911:19) */
+/* 497: GrantStmt.objects (schema/pg15/deparse.txt:3908:19) */
 static const uint8_t contract_kinds_497[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const uint16_t contract_parents_497[][2] = {
-	{ 119, 2 }, /* CreateSchemaStmt.schema_elts */
+	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 498: GrantStmt.objects (schema/pg15/deparse.txt:5711:19) */
+/* 498: GrantStmt.objects (schema/pg15/deparse.txt:3911:19) */
 static const uint8_t contract_kinds_498[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x7f,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
 static const uint16_t contract_parents_498[][2] = {
 	{ 119, 2 }, /* CreateSchemaStmt.schema_elts */
 };
-static const int32_t contract_if_enums_498_0[] = {
-	13, /* OBJECT_DOMAIN */
-	50, /* OBJECT_TYPE */
-};
-static const ContractCond contract_conditions_498[] = { /* field, not, set, parent, strings, enums */
-	{ 2, false, false, false, CONTRACT_LIST(if_strings, 498_0, ), CONTRACT_LIST(if_enums, 498_0, 1) },
-};
-/* 499: GrantStmt.objects (schema/pg15/deparse.txt:5714:19) */
+/* 499: GrantStmt.objects (schema/pg15/deparse.txt:5708:19) */
 static const uint8_t contract_kinds_499[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x75,
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x7f,
 };
 static const uint16_t contract_parents_499[][2] = {
 	{ 119, 2 }, /* CreateSchemaStmt.schema_elts */
 };
 static const int32_t contract_if_enums_499_0[] = {
-	20, /* OBJECT_FUNCTION */
-	30, /* OBJECT_PROCEDURE */
-	35, /* OBJECT_ROUTINE */
+	13, /* OBJECT_DOMAIN */
+	50, /* OBJECT_TYPE */
 };
 static const ContractCond contract_conditions_499[] = { /* field, not, set, parent, strings, enums */
 	{ 2, false, false, false, CONTRACT_LIST(if_strings, 499_0, ), CONTRACT_LIST(if_enums, 499_0, 1) },
 };
-/* 500: GrantStmt.objects (schema/pg15/deparse.txt:5717:19) */
+/* 500: GrantStmt.objects (schema/pg15/deparse.txt:5711:19) */
 static const uint8_t contract_kinds_500[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0xff,0xff,0xbf,0x75,
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x75,
 };
 static const uint16_t contract_parents_500[][2] = {
 	{ 119, 2 }, /* CreateSchemaStmt.schema_elts */
 };
 static const int32_t contract_if_enums_500_0[] = {
-	38, /* OBJECT_SEQUENCE */
+	20, /* OBJECT_FUNCTION */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
 };
 static const ContractCond contract_conditions_500[] = { /* field, not, set, parent, strings, enums */
 	{ 2, false, false, false, CONTRACT_LIST(if_strings, 500_0, ), CONTRACT_LIST(if_enums, 500_0, 1) },
 };
-/* 501: GrantStmt.objects (schema/pg15/deparse.txt:5720:19) */
+/* 501: GrantStmt.objects (schema/pg15/deparse.txt:5714:19) */
 static const uint8_t contract_kinds_501[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0xff,0xff,0xbf,0x75,
 };
@@ -3919,342 +3915,294 @@ static const uint16_t contract_parents_501[][2] = {
 	{ 119, 2 }, /* CreateSchemaStmt.schema_elts */
 };
 static const int32_t contract_if_enums_501_0[] = {
-	2, /* DROP_CASCADE */
+	38, /* OBJECT_SEQUENCE */
 };
 static const ContractCond contract_conditions_501[] = { /* field, not, set, parent, strings, enums */
-	{ 8, false, false, false, CONTRACT_LIST(if_strings, 501_0, ), CONTRACT_LIST(if_enums, 501_0, 1) },
+	{ 2, false, false, false, CONTRACT_LIST(if_strings, 501_0, ), CONTRACT_LIST(if_enums, 501_0, 1) },
 };
-/* 502: GrantStmt.privileges (schema/pg15/deparse.txt:742:22) */
+/* 502: GrantStmt.objects (schema/pg15/deparse.txt:5717:19) */
+static const uint8_t contract_kinds_502[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0xff,0xff,0xbf,0x75,
+};
+static const uint16_t contract_parents_502[][2] = {
+	{ 119, 2 }, /* CreateSchemaStmt.schema_elts */
+};
+static const int32_t contract_if_enums_502_0[] = {
+	2, /* DROP_CASCADE */
+};
+static const ContractCond contract_conditions_502[] = { /* field, not, set, parent, strings, enums */
+	{ 8, false, false, false, CONTRACT_LIST(if_strings, 502_0, ), CONTRACT_LIST(if_enums, 502_0, 1) },
+};
 /* 503: GrantStmt.privileges (schema/pg15/deparse.txt:744:22) */
 /* 504: GrantStmt.privileges (schema/pg15/deparse.txt:746:22) */
-static const uint8_t contract_kinds_504[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
-};
 /* 505: GrantStmt.privileges (schema/pg15/deparse.txt:748:22) */
 static const uint8_t contract_kinds_505[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
 };
-/* 506: GrantStmt.privileges (schema/pg15/deparse.txt:3914:22) */
+/* 506: GrantStmt.privileges (schema/pg15/deparse.txt:750:22) */
 static const uint8_t contract_kinds_506[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_506[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 507: GrantStmt.privileges (schema/pg15/deparse.txt:3917:22) */
+/* 507: GrantStmt.privileges (schema/pg15/deparse.txt:3914:22) */
 static const uint8_t contract_kinds_507[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_507[][2] = {
-	{ 77, 1 }, /* AlterDefaultPrivilegesStmt.action */
+	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 508: GrantStmt.privileges (schema/pg15/deparse.txt:3920:22) */
+/* 508: GrantStmt.privileges (schema/pg15/deparse.txt:3917:22) */
 static const uint8_t contract_kinds_508[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_508[][2] = {
+	{ 77, 1 }, /* AlterDefaultPrivilegesStmt.action */
+};
+/* 509: GrantStmt.privileges (schema/pg15/deparse.txt:3920:22) */
+static const uint8_t contract_kinds_509[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_509[][2] = {
 	{ 119, 2 }, /* CreateSchemaStmt.schema_elts */
 };
-/* 509: GrantStmt.grantees (schema/pg15/deparse.txt:750:20) */
 /* 510: GrantStmt.grantees (schema/pg15/deparse.txt:752:20) */
 /* 511: GrantStmt.grantees (schema/pg15/deparse.txt:754:20) */
-static const uint8_t contract_kinds_511[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
-};
 /* 512: GrantStmt.grantees (schema/pg15/deparse.txt:756:20) */
 static const uint8_t contract_kinds_512[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 513: GrantStmt.grantees (schema/pg15/deparse.txt:3923:20) */
+/* 513: GrantStmt.grantees (schema/pg15/deparse.txt:758:20) */
 static const uint8_t contract_kinds_513[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-static const uint16_t contract_parents_513[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 514: GrantStmt.grantees (schema/pg15/deparse.txt:3926:20) */
+/* 514: GrantStmt.grantees (schema/pg15/deparse.txt:3923:20) */
 static const uint8_t contract_kinds_514[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
 static const uint16_t contract_parents_514[][2] = {
-	{ 77, 1 }, /* AlterDefaultPrivilegesStmt.action */
+	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 515: GrantStmt.grantees (schema/pg15/deparse.txt:3929:20) */
+/* 515: GrantStmt.grantees (schema/pg15/deparse.txt:3926:20) */
 static const uint8_t contract_kinds_515[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
 static const uint16_t contract_parents_515[][2] = {
+	{ 77, 1 }, /* AlterDefaultPrivilegesStmt.action */
+};
+/* 516: GrantStmt.grantees (schema/pg15/deparse.txt:3929:20) */
+static const uint8_t contract_kinds_516[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+};
+static const uint16_t contract_parents_516[][2] = {
 	{ 119, 2 }, /* CreateSchemaStmt.schema_elts */
 };
-/* 516: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:758:29) */
 /* 517: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:760:29) */
 /* 518: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:762:29) */
-static const uint8_t contract_kinds_518[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
-};
 /* 519: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:764:29) */
 static const uint8_t contract_kinds_519[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
 };
-/* 520: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:3932:29) */
+/* 520: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:766:29) */
 static const uint8_t contract_kinds_520[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_520[][2] = {
+/* 521: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:3932:29) */
+static const uint8_t contract_kinds_521[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_521[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 521: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:766:29) */
 /* 522: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:768:29) */
 /* 523: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:770:29) */
-static const uint8_t contract_kinds_523[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
-};
 /* 524: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:772:29) */
 static const uint8_t contract_kinds_524[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 525: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:3935:29) */
+/* 525: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:774:29) */
 static const uint8_t contract_kinds_525[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-static const uint16_t contract_parents_525[][2] = {
+/* 526: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:3935:29) */
+static const uint8_t contract_kinds_526[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+};
+static const uint16_t contract_parents_526[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 526: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:774:36) */
 /* 527: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:776:36) */
 /* 528: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:778:36) */
-static const uint8_t contract_kinds_528[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 529: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:780:36) */
 static const uint8_t contract_kinds_529[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 530: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:3938:36) */
+/* 530: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:782:36) */
 static const uint8_t contract_kinds_530[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_530[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 531: AlterDefaultPrivilegesStmt.action (schema/pg15/deparse.txt:782:35) */
-/* 532: ClusterStmt.params (schema/pg15/deparse.txt:784:20) */
-/* 533: ClusterStmt.params (schema/pg15/deparse.txt:786:20) */
-static const uint8_t contract_kinds_533[] = { /* the kinds allowed, by tag */
+/* 531: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:3938:36) */
+static const uint8_t contract_kinds_531[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 534: ClusterStmt.params (schema/pg15/deparse.txt:3941:20) */
+static const uint16_t contract_parents_531[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 532: AlterDefaultPrivilegesStmt.action (schema/pg15/deparse.txt:784:35) */
+/* 533: ClusterStmt.params (schema/pg15/deparse.txt:786:20) */
+/* 534: ClusterStmt.params (schema/pg15/deparse.txt:788:20) */
 static const uint8_t contract_kinds_534[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 535: ClusterStmt.params (schema/pg15/deparse.txt:3943:20) */
-/* 536: CopyStmt.query (schema/pg15/deparse.txt:788:16) */
-static const uint8_t contract_kinds_536[] = { /* the kinds allowed, by tag */
+/* 535: ClusterStmt.params (schema/pg15/deparse.txt:3941:20) */
+static const uint8_t contract_kinds_535[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 536: ClusterStmt.params (schema/pg15/deparse.txt:3943:20) */
+/* 537: CopyStmt.query (schema/pg15/deparse.txt:790:16) */
+static const uint8_t contract_kinds_537[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 537: CopyStmt.attlist (schema/pg15/deparse.txt:790:18) */
 /* 538: CopyStmt.attlist (schema/pg15/deparse.txt:792:18) */
 /* 539: CopyStmt.attlist (schema/pg15/deparse.txt:794:18) */
-static const uint8_t contract_kinds_539[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
 /* 540: CopyStmt.attlist (schema/pg15/deparse.txt:796:18) */
 static const uint8_t contract_kinds_540[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 541: CopyStmt.attlist (schema/pg15/deparse.txt:3946:18) */
+/* 541: CopyStmt.attlist (schema/pg15/deparse.txt:798:18) */
 static const uint8_t contract_kinds_541[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_541[][2] = {
+/* 542: CopyStmt.attlist (schema/pg15/deparse.txt:3946:18) */
+static const uint8_t contract_kinds_542[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_542[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 542: CopyStmt.options (schema/pg15/deparse.txt:798:18) */
 /* 543: CopyStmt.options (schema/pg15/deparse.txt:800:18) */
 /* 544: CopyStmt.options (schema/pg15/deparse.txt:802:18) */
-static const uint8_t contract_kinds_544[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 545: CopyStmt.options (schema/pg15/deparse.txt:804:18) */
 static const uint8_t contract_kinds_545[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 546: CopyStmt.options (schema/pg15/deparse.txt:3949:18) */
+/* 546: CopyStmt.options (schema/pg15/deparse.txt:806:18) */
 static const uint8_t contract_kinds_546[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_546[][2] = {
+/* 547: CopyStmt.options (schema/pg15/deparse.txt:3949:18) */
+static const uint8_t contract_kinds_547[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_547[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 547: CopyStmt.whereClause (schema/pg15/deparse.txt:806:23) */
-static const uint8_t contract_kinds_547[] = { /* the kinds allowed, by tag */
+/* 548: CopyStmt.whereClause (schema/pg15/deparse.txt:808:23) */
+static const uint8_t contract_kinds_548[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 548: CreateStmt.relation (schema/pg15/deparse.txt:808:21) */
-/* 549: CreateStmt.tableElts (schema/pg15/deparse.txt:810:23) */
+/* 549: CreateStmt.relation (schema/pg15/deparse.txt:810:21) */
 /* 550: CreateStmt.tableElts (schema/pg15/deparse.txt:812:23) */
 /* 551: CreateStmt.tableElts (schema/pg15/deparse.txt:814:23) */
-static const uint8_t contract_kinds_551[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x47,
-};
 /* 552: CreateStmt.tableElts (schema/pg15/deparse.txt:816:23) */
 static const uint8_t contract_kinds_552[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x47,
 };
-/* 553: CreateStmt.tableElts (schema/pg15/deparse.txt:3952:23) */
+/* 553: CreateStmt.tableElts (schema/pg15/deparse.txt:818:23) */
 static const uint8_t contract_kinds_553[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x47,
 };
-static const uint16_t contract_parents_553[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 554: CreateStmt.tableElts (schema/pg15/deparse.txt:3955:23) */
+/* 554: CreateStmt.tableElts (schema/pg15/deparse.txt:3952:23) */
 static const uint8_t contract_kinds_554[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x47,
 };
 static const uint16_t contract_parents_554[][2] = {
-	{ 119, 2 }, /* CreateSchemaStmt.schema_elts */
+	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 555: CreateStmt.tableElts (schema/pg15/deparse.txt:3958:23) */
+/* 555: CreateStmt.tableElts (schema/pg15/deparse.txt:3955:23) */
 static const uint8_t contract_kinds_555[] = { /* the kinds allowed, by tag */
 	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x47,
 };
 static const uint16_t contract_parents_555[][2] = {
+	{ 119, 2 }, /* CreateSchemaStmt.schema_elts */
+};
+/* 556: CreateStmt.tableElts (schema/pg15/deparse.txt:3958:23) */
+static const uint8_t contract_kinds_556[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x03,0x98,0x7e,0x86,0xc0,0xef,0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xff,0xff,0xff,0x0f,0xfa,0x05,0x1f,0xc7,0x47,
+};
+static const uint16_t contract_parents_556[][2] = {
 	{ 158, 0 }, /* CreateForeignTableStmt.base_stmt */
 };
-/* 556: CreateStmt.inhRelations (schema/pg15/deparse.txt:818:26) */
 /* 557: CreateStmt.inhRelations (schema/pg15/deparse.txt:820:26) */
 /* 558: CreateStmt.inhRelations (schema/pg15/deparse.txt:822:26) */
-static const ContractCond contract_conditions_558[] = { /* field, not, set, parent, strings, enums */
-	{ 3, false, true, false, CONTRACT_LIST(if_strings, 558_0, ), CONTRACT_LIST(if_enums, 558_0, ) },
-};
 /* 559: CreateStmt.inhRelations (schema/pg15/deparse.txt:824:26) */
-static const uint8_t contract_kinds_559[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+static const ContractCond contract_conditions_559[] = { /* field, not, set, parent, strings, enums */
+	{ 3, false, true, false, CONTRACT_LIST(if_strings, 559_0, ), CONTRACT_LIST(if_enums, 559_0, ) },
 };
 /* 560: CreateStmt.inhRelations (schema/pg15/deparse.txt:826:26) */
 static const uint8_t contract_kinds_560[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 561: CreateStmt.inhRelations (schema/pg15/deparse.txt:3961:26) */
+/* 561: CreateStmt.inhRelations (schema/pg15/deparse.txt:828:26) */
 static const uint8_t contract_kinds_561[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_561[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 562: CreateStmt.inhRelations (schema/pg15/deparse.txt:3964:26) */
+/* 562: CreateStmt.inhRelations (schema/pg15/deparse.txt:3961:26) */
 static const uint8_t contract_kinds_562[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_562[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 563: CreateStmt.inhRelations (schema/pg15/deparse.txt:3964:26) */
+static const uint8_t contract_kinds_563[] = { /* the kinds allowed, by tag */
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_563[][2] = {
 	{ 158, 0 }, /* CreateForeignTableStmt.base_stmt */
 };
-/* 563: CreateStmt.options (schema/pg15/deparse.txt:828:20) */
 /* 564: CreateStmt.options (schema/pg15/deparse.txt:830:20) */
 /* 565: CreateStmt.options (schema/pg15/deparse.txt:832:20) */
-static const uint8_t contract_kinds_565[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 566: CreateStmt.options (schema/pg15/deparse.txt:3967:20) */
+/* 566: CreateStmt.options (schema/pg15/deparse.txt:834:20) */
 static const uint8_t contract_kinds_566[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_566[][2] = {
+/* 567: CreateStmt.options (schema/pg15/deparse.txt:3967:20) */
+static const uint8_t contract_kinds_567[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_567[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 567: DefineStmt.defnames (schema/pg15/deparse.txt:834:21) */
 /* 568: DefineStmt.defnames (schema/pg15/deparse.txt:836:21) */
 /* 569: DefineStmt.defnames (schema/pg15/deparse.txt:838:21) */
-static const uint8_t contract_kinds_569[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
 /* 570: DefineStmt.defnames (schema/pg15/deparse.txt:840:21) */
 static const uint8_t contract_kinds_570[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
-};
-/* 571: DefineStmt.defnames (schema/pg15/deparse.txt:3970:21) */
-static const uint8_t contract_kinds_571[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_571[][2] = {
+/* 571: DefineStmt.defnames (schema/pg15/deparse.txt:842:21) */
+static const uint8_t contract_kinds_571[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x06,
+};
+/* 572: DefineStmt.defnames (schema/pg15/deparse.txt:3970:21) */
+static const uint8_t contract_kinds_572[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_572[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 572: DefineStmt.args (schema/pg15/deparse.txt:842:17) */
-/* 573: DefineStmt.args (schema/pg15/deparse.txt:845:17) */
-static const uint16_t contract_parents_573[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-static const int32_t contract_if_enums_573_0[] = {
-	0, /* false */
-};
-static const int32_t contract_if_enums_573_1[] = {
-	2, /* OBJECT_AGGREGATE */
-};
-static const ContractCond contract_conditions_573[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 573_0, ), CONTRACT_LIST(if_enums, 573_0, 1) },
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 573_1, ), CONTRACT_LIST(if_enums, 573_1, 1) },
-};
-/* 574: DefineStmt.args (schema/pg15/deparse.txt:848:17) */
+/* 573: DefineStmt.args (schema/pg15/deparse.txt:844:17) */
+/* 574: DefineStmt.args (schema/pg15/deparse.txt:847:17) */
 static const uint16_t contract_parents_574[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
 static const int32_t contract_if_enums_574_0[] = {
-	50, /* OBJECT_TYPE */
-	8, /* OBJECT_COLLATION */
-	26, /* OBJECT_OPERATOR */
-	46, /* OBJECT_TSCONFIGURATION */
-	47, /* OBJECT_TSDICTIONARY */
+	0, /* false */
+};
+static const int32_t contract_if_enums_574_1[] = {
 	2, /* OBJECT_AGGREGATE */
-	49, /* OBJECT_TSTEMPLATE */
-	48, /* OBJECT_TSPARSER */
-	1, /* OBJECT_ACCESS_METHOD */
-	3, /* OBJECT_AMOP */
-	4, /* OBJECT_AMPROC */
-	5, /* OBJECT_ATTRIBUTE */
-	6, /* OBJECT_CAST */
-	7, /* OBJECT_COLUMN */
-	9, /* OBJECT_CONVERSION */
-	10, /* OBJECT_DATABASE */
-	11, /* OBJECT_DEFAULT */
-	12, /* OBJECT_DEFACL */
-	13, /* OBJECT_DOMAIN */
-	14, /* OBJECT_DOMCONSTRAINT */
-	15, /* OBJECT_EVENT_TRIGGER */
-	16, /* OBJECT_EXTENSION */
-	17, /* OBJECT_FDW */
-	18, /* OBJECT_FOREIGN_SERVER */
-	19, /* OBJECT_FOREIGN_TABLE */
-	20, /* OBJECT_FUNCTION */
-	21, /* OBJECT_INDEX */
-	22, /* OBJECT_LANGUAGE */
-	23, /* OBJECT_LARGEOBJECT */
-	24, /* OBJECT_MATVIEW */
-	25, /* OBJECT_OPCLASS */
-	27, /* OBJECT_OPFAMILY */
-	28, /* OBJECT_PARAMETER_ACL */
-	29, /* OBJECT_POLICY */
-	30, /* OBJECT_PROCEDURE */
-	31, /* OBJECT_PUBLICATION */
-	32, /* OBJECT_PUBLICATION_NAMESPACE */
-	33, /* OBJECT_PUBLICATION_REL */
-	34, /* OBJECT_ROLE */
-	35, /* OBJECT_ROUTINE */
-	36, /* OBJECT_RULE */
-	37, /* OBJECT_SCHEMA */
-	38, /* OBJECT_SEQUENCE */
-	39, /* OBJECT_SUBSCRIPTION */
-	40, /* OBJECT_STATISTIC_EXT */
-	41, /* OBJECT_TABCONSTRAINT */
-	42, /* OBJECT_TABLE */
-	43, /* OBJECT_TABLESPACE */
-	44, /* OBJECT_TRANSFORM */
-	45, /* OBJECT_TRIGGER */
-	51, /* OBJECT_USER_MAPPING */
-	52, /* OBJECT_VIEW */
 };
 static const ContractCond contract_conditions_574[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 574_0, ), CONTRACT_LIST(if_enums, 574_0, 1) },
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 574_0, ), CONTRACT_LIST(if_enums, 574_0, 1) },
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 574_1, ), CONTRACT_LIST(if_enums, 574_1, 1) },
 };
 /* 575: DefineStmt.args (schema/pg15/deparse.txt:850:17) */
 static const uint16_t contract_parents_575[][2] = {
@@ -4266,72 +4214,133 @@ static const int32_t contract_if_enums_575_0[] = {
 	26, /* OBJECT_OPERATOR */
 	46, /* OBJECT_TSCONFIGURATION */
 	47, /* OBJECT_TSDICTIONARY */
+	2, /* OBJECT_AGGREGATE */
 	49, /* OBJECT_TSTEMPLATE */
 	48, /* OBJECT_TSPARSER */
+	1, /* OBJECT_ACCESS_METHOD */
+	3, /* OBJECT_AMOP */
+	4, /* OBJECT_AMPROC */
+	5, /* OBJECT_ATTRIBUTE */
+	6, /* OBJECT_CAST */
+	7, /* OBJECT_COLUMN */
+	9, /* OBJECT_CONVERSION */
+	10, /* OBJECT_DATABASE */
+	11, /* OBJECT_DEFAULT */
+	12, /* OBJECT_DEFACL */
+	13, /* OBJECT_DOMAIN */
+	14, /* OBJECT_DOMCONSTRAINT */
+	15, /* OBJECT_EVENT_TRIGGER */
+	16, /* OBJECT_EXTENSION */
+	17, /* OBJECT_FDW */
+	18, /* OBJECT_FOREIGN_SERVER */
+	19, /* OBJECT_FOREIGN_TABLE */
+	20, /* OBJECT_FUNCTION */
+	21, /* OBJECT_INDEX */
+	22, /* OBJECT_LANGUAGE */
+	23, /* OBJECT_LARGEOBJECT */
+	24, /* OBJECT_MATVIEW */
+	25, /* OBJECT_OPCLASS */
+	27, /* OBJECT_OPFAMILY */
+	28, /* OBJECT_PARAMETER_ACL */
+	29, /* OBJECT_POLICY */
+	30, /* OBJECT_PROCEDURE */
+	31, /* OBJECT_PUBLICATION */
+	32, /* OBJECT_PUBLICATION_NAMESPACE */
+	33, /* OBJECT_PUBLICATION_REL */
+	34, /* OBJECT_ROLE */
+	35, /* OBJECT_ROUTINE */
+	36, /* OBJECT_RULE */
+	37, /* OBJECT_SCHEMA */
+	38, /* OBJECT_SEQUENCE */
+	39, /* OBJECT_SUBSCRIPTION */
+	40, /* OBJECT_STATISTIC_EXT */
+	41, /* OBJECT_TABCONSTRAINT */
+	42, /* OBJECT_TABLE */
+	43, /* OBJECT_TABLESPACE */
+	44, /* OBJECT_TRANSFORM */
+	45, /* OBJECT_TRIGGER */
+	51, /* OBJECT_USER_MAPPING */
+	52, /* OBJECT_VIEW */
 };
 static const ContractCond contract_conditions_575[] = { /* field, not, set, parent, strings, enums */
 	{ 0, true, false, false, CONTRACT_LIST(if_strings, 575_0, ), CONTRACT_LIST(if_enums, 575_0, 1) },
 };
 /* 576: DefineStmt.args (schema/pg15/deparse.txt:852:17) */
-static const uint8_t contract_kinds_576[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+static const uint16_t contract_parents_576[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+static const int32_t contract_if_enums_576_0[] = {
+	50, /* OBJECT_TYPE */
+	8, /* OBJECT_COLLATION */
+	26, /* OBJECT_OPERATOR */
+	46, /* OBJECT_TSCONFIGURATION */
+	47, /* OBJECT_TSDICTIONARY */
+	49, /* OBJECT_TSTEMPLATE */
+	48, /* OBJECT_TSPARSER */
+};
+static const ContractCond contract_conditions_576[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 576_0, ), CONTRACT_LIST(if_enums, 576_0, 1) },
 };
 /* 577: DefineStmt.args (schema/pg15/deparse.txt:854:17) */
 static const uint8_t contract_kinds_577[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 /* 578: DefineStmt.args (schema/pg15/deparse.txt:856:17) */
-/* 579: DefineStmt.args (schema/pg15/deparse.txt:3973:17) */
-static const uint8_t contract_kinds_579[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_578[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x08,
 };
-static const uint16_t contract_parents_579[][2] = {
+/* 579: DefineStmt.args (schema/pg15/deparse.txt:858:17) */
+/* 580: DefineStmt.args (schema/pg15/deparse.txt:3973:17) */
+static const uint8_t contract_kinds_580[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x08,
+};
+static const uint16_t contract_parents_580[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 580: DefineStmt.definition (schema/pg15/deparse.txt:858:23) */
 /* 581: DefineStmt.definition (schema/pg15/deparse.txt:860:23) */
 /* 582: DefineStmt.definition (schema/pg15/deparse.txt:862:23) */
-static const uint8_t contract_kinds_582[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 583: DefineStmt.definition (schema/pg15/deparse.txt:864:23) */
 static const uint8_t contract_kinds_583[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 584: DefineStmt.definition (schema/pg15/deparse.txt:3976:23) */
+/* 584: DefineStmt.definition (schema/pg15/deparse.txt:866:23) */
 static const uint8_t contract_kinds_584[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_584[][2] = {
+/* 585: DefineStmt.definition (schema/pg15/deparse.txt:3976:23) */
+static const uint8_t contract_kinds_585[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_585[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 585: DropStmt.objects (schema/pg15/deparse.txt:866:18) */
-static const int32_t contract_if_enums_585_0[] = {
-	50, /* OBJECT_TYPE */
-	37, /* OBJECT_SCHEMA */
-	18, /* OBJECT_FOREIGN_SERVER */
-	16, /* OBJECT_EXTENSION */
-	36, /* OBJECT_RULE */
-	31, /* OBJECT_PUBLICATION */
-	1, /* OBJECT_ACCESS_METHOD */
-	13, /* OBJECT_DOMAIN */
-	22, /* OBJECT_LANGUAGE */
-	15, /* OBJECT_EVENT_TRIGGER */
-	29, /* OBJECT_POLICY */
-	2, /* OBJECT_AGGREGATE */
-	6, /* OBJECT_CAST */
-	26, /* OBJECT_OPERATOR */
-	45, /* OBJECT_TRIGGER */
-	17, /* OBJECT_FDW */
-};
-static const ContractCond contract_conditions_585[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 585_0, ), CONTRACT_LIST(if_enums, 585_0, 1) },
 };
 /* 586: DropStmt.objects (schema/pg15/deparse.txt:868:18) */
 static const int32_t contract_if_enums_586_0[] = {
 	50, /* OBJECT_TYPE */
 	37, /* OBJECT_SCHEMA */
 	18, /* OBJECT_FOREIGN_SERVER */
+	16, /* OBJECT_EXTENSION */
+	36, /* OBJECT_RULE */
+	31, /* OBJECT_PUBLICATION */
+	1, /* OBJECT_ACCESS_METHOD */
+	13, /* OBJECT_DOMAIN */
+	22, /* OBJECT_LANGUAGE */
+	15, /* OBJECT_EVENT_TRIGGER */
+	29, /* OBJECT_POLICY */
+	2, /* OBJECT_AGGREGATE */
+	6, /* OBJECT_CAST */
+	26, /* OBJECT_OPERATOR */
+	45, /* OBJECT_TRIGGER */
+	17, /* OBJECT_FDW */
+};
+static const ContractCond contract_conditions_586[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 586_0, ), CONTRACT_LIST(if_enums, 586_0, 1) },
+};
+/* 587: DropStmt.objects (schema/pg15/deparse.txt:870:18) */
+static const int32_t contract_if_enums_587_0[] = {
+	50, /* OBJECT_TYPE */
+	37, /* OBJECT_SCHEMA */
+	18, /* OBJECT_FOREIGN_SERVER */
 	21, /* OBJECT_INDEX */
 	16, /* OBJECT_EXTENSION */
 	36, /* OBJECT_RULE */
@@ -4376,11 +4385,11 @@ static const int32_t contract_if_enums_586_0[] = {
 	49, /* OBJECT_TSTEMPLATE */
 	51, /* OBJECT_USER_MAPPING */
 };
-static const ContractCond contract_conditions_586[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 586_0, ), CONTRACT_LIST(if_enums, 586_0, 1) },
+static const ContractCond contract_conditions_587[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 587_0, ), CONTRACT_LIST(if_enums, 587_0, 1) },
 };
-/* 587: DropStmt.objects (schema/pg15/deparse.txt:870:18) */
-static const int32_t contract_if_enums_587_0[] = {
+/* 588: DropStmt.objects (schema/pg15/deparse.txt:872:18) */
+static const int32_t contract_if_enums_588_0[] = {
 	37, /* OBJECT_SCHEMA */
 	50, /* OBJECT_TYPE */
 	35, /* OBJECT_ROUTINE */
@@ -4392,11 +4401,11 @@ static const int32_t contract_if_enums_587_0[] = {
 	26, /* OBJECT_OPERATOR */
 	2, /* OBJECT_AGGREGATE */
 };
-static const ContractCond contract_conditions_587[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 587_0, ), CONTRACT_LIST(if_enums, 587_0, 1) },
+static const ContractCond contract_conditions_588[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 588_0, ), CONTRACT_LIST(if_enums, 588_0, 1) },
 };
-/* 588: DropStmt.objects (schema/pg15/deparse.txt:872:18) */
-static const int32_t contract_if_enums_588_0[] = {
+/* 589: DropStmt.objects (schema/pg15/deparse.txt:874:18) */
+static const int32_t contract_if_enums_589_0[] = {
 	21, /* OBJECT_INDEX */
 	52, /* OBJECT_VIEW */
 	42, /* OBJECT_TABLE */
@@ -4443,21 +4452,21 @@ static const int32_t contract_if_enums_588_0[] = {
 	49, /* OBJECT_TSTEMPLATE */
 	51, /* OBJECT_USER_MAPPING */
 };
-static const ContractCond contract_conditions_588[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 588_0, ), CONTRACT_LIST(if_enums, 588_0, 1) },
+static const ContractCond contract_conditions_589[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 589_0, ), CONTRACT_LIST(if_enums, 589_0, 1) },
 };
-/* 589: DropStmt.objects (schema/pg15/deparse.txt:874:18) */
-static const int32_t contract_if_enums_589_0[] = {
+/* 590: DropStmt.objects (schema/pg15/deparse.txt:876:18) */
+static const int32_t contract_if_enums_590_0[] = {
 	36, /* OBJECT_RULE */
 	29, /* OBJECT_POLICY */
 	6, /* OBJECT_CAST */
 	45, /* OBJECT_TRIGGER */
 };
-static const ContractCond contract_conditions_589[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 589_0, ), CONTRACT_LIST(if_enums, 589_0, 1) },
+static const ContractCond contract_conditions_590[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 590_0, ), CONTRACT_LIST(if_enums, 590_0, 1) },
 };
-/* 590: DropStmt.objects (schema/pg15/deparse.txt:876:18) */
-static const int32_t contract_if_enums_590_0[] = {
+/* 591: DropStmt.objects (schema/pg15/deparse.txt:878:18) */
+static const int32_t contract_if_enums_591_0[] = {
 	50, /* OBJECT_TYPE */
 	37, /* OBJECT_SCHEMA */
 	18, /* OBJECT_FOREIGN_SERVER */
@@ -4508,147 +4517,147 @@ static const int32_t contract_if_enums_590_0[] = {
 	49, /* OBJECT_TSTEMPLATE */
 	51, /* OBJECT_USER_MAPPING */
 };
-static const ContractCond contract_conditions_590[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 590_0, ), CONTRACT_LIST(if_enums, 590_0, 1) },
-};
-/* 591: DropStmt.objects (schema/pg15/deparse.txt:878:18) */
-static const uint8_t contract_kinds_591[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-static const int32_t contract_if_enums_591_0[] = {
-	50, /* OBJECT_TYPE */
-	13, /* OBJECT_DOMAIN */
-};
 static const ContractCond contract_conditions_591[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 591_0, ), CONTRACT_LIST(if_enums, 591_0, 1) },
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 591_0, ), CONTRACT_LIST(if_enums, 591_0, 1) },
 };
 /* 592: DropStmt.objects (schema/pg15/deparse.txt:880:18) */
 static const uint8_t contract_kinds_592[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_592_0[] = {
-	37, /* OBJECT_SCHEMA */
-	18, /* OBJECT_FOREIGN_SERVER */
-	16, /* OBJECT_EXTENSION */
-	31, /* OBJECT_PUBLICATION */
-	1, /* OBJECT_ACCESS_METHOD */
-	22, /* OBJECT_LANGUAGE */
-	15, /* OBJECT_EVENT_TRIGGER */
-	17, /* OBJECT_FDW */
+	50, /* OBJECT_TYPE */
+	13, /* OBJECT_DOMAIN */
 };
 static const ContractCond contract_conditions_592[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 592_0, ), CONTRACT_LIST(if_enums, 592_0, 1) },
 };
 /* 593: DropStmt.objects (schema/pg15/deparse.txt:882:18) */
 static const uint8_t contract_kinds_593[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x02,
 };
 static const int32_t contract_if_enums_593_0[] = {
-	21, /* OBJECT_INDEX */
-	40, /* OBJECT_STATISTIC_EXT */
-	42, /* OBJECT_TABLE */
-	19, /* OBJECT_FOREIGN_TABLE */
-	38, /* OBJECT_SEQUENCE */
-	52, /* OBJECT_VIEW */
-	24, /* OBJECT_MATVIEW */
-	47, /* OBJECT_TSDICTIONARY */
-	8, /* OBJECT_COLLATION */
-	9, /* OBJECT_CONVERSION */
-	49, /* OBJECT_TSTEMPLATE */
-	48, /* OBJECT_TSPARSER */
-	46, /* OBJECT_TSCONFIGURATION */
+	37, /* OBJECT_SCHEMA */
+	18, /* OBJECT_FOREIGN_SERVER */
+	16, /* OBJECT_EXTENSION */
+	31, /* OBJECT_PUBLICATION */
+	1, /* OBJECT_ACCESS_METHOD */
+	22, /* OBJECT_LANGUAGE */
+	15, /* OBJECT_EVENT_TRIGGER */
+	17, /* OBJECT_FDW */
 };
 static const ContractCond contract_conditions_593[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 593_0, ), CONTRACT_LIST(if_enums, 593_0, 1) },
 };
 /* 594: DropStmt.objects (schema/pg15/deparse.txt:884:18) */
 static const uint8_t contract_kinds_594[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_594_0[] = {
-	36, /* OBJECT_RULE */
-	29, /* OBJECT_POLICY */
-	6, /* OBJECT_CAST */
-	45, /* OBJECT_TRIGGER */
-	25, /* OBJECT_OPCLASS */
-	44, /* OBJECT_TRANSFORM */
-	27, /* OBJECT_OPFAMILY */
+	21, /* OBJECT_INDEX */
+	40, /* OBJECT_STATISTIC_EXT */
+	42, /* OBJECT_TABLE */
+	19, /* OBJECT_FOREIGN_TABLE */
+	38, /* OBJECT_SEQUENCE */
+	52, /* OBJECT_VIEW */
+	24, /* OBJECT_MATVIEW */
+	47, /* OBJECT_TSDICTIONARY */
+	8, /* OBJECT_COLLATION */
+	9, /* OBJECT_CONVERSION */
+	49, /* OBJECT_TSTEMPLATE */
+	48, /* OBJECT_TSPARSER */
+	46, /* OBJECT_TSCONFIGURATION */
 };
 static const ContractCond contract_conditions_594[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 594_0, ), CONTRACT_LIST(if_enums, 594_0, 1) },
 };
 /* 595: DropStmt.objects (schema/pg15/deparse.txt:886:18) */
 static const uint8_t contract_kinds_595[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const int32_t contract_if_enums_595_0[] = {
-	2, /* OBJECT_AGGREGATE */
-	20, /* OBJECT_FUNCTION */
-	30, /* OBJECT_PROCEDURE */
-	35, /* OBJECT_ROUTINE */
+	36, /* OBJECT_RULE */
+	29, /* OBJECT_POLICY */
+	6, /* OBJECT_CAST */
+	45, /* OBJECT_TRIGGER */
+	25, /* OBJECT_OPCLASS */
+	44, /* OBJECT_TRANSFORM */
+	27, /* OBJECT_OPFAMILY */
 };
 static const ContractCond contract_conditions_595[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 595_0, ), CONTRACT_LIST(if_enums, 595_0, 1) },
 };
 /* 596: DropStmt.objects (schema/pg15/deparse.txt:888:18) */
 static const uint8_t contract_kinds_596[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_596_0[] = {
-	26, /* OBJECT_OPERATOR */
+	2, /* OBJECT_AGGREGATE */
+	20, /* OBJECT_FUNCTION */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
 };
 static const ContractCond contract_conditions_596[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 596_0, ), CONTRACT_LIST(if_enums, 596_0, 1) },
 };
 /* 597: DropStmt.objects (schema/pg15/deparse.txt:890:18) */
 static const uint8_t contract_kinds_597[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_597_0[] = {
-	50, /* OBJECT_TYPE */
-	37, /* OBJECT_SCHEMA */
-	18, /* OBJECT_FOREIGN_SERVER */
-	21, /* OBJECT_INDEX */
-	16, /* OBJECT_EXTENSION */
-	36, /* OBJECT_RULE */
-	40, /* OBJECT_STATISTIC_EXT */
-	42, /* OBJECT_TABLE */
-	19, /* OBJECT_FOREIGN_TABLE */
-	31, /* OBJECT_PUBLICATION */
-	1, /* OBJECT_ACCESS_METHOD */
-	13, /* OBJECT_DOMAIN */
-	22, /* OBJECT_LANGUAGE */
-	15, /* OBJECT_EVENT_TRIGGER */
-	29, /* OBJECT_POLICY */
-	38, /* OBJECT_SEQUENCE */
-	52, /* OBJECT_VIEW */
-	2, /* OBJECT_AGGREGATE */
-	6, /* OBJECT_CAST */
 	26, /* OBJECT_OPERATOR */
-	24, /* OBJECT_MATVIEW */
-	45, /* OBJECT_TRIGGER */
-	17, /* OBJECT_FDW */
-	20, /* OBJECT_FUNCTION */
-	30, /* OBJECT_PROCEDURE */
-	47, /* OBJECT_TSDICTIONARY */
-	25, /* OBJECT_OPCLASS */
-	8, /* OBJECT_COLLATION */
-	9, /* OBJECT_CONVERSION */
-	49, /* OBJECT_TSTEMPLATE */
-	44, /* OBJECT_TRANSFORM */
-	48, /* OBJECT_TSPARSER */
-	35, /* OBJECT_ROUTINE */
-	46, /* OBJECT_TSCONFIGURATION */
-	27, /* OBJECT_OPFAMILY */
 };
 static const ContractCond contract_conditions_597[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 597_0, ), CONTRACT_LIST(if_enums, 597_0, 1) },
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 597_0, ), CONTRACT_LIST(if_enums, 597_0, 1) },
 };
 /* 598: DropStmt.objects (schema/pg15/deparse.txt:892:18) */
 static const uint8_t contract_kinds_598[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_598_0[] = {
+	50, /* OBJECT_TYPE */
+	37, /* OBJECT_SCHEMA */
+	18, /* OBJECT_FOREIGN_SERVER */
+	21, /* OBJECT_INDEX */
+	16, /* OBJECT_EXTENSION */
+	36, /* OBJECT_RULE */
+	40, /* OBJECT_STATISTIC_EXT */
+	42, /* OBJECT_TABLE */
+	19, /* OBJECT_FOREIGN_TABLE */
+	31, /* OBJECT_PUBLICATION */
+	1, /* OBJECT_ACCESS_METHOD */
+	13, /* OBJECT_DOMAIN */
+	22, /* OBJECT_LANGUAGE */
+	15, /* OBJECT_EVENT_TRIGGER */
+	29, /* OBJECT_POLICY */
+	38, /* OBJECT_SEQUENCE */
+	52, /* OBJECT_VIEW */
+	2, /* OBJECT_AGGREGATE */
+	6, /* OBJECT_CAST */
+	26, /* OBJECT_OPERATOR */
+	24, /* OBJECT_MATVIEW */
+	45, /* OBJECT_TRIGGER */
+	17, /* OBJECT_FDW */
+	20, /* OBJECT_FUNCTION */
+	30, /* OBJECT_PROCEDURE */
+	47, /* OBJECT_TSDICTIONARY */
+	25, /* OBJECT_OPCLASS */
+	8, /* OBJECT_COLLATION */
+	9, /* OBJECT_CONVERSION */
+	49, /* OBJECT_TSTEMPLATE */
+	44, /* OBJECT_TRANSFORM */
+	48, /* OBJECT_TSPARSER */
+	35, /* OBJECT_ROUTINE */
+	46, /* OBJECT_TSCONFIGURATION */
+	27, /* OBJECT_OPFAMILY */
+};
+static const ContractCond contract_conditions_598[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 598_0, ), CONTRACT_LIST(if_enums, 598_0, 1) },
+};
+/* 599: DropStmt.objects (schema/pg15/deparse.txt:894:18) */
+static const uint8_t contract_kinds_599[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
+};
+static const int32_t contract_if_enums_599_0[] = {
 	21, /* OBJECT_INDEX */
 	52, /* OBJECT_VIEW */
 	42, /* OBJECT_TABLE */
@@ -4657,52 +4666,52 @@ static const int32_t contract_if_enums_598_0[] = {
 	40, /* OBJECT_STATISTIC_EXT */
 	19, /* OBJECT_FOREIGN_TABLE */
 	24, /* OBJECT_MATVIEW */
-};
-static const ContractCond contract_conditions_598[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 598_0, ), CONTRACT_LIST(if_enums, 598_0, 1) },
-};
-/* 599: DropStmt.objects (schema/pg15/deparse.txt:894:18) */
-static const uint8_t contract_kinds_599[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x02,
-};
-static const int32_t contract_if_enums_599_0[] = {
-	37, /* OBJECT_SCHEMA */
-	16, /* OBJECT_EXTENSION */
-	31, /* OBJECT_PUBLICATION */
-	17, /* OBJECT_FDW */
 };
 static const ContractCond contract_conditions_599[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 599_0, ), CONTRACT_LIST(if_enums, 599_0, 1) },
 };
 /* 600: DropStmt.objects (schema/pg15/deparse.txt:896:18) */
 static const uint8_t contract_kinds_600[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x02,
 };
 static const int32_t contract_if_enums_600_0[] = {
-	50, /* OBJECT_TYPE */
-	35, /* OBJECT_ROUTINE */
-	13, /* OBJECT_DOMAIN */
-	20, /* OBJECT_FUNCTION */
-	2, /* OBJECT_AGGREGATE */
+	37, /* OBJECT_SCHEMA */
+	16, /* OBJECT_EXTENSION */
+	31, /* OBJECT_PUBLICATION */
+	17, /* OBJECT_FDW */
 };
 static const ContractCond contract_conditions_600[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 600_0, ), CONTRACT_LIST(if_enums, 600_0, 1) },
 };
 /* 601: DropStmt.objects (schema/pg15/deparse.txt:898:18) */
 static const uint8_t contract_kinds_601[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_601_0[] = {
-	26, /* OBJECT_OPERATOR */
+	50, /* OBJECT_TYPE */
+	35, /* OBJECT_ROUTINE */
+	13, /* OBJECT_DOMAIN */
+	20, /* OBJECT_FUNCTION */
+	2, /* OBJECT_AGGREGATE */
 };
 static const ContractCond contract_conditions_601[] = { /* field, not, set, parent, strings, enums */
 	{ 1, false, false, false, CONTRACT_LIST(if_strings, 601_0, ), CONTRACT_LIST(if_enums, 601_0, 1) },
 };
 /* 602: DropStmt.objects (schema/pg15/deparse.txt:900:18) */
 static const uint8_t contract_kinds_602[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_602_0[] = {
+	26, /* OBJECT_OPERATOR */
+};
+static const ContractCond contract_conditions_602[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 602_0, ), CONTRACT_LIST(if_enums, 602_0, 1) },
+};
+/* 603: DropStmt.objects (schema/pg15/deparse.txt:902:18) */
+static const uint8_t contract_kinds_603[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
+};
+static const int32_t contract_if_enums_603_0[] = {
 	21, /* OBJECT_INDEX */
 	52, /* OBJECT_VIEW */
 	42, /* OBJECT_TABLE */
@@ -4722,35 +4731,35 @@ static const int32_t contract_if_enums_602_0[] = {
 	26, /* OBJECT_OPERATOR */
 	2, /* OBJECT_AGGREGATE */
 };
-static const ContractCond contract_conditions_602[] = { /* field, not, set, parent, strings, enums */
-	{ 1, true, false, false, CONTRACT_LIST(if_strings, 602_0, ), CONTRACT_LIST(if_enums, 602_0, 1) },
+static const ContractCond contract_conditions_603[] = { /* field, not, set, parent, strings, enums */
+	{ 1, true, false, false, CONTRACT_LIST(if_strings, 603_0, ), CONTRACT_LIST(if_enums, 603_0, 1) },
 };
-/* 603: DropStmt.objects (schema/pg15/deparse.txt:3979:18) */
-static const uint8_t contract_kinds_603[] = { /* the kinds allowed, by tag */
+/* 604: DropStmt.objects (schema/pg15/deparse.txt:3979:18) */
+static const uint8_t contract_kinds_604[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
-static const uint16_t contract_parents_603[][2] = {
+static const uint16_t contract_parents_604[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 604: TruncateStmt.relations (schema/pg15/deparse.txt:902:24) */
 /* 605: TruncateStmt.relations (schema/pg15/deparse.txt:904:24) */
 /* 606: TruncateStmt.relations (schema/pg15/deparse.txt:906:24) */
-static const uint8_t contract_kinds_606[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
 /* 607: TruncateStmt.relations (schema/pg15/deparse.txt:908:24) */
 static const uint8_t contract_kinds_607[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 608: TruncateStmt.relations (schema/pg15/deparse.txt:3982:24) */
+/* 608: TruncateStmt.relations (schema/pg15/deparse.txt:910:24) */
 static const uint8_t contract_kinds_608[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_608[][2] = {
+/* 609: TruncateStmt.relations (schema/pg15/deparse.txt:3982:24) */
+static const uint8_t contract_kinds_609[] = { /* the kinds allowed, by tag */
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_609[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 609: CommentStmt.object (schema/pg15/deparse.txt:910:20) */
-static const int32_t contract_if_enums_609_0[] = {
+/* 610: CommentStmt.object (schema/pg15/deparse.txt:912:20) */
+static const int32_t contract_if_enums_610_0[] = {
 	34, /* OBJECT_ROLE */
 	50, /* OBJECT_TYPE */
 	36, /* OBJECT_RULE */
@@ -4766,11 +4775,11 @@ static const int32_t contract_if_enums_609_0[] = {
 	22, /* OBJECT_LANGUAGE */
 	16, /* OBJECT_EXTENSION */
 };
-static const ContractCond contract_conditions_609[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 609_0, ), CONTRACT_LIST(if_enums, 609_0, 1) },
+static const ContractCond contract_conditions_610[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 610_0, ), CONTRACT_LIST(if_enums, 610_0, 1) },
 };
-/* 610: CommentStmt.object (schema/pg15/deparse.txt:912:20) */
-static const int32_t contract_if_enums_610_0[] = {
+/* 611: CommentStmt.object (schema/pg15/deparse.txt:914:20) */
+static const int32_t contract_if_enums_611_0[] = {
 	42, /* OBJECT_TABLE */
 	52, /* OBJECT_VIEW */
 	7, /* OBJECT_COLUMN */
@@ -4810,14 +4819,14 @@ static const int32_t contract_if_enums_610_0[] = {
 	49, /* OBJECT_TSTEMPLATE */
 	51, /* OBJECT_USER_MAPPING */
 };
-static const ContractCond contract_conditions_610[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 610_0, ), CONTRACT_LIST(if_enums, 610_0, 1) },
+static const ContractCond contract_conditions_611[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 611_0, ), CONTRACT_LIST(if_enums, 611_0, 1) },
 };
-/* 611: CommentStmt.object (schema/pg15/deparse.txt:914:20) */
-static const uint8_t contract_kinds_611[] = { /* the kinds allowed, by tag */
+/* 612: CommentStmt.object (schema/pg15/deparse.txt:916:20) */
+static const uint8_t contract_kinds_612[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
-static const int32_t contract_if_enums_611_0[] = {
+static const int32_t contract_if_enums_612_0[] = {
 	42, /* OBJECT_TABLE */
 	52, /* OBJECT_VIEW */
 	7, /* OBJECT_COLUMN */
@@ -4832,107 +4841,107 @@ static const int32_t contract_if_enums_611_0[] = {
 	47, /* OBJECT_TSDICTIONARY */
 	49, /* OBJECT_TSTEMPLATE */
 	46, /* OBJECT_TSCONFIGURATION */
-};
-static const ContractCond contract_conditions_611[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 611_0, ), CONTRACT_LIST(if_enums, 611_0, 1) },
-};
-/* 612: CommentStmt.object (schema/pg15/deparse.txt:916:20) */
-static const uint8_t contract_kinds_612[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x02,
-};
-static const int32_t contract_if_enums_612_0[] = {
-	34, /* OBJECT_ROLE */
-	18, /* OBJECT_FOREIGN_SERVER */
-	10, /* OBJECT_DATABASE */
-	43, /* OBJECT_TABLESPACE */
-	22, /* OBJECT_LANGUAGE */
-	16, /* OBJECT_EXTENSION */
-	31, /* OBJECT_PUBLICATION */
-	17, /* OBJECT_FDW */
-	39, /* OBJECT_SUBSCRIPTION */
-	15, /* OBJECT_EVENT_TRIGGER */
-	1, /* OBJECT_ACCESS_METHOD */
-	37, /* OBJECT_SCHEMA */
 };
 static const ContractCond contract_conditions_612[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 612_0, ), CONTRACT_LIST(if_enums, 612_0, 1) },
 };
 /* 613: CommentStmt.object (schema/pg15/deparse.txt:918:20) */
 static const uint8_t contract_kinds_613[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x02,
 };
 static const int32_t contract_if_enums_613_0[] = {
-	50, /* OBJECT_TYPE */
-	13, /* OBJECT_DOMAIN */
+	34, /* OBJECT_ROLE */
+	18, /* OBJECT_FOREIGN_SERVER */
+	10, /* OBJECT_DATABASE */
+	43, /* OBJECT_TABLESPACE */
+	22, /* OBJECT_LANGUAGE */
+	16, /* OBJECT_EXTENSION */
+	31, /* OBJECT_PUBLICATION */
+	17, /* OBJECT_FDW */
+	39, /* OBJECT_SUBSCRIPTION */
+	15, /* OBJECT_EVENT_TRIGGER */
+	1, /* OBJECT_ACCESS_METHOD */
+	37, /* OBJECT_SCHEMA */
 };
 static const ContractCond contract_conditions_613[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 613_0, ), CONTRACT_LIST(if_enums, 613_0, 1) },
 };
 /* 614: CommentStmt.object (schema/pg15/deparse.txt:920:20) */
 static const uint8_t contract_kinds_614[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_614_0[] = {
-	36, /* OBJECT_RULE */
-	29, /* OBJECT_POLICY */
-	6, /* OBJECT_CAST */
-	45, /* OBJECT_TRIGGER */
-	41, /* OBJECT_TABCONSTRAINT */
-	25, /* OBJECT_OPCLASS */
-	27, /* OBJECT_OPFAMILY */
-	14, /* OBJECT_DOMCONSTRAINT */
-	44, /* OBJECT_TRANSFORM */
+	50, /* OBJECT_TYPE */
+	13, /* OBJECT_DOMAIN */
 };
 static const ContractCond contract_conditions_614[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 614_0, ), CONTRACT_LIST(if_enums, 614_0, 1) },
 };
 /* 615: CommentStmt.object (schema/pg15/deparse.txt:922:20) */
 static const uint8_t contract_kinds_615[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const int32_t contract_if_enums_615_0[] = {
-	35, /* OBJECT_ROUTINE */
-	30, /* OBJECT_PROCEDURE */
-	20, /* OBJECT_FUNCTION */
+	36, /* OBJECT_RULE */
+	29, /* OBJECT_POLICY */
+	6, /* OBJECT_CAST */
+	45, /* OBJECT_TRIGGER */
+	41, /* OBJECT_TABCONSTRAINT */
+	25, /* OBJECT_OPCLASS */
+	27, /* OBJECT_OPFAMILY */
+	14, /* OBJECT_DOMCONSTRAINT */
+	44, /* OBJECT_TRANSFORM */
 };
 static const ContractCond contract_conditions_615[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 615_0, ), CONTRACT_LIST(if_enums, 615_0, 1) },
 };
 /* 616: CommentStmt.object (schema/pg15/deparse.txt:924:20) */
 static const uint8_t contract_kinds_616[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x00,0x10,0x84,0xc0,0xca,0x90,0x40,0xa0,0x2a,0x00,0x81,0x88,0xb6,0x08,0x10,0x01,0x18,0x20,0x4b,0x89,0xc2,0x03,0x48,0x00,0x00,0x80,0x04,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_616_0[] = {
-	2, /* OBJECT_AGGREGATE */
+	35, /* OBJECT_ROUTINE */
+	30, /* OBJECT_PROCEDURE */
+	20, /* OBJECT_FUNCTION */
 };
 static const ContractCond contract_conditions_616[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 616_0, ), CONTRACT_LIST(if_enums, 616_0, 1) },
 };
 /* 617: CommentStmt.object (schema/pg15/deparse.txt:926:20) */
 static const uint8_t contract_kinds_617[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0xc0,0x0a,
+	0x80,0x00,0x02,0x00,0x10,0x84,0xc0,0xca,0x90,0x40,0xa0,0x2a,0x00,0x81,0x88,0xb6,0x08,0x10,0x01,0x18,0x20,0x4b,0x89,0xc2,0x03,0x48,0x00,0x00,0x80,0x04,
 };
 static const int32_t contract_if_enums_617_0[] = {
-	23, /* OBJECT_LARGEOBJECT */
+	2, /* OBJECT_AGGREGATE */
 };
 static const ContractCond contract_conditions_617[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 617_0, ), CONTRACT_LIST(if_enums, 617_0, 1) },
 };
 /* 618: CommentStmt.object (schema/pg15/deparse.txt:928:20) */
 static const uint8_t contract_kinds_618[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0xc0,0x0a,
 };
 static const int32_t contract_if_enums_618_0[] = {
-	26, /* OBJECT_OPERATOR */
+	23, /* OBJECT_LARGEOBJECT */
 };
 static const ContractCond contract_conditions_618[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 618_0, ), CONTRACT_LIST(if_enums, 618_0, 1) },
 };
 /* 619: CommentStmt.object (schema/pg15/deparse.txt:930:20) */
 static const uint8_t contract_kinds_619[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_619_0[] = {
+	26, /* OBJECT_OPERATOR */
+};
+static const ContractCond contract_conditions_619[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 619_0, ), CONTRACT_LIST(if_enums, 619_0, 1) },
+};
+/* 620: CommentStmt.object (schema/pg15/deparse.txt:932:20) */
+static const uint8_t contract_kinds_620[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
+};
+static const int32_t contract_if_enums_620_0[] = {
 	42, /* OBJECT_TABLE */
 	52, /* OBJECT_VIEW */
 	7, /* OBJECT_COLUMN */
@@ -4977,158 +4986,158 @@ static const int32_t contract_if_enums_619_0[] = {
 	44, /* OBJECT_TRANSFORM */
 	37, /* OBJECT_SCHEMA */
 };
-static const ContractCond contract_conditions_619[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 619_0, ), CONTRACT_LIST(if_enums, 619_0, 1) },
+static const ContractCond contract_conditions_620[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 620_0, ), CONTRACT_LIST(if_enums, 620_0, 1) },
 };
-/* 620: FetchStmt.portalname (schema/pg15/deparse.txt:932:22) */
-/* 621: IndexStmt.relation (schema/pg15/deparse.txt:934:20) */
-/* 622: IndexStmt.indexParams (schema/pg15/deparse.txt:936:24) */
+/* 621: FetchStmt.portalname (schema/pg15/deparse.txt:934:22) */
+/* 622: IndexStmt.relation (schema/pg15/deparse.txt:936:20) */
 /* 623: IndexStmt.indexParams (schema/pg15/deparse.txt:938:24) */
 /* 624: IndexStmt.indexParams (schema/pg15/deparse.txt:940:24) */
-static const uint8_t contract_kinds_624[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
-};
 /* 625: IndexStmt.indexParams (schema/pg15/deparse.txt:942:24) */
 static const uint8_t contract_kinds_625[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-/* 626: IndexStmt.indexParams (schema/pg15/deparse.txt:3985:24) */
+/* 626: IndexStmt.indexParams (schema/pg15/deparse.txt:944:24) */
 static const uint8_t contract_kinds_626[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_626[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 627: IndexStmt.indexParams (schema/pg15/deparse.txt:3988:24) */
+/* 627: IndexStmt.indexParams (schema/pg15/deparse.txt:3985:24) */
 static const uint8_t contract_kinds_627[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_627[][2] = {
-	{ 119, 2 }, /* CreateSchemaStmt.schema_elts */
+	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 628: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:944:34) */
-/* 629: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:946:34) */
-static const uint8_t contract_kinds_629[] = { /* the kinds allowed, by tag */
+/* 628: IndexStmt.indexParams (schema/pg15/deparse.txt:3988:24) */
+static const uint8_t contract_kinds_628[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-/* 630: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:3991:34) */
+static const uint16_t contract_parents_628[][2] = {
+	{ 119, 2 }, /* CreateSchemaStmt.schema_elts */
+};
+/* 629: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:946:34) */
+/* 630: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:948:34) */
 static const uint8_t contract_kinds_630[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-/* 631: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:3993:34) */
-/* 632: IndexStmt.options (schema/pg15/deparse.txt:948:19) */
+/* 631: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:3991:34) */
+static const uint8_t contract_kinds_631[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
+};
+/* 632: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:3993:34) */
 /* 633: IndexStmt.options (schema/pg15/deparse.txt:950:19) */
 /* 634: IndexStmt.options (schema/pg15/deparse.txt:952:19) */
-static const uint8_t contract_kinds_634[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 635: IndexStmt.options (schema/pg15/deparse.txt:954:19) */
 static const uint8_t contract_kinds_635[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 636: IndexStmt.options (schema/pg15/deparse.txt:3996:19) */
+/* 636: IndexStmt.options (schema/pg15/deparse.txt:956:19) */
 static const uint8_t contract_kinds_636[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_636[][2] = {
+/* 637: IndexStmt.options (schema/pg15/deparse.txt:3996:19) */
+static const uint8_t contract_kinds_637[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_637[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 637: IndexStmt.whereClause (schema/pg15/deparse.txt:956:24) */
-static const uint8_t contract_kinds_637[] = { /* the kinds allowed, by tag */
+/* 638: IndexStmt.whereClause (schema/pg15/deparse.txt:958:24) */
+static const uint8_t contract_kinds_638[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 638: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:958:29) */
 /* 639: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:960:29) */
 /* 640: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:962:29) */
-static const uint8_t contract_kinds_640[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
 /* 641: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:964:29) */
 static const uint8_t contract_kinds_641[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 642: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:3999:29) */
+/* 642: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:966:29) */
 static const uint8_t contract_kinds_642[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_642[][2] = {
+/* 643: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:3999:29) */
+static const uint8_t contract_kinds_643[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_643[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 643: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:966:31) */
 /* 644: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:968:31) */
 /* 645: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:970:31) */
-static const uint8_t contract_kinds_645[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
-};
 /* 646: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:972:31) */
 static const uint8_t contract_kinds_646[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
 };
-/* 647: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:4002:31) */
+/* 647: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:974:31) */
 static const uint8_t contract_kinds_647[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_647[][2] = {
+/* 648: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:4002:31) */
+static const uint8_t contract_kinds_648[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_648[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 648: CreateFunctionStmt.options (schema/pg15/deparse.txt:974:28) */
 /* 649: CreateFunctionStmt.options (schema/pg15/deparse.txt:976:28) */
 /* 650: CreateFunctionStmt.options (schema/pg15/deparse.txt:978:28) */
-static const uint8_t contract_kinds_650[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 651: CreateFunctionStmt.options (schema/pg15/deparse.txt:980:28) */
 static const uint8_t contract_kinds_651[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 652: CreateFunctionStmt.options (schema/pg15/deparse.txt:4005:28) */
+/* 652: CreateFunctionStmt.options (schema/pg15/deparse.txt:982:28) */
 static const uint8_t contract_kinds_652[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_652[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 653: CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:982:29) */
+/* 653: CreateFunctionStmt.options (schema/pg15/deparse.txt:4005:28) */
 static const uint8_t contract_kinds_653[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
-};
-/* 654: AlterFunctionStmt.func (schema/pg15/deparse.txt:984:24) */
-/* 655: AlterFunctionStmt.actions (schema/pg15/deparse.txt:986:27) */
-/* 656: AlterFunctionStmt.actions (schema/pg15/deparse.txt:988:27) */
-/* 657: AlterFunctionStmt.actions (schema/pg15/deparse.txt:990:27) */
-static const uint8_t contract_kinds_657[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
+static const uint16_t contract_parents_653[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 654: CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:984:29) */
+static const uint8_t contract_kinds_654[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+};
+/* 655: AlterFunctionStmt.func (schema/pg15/deparse.txt:986:24) */
+/* 656: AlterFunctionStmt.actions (schema/pg15/deparse.txt:988:27) */
+/* 657: AlterFunctionStmt.actions (schema/pg15/deparse.txt:990:27) */
 /* 658: AlterFunctionStmt.actions (schema/pg15/deparse.txt:992:27) */
 static const uint8_t contract_kinds_658[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 659: AlterFunctionStmt.actions (schema/pg15/deparse.txt:4008:27) */
+/* 659: AlterFunctionStmt.actions (schema/pg15/deparse.txt:994:27) */
 static const uint8_t contract_kinds_659[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_659[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 660: DoStmt.args (schema/pg15/deparse.txt:994:13) */
-/* 661: DoStmt.args (schema/pg15/deparse.txt:996:13) */
-/* 662: DoStmt.args (schema/pg15/deparse.txt:998:13) */
-static const uint8_t contract_kinds_662[] = { /* the kinds allowed, by tag */
+/* 660: AlterFunctionStmt.actions (schema/pg15/deparse.txt:4008:27) */
+static const uint8_t contract_kinds_660[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
+static const uint16_t contract_parents_660[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 661: DoStmt.args (schema/pg15/deparse.txt:996:13) */
+/* 662: DoStmt.args (schema/pg15/deparse.txt:998:13) */
 /* 663: DoStmt.args (schema/pg15/deparse.txt:1000:13) */
 static const uint8_t contract_kinds_663[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 664: DoStmt.args (schema/pg15/deparse.txt:4011:13) */
+/* 664: DoStmt.args (schema/pg15/deparse.txt:1002:13) */
 static const uint8_t contract_kinds_664[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_664[][2] = {
+/* 665: DoStmt.args (schema/pg15/deparse.txt:4011:13) */
+static const uint8_t contract_kinds_665[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_665[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 665: RenameStmt.relation (schema/pg15/deparse.txt:1002:21) */
-static const int32_t contract_if_enums_665_0[] = {
+/* 666: RenameStmt.relation (schema/pg15/deparse.txt:1004:21) */
+static const int32_t contract_if_enums_666_0[] = {
 	42, /* OBJECT_TABLE */
 	7, /* OBJECT_COLUMN */
 	19, /* OBJECT_FOREIGN_TABLE */
@@ -5142,11 +5151,11 @@ static const int32_t contract_if_enums_665_0[] = {
 	5, /* OBJECT_ATTRIBUTE */
 	21, /* OBJECT_INDEX */
 };
-static const ContractCond contract_conditions_665[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 665_0, ), CONTRACT_LIST(if_enums, 665_0, 1) },
+static const ContractCond contract_conditions_666[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 666_0, ), CONTRACT_LIST(if_enums, 666_0, 1) },
 };
-/* 666: RenameStmt.relation (schema/pg15/deparse.txt:1004:21) */
-static const int32_t contract_if_enums_666_0[] = {
+/* 667: RenameStmt.relation (schema/pg15/deparse.txt:1006:21) */
+static const int32_t contract_if_enums_667_0[] = {
 	42, /* OBJECT_TABLE */
 	34, /* OBJECT_ROLE */
 	7, /* OBJECT_COLUMN */
@@ -5200,14 +5209,14 @@ static const int32_t contract_if_enums_666_0[] = {
 	44, /* OBJECT_TRANSFORM */
 	51, /* OBJECT_USER_MAPPING */
 };
-static const ContractCond contract_conditions_666[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 666_0, ), CONTRACT_LIST(if_enums, 666_0, 1) },
+static const ContractCond contract_conditions_667[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 667_0, ), CONTRACT_LIST(if_enums, 667_0, 1) },
 };
-/* 667: RenameStmt.relation (schema/pg15/deparse.txt:5244:21) */
-static const uint16_t contract_parents_667[][2] = {
+/* 668: RenameStmt.relation (schema/pg15/deparse.txt:5244:21) */
+static const uint16_t contract_parents_668[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-static const int32_t contract_if_enums_667_0[] = {
+static const int32_t contract_if_enums_668_0[] = {
 	5, /* OBJECT_ATTRIBUTE */
 	7, /* OBJECT_COLUMN */
 	19, /* OBJECT_FOREIGN_TABLE */
@@ -5220,30 +5229,30 @@ static const int32_t contract_if_enums_667_0[] = {
 	42, /* OBJECT_TABLE */
 	45, /* OBJECT_TRIGGER */
 	52, /* OBJECT_VIEW */
-};
-static const ContractCond contract_conditions_667[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 667_0, ), CONTRACT_LIST(if_enums, 667_0, 1) },
-};
-/* 668: RenameStmt.object (schema/pg15/deparse.txt:1006:19) */
-static const int32_t contract_if_enums_668_0[] = {
-	18, /* OBJECT_FOREIGN_SERVER */
-	39, /* OBJECT_SUBSCRIPTION */
-	31, /* OBJECT_PUBLICATION */
-	15, /* OBJECT_EVENT_TRIGGER */
-	2, /* OBJECT_AGGREGATE */
-	20, /* OBJECT_FUNCTION */
-	35, /* OBJECT_ROUTINE */
-	22, /* OBJECT_LANGUAGE */
-	17, /* OBJECT_FDW */
-	30, /* OBJECT_PROCEDURE */
-	25, /* OBJECT_OPCLASS */
-	27, /* OBJECT_OPFAMILY */
 };
 static const ContractCond contract_conditions_668[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 668_0, ), CONTRACT_LIST(if_enums, 668_0, 1) },
 };
 /* 669: RenameStmt.object (schema/pg15/deparse.txt:1008:19) */
 static const int32_t contract_if_enums_669_0[] = {
+	18, /* OBJECT_FOREIGN_SERVER */
+	39, /* OBJECT_SUBSCRIPTION */
+	31, /* OBJECT_PUBLICATION */
+	15, /* OBJECT_EVENT_TRIGGER */
+	2, /* OBJECT_AGGREGATE */
+	20, /* OBJECT_FUNCTION */
+	35, /* OBJECT_ROUTINE */
+	22, /* OBJECT_LANGUAGE */
+	17, /* OBJECT_FDW */
+	30, /* OBJECT_PROCEDURE */
+	25, /* OBJECT_OPCLASS */
+	27, /* OBJECT_OPFAMILY */
+};
+static const ContractCond contract_conditions_669[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 669_0, ), CONTRACT_LIST(if_enums, 669_0, 1) },
+};
+/* 670: RenameStmt.object (schema/pg15/deparse.txt:1010:19) */
+static const int32_t contract_if_enums_670_0[] = {
 	42, /* OBJECT_TABLE */
 	34, /* OBJECT_ROLE */
 	7, /* OBJECT_COLUMN */
@@ -5297,72 +5306,72 @@ static const int32_t contract_if_enums_669_0[] = {
 	44, /* OBJECT_TRANSFORM */
 	51, /* OBJECT_USER_MAPPING */
 };
-static const ContractCond contract_conditions_669[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 669_0, ), CONTRACT_LIST(if_enums, 669_0, 1) },
+static const ContractCond contract_conditions_670[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 670_0, ), CONTRACT_LIST(if_enums, 670_0, 1) },
 };
-/* 670: RenameStmt.object (schema/pg15/deparse.txt:1010:19) */
-static const uint8_t contract_kinds_670[] = { /* the kinds allowed, by tag */
+/* 671: RenameStmt.object (schema/pg15/deparse.txt:1012:19) */
+static const uint8_t contract_kinds_671[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x02,
 };
-static const int32_t contract_if_enums_670_0[] = {
+static const int32_t contract_if_enums_671_0[] = {
 	18, /* OBJECT_FOREIGN_SERVER */
 	39, /* OBJECT_SUBSCRIPTION */
 	31, /* OBJECT_PUBLICATION */
 	15, /* OBJECT_EVENT_TRIGGER */
 	22, /* OBJECT_LANGUAGE */
 	17, /* OBJECT_FDW */
-};
-static const ContractCond contract_conditions_670[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 670_0, ), CONTRACT_LIST(if_enums, 670_0, 1) },
-};
-/* 671: RenameStmt.object (schema/pg15/deparse.txt:1012:19) */
-static const uint8_t contract_kinds_671[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
-};
-static const int32_t contract_if_enums_671_0[] = {
-	50, /* OBJECT_TYPE */
-	40, /* OBJECT_STATISTIC_EXT */
-	8, /* OBJECT_COLLATION */
-	9, /* OBJECT_CONVERSION */
-	13, /* OBJECT_DOMAIN */
-	14, /* OBJECT_DOMCONSTRAINT */
-	49, /* OBJECT_TSTEMPLATE */
-	47, /* OBJECT_TSDICTIONARY */
-	48, /* OBJECT_TSPARSER */
-	46, /* OBJECT_TSCONFIGURATION */
 };
 static const ContractCond contract_conditions_671[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 671_0, ), CONTRACT_LIST(if_enums, 671_0, 1) },
 };
 /* 672: RenameStmt.object (schema/pg15/deparse.txt:1014:19) */
 static const uint8_t contract_kinds_672[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_672_0[] = {
-	2, /* OBJECT_AGGREGATE */
-	20, /* OBJECT_FUNCTION */
-	35, /* OBJECT_ROUTINE */
-	30, /* OBJECT_PROCEDURE */
+	50, /* OBJECT_TYPE */
+	40, /* OBJECT_STATISTIC_EXT */
+	8, /* OBJECT_COLLATION */
+	9, /* OBJECT_CONVERSION */
+	13, /* OBJECT_DOMAIN */
+	14, /* OBJECT_DOMCONSTRAINT */
+	49, /* OBJECT_TSTEMPLATE */
+	47, /* OBJECT_TSDICTIONARY */
+	48, /* OBJECT_TSPARSER */
+	46, /* OBJECT_TSCONFIGURATION */
 };
 static const ContractCond contract_conditions_672[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 672_0, ), CONTRACT_LIST(if_enums, 672_0, 1) },
 };
 /* 673: RenameStmt.object (schema/pg15/deparse.txt:1016:19) */
 static const uint8_t contract_kinds_673[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_673_0[] = {
-	25, /* OBJECT_OPCLASS */
-	27, /* OBJECT_OPFAMILY */
+	2, /* OBJECT_AGGREGATE */
+	20, /* OBJECT_FUNCTION */
+	35, /* OBJECT_ROUTINE */
+	30, /* OBJECT_PROCEDURE */
 };
 static const ContractCond contract_conditions_673[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 673_0, ), CONTRACT_LIST(if_enums, 673_0, 1) },
 };
 /* 674: RenameStmt.object (schema/pg15/deparse.txt:1018:19) */
 static const uint8_t contract_kinds_674[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const int32_t contract_if_enums_674_0[] = {
+	25, /* OBJECT_OPCLASS */
+	27, /* OBJECT_OPFAMILY */
+};
+static const ContractCond contract_conditions_674[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 674_0, ), CONTRACT_LIST(if_enums, 674_0, 1) },
+};
+/* 675: RenameStmt.object (schema/pg15/deparse.txt:1020:19) */
+static const uint8_t contract_kinds_675[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
+};
+static const int32_t contract_if_enums_675_0[] = {
 	18, /* OBJECT_FOREIGN_SERVER */
 	50, /* OBJECT_TYPE */
 	40, /* OBJECT_STATISTIC_EXT */
@@ -5386,14 +5395,14 @@ static const int32_t contract_if_enums_674_0[] = {
 	46, /* OBJECT_TSCONFIGURATION */
 	27, /* OBJECT_OPFAMILY */
 };
-static const ContractCond contract_conditions_674[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 674_0, ), CONTRACT_LIST(if_enums, 674_0, 1) },
+static const ContractCond contract_conditions_675[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 675_0, ), CONTRACT_LIST(if_enums, 675_0, 1) },
 };
-/* 675: RenameStmt.object (schema/pg15/deparse.txt:5235:19) */
-static const uint16_t contract_parents_675[][2] = {
+/* 676: RenameStmt.object (schema/pg15/deparse.txt:5235:19) */
+static const uint16_t contract_parents_676[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-static const int32_t contract_if_enums_675_0[] = {
+static const int32_t contract_if_enums_676_0[] = {
 	2, /* OBJECT_AGGREGATE */
 	15, /* OBJECT_EVENT_TRIGGER */
 	17, /* OBJECT_FDW */
@@ -5405,17 +5414,17 @@ static const int32_t contract_if_enums_675_0[] = {
 	35, /* OBJECT_ROUTINE */
 	39, /* OBJECT_SUBSCRIPTION */
 };
-static const ContractCond contract_conditions_675[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 675_0, ), CONTRACT_LIST(if_enums, 675_0, 1) },
+static const ContractCond contract_conditions_676[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 676_0, ), CONTRACT_LIST(if_enums, 676_0, 1) },
 };
-/* 676: RenameStmt.object (schema/pg15/deparse.txt:5522:19) */
-static const uint8_t contract_kinds_676[] = { /* the kinds allowed, by tag */
+/* 677: RenameStmt.object (schema/pg15/deparse.txt:5519:19) */
+static const uint8_t contract_kinds_677[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x77,
 };
-static const uint16_t contract_parents_676[][2] = {
+static const uint16_t contract_parents_677[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-static const int32_t contract_if_enums_676_0[] = {
+static const int32_t contract_if_enums_677_0[] = {
 	2, /* OBJECT_AGGREGATE */
 	3, /* OBJECT_AMOP */
 	4, /* OBJECT_AMPROC */
@@ -5463,11 +5472,11 @@ static const int32_t contract_if_enums_676_0[] = {
 	49, /* OBJECT_TSTEMPLATE */
 	51, /* OBJECT_USER_MAPPING */
 };
-static const ContractCond contract_conditions_676[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, false, CONTRACT_LIST(if_strings, 676_0, ), CONTRACT_LIST(if_enums, 676_0, 1) },
+static const ContractCond contract_conditions_677[] = { /* field, not, set, parent, strings, enums */
+	{ 1, false, false, false, CONTRACT_LIST(if_strings, 677_0, ), CONTRACT_LIST(if_enums, 677_0, 1) },
 };
-/* 677: RenameStmt.subname (schema/pg15/deparse.txt:1020:20) */
-static const int32_t contract_if_enums_677_0[] = {
+/* 678: RenameStmt.subname (schema/pg15/deparse.txt:1022:20) */
+static const int32_t contract_if_enums_678_0[] = {
 	34, /* OBJECT_ROLE */
 	7, /* OBJECT_COLUMN */
 	37, /* OBJECT_SCHEMA */
@@ -5480,11 +5489,11 @@ static const int32_t contract_if_enums_677_0[] = {
 	45, /* OBJECT_TRIGGER */
 	5, /* OBJECT_ATTRIBUTE */
 };
-static const ContractCond contract_conditions_677[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 677_0, ), CONTRACT_LIST(if_enums, 677_0, 1) },
+static const ContractCond contract_conditions_678[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 678_0, ), CONTRACT_LIST(if_enums, 678_0, 1) },
 };
-/* 678: RenameStmt.subname (schema/pg15/deparse.txt:1022:20) */
-static const int32_t contract_if_enums_678_0[] = {
+/* 679: RenameStmt.subname (schema/pg15/deparse.txt:1024:20) */
+static const int32_t contract_if_enums_679_0[] = {
 	42, /* OBJECT_TABLE */
 	34, /* OBJECT_ROLE */
 	7, /* OBJECT_COLUMN */
@@ -5538,14 +5547,14 @@ static const int32_t contract_if_enums_678_0[] = {
 	44, /* OBJECT_TRANSFORM */
 	51, /* OBJECT_USER_MAPPING */
 };
-static const ContractCond contract_conditions_678[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 678_0, ), CONTRACT_LIST(if_enums, 678_0, 1) },
+static const ContractCond contract_conditions_679[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 679_0, ), CONTRACT_LIST(if_enums, 679_0, 1) },
 };
-/* 679: RenameStmt.subname (schema/pg15/deparse.txt:5238:20) */
-static const uint16_t contract_parents_679[][2] = {
+/* 680: RenameStmt.subname (schema/pg15/deparse.txt:5238:20) */
+static const uint16_t contract_parents_680[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-static const int32_t contract_if_enums_679_0[] = {
+static const int32_t contract_if_enums_680_0[] = {
 	5, /* OBJECT_ATTRIBUTE */
 	7, /* OBJECT_COLUMN */
 	10, /* OBJECT_DATABASE */
@@ -5558,63 +5567,63 @@ static const int32_t contract_if_enums_679_0[] = {
 	43, /* OBJECT_TABLESPACE */
 	45, /* OBJECT_TRIGGER */
 };
-static const ContractCond contract_conditions_679[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 679_0, ), CONTRACT_LIST(if_enums, 679_0, 1) },
+static const ContractCond contract_conditions_680[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 680_0, ), CONTRACT_LIST(if_enums, 680_0, 1) },
 };
-/* 680: RenameStmt.newname (schema/pg15/deparse.txt:1024:20) */
-/* 681: RuleStmt.relation (schema/pg15/deparse.txt:1026:19) */
-/* 682: RuleStmt.rulename (schema/pg15/deparse.txt:1028:19) */
-/* 683: RuleStmt.whereClause (schema/pg15/deparse.txt:1030:23) */
-static const uint8_t contract_kinds_683[] = { /* the kinds allowed, by tag */
+/* 681: RenameStmt.newname (schema/pg15/deparse.txt:1026:20) */
+/* 682: RuleStmt.relation (schema/pg15/deparse.txt:1028:19) */
+/* 683: RuleStmt.rulename (schema/pg15/deparse.txt:1030:19) */
+/* 684: RuleStmt.whereClause (schema/pg15/deparse.txt:1032:23) */
+static const uint8_t contract_kinds_684[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 684: RuleStmt.actions (schema/pg15/deparse.txt:1032:18) */
 /* 685: RuleStmt.actions (schema/pg15/deparse.txt:1034:18) */
 /* 686: RuleStmt.actions (schema/pg15/deparse.txt:1036:18) */
-static const uint8_t contract_kinds_686[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x05,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
 /* 687: RuleStmt.actions (schema/pg15/deparse.txt:1038:18) */
 static const uint8_t contract_kinds_687[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x05,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 688: RuleStmt.actions (schema/pg15/deparse.txt:4014:18) */
+/* 688: RuleStmt.actions (schema/pg15/deparse.txt:1040:18) */
 static const uint8_t contract_kinds_688[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x05,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_688[][2] = {
+/* 689: RuleStmt.actions (schema/pg15/deparse.txt:4014:18) */
+static const uint8_t contract_kinds_689[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x05,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_689[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 689: NotifyStmt.conditionname (schema/pg15/deparse.txt:1040:26) */
-/* 690: ListenStmt.conditionname (schema/pg15/deparse.txt:1042:26) */
-/* 691: TransactionStmt.options (schema/pg15/deparse.txt:1044:25) */
+/* 690: NotifyStmt.conditionname (schema/pg15/deparse.txt:1042:26) */
+/* 691: ListenStmt.conditionname (schema/pg15/deparse.txt:1044:26) */
 /* 692: TransactionStmt.options (schema/pg15/deparse.txt:1046:25) */
 /* 693: TransactionStmt.options (schema/pg15/deparse.txt:1048:25) */
-static const uint8_t contract_kinds_693[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 694: TransactionStmt.options (schema/pg15/deparse.txt:1050:25) */
 static const uint8_t contract_kinds_694[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 695: TransactionStmt.options (schema/pg15/deparse.txt:4017:25) */
+/* 695: TransactionStmt.options (schema/pg15/deparse.txt:1052:25) */
 static const uint8_t contract_kinds_695[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_695[][2] = {
+/* 696: TransactionStmt.options (schema/pg15/deparse.txt:4017:25) */
+static const uint8_t contract_kinds_696[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_696[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 696: TransactionStmt.savepoint_name (schema/pg15/deparse.txt:1052:32) */
-static const int32_t contract_if_enums_696_0[] = {
+/* 697: TransactionStmt.savepoint_name (schema/pg15/deparse.txt:1054:32) */
+static const int32_t contract_if_enums_697_0[] = {
 	6, /* TRANS_STMT_RELEASE */
 	7, /* TRANS_STMT_ROLLBACK_TO */
 	5, /* TRANS_STMT_SAVEPOINT */
 };
-static const ContractCond contract_conditions_696[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 696_0, ), CONTRACT_LIST(if_enums, 696_0, 1) },
+static const ContractCond contract_conditions_697[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 697_0, ), CONTRACT_LIST(if_enums, 697_0, 1) },
 };
-/* 697: TransactionStmt.savepoint_name (schema/pg15/deparse.txt:1054:32) */
-static const int32_t contract_if_enums_697_0[] = {
+/* 698: TransactionStmt.savepoint_name (schema/pg15/deparse.txt:1056:32) */
+static const int32_t contract_if_enums_698_0[] = {
 	3, /* TRANS_STMT_COMMIT */
 	4, /* TRANS_STMT_ROLLBACK */
 	1, /* TRANS_STMT_BEGIN */
@@ -5626,32 +5635,32 @@ static const int32_t contract_if_enums_697_0[] = {
 	5, /* TRANS_STMT_SAVEPOINT */
 	8, /* TRANS_STMT_PREPARE */
 };
-static const ContractCond contract_conditions_697[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 697_0, ), CONTRACT_LIST(if_enums, 697_0, 1) },
+static const ContractCond contract_conditions_698[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 698_0, ), CONTRACT_LIST(if_enums, 698_0, 1) },
 };
-/* 698: TransactionStmt.savepoint_name (schema/pg15/deparse.txt:5214:32) */
-static const uint16_t contract_parents_698[][2] = {
+/* 699: TransactionStmt.savepoint_name (schema/pg15/deparse.txt:5214:32) */
+static const uint16_t contract_parents_699[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-static const int32_t contract_if_enums_698_0[] = {
+static const int32_t contract_if_enums_699_0[] = {
 	5, /* TRANS_STMT_SAVEPOINT */
 	6, /* TRANS_STMT_RELEASE */
 	7, /* TRANS_STMT_ROLLBACK_TO */
-};
-static const ContractCond contract_conditions_698[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 698_0, ), CONTRACT_LIST(if_enums, 698_0, 1) },
-};
-/* 699: TransactionStmt.gid (schema/pg15/deparse.txt:1056:21) */
-static const int32_t contract_if_enums_699_0[] = {
-	9, /* TRANS_STMT_COMMIT_PREPARED */
-	10, /* TRANS_STMT_ROLLBACK_PREPARED */
-	8, /* TRANS_STMT_PREPARE */
 };
 static const ContractCond contract_conditions_699[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 699_0, ), CONTRACT_LIST(if_enums, 699_0, 1) },
 };
 /* 700: TransactionStmt.gid (schema/pg15/deparse.txt:1058:21) */
 static const int32_t contract_if_enums_700_0[] = {
+	9, /* TRANS_STMT_COMMIT_PREPARED */
+	10, /* TRANS_STMT_ROLLBACK_PREPARED */
+	8, /* TRANS_STMT_PREPARE */
+};
+static const ContractCond contract_conditions_700[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 700_0, ), CONTRACT_LIST(if_enums, 700_0, 1) },
+};
+/* 701: TransactionStmt.gid (schema/pg15/deparse.txt:1060:21) */
+static const int32_t contract_if_enums_701_0[] = {
 	3, /* TRANS_STMT_COMMIT */
 	4, /* TRANS_STMT_ROLLBACK */
 	1, /* TRANS_STMT_BEGIN */
@@ -5663,255 +5672,241 @@ static const int32_t contract_if_enums_700_0[] = {
 	5, /* TRANS_STMT_SAVEPOINT */
 	8, /* TRANS_STMT_PREPARE */
 };
-static const ContractCond contract_conditions_700[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 700_0, ), CONTRACT_LIST(if_enums, 700_0, 1) },
+static const ContractCond contract_conditions_701[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 701_0, ), CONTRACT_LIST(if_enums, 701_0, 1) },
 };
-/* 701: TransactionStmt.gid (schema/pg15/deparse.txt:5217:21) */
-static const uint16_t contract_parents_701[][2] = {
+/* 702: TransactionStmt.gid (schema/pg15/deparse.txt:5217:21) */
+static const uint16_t contract_parents_702[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-static const int32_t contract_if_enums_701_0[] = {
+static const int32_t contract_if_enums_702_0[] = {
 	8, /* TRANS_STMT_PREPARE */
 	9, /* TRANS_STMT_COMMIT_PREPARED */
 	10, /* TRANS_STMT_ROLLBACK_PREPARED */
 };
-static const ContractCond contract_conditions_701[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 701_0, ), CONTRACT_LIST(if_enums, 701_0, 1) },
+static const ContractCond contract_conditions_702[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 702_0, ), CONTRACT_LIST(if_enums, 702_0, 1) },
 };
-/* 702: ViewStmt.view (schema/pg15/deparse.txt:1060:15) */
-/* 703: ViewStmt.aliases (schema/pg15/deparse.txt:1062:18) */
+/* 703: ViewStmt.view (schema/pg15/deparse.txt:1062:15) */
 /* 704: ViewStmt.aliases (schema/pg15/deparse.txt:1064:18) */
 /* 705: ViewStmt.aliases (schema/pg15/deparse.txt:1066:18) */
-static const uint8_t contract_kinds_705[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
 /* 706: ViewStmt.aliases (schema/pg15/deparse.txt:1068:18) */
 static const uint8_t contract_kinds_706[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 707: ViewStmt.aliases (schema/pg15/deparse.txt:4020:18) */
+/* 707: ViewStmt.aliases (schema/pg15/deparse.txt:1070:18) */
 static const uint8_t contract_kinds_707[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_707[][2] = {
+/* 708: ViewStmt.aliases (schema/pg15/deparse.txt:4020:18) */
+static const uint8_t contract_kinds_708[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_708[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 708: ViewStmt.query (schema/pg15/deparse.txt:1070:16) */
 /* 709: ViewStmt.query (schema/pg15/deparse.txt:1072:16) */
-static const uint8_t contract_kinds_709[] = { /* the kinds allowed, by tag */
+/* 710: ViewStmt.query (schema/pg15/deparse.txt:1074:16) */
+static const uint8_t contract_kinds_710[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 710: ViewStmt.options (schema/pg15/deparse.txt:1074:18) */
 /* 711: ViewStmt.options (schema/pg15/deparse.txt:1076:18) */
 /* 712: ViewStmt.options (schema/pg15/deparse.txt:1078:18) */
-static const uint8_t contract_kinds_712[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 713: ViewStmt.options (schema/pg15/deparse.txt:1080:18) */
 static const uint8_t contract_kinds_713[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 714: ViewStmt.options (schema/pg15/deparse.txt:4023:18) */
+/* 714: ViewStmt.options (schema/pg15/deparse.txt:1082:18) */
 static const uint8_t contract_kinds_714[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_714[][2] = {
+/* 715: ViewStmt.options (schema/pg15/deparse.txt:4023:18) */
+static const uint8_t contract_kinds_715[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_715[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 715: LoadStmt.filename (schema/pg15/deparse.txt:1082:19) */
-/* 716: CreateDomainStmt.domainname (schema/pg15/deparse.txt:1084:29) */
+/* 716: LoadStmt.filename (schema/pg15/deparse.txt:1084:19) */
 /* 717: CreateDomainStmt.domainname (schema/pg15/deparse.txt:1086:29) */
-static const uint8_t contract_kinds_717[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 718: CreateDomainStmt.domainname (schema/pg15/deparse.txt:4026:29) */
+/* 718: CreateDomainStmt.domainname (schema/pg15/deparse.txt:1088:29) */
 static const uint8_t contract_kinds_718[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 719: CreateDomainStmt.domainname (schema/pg15/deparse.txt:4028:29) */
-/* 720: CreateDomainStmt.typeName (schema/pg15/deparse.txt:1088:28) */
-/* 721: CreateDomainStmt.constraints (schema/pg15/deparse.txt:1090:30) */
+/* 719: CreateDomainStmt.domainname (schema/pg15/deparse.txt:4026:29) */
+static const uint8_t contract_kinds_719[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 720: CreateDomainStmt.domainname (schema/pg15/deparse.txt:4028:29) */
+/* 721: CreateDomainStmt.typeName (schema/pg15/deparse.txt:1090:28) */
 /* 722: CreateDomainStmt.constraints (schema/pg15/deparse.txt:1092:30) */
 /* 723: CreateDomainStmt.constraints (schema/pg15/deparse.txt:1094:30) */
-static const uint8_t contract_kinds_723[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
-};
 /* 724: CreateDomainStmt.constraints (schema/pg15/deparse.txt:1096:30) */
 static const uint8_t contract_kinds_724[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
 };
-/* 725: CreateDomainStmt.constraints (schema/pg15/deparse.txt:4031:30) */
+/* 725: CreateDomainStmt.constraints (schema/pg15/deparse.txt:1098:30) */
 static const uint8_t contract_kinds_725[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_725[][2] = {
+/* 726: CreateDomainStmt.constraints (schema/pg15/deparse.txt:4031:30) */
+static const uint8_t contract_kinds_726[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_726[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 726: CreatedbStmt.dbname (schema/pg15/deparse.txt:1098:21) */
-/* 727: CreatedbStmt.options (schema/pg15/deparse.txt:1100:22) */
+/* 727: CreatedbStmt.dbname (schema/pg15/deparse.txt:1100:21) */
 /* 728: CreatedbStmt.options (schema/pg15/deparse.txt:1102:22) */
 /* 729: CreatedbStmt.options (schema/pg15/deparse.txt:1104:22) */
-static const uint8_t contract_kinds_729[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 730: CreatedbStmt.options (schema/pg15/deparse.txt:1106:22) */
 static const uint8_t contract_kinds_730[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 731: CreatedbStmt.options (schema/pg15/deparse.txt:4034:22) */
+/* 731: CreatedbStmt.options (schema/pg15/deparse.txt:1108:22) */
 static const uint8_t contract_kinds_731[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_731[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 732: DropdbStmt.dbname (schema/pg15/deparse.txt:1108:19) */
-/* 733: DropdbStmt.options (schema/pg15/deparse.txt:1110:20) */
-/* 734: DropdbStmt.options (schema/pg15/deparse.txt:1112:20) */
-static const uint8_t contract_kinds_734[] = { /* the kinds allowed, by tag */
+/* 732: CreatedbStmt.options (schema/pg15/deparse.txt:4034:22) */
+static const uint8_t contract_kinds_732[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 735: DropdbStmt.options (schema/pg15/deparse.txt:4037:20) */
+static const uint16_t contract_parents_732[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 733: DropdbStmt.dbname (schema/pg15/deparse.txt:1110:19) */
+/* 734: DropdbStmt.options (schema/pg15/deparse.txt:1112:20) */
+/* 735: DropdbStmt.options (schema/pg15/deparse.txt:1114:20) */
 static const uint8_t contract_kinds_735[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 736: DropdbStmt.options (schema/pg15/deparse.txt:4039:20) */
-/* 737: VacuumStmt.options (schema/pg15/deparse.txt:1114:20) */
-/* 738: VacuumStmt.options (schema/pg15/deparse.txt:1116:20) */
-/* 739: VacuumStmt.options (schema/pg15/deparse.txt:1118:20) */
-static const uint8_t contract_kinds_739[] = { /* the kinds allowed, by tag */
+/* 736: DropdbStmt.options (schema/pg15/deparse.txt:4037:20) */
+static const uint8_t contract_kinds_736[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
+/* 737: DropdbStmt.options (schema/pg15/deparse.txt:4039:20) */
+/* 738: VacuumStmt.options (schema/pg15/deparse.txt:1116:20) */
+/* 739: VacuumStmt.options (schema/pg15/deparse.txt:1118:20) */
 /* 740: VacuumStmt.options (schema/pg15/deparse.txt:1120:20) */
 static const uint8_t contract_kinds_740[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 741: VacuumStmt.options (schema/pg15/deparse.txt:4042:20) */
+/* 741: VacuumStmt.options (schema/pg15/deparse.txt:1122:20) */
 static const uint8_t contract_kinds_741[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_741[][2] = {
+/* 742: VacuumStmt.options (schema/pg15/deparse.txt:4042:20) */
+static const uint8_t contract_kinds_742[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_742[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 742: VacuumStmt.rels (schema/pg15/deparse.txt:1122:17) */
 /* 743: VacuumStmt.rels (schema/pg15/deparse.txt:1124:17) */
 /* 744: VacuumStmt.rels (schema/pg15/deparse.txt:1126:17) */
-static const uint8_t contract_kinds_744[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,
-};
 /* 745: VacuumStmt.rels (schema/pg15/deparse.txt:1128:17) */
 static const uint8_t contract_kinds_745[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,
 };
-/* 746: VacuumStmt.rels (schema/pg15/deparse.txt:4045:17) */
+/* 746: VacuumStmt.rels (schema/pg15/deparse.txt:1130:17) */
 static const uint8_t contract_kinds_746[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,
 };
-static const uint16_t contract_parents_746[][2] = {
+/* 747: VacuumStmt.rels (schema/pg15/deparse.txt:4045:17) */
+static const uint8_t contract_kinds_747[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,
+};
+static const uint16_t contract_parents_747[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 747: ExplainStmt.query (schema/pg15/deparse.txt:1130:19) */
 /* 748: ExplainStmt.query (schema/pg15/deparse.txt:1132:19) */
-static const uint8_t contract_kinds_748[] = { /* the kinds allowed, by tag */
+/* 749: ExplainStmt.query (schema/pg15/deparse.txt:1134:19) */
+static const uint8_t contract_kinds_749[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x05,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 749: ExplainStmt.options (schema/pg15/deparse.txt:1134:21) */
 /* 750: ExplainStmt.options (schema/pg15/deparse.txt:1136:21) */
 /* 751: ExplainStmt.options (schema/pg15/deparse.txt:1138:21) */
-static const uint8_t contract_kinds_751[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 752: ExplainStmt.options (schema/pg15/deparse.txt:1140:21) */
 static const uint8_t contract_kinds_752[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 753: ExplainStmt.options (schema/pg15/deparse.txt:4048:21) */
+/* 753: ExplainStmt.options (schema/pg15/deparse.txt:1142:21) */
 static const uint8_t contract_kinds_753[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_753[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 754: CreateTableAsStmt.query (schema/pg15/deparse.txt:1142:25) */
-/* 755: CreateTableAsStmt.query (schema/pg15/deparse.txt:1144:25) */
-static const uint8_t contract_kinds_755[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 756: CreateTableAsStmt.into (schema/pg15/deparse.txt:1146:24) */
-/* 757: CreateSeqStmt.sequence (schema/pg15/deparse.txt:1148:24) */
-/* 758: CreateSeqStmt.options (schema/pg15/deparse.txt:1150:23) */
-/* 759: CreateSeqStmt.options (schema/pg15/deparse.txt:1152:23) */
-/* 760: CreateSeqStmt.options (schema/pg15/deparse.txt:1154:23) */
-static const uint8_t contract_kinds_760[] = { /* the kinds allowed, by tag */
+/* 754: ExplainStmt.options (schema/pg15/deparse.txt:4048:21) */
+static const uint8_t contract_kinds_754[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
+static const uint16_t contract_parents_754[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 755: CreateTableAsStmt.query (schema/pg15/deparse.txt:1144:25) */
+/* 756: CreateTableAsStmt.query (schema/pg15/deparse.txt:1146:25) */
+static const uint8_t contract_kinds_756[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 757: CreateTableAsStmt.into (schema/pg15/deparse.txt:1148:24) */
+/* 758: CreateSeqStmt.sequence (schema/pg15/deparse.txt:1150:24) */
+/* 759: CreateSeqStmt.options (schema/pg15/deparse.txt:1152:23) */
+/* 760: CreateSeqStmt.options (schema/pg15/deparse.txt:1154:23) */
 /* 761: CreateSeqStmt.options (schema/pg15/deparse.txt:1156:23) */
 static const uint8_t contract_kinds_761[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 762: CreateSeqStmt.options (schema/pg15/deparse.txt:4051:23) */
+/* 762: CreateSeqStmt.options (schema/pg15/deparse.txt:1158:23) */
 static const uint8_t contract_kinds_762[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_762[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 763: AlterSeqStmt.sequence (schema/pg15/deparse.txt:1158:23) */
-/* 764: AlterSeqStmt.options (schema/pg15/deparse.txt:1160:22) */
-/* 765: AlterSeqStmt.options (schema/pg15/deparse.txt:1162:22) */
-/* 766: AlterSeqStmt.options (schema/pg15/deparse.txt:1164:22) */
-static const uint8_t contract_kinds_766[] = { /* the kinds allowed, by tag */
+/* 763: CreateSeqStmt.options (schema/pg15/deparse.txt:4051:23) */
+static const uint8_t contract_kinds_763[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
+static const uint16_t contract_parents_763[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 764: AlterSeqStmt.sequence (schema/pg15/deparse.txt:1160:23) */
+/* 765: AlterSeqStmt.options (schema/pg15/deparse.txt:1162:22) */
+/* 766: AlterSeqStmt.options (schema/pg15/deparse.txt:1164:22) */
 /* 767: AlterSeqStmt.options (schema/pg15/deparse.txt:1166:22) */
 static const uint8_t contract_kinds_767[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 768: AlterSeqStmt.options (schema/pg15/deparse.txt:4054:22) */
+/* 768: AlterSeqStmt.options (schema/pg15/deparse.txt:1168:22) */
 static const uint8_t contract_kinds_768[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_768[][2] = {
+/* 769: AlterSeqStmt.options (schema/pg15/deparse.txt:4054:22) */
+static const uint8_t contract_kinds_769[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_769[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 769: VariableSetStmt.name (schema/pg15/deparse.txt:1168:22) */
-static const int32_t contract_if_enums_769_0[] = {
-	5, /* VAR_RESET */
-	1, /* VAR_SET_VALUE */
-	2, /* VAR_SET_DEFAULT */
-	3, /* VAR_SET_CURRENT */
-};
-static const ContractCond contract_conditions_769[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 769_0, ), CONTRACT_LIST(if_enums, 769_0, 1) },
 };
 /* 770: VariableSetStmt.name (schema/pg15/deparse.txt:1170:22) */
 static const int32_t contract_if_enums_770_0[] = {
-	6, /* VAR_RESET_ALL */
 	5, /* VAR_RESET */
 	1, /* VAR_SET_VALUE */
 	2, /* VAR_SET_DEFAULT */
 	3, /* VAR_SET_CURRENT */
 };
 static const ContractCond contract_conditions_770[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 770_0, ), CONTRACT_LIST(if_enums, 770_0, 1) },
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 770_0, ), CONTRACT_LIST(if_enums, 770_0, 1) },
 };
-/* 771: VariableSetStmt.name (schema/pg15/deparse.txt:5220:22) */
-static const uint16_t contract_parents_771[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
+/* 771: VariableSetStmt.name (schema/pg15/deparse.txt:1172:22) */
 static const int32_t contract_if_enums_771_0[] = {
+	6, /* VAR_RESET_ALL */
+	5, /* VAR_RESET */
 	1, /* VAR_SET_VALUE */
 	2, /* VAR_SET_DEFAULT */
 	3, /* VAR_SET_CURRENT */
-	4, /* VAR_SET_MULTI */
-	5, /* VAR_RESET */
 };
 static const ContractCond contract_conditions_771[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 771_0, ), CONTRACT_LIST(if_enums, 771_0, 1) },
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 771_0, ), CONTRACT_LIST(if_enums, 771_0, 1) },
 };
-/* 772: VariableSetStmt.name (schema/pg15/deparse.txt:5229:22) */
+/* 772: VariableSetStmt.name (schema/pg15/deparse.txt:5220:22) */
 static const uint16_t contract_parents_772[][2] = {
-	{ 167, 0 }, /* AlterSystemStmt.setstmt */
+	{ 62, 0 }, /* RawStmt.stmt */
 };
 static const int32_t contract_if_enums_772_0[] = {
 	1, /* VAR_SET_VALUE */
@@ -5923,9 +5918,9 @@ static const int32_t contract_if_enums_772_0[] = {
 static const ContractCond contract_conditions_772[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 772_0, ), CONTRACT_LIST(if_enums, 772_0, 1) },
 };
-/* 773: VariableSetStmt.name (schema/pg15/deparse.txt:5250:22) */
+/* 773: VariableSetStmt.name (schema/pg15/deparse.txt:5229:22) */
 static const uint16_t contract_parents_773[][2] = {
-	{ 122, 1 }, /* AlterDatabaseSetStmt.setstmt */
+	{ 167, 0 }, /* AlterSystemStmt.setstmt */
 };
 static const int32_t contract_if_enums_773_0[] = {
 	1, /* VAR_SET_VALUE */
@@ -5937,9 +5932,9 @@ static const int32_t contract_if_enums_773_0[] = {
 static const ContractCond contract_conditions_773[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 773_0, ), CONTRACT_LIST(if_enums, 773_0, 1) },
 };
-/* 774: VariableSetStmt.name (schema/pg15/deparse.txt:5283:22) */
+/* 774: VariableSetStmt.name (schema/pg15/deparse.txt:5250:22) */
 static const uint16_t contract_parents_774[][2] = {
-	{ 205, 2 }, /* DefElem.arg */
+	{ 122, 1 }, /* AlterDatabaseSetStmt.setstmt */
 };
 static const int32_t contract_if_enums_774_0[] = {
 	1, /* VAR_SET_VALUE */
@@ -5951,9 +5946,9 @@ static const int32_t contract_if_enums_774_0[] = {
 static const ContractCond contract_conditions_774[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 774_0, ), CONTRACT_LIST(if_enums, 774_0, 1) },
 };
-/* 775: VariableSetStmt.name (schema/pg15/deparse.txt:5286:22) */
+/* 775: VariableSetStmt.name (schema/pg15/deparse.txt:5280:22) */
 static const uint16_t contract_parents_775[][2] = {
-	{ 123, 2 }, /* AlterRoleSetStmt.setstmt */
+	{ 205, 2 }, /* DefElem.arg */
 };
 static const int32_t contract_if_enums_775_0[] = {
 	1, /* VAR_SET_VALUE */
@@ -5965,23 +5960,37 @@ static const int32_t contract_if_enums_775_0[] = {
 static const ContractCond contract_conditions_775[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 775_0, ), CONTRACT_LIST(if_enums, 775_0, 1) },
 };
-/* 776: VariableSetStmt.args (schema/pg15/deparse.txt:1172:22) */
-/* 777: VariableSetStmt.args (schema/pg15/deparse.txt:1174:22) */
-/* 778: VariableSetStmt.args (schema/pg15/deparse.txt:1177:22) */
-static const uint16_t contract_parents_778[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
+/* 776: VariableSetStmt.name (schema/pg15/deparse.txt:5283:22) */
+static const uint16_t contract_parents_776[][2] = {
+	{ 123, 2 }, /* AlterRoleSetStmt.setstmt */
 };
-static const int32_t contract_if_enums_778_0[] = {
+static const int32_t contract_if_enums_776_0[] = {
+	1, /* VAR_SET_VALUE */
+	2, /* VAR_SET_DEFAULT */
+	3, /* VAR_SET_CURRENT */
 	4, /* VAR_SET_MULTI */
+	5, /* VAR_RESET */
 };
-static const ContractCond contract_conditions_778[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 778_0, ), CONTRACT_LIST(if_enums, 778_0, 1) },
+static const ContractCond contract_conditions_776[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 776_0, ), CONTRACT_LIST(if_enums, 776_0, 1) },
 };
-/* 779: VariableSetStmt.args (schema/pg15/deparse.txt:1180:22) */
+/* 777: VariableSetStmt.args (schema/pg15/deparse.txt:1174:22) */
+/* 778: VariableSetStmt.args (schema/pg15/deparse.txt:1176:22) */
+/* 779: VariableSetStmt.args (schema/pg15/deparse.txt:1179:22) */
 static const uint16_t contract_parents_779[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
 static const int32_t contract_if_enums_779_0[] = {
+	4, /* VAR_SET_MULTI */
+};
+static const ContractCond contract_conditions_779[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 779_0, ), CONTRACT_LIST(if_enums, 779_0, 1) },
+};
+/* 780: VariableSetStmt.args (schema/pg15/deparse.txt:1182:22) */
+static const uint16_t contract_parents_780[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+static const int32_t contract_if_enums_780_0[] = {
 	6, /* VAR_RESET_ALL */
 	5, /* VAR_RESET */
 	1, /* VAR_SET_VALUE */
@@ -5989,39 +5998,29 @@ static const int32_t contract_if_enums_779_0[] = {
 	4, /* VAR_SET_MULTI */
 	3, /* VAR_SET_CURRENT */
 };
-static const ContractCond contract_conditions_779[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 779_0, ), CONTRACT_LIST(if_enums, 779_0, 1) },
+static const ContractCond contract_conditions_780[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 780_0, ), CONTRACT_LIST(if_enums, 780_0, 1) },
 };
-/* 780: VariableSetStmt.args (schema/pg15/deparse.txt:1182:22) */
-static const uint16_t contract_parents_780[][2] = {
+/* 781: VariableSetStmt.args (schema/pg15/deparse.txt:1184:22) */
+static const uint16_t contract_parents_781[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 	{ 122, 1 }, /* AlterDatabaseSetStmt.setstmt */
 	{ 123, 2 }, /* AlterRoleSetStmt.setstmt */
 	{ 167, 0 }, /* AlterSystemStmt.setstmt */
 	{ 205, 2 }, /* DefElem.arg */
 };
-static const int32_t contract_if_enums_780_0[] = {
-	4, /* VAR_SET_MULTI */
-};
-static const ContractCond contract_conditions_780[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 780_0, ), CONTRACT_LIST(if_enums, 780_0, 1) },
-};
-/* 781: VariableSetStmt.args (schema/pg15/deparse.txt:1184:22) */
-static const uint8_t contract_kinds_781[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
-};
 static const int32_t contract_if_enums_781_0[] = {
-	1, /* VAR_SET_VALUE */
+	4, /* VAR_SET_MULTI */
 };
 static const ContractCond contract_conditions_781[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 781_0, ), CONTRACT_LIST(if_enums, 781_0, 1) },
 };
 /* 782: VariableSetStmt.args (schema/pg15/deparse.txt:1186:22) */
 static const uint8_t contract_kinds_782[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
 };
 static const int32_t contract_if_enums_782_0[] = {
-	4, /* VAR_SET_MULTI */
+	1, /* VAR_SET_VALUE */
 };
 static const ContractCond contract_conditions_782[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 782_0, ), CONTRACT_LIST(if_enums, 782_0, 1) },
@@ -6031,549 +6030,559 @@ static const uint8_t contract_kinds_783[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
 };
 static const int32_t contract_if_enums_783_0[] = {
-	1, /* VAR_SET_VALUE */
 	4, /* VAR_SET_MULTI */
 };
 static const ContractCond contract_conditions_783[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 783_0, ), CONTRACT_LIST(if_enums, 783_0, 1) },
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 783_0, ), CONTRACT_LIST(if_enums, 783_0, 1) },
 };
 /* 784: VariableSetStmt.args (schema/pg15/deparse.txt:1190:22) */
 static const uint8_t contract_kinds_784[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
 };
 static const int32_t contract_if_enums_784_0[] = {
 	1, /* VAR_SET_VALUE */
+	4, /* VAR_SET_MULTI */
 };
 static const ContractCond contract_conditions_784[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 784_0, ), CONTRACT_LIST(if_enums, 784_0, 1) },
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 784_0, ), CONTRACT_LIST(if_enums, 784_0, 1) },
 };
 /* 785: VariableSetStmt.args (schema/pg15/deparse.txt:1192:22) */
 static const uint8_t contract_kinds_785[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
 };
 static const int32_t contract_if_enums_785_0[] = {
-	4, /* VAR_SET_MULTI */
+	1, /* VAR_SET_VALUE */
 };
 static const ContractCond contract_conditions_785[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 785_0, ), CONTRACT_LIST(if_enums, 785_0, 1) },
 };
 /* 786: VariableSetStmt.args (schema/pg15/deparse.txt:1194:22) */
 static const uint8_t contract_kinds_786[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_786_0[] = {
-	1, /* VAR_SET_VALUE */
 	4, /* VAR_SET_MULTI */
 };
 static const ContractCond contract_conditions_786[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 786_0, ), CONTRACT_LIST(if_enums, 786_0, 1) },
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 786_0, ), CONTRACT_LIST(if_enums, 786_0, 1) },
 };
-/* 787: VariableSetStmt.args (schema/pg15/deparse.txt:4057:22) */
+/* 787: VariableSetStmt.args (schema/pg15/deparse.txt:1196:22) */
 static const uint8_t contract_kinds_787[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_787[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
+static const int32_t contract_if_enums_787_0[] = {
+	1, /* VAR_SET_VALUE */
+	4, /* VAR_SET_MULTI */
 };
-/* 788: VariableSetStmt.args (schema/pg15/deparse.txt:4060:22) */
+static const ContractCond contract_conditions_787[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 787_0, ), CONTRACT_LIST(if_enums, 787_0, 1) },
+};
+/* 788: VariableSetStmt.args (schema/pg15/deparse.txt:4057:22) */
 static const uint8_t contract_kinds_788[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_788[][2] = {
-	{ 122, 1 }, /* AlterDatabaseSetStmt.setstmt */
+	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 789: VariableSetStmt.args (schema/pg15/deparse.txt:4063:22) */
+/* 789: VariableSetStmt.args (schema/pg15/deparse.txt:4060:22) */
 static const uint8_t contract_kinds_789[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_789[][2] = {
-	{ 123, 2 }, /* AlterRoleSetStmt.setstmt */
+	{ 122, 1 }, /* AlterDatabaseSetStmt.setstmt */
 };
-/* 790: VariableSetStmt.args (schema/pg15/deparse.txt:4066:22) */
+/* 790: VariableSetStmt.args (schema/pg15/deparse.txt:4063:22) */
 static const uint8_t contract_kinds_790[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_790[][2] = {
-	{ 167, 0 }, /* AlterSystemStmt.setstmt */
+	{ 123, 2 }, /* AlterRoleSetStmt.setstmt */
 };
-/* 791: VariableSetStmt.args (schema/pg15/deparse.txt:4069:22) */
+/* 791: VariableSetStmt.args (schema/pg15/deparse.txt:4066:22) */
 static const uint8_t contract_kinds_791[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_791[][2] = {
+	{ 167, 0 }, /* AlterSystemStmt.setstmt */
+};
+/* 792: VariableSetStmt.args (schema/pg15/deparse.txt:4069:22) */
+static const uint8_t contract_kinds_792[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_792[][2] = {
 	{ 205, 2 }, /* DefElem.arg */
 };
-/* 792: VariableShowStmt.name (schema/pg15/deparse.txt:1196:23) */
-/* 793: CreateTrigStmt.trigname (schema/pg15/deparse.txt:1198:25) */
-/* 794: CreateTrigStmt.relation (schema/pg15/deparse.txt:1200:25) */
-/* 795: CreateTrigStmt.funcname (schema/pg15/deparse.txt:1202:25) */
+/* 793: VariableShowStmt.name (schema/pg15/deparse.txt:1198:23) */
+/* 794: CreateTrigStmt.trigname (schema/pg15/deparse.txt:1200:25) */
+/* 795: CreateTrigStmt.relation (schema/pg15/deparse.txt:1202:25) */
 /* 796: CreateTrigStmt.funcname (schema/pg15/deparse.txt:1204:25) */
-static const uint8_t contract_kinds_796[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 797: CreateTrigStmt.funcname (schema/pg15/deparse.txt:4072:25) */
+/* 797: CreateTrigStmt.funcname (schema/pg15/deparse.txt:1206:25) */
 static const uint8_t contract_kinds_797[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 798: CreateTrigStmt.funcname (schema/pg15/deparse.txt:4074:25) */
-/* 799: CreateTrigStmt.args (schema/pg15/deparse.txt:1206:21) */
-/* 800: CreateTrigStmt.args (schema/pg15/deparse.txt:1208:21) */
-/* 801: CreateTrigStmt.args (schema/pg15/deparse.txt:1210:21) */
-static const uint8_t contract_kinds_801[] = { /* the kinds allowed, by tag */
+/* 798: CreateTrigStmt.funcname (schema/pg15/deparse.txt:4072:25) */
+static const uint8_t contract_kinds_798[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
+/* 799: CreateTrigStmt.funcname (schema/pg15/deparse.txt:4074:25) */
+/* 800: CreateTrigStmt.args (schema/pg15/deparse.txt:1208:21) */
+/* 801: CreateTrigStmt.args (schema/pg15/deparse.txt:1210:21) */
 /* 802: CreateTrigStmt.args (schema/pg15/deparse.txt:1212:21) */
 static const uint8_t contract_kinds_802[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 803: CreateTrigStmt.args (schema/pg15/deparse.txt:4077:21) */
+/* 803: CreateTrigStmt.args (schema/pg15/deparse.txt:1214:21) */
 static const uint8_t contract_kinds_803[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_803[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 804: CreateTrigStmt.columns (schema/pg15/deparse.txt:1214:24) */
-/* 805: CreateTrigStmt.columns (schema/pg15/deparse.txt:1216:24) */
-/* 806: CreateTrigStmt.columns (schema/pg15/deparse.txt:1218:24) */
-static const uint8_t contract_kinds_806[] = { /* the kinds allowed, by tag */
+/* 804: CreateTrigStmt.args (schema/pg15/deparse.txt:4077:21) */
+static const uint8_t contract_kinds_804[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
+static const uint16_t contract_parents_804[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 805: CreateTrigStmt.columns (schema/pg15/deparse.txt:1216:24) */
+/* 806: CreateTrigStmt.columns (schema/pg15/deparse.txt:1218:24) */
 /* 807: CreateTrigStmt.columns (schema/pg15/deparse.txt:1220:24) */
 static const uint8_t contract_kinds_807[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 808: CreateTrigStmt.columns (schema/pg15/deparse.txt:4080:24) */
+/* 808: CreateTrigStmt.columns (schema/pg15/deparse.txt:1222:24) */
 static const uint8_t contract_kinds_808[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_808[][2] = {
+/* 809: CreateTrigStmt.columns (schema/pg15/deparse.txt:4080:24) */
+static const uint8_t contract_kinds_809[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_809[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 809: CreateTrigStmt.whenClause (schema/pg15/deparse.txt:1222:28) */
-static const uint8_t contract_kinds_809[] = { /* the kinds allowed, by tag */
+/* 810: CreateTrigStmt.whenClause (schema/pg15/deparse.txt:1224:28) */
+static const uint8_t contract_kinds_810[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 810: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:1224:32) */
 /* 811: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:1226:32) */
 /* 812: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:1228:32) */
-static const uint8_t contract_kinds_812[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,
-};
 /* 813: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:1230:32) */
 static const uint8_t contract_kinds_813[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,
 };
-/* 814: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:4083:32) */
+/* 814: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:1232:32) */
 static const uint8_t contract_kinds_814[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,
 };
-static const uint16_t contract_parents_814[][2] = {
+/* 815: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:4083:32) */
+static const uint8_t contract_kinds_815[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,
+};
+static const uint16_t contract_parents_815[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 815: CreatePLangStmt.plname (schema/pg15/deparse.txt:1232:24) */
-/* 816: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:1234:27) */
+/* 816: CreatePLangStmt.plname (schema/pg15/deparse.txt:1234:24) */
 /* 817: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:1236:27) */
-static const uint8_t contract_kinds_817[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 818: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:4086:27) */
+/* 818: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:1238:27) */
 static const uint8_t contract_kinds_818[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 819: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:4088:27) */
-/* 820: CreatePLangStmt.plinline (schema/pg15/deparse.txt:1238:26) */
-/* 821: CreatePLangStmt.plinline (schema/pg15/deparse.txt:1240:26) */
-static const uint8_t contract_kinds_821[] = { /* the kinds allowed, by tag */
+/* 819: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:4086:27) */
+static const uint8_t contract_kinds_819[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 822: CreatePLangStmt.plinline (schema/pg15/deparse.txt:4091:26) */
+/* 820: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:4088:27) */
+/* 821: CreatePLangStmt.plinline (schema/pg15/deparse.txt:1240:26) */
+/* 822: CreatePLangStmt.plinline (schema/pg15/deparse.txt:1242:26) */
 static const uint8_t contract_kinds_822[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 823: CreatePLangStmt.plinline (schema/pg15/deparse.txt:4093:26) */
-/* 824: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:1242:29) */
-/* 825: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:1244:29) */
-static const uint8_t contract_kinds_825[] = { /* the kinds allowed, by tag */
+/* 823: CreatePLangStmt.plinline (schema/pg15/deparse.txt:4091:26) */
+static const uint8_t contract_kinds_823[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 826: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:4096:29) */
+/* 824: CreatePLangStmt.plinline (schema/pg15/deparse.txt:4093:26) */
+/* 825: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:1244:29) */
+/* 826: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:1246:29) */
 static const uint8_t contract_kinds_826[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 827: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:4098:29) */
-/* 828: CreateRoleStmt.role (schema/pg15/deparse.txt:1246:21) */
-/* 829: CreateRoleStmt.options (schema/pg15/deparse.txt:1248:24) */
+/* 827: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:4096:29) */
+static const uint8_t contract_kinds_827[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 828: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:4098:29) */
+/* 829: CreateRoleStmt.role (schema/pg15/deparse.txt:1248:21) */
 /* 830: CreateRoleStmt.options (schema/pg15/deparse.txt:1250:24) */
 /* 831: CreateRoleStmt.options (schema/pg15/deparse.txt:1252:24) */
-static const uint8_t contract_kinds_831[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 832: CreateRoleStmt.options (schema/pg15/deparse.txt:1254:24) */
 static const uint8_t contract_kinds_832[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 833: CreateRoleStmt.options (schema/pg15/deparse.txt:4101:24) */
+/* 833: CreateRoleStmt.options (schema/pg15/deparse.txt:1256:24) */
 static const uint8_t contract_kinds_833[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_833[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 834: AlterRoleStmt.role (schema/pg15/deparse.txt:1256:20) */
-/* 835: AlterRoleStmt.options (schema/pg15/deparse.txt:1258:23) */
-/* 836: AlterRoleStmt.options (schema/pg15/deparse.txt:1260:23) */
-/* 837: AlterRoleStmt.options (schema/pg15/deparse.txt:1262:23) */
-static const uint8_t contract_kinds_837[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x08,0x00,0x00,0x00,0x40,0x01,
-};
-/* 838: AlterRoleStmt.options (schema/pg15/deparse.txt:1264:23) */
-static const uint8_t contract_kinds_838[] = { /* the kinds allowed, by tag */
+/* 834: CreateRoleStmt.options (schema/pg15/deparse.txt:4101:24) */
+static const uint8_t contract_kinds_834[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 839: AlterRoleStmt.options (schema/pg15/deparse.txt:4104:23) */
-static const uint8_t contract_kinds_839[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x08,0x00,0x00,0x00,0x40,0x01,
-};
-static const uint16_t contract_parents_839[][2] = {
+static const uint16_t contract_parents_834[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 840: DropRoleStmt.roles (schema/pg15/deparse.txt:1266:20) */
+/* 835: AlterRoleStmt.role (schema/pg15/deparse.txt:1258:20) */
+/* 836: AlterRoleStmt.options (schema/pg15/deparse.txt:1260:23) */
+/* 837: AlterRoleStmt.options (schema/pg15/deparse.txt:1262:23) */
+/* 838: AlterRoleStmt.options (schema/pg15/deparse.txt:1264:23) */
+static const uint8_t contract_kinds_838[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x08,0x00,0x00,0x00,0x40,0x01,
+};
+/* 839: AlterRoleStmt.options (schema/pg15/deparse.txt:1266:23) */
+static const uint8_t contract_kinds_839[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 840: AlterRoleStmt.options (schema/pg15/deparse.txt:4104:23) */
+static const uint8_t contract_kinds_840[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x08,0x00,0x00,0x00,0x40,0x01,
+};
+static const uint16_t contract_parents_840[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
 /* 841: DropRoleStmt.roles (schema/pg15/deparse.txt:1268:20) */
 /* 842: DropRoleStmt.roles (schema/pg15/deparse.txt:1270:20) */
-static const uint8_t contract_kinds_842[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
-};
 /* 843: DropRoleStmt.roles (schema/pg15/deparse.txt:1272:20) */
 static const uint8_t contract_kinds_843[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 844: DropRoleStmt.roles (schema/pg15/deparse.txt:4107:20) */
+/* 844: DropRoleStmt.roles (schema/pg15/deparse.txt:1274:20) */
 static const uint8_t contract_kinds_844[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-static const uint16_t contract_parents_844[][2] = {
+/* 845: DropRoleStmt.roles (schema/pg15/deparse.txt:4107:20) */
+static const uint8_t contract_kinds_845[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+};
+static const uint16_t contract_parents_845[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 845: LockStmt.relations (schema/pg15/deparse.txt:1274:20) */
 /* 846: LockStmt.relations (schema/pg15/deparse.txt:1276:20) */
 /* 847: LockStmt.relations (schema/pg15/deparse.txt:1278:20) */
-static const uint8_t contract_kinds_847[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
 /* 848: LockStmt.relations (schema/pg15/deparse.txt:1280:20) */
 static const uint8_t contract_kinds_848[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 849: LockStmt.relations (schema/pg15/deparse.txt:4110:20) */
+/* 849: LockStmt.relations (schema/pg15/deparse.txt:1282:20) */
 static const uint8_t contract_kinds_849[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_849[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 850: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:1282:32) */
-/* 851: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:1284:32) */
-/* 852: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:1286:32) */
-static const uint8_t contract_kinds_852[] = { /* the kinds allowed, by tag */
+/* 850: LockStmt.relations (schema/pg15/deparse.txt:4110:20) */
+static const uint8_t contract_kinds_850[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
+static const uint16_t contract_parents_850[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 851: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:1284:32) */
+/* 852: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:1286:32) */
 /* 853: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:1288:32) */
 static const uint8_t contract_kinds_853[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 854: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:4113:32) */
+/* 854: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:1290:32) */
 static const uint8_t contract_kinds_854[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_854[][2] = {
+/* 855: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:4113:32) */
+static const uint8_t contract_kinds_855[] = { /* the kinds allowed, by tag */
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_855[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 855: ReindexStmt.params (schema/pg15/deparse.txt:1290:20) */
 /* 856: ReindexStmt.params (schema/pg15/deparse.txt:1292:20) */
 /* 857: ReindexStmt.params (schema/pg15/deparse.txt:1294:20) */
-static const uint8_t contract_kinds_857[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 858: ReindexStmt.params (schema/pg15/deparse.txt:1296:20) */
 static const uint8_t contract_kinds_858[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 859: ReindexStmt.params (schema/pg15/deparse.txt:4116:20) */
+/* 859: ReindexStmt.params (schema/pg15/deparse.txt:1298:20) */
 static const uint8_t contract_kinds_859[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_859[][2] = {
+/* 860: ReindexStmt.params (schema/pg15/deparse.txt:4116:20) */
+static const uint8_t contract_kinds_860[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_860[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 860: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:1298:30) */
 /* 861: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:1300:30) */
 /* 862: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:1302:30) */
-static const uint8_t contract_kinds_862[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x82,0x20,0x80,0x80,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
 /* 863: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:1304:30) */
 static const uint8_t contract_kinds_863[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x82,0x20,0x80,0x80,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 864: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:4119:30) */
+/* 864: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:1306:30) */
 static const uint8_t contract_kinds_864[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x82,0x20,0x80,0x80,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_864[][2] = {
+/* 865: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:4119:30) */
+static const uint8_t contract_kinds_865[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x82,0x20,0x80,0x80,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_865[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 865: AlterDatabaseStmt.dbname (schema/pg15/deparse.txt:1306:26) */
-/* 866: AlterDatabaseStmt.options (schema/pg15/deparse.txt:1308:27) */
+/* 866: AlterDatabaseStmt.dbname (schema/pg15/deparse.txt:1308:26) */
 /* 867: AlterDatabaseStmt.options (schema/pg15/deparse.txt:1310:27) */
 /* 868: AlterDatabaseStmt.options (schema/pg15/deparse.txt:1312:27) */
-static const uint8_t contract_kinds_868[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 869: AlterDatabaseStmt.options (schema/pg15/deparse.txt:1314:27) */
 static const uint8_t contract_kinds_869[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 870: AlterDatabaseStmt.options (schema/pg15/deparse.txt:4122:27) */
+/* 870: AlterDatabaseStmt.options (schema/pg15/deparse.txt:1316:27) */
 static const uint8_t contract_kinds_870[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_870[][2] = {
+/* 871: AlterDatabaseStmt.options (schema/pg15/deparse.txt:4122:27) */
+static const uint8_t contract_kinds_871[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_871[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 871: AlterDatabaseSetStmt.dbname (schema/pg15/deparse.txt:1316:29) */
-/* 872: AlterDatabaseSetStmt.setstmt (schema/pg15/deparse.txt:1318:30) */
-/* 873: AlterRoleSetStmt.setstmt (schema/pg15/deparse.txt:1320:26) */
-/* 874: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:1322:38) */
+/* 872: AlterDatabaseSetStmt.dbname (schema/pg15/deparse.txt:1318:29) */
+/* 873: AlterDatabaseSetStmt.setstmt (schema/pg15/deparse.txt:1320:30) */
+/* 874: AlterRoleSetStmt.setstmt (schema/pg15/deparse.txt:1322:26) */
 /* 875: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:1324:38) */
 /* 876: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:1326:38) */
-static const uint8_t contract_kinds_876[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
 /* 877: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:1328:38) */
 static const uint8_t contract_kinds_877[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 878: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:4125:38) */
+/* 878: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:1330:38) */
 static const uint8_t contract_kinds_878[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_878[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 879: CreateConversionStmt.for_encoding_name (schema/pg15/deparse.txt:1330:40) */
-/* 880: CreateConversionStmt.to_encoding_name (schema/pg15/deparse.txt:1332:39) */
-/* 881: CreateConversionStmt.func_name (schema/pg15/deparse.txt:1334:32) */
-/* 882: CreateConversionStmt.func_name (schema/pg15/deparse.txt:1336:32) */
-static const uint8_t contract_kinds_882[] = { /* the kinds allowed, by tag */
+/* 879: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:4125:38) */
+static const uint8_t contract_kinds_879[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 883: CreateConversionStmt.func_name (schema/pg15/deparse.txt:4128:32) */
+static const uint16_t contract_parents_879[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 880: CreateConversionStmt.for_encoding_name (schema/pg15/deparse.txt:1332:40) */
+/* 881: CreateConversionStmt.to_encoding_name (schema/pg15/deparse.txt:1334:39) */
+/* 882: CreateConversionStmt.func_name (schema/pg15/deparse.txt:1336:32) */
+/* 883: CreateConversionStmt.func_name (schema/pg15/deparse.txt:1338:32) */
 static const uint8_t contract_kinds_883[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 884: CreateConversionStmt.func_name (schema/pg15/deparse.txt:4130:32) */
-/* 885: CreateCastStmt.sourcetype (schema/pg15/deparse.txt:1338:27) */
-/* 886: CreateCastStmt.targettype (schema/pg15/deparse.txt:1340:27) */
-/* 887: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:1342:31) */
-/* 888: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:1344:31) */
-static const uint8_t contract_kinds_888[] = { /* the kinds allowed, by tag */
+/* 884: CreateConversionStmt.func_name (schema/pg15/deparse.txt:4128:32) */
+static const uint8_t contract_kinds_884[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 889: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:4133:31) */
+/* 885: CreateConversionStmt.func_name (schema/pg15/deparse.txt:4130:32) */
+/* 886: CreateCastStmt.sourcetype (schema/pg15/deparse.txt:1340:27) */
+/* 887: CreateCastStmt.targettype (schema/pg15/deparse.txt:1342:27) */
+/* 888: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:1344:31) */
+/* 889: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:1346:31) */
 static const uint8_t contract_kinds_889[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 890: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:4135:31) */
-/* 891: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:1346:32) */
-/* 892: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:1348:32) */
-static const uint8_t contract_kinds_892[] = { /* the kinds allowed, by tag */
+/* 890: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:4133:31) */
+static const uint8_t contract_kinds_890[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 893: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:4138:32) */
+/* 891: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:4135:31) */
+/* 892: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:1348:32) */
+/* 893: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:1350:32) */
 static const uint8_t contract_kinds_893[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 894: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:4140:32) */
-/* 895: CreateOpClassStmt.amname (schema/pg15/deparse.txt:1350:26) */
-/* 896: CreateOpClassStmt.datatype (schema/pg15/deparse.txt:1352:28) */
-/* 897: CreateOpClassStmt.items (schema/pg15/deparse.txt:1354:25) */
+/* 894: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:4138:32) */
+static const uint8_t contract_kinds_894[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 895: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:4140:32) */
+/* 896: CreateOpClassStmt.amname (schema/pg15/deparse.txt:1352:26) */
+/* 897: CreateOpClassStmt.datatype (schema/pg15/deparse.txt:1354:28) */
 /* 898: CreateOpClassStmt.items (schema/pg15/deparse.txt:1356:25) */
 /* 899: CreateOpClassStmt.items (schema/pg15/deparse.txt:1358:25) */
-static const uint8_t contract_kinds_899[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
-};
 /* 900: CreateOpClassStmt.items (schema/pg15/deparse.txt:1360:25) */
 static const uint8_t contract_kinds_900[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
 };
-/* 901: CreateOpClassStmt.items (schema/pg15/deparse.txt:4143:25) */
+/* 901: CreateOpClassStmt.items (schema/pg15/deparse.txt:1362:25) */
 static const uint8_t contract_kinds_901[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_901[][2] = {
+/* 902: CreateOpClassStmt.items (schema/pg15/deparse.txt:4143:25) */
+static const uint8_t contract_kinds_902[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_902[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 902: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:1362:33) */
 /* 903: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:1364:33) */
-static const uint8_t contract_kinds_903[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 904: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:4146:33) */
+/* 904: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:1366:33) */
 static const uint8_t contract_kinds_904[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 905: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:4148:33) */
-/* 906: CreateOpFamilyStmt.amname (schema/pg15/deparse.txt:1366:27) */
-/* 907: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:1368:32) */
-/* 908: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:1370:32) */
-static const uint8_t contract_kinds_908[] = { /* the kinds allowed, by tag */
+/* 905: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:4146:33) */
+static const uint8_t contract_kinds_905[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 909: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:4151:32) */
+/* 906: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:4148:33) */
+/* 907: CreateOpFamilyStmt.amname (schema/pg15/deparse.txt:1368:27) */
+/* 908: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:1370:32) */
+/* 909: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:1372:32) */
 static const uint8_t contract_kinds_909[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 910: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:4153:32) */
-/* 911: AlterOpFamilyStmt.amname (schema/pg15/deparse.txt:1372:26) */
-/* 912: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:1374:25) */
+/* 910: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:4151:32) */
+static const uint8_t contract_kinds_910[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 911: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:4153:32) */
+/* 912: AlterOpFamilyStmt.amname (schema/pg15/deparse.txt:1374:26) */
 /* 913: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:1376:25) */
 /* 914: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:1378:25) */
-static const uint8_t contract_kinds_914[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
-};
-static const int32_t contract_if_enums_914_0[] = {
-	1, /* true */
-};
-static const ContractCond contract_conditions_914[] = { /* field, not, set, parent, strings, enums */
-	{ 2, false, false, false, CONTRACT_LIST(if_strings, 914_0, ), CONTRACT_LIST(if_enums, 914_0, 1) },
-};
 /* 915: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:1380:25) */
 static const uint8_t contract_kinds_915[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x6e,0x86,0xc0,0xef,0xfc,0xff,0xff,0xff,0xb7,0xf7,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xdf,0xfe,0xff,0x0f,0xf8,0x05,0x1d,0xc3,0x47,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_915_0[] = {
-	0, /* false */
+	1, /* true */
 };
 static const ContractCond contract_conditions_915[] = { /* field, not, set, parent, strings, enums */
 	{ 2, false, false, false, CONTRACT_LIST(if_strings, 915_0, ), CONTRACT_LIST(if_enums, 915_0, 1) },
 };
 /* 916: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:1382:25) */
 static const uint8_t contract_kinds_916[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
+	0x84,0x08,0x02,0x98,0x6e,0x86,0xc0,0xef,0xfc,0xff,0xff,0xff,0xb7,0xf7,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xdf,0xfe,0xff,0x0f,0xf8,0x05,0x1d,0xc3,0x47,
 };
 static const int32_t contract_if_enums_916_0[] = {
-	1, /* true */
+	0, /* false */
 };
 static const ContractCond contract_conditions_916[] = { /* field, not, set, parent, strings, enums */
 	{ 2, false, false, false, CONTRACT_LIST(if_strings, 916_0, ), CONTRACT_LIST(if_enums, 916_0, 1) },
 };
 /* 917: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:1384:25) */
 static const uint8_t contract_kinds_917[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x98,0x6e,0x86,0xc0,0xef,0xfc,0xff,0xff,0xff,0xb7,0xf7,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xdf,0xfe,0xff,0x0f,0xf8,0x05,0x1d,0xc3,0x47,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_917_0[] = {
-	0, /* false */
+	1, /* true */
 };
 static const ContractCond contract_conditions_917[] = { /* field, not, set, parent, strings, enums */
 	{ 2, false, false, false, CONTRACT_LIST(if_strings, 917_0, ), CONTRACT_LIST(if_enums, 917_0, 1) },
 };
-/* 918: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:4156:25) */
+/* 918: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:1386:25) */
 static const uint8_t contract_kinds_918[] = { /* the kinds allowed, by tag */
+	0x84,0x08,0x02,0x98,0x6e,0x86,0xc0,0xef,0xfc,0xff,0xff,0xff,0xb7,0xf7,0xff,0xff,0xff,0xff,0xef,0xff,0xff,0xdf,0xfe,0xff,0x0f,0xf8,0x05,0x1d,0xc3,0x47,
+};
+static const int32_t contract_if_enums_918_0[] = {
+	0, /* false */
+};
+static const ContractCond contract_conditions_918[] = { /* field, not, set, parent, strings, enums */
+	{ 2, false, false, false, CONTRACT_LIST(if_strings, 918_0, ), CONTRACT_LIST(if_enums, 918_0, 1) },
+};
+/* 919: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:4156:25) */
+static const uint8_t contract_kinds_919[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_918[][2] = {
+static const uint16_t contract_parents_919[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 919: PrepareStmt.name (schema/pg15/deparse.txt:1386:18) */
-/* 920: PrepareStmt.argtypes (schema/pg15/deparse.txt:1388:22) */
+/* 920: PrepareStmt.name (schema/pg15/deparse.txt:1388:18) */
 /* 921: PrepareStmt.argtypes (schema/pg15/deparse.txt:1390:22) */
 /* 922: PrepareStmt.argtypes (schema/pg15/deparse.txt:1392:22) */
-static const uint8_t contract_kinds_922[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
-};
 /* 923: PrepareStmt.argtypes (schema/pg15/deparse.txt:1394:22) */
 static const uint8_t contract_kinds_923[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 924: PrepareStmt.argtypes (schema/pg15/deparse.txt:4159:22) */
+/* 924: PrepareStmt.argtypes (schema/pg15/deparse.txt:1396:22) */
 static const uint8_t contract_kinds_924[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_924[][2] = {
+/* 925: PrepareStmt.argtypes (schema/pg15/deparse.txt:4159:22) */
+static const uint8_t contract_kinds_925[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_925[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 925: PrepareStmt.query (schema/pg15/deparse.txt:1396:19) */
 /* 926: PrepareStmt.query (schema/pg15/deparse.txt:1398:19) */
-static const uint8_t contract_kinds_926[] = { /* the kinds allowed, by tag */
+/* 927: PrepareStmt.query (schema/pg15/deparse.txt:1400:19) */
+static const uint8_t contract_kinds_927[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 927: ExecuteStmt.name (schema/pg15/deparse.txt:1400:18) */
-/* 928: ExecuteStmt.params (schema/pg15/deparse.txt:1402:20) */
-static const uint8_t contract_kinds_928[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
+/* 928: ExecuteStmt.name (schema/pg15/deparse.txt:1402:18) */
 /* 929: ExecuteStmt.params (schema/pg15/deparse.txt:1404:20) */
 static const uint8_t contract_kinds_929[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 930: ExecuteStmt.params (schema/pg15/deparse.txt:4162:20) */
+/* 930: ExecuteStmt.params (schema/pg15/deparse.txt:1406:20) */
 static const uint8_t contract_kinds_930[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_930[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 931: ExecuteStmt.params (schema/pg15/deparse.txt:4165:20) */
+/* 931: ExecuteStmt.params (schema/pg15/deparse.txt:4162:20) */
 static const uint8_t contract_kinds_931[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_931[][2] = {
-	{ 103, 0 }, /* ExplainStmt.query */
+	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 932: ExecuteStmt.params (schema/pg15/deparse.txt:4168:20) */
+/* 932: ExecuteStmt.params (schema/pg15/deparse.txt:4165:20) */
 static const uint8_t contract_kinds_932[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_932[][2] = {
+	{ 103, 0 }, /* ExplainStmt.query */
+};
+/* 933: ExecuteStmt.params (schema/pg15/deparse.txt:4168:20) */
+static const uint8_t contract_kinds_933[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const uint16_t contract_parents_933[][2] = {
 	{ 104, 0 }, /* CreateTableAsStmt.query */
 };
-/* 933: DeclareCursorStmt.portalname (schema/pg15/deparse.txt:1406:30) */
-/* 934: DeclareCursorStmt.query (schema/pg15/deparse.txt:1408:25) */
+/* 934: DeclareCursorStmt.portalname (schema/pg15/deparse.txt:1408:30) */
 /* 935: DeclareCursorStmt.query (schema/pg15/deparse.txt:1410:25) */
-static const uint8_t contract_kinds_935[] = { /* the kinds allowed, by tag */
+/* 936: DeclareCursorStmt.query (schema/pg15/deparse.txt:1412:25) */
+static const uint8_t contract_kinds_936[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 936: CreateTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:1412:37) */
-/* 937: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:1414:30) */
+/* 937: CreateTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:1414:37) */
 /* 938: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:1416:30) */
 /* 939: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:1418:30) */
-static const uint8_t contract_kinds_939[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 940: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:1420:30) */
 static const uint8_t contract_kinds_940[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 941: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:4171:30) */
+/* 941: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:1422:30) */
 static const uint8_t contract_kinds_941[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_941[][2] = {
+/* 942: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:4171:30) */
+static const uint8_t contract_kinds_942[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_942[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 942: DropTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:1422:35) */
-/* 943: AlterObjectDependsStmt.relation (schema/pg15/deparse.txt:1424:33) */
-static const int32_t contract_if_enums_943_0[] = {
+/* 943: DropTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:1424:35) */
+/* 944: AlterObjectDependsStmt.relation (schema/pg15/deparse.txt:1426:33) */
+static const int32_t contract_if_enums_944_0[] = {
 	21, /* OBJECT_INDEX */
 	24, /* OBJECT_MATVIEW */
 	45, /* OBJECT_TRIGGER */
 };
-static const ContractCond contract_conditions_943[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 943_0, ), CONTRACT_LIST(if_enums, 943_0, 1) },
+static const ContractCond contract_conditions_944[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 944_0, ), CONTRACT_LIST(if_enums, 944_0, 1) },
 };
-/* 944: AlterObjectDependsStmt.relation (schema/pg15/deparse.txt:1426:33) */
-static const int32_t contract_if_enums_944_0[] = {
+/* 945: AlterObjectDependsStmt.relation (schema/pg15/deparse.txt:1428:33) */
+static const int32_t contract_if_enums_945_0[] = {
 	21, /* OBJECT_INDEX */
 	24, /* OBJECT_MATVIEW */
 	45, /* OBJECT_TRIGGER */
@@ -6625,30 +6634,30 @@ static const int32_t contract_if_enums_944_0[] = {
 	51, /* OBJECT_USER_MAPPING */
 	52, /* OBJECT_VIEW */
 };
-static const ContractCond contract_conditions_944[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 944_0, ), CONTRACT_LIST(if_enums, 944_0, 1) },
+static const ContractCond contract_conditions_945[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 945_0, ), CONTRACT_LIST(if_enums, 945_0, 1) },
 };
-/* 945: AlterObjectDependsStmt.relation (schema/pg15/deparse.txt:5340:33) */
-static const uint16_t contract_parents_945[][2] = {
+/* 946: AlterObjectDependsStmt.relation (schema/pg15/deparse.txt:5337:33) */
+static const uint16_t contract_parents_946[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-static const int32_t contract_if_enums_945_0[] = {
+static const int32_t contract_if_enums_946_0[] = {
 	21, /* OBJECT_INDEX */
 	24, /* OBJECT_MATVIEW */
-};
-static const ContractCond contract_conditions_945[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 945_0, ), CONTRACT_LIST(if_enums, 945_0, 1) },
-};
-/* 946: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:1428:31) */
-static const int32_t contract_if_enums_946_0[] = {
-	45, /* OBJECT_TRIGGER */
-	20, /* OBJECT_FUNCTION */
 };
 static const ContractCond contract_conditions_946[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 946_0, ), CONTRACT_LIST(if_enums, 946_0, 1) },
 };
 /* 947: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:1430:31) */
 static const int32_t contract_if_enums_947_0[] = {
+	45, /* OBJECT_TRIGGER */
+	20, /* OBJECT_FUNCTION */
+};
+static const ContractCond contract_conditions_947[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 947_0, ), CONTRACT_LIST(if_enums, 947_0, 1) },
+};
+/* 948: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:1432:31) */
+static const int32_t contract_if_enums_948_0[] = {
 	21, /* OBJECT_INDEX */
 	24, /* OBJECT_MATVIEW */
 	45, /* OBJECT_TRIGGER */
@@ -6700,64 +6709,64 @@ static const int32_t contract_if_enums_947_0[] = {
 	51, /* OBJECT_USER_MAPPING */
 	52, /* OBJECT_VIEW */
 };
-static const ContractCond contract_conditions_947[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 947_0, ), CONTRACT_LIST(if_enums, 947_0, 1) },
-};
-/* 948: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:1432:31) */
-static const uint8_t contract_kinds_948[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
-};
-static const int32_t contract_if_enums_948_0[] = {
-	45, /* OBJECT_TRIGGER */
-};
 static const ContractCond contract_conditions_948[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 948_0, ), CONTRACT_LIST(if_enums, 948_0, 1) },
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 948_0, ), CONTRACT_LIST(if_enums, 948_0, 1) },
 };
 /* 949: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:1434:31) */
 static const uint8_t contract_kinds_949[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const int32_t contract_if_enums_949_0[] = {
-	20, /* OBJECT_FUNCTION */
+	45, /* OBJECT_TRIGGER */
 };
 static const ContractCond contract_conditions_949[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 949_0, ), CONTRACT_LIST(if_enums, 949_0, 1) },
 };
 /* 950: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:1436:31) */
 static const uint8_t contract_kinds_950[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x08,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_950_0[] = {
-	45, /* OBJECT_TRIGGER */
 	20, /* OBJECT_FUNCTION */
 };
 static const ContractCond contract_conditions_950[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 950_0, ), CONTRACT_LIST(if_enums, 950_0, 1) },
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 950_0, ), CONTRACT_LIST(if_enums, 950_0, 1) },
 };
-/* 951: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:5313:31) */
-static const uint16_t contract_parents_951[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
+/* 951: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:1438:31) */
+static const uint8_t contract_kinds_951[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x08,
 };
 static const int32_t contract_if_enums_951_0[] = {
 	45, /* OBJECT_TRIGGER */
+	20, /* OBJECT_FUNCTION */
 };
 static const ContractCond contract_conditions_951[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 951_0, ), CONTRACT_LIST(if_enums, 951_0, 1) },
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 951_0, ), CONTRACT_LIST(if_enums, 951_0, 1) },
 };
-/* 952: AlterObjectDependsStmt.extname (schema/pg15/deparse.txt:1438:32) */
-/* 953: AlterObjectSchemaStmt.relation (schema/pg15/deparse.txt:1440:32) */
-static const int32_t contract_if_enums_953_0[] = {
+/* 952: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:5310:31) */
+static const uint16_t contract_parents_952[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+static const int32_t contract_if_enums_952_0[] = {
+	45, /* OBJECT_TRIGGER */
+};
+static const ContractCond contract_conditions_952[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 952_0, ), CONTRACT_LIST(if_enums, 952_0, 1) },
+};
+/* 953: AlterObjectDependsStmt.extname (schema/pg15/deparse.txt:1440:32) */
+/* 954: AlterObjectSchemaStmt.relation (schema/pg15/deparse.txt:1442:32) */
+static const int32_t contract_if_enums_954_0[] = {
 	52, /* OBJECT_VIEW */
 	42, /* OBJECT_TABLE */
 	19, /* OBJECT_FOREIGN_TABLE */
 	38, /* OBJECT_SEQUENCE */
 	24, /* OBJECT_MATVIEW */
 };
-static const ContractCond contract_conditions_953[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 953_0, ), CONTRACT_LIST(if_enums, 953_0, 1) },
+static const ContractCond contract_conditions_954[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 954_0, ), CONTRACT_LIST(if_enums, 954_0, 1) },
 };
-/* 954: AlterObjectSchemaStmt.relation (schema/pg15/deparse.txt:1442:32) */
-static const int32_t contract_if_enums_954_0[] = {
+/* 955: AlterObjectSchemaStmt.relation (schema/pg15/deparse.txt:1444:32) */
+static const int32_t contract_if_enums_955_0[] = {
 	52, /* OBJECT_VIEW */
 	50, /* OBJECT_TYPE */
 	42, /* OBJECT_TABLE */
@@ -6810,38 +6819,38 @@ static const int32_t contract_if_enums_954_0[] = {
 	45, /* OBJECT_TRIGGER */
 	51, /* OBJECT_USER_MAPPING */
 };
-static const ContractCond contract_conditions_954[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 954_0, ), CONTRACT_LIST(if_enums, 954_0, 1) },
+static const ContractCond contract_conditions_955[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 955_0, ), CONTRACT_LIST(if_enums, 955_0, 1) },
 };
-/* 955: AlterObjectSchemaStmt.relation (schema/pg15/deparse.txt:5247:32) */
-static const uint16_t contract_parents_955[][2] = {
+/* 956: AlterObjectSchemaStmt.relation (schema/pg15/deparse.txt:5247:32) */
+static const uint16_t contract_parents_956[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-static const int32_t contract_if_enums_955_0[] = {
+static const int32_t contract_if_enums_956_0[] = {
 	19, /* OBJECT_FOREIGN_TABLE */
 	24, /* OBJECT_MATVIEW */
 	38, /* OBJECT_SEQUENCE */
 	42, /* OBJECT_TABLE */
 	52, /* OBJECT_VIEW */
-};
-static const ContractCond contract_conditions_955[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 955_0, ), CONTRACT_LIST(if_enums, 955_0, 1) },
-};
-/* 956: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1444:30) */
-static const int32_t contract_if_enums_956_0[] = {
-	16, /* OBJECT_EXTENSION */
-	2, /* OBJECT_AGGREGATE */
-	26, /* OBJECT_OPERATOR */
-	30, /* OBJECT_PROCEDURE */
-	20, /* OBJECT_FUNCTION */
-	25, /* OBJECT_OPCLASS */
-	27, /* OBJECT_OPFAMILY */
 };
 static const ContractCond contract_conditions_956[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 956_0, ), CONTRACT_LIST(if_enums, 956_0, 1) },
 };
 /* 957: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1446:30) */
 static const int32_t contract_if_enums_957_0[] = {
+	16, /* OBJECT_EXTENSION */
+	2, /* OBJECT_AGGREGATE */
+	26, /* OBJECT_OPERATOR */
+	30, /* OBJECT_PROCEDURE */
+	20, /* OBJECT_FUNCTION */
+	25, /* OBJECT_OPCLASS */
+	27, /* OBJECT_OPFAMILY */
+};
+static const ContractCond contract_conditions_957[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 957_0, ), CONTRACT_LIST(if_enums, 957_0, 1) },
+};
+/* 958: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1448:30) */
+static const int32_t contract_if_enums_958_0[] = {
 	52, /* OBJECT_VIEW */
 	50, /* OBJECT_TYPE */
 	42, /* OBJECT_TABLE */
@@ -6894,14 +6903,14 @@ static const int32_t contract_if_enums_957_0[] = {
 	45, /* OBJECT_TRIGGER */
 	51, /* OBJECT_USER_MAPPING */
 };
-static const ContractCond contract_conditions_957[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 957_0, ), CONTRACT_LIST(if_enums, 957_0, 1) },
+static const ContractCond contract_conditions_958[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 958_0, ), CONTRACT_LIST(if_enums, 958_0, 1) },
 };
-/* 958: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1448:30) */
-static const uint8_t contract_kinds_958[] = { /* the kinds allowed, by tag */
+/* 959: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1450:30) */
+static const uint8_t contract_kinds_959[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
-static const int32_t contract_if_enums_958_0[] = {
+static const int32_t contract_if_enums_959_0[] = {
 	50, /* OBJECT_TYPE */
 	40, /* OBJECT_STATISTIC_EXT */
 	8, /* OBJECT_COLLATION */
@@ -6911,76 +6920,76 @@ static const int32_t contract_if_enums_958_0[] = {
 	49, /* OBJECT_TSTEMPLATE */
 	47, /* OBJECT_TSDICTIONARY */
 	46, /* OBJECT_TSCONFIGURATION */
-};
-static const ContractCond contract_conditions_958[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 958_0, ), CONTRACT_LIST(if_enums, 958_0, 1) },
-};
-/* 959: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1450:30) */
-static const uint8_t contract_kinds_959[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x02,
-};
-static const int32_t contract_if_enums_959_0[] = {
-	16, /* OBJECT_EXTENSION */
 };
 static const ContractCond contract_conditions_959[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 959_0, ), CONTRACT_LIST(if_enums, 959_0, 1) },
 };
 /* 960: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1452:30) */
 static const uint8_t contract_kinds_960[] = { /* the kinds allowed, by tag */
-	0x84,0x00,0x02,0x00,0x10,0x80,0xc0,0xcb,0xb0,0x40,0xa0,0x0a,0x00,0x08,0x98,0xa4,0x00,0x10,0x01,0x18,0x20,0x4b,0x88,0x50,0x01,0x08,0x00,0x00,0x80,0x04,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x02,
 };
 static const int32_t contract_if_enums_960_0[] = {
-	2, /* OBJECT_AGGREGATE */
+	16, /* OBJECT_EXTENSION */
 };
 static const ContractCond contract_conditions_960[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 960_0, ), CONTRACT_LIST(if_enums, 960_0, 1) },
 };
 /* 961: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1454:30) */
 static const uint8_t contract_kinds_961[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
+	0x84,0x00,0x02,0x00,0x10,0x80,0xc0,0xcb,0xb0,0x40,0xa0,0x0a,0x00,0x08,0x98,0xa4,0x00,0x10,0x01,0x18,0x20,0x4b,0x88,0x50,0x01,0x08,0x00,0x00,0x80,0x04,
 };
 static const int32_t contract_if_enums_961_0[] = {
-	26, /* OBJECT_OPERATOR */
+	2, /* OBJECT_AGGREGATE */
 };
 static const ContractCond contract_conditions_961[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 961_0, ), CONTRACT_LIST(if_enums, 961_0, 1) },
 };
 /* 962: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1456:30) */
 static const uint8_t contract_kinds_962[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x10,0x7e,0x86,0xc0,0xeb,0xf8,0xca,0xa4,0xbe,0xc3,0x49,0x7f,0xb5,0xff,0x39,0x0b,0x1c,0xa1,0x4f,0xf9,0x50,0x01,0x6a,0x05,0x14,0x87,0x44,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_962_0[] = {
-	30, /* OBJECT_PROCEDURE */
+	26, /* OBJECT_OPERATOR */
 };
 static const ContractCond contract_conditions_962[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 962_0, ), CONTRACT_LIST(if_enums, 962_0, 1) },
 };
 /* 963: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1458:30) */
 static const uint8_t contract_kinds_963[] = { /* the kinds allowed, by tag */
-	0x84,0x08,0x02,0x10,0x7e,0x82,0xc0,0xeb,0xf8,0xca,0xa4,0xbe,0xc3,0x49,0x7f,0xb5,0xff,0x39,0x0b,0x1c,0xa1,0x4f,0xf9,0x50,0x01,0x6a,0x05,0x14,0x87,0x44,
+	0x84,0x08,0x02,0x10,0x7e,0x86,0xc0,0xeb,0xf8,0xca,0xa4,0xbe,0xc3,0x49,0x7f,0xb5,0xff,0x39,0x0b,0x1c,0xa1,0x4f,0xf9,0x50,0x01,0x6a,0x05,0x14,0x87,0x44,
 };
 static const int32_t contract_if_enums_963_0[] = {
-	20, /* OBJECT_FUNCTION */
+	30, /* OBJECT_PROCEDURE */
 };
 static const ContractCond contract_conditions_963[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 963_0, ), CONTRACT_LIST(if_enums, 963_0, 1) },
 };
 /* 964: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1460:30) */
 static const uint8_t contract_kinds_964[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x84,0x08,0x02,0x10,0x7e,0x82,0xc0,0xeb,0xf8,0xca,0xa4,0xbe,0xc3,0x49,0x7f,0xb5,0xff,0x39,0x0b,0x1c,0xa1,0x4f,0xf9,0x50,0x01,0x6a,0x05,0x14,0x87,0x44,
 };
 static const int32_t contract_if_enums_964_0[] = {
-	25, /* OBJECT_OPCLASS */
-	27, /* OBJECT_OPFAMILY */
+	20, /* OBJECT_FUNCTION */
 };
 static const ContractCond contract_conditions_964[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 964_0, ), CONTRACT_LIST(if_enums, 964_0, 1) },
 };
 /* 965: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1462:30) */
 static const uint8_t contract_kinds_965[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const int32_t contract_if_enums_965_0[] = {
+	25, /* OBJECT_OPCLASS */
+	27, /* OBJECT_OPFAMILY */
+};
+static const ContractCond contract_conditions_965[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 965_0, ), CONTRACT_LIST(if_enums, 965_0, 1) },
+};
+/* 966: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:1464:30) */
+static const uint8_t contract_kinds_966[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
+};
+static const int32_t contract_if_enums_966_0[] = {
 	50, /* OBJECT_TYPE */
 	16, /* OBJECT_EXTENSION */
 	40, /* OBJECT_STATISTIC_EXT */
@@ -6998,23 +7007,23 @@ static const int32_t contract_if_enums_965_0[] = {
 	46, /* OBJECT_TSCONFIGURATION */
 	27, /* OBJECT_OPFAMILY */
 };
-static const ContractCond contract_conditions_965[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 965_0, ), CONTRACT_LIST(if_enums, 965_0, 1) },
+static const ContractCond contract_conditions_966[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 966_0, ), CONTRACT_LIST(if_enums, 966_0, 1) },
 };
-/* 966: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:5241:30) */
-static const uint16_t contract_parents_966[][2] = {
+/* 967: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:5241:30) */
+static const uint16_t contract_parents_967[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-static const int32_t contract_if_enums_966_0[] = {
+static const int32_t contract_if_enums_967_0[] = {
 	25, /* OBJECT_OPCLASS */
 	27, /* OBJECT_OPFAMILY */
 };
-static const ContractCond contract_conditions_966[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 966_0, ), CONTRACT_LIST(if_enums, 966_0, 1) },
+static const ContractCond contract_conditions_967[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 967_0, ), CONTRACT_LIST(if_enums, 967_0, 1) },
 };
-/* 967: AlterObjectSchemaStmt.newschema (schema/pg15/deparse.txt:1464:33) */
-/* 968: AlterOwnerStmt.object (schema/pg15/deparse.txt:1466:23) */
-static const int32_t contract_if_enums_968_0[] = {
+/* 968: AlterObjectSchemaStmt.newschema (schema/pg15/deparse.txt:1466:33) */
+/* 969: AlterOwnerStmt.object (schema/pg15/deparse.txt:1468:23) */
+static const int32_t contract_if_enums_969_0[] = {
 	35, /* OBJECT_ROUTINE */
 	18, /* OBJECT_FOREIGN_SERVER */
 	10, /* OBJECT_DATABASE */
@@ -7033,11 +7042,11 @@ static const int32_t contract_if_enums_968_0[] = {
 	27, /* OBJECT_OPFAMILY */
 	23, /* OBJECT_LARGEOBJECT */
 };
-static const ContractCond contract_conditions_968[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 968_0, ), CONTRACT_LIST(if_enums, 968_0, 1) },
+static const ContractCond contract_conditions_969[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 969_0, ), CONTRACT_LIST(if_enums, 969_0, 1) },
 };
-/* 969: AlterOwnerStmt.object (schema/pg15/deparse.txt:1468:23) */
-static const int32_t contract_if_enums_969_0[] = {
+/* 970: AlterOwnerStmt.object (schema/pg15/deparse.txt:1470:23) */
+static const int32_t contract_if_enums_970_0[] = {
 	35, /* OBJECT_ROUTINE */
 	50, /* OBJECT_TYPE */
 	18, /* OBJECT_FOREIGN_SERVER */
@@ -7091,43 +7100,43 @@ static const int32_t contract_if_enums_969_0[] = {
 	51, /* OBJECT_USER_MAPPING */
 	52, /* OBJECT_VIEW */
 };
-static const ContractCond contract_conditions_969[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 969_0, ), CONTRACT_LIST(if_enums, 969_0, 1) },
+static const ContractCond contract_conditions_970[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 970_0, ), CONTRACT_LIST(if_enums, 970_0, 1) },
 };
-/* 970: AlterOwnerStmt.object (schema/pg15/deparse.txt:1470:23) */
-static const uint8_t contract_kinds_970[] = { /* the kinds allowed, by tag */
+/* 971: AlterOwnerStmt.object (schema/pg15/deparse.txt:1472:23) */
+static const uint8_t contract_kinds_971[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,
 };
-static const int32_t contract_if_enums_970_0[] = {
+static const int32_t contract_if_enums_971_0[] = {
 	35, /* OBJECT_ROUTINE */
 	20, /* OBJECT_FUNCTION */
 	26, /* OBJECT_OPERATOR */
 	30, /* OBJECT_PROCEDURE */
-};
-static const ContractCond contract_conditions_970[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 970_0, ), CONTRACT_LIST(if_enums, 970_0, 1) },
-};
-/* 971: AlterOwnerStmt.object (schema/pg15/deparse.txt:1472:23) */
-static const uint8_t contract_kinds_971[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
-};
-static const int32_t contract_if_enums_971_0[] = {
-	50, /* OBJECT_TYPE */
-	40, /* OBJECT_STATISTIC_EXT */
-	8, /* OBJECT_COLLATION */
-	9, /* OBJECT_CONVERSION */
-	13, /* OBJECT_DOMAIN */
-	46, /* OBJECT_TSCONFIGURATION */
-	47, /* OBJECT_TSDICTIONARY */
 };
 static const ContractCond contract_conditions_971[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 971_0, ), CONTRACT_LIST(if_enums, 971_0, 1) },
 };
 /* 972: AlterOwnerStmt.object (schema/pg15/deparse.txt:1474:23) */
 static const uint8_t contract_kinds_972[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_972_0[] = {
+	50, /* OBJECT_TYPE */
+	40, /* OBJECT_STATISTIC_EXT */
+	8, /* OBJECT_COLLATION */
+	9, /* OBJECT_CONVERSION */
+	13, /* OBJECT_DOMAIN */
+	46, /* OBJECT_TSCONFIGURATION */
+	47, /* OBJECT_TSDICTIONARY */
+};
+static const ContractCond contract_conditions_972[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 972_0, ), CONTRACT_LIST(if_enums, 972_0, 1) },
+};
+/* 973: AlterOwnerStmt.object (schema/pg15/deparse.txt:1476:23) */
+static const uint8_t contract_kinds_973[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x02,
+};
+static const int32_t contract_if_enums_973_0[] = {
 	18, /* OBJECT_FOREIGN_SERVER */
 	10, /* OBJECT_DATABASE */
 	37, /* OBJECT_SCHEMA */
@@ -7138,45 +7147,45 @@ static const int32_t contract_if_enums_972_0[] = {
 	17, /* OBJECT_FDW */
 	22, /* OBJECT_LANGUAGE */
 };
-static const ContractCond contract_conditions_972[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 972_0, ), CONTRACT_LIST(if_enums, 972_0, 1) },
-};
-/* 973: AlterOwnerStmt.object (schema/pg15/deparse.txt:1476:23) */
-static const uint8_t contract_kinds_973[] = { /* the kinds allowed, by tag */
-	0x84,0x00,0x02,0x00,0x10,0x84,0xc0,0xca,0x90,0x40,0xa0,0x2e,0x00,0x89,0x88,0xb6,0x08,0x10,0x01,0x18,0x20,0x4b,0x89,0x42,0x03,0x48,0x00,0x01,0x80,0x04,
-};
-static const int32_t contract_if_enums_973_0[] = {
-	2, /* OBJECT_AGGREGATE */
-};
 static const ContractCond contract_conditions_973[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 973_0, ), CONTRACT_LIST(if_enums, 973_0, 1) },
 };
 /* 974: AlterOwnerStmt.object (schema/pg15/deparse.txt:1478:23) */
 static const uint8_t contract_kinds_974[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x84,0x00,0x02,0x00,0x10,0x84,0xc0,0xca,0x90,0x40,0xa0,0x2e,0x00,0x89,0x88,0xb6,0x08,0x10,0x01,0x18,0x20,0x4b,0x89,0x42,0x03,0x48,0x00,0x01,0x80,0x04,
 };
 static const int32_t contract_if_enums_974_0[] = {
-	25, /* OBJECT_OPCLASS */
-	27, /* OBJECT_OPFAMILY */
+	2, /* OBJECT_AGGREGATE */
 };
 static const ContractCond contract_conditions_974[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 974_0, ), CONTRACT_LIST(if_enums, 974_0, 1) },
 };
 /* 975: AlterOwnerStmt.object (schema/pg15/deparse.txt:1480:23) */
 static const uint8_t contract_kinds_975[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0xc0,0x0a,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 static const int32_t contract_if_enums_975_0[] = {
-	23, /* OBJECT_LARGEOBJECT */
+	25, /* OBJECT_OPCLASS */
+	27, /* OBJECT_OPFAMILY */
 };
 static const ContractCond contract_conditions_975[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 975_0, ), CONTRACT_LIST(if_enums, 975_0, 1) },
 };
 /* 976: AlterOwnerStmt.object (schema/pg15/deparse.txt:1482:23) */
 static const uint8_t contract_kinds_976[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0xc0,0x0a,
 };
 static const int32_t contract_if_enums_976_0[] = {
+	23, /* OBJECT_LARGEOBJECT */
+};
+static const ContractCond contract_conditions_976[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 976_0, ), CONTRACT_LIST(if_enums, 976_0, 1) },
+};
+/* 977: AlterOwnerStmt.object (schema/pg15/deparse.txt:1484:23) */
+static const uint8_t contract_kinds_977[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
+};
+static const int32_t contract_if_enums_977_0[] = {
 	35, /* OBJECT_ROUTINE */
 	50, /* OBJECT_TYPE */
 	18, /* OBJECT_FOREIGN_SERVER */
@@ -7202,474 +7211,457 @@ static const int32_t contract_if_enums_976_0[] = {
 	27, /* OBJECT_OPFAMILY */
 	23, /* OBJECT_LARGEOBJECT */
 };
-static const ContractCond contract_conditions_976[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 976_0, ), CONTRACT_LIST(if_enums, 976_0, 1) },
+static const ContractCond contract_conditions_977[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 977_0, ), CONTRACT_LIST(if_enums, 977_0, 1) },
 };
-/* 977: AlterOwnerStmt.newowner (schema/pg15/deparse.txt:1484:25) */
-/* 978: AlterOperatorStmt.opername (schema/pg15/deparse.txt:1486:28) */
-/* 979: AlterOperatorStmt.options (schema/pg15/deparse.txt:1488:27) */
+/* 978: AlterOwnerStmt.newowner (schema/pg15/deparse.txt:1486:25) */
+/* 979: AlterOperatorStmt.opername (schema/pg15/deparse.txt:1488:28) */
 /* 980: AlterOperatorStmt.options (schema/pg15/deparse.txt:1490:27) */
 /* 981: AlterOperatorStmt.options (schema/pg15/deparse.txt:1492:27) */
-static const uint8_t contract_kinds_981[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 982: AlterOperatorStmt.options (schema/pg15/deparse.txt:1494:27) */
 static const uint8_t contract_kinds_982[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 983: AlterOperatorStmt.options (schema/pg15/deparse.txt:4174:27) */
+/* 983: AlterOperatorStmt.options (schema/pg15/deparse.txt:1496:27) */
 static const uint8_t contract_kinds_983[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_983[][2] = {
+/* 984: AlterOperatorStmt.options (schema/pg15/deparse.txt:4174:27) */
+static const uint8_t contract_kinds_984[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_984[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 984: AlterTypeStmt.typeName (schema/pg15/deparse.txt:1496:25) */
 /* 985: AlterTypeStmt.typeName (schema/pg15/deparse.txt:1498:25) */
-static const uint8_t contract_kinds_985[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 986: AlterTypeStmt.typeName (schema/pg15/deparse.txt:4177:25) */
+/* 986: AlterTypeStmt.typeName (schema/pg15/deparse.txt:1500:25) */
 static const uint8_t contract_kinds_986[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 987: AlterTypeStmt.typeName (schema/pg15/deparse.txt:4179:25) */
-/* 988: AlterTypeStmt.options (schema/pg15/deparse.txt:1500:23) */
+/* 987: AlterTypeStmt.typeName (schema/pg15/deparse.txt:4177:25) */
+static const uint8_t contract_kinds_987[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 988: AlterTypeStmt.typeName (schema/pg15/deparse.txt:4179:25) */
 /* 989: AlterTypeStmt.options (schema/pg15/deparse.txt:1502:23) */
 /* 990: AlterTypeStmt.options (schema/pg15/deparse.txt:1504:23) */
-static const uint8_t contract_kinds_990[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 991: AlterTypeStmt.options (schema/pg15/deparse.txt:1506:23) */
 static const uint8_t contract_kinds_991[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 992: AlterTypeStmt.options (schema/pg15/deparse.txt:4182:23) */
+/* 992: AlterTypeStmt.options (schema/pg15/deparse.txt:1508:23) */
 static const uint8_t contract_kinds_992[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_992[][2] = {
+/* 993: AlterTypeStmt.options (schema/pg15/deparse.txt:4182:23) */
+static const uint8_t contract_kinds_993[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_993[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 993: DropOwnedStmt.roles (schema/pg15/deparse.txt:1508:21) */
 /* 994: DropOwnedStmt.roles (schema/pg15/deparse.txt:1510:21) */
 /* 995: DropOwnedStmt.roles (schema/pg15/deparse.txt:1512:21) */
-static const uint8_t contract_kinds_995[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
-};
 /* 996: DropOwnedStmt.roles (schema/pg15/deparse.txt:1514:21) */
 static const uint8_t contract_kinds_996[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 997: DropOwnedStmt.roles (schema/pg15/deparse.txt:4185:21) */
+/* 997: DropOwnedStmt.roles (schema/pg15/deparse.txt:1516:21) */
 static const uint8_t contract_kinds_997[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-static const uint16_t contract_parents_997[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 998: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:1516:25) */
-/* 999: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:1518:25) */
-/* 1000: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:1520:25) */
-static const uint8_t contract_kinds_1000[] = { /* the kinds allowed, by tag */
+/* 998: DropOwnedStmt.roles (schema/pg15/deparse.txt:4185:21) */
+static const uint8_t contract_kinds_998[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
+static const uint16_t contract_parents_998[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 999: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:1518:25) */
+/* 1000: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:1520:25) */
 /* 1001: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:1522:25) */
 static const uint8_t contract_kinds_1001[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 1002: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:4188:25) */
+/* 1002: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:1524:25) */
 static const uint8_t contract_kinds_1002[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-static const uint16_t contract_parents_1002[][2] = {
+/* 1003: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:4188:25) */
+static const uint8_t contract_kinds_1003[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+};
+static const uint16_t contract_parents_1003[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 1003: ReassignOwnedStmt.newrole (schema/pg15/deparse.txt:1524:27) */
-/* 1004: CompositeTypeStmt.typevar (schema/pg15/deparse.txt:1526:27) */
-/* 1005: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:1528:30) */
+/* 1004: ReassignOwnedStmt.newrole (schema/pg15/deparse.txt:1526:27) */
+/* 1005: CompositeTypeStmt.typevar (schema/pg15/deparse.txt:1528:27) */
 /* 1006: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:1530:30) */
 /* 1007: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:1532:30) */
-static const uint8_t contract_kinds_1007[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
-};
 /* 1008: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:1534:30) */
 static const uint8_t contract_kinds_1008[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1009: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:4191:30) */
+/* 1009: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:1536:30) */
 static const uint8_t contract_kinds_1009[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1009[][2] = {
+/* 1010: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:4191:30) */
+static const uint8_t contract_kinds_1010[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_1010[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 1010: CreateEnumStmt.typeName (schema/pg15/deparse.txt:1536:26) */
 /* 1011: CreateEnumStmt.typeName (schema/pg15/deparse.txt:1538:26) */
-static const uint8_t contract_kinds_1011[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1012: CreateEnumStmt.typeName (schema/pg15/deparse.txt:4194:26) */
+/* 1012: CreateEnumStmt.typeName (schema/pg15/deparse.txt:1540:26) */
 static const uint8_t contract_kinds_1012[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1013: CreateEnumStmt.typeName (schema/pg15/deparse.txt:4196:26) */
-/* 1014: CreateEnumStmt.vals (schema/pg15/deparse.txt:1540:21) */
-/* 1015: CreateEnumStmt.vals (schema/pg15/deparse.txt:1542:21) */
-/* 1016: CreateEnumStmt.vals (schema/pg15/deparse.txt:1544:21) */
-static const uint8_t contract_kinds_1016[] = { /* the kinds allowed, by tag */
+/* 1013: CreateEnumStmt.typeName (schema/pg15/deparse.txt:4194:26) */
+static const uint8_t contract_kinds_1013[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
+/* 1014: CreateEnumStmt.typeName (schema/pg15/deparse.txt:4196:26) */
+/* 1015: CreateEnumStmt.vals (schema/pg15/deparse.txt:1542:21) */
+/* 1016: CreateEnumStmt.vals (schema/pg15/deparse.txt:1544:21) */
 /* 1017: CreateEnumStmt.vals (schema/pg15/deparse.txt:1546:21) */
 static const uint8_t contract_kinds_1017[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1018: CreateEnumStmt.vals (schema/pg15/deparse.txt:4199:21) */
+/* 1018: CreateEnumStmt.vals (schema/pg15/deparse.txt:1548:21) */
 static const uint8_t contract_kinds_1018[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_1018[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 1019: CreateRangeStmt.typeName (schema/pg15/deparse.txt:1548:27) */
-/* 1020: CreateRangeStmt.typeName (schema/pg15/deparse.txt:1550:27) */
-static const uint8_t contract_kinds_1020[] = { /* the kinds allowed, by tag */
+/* 1019: CreateEnumStmt.vals (schema/pg15/deparse.txt:4199:21) */
+static const uint8_t contract_kinds_1019[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1021: CreateRangeStmt.typeName (schema/pg15/deparse.txt:4202:27) */
+static const uint16_t contract_parents_1019[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 1020: CreateRangeStmt.typeName (schema/pg15/deparse.txt:1550:27) */
+/* 1021: CreateRangeStmt.typeName (schema/pg15/deparse.txt:1552:27) */
 static const uint8_t contract_kinds_1021[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1022: CreateRangeStmt.typeName (schema/pg15/deparse.txt:4204:27) */
-/* 1023: CreateRangeStmt.params (schema/pg15/deparse.txt:1552:24) */
+/* 1022: CreateRangeStmt.typeName (schema/pg15/deparse.txt:4202:27) */
+static const uint8_t contract_kinds_1022[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 1023: CreateRangeStmt.typeName (schema/pg15/deparse.txt:4204:27) */
 /* 1024: CreateRangeStmt.params (schema/pg15/deparse.txt:1554:24) */
 /* 1025: CreateRangeStmt.params (schema/pg15/deparse.txt:1556:24) */
-static const uint8_t contract_kinds_1025[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 1026: CreateRangeStmt.params (schema/pg15/deparse.txt:1558:24) */
 static const uint8_t contract_kinds_1026[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1027: CreateRangeStmt.params (schema/pg15/deparse.txt:4207:24) */
+/* 1027: CreateRangeStmt.params (schema/pg15/deparse.txt:1560:24) */
 static const uint8_t contract_kinds_1027[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1027[][2] = {
+/* 1028: CreateRangeStmt.params (schema/pg15/deparse.txt:4207:24) */
+static const uint8_t contract_kinds_1028[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_1028[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 1028: AlterEnumStmt.typeName (schema/pg15/deparse.txt:1560:25) */
 /* 1029: AlterEnumStmt.typeName (schema/pg15/deparse.txt:1562:25) */
-static const uint8_t contract_kinds_1029[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1030: AlterEnumStmt.typeName (schema/pg15/deparse.txt:4210:25) */
+/* 1030: AlterEnumStmt.typeName (schema/pg15/deparse.txt:1564:25) */
 static const uint8_t contract_kinds_1030[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1031: AlterEnumStmt.typeName (schema/pg15/deparse.txt:4212:25) */
-/* 1032: AlterEnumStmt.newVal (schema/pg15/deparse.txt:1564:23) */
-/* 1033: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:1566:32) */
-/* 1034: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:1568:32) */
-static const uint8_t contract_kinds_1034[] = { /* the kinds allowed, by tag */
+/* 1031: AlterEnumStmt.typeName (schema/pg15/deparse.txt:4210:25) */
+static const uint8_t contract_kinds_1031[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1035: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:4215:32) */
+/* 1032: AlterEnumStmt.typeName (schema/pg15/deparse.txt:4212:25) */
+/* 1033: AlterEnumStmt.newVal (schema/pg15/deparse.txt:1566:23) */
+/* 1034: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:1568:32) */
+/* 1035: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:1570:32) */
 static const uint8_t contract_kinds_1035[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1036: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:4217:32) */
-/* 1037: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:1570:31) */
+/* 1036: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:4215:32) */
+static const uint8_t contract_kinds_1036[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 1037: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:4217:32) */
 /* 1038: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:1572:31) */
 /* 1039: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:1574:31) */
-static const uint8_t contract_kinds_1039[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 1040: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:1576:31) */
 static const uint8_t contract_kinds_1040[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1041: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:4220:31) */
+/* 1041: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:1578:31) */
 static const uint8_t contract_kinds_1041[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1041[][2] = {
+/* 1042: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:4220:31) */
+static const uint8_t contract_kinds_1042[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_1042[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 1042: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:1578:34) */
 /* 1043: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:1580:34) */
-static const uint8_t contract_kinds_1043[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 1044: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:4223:34) */
+/* 1044: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:1582:34) */
 static const uint8_t contract_kinds_1044[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1045: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:4225:34) */
-/* 1046: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:1582:36) */
-/* 1047: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:1584:36) */
-/* 1048: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:1586:36) */
-static const uint8_t contract_kinds_1048[] = { /* the kinds allowed, by tag */
+/* 1045: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:4223:34) */
+static const uint8_t contract_kinds_1045[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
+/* 1046: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:4225:34) */
+/* 1047: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:1584:36) */
+/* 1048: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:1586:36) */
 /* 1049: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:1588:36) */
 static const uint8_t contract_kinds_1049[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 1050: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:4228:36) */
+/* 1050: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:1590:36) */
 static const uint8_t contract_kinds_1050[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-static const uint16_t contract_parents_1050[][2] = {
+/* 1051: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:4228:36) */
+static const uint8_t contract_kinds_1051[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+static const uint16_t contract_parents_1051[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 1051: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:1590:32) */
-static const int32_t contract_if_enums_1051_0[] = {
-	3, /* ALTER_TSCONFIG_REPLACE_DICT */
-	4, /* ALTER_TSCONFIG_REPLACE_DICT_FOR_TOKEN */
-};
-static const ContractCond contract_conditions_1051[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1051_0, ), CONTRACT_LIST(if_enums, 1051_0, 1) },
 };
 /* 1052: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:1592:32) */
 static const int32_t contract_if_enums_1052_0[] = {
+	3, /* ALTER_TSCONFIG_REPLACE_DICT */
+	4, /* ALTER_TSCONFIG_REPLACE_DICT_FOR_TOKEN */
+};
+static const ContractCond contract_conditions_1052[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1052_0, ), CONTRACT_LIST(if_enums, 1052_0, 1) },
+};
+/* 1053: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:1594:32) */
+static const int32_t contract_if_enums_1053_0[] = {
 	5, /* ALTER_TSCONFIG_DROP_MAPPING */
 	2, /* ALTER_TSCONFIG_ALTER_MAPPING_FOR_TOKEN */
 	3, /* ALTER_TSCONFIG_REPLACE_DICT */
 	4, /* ALTER_TSCONFIG_REPLACE_DICT_FOR_TOKEN */
 	1, /* ALTER_TSCONFIG_ADD_MAPPING */
 };
-static const ContractCond contract_conditions_1052[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1052_0, ), CONTRACT_LIST(if_enums, 1052_0, 1) },
-};
-/* 1053: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:1594:32) */
-static const uint8_t contract_kinds_1053[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+static const ContractCond contract_conditions_1053[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1053_0, ), CONTRACT_LIST(if_enums, 1053_0, 1) },
 };
 /* 1054: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:1596:32) */
 static const uint8_t contract_kinds_1054[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 /* 1055: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:1598:32) */
-static const int32_t contract_if_enums_1055_0[] = {
-	3, /* ALTER_TSCONFIG_REPLACE_DICT */
-	4, /* ALTER_TSCONFIG_REPLACE_DICT_FOR_TOKEN */
-};
-static const ContractCond contract_conditions_1055[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1055_0, ), CONTRACT_LIST(if_enums, 1055_0, 1) },
+static const uint8_t contract_kinds_1055[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
 /* 1056: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:1600:32) */
 static const int32_t contract_if_enums_1056_0[] = {
+	3, /* ALTER_TSCONFIG_REPLACE_DICT */
+	4, /* ALTER_TSCONFIG_REPLACE_DICT_FOR_TOKEN */
+};
+static const ContractCond contract_conditions_1056[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1056_0, ), CONTRACT_LIST(if_enums, 1056_0, 1) },
+};
+/* 1057: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:1602:32) */
+static const int32_t contract_if_enums_1057_0[] = {
 	2, /* ALTER_TSCONFIG_ALTER_MAPPING_FOR_TOKEN */
 	3, /* ALTER_TSCONFIG_REPLACE_DICT */
 	4, /* ALTER_TSCONFIG_REPLACE_DICT_FOR_TOKEN */
 	1, /* ALTER_TSCONFIG_ADD_MAPPING */
 	5, /* ALTER_TSCONFIG_DROP_MAPPING */
 };
-static const ContractCond contract_conditions_1056[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1056_0, ), CONTRACT_LIST(if_enums, 1056_0, 1) },
+static const ContractCond contract_conditions_1057[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1057_0, ), CONTRACT_LIST(if_enums, 1057_0, 1) },
 };
-/* 1057: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:4231:32) */
-static const uint8_t contract_kinds_1057[] = { /* the kinds allowed, by tag */
+/* 1058: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:4231:32) */
+static const uint8_t contract_kinds_1058[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-static const uint16_t contract_parents_1057[][2] = {
+static const uint16_t contract_parents_1058[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 1058: CreateFdwStmt.fdwname (schema/pg15/deparse.txt:1602:23) */
-/* 1059: CreateFdwStmt.func_options (schema/pg15/deparse.txt:1604:28) */
+/* 1059: CreateFdwStmt.fdwname (schema/pg15/deparse.txt:1604:23) */
 /* 1060: CreateFdwStmt.func_options (schema/pg15/deparse.txt:1606:28) */
 /* 1061: CreateFdwStmt.func_options (schema/pg15/deparse.txt:1608:28) */
-static const uint8_t contract_kinds_1061[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 1062: CreateFdwStmt.func_options (schema/pg15/deparse.txt:1610:28) */
 static const uint8_t contract_kinds_1062[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1063: CreateFdwStmt.func_options (schema/pg15/deparse.txt:4234:28) */
+/* 1063: CreateFdwStmt.func_options (schema/pg15/deparse.txt:1612:28) */
 static const uint8_t contract_kinds_1063[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1063[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 1064: CreateFdwStmt.options (schema/pg15/deparse.txt:1612:23) */
-/* 1065: CreateFdwStmt.options (schema/pg15/deparse.txt:1614:23) */
-static const uint8_t contract_kinds_1065[] = { /* the kinds allowed, by tag */
+/* 1064: CreateFdwStmt.func_options (schema/pg15/deparse.txt:4234:28) */
+static const uint8_t contract_kinds_1064[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1066: CreateFdwStmt.options (schema/pg15/deparse.txt:4237:23) */
+static const uint16_t contract_parents_1064[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 1065: CreateFdwStmt.options (schema/pg15/deparse.txt:1614:23) */
+/* 1066: CreateFdwStmt.options (schema/pg15/deparse.txt:1616:23) */
 static const uint8_t contract_kinds_1066[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1067: CreateFdwStmt.options (schema/pg15/deparse.txt:4239:23) */
-/* 1068: AlterFdwStmt.fdwname (schema/pg15/deparse.txt:1616:22) */
-/* 1069: AlterFdwStmt.func_options (schema/pg15/deparse.txt:1618:27) */
-/* 1070: AlterFdwStmt.func_options (schema/pg15/deparse.txt:1620:27) */
-/* 1071: AlterFdwStmt.func_options (schema/pg15/deparse.txt:1622:27) */
-static const uint8_t contract_kinds_1071[] = { /* the kinds allowed, by tag */
+/* 1067: CreateFdwStmt.options (schema/pg15/deparse.txt:4237:23) */
+static const uint8_t contract_kinds_1067[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
+/* 1068: CreateFdwStmt.options (schema/pg15/deparse.txt:4239:23) */
+/* 1069: AlterFdwStmt.fdwname (schema/pg15/deparse.txt:1618:22) */
+/* 1070: AlterFdwStmt.func_options (schema/pg15/deparse.txt:1620:27) */
+/* 1071: AlterFdwStmt.func_options (schema/pg15/deparse.txt:1622:27) */
 /* 1072: AlterFdwStmt.func_options (schema/pg15/deparse.txt:1624:27) */
 static const uint8_t contract_kinds_1072[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1073: AlterFdwStmt.func_options (schema/pg15/deparse.txt:4242:27) */
+/* 1073: AlterFdwStmt.func_options (schema/pg15/deparse.txt:1626:27) */
 static const uint8_t contract_kinds_1073[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1073[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 1074: AlterFdwStmt.options (schema/pg15/deparse.txt:1626:22) */
-/* 1075: AlterFdwStmt.options (schema/pg15/deparse.txt:1628:22) */
-/* 1076: AlterFdwStmt.options (schema/pg15/deparse.txt:1630:22) */
-static const uint8_t contract_kinds_1076[] = { /* the kinds allowed, by tag */
+/* 1074: AlterFdwStmt.func_options (schema/pg15/deparse.txt:4242:27) */
+static const uint8_t contract_kinds_1074[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
+static const uint16_t contract_parents_1074[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 1075: AlterFdwStmt.options (schema/pg15/deparse.txt:1628:22) */
+/* 1076: AlterFdwStmt.options (schema/pg15/deparse.txt:1630:22) */
 /* 1077: AlterFdwStmt.options (schema/pg15/deparse.txt:1632:22) */
 static const uint8_t contract_kinds_1077[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1078: AlterFdwStmt.options (schema/pg15/deparse.txt:4245:22) */
+/* 1078: AlterFdwStmt.options (schema/pg15/deparse.txt:1634:22) */
 static const uint8_t contract_kinds_1078[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1078[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 1079: CreateForeignServerStmt.servername (schema/pg15/deparse.txt:1634:36) */
-/* 1080: CreateForeignServerStmt.fdwname (schema/pg15/deparse.txt:1636:33) */
-/* 1081: CreateForeignServerStmt.options (schema/pg15/deparse.txt:1638:33) */
-/* 1082: CreateForeignServerStmt.options (schema/pg15/deparse.txt:1640:33) */
-/* 1083: CreateForeignServerStmt.options (schema/pg15/deparse.txt:1642:33) */
-static const uint8_t contract_kinds_1083[] = { /* the kinds allowed, by tag */
+/* 1079: AlterFdwStmt.options (schema/pg15/deparse.txt:4245:22) */
+static const uint8_t contract_kinds_1079[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
+static const uint16_t contract_parents_1079[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 1080: CreateForeignServerStmt.servername (schema/pg15/deparse.txt:1636:36) */
+/* 1081: CreateForeignServerStmt.fdwname (schema/pg15/deparse.txt:1638:33) */
+/* 1082: CreateForeignServerStmt.options (schema/pg15/deparse.txt:1640:33) */
+/* 1083: CreateForeignServerStmt.options (schema/pg15/deparse.txt:1642:33) */
 /* 1084: CreateForeignServerStmt.options (schema/pg15/deparse.txt:1644:33) */
 static const uint8_t contract_kinds_1084[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1085: CreateForeignServerStmt.options (schema/pg15/deparse.txt:4248:33) */
+/* 1085: CreateForeignServerStmt.options (schema/pg15/deparse.txt:1646:33) */
 static const uint8_t contract_kinds_1085[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1085[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 1086: AlterForeignServerStmt.servername (schema/pg15/deparse.txt:1646:35) */
-/* 1087: AlterForeignServerStmt.options (schema/pg15/deparse.txt:1648:32) */
-/* 1088: AlterForeignServerStmt.options (schema/pg15/deparse.txt:1650:32) */
-/* 1089: AlterForeignServerStmt.options (schema/pg15/deparse.txt:1652:32) */
-static const uint8_t contract_kinds_1089[] = { /* the kinds allowed, by tag */
+/* 1086: CreateForeignServerStmt.options (schema/pg15/deparse.txt:4248:33) */
+static const uint8_t contract_kinds_1086[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
+static const uint16_t contract_parents_1086[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 1087: AlterForeignServerStmt.servername (schema/pg15/deparse.txt:1648:35) */
+/* 1088: AlterForeignServerStmt.options (schema/pg15/deparse.txt:1650:32) */
+/* 1089: AlterForeignServerStmt.options (schema/pg15/deparse.txt:1652:32) */
 /* 1090: AlterForeignServerStmt.options (schema/pg15/deparse.txt:1654:32) */
 static const uint8_t contract_kinds_1090[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1091: AlterForeignServerStmt.options (schema/pg15/deparse.txt:4251:32) */
+/* 1091: AlterForeignServerStmt.options (schema/pg15/deparse.txt:1656:32) */
 static const uint8_t contract_kinds_1091[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1091[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 1092: CreateUserMappingStmt.user (schema/pg15/deparse.txt:1656:28) */
-/* 1093: CreateUserMappingStmt.servername (schema/pg15/deparse.txt:1658:34) */
-/* 1094: CreateUserMappingStmt.options (schema/pg15/deparse.txt:1660:31) */
-/* 1095: CreateUserMappingStmt.options (schema/pg15/deparse.txt:1662:31) */
-/* 1096: CreateUserMappingStmt.options (schema/pg15/deparse.txt:1664:31) */
-static const uint8_t contract_kinds_1096[] = { /* the kinds allowed, by tag */
+/* 1092: AlterForeignServerStmt.options (schema/pg15/deparse.txt:4251:32) */
+static const uint8_t contract_kinds_1092[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
+static const uint16_t contract_parents_1092[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 1093: CreateUserMappingStmt.user (schema/pg15/deparse.txt:1658:28) */
+/* 1094: CreateUserMappingStmt.servername (schema/pg15/deparse.txt:1660:34) */
+/* 1095: CreateUserMappingStmt.options (schema/pg15/deparse.txt:1662:31) */
+/* 1096: CreateUserMappingStmt.options (schema/pg15/deparse.txt:1664:31) */
 /* 1097: CreateUserMappingStmt.options (schema/pg15/deparse.txt:1666:31) */
 static const uint8_t contract_kinds_1097[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1098: CreateUserMappingStmt.options (schema/pg15/deparse.txt:4254:31) */
+/* 1098: CreateUserMappingStmt.options (schema/pg15/deparse.txt:1668:31) */
 static const uint8_t contract_kinds_1098[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1098[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 1099: AlterUserMappingStmt.user (schema/pg15/deparse.txt:1668:27) */
-/* 1100: AlterUserMappingStmt.servername (schema/pg15/deparse.txt:1670:33) */
-/* 1101: AlterUserMappingStmt.options (schema/pg15/deparse.txt:1672:30) */
-/* 1102: AlterUserMappingStmt.options (schema/pg15/deparse.txt:1674:30) */
-/* 1103: AlterUserMappingStmt.options (schema/pg15/deparse.txt:1676:30) */
-static const uint8_t contract_kinds_1103[] = { /* the kinds allowed, by tag */
+/* 1099: CreateUserMappingStmt.options (schema/pg15/deparse.txt:4254:31) */
+static const uint8_t contract_kinds_1099[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
+static const uint16_t contract_parents_1099[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 1100: AlterUserMappingStmt.user (schema/pg15/deparse.txt:1670:27) */
+/* 1101: AlterUserMappingStmt.servername (schema/pg15/deparse.txt:1672:33) */
+/* 1102: AlterUserMappingStmt.options (schema/pg15/deparse.txt:1674:30) */
+/* 1103: AlterUserMappingStmt.options (schema/pg15/deparse.txt:1676:30) */
 /* 1104: AlterUserMappingStmt.options (schema/pg15/deparse.txt:1678:30) */
 static const uint8_t contract_kinds_1104[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1105: AlterUserMappingStmt.options (schema/pg15/deparse.txt:4257:30) */
+/* 1105: AlterUserMappingStmt.options (schema/pg15/deparse.txt:1680:30) */
 static const uint8_t contract_kinds_1105[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1105[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 1106: DropUserMappingStmt.user (schema/pg15/deparse.txt:1680:26) */
-/* 1107: DropUserMappingStmt.servername (schema/pg15/deparse.txt:1682:32) */
-/* 1108: AlterTableSpaceOptionsStmt.tablespacename (schema/pg15/deparse.txt:1684:43) */
-/* 1109: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:1686:36) */
-/* 1110: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:1688:36) */
-/* 1111: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:1690:36) */
-static const uint8_t contract_kinds_1111[] = { /* the kinds allowed, by tag */
+/* 1106: AlterUserMappingStmt.options (schema/pg15/deparse.txt:4257:30) */
+static const uint8_t contract_kinds_1106[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
+static const uint16_t contract_parents_1106[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 1107: DropUserMappingStmt.user (schema/pg15/deparse.txt:1682:26) */
+/* 1108: DropUserMappingStmt.servername (schema/pg15/deparse.txt:1684:32) */
+/* 1109: AlterTableSpaceOptionsStmt.tablespacename (schema/pg15/deparse.txt:1686:43) */
+/* 1110: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:1688:36) */
+/* 1111: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:1690:36) */
 /* 1112: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:1692:36) */
 static const uint8_t contract_kinds_1112[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1113: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:4260:36) */
+/* 1113: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:1694:36) */
 static const uint8_t contract_kinds_1113[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1113[][2] = {
+/* 1114: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:4260:36) */
+static const uint8_t contract_kinds_1114[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_1114[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 1114: AlterTableMoveAllStmt.orig_tablespacename (schema/pg15/deparse.txt:1694:43) */
-/* 1115: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:1696:29) */
+/* 1115: AlterTableMoveAllStmt.orig_tablespacename (schema/pg15/deparse.txt:1696:43) */
 /* 1116: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:1698:29) */
 /* 1117: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:1700:29) */
-static const uint8_t contract_kinds_1117[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
-};
 /* 1118: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:1702:29) */
 static const uint8_t contract_kinds_1118[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 1119: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:4263:29) */
+/* 1119: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:1704:29) */
 static const uint8_t contract_kinds_1119[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-static const uint16_t contract_parents_1119[][2] = {
+/* 1120: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:4263:29) */
+static const uint8_t contract_kinds_1120[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+};
+static const uint16_t contract_parents_1120[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 1120: AlterTableMoveAllStmt.new_tablespacename (schema/pg15/deparse.txt:1704:42) */
-/* 1121: SecLabelStmt.object (schema/pg15/deparse.txt:1706:21) */
-static const int32_t contract_if_enums_1121_0[] = {
-	37, /* OBJECT_SCHEMA */
-	50, /* OBJECT_TYPE */
-	10, /* OBJECT_DATABASE */
-	13, /* OBJECT_DOMAIN */
-	43, /* OBJECT_TABLESPACE */
-	34, /* OBJECT_ROLE */
-	20, /* OBJECT_FUNCTION */
-	31, /* OBJECT_PUBLICATION */
-	30, /* OBJECT_PROCEDURE */
-	15, /* OBJECT_EVENT_TRIGGER */
-	2, /* OBJECT_AGGREGATE */
-};
-static const ContractCond contract_conditions_1121[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1121_0, ), CONTRACT_LIST(if_enums, 1121_0, 1) },
-};
+/* 1121: AlterTableMoveAllStmt.new_tablespacename (schema/pg15/deparse.txt:1706:42) */
 /* 1122: SecLabelStmt.object (schema/pg15/deparse.txt:1708:21) */
 static const int32_t contract_if_enums_1122_0[] = {
 	37, /* OBJECT_SCHEMA */
@@ -7679,6 +7671,23 @@ static const int32_t contract_if_enums_1122_0[] = {
 	43, /* OBJECT_TABLESPACE */
 	34, /* OBJECT_ROLE */
 	20, /* OBJECT_FUNCTION */
+	31, /* OBJECT_PUBLICATION */
+	30, /* OBJECT_PROCEDURE */
+	15, /* OBJECT_EVENT_TRIGGER */
+	2, /* OBJECT_AGGREGATE */
+};
+static const ContractCond contract_conditions_1122[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1122_0, ), CONTRACT_LIST(if_enums, 1122_0, 1) },
+};
+/* 1123: SecLabelStmt.object (schema/pg15/deparse.txt:1710:21) */
+static const int32_t contract_if_enums_1123_0[] = {
+	37, /* OBJECT_SCHEMA */
+	50, /* OBJECT_TYPE */
+	10, /* OBJECT_DATABASE */
+	13, /* OBJECT_DOMAIN */
+	43, /* OBJECT_TABLESPACE */
+	34, /* OBJECT_ROLE */
+	20, /* OBJECT_FUNCTION */
 	23, /* OBJECT_LARGEOBJECT */
 	31, /* OBJECT_PUBLICATION */
 	30, /* OBJECT_PROCEDURE */
@@ -7722,14 +7731,14 @@ static const int32_t contract_if_enums_1122_0[] = {
 	51, /* OBJECT_USER_MAPPING */
 	52, /* OBJECT_VIEW */
 };
-static const ContractCond contract_conditions_1122[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1122_0, ), CONTRACT_LIST(if_enums, 1122_0, 1) },
+static const ContractCond contract_conditions_1123[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1123_0, ), CONTRACT_LIST(if_enums, 1123_0, 1) },
 };
-/* 1123: SecLabelStmt.object (schema/pg15/deparse.txt:1710:21) */
-static const uint8_t contract_kinds_1123[] = { /* the kinds allowed, by tag */
+/* 1124: SecLabelStmt.object (schema/pg15/deparse.txt:1712:21) */
+static const uint8_t contract_kinds_1124[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x02,
 };
-static const int32_t contract_if_enums_1123_0[] = {
+static const int32_t contract_if_enums_1124_0[] = {
 	37, /* OBJECT_SCHEMA */
 	10, /* OBJECT_DATABASE */
 	43, /* OBJECT_TABLESPACE */
@@ -7739,48 +7748,48 @@ static const int32_t contract_if_enums_1123_0[] = {
 	30, /* OBJECT_PROCEDURE */
 	15, /* OBJECT_EVENT_TRIGGER */
 	2, /* OBJECT_AGGREGATE */
-};
-static const ContractCond contract_conditions_1123[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1123_0, ), CONTRACT_LIST(if_enums, 1123_0, 1) },
-};
-/* 1124: SecLabelStmt.object (schema/pg15/deparse.txt:1712:21) */
-static const uint8_t contract_kinds_1124[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-static const int32_t contract_if_enums_1124_0[] = {
-	50, /* OBJECT_TYPE */
-	13, /* OBJECT_DOMAIN */
 };
 static const ContractCond contract_conditions_1124[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1124_0, ), CONTRACT_LIST(if_enums, 1124_0, 1) },
 };
 /* 1125: SecLabelStmt.object (schema/pg15/deparse.txt:1714:21) */
 static const uint8_t contract_kinds_1125[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0xc0,0x0a,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_1125_0[] = {
-	23, /* OBJECT_LARGEOBJECT */
+	50, /* OBJECT_TYPE */
+	13, /* OBJECT_DOMAIN */
 };
 static const ContractCond contract_conditions_1125[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1125_0, ), CONTRACT_LIST(if_enums, 1125_0, 1) },
 };
 /* 1126: SecLabelStmt.object (schema/pg15/deparse.txt:1716:21) */
 static const uint8_t contract_kinds_1126[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0xc0,0x0a,
 };
 static const int32_t contract_if_enums_1126_0[] = {
-	24, /* OBJECT_MATVIEW */
-	7, /* OBJECT_COLUMN */
-	42, /* OBJECT_TABLE */
+	23, /* OBJECT_LARGEOBJECT */
 };
 static const ContractCond contract_conditions_1126[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1126_0, ), CONTRACT_LIST(if_enums, 1126_0, 1) },
 };
 /* 1127: SecLabelStmt.object (schema/pg15/deparse.txt:1718:21) */
 static const uint8_t contract_kinds_1127[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
 static const int32_t contract_if_enums_1127_0[] = {
+	24, /* OBJECT_MATVIEW */
+	7, /* OBJECT_COLUMN */
+	42, /* OBJECT_TABLE */
+};
+static const ContractCond contract_conditions_1127[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1127_0, ), CONTRACT_LIST(if_enums, 1127_0, 1) },
+};
+/* 1128: SecLabelStmt.object (schema/pg15/deparse.txt:1720:21) */
+static const uint8_t contract_kinds_1128[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
+};
+static const int32_t contract_if_enums_1128_0[] = {
 	37, /* OBJECT_SCHEMA */
 	50, /* OBJECT_TYPE */
 	10, /* OBJECT_DATABASE */
@@ -7797,120 +7806,120 @@ static const int32_t contract_if_enums_1127_0[] = {
 	7, /* OBJECT_COLUMN */
 	42, /* OBJECT_TABLE */
 };
-static const ContractCond contract_conditions_1127[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1127_0, ), CONTRACT_LIST(if_enums, 1127_0, 1) },
-};
-/* 1128: SecLabelStmt.object (schema/pg15/deparse.txt:5537:21) */
-static const uint8_t contract_kinds_1128[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x7f,
-};
-static const uint16_t contract_parents_1128[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-static const int32_t contract_if_enums_1128_0[] = {
-	19, /* OBJECT_FOREIGN_TABLE */
-	38, /* OBJECT_SEQUENCE */
-	52, /* OBJECT_VIEW */
-};
 static const ContractCond contract_conditions_1128[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1128_0, ), CONTRACT_LIST(if_enums, 1128_0, 1) },
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 1128_0, ), CONTRACT_LIST(if_enums, 1128_0, 1) },
 };
-/* 1129: SecLabelStmt.object (schema/pg15/deparse.txt:5540:21) */
+/* 1129: SecLabelStmt.object (schema/pg15/deparse.txt:5534:21) */
 static const uint8_t contract_kinds_1129[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x77,
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x7f,
 };
 static const uint16_t contract_parents_1129[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
 static const int32_t contract_if_enums_1129_0[] = {
-	22, /* OBJECT_LANGUAGE */
-	35, /* OBJECT_ROUTINE */
-	39, /* OBJECT_SUBSCRIPTION */
+	19, /* OBJECT_FOREIGN_TABLE */
+	38, /* OBJECT_SEQUENCE */
+	52, /* OBJECT_VIEW */
 };
 static const ContractCond contract_conditions_1129[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1129_0, ), CONTRACT_LIST(if_enums, 1129_0, 1) },
 };
-/* 1130: CreateForeignTableStmt.base (schema/pg15/deparse.txt:1720:34) */
-/* 1131: CreateForeignTableStmt.servername (schema/pg15/deparse.txt:1722:35) */
-/* 1132: CreateForeignTableStmt.options (schema/pg15/deparse.txt:1724:32) */
+/* 1130: SecLabelStmt.object (schema/pg15/deparse.txt:5537:21) */
+static const uint8_t contract_kinds_1130[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x77,
+};
+static const uint16_t contract_parents_1130[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+static const int32_t contract_if_enums_1130_0[] = {
+	22, /* OBJECT_LANGUAGE */
+	35, /* OBJECT_ROUTINE */
+	39, /* OBJECT_SUBSCRIPTION */
+};
+static const ContractCond contract_conditions_1130[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1130_0, ), CONTRACT_LIST(if_enums, 1130_0, 1) },
+};
+/* 1131: CreateForeignTableStmt.base (schema/pg15/deparse.txt:1722:34) */
+/* 1132: CreateForeignTableStmt.servername (schema/pg15/deparse.txt:1724:35) */
 /* 1133: CreateForeignTableStmt.options (schema/pg15/deparse.txt:1726:32) */
 /* 1134: CreateForeignTableStmt.options (schema/pg15/deparse.txt:1728:32) */
-static const uint8_t contract_kinds_1134[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
 /* 1135: CreateForeignTableStmt.options (schema/pg15/deparse.txt:1730:32) */
 static const uint8_t contract_kinds_1135[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1136: CreateForeignTableStmt.options (schema/pg15/deparse.txt:4266:32) */
+/* 1136: CreateForeignTableStmt.options (schema/pg15/deparse.txt:1732:32) */
 static const uint8_t contract_kinds_1136[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1136[][2] = {
+/* 1137: CreateForeignTableStmt.options (schema/pg15/deparse.txt:4266:32) */
+static const uint8_t contract_kinds_1137[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_1137[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 1137: ImportForeignSchemaStmt.server_name (schema/pg15/deparse.txt:1732:37) */
-/* 1138: ImportForeignSchemaStmt.remote_schema (schema/pg15/deparse.txt:1734:39) */
-/* 1139: ImportForeignSchemaStmt.local_schema (schema/pg15/deparse.txt:1736:38) */
-/* 1140: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:1738:36) */
+/* 1138: ImportForeignSchemaStmt.server_name (schema/pg15/deparse.txt:1734:37) */
+/* 1139: ImportForeignSchemaStmt.remote_schema (schema/pg15/deparse.txt:1736:39) */
+/* 1140: ImportForeignSchemaStmt.local_schema (schema/pg15/deparse.txt:1738:38) */
 /* 1141: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:1740:36) */
 /* 1142: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:1742:36) */
-static const uint8_t contract_kinds_1142[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
 /* 1143: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:1744:36) */
 static const uint8_t contract_kinds_1143[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1144: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:4269:36) */
+/* 1144: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:1746:36) */
 static const uint8_t contract_kinds_1144[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1144[][2] = {
+/* 1145: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:4269:36) */
+static const uint8_t contract_kinds_1145[] = { /* the kinds allowed, by tag */
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_1145[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 1145: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:1746:33) */
 /* 1146: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:1748:33) */
-static const uint8_t contract_kinds_1146[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 1147: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:4272:33) */
+/* 1147: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:1750:33) */
 static const uint8_t contract_kinds_1147[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1148: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:4274:33) */
-/* 1149: CreateExtensionStmt.extname (schema/pg15/deparse.txt:1750:29) */
-/* 1150: CreateExtensionStmt.options (schema/pg15/deparse.txt:1752:29) */
-/* 1151: CreateExtensionStmt.options (schema/pg15/deparse.txt:1754:29) */
-/* 1152: CreateExtensionStmt.options (schema/pg15/deparse.txt:1756:29) */
-static const uint8_t contract_kinds_1152[] = { /* the kinds allowed, by tag */
+/* 1148: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:4272:33) */
+static const uint8_t contract_kinds_1148[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
+/* 1149: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:4274:33) */
+/* 1150: CreateExtensionStmt.extname (schema/pg15/deparse.txt:1752:29) */
+/* 1151: CreateExtensionStmt.options (schema/pg15/deparse.txt:1754:29) */
+/* 1152: CreateExtensionStmt.options (schema/pg15/deparse.txt:1756:29) */
 /* 1153: CreateExtensionStmt.options (schema/pg15/deparse.txt:1758:29) */
 static const uint8_t contract_kinds_1153[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1154: CreateExtensionStmt.options (schema/pg15/deparse.txt:4277:29) */
+/* 1154: CreateExtensionStmt.options (schema/pg15/deparse.txt:1760:29) */
 static const uint8_t contract_kinds_1154[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-static const uint16_t contract_parents_1154[][2] = {
-	{ 62, 0 }, /* RawStmt.stmt */
-};
-/* 1155: AlterExtensionStmt.extname (schema/pg15/deparse.txt:1760:28) */
-/* 1156: AlterExtensionStmt.options (schema/pg15/deparse.txt:1762:28) */
-/* 1157: AlterExtensionStmt.options (schema/pg15/deparse.txt:1764:28) */
-static const uint8_t contract_kinds_1157[] = { /* the kinds allowed, by tag */
+/* 1155: CreateExtensionStmt.options (schema/pg15/deparse.txt:4277:29) */
+static const uint8_t contract_kinds_1155[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1158: AlterExtensionStmt.options (schema/pg15/deparse.txt:4280:28) */
+static const uint16_t contract_parents_1155[][2] = {
+	{ 62, 0 }, /* RawStmt.stmt */
+};
+/* 1156: AlterExtensionStmt.extname (schema/pg15/deparse.txt:1762:28) */
+/* 1157: AlterExtensionStmt.options (schema/pg15/deparse.txt:1764:28) */
+/* 1158: AlterExtensionStmt.options (schema/pg15/deparse.txt:1766:28) */
 static const uint8_t contract_kinds_1158[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 1159: AlterExtensionStmt.options (schema/pg15/deparse.txt:4282:28) */
-/* 1160: AlterExtensionContentsStmt.extname (schema/pg15/deparse.txt:1766:36) */
-/* 1161: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:1768:35) */
-static const int32_t contract_if_enums_1161_0[] = {
+/* 1159: AlterExtensionStmt.options (schema/pg15/deparse.txt:4280:28) */
+static const uint8_t contract_kinds_1159[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 1160: AlterExtensionStmt.options (schema/pg15/deparse.txt:4282:28) */
+/* 1161: AlterExtensionContentsStmt.extname (schema/pg15/deparse.txt:1768:36) */
+/* 1162: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:1770:35) */
+static const int32_t contract_if_enums_1162_0[] = {
 	50, /* OBJECT_TYPE */
 	20, /* OBJECT_FUNCTION */
 	6, /* OBJECT_CAST */
@@ -7918,11 +7927,11 @@ static const int32_t contract_if_enums_1161_0[] = {
 	25, /* OBJECT_OPCLASS */
 	44, /* OBJECT_TRANSFORM */
 };
-static const ContractCond contract_conditions_1161[] = { /* field, not, set, parent, strings, enums */
-	{ 2, false, false, false, CONTRACT_LIST(if_strings, 1161_0, ), CONTRACT_LIST(if_enums, 1161_0, 1) },
+static const ContractCond contract_conditions_1162[] = { /* field, not, set, parent, strings, enums */
+	{ 2, false, false, false, CONTRACT_LIST(if_strings, 1162_0, ), CONTRACT_LIST(if_enums, 1162_0, 1) },
 };
-/* 1162: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:1770:35) */
-static const int32_t contract_if_enums_1162_0[] = {
+/* 1163: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:1772:35) */
+static const int32_t contract_if_enums_1163_0[] = {
 	42, /* OBJECT_TABLE */
 	50, /* OBJECT_TYPE */
 	20, /* OBJECT_FUNCTION */
@@ -7965,26 +7974,16 @@ static const int32_t contract_if_enums_1162_0[] = {
 	49, /* OBJECT_TSTEMPLATE */
 	51, /* OBJECT_USER_MAPPING */
 };
-static const ContractCond contract_conditions_1162[] = { /* field, not, set, parent, strings, enums */
-	{ 2, true, false, false, CONTRACT_LIST(if_strings, 1162_0, ), CONTRACT_LIST(if_enums, 1162_0, 1) },
-};
-/* 1163: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:1772:35) */
-static const uint8_t contract_kinds_1163[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x08,
-};
-static const int32_t contract_if_enums_1163_0[] = {
-	42, /* OBJECT_TABLE */
-	52, /* OBJECT_VIEW */
-};
 static const ContractCond contract_conditions_1163[] = { /* field, not, set, parent, strings, enums */
-	{ 2, false, false, false, CONTRACT_LIST(if_strings, 1163_0, ), CONTRACT_LIST(if_enums, 1163_0, 1) },
+	{ 2, true, false, false, CONTRACT_LIST(if_strings, 1163_0, ), CONTRACT_LIST(if_enums, 1163_0, 1) },
 };
 /* 1164: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:1774:35) */
 static const uint8_t contract_kinds_1164[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x08,
 };
 static const int32_t contract_if_enums_1164_0[] = {
-	50, /* OBJECT_TYPE */
+	42, /* OBJECT_TABLE */
+	52, /* OBJECT_VIEW */
 };
 static const ContractCond contract_conditions_1164[] = { /* field, not, set, parent, strings, enums */
 	{ 2, false, false, false, CONTRACT_LIST(if_strings, 1164_0, ), CONTRACT_LIST(if_enums, 1164_0, 1) },
@@ -7994,6 +7993,7 @@ static const uint8_t contract_kinds_1165[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x00,
 };
 static const int32_t contract_if_enums_1165_0[] = {
+	50, /* OBJECT_TYPE */
 	20, /* OBJECT_FUNCTION */
 	2, /* OBJECT_AGGREGATE */
 };
@@ -8029,7 +8029,7 @@ static const int32_t contract_if_enums_1167_0[] = {
 static const ContractCond contract_conditions_1167[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, false, false, CONTRACT_LIST(if_strings, 1167_0, ), CONTRACT_LIST(if_enums, 1167_0, 1) },
 };
-/* 1168: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:5531:35) */
+/* 1168: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:5528:35) */
 static const uint8_t contract_kinds_1168[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0xff,0xf7,0xff,0xff,0xff,0x7f,
 };
@@ -8080,7 +8080,7 @@ static const char *const contract_if_strings_1182_0[] = {
 static const ContractCond contract_conditions_1182[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1182_0, 1), CONTRACT_LIST(if_enums, 1182_0, ) },
 };
-/* 1183: ReplicaIdentityStmt.name (schema/pg15/deparse.txt:5271:26) */
+/* 1183: ReplicaIdentityStmt.name (schema/pg15/deparse.txt:5268:26) */
 static const uint16_t contract_parents_1183[][2] = {
 	{ 72, 4 }, /* AlterTableCmd.def */
 };
@@ -8345,7 +8345,7 @@ static const uint8_t contract_kinds_1258[] = { /* the kinds allowed, by tag */
 static const uint16_t contract_parents_1258[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
-/* 1259: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:5301:31) */
+/* 1259: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:5298:31) */
 static const uint16_t contract_parents_1259[][2] = {
 	{ 62, 0 }, /* RawStmt.stmt */
 };
@@ -10375,7 +10375,7 @@ static const uint16_t contract_parents_1464[][2] = {
 	{ 232, 6 }, /* PartitionBoundSpec.upperdatums */
 	{ 237, 1 }, /* PublicationTable.where_clause */
 };
-/* 1465: A_Expr.rexpr (schema/pg15/deparse.txt:5492:14) */
+/* 1465: A_Expr.rexpr (schema/pg15/deparse.txt:5489:14) */
 static const uint8_t contract_kinds_1465[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10388,7 +10388,7 @@ static const int32_t contract_if_enums_1465_0[] = {
 static const ContractCond contract_conditions_1465[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1465_0, ), CONTRACT_LIST(if_enums, 1465_0, 1) },
 };
-/* 1466: A_Expr.rexpr (schema/pg15/deparse.txt:5495:14) */
+/* 1466: A_Expr.rexpr (schema/pg15/deparse.txt:5492:14) */
 static const uint8_t contract_kinds_1466[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10404,7 +10404,7 @@ static const int32_t contract_if_enums_1466_0[] = {
 static const ContractCond contract_conditions_1466[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1466_0, ), CONTRACT_LIST(if_enums, 1466_0, 1) },
 };
-/* 1467: A_Expr.rexpr (schema/pg15/deparse.txt:5504:14) */
+/* 1467: A_Expr.rexpr (schema/pg15/deparse.txt:5501:14) */
 static const uint8_t contract_kinds_1467[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10417,7 +10417,7 @@ static const int32_t contract_if_enums_1467_0[] = {
 static const ContractCond contract_conditions_1467[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1467_0, ), CONTRACT_LIST(if_enums, 1467_0, 1) },
 };
-/* 1468: A_Expr.rexpr (schema/pg15/deparse.txt:5507:14) */
+/* 1468: A_Expr.rexpr (schema/pg15/deparse.txt:5504:14) */
 static const uint8_t contract_kinds_1468[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10433,7 +10433,7 @@ static const int32_t contract_if_enums_1468_0[] = {
 static const ContractCond contract_conditions_1468[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1468_0, ), CONTRACT_LIST(if_enums, 1468_0, 1) },
 };
-/* 1469: A_Expr.rexpr (schema/pg15/deparse.txt:5513:14) */
+/* 1469: A_Expr.rexpr (schema/pg15/deparse.txt:5510:14) */
 static const uint8_t contract_kinds_1469[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10449,7 +10449,7 @@ static const int32_t contract_if_enums_1469_0[] = {
 static const ContractCond contract_conditions_1469[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1469_0, ), CONTRACT_LIST(if_enums, 1469_0, 1) },
 };
-/* 1470: A_Expr.rexpr (schema/pg15/deparse.txt:5516:14) */
+/* 1470: A_Expr.rexpr (schema/pg15/deparse.txt:5513:14) */
 static const uint8_t contract_kinds_1470[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10462,7 +10462,7 @@ static const int32_t contract_if_enums_1470_0[] = {
 static const ContractCond contract_conditions_1470[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1470_0, ), CONTRACT_LIST(if_enums, 1470_0, 1) },
 };
-/* 1471: A_Expr.rexpr (schema/pg15/deparse.txt:5519:14) */
+/* 1471: A_Expr.rexpr (schema/pg15/deparse.txt:5516:14) */
 static const uint8_t contract_kinds_1471[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10478,7 +10478,7 @@ static const int32_t contract_if_enums_1471_0[] = {
 static const ContractCond contract_conditions_1471[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1471_0, ), CONTRACT_LIST(if_enums, 1471_0, 1) },
 };
-/* 1472: A_Expr.rexpr (schema/pg15/deparse.txt:5525:14) */
+/* 1472: A_Expr.rexpr (schema/pg15/deparse.txt:5522:14) */
 static const uint8_t contract_kinds_1472[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10491,7 +10491,7 @@ static const int32_t contract_if_enums_1472_0[] = {
 static const ContractCond contract_conditions_1472[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1472_0, ), CONTRACT_LIST(if_enums, 1472_0, 1) },
 };
-/* 1473: A_Expr.rexpr (schema/pg15/deparse.txt:5528:14) */
+/* 1473: A_Expr.rexpr (schema/pg15/deparse.txt:5525:14) */
 static const uint8_t contract_kinds_1473[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10507,7 +10507,7 @@ static const int32_t contract_if_enums_1473_0[] = {
 static const ContractCond contract_conditions_1473[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1473_0, ), CONTRACT_LIST(if_enums, 1473_0, 1) },
 };
-/* 1474: A_Expr.rexpr (schema/pg15/deparse.txt:5549:14) */
+/* 1474: A_Expr.rexpr (schema/pg15/deparse.txt:5546:14) */
 static const uint8_t contract_kinds_1474[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10520,7 +10520,7 @@ static const int32_t contract_if_enums_1474_0[] = {
 static const ContractCond contract_conditions_1474[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1474_0, ), CONTRACT_LIST(if_enums, 1474_0, 1) },
 };
-/* 1475: A_Expr.rexpr (schema/pg15/deparse.txt:5552:14) */
+/* 1475: A_Expr.rexpr (schema/pg15/deparse.txt:5549:14) */
 static const uint8_t contract_kinds_1475[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10536,7 +10536,7 @@ static const int32_t contract_if_enums_1475_0[] = {
 static const ContractCond contract_conditions_1475[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1475_0, ), CONTRACT_LIST(if_enums, 1475_0, 1) },
 };
-/* 1476: A_Expr.rexpr (schema/pg15/deparse.txt:5555:14) */
+/* 1476: A_Expr.rexpr (schema/pg15/deparse.txt:5552:14) */
 static const uint8_t contract_kinds_1476[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10549,7 +10549,7 @@ static const int32_t contract_if_enums_1476_0[] = {
 static const ContractCond contract_conditions_1476[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1476_0, ), CONTRACT_LIST(if_enums, 1476_0, 1) },
 };
-/* 1477: A_Expr.rexpr (schema/pg15/deparse.txt:5558:14) */
+/* 1477: A_Expr.rexpr (schema/pg15/deparse.txt:5555:14) */
 static const uint8_t contract_kinds_1477[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10565,7 +10565,7 @@ static const int32_t contract_if_enums_1477_0[] = {
 static const ContractCond contract_conditions_1477[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1477_0, ), CONTRACT_LIST(if_enums, 1477_0, 1) },
 };
-/* 1478: A_Expr.rexpr (schema/pg15/deparse.txt:5561:14) */
+/* 1478: A_Expr.rexpr (schema/pg15/deparse.txt:5558:14) */
 static const uint8_t contract_kinds_1478[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10578,7 +10578,7 @@ static const int32_t contract_if_enums_1478_0[] = {
 static const ContractCond contract_conditions_1478[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1478_0, ), CONTRACT_LIST(if_enums, 1478_0, 1) },
 };
-/* 1479: A_Expr.rexpr (schema/pg15/deparse.txt:5564:14) */
+/* 1479: A_Expr.rexpr (schema/pg15/deparse.txt:5561:14) */
 static const uint8_t contract_kinds_1479[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10594,7 +10594,7 @@ static const int32_t contract_if_enums_1479_0[] = {
 static const ContractCond contract_conditions_1479[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1479_0, ), CONTRACT_LIST(if_enums, 1479_0, 1) },
 };
-/* 1480: A_Expr.rexpr (schema/pg15/deparse.txt:5567:14) */
+/* 1480: A_Expr.rexpr (schema/pg15/deparse.txt:5564:14) */
 static const uint8_t contract_kinds_1480[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10607,7 +10607,7 @@ static const int32_t contract_if_enums_1480_0[] = {
 static const ContractCond contract_conditions_1480[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1480_0, ), CONTRACT_LIST(if_enums, 1480_0, 1) },
 };
-/* 1481: A_Expr.rexpr (schema/pg15/deparse.txt:5570:14) */
+/* 1481: A_Expr.rexpr (schema/pg15/deparse.txt:5567:14) */
 static const uint8_t contract_kinds_1481[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10623,7 +10623,7 @@ static const int32_t contract_if_enums_1481_0[] = {
 static const ContractCond contract_conditions_1481[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1481_0, ), CONTRACT_LIST(if_enums, 1481_0, 1) },
 };
-/* 1482: A_Expr.rexpr (schema/pg15/deparse.txt:5573:14) */
+/* 1482: A_Expr.rexpr (schema/pg15/deparse.txt:5570:14) */
 static const uint8_t contract_kinds_1482[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10636,7 +10636,7 @@ static const int32_t contract_if_enums_1482_0[] = {
 static const ContractCond contract_conditions_1482[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1482_0, ), CONTRACT_LIST(if_enums, 1482_0, 1) },
 };
-/* 1483: A_Expr.rexpr (schema/pg15/deparse.txt:5576:14) */
+/* 1483: A_Expr.rexpr (schema/pg15/deparse.txt:5573:14) */
 static const uint8_t contract_kinds_1483[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10652,7 +10652,7 @@ static const int32_t contract_if_enums_1483_0[] = {
 static const ContractCond contract_conditions_1483[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1483_0, ), CONTRACT_LIST(if_enums, 1483_0, 1) },
 };
-/* 1484: A_Expr.rexpr (schema/pg15/deparse.txt:5579:14) */
+/* 1484: A_Expr.rexpr (schema/pg15/deparse.txt:5576:14) */
 static const uint8_t contract_kinds_1484[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10665,7 +10665,7 @@ static const int32_t contract_if_enums_1484_0[] = {
 static const ContractCond contract_conditions_1484[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1484_0, ), CONTRACT_LIST(if_enums, 1484_0, 1) },
 };
-/* 1485: A_Expr.rexpr (schema/pg15/deparse.txt:5582:14) */
+/* 1485: A_Expr.rexpr (schema/pg15/deparse.txt:5579:14) */
 static const uint8_t contract_kinds_1485[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10681,7 +10681,7 @@ static const int32_t contract_if_enums_1485_0[] = {
 static const ContractCond contract_conditions_1485[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1485_0, ), CONTRACT_LIST(if_enums, 1485_0, 1) },
 };
-/* 1486: A_Expr.rexpr (schema/pg15/deparse.txt:5591:14) */
+/* 1486: A_Expr.rexpr (schema/pg15/deparse.txt:5588:14) */
 static const uint8_t contract_kinds_1486[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10694,7 +10694,7 @@ static const int32_t contract_if_enums_1486_0[] = {
 static const ContractCond contract_conditions_1486[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1486_0, ), CONTRACT_LIST(if_enums, 1486_0, 1) },
 };
-/* 1487: A_Expr.rexpr (schema/pg15/deparse.txt:5594:14) */
+/* 1487: A_Expr.rexpr (schema/pg15/deparse.txt:5591:14) */
 static const uint8_t contract_kinds_1487[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10710,7 +10710,7 @@ static const int32_t contract_if_enums_1487_0[] = {
 static const ContractCond contract_conditions_1487[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1487_0, ), CONTRACT_LIST(if_enums, 1487_0, 1) },
 };
-/* 1488: A_Expr.rexpr (schema/pg15/deparse.txt:5597:14) */
+/* 1488: A_Expr.rexpr (schema/pg15/deparse.txt:5594:14) */
 static const uint8_t contract_kinds_1488[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10726,7 +10726,7 @@ static const int32_t contract_if_enums_1488_0[] = {
 static const ContractCond contract_conditions_1488[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1488_0, ), CONTRACT_LIST(if_enums, 1488_0, 1) },
 };
-/* 1489: A_Expr.rexpr (schema/pg15/deparse.txt:5609:14) */
+/* 1489: A_Expr.rexpr (schema/pg15/deparse.txt:5606:14) */
 static const uint8_t contract_kinds_1489[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10739,7 +10739,7 @@ static const int32_t contract_if_enums_1489_0[] = {
 static const ContractCond contract_conditions_1489[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1489_0, ), CONTRACT_LIST(if_enums, 1489_0, 1) },
 };
-/* 1490: A_Expr.rexpr (schema/pg15/deparse.txt:5612:14) */
+/* 1490: A_Expr.rexpr (schema/pg15/deparse.txt:5609:14) */
 static const uint8_t contract_kinds_1490[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10755,7 +10755,7 @@ static const int32_t contract_if_enums_1490_0[] = {
 static const ContractCond contract_conditions_1490[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1490_0, ), CONTRACT_LIST(if_enums, 1490_0, 1) },
 };
-/* 1491: A_Expr.rexpr (schema/pg15/deparse.txt:5615:14) */
+/* 1491: A_Expr.rexpr (schema/pg15/deparse.txt:5612:14) */
 static const uint8_t contract_kinds_1491[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10768,7 +10768,7 @@ static const int32_t contract_if_enums_1491_0[] = {
 static const ContractCond contract_conditions_1491[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1491_0, ), CONTRACT_LIST(if_enums, 1491_0, 1) },
 };
-/* 1492: A_Expr.rexpr (schema/pg15/deparse.txt:5618:14) */
+/* 1492: A_Expr.rexpr (schema/pg15/deparse.txt:5615:14) */
 static const uint8_t contract_kinds_1492[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10784,7 +10784,7 @@ static const int32_t contract_if_enums_1492_0[] = {
 static const ContractCond contract_conditions_1492[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1492_0, ), CONTRACT_LIST(if_enums, 1492_0, 1) },
 };
-/* 1493: A_Expr.rexpr (schema/pg15/deparse.txt:5630:14) */
+/* 1493: A_Expr.rexpr (schema/pg15/deparse.txt:5627:14) */
 static const uint8_t contract_kinds_1493[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10797,7 +10797,7 @@ static const int32_t contract_if_enums_1493_0[] = {
 static const ContractCond contract_conditions_1493[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1493_0, ), CONTRACT_LIST(if_enums, 1493_0, 1) },
 };
-/* 1494: A_Expr.rexpr (schema/pg15/deparse.txt:5633:14) */
+/* 1494: A_Expr.rexpr (schema/pg15/deparse.txt:5630:14) */
 static const uint8_t contract_kinds_1494[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10813,7 +10813,7 @@ static const int32_t contract_if_enums_1494_0[] = {
 static const ContractCond contract_conditions_1494[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1494_0, ), CONTRACT_LIST(if_enums, 1494_0, 1) },
 };
-/* 1495: A_Expr.rexpr (schema/pg15/deparse.txt:5636:14) */
+/* 1495: A_Expr.rexpr (schema/pg15/deparse.txt:5633:14) */
 static const uint8_t contract_kinds_1495[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10829,7 +10829,7 @@ static const int32_t contract_if_enums_1495_0[] = {
 static const ContractCond contract_conditions_1495[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1495_0, ), CONTRACT_LIST(if_enums, 1495_0, 1) },
 };
-/* 1496: A_Expr.rexpr (schema/pg15/deparse.txt:5642:14) */
+/* 1496: A_Expr.rexpr (schema/pg15/deparse.txt:5639:14) */
 static const uint8_t contract_kinds_1496[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10842,7 +10842,7 @@ static const int32_t contract_if_enums_1496_0[] = {
 static const ContractCond contract_conditions_1496[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1496_0, ), CONTRACT_LIST(if_enums, 1496_0, 1) },
 };
-/* 1497: A_Expr.rexpr (schema/pg15/deparse.txt:5645:14) */
+/* 1497: A_Expr.rexpr (schema/pg15/deparse.txt:5642:14) */
 static const uint8_t contract_kinds_1497[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10858,7 +10858,7 @@ static const int32_t contract_if_enums_1497_0[] = {
 static const ContractCond contract_conditions_1497[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1497_0, ), CONTRACT_LIST(if_enums, 1497_0, 1) },
 };
-/* 1498: A_Expr.rexpr (schema/pg15/deparse.txt:5657:14) */
+/* 1498: A_Expr.rexpr (schema/pg15/deparse.txt:5654:14) */
 static const uint8_t contract_kinds_1498[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10871,7 +10871,7 @@ static const int32_t contract_if_enums_1498_0[] = {
 static const ContractCond contract_conditions_1498[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1498_0, ), CONTRACT_LIST(if_enums, 1498_0, 1) },
 };
-/* 1499: A_Expr.rexpr (schema/pg15/deparse.txt:5660:14) */
+/* 1499: A_Expr.rexpr (schema/pg15/deparse.txt:5657:14) */
 static const uint8_t contract_kinds_1499[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10887,7 +10887,7 @@ static const int32_t contract_if_enums_1499_0[] = {
 static const ContractCond contract_conditions_1499[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1499_0, ), CONTRACT_LIST(if_enums, 1499_0, 1) },
 };
-/* 1500: A_Expr.rexpr (schema/pg15/deparse.txt:5663:14) */
+/* 1500: A_Expr.rexpr (schema/pg15/deparse.txt:5660:14) */
 static const uint8_t contract_kinds_1500[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10900,7 +10900,7 @@ static const int32_t contract_if_enums_1500_0[] = {
 static const ContractCond contract_conditions_1500[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1500_0, ), CONTRACT_LIST(if_enums, 1500_0, 1) },
 };
-/* 1501: A_Expr.rexpr (schema/pg15/deparse.txt:5666:14) */
+/* 1501: A_Expr.rexpr (schema/pg15/deparse.txt:5663:14) */
 static const uint8_t contract_kinds_1501[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10916,7 +10916,7 @@ static const int32_t contract_if_enums_1501_0[] = {
 static const ContractCond contract_conditions_1501[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1501_0, ), CONTRACT_LIST(if_enums, 1501_0, 1) },
 };
-/* 1502: A_Expr.rexpr (schema/pg15/deparse.txt:5672:14) */
+/* 1502: A_Expr.rexpr (schema/pg15/deparse.txt:5669:14) */
 static const uint8_t contract_kinds_1502[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10929,7 +10929,7 @@ static const int32_t contract_if_enums_1502_0[] = {
 static const ContractCond contract_conditions_1502[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1502_0, ), CONTRACT_LIST(if_enums, 1502_0, 1) },
 };
-/* 1503: A_Expr.rexpr (schema/pg15/deparse.txt:5675:14) */
+/* 1503: A_Expr.rexpr (schema/pg15/deparse.txt:5672:14) */
 static const uint8_t contract_kinds_1503[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10945,7 +10945,7 @@ static const int32_t contract_if_enums_1503_0[] = {
 static const ContractCond contract_conditions_1503[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1503_0, ), CONTRACT_LIST(if_enums, 1503_0, 1) },
 };
-/* 1504: A_Expr.rexpr (schema/pg15/deparse.txt:5684:14) */
+/* 1504: A_Expr.rexpr (schema/pg15/deparse.txt:5681:14) */
 static const uint8_t contract_kinds_1504[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10958,7 +10958,7 @@ static const int32_t contract_if_enums_1504_0[] = {
 static const ContractCond contract_conditions_1504[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1504_0, ), CONTRACT_LIST(if_enums, 1504_0, 1) },
 };
-/* 1505: A_Expr.rexpr (schema/pg15/deparse.txt:5687:14) */
+/* 1505: A_Expr.rexpr (schema/pg15/deparse.txt:5684:14) */
 static const uint8_t contract_kinds_1505[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10974,7 +10974,7 @@ static const int32_t contract_if_enums_1505_0[] = {
 static const ContractCond contract_conditions_1505[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1505_0, ), CONTRACT_LIST(if_enums, 1505_0, 1) },
 };
-/* 1506: A_Expr.rexpr (schema/pg15/deparse.txt:5690:14) */
+/* 1506: A_Expr.rexpr (schema/pg15/deparse.txt:5687:14) */
 static const uint8_t contract_kinds_1506[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -10987,7 +10987,7 @@ static const int32_t contract_if_enums_1506_0[] = {
 static const ContractCond contract_conditions_1506[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1506_0, ), CONTRACT_LIST(if_enums, 1506_0, 1) },
 };
-/* 1507: A_Expr.rexpr (schema/pg15/deparse.txt:5693:14) */
+/* 1507: A_Expr.rexpr (schema/pg15/deparse.txt:5690:14) */
 static const uint8_t contract_kinds_1507[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -11003,7 +11003,7 @@ static const int32_t contract_if_enums_1507_0[] = {
 static const ContractCond contract_conditions_1507[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1507_0, ), CONTRACT_LIST(if_enums, 1507_0, 1) },
 };
-/* 1508: A_Expr.rexpr (schema/pg15/deparse.txt:5696:14) */
+/* 1508: A_Expr.rexpr (schema/pg15/deparse.txt:5693:14) */
 static const uint8_t contract_kinds_1508[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -11016,7 +11016,7 @@ static const int32_t contract_if_enums_1508_0[] = {
 static const ContractCond contract_conditions_1508[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1508_0, ), CONTRACT_LIST(if_enums, 1508_0, 1) },
 };
-/* 1509: A_Expr.rexpr (schema/pg15/deparse.txt:5699:14) */
+/* 1509: A_Expr.rexpr (schema/pg15/deparse.txt:5696:14) */
 static const uint8_t contract_kinds_1509[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -11032,7 +11032,7 @@ static const int32_t contract_if_enums_1509_0[] = {
 static const ContractCond contract_conditions_1509[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1509_0, ), CONTRACT_LIST(if_enums, 1509_0, 1) },
 };
-/* 1510: A_Expr.rexpr (schema/pg15/deparse.txt:5705:14) */
+/* 1510: A_Expr.rexpr (schema/pg15/deparse.txt:5702:14) */
 static const uint8_t contract_kinds_1510[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -11045,7 +11045,7 @@ static const int32_t contract_if_enums_1510_0[] = {
 static const ContractCond contract_conditions_1510[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1510_0, ), CONTRACT_LIST(if_enums, 1510_0, 1) },
 };
-/* 1511: A_Expr.rexpr (schema/pg15/deparse.txt:5708:14) */
+/* 1511: A_Expr.rexpr (schema/pg15/deparse.txt:5705:14) */
 static const uint8_t contract_kinds_1511[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -11061,7 +11061,7 @@ static const int32_t contract_if_enums_1511_0[] = {
 static const ContractCond contract_conditions_1511[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1511_0, ), CONTRACT_LIST(if_enums, 1511_0, 1) },
 };
-/* 1512: A_Expr.rexpr (schema/pg15/deparse.txt:5723:14) */
+/* 1512: A_Expr.rexpr (schema/pg15/deparse.txt:5720:14) */
 static const uint8_t contract_kinds_1512[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -11074,7 +11074,7 @@ static const int32_t contract_if_enums_1512_0[] = {
 static const ContractCond contract_conditions_1512[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1512_0, ), CONTRACT_LIST(if_enums, 1512_0, 1) },
 };
-/* 1513: A_Expr.rexpr (schema/pg15/deparse.txt:5726:14) */
+/* 1513: A_Expr.rexpr (schema/pg15/deparse.txt:5723:14) */
 static const uint8_t contract_kinds_1513[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -11090,7 +11090,7 @@ static const int32_t contract_if_enums_1513_0[] = {
 static const ContractCond contract_conditions_1513[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1513_0, ), CONTRACT_LIST(if_enums, 1513_0, 1) },
 };
-/* 1514: A_Expr.rexpr (schema/pg15/deparse.txt:5729:14) */
+/* 1514: A_Expr.rexpr (schema/pg15/deparse.txt:5726:14) */
 static const uint8_t contract_kinds_1514[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -11103,7 +11103,7 @@ static const int32_t contract_if_enums_1514_0[] = {
 static const ContractCond contract_conditions_1514[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1514_0, ), CONTRACT_LIST(if_enums, 1514_0, 1) },
 };
-/* 1515: A_Expr.rexpr (schema/pg15/deparse.txt:5732:14) */
+/* 1515: A_Expr.rexpr (schema/pg15/deparse.txt:5729:14) */
 static const uint8_t contract_kinds_1515[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -11119,7 +11119,7 @@ static const int32_t contract_if_enums_1515_0[] = {
 static const ContractCond contract_conditions_1515[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1515_0, ), CONTRACT_LIST(if_enums, 1515_0, 1) },
 };
-/* 1516: A_Expr.rexpr (schema/pg15/deparse.txt:5735:14) */
+/* 1516: A_Expr.rexpr (schema/pg15/deparse.txt:5732:14) */
 static const uint8_t contract_kinds_1516[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -11132,7 +11132,7 @@ static const int32_t contract_if_enums_1516_0[] = {
 static const ContractCond contract_conditions_1516[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1516_0, ), CONTRACT_LIST(if_enums, 1516_0, 1) },
 };
-/* 1517: A_Expr.rexpr (schema/pg15/deparse.txt:5738:14) */
+/* 1517: A_Expr.rexpr (schema/pg15/deparse.txt:5735:14) */
 static const uint8_t contract_kinds_1517[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0x77,0xf7,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xc7,0xdb,0xff,0xff,0xff,0xff,0xff,0xff,0x37,
 };
@@ -11145,7 +11145,7 @@ static const int32_t contract_if_enums_1517_0[] = {
 static const ContractCond contract_conditions_1517[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1517_0, ), CONTRACT_LIST(if_enums, 1517_0, 1) },
 };
-/* 1518: A_Expr.rexpr (schema/pg15/deparse.txt:5741:14) */
+/* 1518: A_Expr.rexpr (schema/pg15/deparse.txt:5738:14) */
 static const uint8_t contract_kinds_1518[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -11161,7 +11161,7 @@ static const int32_t contract_if_enums_1518_0[] = {
 static const ContractCond contract_conditions_1518[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1518_0, ), CONTRACT_LIST(if_enums, 1518_0, 1) },
 };
-/* 1519: A_Expr.rexpr (schema/pg15/deparse.txt:5744:14) */
+/* 1519: A_Expr.rexpr (schema/pg15/deparse.txt:5741:14) */
 static const uint8_t contract_kinds_1519[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -11174,7 +11174,7 @@ static const int32_t contract_if_enums_1519_0[] = {
 static const ContractCond contract_conditions_1519[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1519_0, ), CONTRACT_LIST(if_enums, 1519_0, 1) },
 };
-/* 1520: A_Expr.rexpr (schema/pg15/deparse.txt:5747:14) */
+/* 1520: A_Expr.rexpr (schema/pg15/deparse.txt:5744:14) */
 static const uint8_t contract_kinds_1520[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -11190,7 +11190,7 @@ static const int32_t contract_if_enums_1520_0[] = {
 static const ContractCond contract_conditions_1520[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1520_0, ), CONTRACT_LIST(if_enums, 1520_0, 1) },
 };
-/* 1521: A_Expr.rexpr (schema/pg15/deparse.txt:5750:14) */
+/* 1521: A_Expr.rexpr (schema/pg15/deparse.txt:5747:14) */
 static const uint8_t contract_kinds_1521[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -11203,7 +11203,7 @@ static const int32_t contract_if_enums_1521_0[] = {
 static const ContractCond contract_conditions_1521[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 1521_0, ), CONTRACT_LIST(if_enums, 1521_0, 1) },
 };
-/* 1522: A_Expr.rexpr (schema/pg15/deparse.txt:5753:14) */
+/* 1522: A_Expr.rexpr (schema/pg15/deparse.txt:5750:14) */
 static const uint8_t contract_kinds_1522[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfd,0xff,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
@@ -12757,7 +12757,7 @@ static const uint8_t contract_kinds_1706[] = { /* the kinds allowed, by tag */
 static const uint16_t contract_parents_1706[][2] = {
 	{ 230, 1 }, /* PartitionElem.expr */
 };
-/* 1707: FuncCall.args (schema/pg15/deparse.txt:5370:15) */
+/* 1707: FuncCall.args (schema/pg15/deparse.txt:5367:15) */
 static const uint16_t contract_parents_1707[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
 };
@@ -12767,7 +12767,7 @@ static const int32_t contract_if_enums_1707_0[] = {
 static const ContractCond contract_conditions_1707[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, true, CONTRACT_LIST(if_strings, 1707_0, ), CONTRACT_LIST(if_enums, 1707_0, 1) },
 };
-/* 1708: FuncCall.args (schema/pg15/deparse.txt:5375:15) */
+/* 1708: FuncCall.args (schema/pg15/deparse.txt:5372:15) */
 static const uint16_t contract_parents_1708[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
 };
@@ -12778,7 +12778,7 @@ static const ContractCond contract_conditions_1708[] = { /* field, not, set, par
 	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1708_0, ), CONTRACT_LIST(if_enums, 1708_0, ) },
 	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1708_1, ), CONTRACT_LIST(if_enums, 1708_1, 1) },
 };
-/* 1709: FuncCall.args (schema/pg15/deparse.txt:5378:15) */
+/* 1709: FuncCall.args (schema/pg15/deparse.txt:5375:15) */
 static const uint16_t contract_parents_1709[][2] = {
 	{ 189, 2 }, /* ResTarget.val */
 };
@@ -12789,7 +12789,7 @@ static const ContractCond contract_conditions_1709[] = { /* field, not, set, par
 	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1709_0, ), CONTRACT_LIST(if_enums, 1709_0, ) },
 	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1709_1, ), CONTRACT_LIST(if_enums, 1709_1, 1) },
 };
-/* 1710: FuncCall.args (schema/pg15/deparse.txt:5438:15) */
+/* 1710: FuncCall.args (schema/pg15/deparse.txt:5435:15) */
 static const uint16_t contract_parents_1710[][2] = {
 	{ 181, 2 }, /* A_Expr.lexpr */
 };
@@ -12816,7 +12816,7 @@ static const ContractCond contract_conditions_1710[] = { /* field, not, set, par
 	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1710_1, ), CONTRACT_LIST(if_enums, 1710_1, 1) },
 	{ 0, false, false, true, CONTRACT_LIST(if_strings, 1710_2, ), CONTRACT_LIST(if_enums, 1710_2, 1) },
 };
-/* 1711: FuncCall.args (schema/pg15/deparse.txt:5441:15) */
+/* 1711: FuncCall.args (schema/pg15/deparse.txt:5438:15) */
 static const uint16_t contract_parents_1711[][2] = {
 	{ 181, 2 }, /* A_Expr.lexpr */
 };
@@ -12843,7 +12843,7 @@ static const ContractCond contract_conditions_1711[] = { /* field, not, set, par
 	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1711_1, ), CONTRACT_LIST(if_enums, 1711_1, 1) },
 	{ 0, false, false, true, CONTRACT_LIST(if_strings, 1711_2, ), CONTRACT_LIST(if_enums, 1711_2, 1) },
 };
-/* 1712: FuncCall.args (schema/pg15/deparse.txt:5453:15) */
+/* 1712: FuncCall.args (schema/pg15/deparse.txt:5450:15) */
 static const uint16_t contract_parents_1712[][2] = {
 	{ 184, 1 }, /* FuncCall.args */
 };
@@ -12861,7 +12861,7 @@ static const ContractCond contract_conditions_1712[] = { /* field, not, set, par
 	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1712_1, ), CONTRACT_LIST(if_enums, 1712_1, 1) },
 	{ 9, false, false, true, CONTRACT_LIST(if_strings, 1712_2, ), CONTRACT_LIST(if_enums, 1712_2, 1) },
 };
-/* 1713: FuncCall.args (schema/pg15/deparse.txt:5456:15) */
+/* 1713: FuncCall.args (schema/pg15/deparse.txt:5453:15) */
 static const uint16_t contract_parents_1713[][2] = {
 	{ 184, 1 }, /* FuncCall.args */
 };
@@ -12879,7 +12879,7 @@ static const ContractCond contract_conditions_1713[] = { /* field, not, set, par
 	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1713_1, ), CONTRACT_LIST(if_enums, 1713_1, 1) },
 	{ 9, false, false, true, CONTRACT_LIST(if_strings, 1713_2, ), CONTRACT_LIST(if_enums, 1713_2, 1) },
 };
-/* 1714: FuncCall.args (schema/pg15/deparse.txt:5462:15) */
+/* 1714: FuncCall.args (schema/pg15/deparse.txt:5459:15) */
 static const uint16_t contract_parents_1714[][2] = {
 	{ 26, 2 }, /* BoolExpr.args */
 };
@@ -12896,7 +12896,7 @@ static const ContractCond contract_conditions_1714[] = { /* field, not, set, par
 	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1714_1, ), CONTRACT_LIST(if_enums, 1714_1, 1) },
 	{ 1, false, false, true, CONTRACT_LIST(if_strings, 1714_2, ), CONTRACT_LIST(if_enums, 1714_2, 1) },
 };
-/* 1715: FuncCall.args (schema/pg15/deparse.txt:5471:15) */
+/* 1715: FuncCall.args (schema/pg15/deparse.txt:5468:15) */
 static const uint16_t contract_parents_1715[][2] = {
 	{ 69, 0 }, /* ReturnStmt.returnval */
 };
@@ -12907,7 +12907,7 @@ static const ContractCond contract_conditions_1715[] = { /* field, not, set, par
 	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1715_0, ), CONTRACT_LIST(if_enums, 1715_0, ) },
 	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1715_1, ), CONTRACT_LIST(if_enums, 1715_1, 1) },
 };
-/* 1716: FuncCall.args (schema/pg15/deparse.txt:5474:15) */
+/* 1716: FuncCall.args (schema/pg15/deparse.txt:5471:15) */
 static const uint16_t contract_parents_1716[][2] = {
 	{ 69, 0 }, /* ReturnStmt.returnval */
 };
@@ -12918,7 +12918,7 @@ static const ContractCond contract_conditions_1716[] = { /* field, not, set, par
 	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1716_0, ), CONTRACT_LIST(if_enums, 1716_0, ) },
 	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1716_1, ), CONTRACT_LIST(if_enums, 1716_1, 1) },
 };
-/* 1717: FuncCall.args (schema/pg15/deparse.txt:5477:15) */
+/* 1717: FuncCall.args (schema/pg15/deparse.txt:5474:15) */
 static const uint16_t contract_parents_1717[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
 };
@@ -12940,7 +12940,7 @@ static const ContractCond contract_conditions_1717[] = { /* field, not, set, par
 	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1717_1, ), CONTRACT_LIST(if_enums, 1717_1, 1) },
 	{ 0, false, false, true, CONTRACT_LIST(if_strings, 1717_2, ), CONTRACT_LIST(if_enums, 1717_2, 1) },
 };
-/* 1718: FuncCall.args (schema/pg15/deparse.txt:5480:15) */
+/* 1718: FuncCall.args (schema/pg15/deparse.txt:5477:15) */
 static const uint16_t contract_parents_1718[][2] = {
 	{ 181, 3 }, /* A_Expr.rexpr */
 };
@@ -12962,7 +12962,7 @@ static const ContractCond contract_conditions_1718[] = { /* field, not, set, par
 	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1718_1, ), CONTRACT_LIST(if_enums, 1718_1, 1) },
 	{ 0, false, false, true, CONTRACT_LIST(if_strings, 1718_2, ), CONTRACT_LIST(if_enums, 1718_2, 1) },
 };
-/* 1719: FuncCall.args (schema/pg15/deparse.txt:5483:15) */
+/* 1719: FuncCall.args (schema/pg15/deparse.txt:5480:15) */
 static const uint16_t contract_parents_1719[][2] = {
 	{ 191, 0 }, /* TypeCast.arg */
 };
@@ -12973,7 +12973,7 @@ static const ContractCond contract_conditions_1719[] = { /* field, not, set, par
 	{ 0, true, true, false, CONTRACT_LIST(if_strings, 1719_0, ), CONTRACT_LIST(if_enums, 1719_0, ) },
 	{ 9, false, false, false, CONTRACT_LIST(if_strings, 1719_1, ), CONTRACT_LIST(if_enums, 1719_1, 1) },
 };
-/* 1720: FuncCall.args (schema/pg15/deparse.txt:5486:15) */
+/* 1720: FuncCall.args (schema/pg15/deparse.txt:5483:15) */
 static const uint16_t contract_parents_1720[][2] = {
 	{ 191, 0 }, /* TypeCast.arg */
 };
@@ -13382,7 +13382,7 @@ static const uint16_t contract_parents_1778[][2] = {
 	{ 68, 2 }, /* SelectStmt.target_list */
 	{ 227, 4 }, /* MergeWhenClause.target_list */
 };
-/* 1779: ResTarget.val (schema/pg15/deparse.txt:5367:15) */
+/* 1779: ResTarget.val (schema/pg15/deparse.txt:5364:15) */
 static const uint16_t contract_parents_1779[][2] = {
 	{ 227, 4 }, /* MergeWhenClause.target_list */
 };
@@ -14344,7 +14344,7 @@ static const uint8_t contract_kinds_1950[] = { /* the kinds allowed, by tag */
 static const uint16_t contract_parents_1950[][2] = {
 	{ 217, 1 }, /* FunctionParameter.arg_type */
 };
-/* 1951: ColumnDef.colname (schema/pg15/deparse.txt:5289:19) */
+/* 1951: ColumnDef.colname (schema/pg15/deparse.txt:5286:19) */
 static const uint16_t contract_parents_1951[][2] = {
 	{ 72, 4 }, /* AlterTableCmd.def */
 };
@@ -16318,7 +16318,7 @@ static const uint16_t contract_parents_2132[][2] = {
 	{ 202, 5 }, /* IndexElem.opclassopts */
 	{ 204, 13 }, /* Constraint.options */
 };
-/* 2133: DefElem.arg (schema/pg15/deparse.txt:5349:13) */
+/* 2133: DefElem.arg (schema/pg15/deparse.txt:5346:13) */
 static const uint16_t contract_parents_2133[][2] = {
 	{ 153, 2 }, /* AlterUserMappingStmt.options */
 };
@@ -16330,7 +16330,7 @@ static const int32_t contract_if_enums_2133_0[] = {
 static const ContractCond contract_conditions_2133[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2133_0, ), CONTRACT_LIST(if_enums, 2133_0, 1) },
 };
-/* 2134: DefElem.arg (schema/pg15/deparse.txt:5352:13) */
+/* 2134: DefElem.arg (schema/pg15/deparse.txt:5349:13) */
 static const uint16_t contract_parents_2134[][2] = {
 	{ 151, 2 }, /* AlterForeignServerStmt.options */
 };
@@ -16342,7 +16342,7 @@ static const int32_t contract_if_enums_2134_0[] = {
 static const ContractCond contract_conditions_2134[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2134_0, ), CONTRACT_LIST(if_enums, 2134_0, 1) },
 };
-/* 2135: DefElem.arg (schema/pg15/deparse.txt:5361:13) */
+/* 2135: DefElem.arg (schema/pg15/deparse.txt:5358:13) */
 static const uint16_t contract_parents_2135[][2] = {
 	{ 149, 2 }, /* AlterFdwStmt.options */
 };
@@ -16354,7 +16354,7 @@ static const int32_t contract_if_enums_2135_0[] = {
 static const ContractCond contract_conditions_2135[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2135_0, ), CONTRACT_LIST(if_enums, 2135_0, 1) },
 };
-/* 2136: DefElem.arg (schema/pg15/deparse.txt:5489:13) */
+/* 2136: DefElem.arg (schema/pg15/deparse.txt:5486:13) */
 static const uint8_t contract_kinds_2136[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x36,
 };
@@ -16369,7 +16369,7 @@ static const int32_t contract_if_enums_2136_0[] = {
 static const ContractCond contract_conditions_2136[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2136_0, ), CONTRACT_LIST(if_enums, 2136_0, 1) },
 };
-/* 2137: DefElem.arg (schema/pg15/deparse.txt:5498:13) */
+/* 2137: DefElem.arg (schema/pg15/deparse.txt:5495:13) */
 static const uint8_t contract_kinds_2137[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x36,
 };
@@ -16384,7 +16384,7 @@ static const int32_t contract_if_enums_2137_0[] = {
 static const ContractCond contract_conditions_2137[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2137_0, ), CONTRACT_LIST(if_enums, 2137_0, 1) },
 };
-/* 2138: DefElem.arg (schema/pg15/deparse.txt:5501:13) */
+/* 2138: DefElem.arg (schema/pg15/deparse.txt:5498:13) */
 static const uint8_t contract_kinds_2138[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x7e,
 };
@@ -16399,7 +16399,7 @@ static const int32_t contract_if_enums_2138_0[] = {
 static const ContractCond contract_conditions_2138[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2138_0, ), CONTRACT_LIST(if_enums, 2138_0, 1) },
 };
-/* 2139: DefElem.arg (schema/pg15/deparse.txt:5510:13) */
+/* 2139: DefElem.arg (schema/pg15/deparse.txt:5507:13) */
 static const uint8_t contract_kinds_2139[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x7e,
 };
@@ -16414,7 +16414,7 @@ static const int32_t contract_if_enums_2139_0[] = {
 static const ContractCond contract_conditions_2139[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2139_0, ), CONTRACT_LIST(if_enums, 2139_0, 1) },
 };
-/* 2140: DefElem.arg (schema/pg15/deparse.txt:5534:13) */
+/* 2140: DefElem.arg (schema/pg15/deparse.txt:5531:13) */
 static const uint8_t contract_kinds_2140[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0xff,0xff,0xff,0xff,0x7f,0x7d,
 };
@@ -16429,7 +16429,7 @@ static const int32_t contract_if_enums_2140_0[] = {
 static const ContractCond contract_conditions_2140[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2140_0, ), CONTRACT_LIST(if_enums, 2140_0, 1) },
 };
-/* 2141: DefElem.arg (schema/pg15/deparse.txt:5543:13) */
+/* 2141: DefElem.arg (schema/pg15/deparse.txt:5540:13) */
 static const uint8_t contract_kinds_2141[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x36,
 };
@@ -16444,7 +16444,7 @@ static const int32_t contract_if_enums_2141_0[] = {
 static const ContractCond contract_conditions_2141[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2141_0, ), CONTRACT_LIST(if_enums, 2141_0, 1) },
 };
-/* 2142: DefElem.arg (schema/pg15/deparse.txt:5546:13) */
+/* 2142: DefElem.arg (schema/pg15/deparse.txt:5543:13) */
 static const uint8_t contract_kinds_2142[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0x3f,0x34,
 };
@@ -16459,7 +16459,7 @@ static const int32_t contract_if_enums_2142_0[] = {
 static const ContractCond contract_conditions_2142[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2142_0, ), CONTRACT_LIST(if_enums, 2142_0, 1) },
 };
-/* 2143: DefElem.arg (schema/pg15/deparse.txt:5585:13) */
+/* 2143: DefElem.arg (schema/pg15/deparse.txt:5582:13) */
 static const uint8_t contract_kinds_2143[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x36,
 };
@@ -16474,7 +16474,7 @@ static const int32_t contract_if_enums_2143_0[] = {
 static const ContractCond contract_conditions_2143[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2143_0, ), CONTRACT_LIST(if_enums, 2143_0, 1) },
 };
-/* 2144: DefElem.arg (schema/pg15/deparse.txt:5588:13) */
+/* 2144: DefElem.arg (schema/pg15/deparse.txt:5585:13) */
 static const uint8_t contract_kinds_2144[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x36,
 };
@@ -16489,7 +16489,7 @@ static const int32_t contract_if_enums_2144_0[] = {
 static const ContractCond contract_conditions_2144[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2144_0, ), CONTRACT_LIST(if_enums, 2144_0, 1) },
 };
-/* 2145: DefElem.arg (schema/pg15/deparse.txt:5600:13) */
+/* 2145: DefElem.arg (schema/pg15/deparse.txt:5597:13) */
 static const uint8_t contract_kinds_2145[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x36,
 };
@@ -16504,7 +16504,7 @@ static const int32_t contract_if_enums_2145_0[] = {
 static const ContractCond contract_conditions_2145[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2145_0, ), CONTRACT_LIST(if_enums, 2145_0, 1) },
 };
-/* 2146: DefElem.arg (schema/pg15/deparse.txt:5603:13) */
+/* 2146: DefElem.arg (schema/pg15/deparse.txt:5600:13) */
 static const uint8_t contract_kinds_2146[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x36,
 };
@@ -16519,7 +16519,7 @@ static const int32_t contract_if_enums_2146_0[] = {
 static const ContractCond contract_conditions_2146[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2146_0, ), CONTRACT_LIST(if_enums, 2146_0, 1) },
 };
-/* 2147: DefElem.arg (schema/pg15/deparse.txt:5606:13) */
+/* 2147: DefElem.arg (schema/pg15/deparse.txt:5603:13) */
 static const uint8_t contract_kinds_2147[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x36,
 };
@@ -16533,7 +16533,7 @@ static const int32_t contract_if_enums_2147_0[] = {
 static const ContractCond contract_conditions_2147[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2147_0, ), CONTRACT_LIST(if_enums, 2147_0, 1) },
 };
-/* 2148: DefElem.arg (schema/pg15/deparse.txt:5621:13) */
+/* 2148: DefElem.arg (schema/pg15/deparse.txt:5618:13) */
 static const uint8_t contract_kinds_2148[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x7e,
 };
@@ -16548,7 +16548,7 @@ static const int32_t contract_if_enums_2148_0[] = {
 static const ContractCond contract_conditions_2148[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2148_0, ), CONTRACT_LIST(if_enums, 2148_0, 1) },
 };
-/* 2149: DefElem.arg (schema/pg15/deparse.txt:5627:13) */
+/* 2149: DefElem.arg (schema/pg15/deparse.txt:5624:13) */
 static const uint8_t contract_kinds_2149[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x7e,
 };
@@ -16563,7 +16563,7 @@ static const int32_t contract_if_enums_2149_0[] = {
 static const ContractCond contract_conditions_2149[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2149_0, ), CONTRACT_LIST(if_enums, 2149_0, 1) },
 };
-/* 2150: DefElem.arg (schema/pg15/deparse.txt:5639:13) */
+/* 2150: DefElem.arg (schema/pg15/deparse.txt:5636:13) */
 static const uint8_t contract_kinds_2150[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x36,
 };
@@ -16576,7 +16576,7 @@ static const int32_t contract_if_enums_2150_0[] = {
 static const ContractCond contract_conditions_2150[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2150_0, ), CONTRACT_LIST(if_enums, 2150_0, 1) },
 };
-/* 2151: DefElem.arg (schema/pg15/deparse.txt:5648:13) */
+/* 2151: DefElem.arg (schema/pg15/deparse.txt:5645:13) */
 static const uint8_t contract_kinds_2151[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x7e,
 };
@@ -16591,7 +16591,7 @@ static const int32_t contract_if_enums_2151_0[] = {
 static const ContractCond contract_conditions_2151[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2151_0, ), CONTRACT_LIST(if_enums, 2151_0, 1) },
 };
-/* 2152: DefElem.arg (schema/pg15/deparse.txt:5651:13) */
+/* 2152: DefElem.arg (schema/pg15/deparse.txt:5648:13) */
 static const uint8_t contract_kinds_2152[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x36,
 };
@@ -16604,7 +16604,7 @@ static const int32_t contract_if_enums_2152_0[] = {
 static const ContractCond contract_conditions_2152[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2152_0, ), CONTRACT_LIST(if_enums, 2152_0, 1) },
 };
-/* 2153: DefElem.arg (schema/pg15/deparse.txt:5654:13) */
+/* 2153: DefElem.arg (schema/pg15/deparse.txt:5651:13) */
 static const uint8_t contract_kinds_2153[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x36,
 };
@@ -16619,7 +16619,7 @@ static const int32_t contract_if_enums_2153_0[] = {
 static const ContractCond contract_conditions_2153[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2153_0, ), CONTRACT_LIST(if_enums, 2153_0, 1) },
 };
-/* 2154: DefElem.arg (schema/pg15/deparse.txt:5669:13) */
+/* 2154: DefElem.arg (schema/pg15/deparse.txt:5666:13) */
 static const uint8_t contract_kinds_2154[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x36,
 };
@@ -16634,7 +16634,7 @@ static const int32_t contract_if_enums_2154_0[] = {
 static const ContractCond contract_conditions_2154[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2154_0, ), CONTRACT_LIST(if_enums, 2154_0, 1) },
 };
-/* 2155: DefElem.arg (schema/pg15/deparse.txt:5678:13) */
+/* 2155: DefElem.arg (schema/pg15/deparse.txt:5675:13) */
 static const uint8_t contract_kinds_2155[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x7e,
 };
@@ -16649,7 +16649,7 @@ static const int32_t contract_if_enums_2155_0[] = {
 static const ContractCond contract_conditions_2155[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2155_0, ), CONTRACT_LIST(if_enums, 2155_0, 1) },
 };
-/* 2156: DefElem.arg (schema/pg15/deparse.txt:5681:13) */
+/* 2156: DefElem.arg (schema/pg15/deparse.txt:5678:13) */
 static const uint8_t contract_kinds_2156[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x36,
 };
@@ -16664,7 +16664,7 @@ static const int32_t contract_if_enums_2156_0[] = {
 static const ContractCond contract_conditions_2156[] = { /* field, not, set, parent, strings, enums */
 	{ 3, false, false, false, CONTRACT_LIST(if_strings, 2156_0, ), CONTRACT_LIST(if_enums, 2156_0, 1) },
 };
-/* 2157: DefElem.arg (schema/pg15/deparse.txt:5702:13) */
+/* 2157: DefElem.arg (schema/pg15/deparse.txt:5699:13) */
 static const uint8_t contract_kinds_2157[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xbf,0x36,
 };
@@ -17312,43 +17312,93 @@ static const uint8_t contract_kinds_2238[] = { /* the kinds allowed, by tag */
 static const uint16_t contract_parents_2238[][2] = {
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2239: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5262:24) */
+/* 2239: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5334:24) */
 static const uint16_t contract_parents_2239[][2] = {
 	{ 85, 1 }, /* CommentStmt.object */
 };
 static const int32_t contract_if_enums_2239_0[] = {
-	13, /* OBJECT_DOMAIN */
-	50, /* OBJECT_TYPE */
+	2, /* OBJECT_AGGREGATE */
+	20, /* OBJECT_FUNCTION */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
 };
 static const ContractCond contract_conditions_2239[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2239_0, ), CONTRACT_LIST(if_enums, 2239_0, 1) },
 };
-/* 2240: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5337:24) */
+/* 2240: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5352:24) */
 static const uint16_t contract_parents_2240[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
+	{ 83, 0 }, /* DropStmt.objects */
 };
 static const int32_t contract_if_enums_2240_0[] = {
 	2, /* OBJECT_AGGREGATE */
-	13, /* OBJECT_DOMAIN */
 	20, /* OBJECT_FUNCTION */
 	30, /* OBJECT_PROCEDURE */
 	35, /* OBJECT_ROUTINE */
 };
 static const ContractCond contract_conditions_2240[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2240_0, ), CONTRACT_LIST(if_enums, 2240_0, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2240_0, ), CONTRACT_LIST(if_enums, 2240_0, 1) },
 };
-/* 2241: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5355:24) */
+/* 2241: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5378:24) */
 static const uint16_t contract_parents_2241[][2] = {
-	{ 83, 0 }, /* DropStmt.objects */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
 };
-static const int32_t contract_if_enums_2241_0[] = {
-	2, /* OBJECT_AGGREGATE */
+static const int32_t contract_if_enums_2241_1[] = {
 	20, /* OBJECT_FUNCTION */
+	1, /* OBJECT_ACCESS_METHOD */
+	2, /* OBJECT_AGGREGATE */
+	3, /* OBJECT_AMOP */
+	4, /* OBJECT_AMPROC */
+	5, /* OBJECT_ATTRIBUTE */
+	6, /* OBJECT_CAST */
+	7, /* OBJECT_COLUMN */
+	8, /* OBJECT_COLLATION */
+	9, /* OBJECT_CONVERSION */
+	10, /* OBJECT_DATABASE */
+	11, /* OBJECT_DEFAULT */
+	12, /* OBJECT_DEFACL */
+	13, /* OBJECT_DOMAIN */
+	14, /* OBJECT_DOMCONSTRAINT */
+	15, /* OBJECT_EVENT_TRIGGER */
+	16, /* OBJECT_EXTENSION */
+	17, /* OBJECT_FDW */
+	18, /* OBJECT_FOREIGN_SERVER */
+	19, /* OBJECT_FOREIGN_TABLE */
+	21, /* OBJECT_INDEX */
+	22, /* OBJECT_LANGUAGE */
+	23, /* OBJECT_LARGEOBJECT */
+	24, /* OBJECT_MATVIEW */
+	25, /* OBJECT_OPCLASS */
+	26, /* OBJECT_OPERATOR */
+	27, /* OBJECT_OPFAMILY */
+	28, /* OBJECT_PARAMETER_ACL */
+	29, /* OBJECT_POLICY */
 	30, /* OBJECT_PROCEDURE */
+	31, /* OBJECT_PUBLICATION */
+	32, /* OBJECT_PUBLICATION_NAMESPACE */
+	33, /* OBJECT_PUBLICATION_REL */
+	34, /* OBJECT_ROLE */
 	35, /* OBJECT_ROUTINE */
+	36, /* OBJECT_RULE */
+	37, /* OBJECT_SCHEMA */
+	38, /* OBJECT_SEQUENCE */
+	39, /* OBJECT_SUBSCRIPTION */
+	40, /* OBJECT_STATISTIC_EXT */
+	41, /* OBJECT_TABCONSTRAINT */
+	42, /* OBJECT_TABLE */
+	43, /* OBJECT_TABLESPACE */
+	44, /* OBJECT_TRANSFORM */
+	45, /* OBJECT_TRIGGER */
+	46, /* OBJECT_TSCONFIGURATION */
+	47, /* OBJECT_TSDICTIONARY */
+	48, /* OBJECT_TSPARSER */
+	49, /* OBJECT_TSTEMPLATE */
+	50, /* OBJECT_TYPE */
+	51, /* OBJECT_USER_MAPPING */
+	52, /* OBJECT_VIEW */
 };
 static const ContractCond contract_conditions_2241[] = { /* field, not, set, parent, strings, enums */
-	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2241_0, ), CONTRACT_LIST(if_enums, 2241_0, 1) },
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2241_0, ), CONTRACT_LIST(if_enums, 2241_0, ) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2241_1, ), CONTRACT_LIST(if_enums, 2241_1, 1) },
 };
 /* 2242: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5381:24) */
 static const uint16_t contract_parents_2242[][2] = {
@@ -17414,61 +17464,13 @@ static const ContractCond contract_conditions_2242[] = { /* field, not, set, par
 };
 /* 2243: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5384:24) */
 static const uint16_t contract_parents_2243[][2] = {
-	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
 };
 static const int32_t contract_if_enums_2243_1[] = {
-	20, /* OBJECT_FUNCTION */
-	1, /* OBJECT_ACCESS_METHOD */
 	2, /* OBJECT_AGGREGATE */
-	3, /* OBJECT_AMOP */
-	4, /* OBJECT_AMPROC */
-	5, /* OBJECT_ATTRIBUTE */
-	6, /* OBJECT_CAST */
-	7, /* OBJECT_COLUMN */
-	8, /* OBJECT_COLLATION */
-	9, /* OBJECT_CONVERSION */
-	10, /* OBJECT_DATABASE */
-	11, /* OBJECT_DEFAULT */
-	12, /* OBJECT_DEFACL */
-	13, /* OBJECT_DOMAIN */
-	14, /* OBJECT_DOMCONSTRAINT */
-	15, /* OBJECT_EVENT_TRIGGER */
-	16, /* OBJECT_EXTENSION */
-	17, /* OBJECT_FDW */
-	18, /* OBJECT_FOREIGN_SERVER */
-	19, /* OBJECT_FOREIGN_TABLE */
-	21, /* OBJECT_INDEX */
-	22, /* OBJECT_LANGUAGE */
-	23, /* OBJECT_LARGEOBJECT */
-	24, /* OBJECT_MATVIEW */
-	25, /* OBJECT_OPCLASS */
-	26, /* OBJECT_OPERATOR */
-	27, /* OBJECT_OPFAMILY */
-	28, /* OBJECT_PARAMETER_ACL */
-	29, /* OBJECT_POLICY */
+	20, /* OBJECT_FUNCTION */
 	30, /* OBJECT_PROCEDURE */
-	31, /* OBJECT_PUBLICATION */
-	32, /* OBJECT_PUBLICATION_NAMESPACE */
-	33, /* OBJECT_PUBLICATION_REL */
-	34, /* OBJECT_ROLE */
 	35, /* OBJECT_ROUTINE */
-	36, /* OBJECT_RULE */
-	37, /* OBJECT_SCHEMA */
-	38, /* OBJECT_SEQUENCE */
-	39, /* OBJECT_SUBSCRIPTION */
-	40, /* OBJECT_STATISTIC_EXT */
-	41, /* OBJECT_TABCONSTRAINT */
-	42, /* OBJECT_TABLE */
-	43, /* OBJECT_TABLESPACE */
-	44, /* OBJECT_TRANSFORM */
-	45, /* OBJECT_TRIGGER */
-	46, /* OBJECT_TSCONFIGURATION */
-	47, /* OBJECT_TSDICTIONARY */
-	48, /* OBJECT_TSPARSER */
-	49, /* OBJECT_TSTEMPLATE */
-	50, /* OBJECT_TYPE */
-	51, /* OBJECT_USER_MAPPING */
-	52, /* OBJECT_VIEW */
 };
 static const ContractCond contract_conditions_2243[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2243_0, ), CONTRACT_LIST(if_enums, 2243_0, ) },
@@ -17476,36 +17478,43 @@ static const ContractCond contract_conditions_2243[] = { /* field, not, set, par
 };
 /* 2244: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5387:24) */
 static const uint16_t contract_parents_2244[][2] = {
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+	{ 75, 3 }, /* GrantStmt.objects */
 };
 static const int32_t contract_if_enums_2244_1[] = {
-	2, /* OBJECT_AGGREGATE */
-	20, /* OBJECT_FUNCTION */
 	30, /* OBJECT_PROCEDURE */
-	35, /* OBJECT_ROUTINE */
+};
+static const int32_t contract_if_enums_2244_2[] = {
+	1, /* DROP_RESTRICT */
+};
+static const int32_t contract_if_enums_2244_3[] = {
+	1, /* ACL_TARGET_OBJECT */
 };
 static const ContractCond contract_conditions_2244[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2244_0, ), CONTRACT_LIST(if_enums, 2244_0, ) },
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2244_1, ), CONTRACT_LIST(if_enums, 2244_1, 1) },
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2244_1, ), CONTRACT_LIST(if_enums, 2244_1, 1) },
+	{ 8, false, false, true, CONTRACT_LIST(if_strings, 2244_2, ), CONTRACT_LIST(if_enums, 2244_2, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2244_3, ), CONTRACT_LIST(if_enums, 2244_3, 1) },
 };
 /* 2245: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5390:24) */
 static const uint16_t contract_parents_2245[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
 };
 static const int32_t contract_if_enums_2245_1[] = {
-	30, /* OBJECT_PROCEDURE */
+	1, /* ACL_TARGET_OBJECT */
 };
 static const int32_t contract_if_enums_2245_2[] = {
 	1, /* DROP_RESTRICT */
 };
 static const int32_t contract_if_enums_2245_3[] = {
-	1, /* ACL_TARGET_OBJECT */
+	30, /* OBJECT_PROCEDURE */
+	20, /* OBJECT_FUNCTION */
+	35, /* OBJECT_ROUTINE */
 };
 static const ContractCond contract_conditions_2245[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2245_0, ), CONTRACT_LIST(if_enums, 2245_0, ) },
-	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2245_1, ), CONTRACT_LIST(if_enums, 2245_1, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2245_1, ), CONTRACT_LIST(if_enums, 2245_1, 1) },
 	{ 8, false, false, true, CONTRACT_LIST(if_strings, 2245_2, ), CONTRACT_LIST(if_enums, 2245_2, 1) },
-	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2245_3, ), CONTRACT_LIST(if_enums, 2245_3, 1) },
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2245_3, ), CONTRACT_LIST(if_enums, 2245_3, 1) },
 };
 /* 2246: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5393:24) */
 static const uint16_t contract_parents_2246[][2] = {
@@ -17515,56 +17524,49 @@ static const int32_t contract_if_enums_2246_1[] = {
 	1, /* ACL_TARGET_OBJECT */
 };
 static const int32_t contract_if_enums_2246_2[] = {
-	1, /* DROP_RESTRICT */
+	30, /* OBJECT_PROCEDURE */
 };
 static const int32_t contract_if_enums_2246_3[] = {
-	30, /* OBJECT_PROCEDURE */
-	20, /* OBJECT_FUNCTION */
-	35, /* OBJECT_ROUTINE */
+	1, /* DROP_RESTRICT */
+	2, /* DROP_CASCADE */
 };
 static const ContractCond contract_conditions_2246[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2246_0, ), CONTRACT_LIST(if_enums, 2246_0, ) },
 	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2246_1, ), CONTRACT_LIST(if_enums, 2246_1, 1) },
-	{ 8, false, false, true, CONTRACT_LIST(if_strings, 2246_2, ), CONTRACT_LIST(if_enums, 2246_2, 1) },
-	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2246_3, ), CONTRACT_LIST(if_enums, 2246_3, 1) },
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2246_2, ), CONTRACT_LIST(if_enums, 2246_2, 1) },
+	{ 8, false, false, true, CONTRACT_LIST(if_strings, 2246_3, ), CONTRACT_LIST(if_enums, 2246_3, 1) },
 };
 /* 2247: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5396:24) */
 static const uint16_t contract_parents_2247[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
-};
-static const int32_t contract_if_enums_2247_1[] = {
-	1, /* ACL_TARGET_OBJECT */
-};
-static const int32_t contract_if_enums_2247_2[] = {
-	30, /* OBJECT_PROCEDURE */
-};
-static const int32_t contract_if_enums_2247_3[] = {
-	1, /* DROP_RESTRICT */
-	2, /* DROP_CASCADE */
-};
-static const ContractCond contract_conditions_2247[] = { /* field, not, set, parent, strings, enums */
-	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2247_0, ), CONTRACT_LIST(if_enums, 2247_0, ) },
-	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2247_1, ), CONTRACT_LIST(if_enums, 2247_1, 1) },
-	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2247_2, ), CONTRACT_LIST(if_enums, 2247_2, 1) },
-	{ 8, false, false, true, CONTRACT_LIST(if_strings, 2247_3, ), CONTRACT_LIST(if_enums, 2247_3, 1) },
-};
-/* 2248: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5399:24) */
-static const uint16_t contract_parents_2248[][2] = {
 	{ 137, 2 }, /* AlterOwnerStmt.object */
 };
-static const int32_t contract_if_enums_2248_1[] = {
+static const int32_t contract_if_enums_2247_1[] = {
 	2, /* OBJECT_AGGREGATE */
 	20, /* OBJECT_FUNCTION */
 	30, /* OBJECT_PROCEDURE */
 	35, /* OBJECT_ROUTINE */
 };
+static const ContractCond contract_conditions_2247[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2247_0, ), CONTRACT_LIST(if_enums, 2247_0, ) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2247_1, ), CONTRACT_LIST(if_enums, 2247_1, 1) },
+};
+/* 2248: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5399:24) */
+static const uint16_t contract_parents_2248[][2] = {
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+};
+static const int32_t contract_if_enums_2248_1[] = {
+	20, /* OBJECT_FUNCTION */
+	2, /* OBJECT_AGGREGATE */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
+};
 static const ContractCond contract_conditions_2248[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2248_0, ), CONTRACT_LIST(if_enums, 2248_0, ) },
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2248_1, ), CONTRACT_LIST(if_enums, 2248_1, 1) },
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2248_1, ), CONTRACT_LIST(if_enums, 2248_1, 1) },
 };
 /* 2249: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5402:24) */
 static const uint16_t contract_parents_2249[][2] = {
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
 };
 static const int32_t contract_if_enums_2249_1[] = {
 	20, /* OBJECT_FUNCTION */
@@ -17574,43 +17576,99 @@ static const int32_t contract_if_enums_2249_1[] = {
 };
 static const ContractCond contract_conditions_2249[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2249_0, ), CONTRACT_LIST(if_enums, 2249_0, ) },
-	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2249_1, ), CONTRACT_LIST(if_enums, 2249_1, 1) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2249_1, ), CONTRACT_LIST(if_enums, 2249_1, 1) },
 };
 /* 2250: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5405:24) */
 static const uint16_t contract_parents_2250[][2] = {
-	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 91, 3 }, /* RenameStmt.object */
 };
 static const int32_t contract_if_enums_2250_1[] = {
-	20, /* OBJECT_FUNCTION */
+	1, /* OBJECT_ACCESS_METHOD */
+};
+static const int32_t contract_if_enums_2250_2[] = {
+	1, /* DROP_RESTRICT */
+};
+static const int32_t contract_if_enums_2250_3[] = {
 	2, /* OBJECT_AGGREGATE */
+	20, /* OBJECT_FUNCTION */
 	30, /* OBJECT_PROCEDURE */
 	35, /* OBJECT_ROUTINE */
 };
 static const ContractCond contract_conditions_2250[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2250_0, ), CONTRACT_LIST(if_enums, 2250_0, ) },
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2250_1, ), CONTRACT_LIST(if_enums, 2250_1, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2250_1, ), CONTRACT_LIST(if_enums, 2250_1, 1) },
+	{ 6, false, false, true, CONTRACT_LIST(if_strings, 2250_2, ), CONTRACT_LIST(if_enums, 2250_2, 1) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2250_3, ), CONTRACT_LIST(if_enums, 2250_3, 1) },
 };
 /* 2251: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5408:24) */
 static const uint16_t contract_parents_2251[][2] = {
 	{ 91, 3 }, /* RenameStmt.object */
 };
 static const int32_t contract_if_enums_2251_1[] = {
-	1, /* OBJECT_ACCESS_METHOD */
+	2, /* OBJECT_AGGREGATE */
 };
 static const int32_t contract_if_enums_2251_2[] = {
 	1, /* DROP_RESTRICT */
 };
 static const int32_t contract_if_enums_2251_3[] = {
+	1, /* OBJECT_ACCESS_METHOD */
 	2, /* OBJECT_AGGREGATE */
+	3, /* OBJECT_AMOP */
+	4, /* OBJECT_AMPROC */
+	5, /* OBJECT_ATTRIBUTE */
+	6, /* OBJECT_CAST */
+	7, /* OBJECT_COLUMN */
+	8, /* OBJECT_COLLATION */
+	9, /* OBJECT_CONVERSION */
+	10, /* OBJECT_DATABASE */
+	11, /* OBJECT_DEFAULT */
+	12, /* OBJECT_DEFACL */
+	13, /* OBJECT_DOMAIN */
+	14, /* OBJECT_DOMCONSTRAINT */
+	15, /* OBJECT_EVENT_TRIGGER */
+	16, /* OBJECT_EXTENSION */
+	17, /* OBJECT_FDW */
+	18, /* OBJECT_FOREIGN_SERVER */
+	19, /* OBJECT_FOREIGN_TABLE */
 	20, /* OBJECT_FUNCTION */
+	21, /* OBJECT_INDEX */
+	22, /* OBJECT_LANGUAGE */
+	23, /* OBJECT_LARGEOBJECT */
+	24, /* OBJECT_MATVIEW */
+	25, /* OBJECT_OPCLASS */
+	26, /* OBJECT_OPERATOR */
+	27, /* OBJECT_OPFAMILY */
+	28, /* OBJECT_PARAMETER_ACL */
+	29, /* OBJECT_POLICY */
 	30, /* OBJECT_PROCEDURE */
+	31, /* OBJECT_PUBLICATION */
+	32, /* OBJECT_PUBLICATION_NAMESPACE */
+	33, /* OBJECT_PUBLICATION_REL */
+	34, /* OBJECT_ROLE */
 	35, /* OBJECT_ROUTINE */
+	36, /* OBJECT_RULE */
+	37, /* OBJECT_SCHEMA */
+	38, /* OBJECT_SEQUENCE */
+	39, /* OBJECT_SUBSCRIPTION */
+	40, /* OBJECT_STATISTIC_EXT */
+	41, /* OBJECT_TABCONSTRAINT */
+	42, /* OBJECT_TABLE */
+	43, /* OBJECT_TABLESPACE */
+	44, /* OBJECT_TRANSFORM */
+	45, /* OBJECT_TRIGGER */
+	46, /* OBJECT_TSCONFIGURATION */
+	47, /* OBJECT_TSDICTIONARY */
+	48, /* OBJECT_TSPARSER */
+	49, /* OBJECT_TSTEMPLATE */
+	50, /* OBJECT_TYPE */
+	51, /* OBJECT_USER_MAPPING */
+	52, /* OBJECT_VIEW */
 };
 static const ContractCond contract_conditions_2251[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2251_0, ), CONTRACT_LIST(if_enums, 2251_0, ) },
-	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2251_1, ), CONTRACT_LIST(if_enums, 2251_1, 1) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2251_1, ), CONTRACT_LIST(if_enums, 2251_1, 1) },
 	{ 6, false, false, true, CONTRACT_LIST(if_strings, 2251_2, ), CONTRACT_LIST(if_enums, 2251_2, 1) },
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2251_3, ), CONTRACT_LIST(if_enums, 2251_3, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2251_3, ), CONTRACT_LIST(if_enums, 2251_3, 1) },
 };
 /* 2252: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5411:24) */
 static const uint16_t contract_parents_2252[][2] = {
@@ -17620,9 +17678,51 @@ static const int32_t contract_if_enums_2252_1[] = {
 	2, /* OBJECT_AGGREGATE */
 };
 static const int32_t contract_if_enums_2252_2[] = {
-	1, /* DROP_RESTRICT */
+	1, /* OBJECT_ACCESS_METHOD */
 };
 static const int32_t contract_if_enums_2252_3[] = {
+	1, /* DROP_RESTRICT */
+	2, /* DROP_CASCADE */
+};
+static const ContractCond contract_conditions_2252[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2252_0, ), CONTRACT_LIST(if_enums, 2252_0, ) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2252_1, ), CONTRACT_LIST(if_enums, 2252_1, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2252_2, ), CONTRACT_LIST(if_enums, 2252_2, 1) },
+	{ 6, false, false, true, CONTRACT_LIST(if_strings, 2252_3, ), CONTRACT_LIST(if_enums, 2252_3, 1) },
+};
+/* 2253: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5414:24) */
+static const uint16_t contract_parents_2253[][2] = {
+	{ 91, 3 }, /* RenameStmt.object */
+};
+static const int32_t contract_if_enums_2253_1[] = {
+	1, /* OBJECT_ACCESS_METHOD */
+};
+static const int32_t contract_if_enums_2253_2[] = {
+	1, /* DROP_RESTRICT */
+};
+static const int32_t contract_if_enums_2253_3[] = {
+	20, /* OBJECT_FUNCTION */
+	2, /* OBJECT_AGGREGATE */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
+};
+static const ContractCond contract_conditions_2253[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2253_0, ), CONTRACT_LIST(if_enums, 2253_0, ) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2253_1, ), CONTRACT_LIST(if_enums, 2253_1, 1) },
+	{ 6, false, false, true, CONTRACT_LIST(if_strings, 2253_2, ), CONTRACT_LIST(if_enums, 2253_2, 1) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2253_3, ), CONTRACT_LIST(if_enums, 2253_3, 1) },
+};
+/* 2254: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5417:24) */
+static const uint16_t contract_parents_2254[][2] = {
+	{ 91, 3 }, /* RenameStmt.object */
+};
+static const int32_t contract_if_enums_2254_1[] = {
+	20, /* OBJECT_FUNCTION */
+};
+static const int32_t contract_if_enums_2254_2[] = {
+	1, /* DROP_RESTRICT */
+};
+static const int32_t contract_if_enums_2254_3[] = {
 	1, /* OBJECT_ACCESS_METHOD */
 	2, /* OBJECT_AGGREGATE */
 	3, /* OBJECT_AMOP */
@@ -17676,53 +17776,11 @@ static const int32_t contract_if_enums_2252_3[] = {
 	51, /* OBJECT_USER_MAPPING */
 	52, /* OBJECT_VIEW */
 };
-static const ContractCond contract_conditions_2252[] = { /* field, not, set, parent, strings, enums */
-	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2252_0, ), CONTRACT_LIST(if_enums, 2252_0, ) },
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2252_1, ), CONTRACT_LIST(if_enums, 2252_1, 1) },
-	{ 6, false, false, true, CONTRACT_LIST(if_strings, 2252_2, ), CONTRACT_LIST(if_enums, 2252_2, 1) },
-	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2252_3, ), CONTRACT_LIST(if_enums, 2252_3, 1) },
-};
-/* 2253: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5414:24) */
-static const uint16_t contract_parents_2253[][2] = {
-	{ 91, 3 }, /* RenameStmt.object */
-};
-static const int32_t contract_if_enums_2253_1[] = {
-	2, /* OBJECT_AGGREGATE */
-};
-static const int32_t contract_if_enums_2253_2[] = {
-	1, /* OBJECT_ACCESS_METHOD */
-};
-static const int32_t contract_if_enums_2253_3[] = {
-	1, /* DROP_RESTRICT */
-	2, /* DROP_CASCADE */
-};
-static const ContractCond contract_conditions_2253[] = { /* field, not, set, parent, strings, enums */
-	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2253_0, ), CONTRACT_LIST(if_enums, 2253_0, ) },
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2253_1, ), CONTRACT_LIST(if_enums, 2253_1, 1) },
-	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2253_2, ), CONTRACT_LIST(if_enums, 2253_2, 1) },
-	{ 6, false, false, true, CONTRACT_LIST(if_strings, 2253_3, ), CONTRACT_LIST(if_enums, 2253_3, 1) },
-};
-/* 2254: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5417:24) */
-static const uint16_t contract_parents_2254[][2] = {
-	{ 91, 3 }, /* RenameStmt.object */
-};
-static const int32_t contract_if_enums_2254_1[] = {
-	1, /* OBJECT_ACCESS_METHOD */
-};
-static const int32_t contract_if_enums_2254_2[] = {
-	1, /* DROP_RESTRICT */
-};
-static const int32_t contract_if_enums_2254_3[] = {
-	20, /* OBJECT_FUNCTION */
-	2, /* OBJECT_AGGREGATE */
-	30, /* OBJECT_PROCEDURE */
-	35, /* OBJECT_ROUTINE */
-};
 static const ContractCond contract_conditions_2254[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2254_0, ), CONTRACT_LIST(if_enums, 2254_0, ) },
-	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2254_1, ), CONTRACT_LIST(if_enums, 2254_1, 1) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2254_1, ), CONTRACT_LIST(if_enums, 2254_1, 1) },
 	{ 6, false, false, true, CONTRACT_LIST(if_strings, 2254_2, ), CONTRACT_LIST(if_enums, 2254_2, 1) },
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2254_3, ), CONTRACT_LIST(if_enums, 2254_3, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2254_3, ), CONTRACT_LIST(if_enums, 2254_3, 1) },
 };
 /* 2255: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5420:24) */
 static const uint16_t contract_parents_2255[][2] = {
@@ -17732,122 +17790,71 @@ static const int32_t contract_if_enums_2255_1[] = {
 	20, /* OBJECT_FUNCTION */
 };
 static const int32_t contract_if_enums_2255_2[] = {
-	1, /* DROP_RESTRICT */
+	1, /* OBJECT_ACCESS_METHOD */
 };
 static const int32_t contract_if_enums_2255_3[] = {
-	1, /* OBJECT_ACCESS_METHOD */
-	2, /* OBJECT_AGGREGATE */
-	3, /* OBJECT_AMOP */
-	4, /* OBJECT_AMPROC */
-	5, /* OBJECT_ATTRIBUTE */
-	6, /* OBJECT_CAST */
-	7, /* OBJECT_COLUMN */
-	8, /* OBJECT_COLLATION */
-	9, /* OBJECT_CONVERSION */
-	10, /* OBJECT_DATABASE */
-	11, /* OBJECT_DEFAULT */
-	12, /* OBJECT_DEFACL */
-	13, /* OBJECT_DOMAIN */
-	14, /* OBJECT_DOMCONSTRAINT */
-	15, /* OBJECT_EVENT_TRIGGER */
-	16, /* OBJECT_EXTENSION */
-	17, /* OBJECT_FDW */
-	18, /* OBJECT_FOREIGN_SERVER */
-	19, /* OBJECT_FOREIGN_TABLE */
-	20, /* OBJECT_FUNCTION */
-	21, /* OBJECT_INDEX */
-	22, /* OBJECT_LANGUAGE */
-	23, /* OBJECT_LARGEOBJECT */
-	24, /* OBJECT_MATVIEW */
-	25, /* OBJECT_OPCLASS */
-	26, /* OBJECT_OPERATOR */
-	27, /* OBJECT_OPFAMILY */
-	28, /* OBJECT_PARAMETER_ACL */
-	29, /* OBJECT_POLICY */
-	30, /* OBJECT_PROCEDURE */
-	31, /* OBJECT_PUBLICATION */
-	32, /* OBJECT_PUBLICATION_NAMESPACE */
-	33, /* OBJECT_PUBLICATION_REL */
-	34, /* OBJECT_ROLE */
-	35, /* OBJECT_ROUTINE */
-	36, /* OBJECT_RULE */
-	37, /* OBJECT_SCHEMA */
-	38, /* OBJECT_SEQUENCE */
-	39, /* OBJECT_SUBSCRIPTION */
-	40, /* OBJECT_STATISTIC_EXT */
-	41, /* OBJECT_TABCONSTRAINT */
-	42, /* OBJECT_TABLE */
-	43, /* OBJECT_TABLESPACE */
-	44, /* OBJECT_TRANSFORM */
-	45, /* OBJECT_TRIGGER */
-	46, /* OBJECT_TSCONFIGURATION */
-	47, /* OBJECT_TSDICTIONARY */
-	48, /* OBJECT_TSPARSER */
-	49, /* OBJECT_TSTEMPLATE */
-	50, /* OBJECT_TYPE */
-	51, /* OBJECT_USER_MAPPING */
-	52, /* OBJECT_VIEW */
+	1, /* DROP_RESTRICT */
+	2, /* DROP_CASCADE */
 };
 static const ContractCond contract_conditions_2255[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2255_0, ), CONTRACT_LIST(if_enums, 2255_0, ) },
 	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2255_1, ), CONTRACT_LIST(if_enums, 2255_1, 1) },
-	{ 6, false, false, true, CONTRACT_LIST(if_strings, 2255_2, ), CONTRACT_LIST(if_enums, 2255_2, 1) },
-	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2255_3, ), CONTRACT_LIST(if_enums, 2255_3, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2255_2, ), CONTRACT_LIST(if_enums, 2255_2, 1) },
+	{ 6, false, false, true, CONTRACT_LIST(if_strings, 2255_3, ), CONTRACT_LIST(if_enums, 2255_3, 1) },
 };
 /* 2256: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5423:24) */
 static const uint16_t contract_parents_2256[][2] = {
-	{ 91, 3 }, /* RenameStmt.object */
+	{ 157, 1 }, /* SecLabelStmt.object */
 };
 static const int32_t contract_if_enums_2256_1[] = {
 	20, /* OBJECT_FUNCTION */
-};
-static const int32_t contract_if_enums_2256_2[] = {
-	1, /* OBJECT_ACCESS_METHOD */
-};
-static const int32_t contract_if_enums_2256_3[] = {
-	1, /* DROP_RESTRICT */
-	2, /* DROP_CASCADE */
+	2, /* OBJECT_AGGREGATE */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
 };
 static const ContractCond contract_conditions_2256[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2256_0, ), CONTRACT_LIST(if_enums, 2256_0, ) },
 	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2256_1, ), CONTRACT_LIST(if_enums, 2256_1, 1) },
-	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2256_2, ), CONTRACT_LIST(if_enums, 2256_2, 1) },
-	{ 6, false, false, true, CONTRACT_LIST(if_strings, 2256_3, ), CONTRACT_LIST(if_enums, 2256_3, 1) },
 };
 /* 2257: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5426:24) */
 static const uint16_t contract_parents_2257[][2] = {
-	{ 157, 1 }, /* SecLabelStmt.object */
+	{ 75, 3 }, /* GrantStmt.objects */
 };
 static const int32_t contract_if_enums_2257_1[] = {
 	20, /* OBJECT_FUNCTION */
-	2, /* OBJECT_AGGREGATE */
-	13, /* OBJECT_DOMAIN */
-	30, /* OBJECT_PROCEDURE */
-	35, /* OBJECT_ROUTINE */
-	50, /* OBJECT_TYPE */
+};
+static const int32_t contract_if_enums_2257_2[] = {
+	1, /* DROP_RESTRICT */
+};
+static const int32_t contract_if_enums_2257_3[] = {
+	1, /* ACL_TARGET_OBJECT */
 };
 static const ContractCond contract_conditions_2257[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2257_0, ), CONTRACT_LIST(if_enums, 2257_0, ) },
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2257_1, ), CONTRACT_LIST(if_enums, 2257_1, 1) },
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2257_1, ), CONTRACT_LIST(if_enums, 2257_1, 1) },
+	{ 8, false, false, true, CONTRACT_LIST(if_strings, 2257_2, ), CONTRACT_LIST(if_enums, 2257_2, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2257_3, ), CONTRACT_LIST(if_enums, 2257_3, 1) },
 };
 /* 2258: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5429:24) */
 static const uint16_t contract_parents_2258[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
 };
 static const int32_t contract_if_enums_2258_1[] = {
-	20, /* OBJECT_FUNCTION */
+	1, /* ACL_TARGET_OBJECT */
 };
 static const int32_t contract_if_enums_2258_2[] = {
 	1, /* DROP_RESTRICT */
 };
 static const int32_t contract_if_enums_2258_3[] = {
-	1, /* ACL_TARGET_OBJECT */
+	20, /* OBJECT_FUNCTION */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
 };
 static const ContractCond contract_conditions_2258[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2258_0, ), CONTRACT_LIST(if_enums, 2258_0, ) },
-	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2258_1, ), CONTRACT_LIST(if_enums, 2258_1, 1) },
+	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2258_1, ), CONTRACT_LIST(if_enums, 2258_1, 1) },
 	{ 8, false, false, true, CONTRACT_LIST(if_strings, 2258_2, ), CONTRACT_LIST(if_enums, 2258_2, 1) },
-	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2258_3, ), CONTRACT_LIST(if_enums, 2258_3, 1) },
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2258_3, ), CONTRACT_LIST(if_enums, 2258_3, 1) },
 };
 /* 2259: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5432:24) */
 static const uint16_t contract_parents_2259[][2] = {
@@ -17857,52 +17864,44 @@ static const int32_t contract_if_enums_2259_1[] = {
 	1, /* ACL_TARGET_OBJECT */
 };
 static const int32_t contract_if_enums_2259_2[] = {
-	1, /* DROP_RESTRICT */
+	20, /* OBJECT_FUNCTION */
 };
 static const int32_t contract_if_enums_2259_3[] = {
-	20, /* OBJECT_FUNCTION */
-	30, /* OBJECT_PROCEDURE */
-	35, /* OBJECT_ROUTINE */
+	1, /* DROP_RESTRICT */
+	2, /* DROP_CASCADE */
 };
 static const ContractCond contract_conditions_2259[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2259_0, ), CONTRACT_LIST(if_enums, 2259_0, ) },
 	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2259_1, ), CONTRACT_LIST(if_enums, 2259_1, 1) },
-	{ 8, false, false, true, CONTRACT_LIST(if_strings, 2259_2, ), CONTRACT_LIST(if_enums, 2259_2, 1) },
-	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2259_3, ), CONTRACT_LIST(if_enums, 2259_3, 1) },
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2259_2, ), CONTRACT_LIST(if_enums, 2259_2, 1) },
+	{ 8, false, false, true, CONTRACT_LIST(if_strings, 2259_3, ), CONTRACT_LIST(if_enums, 2259_3, 1) },
 };
-/* 2260: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5435:24) */
+/* 2260: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5441:24) */
 static const uint16_t contract_parents_2260[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
-};
-static const int32_t contract_if_enums_2260_1[] = {
-	1, /* ACL_TARGET_OBJECT */
-};
-static const int32_t contract_if_enums_2260_2[] = {
-	20, /* OBJECT_FUNCTION */
-};
-static const int32_t contract_if_enums_2260_3[] = {
-	1, /* DROP_RESTRICT */
-	2, /* DROP_CASCADE */
-};
-static const ContractCond contract_conditions_2260[] = { /* field, not, set, parent, strings, enums */
-	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2260_0, ), CONTRACT_LIST(if_enums, 2260_0, ) },
-	{ 1, false, false, true, CONTRACT_LIST(if_strings, 2260_1, ), CONTRACT_LIST(if_enums, 2260_1, 1) },
-	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2260_2, ), CONTRACT_LIST(if_enums, 2260_2, 1) },
-	{ 8, false, false, true, CONTRACT_LIST(if_strings, 2260_3, ), CONTRACT_LIST(if_enums, 2260_3, 1) },
-};
-/* 2261: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5444:24) */
-static const uint16_t contract_parents_2261[][2] = {
 	{ 125, 2 }, /* CreateCastStmt.func */
 };
-static const int32_t contract_if_enums_2261_1[] = {
+static const int32_t contract_if_enums_2260_1[] = {
 	4, /* COERCION_EXPLICIT */
 	1, /* COERCION_IMPLICIT */
 	2, /* COERCION_ASSIGNMENT */
 	3, /* COERCION_PLPGSQL */
 };
+static const ContractCond contract_conditions_2260[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2260_0, ), CONTRACT_LIST(if_enums, 2260_0, ) },
+	{ 3, false, false, true, CONTRACT_LIST(if_strings, 2260_1, ), CONTRACT_LIST(if_enums, 2260_1, 1) },
+};
+/* 2261: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5444:24) */
+static const uint16_t contract_parents_2261[][2] = {
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+};
+static const int32_t contract_if_enums_2261_1[] = {
+	20, /* OBJECT_FUNCTION */
+	30, /* OBJECT_PROCEDURE */
+	35, /* OBJECT_ROUTINE */
+};
 static const ContractCond contract_conditions_2261[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2261_0, ), CONTRACT_LIST(if_enums, 2261_0, ) },
-	{ 3, false, false, true, CONTRACT_LIST(if_strings, 2261_1, ), CONTRACT_LIST(if_enums, 2261_1, 1) },
+	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2261_1, ), CONTRACT_LIST(if_enums, 2261_1, 1) },
 };
 /* 2262: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5447:24) */
 static const uint16_t contract_parents_2262[][2] = {
@@ -17917,148 +17916,155 @@ static const ContractCond contract_conditions_2262[] = { /* field, not, set, par
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2262_0, ), CONTRACT_LIST(if_enums, 2262_0, ) },
 	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2262_1, ), CONTRACT_LIST(if_enums, 2262_1, 1) },
 };
-/* 2263: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5450:24) */
+/* 2263: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5456:24) */
 static const uint16_t contract_parents_2263[][2] = {
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-};
-static const int32_t contract_if_enums_2263_1[] = {
-	20, /* OBJECT_FUNCTION */
-	30, /* OBJECT_PROCEDURE */
-	35, /* OBJECT_ROUTINE */
-};
-static const ContractCond contract_conditions_2263[] = { /* field, not, set, parent, strings, enums */
-	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2263_0, ), CONTRACT_LIST(if_enums, 2263_0, ) },
-	{ 0, false, false, true, CONTRACT_LIST(if_strings, 2263_1, ), CONTRACT_LIST(if_enums, 2263_1, 1) },
-};
-/* 2264: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5459:24) */
-static const uint16_t contract_parents_2264[][2] = {
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
-static const int32_t contract_if_enums_2264_1[] = {
+static const int32_t contract_if_enums_2263_1[] = {
 	20, /* OBJECT_FUNCTION */
 	2, /* OBJECT_AGGREGATE */
 	30, /* OBJECT_PROCEDURE */
 	35, /* OBJECT_ROUTINE */
 };
+static const ContractCond contract_conditions_2263[] = { /* field, not, set, parent, strings, enums */
+	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2263_0, ), CONTRACT_LIST(if_enums, 2263_0, ) },
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2263_1, ), CONTRACT_LIST(if_enums, 2263_1, 1) },
+};
+/* 2264: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5462:24) */
+static const uint16_t contract_parents_2264[][2] = {
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
+};
 static const ContractCond contract_conditions_2264[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2264_0, ), CONTRACT_LIST(if_enums, 2264_0, ) },
-	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2264_1, ), CONTRACT_LIST(if_enums, 2264_1, 1) },
 };
 /* 2265: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5465:24) */
 static const uint16_t contract_parents_2265[][2] = {
-	{ 170, 4 }, /* CreateTransformStmt.tosql */
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
 };
 static const ContractCond contract_conditions_2265[] = { /* field, not, set, parent, strings, enums */
 	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2265_0, ), CONTRACT_LIST(if_enums, 2265_0, ) },
 };
-/* 2266: ObjectWithArgs.objargs (schema/pg15/deparse.txt:5468:24) */
-static const uint16_t contract_parents_2266[][2] = {
-	{ 170, 3 }, /* CreateTransformStmt.fromsql */
-};
-static const ContractCond contract_conditions_2266[] = { /* field, not, set, parent, strings, enums */
-	{ 2, true, true, false, CONTRACT_LIST(if_strings, 2266_0, ), CONTRACT_LIST(if_enums, 2266_0, ) },
-};
-/* 2267: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3238:28) */
-/* 2268: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3240:28) */
-/* 2269: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3242:28) */
-static const uint8_t contract_kinds_2269[] = { /* the kinds allowed, by tag */
+/* 2266: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3238:28) */
+/* 2267: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3240:28) */
+/* 2268: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3242:28) */
+static const uint8_t contract_kinds_2268[] = { /* the kinds allowed, by tag */
 	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2269[][2] = {
+static const uint16_t contract_parents_2268[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
 };
-/* 2270: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3244:28) */
+/* 2269: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3244:28) */
+static const uint8_t contract_kinds_2269[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2269[][2] = {
+	{ 83, 0 }, /* DropStmt.objects */
+};
+/* 2270: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3246:28) */
 static const uint8_t contract_kinds_2270[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2270[][2] = {
-	{ 83, 0 }, /* DropStmt.objects */
+	{ 85, 1 }, /* CommentStmt.object */
 };
-/* 2271: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3246:28) */
+/* 2271: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3248:28) */
 static const uint8_t contract_kinds_2271[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2271[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
-};
-/* 2272: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3248:28) */
-static const uint8_t contract_kinds_2272[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2272[][2] = {
 	{ 89, 1 }, /* AlterFunctionStmt.func */
 };
-/* 2273: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3250:28) */
-static const uint8_t contract_kinds_2273[] = { /* the kinds allowed, by tag */
+/* 2272: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3250:28) */
+static const uint8_t contract_kinds_2272[] = { /* the kinds allowed, by tag */
 	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2273[][2] = {
+static const uint16_t contract_parents_2272[][2] = {
 	{ 91, 3 }, /* RenameStmt.object */
 };
-/* 2274: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3252:28) */
+/* 2273: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3252:28) */
+static const uint8_t contract_kinds_2273[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2273[][2] = {
+	{ 125, 2 }, /* CreateCastStmt.func */
+};
+/* 2274: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3254:28) */
 static const uint8_t contract_kinds_2274[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2274[][2] = {
-	{ 125, 2 }, /* CreateCastStmt.func */
-};
-/* 2275: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3254:28) */
-static const uint8_t contract_kinds_2275[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2275[][2] = {
 	{ 135, 2 }, /* AlterObjectDependsStmt.object */
 };
-/* 2276: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3256:28) */
-static const uint8_t contract_kinds_2276[] = { /* the kinds allowed, by tag */
+/* 2275: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3256:28) */
+static const uint8_t contract_kinds_2275[] = { /* the kinds allowed, by tag */
 	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2276[][2] = {
+static const uint16_t contract_parents_2275[][2] = {
 	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
 };
-/* 2277: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3258:28) */
+/* 2276: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3258:28) */
+static const uint8_t contract_kinds_2276[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2276[][2] = {
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+};
+/* 2277: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3260:28) */
 static const uint8_t contract_kinds_2277[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2277[][2] = {
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-};
-/* 2278: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3260:28) */
-static const uint8_t contract_kinds_2278[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2278[][2] = {
 	{ 157, 1 }, /* SecLabelStmt.object */
 };
-/* 2279: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3262:28) */
-static const uint8_t contract_kinds_2279[] = { /* the kinds allowed, by tag */
+/* 2278: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3262:28) */
+static const uint8_t contract_kinds_2278[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2279[][2] = {
+static const uint16_t contract_parents_2278[][2] = {
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
-/* 2280: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3264:28) */
-static const uint8_t contract_kinds_2280[] = { /* the kinds allowed, by tag */
+/* 2279: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3264:28) */
+static const uint8_t contract_kinds_2279[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x44,0x82,0xc0,0xc7,0xe8,0xcb,0x84,0xa2,0x03,0x09,0x28,0xa0,0x5f,0x03,0x03,0x00,0x81,0x4e,0x91,0x52,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2280[][2] = {
+static const uint16_t contract_parents_2279[][2] = {
 	{ 170, 3 }, /* CreateTransformStmt.fromsql */
 };
-/* 2281: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3266:28) */
-static const uint8_t contract_kinds_2281[] = { /* the kinds allowed, by tag */
+/* 2280: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3266:28) */
+static const uint8_t contract_kinds_2280[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2281[][2] = {
+static const uint16_t contract_parents_2280[][2] = {
 	{ 170, 4 }, /* CreateTransformStmt.tosql */
 };
-/* 2282: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3268:28) */
-static const uint8_t contract_kinds_2282[] = { /* the kinds allowed, by tag */
+/* 2281: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3268:28) */
+static const uint8_t contract_kinds_2281[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x1c,0x82,0xc0,0xc7,0xe0,0xc3,0x84,0x8e,0x03,0x08,0x88,0xa5,0x1f,0x0a,0x03,0x00,0x81,0x4e,0x90,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2282[][2] = {
+static const uint16_t contract_parents_2281[][2] = {
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2283: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3270:28) */
+/* 2282: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3270:28) */
+static const uint8_t contract_kinds_2282[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2282[][2] = {
+	{ 75, 3 }, /* GrantStmt.objects */
+	{ 83, 0 }, /* DropStmt.objects */
+	{ 85, 1 }, /* CommentStmt.object */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
+	{ 125, 2 }, /* CreateCastStmt.func */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 157, 1 }, /* SecLabelStmt.object */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 170, 3 }, /* CreateTransformStmt.fromsql */
+	{ 170, 4 }, /* CreateTransformStmt.tosql */
+	{ 215, 1 }, /* CreateOpClassItem.name */
+};
+/* 2283: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3272:28) */
 static const uint8_t contract_kinds_2283[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
@@ -18078,76 +18084,69 @@ static const uint16_t contract_parents_2283[][2] = {
 	{ 170, 4 }, /* CreateTransformStmt.tosql */
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2284: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3272:28) */
+/* 2284: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3274:28) */
 static const uint8_t contract_kinds_2284[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2284[][2] = {
-	{ 75, 3 }, /* GrantStmt.objects */
-	{ 83, 0 }, /* DropStmt.objects */
-	{ 85, 1 }, /* CommentStmt.object */
-	{ 89, 1 }, /* AlterFunctionStmt.func */
-	{ 91, 3 }, /* RenameStmt.object */
-	{ 125, 2 }, /* CreateCastStmt.func */
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-	{ 157, 1 }, /* SecLabelStmt.object */
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-	{ 170, 3 }, /* CreateTransformStmt.fromsql */
-	{ 170, 4 }, /* CreateTransformStmt.tosql */
-	{ 215, 1 }, /* CreateOpClassItem.name */
-};
-/* 2285: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3274:28) */
-static const uint8_t contract_kinds_2285[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x01,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2285[][2] = {
+static const uint16_t contract_parents_2284[][2] = {
 	{ 85, 1 }, /* CommentStmt.object */
 };
-/* 2286: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3276:28) */
-static const uint8_t contract_kinds_2286[] = { /* the kinds allowed, by tag */
+/* 2285: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3276:28) */
+static const uint8_t contract_kinds_2285[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xf0,0x43,0xa4,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x18,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
 };
-static const uint16_t contract_parents_2286[][2] = {
+static const uint16_t contract_parents_2285[][2] = {
 	{ 89, 1 }, /* AlterFunctionStmt.func */
 };
-/* 2287: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3278:28) */
+/* 2286: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3278:28) */
+static const uint8_t contract_kinds_2286[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0xd0,0x0d,0xea,0x01,0x01,0x03,0x00,
+};
+static const uint16_t contract_parents_2286[][2] = {
+	{ 91, 3 }, /* RenameStmt.object */
+};
+/* 2287: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3280:28) */
 static const uint8_t contract_kinds_2287[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0xd0,0x0d,0xea,0x01,0x01,0x03,0x00,
 };
 static const uint16_t contract_parents_2287[][2] = {
-	{ 91, 3 }, /* RenameStmt.object */
-};
-/* 2288: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3280:28) */
-static const uint8_t contract_kinds_2288[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0xd0,0x0d,0xea,0x01,0x01,0x03,0x00,
-};
-static const uint16_t contract_parents_2288[][2] = {
 	{ 135, 2 }, /* AlterObjectDependsStmt.object */
 };
-/* 2289: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3282:28) */
-static const uint8_t contract_kinds_2289[] = { /* the kinds allowed, by tag */
+/* 2288: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3282:28) */
+static const uint8_t contract_kinds_2288[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0x43,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
 };
-static const uint16_t contract_parents_2289[][2] = {
+static const uint16_t contract_parents_2288[][2] = {
 	{ 137, 2 }, /* AlterOwnerStmt.object */
 };
-/* 2290: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3284:28) */
-static const uint8_t contract_kinds_2290[] = { /* the kinds allowed, by tag */
+/* 2289: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3284:28) */
+static const uint8_t contract_kinds_2289[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xf0,0x43,0xa4,0x80,0x03,0x08,0x10,0x80,0x1f,0x00,0x03,0x18,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x01,0x03,0x00,
 };
-static const uint16_t contract_parents_2290[][2] = {
+static const uint16_t contract_parents_2289[][2] = {
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
-/* 2291: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3286:28) */
-static const uint8_t contract_kinds_2291[] = { /* the kinds allowed, by tag */
+/* 2290: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3286:28) */
+static const uint8_t contract_kinds_2290[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2291[][2] = {
+static const uint16_t contract_parents_2290[][2] = {
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2292: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3288:28) */
+/* 2291: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3288:28) */
+static const uint8_t contract_kinds_2291[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
+};
+static const uint16_t contract_parents_2291[][2] = {
+	{ 85, 1 }, /* CommentStmt.object */
+	{ 89, 1 }, /* AlterFunctionStmt.func */
+	{ 91, 3 }, /* RenameStmt.object */
+	{ 135, 2 }, /* AlterObjectDependsStmt.object */
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
+	{ 215, 1 }, /* CreateOpClassItem.name */
+};
+/* 2292: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3290:28) */
 static const uint8_t contract_kinds_2292[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
 };
@@ -18160,469 +18159,466 @@ static const uint16_t contract_parents_2292[][2] = {
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2293: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:3290:28) */
+/* 2293: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5079:28) */
 static const uint8_t contract_kinds_2293[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
-};
-static const uint16_t contract_parents_2293[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
-	{ 89, 1 }, /* AlterFunctionStmt.func */
-	{ 91, 3 }, /* RenameStmt.object */
-	{ 135, 2 }, /* AlterObjectDependsStmt.object */
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
-	{ 215, 1 }, /* CreateOpClassItem.name */
-};
-/* 2294: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5079:28) */
-static const uint8_t contract_kinds_2294[] = { /* the kinds allowed, by tag */
 	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2294[][2] = {
+static const uint16_t contract_parents_2293[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
 };
-/* 2295: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5082:28) */
+/* 2294: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5082:28) */
+static const uint8_t contract_kinds_2294[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2294[][2] = {
+	{ 83, 0 }, /* DropStmt.objects */
+};
+/* 2295: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5085:28) */
 static const uint8_t contract_kinds_2295[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2295[][2] = {
-	{ 83, 0 }, /* DropStmt.objects */
+	{ 85, 1 }, /* CommentStmt.object */
 };
-/* 2296: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5085:28) */
+/* 2296: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5088:28) */
 static const uint8_t contract_kinds_2296[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2296[][2] = {
-	{ 85, 1 }, /* CommentStmt.object */
-};
-/* 2297: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5088:28) */
-static const uint8_t contract_kinds_2297[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2297[][2] = {
 	{ 89, 1 }, /* AlterFunctionStmt.func */
 };
-/* 2298: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5091:28) */
-static const uint8_t contract_kinds_2298[] = { /* the kinds allowed, by tag */
+/* 2297: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5091:28) */
+static const uint8_t contract_kinds_2297[] = { /* the kinds allowed, by tag */
 	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2298[][2] = {
+static const uint16_t contract_parents_2297[][2] = {
 	{ 91, 3 }, /* RenameStmt.object */
 };
-/* 2299: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5094:28) */
+/* 2298: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5094:28) */
+static const uint8_t contract_kinds_2298[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2298[][2] = {
+	{ 125, 2 }, /* CreateCastStmt.func */
+};
+/* 2299: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5097:28) */
 static const uint8_t contract_kinds_2299[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2299[][2] = {
-	{ 125, 2 }, /* CreateCastStmt.func */
-};
-/* 2300: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5097:28) */
-static const uint8_t contract_kinds_2300[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2300[][2] = {
 	{ 135, 2 }, /* AlterObjectDependsStmt.object */
 };
-/* 2301: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5100:28) */
-static const uint8_t contract_kinds_2301[] = { /* the kinds allowed, by tag */
+/* 2300: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5100:28) */
+static const uint8_t contract_kinds_2300[] = { /* the kinds allowed, by tag */
 	0x84,0x00,0x00,0x00,0x10,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x10,0x80,0x1f,0x20,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2301[][2] = {
+static const uint16_t contract_parents_2300[][2] = {
 	{ 136, 2 }, /* AlterObjectSchemaStmt.object */
 };
-/* 2302: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5103:28) */
+/* 2301: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5103:28) */
+static const uint8_t contract_kinds_2301[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
+};
+static const uint16_t contract_parents_2301[][2] = {
+	{ 137, 2 }, /* AlterOwnerStmt.object */
+};
+/* 2302: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5106:28) */
 static const uint8_t contract_kinds_2302[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
 static const uint16_t contract_parents_2302[][2] = {
-	{ 137, 2 }, /* AlterOwnerStmt.object */
-};
-/* 2303: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5106:28) */
-static const uint8_t contract_kinds_2303[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
-};
-static const uint16_t contract_parents_2303[][2] = {
 	{ 157, 1 }, /* SecLabelStmt.object */
 };
-/* 2304: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5109:28) */
-static const uint8_t contract_kinds_2304[] = { /* the kinds allowed, by tag */
+/* 2303: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5109:28) */
+static const uint8_t contract_kinds_2303[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0d,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2304[][2] = {
+static const uint16_t contract_parents_2303[][2] = {
 	{ 162, 3 }, /* AlterExtensionContentsStmt.object */
 };
-/* 2305: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5112:28) */
-static const uint8_t contract_kinds_2305[] = { /* the kinds allowed, by tag */
+/* 2304: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5112:28) */
+static const uint8_t contract_kinds_2304[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x44,0x82,0xc0,0xc7,0xe8,0xcb,0x84,0xa2,0x03,0x09,0x28,0xa0,0x5f,0x03,0x03,0x00,0x81,0x4e,0x91,0x52,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2305[][2] = {
+static const uint16_t contract_parents_2304[][2] = {
 	{ 170, 3 }, /* CreateTransformStmt.fromsql */
 };
-/* 2306: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5115:28) */
-static const uint8_t contract_kinds_2306[] = { /* the kinds allowed, by tag */
+/* 2305: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5115:28) */
+static const uint8_t contract_kinds_2305[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x00,0x00,0x00,0x80,0xc0,0xc7,0xe0,0xc3,0x84,0x80,0x03,0x08,0x00,0x80,0x1f,0x00,0x03,0x00,0x80,0x4e,0x00,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2306[][2] = {
+static const uint16_t contract_parents_2305[][2] = {
 	{ 170, 4 }, /* CreateTransformStmt.tosql */
 };
-/* 2307: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5118:28) */
-static const uint8_t contract_kinds_2307[] = { /* the kinds allowed, by tag */
+/* 2306: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5118:28) */
+static const uint8_t contract_kinds_2306[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x1c,0x82,0xc0,0xc7,0xe0,0xc3,0x84,0x8e,0x03,0x08,0x88,0xa5,0x1f,0x0a,0x03,0x00,0x81,0x4e,0x90,0x50,0x0c,0xea,0x01,0x00,0x03,0x00,
 };
-static const uint16_t contract_parents_2307[][2] = {
+static const uint16_t contract_parents_2306[][2] = {
 	{ 215, 1 }, /* CreateOpClassItem.name */
 };
-/* 2308: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5265:28) */
-static const uint16_t contract_parents_2308[][2] = {
+/* 2307: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:5262:28) */
+static const uint16_t contract_parents_2307[][2] = {
 	{ 75, 3 }, /* GrantStmt.objects */
 };
-static const int32_t contract_if_enums_2308_0[] = {
+static const int32_t contract_if_enums_2307_0[] = {
 	38, /* OBJECT_SEQUENCE */
 	42, /* OBJECT_TABLE */
 };
-static const ContractCond contract_conditions_2308[] = { /* field, not, set, parent, strings, enums */
-	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2308_0, ), CONTRACT_LIST(if_enums, 2308_0, 1) },
+static const ContractCond contract_conditions_2307[] = { /* field, not, set, parent, strings, enums */
+	{ 2, false, false, true, CONTRACT_LIST(if_strings, 2307_0, ), CONTRACT_LIST(if_enums, 2307_0, 1) },
 };
-/* 2309: AccessPriv.cols (schema/pg15/deparse.txt:3292:17) */
-/* 2310: AccessPriv.cols (schema/pg15/deparse.txt:3294:17) */
-/* 2311: AccessPriv.cols (schema/pg15/deparse.txt:3296:17) */
+/* 2308: AccessPriv.cols (schema/pg15/deparse.txt:3292:17) */
+/* 2309: AccessPriv.cols (schema/pg15/deparse.txt:3294:17) */
+/* 2310: AccessPriv.cols (schema/pg15/deparse.txt:3296:17) */
+static const uint8_t contract_kinds_2310[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2311: AccessPriv.cols (schema/pg15/deparse.txt:3298:17) */
 static const uint8_t contract_kinds_2311[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2312: AccessPriv.cols (schema/pg15/deparse.txt:3298:17) */
+/* 2312: AccessPriv.cols (schema/pg15/deparse.txt:5121:17) */
 static const uint8_t contract_kinds_2312[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2313: AccessPriv.cols (schema/pg15/deparse.txt:5121:17) */
-static const uint8_t contract_kinds_2313[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_2313[][2] = {
+static const uint16_t contract_parents_2312[][2] = {
 	{ 75, 4 }, /* GrantStmt.privileges */
 };
-/* 2314: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3300:32) */
-/* 2315: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3302:32) */
-/* 2316: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3304:32) */
+/* 2313: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3300:32) */
+/* 2314: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3302:32) */
+/* 2315: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3304:32) */
+static const uint8_t contract_kinds_2315[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2316: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3306:32) */
 static const uint8_t contract_kinds_2316[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2317: CreateOpClassItem.order_family (schema/pg15/deparse.txt:3306:32) */
+/* 2317: CreateOpClassItem.order_family (schema/pg15/deparse.txt:5124:32) */
 static const uint8_t contract_kinds_2317[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2318: CreateOpClassItem.order_family (schema/pg15/deparse.txt:5124:32) */
+static const uint16_t contract_parents_2317[][2] = {
+	{ 126, 4 }, /* CreateOpClassStmt.items */
+};
+/* 2318: CreateOpClassItem.order_family (schema/pg15/deparse.txt:5127:32) */
 static const uint8_t contract_kinds_2318[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 static const uint16_t contract_parents_2318[][2] = {
-	{ 126, 4 }, /* CreateOpClassStmt.items */
-};
-/* 2319: CreateOpClassItem.order_family (schema/pg15/deparse.txt:5127:32) */
-static const uint8_t contract_kinds_2319[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_2319[][2] = {
 	{ 128, 3 }, /* AlterOpFamilyStmt.items */
 };
-/* 2320: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3308:30) */
-/* 2321: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3310:30) */
-/* 2322: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3312:30) */
+/* 2319: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3308:30) */
+/* 2320: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3310:30) */
+/* 2321: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3312:30) */
+static const uint8_t contract_kinds_2321[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 2322: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3314:30) */
 static const uint8_t contract_kinds_2322[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2323: CreateOpClassItem.class_args (schema/pg15/deparse.txt:3314:30) */
+/* 2323: CreateOpClassItem.class_args (schema/pg15/deparse.txt:5130:30) */
 static const uint8_t contract_kinds_2323[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2324: CreateOpClassItem.class_args (schema/pg15/deparse.txt:5130:30) */
+static const uint16_t contract_parents_2323[][2] = {
+	{ 126, 4 }, /* CreateOpClassStmt.items */
+};
+/* 2324: CreateOpClassItem.class_args (schema/pg15/deparse.txt:5133:30) */
 static const uint8_t contract_kinds_2324[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
 static const uint16_t contract_parents_2324[][2] = {
-	{ 126, 4 }, /* CreateOpClassStmt.items */
-};
-/* 2325: CreateOpClassItem.class_args (schema/pg15/deparse.txt:5133:30) */
-static const uint8_t contract_kinds_2325[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-static const uint16_t contract_parents_2325[][2] = {
 	{ 128, 3 }, /* AlterOpFamilyStmt.items */
 };
-/* 2326: CreateOpClassItem.storedtype (schema/pg15/deparse.txt:3316:30) */
-static const int32_t contract_if_enums_2326_0[] = {
+/* 2325: CreateOpClassItem.storedtype (schema/pg15/deparse.txt:3316:30) */
+static const int32_t contract_if_enums_2325_0[] = {
 	3, /* 3 */
 };
-static const ContractCond contract_conditions_2326[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2326_0, ), CONTRACT_LIST(if_enums, 2326_0, 1) },
+static const ContractCond contract_conditions_2325[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2325_0, ), CONTRACT_LIST(if_enums, 2325_0, 1) },
 };
-/* 2327: CreateOpClassItem.storedtype (schema/pg15/deparse.txt:3318:30) */
-static const int32_t contract_if_enums_2327_0[] = {
+/* 2326: CreateOpClassItem.storedtype (schema/pg15/deparse.txt:3318:30) */
+static const int32_t contract_if_enums_2326_0[] = {
 	1, /* 1 */
 	3, /* 3 */
 	2, /* 2 */
 };
-static const ContractCond contract_conditions_2327[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2327_0, ), CONTRACT_LIST(if_enums, 2327_0, 1) },
+static const ContractCond contract_conditions_2326[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2326_0, ), CONTRACT_LIST(if_enums, 2326_0, 1) },
 };
-/* 2328: TableLikeClause.relation (schema/pg15/deparse.txt:3320:26) */
-/* 2329: FunctionParameter.argType (schema/pg15/deparse.txt:3322:28) */
-/* 2330: FunctionParameter.defexpr (schema/pg15/deparse.txt:3324:27) */
-static const uint8_t contract_kinds_2330[] = { /* the kinds allowed, by tag */
+/* 2327: TableLikeClause.relation (schema/pg15/deparse.txt:3320:26) */
+/* 2328: FunctionParameter.argType (schema/pg15/deparse.txt:3322:28) */
+/* 2329: FunctionParameter.defexpr (schema/pg15/deparse.txt:3324:27) */
+static const uint8_t contract_kinds_2329[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2331: LockingClause.lockedRels (schema/pg15/deparse.txt:3326:27) */
-/* 2332: LockingClause.lockedRels (schema/pg15/deparse.txt:3328:27) */
+/* 2330: LockingClause.lockedRels (schema/pg15/deparse.txt:3326:27) */
+/* 2331: LockingClause.lockedRels (schema/pg15/deparse.txt:3328:27) */
+static const uint8_t contract_kinds_2331[] = { /* the kinds allowed, by tag */
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 2332: LockingClause.lockedRels (schema/pg15/deparse.txt:5136:27) */
 static const uint8_t contract_kinds_2332[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2333: LockingClause.lockedRels (schema/pg15/deparse.txt:5136:27) */
-static const uint8_t contract_kinds_2333[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 2334: LockingClause.lockedRels (schema/pg15/deparse.txt:5138:27) */
-/* 2335: XmlSerialize.expr (schema/pg15/deparse.txt:3330:19) */
-static const uint8_t contract_kinds_2335[] = { /* the kinds allowed, by tag */
+/* 2333: LockingClause.lockedRels (schema/pg15/deparse.txt:5138:27) */
+/* 2334: XmlSerialize.expr (schema/pg15/deparse.txt:3330:19) */
+static const uint8_t contract_kinds_2334[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-static const int32_t contract_if_enums_2335_0[] = {
+static const int32_t contract_if_enums_2334_0[] = {
 	1, /* XMLOPTION_DOCUMENT */
+};
+static const ContractCond contract_conditions_2334[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2334_0, ), CONTRACT_LIST(if_enums, 2334_0, 1) },
+};
+/* 2335: XmlSerialize.expr (schema/pg15/deparse.txt:3332:19) */
+static const uint8_t contract_kinds_2335[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+static const int32_t contract_if_enums_2335_0[] = {
+	2, /* XMLOPTION_CONTENT */
 };
 static const ContractCond contract_conditions_2335[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2335_0, ), CONTRACT_LIST(if_enums, 2335_0, 1) },
 };
-/* 2336: XmlSerialize.expr (schema/pg15/deparse.txt:3332:19) */
+/* 2336: XmlSerialize.expr (schema/pg15/deparse.txt:3334:19) */
 static const uint8_t contract_kinds_2336[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const int32_t contract_if_enums_2336_0[] = {
-	2, /* XMLOPTION_CONTENT */
-};
-static const ContractCond contract_conditions_2336[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2336_0, ), CONTRACT_LIST(if_enums, 2336_0, 1) },
-};
-/* 2337: XmlSerialize.expr (schema/pg15/deparse.txt:3334:19) */
-static const uint8_t contract_kinds_2337[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-static const int32_t contract_if_enums_2337_0[] = {
+static const int32_t contract_if_enums_2336_0[] = {
 	1, /* XMLOPTION_DOCUMENT */
 	2, /* XMLOPTION_CONTENT */
 };
-static const ContractCond contract_conditions_2337[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2337_0, ), CONTRACT_LIST(if_enums, 2337_0, 1) },
+static const ContractCond contract_conditions_2336[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2336_0, ), CONTRACT_LIST(if_enums, 2336_0, 1) },
 };
-/* 2338: XmlSerialize.typeName (schema/pg15/deparse.txt:3336:24) */
-/* 2339: WithClause.ctes (schema/pg15/deparse.txt:3338:17) */
-/* 2340: WithClause.ctes (schema/pg15/deparse.txt:3340:17) */
-/* 2341: WithClause.ctes (schema/pg15/deparse.txt:3342:17) */
+/* 2337: XmlSerialize.typeName (schema/pg15/deparse.txt:3336:24) */
+/* 2338: WithClause.ctes (schema/pg15/deparse.txt:3338:17) */
+/* 2339: WithClause.ctes (schema/pg15/deparse.txt:3340:17) */
+/* 2340: WithClause.ctes (schema/pg15/deparse.txt:3342:17) */
+static const uint8_t contract_kinds_2340[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
+};
+/* 2341: WithClause.ctes (schema/pg15/deparse.txt:3344:17) */
 static const uint8_t contract_kinds_2341[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
-/* 2342: WithClause.ctes (schema/pg15/deparse.txt:3344:17) */
+/* 2342: WithClause.ctes (schema/pg15/deparse.txt:5141:17) */
 static const uint8_t contract_kinds_2342[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
-/* 2343: WithClause.ctes (schema/pg15/deparse.txt:5141:17) */
+static const uint16_t contract_parents_2342[][2] = {
+	{ 64, 5 }, /* InsertStmt.with_clause */
+};
+/* 2343: WithClause.ctes (schema/pg15/deparse.txt:5144:17) */
 static const uint8_t contract_kinds_2343[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
 static const uint16_t contract_parents_2343[][2] = {
-	{ 64, 5 }, /* InsertStmt.with_clause */
+	{ 65, 4 }, /* DeleteStmt.with_clause */
 };
-/* 2344: WithClause.ctes (schema/pg15/deparse.txt:5144:17) */
+/* 2344: WithClause.ctes (schema/pg15/deparse.txt:5147:17) */
 static const uint8_t contract_kinds_2344[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
 static const uint16_t contract_parents_2344[][2] = {
-	{ 65, 4 }, /* DeleteStmt.with_clause */
+	{ 66, 5 }, /* UpdateStmt.with_clause */
 };
-/* 2345: WithClause.ctes (schema/pg15/deparse.txt:5147:17) */
+/* 2345: WithClause.ctes (schema/pg15/deparse.txt:5150:17) */
 static const uint8_t contract_kinds_2345[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
 static const uint16_t contract_parents_2345[][2] = {
-	{ 66, 5 }, /* UpdateStmt.with_clause */
+	{ 67, 4 }, /* MergeStmt.with_clause */
 };
-/* 2346: WithClause.ctes (schema/pg15/deparse.txt:5150:17) */
+/* 2346: WithClause.ctes (schema/pg15/deparse.txt:5153:17) */
 static const uint8_t contract_kinds_2346[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
 static const uint16_t contract_parents_2346[][2] = {
-	{ 67, 4 }, /* MergeStmt.with_clause */
-};
-/* 2347: WithClause.ctes (schema/pg15/deparse.txt:5153:17) */
-static const uint8_t contract_kinds_2347[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
-};
-static const uint16_t contract_parents_2347[][2] = {
 	{ 68, 15 }, /* SelectStmt.with_clause */
 };
-/* 2348: InferClause.indexElems (schema/pg15/deparse.txt:3346:25) */
-/* 2349: InferClause.indexElems (schema/pg15/deparse.txt:3348:25) */
-/* 2350: InferClause.indexElems (schema/pg15/deparse.txt:3350:25) */
+/* 2347: InferClause.indexElems (schema/pg15/deparse.txt:3346:25) */
+/* 2348: InferClause.indexElems (schema/pg15/deparse.txt:3348:25) */
+/* 2349: InferClause.indexElems (schema/pg15/deparse.txt:3350:25) */
+static const uint8_t contract_kinds_2349[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
+};
+/* 2350: InferClause.indexElems (schema/pg15/deparse.txt:3352:25) */
 static const uint8_t contract_kinds_2350[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2351: InferClause.indexElems (schema/pg15/deparse.txt:3352:25) */
+/* 2351: InferClause.indexElems (schema/pg15/deparse.txt:5156:25) */
 static const uint8_t contract_kinds_2351[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2352: InferClause.indexElems (schema/pg15/deparse.txt:5156:25) */
-static const uint8_t contract_kinds_2352[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
-};
-static const uint16_t contract_parents_2352[][2] = {
+static const uint16_t contract_parents_2351[][2] = {
 	{ 223, 1 }, /* OnConflictClause.infer */
 };
-/* 2353: InferClause.whereClause (schema/pg15/deparse.txt:3354:26) */
-static const uint8_t contract_kinds_2353[] = { /* the kinds allowed, by tag */
+/* 2352: InferClause.whereClause (schema/pg15/deparse.txt:3354:26) */
+static const uint8_t contract_kinds_2352[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2354: OnConflictClause.targetList (schema/pg15/deparse.txt:3356:30) */
-/* 2355: OnConflictClause.targetList (schema/pg15/deparse.txt:3358:30) */
-/* 2356: OnConflictClause.targetList (schema/pg15/deparse.txt:3360:30) */
+/* 2353: OnConflictClause.targetList (schema/pg15/deparse.txt:3356:30) */
+/* 2354: OnConflictClause.targetList (schema/pg15/deparse.txt:3358:30) */
+/* 2355: OnConflictClause.targetList (schema/pg15/deparse.txt:3360:30) */
+static const uint8_t contract_kinds_2355[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 2356: OnConflictClause.targetList (schema/pg15/deparse.txt:3362:30) */
 static const uint8_t contract_kinds_2356[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2357: OnConflictClause.targetList (schema/pg15/deparse.txt:3362:30) */
+/* 2357: OnConflictClause.targetList (schema/pg15/deparse.txt:5159:30) */
 static const uint8_t contract_kinds_2357[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2358: OnConflictClause.targetList (schema/pg15/deparse.txt:5159:30) */
-static const uint8_t contract_kinds_2358[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-static const uint16_t contract_parents_2358[][2] = {
+static const uint16_t contract_parents_2357[][2] = {
 	{ 64, 3 }, /* InsertStmt.on_conflict_clause */
 };
-/* 2359: OnConflictClause.whereClause (schema/pg15/deparse.txt:3364:31) */
-static const uint8_t contract_kinds_2359[] = { /* the kinds allowed, by tag */
+/* 2358: OnConflictClause.whereClause (schema/pg15/deparse.txt:3364:31) */
+static const uint8_t contract_kinds_2358[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2360: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3366:33) */
-/* 2361: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3368:33) */
-/* 2362: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3370:33) */
+/* 2359: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3366:33) */
+/* 2360: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3368:33) */
+/* 2361: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3370:33) */
+static const uint8_t contract_kinds_2361[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2362: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3372:33) */
 static const uint8_t contract_kinds_2362[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2363: CTESearchClause.search_col_list (schema/pg15/deparse.txt:3372:33) */
+/* 2363: CTESearchClause.search_col_list (schema/pg15/deparse.txt:5162:33) */
 static const uint8_t contract_kinds_2363[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2364: CTESearchClause.search_col_list (schema/pg15/deparse.txt:5162:33) */
-static const uint8_t contract_kinds_2364[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_2364[][2] = {
+static const uint16_t contract_parents_2363[][2] = {
 	{ 226, 4 }, /* CommonTableExpr.search_clause */
 };
-/* 2365: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:3374:35) */
-/* 2366: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3376:31) */
-/* 2367: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3378:31) */
-/* 2368: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3380:31) */
+/* 2364: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:3374:35) */
+/* 2365: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3376:31) */
+/* 2366: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3378:31) */
+/* 2367: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3380:31) */
+static const uint8_t contract_kinds_2367[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2368: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3382:31) */
 static const uint8_t contract_kinds_2368[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2369: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:3382:31) */
+/* 2369: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:5165:31) */
 static const uint8_t contract_kinds_2369[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2370: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:5165:31) */
-static const uint8_t contract_kinds_2370[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_2370[][2] = {
+static const uint16_t contract_parents_2369[][2] = {
 	{ 226, 5 }, /* CommonTableExpr.cycle_clause */
 };
-/* 2371: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:3384:34) */
-/* 2372: CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:3386:33) */
+/* 2370: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:3384:34) */
+/* 2371: CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:3386:33) */
+static const uint8_t contract_kinds_2371[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+/* 2372: CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:3388:35) */
 static const uint8_t contract_kinds_2372[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-/* 2373: CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:3388:35) */
-static const uint8_t contract_kinds_2373[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+/* 2373: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:3390:34) */
+/* 2374: CommonTableExpr.ctename (schema/pg15/deparse.txt:3392:25) */
+/* 2375: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3394:31) */
+/* 2376: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3396:31) */
+/* 2377: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3398:31) */
+static const uint8_t contract_kinds_2377[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2374: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:3390:34) */
-/* 2375: CommonTableExpr.ctename (schema/pg15/deparse.txt:3392:25) */
-/* 2376: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3394:31) */
-/* 2377: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3396:31) */
-/* 2378: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3398:31) */
+/* 2378: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3400:31) */
 static const uint8_t contract_kinds_2378[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2379: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:3400:31) */
+/* 2379: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:5168:31) */
 static const uint8_t contract_kinds_2379[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2380: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:5168:31) */
-static const uint8_t contract_kinds_2380[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_2380[][2] = {
+static const uint16_t contract_parents_2379[][2] = {
 	{ 221, 0 }, /* WithClause.ctes */
 };
-/* 2381: CommonTableExpr.ctequery (schema/pg15/deparse.txt:3402:26) */
-/* 2382: CommonTableExpr.ctequery (schema/pg15/deparse.txt:3404:26) */
-static const uint8_t contract_kinds_2382[] = { /* the kinds allowed, by tag */
+/* 2380: CommonTableExpr.ctequery (schema/pg15/deparse.txt:3402:26) */
+/* 2381: CommonTableExpr.ctequery (schema/pg15/deparse.txt:3404:26) */
+static const uint8_t contract_kinds_2381[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2383: MergeWhenClause.condition (schema/pg15/deparse.txt:3406:27) */
-static const uint8_t contract_kinds_2383[] = { /* the kinds allowed, by tag */
+/* 2382: MergeWhenClause.condition (schema/pg15/deparse.txt:3406:27) */
+static const uint8_t contract_kinds_2382[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2384: MergeWhenClause.targetList (schema/pg15/deparse.txt:3408:29) */
-/* 2385: MergeWhenClause.targetList (schema/pg15/deparse.txt:3410:29) */
-/* 2386: MergeWhenClause.targetList (schema/pg15/deparse.txt:3412:29) */
+/* 2383: MergeWhenClause.targetList (schema/pg15/deparse.txt:3408:29) */
+/* 2384: MergeWhenClause.targetList (schema/pg15/deparse.txt:3410:29) */
+/* 2385: MergeWhenClause.targetList (schema/pg15/deparse.txt:3412:29) */
+static const uint8_t contract_kinds_2385[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 2386: MergeWhenClause.targetList (schema/pg15/deparse.txt:3414:29) */
 static const uint8_t contract_kinds_2386[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2387: MergeWhenClause.targetList (schema/pg15/deparse.txt:3414:29) */
+/* 2387: MergeWhenClause.targetList (schema/pg15/deparse.txt:5171:29) */
 static const uint8_t contract_kinds_2387[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 2388: MergeWhenClause.targetList (schema/pg15/deparse.txt:5171:29) */
-static const uint8_t contract_kinds_2388[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-static const uint16_t contract_parents_2388[][2] = {
+static const uint16_t contract_parents_2387[][2] = {
 	{ 67, 3 }, /* MergeStmt.merge_when_clauses */
 };
-/* 2389: MergeWhenClause.values (schema/pg15/deparse.txt:3416:24) */
+/* 2388: MergeWhenClause.values (schema/pg15/deparse.txt:3416:24) */
+static const uint8_t contract_kinds_2388[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 2389: MergeWhenClause.values (schema/pg15/deparse.txt:3418:24) */
 static const uint8_t contract_kinds_2389[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2390: MergeWhenClause.values (schema/pg15/deparse.txt:3418:24) */
+/* 2390: MergeWhenClause.values (schema/pg15/deparse.txt:5174:24) */
 static const uint8_t contract_kinds_2390[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2391: MergeWhenClause.values (schema/pg15/deparse.txt:5174:24) */
-static const uint8_t contract_kinds_2391[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_2391[][2] = {
+static const uint16_t contract_parents_2390[][2] = {
 	{ 67, 3 }, /* MergeStmt.merge_when_clauses */
 };
-/* 2392: RoleSpec.rolename (schema/pg15/deparse.txt:3420:19) */
-static const int32_t contract_if_enums_2392_0[] = {
+/* 2391: RoleSpec.rolename (schema/pg15/deparse.txt:3420:19) */
+static const int32_t contract_if_enums_2391_0[] = {
 	1, /* ROLESPEC_CSTRING */
 };
-static const ContractCond contract_conditions_2392[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2392_0, ), CONTRACT_LIST(if_enums, 2392_0, 1) },
+static const ContractCond contract_conditions_2391[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2391_0, ), CONTRACT_LIST(if_enums, 2391_0, 1) },
 };
-/* 2393: RoleSpec.rolename (schema/pg15/deparse.txt:3422:19) */
-static const int32_t contract_if_enums_2393_0[] = {
+/* 2392: RoleSpec.rolename (schema/pg15/deparse.txt:3422:19) */
+static const int32_t contract_if_enums_2392_0[] = {
 	1, /* ROLESPEC_CSTRING */
 	2, /* ROLESPEC_CURRENT_ROLE */
 	5, /* ROLESPEC_PUBLIC */
 	4, /* ROLESPEC_SESSION_USER */
 	3, /* ROLESPEC_CURRENT_USER */
 };
-static const ContractCond contract_conditions_2393[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2393_0, ), CONTRACT_LIST(if_enums, 2393_0, 1) },
+static const ContractCond contract_conditions_2392[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2392_0, ), CONTRACT_LIST(if_enums, 2392_0, 1) },
 };
-/* 2394: RoleSpec.rolename (schema/pg15/deparse.txt:5232:19) */
-static const uint16_t contract_parents_2394[][2] = {
+/* 2393: RoleSpec.rolename (schema/pg15/deparse.txt:5232:19) */
+static const uint16_t contract_parents_2393[][2] = {
 	{ 75, 5 }, /* GrantStmt.grantees */
+};
+static const int32_t contract_if_enums_2393_0[] = {
+	1, /* ROLESPEC_CSTRING */
+};
+static const ContractCond contract_conditions_2393[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2393_0, ), CONTRACT_LIST(if_enums, 2393_0, 1) },
+};
+/* 2394: RoleSpec.rolename (schema/pg15/deparse.txt:5265:19) */
+static const uint16_t contract_parents_2394[][2] = {
+	{ 72, 3 }, /* AlterTableCmd.newowner */
 };
 static const int32_t contract_if_enums_2394_0[] = {
 	1, /* ROLESPEC_CSTRING */
@@ -18630,9 +18626,9 @@ static const int32_t contract_if_enums_2394_0[] = {
 static const ContractCond contract_conditions_2394[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2394_0, ), CONTRACT_LIST(if_enums, 2394_0, 1) },
 };
-/* 2395: RoleSpec.rolename (schema/pg15/deparse.txt:5268:19) */
+/* 2395: RoleSpec.rolename (schema/pg15/deparse.txt:5271:19) */
 static const uint16_t contract_parents_2395[][2] = {
-	{ 72, 3 }, /* AlterTableCmd.newowner */
+	{ 140, 0 }, /* DropOwnedStmt.roles */
 };
 static const int32_t contract_if_enums_2395_0[] = {
 	1, /* ROLESPEC_CSTRING */
@@ -18642,7 +18638,7 @@ static const ContractCond contract_conditions_2395[] = { /* field, not, set, par
 };
 /* 2396: RoleSpec.rolename (schema/pg15/deparse.txt:5274:19) */
 static const uint16_t contract_parents_2396[][2] = {
-	{ 140, 0 }, /* DropOwnedStmt.roles */
+	{ 168, 4 }, /* CreatePolicyStmt.roles */
 };
 static const int32_t contract_if_enums_2396_0[] = {
 	1, /* ROLESPEC_CSTRING */
@@ -18652,7 +18648,7 @@ static const ContractCond contract_conditions_2396[] = { /* field, not, set, par
 };
 /* 2397: RoleSpec.rolename (schema/pg15/deparse.txt:5277:19) */
 static const uint16_t contract_parents_2397[][2] = {
-	{ 168, 4 }, /* CreatePolicyStmt.roles */
+	{ 137, 3 }, /* AlterOwnerStmt.newowner */
 };
 static const int32_t contract_if_enums_2397_0[] = {
 	1, /* ROLESPEC_CSTRING */
@@ -18660,9 +18656,9 @@ static const int32_t contract_if_enums_2397_0[] = {
 static const ContractCond contract_conditions_2397[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2397_0, ), CONTRACT_LIST(if_enums, 2397_0, 1) },
 };
-/* 2398: RoleSpec.rolename (schema/pg15/deparse.txt:5280:19) */
+/* 2398: RoleSpec.rolename (schema/pg15/deparse.txt:5289:19) */
 static const uint16_t contract_parents_2398[][2] = {
-	{ 137, 3 }, /* AlterOwnerStmt.newowner */
+	{ 152, 0 }, /* CreateUserMappingStmt.user */
 };
 static const int32_t contract_if_enums_2398_0[] = {
 	1, /* ROLESPEC_CSTRING */
@@ -18672,7 +18668,7 @@ static const ContractCond contract_conditions_2398[] = { /* field, not, set, par
 };
 /* 2399: RoleSpec.rolename (schema/pg15/deparse.txt:5292:19) */
 static const uint16_t contract_parents_2399[][2] = {
-	{ 152, 0 }, /* CreateUserMappingStmt.user */
+	{ 119, 1 }, /* CreateSchemaStmt.authrole */
 };
 static const int32_t contract_if_enums_2399_0[] = {
 	1, /* ROLESPEC_CSTRING */
@@ -18680,9 +18676,9 @@ static const int32_t contract_if_enums_2399_0[] = {
 static const ContractCond contract_conditions_2399[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2399_0, ), CONTRACT_LIST(if_enums, 2399_0, 1) },
 };
-/* 2400: RoleSpec.rolename (schema/pg15/deparse.txt:5295:19) */
+/* 2400: RoleSpec.rolename (schema/pg15/deparse.txt:5304:19) */
 static const uint16_t contract_parents_2400[][2] = {
-	{ 119, 1 }, /* CreateSchemaStmt.authrole */
+	{ 113, 0 }, /* AlterRoleStmt.role */
 };
 static const int32_t contract_if_enums_2400_0[] = {
 	1, /* ROLESPEC_CSTRING */
@@ -18690,9 +18686,9 @@ static const int32_t contract_if_enums_2400_0[] = {
 static const ContractCond contract_conditions_2400[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2400_0, ), CONTRACT_LIST(if_enums, 2400_0, 1) },
 };
-/* 2401: RoleSpec.rolename (schema/pg15/deparse.txt:5307:19) */
+/* 2401: RoleSpec.rolename (schema/pg15/deparse.txt:5319:19) */
 static const uint16_t contract_parents_2401[][2] = {
-	{ 113, 0 }, /* AlterRoleStmt.role */
+	{ 154, 0 }, /* DropUserMappingStmt.user */
 };
 static const int32_t contract_if_enums_2401_0[] = {
 	1, /* ROLESPEC_CSTRING */
@@ -18702,7 +18698,7 @@ static const ContractCond contract_conditions_2401[] = { /* field, not, set, par
 };
 /* 2402: RoleSpec.rolename (schema/pg15/deparse.txt:5322:19) */
 static const uint16_t contract_parents_2402[][2] = {
-	{ 154, 0 }, /* DropUserMappingStmt.user */
+	{ 75, 7 }, /* GrantStmt.grantor */
 };
 static const int32_t contract_if_enums_2402_0[] = {
 	1, /* ROLESPEC_CSTRING */
@@ -18712,7 +18708,7 @@ static const ContractCond contract_conditions_2402[] = { /* field, not, set, par
 };
 /* 2403: RoleSpec.rolename (schema/pg15/deparse.txt:5325:19) */
 static const uint16_t contract_parents_2403[][2] = {
-	{ 75, 7 }, /* GrantStmt.grantor */
+	{ 123, 0 }, /* AlterRoleSetStmt.role */
 };
 static const int32_t contract_if_enums_2403_0[] = {
 	1, /* ROLESPEC_CSTRING */
@@ -18722,7 +18718,7 @@ static const ContractCond contract_conditions_2403[] = { /* field, not, set, par
 };
 /* 2404: RoleSpec.rolename (schema/pg15/deparse.txt:5328:19) */
 static const uint16_t contract_parents_2404[][2] = {
-	{ 123, 0 }, /* AlterRoleSetStmt.role */
+	{ 141, 0 }, /* ReassignOwnedStmt.roles */
 };
 static const int32_t contract_if_enums_2404_0[] = {
 	1, /* ROLESPEC_CSTRING */
@@ -18732,7 +18728,7 @@ static const ContractCond contract_conditions_2404[] = { /* field, not, set, par
 };
 /* 2405: RoleSpec.rolename (schema/pg15/deparse.txt:5331:19) */
 static const uint16_t contract_parents_2405[][2] = {
-	{ 141, 0 }, /* ReassignOwnedStmt.roles */
+	{ 141, 1 }, /* ReassignOwnedStmt.newrole */
 };
 static const int32_t contract_if_enums_2405_0[] = {
 	1, /* ROLESPEC_CSTRING */
@@ -18740,9 +18736,9 @@ static const int32_t contract_if_enums_2405_0[] = {
 static const ContractCond contract_conditions_2405[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2405_0, ), CONTRACT_LIST(if_enums, 2405_0, 1) },
 };
-/* 2406: RoleSpec.rolename (schema/pg15/deparse.txt:5334:19) */
+/* 2406: RoleSpec.rolename (schema/pg15/deparse.txt:5343:19) */
 static const uint16_t contract_parents_2406[][2] = {
-	{ 141, 1 }, /* ReassignOwnedStmt.newrole */
+	{ 153, 0 }, /* AlterUserMappingStmt.user */
 };
 static const int32_t contract_if_enums_2406_0[] = {
 	1, /* ROLESPEC_CSTRING */
@@ -18750,164 +18746,164 @@ static const int32_t contract_if_enums_2406_0[] = {
 static const ContractCond contract_conditions_2406[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2406_0, ), CONTRACT_LIST(if_enums, 2406_0, 1) },
 };
-/* 2407: RoleSpec.rolename (schema/pg15/deparse.txt:5346:19) */
-static const uint16_t contract_parents_2407[][2] = {
-	{ 153, 0 }, /* AlterUserMappingStmt.user */
-};
-static const int32_t contract_if_enums_2407_0[] = {
-	1, /* ROLESPEC_CSTRING */
-};
-static const ContractCond contract_conditions_2407[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2407_0, ), CONTRACT_LIST(if_enums, 2407_0, 1) },
-};
-/* 2408: TriggerTransition.name (schema/pg15/deparse.txt:3424:24) */
-/* 2409: PartitionElem.expr (schema/pg15/deparse.txt:3426:20) */
-static const uint8_t contract_kinds_2409[] = { /* the kinds allowed, by tag */
+/* 2407: TriggerTransition.name (schema/pg15/deparse.txt:3424:24) */
+/* 2408: PartitionElem.expr (schema/pg15/deparse.txt:3426:20) */
+static const uint8_t contract_kinds_2408[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2410: PartitionElem.collation (schema/pg15/deparse.txt:3428:25) */
-/* 2411: PartitionElem.collation (schema/pg15/deparse.txt:3430:25) */
+/* 2409: PartitionElem.collation (schema/pg15/deparse.txt:3428:25) */
+/* 2410: PartitionElem.collation (schema/pg15/deparse.txt:3430:25) */
+static const uint8_t contract_kinds_2410[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2411: PartitionElem.collation (schema/pg15/deparse.txt:5177:25) */
 static const uint8_t contract_kinds_2411[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2412: PartitionElem.collation (schema/pg15/deparse.txt:5177:25) */
-static const uint8_t contract_kinds_2412[] = { /* the kinds allowed, by tag */
+/* 2412: PartitionElem.collation (schema/pg15/deparse.txt:5179:25) */
+/* 2413: PartitionElem.opclass (schema/pg15/deparse.txt:3432:23) */
+/* 2414: PartitionElem.opclass (schema/pg15/deparse.txt:3434:23) */
+static const uint8_t contract_kinds_2414[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2413: PartitionElem.collation (schema/pg15/deparse.txt:5179:25) */
-/* 2414: PartitionElem.opclass (schema/pg15/deparse.txt:3432:23) */
-/* 2415: PartitionElem.opclass (schema/pg15/deparse.txt:3434:23) */
+/* 2415: PartitionElem.opclass (schema/pg15/deparse.txt:5182:23) */
 static const uint8_t contract_kinds_2415[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2416: PartitionElem.opclass (schema/pg15/deparse.txt:5182:23) */
-static const uint8_t contract_kinds_2416[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 2416: PartitionElem.opclass (schema/pg15/deparse.txt:5184:23) */
+/* 2417: PartitionSpec.strategy (schema/pg15/deparse.txt:3436:24) */
+/* 2418: PartitionSpec.partParams (schema/pg15/deparse.txt:3438:27) */
+/* 2419: PartitionSpec.partParams (schema/pg15/deparse.txt:3440:27) */
+/* 2420: PartitionSpec.partParams (schema/pg15/deparse.txt:3442:27) */
+static const uint8_t contract_kinds_2420[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
 };
-/* 2417: PartitionElem.opclass (schema/pg15/deparse.txt:5184:23) */
-/* 2418: PartitionSpec.strategy (schema/pg15/deparse.txt:3436:24) */
-/* 2419: PartitionSpec.partParams (schema/pg15/deparse.txt:3438:27) */
-/* 2420: PartitionSpec.partParams (schema/pg15/deparse.txt:3440:27) */
-/* 2421: PartitionSpec.partParams (schema/pg15/deparse.txt:3442:27) */
+/* 2421: PartitionSpec.partParams (schema/pg15/deparse.txt:3444:27) */
 static const uint8_t contract_kinds_2421[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
 };
-/* 2422: PartitionSpec.partParams (schema/pg15/deparse.txt:3444:27) */
+/* 2422: PartitionSpec.partParams (schema/pg15/deparse.txt:5187:27) */
 static const uint8_t contract_kinds_2422[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
 };
-/* 2423: PartitionSpec.partParams (schema/pg15/deparse.txt:5187:27) */
-static const uint8_t contract_kinds_2423[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
-};
-static const uint16_t contract_parents_2423[][2] = {
+static const uint16_t contract_parents_2422[][2] = {
 	{ 81, 4 }, /* CreateStmt.partspec */
 };
-/* 2424: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:3446:31) */
+/* 2423: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:3446:31) */
+static const uint8_t contract_kinds_2423[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 2424: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:3448:31) */
 static const uint8_t contract_kinds_2424[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2425: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:3448:31) */
+/* 2425: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:5190:31) */
 static const uint8_t contract_kinds_2425[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2426: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:5190:31) */
+static const uint16_t contract_parents_2425[][2] = {
+	{ 81, 3 }, /* CreateStmt.partbound */
+};
+/* 2426: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:5193:31) */
 static const uint8_t contract_kinds_2426[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_2426[][2] = {
-	{ 81, 3 }, /* CreateStmt.partbound */
+	{ 234, 1 }, /* PartitionCmd.bound */
 };
-/* 2427: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:5193:31) */
+/* 2427: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:3450:32) */
 static const uint8_t contract_kinds_2427[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_2427[][2] = {
-	{ 234, 1 }, /* PartitionCmd.bound */
-};
-/* 2428: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:3450:32) */
+/* 2428: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:3452:32) */
 static const uint8_t contract_kinds_2428[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2429: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:3452:32) */
+/* 2429: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:5196:32) */
 static const uint8_t contract_kinds_2429[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2430: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:5196:32) */
+static const uint16_t contract_parents_2429[][2] = {
+	{ 81, 3 }, /* CreateStmt.partbound */
+};
+/* 2430: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:5199:32) */
 static const uint8_t contract_kinds_2430[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_2430[][2] = {
-	{ 81, 3 }, /* CreateStmt.partbound */
+	{ 234, 1 }, /* PartitionCmd.bound */
 };
-/* 2431: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:5199:32) */
+/* 2431: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:3454:32) */
 static const uint8_t contract_kinds_2431[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-static const uint16_t contract_parents_2431[][2] = {
-	{ 234, 1 }, /* PartitionCmd.bound */
-};
-/* 2432: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:3454:32) */
+/* 2432: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:3456:32) */
 static const uint8_t contract_kinds_2432[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2433: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:3456:32) */
+/* 2433: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:5202:32) */
 static const uint8_t contract_kinds_2433[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2434: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:5202:32) */
+static const uint16_t contract_parents_2433[][2] = {
+	{ 81, 3 }, /* CreateStmt.partbound */
+};
+/* 2434: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:5205:32) */
 static const uint8_t contract_kinds_2434[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
 static const uint16_t contract_parents_2434[][2] = {
-	{ 81, 3 }, /* CreateStmt.partbound */
-};
-/* 2435: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:5205:32) */
-static const uint8_t contract_kinds_2435[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-static const uint16_t contract_parents_2435[][2] = {
 	{ 234, 1 }, /* PartitionCmd.bound */
 };
-/* 2436: PartitionCmd.name (schema/pg15/deparse.txt:3458:19) */
-/* 2437: VacuumRelation.relation (schema/pg15/deparse.txt:3460:25) */
-/* 2438: VacuumRelation.va_cols (schema/pg15/deparse.txt:3462:24) */
-/* 2439: VacuumRelation.va_cols (schema/pg15/deparse.txt:3464:24) */
-/* 2440: VacuumRelation.va_cols (schema/pg15/deparse.txt:3466:24) */
+/* 2435: PartitionCmd.name (schema/pg15/deparse.txt:3458:19) */
+/* 2436: VacuumRelation.relation (schema/pg15/deparse.txt:3460:25) */
+/* 2437: VacuumRelation.va_cols (schema/pg15/deparse.txt:3462:24) */
+/* 2438: VacuumRelation.va_cols (schema/pg15/deparse.txt:3464:24) */
+/* 2439: VacuumRelation.va_cols (schema/pg15/deparse.txt:3466:24) */
+static const uint8_t contract_kinds_2439[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2440: VacuumRelation.va_cols (schema/pg15/deparse.txt:3468:24) */
 static const uint8_t contract_kinds_2440[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2441: VacuumRelation.va_cols (schema/pg15/deparse.txt:3468:24) */
+/* 2441: VacuumRelation.va_cols (schema/pg15/deparse.txt:5208:24) */
 static const uint8_t contract_kinds_2441[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2442: VacuumRelation.va_cols (schema/pg15/deparse.txt:5208:24) */
-static const uint8_t contract_kinds_2442[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_2442[][2] = {
+static const uint16_t contract_parents_2441[][2] = {
 	{ 102, 1 }, /* VacuumStmt.rels */
 };
-/* 2443: PublicationObjSpec.name (schema/pg15/deparse.txt:3470:25) */
-static const int32_t contract_if_enums_2443_0[] = {
+/* 2442: PublicationObjSpec.name (schema/pg15/deparse.txt:3470:25) */
+static const int32_t contract_if_enums_2442_0[] = {
 	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
 };
-static const ContractCond contract_conditions_2443[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2443_0, ), CONTRACT_LIST(if_enums, 2443_0, 1) },
+static const ContractCond contract_conditions_2442[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2442_0, ), CONTRACT_LIST(if_enums, 2442_0, 1) },
 };
-/* 2444: PublicationObjSpec.name (schema/pg15/deparse.txt:3472:25) */
-static const int32_t contract_if_enums_2444_0[] = {
+/* 2443: PublicationObjSpec.name (schema/pg15/deparse.txt:3472:25) */
+static const int32_t contract_if_enums_2443_0[] = {
 	1, /* PUBLICATIONOBJ_TABLE */
 	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
 	3, /* PUBLICATIONOBJ_TABLES_IN_CUR_SCHEMA */
 	4, /* PUBLICATIONOBJ_CONTINUATION */
 };
-static const ContractCond contract_conditions_2444[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2444_0, ), CONTRACT_LIST(if_enums, 2444_0, 1) },
+static const ContractCond contract_conditions_2443[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2443_0, ), CONTRACT_LIST(if_enums, 2443_0, 1) },
 };
-/* 2445: PublicationObjSpec.name (schema/pg15/deparse.txt:5298:25) */
-static const uint16_t contract_parents_2445[][2] = {
+/* 2444: PublicationObjSpec.name (schema/pg15/deparse.txt:5295:25) */
+static const uint16_t contract_parents_2444[][2] = {
 	{ 173, 2 }, /* AlterPublicationStmt.pubobjects */
+};
+static const int32_t contract_if_enums_2444_0[] = {
+	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
+};
+static const ContractCond contract_conditions_2444[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2444_0, ), CONTRACT_LIST(if_enums, 2444_0, 1) },
+};
+/* 2445: PublicationObjSpec.name (schema/pg15/deparse.txt:5301:25) */
+static const uint16_t contract_parents_2445[][2] = {
+	{ 172, 2 }, /* CreatePublicationStmt.pubobjects */
 };
 static const int32_t contract_if_enums_2445_0[] = {
 	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
@@ -18915,36 +18911,36 @@ static const int32_t contract_if_enums_2445_0[] = {
 static const ContractCond contract_conditions_2445[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2445_0, ), CONTRACT_LIST(if_enums, 2445_0, 1) },
 };
-/* 2446: PublicationObjSpec.name (schema/pg15/deparse.txt:5304:25) */
-static const uint16_t contract_parents_2446[][2] = {
-	{ 172, 2 }, /* CreatePublicationStmt.pubobjects */
-};
+/* 2446: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:3474:29) */
 static const int32_t contract_if_enums_2446_0[] = {
-	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
+	1, /* PUBLICATIONOBJ_TABLE */
 };
 static const ContractCond contract_conditions_2446[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2446_0, ), CONTRACT_LIST(if_enums, 2446_0, 1) },
 };
-/* 2447: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:3474:29) */
+/* 2447: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:3476:29) */
 static const int32_t contract_if_enums_2447_0[] = {
-	1, /* PUBLICATIONOBJ_TABLE */
-};
-static const ContractCond contract_conditions_2447[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2447_0, ), CONTRACT_LIST(if_enums, 2447_0, 1) },
-};
-/* 2448: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:3476:29) */
-static const int32_t contract_if_enums_2448_0[] = {
 	1, /* PUBLICATIONOBJ_TABLE */
 	2, /* PUBLICATIONOBJ_TABLES_IN_SCHEMA */
 	3, /* PUBLICATIONOBJ_TABLES_IN_CUR_SCHEMA */
 	4, /* PUBLICATIONOBJ_CONTINUATION */
 };
-static const ContractCond contract_conditions_2448[] = { /* field, not, set, parent, strings, enums */
-	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2448_0, ), CONTRACT_LIST(if_enums, 2448_0, 1) },
+static const ContractCond contract_conditions_2447[] = { /* field, not, set, parent, strings, enums */
+	{ 0, true, false, false, CONTRACT_LIST(if_strings, 2447_0, ), CONTRACT_LIST(if_enums, 2447_0, 1) },
 };
-/* 2449: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:5319:29) */
-static const uint16_t contract_parents_2449[][2] = {
+/* 2448: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:5316:29) */
+static const uint16_t contract_parents_2448[][2] = {
 	{ 173, 2 }, /* AlterPublicationStmt.pubobjects */
+};
+static const int32_t contract_if_enums_2448_0[] = {
+	1, /* PUBLICATIONOBJ_TABLE */
+};
+static const ContractCond contract_conditions_2448[] = { /* field, not, set, parent, strings, enums */
+	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2448_0, ), CONTRACT_LIST(if_enums, 2448_0, 1) },
+};
+/* 2449: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:5340:29) */
+static const uint16_t contract_parents_2449[][2] = {
+	{ 172, 2 }, /* CreatePublicationStmt.pubobjects */
 };
 static const int32_t contract_if_enums_2449_0[] = {
 	1, /* PUBLICATIONOBJ_TABLE */
@@ -18952,36 +18948,26 @@ static const int32_t contract_if_enums_2449_0[] = {
 static const ContractCond contract_conditions_2449[] = { /* field, not, set, parent, strings, enums */
 	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2449_0, ), CONTRACT_LIST(if_enums, 2449_0, 1) },
 };
-/* 2450: PublicationObjSpec.pubtable (schema/pg15/deparse.txt:5343:29) */
-static const uint16_t contract_parents_2450[][2] = {
-	{ 172, 2 }, /* CreatePublicationStmt.pubobjects */
-};
-static const int32_t contract_if_enums_2450_0[] = {
-	1, /* PUBLICATIONOBJ_TABLE */
-};
-static const ContractCond contract_conditions_2450[] = { /* field, not, set, parent, strings, enums */
-	{ 0, false, false, false, CONTRACT_LIST(if_strings, 2450_0, ), CONTRACT_LIST(if_enums, 2450_0, 1) },
-};
-/* 2451: PublicationTable.relation (schema/pg15/deparse.txt:3478:27) */
-/* 2452: PublicationTable.whereClause (schema/pg15/deparse.txt:3480:31) */
-static const uint8_t contract_kinds_2452[] = { /* the kinds allowed, by tag */
+/* 2450: PublicationTable.relation (schema/pg15/deparse.txt:3478:27) */
+/* 2451: PublicationTable.whereClause (schema/pg15/deparse.txt:3480:31) */
+static const uint8_t contract_kinds_2451[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 2453: PublicationTable.columns (schema/pg15/deparse.txt:3482:26) */
-/* 2454: PublicationTable.columns (schema/pg15/deparse.txt:3484:26) */
-/* 2455: PublicationTable.columns (schema/pg15/deparse.txt:3486:26) */
+/* 2452: PublicationTable.columns (schema/pg15/deparse.txt:3482:26) */
+/* 2453: PublicationTable.columns (schema/pg15/deparse.txt:3484:26) */
+/* 2454: PublicationTable.columns (schema/pg15/deparse.txt:3486:26) */
+static const uint8_t contract_kinds_2454[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 2455: PublicationTable.columns (schema/pg15/deparse.txt:3488:26) */
 static const uint8_t contract_kinds_2455[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2456: PublicationTable.columns (schema/pg15/deparse.txt:3488:26) */
+/* 2456: PublicationTable.columns (schema/pg15/deparse.txt:5211:26) */
 static const uint8_t contract_kinds_2456[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 2457: PublicationTable.columns (schema/pg15/deparse.txt:5211:26) */
-static const uint8_t contract_kinds_2457[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-static const uint16_t contract_parents_2457[][2] = {
+static const uint16_t contract_parents_2456[][2] = {
 	{ 236, 2 }, /* PublicationObjSpec.pubtable */
 };
 /* ---- End rule operands ---- */
@@ -19184,8 +19170,8 @@ static const ContractRule contract_rules[] = {
 	{ 44, 5, 1, true, false, CONTRACT_LIST(parents, 192, 1), CONTRACT_LIST(conditions, 192, ), false, false, 0, CONTRACT_LIST(kinds, 192, 1), "schema/pg15/deparse.txt:3656:17"},
 	{ 46, 2, -1, false, false, CONTRACT_LIST(parents, 193, ), CONTRACT_LIST(conditions, 193, 1), true, false, 0, CONTRACT_LIST(kinds, 193, ), "schema/pg15/deparse.txt:310:14"},
 	{ 46, 2, -1, false, false, CONTRACT_LIST(parents, 194, ), CONTRACT_LIST(conditions, 194, 1), true, false, 0, CONTRACT_LIST(kinds, 194, ), "schema/pg15/deparse.txt:312:14"},
-	{ 46, 2, -1, false, false, CONTRACT_LIST(parents, 195, 1), CONTRACT_LIST(conditions, 195, 1), true, false, 0, CONTRACT_LIST(kinds, 195, ), "schema/pg15/deparse.txt:5310:14"},
-	{ 46, 2, -1, false, false, CONTRACT_LIST(parents, 196, 1), CONTRACT_LIST(conditions, 196, 1), true, false, 0, CONTRACT_LIST(kinds, 196, ), "schema/pg15/deparse.txt:5358:14"},
+	{ 46, 2, -1, false, false, CONTRACT_LIST(parents, 195, 1), CONTRACT_LIST(conditions, 195, 1), true, false, 0, CONTRACT_LIST(kinds, 195, ), "schema/pg15/deparse.txt:5307:14"},
+	{ 46, 2, -1, false, false, CONTRACT_LIST(parents, 196, 1), CONTRACT_LIST(conditions, 196, 1), true, false, 0, CONTRACT_LIST(kinds, 196, ), "schema/pg15/deparse.txt:5355:14"},
 	{ 46, 3, 0, false, false, CONTRACT_LIST(parents, 197, ), CONTRACT_LIST(conditions, 197, ), true, false, 0, CONTRACT_LIST(kinds, 197, ), "schema/pg15/deparse.txt:314:20"},
 	{ 46, 3, 1, true, false, CONTRACT_LIST(parents, 198, ), CONTRACT_LIST(conditions, 198, ), true, false, 0, CONTRACT_LIST(kinds, 198, ), "schema/pg15/deparse.txt:316:20"},
 	{ 46, 3, 0, false, false, CONTRACT_LIST(parents, 199, ), CONTRACT_LIST(conditions, 199, ), false, false, 0, CONTRACT_LIST(kinds, 199, 1), "schema/pg15/deparse.txt:318:20"},
@@ -19208,10 +19194,10 @@ static const ContractRule contract_rules[] = {
 	{ 46, 5, 1, true, false, CONTRACT_LIST(parents, 216, 1), CONTRACT_LIST(conditions, 216, ), false, false, 0, CONTRACT_LIST(kinds, 216, 1), "schema/pg15/deparse.txt:3662:14"},
 	{ 46, 5, 1, true, false, CONTRACT_LIST(parents, 217, 1), CONTRACT_LIST(conditions, 217, ), false, false, 0, CONTRACT_LIST(kinds, 217, 1), "schema/pg15/deparse.txt:3665:14"},
 	{ 46, 5, 1, true, false, CONTRACT_LIST(parents, 218, 1), CONTRACT_LIST(conditions, 218, ), false, false, 0, CONTRACT_LIST(kinds, 218, 1), "schema/pg15/deparse.txt:3668:14"},
-	{ 46, 5, -1, false, false, CONTRACT_LIST(parents, 219, 1), CONTRACT_LIST(conditions, 219, 1), false, true, 0, CONTRACT_LIST(kinds, 219, ), "schema/pg15/deparse.txt:5316:14"},
-	{ 46, 5, -1, false, false, CONTRACT_LIST(parents, 220, 1), CONTRACT_LIST(conditions, 220, 1), false, true, 0, CONTRACT_LIST(kinds, 220, ), "schema/pg15/deparse.txt:5364:14"},
-	{ 46, 5, -1, false, false, CONTRACT_LIST(parents, 221, ), CONTRACT_LIST(conditions, 221, 1), false, false, 3, CONTRACT_LIST(kinds, 221, ), "schema/pg15/deparse.txt:5372:14"},
-	{ 46, 5, 0, false, false, CONTRACT_LIST(parents, 222, 1), CONTRACT_LIST(conditions, 222, 1), false, false, 0, CONTRACT_LIST(kinds, 222, 1), "schema/pg15/deparse.txt:5624:14"},
+	{ 46, 5, -1, false, false, CONTRACT_LIST(parents, 219, 1), CONTRACT_LIST(conditions, 219, 1), false, true, 0, CONTRACT_LIST(kinds, 219, ), "schema/pg15/deparse.txt:5313:14"},
+	{ 46, 5, -1, false, false, CONTRACT_LIST(parents, 220, 1), CONTRACT_LIST(conditions, 220, 1), false, true, 0, CONTRACT_LIST(kinds, 220, ), "schema/pg15/deparse.txt:5361:14"},
+	{ 46, 5, -1, false, false, CONTRACT_LIST(parents, 221, ), CONTRACT_LIST(conditions, 221, 1), false, false, 3, CONTRACT_LIST(kinds, 221, ), "schema/pg15/deparse.txt:5369:14"},
+	{ 46, 5, 0, false, false, CONTRACT_LIST(parents, 222, 1), CONTRACT_LIST(conditions, 222, 1), false, false, 0, CONTRACT_LIST(kinds, 222, 1), "schema/pg15/deparse.txt:5621:14"},
 	{ 47, 1, -1, false, false, CONTRACT_LIST(parents, 223, 1), CONTRACT_LIST(conditions, 223, ), false, false, 0, CONTRACT_LIST(kinds, 223, 1), "schema/pg15/deparse.txt:350:14"},
 	{ 47, 1, -1, false, true, CONTRACT_LIST(parents, 224, 1), CONTRACT_LIST(conditions, 224, ), false, false, 0, CONTRACT_LIST(kinds, 224, 1), "schema/pg15/deparse.txt:352:14"},
 	{ 47, 1, -1, false, false, CONTRACT_LIST(parents, 225, 1), CONTRACT_LIST(conditions, 225, ), false, false, 0, CONTRACT_LIST(kinds, 225, 1), "schema/pg15/deparse.txt:354:14"},
@@ -19476,131 +19462,131 @@ static const ContractRule contract_rules[] = {
 	{ 75, 3, 0, false, false, CONTRACT_LIST(parents, 484, ), CONTRACT_LIST(conditions, 484, 1), false, false, 0, CONTRACT_LIST(kinds, 484, 1), "schema/pg15/deparse.txt:712:19"},
 	{ 75, 3, 0, false, false, CONTRACT_LIST(parents, 485, ), CONTRACT_LIST(conditions, 485, 1), false, false, 0, CONTRACT_LIST(kinds, 485, 1), "schema/pg15/deparse.txt:714:19"},
 	{ 75, 3, 0, false, false, CONTRACT_LIST(parents, 486, ), CONTRACT_LIST(conditions, 486, 1), false, false, 0, CONTRACT_LIST(kinds, 486, 1), "schema/pg15/deparse.txt:716:19"},
-	{ 75, 3, 0, false, false, CONTRACT_LIST(parents, 487, ), CONTRACT_LIST(conditions, 487, 1), false, false, 0, CONTRACT_LIST(kinds, 487, 1), "schema/pg15/deparse.txt:719:19"},
+	{ 75, 3, 0, false, false, CONTRACT_LIST(parents, 487, ), CONTRACT_LIST(conditions, 487, 1), false, false, 0, CONTRACT_LIST(kinds, 487, 1), "schema/pg15/deparse.txt:718:19"},
 	{ 75, 3, 0, false, false, CONTRACT_LIST(parents, 488, ), CONTRACT_LIST(conditions, 488, 1), false, false, 0, CONTRACT_LIST(kinds, 488, 1), "schema/pg15/deparse.txt:721:19"},
-	{ 75, 3, 1, true, false, CONTRACT_LIST(parents, 489, 1), CONTRACT_LIST(conditions, 489, 1), false, false, 0, CONTRACT_LIST(kinds, 489, 1), "schema/pg15/deparse.txt:724:19"},
-	{ 75, 3, 1, true, false, CONTRACT_LIST(parents, 490, 1), CONTRACT_LIST(conditions, 490, 1), false, false, 0, CONTRACT_LIST(kinds, 490, 1), "schema/pg15/deparse.txt:727:19"},
-	{ 75, 3, 1, true, false, CONTRACT_LIST(parents, 491, 1), CONTRACT_LIST(conditions, 491, 1), false, false, 0, CONTRACT_LIST(kinds, 491, 1), "schema/pg15/deparse.txt:730:19"},
-	{ 75, 3, 1, true, false, CONTRACT_LIST(parents, 492, 1), CONTRACT_LIST(conditions, 492, 1), false, false, 0, CONTRACT_LIST(kinds, 492, 1), "schema/pg15/deparse.txt:733:19"},
-	{ 75, 3, 1, true, false, CONTRACT_LIST(parents, 493, 1), CONTRACT_LIST(conditions, 493, 1), false, false, 0, CONTRACT_LIST(kinds, 493, 1), "schema/pg15/deparse.txt:736:19"},
-	{ 75, 3, 1, true, true, CONTRACT_LIST(parents, 494, 1), CONTRACT_LIST(conditions, 494, ), false, false, 0, CONTRACT_LIST(kinds, 494, 1), "schema/pg15/deparse.txt:738:19"},
-	{ 75, 3, 1, true, false, CONTRACT_LIST(parents, 495, 1), CONTRACT_LIST(conditions, 495, ), false, false, 0, CONTRACT_LIST(kinds, 495, 1), "schema/pg15/deparse.txt:740:19"},
-	{ 75, 3, 1, true, false, CONTRACT_LIST(parents, 496, 1), CONTRACT_LIST(conditions, 496, ), false, false, 0, CONTRACT_LIST(kinds, 496, 1), "schema/pg15/deparse.txt:3908:19"},
-	{ 75, 3, 1, true, false, CONTRACT_LIST(parents, 497, 1), CONTRACT_LIST(conditions, 497, ), false, false, 0, CONTRACT_LIST(kinds, 497, 1), "schema/pg15/deparse.txt:3911:19"},
-	{ 75, 3, 0, false, false, CONTRACT_LIST(parents, 498, 1), CONTRACT_LIST(conditions, 498, 1), false, false, 0, CONTRACT_LIST(kinds, 498, 1), "schema/pg15/deparse.txt:5711:19"},
-	{ 75, 3, 0, false, false, CONTRACT_LIST(parents, 499, 1), CONTRACT_LIST(conditions, 499, 1), false, false, 0, CONTRACT_LIST(kinds, 499, 1), "schema/pg15/deparse.txt:5714:19"},
-	{ 75, 3, 0, false, false, CONTRACT_LIST(parents, 500, 1), CONTRACT_LIST(conditions, 500, 1), false, false, 0, CONTRACT_LIST(kinds, 500, 1), "schema/pg15/deparse.txt:5717:19"},
-	{ 75, 3, 0, false, false, CONTRACT_LIST(parents, 501, 1), CONTRACT_LIST(conditions, 501, 1), false, false, 0, CONTRACT_LIST(kinds, 501, 1), "schema/pg15/deparse.txt:5720:19"},
-	{ 75, 4, 0, false, false, CONTRACT_LIST(parents, 502, ), CONTRACT_LIST(conditions, 502, ), true, false, 0, CONTRACT_LIST(kinds, 502, ), "schema/pg15/deparse.txt:742:22"},
-	{ 75, 4, 1, true, false, CONTRACT_LIST(parents, 503, ), CONTRACT_LIST(conditions, 503, ), true, false, 0, CONTRACT_LIST(kinds, 503, ), "schema/pg15/deparse.txt:744:22"},
-	{ 75, 4, 0, false, false, CONTRACT_LIST(parents, 504, ), CONTRACT_LIST(conditions, 504, ), false, false, 0, CONTRACT_LIST(kinds, 504, 1), "schema/pg15/deparse.txt:746:22"},
-	{ 75, 4, 1, true, false, CONTRACT_LIST(parents, 505, ), CONTRACT_LIST(conditions, 505, ), false, false, 0, CONTRACT_LIST(kinds, 505, 1), "schema/pg15/deparse.txt:748:22"},
-	{ 75, 4, 1, true, false, CONTRACT_LIST(parents, 506, 1), CONTRACT_LIST(conditions, 506, ), false, false, 0, CONTRACT_LIST(kinds, 506, 1), "schema/pg15/deparse.txt:3914:22"},
-	{ 75, 4, 1, true, false, CONTRACT_LIST(parents, 507, 1), CONTRACT_LIST(conditions, 507, ), false, false, 0, CONTRACT_LIST(kinds, 507, 1), "schema/pg15/deparse.txt:3917:22"},
-	{ 75, 4, 1, true, false, CONTRACT_LIST(parents, 508, 1), CONTRACT_LIST(conditions, 508, ), false, false, 0, CONTRACT_LIST(kinds, 508, 1), "schema/pg15/deparse.txt:3920:22"},
-	{ 75, 5, 0, false, false, CONTRACT_LIST(parents, 509, ), CONTRACT_LIST(conditions, 509, ), true, false, 0, CONTRACT_LIST(kinds, 509, ), "schema/pg15/deparse.txt:750:20"},
-	{ 75, 5, 1, true, false, CONTRACT_LIST(parents, 510, ), CONTRACT_LIST(conditions, 510, ), true, false, 0, CONTRACT_LIST(kinds, 510, ), "schema/pg15/deparse.txt:752:20"},
-	{ 75, 5, 0, false, false, CONTRACT_LIST(parents, 511, ), CONTRACT_LIST(conditions, 511, ), false, false, 0, CONTRACT_LIST(kinds, 511, 1), "schema/pg15/deparse.txt:754:20"},
-	{ 75, 5, 1, true, false, CONTRACT_LIST(parents, 512, ), CONTRACT_LIST(conditions, 512, ), false, false, 0, CONTRACT_LIST(kinds, 512, 1), "schema/pg15/deparse.txt:756:20"},
-	{ 75, 5, 1, true, false, CONTRACT_LIST(parents, 513, 1), CONTRACT_LIST(conditions, 513, ), false, false, 0, CONTRACT_LIST(kinds, 513, 1), "schema/pg15/deparse.txt:3923:20"},
-	{ 75, 5, 1, true, false, CONTRACT_LIST(parents, 514, 1), CONTRACT_LIST(conditions, 514, ), false, false, 0, CONTRACT_LIST(kinds, 514, 1), "schema/pg15/deparse.txt:3926:20"},
-	{ 75, 5, 1, true, false, CONTRACT_LIST(parents, 515, 1), CONTRACT_LIST(conditions, 515, ), false, false, 0, CONTRACT_LIST(kinds, 515, 1), "schema/pg15/deparse.txt:3929:20"},
-	{ 76, 0, 0, false, false, CONTRACT_LIST(parents, 516, ), CONTRACT_LIST(conditions, 516, ), true, false, 0, CONTRACT_LIST(kinds, 516, ), "schema/pg15/deparse.txt:758:29"},
-	{ 76, 0, 1, true, false, CONTRACT_LIST(parents, 517, ), CONTRACT_LIST(conditions, 517, ), true, false, 0, CONTRACT_LIST(kinds, 517, ), "schema/pg15/deparse.txt:760:29"},
-	{ 76, 0, 0, false, false, CONTRACT_LIST(parents, 518, ), CONTRACT_LIST(conditions, 518, ), false, false, 0, CONTRACT_LIST(kinds, 518, 1), "schema/pg15/deparse.txt:762:29"},
-	{ 76, 0, 1, true, false, CONTRACT_LIST(parents, 519, ), CONTRACT_LIST(conditions, 519, ), false, false, 0, CONTRACT_LIST(kinds, 519, 1), "schema/pg15/deparse.txt:764:29"},
-	{ 76, 0, 1, true, false, CONTRACT_LIST(parents, 520, 1), CONTRACT_LIST(conditions, 520, ), false, false, 0, CONTRACT_LIST(kinds, 520, 1), "schema/pg15/deparse.txt:3932:29"},
-	{ 76, 1, 0, false, false, CONTRACT_LIST(parents, 521, ), CONTRACT_LIST(conditions, 521, ), true, false, 0, CONTRACT_LIST(kinds, 521, ), "schema/pg15/deparse.txt:766:29"},
-	{ 76, 1, 1, true, false, CONTRACT_LIST(parents, 522, ), CONTRACT_LIST(conditions, 522, ), true, false, 0, CONTRACT_LIST(kinds, 522, ), "schema/pg15/deparse.txt:768:29"},
-	{ 76, 1, 0, false, false, CONTRACT_LIST(parents, 523, ), CONTRACT_LIST(conditions, 523, ), false, false, 0, CONTRACT_LIST(kinds, 523, 1), "schema/pg15/deparse.txt:770:29"},
-	{ 76, 1, 1, true, false, CONTRACT_LIST(parents, 524, ), CONTRACT_LIST(conditions, 524, ), false, false, 0, CONTRACT_LIST(kinds, 524, 1), "schema/pg15/deparse.txt:772:29"},
-	{ 76, 1, 1, true, false, CONTRACT_LIST(parents, 525, 1), CONTRACT_LIST(conditions, 525, ), false, false, 0, CONTRACT_LIST(kinds, 525, 1), "schema/pg15/deparse.txt:3935:29"},
-	{ 77, 0, 0, false, false, CONTRACT_LIST(parents, 526, ), CONTRACT_LIST(conditions, 526, ), true, false, 0, CONTRACT_LIST(kinds, 526, ), "schema/pg15/deparse.txt:774:36"},
-	{ 77, 0, 1, true, false, CONTRACT_LIST(parents, 527, ), CONTRACT_LIST(conditions, 527, ), true, false, 0, CONTRACT_LIST(kinds, 527, ), "schema/pg15/deparse.txt:776:36"},
-	{ 77, 0, 0, false, false, CONTRACT_LIST(parents, 528, ), CONTRACT_LIST(conditions, 528, ), false, false, 0, CONTRACT_LIST(kinds, 528, 1), "schema/pg15/deparse.txt:778:36"},
-	{ 77, 0, 1, true, false, CONTRACT_LIST(parents, 529, ), CONTRACT_LIST(conditions, 529, ), false, false, 0, CONTRACT_LIST(kinds, 529, 1), "schema/pg15/deparse.txt:780:36"},
-	{ 77, 0, 1, true, false, CONTRACT_LIST(parents, 530, 1), CONTRACT_LIST(conditions, 530, ), false, false, 0, CONTRACT_LIST(kinds, 530, 1), "schema/pg15/deparse.txt:3938:36"},
-	{ 77, 1, -1, false, false, CONTRACT_LIST(parents, 531, ), CONTRACT_LIST(conditions, 531, ), true, false, 0, CONTRACT_LIST(kinds, 531, ), "schema/pg15/deparse.txt:782:35"},
-	{ 79, 2, 0, false, false, CONTRACT_LIST(parents, 532, ), CONTRACT_LIST(conditions, 532, ), true, false, 0, CONTRACT_LIST(kinds, 532, ), "schema/pg15/deparse.txt:784:20"},
-	{ 79, 2, 0, false, false, CONTRACT_LIST(parents, 533, ), CONTRACT_LIST(conditions, 533, ), false, false, 0, CONTRACT_LIST(kinds, 533, 1), "schema/pg15/deparse.txt:786:20"},
-	{ 79, 2, 1, true, false, CONTRACT_LIST(parents, 534, ), CONTRACT_LIST(conditions, 534, ), false, false, 0, CONTRACT_LIST(kinds, 534, 1), "schema/pg15/deparse.txt:3941:20"},
-	{ 79, 2, 1, true, false, CONTRACT_LIST(parents, 535, ), CONTRACT_LIST(conditions, 535, ), true, false, 0, CONTRACT_LIST(kinds, 535, ), "schema/pg15/deparse.txt:3943:20"},
-	{ 80, 1, -1, false, false, CONTRACT_LIST(parents, 536, ), CONTRACT_LIST(conditions, 536, ), false, false, 0, CONTRACT_LIST(kinds, 536, 1), "schema/pg15/deparse.txt:788:16"},
-	{ 80, 2, 0, false, false, CONTRACT_LIST(parents, 537, ), CONTRACT_LIST(conditions, 537, ), true, false, 0, CONTRACT_LIST(kinds, 537, ), "schema/pg15/deparse.txt:790:18"},
-	{ 80, 2, 1, true, false, CONTRACT_LIST(parents, 538, ), CONTRACT_LIST(conditions, 538, ), true, false, 0, CONTRACT_LIST(kinds, 538, ), "schema/pg15/deparse.txt:792:18"},
-	{ 80, 2, 0, false, false, CONTRACT_LIST(parents, 539, ), CONTRACT_LIST(conditions, 539, ), false, false, 0, CONTRACT_LIST(kinds, 539, 1), "schema/pg15/deparse.txt:794:18"},
-	{ 80, 2, 1, true, false, CONTRACT_LIST(parents, 540, ), CONTRACT_LIST(conditions, 540, ), false, false, 0, CONTRACT_LIST(kinds, 540, 1), "schema/pg15/deparse.txt:796:18"},
-	{ 80, 2, 1, true, false, CONTRACT_LIST(parents, 541, 1), CONTRACT_LIST(conditions, 541, ), false, false, 0, CONTRACT_LIST(kinds, 541, 1), "schema/pg15/deparse.txt:3946:18"},
-	{ 80, 6, 0, false, false, CONTRACT_LIST(parents, 542, ), CONTRACT_LIST(conditions, 542, ), true, false, 0, CONTRACT_LIST(kinds, 542, ), "schema/pg15/deparse.txt:798:18"},
-	{ 80, 6, 1, true, false, CONTRACT_LIST(parents, 543, ), CONTRACT_LIST(conditions, 543, ), true, false, 0, CONTRACT_LIST(kinds, 543, ), "schema/pg15/deparse.txt:800:18"},
-	{ 80, 6, 0, false, false, CONTRACT_LIST(parents, 544, ), CONTRACT_LIST(conditions, 544, ), false, false, 0, CONTRACT_LIST(kinds, 544, 1), "schema/pg15/deparse.txt:802:18"},
-	{ 80, 6, 1, true, false, CONTRACT_LIST(parents, 545, ), CONTRACT_LIST(conditions, 545, ), false, false, 0, CONTRACT_LIST(kinds, 545, 1), "schema/pg15/deparse.txt:804:18"},
-	{ 80, 6, 1, true, false, CONTRACT_LIST(parents, 546, 1), CONTRACT_LIST(conditions, 546, ), false, false, 0, CONTRACT_LIST(kinds, 546, 1), "schema/pg15/deparse.txt:3949:18"},
-	{ 80, 7, -1, false, false, CONTRACT_LIST(parents, 547, ), CONTRACT_LIST(conditions, 547, ), false, false, 0, CONTRACT_LIST(kinds, 547, 1), "schema/pg15/deparse.txt:806:23"},
-	{ 81, 0, -1, false, false, CONTRACT_LIST(parents, 548, ), CONTRACT_LIST(conditions, 548, ), true, false, 0, CONTRACT_LIST(kinds, 548, ), "schema/pg15/deparse.txt:808:21"},
-	{ 81, 1, 0, false, false, CONTRACT_LIST(parents, 549, ), CONTRACT_LIST(conditions, 549, ), true, false, 0, CONTRACT_LIST(kinds, 549, ), "schema/pg15/deparse.txt:810:23"},
-	{ 81, 1, 1, true, false, CONTRACT_LIST(parents, 550, ), CONTRACT_LIST(conditions, 550, ), true, false, 0, CONTRACT_LIST(kinds, 550, ), "schema/pg15/deparse.txt:812:23"},
-	{ 81, 1, 0, false, false, CONTRACT_LIST(parents, 551, ), CONTRACT_LIST(conditions, 551, ), false, false, 0, CONTRACT_LIST(kinds, 551, 1), "schema/pg15/deparse.txt:814:23"},
-	{ 81, 1, 1, true, false, CONTRACT_LIST(parents, 552, ), CONTRACT_LIST(conditions, 552, ), false, false, 0, CONTRACT_LIST(kinds, 552, 1), "schema/pg15/deparse.txt:816:23"},
-	{ 81, 1, 1, true, false, CONTRACT_LIST(parents, 553, 1), CONTRACT_LIST(conditions, 553, ), false, false, 0, CONTRACT_LIST(kinds, 553, 1), "schema/pg15/deparse.txt:3952:23"},
-	{ 81, 1, 1, true, false, CONTRACT_LIST(parents, 554, 1), CONTRACT_LIST(conditions, 554, ), false, false, 0, CONTRACT_LIST(kinds, 554, 1), "schema/pg15/deparse.txt:3955:23"},
-	{ 81, 1, 1, true, false, CONTRACT_LIST(parents, 555, 1), CONTRACT_LIST(conditions, 555, ), false, false, 0, CONTRACT_LIST(kinds, 555, 1), "schema/pg15/deparse.txt:3958:23"},
-	{ 81, 2, 0, false, false, CONTRACT_LIST(parents, 556, ), CONTRACT_LIST(conditions, 556, ), true, false, 0, CONTRACT_LIST(kinds, 556, ), "schema/pg15/deparse.txt:818:26"},
-	{ 81, 2, 1, true, false, CONTRACT_LIST(parents, 557, ), CONTRACT_LIST(conditions, 557, ), true, false, 0, CONTRACT_LIST(kinds, 557, ), "schema/pg15/deparse.txt:820:26"},
-	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 558, ), CONTRACT_LIST(conditions, 558, 1), false, true, 0, CONTRACT_LIST(kinds, 558, ), "schema/pg15/deparse.txt:822:26"},
-	{ 81, 2, 0, false, false, CONTRACT_LIST(parents, 559, ), CONTRACT_LIST(conditions, 559, ), false, false, 0, CONTRACT_LIST(kinds, 559, 1), "schema/pg15/deparse.txt:824:26"},
-	{ 81, 2, 1, true, false, CONTRACT_LIST(parents, 560, ), CONTRACT_LIST(conditions, 560, ), false, false, 0, CONTRACT_LIST(kinds, 560, 1), "schema/pg15/deparse.txt:826:26"},
-	{ 81, 2, 1, true, false, CONTRACT_LIST(parents, 561, 1), CONTRACT_LIST(conditions, 561, ), false, false, 0, CONTRACT_LIST(kinds, 561, 1), "schema/pg15/deparse.txt:3961:26"},
-	{ 81, 2, 1, true, false, CONTRACT_LIST(parents, 562, 1), CONTRACT_LIST(conditions, 562, ), false, false, 0, CONTRACT_LIST(kinds, 562, 1), "schema/pg15/deparse.txt:3964:26"},
-	{ 81, 7, 0, false, false, CONTRACT_LIST(parents, 563, ), CONTRACT_LIST(conditions, 563, ), true, false, 0, CONTRACT_LIST(kinds, 563, ), "schema/pg15/deparse.txt:828:20"},
-	{ 81, 7, 1, true, false, CONTRACT_LIST(parents, 564, ), CONTRACT_LIST(conditions, 564, ), true, false, 0, CONTRACT_LIST(kinds, 564, ), "schema/pg15/deparse.txt:830:20"},
-	{ 81, 7, 0, false, false, CONTRACT_LIST(parents, 565, ), CONTRACT_LIST(conditions, 565, ), false, false, 0, CONTRACT_LIST(kinds, 565, 1), "schema/pg15/deparse.txt:832:20"},
-	{ 81, 7, 1, true, false, CONTRACT_LIST(parents, 566, 1), CONTRACT_LIST(conditions, 566, ), false, false, 0, CONTRACT_LIST(kinds, 566, 1), "schema/pg15/deparse.txt:3967:20"},
-	{ 82, 2, 0, false, false, CONTRACT_LIST(parents, 567, ), CONTRACT_LIST(conditions, 567, ), true, false, 0, CONTRACT_LIST(kinds, 567, ), "schema/pg15/deparse.txt:834:21"},
-	{ 82, 2, 1, true, false, CONTRACT_LIST(parents, 568, ), CONTRACT_LIST(conditions, 568, ), true, false, 0, CONTRACT_LIST(kinds, 568, ), "schema/pg15/deparse.txt:836:21"},
-	{ 82, 2, 0, false, false, CONTRACT_LIST(parents, 569, ), CONTRACT_LIST(conditions, 569, ), false, false, 0, CONTRACT_LIST(kinds, 569, 1), "schema/pg15/deparse.txt:838:21"},
-	{ 82, 2, 1, true, false, CONTRACT_LIST(parents, 570, ), CONTRACT_LIST(conditions, 570, ), false, false, 0, CONTRACT_LIST(kinds, 570, 1), "schema/pg15/deparse.txt:840:21"},
-	{ 82, 2, 1, true, false, CONTRACT_LIST(parents, 571, 1), CONTRACT_LIST(conditions, 571, ), false, false, 0, CONTRACT_LIST(kinds, 571, 1), "schema/pg15/deparse.txt:3970:21"},
-	{ 82, 3, 1, true, false, CONTRACT_LIST(parents, 572, ), CONTRACT_LIST(conditions, 572, ), true, false, 0, CONTRACT_LIST(kinds, 572, ), "schema/pg15/deparse.txt:842:17"},
-	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 573, 1), CONTRACT_LIST(conditions, 573, 1), false, true, 0, CONTRACT_LIST(kinds, 573, ), "schema/pg15/deparse.txt:845:17"},
-	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 574, 1), CONTRACT_LIST(conditions, 574, 1), false, true, 0, CONTRACT_LIST(kinds, 574, ), "schema/pg15/deparse.txt:848:17"},
-	{ 82, 3, -1, false, true, CONTRACT_LIST(parents, 575, 1), CONTRACT_LIST(conditions, 575, 1), false, true, 0, CONTRACT_LIST(kinds, 575, ), "schema/pg15/deparse.txt:850:17"},
-	{ 82, 3, 0, false, false, CONTRACT_LIST(parents, 576, ), CONTRACT_LIST(conditions, 576, ), false, false, 0, CONTRACT_LIST(kinds, 576, 1), "schema/pg15/deparse.txt:852:17"},
-	{ 82, 3, 1, true, false, CONTRACT_LIST(parents, 577, ), CONTRACT_LIST(conditions, 577, ), false, false, 0, CONTRACT_LIST(kinds, 577, 1), "schema/pg15/deparse.txt:854:17"},
-	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 578, ), CONTRACT_LIST(conditions, 578, ), false, false, 2, CONTRACT_LIST(kinds, 578, ), "schema/pg15/deparse.txt:856:17"},
-	{ 82, 3, 1, true, false, CONTRACT_LIST(parents, 579, 1), CONTRACT_LIST(conditions, 579, ), false, false, 0, CONTRACT_LIST(kinds, 579, 1), "schema/pg15/deparse.txt:3973:17"},
-	{ 82, 4, 0, false, false, CONTRACT_LIST(parents, 580, ), CONTRACT_LIST(conditions, 580, ), true, false, 0, CONTRACT_LIST(kinds, 580, ), "schema/pg15/deparse.txt:858:23"},
-	{ 82, 4, 1, true, false, CONTRACT_LIST(parents, 581, ), CONTRACT_LIST(conditions, 581, ), true, false, 0, CONTRACT_LIST(kinds, 581, ), "schema/pg15/deparse.txt:860:23"},
-	{ 82, 4, 0, false, false, CONTRACT_LIST(parents, 582, ), CONTRACT_LIST(conditions, 582, ), false, false, 0, CONTRACT_LIST(kinds, 582, 1), "schema/pg15/deparse.txt:862:23"},
-	{ 82, 4, 1, true, false, CONTRACT_LIST(parents, 583, ), CONTRACT_LIST(conditions, 583, ), false, false, 0, CONTRACT_LIST(kinds, 583, 1), "schema/pg15/deparse.txt:864:23"},
-	{ 82, 4, 1, true, false, CONTRACT_LIST(parents, 584, 1), CONTRACT_LIST(conditions, 584, ), false, false, 0, CONTRACT_LIST(kinds, 584, 1), "schema/pg15/deparse.txt:3976:23"},
-	{ 83, 0, 0, false, false, CONTRACT_LIST(parents, 585, ), CONTRACT_LIST(conditions, 585, 1), true, false, 0, CONTRACT_LIST(kinds, 585, ), "schema/pg15/deparse.txt:866:18"},
+	{ 75, 3, 0, false, false, CONTRACT_LIST(parents, 489, ), CONTRACT_LIST(conditions, 489, 1), false, false, 0, CONTRACT_LIST(kinds, 489, 1), "schema/pg15/deparse.txt:723:19"},
+	{ 75, 3, 1, true, false, CONTRACT_LIST(parents, 490, 1), CONTRACT_LIST(conditions, 490, 1), false, false, 0, CONTRACT_LIST(kinds, 490, 1), "schema/pg15/deparse.txt:726:19"},
+	{ 75, 3, 1, true, false, CONTRACT_LIST(parents, 491, 1), CONTRACT_LIST(conditions, 491, 1), false, false, 0, CONTRACT_LIST(kinds, 491, 1), "schema/pg15/deparse.txt:729:19"},
+	{ 75, 3, 1, true, false, CONTRACT_LIST(parents, 492, 1), CONTRACT_LIST(conditions, 492, 1), false, false, 0, CONTRACT_LIST(kinds, 492, 1), "schema/pg15/deparse.txt:732:19"},
+	{ 75, 3, 1, true, false, CONTRACT_LIST(parents, 493, 1), CONTRACT_LIST(conditions, 493, 1), false, false, 0, CONTRACT_LIST(kinds, 493, 1), "schema/pg15/deparse.txt:735:19"},
+	{ 75, 3, 1, true, false, CONTRACT_LIST(parents, 494, 1), CONTRACT_LIST(conditions, 494, 1), false, false, 0, CONTRACT_LIST(kinds, 494, 1), "schema/pg15/deparse.txt:738:19"},
+	{ 75, 3, 1, true, true, CONTRACT_LIST(parents, 495, 1), CONTRACT_LIST(conditions, 495, ), false, false, 0, CONTRACT_LIST(kinds, 495, 1), "schema/pg15/deparse.txt:740:19"},
+	{ 75, 3, 1, true, false, CONTRACT_LIST(parents, 496, 1), CONTRACT_LIST(conditions, 496, ), false, false, 0, CONTRACT_LIST(kinds, 496, 1), "schema/pg15/deparse.txt:742:19"},
+	{ 75, 3, 1, true, false, CONTRACT_LIST(parents, 497, 1), CONTRACT_LIST(conditions, 497, ), false, false, 0, CONTRACT_LIST(kinds, 497, 1), "schema/pg15/deparse.txt:3908:19"},
+	{ 75, 3, 1, true, false, CONTRACT_LIST(parents, 498, 1), CONTRACT_LIST(conditions, 498, ), false, false, 0, CONTRACT_LIST(kinds, 498, 1), "schema/pg15/deparse.txt:3911:19"},
+	{ 75, 3, 0, false, false, CONTRACT_LIST(parents, 499, 1), CONTRACT_LIST(conditions, 499, 1), false, false, 0, CONTRACT_LIST(kinds, 499, 1), "schema/pg15/deparse.txt:5708:19"},
+	{ 75, 3, 0, false, false, CONTRACT_LIST(parents, 500, 1), CONTRACT_LIST(conditions, 500, 1), false, false, 0, CONTRACT_LIST(kinds, 500, 1), "schema/pg15/deparse.txt:5711:19"},
+	{ 75, 3, 0, false, false, CONTRACT_LIST(parents, 501, 1), CONTRACT_LIST(conditions, 501, 1), false, false, 0, CONTRACT_LIST(kinds, 501, 1), "schema/pg15/deparse.txt:5714:19"},
+	{ 75, 3, 0, false, false, CONTRACT_LIST(parents, 502, 1), CONTRACT_LIST(conditions, 502, 1), false, false, 0, CONTRACT_LIST(kinds, 502, 1), "schema/pg15/deparse.txt:5717:19"},
+	{ 75, 4, 0, false, false, CONTRACT_LIST(parents, 503, ), CONTRACT_LIST(conditions, 503, ), true, false, 0, CONTRACT_LIST(kinds, 503, ), "schema/pg15/deparse.txt:744:22"},
+	{ 75, 4, 1, true, false, CONTRACT_LIST(parents, 504, ), CONTRACT_LIST(conditions, 504, ), true, false, 0, CONTRACT_LIST(kinds, 504, ), "schema/pg15/deparse.txt:746:22"},
+	{ 75, 4, 0, false, false, CONTRACT_LIST(parents, 505, ), CONTRACT_LIST(conditions, 505, ), false, false, 0, CONTRACT_LIST(kinds, 505, 1), "schema/pg15/deparse.txt:748:22"},
+	{ 75, 4, 1, true, false, CONTRACT_LIST(parents, 506, ), CONTRACT_LIST(conditions, 506, ), false, false, 0, CONTRACT_LIST(kinds, 506, 1), "schema/pg15/deparse.txt:750:22"},
+	{ 75, 4, 1, true, false, CONTRACT_LIST(parents, 507, 1), CONTRACT_LIST(conditions, 507, ), false, false, 0, CONTRACT_LIST(kinds, 507, 1), "schema/pg15/deparse.txt:3914:22"},
+	{ 75, 4, 1, true, false, CONTRACT_LIST(parents, 508, 1), CONTRACT_LIST(conditions, 508, ), false, false, 0, CONTRACT_LIST(kinds, 508, 1), "schema/pg15/deparse.txt:3917:22"},
+	{ 75, 4, 1, true, false, CONTRACT_LIST(parents, 509, 1), CONTRACT_LIST(conditions, 509, ), false, false, 0, CONTRACT_LIST(kinds, 509, 1), "schema/pg15/deparse.txt:3920:22"},
+	{ 75, 5, 0, false, false, CONTRACT_LIST(parents, 510, ), CONTRACT_LIST(conditions, 510, ), true, false, 0, CONTRACT_LIST(kinds, 510, ), "schema/pg15/deparse.txt:752:20"},
+	{ 75, 5, 1, true, false, CONTRACT_LIST(parents, 511, ), CONTRACT_LIST(conditions, 511, ), true, false, 0, CONTRACT_LIST(kinds, 511, ), "schema/pg15/deparse.txt:754:20"},
+	{ 75, 5, 0, false, false, CONTRACT_LIST(parents, 512, ), CONTRACT_LIST(conditions, 512, ), false, false, 0, CONTRACT_LIST(kinds, 512, 1), "schema/pg15/deparse.txt:756:20"},
+	{ 75, 5, 1, true, false, CONTRACT_LIST(parents, 513, ), CONTRACT_LIST(conditions, 513, ), false, false, 0, CONTRACT_LIST(kinds, 513, 1), "schema/pg15/deparse.txt:758:20"},
+	{ 75, 5, 1, true, false, CONTRACT_LIST(parents, 514, 1), CONTRACT_LIST(conditions, 514, ), false, false, 0, CONTRACT_LIST(kinds, 514, 1), "schema/pg15/deparse.txt:3923:20"},
+	{ 75, 5, 1, true, false, CONTRACT_LIST(parents, 515, 1), CONTRACT_LIST(conditions, 515, ), false, false, 0, CONTRACT_LIST(kinds, 515, 1), "schema/pg15/deparse.txt:3926:20"},
+	{ 75, 5, 1, true, false, CONTRACT_LIST(parents, 516, 1), CONTRACT_LIST(conditions, 516, ), false, false, 0, CONTRACT_LIST(kinds, 516, 1), "schema/pg15/deparse.txt:3929:20"},
+	{ 76, 0, 0, false, false, CONTRACT_LIST(parents, 517, ), CONTRACT_LIST(conditions, 517, ), true, false, 0, CONTRACT_LIST(kinds, 517, ), "schema/pg15/deparse.txt:760:29"},
+	{ 76, 0, 1, true, false, CONTRACT_LIST(parents, 518, ), CONTRACT_LIST(conditions, 518, ), true, false, 0, CONTRACT_LIST(kinds, 518, ), "schema/pg15/deparse.txt:762:29"},
+	{ 76, 0, 0, false, false, CONTRACT_LIST(parents, 519, ), CONTRACT_LIST(conditions, 519, ), false, false, 0, CONTRACT_LIST(kinds, 519, 1), "schema/pg15/deparse.txt:764:29"},
+	{ 76, 0, 1, true, false, CONTRACT_LIST(parents, 520, ), CONTRACT_LIST(conditions, 520, ), false, false, 0, CONTRACT_LIST(kinds, 520, 1), "schema/pg15/deparse.txt:766:29"},
+	{ 76, 0, 1, true, false, CONTRACT_LIST(parents, 521, 1), CONTRACT_LIST(conditions, 521, ), false, false, 0, CONTRACT_LIST(kinds, 521, 1), "schema/pg15/deparse.txt:3932:29"},
+	{ 76, 1, 0, false, false, CONTRACT_LIST(parents, 522, ), CONTRACT_LIST(conditions, 522, ), true, false, 0, CONTRACT_LIST(kinds, 522, ), "schema/pg15/deparse.txt:768:29"},
+	{ 76, 1, 1, true, false, CONTRACT_LIST(parents, 523, ), CONTRACT_LIST(conditions, 523, ), true, false, 0, CONTRACT_LIST(kinds, 523, ), "schema/pg15/deparse.txt:770:29"},
+	{ 76, 1, 0, false, false, CONTRACT_LIST(parents, 524, ), CONTRACT_LIST(conditions, 524, ), false, false, 0, CONTRACT_LIST(kinds, 524, 1), "schema/pg15/deparse.txt:772:29"},
+	{ 76, 1, 1, true, false, CONTRACT_LIST(parents, 525, ), CONTRACT_LIST(conditions, 525, ), false, false, 0, CONTRACT_LIST(kinds, 525, 1), "schema/pg15/deparse.txt:774:29"},
+	{ 76, 1, 1, true, false, CONTRACT_LIST(parents, 526, 1), CONTRACT_LIST(conditions, 526, ), false, false, 0, CONTRACT_LIST(kinds, 526, 1), "schema/pg15/deparse.txt:3935:29"},
+	{ 77, 0, 0, false, false, CONTRACT_LIST(parents, 527, ), CONTRACT_LIST(conditions, 527, ), true, false, 0, CONTRACT_LIST(kinds, 527, ), "schema/pg15/deparse.txt:776:36"},
+	{ 77, 0, 1, true, false, CONTRACT_LIST(parents, 528, ), CONTRACT_LIST(conditions, 528, ), true, false, 0, CONTRACT_LIST(kinds, 528, ), "schema/pg15/deparse.txt:778:36"},
+	{ 77, 0, 0, false, false, CONTRACT_LIST(parents, 529, ), CONTRACT_LIST(conditions, 529, ), false, false, 0, CONTRACT_LIST(kinds, 529, 1), "schema/pg15/deparse.txt:780:36"},
+	{ 77, 0, 1, true, false, CONTRACT_LIST(parents, 530, ), CONTRACT_LIST(conditions, 530, ), false, false, 0, CONTRACT_LIST(kinds, 530, 1), "schema/pg15/deparse.txt:782:36"},
+	{ 77, 0, 1, true, false, CONTRACT_LIST(parents, 531, 1), CONTRACT_LIST(conditions, 531, ), false, false, 0, CONTRACT_LIST(kinds, 531, 1), "schema/pg15/deparse.txt:3938:36"},
+	{ 77, 1, -1, false, false, CONTRACT_LIST(parents, 532, ), CONTRACT_LIST(conditions, 532, ), true, false, 0, CONTRACT_LIST(kinds, 532, ), "schema/pg15/deparse.txt:784:35"},
+	{ 79, 2, 0, false, false, CONTRACT_LIST(parents, 533, ), CONTRACT_LIST(conditions, 533, ), true, false, 0, CONTRACT_LIST(kinds, 533, ), "schema/pg15/deparse.txt:786:20"},
+	{ 79, 2, 0, false, false, CONTRACT_LIST(parents, 534, ), CONTRACT_LIST(conditions, 534, ), false, false, 0, CONTRACT_LIST(kinds, 534, 1), "schema/pg15/deparse.txt:788:20"},
+	{ 79, 2, 1, true, false, CONTRACT_LIST(parents, 535, ), CONTRACT_LIST(conditions, 535, ), false, false, 0, CONTRACT_LIST(kinds, 535, 1), "schema/pg15/deparse.txt:3941:20"},
+	{ 79, 2, 1, true, false, CONTRACT_LIST(parents, 536, ), CONTRACT_LIST(conditions, 536, ), true, false, 0, CONTRACT_LIST(kinds, 536, ), "schema/pg15/deparse.txt:3943:20"},
+	{ 80, 1, -1, false, false, CONTRACT_LIST(parents, 537, ), CONTRACT_LIST(conditions, 537, ), false, false, 0, CONTRACT_LIST(kinds, 537, 1), "schema/pg15/deparse.txt:790:16"},
+	{ 80, 2, 0, false, false, CONTRACT_LIST(parents, 538, ), CONTRACT_LIST(conditions, 538, ), true, false, 0, CONTRACT_LIST(kinds, 538, ), "schema/pg15/deparse.txt:792:18"},
+	{ 80, 2, 1, true, false, CONTRACT_LIST(parents, 539, ), CONTRACT_LIST(conditions, 539, ), true, false, 0, CONTRACT_LIST(kinds, 539, ), "schema/pg15/deparse.txt:794:18"},
+	{ 80, 2, 0, false, false, CONTRACT_LIST(parents, 540, ), CONTRACT_LIST(conditions, 540, ), false, false, 0, CONTRACT_LIST(kinds, 540, 1), "schema/pg15/deparse.txt:796:18"},
+	{ 80, 2, 1, true, false, CONTRACT_LIST(parents, 541, ), CONTRACT_LIST(conditions, 541, ), false, false, 0, CONTRACT_LIST(kinds, 541, 1), "schema/pg15/deparse.txt:798:18"},
+	{ 80, 2, 1, true, false, CONTRACT_LIST(parents, 542, 1), CONTRACT_LIST(conditions, 542, ), false, false, 0, CONTRACT_LIST(kinds, 542, 1), "schema/pg15/deparse.txt:3946:18"},
+	{ 80, 6, 0, false, false, CONTRACT_LIST(parents, 543, ), CONTRACT_LIST(conditions, 543, ), true, false, 0, CONTRACT_LIST(kinds, 543, ), "schema/pg15/deparse.txt:800:18"},
+	{ 80, 6, 1, true, false, CONTRACT_LIST(parents, 544, ), CONTRACT_LIST(conditions, 544, ), true, false, 0, CONTRACT_LIST(kinds, 544, ), "schema/pg15/deparse.txt:802:18"},
+	{ 80, 6, 0, false, false, CONTRACT_LIST(parents, 545, ), CONTRACT_LIST(conditions, 545, ), false, false, 0, CONTRACT_LIST(kinds, 545, 1), "schema/pg15/deparse.txt:804:18"},
+	{ 80, 6, 1, true, false, CONTRACT_LIST(parents, 546, ), CONTRACT_LIST(conditions, 546, ), false, false, 0, CONTRACT_LIST(kinds, 546, 1), "schema/pg15/deparse.txt:806:18"},
+	{ 80, 6, 1, true, false, CONTRACT_LIST(parents, 547, 1), CONTRACT_LIST(conditions, 547, ), false, false, 0, CONTRACT_LIST(kinds, 547, 1), "schema/pg15/deparse.txt:3949:18"},
+	{ 80, 7, -1, false, false, CONTRACT_LIST(parents, 548, ), CONTRACT_LIST(conditions, 548, ), false, false, 0, CONTRACT_LIST(kinds, 548, 1), "schema/pg15/deparse.txt:808:23"},
+	{ 81, 0, -1, false, false, CONTRACT_LIST(parents, 549, ), CONTRACT_LIST(conditions, 549, ), true, false, 0, CONTRACT_LIST(kinds, 549, ), "schema/pg15/deparse.txt:810:21"},
+	{ 81, 1, 0, false, false, CONTRACT_LIST(parents, 550, ), CONTRACT_LIST(conditions, 550, ), true, false, 0, CONTRACT_LIST(kinds, 550, ), "schema/pg15/deparse.txt:812:23"},
+	{ 81, 1, 1, true, false, CONTRACT_LIST(parents, 551, ), CONTRACT_LIST(conditions, 551, ), true, false, 0, CONTRACT_LIST(kinds, 551, ), "schema/pg15/deparse.txt:814:23"},
+	{ 81, 1, 0, false, false, CONTRACT_LIST(parents, 552, ), CONTRACT_LIST(conditions, 552, ), false, false, 0, CONTRACT_LIST(kinds, 552, 1), "schema/pg15/deparse.txt:816:23"},
+	{ 81, 1, 1, true, false, CONTRACT_LIST(parents, 553, ), CONTRACT_LIST(conditions, 553, ), false, false, 0, CONTRACT_LIST(kinds, 553, 1), "schema/pg15/deparse.txt:818:23"},
+	{ 81, 1, 1, true, false, CONTRACT_LIST(parents, 554, 1), CONTRACT_LIST(conditions, 554, ), false, false, 0, CONTRACT_LIST(kinds, 554, 1), "schema/pg15/deparse.txt:3952:23"},
+	{ 81, 1, 1, true, false, CONTRACT_LIST(parents, 555, 1), CONTRACT_LIST(conditions, 555, ), false, false, 0, CONTRACT_LIST(kinds, 555, 1), "schema/pg15/deparse.txt:3955:23"},
+	{ 81, 1, 1, true, false, CONTRACT_LIST(parents, 556, 1), CONTRACT_LIST(conditions, 556, ), false, false, 0, CONTRACT_LIST(kinds, 556, 1), "schema/pg15/deparse.txt:3958:23"},
+	{ 81, 2, 0, false, false, CONTRACT_LIST(parents, 557, ), CONTRACT_LIST(conditions, 557, ), true, false, 0, CONTRACT_LIST(kinds, 557, ), "schema/pg15/deparse.txt:820:26"},
+	{ 81, 2, 1, true, false, CONTRACT_LIST(parents, 558, ), CONTRACT_LIST(conditions, 558, ), true, false, 0, CONTRACT_LIST(kinds, 558, ), "schema/pg15/deparse.txt:822:26"},
+	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 559, ), CONTRACT_LIST(conditions, 559, 1), false, true, 0, CONTRACT_LIST(kinds, 559, ), "schema/pg15/deparse.txt:824:26"},
+	{ 81, 2, 0, false, false, CONTRACT_LIST(parents, 560, ), CONTRACT_LIST(conditions, 560, ), false, false, 0, CONTRACT_LIST(kinds, 560, 1), "schema/pg15/deparse.txt:826:26"},
+	{ 81, 2, 1, true, false, CONTRACT_LIST(parents, 561, ), CONTRACT_LIST(conditions, 561, ), false, false, 0, CONTRACT_LIST(kinds, 561, 1), "schema/pg15/deparse.txt:828:26"},
+	{ 81, 2, 1, true, false, CONTRACT_LIST(parents, 562, 1), CONTRACT_LIST(conditions, 562, ), false, false, 0, CONTRACT_LIST(kinds, 562, 1), "schema/pg15/deparse.txt:3961:26"},
+	{ 81, 2, 1, true, false, CONTRACT_LIST(parents, 563, 1), CONTRACT_LIST(conditions, 563, ), false, false, 0, CONTRACT_LIST(kinds, 563, 1), "schema/pg15/deparse.txt:3964:26"},
+	{ 81, 7, 0, false, false, CONTRACT_LIST(parents, 564, ), CONTRACT_LIST(conditions, 564, ), true, false, 0, CONTRACT_LIST(kinds, 564, ), "schema/pg15/deparse.txt:830:20"},
+	{ 81, 7, 1, true, false, CONTRACT_LIST(parents, 565, ), CONTRACT_LIST(conditions, 565, ), true, false, 0, CONTRACT_LIST(kinds, 565, ), "schema/pg15/deparse.txt:832:20"},
+	{ 81, 7, 0, false, false, CONTRACT_LIST(parents, 566, ), CONTRACT_LIST(conditions, 566, ), false, false, 0, CONTRACT_LIST(kinds, 566, 1), "schema/pg15/deparse.txt:834:20"},
+	{ 81, 7, 1, true, false, CONTRACT_LIST(parents, 567, 1), CONTRACT_LIST(conditions, 567, ), false, false, 0, CONTRACT_LIST(kinds, 567, 1), "schema/pg15/deparse.txt:3967:20"},
+	{ 82, 2, 0, false, false, CONTRACT_LIST(parents, 568, ), CONTRACT_LIST(conditions, 568, ), true, false, 0, CONTRACT_LIST(kinds, 568, ), "schema/pg15/deparse.txt:836:21"},
+	{ 82, 2, 1, true, false, CONTRACT_LIST(parents, 569, ), CONTRACT_LIST(conditions, 569, ), true, false, 0, CONTRACT_LIST(kinds, 569, ), "schema/pg15/deparse.txt:838:21"},
+	{ 82, 2, 0, false, false, CONTRACT_LIST(parents, 570, ), CONTRACT_LIST(conditions, 570, ), false, false, 0, CONTRACT_LIST(kinds, 570, 1), "schema/pg15/deparse.txt:840:21"},
+	{ 82, 2, 1, true, false, CONTRACT_LIST(parents, 571, ), CONTRACT_LIST(conditions, 571, ), false, false, 0, CONTRACT_LIST(kinds, 571, 1), "schema/pg15/deparse.txt:842:21"},
+	{ 82, 2, 1, true, false, CONTRACT_LIST(parents, 572, 1), CONTRACT_LIST(conditions, 572, ), false, false, 0, CONTRACT_LIST(kinds, 572, 1), "schema/pg15/deparse.txt:3970:21"},
+	{ 82, 3, 1, true, false, CONTRACT_LIST(parents, 573, ), CONTRACT_LIST(conditions, 573, ), true, false, 0, CONTRACT_LIST(kinds, 573, ), "schema/pg15/deparse.txt:844:17"},
+	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 574, 1), CONTRACT_LIST(conditions, 574, 1), false, true, 0, CONTRACT_LIST(kinds, 574, ), "schema/pg15/deparse.txt:847:17"},
+	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 575, 1), CONTRACT_LIST(conditions, 575, 1), false, true, 0, CONTRACT_LIST(kinds, 575, ), "schema/pg15/deparse.txt:850:17"},
+	{ 82, 3, -1, false, true, CONTRACT_LIST(parents, 576, 1), CONTRACT_LIST(conditions, 576, 1), false, true, 0, CONTRACT_LIST(kinds, 576, ), "schema/pg15/deparse.txt:852:17"},
+	{ 82, 3, 0, false, false, CONTRACT_LIST(parents, 577, ), CONTRACT_LIST(conditions, 577, ), false, false, 0, CONTRACT_LIST(kinds, 577, 1), "schema/pg15/deparse.txt:854:17"},
+	{ 82, 3, 1, true, false, CONTRACT_LIST(parents, 578, ), CONTRACT_LIST(conditions, 578, ), false, false, 0, CONTRACT_LIST(kinds, 578, 1), "schema/pg15/deparse.txt:856:17"},
+	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 579, ), CONTRACT_LIST(conditions, 579, ), false, false, 2, CONTRACT_LIST(kinds, 579, ), "schema/pg15/deparse.txt:858:17"},
+	{ 82, 3, 1, true, false, CONTRACT_LIST(parents, 580, 1), CONTRACT_LIST(conditions, 580, ), false, false, 0, CONTRACT_LIST(kinds, 580, 1), "schema/pg15/deparse.txt:3973:17"},
+	{ 82, 4, 0, false, false, CONTRACT_LIST(parents, 581, ), CONTRACT_LIST(conditions, 581, ), true, false, 0, CONTRACT_LIST(kinds, 581, ), "schema/pg15/deparse.txt:860:23"},
+	{ 82, 4, 1, true, false, CONTRACT_LIST(parents, 582, ), CONTRACT_LIST(conditions, 582, ), true, false, 0, CONTRACT_LIST(kinds, 582, ), "schema/pg15/deparse.txt:862:23"},
+	{ 82, 4, 0, false, false, CONTRACT_LIST(parents, 583, ), CONTRACT_LIST(conditions, 583, ), false, false, 0, CONTRACT_LIST(kinds, 583, 1), "schema/pg15/deparse.txt:864:23"},
+	{ 82, 4, 1, true, false, CONTRACT_LIST(parents, 584, ), CONTRACT_LIST(conditions, 584, ), false, false, 0, CONTRACT_LIST(kinds, 584, 1), "schema/pg15/deparse.txt:866:23"},
+	{ 82, 4, 1, true, false, CONTRACT_LIST(parents, 585, 1), CONTRACT_LIST(conditions, 585, ), false, false, 0, CONTRACT_LIST(kinds, 585, 1), "schema/pg15/deparse.txt:3976:23"},
 	{ 83, 0, 0, false, false, CONTRACT_LIST(parents, 586, ), CONTRACT_LIST(conditions, 586, 1), true, false, 0, CONTRACT_LIST(kinds, 586, ), "schema/pg15/deparse.txt:868:18"},
-	{ 83, 0, 1, true, false, CONTRACT_LIST(parents, 587, ), CONTRACT_LIST(conditions, 587, 1), true, false, 0, CONTRACT_LIST(kinds, 587, ), "schema/pg15/deparse.txt:870:18"},
+	{ 83, 0, 0, false, false, CONTRACT_LIST(parents, 587, ), CONTRACT_LIST(conditions, 587, 1), true, false, 0, CONTRACT_LIST(kinds, 587, ), "schema/pg15/deparse.txt:870:18"},
 	{ 83, 0, 1, true, false, CONTRACT_LIST(parents, 588, ), CONTRACT_LIST(conditions, 588, 1), true, false, 0, CONTRACT_LIST(kinds, 588, ), "schema/pg15/deparse.txt:872:18"},
-	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 589, ), CONTRACT_LIST(conditions, 589, 1), false, true, 0, CONTRACT_LIST(kinds, 589, ), "schema/pg15/deparse.txt:874:18"},
+	{ 83, 0, 1, true, false, CONTRACT_LIST(parents, 589, ), CONTRACT_LIST(conditions, 589, 1), true, false, 0, CONTRACT_LIST(kinds, 589, ), "schema/pg15/deparse.txt:874:18"},
 	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 590, ), CONTRACT_LIST(conditions, 590, 1), false, true, 0, CONTRACT_LIST(kinds, 590, ), "schema/pg15/deparse.txt:876:18"},
-	{ 83, 0, 0, false, false, CONTRACT_LIST(parents, 591, ), CONTRACT_LIST(conditions, 591, 1), false, false, 0, CONTRACT_LIST(kinds, 591, 1), "schema/pg15/deparse.txt:878:18"},
+	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 591, ), CONTRACT_LIST(conditions, 591, 1), false, true, 0, CONTRACT_LIST(kinds, 591, ), "schema/pg15/deparse.txt:878:18"},
 	{ 83, 0, 0, false, false, CONTRACT_LIST(parents, 592, ), CONTRACT_LIST(conditions, 592, 1), false, false, 0, CONTRACT_LIST(kinds, 592, 1), "schema/pg15/deparse.txt:880:18"},
 	{ 83, 0, 0, false, false, CONTRACT_LIST(parents, 593, ), CONTRACT_LIST(conditions, 593, 1), false, false, 0, CONTRACT_LIST(kinds, 593, 1), "schema/pg15/deparse.txt:882:18"},
 	{ 83, 0, 0, false, false, CONTRACT_LIST(parents, 594, ), CONTRACT_LIST(conditions, 594, 1), false, false, 0, CONTRACT_LIST(kinds, 594, 1), "schema/pg15/deparse.txt:884:18"},
 	{ 83, 0, 0, false, false, CONTRACT_LIST(parents, 595, ), CONTRACT_LIST(conditions, 595, 1), false, false, 0, CONTRACT_LIST(kinds, 595, 1), "schema/pg15/deparse.txt:886:18"},
 	{ 83, 0, 0, false, false, CONTRACT_LIST(parents, 596, ), CONTRACT_LIST(conditions, 596, 1), false, false, 0, CONTRACT_LIST(kinds, 596, 1), "schema/pg15/deparse.txt:888:18"},
 	{ 83, 0, 0, false, false, CONTRACT_LIST(parents, 597, ), CONTRACT_LIST(conditions, 597, 1), false, false, 0, CONTRACT_LIST(kinds, 597, 1), "schema/pg15/deparse.txt:890:18"},
-	{ 83, 0, 1, true, false, CONTRACT_LIST(parents, 598, ), CONTRACT_LIST(conditions, 598, 1), false, false, 0, CONTRACT_LIST(kinds, 598, 1), "schema/pg15/deparse.txt:892:18"},
+	{ 83, 0, 0, false, false, CONTRACT_LIST(parents, 598, ), CONTRACT_LIST(conditions, 598, 1), false, false, 0, CONTRACT_LIST(kinds, 598, 1), "schema/pg15/deparse.txt:892:18"},
 	{ 83, 0, 1, true, false, CONTRACT_LIST(parents, 599, ), CONTRACT_LIST(conditions, 599, 1), false, false, 0, CONTRACT_LIST(kinds, 599, 1), "schema/pg15/deparse.txt:894:18"},
 	{ 83, 0, 1, true, false, CONTRACT_LIST(parents, 600, ), CONTRACT_LIST(conditions, 600, 1), false, false, 0, CONTRACT_LIST(kinds, 600, 1), "schema/pg15/deparse.txt:896:18"},
 	{ 83, 0, 1, true, false, CONTRACT_LIST(parents, 601, ), CONTRACT_LIST(conditions, 601, 1), false, false, 0, CONTRACT_LIST(kinds, 601, 1), "schema/pg15/deparse.txt:898:18"},
 	{ 83, 0, 1, true, false, CONTRACT_LIST(parents, 602, ), CONTRACT_LIST(conditions, 602, 1), false, false, 0, CONTRACT_LIST(kinds, 602, 1), "schema/pg15/deparse.txt:900:18"},
-	{ 83, 0, 1, true, false, CONTRACT_LIST(parents, 603, 1), CONTRACT_LIST(conditions, 603, ), false, false, 0, CONTRACT_LIST(kinds, 603, 1), "schema/pg15/deparse.txt:3979:18"},
-	{ 84, 0, 0, false, false, CONTRACT_LIST(parents, 604, ), CONTRACT_LIST(conditions, 604, ), true, false, 0, CONTRACT_LIST(kinds, 604, ), "schema/pg15/deparse.txt:902:24"},
-	{ 84, 0, 1, true, false, CONTRACT_LIST(parents, 605, ), CONTRACT_LIST(conditions, 605, ), true, false, 0, CONTRACT_LIST(kinds, 605, ), "schema/pg15/deparse.txt:904:24"},
-	{ 84, 0, 0, false, false, CONTRACT_LIST(parents, 606, ), CONTRACT_LIST(conditions, 606, ), false, false, 0, CONTRACT_LIST(kinds, 606, 1), "schema/pg15/deparse.txt:906:24"},
-	{ 84, 0, 1, true, false, CONTRACT_LIST(parents, 607, ), CONTRACT_LIST(conditions, 607, ), false, false, 0, CONTRACT_LIST(kinds, 607, 1), "schema/pg15/deparse.txt:908:24"},
-	{ 84, 0, 1, true, false, CONTRACT_LIST(parents, 608, 1), CONTRACT_LIST(conditions, 608, ), false, false, 0, CONTRACT_LIST(kinds, 608, 1), "schema/pg15/deparse.txt:3982:24"},
-	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 609, ), CONTRACT_LIST(conditions, 609, 1), true, false, 0, CONTRACT_LIST(kinds, 609, ), "schema/pg15/deparse.txt:910:20"},
+	{ 83, 0, 1, true, false, CONTRACT_LIST(parents, 603, ), CONTRACT_LIST(conditions, 603, 1), false, false, 0, CONTRACT_LIST(kinds, 603, 1), "schema/pg15/deparse.txt:902:18"},
+	{ 83, 0, 1, true, false, CONTRACT_LIST(parents, 604, 1), CONTRACT_LIST(conditions, 604, ), false, false, 0, CONTRACT_LIST(kinds, 604, 1), "schema/pg15/deparse.txt:3979:18"},
+	{ 84, 0, 0, false, false, CONTRACT_LIST(parents, 605, ), CONTRACT_LIST(conditions, 605, ), true, false, 0, CONTRACT_LIST(kinds, 605, ), "schema/pg15/deparse.txt:904:24"},
+	{ 84, 0, 1, true, false, CONTRACT_LIST(parents, 606, ), CONTRACT_LIST(conditions, 606, ), true, false, 0, CONTRACT_LIST(kinds, 606, ), "schema/pg15/deparse.txt:906:24"},
+	{ 84, 0, 0, false, false, CONTRACT_LIST(parents, 607, ), CONTRACT_LIST(conditions, 607, ), false, false, 0, CONTRACT_LIST(kinds, 607, 1), "schema/pg15/deparse.txt:908:24"},
+	{ 84, 0, 1, true, false, CONTRACT_LIST(parents, 608, ), CONTRACT_LIST(conditions, 608, ), false, false, 0, CONTRACT_LIST(kinds, 608, 1), "schema/pg15/deparse.txt:910:24"},
+	{ 84, 0, 1, true, false, CONTRACT_LIST(parents, 609, 1), CONTRACT_LIST(conditions, 609, ), false, false, 0, CONTRACT_LIST(kinds, 609, 1), "schema/pg15/deparse.txt:3982:24"},
 	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 610, ), CONTRACT_LIST(conditions, 610, 1), true, false, 0, CONTRACT_LIST(kinds, 610, ), "schema/pg15/deparse.txt:912:20"},
-	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 611, ), CONTRACT_LIST(conditions, 611, 1), false, false, 0, CONTRACT_LIST(kinds, 611, 1), "schema/pg15/deparse.txt:914:20"},
+	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 611, ), CONTRACT_LIST(conditions, 611, 1), true, false, 0, CONTRACT_LIST(kinds, 611, ), "schema/pg15/deparse.txt:914:20"},
 	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 612, ), CONTRACT_LIST(conditions, 612, 1), false, false, 0, CONTRACT_LIST(kinds, 612, 1), "schema/pg15/deparse.txt:916:20"},
 	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 613, ), CONTRACT_LIST(conditions, 613, 1), false, false, 0, CONTRACT_LIST(kinds, 613, 1), "schema/pg15/deparse.txt:918:20"},
 	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 614, ), CONTRACT_LIST(conditions, 614, 1), false, false, 0, CONTRACT_LIST(kinds, 614, 1), "schema/pg15/deparse.txt:920:20"},
@@ -19609,345 +19595,345 @@ static const ContractRule contract_rules[] = {
 	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 617, ), CONTRACT_LIST(conditions, 617, 1), false, false, 0, CONTRACT_LIST(kinds, 617, 1), "schema/pg15/deparse.txt:926:20"},
 	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 618, ), CONTRACT_LIST(conditions, 618, 1), false, false, 0, CONTRACT_LIST(kinds, 618, 1), "schema/pg15/deparse.txt:928:20"},
 	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 619, ), CONTRACT_LIST(conditions, 619, 1), false, false, 0, CONTRACT_LIST(kinds, 619, 1), "schema/pg15/deparse.txt:930:20"},
-	{ 86, 2, -1, false, false, CONTRACT_LIST(parents, 620, ), CONTRACT_LIST(conditions, 620, ), true, false, 0, CONTRACT_LIST(kinds, 620, ), "schema/pg15/deparse.txt:932:22"},
-	{ 87, 1, -1, false, false, CONTRACT_LIST(parents, 621, ), CONTRACT_LIST(conditions, 621, ), true, false, 0, CONTRACT_LIST(kinds, 621, ), "schema/pg15/deparse.txt:934:20"},
-	{ 87, 4, 0, false, false, CONTRACT_LIST(parents, 622, ), CONTRACT_LIST(conditions, 622, ), true, false, 0, CONTRACT_LIST(kinds, 622, ), "schema/pg15/deparse.txt:936:24"},
-	{ 87, 4, 1, true, false, CONTRACT_LIST(parents, 623, ), CONTRACT_LIST(conditions, 623, ), true, false, 0, CONTRACT_LIST(kinds, 623, ), "schema/pg15/deparse.txt:938:24"},
-	{ 87, 4, 0, false, false, CONTRACT_LIST(parents, 624, ), CONTRACT_LIST(conditions, 624, ), false, false, 0, CONTRACT_LIST(kinds, 624, 1), "schema/pg15/deparse.txt:940:24"},
-	{ 87, 4, 1, true, false, CONTRACT_LIST(parents, 625, ), CONTRACT_LIST(conditions, 625, ), false, false, 0, CONTRACT_LIST(kinds, 625, 1), "schema/pg15/deparse.txt:942:24"},
-	{ 87, 4, 1, true, false, CONTRACT_LIST(parents, 626, 1), CONTRACT_LIST(conditions, 626, ), false, false, 0, CONTRACT_LIST(kinds, 626, 1), "schema/pg15/deparse.txt:3985:24"},
-	{ 87, 4, 1, true, false, CONTRACT_LIST(parents, 627, 1), CONTRACT_LIST(conditions, 627, ), false, false, 0, CONTRACT_LIST(kinds, 627, 1), "schema/pg15/deparse.txt:3988:24"},
-	{ 87, 5, 0, false, false, CONTRACT_LIST(parents, 628, ), CONTRACT_LIST(conditions, 628, ), true, false, 0, CONTRACT_LIST(kinds, 628, ), "schema/pg15/deparse.txt:944:34"},
-	{ 87, 5, 0, false, false, CONTRACT_LIST(parents, 629, ), CONTRACT_LIST(conditions, 629, ), false, false, 0, CONTRACT_LIST(kinds, 629, 1), "schema/pg15/deparse.txt:946:34"},
-	{ 87, 5, 1, true, false, CONTRACT_LIST(parents, 630, ), CONTRACT_LIST(conditions, 630, ), false, false, 0, CONTRACT_LIST(kinds, 630, 1), "schema/pg15/deparse.txt:3991:34"},
-	{ 87, 5, 1, true, false, CONTRACT_LIST(parents, 631, ), CONTRACT_LIST(conditions, 631, ), true, false, 0, CONTRACT_LIST(kinds, 631, ), "schema/pg15/deparse.txt:3993:34"},
-	{ 87, 6, 0, false, false, CONTRACT_LIST(parents, 632, ), CONTRACT_LIST(conditions, 632, ), true, false, 0, CONTRACT_LIST(kinds, 632, ), "schema/pg15/deparse.txt:948:19"},
-	{ 87, 6, 1, true, false, CONTRACT_LIST(parents, 633, ), CONTRACT_LIST(conditions, 633, ), true, false, 0, CONTRACT_LIST(kinds, 633, ), "schema/pg15/deparse.txt:950:19"},
-	{ 87, 6, 0, false, false, CONTRACT_LIST(parents, 634, ), CONTRACT_LIST(conditions, 634, ), false, false, 0, CONTRACT_LIST(kinds, 634, 1), "schema/pg15/deparse.txt:952:19"},
-	{ 87, 6, 1, true, false, CONTRACT_LIST(parents, 635, ), CONTRACT_LIST(conditions, 635, ), false, false, 0, CONTRACT_LIST(kinds, 635, 1), "schema/pg15/deparse.txt:954:19"},
-	{ 87, 6, 1, true, false, CONTRACT_LIST(parents, 636, 1), CONTRACT_LIST(conditions, 636, ), false, false, 0, CONTRACT_LIST(kinds, 636, 1), "schema/pg15/deparse.txt:3996:19"},
-	{ 87, 7, -1, false, false, CONTRACT_LIST(parents, 637, ), CONTRACT_LIST(conditions, 637, ), false, false, 0, CONTRACT_LIST(kinds, 637, 1), "schema/pg15/deparse.txt:956:24"},
-	{ 88, 2, 0, false, false, CONTRACT_LIST(parents, 638, ), CONTRACT_LIST(conditions, 638, ), true, false, 0, CONTRACT_LIST(kinds, 638, ), "schema/pg15/deparse.txt:958:29"},
-	{ 88, 2, 1, true, false, CONTRACT_LIST(parents, 639, ), CONTRACT_LIST(conditions, 639, ), true, false, 0, CONTRACT_LIST(kinds, 639, ), "schema/pg15/deparse.txt:960:29"},
-	{ 88, 2, 0, false, false, CONTRACT_LIST(parents, 640, ), CONTRACT_LIST(conditions, 640, ), false, false, 0, CONTRACT_LIST(kinds, 640, 1), "schema/pg15/deparse.txt:962:29"},
-	{ 88, 2, 1, true, false, CONTRACT_LIST(parents, 641, ), CONTRACT_LIST(conditions, 641, ), false, false, 0, CONTRACT_LIST(kinds, 641, 1), "schema/pg15/deparse.txt:964:29"},
-	{ 88, 2, 1, true, false, CONTRACT_LIST(parents, 642, 1), CONTRACT_LIST(conditions, 642, ), false, false, 0, CONTRACT_LIST(kinds, 642, 1), "schema/pg15/deparse.txt:3999:29"},
-	{ 88, 3, 0, false, false, CONTRACT_LIST(parents, 643, ), CONTRACT_LIST(conditions, 643, ), true, false, 0, CONTRACT_LIST(kinds, 643, ), "schema/pg15/deparse.txt:966:31"},
-	{ 88, 3, 1, true, false, CONTRACT_LIST(parents, 644, ), CONTRACT_LIST(conditions, 644, ), true, false, 0, CONTRACT_LIST(kinds, 644, ), "schema/pg15/deparse.txt:968:31"},
-	{ 88, 3, 0, false, false, CONTRACT_LIST(parents, 645, ), CONTRACT_LIST(conditions, 645, ), false, false, 0, CONTRACT_LIST(kinds, 645, 1), "schema/pg15/deparse.txt:970:31"},
-	{ 88, 3, 1, true, false, CONTRACT_LIST(parents, 646, ), CONTRACT_LIST(conditions, 646, ), false, false, 0, CONTRACT_LIST(kinds, 646, 1), "schema/pg15/deparse.txt:972:31"},
-	{ 88, 3, 1, true, false, CONTRACT_LIST(parents, 647, 1), CONTRACT_LIST(conditions, 647, ), false, false, 0, CONTRACT_LIST(kinds, 647, 1), "schema/pg15/deparse.txt:4002:31"},
-	{ 88, 5, 0, false, false, CONTRACT_LIST(parents, 648, ), CONTRACT_LIST(conditions, 648, ), true, false, 0, CONTRACT_LIST(kinds, 648, ), "schema/pg15/deparse.txt:974:28"},
-	{ 88, 5, 1, true, false, CONTRACT_LIST(parents, 649, ), CONTRACT_LIST(conditions, 649, ), true, false, 0, CONTRACT_LIST(kinds, 649, ), "schema/pg15/deparse.txt:976:28"},
-	{ 88, 5, 0, false, false, CONTRACT_LIST(parents, 650, ), CONTRACT_LIST(conditions, 650, ), false, false, 0, CONTRACT_LIST(kinds, 650, 1), "schema/pg15/deparse.txt:978:28"},
-	{ 88, 5, 1, true, false, CONTRACT_LIST(parents, 651, ), CONTRACT_LIST(conditions, 651, ), false, false, 0, CONTRACT_LIST(kinds, 651, 1), "schema/pg15/deparse.txt:980:28"},
-	{ 88, 5, 1, true, false, CONTRACT_LIST(parents, 652, 1), CONTRACT_LIST(conditions, 652, ), false, false, 0, CONTRACT_LIST(kinds, 652, 1), "schema/pg15/deparse.txt:4005:28"},
-	{ 88, 6, -1, false, false, CONTRACT_LIST(parents, 653, ), CONTRACT_LIST(conditions, 653, ), false, false, 0, CONTRACT_LIST(kinds, 653, 1), "schema/pg15/deparse.txt:982:29"},
-	{ 89, 1, -1, false, false, CONTRACT_LIST(parents, 654, ), CONTRACT_LIST(conditions, 654, ), true, false, 0, CONTRACT_LIST(kinds, 654, ), "schema/pg15/deparse.txt:984:24"},
-	{ 89, 2, 0, false, false, CONTRACT_LIST(parents, 655, ), CONTRACT_LIST(conditions, 655, ), true, false, 0, CONTRACT_LIST(kinds, 655, ), "schema/pg15/deparse.txt:986:27"},
-	{ 89, 2, 1, true, false, CONTRACT_LIST(parents, 656, ), CONTRACT_LIST(conditions, 656, ), true, false, 0, CONTRACT_LIST(kinds, 656, ), "schema/pg15/deparse.txt:988:27"},
-	{ 89, 2, 0, false, false, CONTRACT_LIST(parents, 657, ), CONTRACT_LIST(conditions, 657, ), false, false, 0, CONTRACT_LIST(kinds, 657, 1), "schema/pg15/deparse.txt:990:27"},
-	{ 89, 2, 1, true, false, CONTRACT_LIST(parents, 658, ), CONTRACT_LIST(conditions, 658, ), false, false, 0, CONTRACT_LIST(kinds, 658, 1), "schema/pg15/deparse.txt:992:27"},
-	{ 89, 2, 1, true, false, CONTRACT_LIST(parents, 659, 1), CONTRACT_LIST(conditions, 659, ), false, false, 0, CONTRACT_LIST(kinds, 659, 1), "schema/pg15/deparse.txt:4008:27"},
-	{ 90, 0, 0, false, false, CONTRACT_LIST(parents, 660, ), CONTRACT_LIST(conditions, 660, ), true, false, 0, CONTRACT_LIST(kinds, 660, ), "schema/pg15/deparse.txt:994:13"},
-	{ 90, 0, 1, true, false, CONTRACT_LIST(parents, 661, ), CONTRACT_LIST(conditions, 661, ), true, false, 0, CONTRACT_LIST(kinds, 661, ), "schema/pg15/deparse.txt:996:13"},
-	{ 90, 0, 0, false, false, CONTRACT_LIST(parents, 662, ), CONTRACT_LIST(conditions, 662, ), false, false, 0, CONTRACT_LIST(kinds, 662, 1), "schema/pg15/deparse.txt:998:13"},
-	{ 90, 0, 1, true, false, CONTRACT_LIST(parents, 663, ), CONTRACT_LIST(conditions, 663, ), false, false, 0, CONTRACT_LIST(kinds, 663, 1), "schema/pg15/deparse.txt:1000:13"},
-	{ 90, 0, 1, true, false, CONTRACT_LIST(parents, 664, 1), CONTRACT_LIST(conditions, 664, ), false, false, 0, CONTRACT_LIST(kinds, 664, 1), "schema/pg15/deparse.txt:4011:13"},
-	{ 91, 2, -1, false, false, CONTRACT_LIST(parents, 665, ), CONTRACT_LIST(conditions, 665, 1), true, false, 0, CONTRACT_LIST(kinds, 665, ), "schema/pg15/deparse.txt:1002:21"},
+	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 620, ), CONTRACT_LIST(conditions, 620, 1), false, false, 0, CONTRACT_LIST(kinds, 620, 1), "schema/pg15/deparse.txt:932:20"},
+	{ 86, 2, -1, false, false, CONTRACT_LIST(parents, 621, ), CONTRACT_LIST(conditions, 621, ), true, false, 0, CONTRACT_LIST(kinds, 621, ), "schema/pg15/deparse.txt:934:22"},
+	{ 87, 1, -1, false, false, CONTRACT_LIST(parents, 622, ), CONTRACT_LIST(conditions, 622, ), true, false, 0, CONTRACT_LIST(kinds, 622, ), "schema/pg15/deparse.txt:936:20"},
+	{ 87, 4, 0, false, false, CONTRACT_LIST(parents, 623, ), CONTRACT_LIST(conditions, 623, ), true, false, 0, CONTRACT_LIST(kinds, 623, ), "schema/pg15/deparse.txt:938:24"},
+	{ 87, 4, 1, true, false, CONTRACT_LIST(parents, 624, ), CONTRACT_LIST(conditions, 624, ), true, false, 0, CONTRACT_LIST(kinds, 624, ), "schema/pg15/deparse.txt:940:24"},
+	{ 87, 4, 0, false, false, CONTRACT_LIST(parents, 625, ), CONTRACT_LIST(conditions, 625, ), false, false, 0, CONTRACT_LIST(kinds, 625, 1), "schema/pg15/deparse.txt:942:24"},
+	{ 87, 4, 1, true, false, CONTRACT_LIST(parents, 626, ), CONTRACT_LIST(conditions, 626, ), false, false, 0, CONTRACT_LIST(kinds, 626, 1), "schema/pg15/deparse.txt:944:24"},
+	{ 87, 4, 1, true, false, CONTRACT_LIST(parents, 627, 1), CONTRACT_LIST(conditions, 627, ), false, false, 0, CONTRACT_LIST(kinds, 627, 1), "schema/pg15/deparse.txt:3985:24"},
+	{ 87, 4, 1, true, false, CONTRACT_LIST(parents, 628, 1), CONTRACT_LIST(conditions, 628, ), false, false, 0, CONTRACT_LIST(kinds, 628, 1), "schema/pg15/deparse.txt:3988:24"},
+	{ 87, 5, 0, false, false, CONTRACT_LIST(parents, 629, ), CONTRACT_LIST(conditions, 629, ), true, false, 0, CONTRACT_LIST(kinds, 629, ), "schema/pg15/deparse.txt:946:34"},
+	{ 87, 5, 0, false, false, CONTRACT_LIST(parents, 630, ), CONTRACT_LIST(conditions, 630, ), false, false, 0, CONTRACT_LIST(kinds, 630, 1), "schema/pg15/deparse.txt:948:34"},
+	{ 87, 5, 1, true, false, CONTRACT_LIST(parents, 631, ), CONTRACT_LIST(conditions, 631, ), false, false, 0, CONTRACT_LIST(kinds, 631, 1), "schema/pg15/deparse.txt:3991:34"},
+	{ 87, 5, 1, true, false, CONTRACT_LIST(parents, 632, ), CONTRACT_LIST(conditions, 632, ), true, false, 0, CONTRACT_LIST(kinds, 632, ), "schema/pg15/deparse.txt:3993:34"},
+	{ 87, 6, 0, false, false, CONTRACT_LIST(parents, 633, ), CONTRACT_LIST(conditions, 633, ), true, false, 0, CONTRACT_LIST(kinds, 633, ), "schema/pg15/deparse.txt:950:19"},
+	{ 87, 6, 1, true, false, CONTRACT_LIST(parents, 634, ), CONTRACT_LIST(conditions, 634, ), true, false, 0, CONTRACT_LIST(kinds, 634, ), "schema/pg15/deparse.txt:952:19"},
+	{ 87, 6, 0, false, false, CONTRACT_LIST(parents, 635, ), CONTRACT_LIST(conditions, 635, ), false, false, 0, CONTRACT_LIST(kinds, 635, 1), "schema/pg15/deparse.txt:954:19"},
+	{ 87, 6, 1, true, false, CONTRACT_LIST(parents, 636, ), CONTRACT_LIST(conditions, 636, ), false, false, 0, CONTRACT_LIST(kinds, 636, 1), "schema/pg15/deparse.txt:956:19"},
+	{ 87, 6, 1, true, false, CONTRACT_LIST(parents, 637, 1), CONTRACT_LIST(conditions, 637, ), false, false, 0, CONTRACT_LIST(kinds, 637, 1), "schema/pg15/deparse.txt:3996:19"},
+	{ 87, 7, -1, false, false, CONTRACT_LIST(parents, 638, ), CONTRACT_LIST(conditions, 638, ), false, false, 0, CONTRACT_LIST(kinds, 638, 1), "schema/pg15/deparse.txt:958:24"},
+	{ 88, 2, 0, false, false, CONTRACT_LIST(parents, 639, ), CONTRACT_LIST(conditions, 639, ), true, false, 0, CONTRACT_LIST(kinds, 639, ), "schema/pg15/deparse.txt:960:29"},
+	{ 88, 2, 1, true, false, CONTRACT_LIST(parents, 640, ), CONTRACT_LIST(conditions, 640, ), true, false, 0, CONTRACT_LIST(kinds, 640, ), "schema/pg15/deparse.txt:962:29"},
+	{ 88, 2, 0, false, false, CONTRACT_LIST(parents, 641, ), CONTRACT_LIST(conditions, 641, ), false, false, 0, CONTRACT_LIST(kinds, 641, 1), "schema/pg15/deparse.txt:964:29"},
+	{ 88, 2, 1, true, false, CONTRACT_LIST(parents, 642, ), CONTRACT_LIST(conditions, 642, ), false, false, 0, CONTRACT_LIST(kinds, 642, 1), "schema/pg15/deparse.txt:966:29"},
+	{ 88, 2, 1, true, false, CONTRACT_LIST(parents, 643, 1), CONTRACT_LIST(conditions, 643, ), false, false, 0, CONTRACT_LIST(kinds, 643, 1), "schema/pg15/deparse.txt:3999:29"},
+	{ 88, 3, 0, false, false, CONTRACT_LIST(parents, 644, ), CONTRACT_LIST(conditions, 644, ), true, false, 0, CONTRACT_LIST(kinds, 644, ), "schema/pg15/deparse.txt:968:31"},
+	{ 88, 3, 1, true, false, CONTRACT_LIST(parents, 645, ), CONTRACT_LIST(conditions, 645, ), true, false, 0, CONTRACT_LIST(kinds, 645, ), "schema/pg15/deparse.txt:970:31"},
+	{ 88, 3, 0, false, false, CONTRACT_LIST(parents, 646, ), CONTRACT_LIST(conditions, 646, ), false, false, 0, CONTRACT_LIST(kinds, 646, 1), "schema/pg15/deparse.txt:972:31"},
+	{ 88, 3, 1, true, false, CONTRACT_LIST(parents, 647, ), CONTRACT_LIST(conditions, 647, ), false, false, 0, CONTRACT_LIST(kinds, 647, 1), "schema/pg15/deparse.txt:974:31"},
+	{ 88, 3, 1, true, false, CONTRACT_LIST(parents, 648, 1), CONTRACT_LIST(conditions, 648, ), false, false, 0, CONTRACT_LIST(kinds, 648, 1), "schema/pg15/deparse.txt:4002:31"},
+	{ 88, 5, 0, false, false, CONTRACT_LIST(parents, 649, ), CONTRACT_LIST(conditions, 649, ), true, false, 0, CONTRACT_LIST(kinds, 649, ), "schema/pg15/deparse.txt:976:28"},
+	{ 88, 5, 1, true, false, CONTRACT_LIST(parents, 650, ), CONTRACT_LIST(conditions, 650, ), true, false, 0, CONTRACT_LIST(kinds, 650, ), "schema/pg15/deparse.txt:978:28"},
+	{ 88, 5, 0, false, false, CONTRACT_LIST(parents, 651, ), CONTRACT_LIST(conditions, 651, ), false, false, 0, CONTRACT_LIST(kinds, 651, 1), "schema/pg15/deparse.txt:980:28"},
+	{ 88, 5, 1, true, false, CONTRACT_LIST(parents, 652, ), CONTRACT_LIST(conditions, 652, ), false, false, 0, CONTRACT_LIST(kinds, 652, 1), "schema/pg15/deparse.txt:982:28"},
+	{ 88, 5, 1, true, false, CONTRACT_LIST(parents, 653, 1), CONTRACT_LIST(conditions, 653, ), false, false, 0, CONTRACT_LIST(kinds, 653, 1), "schema/pg15/deparse.txt:4005:28"},
+	{ 88, 6, -1, false, false, CONTRACT_LIST(parents, 654, ), CONTRACT_LIST(conditions, 654, ), false, false, 0, CONTRACT_LIST(kinds, 654, 1), "schema/pg15/deparse.txt:984:29"},
+	{ 89, 1, -1, false, false, CONTRACT_LIST(parents, 655, ), CONTRACT_LIST(conditions, 655, ), true, false, 0, CONTRACT_LIST(kinds, 655, ), "schema/pg15/deparse.txt:986:24"},
+	{ 89, 2, 0, false, false, CONTRACT_LIST(parents, 656, ), CONTRACT_LIST(conditions, 656, ), true, false, 0, CONTRACT_LIST(kinds, 656, ), "schema/pg15/deparse.txt:988:27"},
+	{ 89, 2, 1, true, false, CONTRACT_LIST(parents, 657, ), CONTRACT_LIST(conditions, 657, ), true, false, 0, CONTRACT_LIST(kinds, 657, ), "schema/pg15/deparse.txt:990:27"},
+	{ 89, 2, 0, false, false, CONTRACT_LIST(parents, 658, ), CONTRACT_LIST(conditions, 658, ), false, false, 0, CONTRACT_LIST(kinds, 658, 1), "schema/pg15/deparse.txt:992:27"},
+	{ 89, 2, 1, true, false, CONTRACT_LIST(parents, 659, ), CONTRACT_LIST(conditions, 659, ), false, false, 0, CONTRACT_LIST(kinds, 659, 1), "schema/pg15/deparse.txt:994:27"},
+	{ 89, 2, 1, true, false, CONTRACT_LIST(parents, 660, 1), CONTRACT_LIST(conditions, 660, ), false, false, 0, CONTRACT_LIST(kinds, 660, 1), "schema/pg15/deparse.txt:4008:27"},
+	{ 90, 0, 0, false, false, CONTRACT_LIST(parents, 661, ), CONTRACT_LIST(conditions, 661, ), true, false, 0, CONTRACT_LIST(kinds, 661, ), "schema/pg15/deparse.txt:996:13"},
+	{ 90, 0, 1, true, false, CONTRACT_LIST(parents, 662, ), CONTRACT_LIST(conditions, 662, ), true, false, 0, CONTRACT_LIST(kinds, 662, ), "schema/pg15/deparse.txt:998:13"},
+	{ 90, 0, 0, false, false, CONTRACT_LIST(parents, 663, ), CONTRACT_LIST(conditions, 663, ), false, false, 0, CONTRACT_LIST(kinds, 663, 1), "schema/pg15/deparse.txt:1000:13"},
+	{ 90, 0, 1, true, false, CONTRACT_LIST(parents, 664, ), CONTRACT_LIST(conditions, 664, ), false, false, 0, CONTRACT_LIST(kinds, 664, 1), "schema/pg15/deparse.txt:1002:13"},
+	{ 90, 0, 1, true, false, CONTRACT_LIST(parents, 665, 1), CONTRACT_LIST(conditions, 665, ), false, false, 0, CONTRACT_LIST(kinds, 665, 1), "schema/pg15/deparse.txt:4011:13"},
 	{ 91, 2, -1, false, false, CONTRACT_LIST(parents, 666, ), CONTRACT_LIST(conditions, 666, 1), true, false, 0, CONTRACT_LIST(kinds, 666, ), "schema/pg15/deparse.txt:1004:21"},
-	{ 91, 2, -1, false, false, CONTRACT_LIST(parents, 667, 1), CONTRACT_LIST(conditions, 667, 1), true, false, 0, CONTRACT_LIST(kinds, 667, ), "schema/pg15/deparse.txt:5244:21"},
-	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 668, ), CONTRACT_LIST(conditions, 668, 1), true, false, 0, CONTRACT_LIST(kinds, 668, ), "schema/pg15/deparse.txt:1006:19"},
+	{ 91, 2, -1, false, false, CONTRACT_LIST(parents, 667, ), CONTRACT_LIST(conditions, 667, 1), true, false, 0, CONTRACT_LIST(kinds, 667, ), "schema/pg15/deparse.txt:1006:21"},
+	{ 91, 2, -1, false, false, CONTRACT_LIST(parents, 668, 1), CONTRACT_LIST(conditions, 668, 1), true, false, 0, CONTRACT_LIST(kinds, 668, ), "schema/pg15/deparse.txt:5244:21"},
 	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 669, ), CONTRACT_LIST(conditions, 669, 1), true, false, 0, CONTRACT_LIST(kinds, 669, ), "schema/pg15/deparse.txt:1008:19"},
-	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 670, ), CONTRACT_LIST(conditions, 670, 1), false, false, 0, CONTRACT_LIST(kinds, 670, 1), "schema/pg15/deparse.txt:1010:19"},
+	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 670, ), CONTRACT_LIST(conditions, 670, 1), true, false, 0, CONTRACT_LIST(kinds, 670, ), "schema/pg15/deparse.txt:1010:19"},
 	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 671, ), CONTRACT_LIST(conditions, 671, 1), false, false, 0, CONTRACT_LIST(kinds, 671, 1), "schema/pg15/deparse.txt:1012:19"},
 	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 672, ), CONTRACT_LIST(conditions, 672, 1), false, false, 0, CONTRACT_LIST(kinds, 672, 1), "schema/pg15/deparse.txt:1014:19"},
 	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 673, ), CONTRACT_LIST(conditions, 673, 1), false, false, 0, CONTRACT_LIST(kinds, 673, 1), "schema/pg15/deparse.txt:1016:19"},
 	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 674, ), CONTRACT_LIST(conditions, 674, 1), false, false, 0, CONTRACT_LIST(kinds, 674, 1), "schema/pg15/deparse.txt:1018:19"},
-	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 675, 1), CONTRACT_LIST(conditions, 675, 1), true, false, 0, CONTRACT_LIST(kinds, 675, ), "schema/pg15/deparse.txt:5235:19"},
-	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 676, 1), CONTRACT_LIST(conditions, 676, 1), false, false, 0, CONTRACT_LIST(kinds, 676, 1), "schema/pg15/deparse.txt:5522:19"},
-	{ 91, 4, -1, false, false, CONTRACT_LIST(parents, 677, ), CONTRACT_LIST(conditions, 677, 1), true, false, 0, CONTRACT_LIST(kinds, 677, ), "schema/pg15/deparse.txt:1020:20"},
+	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 675, ), CONTRACT_LIST(conditions, 675, 1), false, false, 0, CONTRACT_LIST(kinds, 675, 1), "schema/pg15/deparse.txt:1020:19"},
+	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 676, 1), CONTRACT_LIST(conditions, 676, 1), true, false, 0, CONTRACT_LIST(kinds, 676, ), "schema/pg15/deparse.txt:5235:19"},
+	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 677, 1), CONTRACT_LIST(conditions, 677, 1), false, false, 0, CONTRACT_LIST(kinds, 677, 1), "schema/pg15/deparse.txt:5519:19"},
 	{ 91, 4, -1, false, false, CONTRACT_LIST(parents, 678, ), CONTRACT_LIST(conditions, 678, 1), true, false, 0, CONTRACT_LIST(kinds, 678, ), "schema/pg15/deparse.txt:1022:20"},
-	{ 91, 4, -1, false, false, CONTRACT_LIST(parents, 679, 1), CONTRACT_LIST(conditions, 679, 1), true, false, 0, CONTRACT_LIST(kinds, 679, ), "schema/pg15/deparse.txt:5238:20"},
-	{ 91, 5, -1, false, false, CONTRACT_LIST(parents, 680, ), CONTRACT_LIST(conditions, 680, ), true, false, 0, CONTRACT_LIST(kinds, 680, ), "schema/pg15/deparse.txt:1024:20"},
-	{ 92, 0, -1, false, false, CONTRACT_LIST(parents, 681, ), CONTRACT_LIST(conditions, 681, ), true, false, 0, CONTRACT_LIST(kinds, 681, ), "schema/pg15/deparse.txt:1026:19"},
-	{ 92, 1, -1, false, false, CONTRACT_LIST(parents, 682, ), CONTRACT_LIST(conditions, 682, ), true, false, 0, CONTRACT_LIST(kinds, 682, ), "schema/pg15/deparse.txt:1028:19"},
-	{ 92, 2, -1, false, false, CONTRACT_LIST(parents, 683, ), CONTRACT_LIST(conditions, 683, ), false, false, 0, CONTRACT_LIST(kinds, 683, 1), "schema/pg15/deparse.txt:1030:23"},
-	{ 92, 5, 0, false, false, CONTRACT_LIST(parents, 684, ), CONTRACT_LIST(conditions, 684, ), true, false, 0, CONTRACT_LIST(kinds, 684, ), "schema/pg15/deparse.txt:1032:18"},
-	{ 92, 5, 1, true, false, CONTRACT_LIST(parents, 685, ), CONTRACT_LIST(conditions, 685, ), true, false, 0, CONTRACT_LIST(kinds, 685, ), "schema/pg15/deparse.txt:1034:18"},
-	{ 92, 5, 0, false, false, CONTRACT_LIST(parents, 686, ), CONTRACT_LIST(conditions, 686, ), false, false, 0, CONTRACT_LIST(kinds, 686, 1), "schema/pg15/deparse.txt:1036:18"},
-	{ 92, 5, 1, true, false, CONTRACT_LIST(parents, 687, ), CONTRACT_LIST(conditions, 687, ), false, false, 0, CONTRACT_LIST(kinds, 687, 1), "schema/pg15/deparse.txt:1038:18"},
-	{ 92, 5, 1, true, false, CONTRACT_LIST(parents, 688, 1), CONTRACT_LIST(conditions, 688, ), false, false, 0, CONTRACT_LIST(kinds, 688, 1), "schema/pg15/deparse.txt:4014:18"},
-	{ 93, 0, -1, false, false, CONTRACT_LIST(parents, 689, ), CONTRACT_LIST(conditions, 689, ), true, false, 0, CONTRACT_LIST(kinds, 689, ), "schema/pg15/deparse.txt:1040:26"},
-	{ 94, 0, -1, false, false, CONTRACT_LIST(parents, 690, ), CONTRACT_LIST(conditions, 690, ), true, false, 0, CONTRACT_LIST(kinds, 690, ), "schema/pg15/deparse.txt:1042:26"},
-	{ 96, 1, 0, false, false, CONTRACT_LIST(parents, 691, ), CONTRACT_LIST(conditions, 691, ), true, false, 0, CONTRACT_LIST(kinds, 691, ), "schema/pg15/deparse.txt:1044:25"},
-	{ 96, 1, 1, true, false, CONTRACT_LIST(parents, 692, ), CONTRACT_LIST(conditions, 692, ), true, false, 0, CONTRACT_LIST(kinds, 692, ), "schema/pg15/deparse.txt:1046:25"},
-	{ 96, 1, 0, false, false, CONTRACT_LIST(parents, 693, ), CONTRACT_LIST(conditions, 693, ), false, false, 0, CONTRACT_LIST(kinds, 693, 1), "schema/pg15/deparse.txt:1048:25"},
-	{ 96, 1, 1, true, false, CONTRACT_LIST(parents, 694, ), CONTRACT_LIST(conditions, 694, ), false, false, 0, CONTRACT_LIST(kinds, 694, 1), "schema/pg15/deparse.txt:1050:25"},
-	{ 96, 1, 1, true, false, CONTRACT_LIST(parents, 695, 1), CONTRACT_LIST(conditions, 695, ), false, false, 0, CONTRACT_LIST(kinds, 695, 1), "schema/pg15/deparse.txt:4017:25"},
-	{ 96, 2, -1, false, false, CONTRACT_LIST(parents, 696, ), CONTRACT_LIST(conditions, 696, 1), true, false, 0, CONTRACT_LIST(kinds, 696, ), "schema/pg15/deparse.txt:1052:32"},
+	{ 91, 4, -1, false, false, CONTRACT_LIST(parents, 679, ), CONTRACT_LIST(conditions, 679, 1), true, false, 0, CONTRACT_LIST(kinds, 679, ), "schema/pg15/deparse.txt:1024:20"},
+	{ 91, 4, -1, false, false, CONTRACT_LIST(parents, 680, 1), CONTRACT_LIST(conditions, 680, 1), true, false, 0, CONTRACT_LIST(kinds, 680, ), "schema/pg15/deparse.txt:5238:20"},
+	{ 91, 5, -1, false, false, CONTRACT_LIST(parents, 681, ), CONTRACT_LIST(conditions, 681, ), true, false, 0, CONTRACT_LIST(kinds, 681, ), "schema/pg15/deparse.txt:1026:20"},
+	{ 92, 0, -1, false, false, CONTRACT_LIST(parents, 682, ), CONTRACT_LIST(conditions, 682, ), true, false, 0, CONTRACT_LIST(kinds, 682, ), "schema/pg15/deparse.txt:1028:19"},
+	{ 92, 1, -1, false, false, CONTRACT_LIST(parents, 683, ), CONTRACT_LIST(conditions, 683, ), true, false, 0, CONTRACT_LIST(kinds, 683, ), "schema/pg15/deparse.txt:1030:19"},
+	{ 92, 2, -1, false, false, CONTRACT_LIST(parents, 684, ), CONTRACT_LIST(conditions, 684, ), false, false, 0, CONTRACT_LIST(kinds, 684, 1), "schema/pg15/deparse.txt:1032:23"},
+	{ 92, 5, 0, false, false, CONTRACT_LIST(parents, 685, ), CONTRACT_LIST(conditions, 685, ), true, false, 0, CONTRACT_LIST(kinds, 685, ), "schema/pg15/deparse.txt:1034:18"},
+	{ 92, 5, 1, true, false, CONTRACT_LIST(parents, 686, ), CONTRACT_LIST(conditions, 686, ), true, false, 0, CONTRACT_LIST(kinds, 686, ), "schema/pg15/deparse.txt:1036:18"},
+	{ 92, 5, 0, false, false, CONTRACT_LIST(parents, 687, ), CONTRACT_LIST(conditions, 687, ), false, false, 0, CONTRACT_LIST(kinds, 687, 1), "schema/pg15/deparse.txt:1038:18"},
+	{ 92, 5, 1, true, false, CONTRACT_LIST(parents, 688, ), CONTRACT_LIST(conditions, 688, ), false, false, 0, CONTRACT_LIST(kinds, 688, 1), "schema/pg15/deparse.txt:1040:18"},
+	{ 92, 5, 1, true, false, CONTRACT_LIST(parents, 689, 1), CONTRACT_LIST(conditions, 689, ), false, false, 0, CONTRACT_LIST(kinds, 689, 1), "schema/pg15/deparse.txt:4014:18"},
+	{ 93, 0, -1, false, false, CONTRACT_LIST(parents, 690, ), CONTRACT_LIST(conditions, 690, ), true, false, 0, CONTRACT_LIST(kinds, 690, ), "schema/pg15/deparse.txt:1042:26"},
+	{ 94, 0, -1, false, false, CONTRACT_LIST(parents, 691, ), CONTRACT_LIST(conditions, 691, ), true, false, 0, CONTRACT_LIST(kinds, 691, ), "schema/pg15/deparse.txt:1044:26"},
+	{ 96, 1, 0, false, false, CONTRACT_LIST(parents, 692, ), CONTRACT_LIST(conditions, 692, ), true, false, 0, CONTRACT_LIST(kinds, 692, ), "schema/pg15/deparse.txt:1046:25"},
+	{ 96, 1, 1, true, false, CONTRACT_LIST(parents, 693, ), CONTRACT_LIST(conditions, 693, ), true, false, 0, CONTRACT_LIST(kinds, 693, ), "schema/pg15/deparse.txt:1048:25"},
+	{ 96, 1, 0, false, false, CONTRACT_LIST(parents, 694, ), CONTRACT_LIST(conditions, 694, ), false, false, 0, CONTRACT_LIST(kinds, 694, 1), "schema/pg15/deparse.txt:1050:25"},
+	{ 96, 1, 1, true, false, CONTRACT_LIST(parents, 695, ), CONTRACT_LIST(conditions, 695, ), false, false, 0, CONTRACT_LIST(kinds, 695, 1), "schema/pg15/deparse.txt:1052:25"},
+	{ 96, 1, 1, true, false, CONTRACT_LIST(parents, 696, 1), CONTRACT_LIST(conditions, 696, ), false, false, 0, CONTRACT_LIST(kinds, 696, 1), "schema/pg15/deparse.txt:4017:25"},
 	{ 96, 2, -1, false, false, CONTRACT_LIST(parents, 697, ), CONTRACT_LIST(conditions, 697, 1), true, false, 0, CONTRACT_LIST(kinds, 697, ), "schema/pg15/deparse.txt:1054:32"},
-	{ 96, 2, -1, false, false, CONTRACT_LIST(parents, 698, 1), CONTRACT_LIST(conditions, 698, 1), true, false, 0, CONTRACT_LIST(kinds, 698, ), "schema/pg15/deparse.txt:5214:32"},
-	{ 96, 3, -1, false, false, CONTRACT_LIST(parents, 699, ), CONTRACT_LIST(conditions, 699, 1), true, false, 0, CONTRACT_LIST(kinds, 699, ), "schema/pg15/deparse.txt:1056:21"},
+	{ 96, 2, -1, false, false, CONTRACT_LIST(parents, 698, ), CONTRACT_LIST(conditions, 698, 1), true, false, 0, CONTRACT_LIST(kinds, 698, ), "schema/pg15/deparse.txt:1056:32"},
+	{ 96, 2, -1, false, false, CONTRACT_LIST(parents, 699, 1), CONTRACT_LIST(conditions, 699, 1), true, false, 0, CONTRACT_LIST(kinds, 699, ), "schema/pg15/deparse.txt:5214:32"},
 	{ 96, 3, -1, false, false, CONTRACT_LIST(parents, 700, ), CONTRACT_LIST(conditions, 700, 1), true, false, 0, CONTRACT_LIST(kinds, 700, ), "schema/pg15/deparse.txt:1058:21"},
-	{ 96, 3, -1, false, false, CONTRACT_LIST(parents, 701, 1), CONTRACT_LIST(conditions, 701, 1), true, false, 0, CONTRACT_LIST(kinds, 701, ), "schema/pg15/deparse.txt:5217:21"},
-	{ 97, 0, -1, false, false, CONTRACT_LIST(parents, 702, ), CONTRACT_LIST(conditions, 702, ), true, false, 0, CONTRACT_LIST(kinds, 702, ), "schema/pg15/deparse.txt:1060:15"},
-	{ 97, 1, 0, false, false, CONTRACT_LIST(parents, 703, ), CONTRACT_LIST(conditions, 703, ), true, false, 0, CONTRACT_LIST(kinds, 703, ), "schema/pg15/deparse.txt:1062:18"},
-	{ 97, 1, 1, true, false, CONTRACT_LIST(parents, 704, ), CONTRACT_LIST(conditions, 704, ), true, false, 0, CONTRACT_LIST(kinds, 704, ), "schema/pg15/deparse.txt:1064:18"},
-	{ 97, 1, 0, false, false, CONTRACT_LIST(parents, 705, ), CONTRACT_LIST(conditions, 705, ), false, false, 0, CONTRACT_LIST(kinds, 705, 1), "schema/pg15/deparse.txt:1066:18"},
-	{ 97, 1, 1, true, false, CONTRACT_LIST(parents, 706, ), CONTRACT_LIST(conditions, 706, ), false, false, 0, CONTRACT_LIST(kinds, 706, 1), "schema/pg15/deparse.txt:1068:18"},
-	{ 97, 1, 1, true, false, CONTRACT_LIST(parents, 707, 1), CONTRACT_LIST(conditions, 707, ), false, false, 0, CONTRACT_LIST(kinds, 707, 1), "schema/pg15/deparse.txt:4020:18"},
-	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 708, ), CONTRACT_LIST(conditions, 708, ), true, false, 0, CONTRACT_LIST(kinds, 708, ), "schema/pg15/deparse.txt:1070:16"},
-	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 709, ), CONTRACT_LIST(conditions, 709, ), false, false, 0, CONTRACT_LIST(kinds, 709, 1), "schema/pg15/deparse.txt:1072:16"},
-	{ 97, 4, 0, false, false, CONTRACT_LIST(parents, 710, ), CONTRACT_LIST(conditions, 710, ), true, false, 0, CONTRACT_LIST(kinds, 710, ), "schema/pg15/deparse.txt:1074:18"},
-	{ 97, 4, 1, true, false, CONTRACT_LIST(parents, 711, ), CONTRACT_LIST(conditions, 711, ), true, false, 0, CONTRACT_LIST(kinds, 711, ), "schema/pg15/deparse.txt:1076:18"},
-	{ 97, 4, 0, false, false, CONTRACT_LIST(parents, 712, ), CONTRACT_LIST(conditions, 712, ), false, false, 0, CONTRACT_LIST(kinds, 712, 1), "schema/pg15/deparse.txt:1078:18"},
-	{ 97, 4, 1, true, false, CONTRACT_LIST(parents, 713, ), CONTRACT_LIST(conditions, 713, ), false, false, 0, CONTRACT_LIST(kinds, 713, 1), "schema/pg15/deparse.txt:1080:18"},
-	{ 97, 4, 1, true, false, CONTRACT_LIST(parents, 714, 1), CONTRACT_LIST(conditions, 714, ), false, false, 0, CONTRACT_LIST(kinds, 714, 1), "schema/pg15/deparse.txt:4023:18"},
-	{ 98, 0, -1, false, false, CONTRACT_LIST(parents, 715, ), CONTRACT_LIST(conditions, 715, ), true, false, 0, CONTRACT_LIST(kinds, 715, ), "schema/pg15/deparse.txt:1082:19"},
-	{ 99, 0, 0, false, false, CONTRACT_LIST(parents, 716, ), CONTRACT_LIST(conditions, 716, ), true, false, 0, CONTRACT_LIST(kinds, 716, ), "schema/pg15/deparse.txt:1084:29"},
-	{ 99, 0, 0, false, false, CONTRACT_LIST(parents, 717, ), CONTRACT_LIST(conditions, 717, ), false, false, 0, CONTRACT_LIST(kinds, 717, 1), "schema/pg15/deparse.txt:1086:29"},
-	{ 99, 0, 1, true, false, CONTRACT_LIST(parents, 718, ), CONTRACT_LIST(conditions, 718, ), false, false, 0, CONTRACT_LIST(kinds, 718, 1), "schema/pg15/deparse.txt:4026:29"},
-	{ 99, 0, 1, true, false, CONTRACT_LIST(parents, 719, ), CONTRACT_LIST(conditions, 719, ), true, false, 0, CONTRACT_LIST(kinds, 719, ), "schema/pg15/deparse.txt:4028:29"},
-	{ 99, 1, -1, false, false, CONTRACT_LIST(parents, 720, ), CONTRACT_LIST(conditions, 720, ), true, false, 0, CONTRACT_LIST(kinds, 720, ), "schema/pg15/deparse.txt:1088:28"},
-	{ 99, 3, 0, false, false, CONTRACT_LIST(parents, 721, ), CONTRACT_LIST(conditions, 721, ), true, false, 0, CONTRACT_LIST(kinds, 721, ), "schema/pg15/deparse.txt:1090:30"},
-	{ 99, 3, 1, true, false, CONTRACT_LIST(parents, 722, ), CONTRACT_LIST(conditions, 722, ), true, false, 0, CONTRACT_LIST(kinds, 722, ), "schema/pg15/deparse.txt:1092:30"},
-	{ 99, 3, 0, false, false, CONTRACT_LIST(parents, 723, ), CONTRACT_LIST(conditions, 723, ), false, false, 0, CONTRACT_LIST(kinds, 723, 1), "schema/pg15/deparse.txt:1094:30"},
-	{ 99, 3, 1, true, false, CONTRACT_LIST(parents, 724, ), CONTRACT_LIST(conditions, 724, ), false, false, 0, CONTRACT_LIST(kinds, 724, 1), "schema/pg15/deparse.txt:1096:30"},
-	{ 99, 3, 1, true, false, CONTRACT_LIST(parents, 725, 1), CONTRACT_LIST(conditions, 725, ), false, false, 0, CONTRACT_LIST(kinds, 725, 1), "schema/pg15/deparse.txt:4031:30"},
-	{ 100, 0, -1, false, false, CONTRACT_LIST(parents, 726, ), CONTRACT_LIST(conditions, 726, ), true, false, 0, CONTRACT_LIST(kinds, 726, ), "schema/pg15/deparse.txt:1098:21"},
-	{ 100, 1, 0, false, false, CONTRACT_LIST(parents, 727, ), CONTRACT_LIST(conditions, 727, ), true, false, 0, CONTRACT_LIST(kinds, 727, ), "schema/pg15/deparse.txt:1100:22"},
-	{ 100, 1, 1, true, false, CONTRACT_LIST(parents, 728, ), CONTRACT_LIST(conditions, 728, ), true, false, 0, CONTRACT_LIST(kinds, 728, ), "schema/pg15/deparse.txt:1102:22"},
-	{ 100, 1, 0, false, false, CONTRACT_LIST(parents, 729, ), CONTRACT_LIST(conditions, 729, ), false, false, 0, CONTRACT_LIST(kinds, 729, 1), "schema/pg15/deparse.txt:1104:22"},
-	{ 100, 1, 1, true, false, CONTRACT_LIST(parents, 730, ), CONTRACT_LIST(conditions, 730, ), false, false, 0, CONTRACT_LIST(kinds, 730, 1), "schema/pg15/deparse.txt:1106:22"},
-	{ 100, 1, 1, true, false, CONTRACT_LIST(parents, 731, 1), CONTRACT_LIST(conditions, 731, ), false, false, 0, CONTRACT_LIST(kinds, 731, 1), "schema/pg15/deparse.txt:4034:22"},
-	{ 101, 0, -1, false, false, CONTRACT_LIST(parents, 732, ), CONTRACT_LIST(conditions, 732, ), true, false, 0, CONTRACT_LIST(kinds, 732, ), "schema/pg15/deparse.txt:1108:19"},
-	{ 101, 2, 0, false, false, CONTRACT_LIST(parents, 733, ), CONTRACT_LIST(conditions, 733, ), true, false, 0, CONTRACT_LIST(kinds, 733, ), "schema/pg15/deparse.txt:1110:20"},
-	{ 101, 2, 0, false, false, CONTRACT_LIST(parents, 734, ), CONTRACT_LIST(conditions, 734, ), false, false, 0, CONTRACT_LIST(kinds, 734, 1), "schema/pg15/deparse.txt:1112:20"},
-	{ 101, 2, 1, true, false, CONTRACT_LIST(parents, 735, ), CONTRACT_LIST(conditions, 735, ), false, false, 0, CONTRACT_LIST(kinds, 735, 1), "schema/pg15/deparse.txt:4037:20"},
-	{ 101, 2, 1, true, false, CONTRACT_LIST(parents, 736, ), CONTRACT_LIST(conditions, 736, ), true, false, 0, CONTRACT_LIST(kinds, 736, ), "schema/pg15/deparse.txt:4039:20"},
-	{ 102, 0, 0, false, false, CONTRACT_LIST(parents, 737, ), CONTRACT_LIST(conditions, 737, ), true, false, 0, CONTRACT_LIST(kinds, 737, ), "schema/pg15/deparse.txt:1114:20"},
-	{ 102, 0, 1, true, false, CONTRACT_LIST(parents, 738, ), CONTRACT_LIST(conditions, 738, ), true, false, 0, CONTRACT_LIST(kinds, 738, ), "schema/pg15/deparse.txt:1116:20"},
-	{ 102, 0, 0, false, false, CONTRACT_LIST(parents, 739, ), CONTRACT_LIST(conditions, 739, ), false, false, 0, CONTRACT_LIST(kinds, 739, 1), "schema/pg15/deparse.txt:1118:20"},
-	{ 102, 0, 1, true, false, CONTRACT_LIST(parents, 740, ), CONTRACT_LIST(conditions, 740, ), false, false, 0, CONTRACT_LIST(kinds, 740, 1), "schema/pg15/deparse.txt:1120:20"},
-	{ 102, 0, 1, true, false, CONTRACT_LIST(parents, 741, 1), CONTRACT_LIST(conditions, 741, ), false, false, 0, CONTRACT_LIST(kinds, 741, 1), "schema/pg15/deparse.txt:4042:20"},
-	{ 102, 1, 0, false, false, CONTRACT_LIST(parents, 742, ), CONTRACT_LIST(conditions, 742, ), true, false, 0, CONTRACT_LIST(kinds, 742, ), "schema/pg15/deparse.txt:1122:17"},
-	{ 102, 1, 1, true, false, CONTRACT_LIST(parents, 743, ), CONTRACT_LIST(conditions, 743, ), true, false, 0, CONTRACT_LIST(kinds, 743, ), "schema/pg15/deparse.txt:1124:17"},
-	{ 102, 1, 0, false, false, CONTRACT_LIST(parents, 744, ), CONTRACT_LIST(conditions, 744, ), false, false, 0, CONTRACT_LIST(kinds, 744, 1), "schema/pg15/deparse.txt:1126:17"},
-	{ 102, 1, 1, true, false, CONTRACT_LIST(parents, 745, ), CONTRACT_LIST(conditions, 745, ), false, false, 0, CONTRACT_LIST(kinds, 745, 1), "schema/pg15/deparse.txt:1128:17"},
-	{ 102, 1, 1, true, false, CONTRACT_LIST(parents, 746, 1), CONTRACT_LIST(conditions, 746, ), false, false, 0, CONTRACT_LIST(kinds, 746, 1), "schema/pg15/deparse.txt:4045:17"},
-	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 747, ), CONTRACT_LIST(conditions, 747, ), true, false, 0, CONTRACT_LIST(kinds, 747, ), "schema/pg15/deparse.txt:1130:19"},
-	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 748, ), CONTRACT_LIST(conditions, 748, ), false, false, 0, CONTRACT_LIST(kinds, 748, 1), "schema/pg15/deparse.txt:1132:19"},
-	{ 103, 1, 0, false, false, CONTRACT_LIST(parents, 749, ), CONTRACT_LIST(conditions, 749, ), true, false, 0, CONTRACT_LIST(kinds, 749, ), "schema/pg15/deparse.txt:1134:21"},
-	{ 103, 1, 1, true, false, CONTRACT_LIST(parents, 750, ), CONTRACT_LIST(conditions, 750, ), true, false, 0, CONTRACT_LIST(kinds, 750, ), "schema/pg15/deparse.txt:1136:21"},
-	{ 103, 1, 0, false, false, CONTRACT_LIST(parents, 751, ), CONTRACT_LIST(conditions, 751, ), false, false, 0, CONTRACT_LIST(kinds, 751, 1), "schema/pg15/deparse.txt:1138:21"},
-	{ 103, 1, 1, true, false, CONTRACT_LIST(parents, 752, ), CONTRACT_LIST(conditions, 752, ), false, false, 0, CONTRACT_LIST(kinds, 752, 1), "schema/pg15/deparse.txt:1140:21"},
-	{ 103, 1, 1, true, false, CONTRACT_LIST(parents, 753, 1), CONTRACT_LIST(conditions, 753, ), false, false, 0, CONTRACT_LIST(kinds, 753, 1), "schema/pg15/deparse.txt:4048:21"},
-	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 754, ), CONTRACT_LIST(conditions, 754, ), true, false, 0, CONTRACT_LIST(kinds, 754, ), "schema/pg15/deparse.txt:1142:25"},
-	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 755, ), CONTRACT_LIST(conditions, 755, ), false, false, 0, CONTRACT_LIST(kinds, 755, 1), "schema/pg15/deparse.txt:1144:25"},
-	{ 104, 1, -1, false, false, CONTRACT_LIST(parents, 756, ), CONTRACT_LIST(conditions, 756, ), true, false, 0, CONTRACT_LIST(kinds, 756, ), "schema/pg15/deparse.txt:1146:24"},
-	{ 105, 0, -1, false, false, CONTRACT_LIST(parents, 757, ), CONTRACT_LIST(conditions, 757, ), true, false, 0, CONTRACT_LIST(kinds, 757, ), "schema/pg15/deparse.txt:1148:24"},
-	{ 105, 1, 0, false, false, CONTRACT_LIST(parents, 758, ), CONTRACT_LIST(conditions, 758, ), true, false, 0, CONTRACT_LIST(kinds, 758, ), "schema/pg15/deparse.txt:1150:23"},
-	{ 105, 1, 1, true, false, CONTRACT_LIST(parents, 759, ), CONTRACT_LIST(conditions, 759, ), true, false, 0, CONTRACT_LIST(kinds, 759, ), "schema/pg15/deparse.txt:1152:23"},
-	{ 105, 1, 0, false, false, CONTRACT_LIST(parents, 760, ), CONTRACT_LIST(conditions, 760, ), false, false, 0, CONTRACT_LIST(kinds, 760, 1), "schema/pg15/deparse.txt:1154:23"},
-	{ 105, 1, 1, true, false, CONTRACT_LIST(parents, 761, ), CONTRACT_LIST(conditions, 761, ), false, false, 0, CONTRACT_LIST(kinds, 761, 1), "schema/pg15/deparse.txt:1156:23"},
-	{ 105, 1, 1, true, false, CONTRACT_LIST(parents, 762, 1), CONTRACT_LIST(conditions, 762, ), false, false, 0, CONTRACT_LIST(kinds, 762, 1), "schema/pg15/deparse.txt:4051:23"},
-	{ 106, 0, -1, false, false, CONTRACT_LIST(parents, 763, ), CONTRACT_LIST(conditions, 763, ), true, false, 0, CONTRACT_LIST(kinds, 763, ), "schema/pg15/deparse.txt:1158:23"},
-	{ 106, 1, 0, false, false, CONTRACT_LIST(parents, 764, ), CONTRACT_LIST(conditions, 764, ), true, false, 0, CONTRACT_LIST(kinds, 764, ), "schema/pg15/deparse.txt:1160:22"},
-	{ 106, 1, 1, true, false, CONTRACT_LIST(parents, 765, ), CONTRACT_LIST(conditions, 765, ), true, false, 0, CONTRACT_LIST(kinds, 765, ), "schema/pg15/deparse.txt:1162:22"},
-	{ 106, 1, 0, false, false, CONTRACT_LIST(parents, 766, ), CONTRACT_LIST(conditions, 766, ), false, false, 0, CONTRACT_LIST(kinds, 766, 1), "schema/pg15/deparse.txt:1164:22"},
-	{ 106, 1, 1, true, false, CONTRACT_LIST(parents, 767, ), CONTRACT_LIST(conditions, 767, ), false, false, 0, CONTRACT_LIST(kinds, 767, 1), "schema/pg15/deparse.txt:1166:22"},
-	{ 106, 1, 1, true, false, CONTRACT_LIST(parents, 768, 1), CONTRACT_LIST(conditions, 768, ), false, false, 0, CONTRACT_LIST(kinds, 768, 1), "schema/pg15/deparse.txt:4054:22"},
-	{ 107, 1, -1, false, false, CONTRACT_LIST(parents, 769, ), CONTRACT_LIST(conditions, 769, 1), true, false, 0, CONTRACT_LIST(kinds, 769, ), "schema/pg15/deparse.txt:1168:22"},
+	{ 96, 3, -1, false, false, CONTRACT_LIST(parents, 701, ), CONTRACT_LIST(conditions, 701, 1), true, false, 0, CONTRACT_LIST(kinds, 701, ), "schema/pg15/deparse.txt:1060:21"},
+	{ 96, 3, -1, false, false, CONTRACT_LIST(parents, 702, 1), CONTRACT_LIST(conditions, 702, 1), true, false, 0, CONTRACT_LIST(kinds, 702, ), "schema/pg15/deparse.txt:5217:21"},
+	{ 97, 0, -1, false, false, CONTRACT_LIST(parents, 703, ), CONTRACT_LIST(conditions, 703, ), true, false, 0, CONTRACT_LIST(kinds, 703, ), "schema/pg15/deparse.txt:1062:15"},
+	{ 97, 1, 0, false, false, CONTRACT_LIST(parents, 704, ), CONTRACT_LIST(conditions, 704, ), true, false, 0, CONTRACT_LIST(kinds, 704, ), "schema/pg15/deparse.txt:1064:18"},
+	{ 97, 1, 1, true, false, CONTRACT_LIST(parents, 705, ), CONTRACT_LIST(conditions, 705, ), true, false, 0, CONTRACT_LIST(kinds, 705, ), "schema/pg15/deparse.txt:1066:18"},
+	{ 97, 1, 0, false, false, CONTRACT_LIST(parents, 706, ), CONTRACT_LIST(conditions, 706, ), false, false, 0, CONTRACT_LIST(kinds, 706, 1), "schema/pg15/deparse.txt:1068:18"},
+	{ 97, 1, 1, true, false, CONTRACT_LIST(parents, 707, ), CONTRACT_LIST(conditions, 707, ), false, false, 0, CONTRACT_LIST(kinds, 707, 1), "schema/pg15/deparse.txt:1070:18"},
+	{ 97, 1, 1, true, false, CONTRACT_LIST(parents, 708, 1), CONTRACT_LIST(conditions, 708, ), false, false, 0, CONTRACT_LIST(kinds, 708, 1), "schema/pg15/deparse.txt:4020:18"},
+	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 709, ), CONTRACT_LIST(conditions, 709, ), true, false, 0, CONTRACT_LIST(kinds, 709, ), "schema/pg15/deparse.txt:1072:16"},
+	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 710, ), CONTRACT_LIST(conditions, 710, ), false, false, 0, CONTRACT_LIST(kinds, 710, 1), "schema/pg15/deparse.txt:1074:16"},
+	{ 97, 4, 0, false, false, CONTRACT_LIST(parents, 711, ), CONTRACT_LIST(conditions, 711, ), true, false, 0, CONTRACT_LIST(kinds, 711, ), "schema/pg15/deparse.txt:1076:18"},
+	{ 97, 4, 1, true, false, CONTRACT_LIST(parents, 712, ), CONTRACT_LIST(conditions, 712, ), true, false, 0, CONTRACT_LIST(kinds, 712, ), "schema/pg15/deparse.txt:1078:18"},
+	{ 97, 4, 0, false, false, CONTRACT_LIST(parents, 713, ), CONTRACT_LIST(conditions, 713, ), false, false, 0, CONTRACT_LIST(kinds, 713, 1), "schema/pg15/deparse.txt:1080:18"},
+	{ 97, 4, 1, true, false, CONTRACT_LIST(parents, 714, ), CONTRACT_LIST(conditions, 714, ), false, false, 0, CONTRACT_LIST(kinds, 714, 1), "schema/pg15/deparse.txt:1082:18"},
+	{ 97, 4, 1, true, false, CONTRACT_LIST(parents, 715, 1), CONTRACT_LIST(conditions, 715, ), false, false, 0, CONTRACT_LIST(kinds, 715, 1), "schema/pg15/deparse.txt:4023:18"},
+	{ 98, 0, -1, false, false, CONTRACT_LIST(parents, 716, ), CONTRACT_LIST(conditions, 716, ), true, false, 0, CONTRACT_LIST(kinds, 716, ), "schema/pg15/deparse.txt:1084:19"},
+	{ 99, 0, 0, false, false, CONTRACT_LIST(parents, 717, ), CONTRACT_LIST(conditions, 717, ), true, false, 0, CONTRACT_LIST(kinds, 717, ), "schema/pg15/deparse.txt:1086:29"},
+	{ 99, 0, 0, false, false, CONTRACT_LIST(parents, 718, ), CONTRACT_LIST(conditions, 718, ), false, false, 0, CONTRACT_LIST(kinds, 718, 1), "schema/pg15/deparse.txt:1088:29"},
+	{ 99, 0, 1, true, false, CONTRACT_LIST(parents, 719, ), CONTRACT_LIST(conditions, 719, ), false, false, 0, CONTRACT_LIST(kinds, 719, 1), "schema/pg15/deparse.txt:4026:29"},
+	{ 99, 0, 1, true, false, CONTRACT_LIST(parents, 720, ), CONTRACT_LIST(conditions, 720, ), true, false, 0, CONTRACT_LIST(kinds, 720, ), "schema/pg15/deparse.txt:4028:29"},
+	{ 99, 1, -1, false, false, CONTRACT_LIST(parents, 721, ), CONTRACT_LIST(conditions, 721, ), true, false, 0, CONTRACT_LIST(kinds, 721, ), "schema/pg15/deparse.txt:1090:28"},
+	{ 99, 3, 0, false, false, CONTRACT_LIST(parents, 722, ), CONTRACT_LIST(conditions, 722, ), true, false, 0, CONTRACT_LIST(kinds, 722, ), "schema/pg15/deparse.txt:1092:30"},
+	{ 99, 3, 1, true, false, CONTRACT_LIST(parents, 723, ), CONTRACT_LIST(conditions, 723, ), true, false, 0, CONTRACT_LIST(kinds, 723, ), "schema/pg15/deparse.txt:1094:30"},
+	{ 99, 3, 0, false, false, CONTRACT_LIST(parents, 724, ), CONTRACT_LIST(conditions, 724, ), false, false, 0, CONTRACT_LIST(kinds, 724, 1), "schema/pg15/deparse.txt:1096:30"},
+	{ 99, 3, 1, true, false, CONTRACT_LIST(parents, 725, ), CONTRACT_LIST(conditions, 725, ), false, false, 0, CONTRACT_LIST(kinds, 725, 1), "schema/pg15/deparse.txt:1098:30"},
+	{ 99, 3, 1, true, false, CONTRACT_LIST(parents, 726, 1), CONTRACT_LIST(conditions, 726, ), false, false, 0, CONTRACT_LIST(kinds, 726, 1), "schema/pg15/deparse.txt:4031:30"},
+	{ 100, 0, -1, false, false, CONTRACT_LIST(parents, 727, ), CONTRACT_LIST(conditions, 727, ), true, false, 0, CONTRACT_LIST(kinds, 727, ), "schema/pg15/deparse.txt:1100:21"},
+	{ 100, 1, 0, false, false, CONTRACT_LIST(parents, 728, ), CONTRACT_LIST(conditions, 728, ), true, false, 0, CONTRACT_LIST(kinds, 728, ), "schema/pg15/deparse.txt:1102:22"},
+	{ 100, 1, 1, true, false, CONTRACT_LIST(parents, 729, ), CONTRACT_LIST(conditions, 729, ), true, false, 0, CONTRACT_LIST(kinds, 729, ), "schema/pg15/deparse.txt:1104:22"},
+	{ 100, 1, 0, false, false, CONTRACT_LIST(parents, 730, ), CONTRACT_LIST(conditions, 730, ), false, false, 0, CONTRACT_LIST(kinds, 730, 1), "schema/pg15/deparse.txt:1106:22"},
+	{ 100, 1, 1, true, false, CONTRACT_LIST(parents, 731, ), CONTRACT_LIST(conditions, 731, ), false, false, 0, CONTRACT_LIST(kinds, 731, 1), "schema/pg15/deparse.txt:1108:22"},
+	{ 100, 1, 1, true, false, CONTRACT_LIST(parents, 732, 1), CONTRACT_LIST(conditions, 732, ), false, false, 0, CONTRACT_LIST(kinds, 732, 1), "schema/pg15/deparse.txt:4034:22"},
+	{ 101, 0, -1, false, false, CONTRACT_LIST(parents, 733, ), CONTRACT_LIST(conditions, 733, ), true, false, 0, CONTRACT_LIST(kinds, 733, ), "schema/pg15/deparse.txt:1110:19"},
+	{ 101, 2, 0, false, false, CONTRACT_LIST(parents, 734, ), CONTRACT_LIST(conditions, 734, ), true, false, 0, CONTRACT_LIST(kinds, 734, ), "schema/pg15/deparse.txt:1112:20"},
+	{ 101, 2, 0, false, false, CONTRACT_LIST(parents, 735, ), CONTRACT_LIST(conditions, 735, ), false, false, 0, CONTRACT_LIST(kinds, 735, 1), "schema/pg15/deparse.txt:1114:20"},
+	{ 101, 2, 1, true, false, CONTRACT_LIST(parents, 736, ), CONTRACT_LIST(conditions, 736, ), false, false, 0, CONTRACT_LIST(kinds, 736, 1), "schema/pg15/deparse.txt:4037:20"},
+	{ 101, 2, 1, true, false, CONTRACT_LIST(parents, 737, ), CONTRACT_LIST(conditions, 737, ), true, false, 0, CONTRACT_LIST(kinds, 737, ), "schema/pg15/deparse.txt:4039:20"},
+	{ 102, 0, 0, false, false, CONTRACT_LIST(parents, 738, ), CONTRACT_LIST(conditions, 738, ), true, false, 0, CONTRACT_LIST(kinds, 738, ), "schema/pg15/deparse.txt:1116:20"},
+	{ 102, 0, 1, true, false, CONTRACT_LIST(parents, 739, ), CONTRACT_LIST(conditions, 739, ), true, false, 0, CONTRACT_LIST(kinds, 739, ), "schema/pg15/deparse.txt:1118:20"},
+	{ 102, 0, 0, false, false, CONTRACT_LIST(parents, 740, ), CONTRACT_LIST(conditions, 740, ), false, false, 0, CONTRACT_LIST(kinds, 740, 1), "schema/pg15/deparse.txt:1120:20"},
+	{ 102, 0, 1, true, false, CONTRACT_LIST(parents, 741, ), CONTRACT_LIST(conditions, 741, ), false, false, 0, CONTRACT_LIST(kinds, 741, 1), "schema/pg15/deparse.txt:1122:20"},
+	{ 102, 0, 1, true, false, CONTRACT_LIST(parents, 742, 1), CONTRACT_LIST(conditions, 742, ), false, false, 0, CONTRACT_LIST(kinds, 742, 1), "schema/pg15/deparse.txt:4042:20"},
+	{ 102, 1, 0, false, false, CONTRACT_LIST(parents, 743, ), CONTRACT_LIST(conditions, 743, ), true, false, 0, CONTRACT_LIST(kinds, 743, ), "schema/pg15/deparse.txt:1124:17"},
+	{ 102, 1, 1, true, false, CONTRACT_LIST(parents, 744, ), CONTRACT_LIST(conditions, 744, ), true, false, 0, CONTRACT_LIST(kinds, 744, ), "schema/pg15/deparse.txt:1126:17"},
+	{ 102, 1, 0, false, false, CONTRACT_LIST(parents, 745, ), CONTRACT_LIST(conditions, 745, ), false, false, 0, CONTRACT_LIST(kinds, 745, 1), "schema/pg15/deparse.txt:1128:17"},
+	{ 102, 1, 1, true, false, CONTRACT_LIST(parents, 746, ), CONTRACT_LIST(conditions, 746, ), false, false, 0, CONTRACT_LIST(kinds, 746, 1), "schema/pg15/deparse.txt:1130:17"},
+	{ 102, 1, 1, true, false, CONTRACT_LIST(parents, 747, 1), CONTRACT_LIST(conditions, 747, ), false, false, 0, CONTRACT_LIST(kinds, 747, 1), "schema/pg15/deparse.txt:4045:17"},
+	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 748, ), CONTRACT_LIST(conditions, 748, ), true, false, 0, CONTRACT_LIST(kinds, 748, ), "schema/pg15/deparse.txt:1132:19"},
+	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 749, ), CONTRACT_LIST(conditions, 749, ), false, false, 0, CONTRACT_LIST(kinds, 749, 1), "schema/pg15/deparse.txt:1134:19"},
+	{ 103, 1, 0, false, false, CONTRACT_LIST(parents, 750, ), CONTRACT_LIST(conditions, 750, ), true, false, 0, CONTRACT_LIST(kinds, 750, ), "schema/pg15/deparse.txt:1136:21"},
+	{ 103, 1, 1, true, false, CONTRACT_LIST(parents, 751, ), CONTRACT_LIST(conditions, 751, ), true, false, 0, CONTRACT_LIST(kinds, 751, ), "schema/pg15/deparse.txt:1138:21"},
+	{ 103, 1, 0, false, false, CONTRACT_LIST(parents, 752, ), CONTRACT_LIST(conditions, 752, ), false, false, 0, CONTRACT_LIST(kinds, 752, 1), "schema/pg15/deparse.txt:1140:21"},
+	{ 103, 1, 1, true, false, CONTRACT_LIST(parents, 753, ), CONTRACT_LIST(conditions, 753, ), false, false, 0, CONTRACT_LIST(kinds, 753, 1), "schema/pg15/deparse.txt:1142:21"},
+	{ 103, 1, 1, true, false, CONTRACT_LIST(parents, 754, 1), CONTRACT_LIST(conditions, 754, ), false, false, 0, CONTRACT_LIST(kinds, 754, 1), "schema/pg15/deparse.txt:4048:21"},
+	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 755, ), CONTRACT_LIST(conditions, 755, ), true, false, 0, CONTRACT_LIST(kinds, 755, ), "schema/pg15/deparse.txt:1144:25"},
+	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 756, ), CONTRACT_LIST(conditions, 756, ), false, false, 0, CONTRACT_LIST(kinds, 756, 1), "schema/pg15/deparse.txt:1146:25"},
+	{ 104, 1, -1, false, false, CONTRACT_LIST(parents, 757, ), CONTRACT_LIST(conditions, 757, ), true, false, 0, CONTRACT_LIST(kinds, 757, ), "schema/pg15/deparse.txt:1148:24"},
+	{ 105, 0, -1, false, false, CONTRACT_LIST(parents, 758, ), CONTRACT_LIST(conditions, 758, ), true, false, 0, CONTRACT_LIST(kinds, 758, ), "schema/pg15/deparse.txt:1150:24"},
+	{ 105, 1, 0, false, false, CONTRACT_LIST(parents, 759, ), CONTRACT_LIST(conditions, 759, ), true, false, 0, CONTRACT_LIST(kinds, 759, ), "schema/pg15/deparse.txt:1152:23"},
+	{ 105, 1, 1, true, false, CONTRACT_LIST(parents, 760, ), CONTRACT_LIST(conditions, 760, ), true, false, 0, CONTRACT_LIST(kinds, 760, ), "schema/pg15/deparse.txt:1154:23"},
+	{ 105, 1, 0, false, false, CONTRACT_LIST(parents, 761, ), CONTRACT_LIST(conditions, 761, ), false, false, 0, CONTRACT_LIST(kinds, 761, 1), "schema/pg15/deparse.txt:1156:23"},
+	{ 105, 1, 1, true, false, CONTRACT_LIST(parents, 762, ), CONTRACT_LIST(conditions, 762, ), false, false, 0, CONTRACT_LIST(kinds, 762, 1), "schema/pg15/deparse.txt:1158:23"},
+	{ 105, 1, 1, true, false, CONTRACT_LIST(parents, 763, 1), CONTRACT_LIST(conditions, 763, ), false, false, 0, CONTRACT_LIST(kinds, 763, 1), "schema/pg15/deparse.txt:4051:23"},
+	{ 106, 0, -1, false, false, CONTRACT_LIST(parents, 764, ), CONTRACT_LIST(conditions, 764, ), true, false, 0, CONTRACT_LIST(kinds, 764, ), "schema/pg15/deparse.txt:1160:23"},
+	{ 106, 1, 0, false, false, CONTRACT_LIST(parents, 765, ), CONTRACT_LIST(conditions, 765, ), true, false, 0, CONTRACT_LIST(kinds, 765, ), "schema/pg15/deparse.txt:1162:22"},
+	{ 106, 1, 1, true, false, CONTRACT_LIST(parents, 766, ), CONTRACT_LIST(conditions, 766, ), true, false, 0, CONTRACT_LIST(kinds, 766, ), "schema/pg15/deparse.txt:1164:22"},
+	{ 106, 1, 0, false, false, CONTRACT_LIST(parents, 767, ), CONTRACT_LIST(conditions, 767, ), false, false, 0, CONTRACT_LIST(kinds, 767, 1), "schema/pg15/deparse.txt:1166:22"},
+	{ 106, 1, 1, true, false, CONTRACT_LIST(parents, 768, ), CONTRACT_LIST(conditions, 768, ), false, false, 0, CONTRACT_LIST(kinds, 768, 1), "schema/pg15/deparse.txt:1168:22"},
+	{ 106, 1, 1, true, false, CONTRACT_LIST(parents, 769, 1), CONTRACT_LIST(conditions, 769, ), false, false, 0, CONTRACT_LIST(kinds, 769, 1), "schema/pg15/deparse.txt:4054:22"},
 	{ 107, 1, -1, false, false, CONTRACT_LIST(parents, 770, ), CONTRACT_LIST(conditions, 770, 1), true, false, 0, CONTRACT_LIST(kinds, 770, ), "schema/pg15/deparse.txt:1170:22"},
-	{ 107, 1, -1, false, false, CONTRACT_LIST(parents, 771, 1), CONTRACT_LIST(conditions, 771, 1), true, false, 0, CONTRACT_LIST(kinds, 771, ), "schema/pg15/deparse.txt:5220:22"},
-	{ 107, 1, -1, false, false, CONTRACT_LIST(parents, 772, 1), CONTRACT_LIST(conditions, 772, 1), true, false, 0, CONTRACT_LIST(kinds, 772, ), "schema/pg15/deparse.txt:5229:22"},
-	{ 107, 1, -1, false, false, CONTRACT_LIST(parents, 773, 1), CONTRACT_LIST(conditions, 773, 1), true, false, 0, CONTRACT_LIST(kinds, 773, ), "schema/pg15/deparse.txt:5250:22"},
-	{ 107, 1, -1, false, false, CONTRACT_LIST(parents, 774, 1), CONTRACT_LIST(conditions, 774, 1), true, false, 0, CONTRACT_LIST(kinds, 774, ), "schema/pg15/deparse.txt:5283:22"},
-	{ 107, 1, -1, false, false, CONTRACT_LIST(parents, 775, 1), CONTRACT_LIST(conditions, 775, 1), true, false, 0, CONTRACT_LIST(kinds, 775, ), "schema/pg15/deparse.txt:5286:22"},
-	{ 107, 2, 0, false, false, CONTRACT_LIST(parents, 776, ), CONTRACT_LIST(conditions, 776, ), true, false, 0, CONTRACT_LIST(kinds, 776, ), "schema/pg15/deparse.txt:1172:22"},
-	{ 107, 2, 1, true, false, CONTRACT_LIST(parents, 777, ), CONTRACT_LIST(conditions, 777, ), true, false, 0, CONTRACT_LIST(kinds, 777, ), "schema/pg15/deparse.txt:1174:22"},
-	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 778, 1), CONTRACT_LIST(conditions, 778, 1), false, true, 0, CONTRACT_LIST(kinds, 778, ), "schema/pg15/deparse.txt:1177:22"},
-	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 779, 1), CONTRACT_LIST(conditions, 779, 1), false, true, 0, CONTRACT_LIST(kinds, 779, ), "schema/pg15/deparse.txt:1180:22"},
-	{ 107, 2, -1, false, true, CONTRACT_LIST(parents, 780, 1), CONTRACT_LIST(conditions, 780, 1), false, true, 0, CONTRACT_LIST(kinds, 780, ), "schema/pg15/deparse.txt:1182:22"},
-	{ 107, 2, 0, false, false, CONTRACT_LIST(parents, 781, ), CONTRACT_LIST(conditions, 781, 1), false, false, 0, CONTRACT_LIST(kinds, 781, 1), "schema/pg15/deparse.txt:1184:22"},
+	{ 107, 1, -1, false, false, CONTRACT_LIST(parents, 771, ), CONTRACT_LIST(conditions, 771, 1), true, false, 0, CONTRACT_LIST(kinds, 771, ), "schema/pg15/deparse.txt:1172:22"},
+	{ 107, 1, -1, false, false, CONTRACT_LIST(parents, 772, 1), CONTRACT_LIST(conditions, 772, 1), true, false, 0, CONTRACT_LIST(kinds, 772, ), "schema/pg15/deparse.txt:5220:22"},
+	{ 107, 1, -1, false, false, CONTRACT_LIST(parents, 773, 1), CONTRACT_LIST(conditions, 773, 1), true, false, 0, CONTRACT_LIST(kinds, 773, ), "schema/pg15/deparse.txt:5229:22"},
+	{ 107, 1, -1, false, false, CONTRACT_LIST(parents, 774, 1), CONTRACT_LIST(conditions, 774, 1), true, false, 0, CONTRACT_LIST(kinds, 774, ), "schema/pg15/deparse.txt:5250:22"},
+	{ 107, 1, -1, false, false, CONTRACT_LIST(parents, 775, 1), CONTRACT_LIST(conditions, 775, 1), true, false, 0, CONTRACT_LIST(kinds, 775, ), "schema/pg15/deparse.txt:5280:22"},
+	{ 107, 1, -1, false, false, CONTRACT_LIST(parents, 776, 1), CONTRACT_LIST(conditions, 776, 1), true, false, 0, CONTRACT_LIST(kinds, 776, ), "schema/pg15/deparse.txt:5283:22"},
+	{ 107, 2, 0, false, false, CONTRACT_LIST(parents, 777, ), CONTRACT_LIST(conditions, 777, ), true, false, 0, CONTRACT_LIST(kinds, 777, ), "schema/pg15/deparse.txt:1174:22"},
+	{ 107, 2, 1, true, false, CONTRACT_LIST(parents, 778, ), CONTRACT_LIST(conditions, 778, ), true, false, 0, CONTRACT_LIST(kinds, 778, ), "schema/pg15/deparse.txt:1176:22"},
+	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 779, 1), CONTRACT_LIST(conditions, 779, 1), false, true, 0, CONTRACT_LIST(kinds, 779, ), "schema/pg15/deparse.txt:1179:22"},
+	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 780, 1), CONTRACT_LIST(conditions, 780, 1), false, true, 0, CONTRACT_LIST(kinds, 780, ), "schema/pg15/deparse.txt:1182:22"},
+	{ 107, 2, -1, false, true, CONTRACT_LIST(parents, 781, 1), CONTRACT_LIST(conditions, 781, 1), false, true, 0, CONTRACT_LIST(kinds, 781, ), "schema/pg15/deparse.txt:1184:22"},
 	{ 107, 2, 0, false, false, CONTRACT_LIST(parents, 782, ), CONTRACT_LIST(conditions, 782, 1), false, false, 0, CONTRACT_LIST(kinds, 782, 1), "schema/pg15/deparse.txt:1186:22"},
 	{ 107, 2, 0, false, false, CONTRACT_LIST(parents, 783, ), CONTRACT_LIST(conditions, 783, 1), false, false, 0, CONTRACT_LIST(kinds, 783, 1), "schema/pg15/deparse.txt:1188:22"},
-	{ 107, 2, 1, true, false, CONTRACT_LIST(parents, 784, ), CONTRACT_LIST(conditions, 784, 1), false, false, 0, CONTRACT_LIST(kinds, 784, 1), "schema/pg15/deparse.txt:1190:22"},
+	{ 107, 2, 0, false, false, CONTRACT_LIST(parents, 784, ), CONTRACT_LIST(conditions, 784, 1), false, false, 0, CONTRACT_LIST(kinds, 784, 1), "schema/pg15/deparse.txt:1190:22"},
 	{ 107, 2, 1, true, false, CONTRACT_LIST(parents, 785, ), CONTRACT_LIST(conditions, 785, 1), false, false, 0, CONTRACT_LIST(kinds, 785, 1), "schema/pg15/deparse.txt:1192:22"},
 	{ 107, 2, 1, true, false, CONTRACT_LIST(parents, 786, ), CONTRACT_LIST(conditions, 786, 1), false, false, 0, CONTRACT_LIST(kinds, 786, 1), "schema/pg15/deparse.txt:1194:22"},
-	{ 107, 2, 1, true, false, CONTRACT_LIST(parents, 787, 1), CONTRACT_LIST(conditions, 787, ), false, false, 0, CONTRACT_LIST(kinds, 787, 1), "schema/pg15/deparse.txt:4057:22"},
-	{ 107, 2, 1, true, false, CONTRACT_LIST(parents, 788, 1), CONTRACT_LIST(conditions, 788, ), false, false, 0, CONTRACT_LIST(kinds, 788, 1), "schema/pg15/deparse.txt:4060:22"},
-	{ 107, 2, 1, true, false, CONTRACT_LIST(parents, 789, 1), CONTRACT_LIST(conditions, 789, ), false, false, 0, CONTRACT_LIST(kinds, 789, 1), "schema/pg15/deparse.txt:4063:22"},
-	{ 107, 2, 1, true, false, CONTRACT_LIST(parents, 790, 1), CONTRACT_LIST(conditions, 790, ), false, false, 0, CONTRACT_LIST(kinds, 790, 1), "schema/pg15/deparse.txt:4066:22"},
-	{ 107, 2, 1, true, false, CONTRACT_LIST(parents, 791, 1), CONTRACT_LIST(conditions, 791, ), false, false, 0, CONTRACT_LIST(kinds, 791, 1), "schema/pg15/deparse.txt:4069:22"},
-	{ 108, 0, -1, false, false, CONTRACT_LIST(parents, 792, ), CONTRACT_LIST(conditions, 792, ), true, false, 0, CONTRACT_LIST(kinds, 792, ), "schema/pg15/deparse.txt:1196:23"},
-	{ 110, 2, -1, false, false, CONTRACT_LIST(parents, 793, ), CONTRACT_LIST(conditions, 793, ), true, false, 0, CONTRACT_LIST(kinds, 793, ), "schema/pg15/deparse.txt:1198:25"},
-	{ 110, 3, -1, false, false, CONTRACT_LIST(parents, 794, ), CONTRACT_LIST(conditions, 794, ), true, false, 0, CONTRACT_LIST(kinds, 794, ), "schema/pg15/deparse.txt:1200:25"},
-	{ 110, 4, 0, false, false, CONTRACT_LIST(parents, 795, ), CONTRACT_LIST(conditions, 795, ), true, false, 0, CONTRACT_LIST(kinds, 795, ), "schema/pg15/deparse.txt:1202:25"},
-	{ 110, 4, 0, false, false, CONTRACT_LIST(parents, 796, ), CONTRACT_LIST(conditions, 796, ), false, false, 0, CONTRACT_LIST(kinds, 796, 1), "schema/pg15/deparse.txt:1204:25"},
-	{ 110, 4, 1, true, false, CONTRACT_LIST(parents, 797, ), CONTRACT_LIST(conditions, 797, ), false, false, 0, CONTRACT_LIST(kinds, 797, 1), "schema/pg15/deparse.txt:4072:25"},
-	{ 110, 4, 1, true, false, CONTRACT_LIST(parents, 798, ), CONTRACT_LIST(conditions, 798, ), true, false, 0, CONTRACT_LIST(kinds, 798, ), "schema/pg15/deparse.txt:4074:25"},
-	{ 110, 5, 0, false, false, CONTRACT_LIST(parents, 799, ), CONTRACT_LIST(conditions, 799, ), true, false, 0, CONTRACT_LIST(kinds, 799, ), "schema/pg15/deparse.txt:1206:21"},
-	{ 110, 5, 1, true, false, CONTRACT_LIST(parents, 800, ), CONTRACT_LIST(conditions, 800, ), true, false, 0, CONTRACT_LIST(kinds, 800, ), "schema/pg15/deparse.txt:1208:21"},
-	{ 110, 5, 0, false, false, CONTRACT_LIST(parents, 801, ), CONTRACT_LIST(conditions, 801, ), false, false, 0, CONTRACT_LIST(kinds, 801, 1), "schema/pg15/deparse.txt:1210:21"},
-	{ 110, 5, 1, true, false, CONTRACT_LIST(parents, 802, ), CONTRACT_LIST(conditions, 802, ), false, false, 0, CONTRACT_LIST(kinds, 802, 1), "schema/pg15/deparse.txt:1212:21"},
-	{ 110, 5, 1, true, false, CONTRACT_LIST(parents, 803, 1), CONTRACT_LIST(conditions, 803, ), false, false, 0, CONTRACT_LIST(kinds, 803, 1), "schema/pg15/deparse.txt:4077:21"},
-	{ 110, 9, 0, false, false, CONTRACT_LIST(parents, 804, ), CONTRACT_LIST(conditions, 804, ), true, false, 0, CONTRACT_LIST(kinds, 804, ), "schema/pg15/deparse.txt:1214:24"},
-	{ 110, 9, 1, true, false, CONTRACT_LIST(parents, 805, ), CONTRACT_LIST(conditions, 805, ), true, false, 0, CONTRACT_LIST(kinds, 805, ), "schema/pg15/deparse.txt:1216:24"},
-	{ 110, 9, 0, false, false, CONTRACT_LIST(parents, 806, ), CONTRACT_LIST(conditions, 806, ), false, false, 0, CONTRACT_LIST(kinds, 806, 1), "schema/pg15/deparse.txt:1218:24"},
-	{ 110, 9, 1, true, false, CONTRACT_LIST(parents, 807, ), CONTRACT_LIST(conditions, 807, ), false, false, 0, CONTRACT_LIST(kinds, 807, 1), "schema/pg15/deparse.txt:1220:24"},
-	{ 110, 9, 1, true, false, CONTRACT_LIST(parents, 808, 1), CONTRACT_LIST(conditions, 808, ), false, false, 0, CONTRACT_LIST(kinds, 808, 1), "schema/pg15/deparse.txt:4080:24"},
-	{ 110, 10, -1, false, false, CONTRACT_LIST(parents, 809, ), CONTRACT_LIST(conditions, 809, ), false, false, 0, CONTRACT_LIST(kinds, 809, 1), "schema/pg15/deparse.txt:1222:28"},
-	{ 110, 11, 0, false, false, CONTRACT_LIST(parents, 810, ), CONTRACT_LIST(conditions, 810, ), true, false, 0, CONTRACT_LIST(kinds, 810, ), "schema/pg15/deparse.txt:1224:32"},
-	{ 110, 11, 1, true, false, CONTRACT_LIST(parents, 811, ), CONTRACT_LIST(conditions, 811, ), true, false, 0, CONTRACT_LIST(kinds, 811, ), "schema/pg15/deparse.txt:1226:32"},
-	{ 110, 11, 0, false, false, CONTRACT_LIST(parents, 812, ), CONTRACT_LIST(conditions, 812, ), false, false, 0, CONTRACT_LIST(kinds, 812, 1), "schema/pg15/deparse.txt:1228:32"},
-	{ 110, 11, 1, true, false, CONTRACT_LIST(parents, 813, ), CONTRACT_LIST(conditions, 813, ), false, false, 0, CONTRACT_LIST(kinds, 813, 1), "schema/pg15/deparse.txt:1230:32"},
-	{ 110, 11, 1, true, false, CONTRACT_LIST(parents, 814, 1), CONTRACT_LIST(conditions, 814, ), false, false, 0, CONTRACT_LIST(kinds, 814, 1), "schema/pg15/deparse.txt:4083:32"},
-	{ 111, 1, -1, false, false, CONTRACT_LIST(parents, 815, ), CONTRACT_LIST(conditions, 815, ), true, false, 0, CONTRACT_LIST(kinds, 815, ), "schema/pg15/deparse.txt:1232:24"},
-	{ 111, 2, 0, false, false, CONTRACT_LIST(parents, 816, ), CONTRACT_LIST(conditions, 816, ), true, false, 0, CONTRACT_LIST(kinds, 816, ), "schema/pg15/deparse.txt:1234:27"},
-	{ 111, 2, 0, false, false, CONTRACT_LIST(parents, 817, ), CONTRACT_LIST(conditions, 817, ), false, false, 0, CONTRACT_LIST(kinds, 817, 1), "schema/pg15/deparse.txt:1236:27"},
-	{ 111, 2, 1, true, false, CONTRACT_LIST(parents, 818, ), CONTRACT_LIST(conditions, 818, ), false, false, 0, CONTRACT_LIST(kinds, 818, 1), "schema/pg15/deparse.txt:4086:27"},
-	{ 111, 2, 1, true, false, CONTRACT_LIST(parents, 819, ), CONTRACT_LIST(conditions, 819, ), true, false, 0, CONTRACT_LIST(kinds, 819, ), "schema/pg15/deparse.txt:4088:27"},
-	{ 111, 3, 0, false, false, CONTRACT_LIST(parents, 820, ), CONTRACT_LIST(conditions, 820, ), true, false, 0, CONTRACT_LIST(kinds, 820, ), "schema/pg15/deparse.txt:1238:26"},
-	{ 111, 3, 0, false, false, CONTRACT_LIST(parents, 821, ), CONTRACT_LIST(conditions, 821, ), false, false, 0, CONTRACT_LIST(kinds, 821, 1), "schema/pg15/deparse.txt:1240:26"},
-	{ 111, 3, 1, true, false, CONTRACT_LIST(parents, 822, ), CONTRACT_LIST(conditions, 822, ), false, false, 0, CONTRACT_LIST(kinds, 822, 1), "schema/pg15/deparse.txt:4091:26"},
-	{ 111, 3, 1, true, false, CONTRACT_LIST(parents, 823, ), CONTRACT_LIST(conditions, 823, ), true, false, 0, CONTRACT_LIST(kinds, 823, ), "schema/pg15/deparse.txt:4093:26"},
-	{ 111, 4, 0, false, false, CONTRACT_LIST(parents, 824, ), CONTRACT_LIST(conditions, 824, ), true, false, 0, CONTRACT_LIST(kinds, 824, ), "schema/pg15/deparse.txt:1242:29"},
-	{ 111, 4, 0, false, false, CONTRACT_LIST(parents, 825, ), CONTRACT_LIST(conditions, 825, ), false, false, 0, CONTRACT_LIST(kinds, 825, 1), "schema/pg15/deparse.txt:1244:29"},
-	{ 111, 4, 1, true, false, CONTRACT_LIST(parents, 826, ), CONTRACT_LIST(conditions, 826, ), false, false, 0, CONTRACT_LIST(kinds, 826, 1), "schema/pg15/deparse.txt:4096:29"},
-	{ 111, 4, 1, true, false, CONTRACT_LIST(parents, 827, ), CONTRACT_LIST(conditions, 827, ), true, false, 0, CONTRACT_LIST(kinds, 827, ), "schema/pg15/deparse.txt:4098:29"},
-	{ 112, 1, -1, false, false, CONTRACT_LIST(parents, 828, ), CONTRACT_LIST(conditions, 828, ), true, false, 0, CONTRACT_LIST(kinds, 828, ), "schema/pg15/deparse.txt:1246:21"},
-	{ 112, 2, 0, false, false, CONTRACT_LIST(parents, 829, ), CONTRACT_LIST(conditions, 829, ), true, false, 0, CONTRACT_LIST(kinds, 829, ), "schema/pg15/deparse.txt:1248:24"},
-	{ 112, 2, 1, true, false, CONTRACT_LIST(parents, 830, ), CONTRACT_LIST(conditions, 830, ), true, false, 0, CONTRACT_LIST(kinds, 830, ), "schema/pg15/deparse.txt:1250:24"},
-	{ 112, 2, 0, false, false, CONTRACT_LIST(parents, 831, ), CONTRACT_LIST(conditions, 831, ), false, false, 0, CONTRACT_LIST(kinds, 831, 1), "schema/pg15/deparse.txt:1252:24"},
-	{ 112, 2, 1, true, false, CONTRACT_LIST(parents, 832, ), CONTRACT_LIST(conditions, 832, ), false, false, 0, CONTRACT_LIST(kinds, 832, 1), "schema/pg15/deparse.txt:1254:24"},
-	{ 112, 2, 1, true, false, CONTRACT_LIST(parents, 833, 1), CONTRACT_LIST(conditions, 833, ), false, false, 0, CONTRACT_LIST(kinds, 833, 1), "schema/pg15/deparse.txt:4101:24"},
-	{ 113, 0, -1, false, false, CONTRACT_LIST(parents, 834, ), CONTRACT_LIST(conditions, 834, ), true, false, 0, CONTRACT_LIST(kinds, 834, ), "schema/pg15/deparse.txt:1256:20"},
-	{ 113, 1, 0, false, false, CONTRACT_LIST(parents, 835, ), CONTRACT_LIST(conditions, 835, ), true, false, 0, CONTRACT_LIST(kinds, 835, ), "schema/pg15/deparse.txt:1258:23"},
-	{ 113, 1, 1, true, false, CONTRACT_LIST(parents, 836, ), CONTRACT_LIST(conditions, 836, ), true, false, 0, CONTRACT_LIST(kinds, 836, ), "schema/pg15/deparse.txt:1260:23"},
-	{ 113, 1, 0, false, false, CONTRACT_LIST(parents, 837, ), CONTRACT_LIST(conditions, 837, ), false, false, 0, CONTRACT_LIST(kinds, 837, 1), "schema/pg15/deparse.txt:1262:23"},
-	{ 113, 1, 1, true, false, CONTRACT_LIST(parents, 838, ), CONTRACT_LIST(conditions, 838, ), false, false, 0, CONTRACT_LIST(kinds, 838, 1), "schema/pg15/deparse.txt:1264:23"},
-	{ 113, 1, 1, true, false, CONTRACT_LIST(parents, 839, 1), CONTRACT_LIST(conditions, 839, ), false, false, 0, CONTRACT_LIST(kinds, 839, 1), "schema/pg15/deparse.txt:4104:23"},
-	{ 114, 0, 0, false, false, CONTRACT_LIST(parents, 840, ), CONTRACT_LIST(conditions, 840, ), true, false, 0, CONTRACT_LIST(kinds, 840, ), "schema/pg15/deparse.txt:1266:20"},
-	{ 114, 0, 1, true, false, CONTRACT_LIST(parents, 841, ), CONTRACT_LIST(conditions, 841, ), true, false, 0, CONTRACT_LIST(kinds, 841, ), "schema/pg15/deparse.txt:1268:20"},
-	{ 114, 0, 0, false, false, CONTRACT_LIST(parents, 842, ), CONTRACT_LIST(conditions, 842, ), false, false, 0, CONTRACT_LIST(kinds, 842, 1), "schema/pg15/deparse.txt:1270:20"},
-	{ 114, 0, 1, true, false, CONTRACT_LIST(parents, 843, ), CONTRACT_LIST(conditions, 843, ), false, false, 0, CONTRACT_LIST(kinds, 843, 1), "schema/pg15/deparse.txt:1272:20"},
-	{ 114, 0, 1, true, false, CONTRACT_LIST(parents, 844, 1), CONTRACT_LIST(conditions, 844, ), false, false, 0, CONTRACT_LIST(kinds, 844, 1), "schema/pg15/deparse.txt:4107:20"},
-	{ 115, 0, 0, false, false, CONTRACT_LIST(parents, 845, ), CONTRACT_LIST(conditions, 845, ), true, false, 0, CONTRACT_LIST(kinds, 845, ), "schema/pg15/deparse.txt:1274:20"},
-	{ 115, 0, 1, true, false, CONTRACT_LIST(parents, 846, ), CONTRACT_LIST(conditions, 846, ), true, false, 0, CONTRACT_LIST(kinds, 846, ), "schema/pg15/deparse.txt:1276:20"},
-	{ 115, 0, 0, false, false, CONTRACT_LIST(parents, 847, ), CONTRACT_LIST(conditions, 847, ), false, false, 0, CONTRACT_LIST(kinds, 847, 1), "schema/pg15/deparse.txt:1278:20"},
-	{ 115, 0, 1, true, false, CONTRACT_LIST(parents, 848, ), CONTRACT_LIST(conditions, 848, ), false, false, 0, CONTRACT_LIST(kinds, 848, 1), "schema/pg15/deparse.txt:1280:20"},
-	{ 115, 0, 1, true, false, CONTRACT_LIST(parents, 849, 1), CONTRACT_LIST(conditions, 849, ), false, false, 0, CONTRACT_LIST(kinds, 849, 1), "schema/pg15/deparse.txt:4110:20"},
-	{ 116, 0, 0, false, false, CONTRACT_LIST(parents, 850, ), CONTRACT_LIST(conditions, 850, ), true, false, 0, CONTRACT_LIST(kinds, 850, ), "schema/pg15/deparse.txt:1282:32"},
-	{ 116, 0, 1, true, false, CONTRACT_LIST(parents, 851, ), CONTRACT_LIST(conditions, 851, ), true, false, 0, CONTRACT_LIST(kinds, 851, ), "schema/pg15/deparse.txt:1284:32"},
-	{ 116, 0, 0, false, false, CONTRACT_LIST(parents, 852, ), CONTRACT_LIST(conditions, 852, ), false, false, 0, CONTRACT_LIST(kinds, 852, 1), "schema/pg15/deparse.txt:1286:32"},
-	{ 116, 0, 1, true, false, CONTRACT_LIST(parents, 853, ), CONTRACT_LIST(conditions, 853, ), false, false, 0, CONTRACT_LIST(kinds, 853, 1), "schema/pg15/deparse.txt:1288:32"},
-	{ 116, 0, 1, true, false, CONTRACT_LIST(parents, 854, 1), CONTRACT_LIST(conditions, 854, ), false, false, 0, CONTRACT_LIST(kinds, 854, 1), "schema/pg15/deparse.txt:4113:32"},
-	{ 117, 3, 0, false, false, CONTRACT_LIST(parents, 855, ), CONTRACT_LIST(conditions, 855, ), true, false, 0, CONTRACT_LIST(kinds, 855, ), "schema/pg15/deparse.txt:1290:20"},
-	{ 117, 3, 1, true, false, CONTRACT_LIST(parents, 856, ), CONTRACT_LIST(conditions, 856, ), true, false, 0, CONTRACT_LIST(kinds, 856, ), "schema/pg15/deparse.txt:1292:20"},
-	{ 117, 3, 0, false, false, CONTRACT_LIST(parents, 857, ), CONTRACT_LIST(conditions, 857, ), false, false, 0, CONTRACT_LIST(kinds, 857, 1), "schema/pg15/deparse.txt:1294:20"},
-	{ 117, 3, 1, true, false, CONTRACT_LIST(parents, 858, ), CONTRACT_LIST(conditions, 858, ), false, false, 0, CONTRACT_LIST(kinds, 858, 1), "schema/pg15/deparse.txt:1296:20"},
-	{ 117, 3, 1, true, false, CONTRACT_LIST(parents, 859, 1), CONTRACT_LIST(conditions, 859, ), false, false, 0, CONTRACT_LIST(kinds, 859, 1), "schema/pg15/deparse.txt:4116:20"},
-	{ 119, 2, 0, false, false, CONTRACT_LIST(parents, 860, ), CONTRACT_LIST(conditions, 860, ), true, false, 0, CONTRACT_LIST(kinds, 860, ), "schema/pg15/deparse.txt:1298:30"},
-	{ 119, 2, 1, true, false, CONTRACT_LIST(parents, 861, ), CONTRACT_LIST(conditions, 861, ), true, false, 0, CONTRACT_LIST(kinds, 861, ), "schema/pg15/deparse.txt:1300:30"},
-	{ 119, 2, 0, false, false, CONTRACT_LIST(parents, 862, ), CONTRACT_LIST(conditions, 862, ), false, false, 0, CONTRACT_LIST(kinds, 862, 1), "schema/pg15/deparse.txt:1302:30"},
-	{ 119, 2, 1, true, false, CONTRACT_LIST(parents, 863, ), CONTRACT_LIST(conditions, 863, ), false, false, 0, CONTRACT_LIST(kinds, 863, 1), "schema/pg15/deparse.txt:1304:30"},
-	{ 119, 2, 1, true, false, CONTRACT_LIST(parents, 864, 1), CONTRACT_LIST(conditions, 864, ), false, false, 0, CONTRACT_LIST(kinds, 864, 1), "schema/pg15/deparse.txt:4119:30"},
-	{ 120, 0, -1, false, false, CONTRACT_LIST(parents, 865, ), CONTRACT_LIST(conditions, 865, ), true, false, 0, CONTRACT_LIST(kinds, 865, ), "schema/pg15/deparse.txt:1306:26"},
-	{ 120, 1, 0, false, false, CONTRACT_LIST(parents, 866, ), CONTRACT_LIST(conditions, 866, ), true, false, 0, CONTRACT_LIST(kinds, 866, ), "schema/pg15/deparse.txt:1308:27"},
-	{ 120, 1, 1, true, false, CONTRACT_LIST(parents, 867, ), CONTRACT_LIST(conditions, 867, ), true, false, 0, CONTRACT_LIST(kinds, 867, ), "schema/pg15/deparse.txt:1310:27"},
-	{ 120, 1, 0, false, false, CONTRACT_LIST(parents, 868, ), CONTRACT_LIST(conditions, 868, ), false, false, 0, CONTRACT_LIST(kinds, 868, 1), "schema/pg15/deparse.txt:1312:27"},
-	{ 120, 1, 1, true, false, CONTRACT_LIST(parents, 869, ), CONTRACT_LIST(conditions, 869, ), false, false, 0, CONTRACT_LIST(kinds, 869, 1), "schema/pg15/deparse.txt:1314:27"},
-	{ 120, 1, 1, true, false, CONTRACT_LIST(parents, 870, 1), CONTRACT_LIST(conditions, 870, ), false, false, 0, CONTRACT_LIST(kinds, 870, 1), "schema/pg15/deparse.txt:4122:27"},
-	{ 122, 0, -1, false, false, CONTRACT_LIST(parents, 871, ), CONTRACT_LIST(conditions, 871, ), true, false, 0, CONTRACT_LIST(kinds, 871, ), "schema/pg15/deparse.txt:1316:29"},
-	{ 122, 1, -1, false, false, CONTRACT_LIST(parents, 872, ), CONTRACT_LIST(conditions, 872, ), true, false, 0, CONTRACT_LIST(kinds, 872, ), "schema/pg15/deparse.txt:1318:30"},
-	{ 123, 2, -1, false, false, CONTRACT_LIST(parents, 873, ), CONTRACT_LIST(conditions, 873, ), true, false, 0, CONTRACT_LIST(kinds, 873, ), "schema/pg15/deparse.txt:1320:26"},
-	{ 124, 0, 0, false, false, CONTRACT_LIST(parents, 874, ), CONTRACT_LIST(conditions, 874, ), true, false, 0, CONTRACT_LIST(kinds, 874, ), "schema/pg15/deparse.txt:1322:38"},
-	{ 124, 0, 1, true, false, CONTRACT_LIST(parents, 875, ), CONTRACT_LIST(conditions, 875, ), true, false, 0, CONTRACT_LIST(kinds, 875, ), "schema/pg15/deparse.txt:1324:38"},
-	{ 124, 0, 0, false, false, CONTRACT_LIST(parents, 876, ), CONTRACT_LIST(conditions, 876, ), false, false, 0, CONTRACT_LIST(kinds, 876, 1), "schema/pg15/deparse.txt:1326:38"},
-	{ 124, 0, 1, true, false, CONTRACT_LIST(parents, 877, ), CONTRACT_LIST(conditions, 877, ), false, false, 0, CONTRACT_LIST(kinds, 877, 1), "schema/pg15/deparse.txt:1328:38"},
-	{ 124, 0, 1, true, false, CONTRACT_LIST(parents, 878, 1), CONTRACT_LIST(conditions, 878, ), false, false, 0, CONTRACT_LIST(kinds, 878, 1), "schema/pg15/deparse.txt:4125:38"},
-	{ 124, 1, -1, false, false, CONTRACT_LIST(parents, 879, ), CONTRACT_LIST(conditions, 879, ), true, false, 0, CONTRACT_LIST(kinds, 879, ), "schema/pg15/deparse.txt:1330:40"},
-	{ 124, 2, -1, false, false, CONTRACT_LIST(parents, 880, ), CONTRACT_LIST(conditions, 880, ), true, false, 0, CONTRACT_LIST(kinds, 880, ), "schema/pg15/deparse.txt:1332:39"},
-	{ 124, 3, 0, false, false, CONTRACT_LIST(parents, 881, ), CONTRACT_LIST(conditions, 881, ), true, false, 0, CONTRACT_LIST(kinds, 881, ), "schema/pg15/deparse.txt:1334:32"},
-	{ 124, 3, 0, false, false, CONTRACT_LIST(parents, 882, ), CONTRACT_LIST(conditions, 882, ), false, false, 0, CONTRACT_LIST(kinds, 882, 1), "schema/pg15/deparse.txt:1336:32"},
-	{ 124, 3, 1, true, false, CONTRACT_LIST(parents, 883, ), CONTRACT_LIST(conditions, 883, ), false, false, 0, CONTRACT_LIST(kinds, 883, 1), "schema/pg15/deparse.txt:4128:32"},
-	{ 124, 3, 1, true, false, CONTRACT_LIST(parents, 884, ), CONTRACT_LIST(conditions, 884, ), true, false, 0, CONTRACT_LIST(kinds, 884, ), "schema/pg15/deparse.txt:4130:32"},
-	{ 125, 0, -1, false, false, CONTRACT_LIST(parents, 885, ), CONTRACT_LIST(conditions, 885, ), true, false, 0, CONTRACT_LIST(kinds, 885, ), "schema/pg15/deparse.txt:1338:27"},
-	{ 125, 1, -1, false, false, CONTRACT_LIST(parents, 886, ), CONTRACT_LIST(conditions, 886, ), true, false, 0, CONTRACT_LIST(kinds, 886, ), "schema/pg15/deparse.txt:1340:27"},
-	{ 126, 0, 0, false, false, CONTRACT_LIST(parents, 887, ), CONTRACT_LIST(conditions, 887, ), true, false, 0, CONTRACT_LIST(kinds, 887, ), "schema/pg15/deparse.txt:1342:31"},
-	{ 126, 0, 0, false, false, CONTRACT_LIST(parents, 888, ), CONTRACT_LIST(conditions, 888, ), false, false, 0, CONTRACT_LIST(kinds, 888, 1), "schema/pg15/deparse.txt:1344:31"},
-	{ 126, 0, 1, true, false, CONTRACT_LIST(parents, 889, ), CONTRACT_LIST(conditions, 889, ), false, false, 0, CONTRACT_LIST(kinds, 889, 1), "schema/pg15/deparse.txt:4133:31"},
-	{ 126, 0, 1, true, false, CONTRACT_LIST(parents, 890, ), CONTRACT_LIST(conditions, 890, ), true, false, 0, CONTRACT_LIST(kinds, 890, ), "schema/pg15/deparse.txt:4135:31"},
-	{ 126, 1, 0, false, false, CONTRACT_LIST(parents, 891, ), CONTRACT_LIST(conditions, 891, ), true, false, 0, CONTRACT_LIST(kinds, 891, ), "schema/pg15/deparse.txt:1346:32"},
-	{ 126, 1, 0, false, false, CONTRACT_LIST(parents, 892, ), CONTRACT_LIST(conditions, 892, ), false, false, 0, CONTRACT_LIST(kinds, 892, 1), "schema/pg15/deparse.txt:1348:32"},
-	{ 126, 1, 1, true, false, CONTRACT_LIST(parents, 893, ), CONTRACT_LIST(conditions, 893, ), false, false, 0, CONTRACT_LIST(kinds, 893, 1), "schema/pg15/deparse.txt:4138:32"},
-	{ 126, 1, 1, true, false, CONTRACT_LIST(parents, 894, ), CONTRACT_LIST(conditions, 894, ), true, false, 0, CONTRACT_LIST(kinds, 894, ), "schema/pg15/deparse.txt:4140:32"},
-	{ 126, 2, -1, false, false, CONTRACT_LIST(parents, 895, ), CONTRACT_LIST(conditions, 895, ), true, false, 0, CONTRACT_LIST(kinds, 895, ), "schema/pg15/deparse.txt:1350:26"},
-	{ 126, 3, -1, false, false, CONTRACT_LIST(parents, 896, ), CONTRACT_LIST(conditions, 896, ), true, false, 0, CONTRACT_LIST(kinds, 896, ), "schema/pg15/deparse.txt:1352:28"},
-	{ 126, 4, 0, false, false, CONTRACT_LIST(parents, 897, ), CONTRACT_LIST(conditions, 897, ), true, false, 0, CONTRACT_LIST(kinds, 897, ), "schema/pg15/deparse.txt:1354:25"},
-	{ 126, 4, 1, true, false, CONTRACT_LIST(parents, 898, ), CONTRACT_LIST(conditions, 898, ), true, false, 0, CONTRACT_LIST(kinds, 898, ), "schema/pg15/deparse.txt:1356:25"},
-	{ 126, 4, 0, false, false, CONTRACT_LIST(parents, 899, ), CONTRACT_LIST(conditions, 899, ), false, false, 0, CONTRACT_LIST(kinds, 899, 1), "schema/pg15/deparse.txt:1358:25"},
-	{ 126, 4, 1, true, false, CONTRACT_LIST(parents, 900, ), CONTRACT_LIST(conditions, 900, ), false, false, 0, CONTRACT_LIST(kinds, 900, 1), "schema/pg15/deparse.txt:1360:25"},
-	{ 126, 4, 1, true, false, CONTRACT_LIST(parents, 901, 1), CONTRACT_LIST(conditions, 901, ), false, false, 0, CONTRACT_LIST(kinds, 901, 1), "schema/pg15/deparse.txt:4143:25"},
-	{ 127, 0, 0, false, false, CONTRACT_LIST(parents, 902, ), CONTRACT_LIST(conditions, 902, ), true, false, 0, CONTRACT_LIST(kinds, 902, ), "schema/pg15/deparse.txt:1362:33"},
-	{ 127, 0, 0, false, false, CONTRACT_LIST(parents, 903, ), CONTRACT_LIST(conditions, 903, ), false, false, 0, CONTRACT_LIST(kinds, 903, 1), "schema/pg15/deparse.txt:1364:33"},
-	{ 127, 0, 1, true, false, CONTRACT_LIST(parents, 904, ), CONTRACT_LIST(conditions, 904, ), false, false, 0, CONTRACT_LIST(kinds, 904, 1), "schema/pg15/deparse.txt:4146:33"},
-	{ 127, 0, 1, true, false, CONTRACT_LIST(parents, 905, ), CONTRACT_LIST(conditions, 905, ), true, false, 0, CONTRACT_LIST(kinds, 905, ), "schema/pg15/deparse.txt:4148:33"},
-	{ 127, 1, -1, false, false, CONTRACT_LIST(parents, 906, ), CONTRACT_LIST(conditions, 906, ), true, false, 0, CONTRACT_LIST(kinds, 906, ), "schema/pg15/deparse.txt:1366:27"},
-	{ 128, 0, 0, false, false, CONTRACT_LIST(parents, 907, ), CONTRACT_LIST(conditions, 907, ), true, false, 0, CONTRACT_LIST(kinds, 907, ), "schema/pg15/deparse.txt:1368:32"},
-	{ 128, 0, 0, false, false, CONTRACT_LIST(parents, 908, ), CONTRACT_LIST(conditions, 908, ), false, false, 0, CONTRACT_LIST(kinds, 908, 1), "schema/pg15/deparse.txt:1370:32"},
-	{ 128, 0, 1, true, false, CONTRACT_LIST(parents, 909, ), CONTRACT_LIST(conditions, 909, ), false, false, 0, CONTRACT_LIST(kinds, 909, 1), "schema/pg15/deparse.txt:4151:32"},
-	{ 128, 0, 1, true, false, CONTRACT_LIST(parents, 910, ), CONTRACT_LIST(conditions, 910, ), true, false, 0, CONTRACT_LIST(kinds, 910, ), "schema/pg15/deparse.txt:4153:32"},
-	{ 128, 1, -1, false, false, CONTRACT_LIST(parents, 911, ), CONTRACT_LIST(conditions, 911, ), true, false, 0, CONTRACT_LIST(kinds, 911, ), "schema/pg15/deparse.txt:1372:26"},
-	{ 128, 3, 0, false, false, CONTRACT_LIST(parents, 912, ), CONTRACT_LIST(conditions, 912, ), true, false, 0, CONTRACT_LIST(kinds, 912, ), "schema/pg15/deparse.txt:1374:25"},
-	{ 128, 3, 1, true, false, CONTRACT_LIST(parents, 913, ), CONTRACT_LIST(conditions, 913, ), true, false, 0, CONTRACT_LIST(kinds, 913, ), "schema/pg15/deparse.txt:1376:25"},
-	{ 128, 3, 0, false, false, CONTRACT_LIST(parents, 914, ), CONTRACT_LIST(conditions, 914, 1), false, false, 0, CONTRACT_LIST(kinds, 914, 1), "schema/pg15/deparse.txt:1378:25"},
+	{ 107, 2, 1, true, false, CONTRACT_LIST(parents, 787, ), CONTRACT_LIST(conditions, 787, 1), false, false, 0, CONTRACT_LIST(kinds, 787, 1), "schema/pg15/deparse.txt:1196:22"},
+	{ 107, 2, 1, true, false, CONTRACT_LIST(parents, 788, 1), CONTRACT_LIST(conditions, 788, ), false, false, 0, CONTRACT_LIST(kinds, 788, 1), "schema/pg15/deparse.txt:4057:22"},
+	{ 107, 2, 1, true, false, CONTRACT_LIST(parents, 789, 1), CONTRACT_LIST(conditions, 789, ), false, false, 0, CONTRACT_LIST(kinds, 789, 1), "schema/pg15/deparse.txt:4060:22"},
+	{ 107, 2, 1, true, false, CONTRACT_LIST(parents, 790, 1), CONTRACT_LIST(conditions, 790, ), false, false, 0, CONTRACT_LIST(kinds, 790, 1), "schema/pg15/deparse.txt:4063:22"},
+	{ 107, 2, 1, true, false, CONTRACT_LIST(parents, 791, 1), CONTRACT_LIST(conditions, 791, ), false, false, 0, CONTRACT_LIST(kinds, 791, 1), "schema/pg15/deparse.txt:4066:22"},
+	{ 107, 2, 1, true, false, CONTRACT_LIST(parents, 792, 1), CONTRACT_LIST(conditions, 792, ), false, false, 0, CONTRACT_LIST(kinds, 792, 1), "schema/pg15/deparse.txt:4069:22"},
+	{ 108, 0, -1, false, false, CONTRACT_LIST(parents, 793, ), CONTRACT_LIST(conditions, 793, ), true, false, 0, CONTRACT_LIST(kinds, 793, ), "schema/pg15/deparse.txt:1198:23"},
+	{ 110, 2, -1, false, false, CONTRACT_LIST(parents, 794, ), CONTRACT_LIST(conditions, 794, ), true, false, 0, CONTRACT_LIST(kinds, 794, ), "schema/pg15/deparse.txt:1200:25"},
+	{ 110, 3, -1, false, false, CONTRACT_LIST(parents, 795, ), CONTRACT_LIST(conditions, 795, ), true, false, 0, CONTRACT_LIST(kinds, 795, ), "schema/pg15/deparse.txt:1202:25"},
+	{ 110, 4, 0, false, false, CONTRACT_LIST(parents, 796, ), CONTRACT_LIST(conditions, 796, ), true, false, 0, CONTRACT_LIST(kinds, 796, ), "schema/pg15/deparse.txt:1204:25"},
+	{ 110, 4, 0, false, false, CONTRACT_LIST(parents, 797, ), CONTRACT_LIST(conditions, 797, ), false, false, 0, CONTRACT_LIST(kinds, 797, 1), "schema/pg15/deparse.txt:1206:25"},
+	{ 110, 4, 1, true, false, CONTRACT_LIST(parents, 798, ), CONTRACT_LIST(conditions, 798, ), false, false, 0, CONTRACT_LIST(kinds, 798, 1), "schema/pg15/deparse.txt:4072:25"},
+	{ 110, 4, 1, true, false, CONTRACT_LIST(parents, 799, ), CONTRACT_LIST(conditions, 799, ), true, false, 0, CONTRACT_LIST(kinds, 799, ), "schema/pg15/deparse.txt:4074:25"},
+	{ 110, 5, 0, false, false, CONTRACT_LIST(parents, 800, ), CONTRACT_LIST(conditions, 800, ), true, false, 0, CONTRACT_LIST(kinds, 800, ), "schema/pg15/deparse.txt:1208:21"},
+	{ 110, 5, 1, true, false, CONTRACT_LIST(parents, 801, ), CONTRACT_LIST(conditions, 801, ), true, false, 0, CONTRACT_LIST(kinds, 801, ), "schema/pg15/deparse.txt:1210:21"},
+	{ 110, 5, 0, false, false, CONTRACT_LIST(parents, 802, ), CONTRACT_LIST(conditions, 802, ), false, false, 0, CONTRACT_LIST(kinds, 802, 1), "schema/pg15/deparse.txt:1212:21"},
+	{ 110, 5, 1, true, false, CONTRACT_LIST(parents, 803, ), CONTRACT_LIST(conditions, 803, ), false, false, 0, CONTRACT_LIST(kinds, 803, 1), "schema/pg15/deparse.txt:1214:21"},
+	{ 110, 5, 1, true, false, CONTRACT_LIST(parents, 804, 1), CONTRACT_LIST(conditions, 804, ), false, false, 0, CONTRACT_LIST(kinds, 804, 1), "schema/pg15/deparse.txt:4077:21"},
+	{ 110, 9, 0, false, false, CONTRACT_LIST(parents, 805, ), CONTRACT_LIST(conditions, 805, ), true, false, 0, CONTRACT_LIST(kinds, 805, ), "schema/pg15/deparse.txt:1216:24"},
+	{ 110, 9, 1, true, false, CONTRACT_LIST(parents, 806, ), CONTRACT_LIST(conditions, 806, ), true, false, 0, CONTRACT_LIST(kinds, 806, ), "schema/pg15/deparse.txt:1218:24"},
+	{ 110, 9, 0, false, false, CONTRACT_LIST(parents, 807, ), CONTRACT_LIST(conditions, 807, ), false, false, 0, CONTRACT_LIST(kinds, 807, 1), "schema/pg15/deparse.txt:1220:24"},
+	{ 110, 9, 1, true, false, CONTRACT_LIST(parents, 808, ), CONTRACT_LIST(conditions, 808, ), false, false, 0, CONTRACT_LIST(kinds, 808, 1), "schema/pg15/deparse.txt:1222:24"},
+	{ 110, 9, 1, true, false, CONTRACT_LIST(parents, 809, 1), CONTRACT_LIST(conditions, 809, ), false, false, 0, CONTRACT_LIST(kinds, 809, 1), "schema/pg15/deparse.txt:4080:24"},
+	{ 110, 10, -1, false, false, CONTRACT_LIST(parents, 810, ), CONTRACT_LIST(conditions, 810, ), false, false, 0, CONTRACT_LIST(kinds, 810, 1), "schema/pg15/deparse.txt:1224:28"},
+	{ 110, 11, 0, false, false, CONTRACT_LIST(parents, 811, ), CONTRACT_LIST(conditions, 811, ), true, false, 0, CONTRACT_LIST(kinds, 811, ), "schema/pg15/deparse.txt:1226:32"},
+	{ 110, 11, 1, true, false, CONTRACT_LIST(parents, 812, ), CONTRACT_LIST(conditions, 812, ), true, false, 0, CONTRACT_LIST(kinds, 812, ), "schema/pg15/deparse.txt:1228:32"},
+	{ 110, 11, 0, false, false, CONTRACT_LIST(parents, 813, ), CONTRACT_LIST(conditions, 813, ), false, false, 0, CONTRACT_LIST(kinds, 813, 1), "schema/pg15/deparse.txt:1230:32"},
+	{ 110, 11, 1, true, false, CONTRACT_LIST(parents, 814, ), CONTRACT_LIST(conditions, 814, ), false, false, 0, CONTRACT_LIST(kinds, 814, 1), "schema/pg15/deparse.txt:1232:32"},
+	{ 110, 11, 1, true, false, CONTRACT_LIST(parents, 815, 1), CONTRACT_LIST(conditions, 815, ), false, false, 0, CONTRACT_LIST(kinds, 815, 1), "schema/pg15/deparse.txt:4083:32"},
+	{ 111, 1, -1, false, false, CONTRACT_LIST(parents, 816, ), CONTRACT_LIST(conditions, 816, ), true, false, 0, CONTRACT_LIST(kinds, 816, ), "schema/pg15/deparse.txt:1234:24"},
+	{ 111, 2, 0, false, false, CONTRACT_LIST(parents, 817, ), CONTRACT_LIST(conditions, 817, ), true, false, 0, CONTRACT_LIST(kinds, 817, ), "schema/pg15/deparse.txt:1236:27"},
+	{ 111, 2, 0, false, false, CONTRACT_LIST(parents, 818, ), CONTRACT_LIST(conditions, 818, ), false, false, 0, CONTRACT_LIST(kinds, 818, 1), "schema/pg15/deparse.txt:1238:27"},
+	{ 111, 2, 1, true, false, CONTRACT_LIST(parents, 819, ), CONTRACT_LIST(conditions, 819, ), false, false, 0, CONTRACT_LIST(kinds, 819, 1), "schema/pg15/deparse.txt:4086:27"},
+	{ 111, 2, 1, true, false, CONTRACT_LIST(parents, 820, ), CONTRACT_LIST(conditions, 820, ), true, false, 0, CONTRACT_LIST(kinds, 820, ), "schema/pg15/deparse.txt:4088:27"},
+	{ 111, 3, 0, false, false, CONTRACT_LIST(parents, 821, ), CONTRACT_LIST(conditions, 821, ), true, false, 0, CONTRACT_LIST(kinds, 821, ), "schema/pg15/deparse.txt:1240:26"},
+	{ 111, 3, 0, false, false, CONTRACT_LIST(parents, 822, ), CONTRACT_LIST(conditions, 822, ), false, false, 0, CONTRACT_LIST(kinds, 822, 1), "schema/pg15/deparse.txt:1242:26"},
+	{ 111, 3, 1, true, false, CONTRACT_LIST(parents, 823, ), CONTRACT_LIST(conditions, 823, ), false, false, 0, CONTRACT_LIST(kinds, 823, 1), "schema/pg15/deparse.txt:4091:26"},
+	{ 111, 3, 1, true, false, CONTRACT_LIST(parents, 824, ), CONTRACT_LIST(conditions, 824, ), true, false, 0, CONTRACT_LIST(kinds, 824, ), "schema/pg15/deparse.txt:4093:26"},
+	{ 111, 4, 0, false, false, CONTRACT_LIST(parents, 825, ), CONTRACT_LIST(conditions, 825, ), true, false, 0, CONTRACT_LIST(kinds, 825, ), "schema/pg15/deparse.txt:1244:29"},
+	{ 111, 4, 0, false, false, CONTRACT_LIST(parents, 826, ), CONTRACT_LIST(conditions, 826, ), false, false, 0, CONTRACT_LIST(kinds, 826, 1), "schema/pg15/deparse.txt:1246:29"},
+	{ 111, 4, 1, true, false, CONTRACT_LIST(parents, 827, ), CONTRACT_LIST(conditions, 827, ), false, false, 0, CONTRACT_LIST(kinds, 827, 1), "schema/pg15/deparse.txt:4096:29"},
+	{ 111, 4, 1, true, false, CONTRACT_LIST(parents, 828, ), CONTRACT_LIST(conditions, 828, ), true, false, 0, CONTRACT_LIST(kinds, 828, ), "schema/pg15/deparse.txt:4098:29"},
+	{ 112, 1, -1, false, false, CONTRACT_LIST(parents, 829, ), CONTRACT_LIST(conditions, 829, ), true, false, 0, CONTRACT_LIST(kinds, 829, ), "schema/pg15/deparse.txt:1248:21"},
+	{ 112, 2, 0, false, false, CONTRACT_LIST(parents, 830, ), CONTRACT_LIST(conditions, 830, ), true, false, 0, CONTRACT_LIST(kinds, 830, ), "schema/pg15/deparse.txt:1250:24"},
+	{ 112, 2, 1, true, false, CONTRACT_LIST(parents, 831, ), CONTRACT_LIST(conditions, 831, ), true, false, 0, CONTRACT_LIST(kinds, 831, ), "schema/pg15/deparse.txt:1252:24"},
+	{ 112, 2, 0, false, false, CONTRACT_LIST(parents, 832, ), CONTRACT_LIST(conditions, 832, ), false, false, 0, CONTRACT_LIST(kinds, 832, 1), "schema/pg15/deparse.txt:1254:24"},
+	{ 112, 2, 1, true, false, CONTRACT_LIST(parents, 833, ), CONTRACT_LIST(conditions, 833, ), false, false, 0, CONTRACT_LIST(kinds, 833, 1), "schema/pg15/deparse.txt:1256:24"},
+	{ 112, 2, 1, true, false, CONTRACT_LIST(parents, 834, 1), CONTRACT_LIST(conditions, 834, ), false, false, 0, CONTRACT_LIST(kinds, 834, 1), "schema/pg15/deparse.txt:4101:24"},
+	{ 113, 0, -1, false, false, CONTRACT_LIST(parents, 835, ), CONTRACT_LIST(conditions, 835, ), true, false, 0, CONTRACT_LIST(kinds, 835, ), "schema/pg15/deparse.txt:1258:20"},
+	{ 113, 1, 0, false, false, CONTRACT_LIST(parents, 836, ), CONTRACT_LIST(conditions, 836, ), true, false, 0, CONTRACT_LIST(kinds, 836, ), "schema/pg15/deparse.txt:1260:23"},
+	{ 113, 1, 1, true, false, CONTRACT_LIST(parents, 837, ), CONTRACT_LIST(conditions, 837, ), true, false, 0, CONTRACT_LIST(kinds, 837, ), "schema/pg15/deparse.txt:1262:23"},
+	{ 113, 1, 0, false, false, CONTRACT_LIST(parents, 838, ), CONTRACT_LIST(conditions, 838, ), false, false, 0, CONTRACT_LIST(kinds, 838, 1), "schema/pg15/deparse.txt:1264:23"},
+	{ 113, 1, 1, true, false, CONTRACT_LIST(parents, 839, ), CONTRACT_LIST(conditions, 839, ), false, false, 0, CONTRACT_LIST(kinds, 839, 1), "schema/pg15/deparse.txt:1266:23"},
+	{ 113, 1, 1, true, false, CONTRACT_LIST(parents, 840, 1), CONTRACT_LIST(conditions, 840, ), false, false, 0, CONTRACT_LIST(kinds, 840, 1), "schema/pg15/deparse.txt:4104:23"},
+	{ 114, 0, 0, false, false, CONTRACT_LIST(parents, 841, ), CONTRACT_LIST(conditions, 841, ), true, false, 0, CONTRACT_LIST(kinds, 841, ), "schema/pg15/deparse.txt:1268:20"},
+	{ 114, 0, 1, true, false, CONTRACT_LIST(parents, 842, ), CONTRACT_LIST(conditions, 842, ), true, false, 0, CONTRACT_LIST(kinds, 842, ), "schema/pg15/deparse.txt:1270:20"},
+	{ 114, 0, 0, false, false, CONTRACT_LIST(parents, 843, ), CONTRACT_LIST(conditions, 843, ), false, false, 0, CONTRACT_LIST(kinds, 843, 1), "schema/pg15/deparse.txt:1272:20"},
+	{ 114, 0, 1, true, false, CONTRACT_LIST(parents, 844, ), CONTRACT_LIST(conditions, 844, ), false, false, 0, CONTRACT_LIST(kinds, 844, 1), "schema/pg15/deparse.txt:1274:20"},
+	{ 114, 0, 1, true, false, CONTRACT_LIST(parents, 845, 1), CONTRACT_LIST(conditions, 845, ), false, false, 0, CONTRACT_LIST(kinds, 845, 1), "schema/pg15/deparse.txt:4107:20"},
+	{ 115, 0, 0, false, false, CONTRACT_LIST(parents, 846, ), CONTRACT_LIST(conditions, 846, ), true, false, 0, CONTRACT_LIST(kinds, 846, ), "schema/pg15/deparse.txt:1276:20"},
+	{ 115, 0, 1, true, false, CONTRACT_LIST(parents, 847, ), CONTRACT_LIST(conditions, 847, ), true, false, 0, CONTRACT_LIST(kinds, 847, ), "schema/pg15/deparse.txt:1278:20"},
+	{ 115, 0, 0, false, false, CONTRACT_LIST(parents, 848, ), CONTRACT_LIST(conditions, 848, ), false, false, 0, CONTRACT_LIST(kinds, 848, 1), "schema/pg15/deparse.txt:1280:20"},
+	{ 115, 0, 1, true, false, CONTRACT_LIST(parents, 849, ), CONTRACT_LIST(conditions, 849, ), false, false, 0, CONTRACT_LIST(kinds, 849, 1), "schema/pg15/deparse.txt:1282:20"},
+	{ 115, 0, 1, true, false, CONTRACT_LIST(parents, 850, 1), CONTRACT_LIST(conditions, 850, ), false, false, 0, CONTRACT_LIST(kinds, 850, 1), "schema/pg15/deparse.txt:4110:20"},
+	{ 116, 0, 0, false, false, CONTRACT_LIST(parents, 851, ), CONTRACT_LIST(conditions, 851, ), true, false, 0, CONTRACT_LIST(kinds, 851, ), "schema/pg15/deparse.txt:1284:32"},
+	{ 116, 0, 1, true, false, CONTRACT_LIST(parents, 852, ), CONTRACT_LIST(conditions, 852, ), true, false, 0, CONTRACT_LIST(kinds, 852, ), "schema/pg15/deparse.txt:1286:32"},
+	{ 116, 0, 0, false, false, CONTRACT_LIST(parents, 853, ), CONTRACT_LIST(conditions, 853, ), false, false, 0, CONTRACT_LIST(kinds, 853, 1), "schema/pg15/deparse.txt:1288:32"},
+	{ 116, 0, 1, true, false, CONTRACT_LIST(parents, 854, ), CONTRACT_LIST(conditions, 854, ), false, false, 0, CONTRACT_LIST(kinds, 854, 1), "schema/pg15/deparse.txt:1290:32"},
+	{ 116, 0, 1, true, false, CONTRACT_LIST(parents, 855, 1), CONTRACT_LIST(conditions, 855, ), false, false, 0, CONTRACT_LIST(kinds, 855, 1), "schema/pg15/deparse.txt:4113:32"},
+	{ 117, 3, 0, false, false, CONTRACT_LIST(parents, 856, ), CONTRACT_LIST(conditions, 856, ), true, false, 0, CONTRACT_LIST(kinds, 856, ), "schema/pg15/deparse.txt:1292:20"},
+	{ 117, 3, 1, true, false, CONTRACT_LIST(parents, 857, ), CONTRACT_LIST(conditions, 857, ), true, false, 0, CONTRACT_LIST(kinds, 857, ), "schema/pg15/deparse.txt:1294:20"},
+	{ 117, 3, 0, false, false, CONTRACT_LIST(parents, 858, ), CONTRACT_LIST(conditions, 858, ), false, false, 0, CONTRACT_LIST(kinds, 858, 1), "schema/pg15/deparse.txt:1296:20"},
+	{ 117, 3, 1, true, false, CONTRACT_LIST(parents, 859, ), CONTRACT_LIST(conditions, 859, ), false, false, 0, CONTRACT_LIST(kinds, 859, 1), "schema/pg15/deparse.txt:1298:20"},
+	{ 117, 3, 1, true, false, CONTRACT_LIST(parents, 860, 1), CONTRACT_LIST(conditions, 860, ), false, false, 0, CONTRACT_LIST(kinds, 860, 1), "schema/pg15/deparse.txt:4116:20"},
+	{ 119, 2, 0, false, false, CONTRACT_LIST(parents, 861, ), CONTRACT_LIST(conditions, 861, ), true, false, 0, CONTRACT_LIST(kinds, 861, ), "schema/pg15/deparse.txt:1300:30"},
+	{ 119, 2, 1, true, false, CONTRACT_LIST(parents, 862, ), CONTRACT_LIST(conditions, 862, ), true, false, 0, CONTRACT_LIST(kinds, 862, ), "schema/pg15/deparse.txt:1302:30"},
+	{ 119, 2, 0, false, false, CONTRACT_LIST(parents, 863, ), CONTRACT_LIST(conditions, 863, ), false, false, 0, CONTRACT_LIST(kinds, 863, 1), "schema/pg15/deparse.txt:1304:30"},
+	{ 119, 2, 1, true, false, CONTRACT_LIST(parents, 864, ), CONTRACT_LIST(conditions, 864, ), false, false, 0, CONTRACT_LIST(kinds, 864, 1), "schema/pg15/deparse.txt:1306:30"},
+	{ 119, 2, 1, true, false, CONTRACT_LIST(parents, 865, 1), CONTRACT_LIST(conditions, 865, ), false, false, 0, CONTRACT_LIST(kinds, 865, 1), "schema/pg15/deparse.txt:4119:30"},
+	{ 120, 0, -1, false, false, CONTRACT_LIST(parents, 866, ), CONTRACT_LIST(conditions, 866, ), true, false, 0, CONTRACT_LIST(kinds, 866, ), "schema/pg15/deparse.txt:1308:26"},
+	{ 120, 1, 0, false, false, CONTRACT_LIST(parents, 867, ), CONTRACT_LIST(conditions, 867, ), true, false, 0, CONTRACT_LIST(kinds, 867, ), "schema/pg15/deparse.txt:1310:27"},
+	{ 120, 1, 1, true, false, CONTRACT_LIST(parents, 868, ), CONTRACT_LIST(conditions, 868, ), true, false, 0, CONTRACT_LIST(kinds, 868, ), "schema/pg15/deparse.txt:1312:27"},
+	{ 120, 1, 0, false, false, CONTRACT_LIST(parents, 869, ), CONTRACT_LIST(conditions, 869, ), false, false, 0, CONTRACT_LIST(kinds, 869, 1), "schema/pg15/deparse.txt:1314:27"},
+	{ 120, 1, 1, true, false, CONTRACT_LIST(parents, 870, ), CONTRACT_LIST(conditions, 870, ), false, false, 0, CONTRACT_LIST(kinds, 870, 1), "schema/pg15/deparse.txt:1316:27"},
+	{ 120, 1, 1, true, false, CONTRACT_LIST(parents, 871, 1), CONTRACT_LIST(conditions, 871, ), false, false, 0, CONTRACT_LIST(kinds, 871, 1), "schema/pg15/deparse.txt:4122:27"},
+	{ 122, 0, -1, false, false, CONTRACT_LIST(parents, 872, ), CONTRACT_LIST(conditions, 872, ), true, false, 0, CONTRACT_LIST(kinds, 872, ), "schema/pg15/deparse.txt:1318:29"},
+	{ 122, 1, -1, false, false, CONTRACT_LIST(parents, 873, ), CONTRACT_LIST(conditions, 873, ), true, false, 0, CONTRACT_LIST(kinds, 873, ), "schema/pg15/deparse.txt:1320:30"},
+	{ 123, 2, -1, false, false, CONTRACT_LIST(parents, 874, ), CONTRACT_LIST(conditions, 874, ), true, false, 0, CONTRACT_LIST(kinds, 874, ), "schema/pg15/deparse.txt:1322:26"},
+	{ 124, 0, 0, false, false, CONTRACT_LIST(parents, 875, ), CONTRACT_LIST(conditions, 875, ), true, false, 0, CONTRACT_LIST(kinds, 875, ), "schema/pg15/deparse.txt:1324:38"},
+	{ 124, 0, 1, true, false, CONTRACT_LIST(parents, 876, ), CONTRACT_LIST(conditions, 876, ), true, false, 0, CONTRACT_LIST(kinds, 876, ), "schema/pg15/deparse.txt:1326:38"},
+	{ 124, 0, 0, false, false, CONTRACT_LIST(parents, 877, ), CONTRACT_LIST(conditions, 877, ), false, false, 0, CONTRACT_LIST(kinds, 877, 1), "schema/pg15/deparse.txt:1328:38"},
+	{ 124, 0, 1, true, false, CONTRACT_LIST(parents, 878, ), CONTRACT_LIST(conditions, 878, ), false, false, 0, CONTRACT_LIST(kinds, 878, 1), "schema/pg15/deparse.txt:1330:38"},
+	{ 124, 0, 1, true, false, CONTRACT_LIST(parents, 879, 1), CONTRACT_LIST(conditions, 879, ), false, false, 0, CONTRACT_LIST(kinds, 879, 1), "schema/pg15/deparse.txt:4125:38"},
+	{ 124, 1, -1, false, false, CONTRACT_LIST(parents, 880, ), CONTRACT_LIST(conditions, 880, ), true, false, 0, CONTRACT_LIST(kinds, 880, ), "schema/pg15/deparse.txt:1332:40"},
+	{ 124, 2, -1, false, false, CONTRACT_LIST(parents, 881, ), CONTRACT_LIST(conditions, 881, ), true, false, 0, CONTRACT_LIST(kinds, 881, ), "schema/pg15/deparse.txt:1334:39"},
+	{ 124, 3, 0, false, false, CONTRACT_LIST(parents, 882, ), CONTRACT_LIST(conditions, 882, ), true, false, 0, CONTRACT_LIST(kinds, 882, ), "schema/pg15/deparse.txt:1336:32"},
+	{ 124, 3, 0, false, false, CONTRACT_LIST(parents, 883, ), CONTRACT_LIST(conditions, 883, ), false, false, 0, CONTRACT_LIST(kinds, 883, 1), "schema/pg15/deparse.txt:1338:32"},
+	{ 124, 3, 1, true, false, CONTRACT_LIST(parents, 884, ), CONTRACT_LIST(conditions, 884, ), false, false, 0, CONTRACT_LIST(kinds, 884, 1), "schema/pg15/deparse.txt:4128:32"},
+	{ 124, 3, 1, true, false, CONTRACT_LIST(parents, 885, ), CONTRACT_LIST(conditions, 885, ), true, false, 0, CONTRACT_LIST(kinds, 885, ), "schema/pg15/deparse.txt:4130:32"},
+	{ 125, 0, -1, false, false, CONTRACT_LIST(parents, 886, ), CONTRACT_LIST(conditions, 886, ), true, false, 0, CONTRACT_LIST(kinds, 886, ), "schema/pg15/deparse.txt:1340:27"},
+	{ 125, 1, -1, false, false, CONTRACT_LIST(parents, 887, ), CONTRACT_LIST(conditions, 887, ), true, false, 0, CONTRACT_LIST(kinds, 887, ), "schema/pg15/deparse.txt:1342:27"},
+	{ 126, 0, 0, false, false, CONTRACT_LIST(parents, 888, ), CONTRACT_LIST(conditions, 888, ), true, false, 0, CONTRACT_LIST(kinds, 888, ), "schema/pg15/deparse.txt:1344:31"},
+	{ 126, 0, 0, false, false, CONTRACT_LIST(parents, 889, ), CONTRACT_LIST(conditions, 889, ), false, false, 0, CONTRACT_LIST(kinds, 889, 1), "schema/pg15/deparse.txt:1346:31"},
+	{ 126, 0, 1, true, false, CONTRACT_LIST(parents, 890, ), CONTRACT_LIST(conditions, 890, ), false, false, 0, CONTRACT_LIST(kinds, 890, 1), "schema/pg15/deparse.txt:4133:31"},
+	{ 126, 0, 1, true, false, CONTRACT_LIST(parents, 891, ), CONTRACT_LIST(conditions, 891, ), true, false, 0, CONTRACT_LIST(kinds, 891, ), "schema/pg15/deparse.txt:4135:31"},
+	{ 126, 1, 0, false, false, CONTRACT_LIST(parents, 892, ), CONTRACT_LIST(conditions, 892, ), true, false, 0, CONTRACT_LIST(kinds, 892, ), "schema/pg15/deparse.txt:1348:32"},
+	{ 126, 1, 0, false, false, CONTRACT_LIST(parents, 893, ), CONTRACT_LIST(conditions, 893, ), false, false, 0, CONTRACT_LIST(kinds, 893, 1), "schema/pg15/deparse.txt:1350:32"},
+	{ 126, 1, 1, true, false, CONTRACT_LIST(parents, 894, ), CONTRACT_LIST(conditions, 894, ), false, false, 0, CONTRACT_LIST(kinds, 894, 1), "schema/pg15/deparse.txt:4138:32"},
+	{ 126, 1, 1, true, false, CONTRACT_LIST(parents, 895, ), CONTRACT_LIST(conditions, 895, ), true, false, 0, CONTRACT_LIST(kinds, 895, ), "schema/pg15/deparse.txt:4140:32"},
+	{ 126, 2, -1, false, false, CONTRACT_LIST(parents, 896, ), CONTRACT_LIST(conditions, 896, ), true, false, 0, CONTRACT_LIST(kinds, 896, ), "schema/pg15/deparse.txt:1352:26"},
+	{ 126, 3, -1, false, false, CONTRACT_LIST(parents, 897, ), CONTRACT_LIST(conditions, 897, ), true, false, 0, CONTRACT_LIST(kinds, 897, ), "schema/pg15/deparse.txt:1354:28"},
+	{ 126, 4, 0, false, false, CONTRACT_LIST(parents, 898, ), CONTRACT_LIST(conditions, 898, ), true, false, 0, CONTRACT_LIST(kinds, 898, ), "schema/pg15/deparse.txt:1356:25"},
+	{ 126, 4, 1, true, false, CONTRACT_LIST(parents, 899, ), CONTRACT_LIST(conditions, 899, ), true, false, 0, CONTRACT_LIST(kinds, 899, ), "schema/pg15/deparse.txt:1358:25"},
+	{ 126, 4, 0, false, false, CONTRACT_LIST(parents, 900, ), CONTRACT_LIST(conditions, 900, ), false, false, 0, CONTRACT_LIST(kinds, 900, 1), "schema/pg15/deparse.txt:1360:25"},
+	{ 126, 4, 1, true, false, CONTRACT_LIST(parents, 901, ), CONTRACT_LIST(conditions, 901, ), false, false, 0, CONTRACT_LIST(kinds, 901, 1), "schema/pg15/deparse.txt:1362:25"},
+	{ 126, 4, 1, true, false, CONTRACT_LIST(parents, 902, 1), CONTRACT_LIST(conditions, 902, ), false, false, 0, CONTRACT_LIST(kinds, 902, 1), "schema/pg15/deparse.txt:4143:25"},
+	{ 127, 0, 0, false, false, CONTRACT_LIST(parents, 903, ), CONTRACT_LIST(conditions, 903, ), true, false, 0, CONTRACT_LIST(kinds, 903, ), "schema/pg15/deparse.txt:1364:33"},
+	{ 127, 0, 0, false, false, CONTRACT_LIST(parents, 904, ), CONTRACT_LIST(conditions, 904, ), false, false, 0, CONTRACT_LIST(kinds, 904, 1), "schema/pg15/deparse.txt:1366:33"},
+	{ 127, 0, 1, true, false, CONTRACT_LIST(parents, 905, ), CONTRACT_LIST(conditions, 905, ), false, false, 0, CONTRACT_LIST(kinds, 905, 1), "schema/pg15/deparse.txt:4146:33"},
+	{ 127, 0, 1, true, false, CONTRACT_LIST(parents, 906, ), CONTRACT_LIST(conditions, 906, ), true, false, 0, CONTRACT_LIST(kinds, 906, ), "schema/pg15/deparse.txt:4148:33"},
+	{ 127, 1, -1, false, false, CONTRACT_LIST(parents, 907, ), CONTRACT_LIST(conditions, 907, ), true, false, 0, CONTRACT_LIST(kinds, 907, ), "schema/pg15/deparse.txt:1368:27"},
+	{ 128, 0, 0, false, false, CONTRACT_LIST(parents, 908, ), CONTRACT_LIST(conditions, 908, ), true, false, 0, CONTRACT_LIST(kinds, 908, ), "schema/pg15/deparse.txt:1370:32"},
+	{ 128, 0, 0, false, false, CONTRACT_LIST(parents, 909, ), CONTRACT_LIST(conditions, 909, ), false, false, 0, CONTRACT_LIST(kinds, 909, 1), "schema/pg15/deparse.txt:1372:32"},
+	{ 128, 0, 1, true, false, CONTRACT_LIST(parents, 910, ), CONTRACT_LIST(conditions, 910, ), false, false, 0, CONTRACT_LIST(kinds, 910, 1), "schema/pg15/deparse.txt:4151:32"},
+	{ 128, 0, 1, true, false, CONTRACT_LIST(parents, 911, ), CONTRACT_LIST(conditions, 911, ), true, false, 0, CONTRACT_LIST(kinds, 911, ), "schema/pg15/deparse.txt:4153:32"},
+	{ 128, 1, -1, false, false, CONTRACT_LIST(parents, 912, ), CONTRACT_LIST(conditions, 912, ), true, false, 0, CONTRACT_LIST(kinds, 912, ), "schema/pg15/deparse.txt:1374:26"},
+	{ 128, 3, 0, false, false, CONTRACT_LIST(parents, 913, ), CONTRACT_LIST(conditions, 913, ), true, false, 0, CONTRACT_LIST(kinds, 913, ), "schema/pg15/deparse.txt:1376:25"},
+	{ 128, 3, 1, true, false, CONTRACT_LIST(parents, 914, ), CONTRACT_LIST(conditions, 914, ), true, false, 0, CONTRACT_LIST(kinds, 914, ), "schema/pg15/deparse.txt:1378:25"},
 	{ 128, 3, 0, false, false, CONTRACT_LIST(parents, 915, ), CONTRACT_LIST(conditions, 915, 1), false, false, 0, CONTRACT_LIST(kinds, 915, 1), "schema/pg15/deparse.txt:1380:25"},
-	{ 128, 3, 1, true, false, CONTRACT_LIST(parents, 916, ), CONTRACT_LIST(conditions, 916, 1), false, false, 0, CONTRACT_LIST(kinds, 916, 1), "schema/pg15/deparse.txt:1382:25"},
+	{ 128, 3, 0, false, false, CONTRACT_LIST(parents, 916, ), CONTRACT_LIST(conditions, 916, 1), false, false, 0, CONTRACT_LIST(kinds, 916, 1), "schema/pg15/deparse.txt:1382:25"},
 	{ 128, 3, 1, true, false, CONTRACT_LIST(parents, 917, ), CONTRACT_LIST(conditions, 917, 1), false, false, 0, CONTRACT_LIST(kinds, 917, 1), "schema/pg15/deparse.txt:1384:25"},
-	{ 128, 3, 1, true, false, CONTRACT_LIST(parents, 918, 1), CONTRACT_LIST(conditions, 918, ), false, false, 0, CONTRACT_LIST(kinds, 918, 1), "schema/pg15/deparse.txt:4156:25"},
-	{ 129, 0, -1, false, false, CONTRACT_LIST(parents, 919, ), CONTRACT_LIST(conditions, 919, ), true, false, 0, CONTRACT_LIST(kinds, 919, ), "schema/pg15/deparse.txt:1386:18"},
-	{ 129, 1, 0, false, false, CONTRACT_LIST(parents, 920, ), CONTRACT_LIST(conditions, 920, ), true, false, 0, CONTRACT_LIST(kinds, 920, ), "schema/pg15/deparse.txt:1388:22"},
-	{ 129, 1, 1, true, false, CONTRACT_LIST(parents, 921, ), CONTRACT_LIST(conditions, 921, ), true, false, 0, CONTRACT_LIST(kinds, 921, ), "schema/pg15/deparse.txt:1390:22"},
-	{ 129, 1, 0, false, false, CONTRACT_LIST(parents, 922, ), CONTRACT_LIST(conditions, 922, ), false, false, 0, CONTRACT_LIST(kinds, 922, 1), "schema/pg15/deparse.txt:1392:22"},
-	{ 129, 1, 1, true, false, CONTRACT_LIST(parents, 923, ), CONTRACT_LIST(conditions, 923, ), false, false, 0, CONTRACT_LIST(kinds, 923, 1), "schema/pg15/deparse.txt:1394:22"},
-	{ 129, 1, 1, true, false, CONTRACT_LIST(parents, 924, 1), CONTRACT_LIST(conditions, 924, ), false, false, 0, CONTRACT_LIST(kinds, 924, 1), "schema/pg15/deparse.txt:4159:22"},
-	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 925, ), CONTRACT_LIST(conditions, 925, ), true, false, 0, CONTRACT_LIST(kinds, 925, ), "schema/pg15/deparse.txt:1396:19"},
-	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 926, ), CONTRACT_LIST(conditions, 926, ), false, false, 0, CONTRACT_LIST(kinds, 926, 1), "schema/pg15/deparse.txt:1398:19"},
-	{ 130, 0, -1, false, false, CONTRACT_LIST(parents, 927, ), CONTRACT_LIST(conditions, 927, ), true, false, 0, CONTRACT_LIST(kinds, 927, ), "schema/pg15/deparse.txt:1400:18"},
-	{ 130, 1, 0, false, false, CONTRACT_LIST(parents, 928, ), CONTRACT_LIST(conditions, 928, ), false, false, 0, CONTRACT_LIST(kinds, 928, 1), "schema/pg15/deparse.txt:1402:20"},
-	{ 130, 1, 1, true, false, CONTRACT_LIST(parents, 929, ), CONTRACT_LIST(conditions, 929, ), false, false, 0, CONTRACT_LIST(kinds, 929, 1), "schema/pg15/deparse.txt:1404:20"},
-	{ 130, 1, 1, true, false, CONTRACT_LIST(parents, 930, 1), CONTRACT_LIST(conditions, 930, ), false, false, 0, CONTRACT_LIST(kinds, 930, 1), "schema/pg15/deparse.txt:4162:20"},
-	{ 130, 1, 1, true, false, CONTRACT_LIST(parents, 931, 1), CONTRACT_LIST(conditions, 931, ), false, false, 0, CONTRACT_LIST(kinds, 931, 1), "schema/pg15/deparse.txt:4165:20"},
-	{ 130, 1, 1, true, false, CONTRACT_LIST(parents, 932, 1), CONTRACT_LIST(conditions, 932, ), false, false, 0, CONTRACT_LIST(kinds, 932, 1), "schema/pg15/deparse.txt:4168:20"},
-	{ 132, 0, -1, false, false, CONTRACT_LIST(parents, 933, ), CONTRACT_LIST(conditions, 933, ), true, false, 0, CONTRACT_LIST(kinds, 933, ), "schema/pg15/deparse.txt:1406:30"},
-	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 934, ), CONTRACT_LIST(conditions, 934, ), true, false, 0, CONTRACT_LIST(kinds, 934, ), "schema/pg15/deparse.txt:1408:25"},
-	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 935, ), CONTRACT_LIST(conditions, 935, ), false, false, 0, CONTRACT_LIST(kinds, 935, 1), "schema/pg15/deparse.txt:1410:25"},
-	{ 133, 0, -1, false, false, CONTRACT_LIST(parents, 936, ), CONTRACT_LIST(conditions, 936, ), true, false, 0, CONTRACT_LIST(kinds, 936, ), "schema/pg15/deparse.txt:1412:37"},
-	{ 133, 3, 0, false, false, CONTRACT_LIST(parents, 937, ), CONTRACT_LIST(conditions, 937, ), true, false, 0, CONTRACT_LIST(kinds, 937, ), "schema/pg15/deparse.txt:1414:30"},
-	{ 133, 3, 1, true, false, CONTRACT_LIST(parents, 938, ), CONTRACT_LIST(conditions, 938, ), true, false, 0, CONTRACT_LIST(kinds, 938, ), "schema/pg15/deparse.txt:1416:30"},
-	{ 133, 3, 0, false, false, CONTRACT_LIST(parents, 939, ), CONTRACT_LIST(conditions, 939, ), false, false, 0, CONTRACT_LIST(kinds, 939, 1), "schema/pg15/deparse.txt:1418:30"},
-	{ 133, 3, 1, true, false, CONTRACT_LIST(parents, 940, ), CONTRACT_LIST(conditions, 940, ), false, false, 0, CONTRACT_LIST(kinds, 940, 1), "schema/pg15/deparse.txt:1420:30"},
-	{ 133, 3, 1, true, false, CONTRACT_LIST(parents, 941, 1), CONTRACT_LIST(conditions, 941, ), false, false, 0, CONTRACT_LIST(kinds, 941, 1), "schema/pg15/deparse.txt:4171:30"},
-	{ 134, 0, -1, false, false, CONTRACT_LIST(parents, 942, ), CONTRACT_LIST(conditions, 942, ), true, false, 0, CONTRACT_LIST(kinds, 942, ), "schema/pg15/deparse.txt:1422:35"},
-	{ 135, 1, -1, false, false, CONTRACT_LIST(parents, 943, ), CONTRACT_LIST(conditions, 943, 1), true, false, 0, CONTRACT_LIST(kinds, 943, ), "schema/pg15/deparse.txt:1424:33"},
+	{ 128, 3, 1, true, false, CONTRACT_LIST(parents, 918, ), CONTRACT_LIST(conditions, 918, 1), false, false, 0, CONTRACT_LIST(kinds, 918, 1), "schema/pg15/deparse.txt:1386:25"},
+	{ 128, 3, 1, true, false, CONTRACT_LIST(parents, 919, 1), CONTRACT_LIST(conditions, 919, ), false, false, 0, CONTRACT_LIST(kinds, 919, 1), "schema/pg15/deparse.txt:4156:25"},
+	{ 129, 0, -1, false, false, CONTRACT_LIST(parents, 920, ), CONTRACT_LIST(conditions, 920, ), true, false, 0, CONTRACT_LIST(kinds, 920, ), "schema/pg15/deparse.txt:1388:18"},
+	{ 129, 1, 0, false, false, CONTRACT_LIST(parents, 921, ), CONTRACT_LIST(conditions, 921, ), true, false, 0, CONTRACT_LIST(kinds, 921, ), "schema/pg15/deparse.txt:1390:22"},
+	{ 129, 1, 1, true, false, CONTRACT_LIST(parents, 922, ), CONTRACT_LIST(conditions, 922, ), true, false, 0, CONTRACT_LIST(kinds, 922, ), "schema/pg15/deparse.txt:1392:22"},
+	{ 129, 1, 0, false, false, CONTRACT_LIST(parents, 923, ), CONTRACT_LIST(conditions, 923, ), false, false, 0, CONTRACT_LIST(kinds, 923, 1), "schema/pg15/deparse.txt:1394:22"},
+	{ 129, 1, 1, true, false, CONTRACT_LIST(parents, 924, ), CONTRACT_LIST(conditions, 924, ), false, false, 0, CONTRACT_LIST(kinds, 924, 1), "schema/pg15/deparse.txt:1396:22"},
+	{ 129, 1, 1, true, false, CONTRACT_LIST(parents, 925, 1), CONTRACT_LIST(conditions, 925, ), false, false, 0, CONTRACT_LIST(kinds, 925, 1), "schema/pg15/deparse.txt:4159:22"},
+	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 926, ), CONTRACT_LIST(conditions, 926, ), true, false, 0, CONTRACT_LIST(kinds, 926, ), "schema/pg15/deparse.txt:1398:19"},
+	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 927, ), CONTRACT_LIST(conditions, 927, ), false, false, 0, CONTRACT_LIST(kinds, 927, 1), "schema/pg15/deparse.txt:1400:19"},
+	{ 130, 0, -1, false, false, CONTRACT_LIST(parents, 928, ), CONTRACT_LIST(conditions, 928, ), true, false, 0, CONTRACT_LIST(kinds, 928, ), "schema/pg15/deparse.txt:1402:18"},
+	{ 130, 1, 0, false, false, CONTRACT_LIST(parents, 929, ), CONTRACT_LIST(conditions, 929, ), false, false, 0, CONTRACT_LIST(kinds, 929, 1), "schema/pg15/deparse.txt:1404:20"},
+	{ 130, 1, 1, true, false, CONTRACT_LIST(parents, 930, ), CONTRACT_LIST(conditions, 930, ), false, false, 0, CONTRACT_LIST(kinds, 930, 1), "schema/pg15/deparse.txt:1406:20"},
+	{ 130, 1, 1, true, false, CONTRACT_LIST(parents, 931, 1), CONTRACT_LIST(conditions, 931, ), false, false, 0, CONTRACT_LIST(kinds, 931, 1), "schema/pg15/deparse.txt:4162:20"},
+	{ 130, 1, 1, true, false, CONTRACT_LIST(parents, 932, 1), CONTRACT_LIST(conditions, 932, ), false, false, 0, CONTRACT_LIST(kinds, 932, 1), "schema/pg15/deparse.txt:4165:20"},
+	{ 130, 1, 1, true, false, CONTRACT_LIST(parents, 933, 1), CONTRACT_LIST(conditions, 933, ), false, false, 0, CONTRACT_LIST(kinds, 933, 1), "schema/pg15/deparse.txt:4168:20"},
+	{ 132, 0, -1, false, false, CONTRACT_LIST(parents, 934, ), CONTRACT_LIST(conditions, 934, ), true, false, 0, CONTRACT_LIST(kinds, 934, ), "schema/pg15/deparse.txt:1408:30"},
+	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 935, ), CONTRACT_LIST(conditions, 935, ), true, false, 0, CONTRACT_LIST(kinds, 935, ), "schema/pg15/deparse.txt:1410:25"},
+	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 936, ), CONTRACT_LIST(conditions, 936, ), false, false, 0, CONTRACT_LIST(kinds, 936, 1), "schema/pg15/deparse.txt:1412:25"},
+	{ 133, 0, -1, false, false, CONTRACT_LIST(parents, 937, ), CONTRACT_LIST(conditions, 937, ), true, false, 0, CONTRACT_LIST(kinds, 937, ), "schema/pg15/deparse.txt:1414:37"},
+	{ 133, 3, 0, false, false, CONTRACT_LIST(parents, 938, ), CONTRACT_LIST(conditions, 938, ), true, false, 0, CONTRACT_LIST(kinds, 938, ), "schema/pg15/deparse.txt:1416:30"},
+	{ 133, 3, 1, true, false, CONTRACT_LIST(parents, 939, ), CONTRACT_LIST(conditions, 939, ), true, false, 0, CONTRACT_LIST(kinds, 939, ), "schema/pg15/deparse.txt:1418:30"},
+	{ 133, 3, 0, false, false, CONTRACT_LIST(parents, 940, ), CONTRACT_LIST(conditions, 940, ), false, false, 0, CONTRACT_LIST(kinds, 940, 1), "schema/pg15/deparse.txt:1420:30"},
+	{ 133, 3, 1, true, false, CONTRACT_LIST(parents, 941, ), CONTRACT_LIST(conditions, 941, ), false, false, 0, CONTRACT_LIST(kinds, 941, 1), "schema/pg15/deparse.txt:1422:30"},
+	{ 133, 3, 1, true, false, CONTRACT_LIST(parents, 942, 1), CONTRACT_LIST(conditions, 942, ), false, false, 0, CONTRACT_LIST(kinds, 942, 1), "schema/pg15/deparse.txt:4171:30"},
+	{ 134, 0, -1, false, false, CONTRACT_LIST(parents, 943, ), CONTRACT_LIST(conditions, 943, ), true, false, 0, CONTRACT_LIST(kinds, 943, ), "schema/pg15/deparse.txt:1424:35"},
 	{ 135, 1, -1, false, false, CONTRACT_LIST(parents, 944, ), CONTRACT_LIST(conditions, 944, 1), true, false, 0, CONTRACT_LIST(kinds, 944, ), "schema/pg15/deparse.txt:1426:33"},
-	{ 135, 1, -1, false, false, CONTRACT_LIST(parents, 945, 1), CONTRACT_LIST(conditions, 945, 1), true, false, 0, CONTRACT_LIST(kinds, 945, ), "schema/pg15/deparse.txt:5340:33"},
-	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 946, ), CONTRACT_LIST(conditions, 946, 1), true, false, 0, CONTRACT_LIST(kinds, 946, ), "schema/pg15/deparse.txt:1428:31"},
+	{ 135, 1, -1, false, false, CONTRACT_LIST(parents, 945, ), CONTRACT_LIST(conditions, 945, 1), true, false, 0, CONTRACT_LIST(kinds, 945, ), "schema/pg15/deparse.txt:1428:33"},
+	{ 135, 1, -1, false, false, CONTRACT_LIST(parents, 946, 1), CONTRACT_LIST(conditions, 946, 1), true, false, 0, CONTRACT_LIST(kinds, 946, ), "schema/pg15/deparse.txt:5337:33"},
 	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 947, ), CONTRACT_LIST(conditions, 947, 1), true, false, 0, CONTRACT_LIST(kinds, 947, ), "schema/pg15/deparse.txt:1430:31"},
-	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 948, ), CONTRACT_LIST(conditions, 948, 1), false, false, 0, CONTRACT_LIST(kinds, 948, 1), "schema/pg15/deparse.txt:1432:31"},
+	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 948, ), CONTRACT_LIST(conditions, 948, 1), true, false, 0, CONTRACT_LIST(kinds, 948, ), "schema/pg15/deparse.txt:1432:31"},
 	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 949, ), CONTRACT_LIST(conditions, 949, 1), false, false, 0, CONTRACT_LIST(kinds, 949, 1), "schema/pg15/deparse.txt:1434:31"},
 	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 950, ), CONTRACT_LIST(conditions, 950, 1), false, false, 0, CONTRACT_LIST(kinds, 950, 1), "schema/pg15/deparse.txt:1436:31"},
-	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 951, 1), CONTRACT_LIST(conditions, 951, 1), true, false, 0, CONTRACT_LIST(kinds, 951, ), "schema/pg15/deparse.txt:5313:31"},
-	{ 135, 3, -1, false, false, CONTRACT_LIST(parents, 952, ), CONTRACT_LIST(conditions, 952, ), true, false, 0, CONTRACT_LIST(kinds, 952, ), "schema/pg15/deparse.txt:1438:32"},
-	{ 136, 1, -1, false, false, CONTRACT_LIST(parents, 953, ), CONTRACT_LIST(conditions, 953, 1), true, false, 0, CONTRACT_LIST(kinds, 953, ), "schema/pg15/deparse.txt:1440:32"},
+	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 951, ), CONTRACT_LIST(conditions, 951, 1), false, false, 0, CONTRACT_LIST(kinds, 951, 1), "schema/pg15/deparse.txt:1438:31"},
+	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 952, 1), CONTRACT_LIST(conditions, 952, 1), true, false, 0, CONTRACT_LIST(kinds, 952, ), "schema/pg15/deparse.txt:5310:31"},
+	{ 135, 3, -1, false, false, CONTRACT_LIST(parents, 953, ), CONTRACT_LIST(conditions, 953, ), true, false, 0, CONTRACT_LIST(kinds, 953, ), "schema/pg15/deparse.txt:1440:32"},
 	{ 136, 1, -1, false, false, CONTRACT_LIST(parents, 954, ), CONTRACT_LIST(conditions, 954, 1), true, false, 0, CONTRACT_LIST(kinds, 954, ), "schema/pg15/deparse.txt:1442:32"},
-	{ 136, 1, -1, false, false, CONTRACT_LIST(parents, 955, 1), CONTRACT_LIST(conditions, 955, 1), true, false, 0, CONTRACT_LIST(kinds, 955, ), "schema/pg15/deparse.txt:5247:32"},
-	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 956, ), CONTRACT_LIST(conditions, 956, 1), true, false, 0, CONTRACT_LIST(kinds, 956, ), "schema/pg15/deparse.txt:1444:30"},
+	{ 136, 1, -1, false, false, CONTRACT_LIST(parents, 955, ), CONTRACT_LIST(conditions, 955, 1), true, false, 0, CONTRACT_LIST(kinds, 955, ), "schema/pg15/deparse.txt:1444:32"},
+	{ 136, 1, -1, false, false, CONTRACT_LIST(parents, 956, 1), CONTRACT_LIST(conditions, 956, 1), true, false, 0, CONTRACT_LIST(kinds, 956, ), "schema/pg15/deparse.txt:5247:32"},
 	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 957, ), CONTRACT_LIST(conditions, 957, 1), true, false, 0, CONTRACT_LIST(kinds, 957, ), "schema/pg15/deparse.txt:1446:30"},
-	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 958, ), CONTRACT_LIST(conditions, 958, 1), false, false, 0, CONTRACT_LIST(kinds, 958, 1), "schema/pg15/deparse.txt:1448:30"},
+	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 958, ), CONTRACT_LIST(conditions, 958, 1), true, false, 0, CONTRACT_LIST(kinds, 958, ), "schema/pg15/deparse.txt:1448:30"},
 	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 959, ), CONTRACT_LIST(conditions, 959, 1), false, false, 0, CONTRACT_LIST(kinds, 959, 1), "schema/pg15/deparse.txt:1450:30"},
 	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 960, ), CONTRACT_LIST(conditions, 960, 1), false, false, 0, CONTRACT_LIST(kinds, 960, 1), "schema/pg15/deparse.txt:1452:30"},
 	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 961, ), CONTRACT_LIST(conditions, 961, 1), false, false, 0, CONTRACT_LIST(kinds, 961, 1), "schema/pg15/deparse.txt:1454:30"},
@@ -19955,209 +19941,209 @@ static const ContractRule contract_rules[] = {
 	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 963, ), CONTRACT_LIST(conditions, 963, 1), false, false, 0, CONTRACT_LIST(kinds, 963, 1), "schema/pg15/deparse.txt:1458:30"},
 	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 964, ), CONTRACT_LIST(conditions, 964, 1), false, false, 0, CONTRACT_LIST(kinds, 964, 1), "schema/pg15/deparse.txt:1460:30"},
 	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 965, ), CONTRACT_LIST(conditions, 965, 1), false, false, 0, CONTRACT_LIST(kinds, 965, 1), "schema/pg15/deparse.txt:1462:30"},
-	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 966, 1), CONTRACT_LIST(conditions, 966, 1), true, false, 0, CONTRACT_LIST(kinds, 966, ), "schema/pg15/deparse.txt:5241:30"},
-	{ 136, 3, -1, false, false, CONTRACT_LIST(parents, 967, ), CONTRACT_LIST(conditions, 967, ), true, false, 0, CONTRACT_LIST(kinds, 967, ), "schema/pg15/deparse.txt:1464:33"},
-	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 968, ), CONTRACT_LIST(conditions, 968, 1), true, false, 0, CONTRACT_LIST(kinds, 968, ), "schema/pg15/deparse.txt:1466:23"},
+	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 966, ), CONTRACT_LIST(conditions, 966, 1), false, false, 0, CONTRACT_LIST(kinds, 966, 1), "schema/pg15/deparse.txt:1464:30"},
+	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 967, 1), CONTRACT_LIST(conditions, 967, 1), true, false, 0, CONTRACT_LIST(kinds, 967, ), "schema/pg15/deparse.txt:5241:30"},
+	{ 136, 3, -1, false, false, CONTRACT_LIST(parents, 968, ), CONTRACT_LIST(conditions, 968, ), true, false, 0, CONTRACT_LIST(kinds, 968, ), "schema/pg15/deparse.txt:1466:33"},
 	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 969, ), CONTRACT_LIST(conditions, 969, 1), true, false, 0, CONTRACT_LIST(kinds, 969, ), "schema/pg15/deparse.txt:1468:23"},
-	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 970, ), CONTRACT_LIST(conditions, 970, 1), false, false, 0, CONTRACT_LIST(kinds, 970, 1), "schema/pg15/deparse.txt:1470:23"},
+	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 970, ), CONTRACT_LIST(conditions, 970, 1), true, false, 0, CONTRACT_LIST(kinds, 970, ), "schema/pg15/deparse.txt:1470:23"},
 	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 971, ), CONTRACT_LIST(conditions, 971, 1), false, false, 0, CONTRACT_LIST(kinds, 971, 1), "schema/pg15/deparse.txt:1472:23"},
 	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 972, ), CONTRACT_LIST(conditions, 972, 1), false, false, 0, CONTRACT_LIST(kinds, 972, 1), "schema/pg15/deparse.txt:1474:23"},
 	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 973, ), CONTRACT_LIST(conditions, 973, 1), false, false, 0, CONTRACT_LIST(kinds, 973, 1), "schema/pg15/deparse.txt:1476:23"},
 	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 974, ), CONTRACT_LIST(conditions, 974, 1), false, false, 0, CONTRACT_LIST(kinds, 974, 1), "schema/pg15/deparse.txt:1478:23"},
 	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 975, ), CONTRACT_LIST(conditions, 975, 1), false, false, 0, CONTRACT_LIST(kinds, 975, 1), "schema/pg15/deparse.txt:1480:23"},
 	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 976, ), CONTRACT_LIST(conditions, 976, 1), false, false, 0, CONTRACT_LIST(kinds, 976, 1), "schema/pg15/deparse.txt:1482:23"},
-	{ 137, 3, -1, false, false, CONTRACT_LIST(parents, 977, ), CONTRACT_LIST(conditions, 977, ), true, false, 0, CONTRACT_LIST(kinds, 977, ), "schema/pg15/deparse.txt:1484:25"},
-	{ 138, 0, -1, false, false, CONTRACT_LIST(parents, 978, ), CONTRACT_LIST(conditions, 978, ), true, false, 0, CONTRACT_LIST(kinds, 978, ), "schema/pg15/deparse.txt:1486:28"},
-	{ 138, 1, 0, false, false, CONTRACT_LIST(parents, 979, ), CONTRACT_LIST(conditions, 979, ), true, false, 0, CONTRACT_LIST(kinds, 979, ), "schema/pg15/deparse.txt:1488:27"},
-	{ 138, 1, 1, true, false, CONTRACT_LIST(parents, 980, ), CONTRACT_LIST(conditions, 980, ), true, false, 0, CONTRACT_LIST(kinds, 980, ), "schema/pg15/deparse.txt:1490:27"},
-	{ 138, 1, 0, false, false, CONTRACT_LIST(parents, 981, ), CONTRACT_LIST(conditions, 981, ), false, false, 0, CONTRACT_LIST(kinds, 981, 1), "schema/pg15/deparse.txt:1492:27"},
-	{ 138, 1, 1, true, false, CONTRACT_LIST(parents, 982, ), CONTRACT_LIST(conditions, 982, ), false, false, 0, CONTRACT_LIST(kinds, 982, 1), "schema/pg15/deparse.txt:1494:27"},
-	{ 138, 1, 1, true, false, CONTRACT_LIST(parents, 983, 1), CONTRACT_LIST(conditions, 983, ), false, false, 0, CONTRACT_LIST(kinds, 983, 1), "schema/pg15/deparse.txt:4174:27"},
-	{ 139, 0, 0, false, false, CONTRACT_LIST(parents, 984, ), CONTRACT_LIST(conditions, 984, ), true, false, 0, CONTRACT_LIST(kinds, 984, ), "schema/pg15/deparse.txt:1496:25"},
-	{ 139, 0, 0, false, false, CONTRACT_LIST(parents, 985, ), CONTRACT_LIST(conditions, 985, ), false, false, 0, CONTRACT_LIST(kinds, 985, 1), "schema/pg15/deparse.txt:1498:25"},
-	{ 139, 0, 1, true, false, CONTRACT_LIST(parents, 986, ), CONTRACT_LIST(conditions, 986, ), false, false, 0, CONTRACT_LIST(kinds, 986, 1), "schema/pg15/deparse.txt:4177:25"},
-	{ 139, 0, 1, true, false, CONTRACT_LIST(parents, 987, ), CONTRACT_LIST(conditions, 987, ), true, false, 0, CONTRACT_LIST(kinds, 987, ), "schema/pg15/deparse.txt:4179:25"},
-	{ 139, 1, 0, false, false, CONTRACT_LIST(parents, 988, ), CONTRACT_LIST(conditions, 988, ), true, false, 0, CONTRACT_LIST(kinds, 988, ), "schema/pg15/deparse.txt:1500:23"},
-	{ 139, 1, 1, true, false, CONTRACT_LIST(parents, 989, ), CONTRACT_LIST(conditions, 989, ), true, false, 0, CONTRACT_LIST(kinds, 989, ), "schema/pg15/deparse.txt:1502:23"},
-	{ 139, 1, 0, false, false, CONTRACT_LIST(parents, 990, ), CONTRACT_LIST(conditions, 990, ), false, false, 0, CONTRACT_LIST(kinds, 990, 1), "schema/pg15/deparse.txt:1504:23"},
-	{ 139, 1, 1, true, false, CONTRACT_LIST(parents, 991, ), CONTRACT_LIST(conditions, 991, ), false, false, 0, CONTRACT_LIST(kinds, 991, 1), "schema/pg15/deparse.txt:1506:23"},
-	{ 139, 1, 1, true, false, CONTRACT_LIST(parents, 992, 1), CONTRACT_LIST(conditions, 992, ), false, false, 0, CONTRACT_LIST(kinds, 992, 1), "schema/pg15/deparse.txt:4182:23"},
-	{ 140, 0, 0, false, false, CONTRACT_LIST(parents, 993, ), CONTRACT_LIST(conditions, 993, ), true, false, 0, CONTRACT_LIST(kinds, 993, ), "schema/pg15/deparse.txt:1508:21"},
-	{ 140, 0, 1, true, false, CONTRACT_LIST(parents, 994, ), CONTRACT_LIST(conditions, 994, ), true, false, 0, CONTRACT_LIST(kinds, 994, ), "schema/pg15/deparse.txt:1510:21"},
-	{ 140, 0, 0, false, false, CONTRACT_LIST(parents, 995, ), CONTRACT_LIST(conditions, 995, ), false, false, 0, CONTRACT_LIST(kinds, 995, 1), "schema/pg15/deparse.txt:1512:21"},
-	{ 140, 0, 1, true, false, CONTRACT_LIST(parents, 996, ), CONTRACT_LIST(conditions, 996, ), false, false, 0, CONTRACT_LIST(kinds, 996, 1), "schema/pg15/deparse.txt:1514:21"},
-	{ 140, 0, 1, true, false, CONTRACT_LIST(parents, 997, 1), CONTRACT_LIST(conditions, 997, ), false, false, 0, CONTRACT_LIST(kinds, 997, 1), "schema/pg15/deparse.txt:4185:21"},
-	{ 141, 0, 0, false, false, CONTRACT_LIST(parents, 998, ), CONTRACT_LIST(conditions, 998, ), true, false, 0, CONTRACT_LIST(kinds, 998, ), "schema/pg15/deparse.txt:1516:25"},
-	{ 141, 0, 1, true, false, CONTRACT_LIST(parents, 999, ), CONTRACT_LIST(conditions, 999, ), true, false, 0, CONTRACT_LIST(kinds, 999, ), "schema/pg15/deparse.txt:1518:25"},
-	{ 141, 0, 0, false, false, CONTRACT_LIST(parents, 1000, ), CONTRACT_LIST(conditions, 1000, ), false, false, 0, CONTRACT_LIST(kinds, 1000, 1), "schema/pg15/deparse.txt:1520:25"},
-	{ 141, 0, 1, true, false, CONTRACT_LIST(parents, 1001, ), CONTRACT_LIST(conditions, 1001, ), false, false, 0, CONTRACT_LIST(kinds, 1001, 1), "schema/pg15/deparse.txt:1522:25"},
-	{ 141, 0, 1, true, false, CONTRACT_LIST(parents, 1002, 1), CONTRACT_LIST(conditions, 1002, ), false, false, 0, CONTRACT_LIST(kinds, 1002, 1), "schema/pg15/deparse.txt:4188:25"},
-	{ 141, 1, -1, false, false, CONTRACT_LIST(parents, 1003, ), CONTRACT_LIST(conditions, 1003, ), true, false, 0, CONTRACT_LIST(kinds, 1003, ), "schema/pg15/deparse.txt:1524:27"},
-	{ 142, 0, -1, false, false, CONTRACT_LIST(parents, 1004, ), CONTRACT_LIST(conditions, 1004, ), true, false, 0, CONTRACT_LIST(kinds, 1004, ), "schema/pg15/deparse.txt:1526:27"},
-	{ 142, 1, 0, false, false, CONTRACT_LIST(parents, 1005, ), CONTRACT_LIST(conditions, 1005, ), true, false, 0, CONTRACT_LIST(kinds, 1005, ), "schema/pg15/deparse.txt:1528:30"},
-	{ 142, 1, 1, true, false, CONTRACT_LIST(parents, 1006, ), CONTRACT_LIST(conditions, 1006, ), true, false, 0, CONTRACT_LIST(kinds, 1006, ), "schema/pg15/deparse.txt:1530:30"},
-	{ 142, 1, 0, false, false, CONTRACT_LIST(parents, 1007, ), CONTRACT_LIST(conditions, 1007, ), false, false, 0, CONTRACT_LIST(kinds, 1007, 1), "schema/pg15/deparse.txt:1532:30"},
-	{ 142, 1, 1, true, false, CONTRACT_LIST(parents, 1008, ), CONTRACT_LIST(conditions, 1008, ), false, false, 0, CONTRACT_LIST(kinds, 1008, 1), "schema/pg15/deparse.txt:1534:30"},
-	{ 142, 1, 1, true, false, CONTRACT_LIST(parents, 1009, 1), CONTRACT_LIST(conditions, 1009, ), false, false, 0, CONTRACT_LIST(kinds, 1009, 1), "schema/pg15/deparse.txt:4191:30"},
-	{ 143, 0, 0, false, false, CONTRACT_LIST(parents, 1010, ), CONTRACT_LIST(conditions, 1010, ), true, false, 0, CONTRACT_LIST(kinds, 1010, ), "schema/pg15/deparse.txt:1536:26"},
-	{ 143, 0, 0, false, false, CONTRACT_LIST(parents, 1011, ), CONTRACT_LIST(conditions, 1011, ), false, false, 0, CONTRACT_LIST(kinds, 1011, 1), "schema/pg15/deparse.txt:1538:26"},
-	{ 143, 0, 1, true, false, CONTRACT_LIST(parents, 1012, ), CONTRACT_LIST(conditions, 1012, ), false, false, 0, CONTRACT_LIST(kinds, 1012, 1), "schema/pg15/deparse.txt:4194:26"},
-	{ 143, 0, 1, true, false, CONTRACT_LIST(parents, 1013, ), CONTRACT_LIST(conditions, 1013, ), true, false, 0, CONTRACT_LIST(kinds, 1013, ), "schema/pg15/deparse.txt:4196:26"},
-	{ 143, 1, 0, false, false, CONTRACT_LIST(parents, 1014, ), CONTRACT_LIST(conditions, 1014, ), true, false, 0, CONTRACT_LIST(kinds, 1014, ), "schema/pg15/deparse.txt:1540:21"},
-	{ 143, 1, 1, true, false, CONTRACT_LIST(parents, 1015, ), CONTRACT_LIST(conditions, 1015, ), true, false, 0, CONTRACT_LIST(kinds, 1015, ), "schema/pg15/deparse.txt:1542:21"},
-	{ 143, 1, 0, false, false, CONTRACT_LIST(parents, 1016, ), CONTRACT_LIST(conditions, 1016, ), false, false, 0, CONTRACT_LIST(kinds, 1016, 1), "schema/pg15/deparse.txt:1544:21"},
-	{ 143, 1, 1, true, false, CONTRACT_LIST(parents, 1017, ), CONTRACT_LIST(conditions, 1017, ), false, false, 0, CONTRACT_LIST(kinds, 1017, 1), "schema/pg15/deparse.txt:1546:21"},
-	{ 143, 1, 1, true, false, CONTRACT_LIST(parents, 1018, 1), CONTRACT_LIST(conditions, 1018, ), false, false, 0, CONTRACT_LIST(kinds, 1018, 1), "schema/pg15/deparse.txt:4199:21"},
-	{ 144, 0, 0, false, false, CONTRACT_LIST(parents, 1019, ), CONTRACT_LIST(conditions, 1019, ), true, false, 0, CONTRACT_LIST(kinds, 1019, ), "schema/pg15/deparse.txt:1548:27"},
-	{ 144, 0, 0, false, false, CONTRACT_LIST(parents, 1020, ), CONTRACT_LIST(conditions, 1020, ), false, false, 0, CONTRACT_LIST(kinds, 1020, 1), "schema/pg15/deparse.txt:1550:27"},
-	{ 144, 0, 1, true, false, CONTRACT_LIST(parents, 1021, ), CONTRACT_LIST(conditions, 1021, ), false, false, 0, CONTRACT_LIST(kinds, 1021, 1), "schema/pg15/deparse.txt:4202:27"},
-	{ 144, 0, 1, true, false, CONTRACT_LIST(parents, 1022, ), CONTRACT_LIST(conditions, 1022, ), true, false, 0, CONTRACT_LIST(kinds, 1022, ), "schema/pg15/deparse.txt:4204:27"},
-	{ 144, 1, 0, false, false, CONTRACT_LIST(parents, 1023, ), CONTRACT_LIST(conditions, 1023, ), true, false, 0, CONTRACT_LIST(kinds, 1023, ), "schema/pg15/deparse.txt:1552:24"},
-	{ 144, 1, 1, true, false, CONTRACT_LIST(parents, 1024, ), CONTRACT_LIST(conditions, 1024, ), true, false, 0, CONTRACT_LIST(kinds, 1024, ), "schema/pg15/deparse.txt:1554:24"},
-	{ 144, 1, 0, false, false, CONTRACT_LIST(parents, 1025, ), CONTRACT_LIST(conditions, 1025, ), false, false, 0, CONTRACT_LIST(kinds, 1025, 1), "schema/pg15/deparse.txt:1556:24"},
-	{ 144, 1, 1, true, false, CONTRACT_LIST(parents, 1026, ), CONTRACT_LIST(conditions, 1026, ), false, false, 0, CONTRACT_LIST(kinds, 1026, 1), "schema/pg15/deparse.txt:1558:24"},
-	{ 144, 1, 1, true, false, CONTRACT_LIST(parents, 1027, 1), CONTRACT_LIST(conditions, 1027, ), false, false, 0, CONTRACT_LIST(kinds, 1027, 1), "schema/pg15/deparse.txt:4207:24"},
-	{ 145, 0, 0, false, false, CONTRACT_LIST(parents, 1028, ), CONTRACT_LIST(conditions, 1028, ), true, false, 0, CONTRACT_LIST(kinds, 1028, ), "schema/pg15/deparse.txt:1560:25"},
-	{ 145, 0, 0, false, false, CONTRACT_LIST(parents, 1029, ), CONTRACT_LIST(conditions, 1029, ), false, false, 0, CONTRACT_LIST(kinds, 1029, 1), "schema/pg15/deparse.txt:1562:25"},
-	{ 145, 0, 1, true, false, CONTRACT_LIST(parents, 1030, ), CONTRACT_LIST(conditions, 1030, ), false, false, 0, CONTRACT_LIST(kinds, 1030, 1), "schema/pg15/deparse.txt:4210:25"},
-	{ 145, 0, 1, true, false, CONTRACT_LIST(parents, 1031, ), CONTRACT_LIST(conditions, 1031, ), true, false, 0, CONTRACT_LIST(kinds, 1031, ), "schema/pg15/deparse.txt:4212:25"},
-	{ 145, 2, -1, false, false, CONTRACT_LIST(parents, 1032, ), CONTRACT_LIST(conditions, 1032, ), true, false, 0, CONTRACT_LIST(kinds, 1032, ), "schema/pg15/deparse.txt:1564:23"},
-	{ 146, 0, 0, false, false, CONTRACT_LIST(parents, 1033, ), CONTRACT_LIST(conditions, 1033, ), true, false, 0, CONTRACT_LIST(kinds, 1033, ), "schema/pg15/deparse.txt:1566:32"},
-	{ 146, 0, 0, false, false, CONTRACT_LIST(parents, 1034, ), CONTRACT_LIST(conditions, 1034, ), false, false, 0, CONTRACT_LIST(kinds, 1034, 1), "schema/pg15/deparse.txt:1568:32"},
-	{ 146, 0, 1, true, false, CONTRACT_LIST(parents, 1035, ), CONTRACT_LIST(conditions, 1035, ), false, false, 0, CONTRACT_LIST(kinds, 1035, 1), "schema/pg15/deparse.txt:4215:32"},
-	{ 146, 0, 1, true, false, CONTRACT_LIST(parents, 1036, ), CONTRACT_LIST(conditions, 1036, ), true, false, 0, CONTRACT_LIST(kinds, 1036, ), "schema/pg15/deparse.txt:4217:32"},
-	{ 146, 1, 0, false, false, CONTRACT_LIST(parents, 1037, ), CONTRACT_LIST(conditions, 1037, ), true, false, 0, CONTRACT_LIST(kinds, 1037, ), "schema/pg15/deparse.txt:1570:31"},
-	{ 146, 1, 1, true, false, CONTRACT_LIST(parents, 1038, ), CONTRACT_LIST(conditions, 1038, ), true, false, 0, CONTRACT_LIST(kinds, 1038, ), "schema/pg15/deparse.txt:1572:31"},
-	{ 146, 1, 0, false, false, CONTRACT_LIST(parents, 1039, ), CONTRACT_LIST(conditions, 1039, ), false, false, 0, CONTRACT_LIST(kinds, 1039, 1), "schema/pg15/deparse.txt:1574:31"},
-	{ 146, 1, 1, true, false, CONTRACT_LIST(parents, 1040, ), CONTRACT_LIST(conditions, 1040, ), false, false, 0, CONTRACT_LIST(kinds, 1040, 1), "schema/pg15/deparse.txt:1576:31"},
-	{ 146, 1, 1, true, false, CONTRACT_LIST(parents, 1041, 1), CONTRACT_LIST(conditions, 1041, ), false, false, 0, CONTRACT_LIST(kinds, 1041, 1), "schema/pg15/deparse.txt:4220:31"},
-	{ 147, 1, 0, false, false, CONTRACT_LIST(parents, 1042, ), CONTRACT_LIST(conditions, 1042, ), true, false, 0, CONTRACT_LIST(kinds, 1042, ), "schema/pg15/deparse.txt:1578:34"},
-	{ 147, 1, 0, false, false, CONTRACT_LIST(parents, 1043, ), CONTRACT_LIST(conditions, 1043, ), false, false, 0, CONTRACT_LIST(kinds, 1043, 1), "schema/pg15/deparse.txt:1580:34"},
-	{ 147, 1, 1, true, false, CONTRACT_LIST(parents, 1044, ), CONTRACT_LIST(conditions, 1044, ), false, false, 0, CONTRACT_LIST(kinds, 1044, 1), "schema/pg15/deparse.txt:4223:34"},
-	{ 147, 1, 1, true, false, CONTRACT_LIST(parents, 1045, ), CONTRACT_LIST(conditions, 1045, ), true, false, 0, CONTRACT_LIST(kinds, 1045, ), "schema/pg15/deparse.txt:4225:34"},
-	{ 147, 2, 0, false, false, CONTRACT_LIST(parents, 1046, ), CONTRACT_LIST(conditions, 1046, ), true, false, 0, CONTRACT_LIST(kinds, 1046, ), "schema/pg15/deparse.txt:1582:36"},
-	{ 147, 2, 1, true, false, CONTRACT_LIST(parents, 1047, ), CONTRACT_LIST(conditions, 1047, ), true, false, 0, CONTRACT_LIST(kinds, 1047, ), "schema/pg15/deparse.txt:1584:36"},
-	{ 147, 2, 0, false, false, CONTRACT_LIST(parents, 1048, ), CONTRACT_LIST(conditions, 1048, ), false, false, 0, CONTRACT_LIST(kinds, 1048, 1), "schema/pg15/deparse.txt:1586:36"},
-	{ 147, 2, 1, true, false, CONTRACT_LIST(parents, 1049, ), CONTRACT_LIST(conditions, 1049, ), false, false, 0, CONTRACT_LIST(kinds, 1049, 1), "schema/pg15/deparse.txt:1588:36"},
-	{ 147, 2, 1, true, false, CONTRACT_LIST(parents, 1050, 1), CONTRACT_LIST(conditions, 1050, ), false, false, 0, CONTRACT_LIST(kinds, 1050, 1), "schema/pg15/deparse.txt:4228:36"},
-	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 1051, ), CONTRACT_LIST(conditions, 1051, 1), false, true, 0, CONTRACT_LIST(kinds, 1051, ), "schema/pg15/deparse.txt:1590:32"},
+	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 977, ), CONTRACT_LIST(conditions, 977, 1), false, false, 0, CONTRACT_LIST(kinds, 977, 1), "schema/pg15/deparse.txt:1484:23"},
+	{ 137, 3, -1, false, false, CONTRACT_LIST(parents, 978, ), CONTRACT_LIST(conditions, 978, ), true, false, 0, CONTRACT_LIST(kinds, 978, ), "schema/pg15/deparse.txt:1486:25"},
+	{ 138, 0, -1, false, false, CONTRACT_LIST(parents, 979, ), CONTRACT_LIST(conditions, 979, ), true, false, 0, CONTRACT_LIST(kinds, 979, ), "schema/pg15/deparse.txt:1488:28"},
+	{ 138, 1, 0, false, false, CONTRACT_LIST(parents, 980, ), CONTRACT_LIST(conditions, 980, ), true, false, 0, CONTRACT_LIST(kinds, 980, ), "schema/pg15/deparse.txt:1490:27"},
+	{ 138, 1, 1, true, false, CONTRACT_LIST(parents, 981, ), CONTRACT_LIST(conditions, 981, ), true, false, 0, CONTRACT_LIST(kinds, 981, ), "schema/pg15/deparse.txt:1492:27"},
+	{ 138, 1, 0, false, false, CONTRACT_LIST(parents, 982, ), CONTRACT_LIST(conditions, 982, ), false, false, 0, CONTRACT_LIST(kinds, 982, 1), "schema/pg15/deparse.txt:1494:27"},
+	{ 138, 1, 1, true, false, CONTRACT_LIST(parents, 983, ), CONTRACT_LIST(conditions, 983, ), false, false, 0, CONTRACT_LIST(kinds, 983, 1), "schema/pg15/deparse.txt:1496:27"},
+	{ 138, 1, 1, true, false, CONTRACT_LIST(parents, 984, 1), CONTRACT_LIST(conditions, 984, ), false, false, 0, CONTRACT_LIST(kinds, 984, 1), "schema/pg15/deparse.txt:4174:27"},
+	{ 139, 0, 0, false, false, CONTRACT_LIST(parents, 985, ), CONTRACT_LIST(conditions, 985, ), true, false, 0, CONTRACT_LIST(kinds, 985, ), "schema/pg15/deparse.txt:1498:25"},
+	{ 139, 0, 0, false, false, CONTRACT_LIST(parents, 986, ), CONTRACT_LIST(conditions, 986, ), false, false, 0, CONTRACT_LIST(kinds, 986, 1), "schema/pg15/deparse.txt:1500:25"},
+	{ 139, 0, 1, true, false, CONTRACT_LIST(parents, 987, ), CONTRACT_LIST(conditions, 987, ), false, false, 0, CONTRACT_LIST(kinds, 987, 1), "schema/pg15/deparse.txt:4177:25"},
+	{ 139, 0, 1, true, false, CONTRACT_LIST(parents, 988, ), CONTRACT_LIST(conditions, 988, ), true, false, 0, CONTRACT_LIST(kinds, 988, ), "schema/pg15/deparse.txt:4179:25"},
+	{ 139, 1, 0, false, false, CONTRACT_LIST(parents, 989, ), CONTRACT_LIST(conditions, 989, ), true, false, 0, CONTRACT_LIST(kinds, 989, ), "schema/pg15/deparse.txt:1502:23"},
+	{ 139, 1, 1, true, false, CONTRACT_LIST(parents, 990, ), CONTRACT_LIST(conditions, 990, ), true, false, 0, CONTRACT_LIST(kinds, 990, ), "schema/pg15/deparse.txt:1504:23"},
+	{ 139, 1, 0, false, false, CONTRACT_LIST(parents, 991, ), CONTRACT_LIST(conditions, 991, ), false, false, 0, CONTRACT_LIST(kinds, 991, 1), "schema/pg15/deparse.txt:1506:23"},
+	{ 139, 1, 1, true, false, CONTRACT_LIST(parents, 992, ), CONTRACT_LIST(conditions, 992, ), false, false, 0, CONTRACT_LIST(kinds, 992, 1), "schema/pg15/deparse.txt:1508:23"},
+	{ 139, 1, 1, true, false, CONTRACT_LIST(parents, 993, 1), CONTRACT_LIST(conditions, 993, ), false, false, 0, CONTRACT_LIST(kinds, 993, 1), "schema/pg15/deparse.txt:4182:23"},
+	{ 140, 0, 0, false, false, CONTRACT_LIST(parents, 994, ), CONTRACT_LIST(conditions, 994, ), true, false, 0, CONTRACT_LIST(kinds, 994, ), "schema/pg15/deparse.txt:1510:21"},
+	{ 140, 0, 1, true, false, CONTRACT_LIST(parents, 995, ), CONTRACT_LIST(conditions, 995, ), true, false, 0, CONTRACT_LIST(kinds, 995, ), "schema/pg15/deparse.txt:1512:21"},
+	{ 140, 0, 0, false, false, CONTRACT_LIST(parents, 996, ), CONTRACT_LIST(conditions, 996, ), false, false, 0, CONTRACT_LIST(kinds, 996, 1), "schema/pg15/deparse.txt:1514:21"},
+	{ 140, 0, 1, true, false, CONTRACT_LIST(parents, 997, ), CONTRACT_LIST(conditions, 997, ), false, false, 0, CONTRACT_LIST(kinds, 997, 1), "schema/pg15/deparse.txt:1516:21"},
+	{ 140, 0, 1, true, false, CONTRACT_LIST(parents, 998, 1), CONTRACT_LIST(conditions, 998, ), false, false, 0, CONTRACT_LIST(kinds, 998, 1), "schema/pg15/deparse.txt:4185:21"},
+	{ 141, 0, 0, false, false, CONTRACT_LIST(parents, 999, ), CONTRACT_LIST(conditions, 999, ), true, false, 0, CONTRACT_LIST(kinds, 999, ), "schema/pg15/deparse.txt:1518:25"},
+	{ 141, 0, 1, true, false, CONTRACT_LIST(parents, 1000, ), CONTRACT_LIST(conditions, 1000, ), true, false, 0, CONTRACT_LIST(kinds, 1000, ), "schema/pg15/deparse.txt:1520:25"},
+	{ 141, 0, 0, false, false, CONTRACT_LIST(parents, 1001, ), CONTRACT_LIST(conditions, 1001, ), false, false, 0, CONTRACT_LIST(kinds, 1001, 1), "schema/pg15/deparse.txt:1522:25"},
+	{ 141, 0, 1, true, false, CONTRACT_LIST(parents, 1002, ), CONTRACT_LIST(conditions, 1002, ), false, false, 0, CONTRACT_LIST(kinds, 1002, 1), "schema/pg15/deparse.txt:1524:25"},
+	{ 141, 0, 1, true, false, CONTRACT_LIST(parents, 1003, 1), CONTRACT_LIST(conditions, 1003, ), false, false, 0, CONTRACT_LIST(kinds, 1003, 1), "schema/pg15/deparse.txt:4188:25"},
+	{ 141, 1, -1, false, false, CONTRACT_LIST(parents, 1004, ), CONTRACT_LIST(conditions, 1004, ), true, false, 0, CONTRACT_LIST(kinds, 1004, ), "schema/pg15/deparse.txt:1526:27"},
+	{ 142, 0, -1, false, false, CONTRACT_LIST(parents, 1005, ), CONTRACT_LIST(conditions, 1005, ), true, false, 0, CONTRACT_LIST(kinds, 1005, ), "schema/pg15/deparse.txt:1528:27"},
+	{ 142, 1, 0, false, false, CONTRACT_LIST(parents, 1006, ), CONTRACT_LIST(conditions, 1006, ), true, false, 0, CONTRACT_LIST(kinds, 1006, ), "schema/pg15/deparse.txt:1530:30"},
+	{ 142, 1, 1, true, false, CONTRACT_LIST(parents, 1007, ), CONTRACT_LIST(conditions, 1007, ), true, false, 0, CONTRACT_LIST(kinds, 1007, ), "schema/pg15/deparse.txt:1532:30"},
+	{ 142, 1, 0, false, false, CONTRACT_LIST(parents, 1008, ), CONTRACT_LIST(conditions, 1008, ), false, false, 0, CONTRACT_LIST(kinds, 1008, 1), "schema/pg15/deparse.txt:1534:30"},
+	{ 142, 1, 1, true, false, CONTRACT_LIST(parents, 1009, ), CONTRACT_LIST(conditions, 1009, ), false, false, 0, CONTRACT_LIST(kinds, 1009, 1), "schema/pg15/deparse.txt:1536:30"},
+	{ 142, 1, 1, true, false, CONTRACT_LIST(parents, 1010, 1), CONTRACT_LIST(conditions, 1010, ), false, false, 0, CONTRACT_LIST(kinds, 1010, 1), "schema/pg15/deparse.txt:4191:30"},
+	{ 143, 0, 0, false, false, CONTRACT_LIST(parents, 1011, ), CONTRACT_LIST(conditions, 1011, ), true, false, 0, CONTRACT_LIST(kinds, 1011, ), "schema/pg15/deparse.txt:1538:26"},
+	{ 143, 0, 0, false, false, CONTRACT_LIST(parents, 1012, ), CONTRACT_LIST(conditions, 1012, ), false, false, 0, CONTRACT_LIST(kinds, 1012, 1), "schema/pg15/deparse.txt:1540:26"},
+	{ 143, 0, 1, true, false, CONTRACT_LIST(parents, 1013, ), CONTRACT_LIST(conditions, 1013, ), false, false, 0, CONTRACT_LIST(kinds, 1013, 1), "schema/pg15/deparse.txt:4194:26"},
+	{ 143, 0, 1, true, false, CONTRACT_LIST(parents, 1014, ), CONTRACT_LIST(conditions, 1014, ), true, false, 0, CONTRACT_LIST(kinds, 1014, ), "schema/pg15/deparse.txt:4196:26"},
+	{ 143, 1, 0, false, false, CONTRACT_LIST(parents, 1015, ), CONTRACT_LIST(conditions, 1015, ), true, false, 0, CONTRACT_LIST(kinds, 1015, ), "schema/pg15/deparse.txt:1542:21"},
+	{ 143, 1, 1, true, false, CONTRACT_LIST(parents, 1016, ), CONTRACT_LIST(conditions, 1016, ), true, false, 0, CONTRACT_LIST(kinds, 1016, ), "schema/pg15/deparse.txt:1544:21"},
+	{ 143, 1, 0, false, false, CONTRACT_LIST(parents, 1017, ), CONTRACT_LIST(conditions, 1017, ), false, false, 0, CONTRACT_LIST(kinds, 1017, 1), "schema/pg15/deparse.txt:1546:21"},
+	{ 143, 1, 1, true, false, CONTRACT_LIST(parents, 1018, ), CONTRACT_LIST(conditions, 1018, ), false, false, 0, CONTRACT_LIST(kinds, 1018, 1), "schema/pg15/deparse.txt:1548:21"},
+	{ 143, 1, 1, true, false, CONTRACT_LIST(parents, 1019, 1), CONTRACT_LIST(conditions, 1019, ), false, false, 0, CONTRACT_LIST(kinds, 1019, 1), "schema/pg15/deparse.txt:4199:21"},
+	{ 144, 0, 0, false, false, CONTRACT_LIST(parents, 1020, ), CONTRACT_LIST(conditions, 1020, ), true, false, 0, CONTRACT_LIST(kinds, 1020, ), "schema/pg15/deparse.txt:1550:27"},
+	{ 144, 0, 0, false, false, CONTRACT_LIST(parents, 1021, ), CONTRACT_LIST(conditions, 1021, ), false, false, 0, CONTRACT_LIST(kinds, 1021, 1), "schema/pg15/deparse.txt:1552:27"},
+	{ 144, 0, 1, true, false, CONTRACT_LIST(parents, 1022, ), CONTRACT_LIST(conditions, 1022, ), false, false, 0, CONTRACT_LIST(kinds, 1022, 1), "schema/pg15/deparse.txt:4202:27"},
+	{ 144, 0, 1, true, false, CONTRACT_LIST(parents, 1023, ), CONTRACT_LIST(conditions, 1023, ), true, false, 0, CONTRACT_LIST(kinds, 1023, ), "schema/pg15/deparse.txt:4204:27"},
+	{ 144, 1, 0, false, false, CONTRACT_LIST(parents, 1024, ), CONTRACT_LIST(conditions, 1024, ), true, false, 0, CONTRACT_LIST(kinds, 1024, ), "schema/pg15/deparse.txt:1554:24"},
+	{ 144, 1, 1, true, false, CONTRACT_LIST(parents, 1025, ), CONTRACT_LIST(conditions, 1025, ), true, false, 0, CONTRACT_LIST(kinds, 1025, ), "schema/pg15/deparse.txt:1556:24"},
+	{ 144, 1, 0, false, false, CONTRACT_LIST(parents, 1026, ), CONTRACT_LIST(conditions, 1026, ), false, false, 0, CONTRACT_LIST(kinds, 1026, 1), "schema/pg15/deparse.txt:1558:24"},
+	{ 144, 1, 1, true, false, CONTRACT_LIST(parents, 1027, ), CONTRACT_LIST(conditions, 1027, ), false, false, 0, CONTRACT_LIST(kinds, 1027, 1), "schema/pg15/deparse.txt:1560:24"},
+	{ 144, 1, 1, true, false, CONTRACT_LIST(parents, 1028, 1), CONTRACT_LIST(conditions, 1028, ), false, false, 0, CONTRACT_LIST(kinds, 1028, 1), "schema/pg15/deparse.txt:4207:24"},
+	{ 145, 0, 0, false, false, CONTRACT_LIST(parents, 1029, ), CONTRACT_LIST(conditions, 1029, ), true, false, 0, CONTRACT_LIST(kinds, 1029, ), "schema/pg15/deparse.txt:1562:25"},
+	{ 145, 0, 0, false, false, CONTRACT_LIST(parents, 1030, ), CONTRACT_LIST(conditions, 1030, ), false, false, 0, CONTRACT_LIST(kinds, 1030, 1), "schema/pg15/deparse.txt:1564:25"},
+	{ 145, 0, 1, true, false, CONTRACT_LIST(parents, 1031, ), CONTRACT_LIST(conditions, 1031, ), false, false, 0, CONTRACT_LIST(kinds, 1031, 1), "schema/pg15/deparse.txt:4210:25"},
+	{ 145, 0, 1, true, false, CONTRACT_LIST(parents, 1032, ), CONTRACT_LIST(conditions, 1032, ), true, false, 0, CONTRACT_LIST(kinds, 1032, ), "schema/pg15/deparse.txt:4212:25"},
+	{ 145, 2, -1, false, false, CONTRACT_LIST(parents, 1033, ), CONTRACT_LIST(conditions, 1033, ), true, false, 0, CONTRACT_LIST(kinds, 1033, ), "schema/pg15/deparse.txt:1566:23"},
+	{ 146, 0, 0, false, false, CONTRACT_LIST(parents, 1034, ), CONTRACT_LIST(conditions, 1034, ), true, false, 0, CONTRACT_LIST(kinds, 1034, ), "schema/pg15/deparse.txt:1568:32"},
+	{ 146, 0, 0, false, false, CONTRACT_LIST(parents, 1035, ), CONTRACT_LIST(conditions, 1035, ), false, false, 0, CONTRACT_LIST(kinds, 1035, 1), "schema/pg15/deparse.txt:1570:32"},
+	{ 146, 0, 1, true, false, CONTRACT_LIST(parents, 1036, ), CONTRACT_LIST(conditions, 1036, ), false, false, 0, CONTRACT_LIST(kinds, 1036, 1), "schema/pg15/deparse.txt:4215:32"},
+	{ 146, 0, 1, true, false, CONTRACT_LIST(parents, 1037, ), CONTRACT_LIST(conditions, 1037, ), true, false, 0, CONTRACT_LIST(kinds, 1037, ), "schema/pg15/deparse.txt:4217:32"},
+	{ 146, 1, 0, false, false, CONTRACT_LIST(parents, 1038, ), CONTRACT_LIST(conditions, 1038, ), true, false, 0, CONTRACT_LIST(kinds, 1038, ), "schema/pg15/deparse.txt:1572:31"},
+	{ 146, 1, 1, true, false, CONTRACT_LIST(parents, 1039, ), CONTRACT_LIST(conditions, 1039, ), true, false, 0, CONTRACT_LIST(kinds, 1039, ), "schema/pg15/deparse.txt:1574:31"},
+	{ 146, 1, 0, false, false, CONTRACT_LIST(parents, 1040, ), CONTRACT_LIST(conditions, 1040, ), false, false, 0, CONTRACT_LIST(kinds, 1040, 1), "schema/pg15/deparse.txt:1576:31"},
+	{ 146, 1, 1, true, false, CONTRACT_LIST(parents, 1041, ), CONTRACT_LIST(conditions, 1041, ), false, false, 0, CONTRACT_LIST(kinds, 1041, 1), "schema/pg15/deparse.txt:1578:31"},
+	{ 146, 1, 1, true, false, CONTRACT_LIST(parents, 1042, 1), CONTRACT_LIST(conditions, 1042, ), false, false, 0, CONTRACT_LIST(kinds, 1042, 1), "schema/pg15/deparse.txt:4220:31"},
+	{ 147, 1, 0, false, false, CONTRACT_LIST(parents, 1043, ), CONTRACT_LIST(conditions, 1043, ), true, false, 0, CONTRACT_LIST(kinds, 1043, ), "schema/pg15/deparse.txt:1580:34"},
+	{ 147, 1, 0, false, false, CONTRACT_LIST(parents, 1044, ), CONTRACT_LIST(conditions, 1044, ), false, false, 0, CONTRACT_LIST(kinds, 1044, 1), "schema/pg15/deparse.txt:1582:34"},
+	{ 147, 1, 1, true, false, CONTRACT_LIST(parents, 1045, ), CONTRACT_LIST(conditions, 1045, ), false, false, 0, CONTRACT_LIST(kinds, 1045, 1), "schema/pg15/deparse.txt:4223:34"},
+	{ 147, 1, 1, true, false, CONTRACT_LIST(parents, 1046, ), CONTRACT_LIST(conditions, 1046, ), true, false, 0, CONTRACT_LIST(kinds, 1046, ), "schema/pg15/deparse.txt:4225:34"},
+	{ 147, 2, 0, false, false, CONTRACT_LIST(parents, 1047, ), CONTRACT_LIST(conditions, 1047, ), true, false, 0, CONTRACT_LIST(kinds, 1047, ), "schema/pg15/deparse.txt:1584:36"},
+	{ 147, 2, 1, true, false, CONTRACT_LIST(parents, 1048, ), CONTRACT_LIST(conditions, 1048, ), true, false, 0, CONTRACT_LIST(kinds, 1048, ), "schema/pg15/deparse.txt:1586:36"},
+	{ 147, 2, 0, false, false, CONTRACT_LIST(parents, 1049, ), CONTRACT_LIST(conditions, 1049, ), false, false, 0, CONTRACT_LIST(kinds, 1049, 1), "schema/pg15/deparse.txt:1588:36"},
+	{ 147, 2, 1, true, false, CONTRACT_LIST(parents, 1050, ), CONTRACT_LIST(conditions, 1050, ), false, false, 0, CONTRACT_LIST(kinds, 1050, 1), "schema/pg15/deparse.txt:1590:36"},
+	{ 147, 2, 1, true, false, CONTRACT_LIST(parents, 1051, 1), CONTRACT_LIST(conditions, 1051, ), false, false, 0, CONTRACT_LIST(kinds, 1051, 1), "schema/pg15/deparse.txt:4228:36"},
 	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 1052, ), CONTRACT_LIST(conditions, 1052, 1), false, true, 0, CONTRACT_LIST(kinds, 1052, ), "schema/pg15/deparse.txt:1592:32"},
-	{ 147, 3, 0, false, false, CONTRACT_LIST(parents, 1053, ), CONTRACT_LIST(conditions, 1053, ), false, false, 0, CONTRACT_LIST(kinds, 1053, 1), "schema/pg15/deparse.txt:1594:32"},
-	{ 147, 3, 1, true, false, CONTRACT_LIST(parents, 1054, ), CONTRACT_LIST(conditions, 1054, ), false, false, 0, CONTRACT_LIST(kinds, 1054, 1), "schema/pg15/deparse.txt:1596:32"},
-	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 1055, ), CONTRACT_LIST(conditions, 1055, 1), false, false, 2, CONTRACT_LIST(kinds, 1055, ), "schema/pg15/deparse.txt:1598:32"},
+	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 1053, ), CONTRACT_LIST(conditions, 1053, 1), false, true, 0, CONTRACT_LIST(kinds, 1053, ), "schema/pg15/deparse.txt:1594:32"},
+	{ 147, 3, 0, false, false, CONTRACT_LIST(parents, 1054, ), CONTRACT_LIST(conditions, 1054, ), false, false, 0, CONTRACT_LIST(kinds, 1054, 1), "schema/pg15/deparse.txt:1596:32"},
+	{ 147, 3, 1, true, false, CONTRACT_LIST(parents, 1055, ), CONTRACT_LIST(conditions, 1055, ), false, false, 0, CONTRACT_LIST(kinds, 1055, 1), "schema/pg15/deparse.txt:1598:32"},
 	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 1056, ), CONTRACT_LIST(conditions, 1056, 1), false, false, 2, CONTRACT_LIST(kinds, 1056, ), "schema/pg15/deparse.txt:1600:32"},
-	{ 147, 3, 1, true, false, CONTRACT_LIST(parents, 1057, 1), CONTRACT_LIST(conditions, 1057, ), false, false, 0, CONTRACT_LIST(kinds, 1057, 1), "schema/pg15/deparse.txt:4231:32"},
-	{ 148, 0, -1, false, false, CONTRACT_LIST(parents, 1058, ), CONTRACT_LIST(conditions, 1058, ), true, false, 0, CONTRACT_LIST(kinds, 1058, ), "schema/pg15/deparse.txt:1602:23"},
-	{ 148, 1, 0, false, false, CONTRACT_LIST(parents, 1059, ), CONTRACT_LIST(conditions, 1059, ), true, false, 0, CONTRACT_LIST(kinds, 1059, ), "schema/pg15/deparse.txt:1604:28"},
-	{ 148, 1, 1, true, false, CONTRACT_LIST(parents, 1060, ), CONTRACT_LIST(conditions, 1060, ), true, false, 0, CONTRACT_LIST(kinds, 1060, ), "schema/pg15/deparse.txt:1606:28"},
-	{ 148, 1, 0, false, false, CONTRACT_LIST(parents, 1061, ), CONTRACT_LIST(conditions, 1061, ), false, false, 0, CONTRACT_LIST(kinds, 1061, 1), "schema/pg15/deparse.txt:1608:28"},
-	{ 148, 1, 1, true, false, CONTRACT_LIST(parents, 1062, ), CONTRACT_LIST(conditions, 1062, ), false, false, 0, CONTRACT_LIST(kinds, 1062, 1), "schema/pg15/deparse.txt:1610:28"},
-	{ 148, 1, 1, true, false, CONTRACT_LIST(parents, 1063, 1), CONTRACT_LIST(conditions, 1063, ), false, false, 0, CONTRACT_LIST(kinds, 1063, 1), "schema/pg15/deparse.txt:4234:28"},
-	{ 148, 2, 0, false, false, CONTRACT_LIST(parents, 1064, ), CONTRACT_LIST(conditions, 1064, ), true, false, 0, CONTRACT_LIST(kinds, 1064, ), "schema/pg15/deparse.txt:1612:23"},
-	{ 148, 2, 0, false, false, CONTRACT_LIST(parents, 1065, ), CONTRACT_LIST(conditions, 1065, ), false, false, 0, CONTRACT_LIST(kinds, 1065, 1), "schema/pg15/deparse.txt:1614:23"},
-	{ 148, 2, 1, true, false, CONTRACT_LIST(parents, 1066, ), CONTRACT_LIST(conditions, 1066, ), false, false, 0, CONTRACT_LIST(kinds, 1066, 1), "schema/pg15/deparse.txt:4237:23"},
-	{ 148, 2, 1, true, false, CONTRACT_LIST(parents, 1067, ), CONTRACT_LIST(conditions, 1067, ), true, false, 0, CONTRACT_LIST(kinds, 1067, ), "schema/pg15/deparse.txt:4239:23"},
-	{ 149, 0, -1, false, false, CONTRACT_LIST(parents, 1068, ), CONTRACT_LIST(conditions, 1068, ), true, false, 0, CONTRACT_LIST(kinds, 1068, ), "schema/pg15/deparse.txt:1616:22"},
-	{ 149, 1, 0, false, false, CONTRACT_LIST(parents, 1069, ), CONTRACT_LIST(conditions, 1069, ), true, false, 0, CONTRACT_LIST(kinds, 1069, ), "schema/pg15/deparse.txt:1618:27"},
-	{ 149, 1, 1, true, false, CONTRACT_LIST(parents, 1070, ), CONTRACT_LIST(conditions, 1070, ), true, false, 0, CONTRACT_LIST(kinds, 1070, ), "schema/pg15/deparse.txt:1620:27"},
-	{ 149, 1, 0, false, false, CONTRACT_LIST(parents, 1071, ), CONTRACT_LIST(conditions, 1071, ), false, false, 0, CONTRACT_LIST(kinds, 1071, 1), "schema/pg15/deparse.txt:1622:27"},
-	{ 149, 1, 1, true, false, CONTRACT_LIST(parents, 1072, ), CONTRACT_LIST(conditions, 1072, ), false, false, 0, CONTRACT_LIST(kinds, 1072, 1), "schema/pg15/deparse.txt:1624:27"},
-	{ 149, 1, 1, true, false, CONTRACT_LIST(parents, 1073, 1), CONTRACT_LIST(conditions, 1073, ), false, false, 0, CONTRACT_LIST(kinds, 1073, 1), "schema/pg15/deparse.txt:4242:27"},
-	{ 149, 2, 0, false, false, CONTRACT_LIST(parents, 1074, ), CONTRACT_LIST(conditions, 1074, ), true, false, 0, CONTRACT_LIST(kinds, 1074, ), "schema/pg15/deparse.txt:1626:22"},
-	{ 149, 2, 1, true, false, CONTRACT_LIST(parents, 1075, ), CONTRACT_LIST(conditions, 1075, ), true, false, 0, CONTRACT_LIST(kinds, 1075, ), "schema/pg15/deparse.txt:1628:22"},
-	{ 149, 2, 0, false, false, CONTRACT_LIST(parents, 1076, ), CONTRACT_LIST(conditions, 1076, ), false, false, 0, CONTRACT_LIST(kinds, 1076, 1), "schema/pg15/deparse.txt:1630:22"},
-	{ 149, 2, 1, true, false, CONTRACT_LIST(parents, 1077, ), CONTRACT_LIST(conditions, 1077, ), false, false, 0, CONTRACT_LIST(kinds, 1077, 1), "schema/pg15/deparse.txt:1632:22"},
-	{ 149, 2, 1, true, false, CONTRACT_LIST(parents, 1078, 1), CONTRACT_LIST(conditions, 1078, ), false, false, 0, CONTRACT_LIST(kinds, 1078, 1), "schema/pg15/deparse.txt:4245:22"},
-	{ 150, 0, -1, false, false, CONTRACT_LIST(parents, 1079, ), CONTRACT_LIST(conditions, 1079, ), true, false, 0, CONTRACT_LIST(kinds, 1079, ), "schema/pg15/deparse.txt:1634:36"},
-	{ 150, 3, -1, false, false, CONTRACT_LIST(parents, 1080, ), CONTRACT_LIST(conditions, 1080, ), true, false, 0, CONTRACT_LIST(kinds, 1080, ), "schema/pg15/deparse.txt:1636:33"},
-	{ 150, 5, 0, false, false, CONTRACT_LIST(parents, 1081, ), CONTRACT_LIST(conditions, 1081, ), true, false, 0, CONTRACT_LIST(kinds, 1081, ), "schema/pg15/deparse.txt:1638:33"},
-	{ 150, 5, 1, true, false, CONTRACT_LIST(parents, 1082, ), CONTRACT_LIST(conditions, 1082, ), true, false, 0, CONTRACT_LIST(kinds, 1082, ), "schema/pg15/deparse.txt:1640:33"},
-	{ 150, 5, 0, false, false, CONTRACT_LIST(parents, 1083, ), CONTRACT_LIST(conditions, 1083, ), false, false, 0, CONTRACT_LIST(kinds, 1083, 1), "schema/pg15/deparse.txt:1642:33"},
-	{ 150, 5, 1, true, false, CONTRACT_LIST(parents, 1084, ), CONTRACT_LIST(conditions, 1084, ), false, false, 0, CONTRACT_LIST(kinds, 1084, 1), "schema/pg15/deparse.txt:1644:33"},
-	{ 150, 5, 1, true, false, CONTRACT_LIST(parents, 1085, 1), CONTRACT_LIST(conditions, 1085, ), false, false, 0, CONTRACT_LIST(kinds, 1085, 1), "schema/pg15/deparse.txt:4248:33"},
-	{ 151, 0, -1, false, false, CONTRACT_LIST(parents, 1086, ), CONTRACT_LIST(conditions, 1086, ), true, false, 0, CONTRACT_LIST(kinds, 1086, ), "schema/pg15/deparse.txt:1646:35"},
-	{ 151, 2, 0, false, false, CONTRACT_LIST(parents, 1087, ), CONTRACT_LIST(conditions, 1087, ), true, false, 0, CONTRACT_LIST(kinds, 1087, ), "schema/pg15/deparse.txt:1648:32"},
-	{ 151, 2, 1, true, false, CONTRACT_LIST(parents, 1088, ), CONTRACT_LIST(conditions, 1088, ), true, false, 0, CONTRACT_LIST(kinds, 1088, ), "schema/pg15/deparse.txt:1650:32"},
-	{ 151, 2, 0, false, false, CONTRACT_LIST(parents, 1089, ), CONTRACT_LIST(conditions, 1089, ), false, false, 0, CONTRACT_LIST(kinds, 1089, 1), "schema/pg15/deparse.txt:1652:32"},
-	{ 151, 2, 1, true, false, CONTRACT_LIST(parents, 1090, ), CONTRACT_LIST(conditions, 1090, ), false, false, 0, CONTRACT_LIST(kinds, 1090, 1), "schema/pg15/deparse.txt:1654:32"},
-	{ 151, 2, 1, true, false, CONTRACT_LIST(parents, 1091, 1), CONTRACT_LIST(conditions, 1091, ), false, false, 0, CONTRACT_LIST(kinds, 1091, 1), "schema/pg15/deparse.txt:4251:32"},
-	{ 152, 0, -1, false, false, CONTRACT_LIST(parents, 1092, ), CONTRACT_LIST(conditions, 1092, ), true, false, 0, CONTRACT_LIST(kinds, 1092, ), "schema/pg15/deparse.txt:1656:28"},
-	{ 152, 1, -1, false, false, CONTRACT_LIST(parents, 1093, ), CONTRACT_LIST(conditions, 1093, ), true, false, 0, CONTRACT_LIST(kinds, 1093, ), "schema/pg15/deparse.txt:1658:34"},
-	{ 152, 3, 0, false, false, CONTRACT_LIST(parents, 1094, ), CONTRACT_LIST(conditions, 1094, ), true, false, 0, CONTRACT_LIST(kinds, 1094, ), "schema/pg15/deparse.txt:1660:31"},
-	{ 152, 3, 1, true, false, CONTRACT_LIST(parents, 1095, ), CONTRACT_LIST(conditions, 1095, ), true, false, 0, CONTRACT_LIST(kinds, 1095, ), "schema/pg15/deparse.txt:1662:31"},
-	{ 152, 3, 0, false, false, CONTRACT_LIST(parents, 1096, ), CONTRACT_LIST(conditions, 1096, ), false, false, 0, CONTRACT_LIST(kinds, 1096, 1), "schema/pg15/deparse.txt:1664:31"},
-	{ 152, 3, 1, true, false, CONTRACT_LIST(parents, 1097, ), CONTRACT_LIST(conditions, 1097, ), false, false, 0, CONTRACT_LIST(kinds, 1097, 1), "schema/pg15/deparse.txt:1666:31"},
-	{ 152, 3, 1, true, false, CONTRACT_LIST(parents, 1098, 1), CONTRACT_LIST(conditions, 1098, ), false, false, 0, CONTRACT_LIST(kinds, 1098, 1), "schema/pg15/deparse.txt:4254:31"},
-	{ 153, 0, -1, false, false, CONTRACT_LIST(parents, 1099, ), CONTRACT_LIST(conditions, 1099, ), true, false, 0, CONTRACT_LIST(kinds, 1099, ), "schema/pg15/deparse.txt:1668:27"},
-	{ 153, 1, -1, false, false, CONTRACT_LIST(parents, 1100, ), CONTRACT_LIST(conditions, 1100, ), true, false, 0, CONTRACT_LIST(kinds, 1100, ), "schema/pg15/deparse.txt:1670:33"},
-	{ 153, 2, 0, false, false, CONTRACT_LIST(parents, 1101, ), CONTRACT_LIST(conditions, 1101, ), true, false, 0, CONTRACT_LIST(kinds, 1101, ), "schema/pg15/deparse.txt:1672:30"},
-	{ 153, 2, 1, true, false, CONTRACT_LIST(parents, 1102, ), CONTRACT_LIST(conditions, 1102, ), true, false, 0, CONTRACT_LIST(kinds, 1102, ), "schema/pg15/deparse.txt:1674:30"},
-	{ 153, 2, 0, false, false, CONTRACT_LIST(parents, 1103, ), CONTRACT_LIST(conditions, 1103, ), false, false, 0, CONTRACT_LIST(kinds, 1103, 1), "schema/pg15/deparse.txt:1676:30"},
-	{ 153, 2, 1, true, false, CONTRACT_LIST(parents, 1104, ), CONTRACT_LIST(conditions, 1104, ), false, false, 0, CONTRACT_LIST(kinds, 1104, 1), "schema/pg15/deparse.txt:1678:30"},
-	{ 153, 2, 1, true, false, CONTRACT_LIST(parents, 1105, 1), CONTRACT_LIST(conditions, 1105, ), false, false, 0, CONTRACT_LIST(kinds, 1105, 1), "schema/pg15/deparse.txt:4257:30"},
-	{ 154, 0, -1, false, false, CONTRACT_LIST(parents, 1106, ), CONTRACT_LIST(conditions, 1106, ), true, false, 0, CONTRACT_LIST(kinds, 1106, ), "schema/pg15/deparse.txt:1680:26"},
-	{ 154, 1, -1, false, false, CONTRACT_LIST(parents, 1107, ), CONTRACT_LIST(conditions, 1107, ), true, false, 0, CONTRACT_LIST(kinds, 1107, ), "schema/pg15/deparse.txt:1682:32"},
-	{ 155, 0, -1, false, false, CONTRACT_LIST(parents, 1108, ), CONTRACT_LIST(conditions, 1108, ), true, false, 0, CONTRACT_LIST(kinds, 1108, ), "schema/pg15/deparse.txt:1684:43"},
-	{ 155, 1, 0, false, false, CONTRACT_LIST(parents, 1109, ), CONTRACT_LIST(conditions, 1109, ), true, false, 0, CONTRACT_LIST(kinds, 1109, ), "schema/pg15/deparse.txt:1686:36"},
-	{ 155, 1, 1, true, false, CONTRACT_LIST(parents, 1110, ), CONTRACT_LIST(conditions, 1110, ), true, false, 0, CONTRACT_LIST(kinds, 1110, ), "schema/pg15/deparse.txt:1688:36"},
-	{ 155, 1, 0, false, false, CONTRACT_LIST(parents, 1111, ), CONTRACT_LIST(conditions, 1111, ), false, false, 0, CONTRACT_LIST(kinds, 1111, 1), "schema/pg15/deparse.txt:1690:36"},
-	{ 155, 1, 1, true, false, CONTRACT_LIST(parents, 1112, ), CONTRACT_LIST(conditions, 1112, ), false, false, 0, CONTRACT_LIST(kinds, 1112, 1), "schema/pg15/deparse.txt:1692:36"},
-	{ 155, 1, 1, true, false, CONTRACT_LIST(parents, 1113, 1), CONTRACT_LIST(conditions, 1113, ), false, false, 0, CONTRACT_LIST(kinds, 1113, 1), "schema/pg15/deparse.txt:4260:36"},
-	{ 156, 0, -1, false, false, CONTRACT_LIST(parents, 1114, ), CONTRACT_LIST(conditions, 1114, ), true, false, 0, CONTRACT_LIST(kinds, 1114, ), "schema/pg15/deparse.txt:1694:43"},
-	{ 156, 2, 0, false, false, CONTRACT_LIST(parents, 1115, ), CONTRACT_LIST(conditions, 1115, ), true, false, 0, CONTRACT_LIST(kinds, 1115, ), "schema/pg15/deparse.txt:1696:29"},
-	{ 156, 2, 1, true, false, CONTRACT_LIST(parents, 1116, ), CONTRACT_LIST(conditions, 1116, ), true, false, 0, CONTRACT_LIST(kinds, 1116, ), "schema/pg15/deparse.txt:1698:29"},
-	{ 156, 2, 0, false, false, CONTRACT_LIST(parents, 1117, ), CONTRACT_LIST(conditions, 1117, ), false, false, 0, CONTRACT_LIST(kinds, 1117, 1), "schema/pg15/deparse.txt:1700:29"},
-	{ 156, 2, 1, true, false, CONTRACT_LIST(parents, 1118, ), CONTRACT_LIST(conditions, 1118, ), false, false, 0, CONTRACT_LIST(kinds, 1118, 1), "schema/pg15/deparse.txt:1702:29"},
-	{ 156, 2, 1, true, false, CONTRACT_LIST(parents, 1119, 1), CONTRACT_LIST(conditions, 1119, ), false, false, 0, CONTRACT_LIST(kinds, 1119, 1), "schema/pg15/deparse.txt:4263:29"},
-	{ 156, 3, -1, false, false, CONTRACT_LIST(parents, 1120, ), CONTRACT_LIST(conditions, 1120, ), true, false, 0, CONTRACT_LIST(kinds, 1120, ), "schema/pg15/deparse.txt:1704:42"},
-	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 1121, ), CONTRACT_LIST(conditions, 1121, 1), true, false, 0, CONTRACT_LIST(kinds, 1121, ), "schema/pg15/deparse.txt:1706:21"},
+	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 1057, ), CONTRACT_LIST(conditions, 1057, 1), false, false, 2, CONTRACT_LIST(kinds, 1057, ), "schema/pg15/deparse.txt:1602:32"},
+	{ 147, 3, 1, true, false, CONTRACT_LIST(parents, 1058, 1), CONTRACT_LIST(conditions, 1058, ), false, false, 0, CONTRACT_LIST(kinds, 1058, 1), "schema/pg15/deparse.txt:4231:32"},
+	{ 148, 0, -1, false, false, CONTRACT_LIST(parents, 1059, ), CONTRACT_LIST(conditions, 1059, ), true, false, 0, CONTRACT_LIST(kinds, 1059, ), "schema/pg15/deparse.txt:1604:23"},
+	{ 148, 1, 0, false, false, CONTRACT_LIST(parents, 1060, ), CONTRACT_LIST(conditions, 1060, ), true, false, 0, CONTRACT_LIST(kinds, 1060, ), "schema/pg15/deparse.txt:1606:28"},
+	{ 148, 1, 1, true, false, CONTRACT_LIST(parents, 1061, ), CONTRACT_LIST(conditions, 1061, ), true, false, 0, CONTRACT_LIST(kinds, 1061, ), "schema/pg15/deparse.txt:1608:28"},
+	{ 148, 1, 0, false, false, CONTRACT_LIST(parents, 1062, ), CONTRACT_LIST(conditions, 1062, ), false, false, 0, CONTRACT_LIST(kinds, 1062, 1), "schema/pg15/deparse.txt:1610:28"},
+	{ 148, 1, 1, true, false, CONTRACT_LIST(parents, 1063, ), CONTRACT_LIST(conditions, 1063, ), false, false, 0, CONTRACT_LIST(kinds, 1063, 1), "schema/pg15/deparse.txt:1612:28"},
+	{ 148, 1, 1, true, false, CONTRACT_LIST(parents, 1064, 1), CONTRACT_LIST(conditions, 1064, ), false, false, 0, CONTRACT_LIST(kinds, 1064, 1), "schema/pg15/deparse.txt:4234:28"},
+	{ 148, 2, 0, false, false, CONTRACT_LIST(parents, 1065, ), CONTRACT_LIST(conditions, 1065, ), true, false, 0, CONTRACT_LIST(kinds, 1065, ), "schema/pg15/deparse.txt:1614:23"},
+	{ 148, 2, 0, false, false, CONTRACT_LIST(parents, 1066, ), CONTRACT_LIST(conditions, 1066, ), false, false, 0, CONTRACT_LIST(kinds, 1066, 1), "schema/pg15/deparse.txt:1616:23"},
+	{ 148, 2, 1, true, false, CONTRACT_LIST(parents, 1067, ), CONTRACT_LIST(conditions, 1067, ), false, false, 0, CONTRACT_LIST(kinds, 1067, 1), "schema/pg15/deparse.txt:4237:23"},
+	{ 148, 2, 1, true, false, CONTRACT_LIST(parents, 1068, ), CONTRACT_LIST(conditions, 1068, ), true, false, 0, CONTRACT_LIST(kinds, 1068, ), "schema/pg15/deparse.txt:4239:23"},
+	{ 149, 0, -1, false, false, CONTRACT_LIST(parents, 1069, ), CONTRACT_LIST(conditions, 1069, ), true, false, 0, CONTRACT_LIST(kinds, 1069, ), "schema/pg15/deparse.txt:1618:22"},
+	{ 149, 1, 0, false, false, CONTRACT_LIST(parents, 1070, ), CONTRACT_LIST(conditions, 1070, ), true, false, 0, CONTRACT_LIST(kinds, 1070, ), "schema/pg15/deparse.txt:1620:27"},
+	{ 149, 1, 1, true, false, CONTRACT_LIST(parents, 1071, ), CONTRACT_LIST(conditions, 1071, ), true, false, 0, CONTRACT_LIST(kinds, 1071, ), "schema/pg15/deparse.txt:1622:27"},
+	{ 149, 1, 0, false, false, CONTRACT_LIST(parents, 1072, ), CONTRACT_LIST(conditions, 1072, ), false, false, 0, CONTRACT_LIST(kinds, 1072, 1), "schema/pg15/deparse.txt:1624:27"},
+	{ 149, 1, 1, true, false, CONTRACT_LIST(parents, 1073, ), CONTRACT_LIST(conditions, 1073, ), false, false, 0, CONTRACT_LIST(kinds, 1073, 1), "schema/pg15/deparse.txt:1626:27"},
+	{ 149, 1, 1, true, false, CONTRACT_LIST(parents, 1074, 1), CONTRACT_LIST(conditions, 1074, ), false, false, 0, CONTRACT_LIST(kinds, 1074, 1), "schema/pg15/deparse.txt:4242:27"},
+	{ 149, 2, 0, false, false, CONTRACT_LIST(parents, 1075, ), CONTRACT_LIST(conditions, 1075, ), true, false, 0, CONTRACT_LIST(kinds, 1075, ), "schema/pg15/deparse.txt:1628:22"},
+	{ 149, 2, 1, true, false, CONTRACT_LIST(parents, 1076, ), CONTRACT_LIST(conditions, 1076, ), true, false, 0, CONTRACT_LIST(kinds, 1076, ), "schema/pg15/deparse.txt:1630:22"},
+	{ 149, 2, 0, false, false, CONTRACT_LIST(parents, 1077, ), CONTRACT_LIST(conditions, 1077, ), false, false, 0, CONTRACT_LIST(kinds, 1077, 1), "schema/pg15/deparse.txt:1632:22"},
+	{ 149, 2, 1, true, false, CONTRACT_LIST(parents, 1078, ), CONTRACT_LIST(conditions, 1078, ), false, false, 0, CONTRACT_LIST(kinds, 1078, 1), "schema/pg15/deparse.txt:1634:22"},
+	{ 149, 2, 1, true, false, CONTRACT_LIST(parents, 1079, 1), CONTRACT_LIST(conditions, 1079, ), false, false, 0, CONTRACT_LIST(kinds, 1079, 1), "schema/pg15/deparse.txt:4245:22"},
+	{ 150, 0, -1, false, false, CONTRACT_LIST(parents, 1080, ), CONTRACT_LIST(conditions, 1080, ), true, false, 0, CONTRACT_LIST(kinds, 1080, ), "schema/pg15/deparse.txt:1636:36"},
+	{ 150, 3, -1, false, false, CONTRACT_LIST(parents, 1081, ), CONTRACT_LIST(conditions, 1081, ), true, false, 0, CONTRACT_LIST(kinds, 1081, ), "schema/pg15/deparse.txt:1638:33"},
+	{ 150, 5, 0, false, false, CONTRACT_LIST(parents, 1082, ), CONTRACT_LIST(conditions, 1082, ), true, false, 0, CONTRACT_LIST(kinds, 1082, ), "schema/pg15/deparse.txt:1640:33"},
+	{ 150, 5, 1, true, false, CONTRACT_LIST(parents, 1083, ), CONTRACT_LIST(conditions, 1083, ), true, false, 0, CONTRACT_LIST(kinds, 1083, ), "schema/pg15/deparse.txt:1642:33"},
+	{ 150, 5, 0, false, false, CONTRACT_LIST(parents, 1084, ), CONTRACT_LIST(conditions, 1084, ), false, false, 0, CONTRACT_LIST(kinds, 1084, 1), "schema/pg15/deparse.txt:1644:33"},
+	{ 150, 5, 1, true, false, CONTRACT_LIST(parents, 1085, ), CONTRACT_LIST(conditions, 1085, ), false, false, 0, CONTRACT_LIST(kinds, 1085, 1), "schema/pg15/deparse.txt:1646:33"},
+	{ 150, 5, 1, true, false, CONTRACT_LIST(parents, 1086, 1), CONTRACT_LIST(conditions, 1086, ), false, false, 0, CONTRACT_LIST(kinds, 1086, 1), "schema/pg15/deparse.txt:4248:33"},
+	{ 151, 0, -1, false, false, CONTRACT_LIST(parents, 1087, ), CONTRACT_LIST(conditions, 1087, ), true, false, 0, CONTRACT_LIST(kinds, 1087, ), "schema/pg15/deparse.txt:1648:35"},
+	{ 151, 2, 0, false, false, CONTRACT_LIST(parents, 1088, ), CONTRACT_LIST(conditions, 1088, ), true, false, 0, CONTRACT_LIST(kinds, 1088, ), "schema/pg15/deparse.txt:1650:32"},
+	{ 151, 2, 1, true, false, CONTRACT_LIST(parents, 1089, ), CONTRACT_LIST(conditions, 1089, ), true, false, 0, CONTRACT_LIST(kinds, 1089, ), "schema/pg15/deparse.txt:1652:32"},
+	{ 151, 2, 0, false, false, CONTRACT_LIST(parents, 1090, ), CONTRACT_LIST(conditions, 1090, ), false, false, 0, CONTRACT_LIST(kinds, 1090, 1), "schema/pg15/deparse.txt:1654:32"},
+	{ 151, 2, 1, true, false, CONTRACT_LIST(parents, 1091, ), CONTRACT_LIST(conditions, 1091, ), false, false, 0, CONTRACT_LIST(kinds, 1091, 1), "schema/pg15/deparse.txt:1656:32"},
+	{ 151, 2, 1, true, false, CONTRACT_LIST(parents, 1092, 1), CONTRACT_LIST(conditions, 1092, ), false, false, 0, CONTRACT_LIST(kinds, 1092, 1), "schema/pg15/deparse.txt:4251:32"},
+	{ 152, 0, -1, false, false, CONTRACT_LIST(parents, 1093, ), CONTRACT_LIST(conditions, 1093, ), true, false, 0, CONTRACT_LIST(kinds, 1093, ), "schema/pg15/deparse.txt:1658:28"},
+	{ 152, 1, -1, false, false, CONTRACT_LIST(parents, 1094, ), CONTRACT_LIST(conditions, 1094, ), true, false, 0, CONTRACT_LIST(kinds, 1094, ), "schema/pg15/deparse.txt:1660:34"},
+	{ 152, 3, 0, false, false, CONTRACT_LIST(parents, 1095, ), CONTRACT_LIST(conditions, 1095, ), true, false, 0, CONTRACT_LIST(kinds, 1095, ), "schema/pg15/deparse.txt:1662:31"},
+	{ 152, 3, 1, true, false, CONTRACT_LIST(parents, 1096, ), CONTRACT_LIST(conditions, 1096, ), true, false, 0, CONTRACT_LIST(kinds, 1096, ), "schema/pg15/deparse.txt:1664:31"},
+	{ 152, 3, 0, false, false, CONTRACT_LIST(parents, 1097, ), CONTRACT_LIST(conditions, 1097, ), false, false, 0, CONTRACT_LIST(kinds, 1097, 1), "schema/pg15/deparse.txt:1666:31"},
+	{ 152, 3, 1, true, false, CONTRACT_LIST(parents, 1098, ), CONTRACT_LIST(conditions, 1098, ), false, false, 0, CONTRACT_LIST(kinds, 1098, 1), "schema/pg15/deparse.txt:1668:31"},
+	{ 152, 3, 1, true, false, CONTRACT_LIST(parents, 1099, 1), CONTRACT_LIST(conditions, 1099, ), false, false, 0, CONTRACT_LIST(kinds, 1099, 1), "schema/pg15/deparse.txt:4254:31"},
+	{ 153, 0, -1, false, false, CONTRACT_LIST(parents, 1100, ), CONTRACT_LIST(conditions, 1100, ), true, false, 0, CONTRACT_LIST(kinds, 1100, ), "schema/pg15/deparse.txt:1670:27"},
+	{ 153, 1, -1, false, false, CONTRACT_LIST(parents, 1101, ), CONTRACT_LIST(conditions, 1101, ), true, false, 0, CONTRACT_LIST(kinds, 1101, ), "schema/pg15/deparse.txt:1672:33"},
+	{ 153, 2, 0, false, false, CONTRACT_LIST(parents, 1102, ), CONTRACT_LIST(conditions, 1102, ), true, false, 0, CONTRACT_LIST(kinds, 1102, ), "schema/pg15/deparse.txt:1674:30"},
+	{ 153, 2, 1, true, false, CONTRACT_LIST(parents, 1103, ), CONTRACT_LIST(conditions, 1103, ), true, false, 0, CONTRACT_LIST(kinds, 1103, ), "schema/pg15/deparse.txt:1676:30"},
+	{ 153, 2, 0, false, false, CONTRACT_LIST(parents, 1104, ), CONTRACT_LIST(conditions, 1104, ), false, false, 0, CONTRACT_LIST(kinds, 1104, 1), "schema/pg15/deparse.txt:1678:30"},
+	{ 153, 2, 1, true, false, CONTRACT_LIST(parents, 1105, ), CONTRACT_LIST(conditions, 1105, ), false, false, 0, CONTRACT_LIST(kinds, 1105, 1), "schema/pg15/deparse.txt:1680:30"},
+	{ 153, 2, 1, true, false, CONTRACT_LIST(parents, 1106, 1), CONTRACT_LIST(conditions, 1106, ), false, false, 0, CONTRACT_LIST(kinds, 1106, 1), "schema/pg15/deparse.txt:4257:30"},
+	{ 154, 0, -1, false, false, CONTRACT_LIST(parents, 1107, ), CONTRACT_LIST(conditions, 1107, ), true, false, 0, CONTRACT_LIST(kinds, 1107, ), "schema/pg15/deparse.txt:1682:26"},
+	{ 154, 1, -1, false, false, CONTRACT_LIST(parents, 1108, ), CONTRACT_LIST(conditions, 1108, ), true, false, 0, CONTRACT_LIST(kinds, 1108, ), "schema/pg15/deparse.txt:1684:32"},
+	{ 155, 0, -1, false, false, CONTRACT_LIST(parents, 1109, ), CONTRACT_LIST(conditions, 1109, ), true, false, 0, CONTRACT_LIST(kinds, 1109, ), "schema/pg15/deparse.txt:1686:43"},
+	{ 155, 1, 0, false, false, CONTRACT_LIST(parents, 1110, ), CONTRACT_LIST(conditions, 1110, ), true, false, 0, CONTRACT_LIST(kinds, 1110, ), "schema/pg15/deparse.txt:1688:36"},
+	{ 155, 1, 1, true, false, CONTRACT_LIST(parents, 1111, ), CONTRACT_LIST(conditions, 1111, ), true, false, 0, CONTRACT_LIST(kinds, 1111, ), "schema/pg15/deparse.txt:1690:36"},
+	{ 155, 1, 0, false, false, CONTRACT_LIST(parents, 1112, ), CONTRACT_LIST(conditions, 1112, ), false, false, 0, CONTRACT_LIST(kinds, 1112, 1), "schema/pg15/deparse.txt:1692:36"},
+	{ 155, 1, 1, true, false, CONTRACT_LIST(parents, 1113, ), CONTRACT_LIST(conditions, 1113, ), false, false, 0, CONTRACT_LIST(kinds, 1113, 1), "schema/pg15/deparse.txt:1694:36"},
+	{ 155, 1, 1, true, false, CONTRACT_LIST(parents, 1114, 1), CONTRACT_LIST(conditions, 1114, ), false, false, 0, CONTRACT_LIST(kinds, 1114, 1), "schema/pg15/deparse.txt:4260:36"},
+	{ 156, 0, -1, false, false, CONTRACT_LIST(parents, 1115, ), CONTRACT_LIST(conditions, 1115, ), true, false, 0, CONTRACT_LIST(kinds, 1115, ), "schema/pg15/deparse.txt:1696:43"},
+	{ 156, 2, 0, false, false, CONTRACT_LIST(parents, 1116, ), CONTRACT_LIST(conditions, 1116, ), true, false, 0, CONTRACT_LIST(kinds, 1116, ), "schema/pg15/deparse.txt:1698:29"},
+	{ 156, 2, 1, true, false, CONTRACT_LIST(parents, 1117, ), CONTRACT_LIST(conditions, 1117, ), true, false, 0, CONTRACT_LIST(kinds, 1117, ), "schema/pg15/deparse.txt:1700:29"},
+	{ 156, 2, 0, false, false, CONTRACT_LIST(parents, 1118, ), CONTRACT_LIST(conditions, 1118, ), false, false, 0, CONTRACT_LIST(kinds, 1118, 1), "schema/pg15/deparse.txt:1702:29"},
+	{ 156, 2, 1, true, false, CONTRACT_LIST(parents, 1119, ), CONTRACT_LIST(conditions, 1119, ), false, false, 0, CONTRACT_LIST(kinds, 1119, 1), "schema/pg15/deparse.txt:1704:29"},
+	{ 156, 2, 1, true, false, CONTRACT_LIST(parents, 1120, 1), CONTRACT_LIST(conditions, 1120, ), false, false, 0, CONTRACT_LIST(kinds, 1120, 1), "schema/pg15/deparse.txt:4263:29"},
+	{ 156, 3, -1, false, false, CONTRACT_LIST(parents, 1121, ), CONTRACT_LIST(conditions, 1121, ), true, false, 0, CONTRACT_LIST(kinds, 1121, ), "schema/pg15/deparse.txt:1706:42"},
 	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 1122, ), CONTRACT_LIST(conditions, 1122, 1), true, false, 0, CONTRACT_LIST(kinds, 1122, ), "schema/pg15/deparse.txt:1708:21"},
-	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 1123, ), CONTRACT_LIST(conditions, 1123, 1), false, false, 0, CONTRACT_LIST(kinds, 1123, 1), "schema/pg15/deparse.txt:1710:21"},
+	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 1123, ), CONTRACT_LIST(conditions, 1123, 1), true, false, 0, CONTRACT_LIST(kinds, 1123, ), "schema/pg15/deparse.txt:1710:21"},
 	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 1124, ), CONTRACT_LIST(conditions, 1124, 1), false, false, 0, CONTRACT_LIST(kinds, 1124, 1), "schema/pg15/deparse.txt:1712:21"},
 	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 1125, ), CONTRACT_LIST(conditions, 1125, 1), false, false, 0, CONTRACT_LIST(kinds, 1125, 1), "schema/pg15/deparse.txt:1714:21"},
 	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 1126, ), CONTRACT_LIST(conditions, 1126, 1), false, false, 0, CONTRACT_LIST(kinds, 1126, 1), "schema/pg15/deparse.txt:1716:21"},
 	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 1127, ), CONTRACT_LIST(conditions, 1127, 1), false, false, 0, CONTRACT_LIST(kinds, 1127, 1), "schema/pg15/deparse.txt:1718:21"},
-	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 1128, 1), CONTRACT_LIST(conditions, 1128, 1), false, false, 0, CONTRACT_LIST(kinds, 1128, 1), "schema/pg15/deparse.txt:5537:21"},
-	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 1129, 1), CONTRACT_LIST(conditions, 1129, 1), false, false, 0, CONTRACT_LIST(kinds, 1129, 1), "schema/pg15/deparse.txt:5540:21"},
-	{ 158, 0, -1, false, false, CONTRACT_LIST(parents, 1130, ), CONTRACT_LIST(conditions, 1130, ), true, false, 0, CONTRACT_LIST(kinds, 1130, ), "schema/pg15/deparse.txt:1720:34"},
-	{ 158, 1, -1, false, false, CONTRACT_LIST(parents, 1131, ), CONTRACT_LIST(conditions, 1131, ), true, false, 0, CONTRACT_LIST(kinds, 1131, ), "schema/pg15/deparse.txt:1722:35"},
-	{ 158, 2, 0, false, false, CONTRACT_LIST(parents, 1132, ), CONTRACT_LIST(conditions, 1132, ), true, false, 0, CONTRACT_LIST(kinds, 1132, ), "schema/pg15/deparse.txt:1724:32"},
-	{ 158, 2, 1, true, false, CONTRACT_LIST(parents, 1133, ), CONTRACT_LIST(conditions, 1133, ), true, false, 0, CONTRACT_LIST(kinds, 1133, ), "schema/pg15/deparse.txt:1726:32"},
-	{ 158, 2, 0, false, false, CONTRACT_LIST(parents, 1134, ), CONTRACT_LIST(conditions, 1134, ), false, false, 0, CONTRACT_LIST(kinds, 1134, 1), "schema/pg15/deparse.txt:1728:32"},
-	{ 158, 2, 1, true, false, CONTRACT_LIST(parents, 1135, ), CONTRACT_LIST(conditions, 1135, ), false, false, 0, CONTRACT_LIST(kinds, 1135, 1), "schema/pg15/deparse.txt:1730:32"},
-	{ 158, 2, 1, true, false, CONTRACT_LIST(parents, 1136, 1), CONTRACT_LIST(conditions, 1136, ), false, false, 0, CONTRACT_LIST(kinds, 1136, 1), "schema/pg15/deparse.txt:4266:32"},
-	{ 159, 0, -1, false, false, CONTRACT_LIST(parents, 1137, ), CONTRACT_LIST(conditions, 1137, ), true, false, 0, CONTRACT_LIST(kinds, 1137, ), "schema/pg15/deparse.txt:1732:37"},
-	{ 159, 1, -1, false, false, CONTRACT_LIST(parents, 1138, ), CONTRACT_LIST(conditions, 1138, ), true, false, 0, CONTRACT_LIST(kinds, 1138, ), "schema/pg15/deparse.txt:1734:39"},
-	{ 159, 2, -1, false, false, CONTRACT_LIST(parents, 1139, ), CONTRACT_LIST(conditions, 1139, ), true, false, 0, CONTRACT_LIST(kinds, 1139, ), "schema/pg15/deparse.txt:1736:38"},
-	{ 159, 4, 0, false, false, CONTRACT_LIST(parents, 1140, ), CONTRACT_LIST(conditions, 1140, ), true, false, 0, CONTRACT_LIST(kinds, 1140, ), "schema/pg15/deparse.txt:1738:36"},
-	{ 159, 4, 1, true, false, CONTRACT_LIST(parents, 1141, ), CONTRACT_LIST(conditions, 1141, ), true, false, 0, CONTRACT_LIST(kinds, 1141, ), "schema/pg15/deparse.txt:1740:36"},
-	{ 159, 4, 0, false, false, CONTRACT_LIST(parents, 1142, ), CONTRACT_LIST(conditions, 1142, ), false, false, 0, CONTRACT_LIST(kinds, 1142, 1), "schema/pg15/deparse.txt:1742:36"},
-	{ 159, 4, 1, true, false, CONTRACT_LIST(parents, 1143, ), CONTRACT_LIST(conditions, 1143, ), false, false, 0, CONTRACT_LIST(kinds, 1143, 1), "schema/pg15/deparse.txt:1744:36"},
-	{ 159, 4, 1, true, false, CONTRACT_LIST(parents, 1144, 1), CONTRACT_LIST(conditions, 1144, ), false, false, 0, CONTRACT_LIST(kinds, 1144, 1), "schema/pg15/deparse.txt:4269:36"},
-	{ 159, 5, 0, false, false, CONTRACT_LIST(parents, 1145, ), CONTRACT_LIST(conditions, 1145, ), true, false, 0, CONTRACT_LIST(kinds, 1145, ), "schema/pg15/deparse.txt:1746:33"},
-	{ 159, 5, 0, false, false, CONTRACT_LIST(parents, 1146, ), CONTRACT_LIST(conditions, 1146, ), false, false, 0, CONTRACT_LIST(kinds, 1146, 1), "schema/pg15/deparse.txt:1748:33"},
-	{ 159, 5, 1, true, false, CONTRACT_LIST(parents, 1147, ), CONTRACT_LIST(conditions, 1147, ), false, false, 0, CONTRACT_LIST(kinds, 1147, 1), "schema/pg15/deparse.txt:4272:33"},
-	{ 159, 5, 1, true, false, CONTRACT_LIST(parents, 1148, ), CONTRACT_LIST(conditions, 1148, ), true, false, 0, CONTRACT_LIST(kinds, 1148, ), "schema/pg15/deparse.txt:4274:33"},
-	{ 160, 0, -1, false, false, CONTRACT_LIST(parents, 1149, ), CONTRACT_LIST(conditions, 1149, ), true, false, 0, CONTRACT_LIST(kinds, 1149, ), "schema/pg15/deparse.txt:1750:29"},
-	{ 160, 2, 0, false, false, CONTRACT_LIST(parents, 1150, ), CONTRACT_LIST(conditions, 1150, ), true, false, 0, CONTRACT_LIST(kinds, 1150, ), "schema/pg15/deparse.txt:1752:29"},
-	{ 160, 2, 1, true, false, CONTRACT_LIST(parents, 1151, ), CONTRACT_LIST(conditions, 1151, ), true, false, 0, CONTRACT_LIST(kinds, 1151, ), "schema/pg15/deparse.txt:1754:29"},
-	{ 160, 2, 0, false, false, CONTRACT_LIST(parents, 1152, ), CONTRACT_LIST(conditions, 1152, ), false, false, 0, CONTRACT_LIST(kinds, 1152, 1), "schema/pg15/deparse.txt:1756:29"},
-	{ 160, 2, 1, true, false, CONTRACT_LIST(parents, 1153, ), CONTRACT_LIST(conditions, 1153, ), false, false, 0, CONTRACT_LIST(kinds, 1153, 1), "schema/pg15/deparse.txt:1758:29"},
-	{ 160, 2, 1, true, false, CONTRACT_LIST(parents, 1154, 1), CONTRACT_LIST(conditions, 1154, ), false, false, 0, CONTRACT_LIST(kinds, 1154, 1), "schema/pg15/deparse.txt:4277:29"},
-	{ 161, 0, -1, false, false, CONTRACT_LIST(parents, 1155, ), CONTRACT_LIST(conditions, 1155, ), true, false, 0, CONTRACT_LIST(kinds, 1155, ), "schema/pg15/deparse.txt:1760:28"},
-	{ 161, 1, 0, false, false, CONTRACT_LIST(parents, 1156, ), CONTRACT_LIST(conditions, 1156, ), true, false, 0, CONTRACT_LIST(kinds, 1156, ), "schema/pg15/deparse.txt:1762:28"},
-	{ 161, 1, 0, false, false, CONTRACT_LIST(parents, 1157, ), CONTRACT_LIST(conditions, 1157, ), false, false, 0, CONTRACT_LIST(kinds, 1157, 1), "schema/pg15/deparse.txt:1764:28"},
-	{ 161, 1, 1, true, false, CONTRACT_LIST(parents, 1158, ), CONTRACT_LIST(conditions, 1158, ), false, false, 0, CONTRACT_LIST(kinds, 1158, 1), "schema/pg15/deparse.txt:4280:28"},
-	{ 161, 1, 1, true, false, CONTRACT_LIST(parents, 1159, ), CONTRACT_LIST(conditions, 1159, ), true, false, 0, CONTRACT_LIST(kinds, 1159, ), "schema/pg15/deparse.txt:4282:28"},
-	{ 162, 0, -1, false, false, CONTRACT_LIST(parents, 1160, ), CONTRACT_LIST(conditions, 1160, ), true, false, 0, CONTRACT_LIST(kinds, 1160, ), "schema/pg15/deparse.txt:1766:36"},
-	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 1161, ), CONTRACT_LIST(conditions, 1161, 1), true, false, 0, CONTRACT_LIST(kinds, 1161, ), "schema/pg15/deparse.txt:1768:35"},
+	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 1128, ), CONTRACT_LIST(conditions, 1128, 1), false, false, 0, CONTRACT_LIST(kinds, 1128, 1), "schema/pg15/deparse.txt:1720:21"},
+	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 1129, 1), CONTRACT_LIST(conditions, 1129, 1), false, false, 0, CONTRACT_LIST(kinds, 1129, 1), "schema/pg15/deparse.txt:5534:21"},
+	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 1130, 1), CONTRACT_LIST(conditions, 1130, 1), false, false, 0, CONTRACT_LIST(kinds, 1130, 1), "schema/pg15/deparse.txt:5537:21"},
+	{ 158, 0, -1, false, false, CONTRACT_LIST(parents, 1131, ), CONTRACT_LIST(conditions, 1131, ), true, false, 0, CONTRACT_LIST(kinds, 1131, ), "schema/pg15/deparse.txt:1722:34"},
+	{ 158, 1, -1, false, false, CONTRACT_LIST(parents, 1132, ), CONTRACT_LIST(conditions, 1132, ), true, false, 0, CONTRACT_LIST(kinds, 1132, ), "schema/pg15/deparse.txt:1724:35"},
+	{ 158, 2, 0, false, false, CONTRACT_LIST(parents, 1133, ), CONTRACT_LIST(conditions, 1133, ), true, false, 0, CONTRACT_LIST(kinds, 1133, ), "schema/pg15/deparse.txt:1726:32"},
+	{ 158, 2, 1, true, false, CONTRACT_LIST(parents, 1134, ), CONTRACT_LIST(conditions, 1134, ), true, false, 0, CONTRACT_LIST(kinds, 1134, ), "schema/pg15/deparse.txt:1728:32"},
+	{ 158, 2, 0, false, false, CONTRACT_LIST(parents, 1135, ), CONTRACT_LIST(conditions, 1135, ), false, false, 0, CONTRACT_LIST(kinds, 1135, 1), "schema/pg15/deparse.txt:1730:32"},
+	{ 158, 2, 1, true, false, CONTRACT_LIST(parents, 1136, ), CONTRACT_LIST(conditions, 1136, ), false, false, 0, CONTRACT_LIST(kinds, 1136, 1), "schema/pg15/deparse.txt:1732:32"},
+	{ 158, 2, 1, true, false, CONTRACT_LIST(parents, 1137, 1), CONTRACT_LIST(conditions, 1137, ), false, false, 0, CONTRACT_LIST(kinds, 1137, 1), "schema/pg15/deparse.txt:4266:32"},
+	{ 159, 0, -1, false, false, CONTRACT_LIST(parents, 1138, ), CONTRACT_LIST(conditions, 1138, ), true, false, 0, CONTRACT_LIST(kinds, 1138, ), "schema/pg15/deparse.txt:1734:37"},
+	{ 159, 1, -1, false, false, CONTRACT_LIST(parents, 1139, ), CONTRACT_LIST(conditions, 1139, ), true, false, 0, CONTRACT_LIST(kinds, 1139, ), "schema/pg15/deparse.txt:1736:39"},
+	{ 159, 2, -1, false, false, CONTRACT_LIST(parents, 1140, ), CONTRACT_LIST(conditions, 1140, ), true, false, 0, CONTRACT_LIST(kinds, 1140, ), "schema/pg15/deparse.txt:1738:38"},
+	{ 159, 4, 0, false, false, CONTRACT_LIST(parents, 1141, ), CONTRACT_LIST(conditions, 1141, ), true, false, 0, CONTRACT_LIST(kinds, 1141, ), "schema/pg15/deparse.txt:1740:36"},
+	{ 159, 4, 1, true, false, CONTRACT_LIST(parents, 1142, ), CONTRACT_LIST(conditions, 1142, ), true, false, 0, CONTRACT_LIST(kinds, 1142, ), "schema/pg15/deparse.txt:1742:36"},
+	{ 159, 4, 0, false, false, CONTRACT_LIST(parents, 1143, ), CONTRACT_LIST(conditions, 1143, ), false, false, 0, CONTRACT_LIST(kinds, 1143, 1), "schema/pg15/deparse.txt:1744:36"},
+	{ 159, 4, 1, true, false, CONTRACT_LIST(parents, 1144, ), CONTRACT_LIST(conditions, 1144, ), false, false, 0, CONTRACT_LIST(kinds, 1144, 1), "schema/pg15/deparse.txt:1746:36"},
+	{ 159, 4, 1, true, false, CONTRACT_LIST(parents, 1145, 1), CONTRACT_LIST(conditions, 1145, ), false, false, 0, CONTRACT_LIST(kinds, 1145, 1), "schema/pg15/deparse.txt:4269:36"},
+	{ 159, 5, 0, false, false, CONTRACT_LIST(parents, 1146, ), CONTRACT_LIST(conditions, 1146, ), true, false, 0, CONTRACT_LIST(kinds, 1146, ), "schema/pg15/deparse.txt:1748:33"},
+	{ 159, 5, 0, false, false, CONTRACT_LIST(parents, 1147, ), CONTRACT_LIST(conditions, 1147, ), false, false, 0, CONTRACT_LIST(kinds, 1147, 1), "schema/pg15/deparse.txt:1750:33"},
+	{ 159, 5, 1, true, false, CONTRACT_LIST(parents, 1148, ), CONTRACT_LIST(conditions, 1148, ), false, false, 0, CONTRACT_LIST(kinds, 1148, 1), "schema/pg15/deparse.txt:4272:33"},
+	{ 159, 5, 1, true, false, CONTRACT_LIST(parents, 1149, ), CONTRACT_LIST(conditions, 1149, ), true, false, 0, CONTRACT_LIST(kinds, 1149, ), "schema/pg15/deparse.txt:4274:33"},
+	{ 160, 0, -1, false, false, CONTRACT_LIST(parents, 1150, ), CONTRACT_LIST(conditions, 1150, ), true, false, 0, CONTRACT_LIST(kinds, 1150, ), "schema/pg15/deparse.txt:1752:29"},
+	{ 160, 2, 0, false, false, CONTRACT_LIST(parents, 1151, ), CONTRACT_LIST(conditions, 1151, ), true, false, 0, CONTRACT_LIST(kinds, 1151, ), "schema/pg15/deparse.txt:1754:29"},
+	{ 160, 2, 1, true, false, CONTRACT_LIST(parents, 1152, ), CONTRACT_LIST(conditions, 1152, ), true, false, 0, CONTRACT_LIST(kinds, 1152, ), "schema/pg15/deparse.txt:1756:29"},
+	{ 160, 2, 0, false, false, CONTRACT_LIST(parents, 1153, ), CONTRACT_LIST(conditions, 1153, ), false, false, 0, CONTRACT_LIST(kinds, 1153, 1), "schema/pg15/deparse.txt:1758:29"},
+	{ 160, 2, 1, true, false, CONTRACT_LIST(parents, 1154, ), CONTRACT_LIST(conditions, 1154, ), false, false, 0, CONTRACT_LIST(kinds, 1154, 1), "schema/pg15/deparse.txt:1760:29"},
+	{ 160, 2, 1, true, false, CONTRACT_LIST(parents, 1155, 1), CONTRACT_LIST(conditions, 1155, ), false, false, 0, CONTRACT_LIST(kinds, 1155, 1), "schema/pg15/deparse.txt:4277:29"},
+	{ 161, 0, -1, false, false, CONTRACT_LIST(parents, 1156, ), CONTRACT_LIST(conditions, 1156, ), true, false, 0, CONTRACT_LIST(kinds, 1156, ), "schema/pg15/deparse.txt:1762:28"},
+	{ 161, 1, 0, false, false, CONTRACT_LIST(parents, 1157, ), CONTRACT_LIST(conditions, 1157, ), true, false, 0, CONTRACT_LIST(kinds, 1157, ), "schema/pg15/deparse.txt:1764:28"},
+	{ 161, 1, 0, false, false, CONTRACT_LIST(parents, 1158, ), CONTRACT_LIST(conditions, 1158, ), false, false, 0, CONTRACT_LIST(kinds, 1158, 1), "schema/pg15/deparse.txt:1766:28"},
+	{ 161, 1, 1, true, false, CONTRACT_LIST(parents, 1159, ), CONTRACT_LIST(conditions, 1159, ), false, false, 0, CONTRACT_LIST(kinds, 1159, 1), "schema/pg15/deparse.txt:4280:28"},
+	{ 161, 1, 1, true, false, CONTRACT_LIST(parents, 1160, ), CONTRACT_LIST(conditions, 1160, ), true, false, 0, CONTRACT_LIST(kinds, 1160, ), "schema/pg15/deparse.txt:4282:28"},
+	{ 162, 0, -1, false, false, CONTRACT_LIST(parents, 1161, ), CONTRACT_LIST(conditions, 1161, ), true, false, 0, CONTRACT_LIST(kinds, 1161, ), "schema/pg15/deparse.txt:1768:36"},
 	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 1162, ), CONTRACT_LIST(conditions, 1162, 1), true, false, 0, CONTRACT_LIST(kinds, 1162, ), "schema/pg15/deparse.txt:1770:35"},
-	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 1163, ), CONTRACT_LIST(conditions, 1163, 1), false, false, 0, CONTRACT_LIST(kinds, 1163, 1), "schema/pg15/deparse.txt:1772:35"},
+	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 1163, ), CONTRACT_LIST(conditions, 1163, 1), true, false, 0, CONTRACT_LIST(kinds, 1163, ), "schema/pg15/deparse.txt:1772:35"},
 	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 1164, ), CONTRACT_LIST(conditions, 1164, 1), false, false, 0, CONTRACT_LIST(kinds, 1164, 1), "schema/pg15/deparse.txt:1774:35"},
 	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 1165, ), CONTRACT_LIST(conditions, 1165, 1), false, false, 0, CONTRACT_LIST(kinds, 1165, 1), "schema/pg15/deparse.txt:1776:35"},
 	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 1166, ), CONTRACT_LIST(conditions, 1166, 1), false, false, 0, CONTRACT_LIST(kinds, 1166, 1), "schema/pg15/deparse.txt:1778:35"},
 	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 1167, ), CONTRACT_LIST(conditions, 1167, 1), false, false, 0, CONTRACT_LIST(kinds, 1167, 1), "schema/pg15/deparse.txt:1780:35"},
-	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 1168, 1), CONTRACT_LIST(conditions, 1168, 1), false, false, 0, CONTRACT_LIST(kinds, 1168, 1), "schema/pg15/deparse.txt:5531:35"},
+	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 1168, 1), CONTRACT_LIST(conditions, 1168, 1), false, false, 0, CONTRACT_LIST(kinds, 1168, 1), "schema/pg15/deparse.txt:5528:35"},
 	{ 163, 0, -1, false, false, CONTRACT_LIST(parents, 1169, ), CONTRACT_LIST(conditions, 1169, ), true, false, 0, CONTRACT_LIST(kinds, 1169, ), "schema/pg15/deparse.txt:1782:30"},
 	{ 163, 1, -1, false, false, CONTRACT_LIST(parents, 1170, ), CONTRACT_LIST(conditions, 1170, ), true, false, 0, CONTRACT_LIST(kinds, 1170, ), "schema/pg15/deparse.txt:1784:31"},
 	{ 163, 2, 0, false, false, CONTRACT_LIST(parents, 1171, ), CONTRACT_LIST(conditions, 1171, ), true, false, 0, CONTRACT_LIST(kinds, 1171, ), "schema/pg15/deparse.txt:1786:32"},
@@ -20172,7 +20158,7 @@ static const ContractRule contract_rules[] = {
 	{ 164, 0, -1, false, false, CONTRACT_LIST(parents, 1180, ), CONTRACT_LIST(conditions, 1180, ), true, false, 0, CONTRACT_LIST(kinds, 1180, ), "schema/pg15/deparse.txt:1798:29"},
 	{ 165, 2, -1, false, false, CONTRACT_LIST(parents, 1181, ), CONTRACT_LIST(conditions, 1181, ), true, false, 0, CONTRACT_LIST(kinds, 1181, ), "schema/pg15/deparse.txt:1800:29"},
 	{ 166, 1, -1, false, false, CONTRACT_LIST(parents, 1182, ), CONTRACT_LIST(conditions, 1182, 1), true, false, 0, CONTRACT_LIST(kinds, 1182, ), "schema/pg15/deparse.txt:1802:26"},
-	{ 166, 1, -1, false, false, CONTRACT_LIST(parents, 1183, 1), CONTRACT_LIST(conditions, 1183, 1), true, false, 0, CONTRACT_LIST(kinds, 1183, ), "schema/pg15/deparse.txt:5271:26"},
+	{ 166, 1, -1, false, false, CONTRACT_LIST(parents, 1183, 1), CONTRACT_LIST(conditions, 1183, 1), true, false, 0, CONTRACT_LIST(kinds, 1183, ), "schema/pg15/deparse.txt:5268:26"},
 	{ 167, 0, -1, false, false, CONTRACT_LIST(parents, 1184, ), CONTRACT_LIST(conditions, 1184, ), true, false, 0, CONTRACT_LIST(kinds, 1184, ), "schema/pg15/deparse.txt:1805:25"},
 	{ 168, 0, -1, false, false, CONTRACT_LIST(parents, 1185, ), CONTRACT_LIST(conditions, 1185, ), true, false, 0, CONTRACT_LIST(kinds, 1185, ), "schema/pg15/deparse.txt:1807:30"},
 	{ 168, 1, -1, false, false, CONTRACT_LIST(parents, 1186, ), CONTRACT_LIST(conditions, 1186, ), true, false, 0, CONTRACT_LIST(kinds, 1186, ), "schema/pg15/deparse.txt:1809:24"},
@@ -20248,7 +20234,7 @@ static const ContractRule contract_rules[] = {
 	{ 175, 4, 0, false, false, CONTRACT_LIST(parents, 1256, ), CONTRACT_LIST(conditions, 1256, ), false, false, 0, CONTRACT_LIST(kinds, 1256, 1), "schema/pg15/deparse.txt:1923:31"},
 	{ 175, 4, 1, true, false, CONTRACT_LIST(parents, 1257, ), CONTRACT_LIST(conditions, 1257, ), false, false, 0, CONTRACT_LIST(kinds, 1257, 1), "schema/pg15/deparse.txt:1925:31"},
 	{ 175, 4, 1, true, false, CONTRACT_LIST(parents, 1258, 1), CONTRACT_LIST(conditions, 1258, ), false, false, 0, CONTRACT_LIST(kinds, 1258, 1), "schema/pg15/deparse.txt:4327:31"},
-	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 1259, 1), CONTRACT_LIST(conditions, 1259, 1), false, true, 0, CONTRACT_LIST(kinds, 1259, ), "schema/pg15/deparse.txt:5301:31"},
+	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 1259, 1), CONTRACT_LIST(conditions, 1259, 1), false, true, 0, CONTRACT_LIST(kinds, 1259, ), "schema/pg15/deparse.txt:5298:31"},
 	{ 176, 0, -1, false, false, CONTRACT_LIST(parents, 1260, ), CONTRACT_LIST(conditions, 1260, ), true, false, 0, CONTRACT_LIST(kinds, 1260, ), "schema/pg15/deparse.txt:1927:30"},
 	{ 177, 0, 0, false, false, CONTRACT_LIST(parents, 1261, ), CONTRACT_LIST(conditions, 1261, ), true, false, 0, CONTRACT_LIST(kinds, 1261, ), "schema/pg15/deparse.txt:1929:26"},
 	{ 177, 0, 1, true, false, CONTRACT_LIST(parents, 1262, ), CONTRACT_LIST(conditions, 1262, ), true, false, 0, CONTRACT_LIST(kinds, 1262, ), "schema/pg15/deparse.txt:1931:26"},
@@ -20454,64 +20440,64 @@ static const ContractRule contract_rules[] = {
 	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1462, 1), CONTRACT_LIST(conditions, 1462, ), false, false, 0, CONTRACT_LIST(kinds, 1462, 1), "schema/pg15/deparse.txt:2247:14"},
 	{ 181, 3, -1, false, true, CONTRACT_LIST(parents, 1463, 1), CONTRACT_LIST(conditions, 1463, ), false, false, 0, CONTRACT_LIST(kinds, 1463, 1), "schema/pg15/deparse.txt:2249:14"},
 	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1464, 1), CONTRACT_LIST(conditions, 1464, ), false, false, 0, CONTRACT_LIST(kinds, 1464, 1), "schema/pg15/deparse.txt:2251:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1465, 1), CONTRACT_LIST(conditions, 1465, 1), false, false, 0, CONTRACT_LIST(kinds, 1465, 1), "schema/pg15/deparse.txt:5492:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1466, 1), CONTRACT_LIST(conditions, 1466, 1), false, false, 0, CONTRACT_LIST(kinds, 1466, 1), "schema/pg15/deparse.txt:5495:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1467, 1), CONTRACT_LIST(conditions, 1467, 1), false, false, 0, CONTRACT_LIST(kinds, 1467, 1), "schema/pg15/deparse.txt:5504:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1468, 1), CONTRACT_LIST(conditions, 1468, 1), false, false, 0, CONTRACT_LIST(kinds, 1468, 1), "schema/pg15/deparse.txt:5507:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1469, 1), CONTRACT_LIST(conditions, 1469, 1), false, false, 0, CONTRACT_LIST(kinds, 1469, 1), "schema/pg15/deparse.txt:5513:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1470, 1), CONTRACT_LIST(conditions, 1470, 1), false, false, 0, CONTRACT_LIST(kinds, 1470, 1), "schema/pg15/deparse.txt:5516:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1471, 1), CONTRACT_LIST(conditions, 1471, 1), false, false, 0, CONTRACT_LIST(kinds, 1471, 1), "schema/pg15/deparse.txt:5519:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1472, 1), CONTRACT_LIST(conditions, 1472, 1), false, false, 0, CONTRACT_LIST(kinds, 1472, 1), "schema/pg15/deparse.txt:5525:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1473, 1), CONTRACT_LIST(conditions, 1473, 1), false, false, 0, CONTRACT_LIST(kinds, 1473, 1), "schema/pg15/deparse.txt:5528:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1474, 1), CONTRACT_LIST(conditions, 1474, 1), false, false, 0, CONTRACT_LIST(kinds, 1474, 1), "schema/pg15/deparse.txt:5549:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1475, 1), CONTRACT_LIST(conditions, 1475, 1), false, false, 0, CONTRACT_LIST(kinds, 1475, 1), "schema/pg15/deparse.txt:5552:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1476, 1), CONTRACT_LIST(conditions, 1476, 1), false, false, 0, CONTRACT_LIST(kinds, 1476, 1), "schema/pg15/deparse.txt:5555:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1477, 1), CONTRACT_LIST(conditions, 1477, 1), false, false, 0, CONTRACT_LIST(kinds, 1477, 1), "schema/pg15/deparse.txt:5558:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1478, 1), CONTRACT_LIST(conditions, 1478, 1), false, false, 0, CONTRACT_LIST(kinds, 1478, 1), "schema/pg15/deparse.txt:5561:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1479, 1), CONTRACT_LIST(conditions, 1479, 1), false, false, 0, CONTRACT_LIST(kinds, 1479, 1), "schema/pg15/deparse.txt:5564:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1480, 1), CONTRACT_LIST(conditions, 1480, 1), false, false, 0, CONTRACT_LIST(kinds, 1480, 1), "schema/pg15/deparse.txt:5567:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1481, 1), CONTRACT_LIST(conditions, 1481, 1), false, false, 0, CONTRACT_LIST(kinds, 1481, 1), "schema/pg15/deparse.txt:5570:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1482, 1), CONTRACT_LIST(conditions, 1482, 1), false, false, 0, CONTRACT_LIST(kinds, 1482, 1), "schema/pg15/deparse.txt:5573:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1483, 1), CONTRACT_LIST(conditions, 1483, 1), false, false, 0, CONTRACT_LIST(kinds, 1483, 1), "schema/pg15/deparse.txt:5576:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1484, 1), CONTRACT_LIST(conditions, 1484, 1), false, false, 0, CONTRACT_LIST(kinds, 1484, 1), "schema/pg15/deparse.txt:5579:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1485, 1), CONTRACT_LIST(conditions, 1485, 1), false, false, 0, CONTRACT_LIST(kinds, 1485, 1), "schema/pg15/deparse.txt:5582:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1486, 1), CONTRACT_LIST(conditions, 1486, 1), false, false, 0, CONTRACT_LIST(kinds, 1486, 1), "schema/pg15/deparse.txt:5591:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1487, 1), CONTRACT_LIST(conditions, 1487, 1), false, false, 0, CONTRACT_LIST(kinds, 1487, 1), "schema/pg15/deparse.txt:5594:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1488, 1), CONTRACT_LIST(conditions, 1488, 1), false, false, 0, CONTRACT_LIST(kinds, 1488, 1), "schema/pg15/deparse.txt:5597:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1489, 1), CONTRACT_LIST(conditions, 1489, 1), false, false, 0, CONTRACT_LIST(kinds, 1489, 1), "schema/pg15/deparse.txt:5609:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1490, 1), CONTRACT_LIST(conditions, 1490, 1), false, false, 0, CONTRACT_LIST(kinds, 1490, 1), "schema/pg15/deparse.txt:5612:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1491, 1), CONTRACT_LIST(conditions, 1491, 1), false, false, 0, CONTRACT_LIST(kinds, 1491, 1), "schema/pg15/deparse.txt:5615:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1492, 1), CONTRACT_LIST(conditions, 1492, 1), false, false, 0, CONTRACT_LIST(kinds, 1492, 1), "schema/pg15/deparse.txt:5618:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1493, 1), CONTRACT_LIST(conditions, 1493, 1), false, false, 0, CONTRACT_LIST(kinds, 1493, 1), "schema/pg15/deparse.txt:5630:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1494, 1), CONTRACT_LIST(conditions, 1494, 1), false, false, 0, CONTRACT_LIST(kinds, 1494, 1), "schema/pg15/deparse.txt:5633:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1495, 1), CONTRACT_LIST(conditions, 1495, 1), false, false, 0, CONTRACT_LIST(kinds, 1495, 1), "schema/pg15/deparse.txt:5636:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1496, 1), CONTRACT_LIST(conditions, 1496, 1), false, false, 0, CONTRACT_LIST(kinds, 1496, 1), "schema/pg15/deparse.txt:5642:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1497, 1), CONTRACT_LIST(conditions, 1497, 1), false, false, 0, CONTRACT_LIST(kinds, 1497, 1), "schema/pg15/deparse.txt:5645:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1498, 1), CONTRACT_LIST(conditions, 1498, 1), false, false, 0, CONTRACT_LIST(kinds, 1498, 1), "schema/pg15/deparse.txt:5657:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1499, 1), CONTRACT_LIST(conditions, 1499, 1), false, false, 0, CONTRACT_LIST(kinds, 1499, 1), "schema/pg15/deparse.txt:5660:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1500, 1), CONTRACT_LIST(conditions, 1500, 1), false, false, 0, CONTRACT_LIST(kinds, 1500, 1), "schema/pg15/deparse.txt:5663:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1501, 1), CONTRACT_LIST(conditions, 1501, 1), false, false, 0, CONTRACT_LIST(kinds, 1501, 1), "schema/pg15/deparse.txt:5666:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1502, 1), CONTRACT_LIST(conditions, 1502, 1), false, false, 0, CONTRACT_LIST(kinds, 1502, 1), "schema/pg15/deparse.txt:5672:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1503, 1), CONTRACT_LIST(conditions, 1503, 1), false, false, 0, CONTRACT_LIST(kinds, 1503, 1), "schema/pg15/deparse.txt:5675:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1504, 1), CONTRACT_LIST(conditions, 1504, 1), false, false, 0, CONTRACT_LIST(kinds, 1504, 1), "schema/pg15/deparse.txt:5684:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1505, 1), CONTRACT_LIST(conditions, 1505, 1), false, false, 0, CONTRACT_LIST(kinds, 1505, 1), "schema/pg15/deparse.txt:5687:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1506, 1), CONTRACT_LIST(conditions, 1506, 1), false, false, 0, CONTRACT_LIST(kinds, 1506, 1), "schema/pg15/deparse.txt:5690:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1507, 1), CONTRACT_LIST(conditions, 1507, 1), false, false, 0, CONTRACT_LIST(kinds, 1507, 1), "schema/pg15/deparse.txt:5693:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1508, 1), CONTRACT_LIST(conditions, 1508, 1), false, false, 0, CONTRACT_LIST(kinds, 1508, 1), "schema/pg15/deparse.txt:5696:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1509, 1), CONTRACT_LIST(conditions, 1509, 1), false, false, 0, CONTRACT_LIST(kinds, 1509, 1), "schema/pg15/deparse.txt:5699:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1510, 1), CONTRACT_LIST(conditions, 1510, 1), false, false, 0, CONTRACT_LIST(kinds, 1510, 1), "schema/pg15/deparse.txt:5705:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1511, 1), CONTRACT_LIST(conditions, 1511, 1), false, false, 0, CONTRACT_LIST(kinds, 1511, 1), "schema/pg15/deparse.txt:5708:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1512, 1), CONTRACT_LIST(conditions, 1512, 1), false, false, 0, CONTRACT_LIST(kinds, 1512, 1), "schema/pg15/deparse.txt:5723:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1513, 1), CONTRACT_LIST(conditions, 1513, 1), false, false, 0, CONTRACT_LIST(kinds, 1513, 1), "schema/pg15/deparse.txt:5726:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1514, 1), CONTRACT_LIST(conditions, 1514, 1), false, false, 0, CONTRACT_LIST(kinds, 1514, 1), "schema/pg15/deparse.txt:5729:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1515, 1), CONTRACT_LIST(conditions, 1515, 1), false, false, 0, CONTRACT_LIST(kinds, 1515, 1), "schema/pg15/deparse.txt:5732:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1516, 1), CONTRACT_LIST(conditions, 1516, 1), false, false, 0, CONTRACT_LIST(kinds, 1516, 1), "schema/pg15/deparse.txt:5735:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1517, 1), CONTRACT_LIST(conditions, 1517, 1), false, false, 0, CONTRACT_LIST(kinds, 1517, 1), "schema/pg15/deparse.txt:5738:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1518, 1), CONTRACT_LIST(conditions, 1518, 1), false, false, 0, CONTRACT_LIST(kinds, 1518, 1), "schema/pg15/deparse.txt:5741:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1519, 1), CONTRACT_LIST(conditions, 1519, 1), false, false, 0, CONTRACT_LIST(kinds, 1519, 1), "schema/pg15/deparse.txt:5744:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1520, 1), CONTRACT_LIST(conditions, 1520, 1), false, false, 0, CONTRACT_LIST(kinds, 1520, 1), "schema/pg15/deparse.txt:5747:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1521, 1), CONTRACT_LIST(conditions, 1521, 1), false, false, 0, CONTRACT_LIST(kinds, 1521, 1), "schema/pg15/deparse.txt:5750:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1522, 1), CONTRACT_LIST(conditions, 1522, 1), false, false, 0, CONTRACT_LIST(kinds, 1522, 1), "schema/pg15/deparse.txt:5753:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1465, 1), CONTRACT_LIST(conditions, 1465, 1), false, false, 0, CONTRACT_LIST(kinds, 1465, 1), "schema/pg15/deparse.txt:5489:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1466, 1), CONTRACT_LIST(conditions, 1466, 1), false, false, 0, CONTRACT_LIST(kinds, 1466, 1), "schema/pg15/deparse.txt:5492:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1467, 1), CONTRACT_LIST(conditions, 1467, 1), false, false, 0, CONTRACT_LIST(kinds, 1467, 1), "schema/pg15/deparse.txt:5501:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1468, 1), CONTRACT_LIST(conditions, 1468, 1), false, false, 0, CONTRACT_LIST(kinds, 1468, 1), "schema/pg15/deparse.txt:5504:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1469, 1), CONTRACT_LIST(conditions, 1469, 1), false, false, 0, CONTRACT_LIST(kinds, 1469, 1), "schema/pg15/deparse.txt:5510:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1470, 1), CONTRACT_LIST(conditions, 1470, 1), false, false, 0, CONTRACT_LIST(kinds, 1470, 1), "schema/pg15/deparse.txt:5513:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1471, 1), CONTRACT_LIST(conditions, 1471, 1), false, false, 0, CONTRACT_LIST(kinds, 1471, 1), "schema/pg15/deparse.txt:5516:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1472, 1), CONTRACT_LIST(conditions, 1472, 1), false, false, 0, CONTRACT_LIST(kinds, 1472, 1), "schema/pg15/deparse.txt:5522:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1473, 1), CONTRACT_LIST(conditions, 1473, 1), false, false, 0, CONTRACT_LIST(kinds, 1473, 1), "schema/pg15/deparse.txt:5525:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1474, 1), CONTRACT_LIST(conditions, 1474, 1), false, false, 0, CONTRACT_LIST(kinds, 1474, 1), "schema/pg15/deparse.txt:5546:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1475, 1), CONTRACT_LIST(conditions, 1475, 1), false, false, 0, CONTRACT_LIST(kinds, 1475, 1), "schema/pg15/deparse.txt:5549:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1476, 1), CONTRACT_LIST(conditions, 1476, 1), false, false, 0, CONTRACT_LIST(kinds, 1476, 1), "schema/pg15/deparse.txt:5552:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1477, 1), CONTRACT_LIST(conditions, 1477, 1), false, false, 0, CONTRACT_LIST(kinds, 1477, 1), "schema/pg15/deparse.txt:5555:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1478, 1), CONTRACT_LIST(conditions, 1478, 1), false, false, 0, CONTRACT_LIST(kinds, 1478, 1), "schema/pg15/deparse.txt:5558:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1479, 1), CONTRACT_LIST(conditions, 1479, 1), false, false, 0, CONTRACT_LIST(kinds, 1479, 1), "schema/pg15/deparse.txt:5561:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1480, 1), CONTRACT_LIST(conditions, 1480, 1), false, false, 0, CONTRACT_LIST(kinds, 1480, 1), "schema/pg15/deparse.txt:5564:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1481, 1), CONTRACT_LIST(conditions, 1481, 1), false, false, 0, CONTRACT_LIST(kinds, 1481, 1), "schema/pg15/deparse.txt:5567:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1482, 1), CONTRACT_LIST(conditions, 1482, 1), false, false, 0, CONTRACT_LIST(kinds, 1482, 1), "schema/pg15/deparse.txt:5570:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1483, 1), CONTRACT_LIST(conditions, 1483, 1), false, false, 0, CONTRACT_LIST(kinds, 1483, 1), "schema/pg15/deparse.txt:5573:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1484, 1), CONTRACT_LIST(conditions, 1484, 1), false, false, 0, CONTRACT_LIST(kinds, 1484, 1), "schema/pg15/deparse.txt:5576:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1485, 1), CONTRACT_LIST(conditions, 1485, 1), false, false, 0, CONTRACT_LIST(kinds, 1485, 1), "schema/pg15/deparse.txt:5579:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1486, 1), CONTRACT_LIST(conditions, 1486, 1), false, false, 0, CONTRACT_LIST(kinds, 1486, 1), "schema/pg15/deparse.txt:5588:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1487, 1), CONTRACT_LIST(conditions, 1487, 1), false, false, 0, CONTRACT_LIST(kinds, 1487, 1), "schema/pg15/deparse.txt:5591:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1488, 1), CONTRACT_LIST(conditions, 1488, 1), false, false, 0, CONTRACT_LIST(kinds, 1488, 1), "schema/pg15/deparse.txt:5594:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1489, 1), CONTRACT_LIST(conditions, 1489, 1), false, false, 0, CONTRACT_LIST(kinds, 1489, 1), "schema/pg15/deparse.txt:5606:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1490, 1), CONTRACT_LIST(conditions, 1490, 1), false, false, 0, CONTRACT_LIST(kinds, 1490, 1), "schema/pg15/deparse.txt:5609:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1491, 1), CONTRACT_LIST(conditions, 1491, 1), false, false, 0, CONTRACT_LIST(kinds, 1491, 1), "schema/pg15/deparse.txt:5612:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1492, 1), CONTRACT_LIST(conditions, 1492, 1), false, false, 0, CONTRACT_LIST(kinds, 1492, 1), "schema/pg15/deparse.txt:5615:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1493, 1), CONTRACT_LIST(conditions, 1493, 1), false, false, 0, CONTRACT_LIST(kinds, 1493, 1), "schema/pg15/deparse.txt:5627:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1494, 1), CONTRACT_LIST(conditions, 1494, 1), false, false, 0, CONTRACT_LIST(kinds, 1494, 1), "schema/pg15/deparse.txt:5630:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1495, 1), CONTRACT_LIST(conditions, 1495, 1), false, false, 0, CONTRACT_LIST(kinds, 1495, 1), "schema/pg15/deparse.txt:5633:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1496, 1), CONTRACT_LIST(conditions, 1496, 1), false, false, 0, CONTRACT_LIST(kinds, 1496, 1), "schema/pg15/deparse.txt:5639:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1497, 1), CONTRACT_LIST(conditions, 1497, 1), false, false, 0, CONTRACT_LIST(kinds, 1497, 1), "schema/pg15/deparse.txt:5642:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1498, 1), CONTRACT_LIST(conditions, 1498, 1), false, false, 0, CONTRACT_LIST(kinds, 1498, 1), "schema/pg15/deparse.txt:5654:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1499, 1), CONTRACT_LIST(conditions, 1499, 1), false, false, 0, CONTRACT_LIST(kinds, 1499, 1), "schema/pg15/deparse.txt:5657:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1500, 1), CONTRACT_LIST(conditions, 1500, 1), false, false, 0, CONTRACT_LIST(kinds, 1500, 1), "schema/pg15/deparse.txt:5660:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1501, 1), CONTRACT_LIST(conditions, 1501, 1), false, false, 0, CONTRACT_LIST(kinds, 1501, 1), "schema/pg15/deparse.txt:5663:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1502, 1), CONTRACT_LIST(conditions, 1502, 1), false, false, 0, CONTRACT_LIST(kinds, 1502, 1), "schema/pg15/deparse.txt:5669:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1503, 1), CONTRACT_LIST(conditions, 1503, 1), false, false, 0, CONTRACT_LIST(kinds, 1503, 1), "schema/pg15/deparse.txt:5672:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1504, 1), CONTRACT_LIST(conditions, 1504, 1), false, false, 0, CONTRACT_LIST(kinds, 1504, 1), "schema/pg15/deparse.txt:5681:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1505, 1), CONTRACT_LIST(conditions, 1505, 1), false, false, 0, CONTRACT_LIST(kinds, 1505, 1), "schema/pg15/deparse.txt:5684:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1506, 1), CONTRACT_LIST(conditions, 1506, 1), false, false, 0, CONTRACT_LIST(kinds, 1506, 1), "schema/pg15/deparse.txt:5687:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1507, 1), CONTRACT_LIST(conditions, 1507, 1), false, false, 0, CONTRACT_LIST(kinds, 1507, 1), "schema/pg15/deparse.txt:5690:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1508, 1), CONTRACT_LIST(conditions, 1508, 1), false, false, 0, CONTRACT_LIST(kinds, 1508, 1), "schema/pg15/deparse.txt:5693:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1509, 1), CONTRACT_LIST(conditions, 1509, 1), false, false, 0, CONTRACT_LIST(kinds, 1509, 1), "schema/pg15/deparse.txt:5696:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1510, 1), CONTRACT_LIST(conditions, 1510, 1), false, false, 0, CONTRACT_LIST(kinds, 1510, 1), "schema/pg15/deparse.txt:5702:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1511, 1), CONTRACT_LIST(conditions, 1511, 1), false, false, 0, CONTRACT_LIST(kinds, 1511, 1), "schema/pg15/deparse.txt:5705:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1512, 1), CONTRACT_LIST(conditions, 1512, 1), false, false, 0, CONTRACT_LIST(kinds, 1512, 1), "schema/pg15/deparse.txt:5720:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1513, 1), CONTRACT_LIST(conditions, 1513, 1), false, false, 0, CONTRACT_LIST(kinds, 1513, 1), "schema/pg15/deparse.txt:5723:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1514, 1), CONTRACT_LIST(conditions, 1514, 1), false, false, 0, CONTRACT_LIST(kinds, 1514, 1), "schema/pg15/deparse.txt:5726:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1515, 1), CONTRACT_LIST(conditions, 1515, 1), false, false, 0, CONTRACT_LIST(kinds, 1515, 1), "schema/pg15/deparse.txt:5729:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1516, 1), CONTRACT_LIST(conditions, 1516, 1), false, false, 0, CONTRACT_LIST(kinds, 1516, 1), "schema/pg15/deparse.txt:5732:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1517, 1), CONTRACT_LIST(conditions, 1517, 1), false, false, 0, CONTRACT_LIST(kinds, 1517, 1), "schema/pg15/deparse.txt:5735:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1518, 1), CONTRACT_LIST(conditions, 1518, 1), false, false, 0, CONTRACT_LIST(kinds, 1518, 1), "schema/pg15/deparse.txt:5738:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1519, 1), CONTRACT_LIST(conditions, 1519, 1), false, false, 0, CONTRACT_LIST(kinds, 1519, 1), "schema/pg15/deparse.txt:5741:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1520, 1), CONTRACT_LIST(conditions, 1520, 1), false, false, 0, CONTRACT_LIST(kinds, 1520, 1), "schema/pg15/deparse.txt:5744:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1521, 1), CONTRACT_LIST(conditions, 1521, 1), false, false, 0, CONTRACT_LIST(kinds, 1521, 1), "schema/pg15/deparse.txt:5747:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 1522, 1), CONTRACT_LIST(conditions, 1522, 1), false, false, 0, CONTRACT_LIST(kinds, 1522, 1), "schema/pg15/deparse.txt:5750:14"},
 	{ 182, 0, 0, false, false, CONTRACT_LIST(parents, 1523, 1), CONTRACT_LIST(conditions, 1523, ), true, false, 0, CONTRACT_LIST(kinds, 1523, ), "schema/pg15/deparse.txt:2254:18"},
 	{ 182, 0, 0, false, true, CONTRACT_LIST(parents, 1524, 1), CONTRACT_LIST(conditions, 1524, ), true, false, 0, CONTRACT_LIST(kinds, 1524, ), "schema/pg15/deparse.txt:2256:18"},
 	{ 182, 0, 0, false, false, CONTRACT_LIST(parents, 1525, 1), CONTRACT_LIST(conditions, 1525, ), true, false, 0, CONTRACT_LIST(kinds, 1525, ), "schema/pg15/deparse.txt:2258:18"},
@@ -20696,20 +20682,20 @@ static const ContractRule contract_rules[] = {
 	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1704, 1), CONTRACT_LIST(conditions, 1704, ), false, false, 0, CONTRACT_LIST(kinds, 1704, 1), "schema/pg15/deparse.txt:4691:15"},
 	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1705, 1), CONTRACT_LIST(conditions, 1705, ), false, false, 0, CONTRACT_LIST(kinds, 1705, 1), "schema/pg15/deparse.txt:4694:15"},
 	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1706, 1), CONTRACT_LIST(conditions, 1706, ), false, false, 0, CONTRACT_LIST(kinds, 1706, 1), "schema/pg15/deparse.txt:4697:15"},
-	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 1707, 1), CONTRACT_LIST(conditions, 1707, 1), false, true, 0, CONTRACT_LIST(kinds, 1707, ), "schema/pg15/deparse.txt:5370:15"},
-	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1708, 1), CONTRACT_LIST(conditions, 1708, 1), true, false, 0, CONTRACT_LIST(kinds, 1708, ), "schema/pg15/deparse.txt:5375:15"},
-	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1709, 1), CONTRACT_LIST(conditions, 1709, 1), true, false, 0, CONTRACT_LIST(kinds, 1709, ), "schema/pg15/deparse.txt:5378:15"},
-	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1710, 1), CONTRACT_LIST(conditions, 1710, 1), true, false, 0, CONTRACT_LIST(kinds, 1710, ), "schema/pg15/deparse.txt:5438:15"},
-	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1711, 1), CONTRACT_LIST(conditions, 1711, 1), true, false, 0, CONTRACT_LIST(kinds, 1711, ), "schema/pg15/deparse.txt:5441:15"},
-	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1712, 1), CONTRACT_LIST(conditions, 1712, 1), true, false, 0, CONTRACT_LIST(kinds, 1712, ), "schema/pg15/deparse.txt:5453:15"},
-	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1713, 1), CONTRACT_LIST(conditions, 1713, 1), true, false, 0, CONTRACT_LIST(kinds, 1713, ), "schema/pg15/deparse.txt:5456:15"},
-	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1714, 1), CONTRACT_LIST(conditions, 1714, 1), true, false, 0, CONTRACT_LIST(kinds, 1714, ), "schema/pg15/deparse.txt:5462:15"},
-	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1715, 1), CONTRACT_LIST(conditions, 1715, 1), true, false, 0, CONTRACT_LIST(kinds, 1715, ), "schema/pg15/deparse.txt:5471:15"},
-	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1716, 1), CONTRACT_LIST(conditions, 1716, 1), true, false, 0, CONTRACT_LIST(kinds, 1716, ), "schema/pg15/deparse.txt:5474:15"},
-	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1717, 1), CONTRACT_LIST(conditions, 1717, 1), true, false, 0, CONTRACT_LIST(kinds, 1717, ), "schema/pg15/deparse.txt:5477:15"},
-	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1718, 1), CONTRACT_LIST(conditions, 1718, 1), true, false, 0, CONTRACT_LIST(kinds, 1718, ), "schema/pg15/deparse.txt:5480:15"},
-	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1719, 1), CONTRACT_LIST(conditions, 1719, 1), true, false, 0, CONTRACT_LIST(kinds, 1719, ), "schema/pg15/deparse.txt:5483:15"},
-	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1720, 1), CONTRACT_LIST(conditions, 1720, 1), true, false, 0, CONTRACT_LIST(kinds, 1720, ), "schema/pg15/deparse.txt:5486:15"},
+	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 1707, 1), CONTRACT_LIST(conditions, 1707, 1), false, true, 0, CONTRACT_LIST(kinds, 1707, ), "schema/pg15/deparse.txt:5367:15"},
+	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1708, 1), CONTRACT_LIST(conditions, 1708, 1), true, false, 0, CONTRACT_LIST(kinds, 1708, ), "schema/pg15/deparse.txt:5372:15"},
+	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1709, 1), CONTRACT_LIST(conditions, 1709, 1), true, false, 0, CONTRACT_LIST(kinds, 1709, ), "schema/pg15/deparse.txt:5375:15"},
+	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1710, 1), CONTRACT_LIST(conditions, 1710, 1), true, false, 0, CONTRACT_LIST(kinds, 1710, ), "schema/pg15/deparse.txt:5435:15"},
+	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1711, 1), CONTRACT_LIST(conditions, 1711, 1), true, false, 0, CONTRACT_LIST(kinds, 1711, ), "schema/pg15/deparse.txt:5438:15"},
+	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1712, 1), CONTRACT_LIST(conditions, 1712, 1), true, false, 0, CONTRACT_LIST(kinds, 1712, ), "schema/pg15/deparse.txt:5450:15"},
+	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1713, 1), CONTRACT_LIST(conditions, 1713, 1), true, false, 0, CONTRACT_LIST(kinds, 1713, ), "schema/pg15/deparse.txt:5453:15"},
+	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1714, 1), CONTRACT_LIST(conditions, 1714, 1), true, false, 0, CONTRACT_LIST(kinds, 1714, ), "schema/pg15/deparse.txt:5459:15"},
+	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1715, 1), CONTRACT_LIST(conditions, 1715, 1), true, false, 0, CONTRACT_LIST(kinds, 1715, ), "schema/pg15/deparse.txt:5468:15"},
+	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1716, 1), CONTRACT_LIST(conditions, 1716, 1), true, false, 0, CONTRACT_LIST(kinds, 1716, ), "schema/pg15/deparse.txt:5471:15"},
+	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1717, 1), CONTRACT_LIST(conditions, 1717, 1), true, false, 0, CONTRACT_LIST(kinds, 1717, ), "schema/pg15/deparse.txt:5474:15"},
+	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1718, 1), CONTRACT_LIST(conditions, 1718, 1), true, false, 0, CONTRACT_LIST(kinds, 1718, ), "schema/pg15/deparse.txt:5477:15"},
+	{ 184, 1, 0, false, false, CONTRACT_LIST(parents, 1719, 1), CONTRACT_LIST(conditions, 1719, 1), true, false, 0, CONTRACT_LIST(kinds, 1719, ), "schema/pg15/deparse.txt:5480:15"},
+	{ 184, 1, 1, true, false, CONTRACT_LIST(parents, 1720, 1), CONTRACT_LIST(conditions, 1720, 1), true, false, 0, CONTRACT_LIST(kinds, 1720, ), "schema/pg15/deparse.txt:5483:15"},
 	{ 184, 2, 0, false, false, CONTRACT_LIST(parents, 1721, ), CONTRACT_LIST(conditions, 1721, ), true, false, 0, CONTRACT_LIST(kinds, 1721, ), "schema/pg15/deparse.txt:2473:20"},
 	{ 184, 2, 0, false, false, CONTRACT_LIST(parents, 1722, ), CONTRACT_LIST(conditions, 1722, ), false, false, 0, CONTRACT_LIST(kinds, 1722, 1), "schema/pg15/deparse.txt:2475:20"},
 	{ 184, 2, 1, true, false, CONTRACT_LIST(parents, 1723, ), CONTRACT_LIST(conditions, 1723, ), false, false, 0, CONTRACT_LIST(kinds, 1723, 1), "schema/pg15/deparse.txt:4700:20"},
@@ -20768,7 +20754,7 @@ static const ContractRule contract_rules[] = {
 	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1776, 1), CONTRACT_LIST(conditions, 1776, 1), false, false, 0, CONTRACT_LIST(kinds, 1776, 1), "schema/pg15/deparse.txt:2556:15"},
 	{ 189, 2, -1, false, true, CONTRACT_LIST(parents, 1777, 1), CONTRACT_LIST(conditions, 1777, ), false, false, 0, CONTRACT_LIST(kinds, 1777, 1), "schema/pg15/deparse.txt:2558:15"},
 	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1778, 1), CONTRACT_LIST(conditions, 1778, ), false, false, 0, CONTRACT_LIST(kinds, 1778, 1), "schema/pg15/deparse.txt:2560:15"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1779, 1), CONTRACT_LIST(conditions, 1779, 1), true, false, 0, CONTRACT_LIST(kinds, 1779, ), "schema/pg15/deparse.txt:5367:15"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 1779, 1), CONTRACT_LIST(conditions, 1779, 1), true, false, 0, CONTRACT_LIST(kinds, 1779, ), "schema/pg15/deparse.txt:5364:15"},
 	{ 190, 0, -1, false, false, CONTRACT_LIST(parents, 1780, ), CONTRACT_LIST(conditions, 1780, ), false, false, 0, CONTRACT_LIST(kinds, 1780, 1), "schema/pg15/deparse.txt:2562:23"},
 	{ 191, 0, -1, false, true, CONTRACT_LIST(parents, 1781, 1), CONTRACT_LIST(conditions, 1781, ), true, false, 0, CONTRACT_LIST(kinds, 1781, ), "schema/pg15/deparse.txt:2564:14"},
 	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 1782, 1), CONTRACT_LIST(conditions, 1782, ), true, false, 0, CONTRACT_LIST(kinds, 1782, ), "schema/pg15/deparse.txt:2566:14"},
@@ -20940,7 +20926,7 @@ static const ContractRule contract_rules[] = {
 	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1948, 1), CONTRACT_LIST(conditions, 1948, ), false, false, 0, CONTRACT_LIST(kinds, 1948, 1), "schema/pg15/deparse.txt:4927:23"},
 	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1949, 1), CONTRACT_LIST(conditions, 1949, ), false, false, 0, CONTRACT_LIST(kinds, 1949, 1), "schema/pg15/deparse.txt:4930:23"},
 	{ 200, 6, 1, true, false, CONTRACT_LIST(parents, 1950, 1), CONTRACT_LIST(conditions, 1950, ), false, false, 0, CONTRACT_LIST(kinds, 1950, 1), "schema/pg15/deparse.txt:4933:23"},
-	{ 201, 0, -1, false, false, CONTRACT_LIST(parents, 1951, 1), CONTRACT_LIST(conditions, 1951, 1), true, false, 0, CONTRACT_LIST(kinds, 1951, ), "schema/pg15/deparse.txt:5289:19"},
+	{ 201, 0, -1, false, false, CONTRACT_LIST(parents, 1951, 1), CONTRACT_LIST(conditions, 1951, 1), true, false, 0, CONTRACT_LIST(kinds, 1951, ), "schema/pg15/deparse.txt:5286:19"},
 	{ 201, 15, 0, false, false, CONTRACT_LIST(parents, 1952, ), CONTRACT_LIST(conditions, 1952, ), true, false, 0, CONTRACT_LIST(kinds, 1952, ), "schema/pg15/deparse.txt:2786:23"},
 	{ 201, 15, 1, true, false, CONTRACT_LIST(parents, 1953, ), CONTRACT_LIST(conditions, 1953, ), true, false, 0, CONTRACT_LIST(kinds, 1953, ), "schema/pg15/deparse.txt:2788:23"},
 	{ 201, 15, 0, false, false, CONTRACT_LIST(parents, 1954, ), CONTRACT_LIST(conditions, 1954, ), false, false, 0, CONTRACT_LIST(kinds, 1954, 1), "schema/pg15/deparse.txt:2790:23"},
@@ -21122,31 +21108,31 @@ static const ContractRule contract_rules[] = {
 	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2130, 1), CONTRACT_LIST(conditions, 2130, 1), false, false, 0, CONTRACT_LIST(kinds, 2130, 1), "schema/pg15/deparse.txt:3133:13"},
 	{ 205, 2, -1, false, true, CONTRACT_LIST(parents, 2131, 1), CONTRACT_LIST(conditions, 2131, ), false, false, 0, CONTRACT_LIST(kinds, 2131, 1), "schema/pg15/deparse.txt:3135:13"},
 	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2132, 1), CONTRACT_LIST(conditions, 2132, ), false, false, 0, CONTRACT_LIST(kinds, 2132, 1), "schema/pg15/deparse.txt:3137:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2133, 1), CONTRACT_LIST(conditions, 2133, 1), true, false, 0, CONTRACT_LIST(kinds, 2133, ), "schema/pg15/deparse.txt:5349:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2134, 1), CONTRACT_LIST(conditions, 2134, 1), true, false, 0, CONTRACT_LIST(kinds, 2134, ), "schema/pg15/deparse.txt:5352:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2135, 1), CONTRACT_LIST(conditions, 2135, 1), true, false, 0, CONTRACT_LIST(kinds, 2135, ), "schema/pg15/deparse.txt:5361:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2136, 1), CONTRACT_LIST(conditions, 2136, 1), false, false, 0, CONTRACT_LIST(kinds, 2136, 1), "schema/pg15/deparse.txt:5489:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2137, 1), CONTRACT_LIST(conditions, 2137, 1), false, false, 0, CONTRACT_LIST(kinds, 2137, 1), "schema/pg15/deparse.txt:5498:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2138, 1), CONTRACT_LIST(conditions, 2138, 1), false, false, 0, CONTRACT_LIST(kinds, 2138, 1), "schema/pg15/deparse.txt:5501:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2139, 1), CONTRACT_LIST(conditions, 2139, 1), false, false, 0, CONTRACT_LIST(kinds, 2139, 1), "schema/pg15/deparse.txt:5510:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2140, 1), CONTRACT_LIST(conditions, 2140, 1), false, false, 0, CONTRACT_LIST(kinds, 2140, 1), "schema/pg15/deparse.txt:5534:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2141, 1), CONTRACT_LIST(conditions, 2141, 1), false, false, 0, CONTRACT_LIST(kinds, 2141, 1), "schema/pg15/deparse.txt:5543:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2142, 1), CONTRACT_LIST(conditions, 2142, 1), false, false, 0, CONTRACT_LIST(kinds, 2142, 1), "schema/pg15/deparse.txt:5546:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2143, 1), CONTRACT_LIST(conditions, 2143, 1), false, false, 0, CONTRACT_LIST(kinds, 2143, 1), "schema/pg15/deparse.txt:5585:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2144, 1), CONTRACT_LIST(conditions, 2144, 1), false, false, 0, CONTRACT_LIST(kinds, 2144, 1), "schema/pg15/deparse.txt:5588:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2145, 1), CONTRACT_LIST(conditions, 2145, 1), false, false, 0, CONTRACT_LIST(kinds, 2145, 1), "schema/pg15/deparse.txt:5600:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2146, 1), CONTRACT_LIST(conditions, 2146, 1), false, false, 0, CONTRACT_LIST(kinds, 2146, 1), "schema/pg15/deparse.txt:5603:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2147, 1), CONTRACT_LIST(conditions, 2147, 1), false, false, 0, CONTRACT_LIST(kinds, 2147, 1), "schema/pg15/deparse.txt:5606:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2148, 1), CONTRACT_LIST(conditions, 2148, 1), false, false, 0, CONTRACT_LIST(kinds, 2148, 1), "schema/pg15/deparse.txt:5621:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2149, 1), CONTRACT_LIST(conditions, 2149, 1), false, false, 0, CONTRACT_LIST(kinds, 2149, 1), "schema/pg15/deparse.txt:5627:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2150, 1), CONTRACT_LIST(conditions, 2150, 1), false, false, 0, CONTRACT_LIST(kinds, 2150, 1), "schema/pg15/deparse.txt:5639:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2151, 1), CONTRACT_LIST(conditions, 2151, 1), false, false, 0, CONTRACT_LIST(kinds, 2151, 1), "schema/pg15/deparse.txt:5648:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2152, 1), CONTRACT_LIST(conditions, 2152, 1), false, false, 0, CONTRACT_LIST(kinds, 2152, 1), "schema/pg15/deparse.txt:5651:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2153, 1), CONTRACT_LIST(conditions, 2153, 1), false, false, 0, CONTRACT_LIST(kinds, 2153, 1), "schema/pg15/deparse.txt:5654:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2154, 1), CONTRACT_LIST(conditions, 2154, 1), false, false, 0, CONTRACT_LIST(kinds, 2154, 1), "schema/pg15/deparse.txt:5669:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2155, 1), CONTRACT_LIST(conditions, 2155, 1), false, false, 0, CONTRACT_LIST(kinds, 2155, 1), "schema/pg15/deparse.txt:5678:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2156, 1), CONTRACT_LIST(conditions, 2156, 1), false, false, 0, CONTRACT_LIST(kinds, 2156, 1), "schema/pg15/deparse.txt:5681:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2157, 1), CONTRACT_LIST(conditions, 2157, 1), false, false, 0, CONTRACT_LIST(kinds, 2157, 1), "schema/pg15/deparse.txt:5702:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2133, 1), CONTRACT_LIST(conditions, 2133, 1), true, false, 0, CONTRACT_LIST(kinds, 2133, ), "schema/pg15/deparse.txt:5346:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2134, 1), CONTRACT_LIST(conditions, 2134, 1), true, false, 0, CONTRACT_LIST(kinds, 2134, ), "schema/pg15/deparse.txt:5349:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2135, 1), CONTRACT_LIST(conditions, 2135, 1), true, false, 0, CONTRACT_LIST(kinds, 2135, ), "schema/pg15/deparse.txt:5358:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2136, 1), CONTRACT_LIST(conditions, 2136, 1), false, false, 0, CONTRACT_LIST(kinds, 2136, 1), "schema/pg15/deparse.txt:5486:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2137, 1), CONTRACT_LIST(conditions, 2137, 1), false, false, 0, CONTRACT_LIST(kinds, 2137, 1), "schema/pg15/deparse.txt:5495:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2138, 1), CONTRACT_LIST(conditions, 2138, 1), false, false, 0, CONTRACT_LIST(kinds, 2138, 1), "schema/pg15/deparse.txt:5498:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2139, 1), CONTRACT_LIST(conditions, 2139, 1), false, false, 0, CONTRACT_LIST(kinds, 2139, 1), "schema/pg15/deparse.txt:5507:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2140, 1), CONTRACT_LIST(conditions, 2140, 1), false, false, 0, CONTRACT_LIST(kinds, 2140, 1), "schema/pg15/deparse.txt:5531:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2141, 1), CONTRACT_LIST(conditions, 2141, 1), false, false, 0, CONTRACT_LIST(kinds, 2141, 1), "schema/pg15/deparse.txt:5540:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2142, 1), CONTRACT_LIST(conditions, 2142, 1), false, false, 0, CONTRACT_LIST(kinds, 2142, 1), "schema/pg15/deparse.txt:5543:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2143, 1), CONTRACT_LIST(conditions, 2143, 1), false, false, 0, CONTRACT_LIST(kinds, 2143, 1), "schema/pg15/deparse.txt:5582:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2144, 1), CONTRACT_LIST(conditions, 2144, 1), false, false, 0, CONTRACT_LIST(kinds, 2144, 1), "schema/pg15/deparse.txt:5585:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2145, 1), CONTRACT_LIST(conditions, 2145, 1), false, false, 0, CONTRACT_LIST(kinds, 2145, 1), "schema/pg15/deparse.txt:5597:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2146, 1), CONTRACT_LIST(conditions, 2146, 1), false, false, 0, CONTRACT_LIST(kinds, 2146, 1), "schema/pg15/deparse.txt:5600:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2147, 1), CONTRACT_LIST(conditions, 2147, 1), false, false, 0, CONTRACT_LIST(kinds, 2147, 1), "schema/pg15/deparse.txt:5603:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2148, 1), CONTRACT_LIST(conditions, 2148, 1), false, false, 0, CONTRACT_LIST(kinds, 2148, 1), "schema/pg15/deparse.txt:5618:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2149, 1), CONTRACT_LIST(conditions, 2149, 1), false, false, 0, CONTRACT_LIST(kinds, 2149, 1), "schema/pg15/deparse.txt:5624:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2150, 1), CONTRACT_LIST(conditions, 2150, 1), false, false, 0, CONTRACT_LIST(kinds, 2150, 1), "schema/pg15/deparse.txt:5636:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2151, 1), CONTRACT_LIST(conditions, 2151, 1), false, false, 0, CONTRACT_LIST(kinds, 2151, 1), "schema/pg15/deparse.txt:5645:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2152, 1), CONTRACT_LIST(conditions, 2152, 1), false, false, 0, CONTRACT_LIST(kinds, 2152, 1), "schema/pg15/deparse.txt:5648:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2153, 1), CONTRACT_LIST(conditions, 2153, 1), false, false, 0, CONTRACT_LIST(kinds, 2153, 1), "schema/pg15/deparse.txt:5651:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2154, 1), CONTRACT_LIST(conditions, 2154, 1), false, false, 0, CONTRACT_LIST(kinds, 2154, 1), "schema/pg15/deparse.txt:5666:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2155, 1), CONTRACT_LIST(conditions, 2155, 1), false, false, 0, CONTRACT_LIST(kinds, 2155, 1), "schema/pg15/deparse.txt:5675:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2156, 1), CONTRACT_LIST(conditions, 2156, 1), false, false, 0, CONTRACT_LIST(kinds, 2156, 1), "schema/pg15/deparse.txt:5678:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 2157, 1), CONTRACT_LIST(conditions, 2157, 1), false, false, 0, CONTRACT_LIST(kinds, 2157, 1), "schema/pg15/deparse.txt:5699:13"},
 	{ 211, 1, 0, false, false, CONTRACT_LIST(parents, 2158, ), CONTRACT_LIST(conditions, 2158, 1), true, false, 0, CONTRACT_LIST(kinds, 2158, ), "schema/pg15/deparse.txt:3139:21"},
 	{ 211, 1, 0, false, false, CONTRACT_LIST(parents, 2159, ), CONTRACT_LIST(conditions, 2159, 1), true, false, 0, CONTRACT_LIST(kinds, 2159, ), "schema/pg15/deparse.txt:3141:21"},
 	{ 211, 1, 1, true, false, CONTRACT_LIST(parents, 2160, ), CONTRACT_LIST(conditions, 2160, 1), true, false, 0, CONTRACT_LIST(kinds, 2160, ), "schema/pg15/deparse.txt:3143:21"},
@@ -21228,225 +21214,224 @@ static const ContractRule contract_rules[] = {
 	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2236, 1), CONTRACT_LIST(conditions, 2236, ), false, false, 0, CONTRACT_LIST(kinds, 2236, 1), "schema/pg15/deparse.txt:5070:24"},
 	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2237, 1), CONTRACT_LIST(conditions, 2237, ), false, false, 0, CONTRACT_LIST(kinds, 2237, 1), "schema/pg15/deparse.txt:5073:24"},
 	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2238, 1), CONTRACT_LIST(conditions, 2238, ), false, false, 0, CONTRACT_LIST(kinds, 2238, 1), "schema/pg15/deparse.txt:5076:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 2239, 1), CONTRACT_LIST(conditions, 2239, 1), false, true, 0, CONTRACT_LIST(kinds, 2239, ), "schema/pg15/deparse.txt:5262:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2240, 1), CONTRACT_LIST(conditions, 2240, 1), true, false, 0, CONTRACT_LIST(kinds, 2240, ), "schema/pg15/deparse.txt:5337:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2241, 1), CONTRACT_LIST(conditions, 2241, 1), true, false, 0, CONTRACT_LIST(kinds, 2241, ), "schema/pg15/deparse.txt:5355:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2242, 1), CONTRACT_LIST(conditions, 2242, 1), true, false, 0, CONTRACT_LIST(kinds, 2242, ), "schema/pg15/deparse.txt:5381:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2243, 1), CONTRACT_LIST(conditions, 2243, 1), true, false, 0, CONTRACT_LIST(kinds, 2243, ), "schema/pg15/deparse.txt:5384:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2239, 1), CONTRACT_LIST(conditions, 2239, 1), true, false, 0, CONTRACT_LIST(kinds, 2239, ), "schema/pg15/deparse.txt:5334:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2240, 1), CONTRACT_LIST(conditions, 2240, 1), true, false, 0, CONTRACT_LIST(kinds, 2240, ), "schema/pg15/deparse.txt:5352:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2241, 1), CONTRACT_LIST(conditions, 2241, 1), true, false, 0, CONTRACT_LIST(kinds, 2241, ), "schema/pg15/deparse.txt:5378:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2242, 1), CONTRACT_LIST(conditions, 2242, 1), true, false, 0, CONTRACT_LIST(kinds, 2242, ), "schema/pg15/deparse.txt:5381:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2243, 1), CONTRACT_LIST(conditions, 2243, 1), true, false, 0, CONTRACT_LIST(kinds, 2243, ), "schema/pg15/deparse.txt:5384:24"},
 	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2244, 1), CONTRACT_LIST(conditions, 2244, 1), true, false, 0, CONTRACT_LIST(kinds, 2244, ), "schema/pg15/deparse.txt:5387:24"},
 	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2245, 1), CONTRACT_LIST(conditions, 2245, 1), true, false, 0, CONTRACT_LIST(kinds, 2245, ), "schema/pg15/deparse.txt:5390:24"},
 	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2246, 1), CONTRACT_LIST(conditions, 2246, 1), true, false, 0, CONTRACT_LIST(kinds, 2246, ), "schema/pg15/deparse.txt:5393:24"},
 	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2247, 1), CONTRACT_LIST(conditions, 2247, 1), true, false, 0, CONTRACT_LIST(kinds, 2247, ), "schema/pg15/deparse.txt:5396:24"},
 	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2248, 1), CONTRACT_LIST(conditions, 2248, 1), true, false, 0, CONTRACT_LIST(kinds, 2248, ), "schema/pg15/deparse.txt:5399:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2249, 1), CONTRACT_LIST(conditions, 2249, 1), true, false, 0, CONTRACT_LIST(kinds, 2249, ), "schema/pg15/deparse.txt:5402:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2250, 1), CONTRACT_LIST(conditions, 2250, 1), true, false, 0, CONTRACT_LIST(kinds, 2250, ), "schema/pg15/deparse.txt:5405:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2249, 1), CONTRACT_LIST(conditions, 2249, 1), true, false, 0, CONTRACT_LIST(kinds, 2249, ), "schema/pg15/deparse.txt:5402:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2250, 1), CONTRACT_LIST(conditions, 2250, 1), true, false, 0, CONTRACT_LIST(kinds, 2250, ), "schema/pg15/deparse.txt:5405:24"},
 	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2251, 1), CONTRACT_LIST(conditions, 2251, 1), true, false, 0, CONTRACT_LIST(kinds, 2251, ), "schema/pg15/deparse.txt:5408:24"},
 	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2252, 1), CONTRACT_LIST(conditions, 2252, 1), true, false, 0, CONTRACT_LIST(kinds, 2252, ), "schema/pg15/deparse.txt:5411:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2253, 1), CONTRACT_LIST(conditions, 2253, 1), true, false, 0, CONTRACT_LIST(kinds, 2253, ), "schema/pg15/deparse.txt:5414:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2253, 1), CONTRACT_LIST(conditions, 2253, 1), true, false, 0, CONTRACT_LIST(kinds, 2253, ), "schema/pg15/deparse.txt:5414:24"},
 	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2254, 1), CONTRACT_LIST(conditions, 2254, 1), true, false, 0, CONTRACT_LIST(kinds, 2254, ), "schema/pg15/deparse.txt:5417:24"},
 	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2255, 1), CONTRACT_LIST(conditions, 2255, 1), true, false, 0, CONTRACT_LIST(kinds, 2255, ), "schema/pg15/deparse.txt:5420:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2256, 1), CONTRACT_LIST(conditions, 2256, 1), true, false, 0, CONTRACT_LIST(kinds, 2256, ), "schema/pg15/deparse.txt:5423:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2257, 1), CONTRACT_LIST(conditions, 2257, 1), true, false, 0, CONTRACT_LIST(kinds, 2257, ), "schema/pg15/deparse.txt:5426:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2256, 1), CONTRACT_LIST(conditions, 2256, 1), true, false, 0, CONTRACT_LIST(kinds, 2256, ), "schema/pg15/deparse.txt:5423:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2257, 1), CONTRACT_LIST(conditions, 2257, 1), true, false, 0, CONTRACT_LIST(kinds, 2257, ), "schema/pg15/deparse.txt:5426:24"},
 	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2258, 1), CONTRACT_LIST(conditions, 2258, 1), true, false, 0, CONTRACT_LIST(kinds, 2258, ), "schema/pg15/deparse.txt:5429:24"},
 	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2259, 1), CONTRACT_LIST(conditions, 2259, 1), true, false, 0, CONTRACT_LIST(kinds, 2259, ), "schema/pg15/deparse.txt:5432:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2260, 1), CONTRACT_LIST(conditions, 2260, 1), true, false, 0, CONTRACT_LIST(kinds, 2260, ), "schema/pg15/deparse.txt:5435:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2260, 1), CONTRACT_LIST(conditions, 2260, 1), true, false, 0, CONTRACT_LIST(kinds, 2260, ), "schema/pg15/deparse.txt:5441:24"},
 	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2261, 1), CONTRACT_LIST(conditions, 2261, 1), true, false, 0, CONTRACT_LIST(kinds, 2261, ), "schema/pg15/deparse.txt:5444:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2262, 1), CONTRACT_LIST(conditions, 2262, 1), true, false, 0, CONTRACT_LIST(kinds, 2262, ), "schema/pg15/deparse.txt:5447:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2263, 1), CONTRACT_LIST(conditions, 2263, 1), true, false, 0, CONTRACT_LIST(kinds, 2263, ), "schema/pg15/deparse.txt:5450:24"},
-	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2264, 1), CONTRACT_LIST(conditions, 2264, 1), true, false, 0, CONTRACT_LIST(kinds, 2264, ), "schema/pg15/deparse.txt:5459:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2262, 1), CONTRACT_LIST(conditions, 2262, 1), true, false, 0, CONTRACT_LIST(kinds, 2262, ), "schema/pg15/deparse.txt:5447:24"},
+	{ 213, 1, 1, true, false, CONTRACT_LIST(parents, 2263, 1), CONTRACT_LIST(conditions, 2263, 1), true, false, 0, CONTRACT_LIST(kinds, 2263, ), "schema/pg15/deparse.txt:5456:24"},
+	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2264, 1), CONTRACT_LIST(conditions, 2264, 1), true, false, 0, CONTRACT_LIST(kinds, 2264, ), "schema/pg15/deparse.txt:5462:24"},
 	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2265, 1), CONTRACT_LIST(conditions, 2265, 1), true, false, 0, CONTRACT_LIST(kinds, 2265, ), "schema/pg15/deparse.txt:5465:24"},
-	{ 213, 1, 0, false, false, CONTRACT_LIST(parents, 2266, 1), CONTRACT_LIST(conditions, 2266, 1), true, false, 0, CONTRACT_LIST(kinds, 2266, ), "schema/pg15/deparse.txt:5468:24"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2267, ), CONTRACT_LIST(conditions, 2267, ), true, false, 0, CONTRACT_LIST(kinds, 2267, ), "schema/pg15/deparse.txt:3238:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2268, ), CONTRACT_LIST(conditions, 2268, ), true, false, 0, CONTRACT_LIST(kinds, 2268, ), "schema/pg15/deparse.txt:3240:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2269, 1), CONTRACT_LIST(conditions, 2269, ), false, false, 0, CONTRACT_LIST(kinds, 2269, 1), "schema/pg15/deparse.txt:3242:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2270, 1), CONTRACT_LIST(conditions, 2270, ), false, false, 0, CONTRACT_LIST(kinds, 2270, 1), "schema/pg15/deparse.txt:3244:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2271, 1), CONTRACT_LIST(conditions, 2271, ), false, false, 0, CONTRACT_LIST(kinds, 2271, 1), "schema/pg15/deparse.txt:3246:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2272, 1), CONTRACT_LIST(conditions, 2272, ), false, false, 0, CONTRACT_LIST(kinds, 2272, 1), "schema/pg15/deparse.txt:3248:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2273, 1), CONTRACT_LIST(conditions, 2273, ), false, false, 0, CONTRACT_LIST(kinds, 2273, 1), "schema/pg15/deparse.txt:3250:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2274, 1), CONTRACT_LIST(conditions, 2274, ), false, false, 0, CONTRACT_LIST(kinds, 2274, 1), "schema/pg15/deparse.txt:3252:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2275, 1), CONTRACT_LIST(conditions, 2275, ), false, false, 0, CONTRACT_LIST(kinds, 2275, 1), "schema/pg15/deparse.txt:3254:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2276, 1), CONTRACT_LIST(conditions, 2276, ), false, false, 0, CONTRACT_LIST(kinds, 2276, 1), "schema/pg15/deparse.txt:3256:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2277, 1), CONTRACT_LIST(conditions, 2277, ), false, false, 0, CONTRACT_LIST(kinds, 2277, 1), "schema/pg15/deparse.txt:3258:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2278, 1), CONTRACT_LIST(conditions, 2278, ), false, false, 0, CONTRACT_LIST(kinds, 2278, 1), "schema/pg15/deparse.txt:3260:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2279, 1), CONTRACT_LIST(conditions, 2279, ), false, false, 0, CONTRACT_LIST(kinds, 2279, 1), "schema/pg15/deparse.txt:3262:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2280, 1), CONTRACT_LIST(conditions, 2280, ), false, false, 0, CONTRACT_LIST(kinds, 2280, 1), "schema/pg15/deparse.txt:3264:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2281, 1), CONTRACT_LIST(conditions, 2281, ), false, false, 0, CONTRACT_LIST(kinds, 2281, 1), "schema/pg15/deparse.txt:3266:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2282, 1), CONTRACT_LIST(conditions, 2282, ), false, false, 0, CONTRACT_LIST(kinds, 2282, 1), "schema/pg15/deparse.txt:3268:28"},
-	{ 213, 2, 0, false, true, CONTRACT_LIST(parents, 2283, 1), CONTRACT_LIST(conditions, 2283, ), false, false, 0, CONTRACT_LIST(kinds, 2283, 1), "schema/pg15/deparse.txt:3270:28"},
-	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2284, 1), CONTRACT_LIST(conditions, 2284, ), false, false, 0, CONTRACT_LIST(kinds, 2284, 1), "schema/pg15/deparse.txt:3272:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2285, 1), CONTRACT_LIST(conditions, 2285, ), false, false, 0, CONTRACT_LIST(kinds, 2285, 1), "schema/pg15/deparse.txt:3274:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2286, 1), CONTRACT_LIST(conditions, 2286, ), false, false, 0, CONTRACT_LIST(kinds, 2286, 1), "schema/pg15/deparse.txt:3276:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2287, 1), CONTRACT_LIST(conditions, 2287, ), false, false, 0, CONTRACT_LIST(kinds, 2287, 1), "schema/pg15/deparse.txt:3278:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2288, 1), CONTRACT_LIST(conditions, 2288, ), false, false, 0, CONTRACT_LIST(kinds, 2288, 1), "schema/pg15/deparse.txt:3280:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2289, 1), CONTRACT_LIST(conditions, 2289, ), false, false, 0, CONTRACT_LIST(kinds, 2289, 1), "schema/pg15/deparse.txt:3282:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2290, 1), CONTRACT_LIST(conditions, 2290, ), false, false, 0, CONTRACT_LIST(kinds, 2290, 1), "schema/pg15/deparse.txt:3284:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2291, 1), CONTRACT_LIST(conditions, 2291, ), false, false, 0, CONTRACT_LIST(kinds, 2291, 1), "schema/pg15/deparse.txt:3286:28"},
-	{ 213, 2, 1, true, true, CONTRACT_LIST(parents, 2292, 1), CONTRACT_LIST(conditions, 2292, ), false, false, 0, CONTRACT_LIST(kinds, 2292, 1), "schema/pg15/deparse.txt:3288:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2293, 1), CONTRACT_LIST(conditions, 2293, ), false, false, 0, CONTRACT_LIST(kinds, 2293, 1), "schema/pg15/deparse.txt:3290:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2294, 1), CONTRACT_LIST(conditions, 2294, ), false, false, 0, CONTRACT_LIST(kinds, 2294, 1), "schema/pg15/deparse.txt:5079:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2295, 1), CONTRACT_LIST(conditions, 2295, ), false, false, 0, CONTRACT_LIST(kinds, 2295, 1), "schema/pg15/deparse.txt:5082:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2296, 1), CONTRACT_LIST(conditions, 2296, ), false, false, 0, CONTRACT_LIST(kinds, 2296, 1), "schema/pg15/deparse.txt:5085:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2297, 1), CONTRACT_LIST(conditions, 2297, ), false, false, 0, CONTRACT_LIST(kinds, 2297, 1), "schema/pg15/deparse.txt:5088:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2298, 1), CONTRACT_LIST(conditions, 2298, ), false, false, 0, CONTRACT_LIST(kinds, 2298, 1), "schema/pg15/deparse.txt:5091:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2299, 1), CONTRACT_LIST(conditions, 2299, ), false, false, 0, CONTRACT_LIST(kinds, 2299, 1), "schema/pg15/deparse.txt:5094:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2300, 1), CONTRACT_LIST(conditions, 2300, ), false, false, 0, CONTRACT_LIST(kinds, 2300, 1), "schema/pg15/deparse.txt:5097:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2301, 1), CONTRACT_LIST(conditions, 2301, ), false, false, 0, CONTRACT_LIST(kinds, 2301, 1), "schema/pg15/deparse.txt:5100:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2302, 1), CONTRACT_LIST(conditions, 2302, ), false, false, 0, CONTRACT_LIST(kinds, 2302, 1), "schema/pg15/deparse.txt:5103:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2303, 1), CONTRACT_LIST(conditions, 2303, ), false, false, 0, CONTRACT_LIST(kinds, 2303, 1), "schema/pg15/deparse.txt:5106:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2304, 1), CONTRACT_LIST(conditions, 2304, ), false, false, 0, CONTRACT_LIST(kinds, 2304, 1), "schema/pg15/deparse.txt:5109:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2305, 1), CONTRACT_LIST(conditions, 2305, ), false, false, 0, CONTRACT_LIST(kinds, 2305, 1), "schema/pg15/deparse.txt:5112:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2306, 1), CONTRACT_LIST(conditions, 2306, ), false, false, 0, CONTRACT_LIST(kinds, 2306, 1), "schema/pg15/deparse.txt:5115:28"},
-	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2307, 1), CONTRACT_LIST(conditions, 2307, ), false, false, 0, CONTRACT_LIST(kinds, 2307, 1), "schema/pg15/deparse.txt:5118:28"},
-	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 2308, 1), CONTRACT_LIST(conditions, 2308, 1), false, true, 0, CONTRACT_LIST(kinds, 2308, ), "schema/pg15/deparse.txt:5265:28"},
-	{ 214, 1, 0, false, false, CONTRACT_LIST(parents, 2309, ), CONTRACT_LIST(conditions, 2309, ), true, false, 0, CONTRACT_LIST(kinds, 2309, ), "schema/pg15/deparse.txt:3292:17"},
-	{ 214, 1, 1, true, false, CONTRACT_LIST(parents, 2310, ), CONTRACT_LIST(conditions, 2310, ), true, false, 0, CONTRACT_LIST(kinds, 2310, ), "schema/pg15/deparse.txt:3294:17"},
-	{ 214, 1, 0, false, false, CONTRACT_LIST(parents, 2311, ), CONTRACT_LIST(conditions, 2311, ), false, false, 0, CONTRACT_LIST(kinds, 2311, 1), "schema/pg15/deparse.txt:3296:17"},
-	{ 214, 1, 1, true, false, CONTRACT_LIST(parents, 2312, ), CONTRACT_LIST(conditions, 2312, ), false, false, 0, CONTRACT_LIST(kinds, 2312, 1), "schema/pg15/deparse.txt:3298:17"},
-	{ 214, 1, 1, true, false, CONTRACT_LIST(parents, 2313, 1), CONTRACT_LIST(conditions, 2313, ), false, false, 0, CONTRACT_LIST(kinds, 2313, 1), "schema/pg15/deparse.txt:5121:17"},
-	{ 215, 3, 0, false, false, CONTRACT_LIST(parents, 2314, ), CONTRACT_LIST(conditions, 2314, ), true, false, 0, CONTRACT_LIST(kinds, 2314, ), "schema/pg15/deparse.txt:3300:32"},
-	{ 215, 3, 1, true, false, CONTRACT_LIST(parents, 2315, ), CONTRACT_LIST(conditions, 2315, ), true, false, 0, CONTRACT_LIST(kinds, 2315, ), "schema/pg15/deparse.txt:3302:32"},
-	{ 215, 3, 0, false, false, CONTRACT_LIST(parents, 2316, ), CONTRACT_LIST(conditions, 2316, ), false, false, 0, CONTRACT_LIST(kinds, 2316, 1), "schema/pg15/deparse.txt:3304:32"},
-	{ 215, 3, 1, true, false, CONTRACT_LIST(parents, 2317, ), CONTRACT_LIST(conditions, 2317, ), false, false, 0, CONTRACT_LIST(kinds, 2317, 1), "schema/pg15/deparse.txt:3306:32"},
-	{ 215, 3, 1, true, false, CONTRACT_LIST(parents, 2318, 1), CONTRACT_LIST(conditions, 2318, ), false, false, 0, CONTRACT_LIST(kinds, 2318, 1), "schema/pg15/deparse.txt:5124:32"},
-	{ 215, 3, 1, true, false, CONTRACT_LIST(parents, 2319, 1), CONTRACT_LIST(conditions, 2319, ), false, false, 0, CONTRACT_LIST(kinds, 2319, 1), "schema/pg15/deparse.txt:5127:32"},
-	{ 215, 4, 0, false, false, CONTRACT_LIST(parents, 2320, ), CONTRACT_LIST(conditions, 2320, ), true, false, 0, CONTRACT_LIST(kinds, 2320, ), "schema/pg15/deparse.txt:3308:30"},
-	{ 215, 4, 1, true, false, CONTRACT_LIST(parents, 2321, ), CONTRACT_LIST(conditions, 2321, ), true, false, 0, CONTRACT_LIST(kinds, 2321, ), "schema/pg15/deparse.txt:3310:30"},
-	{ 215, 4, 0, false, false, CONTRACT_LIST(parents, 2322, ), CONTRACT_LIST(conditions, 2322, ), false, false, 0, CONTRACT_LIST(kinds, 2322, 1), "schema/pg15/deparse.txt:3312:30"},
-	{ 215, 4, 1, true, false, CONTRACT_LIST(parents, 2323, ), CONTRACT_LIST(conditions, 2323, ), false, false, 0, CONTRACT_LIST(kinds, 2323, 1), "schema/pg15/deparse.txt:3314:30"},
-	{ 215, 4, 1, true, false, CONTRACT_LIST(parents, 2324, 1), CONTRACT_LIST(conditions, 2324, ), false, false, 0, CONTRACT_LIST(kinds, 2324, 1), "schema/pg15/deparse.txt:5130:30"},
-	{ 215, 4, 1, true, false, CONTRACT_LIST(parents, 2325, 1), CONTRACT_LIST(conditions, 2325, ), false, false, 0, CONTRACT_LIST(kinds, 2325, 1), "schema/pg15/deparse.txt:5133:30"},
-	{ 215, 5, -1, false, false, CONTRACT_LIST(parents, 2326, ), CONTRACT_LIST(conditions, 2326, 1), true, false, 0, CONTRACT_LIST(kinds, 2326, ), "schema/pg15/deparse.txt:3316:30"},
-	{ 215, 5, -1, false, false, CONTRACT_LIST(parents, 2327, ), CONTRACT_LIST(conditions, 2327, 1), true, false, 0, CONTRACT_LIST(kinds, 2327, ), "schema/pg15/deparse.txt:3318:30"},
-	{ 216, 0, -1, false, false, CONTRACT_LIST(parents, 2328, ), CONTRACT_LIST(conditions, 2328, ), true, false, 0, CONTRACT_LIST(kinds, 2328, ), "schema/pg15/deparse.txt:3320:26"},
-	{ 217, 1, -1, false, false, CONTRACT_LIST(parents, 2329, ), CONTRACT_LIST(conditions, 2329, ), true, false, 0, CONTRACT_LIST(kinds, 2329, ), "schema/pg15/deparse.txt:3322:28"},
-	{ 217, 3, -1, false, false, CONTRACT_LIST(parents, 2330, ), CONTRACT_LIST(conditions, 2330, ), false, false, 0, CONTRACT_LIST(kinds, 2330, 1), "schema/pg15/deparse.txt:3324:27"},
-	{ 218, 0, 0, false, false, CONTRACT_LIST(parents, 2331, ), CONTRACT_LIST(conditions, 2331, ), true, false, 0, CONTRACT_LIST(kinds, 2331, ), "schema/pg15/deparse.txt:3326:27"},
-	{ 218, 0, 0, false, false, CONTRACT_LIST(parents, 2332, ), CONTRACT_LIST(conditions, 2332, ), false, false, 0, CONTRACT_LIST(kinds, 2332, 1), "schema/pg15/deparse.txt:3328:27"},
-	{ 218, 0, 1, true, false, CONTRACT_LIST(parents, 2333, ), CONTRACT_LIST(conditions, 2333, ), false, false, 0, CONTRACT_LIST(kinds, 2333, 1), "schema/pg15/deparse.txt:5136:27"},
-	{ 218, 0, 1, true, false, CONTRACT_LIST(parents, 2334, ), CONTRACT_LIST(conditions, 2334, ), true, false, 0, CONTRACT_LIST(kinds, 2334, ), "schema/pg15/deparse.txt:5138:27"},
-	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 2335, ), CONTRACT_LIST(conditions, 2335, 1), false, false, 0, CONTRACT_LIST(kinds, 2335, 1), "schema/pg15/deparse.txt:3330:19"},
-	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 2336, ), CONTRACT_LIST(conditions, 2336, 1), false, false, 0, CONTRACT_LIST(kinds, 2336, 1), "schema/pg15/deparse.txt:3332:19"},
-	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 2337, ), CONTRACT_LIST(conditions, 2337, 1), false, false, 0, CONTRACT_LIST(kinds, 2337, 1), "schema/pg15/deparse.txt:3334:19"},
-	{ 220, 2, -1, false, false, CONTRACT_LIST(parents, 2338, ), CONTRACT_LIST(conditions, 2338, ), true, false, 0, CONTRACT_LIST(kinds, 2338, ), "schema/pg15/deparse.txt:3336:24"},
-	{ 221, 0, 0, false, false, CONTRACT_LIST(parents, 2339, ), CONTRACT_LIST(conditions, 2339, ), true, false, 0, CONTRACT_LIST(kinds, 2339, ), "schema/pg15/deparse.txt:3338:17"},
-	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2340, ), CONTRACT_LIST(conditions, 2340, ), true, false, 0, CONTRACT_LIST(kinds, 2340, ), "schema/pg15/deparse.txt:3340:17"},
-	{ 221, 0, 0, false, false, CONTRACT_LIST(parents, 2341, ), CONTRACT_LIST(conditions, 2341, ), false, false, 0, CONTRACT_LIST(kinds, 2341, 1), "schema/pg15/deparse.txt:3342:17"},
-	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2342, ), CONTRACT_LIST(conditions, 2342, ), false, false, 0, CONTRACT_LIST(kinds, 2342, 1), "schema/pg15/deparse.txt:3344:17"},
-	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2343, 1), CONTRACT_LIST(conditions, 2343, ), false, false, 0, CONTRACT_LIST(kinds, 2343, 1), "schema/pg15/deparse.txt:5141:17"},
-	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2344, 1), CONTRACT_LIST(conditions, 2344, ), false, false, 0, CONTRACT_LIST(kinds, 2344, 1), "schema/pg15/deparse.txt:5144:17"},
-	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2345, 1), CONTRACT_LIST(conditions, 2345, ), false, false, 0, CONTRACT_LIST(kinds, 2345, 1), "schema/pg15/deparse.txt:5147:17"},
-	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2346, 1), CONTRACT_LIST(conditions, 2346, ), false, false, 0, CONTRACT_LIST(kinds, 2346, 1), "schema/pg15/deparse.txt:5150:17"},
-	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2347, 1), CONTRACT_LIST(conditions, 2347, ), false, false, 0, CONTRACT_LIST(kinds, 2347, 1), "schema/pg15/deparse.txt:5153:17"},
-	{ 222, 0, 0, false, false, CONTRACT_LIST(parents, 2348, ), CONTRACT_LIST(conditions, 2348, ), true, false, 0, CONTRACT_LIST(kinds, 2348, ), "schema/pg15/deparse.txt:3346:25"},
-	{ 222, 0, 1, true, false, CONTRACT_LIST(parents, 2349, ), CONTRACT_LIST(conditions, 2349, ), true, false, 0, CONTRACT_LIST(kinds, 2349, ), "schema/pg15/deparse.txt:3348:25"},
-	{ 222, 0, 0, false, false, CONTRACT_LIST(parents, 2350, ), CONTRACT_LIST(conditions, 2350, ), false, false, 0, CONTRACT_LIST(kinds, 2350, 1), "schema/pg15/deparse.txt:3350:25"},
-	{ 222, 0, 1, true, false, CONTRACT_LIST(parents, 2351, ), CONTRACT_LIST(conditions, 2351, ), false, false, 0, CONTRACT_LIST(kinds, 2351, 1), "schema/pg15/deparse.txt:3352:25"},
-	{ 222, 0, 1, true, false, CONTRACT_LIST(parents, 2352, 1), CONTRACT_LIST(conditions, 2352, ), false, false, 0, CONTRACT_LIST(kinds, 2352, 1), "schema/pg15/deparse.txt:5156:25"},
-	{ 222, 1, -1, false, false, CONTRACT_LIST(parents, 2353, ), CONTRACT_LIST(conditions, 2353, ), false, false, 0, CONTRACT_LIST(kinds, 2353, 1), "schema/pg15/deparse.txt:3354:26"},
-	{ 223, 2, 0, false, false, CONTRACT_LIST(parents, 2354, ), CONTRACT_LIST(conditions, 2354, ), true, false, 0, CONTRACT_LIST(kinds, 2354, ), "schema/pg15/deparse.txt:3356:30"},
-	{ 223, 2, 1, true, false, CONTRACT_LIST(parents, 2355, ), CONTRACT_LIST(conditions, 2355, ), true, false, 0, CONTRACT_LIST(kinds, 2355, ), "schema/pg15/deparse.txt:3358:30"},
-	{ 223, 2, 0, false, false, CONTRACT_LIST(parents, 2356, ), CONTRACT_LIST(conditions, 2356, ), false, false, 0, CONTRACT_LIST(kinds, 2356, 1), "schema/pg15/deparse.txt:3360:30"},
-	{ 223, 2, 1, true, false, CONTRACT_LIST(parents, 2357, ), CONTRACT_LIST(conditions, 2357, ), false, false, 0, CONTRACT_LIST(kinds, 2357, 1), "schema/pg15/deparse.txt:3362:30"},
-	{ 223, 2, 1, true, false, CONTRACT_LIST(parents, 2358, 1), CONTRACT_LIST(conditions, 2358, ), false, false, 0, CONTRACT_LIST(kinds, 2358, 1), "schema/pg15/deparse.txt:5159:30"},
-	{ 223, 3, -1, false, false, CONTRACT_LIST(parents, 2359, ), CONTRACT_LIST(conditions, 2359, ), false, false, 0, CONTRACT_LIST(kinds, 2359, 1), "schema/pg15/deparse.txt:3364:31"},
-	{ 224, 0, 0, false, false, CONTRACT_LIST(parents, 2360, ), CONTRACT_LIST(conditions, 2360, ), true, false, 0, CONTRACT_LIST(kinds, 2360, ), "schema/pg15/deparse.txt:3366:33"},
-	{ 224, 0, 1, true, false, CONTRACT_LIST(parents, 2361, ), CONTRACT_LIST(conditions, 2361, ), true, false, 0, CONTRACT_LIST(kinds, 2361, ), "schema/pg15/deparse.txt:3368:33"},
-	{ 224, 0, 0, false, false, CONTRACT_LIST(parents, 2362, ), CONTRACT_LIST(conditions, 2362, ), false, false, 0, CONTRACT_LIST(kinds, 2362, 1), "schema/pg15/deparse.txt:3370:33"},
-	{ 224, 0, 1, true, false, CONTRACT_LIST(parents, 2363, ), CONTRACT_LIST(conditions, 2363, ), false, false, 0, CONTRACT_LIST(kinds, 2363, 1), "schema/pg15/deparse.txt:3372:33"},
-	{ 224, 0, 1, true, false, CONTRACT_LIST(parents, 2364, 1), CONTRACT_LIST(conditions, 2364, ), false, false, 0, CONTRACT_LIST(kinds, 2364, 1), "schema/pg15/deparse.txt:5162:33"},
-	{ 224, 2, -1, false, false, CONTRACT_LIST(parents, 2365, ), CONTRACT_LIST(conditions, 2365, ), true, false, 0, CONTRACT_LIST(kinds, 2365, ), "schema/pg15/deparse.txt:3374:35"},
-	{ 225, 0, 0, false, false, CONTRACT_LIST(parents, 2366, ), CONTRACT_LIST(conditions, 2366, ), true, false, 0, CONTRACT_LIST(kinds, 2366, ), "schema/pg15/deparse.txt:3376:31"},
-	{ 225, 0, 1, true, false, CONTRACT_LIST(parents, 2367, ), CONTRACT_LIST(conditions, 2367, ), true, false, 0, CONTRACT_LIST(kinds, 2367, ), "schema/pg15/deparse.txt:3378:31"},
-	{ 225, 0, 0, false, false, CONTRACT_LIST(parents, 2368, ), CONTRACT_LIST(conditions, 2368, ), false, false, 0, CONTRACT_LIST(kinds, 2368, 1), "schema/pg15/deparse.txt:3380:31"},
-	{ 225, 0, 1, true, false, CONTRACT_LIST(parents, 2369, ), CONTRACT_LIST(conditions, 2369, ), false, false, 0, CONTRACT_LIST(kinds, 2369, 1), "schema/pg15/deparse.txt:3382:31"},
-	{ 225, 0, 1, true, false, CONTRACT_LIST(parents, 2370, 1), CONTRACT_LIST(conditions, 2370, ), false, false, 0, CONTRACT_LIST(kinds, 2370, 1), "schema/pg15/deparse.txt:5165:31"},
-	{ 225, 1, -1, false, false, CONTRACT_LIST(parents, 2371, ), CONTRACT_LIST(conditions, 2371, ), true, false, 0, CONTRACT_LIST(kinds, 2371, ), "schema/pg15/deparse.txt:3384:34"},
-	{ 225, 2, -1, false, false, CONTRACT_LIST(parents, 2372, ), CONTRACT_LIST(conditions, 2372, ), false, false, 0, CONTRACT_LIST(kinds, 2372, 1), "schema/pg15/deparse.txt:3386:33"},
-	{ 225, 3, -1, false, false, CONTRACT_LIST(parents, 2373, ), CONTRACT_LIST(conditions, 2373, ), false, false, 0, CONTRACT_LIST(kinds, 2373, 1), "schema/pg15/deparse.txt:3388:35"},
-	{ 225, 4, -1, false, false, CONTRACT_LIST(parents, 2374, ), CONTRACT_LIST(conditions, 2374, ), true, false, 0, CONTRACT_LIST(kinds, 2374, ), "schema/pg15/deparse.txt:3390:34"},
-	{ 226, 0, -1, false, false, CONTRACT_LIST(parents, 2375, ), CONTRACT_LIST(conditions, 2375, ), true, false, 0, CONTRACT_LIST(kinds, 2375, ), "schema/pg15/deparse.txt:3392:25"},
-	{ 226, 1, 0, false, false, CONTRACT_LIST(parents, 2376, ), CONTRACT_LIST(conditions, 2376, ), true, false, 0, CONTRACT_LIST(kinds, 2376, ), "schema/pg15/deparse.txt:3394:31"},
-	{ 226, 1, 1, true, false, CONTRACT_LIST(parents, 2377, ), CONTRACT_LIST(conditions, 2377, ), true, false, 0, CONTRACT_LIST(kinds, 2377, ), "schema/pg15/deparse.txt:3396:31"},
-	{ 226, 1, 0, false, false, CONTRACT_LIST(parents, 2378, ), CONTRACT_LIST(conditions, 2378, ), false, false, 0, CONTRACT_LIST(kinds, 2378, 1), "schema/pg15/deparse.txt:3398:31"},
-	{ 226, 1, 1, true, false, CONTRACT_LIST(parents, 2379, ), CONTRACT_LIST(conditions, 2379, ), false, false, 0, CONTRACT_LIST(kinds, 2379, 1), "schema/pg15/deparse.txt:3400:31"},
-	{ 226, 1, 1, true, false, CONTRACT_LIST(parents, 2380, 1), CONTRACT_LIST(conditions, 2380, ), false, false, 0, CONTRACT_LIST(kinds, 2380, 1), "schema/pg15/deparse.txt:5168:31"},
-	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 2381, ), CONTRACT_LIST(conditions, 2381, ), true, false, 0, CONTRACT_LIST(kinds, 2381, ), "schema/pg15/deparse.txt:3402:26"},
-	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 2382, ), CONTRACT_LIST(conditions, 2382, ), false, false, 0, CONTRACT_LIST(kinds, 2382, 1), "schema/pg15/deparse.txt:3404:26"},
-	{ 227, 3, -1, false, false, CONTRACT_LIST(parents, 2383, ), CONTRACT_LIST(conditions, 2383, ), false, false, 0, CONTRACT_LIST(kinds, 2383, 1), "schema/pg15/deparse.txt:3406:27"},
-	{ 227, 4, 0, false, false, CONTRACT_LIST(parents, 2384, ), CONTRACT_LIST(conditions, 2384, ), true, false, 0, CONTRACT_LIST(kinds, 2384, ), "schema/pg15/deparse.txt:3408:29"},
-	{ 227, 4, 1, true, false, CONTRACT_LIST(parents, 2385, ), CONTRACT_LIST(conditions, 2385, ), true, false, 0, CONTRACT_LIST(kinds, 2385, ), "schema/pg15/deparse.txt:3410:29"},
-	{ 227, 4, 0, false, false, CONTRACT_LIST(parents, 2386, ), CONTRACT_LIST(conditions, 2386, ), false, false, 0, CONTRACT_LIST(kinds, 2386, 1), "schema/pg15/deparse.txt:3412:29"},
-	{ 227, 4, 1, true, false, CONTRACT_LIST(parents, 2387, ), CONTRACT_LIST(conditions, 2387, ), false, false, 0, CONTRACT_LIST(kinds, 2387, 1), "schema/pg15/deparse.txt:3414:29"},
-	{ 227, 4, 1, true, false, CONTRACT_LIST(parents, 2388, 1), CONTRACT_LIST(conditions, 2388, ), false, false, 0, CONTRACT_LIST(kinds, 2388, 1), "schema/pg15/deparse.txt:5171:29"},
-	{ 227, 5, 0, false, false, CONTRACT_LIST(parents, 2389, ), CONTRACT_LIST(conditions, 2389, ), false, false, 0, CONTRACT_LIST(kinds, 2389, 1), "schema/pg15/deparse.txt:3416:24"},
-	{ 227, 5, 1, true, false, CONTRACT_LIST(parents, 2390, ), CONTRACT_LIST(conditions, 2390, ), false, false, 0, CONTRACT_LIST(kinds, 2390, 1), "schema/pg15/deparse.txt:3418:24"},
-	{ 227, 5, 1, true, false, CONTRACT_LIST(parents, 2391, 1), CONTRACT_LIST(conditions, 2391, ), false, false, 0, CONTRACT_LIST(kinds, 2391, 1), "schema/pg15/deparse.txt:5174:24"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2392, ), CONTRACT_LIST(conditions, 2392, 1), true, false, 0, CONTRACT_LIST(kinds, 2392, ), "schema/pg15/deparse.txt:3420:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2393, ), CONTRACT_LIST(conditions, 2393, 1), true, false, 0, CONTRACT_LIST(kinds, 2393, ), "schema/pg15/deparse.txt:3422:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2394, 1), CONTRACT_LIST(conditions, 2394, 1), true, false, 0, CONTRACT_LIST(kinds, 2394, ), "schema/pg15/deparse.txt:5232:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2395, 1), CONTRACT_LIST(conditions, 2395, 1), true, false, 0, CONTRACT_LIST(kinds, 2395, ), "schema/pg15/deparse.txt:5268:19"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2266, ), CONTRACT_LIST(conditions, 2266, ), true, false, 0, CONTRACT_LIST(kinds, 2266, ), "schema/pg15/deparse.txt:3238:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2267, ), CONTRACT_LIST(conditions, 2267, ), true, false, 0, CONTRACT_LIST(kinds, 2267, ), "schema/pg15/deparse.txt:3240:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2268, 1), CONTRACT_LIST(conditions, 2268, ), false, false, 0, CONTRACT_LIST(kinds, 2268, 1), "schema/pg15/deparse.txt:3242:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2269, 1), CONTRACT_LIST(conditions, 2269, ), false, false, 0, CONTRACT_LIST(kinds, 2269, 1), "schema/pg15/deparse.txt:3244:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2270, 1), CONTRACT_LIST(conditions, 2270, ), false, false, 0, CONTRACT_LIST(kinds, 2270, 1), "schema/pg15/deparse.txt:3246:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2271, 1), CONTRACT_LIST(conditions, 2271, ), false, false, 0, CONTRACT_LIST(kinds, 2271, 1), "schema/pg15/deparse.txt:3248:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2272, 1), CONTRACT_LIST(conditions, 2272, ), false, false, 0, CONTRACT_LIST(kinds, 2272, 1), "schema/pg15/deparse.txt:3250:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2273, 1), CONTRACT_LIST(conditions, 2273, ), false, false, 0, CONTRACT_LIST(kinds, 2273, 1), "schema/pg15/deparse.txt:3252:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2274, 1), CONTRACT_LIST(conditions, 2274, ), false, false, 0, CONTRACT_LIST(kinds, 2274, 1), "schema/pg15/deparse.txt:3254:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2275, 1), CONTRACT_LIST(conditions, 2275, ), false, false, 0, CONTRACT_LIST(kinds, 2275, 1), "schema/pg15/deparse.txt:3256:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2276, 1), CONTRACT_LIST(conditions, 2276, ), false, false, 0, CONTRACT_LIST(kinds, 2276, 1), "schema/pg15/deparse.txt:3258:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2277, 1), CONTRACT_LIST(conditions, 2277, ), false, false, 0, CONTRACT_LIST(kinds, 2277, 1), "schema/pg15/deparse.txt:3260:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2278, 1), CONTRACT_LIST(conditions, 2278, ), false, false, 0, CONTRACT_LIST(kinds, 2278, 1), "schema/pg15/deparse.txt:3262:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2279, 1), CONTRACT_LIST(conditions, 2279, ), false, false, 0, CONTRACT_LIST(kinds, 2279, 1), "schema/pg15/deparse.txt:3264:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2280, 1), CONTRACT_LIST(conditions, 2280, ), false, false, 0, CONTRACT_LIST(kinds, 2280, 1), "schema/pg15/deparse.txt:3266:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2281, 1), CONTRACT_LIST(conditions, 2281, ), false, false, 0, CONTRACT_LIST(kinds, 2281, 1), "schema/pg15/deparse.txt:3268:28"},
+	{ 213, 2, 0, false, true, CONTRACT_LIST(parents, 2282, 1), CONTRACT_LIST(conditions, 2282, ), false, false, 0, CONTRACT_LIST(kinds, 2282, 1), "schema/pg15/deparse.txt:3270:28"},
+	{ 213, 2, 0, false, false, CONTRACT_LIST(parents, 2283, 1), CONTRACT_LIST(conditions, 2283, ), false, false, 0, CONTRACT_LIST(kinds, 2283, 1), "schema/pg15/deparse.txt:3272:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2284, 1), CONTRACT_LIST(conditions, 2284, ), false, false, 0, CONTRACT_LIST(kinds, 2284, 1), "schema/pg15/deparse.txt:3274:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2285, 1), CONTRACT_LIST(conditions, 2285, ), false, false, 0, CONTRACT_LIST(kinds, 2285, 1), "schema/pg15/deparse.txt:3276:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2286, 1), CONTRACT_LIST(conditions, 2286, ), false, false, 0, CONTRACT_LIST(kinds, 2286, 1), "schema/pg15/deparse.txt:3278:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2287, 1), CONTRACT_LIST(conditions, 2287, ), false, false, 0, CONTRACT_LIST(kinds, 2287, 1), "schema/pg15/deparse.txt:3280:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2288, 1), CONTRACT_LIST(conditions, 2288, ), false, false, 0, CONTRACT_LIST(kinds, 2288, 1), "schema/pg15/deparse.txt:3282:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2289, 1), CONTRACT_LIST(conditions, 2289, ), false, false, 0, CONTRACT_LIST(kinds, 2289, 1), "schema/pg15/deparse.txt:3284:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2290, 1), CONTRACT_LIST(conditions, 2290, ), false, false, 0, CONTRACT_LIST(kinds, 2290, 1), "schema/pg15/deparse.txt:3286:28"},
+	{ 213, 2, 1, true, true, CONTRACT_LIST(parents, 2291, 1), CONTRACT_LIST(conditions, 2291, ), false, false, 0, CONTRACT_LIST(kinds, 2291, 1), "schema/pg15/deparse.txt:3288:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2292, 1), CONTRACT_LIST(conditions, 2292, ), false, false, 0, CONTRACT_LIST(kinds, 2292, 1), "schema/pg15/deparse.txt:3290:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2293, 1), CONTRACT_LIST(conditions, 2293, ), false, false, 0, CONTRACT_LIST(kinds, 2293, 1), "schema/pg15/deparse.txt:5079:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2294, 1), CONTRACT_LIST(conditions, 2294, ), false, false, 0, CONTRACT_LIST(kinds, 2294, 1), "schema/pg15/deparse.txt:5082:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2295, 1), CONTRACT_LIST(conditions, 2295, ), false, false, 0, CONTRACT_LIST(kinds, 2295, 1), "schema/pg15/deparse.txt:5085:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2296, 1), CONTRACT_LIST(conditions, 2296, ), false, false, 0, CONTRACT_LIST(kinds, 2296, 1), "schema/pg15/deparse.txt:5088:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2297, 1), CONTRACT_LIST(conditions, 2297, ), false, false, 0, CONTRACT_LIST(kinds, 2297, 1), "schema/pg15/deparse.txt:5091:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2298, 1), CONTRACT_LIST(conditions, 2298, ), false, false, 0, CONTRACT_LIST(kinds, 2298, 1), "schema/pg15/deparse.txt:5094:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2299, 1), CONTRACT_LIST(conditions, 2299, ), false, false, 0, CONTRACT_LIST(kinds, 2299, 1), "schema/pg15/deparse.txt:5097:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2300, 1), CONTRACT_LIST(conditions, 2300, ), false, false, 0, CONTRACT_LIST(kinds, 2300, 1), "schema/pg15/deparse.txt:5100:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2301, 1), CONTRACT_LIST(conditions, 2301, ), false, false, 0, CONTRACT_LIST(kinds, 2301, 1), "schema/pg15/deparse.txt:5103:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2302, 1), CONTRACT_LIST(conditions, 2302, ), false, false, 0, CONTRACT_LIST(kinds, 2302, 1), "schema/pg15/deparse.txt:5106:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2303, 1), CONTRACT_LIST(conditions, 2303, ), false, false, 0, CONTRACT_LIST(kinds, 2303, 1), "schema/pg15/deparse.txt:5109:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2304, 1), CONTRACT_LIST(conditions, 2304, ), false, false, 0, CONTRACT_LIST(kinds, 2304, 1), "schema/pg15/deparse.txt:5112:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2305, 1), CONTRACT_LIST(conditions, 2305, ), false, false, 0, CONTRACT_LIST(kinds, 2305, 1), "schema/pg15/deparse.txt:5115:28"},
+	{ 213, 2, 1, true, false, CONTRACT_LIST(parents, 2306, 1), CONTRACT_LIST(conditions, 2306, ), false, false, 0, CONTRACT_LIST(kinds, 2306, 1), "schema/pg15/deparse.txt:5118:28"},
+	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 2307, 1), CONTRACT_LIST(conditions, 2307, 1), false, true, 0, CONTRACT_LIST(kinds, 2307, ), "schema/pg15/deparse.txt:5262:28"},
+	{ 214, 1, 0, false, false, CONTRACT_LIST(parents, 2308, ), CONTRACT_LIST(conditions, 2308, ), true, false, 0, CONTRACT_LIST(kinds, 2308, ), "schema/pg15/deparse.txt:3292:17"},
+	{ 214, 1, 1, true, false, CONTRACT_LIST(parents, 2309, ), CONTRACT_LIST(conditions, 2309, ), true, false, 0, CONTRACT_LIST(kinds, 2309, ), "schema/pg15/deparse.txt:3294:17"},
+	{ 214, 1, 0, false, false, CONTRACT_LIST(parents, 2310, ), CONTRACT_LIST(conditions, 2310, ), false, false, 0, CONTRACT_LIST(kinds, 2310, 1), "schema/pg15/deparse.txt:3296:17"},
+	{ 214, 1, 1, true, false, CONTRACT_LIST(parents, 2311, ), CONTRACT_LIST(conditions, 2311, ), false, false, 0, CONTRACT_LIST(kinds, 2311, 1), "schema/pg15/deparse.txt:3298:17"},
+	{ 214, 1, 1, true, false, CONTRACT_LIST(parents, 2312, 1), CONTRACT_LIST(conditions, 2312, ), false, false, 0, CONTRACT_LIST(kinds, 2312, 1), "schema/pg15/deparse.txt:5121:17"},
+	{ 215, 3, 0, false, false, CONTRACT_LIST(parents, 2313, ), CONTRACT_LIST(conditions, 2313, ), true, false, 0, CONTRACT_LIST(kinds, 2313, ), "schema/pg15/deparse.txt:3300:32"},
+	{ 215, 3, 1, true, false, CONTRACT_LIST(parents, 2314, ), CONTRACT_LIST(conditions, 2314, ), true, false, 0, CONTRACT_LIST(kinds, 2314, ), "schema/pg15/deparse.txt:3302:32"},
+	{ 215, 3, 0, false, false, CONTRACT_LIST(parents, 2315, ), CONTRACT_LIST(conditions, 2315, ), false, false, 0, CONTRACT_LIST(kinds, 2315, 1), "schema/pg15/deparse.txt:3304:32"},
+	{ 215, 3, 1, true, false, CONTRACT_LIST(parents, 2316, ), CONTRACT_LIST(conditions, 2316, ), false, false, 0, CONTRACT_LIST(kinds, 2316, 1), "schema/pg15/deparse.txt:3306:32"},
+	{ 215, 3, 1, true, false, CONTRACT_LIST(parents, 2317, 1), CONTRACT_LIST(conditions, 2317, ), false, false, 0, CONTRACT_LIST(kinds, 2317, 1), "schema/pg15/deparse.txt:5124:32"},
+	{ 215, 3, 1, true, false, CONTRACT_LIST(parents, 2318, 1), CONTRACT_LIST(conditions, 2318, ), false, false, 0, CONTRACT_LIST(kinds, 2318, 1), "schema/pg15/deparse.txt:5127:32"},
+	{ 215, 4, 0, false, false, CONTRACT_LIST(parents, 2319, ), CONTRACT_LIST(conditions, 2319, ), true, false, 0, CONTRACT_LIST(kinds, 2319, ), "schema/pg15/deparse.txt:3308:30"},
+	{ 215, 4, 1, true, false, CONTRACT_LIST(parents, 2320, ), CONTRACT_LIST(conditions, 2320, ), true, false, 0, CONTRACT_LIST(kinds, 2320, ), "schema/pg15/deparse.txt:3310:30"},
+	{ 215, 4, 0, false, false, CONTRACT_LIST(parents, 2321, ), CONTRACT_LIST(conditions, 2321, ), false, false, 0, CONTRACT_LIST(kinds, 2321, 1), "schema/pg15/deparse.txt:3312:30"},
+	{ 215, 4, 1, true, false, CONTRACT_LIST(parents, 2322, ), CONTRACT_LIST(conditions, 2322, ), false, false, 0, CONTRACT_LIST(kinds, 2322, 1), "schema/pg15/deparse.txt:3314:30"},
+	{ 215, 4, 1, true, false, CONTRACT_LIST(parents, 2323, 1), CONTRACT_LIST(conditions, 2323, ), false, false, 0, CONTRACT_LIST(kinds, 2323, 1), "schema/pg15/deparse.txt:5130:30"},
+	{ 215, 4, 1, true, false, CONTRACT_LIST(parents, 2324, 1), CONTRACT_LIST(conditions, 2324, ), false, false, 0, CONTRACT_LIST(kinds, 2324, 1), "schema/pg15/deparse.txt:5133:30"},
+	{ 215, 5, -1, false, false, CONTRACT_LIST(parents, 2325, ), CONTRACT_LIST(conditions, 2325, 1), true, false, 0, CONTRACT_LIST(kinds, 2325, ), "schema/pg15/deparse.txt:3316:30"},
+	{ 215, 5, -1, false, false, CONTRACT_LIST(parents, 2326, ), CONTRACT_LIST(conditions, 2326, 1), true, false, 0, CONTRACT_LIST(kinds, 2326, ), "schema/pg15/deparse.txt:3318:30"},
+	{ 216, 0, -1, false, false, CONTRACT_LIST(parents, 2327, ), CONTRACT_LIST(conditions, 2327, ), true, false, 0, CONTRACT_LIST(kinds, 2327, ), "schema/pg15/deparse.txt:3320:26"},
+	{ 217, 1, -1, false, false, CONTRACT_LIST(parents, 2328, ), CONTRACT_LIST(conditions, 2328, ), true, false, 0, CONTRACT_LIST(kinds, 2328, ), "schema/pg15/deparse.txt:3322:28"},
+	{ 217, 3, -1, false, false, CONTRACT_LIST(parents, 2329, ), CONTRACT_LIST(conditions, 2329, ), false, false, 0, CONTRACT_LIST(kinds, 2329, 1), "schema/pg15/deparse.txt:3324:27"},
+	{ 218, 0, 0, false, false, CONTRACT_LIST(parents, 2330, ), CONTRACT_LIST(conditions, 2330, ), true, false, 0, CONTRACT_LIST(kinds, 2330, ), "schema/pg15/deparse.txt:3326:27"},
+	{ 218, 0, 0, false, false, CONTRACT_LIST(parents, 2331, ), CONTRACT_LIST(conditions, 2331, ), false, false, 0, CONTRACT_LIST(kinds, 2331, 1), "schema/pg15/deparse.txt:3328:27"},
+	{ 218, 0, 1, true, false, CONTRACT_LIST(parents, 2332, ), CONTRACT_LIST(conditions, 2332, ), false, false, 0, CONTRACT_LIST(kinds, 2332, 1), "schema/pg15/deparse.txt:5136:27"},
+	{ 218, 0, 1, true, false, CONTRACT_LIST(parents, 2333, ), CONTRACT_LIST(conditions, 2333, ), true, false, 0, CONTRACT_LIST(kinds, 2333, ), "schema/pg15/deparse.txt:5138:27"},
+	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 2334, ), CONTRACT_LIST(conditions, 2334, 1), false, false, 0, CONTRACT_LIST(kinds, 2334, 1), "schema/pg15/deparse.txt:3330:19"},
+	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 2335, ), CONTRACT_LIST(conditions, 2335, 1), false, false, 0, CONTRACT_LIST(kinds, 2335, 1), "schema/pg15/deparse.txt:3332:19"},
+	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 2336, ), CONTRACT_LIST(conditions, 2336, 1), false, false, 0, CONTRACT_LIST(kinds, 2336, 1), "schema/pg15/deparse.txt:3334:19"},
+	{ 220, 2, -1, false, false, CONTRACT_LIST(parents, 2337, ), CONTRACT_LIST(conditions, 2337, ), true, false, 0, CONTRACT_LIST(kinds, 2337, ), "schema/pg15/deparse.txt:3336:24"},
+	{ 221, 0, 0, false, false, CONTRACT_LIST(parents, 2338, ), CONTRACT_LIST(conditions, 2338, ), true, false, 0, CONTRACT_LIST(kinds, 2338, ), "schema/pg15/deparse.txt:3338:17"},
+	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2339, ), CONTRACT_LIST(conditions, 2339, ), true, false, 0, CONTRACT_LIST(kinds, 2339, ), "schema/pg15/deparse.txt:3340:17"},
+	{ 221, 0, 0, false, false, CONTRACT_LIST(parents, 2340, ), CONTRACT_LIST(conditions, 2340, ), false, false, 0, CONTRACT_LIST(kinds, 2340, 1), "schema/pg15/deparse.txt:3342:17"},
+	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2341, ), CONTRACT_LIST(conditions, 2341, ), false, false, 0, CONTRACT_LIST(kinds, 2341, 1), "schema/pg15/deparse.txt:3344:17"},
+	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2342, 1), CONTRACT_LIST(conditions, 2342, ), false, false, 0, CONTRACT_LIST(kinds, 2342, 1), "schema/pg15/deparse.txt:5141:17"},
+	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2343, 1), CONTRACT_LIST(conditions, 2343, ), false, false, 0, CONTRACT_LIST(kinds, 2343, 1), "schema/pg15/deparse.txt:5144:17"},
+	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2344, 1), CONTRACT_LIST(conditions, 2344, ), false, false, 0, CONTRACT_LIST(kinds, 2344, 1), "schema/pg15/deparse.txt:5147:17"},
+	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2345, 1), CONTRACT_LIST(conditions, 2345, ), false, false, 0, CONTRACT_LIST(kinds, 2345, 1), "schema/pg15/deparse.txt:5150:17"},
+	{ 221, 0, 1, true, false, CONTRACT_LIST(parents, 2346, 1), CONTRACT_LIST(conditions, 2346, ), false, false, 0, CONTRACT_LIST(kinds, 2346, 1), "schema/pg15/deparse.txt:5153:17"},
+	{ 222, 0, 0, false, false, CONTRACT_LIST(parents, 2347, ), CONTRACT_LIST(conditions, 2347, ), true, false, 0, CONTRACT_LIST(kinds, 2347, ), "schema/pg15/deparse.txt:3346:25"},
+	{ 222, 0, 1, true, false, CONTRACT_LIST(parents, 2348, ), CONTRACT_LIST(conditions, 2348, ), true, false, 0, CONTRACT_LIST(kinds, 2348, ), "schema/pg15/deparse.txt:3348:25"},
+	{ 222, 0, 0, false, false, CONTRACT_LIST(parents, 2349, ), CONTRACT_LIST(conditions, 2349, ), false, false, 0, CONTRACT_LIST(kinds, 2349, 1), "schema/pg15/deparse.txt:3350:25"},
+	{ 222, 0, 1, true, false, CONTRACT_LIST(parents, 2350, ), CONTRACT_LIST(conditions, 2350, ), false, false, 0, CONTRACT_LIST(kinds, 2350, 1), "schema/pg15/deparse.txt:3352:25"},
+	{ 222, 0, 1, true, false, CONTRACT_LIST(parents, 2351, 1), CONTRACT_LIST(conditions, 2351, ), false, false, 0, CONTRACT_LIST(kinds, 2351, 1), "schema/pg15/deparse.txt:5156:25"},
+	{ 222, 1, -1, false, false, CONTRACT_LIST(parents, 2352, ), CONTRACT_LIST(conditions, 2352, ), false, false, 0, CONTRACT_LIST(kinds, 2352, 1), "schema/pg15/deparse.txt:3354:26"},
+	{ 223, 2, 0, false, false, CONTRACT_LIST(parents, 2353, ), CONTRACT_LIST(conditions, 2353, ), true, false, 0, CONTRACT_LIST(kinds, 2353, ), "schema/pg15/deparse.txt:3356:30"},
+	{ 223, 2, 1, true, false, CONTRACT_LIST(parents, 2354, ), CONTRACT_LIST(conditions, 2354, ), true, false, 0, CONTRACT_LIST(kinds, 2354, ), "schema/pg15/deparse.txt:3358:30"},
+	{ 223, 2, 0, false, false, CONTRACT_LIST(parents, 2355, ), CONTRACT_LIST(conditions, 2355, ), false, false, 0, CONTRACT_LIST(kinds, 2355, 1), "schema/pg15/deparse.txt:3360:30"},
+	{ 223, 2, 1, true, false, CONTRACT_LIST(parents, 2356, ), CONTRACT_LIST(conditions, 2356, ), false, false, 0, CONTRACT_LIST(kinds, 2356, 1), "schema/pg15/deparse.txt:3362:30"},
+	{ 223, 2, 1, true, false, CONTRACT_LIST(parents, 2357, 1), CONTRACT_LIST(conditions, 2357, ), false, false, 0, CONTRACT_LIST(kinds, 2357, 1), "schema/pg15/deparse.txt:5159:30"},
+	{ 223, 3, -1, false, false, CONTRACT_LIST(parents, 2358, ), CONTRACT_LIST(conditions, 2358, ), false, false, 0, CONTRACT_LIST(kinds, 2358, 1), "schema/pg15/deparse.txt:3364:31"},
+	{ 224, 0, 0, false, false, CONTRACT_LIST(parents, 2359, ), CONTRACT_LIST(conditions, 2359, ), true, false, 0, CONTRACT_LIST(kinds, 2359, ), "schema/pg15/deparse.txt:3366:33"},
+	{ 224, 0, 1, true, false, CONTRACT_LIST(parents, 2360, ), CONTRACT_LIST(conditions, 2360, ), true, false, 0, CONTRACT_LIST(kinds, 2360, ), "schema/pg15/deparse.txt:3368:33"},
+	{ 224, 0, 0, false, false, CONTRACT_LIST(parents, 2361, ), CONTRACT_LIST(conditions, 2361, ), false, false, 0, CONTRACT_LIST(kinds, 2361, 1), "schema/pg15/deparse.txt:3370:33"},
+	{ 224, 0, 1, true, false, CONTRACT_LIST(parents, 2362, ), CONTRACT_LIST(conditions, 2362, ), false, false, 0, CONTRACT_LIST(kinds, 2362, 1), "schema/pg15/deparse.txt:3372:33"},
+	{ 224, 0, 1, true, false, CONTRACT_LIST(parents, 2363, 1), CONTRACT_LIST(conditions, 2363, ), false, false, 0, CONTRACT_LIST(kinds, 2363, 1), "schema/pg15/deparse.txt:5162:33"},
+	{ 224, 2, -1, false, false, CONTRACT_LIST(parents, 2364, ), CONTRACT_LIST(conditions, 2364, ), true, false, 0, CONTRACT_LIST(kinds, 2364, ), "schema/pg15/deparse.txt:3374:35"},
+	{ 225, 0, 0, false, false, CONTRACT_LIST(parents, 2365, ), CONTRACT_LIST(conditions, 2365, ), true, false, 0, CONTRACT_LIST(kinds, 2365, ), "schema/pg15/deparse.txt:3376:31"},
+	{ 225, 0, 1, true, false, CONTRACT_LIST(parents, 2366, ), CONTRACT_LIST(conditions, 2366, ), true, false, 0, CONTRACT_LIST(kinds, 2366, ), "schema/pg15/deparse.txt:3378:31"},
+	{ 225, 0, 0, false, false, CONTRACT_LIST(parents, 2367, ), CONTRACT_LIST(conditions, 2367, ), false, false, 0, CONTRACT_LIST(kinds, 2367, 1), "schema/pg15/deparse.txt:3380:31"},
+	{ 225, 0, 1, true, false, CONTRACT_LIST(parents, 2368, ), CONTRACT_LIST(conditions, 2368, ), false, false, 0, CONTRACT_LIST(kinds, 2368, 1), "schema/pg15/deparse.txt:3382:31"},
+	{ 225, 0, 1, true, false, CONTRACT_LIST(parents, 2369, 1), CONTRACT_LIST(conditions, 2369, ), false, false, 0, CONTRACT_LIST(kinds, 2369, 1), "schema/pg15/deparse.txt:5165:31"},
+	{ 225, 1, -1, false, false, CONTRACT_LIST(parents, 2370, ), CONTRACT_LIST(conditions, 2370, ), true, false, 0, CONTRACT_LIST(kinds, 2370, ), "schema/pg15/deparse.txt:3384:34"},
+	{ 225, 2, -1, false, false, CONTRACT_LIST(parents, 2371, ), CONTRACT_LIST(conditions, 2371, ), false, false, 0, CONTRACT_LIST(kinds, 2371, 1), "schema/pg15/deparse.txt:3386:33"},
+	{ 225, 3, -1, false, false, CONTRACT_LIST(parents, 2372, ), CONTRACT_LIST(conditions, 2372, ), false, false, 0, CONTRACT_LIST(kinds, 2372, 1), "schema/pg15/deparse.txt:3388:35"},
+	{ 225, 4, -1, false, false, CONTRACT_LIST(parents, 2373, ), CONTRACT_LIST(conditions, 2373, ), true, false, 0, CONTRACT_LIST(kinds, 2373, ), "schema/pg15/deparse.txt:3390:34"},
+	{ 226, 0, -1, false, false, CONTRACT_LIST(parents, 2374, ), CONTRACT_LIST(conditions, 2374, ), true, false, 0, CONTRACT_LIST(kinds, 2374, ), "schema/pg15/deparse.txt:3392:25"},
+	{ 226, 1, 0, false, false, CONTRACT_LIST(parents, 2375, ), CONTRACT_LIST(conditions, 2375, ), true, false, 0, CONTRACT_LIST(kinds, 2375, ), "schema/pg15/deparse.txt:3394:31"},
+	{ 226, 1, 1, true, false, CONTRACT_LIST(parents, 2376, ), CONTRACT_LIST(conditions, 2376, ), true, false, 0, CONTRACT_LIST(kinds, 2376, ), "schema/pg15/deparse.txt:3396:31"},
+	{ 226, 1, 0, false, false, CONTRACT_LIST(parents, 2377, ), CONTRACT_LIST(conditions, 2377, ), false, false, 0, CONTRACT_LIST(kinds, 2377, 1), "schema/pg15/deparse.txt:3398:31"},
+	{ 226, 1, 1, true, false, CONTRACT_LIST(parents, 2378, ), CONTRACT_LIST(conditions, 2378, ), false, false, 0, CONTRACT_LIST(kinds, 2378, 1), "schema/pg15/deparse.txt:3400:31"},
+	{ 226, 1, 1, true, false, CONTRACT_LIST(parents, 2379, 1), CONTRACT_LIST(conditions, 2379, ), false, false, 0, CONTRACT_LIST(kinds, 2379, 1), "schema/pg15/deparse.txt:5168:31"},
+	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 2380, ), CONTRACT_LIST(conditions, 2380, ), true, false, 0, CONTRACT_LIST(kinds, 2380, ), "schema/pg15/deparse.txt:3402:26"},
+	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 2381, ), CONTRACT_LIST(conditions, 2381, ), false, false, 0, CONTRACT_LIST(kinds, 2381, 1), "schema/pg15/deparse.txt:3404:26"},
+	{ 227, 3, -1, false, false, CONTRACT_LIST(parents, 2382, ), CONTRACT_LIST(conditions, 2382, ), false, false, 0, CONTRACT_LIST(kinds, 2382, 1), "schema/pg15/deparse.txt:3406:27"},
+	{ 227, 4, 0, false, false, CONTRACT_LIST(parents, 2383, ), CONTRACT_LIST(conditions, 2383, ), true, false, 0, CONTRACT_LIST(kinds, 2383, ), "schema/pg15/deparse.txt:3408:29"},
+	{ 227, 4, 1, true, false, CONTRACT_LIST(parents, 2384, ), CONTRACT_LIST(conditions, 2384, ), true, false, 0, CONTRACT_LIST(kinds, 2384, ), "schema/pg15/deparse.txt:3410:29"},
+	{ 227, 4, 0, false, false, CONTRACT_LIST(parents, 2385, ), CONTRACT_LIST(conditions, 2385, ), false, false, 0, CONTRACT_LIST(kinds, 2385, 1), "schema/pg15/deparse.txt:3412:29"},
+	{ 227, 4, 1, true, false, CONTRACT_LIST(parents, 2386, ), CONTRACT_LIST(conditions, 2386, ), false, false, 0, CONTRACT_LIST(kinds, 2386, 1), "schema/pg15/deparse.txt:3414:29"},
+	{ 227, 4, 1, true, false, CONTRACT_LIST(parents, 2387, 1), CONTRACT_LIST(conditions, 2387, ), false, false, 0, CONTRACT_LIST(kinds, 2387, 1), "schema/pg15/deparse.txt:5171:29"},
+	{ 227, 5, 0, false, false, CONTRACT_LIST(parents, 2388, ), CONTRACT_LIST(conditions, 2388, ), false, false, 0, CONTRACT_LIST(kinds, 2388, 1), "schema/pg15/deparse.txt:3416:24"},
+	{ 227, 5, 1, true, false, CONTRACT_LIST(parents, 2389, ), CONTRACT_LIST(conditions, 2389, ), false, false, 0, CONTRACT_LIST(kinds, 2389, 1), "schema/pg15/deparse.txt:3418:24"},
+	{ 227, 5, 1, true, false, CONTRACT_LIST(parents, 2390, 1), CONTRACT_LIST(conditions, 2390, ), false, false, 0, CONTRACT_LIST(kinds, 2390, 1), "schema/pg15/deparse.txt:5174:24"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2391, ), CONTRACT_LIST(conditions, 2391, 1), true, false, 0, CONTRACT_LIST(kinds, 2391, ), "schema/pg15/deparse.txt:3420:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2392, ), CONTRACT_LIST(conditions, 2392, 1), true, false, 0, CONTRACT_LIST(kinds, 2392, ), "schema/pg15/deparse.txt:3422:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2393, 1), CONTRACT_LIST(conditions, 2393, 1), true, false, 0, CONTRACT_LIST(kinds, 2393, ), "schema/pg15/deparse.txt:5232:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2394, 1), CONTRACT_LIST(conditions, 2394, 1), true, false, 0, CONTRACT_LIST(kinds, 2394, ), "schema/pg15/deparse.txt:5265:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2395, 1), CONTRACT_LIST(conditions, 2395, 1), true, false, 0, CONTRACT_LIST(kinds, 2395, ), "schema/pg15/deparse.txt:5271:19"},
 	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2396, 1), CONTRACT_LIST(conditions, 2396, 1), true, false, 0, CONTRACT_LIST(kinds, 2396, ), "schema/pg15/deparse.txt:5274:19"},
 	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2397, 1), CONTRACT_LIST(conditions, 2397, 1), true, false, 0, CONTRACT_LIST(kinds, 2397, ), "schema/pg15/deparse.txt:5277:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2398, 1), CONTRACT_LIST(conditions, 2398, 1), true, false, 0, CONTRACT_LIST(kinds, 2398, ), "schema/pg15/deparse.txt:5280:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2398, 1), CONTRACT_LIST(conditions, 2398, 1), true, false, 0, CONTRACT_LIST(kinds, 2398, ), "schema/pg15/deparse.txt:5289:19"},
 	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2399, 1), CONTRACT_LIST(conditions, 2399, 1), true, false, 0, CONTRACT_LIST(kinds, 2399, ), "schema/pg15/deparse.txt:5292:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2400, 1), CONTRACT_LIST(conditions, 2400, 1), true, false, 0, CONTRACT_LIST(kinds, 2400, ), "schema/pg15/deparse.txt:5295:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2401, 1), CONTRACT_LIST(conditions, 2401, 1), true, false, 0, CONTRACT_LIST(kinds, 2401, ), "schema/pg15/deparse.txt:5307:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2400, 1), CONTRACT_LIST(conditions, 2400, 1), true, false, 0, CONTRACT_LIST(kinds, 2400, ), "schema/pg15/deparse.txt:5304:19"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2401, 1), CONTRACT_LIST(conditions, 2401, 1), true, false, 0, CONTRACT_LIST(kinds, 2401, ), "schema/pg15/deparse.txt:5319:19"},
 	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2402, 1), CONTRACT_LIST(conditions, 2402, 1), true, false, 0, CONTRACT_LIST(kinds, 2402, ), "schema/pg15/deparse.txt:5322:19"},
 	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2403, 1), CONTRACT_LIST(conditions, 2403, 1), true, false, 0, CONTRACT_LIST(kinds, 2403, ), "schema/pg15/deparse.txt:5325:19"},
 	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2404, 1), CONTRACT_LIST(conditions, 2404, 1), true, false, 0, CONTRACT_LIST(kinds, 2404, ), "schema/pg15/deparse.txt:5328:19"},
 	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2405, 1), CONTRACT_LIST(conditions, 2405, 1), true, false, 0, CONTRACT_LIST(kinds, 2405, ), "schema/pg15/deparse.txt:5331:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2406, 1), CONTRACT_LIST(conditions, 2406, 1), true, false, 0, CONTRACT_LIST(kinds, 2406, ), "schema/pg15/deparse.txt:5334:19"},
-	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2407, 1), CONTRACT_LIST(conditions, 2407, 1), true, false, 0, CONTRACT_LIST(kinds, 2407, ), "schema/pg15/deparse.txt:5346:19"},
-	{ 229, 0, -1, false, false, CONTRACT_LIST(parents, 2408, ), CONTRACT_LIST(conditions, 2408, ), true, false, 0, CONTRACT_LIST(kinds, 2408, ), "schema/pg15/deparse.txt:3424:24"},
-	{ 230, 1, -1, false, false, CONTRACT_LIST(parents, 2409, ), CONTRACT_LIST(conditions, 2409, ), false, false, 0, CONTRACT_LIST(kinds, 2409, 1), "schema/pg15/deparse.txt:3426:20"},
-	{ 230, 2, 0, false, false, CONTRACT_LIST(parents, 2410, ), CONTRACT_LIST(conditions, 2410, ), true, false, 0, CONTRACT_LIST(kinds, 2410, ), "schema/pg15/deparse.txt:3428:25"},
-	{ 230, 2, 0, false, false, CONTRACT_LIST(parents, 2411, ), CONTRACT_LIST(conditions, 2411, ), false, false, 0, CONTRACT_LIST(kinds, 2411, 1), "schema/pg15/deparse.txt:3430:25"},
-	{ 230, 2, 1, true, false, CONTRACT_LIST(parents, 2412, ), CONTRACT_LIST(conditions, 2412, ), false, false, 0, CONTRACT_LIST(kinds, 2412, 1), "schema/pg15/deparse.txt:5177:25"},
-	{ 230, 2, 1, true, false, CONTRACT_LIST(parents, 2413, ), CONTRACT_LIST(conditions, 2413, ), true, false, 0, CONTRACT_LIST(kinds, 2413, ), "schema/pg15/deparse.txt:5179:25"},
-	{ 230, 3, 0, false, false, CONTRACT_LIST(parents, 2414, ), CONTRACT_LIST(conditions, 2414, ), true, false, 0, CONTRACT_LIST(kinds, 2414, ), "schema/pg15/deparse.txt:3432:23"},
-	{ 230, 3, 0, false, false, CONTRACT_LIST(parents, 2415, ), CONTRACT_LIST(conditions, 2415, ), false, false, 0, CONTRACT_LIST(kinds, 2415, 1), "schema/pg15/deparse.txt:3434:23"},
-	{ 230, 3, 1, true, false, CONTRACT_LIST(parents, 2416, ), CONTRACT_LIST(conditions, 2416, ), false, false, 0, CONTRACT_LIST(kinds, 2416, 1), "schema/pg15/deparse.txt:5182:23"},
-	{ 230, 3, 1, true, false, CONTRACT_LIST(parents, 2417, ), CONTRACT_LIST(conditions, 2417, ), true, false, 0, CONTRACT_LIST(kinds, 2417, ), "schema/pg15/deparse.txt:5184:23"},
-	{ 231, 0, -1, false, false, CONTRACT_LIST(parents, 2418, ), CONTRACT_LIST(conditions, 2418, ), true, false, 0, CONTRACT_LIST(kinds, 2418, ), "schema/pg15/deparse.txt:3436:24"},
-	{ 231, 1, 0, false, false, CONTRACT_LIST(parents, 2419, ), CONTRACT_LIST(conditions, 2419, ), true, false, 0, CONTRACT_LIST(kinds, 2419, ), "schema/pg15/deparse.txt:3438:27"},
-	{ 231, 1, 1, true, false, CONTRACT_LIST(parents, 2420, ), CONTRACT_LIST(conditions, 2420, ), true, false, 0, CONTRACT_LIST(kinds, 2420, ), "schema/pg15/deparse.txt:3440:27"},
-	{ 231, 1, 0, false, false, CONTRACT_LIST(parents, 2421, ), CONTRACT_LIST(conditions, 2421, ), false, false, 0, CONTRACT_LIST(kinds, 2421, 1), "schema/pg15/deparse.txt:3442:27"},
-	{ 231, 1, 1, true, false, CONTRACT_LIST(parents, 2422, ), CONTRACT_LIST(conditions, 2422, ), false, false, 0, CONTRACT_LIST(kinds, 2422, 1), "schema/pg15/deparse.txt:3444:27"},
-	{ 231, 1, 1, true, false, CONTRACT_LIST(parents, 2423, 1), CONTRACT_LIST(conditions, 2423, ), false, false, 0, CONTRACT_LIST(kinds, 2423, 1), "schema/pg15/deparse.txt:5187:27"},
-	{ 232, 4, 0, false, false, CONTRACT_LIST(parents, 2424, ), CONTRACT_LIST(conditions, 2424, ), false, false, 0, CONTRACT_LIST(kinds, 2424, 1), "schema/pg15/deparse.txt:3446:31"},
-	{ 232, 4, 1, true, false, CONTRACT_LIST(parents, 2425, ), CONTRACT_LIST(conditions, 2425, ), false, false, 0, CONTRACT_LIST(kinds, 2425, 1), "schema/pg15/deparse.txt:3448:31"},
-	{ 232, 4, 1, true, false, CONTRACT_LIST(parents, 2426, 1), CONTRACT_LIST(conditions, 2426, ), false, false, 0, CONTRACT_LIST(kinds, 2426, 1), "schema/pg15/deparse.txt:5190:31"},
-	{ 232, 4, 1, true, false, CONTRACT_LIST(parents, 2427, 1), CONTRACT_LIST(conditions, 2427, ), false, false, 0, CONTRACT_LIST(kinds, 2427, 1), "schema/pg15/deparse.txt:5193:31"},
-	{ 232, 5, 0, false, false, CONTRACT_LIST(parents, 2428, ), CONTRACT_LIST(conditions, 2428, ), false, false, 0, CONTRACT_LIST(kinds, 2428, 1), "schema/pg15/deparse.txt:3450:32"},
-	{ 232, 5, 1, true, false, CONTRACT_LIST(parents, 2429, ), CONTRACT_LIST(conditions, 2429, ), false, false, 0, CONTRACT_LIST(kinds, 2429, 1), "schema/pg15/deparse.txt:3452:32"},
-	{ 232, 5, 1, true, false, CONTRACT_LIST(parents, 2430, 1), CONTRACT_LIST(conditions, 2430, ), false, false, 0, CONTRACT_LIST(kinds, 2430, 1), "schema/pg15/deparse.txt:5196:32"},
-	{ 232, 5, 1, true, false, CONTRACT_LIST(parents, 2431, 1), CONTRACT_LIST(conditions, 2431, ), false, false, 0, CONTRACT_LIST(kinds, 2431, 1), "schema/pg15/deparse.txt:5199:32"},
-	{ 232, 6, 0, false, false, CONTRACT_LIST(parents, 2432, ), CONTRACT_LIST(conditions, 2432, ), false, false, 0, CONTRACT_LIST(kinds, 2432, 1), "schema/pg15/deparse.txt:3454:32"},
-	{ 232, 6, 1, true, false, CONTRACT_LIST(parents, 2433, ), CONTRACT_LIST(conditions, 2433, ), false, false, 0, CONTRACT_LIST(kinds, 2433, 1), "schema/pg15/deparse.txt:3456:32"},
-	{ 232, 6, 1, true, false, CONTRACT_LIST(parents, 2434, 1), CONTRACT_LIST(conditions, 2434, ), false, false, 0, CONTRACT_LIST(kinds, 2434, 1), "schema/pg15/deparse.txt:5202:32"},
-	{ 232, 6, 1, true, false, CONTRACT_LIST(parents, 2435, 1), CONTRACT_LIST(conditions, 2435, ), false, false, 0, CONTRACT_LIST(kinds, 2435, 1), "schema/pg15/deparse.txt:5205:32"},
-	{ 234, 0, -1, false, false, CONTRACT_LIST(parents, 2436, ), CONTRACT_LIST(conditions, 2436, ), true, false, 0, CONTRACT_LIST(kinds, 2436, ), "schema/pg15/deparse.txt:3458:19"},
-	{ 235, 0, -1, false, false, CONTRACT_LIST(parents, 2437, ), CONTRACT_LIST(conditions, 2437, ), true, false, 0, CONTRACT_LIST(kinds, 2437, ), "schema/pg15/deparse.txt:3460:25"},
-	{ 235, 2, 0, false, false, CONTRACT_LIST(parents, 2438, ), CONTRACT_LIST(conditions, 2438, ), true, false, 0, CONTRACT_LIST(kinds, 2438, ), "schema/pg15/deparse.txt:3462:24"},
-	{ 235, 2, 1, true, false, CONTRACT_LIST(parents, 2439, ), CONTRACT_LIST(conditions, 2439, ), true, false, 0, CONTRACT_LIST(kinds, 2439, ), "schema/pg15/deparse.txt:3464:24"},
-	{ 235, 2, 0, false, false, CONTRACT_LIST(parents, 2440, ), CONTRACT_LIST(conditions, 2440, ), false, false, 0, CONTRACT_LIST(kinds, 2440, 1), "schema/pg15/deparse.txt:3466:24"},
-	{ 235, 2, 1, true, false, CONTRACT_LIST(parents, 2441, ), CONTRACT_LIST(conditions, 2441, ), false, false, 0, CONTRACT_LIST(kinds, 2441, 1), "schema/pg15/deparse.txt:3468:24"},
-	{ 235, 2, 1, true, false, CONTRACT_LIST(parents, 2442, 1), CONTRACT_LIST(conditions, 2442, ), false, false, 0, CONTRACT_LIST(kinds, 2442, 1), "schema/pg15/deparse.txt:5208:24"},
-	{ 236, 1, -1, false, false, CONTRACT_LIST(parents, 2443, ), CONTRACT_LIST(conditions, 2443, 1), true, false, 0, CONTRACT_LIST(kinds, 2443, ), "schema/pg15/deparse.txt:3470:25"},
-	{ 236, 1, -1, false, false, CONTRACT_LIST(parents, 2444, ), CONTRACT_LIST(conditions, 2444, 1), true, false, 0, CONTRACT_LIST(kinds, 2444, ), "schema/pg15/deparse.txt:3472:25"},
-	{ 236, 1, -1, false, false, CONTRACT_LIST(parents, 2445, 1), CONTRACT_LIST(conditions, 2445, 1), true, false, 0, CONTRACT_LIST(kinds, 2445, ), "schema/pg15/deparse.txt:5298:25"},
-	{ 236, 1, -1, false, false, CONTRACT_LIST(parents, 2446, 1), CONTRACT_LIST(conditions, 2446, 1), true, false, 0, CONTRACT_LIST(kinds, 2446, ), "schema/pg15/deparse.txt:5304:25"},
-	{ 236, 2, -1, false, false, CONTRACT_LIST(parents, 2447, ), CONTRACT_LIST(conditions, 2447, 1), true, false, 0, CONTRACT_LIST(kinds, 2447, ), "schema/pg15/deparse.txt:3474:29"},
-	{ 236, 2, -1, false, false, CONTRACT_LIST(parents, 2448, ), CONTRACT_LIST(conditions, 2448, 1), true, false, 0, CONTRACT_LIST(kinds, 2448, ), "schema/pg15/deparse.txt:3476:29"},
-	{ 236, 2, -1, false, false, CONTRACT_LIST(parents, 2449, 1), CONTRACT_LIST(conditions, 2449, 1), true, false, 0, CONTRACT_LIST(kinds, 2449, ), "schema/pg15/deparse.txt:5319:29"},
-	{ 236, 2, -1, false, false, CONTRACT_LIST(parents, 2450, 1), CONTRACT_LIST(conditions, 2450, 1), true, false, 0, CONTRACT_LIST(kinds, 2450, ), "schema/pg15/deparse.txt:5343:29"},
-	{ 237, 0, -1, false, false, CONTRACT_LIST(parents, 2451, ), CONTRACT_LIST(conditions, 2451, ), true, false, 0, CONTRACT_LIST(kinds, 2451, ), "schema/pg15/deparse.txt:3478:27"},
-	{ 237, 1, -1, false, false, CONTRACT_LIST(parents, 2452, ), CONTRACT_LIST(conditions, 2452, ), false, false, 0, CONTRACT_LIST(kinds, 2452, 1), "schema/pg15/deparse.txt:3480:31"},
-	{ 237, 2, 0, false, false, CONTRACT_LIST(parents, 2453, ), CONTRACT_LIST(conditions, 2453, ), true, false, 0, CONTRACT_LIST(kinds, 2453, ), "schema/pg15/deparse.txt:3482:26"},
-	{ 237, 2, 1, true, false, CONTRACT_LIST(parents, 2454, ), CONTRACT_LIST(conditions, 2454, ), true, false, 0, CONTRACT_LIST(kinds, 2454, ), "schema/pg15/deparse.txt:3484:26"},
-	{ 237, 2, 0, false, false, CONTRACT_LIST(parents, 2455, ), CONTRACT_LIST(conditions, 2455, ), false, false, 0, CONTRACT_LIST(kinds, 2455, 1), "schema/pg15/deparse.txt:3486:26"},
-	{ 237, 2, 1, true, false, CONTRACT_LIST(parents, 2456, ), CONTRACT_LIST(conditions, 2456, ), false, false, 0, CONTRACT_LIST(kinds, 2456, 1), "schema/pg15/deparse.txt:3488:26"},
-	{ 237, 2, 1, true, false, CONTRACT_LIST(parents, 2457, 1), CONTRACT_LIST(conditions, 2457, ), false, false, 0, CONTRACT_LIST(kinds, 2457, 1), "schema/pg15/deparse.txt:5211:26"},
+	{ 228, 1, -1, false, false, CONTRACT_LIST(parents, 2406, 1), CONTRACT_LIST(conditions, 2406, 1), true, false, 0, CONTRACT_LIST(kinds, 2406, ), "schema/pg15/deparse.txt:5343:19"},
+	{ 229, 0, -1, false, false, CONTRACT_LIST(parents, 2407, ), CONTRACT_LIST(conditions, 2407, ), true, false, 0, CONTRACT_LIST(kinds, 2407, ), "schema/pg15/deparse.txt:3424:24"},
+	{ 230, 1, -1, false, false, CONTRACT_LIST(parents, 2408, ), CONTRACT_LIST(conditions, 2408, ), false, false, 0, CONTRACT_LIST(kinds, 2408, 1), "schema/pg15/deparse.txt:3426:20"},
+	{ 230, 2, 0, false, false, CONTRACT_LIST(parents, 2409, ), CONTRACT_LIST(conditions, 2409, ), true, false, 0, CONTRACT_LIST(kinds, 2409, ), "schema/pg15/deparse.txt:3428:25"},
+	{ 230, 2, 0, false, false, CONTRACT_LIST(parents, 2410, ), CONTRACT_LIST(conditions, 2410, ), false, false, 0, CONTRACT_LIST(kinds, 2410, 1), "schema/pg15/deparse.txt:3430:25"},
+	{ 230, 2, 1, true, false, CONTRACT_LIST(parents, 2411, ), CONTRACT_LIST(conditions, 2411, ), false, false, 0, CONTRACT_LIST(kinds, 2411, 1), "schema/pg15/deparse.txt:5177:25"},
+	{ 230, 2, 1, true, false, CONTRACT_LIST(parents, 2412, ), CONTRACT_LIST(conditions, 2412, ), true, false, 0, CONTRACT_LIST(kinds, 2412, ), "schema/pg15/deparse.txt:5179:25"},
+	{ 230, 3, 0, false, false, CONTRACT_LIST(parents, 2413, ), CONTRACT_LIST(conditions, 2413, ), true, false, 0, CONTRACT_LIST(kinds, 2413, ), "schema/pg15/deparse.txt:3432:23"},
+	{ 230, 3, 0, false, false, CONTRACT_LIST(parents, 2414, ), CONTRACT_LIST(conditions, 2414, ), false, false, 0, CONTRACT_LIST(kinds, 2414, 1), "schema/pg15/deparse.txt:3434:23"},
+	{ 230, 3, 1, true, false, CONTRACT_LIST(parents, 2415, ), CONTRACT_LIST(conditions, 2415, ), false, false, 0, CONTRACT_LIST(kinds, 2415, 1), "schema/pg15/deparse.txt:5182:23"},
+	{ 230, 3, 1, true, false, CONTRACT_LIST(parents, 2416, ), CONTRACT_LIST(conditions, 2416, ), true, false, 0, CONTRACT_LIST(kinds, 2416, ), "schema/pg15/deparse.txt:5184:23"},
+	{ 231, 0, -1, false, false, CONTRACT_LIST(parents, 2417, ), CONTRACT_LIST(conditions, 2417, ), true, false, 0, CONTRACT_LIST(kinds, 2417, ), "schema/pg15/deparse.txt:3436:24"},
+	{ 231, 1, 0, false, false, CONTRACT_LIST(parents, 2418, ), CONTRACT_LIST(conditions, 2418, ), true, false, 0, CONTRACT_LIST(kinds, 2418, ), "schema/pg15/deparse.txt:3438:27"},
+	{ 231, 1, 1, true, false, CONTRACT_LIST(parents, 2419, ), CONTRACT_LIST(conditions, 2419, ), true, false, 0, CONTRACT_LIST(kinds, 2419, ), "schema/pg15/deparse.txt:3440:27"},
+	{ 231, 1, 0, false, false, CONTRACT_LIST(parents, 2420, ), CONTRACT_LIST(conditions, 2420, ), false, false, 0, CONTRACT_LIST(kinds, 2420, 1), "schema/pg15/deparse.txt:3442:27"},
+	{ 231, 1, 1, true, false, CONTRACT_LIST(parents, 2421, ), CONTRACT_LIST(conditions, 2421, ), false, false, 0, CONTRACT_LIST(kinds, 2421, 1), "schema/pg15/deparse.txt:3444:27"},
+	{ 231, 1, 1, true, false, CONTRACT_LIST(parents, 2422, 1), CONTRACT_LIST(conditions, 2422, ), false, false, 0, CONTRACT_LIST(kinds, 2422, 1), "schema/pg15/deparse.txt:5187:27"},
+	{ 232, 4, 0, false, false, CONTRACT_LIST(parents, 2423, ), CONTRACT_LIST(conditions, 2423, ), false, false, 0, CONTRACT_LIST(kinds, 2423, 1), "schema/pg15/deparse.txt:3446:31"},
+	{ 232, 4, 1, true, false, CONTRACT_LIST(parents, 2424, ), CONTRACT_LIST(conditions, 2424, ), false, false, 0, CONTRACT_LIST(kinds, 2424, 1), "schema/pg15/deparse.txt:3448:31"},
+	{ 232, 4, 1, true, false, CONTRACT_LIST(parents, 2425, 1), CONTRACT_LIST(conditions, 2425, ), false, false, 0, CONTRACT_LIST(kinds, 2425, 1), "schema/pg15/deparse.txt:5190:31"},
+	{ 232, 4, 1, true, false, CONTRACT_LIST(parents, 2426, 1), CONTRACT_LIST(conditions, 2426, ), false, false, 0, CONTRACT_LIST(kinds, 2426, 1), "schema/pg15/deparse.txt:5193:31"},
+	{ 232, 5, 0, false, false, CONTRACT_LIST(parents, 2427, ), CONTRACT_LIST(conditions, 2427, ), false, false, 0, CONTRACT_LIST(kinds, 2427, 1), "schema/pg15/deparse.txt:3450:32"},
+	{ 232, 5, 1, true, false, CONTRACT_LIST(parents, 2428, ), CONTRACT_LIST(conditions, 2428, ), false, false, 0, CONTRACT_LIST(kinds, 2428, 1), "schema/pg15/deparse.txt:3452:32"},
+	{ 232, 5, 1, true, false, CONTRACT_LIST(parents, 2429, 1), CONTRACT_LIST(conditions, 2429, ), false, false, 0, CONTRACT_LIST(kinds, 2429, 1), "schema/pg15/deparse.txt:5196:32"},
+	{ 232, 5, 1, true, false, CONTRACT_LIST(parents, 2430, 1), CONTRACT_LIST(conditions, 2430, ), false, false, 0, CONTRACT_LIST(kinds, 2430, 1), "schema/pg15/deparse.txt:5199:32"},
+	{ 232, 6, 0, false, false, CONTRACT_LIST(parents, 2431, ), CONTRACT_LIST(conditions, 2431, ), false, false, 0, CONTRACT_LIST(kinds, 2431, 1), "schema/pg15/deparse.txt:3454:32"},
+	{ 232, 6, 1, true, false, CONTRACT_LIST(parents, 2432, ), CONTRACT_LIST(conditions, 2432, ), false, false, 0, CONTRACT_LIST(kinds, 2432, 1), "schema/pg15/deparse.txt:3456:32"},
+	{ 232, 6, 1, true, false, CONTRACT_LIST(parents, 2433, 1), CONTRACT_LIST(conditions, 2433, ), false, false, 0, CONTRACT_LIST(kinds, 2433, 1), "schema/pg15/deparse.txt:5202:32"},
+	{ 232, 6, 1, true, false, CONTRACT_LIST(parents, 2434, 1), CONTRACT_LIST(conditions, 2434, ), false, false, 0, CONTRACT_LIST(kinds, 2434, 1), "schema/pg15/deparse.txt:5205:32"},
+	{ 234, 0, -1, false, false, CONTRACT_LIST(parents, 2435, ), CONTRACT_LIST(conditions, 2435, ), true, false, 0, CONTRACT_LIST(kinds, 2435, ), "schema/pg15/deparse.txt:3458:19"},
+	{ 235, 0, -1, false, false, CONTRACT_LIST(parents, 2436, ), CONTRACT_LIST(conditions, 2436, ), true, false, 0, CONTRACT_LIST(kinds, 2436, ), "schema/pg15/deparse.txt:3460:25"},
+	{ 235, 2, 0, false, false, CONTRACT_LIST(parents, 2437, ), CONTRACT_LIST(conditions, 2437, ), true, false, 0, CONTRACT_LIST(kinds, 2437, ), "schema/pg15/deparse.txt:3462:24"},
+	{ 235, 2, 1, true, false, CONTRACT_LIST(parents, 2438, ), CONTRACT_LIST(conditions, 2438, ), true, false, 0, CONTRACT_LIST(kinds, 2438, ), "schema/pg15/deparse.txt:3464:24"},
+	{ 235, 2, 0, false, false, CONTRACT_LIST(parents, 2439, ), CONTRACT_LIST(conditions, 2439, ), false, false, 0, CONTRACT_LIST(kinds, 2439, 1), "schema/pg15/deparse.txt:3466:24"},
+	{ 235, 2, 1, true, false, CONTRACT_LIST(parents, 2440, ), CONTRACT_LIST(conditions, 2440, ), false, false, 0, CONTRACT_LIST(kinds, 2440, 1), "schema/pg15/deparse.txt:3468:24"},
+	{ 235, 2, 1, true, false, CONTRACT_LIST(parents, 2441, 1), CONTRACT_LIST(conditions, 2441, ), false, false, 0, CONTRACT_LIST(kinds, 2441, 1), "schema/pg15/deparse.txt:5208:24"},
+	{ 236, 1, -1, false, false, CONTRACT_LIST(parents, 2442, ), CONTRACT_LIST(conditions, 2442, 1), true, false, 0, CONTRACT_LIST(kinds, 2442, ), "schema/pg15/deparse.txt:3470:25"},
+	{ 236, 1, -1, false, false, CONTRACT_LIST(parents, 2443, ), CONTRACT_LIST(conditions, 2443, 1), true, false, 0, CONTRACT_LIST(kinds, 2443, ), "schema/pg15/deparse.txt:3472:25"},
+	{ 236, 1, -1, false, false, CONTRACT_LIST(parents, 2444, 1), CONTRACT_LIST(conditions, 2444, 1), true, false, 0, CONTRACT_LIST(kinds, 2444, ), "schema/pg15/deparse.txt:5295:25"},
+	{ 236, 1, -1, false, false, CONTRACT_LIST(parents, 2445, 1), CONTRACT_LIST(conditions, 2445, 1), true, false, 0, CONTRACT_LIST(kinds, 2445, ), "schema/pg15/deparse.txt:5301:25"},
+	{ 236, 2, -1, false, false, CONTRACT_LIST(parents, 2446, ), CONTRACT_LIST(conditions, 2446, 1), true, false, 0, CONTRACT_LIST(kinds, 2446, ), "schema/pg15/deparse.txt:3474:29"},
+	{ 236, 2, -1, false, false, CONTRACT_LIST(parents, 2447, ), CONTRACT_LIST(conditions, 2447, 1), true, false, 0, CONTRACT_LIST(kinds, 2447, ), "schema/pg15/deparse.txt:3476:29"},
+	{ 236, 2, -1, false, false, CONTRACT_LIST(parents, 2448, 1), CONTRACT_LIST(conditions, 2448, 1), true, false, 0, CONTRACT_LIST(kinds, 2448, ), "schema/pg15/deparse.txt:5316:29"},
+	{ 236, 2, -1, false, false, CONTRACT_LIST(parents, 2449, 1), CONTRACT_LIST(conditions, 2449, 1), true, false, 0, CONTRACT_LIST(kinds, 2449, ), "schema/pg15/deparse.txt:5340:29"},
+	{ 237, 0, -1, false, false, CONTRACT_LIST(parents, 2450, ), CONTRACT_LIST(conditions, 2450, ), true, false, 0, CONTRACT_LIST(kinds, 2450, ), "schema/pg15/deparse.txt:3478:27"},
+	{ 237, 1, -1, false, false, CONTRACT_LIST(parents, 2451, ), CONTRACT_LIST(conditions, 2451, ), false, false, 0, CONTRACT_LIST(kinds, 2451, 1), "schema/pg15/deparse.txt:3480:31"},
+	{ 237, 2, 0, false, false, CONTRACT_LIST(parents, 2452, ), CONTRACT_LIST(conditions, 2452, ), true, false, 0, CONTRACT_LIST(kinds, 2452, ), "schema/pg15/deparse.txt:3482:26"},
+	{ 237, 2, 1, true, false, CONTRACT_LIST(parents, 2453, ), CONTRACT_LIST(conditions, 2453, ), true, false, 0, CONTRACT_LIST(kinds, 2453, ), "schema/pg15/deparse.txt:3484:26"},
+	{ 237, 2, 0, false, false, CONTRACT_LIST(parents, 2454, ), CONTRACT_LIST(conditions, 2454, ), false, false, 0, CONTRACT_LIST(kinds, 2454, 1), "schema/pg15/deparse.txt:3486:26"},
+	{ 237, 2, 1, true, false, CONTRACT_LIST(parents, 2455, ), CONTRACT_LIST(conditions, 2455, ), false, false, 0, CONTRACT_LIST(kinds, 2455, 1), "schema/pg15/deparse.txt:3488:26"},
+	{ 237, 2, 1, true, false, CONTRACT_LIST(parents, 2456, 1), CONTRACT_LIST(conditions, 2456, ), false, false, 0, CONTRACT_LIST(kinds, 2456, 1), "schema/pg15/deparse.txt:5211:26"},
 	{0}
 };
 
@@ -21527,94 +21512,94 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 	{ 449, 20 }, /* AlterTableCmd */
 	{ 469, 9 }, /* AlterDomainStmt */
 	{ 478, 0 }, /* SetOperationStmt */
-	{ 478, 38 }, /* GrantStmt */
-	{ 516, 10 }, /* GrantRoleStmt */
-	{ 526, 6 }, /* AlterDefaultPrivilegesStmt */
-	{ 532, 0 }, /* ClosePortalStmt */
-	{ 532, 4 }, /* ClusterStmt */
-	{ 536, 12 }, /* CopyStmt */
-	{ 548, 19 }, /* CreateStmt */
-	{ 567, 18 }, /* DefineStmt */
-	{ 585, 19 }, /* DropStmt */
-	{ 604, 5 }, /* TruncateStmt */
-	{ 609, 11 }, /* CommentStmt */
-	{ 620, 1 }, /* FetchStmt */
-	{ 621, 17 }, /* IndexStmt */
-	{ 638, 16 }, /* CreateFunctionStmt */
-	{ 654, 6 }, /* AlterFunctionStmt */
-	{ 660, 5 }, /* DoStmt */
-	{ 665, 16 }, /* RenameStmt */
-	{ 681, 8 }, /* RuleStmt */
-	{ 689, 1 }, /* NotifyStmt */
-	{ 690, 1 }, /* ListenStmt */
-	{ 691, 0 }, /* UnlistenStmt */
-	{ 691, 11 }, /* TransactionStmt */
-	{ 702, 13 }, /* ViewStmt */
-	{ 715, 1 }, /* LoadStmt */
-	{ 716, 10 }, /* CreateDomainStmt */
-	{ 726, 6 }, /* CreatedbStmt */
-	{ 732, 5 }, /* DropdbStmt */
-	{ 737, 10 }, /* VacuumStmt */
-	{ 747, 7 }, /* ExplainStmt */
-	{ 754, 3 }, /* CreateTableAsStmt */
-	{ 757, 6 }, /* CreateSeqStmt */
-	{ 763, 6 }, /* AlterSeqStmt */
-	{ 769, 23 }, /* VariableSetStmt */
-	{ 792, 1 }, /* VariableShowStmt */
-	{ 793, 0 }, /* DiscardStmt */
-	{ 793, 22 }, /* CreateTrigStmt */
-	{ 815, 13 }, /* CreatePLangStmt */
-	{ 828, 6 }, /* CreateRoleStmt */
-	{ 834, 6 }, /* AlterRoleStmt */
-	{ 840, 5 }, /* DropRoleStmt */
-	{ 845, 5 }, /* LockStmt */
-	{ 850, 5 }, /* ConstraintsSetStmt */
-	{ 855, 5 }, /* ReindexStmt */
-	{ 860, 0 }, /* CheckPointStmt */
-	{ 860, 5 }, /* CreateSchemaStmt */
-	{ 865, 6 }, /* AlterDatabaseStmt */
-	{ 871, 0 }, /* AlterDatabaseRefreshCollStmt */
-	{ 871, 2 }, /* AlterDatabaseSetStmt */
-	{ 873, 1 }, /* AlterRoleSetStmt */
-	{ 874, 11 }, /* CreateConversionStmt */
-	{ 885, 2 }, /* CreateCastStmt */
-	{ 887, 15 }, /* CreateOpClassStmt */
-	{ 902, 5 }, /* CreateOpFamilyStmt */
-	{ 907, 12 }, /* AlterOpFamilyStmt */
-	{ 919, 8 }, /* PrepareStmt */
-	{ 927, 6 }, /* ExecuteStmt */
-	{ 933, 0 }, /* DeallocateStmt */
-	{ 933, 3 }, /* DeclareCursorStmt */
-	{ 936, 6 }, /* CreateTableSpaceStmt */
-	{ 942, 1 }, /* DropTableSpaceStmt */
-	{ 943, 10 }, /* AlterObjectDependsStmt */
-	{ 953, 15 }, /* AlterObjectSchemaStmt */
-	{ 968, 10 }, /* AlterOwnerStmt */
-	{ 978, 6 }, /* AlterOperatorStmt */
-	{ 984, 9 }, /* AlterTypeStmt */
-	{ 993, 5 }, /* DropOwnedStmt */
-	{ 998, 6 }, /* ReassignOwnedStmt */
-	{ 1004, 6 }, /* CompositeTypeStmt */
-	{ 1010, 9 }, /* CreateEnumStmt */
-	{ 1019, 9 }, /* CreateRangeStmt */
-	{ 1028, 5 }, /* AlterEnumStmt */
-	{ 1033, 9 }, /* AlterTSDictionaryStmt */
-	{ 1042, 16 }, /* AlterTSConfigurationStmt */
-	{ 1058, 10 }, /* CreateFdwStmt */
-	{ 1068, 11 }, /* AlterFdwStmt */
-	{ 1079, 7 }, /* CreateForeignServerStmt */
-	{ 1086, 6 }, /* AlterForeignServerStmt */
-	{ 1092, 7 }, /* CreateUserMappingStmt */
-	{ 1099, 7 }, /* AlterUserMappingStmt */
-	{ 1106, 2 }, /* DropUserMappingStmt */
-	{ 1108, 6 }, /* AlterTableSpaceOptionsStmt */
-	{ 1114, 7 }, /* AlterTableMoveAllStmt */
-	{ 1121, 9 }, /* SecLabelStmt */
-	{ 1130, 7 }, /* CreateForeignTableStmt */
-	{ 1137, 12 }, /* ImportForeignSchemaStmt */
-	{ 1149, 6 }, /* CreateExtensionStmt */
-	{ 1155, 5 }, /* AlterExtensionStmt */
-	{ 1160, 9 }, /* AlterExtensionContentsStmt */
+	{ 478, 39 }, /* GrantStmt */
+	{ 517, 10 }, /* GrantRoleStmt */
+	{ 527, 6 }, /* AlterDefaultPrivilegesStmt */
+	{ 533, 0 }, /* ClosePortalStmt */
+	{ 533, 4 }, /* ClusterStmt */
+	{ 537, 12 }, /* CopyStmt */
+	{ 549, 19 }, /* CreateStmt */
+	{ 568, 18 }, /* DefineStmt */
+	{ 586, 19 }, /* DropStmt */
+	{ 605, 5 }, /* TruncateStmt */
+	{ 610, 11 }, /* CommentStmt */
+	{ 621, 1 }, /* FetchStmt */
+	{ 622, 17 }, /* IndexStmt */
+	{ 639, 16 }, /* CreateFunctionStmt */
+	{ 655, 6 }, /* AlterFunctionStmt */
+	{ 661, 5 }, /* DoStmt */
+	{ 666, 16 }, /* RenameStmt */
+	{ 682, 8 }, /* RuleStmt */
+	{ 690, 1 }, /* NotifyStmt */
+	{ 691, 1 }, /* ListenStmt */
+	{ 692, 0 }, /* UnlistenStmt */
+	{ 692, 11 }, /* TransactionStmt */
+	{ 703, 13 }, /* ViewStmt */
+	{ 716, 1 }, /* LoadStmt */
+	{ 717, 10 }, /* CreateDomainStmt */
+	{ 727, 6 }, /* CreatedbStmt */
+	{ 733, 5 }, /* DropdbStmt */
+	{ 738, 10 }, /* VacuumStmt */
+	{ 748, 7 }, /* ExplainStmt */
+	{ 755, 3 }, /* CreateTableAsStmt */
+	{ 758, 6 }, /* CreateSeqStmt */
+	{ 764, 6 }, /* AlterSeqStmt */
+	{ 770, 23 }, /* VariableSetStmt */
+	{ 793, 1 }, /* VariableShowStmt */
+	{ 794, 0 }, /* DiscardStmt */
+	{ 794, 22 }, /* CreateTrigStmt */
+	{ 816, 13 }, /* CreatePLangStmt */
+	{ 829, 6 }, /* CreateRoleStmt */
+	{ 835, 6 }, /* AlterRoleStmt */
+	{ 841, 5 }, /* DropRoleStmt */
+	{ 846, 5 }, /* LockStmt */
+	{ 851, 5 }, /* ConstraintsSetStmt */
+	{ 856, 5 }, /* ReindexStmt */
+	{ 861, 0 }, /* CheckPointStmt */
+	{ 861, 5 }, /* CreateSchemaStmt */
+	{ 866, 6 }, /* AlterDatabaseStmt */
+	{ 872, 0 }, /* AlterDatabaseRefreshCollStmt */
+	{ 872, 2 }, /* AlterDatabaseSetStmt */
+	{ 874, 1 }, /* AlterRoleSetStmt */
+	{ 875, 11 }, /* CreateConversionStmt */
+	{ 886, 2 }, /* CreateCastStmt */
+	{ 888, 15 }, /* CreateOpClassStmt */
+	{ 903, 5 }, /* CreateOpFamilyStmt */
+	{ 908, 12 }, /* AlterOpFamilyStmt */
+	{ 920, 8 }, /* PrepareStmt */
+	{ 928, 6 }, /* ExecuteStmt */
+	{ 934, 0 }, /* DeallocateStmt */
+	{ 934, 3 }, /* DeclareCursorStmt */
+	{ 937, 6 }, /* CreateTableSpaceStmt */
+	{ 943, 1 }, /* DropTableSpaceStmt */
+	{ 944, 10 }, /* AlterObjectDependsStmt */
+	{ 954, 15 }, /* AlterObjectSchemaStmt */
+	{ 969, 10 }, /* AlterOwnerStmt */
+	{ 979, 6 }, /* AlterOperatorStmt */
+	{ 985, 9 }, /* AlterTypeStmt */
+	{ 994, 5 }, /* DropOwnedStmt */
+	{ 999, 6 }, /* ReassignOwnedStmt */
+	{ 1005, 6 }, /* CompositeTypeStmt */
+	{ 1011, 9 }, /* CreateEnumStmt */
+	{ 1020, 9 }, /* CreateRangeStmt */
+	{ 1029, 5 }, /* AlterEnumStmt */
+	{ 1034, 9 }, /* AlterTSDictionaryStmt */
+	{ 1043, 16 }, /* AlterTSConfigurationStmt */
+	{ 1059, 10 }, /* CreateFdwStmt */
+	{ 1069, 11 }, /* AlterFdwStmt */
+	{ 1080, 7 }, /* CreateForeignServerStmt */
+	{ 1087, 6 }, /* AlterForeignServerStmt */
+	{ 1093, 7 }, /* CreateUserMappingStmt */
+	{ 1100, 7 }, /* AlterUserMappingStmt */
+	{ 1107, 2 }, /* DropUserMappingStmt */
+	{ 1109, 6 }, /* AlterTableSpaceOptionsStmt */
+	{ 1115, 7 }, /* AlterTableMoveAllStmt */
+	{ 1122, 9 }, /* SecLabelStmt */
+	{ 1131, 7 }, /* CreateForeignTableStmt */
+	{ 1138, 12 }, /* ImportForeignSchemaStmt */
+	{ 1150, 6 }, /* CreateExtensionStmt */
+	{ 1156, 5 }, /* AlterExtensionStmt */
+	{ 1161, 8 }, /* AlterExtensionContentsStmt */
 	{ 1169, 11 }, /* CreateEventTrigStmt */
 	{ 1180, 1 }, /* AlterEventTrigStmt */
 	{ 1181, 1 }, /* RefreshMatViewStmt */
@@ -21665,34 +21650,34 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 	{ 2158, 0 }, /* SortGroupClause */
 	{ 2158, 8 }, /* GroupingSet */
 	{ 2166, 0 }, /* WindowClause */
-	{ 2166, 143 }, /* ObjectWithArgs */
-	{ 2309, 5 }, /* AccessPriv */
-	{ 2314, 14 }, /* CreateOpClassItem */
-	{ 2328, 1 }, /* TableLikeClause */
-	{ 2329, 2 }, /* FunctionParameter */
-	{ 2331, 4 }, /* LockingClause */
-	{ 2335, 0 }, /* RowMarkClause */
-	{ 2335, 4 }, /* XmlSerialize */
-	{ 2339, 9 }, /* WithClause */
-	{ 2348, 6 }, /* InferClause */
-	{ 2354, 6 }, /* OnConflictClause */
-	{ 2360, 6 }, /* CTESearchClause */
-	{ 2366, 9 }, /* CTECycleClause */
-	{ 2375, 8 }, /* CommonTableExpr */
-	{ 2383, 9 }, /* MergeWhenClause */
-	{ 2392, 16 }, /* RoleSpec */
-	{ 2408, 1 }, /* TriggerTransition */
-	{ 2409, 9 }, /* PartitionElem */
-	{ 2418, 6 }, /* PartitionSpec */
-	{ 2424, 12 }, /* PartitionBoundSpec */
-	{ 2436, 0 }, /* PartitionRangeDatum */
-	{ 2436, 1 }, /* PartitionCmd */
-	{ 2437, 6 }, /* VacuumRelation */
-	{ 2443, 8 }, /* PublicationObjSpec */
-	{ 2451, 7 }, /* PublicationTable */
-	{ 2458, 0 }, /* InlineCodeBlock */
-	{ 2458, 0 }, /* CallContext */
-	{ 2458, 0 }, /* ScanToken */
+	{ 2166, 142 }, /* ObjectWithArgs */
+	{ 2308, 5 }, /* AccessPriv */
+	{ 2313, 14 }, /* CreateOpClassItem */
+	{ 2327, 1 }, /* TableLikeClause */
+	{ 2328, 2 }, /* FunctionParameter */
+	{ 2330, 4 }, /* LockingClause */
+	{ 2334, 0 }, /* RowMarkClause */
+	{ 2334, 4 }, /* XmlSerialize */
+	{ 2338, 9 }, /* WithClause */
+	{ 2347, 6 }, /* InferClause */
+	{ 2353, 6 }, /* OnConflictClause */
+	{ 2359, 6 }, /* CTESearchClause */
+	{ 2365, 9 }, /* CTECycleClause */
+	{ 2374, 8 }, /* CommonTableExpr */
+	{ 2382, 9 }, /* MergeWhenClause */
+	{ 2391, 16 }, /* RoleSpec */
+	{ 2407, 1 }, /* TriggerTransition */
+	{ 2408, 9 }, /* PartitionElem */
+	{ 2417, 6 }, /* PartitionSpec */
+	{ 2423, 12 }, /* PartitionBoundSpec */
+	{ 2435, 0 }, /* PartitionRangeDatum */
+	{ 2435, 1 }, /* PartitionCmd */
+	{ 2436, 6 }, /* VacuumRelation */
+	{ 2442, 8 }, /* PublicationObjSpec */
+	{ 2450, 7 }, /* PublicationTable */
+	{ 2457, 0 }, /* InlineCodeBlock */
+	{ 2457, 0 }, /* CallContext */
+	{ 2457, 0 }, /* ScanToken */
 };
 
 /* ---- Begin the walk: per message, what its class's rules ask of it, then its fields ----
@@ -25111,22 +25096,24 @@ static inline bool cw_meets_GrantStmt(const pgbind_GrantStmt *m, Parent parent)
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_484)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x840100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_485)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x86000460400ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x82000460400ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_486)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x800000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x4000000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_487)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x10000000ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_488)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40c6850d62400ull, true, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_489)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x100000ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_490)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40000000000ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_491)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x800000ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_492)) ||
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_488)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x10000000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_489)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40c6850d62400ull, true, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_490)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x100000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_491)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40000000000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_492)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x800000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_493)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x10000000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_494)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40010900000ull, true, true)));
 	case 5046273u: /* AlterDefaultPrivilegesStmt.action */
 		return true &&
@@ -25148,12 +25135,14 @@ static inline bool cw_meets_GrantStmt(const pgbind_GrantStmt *m, Parent parent)
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_484)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x840100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_485)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x86000460400ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x82000460400ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_486)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x800000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x4000000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_487)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x10000000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x800000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_488)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x10000000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_489)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40c6850d62400ull, true, true)));
 	case 7798786u: /* CreateSchemaStmt.schema_elts */
 		return true &&
@@ -25175,20 +25164,22 @@ static inline bool cw_meets_GrantStmt(const pgbind_GrantStmt *m, Parent parent)
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_484)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x840100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_485)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x86000460400ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x82000460400ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_486)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x800000ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_487)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x10000000ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_488)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40c6850d62400ull, true, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_498)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x4000000002000ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_499)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x840100000ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_500)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x4000000000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_487)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x800000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_488)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x10000000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_489)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40c6850d62400ull, true, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_499)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x4000000002000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_500)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x840100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_501)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x4000000000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_502)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), behavior, 0x4ull, false, true)));
 	default:
 		return true &&
@@ -25210,12 +25201,14 @@ static inline bool cw_meets_GrantStmt(const pgbind_GrantStmt *m, Parent parent)
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_484)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x840100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_485)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x86000460400ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x82000460400ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_486)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x800000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x4000000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_487)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x10000000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x800000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_488)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x10000000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_489)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(GrantStmt), objtype, 0x40c6850d62400ull, true, true)));
 	}
 }
@@ -25373,7 +25366,7 @@ static inline bool cw_meets_CreateStmt(const pgbind_CreateStmt *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, inhRelations, true, false, 0, CW_KINDS(cw_kinds_81_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_81_0_7)) &&
 			(CW_MEETS_REPEATED_NODE(m, inhRelations, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET(CW_OF_SELF(CreateStmt), partbound, 558_0, false, false)));
+			 !(true && CW_IF_SET(CW_OF_SELF(CreateStmt), partbound, 559_0, false, false)));
 	case 7798786u: /* CreateSchemaStmt.schema_elts */
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
@@ -25381,7 +25374,7 @@ static inline bool cw_meets_CreateStmt(const pgbind_CreateStmt *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, inhRelations, true, false, 0, CW_KINDS(cw_kinds_81_1_2)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_81_1_7)) &&
 			(CW_MEETS_REPEATED_NODE(m, inhRelations, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET(CW_OF_SELF(CreateStmt), partbound, 558_0, false, false)));
+			 !(true && CW_IF_SET(CW_OF_SELF(CreateStmt), partbound, 559_0, false, false)));
 	case 10354688u: /* CreateForeignTableStmt.base_stmt */
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
@@ -25389,7 +25382,7 @@ static inline bool cw_meets_CreateStmt(const pgbind_CreateStmt *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, inhRelations, true, false, 0, CW_KINDS(cw_kinds_81_2_2)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_81_2_7)) &&
 			(CW_MEETS_REPEATED_NODE(m, inhRelations, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET(CW_OF_SELF(CreateStmt), partbound, 558_0, false, false)));
+			 !(true && CW_IF_SET(CW_OF_SELF(CreateStmt), partbound, 559_0, false, false)));
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
@@ -25397,7 +25390,7 @@ static inline bool cw_meets_CreateStmt(const pgbind_CreateStmt *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, inhRelations, true, false, 0, CW_KINDS(cw_kinds_81_3_2)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_81_3_7)) &&
 			(CW_MEETS_REPEATED_NODE(m, inhRelations, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET(CW_OF_SELF(CreateStmt), partbound, 558_0, false, false)));
+			 !(true && CW_IF_SET(CW_OF_SELF(CreateStmt), partbound, 559_0, false, false)));
 	}
 }
 
@@ -25475,29 +25468,29 @@ static inline bool cw_meets_DropStmt(const pgbind_DropStmt *m, Parent parent)
 			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x201020000040ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, true, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x1feffff5fffffeull, true, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_591)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_592)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x2080478002ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_593)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x13c54001280300ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x2080478002ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_594)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x30102a000040ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x13c54001280300ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_595)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x840100004ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x30102a000040ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_596)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x840100004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_597)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x17f578ef7fa346ull, true, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_598)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x10054001280100ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_599)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x2080030000ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_600)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000800102004ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_601)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_598)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x17f578ef7fa346ull, true, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_599)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x10054001280100ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_600)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x2080030000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_601)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000800102004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_602)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_603)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x140568853b2104ull, true, true)));
 	default:
 		return true &&
@@ -25513,29 +25506,29 @@ static inline bool cw_meets_DropStmt(const pgbind_DropStmt *m, Parent parent)
 			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x201020000040ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, true, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x1feffff5fffffeull, true, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_591)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_592)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x2080478002ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_593)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x13c54001280300ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x2080478002ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_594)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x30102a000040ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x13c54001280300ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_595)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x840100004ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x30102a000040ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_596)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x840100004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_597)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x17f578ef7fa346ull, true, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_598)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x10054001280100ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_599)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x2080030000ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_600)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000800102004ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_601)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_598)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x17f578ef7fa346ull, true, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_599)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x10054001280100ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_600)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x2080030000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_601)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000800102004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_602)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x4000000ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, objects, false, false, 0, CW_KINDS(contract_kinds_603)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(DropStmt), removeType, 0x140568853b2104ull, true, true)));
 	}
 }
@@ -25579,23 +25572,23 @@ static inline bool cw_meets_CommentStmt(const pgbind_CommentStmt *m, Parent pare
 			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x42a1c20452440ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x1fef5f31ed3ff8ull, true, true))) &&
-			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_611)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x13c54001280380ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_612)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x8a480478402ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x13c54001280380ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_613)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x4000000002000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x8a480478402ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_614)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x32102a004040ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_615)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x840100000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x32102a004040ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_616)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x4ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x840100000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_617)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x800000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_618)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x4000000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x800000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_619)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x4000000ull, false, true))) &&
+			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_620)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(CommentStmt), objtype, 0x17fffcefffe7c6ull, true, true)));
 	}
 }
@@ -25786,19 +25779,19 @@ static inline bool cw_meets_RenameStmt(const pgbind_RenameStmt *m, Parent parent
 			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x88ca568004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x1ffffffffffffeull, true, true))) &&
-			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_670)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x8080468000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_671)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x7c10000006300ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x8080468000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_672)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x840100004ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x7c10000006300ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_673)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0xa000000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x840100004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_674)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0xa000000ull, false, true))) &&
+			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_675)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x7c188ca56e304ull, true, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x88c0568004ull, false, true))) &&
-			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_676)) ||
+			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_677)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), relationType, 0xbfbfffef7fffcull, false, true))) &&
 			(CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x2a34200044a0ull, false, true))) &&
@@ -25817,15 +25810,15 @@ static inline bool cw_meets_RenameStmt(const pgbind_RenameStmt *m, Parent parent
 			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x88ca568004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x1ffffffffffffeull, true, true))) &&
-			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_670)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x8080468000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_671)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x7c10000006300ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x8080468000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_672)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x840100004ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x7c10000006300ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_673)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0xa000000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x840100004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_674)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0xa000000ull, false, true))) &&
+			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_675)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x7c188ca56e304ull, true, true))) &&
 			(CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(RenameStmt), renameType, 0x2a34200044a0ull, false, true))) &&
@@ -26219,17 +26212,17 @@ static inline bool cw_meets_VariableSetStmt(const pgbind_VariableSetStmt *m, Par
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x7eull, true, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_787)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true)));
 	case 7995393u: /* AlterDatabaseSetStmt.setstmt */
 		return true &&
@@ -26240,17 +26233,17 @@ static inline bool cw_meets_VariableSetStmt(const pgbind_VariableSetStmt *m, Par
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x6eull, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x3eull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_787)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true)));
 	case 8060930u: /* AlterRoleSetStmt.setstmt */
 		return true &&
@@ -26261,17 +26254,17 @@ static inline bool cw_meets_VariableSetStmt(const pgbind_VariableSetStmt *m, Par
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x6eull, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x3eull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_787)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true)));
 	case 10944512u: /* AlterSystemStmt.setstmt */
 		return true &&
@@ -26282,17 +26275,17 @@ static inline bool cw_meets_VariableSetStmt(const pgbind_VariableSetStmt *m, Par
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x6eull, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x3eull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_787)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true)));
 	case 13434882u: /* DefElem.arg */
 		return true &&
@@ -26303,17 +26296,17 @@ static inline bool cw_meets_VariableSetStmt(const pgbind_VariableSetStmt *m, Par
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x6eull, true, true))) &&
 			(CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x3eull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_787)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true)));
 	default:
 		return true &&
@@ -26324,17 +26317,17 @@ static inline bool cw_meets_VariableSetStmt(const pgbind_VariableSetStmt *m, Par
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x6eull, true, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, true, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_781)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_782)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_783)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_784)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_785)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_786)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x10ull, false, true))) &&
+			(CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(contract_kinds_787)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(VariableSetStmt), kind, 0x12ull, true, true)));
 	}
 }
@@ -26796,26 +26789,26 @@ static inline bool cw_meets_AlterOpFamilyStmt(const pgbind_AlterOpFamilyStmt *m,
 			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, false, 0, CW_KINDS(cw_kinds_128_0_0)) &&
 			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, items, true, false, 0, CW_KINDS(cw_kinds_128_0_3)) &&
-			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_914)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x2ull, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_915)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x1ull, false, false))) &&
-			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_916)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x2ull, false, false))) &&
+			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_916)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x1ull, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_917)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x2ull, false, false))) &&
+			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_918)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x1ull, false, false)));
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, false, 0, CW_KINDS(cw_kinds_128_1_0)) &&
 			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, items, true, false, 0, CW_NO_KINDS) &&
-			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_914)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x2ull, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_915)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x1ull, false, false))) &&
-			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_916)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x2ull, false, false))) &&
+			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_916)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x1ull, false, false))) &&
 			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_917)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x2ull, false, false))) &&
+			(CW_MEETS_REPEATED_NODE(m, items, false, false, 0, CW_KINDS(contract_kinds_918)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOpFamilyStmt), isDrop, 0x1ull, false, false)));
 	}
 }
@@ -26973,11 +26966,11 @@ static inline bool cw_meets_AlterObjectDependsStmt(const pgbind_AlterObjectDepen
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200000100000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x1ffff7bffffffeull, true, true))) &&
-			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_948)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_949)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x100000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_950)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x100000ull, false, true))) &&
+			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_951)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200000100000ull, true, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200000000000ull, false, true)));
@@ -26992,11 +26985,11 @@ static inline bool cw_meets_AlterObjectDependsStmt(const pgbind_AlterObjectDepen
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200000100000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x1ffff7bffffffeull, true, true))) &&
-			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_948)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_949)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x100000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_950)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x100000ull, false, true))) &&
+			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_951)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectDependsStmt), objectType, 0x200000100000ull, true, true)));
 	}
 }
@@ -27026,21 +27019,21 @@ static inline bool cw_meets_AlterObjectSchemaStmt(const pgbind_AlterObjectSchema
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x4e110004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x1ffff7fffffffeull, true, true))) &&
-			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_958)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x7c10000002300ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_959)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x10000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x7c10000002300ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_960)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x4ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x10000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_961)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x4000000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_962)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x40000000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x4000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_963)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x100000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x40000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_964)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0xa000000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x100000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_965)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0xa000000ull, false, true))) &&
+			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_966)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x7c1004e112304ull, true, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0xa000000ull, false, true)));
@@ -27055,21 +27048,21 @@ static inline bool cw_meets_AlterObjectSchemaStmt(const pgbind_AlterObjectSchema
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x4e110004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x1ffff7fffffffeull, true, true))) &&
-			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_958)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x7c10000002300ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_959)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x10000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x7c10000002300ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_960)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x4ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x10000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_961)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x4000000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_962)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x40000000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x4000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_963)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x100000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x40000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_964)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0xa000000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x100000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_965)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0xa000000ull, false, true))) &&
+			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_966)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterObjectSchemaStmt), objectType, 0x7c1004e112304ull, true, true)));
 	}
 }
@@ -27093,19 +27086,19 @@ static inline bool cw_meets_AlterOwnerStmt(const pgbind_AlterOwnerStmt *m, Paren
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x8a8ced68404ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x1ffffffffffffeull, true, true))) &&
-			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_970)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x844100000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_971)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x4c10000002300ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x844100000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_972)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x8a080468400ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x4c10000002300ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_973)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x4ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x8a080468400ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_974)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0xa000000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x4ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_975)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x800000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0xa000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_976)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x800000ull, false, true))) &&
+			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_977)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterOwnerStmt), objectType, 0x4c9a8ced6a704ull, true, true)));
 	}
 }
@@ -27603,19 +27596,19 @@ static inline bool cw_meets_SecLabelStmt(const pgbind_SecLabelStmt *m, Parent pa
 			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x40824c010a404ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x1fff77ffbffffeull, true, true))) &&
-			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1123)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x824c0108404ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1124)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x4000000002000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x824c0108404ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1125)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x800000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1126)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x40001000080ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x800000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1127)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x40c24c190a484ull, true, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x40001000080ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1128)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x10004000080000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x40c24c190a484ull, true, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1129)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x10004000080000ull, false, true))) &&
+			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1130)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x8800400000ull, false, true)));
 	default:
 		return true &&
@@ -27623,15 +27616,15 @@ static inline bool cw_meets_SecLabelStmt(const pgbind_SecLabelStmt *m, Parent pa
 			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x40824c010a404ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x1fff77ffbffffeull, true, true))) &&
-			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1123)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x824c0108404ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1124)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x4000000002000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x824c0108404ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1125)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x800000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1126)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x40001000080ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x800000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1127)) ||
+			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x40001000080ull, false, true))) &&
+			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1128)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(SecLabelStmt), objtype, 0x40c24c190a484ull, true, true)));
 	}
 }
@@ -27753,12 +27746,10 @@ static inline bool cw_meets_AlterExtensionContentsStmt(const pgbind_AlterExtensi
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x4100002100044ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x1fffd7b3b95ffcull, true, true))) &&
-			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1163)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x10040000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1164)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x4000000000000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x10040000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1165)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x100004ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x4000000100004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1166)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x100002000040ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1167)) ||
@@ -27772,12 +27763,10 @@ static inline bool cw_meets_AlterExtensionContentsStmt(const pgbind_AlterExtensi
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x4100002100044ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, true, false, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x1fffd7b3b95ffcull, true, true))) &&
-			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1163)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x10040000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1164)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x4000000000000ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x10040000000000ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1165)) ||
-			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x100004ull, false, true))) &&
+			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x4000000100004ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1166)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(AlterExtensionContentsStmt), objtype, 0x100002000040ull, false, true))) &&
 			(CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(contract_kinds_1167)) ||
@@ -31696,17 +31685,17 @@ static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m, Paren
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_0_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2245_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x40000000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2244_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x40000000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2246_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x840100000ull, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2245_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x840100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2247_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x40000000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x6ull, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2246_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x40000000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x6ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2258_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x100000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2257_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x100000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2259_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x840100000ull, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2258_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x840100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2260_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x100000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x6ull, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2259_0, true, false) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), targtype, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x100000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(GrantStmt), behavior, 0x6ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objfuncargs, false, true, 0, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_PARENT(GrantStmt), objtype, 0x44000000000ull, false, true)));
 	case 5439488u: /* DropStmt.objects */
@@ -31729,52 +31718,50 @@ static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m, Paren
 			 !(true && CW_IF_MASK(CW_OF_PARENT(CommentStmt), objtype, 0x4000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, false, 2, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_PARENT(CommentStmt), objtype, 0x4000000ull, false, true))) &&
-			(CW_MEETS_REPEATED_NODE(m, objargs, false, true, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_MASK(CW_OF_PARENT(CommentStmt), objtype, 0x4000000002000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_MASK(CW_OF_PARENT(CommentStmt), objtype, 0x840102004ull, false, true)));
+			 !(true && CW_IF_MASK(CW_OF_PARENT(CommentStmt), objtype, 0x840100004ull, false, true)));
 	case 5832705u: /* AlterFunctionStmt.func */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_3_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_3_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_3_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2242_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterFunctionStmt), objtype, 0x1ffffffffffffeull, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2241_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterFunctionStmt), objtype, 0x1ffffffffffffeull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2243_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterFunctionStmt), objtype, 0x1ffffffffffffeull, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2242_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterFunctionStmt), objtype, 0x1ffffffffffffeull, false, true)));
 	case 5963779u: /* RenameStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_4_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_4_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_4_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2251_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x840100004ull, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2250_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x840100004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2252_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x4ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x1ffffffffffffeull, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2251_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x4ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x1ffffffffffffeull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2253_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x4ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x6ull, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2252_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x4ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x6ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2254_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x840100004ull, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2253_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x840100004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2255_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x100000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x1ffffffffffffeull, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2254_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x100000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x1ffffffffffffeull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2256_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x100000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x6ull, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2255_0, true, false) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), renameType, 0x100000ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), relationType, 0x2ull, false, true) && CW_IF_MASK(CW_OF_PARENT(RenameStmt), behavior, 0x6ull, false, true)));
 	case 8192002u: /* CreateCastStmt.func */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_5_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_5_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_5_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2261_0, true, false) && CW_IF_MASK(CW_OF_PARENT(CreateCastStmt), context, 0x1eull, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2260_0, true, false) && CW_IF_MASK(CW_OF_PARENT(CreateCastStmt), context, 0x1eull, false, true)));
 	case 8847362u: /* AlterObjectDependsStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_6_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_6_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_6_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2262_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterObjectDependsStmt), objectType, 0x840100000ull, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2261_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterObjectDependsStmt), objectType, 0x840100000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2263_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterObjectDependsStmt), objectType, 0x840100000ull, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2262_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterObjectDependsStmt), objectType, 0x840100000ull, false, true)));
 	case 8912898u: /* AlterObjectSchemaStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_7_0)) &&
@@ -31783,7 +31770,7 @@ static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m, Paren
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, false, 2, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_PARENT(AlterObjectSchemaStmt), objectType, 0x4000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2244_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterObjectSchemaStmt), objectType, 0x840100004ull, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2243_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterObjectSchemaStmt), objectType, 0x840100004ull, false, true)));
 	case 8978434u: /* AlterOwnerStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_8_0)) &&
@@ -31794,9 +31781,9 @@ static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m, Paren
 			(CW_MEETS_REPEATED_NODE(m, objargs, false, false, 2, CW_NO_KINDS) ||
 			 !(true && CW_IF_MASK(CW_OF_PARENT(AlterOwnerStmt), objectType, 0x4000000ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2248_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterOwnerStmt), objectType, 0x840100004ull, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2247_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterOwnerStmt), objectType, 0x840100004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2250_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterOwnerStmt), objectType, 0x840100004ull, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2249_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterOwnerStmt), objectType, 0x840100004ull, false, true)));
 	case 9043968u: /* AlterOperatorStmt.opername */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_9_0)) &&
@@ -31808,30 +31795,30 @@ static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m, Paren
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_10_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_10_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2257_0, true, false) && CW_IF_MASK(CW_OF_PARENT(SecLabelStmt), objtype, 0x4000840102004ull, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2256_0, true, false) && CW_IF_MASK(CW_OF_PARENT(SecLabelStmt), objtype, 0x840100004ull, false, true)));
 	case 10616835u: /* AlterExtensionContentsStmt.object */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_11_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_11_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_11_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2249_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterExtensionContentsStmt), objtype, 0x840100004ull, false, true))) &&
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2248_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterExtensionContentsStmt), objtype, 0x840100004ull, false, true))) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2264_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterExtensionContentsStmt), objtype, 0x840100004ull, false, true)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2263_0, true, false) && CW_IF_MASK(CW_OF_PARENT(AlterExtensionContentsStmt), objtype, 0x840100004ull, false, true)));
 	case 11141123u: /* CreateTransformStmt.fromsql */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_12_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_12_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_12_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2266_0, true, false)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2265_0, true, false)));
 	case 11141124u: /* CreateTransformStmt.tosql */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_13_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_13_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_13_2)) &&
 			(CW_MEETS_REPEATED_NODE(m, objargs, true, false, 0, CW_NO_KINDS) ||
-			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2265_0, true, false)));
+			 !(true && CW_IF_SET_LIST(CW_OF_SELF(ObjectWithArgs), objfuncargs, 2264_0, true, false)));
 	case 14090241u: /* CreateOpClassItem.name */
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_14_0)) &&
@@ -31995,11 +31982,11 @@ static inline bool cw_meets_XmlSerialize(const pgbind_XmlSerialize *m, Parent pa
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS) &&
-			(CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(contract_kinds_2335)) ||
+			(CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(contract_kinds_2334)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(XmlSerialize), xmloption, 0x2ull, false, true))) &&
-			(CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(contract_kinds_2336)) ||
+			(CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(contract_kinds_2335)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(XmlSerialize), xmloption, 0x4ull, false, true))) &&
-			(CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(contract_kinds_2337)) ||
+			(CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(contract_kinds_2336)) ||
 			 !(true && CW_IF_MASK(CW_OF_SELF(XmlSerialize), xmloption, 0x6ull, true, true)));
 	}
 }
