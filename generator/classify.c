@@ -1195,6 +1195,7 @@ json_t *classify(json_t *model, const char *model_name, json_t *full_proto, Over
 	if (ok) {
 		link_indexes(messages, enums, oneofs, nodes);
 		mark_converted_enums(messages, enums);
+		deparse_rules_classes(messages, enums, nodes, deparse_rules); /* reads c_char, set above */
 	}
 	if (ok) {
 		json_t *tags = json_array();

@@ -684,7 +684,14 @@ bool deparse_rules_build(Overrides *ov, json_t *messages, json_t *enums, json_t 
 		json_decref(rules);
 		return false;
 	}
-	json_t *n;
+	*out = rules;
+	return true;
+}
+
+void deparse_rules_classes(json_t *messages, json_t *enums, json_t *nodes, json_t *rules)
+{
+	size_t i, j;
+	json_t *m, *n;
 	unsigned char leaf_bits[256] = {0};
 	json_array_foreach(nodes, i, n) /* the walk visits a leaf kind without a call (contract.c: CW_CHILD) */
 	{
@@ -697,6 +704,4 @@ bool deparse_rules_build(Overrides *ov, json_t *messages, json_t *enums, json_t 
 			leaf_bits[t / 8] |= (unsigned char)(1u << (t % 8));
 	}
 	json_array_foreach(messages, i, m) contract_classes(m, i, rules, messages, enums, leaf_bits);
-	*out = rules;
-	return true;
 }

@@ -15,4 +15,9 @@
  * message. false with err at the entry's file:line on anything it does not understand. */
 bool deparse_rules_build(Overrides *ov, json_t *messages, json_t *enums, json_t *nodes, json_t **out, gen_Error *err);
 
+/* For the generated walk: each node's contract_leaf, each message's contract_classes (tests and
+ * guards per place it sits) and its fields' contract_leaves, from the rules. After the fields'
+ * c_char is known (a C char's condition tests the first byte). */
+void deparse_rules_classes(json_t *messages, json_t *enums, json_t *nodes, json_t *rules);
+
 #endif

@@ -735,11 +735,19 @@ static bool new_value(const Group *g, uint32_t mi, const char *base, bool insert
 {
 	const pgbind_MessageDesc *d = &pgbind_message_descs[mi];
 	bool fresh = false;
-	for (uint32_t fi = 0; fi < d->n_fields; fi++)
-		if (d->fields[fi].wire == PGBIND_WIRE_ENUM)
-			fresh |= !set_has(values_taken, SIG_SLOTS,
-							  mix(mix(g->key, fi + 0x1000u), (uint64_t) * (const int *)(base + d->fields[fi].offset)),
-							  insert);
+	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
+		if (d->fields[fi].wire != PGBIND_WIRE_ENUM)
+			continue;
+		uint64_t one = mix(mix(g->key, fi + 0x1000u), (uint64_t) * (const int *)(base + d->fields[fi].offset));
+		fresh |= !set_has(values_taken, SIG_SLOTS, one, insert);
+		/* and each pair of two enum fields' values: GRANT ON SEQUENCE s (objtype SEQUENCE, targtype
+		 * OBJECT), when GRANT ON ALL SEQUENCES IN SCHEMA and GRANT ON t had shown each value */
+		for (uint32_t fj = fi + 1; fj < d->n_fields; fj++)
+			if (d->fields[fj].wire == PGBIND_WIRE_ENUM)
+				fresh |= !set_has(values_taken, SIG_SLOTS,
+								  mix(mix(one, fj + 0x2000u), (uint64_t) * (const int *)(base + d->fields[fj].offset)),
+								  insert);
+	}
 	return fresh;
 }
 
@@ -1216,7 +1224,22 @@ static int cmp_nat_kind(const void *a, const void *b)
 	return x->msg != y->msg ? (x->msg < y->msg ? -1 : 1) : x->field != y->field ? (x->field < y->field ? -1 : 1) : 0;
 }
 
-/* The kinds of bad_in a kind change's rule (example, scope, condition) names: never a kind that a
+static bool list_has(const char *list, const char *v);
+
+/* Whether the message at base (of type msg) meets the rule's second condition (also_field), if
+ * it has one. */
+static bool also_holds(uint32_t msg, const char *base)
+{
+	if (also_field < 0 || !also_values)
+		return true;
+	const pgbind_FieldDesc *f = &pgbind_message_descs[msg].fields[also_field];
+	char num[32];
+	const char *v = f->wire == PGBIND_WIRE_STRING ? *(const char *const *)(base + f->offset)
+												  : scalar_text(f, base + f->offset, num, sizeof num);
+	return v && list_has(also_values, v);
+}
+
+/* The kinds of bad_in a kind change's rule (example, scope, conditions) names: never a kind that a
  * statement of the corpus which deparses holds where the rule applies. */
 static Bits rule_kinds(const Site *example, const Bits *bad_in, const Scope *scope, int if_field, const char *if_values,
 					   bool if_not)
@@ -1230,7 +1253,8 @@ static Bits rule_kinds(const Site *example, const Bits *bad_in, const Scope *sco
 		for (NatKind *k = lo; k && k < nat_kinds + n_nat_kinds && cmp_nat_kind(k, &key) == 0; k++)
 			if (k->cell == example->cell && bit_get(&cleared, k->kind) &&
 				rule_would_apply(scope, example->msg, if_field, if_values ? if_values : "", if_not, k->parent_msg,
-								 k->parent_field, k->base, k->parent_base, cond_on_parent))
+								 k->parent_field, k->base, k->parent_base, cond_on_parent) &&
+				also_holds(example->msg, k->base))
 				cleared.w[k->kind / 64] &= ~(1ull << (k->kind % 64));
 		/* a rule for what the corpus does not show (parents, values): the union of the outcomes
 		 * seen elsewhere, but never a kind the parser puts in this field somewhere (an option
@@ -1255,6 +1279,30 @@ static void emit_rule(const Site *example, const Bits *bad_in, const Scope *scop
 	const Bits *bad = &cleared;
 	if (example->change == CH_SUBST) {
 		cleared = rule_kinds(example, bad_in, scope, if_field, if_values, if_not);
+		/* a bad kind that the corpus holds where the rule applies, but under another value of an
+		 * enum field of the message than the example's: bad with the example's value (GRANT ON
+		 * ALL SEQUENCES IN SCHEMA s holds a String, which crashes GRANT ON SEQUENCE, targtype
+		 * ACL_TARGET_OBJECT; found by fuzz_deparse_pb), a rule of its own with that condition */
+		Bits lost = *bad_in;
+		for (size_t w = 0; w < MAX_KINDS / 64; w++)
+			lost.w[w] &= ~cleared.w[w];
+		for (uint32_t fi = 0; !bits_empty(&lost) && also_field < 0 && !also_clauses[0] && fi < d->n_fields; fi++) {
+			const pgbind_FieldDesc *e = &d->fields[fi];
+			char num[32];
+			const char *v = e->wire == PGBIND_WIRE_ENUM && ((int)fi != if_field || cond_on_parent)
+								? scalar_text(e, example->base + e->offset, num, sizeof num)
+								: NULL;
+			if (!v)
+				continue;
+			also_field = (int)fi, also_values = v;
+			Bits back = rule_kinds(example, &lost, scope, if_field, if_values, if_not);
+			if (!bits_empty(&back)) {
+				emit_rule(example, &back, scope, if_field, if_values, if_not);
+				for (size_t w = 0; w < MAX_KINDS / 64; w++)
+					lost.w[w] &= ~back.w[w];
+			}
+			also_field = -1, also_values = NULL;
+		}
 		if (bits_empty(&cleared))
 			return;
 	}
