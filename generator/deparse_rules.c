@@ -76,6 +76,14 @@ static int message_index(json_t *messages, const char *name)
 	return -1;
 }
 
+/* Whether an enum value's name is <ENUM>_UNDEFINED, pg_query.proto's 0, which the deparser reads
+ * as the enum's first value (as contract.c's pgbind_enum_zero_is_undefined tests it). */
+static bool is_undefined_name(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	return n > 10 && strcmp(name + n - 10, "_UNDEFINED") == 0;
+}
+
 static json_t *enum_named(json_t *enums, const char *name)
 {
 	size_t i;
@@ -222,8 +230,7 @@ static bool condition_values(Where *w, const char *cl, const char *name, json_t 
 				ok = FAIL(w, "%s %s: enum %s has no value %s", w->target, w->key, S(cf, "type"), t);
 			/* the deparser never sees UNDEFINED: both routes read it as the first value, and so
 			 * does contract.c (a rule naming it would never apply) */
-			size_t tl = strlen(t);
-			if (good && n == 0 && tl > 10 && strcmp(t + tl - 10, "_UNDEFINED") == 0 && ok)
+			if (good && n == 0 && is_undefined_name(t) && ok)
 				ok = FAIL(w, "%s %s: %s: %s is read as enum %s's first value, never as itself: name that one",
 						  w->target, w->key, cl, t, S(cf, "type"));
 		} else {
@@ -507,8 +514,7 @@ static json_t *guard_conditions(json_t *m, json_t *rule, json_t *messages, json_
 		json_t *v;
 		json_array_foreach(json_object_get(e, "values"), k,
 						   v) if (json_integer_value(json_object_get(v, "number")) == 0) zero = S(v, "name");
-		size_t zl = zero ? strlen(zero) : 0;
-		bool zero_first = zl > 10 && strcmp(zero + zl - 10, "_UNDEFINED") == 0;
+		bool zero_first = is_undefined_name(zero);
 		/* values all in 0..63 (enums, small ints, bools): one bit test, not a scan of the list */
 		unsigned long long mask = 0;
 		bool small = strcmp(test, "NUMBER") == 0;
@@ -556,11 +562,6 @@ static json_t *class_guards(json_t *m, json_t *rules, json_int_t first, json_int
 	return guards;
 }
 
-/* The message's rules by where it sits (its "contract_classes", for the generated walk of
- * deparse.inc.c): one class per parent slot its rules name, then the default one (every other slot,
- * and the root), each with the tests a message there must pass for none of the rules to be broken. The
- * runtime builds the same classes from the rule tables (contract.c: build_classes) to find which
- * rule a message that fails a test breaks. */
 /* Whether test t (of a list field) asks every cell to be set and of a leaf kind (leaf_bits). */
 static bool test_asks_leaves(json_t *t, const unsigned char *leaf_bits)
 {
@@ -577,6 +578,11 @@ static bool test_asks_leaves(json_t *t, const unsigned char *leaf_bits)
 	return true;
 }
 
+/* The message's rules by where it sits (its "contract_classes", for the generated walk of
+ * deparse.inc.c): one class per parent slot its rules name, then the default one (every other slot,
+ * and the root), each with the tests a message there must pass for none of the rules to be broken. The
+ * runtime builds the same classes from the rule tables (contract.c: build_classes) to find which
+ * rule a message that fails a test breaks. */
 static void contract_classes(json_t *m, size_t mi, json_t *rules, json_t *messages, json_t *enums,
 							 const unsigned char *leaf_bits)
 {

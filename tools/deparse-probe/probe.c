@@ -1368,6 +1368,27 @@ static void emit_rule(const Site *example, const Bits *bad_in, const Scope *scop
 	n_rules++;
 }
 
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p) {
+		fprintf(stderr, "deparse-probe: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+/* The members of the set of left[i] (those j >= i not done whose bits equal it), into members[],
+ * marked done; their count. */
+static size_t same_bits(const Bits *left, size_t n, size_t i, bool *done, size_t *members)
+{
+	size_t k = 0;
+	for (size_t j = i; j < n; j++)
+		if (!done[j] && bits_equal(&left[i], &left[j]))
+			members[k++] = j, done[j] = true;
+	return k;
+}
+
 /* A kind change's rule for several parents: per set of parents that leave the same kinds bad
  * (rule_kinds), a rule of its own. */
 static void emit_by_parent(const Site *example, const Bits *bad_in, const Scope *scope, int if_field,
@@ -1377,13 +1398,10 @@ static void emit_by_parent(const Site *example, const Bits *bad_in, const Scope 
 		emit_rule(example, bad_in, scope, if_field, if_values, if_not);
 		return;
 	}
-	Bits *left = calloc(scope->n, sizeof *left);
-	bool *done = calloc(scope->n, sizeof *done);
-	Scope *one = calloc(1, sizeof *one), *group = calloc(1, sizeof *group);
-	if (!left || !done || !one || !group) {
-		fprintf(stderr, "deparse-probe: out of memory\n");
-		exit(2);
-	}
+	Bits *left = xcalloc(scope->n, sizeof *left);
+	bool *done = xcalloc(scope->n, sizeof *done);
+	size_t *members = xcalloc(scope->n, sizeof *members);
+	Scope *one = xcalloc(1, sizeof *one), *group = xcalloc(1, sizeof *group);
 	for (size_t i = 0; i < scope->n; i++) {
 		*one = (Scope){.n = 1, .parents = {scope->parents[i]}};
 		left[i] = rule_kinds(example, bad_in, one, if_field, if_values, if_not);
@@ -1391,13 +1409,12 @@ static void emit_by_parent(const Site *example, const Bits *bad_in, const Scope 
 	for (size_t i = 0; i < scope->n; i++) {
 		if (done[i])
 			continue;
-		group->not_in = false, group->n = 0;
-		for (size_t j = i; j < scope->n; j++)
-			if (!done[j] && bits_equal(&left[i], &left[j]))
-				group->parents[group->n++] = scope->parents[j], done[j] = true;
+		group->not_in = false, group->n = same_bits(left, scope->n, i, done, members);
+		for (size_t j = 0; j < group->n; j++)
+			group->parents[j] = scope->parents[members[j]];
 		emit_rule(example, bad_in, group, if_field, if_values, if_not);
 	}
-	free(left), free(done), free(one), free(group);
+	free(left), free(done), free(members), free(one), free(group);
 }
 
 /* A rule. A kind change's rule names the kinds bad where it applies, less those a statement of the
@@ -1419,14 +1436,12 @@ static void emit(const Site *example, const Bits *bad_in, const Scope *scope, in
 	size_t n = 1, len = strlen(if_values);
 	for (const char *q = if_values; *q; q++)
 		n += *q == '|';
-	const char **vals = calloc(n, sizeof *vals);
-	char *copy = strdup(if_values), *group = calloc(len + 1, 1);
-	Bits *left = calloc(n, sizeof *left);
-	bool *done = calloc(n, sizeof *done);
-	if (!vals || !copy || !group || !left || !done) {
-		fprintf(stderr, "deparse-probe: out of memory\n");
-		exit(2);
-	}
+	const char **vals = xcalloc(n, sizeof *vals);
+	char *copy = xcalloc(len + 1, 1), *group = xcalloc(len + 1, 1);
+	Bits *left = xcalloc(n, sizeof *left);
+	bool *done = xcalloc(n, sizeof *done);
+	size_t *members = xcalloc(n, sizeof *members);
+	memcpy(copy, if_values, len);
 	size_t k = 0;
 	for (char *q = copy, *save = NULL; (q = strtok_r(q, "|", &save)); q = NULL)
 		vals[k++] = q;
@@ -1436,15 +1451,12 @@ static void emit(const Site *example, const Bits *bad_in, const Scope *scope, in
 	for (size_t i = 0; i < n; i++) {
 		if (done[i])
 			continue;
-		size_t at = 0;
-		for (size_t j = i; j < n; j++)
-			if (!done[j] && bits_equal(&left[i], &left[j])) {
-				at += (size_t)snprintf(group + at, len + 1 - at, "%s%s", at ? "|" : "", vals[j]);
-				done[j] = true;
-			}
+		size_t at = 0, m = same_bits(left, n, i, done, members);
+		for (size_t j = 0; j < m; j++)
+			at += (size_t)snprintf(group + at, len + 1 - at, "%s%s", at ? "|" : "", vals[members[j]]);
 		emit_by_parent(example, bad_in, scope, if_field, group, false);
 	}
-	free(vals), free(copy), free(group), free(left), free(done);
+	free(vals), free(copy), free(group), free(left), free(done), free(members);
 }
 
 /* Whether v is one of the values of list ("a|b|c"). */

@@ -21891,9 +21891,9 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 /* ---- Begin the walk: per message, what its class's rules ask of it, then its fields ----
  * cw_meets_<M>: whether the message, where it sits (the slot key: parent message << 16 | field),
  * meets the test of its class's unconditional rules, and, of each rule with conditions, its test
- * or else not its conditions (CW_IF_*): then it breaks none of the class's rules; else contract.c reads the
- * rules one by one. cw_<M>: that, then its fields (the CW_* macros of contract.c, one per wire
- * kind). */
+ * or else not its conditions (CW_IF_*): then it breaks none of the class's rules; else contract.c
+ * reads the rules one by one. cw_<M>: that, then its fields (the CW_* macros of contract.c, one
+ * per wire kind; CW_LEAVES for a list of leaves). */
 static bool cw_ParseResult(Check *c, const pgbind_ParseResult *m, Parent parent, int depth);
 static bool cw_ScanResult(Check *c, const pgbind_ScanResult *m, Parent parent, int depth);
 static bool cw_Integer(Check *c, const pgbind_Integer *m, Parent parent, int depth);
