@@ -22,8 +22,10 @@
  * field of the message is set (ifset=), or by a string or enum field of the parent (ifparent=). The values the corpus does not show are not
  * guessed where they can be tried: the first instance of each NULL or empty change is tried again
  * with each other value of each enum field of its message, and a string field set to a name no
- * statement holds (sweeps); a rule for unseen values (ifnot=) leaves out those found fine, and
- * none is written for unseen names when the novel name is fine. The NULLs the corpus holds are
+ * statement holds (sweeps; the new name on the first instance of each other combination of the
+ * message's enum values too); a rule for unseen values (ifnot=) leaves out those found fine, and
+ * none is written for unseen names when the novel name is fine (nor where the parser leaves the
+ * field NULL for some names, but for the enum values every instance crashes with). The NULLs the corpus holds are
  * tried with other values too (natural_sweeps: with each other value of the message's and the
  * parent's enum fields, a control with the field filled telling whether the NULL is to blame), and
  * a list the corpus always shows with three cells or more is cut by one (cut_lists). An enum's
@@ -701,6 +703,37 @@ static Group *group_of(uint32_t msg, uint32_t field, int pm, int pf, int cell, i
 		i = (i + 1) & (GROUP_SLOTS - 1);
 	groups[i].key = key;
 	return &groups[i];
+}
+
+/* The enum values of a message (its signature without the strings). */
+static uint64_t enum_signature(const pgbind_MessageDesc *d, const char *base)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (uint32_t i = 0; i < d->n_fields; i++)
+		if (d->fields[i].wire == PGBIND_WIRE_ENUM)
+			h = mix(h, (uint64_t) * (const int *)(base + d->fields[i].offset) + 0x200);
+	return h;
+}
+
+/* (group, enum signature) pairs of which an instance has its string fields swept */
+#define NOVEL_SLOTS (1u << 18)
+static uint64_t *novel_swept;
+
+/* The NULL or empty change of site i (of message d) again with each string field of the message
+ * set to a name no statement holds: its own sweeps. */
+static void novel_sweeps(Site *s, const pgbind_MessageDesc *d, size_t i)
+{
+	s->first_sweep = (int)n_sweeps;
+	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
+		const pgbind_FieldDesc *f = &d->fields[fi];
+		if (fi == s->field || f->wire != PGBIND_WIRE_STRING || !*(const char *const *)(s->base + f->offset))
+			continue;
+		GROW(sweeps, n_sweeps, cap_sweeps);
+		sweeps[n_sweeps] = (Sweep){(int)i, fi, 0, OUT_PENDING, NULL, NULL, false, 0};
+		GROW(cases, n_cases, cap_cases);
+		cases[n_cases++] = (Case){(int)i, 0, false, (int)n_sweeps++, NULL, ROLE_SAMPLE};
+	}
+	s->n_sweeps = (int)n_sweeps - s->first_sweep;
 }
 
 /* (group, enum field, value) triples some taken instance has */
@@ -1588,7 +1621,7 @@ static bool sweep_bad(uint8_t outcome)
 static void unseen_fine(const Site *const *m, size_t n, uint32_t fi, char *seen, size_t size, bool *novel_fine)
 {
 	const pgbind_FieldDesc *f = &pgbind_message_descs[m[0]->msg].fields[fi];
-	bool novel_swept = false, novel_bad = false;
+	bool tried = false, novel_bad = false;
 	size_t len = strlen(seen);
 	for (size_t i = 0; i < n; i++)
 		for (int k = m[i]->first_sweep; k < m[i]->first_sweep + m[i]->n_sweeps; k++) {
@@ -1596,7 +1629,7 @@ static void unseen_fine(const Site *const *m, size_t n, uint32_t fi, char *seen,
 			if (w->field != fi)
 				continue;
 			if (f->wire == PGBIND_WIRE_STRING) {
-				novel_swept = true;
+				tried = true;
 				novel_bad = novel_bad || sweep_bad(w->out);
 				continue;
 			}
@@ -1615,7 +1648,7 @@ static void unseen_fine(const Site *const *m, size_t n, uint32_t fi, char *seen,
 			if (!bad && len + strlen(name) + 2 < size)
 				len += (size_t)snprintf(seen + len, size - len, "%s%s", len ? "|" : "", name);
 		}
-	*novel_fine = novel_swept && !novel_bad;
+	*novel_fine = tried && !novel_bad;
 }
 
 /* The outcome of one parent's instances: uniform (*bad), or split, in which case its rules (in
@@ -1629,6 +1662,56 @@ static int deciding_field(const Site *const *m, size_t n, int skip, char *values
  * or an empty list, where an enum field tells the instances it crashed from those
  * the parser leaves so, by that field's values instead (DROP of an option named as no statement
  * names it: DefElem.arg is NULL for every DROP, SET and ADD crash without one) */
+/* An enum field of the instances m (a NULL or empty change) whose values tell those where a new
+ * name of string field fi crashed (a sweep) from those the parser leaves so (natural): the values
+ * of the first, less any a natural instance, a fine instance or a fine sweep has, into values
+ * ("a|b"); -1: none. *example: an instance of such a value whose sweep crashed. */
+static int novel_bad_values(const Site *const *m, size_t n, int fi, char *values, size_t size, const Site **example)
+{
+	const pgbind_MessageDesc *d = &pgbind_message_descs[m[0]->msg];
+	for (uint32_t ef = 0; ef < d->n_fields; ef++) {
+		const pgbind_FieldDesc *e = &d->fields[ef];
+		if (e->wire != PGBIND_WIRE_ENUM || (int)ef == fi || ef == m[0]->field)
+			continue;
+		char bad[1024] = "", fine[1024] = "", num[32];
+		size_t n_bad = 0, n_fine = 0;
+		*example = NULL;
+		for (size_t i = 0; i < n; i++) {
+			const char *v = scalar_text(e, m[i]->base + e->offset, num, sizeof num);
+			if (!v)
+				continue;
+			if (m[i]->natural || bits_empty(&m[i]->bad))
+				list_add(fine, sizeof fine, &n_fine, v);
+			for (int k = m[i]->first_sweep; k < m[i]->first_sweep + m[i]->n_sweeps; k++) {
+				const Sweep *w = &sweeps[k];
+				if (w->field != (uint32_t)fi || w->str || w->node || w->parent || w->also_list)
+					continue; /* not a new name: a confirmation */
+				if (!sweep_bad(w->out)) {
+					list_add(fine, sizeof fine, &n_fine, v);
+				} else {
+					list_add(bad, sizeof bad, &n_bad, v);
+					if (!*example)
+						*example = m[i];
+				}
+			}
+		}
+		size_t len = 0;
+		values[0] = 0;
+		for (const char *q = bad; *q;) {
+			const char *bar = strchr(q, '|');
+			size_t l = bar ? (size_t)(bar - q) : strlen(q);
+			char v[128];
+			snprintf(v, sizeof v, "%.*s", (int)l, q);
+			if (!list_has(fine, v))
+				list_add(values, size, &len, v);
+			q += l + (bar != NULL);
+		}
+		if (len && *example)
+			return (int)ef;
+	}
+	return -1;
+}
+
 static void emit_unseen(const Site *const *m, size_t n, const Site *example, const Bits *bad, const Scope *scope,
 						int fi, const char *seen)
 {
@@ -1642,10 +1725,23 @@ static void emit_unseen(const Site *const *m, size_t n, const Site *example, con
 	} else if (m[0]->change != CH_SUBST && natural &&
 			   pgbind_message_descs[m[0]->msg].fields[fi].wire == PGBIND_WIRE_STRING) {
 		/* a name the corpus does not show says nothing where the parser leaves the field NULL for
-		 * some names (MERGE's INSERT (val2): ResTarget.val is NULL, as for the names it shows) */
-		fprintf(out, "# (%s: names the corpus does not show, where it leaves %s NULL or empty for some: no rule)\n",
+		 * some names (MERGE's INSERT (val2): ResTarget.val is NULL, as for the names it shows);
+		 * but where an enum field's values tell the instances a new name crashes from those the
+		 * parser leaves so, a rule for new names with those values */
+		fprintf(out, "# (%s: names the corpus does not show, where it leaves %s NULL or empty for some: no rule",
 				pgbind_message_descs[m[0]->msg].fields[fi].name,
 				pgbind_message_descs[m[0]->msg].fields[m[0]->field].name);
+		const Site *novel_example = NULL;
+		int ef = novel_bad_values(m, n, fi, values, sizeof values, &novel_example);
+		if (ef < 0) {
+			fputs(")\n", out);
+		} else {
+			fprintf(out,
+					"; but with %s=%s every instance crashes, with a new name too, and the parser leaves it "
+					"set: a rule for any name)\n",
+					pgbind_message_descs[m[0]->msg].fields[ef].name, values);
+			emit(novel_example, bad, scope, ef, values, false);
+		}
 	} else {
 		emit(example, bad, scope, fi, seen, true);
 	}
@@ -2990,11 +3086,17 @@ int main(int argc, char **argv)
 		cache_open(cache_path);
 	keep = pgbind_Arena_New();
 	groups = calloc(GROUP_SLOTS, sizeof *groups);
+	novel_swept = calloc(NOVEL_SLOTS, sizeof *novel_swept);
 	natural_kinds = calloc(NATURAL_SLOTS, sizeof *natural_kinds);
 	field_nats = calloc(FIELD_NAT_SLOTS, sizeof *field_nats);
 	sigs_taken = calloc(SIG_SLOTS, sizeof *sigs_taken);
 	values_taken = calloc(SIG_SLOTS, sizeof *values_taken);
 	int_values_seen = calloc(INT_SLOTS, sizeof *int_values_seen);
+	if (!keep || !groups || !novel_swept || !natural_kinds || !field_nats || !sigs_taken || !values_taken ||
+		!int_values_seen) {
+		fprintf(stderr, "deparse-probe: out of memory\n");
+		return 2;
+	}
 	for (int i = first; i < argc; i++)
 		cli_each_statement(argv[i], "deparse-probe", add_statement, NULL);
 	fprintf(stderr, "deparse-probe: %zu statements\n", n_stmts);
@@ -3061,11 +3163,20 @@ int main(int argc, char **argv)
 			 * the message set to every other value (a string: a name no statement holds) */
 			Site *s = &sites[i];
 			Group *g = group_of(s->msg, s->field, s->parent_msg, s->parent_field, s->cell, s->change);
-			if (g->swept)
-				continue;
-			g->swept = true;
-			s->first_sweep = (int)n_sweeps;
 			const pgbind_MessageDesc *d = &pgbind_message_descs[s->msg];
+			if (g->swept) {
+				/* and the first instance of each other combination of the message's enum values:
+				 * the change again with each string field set to a name no statement holds (ALTER
+				 * FOREIGN TABLE ft OPTIONS (ADD <a new name>) with no value crashes, where the
+				 * group's first instance, a DefElem of SET GENERATED, is fine with one; found by
+				 * fuzz_deparse_pb) */
+				if (!set_has(novel_swept, NOVEL_SLOTS, mix(g->key, enum_signature(d, s->base)), true))
+					novel_sweeps(s, d, i);
+				continue;
+			}
+			g->swept = true;
+			set_has(novel_swept, NOVEL_SLOTS, mix(g->key, enum_signature(d, s->base)), true);
+			s->first_sweep = (int)n_sweeps;
 			for (uint32_t fi = 0; fi < d->n_fields; fi++) {
 				const pgbind_FieldDesc *f = &d->fields[fi];
 				if (fi == s->field)
