@@ -578,11 +578,62 @@ static bool test_asks_leaves(json_t *t, const unsigned char *leaf_bits)
 	return true;
 }
 
+/* What a class asks, as text: its tests (but their ids) and guards. */
+static char *class_body(json_t *cls)
+{
+	json_t *tests = json_deep_copy(json_object_get(cls, "tests"));
+	size_t i;
+	json_t *t;
+	json_array_foreach(tests, i, t) json_object_del(t, "id");
+	json_t *body = json_pack("{s:o, s:O}", "tests", tests, "guards", json_object_get(cls, "guards"));
+	char *text = body ? json_dumps(body, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	json_decref(body);
+	if (!text) {
+		fprintf(stderr, "pgbind-gen: out of memory\n");
+		exit(2);
+	}
+	return text;
+}
+
+/* Classes that ask the same are one: a slot whose class asks what the default one does is left to
+ * it, and slots whose classes ask alike share a case of the walk's switch (TypeName's 26 slots
+ * are two classes on 17). */
+static void merge_classes(json_t *classes)
+{
+	size_t n = json_array_size(classes); /* the default class last */
+	char **body = gen_xcalloc(n + 1, sizeof *body);
+	for (size_t i = 0; i < n; i++)
+		body[i] = class_body(json_array_get(classes, i));
+	bool *gone = gen_xcalloc(n + 1, sizeof *gone);
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (gone[i])
+			continue;
+		if (strcmp(body[i], body[n - 1]) == 0) {
+			gone[i] = true;
+			continue;
+		}
+		json_t *cases = json_object_get(json_array_get(classes, i), "cases");
+		for (size_t j = i + 1; j + 1 < n; j++)
+			if (!gone[j] && strcmp(body[i], body[j]) == 0) {
+				json_array_extend(cases, json_object_get(json_array_get(classes, j), "cases"));
+				gone[j] = true;
+			}
+	}
+	for (size_t i = n; i-- > 0;)
+		if (gone[i])
+			json_array_remove(classes, i);
+	for (size_t i = 0; i < n; i++)
+		free(body[i]);
+	free(body);
+	free(gone);
+}
+
 /* The message's rules by where it sits (its "contract_classes", for the generated walk of
- * deparse.inc.c): one class per parent slot its rules name, then the default one (every other slot,
- * and the root), each with the tests a message there must pass for none of the rules to be broken. The
- * runtime builds the same classes from the rule tables (contract.c: build_classes) to find which
- * rule a message that fails a test breaks. */
+ * deparse.inc.c): one class per parent slot its rules name (merged where they ask alike:
+ * merge_classes), then the default one (every other slot, and the root), each with the tests a
+ * message there must pass for none of the rules to be broken. The runtime builds a class per slot
+ * from the rule tables (contract.c: build_classes) to find which rule a message that fails a test
+ * breaks. */
 static void contract_classes(json_t *m, size_t mi, json_t *rules, json_t *messages, json_t *enums,
 							 const unsigned char *leaf_bits)
 {
@@ -622,11 +673,14 @@ static void contract_classes(json_t *m, size_t mi, json_t *rules, json_t *messag
 			if (t)
 				json_array_append_new(tests, t);
 		}
-		json_t *cls = json_pack("{s:I, s:s, s:b, s:o, s:o}", "key", key < 0 ? (json_int_t)0 : key, "name",
-								parent ? S(parent, "name") : "", "default", parent == NULL, "tests", tests, "guards",
-								class_guards(m, rules, first, count, key, messages, enums));
+		json_t *cases = json_array();
+		if (parent)
+			json_array_append_new(cases, json_pack("{s:I, s:s}", "key", key, "name", S(parent, "name")));
+		json_t *cls = json_pack("{s:o, s:b, s:o, s:o}", "cases", cases, "default", parent == NULL, "tests", tests,
+								"guards", class_guards(m, rules, first, count, key, messages, enums));
 		json_array_append_new(classes, cls);
 	}
+	merge_classes(classes);
 	/* a list whose cells a message that meets its class's tests holds only as leaves: the walk
 	 * counts the level without a visit of each cell (contract.c: CW_LEAVES) */
 	for (size_t fi = 0; fi < n_fields; fi++)
