@@ -25,8 +25,8 @@
  * statement holds (sweeps; the new name on the first instance of each other combination of the
  * message's enum values too); a rule for unseen values (ifnot=) leaves out those found fine, and
  * none is written for unseen names when the novel name is fine (nor where the parser leaves the
- * field NULL for some names, but for the enum values every instance crashes with). The NULLs the corpus holds are
- * tried with other values too (natural_sweeps: with each other value of the message's and the
+ * field NULL for some names, but for the enum values every instance crashes with). The NULLs the
+ * corpus holds are tried with other values too (natural_sweeps: with each other value of the message's and the
  * parent's enum fields, a control with the field filled telling whether the NULL is to blame), and
  * a list the corpus always shows with three cells or more is cut by one (cut_lists). An enum's
  * UNDEFINED (0) is read by the deparser as its first value (pgbind_enum_zero_is_undefined), so it
@@ -1658,10 +1658,6 @@ enum { UNIFORM, SPLIT, UNEXPLAINED };
 
 static int deciding_field(const Site *const *m, size_t n, int skip, char *values, size_t size);
 
-/* The rule for the values of field fi the corpus does not show (seen: those it does): for a NULL
- * or an empty list, where an enum field tells the instances it crashed from those
- * the parser leaves so, by that field's values instead (DROP of an option named as no statement
- * names it: DefElem.arg is NULL for every DROP, SET and ADD crash without one) */
 /* An enum field of the instances m (a NULL or empty change) whose values tell those where a new
  * name of string field fi crashed (a sweep) from those the parser leaves so (natural): the values
  * of the first, less any a natural instance, a fine instance or a fine sweep has, into values
@@ -1712,6 +1708,11 @@ static int novel_bad_values(const Site *const *m, size_t n, int fi, char *values
 	return -1;
 }
 
+/* The rule for the values of field fi the corpus does not show (seen: those it does): for a NULL
+ * or an empty list, where an enum field tells the instances it crashed from those
+ * the parser leaves so, by that field's values instead (DROP of an option named as no statement
+ * names it: DefElem.arg is NULL for every DROP, SET and ADD crash without one); where the parser
+ * leaves the field NULL for some names, by an enum field's values (novel_bad_values) or none */
 static void emit_unseen(const Site *const *m, size_t n, const Site *example, const Bits *bad, const Scope *scope,
 						int fi, const char *seen)
 {
@@ -2873,9 +2874,9 @@ static void kind_value_rules(void)
 	/* per instance and enum field: per value, the kinds that crashed where the control did not; one
 	 * rule per set of kinds, for the values that share it. Where the control crashed too but some
 	 * kind came out as SQL (an error may come before the crash), the value alone is no crash: the
-	 * kinds that crashed are bad with it, and the
-	 * control's own kind (ALTER EXTENSION e ADD TABLE t holds a List, which crashes ADD ACCESS
-	 * METHOD, objtype 0 in a protobuf tree, where a String is fine; found by fuzz_deparse_json) */
+	 * kinds that crashed are bad with it, and so is the control's own (ALTER EXTENSION e ADD TABLE
+	 * t holds a List, which crashes ADD ACCESS METHOD, objtype 0 in a JSON tree, where a String
+	 * deparses; found by fuzz_deparse_json) */
 	typedef struct {
 		int value;
 		Bits bad;
