@@ -597,7 +597,7 @@ static char *class_body(json_t *cls)
 
 /* Classes that ask the same are one: a slot whose class asks what the default one does is left to
  * it, and slots whose classes ask alike share a case of the walk's switch (TypeName's 26 slots
- * are two classes on 17). */
+ * are three classes on 17, the default one among them). */
 static void merge_classes(json_t *classes)
 {
 	size_t n = json_array_size(classes); /* the default class last */

@@ -5,38 +5,38 @@
  *
  * It starts from real statements (SQL files given on the command line, split as `pgbind verify`
  * splits them), keeps those whose tree deparses and parses back to itself, and for every message
- * kind and field that occurs in them, in each parent field it occurs in, takes a few instances
- * and changes them one at a time: a string, node or message set to NULL, a list emptied, a list
- * cell (the first two) set to NULL, a node or a cell replaced by a node of every other kind (the
- * smallest instance of that kind in the corpus, or a zeroed node of a kind the corpus lacks).
- * Each case is deparsed with pgbind_deparse_unchecked in a child process (a fork server: one
- * child runs cases until one kills it; the parent records that case as a crash and starts the
- * next child after it) and classified: crash (a signal, or no answer in 10 s), misread (SQL that
- * parses to another tree), SQL that does not parse, an error, or the same tree back. A NULL or an
- * empty list is bad where it crashes; a node of another kind is bad unless the SQL parses back to
- * the tree holding it (else the deparser may have read it as the kind it expected, which crashes
- * or not by what lies past the node: fuzzing with ASan found such trees the signal missed). Bad
- * outcomes become rules: for a field with the same outcome in every parent, one rule; else one per
- * parent (in=); where the outcome differs within one parent, by the value of a string or enum
- * field of the message when one explains it (if=), for a NULL or an empty list by whether a node
- * field of the message is set (ifset=), or by a string or enum field of the parent (ifparent=). The values the corpus does not show are not
- * guessed where they can be tried: the first instance of each NULL or empty change is tried again
- * with each other value of each enum field of its message, and a string field set to a name no
- * statement holds (sweeps; the new name on the first instance of each other combination of the
- * message's enum values too); a rule for unseen values (ifnot=) leaves out those found fine, and
- * none is written for unseen names when the novel name is fine (nor where the parser leaves the
+ * kind and field that occurs in them, in each parent field it occurs in, takes a few instances and
+ * changes them one at a time: a string, node or message set to NULL, a list emptied, a list cell
+ * (the first two) set to NULL, a node or a cell replaced by a node of every other kind (the
+ * smallest instance of that kind in the corpus, or a zeroed node of a kind the corpus lacks). Each
+ * case is deparsed with pgbind_deparse_unchecked in a child process (a fork server: one child runs
+ * cases until one kills it; the parent records that case as a crash and starts the next child after
+ * it) and classified: crash (a signal, or no answer in 10 s), misread (SQL that parses to another
+ * tree), SQL that does not parse, an error, or the same tree back. A NULL or an empty list is bad
+ * where it crashes; a node of another kind is bad unless the SQL parses back to the tree holding it
+ * (else the deparser may have read it as the kind it expected, which crashes or not by what lies
+ * past the node: fuzzing with ASan found such trees the signal missed). Bad outcomes become rules:
+ * for a field with the same outcome in every parent, one rule; else one per parent (in=); where the
+ * outcome differs within one parent, by the value of a string or enum field of the message when one
+ * explains it (if=), for a NULL or an empty list by whether a node field of the message is set
+ * (ifset=), or by a string or enum field of the parent (ifparent=). The values the corpus does not
+ * show are not guessed where they can be tried: the first instance of each NULL or empty change is
+ * tried again with each other value of each enum field of its message, and a string field set to a
+ * name no statement holds (sweeps; the new name on the first instance of each other combination of
+ * the message's enum values too); a rule for unseen values (ifnot=) leaves out those found fine,
+ * and none is written for unseen names when the novel name is fine (nor where the parser leaves the
  * field NULL for some names, but for the enum values every instance crashes with). The NULLs the
- * corpus holds are tried with other values too (natural_sweeps: with each other value of the message's and the
- * parent's enum fields, a control with the field filled telling whether the NULL is to blame), and
- * a list the corpus always shows with three cells or more is cut by one (cut_lists). An enum's
- * UNDEFINED (0) is read by the deparser as its first value (pgbind_enum_zero_is_undefined), so it
- * is never tried as a value of its own.
+ * corpus holds are tried with other values too (natural_sweeps: with each other value of the
+ * message's and the parent's enum fields, a control with the field filled telling whether the NULL
+ * is to blame), and a list the corpus always shows with three cells or more is cut by one
+ * (cut_lists). An enum's UNDEFINED (0) is read by the deparser as its first value
+ * (pgbind_enum_zero_is_undefined), so it is never tried as a value of its own.
  * Soundness (no tree the parser builds is refused): statements that deparse without a crash but
  * misread are evidence (their NULLs, kinds and values are fine), and give NULL and empty changes
  * only (a crash is a crash; no kind change can parse back to their tree); and no rule refuses a
  * kind that a statement of the corpus holds where the rule applies (emit() clears it, matching
- * parents and if=/ifnot= values as targets/c/runtime/contract.c does); an enum value the corpus shows at a
- * field but no probed instance has gets the kinds the corpus shows with it.
+ * parents and if=/ifnot= values as targets/c/runtime/contract.c does); an enum value the corpus
+ * shows at a field but no probed instance has gets the kinds the corpus shows with it.
  *
  *     deparse-probe --major 15 --out schema/pg15/deparse.txt FILE.sql...
  *
@@ -719,6 +719,16 @@ static uint64_t enum_signature(const pgbind_MessageDesc *d, const char *base)
 #define NOVEL_SLOTS (1u << 18)
 static uint64_t *novel_swept;
 
+/* A sweep of site i: its change again with field fi of the message set to value (an enum's; a
+ * string's: a name no statement holds), and its case. */
+static void add_sweep(size_t i, uint32_t fi, int value)
+{
+	GROW(sweeps, n_sweeps, cap_sweeps);
+	sweeps[n_sweeps] = (Sweep){(int)i, fi, value, OUT_PENDING, NULL, NULL, false, 0};
+	GROW(cases, n_cases, cap_cases);
+	cases[n_cases++] = (Case){(int)i, 0, false, (int)n_sweeps++, NULL, ROLE_SAMPLE};
+}
+
 /* The NULL or empty change of site i (of message d) again with each string field of the message
  * set to a name no statement holds: its own sweeps. */
 static void novel_sweeps(Site *s, const pgbind_MessageDesc *d, size_t i)
@@ -726,12 +736,8 @@ static void novel_sweeps(Site *s, const pgbind_MessageDesc *d, size_t i)
 	s->first_sweep = (int)n_sweeps;
 	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
 		const pgbind_FieldDesc *f = &d->fields[fi];
-		if (fi == s->field || f->wire != PGBIND_WIRE_STRING || !*(const char *const *)(s->base + f->offset))
-			continue;
-		GROW(sweeps, n_sweeps, cap_sweeps);
-		sweeps[n_sweeps] = (Sweep){(int)i, fi, 0, OUT_PENDING, NULL, NULL, false, 0};
-		GROW(cases, n_cases, cap_cases);
-		cases[n_cases++] = (Case){(int)i, 0, false, (int)n_sweeps++, NULL, ROLE_SAMPLE};
+		if (fi != s->field && f->wire == PGBIND_WIRE_STRING && *(const char *const *)(s->base + f->offset))
+			add_sweep(i, fi, 0);
 	}
 	s->n_sweeps = (int)n_sweeps - s->first_sweep;
 }
@@ -1669,40 +1675,31 @@ static int novel_bad_values(const Site *const *m, size_t n, int fi, char *values
 		const pgbind_FieldDesc *e = &d->fields[ef];
 		if (e->wire != PGBIND_WIRE_ENUM || (int)ef == fi || ef == m[0]->field)
 			continue;
-		char bad[1024] = "", fine[1024] = "", num[32];
-		size_t n_bad = 0, n_fine = 0;
+		char fine[1024] = "", num[32];
+		size_t n_fine = 0, len = 0;
+		values[0] = 0;
 		*example = NULL;
-		for (size_t i = 0; i < n; i++) {
-			const char *v = scalar_text(e, m[i]->base + e->offset, num, sizeof num);
-			if (!v)
-				continue;
-			if (m[i]->natural || bits_empty(&m[i]->bad))
-				list_add(fine, sizeof fine, &n_fine, v);
-			for (int k = m[i]->first_sweep; k < m[i]->first_sweep + m[i]->n_sweeps; k++) {
-				const Sweep *w = &sweeps[k];
-				if (w->field != (uint32_t)fi || w->str || w->node || w->parent || w->also_list)
-					continue; /* not a new name: a confirmation */
-				if (!sweep_bad(w->out)) {
+		for (int pass = 0; pass < 2; pass++) /* the values fine somewhere, then the others that crash */
+			for (size_t i = 0; i < n; i++) {
+				const char *v = scalar_text(e, m[i]->base + e->offset, num, sizeof num);
+				if (!v)
+					continue;
+				if (pass == 0 && (m[i]->natural || bits_empty(&m[i]->bad)))
 					list_add(fine, sizeof fine, &n_fine, v);
-				} else {
-					list_add(bad, sizeof bad, &n_bad, v);
-					if (!*example)
-						*example = m[i];
+				for (int k = m[i]->first_sweep; k < m[i]->first_sweep + m[i]->n_sweeps; k++) {
+					const Sweep *w = &sweeps[k];
+					if (w->field != (uint32_t)fi || w->str || w->node || w->parent || w->also_list)
+						continue; /* not a new name: a confirmation */
+					if (pass == 0 && !sweep_bad(w->out)) {
+						list_add(fine, sizeof fine, &n_fine, v);
+					} else if (pass == 1 && sweep_bad(w->out) && !list_has(fine, v)) {
+						list_add(values, size, &len, v);
+						if (!*example)
+							*example = m[i];
+					}
 				}
 			}
-		}
-		size_t len = 0;
-		values[0] = 0;
-		for (const char *q = bad; *q;) {
-			const char *bar = strchr(q, '|');
-			size_t l = bar ? (size_t)(bar - q) : strlen(q);
-			char v[128];
-			snprintf(v, sizeof v, "%.*s", (int)l, q);
-			if (!list_has(fine, v))
-				list_add(values, size, &len, v);
-			q += l + (bar != NULL);
-		}
-		if (len && *example)
+		if (len)
 			return (int)ef;
 	}
 	return -1;
@@ -1728,7 +1725,7 @@ static void emit_unseen(const Site *const *m, size_t n, const Site *example, con
 		/* a name the corpus does not show says nothing where the parser leaves the field NULL for
 		 * some names (MERGE's INSERT (val2): ResTarget.val is NULL, as for the names it shows);
 		 * but where an enum field's values tell the instances a new name crashes from those the
-		 * parser leaves so, a rule for new names with those values */
+		 * parser leaves so, a rule for any name with those values */
 		fprintf(out, "# (%s: names the corpus does not show, where it leaves %s NULL or empty for some: no rule",
 				pgbind_message_descs[m[0]->msg].fields[fi].name,
 				pgbind_message_descs[m[0]->msg].fields[m[0]->field].name);
@@ -3206,21 +3203,13 @@ int main(int argc, char **argv)
 				if (fi == s->field)
 					continue;
 				if (f->wire == PGBIND_WIRE_STRING && *(const char *const *)(s->base + f->offset)) {
-					GROW(sweeps, n_sweeps, cap_sweeps);
-					sweeps[n_sweeps] = (Sweep){(int)i, fi, 0, OUT_PENDING, NULL, NULL, false, 0};
-					GROW(cases, n_cases, cap_cases);
-					cases[n_cases++] = (Case){(int)i, 0, false, (int)n_sweeps++, NULL, ROLE_SAMPLE};
+					add_sweep(i, fi, 0);
 				} else if (f->wire == PGBIND_WIRE_ENUM) {
 					const pgbind_EnumDesc *e = &pgbind_enum_descs[f->type_index];
 					int own = *(const int *)(s->base + f->offset);
-					for (uint32_t v = 0; v < e->n_values; v++) {
-						if (!other_value(f, e->values[v].number, own))
-							continue;
-						GROW(sweeps, n_sweeps, cap_sweeps);
-						sweeps[n_sweeps] = (Sweep){(int)i, fi, e->values[v].number, OUT_PENDING, NULL, NULL, false, 0};
-						GROW(cases, n_cases, cap_cases);
-						cases[n_cases++] = (Case){(int)i, 0, false, (int)n_sweeps++, NULL, ROLE_SAMPLE};
-					}
+					for (uint32_t v = 0; v < e->n_values; v++)
+						if (other_value(f, e->values[v].number, own))
+							add_sweep(i, fi, e->values[v].number);
 				}
 			}
 			s->n_sweeps = (int)n_sweeps - s->first_sweep;
