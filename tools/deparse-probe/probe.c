@@ -872,6 +872,7 @@ typedef struct {
 	const pgbind_Node *sample[NAT_SAMPLES];
 	uint64_t context[NAT_SAMPLES];
 	int n_samples;
+	const pgbind_Node *poisoned; /* the largest sample poisoned (poisoned_copy) */
 } FieldNat;
 static FieldNat *field_nats;
 
@@ -1108,6 +1109,117 @@ static pgbind_Node *zeroed_node(unsigned k)
 	memset(z, 0, d->size);
 	z->tag = k;
 	return z;
+}
+
+/* A copy of a message with every number, flag and enum of it and of the messages below it set (a
+ * number no pointer holds, true, the enum's last value), strings and pointers as they were; near
+ * the top, a message field left NULL gets a message of zeros, poisoned, and an empty list a cell.
+ * Read as another kind, a number where the deparser expects a pointer crashes where a zero does
+ * not: ALTER MATERIALIZED VIEW v ADD <a PartitionCmd with a modulus>, read as a ColumnDef, crashes
+ * 15's deparser, where the corpus's PartitionCmds, without a bound or of a range partition, do
+ * not (found by fuzz_deparse_pb). v > 0: every number v and every enum its value v (or its last),
+ * nothing filled in (small_of). */
+static void *poisoned_copy(const pgbind_MessageDesc *d, const char *src, int depth, int v);
+
+static pgbind_Node *poisoned_node_copy(const pgbind_Node *n, int depth, int v)
+{
+	return n ? poisoned_copy(pgbind_node_desc(n->tag), (const char *)n, depth + 1, v) : NULL;
+}
+
+static void *poisoned_copy(const pgbind_MessageDesc *d, const char *src, int depth, int v)
+{
+	char *p = memcpy(pgbind_Arena_Malloc(keep, d->size), src, d->size);
+	for (uint32_t fi = 0; fi < d->n_fields && depth < 64; fi++) {
+		const pgbind_FieldDesc *f = &d->fields[fi];
+		char *at = p + f->offset;
+		const pgbind_MessageDesc *m = f->wire == PGBIND_WIRE_MESSAGE || f->wire == PGBIND_WIRE_REPEATED_MESSAGE
+										  ? &pgbind_message_descs[f->type_index]
+										  : NULL;
+		if (f->wire == PGBIND_WIRE_BOOL) {
+			*(bool *)at = true;
+		} else if (f->wire == PGBIND_WIRE_ENUM) {
+			const pgbind_EnumDesc *e = &pgbind_enum_descs[f->type_index];
+			uint32_t at_most = e->n_values ? e->n_values - 1 : 0;
+			*(int *)at = e->n_values ? e->values[v && (uint32_t)v < at_most ? (uint32_t)v : at_most].number : 0;
+		} else if (f->wire <= PGBIND_WIRE_DOUBLE && v) {
+			if (f->wire == PGBIND_WIRE_DOUBLE)
+				*(double *)at = v;
+			else if (f->wire == PGBIND_WIRE_INT32 || f->wire == PGBIND_WIRE_UINT32)
+				*(int32_t *)at = v;
+			else
+				*(int64_t *)at = v;
+		} else if (f->wire <= PGBIND_WIRE_DOUBLE) { /* the other numbers: bytes no pointer holds */
+			memset(at, 0x41, f->wire == PGBIND_WIRE_INT32 || f->wire == PGBIND_WIRE_UINT32 ? 4 : 8);
+		} else if (f->wire == PGBIND_WIRE_NODE || f->wire == PGBIND_WIRE_ONEOF) {
+			*(pgbind_Node **)at = poisoned_node_copy(*(pgbind_Node **)at, depth, v);
+		} else if (m && f->wire == PGBIND_WIRE_MESSAGE) {
+			if (!*(char **)at && depth < 2 && !v)
+				*(char **)at = memset(pgbind_Arena_Malloc(keep, m->size), 0, m->size);
+			if (*(char **)at)
+				*(void **)at = poisoned_copy(m, *(char **)at, depth + 1, v);
+		} else if (f->wire == PGBIND_WIRE_REPEATED_NODE || m) {
+			size_t *n = (size_t *)(p + f->count_offset);
+			void **was = *(void ***)at, **cells;
+			if (!*n && (depth >= 2 || v))
+				continue;
+			cells = pgbind_Arena_Malloc(keep, (*n ? *n : 1) * sizeof *cells);
+			if (!*n) /* an empty list gets a cell: NULL, a message of zeros */
+				cells[0] = m ? memset(pgbind_Arena_Malloc(keep, m->size), 0, m->size) : NULL;
+			for (size_t c = 0; c < *n; c++)
+				cells[c] = !was[c] ? NULL
+						   : m     ? poisoned_copy(m, was[c], depth + 1, v)
+								   : (void *)poisoned_node_copy(was[c], depth, v);
+			*n = *n ? *n : 1;
+			*(void ***)at = cells;
+		}
+	}
+	return p;
+}
+
+/* The variants of a kind tried where the corpus's samples may not show what is read: a zeroed node
+ * (the kind's sample where the corpus lacks it), the kind's sample poisoned, and a field's largest
+ * natural sample of it (the most pointers to read numbers through) poisoned; each made once */
+static pgbind_Node *zeroed_of(unsigned k)
+{
+	static pgbind_Node *made[MAX_KINDS];
+	if (!made[k])
+		made[k] = zeroed[k] ? samples[k] : zeroed_node(k);
+	return made[k];
+}
+
+static pgbind_Node *poisoned_sample(unsigned k)
+{
+	static pgbind_Node *made[MAX_KINDS];
+	if (!made[k])
+		made[k] = poisoned_node_copy(samples[k], 0, 0);
+	return made[k];
+}
+
+/* A zeroed node of kind k with every number v and every enum its value v (or its last): a small
+ * number read as a kind's own enum picks a branch a large one does not (ALTER OPERATOR FAMILY f
+ * USING x ADD <a SetToDefault of typeId 1>, read as an operator's CreateOpClassItem, crashes 17's
+ * deparser; found by fuzz_deparse_tree) */
+#define SMALL_VARIANTS 4
+static pgbind_Node *small_of(unsigned k, int v)
+{
+	static pgbind_Node *made[SMALL_VARIANTS + 1][MAX_KINDS];
+	if (!made[v][k]) {
+		const pgbind_Node *z = zeroed_node(k);
+		made[v][k] = poisoned_copy(pgbind_node_desc(k), (const char *)z, 0, v);
+	}
+	return made[v][k];
+}
+
+static const pgbind_Node *poisoned_of(FieldNat *fn)
+{
+	if (!fn->poisoned) {
+		const pgbind_Node *largest = fn->sample[0];
+		for (int j = 1; j < fn->n_samples; j++)
+			if (node_size(fn->sample[j], 0) > node_size(largest, 0))
+				largest = fn->sample[j];
+		fn->poisoned = poisoned_node_copy(largest, 0, 0);
+	}
+	return fn->poisoned;
 }
 
 /* Whether a node of kind k can be put in the site's field: any kind in a node field, a member of a
@@ -2829,7 +2941,7 @@ static void kind_value_sweeps(void)
 					continue;
 				size_t control_at = SIZE_MAX;
 				for (unsigned k = 1; k < MAX_KINDS; k++) {
-					const FieldNat *fn =
+					FieldNat *fn =
 						k == own->tag || !kind_fits(s, k) ? NULL : field_nat(s->msg, s->field, s->cell, k, false);
 					if (!fn || !fn->n_samples)
 						continue;
@@ -2846,6 +2958,19 @@ static void kind_value_sweeps(void)
 					kind_values[n_kind_values++] = (KindValue){(int)i, k, ef, value, n_cases - k0, control_at};
 					GROW(cases, n_cases, cap_cases);
 					cases[n_cases++] = (Case){(int)i, k, false, (int)n_sweeps++, fn->sample[0], ROLE_NATURAL};
+					/* and as a zeroed and a poisoned node: what the parser writes there with its
+					 * values may not be what is read with this one (ALTER EXTENSION e <objtype 0>
+					 * <an ObjectWithArgs without objname>, read as a String, crashes 15's deparser,
+					 * where the corpus's, with a name, does not; found by fuzz_deparse_tree) */
+					const pgbind_Node *variants[2] = {zeroed_of(k), poisoned_of(fn)};
+					for (int w = 0; w < 2; w++) {
+						GROW(sweeps, n_sweeps, cap_sweeps);
+						sweeps[n_sweeps] = (Sweep){(int)i, ef, value, OUT_PENDING, NULL, NULL, false, 0};
+						GROW(kind_values, n_kind_values, cap_kind_values);
+						kind_values[n_kind_values++] = (KindValue){(int)i, k, ef, value, n_cases - k0, control_at};
+						GROW(cases, n_cases, cap_cases);
+						cases[n_cases++] = (Case){(int)i, k, false, (int)n_sweeps++, variants[w], ROLE_NATURAL};
+					}
 				}
 			}
 		}
@@ -3296,36 +3421,108 @@ int main(int argc, char **argv)
 	 * crashes only, and whether a node of another kind crashes may depend on what its sample
 	 * holds: strVal() of a CommentStmt in FuncCall.funcname (funcformat COERCE_SQL_SYNTAX) reads
 	 * its `object`, a List in the corpus's sample and NULL in a tree fuzz_deparse_tree built. There,
-	 * each kind that did not crash is tried again as a zeroed node (every pointer NULL). */
-	static pgbind_Node *zero_nodes[MAX_KINDS];
-	size_t first_zero_case = n_cases;
+	 * each kind that did not crash is tried again as a zeroed node (every pointer NULL) and as a
+	 * poisoned one (every number set). So is a kind the parser puts in the field with another
+	 * parent or other values: its natural samples hold what the parser writes (DROP <removeType 0>
+	 * <a TypeName without names> crashes 15's deparser, where the corpus's TypeNames have names) */
+	/* a home for each kind the parser puts in a field: an instance holding a node of it there; a
+	 * variant of such a kind counts where it crashes only if it does not crash at home too (its
+	 * content alone may crash: a poisoned FuncCall of COERCE_SQL_SYNTAX) */
+	enum { HOME_SLOTS = 1u << 17 };
+	uint64_t *home_key = calloc(HOME_SLOTS, sizeof *home_key);
+	int *home_site = calloc(HOME_SLOTS, sizeof *home_site);
 	for (size_t i = 0; i < n_sites; i++) {
 		const Site *st = &sites[i];
-		if (st->natural || st->change != CH_SUBST || !st->control_failed)
+		if (st->natural || st->evidence || st->culprit || st->change != CH_SUBST || stmts[st->stmt].evidence_only)
+			continue;
+		uint64_t key = natural_any_key(st->msg, st->field, st->cell, (*(pgbind_Node **)st->slot)->tag) | 1;
+		size_t h = key & (HOME_SLOTS - 1);
+		while (home_key[h] && home_key[h] != key)
+			h = (h + 1) & (HOME_SLOTS - 1);
+		if (!home_key[h])
+			home_key[h] = key, home_site[h] = (int)i;
+	}
+	size_t first_zero_case = n_cases;
+	size_t *home_case = NULL, n_home = 0, cap_home = 0; /* per variant case: its home case, or SIZE_MAX */
+	for (size_t i = 0; i < n_sites; i++) {
+		const Site *st = &sites[i];
+		if (st->natural || st->change != CH_SUBST)
 			continue;
 		for (unsigned k = 1; k < MAX_KINDS; k++) {
-			if (!samples[k] || zeroed[k] || bit_get(&st->crashed, k) || k == (*(pgbind_Node **)st->slot)->tag ||
-				!kind_fits(st, k) || natural_has(natural_any_key(st->msg, st->field, st->cell, k), false))
+			if (!samples[k] || bit_get(&st->crashed, k) || k == (*(pgbind_Node **)st->slot)->tag || !kind_fits(st, k) ||
+				natural_has(natural_key(st->msg, st->field, st->parent_msg, st->parent_field, st->cell, st->sig, k),
+							false))
 				continue;
-			if (!zero_nodes[k])
-				zero_nodes[k] = zeroed_node(k);
+			/* where the control parsed back, a kind the parser does not put in the field was judged
+			 * by parsing back; one it puts there by its natural samples' crashes only */
+			if (!st->control_failed && !natural_has(natural_any_key(st->msg, st->field, st->cell, k), false))
+				continue;
+			if (!zeroed[k]) {
+				GROW(cases, n_cases, cap_cases);
+				cases[n_cases++] = (Case){(int)i, k, false, -1, zeroed_of(k), ROLE_SAMPLE};
+			}
+			FieldNat *fn = field_nat(st->msg, st->field, st->cell, k, false);
 			GROW(cases, n_cases, cap_cases);
-			cases[n_cases++] = (Case){(int)i, k, false, -1, zero_nodes[k], ROLE_SAMPLE};
+			cases[n_cases++] =
+				(Case){(int)i, k, false, -1, fn && fn->n_samples ? poisoned_of(fn) : poisoned_sample(k), ROLE_SAMPLE};
+			for (int v = 1; v <= SMALL_VARIANTS; v++) {
+				GROW(cases, n_cases, cap_cases);
+				cases[n_cases++] = (Case){(int)i, k, false, -1, small_of(k, v), ROLE_SAMPLE};
+			}
 		}
 	}
-	fprintf(stderr, "deparse-probe: %zu kind changes again as zeroed nodes, where no node parses back\n",
-			n_cases - first_zero_case);
+	/* the home cases: each variant of a kind the parser puts in the field, at its home */
+	size_t first_home_case = n_cases;
+	uint64_t *home_seen = calloc(HOME_SLOTS, sizeof *home_seen);
+	size_t *home_seen_case = calloc(HOME_SLOTS, sizeof *home_seen_case);
+	for (size_t c = first_zero_case; c < first_home_case; c++) {
+		const Site *st = &sites[cases[c].site];
+		GROW(home_case, n_home, cap_home);
+		home_case[n_home] = SIZE_MAX;
+		uint64_t nat = natural_any_key(st->msg, st->field, st->cell, cases[c].kind), key = nat | 1;
+		size_t h = key & (HOME_SLOTS - 1);
+		while (home_key[h] && home_key[h] != key)
+			h = (h + 1) & (HOME_SLOTS - 1);
+		if (home_key[h] && natural_has(nat, false)) {
+			uint64_t seen = mix(mix(0x686f6d65, (uint64_t)home_site[h]), (uint64_t)(uintptr_t)cases[c].node) | 1;
+			size_t q = seen & (HOME_SLOTS - 1);
+			while (home_seen[q] && home_seen[q] != seen)
+				q = (q + 1) & (HOME_SLOTS - 1);
+			if (!home_seen[q]) {
+				home_seen[q] = seen;
+				home_seen_case[q] = n_cases;
+				GROW(cases, n_cases, cap_cases);
+				cases[n_cases++] = (Case){home_site[h], cases[c].kind, false, -1, cases[c].node, ROLE_SAMPLE};
+			}
+			home_case[n_home] = home_seen_case[q];
+		}
+		n_home++;
+	}
+	free(home_seen);
+	free(home_seen_case);
+	free(home_key);
+	free(home_site);
+	fprintf(stderr,
+			"deparse-probe: %zu kind changes again as zeroed and poisoned nodes (and %zu at home), where no node "
+			"parses back or the kind is the parser's elsewhere\n",
+			first_home_case - first_zero_case, n_cases - first_home_case);
 	uint8_t *zero_result = malloc(n_cases - first_zero_case + 1);
 	run_cases(cases + first_zero_case, n_cases - first_zero_case, zero_result);
-	for (size_t c = first_zero_case; c < n_cases; c++) {
+	for (size_t c = first_zero_case; c < first_home_case; c++) {
 		uint8_t r = zero_result[c - first_zero_case];
+		size_t home = home_case[c - first_zero_case];
 		counts[r == OUT_SAME ? OUT_FINE : r]++;
-		if (r == OUT_CRASH) {
-			bit_set(&sites[cases[c].site].bad, cases[c].kind);
-			bit_set(&sites[cases[c].site].crashed, cases[c].kind);
+		Site *st = &sites[cases[c].site];
+		bool parsers = natural_has(natural_any_key(st->msg, st->field, st->cell, cases[c].kind), false);
+		if (r == OUT_CRASH && (!parsers || (home != SIZE_MAX && zero_result[home - first_zero_case] != OUT_CRASH))) {
+			bit_set(&st->bad, cases[c].kind);
+			bit_set(&st->crashed, cases[c].kind);
+			if (parsers)
+				bit_set(&st->natcrashed, cases[c].kind);
 		}
 	}
 	free(zero_result);
+	free(home_case);
 
 	/* The corpus statements the deparser crashes on as they are (64 at most): every field of
 	 * theirs changed, NULL or every kind put there; where a change makes the statement deparse, the
