@@ -1203,10 +1203,8 @@ static pgbind_Node *poisoned_sample(unsigned k)
 static pgbind_Node *small_of(unsigned k, int v)
 {
 	static pgbind_Node *made[SMALL_VARIANTS + 1][MAX_KINDS];
-	if (!made[v][k]) {
-		const pgbind_Node *z = zeroed_node(k);
-		made[v][k] = poisoned_copy(pgbind_node_desc(k), (const char *)z, 0, v);
-	}
+	if (!made[v][k])
+		made[v][k] = poisoned_copy(pgbind_node_desc(k), (const char *)zeroed_of(k), 0, v);
 	return made[v][k];
 }
 
