@@ -58,9 +58,9 @@ SCHEMA      := schema/pg$(PG_MAJOR)
 MODEL       := $(SCHEMA)/nodes.json
 # The exceptions: those of every version, then the version's own (if it needs any).
 OVERRIDES   := schema/overrides.txt $(wildcard $(SCHEMA)/overrides.txt)
-# libpg_query's behaviours (fingerprint, normalize): those of every version, then the version's;
+# libpg_query's behaviours (fingerprint, normalize), by the majors they hold for (since:/until:);
 # then the deparse contract of the version's libpg_query (tools/deparse-probe writes it).
-OVERRIDES   += schema/libpg_query.txt $(wildcard $(SCHEMA)/libpg_query.txt)
+OVERRIDES   += schema/libpg_query.txt
 OVERRIDES   += $(wildcard $(SCHEMA)/deparse.txt)
 
 # libclang: the newest LLVM that installs its C API (Debian 12's libclang-dev brings llvm-14).

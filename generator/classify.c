@@ -1031,7 +1031,7 @@ static void link_indexes(json_t *messages, json_t *enums, json_t *oneofs, json_t
 	json_decref(oneof_index);
 }
 
-/* ---- libpg_query's behaviours (schema/libpg_query.txt, schema/pgNN/libpg_query.txt) ------------ */
+/* ---- libpg_query's behaviours (schema/libpg_query.txt, by major: since:/until:) ------------ */
 
 /* Each key's values (what each does: targets/c/runtime/internal.h, PGBIND_LPQ_*). Targets are the message and
  * its C field names (the AST's), `*.field` every message's field of that name. */

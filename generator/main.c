@@ -527,8 +527,8 @@ int main(int argc, char **argv)
 		gen_Error_print(&err);
 		return 1;
 	}
-	Overrides *ov = overrides_read(overrides_paths[0], &err);
-	for (int k = 1; ov && k < n_overrides; k++)
+	Overrides *ov = overrides_new(overrides_paths[0], (int)json_integer_value(json_object_get(model, "pg_major")));
+	for (int k = 0; ov && k < n_overrides; k++)
 		if (!overrides_read_more(ov, overrides_paths[k], &err)) {
 			overrides_free(ov);
 			ov = NULL;

@@ -22,6 +22,7 @@ typedef struct {
 
 struct Overrides {
 	char *name;
+	int major; /* the PostgreSQL major generated for: entries whose since:/until: exclude it are left out */
 	Entry *entries;
 	size_t n, cap;
 };
@@ -45,6 +46,59 @@ static char *dup_range(const char *s, size_t n)
 	return out;
 }
 
+static bool is_key(const char *k0, const char *k1, const char *key)
+{
+	return (size_t)(k1 - k0) == strlen(key) && strncmp(k0, key, strlen(key)) == 0;
+}
+
+/* since:N / until:N, a PostgreSQL major (a line's entries hold from major N on / up to major N). */
+static bool read_major(const char *k0, const char *v0, const char *v1, int *out, const char *name, int line,
+					   const char *p, gen_Error *err)
+{
+	int n = 0;
+	for (const char *c = v0; c < v1; c++) {
+		if (!isdigit((unsigned char)*c) || n > 1000)
+			return gen_fail(err, name, line, (int)(v0 - p) + 1, "%.*s: expected a PostgreSQL major (a number)",
+							(int)(v0 - 1 - k0), k0);
+		n = n * 10 + (*c - '0');
+	}
+	if (*out)
+		return gen_fail(err, name, line, (int)(k0 - p) + 1, "%.*s: given twice on the line", (int)(v0 - 1 - k0), k0);
+	*out = n;
+	return true;
+}
+
+static void free_entry(Entry *e)
+{
+	free(e->file);
+	free(e->target);
+	free(e->key);
+	free(e->value);
+}
+
+static void drop_entries(Overrides *ov, size_t first)
+{
+	while (ov->n > first)
+		free_entry(&ov->entries[--ov->n]);
+}
+
+/* A key set twice for one target (in one file or across files) is an error: nothing is overridden
+ * silently. Checks the entries from first on against all before them and each other. */
+static bool check_twice(Overrides *ov, size_t first, gen_Error *err)
+{
+	for (size_t j = first; j < ov->n; j++) {
+		Entry *e = &ov->entries[j];
+		for (size_t i = 0; i < j; i++)
+			if (strcmp(ov->entries[i].target, e->target) == 0 && strcmp(ov->entries[i].key, e->key) == 0) {
+				gen_fail(err, e->file, e->line, e->col, "%s %s: set twice (first at %s)", e->target, e->key,
+						 ov->entries[i].location);
+				drop_entries(ov, first);
+				return false;
+			}
+	}
+	return true;
+}
+
 bool overrides_parse_more(Overrides *ov, const char *name, const char *text, gen_Error *err)
 {
 	int line = 1;
@@ -66,7 +120,8 @@ bool overrides_parse_more(Overrides *ov, const char *name, const char *text, gen
 				return false;
 			}
 			char *target = dup_range(t0, (size_t)(q - t0));
-			int n_keys = 0;
+			int n_keys = 0, since = 0, until = 0;
+			size_t first = ov->n; /* the line's entries, kept only if its since:/until: take the major */
 			for (;;) {
 				while (q < eol && (*q == ' ' || *q == '\t' || *q == '\r'))
 					q++;
@@ -89,6 +144,13 @@ bool overrides_parse_more(Overrides *ov, const char *name, const char *text, gen
 					free(target);
 					return false;
 				}
+				if (is_key(k0, k1, "since") || is_key(k0, k1, "until")) {
+					if (!read_major(k0, v0, q, is_key(k0, k1, "since") ? &since : &until, name, line, p, err)) {
+						free(target);
+						return false;
+					}
+					continue;
+				}
 				if (ov->n == ov->cap) {
 					ov->cap = ov->cap ? ov->cap * 2 : 16;
 					ov->entries = realloc(ov->entries, ov->cap * sizeof *ov->entries);
@@ -106,18 +168,6 @@ bool overrides_parse_more(Overrides *ov, const char *name, const char *text, gen
 				e->line = line;
 				e->col = (int)(k0 - p) + 1;
 				snprintf(e->location, sizeof e->location, "%s:%d:%d", name, line, e->col);
-				for (size_t i = 0; i < ov->n; i++) {
-					if (strcmp(ov->entries[i].target, e->target) == 0 && strcmp(ov->entries[i].key, e->key) == 0) {
-						gen_fail(err, name, line, e->col, "%s %s: set twice (first at %s)", e->target, e->key,
-								 ov->entries[i].location);
-						free(e->file);
-						free(e->target);
-						free(e->key);
-						free(e->value);
-						free(target);
-						return false;
-					}
-				}
 				ov->n++;
 				n_keys++;
 			}
@@ -127,6 +177,18 @@ bool overrides_parse_more(Overrides *ov, const char *name, const char *text, gen
 				return false;
 			}
 			free(target);
+			if (since && until && since > until) {
+				gen_fail(err, name, line, (int)(t0 - p) + 1, "since:%d is after until:%d", since, until);
+				return false;
+			}
+			if ((since || until) && !ov->major) {
+				gen_fail(err, name, line, (int)(t0 - p) + 1, "since:/until: need the major generated for");
+				return false;
+			}
+			if ((since && ov->major < since) || (until && ov->major > until))
+				drop_entries(ov, first);
+			else if (!check_twice(ov, first, err))
+				return false;
 		}
 		p = *eol ? eol + 1 : eol;
 		line++;
@@ -134,10 +196,17 @@ bool overrides_parse_more(Overrides *ov, const char *name, const char *text, gen
 	return true;
 }
 
-Overrides *overrides_parse(const char *name, const char *text, gen_Error *err)
+Overrides *overrides_new(const char *name, int major)
 {
 	Overrides *ov = gen_xcalloc(1, sizeof *ov);
 	ov->name = gen_xstrdup(name);
+	ov->major = major;
+	return ov;
+}
+
+Overrides *overrides_parse(const char *name, const char *text, gen_Error *err)
+{
+	Overrides *ov = overrides_new(name, 0);
 	if (!overrides_parse_more(ov, name, text, err)) {
 		overrides_free(ov);
 		return NULL;
@@ -169,12 +238,8 @@ void overrides_free(Overrides *ov)
 {
 	if (!ov)
 		return;
-	for (size_t i = 0; i < ov->n; i++) {
-		free(ov->entries[i].file);
-		free(ov->entries[i].target);
-		free(ov->entries[i].key);
-		free(ov->entries[i].value);
-	}
+	for (size_t i = 0; i < ov->n; i++)
+		free_entry(&ov->entries[i]);
 	free(ov->entries);
 	free(ov->name);
 	free(ov);

@@ -22,7 +22,12 @@
 
 typedef struct Overrides Overrides;
 
-/* Reads path; NULL with err (file:line:col) on a syntax error. */
+/* An empty set for PostgreSQL major `major` (`name` stands for it in errors): a line may end in
+ * `since:N` and/or `until:N` (majors, both ends included), and its entries count only where major
+ * is in that range, so the behaviours of libpg_query are declared once, by the major they start
+ * and end at, and a major no file names inherits those still open. */
+Overrides *overrides_new(const char *name, int major);
+/* Reads path; NULL with err (file:line:col) on a syntax error. No major: since:/until: are errors. */
 Overrides *overrides_read(const char *path, gen_Error *err);
 /* Same, from text in memory; `name` stands for the file in errors. */
 Overrides *overrides_parse(const char *name, const char *text, gen_Error *err);

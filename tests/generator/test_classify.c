@@ -810,6 +810,43 @@ static void test_override_errors(void)
 	REPORT(ov && !overrides_check_all_used(ov, &err) && strcmp(err.file, "pg99.txt") == 0 && err.line == 2,
 		   "a stale entry of the second file is reported in that file", "pg99.txt:2", err.file, __LINE__);
 	overrides_free(ov);
+
+	/* since:/until: bound a line by the majors it holds for; a major between or after them inherits */
+	const char *by_major = "A k:old until:15\nA k:new since:16\nB k:v since:16 until:17\nC k:v since:18\n";
+	for (int major = 15; major <= 19; major++) {
+		ov = overrides_new("lpq.txt", major);
+		more = overrides_parse_more(ov, "lpq.txt", by_major, &err);
+		const char *a = more ? overrides_get(ov, "A", "k") : NULL;
+		bool b = more && overrides_get(ov, "B", "k"), c = more && overrides_get(ov, "C", "k");
+		char got[64];
+		snprintf(got, sizeof got, "A=%s B=%d C=%d", a ? a : "-", b, c);
+		char want[64];
+		snprintf(want, sizeof want, "A=%s B=%d C=%d", major <= 15 ? "old" : "new", major == 16 || major == 17,
+				 major >= 18);
+		REPORT(strcmp(got, want) == 0, "since:/until: keep a line only for the majors it holds for", want,
+			   more ? got : err.message, __LINE__);
+		overrides_free(ov);
+	}
+	ov = overrides_new("lpq.txt", 17);
+	more = overrides_parse_more(ov, "lpq.txt", "A k:x until:17\nA k:y since:17\n", &err);
+	REPORT(!more && err.line == 2 && strstr(err.message, "A k: set twice (first at lpq.txt:1:3)"),
+		   "two lines that both hold for a major are an error at the second", "set twice at line 2",
+		   more ? "accepted" : err.message, __LINE__);
+	overrides_free(ov);
+	ov = overrides_new("lpq.txt", 17);
+	more = overrides_parse_more(ov, "lpq.txt", "A k:x since:18 until:16\n", &err);
+	REPORT(!more && strstr(err.message, "since:18 is after until:16"), "an empty range is an error",
+		   "since:18 is after until:16", more ? "accepted" : err.message, __LINE__);
+	overrides_free(ov);
+	ov = overrides_parse("ov.txt", "A k:x since:sixteen\n", &err);
+	REPORT(!ov && strstr(err.message, "since: expected a PostgreSQL major") && err.col == 13,
+		   "a major that is no number is an error at its value", "since: expected a PostgreSQL major at col 13",
+		   ov ? "accepted" : err.message, __LINE__);
+	overrides_free(ov);
+	ov = overrides_parse("ov.txt", "A k:x since:16\n", &err);
+	REPORT(!ov && strstr(err.message, "need the major"), "since: without a major to compare is an error",
+		   "need the major", ov ? "accepted" : err.message, __LINE__);
+	overrides_free(ov);
 }
 
 static void test_node_oneof_errors(void)

@@ -1,5 +1,5 @@
 -- Relations, aliases, schemas and names, where libpg_query's fingerprint rules differ between
--- versions (schema/pgNN/libpg_query.txt): 18 counts a relation's alias instead of its name, and
+-- versions (schema/libpg_query.txt, since:18): 18 counts a relation's alias instead of its name, and
 -- no schema, where a query reads or writes it; names with runs of digits; temporary tables.
 SELECT * FROM s.orders_2024_01 o JOIN s.items_99 i ON o.id = i.order_id;
 SELECT * FROM orders_2024_01 AS o, LATERAL (SELECT 1) AS l(x) WHERE o.id > 2;

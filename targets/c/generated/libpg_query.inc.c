@@ -6,13 +6,12 @@
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
  *   schema/overrides.txt         fnv1a64 72c6d22db6ac8602
  *   schema/pg15/overrides.txt    fnv1a64 a90d140f50a2a760
- *   schema/libpg_query.txt       fnv1a64 0a87a3524be505f1
- *   schema/pg15/libpg_query.txt  fnv1a64 c50fcb5fb73080e7
+ *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
  *   schema/pg15/deparse.txt      fnv1a64 507e03546a38fd5a
  */
 /*
  * libpg_query.inc.c -- libpg_query's behaviours per message and field, as schema/libpg_query.txt
- * and schema/pgNN/libpg_query.txt declare them for this version (fingerprint and normalize:
+ * declares them for this major (its since:/until: lines; fingerprint and normalize:
  * which kinds and fields count, which lists are sorted, where the constant walk goes). Indexed
  * like pgbind_message_descs and each message's fields; the flags (PGBIND_LPQ_*) are explained
  * once, in targets/c/runtime/internal.h. Included by targets/c/runtime/fingerprint.c.

@@ -5,8 +5,7 @@
 //   pg_query.proto               fnv1a64 c53ea8bb656a0393
 //   schema/overrides.txt         fnv1a64 72c6d22db6ac8602
 //   schema/pg15/overrides.txt    fnv1a64 a90d140f50a2a760
-//   schema/libpg_query.txt       fnv1a64 0a87a3524be505f1
-//   schema/pg15/libpg_query.txt  fnv1a64 c50fcb5fb73080e7
+//   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
 //   schema/pg15/deparse.txt      fnv1a64 507e03546a38fd5a
 
 // random.rs -- random trees for the property test: one builder per message that sets every field
