@@ -56,8 +56,8 @@ endif
 # The model and the exceptions are per PostgreSQL major: schema/pg15/, schema/pg16/, ...
 SCHEMA      := schema/pg$(PG_MAJOR)
 MODEL       := $(SCHEMA)/nodes.json
-# The exceptions: those of every version, then the version's own (if it needs any).
-OVERRIDES   := schema/overrides.txt $(wildcard $(SCHEMA)/overrides.txt)
+# The exceptions, each line for the majors it holds for (since:/until:).
+OVERRIDES   := schema/overrides.txt
 # libpg_query's behaviours (fingerprint, normalize), by the majors they hold for (since:/until:);
 # then the deparse contract of the version's libpg_query (tools/deparse-probe writes it).
 OVERRIDES   += schema/libpg_query.txt

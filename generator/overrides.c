@@ -1,5 +1,5 @@
 /*
- * overrides.c -- reads schema/overrides.txt and schema/pgNN/overrides.txt; see overrides.h for
+ * overrides.c -- reads schema/overrides.txt and the other declared files; see overrides.h for
  * the format.
  */
 #include "overrides.h"

@@ -1,6 +1,7 @@
 /*
- * overrides.h -- the declarative exceptions: schema/overrides.txt, true of libpg_query's
- * protocol in every version, and schema/pgNN/overrides.txt, the version's own (optional).
+ * overrides.h -- the declarative exceptions: schema/overrides.txt (libpg_query's protocol),
+ * schema/libpg_query.txt (its behaviours) and schema/pgNN/deparse.txt (the deparse contract),
+ * each line for the majors its since:/until: say (every major without them).
  *
  * Each line names a proto message or field and sets keys on it, in the manner of nanopb's
  * .options files:
@@ -46,7 +47,7 @@ const char *overrides_get(Overrides *ov, const char *target, const char *key);
 const char *overrides_get_prefixed(Overrides *ov, const char *target, const char *key_prefix, size_t *from,
 								   const char **key);
 
-/* Where an entry was written, for error messages ("schema/pgNN/overrides.txt:12:1"). */
+/* Where an entry was written, for error messages ("schema/overrides.txt:12:1"). */
 const char *overrides_location(Overrides *ov, const char *target, const char *key);
 
 /* Fills err with the entry's own location (file, line, col) and a message; returns false. */

@@ -188,7 +188,7 @@ static void test_char_enum(void)
 		  "RETURNS TABLE columns are FUNC_PARAM_TABLE parameters");
 	CHECK(same_bytes(table), "RETURNS TABLE bytes equal libpg_query's");
 	CHECK(same_bytes(sql), "parameter modes' bytes equal libpg_query's");
-	/* LimitOption: the library's C value 0 is LIMIT_OPTION_DEFAULT (see schema/pg15/overrides.txt) */
+	/* LimitOption: the library's C value 0 is LIMIT_OPTION_DEFAULT (see schema/overrides.txt, until:15) */
 	pgbind_SelectStmt *s = (pgbind_SelectStmt *)first_stmt("SELECT 1");
 	CHECK(s && s->limitOption == PGBIND_LIMIT_OPTION_DEFAULT, "no LIMIT is LIMIT_OPTION_DEFAULT");
 	s = (pgbind_SelectStmt *)first_stmt("SELECT a FROM t ORDER BY a FETCH FIRST 3 ROWS WITH TIES");

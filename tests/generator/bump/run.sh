@@ -16,8 +16,8 @@
 #
 # Environment: BUILD (default build), CC (cc), PG_CONFIG (pg_config), PG_INCLUDE_SERVER
 # (pg_config --includedir-server), PG_QUERY_PROTO (/usr/include/pg_query/pg_query.proto),
-# PG_QUERY_INCLUDE (the proto's directory), OVERRIDES (schema/overrides.txt and, if there is one,
-# schema/pg<major of the headers>/overrides.txt; the fixtures get them as one file), COMPILE_ALL=1 (every runtime file with -c, see
+# PG_QUERY_INCLUDE (the proto's directory), OVERRIDES (schema/overrides.txt, whose since:/until:
+# lines hold for the headers' major; the fixtures get the files as one), COMPILE_ALL=1 (every runtime file with -c, see
 # compile_runtime), KEEP=1 (keep the temporary directory and print its name).
 # The last line is "N passed, M failed"; the exit status is 1 when a check failed.
 set -u
@@ -29,11 +29,7 @@ PG_CONFIG=${PG_CONFIG:-pg_config}
 SRV=${PG_INCLUDE_SERVER:-$($PG_CONFIG --includedir-server 2>/dev/null)}
 PROTO=${PG_QUERY_PROTO:-/usr/include/pg_query/pg_query.proto}
 PGQ_INC=${PG_QUERY_INCLUDE:-$(dirname "$PROTO")}
-PG_MAJOR=$(sed -n 's/^#define PG_MAJORVERSION "\([0-9]*\)".*/\1/p' "$SRV/pg_config.h" 2>/dev/null)
-if [ -z "${OVERRIDES:-}" ]; then
-	OVERRIDES=schema/overrides.txt
-	[ -f "schema/pg$PG_MAJOR/overrides.txt" ] && OVERRIDES="$OVERRIDES schema/pg$PG_MAJOR/overrides.txt"
-fi
+OVERRIDES=${OVERRIDES:-schema/overrides.txt}
 GEN=$BUILD/pgbind-gen
 EXTRACT=$BUILD/pgbind-extract
 # The project's warning flags (Makefile WARN), as errors: generated code that warns is a finding.

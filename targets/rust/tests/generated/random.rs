@@ -3,8 +3,7 @@
 // Inputs:
 //   schema/pg15/nodes.json       fnv1a64 9a8ffa1c346a8038
 //   pg_query.proto               fnv1a64 c53ea8bb656a0393
-//   schema/overrides.txt         fnv1a64 72c6d22db6ac8602
-//   schema/pg15/overrides.txt    fnv1a64 a90d140f50a2a760
+//   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
 //   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
 //   schema/pg15/deparse.txt      fnv1a64 507e03546a38fd5a
 
