@@ -23,6 +23,7 @@
 #include "pgbind_walk.h"
 
 #include <fcntl.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,7 @@ enum {
 	CHECK_NORMALIZE,
 	CHECK_FILE_FINGERPRINT,
 	CHECK_FILE_NORMALIZE,
+	CHECK_LIBRARY_CRASHED,
 	CHECK_SCAN,
 	CHECK_JSON,
 	CHECK_JSON_READ,
@@ -208,6 +210,14 @@ static void mismatch(const char *file, int line, size_t stmt_at, const char *stm
 	printf("    %.200s%s\n", stmt, strlen(stmt) > 200 ? "..." : "");
 }
 
+/* libpg_query, the oracle, crashed (in a child) or wrote what cannot be right where pgbind
+ * answered: its bug, counted on its own row and named; pgbind's answer is not compared. */
+static void library_crashed(Verify *v, const char *file, const char *what, const char *how)
+{
+	report(v, CHECK_LIBRARY_CRASHED, true);
+	printf("LIBPG_QUERY BUG %s: %s %s (pgbind's answer not compared)\n", file, what, how);
+}
+
 /* decode(libpg_query's bytes) deep-equals the tree converted directly, and encodes back to them */
 static void verify_decode(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt,
 						  const pgbind_ParseResult *direct, pgbind_Arena *arena, const uint8_t *want, size_t want_len)
@@ -312,6 +322,126 @@ static bool same_scan(const char *stmt, pgbind_Arena *arena, char *why, size_t s
 #define SCAN_CHECK_NAME "scan: not checked (no second reading here)"
 #endif
 
+/* the sanitizers' (weak: absent from a plain build) */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+/* ---- libpg_query's fingerprint and normalize, in a child ------------------------------------- */
+
+/* libpg_query is the oracle, and where it crashes (15-4.0.0's pg_query_normalize segfaults on some
+ * scripts whole: its conninfo search finds another statement's string) verify must survive and
+ * call the crash libpg_query's, not pgbind's. The child's answer comes back through a pipe; its
+ * standard error goes nowhere (a sanitizer's report of the library's crash is not the run's). */
+typedef enum { ORACLE_OK, ORACLE_ERROR, ORACLE_DIED } OracleFate;
+
+typedef struct {
+	OracleFate fate;
+	uint64_t fingerprint; /* ORACLE_OK of a fingerprint */
+	char *text;           /* malloc'd: the normalized text (ORACLE_OK) or the error message; else NULL */
+	char why[96];         /* ORACLE_DIED: how */
+} Oracle;
+
+static bool write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* In the child: the call's answer, as one byte (its fate), 8 bytes (a fingerprint) and the text. */
+static void answer(int fd, bool normalize, const char *sql)
+{
+	char fate = ORACLE_OK;
+	uint64_t fingerprint = 0;
+	const char *text = "";
+	if (normalize) {
+		PgQueryNormalizeResult r = pg_query_normalize(sql);
+		fate = r.error ? ORACLE_ERROR : ORACLE_OK;
+		text = r.error ? r.error->message : r.normalized_query;
+	} else {
+		PgQueryFingerprintResult r = pg_query_fingerprint(sql);
+		fate = r.error ? ORACLE_ERROR : ORACLE_OK;
+		text = r.error ? r.error->message : "";
+		fingerprint = r.fingerprint;
+	}
+	bool ok =
+		write_all(fd, &fate, 1) && write_all(fd, &fingerprint, sizeof fingerprint) && write_all(fd, text, strlen(text));
+	_exit(ok ? 0 : 3); /* the results are not freed: the process ends */
+}
+
+static void oracle_in_child(const char *sql, bool normalize, Oracle *out)
+{
+	*out = (Oracle){.fate = ORACLE_DIED};
+	int fds[2];
+	if (pipe(fds) != 0) {
+		snprintf(out->why, sizeof out->why, "no pipe for the child");
+		return;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		snprintf(out->why, sizeof out->why, "no child process");
+		return;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		/* die by the signal itself, not through a fuzzer's or sanitizer's handler, which would take
+		 * the child for the process under test */
+		static const int deadly[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE};
+		for (size_t i = 0; i < sizeof deadly / sizeof *deadly; i++)
+			signal(deadly[i], SIG_DFL);
+		if (__sanitizer_set_death_callback)
+			__sanitizer_set_death_callback(NULL);
+		int null_fd = open("/dev/null", O_WRONLY);
+		if (null_fd >= 0)
+			dup2(null_fd, STDERR_FILENO);
+		answer(fds[1], normalize, sql);
+	}
+	close(fds[1]);
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	for (ssize_t n = 1; buf && n > 0;) {
+		if (len == cap) {
+			char *grown = realloc(buf, cap * 2);
+			if (!grown) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = grown;
+			cap *= 2;
+		}
+		n = read(fds[0], buf + len, cap - len);
+		if (n > 0)
+			len += (size_t)n;
+	}
+	close(fds[0]);
+	int ws = 0;
+	waitpid(pid, &ws, 0);
+	if (WIFSIGNALED(ws))
+		snprintf(out->why, sizeof out->why, "died of signal %d (%s)", WTERMSIG(ws), strsignal(WTERMSIG(ws)));
+	else if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || !buf || len < 9)
+		snprintf(out->why, sizeof out->why, "ended with exit %d (a sanitizer's report, or out of memory)",
+				 WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
+	else {
+		out->fate = (OracleFate)buf[0];
+		memcpy(&out->fingerprint, buf + 1, sizeof out->fingerprint);
+		memmove(buf, buf + 9, len - 9);
+		buf[len - 9] = '\0';
+		out->text = buf;
+		return;
+	}
+	free(buf);
+}
+
 /* Whether libpg_query's deparser may be handed these protobuf bytes: their tree meets the deparse
  * contract (schema/pgNN/deparse.txt). The verifier never hands it a tree known to crash it, not
  * even in a child (under a sanitizer the child's report is the run's). */
@@ -335,8 +465,6 @@ static bool parses_back_equal(const char *sql, const pgbind_ParseResult *tree, p
  * child's standard error goes nowhere (a tree the contract says crashes the deparser: a
  * sanitizer's report of it there is expected, not the run's). */
 enum { THEIRS_RIGHT = 0, THEIRS_ERROR = 4, THEIRS_WRONG = 3, THEIRS_DIED = -1 };
-/* the sanitizers' (weak: absent from a plain build) */
-extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
 static int deparse_in_child(const uint8_t *bytes, size_t len, const pgbind_ParseResult *tree, bool quiet)
 {
 	fflush(stdout);
@@ -688,34 +816,51 @@ static void verify_whole_file(Verify *v, const char *path, const char *text)
 	pgbind_Arena *arena = pgbind_Arena_New();
 	pgbind_Status status = {0};
 	pgbind_ParseResult *tree = arena ? pgbind_parse(text, NULL, arena, &status) : NULL;
-	PgQueryFingerprintResult f = pg_query_fingerprint(text);
+	Oracle f;
+	oracle_in_child(text, false, &f);
 	uint64_t fp = 0;
-	bool ok = f.error ? !tree : tree && pgbind_fingerprint(tree, NULL, &fp, &status) && fp == f.fingerprint;
-	report(v, CHECK_FILE_FINGERPRINT, ok);
-	if (!ok) {
-		snprintf(why, sizeof why, "the whole file: fingerprint %016llx (%s), pg_query_fingerprint %016llx (%s)",
-				 (unsigned long long)fp, tree ? "parsed" : status.message, (unsigned long long)f.fingerprint,
-				 f.error ? f.error->message : "parsed");
-		mismatch(path, 1, 0, "", why);
+	bool ours = tree && pgbind_fingerprint(tree, NULL, &fp, &status);
+	if (f.fate == ORACLE_DIED) {
+		library_crashed(v, path, "pg_query_fingerprint of the whole file", f.why);
+	} else {
+		bool ok = f.fate == ORACLE_ERROR ? !tree : ours && fp == f.fingerprint;
+		report(v, CHECK_FILE_FINGERPRINT, ok);
+		if (!ok) {
+			snprintf(why, sizeof why, "the whole file: fingerprint %016llx (%s), pg_query_fingerprint %016llx (%s)",
+					 (unsigned long long)fp, tree ? "parsed" : status.message, (unsigned long long)f.fingerprint,
+					 f.fate == ORACLE_ERROR ? f.text : "parsed");
+			mismatch(path, 1, 0, "", why);
+		}
 	}
-	pg_query_free_fingerprint_result(f);
-	PgQueryNormalizeResult n = pg_query_normalize(text);
+	free(f.text);
+	Oracle n;
+	oracle_in_child(text, true, &n);
 	const char *normalized = tree ? pgbind_normalize(tree, text, NULL, arena, &status) : NULL;
-	ok = n.error ? !tree : normalized && strcmp(normalized, n.normalized_query) == 0;
-	report(v, CHECK_FILE_NORMALIZE, ok);
-	if (!ok) {
-		size_t at = 0; /* where the two texts first differ */
-		const char *theirs = n.error ? n.error->message : n.normalized_query;
-		const char *ours = normalized ? normalized : status.message;
-		while (ours[at] && ours[at] == theirs[at])
-			at++;
-		size_t from = at > 60 ? at - 60 : 0;
-		snprintf(why, sizeof why,
-				 "the whole file: normalize differs at byte %zu: \"...%.200s\", pg_query_normalize \"...%.200s\"", at,
-				 ours + from, theirs + from);
-		mismatch(path, 1, 0, "", why);
+	if (n.fate == ORACLE_DIED) {
+		library_crashed(v, path, "pg_query_normalize of the whole file", n.why);
+	} else if (tree && !normalized && n.fate == ORACLE_OK && !pgbind_parse(n.text, NULL, arena, NULL)) {
+		/* pgbind refused (its walk found the constants libpg_query would replace overlapping: its
+		 * search for a conninfo string finds another statement's) where libpg_query, reading past
+		 * them, wrote text that does not even parse: its bug, as its crash on other runs is */
+		snprintf(why, sizeof why, "wrote text that does not parse (pgbind refused: %s)", status.message);
+		library_crashed(v, path, "pg_query_normalize of the whole file", why);
+	} else {
+		bool ok = n.fate == ORACLE_ERROR ? !tree : normalized && strcmp(normalized, n.text) == 0;
+		report(v, CHECK_FILE_NORMALIZE, ok);
+		if (!ok) {
+			size_t at = 0; /* where the two texts first differ */
+			const char *theirs = n.text;
+			const char *mine = normalized ? normalized : status.message;
+			while (mine[at] && mine[at] == theirs[at])
+				at++;
+			size_t from = at > 60 ? at - 60 : 0;
+			snprintf(why, sizeof why,
+					 "the whole file: normalize differs at byte %zu: \"...%.200s\", pg_query_normalize \"...%.200s\"",
+					 at, mine + from, theirs + from);
+			mismatch(path, 1, 0, "", why);
+		}
 	}
-	pg_query_free_normalize_result(n);
+	free(n.text);
 	pgbind_Arena_Free(arena);
 }
 
@@ -783,6 +928,7 @@ int cli_verify(int argc, char **argv)
 	v->checks[CHECK_NORMALIZE].name = "normalize (from the tree) equals pg_query_normalize";
 	v->checks[CHECK_FILE_FINGERPRINT].name = "whole file: fingerprint equals libpg_query's";
 	v->checks[CHECK_FILE_NORMALIZE].name = "whole file: normalize equals libpg_query's";
+	v->checks[CHECK_LIBRARY_CRASHED].name = "whole file: libpg_query crashed or wrong (child)";
 	v->checks[CHECK_SCAN].name = SCAN_CHECK_NAME;
 	v->checks[CHECK_JSON].name = library_loses_negative_integers() ? "JSON equals pg_query_parse's (its bug aside)"
 																   : "JSON equals pg_query_parse's";

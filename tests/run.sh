@@ -482,6 +482,19 @@ step "valgrind: decoder on malformed input" valgrind -q --error-exitcode=9 --lea
 	--errors-for-leak-kinds=definite "$BUILD/tests/test_decode"
 fi
 
+section clifuzz "command-line fuzz (the AddressSanitizer pgbind, ${CLI_FUZZ_CASES:-400} cases, fixed seed)"
+# Every subcommand over random and mutated SQL, protobuf and JSON (NUL bytes, invalid UTF-8,
+# truncated, huge, deeply nested), from files and standard input, and mangled command lines: no
+# process may end by a signal or a sanitizer's report; each failure is exit 1 (2 for a mangled
+# command line) with a message. LeakSanitizer's exit-time scan is off here (it costs half of each
+# run; the sanitizers part checks leaks). The deparse of trees read from protobuf or JSON is run
+# and reported apart, counted only with PGBIND_FUZZ_DEPARSE_TREES=fail (tests/cli/fuzz_cli.c).
+step "command-line fuzz: every subcommand and input format, no signal, every failure exit 1 or 2 with a message" \
+	sh -c "${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O1 -o '$TMP/fuzz_cli' tests/cli/fuzz_cli.c &&
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	'$TMP/fuzz_cli' --pgbind '$SAN_BUILD/pgbind' --seed-pgbind '$BUILD/pgbind' --cases ${CLI_FUZZ_CASES:-400} \
+		--seed ${CLI_FUZZ_SEED:-1} --save '$BUILD/fuzz-cli' $SQL"
+
 section fuzz "fuzzing (libFuzzer, ${FUZZ_SECONDS:-60} s a target, fixed seed)"
 if [ -n "${HAVE_FUZZ:-}" ]; then
 	step "fuzz: saved regressions (the deparse targets' too), then parse, decode and JSON targets" env BUILD="$BUILD" \
