@@ -109,8 +109,8 @@ static bool write_file(const char *path, const char *data, size_t len)
 enum { TIMEOUT_SECONDS = 60 };
 
 typedef struct {
-	int status;  /* waitpid's */
-	Buf err;     /* standard error */
+	int status; /* waitpid's */
+	Buf err;    /* standard error */
 } Outcome;
 
 /* Runs argv with standard input from in_path (NULL: /dev/null), standard output to out_path
@@ -160,7 +160,8 @@ static void seeds_add(Seeds *s, const char *data, size_t len)
 	s->n++;
 }
 
-static const char *const bad_utf8[] = {"\xff", "\xc3", "\xe2\x82", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\x80"};
+static const char *const bad_utf8[] = {"\xff", "\xc3", "\xe2\x82", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+									   "\x80"};
 
 /* One mutation of b, chosen at random: a byte changed, a NUL or invalid UTF-8 inserted, a range
  * deleted, duplicated or truncated. */
@@ -215,8 +216,8 @@ static void mutate_once(Buf *b)
 	}
 	default: /* an interesting byte */
 		if (b->len) {
-			static const char interesting[] = {'(', ')', '[', ']', '{', '}', '"', '\'', ';', ',', ':', '\\', '$', '0',
-											   '-', '\x7f'};
+			static const char interesting[] = {'(', ')', '[', ']',  '{', '}', '"', '\'',
+											   ';', ',', ':', '\\', '$', '0', '-', '\x7f'};
 			b->data[below(b->len)] = interesting[below(sizeof interesting)];
 		}
 		break;
@@ -323,7 +324,7 @@ static void make_input(Format format, const Seeds *seeds, Buf *b, const char **k
 		*kind = "huge input";
 		const Buf *s = &seeds->items[below(seeds->n)];
 		size_t target = ((size_t)1 << (19 + below(3))); /* 512 KiB to 2 MiB */
-		if (format == FORMAT_JSON) { /* many statements of one tree */
+		if (format == FORMAT_JSON) {                    /* many statements of one tree */
 			const char *stmts = strstr(s->data, "\"stmts\":[");
 			if (!stmts) {
 				buf_add(b, s->data, s->len);
@@ -383,9 +384,10 @@ static const Command commands[] = {
 #define N_COMMANDS (sizeof commands / sizeof *commands)
 
 /* Arguments a mangled command line draws from. */
-static const char *const junk_args[] = {"--format", "--format=", "--format=xml", "--from", "--from=", "--from=yaml",
-										"--check", "--each", "--", "-", "-x", "--help", "--version", "help", "",
-										"--format=json", "--from=json", "\xff", "verify", "parse"};
+static const char *const junk_args[] = {
+	"--format",    "--format=", "--format=xml", "--from", "--from=",   "--from=yaml", "--check", "--each",
+	"--",          "-",         "-x",           "--help", "--version", "help",        "",        "--format=json",
+	"--from=json", "\xff",      "verify",       "parse"};
 
 typedef struct {
 	long passed, failed;
