@@ -218,29 +218,27 @@ static int run_parse(Run *r)
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
 }
 
-/* With --check, a deparsed statement that does not parse back is a syntax error in the SQL the
- * deparser wrote, at its position there: said so, with the SQL around it, at the input
- * statement. */
+/* With --check, a statement whose deparsed SQL does not even parse: the syntax error is in the
+ * SQL the deparser wrote, so it is shown there (the SQL around its position), reported at the
+ * input statement. Any other failure as its message says. */
 static void report_deparse_failure(Run *r, size_t i, const pgbind_ParseResult *one)
 {
-	if (r->status.code != PGBIND_ERROR_SYNTAX) {
+	pgbind_Status again;
+	const char *sql = r->status.code == PGBIND_ERROR_ROUND_TRIP ? pgbind_deparse(one, NULL, r->arena, &again) : NULL;
+	if (!sql || pgbind_parse(sql, NULL, r->arena, &again) || again.code != PGBIND_ERROR_SYNTAX) {
 		report_statement(r, i, r->status.message);
 		return;
 	}
-	pgbind_Status again;
-	const char *sql = pgbind_deparse(one, NULL, r->arena, &again);
+	size_t at = byte_offset_of_char(sql, again.cursorpos);
+	size_t from = at > 40 ? at - 40 : 0;
+	while (from > 0 && ((unsigned char)sql[from] & 0xc0) == 0x80)
+		from--;
 	char message[768];
-	if (sql) {
-		size_t at = byte_offset_of_char(sql, r->status.cursorpos);
-		size_t from = at > 40 ? at - 40 : 0;
-		snprintf(message, sizeof message,
-				 "libpg_query's deparser wrote SQL that does not parse back (%s, at character %d of it: \"%s%.*s\" "
-				 "here: \"%.40s\")",
-				 r->status.message, r->status.cursorpos, from ? "..." : "", (int)(at - from), sql + from, sql + at);
-	} else {
-		snprintf(message, sizeof message, "libpg_query's deparser wrote SQL that does not parse back (%s)",
-				 r->status.message);
-	}
+	snprintf(
+		message, sizeof message,
+		"libpg_query's deparser wrote SQL that does not parse: %s, at character %d of it: \"%s%.*s\" here: \"%.40s%s\"",
+		again.message, again.cursorpos, from ? "..." : "", (int)(at - from), sql + from, sql + at,
+		strlen(sql + at) > 40 ? "..." : "");
 	report_statement(r, i, message);
 }
 

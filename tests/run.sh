@@ -438,6 +438,9 @@ if [ "$PG_MAJOR" = 15 ]; then # libpg_query 15-4.0.0's deparser bugs
 	expect_fail "deparse: a statement that fails is reported at file:line:col of the statement" 1 \
 		"declare.sql:3:3: error: statement 2: .*DeclareCursorStmt.options" "$BUILD/pgbind" deparse --check "$TMP/declare.sql"
 	step "... the others are written" sh -c "'$BUILD/pgbind' deparse --check '$TMP/declare.sql' 2>/dev/null | grep -qx 'SELECT 1; SELECT 3'"
+	expect_fail "deparse --check: SQL of the deparser's that does not parse is shown there, the input statement named" 1 \
+		'^<stdin>:2:1: error: statement 2: libpg_query.s deparser wrote SQL that does not parse: syntax error at or near "\[", at character 22 of it: "SELECT ARRAY\[1, 2, 3\]" here: "\[2\]"' \
+		sh -c "printf 'SELECT 1;\nSELECT (ARRAY[1, 2, 3])[2]' | '$BUILD/pgbind' deparse --check"
 	expect_fail "... from protobuf, the statement is named by its number" 1 "^<stdin>: statement 2: .*stmts\[1\]\.stmt\.DeclareCursorStmt" \
 		sh -c "'$BUILD/pgbind' parse '$TMP/declare.sql' | '$BUILD/pgbind' deparse --check --from=protobuf"
 fi
