@@ -212,10 +212,13 @@ static void mismatch(const char *file, int line, size_t stmt_at, const char *stm
 
 /* libpg_query, the oracle, crashed (in a child) or wrote what cannot be right where pgbind
  * answered: its bug, counted on its own row and named; pgbind's answer is not compared. */
-static void library_crashed(Verify *v, const char *file, const char *what, const char *how)
+static void library_crashed(Verify *v, const char *file, int line, const char *what, const char *how)
 {
 	report(v, CHECK_LIBRARY_CRASHED, true);
-	printf("LIBPG_QUERY BUG %s: %s %s (pgbind's answer not compared)\n", file, what, how);
+	if (line)
+		printf("LIBPG_QUERY BUG %s:%d: %s %s (pgbind's answer not compared)\n", file, line, what, how);
+	else
+		printf("LIBPG_QUERY BUG %s: %s %s (pgbind's answer not compared)\n", file, what, how);
 }
 
 /* decode(libpg_query's bytes) deep-equals the tree converted directly, and encodes back to them */
@@ -329,8 +332,10 @@ extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__
 
 /* libpg_query is the oracle, and where it crashes (15-4.0.0's pg_query_normalize segfaults on some
  * scripts whole: its conninfo search finds another statement's string) verify must survive and
- * call the crash libpg_query's, not pgbind's. The child's answer comes back through a pipe; its
- * standard error goes nowhere (a sanitizer's report of the library's crash is not the run's). */
+ * call the crash libpg_query's, not pgbind's. The calls run in a worker process, forked on first
+ * use and again after it died (a fork per call made verify 22 times slower): a request and its
+ * answer go through two pipes; the worker's standard error goes nowhere (a sanitizer's report of
+ * the library's crash is not the run's). */
 typedef enum { ORACLE_OK, ORACLE_ERROR, ORACLE_DIED } OracleFate;
 
 typedef struct {
@@ -339,6 +344,11 @@ typedef struct {
 	char *text;           /* malloc'd: the normalized text (ORACLE_OK) or the error message; else NULL */
 	char why[96];         /* ORACLE_DIED: how */
 } Oracle;
+
+static struct {
+	pid_t pid; /* 0: none running */
+	int to, from;
+} worker;
 
 static bool write_all(int fd, const void *data, size_t len)
 {
@@ -353,48 +363,76 @@ static bool write_all(int fd, const void *data, size_t len)
 	return true;
 }
 
-/* In the child: the call's answer, as one byte (its fate), 8 bytes (a fingerprint) and the text. */
-static void answer(int fd, bool normalize, const char *sql)
+static bool read_all(int fd, void *data, size_t len)
 {
-	char fate = ORACLE_OK;
-	uint64_t fingerprint = 0;
-	const char *text = "";
-	if (normalize) {
-		PgQueryNormalizeResult r = pg_query_normalize(sql);
-		fate = r.error ? ORACLE_ERROR : ORACLE_OK;
-		text = r.error ? r.error->message : r.normalized_query;
-	} else {
-		PgQueryFingerprintResult r = pg_query_fingerprint(sql);
-		fate = r.error ? ORACLE_ERROR : ORACLE_OK;
-		text = r.error ? r.error->message : "";
-		fingerprint = r.fingerprint;
+	char *p = data;
+	while (len) {
+		ssize_t n = read(fd, p, len);
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
 	}
-	bool ok =
-		write_all(fd, &fate, 1) && write_all(fd, &fingerprint, sizeof fingerprint) && write_all(fd, text, strlen(text));
-	_exit(ok ? 0 : 3); /* the results are not freed: the process ends */
+	return true;
 }
 
-static void oracle_in_child(const char *sql, bool normalize, Oracle *out)
+/* The worker: a request is one byte (1 normalize, 0 fingerprint), a length and the text; the
+ * answer one byte (the fate), the fingerprint, a length and the text. Ends at the end of its
+ * requests (verify ended or closed the pipe). */
+static void worker_main(int in, int out)
 {
-	*out = (Oracle){.fate = ORACLE_DIED};
-	int fds[2];
-	if (pipe(fds) != 0) {
-		snprintf(out->why, sizeof out->why, "no pipe for the child");
-		return;
+	for (;;) {
+		char normalize;
+		size_t len;
+		if (!read_all(in, &normalize, 1) || !read_all(in, &len, sizeof len))
+			_exit(0);
+		char *sql = malloc(len + 1);
+		if (!sql || !read_all(in, sql, len))
+			_exit(3);
+		sql[len] = '\0';
+		char fate;
+		uint64_t fingerprint = 0;
+		const char *text;
+		if (normalize) {
+			PgQueryNormalizeResult r = pg_query_normalize(sql);
+			fate = r.error ? ORACLE_ERROR : ORACLE_OK;
+			text = r.error ? r.error->message : r.normalized_query;
+		} else {
+			PgQueryFingerprintResult r = pg_query_fingerprint(sql);
+			fate = r.error ? ORACLE_ERROR : ORACLE_OK;
+			text = r.error ? r.error->message : "";
+			fingerprint = r.fingerprint;
+		}
+		size_t n = strlen(text);
+		if (!write_all(out, &fate, 1) || !write_all(out, &fingerprint, sizeof fingerprint) ||
+			!write_all(out, &n, sizeof n) || !write_all(out, text, n))
+			_exit(3);
+		free(sql); /* the results are left to libpg_query's memory of this process: it ends */
+	}
+}
+
+static bool worker_start(void)
+{
+	int req[2], ans[2];
+	if (pipe(req) != 0)
+		return false;
+	if (pipe(ans) != 0) {
+		close(req[0]);
+		close(req[1]);
+		return false;
 	}
 	fflush(stdout);
 	fflush(stderr);
 	pid_t pid = fork();
 	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		snprintf(out->why, sizeof out->why, "no child process");
-		return;
+		close(req[0]), close(req[1]), close(ans[0]), close(ans[1]);
+		return false;
 	}
 	if (pid == 0) {
-		close(fds[0]);
+		close(req[1]);
+		close(ans[0]);
 		/* die by the signal itself, not through a fuzzer's or sanitizer's handler, which would take
-		 * the child for the process under test */
+		 * the worker for the process under test */
 		static const int deadly[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE};
 		for (size_t i = 0; i < sizeof deadly / sizeof *deadly; i++)
 			signal(deadly[i], SIG_DFL);
@@ -403,43 +441,60 @@ static void oracle_in_child(const char *sql, bool normalize, Oracle *out)
 		int null_fd = open("/dev/null", O_WRONLY);
 		if (null_fd >= 0)
 			dup2(null_fd, STDERR_FILENO);
-		answer(fds[1], normalize, sql);
+		worker_main(req[0], ans[1]);
 	}
-	close(fds[1]);
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	for (ssize_t n = 1; buf && n > 0;) {
-		if (len == cap) {
-			char *grown = realloc(buf, cap * 2);
-			if (!grown) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = grown;
-			cap *= 2;
-		}
-		n = read(fds[0], buf + len, cap - len);
-		if (n > 0)
-			len += (size_t)n;
-	}
-	close(fds[0]);
+	close(req[0]);
+	close(ans[1]);
+	signal(SIGPIPE, SIG_IGN); /* a write to a worker that died fails instead */
+	worker.pid = pid;
+	worker.to = req[1];
+	worker.from = ans[0];
+	return true;
+}
+
+/* Ends the worker (after its death: collects how it died, in why). */
+static void worker_stop(char *why, size_t size)
+{
+	if (!worker.pid)
+		return;
+	close(worker.to);
+	close(worker.from);
 	int ws = 0;
-	waitpid(pid, &ws, 0);
+	waitpid(worker.pid, &ws, 0);
+	worker.pid = 0;
+	if (!why)
+		return;
 	if (WIFSIGNALED(ws))
-		snprintf(out->why, sizeof out->why, "died of signal %d (%s)", WTERMSIG(ws), strsignal(WTERMSIG(ws)));
-	else if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || !buf || len < 9)
-		snprintf(out->why, sizeof out->why, "ended with exit %d (a sanitizer's report, or out of memory)",
+		snprintf(why, size, "died of signal %d (%s)", WTERMSIG(ws), strsignal(WTERMSIG(ws)));
+	else
+		snprintf(why, size, "ended with exit %d (a sanitizer's report, or out of memory)",
 				 WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
-	else {
-		out->fate = (OracleFate)buf[0];
-		memcpy(&out->fingerprint, buf + 1, sizeof out->fingerprint);
-		memmove(buf, buf + 9, len - 9);
-		buf[len - 9] = '\0';
-		out->text = buf;
+}
+
+/* libpg_query's normalize (or fingerprint) of sql, in the worker. */
+static void oracle_in_child(const char *sql, bool normalize, Oracle *out)
+{
+	*out = (Oracle){.fate = ORACLE_DIED};
+	if (!worker.pid && !worker_start()) {
+		snprintf(out->why, sizeof out->why, "no worker process could be started");
 		return;
 	}
-	free(buf);
+	char request = normalize;
+	size_t len = strlen(sql), n = 0;
+	char fate;
+	bool ok = write_all(worker.to, &request, 1) && write_all(worker.to, &len, sizeof len) &&
+			  write_all(worker.to, sql, len) && read_all(worker.from, &fate, 1) &&
+			  read_all(worker.from, &out->fingerprint, sizeof out->fingerprint) &&
+			  read_all(worker.from, &n, sizeof n) && (out->text = malloc(n + 1)) != NULL &&
+			  read_all(worker.from, out->text, n);
+	if (!ok) {
+		free(out->text);
+		out->text = NULL;
+		worker_stop(out->why, sizeof out->why);
+		return;
+	}
+	out->text[n] = '\0';
+	out->fate = (OracleFate)fate;
 }
 
 /* Whether libpg_query's deparser may be handed these protobuf bytes: their tree meets the deparse
@@ -694,27 +749,38 @@ static void verify_return_trip(Verify *v, const char *file, int line, size_t stm
 
 	pgbind_Status status = {0};
 	uint64_t fp = 0;
-	PgQueryFingerprintResult f = pg_query_fingerprint(stmt);
-	ok = !f.error && pgbind_fingerprint(tree, NULL, &fp, &status) && fp == f.fingerprint;
-	report(v, CHECK_FINGERPRINT, ok);
-	if (!ok) {
-		snprintf(why, sizeof why, "fingerprint %016llx, pg_query_fingerprint %016llx", (unsigned long long)fp,
-				 (unsigned long long)f.fingerprint);
-		mismatch(file, line, stmt_at, stmt, why);
+	Oracle f;
+	oracle_in_child(stmt, false, &f);
+	bool ours = pgbind_fingerprint(tree, NULL, &fp, &status);
+	if (f.fate == ORACLE_DIED) {
+		library_crashed(v, file, line, "pg_query_fingerprint", f.why);
+	} else {
+		ok = f.fate == ORACLE_OK && ours && fp == f.fingerprint;
+		report(v, CHECK_FINGERPRINT, ok);
+		if (!ok) {
+			snprintf(why, sizeof why, "fingerprint %016llx, pg_query_fingerprint %016llx", (unsigned long long)fp,
+					 (unsigned long long)f.fingerprint);
+			mismatch(file, line, stmt_at, stmt, why);
+		}
 	}
-	pg_query_free_fingerprint_result(f);
+	free(f.text);
 
-	PgQueryNormalizeResult n = pg_query_normalize(stmt);
+	Oracle n;
+	oracle_in_child(stmt, true, &n);
 	memset(&status, 0, sizeof status);
 	const char *normalized = pgbind_normalize(tree, stmt, NULL, arena, &status);
-	ok = !n.error && normalized && strcmp(normalized, n.normalized_query) == 0;
-	report(v, CHECK_NORMALIZE, ok);
-	if (!ok) {
-		snprintf(why, sizeof why, "normalize \"%.300s\", pg_query_normalize \"%.300s\"",
-				 normalized ? normalized : status.message, n.error ? n.error->message : n.normalized_query);
-		mismatch(file, line, stmt_at, stmt, why);
+	if (n.fate == ORACLE_DIED) {
+		library_crashed(v, file, line, "pg_query_normalize", n.why);
+	} else {
+		ok = n.fate == ORACLE_OK && normalized && strcmp(normalized, n.text) == 0;
+		report(v, CHECK_NORMALIZE, ok);
+		if (!ok) {
+			snprintf(why, sizeof why, "normalize \"%.300s\", pg_query_normalize \"%.300s\"",
+					 normalized ? normalized : status.message, n.text);
+			mismatch(file, line, stmt_at, stmt, why);
+		}
 	}
-	pg_query_free_normalize_result(n);
+	free(n.text);
 
 #if SCAN_CHECKED
 	ok = same_scan(stmt, arena, why, sizeof why);
@@ -821,7 +887,7 @@ static void verify_whole_file(Verify *v, const char *path, const char *text)
 	uint64_t fp = 0;
 	bool ours = tree && pgbind_fingerprint(tree, NULL, &fp, &status);
 	if (f.fate == ORACLE_DIED) {
-		library_crashed(v, path, "pg_query_fingerprint of the whole file", f.why);
+		library_crashed(v, path, 0, "pg_query_fingerprint of the whole file", f.why);
 	} else {
 		bool ok = f.fate == ORACLE_ERROR ? !tree : ours && fp == f.fingerprint;
 		report(v, CHECK_FILE_FINGERPRINT, ok);
@@ -837,13 +903,13 @@ static void verify_whole_file(Verify *v, const char *path, const char *text)
 	oracle_in_child(text, true, &n);
 	const char *normalized = tree ? pgbind_normalize(tree, text, NULL, arena, &status) : NULL;
 	if (n.fate == ORACLE_DIED) {
-		library_crashed(v, path, "pg_query_normalize of the whole file", n.why);
+		library_crashed(v, path, 0, "pg_query_normalize of the whole file", n.why);
 	} else if (tree && !normalized && n.fate == ORACLE_OK && !pgbind_parse(n.text, NULL, arena, NULL)) {
 		/* pgbind refused (its walk found the constants libpg_query would replace overlapping: its
 		 * search for a conninfo string finds another statement's) where libpg_query, reading past
 		 * them, wrote text that does not even parse: its bug, as its crash on other runs is */
 		snprintf(why, sizeof why, "wrote text that does not parse (pgbind refused: %s)", status.message);
-		library_crashed(v, path, "pg_query_normalize of the whole file", why);
+		library_crashed(v, path, 0, "pg_query_normalize of the whole file", why);
 	} else {
 		bool ok = n.fate == ORACLE_ERROR ? !tree : normalized && strcmp(normalized, n.text) == 0;
 		report(v, CHECK_FILE_NORMALIZE, ok);
@@ -928,7 +994,7 @@ int cli_verify(int argc, char **argv)
 	v->checks[CHECK_NORMALIZE].name = "normalize (from the tree) equals pg_query_normalize";
 	v->checks[CHECK_FILE_FINGERPRINT].name = "whole file: fingerprint equals libpg_query's";
 	v->checks[CHECK_FILE_NORMALIZE].name = "whole file: normalize equals libpg_query's";
-	v->checks[CHECK_LIBRARY_CRASHED].name = "whole file: libpg_query crashed or wrong (child)";
+	v->checks[CHECK_LIBRARY_CRASHED].name = "libpg_query crashed or wrote garbage (child)";
 	v->checks[CHECK_SCAN].name = SCAN_CHECK_NAME;
 	v->checks[CHECK_JSON].name = library_loses_negative_integers() ? "JSON equals pg_query_parse's (its bug aside)"
 																   : "JSON equals pg_query_parse's";
@@ -984,6 +1050,7 @@ int cli_verify(int argc, char **argv)
 	for (int m = 0; m < PGBIND_MESSAGE_COUNT; m++)
 		free(v->field_seen[m]);
 	free(v);
+	worker_stop(NULL, 0);
 	pg_query_exit();
 	return failed ? 1 : 0;
 }
