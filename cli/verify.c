@@ -733,16 +733,76 @@ static void verify_round_trip(Verify *v, const char *file, int line, size_t stmt
 	}
 }
 
+/* Whether the tree nests deeper than libpg_query's deparse route is said to hold
+ * (PGBIND_DEPARSE_MAX_DEPTH): its recursive readers (protobuf-c's unpack) may overflow the stack
+ * there (SELECT ARRAY[[[...]]] 8,192 deep did, in pg_query_protobuf_to_nodes). */
+static bool nests_deep(const pgbind_ParseResult *tree, pgbind_Arena *arena)
+{
+	pgbind_Options limit = {.max_depth = PGBIND_DEPARSE_MAX_DEPTH};
+	const uint8_t *unused;
+	size_t unused_len;
+	pgbind_Status status = {0};
+	return !pgbind_encode(tree, &limit, arena, &unused, &unused_len, &status) && status.code == PGBIND_ERROR_DEPTH;
+}
+
+/* verify_to_nodes in a child, for a deep tree: libpg_query's reader may crash on it. *died: the
+ * signal that ended the child (0: it answered). */
+static bool to_nodes_in_child(const pgbind_ParseResult *tree, const uint8_t *want, size_t want_len, char *why,
+							  size_t size, int *died)
+{
+	*died = 0;
+	int fds[2];
+	if (pipe(fds) != 0)
+		return verify_to_nodes(tree, want, want_len, why, size);
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		static const int deadly[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE};
+		for (size_t i = 0; i < sizeof deadly / sizeof *deadly; i++)
+			signal(deadly[i], SIG_DFL);
+		if (__sanitizer_set_death_callback)
+			__sanitizer_set_death_callback(NULL);
+		int null_fd = open("/dev/null", O_WRONLY);
+		if (null_fd >= 0)
+			dup2(null_fd, STDERR_FILENO);
+		char answer = verify_to_nodes(tree, want, want_len, why, size);
+		bool written = write_all(fds[1], &answer, 1) && write_all(fds[1], why, size);
+		_exit(written ? 0 : 3);
+	}
+	close(fds[1]);
+	char answer = 0;
+	bool read = pid > 0 && read_all(fds[0], &answer, 1) && read_all(fds[0], why, size);
+	close(fds[0]);
+	int ws = 0;
+	if (pid > 0)
+		waitpid(pid, &ws, 0);
+	if (!read) {
+		*died = pid > 0 && WIFSIGNALED(ws) ? WTERMSIG(ws) : SIGKILL;
+		return false;
+	}
+	why[size - 1] = '\0';
+	return answer;
+}
+
 /* back to PostgreSQL: nodes, deparse, fingerprint; and the scanner */
 static void verify_return_trip(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt,
 							   const pgbind_ParseResult *tree, pgbind_Arena *arena, const uint8_t *want,
 							   size_t want_len)
 {
 	char why[768];
-	bool ok = verify_to_nodes(tree, want, want_len, why, sizeof why);
-	report(v, CHECK_TO_NODES, ok);
-	if (!ok)
-		mismatch(file, line, stmt_at, stmt, why);
+	int died = 0;
+	bool ok = nests_deep(tree, arena) ? to_nodes_in_child(tree, want, want_len, why, sizeof why, &died)
+									  : verify_to_nodes(tree, want, want_len, why, sizeof why);
+	if (died) {
+		snprintf(why, sizeof why, "died of signal %d (%s)", died, strsignal(died));
+		library_crashed(v, file, line, "pg_query_protobuf_to_nodes (its protobuf reader)", why);
+	} else {
+		report(v, CHECK_TO_NODES, ok);
+		if (!ok)
+			mismatch(file, line, stmt_at, stmt, why);
+	}
 
 	verify_deparse(v, file, line, stmt_at, stmt, tree, arena, want, want_len);
 	verify_round_trip(v, file, line, stmt_at, stmt, tree, arena);
@@ -790,24 +850,100 @@ static void verify_return_trip(Verify *v, const char *file, int line, size_t stm
 #endif
 }
 
+/* libpg_query's pg_query_parse_protobuf of a statement, as verify compares it: its error (message
+ * and cursor) or its bytes, malloc'd; died: the signal that ended the child it ran in. */
+typedef struct {
+	int died;
+	char *message; /* the error's; NULL when it parsed */
+	int cursorpos;
+	uint8_t *data;
+	size_t len;
+} TheirParse;
+
+static void their_parse(const char *stmt, bool in_child, TheirParse *out)
+{
+	*out = (TheirParse){0};
+	int fds[2] = {-1, -1};
+	pid_t pid = in_child && pipe(fds) == 0 ? (fflush(stdout), fflush(stderr), fork()) : -1;
+	if (pid < 0 && fds[0] >= 0)
+		close(fds[0]), close(fds[1]);
+	if (pid == 0) { /* die by the signal itself, quietly (as in worker_start) */
+		static const int deadly[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE};
+		for (size_t i = 0; i < sizeof deadly / sizeof *deadly; i++)
+			signal(deadly[i], SIG_DFL);
+		if (__sanitizer_set_death_callback)
+			__sanitizer_set_death_callback(NULL);
+		int null_fd = open("/dev/null", O_WRONLY);
+		if (null_fd >= 0)
+			dup2(null_fd, STDERR_FILENO);
+	}
+	if (pid <= 0) { /* in this process, or the child */
+		PgQueryProtobufParseResult r = pg_query_parse_protobuf(stmt);
+		char failed = r.error != NULL;
+		int cursorpos = r.error ? r.error->cursorpos : 0;
+		const char *message = r.error ? r.error->message : "";
+		size_t mlen = strlen(message), len = r.error ? 0 : r.parse_tree.len;
+		if (pid == 0) {
+			close(fds[0]);
+			bool written = write_all(fds[1], &failed, 1) && write_all(fds[1], &cursorpos, sizeof cursorpos) &&
+						   write_all(fds[1], &mlen, sizeof mlen) && write_all(fds[1], message, mlen) &&
+						   write_all(fds[1], &len, sizeof len) && write_all(fds[1], r.parse_tree.data, len);
+			_exit(written ? 0 : 3);
+		}
+		out->message = failed ? strdup(message) : NULL;
+		out->cursorpos = cursorpos;
+		out->data = malloc(len ? len : 1);
+		if (out->data && len)
+			memcpy(out->data, r.parse_tree.data, len);
+		out->len = len;
+		pg_query_free_protobuf_parse_result(r);
+		return;
+	}
+	close(fds[1]);
+	char failed;
+	size_t mlen = 0;
+	bool read = read_all(fds[0], &failed, 1) && read_all(fds[0], &out->cursorpos, sizeof out->cursorpos) &&
+				read_all(fds[0], &mlen, sizeof mlen) && (out->message = malloc(mlen + 1)) != NULL &&
+				read_all(fds[0], out->message, mlen) && read_all(fds[0], &out->len, sizeof out->len) &&
+				(out->data = malloc(out->len + 1)) != NULL && read_all(fds[0], out->data, out->len);
+	close(fds[0]);
+	int ws = 0;
+	waitpid(pid, &ws, 0);
+	if (!read) {
+		free(out->message);
+		free(out->data);
+		*out = (TheirParse){.died = WIFSIGNALED(ws) ? WTERMSIG(ws) : SIGKILL};
+		return;
+	}
+	out->message[mlen] = '\0';
+	if (!failed) {
+		free(out->message);
+		out->message = NULL;
+	}
+}
+
 static void verify_statement(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt)
 {
 	char what[1024];
 	v->statements++;
-	PgQueryProtobufParseResult oracle = pg_query_parse_protobuf(stmt);
 	pgbind_Arena *arena = pgbind_Arena_New();
 	pgbind_Status status = {0};
 	pgbind_ParseResult *tree = arena ? pgbind_parse(stmt, NULL, arena, &status) : NULL;
+	/* libpg_query's parse writes its protobuf recursively: of a deep statement, in a child */
+	TheirParse oracle;
+	their_parse(stmt, tree ? nests_deep(tree, arena) : status.code == PGBIND_ERROR_DEPTH, &oracle);
 
-	if (oracle.error) {
-		bool same = !tree && status.code == PGBIND_ERROR_SYNTAX &&
-					same_message(status.message, oracle.error->message) && status.cursorpos == oracle.error->cursorpos;
+	if (oracle.died) {
+		snprintf(what, sizeof what, "died of signal %d (%s)", oracle.died, strsignal(oracle.died));
+		library_crashed(v, file, line, "pg_query_parse_protobuf", what);
+	} else if (oracle.message) {
+		bool same = !tree && status.code == PGBIND_ERROR_SYNTAX && same_message(status.message, oracle.message) &&
+					status.cursorpos == oracle.cursorpos;
 		report(v, CHECK_SYNTAX_ERRORS, same);
 		if (!same) {
 			snprintf(what, sizeof what, "libpg_query: syntax error \"%s\" at %d; pgbind: %s \"%s\" at %d",
-					 oracle.error->message, oracle.error->cursorpos,
-					 tree ? "parsed" : pgbind_StatusCode_name(status.code), tree ? "" : status.message,
-					 status.cursorpos);
+					 oracle.message, oracle.cursorpos, tree ? "parsed" : pgbind_StatusCode_name(status.code),
+					 tree ? "" : status.message, status.cursorpos);
 			mismatch(file, line, stmt_at, stmt, what);
 		}
 	} else if (!tree) {
@@ -823,8 +959,8 @@ static void verify_statement(Verify *v, const char *file, int line, size_t stmt_
 			snprintf(what, sizeof what, "pgbind_encode failed: %s", status.message);
 			mismatch(file, line, stmt_at, stmt, what);
 		} else {
-			const uint8_t *want = (const uint8_t *)oracle.parse_tree.data;
-			size_t want_len = oracle.parse_tree.len;
+			const uint8_t *want = oracle.data;
+			size_t want_len = oracle.len;
 			bool same = len == want_len && memcmp(data, want, len) == 0;
 			report(v, CHECK_PROTOBUF, same);
 			if (!same) {
@@ -854,7 +990,8 @@ static void verify_statement(Verify *v, const char *file, int line, size_t stmt_
 			cover_message(v, (int)(pgbind_message_desc_by_name("ParseResult") - pgbind_message_descs), tree, 0);
 	}
 	pgbind_Arena_Free(arena);
-	pg_query_free_protobuf_parse_result(oracle);
+	free(oracle.message);
+	free(oracle.data);
 }
 
 /* ---- one file -------------------------------------------------------------------------------- */

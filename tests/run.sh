@@ -150,10 +150,11 @@ gen_args_into() {
 	echo "$GEN_ARGS" | sed "s|\(--[a-z-]*out\) \([^ ]*\)|\1 $1/\2|g"
 }
 # A copy of every output folder under $TMP/stale (the Go target's holds its module's
-# hand-written files too).
+# hand-written files too). Its loop variable is its own: the caller's loop over the same folders
+# uses d (sharing it once made every edited-file check edit the last folder's file).
 stale_copy() {
-	rm -rf "$TMP/stale" && for d in $(gen_out_dirs); do
-		mkdir -p "$TMP/stale/$d" && cp -r "$d/." "$TMP/stale/$d/" || return 1
+	rm -rf "$TMP/stale" && for sd in $(gen_out_dirs); do
+		mkdir -p "$TMP/stale/$sd" && cp -r "$sd/." "$TMP/stale/$sd/" || return 1
 	done
 }
 step "two generator runs give identical output, and it is what is committed" sh -c "
