@@ -87,9 +87,11 @@ fn main() {
                 .stack_size(stack)
                 .spawn(move || {
                     let _ = pgbind::parse(&sql).map(std::mem::forget); // prost's Drop recurses once a level
-                    // too deep is Depth or Stack (the deparser's own limit: Unrepresentable), nothing else
+                    // too deep is Depth or Stack (the deparser's own limit: Unrepresentable), or PostgreSQL's
+                    // parser stack full (bison's 10,000 levels: "memory exhausted"), nothing else
                     let too_deep = |e: &pgbind::Error| {
-                        matches!(e, pgbind::Error::Depth { .. } | pgbind::Error::Stack { .. } | pgbind::Error::Unrepresentable { .. })
+                        (matches!(e, pgbind::Error::Depth { .. } | pgbind::Error::Stack { .. } | pgbind::Error::Unrepresentable { .. })
+                            || matches!(e, pgbind::Error::Syntax { message, .. } if message.starts_with("memory exhausted")))
                             && !e.to_string().is_empty()
                     };
                     match pgbind::Tree::parse(&sql) {
