@@ -7,6 +7,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The name messages give an input path: "<stdin>" for "-" (standard input), else the path. */
+const char *cli_input_name(const char *path);
+
 /* Reads path ("-" = stdin) whole into a malloc'd buffer, NUL-terminated past its len bytes (which
  * may hold NULs: protobuf). Fails, with a message on stderr, when the file cannot be read. */
 bool cli_read_bytes(const char *path, char **data, size_t *len);
@@ -41,7 +44,8 @@ typedef struct cli_Lines {
 void cli_lines_init(cli_Lines *lines, const char *text);
 void cli_lines_seek(cli_Lines *lines, size_t offset, int *line, int *col);
 
-/* Prints "file:line:col: error: message", the offending line and a caret under the column. */
+/* Prints "file:line:col: error: message", the offending line and a caret under the column (any
+ * error at a place in the input, a syntax error or a statement's). */
 void cli_print_syntax_error(const char *file, const char *text, size_t offset, const char *message);
 
 struct pgbind_ParseResult;

@@ -9,10 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *cli_input_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
 bool cli_read_bytes(const char *path, char **data, size_t *len)
 {
 	bool is_stdin = strcmp(path, "-") == 0;
 	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	*data = NULL;
 	if (!f) {
 		fprintf(stderr, "pgbind: %s: %s\n", path, strerror(errno));
 		return false;
@@ -39,7 +45,7 @@ bool cli_read_bytes(const char *path, char **data, size_t *len)
 	if (!is_stdin)
 		fclose(f);
 	if (failed) {
-		fprintf(stderr, "pgbind: %s: %s\n", path, buf ? "read error" : "out of memory");
+		fprintf(stderr, "pgbind: %s: %s\n", cli_input_name(path), buf ? "read error" : "out of memory");
 		free(buf);
 		return false;
 	}
@@ -55,9 +61,10 @@ bool cli_read_input(const char *path, char **text, size_t *len)
 		return false;
 	const char *nul = memchr(*text, '\0', *len);
 	if (nul) {
-		fprintf(stderr, "pgbind: %s: a NUL byte at offset %zu: SQL text cannot contain one\n", path,
+		fprintf(stderr, "pgbind: %s: a NUL byte at offset %zu: SQL text cannot contain one\n", cli_input_name(path),
 				(size_t)(nul - *text));
 		free(*text);
+		*text = NULL; /* the caller's free of it after a failure is then harmless */
 		return false;
 	}
 	return true;
@@ -95,18 +102,34 @@ void cli_line_col(const char *text, size_t offset, int *line, int *col)
 	cli_lines_seek(&lines, offset, line, col);
 }
 
+/* The start of the UTF-8 character at p (not before min). */
+static const char *char_start(const char *p, const char *min)
+{
+	while (p > min && ((unsigned char)*p & 0xc0) == 0x80)
+		p--;
+	return p;
+}
+
 void cli_print_syntax_error(const char *file, const char *text, size_t offset, const char *message)
 {
 	int line, col;
 	cli_line_col(text, offset, &line, &col);
 	fprintf(stderr, "%s:%d:%d: error: %s\n", file, line, col, message);
-	const char *start = text + offset;
-	while (start > text && start[-1] != '\n')
+	/* the line, or of a long line (a generated script's) the 60 bytes either side of the position */
+	enum { SIDE = 60 };
+	const char *at = text + offset, *start = at;
+	while (start > text && start[-1] != '\n' && at - start < SIDE)
 		start--;
-	const char *end = strchr(start, '\n');
-	int width = end ? (int)(end - start) : (int)strlen(start);
-	fprintf(stderr, "  %.*s\n  ", width, start);
-	for (const char *p = start; p < text + offset && *p; p++)
+	bool cut_start = start > text && start[-1] != '\n';
+	start = cut_start ? char_start(start + 1, at) : start;
+	const char *end = start;
+	while (*end && *end != '\n' && (end < at || end - at < SIDE))
+		end++;
+	bool cut_end = *end && *end != '\n';
+	end = cut_end ? char_start(end, at) : end;
+	fprintf(stderr, "  %s%.*s%s\n  %s", cut_start ? "..." : "", (int)(end - start), start, cut_end ? "..." : "",
+			cut_start ? "   " : "");
+	for (const char *p = start; p < at && *p; p++)
 		if (((unsigned char)*p & 0xc0) != 0x80)
 			fputc(*p == '\t' ? '\t' : ' ', stderr);
 	fputs("^\n", stderr);

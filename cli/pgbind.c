@@ -3,20 +3,24 @@
  *
  *   pgbind parse [--format=protobuf|json|text] [FILE|-]
  *   pgbind deparse [--check] [--from=sql|protobuf|json] [FILE|-]
- *   pgbind fingerprint [FILE|-]
- *   pgbind normalize [FILE|-]
+ *   pgbind fingerprint [--each] [FILE|-]
+ *   pgbind normalize [--each] [FILE|-]
  *   pgbind scan [FILE|-]
  *   pgbind verify [-v] [--coverage=FILE] FILE...
  *   pgbind bench ...   (the developer's benchmark: runs pgbind-bench, tools/bench/)
+ *   pgbind help [COMMAND], pgbind --version
  *
  * A command over one input is a row of `commands` and a function that gets the input read (and
  * parsed, decoded or read as JSON, as the row says) in a Run: run_command() parses the options,
- * answers --help, reads the input, reports a syntax error with file:line:col, and frees.
+ * answers --help, reads the input, reports a syntax error with file:line:col, and frees. An error
+ * of one statement names the statement's file:line:col (report_statement). Exit codes: EXIT_OK,
+ * EXIT_INPUT (the input is refused or wrong), EXIT_USAGE; never a signal.
  */
 #include "cli.h"
 #include "pgbind.h"
 #include "pgbind_json.h"
 #include "pgbind_reflect.h"
+#include "pg_query.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -25,15 +29,27 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The exit codes, a contract (pgbind --help lists them; tests/run.sh asserts them exactly). */
+enum {
+	EXIT_OK = 0,
+	EXIT_INPUT = 1, /* the input is refused or wrong, cannot be read, or the output cannot be written */
+	EXIT_USAGE = 2, /* the command line is wrong */
+};
+
+/* pgbind's version: the Makefile passes pgbind.pc.in's */
+#ifndef PGBIND_VERSION
+#define PGBIND_VERSION "0.1.0"
+#endif
+
 /* The options a command may take. */
-enum { OPT_FORMAT = 1, OPT_FROM = 2, OPT_CHECK = 4 };
+enum { OPT_FORMAT = 1, OPT_FROM = 2, OPT_CHECK = 4, OPT_EACH = 8 };
 
 /* What a command gets: its options, the input and, for commands over a tree, the tree. */
 typedef struct {
 	const char *name; /* the command's */
 	const char *path; /* "-" = standard input */
 	const char *format, *from;
-	bool check;
+	bool check, each;
 	char *input; /* the whole input (NUL-terminated), len bytes */
 	size_t len;
 	pgbind_ParseResult *tree; /* parsed (SQL), decoded (--from=protobuf) or read (--from=json) */
@@ -54,7 +70,7 @@ typedef struct {
 	const char *help;     /* pgbind NAME --help, after the usage line */
 	unsigned options;
 	InputKind input;
-	int (*run)(Run *r);                 /* INPUT_TREE, INPUT_SQL: 0 done, 1 failed */
+	int (*run)(Run *r);                 /* INPUT_TREE, INPUT_SQL: EXIT_OK or EXIT_INPUT */
 	int (*main)(int argc, char **argv); /* OWN_ARGS: argv[0] is the command's name */
 } Command;
 
@@ -73,22 +89,109 @@ static size_t byte_offset_of_char(const char *text, int cursorpos)
 }
 
 /* Reports a failed call on the input: a syntax error as file:line:col with the line and a caret,
- * anything else with the command's name. Returns 1. */
+ * anything else with the command's name. Returns EXIT_INPUT. */
 static int report(const Run *r)
 {
 	if (r->status.code == PGBIND_ERROR_SYNTAX && r->input)
-		cli_print_syntax_error(strcmp(r->path, "-") == 0 ? "<stdin>" : r->path, r->input,
-							   byte_offset_of_char(r->input, r->status.cursorpos), r->status.message);
+		cli_print_syntax_error(cli_input_name(r->path), r->input, byte_offset_of_char(r->input, r->status.cursorpos),
+							   r->status.message);
 	else
-		fprintf(stderr, "pgbind %s: %s\n", r->name, r->status.message);
-	return 1;
+		fprintf(stderr, "pgbind %s: %s: %s\n", r->name, cli_input_name(r->path), r->status.message);
+	return EXIT_INPUT;
+}
+
+static bool is_sql_input(const Run *r)
+{
+	return !r->from || strcmp(r->from, "sql") == 0;
+}
+
+/* The offset of the first token at or after at in t: blanks and comments skipped. */
+static size_t skip_blanks(const char *t, size_t at)
+{
+	for (;;) {
+		while (t[at] == ' ' || t[at] == '\t' || t[at] == '\n' || t[at] == '\r' || t[at] == '\f' || t[at] == '\v')
+			at++;
+		if (t[at] == '-' && t[at + 1] == '-') {
+			while (t[at] && t[at] != '\n')
+				at++;
+		} else if (t[at] == '/' && t[at + 1] == '*') { /* PostgreSQL's block comments nest */
+			int depth = 0;
+			do {
+				if (t[at] == '/' && t[at + 1] == '*')
+					depth++, at += 2;
+				else if (t[at] == '*' && t[at + 1] == '/')
+					depth--, at += 2;
+				else
+					at++;
+			} while (depth > 0 && t[at]);
+		} else {
+			return at;
+		}
+	}
+}
+
+/* The byte offset of statement i's first token in the SQL input: RawStmt.stmt_location is just
+ * past the previous ';', before the blanks and comments between. */
+static size_t statement_start(const Run *r, size_t i)
+{
+	int32_t loc = r->tree->stmts[i] ? r->tree->stmts[i]->stmt_location : 0;
+	return skip_blanks(r->input, loc > 0 && (size_t)loc <= r->len ? (size_t)loc : 0);
+}
+
+/* The length of statement i's text from its first token (RawStmt.stmt_len 0: to the end). */
+static size_t statement_length(const Run *r, size_t i, size_t start)
+{
+	const pgbind_RawStmt *s = r->tree->stmts[i];
+	size_t loc = s && s->stmt_location > 0 ? (size_t)s->stmt_location : 0;
+	size_t end = s && s->stmt_len > 0 && loc + (size_t)s->stmt_len <= r->len ? loc + (size_t)s->stmt_len : r->len;
+	return end > start ? end - start : 0;
+}
+
+/* Reports the failure of statement i: at its file:line:col, its line and a caret under its first
+ * token, for SQL input; as "FILE: statement N (stmts[i])" for a tree read from protobuf or JSON.
+ * A message about the one-statement tree the statement was tried in (stmts[0]) names stmts[i]. */
+static void report_statement(const Run *r, size_t i, const char *message)
+{
+	char text[512];
+	const char *zero = strstr(message, "stmts[0]");
+	if (zero && i > 0)
+		snprintf(text, sizeof text, "statement %zu: %.*sstmts[%zu]%s", i + 1, (int)(zero - message), message, i,
+				 zero + 8);
+	else
+		snprintf(text, sizeof text, "statement %zu: %s", i + 1, message);
+	if (is_sql_input(r))
+		cli_print_syntax_error(cli_input_name(r->path), r->input, statement_start(r, i), text);
+	else
+		fprintf(stderr, "%s: %s (stmts[%zu])\n", cli_input_name(r->path), text, i);
+}
+
+/* The one-statement tree of statement i. */
+static pgbind_ParseResult statement_tree(const Run *r, size_t i)
+{
+	return (pgbind_ParseResult){.version = r->tree->version, .n_stmts = 1, .stmts = &r->tree->stmts[i]};
 }
 
 /* Writes text and a newline to standard output; 0, or 1 when the output fails. */
 static int print_line(const char *text)
 {
 	printf("%s\n", text);
-	return fflush(stdout) == 0 ? 0 : 1;
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
+}
+
+/* Writes "LINE\tTEXT" with TEXT on one line: a newline, carriage return, tab and backslash in it
+ * written as \n, \r, \t and \\ (PostgreSQL's COPY text format), so that each statement of
+ * --each is one line. */
+static void print_each(int line, const char *text, size_t len)
+{
+	printf("%d\t", line);
+	for (size_t k = 0; k < len; k++) {
+		char c = text[k];
+		if (c == '\n' || c == '\r' || c == '\t' || c == '\\')
+			printf("\\%c", c == '\n' ? 'n' : c == '\r' ? 'r' : c == '\t' ? 't' : '\\');
+		else
+			putchar(c);
+	}
+	putchar('\n');
 }
 
 /* ---- the commands over one input -------------------------------------------------------------- */
@@ -105,37 +208,180 @@ static int run_parse(Run *r)
 		if (!text)
 			return report(r);
 		fputs(text, stdout);
-		return fflush(stdout) == 0 ? 0 : 1;
+		return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
 	}
 	const uint8_t *data;
 	size_t n;
 	if (!pgbind_encode(r->tree, NULL, r->arena, &data, &n, &r->status))
 		return report(r);
 	fwrite(data, 1, n, stdout);
-	return fflush(stdout) == 0 ? 0 : 1;
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
 }
 
+/* With --check, a statement whose deparsed SQL does not even parse: the syntax error is in the
+ * SQL the deparser wrote, so it is shown there (the SQL around its position), reported at the
+ * input statement. Any other failure as its message says. */
+static void report_deparse_failure(Run *r, size_t i, const pgbind_ParseResult *one)
+{
+	pgbind_Status again;
+	const char *sql = r->status.code == PGBIND_ERROR_ROUND_TRIP ? pgbind_deparse(one, NULL, r->arena, &again) : NULL;
+	if (!sql || pgbind_parse(sql, NULL, r->arena, &again) || again.code != PGBIND_ERROR_SYNTAX) {
+		report_statement(r, i, r->status.message);
+		return;
+	}
+	size_t at = byte_offset_of_char(sql, again.cursorpos);
+	size_t from = at > 40 ? at - 40 : 0;
+	while (from > 0 && ((unsigned char)sql[from] & 0xc0) == 0x80)
+		from--;
+	char message[768];
+	snprintf(
+		message, sizeof message,
+		"libpg_query's deparser wrote SQL that does not parse: %s, at character %d of it: \"%s%.*s\" here: \"%.40s%s\"",
+		again.message, again.cursorpos, from ? "..." : "", (int)(at - from), sql + from, sql + at,
+		strlen(sql + at) > 40 ? "..." : "");
+	report_statement(r, i, message);
+}
+
+/* Each statement deparsed alone: those that deparse are written, joined by '; ' as libpg_query
+ * joins them; each that fails is reported at its place (file:line:col), and the exit is then
+ * EXIT_INPUT. */
 static int run_deparse(Run *r)
 {
 	pgbind_Options options = {.check_deparse = r->check};
-	const char *out = pgbind_deparse(r->tree, &options, r->arena, &r->status);
-	return out ? print_line(out) : report(r);
+	int rc = EXIT_OK;
+	bool first = true;
+	for (size_t i = 0; i < r->tree->n_stmts; i++) {
+		pgbind_ParseResult one = statement_tree(r, i);
+		const char *out = pgbind_deparse(&one, &options, r->arena, &r->status);
+		if (!out) {
+			report_deparse_failure(r, i, &one);
+			rc = EXIT_INPUT;
+			continue;
+		}
+		printf("%s%s", first ? "" : "; ", out);
+		first = false;
+	}
+	return print_line("") == EXIT_OK ? rc : EXIT_INPUT;
+}
+
+/* After a failure of the whole tree's fingerprint or normalize: the first statement that fails
+ * alone is reported at its place, else (only the whole fails) the failure as it is. */
+static int report_whole_failure(Run *r, bool (*fails_alone)(Run *r, size_t i))
+{
+	pgbind_Status whole = r->status;
+	for (size_t i = 0; i < r->tree->n_stmts; i++) {
+		if (fails_alone(r, i)) {
+			report_statement(r, i, r->status.message);
+			return EXIT_INPUT;
+		}
+	}
+	r->status = whole;
+	return report(r);
+}
+
+static bool fingerprint_fails(Run *r, size_t i)
+{
+	pgbind_ParseResult one = statement_tree(r, i);
+	uint64_t fp;
+	return !pgbind_fingerprint(&one, NULL, &fp, &r->status);
 }
 
 static int run_fingerprint(Run *r)
 {
 	uint64_t fp;
 	if (!pgbind_fingerprint(r->tree, NULL, &fp, &r->status))
-		return report(r);
+		return report_whole_failure(r, fingerprint_fails);
 	char hex[17];
 	snprintf(hex, sizeof hex, "%016llx", (unsigned long long)fp);
 	return print_line(hex);
 }
 
+/* Statement i's text (from its first token) parsed alone and normalized: pg_query_normalize of
+ * that text. NULL with r->status on failure. */
+static const char *normalize_alone(Run *r, size_t i)
+{
+	size_t start = statement_start(r, i), n = statement_length(r, i, start);
+	char *text = pgbind_Arena_Malloc(r->arena, n + 1);
+	if (!text) {
+		snprintf(r->status.message, sizeof r->status.message, "out of memory");
+		return NULL;
+	}
+	memcpy(text, r->input + start, n);
+	text[n] = '\0';
+	pgbind_ParseResult *tree = pgbind_parse(text, NULL, r->arena, &r->status);
+	return tree ? pgbind_normalize(tree, text, NULL, r->arena, &r->status) : NULL;
+}
+
+static bool normalize_fails(Run *r, size_t i)
+{
+	return normalize_alone(r, i) == NULL;
+}
+
 static int run_normalize(Run *r)
 {
 	const char *out = pgbind_normalize(r->tree, r->input, NULL, r->arena, &r->status);
-	return out ? print_line(out) : report(r);
+	return out ? print_line(out) : report_whole_failure(r, normalize_fails);
+}
+
+/* --each: the input split into statements (pgbind_script_split, as verify splits), each parsed
+ * alone and written as "LINE\tVALUE" (print_each); a statement that fails is reported at its
+ * file:line:col and the others still written (then EXIT_INPUT), as a tool over a query log
+ * wants. */
+typedef struct {
+	Run *r;
+	bool normalize; /* else the fingerprint */
+	size_t n;       /* statements so far */
+	cli_Lines lines;
+	int rc;
+} Each;
+
+static bool each_statement(const char *text, size_t at, int line, char *stmt, size_t len, void *ctx)
+{
+	Each *e = ctx;
+	(void)line, (void)len;
+	e->n++;
+	size_t skip = skip_blanks(stmt, 0);
+	char *sql = stmt + skip;
+	for (size_t n = strlen(sql); n > 0 && strchr(" \t\n\r\f\v", sql[n - 1]); n--)
+		sql[n - 1] = '\0'; /* the last statement's: up to the end of the text */
+	int first_line, col;
+	cli_lines_seek(&e->lines, at + skip, &first_line, &col);
+	pgbind_Arena *arena = pgbind_Arena_New();
+	pgbind_Status status = {.message = "out of memory"};
+	pgbind_ParseResult *tree = arena ? pgbind_parse(sql, NULL, arena, &status) : NULL;
+	const char *out = NULL;
+	char hex[17];
+	uint64_t fp;
+	if (tree && e->normalize) {
+		out = pgbind_normalize(tree, sql, NULL, arena, &status);
+	} else if (tree && pgbind_fingerprint(tree, NULL, &fp, &status)) {
+		snprintf(hex, sizeof hex, "%016llx", (unsigned long long)fp);
+		out = hex;
+	}
+	if (out) {
+		print_each(first_line, out, strlen(out));
+	} else if (!tree && status.code == PGBIND_ERROR_SYNTAX) {
+		cli_print_syntax_error(cli_input_name(e->r->path), text, at + skip + byte_offset_of_char(sql, status.cursorpos),
+							   status.message);
+		e->rc = EXIT_INPUT;
+	} else {
+		char message[512];
+		snprintf(message, sizeof message, "statement %zu: %s", e->n, status.message);
+		cli_print_syntax_error(cli_input_name(e->r->path), text, at + skip, message);
+		e->rc = EXIT_INPUT;
+	}
+	pgbind_Arena_Free(arena);
+	free(stmt);
+	return true;
+}
+
+static int run_each(Run *r)
+{
+	Each e = {.r = r, .normalize = strcmp(r->name, "normalize") == 0, .rc = EXIT_OK};
+	cli_lines_init(&e.lines, r->input);
+	if (!cli_each_statement_in(r->input, r->len, r->name, each_statement, &e))
+		return EXIT_INPUT;
+	return fflush(stdout) == 0 ? e.rc : EXIT_INPUT;
 }
 
 static int run_scan(Run *r)
@@ -160,7 +406,7 @@ static int run_scan(Run *r)
 		printf("%d\t%d\t%s\t%s\t%.*s\n", t->start, t->end, token ? token : "?", kw ? kw : "?", end - start,
 			   r->input + start);
 	}
-	return fflush(stdout) == 0 ? 0 : 1;
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
 }
 
 /* `pgbind bench`: the benchmark is a developer's program of its own (tools/bench/, not installed,
@@ -173,7 +419,7 @@ static int bench_main(int argc, char **argv)
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n <= 0) {
 		fprintf(stderr, "pgbind bench: cannot find this program: %s\n", strerror(errno));
-		return 2;
+		return EXIT_USAGE;
 	}
 	self[n] = '\0';
 	char bench[PATH_MAX + 16];
@@ -186,7 +432,7 @@ static int bench_main(int argc, char **argv)
 			"pgbind bench: cannot run %s (%s): the benchmark is a developer's tool, built in a pgbind checkout "
 			"by `make` (build/pgbind-bench) and not installed\n",
 			bench, strerror(errno));
-	return 2;
+	return EXIT_USAGE;
 }
 
 static const Command commands[] = {
@@ -200,7 +446,8 @@ static const Command commands[] = {
 	 "  text      an indented tree of the fields that are set\n"
 	 "Without --format, protobuf bytes are not written to a terminal (exit 2): redirect them, or\n"
 	 "give --format (--format=protobuf writes them anyway).\n"
-	 "A syntax error prints the message, the line and a caret under the position, and exits 1.",
+	 "A syntax error prints FILE:LINE:COLUMN, the message, the line and a caret under the\n"
+	 "position, and exits 1.",
 	 OPT_FORMAT, INPUT_TREE, run_parse, NULL},
 	{"deparse", "[--check] [--from=sql|protobuf|json] [FILE|-]",
 	 "SQL text again, from SQL, protobuf bytes or JSON (libpg_query's deparser);\n"
@@ -209,18 +456,29 @@ static const Command commands[] = {
 	 "protobuf bytes or JSON in pg_query_parse's format (as `pgbind parse` writes them). Uses\n"
 	 "libpg_query's deparser; statements are separated by '; '. Exits 1 on a syntax error or\n"
 	 "malformed input (with its byte offset, or line and column for JSON).\n"
+	 "Each statement is deparsed alone: one that cannot be (refused, or --check fails) is\n"
+	 "reported at FILE:LINE:COLUMN (SQL input) or as FILE: statement N (stmts[N-1]), the others\n"
+	 "are still written, and the exit is 1.\n"
 	 "--check  parse the SQL back and write it only when it gives the same tree (PostgreSQL's\n"
-	 "         equal(), locations aside); else exit 1 naming the first differing field",
+	 "         equal(), locations aside); else report the first differing field, or where the\n"
+	 "         deparsed SQL does not parse, at the input statement",
 	 OPT_FROM | OPT_CHECK, INPUT_TREE, run_deparse, NULL},
-	{"fingerprint", "[FILE|-]", "libpg_query's fingerprint of the SQL, from pgbind's tree",
+	{"fingerprint", "[--each] [FILE|-]", "libpg_query's fingerprint of the SQL, from pgbind's tree",
 	 "Prints libpg_query's fingerprint of the SQL (16 hex digits, as pg_query_fingerprint's\n"
 	 "fingerprint_str), computed from pgbind's tree. Statements that differ only in constants\n"
-	 "share a fingerprint.",
-	 0, INPUT_TREE, run_fingerprint, NULL},
-	{"normalize", "[FILE|-]", "the SQL with constants replaced by $1, $2, ... (pg_query_normalize's text)",
+	 "share a fingerprint.\n"
+	 "--each  one line per statement, LINE<tab>FINGERPRINT (LINE: of its first token); a\n"
+	 "        statement that fails is reported at FILE:LINE:COLUMN, the others still written,\n"
+	 "        and the exit is then 1",
+	 OPT_EACH, INPUT_TREE, run_fingerprint, NULL},
+	{"normalize", "[--each] [FILE|-]", "the SQL with constants replaced by $1, $2, ... (pg_query_normalize's text)",
 	 "Prints the SQL with its constants replaced by $1, $2, ... as libpg_query's\n"
-	 "pg_query_normalize does, computed from pgbind's tree of the SQL (no second parse).",
-	 0, INPUT_TREE, run_normalize, NULL},
+	 "pg_query_normalize does, computed from pgbind's tree of the SQL (no second parse).\n"
+	 "--each  one line per statement, LINE<tab>TEXT, each statement normalized alone ($1 again);\n"
+	 "        newline, carriage return, tab and backslash in TEXT written as \\n, \\r, \\t, \\\\\n"
+	 "        (COPY's text format); a statement that fails is reported at FILE:LINE:COLUMN,\n"
+	 "        the others still written, and the exit is then 1",
+	 OPT_EACH, INPUT_TREE, run_normalize, NULL},
 	{"scan", "[FILE|-]", "the scanner's tokens, comments included",
 	 "Lists the tokens of the SQL as libpg_query's scanner sees them (comments included), one\n"
 	 "per line: start and end byte offsets, token, keyword kind, and the text.",
@@ -241,7 +499,47 @@ static void usage(FILE *out)
 	fputs("usage: pgbind COMMAND [OPTIONS] [FILE...]\n\nCommands:\n", out);
 	for (int i = 0; i < N_COMMANDS; i++)
 		fprintf(out, "  %s %s\n        %s\n", commands[i].name, commands[i].synopsis, commands[i].summary);
-	fputs("\nFILE '-' or no FILE reads standard input. 'pgbind COMMAND --help' for details.\n", out);
+	fputs("  help [COMMAND]\n        this text, or a command's (pgbind COMMAND --help)\n"
+		  "\nFILE '-' or no FILE reads standard input (<stdin> in messages). An option's value\n"
+		  "follows '=' or comes as the next argument (--format json); '--' ends the options.\n"
+		  "--version prints pgbind's version and the libpg_query it is built with.\n"
+		  "\nExit status: 0 done; 1 the input is refused or wrong (a syntax error, malformed\n"
+		  "protobuf or JSON, a statement that cannot be deparsed, an unreadable file; the message\n"
+		  "names the file and, where it can, line and column), or the output cannot be written;\n"
+		  "2 the command line is wrong (unknown command or option, a missing value). No command\n"
+		  "ends by a signal.\n",
+		  out);
+}
+
+static void version(void)
+{
+	printf("pgbind %s\nlibpg_query for PostgreSQL %s (PG_VERSION_NUM %d)%s%s\n", PGBIND_VERSION, PG_VERSION,
+		   PG_VERSION_NUM,
+#ifdef PGBIND_PG_QUERY_VERSION
+		   ", release ", PGBIND_PG_QUERY_VERSION
+#else
+		   "", ""
+#endif
+	);
+}
+
+/* The value of option name (no "--") at argv[*i]: "--name=value" or "--name value" (then *i moves
+ * on). NULL when argv[*i] is not that option; *missing when it is, without a value. */
+static const char *option_value(const char *name, int argc, char **argv, int *i, bool *missing)
+{
+	const char *arg = argv[*i];
+	size_t n = strlen(name);
+	if (strncmp(arg, "--", 2) != 0 || strncmp(arg + 2, name, n) != 0)
+		return NULL;
+	if (arg[2 + n] == '=')
+		return arg + 3 + n;
+	if (arg[2 + n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
 }
 
 /* Reads the options (each allowed by the row) and at most one input path; false after a message
@@ -249,22 +547,30 @@ static void usage(FILE *out)
 static bool parse_options(const Command *c, int argc, char **argv, Run *r, bool *help)
 {
 	int n_paths = 0;
+	bool options_end = false, missing = false;
 	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		if ((c->options & OPT_FORMAT) && strncmp(arg, "--format=", 9) == 0)
-			r->format = arg + 9;
-		else if ((c->options & OPT_FROM) && strncmp(arg, "--from=", 7) == 0)
-			r->from = arg + 7;
-		else if ((c->options & OPT_CHECK) && strcmp(arg, "--check") == 0)
-			r->check = true;
-		else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
-			*help = true;
-		else if (arg[0] == '-' && arg[1]) {
-			fprintf(stderr, "pgbind %s: unknown option %s\n", c->name, arg);
-			return false;
-		} else {
+		const char *arg = argv[i], *value;
+		if (options_end || arg[0] != '-' || !arg[1]) {
 			r->path = arg;
 			n_paths++;
+		} else if (strcmp(arg, "--") == 0) {
+			options_end = true;
+		} else if ((c->options & OPT_FORMAT) && (value = option_value("format", argc, argv, &i, &missing))) {
+			r->format = value;
+		} else if ((c->options & OPT_FROM) && (value = option_value("from", argc, argv, &i, &missing))) {
+			r->from = value;
+		} else if (missing) {
+			fprintf(stderr, "pgbind %s: option %s needs a value\n", c->name, arg);
+			return false;
+		} else if ((c->options & OPT_CHECK) && strcmp(arg, "--check") == 0) {
+			r->check = true;
+		} else if ((c->options & OPT_EACH) && strcmp(arg, "--each") == 0) {
+			r->each = true;
+		} else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+			*help = true;
+		} else {
+			fprintf(stderr, "pgbind %s: unknown option %s ('pgbind %s --help' lists them)\n", c->name, arg, c->name);
+			return false;
 		}
 	}
 	if (n_paths > 1) {
@@ -277,19 +583,20 @@ static bool parse_options(const Command *c, int argc, char **argv, Run *r, bool 
 		return false;
 	}
 	if (r->from && strcmp(r->from, "sql") != 0 && strcmp(r->from, "protobuf") != 0 && strcmp(r->from, "json") != 0) {
-		fprintf(stderr, "pgbind %s: --from takes sql, protobuf or json\n", c->name);
+		fprintf(stderr, "pgbind %s: --from takes sql, protobuf or json, not '%s'\n", c->name, r->from);
 		return false;
 	}
 	return true;
 }
 
-/* Reads the input as the row says: SQL text, parsed; or protobuf bytes or JSON (--from). */
+/* Reads the input as the row says: SQL text, parsed (not with --each: each statement is parsed
+ * alone); or protobuf bytes or JSON (--from). */
 static bool read_input(const Command *c, Run *r)
 {
-	bool sql = !r->from || strcmp(r->from, "sql") == 0;
+	bool sql = is_sql_input(r);
 	if (!(sql ? cli_read_input(r->path, &r->input, &r->len) : cli_read_bytes(r->path, &r->input, &r->len)))
 		return false;
-	if (c->input == INPUT_SQL)
+	if (c->input == INPUT_SQL || r->each)
 		return true;
 	if (sql)
 		r->tree = pgbind_parse(r->input, NULL, r->arena, &r->status);
@@ -302,7 +609,7 @@ static bool read_input(const Command *c, Run *r)
 	if (sql)
 		report(r);
 	else
-		fprintf(stderr, "pgbind %s: %s: %s\n", c->name, r->path, r->status.message);
+		fprintf(stderr, "pgbind %s: %s: %s\n", c->name, cli_input_name(r->path), r->status.message);
 	return false;
 }
 
@@ -311,41 +618,66 @@ static int run_command(const Command *c, int argc, char **argv)
 	Run r = {.name = c->name, .path = "-"};
 	bool help = false;
 	if (!parse_options(c, argc, argv, &r, &help))
-		return 2;
+		return EXIT_USAGE;
 	if (help) {
 		printf("usage: pgbind %s %s\n%s\n", c->name, c->synopsis, c->help);
-		return 0;
+		return EXIT_OK;
 	}
 	/* pgbind parse: checked before reading, as standard input may be the terminal too */
 	if ((c->options & OPT_FORMAT) && !r.format && isatty(STDOUT_FILENO)) {
 		fputs("pgbind parse: not writing protobuf bytes to a terminal: use --format=text (or json), or redirect "
 			  "the output\n",
 			  stderr);
-		return 2;
+		return EXIT_USAGE;
 	}
 	r.arena = pgbind_Arena_New();
 	if (!r.arena) {
 		fprintf(stderr, "pgbind %s: out of memory\n", c->name);
-		return 1;
+		return EXIT_INPUT;
 	}
-	int rc = read_input(c, &r) ? c->run(&r) : 1;
+	int rc = !read_input(c, &r) ? EXIT_INPUT : r.each ? run_each(&r) : c->run(&r);
 	pgbind_Arena_Free(r.arena);
 	free(r.input);
 	return rc;
 }
 
+static const Command *command_named(const char *name)
+{
+	for (int i = 0; i < N_COMMANDS; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int run(const Command *c, int argc, char **argv)
+{
+	return c->input == OWN_ARGS ? c->main(argc, argv) : run_command(c, argc, argv);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
 	}
-	for (int i = 0; i < N_COMMANDS; i++) {
-		const Command *c = &commands[i];
-		if (strcmp(argv[1], c->name) == 0)
-			return c->input == OWN_ARGS ? c->main(argc - 1, argv + 1) : run_command(c, argc - 1, argv + 1);
+	const char *name = argv[1];
+	if (strcmp(name, "--version") == 0) {
+		version();
+		return EXIT_OK;
 	}
-	fprintf(stderr, "pgbind: unknown command '%s'\n", argv[1]);
+	bool help = strcmp(name, "help") == 0;
+	if ((help && argc == 2) || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	const Command *c = command_named(help ? argv[2] : name);
+	if (c && help) { /* pgbind help COMMAND: pgbind COMMAND --help */
+		char *help_argv[] = {argv[2], "--help", NULL};
+		return run(c, 2, help_argv);
+	}
+	if (c)
+		return run(c, argc - 1, argv + 1);
+	fprintf(stderr, "pgbind: unknown command '%s'\n", help ? argv[2] : name);
 	usage(stderr);
-	return 2;
+	return EXIT_USAGE;
 }

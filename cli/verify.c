@@ -23,6 +23,7 @@
 #include "pgbind_walk.h"
 
 #include <fcntl.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,7 @@ enum {
 	CHECK_NORMALIZE,
 	CHECK_FILE_FINGERPRINT,
 	CHECK_FILE_NORMALIZE,
+	CHECK_LIBRARY_CRASHED,
 	CHECK_SCAN,
 	CHECK_JSON,
 	CHECK_JSON_READ,
@@ -208,6 +210,17 @@ static void mismatch(const char *file, int line, size_t stmt_at, const char *stm
 	printf("    %.200s%s\n", stmt, strlen(stmt) > 200 ? "..." : "");
 }
 
+/* libpg_query, the oracle, crashed (in a child) or wrote what cannot be right where pgbind
+ * answered: its bug, counted on its own row and named; pgbind's answer is not compared. */
+static void library_crashed(Verify *v, const char *file, int line, const char *what, const char *how)
+{
+	report(v, CHECK_LIBRARY_CRASHED, true);
+	if (line)
+		printf("LIBPG_QUERY BUG %s:%d: %s %s (pgbind's answer not compared)\n", file, line, what, how);
+	else
+		printf("LIBPG_QUERY BUG %s: %s %s (pgbind's answer not compared)\n", file, what, how);
+}
+
 /* decode(libpg_query's bytes) deep-equals the tree converted directly, and encodes back to them */
 static void verify_decode(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt,
 						  const pgbind_ParseResult *direct, pgbind_Arena *arena, const uint8_t *want, size_t want_len)
@@ -312,6 +325,178 @@ static bool same_scan(const char *stmt, pgbind_Arena *arena, char *why, size_t s
 #define SCAN_CHECK_NAME "scan: not checked (no second reading here)"
 #endif
 
+/* the sanitizers' (weak: absent from a plain build) */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+/* ---- libpg_query's fingerprint and normalize, in a child ------------------------------------- */
+
+/* libpg_query is the oracle, and where it crashes (15-4.0.0's pg_query_normalize segfaults on some
+ * scripts whole: its conninfo search finds another statement's string) verify must survive and
+ * call the crash libpg_query's, not pgbind's. The calls run in a worker process, forked on first
+ * use and again after it died (a fork per call made verify 22 times slower): a request and its
+ * answer go through two pipes; the worker's standard error goes nowhere (a sanitizer's report of
+ * the library's crash is not the run's). */
+typedef enum { ORACLE_OK, ORACLE_ERROR, ORACLE_DIED } OracleFate;
+
+typedef struct {
+	OracleFate fate;
+	uint64_t fingerprint; /* ORACLE_OK of a fingerprint */
+	char *text;           /* malloc'd: the normalized text (ORACLE_OK) or the error message; else NULL */
+	char why[96];         /* ORACLE_DIED: how */
+} Oracle;
+
+static struct {
+	pid_t pid; /* 0: none running */
+	int to, from;
+} worker;
+
+static bool write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+static bool read_all(int fd, void *data, size_t len)
+{
+	char *p = data;
+	while (len) {
+		ssize_t n = read(fd, p, len);
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* The worker: a request is one byte (1 normalize, 0 fingerprint), a length and the text; the
+ * answer one byte (the fate), the fingerprint, a length and the text. Ends at the end of its
+ * requests (verify ended or closed the pipe). */
+static void worker_main(int in, int out)
+{
+	for (;;) {
+		char normalize;
+		size_t len;
+		if (!read_all(in, &normalize, 1) || !read_all(in, &len, sizeof len))
+			_exit(0);
+		char *sql = malloc(len + 1);
+		if (!sql || !read_all(in, sql, len))
+			_exit(3);
+		sql[len] = '\0';
+		char fate;
+		uint64_t fingerprint = 0;
+		const char *text;
+		if (normalize) {
+			PgQueryNormalizeResult r = pg_query_normalize(sql);
+			fate = r.error ? ORACLE_ERROR : ORACLE_OK;
+			text = r.error ? r.error->message : r.normalized_query;
+		} else {
+			PgQueryFingerprintResult r = pg_query_fingerprint(sql);
+			fate = r.error ? ORACLE_ERROR : ORACLE_OK;
+			text = r.error ? r.error->message : "";
+			fingerprint = r.fingerprint;
+		}
+		size_t n = strlen(text);
+		if (!write_all(out, &fate, 1) || !write_all(out, &fingerprint, sizeof fingerprint) ||
+			!write_all(out, &n, sizeof n) || !write_all(out, text, n))
+			_exit(3);
+		free(sql); /* the results are left to libpg_query's memory of this process: it ends */
+	}
+}
+
+static bool worker_start(void)
+{
+	int req[2], ans[2];
+	if (pipe(req) != 0)
+		return false;
+	if (pipe(ans) != 0) {
+		close(req[0]);
+		close(req[1]);
+		return false;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(req[0]), close(req[1]), close(ans[0]), close(ans[1]);
+		return false;
+	}
+	if (pid == 0) {
+		close(req[1]);
+		close(ans[0]);
+		/* die by the signal itself, not through a fuzzer's or sanitizer's handler, which would take
+		 * the worker for the process under test */
+		static const int deadly[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE};
+		for (size_t i = 0; i < sizeof deadly / sizeof *deadly; i++)
+			signal(deadly[i], SIG_DFL);
+		if (__sanitizer_set_death_callback)
+			__sanitizer_set_death_callback(NULL);
+		int null_fd = open("/dev/null", O_WRONLY);
+		if (null_fd >= 0)
+			dup2(null_fd, STDERR_FILENO);
+		worker_main(req[0], ans[1]);
+	}
+	close(req[0]);
+	close(ans[1]);
+	signal(SIGPIPE, SIG_IGN); /* a write to a worker that died fails instead */
+	worker.pid = pid;
+	worker.to = req[1];
+	worker.from = ans[0];
+	return true;
+}
+
+/* Ends the worker (after its death: collects how it died, in why). */
+static void worker_stop(char *why, size_t size)
+{
+	if (!worker.pid)
+		return;
+	close(worker.to);
+	close(worker.from);
+	int ws = 0;
+	waitpid(worker.pid, &ws, 0);
+	worker.pid = 0;
+	if (!why)
+		return;
+	if (WIFSIGNALED(ws))
+		snprintf(why, size, "died of signal %d (%s)", WTERMSIG(ws), strsignal(WTERMSIG(ws)));
+	else
+		snprintf(why, size, "ended with exit %d (a sanitizer's report, or out of memory)",
+				 WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
+}
+
+/* libpg_query's normalize (or fingerprint) of sql, in the worker. */
+static void oracle_in_child(const char *sql, bool normalize, Oracle *out)
+{
+	*out = (Oracle){.fate = ORACLE_DIED};
+	if (!worker.pid && !worker_start()) {
+		snprintf(out->why, sizeof out->why, "no worker process could be started");
+		return;
+	}
+	char request = normalize;
+	size_t len = strlen(sql), n = 0;
+	char fate;
+	bool ok = write_all(worker.to, &request, 1) && write_all(worker.to, &len, sizeof len) &&
+			  write_all(worker.to, sql, len) && read_all(worker.from, &fate, 1) &&
+			  read_all(worker.from, &out->fingerprint, sizeof out->fingerprint) &&
+			  read_all(worker.from, &n, sizeof n) && (out->text = malloc(n + 1)) != NULL &&
+			  read_all(worker.from, out->text, n);
+	if (!ok) {
+		free(out->text);
+		out->text = NULL;
+		worker_stop(out->why, sizeof out->why);
+		return;
+	}
+	out->text[n] = '\0';
+	out->fate = (OracleFate)fate;
+}
+
 /* Whether libpg_query's deparser may be handed these protobuf bytes: their tree meets the deparse
  * contract (schema/pgNN/deparse.txt). The verifier never hands it a tree known to crash it, not
  * even in a child (under a sanitizer the child's report is the run's). */
@@ -335,8 +520,6 @@ static bool parses_back_equal(const char *sql, const pgbind_ParseResult *tree, p
  * child's standard error goes nowhere (a tree the contract says crashes the deparser: a
  * sanitizer's report of it there is expected, not the run's). */
 enum { THEIRS_RIGHT = 0, THEIRS_ERROR = 4, THEIRS_WRONG = 3, THEIRS_DIED = -1 };
-/* the sanitizers' (weak: absent from a plain build) */
-extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
 static int deparse_in_child(const uint8_t *bytes, size_t len, const pgbind_ParseResult *tree, bool quiet)
 {
 	fflush(stdout);
@@ -550,43 +733,114 @@ static void verify_round_trip(Verify *v, const char *file, int line, size_t stmt
 	}
 }
 
+/* Whether the tree nests deeper than libpg_query's deparse route is said to hold
+ * (PGBIND_DEPARSE_MAX_DEPTH): its recursive readers (protobuf-c's unpack) may overflow the stack
+ * there (SELECT ARRAY[[[...]]] 8,192 deep did, in pg_query_protobuf_to_nodes). */
+static bool nests_deep(const pgbind_ParseResult *tree, pgbind_Arena *arena)
+{
+	pgbind_Options limit = {.max_depth = PGBIND_DEPARSE_MAX_DEPTH};
+	const uint8_t *unused;
+	size_t unused_len;
+	pgbind_Status status = {0};
+	return !pgbind_encode(tree, &limit, arena, &unused, &unused_len, &status) && status.code == PGBIND_ERROR_DEPTH;
+}
+
+/* verify_to_nodes in a child, for a deep tree: libpg_query's reader may crash on it. *died: the
+ * signal that ended the child (0: it answered). */
+static bool to_nodes_in_child(const pgbind_ParseResult *tree, const uint8_t *want, size_t want_len, char *why,
+							  size_t size, int *died)
+{
+	*died = 0;
+	int fds[2];
+	if (pipe(fds) != 0)
+		return verify_to_nodes(tree, want, want_len, why, size);
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		static const int deadly[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE};
+		for (size_t i = 0; i < sizeof deadly / sizeof *deadly; i++)
+			signal(deadly[i], SIG_DFL);
+		if (__sanitizer_set_death_callback)
+			__sanitizer_set_death_callback(NULL);
+		int null_fd = open("/dev/null", O_WRONLY);
+		if (null_fd >= 0)
+			dup2(null_fd, STDERR_FILENO);
+		char answer = verify_to_nodes(tree, want, want_len, why, size);
+		bool written = write_all(fds[1], &answer, 1) && write_all(fds[1], why, size);
+		_exit(written ? 0 : 3);
+	}
+	close(fds[1]);
+	char answer = 0;
+	bool read = pid > 0 && read_all(fds[0], &answer, 1) && read_all(fds[0], why, size);
+	close(fds[0]);
+	int ws = 0;
+	if (pid > 0)
+		waitpid(pid, &ws, 0);
+	if (!read) {
+		*died = pid > 0 && WIFSIGNALED(ws) ? WTERMSIG(ws) : SIGKILL;
+		return false;
+	}
+	why[size - 1] = '\0';
+	return answer;
+}
+
 /* back to PostgreSQL: nodes, deparse, fingerprint; and the scanner */
 static void verify_return_trip(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt,
 							   const pgbind_ParseResult *tree, pgbind_Arena *arena, const uint8_t *want,
 							   size_t want_len)
 {
 	char why[768];
-	bool ok = verify_to_nodes(tree, want, want_len, why, sizeof why);
-	report(v, CHECK_TO_NODES, ok);
-	if (!ok)
-		mismatch(file, line, stmt_at, stmt, why);
+	int died = 0;
+	bool ok = nests_deep(tree, arena) ? to_nodes_in_child(tree, want, want_len, why, sizeof why, &died)
+									  : verify_to_nodes(tree, want, want_len, why, sizeof why);
+	if (died) {
+		snprintf(why, sizeof why, "died of signal %d (%s)", died, strsignal(died));
+		library_crashed(v, file, line, "pg_query_protobuf_to_nodes (its protobuf reader)", why);
+	} else {
+		report(v, CHECK_TO_NODES, ok);
+		if (!ok)
+			mismatch(file, line, stmt_at, stmt, why);
+	}
 
 	verify_deparse(v, file, line, stmt_at, stmt, tree, arena, want, want_len);
 	verify_round_trip(v, file, line, stmt_at, stmt, tree, arena);
 
 	pgbind_Status status = {0};
 	uint64_t fp = 0;
-	PgQueryFingerprintResult f = pg_query_fingerprint(stmt);
-	ok = !f.error && pgbind_fingerprint(tree, NULL, &fp, &status) && fp == f.fingerprint;
-	report(v, CHECK_FINGERPRINT, ok);
-	if (!ok) {
-		snprintf(why, sizeof why, "fingerprint %016llx, pg_query_fingerprint %016llx", (unsigned long long)fp,
-				 (unsigned long long)f.fingerprint);
-		mismatch(file, line, stmt_at, stmt, why);
+	Oracle f;
+	oracle_in_child(stmt, false, &f);
+	bool ours = pgbind_fingerprint(tree, NULL, &fp, &status);
+	if (f.fate == ORACLE_DIED) {
+		library_crashed(v, file, line, "pg_query_fingerprint", f.why);
+	} else {
+		ok = f.fate == ORACLE_OK && ours && fp == f.fingerprint;
+		report(v, CHECK_FINGERPRINT, ok);
+		if (!ok) {
+			snprintf(why, sizeof why, "fingerprint %016llx, pg_query_fingerprint %016llx", (unsigned long long)fp,
+					 (unsigned long long)f.fingerprint);
+			mismatch(file, line, stmt_at, stmt, why);
+		}
 	}
-	pg_query_free_fingerprint_result(f);
+	free(f.text);
 
-	PgQueryNormalizeResult n = pg_query_normalize(stmt);
+	Oracle n;
+	oracle_in_child(stmt, true, &n);
 	memset(&status, 0, sizeof status);
 	const char *normalized = pgbind_normalize(tree, stmt, NULL, arena, &status);
-	ok = !n.error && normalized && strcmp(normalized, n.normalized_query) == 0;
-	report(v, CHECK_NORMALIZE, ok);
-	if (!ok) {
-		snprintf(why, sizeof why, "normalize \"%.300s\", pg_query_normalize \"%.300s\"",
-				 normalized ? normalized : status.message, n.error ? n.error->message : n.normalized_query);
-		mismatch(file, line, stmt_at, stmt, why);
+	if (n.fate == ORACLE_DIED) {
+		library_crashed(v, file, line, "pg_query_normalize", n.why);
+	} else {
+		ok = n.fate == ORACLE_OK && normalized && strcmp(normalized, n.text) == 0;
+		report(v, CHECK_NORMALIZE, ok);
+		if (!ok) {
+			snprintf(why, sizeof why, "normalize \"%.300s\", pg_query_normalize \"%.300s\"",
+					 normalized ? normalized : status.message, n.text);
+			mismatch(file, line, stmt_at, stmt, why);
+		}
 	}
-	pg_query_free_normalize_result(n);
+	free(n.text);
 
 #if SCAN_CHECKED
 	ok = same_scan(stmt, arena, why, sizeof why);
@@ -596,24 +850,100 @@ static void verify_return_trip(Verify *v, const char *file, int line, size_t stm
 #endif
 }
 
+/* libpg_query's pg_query_parse_protobuf of a statement, as verify compares it: its error (message
+ * and cursor) or its bytes, malloc'd; died: the signal that ended the child it ran in. */
+typedef struct {
+	int died;
+	char *message; /* the error's; NULL when it parsed */
+	int cursorpos;
+	uint8_t *data;
+	size_t len;
+} TheirParse;
+
+static void their_parse(const char *stmt, bool in_child, TheirParse *out)
+{
+	*out = (TheirParse){0};
+	int fds[2] = {-1, -1};
+	pid_t pid = in_child && pipe(fds) == 0 ? (fflush(stdout), fflush(stderr), fork()) : -1;
+	if (pid < 0 && fds[0] >= 0)
+		close(fds[0]), close(fds[1]);
+	if (pid == 0) { /* die by the signal itself, quietly (as in worker_start) */
+		static const int deadly[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE};
+		for (size_t i = 0; i < sizeof deadly / sizeof *deadly; i++)
+			signal(deadly[i], SIG_DFL);
+		if (__sanitizer_set_death_callback)
+			__sanitizer_set_death_callback(NULL);
+		int null_fd = open("/dev/null", O_WRONLY);
+		if (null_fd >= 0)
+			dup2(null_fd, STDERR_FILENO);
+	}
+	if (pid <= 0) { /* in this process, or the child */
+		PgQueryProtobufParseResult r = pg_query_parse_protobuf(stmt);
+		char failed = r.error != NULL;
+		int cursorpos = r.error ? r.error->cursorpos : 0;
+		const char *message = r.error ? r.error->message : "";
+		size_t mlen = strlen(message), len = r.error ? 0 : r.parse_tree.len;
+		if (pid == 0) {
+			close(fds[0]);
+			bool written = write_all(fds[1], &failed, 1) && write_all(fds[1], &cursorpos, sizeof cursorpos) &&
+						   write_all(fds[1], &mlen, sizeof mlen) && write_all(fds[1], message, mlen) &&
+						   write_all(fds[1], &len, sizeof len) && write_all(fds[1], r.parse_tree.data, len);
+			_exit(written ? 0 : 3);
+		}
+		out->message = failed ? strdup(message) : NULL;
+		out->cursorpos = cursorpos;
+		out->data = malloc(len ? len : 1);
+		if (out->data && len)
+			memcpy(out->data, r.parse_tree.data, len);
+		out->len = len;
+		pg_query_free_protobuf_parse_result(r);
+		return;
+	}
+	close(fds[1]);
+	char failed;
+	size_t mlen = 0;
+	bool read = read_all(fds[0], &failed, 1) && read_all(fds[0], &out->cursorpos, sizeof out->cursorpos) &&
+				read_all(fds[0], &mlen, sizeof mlen) && (out->message = malloc(mlen + 1)) != NULL &&
+				read_all(fds[0], out->message, mlen) && read_all(fds[0], &out->len, sizeof out->len) &&
+				(out->data = malloc(out->len + 1)) != NULL && read_all(fds[0], out->data, out->len);
+	close(fds[0]);
+	int ws = 0;
+	waitpid(pid, &ws, 0);
+	if (!read) {
+		free(out->message);
+		free(out->data);
+		*out = (TheirParse){.died = WIFSIGNALED(ws) ? WTERMSIG(ws) : SIGKILL};
+		return;
+	}
+	out->message[mlen] = '\0';
+	if (!failed) {
+		free(out->message);
+		out->message = NULL;
+	}
+}
+
 static void verify_statement(Verify *v, const char *file, int line, size_t stmt_at, const char *stmt)
 {
 	char what[1024];
 	v->statements++;
-	PgQueryProtobufParseResult oracle = pg_query_parse_protobuf(stmt);
 	pgbind_Arena *arena = pgbind_Arena_New();
 	pgbind_Status status = {0};
 	pgbind_ParseResult *tree = arena ? pgbind_parse(stmt, NULL, arena, &status) : NULL;
+	/* libpg_query's parse writes its protobuf recursively: of a deep statement, in a child */
+	TheirParse oracle;
+	their_parse(stmt, tree ? nests_deep(tree, arena) : status.code == PGBIND_ERROR_DEPTH, &oracle);
 
-	if (oracle.error) {
-		bool same = !tree && status.code == PGBIND_ERROR_SYNTAX &&
-					same_message(status.message, oracle.error->message) && status.cursorpos == oracle.error->cursorpos;
+	if (oracle.died) {
+		snprintf(what, sizeof what, "died of signal %d (%s)", oracle.died, strsignal(oracle.died));
+		library_crashed(v, file, line, "pg_query_parse_protobuf", what);
+	} else if (oracle.message) {
+		bool same = !tree && status.code == PGBIND_ERROR_SYNTAX && same_message(status.message, oracle.message) &&
+					status.cursorpos == oracle.cursorpos;
 		report(v, CHECK_SYNTAX_ERRORS, same);
 		if (!same) {
 			snprintf(what, sizeof what, "libpg_query: syntax error \"%s\" at %d; pgbind: %s \"%s\" at %d",
-					 oracle.error->message, oracle.error->cursorpos,
-					 tree ? "parsed" : pgbind_StatusCode_name(status.code), tree ? "" : status.message,
-					 status.cursorpos);
+					 oracle.message, oracle.cursorpos, tree ? "parsed" : pgbind_StatusCode_name(status.code),
+					 tree ? "" : status.message, status.cursorpos);
 			mismatch(file, line, stmt_at, stmt, what);
 		}
 	} else if (!tree) {
@@ -629,8 +959,8 @@ static void verify_statement(Verify *v, const char *file, int line, size_t stmt_
 			snprintf(what, sizeof what, "pgbind_encode failed: %s", status.message);
 			mismatch(file, line, stmt_at, stmt, what);
 		} else {
-			const uint8_t *want = (const uint8_t *)oracle.parse_tree.data;
-			size_t want_len = oracle.parse_tree.len;
+			const uint8_t *want = oracle.data;
+			size_t want_len = oracle.len;
 			bool same = len == want_len && memcmp(data, want, len) == 0;
 			report(v, CHECK_PROTOBUF, same);
 			if (!same) {
@@ -660,7 +990,8 @@ static void verify_statement(Verify *v, const char *file, int line, size_t stmt_
 			cover_message(v, (int)(pgbind_message_desc_by_name("ParseResult") - pgbind_message_descs), tree, 0);
 	}
 	pgbind_Arena_Free(arena);
-	pg_query_free_protobuf_parse_result(oracle);
+	free(oracle.message);
+	free(oracle.data);
 }
 
 /* ---- one file -------------------------------------------------------------------------------- */
@@ -688,34 +1019,51 @@ static void verify_whole_file(Verify *v, const char *path, const char *text)
 	pgbind_Arena *arena = pgbind_Arena_New();
 	pgbind_Status status = {0};
 	pgbind_ParseResult *tree = arena ? pgbind_parse(text, NULL, arena, &status) : NULL;
-	PgQueryFingerprintResult f = pg_query_fingerprint(text);
+	Oracle f;
+	oracle_in_child(text, false, &f);
 	uint64_t fp = 0;
-	bool ok = f.error ? !tree : tree && pgbind_fingerprint(tree, NULL, &fp, &status) && fp == f.fingerprint;
-	report(v, CHECK_FILE_FINGERPRINT, ok);
-	if (!ok) {
-		snprintf(why, sizeof why, "the whole file: fingerprint %016llx (%s), pg_query_fingerprint %016llx (%s)",
-				 (unsigned long long)fp, tree ? "parsed" : status.message, (unsigned long long)f.fingerprint,
-				 f.error ? f.error->message : "parsed");
-		mismatch(path, 1, 0, "", why);
+	bool ours = tree && pgbind_fingerprint(tree, NULL, &fp, &status);
+	if (f.fate == ORACLE_DIED) {
+		library_crashed(v, path, 0, "pg_query_fingerprint of the whole file", f.why);
+	} else {
+		bool ok = f.fate == ORACLE_ERROR ? !tree : ours && fp == f.fingerprint;
+		report(v, CHECK_FILE_FINGERPRINT, ok);
+		if (!ok) {
+			snprintf(why, sizeof why, "the whole file: fingerprint %016llx (%s), pg_query_fingerprint %016llx (%s)",
+					 (unsigned long long)fp, tree ? "parsed" : status.message, (unsigned long long)f.fingerprint,
+					 f.fate == ORACLE_ERROR ? f.text : "parsed");
+			mismatch(path, 1, 0, "", why);
+		}
 	}
-	pg_query_free_fingerprint_result(f);
-	PgQueryNormalizeResult n = pg_query_normalize(text);
+	free(f.text);
+	Oracle n;
+	oracle_in_child(text, true, &n);
 	const char *normalized = tree ? pgbind_normalize(tree, text, NULL, arena, &status) : NULL;
-	ok = n.error ? !tree : normalized && strcmp(normalized, n.normalized_query) == 0;
-	report(v, CHECK_FILE_NORMALIZE, ok);
-	if (!ok) {
-		size_t at = 0; /* where the two texts first differ */
-		const char *theirs = n.error ? n.error->message : n.normalized_query;
-		const char *ours = normalized ? normalized : status.message;
-		while (ours[at] && ours[at] == theirs[at])
-			at++;
-		size_t from = at > 60 ? at - 60 : 0;
-		snprintf(why, sizeof why,
-				 "the whole file: normalize differs at byte %zu: \"...%.200s\", pg_query_normalize \"...%.200s\"", at,
-				 ours + from, theirs + from);
-		mismatch(path, 1, 0, "", why);
+	if (n.fate == ORACLE_DIED) {
+		library_crashed(v, path, 0, "pg_query_normalize of the whole file", n.why);
+	} else if (tree && !normalized && n.fate == ORACLE_OK && !pgbind_parse(n.text, NULL, arena, NULL)) {
+		/* pgbind refused (its walk found the constants libpg_query would replace overlapping: its
+		 * search for a conninfo string finds another statement's) where libpg_query, reading past
+		 * them, wrote text that does not even parse: its bug, as its crash on other runs is */
+		snprintf(why, sizeof why, "wrote text that does not parse (pgbind refused: %s)", status.message);
+		library_crashed(v, path, 0, "pg_query_normalize of the whole file", why);
+	} else {
+		bool ok = n.fate == ORACLE_ERROR ? !tree : normalized && strcmp(normalized, n.text) == 0;
+		report(v, CHECK_FILE_NORMALIZE, ok);
+		if (!ok) {
+			size_t at = 0; /* where the two texts first differ */
+			const char *theirs = n.text;
+			const char *mine = normalized ? normalized : status.message;
+			while (mine[at] && mine[at] == theirs[at])
+				at++;
+			size_t from = at > 60 ? at - 60 : 0;
+			snprintf(why, sizeof why,
+					 "the whole file: normalize differs at byte %zu: \"...%.200s\", pg_query_normalize \"...%.200s\"",
+					 at, mine + from, theirs + from);
+			mismatch(path, 1, 0, "", why);
+		}
 	}
-	pg_query_free_normalize_result(n);
+	free(n.text);
 	pgbind_Arena_Free(arena);
 }
 
@@ -783,6 +1131,7 @@ int cli_verify(int argc, char **argv)
 	v->checks[CHECK_NORMALIZE].name = "normalize (from the tree) equals pg_query_normalize";
 	v->checks[CHECK_FILE_FINGERPRINT].name = "whole file: fingerprint equals libpg_query's";
 	v->checks[CHECK_FILE_NORMALIZE].name = "whole file: normalize equals libpg_query's";
+	v->checks[CHECK_LIBRARY_CRASHED].name = "libpg_query crashed or wrote garbage (child)";
 	v->checks[CHECK_SCAN].name = SCAN_CHECK_NAME;
 	v->checks[CHECK_JSON].name = library_loses_negative_integers() ? "JSON equals pg_query_parse's (its bug aside)"
 																   : "JSON equals pg_query_parse's";
@@ -838,6 +1187,7 @@ int cli_verify(int argc, char **argv)
 	for (int m = 0; m < PGBIND_MESSAGE_COUNT; m++)
 		free(v->field_seen[m]);
 	free(v);
+	worker_stop(NULL, 0);
 	pg_query_exit();
 	return failed ? 1 : 0;
 }

@@ -111,19 +111,23 @@ step() {
 	fi
 }
 
-# expect_fail NAME PATTERN CMD...: CMD must exit non-zero and print PATTERN (grep -E).
+# expect_fail NAME CODE PATTERN CMD...: CMD must exit with exactly CODE (1 refused input, 2 usage:
+# the programs' contract), never by a signal (a shell reports one as 128+N), and print PATTERN
+# (grep -E).
 expect_fail() {
 	[ "$RUN" = yes ] || return 0
 	name=$1
-	pattern=$2
-	shift 2
+	code=$2
+	pattern=$3
+	shift 3
 	step "$name" sh -c '
-		pattern=$1; shift
+		code=$1; pattern=$2; shift 2
 		out=$("$@" 2>&1); rc=$?
 		printf "%s\n" "$out" | sed "s/^/> /"
-		[ "$rc" -ne 0 ] || { echo "expected a non-zero exit"; exit 1; }
+		[ "$rc" -lt 128 ] || { echo "ended by signal $((rc - 128)) (exit $rc), expected exit $code"; exit 1; }
+		[ "$rc" -eq "$code" ] || { echo "exit $rc, expected exit $code"; exit 1; }
 		printf "%s\n" "$out" | grep -Eq -- "$pattern" || { echo "expected output matching: $pattern"; exit 1; }
-	' sh "$pattern" "$@"
+	' sh "$code" "$pattern" "$@"
 }
 
 section generated "generated code"
@@ -146,10 +150,11 @@ gen_args_into() {
 	echo "$GEN_ARGS" | sed "s|\(--[a-z-]*out\) \([^ ]*\)|\1 $1/\2|g"
 }
 # A copy of every output folder under $TMP/stale (the Go target's holds its module's
-# hand-written files too).
+# hand-written files too). Its loop variable is its own: the caller's loop over the same folders
+# uses d (sharing it once made every edited-file check edit the last folder's file).
 stale_copy() {
-	rm -rf "$TMP/stale" && for d in $(gen_out_dirs); do
-		mkdir -p "$TMP/stale/$d" && cp -r "$d/." "$TMP/stale/$d/" || return 1
+	rm -rf "$TMP/stale" && for sd in $(gen_out_dirs); do
+		mkdir -p "$TMP/stale/$sd" && cp -r "$sd/." "$TMP/stale/$sd/" || return 1
 	done
 }
 step "two generator runs give identical output, and it is what is committed" sh -c "
@@ -162,24 +167,24 @@ step "two generator runs give identical output, and it is what is committed" sh 
 for d in $(gen_out_dirs); do
 	stale_copy
 	# one line added to one generated file of the folder
-	f=$(grep -l 'by pgbind-gen' "$TMP/stale/$d"/* | head -n 1)
+	f=$(grep -l -d skip 'by pgbind-gen' "$TMP/stale/$d"/* | head -n 1)
 	echo "// edited by hand" >>"$f"
-	expect_fail "an edited generated file of $d/ ($(basename "$f")) fails the staleness check" \
+	expect_fail "an edited generated file of $d/ ($(basename "$f")) fails the staleness check" 1 \
 		"differs from what the inputs generate" "$BUILD/pgbind-gen" $(gen_args_into "$TMP/stale") --check
 done
 # targets/go: its hand-written files are left out of the comparison, a generated one no template
 # makes any more is not
 stale_copy
 cp "$TMP/stale/targets/go/own_gen.go" "$TMP/stale/targets/go/old_gen.go"
-expect_fail "a generated file of targets/go/ no template makes fails the staleness check" \
+expect_fail "a generated file of targets/go/ no template makes fails the staleness check" 1 \
 	"differs from what the inputs generate" "$BUILD/pgbind-gen" $(gen_args_into "$TMP/stale") --check
 echo "// edited by hand" >>"$TMP/stale/targets/go/pg_query.pb.go"
-expect_fail "an edited targets/go/pg_query.pb.go fails the staleness check" "differs from protoc-gen-go's output" \
+expect_fail "an edited targets/go/pg_query.pb.go fails the staleness check" 2 "differs from protoc-gen-go's output" \
 	make -s check-generated-go BUILD="$BUILD" GO_PB_DIR="$TMP/stale/targets/go"
 mkdir -p "$TMP/notests/templates/tests"
 cp targets/go/templates/own_gen.go.tmpl "$TMP/notests/templates/"
 cp targets/go/templates/own_gen.go.tmpl "$TMP/notests/templates/tests/"
-expect_fail "test-only templates of a target that declares no place for them are refused" \
+expect_fail "test-only templates of a target that declares no place for them are refused" 2 \
 	"test-only templates, but target go declares no place for them" \
 	"$BUILD/pgbind-gen" $(gen_inputs) --target go --templates "$TMP/notests/templates" --out "$TMP/notests/out"
 
@@ -189,54 +194,54 @@ step "pgbind-gen --dump-view writes the view model" "$BUILD/pgbind-gen" $(gen_in
 step "every key of the view model is documented in docs/view-model.md, and no other" \
 	tests/generator/view_keys.sh "$TMP/view.json" docs/view-model.md
 grep -v '^| `messages\[\]\.fields\[\]\.wire`' docs/view-model.md >"$TMP/view-model.md"
-expect_fail "... a key the document leaves out fails that check" 'does not list:' \
+expect_fail "... a key the document leaves out fails that check" 1 'does not list:' \
 	tests/generator/view_keys.sh "$TMP/view.json" "$TMP/view-model.md"
 echo '| `messages[].no_such_key` | neutral | x | x |' >>"$TMP/view-model.md"
-expect_fail "... and so does a key the view does not have" 'the view does not have:' \
+expect_fail "... and so does a key the view does not have" 1 'the view does not have:' \
 	tests/generator/view_keys.sh "$TMP/view.json" "$TMP/view-model.md"
 
 section generator "generator errors"
 mkdir -p "$TMP/badtmpl"
 printf '{{#messages}}\n{{name}}\n' >"$TMP/badtmpl/x.c.tmpl"
-expect_fail "a broken template stops the generator with file:line:col" "x.c.tmpl:1:1: error: section 'messages' is never closed" \
+expect_fail "a broken template stops the generator with file:line:col" 1 "x.c.tmpl:1:1: error: section 'messages' is never closed" \
 	"$BUILD/pgbind-gen" $(gen_inputs) --target c --templates "$TMP/badtmpl" --out "$TMP/badout"
 step "... and leaves no output behind" test ! -e "$TMP/badout"
-expect_fail "a template folder that names no target, without --target, is refused" "no target is named by that folder" \
+expect_fail "a template folder that names no target, without --target, is refused" 2 "no target is named by that folder" \
 	"$BUILD/pgbind-gen" $(gen_inputs) --templates "$TMP/badtmpl" --out "$TMP/badout"
-expect_fail "an unknown --target is refused, the targets listed" "unknown target 'cobol'; the targets: c rust" \
+expect_fail "an unknown --target is refused, the targets listed" 2 "unknown target 'cobol'; the targets: c rust" \
 	"$BUILD/pgbind-gen" $(gen_inputs) --target cobol
 PROTO=$(echo "$GEN_ARGS" | sed 's/.*--proto \([^ ]*\).*/\1/')
 sed 's/^  string relname = 3 \[json_name="relname"\];/  string relname = 3 [json_name="relnam"];/' "$PROTO" >"$TMP/renamed.proto"
-expect_fail "a proto field without a C field names message, field and both locations" \
+expect_fail "a proto field without a C field names message, field and both locations" 1 \
 	'renamed.proto:[0-9]+:3: error: proto field RangeVar.relname \(json_name "relnam"\) has no C field relnam in struct RangeVar \(nodes/primnodes.h:[0-9]+:[0-9]+\)' \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o2" | sed 's/--proto [^ ]*//') --proto "$TMP/renamed.proto"
 sed 's/^  bool inh = 4 \[json_name="inh"\];/  int64 inh = 4 [json_name="inh"];/' "$PROTO" >"$TMP/retyped.proto"
-expect_fail "an unclassifiable pair stops the generator" \
+expect_fail "an unclassifiable pair stops the generator" 1 \
 	'retyped.proto:[0-9]+:3: error: cannot classify RangeVar.inh: proto int64, C field inh of type ._Bool.' \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o3" | sed 's/--proto [^ ]*//') --proto "$TMP/retyped.proto"
 awk '{ print } /A_Const a_const = [0-9]+/ { print "    Bogus bogus = 9999 [json_name=\"Bogus\"];" }
 	END { print "message Bogus\n{\n  int32 x = 1 [json_name=\"x\"];\n}" }' "$PROTO" >"$TMP/orphan.proto"
-expect_fail "a node message without a C struct stops the generator" \
+expect_fail "a node message without a C struct stops the generator" 1 \
 	'orphan.proto:[0-9]+:1: error: node message Bogus has no C struct Bogus in the node model' \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o4" | sed 's/--proto [^ ]*//') --proto "$TMP/orphan.proto"
 printf 'message X { int32 a = 1 }\n' >"$TMP/syntax.proto"
-expect_fail "a malformed proto stops the generator with file:line:col" 'syntax.proto:1:' \
+expect_fail "a malformed proto stops the generator with file:line:col" 1 'syntax.proto:1:' \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o5" | sed 's/--proto [^ ]*//') --proto "$TMP/syntax.proto"
 printf 'RangeVarr.relname fingerprint:skip\n' >"$TMP/lpq-stale.txt"
-expect_fail "a libpg_query rule on a kind the model lacks stops the generator with file:line" \
+expect_fail "a libpg_query rule on a kind the model lacks stops the generator with file:line" 1 \
 	"lpq-stale.txt:1:[0-9]+: error: override 'RangeVarr.relname fingerprint:skip' matches nothing" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o6") --overrides "$TMP/lpq-stale.txt"
 printf '\nRangeVar.inh fingerprint:skipp\n' >"$TMP/lpq-value.txt"
-expect_fail "... and one with a value it does not know, naming the values" \
+expect_fail "... and one with a value it does not know, naming the values" 1 \
 	"lpq-value.txt:2:[0-9]+: error: RangeVar.inh fingerprint:skipp: not a value of fingerprint \\(skip, sorted" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o7") --overrides "$TMP/lpq-value.txt"
 printf 'RangeVar.inh normalize:walk\n' >"$TMP/lpq-kind.txt"
-expect_fail "... and a walk into a field that holds no nodes" "lpq-kind.txt:1:[0-9]+: error: RangeVar.inh \\(BOOL\\) cannot be" \
+expect_fail "... and a walk into a field that holds no nodes" 1 "lpq-kind.txt:1:[0-9]+: error: RangeVar.inh \\(BOOL\\) cannot be" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o8") --overrides "$TMP/lpq-kind.txt"
 touch "$TMP/a-file"
-expect_fail "an unwritable output directory stops the generator" "cannot create output directory" \
+expect_fail "an unwritable output directory stops the generator" 1 "cannot create output directory" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/a-file")
-expect_fail "a missing header stops the extractor" "header not found" \
+expect_fail "a missing header stops the extractor" 1 "header not found" \
 	"$BUILD/pgbind-extract" --include-dir "$TMP/nowhere" --out "$TMP/never.json"
 step "... and writes no model" test ! -e "$TMP/never.json"
 
@@ -316,13 +321,13 @@ section cli "command line"
 step "parse --format=text shows the NULL cell of SELECT DISTINCT" sh -c "
 	echo 'SELECT DISTINCT a FROM t' | '$BUILD/pgbind' parse --format=text | grep -q 'distinctClause\[0\]: NULL'"
 printf 'SELECT 1;\nSELECT a FROM WHERE;\n' >"$TMP/bad.sql"
-expect_fail "a syntax error prints file:line:col, the line and a caret" \
+expect_fail "a syntax error prints file:line:col, the line and a caret" 1 \
 	"bad.sql:2:15: error: syntax error at or near \"WHERE\"" "$BUILD/pgbind" parse "$TMP/bad.sql"
 step "... the caret stands under the position" sh -c "
 	'$BUILD/pgbind' parse '$TMP/bad.sql' 2>&1 | sed -n 3p | grep -qx '                ^'"
-expect_fail "verify counts an unreadable file as a failure and exits 1" "^[0-9]+ passed, 1 failed" \
+expect_fail "verify counts an unreadable file as a failure and exits 1" 1 "^[0-9]+ passed, 1 failed" \
 	sh -c "printf 'SELECT 1;\nSELECT 2' > '$TMP/two.sql'; '$BUILD/pgbind' verify '$TMP/two.sql' '$TMP/missing.sql'"
-expect_fail "unknown format is refused" "unknown format" "$BUILD/pgbind" parse --format=xml
+expect_fail "unknown format is refused" 2 "unknown format" "$BUILD/pgbind" parse --format=xml
 printf "SELECT 1;\nSELECT 'abc" >"$TMP/unterminated.sql"
 step "verify: a file not even the scanner splits is one statement, its syntax error compared" sh -c "
 	'$BUILD/pgbind' verify '$TMP/unterminated.sql' | grep -q \"^  syntax errors equal libpg_query's  *1 passed, 0 failed\""
@@ -338,13 +343,13 @@ step "deparse of empty strings protobuf carries as NULL: libpg_query's SQL" sh -
 	echo \"CREATE SUBSCRIPTION regress_addr_sub CONNECTION '' PUBLICATION bar WITH (connect = false, slot_name = NONE)\" |
 		'$BUILD/pgbind' deparse | grep -qx \"CREATE SUBSCRIPTION regress_addr_sub CONNECTION '' PUBLICATION bar WITH (connect = false, slot_name = NONE)\""
 if [ "$PG_MAJOR" = 15 ]; then # libpg_query 15-4.0.0's deparser bug
-	expect_fail "deparse --check refuses libpg_query's wrong SQL, naming the field" \
+	expect_fail "deparse --check refuses libpg_query's wrong SQL, naming the field" 1 \
 		"DeclareCursorStmt.options" sh -c "echo 'DECLARE c ASENSITIVE CURSOR FOR SELECT 1' | '$BUILD/pgbind' deparse --check"
 fi
 step "deparse --check writes SQL that round-trips" sh -c "
 	'$BUILD/pgbind' deparse --check '$TMP/two.sql' | grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
 printf '\012\005ab' >"$TMP/bad.pb"
-expect_fail "deparse of malformed protobuf names the byte offset" "runs past the end of its message at byte 1" \
+expect_fail "deparse of malformed protobuf names the byte offset" 1 "runs past the end of its message at byte 1" \
 	"$BUILD/pgbind" deparse --from=protobuf "$TMP/bad.pb"
 step "fingerprint: constants do not change it, structure does" sh -c "
 	a=\$(echo 'SELECT * FROM t WHERE id = 1' | '$BUILD/pgbind' fingerprint) &&
@@ -360,7 +365,7 @@ step "bench --growth --quick prints its tables, the command's input paths too" s
 	grep -q '^  pgbind verify FILE ' '$TMP/growth.txt' && grep -q '^  pgbind parse FILE ' '$TMP/growth.txt'"
 
 # a terminal on standard output: util-linux's script runs the command on a pseudo-terminal
-expect_fail "parse without --format refuses to write protobuf bytes to a terminal, with a hint" \
+expect_fail "parse without --format refuses to write protobuf bytes to a terminal, with a hint" 2 \
 	"^pgbind parse: not writing protobuf bytes to a terminal: use --format=text \(or json\), or redirect" \
 	sh -c "script -qec \"'$BUILD/pgbind' parse '$TMP/two.sql'\" /dev/null </dev/null"
 step "... --format=text on a terminal writes the tree" sh -c "
@@ -378,11 +383,78 @@ step "deparse --from=json reads what parse --format=json writes" sh -c "
 	'$BUILD/pgbind' parse --format=json '$TMP/two.sql' | '$BUILD/pgbind' deparse --from=json |
 		grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
 printf '{"version":1,\n "stmts":[{"stmt":{"SelectStmt":{' >"$TMP/bad.json"
-expect_fail "malformed JSON names line and column" "line 2, column 34: unexpected end of input" \
+expect_fail "malformed JSON names line and column" 1 "line 2, column 34: unexpected end of input" \
 	"$BUILD/pgbind" deparse --from=json "$TMP/bad.json"
-expect_fail "SQL with a NUL byte is refused" "a NUL byte at offset 8" sh -c "printf 'SELECT 1\\000' | '$BUILD/pgbind' parse"
+expect_fail "SQL with a NUL byte is refused" 1 "a NUL byte at offset 8" sh -c "printf 'SELECT 1\\000' | '$BUILD/pgbind' parse"
 step "empty input parses to no statements" sh -c "
 	printf '' | '$BUILD/pgbind' parse --format=json | grep -qx '{\"version\":${PG_MAJOR}0[0-9][0-9][0-9],\"stmts\":\[\]}'"
+
+# The exit codes (pgbind --help): 0 done, 1 the input refused or wrong, 2 the command line wrong.
+# A NUL byte once ended every command by SIGABRT (a double free) after its message.
+printf 'SELECT 1\000; DROP TABLE x' >"$TMP/nul.sql"
+for cmd in "parse --format=protobuf" "parse --format=json" "parse --format=text" deparse "deparse --check" \
+	fingerprint "fingerprint --each" normalize "normalize --each" scan; do
+	# shellcheck disable=SC2086
+	expect_fail "a NUL byte: pgbind $cmd FILE exits 1 with its message" 1 "nul.sql: a NUL byte at offset 8" \
+		"$BUILD/pgbind" $cmd "$TMP/nul.sql"
+	expect_fail "... and from standard input" 1 "^pgbind: <stdin>: a NUL byte at offset 8" \
+		sh -c "'$BUILD/pgbind' $cmd <'$TMP/nul.sql'"
+done
+expect_fail "verify counts a file with a NUL byte as a failure" 1 "nul.sql: a NUL byte at offset 8" \
+	"$BUILD/pgbind" verify "$TMP/nul.sql"
+expect_fail "no command is a usage error" 2 "^usage: pgbind COMMAND" "$BUILD/pgbind"
+expect_fail "an unknown command is a usage error" 2 "unknown command 'pars'" "$BUILD/pgbind" pars
+expect_fail "an unknown option is a usage error" 2 "unknown option --fromat" "$BUILD/pgbind" deparse --fromat=json
+expect_fail "an option without its value is a usage error" 2 "option --format needs a value" "$BUILD/pgbind" parse --format
+expect_fail "two inputs are a usage error" 2 "one input at a time" "$BUILD/pgbind" fingerprint "$TMP/two.sql" "$TMP/two.sql"
+expect_fail "a missing file is refused input" 1 "^pgbind: $TMP/missing.sql: No such file" "$BUILD/pgbind" normalize "$TMP/missing.sql"
+step "--help lists the exit codes" sh -c "'$BUILD/pgbind' --help | grep -q '^Exit status: 0 done; 1 the input is refused'"
+step "--version names pgbind's version and the PostgreSQL of its libpg_query" sh -c "
+	'$BUILD/pgbind' --version >'$TMP/version' && grep -Eqx 'pgbind [0-9]+\.[0-9]+\.[0-9]+' '$TMP/version' &&
+	grep -Eq '^libpg_query for PostgreSQL $PG_MAJOR\.[0-9]+ ' '$TMP/version'"
+step "help is --help, help COMMAND is COMMAND --help" sh -c "
+	'$BUILD/pgbind' help >'$TMP/h1' && '$BUILD/pgbind' --help | cmp - '$TMP/h1' &&
+	'$BUILD/pgbind' help deparse >'$TMP/h2' && '$BUILD/pgbind' deparse --help | cmp - '$TMP/h2' &&
+	grep -q '^usage: pgbind deparse' '$TMP/h2' && '$BUILD/pgbind' help verify | grep -q '^usage: pgbind verify'"
+expect_fail "help of an unknown command is a usage error" 2 "unknown command 'nope'" "$BUILD/pgbind" help nope
+step "--opt value is --opt=value" sh -c "
+	'$BUILD/pgbind' parse --format json '$TMP/two.sql' >'$TMP/o1' && '$BUILD/pgbind' parse --format=json '$TMP/two.sql' | cmp - '$TMP/o1' &&
+	'$BUILD/pgbind' deparse --from json '$TMP/o1' | grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
+
+# Messages point at the input: file:line:column of the statement.
+printf 'select 1;\n\n  select $1 + 2,\n\t3 from t; -- x\n/* c */ select x from y where z = $$a$$\n' >"$TMP/each.sql"
+step "fingerprint --each: LINE<tab>FINGERPRINT, each that of the statement alone" sh -c "
+	'$BUILD/pgbind' fingerprint --each '$TMP/each.sql' >'$TMP/each.fp' && cut -f1 '$TMP/each.fp' | tr '\n' ' ' | grep -qx '1 3 5 ' &&
+	[ \"\$(sed -n 2p '$TMP/each.fp' | cut -f2)\" = \"\$(printf 'select \$1 + 2,\n\t3 from t' | '$BUILD/pgbind' fingerprint)\" ] &&
+	[ \"\$(sed -n 3p '$TMP/each.fp' | cut -f2)\" = \"\$(echo 'select x from y where z = 1' | '$BUILD/pgbind' fingerprint)\" ]"
+step "normalize --each: LINE<tab>TEXT, one line a statement (\\n, \\t written so), each numbered alone" sh -c "
+	'$BUILD/pgbind' normalize --each <'$TMP/each.sql' >'$TMP/each.norm' &&
+	printf '1\tselect \$1\n3\tselect \$1 + \$2,\\\\n\\\\t\$3 from t\n5\tselect x from y where z = \$1\n' | diff - '$TMP/each.norm'"
+printf 'select 1;\nselect 2 from;\n  select 3;\n' >"$TMP/each-bad.sql"
+expect_fail "--each: a statement with a syntax error is reported at file:line:col, the others written" 1 \
+	"each-bad.sql:2:14: error: syntax error at end of input" "$BUILD/pgbind" normalize --each "$TMP/each-bad.sql"
+step "... (the others written)" sh -c "'$BUILD/pgbind' normalize --each '$TMP/each-bad.sql' 2>/dev/null | cut -f1 | tr '\n' ' ' | grep -qx '1 3 '"
+if [ "$PG_MAJOR" = 15 ]; then # libpg_query 15-4.0.0's deparser bugs
+	printf 'SELECT 1;\n\n  DECLARE c ASENSITIVE CURSOR FOR SELECT 1;\nSELECT 3\n' >"$TMP/declare.sql"
+	expect_fail "deparse: a statement that fails is reported at file:line:col of the statement" 1 \
+		"declare.sql:3:3: error: statement 2: .*DeclareCursorStmt.options" "$BUILD/pgbind" deparse --check "$TMP/declare.sql"
+	step "... the others are written" sh -c "'$BUILD/pgbind' deparse --check '$TMP/declare.sql' 2>/dev/null | grep -qx 'SELECT 1; SELECT 3'"
+	expect_fail "deparse --check: SQL of the deparser's that does not parse is shown there, the input statement named" 1 \
+		'^<stdin>:2:1: error: statement 2: libpg_query.s deparser wrote SQL that does not parse: syntax error at or near "\[", at character 22 of it: "SELECT ARRAY\[1, 2, 3\]" here: "\[2\]"' \
+		sh -c "printf 'SELECT 1;\nSELECT (ARRAY[1, 2, 3])[2]' | '$BUILD/pgbind' deparse --check"
+	expect_fail "... from protobuf, the statement is named by its number" 1 "^<stdin>: statement 2: .*stmts\[1\]\.stmt\.DeclareCursorStmt" \
+		sh -c "'$BUILD/pgbind' parse '$TMP/declare.sql' | '$BUILD/pgbind' deparse --check --from=protobuf"
+fi
+expect_fail "deparse --from=json of what is no JSON says what was expected" 1 \
+	'^pgbind deparse: <stdin>: line 1, column 1: not JSON: "not json" where an object \(a ParseResult' \
+	sh -c "echo 'not json' | '$BUILD/pgbind' deparse --from=json"
+printf '{"version":1,\n "stmts":[], "version":2}' >"$TMP/twice.json"
+expect_fail "a JSON key given twice is refused, both places named" 1 \
+	'twice.json: line 2, column 14: key "version" twice in one ParseResult \(first at line 1, column 2\)' \
+	"$BUILD/pgbind" deparse --from=json "$TMP/twice.json"
+printf '{"stmts":[{"stmt":{"A_Const":{"ival":{"ival":1},"sval":{"sval":"x"}}}}]}' >"$TMP/oneof.json"
+expect_fail "... and so are two members of one oneof" 1 'key "sval" of A_Const: its oneof val is set already, by "ival"' \
+	"$BUILD/pgbind" deparse --from=json "$TMP/oneof.json"
 
 section hardening "hardening: allocation failure, threads, bad input"
 step "hardening: arena failures, 6 threads, bad input, deep nesting" "$BUILD/tests/test_hardening" $SQL
@@ -413,6 +485,19 @@ step "valgrind: classic mistakes, errors, depth" valgrind -q --error-exitcode=9 
 step "valgrind: decoder on malformed input" valgrind -q --error-exitcode=9 --leak-check=full \
 	--errors-for-leak-kinds=definite "$BUILD/tests/test_decode"
 fi
+
+section clifuzz "command-line fuzz (the AddressSanitizer pgbind, ${CLI_FUZZ_CASES:-400} cases, fixed seed)"
+# Every subcommand over random and mutated SQL, protobuf and JSON (NUL bytes, invalid UTF-8,
+# truncated, huge, deeply nested), from files and standard input, and mangled command lines: no
+# process may end by a signal or a sanitizer's report; each failure is exit 1 (2 for a mangled
+# command line) with a message. LeakSanitizer's exit-time scan is off here (it costs half of each
+# run; the sanitizers part checks leaks). The deparse of trees read from protobuf or JSON is run
+# and reported apart, counted only with PGBIND_FUZZ_DEPARSE_TREES=fail (tests/cli/fuzz_cli.c).
+step "command-line fuzz: every subcommand and input format, no signal, every failure exit 1 or 2 with a message" \
+	sh -c "${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O1 -o '$TMP/fuzz_cli' tests/cli/fuzz_cli.c &&
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	'$TMP/fuzz_cli' --pgbind '$SAN_BUILD/pgbind' --seed-pgbind '$BUILD/pgbind' --cases ${CLI_FUZZ_CASES:-400} \
+		--seed ${CLI_FUZZ_SEED:-1} --save '$BUILD/fuzz-cli' $SQL"
 
 section fuzz "fuzzing (libFuzzer, ${FUZZ_SECONDS:-60} s a target, fixed seed)"
 if [ -n "${HAVE_FUZZ:-}" ]; then

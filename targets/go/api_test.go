@@ -63,16 +63,21 @@ func TestErrors(t *testing.T) {
 		"Scan":        func(s string) error { _, err := Scan(s); return err },
 		"Split":       func(s string) error { _, err := SplitWithParser(s, true); return err },
 	} {
-		check(t, f("SELECT 1\x00; DROP TABLE t") != nil, name+": a NUL byte in the input is an error", func() string { return "" })
-		check(t, f("SELECT 'unterminated") != nil, name+": an unterminated quote is an error", func() string { return "" })
+		// each expected error is the one said, never another (nor a panic: check would not be reached)
+		err := f("SELECT 1\x00; DROP TABLE t")
+		check(t, errors.As(err, &e) && e.Message == "the input holds a NUL byte at offset 8" && e.Cursorpos == 9,
+			name+": a NUL byte in the input is an Error naming its offset", func() string { return errString(err) })
+		err = f("SELECT 'unterminated")
+		check(t, errors.As(err, &e) && strings.HasPrefix(e.Message, "unterminated quoted string"),
+			name+": an unterminated quote is PostgreSQL's Error", func() string { return errString(err) })
 	}
 	_, err = Parse("SELECT '\xff'")
-	check(t, err != nil, "a string that is not UTF-8 is an error, as pg_query_go's proto.Unmarshal makes it", func() string { return "" })
+	check(t, err != nil && strings.Contains(err.Error(), "UTF-8"), "a string that is not UTF-8 is an error, as pg_query_go's proto.Unmarshal makes it", func() string { return errString(err) })
 
 	// nesting past the C side's limit: an error in both directions, never a crash
 	deep := "SELECT " + strings.Repeat("(", 20000) + "1" + strings.Repeat(")", 20000)
 	_, err = Parse(deep)
-	check(t, err != nil, "parse of 20,000 nested parentheses is an error", func() string { return "" })
+	check(t, errors.As(err, &e) && e.Message == `memory exhausted at or near "("`, "parse of 20,000 nested parentheses is PostgreSQL's error (its parser's stack is full)", func() string { return errString(err) })
 	expr := &Node{Node: &Node_AConst{AConst: &A_Const{Val: &A_Const_Ival{Ival: &Integer{Ival: 1}}}}}
 	for i := 0; i < 11000; i++ {
 		expr = &Node{Node: &Node_BoolExpr{BoolExpr: &BoolExpr{Boolop: BoolExprType_NOT_EXPR, Args: []*Node{expr}}}}
@@ -104,10 +109,10 @@ func TestErrors(t *testing.T) {
 	check(t, refused || (d == rd && (err == nil) == (rerr == nil)), "an unknown enum value deparses as pg_query_go's route does, or the contract refuses it", func() string { return d + " vs " + rd + ": " + errString(err) })
 	bad = &ParseResult{Stmts: []*RawStmt{{Stmt: &Node{Node: &Node_String_{String_: &String{Sval: "a\x00b"}}}}}}
 	_, err = Deparse(bad)
-	check(t, err != nil, "a string with a NUL byte is an error", func() string { return "" })
+	check(t, err != nil && strings.Contains(err.Error(), "a string of the tree holds a NUL byte"), "a string with a NUL byte is an error", func() string { return errString(err) })
 	bad = &ParseResult{Stmts: []*RawStmt{nil}}
 	_, err = Deparse(bad)
-	check(t, err != nil, "a nil element of a repeated message field is an error", func() string { return "" })
+	check(t, err != nil && strings.Contains(err.Error(), "holds a nil element"), "a nil element of a repeated message field is an error", func() string { return errString(err) })
 	empty := &ParseResult{Stmts: []*RawStmt{{Stmt: &Node{Node: (*Node_SelectStmt)(nil)}}}}
 	_, err = Deparse(empty)
 	check(t, true, "a typed nil oneof wrapper does not panic", func() string { return errString(err) })

@@ -6,7 +6,8 @@
  * model in between. Not jansson: its fixed nesting limit (2048 JSON levels) is below what trees
  * within max_depth need (each message level is two or three JSON levels: 3,000 additions need
  * 6,000), and errors should name the field path. Strict: an unknown key is an error (a typo is
- * reported, not skipped), so no value is ever skipped unparsed. Depth is counted in messages, as
+ * reported, not skipped), so no value is ever skipped unparsed, and so is a key given twice in one
+ * object (JSON leaves that to the reader; taking the last silently would hide an edit). Depth is counted in messages, as
  * pgbind_decode counts it, so a tree that one accepts the other accepts. Array elements are
  * collected on one scratch stack and copied into the arena when the array ends.
  */
@@ -29,6 +30,10 @@ typedef struct {
 	const pgbind_OneofMemberDesc *member; /* of the last oneof key read */
 	Slot *stack;                          /* array elements being collected, innermost array on top */
 	size_t sp, cap;
+	/* per field of each open message, innermost on top: 1 + the byte offset of its key, 0 if unseen */
+	uint32_t *seen;
+	size_t seen_top, seen_cap;
+	const char *key_at;     /* the last key read */
 	pgbind_StatusCode code; /* the first error wins */
 	const char *err_at;
 	char what[176];
@@ -100,6 +105,15 @@ static bool r_wrong_type(Reader *r, const char *expected)
 	const char *kind = r_kind(c);
 	if (!kind)
 		return r_unexpected(r, expected);
+	const char *word = c == 't' ? "true" : c == 'f' ? "false" : c == 'n' ? "null" : NULL;
+	if (word && ((size_t)(r->end - r->p) < strlen(word) || memcmp(r->p, word, strlen(word)) != 0)) {
+		/* no JSON value at all ("not json"): say what was there, not a type it is not */
+		const char *p = r->p;
+		while (p < r->end && p - r->p < 20 && *p != '\n' && *p != '\r')
+			p++;
+		return r_fail(r, PGBIND_ERROR_MALFORMED, r->p, "not JSON: \"%.*s\" where %s was expected", (int)(p - r->p),
+					  r->p, expected);
+	}
 	return r_fail(r, PGBIND_ERROR_INVALID, r->p, "expected %s, found %s", expected, kind);
 }
 
@@ -529,6 +543,67 @@ static bool r_pop_array(Reader *r, size_t base, bool numbers, void **array, size
 
 static bool r_message(Reader *r, const pgbind_MessageDesc *d, char *base);
 
+/* 1-based line and column (in characters) of `at` */
+static void line_col(const char *start, const char *at, int *line, int *col)
+{
+	int l = 1, c = 1;
+	for (const char *p = start; p < at; p++) {
+		if (*p == '\n') {
+			l++;
+			c = 1;
+		} else if (((unsigned char)*p & 0xc0) != 0x80) {
+			c++;
+		}
+	}
+	*line = l;
+	*col = c;
+}
+
+/* Opens the seen-keys record of a message of n fields on top of r->seen. */
+static __attribute__((noinline)) bool r_seen_open(Reader *r, uint32_t n)
+{
+	if (r->seen_top + n > r->seen_cap) {
+		size_t cap = r->seen_cap ? r->seen_cap : 256;
+		while (cap < r->seen_top + n)
+			cap *= 2;
+		uint32_t *grown = realloc(r->seen, cap * sizeof *grown);
+		if (!grown)
+			return r_fail(r, PGBIND_ERROR_NOMEM, r->p, "out of memory");
+		r->seen = grown;
+		r->seen_cap = cap;
+	}
+	memset(r->seen + r->seen_top, 0, n * sizeof *r->seen);
+	r->seen_top += n;
+	return true;
+}
+
+/* Records field f of d's record at mark, read at r->key_at; an error when the object gave it
+ * already (the key itself, or another member of its oneof). */
+static __attribute__((noinline)) bool r_seen_first(Reader *r, size_t mark, const pgbind_MessageDesc *d,
+												   const pgbind_FieldDesc *f)
+{
+	uint32_t *slot = &r->seen[mark + (size_t)(f - d->fields)];
+	size_t at = (size_t)(r->key_at - r->start);
+	if (!*slot) {
+		*slot = at < UINT32_MAX - 1 ? (uint32_t)at + 1 : UINT32_MAX;
+		return true;
+	}
+	/* both keys were read whole: a '"' ends each before r->end (a key past 4 GiB shows a part) */
+	const char *first = r->start + *slot - 1, *name = r->key_at + 1, *first_name = first + 1;
+	const char *name_end = memchr(name, '"', (size_t)(r->end - name));
+	const char *first_end = memchr(first_name, '"', (size_t)(r->end - first_name));
+	size_t n = name_end ? (size_t)(name_end - name) : 0, first_n = first_end ? (size_t)(first_end - first_name) : 0;
+	int line, col;
+	line_col(r->start, first, &line, &col);
+	if (n == first_n && memcmp(name, first_name, n) == 0)
+		return r_fail(r, PGBIND_ERROR_INVALID, r->key_at, "key \"%.*s\" twice in one %s (first at line %d, column %d)",
+					  (int)(n > 60 ? 60 : n), name, d->name, line, col);
+	return r_fail(r, PGBIND_ERROR_INVALID, r->key_at,
+				  "key \"%.*s\" of %s: its oneof %s is set already, by \"%.*s\" (line %d, column %d)",
+				  (int)(n > 60 ? 60 : n), name, d->name, f->name, (int)(first_n > 60 ? 60 : first_n), first_name, line,
+				  col);
+}
+
 /* A string naming a node kind or a field: [*s, *e) (unescaped into the arena when it had escapes);
  * false after an error, which says what was `expected` when there was no string. */
 static bool r_name(Reader *r, const char *expected, const char **s, const char **e)
@@ -840,6 +915,7 @@ static bool r_field(Reader *r, const pgbind_MessageDesc *d, const pgbind_FieldDe
 static __attribute__((noinline)) const pgbind_FieldDesc *r_key(Reader *r, const pgbind_MessageDesc *d, uint32_t hint)
 {
 	const char *key_at = r->p, *s, *e;
+	r->key_at = key_at;
 	if (!r_name(r, "a key (a string)", &s, &e))
 		return NULL;
 	const pgbind_FieldDesc *f = field_by_name(d, s, (size_t)(e - s), hint, &r->member);
@@ -870,9 +946,12 @@ static bool r_message(Reader *r, const pgbind_MessageDesc *d, char *base)
 		r->depth--;
 		return true;
 	}
+	size_t mark = r->seen_top;
+	if (!r_seen_open(r, d->n_fields))
+		return false;
 	for (;;) {
 		const pgbind_FieldDesc *f = r_key(r, d, hint);
-		if (!f)
+		if (!f || !r_seen_first(r, mark, d, f))
 			return false;
 		hint = (uint32_t)(f - d->fields) + 1; /* keys usually come in field order */
 		const char *name = f->wire == PGBIND_WIRE_ONEOF ? r->member->name : f->name;
@@ -892,24 +971,9 @@ static bool r_message(Reader *r, const pgbind_MessageDesc *d, char *base)
 		}
 		return r_unexpected(r, "',' or '}'");
 	}
+	r->seen_top = mark;
 	r->depth--;
 	return true;
-}
-
-/* 1-based line and column (in characters) of `at` */
-static void line_col(const char *start, const char *at, int *line, int *col)
-{
-	int l = 1, c = 1;
-	for (const char *p = start; p < at; p++) {
-		if (*p == '\n') {
-			l++;
-			c = 1;
-		} else if (((unsigned char)*p & 0xc0) != 0x80) {
-			c++;
-		}
-	}
-	*line = l;
-	*col = c;
 }
 
 pgbind_ParseResult *pgbind_json_read(const char *json, size_t len, const pgbind_Options *options, pgbind_Arena *arena,
@@ -950,6 +1014,7 @@ pgbind_ParseResult *pgbind_json_read(const char *json, size_t len, const pgbind_
 		}
 	}
 	free(r.stack);
+	free(r.seen);
 	if (!result) {
 		int line, col;
 		const char *at = r.err_at ? r.err_at : r.p;
