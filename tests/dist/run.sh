@@ -37,7 +37,7 @@ step() {
 		failed=$((failed + 1))
 	fi
 }
-# an expected failure: exit status 1 (Rust's build script) or 2 (go build), the message on stderr
+# an expected failure: its exact exit status (cargo 101, go build 2 on a cgo error, cc 1) and message
 refuses() {
 	name=$1 status=$2 message=$3
 	shift 3
@@ -107,7 +107,7 @@ goproxy() {
 		./myapp >out.txt && diff -u "$root/examples/go/port.expected" out.txt
 }
 step "... and from the module proxy's zip (GOPROXY=file://.../go/proxy)" goproxy
-refuses "the Go package refuses a libpg_query of another major" 1 "pgbind: pg_query.h is libpg_query for another PostgreSQL major" \
+refuses "the Go package refuses a libpg_query of another major" 2 "pgbind: pg_query.h is libpg_query for another PostgreSQL major" \
 	sh -c "cd '$work/Go/myapp' && CGO_CFLAGS='-I$work/other ${CGO_CFLAGS:-}' GOFLAGS=-mod=mod GOPROXY=off go build -o /dev/null ."
 
 echo "== the C sources: pgbind-c-$version.tar.gz (README: Add it to a C project)"
