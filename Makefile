@@ -5,6 +5,7 @@
 #   make check-generated  fail when a generated file differs from what the inputs generate
 #   make check            everything above, the unit tests and the verification suite
 #   make install          PREFIX=/usr/local DESTDIR=
+#   make dist             the packages a user adds: Rust crate, Go module, C sources (build/dist/)
 #
 # Inputs default to the Debian packages; scripts/install-deps.sh installs what is missing.
 
@@ -16,15 +17,13 @@ BUILD       := build
 # The Debian packages are installed while the Makefile is read, before anything below reads an
 # installed file (PG_MAJOR comes from pg_query.h): on a fresh machine the first `make regen` must
 # see the same inputs as the second. Only for goals that build or test: not for a dry run
-# (make -n), `make clean` or `make print-build-env`. The top-level make does it once (sub-makes
-# inherit it). PGBIND_DEPS=check (the Rust crate's build script sets it) only names what is
-# missing and stops, installing nothing.
-NO_DEPS_GOALS := clean print-build-env
+# (make -n) or `make clean`. The top-level make does it once (sub-makes inherit it).
+NO_DEPS_GOALS := clean
 DRY_RUN     := $(findstring n,$(filter-out --%,$(firstword $(MAKEFLAGS))))
 DEPS_GOALS  := $(if $(DRY_RUN),,$(if $(MAKECMDGOALS),$(filter-out $(NO_DEPS_GOALS),$(MAKECMDGOALS)),all))
 ifeq ($(MAKELEVEL),0)
 ifneq ($(DEPS_GOALS),)
-ifneq ($(shell scripts/install-deps.sh $(if $(filter check,$(PGBIND_DEPS)),--check) >&2 && echo ok),ok)
+ifneq ($(shell scripts/install-deps.sh >&2 && echo ok),ok)
 $(error scripts/install-deps.sh failed (above): the Debian packages pgbind needs are not installed)
 endif
 endif
@@ -115,7 +114,7 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 
-.PHONY: lib print-build-env rust go check-generated-go deparse-probe
+.PHONY: lib rust go dist check-generated-go deparse-probe
 .PHONY: all deps regen extract generate check-generated check-format format check check-quick check-versions check-fresh unit-tests clean install fuzz \
         fuzz-build bench \
         san-build
@@ -240,17 +239,8 @@ $(BUILD)/pgbind-bench: tools/bench/bench.c cli/input.c cli/cli.h $(BUILD)/libpgb
 		$(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(if $(PG_QUERY_STATIC),$(PG_QUERY_STATIC) $(BENCH_WRAP),$(PG_QUERY_LIBS)) \
 		$(BENCH_PBC_LIBS) -pthread
 
-# The static library alone, and what a build script that links it needs to know (the Rust
-# crate's targets/rust/build.rs runs both): one NAME=value a line.
+# The static library alone.
 lib: deps $(BUILD)/libpgbind.a
-
-print-build-env:
-	@echo "BUILD=$(abspath $(BUILD))"
-	@echo "PG_QUERY_LIBS=$(PG_QUERY_LIBS)"
-	@echo "PG_QUERY_PROTO=$(PG_QUERY_PROTO)"
-	@echo "PG_QUERY_INCLUDES=$(PG_QUERY_INCLUDES)"
-	@echo "PG_INCLUDE_SERVER=$(PG_INCLUDE_SERVER)"
-	@echo "PG_MAJOR=$(PG_MAJOR)"
 
 # ---- the Rust crate (targets/rust) -------------------------------------------------------------
 
@@ -260,7 +250,7 @@ CARGO       ?= /usr/bin/cargo
 RUSTC       ?= /usr/bin/rustc
 CARGO_RUN   := cd targets/rust && CARGO_TARGET_DIR=$(abspath $(BUILD))/rust RUSTC=$(RUSTC) $(CARGO)
 
-rust: deps $(BUILD)/libpgbind.a
+rust: deps
 	$(CARGO_RUN) build --release --tests
 
 # ---- the Go module (targets/go) ----------------------------------------------------------------
@@ -291,11 +281,22 @@ go: deps $(BUILD)/go/pg_query.test $(BUILD)/go/pg_query.race.test $(BUILD)/go/po
 
 # ---- examples (the API tour; built and run by make check) --------------------------------------
 
-EXAMPLES := $(BUILD)/examples/tables $(BUILD)/examples/rewrite
+EXAMPLES := $(BUILD)/examples/tables $(BUILD)/examples/rewrite $(BUILD)/examples/tour
 
 $(BUILD)/examples/%: examples/%.c $(BUILD)/libpgbind.a | $(BUILD)/.dir
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -o $@ $< $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
+
+# ---- packages (make dist) ----------------------------------------------------------------------
+
+# What a user adds, for the libpg_query major the generated code is for (scripts/dist.sh): the
+# Rust crate (a .crate), the Go module (a folder, and a module proxy's files) and the C sources to
+# vendor, versioned 0.MAJOR.N. Each builds outside the checkout with Debian's packages alone
+# (tests/dist/run.sh does it as the README tells a user).
+DIST       := $(BUILD)/dist
+
+dist: deps
+	CARGO=$(CARGO) RUSTC=$(RUSTC) scripts/dist.sh $(DIST) $(PG_MAJOR) $(PG_QUERY_PROTO)
 
 # ---- benchmark -----------------------------------------------------------------------------------
 
@@ -379,7 +380,7 @@ SUITE_ENV = BUILD=$(BUILD) SAN_BUILD=$(SAN_BUILD) GEN_ARGS="$(GEN_ARGS)" PG_INCL
 	MODEL=$(MODEL) FUZZ_SECONDS=$(FUZZ_SECONDS) HAVE_FUZZ=$(HAVE_FUZZ_CC) SAN=$(SAN) SANFLAGS="$(SANFLAGS)"
 QUICK_PARTS := generated generator unit parse json nodes cli
 
-check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES) san-build rust go \
+check: all $(BUILD)/pgbind-gen $(BUILD)/pgbind-extract $(UNIT_TESTS) $(EXAMPLES) san-build rust go dist \
 		$(if $(HAVE_FUZZ_CC),fuzz-build)
 	@$(SUITE_ENV) PARTS="$(PARTS)" tests/run.sh
 

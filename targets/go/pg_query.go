@@ -15,9 +15,14 @@
 package pg_query
 
 /*
+// In the checkout the package links build/libpgbind.a; the packaged module (make dist,
+// scripts/dist.sh) replaces the two #cgo lines: there cgo compiles the C runtime itself.
 #cgo CFLAGS: -I${SRCDIR}/../c/runtime -I${SRCDIR}/../c/generated
 #cgo LDFLAGS: ${SRCDIR}/../../build/libpgbind.a -lpg_query -lpthread
 #include "pgbind_go.h"
+#if PG_VERSION_NUM / 10000 != PGBIND_PG_MAJOR
+#error "pgbind: pg_query.h is libpg_query for another PostgreSQL major (PG_VERSION_NUM) than this package was generated for (PGBIND_PG_MAJOR): use pgbind's module for that major (v0.MAJOR.N)"
+#endif
 */
 import "C"
 
