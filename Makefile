@@ -216,8 +216,13 @@ $(BUILD)/libpgbind.so: $(RT_PIC_OBJS)
 PG_QUERY_STATIC ?= $(firstword $(wildcard /usr/lib/$(MULTIARCH)/libpg_query.a /usr/lib/libpg_query.a))
 CLI_LIBS := $(or $(PG_QUERY_STATIC),$(PG_QUERY_LIBS))
 
+# pgbind's version, 0.MAJOR.N as its packages' (scripts/dist.sh), and the libpg_query release (Debian's
+# package version; a PG_QUERY_DIR tree has none): `pgbind --version` prints both.
+PGBIND_VERSION   := 0.$(PG_MAJOR).0
+PG_QUERY_RELEASE := $(if $(PG_QUERY_DIR),,$(shell dpkg-query -W -f='$${Version}' libpg-query-dev 2>/dev/null))
+CLI_DEFS := -DPGBIND_VERSION='"$(PGBIND_VERSION)"' $(if $(PG_QUERY_RELEASE),-DPGBIND_PG_QUERY_VERSION='"$(PG_QUERY_RELEASE)"')
 $(BUILD)/pgbind: $(CLI_SRCS) cli/cli.h $(BUILD)/libpgbind.a
-	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $(CLI_SRCS) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(CLI_LIBS) -pthread
+	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) $(CLI_DEFS) -Icli -o $@ $(CLI_SRCS) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(CLI_LIBS) -pthread
 
 # The benchmark, a developer's program of its own (tools/bench/; `pgbind bench` runs it, `make
 # install` does not install it), with the allocator wrapped so that it counts every allocation,
@@ -437,7 +442,7 @@ install: all
 	install -m 755 $(BUILD)/libpgbind.so $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libpgbind.so
 	install -m 755 $(BUILD)/pgbind $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PG_QUERY_LIBS@|$(PG_QUERY_LIBS)|g' pgbind.pc.in \
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PG_QUERY_LIBS@|$(PG_QUERY_LIBS)|g' -e 's|@VERSION@|$(PGBIND_VERSION)|g' pgbind.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/pgbind.pc
 
 clean:

@@ -36,9 +36,9 @@ enum {
 	EXIT_USAGE = 2, /* the command line is wrong */
 };
 
-/* pgbind's version: the Makefile passes pgbind.pc.in's */
+/* pgbind's version: the Makefile passes 0.MAJOR.N, as the packages' (scripts/dist.sh) */
 #ifndef PGBIND_VERSION
-#define PGBIND_VERSION "0.1.0"
+#define PGBIND_VERSION "(unknown: built without the Makefile)"
 #endif
 
 /* The options a command may take. */

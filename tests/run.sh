@@ -585,6 +585,11 @@ step "targets/c/runtime/ and targets/c/generated/ build as a vendored drop-in" s
 	cd '$TMP/vendor' && ${CC:-cc} ${SANFLAGS:-} -std=c11 -D_DEFAULT_SOURCE -O1 -o smoke '$PWD/tests/cli/smoke.c' third_party/pgbind/runtime/*.c \
 		-Ithird_party/pgbind/runtime -Ithird_party/pgbind/generated $PG_QUERY_INCLUDES -I'$PG_INCLUDE_SERVER' \
 		$PG_QUERY_LIBS -pthread && ./smoke 'insert into t values (1)' | grep -qx 'InsertStmt: INSERT INTO t VALUES (1)'"
+# make dist's packages (make check builds $BUILD/dist), each built offline in an empty directory
+# under /tmp exactly as the README's "Add it to a Rust/Go/C project" blocks say (the script runs
+# those blocks), its example run; each refuses a libpg_query of another major.
+step "make dist's crate, Go module and C sources build outside the checkout and run their examples (tests/dist/run.sh)" \
+	tests/dist/run.sh "$BUILD/dist"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
