@@ -332,6 +332,25 @@ static void test_contract(void)
 		  got ? got : st.message);
 }
 
+typedef struct {
+	const pgbind_ParseResult *tree;
+	const char *want;
+	int same;
+} IsolatedJob;
+
+static void *deparse_isolated_often(void *arg)
+{
+	IsolatedJob *job = arg;
+	pgbind_Options isolated = {.isolate_deparse = true};
+	for (int i = 0; i < 10; i++) {
+		pgbind_Arena *a = pgbind_Arena_New();
+		const char *got = pgbind_deparse(job->tree, &isolated, a, NULL);
+		job->same += got && strcmp(got, job->want) == 0;
+		pgbind_Arena_Free(a);
+	}
+	return NULL;
+}
+
 /* 4. The isolated deparse: the plain one's SQL and errors, and a crash of the deparser reported. */
 static void test_isolated(void)
 {
@@ -351,6 +370,23 @@ static void test_isolated(void)
 		a = ours(sqls[i], &checked, &sa), b = ours(sqls[i], &both, &sb);
 		CHECK(a && b && strcmp(a, b) == 0, "%s: the same with check_deparse (%s | %s)", sqls[i], a ? a : sa.message,
 			  b ? b : sb.message);
+	}
+	/* from several threads at once: each call its own child and pipe */
+	{
+		pgbind_ParseResult *t = pgbind_parse(sqls[1], NULL, arena, NULL);
+		const char *want = t ? pgbind_deparse(t, NULL, arena, NULL) : NULL;
+		IsolatedJob jobs[4];
+		pthread_t threads[4];
+		int started = 0, same = 0;
+		for (int i = 0; want && i < 4; i++) {
+			jobs[i] = (IsolatedJob){t, want, 0};
+			started += pthread_create(&threads[i], NULL, deparse_isolated_often, &jobs[i]) == 0;
+		}
+		for (int i = 0; i < started; i++) {
+			pthread_join(threads[i], NULL);
+			same += jobs[i].same;
+		}
+		CHECK(started == 4 && same == 40, "4 threads x 10 isolated deparses at once: %d of 40 give the SQL", same);
 	}
 	/* the same checks before the deparser: a tree outside the contract is refused alike */
 	pgbind_ParseResult *tree = decoded("ALTER TYPE mood ADD VALUE ''");
