@@ -94,7 +94,9 @@ const char *pgbind_normalize_ast(const pgbind_ParseResult *tree, const char *sql
 
 /* Whether tree meets the deparse contract of the linked libpg_query (targets/c/runtime/contract.c: the
  * rules of schema/pgNN/deparse.txt); else PGBIND_ERROR_UNREPRESENTABLE naming the message, the
- * field and its path. Nesting deeper than max_depth messages is refused too. */
+ * field and its path. Nesting deeper than max_depth messages, or deeper than the calling thread's
+ * stack holds for libpg_query's deparser, is PGBIND_ERROR_DEPTH (PGBIND_STACK_MESSAGE for the
+ * stack). */
 bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status);
 /* The same verdict and error by the reference walk (over the descriptor tables and the rules, a
  * field at a time), which the tests and the fuzz targets hold the generated walk to. */
