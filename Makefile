@@ -87,7 +87,8 @@ C_GEN       := targets/c/generated
 RT_DIR      := targets/c/runtime
 GENERATED   := $(wildcard $(C_GEN)/*)
 RT_SRCS     := $(addprefix $(RT_DIR)/,arena.c from_pg.c to_pg.c pg_route.c encode.c decode.c equal.c reflect.c text.c \
-               json_keys.c json_write.c json_read.c walk.c normalize.c fingerprint.c script.c contract.c stack.c)
+               json_keys.c json_write.c json_read.c walk.c normalize.c fingerprint.c script.c contract.c stack.c \
+               isolate.c)
 RT_OBJS     := $(RT_SRCS:$(RT_DIR)/%.c=$(BUILD)/rt/%.o)
 RT_PIC_OBJS := $(RT_SRCS:$(RT_DIR)/%.c=$(BUILD)/rt-pic/%.o)
 # Optional entry points of the linked libpg_query, found by linking a probe: forks export a

@@ -21,8 +21,10 @@ import (
 // parser is within it already).
 const maxDepth = C.PGBIND_DEFAULT_MAX_DEPTH
 
-// ErrDepth: a tree nests deeper than pgbind's limit (10,000 message levels, the C side's).
-var ErrDepth = errors.New("pg_query: the tree nests deeper than the limit (10000 levels)")
+// ErrDepth: a tree nests deeper than pgbind's limit (PGBIND_DEFAULT_MAX_DEPTH, 10,000 message
+// levels, the C side's, the same for every function, Deparse included), or deeper than the
+// calling thread's stack holds (libpg_query's deparser needs about 2.5 KiB a level).
+var ErrDepth = errors.New("pg_query: the tree nests deeper than the limit (PGBIND_DEFAULT_MAX_DEPTH, 10000 levels) or than the thread's stack holds")
 
 func errDepth() error    { return ErrDepth }
 func errNoMemory() error { return errors.New("pg_query: out of memory (pgbind's arena)") }

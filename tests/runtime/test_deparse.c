@@ -1,6 +1,8 @@
 /*
  * test_deparse.c -- pgbind_deparse where libpg_query's protobuf route cannot carry the tree (an
- * empty string it reads as NULL), and the round-trip check (pgbind_Options.check_deparse).
+ * empty string it reads as NULL), the round-trip check (pgbind_Options.check_deparse), the
+ * contract, the isolated deparse (pgbind_Options.isolate_deparse) and the depth deparse takes
+ * (the thread's stack, as every path).
  * libpg_query's own answers are computed here (pg_query_parse_protobuf +
  * pg_query_deparse_protobuf), never written down.
  */
@@ -9,7 +11,13 @@
 
 #include "../check.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
+
+/* pgbind_deparse without its checks (targets/c/runtime/internal.h): a tree the deparser crashes on */
+const char *pgbind_deparse_unchecked(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+									 pgbind_Status *status);
 
 static pgbind_Arena *arena;
 
@@ -324,12 +332,163 @@ static void test_contract(void)
 		  got ? got : st.message);
 }
 
+typedef struct {
+	const pgbind_ParseResult *tree;
+	const char *want;
+	int same;
+} IsolatedJob;
+
+static void *deparse_isolated_often(void *arg)
+{
+	IsolatedJob *job = arg;
+	pgbind_Options isolated = {.isolate_deparse = true};
+	for (int i = 0; i < 10; i++) {
+		pgbind_Arena *a = pgbind_Arena_New();
+		const char *got = pgbind_deparse(job->tree, &isolated, a, NULL);
+		job->same += got && strcmp(got, job->want) == 0;
+		pgbind_Arena_Free(a);
+	}
+	return NULL;
+}
+
+/* 4. The isolated deparse: the plain one's SQL and errors, and a crash of the deparser reported. */
+static void test_isolated(void)
+{
+	static const char *const sqls[] = {
+		"SELECT a, b FROM t WHERE id = ANY($1::int[]) ORDER BY 1",
+		"INSERT INTO t VALUES (1, 'x'); UPDATE t SET a = 2; DELETE FROM t",
+		"COMMENT ON TABLE t IS ''", /* an empty string the protobuf route carries with a marker */
+		"CREATE TABLE t (a int PRIMARY KEY, b text DEFAULT 'x')",
+	};
+	pgbind_Options plain = {0}, isolated = {.isolate_deparse = true};
+	pgbind_Options checked = {.check_deparse = true}, both = {.check_deparse = true, .isolate_deparse = true};
+	for (size_t i = 0; i < sizeof sqls / sizeof *sqls; i++) {
+		pgbind_Status sa = {0}, sb = {0};
+		const char *a = ours(sqls[i], &plain, &sa), *b = ours(sqls[i], &isolated, &sb);
+		CHECK(a && b && strcmp(a, b) == 0, "%s: isolated deparse gives the plain one's SQL (%s | %s)", sqls[i],
+			  a ? a : sa.message, b ? b : sb.message);
+		a = ours(sqls[i], &checked, &sa), b = ours(sqls[i], &both, &sb);
+		CHECK(a && b && strcmp(a, b) == 0, "%s: the same with check_deparse (%s | %s)", sqls[i], a ? a : sa.message,
+			  b ? b : sb.message);
+	}
+	/* from several threads at once: each call its own child and pipe */
+	{
+		pgbind_ParseResult *t = pgbind_parse(sqls[1], NULL, arena, NULL);
+		const char *want = t ? pgbind_deparse(t, NULL, arena, NULL) : NULL;
+		IsolatedJob jobs[4];
+		pthread_t threads[4];
+		int started = 0, same = 0;
+		for (int i = 0; want && i < 4; i++) {
+			jobs[i] = (IsolatedJob){t, want, 0};
+			started += pthread_create(&threads[i], NULL, deparse_isolated_often, &jobs[i]) == 0;
+		}
+		for (int i = 0; i < started; i++) {
+			pthread_join(threads[i], NULL);
+			same += jobs[i].same;
+		}
+		CHECK(started == 4 && same == 40, "4 threads x 10 isolated deparses at once: %d of 40 give the SQL", same);
+	}
+	/* the same checks before the deparser: a tree outside the contract is refused alike */
+	pgbind_ParseResult *tree = decoded("ALTER TYPE mood ADD VALUE ''");
+	pgbind_Status sa = {0}, sb = {0};
+	const char *a = tree ? pgbind_deparse(tree, &plain, arena, &sa) : NULL;
+	const char *b = tree ? pgbind_deparse(tree, &isolated, arena, &sb) : NULL;
+	CHECK(tree && !a && !b && sa.code == sb.code && strcmp(sa.message, sb.message) == 0,
+		  "a refused tree: the same refusal isolated (%s | %s)", sa.message, sb.message);
+	/* a tree the deparser before 18 crashes on (what the contract's net refuses first), given to
+	 * it unchecked: the child dies, the caller hears which statement */
+	if (PG_VERSION_NUM < 180000) {
+		tree = pgbind_parse("SELECT 1; SELECT 2; COPY t FROM STDIN (format); SELECT 3", NULL, arena, &sa);
+		memset(&sb, 0, sizeof sb);
+		b = tree ? pgbind_deparse_unchecked(tree, &isolated, arena, &sb) : NULL;
+		CHECK(tree && !b && sb.code == PGBIND_ERROR_DEPARSER_CRASHED && strstr(sb.message, "died of signal") &&
+				  strstr(sb.message, "stmts[2] (CopyStmt)"),
+			  "COPY t FROM STDIN (format), unchecked and isolated: PGBIND_ERROR_DEPARSER_CRASHED naming stmts[2] (%s)",
+			  b ? b : sb.message);
+		CHECK(strcmp(pgbind_StatusCode_name(PGBIND_ERROR_DEPARSER_CRASHED), "deparser crashed") == 0,
+			  "the status has a name");
+	}
+}
+
+/* n copies of item joined by sep after head: a chain that nests n deep */
+static char *chain(const char *head, const char *item, const char *sep, int n)
+{
+	size_t len = strlen(head) + (size_t)n * (strlen(item) + strlen(sep)) + 1;
+	char *s = xmalloc(len), *p = s;
+	p += sprintf(p, "%s", head);
+	for (int i = 0; i < n; i++)
+		p += sprintf(p, "%s%s", i ? sep : "", item);
+	return s;
+}
+
+typedef struct {
+	const pgbind_ParseResult *tree; /* parsed on the main thread */
+	pgbind_Status st;
+	bool deparsed;
+} SmallStack;
+
+static void *deparse_on_small_stack(void *arg)
+{
+	SmallStack *job = arg;
+	pgbind_Arena *a = pgbind_Arena_New();
+	job->deparsed = pgbind_deparse(job->tree, NULL, a, &job->st) != NULL;
+	pgbind_Arena_Free(a);
+	return NULL;
+}
+
+/* 5. Depth: what the parser built and the thread's stack holds is deparsed (issue 42): a
+ * 2,000-way UNION ALL, a 1,500-term || chain; deeper than max_depth or than the stack is
+ * PGBIND_ERROR_DEPTH. */
+static void test_depth(void)
+{
+	char *unions = chain("", "SELECT 1", " UNION ALL ", 2000);
+	char *concat = chain("SELECT ", "'a'", " || ", 1500);
+	const char *const sqls[] = {unions, concat};
+	const char *const labels[] = {"a 2,000-way UNION ALL", "a 1,500-term || chain"};
+	pgbind_Options isolated = {.isolate_deparse = true};
+	for (int i = 0; i < 2; i++) {
+		char *want = theirs(sqls[i]);
+		pgbind_Status st = {0};
+		const char *got = ours(sqls[i], NULL, &st);
+		CHECK(want && got && strcmp(want, got) == 0, "%s deparses as libpg_query's does (%s)", labels[i],
+			  got ? "differs" : st.message);
+		got = ours(sqls[i], &isolated, &st);
+		CHECK(want && got && strcmp(want, got) == 0, "%s deparses isolated too (%s)", labels[i],
+			  got ? "differs" : st.message);
+		free(want);
+	}
+	/* max_depth bounds deparse as every path */
+	pgbind_Options shallow = {.max_depth = 500};
+	pgbind_ParseResult *tree = pgbind_parse(unions, NULL, arena, NULL);
+	pgbind_Status st = {0};
+	CHECK(tree && !pgbind_deparse(tree, &shallow, arena, &st) && st.code == PGBIND_ERROR_DEPTH &&
+			  strstr(st.message, "pgbind_Options.max_depth"),
+		  "2,000 UNIONs with max_depth 500: PGBIND_ERROR_DEPTH (%s)", st.message);
+	/* and a thread's stack: 256 KiB does not hold the deparser's 2,000 levels */
+	SmallStack job = {.tree = tree};
+	pthread_attr_t attr;
+	pthread_t t;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256 * 1024);
+	bool started = tree && pthread_create(&t, &attr, deparse_on_small_stack, &job) == 0;
+	if (started)
+		pthread_join(t, NULL);
+	pthread_attr_destroy(&attr);
+	CHECK(started && !job.deparsed && job.st.code == PGBIND_ERROR_DEPTH &&
+			  strncmp(job.st.message, PGBIND_STACK_MESSAGE, strlen(PGBIND_STACK_MESSAGE)) == 0,
+		  "2,000 UNIONs on a 256 KiB thread: PGBIND_ERROR_DEPTH, the stack named (%s)", job.st.message);
+	free(unions);
+	free(concat);
+}
+
 int main(void)
 {
 	arena = pgbind_Arena_New();
 	test_empty_strings();
 	test_check();
 	test_contract();
+	test_isolated();
+	test_depth();
 	pgbind_Arena_Free(arena);
 	pg_query_exit();
 	printf("%d passed, %d failed\n", n_passed, n_failed);

@@ -1030,9 +1030,11 @@ static void check_tree(Gen *g, pgbind_ParseResult *t, const TreeId *id)
 			   id->variant ? id->variant : kind_name(id->kind), shown ? shown : st.message);
 	}
 
-	/* (F) deparse: whatever the tree, SQL or a status saying why not (a crash ends the test) */
+	/* (F) deparse: whatever the tree, SQL or a status saying why not (a crash ends the test). A
+	 * random tree comes from outside: the deparser runs isolated, as for any such tree */
 	memset(&st, 0, sizeof st);
-	const char *sql = pgbind_deparse(t, NULL, g->arena, &st);
+	static const pgbind_Options isolated = {.isolate_deparse = true};
+	const char *sql = pgbind_deparse(t, &isolated, g->arena, &st);
 	tree_result(CK_F, id, sql || (st.code != PGBIND_OK && st.message[0]),
 				"pgbind_deparse returned NULL without a status");
 	char why[1200];

@@ -1,7 +1,7 @@
 /*
  * test_stack.c -- every recursive path of the runtime on deeply nested input, on threads with
  * 128 KiB (musl's default), 256 KiB and 2 MiB stacks: each returns its result or a depth error
- * (PGBIND_ERROR_DEPTH; deparse PGBIND_ERROR_UNREPRESENTABLE past its documented limit), never a
+ * (PGBIND_ERROR_DEPTH, deparse included: the stack libpg_query's deparser needs), never a
  * crash. The input: SELECT NOT NOT ... true (each NOT a BoolExpr level), at depths from 100 to
  * 20,000, through parse, encode, decode, JSON both ways, equal, text, fingerprint, normalize and
  * deparse.

@@ -199,6 +199,8 @@ const char *pgbind_StatusCode_name(pgbind_StatusCode code)
 		return "not representable";
 	case PGBIND_ERROR_ROUND_TRIP:
 		return "deparse does not round-trip";
+	case PGBIND_ERROR_DEPARSER_CRASHED:
+		return "deparser crashed";
 	}
 	return "unknown status";
 }
@@ -212,8 +214,7 @@ void pgbind_vfail(pgbind_Status *status, pgbind_StatusCode code, const char *fmt
 	status->offset = 0;
 	if (code == PGBIND_ERROR_DEPTH && pgbind_stack_low()) /* not max_depth: the thread's stack */
 		snprintf(status->message, sizeof status->message,
-				 "nesting too deep for this thread's stack: stopped before its end (a deeper tree needs a larger "
-				 "stack)");
+				 PGBIND_STACK_MESSAGE ": stopped before its end (a deeper tree needs a larger stack)");
 	else
 		vsnprintf(status->message, sizeof status->message, fmt, ap);
 }

@@ -106,6 +106,7 @@ typedef struct {
 
 typedef struct {
 	int limit, deepest;
+	bool out_of_stack; /* the walk stopped where the thread's stack ran low */
 	const ContractRule *broken;
 	bool bad_enum; /* no rule broken: an enum field holds a value its enum does not declare */
 	uint32_t bad_message, bad_field;
@@ -704,7 +705,7 @@ static bool check_rules(Check *c, uint32_t mi, const char *base, Parent parent)
  * hundred bytes, well inside what the floor keeps (STACK_MARGIN, stack.c). */
 static inline bool cw_enter(Check *c, int depth)
 {
-	if (depth > c->limit || ((depth & 7) == 0 && pgbind_stack_low())) {
+	if (depth > c->limit || ((depth & 7) == 0 && pgbind_stack_low() && (c->out_of_stack = true))) {
 		c->broken = NULL;
 		return false;
 	}
@@ -824,7 +825,7 @@ static bool check(const pgbind_ParseResult *tree, int max_depth, bool reference,
 		return false;
 	}
 	Check c; /* not zeroed: what and path are written only on a violation */
-	c.limit = max_depth, c.deepest = 0, c.broken = NULL, c.bad_enum = false;
+	c.limit = max_depth, c.deepest = 0, c.out_of_stack = false, c.broken = NULL, c.bad_enum = false;
 	c.what[0] = '\0', c.pos = sizeof c.path - 1, c.path[c.pos] = '\0';
 	Parent root = {NULL, UINT32_MAX};
 	bool met;
@@ -854,10 +855,10 @@ static bool verdict(Check *c, bool met, int max_depth, pgbind_Status *status)
 		size_t need = (size_t)c->deepest * CONTRACT_STACK_PER_LEVEL, left = pgbind_stack_left();
 		if (need < left && left - need > CONTRACT_STACK_RESERVE)
 			return true;
-		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
-					"nesting of %d levels: libpg_query's deparser would need about %zu KiB of stack, and this "
-					"thread has %zu KiB left",
-					c->deepest, (need + CONTRACT_STACK_RESERVE) / 1024, left / 1024);
+		pgbind_fail(status, PGBIND_ERROR_DEPTH,
+					PGBIND_STACK_MESSAGE ": libpg_query's deparser would need about %zu KiB for %d levels, and this "
+										 "thread has %zu KiB left",
+					(need + CONTRACT_STACK_RESERVE) / 1024, c->deepest, left / 1024);
 		return false;
 	}
 	if (c->bad_enum) {
@@ -870,15 +871,13 @@ static bool verdict(Check *c, bool met, int max_depth, pgbind_Status *status)
 					PG_VERSION);
 		return false;
 	}
-	if (!c->broken && max_depth < 4 * PGBIND_DEPARSE_MAX_DEPTH + 8) { /* the caller's max_depth, not the route's */
-		pgbind_fail(status, PGBIND_ERROR_DEPTH, "nesting too deep: more than %d levels (pgbind_Options.max_depth)",
-					(max_depth - 8) / 4);
+	if (!c->broken && c->out_of_stack) {
+		pgbind_fail(status, PGBIND_ERROR_DEPTH,
+					PGBIND_STACK_MESSAGE ": the deparse contract's walk stopped at %d levels", c->deepest);
 		return false;
 	}
 	if (!c->broken) {
-		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
-					"nesting deeper than %d levels: libpg_query's deparser recurses once a level "
-					"(PGBIND_DEPARSE_MAX_DEPTH)",
+		pgbind_fail(status, PGBIND_ERROR_DEPTH, "nesting too deep: more than %d levels (pgbind_Options.max_depth)",
 					max_depth);
 		return false;
 	}

@@ -34,6 +34,37 @@ static inline bool pgbind_stack_low(void)
  * calls into libpg_query, whose recursion pgbind cannot check level by level. */
 size_t pgbind_stack_left(void);
 
+/* A function run in a child process (isolate.c): it fills answer (text NUL-terminated; it may
+ * point anywhere, the child leaves right after writing it). */
+typedef struct pgbind_ChildAnswer {
+	bool ok;       /* text is the result; else an error message */
+	int cursorpos; /* passed back as is */
+	const char *text;
+} pgbind_ChildAnswer;
+typedef void (*pgbind_ChildFn)(void *ctx, pgbind_ChildAnswer *answer);
+
+typedef enum {
+	PGBIND_CHILD_ANSWERED,  /* ok, cursorpos and text (in the arena) are the child's answer */
+	PGBIND_CHILD_SIGNALLED, /* it died of signal before answering */
+	PGBIND_CHILD_EXITED,    /* it left without a whole answer (exit_code; -1 unknown) */
+	PGBIND_CHILD_TIMED_OUT, /* no answer within the time: it was killed */
+	PGBIND_CHILD_NO_MEMORY, /* it answered, but the arena had no room for the answer */
+} pgbind_ChildOutcome;
+
+typedef struct pgbind_ChildResult {
+	pgbind_ChildOutcome outcome;
+	bool ok;
+	int cursorpos;
+	const char *text;
+	int signal, exit_code;
+	int error; /* pgbind_run_in_child returned false: errno of pipe2 or fork (text: strerror's) */
+} pgbind_ChildResult;
+
+/* Runs fn(ctx) in a fork of the calling thread and waits for its answer at most timeout_ms; the
+ * answer's text is copied into arena. false (result->error set) when no child could be started.
+ * The child is always reaped before this returns. */
+bool pgbind_run_in_child(pgbind_ChildFn fn, void *ctx, int timeout_ms, pgbind_Arena *arena, pgbind_ChildResult *result);
+
 /* The effective nesting limit of options (which may be NULL). */
 int pgbind_max_depth(const pgbind_Options *options);
 
@@ -63,7 +94,9 @@ const char *pgbind_normalize_ast(const pgbind_ParseResult *tree, const char *sql
 
 /* Whether tree meets the deparse contract of the linked libpg_query (targets/c/runtime/contract.c: the
  * rules of schema/pgNN/deparse.txt); else PGBIND_ERROR_UNREPRESENTABLE naming the message, the
- * field and its path. Nesting deeper than max_depth messages is refused too. */
+ * field and its path. Nesting deeper than max_depth messages, or deeper than the calling thread's
+ * stack holds for libpg_query's deparser, is PGBIND_ERROR_DEPTH (PGBIND_STACK_MESSAGE for the
+ * stack). */
 bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status);
 /* The same verdict and error by the reference walk (over the descriptor tables and the rules, a
  * field at a time), which the tests and the fuzz targets hold the generated walk to. */

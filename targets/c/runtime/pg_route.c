@@ -20,6 +20,7 @@
 #include "pgbind_reflect.h"
 #include "pgbind_walk.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +52,12 @@ static void fail_with_pg_error(pgbind_Status *status, pgbind_StatusCode code, co
 }
 
 /*
- * A safety net kept until the probed contract covers them (tools/deparse-probe does not yet find
- * COPY t FROM STDIN (format *), (force_null *), (force_null 5): see docs/deparse-contract.md).
+ * A safety net for trees the parser itself makes and the deparser before 18 crashes on or
+ * misreads: COPY t FROM STDIN (format) and XMLROOT(x, VERSION v || 'a') parse. The deparse
+ * contract's rules, judged without context, cannot refuse them (a DefElem without a value, an
+ * XmlExpr's second argument of any kind, are everyday shapes elsewhere), and the isolated deparse
+ * protects only callers who ask for it: without this net, pgbind_deparse of a parsed statement
+ * would kill its caller. It stays until such shapes are declared data (schema/) the contract reads.
  */
 /*
  * The deparser of libpg_query before 18 (15-4.0.0, 17-6.1.0) reads these COPY options' values as
@@ -265,71 +270,164 @@ static bool round_trip_holds(const pgbind_ParseResult *tree, bool tree_has_lossy
 	return false;
 }
 
+/* ---- the deparser call, here or in a child process ---------------------------------------------- */
+
+/* What the linked libpg_query's deparser is handed, and what it answers (the SQL or an error,
+ * both in memory the call owns until deparser_done()). */
+typedef struct {
+#if defined(PGBIND_HAVE_DEPARSE_NODES) || defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
+	List *nodes; /* of RawStmt, in ctx */
+	MemoryContext ctx;
+#else
+	PgQueryProtobuf pb;
+#endif
+	const char *sql, *error;
+	int cursorpos;
+#if !defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
+	PgQueryDeparseResult r;
+#endif
+} DeparserCall;
+
+static void deparser_run(DeparserCall *call)
+{
+	call->sql = call->error = NULL;
+	call->cursorpos = 0;
+#if defined(PGBIND_HAVE_DEPARSE_NODES)
+	call->r = pg_query_deparse_nodes(call->nodes);
+#elif defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
+	/* statements joined with "; ", as pg_query_deparse_protobuf joins them */
+	const char *volatile done = NULL;
+	const char *volatile error = NULL;
+	PG_TRY();
+	{
+		StringInfoData str;
+		ListCell *lc;
+		initStringInfo(&str);
+		foreach (lc, call->nodes) {
+			deparseRawStmt(&str, lfirst_node(RawStmt, lc));
+			if (lnext(call->nodes, lc))
+				appendStringInfoString(&str, "; ");
+		}
+		done = str.data;
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(call->ctx);
+		ErrorData *e = CopyErrorData();
+		error = e->message ? e->message : "libpg_query's deparser failed";
+		FlushErrorState();
+	}
+	PG_END_TRY();
+	call->sql = done;
+	call->error = error;
+#else
+	call->r = pg_query_deparse_protobuf(call->pb);
+#endif
+#if !defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
+	if (call->r.error) {
+		call->error = call->r.error->message ? call->r.error->message : "libpg_query error";
+		call->cursorpos = call->r.error->cursorpos;
+	} else {
+		call->sql = call->r.query;
+	}
+#endif
+}
+
+static void deparser_done(DeparserCall *call)
+{
+#if !defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
+	pg_query_free_deparse_result(call->r);
+#else
+	(void)call; /* in the memory context, which the caller leaves */
+#endif
+}
+
+/* In the child (isolate.c): the same call, its answer written back. */
+static void deparser_in_child(void *ctx, pgbind_ChildAnswer *answer)
+{
+	DeparserCall *call = ctx;
+	deparser_run(call);
+	answer->ok = call->sql != NULL;
+	answer->text = call->sql ? call->sql : call->error;
+	answer->cursorpos = call->cursorpos;
+}
+
+/* The deparser's SQL for call, copied into arena, or NULL with status set: here, or in a child
+ * process (isolate), where its death is PGBIND_ERROR_DEPARSER_CRASHED and not the caller's. */
+static const char *deparser_sql(DeparserCall *call, bool isolate, pgbind_Arena *arena, pgbind_Status *status)
+{
+	if (!isolate) {
+		deparser_run(call);
+		const char *sql = NULL;
+		if (call->sql)
+			sql = arena_strdup(arena, call->sql, status);
+		else {
+			pgbind_fail(status, PGBIND_ERROR_INVALID, "%s", call->error);
+			if (status)
+				status->cursorpos = call->cursorpos;
+		}
+		deparser_done(call);
+		return sql;
+	}
+	pgbind_ChildResult r;
+	if (!pgbind_run_in_child(deparser_in_child, call, PGBIND_DEPARSE_TIMEOUT_MS, arena, &r)) {
+		pgbind_fail(status, r.error == ENOMEM || r.error == EAGAIN ? PGBIND_ERROR_NOMEM : PGBIND_ERROR_ARGUMENT,
+					"cannot start the isolated deparser's process: %s", r.text);
+		return NULL;
+	}
+	switch (r.outcome) {
+	case PGBIND_CHILD_ANSWERED:
+		if (r.ok)
+			return r.text;
+		pgbind_fail(status, PGBIND_ERROR_INVALID, "%s", r.text);
+		if (status)
+			status->cursorpos = r.cursorpos;
+		return NULL;
+	case PGBIND_CHILD_NO_MEMORY:
+		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
+		return NULL;
+	case PGBIND_CHILD_SIGNALLED:
+		pgbind_fail(status, PGBIND_ERROR_DEPARSER_CRASHED, "libpg_query's deparser died of signal %d (%s)", r.signal,
+					strsignal(r.signal));
+		return NULL;
+	case PGBIND_CHILD_TIMED_OUT:
+		pgbind_fail(status, PGBIND_ERROR_DEPARSER_CRASHED, "libpg_query's deparser did not answer in %d s",
+					PGBIND_DEPARSE_TIMEOUT_MS / 1000);
+		return NULL;
+	case PGBIND_CHILD_EXITED:
+		break;
+	}
+	pgbind_fail(status, PGBIND_ERROR_DEPARSER_CRASHED,
+				"libpg_query's deparser's process left without answering (%s %d)",
+				r.exit_code < 0 ? "wait status" : "exit status", r.exit_code);
+	return NULL;
+}
+
 /* The deparse route proper: SQL for tree, or NULL with status set; check_xmlroot: refuses what
- * xmlroot_misread() finds (XMLROOT_CHECKED_IN_ROUTE). */
+ * xmlroot_misread() finds (XMLROOT_CHECKED_IN_ROUTE). The depth is options' max_depth, as on every
+ * path (the contract's walk has checked the stack the deparser needs). */
 static const char *deparse_tree(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 								bool check_xmlroot, bool *lossy, char *where, size_t where_size, pgbind_Status *status)
 {
-	const char *volatile sql = NULL; /* volatile: live across the PG_TRY below (its longjmp) */
+	const char *sql = NULL;
+	bool isolate = options && options->isolate_deparse;
 	*lossy = false;
 #if defined(PGBIND_HAVE_DEPARSE_NODES) || defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
 	(void)where;
 	(void)where_size;
-	/* The nodes carry "" as "" (nothing to refuse); the depth is capped as on the protobuf route:
-	 * the deparser recurses once a level. */
-	int limit =
-		pgbind_max_depth(options) < PGBIND_DEPARSE_MAX_DEPTH ? pgbind_max_depth(options) : PGBIND_DEPARSE_MAX_DEPTH;
-	pgbind_Options capped = {.max_depth = limit};
+	/* The nodes carry "" as "" (nothing to refuse). */
 	MemoryContext ctx = pg_query_enter_memory_context();
 	void *nodes;
 	uint8_t kinds[(PGBIND_NODE_TAG_LIMIT + 7) / 8] = {0};
 	check_xmlroot = check_xmlroot && DEPARSER_MISREADS_XMLROOT_VERSION;
-	if (!pgbind_to_pg_nodes_noting(tree, ctx, &capped, true, &nodes, check_xmlroot ? kinds : NULL, status)) {
-		if (status && status->code == PGBIND_ERROR_DEPTH && limit == PGBIND_DEPARSE_MAX_DEPTH)
-			pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
-						"nesting deeper than %d levels: libpg_query's deparser recurses once a level "
-						"(PGBIND_DEPARSE_MAX_DEPTH)",
-						limit);
+	if (!pgbind_to_pg_nodes_noting(tree, ctx, options, true, &nodes, check_xmlroot ? kinds : NULL, status)) {
+		/* status says why */
 	} else if (check_xmlroot && (kinds[PGBIND_T_XmlExpr / 8] & (1u << (PGBIND_T_XmlExpr % 8))) &&
 			   xmlroot_misread(tree, status)) {
 		/* refused: status says why */
 	} else {
-#ifdef PGBIND_HAVE_DEPARSE_NODES
-		PgQueryDeparseResult r = pg_query_deparse_nodes(nodes);
-		if (r.error)
-			fail_with_pg_error(status, PGBIND_ERROR_INVALID, r.error);
-		else
-			sql = arena_strdup(arena, r.query, status);
-		pg_query_free_deparse_result(r);
-#else
-		/* statements joined with "; ", as pg_query_deparse_protobuf joins them */
-		const char *volatile done = NULL;
-		const char *volatile error = NULL;
-		PG_TRY();
-		{
-			StringInfoData str;
-			ListCell *lc;
-			initStringInfo(&str);
-			foreach (lc, (List *)nodes) {
-				deparseRawStmt(&str, lfirst_node(RawStmt, lc));
-				if (lnext((List *)nodes, lc))
-					appendStringInfoString(&str, "; ");
-			}
-			done = str.data;
-		}
-		PG_CATCH();
-		{
-			MemoryContextSwitchTo(ctx);
-			ErrorData *e = CopyErrorData();
-			error = e->message ? e->message : "libpg_query's deparser failed";
-			FlushErrorState();
-		}
-		PG_END_TRY();
-		if (done)
-			sql = arena_strdup(arena, done, status);
-		else
-			pgbind_fail(status, PGBIND_ERROR_INVALID, "%s", error);
-#endif
+		DeparserCall call = {.nodes = nodes, .ctx = ctx};
+		sql = deparser_sql(&call, isolate, arena, status);
 	}
 	pg_query_exit_memory_context(ctx);
 #else
@@ -338,17 +436,8 @@ static const char *deparse_tree(const pgbind_ParseResult *tree, const pgbind_Opt
 	/* Encoding first bounds the depth, so the walks below cannot run deep. */
 	const uint8_t *data;
 	size_t len;
-	int limit =
-		pgbind_max_depth(options) < PGBIND_DEPARSE_MAX_DEPTH ? pgbind_max_depth(options) : PGBIND_DEPARSE_MAX_DEPTH;
-	pgbind_Options capped = {.max_depth = limit};
-	if (!pgbind_encode(tree, &capped, arena, &data, &len, status)) {
-		if (status && status->code == PGBIND_ERROR_DEPTH && limit == PGBIND_DEPARSE_MAX_DEPTH)
-			pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
-						"nesting deeper than %d levels: libpg_query's protobuf deparse route would overflow its "
-						"stack (PGBIND_DEPARSE_MAX_DEPTH)",
-						limit);
+	if (!pgbind_encode(tree, options, arena, &data, &len, status))
 		return NULL;
-	}
 	/*
 	 * Through protobuf an empty string arrives as NULL, which the deparser may print as something
 	 * else (COMMENT ... IS '' becomes IS NULL) or crash on (ALTER TYPE t ADD VALUE ''). So a tree
@@ -370,33 +459,23 @@ static const char *deparse_tree(const pgbind_ParseResult *tree, const pgbind_Opt
 			if (collides)
 				copy = NULL;
 		}
-		if (!copy || !pgbind_encode(copy, &capped, arena, &data, &len, status))
+		if (!copy || !pgbind_encode(copy, options, arena, &data, &len, status))
 			return NULL;
 	}
-	PgQueryProtobuf pb = {len, (char *)data};
-	PgQueryDeparseResult r = pg_query_deparse_protobuf(pb);
-	if (r.error) {
-		fail_with_pg_error(status, PGBIND_ERROR_INVALID, r.error);
-	} else if (*lossy) {
-		/* the SQL without the markers: never longer */
-		size_t n = strlen(r.query), m = strlen(marker);
-		char *out = pgbind_Arena_Malloc(arena, n + 1), *o = out;
-		if (!out) {
-			pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
-		} else {
-			for (const char *q = r.query; *q;) {
-				if (strncmp(q, marker, m) == 0)
-					q += m;
-				else
-					*o++ = *q++;
-			}
-			*o = '\0';
-			sql = out;
+	DeparserCall call = {.pb = {len, (char *)data}};
+	sql = deparser_sql(&call, isolate, arena, status);
+	if (sql && *lossy) {
+		/* the SQL without the markers, in place: never longer */
+		size_t m = strlen(marker);
+		char *o = (char *)sql;
+		for (const char *q = sql; *q;) {
+			if (strncmp(q, marker, m) == 0)
+				q += m;
+			else
+				*o++ = *q++;
 		}
-	} else {
-		sql = arena_strdup(arena, r.query, status);
+		*o = '\0';
 	}
-	pg_query_free_deparse_result(r);
 #endif
 	return sql;
 }
@@ -415,11 +494,9 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	if (deparser_would_crash(tree, known, sizeof known, status))
 		return NULL;
 	/* What the linked libpg_query's deparser crashes on or misreads (schema/pgNN/deparse.txt, found
-	 * by tools/deparse-probe) is refused before it sees the tree. The walk is bounded like the
-	 * deparse route (a level may be a few messages). */
-	int limit =
-		pgbind_max_depth(options) < PGBIND_DEPARSE_MAX_DEPTH ? pgbind_max_depth(options) : PGBIND_DEPARSE_MAX_DEPTH;
-	if (!pgbind_check_deparse_contract(tree, 4 * limit + 8, status))
+	 * by tools/deparse-probe) is refused before it sees the tree; the walk is bounded by max_depth,
+	 * and finds whether the thread has the stack the deparser needs. */
+	if (!pgbind_check_deparse_contract(tree, pgbind_max_depth(options), status))
 		return NULL;
 	return deparse_and_check(tree, options, arena, true, status);
 }
@@ -434,6 +511,53 @@ const char *pgbind_deparse_unchecked(const pgbind_ParseResult *tree, const pgbin
 	return deparse_and_check(tree, options, arena, false, status);
 }
 
+/*
+ * After the isolated deparser died on tree: which statement it dies on, found by deparsing halves
+ * of the statements in children (a crash comes from one statement: log2(n) more children), added to
+ * status's message. Only a statement that crashes it alone is named.
+ */
+static void name_crashing_statement(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
+									bool check_xmlroot, pgbind_Status *status)
+{
+	size_t lo = 0, n = tree->n_stmts;
+	bool known = true; /* stmts [lo, lo + n) are known to crash it (else only inferred) */
+	while (n > 1 || (n == 1 && !known)) {
+		size_t half = n > 1 ? n / 2 : 1;
+		pgbind_ParseResult part = *tree;
+		part.stmts = tree->stmts + lo;
+		part.n_stmts = half;
+		pgbind_Status st = {0};
+		bool lossy;
+		char where[160];
+		bool crashed = !deparse_tree(&part, options, arena, check_xmlroot, &lossy, where, sizeof where, &st) &&
+					   st.code == PGBIND_ERROR_DEPARSER_CRASHED;
+		if (n == 1) {
+			known = crashed;
+			break;
+		}
+		if (crashed) {
+			n = half;
+			known = true;
+		} else {
+			lo += half, n -= half;
+			known = false;
+		}
+	}
+	bool alone = n == 1 && known;
+	if (!alone) {
+		size_t len = strlen(status->message);
+		snprintf(status->message + len, sizeof status->message - len,
+				 " on this tree of %zu statements (no one of them alone), in its child process", tree->n_stmts);
+		return;
+	}
+	const pgbind_Node *stmt = tree->stmts[lo] ? tree->stmts[lo]->stmt : NULL;
+	const pgbind_MessageDesc *d = stmt ? pgbind_node_desc(stmt->tag) : NULL;
+	char what[sizeof status->message];
+	snprintf(what, sizeof what, "%s on stmts[%zu] (%s) of the tree, in its child process: not deparsed",
+			 status->message, lo, d ? d->name : "no statement");
+	memcpy(status->message, what, sizeof what);
+}
+
 /* The deparse route, then the round trip where options or a lossy "" ask for it. */
 static const char *deparse_and_check(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 									 bool check_xmlroot, pgbind_Status *status)
@@ -441,6 +565,8 @@ static const char *deparse_and_check(const pgbind_ParseResult *tree, const pgbin
 	bool lossy;
 	char where[160];
 	const char *sql = deparse_tree(tree, options, arena, check_xmlroot, &lossy, where, sizeof where, status);
+	if (!sql && status && status->code == PGBIND_ERROR_DEPARSER_CRASHED)
+		name_crashing_statement(tree, options, arena, check_xmlroot, status);
 	if (!sql || !(lossy || (options && options->check_deparse)))
 		return sql;
 	char why[220];

@@ -247,8 +247,8 @@ extern "C" {
     fn libc_free(p: *mut std::os::raw::c_char);
 }
 
-/// The depth pgbind_deparse gives the contract's check (targets/c/runtime/pg_route.c).
-const CONTRACT_DEPTH: i32 = 4 * pgbind::ffi::PGBIND_DEPARSE_MAX_DEPTH as i32 + 8;
+/// The depth pgbind_deparse gives the contract's check (targets/c/runtime/pg_route.c): max_depth, as every path.
+const CONTRACT_DEPTH: i32 = pgbind::ffi::PGBIND_DEFAULT_MAX_DEPTH as i32;
 
 /// The deparse row's pieces, each timed alone (PGBIND_BENCH_PIECES=1): where pgbind::deparse's
 /// time goes, against the baseline's two pieces and a raw parse of the same SQL.

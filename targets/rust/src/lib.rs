@@ -58,8 +58,9 @@ pub enum Error {
     /// The tree nests deeper than pgbind allows (the C side's `PGBIND_DEFAULT_MAX_DEPTH`, in message levels).
     Depth { max_depth: u32 },
     /// The tree nests deeper than this thread's stack has room for (at `depth` message levels,
-    /// below the limit): convert it on a thread with a larger stack (8 MiB holds any tree
-    /// within the limit).
+    /// below the limit; 0 when the C library found it, which does not say at which level):
+    /// convert it on a thread with a larger stack (8 MiB holds any tree within the limit; the
+    /// deparser needs about 2.5 KiB a level).
     Stack { depth: u32 },
     /// Protobuf bytes or JSON text that are not a valid encoding; `offset` is the byte offset.
     Malformed { message: String, offset: usize },
@@ -71,6 +72,9 @@ pub enum Error {
     /// [`deparse_checked`]: the SQL the deparser wrote parses back to another tree (the message
     /// names the first difference).
     RoundTrip { message: String },
+    /// [`deparse_isolated`]: libpg_query's deparser died on the tree (or did not answer in time)
+    /// in its child process; the message names the signal and the statement.
+    DeparserCrashed { message: String },
     /// A string of a tree is not UTF-8 (prost's strings are Rust strings).
     Utf8 { message: String },
     /// An argument the C API refuses (an input with a NUL byte, ...).
@@ -93,11 +97,16 @@ impl Error {
         let message = unsafe { CStr::from_ptr(s.message.as_ptr()) }.to_string_lossy().into_owned();
         match s.code {
             ffi::PGBIND_ERROR_SYNTAX => Error::Syntax { message, cursorpos: s.cursorpos },
+            // the thread's stack, not the limit: the C side says so by the message's first words
+            ffi::PGBIND_ERROR_DEPTH if message.as_bytes().starts_with(&ffi::PGBIND_STACK_MESSAGE[..ffi::PGBIND_STACK_MESSAGE.len() - 1]) => {
+                Error::Stack { depth: 0 }
+            }
             ffi::PGBIND_ERROR_DEPTH => Error::Depth { max_depth: convert::MAX_DEPTH },
             ffi::PGBIND_ERROR_MALFORMED => Error::Malformed { message, offset: s.offset as usize },
             ffi::PGBIND_ERROR_INVALID => Error::Invalid { message },
             ffi::PGBIND_ERROR_UNREPRESENTABLE => Error::Unrepresentable { message },
             ffi::PGBIND_ERROR_ROUND_TRIP => Error::RoundTrip { message },
+            ffi::PGBIND_ERROR_DEPARSER_CRASHED => Error::DeparserCrashed { message },
             ffi::PGBIND_ERROR_NOMEM => Error::NoMemory,
             _ => Error::Argument { message },
         }
@@ -109,11 +118,13 @@ impl fmt::Display for Error {
         match self {
             Error::Syntax { message, cursorpos } => write!(f, "syntax error at position {}: {}", cursorpos, message),
             Error::Depth { max_depth } => write!(f, "the tree nests deeper than {} levels", max_depth),
+            Error::Stack { depth: 0 } => write!(f, "the tree nests deeper than this thread's stack allows"),
             Error::Stack { depth } => write!(f, "the tree nests deeper than this thread's stack allows ({} levels reached)", depth),
             Error::Malformed { message, offset } => write!(f, "malformed input at byte {}: {}", offset, message),
             Error::Invalid { message } => write!(f, "invalid tree: {}", message),
             Error::Unrepresentable { message } => write!(f, "cannot deparse: {}", message),
             Error::RoundTrip { message } => write!(f, "the deparsed SQL does not parse back to the tree: {}", message),
+            Error::DeparserCrashed { message } => write!(f, "libpg_query's deparser crashed in its child process: {}", message),
             Error::Utf8 { message } => write!(f, "{}", message),
             Error::Argument { message } => write!(f, "invalid argument: {}", message),
             Error::NoMemory => write!(f, "out of memory"),
@@ -153,6 +164,18 @@ pub fn deparse(tree: &pb::ParseResult) -> Result<String> {
 /// pg_query.rs's, unchecked.
 pub fn deparse_checked(tree: &pb::ParseResult) -> Result<String> {
     let options = ffi::pgbind_Options { check_deparse: true, ..Default::default() };
+    Tree::from_owned(tree)?.deparse_consumed(&options)
+}
+
+/// SQL for `tree` as [`deparse`] writes it, with libpg_query's deparser run in a child process
+/// (`pgbind_deparse` with `isolate_deparse`): where it crashes on the tree, or does not answer
+/// in time, the result is `Error::DeparserCrashed` and this process goes on. For trees from
+/// outside (decoded, read from JSON, built or edited by hand), which the deparse contract does
+/// not always keep from crashing the deparser. It costs a fork per call (see
+/// `pgbind_Options.isolate_deparse` in pgbind.h); a fork of a Rust program runs no Rust code in
+/// the child, only the C deparser.
+pub fn deparse_isolated(tree: &pb::ParseResult) -> Result<String> {
+    let options = ffi::pgbind_Options { isolate_deparse: true, ..Default::default() };
     Tree::from_owned(tree)?.deparse_consumed(&options)
 }
 

@@ -64,6 +64,12 @@ impl Tree {
         self.deparse_with(&options)
     }
 
+    /// SQL for the tree with the deparser in a child process (see [`crate::deparse_isolated`]).
+    pub fn deparse_isolated(&self) -> Result<String> {
+        let options = ffi::pgbind_Options { isolate_deparse: true, ..Default::default() };
+        self.deparse_with(&options)
+    }
+
     fn deparse_with(&self, options: *const ffi::pgbind_Options) -> Result<String> {
         let scratch = Arena::new()?; // not the tree's arena: &self may be shared
         self.deparse_in(options, &scratch)

@@ -1,0 +1,46 @@
+package pg_query
+
+// DeparseIsolated: the plain Deparse's SQL and refusals, with the deparser in a child process;
+// and deep trees from the parser (a 2,000-way UNION ALL, a 1,500-term || chain) deparse.
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDeparseIsolatedIsDeparse(t *testing.T) {
+	for _, sql := range []string{
+		"SELECT a, b FROM t WHERE id = ANY($1::int[]) ORDER BY 1",
+		"INSERT INTO t VALUES (1, 'x'); UPDATE t SET a = 2; DELETE FROM t",
+		"COMMENT ON TABLE t IS ''",
+		strings.Repeat("SELECT 1 UNION ALL ", 1999) + "SELECT 1",
+		"SELECT " + strings.Repeat("'a' || ", 1499) + "'a'",
+	} {
+		tree, err := Parse(sql)
+		if err != nil {
+			t.Fatalf("%.40s: %v", sql, err)
+		}
+		plain, err := Deparse(tree)
+		if err != nil {
+			t.Fatalf("%.40s: Deparse: %v", sql, err)
+		}
+		isolated, err := DeparseIsolated(tree)
+		if err != nil || isolated != plain {
+			t.Errorf("%.40s: DeparseIsolated gives %.60q, %v; Deparse %.60q", sql, isolated, err, plain)
+		}
+	}
+}
+
+func TestDeparseIsolatedRefusesAsDeparse(t *testing.T) {
+	// a RangeVar without its name: outside the deparse contract, refused before the deparser
+	tree, err := Parse("SELECT a FROM t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree.Stmts[0].Stmt.GetSelectStmt().FromClause[0].GetRangeVar().Relname = ""
+	_, plain := Deparse(tree)
+	_, isolated := DeparseIsolated(tree)
+	if plain == nil || isolated == nil || plain.Error() != isolated.Error() {
+		t.Errorf("a RangeVar without relname: Deparse says %v, DeparseIsolated %v", plain, isolated)
+	}
+}
