@@ -46,7 +46,7 @@
 #include <unistd.h>
 
 #define MAX_KINDS 512
-#define HOSTS     3 /* statements each field is changed in */
+#define HOSTS     6 /* statements each field is changed in (one per parent slot) */
 
 typedef struct {
 	uint64_t w[MAX_KINDS / 64];
@@ -100,7 +100,10 @@ typedef struct {
 	uint32_t field; /* global field index */
 	char *base;
 	enum Change change;
-	uint32_t kind; /* CH_KIND */
+	uint16_t kind;  /* CH_KIND */
+	uint8_t sample; /* ... its sample (samples[kind][sample]) */
+	int16_t also;   /* -1, or a field of the message (an enum or bool) set to value as well */
+	int32_t value;
 } Case;
 
 static Stmt *stmts;
@@ -110,9 +113,19 @@ static uint32_t field_base[PGBIND_MESSAGE_COUNT + 1], n_fields_all;
 static uint32_t field_msg[8192], field_fi[8192];
 static Case *cases;
 static size_t n_cases, cap_cases;
-static const pgbind_Node *samples[MAX_KINDS]; /* per kind, its smallest node of the learnt corpus */
-static size_t sample_size[MAX_KINDS];
-static int sample_stmt[MAX_KINDS];
+/* Per kind, its smallest node of the learnt corpus in each of up to SLOTS parent slots; the
+ * SAMPLES smallest of those are put in fields (the smallest ColumnRef is `*`, which no WHERE
+ * takes; the smallest in another slot is `a`) */
+#define SLOTS   8
+#define SAMPLES 3
+typedef struct {
+	const pgbind_Node *node;
+	size_t size;
+	int stmt;
+	uint32_t slot;
+} Sample;
+static Sample by_slot[MAX_KINDS][SLOTS];
+static Sample samples[MAX_KINDS][SAMPLES];
 static pgbind_Arena *keep;
 static bool learning = true;
 
@@ -172,19 +185,27 @@ static void **slot_of(const Case *c, size_t **count)
 typedef struct {
 	void *cell;
 	size_t count;
+	int value; /* of the field also set */
 } Saved;
 
 static Saved apply(const Case *c)
 {
 	if (c->change == CH_NONE)
-		return (Saved){NULL, 0};
+		return (Saved){NULL, 0, 0};
 	size_t *count;
 	void **slot = slot_of(c, &count);
-	Saved s = {slot ? *slot : NULL, count ? *count : 0};
+	Saved s = {slot ? *slot : NULL, count ? *count : 0, 0};
+	if (c->also >= 0) {
+		const pgbind_FieldDesc *a = &pgbind_message_descs[field_msg[c->field]].fields[c->also];
+		if (a->wire == PGBIND_WIRE_BOOL)
+			s.value = *(bool *)(c->base + a->offset), *(bool *)(c->base + a->offset) = c->value != 0;
+		else
+			s.value = *(int *)(c->base + a->offset), *(int *)(c->base + a->offset) = c->value;
+	}
 	if (c->change == CH_NULL)
 		*slot = NULL;
 	else if (c->change == CH_KIND)
-		*slot = (void *)samples[c->kind];
+		*slot = (void *)samples[c->kind][c->sample].node;
 	else if (c->change == CH_EMPTY)
 		*count = 0;
 	else if (c->change == CH_CUT)
@@ -196,6 +217,13 @@ static void undo(const Case *c, Saved s)
 {
 	if (c->change == CH_NONE)
 		return;
+	if (c->also >= 0) {
+		const pgbind_FieldDesc *a = &pgbind_message_descs[field_msg[c->field]].fields[c->also];
+		if (a->wire == PGBIND_WIRE_BOOL)
+			*(bool *)(c->base + a->offset) = s.value != 0;
+		else
+			*(int *)(c->base + a->offset) = s.value;
+	}
 	size_t *count;
 	void **slot = slot_of(c, &count);
 	if (c->change == CH_NULL || c->change == CH_KIND)
@@ -354,8 +382,12 @@ static void learn_node(int si, pgbind_Node *n, uint32_t parent, int depth)
 		return;
 	if (n->tag < MAX_KINDS && stmts[si].learn) {
 		size_t size = node_size(n, 0);
-		if (!samples[n->tag] || size < sample_size[n->tag])
-			samples[n->tag] = n, sample_size[n->tag] = size, sample_stmt[n->tag] = si;
+		Sample *b = by_slot[n->tag];
+		int j = 0;
+		while (j < SLOTS && b[j].node && b[j].slot != parent)
+			j++;
+		if (j < SLOTS && (!b[j].node || size < b[j].size))
+			b[j] = (Sample){n, size, si, parent};
 	}
 	learn_message(si, (uint32_t)(d - pgbind_message_descs), (char *)n, parent, depth + 1);
 }
@@ -364,7 +396,7 @@ static void add_host(Field *fd, int si, char *base, uint32_t parent)
 {
 	if (!stmts[si].host || fd->n_hosts == HOSTS)
 		return;
-	/* the first statement that has it, then others in new parent slots (one more in a known one) */
+	/* the shortest statement in each parent slot (a second one where there is one slot) */
 	for (int h = 0; h < fd->n_hosts; h++)
 		if (fd->hosts[h].stmt == si || (fd->hosts[h].parent == parent && fd->n_hosts >= 2))
 			return;
@@ -422,10 +454,73 @@ static void learn_message(int si, uint32_t mi, char *base, uint32_t parent, int 
 
 /* ---- the cases, the outcomes, the rules ------------------------------------------------------- */
 
-static void add_case(int si, uint32_t f, char *base, enum Change change, uint32_t kind)
+static Case *add_case(int si, uint32_t f, char *base, enum Change change, uint32_t kind)
 {
 	GROW(cases, n_cases, cap_cases);
-	cases[n_cases++] = (Case){si, f, base, change, kind};
+	cases[n_cases] = (Case){si, f, base, change, (uint16_t)kind, 0, -1, 0};
+	return &cases[n_cases++];
+}
+
+static int cmp_sample(const void *a, const void *b)
+{
+	const Sample *x = a, *y = b;
+	return !x->node - !y->node ? !x->node - !y->node : (x->size > y->size) - (x->size < y->size);
+}
+
+/* Each kind's samples: the smallest of its slots */
+static void pick_samples(void)
+{
+	for (unsigned k = 0; k < MAX_KINDS; k++) {
+		qsort(by_slot[k], SLOTS, sizeof(Sample), cmp_sample);
+		memcpy(samples[k], by_slot[k], sizeof samples[k]);
+	}
+}
+
+/* The second round: where a change neither crashed nor parsed back, the same change with the
+ * kind's other samples; and where a change to the field's first host was bad, the same change
+ * with each other value of each enum or bool field of its message (a NULL, an empty list, a kind
+ * the parser makes under another value: ALTER SUBSCRIPTION's conninfo is NULL with ENABLE, GRANT
+ * ON ALL TABLES IN SCHEMA holds Strings). A change that parses back proves the parser makes it. */
+static size_t second_round(size_t n_first, const uint8_t *out)
+{
+	size_t from = n_cases;
+	for (size_t i = 0; i < n_first; i++) {
+		Case c = cases[i];
+		Field *fd = &fields[c.field];
+		bool bad = out[i] == OUT_CRASH || out[i] == OUT_MISREAD;
+		if (c.change == CH_NONE || out[i] == OUT_SAME)
+			continue;
+		if (c.change == CH_KIND && bit_get(&fd->proven, c.kind))
+			continue;
+		if ((c.change == CH_NULL && fd->ok_null) || (c.change == CH_EMPTY && fd->ok_empty) ||
+			(c.change == CH_CUT && fd->ok_cut))
+			continue;
+		if (c.change == CH_KIND && out[i] != OUT_CRASH)
+			for (int j = 1; j < SAMPLES && samples[c.kind][j].node; j++)
+				if (samples[c.kind][j].stmt != c.stmt)
+					add_case(c.stmt, c.field, c.base, CH_KIND, c.kind)->sample = (uint8_t)j;
+		if (!bad || c.base != fd->hosts[0].base || (c.change == CH_KIND && out[i] == OUT_CRASH))
+			continue;
+		const pgbind_MessageDesc *d = &pgbind_message_descs[field_msg[c.field]];
+		for (uint32_t fi = 0; fi < d->n_fields; fi++) {
+			const pgbind_FieldDesc *a = &d->fields[fi];
+			if (a->wire == PGBIND_WIRE_BOOL) {
+				Case *n = add_case(c.stmt, c.field, c.base, c.change, c.kind);
+				n->also = (int16_t)fi, n->value = !*(bool *)(c.base + a->offset);
+			} else if (a->wire == PGBIND_WIRE_ENUM) {
+				const pgbind_EnumDesc *e = &pgbind_enum_descs[a->type_index];
+				int own = *(int *)(c.base + a->offset);
+				for (uint32_t v = 0; v < e->n_values; v++) {
+					int value = e->values[v].number;
+					if (value == own || (value == 0 && pgbind_enum_zero_is_undefined(a->type_index)))
+						continue;
+					Case *n = add_case(c.stmt, c.field, c.base, c.change, c.kind);
+					n->also = (int16_t)fi, n->value = value;
+				}
+			}
+		}
+	}
+	return n_cases - from;
 }
 
 /* Whether a node of kind k may sit in field f at all: any kind in a node field, a member in a oneof */
@@ -456,7 +551,7 @@ static void make_cases(void)
 			if (is_list(d->wire) && fd->fewest >= 2 && n >= fd->fewest)
 				add_case(ho->stmt, f, ho->base, CH_CUT, 0);
 			for (unsigned k = 1; holds_nodes(d->wire) && k < MAX_KINDS; k++)
-				if (samples[k] && !bit_get(&fd->kinds, k) && kind_fits(f, k) && sample_stmt[k] != ho->stmt)
+				if (samples[k][0].node && !bit_get(&fd->kinds, k) && kind_fits(f, k) && samples[k][0].stmt != ho->stmt)
 					add_case(ho->stmt, f, ho->base, CH_KIND, k);
 		}
 	}
@@ -513,6 +608,8 @@ static bool kinds_rule(uint32_t f, Bits *allowed)
 	return any;
 }
 
+static unsigned broken_kind; /* the kind a kinds rule refused (check mode) */
+
 /* The rules of field f that a value breaks (what check mode tests, as contract.c does) */
 static const char *breaks(uint32_t f, const char *base)
 {
@@ -530,8 +627,10 @@ static const char *breaks(uint32_t f, const char *base)
 	for (size_t k = 0; k < n; k++) {
 		if (!cells[k] && fd->bad_null && !fd->ok_null)
 			return "nonnull";
-		if (cells[k] && kinds && !bit_get(&allowed, ((const pgbind_Node *)cells[k])->tag))
+		if (cells[k] && kinds && !bit_get(&allowed, ((const pgbind_Node *)cells[k])->tag)) {
+			broken_kind = ((const pgbind_Node *)cells[k])->tag;
 			return "kinds";
+		}
 	}
 	return NULL;
 }
@@ -596,7 +695,7 @@ static int check_refusals(void)
 		if (check_message(root_index(), (const char *)stmts[i].tree, 0))
 			continue;
 		GROW(list, n_list, cap_list);
-		list[n_list++] = (Case){(int)i, broken_field, NULL, CH_NONE, 0};
+		list[n_list++] = (Case){(int)i, broken_field, NULL, CH_NONE, 0, 0, -1, 0};
 	}
 	uint8_t *out = malloc(n_list + 1);
 	run_cases(list, n_list, out);
@@ -606,9 +705,10 @@ static int check_refusals(void)
 		refused++;
 		const pgbind_FieldDesc *d = fdesc(list[i].field);
 		check_message(root_index(), (const char *)stmts[list[i].stmt].tree, 0);
-		printf("refused: %s:%d: %s.%s %s: %s\n", stmts[list[i].stmt].file, stmts[list[i].stmt].line,
-			   pgbind_message_descs[field_msg[list[i].field]].name, d->proto_name, broken_what,
-			   stmts[list[i].stmt].sql);
+		bool kinds = strcmp(broken_what, "kinds") == 0;
+		printf("refused: %s:%d: %s.%s %s%s%s: %s\n", stmts[list[i].stmt].file, stmts[list[i].stmt].line,
+			   pgbind_message_descs[field_msg[list[i].field]].name, d->proto_name, broken_what, kinds ? " " : "",
+			   kinds ? pgbind_node_desc(broken_kind)->name : "", stmts[list[i].stmt].sql);
 	}
 	fprintf(stderr,
 			"deparse-probe: --check: %zu statements, %zu break a rule, %zu of them deparsed right by libpg_query "
@@ -746,15 +846,24 @@ int main(int argc, char **argv)
 			learn_message((int)i, root_index(), (char *)stmts[i].tree, UINT32_MAX, 0);
 	fprintf(stderr, "deparse-probe: %zu statements learnt from, %zu of them hosts\n", n_learnt, n_hosts);
 
+	pick_samples();
 	make_cases();
 	free(outcomes);
 	outcomes = malloc(n_cases + 1);
 	run_cases(cases, n_cases, outcomes);
-	size_t counts[5] = {0};
+	size_t counts[5] = {0}, n_first = n_cases;
 	for (size_t i = 0; i < n_cases; i++) {
 		counts[outcomes[i]]++;
 		record(i, outcomes[i]);
 	}
+	size_t n_second = second_round(n_first, outcomes);
+	outcomes = realloc(outcomes, n_cases + 1);
+	run_cases(cases + n_first, n_second, outcomes + n_first);
+	size_t proofs = 0;
+	for (size_t i = n_first; i < n_cases; i++) /* only proofs count: the first round showed the shape */
+		if (outcomes[i] == OUT_SAME)
+			record(i, outcomes[i]), proofs++;
+	fprintf(stderr, "deparse-probe: second round: %zu cases, %zu parsed back\n", n_second, proofs);
 	FILE *out = fopen(out_path, "w");
 	if (!out) {
 		fprintf(stderr, "deparse-probe: cannot write %s: %s\n", out_path, strerror(errno));

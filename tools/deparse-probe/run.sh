@@ -12,7 +12,9 @@ BUILD=${BUILD:-build}
 PG_MAJOR=${PG_MAJOR:?run through make deparse-probe}
 OUT=${OUT:-schema/pg$PG_MAJOR/deparse.txt}
 mkdir -p "$BUILD"
-tests/corpus/combinatorial.sh > "$BUILD/combinatorial.sql"
+# written aside and renamed, so that a run reading it meanwhile reads it whole
+tests/corpus/combinatorial.sh > "$BUILD/combinatorial.sql.$$"
+mv "$BUILD/combinatorial.sql.$$" "$BUILD/combinatorial.sql"
 SQL=$(echo tests/sql/*.sql tests/fuzz/regressions/parse/*.sql "$BUILD/combinatorial.sql")
 for d in tests/sql/pg*; do
 	if [ -d "$d" ] && [ "${d#tests/sql/pg}" -le "$PG_MAJOR" ]; then
