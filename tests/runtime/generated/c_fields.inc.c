@@ -8,7 +8,7 @@
  *   schema/pg15/overrides.txt    fnv1a64 a90d140f50a2a760
  *   schema/libpg_query.txt       fnv1a64 0a87a3524be505f1
  *   schema/pg15/libpg_query.txt  fnv1a64 c50fcb5fb73080e7
- *   schema/pg15/deparse.txt      fnv1a64 75194fec45e9f524
+ *   schema/pg15/deparse.txt      fnv1a64 b99a21f345bdf9b5
  */
 /*
  * c_fields.inc.c -- for each node message, its AST fields' conversion kinds and the C types
