@@ -115,7 +115,7 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 
-.PHONY: lib rust go dist check-generated-go deparse-probe
+.PHONY: lib rust go dist check-generated-go deparse-probe deparse-split regen-verify
 .PHONY: all deps regen extract generate check-generated check-format format check check-quick check-versions check-fresh unit-tests clean install fuzz \
         fuzz-build bench \
         san-build
@@ -159,11 +159,30 @@ generate: deps $(BUILD)/pgbind-gen
 	$(GENERATE_CMD)
 	$(call GO_PROTOC_CMD,targets/go)
 
-# One recipe, so that make -j cannot generate before the model is written.
+# One recipe, so that make -j cannot generate before the model is written. Then, with the code
+# generated from it built (sub-makes: they read the new files), the deparse contract is derived
+# from the corpus and the linked library (tools/deparse-probe), rendered, and the result verified
+# against the library on that corpus (regen-verify).
 regen: deps $(BUILD)/pgbind-extract $(BUILD)/pgbind-gen
 	$(EXTRACT_CMD)
 	$(GENERATE_CMD)
 	$(call GO_PROTOC_CMD,targets/go)
+	+$(MAKE) --no-print-directory deparse-probe
+	+$(MAKE) --no-print-directory generate
+	+$(MAKE) --no-print-directory regen-verify
+
+# make regen's last step: every statement of the corpus the contract was derived from (run.sh
+# --list) through pgbind against the linked libpg_query (pgbind verify: parse, JSON, deparse,
+# fingerprint, normalize). A difference stops make regen, naming each statement; where it is
+# libpg_query's behaviour (fingerprint, normalize), the fix is a line of schema/libpg_query.txt.
+regen-verify: all
+	@$(BUILD)/pgbind verify $$(BUILD=$(BUILD) PG_MAJOR=$(PG_MAJOR) tools/deparse-probe/run.sh --list) \
+		>$(BUILD)/regen-verify.txt 2>&1 || { grep -v -e ' 0 failed$$' -e '^  ' $(BUILD)/regen-verify.txt | head -60 >&2; \
+		echo "make regen: libpg_query $(PG_MAJOR) and the regenerated pgbind differ on the statements above" \
+		"(all of it: $(BUILD)/regen-verify.txt). Where fingerprint or normalize differ, declare what this" \
+		"libpg_query does in schema/libpg_query.txt (a line with since:$(PG_MAJOR), or until: on the rule it" \
+		"ends; docs/versions.md) and run make regen again." >&2; exit 1; }
+	@tail -1 $(BUILD)/regen-verify.txt | sed 's/^/make regen: pgbind verify on the corpus: /'
 
 check-generated: deps $(BUILD)/pgbind-gen check-generated-go
 	$(BUILD)/pgbind-gen $(GEN_ARGS) --check

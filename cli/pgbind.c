@@ -247,7 +247,8 @@ static void report_deparse_failure(Run *r, size_t i, const pgbind_ParseResult *o
  * EXIT_INPUT. */
 static int run_deparse(Run *r)
 {
-	pgbind_Options options = {.check_deparse = r->check};
+	/* a tree from outside (--from=protobuf|json): the deparser runs isolated, its crash an error */
+	pgbind_Options options = {.check_deparse = r->check, .isolate_deparse = !is_sql_input(r)};
 	int rc = EXIT_OK;
 	bool first = true;
 	for (size_t i = 0; i < r->tree->n_stmts; i++) {

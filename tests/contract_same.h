@@ -16,7 +16,7 @@
 /* Whether the two walks agree on tree t at pgbind_deparse's depth; else why, in why. */
 static inline bool contract_walks_agree(const pgbind_ParseResult *t, char *why, size_t n_why)
 {
-	int depth = 4 * PGBIND_DEPARSE_MAX_DEPTH + 8;
+	int depth = PGBIND_DEFAULT_MAX_DEPTH;
 	pgbind_Status gen = {0}, ref = {0};
 	bool g = pgbind_check_deparse_contract(t, depth, &gen);
 	bool r = pgbind_check_deparse_contract_reference(t, depth, &ref);

@@ -286,7 +286,7 @@ step "deparse --from=protobuf of a tree outside the contract: an error, not a cr
 	if [ $PG_MAJOR -eq 15 ]; then [ \$rc -eq 1 ] && grep -q 'AlterEnumStmt.newVal is NULL' '$TMP/enum.err'
 	else [ \$rc -eq 0 ] || [ \$rc -eq 1 ]; fi"
 step "stack: deep nesting through every path on threads of 128 KiB, 256 KiB, 2 MiB" "$BUILD/tests/test_stack"
-step "mutation experiment: 3 scripts' protobuf and JSON changed, deparsed in children" \
+step "mutation experiment: 3 scripts' protobuf and JSON changed; the isolated deparse never kills its caller (asserted), the plain deparse's crash rate printed" \
 	"$BUILD/tests/mutate_deparse" --cases 2000 --json-cases 1000 tests/sql/ddl_tables.sql \
 	"$DEBIAN_SQL_DIR/information_schema.sql" "$DEBIAN_SQL_DIR/system_functions.sql"
 step "normalize: each of libpg_query's rules, the scanner's corners, bad input" "$BUILD/tests/test_normalize"
@@ -310,6 +310,8 @@ if [ -n "$DEBIAN_SQL" ]; then
 fi
 step "pgbind verify: statements the deparse probe never read (the contract refuses none that deparse)" \
 	"$BUILD/pgbind" verify tests/corpus/unseen_by_probe.sql
+step "pgbind verify: the combinatorial corpus (every expression form in every clause; the contract refuses none)" sh -c "
+	tests/corpus/combinatorial.sh > '$TMP/combinatorial.sql' && '$BUILD/pgbind' verify '$TMP/combinatorial.sql'"
 if [ "${QUICK:-}" != 1 ]; then # the kinds are counted over both corpora
 	step "coverage: every node kind the raw grammar builds is exercised" sh -c "
 		'$BUILD/pgbind' verify --coverage='$TMP/coverage.txt' $SQL $DEBIAN_SQL >/dev/null;
@@ -492,16 +494,16 @@ section clifuzz "command-line fuzz (the AddressSanitizer pgbind, ${CLI_FUZZ_CASE
 # process may end by a signal or a sanitizer's report; each failure is exit 1 (2 for a mangled
 # command line) with a message. LeakSanitizer's exit-time scan is off here (it costs half of each
 # run; the sanitizers part checks leaks). The deparse of trees read from protobuf or JSON is run
-# and reported apart, counted only with PGBIND_FUZZ_DEPARSE_TREES=fail (tests/cli/fuzz_cli.c).
+# too, isolated as the CLI runs it (PGBIND_FUZZ_DEPARSE_TREES=fail: a signal there fails too).
 step "command-line fuzz: every subcommand and input format, no signal, every failure exit 1 or 2 with a message" \
 	sh -c "${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O1 -o '$TMP/fuzz_cli' tests/cli/fuzz_cli.c &&
-	ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	PGBIND_FUZZ_DEPARSE_TREES=fail ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	'$TMP/fuzz_cli' --pgbind '$SAN_BUILD/pgbind' --seed-pgbind '$BUILD/pgbind' --cases ${CLI_FUZZ_CASES:-400} \
 		--seed ${CLI_FUZZ_SEED:-1} --save '$BUILD/fuzz-cli' $SQL"
 
 section fuzz "fuzzing (libFuzzer, ${FUZZ_SECONDS:-60} s a target, fixed seed)"
 if [ -n "${HAVE_FUZZ:-}" ]; then
-	step "fuzz: saved regressions (the deparse targets' too), then parse, decode and JSON targets" env BUILD="$BUILD" \
+	step "fuzz: saved regressions, then parse, decode, JSON and the three deparse targets (isolated deparse)" env BUILD="$BUILD" \
 		FUZZ_SECONDS="${FUZZ_SECONDS:-60}" tests/fuzz/run.sh
 else
 	echo "     (clang not found: fuzzing not run; scripts/install-deps.sh installs it)"
@@ -522,7 +524,7 @@ cargo_counts() {
 [ -n "${PG_QUERY_DIR:-}" ] || unset PG_QUERY_DIR
 CARGO_RUN="env CARGO_TARGET_DIR=$PWD/$BUILD/rust RUSTC=${RUSTC:-/usr/bin/rustc} ${CARGO:-/usr/bin/cargo}"
 step "Rust: API, views, errors, depth; every struct laid out as the C compiler does" \
-	cargo_counts sh -c "cd targets/rust && $CARGO_RUN test --release --test api --test layout"
+	cargo_counts sh -c "cd targets/rust && $CARGO_RUN test --release --test api --test layout --test isolate"
 step "Rust property test: random trees of all 241 messages, every field, both directions and the views" \
 	sh -c "cd targets/rust && $CARGO_RUN test --release --test property"
 step "Rust verify: project corpus (protobuf bytes, prost decode, views, deparse, fingerprint)" \
@@ -549,6 +551,7 @@ GO_RACE_TEST=${GO_RACE_TEST:-$BUILD/go/pg_query.race.test}
 step "Go: targets/go/pg_query.pb.go is protoc-gen-go's output for the proto" make -s check-generated-go BUILD="$BUILD"
 step "Go: the module's files, generated ones included, are gofmt-clean" sh -c 'test -z "$(gofmt -l targets/go)"'
 step "Go: pg_query_go v4's API and signatures, errors, depth, no panic" "$GO_TEST" -test.run '^(TestTour|TestErrors)$'
+step "Go: DeparseIsolated: the plain Deparse's SQL and refusals, the deparser in a child" "$GO_TEST" -test.run '^TestDeparseIsolated'
 step "Go: a program written against pg_query_go v4 builds with only its import changed (examples/go)" sh -c "
 	'$BUILD/go/port' >'$TMP/port.out' && diff -u examples/go/port.expected '$TMP/port.out'"
 step "Go property test: random trees of every message, every field, both directions and the views" \

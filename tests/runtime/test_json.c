@@ -498,9 +498,16 @@ static void test_malformed(void)
 	fails("{\"stmts\":[{\"stmt\":{\"SelectStmt\":{\"targetList\":[{},]}}}]}", M, "line 1, column 51: unexpected ']'",
 		  50, __LINE__);
 
-	/* what is accepted: null for any field, {} for a NULL node, keys in any order, duplicates */
+	/* a key twice, or two members of one oneof: an error naming both places (the last no longer wins) */
+	fails("{\"version\":7,\"version\":8}", I,
+		  "line 1, column 14: key \"version\" twice in one ParseResult (first at line 1, column 2)", 13, __LINE__);
+	fails("{\"stmts\":[{\"stmt\":{\"A_Const\":{\"ival\":{\"ival\":1},\"sval\":{\"sval\":\"x\"}}}}]}", I,
+		  "line 1, column 49: key \"sval\" of A_Const: its oneof val is set already, by \"ival\" (line 1, column 31)",
+		  48, __LINE__);
+
+	/* what is accepted: null for any field, {} for a NULL node, keys in any order */
 	r = read_json("{\"stmts\":[{\"stmt_len\":3,\"stmt\":null,\"stmt_location\":null},{\"stmt\":{}}],"
-				  "\"version\":7,\"version\":8}",
+				  "\"version\":8}",
 				  &st);
 	CHECK(r && r->version == 8 && r->n_stmts == 2 && r->stmts[0]->stmt_len == 3 && !r->stmts[0]->stmt &&
 			  !r->stmts[1]->stmt,

@@ -437,7 +437,7 @@ static bool op_deparse(const Item *it, ArenaUse *use)
 static bool op_contract(const Item *it, ArenaUse *use)
 {
 	(void)use;
-	bool ok = pgbind_check_deparse_contract(it->tree, 4 * PGBIND_DEPARSE_MAX_DEPTH + 8, NULL);
+	bool ok = pgbind_check_deparse_contract(it->tree, PGBIND_DEFAULT_MAX_DEPTH, NULL);
 	sink += ok;
 	return ok;
 }

@@ -157,11 +157,6 @@ PGBIND_ARENA_INLINE void *pgbind_Arena_Alloc(pgbind_Arena *arena, size_t size)
  */
 #define PGBIND_DEFAULT_MAX_DEPTH 10000
 
-/* Deparse is bounded as every path is (max_depth, and the calling thread's stack: libpg_query's
- * deparser recurses once a level or more, so a tree is refused when the thread has not the stack
- * it needs). This name is kept only for code written when deparse had a fixed limit of its own. */
-#define PGBIND_DEPARSE_MAX_DEPTH PGBIND_DEFAULT_MAX_DEPTH
-
 /* How long pgbind_deparse waits for an isolated deparser (pgbind_Options.isolate_deparse) before
  * it kills it: far more than libpg_query takes for any tree within max_depth. */
 #define PGBIND_DEPARSE_TIMEOUT_MS 10000

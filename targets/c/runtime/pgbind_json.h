@@ -51,7 +51,8 @@ PGBIND_API const char *pgbind_json(const pgbind_ParseResult *tree, const pgbind_
  * libpg_query's format, which is pgbind_json()'s, into a tree in arena. Keys may come in any order
  * and with proto field names (target_list) as well as PostgreSQL's (targetList); white space is
  * allowed; absent fields take their defaults (NULL, 0, false, empty) and `null` means the default
- * for any field; a later duplicate key replaces the earlier value; {} and null are a NULL node.
+ * for any field; a key given twice in one object, or two members of one oneof, is
+ * PGBIND_ERROR_INVALID naming both places; {} and null are a NULL node.
  * String bytes >= 0x80 are taken as they are, UTF-8 or not (as pgbind_decode takes them).
  *
  * Errors other than PGBIND_ERROR_ARGUMENT and running out of memory for the key tables come with
@@ -59,11 +60,12 @@ PGBIND_API const char *pgbind_json(const pgbind_ParseResult *tree, const pgbind_
  * C: " (1-based; columns count characters, a UTF-8 sequence being one):
  *   PGBIND_ERROR_MALFORMED  not JSON: unexpected character or end, bad literal or number, bad
  *                           escape, raw control character in a string, \u0000, lone surrogate,
- *                           text after the value, empty input
+ *                           text after the value, empty input, no JSON value where one was
+ *                           expected ("not json")
  *   PGBIND_ERROR_INVALID    JSON, but not a parse tree: an unknown key (strict: typos are not
  *                           skipped), a value of the wrong type, an integer out of range, an
- *                           unknown node kind or enum name, a node object with two keys; the
- *                           message ends with the path, e.g.
+ *                           unknown node kind or enum name, a node object with two keys, a key
+ *                           twice; the message ends with the path, e.g.
  *                           "at ParseResult.stmts[0].stmt.SelectStmt.limitOption"
  *   PGBIND_ERROR_DEPTH      messages nested deeper than options->max_depth (counted as
  *                           pgbind_decode and pgbind_json count them)
