@@ -441,7 +441,7 @@ $(BUILD)/fuzz/obj/%.o: %.c $(wildcard $(RT_DIR)/*.h cli/*.h) $(GENERATED) | $(BU
 # kept between runs (make would delete them as intermediates of the pattern rule below)
 .SECONDARY: $(FUZZ_OBJS)
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/deparse_target.h tests/contract_same.h $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_OBJS) $(PG_QUERY_LIBS) -pthread
 
 fuzz-build: $(FUZZ_TARGETS)

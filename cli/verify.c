@@ -328,6 +328,21 @@ static bool same_scan(const char *stmt, pgbind_Arena *arena, char *why, size_t s
 /* the sanitizers' (weak: absent from a plain build) */
 extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
 
+/* In a child that runs libpg_query where it may crash: die by the signal itself, not through a
+ * fuzzer's or sanitizer's handler (which would take the child for the process under test) nor its
+ * death callback (which would save the input as a crash); quiet: libpg_query's stderr to /dev/null. */
+static void mortal_child(bool quiet)
+{
+	static const int deadly[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE};
+	for (size_t i = 0; i < sizeof deadly / sizeof *deadly; i++)
+		signal(deadly[i], SIG_DFL);
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(NULL);
+	int null_fd = quiet ? open("/dev/null", O_WRONLY) : -1;
+	if (null_fd >= 0)
+		dup2(null_fd, STDERR_FILENO);
+}
+
 /* ---- libpg_query's fingerprint and normalize, in a child ------------------------------------- */
 
 /* libpg_query is the oracle, and where it crashes (15-4.0.0's pg_query_normalize segfaults on some
@@ -431,16 +446,7 @@ static bool worker_start(void)
 	if (pid == 0) {
 		close(req[1]);
 		close(ans[0]);
-		/* die by the signal itself, not through a fuzzer's or sanitizer's handler, which would take
-		 * the worker for the process under test */
-		static const int deadly[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE};
-		for (size_t i = 0; i < sizeof deadly / sizeof *deadly; i++)
-			signal(deadly[i], SIG_DFL);
-		if (__sanitizer_set_death_callback)
-			__sanitizer_set_death_callback(NULL);
-		int null_fd = open("/dev/null", O_WRONLY);
-		if (null_fd >= 0)
-			dup2(null_fd, STDERR_FILENO);
+		mortal_child(true);
 		worker_main(req[0], ans[1]);
 	}
 	close(req[0]);
@@ -528,17 +534,7 @@ static int deparse_in_child(const uint8_t *bytes, size_t len, const pgbind_Parse
 	if (pid < 0)
 		return THEIRS_DIED;
 	if (pid == 0) {
-		/* die by the signal itself: not through a fuzzer's or sanitizer's crash handler, which
-		 * would take the child for the process under test */
-		static const int deadly[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE};
-		for (size_t i = 0; i < sizeof deadly / sizeof *deadly; i++)
-			signal(deadly[i], SIG_DFL);
-		/* nor through a fuzzer's sanitizer death callback, which would save the input as a crash */
-		if (__sanitizer_set_death_callback)
-			__sanitizer_set_death_callback(NULL);
-		int null_fd = quiet ? open("/dev/null", O_WRONLY) : -1;
-		if (null_fd >= 0)
-			dup2(null_fd, STDERR_FILENO);
+		mortal_child(quiet);
 		PgQueryProtobuf pb = {len, (char *)bytes};
 		PgQueryDeparseResult r = pg_query_deparse_protobuf(pb);
 		pgbind_Arena *arena = pgbind_Arena_New();
@@ -758,14 +754,7 @@ static bool to_nodes_in_child(const pgbind_ParseResult *tree, const uint8_t *wan
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
-		static const int deadly[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE};
-		for (size_t i = 0; i < sizeof deadly / sizeof *deadly; i++)
-			signal(deadly[i], SIG_DFL);
-		if (__sanitizer_set_death_callback)
-			__sanitizer_set_death_callback(NULL);
-		int null_fd = open("/dev/null", O_WRONLY);
-		if (null_fd >= 0)
-			dup2(null_fd, STDERR_FILENO);
+		mortal_child(true);
 		char answer = verify_to_nodes(tree, want, want_len, why, size);
 		bool written = write_all(fds[1], &answer, 1) && write_all(fds[1], why, size);
 		_exit(written ? 0 : 3);
@@ -866,16 +855,8 @@ static void their_parse(const char *stmt, bool in_child, TheirParse *out)
 	pid_t pid = in_child && pipe(fds) == 0 ? (fflush(stdout), fflush(stderr), fork()) : -1;
 	if (pid < 0 && fds[0] >= 0)
 		close(fds[0]), close(fds[1]);
-	if (pid == 0) { /* die by the signal itself, quietly (as in worker_start) */
-		static const int deadly[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE};
-		for (size_t i = 0; i < sizeof deadly / sizeof *deadly; i++)
-			signal(deadly[i], SIG_DFL);
-		if (__sanitizer_set_death_callback)
-			__sanitizer_set_death_callback(NULL);
-		int null_fd = open("/dev/null", O_WRONLY);
-		if (null_fd >= 0)
-			dup2(null_fd, STDERR_FILENO);
-	}
+	if (pid == 0)
+		mortal_child(true);
 	if (pid <= 0) { /* in this process, or the child */
 		PgQueryProtobufParseResult r = pg_query_parse_protobuf(stmt);
 		char failed = r.error != NULL;
