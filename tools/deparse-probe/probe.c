@@ -8,8 +8,10 @@
  * holds anywhere (the union over every parent and value), whether it is ever NULL (a list: holds
  * a NULL cell), ever empty, and the fewest cells it has. Only what no parse of the corpus shows can
  * be refused, and only where the linked deparser was seen to crash (a signal, or no answer in 10 s)
- * or misread (SQL that does not parse back to the changed tree) with it: on up to HOSTS statements
- * of the corpus that deparse and parse back to themselves, each field is changed once per case --
+ * with it, or for a kind also misread (SQL that does not parse back to the changed tree; a NULL or
+ * a short list that only misreads is no memory hazard, and the check_deparse option catches its
+ * wrong SQL): on up to HOSTS statements of the corpus that deparse and parse back to themselves,
+ * each field is changed once per case --
  * set to NULL (a list: its first cell), emptied, cut to one cell fewer than any parse gives, its
  * node (first cell) replaced by the smallest node of every kind the field never holds -- and
  * deparsed with pgbind_deparse_unchecked in a child (a fork server: one child runs cases until one
@@ -86,7 +88,7 @@ typedef struct {
 	int n_hosts;
 	Bits proven;            /* kinds a change put there that parsed back */
 	Bits bad;               /* kinds that crashed or misread */
-	bool bad_null, ok_null; /* a NULL (cell) crashed or misread; parsed back */
+	bool bad_null, ok_null; /* a NULL (cell) crashed; parsed back */
 	bool bad_empty, ok_empty;
 	bool bad_cut, ok_cut;
 	int ex_kind, ex_null, ex_empty, ex_cut; /* a case that showed it (the example), -1 */
@@ -487,7 +489,7 @@ static size_t second_round(size_t n_first, const uint8_t *out)
 	for (size_t i = 0; i < n_first; i++) {
 		Case c = cases[i];
 		Field *fd = &fields[c.field];
-		bool bad = out[i] == OUT_CRASH || out[i] == OUT_MISREAD;
+		bool bad = out[i] == OUT_CRASH || (c.change == CH_KIND && out[i] == OUT_MISREAD);
 		if (c.change == CH_NONE || out[i] == OUT_SAME)
 			continue;
 		if (c.change == CH_KIND && bit_get(&fd->proven, c.kind))
@@ -561,7 +563,8 @@ static void record(size_t i, uint8_t out)
 {
 	const Case *c = &cases[i];
 	Field *fd = &fields[c->field];
-	bool bad = out == OUT_CRASH || out == OUT_MISREAD, same = out == OUT_SAME;
+	/* a kind misread is a reason for a kinds rule; a NULL, an empty or a shorter list only crashing */
+	bool bad = out == OUT_CRASH || (c->change == CH_KIND && out == OUT_MISREAD), same = out == OUT_SAME;
 	switch (c->change) {
 	case CH_KIND:
 		if (same)
@@ -743,8 +746,9 @@ static void write_rules(FILE *out, const char *major, size_t n_learnt, size_t n_
 			"# targets/c/runtime/contract.c refuses a tree that breaks a rule before the deparser sees it.\n"
 			"# Every rule is about one field, wherever its message sits (no context): kinds= the kinds the\n"
 			"# field holds in some parsed statement (the union over every parent and value) and those a change\n"
-			"# proved the parser makes; nonnull, nonempty, mincells= where no parse shows less. Each only where\n"
-			"# a change to it crashed (a signal, or no answer in 10 s) or misread (SQL that does not parse back).\n"
+			"# proved the parser makes, where another kind crashed (a signal, or no answer in 10 s) or misread\n"
+			"# (SQL that does not parse back); nonnull, nonempty, mincells= where no parse shows less and less\n"
+			"# crashed.\n"
 			"# From %zu statements (%zu of them deparse and parse back: the changes' hosts): %zu cases,\n"
 			"# %zu crashed, %zu misread, %zu parsed back, %zu gave an error of the deparser.\n",
 			major, n_learnt, n_hosts, counts[0] + counts[1] + counts[2] + counts[4], counts[OUT_CRASH],

@@ -6,7 +6,7 @@
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
  *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
- *   schema/pg15/deparse.txt      fnv1a64 b99a21f345bdf9b5
+ *   schema/pg15/deparse.txt      fnv1a64 45a19bf2f813a79c
  */
 /*
  * deparse.inc.c -- the deparse contract of the linked libpg_query: what its deparser requires of
@@ -16,1547 +16,1439 @@
  */
 
 /* ---- Begin rule operands ---- */
-/* 0: Float.fval (schema/pg15/deparse.txt:13:12) */
-/* 1: String.sval (schema/pg15/deparse.txt:15:13) */
-/* 2: BitString.bsval (schema/pg15/deparse.txt:17:17) */
-/* 3: List.items (schema/pg15/deparse.txt:19:12) */
-/* 4: List.items (schema/pg15/deparse.txt:21:12) */
-static const uint8_t contract_kinds_4[] = { /* the kinds allowed, by tag */
+/* 0: List.items (schema/pg15/deparse.txt:14:12) */
+/* 1: List.items (schema/pg15/deparse.txt:16:12) */
+static const uint8_t contract_kinds_1[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0xc0,0x09,0x80,0x04,0x04,0x00,0x4a,
 };
-/* 5: Alias.aliasname (schema/pg15/deparse.txt:23:17) */
-/* 6: Alias.colnames (schema/pg15/deparse.txt:25:16) */
-/* 7: Alias.colnames (schema/pg15/deparse.txt:27:16) */
-static const uint8_t contract_kinds_7[] = { /* the kinds allowed, by tag */
+/* 2: Alias.aliasname (schema/pg15/deparse.txt:18:17) */
+/* 3: Alias.colnames (schema/pg15/deparse.txt:20:16) */
+/* 4: Alias.colnames (schema/pg15/deparse.txt:22:16) */
+static const uint8_t contract_kinds_4[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 8: RangeVar.relname (schema/pg15/deparse.txt:29:18) */
-/* 9: RangeVar.relpersistence (schema/pg15/deparse.txt:31:25) */
-/* 10: GroupingFunc.args (schema/pg15/deparse.txt:33:19) */
-/* 11: GroupingFunc.args (schema/pg15/deparse.txt:35:19) */
-/* 12: GroupingFunc.args (schema/pg15/deparse.txt:37:19) */
-static const uint8_t contract_kinds_12[] = { /* the kinds allowed, by tag */
+/* 5: RangeVar.relname (schema/pg15/deparse.txt:24:18) */
+/* 6: GroupingFunc.args (schema/pg15/deparse.txt:26:19) */
+static const uint8_t contract_kinds_6[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 13: NamedArgExpr.arg (schema/pg15/deparse.txt:39:18) */
-/* 14: NamedArgExpr.arg (schema/pg15/deparse.txt:41:18) */
-static const uint8_t contract_kinds_14[] = { /* the kinds allowed, by tag */
+/* 7: NamedArgExpr.arg (schema/pg15/deparse.txt:28:18) */
+static const uint8_t contract_kinds_7[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 15: NamedArgExpr.name (schema/pg15/deparse.txt:43:19) */
-/* 16: BoolExpr.args (schema/pg15/deparse.txt:45:15) */
-/* 17: BoolExpr.args (schema/pg15/deparse.txt:47:15) */
-/* 18: BoolExpr.args (schema/pg15/deparse.txt:49:15) */
-static const uint8_t contract_kinds_18[] = { /* the kinds allowed, by tag */
+/* 8: NamedArgExpr.name (schema/pg15/deparse.txt:30:19) */
+/* 9: BoolExpr.args (schema/pg15/deparse.txt:32:15) */
+/* 10: BoolExpr.args (schema/pg15/deparse.txt:34:15) */
+/* 11: BoolExpr.args (schema/pg15/deparse.txt:36:15) */
+static const uint8_t contract_kinds_11[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 19: SubLink.testexpr (schema/pg15/deparse.txt:51:18) */
-static const uint8_t contract_kinds_19[] = { /* the kinds allowed, by tag */
+/* 12: SubLink.testexpr (schema/pg15/deparse.txt:38:18) */
+static const uint8_t contract_kinds_12[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 20: SubLink.operName (schema/pg15/deparse.txt:53:19) */
-/* 21: SubLink.operName (schema/pg15/deparse.txt:55:19) */
-static const uint8_t contract_kinds_21[] = { /* the kinds allowed, by tag */
+/* 13: SubLink.operName (schema/pg15/deparse.txt:40:19) */
+/* 14: SubLink.operName (schema/pg15/deparse.txt:42:19) */
+static const uint8_t contract_kinds_14[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 22: SubLink.subselect (schema/pg15/deparse.txt:57:19) */
-/* 23: SubLink.subselect (schema/pg15/deparse.txt:59:19) */
-static const uint8_t contract_kinds_23[] = { /* the kinds allowed, by tag */
+/* 15: SubLink.subselect (schema/pg15/deparse.txt:44:19) */
+/* 16: SubLink.subselect (schema/pg15/deparse.txt:46:19) */
+static const uint8_t contract_kinds_16[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 24: CaseExpr.arg (schema/pg15/deparse.txt:61:14) */
+/* 17: CaseExpr.arg (schema/pg15/deparse.txt:48:14) */
+static const uint8_t contract_kinds_17[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 18: CaseExpr.args (schema/pg15/deparse.txt:50:15) */
+/* 19: CaseExpr.args (schema/pg15/deparse.txt:52:15) */
+static const uint8_t contract_kinds_19[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 20: CaseExpr.defresult (schema/pg15/deparse.txt:54:20) */
+static const uint8_t contract_kinds_20[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 21: CaseWhen.expr (schema/pg15/deparse.txt:56:15) */
+static const uint8_t contract_kinds_21[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 22: CaseWhen.result (schema/pg15/deparse.txt:58:17) */
+static const uint8_t contract_kinds_22[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 23: RowExpr.args (schema/pg15/deparse.txt:60:14) */
+static const uint8_t contract_kinds_23[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 24: CoalesceExpr.args (schema/pg15/deparse.txt:62:19) */
 static const uint8_t contract_kinds_24[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 25: CaseExpr.args (schema/pg15/deparse.txt:63:15) */
-/* 26: CaseExpr.args (schema/pg15/deparse.txt:65:15) */
-/* 27: CaseExpr.args (schema/pg15/deparse.txt:67:15) */
-static const uint8_t contract_kinds_27[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 25: MinMaxExpr.args (schema/pg15/deparse.txt:64:17) */
+static const uint8_t contract_kinds_25[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 28: CaseExpr.defresult (schema/pg15/deparse.txt:69:20) */
+/* 26: XmlExpr.named_args (schema/pg15/deparse.txt:66:20) */
+/* 27: XmlExpr.named_args (schema/pg15/deparse.txt:68:20) */
+static const uint8_t contract_kinds_27[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 28: XmlExpr.args (schema/pg15/deparse.txt:70:14) */
 static const uint8_t contract_kinds_28[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 29: CaseWhen.expr (schema/pg15/deparse.txt:71:15) */
-/* 30: CaseWhen.expr (schema/pg15/deparse.txt:73:15) */
+/* 29: NullTest.arg (schema/pg15/deparse.txt:72:14) */
+static const uint8_t contract_kinds_29[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 30: BooleanTest.arg (schema/pg15/deparse.txt:74:17) */
 static const uint8_t contract_kinds_30[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 31: CaseWhen.result (schema/pg15/deparse.txt:75:17) */
-/* 32: CaseWhen.result (schema/pg15/deparse.txt:77:17) */
-static const uint8_t contract_kinds_32[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 31: CurrentOfExpr.cursor_name (schema/pg15/deparse.txt:76:27) */
+/* 32: JoinExpr.larg (schema/pg15/deparse.txt:78:15) */
+/* 33: JoinExpr.larg (schema/pg15/deparse.txt:80:15) */
+static const uint8_t contract_kinds_33[] = { /* the kinds allowed, by tag */
+	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 33: RowExpr.args (schema/pg15/deparse.txt:79:14) */
-/* 34: RowExpr.args (schema/pg15/deparse.txt:81:14) */
-static const uint8_t contract_kinds_34[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 34: JoinExpr.rarg (schema/pg15/deparse.txt:82:15) */
+/* 35: JoinExpr.rarg (schema/pg15/deparse.txt:84:15) */
+static const uint8_t contract_kinds_35[] = { /* the kinds allowed, by tag */
+	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 35: CoalesceExpr.args (schema/pg15/deparse.txt:83:19) */
-/* 36: CoalesceExpr.args (schema/pg15/deparse.txt:85:19) */
-/* 37: CoalesceExpr.args (schema/pg15/deparse.txt:87:19) */
+/* 36: JoinExpr.usingClause (schema/pg15/deparse.txt:86:23) */
+/* 37: JoinExpr.usingClause (schema/pg15/deparse.txt:88:23) */
 static const uint8_t contract_kinds_37[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 38: MinMaxExpr.args (schema/pg15/deparse.txt:89:17) */
-/* 39: MinMaxExpr.args (schema/pg15/deparse.txt:91:17) */
-/* 40: MinMaxExpr.args (schema/pg15/deparse.txt:93:17) */
-static const uint8_t contract_kinds_40[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 41: XmlExpr.named_args (schema/pg15/deparse.txt:95:20) */
-/* 42: XmlExpr.named_args (schema/pg15/deparse.txt:97:20) */
-static const uint8_t contract_kinds_42[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 43: XmlExpr.args (schema/pg15/deparse.txt:99:14) */
-/* 44: XmlExpr.args (schema/pg15/deparse.txt:101:14) */
-static const uint8_t contract_kinds_44[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 45: NullTest.arg (schema/pg15/deparse.txt:103:14) */
-/* 46: NullTest.arg (schema/pg15/deparse.txt:105:14) */
-static const uint8_t contract_kinds_46[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 47: BooleanTest.arg (schema/pg15/deparse.txt:107:17) */
-/* 48: BooleanTest.arg (schema/pg15/deparse.txt:109:17) */
-static const uint8_t contract_kinds_48[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 49: CurrentOfExpr.cursor_name (schema/pg15/deparse.txt:111:27) */
-/* 50: JoinExpr.larg (schema/pg15/deparse.txt:113:15) */
-/* 51: JoinExpr.larg (schema/pg15/deparse.txt:115:15) */
-static const uint8_t contract_kinds_51[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 52: JoinExpr.rarg (schema/pg15/deparse.txt:117:15) */
-/* 53: JoinExpr.rarg (schema/pg15/deparse.txt:119:15) */
-static const uint8_t contract_kinds_53[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 54: JoinExpr.usingClause (schema/pg15/deparse.txt:121:23) */
-/* 55: JoinExpr.usingClause (schema/pg15/deparse.txt:123:23) */
-static const uint8_t contract_kinds_55[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 56: JoinExpr.quals (schema/pg15/deparse.txt:125:16) */
-static const uint8_t contract_kinds_56[] = { /* the kinds allowed, by tag */
+/* 38: JoinExpr.quals (schema/pg15/deparse.txt:90:16) */
+static const uint8_t contract_kinds_38[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 57: IntoClause.rel (schema/pg15/deparse.txt:127:16) */
-/* 58: IntoClause.colNames (schema/pg15/deparse.txt:129:22) */
-/* 59: IntoClause.colNames (schema/pg15/deparse.txt:131:22) */
-static const uint8_t contract_kinds_59[] = { /* the kinds allowed, by tag */
+/* 39: IntoClause.rel (schema/pg15/deparse.txt:92:16) */
+/* 40: IntoClause.colNames (schema/pg15/deparse.txt:94:22) */
+/* 41: IntoClause.colNames (schema/pg15/deparse.txt:96:22) */
+static const uint8_t contract_kinds_41[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 60: IntoClause.options (schema/pg15/deparse.txt:133:20) */
-/* 61: IntoClause.options (schema/pg15/deparse.txt:135:20) */
-static const uint8_t contract_kinds_61[] = { /* the kinds allowed, by tag */
+/* 42: IntoClause.options (schema/pg15/deparse.txt:98:20) */
+/* 43: IntoClause.options (schema/pg15/deparse.txt:100:20) */
+static const uint8_t contract_kinds_43[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 62: InsertStmt.relation (schema/pg15/deparse.txt:137:21) */
-/* 63: InsertStmt.cols (schema/pg15/deparse.txt:139:17) */
-/* 64: InsertStmt.cols (schema/pg15/deparse.txt:141:17) */
-static const uint8_t contract_kinds_64[] = { /* the kinds allowed, by tag */
+/* 44: InsertStmt.relation (schema/pg15/deparse.txt:102:21) */
+/* 45: InsertStmt.cols (schema/pg15/deparse.txt:104:17) */
+/* 46: InsertStmt.cols (schema/pg15/deparse.txt:106:17) */
+static const uint8_t contract_kinds_46[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 65: InsertStmt.selectStmt (schema/pg15/deparse.txt:143:24) */
-static const uint8_t contract_kinds_65[] = { /* the kinds allowed, by tag */
+/* 47: InsertStmt.selectStmt (schema/pg15/deparse.txt:108:24) */
+static const uint8_t contract_kinds_47[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 66: InsertStmt.returningList (schema/pg15/deparse.txt:145:27) */
-/* 67: InsertStmt.returningList (schema/pg15/deparse.txt:147:27) */
+/* 48: InsertStmt.returningList (schema/pg15/deparse.txt:110:27) */
+/* 49: InsertStmt.returningList (schema/pg15/deparse.txt:112:27) */
+static const uint8_t contract_kinds_49[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 50: DeleteStmt.relation (schema/pg15/deparse.txt:114:21) */
+/* 51: DeleteStmt.usingClause (schema/pg15/deparse.txt:116:25) */
+/* 52: DeleteStmt.usingClause (schema/pg15/deparse.txt:118:25) */
+static const uint8_t contract_kinds_52[] = { /* the kinds allowed, by tag */
+	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 53: DeleteStmt.returningList (schema/pg15/deparse.txt:120:27) */
+/* 54: DeleteStmt.returningList (schema/pg15/deparse.txt:122:27) */
+static const uint8_t contract_kinds_54[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 55: UpdateStmt.relation (schema/pg15/deparse.txt:124:21) */
+/* 56: UpdateStmt.targetList (schema/pg15/deparse.txt:126:24) */
+/* 57: UpdateStmt.targetList (schema/pg15/deparse.txt:128:24) */
+static const uint8_t contract_kinds_57[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 58: UpdateStmt.fromClause (schema/pg15/deparse.txt:130:24) */
+/* 59: UpdateStmt.fromClause (schema/pg15/deparse.txt:132:24) */
+static const uint8_t contract_kinds_59[] = { /* the kinds allowed, by tag */
+	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 60: UpdateStmt.returningList (schema/pg15/deparse.txt:134:27) */
+/* 61: UpdateStmt.returningList (schema/pg15/deparse.txt:136:27) */
+static const uint8_t contract_kinds_61[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 62: MergeStmt.relation (schema/pg15/deparse.txt:138:20) */
+/* 63: MergeStmt.sourceRelation (schema/pg15/deparse.txt:140:27) */
+/* 64: MergeStmt.sourceRelation (schema/pg15/deparse.txt:142:27) */
+static const uint8_t contract_kinds_64[] = { /* the kinds allowed, by tag */
+	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 65: MergeStmt.joinCondition (schema/pg15/deparse.txt:144:26) */
+static const uint8_t contract_kinds_65[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 66: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:146:30) */
+/* 67: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:148:30) */
 static const uint8_t contract_kinds_67[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,
 };
-/* 68: DeleteStmt.relation (schema/pg15/deparse.txt:149:21) */
-/* 69: DeleteStmt.usingClause (schema/pg15/deparse.txt:151:25) */
-/* 70: DeleteStmt.usingClause (schema/pg15/deparse.txt:153:25) */
+/* 68: SelectStmt.distinctClause (schema/pg15/deparse.txt:150:28) */
+static const uint8_t contract_kinds_68[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 69: SelectStmt.targetList (schema/pg15/deparse.txt:152:24) */
+/* 70: SelectStmt.targetList (schema/pg15/deparse.txt:154:24) */
 static const uint8_t contract_kinds_70[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 71: DeleteStmt.returningList (schema/pg15/deparse.txt:155:27) */
-/* 72: DeleteStmt.returningList (schema/pg15/deparse.txt:157:27) */
+/* 71: SelectStmt.fromClause (schema/pg15/deparse.txt:156:24) */
+/* 72: SelectStmt.fromClause (schema/pg15/deparse.txt:158:24) */
 static const uint8_t contract_kinds_72[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 73: UpdateStmt.relation (schema/pg15/deparse.txt:159:21) */
-/* 74: UpdateStmt.targetList (schema/pg15/deparse.txt:161:24) */
-/* 75: UpdateStmt.targetList (schema/pg15/deparse.txt:163:24) */
-/* 76: UpdateStmt.targetList (schema/pg15/deparse.txt:165:24) */
+/* 73: SelectStmt.whereClause (schema/pg15/deparse.txt:160:25) */
+static const uint8_t contract_kinds_73[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 74: SelectStmt.groupClause (schema/pg15/deparse.txt:162:25) */
+/* 75: SelectStmt.groupClause (schema/pg15/deparse.txt:164:25) */
+static const uint8_t contract_kinds_75[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
+};
+/* 76: SelectStmt.havingClause (schema/pg15/deparse.txt:166:26) */
 static const uint8_t contract_kinds_76[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 77: UpdateStmt.fromClause (schema/pg15/deparse.txt:167:24) */
-/* 78: UpdateStmt.fromClause (schema/pg15/deparse.txt:169:24) */
+/* 77: SelectStmt.windowClause (schema/pg15/deparse.txt:168:26) */
+/* 78: SelectStmt.windowClause (schema/pg15/deparse.txt:170:26) */
 static const uint8_t contract_kinds_78[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 79: UpdateStmt.returningList (schema/pg15/deparse.txt:171:27) */
-/* 80: UpdateStmt.returningList (schema/pg15/deparse.txt:173:27) */
-static const uint8_t contract_kinds_80[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 79: SelectStmt.valuesLists (schema/pg15/deparse.txt:172:25) */
+static const uint8_t contract_kinds_79[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-/* 81: MergeStmt.relation (schema/pg15/deparse.txt:175:20) */
-/* 82: MergeStmt.sourceRelation (schema/pg15/deparse.txt:177:27) */
-/* 83: MergeStmt.sourceRelation (schema/pg15/deparse.txt:179:27) */
-static const uint8_t contract_kinds_83[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 80: SelectStmt.sortClause (schema/pg15/deparse.txt:174:24) */
+/* 81: SelectStmt.sortClause (schema/pg15/deparse.txt:176:24) */
+static const uint8_t contract_kinds_81[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 84: MergeStmt.joinCondition (schema/pg15/deparse.txt:181:26) */
-/* 85: MergeStmt.joinCondition (schema/pg15/deparse.txt:183:26) */
+/* 82: SelectStmt.limitOffset (schema/pg15/deparse.txt:178:25) */
+static const uint8_t contract_kinds_82[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 83: SelectStmt.lockingClause (schema/pg15/deparse.txt:180:27) */
+/* 84: SelectStmt.lockingClause (schema/pg15/deparse.txt:182:27) */
+static const uint8_t contract_kinds_84[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,
+};
+/* 85: ReturnStmt.returnval (schema/pg15/deparse.txt:184:22) */
 static const uint8_t contract_kinds_85[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 86: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:185:30) */
-/* 87: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:187:30) */
-/* 88: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:189:30) */
+/* 86: AlterTableStmt.relation (schema/pg15/deparse.txt:186:25) */
+/* 87: AlterTableStmt.cmds (schema/pg15/deparse.txt:188:21) */
+/* 88: AlterTableStmt.cmds (schema/pg15/deparse.txt:190:21) */
 static const uint8_t contract_kinds_88[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,
-};
-/* 89: SelectStmt.distinctClause (schema/pg15/deparse.txt:191:28) */
-static const uint8_t contract_kinds_89[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 90: SelectStmt.targetList (schema/pg15/deparse.txt:193:24) */
-/* 91: SelectStmt.targetList (schema/pg15/deparse.txt:195:24) */
-static const uint8_t contract_kinds_91[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 92: SelectStmt.fromClause (schema/pg15/deparse.txt:197:24) */
-/* 93: SelectStmt.fromClause (schema/pg15/deparse.txt:199:24) */
-static const uint8_t contract_kinds_93[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 94: SelectStmt.whereClause (schema/pg15/deparse.txt:201:25) */
-static const uint8_t contract_kinds_94[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 95: SelectStmt.groupClause (schema/pg15/deparse.txt:203:25) */
-/* 96: SelectStmt.groupClause (schema/pg15/deparse.txt:205:25) */
-static const uint8_t contract_kinds_96[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
-};
-/* 97: SelectStmt.havingClause (schema/pg15/deparse.txt:207:26) */
-static const uint8_t contract_kinds_97[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 98: SelectStmt.windowClause (schema/pg15/deparse.txt:209:26) */
-/* 99: SelectStmt.windowClause (schema/pg15/deparse.txt:211:26) */
-static const uint8_t contract_kinds_99[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 100: SelectStmt.valuesLists (schema/pg15/deparse.txt:213:25) */
-/* 101: SelectStmt.valuesLists (schema/pg15/deparse.txt:215:25) */
-static const uint8_t contract_kinds_101[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
-};
-/* 102: SelectStmt.sortClause (schema/pg15/deparse.txt:217:24) */
-/* 103: SelectStmt.sortClause (schema/pg15/deparse.txt:219:24) */
-static const uint8_t contract_kinds_103[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 104: SelectStmt.limitOffset (schema/pg15/deparse.txt:221:25) */
-static const uint8_t contract_kinds_104[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 105: SelectStmt.lockingClause (schema/pg15/deparse.txt:223:27) */
-/* 106: SelectStmt.lockingClause (schema/pg15/deparse.txt:225:27) */
-static const uint8_t contract_kinds_106[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,
-};
-/* 107: ReturnStmt.returnval (schema/pg15/deparse.txt:227:22) */
-/* 108: ReturnStmt.returnval (schema/pg15/deparse.txt:229:22) */
-static const uint8_t contract_kinds_108[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 109: AlterTableStmt.relation (schema/pg15/deparse.txt:231:25) */
-/* 110: AlterTableStmt.cmds (schema/pg15/deparse.txt:233:21) */
-/* 111: AlterTableStmt.cmds (schema/pg15/deparse.txt:235:21) */
-/* 112: AlterTableStmt.cmds (schema/pg15/deparse.txt:237:21) */
-static const uint8_t contract_kinds_112[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 113: AlterTableCmd.def (schema/pg15/deparse.txt:239:19) */
-static const uint8_t contract_kinds_113[] = { /* the kinds allowed, by tag */
+/* 89: AlterTableCmd.def (schema/pg15/deparse.txt:192:19) */
+static const uint8_t contract_kinds_89[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0x04,0x00,0x00,0x00,0x41,0x4a,
 };
-/* 114: AlterDomainStmt.subtype (schema/pg15/deparse.txt:241:25) */
-/* 115: AlterDomainStmt.typeName (schema/pg15/deparse.txt:243:27) */
-/* 116: AlterDomainStmt.typeName (schema/pg15/deparse.txt:245:27) */
-/* 117: AlterDomainStmt.typeName (schema/pg15/deparse.txt:247:27) */
-static const uint8_t contract_kinds_117[] = { /* the kinds allowed, by tag */
+/* 90: AlterDomainStmt.typeName (schema/pg15/deparse.txt:194:27) */
+/* 91: AlterDomainStmt.typeName (schema/pg15/deparse.txt:196:27) */
+static const uint8_t contract_kinds_91[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 118: AlterDomainStmt.def (schema/pg15/deparse.txt:249:21) */
-static const uint8_t contract_kinds_118[] = { /* the kinds allowed, by tag */
+/* 92: AlterDomainStmt.def (schema/pg15/deparse.txt:198:21) */
+static const uint8_t contract_kinds_92[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x04,0x00,0x04,0x00,0x00,0x40,
 };
-/* 119: GrantStmt.objects (schema/pg15/deparse.txt:251:19) */
-/* 120: GrantStmt.objects (schema/pg15/deparse.txt:253:19) */
-static const uint8_t contract_kinds_120[] = { /* the kinds allowed, by tag */
+/* 93: GrantStmt.objects (schema/pg15/deparse.txt:200:19) */
+/* 94: GrantStmt.objects (schema/pg15/deparse.txt:202:19) */
+static const uint8_t contract_kinds_94[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
-/* 121: GrantStmt.privileges (schema/pg15/deparse.txt:255:22) */
-/* 122: GrantStmt.privileges (schema/pg15/deparse.txt:257:22) */
-static const uint8_t contract_kinds_122[] = { /* the kinds allowed, by tag */
+/* 95: GrantStmt.privileges (schema/pg15/deparse.txt:204:22) */
+/* 96: GrantStmt.privileges (schema/pg15/deparse.txt:206:22) */
+static const uint8_t contract_kinds_96[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
 };
-/* 123: GrantStmt.grantees (schema/pg15/deparse.txt:259:20) */
-/* 124: GrantStmt.grantees (schema/pg15/deparse.txt:261:20) */
-/* 125: GrantStmt.grantees (schema/pg15/deparse.txt:263:20) */
-static const uint8_t contract_kinds_125[] = { /* the kinds allowed, by tag */
+/* 97: GrantStmt.grantees (schema/pg15/deparse.txt:208:20) */
+/* 98: GrantStmt.grantees (schema/pg15/deparse.txt:210:20) */
+static const uint8_t contract_kinds_98[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 126: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:265:29) */
-/* 127: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:267:29) */
-/* 128: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:269:29) */
-static const uint8_t contract_kinds_128[] = { /* the kinds allowed, by tag */
+/* 99: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:212:29) */
+/* 100: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:214:29) */
+static const uint8_t contract_kinds_100[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
 };
-/* 129: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:271:29) */
-/* 130: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:273:29) */
-/* 131: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:275:29) */
-static const uint8_t contract_kinds_131[] = { /* the kinds allowed, by tag */
+/* 101: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:216:29) */
+/* 102: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:218:29) */
+static const uint8_t contract_kinds_102[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 132: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:277:36) */
-/* 133: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:279:36) */
-static const uint8_t contract_kinds_133[] = { /* the kinds allowed, by tag */
+/* 103: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:220:36) */
+/* 104: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:222:36) */
+static const uint8_t contract_kinds_104[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 134: AlterDefaultPrivilegesStmt.action (schema/pg15/deparse.txt:281:35) */
-/* 135: ClusterStmt.params (schema/pg15/deparse.txt:283:20) */
-/* 136: ClusterStmt.params (schema/pg15/deparse.txt:285:20) */
-static const uint8_t contract_kinds_136[] = { /* the kinds allowed, by tag */
+/* 105: AlterDefaultPrivilegesStmt.action (schema/pg15/deparse.txt:224:35) */
+/* 106: ClusterStmt.params (schema/pg15/deparse.txt:226:20) */
+/* 107: ClusterStmt.params (schema/pg15/deparse.txt:228:20) */
+static const uint8_t contract_kinds_107[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 137: CopyStmt.query (schema/pg15/deparse.txt:287:16) */
-static const uint8_t contract_kinds_137[] = { /* the kinds allowed, by tag */
+/* 108: CopyStmt.query (schema/pg15/deparse.txt:230:16) */
+static const uint8_t contract_kinds_108[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 138: CopyStmt.attlist (schema/pg15/deparse.txt:289:18) */
-/* 139: CopyStmt.attlist (schema/pg15/deparse.txt:291:18) */
-static const uint8_t contract_kinds_139[] = { /* the kinds allowed, by tag */
+/* 109: CopyStmt.attlist (schema/pg15/deparse.txt:232:18) */
+/* 110: CopyStmt.attlist (schema/pg15/deparse.txt:234:18) */
+static const uint8_t contract_kinds_110[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 140: CopyStmt.options (schema/pg15/deparse.txt:293:18) */
-/* 141: CopyStmt.options (schema/pg15/deparse.txt:295:18) */
-static const uint8_t contract_kinds_141[] = { /* the kinds allowed, by tag */
+/* 111: CopyStmt.options (schema/pg15/deparse.txt:236:18) */
+/* 112: CopyStmt.options (schema/pg15/deparse.txt:238:18) */
+static const uint8_t contract_kinds_112[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 142: CopyStmt.whereClause (schema/pg15/deparse.txt:297:23) */
-static const uint8_t contract_kinds_142[] = { /* the kinds allowed, by tag */
+/* 113: CopyStmt.whereClause (schema/pg15/deparse.txt:240:23) */
+static const uint8_t contract_kinds_113[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 143: CreateStmt.relation (schema/pg15/deparse.txt:299:21) */
-/* 144: CreateStmt.tableElts (schema/pg15/deparse.txt:301:23) */
-/* 145: CreateStmt.tableElts (schema/pg15/deparse.txt:303:23) */
-static const uint8_t contract_kinds_145[] = { /* the kinds allowed, by tag */
+/* 114: CreateStmt.relation (schema/pg15/deparse.txt:242:21) */
+/* 115: CreateStmt.tableElts (schema/pg15/deparse.txt:244:23) */
+/* 116: CreateStmt.tableElts (schema/pg15/deparse.txt:246:23) */
+static const uint8_t contract_kinds_116[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x04,0x40,0x00,0x00,0x00,0x00,
 };
-/* 146: CreateStmt.inhRelations (schema/pg15/deparse.txt:305:26) */
-/* 147: CreateStmt.inhRelations (schema/pg15/deparse.txt:307:26) */
-static const uint8_t contract_kinds_147[] = { /* the kinds allowed, by tag */
+/* 117: CreateStmt.inhRelations (schema/pg15/deparse.txt:248:26) */
+/* 118: CreateStmt.inhRelations (schema/pg15/deparse.txt:250:26) */
+static const uint8_t contract_kinds_118[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 148: CreateStmt.options (schema/pg15/deparse.txt:309:20) */
-/* 149: CreateStmt.options (schema/pg15/deparse.txt:311:20) */
-static const uint8_t contract_kinds_149[] = { /* the kinds allowed, by tag */
+/* 119: CreateStmt.options (schema/pg15/deparse.txt:252:20) */
+/* 120: CreateStmt.options (schema/pg15/deparse.txt:254:20) */
+static const uint8_t contract_kinds_120[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 150: DefineStmt.defnames (schema/pg15/deparse.txt:313:21) */
-/* 151: DefineStmt.defnames (schema/pg15/deparse.txt:315:21) */
-/* 152: DefineStmt.defnames (schema/pg15/deparse.txt:317:21) */
-static const uint8_t contract_kinds_152[] = { /* the kinds allowed, by tag */
+/* 121: DefineStmt.defnames (schema/pg15/deparse.txt:256:21) */
+/* 122: DefineStmt.defnames (schema/pg15/deparse.txt:258:21) */
+static const uint8_t contract_kinds_122[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 153: DefineStmt.args (schema/pg15/deparse.txt:319:17) */
-/* 154: DefineStmt.args (schema/pg15/deparse.txt:321:17) */
-static const uint8_t contract_kinds_154[] = { /* the kinds allowed, by tag */
+/* 123: DefineStmt.args (schema/pg15/deparse.txt:260:17) */
+/* 124: DefineStmt.args (schema/pg15/deparse.txt:262:17) */
+static const uint8_t contract_kinds_124[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x08,
 };
-/* 155: DefineStmt.definition (schema/pg15/deparse.txt:323:23) */
-/* 156: DefineStmt.definition (schema/pg15/deparse.txt:325:23) */
-static const uint8_t contract_kinds_156[] = { /* the kinds allowed, by tag */
+/* 125: DefineStmt.definition (schema/pg15/deparse.txt:264:23) */
+/* 126: DefineStmt.definition (schema/pg15/deparse.txt:266:23) */
+static const uint8_t contract_kinds_126[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 157: DropStmt.objects (schema/pg15/deparse.txt:327:18) */
-/* 158: DropStmt.objects (schema/pg15/deparse.txt:329:18) */
-/* 159: DropStmt.objects (schema/pg15/deparse.txt:331:18) */
-static const uint8_t contract_kinds_159[] = { /* the kinds allowed, by tag */
+/* 127: DropStmt.objects (schema/pg15/deparse.txt:268:18) */
+/* 128: DropStmt.objects (schema/pg15/deparse.txt:270:18) */
+static const uint8_t contract_kinds_128[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
-/* 160: TruncateStmt.relations (schema/pg15/deparse.txt:333:24) */
-/* 161: TruncateStmt.relations (schema/pg15/deparse.txt:335:24) */
-/* 162: TruncateStmt.relations (schema/pg15/deparse.txt:337:24) */
-static const uint8_t contract_kinds_162[] = { /* the kinds allowed, by tag */
+/* 129: TruncateStmt.relations (schema/pg15/deparse.txt:272:24) */
+/* 130: TruncateStmt.relations (schema/pg15/deparse.txt:274:24) */
+static const uint8_t contract_kinds_130[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 163: CommentStmt.object (schema/pg15/deparse.txt:339:20) */
-/* 164: CommentStmt.object (schema/pg15/deparse.txt:341:20) */
-static const uint8_t contract_kinds_164[] = { /* the kinds allowed, by tag */
+/* 131: CommentStmt.object (schema/pg15/deparse.txt:276:20) */
+static const uint8_t contract_kinds_131[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
-/* 165: FetchStmt.portalname (schema/pg15/deparse.txt:343:22) */
-/* 166: IndexStmt.relation (schema/pg15/deparse.txt:345:20) */
-/* 167: IndexStmt.accessMethod (schema/pg15/deparse.txt:347:25) */
-/* 168: IndexStmt.indexParams (schema/pg15/deparse.txt:349:24) */
-/* 169: IndexStmt.indexParams (schema/pg15/deparse.txt:351:24) */
-/* 170: IndexStmt.indexParams (schema/pg15/deparse.txt:353:24) */
-static const uint8_t contract_kinds_170[] = { /* the kinds allowed, by tag */
+/* 132: FetchStmt.portalname (schema/pg15/deparse.txt:278:22) */
+/* 133: IndexStmt.relation (schema/pg15/deparse.txt:280:20) */
+/* 134: IndexStmt.indexParams (schema/pg15/deparse.txt:282:24) */
+/* 135: IndexStmt.indexParams (schema/pg15/deparse.txt:284:24) */
+static const uint8_t contract_kinds_135[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-/* 171: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:355:34) */
-/* 172: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:357:34) */
-static const uint8_t contract_kinds_172[] = { /* the kinds allowed, by tag */
+/* 136: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:286:34) */
+/* 137: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:288:34) */
+static const uint8_t contract_kinds_137[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-/* 173: IndexStmt.options (schema/pg15/deparse.txt:359:19) */
-/* 174: IndexStmt.options (schema/pg15/deparse.txt:361:19) */
-static const uint8_t contract_kinds_174[] = { /* the kinds allowed, by tag */
+/* 138: IndexStmt.options (schema/pg15/deparse.txt:290:19) */
+/* 139: IndexStmt.options (schema/pg15/deparse.txt:292:19) */
+static const uint8_t contract_kinds_139[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 175: IndexStmt.whereClause (schema/pg15/deparse.txt:363:24) */
-static const uint8_t contract_kinds_175[] = { /* the kinds allowed, by tag */
+/* 140: IndexStmt.whereClause (schema/pg15/deparse.txt:294:24) */
+static const uint8_t contract_kinds_140[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 176: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:365:29) */
-/* 177: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:367:29) */
-/* 178: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:369:29) */
-static const uint8_t contract_kinds_178[] = { /* the kinds allowed, by tag */
+/* 141: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:296:29) */
+/* 142: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:298:29) */
+static const uint8_t contract_kinds_142[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 179: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:371:31) */
-/* 180: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:373:31) */
-static const uint8_t contract_kinds_180[] = { /* the kinds allowed, by tag */
+/* 143: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:300:31) */
+/* 144: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:302:31) */
+static const uint8_t contract_kinds_144[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
 };
-/* 181: CreateFunctionStmt.options (schema/pg15/deparse.txt:375:28) */
-/* 182: CreateFunctionStmt.options (schema/pg15/deparse.txt:377:28) */
+/* 145: CreateFunctionStmt.options (schema/pg15/deparse.txt:304:28) */
+/* 146: CreateFunctionStmt.options (schema/pg15/deparse.txt:306:28) */
+static const uint8_t contract_kinds_146[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 147: CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:308:29) */
+static const uint8_t contract_kinds_147[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+};
+/* 148: AlterFunctionStmt.func (schema/pg15/deparse.txt:310:24) */
+/* 149: AlterFunctionStmt.actions (schema/pg15/deparse.txt:312:27) */
+/* 150: AlterFunctionStmt.actions (schema/pg15/deparse.txt:314:27) */
+static const uint8_t contract_kinds_150[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 151: DoStmt.args (schema/pg15/deparse.txt:316:13) */
+/* 152: DoStmt.args (schema/pg15/deparse.txt:318:13) */
+static const uint8_t contract_kinds_152[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 153: RenameStmt.object (schema/pg15/deparse.txt:320:19) */
+static const uint8_t contract_kinds_153[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
+};
+/* 154: RenameStmt.newname (schema/pg15/deparse.txt:322:20) */
+/* 155: RuleStmt.relation (schema/pg15/deparse.txt:324:19) */
+/* 156: RuleStmt.rulename (schema/pg15/deparse.txt:326:19) */
+/* 157: RuleStmt.whereClause (schema/pg15/deparse.txt:328:23) */
+static const uint8_t contract_kinds_157[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 158: RuleStmt.actions (schema/pg15/deparse.txt:330:18) */
+/* 159: RuleStmt.actions (schema/pg15/deparse.txt:332:18) */
+static const uint8_t contract_kinds_159[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x05,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 160: NotifyStmt.conditionname (schema/pg15/deparse.txt:334:26) */
+/* 161: ListenStmt.conditionname (schema/pg15/deparse.txt:336:26) */
+/* 162: TransactionStmt.options (schema/pg15/deparse.txt:338:25) */
+/* 163: TransactionStmt.options (schema/pg15/deparse.txt:340:25) */
+static const uint8_t contract_kinds_163[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 164: ViewStmt.view (schema/pg15/deparse.txt:342:15) */
+/* 165: ViewStmt.aliases (schema/pg15/deparse.txt:344:18) */
+/* 166: ViewStmt.aliases (schema/pg15/deparse.txt:346:18) */
+static const uint8_t contract_kinds_166[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 167: ViewStmt.query (schema/pg15/deparse.txt:348:16) */
+/* 168: ViewStmt.query (schema/pg15/deparse.txt:350:16) */
+static const uint8_t contract_kinds_168[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 169: ViewStmt.options (schema/pg15/deparse.txt:352:18) */
+/* 170: ViewStmt.options (schema/pg15/deparse.txt:354:18) */
+static const uint8_t contract_kinds_170[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 171: LoadStmt.filename (schema/pg15/deparse.txt:356:19) */
+/* 172: CreateDomainStmt.domainname (schema/pg15/deparse.txt:358:29) */
+/* 173: CreateDomainStmt.domainname (schema/pg15/deparse.txt:360:29) */
+static const uint8_t contract_kinds_173[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 174: CreateDomainStmt.typeName (schema/pg15/deparse.txt:362:28) */
+/* 175: CreateDomainStmt.constraints (schema/pg15/deparse.txt:364:30) */
+/* 176: CreateDomainStmt.constraints (schema/pg15/deparse.txt:366:30) */
+static const uint8_t contract_kinds_176[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
+};
+/* 177: CreatedbStmt.dbname (schema/pg15/deparse.txt:368:21) */
+/* 178: CreatedbStmt.options (schema/pg15/deparse.txt:370:22) */
+/* 179: CreatedbStmt.options (schema/pg15/deparse.txt:372:22) */
+static const uint8_t contract_kinds_179[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 180: DropdbStmt.dbname (schema/pg15/deparse.txt:374:19) */
+/* 181: DropdbStmt.options (schema/pg15/deparse.txt:376:20) */
+/* 182: DropdbStmt.options (schema/pg15/deparse.txt:378:20) */
 static const uint8_t contract_kinds_182[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 183: CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:379:29) */
-static const uint8_t contract_kinds_183[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
-};
-/* 184: AlterFunctionStmt.func (schema/pg15/deparse.txt:381:24) */
-/* 185: AlterFunctionStmt.actions (schema/pg15/deparse.txt:383:27) */
-/* 186: AlterFunctionStmt.actions (schema/pg15/deparse.txt:385:27) */
-/* 187: AlterFunctionStmt.actions (schema/pg15/deparse.txt:387:27) */
-static const uint8_t contract_kinds_187[] = { /* the kinds allowed, by tag */
+/* 183: VacuumStmt.options (schema/pg15/deparse.txt:380:20) */
+/* 184: VacuumStmt.options (schema/pg15/deparse.txt:382:20) */
+static const uint8_t contract_kinds_184[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 188: DoStmt.args (schema/pg15/deparse.txt:389:13) */
-/* 189: DoStmt.args (schema/pg15/deparse.txt:391:13) */
-/* 190: DoStmt.args (schema/pg15/deparse.txt:393:13) */
+/* 185: VacuumStmt.rels (schema/pg15/deparse.txt:384:17) */
+/* 186: VacuumStmt.rels (schema/pg15/deparse.txt:386:17) */
+static const uint8_t contract_kinds_186[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,
+};
+/* 187: ExplainStmt.query (schema/pg15/deparse.txt:388:19) */
+/* 188: ExplainStmt.query (schema/pg15/deparse.txt:390:19) */
+static const uint8_t contract_kinds_188[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x05,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 189: ExplainStmt.options (schema/pg15/deparse.txt:392:21) */
+/* 190: ExplainStmt.options (schema/pg15/deparse.txt:394:21) */
 static const uint8_t contract_kinds_190[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 191: RenameStmt.object (schema/pg15/deparse.txt:395:19) */
-static const uint8_t contract_kinds_191[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
+/* 191: CreateTableAsStmt.query (schema/pg15/deparse.txt:396:25) */
+/* 192: CreateTableAsStmt.query (schema/pg15/deparse.txt:398:25) */
+static const uint8_t contract_kinds_192[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 192: RenameStmt.newname (schema/pg15/deparse.txt:397:20) */
-/* 193: RuleStmt.relation (schema/pg15/deparse.txt:399:19) */
-/* 194: RuleStmt.rulename (schema/pg15/deparse.txt:401:19) */
-/* 195: RuleStmt.whereClause (schema/pg15/deparse.txt:403:23) */
-static const uint8_t contract_kinds_195[] = { /* the kinds allowed, by tag */
+/* 193: CreateTableAsStmt.into (schema/pg15/deparse.txt:400:24) */
+/* 194: CreateSeqStmt.sequence (schema/pg15/deparse.txt:402:24) */
+/* 195: CreateSeqStmt.options (schema/pg15/deparse.txt:404:23) */
+/* 196: CreateSeqStmt.options (schema/pg15/deparse.txt:406:23) */
+static const uint8_t contract_kinds_196[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 197: AlterSeqStmt.sequence (schema/pg15/deparse.txt:408:23) */
+/* 198: AlterSeqStmt.options (schema/pg15/deparse.txt:410:22) */
+/* 199: AlterSeqStmt.options (schema/pg15/deparse.txt:412:22) */
+static const uint8_t contract_kinds_199[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 200: VariableSetStmt.args (schema/pg15/deparse.txt:414:22) */
+/* 201: VariableSetStmt.args (schema/pg15/deparse.txt:416:22) */
+static const uint8_t contract_kinds_201[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
+};
+/* 202: VariableShowStmt.name (schema/pg15/deparse.txt:418:23) */
+/* 203: CreateTrigStmt.trigname (schema/pg15/deparse.txt:420:25) */
+/* 204: CreateTrigStmt.relation (schema/pg15/deparse.txt:422:25) */
+/* 205: CreateTrigStmt.funcname (schema/pg15/deparse.txt:424:25) */
+/* 206: CreateTrigStmt.funcname (schema/pg15/deparse.txt:426:25) */
+static const uint8_t contract_kinds_206[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 207: CreateTrigStmt.args (schema/pg15/deparse.txt:428:21) */
+/* 208: CreateTrigStmt.args (schema/pg15/deparse.txt:430:21) */
+static const uint8_t contract_kinds_208[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 209: CreateTrigStmt.columns (schema/pg15/deparse.txt:432:24) */
+/* 210: CreateTrigStmt.columns (schema/pg15/deparse.txt:434:24) */
+static const uint8_t contract_kinds_210[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 211: CreateTrigStmt.whenClause (schema/pg15/deparse.txt:436:28) */
+static const uint8_t contract_kinds_211[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 196: RuleStmt.actions (schema/pg15/deparse.txt:405:18) */
-/* 197: RuleStmt.actions (schema/pg15/deparse.txt:407:18) */
-static const uint8_t contract_kinds_197[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x05,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 212: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:438:32) */
+/* 213: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:440:32) */
+static const uint8_t contract_kinds_213[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,
 };
-/* 198: NotifyStmt.conditionname (schema/pg15/deparse.txt:409:26) */
-/* 199: ListenStmt.conditionname (schema/pg15/deparse.txt:411:26) */
-/* 200: TransactionStmt.options (schema/pg15/deparse.txt:413:25) */
-/* 201: TransactionStmt.options (schema/pg15/deparse.txt:415:25) */
-static const uint8_t contract_kinds_201[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 202: ViewStmt.view (schema/pg15/deparse.txt:417:15) */
-/* 203: ViewStmt.aliases (schema/pg15/deparse.txt:419:18) */
-/* 204: ViewStmt.aliases (schema/pg15/deparse.txt:421:18) */
-static const uint8_t contract_kinds_204[] = { /* the kinds allowed, by tag */
+/* 214: CreatePLangStmt.plname (schema/pg15/deparse.txt:442:24) */
+/* 215: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:444:27) */
+/* 216: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:446:27) */
+static const uint8_t contract_kinds_216[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 205: ViewStmt.query (schema/pg15/deparse.txt:423:16) */
-/* 206: ViewStmt.query (schema/pg15/deparse.txt:425:16) */
-static const uint8_t contract_kinds_206[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 207: ViewStmt.options (schema/pg15/deparse.txt:427:18) */
-/* 208: ViewStmt.options (schema/pg15/deparse.txt:429:18) */
-static const uint8_t contract_kinds_208[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 209: LoadStmt.filename (schema/pg15/deparse.txt:431:19) */
-/* 210: CreateDomainStmt.domainname (schema/pg15/deparse.txt:433:29) */
-/* 211: CreateDomainStmt.domainname (schema/pg15/deparse.txt:435:29) */
-/* 212: CreateDomainStmt.domainname (schema/pg15/deparse.txt:437:29) */
-static const uint8_t contract_kinds_212[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 213: CreateDomainStmt.typeName (schema/pg15/deparse.txt:439:28) */
-/* 214: CreateDomainStmt.constraints (schema/pg15/deparse.txt:441:30) */
-/* 215: CreateDomainStmt.constraints (schema/pg15/deparse.txt:443:30) */
-static const uint8_t contract_kinds_215[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
-};
-/* 216: CreatedbStmt.dbname (schema/pg15/deparse.txt:445:21) */
-/* 217: CreatedbStmt.options (schema/pg15/deparse.txt:447:22) */
-/* 218: CreatedbStmt.options (schema/pg15/deparse.txt:449:22) */
+/* 217: CreatePLangStmt.plinline (schema/pg15/deparse.txt:448:26) */
+/* 218: CreatePLangStmt.plinline (schema/pg15/deparse.txt:450:26) */
 static const uint8_t contract_kinds_218[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 219: DropdbStmt.dbname (schema/pg15/deparse.txt:451:19) */
-/* 220: DropdbStmt.options (schema/pg15/deparse.txt:453:20) */
-/* 221: DropdbStmt.options (schema/pg15/deparse.txt:455:20) */
-static const uint8_t contract_kinds_221[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 219: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:452:29) */
+/* 220: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:454:29) */
+static const uint8_t contract_kinds_220[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 222: VacuumStmt.options (schema/pg15/deparse.txt:457:20) */
-/* 223: VacuumStmt.options (schema/pg15/deparse.txt:459:20) */
+/* 221: CreateRoleStmt.role (schema/pg15/deparse.txt:456:21) */
+/* 222: CreateRoleStmt.options (schema/pg15/deparse.txt:458:24) */
+/* 223: CreateRoleStmt.options (schema/pg15/deparse.txt:460:24) */
 static const uint8_t contract_kinds_223[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 224: VacuumStmt.rels (schema/pg15/deparse.txt:461:17) */
-/* 225: VacuumStmt.rels (schema/pg15/deparse.txt:463:17) */
-static const uint8_t contract_kinds_225[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,
-};
-/* 226: ExplainStmt.query (schema/pg15/deparse.txt:465:19) */
-/* 227: ExplainStmt.query (schema/pg15/deparse.txt:467:19) */
-static const uint8_t contract_kinds_227[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x05,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 228: ExplainStmt.options (schema/pg15/deparse.txt:469:21) */
-/* 229: ExplainStmt.options (schema/pg15/deparse.txt:471:21) */
-static const uint8_t contract_kinds_229[] = { /* the kinds allowed, by tag */
+/* 224: AlterRoleStmt.role (schema/pg15/deparse.txt:462:20) */
+/* 225: AlterRoleStmt.options (schema/pg15/deparse.txt:464:23) */
+/* 226: AlterRoleStmt.options (schema/pg15/deparse.txt:466:23) */
+static const uint8_t contract_kinds_226[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 230: CreateTableAsStmt.query (schema/pg15/deparse.txt:473:25) */
-/* 231: CreateTableAsStmt.query (schema/pg15/deparse.txt:475:25) */
-static const uint8_t contract_kinds_231[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 227: DropRoleStmt.roles (schema/pg15/deparse.txt:468:20) */
+/* 228: DropRoleStmt.roles (schema/pg15/deparse.txt:470:20) */
+static const uint8_t contract_kinds_228[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 232: CreateTableAsStmt.into (schema/pg15/deparse.txt:477:24) */
-/* 233: CreateSeqStmt.sequence (schema/pg15/deparse.txt:479:24) */
-/* 234: CreateSeqStmt.options (schema/pg15/deparse.txt:481:23) */
-/* 235: CreateSeqStmt.options (schema/pg15/deparse.txt:483:23) */
-static const uint8_t contract_kinds_235[] = { /* the kinds allowed, by tag */
+/* 229: LockStmt.relations (schema/pg15/deparse.txt:472:20) */
+/* 230: LockStmt.relations (schema/pg15/deparse.txt:474:20) */
+static const uint8_t contract_kinds_230[] = { /* the kinds allowed, by tag */
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 231: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:476:32) */
+/* 232: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:478:32) */
+static const uint8_t contract_kinds_232[] = { /* the kinds allowed, by tag */
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 233: ReindexStmt.params (schema/pg15/deparse.txt:480:20) */
+/* 234: ReindexStmt.params (schema/pg15/deparse.txt:482:20) */
+static const uint8_t contract_kinds_234[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 236: AlterSeqStmt.sequence (schema/pg15/deparse.txt:485:23) */
-/* 237: AlterSeqStmt.options (schema/pg15/deparse.txt:487:22) */
-/* 238: AlterSeqStmt.options (schema/pg15/deparse.txt:489:22) */
-/* 239: AlterSeqStmt.options (schema/pg15/deparse.txt:491:22) */
+/* 235: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:484:30) */
+/* 236: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:486:30) */
+static const uint8_t contract_kinds_236[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x82,0x20,0x80,0x80,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 237: AlterDatabaseStmt.dbname (schema/pg15/deparse.txt:488:26) */
+/* 238: AlterDatabaseStmt.options (schema/pg15/deparse.txt:490:27) */
+/* 239: AlterDatabaseStmt.options (schema/pg15/deparse.txt:492:27) */
 static const uint8_t contract_kinds_239[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 240: VariableSetStmt.args (schema/pg15/deparse.txt:493:22) */
-/* 241: VariableSetStmt.args (schema/pg15/deparse.txt:495:22) */
-static const uint8_t contract_kinds_241[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
-};
-/* 242: VariableShowStmt.name (schema/pg15/deparse.txt:497:23) */
-/* 243: CreateTrigStmt.trigname (schema/pg15/deparse.txt:499:25) */
-/* 244: CreateTrigStmt.relation (schema/pg15/deparse.txt:501:25) */
-/* 245: CreateTrigStmt.funcname (schema/pg15/deparse.txt:503:25) */
-/* 246: CreateTrigStmt.funcname (schema/pg15/deparse.txt:505:25) */
-/* 247: CreateTrigStmt.funcname (schema/pg15/deparse.txt:507:25) */
-static const uint8_t contract_kinds_247[] = { /* the kinds allowed, by tag */
+/* 240: AlterDatabaseSetStmt.dbname (schema/pg15/deparse.txt:494:29) */
+/* 241: AlterDatabaseSetStmt.setstmt (schema/pg15/deparse.txt:496:30) */
+/* 242: AlterRoleSetStmt.setstmt (schema/pg15/deparse.txt:498:26) */
+/* 243: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:500:38) */
+/* 244: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:502:38) */
+static const uint8_t contract_kinds_244[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 248: CreateTrigStmt.args (schema/pg15/deparse.txt:509:21) */
-/* 249: CreateTrigStmt.args (schema/pg15/deparse.txt:511:21) */
-static const uint8_t contract_kinds_249[] = { /* the kinds allowed, by tag */
+/* 245: CreateConversionStmt.for_encoding_name (schema/pg15/deparse.txt:504:40) */
+/* 246: CreateConversionStmt.to_encoding_name (schema/pg15/deparse.txt:506:39) */
+/* 247: CreateConversionStmt.func_name (schema/pg15/deparse.txt:508:32) */
+/* 248: CreateConversionStmt.func_name (schema/pg15/deparse.txt:510:32) */
+static const uint8_t contract_kinds_248[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 250: CreateTrigStmt.columns (schema/pg15/deparse.txt:513:24) */
-/* 251: CreateTrigStmt.columns (schema/pg15/deparse.txt:515:24) */
-static const uint8_t contract_kinds_251[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 252: CreateTrigStmt.whenClause (schema/pg15/deparse.txt:517:28) */
+/* 249: CreateCastStmt.sourcetype (schema/pg15/deparse.txt:512:27) */
+/* 250: CreateCastStmt.targettype (schema/pg15/deparse.txt:514:27) */
+/* 251: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:516:31) */
+/* 252: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:518:31) */
 static const uint8_t contract_kinds_252[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 253: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:519:32) */
-/* 254: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:521:32) */
-static const uint8_t contract_kinds_254[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,
-};
-/* 255: CreatePLangStmt.plname (schema/pg15/deparse.txt:523:24) */
-/* 256: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:525:27) */
-/* 257: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:527:27) */
-/* 258: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:529:27) */
-static const uint8_t contract_kinds_258[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 259: CreatePLangStmt.plinline (schema/pg15/deparse.txt:531:26) */
-/* 260: CreatePLangStmt.plinline (schema/pg15/deparse.txt:533:26) */
+/* 253: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:520:32) */
+/* 254: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:522:32) */
+static const uint8_t contract_kinds_254[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 255: CreateOpClassStmt.amname (schema/pg15/deparse.txt:524:26) */
+/* 256: CreateOpClassStmt.datatype (schema/pg15/deparse.txt:526:28) */
+/* 257: CreateOpClassStmt.items (schema/pg15/deparse.txt:528:25) */
+/* 258: CreateOpClassStmt.items (schema/pg15/deparse.txt:530:25) */
+static const uint8_t contract_kinds_258[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
+};
+/* 259: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:532:33) */
+/* 260: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:534:33) */
 static const uint8_t contract_kinds_260[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 261: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:535:29) */
-/* 262: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:537:29) */
-static const uint8_t contract_kinds_262[] = { /* the kinds allowed, by tag */
+/* 261: CreateOpFamilyStmt.amname (schema/pg15/deparse.txt:536:27) */
+/* 262: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:538:32) */
+/* 263: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:540:32) */
+static const uint8_t contract_kinds_263[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 263: CreateRoleStmt.role (schema/pg15/deparse.txt:539:21) */
-/* 264: CreateRoleStmt.options (schema/pg15/deparse.txt:541:24) */
-/* 265: CreateRoleStmt.options (schema/pg15/deparse.txt:543:24) */
-static const uint8_t contract_kinds_265[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 266: AlterRoleStmt.role (schema/pg15/deparse.txt:545:20) */
-/* 267: AlterRoleStmt.options (schema/pg15/deparse.txt:547:23) */
-/* 268: AlterRoleStmt.options (schema/pg15/deparse.txt:549:23) */
-static const uint8_t contract_kinds_268[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 269: DropRoleStmt.roles (schema/pg15/deparse.txt:551:20) */
-/* 270: DropRoleStmt.roles (schema/pg15/deparse.txt:553:20) */
-/* 271: DropRoleStmt.roles (schema/pg15/deparse.txt:555:20) */
-static const uint8_t contract_kinds_271[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
-};
-/* 272: LockStmt.relations (schema/pg15/deparse.txt:557:20) */
-/* 273: LockStmt.relations (schema/pg15/deparse.txt:559:20) */
-/* 274: LockStmt.relations (schema/pg15/deparse.txt:561:20) */
-static const uint8_t contract_kinds_274[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 275: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:563:32) */
-/* 276: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:565:32) */
-static const uint8_t contract_kinds_276[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 277: ReindexStmt.params (schema/pg15/deparse.txt:567:20) */
-/* 278: ReindexStmt.params (schema/pg15/deparse.txt:569:20) */
-static const uint8_t contract_kinds_278[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 279: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:571:30) */
-/* 280: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:573:30) */
-static const uint8_t contract_kinds_280[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x82,0x20,0x80,0x80,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 281: AlterDatabaseStmt.dbname (schema/pg15/deparse.txt:575:26) */
-/* 282: AlterDatabaseStmt.options (schema/pg15/deparse.txt:577:27) */
-/* 283: AlterDatabaseStmt.options (schema/pg15/deparse.txt:579:27) */
-static const uint8_t contract_kinds_283[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 284: AlterDatabaseSetStmt.dbname (schema/pg15/deparse.txt:581:29) */
-/* 285: AlterDatabaseSetStmt.setstmt (schema/pg15/deparse.txt:583:30) */
-/* 286: AlterRoleSetStmt.setstmt (schema/pg15/deparse.txt:585:26) */
-/* 287: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:587:38) */
-/* 288: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:589:38) */
-/* 289: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:591:38) */
-static const uint8_t contract_kinds_289[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 290: CreateConversionStmt.for_encoding_name (schema/pg15/deparse.txt:593:40) */
-/* 291: CreateConversionStmt.to_encoding_name (schema/pg15/deparse.txt:595:39) */
-/* 292: CreateConversionStmt.func_name (schema/pg15/deparse.txt:597:32) */
-/* 293: CreateConversionStmt.func_name (schema/pg15/deparse.txt:599:32) */
-/* 294: CreateConversionStmt.func_name (schema/pg15/deparse.txt:601:32) */
-static const uint8_t contract_kinds_294[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 295: CreateCastStmt.sourcetype (schema/pg15/deparse.txt:603:27) */
-/* 296: CreateCastStmt.targettype (schema/pg15/deparse.txt:605:27) */
-/* 297: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:607:31) */
-/* 298: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:609:31) */
-/* 299: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:611:31) */
-static const uint8_t contract_kinds_299[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 300: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:613:32) */
-/* 301: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:615:32) */
-static const uint8_t contract_kinds_301[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 302: CreateOpClassStmt.amname (schema/pg15/deparse.txt:617:26) */
-/* 303: CreateOpClassStmt.datatype (schema/pg15/deparse.txt:619:28) */
-/* 304: CreateOpClassStmt.items (schema/pg15/deparse.txt:621:25) */
-/* 305: CreateOpClassStmt.items (schema/pg15/deparse.txt:623:25) */
-/* 306: CreateOpClassStmt.items (schema/pg15/deparse.txt:625:25) */
-static const uint8_t contract_kinds_306[] = { /* the kinds allowed, by tag */
+/* 264: AlterOpFamilyStmt.amname (schema/pg15/deparse.txt:542:26) */
+/* 265: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:544:25) */
+/* 266: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:546:25) */
+static const uint8_t contract_kinds_266[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
 };
-/* 307: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:627:33) */
-/* 308: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:629:33) */
-/* 309: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:631:33) */
-static const uint8_t contract_kinds_309[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 310: CreateOpFamilyStmt.amname (schema/pg15/deparse.txt:633:27) */
-/* 311: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:635:32) */
-/* 312: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:637:32) */
-/* 313: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:639:32) */
-static const uint8_t contract_kinds_313[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 314: AlterOpFamilyStmt.amname (schema/pg15/deparse.txt:641:26) */
-/* 315: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:643:25) */
-/* 316: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:645:25) */
-/* 317: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:647:25) */
-static const uint8_t contract_kinds_317[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
-};
-/* 318: PrepareStmt.name (schema/pg15/deparse.txt:649:18) */
-/* 319: PrepareStmt.argtypes (schema/pg15/deparse.txt:651:22) */
-/* 320: PrepareStmt.argtypes (schema/pg15/deparse.txt:653:22) */
-static const uint8_t contract_kinds_320[] = { /* the kinds allowed, by tag */
+/* 267: PrepareStmt.name (schema/pg15/deparse.txt:548:18) */
+/* 268: PrepareStmt.argtypes (schema/pg15/deparse.txt:550:22) */
+/* 269: PrepareStmt.argtypes (schema/pg15/deparse.txt:552:22) */
+static const uint8_t contract_kinds_269[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 321: PrepareStmt.query (schema/pg15/deparse.txt:655:19) */
-/* 322: PrepareStmt.query (schema/pg15/deparse.txt:657:19) */
-static const uint8_t contract_kinds_322[] = { /* the kinds allowed, by tag */
+/* 270: PrepareStmt.query (schema/pg15/deparse.txt:554:19) */
+/* 271: PrepareStmt.query (schema/pg15/deparse.txt:556:19) */
+static const uint8_t contract_kinds_271[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 323: ExecuteStmt.name (schema/pg15/deparse.txt:659:18) */
-/* 324: ExecuteStmt.params (schema/pg15/deparse.txt:661:20) */
-/* 325: ExecuteStmt.params (schema/pg15/deparse.txt:663:20) */
-static const uint8_t contract_kinds_325[] = { /* the kinds allowed, by tag */
+/* 272: ExecuteStmt.name (schema/pg15/deparse.txt:558:18) */
+/* 273: ExecuteStmt.params (schema/pg15/deparse.txt:560:20) */
+static const uint8_t contract_kinds_273[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 326: DeclareCursorStmt.portalname (schema/pg15/deparse.txt:665:30) */
-/* 327: DeclareCursorStmt.query (schema/pg15/deparse.txt:667:25) */
-/* 328: DeclareCursorStmt.query (schema/pg15/deparse.txt:669:25) */
-static const uint8_t contract_kinds_328[] = { /* the kinds allowed, by tag */
+/* 274: DeclareCursorStmt.portalname (schema/pg15/deparse.txt:562:30) */
+/* 275: DeclareCursorStmt.query (schema/pg15/deparse.txt:564:25) */
+/* 276: DeclareCursorStmt.query (schema/pg15/deparse.txt:566:25) */
+static const uint8_t contract_kinds_276[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 329: CreateTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:671:37) */
-/* 330: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:673:30) */
-/* 331: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:675:30) */
-static const uint8_t contract_kinds_331[] = { /* the kinds allowed, by tag */
+/* 277: CreateTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:568:37) */
+/* 278: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:570:30) */
+/* 279: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:572:30) */
+static const uint8_t contract_kinds_279[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 332: DropTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:677:35) */
-/* 333: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:679:31) */
-static const uint8_t contract_kinds_333[] = { /* the kinds allowed, by tag */
+/* 280: DropTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:574:35) */
+/* 281: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:576:31) */
+static const uint8_t contract_kinds_281[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x08,
 };
-/* 334: AlterObjectDependsStmt.extname (schema/pg15/deparse.txt:681:32) */
-/* 335: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:683:30) */
-static const uint8_t contract_kinds_335[] = { /* the kinds allowed, by tag */
+/* 282: AlterObjectDependsStmt.extname (schema/pg15/deparse.txt:578:32) */
+/* 283: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:580:30) */
+static const uint8_t contract_kinds_283[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
-/* 336: AlterObjectSchemaStmt.newschema (schema/pg15/deparse.txt:685:33) */
-/* 337: AlterOwnerStmt.object (schema/pg15/deparse.txt:687:23) */
-/* 338: AlterOwnerStmt.object (schema/pg15/deparse.txt:689:23) */
-static const uint8_t contract_kinds_338[] = { /* the kinds allowed, by tag */
+/* 284: AlterObjectSchemaStmt.newschema (schema/pg15/deparse.txt:582:33) */
+/* 285: AlterOwnerStmt.object (schema/pg15/deparse.txt:584:23) */
+/* 286: AlterOwnerStmt.object (schema/pg15/deparse.txt:586:23) */
+static const uint8_t contract_kinds_286[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0xc0,0x0a,
 };
-/* 339: AlterOwnerStmt.newowner (schema/pg15/deparse.txt:691:25) */
-/* 340: AlterOperatorStmt.opername (schema/pg15/deparse.txt:693:28) */
-/* 341: AlterOperatorStmt.options (schema/pg15/deparse.txt:695:27) */
-/* 342: AlterOperatorStmt.options (schema/pg15/deparse.txt:697:27) */
-/* 343: AlterOperatorStmt.options (schema/pg15/deparse.txt:699:27) */
+/* 287: AlterOwnerStmt.newowner (schema/pg15/deparse.txt:588:25) */
+/* 288: AlterOperatorStmt.opername (schema/pg15/deparse.txt:590:28) */
+/* 289: AlterOperatorStmt.options (schema/pg15/deparse.txt:592:27) */
+/* 290: AlterOperatorStmt.options (schema/pg15/deparse.txt:594:27) */
+static const uint8_t contract_kinds_290[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 291: AlterTypeStmt.typeName (schema/pg15/deparse.txt:596:25) */
+/* 292: AlterTypeStmt.typeName (schema/pg15/deparse.txt:598:25) */
+static const uint8_t contract_kinds_292[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 293: AlterTypeStmt.options (schema/pg15/deparse.txt:600:23) */
+/* 294: AlterTypeStmt.options (schema/pg15/deparse.txt:602:23) */
+static const uint8_t contract_kinds_294[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 295: DropOwnedStmt.roles (schema/pg15/deparse.txt:604:21) */
+/* 296: DropOwnedStmt.roles (schema/pg15/deparse.txt:606:21) */
+static const uint8_t contract_kinds_296[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+};
+/* 297: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:608:25) */
+/* 298: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:610:25) */
+static const uint8_t contract_kinds_298[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+};
+/* 299: ReassignOwnedStmt.newrole (schema/pg15/deparse.txt:612:27) */
+/* 300: CompositeTypeStmt.typevar (schema/pg15/deparse.txt:614:27) */
+/* 301: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:616:30) */
+/* 302: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:618:30) */
+static const uint8_t contract_kinds_302[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 303: CreateEnumStmt.typeName (schema/pg15/deparse.txt:620:26) */
+/* 304: CreateEnumStmt.typeName (schema/pg15/deparse.txt:622:26) */
+static const uint8_t contract_kinds_304[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 305: CreateEnumStmt.vals (schema/pg15/deparse.txt:624:21) */
+/* 306: CreateEnumStmt.vals (schema/pg15/deparse.txt:626:21) */
+static const uint8_t contract_kinds_306[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 307: CreateRangeStmt.typeName (schema/pg15/deparse.txt:628:27) */
+/* 308: CreateRangeStmt.typeName (schema/pg15/deparse.txt:630:27) */
+static const uint8_t contract_kinds_308[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 309: CreateRangeStmt.params (schema/pg15/deparse.txt:632:24) */
+/* 310: CreateRangeStmt.params (schema/pg15/deparse.txt:634:24) */
+static const uint8_t contract_kinds_310[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 311: AlterEnumStmt.typeName (schema/pg15/deparse.txt:636:25) */
+/* 312: AlterEnumStmt.typeName (schema/pg15/deparse.txt:638:25) */
+static const uint8_t contract_kinds_312[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 313: AlterEnumStmt.newVal (schema/pg15/deparse.txt:640:23) */
+/* 314: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:642:32) */
+/* 315: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:644:32) */
+static const uint8_t contract_kinds_315[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 316: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:646:31) */
+/* 317: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:648:31) */
+static const uint8_t contract_kinds_317[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 318: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:650:34) */
+/* 319: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:652:34) */
+static const uint8_t contract_kinds_319[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 320: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:654:36) */
+/* 321: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:656:36) */
+static const uint8_t contract_kinds_321[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 322: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:658:32) */
+static const uint8_t contract_kinds_322[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+};
+/* 323: CreateFdwStmt.fdwname (schema/pg15/deparse.txt:660:23) */
+/* 324: CreateFdwStmt.func_options (schema/pg15/deparse.txt:662:28) */
+/* 325: CreateFdwStmt.func_options (schema/pg15/deparse.txt:664:28) */
+static const uint8_t contract_kinds_325[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 326: CreateFdwStmt.options (schema/pg15/deparse.txt:666:23) */
+/* 327: CreateFdwStmt.options (schema/pg15/deparse.txt:668:23) */
+static const uint8_t contract_kinds_327[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 328: AlterFdwStmt.fdwname (schema/pg15/deparse.txt:670:22) */
+/* 329: AlterFdwStmt.func_options (schema/pg15/deparse.txt:672:27) */
+/* 330: AlterFdwStmt.func_options (schema/pg15/deparse.txt:674:27) */
+static const uint8_t contract_kinds_330[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 331: AlterFdwStmt.options (schema/pg15/deparse.txt:676:22) */
+/* 332: AlterFdwStmt.options (schema/pg15/deparse.txt:678:22) */
+static const uint8_t contract_kinds_332[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 333: CreateForeignServerStmt.servername (schema/pg15/deparse.txt:680:36) */
+/* 334: CreateForeignServerStmt.fdwname (schema/pg15/deparse.txt:682:33) */
+/* 335: CreateForeignServerStmt.options (schema/pg15/deparse.txt:684:33) */
+/* 336: CreateForeignServerStmt.options (schema/pg15/deparse.txt:686:33) */
+static const uint8_t contract_kinds_336[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 337: AlterForeignServerStmt.servername (schema/pg15/deparse.txt:688:35) */
+/* 338: AlterForeignServerStmt.options (schema/pg15/deparse.txt:690:32) */
+/* 339: AlterForeignServerStmt.options (schema/pg15/deparse.txt:692:32) */
+static const uint8_t contract_kinds_339[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 340: CreateUserMappingStmt.user (schema/pg15/deparse.txt:694:28) */
+/* 341: CreateUserMappingStmt.servername (schema/pg15/deparse.txt:696:34) */
+/* 342: CreateUserMappingStmt.options (schema/pg15/deparse.txt:698:31) */
+/* 343: CreateUserMappingStmt.options (schema/pg15/deparse.txt:700:31) */
 static const uint8_t contract_kinds_343[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 344: AlterTypeStmt.typeName (schema/pg15/deparse.txt:701:25) */
-/* 345: AlterTypeStmt.typeName (schema/pg15/deparse.txt:703:25) */
-/* 346: AlterTypeStmt.typeName (schema/pg15/deparse.txt:705:25) */
-static const uint8_t contract_kinds_346[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 347: AlterTypeStmt.options (schema/pg15/deparse.txt:707:23) */
-/* 348: AlterTypeStmt.options (schema/pg15/deparse.txt:709:23) */
-/* 349: AlterTypeStmt.options (schema/pg15/deparse.txt:711:23) */
-static const uint8_t contract_kinds_349[] = { /* the kinds allowed, by tag */
+/* 344: AlterUserMappingStmt.user (schema/pg15/deparse.txt:702:27) */
+/* 345: AlterUserMappingStmt.servername (schema/pg15/deparse.txt:704:33) */
+/* 346: AlterUserMappingStmt.options (schema/pg15/deparse.txt:706:30) */
+/* 347: AlterUserMappingStmt.options (schema/pg15/deparse.txt:708:30) */
+static const uint8_t contract_kinds_347[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 350: DropOwnedStmt.roles (schema/pg15/deparse.txt:713:21) */
-/* 351: DropOwnedStmt.roles (schema/pg15/deparse.txt:715:21) */
-/* 352: DropOwnedStmt.roles (schema/pg15/deparse.txt:717:21) */
+/* 348: DropUserMappingStmt.user (schema/pg15/deparse.txt:710:26) */
+/* 349: DropUserMappingStmt.servername (schema/pg15/deparse.txt:712:32) */
+/* 350: AlterTableSpaceOptionsStmt.tablespacename (schema/pg15/deparse.txt:714:43) */
+/* 351: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:716:36) */
+/* 352: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:718:36) */
 static const uint8_t contract_kinds_352[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 353: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:719:25) */
-/* 354: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:721:25) */
-/* 355: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:723:25) */
+/* 353: AlterTableMoveAllStmt.orig_tablespacename (schema/pg15/deparse.txt:720:43) */
+/* 354: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:722:29) */
+/* 355: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:724:29) */
 static const uint8_t contract_kinds_355[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 356: ReassignOwnedStmt.newrole (schema/pg15/deparse.txt:725:27) */
-/* 357: CompositeTypeStmt.typevar (schema/pg15/deparse.txt:727:27) */
-/* 358: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:729:30) */
-/* 359: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:731:30) */
-static const uint8_t contract_kinds_359[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 356: AlterTableMoveAllStmt.new_tablespacename (schema/pg15/deparse.txt:726:42) */
+/* 357: SecLabelStmt.object (schema/pg15/deparse.txt:728:21) */
+/* 358: SecLabelStmt.object (schema/pg15/deparse.txt:730:21) */
+static const uint8_t contract_kinds_358[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0xc0,0x0a,
 };
-/* 360: CreateEnumStmt.typeName (schema/pg15/deparse.txt:733:26) */
-/* 361: CreateEnumStmt.typeName (schema/pg15/deparse.txt:735:26) */
-/* 362: CreateEnumStmt.typeName (schema/pg15/deparse.txt:737:26) */
+/* 359: CreateForeignTableStmt.base (schema/pg15/deparse.txt:732:34) */
+/* 360: CreateForeignTableStmt.servername (schema/pg15/deparse.txt:734:35) */
+/* 361: CreateForeignTableStmt.options (schema/pg15/deparse.txt:736:32) */
+/* 362: CreateForeignTableStmt.options (schema/pg15/deparse.txt:738:32) */
 static const uint8_t contract_kinds_362[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 363: CreateEnumStmt.vals (schema/pg15/deparse.txt:739:21) */
-/* 364: CreateEnumStmt.vals (schema/pg15/deparse.txt:741:21) */
-static const uint8_t contract_kinds_364[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 365: CreateRangeStmt.typeName (schema/pg15/deparse.txt:743:27) */
-/* 366: CreateRangeStmt.typeName (schema/pg15/deparse.txt:745:27) */
-/* 367: CreateRangeStmt.typeName (schema/pg15/deparse.txt:747:27) */
+/* 363: ImportForeignSchemaStmt.server_name (schema/pg15/deparse.txt:740:37) */
+/* 364: ImportForeignSchemaStmt.remote_schema (schema/pg15/deparse.txt:742:39) */
+/* 365: ImportForeignSchemaStmt.local_schema (schema/pg15/deparse.txt:744:38) */
+/* 366: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:746:36) */
+/* 367: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:748:36) */
 static const uint8_t contract_kinds_367[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 368: CreateRangeStmt.params (schema/pg15/deparse.txt:749:24) */
-/* 369: CreateRangeStmt.params (schema/pg15/deparse.txt:751:24) */
-/* 370: CreateRangeStmt.params (schema/pg15/deparse.txt:753:24) */
-static const uint8_t contract_kinds_370[] = { /* the kinds allowed, by tag */
+/* 368: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:750:33) */
+/* 369: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:752:33) */
+static const uint8_t contract_kinds_369[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 371: AlterEnumStmt.typeName (schema/pg15/deparse.txt:755:25) */
-/* 372: AlterEnumStmt.typeName (schema/pg15/deparse.txt:757:25) */
-/* 373: AlterEnumStmt.typeName (schema/pg15/deparse.txt:759:25) */
-static const uint8_t contract_kinds_373[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 374: AlterEnumStmt.newVal (schema/pg15/deparse.txt:761:23) */
-/* 375: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:763:32) */
-/* 376: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:765:32) */
-/* 377: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:767:32) */
-static const uint8_t contract_kinds_377[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 378: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:769:31) */
-/* 379: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:771:31) */
-/* 380: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:773:31) */
-static const uint8_t contract_kinds_380[] = { /* the kinds allowed, by tag */
+/* 370: CreateExtensionStmt.extname (schema/pg15/deparse.txt:754:29) */
+/* 371: CreateExtensionStmt.options (schema/pg15/deparse.txt:756:29) */
+/* 372: CreateExtensionStmt.options (schema/pg15/deparse.txt:758:29) */
+static const uint8_t contract_kinds_372[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 381: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:775:34) */
-/* 382: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:777:34) */
-/* 383: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:779:34) */
-static const uint8_t contract_kinds_383[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 384: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:781:36) */
-/* 385: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:783:36) */
-static const uint8_t contract_kinds_385[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 386: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:785:32) */
-/* 387: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:787:32) */
-static const uint8_t contract_kinds_387[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
-};
-/* 388: CreateFdwStmt.fdwname (schema/pg15/deparse.txt:789:23) */
-/* 389: CreateFdwStmt.func_options (schema/pg15/deparse.txt:791:28) */
-/* 390: CreateFdwStmt.func_options (schema/pg15/deparse.txt:793:28) */
-static const uint8_t contract_kinds_390[] = { /* the kinds allowed, by tag */
+/* 373: AlterExtensionStmt.extname (schema/pg15/deparse.txt:760:28) */
+/* 374: AlterExtensionStmt.options (schema/pg15/deparse.txt:762:28) */
+/* 375: AlterExtensionStmt.options (schema/pg15/deparse.txt:764:28) */
+static const uint8_t contract_kinds_375[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 391: CreateFdwStmt.options (schema/pg15/deparse.txt:795:23) */
-/* 392: CreateFdwStmt.options (schema/pg15/deparse.txt:797:23) */
+/* 376: AlterExtensionContentsStmt.extname (schema/pg15/deparse.txt:766:36) */
+/* 377: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:768:35) */
+/* 378: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:770:35) */
+static const uint8_t contract_kinds_378[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
+};
+/* 379: CreateEventTrigStmt.trigname (schema/pg15/deparse.txt:772:30) */
+/* 380: CreateEventTrigStmt.eventname (schema/pg15/deparse.txt:774:31) */
+/* 381: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:776:32) */
+/* 382: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:778:32) */
+static const uint8_t contract_kinds_382[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 383: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:780:30) */
+/* 384: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:782:30) */
+static const uint8_t contract_kinds_384[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 385: AlterEventTrigStmt.trigname (schema/pg15/deparse.txt:784:29) */
+/* 386: RefreshMatViewStmt.relation (schema/pg15/deparse.txt:786:29) */
+/* 387: AlterSystemStmt.setstmt (schema/pg15/deparse.txt:788:25) */
+/* 388: CreatePolicyStmt.policy_name (schema/pg15/deparse.txt:790:30) */
+/* 389: CreatePolicyStmt.table (schema/pg15/deparse.txt:792:24) */
+/* 390: CreatePolicyStmt.cmd_name (schema/pg15/deparse.txt:794:27) */
+/* 391: CreatePolicyStmt.roles (schema/pg15/deparse.txt:796:24) */
+/* 392: CreatePolicyStmt.roles (schema/pg15/deparse.txt:798:24) */
 static const uint8_t contract_kinds_392[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 393: AlterFdwStmt.fdwname (schema/pg15/deparse.txt:799:22) */
-/* 394: AlterFdwStmt.func_options (schema/pg15/deparse.txt:801:27) */
-/* 395: AlterFdwStmt.func_options (schema/pg15/deparse.txt:803:27) */
-static const uint8_t contract_kinds_395[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 393: CreatePolicyStmt.qual (schema/pg15/deparse.txt:800:23) */
+static const uint8_t contract_kinds_393[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 396: AlterFdwStmt.options (schema/pg15/deparse.txt:805:22) */
-/* 397: AlterFdwStmt.options (schema/pg15/deparse.txt:807:22) */
-static const uint8_t contract_kinds_397[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 394: CreatePolicyStmt.with_check (schema/pg15/deparse.txt:802:29) */
+static const uint8_t contract_kinds_394[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 398: CreateForeignServerStmt.servername (schema/pg15/deparse.txt:809:36) */
-/* 399: CreateForeignServerStmt.fdwname (schema/pg15/deparse.txt:811:33) */
-/* 400: CreateForeignServerStmt.options (schema/pg15/deparse.txt:813:33) */
-/* 401: CreateForeignServerStmt.options (schema/pg15/deparse.txt:815:33) */
-static const uint8_t contract_kinds_401[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 395: AlterPolicyStmt.policy_name (schema/pg15/deparse.txt:804:29) */
+/* 396: AlterPolicyStmt.table (schema/pg15/deparse.txt:806:23) */
+/* 397: AlterPolicyStmt.roles (schema/pg15/deparse.txt:808:23) */
+/* 398: AlterPolicyStmt.roles (schema/pg15/deparse.txt:810:23) */
+static const uint8_t contract_kinds_398[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 402: AlterForeignServerStmt.servername (schema/pg15/deparse.txt:817:35) */
-/* 403: AlterForeignServerStmt.options (schema/pg15/deparse.txt:819:32) */
-/* 404: AlterForeignServerStmt.options (schema/pg15/deparse.txt:821:32) */
-static const uint8_t contract_kinds_404[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 399: AlterPolicyStmt.qual (schema/pg15/deparse.txt:812:22) */
+static const uint8_t contract_kinds_399[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 405: CreateUserMappingStmt.user (schema/pg15/deparse.txt:823:28) */
-/* 406: CreateUserMappingStmt.servername (schema/pg15/deparse.txt:825:34) */
-/* 407: CreateUserMappingStmt.options (schema/pg15/deparse.txt:827:31) */
-/* 408: CreateUserMappingStmt.options (schema/pg15/deparse.txt:829:31) */
+/* 400: AlterPolicyStmt.with_check (schema/pg15/deparse.txt:814:28) */
+static const uint8_t contract_kinds_400[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 401: CreateTransformStmt.type_name (schema/pg15/deparse.txt:816:31) */
+/* 402: CreateTransformStmt.lang (schema/pg15/deparse.txt:818:26) */
+/* 403: CreateAmStmt.amname (schema/pg15/deparse.txt:820:21) */
+/* 404: CreateAmStmt.handler_name (schema/pg15/deparse.txt:822:27) */
+/* 405: CreateAmStmt.handler_name (schema/pg15/deparse.txt:824:27) */
+static const uint8_t contract_kinds_405[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 406: CreatePublicationStmt.pubname (schema/pg15/deparse.txt:826:31) */
+/* 407: CreatePublicationStmt.options (schema/pg15/deparse.txt:828:31) */
+/* 408: CreatePublicationStmt.options (schema/pg15/deparse.txt:830:31) */
 static const uint8_t contract_kinds_408[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 409: AlterUserMappingStmt.user (schema/pg15/deparse.txt:831:27) */
-/* 410: AlterUserMappingStmt.servername (schema/pg15/deparse.txt:833:33) */
-/* 411: AlterUserMappingStmt.options (schema/pg15/deparse.txt:835:30) */
-/* 412: AlterUserMappingStmt.options (schema/pg15/deparse.txt:837:30) */
-/* 413: AlterUserMappingStmt.options (schema/pg15/deparse.txt:839:30) */
+/* 409: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:832:34) */
+/* 410: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:834:34) */
+static const uint8_t contract_kinds_410[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,
+};
+/* 411: AlterPublicationStmt.pubname (schema/pg15/deparse.txt:836:30) */
+/* 412: AlterPublicationStmt.options (schema/pg15/deparse.txt:838:30) */
+/* 413: AlterPublicationStmt.options (schema/pg15/deparse.txt:840:30) */
 static const uint8_t contract_kinds_413[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 414: DropUserMappingStmt.user (schema/pg15/deparse.txt:841:26) */
-/* 415: DropUserMappingStmt.servername (schema/pg15/deparse.txt:843:32) */
-/* 416: AlterTableSpaceOptionsStmt.tablespacename (schema/pg15/deparse.txt:845:43) */
-/* 417: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:847:36) */
-/* 418: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:849:36) */
-/* 419: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:851:36) */
-static const uint8_t contract_kinds_419[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 414: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:842:33) */
+/* 415: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:844:33) */
+static const uint8_t contract_kinds_415[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,
 };
-/* 420: AlterTableMoveAllStmt.orig_tablespacename (schema/pg15/deparse.txt:853:43) */
-/* 421: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:855:29) */
-/* 422: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:857:29) */
-static const uint8_t contract_kinds_422[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
-};
-/* 423: AlterTableMoveAllStmt.new_tablespacename (schema/pg15/deparse.txt:859:42) */
-/* 424: SecLabelStmt.object (schema/pg15/deparse.txt:861:21) */
-/* 425: SecLabelStmt.object (schema/pg15/deparse.txt:863:21) */
-static const uint8_t contract_kinds_425[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0xc0,0x0a,
-};
-/* 426: CreateForeignTableStmt.base (schema/pg15/deparse.txt:865:34) */
-/* 427: CreateForeignTableStmt.servername (schema/pg15/deparse.txt:867:35) */
-/* 428: CreateForeignTableStmt.options (schema/pg15/deparse.txt:869:32) */
-/* 429: CreateForeignTableStmt.options (schema/pg15/deparse.txt:871:32) */
-static const uint8_t contract_kinds_429[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 430: ImportForeignSchemaStmt.server_name (schema/pg15/deparse.txt:873:37) */
-/* 431: ImportForeignSchemaStmt.remote_schema (schema/pg15/deparse.txt:875:39) */
-/* 432: ImportForeignSchemaStmt.local_schema (schema/pg15/deparse.txt:877:38) */
-/* 433: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:879:36) */
-/* 434: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:881:36) */
-static const uint8_t contract_kinds_434[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 435: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:883:33) */
-/* 436: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:885:33) */
-static const uint8_t contract_kinds_436[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 437: CreateExtensionStmt.extname (schema/pg15/deparse.txt:887:29) */
-/* 438: CreateExtensionStmt.options (schema/pg15/deparse.txt:889:29) */
-/* 439: CreateExtensionStmt.options (schema/pg15/deparse.txt:891:29) */
-static const uint8_t contract_kinds_439[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 440: AlterExtensionStmt.extname (schema/pg15/deparse.txt:893:28) */
-/* 441: AlterExtensionStmt.options (schema/pg15/deparse.txt:895:28) */
-/* 442: AlterExtensionStmt.options (schema/pg15/deparse.txt:897:28) */
-static const uint8_t contract_kinds_442[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 443: AlterExtensionContentsStmt.extname (schema/pg15/deparse.txt:899:36) */
-/* 444: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:901:35) */
-/* 445: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:903:35) */
-static const uint8_t contract_kinds_445[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
-};
-/* 446: CreateEventTrigStmt.trigname (schema/pg15/deparse.txt:905:30) */
-/* 447: CreateEventTrigStmt.eventname (schema/pg15/deparse.txt:907:31) */
-/* 448: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:909:32) */
-/* 449: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:911:32) */
-static const uint8_t contract_kinds_449[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 450: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:913:30) */
-/* 451: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:915:30) */
-/* 452: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:917:30) */
-static const uint8_t contract_kinds_452[] = { /* the kinds allowed, by tag */
+/* 416: CreateSubscriptionStmt.subname (schema/pg15/deparse.txt:846:32) */
+/* 417: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:848:36) */
+/* 418: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:850:36) */
+static const uint8_t contract_kinds_418[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 453: AlterEventTrigStmt.trigname (schema/pg15/deparse.txt:919:29) */
-/* 454: AlterEventTrigStmt.tgenabled (schema/pg15/deparse.txt:921:30) */
-/* 455: RefreshMatViewStmt.relation (schema/pg15/deparse.txt:923:29) */
-/* 456: ReplicaIdentityStmt.identity_type (schema/pg15/deparse.txt:925:35) */
-/* 457: AlterSystemStmt.setstmt (schema/pg15/deparse.txt:927:25) */
-/* 458: CreatePolicyStmt.policy_name (schema/pg15/deparse.txt:929:30) */
-/* 459: CreatePolicyStmt.table (schema/pg15/deparse.txt:931:24) */
-/* 460: CreatePolicyStmt.cmd_name (schema/pg15/deparse.txt:933:27) */
-/* 461: CreatePolicyStmt.roles (schema/pg15/deparse.txt:935:24) */
-/* 462: CreatePolicyStmt.roles (schema/pg15/deparse.txt:937:24) */
-/* 463: CreatePolicyStmt.roles (schema/pg15/deparse.txt:939:24) */
-static const uint8_t contract_kinds_463[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+/* 419: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:852:32) */
+/* 420: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:854:32) */
+static const uint8_t contract_kinds_420[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 464: CreatePolicyStmt.qual (schema/pg15/deparse.txt:941:23) */
-static const uint8_t contract_kinds_464[] = { /* the kinds allowed, by tag */
+/* 421: AlterSubscriptionStmt.subname (schema/pg15/deparse.txt:856:31) */
+/* 422: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:858:35) */
+/* 423: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:860:35) */
+static const uint8_t contract_kinds_423[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 424: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:862:31) */
+/* 425: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:864:31) */
+static const uint8_t contract_kinds_425[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+};
+/* 426: DropSubscriptionStmt.subname (schema/pg15/deparse.txt:866:30) */
+/* 427: CreateStatsStmt.defnames (schema/pg15/deparse.txt:868:26) */
+/* 428: CreateStatsStmt.defnames (schema/pg15/deparse.txt:870:26) */
+static const uint8_t contract_kinds_428[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 429: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:872:28) */
+/* 430: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:874:28) */
+static const uint8_t contract_kinds_430[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 431: CreateStatsStmt.exprs (schema/pg15/deparse.txt:876:23) */
+/* 432: CreateStatsStmt.exprs (schema/pg15/deparse.txt:878:23) */
+static const uint8_t contract_kinds_432[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,
+};
+/* 433: CreateStatsStmt.relations (schema/pg15/deparse.txt:880:27) */
+/* 434: CreateStatsStmt.relations (schema/pg15/deparse.txt:882:27) */
+static const uint8_t contract_kinds_434[] = { /* the kinds allowed, by tag */
+	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 435: AlterCollationStmt.collname (schema/pg15/deparse.txt:884:29) */
+/* 436: AlterCollationStmt.collname (schema/pg15/deparse.txt:886:29) */
+static const uint8_t contract_kinds_436[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 437: CallStmt.funccall (schema/pg15/deparse.txt:888:19) */
+/* 438: AlterStatsStmt.defnames (schema/pg15/deparse.txt:890:25) */
+/* 439: AlterStatsStmt.defnames (schema/pg15/deparse.txt:892:25) */
+static const uint8_t contract_kinds_439[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 440: A_Expr.name (schema/pg15/deparse.txt:894:13) */
+/* 441: A_Expr.name (schema/pg15/deparse.txt:896:13) */
+static const uint8_t contract_kinds_441[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 442: A_Expr.lexpr (schema/pg15/deparse.txt:898:14) */
+static const uint8_t contract_kinds_442[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 465: CreatePolicyStmt.with_check (schema/pg15/deparse.txt:943:29) */
+/* 443: A_Expr.rexpr (schema/pg15/deparse.txt:900:14) */
+static const uint8_t contract_kinds_443[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x3e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x48,
+};
+/* 444: ColumnRef.fields (schema/pg15/deparse.txt:902:18) */
+/* 445: ColumnRef.fields (schema/pg15/deparse.txt:904:18) */
+/* 446: ColumnRef.fields (schema/pg15/deparse.txt:906:18) */
+static const uint8_t contract_kinds_446[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 447: FuncCall.funcname (schema/pg15/deparse.txt:908:19) */
+/* 448: FuncCall.funcname (schema/pg15/deparse.txt:910:19) */
+static const uint8_t contract_kinds_448[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 449: FuncCall.args (schema/pg15/deparse.txt:912:15) */
+/* 450: FuncCall.args (schema/pg15/deparse.txt:914:15) */
+static const uint8_t contract_kinds_450[] = { /* the kinds allowed, by tag */
+	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 451: FuncCall.agg_order (schema/pg15/deparse.txt:916:20) */
+/* 452: FuncCall.agg_order (schema/pg15/deparse.txt:918:20) */
+static const uint8_t contract_kinds_452[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 453: FuncCall.agg_filter (schema/pg15/deparse.txt:920:21) */
+static const uint8_t contract_kinds_453[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 454: A_Indices.lidx (schema/pg15/deparse.txt:922:16) */
+static const uint8_t contract_kinds_454[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 455: A_Indices.uidx (schema/pg15/deparse.txt:924:16) */
+static const uint8_t contract_kinds_455[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 456: A_Indirection.arg (schema/pg15/deparse.txt:926:19) */
+/* 457: A_Indirection.arg (schema/pg15/deparse.txt:928:19) */
+static const uint8_t contract_kinds_457[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 458: A_Indirection.indirection (schema/pg15/deparse.txt:930:27) */
+/* 459: A_Indirection.indirection (schema/pg15/deparse.txt:932:27) */
+/* 460: A_Indirection.indirection (schema/pg15/deparse.txt:934:27) */
+static const uint8_t contract_kinds_460[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 461: A_ArrayExpr.elements (schema/pg15/deparse.txt:936:22) */
+static const uint8_t contract_kinds_461[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 462: ResTarget.indirection (schema/pg15/deparse.txt:938:23) */
+/* 463: ResTarget.indirection (schema/pg15/deparse.txt:940:23) */
+static const uint8_t contract_kinds_463[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 464: ResTarget.val (schema/pg15/deparse.txt:942:15) */
+static const uint8_t contract_kinds_464[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 465: MultiAssignRef.source (schema/pg15/deparse.txt:944:23) */
 static const uint8_t contract_kinds_465[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 466: AlterPolicyStmt.policy_name (schema/pg15/deparse.txt:945:29) */
-/* 467: AlterPolicyStmt.table (schema/pg15/deparse.txt:947:23) */
-/* 468: AlterPolicyStmt.roles (schema/pg15/deparse.txt:949:23) */
-/* 469: AlterPolicyStmt.roles (schema/pg15/deparse.txt:951:23) */
+/* 466: TypeCast.arg (schema/pg15/deparse.txt:946:14) */
+/* 467: TypeCast.arg (schema/pg15/deparse.txt:948:14) */
+static const uint8_t contract_kinds_467[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 468: TypeCast.typeName (schema/pg15/deparse.txt:950:20) */
+/* 469: CollateClause.arg (schema/pg15/deparse.txt:952:19) */
 static const uint8_t contract_kinds_469[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 470: AlterPolicyStmt.qual (schema/pg15/deparse.txt:953:22) */
-static const uint8_t contract_kinds_470[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 471: AlterPolicyStmt.with_check (schema/pg15/deparse.txt:955:28) */
+/* 470: CollateClause.collname (schema/pg15/deparse.txt:954:24) */
+/* 471: CollateClause.collname (schema/pg15/deparse.txt:956:24) */
 static const uint8_t contract_kinds_471[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 472: SortBy.node (schema/pg15/deparse.txt:958:13) */
+static const uint8_t contract_kinds_472[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 472: CreateTransformStmt.type_name (schema/pg15/deparse.txt:957:31) */
-/* 473: CreateTransformStmt.lang (schema/pg15/deparse.txt:959:26) */
-/* 474: CreateAmStmt.amname (schema/pg15/deparse.txt:961:21) */
-/* 475: CreateAmStmt.handler_name (schema/pg15/deparse.txt:963:27) */
-/* 476: CreateAmStmt.handler_name (schema/pg15/deparse.txt:965:27) */
-/* 477: CreateAmStmt.handler_name (schema/pg15/deparse.txt:967:27) */
+/* 473: SortBy.useOp (schema/pg15/deparse.txt:960:15) */
+/* 474: SortBy.useOp (schema/pg15/deparse.txt:962:15) */
+static const uint8_t contract_kinds_474[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 475: WindowDef.partitionClause (schema/pg15/deparse.txt:964:28) */
+static const uint8_t contract_kinds_475[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 476: WindowDef.orderClause (schema/pg15/deparse.txt:966:24) */
+/* 477: WindowDef.orderClause (schema/pg15/deparse.txt:968:24) */
 static const uint8_t contract_kinds_477[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 478: CreateAmStmt.amtype (schema/pg15/deparse.txt:969:21) */
-/* 479: CreatePublicationStmt.pubname (schema/pg15/deparse.txt:971:31) */
-/* 480: CreatePublicationStmt.options (schema/pg15/deparse.txt:973:31) */
-/* 481: CreatePublicationStmt.options (schema/pg15/deparse.txt:975:31) */
+/* 478: WindowDef.startOffset (schema/pg15/deparse.txt:970:24) */
+static const uint8_t contract_kinds_478[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 479: WindowDef.endOffset (schema/pg15/deparse.txt:972:22) */
+static const uint8_t contract_kinds_479[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 480: RangeSubselect.subquery (schema/pg15/deparse.txt:974:25) */
+/* 481: RangeSubselect.subquery (schema/pg15/deparse.txt:976:25) */
 static const uint8_t contract_kinds_481[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 482: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:977:34) */
-/* 483: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:979:34) */
-static const uint8_t contract_kinds_483[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,
+/* 482: RangeFunction.functions (schema/pg15/deparse.txt:978:25) */
+/* 483: RangeFunction.functions (schema/pg15/deparse.txt:980:25) */
+/* 484: RangeFunction.functions (schema/pg15/deparse.txt:982:25) */
+static const uint8_t contract_kinds_484[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-/* 484: AlterPublicationStmt.pubname (schema/pg15/deparse.txt:981:30) */
-/* 485: AlterPublicationStmt.options (schema/pg15/deparse.txt:983:30) */
-/* 486: AlterPublicationStmt.options (schema/pg15/deparse.txt:985:30) */
+/* 485: RangeFunction.coldeflist (schema/pg15/deparse.txt:984:26) */
+/* 486: RangeFunction.coldeflist (schema/pg15/deparse.txt:986:26) */
 static const uint8_t contract_kinds_486[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 487: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:987:33) */
-/* 488: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:989:33) */
+/* 487: RangeTableSample.relation (schema/pg15/deparse.txt:988:27) */
+/* 488: RangeTableSample.relation (schema/pg15/deparse.txt:990:27) */
 static const uint8_t contract_kinds_488[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,
+	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 489: CreateSubscriptionStmt.subname (schema/pg15/deparse.txt:991:32) */
-/* 490: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:993:36) */
-/* 491: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:995:36) */
-/* 492: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:997:36) */
+/* 489: RangeTableSample.method (schema/pg15/deparse.txt:992:25) */
+/* 490: RangeTableSample.method (schema/pg15/deparse.txt:994:25) */
+static const uint8_t contract_kinds_490[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 491: RangeTableSample.args (schema/pg15/deparse.txt:996:23) */
+static const uint8_t contract_kinds_491[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 492: RangeTableSample.repeatable (schema/pg15/deparse.txt:998:29) */
 static const uint8_t contract_kinds_492[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 493: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:999:32) */
-/* 494: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:1001:32) */
+/* 493: RangeTableFunc.docexpr (schema/pg15/deparse.txt:1000:24) */
+static const uint8_t contract_kinds_493[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x06,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 494: RangeTableFunc.rowexpr (schema/pg15/deparse.txt:1002:24) */
 static const uint8_t contract_kinds_494[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 495: AlterSubscriptionStmt.subname (schema/pg15/deparse.txt:1003:31) */
-/* 496: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:1005:35) */
-/* 497: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:1007:35) */
-static const uint8_t contract_kinds_497[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 495: RangeTableFunc.namespaces (schema/pg15/deparse.txt:1004:27) */
+/* 496: RangeTableFunc.namespaces (schema/pg15/deparse.txt:1006:27) */
+static const uint8_t contract_kinds_496[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 498: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:1009:31) */
-/* 499: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:1011:31) */
-static const uint8_t contract_kinds_499[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 497: RangeTableFunc.columns (schema/pg15/deparse.txt:1008:24) */
+/* 498: RangeTableFunc.columns (schema/pg15/deparse.txt:1010:24) */
+static const uint8_t contract_kinds_498[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 500: DropSubscriptionStmt.subname (schema/pg15/deparse.txt:1013:30) */
-/* 501: CreateStatsStmt.defnames (schema/pg15/deparse.txt:1015:26) */
-/* 502: CreateStatsStmt.defnames (schema/pg15/deparse.txt:1017:26) */
-/* 503: CreateStatsStmt.defnames (schema/pg15/deparse.txt:1019:26) */
+/* 499: RangeTableFuncCol.colname (schema/pg15/deparse.txt:1012:27) */
+/* 500: RangeTableFuncCol.colexpr (schema/pg15/deparse.txt:1014:27) */
+static const uint8_t contract_kinds_500[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 501: RangeTableFuncCol.coldefexpr (schema/pg15/deparse.txt:1016:30) */
+static const uint8_t contract_kinds_501[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 502: TypeName.names (schema/pg15/deparse.txt:1018:16) */
+/* 503: TypeName.names (schema/pg15/deparse.txt:1020:16) */
 static const uint8_t contract_kinds_503[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 504: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:1021:28) */
-/* 505: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:1023:28) */
+/* 504: TypeName.typmods (schema/pg15/deparse.txt:1022:18) */
+/* 505: TypeName.typmods (schema/pg15/deparse.txt:1024:18) */
 static const uint8_t contract_kinds_505[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-/* 506: CreateStatsStmt.exprs (schema/pg15/deparse.txt:1025:23) */
-/* 507: CreateStatsStmt.exprs (schema/pg15/deparse.txt:1027:23) */
-/* 508: CreateStatsStmt.exprs (schema/pg15/deparse.txt:1029:23) */
-static const uint8_t contract_kinds_508[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,
+/* 506: TypeName.arrayBounds (schema/pg15/deparse.txt:1026:23) */
+/* 507: TypeName.arrayBounds (schema/pg15/deparse.txt:1028:23) */
+static const uint8_t contract_kinds_507[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
 };
-/* 509: CreateStatsStmt.relations (schema/pg15/deparse.txt:1031:27) */
-/* 510: CreateStatsStmt.relations (schema/pg15/deparse.txt:1033:27) */
-/* 511: CreateStatsStmt.relations (schema/pg15/deparse.txt:1035:27) */
+/* 508: ColumnDef.constraints (schema/pg15/deparse.txt:1030:23) */
+/* 509: ColumnDef.constraints (schema/pg15/deparse.txt:1032:23) */
+static const uint8_t contract_kinds_509[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
+};
+/* 510: ColumnDef.fdwoptions (schema/pg15/deparse.txt:1034:22) */
+/* 511: ColumnDef.fdwoptions (schema/pg15/deparse.txt:1036:22) */
 static const uint8_t contract_kinds_511[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 512: AlterCollationStmt.collname (schema/pg15/deparse.txt:1037:29) */
-/* 513: AlterCollationStmt.collname (schema/pg15/deparse.txt:1039:29) */
-/* 514: AlterCollationStmt.collname (schema/pg15/deparse.txt:1041:29) */
+/* 512: IndexElem.expr (schema/pg15/deparse.txt:1038:16) */
+static const uint8_t contract_kinds_512[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x46,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 513: IndexElem.collation (schema/pg15/deparse.txt:1040:21) */
+/* 514: IndexElem.collation (schema/pg15/deparse.txt:1042:21) */
 static const uint8_t contract_kinds_514[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 515: CallStmt.funccall (schema/pg15/deparse.txt:1043:19) */
-/* 516: AlterStatsStmt.defnames (schema/pg15/deparse.txt:1045:25) */
-/* 517: AlterStatsStmt.defnames (schema/pg15/deparse.txt:1047:25) */
-/* 518: AlterStatsStmt.defnames (schema/pg15/deparse.txt:1049:25) */
+/* 515: IndexElem.opclass (schema/pg15/deparse.txt:1044:19) */
+/* 516: IndexElem.opclass (schema/pg15/deparse.txt:1046:19) */
+static const uint8_t contract_kinds_516[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 517: IndexElem.opclassopts (schema/pg15/deparse.txt:1048:23) */
+/* 518: IndexElem.opclassopts (schema/pg15/deparse.txt:1050:23) */
 static const uint8_t contract_kinds_518[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 519: A_Expr.name (schema/pg15/deparse.txt:1051:13) */
-/* 520: A_Expr.name (schema/pg15/deparse.txt:1053:13) */
-/* 521: A_Expr.name (schema/pg15/deparse.txt:1055:13) */
-static const uint8_t contract_kinds_521[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 522: A_Expr.lexpr (schema/pg15/deparse.txt:1057:14) */
-static const uint8_t contract_kinds_522[] = { /* the kinds allowed, by tag */
+/* 519: StatsElem.expr (schema/pg15/deparse.txt:1052:16) */
+static const uint8_t contract_kinds_519[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 523: A_Expr.rexpr (schema/pg15/deparse.txt:1059:14) */
-/* 524: A_Expr.rexpr (schema/pg15/deparse.txt:1061:14) */
+/* 520: Constraint.raw_expr (schema/pg15/deparse.txt:1054:21) */
+static const uint8_t contract_kinds_520[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 521: Constraint.keys (schema/pg15/deparse.txt:1056:17) */
+/* 522: Constraint.keys (schema/pg15/deparse.txt:1058:17) */
+static const uint8_t contract_kinds_522[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 523: Constraint.exclusions (schema/pg15/deparse.txt:1060:23) */
+/* 524: Constraint.exclusions (schema/pg15/deparse.txt:1062:23) */
 static const uint8_t contract_kinds_524[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x3e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x48,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-/* 525: ColumnRef.fields (schema/pg15/deparse.txt:1063:18) */
-/* 526: ColumnRef.fields (schema/pg15/deparse.txt:1065:18) */
-/* 527: ColumnRef.fields (schema/pg15/deparse.txt:1067:18) */
-static const uint8_t contract_kinds_527[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 525: Constraint.options (schema/pg15/deparse.txt:1064:20) */
+/* 526: Constraint.options (schema/pg15/deparse.txt:1066:20) */
+static const uint8_t contract_kinds_526[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 528: FuncCall.funcname (schema/pg15/deparse.txt:1069:19) */
-/* 529: FuncCall.funcname (schema/pg15/deparse.txt:1071:19) */
-/* 530: FuncCall.funcname (schema/pg15/deparse.txt:1073:19) */
+/* 527: Constraint.fk_attrs (schema/pg15/deparse.txt:1068:21) */
+/* 528: Constraint.fk_attrs (schema/pg15/deparse.txt:1070:21) */
+static const uint8_t contract_kinds_528[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 529: Constraint.pk_attrs (schema/pg15/deparse.txt:1072:21) */
+/* 530: Constraint.pk_attrs (schema/pg15/deparse.txt:1074:21) */
 static const uint8_t contract_kinds_530[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 531: FuncCall.args (schema/pg15/deparse.txt:1075:15) */
-/* 532: FuncCall.args (schema/pg15/deparse.txt:1077:15) */
+/* 531: DefElem.defname (schema/pg15/deparse.txt:1076:17) */
+/* 532: DefElem.arg (schema/pg15/deparse.txt:1078:13) */
 static const uint8_t contract_kinds_532[] = { /* the kinds allowed, by tag */
-	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-/* 533: FuncCall.agg_order (schema/pg15/deparse.txt:1079:20) */
-/* 534: FuncCall.agg_order (schema/pg15/deparse.txt:1081:20) */
-static const uint8_t contract_kinds_534[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 533: GroupingSet.content (schema/pg15/deparse.txt:1080:21) */
+static const uint8_t contract_kinds_533[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
 };
-/* 535: FuncCall.agg_filter (schema/pg15/deparse.txt:1083:21) */
+/* 534: ObjectWithArgs.objname (schema/pg15/deparse.txt:1082:24) */
+/* 535: ObjectWithArgs.objname (schema/pg15/deparse.txt:1084:24) */
 static const uint8_t contract_kinds_535[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 536: A_Indices.lidx (schema/pg15/deparse.txt:1085:16) */
+/* 536: ObjectWithArgs.objargs (schema/pg15/deparse.txt:1086:24) */
 static const uint8_t contract_kinds_536[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 537: A_Indices.uidx (schema/pg15/deparse.txt:1087:16) */
-static const uint8_t contract_kinds_537[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 537: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1088:28) */
+/* 538: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1090:28) */
+static const uint8_t contract_kinds_538[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
 };
-/* 538: A_Indirection.arg (schema/pg15/deparse.txt:1089:19) */
-/* 539: A_Indirection.arg (schema/pg15/deparse.txt:1091:19) */
-static const uint8_t contract_kinds_539[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 539: AccessPriv.cols (schema/pg15/deparse.txt:1092:17) */
+/* 540: AccessPriv.cols (schema/pg15/deparse.txt:1094:17) */
+static const uint8_t contract_kinds_540[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 540: A_Indirection.indirection (schema/pg15/deparse.txt:1093:27) */
-/* 541: A_Indirection.indirection (schema/pg15/deparse.txt:1095:27) */
-/* 542: A_Indirection.indirection (schema/pg15/deparse.txt:1097:27) */
+/* 541: CreateOpClassItem.order_family (schema/pg15/deparse.txt:1096:32) */
+/* 542: CreateOpClassItem.order_family (schema/pg15/deparse.txt:1098:32) */
 static const uint8_t contract_kinds_542[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 543: A_ArrayExpr.elements (schema/pg15/deparse.txt:1099:22) */
-/* 544: A_ArrayExpr.elements (schema/pg15/deparse.txt:1101:22) */
+/* 543: CreateOpClassItem.class_args (schema/pg15/deparse.txt:1100:30) */
+/* 544: CreateOpClassItem.class_args (schema/pg15/deparse.txt:1102:30) */
 static const uint8_t contract_kinds_544[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 545: ResTarget.indirection (schema/pg15/deparse.txt:1103:23) */
-/* 546: ResTarget.indirection (schema/pg15/deparse.txt:1105:23) */
-static const uint8_t contract_kinds_546[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 547: ResTarget.val (schema/pg15/deparse.txt:1107:15) */
+/* 545: TableLikeClause.relation (schema/pg15/deparse.txt:1104:26) */
+/* 546: FunctionParameter.argType (schema/pg15/deparse.txt:1106:28) */
+/* 547: FunctionParameter.defexpr (schema/pg15/deparse.txt:1108:27) */
 static const uint8_t contract_kinds_547[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 548: MultiAssignRef.source (schema/pg15/deparse.txt:1109:23) */
-/* 549: MultiAssignRef.source (schema/pg15/deparse.txt:1111:23) */
+/* 548: LockingClause.lockedRels (schema/pg15/deparse.txt:1110:27) */
+/* 549: LockingClause.lockedRels (schema/pg15/deparse.txt:1112:27) */
 static const uint8_t contract_kinds_549[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 550: TypeCast.arg (schema/pg15/deparse.txt:1113:14) */
-/* 551: TypeCast.arg (schema/pg15/deparse.txt:1115:14) */
-static const uint8_t contract_kinds_551[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 552: TypeCast.typeName (schema/pg15/deparse.txt:1117:20) */
-/* 553: CollateClause.arg (schema/pg15/deparse.txt:1119:19) */
-static const uint8_t contract_kinds_553[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 554: CollateClause.collname (schema/pg15/deparse.txt:1121:24) */
-/* 555: CollateClause.collname (schema/pg15/deparse.txt:1123:24) */
-/* 556: CollateClause.collname (schema/pg15/deparse.txt:1125:24) */
-static const uint8_t contract_kinds_556[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 557: SortBy.node (schema/pg15/deparse.txt:1127:13) */
-/* 558: SortBy.node (schema/pg15/deparse.txt:1129:13) */
-static const uint8_t contract_kinds_558[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 559: SortBy.useOp (schema/pg15/deparse.txt:1131:15) */
-/* 560: SortBy.useOp (schema/pg15/deparse.txt:1133:15) */
-static const uint8_t contract_kinds_560[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 561: WindowDef.partitionClause (schema/pg15/deparse.txt:1135:28) */
-/* 562: WindowDef.partitionClause (schema/pg15/deparse.txt:1137:28) */
-static const uint8_t contract_kinds_562[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 563: WindowDef.orderClause (schema/pg15/deparse.txt:1139:24) */
-/* 564: WindowDef.orderClause (schema/pg15/deparse.txt:1141:24) */
-static const uint8_t contract_kinds_564[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 565: WindowDef.startOffset (schema/pg15/deparse.txt:1143:24) */
-static const uint8_t contract_kinds_565[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 566: WindowDef.endOffset (schema/pg15/deparse.txt:1145:22) */
-static const uint8_t contract_kinds_566[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 567: RangeSubselect.subquery (schema/pg15/deparse.txt:1147:25) */
-/* 568: RangeSubselect.subquery (schema/pg15/deparse.txt:1149:25) */
-static const uint8_t contract_kinds_568[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 569: RangeSubselect.alias (schema/pg15/deparse.txt:1151:22) */
-/* 570: RangeFunction.functions (schema/pg15/deparse.txt:1153:25) */
-/* 571: RangeFunction.functions (schema/pg15/deparse.txt:1155:25) */
-/* 572: RangeFunction.functions (schema/pg15/deparse.txt:1157:25) */
-static const uint8_t contract_kinds_572[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
-};
-/* 573: RangeFunction.coldeflist (schema/pg15/deparse.txt:1159:26) */
-/* 574: RangeFunction.coldeflist (schema/pg15/deparse.txt:1161:26) */
-static const uint8_t contract_kinds_574[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 575: RangeTableSample.relation (schema/pg15/deparse.txt:1163:27) */
-/* 576: RangeTableSample.relation (schema/pg15/deparse.txt:1165:27) */
-static const uint8_t contract_kinds_576[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 577: RangeTableSample.method (schema/pg15/deparse.txt:1167:25) */
-/* 578: RangeTableSample.method (schema/pg15/deparse.txt:1169:25) */
-/* 579: RangeTableSample.method (schema/pg15/deparse.txt:1171:25) */
-static const uint8_t contract_kinds_579[] = { /* the kinds allowed, by tag */
+/* 550: XmlSerialize.expr (schema/pg15/deparse.txt:1114:19) */
+static const uint8_t contract_kinds_550[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+/* 551: XmlSerialize.typeName (schema/pg15/deparse.txt:1116:24) */
+/* 552: WithClause.ctes (schema/pg15/deparse.txt:1118:17) */
+/* 553: WithClause.ctes (schema/pg15/deparse.txt:1120:17) */
+static const uint8_t contract_kinds_553[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
+};
+/* 554: InferClause.indexElems (schema/pg15/deparse.txt:1122:25) */
+/* 555: InferClause.indexElems (schema/pg15/deparse.txt:1124:25) */
+static const uint8_t contract_kinds_555[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
+};
+/* 556: InferClause.whereClause (schema/pg15/deparse.txt:1126:26) */
+static const uint8_t contract_kinds_556[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 557: OnConflictClause.targetList (schema/pg15/deparse.txt:1128:30) */
+/* 558: OnConflictClause.targetList (schema/pg15/deparse.txt:1130:30) */
+static const uint8_t contract_kinds_558[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 559: OnConflictClause.whereClause (schema/pg15/deparse.txt:1132:31) */
+static const uint8_t contract_kinds_559[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 560: CTESearchClause.search_col_list (schema/pg15/deparse.txt:1134:33) */
+/* 561: CTESearchClause.search_col_list (schema/pg15/deparse.txt:1136:33) */
+static const uint8_t contract_kinds_561[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 580: RangeTableSample.args (schema/pg15/deparse.txt:1173:23) */
-/* 581: RangeTableSample.args (schema/pg15/deparse.txt:1175:23) */
-/* 582: RangeTableSample.args (schema/pg15/deparse.txt:1177:23) */
-static const uint8_t contract_kinds_582[] = { /* the kinds allowed, by tag */
+/* 562: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:1138:35) */
+/* 563: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1140:31) */
+/* 564: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1142:31) */
+static const uint8_t contract_kinds_564[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 565: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:1144:34) */
+/* 566: CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:1146:33) */
+static const uint8_t contract_kinds_566[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+/* 567: CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:1148:35) */
+static const uint8_t contract_kinds_567[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
+};
+/* 568: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:1150:34) */
+/* 569: CommonTableExpr.ctename (schema/pg15/deparse.txt:1152:25) */
+/* 570: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1154:31) */
+/* 571: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1156:31) */
+static const uint8_t contract_kinds_571[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 572: CommonTableExpr.ctequery (schema/pg15/deparse.txt:1158:26) */
+/* 573: CommonTableExpr.ctequery (schema/pg15/deparse.txt:1160:26) */
+static const uint8_t contract_kinds_573[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 574: MergeWhenClause.condition (schema/pg15/deparse.txt:1162:27) */
+static const uint8_t contract_kinds_574[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 583: RangeTableSample.repeatable (schema/pg15/deparse.txt:1179:29) */
+/* 575: MergeWhenClause.targetList (schema/pg15/deparse.txt:1164:29) */
+/* 576: MergeWhenClause.targetList (schema/pg15/deparse.txt:1166:29) */
+static const uint8_t contract_kinds_576[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+};
+/* 577: MergeWhenClause.values (schema/pg15/deparse.txt:1168:24) */
+static const uint8_t contract_kinds_577[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 578: TriggerTransition.name (schema/pg15/deparse.txt:1170:24) */
+/* 579: PartitionElem.expr (schema/pg15/deparse.txt:1172:20) */
+static const uint8_t contract_kinds_579[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 580: PartitionElem.collation (schema/pg15/deparse.txt:1174:25) */
+/* 581: PartitionElem.collation (schema/pg15/deparse.txt:1176:25) */
+static const uint8_t contract_kinds_581[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+};
+/* 582: PartitionElem.opclass (schema/pg15/deparse.txt:1178:23) */
+/* 583: PartitionElem.opclass (schema/pg15/deparse.txt:1180:23) */
 static const uint8_t contract_kinds_583[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 584: RangeTableFunc.docexpr (schema/pg15/deparse.txt:1181:24) */
-/* 585: RangeTableFunc.docexpr (schema/pg15/deparse.txt:1183:24) */
-static const uint8_t contract_kinds_585[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x06,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 584: PartitionSpec.strategy (schema/pg15/deparse.txt:1182:24) */
+/* 585: PartitionSpec.partParams (schema/pg15/deparse.txt:1184:27) */
+/* 586: PartitionSpec.partParams (schema/pg15/deparse.txt:1186:27) */
+static const uint8_t contract_kinds_586[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
 };
-/* 586: RangeTableFunc.rowexpr (schema/pg15/deparse.txt:1185:24) */
-/* 587: RangeTableFunc.rowexpr (schema/pg15/deparse.txt:1187:24) */
+/* 587: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:1188:31) */
 static const uint8_t contract_kinds_587[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 588: RangeTableFunc.namespaces (schema/pg15/deparse.txt:1189:27) */
-/* 589: RangeTableFunc.namespaces (schema/pg15/deparse.txt:1191:27) */
+/* 588: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:1190:32) */
+static const uint8_t contract_kinds_588[] = { /* the kinds allowed, by tag */
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+};
+/* 589: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:1192:32) */
 static const uint8_t contract_kinds_589[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 590: RangeTableFunc.columns (schema/pg15/deparse.txt:1193:24) */
-/* 591: RangeTableFunc.columns (schema/pg15/deparse.txt:1195:24) */
-/* 592: RangeTableFunc.columns (schema/pg15/deparse.txt:1197:24) */
-static const uint8_t contract_kinds_592[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 590: PartitionCmd.name (schema/pg15/deparse.txt:1194:19) */
+/* 591: VacuumRelation.relation (schema/pg15/deparse.txt:1196:25) */
+/* 592: VacuumRelation.va_cols (schema/pg15/deparse.txt:1198:24) */
+/* 593: VacuumRelation.va_cols (schema/pg15/deparse.txt:1200:24) */
+static const uint8_t contract_kinds_593[] = { /* the kinds allowed, by tag */
+	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 593: RangeTableFuncCol.colname (schema/pg15/deparse.txt:1199:27) */
-/* 594: RangeTableFuncCol.colexpr (schema/pg15/deparse.txt:1201:27) */
-static const uint8_t contract_kinds_594[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 595: RangeTableFuncCol.coldefexpr (schema/pg15/deparse.txt:1203:30) */
+/* 594: PublicationTable.relation (schema/pg15/deparse.txt:1202:27) */
+/* 595: PublicationTable.whereClause (schema/pg15/deparse.txt:1204:31) */
 static const uint8_t contract_kinds_595[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 596: TypeName.names (schema/pg15/deparse.txt:1205:16) */
-/* 597: TypeName.names (schema/pg15/deparse.txt:1207:16) */
-/* 598: TypeName.names (schema/pg15/deparse.txt:1209:16) */
-static const uint8_t contract_kinds_598[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 599: TypeName.typmods (schema/pg15/deparse.txt:1211:18) */
-/* 600: TypeName.typmods (schema/pg15/deparse.txt:1213:18) */
-static const uint8_t contract_kinds_600[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-/* 601: TypeName.arrayBounds (schema/pg15/deparse.txt:1215:23) */
-/* 602: TypeName.arrayBounds (schema/pg15/deparse.txt:1217:23) */
-static const uint8_t contract_kinds_602[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
-};
-/* 603: ColumnDef.constraints (schema/pg15/deparse.txt:1219:23) */
-/* 604: ColumnDef.constraints (schema/pg15/deparse.txt:1221:23) */
-static const uint8_t contract_kinds_604[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
-};
-/* 605: ColumnDef.fdwoptions (schema/pg15/deparse.txt:1223:22) */
-/* 606: ColumnDef.fdwoptions (schema/pg15/deparse.txt:1225:22) */
-static const uint8_t contract_kinds_606[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 607: IndexElem.expr (schema/pg15/deparse.txt:1227:16) */
-static const uint8_t contract_kinds_607[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x46,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 608: IndexElem.collation (schema/pg15/deparse.txt:1229:21) */
-/* 609: IndexElem.collation (schema/pg15/deparse.txt:1231:21) */
-static const uint8_t contract_kinds_609[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 610: IndexElem.opclass (schema/pg15/deparse.txt:1233:19) */
-/* 611: IndexElem.opclass (schema/pg15/deparse.txt:1235:19) */
-static const uint8_t contract_kinds_611[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 612: IndexElem.opclassopts (schema/pg15/deparse.txt:1237:23) */
-/* 613: IndexElem.opclassopts (schema/pg15/deparse.txt:1239:23) */
-static const uint8_t contract_kinds_613[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 614: StatsElem.expr (schema/pg15/deparse.txt:1241:16) */
-static const uint8_t contract_kinds_614[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 615: Constraint.raw_expr (schema/pg15/deparse.txt:1243:21) */
-static const uint8_t contract_kinds_615[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 616: Constraint.keys (schema/pg15/deparse.txt:1245:17) */
-/* 617: Constraint.keys (schema/pg15/deparse.txt:1247:17) */
-static const uint8_t contract_kinds_617[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 618: Constraint.exclusions (schema/pg15/deparse.txt:1249:23) */
-/* 619: Constraint.exclusions (schema/pg15/deparse.txt:1251:23) */
-static const uint8_t contract_kinds_619[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
-};
-/* 620: Constraint.options (schema/pg15/deparse.txt:1253:20) */
-/* 621: Constraint.options (schema/pg15/deparse.txt:1255:20) */
-static const uint8_t contract_kinds_621[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 622: Constraint.fk_attrs (schema/pg15/deparse.txt:1257:21) */
-/* 623: Constraint.fk_attrs (schema/pg15/deparse.txt:1259:21) */
-static const uint8_t contract_kinds_623[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 624: Constraint.pk_attrs (schema/pg15/deparse.txt:1261:21) */
-/* 625: Constraint.pk_attrs (schema/pg15/deparse.txt:1263:21) */
-static const uint8_t contract_kinds_625[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 626: DefElem.defname (schema/pg15/deparse.txt:1265:17) */
-/* 627: DefElem.arg (schema/pg15/deparse.txt:1267:13) */
-static const uint8_t contract_kinds_627[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-/* 628: GroupingSet.content (schema/pg15/deparse.txt:1269:21) */
-/* 629: GroupingSet.content (schema/pg15/deparse.txt:1271:21) */
-static const uint8_t contract_kinds_629[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
-};
-/* 630: ObjectWithArgs.objname (schema/pg15/deparse.txt:1273:24) */
-/* 631: ObjectWithArgs.objname (schema/pg15/deparse.txt:1275:24) */
-/* 632: ObjectWithArgs.objname (schema/pg15/deparse.txt:1277:24) */
-static const uint8_t contract_kinds_632[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 633: ObjectWithArgs.objargs (schema/pg15/deparse.txt:1279:24) */
-static const uint8_t contract_kinds_633[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 634: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1281:28) */
-/* 635: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1283:28) */
-static const uint8_t contract_kinds_635[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
-};
-/* 636: AccessPriv.cols (schema/pg15/deparse.txt:1285:17) */
-/* 637: AccessPriv.cols (schema/pg15/deparse.txt:1287:17) */
-static const uint8_t contract_kinds_637[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 638: CreateOpClassItem.order_family (schema/pg15/deparse.txt:1289:32) */
-/* 639: CreateOpClassItem.order_family (schema/pg15/deparse.txt:1291:32) */
-static const uint8_t contract_kinds_639[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 640: CreateOpClassItem.class_args (schema/pg15/deparse.txt:1293:30) */
-/* 641: CreateOpClassItem.class_args (schema/pg15/deparse.txt:1295:30) */
-static const uint8_t contract_kinds_641[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 642: TableLikeClause.relation (schema/pg15/deparse.txt:1297:26) */
-/* 643: FunctionParameter.argType (schema/pg15/deparse.txt:1299:28) */
-/* 644: FunctionParameter.defexpr (schema/pg15/deparse.txt:1301:27) */
-static const uint8_t contract_kinds_644[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 645: LockingClause.lockedRels (schema/pg15/deparse.txt:1303:27) */
-/* 646: LockingClause.lockedRels (schema/pg15/deparse.txt:1305:27) */
-static const uint8_t contract_kinds_646[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 647: XmlSerialize.expr (schema/pg15/deparse.txt:1307:19) */
-/* 648: XmlSerialize.expr (schema/pg15/deparse.txt:1309:19) */
-static const uint8_t contract_kinds_648[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-/* 649: XmlSerialize.typeName (schema/pg15/deparse.txt:1311:24) */
-/* 650: WithClause.ctes (schema/pg15/deparse.txt:1313:17) */
-/* 651: WithClause.ctes (schema/pg15/deparse.txt:1315:17) */
-/* 652: WithClause.ctes (schema/pg15/deparse.txt:1317:17) */
-static const uint8_t contract_kinds_652[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
-};
-/* 653: InferClause.indexElems (schema/pg15/deparse.txt:1319:25) */
-/* 654: InferClause.indexElems (schema/pg15/deparse.txt:1321:25) */
-static const uint8_t contract_kinds_654[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
-};
-/* 655: InferClause.whereClause (schema/pg15/deparse.txt:1323:26) */
-static const uint8_t contract_kinds_655[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 656: OnConflictClause.targetList (schema/pg15/deparse.txt:1325:30) */
-/* 657: OnConflictClause.targetList (schema/pg15/deparse.txt:1327:30) */
-static const uint8_t contract_kinds_657[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 658: OnConflictClause.whereClause (schema/pg15/deparse.txt:1329:31) */
-static const uint8_t contract_kinds_658[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 659: CTESearchClause.search_col_list (schema/pg15/deparse.txt:1331:33) */
-/* 660: CTESearchClause.search_col_list (schema/pg15/deparse.txt:1333:33) */
-/* 661: CTESearchClause.search_col_list (schema/pg15/deparse.txt:1335:33) */
-static const uint8_t contract_kinds_661[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 662: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:1337:35) */
-/* 663: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1339:31) */
-/* 664: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1341:31) */
-/* 665: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1343:31) */
-static const uint8_t contract_kinds_665[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 666: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:1345:34) */
-/* 667: CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:1347:33) */
-/* 668: CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:1349:33) */
-static const uint8_t contract_kinds_668[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-/* 669: CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:1351:35) */
-/* 670: CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:1353:35) */
-static const uint8_t contract_kinds_670[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-/* 671: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:1355:34) */
-/* 672: CommonTableExpr.ctename (schema/pg15/deparse.txt:1357:25) */
-/* 673: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1359:31) */
-/* 674: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1361:31) */
-static const uint8_t contract_kinds_674[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 675: CommonTableExpr.ctequery (schema/pg15/deparse.txt:1363:26) */
-/* 676: CommonTableExpr.ctequery (schema/pg15/deparse.txt:1365:26) */
-static const uint8_t contract_kinds_676[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 677: MergeWhenClause.condition (schema/pg15/deparse.txt:1367:27) */
-static const uint8_t contract_kinds_677[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 678: MergeWhenClause.targetList (schema/pg15/deparse.txt:1369:29) */
-/* 679: MergeWhenClause.targetList (schema/pg15/deparse.txt:1371:29) */
-static const uint8_t contract_kinds_679[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 680: MergeWhenClause.values (schema/pg15/deparse.txt:1373:24) */
-/* 681: MergeWhenClause.values (schema/pg15/deparse.txt:1375:24) */
-static const uint8_t contract_kinds_681[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 682: TriggerTransition.name (schema/pg15/deparse.txt:1377:24) */
-/* 683: PartitionElem.expr (schema/pg15/deparse.txt:1379:20) */
-static const uint8_t contract_kinds_683[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 684: PartitionElem.collation (schema/pg15/deparse.txt:1381:25) */
-/* 685: PartitionElem.collation (schema/pg15/deparse.txt:1383:25) */
-static const uint8_t contract_kinds_685[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 686: PartitionElem.opclass (schema/pg15/deparse.txt:1385:23) */
-/* 687: PartitionElem.opclass (schema/pg15/deparse.txt:1387:23) */
-static const uint8_t contract_kinds_687[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 688: PartitionSpec.strategy (schema/pg15/deparse.txt:1389:24) */
-/* 689: PartitionSpec.partParams (schema/pg15/deparse.txt:1391:27) */
-/* 690: PartitionSpec.partParams (schema/pg15/deparse.txt:1393:27) */
-/* 691: PartitionSpec.partParams (schema/pg15/deparse.txt:1395:27) */
-static const uint8_t contract_kinds_691[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
-};
-/* 692: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:1397:31) */
-/* 693: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:1399:31) */
-static const uint8_t contract_kinds_693[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 694: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:1401:32) */
-/* 695: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:1403:32) */
-static const uint8_t contract_kinds_695[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 696: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:1405:32) */
-/* 697: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:1407:32) */
-static const uint8_t contract_kinds_697[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 698: PartitionCmd.name (schema/pg15/deparse.txt:1409:19) */
-/* 699: VacuumRelation.relation (schema/pg15/deparse.txt:1411:25) */
-/* 700: VacuumRelation.va_cols (schema/pg15/deparse.txt:1413:24) */
-/* 701: VacuumRelation.va_cols (schema/pg15/deparse.txt:1415:24) */
-static const uint8_t contract_kinds_701[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 702: PublicationTable.relation (schema/pg15/deparse.txt:1417:27) */
-/* 703: PublicationTable.whereClause (schema/pg15/deparse.txt:1419:31) */
-static const uint8_t contract_kinds_703[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 704: PublicationTable.columns (schema/pg15/deparse.txt:1421:26) */
-/* 705: PublicationTable.columns (schema/pg15/deparse.txt:1423:26) */
-static const uint8_t contract_kinds_705[] = { /* the kinds allowed, by tag */
+/* 596: PublicationTable.columns (schema/pg15/deparse.txt:1206:26) */
+/* 597: PublicationTable.columns (schema/pg15/deparse.txt:1208:26) */
+static const uint8_t contract_kinds_597[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
 /* ---- End rule operands ---- */
@@ -1564,712 +1456,604 @@ static const uint8_t contract_kinds_705[] = { /* the kinds allowed, by tag */
 /* The rules, by message (pgbind_message_descs order): message, field, cell, from, not_in, parents,
  * conditions, nonnull, nonempty, min_cells, kinds allowed (bitmap), location. */
 static const ContractRule contract_rules[] = {
-	{ 3, 0, -1, false, false, CONTRACT_LIST(parents, 0, ), CONTRACT_LIST(conditions, 0, ), true, false, 0, CONTRACT_LIST(kinds, 0, ), "schema/pg15/deparse.txt:13:12"},
-	{ 5, 0, -1, false, false, CONTRACT_LIST(parents, 1, ), CONTRACT_LIST(conditions, 1, ), true, false, 0, CONTRACT_LIST(kinds, 1, ), "schema/pg15/deparse.txt:15:13"},
-	{ 6, 0, -1, false, false, CONTRACT_LIST(parents, 2, ), CONTRACT_LIST(conditions, 2, ), true, false, 0, CONTRACT_LIST(kinds, 2, ), "schema/pg15/deparse.txt:17:17"},
-	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 3, ), CONTRACT_LIST(conditions, 3, ), false, true, 0, CONTRACT_LIST(kinds, 3, ), "schema/pg15/deparse.txt:19:12"},
-	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 4, ), CONTRACT_LIST(conditions, 4, ), false, false, 0, CONTRACT_LIST(kinds, 4, 1), "schema/pg15/deparse.txt:21:12"},
-	{ 11, 0, -1, false, false, CONTRACT_LIST(parents, 5, ), CONTRACT_LIST(conditions, 5, ), true, false, 0, CONTRACT_LIST(kinds, 5, ), "schema/pg15/deparse.txt:23:17"},
-	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 6, ), CONTRACT_LIST(conditions, 6, ), true, false, 0, CONTRACT_LIST(kinds, 6, ), "schema/pg15/deparse.txt:25:16"},
-	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 7, ), CONTRACT_LIST(conditions, 7, ), false, false, 0, CONTRACT_LIST(kinds, 7, 1), "schema/pg15/deparse.txt:27:16"},
-	{ 12, 2, -1, false, false, CONTRACT_LIST(parents, 8, ), CONTRACT_LIST(conditions, 8, ), true, false, 0, CONTRACT_LIST(kinds, 8, ), "schema/pg15/deparse.txt:29:18"},
-	{ 12, 4, -1, false, false, CONTRACT_LIST(parents, 9, ), CONTRACT_LIST(conditions, 9, ), true, false, 0, CONTRACT_LIST(kinds, 9, ), "schema/pg15/deparse.txt:31:25"},
-	{ 17, 1, -1, false, false, CONTRACT_LIST(parents, 10, ), CONTRACT_LIST(conditions, 10, ), true, false, 0, CONTRACT_LIST(kinds, 10, ), "schema/pg15/deparse.txt:33:19"},
-	{ 17, 1, -1, false, false, CONTRACT_LIST(parents, 11, ), CONTRACT_LIST(conditions, 11, ), false, true, 0, CONTRACT_LIST(kinds, 11, ), "schema/pg15/deparse.txt:35:19"},
-	{ 17, 1, -1, false, false, CONTRACT_LIST(parents, 12, ), CONTRACT_LIST(conditions, 12, ), false, false, 0, CONTRACT_LIST(kinds, 12, 1), "schema/pg15/deparse.txt:37:19"},
-	{ 21, 1, -1, false, false, CONTRACT_LIST(parents, 13, ), CONTRACT_LIST(conditions, 13, ), true, false, 0, CONTRACT_LIST(kinds, 13, ), "schema/pg15/deparse.txt:39:18"},
-	{ 21, 1, -1, false, false, CONTRACT_LIST(parents, 14, ), CONTRACT_LIST(conditions, 14, ), false, false, 0, CONTRACT_LIST(kinds, 14, 1), "schema/pg15/deparse.txt:41:18"},
-	{ 21, 2, -1, false, false, CONTRACT_LIST(parents, 15, ), CONTRACT_LIST(conditions, 15, ), true, false, 0, CONTRACT_LIST(kinds, 15, ), "schema/pg15/deparse.txt:43:19"},
-	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 16, ), CONTRACT_LIST(conditions, 16, ), true, false, 0, CONTRACT_LIST(kinds, 16, ), "schema/pg15/deparse.txt:45:15"},
-	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 17, ), CONTRACT_LIST(conditions, 17, ), false, true, 0, CONTRACT_LIST(kinds, 17, ), "schema/pg15/deparse.txt:47:15"},
-	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 18, ), CONTRACT_LIST(conditions, 18, ), false, false, 0, CONTRACT_LIST(kinds, 18, 1), "schema/pg15/deparse.txt:49:15"},
-	{ 27, 3, -1, false, false, CONTRACT_LIST(parents, 19, ), CONTRACT_LIST(conditions, 19, ), false, false, 0, CONTRACT_LIST(kinds, 19, 1), "schema/pg15/deparse.txt:51:18"},
-	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 20, ), CONTRACT_LIST(conditions, 20, ), true, false, 0, CONTRACT_LIST(kinds, 20, ), "schema/pg15/deparse.txt:53:19"},
-	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 21, ), CONTRACT_LIST(conditions, 21, ), false, false, 0, CONTRACT_LIST(kinds, 21, 1), "schema/pg15/deparse.txt:55:19"},
-	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 22, ), CONTRACT_LIST(conditions, 22, ), true, false, 0, CONTRACT_LIST(kinds, 22, ), "schema/pg15/deparse.txt:57:19"},
-	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 23, ), CONTRACT_LIST(conditions, 23, ), false, false, 0, CONTRACT_LIST(kinds, 23, 1), "schema/pg15/deparse.txt:59:19"},
-	{ 37, 3, -1, false, false, CONTRACT_LIST(parents, 24, ), CONTRACT_LIST(conditions, 24, ), false, false, 0, CONTRACT_LIST(kinds, 24, 1), "schema/pg15/deparse.txt:61:14"},
-	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 25, ), CONTRACT_LIST(conditions, 25, ), true, false, 0, CONTRACT_LIST(kinds, 25, ), "schema/pg15/deparse.txt:63:15"},
-	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 26, ), CONTRACT_LIST(conditions, 26, ), false, true, 0, CONTRACT_LIST(kinds, 26, ), "schema/pg15/deparse.txt:65:15"},
-	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 27, ), CONTRACT_LIST(conditions, 27, ), false, false, 0, CONTRACT_LIST(kinds, 27, 1), "schema/pg15/deparse.txt:67:15"},
-	{ 37, 5, -1, false, false, CONTRACT_LIST(parents, 28, ), CONTRACT_LIST(conditions, 28, ), false, false, 0, CONTRACT_LIST(kinds, 28, 1), "schema/pg15/deparse.txt:69:20"},
-	{ 38, 1, -1, false, false, CONTRACT_LIST(parents, 29, ), CONTRACT_LIST(conditions, 29, ), true, false, 0, CONTRACT_LIST(kinds, 29, ), "schema/pg15/deparse.txt:71:15"},
-	{ 38, 1, -1, false, false, CONTRACT_LIST(parents, 30, ), CONTRACT_LIST(conditions, 30, ), false, false, 0, CONTRACT_LIST(kinds, 30, 1), "schema/pg15/deparse.txt:73:15"},
-	{ 38, 2, -1, false, false, CONTRACT_LIST(parents, 31, ), CONTRACT_LIST(conditions, 31, ), true, false, 0, CONTRACT_LIST(kinds, 31, ), "schema/pg15/deparse.txt:75:17"},
-	{ 38, 2, -1, false, false, CONTRACT_LIST(parents, 32, ), CONTRACT_LIST(conditions, 32, ), false, false, 0, CONTRACT_LIST(kinds, 32, 1), "schema/pg15/deparse.txt:77:17"},
-	{ 41, 1, -1, false, false, CONTRACT_LIST(parents, 33, ), CONTRACT_LIST(conditions, 33, ), true, false, 0, CONTRACT_LIST(kinds, 33, ), "schema/pg15/deparse.txt:79:14"},
-	{ 41, 1, -1, false, false, CONTRACT_LIST(parents, 34, ), CONTRACT_LIST(conditions, 34, ), false, false, 0, CONTRACT_LIST(kinds, 34, 1), "schema/pg15/deparse.txt:81:14"},
-	{ 43, 3, -1, false, false, CONTRACT_LIST(parents, 35, ), CONTRACT_LIST(conditions, 35, ), true, false, 0, CONTRACT_LIST(kinds, 35, ), "schema/pg15/deparse.txt:83:19"},
-	{ 43, 3, -1, false, false, CONTRACT_LIST(parents, 36, ), CONTRACT_LIST(conditions, 36, ), false, true, 0, CONTRACT_LIST(kinds, 36, ), "schema/pg15/deparse.txt:85:19"},
-	{ 43, 3, -1, false, false, CONTRACT_LIST(parents, 37, ), CONTRACT_LIST(conditions, 37, ), false, false, 0, CONTRACT_LIST(kinds, 37, 1), "schema/pg15/deparse.txt:87:19"},
-	{ 44, 5, -1, false, false, CONTRACT_LIST(parents, 38, ), CONTRACT_LIST(conditions, 38, ), true, false, 0, CONTRACT_LIST(kinds, 38, ), "schema/pg15/deparse.txt:89:17"},
-	{ 44, 5, -1, false, false, CONTRACT_LIST(parents, 39, ), CONTRACT_LIST(conditions, 39, ), false, true, 0, CONTRACT_LIST(kinds, 39, ), "schema/pg15/deparse.txt:91:17"},
-	{ 44, 5, -1, false, false, CONTRACT_LIST(parents, 40, ), CONTRACT_LIST(conditions, 40, ), false, false, 0, CONTRACT_LIST(kinds, 40, 1), "schema/pg15/deparse.txt:93:17"},
-	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 41, ), CONTRACT_LIST(conditions, 41, ), true, false, 0, CONTRACT_LIST(kinds, 41, ), "schema/pg15/deparse.txt:95:20"},
-	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 42, ), CONTRACT_LIST(conditions, 42, ), false, false, 0, CONTRACT_LIST(kinds, 42, 1), "schema/pg15/deparse.txt:97:20"},
-	{ 46, 5, -1, false, false, CONTRACT_LIST(parents, 43, ), CONTRACT_LIST(conditions, 43, ), true, false, 0, CONTRACT_LIST(kinds, 43, ), "schema/pg15/deparse.txt:99:14"},
-	{ 46, 5, -1, false, false, CONTRACT_LIST(parents, 44, ), CONTRACT_LIST(conditions, 44, ), false, false, 0, CONTRACT_LIST(kinds, 44, 1), "schema/pg15/deparse.txt:101:14"},
-	{ 47, 1, -1, false, false, CONTRACT_LIST(parents, 45, ), CONTRACT_LIST(conditions, 45, ), true, false, 0, CONTRACT_LIST(kinds, 45, ), "schema/pg15/deparse.txt:103:14"},
-	{ 47, 1, -1, false, false, CONTRACT_LIST(parents, 46, ), CONTRACT_LIST(conditions, 46, ), false, false, 0, CONTRACT_LIST(kinds, 46, 1), "schema/pg15/deparse.txt:105:14"},
-	{ 48, 1, -1, false, false, CONTRACT_LIST(parents, 47, ), CONTRACT_LIST(conditions, 47, ), true, false, 0, CONTRACT_LIST(kinds, 47, ), "schema/pg15/deparse.txt:107:17"},
-	{ 48, 1, -1, false, false, CONTRACT_LIST(parents, 48, ), CONTRACT_LIST(conditions, 48, ), false, false, 0, CONTRACT_LIST(kinds, 48, 1), "schema/pg15/deparse.txt:109:17"},
-	{ 52, 2, -1, false, false, CONTRACT_LIST(parents, 49, ), CONTRACT_LIST(conditions, 49, ), true, false, 0, CONTRACT_LIST(kinds, 49, ), "schema/pg15/deparse.txt:111:27"},
-	{ 57, 2, -1, false, false, CONTRACT_LIST(parents, 50, ), CONTRACT_LIST(conditions, 50, ), true, false, 0, CONTRACT_LIST(kinds, 50, ), "schema/pg15/deparse.txt:113:15"},
-	{ 57, 2, -1, false, false, CONTRACT_LIST(parents, 51, ), CONTRACT_LIST(conditions, 51, ), false, false, 0, CONTRACT_LIST(kinds, 51, 1), "schema/pg15/deparse.txt:115:15"},
-	{ 57, 3, -1, false, false, CONTRACT_LIST(parents, 52, ), CONTRACT_LIST(conditions, 52, ), true, false, 0, CONTRACT_LIST(kinds, 52, ), "schema/pg15/deparse.txt:117:15"},
-	{ 57, 3, -1, false, false, CONTRACT_LIST(parents, 53, ), CONTRACT_LIST(conditions, 53, ), false, false, 0, CONTRACT_LIST(kinds, 53, 1), "schema/pg15/deparse.txt:119:15"},
-	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 54, ), CONTRACT_LIST(conditions, 54, ), true, false, 0, CONTRACT_LIST(kinds, 54, ), "schema/pg15/deparse.txt:121:23"},
-	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 55, ), CONTRACT_LIST(conditions, 55, ), false, false, 0, CONTRACT_LIST(kinds, 55, 1), "schema/pg15/deparse.txt:123:23"},
-	{ 57, 6, -1, false, false, CONTRACT_LIST(parents, 56, ), CONTRACT_LIST(conditions, 56, ), false, false, 0, CONTRACT_LIST(kinds, 56, 1), "schema/pg15/deparse.txt:125:16"},
-	{ 60, 0, -1, false, false, CONTRACT_LIST(parents, 57, ), CONTRACT_LIST(conditions, 57, ), true, false, 0, CONTRACT_LIST(kinds, 57, ), "schema/pg15/deparse.txt:127:16"},
-	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 58, ), CONTRACT_LIST(conditions, 58, ), true, false, 0, CONTRACT_LIST(kinds, 58, ), "schema/pg15/deparse.txt:129:22"},
-	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 59, ), CONTRACT_LIST(conditions, 59, ), false, false, 0, CONTRACT_LIST(kinds, 59, 1), "schema/pg15/deparse.txt:131:22"},
-	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 60, ), CONTRACT_LIST(conditions, 60, ), true, false, 0, CONTRACT_LIST(kinds, 60, ), "schema/pg15/deparse.txt:133:20"},
-	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 61, ), CONTRACT_LIST(conditions, 61, ), false, false, 0, CONTRACT_LIST(kinds, 61, 1), "schema/pg15/deparse.txt:135:20"},
-	{ 64, 0, -1, false, false, CONTRACT_LIST(parents, 62, ), CONTRACT_LIST(conditions, 62, ), true, false, 0, CONTRACT_LIST(kinds, 62, ), "schema/pg15/deparse.txt:137:21"},
-	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 63, ), CONTRACT_LIST(conditions, 63, ), true, false, 0, CONTRACT_LIST(kinds, 63, ), "schema/pg15/deparse.txt:139:17"},
-	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 64, ), CONTRACT_LIST(conditions, 64, ), false, false, 0, CONTRACT_LIST(kinds, 64, 1), "schema/pg15/deparse.txt:141:17"},
-	{ 64, 2, -1, false, false, CONTRACT_LIST(parents, 65, ), CONTRACT_LIST(conditions, 65, ), false, false, 0, CONTRACT_LIST(kinds, 65, 1), "schema/pg15/deparse.txt:143:24"},
-	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 66, ), CONTRACT_LIST(conditions, 66, ), true, false, 0, CONTRACT_LIST(kinds, 66, ), "schema/pg15/deparse.txt:145:27"},
-	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 67, ), CONTRACT_LIST(conditions, 67, ), false, false, 0, CONTRACT_LIST(kinds, 67, 1), "schema/pg15/deparse.txt:147:27"},
-	{ 65, 0, -1, false, false, CONTRACT_LIST(parents, 68, ), CONTRACT_LIST(conditions, 68, ), true, false, 0, CONTRACT_LIST(kinds, 68, ), "schema/pg15/deparse.txt:149:21"},
-	{ 65, 1, -1, false, false, CONTRACT_LIST(parents, 69, ), CONTRACT_LIST(conditions, 69, ), true, false, 0, CONTRACT_LIST(kinds, 69, ), "schema/pg15/deparse.txt:151:25"},
-	{ 65, 1, -1, false, false, CONTRACT_LIST(parents, 70, ), CONTRACT_LIST(conditions, 70, ), false, false, 0, CONTRACT_LIST(kinds, 70, 1), "schema/pg15/deparse.txt:153:25"},
-	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 71, ), CONTRACT_LIST(conditions, 71, ), true, false, 0, CONTRACT_LIST(kinds, 71, ), "schema/pg15/deparse.txt:155:27"},
-	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 72, ), CONTRACT_LIST(conditions, 72, ), false, false, 0, CONTRACT_LIST(kinds, 72, 1), "schema/pg15/deparse.txt:157:27"},
-	{ 66, 0, -1, false, false, CONTRACT_LIST(parents, 73, ), CONTRACT_LIST(conditions, 73, ), true, false, 0, CONTRACT_LIST(kinds, 73, ), "schema/pg15/deparse.txt:159:21"},
-	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 74, ), CONTRACT_LIST(conditions, 74, ), true, false, 0, CONTRACT_LIST(kinds, 74, ), "schema/pg15/deparse.txt:161:24"},
-	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 75, ), CONTRACT_LIST(conditions, 75, ), false, true, 0, CONTRACT_LIST(kinds, 75, ), "schema/pg15/deparse.txt:163:24"},
-	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 76, ), CONTRACT_LIST(conditions, 76, ), false, false, 0, CONTRACT_LIST(kinds, 76, 1), "schema/pg15/deparse.txt:165:24"},
-	{ 66, 3, -1, false, false, CONTRACT_LIST(parents, 77, ), CONTRACT_LIST(conditions, 77, ), true, false, 0, CONTRACT_LIST(kinds, 77, ), "schema/pg15/deparse.txt:167:24"},
-	{ 66, 3, -1, false, false, CONTRACT_LIST(parents, 78, ), CONTRACT_LIST(conditions, 78, ), false, false, 0, CONTRACT_LIST(kinds, 78, 1), "schema/pg15/deparse.txt:169:24"},
-	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 79, ), CONTRACT_LIST(conditions, 79, ), true, false, 0, CONTRACT_LIST(kinds, 79, ), "schema/pg15/deparse.txt:171:27"},
-	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 80, ), CONTRACT_LIST(conditions, 80, ), false, false, 0, CONTRACT_LIST(kinds, 80, 1), "schema/pg15/deparse.txt:173:27"},
-	{ 67, 0, -1, false, false, CONTRACT_LIST(parents, 81, ), CONTRACT_LIST(conditions, 81, ), true, false, 0, CONTRACT_LIST(kinds, 81, ), "schema/pg15/deparse.txt:175:20"},
-	{ 67, 1, -1, false, false, CONTRACT_LIST(parents, 82, ), CONTRACT_LIST(conditions, 82, ), true, false, 0, CONTRACT_LIST(kinds, 82, ), "schema/pg15/deparse.txt:177:27"},
-	{ 67, 1, -1, false, false, CONTRACT_LIST(parents, 83, ), CONTRACT_LIST(conditions, 83, ), false, false, 0, CONTRACT_LIST(kinds, 83, 1), "schema/pg15/deparse.txt:179:27"},
-	{ 67, 2, -1, false, false, CONTRACT_LIST(parents, 84, ), CONTRACT_LIST(conditions, 84, ), true, false, 0, CONTRACT_LIST(kinds, 84, ), "schema/pg15/deparse.txt:181:26"},
-	{ 67, 2, -1, false, false, CONTRACT_LIST(parents, 85, ), CONTRACT_LIST(conditions, 85, ), false, false, 0, CONTRACT_LIST(kinds, 85, 1), "schema/pg15/deparse.txt:183:26"},
-	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 86, ), CONTRACT_LIST(conditions, 86, ), true, false, 0, CONTRACT_LIST(kinds, 86, ), "schema/pg15/deparse.txt:185:30"},
-	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 87, ), CONTRACT_LIST(conditions, 87, ), false, true, 0, CONTRACT_LIST(kinds, 87, ), "schema/pg15/deparse.txt:187:30"},
-	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 88, ), CONTRACT_LIST(conditions, 88, ), false, false, 0, CONTRACT_LIST(kinds, 88, 1), "schema/pg15/deparse.txt:189:30"},
-	{ 68, 0, -1, false, false, CONTRACT_LIST(parents, 89, ), CONTRACT_LIST(conditions, 89, ), false, false, 0, CONTRACT_LIST(kinds, 89, 1), "schema/pg15/deparse.txt:191:28"},
-	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 90, ), CONTRACT_LIST(conditions, 90, ), true, false, 0, CONTRACT_LIST(kinds, 90, ), "schema/pg15/deparse.txt:193:24"},
-	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 91, ), CONTRACT_LIST(conditions, 91, ), false, false, 0, CONTRACT_LIST(kinds, 91, 1), "schema/pg15/deparse.txt:195:24"},
-	{ 68, 3, -1, false, false, CONTRACT_LIST(parents, 92, ), CONTRACT_LIST(conditions, 92, ), true, false, 0, CONTRACT_LIST(kinds, 92, ), "schema/pg15/deparse.txt:197:24"},
-	{ 68, 3, -1, false, false, CONTRACT_LIST(parents, 93, ), CONTRACT_LIST(conditions, 93, ), false, false, 0, CONTRACT_LIST(kinds, 93, 1), "schema/pg15/deparse.txt:199:24"},
-	{ 68, 4, -1, false, false, CONTRACT_LIST(parents, 94, ), CONTRACT_LIST(conditions, 94, ), false, false, 0, CONTRACT_LIST(kinds, 94, 1), "schema/pg15/deparse.txt:201:25"},
-	{ 68, 5, -1, false, false, CONTRACT_LIST(parents, 95, ), CONTRACT_LIST(conditions, 95, ), true, false, 0, CONTRACT_LIST(kinds, 95, ), "schema/pg15/deparse.txt:203:25"},
-	{ 68, 5, -1, false, false, CONTRACT_LIST(parents, 96, ), CONTRACT_LIST(conditions, 96, ), false, false, 0, CONTRACT_LIST(kinds, 96, 1), "schema/pg15/deparse.txt:205:25"},
-	{ 68, 7, -1, false, false, CONTRACT_LIST(parents, 97, ), CONTRACT_LIST(conditions, 97, ), false, false, 0, CONTRACT_LIST(kinds, 97, 1), "schema/pg15/deparse.txt:207:26"},
-	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 98, ), CONTRACT_LIST(conditions, 98, ), true, false, 0, CONTRACT_LIST(kinds, 98, ), "schema/pg15/deparse.txt:209:26"},
-	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 99, ), CONTRACT_LIST(conditions, 99, ), false, false, 0, CONTRACT_LIST(kinds, 99, 1), "schema/pg15/deparse.txt:211:26"},
-	{ 68, 9, -1, false, false, CONTRACT_LIST(parents, 100, ), CONTRACT_LIST(conditions, 100, ), true, false, 0, CONTRACT_LIST(kinds, 100, ), "schema/pg15/deparse.txt:213:25"},
-	{ 68, 9, -1, false, false, CONTRACT_LIST(parents, 101, ), CONTRACT_LIST(conditions, 101, ), false, false, 0, CONTRACT_LIST(kinds, 101, 1), "schema/pg15/deparse.txt:215:25"},
-	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 102, ), CONTRACT_LIST(conditions, 102, ), true, false, 0, CONTRACT_LIST(kinds, 102, ), "schema/pg15/deparse.txt:217:24"},
-	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 103, ), CONTRACT_LIST(conditions, 103, ), false, false, 0, CONTRACT_LIST(kinds, 103, 1), "schema/pg15/deparse.txt:219:24"},
-	{ 68, 11, -1, false, false, CONTRACT_LIST(parents, 104, ), CONTRACT_LIST(conditions, 104, ), false, false, 0, CONTRACT_LIST(kinds, 104, 1), "schema/pg15/deparse.txt:221:25"},
-	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 105, ), CONTRACT_LIST(conditions, 105, ), true, false, 0, CONTRACT_LIST(kinds, 105, ), "schema/pg15/deparse.txt:223:27"},
-	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 106, ), CONTRACT_LIST(conditions, 106, ), false, false, 0, CONTRACT_LIST(kinds, 106, 1), "schema/pg15/deparse.txt:225:27"},
-	{ 69, 0, -1, false, false, CONTRACT_LIST(parents, 107, ), CONTRACT_LIST(conditions, 107, ), true, false, 0, CONTRACT_LIST(kinds, 107, ), "schema/pg15/deparse.txt:227:22"},
-	{ 69, 0, -1, false, false, CONTRACT_LIST(parents, 108, ), CONTRACT_LIST(conditions, 108, ), false, false, 0, CONTRACT_LIST(kinds, 108, 1), "schema/pg15/deparse.txt:229:22"},
-	{ 71, 0, -1, false, false, CONTRACT_LIST(parents, 109, ), CONTRACT_LIST(conditions, 109, ), true, false, 0, CONTRACT_LIST(kinds, 109, ), "schema/pg15/deparse.txt:231:25"},
-	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 110, ), CONTRACT_LIST(conditions, 110, ), true, false, 0, CONTRACT_LIST(kinds, 110, ), "schema/pg15/deparse.txt:233:21"},
-	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 111, ), CONTRACT_LIST(conditions, 111, ), false, true, 0, CONTRACT_LIST(kinds, 111, ), "schema/pg15/deparse.txt:235:21"},
-	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 112, ), CONTRACT_LIST(conditions, 112, ), false, false, 0, CONTRACT_LIST(kinds, 112, 1), "schema/pg15/deparse.txt:237:21"},
-	{ 72, 4, -1, false, false, CONTRACT_LIST(parents, 113, ), CONTRACT_LIST(conditions, 113, ), false, false, 0, CONTRACT_LIST(kinds, 113, 1), "schema/pg15/deparse.txt:239:19"},
-	{ 73, 0, -1, false, false, CONTRACT_LIST(parents, 114, ), CONTRACT_LIST(conditions, 114, ), true, false, 0, CONTRACT_LIST(kinds, 114, ), "schema/pg15/deparse.txt:241:25"},
-	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 115, ), CONTRACT_LIST(conditions, 115, ), true, false, 0, CONTRACT_LIST(kinds, 115, ), "schema/pg15/deparse.txt:243:27"},
-	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 116, ), CONTRACT_LIST(conditions, 116, ), false, true, 0, CONTRACT_LIST(kinds, 116, ), "schema/pg15/deparse.txt:245:27"},
-	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 117, ), CONTRACT_LIST(conditions, 117, ), false, false, 0, CONTRACT_LIST(kinds, 117, 1), "schema/pg15/deparse.txt:247:27"},
-	{ 73, 3, -1, false, false, CONTRACT_LIST(parents, 118, ), CONTRACT_LIST(conditions, 118, ), false, false, 0, CONTRACT_LIST(kinds, 118, 1), "schema/pg15/deparse.txt:249:21"},
-	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 119, ), CONTRACT_LIST(conditions, 119, ), true, false, 0, CONTRACT_LIST(kinds, 119, ), "schema/pg15/deparse.txt:251:19"},
-	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 120, ), CONTRACT_LIST(conditions, 120, ), false, false, 0, CONTRACT_LIST(kinds, 120, 1), "schema/pg15/deparse.txt:253:19"},
-	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 121, ), CONTRACT_LIST(conditions, 121, ), true, false, 0, CONTRACT_LIST(kinds, 121, ), "schema/pg15/deparse.txt:255:22"},
-	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 122, ), CONTRACT_LIST(conditions, 122, ), false, false, 0, CONTRACT_LIST(kinds, 122, 1), "schema/pg15/deparse.txt:257:22"},
-	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 123, ), CONTRACT_LIST(conditions, 123, ), true, false, 0, CONTRACT_LIST(kinds, 123, ), "schema/pg15/deparse.txt:259:20"},
-	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 124, ), CONTRACT_LIST(conditions, 124, ), false, true, 0, CONTRACT_LIST(kinds, 124, ), "schema/pg15/deparse.txt:261:20"},
-	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 125, ), CONTRACT_LIST(conditions, 125, ), false, false, 0, CONTRACT_LIST(kinds, 125, 1), "schema/pg15/deparse.txt:263:20"},
-	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 126, ), CONTRACT_LIST(conditions, 126, ), true, false, 0, CONTRACT_LIST(kinds, 126, ), "schema/pg15/deparse.txt:265:29"},
-	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 127, ), CONTRACT_LIST(conditions, 127, ), false, true, 0, CONTRACT_LIST(kinds, 127, ), "schema/pg15/deparse.txt:267:29"},
-	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 128, ), CONTRACT_LIST(conditions, 128, ), false, false, 0, CONTRACT_LIST(kinds, 128, 1), "schema/pg15/deparse.txt:269:29"},
-	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 129, ), CONTRACT_LIST(conditions, 129, ), true, false, 0, CONTRACT_LIST(kinds, 129, ), "schema/pg15/deparse.txt:271:29"},
-	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 130, ), CONTRACT_LIST(conditions, 130, ), false, true, 0, CONTRACT_LIST(kinds, 130, ), "schema/pg15/deparse.txt:273:29"},
-	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 131, ), CONTRACT_LIST(conditions, 131, ), false, false, 0, CONTRACT_LIST(kinds, 131, 1), "schema/pg15/deparse.txt:275:29"},
-	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 132, ), CONTRACT_LIST(conditions, 132, ), true, false, 0, CONTRACT_LIST(kinds, 132, ), "schema/pg15/deparse.txt:277:36"},
-	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 133, ), CONTRACT_LIST(conditions, 133, ), false, false, 0, CONTRACT_LIST(kinds, 133, 1), "schema/pg15/deparse.txt:279:36"},
-	{ 77, 1, -1, false, false, CONTRACT_LIST(parents, 134, ), CONTRACT_LIST(conditions, 134, ), true, false, 0, CONTRACT_LIST(kinds, 134, ), "schema/pg15/deparse.txt:281:35"},
-	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 135, ), CONTRACT_LIST(conditions, 135, ), true, false, 0, CONTRACT_LIST(kinds, 135, ), "schema/pg15/deparse.txt:283:20"},
-	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 136, ), CONTRACT_LIST(conditions, 136, ), false, false, 0, CONTRACT_LIST(kinds, 136, 1), "schema/pg15/deparse.txt:285:20"},
-	{ 80, 1, -1, false, false, CONTRACT_LIST(parents, 137, ), CONTRACT_LIST(conditions, 137, ), false, false, 0, CONTRACT_LIST(kinds, 137, 1), "schema/pg15/deparse.txt:287:16"},
-	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 138, ), CONTRACT_LIST(conditions, 138, ), true, false, 0, CONTRACT_LIST(kinds, 138, ), "schema/pg15/deparse.txt:289:18"},
-	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 139, ), CONTRACT_LIST(conditions, 139, ), false, false, 0, CONTRACT_LIST(kinds, 139, 1), "schema/pg15/deparse.txt:291:18"},
-	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 140, ), CONTRACT_LIST(conditions, 140, ), true, false, 0, CONTRACT_LIST(kinds, 140, ), "schema/pg15/deparse.txt:293:18"},
-	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 141, ), CONTRACT_LIST(conditions, 141, ), false, false, 0, CONTRACT_LIST(kinds, 141, 1), "schema/pg15/deparse.txt:295:18"},
-	{ 80, 7, -1, false, false, CONTRACT_LIST(parents, 142, ), CONTRACT_LIST(conditions, 142, ), false, false, 0, CONTRACT_LIST(kinds, 142, 1), "schema/pg15/deparse.txt:297:23"},
-	{ 81, 0, -1, false, false, CONTRACT_LIST(parents, 143, ), CONTRACT_LIST(conditions, 143, ), true, false, 0, CONTRACT_LIST(kinds, 143, ), "schema/pg15/deparse.txt:299:21"},
-	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 144, ), CONTRACT_LIST(conditions, 144, ), true, false, 0, CONTRACT_LIST(kinds, 144, ), "schema/pg15/deparse.txt:301:23"},
-	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 145, ), CONTRACT_LIST(conditions, 145, ), false, false, 0, CONTRACT_LIST(kinds, 145, 1), "schema/pg15/deparse.txt:303:23"},
-	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 146, ), CONTRACT_LIST(conditions, 146, ), true, false, 0, CONTRACT_LIST(kinds, 146, ), "schema/pg15/deparse.txt:305:26"},
-	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 147, ), CONTRACT_LIST(conditions, 147, ), false, false, 0, CONTRACT_LIST(kinds, 147, 1), "schema/pg15/deparse.txt:307:26"},
-	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 148, ), CONTRACT_LIST(conditions, 148, ), true, false, 0, CONTRACT_LIST(kinds, 148, ), "schema/pg15/deparse.txt:309:20"},
-	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 149, ), CONTRACT_LIST(conditions, 149, ), false, false, 0, CONTRACT_LIST(kinds, 149, 1), "schema/pg15/deparse.txt:311:20"},
-	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 150, ), CONTRACT_LIST(conditions, 150, ), true, false, 0, CONTRACT_LIST(kinds, 150, ), "schema/pg15/deparse.txt:313:21"},
-	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 151, ), CONTRACT_LIST(conditions, 151, ), false, true, 0, CONTRACT_LIST(kinds, 151, ), "schema/pg15/deparse.txt:315:21"},
-	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 152, ), CONTRACT_LIST(conditions, 152, ), false, false, 0, CONTRACT_LIST(kinds, 152, 1), "schema/pg15/deparse.txt:317:21"},
-	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 153, ), CONTRACT_LIST(conditions, 153, ), false, false, 2, CONTRACT_LIST(kinds, 153, ), "schema/pg15/deparse.txt:319:17"},
-	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 154, ), CONTRACT_LIST(conditions, 154, ), false, false, 0, CONTRACT_LIST(kinds, 154, 1), "schema/pg15/deparse.txt:321:17"},
-	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 155, ), CONTRACT_LIST(conditions, 155, ), true, false, 0, CONTRACT_LIST(kinds, 155, ), "schema/pg15/deparse.txt:323:23"},
-	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 156, ), CONTRACT_LIST(conditions, 156, ), false, false, 0, CONTRACT_LIST(kinds, 156, 1), "schema/pg15/deparse.txt:325:23"},
-	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 157, ), CONTRACT_LIST(conditions, 157, ), true, false, 0, CONTRACT_LIST(kinds, 157, ), "schema/pg15/deparse.txt:327:18"},
-	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 158, ), CONTRACT_LIST(conditions, 158, ), false, true, 0, CONTRACT_LIST(kinds, 158, ), "schema/pg15/deparse.txt:329:18"},
-	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 159, ), CONTRACT_LIST(conditions, 159, ), false, false, 0, CONTRACT_LIST(kinds, 159, 1), "schema/pg15/deparse.txt:331:18"},
-	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 160, ), CONTRACT_LIST(conditions, 160, ), true, false, 0, CONTRACT_LIST(kinds, 160, ), "schema/pg15/deparse.txt:333:24"},
-	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 161, ), CONTRACT_LIST(conditions, 161, ), false, true, 0, CONTRACT_LIST(kinds, 161, ), "schema/pg15/deparse.txt:335:24"},
-	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 162, ), CONTRACT_LIST(conditions, 162, ), false, false, 0, CONTRACT_LIST(kinds, 162, 1), "schema/pg15/deparse.txt:337:24"},
-	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 163, ), CONTRACT_LIST(conditions, 163, ), true, false, 0, CONTRACT_LIST(kinds, 163, ), "schema/pg15/deparse.txt:339:20"},
-	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 164, ), CONTRACT_LIST(conditions, 164, ), false, false, 0, CONTRACT_LIST(kinds, 164, 1), "schema/pg15/deparse.txt:341:20"},
-	{ 86, 2, -1, false, false, CONTRACT_LIST(parents, 165, ), CONTRACT_LIST(conditions, 165, ), true, false, 0, CONTRACT_LIST(kinds, 165, ), "schema/pg15/deparse.txt:343:22"},
-	{ 87, 1, -1, false, false, CONTRACT_LIST(parents, 166, ), CONTRACT_LIST(conditions, 166, ), true, false, 0, CONTRACT_LIST(kinds, 166, ), "schema/pg15/deparse.txt:345:20"},
-	{ 87, 2, -1, false, false, CONTRACT_LIST(parents, 167, ), CONTRACT_LIST(conditions, 167, ), true, false, 0, CONTRACT_LIST(kinds, 167, ), "schema/pg15/deparse.txt:347:25"},
-	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 168, ), CONTRACT_LIST(conditions, 168, ), true, false, 0, CONTRACT_LIST(kinds, 168, ), "schema/pg15/deparse.txt:349:24"},
-	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 169, ), CONTRACT_LIST(conditions, 169, ), false, true, 0, CONTRACT_LIST(kinds, 169, ), "schema/pg15/deparse.txt:351:24"},
-	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 170, ), CONTRACT_LIST(conditions, 170, ), false, false, 0, CONTRACT_LIST(kinds, 170, 1), "schema/pg15/deparse.txt:353:24"},
-	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 171, ), CONTRACT_LIST(conditions, 171, ), true, false, 0, CONTRACT_LIST(kinds, 171, ), "schema/pg15/deparse.txt:355:34"},
-	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 172, ), CONTRACT_LIST(conditions, 172, ), false, false, 0, CONTRACT_LIST(kinds, 172, 1), "schema/pg15/deparse.txt:357:34"},
-	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 173, ), CONTRACT_LIST(conditions, 173, ), true, false, 0, CONTRACT_LIST(kinds, 173, ), "schema/pg15/deparse.txt:359:19"},
-	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 174, ), CONTRACT_LIST(conditions, 174, ), false, false, 0, CONTRACT_LIST(kinds, 174, 1), "schema/pg15/deparse.txt:361:19"},
-	{ 87, 7, -1, false, false, CONTRACT_LIST(parents, 175, ), CONTRACT_LIST(conditions, 175, ), false, false, 0, CONTRACT_LIST(kinds, 175, 1), "schema/pg15/deparse.txt:363:24"},
-	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 176, ), CONTRACT_LIST(conditions, 176, ), true, false, 0, CONTRACT_LIST(kinds, 176, ), "schema/pg15/deparse.txt:365:29"},
-	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 177, ), CONTRACT_LIST(conditions, 177, ), false, true, 0, CONTRACT_LIST(kinds, 177, ), "schema/pg15/deparse.txt:367:29"},
-	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 178, ), CONTRACT_LIST(conditions, 178, ), false, false, 0, CONTRACT_LIST(kinds, 178, 1), "schema/pg15/deparse.txt:369:29"},
-	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 179, ), CONTRACT_LIST(conditions, 179, ), true, false, 0, CONTRACT_LIST(kinds, 179, ), "schema/pg15/deparse.txt:371:31"},
-	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 180, ), CONTRACT_LIST(conditions, 180, ), false, false, 0, CONTRACT_LIST(kinds, 180, 1), "schema/pg15/deparse.txt:373:31"},
-	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 181, ), CONTRACT_LIST(conditions, 181, ), true, false, 0, CONTRACT_LIST(kinds, 181, ), "schema/pg15/deparse.txt:375:28"},
-	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 182, ), CONTRACT_LIST(conditions, 182, ), false, false, 0, CONTRACT_LIST(kinds, 182, 1), "schema/pg15/deparse.txt:377:28"},
-	{ 88, 6, -1, false, false, CONTRACT_LIST(parents, 183, ), CONTRACT_LIST(conditions, 183, ), false, false, 0, CONTRACT_LIST(kinds, 183, 1), "schema/pg15/deparse.txt:379:29"},
-	{ 89, 1, -1, false, false, CONTRACT_LIST(parents, 184, ), CONTRACT_LIST(conditions, 184, ), true, false, 0, CONTRACT_LIST(kinds, 184, ), "schema/pg15/deparse.txt:381:24"},
-	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 185, ), CONTRACT_LIST(conditions, 185, ), true, false, 0, CONTRACT_LIST(kinds, 185, ), "schema/pg15/deparse.txt:383:27"},
-	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 186, ), CONTRACT_LIST(conditions, 186, ), false, true, 0, CONTRACT_LIST(kinds, 186, ), "schema/pg15/deparse.txt:385:27"},
-	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 187, ), CONTRACT_LIST(conditions, 187, ), false, false, 0, CONTRACT_LIST(kinds, 187, 1), "schema/pg15/deparse.txt:387:27"},
-	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 188, ), CONTRACT_LIST(conditions, 188, ), true, false, 0, CONTRACT_LIST(kinds, 188, ), "schema/pg15/deparse.txt:389:13"},
-	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 189, ), CONTRACT_LIST(conditions, 189, ), false, true, 0, CONTRACT_LIST(kinds, 189, ), "schema/pg15/deparse.txt:391:13"},
-	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 190, ), CONTRACT_LIST(conditions, 190, ), false, false, 0, CONTRACT_LIST(kinds, 190, 1), "schema/pg15/deparse.txt:393:13"},
-	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 191, ), CONTRACT_LIST(conditions, 191, ), false, false, 0, CONTRACT_LIST(kinds, 191, 1), "schema/pg15/deparse.txt:395:19"},
-	{ 91, 5, -1, false, false, CONTRACT_LIST(parents, 192, ), CONTRACT_LIST(conditions, 192, ), true, false, 0, CONTRACT_LIST(kinds, 192, ), "schema/pg15/deparse.txt:397:20"},
-	{ 92, 0, -1, false, false, CONTRACT_LIST(parents, 193, ), CONTRACT_LIST(conditions, 193, ), true, false, 0, CONTRACT_LIST(kinds, 193, ), "schema/pg15/deparse.txt:399:19"},
-	{ 92, 1, -1, false, false, CONTRACT_LIST(parents, 194, ), CONTRACT_LIST(conditions, 194, ), true, false, 0, CONTRACT_LIST(kinds, 194, ), "schema/pg15/deparse.txt:401:19"},
-	{ 92, 2, -1, false, false, CONTRACT_LIST(parents, 195, ), CONTRACT_LIST(conditions, 195, ), false, false, 0, CONTRACT_LIST(kinds, 195, 1), "schema/pg15/deparse.txt:403:23"},
-	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 196, ), CONTRACT_LIST(conditions, 196, ), true, false, 0, CONTRACT_LIST(kinds, 196, ), "schema/pg15/deparse.txt:405:18"},
-	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 197, ), CONTRACT_LIST(conditions, 197, ), false, false, 0, CONTRACT_LIST(kinds, 197, 1), "schema/pg15/deparse.txt:407:18"},
-	{ 93, 0, -1, false, false, CONTRACT_LIST(parents, 198, ), CONTRACT_LIST(conditions, 198, ), true, false, 0, CONTRACT_LIST(kinds, 198, ), "schema/pg15/deparse.txt:409:26"},
-	{ 94, 0, -1, false, false, CONTRACT_LIST(parents, 199, ), CONTRACT_LIST(conditions, 199, ), true, false, 0, CONTRACT_LIST(kinds, 199, ), "schema/pg15/deparse.txt:411:26"},
-	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 200, ), CONTRACT_LIST(conditions, 200, ), true, false, 0, CONTRACT_LIST(kinds, 200, ), "schema/pg15/deparse.txt:413:25"},
-	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 201, ), CONTRACT_LIST(conditions, 201, ), false, false, 0, CONTRACT_LIST(kinds, 201, 1), "schema/pg15/deparse.txt:415:25"},
-	{ 97, 0, -1, false, false, CONTRACT_LIST(parents, 202, ), CONTRACT_LIST(conditions, 202, ), true, false, 0, CONTRACT_LIST(kinds, 202, ), "schema/pg15/deparse.txt:417:15"},
-	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 203, ), CONTRACT_LIST(conditions, 203, ), true, false, 0, CONTRACT_LIST(kinds, 203, ), "schema/pg15/deparse.txt:419:18"},
-	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 204, ), CONTRACT_LIST(conditions, 204, ), false, false, 0, CONTRACT_LIST(kinds, 204, 1), "schema/pg15/deparse.txt:421:18"},
-	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 205, ), CONTRACT_LIST(conditions, 205, ), true, false, 0, CONTRACT_LIST(kinds, 205, ), "schema/pg15/deparse.txt:423:16"},
-	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 206, ), CONTRACT_LIST(conditions, 206, ), false, false, 0, CONTRACT_LIST(kinds, 206, 1), "schema/pg15/deparse.txt:425:16"},
-	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 207, ), CONTRACT_LIST(conditions, 207, ), true, false, 0, CONTRACT_LIST(kinds, 207, ), "schema/pg15/deparse.txt:427:18"},
-	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 208, ), CONTRACT_LIST(conditions, 208, ), false, false, 0, CONTRACT_LIST(kinds, 208, 1), "schema/pg15/deparse.txt:429:18"},
-	{ 98, 0, -1, false, false, CONTRACT_LIST(parents, 209, ), CONTRACT_LIST(conditions, 209, ), true, false, 0, CONTRACT_LIST(kinds, 209, ), "schema/pg15/deparse.txt:431:19"},
-	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 210, ), CONTRACT_LIST(conditions, 210, ), true, false, 0, CONTRACT_LIST(kinds, 210, ), "schema/pg15/deparse.txt:433:29"},
-	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 211, ), CONTRACT_LIST(conditions, 211, ), false, true, 0, CONTRACT_LIST(kinds, 211, ), "schema/pg15/deparse.txt:435:29"},
-	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 212, ), CONTRACT_LIST(conditions, 212, ), false, false, 0, CONTRACT_LIST(kinds, 212, 1), "schema/pg15/deparse.txt:437:29"},
-	{ 99, 1, -1, false, false, CONTRACT_LIST(parents, 213, ), CONTRACT_LIST(conditions, 213, ), true, false, 0, CONTRACT_LIST(kinds, 213, ), "schema/pg15/deparse.txt:439:28"},
-	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 214, ), CONTRACT_LIST(conditions, 214, ), true, false, 0, CONTRACT_LIST(kinds, 214, ), "schema/pg15/deparse.txt:441:30"},
-	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 215, ), CONTRACT_LIST(conditions, 215, ), false, false, 0, CONTRACT_LIST(kinds, 215, 1), "schema/pg15/deparse.txt:443:30"},
-	{ 100, 0, -1, false, false, CONTRACT_LIST(parents, 216, ), CONTRACT_LIST(conditions, 216, ), true, false, 0, CONTRACT_LIST(kinds, 216, ), "schema/pg15/deparse.txt:445:21"},
-	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 217, ), CONTRACT_LIST(conditions, 217, ), true, false, 0, CONTRACT_LIST(kinds, 217, ), "schema/pg15/deparse.txt:447:22"},
-	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 218, ), CONTRACT_LIST(conditions, 218, ), false, false, 0, CONTRACT_LIST(kinds, 218, 1), "schema/pg15/deparse.txt:449:22"},
-	{ 101, 0, -1, false, false, CONTRACT_LIST(parents, 219, ), CONTRACT_LIST(conditions, 219, ), true, false, 0, CONTRACT_LIST(kinds, 219, ), "schema/pg15/deparse.txt:451:19"},
-	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 220, ), CONTRACT_LIST(conditions, 220, ), true, false, 0, CONTRACT_LIST(kinds, 220, ), "schema/pg15/deparse.txt:453:20"},
-	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 221, ), CONTRACT_LIST(conditions, 221, ), false, false, 0, CONTRACT_LIST(kinds, 221, 1), "schema/pg15/deparse.txt:455:20"},
-	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 222, ), CONTRACT_LIST(conditions, 222, ), true, false, 0, CONTRACT_LIST(kinds, 222, ), "schema/pg15/deparse.txt:457:20"},
-	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 223, ), CONTRACT_LIST(conditions, 223, ), false, false, 0, CONTRACT_LIST(kinds, 223, 1), "schema/pg15/deparse.txt:459:20"},
-	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 224, ), CONTRACT_LIST(conditions, 224, ), true, false, 0, CONTRACT_LIST(kinds, 224, ), "schema/pg15/deparse.txt:461:17"},
-	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 225, ), CONTRACT_LIST(conditions, 225, ), false, false, 0, CONTRACT_LIST(kinds, 225, 1), "schema/pg15/deparse.txt:463:17"},
-	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 226, ), CONTRACT_LIST(conditions, 226, ), true, false, 0, CONTRACT_LIST(kinds, 226, ), "schema/pg15/deparse.txt:465:19"},
-	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 227, ), CONTRACT_LIST(conditions, 227, ), false, false, 0, CONTRACT_LIST(kinds, 227, 1), "schema/pg15/deparse.txt:467:19"},
-	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 228, ), CONTRACT_LIST(conditions, 228, ), true, false, 0, CONTRACT_LIST(kinds, 228, ), "schema/pg15/deparse.txt:469:21"},
-	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 229, ), CONTRACT_LIST(conditions, 229, ), false, false, 0, CONTRACT_LIST(kinds, 229, 1), "schema/pg15/deparse.txt:471:21"},
-	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 230, ), CONTRACT_LIST(conditions, 230, ), true, false, 0, CONTRACT_LIST(kinds, 230, ), "schema/pg15/deparse.txt:473:25"},
-	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 231, ), CONTRACT_LIST(conditions, 231, ), false, false, 0, CONTRACT_LIST(kinds, 231, 1), "schema/pg15/deparse.txt:475:25"},
-	{ 104, 1, -1, false, false, CONTRACT_LIST(parents, 232, ), CONTRACT_LIST(conditions, 232, ), true, false, 0, CONTRACT_LIST(kinds, 232, ), "schema/pg15/deparse.txt:477:24"},
-	{ 105, 0, -1, false, false, CONTRACT_LIST(parents, 233, ), CONTRACT_LIST(conditions, 233, ), true, false, 0, CONTRACT_LIST(kinds, 233, ), "schema/pg15/deparse.txt:479:24"},
-	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 234, ), CONTRACT_LIST(conditions, 234, ), true, false, 0, CONTRACT_LIST(kinds, 234, ), "schema/pg15/deparse.txt:481:23"},
-	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 235, ), CONTRACT_LIST(conditions, 235, ), false, false, 0, CONTRACT_LIST(kinds, 235, 1), "schema/pg15/deparse.txt:483:23"},
-	{ 106, 0, -1, false, false, CONTRACT_LIST(parents, 236, ), CONTRACT_LIST(conditions, 236, ), true, false, 0, CONTRACT_LIST(kinds, 236, ), "schema/pg15/deparse.txt:485:23"},
-	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 237, ), CONTRACT_LIST(conditions, 237, ), true, false, 0, CONTRACT_LIST(kinds, 237, ), "schema/pg15/deparse.txt:487:22"},
-	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 238, ), CONTRACT_LIST(conditions, 238, ), false, true, 0, CONTRACT_LIST(kinds, 238, ), "schema/pg15/deparse.txt:489:22"},
-	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 239, ), CONTRACT_LIST(conditions, 239, ), false, false, 0, CONTRACT_LIST(kinds, 239, 1), "schema/pg15/deparse.txt:491:22"},
-	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 240, ), CONTRACT_LIST(conditions, 240, ), true, false, 0, CONTRACT_LIST(kinds, 240, ), "schema/pg15/deparse.txt:493:22"},
-	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 241, ), CONTRACT_LIST(conditions, 241, ), false, false, 0, CONTRACT_LIST(kinds, 241, 1), "schema/pg15/deparse.txt:495:22"},
-	{ 108, 0, -1, false, false, CONTRACT_LIST(parents, 242, ), CONTRACT_LIST(conditions, 242, ), true, false, 0, CONTRACT_LIST(kinds, 242, ), "schema/pg15/deparse.txt:497:23"},
-	{ 110, 2, -1, false, false, CONTRACT_LIST(parents, 243, ), CONTRACT_LIST(conditions, 243, ), true, false, 0, CONTRACT_LIST(kinds, 243, ), "schema/pg15/deparse.txt:499:25"},
-	{ 110, 3, -1, false, false, CONTRACT_LIST(parents, 244, ), CONTRACT_LIST(conditions, 244, ), true, false, 0, CONTRACT_LIST(kinds, 244, ), "schema/pg15/deparse.txt:501:25"},
-	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 245, ), CONTRACT_LIST(conditions, 245, ), true, false, 0, CONTRACT_LIST(kinds, 245, ), "schema/pg15/deparse.txt:503:25"},
-	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 246, ), CONTRACT_LIST(conditions, 246, ), false, true, 0, CONTRACT_LIST(kinds, 246, ), "schema/pg15/deparse.txt:505:25"},
-	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 247, ), CONTRACT_LIST(conditions, 247, ), false, false, 0, CONTRACT_LIST(kinds, 247, 1), "schema/pg15/deparse.txt:507:25"},
-	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 248, ), CONTRACT_LIST(conditions, 248, ), true, false, 0, CONTRACT_LIST(kinds, 248, ), "schema/pg15/deparse.txt:509:21"},
-	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 249, ), CONTRACT_LIST(conditions, 249, ), false, false, 0, CONTRACT_LIST(kinds, 249, 1), "schema/pg15/deparse.txt:511:21"},
-	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 250, ), CONTRACT_LIST(conditions, 250, ), true, false, 0, CONTRACT_LIST(kinds, 250, ), "schema/pg15/deparse.txt:513:24"},
-	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 251, ), CONTRACT_LIST(conditions, 251, ), false, false, 0, CONTRACT_LIST(kinds, 251, 1), "schema/pg15/deparse.txt:515:24"},
-	{ 110, 10, -1, false, false, CONTRACT_LIST(parents, 252, ), CONTRACT_LIST(conditions, 252, ), false, false, 0, CONTRACT_LIST(kinds, 252, 1), "schema/pg15/deparse.txt:517:28"},
-	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 253, ), CONTRACT_LIST(conditions, 253, ), true, false, 0, CONTRACT_LIST(kinds, 253, ), "schema/pg15/deparse.txt:519:32"},
-	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 254, ), CONTRACT_LIST(conditions, 254, ), false, false, 0, CONTRACT_LIST(kinds, 254, 1), "schema/pg15/deparse.txt:521:32"},
-	{ 111, 1, -1, false, false, CONTRACT_LIST(parents, 255, ), CONTRACT_LIST(conditions, 255, ), true, false, 0, CONTRACT_LIST(kinds, 255, ), "schema/pg15/deparse.txt:523:24"},
-	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 256, ), CONTRACT_LIST(conditions, 256, ), true, false, 0, CONTRACT_LIST(kinds, 256, ), "schema/pg15/deparse.txt:525:27"},
-	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 257, ), CONTRACT_LIST(conditions, 257, ), false, true, 0, CONTRACT_LIST(kinds, 257, ), "schema/pg15/deparse.txt:527:27"},
-	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 258, ), CONTRACT_LIST(conditions, 258, ), false, false, 0, CONTRACT_LIST(kinds, 258, 1), "schema/pg15/deparse.txt:529:27"},
-	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 259, ), CONTRACT_LIST(conditions, 259, ), true, false, 0, CONTRACT_LIST(kinds, 259, ), "schema/pg15/deparse.txt:531:26"},
-	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 260, ), CONTRACT_LIST(conditions, 260, ), false, false, 0, CONTRACT_LIST(kinds, 260, 1), "schema/pg15/deparse.txt:533:26"},
-	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 261, ), CONTRACT_LIST(conditions, 261, ), true, false, 0, CONTRACT_LIST(kinds, 261, ), "schema/pg15/deparse.txt:535:29"},
-	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 262, ), CONTRACT_LIST(conditions, 262, ), false, false, 0, CONTRACT_LIST(kinds, 262, 1), "schema/pg15/deparse.txt:537:29"},
-	{ 112, 1, -1, false, false, CONTRACT_LIST(parents, 263, ), CONTRACT_LIST(conditions, 263, ), true, false, 0, CONTRACT_LIST(kinds, 263, ), "schema/pg15/deparse.txt:539:21"},
-	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 264, ), CONTRACT_LIST(conditions, 264, ), true, false, 0, CONTRACT_LIST(kinds, 264, ), "schema/pg15/deparse.txt:541:24"},
-	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 265, ), CONTRACT_LIST(conditions, 265, ), false, false, 0, CONTRACT_LIST(kinds, 265, 1), "schema/pg15/deparse.txt:543:24"},
-	{ 113, 0, -1, false, false, CONTRACT_LIST(parents, 266, ), CONTRACT_LIST(conditions, 266, ), true, false, 0, CONTRACT_LIST(kinds, 266, ), "schema/pg15/deparse.txt:545:20"},
-	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 267, ), CONTRACT_LIST(conditions, 267, ), true, false, 0, CONTRACT_LIST(kinds, 267, ), "schema/pg15/deparse.txt:547:23"},
-	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 268, ), CONTRACT_LIST(conditions, 268, ), false, false, 0, CONTRACT_LIST(kinds, 268, 1), "schema/pg15/deparse.txt:549:23"},
-	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 269, ), CONTRACT_LIST(conditions, 269, ), true, false, 0, CONTRACT_LIST(kinds, 269, ), "schema/pg15/deparse.txt:551:20"},
-	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 270, ), CONTRACT_LIST(conditions, 270, ), false, true, 0, CONTRACT_LIST(kinds, 270, ), "schema/pg15/deparse.txt:553:20"},
-	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 271, ), CONTRACT_LIST(conditions, 271, ), false, false, 0, CONTRACT_LIST(kinds, 271, 1), "schema/pg15/deparse.txt:555:20"},
-	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 272, ), CONTRACT_LIST(conditions, 272, ), true, false, 0, CONTRACT_LIST(kinds, 272, ), "schema/pg15/deparse.txt:557:20"},
-	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 273, ), CONTRACT_LIST(conditions, 273, ), false, true, 0, CONTRACT_LIST(kinds, 273, ), "schema/pg15/deparse.txt:559:20"},
-	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 274, ), CONTRACT_LIST(conditions, 274, ), false, false, 0, CONTRACT_LIST(kinds, 274, 1), "schema/pg15/deparse.txt:561:20"},
-	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 275, ), CONTRACT_LIST(conditions, 275, ), true, false, 0, CONTRACT_LIST(kinds, 275, ), "schema/pg15/deparse.txt:563:32"},
-	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 276, ), CONTRACT_LIST(conditions, 276, ), false, false, 0, CONTRACT_LIST(kinds, 276, 1), "schema/pg15/deparse.txt:565:32"},
-	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 277, ), CONTRACT_LIST(conditions, 277, ), true, false, 0, CONTRACT_LIST(kinds, 277, ), "schema/pg15/deparse.txt:567:20"},
-	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 278, ), CONTRACT_LIST(conditions, 278, ), false, false, 0, CONTRACT_LIST(kinds, 278, 1), "schema/pg15/deparse.txt:569:20"},
-	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 279, ), CONTRACT_LIST(conditions, 279, ), true, false, 0, CONTRACT_LIST(kinds, 279, ), "schema/pg15/deparse.txt:571:30"},
-	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 280, ), CONTRACT_LIST(conditions, 280, ), false, false, 0, CONTRACT_LIST(kinds, 280, 1), "schema/pg15/deparse.txt:573:30"},
-	{ 120, 0, -1, false, false, CONTRACT_LIST(parents, 281, ), CONTRACT_LIST(conditions, 281, ), true, false, 0, CONTRACT_LIST(kinds, 281, ), "schema/pg15/deparse.txt:575:26"},
-	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 282, ), CONTRACT_LIST(conditions, 282, ), true, false, 0, CONTRACT_LIST(kinds, 282, ), "schema/pg15/deparse.txt:577:27"},
-	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 283, ), CONTRACT_LIST(conditions, 283, ), false, false, 0, CONTRACT_LIST(kinds, 283, 1), "schema/pg15/deparse.txt:579:27"},
-	{ 122, 0, -1, false, false, CONTRACT_LIST(parents, 284, ), CONTRACT_LIST(conditions, 284, ), true, false, 0, CONTRACT_LIST(kinds, 284, ), "schema/pg15/deparse.txt:581:29"},
-	{ 122, 1, -1, false, false, CONTRACT_LIST(parents, 285, ), CONTRACT_LIST(conditions, 285, ), true, false, 0, CONTRACT_LIST(kinds, 285, ), "schema/pg15/deparse.txt:583:30"},
-	{ 123, 2, -1, false, false, CONTRACT_LIST(parents, 286, ), CONTRACT_LIST(conditions, 286, ), true, false, 0, CONTRACT_LIST(kinds, 286, ), "schema/pg15/deparse.txt:585:26"},
-	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 287, ), CONTRACT_LIST(conditions, 287, ), true, false, 0, CONTRACT_LIST(kinds, 287, ), "schema/pg15/deparse.txt:587:38"},
-	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 288, ), CONTRACT_LIST(conditions, 288, ), false, true, 0, CONTRACT_LIST(kinds, 288, ), "schema/pg15/deparse.txt:589:38"},
-	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 289, ), CONTRACT_LIST(conditions, 289, ), false, false, 0, CONTRACT_LIST(kinds, 289, 1), "schema/pg15/deparse.txt:591:38"},
-	{ 124, 1, -1, false, false, CONTRACT_LIST(parents, 290, ), CONTRACT_LIST(conditions, 290, ), true, false, 0, CONTRACT_LIST(kinds, 290, ), "schema/pg15/deparse.txt:593:40"},
-	{ 124, 2, -1, false, false, CONTRACT_LIST(parents, 291, ), CONTRACT_LIST(conditions, 291, ), true, false, 0, CONTRACT_LIST(kinds, 291, ), "schema/pg15/deparse.txt:595:39"},
-	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 292, ), CONTRACT_LIST(conditions, 292, ), true, false, 0, CONTRACT_LIST(kinds, 292, ), "schema/pg15/deparse.txt:597:32"},
-	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 293, ), CONTRACT_LIST(conditions, 293, ), false, true, 0, CONTRACT_LIST(kinds, 293, ), "schema/pg15/deparse.txt:599:32"},
-	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 294, ), CONTRACT_LIST(conditions, 294, ), false, false, 0, CONTRACT_LIST(kinds, 294, 1), "schema/pg15/deparse.txt:601:32"},
-	{ 125, 0, -1, false, false, CONTRACT_LIST(parents, 295, ), CONTRACT_LIST(conditions, 295, ), true, false, 0, CONTRACT_LIST(kinds, 295, ), "schema/pg15/deparse.txt:603:27"},
-	{ 125, 1, -1, false, false, CONTRACT_LIST(parents, 296, ), CONTRACT_LIST(conditions, 296, ), true, false, 0, CONTRACT_LIST(kinds, 296, ), "schema/pg15/deparse.txt:605:27"},
-	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 297, ), CONTRACT_LIST(conditions, 297, ), true, false, 0, CONTRACT_LIST(kinds, 297, ), "schema/pg15/deparse.txt:607:31"},
-	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 298, ), CONTRACT_LIST(conditions, 298, ), false, true, 0, CONTRACT_LIST(kinds, 298, ), "schema/pg15/deparse.txt:609:31"},
-	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 299, ), CONTRACT_LIST(conditions, 299, ), false, false, 0, CONTRACT_LIST(kinds, 299, 1), "schema/pg15/deparse.txt:611:31"},
-	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 300, ), CONTRACT_LIST(conditions, 300, ), true, false, 0, CONTRACT_LIST(kinds, 300, ), "schema/pg15/deparse.txt:613:32"},
-	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 301, ), CONTRACT_LIST(conditions, 301, ), false, false, 0, CONTRACT_LIST(kinds, 301, 1), "schema/pg15/deparse.txt:615:32"},
-	{ 126, 2, -1, false, false, CONTRACT_LIST(parents, 302, ), CONTRACT_LIST(conditions, 302, ), true, false, 0, CONTRACT_LIST(kinds, 302, ), "schema/pg15/deparse.txt:617:26"},
-	{ 126, 3, -1, false, false, CONTRACT_LIST(parents, 303, ), CONTRACT_LIST(conditions, 303, ), true, false, 0, CONTRACT_LIST(kinds, 303, ), "schema/pg15/deparse.txt:619:28"},
-	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 304, ), CONTRACT_LIST(conditions, 304, ), true, false, 0, CONTRACT_LIST(kinds, 304, ), "schema/pg15/deparse.txt:621:25"},
-	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 305, ), CONTRACT_LIST(conditions, 305, ), false, true, 0, CONTRACT_LIST(kinds, 305, ), "schema/pg15/deparse.txt:623:25"},
-	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 306, ), CONTRACT_LIST(conditions, 306, ), false, false, 0, CONTRACT_LIST(kinds, 306, 1), "schema/pg15/deparse.txt:625:25"},
-	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 307, ), CONTRACT_LIST(conditions, 307, ), true, false, 0, CONTRACT_LIST(kinds, 307, ), "schema/pg15/deparse.txt:627:33"},
-	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 308, ), CONTRACT_LIST(conditions, 308, ), false, true, 0, CONTRACT_LIST(kinds, 308, ), "schema/pg15/deparse.txt:629:33"},
-	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 309, ), CONTRACT_LIST(conditions, 309, ), false, false, 0, CONTRACT_LIST(kinds, 309, 1), "schema/pg15/deparse.txt:631:33"},
-	{ 127, 1, -1, false, false, CONTRACT_LIST(parents, 310, ), CONTRACT_LIST(conditions, 310, ), true, false, 0, CONTRACT_LIST(kinds, 310, ), "schema/pg15/deparse.txt:633:27"},
-	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 311, ), CONTRACT_LIST(conditions, 311, ), true, false, 0, CONTRACT_LIST(kinds, 311, ), "schema/pg15/deparse.txt:635:32"},
-	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 312, ), CONTRACT_LIST(conditions, 312, ), false, true, 0, CONTRACT_LIST(kinds, 312, ), "schema/pg15/deparse.txt:637:32"},
-	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 313, ), CONTRACT_LIST(conditions, 313, ), false, false, 0, CONTRACT_LIST(kinds, 313, 1), "schema/pg15/deparse.txt:639:32"},
-	{ 128, 1, -1, false, false, CONTRACT_LIST(parents, 314, ), CONTRACT_LIST(conditions, 314, ), true, false, 0, CONTRACT_LIST(kinds, 314, ), "schema/pg15/deparse.txt:641:26"},
-	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 315, ), CONTRACT_LIST(conditions, 315, ), true, false, 0, CONTRACT_LIST(kinds, 315, ), "schema/pg15/deparse.txt:643:25"},
-	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 316, ), CONTRACT_LIST(conditions, 316, ), false, true, 0, CONTRACT_LIST(kinds, 316, ), "schema/pg15/deparse.txt:645:25"},
-	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 317, ), CONTRACT_LIST(conditions, 317, ), false, false, 0, CONTRACT_LIST(kinds, 317, 1), "schema/pg15/deparse.txt:647:25"},
-	{ 129, 0, -1, false, false, CONTRACT_LIST(parents, 318, ), CONTRACT_LIST(conditions, 318, ), true, false, 0, CONTRACT_LIST(kinds, 318, ), "schema/pg15/deparse.txt:649:18"},
-	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 319, ), CONTRACT_LIST(conditions, 319, ), true, false, 0, CONTRACT_LIST(kinds, 319, ), "schema/pg15/deparse.txt:651:22"},
-	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 320, ), CONTRACT_LIST(conditions, 320, ), false, false, 0, CONTRACT_LIST(kinds, 320, 1), "schema/pg15/deparse.txt:653:22"},
-	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 321, ), CONTRACT_LIST(conditions, 321, ), true, false, 0, CONTRACT_LIST(kinds, 321, ), "schema/pg15/deparse.txt:655:19"},
-	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 322, ), CONTRACT_LIST(conditions, 322, ), false, false, 0, CONTRACT_LIST(kinds, 322, 1), "schema/pg15/deparse.txt:657:19"},
-	{ 130, 0, -1, false, false, CONTRACT_LIST(parents, 323, ), CONTRACT_LIST(conditions, 323, ), true, false, 0, CONTRACT_LIST(kinds, 323, ), "schema/pg15/deparse.txt:659:18"},
-	{ 130, 1, -1, false, false, CONTRACT_LIST(parents, 324, ), CONTRACT_LIST(conditions, 324, ), true, false, 0, CONTRACT_LIST(kinds, 324, ), "schema/pg15/deparse.txt:661:20"},
-	{ 130, 1, -1, false, false, CONTRACT_LIST(parents, 325, ), CONTRACT_LIST(conditions, 325, ), false, false, 0, CONTRACT_LIST(kinds, 325, 1), "schema/pg15/deparse.txt:663:20"},
-	{ 132, 0, -1, false, false, CONTRACT_LIST(parents, 326, ), CONTRACT_LIST(conditions, 326, ), true, false, 0, CONTRACT_LIST(kinds, 326, ), "schema/pg15/deparse.txt:665:30"},
-	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 327, ), CONTRACT_LIST(conditions, 327, ), true, false, 0, CONTRACT_LIST(kinds, 327, ), "schema/pg15/deparse.txt:667:25"},
-	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 328, ), CONTRACT_LIST(conditions, 328, ), false, false, 0, CONTRACT_LIST(kinds, 328, 1), "schema/pg15/deparse.txt:669:25"},
-	{ 133, 0, -1, false, false, CONTRACT_LIST(parents, 329, ), CONTRACT_LIST(conditions, 329, ), true, false, 0, CONTRACT_LIST(kinds, 329, ), "schema/pg15/deparse.txt:671:37"},
-	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 330, ), CONTRACT_LIST(conditions, 330, ), true, false, 0, CONTRACT_LIST(kinds, 330, ), "schema/pg15/deparse.txt:673:30"},
-	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 331, ), CONTRACT_LIST(conditions, 331, ), false, false, 0, CONTRACT_LIST(kinds, 331, 1), "schema/pg15/deparse.txt:675:30"},
-	{ 134, 0, -1, false, false, CONTRACT_LIST(parents, 332, ), CONTRACT_LIST(conditions, 332, ), true, false, 0, CONTRACT_LIST(kinds, 332, ), "schema/pg15/deparse.txt:677:35"},
-	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 333, ), CONTRACT_LIST(conditions, 333, ), false, false, 0, CONTRACT_LIST(kinds, 333, 1), "schema/pg15/deparse.txt:679:31"},
-	{ 135, 3, -1, false, false, CONTRACT_LIST(parents, 334, ), CONTRACT_LIST(conditions, 334, ), true, false, 0, CONTRACT_LIST(kinds, 334, ), "schema/pg15/deparse.txt:681:32"},
-	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 335, ), CONTRACT_LIST(conditions, 335, ), false, false, 0, CONTRACT_LIST(kinds, 335, 1), "schema/pg15/deparse.txt:683:30"},
-	{ 136, 3, -1, false, false, CONTRACT_LIST(parents, 336, ), CONTRACT_LIST(conditions, 336, ), true, false, 0, CONTRACT_LIST(kinds, 336, ), "schema/pg15/deparse.txt:685:33"},
-	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 337, ), CONTRACT_LIST(conditions, 337, ), true, false, 0, CONTRACT_LIST(kinds, 337, ), "schema/pg15/deparse.txt:687:23"},
-	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 338, ), CONTRACT_LIST(conditions, 338, ), false, false, 0, CONTRACT_LIST(kinds, 338, 1), "schema/pg15/deparse.txt:689:23"},
-	{ 137, 3, -1, false, false, CONTRACT_LIST(parents, 339, ), CONTRACT_LIST(conditions, 339, ), true, false, 0, CONTRACT_LIST(kinds, 339, ), "schema/pg15/deparse.txt:691:25"},
-	{ 138, 0, -1, false, false, CONTRACT_LIST(parents, 340, ), CONTRACT_LIST(conditions, 340, ), true, false, 0, CONTRACT_LIST(kinds, 340, ), "schema/pg15/deparse.txt:693:28"},
-	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 341, ), CONTRACT_LIST(conditions, 341, ), true, false, 0, CONTRACT_LIST(kinds, 341, ), "schema/pg15/deparse.txt:695:27"},
-	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 342, ), CONTRACT_LIST(conditions, 342, ), false, true, 0, CONTRACT_LIST(kinds, 342, ), "schema/pg15/deparse.txt:697:27"},
-	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 343, ), CONTRACT_LIST(conditions, 343, ), false, false, 0, CONTRACT_LIST(kinds, 343, 1), "schema/pg15/deparse.txt:699:27"},
-	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 344, ), CONTRACT_LIST(conditions, 344, ), true, false, 0, CONTRACT_LIST(kinds, 344, ), "schema/pg15/deparse.txt:701:25"},
-	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 345, ), CONTRACT_LIST(conditions, 345, ), false, true, 0, CONTRACT_LIST(kinds, 345, ), "schema/pg15/deparse.txt:703:25"},
-	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 346, ), CONTRACT_LIST(conditions, 346, ), false, false, 0, CONTRACT_LIST(kinds, 346, 1), "schema/pg15/deparse.txt:705:25"},
-	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 347, ), CONTRACT_LIST(conditions, 347, ), true, false, 0, CONTRACT_LIST(kinds, 347, ), "schema/pg15/deparse.txt:707:23"},
-	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 348, ), CONTRACT_LIST(conditions, 348, ), false, true, 0, CONTRACT_LIST(kinds, 348, ), "schema/pg15/deparse.txt:709:23"},
-	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 349, ), CONTRACT_LIST(conditions, 349, ), false, false, 0, CONTRACT_LIST(kinds, 349, 1), "schema/pg15/deparse.txt:711:23"},
-	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 350, ), CONTRACT_LIST(conditions, 350, ), true, false, 0, CONTRACT_LIST(kinds, 350, ), "schema/pg15/deparse.txt:713:21"},
-	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 351, ), CONTRACT_LIST(conditions, 351, ), false, true, 0, CONTRACT_LIST(kinds, 351, ), "schema/pg15/deparse.txt:715:21"},
-	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 352, ), CONTRACT_LIST(conditions, 352, ), false, false, 0, CONTRACT_LIST(kinds, 352, 1), "schema/pg15/deparse.txt:717:21"},
-	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 353, ), CONTRACT_LIST(conditions, 353, ), true, false, 0, CONTRACT_LIST(kinds, 353, ), "schema/pg15/deparse.txt:719:25"},
-	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 354, ), CONTRACT_LIST(conditions, 354, ), false, true, 0, CONTRACT_LIST(kinds, 354, ), "schema/pg15/deparse.txt:721:25"},
-	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 355, ), CONTRACT_LIST(conditions, 355, ), false, false, 0, CONTRACT_LIST(kinds, 355, 1), "schema/pg15/deparse.txt:723:25"},
-	{ 141, 1, -1, false, false, CONTRACT_LIST(parents, 356, ), CONTRACT_LIST(conditions, 356, ), true, false, 0, CONTRACT_LIST(kinds, 356, ), "schema/pg15/deparse.txt:725:27"},
-	{ 142, 0, -1, false, false, CONTRACT_LIST(parents, 357, ), CONTRACT_LIST(conditions, 357, ), true, false, 0, CONTRACT_LIST(kinds, 357, ), "schema/pg15/deparse.txt:727:27"},
-	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 358, ), CONTRACT_LIST(conditions, 358, ), true, false, 0, CONTRACT_LIST(kinds, 358, ), "schema/pg15/deparse.txt:729:30"},
-	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 359, ), CONTRACT_LIST(conditions, 359, ), false, false, 0, CONTRACT_LIST(kinds, 359, 1), "schema/pg15/deparse.txt:731:30"},
-	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 360, ), CONTRACT_LIST(conditions, 360, ), true, false, 0, CONTRACT_LIST(kinds, 360, ), "schema/pg15/deparse.txt:733:26"},
-	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 361, ), CONTRACT_LIST(conditions, 361, ), false, true, 0, CONTRACT_LIST(kinds, 361, ), "schema/pg15/deparse.txt:735:26"},
-	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 362, ), CONTRACT_LIST(conditions, 362, ), false, false, 0, CONTRACT_LIST(kinds, 362, 1), "schema/pg15/deparse.txt:737:26"},
-	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 363, ), CONTRACT_LIST(conditions, 363, ), true, false, 0, CONTRACT_LIST(kinds, 363, ), "schema/pg15/deparse.txt:739:21"},
-	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 364, ), CONTRACT_LIST(conditions, 364, ), false, false, 0, CONTRACT_LIST(kinds, 364, 1), "schema/pg15/deparse.txt:741:21"},
-	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 365, ), CONTRACT_LIST(conditions, 365, ), true, false, 0, CONTRACT_LIST(kinds, 365, ), "schema/pg15/deparse.txt:743:27"},
-	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 366, ), CONTRACT_LIST(conditions, 366, ), false, true, 0, CONTRACT_LIST(kinds, 366, ), "schema/pg15/deparse.txt:745:27"},
-	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 367, ), CONTRACT_LIST(conditions, 367, ), false, false, 0, CONTRACT_LIST(kinds, 367, 1), "schema/pg15/deparse.txt:747:27"},
-	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 368, ), CONTRACT_LIST(conditions, 368, ), true, false, 0, CONTRACT_LIST(kinds, 368, ), "schema/pg15/deparse.txt:749:24"},
-	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 369, ), CONTRACT_LIST(conditions, 369, ), false, true, 0, CONTRACT_LIST(kinds, 369, ), "schema/pg15/deparse.txt:751:24"},
-	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 370, ), CONTRACT_LIST(conditions, 370, ), false, false, 0, CONTRACT_LIST(kinds, 370, 1), "schema/pg15/deparse.txt:753:24"},
-	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 371, ), CONTRACT_LIST(conditions, 371, ), true, false, 0, CONTRACT_LIST(kinds, 371, ), "schema/pg15/deparse.txt:755:25"},
-	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 372, ), CONTRACT_LIST(conditions, 372, ), false, true, 0, CONTRACT_LIST(kinds, 372, ), "schema/pg15/deparse.txt:757:25"},
-	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 373, ), CONTRACT_LIST(conditions, 373, ), false, false, 0, CONTRACT_LIST(kinds, 373, 1), "schema/pg15/deparse.txt:759:25"},
-	{ 145, 2, -1, false, false, CONTRACT_LIST(parents, 374, ), CONTRACT_LIST(conditions, 374, ), true, false, 0, CONTRACT_LIST(kinds, 374, ), "schema/pg15/deparse.txt:761:23"},
-	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 375, ), CONTRACT_LIST(conditions, 375, ), true, false, 0, CONTRACT_LIST(kinds, 375, ), "schema/pg15/deparse.txt:763:32"},
-	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 376, ), CONTRACT_LIST(conditions, 376, ), false, true, 0, CONTRACT_LIST(kinds, 376, ), "schema/pg15/deparse.txt:765:32"},
-	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 377, ), CONTRACT_LIST(conditions, 377, ), false, false, 0, CONTRACT_LIST(kinds, 377, 1), "schema/pg15/deparse.txt:767:32"},
-	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 378, ), CONTRACT_LIST(conditions, 378, ), true, false, 0, CONTRACT_LIST(kinds, 378, ), "schema/pg15/deparse.txt:769:31"},
-	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 379, ), CONTRACT_LIST(conditions, 379, ), false, true, 0, CONTRACT_LIST(kinds, 379, ), "schema/pg15/deparse.txt:771:31"},
-	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 380, ), CONTRACT_LIST(conditions, 380, ), false, false, 0, CONTRACT_LIST(kinds, 380, 1), "schema/pg15/deparse.txt:773:31"},
-	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 381, ), CONTRACT_LIST(conditions, 381, ), true, false, 0, CONTRACT_LIST(kinds, 381, ), "schema/pg15/deparse.txt:775:34"},
-	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 382, ), CONTRACT_LIST(conditions, 382, ), false, true, 0, CONTRACT_LIST(kinds, 382, ), "schema/pg15/deparse.txt:777:34"},
-	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 383, ), CONTRACT_LIST(conditions, 383, ), false, false, 0, CONTRACT_LIST(kinds, 383, 1), "schema/pg15/deparse.txt:779:34"},
-	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 384, ), CONTRACT_LIST(conditions, 384, ), true, false, 0, CONTRACT_LIST(kinds, 384, ), "schema/pg15/deparse.txt:781:36"},
-	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 385, ), CONTRACT_LIST(conditions, 385, ), false, false, 0, CONTRACT_LIST(kinds, 385, 1), "schema/pg15/deparse.txt:783:36"},
-	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 386, ), CONTRACT_LIST(conditions, 386, ), true, false, 0, CONTRACT_LIST(kinds, 386, ), "schema/pg15/deparse.txt:785:32"},
-	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 387, ), CONTRACT_LIST(conditions, 387, ), false, false, 0, CONTRACT_LIST(kinds, 387, 1), "schema/pg15/deparse.txt:787:32"},
-	{ 148, 0, -1, false, false, CONTRACT_LIST(parents, 388, ), CONTRACT_LIST(conditions, 388, ), true, false, 0, CONTRACT_LIST(kinds, 388, ), "schema/pg15/deparse.txt:789:23"},
-	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 389, ), CONTRACT_LIST(conditions, 389, ), true, false, 0, CONTRACT_LIST(kinds, 389, ), "schema/pg15/deparse.txt:791:28"},
-	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 390, ), CONTRACT_LIST(conditions, 390, ), false, false, 0, CONTRACT_LIST(kinds, 390, 1), "schema/pg15/deparse.txt:793:28"},
-	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 391, ), CONTRACT_LIST(conditions, 391, ), true, false, 0, CONTRACT_LIST(kinds, 391, ), "schema/pg15/deparse.txt:795:23"},
-	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 392, ), CONTRACT_LIST(conditions, 392, ), false, false, 0, CONTRACT_LIST(kinds, 392, 1), "schema/pg15/deparse.txt:797:23"},
-	{ 149, 0, -1, false, false, CONTRACT_LIST(parents, 393, ), CONTRACT_LIST(conditions, 393, ), true, false, 0, CONTRACT_LIST(kinds, 393, ), "schema/pg15/deparse.txt:799:22"},
-	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 394, ), CONTRACT_LIST(conditions, 394, ), true, false, 0, CONTRACT_LIST(kinds, 394, ), "schema/pg15/deparse.txt:801:27"},
-	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 395, ), CONTRACT_LIST(conditions, 395, ), false, false, 0, CONTRACT_LIST(kinds, 395, 1), "schema/pg15/deparse.txt:803:27"},
-	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 396, ), CONTRACT_LIST(conditions, 396, ), true, false, 0, CONTRACT_LIST(kinds, 396, ), "schema/pg15/deparse.txt:805:22"},
-	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 397, ), CONTRACT_LIST(conditions, 397, ), false, false, 0, CONTRACT_LIST(kinds, 397, 1), "schema/pg15/deparse.txt:807:22"},
-	{ 150, 0, -1, false, false, CONTRACT_LIST(parents, 398, ), CONTRACT_LIST(conditions, 398, ), true, false, 0, CONTRACT_LIST(kinds, 398, ), "schema/pg15/deparse.txt:809:36"},
-	{ 150, 3, -1, false, false, CONTRACT_LIST(parents, 399, ), CONTRACT_LIST(conditions, 399, ), true, false, 0, CONTRACT_LIST(kinds, 399, ), "schema/pg15/deparse.txt:811:33"},
-	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 400, ), CONTRACT_LIST(conditions, 400, ), true, false, 0, CONTRACT_LIST(kinds, 400, ), "schema/pg15/deparse.txt:813:33"},
-	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 401, ), CONTRACT_LIST(conditions, 401, ), false, false, 0, CONTRACT_LIST(kinds, 401, 1), "schema/pg15/deparse.txt:815:33"},
-	{ 151, 0, -1, false, false, CONTRACT_LIST(parents, 402, ), CONTRACT_LIST(conditions, 402, ), true, false, 0, CONTRACT_LIST(kinds, 402, ), "schema/pg15/deparse.txt:817:35"},
-	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 403, ), CONTRACT_LIST(conditions, 403, ), true, false, 0, CONTRACT_LIST(kinds, 403, ), "schema/pg15/deparse.txt:819:32"},
-	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 404, ), CONTRACT_LIST(conditions, 404, ), false, false, 0, CONTRACT_LIST(kinds, 404, 1), "schema/pg15/deparse.txt:821:32"},
-	{ 152, 0, -1, false, false, CONTRACT_LIST(parents, 405, ), CONTRACT_LIST(conditions, 405, ), true, false, 0, CONTRACT_LIST(kinds, 405, ), "schema/pg15/deparse.txt:823:28"},
-	{ 152, 1, -1, false, false, CONTRACT_LIST(parents, 406, ), CONTRACT_LIST(conditions, 406, ), true, false, 0, CONTRACT_LIST(kinds, 406, ), "schema/pg15/deparse.txt:825:34"},
-	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 407, ), CONTRACT_LIST(conditions, 407, ), true, false, 0, CONTRACT_LIST(kinds, 407, ), "schema/pg15/deparse.txt:827:31"},
-	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 408, ), CONTRACT_LIST(conditions, 408, ), false, false, 0, CONTRACT_LIST(kinds, 408, 1), "schema/pg15/deparse.txt:829:31"},
-	{ 153, 0, -1, false, false, CONTRACT_LIST(parents, 409, ), CONTRACT_LIST(conditions, 409, ), true, false, 0, CONTRACT_LIST(kinds, 409, ), "schema/pg15/deparse.txt:831:27"},
-	{ 153, 1, -1, false, false, CONTRACT_LIST(parents, 410, ), CONTRACT_LIST(conditions, 410, ), true, false, 0, CONTRACT_LIST(kinds, 410, ), "schema/pg15/deparse.txt:833:33"},
-	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 411, ), CONTRACT_LIST(conditions, 411, ), true, false, 0, CONTRACT_LIST(kinds, 411, ), "schema/pg15/deparse.txt:835:30"},
-	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 412, ), CONTRACT_LIST(conditions, 412, ), false, true, 0, CONTRACT_LIST(kinds, 412, ), "schema/pg15/deparse.txt:837:30"},
-	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 413, ), CONTRACT_LIST(conditions, 413, ), false, false, 0, CONTRACT_LIST(kinds, 413, 1), "schema/pg15/deparse.txt:839:30"},
-	{ 154, 0, -1, false, false, CONTRACT_LIST(parents, 414, ), CONTRACT_LIST(conditions, 414, ), true, false, 0, CONTRACT_LIST(kinds, 414, ), "schema/pg15/deparse.txt:841:26"},
-	{ 154, 1, -1, false, false, CONTRACT_LIST(parents, 415, ), CONTRACT_LIST(conditions, 415, ), true, false, 0, CONTRACT_LIST(kinds, 415, ), "schema/pg15/deparse.txt:843:32"},
-	{ 155, 0, -1, false, false, CONTRACT_LIST(parents, 416, ), CONTRACT_LIST(conditions, 416, ), true, false, 0, CONTRACT_LIST(kinds, 416, ), "schema/pg15/deparse.txt:845:43"},
-	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 417, ), CONTRACT_LIST(conditions, 417, ), true, false, 0, CONTRACT_LIST(kinds, 417, ), "schema/pg15/deparse.txt:847:36"},
-	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 418, ), CONTRACT_LIST(conditions, 418, ), false, true, 0, CONTRACT_LIST(kinds, 418, ), "schema/pg15/deparse.txt:849:36"},
-	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 419, ), CONTRACT_LIST(conditions, 419, ), false, false, 0, CONTRACT_LIST(kinds, 419, 1), "schema/pg15/deparse.txt:851:36"},
-	{ 156, 0, -1, false, false, CONTRACT_LIST(parents, 420, ), CONTRACT_LIST(conditions, 420, ), true, false, 0, CONTRACT_LIST(kinds, 420, ), "schema/pg15/deparse.txt:853:43"},
-	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 421, ), CONTRACT_LIST(conditions, 421, ), true, false, 0, CONTRACT_LIST(kinds, 421, ), "schema/pg15/deparse.txt:855:29"},
-	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 422, ), CONTRACT_LIST(conditions, 422, ), false, false, 0, CONTRACT_LIST(kinds, 422, 1), "schema/pg15/deparse.txt:857:29"},
-	{ 156, 3, -1, false, false, CONTRACT_LIST(parents, 423, ), CONTRACT_LIST(conditions, 423, ), true, false, 0, CONTRACT_LIST(kinds, 423, ), "schema/pg15/deparse.txt:859:42"},
-	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 424, ), CONTRACT_LIST(conditions, 424, ), true, false, 0, CONTRACT_LIST(kinds, 424, ), "schema/pg15/deparse.txt:861:21"},
-	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 425, ), CONTRACT_LIST(conditions, 425, ), false, false, 0, CONTRACT_LIST(kinds, 425, 1), "schema/pg15/deparse.txt:863:21"},
-	{ 158, 0, -1, false, false, CONTRACT_LIST(parents, 426, ), CONTRACT_LIST(conditions, 426, ), true, false, 0, CONTRACT_LIST(kinds, 426, ), "schema/pg15/deparse.txt:865:34"},
-	{ 158, 1, -1, false, false, CONTRACT_LIST(parents, 427, ), CONTRACT_LIST(conditions, 427, ), true, false, 0, CONTRACT_LIST(kinds, 427, ), "schema/pg15/deparse.txt:867:35"},
-	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 428, ), CONTRACT_LIST(conditions, 428, ), true, false, 0, CONTRACT_LIST(kinds, 428, ), "schema/pg15/deparse.txt:869:32"},
-	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 429, ), CONTRACT_LIST(conditions, 429, ), false, false, 0, CONTRACT_LIST(kinds, 429, 1), "schema/pg15/deparse.txt:871:32"},
-	{ 159, 0, -1, false, false, CONTRACT_LIST(parents, 430, ), CONTRACT_LIST(conditions, 430, ), true, false, 0, CONTRACT_LIST(kinds, 430, ), "schema/pg15/deparse.txt:873:37"},
-	{ 159, 1, -1, false, false, CONTRACT_LIST(parents, 431, ), CONTRACT_LIST(conditions, 431, ), true, false, 0, CONTRACT_LIST(kinds, 431, ), "schema/pg15/deparse.txt:875:39"},
-	{ 159, 2, -1, false, false, CONTRACT_LIST(parents, 432, ), CONTRACT_LIST(conditions, 432, ), true, false, 0, CONTRACT_LIST(kinds, 432, ), "schema/pg15/deparse.txt:877:38"},
-	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 433, ), CONTRACT_LIST(conditions, 433, ), true, false, 0, CONTRACT_LIST(kinds, 433, ), "schema/pg15/deparse.txt:879:36"},
-	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 434, ), CONTRACT_LIST(conditions, 434, ), false, false, 0, CONTRACT_LIST(kinds, 434, 1), "schema/pg15/deparse.txt:881:36"},
-	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 435, ), CONTRACT_LIST(conditions, 435, ), true, false, 0, CONTRACT_LIST(kinds, 435, ), "schema/pg15/deparse.txt:883:33"},
-	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 436, ), CONTRACT_LIST(conditions, 436, ), false, false, 0, CONTRACT_LIST(kinds, 436, 1), "schema/pg15/deparse.txt:885:33"},
-	{ 160, 0, -1, false, false, CONTRACT_LIST(parents, 437, ), CONTRACT_LIST(conditions, 437, ), true, false, 0, CONTRACT_LIST(kinds, 437, ), "schema/pg15/deparse.txt:887:29"},
-	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 438, ), CONTRACT_LIST(conditions, 438, ), true, false, 0, CONTRACT_LIST(kinds, 438, ), "schema/pg15/deparse.txt:889:29"},
-	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 439, ), CONTRACT_LIST(conditions, 439, ), false, false, 0, CONTRACT_LIST(kinds, 439, 1), "schema/pg15/deparse.txt:891:29"},
-	{ 161, 0, -1, false, false, CONTRACT_LIST(parents, 440, ), CONTRACT_LIST(conditions, 440, ), true, false, 0, CONTRACT_LIST(kinds, 440, ), "schema/pg15/deparse.txt:893:28"},
-	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 441, ), CONTRACT_LIST(conditions, 441, ), true, false, 0, CONTRACT_LIST(kinds, 441, ), "schema/pg15/deparse.txt:895:28"},
-	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 442, ), CONTRACT_LIST(conditions, 442, ), false, false, 0, CONTRACT_LIST(kinds, 442, 1), "schema/pg15/deparse.txt:897:28"},
-	{ 162, 0, -1, false, false, CONTRACT_LIST(parents, 443, ), CONTRACT_LIST(conditions, 443, ), true, false, 0, CONTRACT_LIST(kinds, 443, ), "schema/pg15/deparse.txt:899:36"},
-	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 444, ), CONTRACT_LIST(conditions, 444, ), true, false, 0, CONTRACT_LIST(kinds, 444, ), "schema/pg15/deparse.txt:901:35"},
-	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 445, ), CONTRACT_LIST(conditions, 445, ), false, false, 0, CONTRACT_LIST(kinds, 445, 1), "schema/pg15/deparse.txt:903:35"},
-	{ 163, 0, -1, false, false, CONTRACT_LIST(parents, 446, ), CONTRACT_LIST(conditions, 446, ), true, false, 0, CONTRACT_LIST(kinds, 446, ), "schema/pg15/deparse.txt:905:30"},
-	{ 163, 1, -1, false, false, CONTRACT_LIST(parents, 447, ), CONTRACT_LIST(conditions, 447, ), true, false, 0, CONTRACT_LIST(kinds, 447, ), "schema/pg15/deparse.txt:907:31"},
-	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 448, ), CONTRACT_LIST(conditions, 448, ), true, false, 0, CONTRACT_LIST(kinds, 448, ), "schema/pg15/deparse.txt:909:32"},
-	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 449, ), CONTRACT_LIST(conditions, 449, ), false, false, 0, CONTRACT_LIST(kinds, 449, 1), "schema/pg15/deparse.txt:911:32"},
-	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 450, ), CONTRACT_LIST(conditions, 450, ), true, false, 0, CONTRACT_LIST(kinds, 450, ), "schema/pg15/deparse.txt:913:30"},
-	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 451, ), CONTRACT_LIST(conditions, 451, ), false, true, 0, CONTRACT_LIST(kinds, 451, ), "schema/pg15/deparse.txt:915:30"},
-	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 452, ), CONTRACT_LIST(conditions, 452, ), false, false, 0, CONTRACT_LIST(kinds, 452, 1), "schema/pg15/deparse.txt:917:30"},
-	{ 164, 0, -1, false, false, CONTRACT_LIST(parents, 453, ), CONTRACT_LIST(conditions, 453, ), true, false, 0, CONTRACT_LIST(kinds, 453, ), "schema/pg15/deparse.txt:919:29"},
-	{ 164, 1, -1, false, false, CONTRACT_LIST(parents, 454, ), CONTRACT_LIST(conditions, 454, ), true, false, 0, CONTRACT_LIST(kinds, 454, ), "schema/pg15/deparse.txt:921:30"},
-	{ 165, 2, -1, false, false, CONTRACT_LIST(parents, 455, ), CONTRACT_LIST(conditions, 455, ), true, false, 0, CONTRACT_LIST(kinds, 455, ), "schema/pg15/deparse.txt:923:29"},
-	{ 166, 0, -1, false, false, CONTRACT_LIST(parents, 456, ), CONTRACT_LIST(conditions, 456, ), true, false, 0, CONTRACT_LIST(kinds, 456, ), "schema/pg15/deparse.txt:925:35"},
-	{ 167, 0, -1, false, false, CONTRACT_LIST(parents, 457, ), CONTRACT_LIST(conditions, 457, ), true, false, 0, CONTRACT_LIST(kinds, 457, ), "schema/pg15/deparse.txt:927:25"},
-	{ 168, 0, -1, false, false, CONTRACT_LIST(parents, 458, ), CONTRACT_LIST(conditions, 458, ), true, false, 0, CONTRACT_LIST(kinds, 458, ), "schema/pg15/deparse.txt:929:30"},
-	{ 168, 1, -1, false, false, CONTRACT_LIST(parents, 459, ), CONTRACT_LIST(conditions, 459, ), true, false, 0, CONTRACT_LIST(kinds, 459, ), "schema/pg15/deparse.txt:931:24"},
-	{ 168, 2, -1, false, false, CONTRACT_LIST(parents, 460, ), CONTRACT_LIST(conditions, 460, ), true, false, 0, CONTRACT_LIST(kinds, 460, ), "schema/pg15/deparse.txt:933:27"},
-	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 461, ), CONTRACT_LIST(conditions, 461, ), true, false, 0, CONTRACT_LIST(kinds, 461, ), "schema/pg15/deparse.txt:935:24"},
-	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 462, ), CONTRACT_LIST(conditions, 462, ), false, true, 0, CONTRACT_LIST(kinds, 462, ), "schema/pg15/deparse.txt:937:24"},
-	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 463, ), CONTRACT_LIST(conditions, 463, ), false, false, 0, CONTRACT_LIST(kinds, 463, 1), "schema/pg15/deparse.txt:939:24"},
-	{ 168, 5, -1, false, false, CONTRACT_LIST(parents, 464, ), CONTRACT_LIST(conditions, 464, ), false, false, 0, CONTRACT_LIST(kinds, 464, 1), "schema/pg15/deparse.txt:941:23"},
-	{ 168, 6, -1, false, false, CONTRACT_LIST(parents, 465, ), CONTRACT_LIST(conditions, 465, ), false, false, 0, CONTRACT_LIST(kinds, 465, 1), "schema/pg15/deparse.txt:943:29"},
-	{ 169, 0, -1, false, false, CONTRACT_LIST(parents, 466, ), CONTRACT_LIST(conditions, 466, ), true, false, 0, CONTRACT_LIST(kinds, 466, ), "schema/pg15/deparse.txt:945:29"},
-	{ 169, 1, -1, false, false, CONTRACT_LIST(parents, 467, ), CONTRACT_LIST(conditions, 467, ), true, false, 0, CONTRACT_LIST(kinds, 467, ), "schema/pg15/deparse.txt:947:23"},
-	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 468, ), CONTRACT_LIST(conditions, 468, ), true, false, 0, CONTRACT_LIST(kinds, 468, ), "schema/pg15/deparse.txt:949:23"},
-	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 469, ), CONTRACT_LIST(conditions, 469, ), false, false, 0, CONTRACT_LIST(kinds, 469, 1), "schema/pg15/deparse.txt:951:23"},
-	{ 169, 3, -1, false, false, CONTRACT_LIST(parents, 470, ), CONTRACT_LIST(conditions, 470, ), false, false, 0, CONTRACT_LIST(kinds, 470, 1), "schema/pg15/deparse.txt:953:22"},
-	{ 169, 4, -1, false, false, CONTRACT_LIST(parents, 471, ), CONTRACT_LIST(conditions, 471, ), false, false, 0, CONTRACT_LIST(kinds, 471, 1), "schema/pg15/deparse.txt:955:28"},
-	{ 170, 1, -1, false, false, CONTRACT_LIST(parents, 472, ), CONTRACT_LIST(conditions, 472, ), true, false, 0, CONTRACT_LIST(kinds, 472, ), "schema/pg15/deparse.txt:957:31"},
-	{ 170, 2, -1, false, false, CONTRACT_LIST(parents, 473, ), CONTRACT_LIST(conditions, 473, ), true, false, 0, CONTRACT_LIST(kinds, 473, ), "schema/pg15/deparse.txt:959:26"},
-	{ 171, 0, -1, false, false, CONTRACT_LIST(parents, 474, ), CONTRACT_LIST(conditions, 474, ), true, false, 0, CONTRACT_LIST(kinds, 474, ), "schema/pg15/deparse.txt:961:21"},
-	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 475, ), CONTRACT_LIST(conditions, 475, ), true, false, 0, CONTRACT_LIST(kinds, 475, ), "schema/pg15/deparse.txt:963:27"},
-	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 476, ), CONTRACT_LIST(conditions, 476, ), false, true, 0, CONTRACT_LIST(kinds, 476, ), "schema/pg15/deparse.txt:965:27"},
-	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 477, ), CONTRACT_LIST(conditions, 477, ), false, false, 0, CONTRACT_LIST(kinds, 477, 1), "schema/pg15/deparse.txt:967:27"},
-	{ 171, 2, -1, false, false, CONTRACT_LIST(parents, 478, ), CONTRACT_LIST(conditions, 478, ), true, false, 0, CONTRACT_LIST(kinds, 478, ), "schema/pg15/deparse.txt:969:21"},
-	{ 172, 0, -1, false, false, CONTRACT_LIST(parents, 479, ), CONTRACT_LIST(conditions, 479, ), true, false, 0, CONTRACT_LIST(kinds, 479, ), "schema/pg15/deparse.txt:971:31"},
-	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 480, ), CONTRACT_LIST(conditions, 480, ), true, false, 0, CONTRACT_LIST(kinds, 480, ), "schema/pg15/deparse.txt:973:31"},
-	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 481, ), CONTRACT_LIST(conditions, 481, ), false, false, 0, CONTRACT_LIST(kinds, 481, 1), "schema/pg15/deparse.txt:975:31"},
-	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 482, ), CONTRACT_LIST(conditions, 482, ), true, false, 0, CONTRACT_LIST(kinds, 482, ), "schema/pg15/deparse.txt:977:34"},
-	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 483, ), CONTRACT_LIST(conditions, 483, ), false, false, 0, CONTRACT_LIST(kinds, 483, 1), "schema/pg15/deparse.txt:979:34"},
-	{ 173, 0, -1, false, false, CONTRACT_LIST(parents, 484, ), CONTRACT_LIST(conditions, 484, ), true, false, 0, CONTRACT_LIST(kinds, 484, ), "schema/pg15/deparse.txt:981:30"},
-	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 485, ), CONTRACT_LIST(conditions, 485, ), true, false, 0, CONTRACT_LIST(kinds, 485, ), "schema/pg15/deparse.txt:983:30"},
-	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 486, ), CONTRACT_LIST(conditions, 486, ), false, false, 0, CONTRACT_LIST(kinds, 486, 1), "schema/pg15/deparse.txt:985:30"},
-	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 487, ), CONTRACT_LIST(conditions, 487, ), true, false, 0, CONTRACT_LIST(kinds, 487, ), "schema/pg15/deparse.txt:987:33"},
-	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 488, ), CONTRACT_LIST(conditions, 488, ), false, false, 0, CONTRACT_LIST(kinds, 488, 1), "schema/pg15/deparse.txt:989:33"},
-	{ 174, 0, -1, false, false, CONTRACT_LIST(parents, 489, ), CONTRACT_LIST(conditions, 489, ), true, false, 0, CONTRACT_LIST(kinds, 489, ), "schema/pg15/deparse.txt:991:32"},
-	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 490, ), CONTRACT_LIST(conditions, 490, ), true, false, 0, CONTRACT_LIST(kinds, 490, ), "schema/pg15/deparse.txt:993:36"},
-	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 491, ), CONTRACT_LIST(conditions, 491, ), false, true, 0, CONTRACT_LIST(kinds, 491, ), "schema/pg15/deparse.txt:995:36"},
-	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 492, ), CONTRACT_LIST(conditions, 492, ), false, false, 0, CONTRACT_LIST(kinds, 492, 1), "schema/pg15/deparse.txt:997:36"},
-	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 493, ), CONTRACT_LIST(conditions, 493, ), true, false, 0, CONTRACT_LIST(kinds, 493, ), "schema/pg15/deparse.txt:999:32"},
-	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 494, ), CONTRACT_LIST(conditions, 494, ), false, false, 0, CONTRACT_LIST(kinds, 494, 1), "schema/pg15/deparse.txt:1001:32"},
-	{ 175, 1, -1, false, false, CONTRACT_LIST(parents, 495, ), CONTRACT_LIST(conditions, 495, ), true, false, 0, CONTRACT_LIST(kinds, 495, ), "schema/pg15/deparse.txt:1003:31"},
-	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 496, ), CONTRACT_LIST(conditions, 496, ), true, false, 0, CONTRACT_LIST(kinds, 496, ), "schema/pg15/deparse.txt:1005:35"},
-	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 497, ), CONTRACT_LIST(conditions, 497, ), false, false, 0, CONTRACT_LIST(kinds, 497, 1), "schema/pg15/deparse.txt:1007:35"},
-	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 498, ), CONTRACT_LIST(conditions, 498, ), true, false, 0, CONTRACT_LIST(kinds, 498, ), "schema/pg15/deparse.txt:1009:31"},
-	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 499, ), CONTRACT_LIST(conditions, 499, ), false, false, 0, CONTRACT_LIST(kinds, 499, 1), "schema/pg15/deparse.txt:1011:31"},
-	{ 176, 0, -1, false, false, CONTRACT_LIST(parents, 500, ), CONTRACT_LIST(conditions, 500, ), true, false, 0, CONTRACT_LIST(kinds, 500, ), "schema/pg15/deparse.txt:1013:30"},
-	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 501, ), CONTRACT_LIST(conditions, 501, ), true, false, 0, CONTRACT_LIST(kinds, 501, ), "schema/pg15/deparse.txt:1015:26"},
-	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 502, ), CONTRACT_LIST(conditions, 502, ), false, true, 0, CONTRACT_LIST(kinds, 502, ), "schema/pg15/deparse.txt:1017:26"},
-	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 503, ), CONTRACT_LIST(conditions, 503, ), false, false, 0, CONTRACT_LIST(kinds, 503, 1), "schema/pg15/deparse.txt:1019:26"},
-	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 504, ), CONTRACT_LIST(conditions, 504, ), true, false, 0, CONTRACT_LIST(kinds, 504, ), "schema/pg15/deparse.txt:1021:28"},
-	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 505, ), CONTRACT_LIST(conditions, 505, ), false, false, 0, CONTRACT_LIST(kinds, 505, 1), "schema/pg15/deparse.txt:1023:28"},
-	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 506, ), CONTRACT_LIST(conditions, 506, ), true, false, 0, CONTRACT_LIST(kinds, 506, ), "schema/pg15/deparse.txt:1025:23"},
-	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 507, ), CONTRACT_LIST(conditions, 507, ), false, true, 0, CONTRACT_LIST(kinds, 507, ), "schema/pg15/deparse.txt:1027:23"},
-	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 508, ), CONTRACT_LIST(conditions, 508, ), false, false, 0, CONTRACT_LIST(kinds, 508, 1), "schema/pg15/deparse.txt:1029:23"},
-	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 509, ), CONTRACT_LIST(conditions, 509, ), true, false, 0, CONTRACT_LIST(kinds, 509, ), "schema/pg15/deparse.txt:1031:27"},
-	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 510, ), CONTRACT_LIST(conditions, 510, ), false, true, 0, CONTRACT_LIST(kinds, 510, ), "schema/pg15/deparse.txt:1033:27"},
-	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 511, ), CONTRACT_LIST(conditions, 511, ), false, false, 0, CONTRACT_LIST(kinds, 511, 1), "schema/pg15/deparse.txt:1035:27"},
-	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 512, ), CONTRACT_LIST(conditions, 512, ), true, false, 0, CONTRACT_LIST(kinds, 512, ), "schema/pg15/deparse.txt:1037:29"},
-	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 513, ), CONTRACT_LIST(conditions, 513, ), false, true, 0, CONTRACT_LIST(kinds, 513, ), "schema/pg15/deparse.txt:1039:29"},
-	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 514, ), CONTRACT_LIST(conditions, 514, ), false, false, 0, CONTRACT_LIST(kinds, 514, 1), "schema/pg15/deparse.txt:1041:29"},
-	{ 179, 0, -1, false, false, CONTRACT_LIST(parents, 515, ), CONTRACT_LIST(conditions, 515, ), true, false, 0, CONTRACT_LIST(kinds, 515, ), "schema/pg15/deparse.txt:1043:19"},
-	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 516, ), CONTRACT_LIST(conditions, 516, ), true, false, 0, CONTRACT_LIST(kinds, 516, ), "schema/pg15/deparse.txt:1045:25"},
-	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 517, ), CONTRACT_LIST(conditions, 517, ), false, true, 0, CONTRACT_LIST(kinds, 517, ), "schema/pg15/deparse.txt:1047:25"},
-	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 518, ), CONTRACT_LIST(conditions, 518, ), false, false, 0, CONTRACT_LIST(kinds, 518, 1), "schema/pg15/deparse.txt:1049:25"},
-	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 519, ), CONTRACT_LIST(conditions, 519, ), true, false, 0, CONTRACT_LIST(kinds, 519, ), "schema/pg15/deparse.txt:1051:13"},
-	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 520, ), CONTRACT_LIST(conditions, 520, ), false, true, 0, CONTRACT_LIST(kinds, 520, ), "schema/pg15/deparse.txt:1053:13"},
-	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 521, ), CONTRACT_LIST(conditions, 521, ), false, false, 0, CONTRACT_LIST(kinds, 521, 1), "schema/pg15/deparse.txt:1055:13"},
-	{ 181, 2, -1, false, false, CONTRACT_LIST(parents, 522, ), CONTRACT_LIST(conditions, 522, ), false, false, 0, CONTRACT_LIST(kinds, 522, 1), "schema/pg15/deparse.txt:1057:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 523, ), CONTRACT_LIST(conditions, 523, ), true, false, 0, CONTRACT_LIST(kinds, 523, ), "schema/pg15/deparse.txt:1059:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 524, ), CONTRACT_LIST(conditions, 524, ), false, false, 0, CONTRACT_LIST(kinds, 524, 1), "schema/pg15/deparse.txt:1061:14"},
-	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 525, ), CONTRACT_LIST(conditions, 525, ), true, false, 0, CONTRACT_LIST(kinds, 525, ), "schema/pg15/deparse.txt:1063:18"},
-	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 526, ), CONTRACT_LIST(conditions, 526, ), false, true, 0, CONTRACT_LIST(kinds, 526, ), "schema/pg15/deparse.txt:1065:18"},
-	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 527, ), CONTRACT_LIST(conditions, 527, ), false, false, 0, CONTRACT_LIST(kinds, 527, 1), "schema/pg15/deparse.txt:1067:18"},
-	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 528, ), CONTRACT_LIST(conditions, 528, ), true, false, 0, CONTRACT_LIST(kinds, 528, ), "schema/pg15/deparse.txt:1069:19"},
-	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 529, ), CONTRACT_LIST(conditions, 529, ), false, true, 0, CONTRACT_LIST(kinds, 529, ), "schema/pg15/deparse.txt:1071:19"},
-	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 530, ), CONTRACT_LIST(conditions, 530, ), false, false, 0, CONTRACT_LIST(kinds, 530, 1), "schema/pg15/deparse.txt:1073:19"},
-	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 531, ), CONTRACT_LIST(conditions, 531, ), true, false, 0, CONTRACT_LIST(kinds, 531, ), "schema/pg15/deparse.txt:1075:15"},
-	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 532, ), CONTRACT_LIST(conditions, 532, ), false, false, 0, CONTRACT_LIST(kinds, 532, 1), "schema/pg15/deparse.txt:1077:15"},
-	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 533, ), CONTRACT_LIST(conditions, 533, ), true, false, 0, CONTRACT_LIST(kinds, 533, ), "schema/pg15/deparse.txt:1079:20"},
-	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 534, ), CONTRACT_LIST(conditions, 534, ), false, false, 0, CONTRACT_LIST(kinds, 534, 1), "schema/pg15/deparse.txt:1081:20"},
-	{ 184, 3, -1, false, false, CONTRACT_LIST(parents, 535, ), CONTRACT_LIST(conditions, 535, ), false, false, 0, CONTRACT_LIST(kinds, 535, 1), "schema/pg15/deparse.txt:1083:21"},
-	{ 186, 1, -1, false, false, CONTRACT_LIST(parents, 536, ), CONTRACT_LIST(conditions, 536, ), false, false, 0, CONTRACT_LIST(kinds, 536, 1), "schema/pg15/deparse.txt:1085:16"},
-	{ 186, 2, -1, false, false, CONTRACT_LIST(parents, 537, ), CONTRACT_LIST(conditions, 537, ), false, false, 0, CONTRACT_LIST(kinds, 537, 1), "schema/pg15/deparse.txt:1087:16"},
-	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 538, ), CONTRACT_LIST(conditions, 538, ), true, false, 0, CONTRACT_LIST(kinds, 538, ), "schema/pg15/deparse.txt:1089:19"},
-	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 539, ), CONTRACT_LIST(conditions, 539, ), false, false, 0, CONTRACT_LIST(kinds, 539, 1), "schema/pg15/deparse.txt:1091:19"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 540, ), CONTRACT_LIST(conditions, 540, ), true, false, 0, CONTRACT_LIST(kinds, 540, ), "schema/pg15/deparse.txt:1093:27"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 541, ), CONTRACT_LIST(conditions, 541, ), false, true, 0, CONTRACT_LIST(kinds, 541, ), "schema/pg15/deparse.txt:1095:27"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 542, ), CONTRACT_LIST(conditions, 542, ), false, false, 0, CONTRACT_LIST(kinds, 542, 1), "schema/pg15/deparse.txt:1097:27"},
-	{ 188, 0, -1, false, false, CONTRACT_LIST(parents, 543, ), CONTRACT_LIST(conditions, 543, ), true, false, 0, CONTRACT_LIST(kinds, 543, ), "schema/pg15/deparse.txt:1099:22"},
-	{ 188, 0, -1, false, false, CONTRACT_LIST(parents, 544, ), CONTRACT_LIST(conditions, 544, ), false, false, 0, CONTRACT_LIST(kinds, 544, 1), "schema/pg15/deparse.txt:1101:22"},
-	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 545, ), CONTRACT_LIST(conditions, 545, ), true, false, 0, CONTRACT_LIST(kinds, 545, ), "schema/pg15/deparse.txt:1103:23"},
-	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 546, ), CONTRACT_LIST(conditions, 546, ), false, false, 0, CONTRACT_LIST(kinds, 546, 1), "schema/pg15/deparse.txt:1105:23"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 547, ), CONTRACT_LIST(conditions, 547, ), false, false, 0, CONTRACT_LIST(kinds, 547, 1), "schema/pg15/deparse.txt:1107:15"},
-	{ 190, 0, -1, false, false, CONTRACT_LIST(parents, 548, ), CONTRACT_LIST(conditions, 548, ), true, false, 0, CONTRACT_LIST(kinds, 548, ), "schema/pg15/deparse.txt:1109:23"},
-	{ 190, 0, -1, false, false, CONTRACT_LIST(parents, 549, ), CONTRACT_LIST(conditions, 549, ), false, false, 0, CONTRACT_LIST(kinds, 549, 1), "schema/pg15/deparse.txt:1111:23"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 550, ), CONTRACT_LIST(conditions, 550, ), true, false, 0, CONTRACT_LIST(kinds, 550, ), "schema/pg15/deparse.txt:1113:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 551, ), CONTRACT_LIST(conditions, 551, ), false, false, 0, CONTRACT_LIST(kinds, 551, 1), "schema/pg15/deparse.txt:1115:14"},
-	{ 191, 1, -1, false, false, CONTRACT_LIST(parents, 552, ), CONTRACT_LIST(conditions, 552, ), true, false, 0, CONTRACT_LIST(kinds, 552, ), "schema/pg15/deparse.txt:1117:20"},
-	{ 192, 0, -1, false, false, CONTRACT_LIST(parents, 553, ), CONTRACT_LIST(conditions, 553, ), false, false, 0, CONTRACT_LIST(kinds, 553, 1), "schema/pg15/deparse.txt:1119:19"},
-	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 554, ), CONTRACT_LIST(conditions, 554, ), true, false, 0, CONTRACT_LIST(kinds, 554, ), "schema/pg15/deparse.txt:1121:24"},
-	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 555, ), CONTRACT_LIST(conditions, 555, ), false, true, 0, CONTRACT_LIST(kinds, 555, ), "schema/pg15/deparse.txt:1123:24"},
-	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 556, ), CONTRACT_LIST(conditions, 556, ), false, false, 0, CONTRACT_LIST(kinds, 556, 1), "schema/pg15/deparse.txt:1125:24"},
-	{ 193, 0, -1, false, false, CONTRACT_LIST(parents, 557, ), CONTRACT_LIST(conditions, 557, ), true, false, 0, CONTRACT_LIST(kinds, 557, ), "schema/pg15/deparse.txt:1127:13"},
-	{ 193, 0, -1, false, false, CONTRACT_LIST(parents, 558, ), CONTRACT_LIST(conditions, 558, ), false, false, 0, CONTRACT_LIST(kinds, 558, 1), "schema/pg15/deparse.txt:1129:13"},
-	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 559, ), CONTRACT_LIST(conditions, 559, ), true, false, 0, CONTRACT_LIST(kinds, 559, ), "schema/pg15/deparse.txt:1131:15"},
-	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 560, ), CONTRACT_LIST(conditions, 560, ), false, false, 0, CONTRACT_LIST(kinds, 560, 1), "schema/pg15/deparse.txt:1133:15"},
-	{ 194, 2, -1, false, false, CONTRACT_LIST(parents, 561, ), CONTRACT_LIST(conditions, 561, ), true, false, 0, CONTRACT_LIST(kinds, 561, ), "schema/pg15/deparse.txt:1135:28"},
-	{ 194, 2, -1, false, false, CONTRACT_LIST(parents, 562, ), CONTRACT_LIST(conditions, 562, ), false, false, 0, CONTRACT_LIST(kinds, 562, 1), "schema/pg15/deparse.txt:1137:28"},
-	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 563, ), CONTRACT_LIST(conditions, 563, ), true, false, 0, CONTRACT_LIST(kinds, 563, ), "schema/pg15/deparse.txt:1139:24"},
-	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 564, ), CONTRACT_LIST(conditions, 564, ), false, false, 0, CONTRACT_LIST(kinds, 564, 1), "schema/pg15/deparse.txt:1141:24"},
-	{ 194, 5, -1, false, false, CONTRACT_LIST(parents, 565, ), CONTRACT_LIST(conditions, 565, ), false, false, 0, CONTRACT_LIST(kinds, 565, 1), "schema/pg15/deparse.txt:1143:24"},
-	{ 194, 6, -1, false, false, CONTRACT_LIST(parents, 566, ), CONTRACT_LIST(conditions, 566, ), false, false, 0, CONTRACT_LIST(kinds, 566, 1), "schema/pg15/deparse.txt:1145:22"},
-	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 567, ), CONTRACT_LIST(conditions, 567, ), true, false, 0, CONTRACT_LIST(kinds, 567, ), "schema/pg15/deparse.txt:1147:25"},
-	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 568, ), CONTRACT_LIST(conditions, 568, ), false, false, 0, CONTRACT_LIST(kinds, 568, 1), "schema/pg15/deparse.txt:1149:25"},
-	{ 195, 2, -1, false, false, CONTRACT_LIST(parents, 569, ), CONTRACT_LIST(conditions, 569, ), true, false, 0, CONTRACT_LIST(kinds, 569, ), "schema/pg15/deparse.txt:1151:22"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 570, ), CONTRACT_LIST(conditions, 570, ), true, false, 0, CONTRACT_LIST(kinds, 570, ), "schema/pg15/deparse.txt:1153:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 571, ), CONTRACT_LIST(conditions, 571, ), false, true, 0, CONTRACT_LIST(kinds, 571, ), "schema/pg15/deparse.txt:1155:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 572, ), CONTRACT_LIST(conditions, 572, ), false, false, 0, CONTRACT_LIST(kinds, 572, 1), "schema/pg15/deparse.txt:1157:25"},
-	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 573, ), CONTRACT_LIST(conditions, 573, ), true, false, 0, CONTRACT_LIST(kinds, 573, ), "schema/pg15/deparse.txt:1159:26"},
-	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 574, ), CONTRACT_LIST(conditions, 574, ), false, false, 0, CONTRACT_LIST(kinds, 574, 1), "schema/pg15/deparse.txt:1161:26"},
-	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 575, ), CONTRACT_LIST(conditions, 575, ), true, false, 0, CONTRACT_LIST(kinds, 575, ), "schema/pg15/deparse.txt:1163:27"},
-	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 576, ), CONTRACT_LIST(conditions, 576, ), false, false, 0, CONTRACT_LIST(kinds, 576, 1), "schema/pg15/deparse.txt:1165:27"},
-	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 577, ), CONTRACT_LIST(conditions, 577, ), true, false, 0, CONTRACT_LIST(kinds, 577, ), "schema/pg15/deparse.txt:1167:25"},
-	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 578, ), CONTRACT_LIST(conditions, 578, ), false, true, 0, CONTRACT_LIST(kinds, 578, ), "schema/pg15/deparse.txt:1169:25"},
-	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 579, ), CONTRACT_LIST(conditions, 579, ), false, false, 0, CONTRACT_LIST(kinds, 579, 1), "schema/pg15/deparse.txt:1171:25"},
-	{ 197, 2, -1, false, false, CONTRACT_LIST(parents, 580, ), CONTRACT_LIST(conditions, 580, ), true, false, 0, CONTRACT_LIST(kinds, 580, ), "schema/pg15/deparse.txt:1173:23"},
-	{ 197, 2, -1, false, false, CONTRACT_LIST(parents, 581, ), CONTRACT_LIST(conditions, 581, ), false, true, 0, CONTRACT_LIST(kinds, 581, ), "schema/pg15/deparse.txt:1175:23"},
-	{ 197, 2, -1, false, false, CONTRACT_LIST(parents, 582, ), CONTRACT_LIST(conditions, 582, ), false, false, 0, CONTRACT_LIST(kinds, 582, 1), "schema/pg15/deparse.txt:1177:23"},
-	{ 197, 3, -1, false, false, CONTRACT_LIST(parents, 583, ), CONTRACT_LIST(conditions, 583, ), false, false, 0, CONTRACT_LIST(kinds, 583, 1), "schema/pg15/deparse.txt:1179:29"},
-	{ 198, 1, -1, false, false, CONTRACT_LIST(parents, 584, ), CONTRACT_LIST(conditions, 584, ), true, false, 0, CONTRACT_LIST(kinds, 584, ), "schema/pg15/deparse.txt:1181:24"},
-	{ 198, 1, -1, false, false, CONTRACT_LIST(parents, 585, ), CONTRACT_LIST(conditions, 585, ), false, false, 0, CONTRACT_LIST(kinds, 585, 1), "schema/pg15/deparse.txt:1183:24"},
-	{ 198, 2, -1, false, false, CONTRACT_LIST(parents, 586, ), CONTRACT_LIST(conditions, 586, ), true, false, 0, CONTRACT_LIST(kinds, 586, ), "schema/pg15/deparse.txt:1185:24"},
-	{ 198, 2, -1, false, false, CONTRACT_LIST(parents, 587, ), CONTRACT_LIST(conditions, 587, ), false, false, 0, CONTRACT_LIST(kinds, 587, 1), "schema/pg15/deparse.txt:1187:24"},
-	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 588, ), CONTRACT_LIST(conditions, 588, ), true, false, 0, CONTRACT_LIST(kinds, 588, ), "schema/pg15/deparse.txt:1189:27"},
-	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 589, ), CONTRACT_LIST(conditions, 589, ), false, false, 0, CONTRACT_LIST(kinds, 589, 1), "schema/pg15/deparse.txt:1191:27"},
-	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 590, ), CONTRACT_LIST(conditions, 590, ), true, false, 0, CONTRACT_LIST(kinds, 590, ), "schema/pg15/deparse.txt:1193:24"},
-	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 591, ), CONTRACT_LIST(conditions, 591, ), false, true, 0, CONTRACT_LIST(kinds, 591, ), "schema/pg15/deparse.txt:1195:24"},
-	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 592, ), CONTRACT_LIST(conditions, 592, ), false, false, 0, CONTRACT_LIST(kinds, 592, 1), "schema/pg15/deparse.txt:1197:24"},
-	{ 199, 0, -1, false, false, CONTRACT_LIST(parents, 593, ), CONTRACT_LIST(conditions, 593, ), true, false, 0, CONTRACT_LIST(kinds, 593, ), "schema/pg15/deparse.txt:1199:27"},
-	{ 199, 4, -1, false, false, CONTRACT_LIST(parents, 594, ), CONTRACT_LIST(conditions, 594, ), false, false, 0, CONTRACT_LIST(kinds, 594, 1), "schema/pg15/deparse.txt:1201:27"},
-	{ 199, 5, -1, false, false, CONTRACT_LIST(parents, 595, ), CONTRACT_LIST(conditions, 595, ), false, false, 0, CONTRACT_LIST(kinds, 595, 1), "schema/pg15/deparse.txt:1203:30"},
-	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 596, ), CONTRACT_LIST(conditions, 596, ), true, false, 0, CONTRACT_LIST(kinds, 596, ), "schema/pg15/deparse.txt:1205:16"},
-	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 597, ), CONTRACT_LIST(conditions, 597, ), false, true, 0, CONTRACT_LIST(kinds, 597, ), "schema/pg15/deparse.txt:1207:16"},
-	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 598, ), CONTRACT_LIST(conditions, 598, ), false, false, 0, CONTRACT_LIST(kinds, 598, 1), "schema/pg15/deparse.txt:1209:16"},
-	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 599, ), CONTRACT_LIST(conditions, 599, ), true, false, 0, CONTRACT_LIST(kinds, 599, ), "schema/pg15/deparse.txt:1211:18"},
-	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 600, ), CONTRACT_LIST(conditions, 600, ), false, false, 0, CONTRACT_LIST(kinds, 600, 1), "schema/pg15/deparse.txt:1213:18"},
-	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 601, ), CONTRACT_LIST(conditions, 601, ), true, false, 0, CONTRACT_LIST(kinds, 601, ), "schema/pg15/deparse.txt:1215:23"},
-	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 602, ), CONTRACT_LIST(conditions, 602, ), false, false, 0, CONTRACT_LIST(kinds, 602, 1), "schema/pg15/deparse.txt:1217:23"},
-	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 603, ), CONTRACT_LIST(conditions, 603, ), true, false, 0, CONTRACT_LIST(kinds, 603, ), "schema/pg15/deparse.txt:1219:23"},
-	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 604, ), CONTRACT_LIST(conditions, 604, ), false, false, 0, CONTRACT_LIST(kinds, 604, 1), "schema/pg15/deparse.txt:1221:23"},
-	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 605, ), CONTRACT_LIST(conditions, 605, ), true, false, 0, CONTRACT_LIST(kinds, 605, ), "schema/pg15/deparse.txt:1223:22"},
-	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 606, ), CONTRACT_LIST(conditions, 606, ), false, false, 0, CONTRACT_LIST(kinds, 606, 1), "schema/pg15/deparse.txt:1225:22"},
-	{ 202, 1, -1, false, false, CONTRACT_LIST(parents, 607, ), CONTRACT_LIST(conditions, 607, ), false, false, 0, CONTRACT_LIST(kinds, 607, 1), "schema/pg15/deparse.txt:1227:16"},
-	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 608, ), CONTRACT_LIST(conditions, 608, ), true, false, 0, CONTRACT_LIST(kinds, 608, ), "schema/pg15/deparse.txt:1229:21"},
-	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 609, ), CONTRACT_LIST(conditions, 609, ), false, false, 0, CONTRACT_LIST(kinds, 609, 1), "schema/pg15/deparse.txt:1231:21"},
-	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 610, ), CONTRACT_LIST(conditions, 610, ), true, false, 0, CONTRACT_LIST(kinds, 610, ), "schema/pg15/deparse.txt:1233:19"},
-	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 611, ), CONTRACT_LIST(conditions, 611, ), false, false, 0, CONTRACT_LIST(kinds, 611, 1), "schema/pg15/deparse.txt:1235:19"},
-	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 612, ), CONTRACT_LIST(conditions, 612, ), true, false, 0, CONTRACT_LIST(kinds, 612, ), "schema/pg15/deparse.txt:1237:23"},
-	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 613, ), CONTRACT_LIST(conditions, 613, ), false, false, 0, CONTRACT_LIST(kinds, 613, 1), "schema/pg15/deparse.txt:1239:23"},
-	{ 203, 1, -1, false, false, CONTRACT_LIST(parents, 614, ), CONTRACT_LIST(conditions, 614, ), false, false, 0, CONTRACT_LIST(kinds, 614, 1), "schema/pg15/deparse.txt:1241:16"},
-	{ 204, 6, -1, false, false, CONTRACT_LIST(parents, 615, ), CONTRACT_LIST(conditions, 615, ), false, false, 0, CONTRACT_LIST(kinds, 615, 1), "schema/pg15/deparse.txt:1243:21"},
-	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 616, ), CONTRACT_LIST(conditions, 616, ), true, false, 0, CONTRACT_LIST(kinds, 616, ), "schema/pg15/deparse.txt:1245:17"},
-	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 617, ), CONTRACT_LIST(conditions, 617, ), false, false, 0, CONTRACT_LIST(kinds, 617, 1), "schema/pg15/deparse.txt:1247:17"},
-	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 618, ), CONTRACT_LIST(conditions, 618, ), true, false, 0, CONTRACT_LIST(kinds, 618, ), "schema/pg15/deparse.txt:1249:23"},
-	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 619, ), CONTRACT_LIST(conditions, 619, ), false, false, 0, CONTRACT_LIST(kinds, 619, 1), "schema/pg15/deparse.txt:1251:23"},
-	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 620, ), CONTRACT_LIST(conditions, 620, ), true, false, 0, CONTRACT_LIST(kinds, 620, ), "schema/pg15/deparse.txt:1253:20"},
-	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 621, ), CONTRACT_LIST(conditions, 621, ), false, false, 0, CONTRACT_LIST(kinds, 621, 1), "schema/pg15/deparse.txt:1255:20"},
-	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 622, ), CONTRACT_LIST(conditions, 622, ), true, false, 0, CONTRACT_LIST(kinds, 622, ), "schema/pg15/deparse.txt:1257:21"},
-	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 623, ), CONTRACT_LIST(conditions, 623, ), false, false, 0, CONTRACT_LIST(kinds, 623, 1), "schema/pg15/deparse.txt:1259:21"},
-	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 624, ), CONTRACT_LIST(conditions, 624, ), true, false, 0, CONTRACT_LIST(kinds, 624, ), "schema/pg15/deparse.txt:1261:21"},
-	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 625, ), CONTRACT_LIST(conditions, 625, ), false, false, 0, CONTRACT_LIST(kinds, 625, 1), "schema/pg15/deparse.txt:1263:21"},
-	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 626, ), CONTRACT_LIST(conditions, 626, ), true, false, 0, CONTRACT_LIST(kinds, 626, ), "schema/pg15/deparse.txt:1265:17"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 627, ), CONTRACT_LIST(conditions, 627, ), false, false, 0, CONTRACT_LIST(kinds, 627, 1), "schema/pg15/deparse.txt:1267:13"},
-	{ 211, 1, -1, false, false, CONTRACT_LIST(parents, 628, ), CONTRACT_LIST(conditions, 628, ), true, false, 0, CONTRACT_LIST(kinds, 628, ), "schema/pg15/deparse.txt:1269:21"},
-	{ 211, 1, -1, false, false, CONTRACT_LIST(parents, 629, ), CONTRACT_LIST(conditions, 629, ), false, false, 0, CONTRACT_LIST(kinds, 629, 1), "schema/pg15/deparse.txt:1271:21"},
-	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 630, ), CONTRACT_LIST(conditions, 630, ), true, false, 0, CONTRACT_LIST(kinds, 630, ), "schema/pg15/deparse.txt:1273:24"},
-	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 631, ), CONTRACT_LIST(conditions, 631, ), false, true, 0, CONTRACT_LIST(kinds, 631, ), "schema/pg15/deparse.txt:1275:24"},
-	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 632, ), CONTRACT_LIST(conditions, 632, ), false, false, 0, CONTRACT_LIST(kinds, 632, 1), "schema/pg15/deparse.txt:1277:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 633, ), CONTRACT_LIST(conditions, 633, ), false, false, 0, CONTRACT_LIST(kinds, 633, 1), "schema/pg15/deparse.txt:1279:24"},
-	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 634, ), CONTRACT_LIST(conditions, 634, ), true, false, 0, CONTRACT_LIST(kinds, 634, ), "schema/pg15/deparse.txt:1281:28"},
-	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 635, ), CONTRACT_LIST(conditions, 635, ), false, false, 0, CONTRACT_LIST(kinds, 635, 1), "schema/pg15/deparse.txt:1283:28"},
-	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 636, ), CONTRACT_LIST(conditions, 636, ), true, false, 0, CONTRACT_LIST(kinds, 636, ), "schema/pg15/deparse.txt:1285:17"},
-	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 637, ), CONTRACT_LIST(conditions, 637, ), false, false, 0, CONTRACT_LIST(kinds, 637, 1), "schema/pg15/deparse.txt:1287:17"},
-	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 638, ), CONTRACT_LIST(conditions, 638, ), true, false, 0, CONTRACT_LIST(kinds, 638, ), "schema/pg15/deparse.txt:1289:32"},
-	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 639, ), CONTRACT_LIST(conditions, 639, ), false, false, 0, CONTRACT_LIST(kinds, 639, 1), "schema/pg15/deparse.txt:1291:32"},
-	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 640, ), CONTRACT_LIST(conditions, 640, ), true, false, 0, CONTRACT_LIST(kinds, 640, ), "schema/pg15/deparse.txt:1293:30"},
-	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 641, ), CONTRACT_LIST(conditions, 641, ), false, false, 0, CONTRACT_LIST(kinds, 641, 1), "schema/pg15/deparse.txt:1295:30"},
-	{ 216, 0, -1, false, false, CONTRACT_LIST(parents, 642, ), CONTRACT_LIST(conditions, 642, ), true, false, 0, CONTRACT_LIST(kinds, 642, ), "schema/pg15/deparse.txt:1297:26"},
-	{ 217, 1, -1, false, false, CONTRACT_LIST(parents, 643, ), CONTRACT_LIST(conditions, 643, ), true, false, 0, CONTRACT_LIST(kinds, 643, ), "schema/pg15/deparse.txt:1299:28"},
-	{ 217, 3, -1, false, false, CONTRACT_LIST(parents, 644, ), CONTRACT_LIST(conditions, 644, ), false, false, 0, CONTRACT_LIST(kinds, 644, 1), "schema/pg15/deparse.txt:1301:27"},
-	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 645, ), CONTRACT_LIST(conditions, 645, ), true, false, 0, CONTRACT_LIST(kinds, 645, ), "schema/pg15/deparse.txt:1303:27"},
-	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 646, ), CONTRACT_LIST(conditions, 646, ), false, false, 0, CONTRACT_LIST(kinds, 646, 1), "schema/pg15/deparse.txt:1305:27"},
-	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 647, ), CONTRACT_LIST(conditions, 647, ), true, false, 0, CONTRACT_LIST(kinds, 647, ), "schema/pg15/deparse.txt:1307:19"},
-	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 648, ), CONTRACT_LIST(conditions, 648, ), false, false, 0, CONTRACT_LIST(kinds, 648, 1), "schema/pg15/deparse.txt:1309:19"},
-	{ 220, 2, -1, false, false, CONTRACT_LIST(parents, 649, ), CONTRACT_LIST(conditions, 649, ), true, false, 0, CONTRACT_LIST(kinds, 649, ), "schema/pg15/deparse.txt:1311:24"},
-	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 650, ), CONTRACT_LIST(conditions, 650, ), true, false, 0, CONTRACT_LIST(kinds, 650, ), "schema/pg15/deparse.txt:1313:17"},
-	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 651, ), CONTRACT_LIST(conditions, 651, ), false, true, 0, CONTRACT_LIST(kinds, 651, ), "schema/pg15/deparse.txt:1315:17"},
-	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 652, ), CONTRACT_LIST(conditions, 652, ), false, false, 0, CONTRACT_LIST(kinds, 652, 1), "schema/pg15/deparse.txt:1317:17"},
-	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 653, ), CONTRACT_LIST(conditions, 653, ), true, false, 0, CONTRACT_LIST(kinds, 653, ), "schema/pg15/deparse.txt:1319:25"},
-	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 654, ), CONTRACT_LIST(conditions, 654, ), false, false, 0, CONTRACT_LIST(kinds, 654, 1), "schema/pg15/deparse.txt:1321:25"},
-	{ 222, 1, -1, false, false, CONTRACT_LIST(parents, 655, ), CONTRACT_LIST(conditions, 655, ), false, false, 0, CONTRACT_LIST(kinds, 655, 1), "schema/pg15/deparse.txt:1323:26"},
-	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 656, ), CONTRACT_LIST(conditions, 656, ), true, false, 0, CONTRACT_LIST(kinds, 656, ), "schema/pg15/deparse.txt:1325:30"},
-	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 657, ), CONTRACT_LIST(conditions, 657, ), false, false, 0, CONTRACT_LIST(kinds, 657, 1), "schema/pg15/deparse.txt:1327:30"},
-	{ 223, 3, -1, false, false, CONTRACT_LIST(parents, 658, ), CONTRACT_LIST(conditions, 658, ), false, false, 0, CONTRACT_LIST(kinds, 658, 1), "schema/pg15/deparse.txt:1329:31"},
-	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 659, ), CONTRACT_LIST(conditions, 659, ), true, false, 0, CONTRACT_LIST(kinds, 659, ), "schema/pg15/deparse.txt:1331:33"},
-	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 660, ), CONTRACT_LIST(conditions, 660, ), false, true, 0, CONTRACT_LIST(kinds, 660, ), "schema/pg15/deparse.txt:1333:33"},
-	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 661, ), CONTRACT_LIST(conditions, 661, ), false, false, 0, CONTRACT_LIST(kinds, 661, 1), "schema/pg15/deparse.txt:1335:33"},
-	{ 224, 2, -1, false, false, CONTRACT_LIST(parents, 662, ), CONTRACT_LIST(conditions, 662, ), true, false, 0, CONTRACT_LIST(kinds, 662, ), "schema/pg15/deparse.txt:1337:35"},
-	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 663, ), CONTRACT_LIST(conditions, 663, ), true, false, 0, CONTRACT_LIST(kinds, 663, ), "schema/pg15/deparse.txt:1339:31"},
-	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 664, ), CONTRACT_LIST(conditions, 664, ), false, true, 0, CONTRACT_LIST(kinds, 664, ), "schema/pg15/deparse.txt:1341:31"},
-	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 665, ), CONTRACT_LIST(conditions, 665, ), false, false, 0, CONTRACT_LIST(kinds, 665, 1), "schema/pg15/deparse.txt:1343:31"},
-	{ 225, 1, -1, false, false, CONTRACT_LIST(parents, 666, ), CONTRACT_LIST(conditions, 666, ), true, false, 0, CONTRACT_LIST(kinds, 666, ), "schema/pg15/deparse.txt:1345:34"},
-	{ 225, 2, -1, false, false, CONTRACT_LIST(parents, 667, ), CONTRACT_LIST(conditions, 667, ), true, false, 0, CONTRACT_LIST(kinds, 667, ), "schema/pg15/deparse.txt:1347:33"},
-	{ 225, 2, -1, false, false, CONTRACT_LIST(parents, 668, ), CONTRACT_LIST(conditions, 668, ), false, false, 0, CONTRACT_LIST(kinds, 668, 1), "schema/pg15/deparse.txt:1349:33"},
-	{ 225, 3, -1, false, false, CONTRACT_LIST(parents, 669, ), CONTRACT_LIST(conditions, 669, ), true, false, 0, CONTRACT_LIST(kinds, 669, ), "schema/pg15/deparse.txt:1351:35"},
-	{ 225, 3, -1, false, false, CONTRACT_LIST(parents, 670, ), CONTRACT_LIST(conditions, 670, ), false, false, 0, CONTRACT_LIST(kinds, 670, 1), "schema/pg15/deparse.txt:1353:35"},
-	{ 225, 4, -1, false, false, CONTRACT_LIST(parents, 671, ), CONTRACT_LIST(conditions, 671, ), true, false, 0, CONTRACT_LIST(kinds, 671, ), "schema/pg15/deparse.txt:1355:34"},
-	{ 226, 0, -1, false, false, CONTRACT_LIST(parents, 672, ), CONTRACT_LIST(conditions, 672, ), true, false, 0, CONTRACT_LIST(kinds, 672, ), "schema/pg15/deparse.txt:1357:25"},
-	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 673, ), CONTRACT_LIST(conditions, 673, ), true, false, 0, CONTRACT_LIST(kinds, 673, ), "schema/pg15/deparse.txt:1359:31"},
-	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 674, ), CONTRACT_LIST(conditions, 674, ), false, false, 0, CONTRACT_LIST(kinds, 674, 1), "schema/pg15/deparse.txt:1361:31"},
-	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 675, ), CONTRACT_LIST(conditions, 675, ), true, false, 0, CONTRACT_LIST(kinds, 675, ), "schema/pg15/deparse.txt:1363:26"},
-	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 676, ), CONTRACT_LIST(conditions, 676, ), false, false, 0, CONTRACT_LIST(kinds, 676, 1), "schema/pg15/deparse.txt:1365:26"},
-	{ 227, 3, -1, false, false, CONTRACT_LIST(parents, 677, ), CONTRACT_LIST(conditions, 677, ), false, false, 0, CONTRACT_LIST(kinds, 677, 1), "schema/pg15/deparse.txt:1367:27"},
-	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 678, ), CONTRACT_LIST(conditions, 678, ), true, false, 0, CONTRACT_LIST(kinds, 678, ), "schema/pg15/deparse.txt:1369:29"},
-	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 679, ), CONTRACT_LIST(conditions, 679, ), false, false, 0, CONTRACT_LIST(kinds, 679, 1), "schema/pg15/deparse.txt:1371:29"},
-	{ 227, 5, -1, false, false, CONTRACT_LIST(parents, 680, ), CONTRACT_LIST(conditions, 680, ), true, false, 0, CONTRACT_LIST(kinds, 680, ), "schema/pg15/deparse.txt:1373:24"},
-	{ 227, 5, -1, false, false, CONTRACT_LIST(parents, 681, ), CONTRACT_LIST(conditions, 681, ), false, false, 0, CONTRACT_LIST(kinds, 681, 1), "schema/pg15/deparse.txt:1375:24"},
-	{ 229, 0, -1, false, false, CONTRACT_LIST(parents, 682, ), CONTRACT_LIST(conditions, 682, ), true, false, 0, CONTRACT_LIST(kinds, 682, ), "schema/pg15/deparse.txt:1377:24"},
-	{ 230, 1, -1, false, false, CONTRACT_LIST(parents, 683, ), CONTRACT_LIST(conditions, 683, ), false, false, 0, CONTRACT_LIST(kinds, 683, 1), "schema/pg15/deparse.txt:1379:20"},
-	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 684, ), CONTRACT_LIST(conditions, 684, ), true, false, 0, CONTRACT_LIST(kinds, 684, ), "schema/pg15/deparse.txt:1381:25"},
-	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 685, ), CONTRACT_LIST(conditions, 685, ), false, false, 0, CONTRACT_LIST(kinds, 685, 1), "schema/pg15/deparse.txt:1383:25"},
-	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 686, ), CONTRACT_LIST(conditions, 686, ), true, false, 0, CONTRACT_LIST(kinds, 686, ), "schema/pg15/deparse.txt:1385:23"},
-	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 687, ), CONTRACT_LIST(conditions, 687, ), false, false, 0, CONTRACT_LIST(kinds, 687, 1), "schema/pg15/deparse.txt:1387:23"},
-	{ 231, 0, -1, false, false, CONTRACT_LIST(parents, 688, ), CONTRACT_LIST(conditions, 688, ), true, false, 0, CONTRACT_LIST(kinds, 688, ), "schema/pg15/deparse.txt:1389:24"},
-	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 689, ), CONTRACT_LIST(conditions, 689, ), true, false, 0, CONTRACT_LIST(kinds, 689, ), "schema/pg15/deparse.txt:1391:27"},
-	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 690, ), CONTRACT_LIST(conditions, 690, ), false, true, 0, CONTRACT_LIST(kinds, 690, ), "schema/pg15/deparse.txt:1393:27"},
-	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 691, ), CONTRACT_LIST(conditions, 691, ), false, false, 0, CONTRACT_LIST(kinds, 691, 1), "schema/pg15/deparse.txt:1395:27"},
-	{ 232, 4, -1, false, false, CONTRACT_LIST(parents, 692, ), CONTRACT_LIST(conditions, 692, ), true, false, 0, CONTRACT_LIST(kinds, 692, ), "schema/pg15/deparse.txt:1397:31"},
-	{ 232, 4, -1, false, false, CONTRACT_LIST(parents, 693, ), CONTRACT_LIST(conditions, 693, ), false, false, 0, CONTRACT_LIST(kinds, 693, 1), "schema/pg15/deparse.txt:1399:31"},
-	{ 232, 5, -1, false, false, CONTRACT_LIST(parents, 694, ), CONTRACT_LIST(conditions, 694, ), true, false, 0, CONTRACT_LIST(kinds, 694, ), "schema/pg15/deparse.txt:1401:32"},
-	{ 232, 5, -1, false, false, CONTRACT_LIST(parents, 695, ), CONTRACT_LIST(conditions, 695, ), false, false, 0, CONTRACT_LIST(kinds, 695, 1), "schema/pg15/deparse.txt:1403:32"},
-	{ 232, 6, -1, false, false, CONTRACT_LIST(parents, 696, ), CONTRACT_LIST(conditions, 696, ), true, false, 0, CONTRACT_LIST(kinds, 696, ), "schema/pg15/deparse.txt:1405:32"},
-	{ 232, 6, -1, false, false, CONTRACT_LIST(parents, 697, ), CONTRACT_LIST(conditions, 697, ), false, false, 0, CONTRACT_LIST(kinds, 697, 1), "schema/pg15/deparse.txt:1407:32"},
-	{ 234, 0, -1, false, false, CONTRACT_LIST(parents, 698, ), CONTRACT_LIST(conditions, 698, ), true, false, 0, CONTRACT_LIST(kinds, 698, ), "schema/pg15/deparse.txt:1409:19"},
-	{ 235, 0, -1, false, false, CONTRACT_LIST(parents, 699, ), CONTRACT_LIST(conditions, 699, ), true, false, 0, CONTRACT_LIST(kinds, 699, ), "schema/pg15/deparse.txt:1411:25"},
-	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 700, ), CONTRACT_LIST(conditions, 700, ), true, false, 0, CONTRACT_LIST(kinds, 700, ), "schema/pg15/deparse.txt:1413:24"},
-	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 701, ), CONTRACT_LIST(conditions, 701, ), false, false, 0, CONTRACT_LIST(kinds, 701, 1), "schema/pg15/deparse.txt:1415:24"},
-	{ 237, 0, -1, false, false, CONTRACT_LIST(parents, 702, ), CONTRACT_LIST(conditions, 702, ), true, false, 0, CONTRACT_LIST(kinds, 702, ), "schema/pg15/deparse.txt:1417:27"},
-	{ 237, 1, -1, false, false, CONTRACT_LIST(parents, 703, ), CONTRACT_LIST(conditions, 703, ), false, false, 0, CONTRACT_LIST(kinds, 703, 1), "schema/pg15/deparse.txt:1419:31"},
-	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 704, ), CONTRACT_LIST(conditions, 704, ), true, false, 0, CONTRACT_LIST(kinds, 704, ), "schema/pg15/deparse.txt:1421:26"},
-	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 705, ), CONTRACT_LIST(conditions, 705, ), false, false, 0, CONTRACT_LIST(kinds, 705, 1), "schema/pg15/deparse.txt:1423:26"},
+	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 0, ), CONTRACT_LIST(conditions, 0, ), false, true, 0, CONTRACT_LIST(kinds, 0, ), "schema/pg15/deparse.txt:14:12"},
+	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 1, ), CONTRACT_LIST(conditions, 1, ), false, false, 0, CONTRACT_LIST(kinds, 1, 1), "schema/pg15/deparse.txt:16:12"},
+	{ 11, 0, -1, false, false, CONTRACT_LIST(parents, 2, ), CONTRACT_LIST(conditions, 2, ), true, false, 0, CONTRACT_LIST(kinds, 2, ), "schema/pg15/deparse.txt:18:17"},
+	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 3, ), CONTRACT_LIST(conditions, 3, ), true, false, 0, CONTRACT_LIST(kinds, 3, ), "schema/pg15/deparse.txt:20:16"},
+	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 4, ), CONTRACT_LIST(conditions, 4, ), false, false, 0, CONTRACT_LIST(kinds, 4, 1), "schema/pg15/deparse.txt:22:16"},
+	{ 12, 2, -1, false, false, CONTRACT_LIST(parents, 5, ), CONTRACT_LIST(conditions, 5, ), true, false, 0, CONTRACT_LIST(kinds, 5, ), "schema/pg15/deparse.txt:24:18"},
+	{ 17, 1, -1, false, false, CONTRACT_LIST(parents, 6, ), CONTRACT_LIST(conditions, 6, ), false, false, 0, CONTRACT_LIST(kinds, 6, 1), "schema/pg15/deparse.txt:26:19"},
+	{ 21, 1, -1, false, false, CONTRACT_LIST(parents, 7, ), CONTRACT_LIST(conditions, 7, ), false, false, 0, CONTRACT_LIST(kinds, 7, 1), "schema/pg15/deparse.txt:28:18"},
+	{ 21, 2, -1, false, false, CONTRACT_LIST(parents, 8, ), CONTRACT_LIST(conditions, 8, ), true, false, 0, CONTRACT_LIST(kinds, 8, ), "schema/pg15/deparse.txt:30:19"},
+	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 9, ), CONTRACT_LIST(conditions, 9, ), true, false, 0, CONTRACT_LIST(kinds, 9, ), "schema/pg15/deparse.txt:32:15"},
+	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 10, ), CONTRACT_LIST(conditions, 10, ), false, true, 0, CONTRACT_LIST(kinds, 10, ), "schema/pg15/deparse.txt:34:15"},
+	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 11, ), CONTRACT_LIST(conditions, 11, ), false, false, 0, CONTRACT_LIST(kinds, 11, 1), "schema/pg15/deparse.txt:36:15"},
+	{ 27, 3, -1, false, false, CONTRACT_LIST(parents, 12, ), CONTRACT_LIST(conditions, 12, ), false, false, 0, CONTRACT_LIST(kinds, 12, 1), "schema/pg15/deparse.txt:38:18"},
+	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 13, ), CONTRACT_LIST(conditions, 13, ), true, false, 0, CONTRACT_LIST(kinds, 13, ), "schema/pg15/deparse.txt:40:19"},
+	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 14, ), CONTRACT_LIST(conditions, 14, ), false, false, 0, CONTRACT_LIST(kinds, 14, 1), "schema/pg15/deparse.txt:42:19"},
+	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 15, ), CONTRACT_LIST(conditions, 15, ), true, false, 0, CONTRACT_LIST(kinds, 15, ), "schema/pg15/deparse.txt:44:19"},
+	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 16, ), CONTRACT_LIST(conditions, 16, ), false, false, 0, CONTRACT_LIST(kinds, 16, 1), "schema/pg15/deparse.txt:46:19"},
+	{ 37, 3, -1, false, false, CONTRACT_LIST(parents, 17, ), CONTRACT_LIST(conditions, 17, ), false, false, 0, CONTRACT_LIST(kinds, 17, 1), "schema/pg15/deparse.txt:48:14"},
+	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 18, ), CONTRACT_LIST(conditions, 18, ), true, false, 0, CONTRACT_LIST(kinds, 18, ), "schema/pg15/deparse.txt:50:15"},
+	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 19, ), CONTRACT_LIST(conditions, 19, ), false, false, 0, CONTRACT_LIST(kinds, 19, 1), "schema/pg15/deparse.txt:52:15"},
+	{ 37, 5, -1, false, false, CONTRACT_LIST(parents, 20, ), CONTRACT_LIST(conditions, 20, ), false, false, 0, CONTRACT_LIST(kinds, 20, 1), "schema/pg15/deparse.txt:54:20"},
+	{ 38, 1, -1, false, false, CONTRACT_LIST(parents, 21, ), CONTRACT_LIST(conditions, 21, ), false, false, 0, CONTRACT_LIST(kinds, 21, 1), "schema/pg15/deparse.txt:56:15"},
+	{ 38, 2, -1, false, false, CONTRACT_LIST(parents, 22, ), CONTRACT_LIST(conditions, 22, ), false, false, 0, CONTRACT_LIST(kinds, 22, 1), "schema/pg15/deparse.txt:58:17"},
+	{ 41, 1, -1, false, false, CONTRACT_LIST(parents, 23, ), CONTRACT_LIST(conditions, 23, ), false, false, 0, CONTRACT_LIST(kinds, 23, 1), "schema/pg15/deparse.txt:60:14"},
+	{ 43, 3, -1, false, false, CONTRACT_LIST(parents, 24, ), CONTRACT_LIST(conditions, 24, ), false, false, 0, CONTRACT_LIST(kinds, 24, 1), "schema/pg15/deparse.txt:62:19"},
+	{ 44, 5, -1, false, false, CONTRACT_LIST(parents, 25, ), CONTRACT_LIST(conditions, 25, ), false, false, 0, CONTRACT_LIST(kinds, 25, 1), "schema/pg15/deparse.txt:64:17"},
+	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 26, ), CONTRACT_LIST(conditions, 26, ), true, false, 0, CONTRACT_LIST(kinds, 26, ), "schema/pg15/deparse.txt:66:20"},
+	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 27, ), CONTRACT_LIST(conditions, 27, ), false, false, 0, CONTRACT_LIST(kinds, 27, 1), "schema/pg15/deparse.txt:68:20"},
+	{ 46, 5, -1, false, false, CONTRACT_LIST(parents, 28, ), CONTRACT_LIST(conditions, 28, ), false, false, 0, CONTRACT_LIST(kinds, 28, 1), "schema/pg15/deparse.txt:70:14"},
+	{ 47, 1, -1, false, false, CONTRACT_LIST(parents, 29, ), CONTRACT_LIST(conditions, 29, ), false, false, 0, CONTRACT_LIST(kinds, 29, 1), "schema/pg15/deparse.txt:72:14"},
+	{ 48, 1, -1, false, false, CONTRACT_LIST(parents, 30, ), CONTRACT_LIST(conditions, 30, ), false, false, 0, CONTRACT_LIST(kinds, 30, 1), "schema/pg15/deparse.txt:74:17"},
+	{ 52, 2, -1, false, false, CONTRACT_LIST(parents, 31, ), CONTRACT_LIST(conditions, 31, ), true, false, 0, CONTRACT_LIST(kinds, 31, ), "schema/pg15/deparse.txt:76:27"},
+	{ 57, 2, -1, false, false, CONTRACT_LIST(parents, 32, ), CONTRACT_LIST(conditions, 32, ), true, false, 0, CONTRACT_LIST(kinds, 32, ), "schema/pg15/deparse.txt:78:15"},
+	{ 57, 2, -1, false, false, CONTRACT_LIST(parents, 33, ), CONTRACT_LIST(conditions, 33, ), false, false, 0, CONTRACT_LIST(kinds, 33, 1), "schema/pg15/deparse.txt:80:15"},
+	{ 57, 3, -1, false, false, CONTRACT_LIST(parents, 34, ), CONTRACT_LIST(conditions, 34, ), true, false, 0, CONTRACT_LIST(kinds, 34, ), "schema/pg15/deparse.txt:82:15"},
+	{ 57, 3, -1, false, false, CONTRACT_LIST(parents, 35, ), CONTRACT_LIST(conditions, 35, ), false, false, 0, CONTRACT_LIST(kinds, 35, 1), "schema/pg15/deparse.txt:84:15"},
+	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 36, ), CONTRACT_LIST(conditions, 36, ), true, false, 0, CONTRACT_LIST(kinds, 36, ), "schema/pg15/deparse.txt:86:23"},
+	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 37, ), CONTRACT_LIST(conditions, 37, ), false, false, 0, CONTRACT_LIST(kinds, 37, 1), "schema/pg15/deparse.txt:88:23"},
+	{ 57, 6, -1, false, false, CONTRACT_LIST(parents, 38, ), CONTRACT_LIST(conditions, 38, ), false, false, 0, CONTRACT_LIST(kinds, 38, 1), "schema/pg15/deparse.txt:90:16"},
+	{ 60, 0, -1, false, false, CONTRACT_LIST(parents, 39, ), CONTRACT_LIST(conditions, 39, ), true, false, 0, CONTRACT_LIST(kinds, 39, ), "schema/pg15/deparse.txt:92:16"},
+	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 40, ), CONTRACT_LIST(conditions, 40, ), true, false, 0, CONTRACT_LIST(kinds, 40, ), "schema/pg15/deparse.txt:94:22"},
+	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 41, ), CONTRACT_LIST(conditions, 41, ), false, false, 0, CONTRACT_LIST(kinds, 41, 1), "schema/pg15/deparse.txt:96:22"},
+	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 42, ), CONTRACT_LIST(conditions, 42, ), true, false, 0, CONTRACT_LIST(kinds, 42, ), "schema/pg15/deparse.txt:98:20"},
+	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 43, ), CONTRACT_LIST(conditions, 43, ), false, false, 0, CONTRACT_LIST(kinds, 43, 1), "schema/pg15/deparse.txt:100:20"},
+	{ 64, 0, -1, false, false, CONTRACT_LIST(parents, 44, ), CONTRACT_LIST(conditions, 44, ), true, false, 0, CONTRACT_LIST(kinds, 44, ), "schema/pg15/deparse.txt:102:21"},
+	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 45, ), CONTRACT_LIST(conditions, 45, ), true, false, 0, CONTRACT_LIST(kinds, 45, ), "schema/pg15/deparse.txt:104:17"},
+	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 46, ), CONTRACT_LIST(conditions, 46, ), false, false, 0, CONTRACT_LIST(kinds, 46, 1), "schema/pg15/deparse.txt:106:17"},
+	{ 64, 2, -1, false, false, CONTRACT_LIST(parents, 47, ), CONTRACT_LIST(conditions, 47, ), false, false, 0, CONTRACT_LIST(kinds, 47, 1), "schema/pg15/deparse.txt:108:24"},
+	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 48, ), CONTRACT_LIST(conditions, 48, ), true, false, 0, CONTRACT_LIST(kinds, 48, ), "schema/pg15/deparse.txt:110:27"},
+	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 49, ), CONTRACT_LIST(conditions, 49, ), false, false, 0, CONTRACT_LIST(kinds, 49, 1), "schema/pg15/deparse.txt:112:27"},
+	{ 65, 0, -1, false, false, CONTRACT_LIST(parents, 50, ), CONTRACT_LIST(conditions, 50, ), true, false, 0, CONTRACT_LIST(kinds, 50, ), "schema/pg15/deparse.txt:114:21"},
+	{ 65, 1, -1, false, false, CONTRACT_LIST(parents, 51, ), CONTRACT_LIST(conditions, 51, ), true, false, 0, CONTRACT_LIST(kinds, 51, ), "schema/pg15/deparse.txt:116:25"},
+	{ 65, 1, -1, false, false, CONTRACT_LIST(parents, 52, ), CONTRACT_LIST(conditions, 52, ), false, false, 0, CONTRACT_LIST(kinds, 52, 1), "schema/pg15/deparse.txt:118:25"},
+	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 53, ), CONTRACT_LIST(conditions, 53, ), true, false, 0, CONTRACT_LIST(kinds, 53, ), "schema/pg15/deparse.txt:120:27"},
+	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 54, ), CONTRACT_LIST(conditions, 54, ), false, false, 0, CONTRACT_LIST(kinds, 54, 1), "schema/pg15/deparse.txt:122:27"},
+	{ 66, 0, -1, false, false, CONTRACT_LIST(parents, 55, ), CONTRACT_LIST(conditions, 55, ), true, false, 0, CONTRACT_LIST(kinds, 55, ), "schema/pg15/deparse.txt:124:21"},
+	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 56, ), CONTRACT_LIST(conditions, 56, ), true, false, 0, CONTRACT_LIST(kinds, 56, ), "schema/pg15/deparse.txt:126:24"},
+	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 57, ), CONTRACT_LIST(conditions, 57, ), false, false, 0, CONTRACT_LIST(kinds, 57, 1), "schema/pg15/deparse.txt:128:24"},
+	{ 66, 3, -1, false, false, CONTRACT_LIST(parents, 58, ), CONTRACT_LIST(conditions, 58, ), true, false, 0, CONTRACT_LIST(kinds, 58, ), "schema/pg15/deparse.txt:130:24"},
+	{ 66, 3, -1, false, false, CONTRACT_LIST(parents, 59, ), CONTRACT_LIST(conditions, 59, ), false, false, 0, CONTRACT_LIST(kinds, 59, 1), "schema/pg15/deparse.txt:132:24"},
+	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 60, ), CONTRACT_LIST(conditions, 60, ), true, false, 0, CONTRACT_LIST(kinds, 60, ), "schema/pg15/deparse.txt:134:27"},
+	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 61, ), CONTRACT_LIST(conditions, 61, ), false, false, 0, CONTRACT_LIST(kinds, 61, 1), "schema/pg15/deparse.txt:136:27"},
+	{ 67, 0, -1, false, false, CONTRACT_LIST(parents, 62, ), CONTRACT_LIST(conditions, 62, ), true, false, 0, CONTRACT_LIST(kinds, 62, ), "schema/pg15/deparse.txt:138:20"},
+	{ 67, 1, -1, false, false, CONTRACT_LIST(parents, 63, ), CONTRACT_LIST(conditions, 63, ), true, false, 0, CONTRACT_LIST(kinds, 63, ), "schema/pg15/deparse.txt:140:27"},
+	{ 67, 1, -1, false, false, CONTRACT_LIST(parents, 64, ), CONTRACT_LIST(conditions, 64, ), false, false, 0, CONTRACT_LIST(kinds, 64, 1), "schema/pg15/deparse.txt:142:27"},
+	{ 67, 2, -1, false, false, CONTRACT_LIST(parents, 65, ), CONTRACT_LIST(conditions, 65, ), false, false, 0, CONTRACT_LIST(kinds, 65, 1), "schema/pg15/deparse.txt:144:26"},
+	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 66, ), CONTRACT_LIST(conditions, 66, ), true, false, 0, CONTRACT_LIST(kinds, 66, ), "schema/pg15/deparse.txt:146:30"},
+	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 67, ), CONTRACT_LIST(conditions, 67, ), false, false, 0, CONTRACT_LIST(kinds, 67, 1), "schema/pg15/deparse.txt:148:30"},
+	{ 68, 0, -1, false, false, CONTRACT_LIST(parents, 68, ), CONTRACT_LIST(conditions, 68, ), false, false, 0, CONTRACT_LIST(kinds, 68, 1), "schema/pg15/deparse.txt:150:28"},
+	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 69, ), CONTRACT_LIST(conditions, 69, ), true, false, 0, CONTRACT_LIST(kinds, 69, ), "schema/pg15/deparse.txt:152:24"},
+	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 70, ), CONTRACT_LIST(conditions, 70, ), false, false, 0, CONTRACT_LIST(kinds, 70, 1), "schema/pg15/deparse.txt:154:24"},
+	{ 68, 3, -1, false, false, CONTRACT_LIST(parents, 71, ), CONTRACT_LIST(conditions, 71, ), true, false, 0, CONTRACT_LIST(kinds, 71, ), "schema/pg15/deparse.txt:156:24"},
+	{ 68, 3, -1, false, false, CONTRACT_LIST(parents, 72, ), CONTRACT_LIST(conditions, 72, ), false, false, 0, CONTRACT_LIST(kinds, 72, 1), "schema/pg15/deparse.txt:158:24"},
+	{ 68, 4, -1, false, false, CONTRACT_LIST(parents, 73, ), CONTRACT_LIST(conditions, 73, ), false, false, 0, CONTRACT_LIST(kinds, 73, 1), "schema/pg15/deparse.txt:160:25"},
+	{ 68, 5, -1, false, false, CONTRACT_LIST(parents, 74, ), CONTRACT_LIST(conditions, 74, ), true, false, 0, CONTRACT_LIST(kinds, 74, ), "schema/pg15/deparse.txt:162:25"},
+	{ 68, 5, -1, false, false, CONTRACT_LIST(parents, 75, ), CONTRACT_LIST(conditions, 75, ), false, false, 0, CONTRACT_LIST(kinds, 75, 1), "schema/pg15/deparse.txt:164:25"},
+	{ 68, 7, -1, false, false, CONTRACT_LIST(parents, 76, ), CONTRACT_LIST(conditions, 76, ), false, false, 0, CONTRACT_LIST(kinds, 76, 1), "schema/pg15/deparse.txt:166:26"},
+	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 77, ), CONTRACT_LIST(conditions, 77, ), true, false, 0, CONTRACT_LIST(kinds, 77, ), "schema/pg15/deparse.txt:168:26"},
+	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 78, ), CONTRACT_LIST(conditions, 78, ), false, false, 0, CONTRACT_LIST(kinds, 78, 1), "schema/pg15/deparse.txt:170:26"},
+	{ 68, 9, -1, false, false, CONTRACT_LIST(parents, 79, ), CONTRACT_LIST(conditions, 79, ), false, false, 0, CONTRACT_LIST(kinds, 79, 1), "schema/pg15/deparse.txt:172:25"},
+	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 80, ), CONTRACT_LIST(conditions, 80, ), true, false, 0, CONTRACT_LIST(kinds, 80, ), "schema/pg15/deparse.txt:174:24"},
+	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 81, ), CONTRACT_LIST(conditions, 81, ), false, false, 0, CONTRACT_LIST(kinds, 81, 1), "schema/pg15/deparse.txt:176:24"},
+	{ 68, 11, -1, false, false, CONTRACT_LIST(parents, 82, ), CONTRACT_LIST(conditions, 82, ), false, false, 0, CONTRACT_LIST(kinds, 82, 1), "schema/pg15/deparse.txt:178:25"},
+	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 83, ), CONTRACT_LIST(conditions, 83, ), true, false, 0, CONTRACT_LIST(kinds, 83, ), "schema/pg15/deparse.txt:180:27"},
+	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 84, ), CONTRACT_LIST(conditions, 84, ), false, false, 0, CONTRACT_LIST(kinds, 84, 1), "schema/pg15/deparse.txt:182:27"},
+	{ 69, 0, -1, false, false, CONTRACT_LIST(parents, 85, ), CONTRACT_LIST(conditions, 85, ), false, false, 0, CONTRACT_LIST(kinds, 85, 1), "schema/pg15/deparse.txt:184:22"},
+	{ 71, 0, -1, false, false, CONTRACT_LIST(parents, 86, ), CONTRACT_LIST(conditions, 86, ), true, false, 0, CONTRACT_LIST(kinds, 86, ), "schema/pg15/deparse.txt:186:25"},
+	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 87, ), CONTRACT_LIST(conditions, 87, ), true, false, 0, CONTRACT_LIST(kinds, 87, ), "schema/pg15/deparse.txt:188:21"},
+	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 88, ), CONTRACT_LIST(conditions, 88, ), false, false, 0, CONTRACT_LIST(kinds, 88, 1), "schema/pg15/deparse.txt:190:21"},
+	{ 72, 4, -1, false, false, CONTRACT_LIST(parents, 89, ), CONTRACT_LIST(conditions, 89, ), false, false, 0, CONTRACT_LIST(kinds, 89, 1), "schema/pg15/deparse.txt:192:19"},
+	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 90, ), CONTRACT_LIST(conditions, 90, ), true, false, 0, CONTRACT_LIST(kinds, 90, ), "schema/pg15/deparse.txt:194:27"},
+	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 91, ), CONTRACT_LIST(conditions, 91, ), false, false, 0, CONTRACT_LIST(kinds, 91, 1), "schema/pg15/deparse.txt:196:27"},
+	{ 73, 3, -1, false, false, CONTRACT_LIST(parents, 92, ), CONTRACT_LIST(conditions, 92, ), false, false, 0, CONTRACT_LIST(kinds, 92, 1), "schema/pg15/deparse.txt:198:21"},
+	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 93, ), CONTRACT_LIST(conditions, 93, ), true, false, 0, CONTRACT_LIST(kinds, 93, ), "schema/pg15/deparse.txt:200:19"},
+	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 94, ), CONTRACT_LIST(conditions, 94, ), false, false, 0, CONTRACT_LIST(kinds, 94, 1), "schema/pg15/deparse.txt:202:19"},
+	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 95, ), CONTRACT_LIST(conditions, 95, ), true, false, 0, CONTRACT_LIST(kinds, 95, ), "schema/pg15/deparse.txt:204:22"},
+	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 96, ), CONTRACT_LIST(conditions, 96, ), false, false, 0, CONTRACT_LIST(kinds, 96, 1), "schema/pg15/deparse.txt:206:22"},
+	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 97, ), CONTRACT_LIST(conditions, 97, ), true, false, 0, CONTRACT_LIST(kinds, 97, ), "schema/pg15/deparse.txt:208:20"},
+	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 98, ), CONTRACT_LIST(conditions, 98, ), false, false, 0, CONTRACT_LIST(kinds, 98, 1), "schema/pg15/deparse.txt:210:20"},
+	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 99, ), CONTRACT_LIST(conditions, 99, ), true, false, 0, CONTRACT_LIST(kinds, 99, ), "schema/pg15/deparse.txt:212:29"},
+	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 100, ), CONTRACT_LIST(conditions, 100, ), false, false, 0, CONTRACT_LIST(kinds, 100, 1), "schema/pg15/deparse.txt:214:29"},
+	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 101, ), CONTRACT_LIST(conditions, 101, ), true, false, 0, CONTRACT_LIST(kinds, 101, ), "schema/pg15/deparse.txt:216:29"},
+	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 102, ), CONTRACT_LIST(conditions, 102, ), false, false, 0, CONTRACT_LIST(kinds, 102, 1), "schema/pg15/deparse.txt:218:29"},
+	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 103, ), CONTRACT_LIST(conditions, 103, ), true, false, 0, CONTRACT_LIST(kinds, 103, ), "schema/pg15/deparse.txt:220:36"},
+	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 104, ), CONTRACT_LIST(conditions, 104, ), false, false, 0, CONTRACT_LIST(kinds, 104, 1), "schema/pg15/deparse.txt:222:36"},
+	{ 77, 1, -1, false, false, CONTRACT_LIST(parents, 105, ), CONTRACT_LIST(conditions, 105, ), true, false, 0, CONTRACT_LIST(kinds, 105, ), "schema/pg15/deparse.txt:224:35"},
+	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 106, ), CONTRACT_LIST(conditions, 106, ), true, false, 0, CONTRACT_LIST(kinds, 106, ), "schema/pg15/deparse.txt:226:20"},
+	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 107, ), CONTRACT_LIST(conditions, 107, ), false, false, 0, CONTRACT_LIST(kinds, 107, 1), "schema/pg15/deparse.txt:228:20"},
+	{ 80, 1, -1, false, false, CONTRACT_LIST(parents, 108, ), CONTRACT_LIST(conditions, 108, ), false, false, 0, CONTRACT_LIST(kinds, 108, 1), "schema/pg15/deparse.txt:230:16"},
+	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 109, ), CONTRACT_LIST(conditions, 109, ), true, false, 0, CONTRACT_LIST(kinds, 109, ), "schema/pg15/deparse.txt:232:18"},
+	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 110, ), CONTRACT_LIST(conditions, 110, ), false, false, 0, CONTRACT_LIST(kinds, 110, 1), "schema/pg15/deparse.txt:234:18"},
+	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 111, ), CONTRACT_LIST(conditions, 111, ), true, false, 0, CONTRACT_LIST(kinds, 111, ), "schema/pg15/deparse.txt:236:18"},
+	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 112, ), CONTRACT_LIST(conditions, 112, ), false, false, 0, CONTRACT_LIST(kinds, 112, 1), "schema/pg15/deparse.txt:238:18"},
+	{ 80, 7, -1, false, false, CONTRACT_LIST(parents, 113, ), CONTRACT_LIST(conditions, 113, ), false, false, 0, CONTRACT_LIST(kinds, 113, 1), "schema/pg15/deparse.txt:240:23"},
+	{ 81, 0, -1, false, false, CONTRACT_LIST(parents, 114, ), CONTRACT_LIST(conditions, 114, ), true, false, 0, CONTRACT_LIST(kinds, 114, ), "schema/pg15/deparse.txt:242:21"},
+	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 115, ), CONTRACT_LIST(conditions, 115, ), true, false, 0, CONTRACT_LIST(kinds, 115, ), "schema/pg15/deparse.txt:244:23"},
+	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 116, ), CONTRACT_LIST(conditions, 116, ), false, false, 0, CONTRACT_LIST(kinds, 116, 1), "schema/pg15/deparse.txt:246:23"},
+	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 117, ), CONTRACT_LIST(conditions, 117, ), true, false, 0, CONTRACT_LIST(kinds, 117, ), "schema/pg15/deparse.txt:248:26"},
+	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 118, ), CONTRACT_LIST(conditions, 118, ), false, false, 0, CONTRACT_LIST(kinds, 118, 1), "schema/pg15/deparse.txt:250:26"},
+	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 119, ), CONTRACT_LIST(conditions, 119, ), true, false, 0, CONTRACT_LIST(kinds, 119, ), "schema/pg15/deparse.txt:252:20"},
+	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 120, ), CONTRACT_LIST(conditions, 120, ), false, false, 0, CONTRACT_LIST(kinds, 120, 1), "schema/pg15/deparse.txt:254:20"},
+	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 121, ), CONTRACT_LIST(conditions, 121, ), true, false, 0, CONTRACT_LIST(kinds, 121, ), "schema/pg15/deparse.txt:256:21"},
+	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 122, ), CONTRACT_LIST(conditions, 122, ), false, false, 0, CONTRACT_LIST(kinds, 122, 1), "schema/pg15/deparse.txt:258:21"},
+	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 123, ), CONTRACT_LIST(conditions, 123, ), false, false, 2, CONTRACT_LIST(kinds, 123, ), "schema/pg15/deparse.txt:260:17"},
+	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 124, ), CONTRACT_LIST(conditions, 124, ), false, false, 0, CONTRACT_LIST(kinds, 124, 1), "schema/pg15/deparse.txt:262:17"},
+	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 125, ), CONTRACT_LIST(conditions, 125, ), true, false, 0, CONTRACT_LIST(kinds, 125, ), "schema/pg15/deparse.txt:264:23"},
+	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 126, ), CONTRACT_LIST(conditions, 126, ), false, false, 0, CONTRACT_LIST(kinds, 126, 1), "schema/pg15/deparse.txt:266:23"},
+	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 127, ), CONTRACT_LIST(conditions, 127, ), true, false, 0, CONTRACT_LIST(kinds, 127, ), "schema/pg15/deparse.txt:268:18"},
+	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 128, ), CONTRACT_LIST(conditions, 128, ), false, false, 0, CONTRACT_LIST(kinds, 128, 1), "schema/pg15/deparse.txt:270:18"},
+	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 129, ), CONTRACT_LIST(conditions, 129, ), true, false, 0, CONTRACT_LIST(kinds, 129, ), "schema/pg15/deparse.txt:272:24"},
+	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 130, ), CONTRACT_LIST(conditions, 130, ), false, false, 0, CONTRACT_LIST(kinds, 130, 1), "schema/pg15/deparse.txt:274:24"},
+	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 131, ), CONTRACT_LIST(conditions, 131, ), false, false, 0, CONTRACT_LIST(kinds, 131, 1), "schema/pg15/deparse.txt:276:20"},
+	{ 86, 2, -1, false, false, CONTRACT_LIST(parents, 132, ), CONTRACT_LIST(conditions, 132, ), true, false, 0, CONTRACT_LIST(kinds, 132, ), "schema/pg15/deparse.txt:278:22"},
+	{ 87, 1, -1, false, false, CONTRACT_LIST(parents, 133, ), CONTRACT_LIST(conditions, 133, ), true, false, 0, CONTRACT_LIST(kinds, 133, ), "schema/pg15/deparse.txt:280:20"},
+	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 134, ), CONTRACT_LIST(conditions, 134, ), true, false, 0, CONTRACT_LIST(kinds, 134, ), "schema/pg15/deparse.txt:282:24"},
+	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 135, ), CONTRACT_LIST(conditions, 135, ), false, false, 0, CONTRACT_LIST(kinds, 135, 1), "schema/pg15/deparse.txt:284:24"},
+	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 136, ), CONTRACT_LIST(conditions, 136, ), true, false, 0, CONTRACT_LIST(kinds, 136, ), "schema/pg15/deparse.txt:286:34"},
+	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 137, ), CONTRACT_LIST(conditions, 137, ), false, false, 0, CONTRACT_LIST(kinds, 137, 1), "schema/pg15/deparse.txt:288:34"},
+	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 138, ), CONTRACT_LIST(conditions, 138, ), true, false, 0, CONTRACT_LIST(kinds, 138, ), "schema/pg15/deparse.txt:290:19"},
+	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 139, ), CONTRACT_LIST(conditions, 139, ), false, false, 0, CONTRACT_LIST(kinds, 139, 1), "schema/pg15/deparse.txt:292:19"},
+	{ 87, 7, -1, false, false, CONTRACT_LIST(parents, 140, ), CONTRACT_LIST(conditions, 140, ), false, false, 0, CONTRACT_LIST(kinds, 140, 1), "schema/pg15/deparse.txt:294:24"},
+	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 141, ), CONTRACT_LIST(conditions, 141, ), true, false, 0, CONTRACT_LIST(kinds, 141, ), "schema/pg15/deparse.txt:296:29"},
+	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 142, ), CONTRACT_LIST(conditions, 142, ), false, false, 0, CONTRACT_LIST(kinds, 142, 1), "schema/pg15/deparse.txt:298:29"},
+	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 143, ), CONTRACT_LIST(conditions, 143, ), true, false, 0, CONTRACT_LIST(kinds, 143, ), "schema/pg15/deparse.txt:300:31"},
+	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 144, ), CONTRACT_LIST(conditions, 144, ), false, false, 0, CONTRACT_LIST(kinds, 144, 1), "schema/pg15/deparse.txt:302:31"},
+	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 145, ), CONTRACT_LIST(conditions, 145, ), true, false, 0, CONTRACT_LIST(kinds, 145, ), "schema/pg15/deparse.txt:304:28"},
+	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 146, ), CONTRACT_LIST(conditions, 146, ), false, false, 0, CONTRACT_LIST(kinds, 146, 1), "schema/pg15/deparse.txt:306:28"},
+	{ 88, 6, -1, false, false, CONTRACT_LIST(parents, 147, ), CONTRACT_LIST(conditions, 147, ), false, false, 0, CONTRACT_LIST(kinds, 147, 1), "schema/pg15/deparse.txt:308:29"},
+	{ 89, 1, -1, false, false, CONTRACT_LIST(parents, 148, ), CONTRACT_LIST(conditions, 148, ), true, false, 0, CONTRACT_LIST(kinds, 148, ), "schema/pg15/deparse.txt:310:24"},
+	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 149, ), CONTRACT_LIST(conditions, 149, ), true, false, 0, CONTRACT_LIST(kinds, 149, ), "schema/pg15/deparse.txt:312:27"},
+	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 150, ), CONTRACT_LIST(conditions, 150, ), false, false, 0, CONTRACT_LIST(kinds, 150, 1), "schema/pg15/deparse.txt:314:27"},
+	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 151, ), CONTRACT_LIST(conditions, 151, ), true, false, 0, CONTRACT_LIST(kinds, 151, ), "schema/pg15/deparse.txt:316:13"},
+	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 152, ), CONTRACT_LIST(conditions, 152, ), false, false, 0, CONTRACT_LIST(kinds, 152, 1), "schema/pg15/deparse.txt:318:13"},
+	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 153, ), CONTRACT_LIST(conditions, 153, ), false, false, 0, CONTRACT_LIST(kinds, 153, 1), "schema/pg15/deparse.txt:320:19"},
+	{ 91, 5, -1, false, false, CONTRACT_LIST(parents, 154, ), CONTRACT_LIST(conditions, 154, ), true, false, 0, CONTRACT_LIST(kinds, 154, ), "schema/pg15/deparse.txt:322:20"},
+	{ 92, 0, -1, false, false, CONTRACT_LIST(parents, 155, ), CONTRACT_LIST(conditions, 155, ), true, false, 0, CONTRACT_LIST(kinds, 155, ), "schema/pg15/deparse.txt:324:19"},
+	{ 92, 1, -1, false, false, CONTRACT_LIST(parents, 156, ), CONTRACT_LIST(conditions, 156, ), true, false, 0, CONTRACT_LIST(kinds, 156, ), "schema/pg15/deparse.txt:326:19"},
+	{ 92, 2, -1, false, false, CONTRACT_LIST(parents, 157, ), CONTRACT_LIST(conditions, 157, ), false, false, 0, CONTRACT_LIST(kinds, 157, 1), "schema/pg15/deparse.txt:328:23"},
+	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 158, ), CONTRACT_LIST(conditions, 158, ), true, false, 0, CONTRACT_LIST(kinds, 158, ), "schema/pg15/deparse.txt:330:18"},
+	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 159, ), CONTRACT_LIST(conditions, 159, ), false, false, 0, CONTRACT_LIST(kinds, 159, 1), "schema/pg15/deparse.txt:332:18"},
+	{ 93, 0, -1, false, false, CONTRACT_LIST(parents, 160, ), CONTRACT_LIST(conditions, 160, ), true, false, 0, CONTRACT_LIST(kinds, 160, ), "schema/pg15/deparse.txt:334:26"},
+	{ 94, 0, -1, false, false, CONTRACT_LIST(parents, 161, ), CONTRACT_LIST(conditions, 161, ), true, false, 0, CONTRACT_LIST(kinds, 161, ), "schema/pg15/deparse.txt:336:26"},
+	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 162, ), CONTRACT_LIST(conditions, 162, ), true, false, 0, CONTRACT_LIST(kinds, 162, ), "schema/pg15/deparse.txt:338:25"},
+	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 163, ), CONTRACT_LIST(conditions, 163, ), false, false, 0, CONTRACT_LIST(kinds, 163, 1), "schema/pg15/deparse.txt:340:25"},
+	{ 97, 0, -1, false, false, CONTRACT_LIST(parents, 164, ), CONTRACT_LIST(conditions, 164, ), true, false, 0, CONTRACT_LIST(kinds, 164, ), "schema/pg15/deparse.txt:342:15"},
+	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 165, ), CONTRACT_LIST(conditions, 165, ), true, false, 0, CONTRACT_LIST(kinds, 165, ), "schema/pg15/deparse.txt:344:18"},
+	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 166, ), CONTRACT_LIST(conditions, 166, ), false, false, 0, CONTRACT_LIST(kinds, 166, 1), "schema/pg15/deparse.txt:346:18"},
+	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 167, ), CONTRACT_LIST(conditions, 167, ), true, false, 0, CONTRACT_LIST(kinds, 167, ), "schema/pg15/deparse.txt:348:16"},
+	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 168, ), CONTRACT_LIST(conditions, 168, ), false, false, 0, CONTRACT_LIST(kinds, 168, 1), "schema/pg15/deparse.txt:350:16"},
+	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 169, ), CONTRACT_LIST(conditions, 169, ), true, false, 0, CONTRACT_LIST(kinds, 169, ), "schema/pg15/deparse.txt:352:18"},
+	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 170, ), CONTRACT_LIST(conditions, 170, ), false, false, 0, CONTRACT_LIST(kinds, 170, 1), "schema/pg15/deparse.txt:354:18"},
+	{ 98, 0, -1, false, false, CONTRACT_LIST(parents, 171, ), CONTRACT_LIST(conditions, 171, ), true, false, 0, CONTRACT_LIST(kinds, 171, ), "schema/pg15/deparse.txt:356:19"},
+	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 172, ), CONTRACT_LIST(conditions, 172, ), true, false, 0, CONTRACT_LIST(kinds, 172, ), "schema/pg15/deparse.txt:358:29"},
+	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 173, ), CONTRACT_LIST(conditions, 173, ), false, false, 0, CONTRACT_LIST(kinds, 173, 1), "schema/pg15/deparse.txt:360:29"},
+	{ 99, 1, -1, false, false, CONTRACT_LIST(parents, 174, ), CONTRACT_LIST(conditions, 174, ), true, false, 0, CONTRACT_LIST(kinds, 174, ), "schema/pg15/deparse.txt:362:28"},
+	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 175, ), CONTRACT_LIST(conditions, 175, ), true, false, 0, CONTRACT_LIST(kinds, 175, ), "schema/pg15/deparse.txt:364:30"},
+	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 176, ), CONTRACT_LIST(conditions, 176, ), false, false, 0, CONTRACT_LIST(kinds, 176, 1), "schema/pg15/deparse.txt:366:30"},
+	{ 100, 0, -1, false, false, CONTRACT_LIST(parents, 177, ), CONTRACT_LIST(conditions, 177, ), true, false, 0, CONTRACT_LIST(kinds, 177, ), "schema/pg15/deparse.txt:368:21"},
+	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 178, ), CONTRACT_LIST(conditions, 178, ), true, false, 0, CONTRACT_LIST(kinds, 178, ), "schema/pg15/deparse.txt:370:22"},
+	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 179, ), CONTRACT_LIST(conditions, 179, ), false, false, 0, CONTRACT_LIST(kinds, 179, 1), "schema/pg15/deparse.txt:372:22"},
+	{ 101, 0, -1, false, false, CONTRACT_LIST(parents, 180, ), CONTRACT_LIST(conditions, 180, ), true, false, 0, CONTRACT_LIST(kinds, 180, ), "schema/pg15/deparse.txt:374:19"},
+	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 181, ), CONTRACT_LIST(conditions, 181, ), true, false, 0, CONTRACT_LIST(kinds, 181, ), "schema/pg15/deparse.txt:376:20"},
+	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 182, ), CONTRACT_LIST(conditions, 182, ), false, false, 0, CONTRACT_LIST(kinds, 182, 1), "schema/pg15/deparse.txt:378:20"},
+	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 183, ), CONTRACT_LIST(conditions, 183, ), true, false, 0, CONTRACT_LIST(kinds, 183, ), "schema/pg15/deparse.txt:380:20"},
+	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 184, ), CONTRACT_LIST(conditions, 184, ), false, false, 0, CONTRACT_LIST(kinds, 184, 1), "schema/pg15/deparse.txt:382:20"},
+	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 185, ), CONTRACT_LIST(conditions, 185, ), true, false, 0, CONTRACT_LIST(kinds, 185, ), "schema/pg15/deparse.txt:384:17"},
+	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 186, ), CONTRACT_LIST(conditions, 186, ), false, false, 0, CONTRACT_LIST(kinds, 186, 1), "schema/pg15/deparse.txt:386:17"},
+	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 187, ), CONTRACT_LIST(conditions, 187, ), true, false, 0, CONTRACT_LIST(kinds, 187, ), "schema/pg15/deparse.txt:388:19"},
+	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 188, ), CONTRACT_LIST(conditions, 188, ), false, false, 0, CONTRACT_LIST(kinds, 188, 1), "schema/pg15/deparse.txt:390:19"},
+	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 189, ), CONTRACT_LIST(conditions, 189, ), true, false, 0, CONTRACT_LIST(kinds, 189, ), "schema/pg15/deparse.txt:392:21"},
+	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 190, ), CONTRACT_LIST(conditions, 190, ), false, false, 0, CONTRACT_LIST(kinds, 190, 1), "schema/pg15/deparse.txt:394:21"},
+	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 191, ), CONTRACT_LIST(conditions, 191, ), true, false, 0, CONTRACT_LIST(kinds, 191, ), "schema/pg15/deparse.txt:396:25"},
+	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 192, ), CONTRACT_LIST(conditions, 192, ), false, false, 0, CONTRACT_LIST(kinds, 192, 1), "schema/pg15/deparse.txt:398:25"},
+	{ 104, 1, -1, false, false, CONTRACT_LIST(parents, 193, ), CONTRACT_LIST(conditions, 193, ), true, false, 0, CONTRACT_LIST(kinds, 193, ), "schema/pg15/deparse.txt:400:24"},
+	{ 105, 0, -1, false, false, CONTRACT_LIST(parents, 194, ), CONTRACT_LIST(conditions, 194, ), true, false, 0, CONTRACT_LIST(kinds, 194, ), "schema/pg15/deparse.txt:402:24"},
+	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 195, ), CONTRACT_LIST(conditions, 195, ), true, false, 0, CONTRACT_LIST(kinds, 195, ), "schema/pg15/deparse.txt:404:23"},
+	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 196, ), CONTRACT_LIST(conditions, 196, ), false, false, 0, CONTRACT_LIST(kinds, 196, 1), "schema/pg15/deparse.txt:406:23"},
+	{ 106, 0, -1, false, false, CONTRACT_LIST(parents, 197, ), CONTRACT_LIST(conditions, 197, ), true, false, 0, CONTRACT_LIST(kinds, 197, ), "schema/pg15/deparse.txt:408:23"},
+	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 198, ), CONTRACT_LIST(conditions, 198, ), true, false, 0, CONTRACT_LIST(kinds, 198, ), "schema/pg15/deparse.txt:410:22"},
+	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 199, ), CONTRACT_LIST(conditions, 199, ), false, false, 0, CONTRACT_LIST(kinds, 199, 1), "schema/pg15/deparse.txt:412:22"},
+	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 200, ), CONTRACT_LIST(conditions, 200, ), true, false, 0, CONTRACT_LIST(kinds, 200, ), "schema/pg15/deparse.txt:414:22"},
+	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 201, ), CONTRACT_LIST(conditions, 201, ), false, false, 0, CONTRACT_LIST(kinds, 201, 1), "schema/pg15/deparse.txt:416:22"},
+	{ 108, 0, -1, false, false, CONTRACT_LIST(parents, 202, ), CONTRACT_LIST(conditions, 202, ), true, false, 0, CONTRACT_LIST(kinds, 202, ), "schema/pg15/deparse.txt:418:23"},
+	{ 110, 2, -1, false, false, CONTRACT_LIST(parents, 203, ), CONTRACT_LIST(conditions, 203, ), true, false, 0, CONTRACT_LIST(kinds, 203, ), "schema/pg15/deparse.txt:420:25"},
+	{ 110, 3, -1, false, false, CONTRACT_LIST(parents, 204, ), CONTRACT_LIST(conditions, 204, ), true, false, 0, CONTRACT_LIST(kinds, 204, ), "schema/pg15/deparse.txt:422:25"},
+	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 205, ), CONTRACT_LIST(conditions, 205, ), true, false, 0, CONTRACT_LIST(kinds, 205, ), "schema/pg15/deparse.txt:424:25"},
+	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 206, ), CONTRACT_LIST(conditions, 206, ), false, false, 0, CONTRACT_LIST(kinds, 206, 1), "schema/pg15/deparse.txt:426:25"},
+	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 207, ), CONTRACT_LIST(conditions, 207, ), true, false, 0, CONTRACT_LIST(kinds, 207, ), "schema/pg15/deparse.txt:428:21"},
+	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 208, ), CONTRACT_LIST(conditions, 208, ), false, false, 0, CONTRACT_LIST(kinds, 208, 1), "schema/pg15/deparse.txt:430:21"},
+	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 209, ), CONTRACT_LIST(conditions, 209, ), true, false, 0, CONTRACT_LIST(kinds, 209, ), "schema/pg15/deparse.txt:432:24"},
+	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 210, ), CONTRACT_LIST(conditions, 210, ), false, false, 0, CONTRACT_LIST(kinds, 210, 1), "schema/pg15/deparse.txt:434:24"},
+	{ 110, 10, -1, false, false, CONTRACT_LIST(parents, 211, ), CONTRACT_LIST(conditions, 211, ), false, false, 0, CONTRACT_LIST(kinds, 211, 1), "schema/pg15/deparse.txt:436:28"},
+	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 212, ), CONTRACT_LIST(conditions, 212, ), true, false, 0, CONTRACT_LIST(kinds, 212, ), "schema/pg15/deparse.txt:438:32"},
+	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 213, ), CONTRACT_LIST(conditions, 213, ), false, false, 0, CONTRACT_LIST(kinds, 213, 1), "schema/pg15/deparse.txt:440:32"},
+	{ 111, 1, -1, false, false, CONTRACT_LIST(parents, 214, ), CONTRACT_LIST(conditions, 214, ), true, false, 0, CONTRACT_LIST(kinds, 214, ), "schema/pg15/deparse.txt:442:24"},
+	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 215, ), CONTRACT_LIST(conditions, 215, ), true, false, 0, CONTRACT_LIST(kinds, 215, ), "schema/pg15/deparse.txt:444:27"},
+	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 216, ), CONTRACT_LIST(conditions, 216, ), false, false, 0, CONTRACT_LIST(kinds, 216, 1), "schema/pg15/deparse.txt:446:27"},
+	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 217, ), CONTRACT_LIST(conditions, 217, ), true, false, 0, CONTRACT_LIST(kinds, 217, ), "schema/pg15/deparse.txt:448:26"},
+	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 218, ), CONTRACT_LIST(conditions, 218, ), false, false, 0, CONTRACT_LIST(kinds, 218, 1), "schema/pg15/deparse.txt:450:26"},
+	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 219, ), CONTRACT_LIST(conditions, 219, ), true, false, 0, CONTRACT_LIST(kinds, 219, ), "schema/pg15/deparse.txt:452:29"},
+	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 220, ), CONTRACT_LIST(conditions, 220, ), false, false, 0, CONTRACT_LIST(kinds, 220, 1), "schema/pg15/deparse.txt:454:29"},
+	{ 112, 1, -1, false, false, CONTRACT_LIST(parents, 221, ), CONTRACT_LIST(conditions, 221, ), true, false, 0, CONTRACT_LIST(kinds, 221, ), "schema/pg15/deparse.txt:456:21"},
+	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 222, ), CONTRACT_LIST(conditions, 222, ), true, false, 0, CONTRACT_LIST(kinds, 222, ), "schema/pg15/deparse.txt:458:24"},
+	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 223, ), CONTRACT_LIST(conditions, 223, ), false, false, 0, CONTRACT_LIST(kinds, 223, 1), "schema/pg15/deparse.txt:460:24"},
+	{ 113, 0, -1, false, false, CONTRACT_LIST(parents, 224, ), CONTRACT_LIST(conditions, 224, ), true, false, 0, CONTRACT_LIST(kinds, 224, ), "schema/pg15/deparse.txt:462:20"},
+	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 225, ), CONTRACT_LIST(conditions, 225, ), true, false, 0, CONTRACT_LIST(kinds, 225, ), "schema/pg15/deparse.txt:464:23"},
+	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 226, ), CONTRACT_LIST(conditions, 226, ), false, false, 0, CONTRACT_LIST(kinds, 226, 1), "schema/pg15/deparse.txt:466:23"},
+	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 227, ), CONTRACT_LIST(conditions, 227, ), true, false, 0, CONTRACT_LIST(kinds, 227, ), "schema/pg15/deparse.txt:468:20"},
+	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 228, ), CONTRACT_LIST(conditions, 228, ), false, false, 0, CONTRACT_LIST(kinds, 228, 1), "schema/pg15/deparse.txt:470:20"},
+	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 229, ), CONTRACT_LIST(conditions, 229, ), true, false, 0, CONTRACT_LIST(kinds, 229, ), "schema/pg15/deparse.txt:472:20"},
+	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 230, ), CONTRACT_LIST(conditions, 230, ), false, false, 0, CONTRACT_LIST(kinds, 230, 1), "schema/pg15/deparse.txt:474:20"},
+	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 231, ), CONTRACT_LIST(conditions, 231, ), true, false, 0, CONTRACT_LIST(kinds, 231, ), "schema/pg15/deparse.txt:476:32"},
+	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 232, ), CONTRACT_LIST(conditions, 232, ), false, false, 0, CONTRACT_LIST(kinds, 232, 1), "schema/pg15/deparse.txt:478:32"},
+	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 233, ), CONTRACT_LIST(conditions, 233, ), true, false, 0, CONTRACT_LIST(kinds, 233, ), "schema/pg15/deparse.txt:480:20"},
+	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 234, ), CONTRACT_LIST(conditions, 234, ), false, false, 0, CONTRACT_LIST(kinds, 234, 1), "schema/pg15/deparse.txt:482:20"},
+	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 235, ), CONTRACT_LIST(conditions, 235, ), true, false, 0, CONTRACT_LIST(kinds, 235, ), "schema/pg15/deparse.txt:484:30"},
+	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 236, ), CONTRACT_LIST(conditions, 236, ), false, false, 0, CONTRACT_LIST(kinds, 236, 1), "schema/pg15/deparse.txt:486:30"},
+	{ 120, 0, -1, false, false, CONTRACT_LIST(parents, 237, ), CONTRACT_LIST(conditions, 237, ), true, false, 0, CONTRACT_LIST(kinds, 237, ), "schema/pg15/deparse.txt:488:26"},
+	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 238, ), CONTRACT_LIST(conditions, 238, ), true, false, 0, CONTRACT_LIST(kinds, 238, ), "schema/pg15/deparse.txt:490:27"},
+	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 239, ), CONTRACT_LIST(conditions, 239, ), false, false, 0, CONTRACT_LIST(kinds, 239, 1), "schema/pg15/deparse.txt:492:27"},
+	{ 122, 0, -1, false, false, CONTRACT_LIST(parents, 240, ), CONTRACT_LIST(conditions, 240, ), true, false, 0, CONTRACT_LIST(kinds, 240, ), "schema/pg15/deparse.txt:494:29"},
+	{ 122, 1, -1, false, false, CONTRACT_LIST(parents, 241, ), CONTRACT_LIST(conditions, 241, ), true, false, 0, CONTRACT_LIST(kinds, 241, ), "schema/pg15/deparse.txt:496:30"},
+	{ 123, 2, -1, false, false, CONTRACT_LIST(parents, 242, ), CONTRACT_LIST(conditions, 242, ), true, false, 0, CONTRACT_LIST(kinds, 242, ), "schema/pg15/deparse.txt:498:26"},
+	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 243, ), CONTRACT_LIST(conditions, 243, ), true, false, 0, CONTRACT_LIST(kinds, 243, ), "schema/pg15/deparse.txt:500:38"},
+	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 244, ), CONTRACT_LIST(conditions, 244, ), false, false, 0, CONTRACT_LIST(kinds, 244, 1), "schema/pg15/deparse.txt:502:38"},
+	{ 124, 1, -1, false, false, CONTRACT_LIST(parents, 245, ), CONTRACT_LIST(conditions, 245, ), true, false, 0, CONTRACT_LIST(kinds, 245, ), "schema/pg15/deparse.txt:504:40"},
+	{ 124, 2, -1, false, false, CONTRACT_LIST(parents, 246, ), CONTRACT_LIST(conditions, 246, ), true, false, 0, CONTRACT_LIST(kinds, 246, ), "schema/pg15/deparse.txt:506:39"},
+	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 247, ), CONTRACT_LIST(conditions, 247, ), true, false, 0, CONTRACT_LIST(kinds, 247, ), "schema/pg15/deparse.txt:508:32"},
+	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 248, ), CONTRACT_LIST(conditions, 248, ), false, false, 0, CONTRACT_LIST(kinds, 248, 1), "schema/pg15/deparse.txt:510:32"},
+	{ 125, 0, -1, false, false, CONTRACT_LIST(parents, 249, ), CONTRACT_LIST(conditions, 249, ), true, false, 0, CONTRACT_LIST(kinds, 249, ), "schema/pg15/deparse.txt:512:27"},
+	{ 125, 1, -1, false, false, CONTRACT_LIST(parents, 250, ), CONTRACT_LIST(conditions, 250, ), true, false, 0, CONTRACT_LIST(kinds, 250, ), "schema/pg15/deparse.txt:514:27"},
+	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 251, ), CONTRACT_LIST(conditions, 251, ), true, false, 0, CONTRACT_LIST(kinds, 251, ), "schema/pg15/deparse.txt:516:31"},
+	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 252, ), CONTRACT_LIST(conditions, 252, ), false, false, 0, CONTRACT_LIST(kinds, 252, 1), "schema/pg15/deparse.txt:518:31"},
+	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 253, ), CONTRACT_LIST(conditions, 253, ), true, false, 0, CONTRACT_LIST(kinds, 253, ), "schema/pg15/deparse.txt:520:32"},
+	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 254, ), CONTRACT_LIST(conditions, 254, ), false, false, 0, CONTRACT_LIST(kinds, 254, 1), "schema/pg15/deparse.txt:522:32"},
+	{ 126, 2, -1, false, false, CONTRACT_LIST(parents, 255, ), CONTRACT_LIST(conditions, 255, ), true, false, 0, CONTRACT_LIST(kinds, 255, ), "schema/pg15/deparse.txt:524:26"},
+	{ 126, 3, -1, false, false, CONTRACT_LIST(parents, 256, ), CONTRACT_LIST(conditions, 256, ), true, false, 0, CONTRACT_LIST(kinds, 256, ), "schema/pg15/deparse.txt:526:28"},
+	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 257, ), CONTRACT_LIST(conditions, 257, ), true, false, 0, CONTRACT_LIST(kinds, 257, ), "schema/pg15/deparse.txt:528:25"},
+	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 258, ), CONTRACT_LIST(conditions, 258, ), false, false, 0, CONTRACT_LIST(kinds, 258, 1), "schema/pg15/deparse.txt:530:25"},
+	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 259, ), CONTRACT_LIST(conditions, 259, ), true, false, 0, CONTRACT_LIST(kinds, 259, ), "schema/pg15/deparse.txt:532:33"},
+	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 260, ), CONTRACT_LIST(conditions, 260, ), false, false, 0, CONTRACT_LIST(kinds, 260, 1), "schema/pg15/deparse.txt:534:33"},
+	{ 127, 1, -1, false, false, CONTRACT_LIST(parents, 261, ), CONTRACT_LIST(conditions, 261, ), true, false, 0, CONTRACT_LIST(kinds, 261, ), "schema/pg15/deparse.txt:536:27"},
+	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 262, ), CONTRACT_LIST(conditions, 262, ), true, false, 0, CONTRACT_LIST(kinds, 262, ), "schema/pg15/deparse.txt:538:32"},
+	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 263, ), CONTRACT_LIST(conditions, 263, ), false, false, 0, CONTRACT_LIST(kinds, 263, 1), "schema/pg15/deparse.txt:540:32"},
+	{ 128, 1, -1, false, false, CONTRACT_LIST(parents, 264, ), CONTRACT_LIST(conditions, 264, ), true, false, 0, CONTRACT_LIST(kinds, 264, ), "schema/pg15/deparse.txt:542:26"},
+	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 265, ), CONTRACT_LIST(conditions, 265, ), true, false, 0, CONTRACT_LIST(kinds, 265, ), "schema/pg15/deparse.txt:544:25"},
+	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 266, ), CONTRACT_LIST(conditions, 266, ), false, false, 0, CONTRACT_LIST(kinds, 266, 1), "schema/pg15/deparse.txt:546:25"},
+	{ 129, 0, -1, false, false, CONTRACT_LIST(parents, 267, ), CONTRACT_LIST(conditions, 267, ), true, false, 0, CONTRACT_LIST(kinds, 267, ), "schema/pg15/deparse.txt:548:18"},
+	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 268, ), CONTRACT_LIST(conditions, 268, ), true, false, 0, CONTRACT_LIST(kinds, 268, ), "schema/pg15/deparse.txt:550:22"},
+	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 269, ), CONTRACT_LIST(conditions, 269, ), false, false, 0, CONTRACT_LIST(kinds, 269, 1), "schema/pg15/deparse.txt:552:22"},
+	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 270, ), CONTRACT_LIST(conditions, 270, ), true, false, 0, CONTRACT_LIST(kinds, 270, ), "schema/pg15/deparse.txt:554:19"},
+	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 271, ), CONTRACT_LIST(conditions, 271, ), false, false, 0, CONTRACT_LIST(kinds, 271, 1), "schema/pg15/deparse.txt:556:19"},
+	{ 130, 0, -1, false, false, CONTRACT_LIST(parents, 272, ), CONTRACT_LIST(conditions, 272, ), true, false, 0, CONTRACT_LIST(kinds, 272, ), "schema/pg15/deparse.txt:558:18"},
+	{ 130, 1, -1, false, false, CONTRACT_LIST(parents, 273, ), CONTRACT_LIST(conditions, 273, ), false, false, 0, CONTRACT_LIST(kinds, 273, 1), "schema/pg15/deparse.txt:560:20"},
+	{ 132, 0, -1, false, false, CONTRACT_LIST(parents, 274, ), CONTRACT_LIST(conditions, 274, ), true, false, 0, CONTRACT_LIST(kinds, 274, ), "schema/pg15/deparse.txt:562:30"},
+	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 275, ), CONTRACT_LIST(conditions, 275, ), true, false, 0, CONTRACT_LIST(kinds, 275, ), "schema/pg15/deparse.txt:564:25"},
+	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 276, ), CONTRACT_LIST(conditions, 276, ), false, false, 0, CONTRACT_LIST(kinds, 276, 1), "schema/pg15/deparse.txt:566:25"},
+	{ 133, 0, -1, false, false, CONTRACT_LIST(parents, 277, ), CONTRACT_LIST(conditions, 277, ), true, false, 0, CONTRACT_LIST(kinds, 277, ), "schema/pg15/deparse.txt:568:37"},
+	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 278, ), CONTRACT_LIST(conditions, 278, ), true, false, 0, CONTRACT_LIST(kinds, 278, ), "schema/pg15/deparse.txt:570:30"},
+	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 279, ), CONTRACT_LIST(conditions, 279, ), false, false, 0, CONTRACT_LIST(kinds, 279, 1), "schema/pg15/deparse.txt:572:30"},
+	{ 134, 0, -1, false, false, CONTRACT_LIST(parents, 280, ), CONTRACT_LIST(conditions, 280, ), true, false, 0, CONTRACT_LIST(kinds, 280, ), "schema/pg15/deparse.txt:574:35"},
+	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 281, ), CONTRACT_LIST(conditions, 281, ), false, false, 0, CONTRACT_LIST(kinds, 281, 1), "schema/pg15/deparse.txt:576:31"},
+	{ 135, 3, -1, false, false, CONTRACT_LIST(parents, 282, ), CONTRACT_LIST(conditions, 282, ), true, false, 0, CONTRACT_LIST(kinds, 282, ), "schema/pg15/deparse.txt:578:32"},
+	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 283, ), CONTRACT_LIST(conditions, 283, ), false, false, 0, CONTRACT_LIST(kinds, 283, 1), "schema/pg15/deparse.txt:580:30"},
+	{ 136, 3, -1, false, false, CONTRACT_LIST(parents, 284, ), CONTRACT_LIST(conditions, 284, ), true, false, 0, CONTRACT_LIST(kinds, 284, ), "schema/pg15/deparse.txt:582:33"},
+	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 285, ), CONTRACT_LIST(conditions, 285, ), true, false, 0, CONTRACT_LIST(kinds, 285, ), "schema/pg15/deparse.txt:584:23"},
+	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 286, ), CONTRACT_LIST(conditions, 286, ), false, false, 0, CONTRACT_LIST(kinds, 286, 1), "schema/pg15/deparse.txt:586:23"},
+	{ 137, 3, -1, false, false, CONTRACT_LIST(parents, 287, ), CONTRACT_LIST(conditions, 287, ), true, false, 0, CONTRACT_LIST(kinds, 287, ), "schema/pg15/deparse.txt:588:25"},
+	{ 138, 0, -1, false, false, CONTRACT_LIST(parents, 288, ), CONTRACT_LIST(conditions, 288, ), true, false, 0, CONTRACT_LIST(kinds, 288, ), "schema/pg15/deparse.txt:590:28"},
+	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 289, ), CONTRACT_LIST(conditions, 289, ), true, false, 0, CONTRACT_LIST(kinds, 289, ), "schema/pg15/deparse.txt:592:27"},
+	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 290, ), CONTRACT_LIST(conditions, 290, ), false, false, 0, CONTRACT_LIST(kinds, 290, 1), "schema/pg15/deparse.txt:594:27"},
+	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 291, ), CONTRACT_LIST(conditions, 291, ), true, false, 0, CONTRACT_LIST(kinds, 291, ), "schema/pg15/deparse.txt:596:25"},
+	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 292, ), CONTRACT_LIST(conditions, 292, ), false, false, 0, CONTRACT_LIST(kinds, 292, 1), "schema/pg15/deparse.txt:598:25"},
+	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 293, ), CONTRACT_LIST(conditions, 293, ), true, false, 0, CONTRACT_LIST(kinds, 293, ), "schema/pg15/deparse.txt:600:23"},
+	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 294, ), CONTRACT_LIST(conditions, 294, ), false, false, 0, CONTRACT_LIST(kinds, 294, 1), "schema/pg15/deparse.txt:602:23"},
+	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 295, ), CONTRACT_LIST(conditions, 295, ), true, false, 0, CONTRACT_LIST(kinds, 295, ), "schema/pg15/deparse.txt:604:21"},
+	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 296, ), CONTRACT_LIST(conditions, 296, ), false, false, 0, CONTRACT_LIST(kinds, 296, 1), "schema/pg15/deparse.txt:606:21"},
+	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 297, ), CONTRACT_LIST(conditions, 297, ), true, false, 0, CONTRACT_LIST(kinds, 297, ), "schema/pg15/deparse.txt:608:25"},
+	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 298, ), CONTRACT_LIST(conditions, 298, ), false, false, 0, CONTRACT_LIST(kinds, 298, 1), "schema/pg15/deparse.txt:610:25"},
+	{ 141, 1, -1, false, false, CONTRACT_LIST(parents, 299, ), CONTRACT_LIST(conditions, 299, ), true, false, 0, CONTRACT_LIST(kinds, 299, ), "schema/pg15/deparse.txt:612:27"},
+	{ 142, 0, -1, false, false, CONTRACT_LIST(parents, 300, ), CONTRACT_LIST(conditions, 300, ), true, false, 0, CONTRACT_LIST(kinds, 300, ), "schema/pg15/deparse.txt:614:27"},
+	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 301, ), CONTRACT_LIST(conditions, 301, ), true, false, 0, CONTRACT_LIST(kinds, 301, ), "schema/pg15/deparse.txt:616:30"},
+	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 302, ), CONTRACT_LIST(conditions, 302, ), false, false, 0, CONTRACT_LIST(kinds, 302, 1), "schema/pg15/deparse.txt:618:30"},
+	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 303, ), CONTRACT_LIST(conditions, 303, ), true, false, 0, CONTRACT_LIST(kinds, 303, ), "schema/pg15/deparse.txt:620:26"},
+	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 304, ), CONTRACT_LIST(conditions, 304, ), false, false, 0, CONTRACT_LIST(kinds, 304, 1), "schema/pg15/deparse.txt:622:26"},
+	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 305, ), CONTRACT_LIST(conditions, 305, ), true, false, 0, CONTRACT_LIST(kinds, 305, ), "schema/pg15/deparse.txt:624:21"},
+	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 306, ), CONTRACT_LIST(conditions, 306, ), false, false, 0, CONTRACT_LIST(kinds, 306, 1), "schema/pg15/deparse.txt:626:21"},
+	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 307, ), CONTRACT_LIST(conditions, 307, ), true, false, 0, CONTRACT_LIST(kinds, 307, ), "schema/pg15/deparse.txt:628:27"},
+	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 308, ), CONTRACT_LIST(conditions, 308, ), false, false, 0, CONTRACT_LIST(kinds, 308, 1), "schema/pg15/deparse.txt:630:27"},
+	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 309, ), CONTRACT_LIST(conditions, 309, ), true, false, 0, CONTRACT_LIST(kinds, 309, ), "schema/pg15/deparse.txt:632:24"},
+	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 310, ), CONTRACT_LIST(conditions, 310, ), false, false, 0, CONTRACT_LIST(kinds, 310, 1), "schema/pg15/deparse.txt:634:24"},
+	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 311, ), CONTRACT_LIST(conditions, 311, ), true, false, 0, CONTRACT_LIST(kinds, 311, ), "schema/pg15/deparse.txt:636:25"},
+	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 312, ), CONTRACT_LIST(conditions, 312, ), false, false, 0, CONTRACT_LIST(kinds, 312, 1), "schema/pg15/deparse.txt:638:25"},
+	{ 145, 2, -1, false, false, CONTRACT_LIST(parents, 313, ), CONTRACT_LIST(conditions, 313, ), true, false, 0, CONTRACT_LIST(kinds, 313, ), "schema/pg15/deparse.txt:640:23"},
+	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 314, ), CONTRACT_LIST(conditions, 314, ), true, false, 0, CONTRACT_LIST(kinds, 314, ), "schema/pg15/deparse.txt:642:32"},
+	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 315, ), CONTRACT_LIST(conditions, 315, ), false, false, 0, CONTRACT_LIST(kinds, 315, 1), "schema/pg15/deparse.txt:644:32"},
+	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 316, ), CONTRACT_LIST(conditions, 316, ), true, false, 0, CONTRACT_LIST(kinds, 316, ), "schema/pg15/deparse.txt:646:31"},
+	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 317, ), CONTRACT_LIST(conditions, 317, ), false, false, 0, CONTRACT_LIST(kinds, 317, 1), "schema/pg15/deparse.txt:648:31"},
+	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 318, ), CONTRACT_LIST(conditions, 318, ), true, false, 0, CONTRACT_LIST(kinds, 318, ), "schema/pg15/deparse.txt:650:34"},
+	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 319, ), CONTRACT_LIST(conditions, 319, ), false, false, 0, CONTRACT_LIST(kinds, 319, 1), "schema/pg15/deparse.txt:652:34"},
+	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 320, ), CONTRACT_LIST(conditions, 320, ), true, false, 0, CONTRACT_LIST(kinds, 320, ), "schema/pg15/deparse.txt:654:36"},
+	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 321, ), CONTRACT_LIST(conditions, 321, ), false, false, 0, CONTRACT_LIST(kinds, 321, 1), "schema/pg15/deparse.txt:656:36"},
+	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 322, ), CONTRACT_LIST(conditions, 322, ), false, false, 0, CONTRACT_LIST(kinds, 322, 1), "schema/pg15/deparse.txt:658:32"},
+	{ 148, 0, -1, false, false, CONTRACT_LIST(parents, 323, ), CONTRACT_LIST(conditions, 323, ), true, false, 0, CONTRACT_LIST(kinds, 323, ), "schema/pg15/deparse.txt:660:23"},
+	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 324, ), CONTRACT_LIST(conditions, 324, ), true, false, 0, CONTRACT_LIST(kinds, 324, ), "schema/pg15/deparse.txt:662:28"},
+	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 325, ), CONTRACT_LIST(conditions, 325, ), false, false, 0, CONTRACT_LIST(kinds, 325, 1), "schema/pg15/deparse.txt:664:28"},
+	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 326, ), CONTRACT_LIST(conditions, 326, ), true, false, 0, CONTRACT_LIST(kinds, 326, ), "schema/pg15/deparse.txt:666:23"},
+	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 327, ), CONTRACT_LIST(conditions, 327, ), false, false, 0, CONTRACT_LIST(kinds, 327, 1), "schema/pg15/deparse.txt:668:23"},
+	{ 149, 0, -1, false, false, CONTRACT_LIST(parents, 328, ), CONTRACT_LIST(conditions, 328, ), true, false, 0, CONTRACT_LIST(kinds, 328, ), "schema/pg15/deparse.txt:670:22"},
+	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 329, ), CONTRACT_LIST(conditions, 329, ), true, false, 0, CONTRACT_LIST(kinds, 329, ), "schema/pg15/deparse.txt:672:27"},
+	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 330, ), CONTRACT_LIST(conditions, 330, ), false, false, 0, CONTRACT_LIST(kinds, 330, 1), "schema/pg15/deparse.txt:674:27"},
+	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 331, ), CONTRACT_LIST(conditions, 331, ), true, false, 0, CONTRACT_LIST(kinds, 331, ), "schema/pg15/deparse.txt:676:22"},
+	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 332, ), CONTRACT_LIST(conditions, 332, ), false, false, 0, CONTRACT_LIST(kinds, 332, 1), "schema/pg15/deparse.txt:678:22"},
+	{ 150, 0, -1, false, false, CONTRACT_LIST(parents, 333, ), CONTRACT_LIST(conditions, 333, ), true, false, 0, CONTRACT_LIST(kinds, 333, ), "schema/pg15/deparse.txt:680:36"},
+	{ 150, 3, -1, false, false, CONTRACT_LIST(parents, 334, ), CONTRACT_LIST(conditions, 334, ), true, false, 0, CONTRACT_LIST(kinds, 334, ), "schema/pg15/deparse.txt:682:33"},
+	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 335, ), CONTRACT_LIST(conditions, 335, ), true, false, 0, CONTRACT_LIST(kinds, 335, ), "schema/pg15/deparse.txt:684:33"},
+	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 336, ), CONTRACT_LIST(conditions, 336, ), false, false, 0, CONTRACT_LIST(kinds, 336, 1), "schema/pg15/deparse.txt:686:33"},
+	{ 151, 0, -1, false, false, CONTRACT_LIST(parents, 337, ), CONTRACT_LIST(conditions, 337, ), true, false, 0, CONTRACT_LIST(kinds, 337, ), "schema/pg15/deparse.txt:688:35"},
+	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 338, ), CONTRACT_LIST(conditions, 338, ), true, false, 0, CONTRACT_LIST(kinds, 338, ), "schema/pg15/deparse.txt:690:32"},
+	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 339, ), CONTRACT_LIST(conditions, 339, ), false, false, 0, CONTRACT_LIST(kinds, 339, 1), "schema/pg15/deparse.txt:692:32"},
+	{ 152, 0, -1, false, false, CONTRACT_LIST(parents, 340, ), CONTRACT_LIST(conditions, 340, ), true, false, 0, CONTRACT_LIST(kinds, 340, ), "schema/pg15/deparse.txt:694:28"},
+	{ 152, 1, -1, false, false, CONTRACT_LIST(parents, 341, ), CONTRACT_LIST(conditions, 341, ), true, false, 0, CONTRACT_LIST(kinds, 341, ), "schema/pg15/deparse.txt:696:34"},
+	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 342, ), CONTRACT_LIST(conditions, 342, ), true, false, 0, CONTRACT_LIST(kinds, 342, ), "schema/pg15/deparse.txt:698:31"},
+	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 343, ), CONTRACT_LIST(conditions, 343, ), false, false, 0, CONTRACT_LIST(kinds, 343, 1), "schema/pg15/deparse.txt:700:31"},
+	{ 153, 0, -1, false, false, CONTRACT_LIST(parents, 344, ), CONTRACT_LIST(conditions, 344, ), true, false, 0, CONTRACT_LIST(kinds, 344, ), "schema/pg15/deparse.txt:702:27"},
+	{ 153, 1, -1, false, false, CONTRACT_LIST(parents, 345, ), CONTRACT_LIST(conditions, 345, ), true, false, 0, CONTRACT_LIST(kinds, 345, ), "schema/pg15/deparse.txt:704:33"},
+	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 346, ), CONTRACT_LIST(conditions, 346, ), true, false, 0, CONTRACT_LIST(kinds, 346, ), "schema/pg15/deparse.txt:706:30"},
+	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 347, ), CONTRACT_LIST(conditions, 347, ), false, false, 0, CONTRACT_LIST(kinds, 347, 1), "schema/pg15/deparse.txt:708:30"},
+	{ 154, 0, -1, false, false, CONTRACT_LIST(parents, 348, ), CONTRACT_LIST(conditions, 348, ), true, false, 0, CONTRACT_LIST(kinds, 348, ), "schema/pg15/deparse.txt:710:26"},
+	{ 154, 1, -1, false, false, CONTRACT_LIST(parents, 349, ), CONTRACT_LIST(conditions, 349, ), true, false, 0, CONTRACT_LIST(kinds, 349, ), "schema/pg15/deparse.txt:712:32"},
+	{ 155, 0, -1, false, false, CONTRACT_LIST(parents, 350, ), CONTRACT_LIST(conditions, 350, ), true, false, 0, CONTRACT_LIST(kinds, 350, ), "schema/pg15/deparse.txt:714:43"},
+	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 351, ), CONTRACT_LIST(conditions, 351, ), true, false, 0, CONTRACT_LIST(kinds, 351, ), "schema/pg15/deparse.txt:716:36"},
+	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 352, ), CONTRACT_LIST(conditions, 352, ), false, false, 0, CONTRACT_LIST(kinds, 352, 1), "schema/pg15/deparse.txt:718:36"},
+	{ 156, 0, -1, false, false, CONTRACT_LIST(parents, 353, ), CONTRACT_LIST(conditions, 353, ), true, false, 0, CONTRACT_LIST(kinds, 353, ), "schema/pg15/deparse.txt:720:43"},
+	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 354, ), CONTRACT_LIST(conditions, 354, ), true, false, 0, CONTRACT_LIST(kinds, 354, ), "schema/pg15/deparse.txt:722:29"},
+	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 355, ), CONTRACT_LIST(conditions, 355, ), false, false, 0, CONTRACT_LIST(kinds, 355, 1), "schema/pg15/deparse.txt:724:29"},
+	{ 156, 3, -1, false, false, CONTRACT_LIST(parents, 356, ), CONTRACT_LIST(conditions, 356, ), true, false, 0, CONTRACT_LIST(kinds, 356, ), "schema/pg15/deparse.txt:726:42"},
+	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 357, ), CONTRACT_LIST(conditions, 357, ), true, false, 0, CONTRACT_LIST(kinds, 357, ), "schema/pg15/deparse.txt:728:21"},
+	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 358, ), CONTRACT_LIST(conditions, 358, ), false, false, 0, CONTRACT_LIST(kinds, 358, 1), "schema/pg15/deparse.txt:730:21"},
+	{ 158, 0, -1, false, false, CONTRACT_LIST(parents, 359, ), CONTRACT_LIST(conditions, 359, ), true, false, 0, CONTRACT_LIST(kinds, 359, ), "schema/pg15/deparse.txt:732:34"},
+	{ 158, 1, -1, false, false, CONTRACT_LIST(parents, 360, ), CONTRACT_LIST(conditions, 360, ), true, false, 0, CONTRACT_LIST(kinds, 360, ), "schema/pg15/deparse.txt:734:35"},
+	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 361, ), CONTRACT_LIST(conditions, 361, ), true, false, 0, CONTRACT_LIST(kinds, 361, ), "schema/pg15/deparse.txt:736:32"},
+	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 362, ), CONTRACT_LIST(conditions, 362, ), false, false, 0, CONTRACT_LIST(kinds, 362, 1), "schema/pg15/deparse.txt:738:32"},
+	{ 159, 0, -1, false, false, CONTRACT_LIST(parents, 363, ), CONTRACT_LIST(conditions, 363, ), true, false, 0, CONTRACT_LIST(kinds, 363, ), "schema/pg15/deparse.txt:740:37"},
+	{ 159, 1, -1, false, false, CONTRACT_LIST(parents, 364, ), CONTRACT_LIST(conditions, 364, ), true, false, 0, CONTRACT_LIST(kinds, 364, ), "schema/pg15/deparse.txt:742:39"},
+	{ 159, 2, -1, false, false, CONTRACT_LIST(parents, 365, ), CONTRACT_LIST(conditions, 365, ), true, false, 0, CONTRACT_LIST(kinds, 365, ), "schema/pg15/deparse.txt:744:38"},
+	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 366, ), CONTRACT_LIST(conditions, 366, ), true, false, 0, CONTRACT_LIST(kinds, 366, ), "schema/pg15/deparse.txt:746:36"},
+	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 367, ), CONTRACT_LIST(conditions, 367, ), false, false, 0, CONTRACT_LIST(kinds, 367, 1), "schema/pg15/deparse.txt:748:36"},
+	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 368, ), CONTRACT_LIST(conditions, 368, ), true, false, 0, CONTRACT_LIST(kinds, 368, ), "schema/pg15/deparse.txt:750:33"},
+	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 369, ), CONTRACT_LIST(conditions, 369, ), false, false, 0, CONTRACT_LIST(kinds, 369, 1), "schema/pg15/deparse.txt:752:33"},
+	{ 160, 0, -1, false, false, CONTRACT_LIST(parents, 370, ), CONTRACT_LIST(conditions, 370, ), true, false, 0, CONTRACT_LIST(kinds, 370, ), "schema/pg15/deparse.txt:754:29"},
+	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 371, ), CONTRACT_LIST(conditions, 371, ), true, false, 0, CONTRACT_LIST(kinds, 371, ), "schema/pg15/deparse.txt:756:29"},
+	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 372, ), CONTRACT_LIST(conditions, 372, ), false, false, 0, CONTRACT_LIST(kinds, 372, 1), "schema/pg15/deparse.txt:758:29"},
+	{ 161, 0, -1, false, false, CONTRACT_LIST(parents, 373, ), CONTRACT_LIST(conditions, 373, ), true, false, 0, CONTRACT_LIST(kinds, 373, ), "schema/pg15/deparse.txt:760:28"},
+	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 374, ), CONTRACT_LIST(conditions, 374, ), true, false, 0, CONTRACT_LIST(kinds, 374, ), "schema/pg15/deparse.txt:762:28"},
+	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 375, ), CONTRACT_LIST(conditions, 375, ), false, false, 0, CONTRACT_LIST(kinds, 375, 1), "schema/pg15/deparse.txt:764:28"},
+	{ 162, 0, -1, false, false, CONTRACT_LIST(parents, 376, ), CONTRACT_LIST(conditions, 376, ), true, false, 0, CONTRACT_LIST(kinds, 376, ), "schema/pg15/deparse.txt:766:36"},
+	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 377, ), CONTRACT_LIST(conditions, 377, ), true, false, 0, CONTRACT_LIST(kinds, 377, ), "schema/pg15/deparse.txt:768:35"},
+	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 378, ), CONTRACT_LIST(conditions, 378, ), false, false, 0, CONTRACT_LIST(kinds, 378, 1), "schema/pg15/deparse.txt:770:35"},
+	{ 163, 0, -1, false, false, CONTRACT_LIST(parents, 379, ), CONTRACT_LIST(conditions, 379, ), true, false, 0, CONTRACT_LIST(kinds, 379, ), "schema/pg15/deparse.txt:772:30"},
+	{ 163, 1, -1, false, false, CONTRACT_LIST(parents, 380, ), CONTRACT_LIST(conditions, 380, ), true, false, 0, CONTRACT_LIST(kinds, 380, ), "schema/pg15/deparse.txt:774:31"},
+	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 381, ), CONTRACT_LIST(conditions, 381, ), true, false, 0, CONTRACT_LIST(kinds, 381, ), "schema/pg15/deparse.txt:776:32"},
+	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 382, ), CONTRACT_LIST(conditions, 382, ), false, false, 0, CONTRACT_LIST(kinds, 382, 1), "schema/pg15/deparse.txt:778:32"},
+	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 383, ), CONTRACT_LIST(conditions, 383, ), true, false, 0, CONTRACT_LIST(kinds, 383, ), "schema/pg15/deparse.txt:780:30"},
+	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 384, ), CONTRACT_LIST(conditions, 384, ), false, false, 0, CONTRACT_LIST(kinds, 384, 1), "schema/pg15/deparse.txt:782:30"},
+	{ 164, 0, -1, false, false, CONTRACT_LIST(parents, 385, ), CONTRACT_LIST(conditions, 385, ), true, false, 0, CONTRACT_LIST(kinds, 385, ), "schema/pg15/deparse.txt:784:29"},
+	{ 165, 2, -1, false, false, CONTRACT_LIST(parents, 386, ), CONTRACT_LIST(conditions, 386, ), true, false, 0, CONTRACT_LIST(kinds, 386, ), "schema/pg15/deparse.txt:786:29"},
+	{ 167, 0, -1, false, false, CONTRACT_LIST(parents, 387, ), CONTRACT_LIST(conditions, 387, ), true, false, 0, CONTRACT_LIST(kinds, 387, ), "schema/pg15/deparse.txt:788:25"},
+	{ 168, 0, -1, false, false, CONTRACT_LIST(parents, 388, ), CONTRACT_LIST(conditions, 388, ), true, false, 0, CONTRACT_LIST(kinds, 388, ), "schema/pg15/deparse.txt:790:30"},
+	{ 168, 1, -1, false, false, CONTRACT_LIST(parents, 389, ), CONTRACT_LIST(conditions, 389, ), true, false, 0, CONTRACT_LIST(kinds, 389, ), "schema/pg15/deparse.txt:792:24"},
+	{ 168, 2, -1, false, false, CONTRACT_LIST(parents, 390, ), CONTRACT_LIST(conditions, 390, ), true, false, 0, CONTRACT_LIST(kinds, 390, ), "schema/pg15/deparse.txt:794:27"},
+	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 391, ), CONTRACT_LIST(conditions, 391, ), true, false, 0, CONTRACT_LIST(kinds, 391, ), "schema/pg15/deparse.txt:796:24"},
+	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 392, ), CONTRACT_LIST(conditions, 392, ), false, false, 0, CONTRACT_LIST(kinds, 392, 1), "schema/pg15/deparse.txt:798:24"},
+	{ 168, 5, -1, false, false, CONTRACT_LIST(parents, 393, ), CONTRACT_LIST(conditions, 393, ), false, false, 0, CONTRACT_LIST(kinds, 393, 1), "schema/pg15/deparse.txt:800:23"},
+	{ 168, 6, -1, false, false, CONTRACT_LIST(parents, 394, ), CONTRACT_LIST(conditions, 394, ), false, false, 0, CONTRACT_LIST(kinds, 394, 1), "schema/pg15/deparse.txt:802:29"},
+	{ 169, 0, -1, false, false, CONTRACT_LIST(parents, 395, ), CONTRACT_LIST(conditions, 395, ), true, false, 0, CONTRACT_LIST(kinds, 395, ), "schema/pg15/deparse.txt:804:29"},
+	{ 169, 1, -1, false, false, CONTRACT_LIST(parents, 396, ), CONTRACT_LIST(conditions, 396, ), true, false, 0, CONTRACT_LIST(kinds, 396, ), "schema/pg15/deparse.txt:806:23"},
+	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 397, ), CONTRACT_LIST(conditions, 397, ), true, false, 0, CONTRACT_LIST(kinds, 397, ), "schema/pg15/deparse.txt:808:23"},
+	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 398, ), CONTRACT_LIST(conditions, 398, ), false, false, 0, CONTRACT_LIST(kinds, 398, 1), "schema/pg15/deparse.txt:810:23"},
+	{ 169, 3, -1, false, false, CONTRACT_LIST(parents, 399, ), CONTRACT_LIST(conditions, 399, ), false, false, 0, CONTRACT_LIST(kinds, 399, 1), "schema/pg15/deparse.txt:812:22"},
+	{ 169, 4, -1, false, false, CONTRACT_LIST(parents, 400, ), CONTRACT_LIST(conditions, 400, ), false, false, 0, CONTRACT_LIST(kinds, 400, 1), "schema/pg15/deparse.txt:814:28"},
+	{ 170, 1, -1, false, false, CONTRACT_LIST(parents, 401, ), CONTRACT_LIST(conditions, 401, ), true, false, 0, CONTRACT_LIST(kinds, 401, ), "schema/pg15/deparse.txt:816:31"},
+	{ 170, 2, -1, false, false, CONTRACT_LIST(parents, 402, ), CONTRACT_LIST(conditions, 402, ), true, false, 0, CONTRACT_LIST(kinds, 402, ), "schema/pg15/deparse.txt:818:26"},
+	{ 171, 0, -1, false, false, CONTRACT_LIST(parents, 403, ), CONTRACT_LIST(conditions, 403, ), true, false, 0, CONTRACT_LIST(kinds, 403, ), "schema/pg15/deparse.txt:820:21"},
+	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 404, ), CONTRACT_LIST(conditions, 404, ), true, false, 0, CONTRACT_LIST(kinds, 404, ), "schema/pg15/deparse.txt:822:27"},
+	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 405, ), CONTRACT_LIST(conditions, 405, ), false, false, 0, CONTRACT_LIST(kinds, 405, 1), "schema/pg15/deparse.txt:824:27"},
+	{ 172, 0, -1, false, false, CONTRACT_LIST(parents, 406, ), CONTRACT_LIST(conditions, 406, ), true, false, 0, CONTRACT_LIST(kinds, 406, ), "schema/pg15/deparse.txt:826:31"},
+	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 407, ), CONTRACT_LIST(conditions, 407, ), true, false, 0, CONTRACT_LIST(kinds, 407, ), "schema/pg15/deparse.txt:828:31"},
+	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 408, ), CONTRACT_LIST(conditions, 408, ), false, false, 0, CONTRACT_LIST(kinds, 408, 1), "schema/pg15/deparse.txt:830:31"},
+	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 409, ), CONTRACT_LIST(conditions, 409, ), true, false, 0, CONTRACT_LIST(kinds, 409, ), "schema/pg15/deparse.txt:832:34"},
+	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 410, ), CONTRACT_LIST(conditions, 410, ), false, false, 0, CONTRACT_LIST(kinds, 410, 1), "schema/pg15/deparse.txt:834:34"},
+	{ 173, 0, -1, false, false, CONTRACT_LIST(parents, 411, ), CONTRACT_LIST(conditions, 411, ), true, false, 0, CONTRACT_LIST(kinds, 411, ), "schema/pg15/deparse.txt:836:30"},
+	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 412, ), CONTRACT_LIST(conditions, 412, ), true, false, 0, CONTRACT_LIST(kinds, 412, ), "schema/pg15/deparse.txt:838:30"},
+	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 413, ), CONTRACT_LIST(conditions, 413, ), false, false, 0, CONTRACT_LIST(kinds, 413, 1), "schema/pg15/deparse.txt:840:30"},
+	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 414, ), CONTRACT_LIST(conditions, 414, ), true, false, 0, CONTRACT_LIST(kinds, 414, ), "schema/pg15/deparse.txt:842:33"},
+	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 415, ), CONTRACT_LIST(conditions, 415, ), false, false, 0, CONTRACT_LIST(kinds, 415, 1), "schema/pg15/deparse.txt:844:33"},
+	{ 174, 0, -1, false, false, CONTRACT_LIST(parents, 416, ), CONTRACT_LIST(conditions, 416, ), true, false, 0, CONTRACT_LIST(kinds, 416, ), "schema/pg15/deparse.txt:846:32"},
+	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 417, ), CONTRACT_LIST(conditions, 417, ), true, false, 0, CONTRACT_LIST(kinds, 417, ), "schema/pg15/deparse.txt:848:36"},
+	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 418, ), CONTRACT_LIST(conditions, 418, ), false, false, 0, CONTRACT_LIST(kinds, 418, 1), "schema/pg15/deparse.txt:850:36"},
+	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 419, ), CONTRACT_LIST(conditions, 419, ), true, false, 0, CONTRACT_LIST(kinds, 419, ), "schema/pg15/deparse.txt:852:32"},
+	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 420, ), CONTRACT_LIST(conditions, 420, ), false, false, 0, CONTRACT_LIST(kinds, 420, 1), "schema/pg15/deparse.txt:854:32"},
+	{ 175, 1, -1, false, false, CONTRACT_LIST(parents, 421, ), CONTRACT_LIST(conditions, 421, ), true, false, 0, CONTRACT_LIST(kinds, 421, ), "schema/pg15/deparse.txt:856:31"},
+	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 422, ), CONTRACT_LIST(conditions, 422, ), true, false, 0, CONTRACT_LIST(kinds, 422, ), "schema/pg15/deparse.txt:858:35"},
+	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 423, ), CONTRACT_LIST(conditions, 423, ), false, false, 0, CONTRACT_LIST(kinds, 423, 1), "schema/pg15/deparse.txt:860:35"},
+	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 424, ), CONTRACT_LIST(conditions, 424, ), true, false, 0, CONTRACT_LIST(kinds, 424, ), "schema/pg15/deparse.txt:862:31"},
+	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 425, ), CONTRACT_LIST(conditions, 425, ), false, false, 0, CONTRACT_LIST(kinds, 425, 1), "schema/pg15/deparse.txt:864:31"},
+	{ 176, 0, -1, false, false, CONTRACT_LIST(parents, 426, ), CONTRACT_LIST(conditions, 426, ), true, false, 0, CONTRACT_LIST(kinds, 426, ), "schema/pg15/deparse.txt:866:30"},
+	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 427, ), CONTRACT_LIST(conditions, 427, ), true, false, 0, CONTRACT_LIST(kinds, 427, ), "schema/pg15/deparse.txt:868:26"},
+	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 428, ), CONTRACT_LIST(conditions, 428, ), false, false, 0, CONTRACT_LIST(kinds, 428, 1), "schema/pg15/deparse.txt:870:26"},
+	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 429, ), CONTRACT_LIST(conditions, 429, ), true, false, 0, CONTRACT_LIST(kinds, 429, ), "schema/pg15/deparse.txt:872:28"},
+	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 430, ), CONTRACT_LIST(conditions, 430, ), false, false, 0, CONTRACT_LIST(kinds, 430, 1), "schema/pg15/deparse.txt:874:28"},
+	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 431, ), CONTRACT_LIST(conditions, 431, ), true, false, 0, CONTRACT_LIST(kinds, 431, ), "schema/pg15/deparse.txt:876:23"},
+	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 432, ), CONTRACT_LIST(conditions, 432, ), false, false, 0, CONTRACT_LIST(kinds, 432, 1), "schema/pg15/deparse.txt:878:23"},
+	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 433, ), CONTRACT_LIST(conditions, 433, ), true, false, 0, CONTRACT_LIST(kinds, 433, ), "schema/pg15/deparse.txt:880:27"},
+	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 434, ), CONTRACT_LIST(conditions, 434, ), false, false, 0, CONTRACT_LIST(kinds, 434, 1), "schema/pg15/deparse.txt:882:27"},
+	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 435, ), CONTRACT_LIST(conditions, 435, ), true, false, 0, CONTRACT_LIST(kinds, 435, ), "schema/pg15/deparse.txt:884:29"},
+	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 436, ), CONTRACT_LIST(conditions, 436, ), false, false, 0, CONTRACT_LIST(kinds, 436, 1), "schema/pg15/deparse.txt:886:29"},
+	{ 179, 0, -1, false, false, CONTRACT_LIST(parents, 437, ), CONTRACT_LIST(conditions, 437, ), true, false, 0, CONTRACT_LIST(kinds, 437, ), "schema/pg15/deparse.txt:888:19"},
+	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 438, ), CONTRACT_LIST(conditions, 438, ), true, false, 0, CONTRACT_LIST(kinds, 438, ), "schema/pg15/deparse.txt:890:25"},
+	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 439, ), CONTRACT_LIST(conditions, 439, ), false, false, 0, CONTRACT_LIST(kinds, 439, 1), "schema/pg15/deparse.txt:892:25"},
+	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 440, ), CONTRACT_LIST(conditions, 440, ), true, false, 0, CONTRACT_LIST(kinds, 440, ), "schema/pg15/deparse.txt:894:13"},
+	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 441, ), CONTRACT_LIST(conditions, 441, ), false, false, 0, CONTRACT_LIST(kinds, 441, 1), "schema/pg15/deparse.txt:896:13"},
+	{ 181, 2, -1, false, false, CONTRACT_LIST(parents, 442, ), CONTRACT_LIST(conditions, 442, ), false, false, 0, CONTRACT_LIST(kinds, 442, 1), "schema/pg15/deparse.txt:898:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 443, ), CONTRACT_LIST(conditions, 443, ), false, false, 0, CONTRACT_LIST(kinds, 443, 1), "schema/pg15/deparse.txt:900:14"},
+	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 444, ), CONTRACT_LIST(conditions, 444, ), true, false, 0, CONTRACT_LIST(kinds, 444, ), "schema/pg15/deparse.txt:902:18"},
+	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 445, ), CONTRACT_LIST(conditions, 445, ), false, true, 0, CONTRACT_LIST(kinds, 445, ), "schema/pg15/deparse.txt:904:18"},
+	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 446, ), CONTRACT_LIST(conditions, 446, ), false, false, 0, CONTRACT_LIST(kinds, 446, 1), "schema/pg15/deparse.txt:906:18"},
+	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 447, ), CONTRACT_LIST(conditions, 447, ), true, false, 0, CONTRACT_LIST(kinds, 447, ), "schema/pg15/deparse.txt:908:19"},
+	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 448, ), CONTRACT_LIST(conditions, 448, ), false, false, 0, CONTRACT_LIST(kinds, 448, 1), "schema/pg15/deparse.txt:910:19"},
+	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 449, ), CONTRACT_LIST(conditions, 449, ), true, false, 0, CONTRACT_LIST(kinds, 449, ), "schema/pg15/deparse.txt:912:15"},
+	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 450, ), CONTRACT_LIST(conditions, 450, ), false, false, 0, CONTRACT_LIST(kinds, 450, 1), "schema/pg15/deparse.txt:914:15"},
+	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 451, ), CONTRACT_LIST(conditions, 451, ), true, false, 0, CONTRACT_LIST(kinds, 451, ), "schema/pg15/deparse.txt:916:20"},
+	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 452, ), CONTRACT_LIST(conditions, 452, ), false, false, 0, CONTRACT_LIST(kinds, 452, 1), "schema/pg15/deparse.txt:918:20"},
+	{ 184, 3, -1, false, false, CONTRACT_LIST(parents, 453, ), CONTRACT_LIST(conditions, 453, ), false, false, 0, CONTRACT_LIST(kinds, 453, 1), "schema/pg15/deparse.txt:920:21"},
+	{ 186, 1, -1, false, false, CONTRACT_LIST(parents, 454, ), CONTRACT_LIST(conditions, 454, ), false, false, 0, CONTRACT_LIST(kinds, 454, 1), "schema/pg15/deparse.txt:922:16"},
+	{ 186, 2, -1, false, false, CONTRACT_LIST(parents, 455, ), CONTRACT_LIST(conditions, 455, ), false, false, 0, CONTRACT_LIST(kinds, 455, 1), "schema/pg15/deparse.txt:924:16"},
+	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 456, ), CONTRACT_LIST(conditions, 456, ), true, false, 0, CONTRACT_LIST(kinds, 456, ), "schema/pg15/deparse.txt:926:19"},
+	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 457, ), CONTRACT_LIST(conditions, 457, ), false, false, 0, CONTRACT_LIST(kinds, 457, 1), "schema/pg15/deparse.txt:928:19"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 458, ), CONTRACT_LIST(conditions, 458, ), true, false, 0, CONTRACT_LIST(kinds, 458, ), "schema/pg15/deparse.txt:930:27"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 459, ), CONTRACT_LIST(conditions, 459, ), false, true, 0, CONTRACT_LIST(kinds, 459, ), "schema/pg15/deparse.txt:932:27"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 460, ), CONTRACT_LIST(conditions, 460, ), false, false, 0, CONTRACT_LIST(kinds, 460, 1), "schema/pg15/deparse.txt:934:27"},
+	{ 188, 0, -1, false, false, CONTRACT_LIST(parents, 461, ), CONTRACT_LIST(conditions, 461, ), false, false, 0, CONTRACT_LIST(kinds, 461, 1), "schema/pg15/deparse.txt:936:22"},
+	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 462, ), CONTRACT_LIST(conditions, 462, ), true, false, 0, CONTRACT_LIST(kinds, 462, ), "schema/pg15/deparse.txt:938:23"},
+	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 463, ), CONTRACT_LIST(conditions, 463, ), false, false, 0, CONTRACT_LIST(kinds, 463, 1), "schema/pg15/deparse.txt:940:23"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 464, ), CONTRACT_LIST(conditions, 464, ), false, false, 0, CONTRACT_LIST(kinds, 464, 1), "schema/pg15/deparse.txt:942:15"},
+	{ 190, 0, -1, false, false, CONTRACT_LIST(parents, 465, ), CONTRACT_LIST(conditions, 465, ), false, false, 0, CONTRACT_LIST(kinds, 465, 1), "schema/pg15/deparse.txt:944:23"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 466, ), CONTRACT_LIST(conditions, 466, ), true, false, 0, CONTRACT_LIST(kinds, 466, ), "schema/pg15/deparse.txt:946:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 467, ), CONTRACT_LIST(conditions, 467, ), false, false, 0, CONTRACT_LIST(kinds, 467, 1), "schema/pg15/deparse.txt:948:14"},
+	{ 191, 1, -1, false, false, CONTRACT_LIST(parents, 468, ), CONTRACT_LIST(conditions, 468, ), true, false, 0, CONTRACT_LIST(kinds, 468, ), "schema/pg15/deparse.txt:950:20"},
+	{ 192, 0, -1, false, false, CONTRACT_LIST(parents, 469, ), CONTRACT_LIST(conditions, 469, ), false, false, 0, CONTRACT_LIST(kinds, 469, 1), "schema/pg15/deparse.txt:952:19"},
+	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 470, ), CONTRACT_LIST(conditions, 470, ), true, false, 0, CONTRACT_LIST(kinds, 470, ), "schema/pg15/deparse.txt:954:24"},
+	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 471, ), CONTRACT_LIST(conditions, 471, ), false, false, 0, CONTRACT_LIST(kinds, 471, 1), "schema/pg15/deparse.txt:956:24"},
+	{ 193, 0, -1, false, false, CONTRACT_LIST(parents, 472, ), CONTRACT_LIST(conditions, 472, ), false, false, 0, CONTRACT_LIST(kinds, 472, 1), "schema/pg15/deparse.txt:958:13"},
+	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 473, ), CONTRACT_LIST(conditions, 473, ), true, false, 0, CONTRACT_LIST(kinds, 473, ), "schema/pg15/deparse.txt:960:15"},
+	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 474, ), CONTRACT_LIST(conditions, 474, ), false, false, 0, CONTRACT_LIST(kinds, 474, 1), "schema/pg15/deparse.txt:962:15"},
+	{ 194, 2, -1, false, false, CONTRACT_LIST(parents, 475, ), CONTRACT_LIST(conditions, 475, ), false, false, 0, CONTRACT_LIST(kinds, 475, 1), "schema/pg15/deparse.txt:964:28"},
+	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 476, ), CONTRACT_LIST(conditions, 476, ), true, false, 0, CONTRACT_LIST(kinds, 476, ), "schema/pg15/deparse.txt:966:24"},
+	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 477, ), CONTRACT_LIST(conditions, 477, ), false, false, 0, CONTRACT_LIST(kinds, 477, 1), "schema/pg15/deparse.txt:968:24"},
+	{ 194, 5, -1, false, false, CONTRACT_LIST(parents, 478, ), CONTRACT_LIST(conditions, 478, ), false, false, 0, CONTRACT_LIST(kinds, 478, 1), "schema/pg15/deparse.txt:970:24"},
+	{ 194, 6, -1, false, false, CONTRACT_LIST(parents, 479, ), CONTRACT_LIST(conditions, 479, ), false, false, 0, CONTRACT_LIST(kinds, 479, 1), "schema/pg15/deparse.txt:972:22"},
+	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 480, ), CONTRACT_LIST(conditions, 480, ), true, false, 0, CONTRACT_LIST(kinds, 480, ), "schema/pg15/deparse.txt:974:25"},
+	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 481, ), CONTRACT_LIST(conditions, 481, ), false, false, 0, CONTRACT_LIST(kinds, 481, 1), "schema/pg15/deparse.txt:976:25"},
+	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 482, ), CONTRACT_LIST(conditions, 482, ), true, false, 0, CONTRACT_LIST(kinds, 482, ), "schema/pg15/deparse.txt:978:25"},
+	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 483, ), CONTRACT_LIST(conditions, 483, ), false, true, 0, CONTRACT_LIST(kinds, 483, ), "schema/pg15/deparse.txt:980:25"},
+	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 484, ), CONTRACT_LIST(conditions, 484, ), false, false, 0, CONTRACT_LIST(kinds, 484, 1), "schema/pg15/deparse.txt:982:25"},
+	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 485, ), CONTRACT_LIST(conditions, 485, ), true, false, 0, CONTRACT_LIST(kinds, 485, ), "schema/pg15/deparse.txt:984:26"},
+	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 486, ), CONTRACT_LIST(conditions, 486, ), false, false, 0, CONTRACT_LIST(kinds, 486, 1), "schema/pg15/deparse.txt:986:26"},
+	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 487, ), CONTRACT_LIST(conditions, 487, ), true, false, 0, CONTRACT_LIST(kinds, 487, ), "schema/pg15/deparse.txt:988:27"},
+	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 488, ), CONTRACT_LIST(conditions, 488, ), false, false, 0, CONTRACT_LIST(kinds, 488, 1), "schema/pg15/deparse.txt:990:27"},
+	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 489, ), CONTRACT_LIST(conditions, 489, ), true, false, 0, CONTRACT_LIST(kinds, 489, ), "schema/pg15/deparse.txt:992:25"},
+	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 490, ), CONTRACT_LIST(conditions, 490, ), false, false, 0, CONTRACT_LIST(kinds, 490, 1), "schema/pg15/deparse.txt:994:25"},
+	{ 197, 2, -1, false, false, CONTRACT_LIST(parents, 491, ), CONTRACT_LIST(conditions, 491, ), false, false, 0, CONTRACT_LIST(kinds, 491, 1), "schema/pg15/deparse.txt:996:23"},
+	{ 197, 3, -1, false, false, CONTRACT_LIST(parents, 492, ), CONTRACT_LIST(conditions, 492, ), false, false, 0, CONTRACT_LIST(kinds, 492, 1), "schema/pg15/deparse.txt:998:29"},
+	{ 198, 1, -1, false, false, CONTRACT_LIST(parents, 493, ), CONTRACT_LIST(conditions, 493, ), false, false, 0, CONTRACT_LIST(kinds, 493, 1), "schema/pg15/deparse.txt:1000:24"},
+	{ 198, 2, -1, false, false, CONTRACT_LIST(parents, 494, ), CONTRACT_LIST(conditions, 494, ), false, false, 0, CONTRACT_LIST(kinds, 494, 1), "schema/pg15/deparse.txt:1002:24"},
+	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 495, ), CONTRACT_LIST(conditions, 495, ), true, false, 0, CONTRACT_LIST(kinds, 495, ), "schema/pg15/deparse.txt:1004:27"},
+	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 496, ), CONTRACT_LIST(conditions, 496, ), false, false, 0, CONTRACT_LIST(kinds, 496, 1), "schema/pg15/deparse.txt:1006:27"},
+	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 497, ), CONTRACT_LIST(conditions, 497, ), true, false, 0, CONTRACT_LIST(kinds, 497, ), "schema/pg15/deparse.txt:1008:24"},
+	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 498, ), CONTRACT_LIST(conditions, 498, ), false, false, 0, CONTRACT_LIST(kinds, 498, 1), "schema/pg15/deparse.txt:1010:24"},
+	{ 199, 0, -1, false, false, CONTRACT_LIST(parents, 499, ), CONTRACT_LIST(conditions, 499, ), true, false, 0, CONTRACT_LIST(kinds, 499, ), "schema/pg15/deparse.txt:1012:27"},
+	{ 199, 4, -1, false, false, CONTRACT_LIST(parents, 500, ), CONTRACT_LIST(conditions, 500, ), false, false, 0, CONTRACT_LIST(kinds, 500, 1), "schema/pg15/deparse.txt:1014:27"},
+	{ 199, 5, -1, false, false, CONTRACT_LIST(parents, 501, ), CONTRACT_LIST(conditions, 501, ), false, false, 0, CONTRACT_LIST(kinds, 501, 1), "schema/pg15/deparse.txt:1016:30"},
+	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 502, ), CONTRACT_LIST(conditions, 502, ), true, false, 0, CONTRACT_LIST(kinds, 502, ), "schema/pg15/deparse.txt:1018:16"},
+	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 503, ), CONTRACT_LIST(conditions, 503, ), false, false, 0, CONTRACT_LIST(kinds, 503, 1), "schema/pg15/deparse.txt:1020:16"},
+	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 504, ), CONTRACT_LIST(conditions, 504, ), true, false, 0, CONTRACT_LIST(kinds, 504, ), "schema/pg15/deparse.txt:1022:18"},
+	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 505, ), CONTRACT_LIST(conditions, 505, ), false, false, 0, CONTRACT_LIST(kinds, 505, 1), "schema/pg15/deparse.txt:1024:18"},
+	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 506, ), CONTRACT_LIST(conditions, 506, ), true, false, 0, CONTRACT_LIST(kinds, 506, ), "schema/pg15/deparse.txt:1026:23"},
+	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 507, ), CONTRACT_LIST(conditions, 507, ), false, false, 0, CONTRACT_LIST(kinds, 507, 1), "schema/pg15/deparse.txt:1028:23"},
+	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 508, ), CONTRACT_LIST(conditions, 508, ), true, false, 0, CONTRACT_LIST(kinds, 508, ), "schema/pg15/deparse.txt:1030:23"},
+	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 509, ), CONTRACT_LIST(conditions, 509, ), false, false, 0, CONTRACT_LIST(kinds, 509, 1), "schema/pg15/deparse.txt:1032:23"},
+	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 510, ), CONTRACT_LIST(conditions, 510, ), true, false, 0, CONTRACT_LIST(kinds, 510, ), "schema/pg15/deparse.txt:1034:22"},
+	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 511, ), CONTRACT_LIST(conditions, 511, ), false, false, 0, CONTRACT_LIST(kinds, 511, 1), "schema/pg15/deparse.txt:1036:22"},
+	{ 202, 1, -1, false, false, CONTRACT_LIST(parents, 512, ), CONTRACT_LIST(conditions, 512, ), false, false, 0, CONTRACT_LIST(kinds, 512, 1), "schema/pg15/deparse.txt:1038:16"},
+	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 513, ), CONTRACT_LIST(conditions, 513, ), true, false, 0, CONTRACT_LIST(kinds, 513, ), "schema/pg15/deparse.txt:1040:21"},
+	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 514, ), CONTRACT_LIST(conditions, 514, ), false, false, 0, CONTRACT_LIST(kinds, 514, 1), "schema/pg15/deparse.txt:1042:21"},
+	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 515, ), CONTRACT_LIST(conditions, 515, ), true, false, 0, CONTRACT_LIST(kinds, 515, ), "schema/pg15/deparse.txt:1044:19"},
+	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 516, ), CONTRACT_LIST(conditions, 516, ), false, false, 0, CONTRACT_LIST(kinds, 516, 1), "schema/pg15/deparse.txt:1046:19"},
+	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 517, ), CONTRACT_LIST(conditions, 517, ), true, false, 0, CONTRACT_LIST(kinds, 517, ), "schema/pg15/deparse.txt:1048:23"},
+	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 518, ), CONTRACT_LIST(conditions, 518, ), false, false, 0, CONTRACT_LIST(kinds, 518, 1), "schema/pg15/deparse.txt:1050:23"},
+	{ 203, 1, -1, false, false, CONTRACT_LIST(parents, 519, ), CONTRACT_LIST(conditions, 519, ), false, false, 0, CONTRACT_LIST(kinds, 519, 1), "schema/pg15/deparse.txt:1052:16"},
+	{ 204, 6, -1, false, false, CONTRACT_LIST(parents, 520, ), CONTRACT_LIST(conditions, 520, ), false, false, 0, CONTRACT_LIST(kinds, 520, 1), "schema/pg15/deparse.txt:1054:21"},
+	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 521, ), CONTRACT_LIST(conditions, 521, ), true, false, 0, CONTRACT_LIST(kinds, 521, ), "schema/pg15/deparse.txt:1056:17"},
+	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 522, ), CONTRACT_LIST(conditions, 522, ), false, false, 0, CONTRACT_LIST(kinds, 522, 1), "schema/pg15/deparse.txt:1058:17"},
+	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 523, ), CONTRACT_LIST(conditions, 523, ), true, false, 0, CONTRACT_LIST(kinds, 523, ), "schema/pg15/deparse.txt:1060:23"},
+	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 524, ), CONTRACT_LIST(conditions, 524, ), false, false, 0, CONTRACT_LIST(kinds, 524, 1), "schema/pg15/deparse.txt:1062:23"},
+	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 525, ), CONTRACT_LIST(conditions, 525, ), true, false, 0, CONTRACT_LIST(kinds, 525, ), "schema/pg15/deparse.txt:1064:20"},
+	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 526, ), CONTRACT_LIST(conditions, 526, ), false, false, 0, CONTRACT_LIST(kinds, 526, 1), "schema/pg15/deparse.txt:1066:20"},
+	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 527, ), CONTRACT_LIST(conditions, 527, ), true, false, 0, CONTRACT_LIST(kinds, 527, ), "schema/pg15/deparse.txt:1068:21"},
+	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 528, ), CONTRACT_LIST(conditions, 528, ), false, false, 0, CONTRACT_LIST(kinds, 528, 1), "schema/pg15/deparse.txt:1070:21"},
+	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 529, ), CONTRACT_LIST(conditions, 529, ), true, false, 0, CONTRACT_LIST(kinds, 529, ), "schema/pg15/deparse.txt:1072:21"},
+	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 530, ), CONTRACT_LIST(conditions, 530, ), false, false, 0, CONTRACT_LIST(kinds, 530, 1), "schema/pg15/deparse.txt:1074:21"},
+	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 531, ), CONTRACT_LIST(conditions, 531, ), true, false, 0, CONTRACT_LIST(kinds, 531, ), "schema/pg15/deparse.txt:1076:17"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 532, ), CONTRACT_LIST(conditions, 532, ), false, false, 0, CONTRACT_LIST(kinds, 532, 1), "schema/pg15/deparse.txt:1078:13"},
+	{ 211, 1, -1, false, false, CONTRACT_LIST(parents, 533, ), CONTRACT_LIST(conditions, 533, ), false, false, 0, CONTRACT_LIST(kinds, 533, 1), "schema/pg15/deparse.txt:1080:21"},
+	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 534, ), CONTRACT_LIST(conditions, 534, ), true, false, 0, CONTRACT_LIST(kinds, 534, ), "schema/pg15/deparse.txt:1082:24"},
+	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 535, ), CONTRACT_LIST(conditions, 535, ), false, false, 0, CONTRACT_LIST(kinds, 535, 1), "schema/pg15/deparse.txt:1084:24"},
+	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 536, ), CONTRACT_LIST(conditions, 536, ), false, false, 0, CONTRACT_LIST(kinds, 536, 1), "schema/pg15/deparse.txt:1086:24"},
+	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 537, ), CONTRACT_LIST(conditions, 537, ), true, false, 0, CONTRACT_LIST(kinds, 537, ), "schema/pg15/deparse.txt:1088:28"},
+	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 538, ), CONTRACT_LIST(conditions, 538, ), false, false, 0, CONTRACT_LIST(kinds, 538, 1), "schema/pg15/deparse.txt:1090:28"},
+	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 539, ), CONTRACT_LIST(conditions, 539, ), true, false, 0, CONTRACT_LIST(kinds, 539, ), "schema/pg15/deparse.txt:1092:17"},
+	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 540, ), CONTRACT_LIST(conditions, 540, ), false, false, 0, CONTRACT_LIST(kinds, 540, 1), "schema/pg15/deparse.txt:1094:17"},
+	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 541, ), CONTRACT_LIST(conditions, 541, ), true, false, 0, CONTRACT_LIST(kinds, 541, ), "schema/pg15/deparse.txt:1096:32"},
+	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 542, ), CONTRACT_LIST(conditions, 542, ), false, false, 0, CONTRACT_LIST(kinds, 542, 1), "schema/pg15/deparse.txt:1098:32"},
+	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 543, ), CONTRACT_LIST(conditions, 543, ), true, false, 0, CONTRACT_LIST(kinds, 543, ), "schema/pg15/deparse.txt:1100:30"},
+	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 544, ), CONTRACT_LIST(conditions, 544, ), false, false, 0, CONTRACT_LIST(kinds, 544, 1), "schema/pg15/deparse.txt:1102:30"},
+	{ 216, 0, -1, false, false, CONTRACT_LIST(parents, 545, ), CONTRACT_LIST(conditions, 545, ), true, false, 0, CONTRACT_LIST(kinds, 545, ), "schema/pg15/deparse.txt:1104:26"},
+	{ 217, 1, -1, false, false, CONTRACT_LIST(parents, 546, ), CONTRACT_LIST(conditions, 546, ), true, false, 0, CONTRACT_LIST(kinds, 546, ), "schema/pg15/deparse.txt:1106:28"},
+	{ 217, 3, -1, false, false, CONTRACT_LIST(parents, 547, ), CONTRACT_LIST(conditions, 547, ), false, false, 0, CONTRACT_LIST(kinds, 547, 1), "schema/pg15/deparse.txt:1108:27"},
+	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 548, ), CONTRACT_LIST(conditions, 548, ), true, false, 0, CONTRACT_LIST(kinds, 548, ), "schema/pg15/deparse.txt:1110:27"},
+	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 549, ), CONTRACT_LIST(conditions, 549, ), false, false, 0, CONTRACT_LIST(kinds, 549, 1), "schema/pg15/deparse.txt:1112:27"},
+	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 550, ), CONTRACT_LIST(conditions, 550, ), false, false, 0, CONTRACT_LIST(kinds, 550, 1), "schema/pg15/deparse.txt:1114:19"},
+	{ 220, 2, -1, false, false, CONTRACT_LIST(parents, 551, ), CONTRACT_LIST(conditions, 551, ), true, false, 0, CONTRACT_LIST(kinds, 551, ), "schema/pg15/deparse.txt:1116:24"},
+	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 552, ), CONTRACT_LIST(conditions, 552, ), true, false, 0, CONTRACT_LIST(kinds, 552, ), "schema/pg15/deparse.txt:1118:17"},
+	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 553, ), CONTRACT_LIST(conditions, 553, ), false, false, 0, CONTRACT_LIST(kinds, 553, 1), "schema/pg15/deparse.txt:1120:17"},
+	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 554, ), CONTRACT_LIST(conditions, 554, ), true, false, 0, CONTRACT_LIST(kinds, 554, ), "schema/pg15/deparse.txt:1122:25"},
+	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 555, ), CONTRACT_LIST(conditions, 555, ), false, false, 0, CONTRACT_LIST(kinds, 555, 1), "schema/pg15/deparse.txt:1124:25"},
+	{ 222, 1, -1, false, false, CONTRACT_LIST(parents, 556, ), CONTRACT_LIST(conditions, 556, ), false, false, 0, CONTRACT_LIST(kinds, 556, 1), "schema/pg15/deparse.txt:1126:26"},
+	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 557, ), CONTRACT_LIST(conditions, 557, ), true, false, 0, CONTRACT_LIST(kinds, 557, ), "schema/pg15/deparse.txt:1128:30"},
+	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 558, ), CONTRACT_LIST(conditions, 558, ), false, false, 0, CONTRACT_LIST(kinds, 558, 1), "schema/pg15/deparse.txt:1130:30"},
+	{ 223, 3, -1, false, false, CONTRACT_LIST(parents, 559, ), CONTRACT_LIST(conditions, 559, ), false, false, 0, CONTRACT_LIST(kinds, 559, 1), "schema/pg15/deparse.txt:1132:31"},
+	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 560, ), CONTRACT_LIST(conditions, 560, ), true, false, 0, CONTRACT_LIST(kinds, 560, ), "schema/pg15/deparse.txt:1134:33"},
+	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 561, ), CONTRACT_LIST(conditions, 561, ), false, false, 0, CONTRACT_LIST(kinds, 561, 1), "schema/pg15/deparse.txt:1136:33"},
+	{ 224, 2, -1, false, false, CONTRACT_LIST(parents, 562, ), CONTRACT_LIST(conditions, 562, ), true, false, 0, CONTRACT_LIST(kinds, 562, ), "schema/pg15/deparse.txt:1138:35"},
+	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 563, ), CONTRACT_LIST(conditions, 563, ), true, false, 0, CONTRACT_LIST(kinds, 563, ), "schema/pg15/deparse.txt:1140:31"},
+	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 564, ), CONTRACT_LIST(conditions, 564, ), false, false, 0, CONTRACT_LIST(kinds, 564, 1), "schema/pg15/deparse.txt:1142:31"},
+	{ 225, 1, -1, false, false, CONTRACT_LIST(parents, 565, ), CONTRACT_LIST(conditions, 565, ), true, false, 0, CONTRACT_LIST(kinds, 565, ), "schema/pg15/deparse.txt:1144:34"},
+	{ 225, 2, -1, false, false, CONTRACT_LIST(parents, 566, ), CONTRACT_LIST(conditions, 566, ), false, false, 0, CONTRACT_LIST(kinds, 566, 1), "schema/pg15/deparse.txt:1146:33"},
+	{ 225, 3, -1, false, false, CONTRACT_LIST(parents, 567, ), CONTRACT_LIST(conditions, 567, ), false, false, 0, CONTRACT_LIST(kinds, 567, 1), "schema/pg15/deparse.txt:1148:35"},
+	{ 225, 4, -1, false, false, CONTRACT_LIST(parents, 568, ), CONTRACT_LIST(conditions, 568, ), true, false, 0, CONTRACT_LIST(kinds, 568, ), "schema/pg15/deparse.txt:1150:34"},
+	{ 226, 0, -1, false, false, CONTRACT_LIST(parents, 569, ), CONTRACT_LIST(conditions, 569, ), true, false, 0, CONTRACT_LIST(kinds, 569, ), "schema/pg15/deparse.txt:1152:25"},
+	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 570, ), CONTRACT_LIST(conditions, 570, ), true, false, 0, CONTRACT_LIST(kinds, 570, ), "schema/pg15/deparse.txt:1154:31"},
+	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 571, ), CONTRACT_LIST(conditions, 571, ), false, false, 0, CONTRACT_LIST(kinds, 571, 1), "schema/pg15/deparse.txt:1156:31"},
+	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 572, ), CONTRACT_LIST(conditions, 572, ), true, false, 0, CONTRACT_LIST(kinds, 572, ), "schema/pg15/deparse.txt:1158:26"},
+	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 573, ), CONTRACT_LIST(conditions, 573, ), false, false, 0, CONTRACT_LIST(kinds, 573, 1), "schema/pg15/deparse.txt:1160:26"},
+	{ 227, 3, -1, false, false, CONTRACT_LIST(parents, 574, ), CONTRACT_LIST(conditions, 574, ), false, false, 0, CONTRACT_LIST(kinds, 574, 1), "schema/pg15/deparse.txt:1162:27"},
+	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 575, ), CONTRACT_LIST(conditions, 575, ), true, false, 0, CONTRACT_LIST(kinds, 575, ), "schema/pg15/deparse.txt:1164:29"},
+	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 576, ), CONTRACT_LIST(conditions, 576, ), false, false, 0, CONTRACT_LIST(kinds, 576, 1), "schema/pg15/deparse.txt:1166:29"},
+	{ 227, 5, -1, false, false, CONTRACT_LIST(parents, 577, ), CONTRACT_LIST(conditions, 577, ), false, false, 0, CONTRACT_LIST(kinds, 577, 1), "schema/pg15/deparse.txt:1168:24"},
+	{ 229, 0, -1, false, false, CONTRACT_LIST(parents, 578, ), CONTRACT_LIST(conditions, 578, ), true, false, 0, CONTRACT_LIST(kinds, 578, ), "schema/pg15/deparse.txt:1170:24"},
+	{ 230, 1, -1, false, false, CONTRACT_LIST(parents, 579, ), CONTRACT_LIST(conditions, 579, ), false, false, 0, CONTRACT_LIST(kinds, 579, 1), "schema/pg15/deparse.txt:1172:20"},
+	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 580, ), CONTRACT_LIST(conditions, 580, ), true, false, 0, CONTRACT_LIST(kinds, 580, ), "schema/pg15/deparse.txt:1174:25"},
+	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 581, ), CONTRACT_LIST(conditions, 581, ), false, false, 0, CONTRACT_LIST(kinds, 581, 1), "schema/pg15/deparse.txt:1176:25"},
+	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 582, ), CONTRACT_LIST(conditions, 582, ), true, false, 0, CONTRACT_LIST(kinds, 582, ), "schema/pg15/deparse.txt:1178:23"},
+	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 583, ), CONTRACT_LIST(conditions, 583, ), false, false, 0, CONTRACT_LIST(kinds, 583, 1), "schema/pg15/deparse.txt:1180:23"},
+	{ 231, 0, -1, false, false, CONTRACT_LIST(parents, 584, ), CONTRACT_LIST(conditions, 584, ), true, false, 0, CONTRACT_LIST(kinds, 584, ), "schema/pg15/deparse.txt:1182:24"},
+	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 585, ), CONTRACT_LIST(conditions, 585, ), true, false, 0, CONTRACT_LIST(kinds, 585, ), "schema/pg15/deparse.txt:1184:27"},
+	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 586, ), CONTRACT_LIST(conditions, 586, ), false, false, 0, CONTRACT_LIST(kinds, 586, 1), "schema/pg15/deparse.txt:1186:27"},
+	{ 232, 4, -1, false, false, CONTRACT_LIST(parents, 587, ), CONTRACT_LIST(conditions, 587, ), false, false, 0, CONTRACT_LIST(kinds, 587, 1), "schema/pg15/deparse.txt:1188:31"},
+	{ 232, 5, -1, false, false, CONTRACT_LIST(parents, 588, ), CONTRACT_LIST(conditions, 588, ), false, false, 0, CONTRACT_LIST(kinds, 588, 1), "schema/pg15/deparse.txt:1190:32"},
+	{ 232, 6, -1, false, false, CONTRACT_LIST(parents, 589, ), CONTRACT_LIST(conditions, 589, ), false, false, 0, CONTRACT_LIST(kinds, 589, 1), "schema/pg15/deparse.txt:1192:32"},
+	{ 234, 0, -1, false, false, CONTRACT_LIST(parents, 590, ), CONTRACT_LIST(conditions, 590, ), true, false, 0, CONTRACT_LIST(kinds, 590, ), "schema/pg15/deparse.txt:1194:19"},
+	{ 235, 0, -1, false, false, CONTRACT_LIST(parents, 591, ), CONTRACT_LIST(conditions, 591, ), true, false, 0, CONTRACT_LIST(kinds, 591, ), "schema/pg15/deparse.txt:1196:25"},
+	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 592, ), CONTRACT_LIST(conditions, 592, ), true, false, 0, CONTRACT_LIST(kinds, 592, ), "schema/pg15/deparse.txt:1198:24"},
+	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 593, ), CONTRACT_LIST(conditions, 593, ), false, false, 0, CONTRACT_LIST(kinds, 593, 1), "schema/pg15/deparse.txt:1200:24"},
+	{ 237, 0, -1, false, false, CONTRACT_LIST(parents, 594, ), CONTRACT_LIST(conditions, 594, ), true, false, 0, CONTRACT_LIST(kinds, 594, ), "schema/pg15/deparse.txt:1202:27"},
+	{ 237, 1, -1, false, false, CONTRACT_LIST(parents, 595, ), CONTRACT_LIST(conditions, 595, ), false, false, 0, CONTRACT_LIST(kinds, 595, 1), "schema/pg15/deparse.txt:1204:31"},
+	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 596, ), CONTRACT_LIST(conditions, 596, ), true, false, 0, CONTRACT_LIST(kinds, 596, ), "schema/pg15/deparse.txt:1206:26"},
+	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 597, ), CONTRACT_LIST(conditions, 597, ), false, false, 0, CONTRACT_LIST(kinds, 597, 1), "schema/pg15/deparse.txt:1208:26"},
 	{0}
 };
 
@@ -2278,244 +2062,244 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 	{ 0, 0 }, /* ParseResult */
 	{ 0, 0 }, /* ScanResult */
 	{ 0, 0 }, /* Integer */
-	{ 0, 1 }, /* Float */
-	{ 1, 0 }, /* Boolean */
-	{ 1, 1 }, /* String */
-	{ 2, 1 }, /* BitString */
-	{ 3, 2 }, /* List */
-	{ 5, 0 }, /* OidList */
-	{ 5, 0 }, /* IntList */
-	{ 5, 0 }, /* A_Const */
-	{ 5, 3 }, /* Alias */
-	{ 8, 2 }, /* RangeVar */
-	{ 10, 0 }, /* TableFunc */
-	{ 10, 0 }, /* Var */
-	{ 10, 0 }, /* Param */
-	{ 10, 0 }, /* Aggref */
-	{ 10, 3 }, /* GroupingFunc */
-	{ 13, 0 }, /* WindowFunc */
-	{ 13, 0 }, /* SubscriptingRef */
-	{ 13, 0 }, /* FuncExpr */
-	{ 13, 3 }, /* NamedArgExpr */
-	{ 16, 0 }, /* OpExpr */
-	{ 16, 0 }, /* DistinctExpr */
-	{ 16, 0 }, /* NullIfExpr */
-	{ 16, 0 }, /* ScalarArrayOpExpr */
-	{ 16, 3 }, /* BoolExpr */
-	{ 19, 5 }, /* SubLink */
-	{ 24, 0 }, /* SubPlan */
-	{ 24, 0 }, /* AlternativeSubPlan */
-	{ 24, 0 }, /* FieldSelect */
-	{ 24, 0 }, /* FieldStore */
-	{ 24, 0 }, /* RelabelType */
-	{ 24, 0 }, /* CoerceViaIO */
-	{ 24, 0 }, /* ArrayCoerceExpr */
-	{ 24, 0 }, /* ConvertRowtypeExpr */
-	{ 24, 0 }, /* CollateExpr */
-	{ 24, 5 }, /* CaseExpr */
-	{ 29, 4 }, /* CaseWhen */
-	{ 33, 0 }, /* CaseTestExpr */
-	{ 33, 0 }, /* ArrayExpr */
-	{ 33, 2 }, /* RowExpr */
-	{ 35, 0 }, /* RowCompareExpr */
-	{ 35, 3 }, /* CoalesceExpr */
-	{ 38, 3 }, /* MinMaxExpr */
-	{ 41, 0 }, /* SQLValueFunction */
-	{ 41, 4 }, /* XmlExpr */
-	{ 45, 2 }, /* NullTest */
-	{ 47, 2 }, /* BooleanTest */
-	{ 49, 0 }, /* CoerceToDomain */
-	{ 49, 0 }, /* CoerceToDomainValue */
-	{ 49, 0 }, /* SetToDefault */
-	{ 49, 1 }, /* CurrentOfExpr */
-	{ 50, 0 }, /* NextValueExpr */
-	{ 50, 0 }, /* InferenceElem */
-	{ 50, 0 }, /* TargetEntry */
-	{ 50, 0 }, /* RangeTblRef */
-	{ 50, 7 }, /* JoinExpr */
-	{ 57, 0 }, /* FromExpr */
-	{ 57, 0 }, /* OnConflictExpr */
-	{ 57, 5 }, /* IntoClause */
-	{ 62, 0 }, /* MergeAction */
-	{ 62, 0 }, /* RawStmt */
-	{ 62, 0 }, /* Query */
-	{ 62, 6 }, /* InsertStmt */
-	{ 68, 5 }, /* DeleteStmt */
-	{ 73, 8 }, /* UpdateStmt */
-	{ 81, 8 }, /* MergeStmt */
-	{ 89, 18 }, /* SelectStmt */
-	{ 107, 2 }, /* ReturnStmt */
-	{ 109, 0 }, /* PLAssignStmt */
-	{ 109, 4 }, /* AlterTableStmt */
-	{ 113, 1 }, /* AlterTableCmd */
-	{ 114, 5 }, /* AlterDomainStmt */
-	{ 119, 0 }, /* SetOperationStmt */
-	{ 119, 7 }, /* GrantStmt */
-	{ 126, 6 }, /* GrantRoleStmt */
-	{ 132, 3 }, /* AlterDefaultPrivilegesStmt */
-	{ 135, 0 }, /* ClosePortalStmt */
-	{ 135, 2 }, /* ClusterStmt */
-	{ 137, 6 }, /* CopyStmt */
-	{ 143, 7 }, /* CreateStmt */
-	{ 150, 7 }, /* DefineStmt */
-	{ 157, 3 }, /* DropStmt */
-	{ 160, 3 }, /* TruncateStmt */
-	{ 163, 2 }, /* CommentStmt */
-	{ 165, 1 }, /* FetchStmt */
-	{ 166, 10 }, /* IndexStmt */
-	{ 176, 8 }, /* CreateFunctionStmt */
-	{ 184, 4 }, /* AlterFunctionStmt */
-	{ 188, 3 }, /* DoStmt */
-	{ 191, 2 }, /* RenameStmt */
-	{ 193, 5 }, /* RuleStmt */
-	{ 198, 1 }, /* NotifyStmt */
-	{ 199, 1 }, /* ListenStmt */
-	{ 200, 0 }, /* UnlistenStmt */
-	{ 200, 2 }, /* TransactionStmt */
-	{ 202, 7 }, /* ViewStmt */
-	{ 209, 1 }, /* LoadStmt */
-	{ 210, 6 }, /* CreateDomainStmt */
-	{ 216, 3 }, /* CreatedbStmt */
-	{ 219, 3 }, /* DropdbStmt */
-	{ 222, 4 }, /* VacuumStmt */
-	{ 226, 4 }, /* ExplainStmt */
-	{ 230, 3 }, /* CreateTableAsStmt */
-	{ 233, 3 }, /* CreateSeqStmt */
-	{ 236, 4 }, /* AlterSeqStmt */
-	{ 240, 2 }, /* VariableSetStmt */
-	{ 242, 1 }, /* VariableShowStmt */
-	{ 243, 0 }, /* DiscardStmt */
-	{ 243, 12 }, /* CreateTrigStmt */
-	{ 255, 8 }, /* CreatePLangStmt */
-	{ 263, 3 }, /* CreateRoleStmt */
-	{ 266, 3 }, /* AlterRoleStmt */
-	{ 269, 3 }, /* DropRoleStmt */
-	{ 272, 3 }, /* LockStmt */
-	{ 275, 2 }, /* ConstraintsSetStmt */
-	{ 277, 2 }, /* ReindexStmt */
-	{ 279, 0 }, /* CheckPointStmt */
-	{ 279, 2 }, /* CreateSchemaStmt */
-	{ 281, 3 }, /* AlterDatabaseStmt */
-	{ 284, 0 }, /* AlterDatabaseRefreshCollStmt */
-	{ 284, 2 }, /* AlterDatabaseSetStmt */
-	{ 286, 1 }, /* AlterRoleSetStmt */
-	{ 287, 8 }, /* CreateConversionStmt */
-	{ 295, 2 }, /* CreateCastStmt */
-	{ 297, 10 }, /* CreateOpClassStmt */
-	{ 307, 4 }, /* CreateOpFamilyStmt */
-	{ 311, 7 }, /* AlterOpFamilyStmt */
-	{ 318, 5 }, /* PrepareStmt */
-	{ 323, 3 }, /* ExecuteStmt */
-	{ 326, 0 }, /* DeallocateStmt */
-	{ 326, 3 }, /* DeclareCursorStmt */
-	{ 329, 3 }, /* CreateTableSpaceStmt */
-	{ 332, 1 }, /* DropTableSpaceStmt */
-	{ 333, 2 }, /* AlterObjectDependsStmt */
-	{ 335, 2 }, /* AlterObjectSchemaStmt */
-	{ 337, 3 }, /* AlterOwnerStmt */
-	{ 340, 4 }, /* AlterOperatorStmt */
-	{ 344, 6 }, /* AlterTypeStmt */
-	{ 350, 3 }, /* DropOwnedStmt */
-	{ 353, 4 }, /* ReassignOwnedStmt */
-	{ 357, 3 }, /* CompositeTypeStmt */
-	{ 360, 5 }, /* CreateEnumStmt */
-	{ 365, 6 }, /* CreateRangeStmt */
-	{ 371, 4 }, /* AlterEnumStmt */
-	{ 375, 6 }, /* AlterTSDictionaryStmt */
-	{ 381, 7 }, /* AlterTSConfigurationStmt */
-	{ 388, 5 }, /* CreateFdwStmt */
-	{ 393, 5 }, /* AlterFdwStmt */
-	{ 398, 4 }, /* CreateForeignServerStmt */
-	{ 402, 3 }, /* AlterForeignServerStmt */
-	{ 405, 4 }, /* CreateUserMappingStmt */
-	{ 409, 5 }, /* AlterUserMappingStmt */
-	{ 414, 2 }, /* DropUserMappingStmt */
-	{ 416, 4 }, /* AlterTableSpaceOptionsStmt */
-	{ 420, 4 }, /* AlterTableMoveAllStmt */
-	{ 424, 2 }, /* SecLabelStmt */
-	{ 426, 4 }, /* CreateForeignTableStmt */
-	{ 430, 7 }, /* ImportForeignSchemaStmt */
-	{ 437, 3 }, /* CreateExtensionStmt */
-	{ 440, 3 }, /* AlterExtensionStmt */
-	{ 443, 3 }, /* AlterExtensionContentsStmt */
-	{ 446, 7 }, /* CreateEventTrigStmt */
-	{ 453, 2 }, /* AlterEventTrigStmt */
-	{ 455, 1 }, /* RefreshMatViewStmt */
-	{ 456, 1 }, /* ReplicaIdentityStmt */
-	{ 457, 1 }, /* AlterSystemStmt */
-	{ 458, 8 }, /* CreatePolicyStmt */
-	{ 466, 6 }, /* AlterPolicyStmt */
-	{ 472, 2 }, /* CreateTransformStmt */
-	{ 474, 5 }, /* CreateAmStmt */
-	{ 479, 5 }, /* CreatePublicationStmt */
-	{ 484, 5 }, /* AlterPublicationStmt */
-	{ 489, 6 }, /* CreateSubscriptionStmt */
-	{ 495, 5 }, /* AlterSubscriptionStmt */
-	{ 500, 1 }, /* DropSubscriptionStmt */
-	{ 501, 11 }, /* CreateStatsStmt */
-	{ 512, 3 }, /* AlterCollationStmt */
-	{ 515, 1 }, /* CallStmt */
-	{ 516, 3 }, /* AlterStatsStmt */
-	{ 519, 6 }, /* A_Expr */
-	{ 525, 3 }, /* ColumnRef */
-	{ 528, 0 }, /* ParamRef */
-	{ 528, 8 }, /* FuncCall */
-	{ 536, 0 }, /* A_Star */
-	{ 536, 2 }, /* A_Indices */
-	{ 538, 5 }, /* A_Indirection */
-	{ 543, 2 }, /* A_ArrayExpr */
-	{ 545, 3 }, /* ResTarget */
-	{ 548, 2 }, /* MultiAssignRef */
-	{ 550, 3 }, /* TypeCast */
-	{ 553, 4 }, /* CollateClause */
-	{ 557, 4 }, /* SortBy */
-	{ 561, 6 }, /* WindowDef */
-	{ 567, 3 }, /* RangeSubselect */
-	{ 570, 5 }, /* RangeFunction */
-	{ 575, 9 }, /* RangeTableSample */
-	{ 584, 9 }, /* RangeTableFunc */
-	{ 593, 3 }, /* RangeTableFuncCol */
-	{ 596, 7 }, /* TypeName */
-	{ 603, 4 }, /* ColumnDef */
-	{ 607, 7 }, /* IndexElem */
-	{ 614, 1 }, /* StatsElem */
-	{ 615, 11 }, /* Constraint */
-	{ 626, 2 }, /* DefElem */
-	{ 628, 0 }, /* RangeTblEntry */
-	{ 628, 0 }, /* RangeTblFunction */
-	{ 628, 0 }, /* TableSampleClause */
-	{ 628, 0 }, /* WithCheckOption */
-	{ 628, 0 }, /* SortGroupClause */
-	{ 628, 2 }, /* GroupingSet */
-	{ 630, 0 }, /* WindowClause */
-	{ 630, 6 }, /* ObjectWithArgs */
-	{ 636, 2 }, /* AccessPriv */
-	{ 638, 4 }, /* CreateOpClassItem */
-	{ 642, 1 }, /* TableLikeClause */
-	{ 643, 2 }, /* FunctionParameter */
-	{ 645, 2 }, /* LockingClause */
-	{ 647, 0 }, /* RowMarkClause */
-	{ 647, 3 }, /* XmlSerialize */
-	{ 650, 3 }, /* WithClause */
-	{ 653, 3 }, /* InferClause */
-	{ 656, 3 }, /* OnConflictClause */
-	{ 659, 4 }, /* CTESearchClause */
-	{ 663, 9 }, /* CTECycleClause */
-	{ 672, 5 }, /* CommonTableExpr */
-	{ 677, 5 }, /* MergeWhenClause */
-	{ 682, 0 }, /* RoleSpec */
-	{ 682, 1 }, /* TriggerTransition */
-	{ 683, 5 }, /* PartitionElem */
-	{ 688, 4 }, /* PartitionSpec */
-	{ 692, 6 }, /* PartitionBoundSpec */
-	{ 698, 0 }, /* PartitionRangeDatum */
-	{ 698, 1 }, /* PartitionCmd */
-	{ 699, 3 }, /* VacuumRelation */
-	{ 702, 0 }, /* PublicationObjSpec */
-	{ 702, 4 }, /* PublicationTable */
-	{ 706, 0 }, /* InlineCodeBlock */
-	{ 706, 0 }, /* CallContext */
-	{ 706, 0 }, /* ScanToken */
+	{ 0, 0 }, /* Float */
+	{ 0, 0 }, /* Boolean */
+	{ 0, 0 }, /* String */
+	{ 0, 0 }, /* BitString */
+	{ 0, 2 }, /* List */
+	{ 2, 0 }, /* OidList */
+	{ 2, 0 }, /* IntList */
+	{ 2, 0 }, /* A_Const */
+	{ 2, 3 }, /* Alias */
+	{ 5, 1 }, /* RangeVar */
+	{ 6, 0 }, /* TableFunc */
+	{ 6, 0 }, /* Var */
+	{ 6, 0 }, /* Param */
+	{ 6, 0 }, /* Aggref */
+	{ 6, 1 }, /* GroupingFunc */
+	{ 7, 0 }, /* WindowFunc */
+	{ 7, 0 }, /* SubscriptingRef */
+	{ 7, 0 }, /* FuncExpr */
+	{ 7, 2 }, /* NamedArgExpr */
+	{ 9, 0 }, /* OpExpr */
+	{ 9, 0 }, /* DistinctExpr */
+	{ 9, 0 }, /* NullIfExpr */
+	{ 9, 0 }, /* ScalarArrayOpExpr */
+	{ 9, 3 }, /* BoolExpr */
+	{ 12, 5 }, /* SubLink */
+	{ 17, 0 }, /* SubPlan */
+	{ 17, 0 }, /* AlternativeSubPlan */
+	{ 17, 0 }, /* FieldSelect */
+	{ 17, 0 }, /* FieldStore */
+	{ 17, 0 }, /* RelabelType */
+	{ 17, 0 }, /* CoerceViaIO */
+	{ 17, 0 }, /* ArrayCoerceExpr */
+	{ 17, 0 }, /* ConvertRowtypeExpr */
+	{ 17, 0 }, /* CollateExpr */
+	{ 17, 4 }, /* CaseExpr */
+	{ 21, 2 }, /* CaseWhen */
+	{ 23, 0 }, /* CaseTestExpr */
+	{ 23, 0 }, /* ArrayExpr */
+	{ 23, 1 }, /* RowExpr */
+	{ 24, 0 }, /* RowCompareExpr */
+	{ 24, 1 }, /* CoalesceExpr */
+	{ 25, 1 }, /* MinMaxExpr */
+	{ 26, 0 }, /* SQLValueFunction */
+	{ 26, 3 }, /* XmlExpr */
+	{ 29, 1 }, /* NullTest */
+	{ 30, 1 }, /* BooleanTest */
+	{ 31, 0 }, /* CoerceToDomain */
+	{ 31, 0 }, /* CoerceToDomainValue */
+	{ 31, 0 }, /* SetToDefault */
+	{ 31, 1 }, /* CurrentOfExpr */
+	{ 32, 0 }, /* NextValueExpr */
+	{ 32, 0 }, /* InferenceElem */
+	{ 32, 0 }, /* TargetEntry */
+	{ 32, 0 }, /* RangeTblRef */
+	{ 32, 7 }, /* JoinExpr */
+	{ 39, 0 }, /* FromExpr */
+	{ 39, 0 }, /* OnConflictExpr */
+	{ 39, 5 }, /* IntoClause */
+	{ 44, 0 }, /* MergeAction */
+	{ 44, 0 }, /* RawStmt */
+	{ 44, 0 }, /* Query */
+	{ 44, 6 }, /* InsertStmt */
+	{ 50, 5 }, /* DeleteStmt */
+	{ 55, 7 }, /* UpdateStmt */
+	{ 62, 6 }, /* MergeStmt */
+	{ 68, 17 }, /* SelectStmt */
+	{ 85, 1 }, /* ReturnStmt */
+	{ 86, 0 }, /* PLAssignStmt */
+	{ 86, 3 }, /* AlterTableStmt */
+	{ 89, 1 }, /* AlterTableCmd */
+	{ 90, 3 }, /* AlterDomainStmt */
+	{ 93, 0 }, /* SetOperationStmt */
+	{ 93, 6 }, /* GrantStmt */
+	{ 99, 4 }, /* GrantRoleStmt */
+	{ 103, 3 }, /* AlterDefaultPrivilegesStmt */
+	{ 106, 0 }, /* ClosePortalStmt */
+	{ 106, 2 }, /* ClusterStmt */
+	{ 108, 6 }, /* CopyStmt */
+	{ 114, 7 }, /* CreateStmt */
+	{ 121, 6 }, /* DefineStmt */
+	{ 127, 2 }, /* DropStmt */
+	{ 129, 2 }, /* TruncateStmt */
+	{ 131, 1 }, /* CommentStmt */
+	{ 132, 1 }, /* FetchStmt */
+	{ 133, 8 }, /* IndexStmt */
+	{ 141, 7 }, /* CreateFunctionStmt */
+	{ 148, 3 }, /* AlterFunctionStmt */
+	{ 151, 2 }, /* DoStmt */
+	{ 153, 2 }, /* RenameStmt */
+	{ 155, 5 }, /* RuleStmt */
+	{ 160, 1 }, /* NotifyStmt */
+	{ 161, 1 }, /* ListenStmt */
+	{ 162, 0 }, /* UnlistenStmt */
+	{ 162, 2 }, /* TransactionStmt */
+	{ 164, 7 }, /* ViewStmt */
+	{ 171, 1 }, /* LoadStmt */
+	{ 172, 5 }, /* CreateDomainStmt */
+	{ 177, 3 }, /* CreatedbStmt */
+	{ 180, 3 }, /* DropdbStmt */
+	{ 183, 4 }, /* VacuumStmt */
+	{ 187, 4 }, /* ExplainStmt */
+	{ 191, 3 }, /* CreateTableAsStmt */
+	{ 194, 3 }, /* CreateSeqStmt */
+	{ 197, 3 }, /* AlterSeqStmt */
+	{ 200, 2 }, /* VariableSetStmt */
+	{ 202, 1 }, /* VariableShowStmt */
+	{ 203, 0 }, /* DiscardStmt */
+	{ 203, 11 }, /* CreateTrigStmt */
+	{ 214, 7 }, /* CreatePLangStmt */
+	{ 221, 3 }, /* CreateRoleStmt */
+	{ 224, 3 }, /* AlterRoleStmt */
+	{ 227, 2 }, /* DropRoleStmt */
+	{ 229, 2 }, /* LockStmt */
+	{ 231, 2 }, /* ConstraintsSetStmt */
+	{ 233, 2 }, /* ReindexStmt */
+	{ 235, 0 }, /* CheckPointStmt */
+	{ 235, 2 }, /* CreateSchemaStmt */
+	{ 237, 3 }, /* AlterDatabaseStmt */
+	{ 240, 0 }, /* AlterDatabaseRefreshCollStmt */
+	{ 240, 2 }, /* AlterDatabaseSetStmt */
+	{ 242, 1 }, /* AlterRoleSetStmt */
+	{ 243, 6 }, /* CreateConversionStmt */
+	{ 249, 2 }, /* CreateCastStmt */
+	{ 251, 8 }, /* CreateOpClassStmt */
+	{ 259, 3 }, /* CreateOpFamilyStmt */
+	{ 262, 5 }, /* AlterOpFamilyStmt */
+	{ 267, 5 }, /* PrepareStmt */
+	{ 272, 2 }, /* ExecuteStmt */
+	{ 274, 0 }, /* DeallocateStmt */
+	{ 274, 3 }, /* DeclareCursorStmt */
+	{ 277, 3 }, /* CreateTableSpaceStmt */
+	{ 280, 1 }, /* DropTableSpaceStmt */
+	{ 281, 2 }, /* AlterObjectDependsStmt */
+	{ 283, 2 }, /* AlterObjectSchemaStmt */
+	{ 285, 3 }, /* AlterOwnerStmt */
+	{ 288, 3 }, /* AlterOperatorStmt */
+	{ 291, 4 }, /* AlterTypeStmt */
+	{ 295, 2 }, /* DropOwnedStmt */
+	{ 297, 3 }, /* ReassignOwnedStmt */
+	{ 300, 3 }, /* CompositeTypeStmt */
+	{ 303, 4 }, /* CreateEnumStmt */
+	{ 307, 4 }, /* CreateRangeStmt */
+	{ 311, 3 }, /* AlterEnumStmt */
+	{ 314, 4 }, /* AlterTSDictionaryStmt */
+	{ 318, 5 }, /* AlterTSConfigurationStmt */
+	{ 323, 5 }, /* CreateFdwStmt */
+	{ 328, 5 }, /* AlterFdwStmt */
+	{ 333, 4 }, /* CreateForeignServerStmt */
+	{ 337, 3 }, /* AlterForeignServerStmt */
+	{ 340, 4 }, /* CreateUserMappingStmt */
+	{ 344, 4 }, /* AlterUserMappingStmt */
+	{ 348, 2 }, /* DropUserMappingStmt */
+	{ 350, 3 }, /* AlterTableSpaceOptionsStmt */
+	{ 353, 4 }, /* AlterTableMoveAllStmt */
+	{ 357, 2 }, /* SecLabelStmt */
+	{ 359, 4 }, /* CreateForeignTableStmt */
+	{ 363, 7 }, /* ImportForeignSchemaStmt */
+	{ 370, 3 }, /* CreateExtensionStmt */
+	{ 373, 3 }, /* AlterExtensionStmt */
+	{ 376, 3 }, /* AlterExtensionContentsStmt */
+	{ 379, 6 }, /* CreateEventTrigStmt */
+	{ 385, 1 }, /* AlterEventTrigStmt */
+	{ 386, 1 }, /* RefreshMatViewStmt */
+	{ 387, 0 }, /* ReplicaIdentityStmt */
+	{ 387, 1 }, /* AlterSystemStmt */
+	{ 388, 7 }, /* CreatePolicyStmt */
+	{ 395, 6 }, /* AlterPolicyStmt */
+	{ 401, 2 }, /* CreateTransformStmt */
+	{ 403, 3 }, /* CreateAmStmt */
+	{ 406, 5 }, /* CreatePublicationStmt */
+	{ 411, 5 }, /* AlterPublicationStmt */
+	{ 416, 5 }, /* CreateSubscriptionStmt */
+	{ 421, 5 }, /* AlterSubscriptionStmt */
+	{ 426, 1 }, /* DropSubscriptionStmt */
+	{ 427, 8 }, /* CreateStatsStmt */
+	{ 435, 2 }, /* AlterCollationStmt */
+	{ 437, 1 }, /* CallStmt */
+	{ 438, 2 }, /* AlterStatsStmt */
+	{ 440, 4 }, /* A_Expr */
+	{ 444, 3 }, /* ColumnRef */
+	{ 447, 0 }, /* ParamRef */
+	{ 447, 7 }, /* FuncCall */
+	{ 454, 0 }, /* A_Star */
+	{ 454, 2 }, /* A_Indices */
+	{ 456, 5 }, /* A_Indirection */
+	{ 461, 1 }, /* A_ArrayExpr */
+	{ 462, 3 }, /* ResTarget */
+	{ 465, 1 }, /* MultiAssignRef */
+	{ 466, 3 }, /* TypeCast */
+	{ 469, 3 }, /* CollateClause */
+	{ 472, 3 }, /* SortBy */
+	{ 475, 5 }, /* WindowDef */
+	{ 480, 2 }, /* RangeSubselect */
+	{ 482, 5 }, /* RangeFunction */
+	{ 487, 6 }, /* RangeTableSample */
+	{ 493, 6 }, /* RangeTableFunc */
+	{ 499, 3 }, /* RangeTableFuncCol */
+	{ 502, 6 }, /* TypeName */
+	{ 508, 4 }, /* ColumnDef */
+	{ 512, 7 }, /* IndexElem */
+	{ 519, 1 }, /* StatsElem */
+	{ 520, 11 }, /* Constraint */
+	{ 531, 2 }, /* DefElem */
+	{ 533, 0 }, /* RangeTblEntry */
+	{ 533, 0 }, /* RangeTblFunction */
+	{ 533, 0 }, /* TableSampleClause */
+	{ 533, 0 }, /* WithCheckOption */
+	{ 533, 0 }, /* SortGroupClause */
+	{ 533, 1 }, /* GroupingSet */
+	{ 534, 0 }, /* WindowClause */
+	{ 534, 5 }, /* ObjectWithArgs */
+	{ 539, 2 }, /* AccessPriv */
+	{ 541, 4 }, /* CreateOpClassItem */
+	{ 545, 1 }, /* TableLikeClause */
+	{ 546, 2 }, /* FunctionParameter */
+	{ 548, 2 }, /* LockingClause */
+	{ 550, 0 }, /* RowMarkClause */
+	{ 550, 2 }, /* XmlSerialize */
+	{ 552, 2 }, /* WithClause */
+	{ 554, 3 }, /* InferClause */
+	{ 557, 3 }, /* OnConflictClause */
+	{ 560, 3 }, /* CTESearchClause */
+	{ 563, 6 }, /* CTECycleClause */
+	{ 569, 5 }, /* CommonTableExpr */
+	{ 574, 4 }, /* MergeWhenClause */
+	{ 578, 0 }, /* RoleSpec */
+	{ 578, 1 }, /* TriggerTransition */
+	{ 579, 5 }, /* PartitionElem */
+	{ 584, 3 }, /* PartitionSpec */
+	{ 587, 3 }, /* PartitionBoundSpec */
+	{ 590, 0 }, /* PartitionRangeDatum */
+	{ 590, 1 }, /* PartitionCmd */
+	{ 591, 3 }, /* VacuumRelation */
+	{ 594, 0 }, /* PublicationObjSpec */
+	{ 594, 4 }, /* PublicationTable */
+	{ 598, 0 }, /* InlineCodeBlock */
+	{ 598, 0 }, /* CallContext */
+	{ 598, 0 }, /* ScanToken */
 };
 
 /* ---- Begin the walk: per message, what its class's rules ask of it, then its fields ----
@@ -2774,13 +2558,17 @@ static const bool cw_leaf_kind[PGBIND_NODE_TAG_LIMIT] = {
 	[PGBIND_T_CheckPointStmt] = true,
 	[PGBIND_T_AlterDatabaseRefreshCollStmt] = true,
 	[PGBIND_T_DeallocateStmt] = true,
+	[PGBIND_T_ReplicaIdentityStmt] = true,
 	[PGBIND_T_ParamRef] = true,
 	[PGBIND_T_A_Star] = true,
 	[PGBIND_T_SortGroupClause] = true,
 	[PGBIND_T_InlineCodeBlock] = true,
 	[PGBIND_T_CallContext] = true,
 	[PGBIND_T_Integer] = true,
+	[PGBIND_T_Float] = true,
 	[PGBIND_T_Boolean] = true,
+	[PGBIND_T_String] = true,
+	[PGBIND_T_BitString] = true,
 };
 
 static inline bool cw_meets_ParseResult(const pgbind_ParseResult *m, Parent parent)
@@ -2829,8 +2617,7 @@ static inline bool cw_meets_Float(const pgbind_Float *m, Parent parent)
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_STRING(m, fval, true, false, 0, CW_NO_KINDS);
+		return true;
 	}
 }
 
@@ -2856,8 +2643,7 @@ static inline bool cw_meets_String(const pgbind_String *m, Parent parent)
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_STRING(m, sval, true, false, 0, CW_NO_KINDS);
+		return true;
 	}
 }
 
@@ -2870,8 +2656,7 @@ static inline bool cw_meets_BitString(const pgbind_BitString *m, Parent parent)
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_STRING(m, bsval, true, false, 0, CW_NO_KINDS);
+		return true;
 	}
 }
 
@@ -2949,7 +2734,7 @@ static inline bool cw_meets_Alias(const pgbind_Alias *m, Parent parent)
 
 CW_BEGIN(Alias, 11)
 	CW_STRING(0, aliasname, _, -1)
-	CW_REPEATED_NODE(1, colnames, Node, -1)
+	CW_LEAVES(1, colnames, Node, -1)
 CW_END
 
 static inline bool cw_meets_RangeVar(const pgbind_RangeVar *m, Parent parent)
@@ -2958,8 +2743,7 @@ static inline bool cw_meets_RangeVar(const pgbind_RangeVar *m, Parent parent)
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_STRING(m, relname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_STRING(m, relpersistence, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_STRING(m, relname, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -3078,7 +2862,7 @@ static inline bool cw_meets_GroupingFunc(const pgbind_GroupingFunc *m, Parent pa
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_KINDS(cw_kinds_17_0_1));
+			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_17_0_1));
 	}
 }
 
@@ -3165,7 +2949,7 @@ static inline bool cw_meets_NamedArgExpr(const pgbind_NamedArgExpr *m, Parent pa
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, arg, true, false, 0, CW_KINDS(cw_kinds_21_0_1)) &&
+			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_21_0_1)) &&
 			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS);
 	}
 }
@@ -3300,7 +3084,7 @@ CW_BEGIN(SubLink, 27)
 	CW_ENUM(1, subLinkType, SubLinkType, 38)
 	CW_INT32(2, subLinkId, _, -1)
 	CW_NODE(3, testexpr, Node, -1)
-	CW_REPEATED_NODE(4, operName, Node, -1)
+	CW_LEAVES(4, operName, Node, -1)
 	CW_NODE(5, subselect, Node, -1)
 	CW_INT32(6, location, _, -1)
 CW_END
@@ -3483,7 +3267,7 @@ static inline bool cw_meets_CaseExpr(const pgbind_CaseExpr *m, Parent parent)
 	default:
 		return true &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_37_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_KINDS(cw_kinds_37_0_4)) &&
+			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_37_0_4)) &&
 			CW_MEETS_NODE(m, defresult, false, false, 0, CW_KINDS(cw_kinds_37_0_5));
 	}
 }
@@ -3506,8 +3290,8 @@ static inline bool cw_meets_CaseWhen(const pgbind_CaseWhen *m, Parent parent)
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, expr, true, false, 0, CW_KINDS(cw_kinds_38_0_1)) &&
-			CW_MEETS_NODE(m, result, true, false, 0, CW_KINDS(cw_kinds_38_0_2));
+			CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(cw_kinds_38_0_1)) &&
+			CW_MEETS_NODE(m, result, false, false, 0, CW_KINDS(cw_kinds_38_0_2));
 	}
 }
 
@@ -3560,7 +3344,7 @@ static inline bool cw_meets_RowExpr(const pgbind_RowExpr *m, Parent parent)
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_41_0_1));
+			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_41_0_1));
 	}
 }
 
@@ -3599,7 +3383,7 @@ static inline bool cw_meets_CoalesceExpr(const pgbind_CoalesceExpr *m, Parent pa
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_KINDS(cw_kinds_43_0_3));
+			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_43_0_3));
 	}
 }
 
@@ -3618,7 +3402,7 @@ static inline bool cw_meets_MinMaxExpr(const pgbind_MinMaxExpr *m, Parent parent
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_KINDS(cw_kinds_44_0_5));
+			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_44_0_5));
 	}
 }
 
@@ -3658,7 +3442,7 @@ static inline bool cw_meets_XmlExpr(const pgbind_XmlExpr *m, Parent parent)
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_46_0_5));
+			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_46_0_5));
 	}
 }
 
@@ -3682,7 +3466,7 @@ static inline bool cw_meets_NullTest(const pgbind_NullTest *m, Parent parent)
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, arg, true, false, 0, CW_KINDS(cw_kinds_47_0_1));
+			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_47_0_1));
 	}
 }
 
@@ -3701,7 +3485,7 @@ static inline bool cw_meets_BooleanTest(const pgbind_BooleanTest *m, Parent pare
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, arg, true, false, 0, CW_KINDS(cw_kinds_48_0_1));
+			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_48_0_1));
 	}
 }
 
@@ -3868,7 +3652,7 @@ CW_BEGIN(JoinExpr, 57)
 	CW_BOOL(1, isNatural, _, -1)
 	CW_NODE(2, larg, Node, -1)
 	CW_NODE(3, rarg, Node, -1)
-	CW_REPEATED_NODE(4, usingClause, Node, -1)
+	CW_LEAVES(4, usingClause, Node, -1)
 	CW_MESSAGE(5, join_using_alias, Alias, 11)
 	CW_NODE(6, quals, Node, -1)
 	CW_MESSAGE(7, alias, Alias, 11)
@@ -3925,7 +3709,7 @@ static inline bool cw_meets_IntoClause(const pgbind_IntoClause *m, Parent parent
 
 CW_BEGIN(IntoClause, 60)
 	CW_MESSAGE(0, rel, RangeVar, 12)
-	CW_REPEATED_NODE(1, colNames, Node, -1)
+	CW_LEAVES(1, colNames, Node, -1)
 	CW_STRING(2, accessMethod, _, -1)
 	CW_REPEATED_NODE(3, options, Node, -1)
 	CW_ENUM(4, onCommit, OnCommitAction, 33)
@@ -4077,7 +3861,7 @@ static inline bool cw_meets_UpdateStmt(const pgbind_UpdateStmt *m, Parent parent
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, targetList, true, true, 0, CW_KINDS(cw_kinds_66_0_1)) &&
+			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_66_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, fromClause, true, false, 0, CW_KINDS(cw_kinds_66_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, returningList, true, false, 0, CW_KINDS(cw_kinds_66_0_4));
 	}
@@ -4103,8 +3887,8 @@ static inline bool cw_meets_MergeStmt(const pgbind_MergeStmt *m, Parent parent)
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_NODE(m, sourceRelation, true, false, 0, CW_KINDS(cw_kinds_67_0_1)) &&
-			CW_MEETS_NODE(m, joinCondition, true, false, 0, CW_KINDS(cw_kinds_67_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, mergeWhenClauses, true, true, 0, CW_KINDS(cw_kinds_67_0_3));
+			CW_MEETS_NODE(m, joinCondition, false, false, 0, CW_KINDS(cw_kinds_67_0_2)) &&
+			CW_MEETS_REPEATED_NODE(m, mergeWhenClauses, true, false, 0, CW_KINDS(cw_kinds_67_0_3));
 	}
 }
 
@@ -4140,7 +3924,7 @@ static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent
 			CW_MEETS_REPEATED_NODE(m, groupClause, true, false, 0, CW_KINDS(cw_kinds_68_0_5)) &&
 			CW_MEETS_NODE(m, havingClause, false, false, 0, CW_KINDS(cw_kinds_68_0_7)) &&
 			CW_MEETS_REPEATED_NODE(m, windowClause, true, false, 0, CW_KINDS(cw_kinds_68_0_8)) &&
-			CW_MEETS_REPEATED_NODE(m, valuesLists, true, false, 0, CW_KINDS(cw_kinds_68_0_9)) &&
+			CW_MEETS_REPEATED_NODE(m, valuesLists, false, false, 0, CW_KINDS(cw_kinds_68_0_9)) &&
 			CW_MEETS_REPEATED_NODE(m, sortClause, true, false, 0, CW_KINDS(cw_kinds_68_0_10)) &&
 			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_0_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_0_14));
@@ -4177,7 +3961,7 @@ static inline bool cw_meets_ReturnStmt(const pgbind_ReturnStmt *m, Parent parent
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, returnval, true, false, 0, CW_KINDS(cw_kinds_69_0_0));
+			CW_MEETS_NODE(m, returnval, false, false, 0, CW_KINDS(cw_kinds_69_0_0));
 	}
 }
 
@@ -4210,7 +3994,7 @@ static inline bool cw_meets_AlterTableStmt(const pgbind_AlterTableStmt *m, Paren
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, cmds, true, true, 0, CW_KINDS(cw_kinds_71_0_1));
+			CW_MEETS_REPEATED_NODE(m, cmds, true, false, 0, CW_KINDS(cw_kinds_71_0_1));
 	}
 }
 
@@ -4251,15 +4035,14 @@ static inline bool cw_meets_AlterDomainStmt(const pgbind_AlterDomainStmt *m, Par
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_STRING(m, subtype, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, typeName, true, true, 0, CW_KINDS(cw_kinds_73_0_1)) &&
+			CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_73_0_1)) &&
 			CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(cw_kinds_73_0_3));
 	}
 }
 
 CW_BEGIN(AlterDomainStmt, 73)
 	CW_STRING(0, subtype, _, -1)
-	CW_REPEATED_NODE(1, typeName, Node, -1)
+	CW_LEAVES(1, typeName, Node, -1)
 	CW_STRING(2, name, _, -1)
 	CW_NODE(3, def, Node, -1)
 	CW_ENUM(4, behavior, DropBehavior, 16)
@@ -4297,7 +4080,7 @@ static inline bool cw_meets_GrantStmt(const pgbind_GrantStmt *m, Parent parent)
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_KINDS(cw_kinds_75_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, privileges, true, false, 0, CW_KINDS(cw_kinds_75_0_4)) &&
-			CW_MEETS_REPEATED_NODE(m, grantees, true, true, 0, CW_KINDS(cw_kinds_75_0_5));
+			CW_MEETS_REPEATED_NODE(m, grantees, true, false, 0, CW_KINDS(cw_kinds_75_0_5));
 	}
 }
 
@@ -4321,8 +4104,8 @@ static inline bool cw_meets_GrantRoleStmt(const pgbind_GrantRoleStmt *m, Parent 
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, granted_roles, true, true, 0, CW_KINDS(cw_kinds_76_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, grantee_roles, true, true, 0, CW_KINDS(cw_kinds_76_0_1));
+			CW_MEETS_REPEATED_NODE(m, granted_roles, true, false, 0, CW_KINDS(cw_kinds_76_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, grantee_roles, true, false, 0, CW_KINDS(cw_kinds_76_0_1));
 	}
 }
 
@@ -4402,7 +4185,7 @@ static inline bool cw_meets_CopyStmt(const pgbind_CopyStmt *m, Parent parent)
 CW_BEGIN(CopyStmt, 80)
 	CW_MESSAGE(0, relation, RangeVar, 12)
 	CW_NODE(1, query, Node, -1)
-	CW_REPEATED_NODE(2, attlist, Node, -1)
+	CW_LEAVES(2, attlist, Node, -1)
 	CW_BOOL(3, is_from, _, -1)
 	CW_BOOL(4, is_program, _, -1)
 	CW_STRING(5, filename, _, -1)
@@ -4450,7 +4233,7 @@ static inline bool cw_meets_DefineStmt(const pgbind_DefineStmt *m, Parent parent
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, defnames, true, true, 0, CW_KINDS(cw_kinds_82_0_2)) &&
+			CW_MEETS_REPEATED_NODE(m, defnames, true, false, 0, CW_KINDS(cw_kinds_82_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_KINDS(cw_kinds_82_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, definition, true, false, 0, CW_KINDS(cw_kinds_82_0_4));
 	}
@@ -4459,7 +4242,7 @@ static inline bool cw_meets_DefineStmt(const pgbind_DefineStmt *m, Parent parent
 CW_BEGIN(DefineStmt, 82)
 	CW_ENUM(0, kind, ObjectType, 15)
 	CW_BOOL(1, oldstyle, _, -1)
-	CW_REPEATED_NODE(2, defnames, Node, -1)
+	CW_LEAVES(2, defnames, Node, -1)
 	CW_REPEATED_NODE(3, args, Node, -1)
 	CW_REPEATED_NODE(4, definition, Node, -1)
 	CW_BOOL(5, if_not_exists, _, -1)
@@ -4473,7 +4256,7 @@ static inline bool cw_meets_DropStmt(const pgbind_DropStmt *m, Parent parent)
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, objects, true, true, 0, CW_KINDS(cw_kinds_83_0_0));
+			CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_KINDS(cw_kinds_83_0_0));
 	}
 }
 
@@ -4492,7 +4275,7 @@ static inline bool cw_meets_TruncateStmt(const pgbind_TruncateStmt *m, Parent pa
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, relations, true, true, 0, CW_KINDS(cw_kinds_84_0_0));
+			CW_MEETS_REPEATED_NODE(m, relations, true, false, 0, CW_KINDS(cw_kinds_84_0_0));
 	}
 }
 
@@ -4509,7 +4292,7 @@ static inline bool cw_meets_CommentStmt(const pgbind_CommentStmt *m, Parent pare
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, object, true, false, 0, CW_KINDS(cw_kinds_85_0_1));
+			CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(cw_kinds_85_0_1));
 	}
 }
 
@@ -4547,8 +4330,7 @@ static inline bool cw_meets_IndexStmt(const pgbind_IndexStmt *m, Parent parent)
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_STRING(m, accessMethod, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, indexParams, true, true, 0, CW_KINDS(cw_kinds_87_0_4)) &&
+			CW_MEETS_REPEATED_NODE(m, indexParams, true, false, 0, CW_KINDS(cw_kinds_87_0_4)) &&
 			CW_MEETS_REPEATED_NODE(m, indexIncludingParams, true, false, 0, CW_KINDS(cw_kinds_87_0_5)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_87_0_6)) &&
 			CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_87_0_7));
@@ -4592,7 +4374,7 @@ static inline bool cw_meets_CreateFunctionStmt(const pgbind_CreateFunctionStmt *
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, funcname, true, true, 0, CW_KINDS(cw_kinds_88_0_2)) &&
+			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_88_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, parameters, true, false, 0, CW_KINDS(cw_kinds_88_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_88_0_5)) &&
 			CW_MEETS_NODE(m, sql_body, false, false, 0, CW_KINDS(cw_kinds_88_0_6));
@@ -4602,7 +4384,7 @@ static inline bool cw_meets_CreateFunctionStmt(const pgbind_CreateFunctionStmt *
 CW_BEGIN(CreateFunctionStmt, 88)
 	CW_BOOL(0, is_procedure, _, -1)
 	CW_BOOL(1, replace, _, -1)
-	CW_REPEATED_NODE(2, funcname, Node, -1)
+	CW_LEAVES(2, funcname, Node, -1)
 	CW_REPEATED_NODE(3, parameters, Node, -1)
 	CW_MESSAGE(4, returnType, TypeName, 200)
 	CW_REPEATED_NODE(5, options, Node, -1)
@@ -4617,7 +4399,7 @@ static inline bool cw_meets_AlterFunctionStmt(const pgbind_AlterFunctionStmt *m,
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, func, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, actions, true, true, 0, CW_KINDS(cw_kinds_89_0_2));
+			CW_MEETS_REPEATED_NODE(m, actions, true, false, 0, CW_KINDS(cw_kinds_89_0_2));
 	}
 }
 
@@ -4634,7 +4416,7 @@ static inline bool cw_meets_DoStmt(const pgbind_DoStmt *m, Parent parent)
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_KINDS(cw_kinds_90_0_0));
+			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_90_0_0));
 	}
 }
 
@@ -4769,7 +4551,7 @@ static inline bool cw_meets_ViewStmt(const pgbind_ViewStmt *m, Parent parent)
 
 CW_BEGIN(ViewStmt, 97)
 	CW_MESSAGE(0, view, RangeVar, 12)
-	CW_REPEATED_NODE(1, aliases, Node, -1)
+	CW_LEAVES(1, aliases, Node, -1)
 	CW_NODE(2, query, Node, -1)
 	CW_BOOL(3, replace, _, -1)
 	CW_REPEATED_NODE(4, options, Node, -1)
@@ -4798,14 +4580,14 @@ static inline bool cw_meets_CreateDomainStmt(const pgbind_CreateDomainStmt *m, P
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, domainname, true, true, 0, CW_KINDS(cw_kinds_99_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, domainname, true, false, 0, CW_KINDS(cw_kinds_99_0_0)) &&
 			CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, constraints, true, false, 0, CW_KINDS(cw_kinds_99_0_3));
 	}
 }
 
 CW_BEGIN(CreateDomainStmt, 99)
-	CW_REPEATED_NODE(0, domainname, Node, -1)
+	CW_LEAVES(0, domainname, Node, -1)
 	CW_MESSAGE(1, typeName, TypeName, 200)
 	CW_MESSAGE(2, collClause, CollateClause, 192)
 	CW_REPEATED_NODE(3, constraints, Node, -1)
@@ -4931,7 +4713,7 @@ static inline bool cw_meets_AlterSeqStmt(const pgbind_AlterSeqStmt *m, Parent pa
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, sequence, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, true, 0, CW_KINDS(cw_kinds_106_0_1));
+			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_106_0_1));
 	}
 }
 
@@ -5000,7 +4782,7 @@ static inline bool cw_meets_CreateTrigStmt(const pgbind_CreateTrigStmt *m, Paren
 		return true &&
 			CW_MEETS_STRING(m, trigname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, funcname, true, true, 0, CW_KINDS(cw_kinds_110_0_4)) &&
+			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_110_0_4)) &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_110_0_5)) &&
 			CW_MEETS_REPEATED_NODE(m, columns, true, false, 0, CW_KINDS(cw_kinds_110_0_9)) &&
 			CW_MEETS_NODE(m, whenClause, false, false, 0, CW_KINDS(cw_kinds_110_0_10)) &&
@@ -5013,12 +4795,12 @@ CW_BEGIN(CreateTrigStmt, 110)
 	CW_BOOL(1, isconstraint, _, -1)
 	CW_STRING(2, trigname, _, -1)
 	CW_MESSAGE(3, relation, RangeVar, 12)
-	CW_REPEATED_NODE(4, funcname, Node, -1)
-	CW_REPEATED_NODE(5, args, Node, -1)
+	CW_LEAVES(4, funcname, Node, -1)
+	CW_LEAVES(5, args, Node, -1)
 	CW_BOOL(6, row, _, -1)
 	CW_INT32(7, timing, _, -1)
 	CW_INT32(8, events, _, -1)
-	CW_REPEATED_NODE(9, columns, Node, -1)
+	CW_LEAVES(9, columns, Node, -1)
 	CW_NODE(10, whenClause, Node, -1)
 	CW_REPEATED_NODE(11, transitionRels, Node, -1)
 	CW_BOOL(12, deferrable, _, -1)
@@ -5036,7 +4818,7 @@ static inline bool cw_meets_CreatePLangStmt(const pgbind_CreatePLangStmt *m, Par
 	default:
 		return true &&
 			CW_MEETS_STRING(m, plname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, plhandler, true, true, 0, CW_KINDS(cw_kinds_111_0_2)) &&
+			CW_MEETS_REPEATED_NODE(m, plhandler, true, false, 0, CW_KINDS(cw_kinds_111_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, plinline, true, false, 0, CW_KINDS(cw_kinds_111_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, plvalidator, true, false, 0, CW_KINDS(cw_kinds_111_0_4));
 	}
@@ -5045,9 +4827,9 @@ static inline bool cw_meets_CreatePLangStmt(const pgbind_CreatePLangStmt *m, Par
 CW_BEGIN(CreatePLangStmt, 111)
 	CW_BOOL(0, replace, _, -1)
 	CW_STRING(1, plname, _, -1)
-	CW_REPEATED_NODE(2, plhandler, Node, -1)
-	CW_REPEATED_NODE(3, plinline, Node, -1)
-	CW_REPEATED_NODE(4, plvalidator, Node, -1)
+	CW_LEAVES(2, plhandler, Node, -1)
+	CW_LEAVES(3, plinline, Node, -1)
+	CW_LEAVES(4, plvalidator, Node, -1)
 	CW_BOOL(5, pltrusted, _, -1)
 CW_END
 
@@ -5094,7 +4876,7 @@ static inline bool cw_meets_DropRoleStmt(const pgbind_DropRoleStmt *m, Parent pa
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, true, 0, CW_KINDS(cw_kinds_114_0_0));
+			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_114_0_0));
 	}
 }
 
@@ -5110,7 +4892,7 @@ static inline bool cw_meets_LockStmt(const pgbind_LockStmt *m, Parent parent)
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, relations, true, true, 0, CW_KINDS(cw_kinds_115_0_0));
+			CW_MEETS_REPEATED_NODE(m, relations, true, false, 0, CW_KINDS(cw_kinds_115_0_0));
 	}
 }
 
@@ -5254,18 +5036,18 @@ static inline bool cw_meets_CreateConversionStmt(const pgbind_CreateConversionSt
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, conversion_name, true, true, 0, CW_KINDS(cw_kinds_124_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, conversion_name, true, false, 0, CW_KINDS(cw_kinds_124_0_0)) &&
 			CW_MEETS_STRING(m, for_encoding_name, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_STRING(m, to_encoding_name, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, func_name, true, true, 0, CW_KINDS(cw_kinds_124_0_3));
+			CW_MEETS_REPEATED_NODE(m, func_name, true, false, 0, CW_KINDS(cw_kinds_124_0_3));
 	}
 }
 
 CW_BEGIN(CreateConversionStmt, 124)
-	CW_REPEATED_NODE(0, conversion_name, Node, -1)
+	CW_LEAVES(0, conversion_name, Node, -1)
 	CW_STRING(1, for_encoding_name, _, -1)
 	CW_STRING(2, to_encoding_name, _, -1)
-	CW_REPEATED_NODE(3, func_name, Node, -1)
+	CW_LEAVES(3, func_name, Node, -1)
 	CW_BOOL(4, def, _, -1)
 CW_END
 
@@ -5297,17 +5079,17 @@ static inline bool cw_meets_CreateOpClassStmt(const pgbind_CreateOpClassStmt *m,
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, opclassname, true, true, 0, CW_KINDS(cw_kinds_126_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, opclassname, true, false, 0, CW_KINDS(cw_kinds_126_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, false, 0, CW_KINDS(cw_kinds_126_0_1)) &&
 			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_MESSAGE(m, datatype, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, items, true, true, 0, CW_KINDS(cw_kinds_126_0_4));
+			CW_MEETS_REPEATED_NODE(m, items, true, false, 0, CW_KINDS(cw_kinds_126_0_4));
 	}
 }
 
 CW_BEGIN(CreateOpClassStmt, 126)
-	CW_REPEATED_NODE(0, opclassname, Node, -1)
-	CW_REPEATED_NODE(1, opfamilyname, Node, -1)
+	CW_LEAVES(0, opclassname, Node, -1)
+	CW_LEAVES(1, opfamilyname, Node, -1)
 	CW_STRING(2, amname, _, -1)
 	CW_MESSAGE(3, datatype, TypeName, 200)
 	CW_REPEATED_NODE(4, items, Node, -1)
@@ -5321,13 +5103,13 @@ static inline bool cw_meets_CreateOpFamilyStmt(const pgbind_CreateOpFamilyStmt *
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, true, 0, CW_KINDS(cw_kinds_127_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, false, 0, CW_KINDS(cw_kinds_127_0_0)) &&
 			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS);
 	}
 }
 
 CW_BEGIN(CreateOpFamilyStmt, 127)
-	CW_REPEATED_NODE(0, opfamilyname, Node, -1)
+	CW_LEAVES(0, opfamilyname, Node, -1)
 	CW_STRING(1, amname, _, -1)
 CW_END
 
@@ -5339,14 +5121,14 @@ static inline bool cw_meets_AlterOpFamilyStmt(const pgbind_AlterOpFamilyStmt *m,
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, true, 0, CW_KINDS(cw_kinds_128_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, false, 0, CW_KINDS(cw_kinds_128_0_0)) &&
 			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, items, true, true, 0, CW_KINDS(cw_kinds_128_0_3));
+			CW_MEETS_REPEATED_NODE(m, items, true, false, 0, CW_KINDS(cw_kinds_128_0_3));
 	}
 }
 
 CW_BEGIN(AlterOpFamilyStmt, 128)
-	CW_REPEATED_NODE(0, opfamilyname, Node, -1)
+	CW_LEAVES(0, opfamilyname, Node, -1)
 	CW_STRING(1, amname, _, -1)
 	CW_BOOL(2, isDrop, _, -1)
 	CW_REPEATED_NODE(3, items, Node, -1)
@@ -5380,7 +5162,7 @@ static inline bool cw_meets_ExecuteStmt(const pgbind_ExecuteStmt *m, Parent pare
 	default:
 		return true &&
 			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, params, true, false, 0, CW_KINDS(cw_kinds_130_0_1));
+			CW_MEETS_REPEATED_NODE(m, params, false, false, 0, CW_KINDS(cw_kinds_130_0_1));
 	}
 }
 
@@ -5521,7 +5303,7 @@ static inline bool cw_meets_AlterOperatorStmt(const pgbind_AlterOperatorStmt *m,
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, opername, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, true, 0, CW_KINDS(cw_kinds_138_0_1));
+			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_138_0_1));
 	}
 }
 
@@ -5538,13 +5320,13 @@ static inline bool cw_meets_AlterTypeStmt(const pgbind_AlterTypeStmt *m, Parent 
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, typeName, true, true, 0, CW_KINDS(cw_kinds_139_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, true, 0, CW_KINDS(cw_kinds_139_0_1));
+			CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_139_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_139_0_1));
 	}
 }
 
 CW_BEGIN(AlterTypeStmt, 139)
-	CW_REPEATED_NODE(0, typeName, Node, -1)
+	CW_LEAVES(0, typeName, Node, -1)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
@@ -5555,7 +5337,7 @@ static inline bool cw_meets_DropOwnedStmt(const pgbind_DropOwnedStmt *m, Parent 
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, true, 0, CW_KINDS(cw_kinds_140_0_0));
+			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_140_0_0));
 	}
 }
 
@@ -5571,7 +5353,7 @@ static inline bool cw_meets_ReassignOwnedStmt(const pgbind_ReassignOwnedStmt *m,
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, true, 0, CW_KINDS(cw_kinds_141_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_141_0_0)) &&
 			CW_MEETS_MESSAGE(m, newrole, true, false, 0, CW_NO_KINDS);
 	}
 }
@@ -5606,14 +5388,14 @@ static inline bool cw_meets_CreateEnumStmt(const pgbind_CreateEnumStmt *m, Paren
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, typeName, true, true, 0, CW_KINDS(cw_kinds_143_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_143_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, vals, true, false, 0, CW_KINDS(cw_kinds_143_0_1));
 	}
 }
 
 CW_BEGIN(CreateEnumStmt, 143)
-	CW_REPEATED_NODE(0, typeName, Node, -1)
-	CW_REPEATED_NODE(1, vals, Node, -1)
+	CW_LEAVES(0, typeName, Node, -1)
+	CW_LEAVES(1, vals, Node, -1)
 CW_END
 
 static const uint8_t cw_kinds_144_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* typeName */
@@ -5624,13 +5406,13 @@ static inline bool cw_meets_CreateRangeStmt(const pgbind_CreateRangeStmt *m, Par
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, typeName, true, true, 0, CW_KINDS(cw_kinds_144_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, params, true, true, 0, CW_KINDS(cw_kinds_144_0_1));
+			CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_144_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, params, true, false, 0, CW_KINDS(cw_kinds_144_0_1));
 	}
 }
 
 CW_BEGIN(CreateRangeStmt, 144)
-	CW_REPEATED_NODE(0, typeName, Node, -1)
+	CW_LEAVES(0, typeName, Node, -1)
 	CW_REPEATED_NODE(1, params, Node, -1)
 CW_END
 
@@ -5641,13 +5423,13 @@ static inline bool cw_meets_AlterEnumStmt(const pgbind_AlterEnumStmt *m, Parent 
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, typeName, true, true, 0, CW_KINDS(cw_kinds_145_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_145_0_0)) &&
 			CW_MEETS_STRING(m, newVal, true, false, 0, CW_NO_KINDS);
 	}
 }
 
 CW_BEGIN(AlterEnumStmt, 145)
-	CW_REPEATED_NODE(0, typeName, Node, -1)
+	CW_LEAVES(0, typeName, Node, -1)
 	CW_STRING(1, oldVal, _, -1)
 	CW_STRING(2, newVal, _, -1)
 	CW_STRING(3, newValNeighbor, _, -1)
@@ -5663,13 +5445,13 @@ static inline bool cw_meets_AlterTSDictionaryStmt(const pgbind_AlterTSDictionary
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, dictname, true, true, 0, CW_KINDS(cw_kinds_146_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, true, 0, CW_KINDS(cw_kinds_146_0_1));
+			CW_MEETS_REPEATED_NODE(m, dictname, true, false, 0, CW_KINDS(cw_kinds_146_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_146_0_1));
 	}
 }
 
 CW_BEGIN(AlterTSDictionaryStmt, 146)
-	CW_REPEATED_NODE(0, dictname, Node, -1)
+	CW_LEAVES(0, dictname, Node, -1)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
@@ -5682,16 +5464,16 @@ static inline bool cw_meets_AlterTSConfigurationStmt(const pgbind_AlterTSConfigu
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, cfgname, true, true, 0, CW_KINDS(cw_kinds_147_0_1)) &&
+			CW_MEETS_REPEATED_NODE(m, cfgname, true, false, 0, CW_KINDS(cw_kinds_147_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, tokentype, true, false, 0, CW_KINDS(cw_kinds_147_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, dicts, true, false, 0, CW_KINDS(cw_kinds_147_0_3));
+			CW_MEETS_REPEATED_NODE(m, dicts, false, false, 0, CW_KINDS(cw_kinds_147_0_3));
 	}
 }
 
 CW_BEGIN(AlterTSConfigurationStmt, 147)
 	CW_ENUM(0, kind, AlterTSConfigType, 29)
-	CW_REPEATED_NODE(1, cfgname, Node, -1)
-	CW_REPEATED_NODE(2, tokentype, Node, -1)
+	CW_LEAVES(1, cfgname, Node, -1)
+	CW_LEAVES(2, tokentype, Node, -1)
 	CW_REPEATED_NODE(3, dicts, Node, -1)
 	CW_BOOL(4, override, _, -1)
 	CW_BOOL(5, replace, _, -1)
@@ -5808,7 +5590,7 @@ static inline bool cw_meets_AlterUserMappingStmt(const pgbind_AlterUserMappingSt
 		return true &&
 			CW_MEETS_MESSAGE(m, user, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_STRING(m, servername, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, true, 0, CW_KINDS(cw_kinds_153_0_2));
+			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_153_0_2));
 	}
 }
 
@@ -5843,7 +5625,7 @@ static inline bool cw_meets_AlterTableSpaceOptionsStmt(const pgbind_AlterTableSp
 	default:
 		return true &&
 			CW_MEETS_STRING(m, tablespacename, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, true, 0, CW_KINDS(cw_kinds_155_0_1));
+			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_155_0_1));
 	}
 }
 
@@ -6001,7 +5783,7 @@ static inline bool cw_meets_CreateEventTrigStmt(const pgbind_CreateEventTrigStmt
 			CW_MEETS_STRING(m, trigname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_STRING(m, eventname, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, whenclause, true, false, 0, CW_KINDS(cw_kinds_163_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, funcname, true, true, 0, CW_KINDS(cw_kinds_163_0_3));
+			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_163_0_3));
 	}
 }
 
@@ -6009,7 +5791,7 @@ CW_BEGIN(CreateEventTrigStmt, 163)
 	CW_STRING(0, trigname, _, -1)
 	CW_STRING(1, eventname, _, -1)
 	CW_REPEATED_NODE(2, whenclause, Node, -1)
-	CW_REPEATED_NODE(3, funcname, Node, -1)
+	CW_LEAVES(3, funcname, Node, -1)
 CW_END
 
 static inline bool cw_meets_AlterEventTrigStmt(const pgbind_AlterEventTrigStmt *m, Parent parent)
@@ -6018,8 +5800,7 @@ static inline bool cw_meets_AlterEventTrigStmt(const pgbind_AlterEventTrigStmt *
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_STRING(m, trigname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_STRING(m, tgenabled, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_STRING(m, trigname, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -6049,8 +5830,7 @@ static inline bool cw_meets_ReplicaIdentityStmt(const pgbind_ReplicaIdentityStmt
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_STRING(m, identity_type, true, false, 0, CW_NO_KINDS);
+		return true;
 	}
 }
 
@@ -6085,7 +5865,7 @@ static inline bool cw_meets_CreatePolicyStmt(const pgbind_CreatePolicyStmt *m, P
 			CW_MEETS_STRING(m, policy_name, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_MESSAGE(m, table, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_STRING(m, cmd_name, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, true, 0, CW_KINDS(cw_kinds_168_0_4)) &&
+			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_168_0_4)) &&
 			CW_MEETS_NODE(m, qual, false, false, 0, CW_KINDS(cw_kinds_168_0_5)) &&
 			CW_MEETS_NODE(m, with_check, false, false, 0, CW_KINDS(cw_kinds_168_0_6));
 	}
@@ -6153,14 +5933,13 @@ static inline bool cw_meets_CreateAmStmt(const pgbind_CreateAmStmt *m, Parent pa
 	default:
 		return true &&
 			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, handler_name, true, true, 0, CW_KINDS(cw_kinds_171_0_1)) &&
-			CW_MEETS_STRING(m, amtype, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_REPEATED_NODE(m, handler_name, true, false, 0, CW_KINDS(cw_kinds_171_0_1));
 	}
 }
 
 CW_BEGIN(CreateAmStmt, 171)
 	CW_STRING(0, amname, _, -1)
-	CW_REPEATED_NODE(1, handler_name, Node, -1)
+	CW_LEAVES(1, handler_name, Node, -1)
 	CW_STRING(2, amtype, _, -1)
 CW_END
 
@@ -6216,7 +5995,7 @@ static inline bool cw_meets_CreateSubscriptionStmt(const pgbind_CreateSubscripti
 	default:
 		return true &&
 			CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, publication, true, true, 0, CW_KINDS(cw_kinds_174_0_2)) &&
+			CW_MEETS_REPEATED_NODE(m, publication, true, false, 0, CW_KINDS(cw_kinds_174_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_174_0_3));
 	}
 }
@@ -6224,7 +6003,7 @@ static inline bool cw_meets_CreateSubscriptionStmt(const pgbind_CreateSubscripti
 CW_BEGIN(CreateSubscriptionStmt, 174)
 	CW_STRING(0, subname, _, -1)
 	CW_STRING(1, conninfo, _, -1)
-	CW_REPEATED_NODE(2, publication, Node, -1)
+	CW_LEAVES(2, publication, Node, -1)
 	CW_REPEATED_NODE(3, options, Node, -1)
 CW_END
 
@@ -6246,7 +6025,7 @@ CW_BEGIN(AlterSubscriptionStmt, 175)
 	CW_ENUM(0, kind, AlterSubscriptionType, 32)
 	CW_STRING(1, subname, _, -1)
 	CW_STRING(2, conninfo, _, -1)
-	CW_REPEATED_NODE(3, publication, Node, -1)
+	CW_LEAVES(3, publication, Node, -1)
 	CW_REPEATED_NODE(4, options, Node, -1)
 CW_END
 
@@ -6276,16 +6055,16 @@ static inline bool cw_meets_CreateStatsStmt(const pgbind_CreateStatsStmt *m, Par
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, defnames, true, true, 0, CW_KINDS(cw_kinds_177_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, defnames, true, false, 0, CW_KINDS(cw_kinds_177_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, stat_types, true, false, 0, CW_KINDS(cw_kinds_177_0_1)) &&
-			CW_MEETS_REPEATED_NODE(m, exprs, true, true, 0, CW_KINDS(cw_kinds_177_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, relations, true, true, 0, CW_KINDS(cw_kinds_177_0_3));
+			CW_MEETS_REPEATED_NODE(m, exprs, true, false, 0, CW_KINDS(cw_kinds_177_0_2)) &&
+			CW_MEETS_REPEATED_NODE(m, relations, true, false, 0, CW_KINDS(cw_kinds_177_0_3));
 	}
 }
 
 CW_BEGIN(CreateStatsStmt, 177)
-	CW_REPEATED_NODE(0, defnames, Node, -1)
-	CW_REPEATED_NODE(1, stat_types, Node, -1)
+	CW_LEAVES(0, defnames, Node, -1)
+	CW_LEAVES(1, stat_types, Node, -1)
 	CW_REPEATED_NODE(2, exprs, Node, -1)
 	CW_REPEATED_NODE(3, relations, Node, -1)
 	CW_STRING(4, stxcomment, _, -1)
@@ -6300,12 +6079,12 @@ static inline bool cw_meets_AlterCollationStmt(const pgbind_AlterCollationStmt *
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, collname, true, true, 0, CW_KINDS(cw_kinds_178_0_0));
+			CW_MEETS_REPEATED_NODE(m, collname, true, false, 0, CW_KINDS(cw_kinds_178_0_0));
 	}
 }
 
 CW_BEGIN(AlterCollationStmt, 178)
-	CW_REPEATED_NODE(0, collname, Node, -1)
+	CW_LEAVES(0, collname, Node, -1)
 CW_END
 
 static inline bool cw_meets_CallStmt(const pgbind_CallStmt *m, Parent parent)
@@ -6331,12 +6110,12 @@ static inline bool cw_meets_AlterStatsStmt(const pgbind_AlterStatsStmt *m, Paren
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, defnames, true, true, 0, CW_KINDS(cw_kinds_180_0_0));
+			CW_MEETS_REPEATED_NODE(m, defnames, true, false, 0, CW_KINDS(cw_kinds_180_0_0));
 	}
 }
 
 CW_BEGIN(AlterStatsStmt, 180)
-	CW_REPEATED_NODE(0, defnames, Node, -1)
+	CW_LEAVES(0, defnames, Node, -1)
 	CW_INT32(1, stxstattarget, _, -1)
 	CW_BOOL(2, missing_ok, _, -1)
 CW_END
@@ -6350,15 +6129,15 @@ static inline bool cw_meets_A_Expr(const pgbind_A_Expr *m, Parent parent)
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, name, true, true, 0, CW_KINDS(cw_kinds_181_0_1)) &&
+			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_0_1)) &&
 			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_0_2)) &&
-			CW_MEETS_NODE(m, rexpr, true, false, 0, CW_KINDS(cw_kinds_181_0_3));
+			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_0_3));
 	}
 }
 
 CW_BEGIN(A_Expr, 181)
 	CW_ENUM(0, kind, A_Expr_Kind, 5)
-	CW_REPEATED_NODE(1, name, Node, -1)
+	CW_LEAVES(1, name, Node, -1)
 	CW_NODE(2, lexpr, Node, -1)
 	CW_NODE(3, rexpr, Node, -1)
 	CW_INT32(4, location, _, -1)
@@ -6376,7 +6155,7 @@ static inline bool cw_meets_ColumnRef(const pgbind_ColumnRef *m, Parent parent)
 }
 
 CW_BEGIN(ColumnRef, 182)
-	CW_REPEATED_NODE(0, fields, Node, -1)
+	CW_LEAVES(0, fields, Node, -1)
 	CW_INT32(1, location, _, -1)
 CW_END
 
@@ -6404,7 +6183,7 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, funcname, true, true, 0, CW_KINDS(cw_kinds_184_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_184_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_0_2)) &&
 			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_0_3));
@@ -6412,7 +6191,7 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 }
 
 CW_BEGIN(FuncCall, 184)
-	CW_REPEATED_NODE(0, funcname, Node, -1)
+	CW_LEAVES(0, funcname, Node, -1)
 	CW_REPEATED_NODE(1, args, Node, -1)
 	CW_REPEATED_NODE(2, agg_order, Node, -1)
 	CW_NODE(3, agg_filter, Node, -1)
@@ -6481,7 +6260,7 @@ static inline bool cw_meets_A_ArrayExpr(const pgbind_A_ArrayExpr *m, Parent pare
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, elements, true, false, 0, CW_KINDS(cw_kinds_188_0_0));
+			CW_MEETS_REPEATED_NODE(m, elements, false, false, 0, CW_KINDS(cw_kinds_188_0_0));
 	}
 }
 
@@ -6517,7 +6296,7 @@ static inline bool cw_meets_MultiAssignRef(const pgbind_MultiAssignRef *m, Paren
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, source, true, false, 0, CW_KINDS(cw_kinds_190_0_0));
+			CW_MEETS_NODE(m, source, false, false, 0, CW_KINDS(cw_kinds_190_0_0));
 	}
 }
 
@@ -6554,13 +6333,13 @@ static inline bool cw_meets_CollateClause(const pgbind_CollateClause *m, Parent 
 	default:
 		return true &&
 			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_192_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, collname, true, true, 0, CW_KINDS(cw_kinds_192_0_1));
+			CW_MEETS_REPEATED_NODE(m, collname, true, false, 0, CW_KINDS(cw_kinds_192_0_1));
 	}
 }
 
 CW_BEGIN(CollateClause, 192)
 	CW_NODE(0, arg, Node, -1)
-	CW_REPEATED_NODE(1, collname, Node, -1)
+	CW_LEAVES(1, collname, Node, -1)
 	CW_INT32(2, location, _, -1)
 CW_END
 
@@ -6572,7 +6351,7 @@ static inline bool cw_meets_SortBy(const pgbind_SortBy *m, Parent parent)
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, node, true, false, 0, CW_KINDS(cw_kinds_193_0_0)) &&
+			CW_MEETS_NODE(m, node, false, false, 0, CW_KINDS(cw_kinds_193_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, useOp, true, false, 0, CW_KINDS(cw_kinds_193_0_3));
 	}
 }
@@ -6581,7 +6360,7 @@ CW_BEGIN(SortBy, 193)
 	CW_NODE(0, node, Node, -1)
 	CW_ENUM(1, sortby_dir, SortByDir, 2)
 	CW_ENUM(2, sortby_nulls, SortByNulls, 3)
-	CW_REPEATED_NODE(3, useOp, Node, -1)
+	CW_LEAVES(3, useOp, Node, -1)
 	CW_INT32(4, location, _, -1)
 CW_END
 
@@ -6595,7 +6374,7 @@ static inline bool cw_meets_WindowDef(const pgbind_WindowDef *m, Parent parent)
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, partitionClause, true, false, 0, CW_KINDS(cw_kinds_194_0_2)) &&
+			CW_MEETS_REPEATED_NODE(m, partitionClause, false, false, 0, CW_KINDS(cw_kinds_194_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, orderClause, true, false, 0, CW_KINDS(cw_kinds_194_0_3)) &&
 			CW_MEETS_NODE(m, startOffset, false, false, 0, CW_KINDS(cw_kinds_194_0_5)) &&
 			CW_MEETS_NODE(m, endOffset, false, false, 0, CW_KINDS(cw_kinds_194_0_6));
@@ -6620,8 +6399,7 @@ static inline bool cw_meets_RangeSubselect(const pgbind_RangeSubselect *m, Paren
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, subquery, true, false, 0, CW_KINDS(cw_kinds_195_0_1)) &&
-			CW_MEETS_MESSAGE(m, alias, true, false, 0, CW_NO_KINDS);
+			CW_MEETS_NODE(m, subquery, true, false, 0, CW_KINDS(cw_kinds_195_0_1));
 	}
 }
 
@@ -6664,15 +6442,15 @@ static inline bool cw_meets_RangeTableSample(const pgbind_RangeTableSample *m, P
 	default:
 		return true &&
 			CW_MEETS_NODE(m, relation, true, false, 0, CW_KINDS(cw_kinds_197_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, method, true, true, 0, CW_KINDS(cw_kinds_197_0_1)) &&
-			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_KINDS(cw_kinds_197_0_2)) &&
+			CW_MEETS_REPEATED_NODE(m, method, true, false, 0, CW_KINDS(cw_kinds_197_0_1)) &&
+			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_197_0_2)) &&
 			CW_MEETS_NODE(m, repeatable, false, false, 0, CW_KINDS(cw_kinds_197_0_3));
 	}
 }
 
 CW_BEGIN(RangeTableSample, 197)
 	CW_NODE(0, relation, Node, -1)
-	CW_REPEATED_NODE(1, method, Node, -1)
+	CW_LEAVES(1, method, Node, -1)
 	CW_REPEATED_NODE(2, args, Node, -1)
 	CW_NODE(3, repeatable, Node, -1)
 	CW_INT32(4, location, _, -1)
@@ -6688,10 +6466,10 @@ static inline bool cw_meets_RangeTableFunc(const pgbind_RangeTableFunc *m, Paren
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, docexpr, true, false, 0, CW_KINDS(cw_kinds_198_0_1)) &&
-			CW_MEETS_NODE(m, rowexpr, true, false, 0, CW_KINDS(cw_kinds_198_0_2)) &&
+			CW_MEETS_NODE(m, docexpr, false, false, 0, CW_KINDS(cw_kinds_198_0_1)) &&
+			CW_MEETS_NODE(m, rowexpr, false, false, 0, CW_KINDS(cw_kinds_198_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, namespaces, true, false, 0, CW_KINDS(cw_kinds_198_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, columns, true, true, 0, CW_KINDS(cw_kinds_198_0_4));
+			CW_MEETS_REPEATED_NODE(m, columns, true, false, 0, CW_KINDS(cw_kinds_198_0_4));
 	}
 }
 
@@ -6738,14 +6516,14 @@ static inline bool cw_meets_TypeName(const pgbind_TypeName *m, Parent parent)
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, names, true, true, 0, CW_KINDS(cw_kinds_200_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, names, true, false, 0, CW_KINDS(cw_kinds_200_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, typmods, true, false, 0, CW_KINDS(cw_kinds_200_0_4)) &&
 			CW_MEETS_REPEATED_NODE(m, arrayBounds, true, false, 0, CW_KINDS(cw_kinds_200_0_6));
 	}
 }
 
 CW_BEGIN(TypeName, 200)
-	CW_REPEATED_NODE(0, names, Node, -1)
+	CW_LEAVES(0, names, Node, -1)
 	CW_UINT32(1, typeOid, _, -1)
 	CW_BOOL(2, setof, _, -1)
 	CW_BOOL(3, pct_type, _, -1)
@@ -6810,8 +6588,8 @@ CW_BEGIN(IndexElem, 202)
 	CW_STRING(0, name, _, -1)
 	CW_NODE(1, expr, Node, -1)
 	CW_STRING(2, indexcolname, _, -1)
-	CW_REPEATED_NODE(3, collation, Node, -1)
-	CW_REPEATED_NODE(4, opclass, Node, -1)
+	CW_LEAVES(3, collation, Node, -1)
+	CW_LEAVES(4, opclass, Node, -1)
 	CW_REPEATED_NODE(5, opclassopts, Node, -1)
 	CW_ENUM(6, ordering, SortByDir, 2)
 	CW_ENUM(7, nulls_ordering, SortByNulls, 3)
@@ -6865,7 +6643,7 @@ CW_BEGIN(Constraint, 204)
 	CW_STRING(7, cooked_expr, _, -1)
 	CW_STRING(8, generated_when, _, -1)
 	CW_BOOL(9, nulls_not_distinct, _, -1)
-	CW_REPEATED_NODE(10, keys, Node, -1)
+	CW_LEAVES(10, keys, Node, -1)
 	CW_REPEATED_NODE(11, including, Node, -1)
 	CW_REPEATED_NODE(12, exclusions, Node, -1)
 	CW_REPEATED_NODE(13, options, Node, -1)
@@ -6875,8 +6653,8 @@ CW_BEGIN(Constraint, 204)
 	CW_STRING(17, access_method, _, -1)
 	CW_NODE(18, where_clause, Node, -1)
 	CW_MESSAGE(19, pktable, RangeVar, 12)
-	CW_REPEATED_NODE(20, fk_attrs, Node, -1)
-	CW_REPEATED_NODE(21, pk_attrs, Node, -1)
+	CW_LEAVES(20, fk_attrs, Node, -1)
+	CW_LEAVES(21, pk_attrs, Node, -1)
 	CW_STRING(22, fk_matchtype, _, -1)
 	CW_STRING(23, fk_upd_action, _, -1)
 	CW_STRING(24, fk_del_action, _, -1)
@@ -7031,7 +6809,7 @@ static inline bool cw_meets_GroupingSet(const pgbind_GroupingSet *m, Parent pare
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, content, true, false, 0, CW_KINDS(cw_kinds_211_0_1));
+			CW_MEETS_REPEATED_NODE(m, content, false, false, 0, CW_KINDS(cw_kinds_211_0_1));
 	}
 }
 
@@ -7077,14 +6855,14 @@ static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m, Paren
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, objname, true, true, 0, CW_KINDS(cw_kinds_213_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_0_2));
 	}
 }
 
 CW_BEGIN(ObjectWithArgs, 213)
-	CW_REPEATED_NODE(0, objname, Node, -1)
+	CW_LEAVES(0, objname, Node, -1)
 	CW_REPEATED_NODE(1, objargs, Node, -1)
 	CW_REPEATED_NODE(2, objfuncargs, Node, -1)
 	CW_BOOL(3, args_unspecified, _, -1)
@@ -7103,7 +6881,7 @@ static inline bool cw_meets_AccessPriv(const pgbind_AccessPriv *m, Parent parent
 
 CW_BEGIN(AccessPriv, 214)
 	CW_STRING(0, priv_name, _, -1)
-	CW_REPEATED_NODE(1, cols, Node, -1)
+	CW_LEAVES(1, cols, Node, -1)
 CW_END
 
 static const uint8_t cw_kinds_215_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* order_family */
@@ -7123,7 +6901,7 @@ CW_BEGIN(CreateOpClassItem, 215)
 	CW_INT32(0, itemtype, _, -1)
 	CW_MESSAGE(1, name, ObjectWithArgs, 213)
 	CW_INT32(2, number, _, -1)
-	CW_REPEATED_NODE(3, order_family, Node, -1)
+	CW_LEAVES(3, order_family, Node, -1)
 	CW_REPEATED_NODE(4, class_args, Node, -1)
 	CW_MESSAGE(5, storedtype, TypeName, 200)
 CW_END
@@ -7203,7 +6981,7 @@ static inline bool cw_meets_XmlSerialize(const pgbind_XmlSerialize *m, Parent pa
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, expr, true, false, 0, CW_KINDS(cw_kinds_220_0_1)) &&
+			CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(cw_kinds_220_0_1)) &&
 			CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS);
 	}
 }
@@ -7222,7 +7000,7 @@ static inline bool cw_meets_WithClause(const pgbind_WithClause *m, Parent parent
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, ctes, true, true, 0, CW_KINDS(cw_kinds_221_0_0));
+			CW_MEETS_REPEATED_NODE(m, ctes, true, false, 0, CW_KINDS(cw_kinds_221_0_0));
 	}
 }
 
@@ -7280,13 +7058,13 @@ static inline bool cw_meets_CTESearchClause(const pgbind_CTESearchClause *m, Par
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, search_col_list, true, true, 0, CW_KINDS(cw_kinds_224_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, search_col_list, true, false, 0, CW_KINDS(cw_kinds_224_0_0)) &&
 			CW_MEETS_STRING(m, search_seq_column, true, false, 0, CW_NO_KINDS);
 	}
 }
 
 CW_BEGIN(CTESearchClause, 224)
-	CW_REPEATED_NODE(0, search_col_list, Node, -1)
+	CW_LEAVES(0, search_col_list, Node, -1)
 	CW_BOOL(1, search_breadth_first, _, -1)
 	CW_STRING(2, search_seq_column, _, -1)
 	CW_INT32(3, location, _, -1)
@@ -7301,16 +7079,16 @@ static inline bool cw_meets_CTECycleClause(const pgbind_CTECycleClause *m, Paren
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, cycle_col_list, true, true, 0, CW_KINDS(cw_kinds_225_0_0)) &&
+			CW_MEETS_REPEATED_NODE(m, cycle_col_list, true, false, 0, CW_KINDS(cw_kinds_225_0_0)) &&
 			CW_MEETS_STRING(m, cycle_mark_column, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_NODE(m, cycle_mark_value, true, false, 0, CW_KINDS(cw_kinds_225_0_2)) &&
-			CW_MEETS_NODE(m, cycle_mark_default, true, false, 0, CW_KINDS(cw_kinds_225_0_3)) &&
+			CW_MEETS_NODE(m, cycle_mark_value, false, false, 0, CW_KINDS(cw_kinds_225_0_2)) &&
+			CW_MEETS_NODE(m, cycle_mark_default, false, false, 0, CW_KINDS(cw_kinds_225_0_3)) &&
 			CW_MEETS_STRING(m, cycle_path_column, true, false, 0, CW_NO_KINDS);
 	}
 }
 
 CW_BEGIN(CTECycleClause, 225)
-	CW_REPEATED_NODE(0, cycle_col_list, Node, -1)
+	CW_LEAVES(0, cycle_col_list, Node, -1)
 	CW_STRING(1, cycle_mark_column, _, -1)
 	CW_NODE(2, cycle_mark_value, Node, -1)
 	CW_NODE(3, cycle_mark_default, Node, -1)
@@ -7338,7 +7116,7 @@ static inline bool cw_meets_CommonTableExpr(const pgbind_CommonTableExpr *m, Par
 
 CW_BEGIN(CommonTableExpr, 226)
 	CW_STRING(0, ctename, _, -1)
-	CW_REPEATED_NODE(1, aliascolnames, Node, -1)
+	CW_LEAVES(1, aliascolnames, Node, -1)
 	CW_ENUM(2, ctematerialized, CTEMaterialize, 13)
 	CW_NODE(3, ctequery, Node, -1)
 	CW_MESSAGE(4, search_clause, CTESearchClause, 224)
@@ -7363,7 +7141,7 @@ static inline bool cw_meets_MergeWhenClause(const pgbind_MergeWhenClause *m, Par
 		return true &&
 			CW_MEETS_NODE(m, condition, false, false, 0, CW_KINDS(cw_kinds_227_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_227_0_4)) &&
-			CW_MEETS_REPEATED_NODE(m, values, true, false, 0, CW_KINDS(cw_kinds_227_0_5));
+			CW_MEETS_REPEATED_NODE(m, values, false, false, 0, CW_KINDS(cw_kinds_227_0_5));
 	}
 }
 
@@ -7425,8 +7203,8 @@ static inline bool cw_meets_PartitionElem(const pgbind_PartitionElem *m, Parent 
 CW_BEGIN(PartitionElem, 230)
 	CW_STRING(0, name, _, -1)
 	CW_NODE(1, expr, Node, -1)
-	CW_REPEATED_NODE(2, collation, Node, -1)
-	CW_REPEATED_NODE(3, opclass, Node, -1)
+	CW_LEAVES(2, collation, Node, -1)
+	CW_LEAVES(3, opclass, Node, -1)
 	CW_INT32(4, location, _, -1)
 CW_END
 
@@ -7438,7 +7216,7 @@ static inline bool cw_meets_PartitionSpec(const pgbind_PartitionSpec *m, Parent 
 	default:
 		return true &&
 			CW_MEETS_STRING(m, strategy, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, partParams, true, true, 0, CW_KINDS(cw_kinds_231_0_1));
+			CW_MEETS_REPEATED_NODE(m, partParams, true, false, 0, CW_KINDS(cw_kinds_231_0_1));
 	}
 }
 
@@ -7457,9 +7235,9 @@ static inline bool cw_meets_PartitionBoundSpec(const pgbind_PartitionBoundSpec *
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, listdatums, true, false, 0, CW_KINDS(cw_kinds_232_0_4)) &&
-			CW_MEETS_REPEATED_NODE(m, lowerdatums, true, false, 0, CW_KINDS(cw_kinds_232_0_5)) &&
-			CW_MEETS_REPEATED_NODE(m, upperdatums, true, false, 0, CW_KINDS(cw_kinds_232_0_6));
+			CW_MEETS_REPEATED_NODE(m, listdatums, false, false, 0, CW_KINDS(cw_kinds_232_0_4)) &&
+			CW_MEETS_REPEATED_NODE(m, lowerdatums, false, false, 0, CW_KINDS(cw_kinds_232_0_5)) &&
+			CW_MEETS_REPEATED_NODE(m, upperdatums, false, false, 0, CW_KINDS(cw_kinds_232_0_6));
 	}
 }
 
@@ -7520,7 +7298,7 @@ static inline bool cw_meets_VacuumRelation(const pgbind_VacuumRelation *m, Paren
 CW_BEGIN(VacuumRelation, 235)
 	CW_MESSAGE(0, relation, RangeVar, 12)
 	CW_UINT32(1, oid, _, -1)
-	CW_REPEATED_NODE(2, va_cols, Node, -1)
+	CW_LEAVES(2, va_cols, Node, -1)
 CW_END
 
 static inline bool cw_meets_PublicationObjSpec(const pgbind_PublicationObjSpec *m, Parent parent)
@@ -7556,7 +7334,7 @@ static inline bool cw_meets_PublicationTable(const pgbind_PublicationTable *m, P
 CW_BEGIN(PublicationTable, 237)
 	CW_MESSAGE(0, relation, RangeVar, 12)
 	CW_NODE(1, whereClause, Node, -1)
-	CW_REPEATED_NODE(2, columns, Node, -1)
+	CW_LEAVES(2, columns, Node, -1)
 CW_END
 
 static inline bool cw_meets_InlineCodeBlock(const pgbind_InlineCodeBlock *m, Parent parent)
