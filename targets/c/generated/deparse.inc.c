@@ -6,7 +6,7 @@
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
  *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
- *   schema/pg15/deparse.txt      fnv1a64 45a19bf2f813a79c
+ *   schema/pg15/deparse.txt      fnv1a64 a2eada5aa4e83672
  */
 /*
  * deparse.inc.c -- the deparse contract of the linked libpg_query: what its deparser requires of
@@ -16,1438 +16,1438 @@
  */
 
 /* ---- Begin rule operands ---- */
-/* 0: List.items (schema/pg15/deparse.txt:14:12) */
-/* 1: List.items (schema/pg15/deparse.txt:16:12) */
+/* 0: List.items (schema/pg15/deparse.txt:15:12) */
+/* 1: List.items (schema/pg15/deparse.txt:17:12) */
 static const uint8_t contract_kinds_1[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0xc0,0x09,0x80,0x04,0x04,0x00,0x4a,
 };
-/* 2: Alias.aliasname (schema/pg15/deparse.txt:18:17) */
-/* 3: Alias.colnames (schema/pg15/deparse.txt:20:16) */
-/* 4: Alias.colnames (schema/pg15/deparse.txt:22:16) */
+/* 2: Alias.aliasname (schema/pg15/deparse.txt:19:17) */
+/* 3: Alias.colnames (schema/pg15/deparse.txt:21:16) */
+/* 4: Alias.colnames (schema/pg15/deparse.txt:23:16) */
 static const uint8_t contract_kinds_4[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 5: RangeVar.relname (schema/pg15/deparse.txt:24:18) */
-/* 6: GroupingFunc.args (schema/pg15/deparse.txt:26:19) */
+/* 5: RangeVar.relname (schema/pg15/deparse.txt:25:18) */
+/* 6: GroupingFunc.args (schema/pg15/deparse.txt:27:19) */
 static const uint8_t contract_kinds_6[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 7: NamedArgExpr.arg (schema/pg15/deparse.txt:28:18) */
+/* 7: NamedArgExpr.arg (schema/pg15/deparse.txt:29:18) */
 static const uint8_t contract_kinds_7[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 8: NamedArgExpr.name (schema/pg15/deparse.txt:30:19) */
-/* 9: BoolExpr.args (schema/pg15/deparse.txt:32:15) */
-/* 10: BoolExpr.args (schema/pg15/deparse.txt:34:15) */
-/* 11: BoolExpr.args (schema/pg15/deparse.txt:36:15) */
+/* 8: NamedArgExpr.name (schema/pg15/deparse.txt:31:19) */
+/* 9: BoolExpr.args (schema/pg15/deparse.txt:33:15) */
+/* 10: BoolExpr.args (schema/pg15/deparse.txt:35:15) */
+/* 11: BoolExpr.args (schema/pg15/deparse.txt:37:15) */
 static const uint8_t contract_kinds_11[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 12: SubLink.testexpr (schema/pg15/deparse.txt:38:18) */
+/* 12: SubLink.testexpr (schema/pg15/deparse.txt:39:18) */
 static const uint8_t contract_kinds_12[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 13: SubLink.operName (schema/pg15/deparse.txt:40:19) */
-/* 14: SubLink.operName (schema/pg15/deparse.txt:42:19) */
+/* 13: SubLink.operName (schema/pg15/deparse.txt:41:19) */
+/* 14: SubLink.operName (schema/pg15/deparse.txt:43:19) */
 static const uint8_t contract_kinds_14[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 15: SubLink.subselect (schema/pg15/deparse.txt:44:19) */
-/* 16: SubLink.subselect (schema/pg15/deparse.txt:46:19) */
+/* 15: SubLink.subselect (schema/pg15/deparse.txt:45:19) */
+/* 16: SubLink.subselect (schema/pg15/deparse.txt:47:19) */
 static const uint8_t contract_kinds_16[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 17: CaseExpr.arg (schema/pg15/deparse.txt:48:14) */
+/* 17: CaseExpr.arg (schema/pg15/deparse.txt:49:14) */
 static const uint8_t contract_kinds_17[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 18: CaseExpr.args (schema/pg15/deparse.txt:50:15) */
-/* 19: CaseExpr.args (schema/pg15/deparse.txt:52:15) */
+/* 18: CaseExpr.args (schema/pg15/deparse.txt:51:15) */
+/* 19: CaseExpr.args (schema/pg15/deparse.txt:53:15) */
 static const uint8_t contract_kinds_19[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 20: CaseExpr.defresult (schema/pg15/deparse.txt:54:20) */
+/* 20: CaseExpr.defresult (schema/pg15/deparse.txt:55:20) */
 static const uint8_t contract_kinds_20[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 21: CaseWhen.expr (schema/pg15/deparse.txt:56:15) */
+/* 21: CaseWhen.expr (schema/pg15/deparse.txt:57:15) */
 static const uint8_t contract_kinds_21[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 22: CaseWhen.result (schema/pg15/deparse.txt:58:17) */
+/* 22: CaseWhen.result (schema/pg15/deparse.txt:59:17) */
 static const uint8_t contract_kinds_22[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 23: RowExpr.args (schema/pg15/deparse.txt:60:14) */
+/* 23: RowExpr.args (schema/pg15/deparse.txt:61:14) */
 static const uint8_t contract_kinds_23[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 24: CoalesceExpr.args (schema/pg15/deparse.txt:62:19) */
+/* 24: CoalesceExpr.args (schema/pg15/deparse.txt:63:19) */
 static const uint8_t contract_kinds_24[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 25: MinMaxExpr.args (schema/pg15/deparse.txt:64:17) */
+/* 25: MinMaxExpr.args (schema/pg15/deparse.txt:65:17) */
 static const uint8_t contract_kinds_25[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 26: XmlExpr.named_args (schema/pg15/deparse.txt:66:20) */
-/* 27: XmlExpr.named_args (schema/pg15/deparse.txt:68:20) */
+/* 26: XmlExpr.named_args (schema/pg15/deparse.txt:67:20) */
+/* 27: XmlExpr.named_args (schema/pg15/deparse.txt:69:20) */
 static const uint8_t contract_kinds_27[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 28: XmlExpr.args (schema/pg15/deparse.txt:70:14) */
+/* 28: XmlExpr.args (schema/pg15/deparse.txt:71:14) */
 static const uint8_t contract_kinds_28[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 29: NullTest.arg (schema/pg15/deparse.txt:72:14) */
+/* 29: NullTest.arg (schema/pg15/deparse.txt:73:14) */
 static const uint8_t contract_kinds_29[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 30: BooleanTest.arg (schema/pg15/deparse.txt:74:17) */
+/* 30: BooleanTest.arg (schema/pg15/deparse.txt:75:17) */
 static const uint8_t contract_kinds_30[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 31: CurrentOfExpr.cursor_name (schema/pg15/deparse.txt:76:27) */
-/* 32: JoinExpr.larg (schema/pg15/deparse.txt:78:15) */
-/* 33: JoinExpr.larg (schema/pg15/deparse.txt:80:15) */
+/* 31: CurrentOfExpr.cursor_name (schema/pg15/deparse.txt:77:27) */
+/* 32: JoinExpr.larg (schema/pg15/deparse.txt:79:15) */
+/* 33: JoinExpr.larg (schema/pg15/deparse.txt:81:15) */
 static const uint8_t contract_kinds_33[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 34: JoinExpr.rarg (schema/pg15/deparse.txt:82:15) */
-/* 35: JoinExpr.rarg (schema/pg15/deparse.txt:84:15) */
+/* 34: JoinExpr.rarg (schema/pg15/deparse.txt:83:15) */
+/* 35: JoinExpr.rarg (schema/pg15/deparse.txt:85:15) */
 static const uint8_t contract_kinds_35[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 36: JoinExpr.usingClause (schema/pg15/deparse.txt:86:23) */
-/* 37: JoinExpr.usingClause (schema/pg15/deparse.txt:88:23) */
+/* 36: JoinExpr.usingClause (schema/pg15/deparse.txt:87:23) */
+/* 37: JoinExpr.usingClause (schema/pg15/deparse.txt:89:23) */
 static const uint8_t contract_kinds_37[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 38: JoinExpr.quals (schema/pg15/deparse.txt:90:16) */
+/* 38: JoinExpr.quals (schema/pg15/deparse.txt:91:16) */
 static const uint8_t contract_kinds_38[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 39: IntoClause.rel (schema/pg15/deparse.txt:92:16) */
-/* 40: IntoClause.colNames (schema/pg15/deparse.txt:94:22) */
-/* 41: IntoClause.colNames (schema/pg15/deparse.txt:96:22) */
+/* 39: IntoClause.rel (schema/pg15/deparse.txt:93:16) */
+/* 40: IntoClause.colNames (schema/pg15/deparse.txt:95:22) */
+/* 41: IntoClause.colNames (schema/pg15/deparse.txt:97:22) */
 static const uint8_t contract_kinds_41[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 42: IntoClause.options (schema/pg15/deparse.txt:98:20) */
-/* 43: IntoClause.options (schema/pg15/deparse.txt:100:20) */
+/* 42: IntoClause.options (schema/pg15/deparse.txt:99:20) */
+/* 43: IntoClause.options (schema/pg15/deparse.txt:101:20) */
 static const uint8_t contract_kinds_43[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 44: InsertStmt.relation (schema/pg15/deparse.txt:102:21) */
-/* 45: InsertStmt.cols (schema/pg15/deparse.txt:104:17) */
-/* 46: InsertStmt.cols (schema/pg15/deparse.txt:106:17) */
+/* 44: InsertStmt.relation (schema/pg15/deparse.txt:103:21) */
+/* 45: InsertStmt.cols (schema/pg15/deparse.txt:105:17) */
+/* 46: InsertStmt.cols (schema/pg15/deparse.txt:107:17) */
 static const uint8_t contract_kinds_46[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 47: InsertStmt.selectStmt (schema/pg15/deparse.txt:108:24) */
+/* 47: InsertStmt.selectStmt (schema/pg15/deparse.txt:109:24) */
 static const uint8_t contract_kinds_47[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 48: InsertStmt.returningList (schema/pg15/deparse.txt:110:27) */
-/* 49: InsertStmt.returningList (schema/pg15/deparse.txt:112:27) */
+/* 48: InsertStmt.returningList (schema/pg15/deparse.txt:111:27) */
+/* 49: InsertStmt.returningList (schema/pg15/deparse.txt:113:27) */
 static const uint8_t contract_kinds_49[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 50: DeleteStmt.relation (schema/pg15/deparse.txt:114:21) */
-/* 51: DeleteStmt.usingClause (schema/pg15/deparse.txt:116:25) */
-/* 52: DeleteStmt.usingClause (schema/pg15/deparse.txt:118:25) */
+/* 50: DeleteStmt.relation (schema/pg15/deparse.txt:115:21) */
+/* 51: DeleteStmt.usingClause (schema/pg15/deparse.txt:117:25) */
+/* 52: DeleteStmt.usingClause (schema/pg15/deparse.txt:119:25) */
 static const uint8_t contract_kinds_52[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 53: DeleteStmt.returningList (schema/pg15/deparse.txt:120:27) */
-/* 54: DeleteStmt.returningList (schema/pg15/deparse.txt:122:27) */
+/* 53: DeleteStmt.returningList (schema/pg15/deparse.txt:121:27) */
+/* 54: DeleteStmt.returningList (schema/pg15/deparse.txt:123:27) */
 static const uint8_t contract_kinds_54[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 55: UpdateStmt.relation (schema/pg15/deparse.txt:124:21) */
-/* 56: UpdateStmt.targetList (schema/pg15/deparse.txt:126:24) */
-/* 57: UpdateStmt.targetList (schema/pg15/deparse.txt:128:24) */
+/* 55: UpdateStmt.relation (schema/pg15/deparse.txt:125:21) */
+/* 56: UpdateStmt.targetList (schema/pg15/deparse.txt:127:24) */
+/* 57: UpdateStmt.targetList (schema/pg15/deparse.txt:129:24) */
 static const uint8_t contract_kinds_57[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 58: UpdateStmt.fromClause (schema/pg15/deparse.txt:130:24) */
-/* 59: UpdateStmt.fromClause (schema/pg15/deparse.txt:132:24) */
+/* 58: UpdateStmt.fromClause (schema/pg15/deparse.txt:131:24) */
+/* 59: UpdateStmt.fromClause (schema/pg15/deparse.txt:133:24) */
 static const uint8_t contract_kinds_59[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 60: UpdateStmt.returningList (schema/pg15/deparse.txt:134:27) */
-/* 61: UpdateStmt.returningList (schema/pg15/deparse.txt:136:27) */
+/* 60: UpdateStmt.returningList (schema/pg15/deparse.txt:135:27) */
+/* 61: UpdateStmt.returningList (schema/pg15/deparse.txt:137:27) */
 static const uint8_t contract_kinds_61[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 62: MergeStmt.relation (schema/pg15/deparse.txt:138:20) */
-/* 63: MergeStmt.sourceRelation (schema/pg15/deparse.txt:140:27) */
-/* 64: MergeStmt.sourceRelation (schema/pg15/deparse.txt:142:27) */
+/* 62: MergeStmt.relation (schema/pg15/deparse.txt:139:20) */
+/* 63: MergeStmt.sourceRelation (schema/pg15/deparse.txt:141:27) */
+/* 64: MergeStmt.sourceRelation (schema/pg15/deparse.txt:143:27) */
 static const uint8_t contract_kinds_64[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 65: MergeStmt.joinCondition (schema/pg15/deparse.txt:144:26) */
+/* 65: MergeStmt.joinCondition (schema/pg15/deparse.txt:145:26) */
 static const uint8_t contract_kinds_65[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 66: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:146:30) */
-/* 67: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:148:30) */
+/* 66: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:147:30) */
+/* 67: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:149:30) */
 static const uint8_t contract_kinds_67[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,
 };
-/* 68: SelectStmt.distinctClause (schema/pg15/deparse.txt:150:28) */
+/* 68: SelectStmt.distinctClause (schema/pg15/deparse.txt:151:28) */
 static const uint8_t contract_kinds_68[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 69: SelectStmt.targetList (schema/pg15/deparse.txt:152:24) */
-/* 70: SelectStmt.targetList (schema/pg15/deparse.txt:154:24) */
+/* 69: SelectStmt.targetList (schema/pg15/deparse.txt:153:24) */
+/* 70: SelectStmt.targetList (schema/pg15/deparse.txt:155:24) */
 static const uint8_t contract_kinds_70[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 71: SelectStmt.fromClause (schema/pg15/deparse.txt:156:24) */
-/* 72: SelectStmt.fromClause (schema/pg15/deparse.txt:158:24) */
+/* 71: SelectStmt.fromClause (schema/pg15/deparse.txt:157:24) */
+/* 72: SelectStmt.fromClause (schema/pg15/deparse.txt:159:24) */
 static const uint8_t contract_kinds_72[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 73: SelectStmt.whereClause (schema/pg15/deparse.txt:160:25) */
+/* 73: SelectStmt.whereClause (schema/pg15/deparse.txt:161:25) */
 static const uint8_t contract_kinds_73[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 74: SelectStmt.groupClause (schema/pg15/deparse.txt:162:25) */
-/* 75: SelectStmt.groupClause (schema/pg15/deparse.txt:164:25) */
+/* 74: SelectStmt.groupClause (schema/pg15/deparse.txt:163:25) */
+/* 75: SelectStmt.groupClause (schema/pg15/deparse.txt:165:25) */
 static const uint8_t contract_kinds_75[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
 };
-/* 76: SelectStmt.havingClause (schema/pg15/deparse.txt:166:26) */
+/* 76: SelectStmt.havingClause (schema/pg15/deparse.txt:167:26) */
 static const uint8_t contract_kinds_76[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 77: SelectStmt.windowClause (schema/pg15/deparse.txt:168:26) */
-/* 78: SelectStmt.windowClause (schema/pg15/deparse.txt:170:26) */
+/* 77: SelectStmt.windowClause (schema/pg15/deparse.txt:169:26) */
+/* 78: SelectStmt.windowClause (schema/pg15/deparse.txt:171:26) */
 static const uint8_t contract_kinds_78[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 79: SelectStmt.valuesLists (schema/pg15/deparse.txt:172:25) */
+/* 79: SelectStmt.valuesLists (schema/pg15/deparse.txt:173:25) */
 static const uint8_t contract_kinds_79[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-/* 80: SelectStmt.sortClause (schema/pg15/deparse.txt:174:24) */
-/* 81: SelectStmt.sortClause (schema/pg15/deparse.txt:176:24) */
+/* 80: SelectStmt.sortClause (schema/pg15/deparse.txt:175:24) */
+/* 81: SelectStmt.sortClause (schema/pg15/deparse.txt:177:24) */
 static const uint8_t contract_kinds_81[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 82: SelectStmt.limitOffset (schema/pg15/deparse.txt:178:25) */
+/* 82: SelectStmt.limitOffset (schema/pg15/deparse.txt:179:25) */
 static const uint8_t contract_kinds_82[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 83: SelectStmt.lockingClause (schema/pg15/deparse.txt:180:27) */
-/* 84: SelectStmt.lockingClause (schema/pg15/deparse.txt:182:27) */
+/* 83: SelectStmt.lockingClause (schema/pg15/deparse.txt:181:27) */
+/* 84: SelectStmt.lockingClause (schema/pg15/deparse.txt:183:27) */
 static const uint8_t contract_kinds_84[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,
 };
-/* 85: ReturnStmt.returnval (schema/pg15/deparse.txt:184:22) */
+/* 85: ReturnStmt.returnval (schema/pg15/deparse.txt:185:22) */
 static const uint8_t contract_kinds_85[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 86: AlterTableStmt.relation (schema/pg15/deparse.txt:186:25) */
-/* 87: AlterTableStmt.cmds (schema/pg15/deparse.txt:188:21) */
-/* 88: AlterTableStmt.cmds (schema/pg15/deparse.txt:190:21) */
+/* 86: AlterTableStmt.relation (schema/pg15/deparse.txt:187:25) */
+/* 87: AlterTableStmt.cmds (schema/pg15/deparse.txt:189:21) */
+/* 88: AlterTableStmt.cmds (schema/pg15/deparse.txt:191:21) */
 static const uint8_t contract_kinds_88[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 89: AlterTableCmd.def (schema/pg15/deparse.txt:192:19) */
+/* 89: AlterTableCmd.def (schema/pg15/deparse.txt:193:19) */
 static const uint8_t contract_kinds_89[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0x04,0x00,0x00,0x00,0x41,0x4a,
 };
-/* 90: AlterDomainStmt.typeName (schema/pg15/deparse.txt:194:27) */
-/* 91: AlterDomainStmt.typeName (schema/pg15/deparse.txt:196:27) */
+/* 90: AlterDomainStmt.typeName (schema/pg15/deparse.txt:195:27) */
+/* 91: AlterDomainStmt.typeName (schema/pg15/deparse.txt:197:27) */
 static const uint8_t contract_kinds_91[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 92: AlterDomainStmt.def (schema/pg15/deparse.txt:198:21) */
+/* 92: AlterDomainStmt.def (schema/pg15/deparse.txt:199:21) */
 static const uint8_t contract_kinds_92[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x04,0x00,0x04,0x00,0x00,0x40,
 };
-/* 93: GrantStmt.objects (schema/pg15/deparse.txt:200:19) */
-/* 94: GrantStmt.objects (schema/pg15/deparse.txt:202:19) */
+/* 93: GrantStmt.objects (schema/pg15/deparse.txt:201:19) */
+/* 94: GrantStmt.objects (schema/pg15/deparse.txt:203:19) */
 static const uint8_t contract_kinds_94[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
-/* 95: GrantStmt.privileges (schema/pg15/deparse.txt:204:22) */
-/* 96: GrantStmt.privileges (schema/pg15/deparse.txt:206:22) */
+/* 95: GrantStmt.privileges (schema/pg15/deparse.txt:205:22) */
+/* 96: GrantStmt.privileges (schema/pg15/deparse.txt:207:22) */
 static const uint8_t contract_kinds_96[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
 };
-/* 97: GrantStmt.grantees (schema/pg15/deparse.txt:208:20) */
-/* 98: GrantStmt.grantees (schema/pg15/deparse.txt:210:20) */
+/* 97: GrantStmt.grantees (schema/pg15/deparse.txt:209:20) */
+/* 98: GrantStmt.grantees (schema/pg15/deparse.txt:211:20) */
 static const uint8_t contract_kinds_98[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 99: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:212:29) */
-/* 100: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:214:29) */
+/* 99: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:213:29) */
+/* 100: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:215:29) */
 static const uint8_t contract_kinds_100[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
 };
-/* 101: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:216:29) */
-/* 102: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:218:29) */
+/* 101: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:217:29) */
+/* 102: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:219:29) */
 static const uint8_t contract_kinds_102[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 103: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:220:36) */
-/* 104: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:222:36) */
+/* 103: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:221:36) */
+/* 104: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:223:36) */
 static const uint8_t contract_kinds_104[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 105: AlterDefaultPrivilegesStmt.action (schema/pg15/deparse.txt:224:35) */
-/* 106: ClusterStmt.params (schema/pg15/deparse.txt:226:20) */
-/* 107: ClusterStmt.params (schema/pg15/deparse.txt:228:20) */
+/* 105: AlterDefaultPrivilegesStmt.action (schema/pg15/deparse.txt:225:35) */
+/* 106: ClusterStmt.params (schema/pg15/deparse.txt:227:20) */
+/* 107: ClusterStmt.params (schema/pg15/deparse.txt:229:20) */
 static const uint8_t contract_kinds_107[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 108: CopyStmt.query (schema/pg15/deparse.txt:230:16) */
+/* 108: CopyStmt.query (schema/pg15/deparse.txt:231:16) */
 static const uint8_t contract_kinds_108[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 109: CopyStmt.attlist (schema/pg15/deparse.txt:232:18) */
-/* 110: CopyStmt.attlist (schema/pg15/deparse.txt:234:18) */
+/* 109: CopyStmt.attlist (schema/pg15/deparse.txt:233:18) */
+/* 110: CopyStmt.attlist (schema/pg15/deparse.txt:235:18) */
 static const uint8_t contract_kinds_110[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 111: CopyStmt.options (schema/pg15/deparse.txt:236:18) */
-/* 112: CopyStmt.options (schema/pg15/deparse.txt:238:18) */
+/* 111: CopyStmt.options (schema/pg15/deparse.txt:237:18) */
+/* 112: CopyStmt.options (schema/pg15/deparse.txt:239:18) */
 static const uint8_t contract_kinds_112[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 113: CopyStmt.whereClause (schema/pg15/deparse.txt:240:23) */
+/* 113: CopyStmt.whereClause (schema/pg15/deparse.txt:241:23) */
 static const uint8_t contract_kinds_113[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 114: CreateStmt.relation (schema/pg15/deparse.txt:242:21) */
-/* 115: CreateStmt.tableElts (schema/pg15/deparse.txt:244:23) */
-/* 116: CreateStmt.tableElts (schema/pg15/deparse.txt:246:23) */
+/* 114: CreateStmt.relation (schema/pg15/deparse.txt:243:21) */
+/* 115: CreateStmt.tableElts (schema/pg15/deparse.txt:245:23) */
+/* 116: CreateStmt.tableElts (schema/pg15/deparse.txt:247:23) */
 static const uint8_t contract_kinds_116[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x04,0x40,0x00,0x00,0x00,0x00,
 };
-/* 117: CreateStmt.inhRelations (schema/pg15/deparse.txt:248:26) */
-/* 118: CreateStmt.inhRelations (schema/pg15/deparse.txt:250:26) */
+/* 117: CreateStmt.inhRelations (schema/pg15/deparse.txt:249:26) */
+/* 118: CreateStmt.inhRelations (schema/pg15/deparse.txt:251:26) */
 static const uint8_t contract_kinds_118[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 119: CreateStmt.options (schema/pg15/deparse.txt:252:20) */
-/* 120: CreateStmt.options (schema/pg15/deparse.txt:254:20) */
+/* 119: CreateStmt.options (schema/pg15/deparse.txt:253:20) */
+/* 120: CreateStmt.options (schema/pg15/deparse.txt:255:20) */
 static const uint8_t contract_kinds_120[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 121: DefineStmt.defnames (schema/pg15/deparse.txt:256:21) */
-/* 122: DefineStmt.defnames (schema/pg15/deparse.txt:258:21) */
+/* 121: DefineStmt.defnames (schema/pg15/deparse.txt:257:21) */
+/* 122: DefineStmt.defnames (schema/pg15/deparse.txt:259:21) */
 static const uint8_t contract_kinds_122[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 123: DefineStmt.args (schema/pg15/deparse.txt:260:17) */
-/* 124: DefineStmt.args (schema/pg15/deparse.txt:262:17) */
+/* 123: DefineStmt.args (schema/pg15/deparse.txt:261:17) */
+/* 124: DefineStmt.args (schema/pg15/deparse.txt:263:17) */
 static const uint8_t contract_kinds_124[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x08,
 };
-/* 125: DefineStmt.definition (schema/pg15/deparse.txt:264:23) */
-/* 126: DefineStmt.definition (schema/pg15/deparse.txt:266:23) */
+/* 125: DefineStmt.definition (schema/pg15/deparse.txt:265:23) */
+/* 126: DefineStmt.definition (schema/pg15/deparse.txt:267:23) */
 static const uint8_t contract_kinds_126[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 127: DropStmt.objects (schema/pg15/deparse.txt:268:18) */
-/* 128: DropStmt.objects (schema/pg15/deparse.txt:270:18) */
+/* 127: DropStmt.objects (schema/pg15/deparse.txt:269:18) */
+/* 128: DropStmt.objects (schema/pg15/deparse.txt:271:18) */
 static const uint8_t contract_kinds_128[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
-/* 129: TruncateStmt.relations (schema/pg15/deparse.txt:272:24) */
-/* 130: TruncateStmt.relations (schema/pg15/deparse.txt:274:24) */
+/* 129: TruncateStmt.relations (schema/pg15/deparse.txt:273:24) */
+/* 130: TruncateStmt.relations (schema/pg15/deparse.txt:275:24) */
 static const uint8_t contract_kinds_130[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 131: CommentStmt.object (schema/pg15/deparse.txt:276:20) */
+/* 131: CommentStmt.object (schema/pg15/deparse.txt:277:20) */
 static const uint8_t contract_kinds_131[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
 };
-/* 132: FetchStmt.portalname (schema/pg15/deparse.txt:278:22) */
-/* 133: IndexStmt.relation (schema/pg15/deparse.txt:280:20) */
-/* 134: IndexStmt.indexParams (schema/pg15/deparse.txt:282:24) */
-/* 135: IndexStmt.indexParams (schema/pg15/deparse.txt:284:24) */
+/* 132: FetchStmt.portalname (schema/pg15/deparse.txt:279:22) */
+/* 133: IndexStmt.relation (schema/pg15/deparse.txt:281:20) */
+/* 134: IndexStmt.indexParams (schema/pg15/deparse.txt:283:24) */
+/* 135: IndexStmt.indexParams (schema/pg15/deparse.txt:285:24) */
 static const uint8_t contract_kinds_135[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-/* 136: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:286:34) */
-/* 137: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:288:34) */
+/* 136: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:287:34) */
+/* 137: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:289:34) */
 static const uint8_t contract_kinds_137[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-/* 138: IndexStmt.options (schema/pg15/deparse.txt:290:19) */
-/* 139: IndexStmt.options (schema/pg15/deparse.txt:292:19) */
+/* 138: IndexStmt.options (schema/pg15/deparse.txt:291:19) */
+/* 139: IndexStmt.options (schema/pg15/deparse.txt:293:19) */
 static const uint8_t contract_kinds_139[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 140: IndexStmt.whereClause (schema/pg15/deparse.txt:294:24) */
+/* 140: IndexStmt.whereClause (schema/pg15/deparse.txt:295:24) */
 static const uint8_t contract_kinds_140[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 141: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:296:29) */
-/* 142: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:298:29) */
+/* 141: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:297:29) */
+/* 142: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:299:29) */
 static const uint8_t contract_kinds_142[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 143: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:300:31) */
-/* 144: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:302:31) */
+/* 143: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:301:31) */
+/* 144: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:303:31) */
 static const uint8_t contract_kinds_144[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
 };
-/* 145: CreateFunctionStmt.options (schema/pg15/deparse.txt:304:28) */
-/* 146: CreateFunctionStmt.options (schema/pg15/deparse.txt:306:28) */
+/* 145: CreateFunctionStmt.options (schema/pg15/deparse.txt:305:28) */
+/* 146: CreateFunctionStmt.options (schema/pg15/deparse.txt:307:28) */
 static const uint8_t contract_kinds_146[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 147: CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:308:29) */
+/* 147: CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:309:29) */
 static const uint8_t contract_kinds_147[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-/* 148: AlterFunctionStmt.func (schema/pg15/deparse.txt:310:24) */
-/* 149: AlterFunctionStmt.actions (schema/pg15/deparse.txt:312:27) */
-/* 150: AlterFunctionStmt.actions (schema/pg15/deparse.txt:314:27) */
+/* 148: AlterFunctionStmt.func (schema/pg15/deparse.txt:311:24) */
+/* 149: AlterFunctionStmt.actions (schema/pg15/deparse.txt:313:27) */
+/* 150: AlterFunctionStmt.actions (schema/pg15/deparse.txt:315:27) */
 static const uint8_t contract_kinds_150[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 151: DoStmt.args (schema/pg15/deparse.txt:316:13) */
-/* 152: DoStmt.args (schema/pg15/deparse.txt:318:13) */
+/* 151: DoStmt.args (schema/pg15/deparse.txt:317:13) */
+/* 152: DoStmt.args (schema/pg15/deparse.txt:319:13) */
 static const uint8_t contract_kinds_152[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 153: RenameStmt.object (schema/pg15/deparse.txt:320:19) */
+/* 153: RenameStmt.object (schema/pg15/deparse.txt:321:19) */
 static const uint8_t contract_kinds_153[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
-/* 154: RenameStmt.newname (schema/pg15/deparse.txt:322:20) */
-/* 155: RuleStmt.relation (schema/pg15/deparse.txt:324:19) */
-/* 156: RuleStmt.rulename (schema/pg15/deparse.txt:326:19) */
-/* 157: RuleStmt.whereClause (schema/pg15/deparse.txt:328:23) */
+/* 154: RenameStmt.newname (schema/pg15/deparse.txt:323:20) */
+/* 155: RuleStmt.relation (schema/pg15/deparse.txt:325:19) */
+/* 156: RuleStmt.rulename (schema/pg15/deparse.txt:327:19) */
+/* 157: RuleStmt.whereClause (schema/pg15/deparse.txt:329:23) */
 static const uint8_t contract_kinds_157[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 158: RuleStmt.actions (schema/pg15/deparse.txt:330:18) */
-/* 159: RuleStmt.actions (schema/pg15/deparse.txt:332:18) */
+/* 158: RuleStmt.actions (schema/pg15/deparse.txt:331:18) */
+/* 159: RuleStmt.actions (schema/pg15/deparse.txt:333:18) */
 static const uint8_t contract_kinds_159[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x05,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 160: NotifyStmt.conditionname (schema/pg15/deparse.txt:334:26) */
-/* 161: ListenStmt.conditionname (schema/pg15/deparse.txt:336:26) */
-/* 162: TransactionStmt.options (schema/pg15/deparse.txt:338:25) */
-/* 163: TransactionStmt.options (schema/pg15/deparse.txt:340:25) */
+/* 160: NotifyStmt.conditionname (schema/pg15/deparse.txt:335:26) */
+/* 161: ListenStmt.conditionname (schema/pg15/deparse.txt:337:26) */
+/* 162: TransactionStmt.options (schema/pg15/deparse.txt:339:25) */
+/* 163: TransactionStmt.options (schema/pg15/deparse.txt:341:25) */
 static const uint8_t contract_kinds_163[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 164: ViewStmt.view (schema/pg15/deparse.txt:342:15) */
-/* 165: ViewStmt.aliases (schema/pg15/deparse.txt:344:18) */
-/* 166: ViewStmt.aliases (schema/pg15/deparse.txt:346:18) */
+/* 164: ViewStmt.view (schema/pg15/deparse.txt:343:15) */
+/* 165: ViewStmt.aliases (schema/pg15/deparse.txt:345:18) */
+/* 166: ViewStmt.aliases (schema/pg15/deparse.txt:347:18) */
 static const uint8_t contract_kinds_166[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 167: ViewStmt.query (schema/pg15/deparse.txt:348:16) */
-/* 168: ViewStmt.query (schema/pg15/deparse.txt:350:16) */
+/* 167: ViewStmt.query (schema/pg15/deparse.txt:349:16) */
+/* 168: ViewStmt.query (schema/pg15/deparse.txt:351:16) */
 static const uint8_t contract_kinds_168[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 169: ViewStmt.options (schema/pg15/deparse.txt:352:18) */
-/* 170: ViewStmt.options (schema/pg15/deparse.txt:354:18) */
+/* 169: ViewStmt.options (schema/pg15/deparse.txt:353:18) */
+/* 170: ViewStmt.options (schema/pg15/deparse.txt:355:18) */
 static const uint8_t contract_kinds_170[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 171: LoadStmt.filename (schema/pg15/deparse.txt:356:19) */
-/* 172: CreateDomainStmt.domainname (schema/pg15/deparse.txt:358:29) */
-/* 173: CreateDomainStmt.domainname (schema/pg15/deparse.txt:360:29) */
+/* 171: LoadStmt.filename (schema/pg15/deparse.txt:357:19) */
+/* 172: CreateDomainStmt.domainname (schema/pg15/deparse.txt:359:29) */
+/* 173: CreateDomainStmt.domainname (schema/pg15/deparse.txt:361:29) */
 static const uint8_t contract_kinds_173[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 174: CreateDomainStmt.typeName (schema/pg15/deparse.txt:362:28) */
-/* 175: CreateDomainStmt.constraints (schema/pg15/deparse.txt:364:30) */
-/* 176: CreateDomainStmt.constraints (schema/pg15/deparse.txt:366:30) */
+/* 174: CreateDomainStmt.typeName (schema/pg15/deparse.txt:363:28) */
+/* 175: CreateDomainStmt.constraints (schema/pg15/deparse.txt:365:30) */
+/* 176: CreateDomainStmt.constraints (schema/pg15/deparse.txt:367:30) */
 static const uint8_t contract_kinds_176[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
 };
-/* 177: CreatedbStmt.dbname (schema/pg15/deparse.txt:368:21) */
-/* 178: CreatedbStmt.options (schema/pg15/deparse.txt:370:22) */
-/* 179: CreatedbStmt.options (schema/pg15/deparse.txt:372:22) */
+/* 177: CreatedbStmt.dbname (schema/pg15/deparse.txt:369:21) */
+/* 178: CreatedbStmt.options (schema/pg15/deparse.txt:371:22) */
+/* 179: CreatedbStmt.options (schema/pg15/deparse.txt:373:22) */
 static const uint8_t contract_kinds_179[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 180: DropdbStmt.dbname (schema/pg15/deparse.txt:374:19) */
-/* 181: DropdbStmt.options (schema/pg15/deparse.txt:376:20) */
-/* 182: DropdbStmt.options (schema/pg15/deparse.txt:378:20) */
+/* 180: DropdbStmt.dbname (schema/pg15/deparse.txt:375:19) */
+/* 181: DropdbStmt.options (schema/pg15/deparse.txt:377:20) */
+/* 182: DropdbStmt.options (schema/pg15/deparse.txt:379:20) */
 static const uint8_t contract_kinds_182[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 183: VacuumStmt.options (schema/pg15/deparse.txt:380:20) */
-/* 184: VacuumStmt.options (schema/pg15/deparse.txt:382:20) */
+/* 183: VacuumStmt.options (schema/pg15/deparse.txt:381:20) */
+/* 184: VacuumStmt.options (schema/pg15/deparse.txt:383:20) */
 static const uint8_t contract_kinds_184[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 185: VacuumStmt.rels (schema/pg15/deparse.txt:384:17) */
-/* 186: VacuumStmt.rels (schema/pg15/deparse.txt:386:17) */
+/* 185: VacuumStmt.rels (schema/pg15/deparse.txt:385:17) */
+/* 186: VacuumStmt.rels (schema/pg15/deparse.txt:387:17) */
 static const uint8_t contract_kinds_186[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,
 };
-/* 187: ExplainStmt.query (schema/pg15/deparse.txt:388:19) */
-/* 188: ExplainStmt.query (schema/pg15/deparse.txt:390:19) */
+/* 187: ExplainStmt.query (schema/pg15/deparse.txt:389:19) */
+/* 188: ExplainStmt.query (schema/pg15/deparse.txt:391:19) */
 static const uint8_t contract_kinds_188[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x05,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 189: ExplainStmt.options (schema/pg15/deparse.txt:392:21) */
-/* 190: ExplainStmt.options (schema/pg15/deparse.txt:394:21) */
+/* 189: ExplainStmt.options (schema/pg15/deparse.txt:393:21) */
+/* 190: ExplainStmt.options (schema/pg15/deparse.txt:395:21) */
 static const uint8_t contract_kinds_190[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 191: CreateTableAsStmt.query (schema/pg15/deparse.txt:396:25) */
-/* 192: CreateTableAsStmt.query (schema/pg15/deparse.txt:398:25) */
+/* 191: CreateTableAsStmt.query (schema/pg15/deparse.txt:397:25) */
+/* 192: CreateTableAsStmt.query (schema/pg15/deparse.txt:399:25) */
 static const uint8_t contract_kinds_192[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 193: CreateTableAsStmt.into (schema/pg15/deparse.txt:400:24) */
-/* 194: CreateSeqStmt.sequence (schema/pg15/deparse.txt:402:24) */
-/* 195: CreateSeqStmt.options (schema/pg15/deparse.txt:404:23) */
-/* 196: CreateSeqStmt.options (schema/pg15/deparse.txt:406:23) */
+/* 193: CreateTableAsStmt.into (schema/pg15/deparse.txt:401:24) */
+/* 194: CreateSeqStmt.sequence (schema/pg15/deparse.txt:403:24) */
+/* 195: CreateSeqStmt.options (schema/pg15/deparse.txt:405:23) */
+/* 196: CreateSeqStmt.options (schema/pg15/deparse.txt:407:23) */
 static const uint8_t contract_kinds_196[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 197: AlterSeqStmt.sequence (schema/pg15/deparse.txt:408:23) */
-/* 198: AlterSeqStmt.options (schema/pg15/deparse.txt:410:22) */
-/* 199: AlterSeqStmt.options (schema/pg15/deparse.txt:412:22) */
+/* 197: AlterSeqStmt.sequence (schema/pg15/deparse.txt:409:23) */
+/* 198: AlterSeqStmt.options (schema/pg15/deparse.txt:411:22) */
+/* 199: AlterSeqStmt.options (schema/pg15/deparse.txt:413:22) */
 static const uint8_t contract_kinds_199[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 200: VariableSetStmt.args (schema/pg15/deparse.txt:414:22) */
-/* 201: VariableSetStmt.args (schema/pg15/deparse.txt:416:22) */
+/* 200: VariableSetStmt.args (schema/pg15/deparse.txt:415:22) */
+/* 201: VariableSetStmt.args (schema/pg15/deparse.txt:417:22) */
 static const uint8_t contract_kinds_201[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
 };
-/* 202: VariableShowStmt.name (schema/pg15/deparse.txt:418:23) */
-/* 203: CreateTrigStmt.trigname (schema/pg15/deparse.txt:420:25) */
-/* 204: CreateTrigStmt.relation (schema/pg15/deparse.txt:422:25) */
-/* 205: CreateTrigStmt.funcname (schema/pg15/deparse.txt:424:25) */
-/* 206: CreateTrigStmt.funcname (schema/pg15/deparse.txt:426:25) */
+/* 202: VariableShowStmt.name (schema/pg15/deparse.txt:419:23) */
+/* 203: CreateTrigStmt.trigname (schema/pg15/deparse.txt:421:25) */
+/* 204: CreateTrigStmt.relation (schema/pg15/deparse.txt:423:25) */
+/* 205: CreateTrigStmt.funcname (schema/pg15/deparse.txt:425:25) */
+/* 206: CreateTrigStmt.funcname (schema/pg15/deparse.txt:427:25) */
 static const uint8_t contract_kinds_206[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 207: CreateTrigStmt.args (schema/pg15/deparse.txt:428:21) */
-/* 208: CreateTrigStmt.args (schema/pg15/deparse.txt:430:21) */
+/* 207: CreateTrigStmt.args (schema/pg15/deparse.txt:429:21) */
+/* 208: CreateTrigStmt.args (schema/pg15/deparse.txt:431:21) */
 static const uint8_t contract_kinds_208[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 209: CreateTrigStmt.columns (schema/pg15/deparse.txt:432:24) */
-/* 210: CreateTrigStmt.columns (schema/pg15/deparse.txt:434:24) */
+/* 209: CreateTrigStmt.columns (schema/pg15/deparse.txt:433:24) */
+/* 210: CreateTrigStmt.columns (schema/pg15/deparse.txt:435:24) */
 static const uint8_t contract_kinds_210[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 211: CreateTrigStmt.whenClause (schema/pg15/deparse.txt:436:28) */
+/* 211: CreateTrigStmt.whenClause (schema/pg15/deparse.txt:437:28) */
 static const uint8_t contract_kinds_211[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 212: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:438:32) */
-/* 213: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:440:32) */
+/* 212: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:439:32) */
+/* 213: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:441:32) */
 static const uint8_t contract_kinds_213[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,
 };
-/* 214: CreatePLangStmt.plname (schema/pg15/deparse.txt:442:24) */
-/* 215: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:444:27) */
-/* 216: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:446:27) */
+/* 214: CreatePLangStmt.plname (schema/pg15/deparse.txt:443:24) */
+/* 215: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:445:27) */
+/* 216: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:447:27) */
 static const uint8_t contract_kinds_216[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 217: CreatePLangStmt.plinline (schema/pg15/deparse.txt:448:26) */
-/* 218: CreatePLangStmt.plinline (schema/pg15/deparse.txt:450:26) */
+/* 217: CreatePLangStmt.plinline (schema/pg15/deparse.txt:449:26) */
+/* 218: CreatePLangStmt.plinline (schema/pg15/deparse.txt:451:26) */
 static const uint8_t contract_kinds_218[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 219: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:452:29) */
-/* 220: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:454:29) */
+/* 219: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:453:29) */
+/* 220: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:455:29) */
 static const uint8_t contract_kinds_220[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 221: CreateRoleStmt.role (schema/pg15/deparse.txt:456:21) */
-/* 222: CreateRoleStmt.options (schema/pg15/deparse.txt:458:24) */
-/* 223: CreateRoleStmt.options (schema/pg15/deparse.txt:460:24) */
+/* 221: CreateRoleStmt.role (schema/pg15/deparse.txt:457:21) */
+/* 222: CreateRoleStmt.options (schema/pg15/deparse.txt:459:24) */
+/* 223: CreateRoleStmt.options (schema/pg15/deparse.txt:461:24) */
 static const uint8_t contract_kinds_223[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 224: AlterRoleStmt.role (schema/pg15/deparse.txt:462:20) */
-/* 225: AlterRoleStmt.options (schema/pg15/deparse.txt:464:23) */
-/* 226: AlterRoleStmt.options (schema/pg15/deparse.txt:466:23) */
+/* 224: AlterRoleStmt.role (schema/pg15/deparse.txt:463:20) */
+/* 225: AlterRoleStmt.options (schema/pg15/deparse.txt:465:23) */
+/* 226: AlterRoleStmt.options (schema/pg15/deparse.txt:467:23) */
 static const uint8_t contract_kinds_226[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 227: DropRoleStmt.roles (schema/pg15/deparse.txt:468:20) */
-/* 228: DropRoleStmt.roles (schema/pg15/deparse.txt:470:20) */
+/* 227: DropRoleStmt.roles (schema/pg15/deparse.txt:469:20) */
+/* 228: DropRoleStmt.roles (schema/pg15/deparse.txt:471:20) */
 static const uint8_t contract_kinds_228[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 229: LockStmt.relations (schema/pg15/deparse.txt:472:20) */
-/* 230: LockStmt.relations (schema/pg15/deparse.txt:474:20) */
+/* 229: LockStmt.relations (schema/pg15/deparse.txt:473:20) */
+/* 230: LockStmt.relations (schema/pg15/deparse.txt:475:20) */
 static const uint8_t contract_kinds_230[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 231: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:476:32) */
-/* 232: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:478:32) */
+/* 231: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:477:32) */
+/* 232: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:479:32) */
 static const uint8_t contract_kinds_232[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 233: ReindexStmt.params (schema/pg15/deparse.txt:480:20) */
-/* 234: ReindexStmt.params (schema/pg15/deparse.txt:482:20) */
+/* 233: ReindexStmt.params (schema/pg15/deparse.txt:481:20) */
+/* 234: ReindexStmt.params (schema/pg15/deparse.txt:483:20) */
 static const uint8_t contract_kinds_234[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 235: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:484:30) */
-/* 236: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:486:30) */
+/* 235: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:485:30) */
+/* 236: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:487:30) */
 static const uint8_t contract_kinds_236[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x82,0x20,0x80,0x80,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 237: AlterDatabaseStmt.dbname (schema/pg15/deparse.txt:488:26) */
-/* 238: AlterDatabaseStmt.options (schema/pg15/deparse.txt:490:27) */
-/* 239: AlterDatabaseStmt.options (schema/pg15/deparse.txt:492:27) */
+/* 237: AlterDatabaseStmt.dbname (schema/pg15/deparse.txt:489:26) */
+/* 238: AlterDatabaseStmt.options (schema/pg15/deparse.txt:491:27) */
+/* 239: AlterDatabaseStmt.options (schema/pg15/deparse.txt:493:27) */
 static const uint8_t contract_kinds_239[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 240: AlterDatabaseSetStmt.dbname (schema/pg15/deparse.txt:494:29) */
-/* 241: AlterDatabaseSetStmt.setstmt (schema/pg15/deparse.txt:496:30) */
-/* 242: AlterRoleSetStmt.setstmt (schema/pg15/deparse.txt:498:26) */
-/* 243: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:500:38) */
-/* 244: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:502:38) */
+/* 240: AlterDatabaseSetStmt.dbname (schema/pg15/deparse.txt:495:29) */
+/* 241: AlterDatabaseSetStmt.setstmt (schema/pg15/deparse.txt:497:30) */
+/* 242: AlterRoleSetStmt.setstmt (schema/pg15/deparse.txt:499:26) */
+/* 243: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:501:38) */
+/* 244: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:503:38) */
 static const uint8_t contract_kinds_244[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 245: CreateConversionStmt.for_encoding_name (schema/pg15/deparse.txt:504:40) */
-/* 246: CreateConversionStmt.to_encoding_name (schema/pg15/deparse.txt:506:39) */
-/* 247: CreateConversionStmt.func_name (schema/pg15/deparse.txt:508:32) */
-/* 248: CreateConversionStmt.func_name (schema/pg15/deparse.txt:510:32) */
+/* 245: CreateConversionStmt.for_encoding_name (schema/pg15/deparse.txt:505:40) */
+/* 246: CreateConversionStmt.to_encoding_name (schema/pg15/deparse.txt:507:39) */
+/* 247: CreateConversionStmt.func_name (schema/pg15/deparse.txt:509:32) */
+/* 248: CreateConversionStmt.func_name (schema/pg15/deparse.txt:511:32) */
 static const uint8_t contract_kinds_248[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 249: CreateCastStmt.sourcetype (schema/pg15/deparse.txt:512:27) */
-/* 250: CreateCastStmt.targettype (schema/pg15/deparse.txt:514:27) */
-/* 251: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:516:31) */
-/* 252: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:518:31) */
+/* 249: CreateCastStmt.sourcetype (schema/pg15/deparse.txt:513:27) */
+/* 250: CreateCastStmt.targettype (schema/pg15/deparse.txt:515:27) */
+/* 251: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:517:31) */
+/* 252: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:519:31) */
 static const uint8_t contract_kinds_252[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 253: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:520:32) */
-/* 254: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:522:32) */
+/* 253: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:521:32) */
+/* 254: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:523:32) */
 static const uint8_t contract_kinds_254[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 255: CreateOpClassStmt.amname (schema/pg15/deparse.txt:524:26) */
-/* 256: CreateOpClassStmt.datatype (schema/pg15/deparse.txt:526:28) */
-/* 257: CreateOpClassStmt.items (schema/pg15/deparse.txt:528:25) */
-/* 258: CreateOpClassStmt.items (schema/pg15/deparse.txt:530:25) */
+/* 255: CreateOpClassStmt.amname (schema/pg15/deparse.txt:525:26) */
+/* 256: CreateOpClassStmt.datatype (schema/pg15/deparse.txt:527:28) */
+/* 257: CreateOpClassStmt.items (schema/pg15/deparse.txt:529:25) */
+/* 258: CreateOpClassStmt.items (schema/pg15/deparse.txt:531:25) */
 static const uint8_t contract_kinds_258[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
 };
-/* 259: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:532:33) */
-/* 260: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:534:33) */
+/* 259: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:533:33) */
+/* 260: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:535:33) */
 static const uint8_t contract_kinds_260[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 261: CreateOpFamilyStmt.amname (schema/pg15/deparse.txt:536:27) */
-/* 262: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:538:32) */
-/* 263: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:540:32) */
+/* 261: CreateOpFamilyStmt.amname (schema/pg15/deparse.txt:537:27) */
+/* 262: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:539:32) */
+/* 263: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:541:32) */
 static const uint8_t contract_kinds_263[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 264: AlterOpFamilyStmt.amname (schema/pg15/deparse.txt:542:26) */
-/* 265: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:544:25) */
-/* 266: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:546:25) */
+/* 264: AlterOpFamilyStmt.amname (schema/pg15/deparse.txt:543:26) */
+/* 265: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:545:25) */
+/* 266: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:547:25) */
 static const uint8_t contract_kinds_266[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
 };
-/* 267: PrepareStmt.name (schema/pg15/deparse.txt:548:18) */
-/* 268: PrepareStmt.argtypes (schema/pg15/deparse.txt:550:22) */
-/* 269: PrepareStmt.argtypes (schema/pg15/deparse.txt:552:22) */
+/* 267: PrepareStmt.name (schema/pg15/deparse.txt:549:18) */
+/* 268: PrepareStmt.argtypes (schema/pg15/deparse.txt:551:22) */
+/* 269: PrepareStmt.argtypes (schema/pg15/deparse.txt:553:22) */
 static const uint8_t contract_kinds_269[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 270: PrepareStmt.query (schema/pg15/deparse.txt:554:19) */
-/* 271: PrepareStmt.query (schema/pg15/deparse.txt:556:19) */
+/* 270: PrepareStmt.query (schema/pg15/deparse.txt:555:19) */
+/* 271: PrepareStmt.query (schema/pg15/deparse.txt:557:19) */
 static const uint8_t contract_kinds_271[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 272: ExecuteStmt.name (schema/pg15/deparse.txt:558:18) */
-/* 273: ExecuteStmt.params (schema/pg15/deparse.txt:560:20) */
+/* 272: ExecuteStmt.name (schema/pg15/deparse.txt:559:18) */
+/* 273: ExecuteStmt.params (schema/pg15/deparse.txt:561:20) */
 static const uint8_t contract_kinds_273[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 274: DeclareCursorStmt.portalname (schema/pg15/deparse.txt:562:30) */
-/* 275: DeclareCursorStmt.query (schema/pg15/deparse.txt:564:25) */
-/* 276: DeclareCursorStmt.query (schema/pg15/deparse.txt:566:25) */
+/* 274: DeclareCursorStmt.portalname (schema/pg15/deparse.txt:563:30) */
+/* 275: DeclareCursorStmt.query (schema/pg15/deparse.txt:565:25) */
+/* 276: DeclareCursorStmt.query (schema/pg15/deparse.txt:567:25) */
 static const uint8_t contract_kinds_276[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 277: CreateTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:568:37) */
-/* 278: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:570:30) */
-/* 279: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:572:30) */
+/* 277: CreateTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:569:37) */
+/* 278: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:571:30) */
+/* 279: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:573:30) */
 static const uint8_t contract_kinds_279[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 280: DropTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:574:35) */
-/* 281: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:576:31) */
+/* 280: DropTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:575:35) */
+/* 281: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:577:31) */
 static const uint8_t contract_kinds_281[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x08,
 };
-/* 282: AlterObjectDependsStmt.extname (schema/pg15/deparse.txt:578:32) */
-/* 283: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:580:30) */
+/* 282: AlterObjectDependsStmt.extname (schema/pg15/deparse.txt:579:32) */
+/* 283: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:581:30) */
 static const uint8_t contract_kinds_283[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
-/* 284: AlterObjectSchemaStmt.newschema (schema/pg15/deparse.txt:582:33) */
-/* 285: AlterOwnerStmt.object (schema/pg15/deparse.txt:584:23) */
-/* 286: AlterOwnerStmt.object (schema/pg15/deparse.txt:586:23) */
+/* 284: AlterObjectSchemaStmt.newschema (schema/pg15/deparse.txt:583:33) */
+/* 285: AlterOwnerStmt.object (schema/pg15/deparse.txt:585:23) */
+/* 286: AlterOwnerStmt.object (schema/pg15/deparse.txt:587:23) */
 static const uint8_t contract_kinds_286[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0xc0,0x0a,
 };
-/* 287: AlterOwnerStmt.newowner (schema/pg15/deparse.txt:588:25) */
-/* 288: AlterOperatorStmt.opername (schema/pg15/deparse.txt:590:28) */
-/* 289: AlterOperatorStmt.options (schema/pg15/deparse.txt:592:27) */
-/* 290: AlterOperatorStmt.options (schema/pg15/deparse.txt:594:27) */
+/* 287: AlterOwnerStmt.newowner (schema/pg15/deparse.txt:589:25) */
+/* 288: AlterOperatorStmt.opername (schema/pg15/deparse.txt:591:28) */
+/* 289: AlterOperatorStmt.options (schema/pg15/deparse.txt:593:27) */
+/* 290: AlterOperatorStmt.options (schema/pg15/deparse.txt:595:27) */
 static const uint8_t contract_kinds_290[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 291: AlterTypeStmt.typeName (schema/pg15/deparse.txt:596:25) */
-/* 292: AlterTypeStmt.typeName (schema/pg15/deparse.txt:598:25) */
+/* 291: AlterTypeStmt.typeName (schema/pg15/deparse.txt:597:25) */
+/* 292: AlterTypeStmt.typeName (schema/pg15/deparse.txt:599:25) */
 static const uint8_t contract_kinds_292[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 293: AlterTypeStmt.options (schema/pg15/deparse.txt:600:23) */
-/* 294: AlterTypeStmt.options (schema/pg15/deparse.txt:602:23) */
+/* 293: AlterTypeStmt.options (schema/pg15/deparse.txt:601:23) */
+/* 294: AlterTypeStmt.options (schema/pg15/deparse.txt:603:23) */
 static const uint8_t contract_kinds_294[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 295: DropOwnedStmt.roles (schema/pg15/deparse.txt:604:21) */
-/* 296: DropOwnedStmt.roles (schema/pg15/deparse.txt:606:21) */
+/* 295: DropOwnedStmt.roles (schema/pg15/deparse.txt:605:21) */
+/* 296: DropOwnedStmt.roles (schema/pg15/deparse.txt:607:21) */
 static const uint8_t contract_kinds_296[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 297: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:608:25) */
-/* 298: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:610:25) */
+/* 297: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:609:25) */
+/* 298: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:611:25) */
 static const uint8_t contract_kinds_298[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 299: ReassignOwnedStmt.newrole (schema/pg15/deparse.txt:612:27) */
-/* 300: CompositeTypeStmt.typevar (schema/pg15/deparse.txt:614:27) */
-/* 301: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:616:30) */
-/* 302: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:618:30) */
+/* 299: ReassignOwnedStmt.newrole (schema/pg15/deparse.txt:613:27) */
+/* 300: CompositeTypeStmt.typevar (schema/pg15/deparse.txt:615:27) */
+/* 301: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:617:30) */
+/* 302: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:619:30) */
 static const uint8_t contract_kinds_302[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 303: CreateEnumStmt.typeName (schema/pg15/deparse.txt:620:26) */
-/* 304: CreateEnumStmt.typeName (schema/pg15/deparse.txt:622:26) */
+/* 303: CreateEnumStmt.typeName (schema/pg15/deparse.txt:621:26) */
+/* 304: CreateEnumStmt.typeName (schema/pg15/deparse.txt:623:26) */
 static const uint8_t contract_kinds_304[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 305: CreateEnumStmt.vals (schema/pg15/deparse.txt:624:21) */
-/* 306: CreateEnumStmt.vals (schema/pg15/deparse.txt:626:21) */
+/* 305: CreateEnumStmt.vals (schema/pg15/deparse.txt:625:21) */
+/* 306: CreateEnumStmt.vals (schema/pg15/deparse.txt:627:21) */
 static const uint8_t contract_kinds_306[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 307: CreateRangeStmt.typeName (schema/pg15/deparse.txt:628:27) */
-/* 308: CreateRangeStmt.typeName (schema/pg15/deparse.txt:630:27) */
+/* 307: CreateRangeStmt.typeName (schema/pg15/deparse.txt:629:27) */
+/* 308: CreateRangeStmt.typeName (schema/pg15/deparse.txt:631:27) */
 static const uint8_t contract_kinds_308[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 309: CreateRangeStmt.params (schema/pg15/deparse.txt:632:24) */
-/* 310: CreateRangeStmt.params (schema/pg15/deparse.txt:634:24) */
+/* 309: CreateRangeStmt.params (schema/pg15/deparse.txt:633:24) */
+/* 310: CreateRangeStmt.params (schema/pg15/deparse.txt:635:24) */
 static const uint8_t contract_kinds_310[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 311: AlterEnumStmt.typeName (schema/pg15/deparse.txt:636:25) */
-/* 312: AlterEnumStmt.typeName (schema/pg15/deparse.txt:638:25) */
+/* 311: AlterEnumStmt.typeName (schema/pg15/deparse.txt:637:25) */
+/* 312: AlterEnumStmt.typeName (schema/pg15/deparse.txt:639:25) */
 static const uint8_t contract_kinds_312[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 313: AlterEnumStmt.newVal (schema/pg15/deparse.txt:640:23) */
-/* 314: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:642:32) */
-/* 315: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:644:32) */
+/* 313: AlterEnumStmt.newVal (schema/pg15/deparse.txt:641:23) */
+/* 314: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:643:32) */
+/* 315: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:645:32) */
 static const uint8_t contract_kinds_315[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 316: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:646:31) */
-/* 317: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:648:31) */
+/* 316: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:647:31) */
+/* 317: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:649:31) */
 static const uint8_t contract_kinds_317[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 318: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:650:34) */
-/* 319: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:652:34) */
+/* 318: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:651:34) */
+/* 319: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:653:34) */
 static const uint8_t contract_kinds_319[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 320: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:654:36) */
-/* 321: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:656:36) */
+/* 320: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:655:36) */
+/* 321: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:657:36) */
 static const uint8_t contract_kinds_321[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 322: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:658:32) */
+/* 322: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:659:32) */
 static const uint8_t contract_kinds_322[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-/* 323: CreateFdwStmt.fdwname (schema/pg15/deparse.txt:660:23) */
-/* 324: CreateFdwStmt.func_options (schema/pg15/deparse.txt:662:28) */
-/* 325: CreateFdwStmt.func_options (schema/pg15/deparse.txt:664:28) */
+/* 323: CreateFdwStmt.fdwname (schema/pg15/deparse.txt:661:23) */
+/* 324: CreateFdwStmt.func_options (schema/pg15/deparse.txt:663:28) */
+/* 325: CreateFdwStmt.func_options (schema/pg15/deparse.txt:665:28) */
 static const uint8_t contract_kinds_325[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 326: CreateFdwStmt.options (schema/pg15/deparse.txt:666:23) */
-/* 327: CreateFdwStmt.options (schema/pg15/deparse.txt:668:23) */
+/* 326: CreateFdwStmt.options (schema/pg15/deparse.txt:667:23) */
+/* 327: CreateFdwStmt.options (schema/pg15/deparse.txt:669:23) */
 static const uint8_t contract_kinds_327[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 328: AlterFdwStmt.fdwname (schema/pg15/deparse.txt:670:22) */
-/* 329: AlterFdwStmt.func_options (schema/pg15/deparse.txt:672:27) */
-/* 330: AlterFdwStmt.func_options (schema/pg15/deparse.txt:674:27) */
+/* 328: AlterFdwStmt.fdwname (schema/pg15/deparse.txt:671:22) */
+/* 329: AlterFdwStmt.func_options (schema/pg15/deparse.txt:673:27) */
+/* 330: AlterFdwStmt.func_options (schema/pg15/deparse.txt:675:27) */
 static const uint8_t contract_kinds_330[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 331: AlterFdwStmt.options (schema/pg15/deparse.txt:676:22) */
-/* 332: AlterFdwStmt.options (schema/pg15/deparse.txt:678:22) */
+/* 331: AlterFdwStmt.options (schema/pg15/deparse.txt:677:22) */
+/* 332: AlterFdwStmt.options (schema/pg15/deparse.txt:679:22) */
 static const uint8_t contract_kinds_332[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 333: CreateForeignServerStmt.servername (schema/pg15/deparse.txt:680:36) */
-/* 334: CreateForeignServerStmt.fdwname (schema/pg15/deparse.txt:682:33) */
-/* 335: CreateForeignServerStmt.options (schema/pg15/deparse.txt:684:33) */
-/* 336: CreateForeignServerStmt.options (schema/pg15/deparse.txt:686:33) */
+/* 333: CreateForeignServerStmt.servername (schema/pg15/deparse.txt:681:36) */
+/* 334: CreateForeignServerStmt.fdwname (schema/pg15/deparse.txt:683:33) */
+/* 335: CreateForeignServerStmt.options (schema/pg15/deparse.txt:685:33) */
+/* 336: CreateForeignServerStmt.options (schema/pg15/deparse.txt:687:33) */
 static const uint8_t contract_kinds_336[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 337: AlterForeignServerStmt.servername (schema/pg15/deparse.txt:688:35) */
-/* 338: AlterForeignServerStmt.options (schema/pg15/deparse.txt:690:32) */
-/* 339: AlterForeignServerStmt.options (schema/pg15/deparse.txt:692:32) */
+/* 337: AlterForeignServerStmt.servername (schema/pg15/deparse.txt:689:35) */
+/* 338: AlterForeignServerStmt.options (schema/pg15/deparse.txt:691:32) */
+/* 339: AlterForeignServerStmt.options (schema/pg15/deparse.txt:693:32) */
 static const uint8_t contract_kinds_339[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 340: CreateUserMappingStmt.user (schema/pg15/deparse.txt:694:28) */
-/* 341: CreateUserMappingStmt.servername (schema/pg15/deparse.txt:696:34) */
-/* 342: CreateUserMappingStmt.options (schema/pg15/deparse.txt:698:31) */
-/* 343: CreateUserMappingStmt.options (schema/pg15/deparse.txt:700:31) */
+/* 340: CreateUserMappingStmt.user (schema/pg15/deparse.txt:695:28) */
+/* 341: CreateUserMappingStmt.servername (schema/pg15/deparse.txt:697:34) */
+/* 342: CreateUserMappingStmt.options (schema/pg15/deparse.txt:699:31) */
+/* 343: CreateUserMappingStmt.options (schema/pg15/deparse.txt:701:31) */
 static const uint8_t contract_kinds_343[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 344: AlterUserMappingStmt.user (schema/pg15/deparse.txt:702:27) */
-/* 345: AlterUserMappingStmt.servername (schema/pg15/deparse.txt:704:33) */
-/* 346: AlterUserMappingStmt.options (schema/pg15/deparse.txt:706:30) */
-/* 347: AlterUserMappingStmt.options (schema/pg15/deparse.txt:708:30) */
+/* 344: AlterUserMappingStmt.user (schema/pg15/deparse.txt:703:27) */
+/* 345: AlterUserMappingStmt.servername (schema/pg15/deparse.txt:705:33) */
+/* 346: AlterUserMappingStmt.options (schema/pg15/deparse.txt:707:30) */
+/* 347: AlterUserMappingStmt.options (schema/pg15/deparse.txt:709:30) */
 static const uint8_t contract_kinds_347[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 348: DropUserMappingStmt.user (schema/pg15/deparse.txt:710:26) */
-/* 349: DropUserMappingStmt.servername (schema/pg15/deparse.txt:712:32) */
-/* 350: AlterTableSpaceOptionsStmt.tablespacename (schema/pg15/deparse.txt:714:43) */
-/* 351: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:716:36) */
-/* 352: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:718:36) */
+/* 348: DropUserMappingStmt.user (schema/pg15/deparse.txt:711:26) */
+/* 349: DropUserMappingStmt.servername (schema/pg15/deparse.txt:713:32) */
+/* 350: AlterTableSpaceOptionsStmt.tablespacename (schema/pg15/deparse.txt:715:43) */
+/* 351: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:717:36) */
+/* 352: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:719:36) */
 static const uint8_t contract_kinds_352[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 353: AlterTableMoveAllStmt.orig_tablespacename (schema/pg15/deparse.txt:720:43) */
-/* 354: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:722:29) */
-/* 355: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:724:29) */
+/* 353: AlterTableMoveAllStmt.orig_tablespacename (schema/pg15/deparse.txt:721:43) */
+/* 354: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:723:29) */
+/* 355: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:725:29) */
 static const uint8_t contract_kinds_355[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 356: AlterTableMoveAllStmt.new_tablespacename (schema/pg15/deparse.txt:726:42) */
-/* 357: SecLabelStmt.object (schema/pg15/deparse.txt:728:21) */
-/* 358: SecLabelStmt.object (schema/pg15/deparse.txt:730:21) */
+/* 356: AlterTableMoveAllStmt.new_tablespacename (schema/pg15/deparse.txt:727:42) */
+/* 357: SecLabelStmt.object (schema/pg15/deparse.txt:729:21) */
+/* 358: SecLabelStmt.object (schema/pg15/deparse.txt:731:21) */
 static const uint8_t contract_kinds_358[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0xc0,0x0a,
 };
-/* 359: CreateForeignTableStmt.base (schema/pg15/deparse.txt:732:34) */
-/* 360: CreateForeignTableStmt.servername (schema/pg15/deparse.txt:734:35) */
-/* 361: CreateForeignTableStmt.options (schema/pg15/deparse.txt:736:32) */
-/* 362: CreateForeignTableStmt.options (schema/pg15/deparse.txt:738:32) */
+/* 359: CreateForeignTableStmt.base (schema/pg15/deparse.txt:733:34) */
+/* 360: CreateForeignTableStmt.servername (schema/pg15/deparse.txt:735:35) */
+/* 361: CreateForeignTableStmt.options (schema/pg15/deparse.txt:737:32) */
+/* 362: CreateForeignTableStmt.options (schema/pg15/deparse.txt:739:32) */
 static const uint8_t contract_kinds_362[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 363: ImportForeignSchemaStmt.server_name (schema/pg15/deparse.txt:740:37) */
-/* 364: ImportForeignSchemaStmt.remote_schema (schema/pg15/deparse.txt:742:39) */
-/* 365: ImportForeignSchemaStmt.local_schema (schema/pg15/deparse.txt:744:38) */
-/* 366: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:746:36) */
-/* 367: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:748:36) */
+/* 363: ImportForeignSchemaStmt.server_name (schema/pg15/deparse.txt:741:37) */
+/* 364: ImportForeignSchemaStmt.remote_schema (schema/pg15/deparse.txt:743:39) */
+/* 365: ImportForeignSchemaStmt.local_schema (schema/pg15/deparse.txt:745:38) */
+/* 366: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:747:36) */
+/* 367: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:749:36) */
 static const uint8_t contract_kinds_367[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 368: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:750:33) */
-/* 369: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:752:33) */
+/* 368: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:751:33) */
+/* 369: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:753:33) */
 static const uint8_t contract_kinds_369[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 370: CreateExtensionStmt.extname (schema/pg15/deparse.txt:754:29) */
-/* 371: CreateExtensionStmt.options (schema/pg15/deparse.txt:756:29) */
-/* 372: CreateExtensionStmt.options (schema/pg15/deparse.txt:758:29) */
+/* 370: CreateExtensionStmt.extname (schema/pg15/deparse.txt:755:29) */
+/* 371: CreateExtensionStmt.options (schema/pg15/deparse.txt:757:29) */
+/* 372: CreateExtensionStmt.options (schema/pg15/deparse.txt:759:29) */
 static const uint8_t contract_kinds_372[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 373: AlterExtensionStmt.extname (schema/pg15/deparse.txt:760:28) */
-/* 374: AlterExtensionStmt.options (schema/pg15/deparse.txt:762:28) */
-/* 375: AlterExtensionStmt.options (schema/pg15/deparse.txt:764:28) */
+/* 373: AlterExtensionStmt.extname (schema/pg15/deparse.txt:761:28) */
+/* 374: AlterExtensionStmt.options (schema/pg15/deparse.txt:763:28) */
+/* 375: AlterExtensionStmt.options (schema/pg15/deparse.txt:765:28) */
 static const uint8_t contract_kinds_375[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 376: AlterExtensionContentsStmt.extname (schema/pg15/deparse.txt:766:36) */
-/* 377: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:768:35) */
-/* 378: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:770:35) */
+/* 376: AlterExtensionContentsStmt.extname (schema/pg15/deparse.txt:767:36) */
+/* 377: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:769:35) */
+/* 378: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:771:35) */
 static const uint8_t contract_kinds_378[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
 };
-/* 379: CreateEventTrigStmt.trigname (schema/pg15/deparse.txt:772:30) */
-/* 380: CreateEventTrigStmt.eventname (schema/pg15/deparse.txt:774:31) */
-/* 381: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:776:32) */
-/* 382: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:778:32) */
+/* 379: CreateEventTrigStmt.trigname (schema/pg15/deparse.txt:773:30) */
+/* 380: CreateEventTrigStmt.eventname (schema/pg15/deparse.txt:775:31) */
+/* 381: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:777:32) */
+/* 382: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:779:32) */
 static const uint8_t contract_kinds_382[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 383: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:780:30) */
-/* 384: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:782:30) */
+/* 383: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:781:30) */
+/* 384: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:783:30) */
 static const uint8_t contract_kinds_384[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 385: AlterEventTrigStmt.trigname (schema/pg15/deparse.txt:784:29) */
-/* 386: RefreshMatViewStmt.relation (schema/pg15/deparse.txt:786:29) */
-/* 387: AlterSystemStmt.setstmt (schema/pg15/deparse.txt:788:25) */
-/* 388: CreatePolicyStmt.policy_name (schema/pg15/deparse.txt:790:30) */
-/* 389: CreatePolicyStmt.table (schema/pg15/deparse.txt:792:24) */
-/* 390: CreatePolicyStmt.cmd_name (schema/pg15/deparse.txt:794:27) */
-/* 391: CreatePolicyStmt.roles (schema/pg15/deparse.txt:796:24) */
-/* 392: CreatePolicyStmt.roles (schema/pg15/deparse.txt:798:24) */
+/* 385: AlterEventTrigStmt.trigname (schema/pg15/deparse.txt:785:29) */
+/* 386: RefreshMatViewStmt.relation (schema/pg15/deparse.txt:787:29) */
+/* 387: AlterSystemStmt.setstmt (schema/pg15/deparse.txt:789:25) */
+/* 388: CreatePolicyStmt.policy_name (schema/pg15/deparse.txt:791:30) */
+/* 389: CreatePolicyStmt.table (schema/pg15/deparse.txt:793:24) */
+/* 390: CreatePolicyStmt.cmd_name (schema/pg15/deparse.txt:795:27) */
+/* 391: CreatePolicyStmt.roles (schema/pg15/deparse.txt:797:24) */
+/* 392: CreatePolicyStmt.roles (schema/pg15/deparse.txt:799:24) */
 static const uint8_t contract_kinds_392[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 393: CreatePolicyStmt.qual (schema/pg15/deparse.txt:800:23) */
+/* 393: CreatePolicyStmt.qual (schema/pg15/deparse.txt:801:23) */
 static const uint8_t contract_kinds_393[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 394: CreatePolicyStmt.with_check (schema/pg15/deparse.txt:802:29) */
+/* 394: CreatePolicyStmt.with_check (schema/pg15/deparse.txt:803:29) */
 static const uint8_t contract_kinds_394[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 395: AlterPolicyStmt.policy_name (schema/pg15/deparse.txt:804:29) */
-/* 396: AlterPolicyStmt.table (schema/pg15/deparse.txt:806:23) */
-/* 397: AlterPolicyStmt.roles (schema/pg15/deparse.txt:808:23) */
-/* 398: AlterPolicyStmt.roles (schema/pg15/deparse.txt:810:23) */
+/* 395: AlterPolicyStmt.policy_name (schema/pg15/deparse.txt:805:29) */
+/* 396: AlterPolicyStmt.table (schema/pg15/deparse.txt:807:23) */
+/* 397: AlterPolicyStmt.roles (schema/pg15/deparse.txt:809:23) */
+/* 398: AlterPolicyStmt.roles (schema/pg15/deparse.txt:811:23) */
 static const uint8_t contract_kinds_398[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
 };
-/* 399: AlterPolicyStmt.qual (schema/pg15/deparse.txt:812:22) */
+/* 399: AlterPolicyStmt.qual (schema/pg15/deparse.txt:813:22) */
 static const uint8_t contract_kinds_399[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 400: AlterPolicyStmt.with_check (schema/pg15/deparse.txt:814:28) */
+/* 400: AlterPolicyStmt.with_check (schema/pg15/deparse.txt:815:28) */
 static const uint8_t contract_kinds_400[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 401: CreateTransformStmt.type_name (schema/pg15/deparse.txt:816:31) */
-/* 402: CreateTransformStmt.lang (schema/pg15/deparse.txt:818:26) */
-/* 403: CreateAmStmt.amname (schema/pg15/deparse.txt:820:21) */
-/* 404: CreateAmStmt.handler_name (schema/pg15/deparse.txt:822:27) */
-/* 405: CreateAmStmt.handler_name (schema/pg15/deparse.txt:824:27) */
+/* 401: CreateTransformStmt.type_name (schema/pg15/deparse.txt:817:31) */
+/* 402: CreateTransformStmt.lang (schema/pg15/deparse.txt:819:26) */
+/* 403: CreateAmStmt.amname (schema/pg15/deparse.txt:821:21) */
+/* 404: CreateAmStmt.handler_name (schema/pg15/deparse.txt:823:27) */
+/* 405: CreateAmStmt.handler_name (schema/pg15/deparse.txt:825:27) */
 static const uint8_t contract_kinds_405[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 406: CreatePublicationStmt.pubname (schema/pg15/deparse.txt:826:31) */
-/* 407: CreatePublicationStmt.options (schema/pg15/deparse.txt:828:31) */
-/* 408: CreatePublicationStmt.options (schema/pg15/deparse.txt:830:31) */
+/* 406: CreatePublicationStmt.pubname (schema/pg15/deparse.txt:827:31) */
+/* 407: CreatePublicationStmt.options (schema/pg15/deparse.txt:829:31) */
+/* 408: CreatePublicationStmt.options (schema/pg15/deparse.txt:831:31) */
 static const uint8_t contract_kinds_408[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 409: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:832:34) */
-/* 410: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:834:34) */
+/* 409: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:833:34) */
+/* 410: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:835:34) */
 static const uint8_t contract_kinds_410[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,
 };
-/* 411: AlterPublicationStmt.pubname (schema/pg15/deparse.txt:836:30) */
-/* 412: AlterPublicationStmt.options (schema/pg15/deparse.txt:838:30) */
-/* 413: AlterPublicationStmt.options (schema/pg15/deparse.txt:840:30) */
+/* 411: AlterPublicationStmt.pubname (schema/pg15/deparse.txt:837:30) */
+/* 412: AlterPublicationStmt.options (schema/pg15/deparse.txt:839:30) */
+/* 413: AlterPublicationStmt.options (schema/pg15/deparse.txt:841:30) */
 static const uint8_t contract_kinds_413[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 414: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:842:33) */
-/* 415: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:844:33) */
+/* 414: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:843:33) */
+/* 415: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:845:33) */
 static const uint8_t contract_kinds_415[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,
 };
-/* 416: CreateSubscriptionStmt.subname (schema/pg15/deparse.txt:846:32) */
-/* 417: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:848:36) */
-/* 418: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:850:36) */
+/* 416: CreateSubscriptionStmt.subname (schema/pg15/deparse.txt:847:32) */
+/* 417: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:849:36) */
+/* 418: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:851:36) */
 static const uint8_t contract_kinds_418[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 419: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:852:32) */
-/* 420: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:854:32) */
+/* 419: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:853:32) */
+/* 420: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:855:32) */
 static const uint8_t contract_kinds_420[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 421: AlterSubscriptionStmt.subname (schema/pg15/deparse.txt:856:31) */
-/* 422: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:858:35) */
-/* 423: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:860:35) */
+/* 421: AlterSubscriptionStmt.subname (schema/pg15/deparse.txt:857:31) */
+/* 422: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:859:35) */
+/* 423: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:861:35) */
 static const uint8_t contract_kinds_423[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 424: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:862:31) */
-/* 425: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:864:31) */
+/* 424: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:863:31) */
+/* 425: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:865:31) */
 static const uint8_t contract_kinds_425[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 426: DropSubscriptionStmt.subname (schema/pg15/deparse.txt:866:30) */
-/* 427: CreateStatsStmt.defnames (schema/pg15/deparse.txt:868:26) */
-/* 428: CreateStatsStmt.defnames (schema/pg15/deparse.txt:870:26) */
+/* 426: DropSubscriptionStmt.subname (schema/pg15/deparse.txt:867:30) */
+/* 427: CreateStatsStmt.defnames (schema/pg15/deparse.txt:869:26) */
+/* 428: CreateStatsStmt.defnames (schema/pg15/deparse.txt:871:26) */
 static const uint8_t contract_kinds_428[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 429: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:872:28) */
-/* 430: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:874:28) */
+/* 429: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:873:28) */
+/* 430: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:875:28) */
 static const uint8_t contract_kinds_430[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 431: CreateStatsStmt.exprs (schema/pg15/deparse.txt:876:23) */
-/* 432: CreateStatsStmt.exprs (schema/pg15/deparse.txt:878:23) */
+/* 431: CreateStatsStmt.exprs (schema/pg15/deparse.txt:877:23) */
+/* 432: CreateStatsStmt.exprs (schema/pg15/deparse.txt:879:23) */
 static const uint8_t contract_kinds_432[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,
 };
-/* 433: CreateStatsStmt.relations (schema/pg15/deparse.txt:880:27) */
-/* 434: CreateStatsStmt.relations (schema/pg15/deparse.txt:882:27) */
+/* 433: CreateStatsStmt.relations (schema/pg15/deparse.txt:881:27) */
+/* 434: CreateStatsStmt.relations (schema/pg15/deparse.txt:883:27) */
 static const uint8_t contract_kinds_434[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 435: AlterCollationStmt.collname (schema/pg15/deparse.txt:884:29) */
-/* 436: AlterCollationStmt.collname (schema/pg15/deparse.txt:886:29) */
+/* 435: AlterCollationStmt.collname (schema/pg15/deparse.txt:885:29) */
+/* 436: AlterCollationStmt.collname (schema/pg15/deparse.txt:887:29) */
 static const uint8_t contract_kinds_436[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 437: CallStmt.funccall (schema/pg15/deparse.txt:888:19) */
-/* 438: AlterStatsStmt.defnames (schema/pg15/deparse.txt:890:25) */
-/* 439: AlterStatsStmt.defnames (schema/pg15/deparse.txt:892:25) */
+/* 437: CallStmt.funccall (schema/pg15/deparse.txt:889:19) */
+/* 438: AlterStatsStmt.defnames (schema/pg15/deparse.txt:891:25) */
+/* 439: AlterStatsStmt.defnames (schema/pg15/deparse.txt:893:25) */
 static const uint8_t contract_kinds_439[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 440: A_Expr.name (schema/pg15/deparse.txt:894:13) */
-/* 441: A_Expr.name (schema/pg15/deparse.txt:896:13) */
+/* 440: A_Expr.name (schema/pg15/deparse.txt:895:13) */
+/* 441: A_Expr.name (schema/pg15/deparse.txt:897:13) */
 static const uint8_t contract_kinds_441[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 442: A_Expr.lexpr (schema/pg15/deparse.txt:898:14) */
+/* 442: A_Expr.lexpr (schema/pg15/deparse.txt:899:14) */
 static const uint8_t contract_kinds_442[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 443: A_Expr.rexpr (schema/pg15/deparse.txt:900:14) */
+/* 443: A_Expr.rexpr (schema/pg15/deparse.txt:901:14) */
 static const uint8_t contract_kinds_443[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x3e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x48,
 };
-/* 444: ColumnRef.fields (schema/pg15/deparse.txt:902:18) */
-/* 445: ColumnRef.fields (schema/pg15/deparse.txt:904:18) */
-/* 446: ColumnRef.fields (schema/pg15/deparse.txt:906:18) */
+/* 444: ColumnRef.fields (schema/pg15/deparse.txt:903:18) */
+/* 445: ColumnRef.fields (schema/pg15/deparse.txt:905:18) */
+/* 446: ColumnRef.fields (schema/pg15/deparse.txt:907:18) */
 static const uint8_t contract_kinds_446[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 447: FuncCall.funcname (schema/pg15/deparse.txt:908:19) */
-/* 448: FuncCall.funcname (schema/pg15/deparse.txt:910:19) */
+/* 447: FuncCall.funcname (schema/pg15/deparse.txt:909:19) */
+/* 448: FuncCall.funcname (schema/pg15/deparse.txt:911:19) */
 static const uint8_t contract_kinds_448[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 449: FuncCall.args (schema/pg15/deparse.txt:912:15) */
-/* 450: FuncCall.args (schema/pg15/deparse.txt:914:15) */
+/* 449: FuncCall.args (schema/pg15/deparse.txt:913:15) */
+/* 450: FuncCall.args (schema/pg15/deparse.txt:915:15) */
 static const uint8_t contract_kinds_450[] = { /* the kinds allowed, by tag */
 	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 451: FuncCall.agg_order (schema/pg15/deparse.txt:916:20) */
-/* 452: FuncCall.agg_order (schema/pg15/deparse.txt:918:20) */
+/* 451: FuncCall.agg_order (schema/pg15/deparse.txt:917:20) */
+/* 452: FuncCall.agg_order (schema/pg15/deparse.txt:919:20) */
 static const uint8_t contract_kinds_452[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 453: FuncCall.agg_filter (schema/pg15/deparse.txt:920:21) */
+/* 453: FuncCall.agg_filter (schema/pg15/deparse.txt:921:21) */
 static const uint8_t contract_kinds_453[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 454: A_Indices.lidx (schema/pg15/deparse.txt:922:16) */
+/* 454: A_Indices.lidx (schema/pg15/deparse.txt:923:16) */
 static const uint8_t contract_kinds_454[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 455: A_Indices.uidx (schema/pg15/deparse.txt:924:16) */
+/* 455: A_Indices.uidx (schema/pg15/deparse.txt:925:16) */
 static const uint8_t contract_kinds_455[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 456: A_Indirection.arg (schema/pg15/deparse.txt:926:19) */
-/* 457: A_Indirection.arg (schema/pg15/deparse.txt:928:19) */
+/* 456: A_Indirection.arg (schema/pg15/deparse.txt:927:19) */
+/* 457: A_Indirection.arg (schema/pg15/deparse.txt:929:19) */
 static const uint8_t contract_kinds_457[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 458: A_Indirection.indirection (schema/pg15/deparse.txt:930:27) */
-/* 459: A_Indirection.indirection (schema/pg15/deparse.txt:932:27) */
-/* 460: A_Indirection.indirection (schema/pg15/deparse.txt:934:27) */
+/* 458: A_Indirection.indirection (schema/pg15/deparse.txt:931:27) */
+/* 459: A_Indirection.indirection (schema/pg15/deparse.txt:933:27) */
+/* 460: A_Indirection.indirection (schema/pg15/deparse.txt:935:27) */
 static const uint8_t contract_kinds_460[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 461: A_ArrayExpr.elements (schema/pg15/deparse.txt:936:22) */
+/* 461: A_ArrayExpr.elements (schema/pg15/deparse.txt:937:22) */
 static const uint8_t contract_kinds_461[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 462: ResTarget.indirection (schema/pg15/deparse.txt:938:23) */
-/* 463: ResTarget.indirection (schema/pg15/deparse.txt:940:23) */
+/* 462: ResTarget.indirection (schema/pg15/deparse.txt:939:23) */
+/* 463: ResTarget.indirection (schema/pg15/deparse.txt:941:23) */
 static const uint8_t contract_kinds_463[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 464: ResTarget.val (schema/pg15/deparse.txt:942:15) */
+/* 464: ResTarget.val (schema/pg15/deparse.txt:943:15) */
 static const uint8_t contract_kinds_464[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 465: MultiAssignRef.source (schema/pg15/deparse.txt:944:23) */
+/* 465: MultiAssignRef.source (schema/pg15/deparse.txt:945:23) */
 static const uint8_t contract_kinds_465[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 466: TypeCast.arg (schema/pg15/deparse.txt:946:14) */
-/* 467: TypeCast.arg (schema/pg15/deparse.txt:948:14) */
+/* 466: TypeCast.arg (schema/pg15/deparse.txt:947:14) */
+/* 467: TypeCast.arg (schema/pg15/deparse.txt:949:14) */
 static const uint8_t contract_kinds_467[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 468: TypeCast.typeName (schema/pg15/deparse.txt:950:20) */
-/* 469: CollateClause.arg (schema/pg15/deparse.txt:952:19) */
+/* 468: TypeCast.typeName (schema/pg15/deparse.txt:951:20) */
+/* 469: CollateClause.arg (schema/pg15/deparse.txt:953:19) */
 static const uint8_t contract_kinds_469[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 470: CollateClause.collname (schema/pg15/deparse.txt:954:24) */
-/* 471: CollateClause.collname (schema/pg15/deparse.txt:956:24) */
+/* 470: CollateClause.collname (schema/pg15/deparse.txt:955:24) */
+/* 471: CollateClause.collname (schema/pg15/deparse.txt:957:24) */
 static const uint8_t contract_kinds_471[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 472: SortBy.node (schema/pg15/deparse.txt:958:13) */
+/* 472: SortBy.node (schema/pg15/deparse.txt:959:13) */
 static const uint8_t contract_kinds_472[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 473: SortBy.useOp (schema/pg15/deparse.txt:960:15) */
-/* 474: SortBy.useOp (schema/pg15/deparse.txt:962:15) */
+/* 473: SortBy.useOp (schema/pg15/deparse.txt:961:15) */
+/* 474: SortBy.useOp (schema/pg15/deparse.txt:963:15) */
 static const uint8_t contract_kinds_474[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 475: WindowDef.partitionClause (schema/pg15/deparse.txt:964:28) */
+/* 475: WindowDef.partitionClause (schema/pg15/deparse.txt:965:28) */
 static const uint8_t contract_kinds_475[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 476: WindowDef.orderClause (schema/pg15/deparse.txt:966:24) */
-/* 477: WindowDef.orderClause (schema/pg15/deparse.txt:968:24) */
+/* 476: WindowDef.orderClause (schema/pg15/deparse.txt:967:24) */
+/* 477: WindowDef.orderClause (schema/pg15/deparse.txt:969:24) */
 static const uint8_t contract_kinds_477[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 478: WindowDef.startOffset (schema/pg15/deparse.txt:970:24) */
+/* 478: WindowDef.startOffset (schema/pg15/deparse.txt:971:24) */
 static const uint8_t contract_kinds_478[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 479: WindowDef.endOffset (schema/pg15/deparse.txt:972:22) */
+/* 479: WindowDef.endOffset (schema/pg15/deparse.txt:973:22) */
 static const uint8_t contract_kinds_479[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 480: RangeSubselect.subquery (schema/pg15/deparse.txt:974:25) */
-/* 481: RangeSubselect.subquery (schema/pg15/deparse.txt:976:25) */
+/* 480: RangeSubselect.subquery (schema/pg15/deparse.txt:975:25) */
+/* 481: RangeSubselect.subquery (schema/pg15/deparse.txt:977:25) */
 static const uint8_t contract_kinds_481[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 482: RangeFunction.functions (schema/pg15/deparse.txt:978:25) */
-/* 483: RangeFunction.functions (schema/pg15/deparse.txt:980:25) */
-/* 484: RangeFunction.functions (schema/pg15/deparse.txt:982:25) */
+/* 482: RangeFunction.functions (schema/pg15/deparse.txt:979:25) */
+/* 483: RangeFunction.functions (schema/pg15/deparse.txt:981:25) */
+/* 484: RangeFunction.functions (schema/pg15/deparse.txt:983:25) */
 static const uint8_t contract_kinds_484[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-/* 485: RangeFunction.coldeflist (schema/pg15/deparse.txt:984:26) */
-/* 486: RangeFunction.coldeflist (schema/pg15/deparse.txt:986:26) */
+/* 485: RangeFunction.coldeflist (schema/pg15/deparse.txt:985:26) */
+/* 486: RangeFunction.coldeflist (schema/pg15/deparse.txt:987:26) */
 static const uint8_t contract_kinds_486[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 487: RangeTableSample.relation (schema/pg15/deparse.txt:988:27) */
-/* 488: RangeTableSample.relation (schema/pg15/deparse.txt:990:27) */
+/* 487: RangeTableSample.relation (schema/pg15/deparse.txt:989:27) */
+/* 488: RangeTableSample.relation (schema/pg15/deparse.txt:991:27) */
 static const uint8_t contract_kinds_488[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 489: RangeTableSample.method (schema/pg15/deparse.txt:992:25) */
-/* 490: RangeTableSample.method (schema/pg15/deparse.txt:994:25) */
+/* 489: RangeTableSample.method (schema/pg15/deparse.txt:993:25) */
+/* 490: RangeTableSample.method (schema/pg15/deparse.txt:995:25) */
 static const uint8_t contract_kinds_490[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 491: RangeTableSample.args (schema/pg15/deparse.txt:996:23) */
+/* 491: RangeTableSample.args (schema/pg15/deparse.txt:997:23) */
 static const uint8_t contract_kinds_491[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 492: RangeTableSample.repeatable (schema/pg15/deparse.txt:998:29) */
+/* 492: RangeTableSample.repeatable (schema/pg15/deparse.txt:999:29) */
 static const uint8_t contract_kinds_492[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 493: RangeTableFunc.docexpr (schema/pg15/deparse.txt:1000:24) */
+/* 493: RangeTableFunc.docexpr (schema/pg15/deparse.txt:1001:24) */
 static const uint8_t contract_kinds_493[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x06,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 494: RangeTableFunc.rowexpr (schema/pg15/deparse.txt:1002:24) */
+/* 494: RangeTableFunc.rowexpr (schema/pg15/deparse.txt:1003:24) */
 static const uint8_t contract_kinds_494[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 495: RangeTableFunc.namespaces (schema/pg15/deparse.txt:1004:27) */
-/* 496: RangeTableFunc.namespaces (schema/pg15/deparse.txt:1006:27) */
+/* 495: RangeTableFunc.namespaces (schema/pg15/deparse.txt:1005:27) */
+/* 496: RangeTableFunc.namespaces (schema/pg15/deparse.txt:1007:27) */
 static const uint8_t contract_kinds_496[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 497: RangeTableFunc.columns (schema/pg15/deparse.txt:1008:24) */
-/* 498: RangeTableFunc.columns (schema/pg15/deparse.txt:1010:24) */
+/* 497: RangeTableFunc.columns (schema/pg15/deparse.txt:1009:24) */
+/* 498: RangeTableFunc.columns (schema/pg15/deparse.txt:1011:24) */
 static const uint8_t contract_kinds_498[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 499: RangeTableFuncCol.colname (schema/pg15/deparse.txt:1012:27) */
-/* 500: RangeTableFuncCol.colexpr (schema/pg15/deparse.txt:1014:27) */
+/* 499: RangeTableFuncCol.colname (schema/pg15/deparse.txt:1013:27) */
+/* 500: RangeTableFuncCol.colexpr (schema/pg15/deparse.txt:1015:27) */
 static const uint8_t contract_kinds_500[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 501: RangeTableFuncCol.coldefexpr (schema/pg15/deparse.txt:1016:30) */
+/* 501: RangeTableFuncCol.coldefexpr (schema/pg15/deparse.txt:1017:30) */
 static const uint8_t contract_kinds_501[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 502: TypeName.names (schema/pg15/deparse.txt:1018:16) */
-/* 503: TypeName.names (schema/pg15/deparse.txt:1020:16) */
+/* 502: TypeName.names (schema/pg15/deparse.txt:1019:16) */
+/* 503: TypeName.names (schema/pg15/deparse.txt:1021:16) */
 static const uint8_t contract_kinds_503[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 504: TypeName.typmods (schema/pg15/deparse.txt:1022:18) */
-/* 505: TypeName.typmods (schema/pg15/deparse.txt:1024:18) */
+/* 504: TypeName.typmods (schema/pg15/deparse.txt:1023:18) */
+/* 505: TypeName.typmods (schema/pg15/deparse.txt:1025:18) */
 static const uint8_t contract_kinds_505[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-/* 506: TypeName.arrayBounds (schema/pg15/deparse.txt:1026:23) */
-/* 507: TypeName.arrayBounds (schema/pg15/deparse.txt:1028:23) */
+/* 506: TypeName.arrayBounds (schema/pg15/deparse.txt:1027:23) */
+/* 507: TypeName.arrayBounds (schema/pg15/deparse.txt:1029:23) */
 static const uint8_t contract_kinds_507[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
 };
-/* 508: ColumnDef.constraints (schema/pg15/deparse.txt:1030:23) */
-/* 509: ColumnDef.constraints (schema/pg15/deparse.txt:1032:23) */
+/* 508: ColumnDef.constraints (schema/pg15/deparse.txt:1031:23) */
+/* 509: ColumnDef.constraints (schema/pg15/deparse.txt:1033:23) */
 static const uint8_t contract_kinds_509[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
 };
-/* 510: ColumnDef.fdwoptions (schema/pg15/deparse.txt:1034:22) */
-/* 511: ColumnDef.fdwoptions (schema/pg15/deparse.txt:1036:22) */
+/* 510: ColumnDef.fdwoptions (schema/pg15/deparse.txt:1035:22) */
+/* 511: ColumnDef.fdwoptions (schema/pg15/deparse.txt:1037:22) */
 static const uint8_t contract_kinds_511[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 512: IndexElem.expr (schema/pg15/deparse.txt:1038:16) */
+/* 512: IndexElem.expr (schema/pg15/deparse.txt:1039:16) */
 static const uint8_t contract_kinds_512[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x46,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 513: IndexElem.collation (schema/pg15/deparse.txt:1040:21) */
-/* 514: IndexElem.collation (schema/pg15/deparse.txt:1042:21) */
+/* 513: IndexElem.collation (schema/pg15/deparse.txt:1041:21) */
+/* 514: IndexElem.collation (schema/pg15/deparse.txt:1043:21) */
 static const uint8_t contract_kinds_514[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 515: IndexElem.opclass (schema/pg15/deparse.txt:1044:19) */
-/* 516: IndexElem.opclass (schema/pg15/deparse.txt:1046:19) */
+/* 515: IndexElem.opclass (schema/pg15/deparse.txt:1045:19) */
+/* 516: IndexElem.opclass (schema/pg15/deparse.txt:1047:19) */
 static const uint8_t contract_kinds_516[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 517: IndexElem.opclassopts (schema/pg15/deparse.txt:1048:23) */
-/* 518: IndexElem.opclassopts (schema/pg15/deparse.txt:1050:23) */
+/* 517: IndexElem.opclassopts (schema/pg15/deparse.txt:1049:23) */
+/* 518: IndexElem.opclassopts (schema/pg15/deparse.txt:1051:23) */
 static const uint8_t contract_kinds_518[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 519: StatsElem.expr (schema/pg15/deparse.txt:1052:16) */
+/* 519: StatsElem.expr (schema/pg15/deparse.txt:1053:16) */
 static const uint8_t contract_kinds_519[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 520: Constraint.raw_expr (schema/pg15/deparse.txt:1054:21) */
+/* 520: Constraint.raw_expr (schema/pg15/deparse.txt:1055:21) */
 static const uint8_t contract_kinds_520[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 521: Constraint.keys (schema/pg15/deparse.txt:1056:17) */
-/* 522: Constraint.keys (schema/pg15/deparse.txt:1058:17) */
+/* 521: Constraint.keys (schema/pg15/deparse.txt:1057:17) */
+/* 522: Constraint.keys (schema/pg15/deparse.txt:1059:17) */
 static const uint8_t contract_kinds_522[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 523: Constraint.exclusions (schema/pg15/deparse.txt:1060:23) */
-/* 524: Constraint.exclusions (schema/pg15/deparse.txt:1062:23) */
+/* 523: Constraint.exclusions (schema/pg15/deparse.txt:1061:23) */
+/* 524: Constraint.exclusions (schema/pg15/deparse.txt:1063:23) */
 static const uint8_t contract_kinds_524[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
 };
-/* 525: Constraint.options (schema/pg15/deparse.txt:1064:20) */
-/* 526: Constraint.options (schema/pg15/deparse.txt:1066:20) */
+/* 525: Constraint.options (schema/pg15/deparse.txt:1065:20) */
+/* 526: Constraint.options (schema/pg15/deparse.txt:1067:20) */
 static const uint8_t contract_kinds_526[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
 };
-/* 527: Constraint.fk_attrs (schema/pg15/deparse.txt:1068:21) */
-/* 528: Constraint.fk_attrs (schema/pg15/deparse.txt:1070:21) */
+/* 527: Constraint.fk_attrs (schema/pg15/deparse.txt:1069:21) */
+/* 528: Constraint.fk_attrs (schema/pg15/deparse.txt:1071:21) */
 static const uint8_t contract_kinds_528[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 529: Constraint.pk_attrs (schema/pg15/deparse.txt:1072:21) */
-/* 530: Constraint.pk_attrs (schema/pg15/deparse.txt:1074:21) */
+/* 529: Constraint.pk_attrs (schema/pg15/deparse.txt:1073:21) */
+/* 530: Constraint.pk_attrs (schema/pg15/deparse.txt:1075:21) */
 static const uint8_t contract_kinds_530[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 531: DefElem.defname (schema/pg15/deparse.txt:1076:17) */
-/* 532: DefElem.arg (schema/pg15/deparse.txt:1078:13) */
+/* 531: DefElem.defname (schema/pg15/deparse.txt:1077:17) */
+/* 532: DefElem.arg (schema/pg15/deparse.txt:1079:13) */
 static const uint8_t contract_kinds_532[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
 };
-/* 533: GroupingSet.content (schema/pg15/deparse.txt:1080:21) */
+/* 533: GroupingSet.content (schema/pg15/deparse.txt:1081:21) */
 static const uint8_t contract_kinds_533[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
 };
-/* 534: ObjectWithArgs.objname (schema/pg15/deparse.txt:1082:24) */
-/* 535: ObjectWithArgs.objname (schema/pg15/deparse.txt:1084:24) */
+/* 534: ObjectWithArgs.objname (schema/pg15/deparse.txt:1083:24) */
+/* 535: ObjectWithArgs.objname (schema/pg15/deparse.txt:1085:24) */
 static const uint8_t contract_kinds_535[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 536: ObjectWithArgs.objargs (schema/pg15/deparse.txt:1086:24) */
+/* 536: ObjectWithArgs.objargs (schema/pg15/deparse.txt:1087:24) */
 static const uint8_t contract_kinds_536[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 537: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1088:28) */
-/* 538: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1090:28) */
+/* 537: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1089:28) */
+/* 538: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1091:28) */
 static const uint8_t contract_kinds_538[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
 };
-/* 539: AccessPriv.cols (schema/pg15/deparse.txt:1092:17) */
-/* 540: AccessPriv.cols (schema/pg15/deparse.txt:1094:17) */
+/* 539: AccessPriv.cols (schema/pg15/deparse.txt:1093:17) */
+/* 540: AccessPriv.cols (schema/pg15/deparse.txt:1095:17) */
 static const uint8_t contract_kinds_540[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 541: CreateOpClassItem.order_family (schema/pg15/deparse.txt:1096:32) */
-/* 542: CreateOpClassItem.order_family (schema/pg15/deparse.txt:1098:32) */
+/* 541: CreateOpClassItem.order_family (schema/pg15/deparse.txt:1097:32) */
+/* 542: CreateOpClassItem.order_family (schema/pg15/deparse.txt:1099:32) */
 static const uint8_t contract_kinds_542[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 543: CreateOpClassItem.class_args (schema/pg15/deparse.txt:1100:30) */
-/* 544: CreateOpClassItem.class_args (schema/pg15/deparse.txt:1102:30) */
+/* 543: CreateOpClassItem.class_args (schema/pg15/deparse.txt:1101:30) */
+/* 544: CreateOpClassItem.class_args (schema/pg15/deparse.txt:1103:30) */
 static const uint8_t contract_kinds_544[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 545: TableLikeClause.relation (schema/pg15/deparse.txt:1104:26) */
-/* 546: FunctionParameter.argType (schema/pg15/deparse.txt:1106:28) */
-/* 547: FunctionParameter.defexpr (schema/pg15/deparse.txt:1108:27) */
+/* 545: TableLikeClause.relation (schema/pg15/deparse.txt:1105:26) */
+/* 546: FunctionParameter.argType (schema/pg15/deparse.txt:1107:28) */
+/* 547: FunctionParameter.defexpr (schema/pg15/deparse.txt:1109:27) */
 static const uint8_t contract_kinds_547[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 548: LockingClause.lockedRels (schema/pg15/deparse.txt:1110:27) */
-/* 549: LockingClause.lockedRels (schema/pg15/deparse.txt:1112:27) */
+/* 548: LockingClause.lockedRels (schema/pg15/deparse.txt:1111:27) */
+/* 549: LockingClause.lockedRels (schema/pg15/deparse.txt:1113:27) */
 static const uint8_t contract_kinds_549[] = { /* the kinds allowed, by tag */
 	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 550: XmlSerialize.expr (schema/pg15/deparse.txt:1114:19) */
+/* 550: XmlSerialize.expr (schema/pg15/deparse.txt:1115:19) */
 static const uint8_t contract_kinds_550[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-/* 551: XmlSerialize.typeName (schema/pg15/deparse.txt:1116:24) */
-/* 552: WithClause.ctes (schema/pg15/deparse.txt:1118:17) */
-/* 553: WithClause.ctes (schema/pg15/deparse.txt:1120:17) */
+/* 551: XmlSerialize.typeName (schema/pg15/deparse.txt:1117:24) */
+/* 552: WithClause.ctes (schema/pg15/deparse.txt:1119:17) */
+/* 553: WithClause.ctes (schema/pg15/deparse.txt:1121:17) */
 static const uint8_t contract_kinds_553[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
 };
-/* 554: InferClause.indexElems (schema/pg15/deparse.txt:1122:25) */
-/* 555: InferClause.indexElems (schema/pg15/deparse.txt:1124:25) */
+/* 554: InferClause.indexElems (schema/pg15/deparse.txt:1123:25) */
+/* 555: InferClause.indexElems (schema/pg15/deparse.txt:1125:25) */
 static const uint8_t contract_kinds_555[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
 };
-/* 556: InferClause.whereClause (schema/pg15/deparse.txt:1126:26) */
+/* 556: InferClause.whereClause (schema/pg15/deparse.txt:1127:26) */
 static const uint8_t contract_kinds_556[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 557: OnConflictClause.targetList (schema/pg15/deparse.txt:1128:30) */
-/* 558: OnConflictClause.targetList (schema/pg15/deparse.txt:1130:30) */
+/* 557: OnConflictClause.targetList (schema/pg15/deparse.txt:1129:30) */
+/* 558: OnConflictClause.targetList (schema/pg15/deparse.txt:1131:30) */
 static const uint8_t contract_kinds_558[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 559: OnConflictClause.whereClause (schema/pg15/deparse.txt:1132:31) */
+/* 559: OnConflictClause.whereClause (schema/pg15/deparse.txt:1133:31) */
 static const uint8_t contract_kinds_559[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 560: CTESearchClause.search_col_list (schema/pg15/deparse.txt:1134:33) */
-/* 561: CTESearchClause.search_col_list (schema/pg15/deparse.txt:1136:33) */
+/* 560: CTESearchClause.search_col_list (schema/pg15/deparse.txt:1135:33) */
+/* 561: CTESearchClause.search_col_list (schema/pg15/deparse.txt:1137:33) */
 static const uint8_t contract_kinds_561[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 562: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:1138:35) */
-/* 563: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1140:31) */
-/* 564: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1142:31) */
+/* 562: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:1139:35) */
+/* 563: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1141:31) */
+/* 564: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1143:31) */
 static const uint8_t contract_kinds_564[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 565: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:1144:34) */
-/* 566: CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:1146:33) */
+/* 565: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:1145:34) */
+/* 566: CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:1147:33) */
 static const uint8_t contract_kinds_566[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-/* 567: CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:1148:35) */
+/* 567: CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:1149:35) */
 static const uint8_t contract_kinds_567[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
 };
-/* 568: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:1150:34) */
-/* 569: CommonTableExpr.ctename (schema/pg15/deparse.txt:1152:25) */
-/* 570: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1154:31) */
-/* 571: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1156:31) */
+/* 568: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:1151:34) */
+/* 569: CommonTableExpr.ctename (schema/pg15/deparse.txt:1153:25) */
+/* 570: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1155:31) */
+/* 571: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1157:31) */
 static const uint8_t contract_kinds_571[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 572: CommonTableExpr.ctequery (schema/pg15/deparse.txt:1158:26) */
-/* 573: CommonTableExpr.ctequery (schema/pg15/deparse.txt:1160:26) */
+/* 572: CommonTableExpr.ctequery (schema/pg15/deparse.txt:1159:26) */
+/* 573: CommonTableExpr.ctequery (schema/pg15/deparse.txt:1161:26) */
 static const uint8_t contract_kinds_573[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 574: MergeWhenClause.condition (schema/pg15/deparse.txt:1162:27) */
+/* 574: MergeWhenClause.condition (schema/pg15/deparse.txt:1163:27) */
 static const uint8_t contract_kinds_574[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 575: MergeWhenClause.targetList (schema/pg15/deparse.txt:1164:29) */
-/* 576: MergeWhenClause.targetList (schema/pg15/deparse.txt:1166:29) */
+/* 575: MergeWhenClause.targetList (schema/pg15/deparse.txt:1165:29) */
+/* 576: MergeWhenClause.targetList (schema/pg15/deparse.txt:1167:29) */
 static const uint8_t contract_kinds_576[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
 };
-/* 577: MergeWhenClause.values (schema/pg15/deparse.txt:1168:24) */
+/* 577: MergeWhenClause.values (schema/pg15/deparse.txt:1169:24) */
 static const uint8_t contract_kinds_577[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 578: TriggerTransition.name (schema/pg15/deparse.txt:1170:24) */
-/* 579: PartitionElem.expr (schema/pg15/deparse.txt:1172:20) */
+/* 578: TriggerTransition.name (schema/pg15/deparse.txt:1171:24) */
+/* 579: PartitionElem.expr (schema/pg15/deparse.txt:1173:20) */
 static const uint8_t contract_kinds_579[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 580: PartitionElem.collation (schema/pg15/deparse.txt:1174:25) */
-/* 581: PartitionElem.collation (schema/pg15/deparse.txt:1176:25) */
+/* 580: PartitionElem.collation (schema/pg15/deparse.txt:1175:25) */
+/* 581: PartitionElem.collation (schema/pg15/deparse.txt:1177:25) */
 static const uint8_t contract_kinds_581[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 582: PartitionElem.opclass (schema/pg15/deparse.txt:1178:23) */
-/* 583: PartitionElem.opclass (schema/pg15/deparse.txt:1180:23) */
+/* 582: PartitionElem.opclass (schema/pg15/deparse.txt:1179:23) */
+/* 583: PartitionElem.opclass (schema/pg15/deparse.txt:1181:23) */
 static const uint8_t contract_kinds_583[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 584: PartitionSpec.strategy (schema/pg15/deparse.txt:1182:24) */
-/* 585: PartitionSpec.partParams (schema/pg15/deparse.txt:1184:27) */
-/* 586: PartitionSpec.partParams (schema/pg15/deparse.txt:1186:27) */
+/* 584: PartitionSpec.strategy (schema/pg15/deparse.txt:1183:24) */
+/* 585: PartitionSpec.partParams (schema/pg15/deparse.txt:1185:27) */
+/* 586: PartitionSpec.partParams (schema/pg15/deparse.txt:1187:27) */
 static const uint8_t contract_kinds_586[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
 };
-/* 587: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:1188:31) */
+/* 587: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:1189:31) */
 static const uint8_t contract_kinds_587[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 588: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:1190:32) */
+/* 588: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:1191:32) */
 static const uint8_t contract_kinds_588[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 589: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:1192:32) */
+/* 589: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:1193:32) */
 static const uint8_t contract_kinds_589[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 590: PartitionCmd.name (schema/pg15/deparse.txt:1194:19) */
-/* 591: VacuumRelation.relation (schema/pg15/deparse.txt:1196:25) */
-/* 592: VacuumRelation.va_cols (schema/pg15/deparse.txt:1198:24) */
-/* 593: VacuumRelation.va_cols (schema/pg15/deparse.txt:1200:24) */
+/* 590: PartitionCmd.name (schema/pg15/deparse.txt:1195:19) */
+/* 591: VacuumRelation.relation (schema/pg15/deparse.txt:1197:25) */
+/* 592: VacuumRelation.va_cols (schema/pg15/deparse.txt:1199:24) */
+/* 593: VacuumRelation.va_cols (schema/pg15/deparse.txt:1201:24) */
 static const uint8_t contract_kinds_593[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
-/* 594: PublicationTable.relation (schema/pg15/deparse.txt:1202:27) */
-/* 595: PublicationTable.whereClause (schema/pg15/deparse.txt:1204:31) */
+/* 594: PublicationTable.relation (schema/pg15/deparse.txt:1203:27) */
+/* 595: PublicationTable.whereClause (schema/pg15/deparse.txt:1205:31) */
 static const uint8_t contract_kinds_595[] = { /* the kinds allowed, by tag */
 	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
 };
-/* 596: PublicationTable.columns (schema/pg15/deparse.txt:1206:26) */
-/* 597: PublicationTable.columns (schema/pg15/deparse.txt:1208:26) */
+/* 596: PublicationTable.columns (schema/pg15/deparse.txt:1207:26) */
+/* 597: PublicationTable.columns (schema/pg15/deparse.txt:1209:26) */
 static const uint8_t contract_kinds_597[] = { /* the kinds allowed, by tag */
 	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
 };
@@ -1456,604 +1456,604 @@ static const uint8_t contract_kinds_597[] = { /* the kinds allowed, by tag */
 /* The rules, by message (pgbind_message_descs order): message, field, cell, from, not_in, parents,
  * conditions, nonnull, nonempty, min_cells, kinds allowed (bitmap), location. */
 static const ContractRule contract_rules[] = {
-	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 0, ), CONTRACT_LIST(conditions, 0, ), false, true, 0, CONTRACT_LIST(kinds, 0, ), "schema/pg15/deparse.txt:14:12"},
-	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 1, ), CONTRACT_LIST(conditions, 1, ), false, false, 0, CONTRACT_LIST(kinds, 1, 1), "schema/pg15/deparse.txt:16:12"},
-	{ 11, 0, -1, false, false, CONTRACT_LIST(parents, 2, ), CONTRACT_LIST(conditions, 2, ), true, false, 0, CONTRACT_LIST(kinds, 2, ), "schema/pg15/deparse.txt:18:17"},
-	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 3, ), CONTRACT_LIST(conditions, 3, ), true, false, 0, CONTRACT_LIST(kinds, 3, ), "schema/pg15/deparse.txt:20:16"},
-	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 4, ), CONTRACT_LIST(conditions, 4, ), false, false, 0, CONTRACT_LIST(kinds, 4, 1), "schema/pg15/deparse.txt:22:16"},
-	{ 12, 2, -1, false, false, CONTRACT_LIST(parents, 5, ), CONTRACT_LIST(conditions, 5, ), true, false, 0, CONTRACT_LIST(kinds, 5, ), "schema/pg15/deparse.txt:24:18"},
-	{ 17, 1, -1, false, false, CONTRACT_LIST(parents, 6, ), CONTRACT_LIST(conditions, 6, ), false, false, 0, CONTRACT_LIST(kinds, 6, 1), "schema/pg15/deparse.txt:26:19"},
-	{ 21, 1, -1, false, false, CONTRACT_LIST(parents, 7, ), CONTRACT_LIST(conditions, 7, ), false, false, 0, CONTRACT_LIST(kinds, 7, 1), "schema/pg15/deparse.txt:28:18"},
-	{ 21, 2, -1, false, false, CONTRACT_LIST(parents, 8, ), CONTRACT_LIST(conditions, 8, ), true, false, 0, CONTRACT_LIST(kinds, 8, ), "schema/pg15/deparse.txt:30:19"},
-	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 9, ), CONTRACT_LIST(conditions, 9, ), true, false, 0, CONTRACT_LIST(kinds, 9, ), "schema/pg15/deparse.txt:32:15"},
-	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 10, ), CONTRACT_LIST(conditions, 10, ), false, true, 0, CONTRACT_LIST(kinds, 10, ), "schema/pg15/deparse.txt:34:15"},
-	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 11, ), CONTRACT_LIST(conditions, 11, ), false, false, 0, CONTRACT_LIST(kinds, 11, 1), "schema/pg15/deparse.txt:36:15"},
-	{ 27, 3, -1, false, false, CONTRACT_LIST(parents, 12, ), CONTRACT_LIST(conditions, 12, ), false, false, 0, CONTRACT_LIST(kinds, 12, 1), "schema/pg15/deparse.txt:38:18"},
-	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 13, ), CONTRACT_LIST(conditions, 13, ), true, false, 0, CONTRACT_LIST(kinds, 13, ), "schema/pg15/deparse.txt:40:19"},
-	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 14, ), CONTRACT_LIST(conditions, 14, ), false, false, 0, CONTRACT_LIST(kinds, 14, 1), "schema/pg15/deparse.txt:42:19"},
-	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 15, ), CONTRACT_LIST(conditions, 15, ), true, false, 0, CONTRACT_LIST(kinds, 15, ), "schema/pg15/deparse.txt:44:19"},
-	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 16, ), CONTRACT_LIST(conditions, 16, ), false, false, 0, CONTRACT_LIST(kinds, 16, 1), "schema/pg15/deparse.txt:46:19"},
-	{ 37, 3, -1, false, false, CONTRACT_LIST(parents, 17, ), CONTRACT_LIST(conditions, 17, ), false, false, 0, CONTRACT_LIST(kinds, 17, 1), "schema/pg15/deparse.txt:48:14"},
-	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 18, ), CONTRACT_LIST(conditions, 18, ), true, false, 0, CONTRACT_LIST(kinds, 18, ), "schema/pg15/deparse.txt:50:15"},
-	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 19, ), CONTRACT_LIST(conditions, 19, ), false, false, 0, CONTRACT_LIST(kinds, 19, 1), "schema/pg15/deparse.txt:52:15"},
-	{ 37, 5, -1, false, false, CONTRACT_LIST(parents, 20, ), CONTRACT_LIST(conditions, 20, ), false, false, 0, CONTRACT_LIST(kinds, 20, 1), "schema/pg15/deparse.txt:54:20"},
-	{ 38, 1, -1, false, false, CONTRACT_LIST(parents, 21, ), CONTRACT_LIST(conditions, 21, ), false, false, 0, CONTRACT_LIST(kinds, 21, 1), "schema/pg15/deparse.txt:56:15"},
-	{ 38, 2, -1, false, false, CONTRACT_LIST(parents, 22, ), CONTRACT_LIST(conditions, 22, ), false, false, 0, CONTRACT_LIST(kinds, 22, 1), "schema/pg15/deparse.txt:58:17"},
-	{ 41, 1, -1, false, false, CONTRACT_LIST(parents, 23, ), CONTRACT_LIST(conditions, 23, ), false, false, 0, CONTRACT_LIST(kinds, 23, 1), "schema/pg15/deparse.txt:60:14"},
-	{ 43, 3, -1, false, false, CONTRACT_LIST(parents, 24, ), CONTRACT_LIST(conditions, 24, ), false, false, 0, CONTRACT_LIST(kinds, 24, 1), "schema/pg15/deparse.txt:62:19"},
-	{ 44, 5, -1, false, false, CONTRACT_LIST(parents, 25, ), CONTRACT_LIST(conditions, 25, ), false, false, 0, CONTRACT_LIST(kinds, 25, 1), "schema/pg15/deparse.txt:64:17"},
-	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 26, ), CONTRACT_LIST(conditions, 26, ), true, false, 0, CONTRACT_LIST(kinds, 26, ), "schema/pg15/deparse.txt:66:20"},
-	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 27, ), CONTRACT_LIST(conditions, 27, ), false, false, 0, CONTRACT_LIST(kinds, 27, 1), "schema/pg15/deparse.txt:68:20"},
-	{ 46, 5, -1, false, false, CONTRACT_LIST(parents, 28, ), CONTRACT_LIST(conditions, 28, ), false, false, 0, CONTRACT_LIST(kinds, 28, 1), "schema/pg15/deparse.txt:70:14"},
-	{ 47, 1, -1, false, false, CONTRACT_LIST(parents, 29, ), CONTRACT_LIST(conditions, 29, ), false, false, 0, CONTRACT_LIST(kinds, 29, 1), "schema/pg15/deparse.txt:72:14"},
-	{ 48, 1, -1, false, false, CONTRACT_LIST(parents, 30, ), CONTRACT_LIST(conditions, 30, ), false, false, 0, CONTRACT_LIST(kinds, 30, 1), "schema/pg15/deparse.txt:74:17"},
-	{ 52, 2, -1, false, false, CONTRACT_LIST(parents, 31, ), CONTRACT_LIST(conditions, 31, ), true, false, 0, CONTRACT_LIST(kinds, 31, ), "schema/pg15/deparse.txt:76:27"},
-	{ 57, 2, -1, false, false, CONTRACT_LIST(parents, 32, ), CONTRACT_LIST(conditions, 32, ), true, false, 0, CONTRACT_LIST(kinds, 32, ), "schema/pg15/deparse.txt:78:15"},
-	{ 57, 2, -1, false, false, CONTRACT_LIST(parents, 33, ), CONTRACT_LIST(conditions, 33, ), false, false, 0, CONTRACT_LIST(kinds, 33, 1), "schema/pg15/deparse.txt:80:15"},
-	{ 57, 3, -1, false, false, CONTRACT_LIST(parents, 34, ), CONTRACT_LIST(conditions, 34, ), true, false, 0, CONTRACT_LIST(kinds, 34, ), "schema/pg15/deparse.txt:82:15"},
-	{ 57, 3, -1, false, false, CONTRACT_LIST(parents, 35, ), CONTRACT_LIST(conditions, 35, ), false, false, 0, CONTRACT_LIST(kinds, 35, 1), "schema/pg15/deparse.txt:84:15"},
-	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 36, ), CONTRACT_LIST(conditions, 36, ), true, false, 0, CONTRACT_LIST(kinds, 36, ), "schema/pg15/deparse.txt:86:23"},
-	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 37, ), CONTRACT_LIST(conditions, 37, ), false, false, 0, CONTRACT_LIST(kinds, 37, 1), "schema/pg15/deparse.txt:88:23"},
-	{ 57, 6, -1, false, false, CONTRACT_LIST(parents, 38, ), CONTRACT_LIST(conditions, 38, ), false, false, 0, CONTRACT_LIST(kinds, 38, 1), "schema/pg15/deparse.txt:90:16"},
-	{ 60, 0, -1, false, false, CONTRACT_LIST(parents, 39, ), CONTRACT_LIST(conditions, 39, ), true, false, 0, CONTRACT_LIST(kinds, 39, ), "schema/pg15/deparse.txt:92:16"},
-	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 40, ), CONTRACT_LIST(conditions, 40, ), true, false, 0, CONTRACT_LIST(kinds, 40, ), "schema/pg15/deparse.txt:94:22"},
-	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 41, ), CONTRACT_LIST(conditions, 41, ), false, false, 0, CONTRACT_LIST(kinds, 41, 1), "schema/pg15/deparse.txt:96:22"},
-	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 42, ), CONTRACT_LIST(conditions, 42, ), true, false, 0, CONTRACT_LIST(kinds, 42, ), "schema/pg15/deparse.txt:98:20"},
-	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 43, ), CONTRACT_LIST(conditions, 43, ), false, false, 0, CONTRACT_LIST(kinds, 43, 1), "schema/pg15/deparse.txt:100:20"},
-	{ 64, 0, -1, false, false, CONTRACT_LIST(parents, 44, ), CONTRACT_LIST(conditions, 44, ), true, false, 0, CONTRACT_LIST(kinds, 44, ), "schema/pg15/deparse.txt:102:21"},
-	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 45, ), CONTRACT_LIST(conditions, 45, ), true, false, 0, CONTRACT_LIST(kinds, 45, ), "schema/pg15/deparse.txt:104:17"},
-	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 46, ), CONTRACT_LIST(conditions, 46, ), false, false, 0, CONTRACT_LIST(kinds, 46, 1), "schema/pg15/deparse.txt:106:17"},
-	{ 64, 2, -1, false, false, CONTRACT_LIST(parents, 47, ), CONTRACT_LIST(conditions, 47, ), false, false, 0, CONTRACT_LIST(kinds, 47, 1), "schema/pg15/deparse.txt:108:24"},
-	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 48, ), CONTRACT_LIST(conditions, 48, ), true, false, 0, CONTRACT_LIST(kinds, 48, ), "schema/pg15/deparse.txt:110:27"},
-	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 49, ), CONTRACT_LIST(conditions, 49, ), false, false, 0, CONTRACT_LIST(kinds, 49, 1), "schema/pg15/deparse.txt:112:27"},
-	{ 65, 0, -1, false, false, CONTRACT_LIST(parents, 50, ), CONTRACT_LIST(conditions, 50, ), true, false, 0, CONTRACT_LIST(kinds, 50, ), "schema/pg15/deparse.txt:114:21"},
-	{ 65, 1, -1, false, false, CONTRACT_LIST(parents, 51, ), CONTRACT_LIST(conditions, 51, ), true, false, 0, CONTRACT_LIST(kinds, 51, ), "schema/pg15/deparse.txt:116:25"},
-	{ 65, 1, -1, false, false, CONTRACT_LIST(parents, 52, ), CONTRACT_LIST(conditions, 52, ), false, false, 0, CONTRACT_LIST(kinds, 52, 1), "schema/pg15/deparse.txt:118:25"},
-	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 53, ), CONTRACT_LIST(conditions, 53, ), true, false, 0, CONTRACT_LIST(kinds, 53, ), "schema/pg15/deparse.txt:120:27"},
-	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 54, ), CONTRACT_LIST(conditions, 54, ), false, false, 0, CONTRACT_LIST(kinds, 54, 1), "schema/pg15/deparse.txt:122:27"},
-	{ 66, 0, -1, false, false, CONTRACT_LIST(parents, 55, ), CONTRACT_LIST(conditions, 55, ), true, false, 0, CONTRACT_LIST(kinds, 55, ), "schema/pg15/deparse.txt:124:21"},
-	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 56, ), CONTRACT_LIST(conditions, 56, ), true, false, 0, CONTRACT_LIST(kinds, 56, ), "schema/pg15/deparse.txt:126:24"},
-	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 57, ), CONTRACT_LIST(conditions, 57, ), false, false, 0, CONTRACT_LIST(kinds, 57, 1), "schema/pg15/deparse.txt:128:24"},
-	{ 66, 3, -1, false, false, CONTRACT_LIST(parents, 58, ), CONTRACT_LIST(conditions, 58, ), true, false, 0, CONTRACT_LIST(kinds, 58, ), "schema/pg15/deparse.txt:130:24"},
-	{ 66, 3, -1, false, false, CONTRACT_LIST(parents, 59, ), CONTRACT_LIST(conditions, 59, ), false, false, 0, CONTRACT_LIST(kinds, 59, 1), "schema/pg15/deparse.txt:132:24"},
-	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 60, ), CONTRACT_LIST(conditions, 60, ), true, false, 0, CONTRACT_LIST(kinds, 60, ), "schema/pg15/deparse.txt:134:27"},
-	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 61, ), CONTRACT_LIST(conditions, 61, ), false, false, 0, CONTRACT_LIST(kinds, 61, 1), "schema/pg15/deparse.txt:136:27"},
-	{ 67, 0, -1, false, false, CONTRACT_LIST(parents, 62, ), CONTRACT_LIST(conditions, 62, ), true, false, 0, CONTRACT_LIST(kinds, 62, ), "schema/pg15/deparse.txt:138:20"},
-	{ 67, 1, -1, false, false, CONTRACT_LIST(parents, 63, ), CONTRACT_LIST(conditions, 63, ), true, false, 0, CONTRACT_LIST(kinds, 63, ), "schema/pg15/deparse.txt:140:27"},
-	{ 67, 1, -1, false, false, CONTRACT_LIST(parents, 64, ), CONTRACT_LIST(conditions, 64, ), false, false, 0, CONTRACT_LIST(kinds, 64, 1), "schema/pg15/deparse.txt:142:27"},
-	{ 67, 2, -1, false, false, CONTRACT_LIST(parents, 65, ), CONTRACT_LIST(conditions, 65, ), false, false, 0, CONTRACT_LIST(kinds, 65, 1), "schema/pg15/deparse.txt:144:26"},
-	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 66, ), CONTRACT_LIST(conditions, 66, ), true, false, 0, CONTRACT_LIST(kinds, 66, ), "schema/pg15/deparse.txt:146:30"},
-	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 67, ), CONTRACT_LIST(conditions, 67, ), false, false, 0, CONTRACT_LIST(kinds, 67, 1), "schema/pg15/deparse.txt:148:30"},
-	{ 68, 0, -1, false, false, CONTRACT_LIST(parents, 68, ), CONTRACT_LIST(conditions, 68, ), false, false, 0, CONTRACT_LIST(kinds, 68, 1), "schema/pg15/deparse.txt:150:28"},
-	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 69, ), CONTRACT_LIST(conditions, 69, ), true, false, 0, CONTRACT_LIST(kinds, 69, ), "schema/pg15/deparse.txt:152:24"},
-	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 70, ), CONTRACT_LIST(conditions, 70, ), false, false, 0, CONTRACT_LIST(kinds, 70, 1), "schema/pg15/deparse.txt:154:24"},
-	{ 68, 3, -1, false, false, CONTRACT_LIST(parents, 71, ), CONTRACT_LIST(conditions, 71, ), true, false, 0, CONTRACT_LIST(kinds, 71, ), "schema/pg15/deparse.txt:156:24"},
-	{ 68, 3, -1, false, false, CONTRACT_LIST(parents, 72, ), CONTRACT_LIST(conditions, 72, ), false, false, 0, CONTRACT_LIST(kinds, 72, 1), "schema/pg15/deparse.txt:158:24"},
-	{ 68, 4, -1, false, false, CONTRACT_LIST(parents, 73, ), CONTRACT_LIST(conditions, 73, ), false, false, 0, CONTRACT_LIST(kinds, 73, 1), "schema/pg15/deparse.txt:160:25"},
-	{ 68, 5, -1, false, false, CONTRACT_LIST(parents, 74, ), CONTRACT_LIST(conditions, 74, ), true, false, 0, CONTRACT_LIST(kinds, 74, ), "schema/pg15/deparse.txt:162:25"},
-	{ 68, 5, -1, false, false, CONTRACT_LIST(parents, 75, ), CONTRACT_LIST(conditions, 75, ), false, false, 0, CONTRACT_LIST(kinds, 75, 1), "schema/pg15/deparse.txt:164:25"},
-	{ 68, 7, -1, false, false, CONTRACT_LIST(parents, 76, ), CONTRACT_LIST(conditions, 76, ), false, false, 0, CONTRACT_LIST(kinds, 76, 1), "schema/pg15/deparse.txt:166:26"},
-	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 77, ), CONTRACT_LIST(conditions, 77, ), true, false, 0, CONTRACT_LIST(kinds, 77, ), "schema/pg15/deparse.txt:168:26"},
-	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 78, ), CONTRACT_LIST(conditions, 78, ), false, false, 0, CONTRACT_LIST(kinds, 78, 1), "schema/pg15/deparse.txt:170:26"},
-	{ 68, 9, -1, false, false, CONTRACT_LIST(parents, 79, ), CONTRACT_LIST(conditions, 79, ), false, false, 0, CONTRACT_LIST(kinds, 79, 1), "schema/pg15/deparse.txt:172:25"},
-	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 80, ), CONTRACT_LIST(conditions, 80, ), true, false, 0, CONTRACT_LIST(kinds, 80, ), "schema/pg15/deparse.txt:174:24"},
-	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 81, ), CONTRACT_LIST(conditions, 81, ), false, false, 0, CONTRACT_LIST(kinds, 81, 1), "schema/pg15/deparse.txt:176:24"},
-	{ 68, 11, -1, false, false, CONTRACT_LIST(parents, 82, ), CONTRACT_LIST(conditions, 82, ), false, false, 0, CONTRACT_LIST(kinds, 82, 1), "schema/pg15/deparse.txt:178:25"},
-	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 83, ), CONTRACT_LIST(conditions, 83, ), true, false, 0, CONTRACT_LIST(kinds, 83, ), "schema/pg15/deparse.txt:180:27"},
-	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 84, ), CONTRACT_LIST(conditions, 84, ), false, false, 0, CONTRACT_LIST(kinds, 84, 1), "schema/pg15/deparse.txt:182:27"},
-	{ 69, 0, -1, false, false, CONTRACT_LIST(parents, 85, ), CONTRACT_LIST(conditions, 85, ), false, false, 0, CONTRACT_LIST(kinds, 85, 1), "schema/pg15/deparse.txt:184:22"},
-	{ 71, 0, -1, false, false, CONTRACT_LIST(parents, 86, ), CONTRACT_LIST(conditions, 86, ), true, false, 0, CONTRACT_LIST(kinds, 86, ), "schema/pg15/deparse.txt:186:25"},
-	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 87, ), CONTRACT_LIST(conditions, 87, ), true, false, 0, CONTRACT_LIST(kinds, 87, ), "schema/pg15/deparse.txt:188:21"},
-	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 88, ), CONTRACT_LIST(conditions, 88, ), false, false, 0, CONTRACT_LIST(kinds, 88, 1), "schema/pg15/deparse.txt:190:21"},
-	{ 72, 4, -1, false, false, CONTRACT_LIST(parents, 89, ), CONTRACT_LIST(conditions, 89, ), false, false, 0, CONTRACT_LIST(kinds, 89, 1), "schema/pg15/deparse.txt:192:19"},
-	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 90, ), CONTRACT_LIST(conditions, 90, ), true, false, 0, CONTRACT_LIST(kinds, 90, ), "schema/pg15/deparse.txt:194:27"},
-	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 91, ), CONTRACT_LIST(conditions, 91, ), false, false, 0, CONTRACT_LIST(kinds, 91, 1), "schema/pg15/deparse.txt:196:27"},
-	{ 73, 3, -1, false, false, CONTRACT_LIST(parents, 92, ), CONTRACT_LIST(conditions, 92, ), false, false, 0, CONTRACT_LIST(kinds, 92, 1), "schema/pg15/deparse.txt:198:21"},
-	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 93, ), CONTRACT_LIST(conditions, 93, ), true, false, 0, CONTRACT_LIST(kinds, 93, ), "schema/pg15/deparse.txt:200:19"},
-	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 94, ), CONTRACT_LIST(conditions, 94, ), false, false, 0, CONTRACT_LIST(kinds, 94, 1), "schema/pg15/deparse.txt:202:19"},
-	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 95, ), CONTRACT_LIST(conditions, 95, ), true, false, 0, CONTRACT_LIST(kinds, 95, ), "schema/pg15/deparse.txt:204:22"},
-	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 96, ), CONTRACT_LIST(conditions, 96, ), false, false, 0, CONTRACT_LIST(kinds, 96, 1), "schema/pg15/deparse.txt:206:22"},
-	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 97, ), CONTRACT_LIST(conditions, 97, ), true, false, 0, CONTRACT_LIST(kinds, 97, ), "schema/pg15/deparse.txt:208:20"},
-	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 98, ), CONTRACT_LIST(conditions, 98, ), false, false, 0, CONTRACT_LIST(kinds, 98, 1), "schema/pg15/deparse.txt:210:20"},
-	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 99, ), CONTRACT_LIST(conditions, 99, ), true, false, 0, CONTRACT_LIST(kinds, 99, ), "schema/pg15/deparse.txt:212:29"},
-	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 100, ), CONTRACT_LIST(conditions, 100, ), false, false, 0, CONTRACT_LIST(kinds, 100, 1), "schema/pg15/deparse.txt:214:29"},
-	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 101, ), CONTRACT_LIST(conditions, 101, ), true, false, 0, CONTRACT_LIST(kinds, 101, ), "schema/pg15/deparse.txt:216:29"},
-	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 102, ), CONTRACT_LIST(conditions, 102, ), false, false, 0, CONTRACT_LIST(kinds, 102, 1), "schema/pg15/deparse.txt:218:29"},
-	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 103, ), CONTRACT_LIST(conditions, 103, ), true, false, 0, CONTRACT_LIST(kinds, 103, ), "schema/pg15/deparse.txt:220:36"},
-	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 104, ), CONTRACT_LIST(conditions, 104, ), false, false, 0, CONTRACT_LIST(kinds, 104, 1), "schema/pg15/deparse.txt:222:36"},
-	{ 77, 1, -1, false, false, CONTRACT_LIST(parents, 105, ), CONTRACT_LIST(conditions, 105, ), true, false, 0, CONTRACT_LIST(kinds, 105, ), "schema/pg15/deparse.txt:224:35"},
-	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 106, ), CONTRACT_LIST(conditions, 106, ), true, false, 0, CONTRACT_LIST(kinds, 106, ), "schema/pg15/deparse.txt:226:20"},
-	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 107, ), CONTRACT_LIST(conditions, 107, ), false, false, 0, CONTRACT_LIST(kinds, 107, 1), "schema/pg15/deparse.txt:228:20"},
-	{ 80, 1, -1, false, false, CONTRACT_LIST(parents, 108, ), CONTRACT_LIST(conditions, 108, ), false, false, 0, CONTRACT_LIST(kinds, 108, 1), "schema/pg15/deparse.txt:230:16"},
-	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 109, ), CONTRACT_LIST(conditions, 109, ), true, false, 0, CONTRACT_LIST(kinds, 109, ), "schema/pg15/deparse.txt:232:18"},
-	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 110, ), CONTRACT_LIST(conditions, 110, ), false, false, 0, CONTRACT_LIST(kinds, 110, 1), "schema/pg15/deparse.txt:234:18"},
-	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 111, ), CONTRACT_LIST(conditions, 111, ), true, false, 0, CONTRACT_LIST(kinds, 111, ), "schema/pg15/deparse.txt:236:18"},
-	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 112, ), CONTRACT_LIST(conditions, 112, ), false, false, 0, CONTRACT_LIST(kinds, 112, 1), "schema/pg15/deparse.txt:238:18"},
-	{ 80, 7, -1, false, false, CONTRACT_LIST(parents, 113, ), CONTRACT_LIST(conditions, 113, ), false, false, 0, CONTRACT_LIST(kinds, 113, 1), "schema/pg15/deparse.txt:240:23"},
-	{ 81, 0, -1, false, false, CONTRACT_LIST(parents, 114, ), CONTRACT_LIST(conditions, 114, ), true, false, 0, CONTRACT_LIST(kinds, 114, ), "schema/pg15/deparse.txt:242:21"},
-	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 115, ), CONTRACT_LIST(conditions, 115, ), true, false, 0, CONTRACT_LIST(kinds, 115, ), "schema/pg15/deparse.txt:244:23"},
-	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 116, ), CONTRACT_LIST(conditions, 116, ), false, false, 0, CONTRACT_LIST(kinds, 116, 1), "schema/pg15/deparse.txt:246:23"},
-	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 117, ), CONTRACT_LIST(conditions, 117, ), true, false, 0, CONTRACT_LIST(kinds, 117, ), "schema/pg15/deparse.txt:248:26"},
-	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 118, ), CONTRACT_LIST(conditions, 118, ), false, false, 0, CONTRACT_LIST(kinds, 118, 1), "schema/pg15/deparse.txt:250:26"},
-	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 119, ), CONTRACT_LIST(conditions, 119, ), true, false, 0, CONTRACT_LIST(kinds, 119, ), "schema/pg15/deparse.txt:252:20"},
-	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 120, ), CONTRACT_LIST(conditions, 120, ), false, false, 0, CONTRACT_LIST(kinds, 120, 1), "schema/pg15/deparse.txt:254:20"},
-	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 121, ), CONTRACT_LIST(conditions, 121, ), true, false, 0, CONTRACT_LIST(kinds, 121, ), "schema/pg15/deparse.txt:256:21"},
-	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 122, ), CONTRACT_LIST(conditions, 122, ), false, false, 0, CONTRACT_LIST(kinds, 122, 1), "schema/pg15/deparse.txt:258:21"},
-	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 123, ), CONTRACT_LIST(conditions, 123, ), false, false, 2, CONTRACT_LIST(kinds, 123, ), "schema/pg15/deparse.txt:260:17"},
-	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 124, ), CONTRACT_LIST(conditions, 124, ), false, false, 0, CONTRACT_LIST(kinds, 124, 1), "schema/pg15/deparse.txt:262:17"},
-	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 125, ), CONTRACT_LIST(conditions, 125, ), true, false, 0, CONTRACT_LIST(kinds, 125, ), "schema/pg15/deparse.txt:264:23"},
-	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 126, ), CONTRACT_LIST(conditions, 126, ), false, false, 0, CONTRACT_LIST(kinds, 126, 1), "schema/pg15/deparse.txt:266:23"},
-	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 127, ), CONTRACT_LIST(conditions, 127, ), true, false, 0, CONTRACT_LIST(kinds, 127, ), "schema/pg15/deparse.txt:268:18"},
-	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 128, ), CONTRACT_LIST(conditions, 128, ), false, false, 0, CONTRACT_LIST(kinds, 128, 1), "schema/pg15/deparse.txt:270:18"},
-	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 129, ), CONTRACT_LIST(conditions, 129, ), true, false, 0, CONTRACT_LIST(kinds, 129, ), "schema/pg15/deparse.txt:272:24"},
-	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 130, ), CONTRACT_LIST(conditions, 130, ), false, false, 0, CONTRACT_LIST(kinds, 130, 1), "schema/pg15/deparse.txt:274:24"},
-	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 131, ), CONTRACT_LIST(conditions, 131, ), false, false, 0, CONTRACT_LIST(kinds, 131, 1), "schema/pg15/deparse.txt:276:20"},
-	{ 86, 2, -1, false, false, CONTRACT_LIST(parents, 132, ), CONTRACT_LIST(conditions, 132, ), true, false, 0, CONTRACT_LIST(kinds, 132, ), "schema/pg15/deparse.txt:278:22"},
-	{ 87, 1, -1, false, false, CONTRACT_LIST(parents, 133, ), CONTRACT_LIST(conditions, 133, ), true, false, 0, CONTRACT_LIST(kinds, 133, ), "schema/pg15/deparse.txt:280:20"},
-	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 134, ), CONTRACT_LIST(conditions, 134, ), true, false, 0, CONTRACT_LIST(kinds, 134, ), "schema/pg15/deparse.txt:282:24"},
-	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 135, ), CONTRACT_LIST(conditions, 135, ), false, false, 0, CONTRACT_LIST(kinds, 135, 1), "schema/pg15/deparse.txt:284:24"},
-	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 136, ), CONTRACT_LIST(conditions, 136, ), true, false, 0, CONTRACT_LIST(kinds, 136, ), "schema/pg15/deparse.txt:286:34"},
-	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 137, ), CONTRACT_LIST(conditions, 137, ), false, false, 0, CONTRACT_LIST(kinds, 137, 1), "schema/pg15/deparse.txt:288:34"},
-	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 138, ), CONTRACT_LIST(conditions, 138, ), true, false, 0, CONTRACT_LIST(kinds, 138, ), "schema/pg15/deparse.txt:290:19"},
-	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 139, ), CONTRACT_LIST(conditions, 139, ), false, false, 0, CONTRACT_LIST(kinds, 139, 1), "schema/pg15/deparse.txt:292:19"},
-	{ 87, 7, -1, false, false, CONTRACT_LIST(parents, 140, ), CONTRACT_LIST(conditions, 140, ), false, false, 0, CONTRACT_LIST(kinds, 140, 1), "schema/pg15/deparse.txt:294:24"},
-	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 141, ), CONTRACT_LIST(conditions, 141, ), true, false, 0, CONTRACT_LIST(kinds, 141, ), "schema/pg15/deparse.txt:296:29"},
-	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 142, ), CONTRACT_LIST(conditions, 142, ), false, false, 0, CONTRACT_LIST(kinds, 142, 1), "schema/pg15/deparse.txt:298:29"},
-	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 143, ), CONTRACT_LIST(conditions, 143, ), true, false, 0, CONTRACT_LIST(kinds, 143, ), "schema/pg15/deparse.txt:300:31"},
-	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 144, ), CONTRACT_LIST(conditions, 144, ), false, false, 0, CONTRACT_LIST(kinds, 144, 1), "schema/pg15/deparse.txt:302:31"},
-	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 145, ), CONTRACT_LIST(conditions, 145, ), true, false, 0, CONTRACT_LIST(kinds, 145, ), "schema/pg15/deparse.txt:304:28"},
-	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 146, ), CONTRACT_LIST(conditions, 146, ), false, false, 0, CONTRACT_LIST(kinds, 146, 1), "schema/pg15/deparse.txt:306:28"},
-	{ 88, 6, -1, false, false, CONTRACT_LIST(parents, 147, ), CONTRACT_LIST(conditions, 147, ), false, false, 0, CONTRACT_LIST(kinds, 147, 1), "schema/pg15/deparse.txt:308:29"},
-	{ 89, 1, -1, false, false, CONTRACT_LIST(parents, 148, ), CONTRACT_LIST(conditions, 148, ), true, false, 0, CONTRACT_LIST(kinds, 148, ), "schema/pg15/deparse.txt:310:24"},
-	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 149, ), CONTRACT_LIST(conditions, 149, ), true, false, 0, CONTRACT_LIST(kinds, 149, ), "schema/pg15/deparse.txt:312:27"},
-	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 150, ), CONTRACT_LIST(conditions, 150, ), false, false, 0, CONTRACT_LIST(kinds, 150, 1), "schema/pg15/deparse.txt:314:27"},
-	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 151, ), CONTRACT_LIST(conditions, 151, ), true, false, 0, CONTRACT_LIST(kinds, 151, ), "schema/pg15/deparse.txt:316:13"},
-	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 152, ), CONTRACT_LIST(conditions, 152, ), false, false, 0, CONTRACT_LIST(kinds, 152, 1), "schema/pg15/deparse.txt:318:13"},
-	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 153, ), CONTRACT_LIST(conditions, 153, ), false, false, 0, CONTRACT_LIST(kinds, 153, 1), "schema/pg15/deparse.txt:320:19"},
-	{ 91, 5, -1, false, false, CONTRACT_LIST(parents, 154, ), CONTRACT_LIST(conditions, 154, ), true, false, 0, CONTRACT_LIST(kinds, 154, ), "schema/pg15/deparse.txt:322:20"},
-	{ 92, 0, -1, false, false, CONTRACT_LIST(parents, 155, ), CONTRACT_LIST(conditions, 155, ), true, false, 0, CONTRACT_LIST(kinds, 155, ), "schema/pg15/deparse.txt:324:19"},
-	{ 92, 1, -1, false, false, CONTRACT_LIST(parents, 156, ), CONTRACT_LIST(conditions, 156, ), true, false, 0, CONTRACT_LIST(kinds, 156, ), "schema/pg15/deparse.txt:326:19"},
-	{ 92, 2, -1, false, false, CONTRACT_LIST(parents, 157, ), CONTRACT_LIST(conditions, 157, ), false, false, 0, CONTRACT_LIST(kinds, 157, 1), "schema/pg15/deparse.txt:328:23"},
-	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 158, ), CONTRACT_LIST(conditions, 158, ), true, false, 0, CONTRACT_LIST(kinds, 158, ), "schema/pg15/deparse.txt:330:18"},
-	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 159, ), CONTRACT_LIST(conditions, 159, ), false, false, 0, CONTRACT_LIST(kinds, 159, 1), "schema/pg15/deparse.txt:332:18"},
-	{ 93, 0, -1, false, false, CONTRACT_LIST(parents, 160, ), CONTRACT_LIST(conditions, 160, ), true, false, 0, CONTRACT_LIST(kinds, 160, ), "schema/pg15/deparse.txt:334:26"},
-	{ 94, 0, -1, false, false, CONTRACT_LIST(parents, 161, ), CONTRACT_LIST(conditions, 161, ), true, false, 0, CONTRACT_LIST(kinds, 161, ), "schema/pg15/deparse.txt:336:26"},
-	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 162, ), CONTRACT_LIST(conditions, 162, ), true, false, 0, CONTRACT_LIST(kinds, 162, ), "schema/pg15/deparse.txt:338:25"},
-	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 163, ), CONTRACT_LIST(conditions, 163, ), false, false, 0, CONTRACT_LIST(kinds, 163, 1), "schema/pg15/deparse.txt:340:25"},
-	{ 97, 0, -1, false, false, CONTRACT_LIST(parents, 164, ), CONTRACT_LIST(conditions, 164, ), true, false, 0, CONTRACT_LIST(kinds, 164, ), "schema/pg15/deparse.txt:342:15"},
-	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 165, ), CONTRACT_LIST(conditions, 165, ), true, false, 0, CONTRACT_LIST(kinds, 165, ), "schema/pg15/deparse.txt:344:18"},
-	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 166, ), CONTRACT_LIST(conditions, 166, ), false, false, 0, CONTRACT_LIST(kinds, 166, 1), "schema/pg15/deparse.txt:346:18"},
-	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 167, ), CONTRACT_LIST(conditions, 167, ), true, false, 0, CONTRACT_LIST(kinds, 167, ), "schema/pg15/deparse.txt:348:16"},
-	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 168, ), CONTRACT_LIST(conditions, 168, ), false, false, 0, CONTRACT_LIST(kinds, 168, 1), "schema/pg15/deparse.txt:350:16"},
-	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 169, ), CONTRACT_LIST(conditions, 169, ), true, false, 0, CONTRACT_LIST(kinds, 169, ), "schema/pg15/deparse.txt:352:18"},
-	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 170, ), CONTRACT_LIST(conditions, 170, ), false, false, 0, CONTRACT_LIST(kinds, 170, 1), "schema/pg15/deparse.txt:354:18"},
-	{ 98, 0, -1, false, false, CONTRACT_LIST(parents, 171, ), CONTRACT_LIST(conditions, 171, ), true, false, 0, CONTRACT_LIST(kinds, 171, ), "schema/pg15/deparse.txt:356:19"},
-	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 172, ), CONTRACT_LIST(conditions, 172, ), true, false, 0, CONTRACT_LIST(kinds, 172, ), "schema/pg15/deparse.txt:358:29"},
-	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 173, ), CONTRACT_LIST(conditions, 173, ), false, false, 0, CONTRACT_LIST(kinds, 173, 1), "schema/pg15/deparse.txt:360:29"},
-	{ 99, 1, -1, false, false, CONTRACT_LIST(parents, 174, ), CONTRACT_LIST(conditions, 174, ), true, false, 0, CONTRACT_LIST(kinds, 174, ), "schema/pg15/deparse.txt:362:28"},
-	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 175, ), CONTRACT_LIST(conditions, 175, ), true, false, 0, CONTRACT_LIST(kinds, 175, ), "schema/pg15/deparse.txt:364:30"},
-	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 176, ), CONTRACT_LIST(conditions, 176, ), false, false, 0, CONTRACT_LIST(kinds, 176, 1), "schema/pg15/deparse.txt:366:30"},
-	{ 100, 0, -1, false, false, CONTRACT_LIST(parents, 177, ), CONTRACT_LIST(conditions, 177, ), true, false, 0, CONTRACT_LIST(kinds, 177, ), "schema/pg15/deparse.txt:368:21"},
-	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 178, ), CONTRACT_LIST(conditions, 178, ), true, false, 0, CONTRACT_LIST(kinds, 178, ), "schema/pg15/deparse.txt:370:22"},
-	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 179, ), CONTRACT_LIST(conditions, 179, ), false, false, 0, CONTRACT_LIST(kinds, 179, 1), "schema/pg15/deparse.txt:372:22"},
-	{ 101, 0, -1, false, false, CONTRACT_LIST(parents, 180, ), CONTRACT_LIST(conditions, 180, ), true, false, 0, CONTRACT_LIST(kinds, 180, ), "schema/pg15/deparse.txt:374:19"},
-	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 181, ), CONTRACT_LIST(conditions, 181, ), true, false, 0, CONTRACT_LIST(kinds, 181, ), "schema/pg15/deparse.txt:376:20"},
-	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 182, ), CONTRACT_LIST(conditions, 182, ), false, false, 0, CONTRACT_LIST(kinds, 182, 1), "schema/pg15/deparse.txt:378:20"},
-	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 183, ), CONTRACT_LIST(conditions, 183, ), true, false, 0, CONTRACT_LIST(kinds, 183, ), "schema/pg15/deparse.txt:380:20"},
-	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 184, ), CONTRACT_LIST(conditions, 184, ), false, false, 0, CONTRACT_LIST(kinds, 184, 1), "schema/pg15/deparse.txt:382:20"},
-	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 185, ), CONTRACT_LIST(conditions, 185, ), true, false, 0, CONTRACT_LIST(kinds, 185, ), "schema/pg15/deparse.txt:384:17"},
-	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 186, ), CONTRACT_LIST(conditions, 186, ), false, false, 0, CONTRACT_LIST(kinds, 186, 1), "schema/pg15/deparse.txt:386:17"},
-	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 187, ), CONTRACT_LIST(conditions, 187, ), true, false, 0, CONTRACT_LIST(kinds, 187, ), "schema/pg15/deparse.txt:388:19"},
-	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 188, ), CONTRACT_LIST(conditions, 188, ), false, false, 0, CONTRACT_LIST(kinds, 188, 1), "schema/pg15/deparse.txt:390:19"},
-	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 189, ), CONTRACT_LIST(conditions, 189, ), true, false, 0, CONTRACT_LIST(kinds, 189, ), "schema/pg15/deparse.txt:392:21"},
-	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 190, ), CONTRACT_LIST(conditions, 190, ), false, false, 0, CONTRACT_LIST(kinds, 190, 1), "schema/pg15/deparse.txt:394:21"},
-	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 191, ), CONTRACT_LIST(conditions, 191, ), true, false, 0, CONTRACT_LIST(kinds, 191, ), "schema/pg15/deparse.txt:396:25"},
-	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 192, ), CONTRACT_LIST(conditions, 192, ), false, false, 0, CONTRACT_LIST(kinds, 192, 1), "schema/pg15/deparse.txt:398:25"},
-	{ 104, 1, -1, false, false, CONTRACT_LIST(parents, 193, ), CONTRACT_LIST(conditions, 193, ), true, false, 0, CONTRACT_LIST(kinds, 193, ), "schema/pg15/deparse.txt:400:24"},
-	{ 105, 0, -1, false, false, CONTRACT_LIST(parents, 194, ), CONTRACT_LIST(conditions, 194, ), true, false, 0, CONTRACT_LIST(kinds, 194, ), "schema/pg15/deparse.txt:402:24"},
-	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 195, ), CONTRACT_LIST(conditions, 195, ), true, false, 0, CONTRACT_LIST(kinds, 195, ), "schema/pg15/deparse.txt:404:23"},
-	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 196, ), CONTRACT_LIST(conditions, 196, ), false, false, 0, CONTRACT_LIST(kinds, 196, 1), "schema/pg15/deparse.txt:406:23"},
-	{ 106, 0, -1, false, false, CONTRACT_LIST(parents, 197, ), CONTRACT_LIST(conditions, 197, ), true, false, 0, CONTRACT_LIST(kinds, 197, ), "schema/pg15/deparse.txt:408:23"},
-	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 198, ), CONTRACT_LIST(conditions, 198, ), true, false, 0, CONTRACT_LIST(kinds, 198, ), "schema/pg15/deparse.txt:410:22"},
-	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 199, ), CONTRACT_LIST(conditions, 199, ), false, false, 0, CONTRACT_LIST(kinds, 199, 1), "schema/pg15/deparse.txt:412:22"},
-	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 200, ), CONTRACT_LIST(conditions, 200, ), true, false, 0, CONTRACT_LIST(kinds, 200, ), "schema/pg15/deparse.txt:414:22"},
-	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 201, ), CONTRACT_LIST(conditions, 201, ), false, false, 0, CONTRACT_LIST(kinds, 201, 1), "schema/pg15/deparse.txt:416:22"},
-	{ 108, 0, -1, false, false, CONTRACT_LIST(parents, 202, ), CONTRACT_LIST(conditions, 202, ), true, false, 0, CONTRACT_LIST(kinds, 202, ), "schema/pg15/deparse.txt:418:23"},
-	{ 110, 2, -1, false, false, CONTRACT_LIST(parents, 203, ), CONTRACT_LIST(conditions, 203, ), true, false, 0, CONTRACT_LIST(kinds, 203, ), "schema/pg15/deparse.txt:420:25"},
-	{ 110, 3, -1, false, false, CONTRACT_LIST(parents, 204, ), CONTRACT_LIST(conditions, 204, ), true, false, 0, CONTRACT_LIST(kinds, 204, ), "schema/pg15/deparse.txt:422:25"},
-	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 205, ), CONTRACT_LIST(conditions, 205, ), true, false, 0, CONTRACT_LIST(kinds, 205, ), "schema/pg15/deparse.txt:424:25"},
-	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 206, ), CONTRACT_LIST(conditions, 206, ), false, false, 0, CONTRACT_LIST(kinds, 206, 1), "schema/pg15/deparse.txt:426:25"},
-	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 207, ), CONTRACT_LIST(conditions, 207, ), true, false, 0, CONTRACT_LIST(kinds, 207, ), "schema/pg15/deparse.txt:428:21"},
-	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 208, ), CONTRACT_LIST(conditions, 208, ), false, false, 0, CONTRACT_LIST(kinds, 208, 1), "schema/pg15/deparse.txt:430:21"},
-	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 209, ), CONTRACT_LIST(conditions, 209, ), true, false, 0, CONTRACT_LIST(kinds, 209, ), "schema/pg15/deparse.txt:432:24"},
-	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 210, ), CONTRACT_LIST(conditions, 210, ), false, false, 0, CONTRACT_LIST(kinds, 210, 1), "schema/pg15/deparse.txt:434:24"},
-	{ 110, 10, -1, false, false, CONTRACT_LIST(parents, 211, ), CONTRACT_LIST(conditions, 211, ), false, false, 0, CONTRACT_LIST(kinds, 211, 1), "schema/pg15/deparse.txt:436:28"},
-	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 212, ), CONTRACT_LIST(conditions, 212, ), true, false, 0, CONTRACT_LIST(kinds, 212, ), "schema/pg15/deparse.txt:438:32"},
-	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 213, ), CONTRACT_LIST(conditions, 213, ), false, false, 0, CONTRACT_LIST(kinds, 213, 1), "schema/pg15/deparse.txt:440:32"},
-	{ 111, 1, -1, false, false, CONTRACT_LIST(parents, 214, ), CONTRACT_LIST(conditions, 214, ), true, false, 0, CONTRACT_LIST(kinds, 214, ), "schema/pg15/deparse.txt:442:24"},
-	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 215, ), CONTRACT_LIST(conditions, 215, ), true, false, 0, CONTRACT_LIST(kinds, 215, ), "schema/pg15/deparse.txt:444:27"},
-	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 216, ), CONTRACT_LIST(conditions, 216, ), false, false, 0, CONTRACT_LIST(kinds, 216, 1), "schema/pg15/deparse.txt:446:27"},
-	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 217, ), CONTRACT_LIST(conditions, 217, ), true, false, 0, CONTRACT_LIST(kinds, 217, ), "schema/pg15/deparse.txt:448:26"},
-	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 218, ), CONTRACT_LIST(conditions, 218, ), false, false, 0, CONTRACT_LIST(kinds, 218, 1), "schema/pg15/deparse.txt:450:26"},
-	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 219, ), CONTRACT_LIST(conditions, 219, ), true, false, 0, CONTRACT_LIST(kinds, 219, ), "schema/pg15/deparse.txt:452:29"},
-	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 220, ), CONTRACT_LIST(conditions, 220, ), false, false, 0, CONTRACT_LIST(kinds, 220, 1), "schema/pg15/deparse.txt:454:29"},
-	{ 112, 1, -1, false, false, CONTRACT_LIST(parents, 221, ), CONTRACT_LIST(conditions, 221, ), true, false, 0, CONTRACT_LIST(kinds, 221, ), "schema/pg15/deparse.txt:456:21"},
-	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 222, ), CONTRACT_LIST(conditions, 222, ), true, false, 0, CONTRACT_LIST(kinds, 222, ), "schema/pg15/deparse.txt:458:24"},
-	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 223, ), CONTRACT_LIST(conditions, 223, ), false, false, 0, CONTRACT_LIST(kinds, 223, 1), "schema/pg15/deparse.txt:460:24"},
-	{ 113, 0, -1, false, false, CONTRACT_LIST(parents, 224, ), CONTRACT_LIST(conditions, 224, ), true, false, 0, CONTRACT_LIST(kinds, 224, ), "schema/pg15/deparse.txt:462:20"},
-	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 225, ), CONTRACT_LIST(conditions, 225, ), true, false, 0, CONTRACT_LIST(kinds, 225, ), "schema/pg15/deparse.txt:464:23"},
-	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 226, ), CONTRACT_LIST(conditions, 226, ), false, false, 0, CONTRACT_LIST(kinds, 226, 1), "schema/pg15/deparse.txt:466:23"},
-	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 227, ), CONTRACT_LIST(conditions, 227, ), true, false, 0, CONTRACT_LIST(kinds, 227, ), "schema/pg15/deparse.txt:468:20"},
-	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 228, ), CONTRACT_LIST(conditions, 228, ), false, false, 0, CONTRACT_LIST(kinds, 228, 1), "schema/pg15/deparse.txt:470:20"},
-	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 229, ), CONTRACT_LIST(conditions, 229, ), true, false, 0, CONTRACT_LIST(kinds, 229, ), "schema/pg15/deparse.txt:472:20"},
-	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 230, ), CONTRACT_LIST(conditions, 230, ), false, false, 0, CONTRACT_LIST(kinds, 230, 1), "schema/pg15/deparse.txt:474:20"},
-	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 231, ), CONTRACT_LIST(conditions, 231, ), true, false, 0, CONTRACT_LIST(kinds, 231, ), "schema/pg15/deparse.txt:476:32"},
-	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 232, ), CONTRACT_LIST(conditions, 232, ), false, false, 0, CONTRACT_LIST(kinds, 232, 1), "schema/pg15/deparse.txt:478:32"},
-	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 233, ), CONTRACT_LIST(conditions, 233, ), true, false, 0, CONTRACT_LIST(kinds, 233, ), "schema/pg15/deparse.txt:480:20"},
-	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 234, ), CONTRACT_LIST(conditions, 234, ), false, false, 0, CONTRACT_LIST(kinds, 234, 1), "schema/pg15/deparse.txt:482:20"},
-	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 235, ), CONTRACT_LIST(conditions, 235, ), true, false, 0, CONTRACT_LIST(kinds, 235, ), "schema/pg15/deparse.txt:484:30"},
-	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 236, ), CONTRACT_LIST(conditions, 236, ), false, false, 0, CONTRACT_LIST(kinds, 236, 1), "schema/pg15/deparse.txt:486:30"},
-	{ 120, 0, -1, false, false, CONTRACT_LIST(parents, 237, ), CONTRACT_LIST(conditions, 237, ), true, false, 0, CONTRACT_LIST(kinds, 237, ), "schema/pg15/deparse.txt:488:26"},
-	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 238, ), CONTRACT_LIST(conditions, 238, ), true, false, 0, CONTRACT_LIST(kinds, 238, ), "schema/pg15/deparse.txt:490:27"},
-	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 239, ), CONTRACT_LIST(conditions, 239, ), false, false, 0, CONTRACT_LIST(kinds, 239, 1), "schema/pg15/deparse.txt:492:27"},
-	{ 122, 0, -1, false, false, CONTRACT_LIST(parents, 240, ), CONTRACT_LIST(conditions, 240, ), true, false, 0, CONTRACT_LIST(kinds, 240, ), "schema/pg15/deparse.txt:494:29"},
-	{ 122, 1, -1, false, false, CONTRACT_LIST(parents, 241, ), CONTRACT_LIST(conditions, 241, ), true, false, 0, CONTRACT_LIST(kinds, 241, ), "schema/pg15/deparse.txt:496:30"},
-	{ 123, 2, -1, false, false, CONTRACT_LIST(parents, 242, ), CONTRACT_LIST(conditions, 242, ), true, false, 0, CONTRACT_LIST(kinds, 242, ), "schema/pg15/deparse.txt:498:26"},
-	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 243, ), CONTRACT_LIST(conditions, 243, ), true, false, 0, CONTRACT_LIST(kinds, 243, ), "schema/pg15/deparse.txt:500:38"},
-	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 244, ), CONTRACT_LIST(conditions, 244, ), false, false, 0, CONTRACT_LIST(kinds, 244, 1), "schema/pg15/deparse.txt:502:38"},
-	{ 124, 1, -1, false, false, CONTRACT_LIST(parents, 245, ), CONTRACT_LIST(conditions, 245, ), true, false, 0, CONTRACT_LIST(kinds, 245, ), "schema/pg15/deparse.txt:504:40"},
-	{ 124, 2, -1, false, false, CONTRACT_LIST(parents, 246, ), CONTRACT_LIST(conditions, 246, ), true, false, 0, CONTRACT_LIST(kinds, 246, ), "schema/pg15/deparse.txt:506:39"},
-	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 247, ), CONTRACT_LIST(conditions, 247, ), true, false, 0, CONTRACT_LIST(kinds, 247, ), "schema/pg15/deparse.txt:508:32"},
-	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 248, ), CONTRACT_LIST(conditions, 248, ), false, false, 0, CONTRACT_LIST(kinds, 248, 1), "schema/pg15/deparse.txt:510:32"},
-	{ 125, 0, -1, false, false, CONTRACT_LIST(parents, 249, ), CONTRACT_LIST(conditions, 249, ), true, false, 0, CONTRACT_LIST(kinds, 249, ), "schema/pg15/deparse.txt:512:27"},
-	{ 125, 1, -1, false, false, CONTRACT_LIST(parents, 250, ), CONTRACT_LIST(conditions, 250, ), true, false, 0, CONTRACT_LIST(kinds, 250, ), "schema/pg15/deparse.txt:514:27"},
-	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 251, ), CONTRACT_LIST(conditions, 251, ), true, false, 0, CONTRACT_LIST(kinds, 251, ), "schema/pg15/deparse.txt:516:31"},
-	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 252, ), CONTRACT_LIST(conditions, 252, ), false, false, 0, CONTRACT_LIST(kinds, 252, 1), "schema/pg15/deparse.txt:518:31"},
-	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 253, ), CONTRACT_LIST(conditions, 253, ), true, false, 0, CONTRACT_LIST(kinds, 253, ), "schema/pg15/deparse.txt:520:32"},
-	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 254, ), CONTRACT_LIST(conditions, 254, ), false, false, 0, CONTRACT_LIST(kinds, 254, 1), "schema/pg15/deparse.txt:522:32"},
-	{ 126, 2, -1, false, false, CONTRACT_LIST(parents, 255, ), CONTRACT_LIST(conditions, 255, ), true, false, 0, CONTRACT_LIST(kinds, 255, ), "schema/pg15/deparse.txt:524:26"},
-	{ 126, 3, -1, false, false, CONTRACT_LIST(parents, 256, ), CONTRACT_LIST(conditions, 256, ), true, false, 0, CONTRACT_LIST(kinds, 256, ), "schema/pg15/deparse.txt:526:28"},
-	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 257, ), CONTRACT_LIST(conditions, 257, ), true, false, 0, CONTRACT_LIST(kinds, 257, ), "schema/pg15/deparse.txt:528:25"},
-	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 258, ), CONTRACT_LIST(conditions, 258, ), false, false, 0, CONTRACT_LIST(kinds, 258, 1), "schema/pg15/deparse.txt:530:25"},
-	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 259, ), CONTRACT_LIST(conditions, 259, ), true, false, 0, CONTRACT_LIST(kinds, 259, ), "schema/pg15/deparse.txt:532:33"},
-	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 260, ), CONTRACT_LIST(conditions, 260, ), false, false, 0, CONTRACT_LIST(kinds, 260, 1), "schema/pg15/deparse.txt:534:33"},
-	{ 127, 1, -1, false, false, CONTRACT_LIST(parents, 261, ), CONTRACT_LIST(conditions, 261, ), true, false, 0, CONTRACT_LIST(kinds, 261, ), "schema/pg15/deparse.txt:536:27"},
-	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 262, ), CONTRACT_LIST(conditions, 262, ), true, false, 0, CONTRACT_LIST(kinds, 262, ), "schema/pg15/deparse.txt:538:32"},
-	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 263, ), CONTRACT_LIST(conditions, 263, ), false, false, 0, CONTRACT_LIST(kinds, 263, 1), "schema/pg15/deparse.txt:540:32"},
-	{ 128, 1, -1, false, false, CONTRACT_LIST(parents, 264, ), CONTRACT_LIST(conditions, 264, ), true, false, 0, CONTRACT_LIST(kinds, 264, ), "schema/pg15/deparse.txt:542:26"},
-	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 265, ), CONTRACT_LIST(conditions, 265, ), true, false, 0, CONTRACT_LIST(kinds, 265, ), "schema/pg15/deparse.txt:544:25"},
-	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 266, ), CONTRACT_LIST(conditions, 266, ), false, false, 0, CONTRACT_LIST(kinds, 266, 1), "schema/pg15/deparse.txt:546:25"},
-	{ 129, 0, -1, false, false, CONTRACT_LIST(parents, 267, ), CONTRACT_LIST(conditions, 267, ), true, false, 0, CONTRACT_LIST(kinds, 267, ), "schema/pg15/deparse.txt:548:18"},
-	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 268, ), CONTRACT_LIST(conditions, 268, ), true, false, 0, CONTRACT_LIST(kinds, 268, ), "schema/pg15/deparse.txt:550:22"},
-	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 269, ), CONTRACT_LIST(conditions, 269, ), false, false, 0, CONTRACT_LIST(kinds, 269, 1), "schema/pg15/deparse.txt:552:22"},
-	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 270, ), CONTRACT_LIST(conditions, 270, ), true, false, 0, CONTRACT_LIST(kinds, 270, ), "schema/pg15/deparse.txt:554:19"},
-	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 271, ), CONTRACT_LIST(conditions, 271, ), false, false, 0, CONTRACT_LIST(kinds, 271, 1), "schema/pg15/deparse.txt:556:19"},
-	{ 130, 0, -1, false, false, CONTRACT_LIST(parents, 272, ), CONTRACT_LIST(conditions, 272, ), true, false, 0, CONTRACT_LIST(kinds, 272, ), "schema/pg15/deparse.txt:558:18"},
-	{ 130, 1, -1, false, false, CONTRACT_LIST(parents, 273, ), CONTRACT_LIST(conditions, 273, ), false, false, 0, CONTRACT_LIST(kinds, 273, 1), "schema/pg15/deparse.txt:560:20"},
-	{ 132, 0, -1, false, false, CONTRACT_LIST(parents, 274, ), CONTRACT_LIST(conditions, 274, ), true, false, 0, CONTRACT_LIST(kinds, 274, ), "schema/pg15/deparse.txt:562:30"},
-	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 275, ), CONTRACT_LIST(conditions, 275, ), true, false, 0, CONTRACT_LIST(kinds, 275, ), "schema/pg15/deparse.txt:564:25"},
-	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 276, ), CONTRACT_LIST(conditions, 276, ), false, false, 0, CONTRACT_LIST(kinds, 276, 1), "schema/pg15/deparse.txt:566:25"},
-	{ 133, 0, -1, false, false, CONTRACT_LIST(parents, 277, ), CONTRACT_LIST(conditions, 277, ), true, false, 0, CONTRACT_LIST(kinds, 277, ), "schema/pg15/deparse.txt:568:37"},
-	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 278, ), CONTRACT_LIST(conditions, 278, ), true, false, 0, CONTRACT_LIST(kinds, 278, ), "schema/pg15/deparse.txt:570:30"},
-	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 279, ), CONTRACT_LIST(conditions, 279, ), false, false, 0, CONTRACT_LIST(kinds, 279, 1), "schema/pg15/deparse.txt:572:30"},
-	{ 134, 0, -1, false, false, CONTRACT_LIST(parents, 280, ), CONTRACT_LIST(conditions, 280, ), true, false, 0, CONTRACT_LIST(kinds, 280, ), "schema/pg15/deparse.txt:574:35"},
-	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 281, ), CONTRACT_LIST(conditions, 281, ), false, false, 0, CONTRACT_LIST(kinds, 281, 1), "schema/pg15/deparse.txt:576:31"},
-	{ 135, 3, -1, false, false, CONTRACT_LIST(parents, 282, ), CONTRACT_LIST(conditions, 282, ), true, false, 0, CONTRACT_LIST(kinds, 282, ), "schema/pg15/deparse.txt:578:32"},
-	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 283, ), CONTRACT_LIST(conditions, 283, ), false, false, 0, CONTRACT_LIST(kinds, 283, 1), "schema/pg15/deparse.txt:580:30"},
-	{ 136, 3, -1, false, false, CONTRACT_LIST(parents, 284, ), CONTRACT_LIST(conditions, 284, ), true, false, 0, CONTRACT_LIST(kinds, 284, ), "schema/pg15/deparse.txt:582:33"},
-	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 285, ), CONTRACT_LIST(conditions, 285, ), true, false, 0, CONTRACT_LIST(kinds, 285, ), "schema/pg15/deparse.txt:584:23"},
-	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 286, ), CONTRACT_LIST(conditions, 286, ), false, false, 0, CONTRACT_LIST(kinds, 286, 1), "schema/pg15/deparse.txt:586:23"},
-	{ 137, 3, -1, false, false, CONTRACT_LIST(parents, 287, ), CONTRACT_LIST(conditions, 287, ), true, false, 0, CONTRACT_LIST(kinds, 287, ), "schema/pg15/deparse.txt:588:25"},
-	{ 138, 0, -1, false, false, CONTRACT_LIST(parents, 288, ), CONTRACT_LIST(conditions, 288, ), true, false, 0, CONTRACT_LIST(kinds, 288, ), "schema/pg15/deparse.txt:590:28"},
-	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 289, ), CONTRACT_LIST(conditions, 289, ), true, false, 0, CONTRACT_LIST(kinds, 289, ), "schema/pg15/deparse.txt:592:27"},
-	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 290, ), CONTRACT_LIST(conditions, 290, ), false, false, 0, CONTRACT_LIST(kinds, 290, 1), "schema/pg15/deparse.txt:594:27"},
-	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 291, ), CONTRACT_LIST(conditions, 291, ), true, false, 0, CONTRACT_LIST(kinds, 291, ), "schema/pg15/deparse.txt:596:25"},
-	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 292, ), CONTRACT_LIST(conditions, 292, ), false, false, 0, CONTRACT_LIST(kinds, 292, 1), "schema/pg15/deparse.txt:598:25"},
-	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 293, ), CONTRACT_LIST(conditions, 293, ), true, false, 0, CONTRACT_LIST(kinds, 293, ), "schema/pg15/deparse.txt:600:23"},
-	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 294, ), CONTRACT_LIST(conditions, 294, ), false, false, 0, CONTRACT_LIST(kinds, 294, 1), "schema/pg15/deparse.txt:602:23"},
-	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 295, ), CONTRACT_LIST(conditions, 295, ), true, false, 0, CONTRACT_LIST(kinds, 295, ), "schema/pg15/deparse.txt:604:21"},
-	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 296, ), CONTRACT_LIST(conditions, 296, ), false, false, 0, CONTRACT_LIST(kinds, 296, 1), "schema/pg15/deparse.txt:606:21"},
-	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 297, ), CONTRACT_LIST(conditions, 297, ), true, false, 0, CONTRACT_LIST(kinds, 297, ), "schema/pg15/deparse.txt:608:25"},
-	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 298, ), CONTRACT_LIST(conditions, 298, ), false, false, 0, CONTRACT_LIST(kinds, 298, 1), "schema/pg15/deparse.txt:610:25"},
-	{ 141, 1, -1, false, false, CONTRACT_LIST(parents, 299, ), CONTRACT_LIST(conditions, 299, ), true, false, 0, CONTRACT_LIST(kinds, 299, ), "schema/pg15/deparse.txt:612:27"},
-	{ 142, 0, -1, false, false, CONTRACT_LIST(parents, 300, ), CONTRACT_LIST(conditions, 300, ), true, false, 0, CONTRACT_LIST(kinds, 300, ), "schema/pg15/deparse.txt:614:27"},
-	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 301, ), CONTRACT_LIST(conditions, 301, ), true, false, 0, CONTRACT_LIST(kinds, 301, ), "schema/pg15/deparse.txt:616:30"},
-	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 302, ), CONTRACT_LIST(conditions, 302, ), false, false, 0, CONTRACT_LIST(kinds, 302, 1), "schema/pg15/deparse.txt:618:30"},
-	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 303, ), CONTRACT_LIST(conditions, 303, ), true, false, 0, CONTRACT_LIST(kinds, 303, ), "schema/pg15/deparse.txt:620:26"},
-	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 304, ), CONTRACT_LIST(conditions, 304, ), false, false, 0, CONTRACT_LIST(kinds, 304, 1), "schema/pg15/deparse.txt:622:26"},
-	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 305, ), CONTRACT_LIST(conditions, 305, ), true, false, 0, CONTRACT_LIST(kinds, 305, ), "schema/pg15/deparse.txt:624:21"},
-	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 306, ), CONTRACT_LIST(conditions, 306, ), false, false, 0, CONTRACT_LIST(kinds, 306, 1), "schema/pg15/deparse.txt:626:21"},
-	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 307, ), CONTRACT_LIST(conditions, 307, ), true, false, 0, CONTRACT_LIST(kinds, 307, ), "schema/pg15/deparse.txt:628:27"},
-	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 308, ), CONTRACT_LIST(conditions, 308, ), false, false, 0, CONTRACT_LIST(kinds, 308, 1), "schema/pg15/deparse.txt:630:27"},
-	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 309, ), CONTRACT_LIST(conditions, 309, ), true, false, 0, CONTRACT_LIST(kinds, 309, ), "schema/pg15/deparse.txt:632:24"},
-	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 310, ), CONTRACT_LIST(conditions, 310, ), false, false, 0, CONTRACT_LIST(kinds, 310, 1), "schema/pg15/deparse.txt:634:24"},
-	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 311, ), CONTRACT_LIST(conditions, 311, ), true, false, 0, CONTRACT_LIST(kinds, 311, ), "schema/pg15/deparse.txt:636:25"},
-	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 312, ), CONTRACT_LIST(conditions, 312, ), false, false, 0, CONTRACT_LIST(kinds, 312, 1), "schema/pg15/deparse.txt:638:25"},
-	{ 145, 2, -1, false, false, CONTRACT_LIST(parents, 313, ), CONTRACT_LIST(conditions, 313, ), true, false, 0, CONTRACT_LIST(kinds, 313, ), "schema/pg15/deparse.txt:640:23"},
-	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 314, ), CONTRACT_LIST(conditions, 314, ), true, false, 0, CONTRACT_LIST(kinds, 314, ), "schema/pg15/deparse.txt:642:32"},
-	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 315, ), CONTRACT_LIST(conditions, 315, ), false, false, 0, CONTRACT_LIST(kinds, 315, 1), "schema/pg15/deparse.txt:644:32"},
-	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 316, ), CONTRACT_LIST(conditions, 316, ), true, false, 0, CONTRACT_LIST(kinds, 316, ), "schema/pg15/deparse.txt:646:31"},
-	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 317, ), CONTRACT_LIST(conditions, 317, ), false, false, 0, CONTRACT_LIST(kinds, 317, 1), "schema/pg15/deparse.txt:648:31"},
-	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 318, ), CONTRACT_LIST(conditions, 318, ), true, false, 0, CONTRACT_LIST(kinds, 318, ), "schema/pg15/deparse.txt:650:34"},
-	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 319, ), CONTRACT_LIST(conditions, 319, ), false, false, 0, CONTRACT_LIST(kinds, 319, 1), "schema/pg15/deparse.txt:652:34"},
-	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 320, ), CONTRACT_LIST(conditions, 320, ), true, false, 0, CONTRACT_LIST(kinds, 320, ), "schema/pg15/deparse.txt:654:36"},
-	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 321, ), CONTRACT_LIST(conditions, 321, ), false, false, 0, CONTRACT_LIST(kinds, 321, 1), "schema/pg15/deparse.txt:656:36"},
-	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 322, ), CONTRACT_LIST(conditions, 322, ), false, false, 0, CONTRACT_LIST(kinds, 322, 1), "schema/pg15/deparse.txt:658:32"},
-	{ 148, 0, -1, false, false, CONTRACT_LIST(parents, 323, ), CONTRACT_LIST(conditions, 323, ), true, false, 0, CONTRACT_LIST(kinds, 323, ), "schema/pg15/deparse.txt:660:23"},
-	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 324, ), CONTRACT_LIST(conditions, 324, ), true, false, 0, CONTRACT_LIST(kinds, 324, ), "schema/pg15/deparse.txt:662:28"},
-	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 325, ), CONTRACT_LIST(conditions, 325, ), false, false, 0, CONTRACT_LIST(kinds, 325, 1), "schema/pg15/deparse.txt:664:28"},
-	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 326, ), CONTRACT_LIST(conditions, 326, ), true, false, 0, CONTRACT_LIST(kinds, 326, ), "schema/pg15/deparse.txt:666:23"},
-	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 327, ), CONTRACT_LIST(conditions, 327, ), false, false, 0, CONTRACT_LIST(kinds, 327, 1), "schema/pg15/deparse.txt:668:23"},
-	{ 149, 0, -1, false, false, CONTRACT_LIST(parents, 328, ), CONTRACT_LIST(conditions, 328, ), true, false, 0, CONTRACT_LIST(kinds, 328, ), "schema/pg15/deparse.txt:670:22"},
-	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 329, ), CONTRACT_LIST(conditions, 329, ), true, false, 0, CONTRACT_LIST(kinds, 329, ), "schema/pg15/deparse.txt:672:27"},
-	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 330, ), CONTRACT_LIST(conditions, 330, ), false, false, 0, CONTRACT_LIST(kinds, 330, 1), "schema/pg15/deparse.txt:674:27"},
-	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 331, ), CONTRACT_LIST(conditions, 331, ), true, false, 0, CONTRACT_LIST(kinds, 331, ), "schema/pg15/deparse.txt:676:22"},
-	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 332, ), CONTRACT_LIST(conditions, 332, ), false, false, 0, CONTRACT_LIST(kinds, 332, 1), "schema/pg15/deparse.txt:678:22"},
-	{ 150, 0, -1, false, false, CONTRACT_LIST(parents, 333, ), CONTRACT_LIST(conditions, 333, ), true, false, 0, CONTRACT_LIST(kinds, 333, ), "schema/pg15/deparse.txt:680:36"},
-	{ 150, 3, -1, false, false, CONTRACT_LIST(parents, 334, ), CONTRACT_LIST(conditions, 334, ), true, false, 0, CONTRACT_LIST(kinds, 334, ), "schema/pg15/deparse.txt:682:33"},
-	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 335, ), CONTRACT_LIST(conditions, 335, ), true, false, 0, CONTRACT_LIST(kinds, 335, ), "schema/pg15/deparse.txt:684:33"},
-	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 336, ), CONTRACT_LIST(conditions, 336, ), false, false, 0, CONTRACT_LIST(kinds, 336, 1), "schema/pg15/deparse.txt:686:33"},
-	{ 151, 0, -1, false, false, CONTRACT_LIST(parents, 337, ), CONTRACT_LIST(conditions, 337, ), true, false, 0, CONTRACT_LIST(kinds, 337, ), "schema/pg15/deparse.txt:688:35"},
-	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 338, ), CONTRACT_LIST(conditions, 338, ), true, false, 0, CONTRACT_LIST(kinds, 338, ), "schema/pg15/deparse.txt:690:32"},
-	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 339, ), CONTRACT_LIST(conditions, 339, ), false, false, 0, CONTRACT_LIST(kinds, 339, 1), "schema/pg15/deparse.txt:692:32"},
-	{ 152, 0, -1, false, false, CONTRACT_LIST(parents, 340, ), CONTRACT_LIST(conditions, 340, ), true, false, 0, CONTRACT_LIST(kinds, 340, ), "schema/pg15/deparse.txt:694:28"},
-	{ 152, 1, -1, false, false, CONTRACT_LIST(parents, 341, ), CONTRACT_LIST(conditions, 341, ), true, false, 0, CONTRACT_LIST(kinds, 341, ), "schema/pg15/deparse.txt:696:34"},
-	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 342, ), CONTRACT_LIST(conditions, 342, ), true, false, 0, CONTRACT_LIST(kinds, 342, ), "schema/pg15/deparse.txt:698:31"},
-	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 343, ), CONTRACT_LIST(conditions, 343, ), false, false, 0, CONTRACT_LIST(kinds, 343, 1), "schema/pg15/deparse.txt:700:31"},
-	{ 153, 0, -1, false, false, CONTRACT_LIST(parents, 344, ), CONTRACT_LIST(conditions, 344, ), true, false, 0, CONTRACT_LIST(kinds, 344, ), "schema/pg15/deparse.txt:702:27"},
-	{ 153, 1, -1, false, false, CONTRACT_LIST(parents, 345, ), CONTRACT_LIST(conditions, 345, ), true, false, 0, CONTRACT_LIST(kinds, 345, ), "schema/pg15/deparse.txt:704:33"},
-	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 346, ), CONTRACT_LIST(conditions, 346, ), true, false, 0, CONTRACT_LIST(kinds, 346, ), "schema/pg15/deparse.txt:706:30"},
-	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 347, ), CONTRACT_LIST(conditions, 347, ), false, false, 0, CONTRACT_LIST(kinds, 347, 1), "schema/pg15/deparse.txt:708:30"},
-	{ 154, 0, -1, false, false, CONTRACT_LIST(parents, 348, ), CONTRACT_LIST(conditions, 348, ), true, false, 0, CONTRACT_LIST(kinds, 348, ), "schema/pg15/deparse.txt:710:26"},
-	{ 154, 1, -1, false, false, CONTRACT_LIST(parents, 349, ), CONTRACT_LIST(conditions, 349, ), true, false, 0, CONTRACT_LIST(kinds, 349, ), "schema/pg15/deparse.txt:712:32"},
-	{ 155, 0, -1, false, false, CONTRACT_LIST(parents, 350, ), CONTRACT_LIST(conditions, 350, ), true, false, 0, CONTRACT_LIST(kinds, 350, ), "schema/pg15/deparse.txt:714:43"},
-	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 351, ), CONTRACT_LIST(conditions, 351, ), true, false, 0, CONTRACT_LIST(kinds, 351, ), "schema/pg15/deparse.txt:716:36"},
-	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 352, ), CONTRACT_LIST(conditions, 352, ), false, false, 0, CONTRACT_LIST(kinds, 352, 1), "schema/pg15/deparse.txt:718:36"},
-	{ 156, 0, -1, false, false, CONTRACT_LIST(parents, 353, ), CONTRACT_LIST(conditions, 353, ), true, false, 0, CONTRACT_LIST(kinds, 353, ), "schema/pg15/deparse.txt:720:43"},
-	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 354, ), CONTRACT_LIST(conditions, 354, ), true, false, 0, CONTRACT_LIST(kinds, 354, ), "schema/pg15/deparse.txt:722:29"},
-	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 355, ), CONTRACT_LIST(conditions, 355, ), false, false, 0, CONTRACT_LIST(kinds, 355, 1), "schema/pg15/deparse.txt:724:29"},
-	{ 156, 3, -1, false, false, CONTRACT_LIST(parents, 356, ), CONTRACT_LIST(conditions, 356, ), true, false, 0, CONTRACT_LIST(kinds, 356, ), "schema/pg15/deparse.txt:726:42"},
-	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 357, ), CONTRACT_LIST(conditions, 357, ), true, false, 0, CONTRACT_LIST(kinds, 357, ), "schema/pg15/deparse.txt:728:21"},
-	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 358, ), CONTRACT_LIST(conditions, 358, ), false, false, 0, CONTRACT_LIST(kinds, 358, 1), "schema/pg15/deparse.txt:730:21"},
-	{ 158, 0, -1, false, false, CONTRACT_LIST(parents, 359, ), CONTRACT_LIST(conditions, 359, ), true, false, 0, CONTRACT_LIST(kinds, 359, ), "schema/pg15/deparse.txt:732:34"},
-	{ 158, 1, -1, false, false, CONTRACT_LIST(parents, 360, ), CONTRACT_LIST(conditions, 360, ), true, false, 0, CONTRACT_LIST(kinds, 360, ), "schema/pg15/deparse.txt:734:35"},
-	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 361, ), CONTRACT_LIST(conditions, 361, ), true, false, 0, CONTRACT_LIST(kinds, 361, ), "schema/pg15/deparse.txt:736:32"},
-	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 362, ), CONTRACT_LIST(conditions, 362, ), false, false, 0, CONTRACT_LIST(kinds, 362, 1), "schema/pg15/deparse.txt:738:32"},
-	{ 159, 0, -1, false, false, CONTRACT_LIST(parents, 363, ), CONTRACT_LIST(conditions, 363, ), true, false, 0, CONTRACT_LIST(kinds, 363, ), "schema/pg15/deparse.txt:740:37"},
-	{ 159, 1, -1, false, false, CONTRACT_LIST(parents, 364, ), CONTRACT_LIST(conditions, 364, ), true, false, 0, CONTRACT_LIST(kinds, 364, ), "schema/pg15/deparse.txt:742:39"},
-	{ 159, 2, -1, false, false, CONTRACT_LIST(parents, 365, ), CONTRACT_LIST(conditions, 365, ), true, false, 0, CONTRACT_LIST(kinds, 365, ), "schema/pg15/deparse.txt:744:38"},
-	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 366, ), CONTRACT_LIST(conditions, 366, ), true, false, 0, CONTRACT_LIST(kinds, 366, ), "schema/pg15/deparse.txt:746:36"},
-	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 367, ), CONTRACT_LIST(conditions, 367, ), false, false, 0, CONTRACT_LIST(kinds, 367, 1), "schema/pg15/deparse.txt:748:36"},
-	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 368, ), CONTRACT_LIST(conditions, 368, ), true, false, 0, CONTRACT_LIST(kinds, 368, ), "schema/pg15/deparse.txt:750:33"},
-	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 369, ), CONTRACT_LIST(conditions, 369, ), false, false, 0, CONTRACT_LIST(kinds, 369, 1), "schema/pg15/deparse.txt:752:33"},
-	{ 160, 0, -1, false, false, CONTRACT_LIST(parents, 370, ), CONTRACT_LIST(conditions, 370, ), true, false, 0, CONTRACT_LIST(kinds, 370, ), "schema/pg15/deparse.txt:754:29"},
-	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 371, ), CONTRACT_LIST(conditions, 371, ), true, false, 0, CONTRACT_LIST(kinds, 371, ), "schema/pg15/deparse.txt:756:29"},
-	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 372, ), CONTRACT_LIST(conditions, 372, ), false, false, 0, CONTRACT_LIST(kinds, 372, 1), "schema/pg15/deparse.txt:758:29"},
-	{ 161, 0, -1, false, false, CONTRACT_LIST(parents, 373, ), CONTRACT_LIST(conditions, 373, ), true, false, 0, CONTRACT_LIST(kinds, 373, ), "schema/pg15/deparse.txt:760:28"},
-	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 374, ), CONTRACT_LIST(conditions, 374, ), true, false, 0, CONTRACT_LIST(kinds, 374, ), "schema/pg15/deparse.txt:762:28"},
-	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 375, ), CONTRACT_LIST(conditions, 375, ), false, false, 0, CONTRACT_LIST(kinds, 375, 1), "schema/pg15/deparse.txt:764:28"},
-	{ 162, 0, -1, false, false, CONTRACT_LIST(parents, 376, ), CONTRACT_LIST(conditions, 376, ), true, false, 0, CONTRACT_LIST(kinds, 376, ), "schema/pg15/deparse.txt:766:36"},
-	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 377, ), CONTRACT_LIST(conditions, 377, ), true, false, 0, CONTRACT_LIST(kinds, 377, ), "schema/pg15/deparse.txt:768:35"},
-	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 378, ), CONTRACT_LIST(conditions, 378, ), false, false, 0, CONTRACT_LIST(kinds, 378, 1), "schema/pg15/deparse.txt:770:35"},
-	{ 163, 0, -1, false, false, CONTRACT_LIST(parents, 379, ), CONTRACT_LIST(conditions, 379, ), true, false, 0, CONTRACT_LIST(kinds, 379, ), "schema/pg15/deparse.txt:772:30"},
-	{ 163, 1, -1, false, false, CONTRACT_LIST(parents, 380, ), CONTRACT_LIST(conditions, 380, ), true, false, 0, CONTRACT_LIST(kinds, 380, ), "schema/pg15/deparse.txt:774:31"},
-	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 381, ), CONTRACT_LIST(conditions, 381, ), true, false, 0, CONTRACT_LIST(kinds, 381, ), "schema/pg15/deparse.txt:776:32"},
-	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 382, ), CONTRACT_LIST(conditions, 382, ), false, false, 0, CONTRACT_LIST(kinds, 382, 1), "schema/pg15/deparse.txt:778:32"},
-	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 383, ), CONTRACT_LIST(conditions, 383, ), true, false, 0, CONTRACT_LIST(kinds, 383, ), "schema/pg15/deparse.txt:780:30"},
-	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 384, ), CONTRACT_LIST(conditions, 384, ), false, false, 0, CONTRACT_LIST(kinds, 384, 1), "schema/pg15/deparse.txt:782:30"},
-	{ 164, 0, -1, false, false, CONTRACT_LIST(parents, 385, ), CONTRACT_LIST(conditions, 385, ), true, false, 0, CONTRACT_LIST(kinds, 385, ), "schema/pg15/deparse.txt:784:29"},
-	{ 165, 2, -1, false, false, CONTRACT_LIST(parents, 386, ), CONTRACT_LIST(conditions, 386, ), true, false, 0, CONTRACT_LIST(kinds, 386, ), "schema/pg15/deparse.txt:786:29"},
-	{ 167, 0, -1, false, false, CONTRACT_LIST(parents, 387, ), CONTRACT_LIST(conditions, 387, ), true, false, 0, CONTRACT_LIST(kinds, 387, ), "schema/pg15/deparse.txt:788:25"},
-	{ 168, 0, -1, false, false, CONTRACT_LIST(parents, 388, ), CONTRACT_LIST(conditions, 388, ), true, false, 0, CONTRACT_LIST(kinds, 388, ), "schema/pg15/deparse.txt:790:30"},
-	{ 168, 1, -1, false, false, CONTRACT_LIST(parents, 389, ), CONTRACT_LIST(conditions, 389, ), true, false, 0, CONTRACT_LIST(kinds, 389, ), "schema/pg15/deparse.txt:792:24"},
-	{ 168, 2, -1, false, false, CONTRACT_LIST(parents, 390, ), CONTRACT_LIST(conditions, 390, ), true, false, 0, CONTRACT_LIST(kinds, 390, ), "schema/pg15/deparse.txt:794:27"},
-	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 391, ), CONTRACT_LIST(conditions, 391, ), true, false, 0, CONTRACT_LIST(kinds, 391, ), "schema/pg15/deparse.txt:796:24"},
-	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 392, ), CONTRACT_LIST(conditions, 392, ), false, false, 0, CONTRACT_LIST(kinds, 392, 1), "schema/pg15/deparse.txt:798:24"},
-	{ 168, 5, -1, false, false, CONTRACT_LIST(parents, 393, ), CONTRACT_LIST(conditions, 393, ), false, false, 0, CONTRACT_LIST(kinds, 393, 1), "schema/pg15/deparse.txt:800:23"},
-	{ 168, 6, -1, false, false, CONTRACT_LIST(parents, 394, ), CONTRACT_LIST(conditions, 394, ), false, false, 0, CONTRACT_LIST(kinds, 394, 1), "schema/pg15/deparse.txt:802:29"},
-	{ 169, 0, -1, false, false, CONTRACT_LIST(parents, 395, ), CONTRACT_LIST(conditions, 395, ), true, false, 0, CONTRACT_LIST(kinds, 395, ), "schema/pg15/deparse.txt:804:29"},
-	{ 169, 1, -1, false, false, CONTRACT_LIST(parents, 396, ), CONTRACT_LIST(conditions, 396, ), true, false, 0, CONTRACT_LIST(kinds, 396, ), "schema/pg15/deparse.txt:806:23"},
-	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 397, ), CONTRACT_LIST(conditions, 397, ), true, false, 0, CONTRACT_LIST(kinds, 397, ), "schema/pg15/deparse.txt:808:23"},
-	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 398, ), CONTRACT_LIST(conditions, 398, ), false, false, 0, CONTRACT_LIST(kinds, 398, 1), "schema/pg15/deparse.txt:810:23"},
-	{ 169, 3, -1, false, false, CONTRACT_LIST(parents, 399, ), CONTRACT_LIST(conditions, 399, ), false, false, 0, CONTRACT_LIST(kinds, 399, 1), "schema/pg15/deparse.txt:812:22"},
-	{ 169, 4, -1, false, false, CONTRACT_LIST(parents, 400, ), CONTRACT_LIST(conditions, 400, ), false, false, 0, CONTRACT_LIST(kinds, 400, 1), "schema/pg15/deparse.txt:814:28"},
-	{ 170, 1, -1, false, false, CONTRACT_LIST(parents, 401, ), CONTRACT_LIST(conditions, 401, ), true, false, 0, CONTRACT_LIST(kinds, 401, ), "schema/pg15/deparse.txt:816:31"},
-	{ 170, 2, -1, false, false, CONTRACT_LIST(parents, 402, ), CONTRACT_LIST(conditions, 402, ), true, false, 0, CONTRACT_LIST(kinds, 402, ), "schema/pg15/deparse.txt:818:26"},
-	{ 171, 0, -1, false, false, CONTRACT_LIST(parents, 403, ), CONTRACT_LIST(conditions, 403, ), true, false, 0, CONTRACT_LIST(kinds, 403, ), "schema/pg15/deparse.txt:820:21"},
-	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 404, ), CONTRACT_LIST(conditions, 404, ), true, false, 0, CONTRACT_LIST(kinds, 404, ), "schema/pg15/deparse.txt:822:27"},
-	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 405, ), CONTRACT_LIST(conditions, 405, ), false, false, 0, CONTRACT_LIST(kinds, 405, 1), "schema/pg15/deparse.txt:824:27"},
-	{ 172, 0, -1, false, false, CONTRACT_LIST(parents, 406, ), CONTRACT_LIST(conditions, 406, ), true, false, 0, CONTRACT_LIST(kinds, 406, ), "schema/pg15/deparse.txt:826:31"},
-	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 407, ), CONTRACT_LIST(conditions, 407, ), true, false, 0, CONTRACT_LIST(kinds, 407, ), "schema/pg15/deparse.txt:828:31"},
-	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 408, ), CONTRACT_LIST(conditions, 408, ), false, false, 0, CONTRACT_LIST(kinds, 408, 1), "schema/pg15/deparse.txt:830:31"},
-	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 409, ), CONTRACT_LIST(conditions, 409, ), true, false, 0, CONTRACT_LIST(kinds, 409, ), "schema/pg15/deparse.txt:832:34"},
-	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 410, ), CONTRACT_LIST(conditions, 410, ), false, false, 0, CONTRACT_LIST(kinds, 410, 1), "schema/pg15/deparse.txt:834:34"},
-	{ 173, 0, -1, false, false, CONTRACT_LIST(parents, 411, ), CONTRACT_LIST(conditions, 411, ), true, false, 0, CONTRACT_LIST(kinds, 411, ), "schema/pg15/deparse.txt:836:30"},
-	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 412, ), CONTRACT_LIST(conditions, 412, ), true, false, 0, CONTRACT_LIST(kinds, 412, ), "schema/pg15/deparse.txt:838:30"},
-	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 413, ), CONTRACT_LIST(conditions, 413, ), false, false, 0, CONTRACT_LIST(kinds, 413, 1), "schema/pg15/deparse.txt:840:30"},
-	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 414, ), CONTRACT_LIST(conditions, 414, ), true, false, 0, CONTRACT_LIST(kinds, 414, ), "schema/pg15/deparse.txt:842:33"},
-	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 415, ), CONTRACT_LIST(conditions, 415, ), false, false, 0, CONTRACT_LIST(kinds, 415, 1), "schema/pg15/deparse.txt:844:33"},
-	{ 174, 0, -1, false, false, CONTRACT_LIST(parents, 416, ), CONTRACT_LIST(conditions, 416, ), true, false, 0, CONTRACT_LIST(kinds, 416, ), "schema/pg15/deparse.txt:846:32"},
-	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 417, ), CONTRACT_LIST(conditions, 417, ), true, false, 0, CONTRACT_LIST(kinds, 417, ), "schema/pg15/deparse.txt:848:36"},
-	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 418, ), CONTRACT_LIST(conditions, 418, ), false, false, 0, CONTRACT_LIST(kinds, 418, 1), "schema/pg15/deparse.txt:850:36"},
-	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 419, ), CONTRACT_LIST(conditions, 419, ), true, false, 0, CONTRACT_LIST(kinds, 419, ), "schema/pg15/deparse.txt:852:32"},
-	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 420, ), CONTRACT_LIST(conditions, 420, ), false, false, 0, CONTRACT_LIST(kinds, 420, 1), "schema/pg15/deparse.txt:854:32"},
-	{ 175, 1, -1, false, false, CONTRACT_LIST(parents, 421, ), CONTRACT_LIST(conditions, 421, ), true, false, 0, CONTRACT_LIST(kinds, 421, ), "schema/pg15/deparse.txt:856:31"},
-	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 422, ), CONTRACT_LIST(conditions, 422, ), true, false, 0, CONTRACT_LIST(kinds, 422, ), "schema/pg15/deparse.txt:858:35"},
-	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 423, ), CONTRACT_LIST(conditions, 423, ), false, false, 0, CONTRACT_LIST(kinds, 423, 1), "schema/pg15/deparse.txt:860:35"},
-	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 424, ), CONTRACT_LIST(conditions, 424, ), true, false, 0, CONTRACT_LIST(kinds, 424, ), "schema/pg15/deparse.txt:862:31"},
-	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 425, ), CONTRACT_LIST(conditions, 425, ), false, false, 0, CONTRACT_LIST(kinds, 425, 1), "schema/pg15/deparse.txt:864:31"},
-	{ 176, 0, -1, false, false, CONTRACT_LIST(parents, 426, ), CONTRACT_LIST(conditions, 426, ), true, false, 0, CONTRACT_LIST(kinds, 426, ), "schema/pg15/deparse.txt:866:30"},
-	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 427, ), CONTRACT_LIST(conditions, 427, ), true, false, 0, CONTRACT_LIST(kinds, 427, ), "schema/pg15/deparse.txt:868:26"},
-	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 428, ), CONTRACT_LIST(conditions, 428, ), false, false, 0, CONTRACT_LIST(kinds, 428, 1), "schema/pg15/deparse.txt:870:26"},
-	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 429, ), CONTRACT_LIST(conditions, 429, ), true, false, 0, CONTRACT_LIST(kinds, 429, ), "schema/pg15/deparse.txt:872:28"},
-	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 430, ), CONTRACT_LIST(conditions, 430, ), false, false, 0, CONTRACT_LIST(kinds, 430, 1), "schema/pg15/deparse.txt:874:28"},
-	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 431, ), CONTRACT_LIST(conditions, 431, ), true, false, 0, CONTRACT_LIST(kinds, 431, ), "schema/pg15/deparse.txt:876:23"},
-	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 432, ), CONTRACT_LIST(conditions, 432, ), false, false, 0, CONTRACT_LIST(kinds, 432, 1), "schema/pg15/deparse.txt:878:23"},
-	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 433, ), CONTRACT_LIST(conditions, 433, ), true, false, 0, CONTRACT_LIST(kinds, 433, ), "schema/pg15/deparse.txt:880:27"},
-	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 434, ), CONTRACT_LIST(conditions, 434, ), false, false, 0, CONTRACT_LIST(kinds, 434, 1), "schema/pg15/deparse.txt:882:27"},
-	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 435, ), CONTRACT_LIST(conditions, 435, ), true, false, 0, CONTRACT_LIST(kinds, 435, ), "schema/pg15/deparse.txt:884:29"},
-	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 436, ), CONTRACT_LIST(conditions, 436, ), false, false, 0, CONTRACT_LIST(kinds, 436, 1), "schema/pg15/deparse.txt:886:29"},
-	{ 179, 0, -1, false, false, CONTRACT_LIST(parents, 437, ), CONTRACT_LIST(conditions, 437, ), true, false, 0, CONTRACT_LIST(kinds, 437, ), "schema/pg15/deparse.txt:888:19"},
-	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 438, ), CONTRACT_LIST(conditions, 438, ), true, false, 0, CONTRACT_LIST(kinds, 438, ), "schema/pg15/deparse.txt:890:25"},
-	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 439, ), CONTRACT_LIST(conditions, 439, ), false, false, 0, CONTRACT_LIST(kinds, 439, 1), "schema/pg15/deparse.txt:892:25"},
-	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 440, ), CONTRACT_LIST(conditions, 440, ), true, false, 0, CONTRACT_LIST(kinds, 440, ), "schema/pg15/deparse.txt:894:13"},
-	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 441, ), CONTRACT_LIST(conditions, 441, ), false, false, 0, CONTRACT_LIST(kinds, 441, 1), "schema/pg15/deparse.txt:896:13"},
-	{ 181, 2, -1, false, false, CONTRACT_LIST(parents, 442, ), CONTRACT_LIST(conditions, 442, ), false, false, 0, CONTRACT_LIST(kinds, 442, 1), "schema/pg15/deparse.txt:898:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 443, ), CONTRACT_LIST(conditions, 443, ), false, false, 0, CONTRACT_LIST(kinds, 443, 1), "schema/pg15/deparse.txt:900:14"},
-	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 444, ), CONTRACT_LIST(conditions, 444, ), true, false, 0, CONTRACT_LIST(kinds, 444, ), "schema/pg15/deparse.txt:902:18"},
-	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 445, ), CONTRACT_LIST(conditions, 445, ), false, true, 0, CONTRACT_LIST(kinds, 445, ), "schema/pg15/deparse.txt:904:18"},
-	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 446, ), CONTRACT_LIST(conditions, 446, ), false, false, 0, CONTRACT_LIST(kinds, 446, 1), "schema/pg15/deparse.txt:906:18"},
-	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 447, ), CONTRACT_LIST(conditions, 447, ), true, false, 0, CONTRACT_LIST(kinds, 447, ), "schema/pg15/deparse.txt:908:19"},
-	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 448, ), CONTRACT_LIST(conditions, 448, ), false, false, 0, CONTRACT_LIST(kinds, 448, 1), "schema/pg15/deparse.txt:910:19"},
-	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 449, ), CONTRACT_LIST(conditions, 449, ), true, false, 0, CONTRACT_LIST(kinds, 449, ), "schema/pg15/deparse.txt:912:15"},
-	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 450, ), CONTRACT_LIST(conditions, 450, ), false, false, 0, CONTRACT_LIST(kinds, 450, 1), "schema/pg15/deparse.txt:914:15"},
-	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 451, ), CONTRACT_LIST(conditions, 451, ), true, false, 0, CONTRACT_LIST(kinds, 451, ), "schema/pg15/deparse.txt:916:20"},
-	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 452, ), CONTRACT_LIST(conditions, 452, ), false, false, 0, CONTRACT_LIST(kinds, 452, 1), "schema/pg15/deparse.txt:918:20"},
-	{ 184, 3, -1, false, false, CONTRACT_LIST(parents, 453, ), CONTRACT_LIST(conditions, 453, ), false, false, 0, CONTRACT_LIST(kinds, 453, 1), "schema/pg15/deparse.txt:920:21"},
-	{ 186, 1, -1, false, false, CONTRACT_LIST(parents, 454, ), CONTRACT_LIST(conditions, 454, ), false, false, 0, CONTRACT_LIST(kinds, 454, 1), "schema/pg15/deparse.txt:922:16"},
-	{ 186, 2, -1, false, false, CONTRACT_LIST(parents, 455, ), CONTRACT_LIST(conditions, 455, ), false, false, 0, CONTRACT_LIST(kinds, 455, 1), "schema/pg15/deparse.txt:924:16"},
-	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 456, ), CONTRACT_LIST(conditions, 456, ), true, false, 0, CONTRACT_LIST(kinds, 456, ), "schema/pg15/deparse.txt:926:19"},
-	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 457, ), CONTRACT_LIST(conditions, 457, ), false, false, 0, CONTRACT_LIST(kinds, 457, 1), "schema/pg15/deparse.txt:928:19"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 458, ), CONTRACT_LIST(conditions, 458, ), true, false, 0, CONTRACT_LIST(kinds, 458, ), "schema/pg15/deparse.txt:930:27"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 459, ), CONTRACT_LIST(conditions, 459, ), false, true, 0, CONTRACT_LIST(kinds, 459, ), "schema/pg15/deparse.txt:932:27"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 460, ), CONTRACT_LIST(conditions, 460, ), false, false, 0, CONTRACT_LIST(kinds, 460, 1), "schema/pg15/deparse.txt:934:27"},
-	{ 188, 0, -1, false, false, CONTRACT_LIST(parents, 461, ), CONTRACT_LIST(conditions, 461, ), false, false, 0, CONTRACT_LIST(kinds, 461, 1), "schema/pg15/deparse.txt:936:22"},
-	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 462, ), CONTRACT_LIST(conditions, 462, ), true, false, 0, CONTRACT_LIST(kinds, 462, ), "schema/pg15/deparse.txt:938:23"},
-	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 463, ), CONTRACT_LIST(conditions, 463, ), false, false, 0, CONTRACT_LIST(kinds, 463, 1), "schema/pg15/deparse.txt:940:23"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 464, ), CONTRACT_LIST(conditions, 464, ), false, false, 0, CONTRACT_LIST(kinds, 464, 1), "schema/pg15/deparse.txt:942:15"},
-	{ 190, 0, -1, false, false, CONTRACT_LIST(parents, 465, ), CONTRACT_LIST(conditions, 465, ), false, false, 0, CONTRACT_LIST(kinds, 465, 1), "schema/pg15/deparse.txt:944:23"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 466, ), CONTRACT_LIST(conditions, 466, ), true, false, 0, CONTRACT_LIST(kinds, 466, ), "schema/pg15/deparse.txt:946:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 467, ), CONTRACT_LIST(conditions, 467, ), false, false, 0, CONTRACT_LIST(kinds, 467, 1), "schema/pg15/deparse.txt:948:14"},
-	{ 191, 1, -1, false, false, CONTRACT_LIST(parents, 468, ), CONTRACT_LIST(conditions, 468, ), true, false, 0, CONTRACT_LIST(kinds, 468, ), "schema/pg15/deparse.txt:950:20"},
-	{ 192, 0, -1, false, false, CONTRACT_LIST(parents, 469, ), CONTRACT_LIST(conditions, 469, ), false, false, 0, CONTRACT_LIST(kinds, 469, 1), "schema/pg15/deparse.txt:952:19"},
-	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 470, ), CONTRACT_LIST(conditions, 470, ), true, false, 0, CONTRACT_LIST(kinds, 470, ), "schema/pg15/deparse.txt:954:24"},
-	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 471, ), CONTRACT_LIST(conditions, 471, ), false, false, 0, CONTRACT_LIST(kinds, 471, 1), "schema/pg15/deparse.txt:956:24"},
-	{ 193, 0, -1, false, false, CONTRACT_LIST(parents, 472, ), CONTRACT_LIST(conditions, 472, ), false, false, 0, CONTRACT_LIST(kinds, 472, 1), "schema/pg15/deparse.txt:958:13"},
-	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 473, ), CONTRACT_LIST(conditions, 473, ), true, false, 0, CONTRACT_LIST(kinds, 473, ), "schema/pg15/deparse.txt:960:15"},
-	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 474, ), CONTRACT_LIST(conditions, 474, ), false, false, 0, CONTRACT_LIST(kinds, 474, 1), "schema/pg15/deparse.txt:962:15"},
-	{ 194, 2, -1, false, false, CONTRACT_LIST(parents, 475, ), CONTRACT_LIST(conditions, 475, ), false, false, 0, CONTRACT_LIST(kinds, 475, 1), "schema/pg15/deparse.txt:964:28"},
-	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 476, ), CONTRACT_LIST(conditions, 476, ), true, false, 0, CONTRACT_LIST(kinds, 476, ), "schema/pg15/deparse.txt:966:24"},
-	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 477, ), CONTRACT_LIST(conditions, 477, ), false, false, 0, CONTRACT_LIST(kinds, 477, 1), "schema/pg15/deparse.txt:968:24"},
-	{ 194, 5, -1, false, false, CONTRACT_LIST(parents, 478, ), CONTRACT_LIST(conditions, 478, ), false, false, 0, CONTRACT_LIST(kinds, 478, 1), "schema/pg15/deparse.txt:970:24"},
-	{ 194, 6, -1, false, false, CONTRACT_LIST(parents, 479, ), CONTRACT_LIST(conditions, 479, ), false, false, 0, CONTRACT_LIST(kinds, 479, 1), "schema/pg15/deparse.txt:972:22"},
-	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 480, ), CONTRACT_LIST(conditions, 480, ), true, false, 0, CONTRACT_LIST(kinds, 480, ), "schema/pg15/deparse.txt:974:25"},
-	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 481, ), CONTRACT_LIST(conditions, 481, ), false, false, 0, CONTRACT_LIST(kinds, 481, 1), "schema/pg15/deparse.txt:976:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 482, ), CONTRACT_LIST(conditions, 482, ), true, false, 0, CONTRACT_LIST(kinds, 482, ), "schema/pg15/deparse.txt:978:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 483, ), CONTRACT_LIST(conditions, 483, ), false, true, 0, CONTRACT_LIST(kinds, 483, ), "schema/pg15/deparse.txt:980:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 484, ), CONTRACT_LIST(conditions, 484, ), false, false, 0, CONTRACT_LIST(kinds, 484, 1), "schema/pg15/deparse.txt:982:25"},
-	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 485, ), CONTRACT_LIST(conditions, 485, ), true, false, 0, CONTRACT_LIST(kinds, 485, ), "schema/pg15/deparse.txt:984:26"},
-	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 486, ), CONTRACT_LIST(conditions, 486, ), false, false, 0, CONTRACT_LIST(kinds, 486, 1), "schema/pg15/deparse.txt:986:26"},
-	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 487, ), CONTRACT_LIST(conditions, 487, ), true, false, 0, CONTRACT_LIST(kinds, 487, ), "schema/pg15/deparse.txt:988:27"},
-	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 488, ), CONTRACT_LIST(conditions, 488, ), false, false, 0, CONTRACT_LIST(kinds, 488, 1), "schema/pg15/deparse.txt:990:27"},
-	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 489, ), CONTRACT_LIST(conditions, 489, ), true, false, 0, CONTRACT_LIST(kinds, 489, ), "schema/pg15/deparse.txt:992:25"},
-	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 490, ), CONTRACT_LIST(conditions, 490, ), false, false, 0, CONTRACT_LIST(kinds, 490, 1), "schema/pg15/deparse.txt:994:25"},
-	{ 197, 2, -1, false, false, CONTRACT_LIST(parents, 491, ), CONTRACT_LIST(conditions, 491, ), false, false, 0, CONTRACT_LIST(kinds, 491, 1), "schema/pg15/deparse.txt:996:23"},
-	{ 197, 3, -1, false, false, CONTRACT_LIST(parents, 492, ), CONTRACT_LIST(conditions, 492, ), false, false, 0, CONTRACT_LIST(kinds, 492, 1), "schema/pg15/deparse.txt:998:29"},
-	{ 198, 1, -1, false, false, CONTRACT_LIST(parents, 493, ), CONTRACT_LIST(conditions, 493, ), false, false, 0, CONTRACT_LIST(kinds, 493, 1), "schema/pg15/deparse.txt:1000:24"},
-	{ 198, 2, -1, false, false, CONTRACT_LIST(parents, 494, ), CONTRACT_LIST(conditions, 494, ), false, false, 0, CONTRACT_LIST(kinds, 494, 1), "schema/pg15/deparse.txt:1002:24"},
-	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 495, ), CONTRACT_LIST(conditions, 495, ), true, false, 0, CONTRACT_LIST(kinds, 495, ), "schema/pg15/deparse.txt:1004:27"},
-	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 496, ), CONTRACT_LIST(conditions, 496, ), false, false, 0, CONTRACT_LIST(kinds, 496, 1), "schema/pg15/deparse.txt:1006:27"},
-	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 497, ), CONTRACT_LIST(conditions, 497, ), true, false, 0, CONTRACT_LIST(kinds, 497, ), "schema/pg15/deparse.txt:1008:24"},
-	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 498, ), CONTRACT_LIST(conditions, 498, ), false, false, 0, CONTRACT_LIST(kinds, 498, 1), "schema/pg15/deparse.txt:1010:24"},
-	{ 199, 0, -1, false, false, CONTRACT_LIST(parents, 499, ), CONTRACT_LIST(conditions, 499, ), true, false, 0, CONTRACT_LIST(kinds, 499, ), "schema/pg15/deparse.txt:1012:27"},
-	{ 199, 4, -1, false, false, CONTRACT_LIST(parents, 500, ), CONTRACT_LIST(conditions, 500, ), false, false, 0, CONTRACT_LIST(kinds, 500, 1), "schema/pg15/deparse.txt:1014:27"},
-	{ 199, 5, -1, false, false, CONTRACT_LIST(parents, 501, ), CONTRACT_LIST(conditions, 501, ), false, false, 0, CONTRACT_LIST(kinds, 501, 1), "schema/pg15/deparse.txt:1016:30"},
-	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 502, ), CONTRACT_LIST(conditions, 502, ), true, false, 0, CONTRACT_LIST(kinds, 502, ), "schema/pg15/deparse.txt:1018:16"},
-	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 503, ), CONTRACT_LIST(conditions, 503, ), false, false, 0, CONTRACT_LIST(kinds, 503, 1), "schema/pg15/deparse.txt:1020:16"},
-	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 504, ), CONTRACT_LIST(conditions, 504, ), true, false, 0, CONTRACT_LIST(kinds, 504, ), "schema/pg15/deparse.txt:1022:18"},
-	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 505, ), CONTRACT_LIST(conditions, 505, ), false, false, 0, CONTRACT_LIST(kinds, 505, 1), "schema/pg15/deparse.txt:1024:18"},
-	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 506, ), CONTRACT_LIST(conditions, 506, ), true, false, 0, CONTRACT_LIST(kinds, 506, ), "schema/pg15/deparse.txt:1026:23"},
-	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 507, ), CONTRACT_LIST(conditions, 507, ), false, false, 0, CONTRACT_LIST(kinds, 507, 1), "schema/pg15/deparse.txt:1028:23"},
-	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 508, ), CONTRACT_LIST(conditions, 508, ), true, false, 0, CONTRACT_LIST(kinds, 508, ), "schema/pg15/deparse.txt:1030:23"},
-	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 509, ), CONTRACT_LIST(conditions, 509, ), false, false, 0, CONTRACT_LIST(kinds, 509, 1), "schema/pg15/deparse.txt:1032:23"},
-	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 510, ), CONTRACT_LIST(conditions, 510, ), true, false, 0, CONTRACT_LIST(kinds, 510, ), "schema/pg15/deparse.txt:1034:22"},
-	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 511, ), CONTRACT_LIST(conditions, 511, ), false, false, 0, CONTRACT_LIST(kinds, 511, 1), "schema/pg15/deparse.txt:1036:22"},
-	{ 202, 1, -1, false, false, CONTRACT_LIST(parents, 512, ), CONTRACT_LIST(conditions, 512, ), false, false, 0, CONTRACT_LIST(kinds, 512, 1), "schema/pg15/deparse.txt:1038:16"},
-	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 513, ), CONTRACT_LIST(conditions, 513, ), true, false, 0, CONTRACT_LIST(kinds, 513, ), "schema/pg15/deparse.txt:1040:21"},
-	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 514, ), CONTRACT_LIST(conditions, 514, ), false, false, 0, CONTRACT_LIST(kinds, 514, 1), "schema/pg15/deparse.txt:1042:21"},
-	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 515, ), CONTRACT_LIST(conditions, 515, ), true, false, 0, CONTRACT_LIST(kinds, 515, ), "schema/pg15/deparse.txt:1044:19"},
-	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 516, ), CONTRACT_LIST(conditions, 516, ), false, false, 0, CONTRACT_LIST(kinds, 516, 1), "schema/pg15/deparse.txt:1046:19"},
-	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 517, ), CONTRACT_LIST(conditions, 517, ), true, false, 0, CONTRACT_LIST(kinds, 517, ), "schema/pg15/deparse.txt:1048:23"},
-	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 518, ), CONTRACT_LIST(conditions, 518, ), false, false, 0, CONTRACT_LIST(kinds, 518, 1), "schema/pg15/deparse.txt:1050:23"},
-	{ 203, 1, -1, false, false, CONTRACT_LIST(parents, 519, ), CONTRACT_LIST(conditions, 519, ), false, false, 0, CONTRACT_LIST(kinds, 519, 1), "schema/pg15/deparse.txt:1052:16"},
-	{ 204, 6, -1, false, false, CONTRACT_LIST(parents, 520, ), CONTRACT_LIST(conditions, 520, ), false, false, 0, CONTRACT_LIST(kinds, 520, 1), "schema/pg15/deparse.txt:1054:21"},
-	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 521, ), CONTRACT_LIST(conditions, 521, ), true, false, 0, CONTRACT_LIST(kinds, 521, ), "schema/pg15/deparse.txt:1056:17"},
-	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 522, ), CONTRACT_LIST(conditions, 522, ), false, false, 0, CONTRACT_LIST(kinds, 522, 1), "schema/pg15/deparse.txt:1058:17"},
-	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 523, ), CONTRACT_LIST(conditions, 523, ), true, false, 0, CONTRACT_LIST(kinds, 523, ), "schema/pg15/deparse.txt:1060:23"},
-	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 524, ), CONTRACT_LIST(conditions, 524, ), false, false, 0, CONTRACT_LIST(kinds, 524, 1), "schema/pg15/deparse.txt:1062:23"},
-	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 525, ), CONTRACT_LIST(conditions, 525, ), true, false, 0, CONTRACT_LIST(kinds, 525, ), "schema/pg15/deparse.txt:1064:20"},
-	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 526, ), CONTRACT_LIST(conditions, 526, ), false, false, 0, CONTRACT_LIST(kinds, 526, 1), "schema/pg15/deparse.txt:1066:20"},
-	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 527, ), CONTRACT_LIST(conditions, 527, ), true, false, 0, CONTRACT_LIST(kinds, 527, ), "schema/pg15/deparse.txt:1068:21"},
-	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 528, ), CONTRACT_LIST(conditions, 528, ), false, false, 0, CONTRACT_LIST(kinds, 528, 1), "schema/pg15/deparse.txt:1070:21"},
-	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 529, ), CONTRACT_LIST(conditions, 529, ), true, false, 0, CONTRACT_LIST(kinds, 529, ), "schema/pg15/deparse.txt:1072:21"},
-	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 530, ), CONTRACT_LIST(conditions, 530, ), false, false, 0, CONTRACT_LIST(kinds, 530, 1), "schema/pg15/deparse.txt:1074:21"},
-	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 531, ), CONTRACT_LIST(conditions, 531, ), true, false, 0, CONTRACT_LIST(kinds, 531, ), "schema/pg15/deparse.txt:1076:17"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 532, ), CONTRACT_LIST(conditions, 532, ), false, false, 0, CONTRACT_LIST(kinds, 532, 1), "schema/pg15/deparse.txt:1078:13"},
-	{ 211, 1, -1, false, false, CONTRACT_LIST(parents, 533, ), CONTRACT_LIST(conditions, 533, ), false, false, 0, CONTRACT_LIST(kinds, 533, 1), "schema/pg15/deparse.txt:1080:21"},
-	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 534, ), CONTRACT_LIST(conditions, 534, ), true, false, 0, CONTRACT_LIST(kinds, 534, ), "schema/pg15/deparse.txt:1082:24"},
-	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 535, ), CONTRACT_LIST(conditions, 535, ), false, false, 0, CONTRACT_LIST(kinds, 535, 1), "schema/pg15/deparse.txt:1084:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 536, ), CONTRACT_LIST(conditions, 536, ), false, false, 0, CONTRACT_LIST(kinds, 536, 1), "schema/pg15/deparse.txt:1086:24"},
-	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 537, ), CONTRACT_LIST(conditions, 537, ), true, false, 0, CONTRACT_LIST(kinds, 537, ), "schema/pg15/deparse.txt:1088:28"},
-	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 538, ), CONTRACT_LIST(conditions, 538, ), false, false, 0, CONTRACT_LIST(kinds, 538, 1), "schema/pg15/deparse.txt:1090:28"},
-	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 539, ), CONTRACT_LIST(conditions, 539, ), true, false, 0, CONTRACT_LIST(kinds, 539, ), "schema/pg15/deparse.txt:1092:17"},
-	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 540, ), CONTRACT_LIST(conditions, 540, ), false, false, 0, CONTRACT_LIST(kinds, 540, 1), "schema/pg15/deparse.txt:1094:17"},
-	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 541, ), CONTRACT_LIST(conditions, 541, ), true, false, 0, CONTRACT_LIST(kinds, 541, ), "schema/pg15/deparse.txt:1096:32"},
-	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 542, ), CONTRACT_LIST(conditions, 542, ), false, false, 0, CONTRACT_LIST(kinds, 542, 1), "schema/pg15/deparse.txt:1098:32"},
-	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 543, ), CONTRACT_LIST(conditions, 543, ), true, false, 0, CONTRACT_LIST(kinds, 543, ), "schema/pg15/deparse.txt:1100:30"},
-	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 544, ), CONTRACT_LIST(conditions, 544, ), false, false, 0, CONTRACT_LIST(kinds, 544, 1), "schema/pg15/deparse.txt:1102:30"},
-	{ 216, 0, -1, false, false, CONTRACT_LIST(parents, 545, ), CONTRACT_LIST(conditions, 545, ), true, false, 0, CONTRACT_LIST(kinds, 545, ), "schema/pg15/deparse.txt:1104:26"},
-	{ 217, 1, -1, false, false, CONTRACT_LIST(parents, 546, ), CONTRACT_LIST(conditions, 546, ), true, false, 0, CONTRACT_LIST(kinds, 546, ), "schema/pg15/deparse.txt:1106:28"},
-	{ 217, 3, -1, false, false, CONTRACT_LIST(parents, 547, ), CONTRACT_LIST(conditions, 547, ), false, false, 0, CONTRACT_LIST(kinds, 547, 1), "schema/pg15/deparse.txt:1108:27"},
-	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 548, ), CONTRACT_LIST(conditions, 548, ), true, false, 0, CONTRACT_LIST(kinds, 548, ), "schema/pg15/deparse.txt:1110:27"},
-	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 549, ), CONTRACT_LIST(conditions, 549, ), false, false, 0, CONTRACT_LIST(kinds, 549, 1), "schema/pg15/deparse.txt:1112:27"},
-	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 550, ), CONTRACT_LIST(conditions, 550, ), false, false, 0, CONTRACT_LIST(kinds, 550, 1), "schema/pg15/deparse.txt:1114:19"},
-	{ 220, 2, -1, false, false, CONTRACT_LIST(parents, 551, ), CONTRACT_LIST(conditions, 551, ), true, false, 0, CONTRACT_LIST(kinds, 551, ), "schema/pg15/deparse.txt:1116:24"},
-	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 552, ), CONTRACT_LIST(conditions, 552, ), true, false, 0, CONTRACT_LIST(kinds, 552, ), "schema/pg15/deparse.txt:1118:17"},
-	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 553, ), CONTRACT_LIST(conditions, 553, ), false, false, 0, CONTRACT_LIST(kinds, 553, 1), "schema/pg15/deparse.txt:1120:17"},
-	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 554, ), CONTRACT_LIST(conditions, 554, ), true, false, 0, CONTRACT_LIST(kinds, 554, ), "schema/pg15/deparse.txt:1122:25"},
-	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 555, ), CONTRACT_LIST(conditions, 555, ), false, false, 0, CONTRACT_LIST(kinds, 555, 1), "schema/pg15/deparse.txt:1124:25"},
-	{ 222, 1, -1, false, false, CONTRACT_LIST(parents, 556, ), CONTRACT_LIST(conditions, 556, ), false, false, 0, CONTRACT_LIST(kinds, 556, 1), "schema/pg15/deparse.txt:1126:26"},
-	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 557, ), CONTRACT_LIST(conditions, 557, ), true, false, 0, CONTRACT_LIST(kinds, 557, ), "schema/pg15/deparse.txt:1128:30"},
-	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 558, ), CONTRACT_LIST(conditions, 558, ), false, false, 0, CONTRACT_LIST(kinds, 558, 1), "schema/pg15/deparse.txt:1130:30"},
-	{ 223, 3, -1, false, false, CONTRACT_LIST(parents, 559, ), CONTRACT_LIST(conditions, 559, ), false, false, 0, CONTRACT_LIST(kinds, 559, 1), "schema/pg15/deparse.txt:1132:31"},
-	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 560, ), CONTRACT_LIST(conditions, 560, ), true, false, 0, CONTRACT_LIST(kinds, 560, ), "schema/pg15/deparse.txt:1134:33"},
-	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 561, ), CONTRACT_LIST(conditions, 561, ), false, false, 0, CONTRACT_LIST(kinds, 561, 1), "schema/pg15/deparse.txt:1136:33"},
-	{ 224, 2, -1, false, false, CONTRACT_LIST(parents, 562, ), CONTRACT_LIST(conditions, 562, ), true, false, 0, CONTRACT_LIST(kinds, 562, ), "schema/pg15/deparse.txt:1138:35"},
-	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 563, ), CONTRACT_LIST(conditions, 563, ), true, false, 0, CONTRACT_LIST(kinds, 563, ), "schema/pg15/deparse.txt:1140:31"},
-	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 564, ), CONTRACT_LIST(conditions, 564, ), false, false, 0, CONTRACT_LIST(kinds, 564, 1), "schema/pg15/deparse.txt:1142:31"},
-	{ 225, 1, -1, false, false, CONTRACT_LIST(parents, 565, ), CONTRACT_LIST(conditions, 565, ), true, false, 0, CONTRACT_LIST(kinds, 565, ), "schema/pg15/deparse.txt:1144:34"},
-	{ 225, 2, -1, false, false, CONTRACT_LIST(parents, 566, ), CONTRACT_LIST(conditions, 566, ), false, false, 0, CONTRACT_LIST(kinds, 566, 1), "schema/pg15/deparse.txt:1146:33"},
-	{ 225, 3, -1, false, false, CONTRACT_LIST(parents, 567, ), CONTRACT_LIST(conditions, 567, ), false, false, 0, CONTRACT_LIST(kinds, 567, 1), "schema/pg15/deparse.txt:1148:35"},
-	{ 225, 4, -1, false, false, CONTRACT_LIST(parents, 568, ), CONTRACT_LIST(conditions, 568, ), true, false, 0, CONTRACT_LIST(kinds, 568, ), "schema/pg15/deparse.txt:1150:34"},
-	{ 226, 0, -1, false, false, CONTRACT_LIST(parents, 569, ), CONTRACT_LIST(conditions, 569, ), true, false, 0, CONTRACT_LIST(kinds, 569, ), "schema/pg15/deparse.txt:1152:25"},
-	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 570, ), CONTRACT_LIST(conditions, 570, ), true, false, 0, CONTRACT_LIST(kinds, 570, ), "schema/pg15/deparse.txt:1154:31"},
-	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 571, ), CONTRACT_LIST(conditions, 571, ), false, false, 0, CONTRACT_LIST(kinds, 571, 1), "schema/pg15/deparse.txt:1156:31"},
-	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 572, ), CONTRACT_LIST(conditions, 572, ), true, false, 0, CONTRACT_LIST(kinds, 572, ), "schema/pg15/deparse.txt:1158:26"},
-	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 573, ), CONTRACT_LIST(conditions, 573, ), false, false, 0, CONTRACT_LIST(kinds, 573, 1), "schema/pg15/deparse.txt:1160:26"},
-	{ 227, 3, -1, false, false, CONTRACT_LIST(parents, 574, ), CONTRACT_LIST(conditions, 574, ), false, false, 0, CONTRACT_LIST(kinds, 574, 1), "schema/pg15/deparse.txt:1162:27"},
-	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 575, ), CONTRACT_LIST(conditions, 575, ), true, false, 0, CONTRACT_LIST(kinds, 575, ), "schema/pg15/deparse.txt:1164:29"},
-	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 576, ), CONTRACT_LIST(conditions, 576, ), false, false, 0, CONTRACT_LIST(kinds, 576, 1), "schema/pg15/deparse.txt:1166:29"},
-	{ 227, 5, -1, false, false, CONTRACT_LIST(parents, 577, ), CONTRACT_LIST(conditions, 577, ), false, false, 0, CONTRACT_LIST(kinds, 577, 1), "schema/pg15/deparse.txt:1168:24"},
-	{ 229, 0, -1, false, false, CONTRACT_LIST(parents, 578, ), CONTRACT_LIST(conditions, 578, ), true, false, 0, CONTRACT_LIST(kinds, 578, ), "schema/pg15/deparse.txt:1170:24"},
-	{ 230, 1, -1, false, false, CONTRACT_LIST(parents, 579, ), CONTRACT_LIST(conditions, 579, ), false, false, 0, CONTRACT_LIST(kinds, 579, 1), "schema/pg15/deparse.txt:1172:20"},
-	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 580, ), CONTRACT_LIST(conditions, 580, ), true, false, 0, CONTRACT_LIST(kinds, 580, ), "schema/pg15/deparse.txt:1174:25"},
-	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 581, ), CONTRACT_LIST(conditions, 581, ), false, false, 0, CONTRACT_LIST(kinds, 581, 1), "schema/pg15/deparse.txt:1176:25"},
-	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 582, ), CONTRACT_LIST(conditions, 582, ), true, false, 0, CONTRACT_LIST(kinds, 582, ), "schema/pg15/deparse.txt:1178:23"},
-	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 583, ), CONTRACT_LIST(conditions, 583, ), false, false, 0, CONTRACT_LIST(kinds, 583, 1), "schema/pg15/deparse.txt:1180:23"},
-	{ 231, 0, -1, false, false, CONTRACT_LIST(parents, 584, ), CONTRACT_LIST(conditions, 584, ), true, false, 0, CONTRACT_LIST(kinds, 584, ), "schema/pg15/deparse.txt:1182:24"},
-	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 585, ), CONTRACT_LIST(conditions, 585, ), true, false, 0, CONTRACT_LIST(kinds, 585, ), "schema/pg15/deparse.txt:1184:27"},
-	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 586, ), CONTRACT_LIST(conditions, 586, ), false, false, 0, CONTRACT_LIST(kinds, 586, 1), "schema/pg15/deparse.txt:1186:27"},
-	{ 232, 4, -1, false, false, CONTRACT_LIST(parents, 587, ), CONTRACT_LIST(conditions, 587, ), false, false, 0, CONTRACT_LIST(kinds, 587, 1), "schema/pg15/deparse.txt:1188:31"},
-	{ 232, 5, -1, false, false, CONTRACT_LIST(parents, 588, ), CONTRACT_LIST(conditions, 588, ), false, false, 0, CONTRACT_LIST(kinds, 588, 1), "schema/pg15/deparse.txt:1190:32"},
-	{ 232, 6, -1, false, false, CONTRACT_LIST(parents, 589, ), CONTRACT_LIST(conditions, 589, ), false, false, 0, CONTRACT_LIST(kinds, 589, 1), "schema/pg15/deparse.txt:1192:32"},
-	{ 234, 0, -1, false, false, CONTRACT_LIST(parents, 590, ), CONTRACT_LIST(conditions, 590, ), true, false, 0, CONTRACT_LIST(kinds, 590, ), "schema/pg15/deparse.txt:1194:19"},
-	{ 235, 0, -1, false, false, CONTRACT_LIST(parents, 591, ), CONTRACT_LIST(conditions, 591, ), true, false, 0, CONTRACT_LIST(kinds, 591, ), "schema/pg15/deparse.txt:1196:25"},
-	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 592, ), CONTRACT_LIST(conditions, 592, ), true, false, 0, CONTRACT_LIST(kinds, 592, ), "schema/pg15/deparse.txt:1198:24"},
-	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 593, ), CONTRACT_LIST(conditions, 593, ), false, false, 0, CONTRACT_LIST(kinds, 593, 1), "schema/pg15/deparse.txt:1200:24"},
-	{ 237, 0, -1, false, false, CONTRACT_LIST(parents, 594, ), CONTRACT_LIST(conditions, 594, ), true, false, 0, CONTRACT_LIST(kinds, 594, ), "schema/pg15/deparse.txt:1202:27"},
-	{ 237, 1, -1, false, false, CONTRACT_LIST(parents, 595, ), CONTRACT_LIST(conditions, 595, ), false, false, 0, CONTRACT_LIST(kinds, 595, 1), "schema/pg15/deparse.txt:1204:31"},
-	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 596, ), CONTRACT_LIST(conditions, 596, ), true, false, 0, CONTRACT_LIST(kinds, 596, ), "schema/pg15/deparse.txt:1206:26"},
-	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 597, ), CONTRACT_LIST(conditions, 597, ), false, false, 0, CONTRACT_LIST(kinds, 597, 1), "schema/pg15/deparse.txt:1208:26"},
+	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 0, ), CONTRACT_LIST(conditions, 0, ), false, true, 0, CONTRACT_LIST(kinds, 0, ), "schema/pg15/deparse.txt:15:12"},
+	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 1, ), CONTRACT_LIST(conditions, 1, ), false, false, 0, CONTRACT_LIST(kinds, 1, 1), "schema/pg15/deparse.txt:17:12"},
+	{ 11, 0, -1, false, false, CONTRACT_LIST(parents, 2, ), CONTRACT_LIST(conditions, 2, ), true, false, 0, CONTRACT_LIST(kinds, 2, ), "schema/pg15/deparse.txt:19:17"},
+	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 3, ), CONTRACT_LIST(conditions, 3, ), true, false, 0, CONTRACT_LIST(kinds, 3, ), "schema/pg15/deparse.txt:21:16"},
+	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 4, ), CONTRACT_LIST(conditions, 4, ), false, false, 0, CONTRACT_LIST(kinds, 4, 1), "schema/pg15/deparse.txt:23:16"},
+	{ 12, 2, -1, false, false, CONTRACT_LIST(parents, 5, ), CONTRACT_LIST(conditions, 5, ), true, false, 0, CONTRACT_LIST(kinds, 5, ), "schema/pg15/deparse.txt:25:18"},
+	{ 17, 1, -1, false, false, CONTRACT_LIST(parents, 6, ), CONTRACT_LIST(conditions, 6, ), false, false, 0, CONTRACT_LIST(kinds, 6, 1), "schema/pg15/deparse.txt:27:19"},
+	{ 21, 1, -1, false, false, CONTRACT_LIST(parents, 7, ), CONTRACT_LIST(conditions, 7, ), false, false, 0, CONTRACT_LIST(kinds, 7, 1), "schema/pg15/deparse.txt:29:18"},
+	{ 21, 2, -1, false, false, CONTRACT_LIST(parents, 8, ), CONTRACT_LIST(conditions, 8, ), true, false, 0, CONTRACT_LIST(kinds, 8, ), "schema/pg15/deparse.txt:31:19"},
+	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 9, ), CONTRACT_LIST(conditions, 9, ), true, false, 0, CONTRACT_LIST(kinds, 9, ), "schema/pg15/deparse.txt:33:15"},
+	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 10, ), CONTRACT_LIST(conditions, 10, ), false, true, 0, CONTRACT_LIST(kinds, 10, ), "schema/pg15/deparse.txt:35:15"},
+	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 11, ), CONTRACT_LIST(conditions, 11, ), false, false, 0, CONTRACT_LIST(kinds, 11, 1), "schema/pg15/deparse.txt:37:15"},
+	{ 27, 3, -1, false, false, CONTRACT_LIST(parents, 12, ), CONTRACT_LIST(conditions, 12, ), false, false, 0, CONTRACT_LIST(kinds, 12, 1), "schema/pg15/deparse.txt:39:18"},
+	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 13, ), CONTRACT_LIST(conditions, 13, ), true, false, 0, CONTRACT_LIST(kinds, 13, ), "schema/pg15/deparse.txt:41:19"},
+	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 14, ), CONTRACT_LIST(conditions, 14, ), false, false, 0, CONTRACT_LIST(kinds, 14, 1), "schema/pg15/deparse.txt:43:19"},
+	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 15, ), CONTRACT_LIST(conditions, 15, ), true, false, 0, CONTRACT_LIST(kinds, 15, ), "schema/pg15/deparse.txt:45:19"},
+	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 16, ), CONTRACT_LIST(conditions, 16, ), false, false, 0, CONTRACT_LIST(kinds, 16, 1), "schema/pg15/deparse.txt:47:19"},
+	{ 37, 3, -1, false, false, CONTRACT_LIST(parents, 17, ), CONTRACT_LIST(conditions, 17, ), false, false, 0, CONTRACT_LIST(kinds, 17, 1), "schema/pg15/deparse.txt:49:14"},
+	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 18, ), CONTRACT_LIST(conditions, 18, ), true, false, 0, CONTRACT_LIST(kinds, 18, ), "schema/pg15/deparse.txt:51:15"},
+	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 19, ), CONTRACT_LIST(conditions, 19, ), false, false, 0, CONTRACT_LIST(kinds, 19, 1), "schema/pg15/deparse.txt:53:15"},
+	{ 37, 5, -1, false, false, CONTRACT_LIST(parents, 20, ), CONTRACT_LIST(conditions, 20, ), false, false, 0, CONTRACT_LIST(kinds, 20, 1), "schema/pg15/deparse.txt:55:20"},
+	{ 38, 1, -1, false, false, CONTRACT_LIST(parents, 21, ), CONTRACT_LIST(conditions, 21, ), false, false, 0, CONTRACT_LIST(kinds, 21, 1), "schema/pg15/deparse.txt:57:15"},
+	{ 38, 2, -1, false, false, CONTRACT_LIST(parents, 22, ), CONTRACT_LIST(conditions, 22, ), false, false, 0, CONTRACT_LIST(kinds, 22, 1), "schema/pg15/deparse.txt:59:17"},
+	{ 41, 1, -1, false, false, CONTRACT_LIST(parents, 23, ), CONTRACT_LIST(conditions, 23, ), false, false, 0, CONTRACT_LIST(kinds, 23, 1), "schema/pg15/deparse.txt:61:14"},
+	{ 43, 3, -1, false, false, CONTRACT_LIST(parents, 24, ), CONTRACT_LIST(conditions, 24, ), false, false, 0, CONTRACT_LIST(kinds, 24, 1), "schema/pg15/deparse.txt:63:19"},
+	{ 44, 5, -1, false, false, CONTRACT_LIST(parents, 25, ), CONTRACT_LIST(conditions, 25, ), false, false, 0, CONTRACT_LIST(kinds, 25, 1), "schema/pg15/deparse.txt:65:17"},
+	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 26, ), CONTRACT_LIST(conditions, 26, ), true, false, 0, CONTRACT_LIST(kinds, 26, ), "schema/pg15/deparse.txt:67:20"},
+	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 27, ), CONTRACT_LIST(conditions, 27, ), false, false, 0, CONTRACT_LIST(kinds, 27, 1), "schema/pg15/deparse.txt:69:20"},
+	{ 46, 5, -1, false, false, CONTRACT_LIST(parents, 28, ), CONTRACT_LIST(conditions, 28, ), false, false, 0, CONTRACT_LIST(kinds, 28, 1), "schema/pg15/deparse.txt:71:14"},
+	{ 47, 1, -1, false, false, CONTRACT_LIST(parents, 29, ), CONTRACT_LIST(conditions, 29, ), false, false, 0, CONTRACT_LIST(kinds, 29, 1), "schema/pg15/deparse.txt:73:14"},
+	{ 48, 1, -1, false, false, CONTRACT_LIST(parents, 30, ), CONTRACT_LIST(conditions, 30, ), false, false, 0, CONTRACT_LIST(kinds, 30, 1), "schema/pg15/deparse.txt:75:17"},
+	{ 52, 2, -1, false, false, CONTRACT_LIST(parents, 31, ), CONTRACT_LIST(conditions, 31, ), true, false, 0, CONTRACT_LIST(kinds, 31, ), "schema/pg15/deparse.txt:77:27"},
+	{ 57, 2, -1, false, false, CONTRACT_LIST(parents, 32, ), CONTRACT_LIST(conditions, 32, ), true, false, 0, CONTRACT_LIST(kinds, 32, ), "schema/pg15/deparse.txt:79:15"},
+	{ 57, 2, -1, false, false, CONTRACT_LIST(parents, 33, ), CONTRACT_LIST(conditions, 33, ), false, false, 0, CONTRACT_LIST(kinds, 33, 1), "schema/pg15/deparse.txt:81:15"},
+	{ 57, 3, -1, false, false, CONTRACT_LIST(parents, 34, ), CONTRACT_LIST(conditions, 34, ), true, false, 0, CONTRACT_LIST(kinds, 34, ), "schema/pg15/deparse.txt:83:15"},
+	{ 57, 3, -1, false, false, CONTRACT_LIST(parents, 35, ), CONTRACT_LIST(conditions, 35, ), false, false, 0, CONTRACT_LIST(kinds, 35, 1), "schema/pg15/deparse.txt:85:15"},
+	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 36, ), CONTRACT_LIST(conditions, 36, ), true, false, 0, CONTRACT_LIST(kinds, 36, ), "schema/pg15/deparse.txt:87:23"},
+	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 37, ), CONTRACT_LIST(conditions, 37, ), false, false, 0, CONTRACT_LIST(kinds, 37, 1), "schema/pg15/deparse.txt:89:23"},
+	{ 57, 6, -1, false, false, CONTRACT_LIST(parents, 38, ), CONTRACT_LIST(conditions, 38, ), false, false, 0, CONTRACT_LIST(kinds, 38, 1), "schema/pg15/deparse.txt:91:16"},
+	{ 60, 0, -1, false, false, CONTRACT_LIST(parents, 39, ), CONTRACT_LIST(conditions, 39, ), true, false, 0, CONTRACT_LIST(kinds, 39, ), "schema/pg15/deparse.txt:93:16"},
+	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 40, ), CONTRACT_LIST(conditions, 40, ), true, false, 0, CONTRACT_LIST(kinds, 40, ), "schema/pg15/deparse.txt:95:22"},
+	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 41, ), CONTRACT_LIST(conditions, 41, ), false, false, 0, CONTRACT_LIST(kinds, 41, 1), "schema/pg15/deparse.txt:97:22"},
+	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 42, ), CONTRACT_LIST(conditions, 42, ), true, false, 0, CONTRACT_LIST(kinds, 42, ), "schema/pg15/deparse.txt:99:20"},
+	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 43, ), CONTRACT_LIST(conditions, 43, ), false, false, 0, CONTRACT_LIST(kinds, 43, 1), "schema/pg15/deparse.txt:101:20"},
+	{ 64, 0, -1, false, false, CONTRACT_LIST(parents, 44, ), CONTRACT_LIST(conditions, 44, ), true, false, 0, CONTRACT_LIST(kinds, 44, ), "schema/pg15/deparse.txt:103:21"},
+	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 45, ), CONTRACT_LIST(conditions, 45, ), true, false, 0, CONTRACT_LIST(kinds, 45, ), "schema/pg15/deparse.txt:105:17"},
+	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 46, ), CONTRACT_LIST(conditions, 46, ), false, false, 0, CONTRACT_LIST(kinds, 46, 1), "schema/pg15/deparse.txt:107:17"},
+	{ 64, 2, -1, false, false, CONTRACT_LIST(parents, 47, ), CONTRACT_LIST(conditions, 47, ), false, false, 0, CONTRACT_LIST(kinds, 47, 1), "schema/pg15/deparse.txt:109:24"},
+	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 48, ), CONTRACT_LIST(conditions, 48, ), true, false, 0, CONTRACT_LIST(kinds, 48, ), "schema/pg15/deparse.txt:111:27"},
+	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 49, ), CONTRACT_LIST(conditions, 49, ), false, false, 0, CONTRACT_LIST(kinds, 49, 1), "schema/pg15/deparse.txt:113:27"},
+	{ 65, 0, -1, false, false, CONTRACT_LIST(parents, 50, ), CONTRACT_LIST(conditions, 50, ), true, false, 0, CONTRACT_LIST(kinds, 50, ), "schema/pg15/deparse.txt:115:21"},
+	{ 65, 1, -1, false, false, CONTRACT_LIST(parents, 51, ), CONTRACT_LIST(conditions, 51, ), true, false, 0, CONTRACT_LIST(kinds, 51, ), "schema/pg15/deparse.txt:117:25"},
+	{ 65, 1, -1, false, false, CONTRACT_LIST(parents, 52, ), CONTRACT_LIST(conditions, 52, ), false, false, 0, CONTRACT_LIST(kinds, 52, 1), "schema/pg15/deparse.txt:119:25"},
+	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 53, ), CONTRACT_LIST(conditions, 53, ), true, false, 0, CONTRACT_LIST(kinds, 53, ), "schema/pg15/deparse.txt:121:27"},
+	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 54, ), CONTRACT_LIST(conditions, 54, ), false, false, 0, CONTRACT_LIST(kinds, 54, 1), "schema/pg15/deparse.txt:123:27"},
+	{ 66, 0, -1, false, false, CONTRACT_LIST(parents, 55, ), CONTRACT_LIST(conditions, 55, ), true, false, 0, CONTRACT_LIST(kinds, 55, ), "schema/pg15/deparse.txt:125:21"},
+	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 56, ), CONTRACT_LIST(conditions, 56, ), true, false, 0, CONTRACT_LIST(kinds, 56, ), "schema/pg15/deparse.txt:127:24"},
+	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 57, ), CONTRACT_LIST(conditions, 57, ), false, false, 0, CONTRACT_LIST(kinds, 57, 1), "schema/pg15/deparse.txt:129:24"},
+	{ 66, 3, -1, false, false, CONTRACT_LIST(parents, 58, ), CONTRACT_LIST(conditions, 58, ), true, false, 0, CONTRACT_LIST(kinds, 58, ), "schema/pg15/deparse.txt:131:24"},
+	{ 66, 3, -1, false, false, CONTRACT_LIST(parents, 59, ), CONTRACT_LIST(conditions, 59, ), false, false, 0, CONTRACT_LIST(kinds, 59, 1), "schema/pg15/deparse.txt:133:24"},
+	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 60, ), CONTRACT_LIST(conditions, 60, ), true, false, 0, CONTRACT_LIST(kinds, 60, ), "schema/pg15/deparse.txt:135:27"},
+	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 61, ), CONTRACT_LIST(conditions, 61, ), false, false, 0, CONTRACT_LIST(kinds, 61, 1), "schema/pg15/deparse.txt:137:27"},
+	{ 67, 0, -1, false, false, CONTRACT_LIST(parents, 62, ), CONTRACT_LIST(conditions, 62, ), true, false, 0, CONTRACT_LIST(kinds, 62, ), "schema/pg15/deparse.txt:139:20"},
+	{ 67, 1, -1, false, false, CONTRACT_LIST(parents, 63, ), CONTRACT_LIST(conditions, 63, ), true, false, 0, CONTRACT_LIST(kinds, 63, ), "schema/pg15/deparse.txt:141:27"},
+	{ 67, 1, -1, false, false, CONTRACT_LIST(parents, 64, ), CONTRACT_LIST(conditions, 64, ), false, false, 0, CONTRACT_LIST(kinds, 64, 1), "schema/pg15/deparse.txt:143:27"},
+	{ 67, 2, -1, false, false, CONTRACT_LIST(parents, 65, ), CONTRACT_LIST(conditions, 65, ), false, false, 0, CONTRACT_LIST(kinds, 65, 1), "schema/pg15/deparse.txt:145:26"},
+	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 66, ), CONTRACT_LIST(conditions, 66, ), true, false, 0, CONTRACT_LIST(kinds, 66, ), "schema/pg15/deparse.txt:147:30"},
+	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 67, ), CONTRACT_LIST(conditions, 67, ), false, false, 0, CONTRACT_LIST(kinds, 67, 1), "schema/pg15/deparse.txt:149:30"},
+	{ 68, 0, -1, false, false, CONTRACT_LIST(parents, 68, ), CONTRACT_LIST(conditions, 68, ), false, false, 0, CONTRACT_LIST(kinds, 68, 1), "schema/pg15/deparse.txt:151:28"},
+	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 69, ), CONTRACT_LIST(conditions, 69, ), true, false, 0, CONTRACT_LIST(kinds, 69, ), "schema/pg15/deparse.txt:153:24"},
+	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 70, ), CONTRACT_LIST(conditions, 70, ), false, false, 0, CONTRACT_LIST(kinds, 70, 1), "schema/pg15/deparse.txt:155:24"},
+	{ 68, 3, -1, false, false, CONTRACT_LIST(parents, 71, ), CONTRACT_LIST(conditions, 71, ), true, false, 0, CONTRACT_LIST(kinds, 71, ), "schema/pg15/deparse.txt:157:24"},
+	{ 68, 3, -1, false, false, CONTRACT_LIST(parents, 72, ), CONTRACT_LIST(conditions, 72, ), false, false, 0, CONTRACT_LIST(kinds, 72, 1), "schema/pg15/deparse.txt:159:24"},
+	{ 68, 4, -1, false, false, CONTRACT_LIST(parents, 73, ), CONTRACT_LIST(conditions, 73, ), false, false, 0, CONTRACT_LIST(kinds, 73, 1), "schema/pg15/deparse.txt:161:25"},
+	{ 68, 5, -1, false, false, CONTRACT_LIST(parents, 74, ), CONTRACT_LIST(conditions, 74, ), true, false, 0, CONTRACT_LIST(kinds, 74, ), "schema/pg15/deparse.txt:163:25"},
+	{ 68, 5, -1, false, false, CONTRACT_LIST(parents, 75, ), CONTRACT_LIST(conditions, 75, ), false, false, 0, CONTRACT_LIST(kinds, 75, 1), "schema/pg15/deparse.txt:165:25"},
+	{ 68, 7, -1, false, false, CONTRACT_LIST(parents, 76, ), CONTRACT_LIST(conditions, 76, ), false, false, 0, CONTRACT_LIST(kinds, 76, 1), "schema/pg15/deparse.txt:167:26"},
+	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 77, ), CONTRACT_LIST(conditions, 77, ), true, false, 0, CONTRACT_LIST(kinds, 77, ), "schema/pg15/deparse.txt:169:26"},
+	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 78, ), CONTRACT_LIST(conditions, 78, ), false, false, 0, CONTRACT_LIST(kinds, 78, 1), "schema/pg15/deparse.txt:171:26"},
+	{ 68, 9, -1, false, false, CONTRACT_LIST(parents, 79, ), CONTRACT_LIST(conditions, 79, ), false, false, 0, CONTRACT_LIST(kinds, 79, 1), "schema/pg15/deparse.txt:173:25"},
+	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 80, ), CONTRACT_LIST(conditions, 80, ), true, false, 0, CONTRACT_LIST(kinds, 80, ), "schema/pg15/deparse.txt:175:24"},
+	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 81, ), CONTRACT_LIST(conditions, 81, ), false, false, 0, CONTRACT_LIST(kinds, 81, 1), "schema/pg15/deparse.txt:177:24"},
+	{ 68, 11, -1, false, false, CONTRACT_LIST(parents, 82, ), CONTRACT_LIST(conditions, 82, ), false, false, 0, CONTRACT_LIST(kinds, 82, 1), "schema/pg15/deparse.txt:179:25"},
+	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 83, ), CONTRACT_LIST(conditions, 83, ), true, false, 0, CONTRACT_LIST(kinds, 83, ), "schema/pg15/deparse.txt:181:27"},
+	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 84, ), CONTRACT_LIST(conditions, 84, ), false, false, 0, CONTRACT_LIST(kinds, 84, 1), "schema/pg15/deparse.txt:183:27"},
+	{ 69, 0, -1, false, false, CONTRACT_LIST(parents, 85, ), CONTRACT_LIST(conditions, 85, ), false, false, 0, CONTRACT_LIST(kinds, 85, 1), "schema/pg15/deparse.txt:185:22"},
+	{ 71, 0, -1, false, false, CONTRACT_LIST(parents, 86, ), CONTRACT_LIST(conditions, 86, ), true, false, 0, CONTRACT_LIST(kinds, 86, ), "schema/pg15/deparse.txt:187:25"},
+	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 87, ), CONTRACT_LIST(conditions, 87, ), true, false, 0, CONTRACT_LIST(kinds, 87, ), "schema/pg15/deparse.txt:189:21"},
+	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 88, ), CONTRACT_LIST(conditions, 88, ), false, false, 0, CONTRACT_LIST(kinds, 88, 1), "schema/pg15/deparse.txt:191:21"},
+	{ 72, 4, -1, false, false, CONTRACT_LIST(parents, 89, ), CONTRACT_LIST(conditions, 89, ), false, false, 0, CONTRACT_LIST(kinds, 89, 1), "schema/pg15/deparse.txt:193:19"},
+	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 90, ), CONTRACT_LIST(conditions, 90, ), true, false, 0, CONTRACT_LIST(kinds, 90, ), "schema/pg15/deparse.txt:195:27"},
+	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 91, ), CONTRACT_LIST(conditions, 91, ), false, false, 0, CONTRACT_LIST(kinds, 91, 1), "schema/pg15/deparse.txt:197:27"},
+	{ 73, 3, -1, false, false, CONTRACT_LIST(parents, 92, ), CONTRACT_LIST(conditions, 92, ), false, false, 0, CONTRACT_LIST(kinds, 92, 1), "schema/pg15/deparse.txt:199:21"},
+	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 93, ), CONTRACT_LIST(conditions, 93, ), true, false, 0, CONTRACT_LIST(kinds, 93, ), "schema/pg15/deparse.txt:201:19"},
+	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 94, ), CONTRACT_LIST(conditions, 94, ), false, false, 0, CONTRACT_LIST(kinds, 94, 1), "schema/pg15/deparse.txt:203:19"},
+	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 95, ), CONTRACT_LIST(conditions, 95, ), true, false, 0, CONTRACT_LIST(kinds, 95, ), "schema/pg15/deparse.txt:205:22"},
+	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 96, ), CONTRACT_LIST(conditions, 96, ), false, false, 0, CONTRACT_LIST(kinds, 96, 1), "schema/pg15/deparse.txt:207:22"},
+	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 97, ), CONTRACT_LIST(conditions, 97, ), true, false, 0, CONTRACT_LIST(kinds, 97, ), "schema/pg15/deparse.txt:209:20"},
+	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 98, ), CONTRACT_LIST(conditions, 98, ), false, false, 0, CONTRACT_LIST(kinds, 98, 1), "schema/pg15/deparse.txt:211:20"},
+	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 99, ), CONTRACT_LIST(conditions, 99, ), true, false, 0, CONTRACT_LIST(kinds, 99, ), "schema/pg15/deparse.txt:213:29"},
+	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 100, ), CONTRACT_LIST(conditions, 100, ), false, false, 0, CONTRACT_LIST(kinds, 100, 1), "schema/pg15/deparse.txt:215:29"},
+	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 101, ), CONTRACT_LIST(conditions, 101, ), true, false, 0, CONTRACT_LIST(kinds, 101, ), "schema/pg15/deparse.txt:217:29"},
+	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 102, ), CONTRACT_LIST(conditions, 102, ), false, false, 0, CONTRACT_LIST(kinds, 102, 1), "schema/pg15/deparse.txt:219:29"},
+	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 103, ), CONTRACT_LIST(conditions, 103, ), true, false, 0, CONTRACT_LIST(kinds, 103, ), "schema/pg15/deparse.txt:221:36"},
+	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 104, ), CONTRACT_LIST(conditions, 104, ), false, false, 0, CONTRACT_LIST(kinds, 104, 1), "schema/pg15/deparse.txt:223:36"},
+	{ 77, 1, -1, false, false, CONTRACT_LIST(parents, 105, ), CONTRACT_LIST(conditions, 105, ), true, false, 0, CONTRACT_LIST(kinds, 105, ), "schema/pg15/deparse.txt:225:35"},
+	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 106, ), CONTRACT_LIST(conditions, 106, ), true, false, 0, CONTRACT_LIST(kinds, 106, ), "schema/pg15/deparse.txt:227:20"},
+	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 107, ), CONTRACT_LIST(conditions, 107, ), false, false, 0, CONTRACT_LIST(kinds, 107, 1), "schema/pg15/deparse.txt:229:20"},
+	{ 80, 1, -1, false, false, CONTRACT_LIST(parents, 108, ), CONTRACT_LIST(conditions, 108, ), false, false, 0, CONTRACT_LIST(kinds, 108, 1), "schema/pg15/deparse.txt:231:16"},
+	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 109, ), CONTRACT_LIST(conditions, 109, ), true, false, 0, CONTRACT_LIST(kinds, 109, ), "schema/pg15/deparse.txt:233:18"},
+	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 110, ), CONTRACT_LIST(conditions, 110, ), false, false, 0, CONTRACT_LIST(kinds, 110, 1), "schema/pg15/deparse.txt:235:18"},
+	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 111, ), CONTRACT_LIST(conditions, 111, ), true, false, 0, CONTRACT_LIST(kinds, 111, ), "schema/pg15/deparse.txt:237:18"},
+	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 112, ), CONTRACT_LIST(conditions, 112, ), false, false, 0, CONTRACT_LIST(kinds, 112, 1), "schema/pg15/deparse.txt:239:18"},
+	{ 80, 7, -1, false, false, CONTRACT_LIST(parents, 113, ), CONTRACT_LIST(conditions, 113, ), false, false, 0, CONTRACT_LIST(kinds, 113, 1), "schema/pg15/deparse.txt:241:23"},
+	{ 81, 0, -1, false, false, CONTRACT_LIST(parents, 114, ), CONTRACT_LIST(conditions, 114, ), true, false, 0, CONTRACT_LIST(kinds, 114, ), "schema/pg15/deparse.txt:243:21"},
+	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 115, ), CONTRACT_LIST(conditions, 115, ), true, false, 0, CONTRACT_LIST(kinds, 115, ), "schema/pg15/deparse.txt:245:23"},
+	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 116, ), CONTRACT_LIST(conditions, 116, ), false, false, 0, CONTRACT_LIST(kinds, 116, 1), "schema/pg15/deparse.txt:247:23"},
+	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 117, ), CONTRACT_LIST(conditions, 117, ), true, false, 0, CONTRACT_LIST(kinds, 117, ), "schema/pg15/deparse.txt:249:26"},
+	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 118, ), CONTRACT_LIST(conditions, 118, ), false, false, 0, CONTRACT_LIST(kinds, 118, 1), "schema/pg15/deparse.txt:251:26"},
+	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 119, ), CONTRACT_LIST(conditions, 119, ), true, false, 0, CONTRACT_LIST(kinds, 119, ), "schema/pg15/deparse.txt:253:20"},
+	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 120, ), CONTRACT_LIST(conditions, 120, ), false, false, 0, CONTRACT_LIST(kinds, 120, 1), "schema/pg15/deparse.txt:255:20"},
+	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 121, ), CONTRACT_LIST(conditions, 121, ), true, false, 0, CONTRACT_LIST(kinds, 121, ), "schema/pg15/deparse.txt:257:21"},
+	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 122, ), CONTRACT_LIST(conditions, 122, ), false, false, 0, CONTRACT_LIST(kinds, 122, 1), "schema/pg15/deparse.txt:259:21"},
+	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 123, ), CONTRACT_LIST(conditions, 123, ), false, false, 2, CONTRACT_LIST(kinds, 123, ), "schema/pg15/deparse.txt:261:17"},
+	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 124, ), CONTRACT_LIST(conditions, 124, ), false, false, 0, CONTRACT_LIST(kinds, 124, 1), "schema/pg15/deparse.txt:263:17"},
+	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 125, ), CONTRACT_LIST(conditions, 125, ), true, false, 0, CONTRACT_LIST(kinds, 125, ), "schema/pg15/deparse.txt:265:23"},
+	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 126, ), CONTRACT_LIST(conditions, 126, ), false, false, 0, CONTRACT_LIST(kinds, 126, 1), "schema/pg15/deparse.txt:267:23"},
+	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 127, ), CONTRACT_LIST(conditions, 127, ), true, false, 0, CONTRACT_LIST(kinds, 127, ), "schema/pg15/deparse.txt:269:18"},
+	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 128, ), CONTRACT_LIST(conditions, 128, ), false, false, 0, CONTRACT_LIST(kinds, 128, 1), "schema/pg15/deparse.txt:271:18"},
+	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 129, ), CONTRACT_LIST(conditions, 129, ), true, false, 0, CONTRACT_LIST(kinds, 129, ), "schema/pg15/deparse.txt:273:24"},
+	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 130, ), CONTRACT_LIST(conditions, 130, ), false, false, 0, CONTRACT_LIST(kinds, 130, 1), "schema/pg15/deparse.txt:275:24"},
+	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 131, ), CONTRACT_LIST(conditions, 131, ), false, false, 0, CONTRACT_LIST(kinds, 131, 1), "schema/pg15/deparse.txt:277:20"},
+	{ 86, 2, -1, false, false, CONTRACT_LIST(parents, 132, ), CONTRACT_LIST(conditions, 132, ), true, false, 0, CONTRACT_LIST(kinds, 132, ), "schema/pg15/deparse.txt:279:22"},
+	{ 87, 1, -1, false, false, CONTRACT_LIST(parents, 133, ), CONTRACT_LIST(conditions, 133, ), true, false, 0, CONTRACT_LIST(kinds, 133, ), "schema/pg15/deparse.txt:281:20"},
+	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 134, ), CONTRACT_LIST(conditions, 134, ), true, false, 0, CONTRACT_LIST(kinds, 134, ), "schema/pg15/deparse.txt:283:24"},
+	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 135, ), CONTRACT_LIST(conditions, 135, ), false, false, 0, CONTRACT_LIST(kinds, 135, 1), "schema/pg15/deparse.txt:285:24"},
+	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 136, ), CONTRACT_LIST(conditions, 136, ), true, false, 0, CONTRACT_LIST(kinds, 136, ), "schema/pg15/deparse.txt:287:34"},
+	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 137, ), CONTRACT_LIST(conditions, 137, ), false, false, 0, CONTRACT_LIST(kinds, 137, 1), "schema/pg15/deparse.txt:289:34"},
+	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 138, ), CONTRACT_LIST(conditions, 138, ), true, false, 0, CONTRACT_LIST(kinds, 138, ), "schema/pg15/deparse.txt:291:19"},
+	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 139, ), CONTRACT_LIST(conditions, 139, ), false, false, 0, CONTRACT_LIST(kinds, 139, 1), "schema/pg15/deparse.txt:293:19"},
+	{ 87, 7, -1, false, false, CONTRACT_LIST(parents, 140, ), CONTRACT_LIST(conditions, 140, ), false, false, 0, CONTRACT_LIST(kinds, 140, 1), "schema/pg15/deparse.txt:295:24"},
+	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 141, ), CONTRACT_LIST(conditions, 141, ), true, false, 0, CONTRACT_LIST(kinds, 141, ), "schema/pg15/deparse.txt:297:29"},
+	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 142, ), CONTRACT_LIST(conditions, 142, ), false, false, 0, CONTRACT_LIST(kinds, 142, 1), "schema/pg15/deparse.txt:299:29"},
+	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 143, ), CONTRACT_LIST(conditions, 143, ), true, false, 0, CONTRACT_LIST(kinds, 143, ), "schema/pg15/deparse.txt:301:31"},
+	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 144, ), CONTRACT_LIST(conditions, 144, ), false, false, 0, CONTRACT_LIST(kinds, 144, 1), "schema/pg15/deparse.txt:303:31"},
+	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 145, ), CONTRACT_LIST(conditions, 145, ), true, false, 0, CONTRACT_LIST(kinds, 145, ), "schema/pg15/deparse.txt:305:28"},
+	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 146, ), CONTRACT_LIST(conditions, 146, ), false, false, 0, CONTRACT_LIST(kinds, 146, 1), "schema/pg15/deparse.txt:307:28"},
+	{ 88, 6, -1, false, false, CONTRACT_LIST(parents, 147, ), CONTRACT_LIST(conditions, 147, ), false, false, 0, CONTRACT_LIST(kinds, 147, 1), "schema/pg15/deparse.txt:309:29"},
+	{ 89, 1, -1, false, false, CONTRACT_LIST(parents, 148, ), CONTRACT_LIST(conditions, 148, ), true, false, 0, CONTRACT_LIST(kinds, 148, ), "schema/pg15/deparse.txt:311:24"},
+	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 149, ), CONTRACT_LIST(conditions, 149, ), true, false, 0, CONTRACT_LIST(kinds, 149, ), "schema/pg15/deparse.txt:313:27"},
+	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 150, ), CONTRACT_LIST(conditions, 150, ), false, false, 0, CONTRACT_LIST(kinds, 150, 1), "schema/pg15/deparse.txt:315:27"},
+	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 151, ), CONTRACT_LIST(conditions, 151, ), true, false, 0, CONTRACT_LIST(kinds, 151, ), "schema/pg15/deparse.txt:317:13"},
+	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 152, ), CONTRACT_LIST(conditions, 152, ), false, false, 0, CONTRACT_LIST(kinds, 152, 1), "schema/pg15/deparse.txt:319:13"},
+	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 153, ), CONTRACT_LIST(conditions, 153, ), false, false, 0, CONTRACT_LIST(kinds, 153, 1), "schema/pg15/deparse.txt:321:19"},
+	{ 91, 5, -1, false, false, CONTRACT_LIST(parents, 154, ), CONTRACT_LIST(conditions, 154, ), true, false, 0, CONTRACT_LIST(kinds, 154, ), "schema/pg15/deparse.txt:323:20"},
+	{ 92, 0, -1, false, false, CONTRACT_LIST(parents, 155, ), CONTRACT_LIST(conditions, 155, ), true, false, 0, CONTRACT_LIST(kinds, 155, ), "schema/pg15/deparse.txt:325:19"},
+	{ 92, 1, -1, false, false, CONTRACT_LIST(parents, 156, ), CONTRACT_LIST(conditions, 156, ), true, false, 0, CONTRACT_LIST(kinds, 156, ), "schema/pg15/deparse.txt:327:19"},
+	{ 92, 2, -1, false, false, CONTRACT_LIST(parents, 157, ), CONTRACT_LIST(conditions, 157, ), false, false, 0, CONTRACT_LIST(kinds, 157, 1), "schema/pg15/deparse.txt:329:23"},
+	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 158, ), CONTRACT_LIST(conditions, 158, ), true, false, 0, CONTRACT_LIST(kinds, 158, ), "schema/pg15/deparse.txt:331:18"},
+	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 159, ), CONTRACT_LIST(conditions, 159, ), false, false, 0, CONTRACT_LIST(kinds, 159, 1), "schema/pg15/deparse.txt:333:18"},
+	{ 93, 0, -1, false, false, CONTRACT_LIST(parents, 160, ), CONTRACT_LIST(conditions, 160, ), true, false, 0, CONTRACT_LIST(kinds, 160, ), "schema/pg15/deparse.txt:335:26"},
+	{ 94, 0, -1, false, false, CONTRACT_LIST(parents, 161, ), CONTRACT_LIST(conditions, 161, ), true, false, 0, CONTRACT_LIST(kinds, 161, ), "schema/pg15/deparse.txt:337:26"},
+	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 162, ), CONTRACT_LIST(conditions, 162, ), true, false, 0, CONTRACT_LIST(kinds, 162, ), "schema/pg15/deparse.txt:339:25"},
+	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 163, ), CONTRACT_LIST(conditions, 163, ), false, false, 0, CONTRACT_LIST(kinds, 163, 1), "schema/pg15/deparse.txt:341:25"},
+	{ 97, 0, -1, false, false, CONTRACT_LIST(parents, 164, ), CONTRACT_LIST(conditions, 164, ), true, false, 0, CONTRACT_LIST(kinds, 164, ), "schema/pg15/deparse.txt:343:15"},
+	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 165, ), CONTRACT_LIST(conditions, 165, ), true, false, 0, CONTRACT_LIST(kinds, 165, ), "schema/pg15/deparse.txt:345:18"},
+	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 166, ), CONTRACT_LIST(conditions, 166, ), false, false, 0, CONTRACT_LIST(kinds, 166, 1), "schema/pg15/deparse.txt:347:18"},
+	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 167, ), CONTRACT_LIST(conditions, 167, ), true, false, 0, CONTRACT_LIST(kinds, 167, ), "schema/pg15/deparse.txt:349:16"},
+	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 168, ), CONTRACT_LIST(conditions, 168, ), false, false, 0, CONTRACT_LIST(kinds, 168, 1), "schema/pg15/deparse.txt:351:16"},
+	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 169, ), CONTRACT_LIST(conditions, 169, ), true, false, 0, CONTRACT_LIST(kinds, 169, ), "schema/pg15/deparse.txt:353:18"},
+	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 170, ), CONTRACT_LIST(conditions, 170, ), false, false, 0, CONTRACT_LIST(kinds, 170, 1), "schema/pg15/deparse.txt:355:18"},
+	{ 98, 0, -1, false, false, CONTRACT_LIST(parents, 171, ), CONTRACT_LIST(conditions, 171, ), true, false, 0, CONTRACT_LIST(kinds, 171, ), "schema/pg15/deparse.txt:357:19"},
+	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 172, ), CONTRACT_LIST(conditions, 172, ), true, false, 0, CONTRACT_LIST(kinds, 172, ), "schema/pg15/deparse.txt:359:29"},
+	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 173, ), CONTRACT_LIST(conditions, 173, ), false, false, 0, CONTRACT_LIST(kinds, 173, 1), "schema/pg15/deparse.txt:361:29"},
+	{ 99, 1, -1, false, false, CONTRACT_LIST(parents, 174, ), CONTRACT_LIST(conditions, 174, ), true, false, 0, CONTRACT_LIST(kinds, 174, ), "schema/pg15/deparse.txt:363:28"},
+	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 175, ), CONTRACT_LIST(conditions, 175, ), true, false, 0, CONTRACT_LIST(kinds, 175, ), "schema/pg15/deparse.txt:365:30"},
+	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 176, ), CONTRACT_LIST(conditions, 176, ), false, false, 0, CONTRACT_LIST(kinds, 176, 1), "schema/pg15/deparse.txt:367:30"},
+	{ 100, 0, -1, false, false, CONTRACT_LIST(parents, 177, ), CONTRACT_LIST(conditions, 177, ), true, false, 0, CONTRACT_LIST(kinds, 177, ), "schema/pg15/deparse.txt:369:21"},
+	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 178, ), CONTRACT_LIST(conditions, 178, ), true, false, 0, CONTRACT_LIST(kinds, 178, ), "schema/pg15/deparse.txt:371:22"},
+	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 179, ), CONTRACT_LIST(conditions, 179, ), false, false, 0, CONTRACT_LIST(kinds, 179, 1), "schema/pg15/deparse.txt:373:22"},
+	{ 101, 0, -1, false, false, CONTRACT_LIST(parents, 180, ), CONTRACT_LIST(conditions, 180, ), true, false, 0, CONTRACT_LIST(kinds, 180, ), "schema/pg15/deparse.txt:375:19"},
+	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 181, ), CONTRACT_LIST(conditions, 181, ), true, false, 0, CONTRACT_LIST(kinds, 181, ), "schema/pg15/deparse.txt:377:20"},
+	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 182, ), CONTRACT_LIST(conditions, 182, ), false, false, 0, CONTRACT_LIST(kinds, 182, 1), "schema/pg15/deparse.txt:379:20"},
+	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 183, ), CONTRACT_LIST(conditions, 183, ), true, false, 0, CONTRACT_LIST(kinds, 183, ), "schema/pg15/deparse.txt:381:20"},
+	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 184, ), CONTRACT_LIST(conditions, 184, ), false, false, 0, CONTRACT_LIST(kinds, 184, 1), "schema/pg15/deparse.txt:383:20"},
+	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 185, ), CONTRACT_LIST(conditions, 185, ), true, false, 0, CONTRACT_LIST(kinds, 185, ), "schema/pg15/deparse.txt:385:17"},
+	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 186, ), CONTRACT_LIST(conditions, 186, ), false, false, 0, CONTRACT_LIST(kinds, 186, 1), "schema/pg15/deparse.txt:387:17"},
+	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 187, ), CONTRACT_LIST(conditions, 187, ), true, false, 0, CONTRACT_LIST(kinds, 187, ), "schema/pg15/deparse.txt:389:19"},
+	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 188, ), CONTRACT_LIST(conditions, 188, ), false, false, 0, CONTRACT_LIST(kinds, 188, 1), "schema/pg15/deparse.txt:391:19"},
+	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 189, ), CONTRACT_LIST(conditions, 189, ), true, false, 0, CONTRACT_LIST(kinds, 189, ), "schema/pg15/deparse.txt:393:21"},
+	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 190, ), CONTRACT_LIST(conditions, 190, ), false, false, 0, CONTRACT_LIST(kinds, 190, 1), "schema/pg15/deparse.txt:395:21"},
+	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 191, ), CONTRACT_LIST(conditions, 191, ), true, false, 0, CONTRACT_LIST(kinds, 191, ), "schema/pg15/deparse.txt:397:25"},
+	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 192, ), CONTRACT_LIST(conditions, 192, ), false, false, 0, CONTRACT_LIST(kinds, 192, 1), "schema/pg15/deparse.txt:399:25"},
+	{ 104, 1, -1, false, false, CONTRACT_LIST(parents, 193, ), CONTRACT_LIST(conditions, 193, ), true, false, 0, CONTRACT_LIST(kinds, 193, ), "schema/pg15/deparse.txt:401:24"},
+	{ 105, 0, -1, false, false, CONTRACT_LIST(parents, 194, ), CONTRACT_LIST(conditions, 194, ), true, false, 0, CONTRACT_LIST(kinds, 194, ), "schema/pg15/deparse.txt:403:24"},
+	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 195, ), CONTRACT_LIST(conditions, 195, ), true, false, 0, CONTRACT_LIST(kinds, 195, ), "schema/pg15/deparse.txt:405:23"},
+	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 196, ), CONTRACT_LIST(conditions, 196, ), false, false, 0, CONTRACT_LIST(kinds, 196, 1), "schema/pg15/deparse.txt:407:23"},
+	{ 106, 0, -1, false, false, CONTRACT_LIST(parents, 197, ), CONTRACT_LIST(conditions, 197, ), true, false, 0, CONTRACT_LIST(kinds, 197, ), "schema/pg15/deparse.txt:409:23"},
+	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 198, ), CONTRACT_LIST(conditions, 198, ), true, false, 0, CONTRACT_LIST(kinds, 198, ), "schema/pg15/deparse.txt:411:22"},
+	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 199, ), CONTRACT_LIST(conditions, 199, ), false, false, 0, CONTRACT_LIST(kinds, 199, 1), "schema/pg15/deparse.txt:413:22"},
+	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 200, ), CONTRACT_LIST(conditions, 200, ), true, false, 0, CONTRACT_LIST(kinds, 200, ), "schema/pg15/deparse.txt:415:22"},
+	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 201, ), CONTRACT_LIST(conditions, 201, ), false, false, 0, CONTRACT_LIST(kinds, 201, 1), "schema/pg15/deparse.txt:417:22"},
+	{ 108, 0, -1, false, false, CONTRACT_LIST(parents, 202, ), CONTRACT_LIST(conditions, 202, ), true, false, 0, CONTRACT_LIST(kinds, 202, ), "schema/pg15/deparse.txt:419:23"},
+	{ 110, 2, -1, false, false, CONTRACT_LIST(parents, 203, ), CONTRACT_LIST(conditions, 203, ), true, false, 0, CONTRACT_LIST(kinds, 203, ), "schema/pg15/deparse.txt:421:25"},
+	{ 110, 3, -1, false, false, CONTRACT_LIST(parents, 204, ), CONTRACT_LIST(conditions, 204, ), true, false, 0, CONTRACT_LIST(kinds, 204, ), "schema/pg15/deparse.txt:423:25"},
+	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 205, ), CONTRACT_LIST(conditions, 205, ), true, false, 0, CONTRACT_LIST(kinds, 205, ), "schema/pg15/deparse.txt:425:25"},
+	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 206, ), CONTRACT_LIST(conditions, 206, ), false, false, 0, CONTRACT_LIST(kinds, 206, 1), "schema/pg15/deparse.txt:427:25"},
+	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 207, ), CONTRACT_LIST(conditions, 207, ), true, false, 0, CONTRACT_LIST(kinds, 207, ), "schema/pg15/deparse.txt:429:21"},
+	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 208, ), CONTRACT_LIST(conditions, 208, ), false, false, 0, CONTRACT_LIST(kinds, 208, 1), "schema/pg15/deparse.txt:431:21"},
+	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 209, ), CONTRACT_LIST(conditions, 209, ), true, false, 0, CONTRACT_LIST(kinds, 209, ), "schema/pg15/deparse.txt:433:24"},
+	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 210, ), CONTRACT_LIST(conditions, 210, ), false, false, 0, CONTRACT_LIST(kinds, 210, 1), "schema/pg15/deparse.txt:435:24"},
+	{ 110, 10, -1, false, false, CONTRACT_LIST(parents, 211, ), CONTRACT_LIST(conditions, 211, ), false, false, 0, CONTRACT_LIST(kinds, 211, 1), "schema/pg15/deparse.txt:437:28"},
+	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 212, ), CONTRACT_LIST(conditions, 212, ), true, false, 0, CONTRACT_LIST(kinds, 212, ), "schema/pg15/deparse.txt:439:32"},
+	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 213, ), CONTRACT_LIST(conditions, 213, ), false, false, 0, CONTRACT_LIST(kinds, 213, 1), "schema/pg15/deparse.txt:441:32"},
+	{ 111, 1, -1, false, false, CONTRACT_LIST(parents, 214, ), CONTRACT_LIST(conditions, 214, ), true, false, 0, CONTRACT_LIST(kinds, 214, ), "schema/pg15/deparse.txt:443:24"},
+	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 215, ), CONTRACT_LIST(conditions, 215, ), true, false, 0, CONTRACT_LIST(kinds, 215, ), "schema/pg15/deparse.txt:445:27"},
+	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 216, ), CONTRACT_LIST(conditions, 216, ), false, false, 0, CONTRACT_LIST(kinds, 216, 1), "schema/pg15/deparse.txt:447:27"},
+	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 217, ), CONTRACT_LIST(conditions, 217, ), true, false, 0, CONTRACT_LIST(kinds, 217, ), "schema/pg15/deparse.txt:449:26"},
+	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 218, ), CONTRACT_LIST(conditions, 218, ), false, false, 0, CONTRACT_LIST(kinds, 218, 1), "schema/pg15/deparse.txt:451:26"},
+	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 219, ), CONTRACT_LIST(conditions, 219, ), true, false, 0, CONTRACT_LIST(kinds, 219, ), "schema/pg15/deparse.txt:453:29"},
+	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 220, ), CONTRACT_LIST(conditions, 220, ), false, false, 0, CONTRACT_LIST(kinds, 220, 1), "schema/pg15/deparse.txt:455:29"},
+	{ 112, 1, -1, false, false, CONTRACT_LIST(parents, 221, ), CONTRACT_LIST(conditions, 221, ), true, false, 0, CONTRACT_LIST(kinds, 221, ), "schema/pg15/deparse.txt:457:21"},
+	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 222, ), CONTRACT_LIST(conditions, 222, ), true, false, 0, CONTRACT_LIST(kinds, 222, ), "schema/pg15/deparse.txt:459:24"},
+	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 223, ), CONTRACT_LIST(conditions, 223, ), false, false, 0, CONTRACT_LIST(kinds, 223, 1), "schema/pg15/deparse.txt:461:24"},
+	{ 113, 0, -1, false, false, CONTRACT_LIST(parents, 224, ), CONTRACT_LIST(conditions, 224, ), true, false, 0, CONTRACT_LIST(kinds, 224, ), "schema/pg15/deparse.txt:463:20"},
+	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 225, ), CONTRACT_LIST(conditions, 225, ), true, false, 0, CONTRACT_LIST(kinds, 225, ), "schema/pg15/deparse.txt:465:23"},
+	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 226, ), CONTRACT_LIST(conditions, 226, ), false, false, 0, CONTRACT_LIST(kinds, 226, 1), "schema/pg15/deparse.txt:467:23"},
+	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 227, ), CONTRACT_LIST(conditions, 227, ), true, false, 0, CONTRACT_LIST(kinds, 227, ), "schema/pg15/deparse.txt:469:20"},
+	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 228, ), CONTRACT_LIST(conditions, 228, ), false, false, 0, CONTRACT_LIST(kinds, 228, 1), "schema/pg15/deparse.txt:471:20"},
+	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 229, ), CONTRACT_LIST(conditions, 229, ), true, false, 0, CONTRACT_LIST(kinds, 229, ), "schema/pg15/deparse.txt:473:20"},
+	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 230, ), CONTRACT_LIST(conditions, 230, ), false, false, 0, CONTRACT_LIST(kinds, 230, 1), "schema/pg15/deparse.txt:475:20"},
+	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 231, ), CONTRACT_LIST(conditions, 231, ), true, false, 0, CONTRACT_LIST(kinds, 231, ), "schema/pg15/deparse.txt:477:32"},
+	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 232, ), CONTRACT_LIST(conditions, 232, ), false, false, 0, CONTRACT_LIST(kinds, 232, 1), "schema/pg15/deparse.txt:479:32"},
+	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 233, ), CONTRACT_LIST(conditions, 233, ), true, false, 0, CONTRACT_LIST(kinds, 233, ), "schema/pg15/deparse.txt:481:20"},
+	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 234, ), CONTRACT_LIST(conditions, 234, ), false, false, 0, CONTRACT_LIST(kinds, 234, 1), "schema/pg15/deparse.txt:483:20"},
+	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 235, ), CONTRACT_LIST(conditions, 235, ), true, false, 0, CONTRACT_LIST(kinds, 235, ), "schema/pg15/deparse.txt:485:30"},
+	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 236, ), CONTRACT_LIST(conditions, 236, ), false, false, 0, CONTRACT_LIST(kinds, 236, 1), "schema/pg15/deparse.txt:487:30"},
+	{ 120, 0, -1, false, false, CONTRACT_LIST(parents, 237, ), CONTRACT_LIST(conditions, 237, ), true, false, 0, CONTRACT_LIST(kinds, 237, ), "schema/pg15/deparse.txt:489:26"},
+	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 238, ), CONTRACT_LIST(conditions, 238, ), true, false, 0, CONTRACT_LIST(kinds, 238, ), "schema/pg15/deparse.txt:491:27"},
+	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 239, ), CONTRACT_LIST(conditions, 239, ), false, false, 0, CONTRACT_LIST(kinds, 239, 1), "schema/pg15/deparse.txt:493:27"},
+	{ 122, 0, -1, false, false, CONTRACT_LIST(parents, 240, ), CONTRACT_LIST(conditions, 240, ), true, false, 0, CONTRACT_LIST(kinds, 240, ), "schema/pg15/deparse.txt:495:29"},
+	{ 122, 1, -1, false, false, CONTRACT_LIST(parents, 241, ), CONTRACT_LIST(conditions, 241, ), true, false, 0, CONTRACT_LIST(kinds, 241, ), "schema/pg15/deparse.txt:497:30"},
+	{ 123, 2, -1, false, false, CONTRACT_LIST(parents, 242, ), CONTRACT_LIST(conditions, 242, ), true, false, 0, CONTRACT_LIST(kinds, 242, ), "schema/pg15/deparse.txt:499:26"},
+	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 243, ), CONTRACT_LIST(conditions, 243, ), true, false, 0, CONTRACT_LIST(kinds, 243, ), "schema/pg15/deparse.txt:501:38"},
+	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 244, ), CONTRACT_LIST(conditions, 244, ), false, false, 0, CONTRACT_LIST(kinds, 244, 1), "schema/pg15/deparse.txt:503:38"},
+	{ 124, 1, -1, false, false, CONTRACT_LIST(parents, 245, ), CONTRACT_LIST(conditions, 245, ), true, false, 0, CONTRACT_LIST(kinds, 245, ), "schema/pg15/deparse.txt:505:40"},
+	{ 124, 2, -1, false, false, CONTRACT_LIST(parents, 246, ), CONTRACT_LIST(conditions, 246, ), true, false, 0, CONTRACT_LIST(kinds, 246, ), "schema/pg15/deparse.txt:507:39"},
+	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 247, ), CONTRACT_LIST(conditions, 247, ), true, false, 0, CONTRACT_LIST(kinds, 247, ), "schema/pg15/deparse.txt:509:32"},
+	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 248, ), CONTRACT_LIST(conditions, 248, ), false, false, 0, CONTRACT_LIST(kinds, 248, 1), "schema/pg15/deparse.txt:511:32"},
+	{ 125, 0, -1, false, false, CONTRACT_LIST(parents, 249, ), CONTRACT_LIST(conditions, 249, ), true, false, 0, CONTRACT_LIST(kinds, 249, ), "schema/pg15/deparse.txt:513:27"},
+	{ 125, 1, -1, false, false, CONTRACT_LIST(parents, 250, ), CONTRACT_LIST(conditions, 250, ), true, false, 0, CONTRACT_LIST(kinds, 250, ), "schema/pg15/deparse.txt:515:27"},
+	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 251, ), CONTRACT_LIST(conditions, 251, ), true, false, 0, CONTRACT_LIST(kinds, 251, ), "schema/pg15/deparse.txt:517:31"},
+	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 252, ), CONTRACT_LIST(conditions, 252, ), false, false, 0, CONTRACT_LIST(kinds, 252, 1), "schema/pg15/deparse.txt:519:31"},
+	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 253, ), CONTRACT_LIST(conditions, 253, ), true, false, 0, CONTRACT_LIST(kinds, 253, ), "schema/pg15/deparse.txt:521:32"},
+	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 254, ), CONTRACT_LIST(conditions, 254, ), false, false, 0, CONTRACT_LIST(kinds, 254, 1), "schema/pg15/deparse.txt:523:32"},
+	{ 126, 2, -1, false, false, CONTRACT_LIST(parents, 255, ), CONTRACT_LIST(conditions, 255, ), true, false, 0, CONTRACT_LIST(kinds, 255, ), "schema/pg15/deparse.txt:525:26"},
+	{ 126, 3, -1, false, false, CONTRACT_LIST(parents, 256, ), CONTRACT_LIST(conditions, 256, ), true, false, 0, CONTRACT_LIST(kinds, 256, ), "schema/pg15/deparse.txt:527:28"},
+	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 257, ), CONTRACT_LIST(conditions, 257, ), true, false, 0, CONTRACT_LIST(kinds, 257, ), "schema/pg15/deparse.txt:529:25"},
+	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 258, ), CONTRACT_LIST(conditions, 258, ), false, false, 0, CONTRACT_LIST(kinds, 258, 1), "schema/pg15/deparse.txt:531:25"},
+	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 259, ), CONTRACT_LIST(conditions, 259, ), true, false, 0, CONTRACT_LIST(kinds, 259, ), "schema/pg15/deparse.txt:533:33"},
+	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 260, ), CONTRACT_LIST(conditions, 260, ), false, false, 0, CONTRACT_LIST(kinds, 260, 1), "schema/pg15/deparse.txt:535:33"},
+	{ 127, 1, -1, false, false, CONTRACT_LIST(parents, 261, ), CONTRACT_LIST(conditions, 261, ), true, false, 0, CONTRACT_LIST(kinds, 261, ), "schema/pg15/deparse.txt:537:27"},
+	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 262, ), CONTRACT_LIST(conditions, 262, ), true, false, 0, CONTRACT_LIST(kinds, 262, ), "schema/pg15/deparse.txt:539:32"},
+	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 263, ), CONTRACT_LIST(conditions, 263, ), false, false, 0, CONTRACT_LIST(kinds, 263, 1), "schema/pg15/deparse.txt:541:32"},
+	{ 128, 1, -1, false, false, CONTRACT_LIST(parents, 264, ), CONTRACT_LIST(conditions, 264, ), true, false, 0, CONTRACT_LIST(kinds, 264, ), "schema/pg15/deparse.txt:543:26"},
+	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 265, ), CONTRACT_LIST(conditions, 265, ), true, false, 0, CONTRACT_LIST(kinds, 265, ), "schema/pg15/deparse.txt:545:25"},
+	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 266, ), CONTRACT_LIST(conditions, 266, ), false, false, 0, CONTRACT_LIST(kinds, 266, 1), "schema/pg15/deparse.txt:547:25"},
+	{ 129, 0, -1, false, false, CONTRACT_LIST(parents, 267, ), CONTRACT_LIST(conditions, 267, ), true, false, 0, CONTRACT_LIST(kinds, 267, ), "schema/pg15/deparse.txt:549:18"},
+	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 268, ), CONTRACT_LIST(conditions, 268, ), true, false, 0, CONTRACT_LIST(kinds, 268, ), "schema/pg15/deparse.txt:551:22"},
+	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 269, ), CONTRACT_LIST(conditions, 269, ), false, false, 0, CONTRACT_LIST(kinds, 269, 1), "schema/pg15/deparse.txt:553:22"},
+	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 270, ), CONTRACT_LIST(conditions, 270, ), true, false, 0, CONTRACT_LIST(kinds, 270, ), "schema/pg15/deparse.txt:555:19"},
+	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 271, ), CONTRACT_LIST(conditions, 271, ), false, false, 0, CONTRACT_LIST(kinds, 271, 1), "schema/pg15/deparse.txt:557:19"},
+	{ 130, 0, -1, false, false, CONTRACT_LIST(parents, 272, ), CONTRACT_LIST(conditions, 272, ), true, false, 0, CONTRACT_LIST(kinds, 272, ), "schema/pg15/deparse.txt:559:18"},
+	{ 130, 1, -1, false, false, CONTRACT_LIST(parents, 273, ), CONTRACT_LIST(conditions, 273, ), false, false, 0, CONTRACT_LIST(kinds, 273, 1), "schema/pg15/deparse.txt:561:20"},
+	{ 132, 0, -1, false, false, CONTRACT_LIST(parents, 274, ), CONTRACT_LIST(conditions, 274, ), true, false, 0, CONTRACT_LIST(kinds, 274, ), "schema/pg15/deparse.txt:563:30"},
+	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 275, ), CONTRACT_LIST(conditions, 275, ), true, false, 0, CONTRACT_LIST(kinds, 275, ), "schema/pg15/deparse.txt:565:25"},
+	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 276, ), CONTRACT_LIST(conditions, 276, ), false, false, 0, CONTRACT_LIST(kinds, 276, 1), "schema/pg15/deparse.txt:567:25"},
+	{ 133, 0, -1, false, false, CONTRACT_LIST(parents, 277, ), CONTRACT_LIST(conditions, 277, ), true, false, 0, CONTRACT_LIST(kinds, 277, ), "schema/pg15/deparse.txt:569:37"},
+	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 278, ), CONTRACT_LIST(conditions, 278, ), true, false, 0, CONTRACT_LIST(kinds, 278, ), "schema/pg15/deparse.txt:571:30"},
+	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 279, ), CONTRACT_LIST(conditions, 279, ), false, false, 0, CONTRACT_LIST(kinds, 279, 1), "schema/pg15/deparse.txt:573:30"},
+	{ 134, 0, -1, false, false, CONTRACT_LIST(parents, 280, ), CONTRACT_LIST(conditions, 280, ), true, false, 0, CONTRACT_LIST(kinds, 280, ), "schema/pg15/deparse.txt:575:35"},
+	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 281, ), CONTRACT_LIST(conditions, 281, ), false, false, 0, CONTRACT_LIST(kinds, 281, 1), "schema/pg15/deparse.txt:577:31"},
+	{ 135, 3, -1, false, false, CONTRACT_LIST(parents, 282, ), CONTRACT_LIST(conditions, 282, ), true, false, 0, CONTRACT_LIST(kinds, 282, ), "schema/pg15/deparse.txt:579:32"},
+	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 283, ), CONTRACT_LIST(conditions, 283, ), false, false, 0, CONTRACT_LIST(kinds, 283, 1), "schema/pg15/deparse.txt:581:30"},
+	{ 136, 3, -1, false, false, CONTRACT_LIST(parents, 284, ), CONTRACT_LIST(conditions, 284, ), true, false, 0, CONTRACT_LIST(kinds, 284, ), "schema/pg15/deparse.txt:583:33"},
+	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 285, ), CONTRACT_LIST(conditions, 285, ), true, false, 0, CONTRACT_LIST(kinds, 285, ), "schema/pg15/deparse.txt:585:23"},
+	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 286, ), CONTRACT_LIST(conditions, 286, ), false, false, 0, CONTRACT_LIST(kinds, 286, 1), "schema/pg15/deparse.txt:587:23"},
+	{ 137, 3, -1, false, false, CONTRACT_LIST(parents, 287, ), CONTRACT_LIST(conditions, 287, ), true, false, 0, CONTRACT_LIST(kinds, 287, ), "schema/pg15/deparse.txt:589:25"},
+	{ 138, 0, -1, false, false, CONTRACT_LIST(parents, 288, ), CONTRACT_LIST(conditions, 288, ), true, false, 0, CONTRACT_LIST(kinds, 288, ), "schema/pg15/deparse.txt:591:28"},
+	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 289, ), CONTRACT_LIST(conditions, 289, ), true, false, 0, CONTRACT_LIST(kinds, 289, ), "schema/pg15/deparse.txt:593:27"},
+	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 290, ), CONTRACT_LIST(conditions, 290, ), false, false, 0, CONTRACT_LIST(kinds, 290, 1), "schema/pg15/deparse.txt:595:27"},
+	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 291, ), CONTRACT_LIST(conditions, 291, ), true, false, 0, CONTRACT_LIST(kinds, 291, ), "schema/pg15/deparse.txt:597:25"},
+	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 292, ), CONTRACT_LIST(conditions, 292, ), false, false, 0, CONTRACT_LIST(kinds, 292, 1), "schema/pg15/deparse.txt:599:25"},
+	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 293, ), CONTRACT_LIST(conditions, 293, ), true, false, 0, CONTRACT_LIST(kinds, 293, ), "schema/pg15/deparse.txt:601:23"},
+	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 294, ), CONTRACT_LIST(conditions, 294, ), false, false, 0, CONTRACT_LIST(kinds, 294, 1), "schema/pg15/deparse.txt:603:23"},
+	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 295, ), CONTRACT_LIST(conditions, 295, ), true, false, 0, CONTRACT_LIST(kinds, 295, ), "schema/pg15/deparse.txt:605:21"},
+	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 296, ), CONTRACT_LIST(conditions, 296, ), false, false, 0, CONTRACT_LIST(kinds, 296, 1), "schema/pg15/deparse.txt:607:21"},
+	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 297, ), CONTRACT_LIST(conditions, 297, ), true, false, 0, CONTRACT_LIST(kinds, 297, ), "schema/pg15/deparse.txt:609:25"},
+	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 298, ), CONTRACT_LIST(conditions, 298, ), false, false, 0, CONTRACT_LIST(kinds, 298, 1), "schema/pg15/deparse.txt:611:25"},
+	{ 141, 1, -1, false, false, CONTRACT_LIST(parents, 299, ), CONTRACT_LIST(conditions, 299, ), true, false, 0, CONTRACT_LIST(kinds, 299, ), "schema/pg15/deparse.txt:613:27"},
+	{ 142, 0, -1, false, false, CONTRACT_LIST(parents, 300, ), CONTRACT_LIST(conditions, 300, ), true, false, 0, CONTRACT_LIST(kinds, 300, ), "schema/pg15/deparse.txt:615:27"},
+	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 301, ), CONTRACT_LIST(conditions, 301, ), true, false, 0, CONTRACT_LIST(kinds, 301, ), "schema/pg15/deparse.txt:617:30"},
+	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 302, ), CONTRACT_LIST(conditions, 302, ), false, false, 0, CONTRACT_LIST(kinds, 302, 1), "schema/pg15/deparse.txt:619:30"},
+	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 303, ), CONTRACT_LIST(conditions, 303, ), true, false, 0, CONTRACT_LIST(kinds, 303, ), "schema/pg15/deparse.txt:621:26"},
+	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 304, ), CONTRACT_LIST(conditions, 304, ), false, false, 0, CONTRACT_LIST(kinds, 304, 1), "schema/pg15/deparse.txt:623:26"},
+	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 305, ), CONTRACT_LIST(conditions, 305, ), true, false, 0, CONTRACT_LIST(kinds, 305, ), "schema/pg15/deparse.txt:625:21"},
+	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 306, ), CONTRACT_LIST(conditions, 306, ), false, false, 0, CONTRACT_LIST(kinds, 306, 1), "schema/pg15/deparse.txt:627:21"},
+	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 307, ), CONTRACT_LIST(conditions, 307, ), true, false, 0, CONTRACT_LIST(kinds, 307, ), "schema/pg15/deparse.txt:629:27"},
+	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 308, ), CONTRACT_LIST(conditions, 308, ), false, false, 0, CONTRACT_LIST(kinds, 308, 1), "schema/pg15/deparse.txt:631:27"},
+	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 309, ), CONTRACT_LIST(conditions, 309, ), true, false, 0, CONTRACT_LIST(kinds, 309, ), "schema/pg15/deparse.txt:633:24"},
+	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 310, ), CONTRACT_LIST(conditions, 310, ), false, false, 0, CONTRACT_LIST(kinds, 310, 1), "schema/pg15/deparse.txt:635:24"},
+	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 311, ), CONTRACT_LIST(conditions, 311, ), true, false, 0, CONTRACT_LIST(kinds, 311, ), "schema/pg15/deparse.txt:637:25"},
+	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 312, ), CONTRACT_LIST(conditions, 312, ), false, false, 0, CONTRACT_LIST(kinds, 312, 1), "schema/pg15/deparse.txt:639:25"},
+	{ 145, 2, -1, false, false, CONTRACT_LIST(parents, 313, ), CONTRACT_LIST(conditions, 313, ), true, false, 0, CONTRACT_LIST(kinds, 313, ), "schema/pg15/deparse.txt:641:23"},
+	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 314, ), CONTRACT_LIST(conditions, 314, ), true, false, 0, CONTRACT_LIST(kinds, 314, ), "schema/pg15/deparse.txt:643:32"},
+	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 315, ), CONTRACT_LIST(conditions, 315, ), false, false, 0, CONTRACT_LIST(kinds, 315, 1), "schema/pg15/deparse.txt:645:32"},
+	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 316, ), CONTRACT_LIST(conditions, 316, ), true, false, 0, CONTRACT_LIST(kinds, 316, ), "schema/pg15/deparse.txt:647:31"},
+	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 317, ), CONTRACT_LIST(conditions, 317, ), false, false, 0, CONTRACT_LIST(kinds, 317, 1), "schema/pg15/deparse.txt:649:31"},
+	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 318, ), CONTRACT_LIST(conditions, 318, ), true, false, 0, CONTRACT_LIST(kinds, 318, ), "schema/pg15/deparse.txt:651:34"},
+	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 319, ), CONTRACT_LIST(conditions, 319, ), false, false, 0, CONTRACT_LIST(kinds, 319, 1), "schema/pg15/deparse.txt:653:34"},
+	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 320, ), CONTRACT_LIST(conditions, 320, ), true, false, 0, CONTRACT_LIST(kinds, 320, ), "schema/pg15/deparse.txt:655:36"},
+	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 321, ), CONTRACT_LIST(conditions, 321, ), false, false, 0, CONTRACT_LIST(kinds, 321, 1), "schema/pg15/deparse.txt:657:36"},
+	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 322, ), CONTRACT_LIST(conditions, 322, ), false, false, 0, CONTRACT_LIST(kinds, 322, 1), "schema/pg15/deparse.txt:659:32"},
+	{ 148, 0, -1, false, false, CONTRACT_LIST(parents, 323, ), CONTRACT_LIST(conditions, 323, ), true, false, 0, CONTRACT_LIST(kinds, 323, ), "schema/pg15/deparse.txt:661:23"},
+	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 324, ), CONTRACT_LIST(conditions, 324, ), true, false, 0, CONTRACT_LIST(kinds, 324, ), "schema/pg15/deparse.txt:663:28"},
+	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 325, ), CONTRACT_LIST(conditions, 325, ), false, false, 0, CONTRACT_LIST(kinds, 325, 1), "schema/pg15/deparse.txt:665:28"},
+	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 326, ), CONTRACT_LIST(conditions, 326, ), true, false, 0, CONTRACT_LIST(kinds, 326, ), "schema/pg15/deparse.txt:667:23"},
+	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 327, ), CONTRACT_LIST(conditions, 327, ), false, false, 0, CONTRACT_LIST(kinds, 327, 1), "schema/pg15/deparse.txt:669:23"},
+	{ 149, 0, -1, false, false, CONTRACT_LIST(parents, 328, ), CONTRACT_LIST(conditions, 328, ), true, false, 0, CONTRACT_LIST(kinds, 328, ), "schema/pg15/deparse.txt:671:22"},
+	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 329, ), CONTRACT_LIST(conditions, 329, ), true, false, 0, CONTRACT_LIST(kinds, 329, ), "schema/pg15/deparse.txt:673:27"},
+	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 330, ), CONTRACT_LIST(conditions, 330, ), false, false, 0, CONTRACT_LIST(kinds, 330, 1), "schema/pg15/deparse.txt:675:27"},
+	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 331, ), CONTRACT_LIST(conditions, 331, ), true, false, 0, CONTRACT_LIST(kinds, 331, ), "schema/pg15/deparse.txt:677:22"},
+	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 332, ), CONTRACT_LIST(conditions, 332, ), false, false, 0, CONTRACT_LIST(kinds, 332, 1), "schema/pg15/deparse.txt:679:22"},
+	{ 150, 0, -1, false, false, CONTRACT_LIST(parents, 333, ), CONTRACT_LIST(conditions, 333, ), true, false, 0, CONTRACT_LIST(kinds, 333, ), "schema/pg15/deparse.txt:681:36"},
+	{ 150, 3, -1, false, false, CONTRACT_LIST(parents, 334, ), CONTRACT_LIST(conditions, 334, ), true, false, 0, CONTRACT_LIST(kinds, 334, ), "schema/pg15/deparse.txt:683:33"},
+	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 335, ), CONTRACT_LIST(conditions, 335, ), true, false, 0, CONTRACT_LIST(kinds, 335, ), "schema/pg15/deparse.txt:685:33"},
+	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 336, ), CONTRACT_LIST(conditions, 336, ), false, false, 0, CONTRACT_LIST(kinds, 336, 1), "schema/pg15/deparse.txt:687:33"},
+	{ 151, 0, -1, false, false, CONTRACT_LIST(parents, 337, ), CONTRACT_LIST(conditions, 337, ), true, false, 0, CONTRACT_LIST(kinds, 337, ), "schema/pg15/deparse.txt:689:35"},
+	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 338, ), CONTRACT_LIST(conditions, 338, ), true, false, 0, CONTRACT_LIST(kinds, 338, ), "schema/pg15/deparse.txt:691:32"},
+	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 339, ), CONTRACT_LIST(conditions, 339, ), false, false, 0, CONTRACT_LIST(kinds, 339, 1), "schema/pg15/deparse.txt:693:32"},
+	{ 152, 0, -1, false, false, CONTRACT_LIST(parents, 340, ), CONTRACT_LIST(conditions, 340, ), true, false, 0, CONTRACT_LIST(kinds, 340, ), "schema/pg15/deparse.txt:695:28"},
+	{ 152, 1, -1, false, false, CONTRACT_LIST(parents, 341, ), CONTRACT_LIST(conditions, 341, ), true, false, 0, CONTRACT_LIST(kinds, 341, ), "schema/pg15/deparse.txt:697:34"},
+	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 342, ), CONTRACT_LIST(conditions, 342, ), true, false, 0, CONTRACT_LIST(kinds, 342, ), "schema/pg15/deparse.txt:699:31"},
+	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 343, ), CONTRACT_LIST(conditions, 343, ), false, false, 0, CONTRACT_LIST(kinds, 343, 1), "schema/pg15/deparse.txt:701:31"},
+	{ 153, 0, -1, false, false, CONTRACT_LIST(parents, 344, ), CONTRACT_LIST(conditions, 344, ), true, false, 0, CONTRACT_LIST(kinds, 344, ), "schema/pg15/deparse.txt:703:27"},
+	{ 153, 1, -1, false, false, CONTRACT_LIST(parents, 345, ), CONTRACT_LIST(conditions, 345, ), true, false, 0, CONTRACT_LIST(kinds, 345, ), "schema/pg15/deparse.txt:705:33"},
+	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 346, ), CONTRACT_LIST(conditions, 346, ), true, false, 0, CONTRACT_LIST(kinds, 346, ), "schema/pg15/deparse.txt:707:30"},
+	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 347, ), CONTRACT_LIST(conditions, 347, ), false, false, 0, CONTRACT_LIST(kinds, 347, 1), "schema/pg15/deparse.txt:709:30"},
+	{ 154, 0, -1, false, false, CONTRACT_LIST(parents, 348, ), CONTRACT_LIST(conditions, 348, ), true, false, 0, CONTRACT_LIST(kinds, 348, ), "schema/pg15/deparse.txt:711:26"},
+	{ 154, 1, -1, false, false, CONTRACT_LIST(parents, 349, ), CONTRACT_LIST(conditions, 349, ), true, false, 0, CONTRACT_LIST(kinds, 349, ), "schema/pg15/deparse.txt:713:32"},
+	{ 155, 0, -1, false, false, CONTRACT_LIST(parents, 350, ), CONTRACT_LIST(conditions, 350, ), true, false, 0, CONTRACT_LIST(kinds, 350, ), "schema/pg15/deparse.txt:715:43"},
+	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 351, ), CONTRACT_LIST(conditions, 351, ), true, false, 0, CONTRACT_LIST(kinds, 351, ), "schema/pg15/deparse.txt:717:36"},
+	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 352, ), CONTRACT_LIST(conditions, 352, ), false, false, 0, CONTRACT_LIST(kinds, 352, 1), "schema/pg15/deparse.txt:719:36"},
+	{ 156, 0, -1, false, false, CONTRACT_LIST(parents, 353, ), CONTRACT_LIST(conditions, 353, ), true, false, 0, CONTRACT_LIST(kinds, 353, ), "schema/pg15/deparse.txt:721:43"},
+	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 354, ), CONTRACT_LIST(conditions, 354, ), true, false, 0, CONTRACT_LIST(kinds, 354, ), "schema/pg15/deparse.txt:723:29"},
+	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 355, ), CONTRACT_LIST(conditions, 355, ), false, false, 0, CONTRACT_LIST(kinds, 355, 1), "schema/pg15/deparse.txt:725:29"},
+	{ 156, 3, -1, false, false, CONTRACT_LIST(parents, 356, ), CONTRACT_LIST(conditions, 356, ), true, false, 0, CONTRACT_LIST(kinds, 356, ), "schema/pg15/deparse.txt:727:42"},
+	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 357, ), CONTRACT_LIST(conditions, 357, ), true, false, 0, CONTRACT_LIST(kinds, 357, ), "schema/pg15/deparse.txt:729:21"},
+	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 358, ), CONTRACT_LIST(conditions, 358, ), false, false, 0, CONTRACT_LIST(kinds, 358, 1), "schema/pg15/deparse.txt:731:21"},
+	{ 158, 0, -1, false, false, CONTRACT_LIST(parents, 359, ), CONTRACT_LIST(conditions, 359, ), true, false, 0, CONTRACT_LIST(kinds, 359, ), "schema/pg15/deparse.txt:733:34"},
+	{ 158, 1, -1, false, false, CONTRACT_LIST(parents, 360, ), CONTRACT_LIST(conditions, 360, ), true, false, 0, CONTRACT_LIST(kinds, 360, ), "schema/pg15/deparse.txt:735:35"},
+	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 361, ), CONTRACT_LIST(conditions, 361, ), true, false, 0, CONTRACT_LIST(kinds, 361, ), "schema/pg15/deparse.txt:737:32"},
+	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 362, ), CONTRACT_LIST(conditions, 362, ), false, false, 0, CONTRACT_LIST(kinds, 362, 1), "schema/pg15/deparse.txt:739:32"},
+	{ 159, 0, -1, false, false, CONTRACT_LIST(parents, 363, ), CONTRACT_LIST(conditions, 363, ), true, false, 0, CONTRACT_LIST(kinds, 363, ), "schema/pg15/deparse.txt:741:37"},
+	{ 159, 1, -1, false, false, CONTRACT_LIST(parents, 364, ), CONTRACT_LIST(conditions, 364, ), true, false, 0, CONTRACT_LIST(kinds, 364, ), "schema/pg15/deparse.txt:743:39"},
+	{ 159, 2, -1, false, false, CONTRACT_LIST(parents, 365, ), CONTRACT_LIST(conditions, 365, ), true, false, 0, CONTRACT_LIST(kinds, 365, ), "schema/pg15/deparse.txt:745:38"},
+	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 366, ), CONTRACT_LIST(conditions, 366, ), true, false, 0, CONTRACT_LIST(kinds, 366, ), "schema/pg15/deparse.txt:747:36"},
+	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 367, ), CONTRACT_LIST(conditions, 367, ), false, false, 0, CONTRACT_LIST(kinds, 367, 1), "schema/pg15/deparse.txt:749:36"},
+	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 368, ), CONTRACT_LIST(conditions, 368, ), true, false, 0, CONTRACT_LIST(kinds, 368, ), "schema/pg15/deparse.txt:751:33"},
+	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 369, ), CONTRACT_LIST(conditions, 369, ), false, false, 0, CONTRACT_LIST(kinds, 369, 1), "schema/pg15/deparse.txt:753:33"},
+	{ 160, 0, -1, false, false, CONTRACT_LIST(parents, 370, ), CONTRACT_LIST(conditions, 370, ), true, false, 0, CONTRACT_LIST(kinds, 370, ), "schema/pg15/deparse.txt:755:29"},
+	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 371, ), CONTRACT_LIST(conditions, 371, ), true, false, 0, CONTRACT_LIST(kinds, 371, ), "schema/pg15/deparse.txt:757:29"},
+	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 372, ), CONTRACT_LIST(conditions, 372, ), false, false, 0, CONTRACT_LIST(kinds, 372, 1), "schema/pg15/deparse.txt:759:29"},
+	{ 161, 0, -1, false, false, CONTRACT_LIST(parents, 373, ), CONTRACT_LIST(conditions, 373, ), true, false, 0, CONTRACT_LIST(kinds, 373, ), "schema/pg15/deparse.txt:761:28"},
+	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 374, ), CONTRACT_LIST(conditions, 374, ), true, false, 0, CONTRACT_LIST(kinds, 374, ), "schema/pg15/deparse.txt:763:28"},
+	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 375, ), CONTRACT_LIST(conditions, 375, ), false, false, 0, CONTRACT_LIST(kinds, 375, 1), "schema/pg15/deparse.txt:765:28"},
+	{ 162, 0, -1, false, false, CONTRACT_LIST(parents, 376, ), CONTRACT_LIST(conditions, 376, ), true, false, 0, CONTRACT_LIST(kinds, 376, ), "schema/pg15/deparse.txt:767:36"},
+	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 377, ), CONTRACT_LIST(conditions, 377, ), true, false, 0, CONTRACT_LIST(kinds, 377, ), "schema/pg15/deparse.txt:769:35"},
+	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 378, ), CONTRACT_LIST(conditions, 378, ), false, false, 0, CONTRACT_LIST(kinds, 378, 1), "schema/pg15/deparse.txt:771:35"},
+	{ 163, 0, -1, false, false, CONTRACT_LIST(parents, 379, ), CONTRACT_LIST(conditions, 379, ), true, false, 0, CONTRACT_LIST(kinds, 379, ), "schema/pg15/deparse.txt:773:30"},
+	{ 163, 1, -1, false, false, CONTRACT_LIST(parents, 380, ), CONTRACT_LIST(conditions, 380, ), true, false, 0, CONTRACT_LIST(kinds, 380, ), "schema/pg15/deparse.txt:775:31"},
+	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 381, ), CONTRACT_LIST(conditions, 381, ), true, false, 0, CONTRACT_LIST(kinds, 381, ), "schema/pg15/deparse.txt:777:32"},
+	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 382, ), CONTRACT_LIST(conditions, 382, ), false, false, 0, CONTRACT_LIST(kinds, 382, 1), "schema/pg15/deparse.txt:779:32"},
+	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 383, ), CONTRACT_LIST(conditions, 383, ), true, false, 0, CONTRACT_LIST(kinds, 383, ), "schema/pg15/deparse.txt:781:30"},
+	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 384, ), CONTRACT_LIST(conditions, 384, ), false, false, 0, CONTRACT_LIST(kinds, 384, 1), "schema/pg15/deparse.txt:783:30"},
+	{ 164, 0, -1, false, false, CONTRACT_LIST(parents, 385, ), CONTRACT_LIST(conditions, 385, ), true, false, 0, CONTRACT_LIST(kinds, 385, ), "schema/pg15/deparse.txt:785:29"},
+	{ 165, 2, -1, false, false, CONTRACT_LIST(parents, 386, ), CONTRACT_LIST(conditions, 386, ), true, false, 0, CONTRACT_LIST(kinds, 386, ), "schema/pg15/deparse.txt:787:29"},
+	{ 167, 0, -1, false, false, CONTRACT_LIST(parents, 387, ), CONTRACT_LIST(conditions, 387, ), true, false, 0, CONTRACT_LIST(kinds, 387, ), "schema/pg15/deparse.txt:789:25"},
+	{ 168, 0, -1, false, false, CONTRACT_LIST(parents, 388, ), CONTRACT_LIST(conditions, 388, ), true, false, 0, CONTRACT_LIST(kinds, 388, ), "schema/pg15/deparse.txt:791:30"},
+	{ 168, 1, -1, false, false, CONTRACT_LIST(parents, 389, ), CONTRACT_LIST(conditions, 389, ), true, false, 0, CONTRACT_LIST(kinds, 389, ), "schema/pg15/deparse.txt:793:24"},
+	{ 168, 2, -1, false, false, CONTRACT_LIST(parents, 390, ), CONTRACT_LIST(conditions, 390, ), true, false, 0, CONTRACT_LIST(kinds, 390, ), "schema/pg15/deparse.txt:795:27"},
+	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 391, ), CONTRACT_LIST(conditions, 391, ), true, false, 0, CONTRACT_LIST(kinds, 391, ), "schema/pg15/deparse.txt:797:24"},
+	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 392, ), CONTRACT_LIST(conditions, 392, ), false, false, 0, CONTRACT_LIST(kinds, 392, 1), "schema/pg15/deparse.txt:799:24"},
+	{ 168, 5, -1, false, false, CONTRACT_LIST(parents, 393, ), CONTRACT_LIST(conditions, 393, ), false, false, 0, CONTRACT_LIST(kinds, 393, 1), "schema/pg15/deparse.txt:801:23"},
+	{ 168, 6, -1, false, false, CONTRACT_LIST(parents, 394, ), CONTRACT_LIST(conditions, 394, ), false, false, 0, CONTRACT_LIST(kinds, 394, 1), "schema/pg15/deparse.txt:803:29"},
+	{ 169, 0, -1, false, false, CONTRACT_LIST(parents, 395, ), CONTRACT_LIST(conditions, 395, ), true, false, 0, CONTRACT_LIST(kinds, 395, ), "schema/pg15/deparse.txt:805:29"},
+	{ 169, 1, -1, false, false, CONTRACT_LIST(parents, 396, ), CONTRACT_LIST(conditions, 396, ), true, false, 0, CONTRACT_LIST(kinds, 396, ), "schema/pg15/deparse.txt:807:23"},
+	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 397, ), CONTRACT_LIST(conditions, 397, ), true, false, 0, CONTRACT_LIST(kinds, 397, ), "schema/pg15/deparse.txt:809:23"},
+	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 398, ), CONTRACT_LIST(conditions, 398, ), false, false, 0, CONTRACT_LIST(kinds, 398, 1), "schema/pg15/deparse.txt:811:23"},
+	{ 169, 3, -1, false, false, CONTRACT_LIST(parents, 399, ), CONTRACT_LIST(conditions, 399, ), false, false, 0, CONTRACT_LIST(kinds, 399, 1), "schema/pg15/deparse.txt:813:22"},
+	{ 169, 4, -1, false, false, CONTRACT_LIST(parents, 400, ), CONTRACT_LIST(conditions, 400, ), false, false, 0, CONTRACT_LIST(kinds, 400, 1), "schema/pg15/deparse.txt:815:28"},
+	{ 170, 1, -1, false, false, CONTRACT_LIST(parents, 401, ), CONTRACT_LIST(conditions, 401, ), true, false, 0, CONTRACT_LIST(kinds, 401, ), "schema/pg15/deparse.txt:817:31"},
+	{ 170, 2, -1, false, false, CONTRACT_LIST(parents, 402, ), CONTRACT_LIST(conditions, 402, ), true, false, 0, CONTRACT_LIST(kinds, 402, ), "schema/pg15/deparse.txt:819:26"},
+	{ 171, 0, -1, false, false, CONTRACT_LIST(parents, 403, ), CONTRACT_LIST(conditions, 403, ), true, false, 0, CONTRACT_LIST(kinds, 403, ), "schema/pg15/deparse.txt:821:21"},
+	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 404, ), CONTRACT_LIST(conditions, 404, ), true, false, 0, CONTRACT_LIST(kinds, 404, ), "schema/pg15/deparse.txt:823:27"},
+	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 405, ), CONTRACT_LIST(conditions, 405, ), false, false, 0, CONTRACT_LIST(kinds, 405, 1), "schema/pg15/deparse.txt:825:27"},
+	{ 172, 0, -1, false, false, CONTRACT_LIST(parents, 406, ), CONTRACT_LIST(conditions, 406, ), true, false, 0, CONTRACT_LIST(kinds, 406, ), "schema/pg15/deparse.txt:827:31"},
+	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 407, ), CONTRACT_LIST(conditions, 407, ), true, false, 0, CONTRACT_LIST(kinds, 407, ), "schema/pg15/deparse.txt:829:31"},
+	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 408, ), CONTRACT_LIST(conditions, 408, ), false, false, 0, CONTRACT_LIST(kinds, 408, 1), "schema/pg15/deparse.txt:831:31"},
+	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 409, ), CONTRACT_LIST(conditions, 409, ), true, false, 0, CONTRACT_LIST(kinds, 409, ), "schema/pg15/deparse.txt:833:34"},
+	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 410, ), CONTRACT_LIST(conditions, 410, ), false, false, 0, CONTRACT_LIST(kinds, 410, 1), "schema/pg15/deparse.txt:835:34"},
+	{ 173, 0, -1, false, false, CONTRACT_LIST(parents, 411, ), CONTRACT_LIST(conditions, 411, ), true, false, 0, CONTRACT_LIST(kinds, 411, ), "schema/pg15/deparse.txt:837:30"},
+	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 412, ), CONTRACT_LIST(conditions, 412, ), true, false, 0, CONTRACT_LIST(kinds, 412, ), "schema/pg15/deparse.txt:839:30"},
+	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 413, ), CONTRACT_LIST(conditions, 413, ), false, false, 0, CONTRACT_LIST(kinds, 413, 1), "schema/pg15/deparse.txt:841:30"},
+	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 414, ), CONTRACT_LIST(conditions, 414, ), true, false, 0, CONTRACT_LIST(kinds, 414, ), "schema/pg15/deparse.txt:843:33"},
+	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 415, ), CONTRACT_LIST(conditions, 415, ), false, false, 0, CONTRACT_LIST(kinds, 415, 1), "schema/pg15/deparse.txt:845:33"},
+	{ 174, 0, -1, false, false, CONTRACT_LIST(parents, 416, ), CONTRACT_LIST(conditions, 416, ), true, false, 0, CONTRACT_LIST(kinds, 416, ), "schema/pg15/deparse.txt:847:32"},
+	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 417, ), CONTRACT_LIST(conditions, 417, ), true, false, 0, CONTRACT_LIST(kinds, 417, ), "schema/pg15/deparse.txt:849:36"},
+	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 418, ), CONTRACT_LIST(conditions, 418, ), false, false, 0, CONTRACT_LIST(kinds, 418, 1), "schema/pg15/deparse.txt:851:36"},
+	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 419, ), CONTRACT_LIST(conditions, 419, ), true, false, 0, CONTRACT_LIST(kinds, 419, ), "schema/pg15/deparse.txt:853:32"},
+	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 420, ), CONTRACT_LIST(conditions, 420, ), false, false, 0, CONTRACT_LIST(kinds, 420, 1), "schema/pg15/deparse.txt:855:32"},
+	{ 175, 1, -1, false, false, CONTRACT_LIST(parents, 421, ), CONTRACT_LIST(conditions, 421, ), true, false, 0, CONTRACT_LIST(kinds, 421, ), "schema/pg15/deparse.txt:857:31"},
+	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 422, ), CONTRACT_LIST(conditions, 422, ), true, false, 0, CONTRACT_LIST(kinds, 422, ), "schema/pg15/deparse.txt:859:35"},
+	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 423, ), CONTRACT_LIST(conditions, 423, ), false, false, 0, CONTRACT_LIST(kinds, 423, 1), "schema/pg15/deparse.txt:861:35"},
+	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 424, ), CONTRACT_LIST(conditions, 424, ), true, false, 0, CONTRACT_LIST(kinds, 424, ), "schema/pg15/deparse.txt:863:31"},
+	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 425, ), CONTRACT_LIST(conditions, 425, ), false, false, 0, CONTRACT_LIST(kinds, 425, 1), "schema/pg15/deparse.txt:865:31"},
+	{ 176, 0, -1, false, false, CONTRACT_LIST(parents, 426, ), CONTRACT_LIST(conditions, 426, ), true, false, 0, CONTRACT_LIST(kinds, 426, ), "schema/pg15/deparse.txt:867:30"},
+	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 427, ), CONTRACT_LIST(conditions, 427, ), true, false, 0, CONTRACT_LIST(kinds, 427, ), "schema/pg15/deparse.txt:869:26"},
+	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 428, ), CONTRACT_LIST(conditions, 428, ), false, false, 0, CONTRACT_LIST(kinds, 428, 1), "schema/pg15/deparse.txt:871:26"},
+	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 429, ), CONTRACT_LIST(conditions, 429, ), true, false, 0, CONTRACT_LIST(kinds, 429, ), "schema/pg15/deparse.txt:873:28"},
+	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 430, ), CONTRACT_LIST(conditions, 430, ), false, false, 0, CONTRACT_LIST(kinds, 430, 1), "schema/pg15/deparse.txt:875:28"},
+	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 431, ), CONTRACT_LIST(conditions, 431, ), true, false, 0, CONTRACT_LIST(kinds, 431, ), "schema/pg15/deparse.txt:877:23"},
+	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 432, ), CONTRACT_LIST(conditions, 432, ), false, false, 0, CONTRACT_LIST(kinds, 432, 1), "schema/pg15/deparse.txt:879:23"},
+	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 433, ), CONTRACT_LIST(conditions, 433, ), true, false, 0, CONTRACT_LIST(kinds, 433, ), "schema/pg15/deparse.txt:881:27"},
+	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 434, ), CONTRACT_LIST(conditions, 434, ), false, false, 0, CONTRACT_LIST(kinds, 434, 1), "schema/pg15/deparse.txt:883:27"},
+	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 435, ), CONTRACT_LIST(conditions, 435, ), true, false, 0, CONTRACT_LIST(kinds, 435, ), "schema/pg15/deparse.txt:885:29"},
+	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 436, ), CONTRACT_LIST(conditions, 436, ), false, false, 0, CONTRACT_LIST(kinds, 436, 1), "schema/pg15/deparse.txt:887:29"},
+	{ 179, 0, -1, false, false, CONTRACT_LIST(parents, 437, ), CONTRACT_LIST(conditions, 437, ), true, false, 0, CONTRACT_LIST(kinds, 437, ), "schema/pg15/deparse.txt:889:19"},
+	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 438, ), CONTRACT_LIST(conditions, 438, ), true, false, 0, CONTRACT_LIST(kinds, 438, ), "schema/pg15/deparse.txt:891:25"},
+	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 439, ), CONTRACT_LIST(conditions, 439, ), false, false, 0, CONTRACT_LIST(kinds, 439, 1), "schema/pg15/deparse.txt:893:25"},
+	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 440, ), CONTRACT_LIST(conditions, 440, ), true, false, 0, CONTRACT_LIST(kinds, 440, ), "schema/pg15/deparse.txt:895:13"},
+	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 441, ), CONTRACT_LIST(conditions, 441, ), false, false, 0, CONTRACT_LIST(kinds, 441, 1), "schema/pg15/deparse.txt:897:13"},
+	{ 181, 2, -1, false, false, CONTRACT_LIST(parents, 442, ), CONTRACT_LIST(conditions, 442, ), false, false, 0, CONTRACT_LIST(kinds, 442, 1), "schema/pg15/deparse.txt:899:14"},
+	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 443, ), CONTRACT_LIST(conditions, 443, ), false, false, 0, CONTRACT_LIST(kinds, 443, 1), "schema/pg15/deparse.txt:901:14"},
+	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 444, ), CONTRACT_LIST(conditions, 444, ), true, false, 0, CONTRACT_LIST(kinds, 444, ), "schema/pg15/deparse.txt:903:18"},
+	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 445, ), CONTRACT_LIST(conditions, 445, ), false, true, 0, CONTRACT_LIST(kinds, 445, ), "schema/pg15/deparse.txt:905:18"},
+	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 446, ), CONTRACT_LIST(conditions, 446, ), false, false, 0, CONTRACT_LIST(kinds, 446, 1), "schema/pg15/deparse.txt:907:18"},
+	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 447, ), CONTRACT_LIST(conditions, 447, ), true, false, 0, CONTRACT_LIST(kinds, 447, ), "schema/pg15/deparse.txt:909:19"},
+	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 448, ), CONTRACT_LIST(conditions, 448, ), false, false, 0, CONTRACT_LIST(kinds, 448, 1), "schema/pg15/deparse.txt:911:19"},
+	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 449, ), CONTRACT_LIST(conditions, 449, ), true, false, 0, CONTRACT_LIST(kinds, 449, ), "schema/pg15/deparse.txt:913:15"},
+	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 450, ), CONTRACT_LIST(conditions, 450, ), false, false, 0, CONTRACT_LIST(kinds, 450, 1), "schema/pg15/deparse.txt:915:15"},
+	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 451, ), CONTRACT_LIST(conditions, 451, ), true, false, 0, CONTRACT_LIST(kinds, 451, ), "schema/pg15/deparse.txt:917:20"},
+	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 452, ), CONTRACT_LIST(conditions, 452, ), false, false, 0, CONTRACT_LIST(kinds, 452, 1), "schema/pg15/deparse.txt:919:20"},
+	{ 184, 3, -1, false, false, CONTRACT_LIST(parents, 453, ), CONTRACT_LIST(conditions, 453, ), false, false, 0, CONTRACT_LIST(kinds, 453, 1), "schema/pg15/deparse.txt:921:21"},
+	{ 186, 1, -1, false, false, CONTRACT_LIST(parents, 454, ), CONTRACT_LIST(conditions, 454, ), false, false, 0, CONTRACT_LIST(kinds, 454, 1), "schema/pg15/deparse.txt:923:16"},
+	{ 186, 2, -1, false, false, CONTRACT_LIST(parents, 455, ), CONTRACT_LIST(conditions, 455, ), false, false, 0, CONTRACT_LIST(kinds, 455, 1), "schema/pg15/deparse.txt:925:16"},
+	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 456, ), CONTRACT_LIST(conditions, 456, ), true, false, 0, CONTRACT_LIST(kinds, 456, ), "schema/pg15/deparse.txt:927:19"},
+	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 457, ), CONTRACT_LIST(conditions, 457, ), false, false, 0, CONTRACT_LIST(kinds, 457, 1), "schema/pg15/deparse.txt:929:19"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 458, ), CONTRACT_LIST(conditions, 458, ), true, false, 0, CONTRACT_LIST(kinds, 458, ), "schema/pg15/deparse.txt:931:27"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 459, ), CONTRACT_LIST(conditions, 459, ), false, true, 0, CONTRACT_LIST(kinds, 459, ), "schema/pg15/deparse.txt:933:27"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 460, ), CONTRACT_LIST(conditions, 460, ), false, false, 0, CONTRACT_LIST(kinds, 460, 1), "schema/pg15/deparse.txt:935:27"},
+	{ 188, 0, -1, false, false, CONTRACT_LIST(parents, 461, ), CONTRACT_LIST(conditions, 461, ), false, false, 0, CONTRACT_LIST(kinds, 461, 1), "schema/pg15/deparse.txt:937:22"},
+	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 462, ), CONTRACT_LIST(conditions, 462, ), true, false, 0, CONTRACT_LIST(kinds, 462, ), "schema/pg15/deparse.txt:939:23"},
+	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 463, ), CONTRACT_LIST(conditions, 463, ), false, false, 0, CONTRACT_LIST(kinds, 463, 1), "schema/pg15/deparse.txt:941:23"},
+	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 464, ), CONTRACT_LIST(conditions, 464, ), false, false, 0, CONTRACT_LIST(kinds, 464, 1), "schema/pg15/deparse.txt:943:15"},
+	{ 190, 0, -1, false, false, CONTRACT_LIST(parents, 465, ), CONTRACT_LIST(conditions, 465, ), false, false, 0, CONTRACT_LIST(kinds, 465, 1), "schema/pg15/deparse.txt:945:23"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 466, ), CONTRACT_LIST(conditions, 466, ), true, false, 0, CONTRACT_LIST(kinds, 466, ), "schema/pg15/deparse.txt:947:14"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 467, ), CONTRACT_LIST(conditions, 467, ), false, false, 0, CONTRACT_LIST(kinds, 467, 1), "schema/pg15/deparse.txt:949:14"},
+	{ 191, 1, -1, false, false, CONTRACT_LIST(parents, 468, ), CONTRACT_LIST(conditions, 468, ), true, false, 0, CONTRACT_LIST(kinds, 468, ), "schema/pg15/deparse.txt:951:20"},
+	{ 192, 0, -1, false, false, CONTRACT_LIST(parents, 469, ), CONTRACT_LIST(conditions, 469, ), false, false, 0, CONTRACT_LIST(kinds, 469, 1), "schema/pg15/deparse.txt:953:19"},
+	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 470, ), CONTRACT_LIST(conditions, 470, ), true, false, 0, CONTRACT_LIST(kinds, 470, ), "schema/pg15/deparse.txt:955:24"},
+	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 471, ), CONTRACT_LIST(conditions, 471, ), false, false, 0, CONTRACT_LIST(kinds, 471, 1), "schema/pg15/deparse.txt:957:24"},
+	{ 193, 0, -1, false, false, CONTRACT_LIST(parents, 472, ), CONTRACT_LIST(conditions, 472, ), false, false, 0, CONTRACT_LIST(kinds, 472, 1), "schema/pg15/deparse.txt:959:13"},
+	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 473, ), CONTRACT_LIST(conditions, 473, ), true, false, 0, CONTRACT_LIST(kinds, 473, ), "schema/pg15/deparse.txt:961:15"},
+	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 474, ), CONTRACT_LIST(conditions, 474, ), false, false, 0, CONTRACT_LIST(kinds, 474, 1), "schema/pg15/deparse.txt:963:15"},
+	{ 194, 2, -1, false, false, CONTRACT_LIST(parents, 475, ), CONTRACT_LIST(conditions, 475, ), false, false, 0, CONTRACT_LIST(kinds, 475, 1), "schema/pg15/deparse.txt:965:28"},
+	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 476, ), CONTRACT_LIST(conditions, 476, ), true, false, 0, CONTRACT_LIST(kinds, 476, ), "schema/pg15/deparse.txt:967:24"},
+	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 477, ), CONTRACT_LIST(conditions, 477, ), false, false, 0, CONTRACT_LIST(kinds, 477, 1), "schema/pg15/deparse.txt:969:24"},
+	{ 194, 5, -1, false, false, CONTRACT_LIST(parents, 478, ), CONTRACT_LIST(conditions, 478, ), false, false, 0, CONTRACT_LIST(kinds, 478, 1), "schema/pg15/deparse.txt:971:24"},
+	{ 194, 6, -1, false, false, CONTRACT_LIST(parents, 479, ), CONTRACT_LIST(conditions, 479, ), false, false, 0, CONTRACT_LIST(kinds, 479, 1), "schema/pg15/deparse.txt:973:22"},
+	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 480, ), CONTRACT_LIST(conditions, 480, ), true, false, 0, CONTRACT_LIST(kinds, 480, ), "schema/pg15/deparse.txt:975:25"},
+	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 481, ), CONTRACT_LIST(conditions, 481, ), false, false, 0, CONTRACT_LIST(kinds, 481, 1), "schema/pg15/deparse.txt:977:25"},
+	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 482, ), CONTRACT_LIST(conditions, 482, ), true, false, 0, CONTRACT_LIST(kinds, 482, ), "schema/pg15/deparse.txt:979:25"},
+	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 483, ), CONTRACT_LIST(conditions, 483, ), false, true, 0, CONTRACT_LIST(kinds, 483, ), "schema/pg15/deparse.txt:981:25"},
+	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 484, ), CONTRACT_LIST(conditions, 484, ), false, false, 0, CONTRACT_LIST(kinds, 484, 1), "schema/pg15/deparse.txt:983:25"},
+	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 485, ), CONTRACT_LIST(conditions, 485, ), true, false, 0, CONTRACT_LIST(kinds, 485, ), "schema/pg15/deparse.txt:985:26"},
+	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 486, ), CONTRACT_LIST(conditions, 486, ), false, false, 0, CONTRACT_LIST(kinds, 486, 1), "schema/pg15/deparse.txt:987:26"},
+	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 487, ), CONTRACT_LIST(conditions, 487, ), true, false, 0, CONTRACT_LIST(kinds, 487, ), "schema/pg15/deparse.txt:989:27"},
+	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 488, ), CONTRACT_LIST(conditions, 488, ), false, false, 0, CONTRACT_LIST(kinds, 488, 1), "schema/pg15/deparse.txt:991:27"},
+	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 489, ), CONTRACT_LIST(conditions, 489, ), true, false, 0, CONTRACT_LIST(kinds, 489, ), "schema/pg15/deparse.txt:993:25"},
+	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 490, ), CONTRACT_LIST(conditions, 490, ), false, false, 0, CONTRACT_LIST(kinds, 490, 1), "schema/pg15/deparse.txt:995:25"},
+	{ 197, 2, -1, false, false, CONTRACT_LIST(parents, 491, ), CONTRACT_LIST(conditions, 491, ), false, false, 0, CONTRACT_LIST(kinds, 491, 1), "schema/pg15/deparse.txt:997:23"},
+	{ 197, 3, -1, false, false, CONTRACT_LIST(parents, 492, ), CONTRACT_LIST(conditions, 492, ), false, false, 0, CONTRACT_LIST(kinds, 492, 1), "schema/pg15/deparse.txt:999:29"},
+	{ 198, 1, -1, false, false, CONTRACT_LIST(parents, 493, ), CONTRACT_LIST(conditions, 493, ), false, false, 0, CONTRACT_LIST(kinds, 493, 1), "schema/pg15/deparse.txt:1001:24"},
+	{ 198, 2, -1, false, false, CONTRACT_LIST(parents, 494, ), CONTRACT_LIST(conditions, 494, ), false, false, 0, CONTRACT_LIST(kinds, 494, 1), "schema/pg15/deparse.txt:1003:24"},
+	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 495, ), CONTRACT_LIST(conditions, 495, ), true, false, 0, CONTRACT_LIST(kinds, 495, ), "schema/pg15/deparse.txt:1005:27"},
+	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 496, ), CONTRACT_LIST(conditions, 496, ), false, false, 0, CONTRACT_LIST(kinds, 496, 1), "schema/pg15/deparse.txt:1007:27"},
+	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 497, ), CONTRACT_LIST(conditions, 497, ), true, false, 0, CONTRACT_LIST(kinds, 497, ), "schema/pg15/deparse.txt:1009:24"},
+	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 498, ), CONTRACT_LIST(conditions, 498, ), false, false, 0, CONTRACT_LIST(kinds, 498, 1), "schema/pg15/deparse.txt:1011:24"},
+	{ 199, 0, -1, false, false, CONTRACT_LIST(parents, 499, ), CONTRACT_LIST(conditions, 499, ), true, false, 0, CONTRACT_LIST(kinds, 499, ), "schema/pg15/deparse.txt:1013:27"},
+	{ 199, 4, -1, false, false, CONTRACT_LIST(parents, 500, ), CONTRACT_LIST(conditions, 500, ), false, false, 0, CONTRACT_LIST(kinds, 500, 1), "schema/pg15/deparse.txt:1015:27"},
+	{ 199, 5, -1, false, false, CONTRACT_LIST(parents, 501, ), CONTRACT_LIST(conditions, 501, ), false, false, 0, CONTRACT_LIST(kinds, 501, 1), "schema/pg15/deparse.txt:1017:30"},
+	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 502, ), CONTRACT_LIST(conditions, 502, ), true, false, 0, CONTRACT_LIST(kinds, 502, ), "schema/pg15/deparse.txt:1019:16"},
+	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 503, ), CONTRACT_LIST(conditions, 503, ), false, false, 0, CONTRACT_LIST(kinds, 503, 1), "schema/pg15/deparse.txt:1021:16"},
+	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 504, ), CONTRACT_LIST(conditions, 504, ), true, false, 0, CONTRACT_LIST(kinds, 504, ), "schema/pg15/deparse.txt:1023:18"},
+	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 505, ), CONTRACT_LIST(conditions, 505, ), false, false, 0, CONTRACT_LIST(kinds, 505, 1), "schema/pg15/deparse.txt:1025:18"},
+	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 506, ), CONTRACT_LIST(conditions, 506, ), true, false, 0, CONTRACT_LIST(kinds, 506, ), "schema/pg15/deparse.txt:1027:23"},
+	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 507, ), CONTRACT_LIST(conditions, 507, ), false, false, 0, CONTRACT_LIST(kinds, 507, 1), "schema/pg15/deparse.txt:1029:23"},
+	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 508, ), CONTRACT_LIST(conditions, 508, ), true, false, 0, CONTRACT_LIST(kinds, 508, ), "schema/pg15/deparse.txt:1031:23"},
+	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 509, ), CONTRACT_LIST(conditions, 509, ), false, false, 0, CONTRACT_LIST(kinds, 509, 1), "schema/pg15/deparse.txt:1033:23"},
+	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 510, ), CONTRACT_LIST(conditions, 510, ), true, false, 0, CONTRACT_LIST(kinds, 510, ), "schema/pg15/deparse.txt:1035:22"},
+	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 511, ), CONTRACT_LIST(conditions, 511, ), false, false, 0, CONTRACT_LIST(kinds, 511, 1), "schema/pg15/deparse.txt:1037:22"},
+	{ 202, 1, -1, false, false, CONTRACT_LIST(parents, 512, ), CONTRACT_LIST(conditions, 512, ), false, false, 0, CONTRACT_LIST(kinds, 512, 1), "schema/pg15/deparse.txt:1039:16"},
+	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 513, ), CONTRACT_LIST(conditions, 513, ), true, false, 0, CONTRACT_LIST(kinds, 513, ), "schema/pg15/deparse.txt:1041:21"},
+	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 514, ), CONTRACT_LIST(conditions, 514, ), false, false, 0, CONTRACT_LIST(kinds, 514, 1), "schema/pg15/deparse.txt:1043:21"},
+	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 515, ), CONTRACT_LIST(conditions, 515, ), true, false, 0, CONTRACT_LIST(kinds, 515, ), "schema/pg15/deparse.txt:1045:19"},
+	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 516, ), CONTRACT_LIST(conditions, 516, ), false, false, 0, CONTRACT_LIST(kinds, 516, 1), "schema/pg15/deparse.txt:1047:19"},
+	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 517, ), CONTRACT_LIST(conditions, 517, ), true, false, 0, CONTRACT_LIST(kinds, 517, ), "schema/pg15/deparse.txt:1049:23"},
+	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 518, ), CONTRACT_LIST(conditions, 518, ), false, false, 0, CONTRACT_LIST(kinds, 518, 1), "schema/pg15/deparse.txt:1051:23"},
+	{ 203, 1, -1, false, false, CONTRACT_LIST(parents, 519, ), CONTRACT_LIST(conditions, 519, ), false, false, 0, CONTRACT_LIST(kinds, 519, 1), "schema/pg15/deparse.txt:1053:16"},
+	{ 204, 6, -1, false, false, CONTRACT_LIST(parents, 520, ), CONTRACT_LIST(conditions, 520, ), false, false, 0, CONTRACT_LIST(kinds, 520, 1), "schema/pg15/deparse.txt:1055:21"},
+	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 521, ), CONTRACT_LIST(conditions, 521, ), true, false, 0, CONTRACT_LIST(kinds, 521, ), "schema/pg15/deparse.txt:1057:17"},
+	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 522, ), CONTRACT_LIST(conditions, 522, ), false, false, 0, CONTRACT_LIST(kinds, 522, 1), "schema/pg15/deparse.txt:1059:17"},
+	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 523, ), CONTRACT_LIST(conditions, 523, ), true, false, 0, CONTRACT_LIST(kinds, 523, ), "schema/pg15/deparse.txt:1061:23"},
+	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 524, ), CONTRACT_LIST(conditions, 524, ), false, false, 0, CONTRACT_LIST(kinds, 524, 1), "schema/pg15/deparse.txt:1063:23"},
+	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 525, ), CONTRACT_LIST(conditions, 525, ), true, false, 0, CONTRACT_LIST(kinds, 525, ), "schema/pg15/deparse.txt:1065:20"},
+	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 526, ), CONTRACT_LIST(conditions, 526, ), false, false, 0, CONTRACT_LIST(kinds, 526, 1), "schema/pg15/deparse.txt:1067:20"},
+	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 527, ), CONTRACT_LIST(conditions, 527, ), true, false, 0, CONTRACT_LIST(kinds, 527, ), "schema/pg15/deparse.txt:1069:21"},
+	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 528, ), CONTRACT_LIST(conditions, 528, ), false, false, 0, CONTRACT_LIST(kinds, 528, 1), "schema/pg15/deparse.txt:1071:21"},
+	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 529, ), CONTRACT_LIST(conditions, 529, ), true, false, 0, CONTRACT_LIST(kinds, 529, ), "schema/pg15/deparse.txt:1073:21"},
+	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 530, ), CONTRACT_LIST(conditions, 530, ), false, false, 0, CONTRACT_LIST(kinds, 530, 1), "schema/pg15/deparse.txt:1075:21"},
+	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 531, ), CONTRACT_LIST(conditions, 531, ), true, false, 0, CONTRACT_LIST(kinds, 531, ), "schema/pg15/deparse.txt:1077:17"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 532, ), CONTRACT_LIST(conditions, 532, ), false, false, 0, CONTRACT_LIST(kinds, 532, 1), "schema/pg15/deparse.txt:1079:13"},
+	{ 211, 1, -1, false, false, CONTRACT_LIST(parents, 533, ), CONTRACT_LIST(conditions, 533, ), false, false, 0, CONTRACT_LIST(kinds, 533, 1), "schema/pg15/deparse.txt:1081:21"},
+	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 534, ), CONTRACT_LIST(conditions, 534, ), true, false, 0, CONTRACT_LIST(kinds, 534, ), "schema/pg15/deparse.txt:1083:24"},
+	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 535, ), CONTRACT_LIST(conditions, 535, ), false, false, 0, CONTRACT_LIST(kinds, 535, 1), "schema/pg15/deparse.txt:1085:24"},
+	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 536, ), CONTRACT_LIST(conditions, 536, ), false, false, 0, CONTRACT_LIST(kinds, 536, 1), "schema/pg15/deparse.txt:1087:24"},
+	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 537, ), CONTRACT_LIST(conditions, 537, ), true, false, 0, CONTRACT_LIST(kinds, 537, ), "schema/pg15/deparse.txt:1089:28"},
+	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 538, ), CONTRACT_LIST(conditions, 538, ), false, false, 0, CONTRACT_LIST(kinds, 538, 1), "schema/pg15/deparse.txt:1091:28"},
+	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 539, ), CONTRACT_LIST(conditions, 539, ), true, false, 0, CONTRACT_LIST(kinds, 539, ), "schema/pg15/deparse.txt:1093:17"},
+	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 540, ), CONTRACT_LIST(conditions, 540, ), false, false, 0, CONTRACT_LIST(kinds, 540, 1), "schema/pg15/deparse.txt:1095:17"},
+	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 541, ), CONTRACT_LIST(conditions, 541, ), true, false, 0, CONTRACT_LIST(kinds, 541, ), "schema/pg15/deparse.txt:1097:32"},
+	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 542, ), CONTRACT_LIST(conditions, 542, ), false, false, 0, CONTRACT_LIST(kinds, 542, 1), "schema/pg15/deparse.txt:1099:32"},
+	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 543, ), CONTRACT_LIST(conditions, 543, ), true, false, 0, CONTRACT_LIST(kinds, 543, ), "schema/pg15/deparse.txt:1101:30"},
+	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 544, ), CONTRACT_LIST(conditions, 544, ), false, false, 0, CONTRACT_LIST(kinds, 544, 1), "schema/pg15/deparse.txt:1103:30"},
+	{ 216, 0, -1, false, false, CONTRACT_LIST(parents, 545, ), CONTRACT_LIST(conditions, 545, ), true, false, 0, CONTRACT_LIST(kinds, 545, ), "schema/pg15/deparse.txt:1105:26"},
+	{ 217, 1, -1, false, false, CONTRACT_LIST(parents, 546, ), CONTRACT_LIST(conditions, 546, ), true, false, 0, CONTRACT_LIST(kinds, 546, ), "schema/pg15/deparse.txt:1107:28"},
+	{ 217, 3, -1, false, false, CONTRACT_LIST(parents, 547, ), CONTRACT_LIST(conditions, 547, ), false, false, 0, CONTRACT_LIST(kinds, 547, 1), "schema/pg15/deparse.txt:1109:27"},
+	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 548, ), CONTRACT_LIST(conditions, 548, ), true, false, 0, CONTRACT_LIST(kinds, 548, ), "schema/pg15/deparse.txt:1111:27"},
+	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 549, ), CONTRACT_LIST(conditions, 549, ), false, false, 0, CONTRACT_LIST(kinds, 549, 1), "schema/pg15/deparse.txt:1113:27"},
+	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 550, ), CONTRACT_LIST(conditions, 550, ), false, false, 0, CONTRACT_LIST(kinds, 550, 1), "schema/pg15/deparse.txt:1115:19"},
+	{ 220, 2, -1, false, false, CONTRACT_LIST(parents, 551, ), CONTRACT_LIST(conditions, 551, ), true, false, 0, CONTRACT_LIST(kinds, 551, ), "schema/pg15/deparse.txt:1117:24"},
+	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 552, ), CONTRACT_LIST(conditions, 552, ), true, false, 0, CONTRACT_LIST(kinds, 552, ), "schema/pg15/deparse.txt:1119:17"},
+	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 553, ), CONTRACT_LIST(conditions, 553, ), false, false, 0, CONTRACT_LIST(kinds, 553, 1), "schema/pg15/deparse.txt:1121:17"},
+	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 554, ), CONTRACT_LIST(conditions, 554, ), true, false, 0, CONTRACT_LIST(kinds, 554, ), "schema/pg15/deparse.txt:1123:25"},
+	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 555, ), CONTRACT_LIST(conditions, 555, ), false, false, 0, CONTRACT_LIST(kinds, 555, 1), "schema/pg15/deparse.txt:1125:25"},
+	{ 222, 1, -1, false, false, CONTRACT_LIST(parents, 556, ), CONTRACT_LIST(conditions, 556, ), false, false, 0, CONTRACT_LIST(kinds, 556, 1), "schema/pg15/deparse.txt:1127:26"},
+	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 557, ), CONTRACT_LIST(conditions, 557, ), true, false, 0, CONTRACT_LIST(kinds, 557, ), "schema/pg15/deparse.txt:1129:30"},
+	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 558, ), CONTRACT_LIST(conditions, 558, ), false, false, 0, CONTRACT_LIST(kinds, 558, 1), "schema/pg15/deparse.txt:1131:30"},
+	{ 223, 3, -1, false, false, CONTRACT_LIST(parents, 559, ), CONTRACT_LIST(conditions, 559, ), false, false, 0, CONTRACT_LIST(kinds, 559, 1), "schema/pg15/deparse.txt:1133:31"},
+	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 560, ), CONTRACT_LIST(conditions, 560, ), true, false, 0, CONTRACT_LIST(kinds, 560, ), "schema/pg15/deparse.txt:1135:33"},
+	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 561, ), CONTRACT_LIST(conditions, 561, ), false, false, 0, CONTRACT_LIST(kinds, 561, 1), "schema/pg15/deparse.txt:1137:33"},
+	{ 224, 2, -1, false, false, CONTRACT_LIST(parents, 562, ), CONTRACT_LIST(conditions, 562, ), true, false, 0, CONTRACT_LIST(kinds, 562, ), "schema/pg15/deparse.txt:1139:35"},
+	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 563, ), CONTRACT_LIST(conditions, 563, ), true, false, 0, CONTRACT_LIST(kinds, 563, ), "schema/pg15/deparse.txt:1141:31"},
+	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 564, ), CONTRACT_LIST(conditions, 564, ), false, false, 0, CONTRACT_LIST(kinds, 564, 1), "schema/pg15/deparse.txt:1143:31"},
+	{ 225, 1, -1, false, false, CONTRACT_LIST(parents, 565, ), CONTRACT_LIST(conditions, 565, ), true, false, 0, CONTRACT_LIST(kinds, 565, ), "schema/pg15/deparse.txt:1145:34"},
+	{ 225, 2, -1, false, false, CONTRACT_LIST(parents, 566, ), CONTRACT_LIST(conditions, 566, ), false, false, 0, CONTRACT_LIST(kinds, 566, 1), "schema/pg15/deparse.txt:1147:33"},
+	{ 225, 3, -1, false, false, CONTRACT_LIST(parents, 567, ), CONTRACT_LIST(conditions, 567, ), false, false, 0, CONTRACT_LIST(kinds, 567, 1), "schema/pg15/deparse.txt:1149:35"},
+	{ 225, 4, -1, false, false, CONTRACT_LIST(parents, 568, ), CONTRACT_LIST(conditions, 568, ), true, false, 0, CONTRACT_LIST(kinds, 568, ), "schema/pg15/deparse.txt:1151:34"},
+	{ 226, 0, -1, false, false, CONTRACT_LIST(parents, 569, ), CONTRACT_LIST(conditions, 569, ), true, false, 0, CONTRACT_LIST(kinds, 569, ), "schema/pg15/deparse.txt:1153:25"},
+	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 570, ), CONTRACT_LIST(conditions, 570, ), true, false, 0, CONTRACT_LIST(kinds, 570, ), "schema/pg15/deparse.txt:1155:31"},
+	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 571, ), CONTRACT_LIST(conditions, 571, ), false, false, 0, CONTRACT_LIST(kinds, 571, 1), "schema/pg15/deparse.txt:1157:31"},
+	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 572, ), CONTRACT_LIST(conditions, 572, ), true, false, 0, CONTRACT_LIST(kinds, 572, ), "schema/pg15/deparse.txt:1159:26"},
+	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 573, ), CONTRACT_LIST(conditions, 573, ), false, false, 0, CONTRACT_LIST(kinds, 573, 1), "schema/pg15/deparse.txt:1161:26"},
+	{ 227, 3, -1, false, false, CONTRACT_LIST(parents, 574, ), CONTRACT_LIST(conditions, 574, ), false, false, 0, CONTRACT_LIST(kinds, 574, 1), "schema/pg15/deparse.txt:1163:27"},
+	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 575, ), CONTRACT_LIST(conditions, 575, ), true, false, 0, CONTRACT_LIST(kinds, 575, ), "schema/pg15/deparse.txt:1165:29"},
+	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 576, ), CONTRACT_LIST(conditions, 576, ), false, false, 0, CONTRACT_LIST(kinds, 576, 1), "schema/pg15/deparse.txt:1167:29"},
+	{ 227, 5, -1, false, false, CONTRACT_LIST(parents, 577, ), CONTRACT_LIST(conditions, 577, ), false, false, 0, CONTRACT_LIST(kinds, 577, 1), "schema/pg15/deparse.txt:1169:24"},
+	{ 229, 0, -1, false, false, CONTRACT_LIST(parents, 578, ), CONTRACT_LIST(conditions, 578, ), true, false, 0, CONTRACT_LIST(kinds, 578, ), "schema/pg15/deparse.txt:1171:24"},
+	{ 230, 1, -1, false, false, CONTRACT_LIST(parents, 579, ), CONTRACT_LIST(conditions, 579, ), false, false, 0, CONTRACT_LIST(kinds, 579, 1), "schema/pg15/deparse.txt:1173:20"},
+	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 580, ), CONTRACT_LIST(conditions, 580, ), true, false, 0, CONTRACT_LIST(kinds, 580, ), "schema/pg15/deparse.txt:1175:25"},
+	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 581, ), CONTRACT_LIST(conditions, 581, ), false, false, 0, CONTRACT_LIST(kinds, 581, 1), "schema/pg15/deparse.txt:1177:25"},
+	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 582, ), CONTRACT_LIST(conditions, 582, ), true, false, 0, CONTRACT_LIST(kinds, 582, ), "schema/pg15/deparse.txt:1179:23"},
+	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 583, ), CONTRACT_LIST(conditions, 583, ), false, false, 0, CONTRACT_LIST(kinds, 583, 1), "schema/pg15/deparse.txt:1181:23"},
+	{ 231, 0, -1, false, false, CONTRACT_LIST(parents, 584, ), CONTRACT_LIST(conditions, 584, ), true, false, 0, CONTRACT_LIST(kinds, 584, ), "schema/pg15/deparse.txt:1183:24"},
+	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 585, ), CONTRACT_LIST(conditions, 585, ), true, false, 0, CONTRACT_LIST(kinds, 585, ), "schema/pg15/deparse.txt:1185:27"},
+	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 586, ), CONTRACT_LIST(conditions, 586, ), false, false, 0, CONTRACT_LIST(kinds, 586, 1), "schema/pg15/deparse.txt:1187:27"},
+	{ 232, 4, -1, false, false, CONTRACT_LIST(parents, 587, ), CONTRACT_LIST(conditions, 587, ), false, false, 0, CONTRACT_LIST(kinds, 587, 1), "schema/pg15/deparse.txt:1189:31"},
+	{ 232, 5, -1, false, false, CONTRACT_LIST(parents, 588, ), CONTRACT_LIST(conditions, 588, ), false, false, 0, CONTRACT_LIST(kinds, 588, 1), "schema/pg15/deparse.txt:1191:32"},
+	{ 232, 6, -1, false, false, CONTRACT_LIST(parents, 589, ), CONTRACT_LIST(conditions, 589, ), false, false, 0, CONTRACT_LIST(kinds, 589, 1), "schema/pg15/deparse.txt:1193:32"},
+	{ 234, 0, -1, false, false, CONTRACT_LIST(parents, 590, ), CONTRACT_LIST(conditions, 590, ), true, false, 0, CONTRACT_LIST(kinds, 590, ), "schema/pg15/deparse.txt:1195:19"},
+	{ 235, 0, -1, false, false, CONTRACT_LIST(parents, 591, ), CONTRACT_LIST(conditions, 591, ), true, false, 0, CONTRACT_LIST(kinds, 591, ), "schema/pg15/deparse.txt:1197:25"},
+	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 592, ), CONTRACT_LIST(conditions, 592, ), true, false, 0, CONTRACT_LIST(kinds, 592, ), "schema/pg15/deparse.txt:1199:24"},
+	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 593, ), CONTRACT_LIST(conditions, 593, ), false, false, 0, CONTRACT_LIST(kinds, 593, 1), "schema/pg15/deparse.txt:1201:24"},
+	{ 237, 0, -1, false, false, CONTRACT_LIST(parents, 594, ), CONTRACT_LIST(conditions, 594, ), true, false, 0, CONTRACT_LIST(kinds, 594, ), "schema/pg15/deparse.txt:1203:27"},
+	{ 237, 1, -1, false, false, CONTRACT_LIST(parents, 595, ), CONTRACT_LIST(conditions, 595, ), false, false, 0, CONTRACT_LIST(kinds, 595, 1), "schema/pg15/deparse.txt:1205:31"},
+	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 596, ), CONTRACT_LIST(conditions, 596, ), true, false, 0, CONTRACT_LIST(kinds, 596, ), "schema/pg15/deparse.txt:1207:26"},
+	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 597, ), CONTRACT_LIST(conditions, 597, ), false, false, 0, CONTRACT_LIST(kinds, 597, 1), "schema/pg15/deparse.txt:1209:26"},
 	{0}
 };
 
