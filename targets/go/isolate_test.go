@@ -4,6 +4,7 @@ package pg_query
 // and deep trees from the parser (a 2,000-way UNION ALL, a 1,500-term || chain) deparse.
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -25,9 +26,8 @@ func TestDeparseIsolatedIsDeparse(t *testing.T) {
 			t.Fatalf("%.40s: Deparse: %v", sql, err)
 		}
 		isolated, err := DeparseIsolated(tree)
-		if err != nil || isolated != plain {
-			t.Errorf("%.40s: DeparseIsolated gives %.60q, %v; Deparse %.60q", sql, isolated, err, plain)
-		}
+		check(t, err == nil && isolated == plain, fmt.Sprintf("DeparseIsolated gives Deparse's SQL: %.40s", sql),
+			func() string { return fmt.Sprintf("%.60q, %v; Deparse %.60q", isolated, err, plain) })
 	}
 }
 
@@ -40,7 +40,7 @@ func TestDeparseIsolatedRefusesAsDeparse(t *testing.T) {
 	tree.Stmts[0].Stmt.GetSelectStmt().FromClause[0].GetRangeVar().Relname = ""
 	_, plain := Deparse(tree)
 	_, isolated := DeparseIsolated(tree)
-	if plain == nil || isolated == nil || plain.Error() != isolated.Error() {
-		t.Errorf("a RangeVar without relname: Deparse says %v, DeparseIsolated %v", plain, isolated)
-	}
+	check(t, plain != nil && isolated != nil && plain.Error() == isolated.Error(),
+		"a RangeVar without relname: DeparseIsolated refuses as Deparse does",
+		func() string { return fmt.Sprintf("Deparse says %v, DeparseIsolated %v", plain, isolated) })
 }

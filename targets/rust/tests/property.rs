@@ -14,11 +14,13 @@ use random::Gen;
 use prost::Message;
 
 /// The errors a deparse of a made tree may give: refused by the contract or the protocol, too deep,
-/// or an argument the C side rejects (a string holding NUL).
+/// an argument the C side rejects (a string holding NUL), or, the trees being made (from outside:
+/// deparsed isolated), libpg_query's deparser crashing in its child.
 fn refusal(e: &pgbind::Error) -> bool {
     matches!(
         e,
         pgbind::Error::Unrepresentable { .. }
+            | pgbind::Error::DeparserCrashed { .. }
             | pgbind::Error::Invalid { .. }
             | pgbind::Error::Depth { .. }
             | pgbind::Error::Stack { .. }
@@ -58,11 +60,12 @@ fn main() {
             check(owned.as_ref().ok() == Some(&tree), "own (pgbind_decode -> prost)", kind);
             let viewed = pgbind::Tree::decode(&bytes).and_then(|t| t.root().to_owned());
             check(viewed.as_ref().ok() == Some(&tree), "views (to_owned through the accessors)", kind);
-            // deparse, of the owned tree and of the decoded Tree: SQL or an error that says why (the
-            // deparse contract refuses what libpg_query's deparser would crash on), never a crash
-            // of the kinds a tree can be refused with (never a syntax error, malformed bytes or a round
+            // deparse, of the owned tree and of the decoded Tree: a made tree is a tree from outside,
+            // which no rule of the contract may stop from crashing libpg_query's deparser, so it is
+            // deparsed isolated: SQL or an error that says why, never a crash of this process, of the
+            // kinds a tree can be refused with (never a syntax error, malformed bytes or a round
             // trip: the tree was made, not read, and the deparse is not checked)
-            for d in [pgbind::deparse(&tree), pgbind::Tree::decode(&bytes).and_then(|t| t.deparse())] {
+            for d in [pgbind::deparse_isolated(&tree), pgbind::Tree::decode(&bytes).and_then(|t| t.deparse_isolated())] {
                 match &d {
                     Ok(_) => deparsed += 1,
                     Err(e) => refused += usize::from(!e.to_string().is_empty()),
