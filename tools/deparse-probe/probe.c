@@ -8,16 +8,17 @@
  * holds anywhere (the union over every parent and value), whether it is ever NULL (a list: holds
  * a NULL cell), ever empty, and the fewest cells it has. Only what no parse of the corpus shows can
  * be refused, and only where the linked deparser was seen to crash (a signal, or no answer in 10 s)
- * with it, or for a kind also misread (SQL that does not parse back to the changed tree; a NULL or
- * a short list that only misreads is no memory hazard, and the check_deparse option catches its
- * wrong SQL): on up to HOSTS statements of the corpus that deparse and parse back to themselves,
+ * with it (a misread -- SQL that does not parse back to the changed tree -- is no memory hazard,
+ * and the check_deparse option catches its wrong SQL): on up to HOSTS statements of the corpus
+ * that deparse and parse back to themselves,
  * each field is changed once per case --
  * set to NULL (a list: its first cell), emptied, cut to one cell fewer than any parse gives, its
  * node (first cell) replaced by the smallest node of every kind the field never holds -- and
  * deparsed with pgbind_deparse_unchecked in a child (a fork server: one child runs cases until one
  * kills it; the parent records that case as a crash and forks the next child after it). A change
- * whose SQL parses back to the changed tree is a tree the parser makes: its kind joins the
- * allowed ones (its NULL, emptiness or count clears the rule). A deparser error is no reason for a
+ * whose SQL parses back to the changed tree is a tree the parser makes: its kind is never refused
+ * (its NULL, emptiness or count clears the rule). A kind the corpus has no sample of is not tried,
+ * so not refused. A deparser error is no reason for a
  * rule. What these rules cannot refuse is left to the isolated deparse (pgbind_Options).
  *
  *     deparse-probe --major 15 --out schema/pg15/deparse.txt FILE.sql... [--check FILE.sql...]
@@ -482,14 +483,15 @@ static void pick_samples(void)
  * kind's other samples; and where a change to the field's first host was bad, the same change
  * with each other value of each enum or bool field of its message (a NULL, an empty list, a kind
  * the parser makes under another value: ALTER SUBSCRIPTION's conninfo is NULL with ENABLE, GRANT
- * ON ALL TABLES IN SCHEMA holds Strings). A change that parses back proves the parser makes it. */
+ * ON ALL TABLES IN SCHEMA holds Strings; not for a kind that crashed: too many). A change that
+ * parses back proves the parser makes it. */
 static size_t second_round(size_t n_first, const uint8_t *out)
 {
 	size_t from = n_cases;
 	for (size_t i = 0; i < n_first; i++) {
 		Case c = cases[i];
 		Field *fd = &fields[c.field];
-		bool bad = out[i] == OUT_CRASH || (c.change == CH_KIND && out[i] == OUT_MISREAD);
+		bool bad = out[i] == OUT_CRASH;
 		if (c.change == CH_NONE || out[i] == OUT_SAME)
 			continue;
 		if (c.change == CH_KIND && bit_get(&fd->proven, c.kind))
@@ -563,8 +565,8 @@ static void record(size_t i, uint8_t out)
 {
 	const Case *c = &cases[i];
 	Field *fd = &fields[c->field];
-	/* a kind misread is a reason for a kinds rule; a NULL, an empty or a shorter list only crashing */
-	bool bad = out == OUT_CRASH || (c->change == CH_KIND && out == OUT_MISREAD), same = out == OUT_SAME;
+	/* only a crash is a reason for a rule: a misread is no memory hazard (check_deparse catches it) */
+	bool bad = out == OUT_CRASH, same = out == OUT_SAME;
 	switch (c->change) {
 	case CH_KIND:
 		if (same)
@@ -598,15 +600,15 @@ static void record(size_t i, uint8_t out)
 static uint8_t *outcomes;
 static const char *const outcome_name[] = {"an error", "misread", "crashed", "?", "parsed back"};
 
-/* Whether field f has a kinds rule: a kind outside those the parser makes (or a change proved it
- * makes) crashed or misread; its allowed kinds in *allowed */
-static bool kinds_rule(uint32_t f, Bits *allowed)
+/* Whether field f has a kinds rule: a kind that no parse puts there (nor a change proved the
+ * parser makes) crashed; the kinds it refuses, those alone, in *refused */
+static bool kinds_rule(uint32_t f, Bits *refused)
 {
 	const Field *fd = &fields[f];
 	bool any = false;
 	for (size_t w = 0; w < MAX_KINDS / 64; w++) {
-		allowed->w[w] = fd->kinds.w[w] | fd->proven.w[w];
-		any |= (fd->bad.w[w] & ~allowed->w[w]) != 0;
+		refused->w[w] = fd->bad.w[w] & ~(fd->kinds.w[w] | fd->proven.w[w]);
+		any |= refused->w[w] != 0;
 	}
 	return any;
 }
@@ -621,8 +623,8 @@ static const char *breaks(uint32_t f, const char *base)
 	const char *p = base + d->offset;
 	size_t n = d->count_offset ? *(const size_t *)(base + d->count_offset) : 1;
 	void *const *cells = is_list(d->wire) ? *(void *const *const *)p : (void *const *)p;
-	Bits allowed;
-	bool kinds = holds_nodes(d->wire) && kinds_rule(f, &allowed);
+	Bits refused;
+	bool kinds = holds_nodes(d->wire) && kinds_rule(f, &refused);
 	if (is_list(d->wire) && n == 0)
 		return fd->bad_empty && !fd->ok_empty ? "nonempty" : NULL;
 	if (is_list(d->wire) && fd->bad_cut && !fd->ok_cut && n < fd->fewest)
@@ -630,7 +632,7 @@ static const char *breaks(uint32_t f, const char *base)
 	for (size_t k = 0; k < n; k++) {
 		if (!cells[k] && fd->bad_null && !fd->ok_null)
 			return "nonnull";
-		if (cells[k] && kinds && !bit_get(&allowed, ((const pgbind_Node *)cells[k])->tag)) {
+		if (cells[k] && kinds && bit_get(&refused, ((const pgbind_Node *)cells[k])->tag)) {
 			broken_kind = ((const pgbind_Node *)cells[k])->tag;
 			return "kinds";
 		}
@@ -744,11 +746,10 @@ static void write_rules(FILE *out, const char *major, size_t n_learnt, size_t n_
 			"#     make deparse-probe   (tools/deparse-probe/run.sh; part of make regen)\n"
 			"# Read by pgbind-gen like the overrides (generator/deparse_rules.c says what each clause means);\n"
 			"# targets/c/runtime/contract.c refuses a tree that breaks a rule before the deparser sees it.\n"
-			"# Every rule is about one field, wherever its message sits (no context): kinds= the kinds the\n"
-			"# field holds in some parsed statement (the union over every parent and value) and those a change\n"
-			"# proved the parser makes, where another kind crashed (a signal, or no answer in 10 s) or misread\n"
-			"# (SQL that does not parse back); nonnull, nonempty, mincells= where no parse shows less and less\n"
-			"# crashed.\n"
+			"# Every rule is about one field, wherever its message sits (no context), and only where the\n"
+			"# deparser crashed (a signal, or no answer in 10 s): notkinds= the kinds that crashed there and that\n"
+			"# the field holds in no parsed statement (the union over every parent and value) nor in a change\n"
+			"# that parsed back; nonnull, nonempty, mincells= where no parse shows less and less crashed.\n"
 			"# From %zu statements (%zu of them deparse and parse back: the changes' hosts): %zu cases (how\n"
 			"# many crash or misread varies by a few between runs, as a read past a node depends on memory,\n"
 			"# so the counts are printed, not written here; the rules do not vary).\n",
@@ -778,14 +779,14 @@ static void write_rules(FILE *out, const char *major, size_t n_learnt, size_t n_
 			LABEL();
 			fprintf(out, "mincells=%zu\n", fd->fewest);
 		}
-		Bits allowed;
-		if (holds_nodes(d->wire) && kinds_rule(f, &allowed)) {
-			example(out, fd->ex_kind, "another kind");
+		Bits refused;
+		if (holds_nodes(d->wire) && kinds_rule(f, &refused)) {
+			example(out, fd->ex_kind, "a kind");
 			LABEL();
-			fprintf(out, "kinds=");
+			fprintf(out, "notkinds=");
 			const char *sep = "";
 			for (unsigned k = 1; k < MAX_KINDS; k++)
-				if (bit_get(&allowed, k) && pgbind_node_desc(k)) {
+				if (bit_get(&refused, k) && pgbind_node_desc(k)) {
 					fprintf(out, "%s%s", sep, pgbind_node_desc(k)->name);
 					sep = "|";
 				}
