@@ -6,7 +6,7 @@
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
  *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
- *   schema/pg15/deparse.txt      fnv1a64 a2eada5aa4e83672
+ *   schema/pg15/deparse.txt      fnv1a64 102f108def89fe66
  */
 /*
  * deparse.inc.c -- the deparse contract of the linked libpg_query: what its deparser requires of
@@ -16,2044 +16,1594 @@
  */
 
 /* ---- Begin rule operands ---- */
-/* 0: List.items (schema/pg15/deparse.txt:15:12) */
-/* 1: List.items (schema/pg15/deparse.txt:17:12) */
+/* 0: List.items (schema/pg15/deparse.txt:14:12) */
+/* 1: List.items (schema/pg15/deparse.txt:16:12) */
 static const uint8_t contract_kinds_1[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0xc0,0x0d,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0xc0,0x09,0x80,0x04,0x04,0x00,0x4a,
+	0xfa,0xff,0xff,0xff,0xff,0x7f,0xff,0xbf,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x7f,0xfe,0xff,0xff,0xdd,0xfe,0xfd,0xbf,0x7e,
 };
-/* 2: Alias.aliasname (schema/pg15/deparse.txt:19:17) */
-/* 3: Alias.colnames (schema/pg15/deparse.txt:21:16) */
-/* 4: Alias.colnames (schema/pg15/deparse.txt:23:16) */
+/* 2: Alias.aliasname (schema/pg15/deparse.txt:18:17) */
+/* 3: Alias.colnames (schema/pg15/deparse.txt:20:16) */
+/* 4: Alias.colnames (schema/pg15/deparse.txt:22:16) */
 static const uint8_t contract_kinds_4[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 5: RangeVar.relname (schema/pg15/deparse.txt:25:18) */
-/* 6: GroupingFunc.args (schema/pg15/deparse.txt:27:19) */
-static const uint8_t contract_kinds_6[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 5: RangeVar.relname (schema/pg15/deparse.txt:24:18) */
+/* 6: NamedArgExpr.name (schema/pg15/deparse.txt:26:19) */
+/* 7: BoolExpr.args (schema/pg15/deparse.txt:28:15) */
+/* 8: BoolExpr.args (schema/pg15/deparse.txt:30:15) */
+/* 9: SubLink.operName (schema/pg15/deparse.txt:32:19) */
+/* 10: SubLink.operName (schema/pg15/deparse.txt:34:19) */
+static const uint8_t contract_kinds_10[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 7: NamedArgExpr.arg (schema/pg15/deparse.txt:29:18) */
-static const uint8_t contract_kinds_7[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 8: NamedArgExpr.name (schema/pg15/deparse.txt:31:19) */
-/* 9: BoolExpr.args (schema/pg15/deparse.txt:33:15) */
-/* 10: BoolExpr.args (schema/pg15/deparse.txt:35:15) */
-/* 11: BoolExpr.args (schema/pg15/deparse.txt:37:15) */
-static const uint8_t contract_kinds_11[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 12: SubLink.testexpr (schema/pg15/deparse.txt:39:18) */
+/* 11: SubLink.subselect (schema/pg15/deparse.txt:36:19) */
+/* 12: SubLink.subselect (schema/pg15/deparse.txt:38:19) */
 static const uint8_t contract_kinds_12[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 13: SubLink.operName (schema/pg15/deparse.txt:41:19) */
-/* 14: SubLink.operName (schema/pg15/deparse.txt:43:19) */
+/* 13: CaseExpr.args (schema/pg15/deparse.txt:40:15) */
+/* 14: CaseExpr.args (schema/pg15/deparse.txt:42:15) */
 static const uint8_t contract_kinds_14[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0xfe,0xff,0xff,0xff,0xb3,0xfd,0xff,0xf7,0xed,0xef,0xdf,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0x5f,0xef,0xff,0xff,0xdd,0xfe,0xfd,0xbf,0x76,
 };
-/* 15: SubLink.subselect (schema/pg15/deparse.txt:45:19) */
-/* 16: SubLink.subselect (schema/pg15/deparse.txt:47:19) */
+/* 15: XmlExpr.named_args (schema/pg15/deparse.txt:44:20) */
+/* 16: XmlExpr.named_args (schema/pg15/deparse.txt:46:20) */
 static const uint8_t contract_kinds_16[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdf,0xf1,0xe3,0xf7,0x9b,0x37,0xa8,0xbf,0xff,0xff,0xff,0x7f,0xfb,0xbd,0x6b,0x88,0xdd,0xfd,0x2d,0xfa,0xf1,0xbb,0x36,
 };
-/* 17: CaseExpr.arg (schema/pg15/deparse.txt:49:14) */
-static const uint8_t contract_kinds_17[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 18: CaseExpr.args (schema/pg15/deparse.txt:51:15) */
-/* 19: CaseExpr.args (schema/pg15/deparse.txt:53:15) */
-static const uint8_t contract_kinds_19[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 20: CaseExpr.defresult (schema/pg15/deparse.txt:55:20) */
-static const uint8_t contract_kinds_20[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 21: CaseWhen.expr (schema/pg15/deparse.txt:57:15) */
+/* 17: CurrentOfExpr.cursor_name (schema/pg15/deparse.txt:48:27) */
+/* 18: JoinExpr.larg (schema/pg15/deparse.txt:50:15) */
+/* 19: JoinExpr.rarg (schema/pg15/deparse.txt:52:15) */
+/* 20: JoinExpr.usingClause (schema/pg15/deparse.txt:54:23) */
+/* 21: JoinExpr.usingClause (schema/pg15/deparse.txt:56:23) */
 static const uint8_t contract_kinds_21[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 22: CaseWhen.result (schema/pg15/deparse.txt:59:17) */
-static const uint8_t contract_kinds_22[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 23: RowExpr.args (schema/pg15/deparse.txt:61:14) */
-static const uint8_t contract_kinds_23[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 24: CoalesceExpr.args (schema/pg15/deparse.txt:63:19) */
+/* 22: IntoClause.rel (schema/pg15/deparse.txt:58:16) */
+/* 23: IntoClause.colNames (schema/pg15/deparse.txt:60:22) */
+/* 24: IntoClause.colNames (schema/pg15/deparse.txt:62:22) */
 static const uint8_t contract_kinds_24[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 25: MinMaxExpr.args (schema/pg15/deparse.txt:65:17) */
-static const uint8_t contract_kinds_25[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 25: IntoClause.options (schema/pg15/deparse.txt:64:20) */
+/* 26: IntoClause.options (schema/pg15/deparse.txt:66:20) */
+static const uint8_t contract_kinds_26[] = { /* the kinds allowed, by tag */
+	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x68,0xbe,0xf9,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
 };
-/* 26: XmlExpr.named_args (schema/pg15/deparse.txt:67:20) */
-/* 27: XmlExpr.named_args (schema/pg15/deparse.txt:69:20) */
-static const uint8_t contract_kinds_27[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 28: XmlExpr.args (schema/pg15/deparse.txt:71:14) */
-static const uint8_t contract_kinds_28[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 29: NullTest.arg (schema/pg15/deparse.txt:73:14) */
+/* 27: InsertStmt.relation (schema/pg15/deparse.txt:68:21) */
+/* 28: InsertStmt.cols (schema/pg15/deparse.txt:70:17) */
+/* 29: InsertStmt.cols (schema/pg15/deparse.txt:72:17) */
 static const uint8_t contract_kinds_29[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0xfa,0xff,0xfc,0x77,0xb1,0x7d,0xff,0xb3,0xc5,0xe4,0x88,0xee,0xf1,0x61,0x98,0x79,0xff,0x2f,0xda,0xc0,0xee,0x4a,0xea,0xff,0xf7,0x5d,0xfe,0xf1,0x3f,0x30,
 };
-/* 30: BooleanTest.arg (schema/pg15/deparse.txt:75:17) */
+/* 30: InsertStmt.selectStmt (schema/pg15/deparse.txt:74:24) */
 static const uint8_t contract_kinds_30[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 31: CurrentOfExpr.cursor_name (schema/pg15/deparse.txt:77:27) */
-/* 32: JoinExpr.larg (schema/pg15/deparse.txt:79:15) */
-/* 33: JoinExpr.larg (schema/pg15/deparse.txt:81:15) */
-static const uint8_t contract_kinds_33[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 31: InsertStmt.returningList (schema/pg15/deparse.txt:76:27) */
+/* 32: InsertStmt.returningList (schema/pg15/deparse.txt:78:27) */
+static const uint8_t contract_kinds_32[] = { /* the kinds allowed, by tag */
+	0xfe,0xf7,0xff,0xef,0xdd,0xff,0xff,0xdf,0xfb,0xff,0xff,0xbf,0x77,0xef,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x9f,0xdf,0xff,0x7f,0xfb,0xff,0xbb,0x36,
 };
-/* 34: JoinExpr.rarg (schema/pg15/deparse.txt:83:15) */
-/* 35: JoinExpr.rarg (schema/pg15/deparse.txt:85:15) */
-static const uint8_t contract_kinds_35[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 33: DeleteStmt.relation (schema/pg15/deparse.txt:80:21) */
+/* 34: DeleteStmt.usingClause (schema/pg15/deparse.txt:82:25) */
+/* 35: DeleteStmt.returningList (schema/pg15/deparse.txt:84:27) */
+/* 36: DeleteStmt.returningList (schema/pg15/deparse.txt:86:27) */
+static const uint8_t contract_kinds_36[] = { /* the kinds allowed, by tag */
+	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdf,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
 };
-/* 36: JoinExpr.usingClause (schema/pg15/deparse.txt:87:23) */
-/* 37: JoinExpr.usingClause (schema/pg15/deparse.txt:89:23) */
-static const uint8_t contract_kinds_37[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 37: UpdateStmt.relation (schema/pg15/deparse.txt:88:21) */
+/* 38: UpdateStmt.targetList (schema/pg15/deparse.txt:90:24) */
+/* 39: UpdateStmt.targetList (schema/pg15/deparse.txt:92:24) */
+static const uint8_t contract_kinds_39[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x12,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x08,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 38: JoinExpr.quals (schema/pg15/deparse.txt:91:16) */
-static const uint8_t contract_kinds_38[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 40: UpdateStmt.fromClause (schema/pg15/deparse.txt:94:24) */
+/* 41: UpdateStmt.returningList (schema/pg15/deparse.txt:96:27) */
+/* 42: UpdateStmt.returningList (schema/pg15/deparse.txt:98:27) */
+static const uint8_t contract_kinds_42[] = { /* the kinds allowed, by tag */
+	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdf,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
 };
-/* 39: IntoClause.rel (schema/pg15/deparse.txt:93:16) */
-/* 40: IntoClause.colNames (schema/pg15/deparse.txt:95:22) */
-/* 41: IntoClause.colNames (schema/pg15/deparse.txt:97:22) */
-static const uint8_t contract_kinds_41[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 42: IntoClause.options (schema/pg15/deparse.txt:99:20) */
-/* 43: IntoClause.options (schema/pg15/deparse.txt:101:20) */
-static const uint8_t contract_kinds_43[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 44: InsertStmt.relation (schema/pg15/deparse.txt:103:21) */
-/* 45: InsertStmt.cols (schema/pg15/deparse.txt:105:17) */
-/* 46: InsertStmt.cols (schema/pg15/deparse.txt:107:17) */
+/* 43: MergeStmt.relation (schema/pg15/deparse.txt:100:20) */
+/* 44: MergeStmt.sourceRelation (schema/pg15/deparse.txt:102:27) */
+/* 45: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:104:30) */
+/* 46: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:106:30) */
 static const uint8_t contract_kinds_46[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0xfe,0xff,0xfe,0xff,0xb3,0xfd,0xff,0xf7,0xef,0xfd,0xce,0xfe,0xfb,0x7d,0xff,0xf9,0xff,0xff,0xfb,0xc2,0xff,0xca,0xeb,0xff,0xff,0xdd,0xfe,0xf3,0x7f,0x79,
 };
-/* 47: InsertStmt.selectStmt (schema/pg15/deparse.txt:109:24) */
-static const uint8_t contract_kinds_47[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 47: SelectStmt.targetList (schema/pg15/deparse.txt:108:24) */
+/* 48: SelectStmt.targetList (schema/pg15/deparse.txt:110:24) */
+static const uint8_t contract_kinds_48[] = { /* the kinds allowed, by tag */
+	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdf,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x6f,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
 };
-/* 48: InsertStmt.returningList (schema/pg15/deparse.txt:111:27) */
-/* 49: InsertStmt.returningList (schema/pg15/deparse.txt:113:27) */
-static const uint8_t contract_kinds_49[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 50: DeleteStmt.relation (schema/pg15/deparse.txt:115:21) */
-/* 51: DeleteStmt.usingClause (schema/pg15/deparse.txt:117:25) */
-/* 52: DeleteStmt.usingClause (schema/pg15/deparse.txt:119:25) */
+/* 49: SelectStmt.fromClause (schema/pg15/deparse.txt:112:24) */
+/* 50: SelectStmt.groupClause (schema/pg15/deparse.txt:114:25) */
+/* 51: SelectStmt.windowClause (schema/pg15/deparse.txt:116:26) */
+/* 52: SelectStmt.windowClause (schema/pg15/deparse.txt:118:26) */
 static const uint8_t contract_kinds_52[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x7a,0xf7,0xfc,0x67,0x91,0x79,0xff,0x91,0xc1,0x40,0x80,0x02,0x30,0x20,0x00,0x20,0x00,0xca,0x10,0x82,0xb9,0x40,0x00,0x19,0xf5,0x0d,0xfa,0xf1,0x38,0x30,
 };
-/* 53: DeleteStmt.returningList (schema/pg15/deparse.txt:121:27) */
-/* 54: DeleteStmt.returningList (schema/pg15/deparse.txt:123:27) */
-static const uint8_t contract_kinds_54[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 53: SelectStmt.valuesLists (schema/pg15/deparse.txt:120:25) */
+static const uint8_t contract_kinds_53[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
 };
-/* 55: UpdateStmt.relation (schema/pg15/deparse.txt:125:21) */
-/* 56: UpdateStmt.targetList (schema/pg15/deparse.txt:127:24) */
-/* 57: UpdateStmt.targetList (schema/pg15/deparse.txt:129:24) */
+/* 54: SelectStmt.sortClause (schema/pg15/deparse.txt:122:24) */
+/* 55: SelectStmt.sortClause (schema/pg15/deparse.txt:124:24) */
+static const uint8_t contract_kinds_55[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xfd,0xef,0xff,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x5f,0xff,0xff,0xff,0xff,0xff,0xfd,0xbf,0x76,
+};
+/* 56: SelectStmt.lockingClause (schema/pg15/deparse.txt:126:27) */
+/* 57: SelectStmt.lockingClause (schema/pg15/deparse.txt:128:27) */
 static const uint8_t contract_kinds_57[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x7e,0xff,0xfe,0xef,0xe7,0xfb,0xff,0x7f,0xf9,0x8d,0xe7,0xf0,0x87,0x0e,0x0a,0xe0,0x11,0x00,0x3f,0x18,0x01,0x02,0x51,0x3a,0xf8,0xe7,0xff,0xe0,0x3f,0x70,
 };
-/* 58: UpdateStmt.fromClause (schema/pg15/deparse.txt:131:24) */
-/* 59: UpdateStmt.fromClause (schema/pg15/deparse.txt:133:24) */
-static const uint8_t contract_kinds_59[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 58: AlterTableStmt.relation (schema/pg15/deparse.txt:130:25) */
+/* 59: AlterTableStmt.cmds (schema/pg15/deparse.txt:132:21) */
+/* 60: AlterTableStmt.cmds (schema/pg15/deparse.txt:134:21) */
+static const uint8_t contract_kinds_60[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xff,0x67,0x91,0x79,0x3f,0xd0,0x01,0x09,0x42,0x00,0x42,0x08,0x00,0xe0,0x00,0x02,0x08,0x10,0x21,0x00,0x01,0x02,0xf0,0x25,0xfa,0xe0,0x3c,0x30,
 };
-/* 60: UpdateStmt.returningList (schema/pg15/deparse.txt:135:27) */
-/* 61: UpdateStmt.returningList (schema/pg15/deparse.txt:137:27) */
+/* 61: AlterTableCmd.def (schema/pg15/deparse.txt:136:19) */
 static const uint8_t contract_kinds_61[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0xf4,0x25,0xfa,0xe0,0x79,0x7a,
 };
-/* 62: MergeStmt.relation (schema/pg15/deparse.txt:139:20) */
-/* 63: MergeStmt.sourceRelation (schema/pg15/deparse.txt:141:27) */
-/* 64: MergeStmt.sourceRelation (schema/pg15/deparse.txt:143:27) */
+/* 62: AlterDomainStmt.typeName (schema/pg15/deparse.txt:138:27) */
+/* 63: AlterDomainStmt.typeName (schema/pg15/deparse.txt:140:27) */
+static const uint8_t contract_kinds_63[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+};
+/* 64: AlterDomainStmt.def (schema/pg15/deparse.txt:142:21) */
 static const uint8_t contract_kinds_64[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
+	0xfa,0xf7,0xff,0xef,0xff,0x7b,0x3f,0x14,0x01,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x02,0xf4,0x25,0xfe,0xe0,0x38,0x70,
 };
-/* 65: MergeStmt.joinCondition (schema/pg15/deparse.txt:145:26) */
-static const uint8_t contract_kinds_65[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 65: GrantStmt.objects (schema/pg15/deparse.txt:144:19) */
+/* 66: GrantStmt.objects (schema/pg15/deparse.txt:146:19) */
+static const uint8_t contract_kinds_66[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x0d,0xfa,0xe0,0x78,0x3a,
 };
-/* 66: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:147:30) */
-/* 67: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:149:30) */
-static const uint8_t contract_kinds_67[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,
-};
-/* 68: SelectStmt.distinctClause (schema/pg15/deparse.txt:151:28) */
+/* 67: GrantStmt.privileges (schema/pg15/deparse.txt:148:22) */
+/* 68: GrantStmt.privileges (schema/pg15/deparse.txt:150:22) */
 static const uint8_t contract_kinds_68[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0xfe,0xf7,0xfe,0xff,0xb1,0xfd,0xff,0xd7,0xe5,0x65,0xca,0xfe,0x72,0x25,0x98,0xf9,0xbc,0x26,0xd8,0xc0,0xee,0x4a,0xeb,0xff,0xff,0xdd,0xfe,0xf1,0x3f,0x70,
 };
-/* 69: SelectStmt.targetList (schema/pg15/deparse.txt:153:24) */
-/* 70: SelectStmt.targetList (schema/pg15/deparse.txt:155:24) */
+/* 69: GrantStmt.grantees (schema/pg15/deparse.txt:152:20) */
+/* 70: GrantStmt.grantees (schema/pg15/deparse.txt:154:20) */
 static const uint8_t contract_kinds_70[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 71: SelectStmt.fromClause (schema/pg15/deparse.txt:157:24) */
-/* 72: SelectStmt.fromClause (schema/pg15/deparse.txt:159:24) */
+/* 71: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:156:29) */
+/* 72: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:158:29) */
 static const uint8_t contract_kinds_72[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
+	0xfe,0xff,0xfe,0xff,0xb1,0xfd,0xff,0xd7,0xe5,0x6d,0xca,0xfe,0x72,0x25,0x9e,0xf9,0xbc,0xe6,0xd9,0xc0,0xee,0x4a,0xeb,0xff,0xff,0xdd,0xfe,0xf1,0x3f,0x70,
 };
-/* 73: SelectStmt.whereClause (schema/pg15/deparse.txt:161:25) */
-static const uint8_t contract_kinds_73[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 73: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:160:29) */
+/* 74: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:162:29) */
+static const uint8_t contract_kinds_74[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 74: SelectStmt.groupClause (schema/pg15/deparse.txt:163:25) */
-/* 75: SelectStmt.groupClause (schema/pg15/deparse.txt:165:25) */
-static const uint8_t contract_kinds_75[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
-};
-/* 76: SelectStmt.havingClause (schema/pg15/deparse.txt:167:26) */
+/* 75: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:164:36) */
+/* 76: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:166:36) */
 static const uint8_t contract_kinds_76[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 77: SelectStmt.windowClause (schema/pg15/deparse.txt:169:26) */
-/* 78: SelectStmt.windowClause (schema/pg15/deparse.txt:171:26) */
-static const uint8_t contract_kinds_78[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 79: SelectStmt.valuesLists (schema/pg15/deparse.txt:173:25) */
+/* 77: AlterDefaultPrivilegesStmt.action (schema/pg15/deparse.txt:168:35) */
+/* 78: ClusterStmt.params (schema/pg15/deparse.txt:170:20) */
+/* 79: ClusterStmt.params (schema/pg15/deparse.txt:172:20) */
 static const uint8_t contract_kinds_79[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 80: SelectStmt.sortClause (schema/pg15/deparse.txt:175:24) */
-/* 81: SelectStmt.sortClause (schema/pg15/deparse.txt:177:24) */
+/* 80: CopyStmt.attlist (schema/pg15/deparse.txt:174:18) */
+/* 81: CopyStmt.attlist (schema/pg15/deparse.txt:176:18) */
 static const uint8_t contract_kinds_81[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 82: SelectStmt.limitOffset (schema/pg15/deparse.txt:179:25) */
-static const uint8_t contract_kinds_82[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 82: CopyStmt.options (schema/pg15/deparse.txt:178:18) */
+/* 83: CopyStmt.options (schema/pg15/deparse.txt:180:18) */
+static const uint8_t contract_kinds_83[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0xda,0x23,0xc2,0x11,0x00,0x00,0x10,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 83: SelectStmt.lockingClause (schema/pg15/deparse.txt:181:27) */
-/* 84: SelectStmt.lockingClause (schema/pg15/deparse.txt:183:27) */
-static const uint8_t contract_kinds_84[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,
+/* 84: CreateStmt.relation (schema/pg15/deparse.txt:182:21) */
+/* 85: CreateStmt.tableElts (schema/pg15/deparse.txt:184:23) */
+/* 86: CreateStmt.inhRelations (schema/pg15/deparse.txt:186:26) */
+/* 87: CreateStmt.inhRelations (schema/pg15/deparse.txt:188:26) */
+static const uint8_t contract_kinds_87[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 85: ReturnStmt.returnval (schema/pg15/deparse.txt:185:22) */
-static const uint8_t contract_kinds_85[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 86: AlterTableStmt.relation (schema/pg15/deparse.txt:187:25) */
-/* 87: AlterTableStmt.cmds (schema/pg15/deparse.txt:189:21) */
-/* 88: AlterTableStmt.cmds (schema/pg15/deparse.txt:191:21) */
-static const uint8_t contract_kinds_88[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 89: AlterTableCmd.def (schema/pg15/deparse.txt:193:19) */
+/* 88: CreateStmt.options (schema/pg15/deparse.txt:190:20) */
+/* 89: CreateStmt.options (schema/pg15/deparse.txt:192:20) */
 static const uint8_t contract_kinds_89[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0x04,0x00,0x00,0x00,0x41,0x4a,
+	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x28,0xbe,0xf9,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
 };
-/* 90: AlterDomainStmt.typeName (schema/pg15/deparse.txt:195:27) */
-/* 91: AlterDomainStmt.typeName (schema/pg15/deparse.txt:197:27) */
+/* 90: DefineStmt.defnames (schema/pg15/deparse.txt:194:21) */
+/* 91: DefineStmt.defnames (schema/pg15/deparse.txt:196:21) */
 static const uint8_t contract_kinds_91[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 92: AlterDomainStmt.def (schema/pg15/deparse.txt:199:21) */
-static const uint8_t contract_kinds_92[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x04,0x00,0x04,0x00,0x00,0x40,
+/* 92: DefineStmt.args (schema/pg15/deparse.txt:198:17) */
+/* 93: DefineStmt.args (schema/pg15/deparse.txt:200:17) */
+static const uint8_t contract_kinds_93[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
 };
-/* 93: GrantStmt.objects (schema/pg15/deparse.txt:201:19) */
-/* 94: GrantStmt.objects (schema/pg15/deparse.txt:203:19) */
-static const uint8_t contract_kinds_94[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x40,0x0a,
+/* 94: DefineStmt.definition (schema/pg15/deparse.txt:202:23) */
+/* 95: DefineStmt.definition (schema/pg15/deparse.txt:204:23) */
+static const uint8_t contract_kinds_95[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 95: GrantStmt.privileges (schema/pg15/deparse.txt:205:22) */
-/* 96: GrantStmt.privileges (schema/pg15/deparse.txt:207:22) */
-static const uint8_t contract_kinds_96[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
+/* 96: DropStmt.objects (schema/pg15/deparse.txt:206:18) */
+/* 97: DropStmt.objects (schema/pg15/deparse.txt:208:18) */
+static const uint8_t contract_kinds_97[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfd,0x67,0xd1,0x7d,0xff,0x11,0xc1,0xca,0x84,0xac,0x61,0x41,0xa1,0x15,0x7f,0x0b,0x17,0x0c,0x80,0x4e,0x10,0xd2,0xf7,0x5d,0xfa,0xe5,0x3b,0x3a,
 };
-/* 97: GrantStmt.grantees (schema/pg15/deparse.txt:209:20) */
-/* 98: GrantStmt.grantees (schema/pg15/deparse.txt:211:20) */
-static const uint8_t contract_kinds_98[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+/* 98: TruncateStmt.relations (schema/pg15/deparse.txt:210:24) */
+/* 99: TruncateStmt.relations (schema/pg15/deparse.txt:212:24) */
+static const uint8_t contract_kinds_99[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 99: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:213:29) */
-/* 100: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:215:29) */
+/* 100: CommentStmt.object (schema/pg15/deparse.txt:214:20) */
 static const uint8_t contract_kinds_100[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,0x00,0x00,
+	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
 };
-/* 101: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:217:29) */
-/* 102: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:219:29) */
-static const uint8_t contract_kinds_102[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
-};
-/* 103: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:221:36) */
-/* 104: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:223:36) */
+/* 101: FetchStmt.portalname (schema/pg15/deparse.txt:216:22) */
+/* 102: IndexStmt.relation (schema/pg15/deparse.txt:218:20) */
+/* 103: IndexStmt.indexParams (schema/pg15/deparse.txt:220:24) */
+/* 104: IndexStmt.indexParams (schema/pg15/deparse.txt:222:24) */
 static const uint8_t contract_kinds_104[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x7a,0xf7,0xfc,0x67,0x93,0xf9,0xff,0x55,0xcd,0x61,0x80,0x00,0x20,0x08,0x06,0x80,0x00,0x00,0x30,0x80,0x00,0x40,0x00,0x30,0xfd,0x85,0xfa,0xe1,0x38,0x30,
 };
-/* 105: AlterDefaultPrivilegesStmt.action (schema/pg15/deparse.txt:225:35) */
-/* 106: ClusterStmt.params (schema/pg15/deparse.txt:227:20) */
-/* 107: ClusterStmt.params (schema/pg15/deparse.txt:229:20) */
-static const uint8_t contract_kinds_107[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 105: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:224:34) */
+/* 106: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:226:34) */
+static const uint8_t contract_kinds_106[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x93,0xf9,0xff,0xd5,0xcd,0x61,0x80,0x00,0x20,0x08,0x06,0x80,0x00,0x00,0x30,0x80,0x01,0x40,0x00,0x30,0xfd,0x85,0xfa,0xe1,0x38,0x30,
 };
-/* 108: CopyStmt.query (schema/pg15/deparse.txt:231:16) */
+/* 107: IndexStmt.options (schema/pg15/deparse.txt:228:19) */
+/* 108: IndexStmt.options (schema/pg15/deparse.txt:230:19) */
 static const uint8_t contract_kinds_108[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x68,0xbe,0xf8,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
 };
-/* 109: CopyStmt.attlist (schema/pg15/deparse.txt:233:18) */
-/* 110: CopyStmt.attlist (schema/pg15/deparse.txt:235:18) */
+/* 109: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:232:29) */
+/* 110: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:234:29) */
 static const uint8_t contract_kinds_110[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 111: CopyStmt.options (schema/pg15/deparse.txt:237:18) */
-/* 112: CopyStmt.options (schema/pg15/deparse.txt:239:18) */
+/* 111: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:236:31) */
+/* 112: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:238:31) */
 static const uint8_t contract_kinds_112[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x85,0xfa,0xe0,0x38,0x30,
 };
-/* 113: CopyStmt.whereClause (schema/pg15/deparse.txt:241:23) */
-static const uint8_t contract_kinds_113[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 113: CreateFunctionStmt.options (schema/pg15/deparse.txt:240:28) */
+/* 114: CreateFunctionStmt.options (schema/pg15/deparse.txt:242:28) */
+static const uint8_t contract_kinds_114[] = { /* the kinds allowed, by tag */
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 114: CreateStmt.relation (schema/pg15/deparse.txt:243:21) */
-/* 115: CreateStmt.tableElts (schema/pg15/deparse.txt:245:23) */
-/* 116: CreateStmt.tableElts (schema/pg15/deparse.txt:247:23) */
-static const uint8_t contract_kinds_116[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x04,0x40,0x00,0x00,0x00,0x00,
+/* 115: CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:244:29) */
+static const uint8_t contract_kinds_115[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
 };
-/* 117: CreateStmt.inhRelations (schema/pg15/deparse.txt:249:26) */
-/* 118: CreateStmt.inhRelations (schema/pg15/deparse.txt:251:26) */
+/* 116: AlterFunctionStmt.func (schema/pg15/deparse.txt:246:24) */
+/* 117: AlterFunctionStmt.actions (schema/pg15/deparse.txt:248:27) */
+/* 118: AlterFunctionStmt.actions (schema/pg15/deparse.txt:250:27) */
 static const uint8_t contract_kinds_118[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 119: CreateStmt.options (schema/pg15/deparse.txt:253:20) */
-/* 120: CreateStmt.options (schema/pg15/deparse.txt:255:20) */
+/* 119: DoStmt.args (schema/pg15/deparse.txt:252:13) */
+/* 120: DoStmt.args (schema/pg15/deparse.txt:254:13) */
 static const uint8_t contract_kinds_120[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 121: DefineStmt.defnames (schema/pg15/deparse.txt:257:21) */
-/* 122: DefineStmt.defnames (schema/pg15/deparse.txt:259:21) */
-static const uint8_t contract_kinds_122[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 121: RenameStmt.object (schema/pg15/deparse.txt:256:19) */
+static const uint8_t contract_kinds_121[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfc,0x77,0xe1,0x7d,0xff,0x3b,0xc5,0x66,0x9d,0xef,0xb5,0xe3,0xfd,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xf3,0x5d,0xfe,0xfd,0xbb,0x3e,
 };
-/* 123: DefineStmt.args (schema/pg15/deparse.txt:261:17) */
-/* 124: DefineStmt.args (schema/pg15/deparse.txt:263:17) */
-static const uint8_t contract_kinds_124[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x08,
+/* 122: RenameStmt.newname (schema/pg15/deparse.txt:258:20) */
+/* 123: RuleStmt.relation (schema/pg15/deparse.txt:260:19) */
+/* 124: RuleStmt.rulename (schema/pg15/deparse.txt:262:19) */
+/* 125: RuleStmt.actions (schema/pg15/deparse.txt:264:18) */
+/* 126: NotifyStmt.conditionname (schema/pg15/deparse.txt:266:26) */
+/* 127: ListenStmt.conditionname (schema/pg15/deparse.txt:268:26) */
+/* 128: TransactionStmt.options (schema/pg15/deparse.txt:270:25) */
+/* 129: TransactionStmt.options (schema/pg15/deparse.txt:272:25) */
+static const uint8_t contract_kinds_129[] = { /* the kinds allowed, by tag */
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 125: DefineStmt.definition (schema/pg15/deparse.txt:265:23) */
-/* 126: DefineStmt.definition (schema/pg15/deparse.txt:267:23) */
-static const uint8_t contract_kinds_126[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 130: ViewStmt.view (schema/pg15/deparse.txt:274:15) */
+/* 131: ViewStmt.aliases (schema/pg15/deparse.txt:276:18) */
+/* 132: ViewStmt.aliases (schema/pg15/deparse.txt:278:18) */
+static const uint8_t contract_kinds_132[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 127: DropStmt.objects (schema/pg15/deparse.txt:269:18) */
-/* 128: DropStmt.objects (schema/pg15/deparse.txt:271:18) */
-static const uint8_t contract_kinds_128[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
+/* 133: ViewStmt.query (schema/pg15/deparse.txt:280:16) */
+/* 134: ViewStmt.query (schema/pg15/deparse.txt:282:16) */
+static const uint8_t contract_kinds_134[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 129: TruncateStmt.relations (schema/pg15/deparse.txt:273:24) */
-/* 130: TruncateStmt.relations (schema/pg15/deparse.txt:275:24) */
-static const uint8_t contract_kinds_130[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 135: ViewStmt.options (schema/pg15/deparse.txt:284:18) */
+/* 136: ViewStmt.options (schema/pg15/deparse.txt:286:18) */
+static const uint8_t contract_kinds_136[] = { /* the kinds allowed, by tag */
+	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x68,0xbe,0xf8,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
 };
-/* 131: CommentStmt.object (schema/pg15/deparse.txt:277:20) */
-static const uint8_t contract_kinds_131[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x40,0x0a,
-};
-/* 132: FetchStmt.portalname (schema/pg15/deparse.txt:279:22) */
-/* 133: IndexStmt.relation (schema/pg15/deparse.txt:281:20) */
-/* 134: IndexStmt.indexParams (schema/pg15/deparse.txt:283:24) */
-/* 135: IndexStmt.indexParams (schema/pg15/deparse.txt:285:24) */
-static const uint8_t contract_kinds_135[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
-};
-/* 136: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:287:34) */
-/* 137: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:289:34) */
-static const uint8_t contract_kinds_137[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
-};
-/* 138: IndexStmt.options (schema/pg15/deparse.txt:291:19) */
-/* 139: IndexStmt.options (schema/pg15/deparse.txt:293:19) */
+/* 137: LoadStmt.filename (schema/pg15/deparse.txt:288:19) */
+/* 138: CreateDomainStmt.domainname (schema/pg15/deparse.txt:290:29) */
+/* 139: CreateDomainStmt.domainname (schema/pg15/deparse.txt:292:29) */
 static const uint8_t contract_kinds_139[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 140: IndexStmt.whereClause (schema/pg15/deparse.txt:295:24) */
-static const uint8_t contract_kinds_140[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 141: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:297:29) */
-/* 142: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:299:29) */
+/* 140: CreateDomainStmt.typeName (schema/pg15/deparse.txt:294:28) */
+/* 141: CreateDomainStmt.constraints (schema/pg15/deparse.txt:296:30) */
+/* 142: CreateDomainStmt.constraints (schema/pg15/deparse.txt:298:30) */
 static const uint8_t contract_kinds_142[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x38,0x30,
 };
-/* 143: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:301:31) */
-/* 144: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:303:31) */
-static const uint8_t contract_kinds_144[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
+/* 143: CreatedbStmt.dbname (schema/pg15/deparse.txt:300:21) */
+/* 144: CreatedbStmt.options (schema/pg15/deparse.txt:302:22) */
+/* 145: CreatedbStmt.options (schema/pg15/deparse.txt:304:22) */
+static const uint8_t contract_kinds_145[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 145: CreateFunctionStmt.options (schema/pg15/deparse.txt:305:28) */
-/* 146: CreateFunctionStmt.options (schema/pg15/deparse.txt:307:28) */
-static const uint8_t contract_kinds_146[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 146: DropdbStmt.dbname (schema/pg15/deparse.txt:306:19) */
+/* 147: DropdbStmt.options (schema/pg15/deparse.txt:308:20) */
+/* 148: DropdbStmt.options (schema/pg15/deparse.txt:310:20) */
+static const uint8_t contract_kinds_148[] = { /* the kinds allowed, by tag */
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 147: CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:309:29) */
-static const uint8_t contract_kinds_147[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
-};
-/* 148: AlterFunctionStmt.func (schema/pg15/deparse.txt:311:24) */
-/* 149: AlterFunctionStmt.actions (schema/pg15/deparse.txt:313:27) */
-/* 150: AlterFunctionStmt.actions (schema/pg15/deparse.txt:315:27) */
+/* 149: VacuumStmt.options (schema/pg15/deparse.txt:312:20) */
+/* 150: VacuumStmt.options (schema/pg15/deparse.txt:314:20) */
 static const uint8_t contract_kinds_150[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 151: DoStmt.args (schema/pg15/deparse.txt:317:13) */
-/* 152: DoStmt.args (schema/pg15/deparse.txt:319:13) */
+/* 151: VacuumStmt.rels (schema/pg15/deparse.txt:316:17) */
+/* 152: VacuumStmt.rels (schema/pg15/deparse.txt:318:17) */
 static const uint8_t contract_kinds_152[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x11,0xc1,0x00,0x84,0x80,0x01,0x00,0x00,0x20,0x10,0x00,0x10,0x08,0x00,0x00,0x00,0x02,0xf0,0x45,0xfa,0xe0,0x3b,0x30,
 };
-/* 153: RenameStmt.object (schema/pg15/deparse.txt:321:19) */
-static const uint8_t contract_kinds_153[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
+/* 153: ExplainStmt.query (schema/pg15/deparse.txt:320:19) */
+/* 154: ExplainStmt.options (schema/pg15/deparse.txt:322:21) */
+/* 155: ExplainStmt.options (schema/pg15/deparse.txt:324:21) */
+static const uint8_t contract_kinds_155[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x03,0xda,0x23,0xc2,0x11,0x00,0x00,0x18,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 154: RenameStmt.newname (schema/pg15/deparse.txt:323:20) */
-/* 155: RuleStmt.relation (schema/pg15/deparse.txt:325:19) */
-/* 156: RuleStmt.rulename (schema/pg15/deparse.txt:327:19) */
-/* 157: RuleStmt.whereClause (schema/pg15/deparse.txt:329:23) */
+/* 156: CreateTableAsStmt.query (schema/pg15/deparse.txt:326:25) */
+/* 157: CreateTableAsStmt.query (schema/pg15/deparse.txt:328:25) */
 static const uint8_t contract_kinds_157[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 158: RuleStmt.actions (schema/pg15/deparse.txt:331:18) */
-/* 159: RuleStmt.actions (schema/pg15/deparse.txt:333:18) */
-static const uint8_t contract_kinds_159[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x05,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 158: CreateTableAsStmt.into (schema/pg15/deparse.txt:330:24) */
+/* 159: CreateSeqStmt.sequence (schema/pg15/deparse.txt:332:24) */
+/* 160: CreateSeqStmt.options (schema/pg15/deparse.txt:334:23) */
+/* 161: CreateSeqStmt.options (schema/pg15/deparse.txt:336:23) */
+static const uint8_t contract_kinds_161[] = { /* the kinds allowed, by tag */
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 160: NotifyStmt.conditionname (schema/pg15/deparse.txt:335:26) */
-/* 161: ListenStmt.conditionname (schema/pg15/deparse.txt:337:26) */
-/* 162: TransactionStmt.options (schema/pg15/deparse.txt:339:25) */
-/* 163: TransactionStmt.options (schema/pg15/deparse.txt:341:25) */
-static const uint8_t contract_kinds_163[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 162: AlterSeqStmt.sequence (schema/pg15/deparse.txt:338:23) */
+/* 163: AlterSeqStmt.options (schema/pg15/deparse.txt:340:22) */
+/* 164: AlterSeqStmt.options (schema/pg15/deparse.txt:342:22) */
+static const uint8_t contract_kinds_164[] = { /* the kinds allowed, by tag */
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 164: ViewStmt.view (schema/pg15/deparse.txt:343:15) */
-/* 165: ViewStmt.aliases (schema/pg15/deparse.txt:345:18) */
-/* 166: ViewStmt.aliases (schema/pg15/deparse.txt:347:18) */
-static const uint8_t contract_kinds_166[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 167: ViewStmt.query (schema/pg15/deparse.txt:349:16) */
-/* 168: ViewStmt.query (schema/pg15/deparse.txt:351:16) */
-static const uint8_t contract_kinds_168[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 169: ViewStmt.options (schema/pg15/deparse.txt:353:18) */
-/* 170: ViewStmt.options (schema/pg15/deparse.txt:355:18) */
+/* 165: VariableSetStmt.args (schema/pg15/deparse.txt:344:22) */
+/* 166: VariableShowStmt.name (schema/pg15/deparse.txt:346:23) */
+/* 167: CreateTrigStmt.trigname (schema/pg15/deparse.txt:348:25) */
+/* 168: CreateTrigStmt.relation (schema/pg15/deparse.txt:350:25) */
+/* 169: CreateTrigStmt.funcname (schema/pg15/deparse.txt:352:25) */
+/* 170: CreateTrigStmt.funcname (schema/pg15/deparse.txt:354:25) */
 static const uint8_t contract_kinds_170[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 171: LoadStmt.filename (schema/pg15/deparse.txt:357:19) */
-/* 172: CreateDomainStmt.domainname (schema/pg15/deparse.txt:359:29) */
-/* 173: CreateDomainStmt.domainname (schema/pg15/deparse.txt:361:29) */
-static const uint8_t contract_kinds_173[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 171: CreateTrigStmt.args (schema/pg15/deparse.txt:356:21) */
+/* 172: CreateTrigStmt.args (schema/pg15/deparse.txt:358:21) */
+static const uint8_t contract_kinds_172[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 174: CreateDomainStmt.typeName (schema/pg15/deparse.txt:363:28) */
-/* 175: CreateDomainStmt.constraints (schema/pg15/deparse.txt:365:30) */
-/* 176: CreateDomainStmt.constraints (schema/pg15/deparse.txt:367:30) */
+/* 173: CreateTrigStmt.columns (schema/pg15/deparse.txt:360:24) */
+/* 174: CreateTrigStmt.columns (schema/pg15/deparse.txt:362:24) */
+static const uint8_t contract_kinds_174[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+};
+/* 175: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:364:32) */
+/* 176: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:366:32) */
 static const uint8_t contract_kinds_176[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 177: CreatedbStmt.dbname (schema/pg15/deparse.txt:369:21) */
-/* 178: CreatedbStmt.options (schema/pg15/deparse.txt:371:22) */
-/* 179: CreatedbStmt.options (schema/pg15/deparse.txt:373:22) */
+/* 177: CreatePLangStmt.plname (schema/pg15/deparse.txt:368:24) */
+/* 178: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:370:27) */
+/* 179: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:372:27) */
 static const uint8_t contract_kinds_179[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 180: DropdbStmt.dbname (schema/pg15/deparse.txt:375:19) */
-/* 181: DropdbStmt.options (schema/pg15/deparse.txt:377:20) */
-/* 182: DropdbStmt.options (schema/pg15/deparse.txt:379:20) */
-static const uint8_t contract_kinds_182[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 180: CreatePLangStmt.plinline (schema/pg15/deparse.txt:374:26) */
+/* 181: CreatePLangStmt.plinline (schema/pg15/deparse.txt:376:26) */
+static const uint8_t contract_kinds_181[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 183: VacuumStmt.options (schema/pg15/deparse.txt:381:20) */
-/* 184: VacuumStmt.options (schema/pg15/deparse.txt:383:20) */
-static const uint8_t contract_kinds_184[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 182: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:378:29) */
+/* 183: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:380:29) */
+static const uint8_t contract_kinds_183[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 185: VacuumStmt.rels (schema/pg15/deparse.txt:385:17) */
-/* 186: VacuumStmt.rels (schema/pg15/deparse.txt:387:17) */
+/* 184: CreateRoleStmt.role (schema/pg15/deparse.txt:382:21) */
+/* 185: CreateRoleStmt.options (schema/pg15/deparse.txt:384:24) */
+/* 186: CreateRoleStmt.options (schema/pg15/deparse.txt:386:24) */
 static const uint8_t contract_kinds_186[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 187: ExplainStmt.query (schema/pg15/deparse.txt:389:19) */
-/* 188: ExplainStmt.query (schema/pg15/deparse.txt:391:19) */
-static const uint8_t contract_kinds_188[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x05,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 187: AlterRoleStmt.role (schema/pg15/deparse.txt:388:20) */
+/* 188: AlterRoleStmt.options (schema/pg15/deparse.txt:390:23) */
+/* 189: AlterRoleStmt.options (schema/pg15/deparse.txt:392:23) */
+static const uint8_t contract_kinds_189[] = { /* the kinds allowed, by tag */
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 189: ExplainStmt.options (schema/pg15/deparse.txt:393:21) */
-/* 190: ExplainStmt.options (schema/pg15/deparse.txt:395:21) */
-static const uint8_t contract_kinds_190[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 190: DropRoleStmt.roles (schema/pg15/deparse.txt:394:20) */
+/* 191: DropRoleStmt.roles (schema/pg15/deparse.txt:396:20) */
+static const uint8_t contract_kinds_191[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xeb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 191: CreateTableAsStmt.query (schema/pg15/deparse.txt:397:25) */
-/* 192: CreateTableAsStmt.query (schema/pg15/deparse.txt:399:25) */
-static const uint8_t contract_kinds_192[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 192: LockStmt.relations (schema/pg15/deparse.txt:398:20) */
+/* 193: LockStmt.relations (schema/pg15/deparse.txt:400:20) */
+static const uint8_t contract_kinds_193[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 193: CreateTableAsStmt.into (schema/pg15/deparse.txt:401:24) */
-/* 194: CreateSeqStmt.sequence (schema/pg15/deparse.txt:403:24) */
-/* 195: CreateSeqStmt.options (schema/pg15/deparse.txt:405:23) */
-/* 196: CreateSeqStmt.options (schema/pg15/deparse.txt:407:23) */
-static const uint8_t contract_kinds_196[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 194: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:402:32) */
+/* 195: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:404:32) */
+static const uint8_t contract_kinds_195[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 197: AlterSeqStmt.sequence (schema/pg15/deparse.txt:409:23) */
-/* 198: AlterSeqStmt.options (schema/pg15/deparse.txt:411:22) */
-/* 199: AlterSeqStmt.options (schema/pg15/deparse.txt:413:22) */
-static const uint8_t contract_kinds_199[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 196: ReindexStmt.params (schema/pg15/deparse.txt:406:20) */
+/* 197: ReindexStmt.params (schema/pg15/deparse.txt:408:20) */
+static const uint8_t contract_kinds_197[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 200: VariableSetStmt.args (schema/pg15/deparse.txt:415:22) */
-/* 201: VariableSetStmt.args (schema/pg15/deparse.txt:417:22) */
+/* 198: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:410:30) */
+/* 199: AlterDatabaseStmt.dbname (schema/pg15/deparse.txt:412:26) */
+/* 200: AlterDatabaseStmt.options (schema/pg15/deparse.txt:414:27) */
+/* 201: AlterDatabaseStmt.options (schema/pg15/deparse.txt:416:27) */
 static const uint8_t contract_kinds_201[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x20,0x00,0x08,0x00,0x00,0x00,0x00,0x40,
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 202: VariableShowStmt.name (schema/pg15/deparse.txt:419:23) */
-/* 203: CreateTrigStmt.trigname (schema/pg15/deparse.txt:421:25) */
-/* 204: CreateTrigStmt.relation (schema/pg15/deparse.txt:423:25) */
-/* 205: CreateTrigStmt.funcname (schema/pg15/deparse.txt:425:25) */
-/* 206: CreateTrigStmt.funcname (schema/pg15/deparse.txt:427:25) */
+/* 202: AlterDatabaseSetStmt.dbname (schema/pg15/deparse.txt:418:29) */
+/* 203: AlterDatabaseSetStmt.setstmt (schema/pg15/deparse.txt:420:30) */
+/* 204: AlterRoleSetStmt.setstmt (schema/pg15/deparse.txt:422:26) */
+/* 205: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:424:38) */
+/* 206: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:426:38) */
 static const uint8_t contract_kinds_206[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 207: CreateTrigStmt.args (schema/pg15/deparse.txt:429:21) */
-/* 208: CreateTrigStmt.args (schema/pg15/deparse.txt:431:21) */
-static const uint8_t contract_kinds_208[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 209: CreateTrigStmt.columns (schema/pg15/deparse.txt:433:24) */
-/* 210: CreateTrigStmt.columns (schema/pg15/deparse.txt:435:24) */
+/* 207: CreateConversionStmt.for_encoding_name (schema/pg15/deparse.txt:428:40) */
+/* 208: CreateConversionStmt.to_encoding_name (schema/pg15/deparse.txt:430:39) */
+/* 209: CreateConversionStmt.func_name (schema/pg15/deparse.txt:432:32) */
+/* 210: CreateConversionStmt.func_name (schema/pg15/deparse.txt:434:32) */
 static const uint8_t contract_kinds_210[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 211: CreateTrigStmt.whenClause (schema/pg15/deparse.txt:437:28) */
-static const uint8_t contract_kinds_211[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 211: CreateCastStmt.sourcetype (schema/pg15/deparse.txt:436:27) */
+/* 212: CreateCastStmt.targettype (schema/pg15/deparse.txt:438:27) */
+/* 213: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:440:31) */
+/* 214: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:442:31) */
+static const uint8_t contract_kinds_214[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 212: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:439:32) */
-/* 213: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:441:32) */
-static const uint8_t contract_kinds_213[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,
-};
-/* 214: CreatePLangStmt.plname (schema/pg15/deparse.txt:443:24) */
-/* 215: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:445:27) */
-/* 216: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:447:27) */
+/* 215: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:444:32) */
+/* 216: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:446:32) */
 static const uint8_t contract_kinds_216[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 217: CreatePLangStmt.plinline (schema/pg15/deparse.txt:449:26) */
-/* 218: CreatePLangStmt.plinline (schema/pg15/deparse.txt:451:26) */
-static const uint8_t contract_kinds_218[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 219: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:453:29) */
-/* 220: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:455:29) */
+/* 217: CreateOpClassStmt.amname (schema/pg15/deparse.txt:448:26) */
+/* 218: CreateOpClassStmt.datatype (schema/pg15/deparse.txt:450:28) */
+/* 219: CreateOpClassStmt.items (schema/pg15/deparse.txt:452:25) */
+/* 220: CreateOpClassStmt.items (schema/pg15/deparse.txt:454:25) */
 static const uint8_t contract_kinds_220[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xb7,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xfe,0xfd,0xff,0xff,0xff,0xfd,0xfb,0x76,
 };
-/* 221: CreateRoleStmt.role (schema/pg15/deparse.txt:457:21) */
-/* 222: CreateRoleStmt.options (schema/pg15/deparse.txt:459:24) */
-/* 223: CreateRoleStmt.options (schema/pg15/deparse.txt:461:24) */
-static const uint8_t contract_kinds_223[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 221: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:456:33) */
+/* 222: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:458:33) */
+static const uint8_t contract_kinds_222[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 224: AlterRoleStmt.role (schema/pg15/deparse.txt:463:20) */
-/* 225: AlterRoleStmt.options (schema/pg15/deparse.txt:465:23) */
-/* 226: AlterRoleStmt.options (schema/pg15/deparse.txt:467:23) */
-static const uint8_t contract_kinds_226[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 223: CreateOpFamilyStmt.amname (schema/pg15/deparse.txt:460:27) */
+/* 224: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:462:32) */
+/* 225: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:464:32) */
+static const uint8_t contract_kinds_225[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 227: DropRoleStmt.roles (schema/pg15/deparse.txt:469:20) */
-/* 228: DropRoleStmt.roles (schema/pg15/deparse.txt:471:20) */
+/* 226: AlterOpFamilyStmt.amname (schema/pg15/deparse.txt:466:26) */
+/* 227: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:468:25) */
+/* 228: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:470:25) */
 static const uint8_t contract_kinds_228[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xb7,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xfe,0xfd,0xff,0xff,0xff,0xfd,0xfb,0x76,
 };
-/* 229: LockStmt.relations (schema/pg15/deparse.txt:473:20) */
-/* 230: LockStmt.relations (schema/pg15/deparse.txt:475:20) */
-static const uint8_t contract_kinds_230[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 229: PrepareStmt.name (schema/pg15/deparse.txt:472:18) */
+/* 230: PrepareStmt.argtypes (schema/pg15/deparse.txt:474:22) */
+/* 231: PrepareStmt.argtypes (schema/pg15/deparse.txt:476:22) */
+static const uint8_t contract_kinds_231[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfd,0x67,0xd1,0xfb,0xff,0x55,0xe9,0xcb,0x86,0xbc,0x63,0x4d,0xa1,0x95,0x7f,0x09,0x17,0x0c,0x80,0x46,0x11,0x52,0xf7,0x77,0xfb,0xe4,0x3b,0x30,
 };
-/* 231: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:477:32) */
-/* 232: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:479:32) */
-static const uint8_t contract_kinds_232[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 233: ReindexStmt.params (schema/pg15/deparse.txt:481:20) */
-/* 234: ReindexStmt.params (schema/pg15/deparse.txt:483:20) */
-static const uint8_t contract_kinds_234[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 235: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:485:30) */
-/* 236: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:487:30) */
+/* 232: PrepareStmt.query (schema/pg15/deparse.txt:478:19) */
+/* 233: ExecuteStmt.name (schema/pg15/deparse.txt:480:18) */
+/* 234: DeclareCursorStmt.portalname (schema/pg15/deparse.txt:482:30) */
+/* 235: DeclareCursorStmt.query (schema/pg15/deparse.txt:484:25) */
+/* 236: DeclareCursorStmt.query (schema/pg15/deparse.txt:486:25) */
 static const uint8_t contract_kinds_236[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x82,0x20,0x80,0x80,0x10,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 237: AlterDatabaseStmt.dbname (schema/pg15/deparse.txt:489:26) */
-/* 238: AlterDatabaseStmt.options (schema/pg15/deparse.txt:491:27) */
-/* 239: AlterDatabaseStmt.options (schema/pg15/deparse.txt:493:27) */
+/* 237: CreateTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:488:37) */
+/* 238: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:490:30) */
+/* 239: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:492:30) */
 static const uint8_t contract_kinds_239[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xc6,0x9a,0x33,0x28,0x9e,0xe8,0x80,0x7e,0x7b,0xc2,0xbd,0x4a,0x88,0xc5,0xfd,0x0d,0xfa,0xf1,0x3b,0x30,
 };
-/* 240: AlterDatabaseSetStmt.dbname (schema/pg15/deparse.txt:495:29) */
-/* 241: AlterDatabaseSetStmt.setstmt (schema/pg15/deparse.txt:497:30) */
-/* 242: AlterRoleSetStmt.setstmt (schema/pg15/deparse.txt:499:26) */
-/* 243: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:501:38) */
-/* 244: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:503:38) */
-static const uint8_t contract_kinds_244[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 240: DropTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:494:35) */
+/* 241: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:496:31) */
+static const uint8_t contract_kinds_241[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0x38,0x38,
 };
-/* 245: CreateConversionStmt.for_encoding_name (schema/pg15/deparse.txt:505:40) */
-/* 246: CreateConversionStmt.to_encoding_name (schema/pg15/deparse.txt:507:39) */
-/* 247: CreateConversionStmt.func_name (schema/pg15/deparse.txt:509:32) */
-/* 248: CreateConversionStmt.func_name (schema/pg15/deparse.txt:511:32) */
-static const uint8_t contract_kinds_248[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 242: AlterObjectDependsStmt.extname (schema/pg15/deparse.txt:498:32) */
+/* 243: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:500:30) */
+static const uint8_t contract_kinds_243[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfc,0x77,0xe1,0x7d,0xff,0x3b,0xc5,0x66,0x9d,0xef,0xb5,0xe3,0xfd,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xf3,0x5d,0xfe,0xfd,0xbb,0x3e,
 };
-/* 249: CreateCastStmt.sourcetype (schema/pg15/deparse.txt:513:27) */
-/* 250: CreateCastStmt.targettype (schema/pg15/deparse.txt:515:27) */
-/* 251: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:517:31) */
-/* 252: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:519:31) */
+/* 244: AlterObjectSchemaStmt.newschema (schema/pg15/deparse.txt:502:33) */
+/* 245: AlterOwnerStmt.object (schema/pg15/deparse.txt:504:23) */
+/* 246: AlterOwnerStmt.object (schema/pg15/deparse.txt:506:23) */
+static const uint8_t contract_kinds_246[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xfe,0xe7,0xe7,0xff,0xff,0x3e,0xf9,0x42,0xa4,0xbe,0x85,0xe5,0xff,0x17,0xff,0x39,0x17,0x0e,0x80,0x4f,0x58,0xd1,0xfb,0x5f,0xff,0xf4,0xfb,0x7e,
+};
+/* 247: AlterOwnerStmt.newowner (schema/pg15/deparse.txt:508:25) */
+/* 248: AlterOperatorStmt.opername (schema/pg15/deparse.txt:510:28) */
+/* 249: AlterOperatorStmt.options (schema/pg15/deparse.txt:512:27) */
+/* 250: AlterOperatorStmt.options (schema/pg15/deparse.txt:514:27) */
+static const uint8_t contract_kinds_250[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x03,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
+};
+/* 251: AlterTypeStmt.typeName (schema/pg15/deparse.txt:516:25) */
+/* 252: AlterTypeStmt.typeName (schema/pg15/deparse.txt:518:25) */
 static const uint8_t contract_kinds_252[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 253: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:521:32) */
-/* 254: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:523:32) */
+/* 253: AlterTypeStmt.options (schema/pg15/deparse.txt:520:23) */
+/* 254: AlterTypeStmt.options (schema/pg15/deparse.txt:522:23) */
 static const uint8_t contract_kinds_254[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 255: CreateOpClassStmt.amname (schema/pg15/deparse.txt:525:26) */
-/* 256: CreateOpClassStmt.datatype (schema/pg15/deparse.txt:527:28) */
-/* 257: CreateOpClassStmt.items (schema/pg15/deparse.txt:529:25) */
-/* 258: CreateOpClassStmt.items (schema/pg15/deparse.txt:531:25) */
+/* 255: DropOwnedStmt.roles (schema/pg15/deparse.txt:524:21) */
+/* 256: DropOwnedStmt.roles (schema/pg15/deparse.txt:526:21) */
+static const uint8_t contract_kinds_256[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xeb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
+};
+/* 257: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:528:25) */
+/* 258: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:530:25) */
 static const uint8_t contract_kinds_258[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xeb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 259: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:533:33) */
-/* 260: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:535:33) */
-static const uint8_t contract_kinds_260[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 259: ReassignOwnedStmt.newrole (schema/pg15/deparse.txt:532:27) */
+/* 260: CompositeTypeStmt.typevar (schema/pg15/deparse.txt:534:27) */
+/* 261: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:536:30) */
+/* 262: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:538:30) */
+static const uint8_t contract_kinds_262[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0xa1,0x7d,0x3f,0x14,0x21,0x44,0x0a,0xfc,0x42,0x05,0x91,0x71,0x34,0x04,0xd8,0x00,0x40,0x02,0x21,0x84,0xf6,0xd5,0xfe,0xe0,0x3f,0x70,
 };
-/* 261: CreateOpFamilyStmt.amname (schema/pg15/deparse.txt:537:27) */
-/* 262: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:539:32) */
-/* 263: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:541:32) */
-static const uint8_t contract_kinds_263[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 263: CreateEnumStmt.typeName (schema/pg15/deparse.txt:540:26) */
+/* 264: CreateEnumStmt.typeName (schema/pg15/deparse.txt:542:26) */
+static const uint8_t contract_kinds_264[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 264: AlterOpFamilyStmt.amname (schema/pg15/deparse.txt:543:26) */
-/* 265: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:545:25) */
-/* 266: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:547:25) */
+/* 265: CreateEnumStmt.vals (schema/pg15/deparse.txt:544:21) */
+/* 266: CreateEnumStmt.vals (schema/pg15/deparse.txt:546:21) */
 static const uint8_t contract_kinds_266[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 267: PrepareStmt.name (schema/pg15/deparse.txt:549:18) */
-/* 268: PrepareStmt.argtypes (schema/pg15/deparse.txt:551:22) */
-/* 269: PrepareStmt.argtypes (schema/pg15/deparse.txt:553:22) */
-static const uint8_t contract_kinds_269[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 267: CreateRangeStmt.typeName (schema/pg15/deparse.txt:548:27) */
+/* 268: CreateRangeStmt.typeName (schema/pg15/deparse.txt:550:27) */
+static const uint8_t contract_kinds_268[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 270: PrepareStmt.query (schema/pg15/deparse.txt:555:19) */
-/* 271: PrepareStmt.query (schema/pg15/deparse.txt:557:19) */
-static const uint8_t contract_kinds_271[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 269: CreateRangeStmt.params (schema/pg15/deparse.txt:552:24) */
+/* 270: CreateRangeStmt.params (schema/pg15/deparse.txt:554:24) */
+static const uint8_t contract_kinds_270[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 272: ExecuteStmt.name (schema/pg15/deparse.txt:559:18) */
-/* 273: ExecuteStmt.params (schema/pg15/deparse.txt:561:20) */
-static const uint8_t contract_kinds_273[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 271: AlterEnumStmt.typeName (schema/pg15/deparse.txt:556:25) */
+/* 272: AlterEnumStmt.typeName (schema/pg15/deparse.txt:558:25) */
+static const uint8_t contract_kinds_272[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 274: DeclareCursorStmt.portalname (schema/pg15/deparse.txt:563:30) */
-/* 275: DeclareCursorStmt.query (schema/pg15/deparse.txt:565:25) */
-/* 276: DeclareCursorStmt.query (schema/pg15/deparse.txt:567:25) */
-static const uint8_t contract_kinds_276[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 273: AlterEnumStmt.newVal (schema/pg15/deparse.txt:560:23) */
+/* 274: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:562:32) */
+/* 275: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:564:32) */
+static const uint8_t contract_kinds_275[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 277: CreateTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:569:37) */
-/* 278: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:571:30) */
-/* 279: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:573:30) */
+/* 276: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:566:31) */
+/* 277: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:568:31) */
+static const uint8_t contract_kinds_277[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
+};
+/* 278: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:570:34) */
+/* 279: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:572:34) */
 static const uint8_t contract_kinds_279[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 280: DropTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:575:35) */
-/* 281: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:577:31) */
+/* 280: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:574:36) */
+/* 281: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:576:36) */
 static const uint8_t contract_kinds_281[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x08,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 282: AlterObjectDependsStmt.extname (schema/pg15/deparse.txt:579:32) */
-/* 283: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:581:30) */
-static const uint8_t contract_kinds_283[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x0a,
+/* 282: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:578:32) */
+static const uint8_t contract_kinds_282[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
 };
-/* 284: AlterObjectSchemaStmt.newschema (schema/pg15/deparse.txt:583:33) */
-/* 285: AlterOwnerStmt.object (schema/pg15/deparse.txt:585:23) */
-/* 286: AlterOwnerStmt.object (schema/pg15/deparse.txt:587:23) */
-static const uint8_t contract_kinds_286[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0xc0,0x0a,
+/* 283: CreateFdwStmt.fdwname (schema/pg15/deparse.txt:580:23) */
+/* 284: CreateFdwStmt.func_options (schema/pg15/deparse.txt:582:28) */
+/* 285: CreateFdwStmt.func_options (schema/pg15/deparse.txt:584:28) */
+static const uint8_t contract_kinds_285[] = { /* the kinds allowed, by tag */
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 287: AlterOwnerStmt.newowner (schema/pg15/deparse.txt:589:25) */
-/* 288: AlterOperatorStmt.opername (schema/pg15/deparse.txt:591:28) */
-/* 289: AlterOperatorStmt.options (schema/pg15/deparse.txt:593:27) */
-/* 290: AlterOperatorStmt.options (schema/pg15/deparse.txt:595:27) */
+/* 286: CreateFdwStmt.options (schema/pg15/deparse.txt:586:23) */
+/* 287: CreateFdwStmt.options (schema/pg15/deparse.txt:588:23) */
+static const uint8_t contract_kinds_287[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 288: AlterFdwStmt.fdwname (schema/pg15/deparse.txt:590:22) */
+/* 289: AlterFdwStmt.func_options (schema/pg15/deparse.txt:592:27) */
+/* 290: AlterFdwStmt.func_options (schema/pg15/deparse.txt:594:27) */
 static const uint8_t contract_kinds_290[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 291: AlterTypeStmt.typeName (schema/pg15/deparse.txt:597:25) */
-/* 292: AlterTypeStmt.typeName (schema/pg15/deparse.txt:599:25) */
+/* 291: AlterFdwStmt.options (schema/pg15/deparse.txt:596:22) */
+/* 292: AlterFdwStmt.options (schema/pg15/deparse.txt:598:22) */
 static const uint8_t contract_kinds_292[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x7e,0xff,0xff,0xf7,0xef,0x7f,0x3f,0x3a,0x3b,0x9e,0x3f,0xfd,0xcf,0xdf,0xff,0x97,0xff,0x9d,0xcf,0x3f,0xc3,0xbf,0xff,0x56,0xfa,0x77,0xff,0xed,0xff,0x7f,
 };
-/* 293: AlterTypeStmt.options (schema/pg15/deparse.txt:601:23) */
-/* 294: AlterTypeStmt.options (schema/pg15/deparse.txt:603:23) */
-static const uint8_t contract_kinds_294[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 295: DropOwnedStmt.roles (schema/pg15/deparse.txt:605:21) */
-/* 296: DropOwnedStmt.roles (schema/pg15/deparse.txt:607:21) */
+/* 293: CreateForeignServerStmt.servername (schema/pg15/deparse.txt:600:36) */
+/* 294: CreateForeignServerStmt.fdwname (schema/pg15/deparse.txt:602:33) */
+/* 295: CreateForeignServerStmt.options (schema/pg15/deparse.txt:604:33) */
+/* 296: CreateForeignServerStmt.options (schema/pg15/deparse.txt:606:33) */
 static const uint8_t contract_kinds_296[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 297: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:609:25) */
-/* 298: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:611:25) */
-static const uint8_t contract_kinds_298[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+/* 297: AlterForeignServerStmt.servername (schema/pg15/deparse.txt:608:35) */
+/* 298: AlterForeignServerStmt.options (schema/pg15/deparse.txt:610:32) */
+/* 299: AlterForeignServerStmt.options (schema/pg15/deparse.txt:612:32) */
+static const uint8_t contract_kinds_299[] = { /* the kinds allowed, by tag */
+	0x7e,0xff,0xff,0xf7,0xef,0x7f,0x3f,0x3a,0x3b,0x9e,0x3f,0xfd,0xcf,0xdf,0xff,0x97,0xff,0x9d,0xcf,0x3f,0xc3,0xbf,0xff,0x56,0xfa,0x77,0xff,0xed,0xff,0x7f,
 };
-/* 299: ReassignOwnedStmt.newrole (schema/pg15/deparse.txt:613:27) */
-/* 300: CompositeTypeStmt.typevar (schema/pg15/deparse.txt:615:27) */
-/* 301: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:617:30) */
-/* 302: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:619:30) */
-static const uint8_t contract_kinds_302[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 300: CreateUserMappingStmt.user (schema/pg15/deparse.txt:614:28) */
+/* 301: CreateUserMappingStmt.servername (schema/pg15/deparse.txt:616:34) */
+/* 302: CreateUserMappingStmt.options (schema/pg15/deparse.txt:618:31) */
+/* 303: CreateUserMappingStmt.options (schema/pg15/deparse.txt:620:31) */
+static const uint8_t contract_kinds_303[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 303: CreateEnumStmt.typeName (schema/pg15/deparse.txt:621:26) */
-/* 304: CreateEnumStmt.typeName (schema/pg15/deparse.txt:623:26) */
-static const uint8_t contract_kinds_304[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 304: AlterUserMappingStmt.user (schema/pg15/deparse.txt:622:27) */
+/* 305: AlterUserMappingStmt.servername (schema/pg15/deparse.txt:624:33) */
+/* 306: AlterUserMappingStmt.options (schema/pg15/deparse.txt:626:30) */
+/* 307: AlterUserMappingStmt.options (schema/pg15/deparse.txt:628:30) */
+static const uint8_t contract_kinds_307[] = { /* the kinds allowed, by tag */
+	0x7e,0xff,0xff,0xf7,0xef,0x7f,0x3f,0x3a,0x3b,0x9e,0x3f,0xfd,0xcf,0xdf,0xff,0x97,0xff,0x9d,0xcf,0x3f,0xc3,0xbf,0xff,0x56,0xfa,0x77,0xff,0xed,0xff,0x7f,
 };
-/* 305: CreateEnumStmt.vals (schema/pg15/deparse.txt:625:21) */
-/* 306: CreateEnumStmt.vals (schema/pg15/deparse.txt:627:21) */
-static const uint8_t contract_kinds_306[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 307: CreateRangeStmt.typeName (schema/pg15/deparse.txt:629:27) */
-/* 308: CreateRangeStmt.typeName (schema/pg15/deparse.txt:631:27) */
-static const uint8_t contract_kinds_308[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 309: CreateRangeStmt.params (schema/pg15/deparse.txt:633:24) */
-/* 310: CreateRangeStmt.params (schema/pg15/deparse.txt:635:24) */
-static const uint8_t contract_kinds_310[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 311: AlterEnumStmt.typeName (schema/pg15/deparse.txt:637:25) */
-/* 312: AlterEnumStmt.typeName (schema/pg15/deparse.txt:639:25) */
+/* 308: DropUserMappingStmt.user (schema/pg15/deparse.txt:630:26) */
+/* 309: DropUserMappingStmt.servername (schema/pg15/deparse.txt:632:32) */
+/* 310: AlterTableSpaceOptionsStmt.tablespacename (schema/pg15/deparse.txt:634:43) */
+/* 311: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:636:36) */
+/* 312: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:638:36) */
 static const uint8_t contract_kinds_312[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0xfe,0xf7,0xfe,0xef,0x91,0xfd,0xff,0xd7,0xe9,0xed,0xce,0xbe,0x73,0x6d,0xbf,0xf9,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x8b,0xc7,0xff,0x5d,0xfa,0xf1,0x3b,0x30,
 };
-/* 313: AlterEnumStmt.newVal (schema/pg15/deparse.txt:641:23) */
-/* 314: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:643:32) */
-/* 315: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:645:32) */
+/* 313: AlterTableMoveAllStmt.orig_tablespacename (schema/pg15/deparse.txt:640:43) */
+/* 314: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:642:29) */
+/* 315: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:644:29) */
 static const uint8_t contract_kinds_315[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 316: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:647:31) */
-/* 317: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:649:31) */
-static const uint8_t contract_kinds_317[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 316: AlterTableMoveAllStmt.new_tablespacename (schema/pg15/deparse.txt:646:42) */
+/* 317: SecLabelStmt.object (schema/pg15/deparse.txt:648:21) */
+/* 318: SecLabelStmt.object (schema/pg15/deparse.txt:650:21) */
+static const uint8_t contract_kinds_318[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfd,0x67,0xd1,0x7d,0xff,0x11,0xc1,0xca,0x84,0xac,0x61,0x41,0xa1,0x15,0x7f,0x09,0x17,0x0c,0x80,0x46,0x10,0xd2,0xf3,0x5d,0xfa,0xe5,0x7b,0x3a,
 };
-/* 318: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:651:34) */
-/* 319: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:653:34) */
-static const uint8_t contract_kinds_319[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 320: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:655:36) */
-/* 321: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:657:36) */
-static const uint8_t contract_kinds_321[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 322: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:659:32) */
+/* 319: CreateForeignTableStmt.base (schema/pg15/deparse.txt:652:34) */
+/* 320: CreateForeignTableStmt.servername (schema/pg15/deparse.txt:654:35) */
+/* 321: CreateForeignTableStmt.options (schema/pg15/deparse.txt:656:32) */
+/* 322: CreateForeignTableStmt.options (schema/pg15/deparse.txt:658:32) */
 static const uint8_t contract_kinds_322[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0x7e,0xff,0xff,0xf7,0xef,0x7f,0x3f,0x3a,0x3b,0x9e,0x3f,0xfd,0xcf,0xdf,0xff,0x97,0xff,0x9d,0xcf,0x3f,0xc3,0xbf,0xff,0x56,0xfa,0x77,0xff,0xed,0xff,0x7f,
 };
-/* 323: CreateFdwStmt.fdwname (schema/pg15/deparse.txt:661:23) */
-/* 324: CreateFdwStmt.func_options (schema/pg15/deparse.txt:663:28) */
-/* 325: CreateFdwStmt.func_options (schema/pg15/deparse.txt:665:28) */
-static const uint8_t contract_kinds_325[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 326: CreateFdwStmt.options (schema/pg15/deparse.txt:667:23) */
-/* 327: CreateFdwStmt.options (schema/pg15/deparse.txt:669:23) */
+/* 323: ImportForeignSchemaStmt.server_name (schema/pg15/deparse.txt:660:37) */
+/* 324: ImportForeignSchemaStmt.remote_schema (schema/pg15/deparse.txt:662:39) */
+/* 325: ImportForeignSchemaStmt.local_schema (schema/pg15/deparse.txt:664:38) */
+/* 326: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:666:36) */
+/* 327: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:668:36) */
 static const uint8_t contract_kinds_327[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x68,0x00,0x00,0x20,0x00,0x98,0x08,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 328: AlterFdwStmt.fdwname (schema/pg15/deparse.txt:671:22) */
-/* 329: AlterFdwStmt.func_options (schema/pg15/deparse.txt:673:27) */
-/* 330: AlterFdwStmt.func_options (schema/pg15/deparse.txt:675:27) */
-static const uint8_t contract_kinds_330[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 328: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:670:33) */
+/* 329: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:672:33) */
+static const uint8_t contract_kinds_329[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 331: AlterFdwStmt.options (schema/pg15/deparse.txt:677:22) */
-/* 332: AlterFdwStmt.options (schema/pg15/deparse.txt:679:22) */
+/* 330: CreateExtensionStmt.extname (schema/pg15/deparse.txt:674:29) */
+/* 331: CreateExtensionStmt.options (schema/pg15/deparse.txt:676:29) */
+/* 332: CreateExtensionStmt.options (schema/pg15/deparse.txt:678:29) */
 static const uint8_t contract_kinds_332[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 333: CreateForeignServerStmt.servername (schema/pg15/deparse.txt:681:36) */
-/* 334: CreateForeignServerStmt.fdwname (schema/pg15/deparse.txt:683:33) */
-/* 335: CreateForeignServerStmt.options (schema/pg15/deparse.txt:685:33) */
-/* 336: CreateForeignServerStmt.options (schema/pg15/deparse.txt:687:33) */
-static const uint8_t contract_kinds_336[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 333: AlterExtensionStmt.extname (schema/pg15/deparse.txt:680:28) */
+/* 334: AlterExtensionStmt.options (schema/pg15/deparse.txt:682:28) */
+/* 335: AlterExtensionStmt.options (schema/pg15/deparse.txt:684:28) */
+static const uint8_t contract_kinds_335[] = { /* the kinds allowed, by tag */
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 337: AlterForeignServerStmt.servername (schema/pg15/deparse.txt:689:35) */
-/* 338: AlterForeignServerStmt.options (schema/pg15/deparse.txt:691:32) */
-/* 339: AlterForeignServerStmt.options (schema/pg15/deparse.txt:693:32) */
-static const uint8_t contract_kinds_339[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 336: AlterExtensionContentsStmt.extname (schema/pg15/deparse.txt:686:36) */
+/* 337: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:688:35) */
+/* 338: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:690:35) */
+static const uint8_t contract_kinds_338[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0xc1,0xfb,0xff,0x15,0xe9,0x42,0x84,0xbc,0x21,0x45,0xa1,0x15,0x7f,0x09,0x17,0x0c,0x80,0x46,0x10,0x50,0xf3,0x5f,0xfb,0xe4,0x3b,0x38,
 };
-/* 340: CreateUserMappingStmt.user (schema/pg15/deparse.txt:695:28) */
-/* 341: CreateUserMappingStmt.servername (schema/pg15/deparse.txt:697:34) */
-/* 342: CreateUserMappingStmt.options (schema/pg15/deparse.txt:699:31) */
-/* 343: CreateUserMappingStmt.options (schema/pg15/deparse.txt:701:31) */
-static const uint8_t contract_kinds_343[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 339: CreateEventTrigStmt.trigname (schema/pg15/deparse.txt:692:30) */
+/* 340: CreateEventTrigStmt.eventname (schema/pg15/deparse.txt:694:31) */
+/* 341: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:696:32) */
+/* 342: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:698:32) */
+static const uint8_t contract_kinds_342[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x11,0x0b,0x99,0x04,0x02,0x31,0x48,0x29,0x80,0x4a,0x43,0x03,0x82,0x11,0x00,0x02,0x02,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 344: AlterUserMappingStmt.user (schema/pg15/deparse.txt:703:27) */
-/* 345: AlterUserMappingStmt.servername (schema/pg15/deparse.txt:705:33) */
-/* 346: AlterUserMappingStmt.options (schema/pg15/deparse.txt:707:30) */
-/* 347: AlterUserMappingStmt.options (schema/pg15/deparse.txt:709:30) */
-static const uint8_t contract_kinds_347[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 343: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:700:30) */
+/* 344: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:702:30) */
+static const uint8_t contract_kinds_344[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 348: DropUserMappingStmt.user (schema/pg15/deparse.txt:711:26) */
-/* 349: DropUserMappingStmt.servername (schema/pg15/deparse.txt:713:32) */
-/* 350: AlterTableSpaceOptionsStmt.tablespacename (schema/pg15/deparse.txt:715:43) */
-/* 351: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:717:36) */
-/* 352: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:719:36) */
+/* 345: AlterEventTrigStmt.trigname (schema/pg15/deparse.txt:704:29) */
+/* 346: RefreshMatViewStmt.relation (schema/pg15/deparse.txt:706:29) */
+/* 347: AlterSystemStmt.setstmt (schema/pg15/deparse.txt:708:25) */
+/* 348: CreatePolicyStmt.policy_name (schema/pg15/deparse.txt:710:30) */
+/* 349: CreatePolicyStmt.table (schema/pg15/deparse.txt:712:24) */
+/* 350: CreatePolicyStmt.cmd_name (schema/pg15/deparse.txt:714:27) */
+/* 351: CreatePolicyStmt.roles (schema/pg15/deparse.txt:716:24) */
+/* 352: CreatePolicyStmt.roles (schema/pg15/deparse.txt:718:24) */
 static const uint8_t contract_kinds_352[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 353: AlterTableMoveAllStmt.orig_tablespacename (schema/pg15/deparse.txt:721:43) */
-/* 354: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:723:29) */
-/* 355: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:725:29) */
-static const uint8_t contract_kinds_355[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+/* 353: AlterPolicyStmt.policy_name (schema/pg15/deparse.txt:720:29) */
+/* 354: AlterPolicyStmt.table (schema/pg15/deparse.txt:722:23) */
+/* 355: AlterPolicyStmt.roles (schema/pg15/deparse.txt:724:23) */
+/* 356: AlterPolicyStmt.roles (schema/pg15/deparse.txt:726:23) */
+static const uint8_t contract_kinds_356[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 356: AlterTableMoveAllStmt.new_tablespacename (schema/pg15/deparse.txt:727:42) */
-/* 357: SecLabelStmt.object (schema/pg15/deparse.txt:729:21) */
-/* 358: SecLabelStmt.object (schema/pg15/deparse.txt:731:21) */
-static const uint8_t contract_kinds_358[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0xc0,0x0a,
+/* 357: CreateTransformStmt.type_name (schema/pg15/deparse.txt:728:31) */
+/* 358: CreateTransformStmt.lang (schema/pg15/deparse.txt:730:26) */
+/* 359: CreateAmStmt.amname (schema/pg15/deparse.txt:732:21) */
+/* 360: CreateAmStmt.handler_name (schema/pg15/deparse.txt:734:27) */
+/* 361: CreateAmStmt.handler_name (schema/pg15/deparse.txt:736:27) */
+static const uint8_t contract_kinds_361[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 359: CreateForeignTableStmt.base (schema/pg15/deparse.txt:733:34) */
-/* 360: CreateForeignTableStmt.servername (schema/pg15/deparse.txt:735:35) */
-/* 361: CreateForeignTableStmt.options (schema/pg15/deparse.txt:737:32) */
-/* 362: CreateForeignTableStmt.options (schema/pg15/deparse.txt:739:32) */
-static const uint8_t contract_kinds_362[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 362: CreatePublicationStmt.pubname (schema/pg15/deparse.txt:738:31) */
+/* 363: CreatePublicationStmt.options (schema/pg15/deparse.txt:740:31) */
+/* 364: CreatePublicationStmt.options (schema/pg15/deparse.txt:742:31) */
+static const uint8_t contract_kinds_364[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0x5b,0x23,0xc2,0x11,0x00,0x02,0x02,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 363: ImportForeignSchemaStmt.server_name (schema/pg15/deparse.txt:741:37) */
-/* 364: ImportForeignSchemaStmt.remote_schema (schema/pg15/deparse.txt:743:39) */
-/* 365: ImportForeignSchemaStmt.local_schema (schema/pg15/deparse.txt:745:38) */
-/* 366: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:747:36) */
-/* 367: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:749:36) */
-static const uint8_t contract_kinds_367[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 365: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:744:34) */
+/* 366: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:746:34) */
+static const uint8_t contract_kinds_366[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfd,0x67,0x91,0x79,0x3f,0xd0,0x01,0x89,0x42,0x40,0x4a,0x18,0x00,0xe0,0x00,0x02,0x08,0x10,0x21,0x80,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x7c,0x30,
 };
-/* 368: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:751:33) */
-/* 369: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:753:33) */
+/* 367: AlterPublicationStmt.pubname (schema/pg15/deparse.txt:748:30) */
+/* 368: AlterPublicationStmt.options (schema/pg15/deparse.txt:750:30) */
+/* 369: AlterPublicationStmt.options (schema/pg15/deparse.txt:752:30) */
 static const uint8_t contract_kinds_369[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0x5b,0x23,0xc2,0x11,0x00,0x02,0x02,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 370: CreateExtensionStmt.extname (schema/pg15/deparse.txt:755:29) */
-/* 371: CreateExtensionStmt.options (schema/pg15/deparse.txt:757:29) */
-/* 372: CreateExtensionStmt.options (schema/pg15/deparse.txt:759:29) */
-static const uint8_t contract_kinds_372[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 370: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:754:33) */
+/* 371: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:756:33) */
+static const uint8_t contract_kinds_371[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfd,0x67,0x91,0x79,0x3f,0xd0,0x01,0x89,0x42,0x40,0x4a,0x18,0x00,0xe0,0x00,0x02,0x08,0x10,0x21,0x80,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x7c,0x30,
 };
-/* 373: AlterExtensionStmt.extname (schema/pg15/deparse.txt:761:28) */
-/* 374: AlterExtensionStmt.options (schema/pg15/deparse.txt:763:28) */
-/* 375: AlterExtensionStmt.options (schema/pg15/deparse.txt:765:28) */
-static const uint8_t contract_kinds_375[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 372: CreateSubscriptionStmt.subname (schema/pg15/deparse.txt:758:32) */
+/* 373: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:760:36) */
+/* 374: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:762:36) */
+static const uint8_t contract_kinds_374[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 376: AlterExtensionContentsStmt.extname (schema/pg15/deparse.txt:767:36) */
-/* 377: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:769:35) */
-/* 378: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:771:35) */
-static const uint8_t contract_kinds_378[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x08,0x00,0x00,0x00,0x0a,
+/* 375: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:764:32) */
+/* 376: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:766:32) */
+static const uint8_t contract_kinds_376[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 379: CreateEventTrigStmt.trigname (schema/pg15/deparse.txt:773:30) */
-/* 380: CreateEventTrigStmt.eventname (schema/pg15/deparse.txt:775:31) */
-/* 381: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:777:32) */
-/* 382: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:779:32) */
-static const uint8_t contract_kinds_382[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 377: AlterSubscriptionStmt.subname (schema/pg15/deparse.txt:768:31) */
+/* 378: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:770:35) */
+/* 379: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:772:35) */
+static const uint8_t contract_kinds_379[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 383: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:781:30) */
-/* 384: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:783:30) */
+/* 380: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:774:31) */
+/* 381: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:776:31) */
+static const uint8_t contract_kinds_381[] = { /* the kinds allowed, by tag */
+	0xfe,0xf7,0xff,0xef,0xdd,0xff,0xff,0xdf,0xfb,0xff,0xff,0xbf,0x77,0xef,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x9f,0xdf,0xff,0x7f,0xfb,0xff,0xbb,0x3e,
+};
+/* 382: DropSubscriptionStmt.subname (schema/pg15/deparse.txt:778:30) */
+/* 383: CreateStatsStmt.defnames (schema/pg15/deparse.txt:780:26) */
+/* 384: CreateStatsStmt.defnames (schema/pg15/deparse.txt:782:26) */
 static const uint8_t contract_kinds_384[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 385: AlterEventTrigStmt.trigname (schema/pg15/deparse.txt:785:29) */
-/* 386: RefreshMatViewStmt.relation (schema/pg15/deparse.txt:787:29) */
-/* 387: AlterSystemStmt.setstmt (schema/pg15/deparse.txt:789:25) */
-/* 388: CreatePolicyStmt.policy_name (schema/pg15/deparse.txt:791:30) */
-/* 389: CreatePolicyStmt.table (schema/pg15/deparse.txt:793:24) */
-/* 390: CreatePolicyStmt.cmd_name (schema/pg15/deparse.txt:795:27) */
-/* 391: CreatePolicyStmt.roles (schema/pg15/deparse.txt:797:24) */
-/* 392: CreatePolicyStmt.roles (schema/pg15/deparse.txt:799:24) */
-static const uint8_t contract_kinds_392[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+/* 385: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:784:28) */
+/* 386: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:786:28) */
+static const uint8_t contract_kinds_386[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 393: CreatePolicyStmt.qual (schema/pg15/deparse.txt:801:23) */
-static const uint8_t contract_kinds_393[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 387: CreateStatsStmt.exprs (schema/pg15/deparse.txt:788:23) */
+/* 388: CreateStatsStmt.exprs (schema/pg15/deparse.txt:790:23) */
+static const uint8_t contract_kinds_388[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xf3,0xfd,0xff,0xff,0xed,0xef,0xdf,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0x5f,0xff,0xff,0xff,0xdd,0xfe,0xfd,0xbf,0x76,
 };
-/* 394: CreatePolicyStmt.with_check (schema/pg15/deparse.txt:803:29) */
+/* 389: CreateStatsStmt.relations (schema/pg15/deparse.txt:792:27) */
+/* 390: AlterCollationStmt.collname (schema/pg15/deparse.txt:794:29) */
+/* 391: AlterCollationStmt.collname (schema/pg15/deparse.txt:796:29) */
+static const uint8_t contract_kinds_391[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+};
+/* 392: CallStmt.funccall (schema/pg15/deparse.txt:798:19) */
+/* 393: AlterStatsStmt.defnames (schema/pg15/deparse.txt:800:25) */
+/* 394: AlterStatsStmt.defnames (schema/pg15/deparse.txt:802:25) */
 static const uint8_t contract_kinds_394[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 395: AlterPolicyStmt.policy_name (schema/pg15/deparse.txt:805:29) */
-/* 396: AlterPolicyStmt.table (schema/pg15/deparse.txt:807:23) */
-/* 397: AlterPolicyStmt.roles (schema/pg15/deparse.txt:809:23) */
-/* 398: AlterPolicyStmt.roles (schema/pg15/deparse.txt:811:23) */
-static const uint8_t contract_kinds_398[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,
+/* 395: A_Expr.name (schema/pg15/deparse.txt:804:13) */
+/* 396: A_Expr.name (schema/pg15/deparse.txt:806:13) */
+static const uint8_t contract_kinds_396[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 399: AlterPolicyStmt.qual (schema/pg15/deparse.txt:813:22) */
-static const uint8_t contract_kinds_399[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 400: AlterPolicyStmt.with_check (schema/pg15/deparse.txt:815:28) */
+/* 397: ColumnRef.fields (schema/pg15/deparse.txt:808:18) */
+/* 398: ColumnRef.fields (schema/pg15/deparse.txt:810:18) */
+/* 399: FuncCall.funcname (schema/pg15/deparse.txt:812:19) */
+/* 400: FuncCall.funcname (schema/pg15/deparse.txt:814:19) */
 static const uint8_t contract_kinds_400[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 401: CreateTransformStmt.type_name (schema/pg15/deparse.txt:817:31) */
-/* 402: CreateTransformStmt.lang (schema/pg15/deparse.txt:819:26) */
-/* 403: CreateAmStmt.amname (schema/pg15/deparse.txt:821:21) */
-/* 404: CreateAmStmt.handler_name (schema/pg15/deparse.txt:823:27) */
-/* 405: CreateAmStmt.handler_name (schema/pg15/deparse.txt:825:27) */
-static const uint8_t contract_kinds_405[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 401: FuncCall.args (schema/pg15/deparse.txt:816:15) */
+/* 402: FuncCall.agg_order (schema/pg15/deparse.txt:818:20) */
+/* 403: FuncCall.agg_order (schema/pg15/deparse.txt:820:20) */
+static const uint8_t contract_kinds_403[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xfd,0xef,0xff,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x5f,0xff,0xff,0xff,0xff,0xff,0xfd,0xbf,0x76,
 };
-/* 406: CreatePublicationStmt.pubname (schema/pg15/deparse.txt:827:31) */
-/* 407: CreatePublicationStmt.options (schema/pg15/deparse.txt:829:31) */
-/* 408: CreatePublicationStmt.options (schema/pg15/deparse.txt:831:31) */
-static const uint8_t contract_kinds_408[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 404: A_Indirection.arg (schema/pg15/deparse.txt:822:19) */
+/* 405: A_Indirection.indirection (schema/pg15/deparse.txt:824:27) */
+/* 406: A_Indirection.indirection (schema/pg15/deparse.txt:826:27) */
+/* 407: ResTarget.indirection (schema/pg15/deparse.txt:828:23) */
+/* 408: TypeCast.arg (schema/pg15/deparse.txt:830:14) */
+/* 409: TypeCast.typeName (schema/pg15/deparse.txt:832:20) */
+/* 410: CollateClause.collname (schema/pg15/deparse.txt:834:24) */
+/* 411: CollateClause.collname (schema/pg15/deparse.txt:836:24) */
+static const uint8_t contract_kinds_411[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 409: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:833:34) */
-/* 410: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:835:34) */
-static const uint8_t contract_kinds_410[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,
-};
-/* 411: AlterPublicationStmt.pubname (schema/pg15/deparse.txt:837:30) */
-/* 412: AlterPublicationStmt.options (schema/pg15/deparse.txt:839:30) */
-/* 413: AlterPublicationStmt.options (schema/pg15/deparse.txt:841:30) */
+/* 412: SortBy.useOp (schema/pg15/deparse.txt:838:15) */
+/* 413: SortBy.useOp (schema/pg15/deparse.txt:840:15) */
 static const uint8_t contract_kinds_413[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 414: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:843:33) */
-/* 415: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:845:33) */
+/* 414: WindowDef.orderClause (schema/pg15/deparse.txt:842:24) */
+/* 415: WindowDef.orderClause (schema/pg15/deparse.txt:844:24) */
 static const uint8_t contract_kinds_415[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,
+	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xfd,0xef,0xff,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x5f,0xff,0xff,0xff,0xff,0xff,0xfd,0xbf,0x76,
 };
-/* 416: CreateSubscriptionStmt.subname (schema/pg15/deparse.txt:847:32) */
-/* 417: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:849:36) */
-/* 418: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:851:36) */
-static const uint8_t contract_kinds_418[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 416: RangeSubselect.subquery (schema/pg15/deparse.txt:846:25) */
+/* 417: RangeSubselect.subquery (schema/pg15/deparse.txt:848:25) */
+static const uint8_t contract_kinds_417[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 419: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:853:32) */
-/* 420: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:855:32) */
+/* 418: RangeFunction.functions (schema/pg15/deparse.txt:850:25) */
+/* 419: RangeFunction.functions (schema/pg15/deparse.txt:852:25) */
+/* 420: RangeFunction.functions (schema/pg15/deparse.txt:854:25) */
 static const uint8_t contract_kinds_420[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 421: AlterSubscriptionStmt.subname (schema/pg15/deparse.txt:857:31) */
-/* 422: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:859:35) */
-/* 423: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:861:35) */
-static const uint8_t contract_kinds_423[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 421: RangeFunction.coldeflist (schema/pg15/deparse.txt:856:26) */
+/* 422: RangeFunction.coldeflist (schema/pg15/deparse.txt:858:26) */
+static const uint8_t contract_kinds_422[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0xa1,0x7d,0x3f,0x14,0x21,0x44,0x0a,0xfc,0x42,0x05,0x91,0x71,0x34,0x04,0xd8,0x00,0x40,0x02,0x21,0x84,0xf6,0xd5,0xfe,0xe0,0x3f,0x70,
 };
-/* 424: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:863:31) */
-/* 425: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:865:31) */
-static const uint8_t contract_kinds_425[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
+/* 423: RangeTableSample.relation (schema/pg15/deparse.txt:860:27) */
+/* 424: RangeTableSample.relation (schema/pg15/deparse.txt:862:27) */
+static const uint8_t contract_kinds_424[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 426: DropSubscriptionStmt.subname (schema/pg15/deparse.txt:867:30) */
-/* 427: CreateStatsStmt.defnames (schema/pg15/deparse.txt:869:26) */
-/* 428: CreateStatsStmt.defnames (schema/pg15/deparse.txt:871:26) */
+/* 425: RangeTableSample.method (schema/pg15/deparse.txt:864:25) */
+/* 426: RangeTableSample.method (schema/pg15/deparse.txt:866:25) */
+static const uint8_t contract_kinds_426[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+};
+/* 427: RangeTableFunc.namespaces (schema/pg15/deparse.txt:868:27) */
+/* 428: RangeTableFunc.namespaces (schema/pg15/deparse.txt:870:27) */
 static const uint8_t contract_kinds_428[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdf,0xf1,0xef,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x88,0xdf,0xff,0x7f,0xfa,0xf1,0xbb,0x36,
 };
-/* 429: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:873:28) */
-/* 430: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:875:28) */
+/* 429: RangeTableFunc.columns (schema/pg15/deparse.txt:872:24) */
+/* 430: RangeTableFunc.columns (schema/pg15/deparse.txt:874:24) */
 static const uint8_t contract_kinds_430[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x7a,0xff,0xfd,0x77,0xe1,0x7d,0x3f,0x38,0x05,0xec,0x99,0x65,0xd4,0xc3,0xf5,0x7f,0xff,0x99,0xa8,0x6d,0x5a,0x1d,0x76,0x2a,0xf2,0x55,0xfe,0xec,0xbc,0x36,
 };
-/* 431: CreateStatsStmt.exprs (schema/pg15/deparse.txt:877:23) */
-/* 432: CreateStatsStmt.exprs (schema/pg15/deparse.txt:879:23) */
-static const uint8_t contract_kinds_432[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,
+/* 431: RangeTableFuncCol.colname (schema/pg15/deparse.txt:876:27) */
+/* 432: TypeName.names (schema/pg15/deparse.txt:878:16) */
+/* 433: TypeName.names (schema/pg15/deparse.txt:880:16) */
+static const uint8_t contract_kinds_433[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 433: CreateStatsStmt.relations (schema/pg15/deparse.txt:881:27) */
-/* 434: CreateStatsStmt.relations (schema/pg15/deparse.txt:883:27) */
-static const uint8_t contract_kinds_434[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 434: TypeName.typmods (schema/pg15/deparse.txt:882:18) */
+/* 435: TypeName.arrayBounds (schema/pg15/deparse.txt:884:23) */
+/* 436: ColumnDef.constraints (schema/pg15/deparse.txt:886:23) */
+/* 437: ColumnDef.constraints (schema/pg15/deparse.txt:888:23) */
+static const uint8_t contract_kinds_437[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x38,0x30,
 };
-/* 435: AlterCollationStmt.collname (schema/pg15/deparse.txt:885:29) */
-/* 436: AlterCollationStmt.collname (schema/pg15/deparse.txt:887:29) */
-static const uint8_t contract_kinds_436[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 437: CallStmt.funccall (schema/pg15/deparse.txt:889:19) */
-/* 438: AlterStatsStmt.defnames (schema/pg15/deparse.txt:891:25) */
-/* 439: AlterStatsStmt.defnames (schema/pg15/deparse.txt:893:25) */
+/* 438: ColumnDef.fdwoptions (schema/pg15/deparse.txt:890:22) */
+/* 439: ColumnDef.fdwoptions (schema/pg15/deparse.txt:892:22) */
 static const uint8_t contract_kinds_439[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 440: A_Expr.name (schema/pg15/deparse.txt:895:13) */
-/* 441: A_Expr.name (schema/pg15/deparse.txt:897:13) */
+/* 440: IndexElem.collation (schema/pg15/deparse.txt:894:21) */
+/* 441: IndexElem.collation (schema/pg15/deparse.txt:896:21) */
 static const uint8_t contract_kinds_441[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 442: A_Expr.lexpr (schema/pg15/deparse.txt:899:14) */
-static const uint8_t contract_kinds_442[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 443: A_Expr.rexpr (schema/pg15/deparse.txt:901:14) */
+/* 442: IndexElem.opclass (schema/pg15/deparse.txt:898:19) */
+/* 443: IndexElem.opclass (schema/pg15/deparse.txt:900:19) */
 static const uint8_t contract_kinds_443[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x3e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x48,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 444: ColumnRef.fields (schema/pg15/deparse.txt:903:18) */
-/* 445: ColumnRef.fields (schema/pg15/deparse.txt:905:18) */
-/* 446: ColumnRef.fields (schema/pg15/deparse.txt:907:18) */
-static const uint8_t contract_kinds_446[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 444: IndexElem.opclassopts (schema/pg15/deparse.txt:902:23) */
+/* 445: IndexElem.opclassopts (schema/pg15/deparse.txt:904:23) */
+static const uint8_t contract_kinds_445[] = { /* the kinds allowed, by tag */
+	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x68,0xbe,0xf9,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
 };
-/* 447: FuncCall.funcname (schema/pg15/deparse.txt:909:19) */
-/* 448: FuncCall.funcname (schema/pg15/deparse.txt:911:19) */
-static const uint8_t contract_kinds_448[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+/* 446: Constraint.keys (schema/pg15/deparse.txt:906:17) */
+/* 447: Constraint.keys (schema/pg15/deparse.txt:908:17) */
+static const uint8_t contract_kinds_447[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 449: FuncCall.args (schema/pg15/deparse.txt:913:15) */
-/* 450: FuncCall.args (schema/pg15/deparse.txt:915:15) */
-static const uint8_t contract_kinds_450[] = { /* the kinds allowed, by tag */
-	0x80,0x08,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 448: Constraint.exclusions (schema/pg15/deparse.txt:910:23) */
+/* 449: Constraint.exclusions (schema/pg15/deparse.txt:912:23) */
+static const uint8_t contract_kinds_449[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 451: FuncCall.agg_order (schema/pg15/deparse.txt:917:20) */
-/* 452: FuncCall.agg_order (schema/pg15/deparse.txt:919:20) */
-static const uint8_t contract_kinds_452[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 450: Constraint.options (schema/pg15/deparse.txt:914:20) */
+/* 451: Constraint.options (schema/pg15/deparse.txt:916:20) */
+static const uint8_t contract_kinds_451[] = { /* the kinds allowed, by tag */
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 453: FuncCall.agg_filter (schema/pg15/deparse.txt:921:21) */
+/* 452: Constraint.fk_attrs (schema/pg15/deparse.txt:918:21) */
+/* 453: Constraint.fk_attrs (schema/pg15/deparse.txt:920:21) */
 static const uint8_t contract_kinds_453[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 454: A_Indices.lidx (schema/pg15/deparse.txt:923:16) */
-static const uint8_t contract_kinds_454[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 455: A_Indices.uidx (schema/pg15/deparse.txt:925:16) */
+/* 454: Constraint.pk_attrs (schema/pg15/deparse.txt:922:21) */
+/* 455: Constraint.pk_attrs (schema/pg15/deparse.txt:924:21) */
 static const uint8_t contract_kinds_455[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 456: A_Indirection.arg (schema/pg15/deparse.txt:927:19) */
-/* 457: A_Indirection.arg (schema/pg15/deparse.txt:929:19) */
+/* 456: DefElem.defname (schema/pg15/deparse.txt:926:17) */
+/* 457: DefElem.arg (schema/pg15/deparse.txt:928:13) */
 static const uint8_t contract_kinds_457[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x02,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0xfa,0xff,0xfc,0x77,0xe1,0x7d,0xff,0x3b,0xc5,0x66,0x9d,0xef,0xb7,0xe3,0xfd,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xfd,0xf3,0x5d,0xfe,0xfd,0xfb,0x7f,
 };
-/* 458: A_Indirection.indirection (schema/pg15/deparse.txt:931:27) */
-/* 459: A_Indirection.indirection (schema/pg15/deparse.txt:933:27) */
-/* 460: A_Indirection.indirection (schema/pg15/deparse.txt:935:27) */
+/* 458: ObjectWithArgs.objname (schema/pg15/deparse.txt:930:24) */
+/* 459: ObjectWithArgs.objname (schema/pg15/deparse.txt:932:24) */
+static const uint8_t contract_kinds_459[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+};
+/* 460: ObjectWithArgs.objargs (schema/pg15/deparse.txt:934:24) */
 static const uint8_t contract_kinds_460[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0xff,0x55,0xe1,0x43,0x84,0x90,0x03,0x08,0x00,0x80,0x00,0x00,0x11,0x08,0x80,0x42,0x00,0x50,0xf4,0x25,0xfa,0xe0,0x3b,0x30,
 };
-/* 461: A_ArrayExpr.elements (schema/pg15/deparse.txt:937:22) */
-static const uint8_t contract_kinds_461[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 461: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:936:28) */
+/* 462: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:938:28) */
+static const uint8_t contract_kinds_462[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0xff,0xd5,0xe1,0xc3,0x84,0xb0,0x03,0x08,0x00,0x80,0x1f,0x00,0x17,0x08,0x80,0x4e,0x00,0x50,0xf0,0xe5,0xfb,0xe0,0x3b,0x30,
 };
-/* 462: ResTarget.indirection (schema/pg15/deparse.txt:939:23) */
-/* 463: ResTarget.indirection (schema/pg15/deparse.txt:941:23) */
-static const uint8_t contract_kinds_463[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 464: ResTarget.val (schema/pg15/deparse.txt:943:15) */
+/* 463: AccessPriv.cols (schema/pg15/deparse.txt:940:17) */
+/* 464: AccessPriv.cols (schema/pg15/deparse.txt:942:17) */
 static const uint8_t contract_kinds_464[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x76,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 465: MultiAssignRef.source (schema/pg15/deparse.txt:945:23) */
-static const uint8_t contract_kinds_465[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 465: CreateOpClassItem.order_family (schema/pg15/deparse.txt:944:32) */
+/* 466: CreateOpClassItem.order_family (schema/pg15/deparse.txt:946:32) */
+static const uint8_t contract_kinds_466[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 466: TypeCast.arg (schema/pg15/deparse.txt:947:14) */
-/* 467: TypeCast.arg (schema/pg15/deparse.txt:949:14) */
-static const uint8_t contract_kinds_467[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 467: CreateOpClassItem.class_args (schema/pg15/deparse.txt:948:30) */
+/* 468: CreateOpClassItem.class_args (schema/pg15/deparse.txt:950:30) */
+static const uint8_t contract_kinds_468[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0xff,0x55,0xe1,0x43,0x84,0x90,0x03,0x08,0x00,0x80,0x00,0x00,0x11,0x08,0x80,0x42,0x00,0x50,0xf0,0x25,0xfa,0xe0,0x3b,0x30,
 };
-/* 468: TypeCast.typeName (schema/pg15/deparse.txt:951:20) */
-/* 469: CollateClause.arg (schema/pg15/deparse.txt:953:19) */
-static const uint8_t contract_kinds_469[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 470: CollateClause.collname (schema/pg15/deparse.txt:955:24) */
-/* 471: CollateClause.collname (schema/pg15/deparse.txt:957:24) */
-static const uint8_t contract_kinds_471[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 472: SortBy.node (schema/pg15/deparse.txt:959:13) */
+/* 469: TableLikeClause.relation (schema/pg15/deparse.txt:952:26) */
+/* 470: FunctionParameter.argType (schema/pg15/deparse.txt:954:28) */
+/* 471: LockingClause.lockedRels (schema/pg15/deparse.txt:956:27) */
+/* 472: LockingClause.lockedRels (schema/pg15/deparse.txt:958:27) */
 static const uint8_t contract_kinds_472[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 473: SortBy.useOp (schema/pg15/deparse.txt:961:15) */
-/* 474: SortBy.useOp (schema/pg15/deparse.txt:963:15) */
-static const uint8_t contract_kinds_474[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 475: WindowDef.partitionClause (schema/pg15/deparse.txt:965:28) */
+/* 473: XmlSerialize.typeName (schema/pg15/deparse.txt:960:24) */
+/* 474: WithClause.ctes (schema/pg15/deparse.txt:962:17) */
+/* 475: WithClause.ctes (schema/pg15/deparse.txt:964:17) */
 static const uint8_t contract_kinds_475[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe1,0x38,0x30,
 };
-/* 476: WindowDef.orderClause (schema/pg15/deparse.txt:967:24) */
-/* 477: WindowDef.orderClause (schema/pg15/deparse.txt:969:24) */
+/* 476: InferClause.indexElems (schema/pg15/deparse.txt:966:25) */
+/* 477: InferClause.indexElems (schema/pg15/deparse.txt:968:25) */
 static const uint8_t contract_kinds_477[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0x7a,0xf7,0xfc,0x67,0x93,0xf9,0xff,0xd5,0xcd,0x61,0x80,0x00,0x20,0x08,0x06,0x80,0x00,0x00,0x30,0x80,0x01,0x40,0x00,0x30,0xfd,0x85,0xfa,0xe1,0x38,0x30,
 };
-/* 478: WindowDef.startOffset (schema/pg15/deparse.txt:971:24) */
-static const uint8_t contract_kinds_478[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 479: WindowDef.endOffset (schema/pg15/deparse.txt:973:22) */
+/* 478: OnConflictClause.targetList (schema/pg15/deparse.txt:970:30) */
+/* 479: OnConflictClause.targetList (schema/pg15/deparse.txt:972:30) */
 static const uint8_t contract_kinds_479[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x12,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x08,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 480: RangeSubselect.subquery (schema/pg15/deparse.txt:975:25) */
-/* 481: RangeSubselect.subquery (schema/pg15/deparse.txt:977:25) */
+/* 480: CTESearchClause.search_col_list (schema/pg15/deparse.txt:974:33) */
+/* 481: CTESearchClause.search_col_list (schema/pg15/deparse.txt:976:33) */
 static const uint8_t contract_kinds_481[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 482: RangeFunction.functions (schema/pg15/deparse.txt:979:25) */
-/* 483: RangeFunction.functions (schema/pg15/deparse.txt:981:25) */
-/* 484: RangeFunction.functions (schema/pg15/deparse.txt:983:25) */
+/* 482: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:978:35) */
+/* 483: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:980:31) */
+/* 484: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:982:31) */
 static const uint8_t contract_kinds_484[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 485: RangeFunction.coldeflist (schema/pg15/deparse.txt:985:26) */
-/* 486: RangeFunction.coldeflist (schema/pg15/deparse.txt:987:26) */
-static const uint8_t contract_kinds_486[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,
+/* 485: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:984:34) */
+/* 486: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:986:34) */
+/* 487: CommonTableExpr.ctename (schema/pg15/deparse.txt:988:25) */
+/* 488: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:990:31) */
+/* 489: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:992:31) */
+static const uint8_t contract_kinds_489[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 487: RangeTableSample.relation (schema/pg15/deparse.txt:989:27) */
-/* 488: RangeTableSample.relation (schema/pg15/deparse.txt:991:27) */
-static const uint8_t contract_kinds_488[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 489: RangeTableSample.method (schema/pg15/deparse.txt:993:25) */
-/* 490: RangeTableSample.method (schema/pg15/deparse.txt:995:25) */
-static const uint8_t contract_kinds_490[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 491: RangeTableSample.args (schema/pg15/deparse.txt:997:23) */
-static const uint8_t contract_kinds_491[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 492: RangeTableSample.repeatable (schema/pg15/deparse.txt:999:29) */
+/* 490: CommonTableExpr.ctequery (schema/pg15/deparse.txt:994:26) */
+/* 491: MergeWhenClause.targetList (schema/pg15/deparse.txt:996:29) */
+/* 492: MergeWhenClause.targetList (schema/pg15/deparse.txt:998:29) */
 static const uint8_t contract_kinds_492[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x12,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x08,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 493: RangeTableFunc.docexpr (schema/pg15/deparse.txt:1001:24) */
-static const uint8_t contract_kinds_493[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x70,0x06,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 493: TriggerTransition.name (schema/pg15/deparse.txt:1000:24) */
+/* 494: PartitionElem.collation (schema/pg15/deparse.txt:1002:25) */
+/* 495: PartitionElem.collation (schema/pg15/deparse.txt:1004:25) */
+static const uint8_t contract_kinds_495[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 494: RangeTableFunc.rowexpr (schema/pg15/deparse.txt:1003:24) */
-static const uint8_t contract_kinds_494[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 496: PartitionElem.opclass (schema/pg15/deparse.txt:1006:23) */
+/* 497: PartitionElem.opclass (schema/pg15/deparse.txt:1008:23) */
+static const uint8_t contract_kinds_497[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 495: RangeTableFunc.namespaces (schema/pg15/deparse.txt:1005:27) */
-/* 496: RangeTableFunc.namespaces (schema/pg15/deparse.txt:1007:27) */
-static const uint8_t contract_kinds_496[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 497: RangeTableFunc.columns (schema/pg15/deparse.txt:1009:24) */
-/* 498: RangeTableFunc.columns (schema/pg15/deparse.txt:1011:24) */
-static const uint8_t contract_kinds_498[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x20,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 499: RangeTableFuncCol.colname (schema/pg15/deparse.txt:1013:27) */
-/* 500: RangeTableFuncCol.colexpr (schema/pg15/deparse.txt:1015:27) */
+/* 498: PartitionSpec.strategy (schema/pg15/deparse.txt:1010:24) */
+/* 499: PartitionSpec.partParams (schema/pg15/deparse.txt:1012:27) */
+/* 500: PartitionSpec.partParams (schema/pg15/deparse.txt:1014:27) */
 static const uint8_t contract_kinds_500[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+	0x7a,0xf7,0xfe,0x6f,0x93,0xf9,0xff,0xd5,0xc9,0x41,0xc0,0x02,0x30,0x28,0x02,0xa0,0x00,0x42,0x10,0x82,0x31,0x40,0x00,0x01,0xfd,0x8d,0xfa,0xf1,0x38,0x30,
 };
-/* 501: RangeTableFuncCol.coldefexpr (schema/pg15/deparse.txt:1017:30) */
-static const uint8_t contract_kinds_501[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x02,0x88,0x1e,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x26,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
+/* 501: PartitionCmd.name (schema/pg15/deparse.txt:1016:19) */
+/* 502: VacuumRelation.relation (schema/pg15/deparse.txt:1018:25) */
+/* 503: VacuumRelation.va_cols (schema/pg15/deparse.txt:1020:24) */
+/* 504: VacuumRelation.va_cols (schema/pg15/deparse.txt:1022:24) */
+static const uint8_t contract_kinds_504[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 502: TypeName.names (schema/pg15/deparse.txt:1019:16) */
-/* 503: TypeName.names (schema/pg15/deparse.txt:1021:16) */
-static const uint8_t contract_kinds_503[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 504: TypeName.typmods (schema/pg15/deparse.txt:1023:18) */
-/* 505: TypeName.typmods (schema/pg15/deparse.txt:1025:18) */
-static const uint8_t contract_kinds_505[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x30,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-/* 506: TypeName.arrayBounds (schema/pg15/deparse.txt:1027:23) */
-/* 507: TypeName.arrayBounds (schema/pg15/deparse.txt:1029:23) */
+/* 505: PublicationTable.relation (schema/pg15/deparse.txt:1024:27) */
+/* 506: PublicationTable.columns (schema/pg15/deparse.txt:1026:26) */
+/* 507: PublicationTable.columns (schema/pg15/deparse.txt:1028:26) */
 static const uint8_t contract_kinds_507[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,
-};
-/* 508: ColumnDef.constraints (schema/pg15/deparse.txt:1031:23) */
-/* 509: ColumnDef.constraints (schema/pg15/deparse.txt:1033:23) */
-static const uint8_t contract_kinds_509[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x00,0x00,
-};
-/* 510: ColumnDef.fdwoptions (schema/pg15/deparse.txt:1035:22) */
-/* 511: ColumnDef.fdwoptions (schema/pg15/deparse.txt:1037:22) */
-static const uint8_t contract_kinds_511[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 512: IndexElem.expr (schema/pg15/deparse.txt:1039:16) */
-static const uint8_t contract_kinds_512[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x46,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 513: IndexElem.collation (schema/pg15/deparse.txt:1041:21) */
-/* 514: IndexElem.collation (schema/pg15/deparse.txt:1043:21) */
-static const uint8_t contract_kinds_514[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 515: IndexElem.opclass (schema/pg15/deparse.txt:1045:19) */
-/* 516: IndexElem.opclass (schema/pg15/deparse.txt:1047:19) */
-static const uint8_t contract_kinds_516[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 517: IndexElem.opclassopts (schema/pg15/deparse.txt:1049:23) */
-/* 518: IndexElem.opclassopts (schema/pg15/deparse.txt:1051:23) */
-static const uint8_t contract_kinds_518[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 519: StatsElem.expr (schema/pg15/deparse.txt:1053:16) */
-static const uint8_t contract_kinds_519[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 520: Constraint.raw_expr (schema/pg15/deparse.txt:1055:21) */
-static const uint8_t contract_kinds_520[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 521: Constraint.keys (schema/pg15/deparse.txt:1057:17) */
-/* 522: Constraint.keys (schema/pg15/deparse.txt:1059:17) */
-static const uint8_t contract_kinds_522[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 523: Constraint.exclusions (schema/pg15/deparse.txt:1061:23) */
-/* 524: Constraint.exclusions (schema/pg15/deparse.txt:1063:23) */
-static const uint8_t contract_kinds_524[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,
-};
-/* 525: Constraint.options (schema/pg15/deparse.txt:1065:20) */
-/* 526: Constraint.options (schema/pg15/deparse.txt:1067:20) */
-static const uint8_t contract_kinds_526[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,
-};
-/* 527: Constraint.fk_attrs (schema/pg15/deparse.txt:1069:21) */
-/* 528: Constraint.fk_attrs (schema/pg15/deparse.txt:1071:21) */
-static const uint8_t contract_kinds_528[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 529: Constraint.pk_attrs (schema/pg15/deparse.txt:1073:21) */
-/* 530: Constraint.pk_attrs (schema/pg15/deparse.txt:1075:21) */
-static const uint8_t contract_kinds_530[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 531: DefElem.defname (schema/pg15/deparse.txt:1077:17) */
-/* 532: DefElem.arg (schema/pg15/deparse.txt:1079:13) */
-static const uint8_t contract_kinds_532[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x40,0x00,0x00,0x00,0x00,0xc0,0x4b,
-};
-/* 533: GroupingSet.content (schema/pg15/deparse.txt:1081:21) */
-static const uint8_t contract_kinds_533[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x02,0x04,0x00,0x00,0x40,
-};
-/* 534: ObjectWithArgs.objname (schema/pg15/deparse.txt:1083:24) */
-/* 535: ObjectWithArgs.objname (schema/pg15/deparse.txt:1085:24) */
-static const uint8_t contract_kinds_535[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 536: ObjectWithArgs.objargs (schema/pg15/deparse.txt:1087:24) */
-static const uint8_t contract_kinds_536[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 537: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1089:28) */
-/* 538: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:1091:28) */
-static const uint8_t contract_kinds_538[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,
-};
-/* 539: AccessPriv.cols (schema/pg15/deparse.txt:1093:17) */
-/* 540: AccessPriv.cols (schema/pg15/deparse.txt:1095:17) */
-static const uint8_t contract_kinds_540[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 541: CreateOpClassItem.order_family (schema/pg15/deparse.txt:1097:32) */
-/* 542: CreateOpClassItem.order_family (schema/pg15/deparse.txt:1099:32) */
-static const uint8_t contract_kinds_542[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 543: CreateOpClassItem.class_args (schema/pg15/deparse.txt:1101:30) */
-/* 544: CreateOpClassItem.class_args (schema/pg15/deparse.txt:1103:30) */
-static const uint8_t contract_kinds_544[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 545: TableLikeClause.relation (schema/pg15/deparse.txt:1105:26) */
-/* 546: FunctionParameter.argType (schema/pg15/deparse.txt:1107:28) */
-/* 547: FunctionParameter.defexpr (schema/pg15/deparse.txt:1109:27) */
-static const uint8_t contract_kinds_547[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 548: LockingClause.lockedRels (schema/pg15/deparse.txt:1111:27) */
-/* 549: LockingClause.lockedRels (schema/pg15/deparse.txt:1113:27) */
-static const uint8_t contract_kinds_549[] = { /* the kinds allowed, by tag */
-	0x04,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 550: XmlSerialize.expr (schema/pg15/deparse.txt:1115:19) */
-static const uint8_t contract_kinds_550[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-/* 551: XmlSerialize.typeName (schema/pg15/deparse.txt:1117:24) */
-/* 552: WithClause.ctes (schema/pg15/deparse.txt:1119:17) */
-/* 553: WithClause.ctes (schema/pg15/deparse.txt:1121:17) */
-static const uint8_t contract_kinds_553[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,
-};
-/* 554: InferClause.indexElems (schema/pg15/deparse.txt:1123:25) */
-/* 555: InferClause.indexElems (schema/pg15/deparse.txt:1125:25) */
-static const uint8_t contract_kinds_555[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,
-};
-/* 556: InferClause.whereClause (schema/pg15/deparse.txt:1127:26) */
-static const uint8_t contract_kinds_556[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 557: OnConflictClause.targetList (schema/pg15/deparse.txt:1129:30) */
-/* 558: OnConflictClause.targetList (schema/pg15/deparse.txt:1131:30) */
-static const uint8_t contract_kinds_558[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 559: OnConflictClause.whereClause (schema/pg15/deparse.txt:1133:31) */
-static const uint8_t contract_kinds_559[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 560: CTESearchClause.search_col_list (schema/pg15/deparse.txt:1135:33) */
-/* 561: CTESearchClause.search_col_list (schema/pg15/deparse.txt:1137:33) */
-static const uint8_t contract_kinds_561[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 562: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:1139:35) */
-/* 563: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1141:31) */
-/* 564: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:1143:31) */
-static const uint8_t contract_kinds_564[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 565: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:1145:34) */
-/* 566: CTECycleClause.cycle_mark_value (schema/pg15/deparse.txt:1147:33) */
-static const uint8_t contract_kinds_566[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-/* 567: CTECycleClause.cycle_mark_default (schema/pg15/deparse.txt:1149:35) */
-static const uint8_t contract_kinds_567[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x40,
-};
-/* 568: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:1151:34) */
-/* 569: CommonTableExpr.ctename (schema/pg15/deparse.txt:1153:25) */
-/* 570: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1155:31) */
-/* 571: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:1157:31) */
-static const uint8_t contract_kinds_571[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 572: CommonTableExpr.ctequery (schema/pg15/deparse.txt:1159:26) */
-/* 573: CommonTableExpr.ctequery (schema/pg15/deparse.txt:1161:26) */
-static const uint8_t contract_kinds_573[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0xc0,0x07,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 574: MergeWhenClause.condition (schema/pg15/deparse.txt:1163:27) */
-static const uint8_t contract_kinds_574[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 575: MergeWhenClause.targetList (schema/pg15/deparse.txt:1165:29) */
-/* 576: MergeWhenClause.targetList (schema/pg15/deparse.txt:1167:29) */
-static const uint8_t contract_kinds_576[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x08,0x00,0x00,0x00,0x00,0x00,0x00,0x00,
-};
-/* 577: MergeWhenClause.values (schema/pg15/deparse.txt:1169:24) */
-static const uint8_t contract_kinds_577[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 578: TriggerTransition.name (schema/pg15/deparse.txt:1171:24) */
-/* 579: PartitionElem.expr (schema/pg15/deparse.txt:1173:20) */
-static const uint8_t contract_kinds_579[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 580: PartitionElem.collation (schema/pg15/deparse.txt:1175:25) */
-/* 581: PartitionElem.collation (schema/pg15/deparse.txt:1177:25) */
-static const uint8_t contract_kinds_581[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 582: PartitionElem.opclass (schema/pg15/deparse.txt:1179:23) */
-/* 583: PartitionElem.opclass (schema/pg15/deparse.txt:1181:23) */
-static const uint8_t contract_kinds_583[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 584: PartitionSpec.strategy (schema/pg15/deparse.txt:1183:24) */
-/* 585: PartitionSpec.partParams (schema/pg15/deparse.txt:1185:27) */
-/* 586: PartitionSpec.partParams (schema/pg15/deparse.txt:1187:27) */
-static const uint8_t contract_kinds_586[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x00,
-};
-/* 587: PartitionBoundSpec.listdatums (schema/pg15/deparse.txt:1189:31) */
-static const uint8_t contract_kinds_587[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 588: PartitionBoundSpec.lowerdatums (schema/pg15/deparse.txt:1191:32) */
-static const uint8_t contract_kinds_588[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 589: PartitionBoundSpec.upperdatums (schema/pg15/deparse.txt:1193:32) */
-static const uint8_t contract_kinds_589[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 590: PartitionCmd.name (schema/pg15/deparse.txt:1195:19) */
-/* 591: VacuumRelation.relation (schema/pg15/deparse.txt:1197:25) */
-/* 592: VacuumRelation.va_cols (schema/pg15/deparse.txt:1199:24) */
-/* 593: VacuumRelation.va_cols (schema/pg15/deparse.txt:1201:24) */
-static const uint8_t contract_kinds_593[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
-};
-/* 594: PublicationTable.relation (schema/pg15/deparse.txt:1203:27) */
-/* 595: PublicationTable.whereClause (schema/pg15/deparse.txt:1205:31) */
-static const uint8_t contract_kinds_595[] = { /* the kinds allowed, by tag */
-	0x80,0x00,0x03,0x88,0x7e,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x00,0x00,0x00,0x04,0x00,0x00,0x40,
-};
-/* 596: PublicationTable.columns (schema/pg15/deparse.txt:1207:26) */
-/* 597: PublicationTable.columns (schema/pg15/deparse.txt:1209:26) */
-static const uint8_t contract_kinds_597[] = { /* the kinds allowed, by tag */
-	0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
 /* ---- End rule operands ---- */
 
 /* The rules, by message (pgbind_message_descs order): message, field, cell, from, not_in, parents,
  * conditions, nonnull, nonempty, min_cells, kinds allowed (bitmap), location. */
 static const ContractRule contract_rules[] = {
-	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 0, ), CONTRACT_LIST(conditions, 0, ), false, true, 0, CONTRACT_LIST(kinds, 0, ), "schema/pg15/deparse.txt:15:12"},
-	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 1, ), CONTRACT_LIST(conditions, 1, ), false, false, 0, CONTRACT_LIST(kinds, 1, 1), "schema/pg15/deparse.txt:17:12"},
-	{ 11, 0, -1, false, false, CONTRACT_LIST(parents, 2, ), CONTRACT_LIST(conditions, 2, ), true, false, 0, CONTRACT_LIST(kinds, 2, ), "schema/pg15/deparse.txt:19:17"},
-	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 3, ), CONTRACT_LIST(conditions, 3, ), true, false, 0, CONTRACT_LIST(kinds, 3, ), "schema/pg15/deparse.txt:21:16"},
-	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 4, ), CONTRACT_LIST(conditions, 4, ), false, false, 0, CONTRACT_LIST(kinds, 4, 1), "schema/pg15/deparse.txt:23:16"},
-	{ 12, 2, -1, false, false, CONTRACT_LIST(parents, 5, ), CONTRACT_LIST(conditions, 5, ), true, false, 0, CONTRACT_LIST(kinds, 5, ), "schema/pg15/deparse.txt:25:18"},
-	{ 17, 1, -1, false, false, CONTRACT_LIST(parents, 6, ), CONTRACT_LIST(conditions, 6, ), false, false, 0, CONTRACT_LIST(kinds, 6, 1), "schema/pg15/deparse.txt:27:19"},
-	{ 21, 1, -1, false, false, CONTRACT_LIST(parents, 7, ), CONTRACT_LIST(conditions, 7, ), false, false, 0, CONTRACT_LIST(kinds, 7, 1), "schema/pg15/deparse.txt:29:18"},
-	{ 21, 2, -1, false, false, CONTRACT_LIST(parents, 8, ), CONTRACT_LIST(conditions, 8, ), true, false, 0, CONTRACT_LIST(kinds, 8, ), "schema/pg15/deparse.txt:31:19"},
-	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 9, ), CONTRACT_LIST(conditions, 9, ), true, false, 0, CONTRACT_LIST(kinds, 9, ), "schema/pg15/deparse.txt:33:15"},
-	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 10, ), CONTRACT_LIST(conditions, 10, ), false, true, 0, CONTRACT_LIST(kinds, 10, ), "schema/pg15/deparse.txt:35:15"},
-	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 11, ), CONTRACT_LIST(conditions, 11, ), false, false, 0, CONTRACT_LIST(kinds, 11, 1), "schema/pg15/deparse.txt:37:15"},
-	{ 27, 3, -1, false, false, CONTRACT_LIST(parents, 12, ), CONTRACT_LIST(conditions, 12, ), false, false, 0, CONTRACT_LIST(kinds, 12, 1), "schema/pg15/deparse.txt:39:18"},
-	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 13, ), CONTRACT_LIST(conditions, 13, ), true, false, 0, CONTRACT_LIST(kinds, 13, ), "schema/pg15/deparse.txt:41:19"},
-	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 14, ), CONTRACT_LIST(conditions, 14, ), false, false, 0, CONTRACT_LIST(kinds, 14, 1), "schema/pg15/deparse.txt:43:19"},
-	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 15, ), CONTRACT_LIST(conditions, 15, ), true, false, 0, CONTRACT_LIST(kinds, 15, ), "schema/pg15/deparse.txt:45:19"},
-	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 16, ), CONTRACT_LIST(conditions, 16, ), false, false, 0, CONTRACT_LIST(kinds, 16, 1), "schema/pg15/deparse.txt:47:19"},
-	{ 37, 3, -1, false, false, CONTRACT_LIST(parents, 17, ), CONTRACT_LIST(conditions, 17, ), false, false, 0, CONTRACT_LIST(kinds, 17, 1), "schema/pg15/deparse.txt:49:14"},
-	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 18, ), CONTRACT_LIST(conditions, 18, ), true, false, 0, CONTRACT_LIST(kinds, 18, ), "schema/pg15/deparse.txt:51:15"},
-	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 19, ), CONTRACT_LIST(conditions, 19, ), false, false, 0, CONTRACT_LIST(kinds, 19, 1), "schema/pg15/deparse.txt:53:15"},
-	{ 37, 5, -1, false, false, CONTRACT_LIST(parents, 20, ), CONTRACT_LIST(conditions, 20, ), false, false, 0, CONTRACT_LIST(kinds, 20, 1), "schema/pg15/deparse.txt:55:20"},
-	{ 38, 1, -1, false, false, CONTRACT_LIST(parents, 21, ), CONTRACT_LIST(conditions, 21, ), false, false, 0, CONTRACT_LIST(kinds, 21, 1), "schema/pg15/deparse.txt:57:15"},
-	{ 38, 2, -1, false, false, CONTRACT_LIST(parents, 22, ), CONTRACT_LIST(conditions, 22, ), false, false, 0, CONTRACT_LIST(kinds, 22, 1), "schema/pg15/deparse.txt:59:17"},
-	{ 41, 1, -1, false, false, CONTRACT_LIST(parents, 23, ), CONTRACT_LIST(conditions, 23, ), false, false, 0, CONTRACT_LIST(kinds, 23, 1), "schema/pg15/deparse.txt:61:14"},
-	{ 43, 3, -1, false, false, CONTRACT_LIST(parents, 24, ), CONTRACT_LIST(conditions, 24, ), false, false, 0, CONTRACT_LIST(kinds, 24, 1), "schema/pg15/deparse.txt:63:19"},
-	{ 44, 5, -1, false, false, CONTRACT_LIST(parents, 25, ), CONTRACT_LIST(conditions, 25, ), false, false, 0, CONTRACT_LIST(kinds, 25, 1), "schema/pg15/deparse.txt:65:17"},
-	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 26, ), CONTRACT_LIST(conditions, 26, ), true, false, 0, CONTRACT_LIST(kinds, 26, ), "schema/pg15/deparse.txt:67:20"},
-	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 27, ), CONTRACT_LIST(conditions, 27, ), false, false, 0, CONTRACT_LIST(kinds, 27, 1), "schema/pg15/deparse.txt:69:20"},
-	{ 46, 5, -1, false, false, CONTRACT_LIST(parents, 28, ), CONTRACT_LIST(conditions, 28, ), false, false, 0, CONTRACT_LIST(kinds, 28, 1), "schema/pg15/deparse.txt:71:14"},
-	{ 47, 1, -1, false, false, CONTRACT_LIST(parents, 29, ), CONTRACT_LIST(conditions, 29, ), false, false, 0, CONTRACT_LIST(kinds, 29, 1), "schema/pg15/deparse.txt:73:14"},
-	{ 48, 1, -1, false, false, CONTRACT_LIST(parents, 30, ), CONTRACT_LIST(conditions, 30, ), false, false, 0, CONTRACT_LIST(kinds, 30, 1), "schema/pg15/deparse.txt:75:17"},
-	{ 52, 2, -1, false, false, CONTRACT_LIST(parents, 31, ), CONTRACT_LIST(conditions, 31, ), true, false, 0, CONTRACT_LIST(kinds, 31, ), "schema/pg15/deparse.txt:77:27"},
-	{ 57, 2, -1, false, false, CONTRACT_LIST(parents, 32, ), CONTRACT_LIST(conditions, 32, ), true, false, 0, CONTRACT_LIST(kinds, 32, ), "schema/pg15/deparse.txt:79:15"},
-	{ 57, 2, -1, false, false, CONTRACT_LIST(parents, 33, ), CONTRACT_LIST(conditions, 33, ), false, false, 0, CONTRACT_LIST(kinds, 33, 1), "schema/pg15/deparse.txt:81:15"},
-	{ 57, 3, -1, false, false, CONTRACT_LIST(parents, 34, ), CONTRACT_LIST(conditions, 34, ), true, false, 0, CONTRACT_LIST(kinds, 34, ), "schema/pg15/deparse.txt:83:15"},
-	{ 57, 3, -1, false, false, CONTRACT_LIST(parents, 35, ), CONTRACT_LIST(conditions, 35, ), false, false, 0, CONTRACT_LIST(kinds, 35, 1), "schema/pg15/deparse.txt:85:15"},
-	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 36, ), CONTRACT_LIST(conditions, 36, ), true, false, 0, CONTRACT_LIST(kinds, 36, ), "schema/pg15/deparse.txt:87:23"},
-	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 37, ), CONTRACT_LIST(conditions, 37, ), false, false, 0, CONTRACT_LIST(kinds, 37, 1), "schema/pg15/deparse.txt:89:23"},
-	{ 57, 6, -1, false, false, CONTRACT_LIST(parents, 38, ), CONTRACT_LIST(conditions, 38, ), false, false, 0, CONTRACT_LIST(kinds, 38, 1), "schema/pg15/deparse.txt:91:16"},
-	{ 60, 0, -1, false, false, CONTRACT_LIST(parents, 39, ), CONTRACT_LIST(conditions, 39, ), true, false, 0, CONTRACT_LIST(kinds, 39, ), "schema/pg15/deparse.txt:93:16"},
-	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 40, ), CONTRACT_LIST(conditions, 40, ), true, false, 0, CONTRACT_LIST(kinds, 40, ), "schema/pg15/deparse.txt:95:22"},
-	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 41, ), CONTRACT_LIST(conditions, 41, ), false, false, 0, CONTRACT_LIST(kinds, 41, 1), "schema/pg15/deparse.txt:97:22"},
-	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 42, ), CONTRACT_LIST(conditions, 42, ), true, false, 0, CONTRACT_LIST(kinds, 42, ), "schema/pg15/deparse.txt:99:20"},
-	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 43, ), CONTRACT_LIST(conditions, 43, ), false, false, 0, CONTRACT_LIST(kinds, 43, 1), "schema/pg15/deparse.txt:101:20"},
-	{ 64, 0, -1, false, false, CONTRACT_LIST(parents, 44, ), CONTRACT_LIST(conditions, 44, ), true, false, 0, CONTRACT_LIST(kinds, 44, ), "schema/pg15/deparse.txt:103:21"},
-	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 45, ), CONTRACT_LIST(conditions, 45, ), true, false, 0, CONTRACT_LIST(kinds, 45, ), "schema/pg15/deparse.txt:105:17"},
-	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 46, ), CONTRACT_LIST(conditions, 46, ), false, false, 0, CONTRACT_LIST(kinds, 46, 1), "schema/pg15/deparse.txt:107:17"},
-	{ 64, 2, -1, false, false, CONTRACT_LIST(parents, 47, ), CONTRACT_LIST(conditions, 47, ), false, false, 0, CONTRACT_LIST(kinds, 47, 1), "schema/pg15/deparse.txt:109:24"},
-	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 48, ), CONTRACT_LIST(conditions, 48, ), true, false, 0, CONTRACT_LIST(kinds, 48, ), "schema/pg15/deparse.txt:111:27"},
-	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 49, ), CONTRACT_LIST(conditions, 49, ), false, false, 0, CONTRACT_LIST(kinds, 49, 1), "schema/pg15/deparse.txt:113:27"},
-	{ 65, 0, -1, false, false, CONTRACT_LIST(parents, 50, ), CONTRACT_LIST(conditions, 50, ), true, false, 0, CONTRACT_LIST(kinds, 50, ), "schema/pg15/deparse.txt:115:21"},
-	{ 65, 1, -1, false, false, CONTRACT_LIST(parents, 51, ), CONTRACT_LIST(conditions, 51, ), true, false, 0, CONTRACT_LIST(kinds, 51, ), "schema/pg15/deparse.txt:117:25"},
-	{ 65, 1, -1, false, false, CONTRACT_LIST(parents, 52, ), CONTRACT_LIST(conditions, 52, ), false, false, 0, CONTRACT_LIST(kinds, 52, 1), "schema/pg15/deparse.txt:119:25"},
-	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 53, ), CONTRACT_LIST(conditions, 53, ), true, false, 0, CONTRACT_LIST(kinds, 53, ), "schema/pg15/deparse.txt:121:27"},
-	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 54, ), CONTRACT_LIST(conditions, 54, ), false, false, 0, CONTRACT_LIST(kinds, 54, 1), "schema/pg15/deparse.txt:123:27"},
-	{ 66, 0, -1, false, false, CONTRACT_LIST(parents, 55, ), CONTRACT_LIST(conditions, 55, ), true, false, 0, CONTRACT_LIST(kinds, 55, ), "schema/pg15/deparse.txt:125:21"},
-	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 56, ), CONTRACT_LIST(conditions, 56, ), true, false, 0, CONTRACT_LIST(kinds, 56, ), "schema/pg15/deparse.txt:127:24"},
-	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 57, ), CONTRACT_LIST(conditions, 57, ), false, false, 0, CONTRACT_LIST(kinds, 57, 1), "schema/pg15/deparse.txt:129:24"},
-	{ 66, 3, -1, false, false, CONTRACT_LIST(parents, 58, ), CONTRACT_LIST(conditions, 58, ), true, false, 0, CONTRACT_LIST(kinds, 58, ), "schema/pg15/deparse.txt:131:24"},
-	{ 66, 3, -1, false, false, CONTRACT_LIST(parents, 59, ), CONTRACT_LIST(conditions, 59, ), false, false, 0, CONTRACT_LIST(kinds, 59, 1), "schema/pg15/deparse.txt:133:24"},
-	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 60, ), CONTRACT_LIST(conditions, 60, ), true, false, 0, CONTRACT_LIST(kinds, 60, ), "schema/pg15/deparse.txt:135:27"},
-	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 61, ), CONTRACT_LIST(conditions, 61, ), false, false, 0, CONTRACT_LIST(kinds, 61, 1), "schema/pg15/deparse.txt:137:27"},
-	{ 67, 0, -1, false, false, CONTRACT_LIST(parents, 62, ), CONTRACT_LIST(conditions, 62, ), true, false, 0, CONTRACT_LIST(kinds, 62, ), "schema/pg15/deparse.txt:139:20"},
-	{ 67, 1, -1, false, false, CONTRACT_LIST(parents, 63, ), CONTRACT_LIST(conditions, 63, ), true, false, 0, CONTRACT_LIST(kinds, 63, ), "schema/pg15/deparse.txt:141:27"},
-	{ 67, 1, -1, false, false, CONTRACT_LIST(parents, 64, ), CONTRACT_LIST(conditions, 64, ), false, false, 0, CONTRACT_LIST(kinds, 64, 1), "schema/pg15/deparse.txt:143:27"},
-	{ 67, 2, -1, false, false, CONTRACT_LIST(parents, 65, ), CONTRACT_LIST(conditions, 65, ), false, false, 0, CONTRACT_LIST(kinds, 65, 1), "schema/pg15/deparse.txt:145:26"},
-	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 66, ), CONTRACT_LIST(conditions, 66, ), true, false, 0, CONTRACT_LIST(kinds, 66, ), "schema/pg15/deparse.txt:147:30"},
-	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 67, ), CONTRACT_LIST(conditions, 67, ), false, false, 0, CONTRACT_LIST(kinds, 67, 1), "schema/pg15/deparse.txt:149:30"},
-	{ 68, 0, -1, false, false, CONTRACT_LIST(parents, 68, ), CONTRACT_LIST(conditions, 68, ), false, false, 0, CONTRACT_LIST(kinds, 68, 1), "schema/pg15/deparse.txt:151:28"},
-	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 69, ), CONTRACT_LIST(conditions, 69, ), true, false, 0, CONTRACT_LIST(kinds, 69, ), "schema/pg15/deparse.txt:153:24"},
-	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 70, ), CONTRACT_LIST(conditions, 70, ), false, false, 0, CONTRACT_LIST(kinds, 70, 1), "schema/pg15/deparse.txt:155:24"},
-	{ 68, 3, -1, false, false, CONTRACT_LIST(parents, 71, ), CONTRACT_LIST(conditions, 71, ), true, false, 0, CONTRACT_LIST(kinds, 71, ), "schema/pg15/deparse.txt:157:24"},
-	{ 68, 3, -1, false, false, CONTRACT_LIST(parents, 72, ), CONTRACT_LIST(conditions, 72, ), false, false, 0, CONTRACT_LIST(kinds, 72, 1), "schema/pg15/deparse.txt:159:24"},
-	{ 68, 4, -1, false, false, CONTRACT_LIST(parents, 73, ), CONTRACT_LIST(conditions, 73, ), false, false, 0, CONTRACT_LIST(kinds, 73, 1), "schema/pg15/deparse.txt:161:25"},
-	{ 68, 5, -1, false, false, CONTRACT_LIST(parents, 74, ), CONTRACT_LIST(conditions, 74, ), true, false, 0, CONTRACT_LIST(kinds, 74, ), "schema/pg15/deparse.txt:163:25"},
-	{ 68, 5, -1, false, false, CONTRACT_LIST(parents, 75, ), CONTRACT_LIST(conditions, 75, ), false, false, 0, CONTRACT_LIST(kinds, 75, 1), "schema/pg15/deparse.txt:165:25"},
-	{ 68, 7, -1, false, false, CONTRACT_LIST(parents, 76, ), CONTRACT_LIST(conditions, 76, ), false, false, 0, CONTRACT_LIST(kinds, 76, 1), "schema/pg15/deparse.txt:167:26"},
-	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 77, ), CONTRACT_LIST(conditions, 77, ), true, false, 0, CONTRACT_LIST(kinds, 77, ), "schema/pg15/deparse.txt:169:26"},
-	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 78, ), CONTRACT_LIST(conditions, 78, ), false, false, 0, CONTRACT_LIST(kinds, 78, 1), "schema/pg15/deparse.txt:171:26"},
-	{ 68, 9, -1, false, false, CONTRACT_LIST(parents, 79, ), CONTRACT_LIST(conditions, 79, ), false, false, 0, CONTRACT_LIST(kinds, 79, 1), "schema/pg15/deparse.txt:173:25"},
-	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 80, ), CONTRACT_LIST(conditions, 80, ), true, false, 0, CONTRACT_LIST(kinds, 80, ), "schema/pg15/deparse.txt:175:24"},
-	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 81, ), CONTRACT_LIST(conditions, 81, ), false, false, 0, CONTRACT_LIST(kinds, 81, 1), "schema/pg15/deparse.txt:177:24"},
-	{ 68, 11, -1, false, false, CONTRACT_LIST(parents, 82, ), CONTRACT_LIST(conditions, 82, ), false, false, 0, CONTRACT_LIST(kinds, 82, 1), "schema/pg15/deparse.txt:179:25"},
-	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 83, ), CONTRACT_LIST(conditions, 83, ), true, false, 0, CONTRACT_LIST(kinds, 83, ), "schema/pg15/deparse.txt:181:27"},
-	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 84, ), CONTRACT_LIST(conditions, 84, ), false, false, 0, CONTRACT_LIST(kinds, 84, 1), "schema/pg15/deparse.txt:183:27"},
-	{ 69, 0, -1, false, false, CONTRACT_LIST(parents, 85, ), CONTRACT_LIST(conditions, 85, ), false, false, 0, CONTRACT_LIST(kinds, 85, 1), "schema/pg15/deparse.txt:185:22"},
-	{ 71, 0, -1, false, false, CONTRACT_LIST(parents, 86, ), CONTRACT_LIST(conditions, 86, ), true, false, 0, CONTRACT_LIST(kinds, 86, ), "schema/pg15/deparse.txt:187:25"},
-	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 87, ), CONTRACT_LIST(conditions, 87, ), true, false, 0, CONTRACT_LIST(kinds, 87, ), "schema/pg15/deparse.txt:189:21"},
-	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 88, ), CONTRACT_LIST(conditions, 88, ), false, false, 0, CONTRACT_LIST(kinds, 88, 1), "schema/pg15/deparse.txt:191:21"},
-	{ 72, 4, -1, false, false, CONTRACT_LIST(parents, 89, ), CONTRACT_LIST(conditions, 89, ), false, false, 0, CONTRACT_LIST(kinds, 89, 1), "schema/pg15/deparse.txt:193:19"},
-	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 90, ), CONTRACT_LIST(conditions, 90, ), true, false, 0, CONTRACT_LIST(kinds, 90, ), "schema/pg15/deparse.txt:195:27"},
-	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 91, ), CONTRACT_LIST(conditions, 91, ), false, false, 0, CONTRACT_LIST(kinds, 91, 1), "schema/pg15/deparse.txt:197:27"},
-	{ 73, 3, -1, false, false, CONTRACT_LIST(parents, 92, ), CONTRACT_LIST(conditions, 92, ), false, false, 0, CONTRACT_LIST(kinds, 92, 1), "schema/pg15/deparse.txt:199:21"},
-	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 93, ), CONTRACT_LIST(conditions, 93, ), true, false, 0, CONTRACT_LIST(kinds, 93, ), "schema/pg15/deparse.txt:201:19"},
-	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 94, ), CONTRACT_LIST(conditions, 94, ), false, false, 0, CONTRACT_LIST(kinds, 94, 1), "schema/pg15/deparse.txt:203:19"},
-	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 95, ), CONTRACT_LIST(conditions, 95, ), true, false, 0, CONTRACT_LIST(kinds, 95, ), "schema/pg15/deparse.txt:205:22"},
-	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 96, ), CONTRACT_LIST(conditions, 96, ), false, false, 0, CONTRACT_LIST(kinds, 96, 1), "schema/pg15/deparse.txt:207:22"},
-	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 97, ), CONTRACT_LIST(conditions, 97, ), true, false, 0, CONTRACT_LIST(kinds, 97, ), "schema/pg15/deparse.txt:209:20"},
-	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 98, ), CONTRACT_LIST(conditions, 98, ), false, false, 0, CONTRACT_LIST(kinds, 98, 1), "schema/pg15/deparse.txt:211:20"},
-	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 99, ), CONTRACT_LIST(conditions, 99, ), true, false, 0, CONTRACT_LIST(kinds, 99, ), "schema/pg15/deparse.txt:213:29"},
-	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 100, ), CONTRACT_LIST(conditions, 100, ), false, false, 0, CONTRACT_LIST(kinds, 100, 1), "schema/pg15/deparse.txt:215:29"},
-	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 101, ), CONTRACT_LIST(conditions, 101, ), true, false, 0, CONTRACT_LIST(kinds, 101, ), "schema/pg15/deparse.txt:217:29"},
-	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 102, ), CONTRACT_LIST(conditions, 102, ), false, false, 0, CONTRACT_LIST(kinds, 102, 1), "schema/pg15/deparse.txt:219:29"},
-	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 103, ), CONTRACT_LIST(conditions, 103, ), true, false, 0, CONTRACT_LIST(kinds, 103, ), "schema/pg15/deparse.txt:221:36"},
-	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 104, ), CONTRACT_LIST(conditions, 104, ), false, false, 0, CONTRACT_LIST(kinds, 104, 1), "schema/pg15/deparse.txt:223:36"},
-	{ 77, 1, -1, false, false, CONTRACT_LIST(parents, 105, ), CONTRACT_LIST(conditions, 105, ), true, false, 0, CONTRACT_LIST(kinds, 105, ), "schema/pg15/deparse.txt:225:35"},
-	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 106, ), CONTRACT_LIST(conditions, 106, ), true, false, 0, CONTRACT_LIST(kinds, 106, ), "schema/pg15/deparse.txt:227:20"},
-	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 107, ), CONTRACT_LIST(conditions, 107, ), false, false, 0, CONTRACT_LIST(kinds, 107, 1), "schema/pg15/deparse.txt:229:20"},
-	{ 80, 1, -1, false, false, CONTRACT_LIST(parents, 108, ), CONTRACT_LIST(conditions, 108, ), false, false, 0, CONTRACT_LIST(kinds, 108, 1), "schema/pg15/deparse.txt:231:16"},
-	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 109, ), CONTRACT_LIST(conditions, 109, ), true, false, 0, CONTRACT_LIST(kinds, 109, ), "schema/pg15/deparse.txt:233:18"},
-	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 110, ), CONTRACT_LIST(conditions, 110, ), false, false, 0, CONTRACT_LIST(kinds, 110, 1), "schema/pg15/deparse.txt:235:18"},
-	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 111, ), CONTRACT_LIST(conditions, 111, ), true, false, 0, CONTRACT_LIST(kinds, 111, ), "schema/pg15/deparse.txt:237:18"},
-	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 112, ), CONTRACT_LIST(conditions, 112, ), false, false, 0, CONTRACT_LIST(kinds, 112, 1), "schema/pg15/deparse.txt:239:18"},
-	{ 80, 7, -1, false, false, CONTRACT_LIST(parents, 113, ), CONTRACT_LIST(conditions, 113, ), false, false, 0, CONTRACT_LIST(kinds, 113, 1), "schema/pg15/deparse.txt:241:23"},
-	{ 81, 0, -1, false, false, CONTRACT_LIST(parents, 114, ), CONTRACT_LIST(conditions, 114, ), true, false, 0, CONTRACT_LIST(kinds, 114, ), "schema/pg15/deparse.txt:243:21"},
-	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 115, ), CONTRACT_LIST(conditions, 115, ), true, false, 0, CONTRACT_LIST(kinds, 115, ), "schema/pg15/deparse.txt:245:23"},
-	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 116, ), CONTRACT_LIST(conditions, 116, ), false, false, 0, CONTRACT_LIST(kinds, 116, 1), "schema/pg15/deparse.txt:247:23"},
-	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 117, ), CONTRACT_LIST(conditions, 117, ), true, false, 0, CONTRACT_LIST(kinds, 117, ), "schema/pg15/deparse.txt:249:26"},
-	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 118, ), CONTRACT_LIST(conditions, 118, ), false, false, 0, CONTRACT_LIST(kinds, 118, 1), "schema/pg15/deparse.txt:251:26"},
-	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 119, ), CONTRACT_LIST(conditions, 119, ), true, false, 0, CONTRACT_LIST(kinds, 119, ), "schema/pg15/deparse.txt:253:20"},
-	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 120, ), CONTRACT_LIST(conditions, 120, ), false, false, 0, CONTRACT_LIST(kinds, 120, 1), "schema/pg15/deparse.txt:255:20"},
-	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 121, ), CONTRACT_LIST(conditions, 121, ), true, false, 0, CONTRACT_LIST(kinds, 121, ), "schema/pg15/deparse.txt:257:21"},
-	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 122, ), CONTRACT_LIST(conditions, 122, ), false, false, 0, CONTRACT_LIST(kinds, 122, 1), "schema/pg15/deparse.txt:259:21"},
-	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 123, ), CONTRACT_LIST(conditions, 123, ), false, false, 2, CONTRACT_LIST(kinds, 123, ), "schema/pg15/deparse.txt:261:17"},
-	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 124, ), CONTRACT_LIST(conditions, 124, ), false, false, 0, CONTRACT_LIST(kinds, 124, 1), "schema/pg15/deparse.txt:263:17"},
-	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 125, ), CONTRACT_LIST(conditions, 125, ), true, false, 0, CONTRACT_LIST(kinds, 125, ), "schema/pg15/deparse.txt:265:23"},
-	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 126, ), CONTRACT_LIST(conditions, 126, ), false, false, 0, CONTRACT_LIST(kinds, 126, 1), "schema/pg15/deparse.txt:267:23"},
-	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 127, ), CONTRACT_LIST(conditions, 127, ), true, false, 0, CONTRACT_LIST(kinds, 127, ), "schema/pg15/deparse.txt:269:18"},
-	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 128, ), CONTRACT_LIST(conditions, 128, ), false, false, 0, CONTRACT_LIST(kinds, 128, 1), "schema/pg15/deparse.txt:271:18"},
-	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 129, ), CONTRACT_LIST(conditions, 129, ), true, false, 0, CONTRACT_LIST(kinds, 129, ), "schema/pg15/deparse.txt:273:24"},
-	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 130, ), CONTRACT_LIST(conditions, 130, ), false, false, 0, CONTRACT_LIST(kinds, 130, 1), "schema/pg15/deparse.txt:275:24"},
-	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 131, ), CONTRACT_LIST(conditions, 131, ), false, false, 0, CONTRACT_LIST(kinds, 131, 1), "schema/pg15/deparse.txt:277:20"},
-	{ 86, 2, -1, false, false, CONTRACT_LIST(parents, 132, ), CONTRACT_LIST(conditions, 132, ), true, false, 0, CONTRACT_LIST(kinds, 132, ), "schema/pg15/deparse.txt:279:22"},
-	{ 87, 1, -1, false, false, CONTRACT_LIST(parents, 133, ), CONTRACT_LIST(conditions, 133, ), true, false, 0, CONTRACT_LIST(kinds, 133, ), "schema/pg15/deparse.txt:281:20"},
-	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 134, ), CONTRACT_LIST(conditions, 134, ), true, false, 0, CONTRACT_LIST(kinds, 134, ), "schema/pg15/deparse.txt:283:24"},
-	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 135, ), CONTRACT_LIST(conditions, 135, ), false, false, 0, CONTRACT_LIST(kinds, 135, 1), "schema/pg15/deparse.txt:285:24"},
-	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 136, ), CONTRACT_LIST(conditions, 136, ), true, false, 0, CONTRACT_LIST(kinds, 136, ), "schema/pg15/deparse.txt:287:34"},
-	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 137, ), CONTRACT_LIST(conditions, 137, ), false, false, 0, CONTRACT_LIST(kinds, 137, 1), "schema/pg15/deparse.txt:289:34"},
-	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 138, ), CONTRACT_LIST(conditions, 138, ), true, false, 0, CONTRACT_LIST(kinds, 138, ), "schema/pg15/deparse.txt:291:19"},
-	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 139, ), CONTRACT_LIST(conditions, 139, ), false, false, 0, CONTRACT_LIST(kinds, 139, 1), "schema/pg15/deparse.txt:293:19"},
-	{ 87, 7, -1, false, false, CONTRACT_LIST(parents, 140, ), CONTRACT_LIST(conditions, 140, ), false, false, 0, CONTRACT_LIST(kinds, 140, 1), "schema/pg15/deparse.txt:295:24"},
-	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 141, ), CONTRACT_LIST(conditions, 141, ), true, false, 0, CONTRACT_LIST(kinds, 141, ), "schema/pg15/deparse.txt:297:29"},
-	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 142, ), CONTRACT_LIST(conditions, 142, ), false, false, 0, CONTRACT_LIST(kinds, 142, 1), "schema/pg15/deparse.txt:299:29"},
-	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 143, ), CONTRACT_LIST(conditions, 143, ), true, false, 0, CONTRACT_LIST(kinds, 143, ), "schema/pg15/deparse.txt:301:31"},
-	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 144, ), CONTRACT_LIST(conditions, 144, ), false, false, 0, CONTRACT_LIST(kinds, 144, 1), "schema/pg15/deparse.txt:303:31"},
-	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 145, ), CONTRACT_LIST(conditions, 145, ), true, false, 0, CONTRACT_LIST(kinds, 145, ), "schema/pg15/deparse.txt:305:28"},
-	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 146, ), CONTRACT_LIST(conditions, 146, ), false, false, 0, CONTRACT_LIST(kinds, 146, 1), "schema/pg15/deparse.txt:307:28"},
-	{ 88, 6, -1, false, false, CONTRACT_LIST(parents, 147, ), CONTRACT_LIST(conditions, 147, ), false, false, 0, CONTRACT_LIST(kinds, 147, 1), "schema/pg15/deparse.txt:309:29"},
-	{ 89, 1, -1, false, false, CONTRACT_LIST(parents, 148, ), CONTRACT_LIST(conditions, 148, ), true, false, 0, CONTRACT_LIST(kinds, 148, ), "schema/pg15/deparse.txt:311:24"},
-	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 149, ), CONTRACT_LIST(conditions, 149, ), true, false, 0, CONTRACT_LIST(kinds, 149, ), "schema/pg15/deparse.txt:313:27"},
-	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 150, ), CONTRACT_LIST(conditions, 150, ), false, false, 0, CONTRACT_LIST(kinds, 150, 1), "schema/pg15/deparse.txt:315:27"},
-	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 151, ), CONTRACT_LIST(conditions, 151, ), true, false, 0, CONTRACT_LIST(kinds, 151, ), "schema/pg15/deparse.txt:317:13"},
-	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 152, ), CONTRACT_LIST(conditions, 152, ), false, false, 0, CONTRACT_LIST(kinds, 152, 1), "schema/pg15/deparse.txt:319:13"},
-	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 153, ), CONTRACT_LIST(conditions, 153, ), false, false, 0, CONTRACT_LIST(kinds, 153, 1), "schema/pg15/deparse.txt:321:19"},
-	{ 91, 5, -1, false, false, CONTRACT_LIST(parents, 154, ), CONTRACT_LIST(conditions, 154, ), true, false, 0, CONTRACT_LIST(kinds, 154, ), "schema/pg15/deparse.txt:323:20"},
-	{ 92, 0, -1, false, false, CONTRACT_LIST(parents, 155, ), CONTRACT_LIST(conditions, 155, ), true, false, 0, CONTRACT_LIST(kinds, 155, ), "schema/pg15/deparse.txt:325:19"},
-	{ 92, 1, -1, false, false, CONTRACT_LIST(parents, 156, ), CONTRACT_LIST(conditions, 156, ), true, false, 0, CONTRACT_LIST(kinds, 156, ), "schema/pg15/deparse.txt:327:19"},
-	{ 92, 2, -1, false, false, CONTRACT_LIST(parents, 157, ), CONTRACT_LIST(conditions, 157, ), false, false, 0, CONTRACT_LIST(kinds, 157, 1), "schema/pg15/deparse.txt:329:23"},
-	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 158, ), CONTRACT_LIST(conditions, 158, ), true, false, 0, CONTRACT_LIST(kinds, 158, ), "schema/pg15/deparse.txt:331:18"},
-	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 159, ), CONTRACT_LIST(conditions, 159, ), false, false, 0, CONTRACT_LIST(kinds, 159, 1), "schema/pg15/deparse.txt:333:18"},
-	{ 93, 0, -1, false, false, CONTRACT_LIST(parents, 160, ), CONTRACT_LIST(conditions, 160, ), true, false, 0, CONTRACT_LIST(kinds, 160, ), "schema/pg15/deparse.txt:335:26"},
-	{ 94, 0, -1, false, false, CONTRACT_LIST(parents, 161, ), CONTRACT_LIST(conditions, 161, ), true, false, 0, CONTRACT_LIST(kinds, 161, ), "schema/pg15/deparse.txt:337:26"},
-	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 162, ), CONTRACT_LIST(conditions, 162, ), true, false, 0, CONTRACT_LIST(kinds, 162, ), "schema/pg15/deparse.txt:339:25"},
-	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 163, ), CONTRACT_LIST(conditions, 163, ), false, false, 0, CONTRACT_LIST(kinds, 163, 1), "schema/pg15/deparse.txt:341:25"},
-	{ 97, 0, -1, false, false, CONTRACT_LIST(parents, 164, ), CONTRACT_LIST(conditions, 164, ), true, false, 0, CONTRACT_LIST(kinds, 164, ), "schema/pg15/deparse.txt:343:15"},
-	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 165, ), CONTRACT_LIST(conditions, 165, ), true, false, 0, CONTRACT_LIST(kinds, 165, ), "schema/pg15/deparse.txt:345:18"},
-	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 166, ), CONTRACT_LIST(conditions, 166, ), false, false, 0, CONTRACT_LIST(kinds, 166, 1), "schema/pg15/deparse.txt:347:18"},
-	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 167, ), CONTRACT_LIST(conditions, 167, ), true, false, 0, CONTRACT_LIST(kinds, 167, ), "schema/pg15/deparse.txt:349:16"},
-	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 168, ), CONTRACT_LIST(conditions, 168, ), false, false, 0, CONTRACT_LIST(kinds, 168, 1), "schema/pg15/deparse.txt:351:16"},
-	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 169, ), CONTRACT_LIST(conditions, 169, ), true, false, 0, CONTRACT_LIST(kinds, 169, ), "schema/pg15/deparse.txt:353:18"},
-	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 170, ), CONTRACT_LIST(conditions, 170, ), false, false, 0, CONTRACT_LIST(kinds, 170, 1), "schema/pg15/deparse.txt:355:18"},
-	{ 98, 0, -1, false, false, CONTRACT_LIST(parents, 171, ), CONTRACT_LIST(conditions, 171, ), true, false, 0, CONTRACT_LIST(kinds, 171, ), "schema/pg15/deparse.txt:357:19"},
-	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 172, ), CONTRACT_LIST(conditions, 172, ), true, false, 0, CONTRACT_LIST(kinds, 172, ), "schema/pg15/deparse.txt:359:29"},
-	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 173, ), CONTRACT_LIST(conditions, 173, ), false, false, 0, CONTRACT_LIST(kinds, 173, 1), "schema/pg15/deparse.txt:361:29"},
-	{ 99, 1, -1, false, false, CONTRACT_LIST(parents, 174, ), CONTRACT_LIST(conditions, 174, ), true, false, 0, CONTRACT_LIST(kinds, 174, ), "schema/pg15/deparse.txt:363:28"},
-	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 175, ), CONTRACT_LIST(conditions, 175, ), true, false, 0, CONTRACT_LIST(kinds, 175, ), "schema/pg15/deparse.txt:365:30"},
-	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 176, ), CONTRACT_LIST(conditions, 176, ), false, false, 0, CONTRACT_LIST(kinds, 176, 1), "schema/pg15/deparse.txt:367:30"},
-	{ 100, 0, -1, false, false, CONTRACT_LIST(parents, 177, ), CONTRACT_LIST(conditions, 177, ), true, false, 0, CONTRACT_LIST(kinds, 177, ), "schema/pg15/deparse.txt:369:21"},
-	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 178, ), CONTRACT_LIST(conditions, 178, ), true, false, 0, CONTRACT_LIST(kinds, 178, ), "schema/pg15/deparse.txt:371:22"},
-	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 179, ), CONTRACT_LIST(conditions, 179, ), false, false, 0, CONTRACT_LIST(kinds, 179, 1), "schema/pg15/deparse.txt:373:22"},
-	{ 101, 0, -1, false, false, CONTRACT_LIST(parents, 180, ), CONTRACT_LIST(conditions, 180, ), true, false, 0, CONTRACT_LIST(kinds, 180, ), "schema/pg15/deparse.txt:375:19"},
-	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 181, ), CONTRACT_LIST(conditions, 181, ), true, false, 0, CONTRACT_LIST(kinds, 181, ), "schema/pg15/deparse.txt:377:20"},
-	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 182, ), CONTRACT_LIST(conditions, 182, ), false, false, 0, CONTRACT_LIST(kinds, 182, 1), "schema/pg15/deparse.txt:379:20"},
-	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 183, ), CONTRACT_LIST(conditions, 183, ), true, false, 0, CONTRACT_LIST(kinds, 183, ), "schema/pg15/deparse.txt:381:20"},
-	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 184, ), CONTRACT_LIST(conditions, 184, ), false, false, 0, CONTRACT_LIST(kinds, 184, 1), "schema/pg15/deparse.txt:383:20"},
-	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 185, ), CONTRACT_LIST(conditions, 185, ), true, false, 0, CONTRACT_LIST(kinds, 185, ), "schema/pg15/deparse.txt:385:17"},
-	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 186, ), CONTRACT_LIST(conditions, 186, ), false, false, 0, CONTRACT_LIST(kinds, 186, 1), "schema/pg15/deparse.txt:387:17"},
-	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 187, ), CONTRACT_LIST(conditions, 187, ), true, false, 0, CONTRACT_LIST(kinds, 187, ), "schema/pg15/deparse.txt:389:19"},
-	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 188, ), CONTRACT_LIST(conditions, 188, ), false, false, 0, CONTRACT_LIST(kinds, 188, 1), "schema/pg15/deparse.txt:391:19"},
-	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 189, ), CONTRACT_LIST(conditions, 189, ), true, false, 0, CONTRACT_LIST(kinds, 189, ), "schema/pg15/deparse.txt:393:21"},
-	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 190, ), CONTRACT_LIST(conditions, 190, ), false, false, 0, CONTRACT_LIST(kinds, 190, 1), "schema/pg15/deparse.txt:395:21"},
-	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 191, ), CONTRACT_LIST(conditions, 191, ), true, false, 0, CONTRACT_LIST(kinds, 191, ), "schema/pg15/deparse.txt:397:25"},
-	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 192, ), CONTRACT_LIST(conditions, 192, ), false, false, 0, CONTRACT_LIST(kinds, 192, 1), "schema/pg15/deparse.txt:399:25"},
-	{ 104, 1, -1, false, false, CONTRACT_LIST(parents, 193, ), CONTRACT_LIST(conditions, 193, ), true, false, 0, CONTRACT_LIST(kinds, 193, ), "schema/pg15/deparse.txt:401:24"},
-	{ 105, 0, -1, false, false, CONTRACT_LIST(parents, 194, ), CONTRACT_LIST(conditions, 194, ), true, false, 0, CONTRACT_LIST(kinds, 194, ), "schema/pg15/deparse.txt:403:24"},
-	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 195, ), CONTRACT_LIST(conditions, 195, ), true, false, 0, CONTRACT_LIST(kinds, 195, ), "schema/pg15/deparse.txt:405:23"},
-	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 196, ), CONTRACT_LIST(conditions, 196, ), false, false, 0, CONTRACT_LIST(kinds, 196, 1), "schema/pg15/deparse.txt:407:23"},
-	{ 106, 0, -1, false, false, CONTRACT_LIST(parents, 197, ), CONTRACT_LIST(conditions, 197, ), true, false, 0, CONTRACT_LIST(kinds, 197, ), "schema/pg15/deparse.txt:409:23"},
-	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 198, ), CONTRACT_LIST(conditions, 198, ), true, false, 0, CONTRACT_LIST(kinds, 198, ), "schema/pg15/deparse.txt:411:22"},
-	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 199, ), CONTRACT_LIST(conditions, 199, ), false, false, 0, CONTRACT_LIST(kinds, 199, 1), "schema/pg15/deparse.txt:413:22"},
-	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 200, ), CONTRACT_LIST(conditions, 200, ), true, false, 0, CONTRACT_LIST(kinds, 200, ), "schema/pg15/deparse.txt:415:22"},
-	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 201, ), CONTRACT_LIST(conditions, 201, ), false, false, 0, CONTRACT_LIST(kinds, 201, 1), "schema/pg15/deparse.txt:417:22"},
-	{ 108, 0, -1, false, false, CONTRACT_LIST(parents, 202, ), CONTRACT_LIST(conditions, 202, ), true, false, 0, CONTRACT_LIST(kinds, 202, ), "schema/pg15/deparse.txt:419:23"},
-	{ 110, 2, -1, false, false, CONTRACT_LIST(parents, 203, ), CONTRACT_LIST(conditions, 203, ), true, false, 0, CONTRACT_LIST(kinds, 203, ), "schema/pg15/deparse.txt:421:25"},
-	{ 110, 3, -1, false, false, CONTRACT_LIST(parents, 204, ), CONTRACT_LIST(conditions, 204, ), true, false, 0, CONTRACT_LIST(kinds, 204, ), "schema/pg15/deparse.txt:423:25"},
-	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 205, ), CONTRACT_LIST(conditions, 205, ), true, false, 0, CONTRACT_LIST(kinds, 205, ), "schema/pg15/deparse.txt:425:25"},
-	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 206, ), CONTRACT_LIST(conditions, 206, ), false, false, 0, CONTRACT_LIST(kinds, 206, 1), "schema/pg15/deparse.txt:427:25"},
-	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 207, ), CONTRACT_LIST(conditions, 207, ), true, false, 0, CONTRACT_LIST(kinds, 207, ), "schema/pg15/deparse.txt:429:21"},
-	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 208, ), CONTRACT_LIST(conditions, 208, ), false, false, 0, CONTRACT_LIST(kinds, 208, 1), "schema/pg15/deparse.txt:431:21"},
-	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 209, ), CONTRACT_LIST(conditions, 209, ), true, false, 0, CONTRACT_LIST(kinds, 209, ), "schema/pg15/deparse.txt:433:24"},
-	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 210, ), CONTRACT_LIST(conditions, 210, ), false, false, 0, CONTRACT_LIST(kinds, 210, 1), "schema/pg15/deparse.txt:435:24"},
-	{ 110, 10, -1, false, false, CONTRACT_LIST(parents, 211, ), CONTRACT_LIST(conditions, 211, ), false, false, 0, CONTRACT_LIST(kinds, 211, 1), "schema/pg15/deparse.txt:437:28"},
-	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 212, ), CONTRACT_LIST(conditions, 212, ), true, false, 0, CONTRACT_LIST(kinds, 212, ), "schema/pg15/deparse.txt:439:32"},
-	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 213, ), CONTRACT_LIST(conditions, 213, ), false, false, 0, CONTRACT_LIST(kinds, 213, 1), "schema/pg15/deparse.txt:441:32"},
-	{ 111, 1, -1, false, false, CONTRACT_LIST(parents, 214, ), CONTRACT_LIST(conditions, 214, ), true, false, 0, CONTRACT_LIST(kinds, 214, ), "schema/pg15/deparse.txt:443:24"},
-	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 215, ), CONTRACT_LIST(conditions, 215, ), true, false, 0, CONTRACT_LIST(kinds, 215, ), "schema/pg15/deparse.txt:445:27"},
-	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 216, ), CONTRACT_LIST(conditions, 216, ), false, false, 0, CONTRACT_LIST(kinds, 216, 1), "schema/pg15/deparse.txt:447:27"},
-	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 217, ), CONTRACT_LIST(conditions, 217, ), true, false, 0, CONTRACT_LIST(kinds, 217, ), "schema/pg15/deparse.txt:449:26"},
-	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 218, ), CONTRACT_LIST(conditions, 218, ), false, false, 0, CONTRACT_LIST(kinds, 218, 1), "schema/pg15/deparse.txt:451:26"},
-	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 219, ), CONTRACT_LIST(conditions, 219, ), true, false, 0, CONTRACT_LIST(kinds, 219, ), "schema/pg15/deparse.txt:453:29"},
-	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 220, ), CONTRACT_LIST(conditions, 220, ), false, false, 0, CONTRACT_LIST(kinds, 220, 1), "schema/pg15/deparse.txt:455:29"},
-	{ 112, 1, -1, false, false, CONTRACT_LIST(parents, 221, ), CONTRACT_LIST(conditions, 221, ), true, false, 0, CONTRACT_LIST(kinds, 221, ), "schema/pg15/deparse.txt:457:21"},
-	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 222, ), CONTRACT_LIST(conditions, 222, ), true, false, 0, CONTRACT_LIST(kinds, 222, ), "schema/pg15/deparse.txt:459:24"},
-	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 223, ), CONTRACT_LIST(conditions, 223, ), false, false, 0, CONTRACT_LIST(kinds, 223, 1), "schema/pg15/deparse.txt:461:24"},
-	{ 113, 0, -1, false, false, CONTRACT_LIST(parents, 224, ), CONTRACT_LIST(conditions, 224, ), true, false, 0, CONTRACT_LIST(kinds, 224, ), "schema/pg15/deparse.txt:463:20"},
-	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 225, ), CONTRACT_LIST(conditions, 225, ), true, false, 0, CONTRACT_LIST(kinds, 225, ), "schema/pg15/deparse.txt:465:23"},
-	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 226, ), CONTRACT_LIST(conditions, 226, ), false, false, 0, CONTRACT_LIST(kinds, 226, 1), "schema/pg15/deparse.txt:467:23"},
-	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 227, ), CONTRACT_LIST(conditions, 227, ), true, false, 0, CONTRACT_LIST(kinds, 227, ), "schema/pg15/deparse.txt:469:20"},
-	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 228, ), CONTRACT_LIST(conditions, 228, ), false, false, 0, CONTRACT_LIST(kinds, 228, 1), "schema/pg15/deparse.txt:471:20"},
-	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 229, ), CONTRACT_LIST(conditions, 229, ), true, false, 0, CONTRACT_LIST(kinds, 229, ), "schema/pg15/deparse.txt:473:20"},
-	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 230, ), CONTRACT_LIST(conditions, 230, ), false, false, 0, CONTRACT_LIST(kinds, 230, 1), "schema/pg15/deparse.txt:475:20"},
-	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 231, ), CONTRACT_LIST(conditions, 231, ), true, false, 0, CONTRACT_LIST(kinds, 231, ), "schema/pg15/deparse.txt:477:32"},
-	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 232, ), CONTRACT_LIST(conditions, 232, ), false, false, 0, CONTRACT_LIST(kinds, 232, 1), "schema/pg15/deparse.txt:479:32"},
-	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 233, ), CONTRACT_LIST(conditions, 233, ), true, false, 0, CONTRACT_LIST(kinds, 233, ), "schema/pg15/deparse.txt:481:20"},
-	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 234, ), CONTRACT_LIST(conditions, 234, ), false, false, 0, CONTRACT_LIST(kinds, 234, 1), "schema/pg15/deparse.txt:483:20"},
-	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 235, ), CONTRACT_LIST(conditions, 235, ), true, false, 0, CONTRACT_LIST(kinds, 235, ), "schema/pg15/deparse.txt:485:30"},
-	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 236, ), CONTRACT_LIST(conditions, 236, ), false, false, 0, CONTRACT_LIST(kinds, 236, 1), "schema/pg15/deparse.txt:487:30"},
-	{ 120, 0, -1, false, false, CONTRACT_LIST(parents, 237, ), CONTRACT_LIST(conditions, 237, ), true, false, 0, CONTRACT_LIST(kinds, 237, ), "schema/pg15/deparse.txt:489:26"},
-	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 238, ), CONTRACT_LIST(conditions, 238, ), true, false, 0, CONTRACT_LIST(kinds, 238, ), "schema/pg15/deparse.txt:491:27"},
-	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 239, ), CONTRACT_LIST(conditions, 239, ), false, false, 0, CONTRACT_LIST(kinds, 239, 1), "schema/pg15/deparse.txt:493:27"},
-	{ 122, 0, -1, false, false, CONTRACT_LIST(parents, 240, ), CONTRACT_LIST(conditions, 240, ), true, false, 0, CONTRACT_LIST(kinds, 240, ), "schema/pg15/deparse.txt:495:29"},
-	{ 122, 1, -1, false, false, CONTRACT_LIST(parents, 241, ), CONTRACT_LIST(conditions, 241, ), true, false, 0, CONTRACT_LIST(kinds, 241, ), "schema/pg15/deparse.txt:497:30"},
-	{ 123, 2, -1, false, false, CONTRACT_LIST(parents, 242, ), CONTRACT_LIST(conditions, 242, ), true, false, 0, CONTRACT_LIST(kinds, 242, ), "schema/pg15/deparse.txt:499:26"},
-	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 243, ), CONTRACT_LIST(conditions, 243, ), true, false, 0, CONTRACT_LIST(kinds, 243, ), "schema/pg15/deparse.txt:501:38"},
-	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 244, ), CONTRACT_LIST(conditions, 244, ), false, false, 0, CONTRACT_LIST(kinds, 244, 1), "schema/pg15/deparse.txt:503:38"},
-	{ 124, 1, -1, false, false, CONTRACT_LIST(parents, 245, ), CONTRACT_LIST(conditions, 245, ), true, false, 0, CONTRACT_LIST(kinds, 245, ), "schema/pg15/deparse.txt:505:40"},
-	{ 124, 2, -1, false, false, CONTRACT_LIST(parents, 246, ), CONTRACT_LIST(conditions, 246, ), true, false, 0, CONTRACT_LIST(kinds, 246, ), "schema/pg15/deparse.txt:507:39"},
-	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 247, ), CONTRACT_LIST(conditions, 247, ), true, false, 0, CONTRACT_LIST(kinds, 247, ), "schema/pg15/deparse.txt:509:32"},
-	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 248, ), CONTRACT_LIST(conditions, 248, ), false, false, 0, CONTRACT_LIST(kinds, 248, 1), "schema/pg15/deparse.txt:511:32"},
-	{ 125, 0, -1, false, false, CONTRACT_LIST(parents, 249, ), CONTRACT_LIST(conditions, 249, ), true, false, 0, CONTRACT_LIST(kinds, 249, ), "schema/pg15/deparse.txt:513:27"},
-	{ 125, 1, -1, false, false, CONTRACT_LIST(parents, 250, ), CONTRACT_LIST(conditions, 250, ), true, false, 0, CONTRACT_LIST(kinds, 250, ), "schema/pg15/deparse.txt:515:27"},
-	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 251, ), CONTRACT_LIST(conditions, 251, ), true, false, 0, CONTRACT_LIST(kinds, 251, ), "schema/pg15/deparse.txt:517:31"},
-	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 252, ), CONTRACT_LIST(conditions, 252, ), false, false, 0, CONTRACT_LIST(kinds, 252, 1), "schema/pg15/deparse.txt:519:31"},
-	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 253, ), CONTRACT_LIST(conditions, 253, ), true, false, 0, CONTRACT_LIST(kinds, 253, ), "schema/pg15/deparse.txt:521:32"},
-	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 254, ), CONTRACT_LIST(conditions, 254, ), false, false, 0, CONTRACT_LIST(kinds, 254, 1), "schema/pg15/deparse.txt:523:32"},
-	{ 126, 2, -1, false, false, CONTRACT_LIST(parents, 255, ), CONTRACT_LIST(conditions, 255, ), true, false, 0, CONTRACT_LIST(kinds, 255, ), "schema/pg15/deparse.txt:525:26"},
-	{ 126, 3, -1, false, false, CONTRACT_LIST(parents, 256, ), CONTRACT_LIST(conditions, 256, ), true, false, 0, CONTRACT_LIST(kinds, 256, ), "schema/pg15/deparse.txt:527:28"},
-	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 257, ), CONTRACT_LIST(conditions, 257, ), true, false, 0, CONTRACT_LIST(kinds, 257, ), "schema/pg15/deparse.txt:529:25"},
-	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 258, ), CONTRACT_LIST(conditions, 258, ), false, false, 0, CONTRACT_LIST(kinds, 258, 1), "schema/pg15/deparse.txt:531:25"},
-	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 259, ), CONTRACT_LIST(conditions, 259, ), true, false, 0, CONTRACT_LIST(kinds, 259, ), "schema/pg15/deparse.txt:533:33"},
-	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 260, ), CONTRACT_LIST(conditions, 260, ), false, false, 0, CONTRACT_LIST(kinds, 260, 1), "schema/pg15/deparse.txt:535:33"},
-	{ 127, 1, -1, false, false, CONTRACT_LIST(parents, 261, ), CONTRACT_LIST(conditions, 261, ), true, false, 0, CONTRACT_LIST(kinds, 261, ), "schema/pg15/deparse.txt:537:27"},
-	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 262, ), CONTRACT_LIST(conditions, 262, ), true, false, 0, CONTRACT_LIST(kinds, 262, ), "schema/pg15/deparse.txt:539:32"},
-	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 263, ), CONTRACT_LIST(conditions, 263, ), false, false, 0, CONTRACT_LIST(kinds, 263, 1), "schema/pg15/deparse.txt:541:32"},
-	{ 128, 1, -1, false, false, CONTRACT_LIST(parents, 264, ), CONTRACT_LIST(conditions, 264, ), true, false, 0, CONTRACT_LIST(kinds, 264, ), "schema/pg15/deparse.txt:543:26"},
-	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 265, ), CONTRACT_LIST(conditions, 265, ), true, false, 0, CONTRACT_LIST(kinds, 265, ), "schema/pg15/deparse.txt:545:25"},
-	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 266, ), CONTRACT_LIST(conditions, 266, ), false, false, 0, CONTRACT_LIST(kinds, 266, 1), "schema/pg15/deparse.txt:547:25"},
-	{ 129, 0, -1, false, false, CONTRACT_LIST(parents, 267, ), CONTRACT_LIST(conditions, 267, ), true, false, 0, CONTRACT_LIST(kinds, 267, ), "schema/pg15/deparse.txt:549:18"},
-	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 268, ), CONTRACT_LIST(conditions, 268, ), true, false, 0, CONTRACT_LIST(kinds, 268, ), "schema/pg15/deparse.txt:551:22"},
-	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 269, ), CONTRACT_LIST(conditions, 269, ), false, false, 0, CONTRACT_LIST(kinds, 269, 1), "schema/pg15/deparse.txt:553:22"},
-	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 270, ), CONTRACT_LIST(conditions, 270, ), true, false, 0, CONTRACT_LIST(kinds, 270, ), "schema/pg15/deparse.txt:555:19"},
-	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 271, ), CONTRACT_LIST(conditions, 271, ), false, false, 0, CONTRACT_LIST(kinds, 271, 1), "schema/pg15/deparse.txt:557:19"},
-	{ 130, 0, -1, false, false, CONTRACT_LIST(parents, 272, ), CONTRACT_LIST(conditions, 272, ), true, false, 0, CONTRACT_LIST(kinds, 272, ), "schema/pg15/deparse.txt:559:18"},
-	{ 130, 1, -1, false, false, CONTRACT_LIST(parents, 273, ), CONTRACT_LIST(conditions, 273, ), false, false, 0, CONTRACT_LIST(kinds, 273, 1), "schema/pg15/deparse.txt:561:20"},
-	{ 132, 0, -1, false, false, CONTRACT_LIST(parents, 274, ), CONTRACT_LIST(conditions, 274, ), true, false, 0, CONTRACT_LIST(kinds, 274, ), "schema/pg15/deparse.txt:563:30"},
-	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 275, ), CONTRACT_LIST(conditions, 275, ), true, false, 0, CONTRACT_LIST(kinds, 275, ), "schema/pg15/deparse.txt:565:25"},
-	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 276, ), CONTRACT_LIST(conditions, 276, ), false, false, 0, CONTRACT_LIST(kinds, 276, 1), "schema/pg15/deparse.txt:567:25"},
-	{ 133, 0, -1, false, false, CONTRACT_LIST(parents, 277, ), CONTRACT_LIST(conditions, 277, ), true, false, 0, CONTRACT_LIST(kinds, 277, ), "schema/pg15/deparse.txt:569:37"},
-	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 278, ), CONTRACT_LIST(conditions, 278, ), true, false, 0, CONTRACT_LIST(kinds, 278, ), "schema/pg15/deparse.txt:571:30"},
-	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 279, ), CONTRACT_LIST(conditions, 279, ), false, false, 0, CONTRACT_LIST(kinds, 279, 1), "schema/pg15/deparse.txt:573:30"},
-	{ 134, 0, -1, false, false, CONTRACT_LIST(parents, 280, ), CONTRACT_LIST(conditions, 280, ), true, false, 0, CONTRACT_LIST(kinds, 280, ), "schema/pg15/deparse.txt:575:35"},
-	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 281, ), CONTRACT_LIST(conditions, 281, ), false, false, 0, CONTRACT_LIST(kinds, 281, 1), "schema/pg15/deparse.txt:577:31"},
-	{ 135, 3, -1, false, false, CONTRACT_LIST(parents, 282, ), CONTRACT_LIST(conditions, 282, ), true, false, 0, CONTRACT_LIST(kinds, 282, ), "schema/pg15/deparse.txt:579:32"},
-	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 283, ), CONTRACT_LIST(conditions, 283, ), false, false, 0, CONTRACT_LIST(kinds, 283, 1), "schema/pg15/deparse.txt:581:30"},
-	{ 136, 3, -1, false, false, CONTRACT_LIST(parents, 284, ), CONTRACT_LIST(conditions, 284, ), true, false, 0, CONTRACT_LIST(kinds, 284, ), "schema/pg15/deparse.txt:583:33"},
-	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 285, ), CONTRACT_LIST(conditions, 285, ), true, false, 0, CONTRACT_LIST(kinds, 285, ), "schema/pg15/deparse.txt:585:23"},
-	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 286, ), CONTRACT_LIST(conditions, 286, ), false, false, 0, CONTRACT_LIST(kinds, 286, 1), "schema/pg15/deparse.txt:587:23"},
-	{ 137, 3, -1, false, false, CONTRACT_LIST(parents, 287, ), CONTRACT_LIST(conditions, 287, ), true, false, 0, CONTRACT_LIST(kinds, 287, ), "schema/pg15/deparse.txt:589:25"},
-	{ 138, 0, -1, false, false, CONTRACT_LIST(parents, 288, ), CONTRACT_LIST(conditions, 288, ), true, false, 0, CONTRACT_LIST(kinds, 288, ), "schema/pg15/deparse.txt:591:28"},
-	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 289, ), CONTRACT_LIST(conditions, 289, ), true, false, 0, CONTRACT_LIST(kinds, 289, ), "schema/pg15/deparse.txt:593:27"},
-	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 290, ), CONTRACT_LIST(conditions, 290, ), false, false, 0, CONTRACT_LIST(kinds, 290, 1), "schema/pg15/deparse.txt:595:27"},
-	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 291, ), CONTRACT_LIST(conditions, 291, ), true, false, 0, CONTRACT_LIST(kinds, 291, ), "schema/pg15/deparse.txt:597:25"},
-	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 292, ), CONTRACT_LIST(conditions, 292, ), false, false, 0, CONTRACT_LIST(kinds, 292, 1), "schema/pg15/deparse.txt:599:25"},
-	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 293, ), CONTRACT_LIST(conditions, 293, ), true, false, 0, CONTRACT_LIST(kinds, 293, ), "schema/pg15/deparse.txt:601:23"},
-	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 294, ), CONTRACT_LIST(conditions, 294, ), false, false, 0, CONTRACT_LIST(kinds, 294, 1), "schema/pg15/deparse.txt:603:23"},
-	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 295, ), CONTRACT_LIST(conditions, 295, ), true, false, 0, CONTRACT_LIST(kinds, 295, ), "schema/pg15/deparse.txt:605:21"},
-	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 296, ), CONTRACT_LIST(conditions, 296, ), false, false, 0, CONTRACT_LIST(kinds, 296, 1), "schema/pg15/deparse.txt:607:21"},
-	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 297, ), CONTRACT_LIST(conditions, 297, ), true, false, 0, CONTRACT_LIST(kinds, 297, ), "schema/pg15/deparse.txt:609:25"},
-	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 298, ), CONTRACT_LIST(conditions, 298, ), false, false, 0, CONTRACT_LIST(kinds, 298, 1), "schema/pg15/deparse.txt:611:25"},
-	{ 141, 1, -1, false, false, CONTRACT_LIST(parents, 299, ), CONTRACT_LIST(conditions, 299, ), true, false, 0, CONTRACT_LIST(kinds, 299, ), "schema/pg15/deparse.txt:613:27"},
-	{ 142, 0, -1, false, false, CONTRACT_LIST(parents, 300, ), CONTRACT_LIST(conditions, 300, ), true, false, 0, CONTRACT_LIST(kinds, 300, ), "schema/pg15/deparse.txt:615:27"},
-	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 301, ), CONTRACT_LIST(conditions, 301, ), true, false, 0, CONTRACT_LIST(kinds, 301, ), "schema/pg15/deparse.txt:617:30"},
-	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 302, ), CONTRACT_LIST(conditions, 302, ), false, false, 0, CONTRACT_LIST(kinds, 302, 1), "schema/pg15/deparse.txt:619:30"},
-	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 303, ), CONTRACT_LIST(conditions, 303, ), true, false, 0, CONTRACT_LIST(kinds, 303, ), "schema/pg15/deparse.txt:621:26"},
-	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 304, ), CONTRACT_LIST(conditions, 304, ), false, false, 0, CONTRACT_LIST(kinds, 304, 1), "schema/pg15/deparse.txt:623:26"},
-	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 305, ), CONTRACT_LIST(conditions, 305, ), true, false, 0, CONTRACT_LIST(kinds, 305, ), "schema/pg15/deparse.txt:625:21"},
-	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 306, ), CONTRACT_LIST(conditions, 306, ), false, false, 0, CONTRACT_LIST(kinds, 306, 1), "schema/pg15/deparse.txt:627:21"},
-	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 307, ), CONTRACT_LIST(conditions, 307, ), true, false, 0, CONTRACT_LIST(kinds, 307, ), "schema/pg15/deparse.txt:629:27"},
-	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 308, ), CONTRACT_LIST(conditions, 308, ), false, false, 0, CONTRACT_LIST(kinds, 308, 1), "schema/pg15/deparse.txt:631:27"},
-	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 309, ), CONTRACT_LIST(conditions, 309, ), true, false, 0, CONTRACT_LIST(kinds, 309, ), "schema/pg15/deparse.txt:633:24"},
-	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 310, ), CONTRACT_LIST(conditions, 310, ), false, false, 0, CONTRACT_LIST(kinds, 310, 1), "schema/pg15/deparse.txt:635:24"},
-	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 311, ), CONTRACT_LIST(conditions, 311, ), true, false, 0, CONTRACT_LIST(kinds, 311, ), "schema/pg15/deparse.txt:637:25"},
-	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 312, ), CONTRACT_LIST(conditions, 312, ), false, false, 0, CONTRACT_LIST(kinds, 312, 1), "schema/pg15/deparse.txt:639:25"},
-	{ 145, 2, -1, false, false, CONTRACT_LIST(parents, 313, ), CONTRACT_LIST(conditions, 313, ), true, false, 0, CONTRACT_LIST(kinds, 313, ), "schema/pg15/deparse.txt:641:23"},
-	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 314, ), CONTRACT_LIST(conditions, 314, ), true, false, 0, CONTRACT_LIST(kinds, 314, ), "schema/pg15/deparse.txt:643:32"},
-	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 315, ), CONTRACT_LIST(conditions, 315, ), false, false, 0, CONTRACT_LIST(kinds, 315, 1), "schema/pg15/deparse.txt:645:32"},
-	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 316, ), CONTRACT_LIST(conditions, 316, ), true, false, 0, CONTRACT_LIST(kinds, 316, ), "schema/pg15/deparse.txt:647:31"},
-	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 317, ), CONTRACT_LIST(conditions, 317, ), false, false, 0, CONTRACT_LIST(kinds, 317, 1), "schema/pg15/deparse.txt:649:31"},
-	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 318, ), CONTRACT_LIST(conditions, 318, ), true, false, 0, CONTRACT_LIST(kinds, 318, ), "schema/pg15/deparse.txt:651:34"},
-	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 319, ), CONTRACT_LIST(conditions, 319, ), false, false, 0, CONTRACT_LIST(kinds, 319, 1), "schema/pg15/deparse.txt:653:34"},
-	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 320, ), CONTRACT_LIST(conditions, 320, ), true, false, 0, CONTRACT_LIST(kinds, 320, ), "schema/pg15/deparse.txt:655:36"},
-	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 321, ), CONTRACT_LIST(conditions, 321, ), false, false, 0, CONTRACT_LIST(kinds, 321, 1), "schema/pg15/deparse.txt:657:36"},
-	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 322, ), CONTRACT_LIST(conditions, 322, ), false, false, 0, CONTRACT_LIST(kinds, 322, 1), "schema/pg15/deparse.txt:659:32"},
-	{ 148, 0, -1, false, false, CONTRACT_LIST(parents, 323, ), CONTRACT_LIST(conditions, 323, ), true, false, 0, CONTRACT_LIST(kinds, 323, ), "schema/pg15/deparse.txt:661:23"},
-	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 324, ), CONTRACT_LIST(conditions, 324, ), true, false, 0, CONTRACT_LIST(kinds, 324, ), "schema/pg15/deparse.txt:663:28"},
-	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 325, ), CONTRACT_LIST(conditions, 325, ), false, false, 0, CONTRACT_LIST(kinds, 325, 1), "schema/pg15/deparse.txt:665:28"},
-	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 326, ), CONTRACT_LIST(conditions, 326, ), true, false, 0, CONTRACT_LIST(kinds, 326, ), "schema/pg15/deparse.txt:667:23"},
-	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 327, ), CONTRACT_LIST(conditions, 327, ), false, false, 0, CONTRACT_LIST(kinds, 327, 1), "schema/pg15/deparse.txt:669:23"},
-	{ 149, 0, -1, false, false, CONTRACT_LIST(parents, 328, ), CONTRACT_LIST(conditions, 328, ), true, false, 0, CONTRACT_LIST(kinds, 328, ), "schema/pg15/deparse.txt:671:22"},
-	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 329, ), CONTRACT_LIST(conditions, 329, ), true, false, 0, CONTRACT_LIST(kinds, 329, ), "schema/pg15/deparse.txt:673:27"},
-	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 330, ), CONTRACT_LIST(conditions, 330, ), false, false, 0, CONTRACT_LIST(kinds, 330, 1), "schema/pg15/deparse.txt:675:27"},
-	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 331, ), CONTRACT_LIST(conditions, 331, ), true, false, 0, CONTRACT_LIST(kinds, 331, ), "schema/pg15/deparse.txt:677:22"},
-	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 332, ), CONTRACT_LIST(conditions, 332, ), false, false, 0, CONTRACT_LIST(kinds, 332, 1), "schema/pg15/deparse.txt:679:22"},
-	{ 150, 0, -1, false, false, CONTRACT_LIST(parents, 333, ), CONTRACT_LIST(conditions, 333, ), true, false, 0, CONTRACT_LIST(kinds, 333, ), "schema/pg15/deparse.txt:681:36"},
-	{ 150, 3, -1, false, false, CONTRACT_LIST(parents, 334, ), CONTRACT_LIST(conditions, 334, ), true, false, 0, CONTRACT_LIST(kinds, 334, ), "schema/pg15/deparse.txt:683:33"},
-	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 335, ), CONTRACT_LIST(conditions, 335, ), true, false, 0, CONTRACT_LIST(kinds, 335, ), "schema/pg15/deparse.txt:685:33"},
-	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 336, ), CONTRACT_LIST(conditions, 336, ), false, false, 0, CONTRACT_LIST(kinds, 336, 1), "schema/pg15/deparse.txt:687:33"},
-	{ 151, 0, -1, false, false, CONTRACT_LIST(parents, 337, ), CONTRACT_LIST(conditions, 337, ), true, false, 0, CONTRACT_LIST(kinds, 337, ), "schema/pg15/deparse.txt:689:35"},
-	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 338, ), CONTRACT_LIST(conditions, 338, ), true, false, 0, CONTRACT_LIST(kinds, 338, ), "schema/pg15/deparse.txt:691:32"},
-	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 339, ), CONTRACT_LIST(conditions, 339, ), false, false, 0, CONTRACT_LIST(kinds, 339, 1), "schema/pg15/deparse.txt:693:32"},
-	{ 152, 0, -1, false, false, CONTRACT_LIST(parents, 340, ), CONTRACT_LIST(conditions, 340, ), true, false, 0, CONTRACT_LIST(kinds, 340, ), "schema/pg15/deparse.txt:695:28"},
-	{ 152, 1, -1, false, false, CONTRACT_LIST(parents, 341, ), CONTRACT_LIST(conditions, 341, ), true, false, 0, CONTRACT_LIST(kinds, 341, ), "schema/pg15/deparse.txt:697:34"},
-	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 342, ), CONTRACT_LIST(conditions, 342, ), true, false, 0, CONTRACT_LIST(kinds, 342, ), "schema/pg15/deparse.txt:699:31"},
-	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 343, ), CONTRACT_LIST(conditions, 343, ), false, false, 0, CONTRACT_LIST(kinds, 343, 1), "schema/pg15/deparse.txt:701:31"},
-	{ 153, 0, -1, false, false, CONTRACT_LIST(parents, 344, ), CONTRACT_LIST(conditions, 344, ), true, false, 0, CONTRACT_LIST(kinds, 344, ), "schema/pg15/deparse.txt:703:27"},
-	{ 153, 1, -1, false, false, CONTRACT_LIST(parents, 345, ), CONTRACT_LIST(conditions, 345, ), true, false, 0, CONTRACT_LIST(kinds, 345, ), "schema/pg15/deparse.txt:705:33"},
-	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 346, ), CONTRACT_LIST(conditions, 346, ), true, false, 0, CONTRACT_LIST(kinds, 346, ), "schema/pg15/deparse.txt:707:30"},
-	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 347, ), CONTRACT_LIST(conditions, 347, ), false, false, 0, CONTRACT_LIST(kinds, 347, 1), "schema/pg15/deparse.txt:709:30"},
-	{ 154, 0, -1, false, false, CONTRACT_LIST(parents, 348, ), CONTRACT_LIST(conditions, 348, ), true, false, 0, CONTRACT_LIST(kinds, 348, ), "schema/pg15/deparse.txt:711:26"},
-	{ 154, 1, -1, false, false, CONTRACT_LIST(parents, 349, ), CONTRACT_LIST(conditions, 349, ), true, false, 0, CONTRACT_LIST(kinds, 349, ), "schema/pg15/deparse.txt:713:32"},
-	{ 155, 0, -1, false, false, CONTRACT_LIST(parents, 350, ), CONTRACT_LIST(conditions, 350, ), true, false, 0, CONTRACT_LIST(kinds, 350, ), "schema/pg15/deparse.txt:715:43"},
-	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 351, ), CONTRACT_LIST(conditions, 351, ), true, false, 0, CONTRACT_LIST(kinds, 351, ), "schema/pg15/deparse.txt:717:36"},
-	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 352, ), CONTRACT_LIST(conditions, 352, ), false, false, 0, CONTRACT_LIST(kinds, 352, 1), "schema/pg15/deparse.txt:719:36"},
-	{ 156, 0, -1, false, false, CONTRACT_LIST(parents, 353, ), CONTRACT_LIST(conditions, 353, ), true, false, 0, CONTRACT_LIST(kinds, 353, ), "schema/pg15/deparse.txt:721:43"},
-	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 354, ), CONTRACT_LIST(conditions, 354, ), true, false, 0, CONTRACT_LIST(kinds, 354, ), "schema/pg15/deparse.txt:723:29"},
-	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 355, ), CONTRACT_LIST(conditions, 355, ), false, false, 0, CONTRACT_LIST(kinds, 355, 1), "schema/pg15/deparse.txt:725:29"},
-	{ 156, 3, -1, false, false, CONTRACT_LIST(parents, 356, ), CONTRACT_LIST(conditions, 356, ), true, false, 0, CONTRACT_LIST(kinds, 356, ), "schema/pg15/deparse.txt:727:42"},
-	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 357, ), CONTRACT_LIST(conditions, 357, ), true, false, 0, CONTRACT_LIST(kinds, 357, ), "schema/pg15/deparse.txt:729:21"},
-	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 358, ), CONTRACT_LIST(conditions, 358, ), false, false, 0, CONTRACT_LIST(kinds, 358, 1), "schema/pg15/deparse.txt:731:21"},
-	{ 158, 0, -1, false, false, CONTRACT_LIST(parents, 359, ), CONTRACT_LIST(conditions, 359, ), true, false, 0, CONTRACT_LIST(kinds, 359, ), "schema/pg15/deparse.txt:733:34"},
-	{ 158, 1, -1, false, false, CONTRACT_LIST(parents, 360, ), CONTRACT_LIST(conditions, 360, ), true, false, 0, CONTRACT_LIST(kinds, 360, ), "schema/pg15/deparse.txt:735:35"},
-	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 361, ), CONTRACT_LIST(conditions, 361, ), true, false, 0, CONTRACT_LIST(kinds, 361, ), "schema/pg15/deparse.txt:737:32"},
-	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 362, ), CONTRACT_LIST(conditions, 362, ), false, false, 0, CONTRACT_LIST(kinds, 362, 1), "schema/pg15/deparse.txt:739:32"},
-	{ 159, 0, -1, false, false, CONTRACT_LIST(parents, 363, ), CONTRACT_LIST(conditions, 363, ), true, false, 0, CONTRACT_LIST(kinds, 363, ), "schema/pg15/deparse.txt:741:37"},
-	{ 159, 1, -1, false, false, CONTRACT_LIST(parents, 364, ), CONTRACT_LIST(conditions, 364, ), true, false, 0, CONTRACT_LIST(kinds, 364, ), "schema/pg15/deparse.txt:743:39"},
-	{ 159, 2, -1, false, false, CONTRACT_LIST(parents, 365, ), CONTRACT_LIST(conditions, 365, ), true, false, 0, CONTRACT_LIST(kinds, 365, ), "schema/pg15/deparse.txt:745:38"},
-	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 366, ), CONTRACT_LIST(conditions, 366, ), true, false, 0, CONTRACT_LIST(kinds, 366, ), "schema/pg15/deparse.txt:747:36"},
-	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 367, ), CONTRACT_LIST(conditions, 367, ), false, false, 0, CONTRACT_LIST(kinds, 367, 1), "schema/pg15/deparse.txt:749:36"},
-	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 368, ), CONTRACT_LIST(conditions, 368, ), true, false, 0, CONTRACT_LIST(kinds, 368, ), "schema/pg15/deparse.txt:751:33"},
-	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 369, ), CONTRACT_LIST(conditions, 369, ), false, false, 0, CONTRACT_LIST(kinds, 369, 1), "schema/pg15/deparse.txt:753:33"},
-	{ 160, 0, -1, false, false, CONTRACT_LIST(parents, 370, ), CONTRACT_LIST(conditions, 370, ), true, false, 0, CONTRACT_LIST(kinds, 370, ), "schema/pg15/deparse.txt:755:29"},
-	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 371, ), CONTRACT_LIST(conditions, 371, ), true, false, 0, CONTRACT_LIST(kinds, 371, ), "schema/pg15/deparse.txt:757:29"},
-	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 372, ), CONTRACT_LIST(conditions, 372, ), false, false, 0, CONTRACT_LIST(kinds, 372, 1), "schema/pg15/deparse.txt:759:29"},
-	{ 161, 0, -1, false, false, CONTRACT_LIST(parents, 373, ), CONTRACT_LIST(conditions, 373, ), true, false, 0, CONTRACT_LIST(kinds, 373, ), "schema/pg15/deparse.txt:761:28"},
-	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 374, ), CONTRACT_LIST(conditions, 374, ), true, false, 0, CONTRACT_LIST(kinds, 374, ), "schema/pg15/deparse.txt:763:28"},
-	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 375, ), CONTRACT_LIST(conditions, 375, ), false, false, 0, CONTRACT_LIST(kinds, 375, 1), "schema/pg15/deparse.txt:765:28"},
-	{ 162, 0, -1, false, false, CONTRACT_LIST(parents, 376, ), CONTRACT_LIST(conditions, 376, ), true, false, 0, CONTRACT_LIST(kinds, 376, ), "schema/pg15/deparse.txt:767:36"},
-	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 377, ), CONTRACT_LIST(conditions, 377, ), true, false, 0, CONTRACT_LIST(kinds, 377, ), "schema/pg15/deparse.txt:769:35"},
-	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 378, ), CONTRACT_LIST(conditions, 378, ), false, false, 0, CONTRACT_LIST(kinds, 378, 1), "schema/pg15/deparse.txt:771:35"},
-	{ 163, 0, -1, false, false, CONTRACT_LIST(parents, 379, ), CONTRACT_LIST(conditions, 379, ), true, false, 0, CONTRACT_LIST(kinds, 379, ), "schema/pg15/deparse.txt:773:30"},
-	{ 163, 1, -1, false, false, CONTRACT_LIST(parents, 380, ), CONTRACT_LIST(conditions, 380, ), true, false, 0, CONTRACT_LIST(kinds, 380, ), "schema/pg15/deparse.txt:775:31"},
-	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 381, ), CONTRACT_LIST(conditions, 381, ), true, false, 0, CONTRACT_LIST(kinds, 381, ), "schema/pg15/deparse.txt:777:32"},
-	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 382, ), CONTRACT_LIST(conditions, 382, ), false, false, 0, CONTRACT_LIST(kinds, 382, 1), "schema/pg15/deparse.txt:779:32"},
-	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 383, ), CONTRACT_LIST(conditions, 383, ), true, false, 0, CONTRACT_LIST(kinds, 383, ), "schema/pg15/deparse.txt:781:30"},
-	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 384, ), CONTRACT_LIST(conditions, 384, ), false, false, 0, CONTRACT_LIST(kinds, 384, 1), "schema/pg15/deparse.txt:783:30"},
-	{ 164, 0, -1, false, false, CONTRACT_LIST(parents, 385, ), CONTRACT_LIST(conditions, 385, ), true, false, 0, CONTRACT_LIST(kinds, 385, ), "schema/pg15/deparse.txt:785:29"},
-	{ 165, 2, -1, false, false, CONTRACT_LIST(parents, 386, ), CONTRACT_LIST(conditions, 386, ), true, false, 0, CONTRACT_LIST(kinds, 386, ), "schema/pg15/deparse.txt:787:29"},
-	{ 167, 0, -1, false, false, CONTRACT_LIST(parents, 387, ), CONTRACT_LIST(conditions, 387, ), true, false, 0, CONTRACT_LIST(kinds, 387, ), "schema/pg15/deparse.txt:789:25"},
-	{ 168, 0, -1, false, false, CONTRACT_LIST(parents, 388, ), CONTRACT_LIST(conditions, 388, ), true, false, 0, CONTRACT_LIST(kinds, 388, ), "schema/pg15/deparse.txt:791:30"},
-	{ 168, 1, -1, false, false, CONTRACT_LIST(parents, 389, ), CONTRACT_LIST(conditions, 389, ), true, false, 0, CONTRACT_LIST(kinds, 389, ), "schema/pg15/deparse.txt:793:24"},
-	{ 168, 2, -1, false, false, CONTRACT_LIST(parents, 390, ), CONTRACT_LIST(conditions, 390, ), true, false, 0, CONTRACT_LIST(kinds, 390, ), "schema/pg15/deparse.txt:795:27"},
-	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 391, ), CONTRACT_LIST(conditions, 391, ), true, false, 0, CONTRACT_LIST(kinds, 391, ), "schema/pg15/deparse.txt:797:24"},
-	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 392, ), CONTRACT_LIST(conditions, 392, ), false, false, 0, CONTRACT_LIST(kinds, 392, 1), "schema/pg15/deparse.txt:799:24"},
-	{ 168, 5, -1, false, false, CONTRACT_LIST(parents, 393, ), CONTRACT_LIST(conditions, 393, ), false, false, 0, CONTRACT_LIST(kinds, 393, 1), "schema/pg15/deparse.txt:801:23"},
-	{ 168, 6, -1, false, false, CONTRACT_LIST(parents, 394, ), CONTRACT_LIST(conditions, 394, ), false, false, 0, CONTRACT_LIST(kinds, 394, 1), "schema/pg15/deparse.txt:803:29"},
-	{ 169, 0, -1, false, false, CONTRACT_LIST(parents, 395, ), CONTRACT_LIST(conditions, 395, ), true, false, 0, CONTRACT_LIST(kinds, 395, ), "schema/pg15/deparse.txt:805:29"},
-	{ 169, 1, -1, false, false, CONTRACT_LIST(parents, 396, ), CONTRACT_LIST(conditions, 396, ), true, false, 0, CONTRACT_LIST(kinds, 396, ), "schema/pg15/deparse.txt:807:23"},
-	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 397, ), CONTRACT_LIST(conditions, 397, ), true, false, 0, CONTRACT_LIST(kinds, 397, ), "schema/pg15/deparse.txt:809:23"},
-	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 398, ), CONTRACT_LIST(conditions, 398, ), false, false, 0, CONTRACT_LIST(kinds, 398, 1), "schema/pg15/deparse.txt:811:23"},
-	{ 169, 3, -1, false, false, CONTRACT_LIST(parents, 399, ), CONTRACT_LIST(conditions, 399, ), false, false, 0, CONTRACT_LIST(kinds, 399, 1), "schema/pg15/deparse.txt:813:22"},
-	{ 169, 4, -1, false, false, CONTRACT_LIST(parents, 400, ), CONTRACT_LIST(conditions, 400, ), false, false, 0, CONTRACT_LIST(kinds, 400, 1), "schema/pg15/deparse.txt:815:28"},
-	{ 170, 1, -1, false, false, CONTRACT_LIST(parents, 401, ), CONTRACT_LIST(conditions, 401, ), true, false, 0, CONTRACT_LIST(kinds, 401, ), "schema/pg15/deparse.txt:817:31"},
-	{ 170, 2, -1, false, false, CONTRACT_LIST(parents, 402, ), CONTRACT_LIST(conditions, 402, ), true, false, 0, CONTRACT_LIST(kinds, 402, ), "schema/pg15/deparse.txt:819:26"},
-	{ 171, 0, -1, false, false, CONTRACT_LIST(parents, 403, ), CONTRACT_LIST(conditions, 403, ), true, false, 0, CONTRACT_LIST(kinds, 403, ), "schema/pg15/deparse.txt:821:21"},
-	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 404, ), CONTRACT_LIST(conditions, 404, ), true, false, 0, CONTRACT_LIST(kinds, 404, ), "schema/pg15/deparse.txt:823:27"},
-	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 405, ), CONTRACT_LIST(conditions, 405, ), false, false, 0, CONTRACT_LIST(kinds, 405, 1), "schema/pg15/deparse.txt:825:27"},
-	{ 172, 0, -1, false, false, CONTRACT_LIST(parents, 406, ), CONTRACT_LIST(conditions, 406, ), true, false, 0, CONTRACT_LIST(kinds, 406, ), "schema/pg15/deparse.txt:827:31"},
-	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 407, ), CONTRACT_LIST(conditions, 407, ), true, false, 0, CONTRACT_LIST(kinds, 407, ), "schema/pg15/deparse.txt:829:31"},
-	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 408, ), CONTRACT_LIST(conditions, 408, ), false, false, 0, CONTRACT_LIST(kinds, 408, 1), "schema/pg15/deparse.txt:831:31"},
-	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 409, ), CONTRACT_LIST(conditions, 409, ), true, false, 0, CONTRACT_LIST(kinds, 409, ), "schema/pg15/deparse.txt:833:34"},
-	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 410, ), CONTRACT_LIST(conditions, 410, ), false, false, 0, CONTRACT_LIST(kinds, 410, 1), "schema/pg15/deparse.txt:835:34"},
-	{ 173, 0, -1, false, false, CONTRACT_LIST(parents, 411, ), CONTRACT_LIST(conditions, 411, ), true, false, 0, CONTRACT_LIST(kinds, 411, ), "schema/pg15/deparse.txt:837:30"},
-	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 412, ), CONTRACT_LIST(conditions, 412, ), true, false, 0, CONTRACT_LIST(kinds, 412, ), "schema/pg15/deparse.txt:839:30"},
-	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 413, ), CONTRACT_LIST(conditions, 413, ), false, false, 0, CONTRACT_LIST(kinds, 413, 1), "schema/pg15/deparse.txt:841:30"},
-	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 414, ), CONTRACT_LIST(conditions, 414, ), true, false, 0, CONTRACT_LIST(kinds, 414, ), "schema/pg15/deparse.txt:843:33"},
-	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 415, ), CONTRACT_LIST(conditions, 415, ), false, false, 0, CONTRACT_LIST(kinds, 415, 1), "schema/pg15/deparse.txt:845:33"},
-	{ 174, 0, -1, false, false, CONTRACT_LIST(parents, 416, ), CONTRACT_LIST(conditions, 416, ), true, false, 0, CONTRACT_LIST(kinds, 416, ), "schema/pg15/deparse.txt:847:32"},
-	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 417, ), CONTRACT_LIST(conditions, 417, ), true, false, 0, CONTRACT_LIST(kinds, 417, ), "schema/pg15/deparse.txt:849:36"},
-	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 418, ), CONTRACT_LIST(conditions, 418, ), false, false, 0, CONTRACT_LIST(kinds, 418, 1), "schema/pg15/deparse.txt:851:36"},
-	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 419, ), CONTRACT_LIST(conditions, 419, ), true, false, 0, CONTRACT_LIST(kinds, 419, ), "schema/pg15/deparse.txt:853:32"},
-	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 420, ), CONTRACT_LIST(conditions, 420, ), false, false, 0, CONTRACT_LIST(kinds, 420, 1), "schema/pg15/deparse.txt:855:32"},
-	{ 175, 1, -1, false, false, CONTRACT_LIST(parents, 421, ), CONTRACT_LIST(conditions, 421, ), true, false, 0, CONTRACT_LIST(kinds, 421, ), "schema/pg15/deparse.txt:857:31"},
-	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 422, ), CONTRACT_LIST(conditions, 422, ), true, false, 0, CONTRACT_LIST(kinds, 422, ), "schema/pg15/deparse.txt:859:35"},
-	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 423, ), CONTRACT_LIST(conditions, 423, ), false, false, 0, CONTRACT_LIST(kinds, 423, 1), "schema/pg15/deparse.txt:861:35"},
-	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 424, ), CONTRACT_LIST(conditions, 424, ), true, false, 0, CONTRACT_LIST(kinds, 424, ), "schema/pg15/deparse.txt:863:31"},
-	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 425, ), CONTRACT_LIST(conditions, 425, ), false, false, 0, CONTRACT_LIST(kinds, 425, 1), "schema/pg15/deparse.txt:865:31"},
-	{ 176, 0, -1, false, false, CONTRACT_LIST(parents, 426, ), CONTRACT_LIST(conditions, 426, ), true, false, 0, CONTRACT_LIST(kinds, 426, ), "schema/pg15/deparse.txt:867:30"},
-	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 427, ), CONTRACT_LIST(conditions, 427, ), true, false, 0, CONTRACT_LIST(kinds, 427, ), "schema/pg15/deparse.txt:869:26"},
-	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 428, ), CONTRACT_LIST(conditions, 428, ), false, false, 0, CONTRACT_LIST(kinds, 428, 1), "schema/pg15/deparse.txt:871:26"},
-	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 429, ), CONTRACT_LIST(conditions, 429, ), true, false, 0, CONTRACT_LIST(kinds, 429, ), "schema/pg15/deparse.txt:873:28"},
-	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 430, ), CONTRACT_LIST(conditions, 430, ), false, false, 0, CONTRACT_LIST(kinds, 430, 1), "schema/pg15/deparse.txt:875:28"},
-	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 431, ), CONTRACT_LIST(conditions, 431, ), true, false, 0, CONTRACT_LIST(kinds, 431, ), "schema/pg15/deparse.txt:877:23"},
-	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 432, ), CONTRACT_LIST(conditions, 432, ), false, false, 0, CONTRACT_LIST(kinds, 432, 1), "schema/pg15/deparse.txt:879:23"},
-	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 433, ), CONTRACT_LIST(conditions, 433, ), true, false, 0, CONTRACT_LIST(kinds, 433, ), "schema/pg15/deparse.txt:881:27"},
-	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 434, ), CONTRACT_LIST(conditions, 434, ), false, false, 0, CONTRACT_LIST(kinds, 434, 1), "schema/pg15/deparse.txt:883:27"},
-	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 435, ), CONTRACT_LIST(conditions, 435, ), true, false, 0, CONTRACT_LIST(kinds, 435, ), "schema/pg15/deparse.txt:885:29"},
-	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 436, ), CONTRACT_LIST(conditions, 436, ), false, false, 0, CONTRACT_LIST(kinds, 436, 1), "schema/pg15/deparse.txt:887:29"},
-	{ 179, 0, -1, false, false, CONTRACT_LIST(parents, 437, ), CONTRACT_LIST(conditions, 437, ), true, false, 0, CONTRACT_LIST(kinds, 437, ), "schema/pg15/deparse.txt:889:19"},
-	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 438, ), CONTRACT_LIST(conditions, 438, ), true, false, 0, CONTRACT_LIST(kinds, 438, ), "schema/pg15/deparse.txt:891:25"},
-	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 439, ), CONTRACT_LIST(conditions, 439, ), false, false, 0, CONTRACT_LIST(kinds, 439, 1), "schema/pg15/deparse.txt:893:25"},
-	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 440, ), CONTRACT_LIST(conditions, 440, ), true, false, 0, CONTRACT_LIST(kinds, 440, ), "schema/pg15/deparse.txt:895:13"},
-	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 441, ), CONTRACT_LIST(conditions, 441, ), false, false, 0, CONTRACT_LIST(kinds, 441, 1), "schema/pg15/deparse.txt:897:13"},
-	{ 181, 2, -1, false, false, CONTRACT_LIST(parents, 442, ), CONTRACT_LIST(conditions, 442, ), false, false, 0, CONTRACT_LIST(kinds, 442, 1), "schema/pg15/deparse.txt:899:14"},
-	{ 181, 3, -1, false, false, CONTRACT_LIST(parents, 443, ), CONTRACT_LIST(conditions, 443, ), false, false, 0, CONTRACT_LIST(kinds, 443, 1), "schema/pg15/deparse.txt:901:14"},
-	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 444, ), CONTRACT_LIST(conditions, 444, ), true, false, 0, CONTRACT_LIST(kinds, 444, ), "schema/pg15/deparse.txt:903:18"},
-	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 445, ), CONTRACT_LIST(conditions, 445, ), false, true, 0, CONTRACT_LIST(kinds, 445, ), "schema/pg15/deparse.txt:905:18"},
-	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 446, ), CONTRACT_LIST(conditions, 446, ), false, false, 0, CONTRACT_LIST(kinds, 446, 1), "schema/pg15/deparse.txt:907:18"},
-	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 447, ), CONTRACT_LIST(conditions, 447, ), true, false, 0, CONTRACT_LIST(kinds, 447, ), "schema/pg15/deparse.txt:909:19"},
-	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 448, ), CONTRACT_LIST(conditions, 448, ), false, false, 0, CONTRACT_LIST(kinds, 448, 1), "schema/pg15/deparse.txt:911:19"},
-	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 449, ), CONTRACT_LIST(conditions, 449, ), true, false, 0, CONTRACT_LIST(kinds, 449, ), "schema/pg15/deparse.txt:913:15"},
-	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 450, ), CONTRACT_LIST(conditions, 450, ), false, false, 0, CONTRACT_LIST(kinds, 450, 1), "schema/pg15/deparse.txt:915:15"},
-	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 451, ), CONTRACT_LIST(conditions, 451, ), true, false, 0, CONTRACT_LIST(kinds, 451, ), "schema/pg15/deparse.txt:917:20"},
-	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 452, ), CONTRACT_LIST(conditions, 452, ), false, false, 0, CONTRACT_LIST(kinds, 452, 1), "schema/pg15/deparse.txt:919:20"},
-	{ 184, 3, -1, false, false, CONTRACT_LIST(parents, 453, ), CONTRACT_LIST(conditions, 453, ), false, false, 0, CONTRACT_LIST(kinds, 453, 1), "schema/pg15/deparse.txt:921:21"},
-	{ 186, 1, -1, false, false, CONTRACT_LIST(parents, 454, ), CONTRACT_LIST(conditions, 454, ), false, false, 0, CONTRACT_LIST(kinds, 454, 1), "schema/pg15/deparse.txt:923:16"},
-	{ 186, 2, -1, false, false, CONTRACT_LIST(parents, 455, ), CONTRACT_LIST(conditions, 455, ), false, false, 0, CONTRACT_LIST(kinds, 455, 1), "schema/pg15/deparse.txt:925:16"},
-	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 456, ), CONTRACT_LIST(conditions, 456, ), true, false, 0, CONTRACT_LIST(kinds, 456, ), "schema/pg15/deparse.txt:927:19"},
-	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 457, ), CONTRACT_LIST(conditions, 457, ), false, false, 0, CONTRACT_LIST(kinds, 457, 1), "schema/pg15/deparse.txt:929:19"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 458, ), CONTRACT_LIST(conditions, 458, ), true, false, 0, CONTRACT_LIST(kinds, 458, ), "schema/pg15/deparse.txt:931:27"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 459, ), CONTRACT_LIST(conditions, 459, ), false, true, 0, CONTRACT_LIST(kinds, 459, ), "schema/pg15/deparse.txt:933:27"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 460, ), CONTRACT_LIST(conditions, 460, ), false, false, 0, CONTRACT_LIST(kinds, 460, 1), "schema/pg15/deparse.txt:935:27"},
-	{ 188, 0, -1, false, false, CONTRACT_LIST(parents, 461, ), CONTRACT_LIST(conditions, 461, ), false, false, 0, CONTRACT_LIST(kinds, 461, 1), "schema/pg15/deparse.txt:937:22"},
-	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 462, ), CONTRACT_LIST(conditions, 462, ), true, false, 0, CONTRACT_LIST(kinds, 462, ), "schema/pg15/deparse.txt:939:23"},
-	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 463, ), CONTRACT_LIST(conditions, 463, ), false, false, 0, CONTRACT_LIST(kinds, 463, 1), "schema/pg15/deparse.txt:941:23"},
-	{ 189, 2, -1, false, false, CONTRACT_LIST(parents, 464, ), CONTRACT_LIST(conditions, 464, ), false, false, 0, CONTRACT_LIST(kinds, 464, 1), "schema/pg15/deparse.txt:943:15"},
-	{ 190, 0, -1, false, false, CONTRACT_LIST(parents, 465, ), CONTRACT_LIST(conditions, 465, ), false, false, 0, CONTRACT_LIST(kinds, 465, 1), "schema/pg15/deparse.txt:945:23"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 466, ), CONTRACT_LIST(conditions, 466, ), true, false, 0, CONTRACT_LIST(kinds, 466, ), "schema/pg15/deparse.txt:947:14"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 467, ), CONTRACT_LIST(conditions, 467, ), false, false, 0, CONTRACT_LIST(kinds, 467, 1), "schema/pg15/deparse.txt:949:14"},
-	{ 191, 1, -1, false, false, CONTRACT_LIST(parents, 468, ), CONTRACT_LIST(conditions, 468, ), true, false, 0, CONTRACT_LIST(kinds, 468, ), "schema/pg15/deparse.txt:951:20"},
-	{ 192, 0, -1, false, false, CONTRACT_LIST(parents, 469, ), CONTRACT_LIST(conditions, 469, ), false, false, 0, CONTRACT_LIST(kinds, 469, 1), "schema/pg15/deparse.txt:953:19"},
-	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 470, ), CONTRACT_LIST(conditions, 470, ), true, false, 0, CONTRACT_LIST(kinds, 470, ), "schema/pg15/deparse.txt:955:24"},
-	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 471, ), CONTRACT_LIST(conditions, 471, ), false, false, 0, CONTRACT_LIST(kinds, 471, 1), "schema/pg15/deparse.txt:957:24"},
-	{ 193, 0, -1, false, false, CONTRACT_LIST(parents, 472, ), CONTRACT_LIST(conditions, 472, ), false, false, 0, CONTRACT_LIST(kinds, 472, 1), "schema/pg15/deparse.txt:959:13"},
-	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 473, ), CONTRACT_LIST(conditions, 473, ), true, false, 0, CONTRACT_LIST(kinds, 473, ), "schema/pg15/deparse.txt:961:15"},
-	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 474, ), CONTRACT_LIST(conditions, 474, ), false, false, 0, CONTRACT_LIST(kinds, 474, 1), "schema/pg15/deparse.txt:963:15"},
-	{ 194, 2, -1, false, false, CONTRACT_LIST(parents, 475, ), CONTRACT_LIST(conditions, 475, ), false, false, 0, CONTRACT_LIST(kinds, 475, 1), "schema/pg15/deparse.txt:965:28"},
-	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 476, ), CONTRACT_LIST(conditions, 476, ), true, false, 0, CONTRACT_LIST(kinds, 476, ), "schema/pg15/deparse.txt:967:24"},
-	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 477, ), CONTRACT_LIST(conditions, 477, ), false, false, 0, CONTRACT_LIST(kinds, 477, 1), "schema/pg15/deparse.txt:969:24"},
-	{ 194, 5, -1, false, false, CONTRACT_LIST(parents, 478, ), CONTRACT_LIST(conditions, 478, ), false, false, 0, CONTRACT_LIST(kinds, 478, 1), "schema/pg15/deparse.txt:971:24"},
-	{ 194, 6, -1, false, false, CONTRACT_LIST(parents, 479, ), CONTRACT_LIST(conditions, 479, ), false, false, 0, CONTRACT_LIST(kinds, 479, 1), "schema/pg15/deparse.txt:973:22"},
-	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 480, ), CONTRACT_LIST(conditions, 480, ), true, false, 0, CONTRACT_LIST(kinds, 480, ), "schema/pg15/deparse.txt:975:25"},
-	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 481, ), CONTRACT_LIST(conditions, 481, ), false, false, 0, CONTRACT_LIST(kinds, 481, 1), "schema/pg15/deparse.txt:977:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 482, ), CONTRACT_LIST(conditions, 482, ), true, false, 0, CONTRACT_LIST(kinds, 482, ), "schema/pg15/deparse.txt:979:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 483, ), CONTRACT_LIST(conditions, 483, ), false, true, 0, CONTRACT_LIST(kinds, 483, ), "schema/pg15/deparse.txt:981:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 484, ), CONTRACT_LIST(conditions, 484, ), false, false, 0, CONTRACT_LIST(kinds, 484, 1), "schema/pg15/deparse.txt:983:25"},
-	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 485, ), CONTRACT_LIST(conditions, 485, ), true, false, 0, CONTRACT_LIST(kinds, 485, ), "schema/pg15/deparse.txt:985:26"},
-	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 486, ), CONTRACT_LIST(conditions, 486, ), false, false, 0, CONTRACT_LIST(kinds, 486, 1), "schema/pg15/deparse.txt:987:26"},
-	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 487, ), CONTRACT_LIST(conditions, 487, ), true, false, 0, CONTRACT_LIST(kinds, 487, ), "schema/pg15/deparse.txt:989:27"},
-	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 488, ), CONTRACT_LIST(conditions, 488, ), false, false, 0, CONTRACT_LIST(kinds, 488, 1), "schema/pg15/deparse.txt:991:27"},
-	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 489, ), CONTRACT_LIST(conditions, 489, ), true, false, 0, CONTRACT_LIST(kinds, 489, ), "schema/pg15/deparse.txt:993:25"},
-	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 490, ), CONTRACT_LIST(conditions, 490, ), false, false, 0, CONTRACT_LIST(kinds, 490, 1), "schema/pg15/deparse.txt:995:25"},
-	{ 197, 2, -1, false, false, CONTRACT_LIST(parents, 491, ), CONTRACT_LIST(conditions, 491, ), false, false, 0, CONTRACT_LIST(kinds, 491, 1), "schema/pg15/deparse.txt:997:23"},
-	{ 197, 3, -1, false, false, CONTRACT_LIST(parents, 492, ), CONTRACT_LIST(conditions, 492, ), false, false, 0, CONTRACT_LIST(kinds, 492, 1), "schema/pg15/deparse.txt:999:29"},
-	{ 198, 1, -1, false, false, CONTRACT_LIST(parents, 493, ), CONTRACT_LIST(conditions, 493, ), false, false, 0, CONTRACT_LIST(kinds, 493, 1), "schema/pg15/deparse.txt:1001:24"},
-	{ 198, 2, -1, false, false, CONTRACT_LIST(parents, 494, ), CONTRACT_LIST(conditions, 494, ), false, false, 0, CONTRACT_LIST(kinds, 494, 1), "schema/pg15/deparse.txt:1003:24"},
-	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 495, ), CONTRACT_LIST(conditions, 495, ), true, false, 0, CONTRACT_LIST(kinds, 495, ), "schema/pg15/deparse.txt:1005:27"},
-	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 496, ), CONTRACT_LIST(conditions, 496, ), false, false, 0, CONTRACT_LIST(kinds, 496, 1), "schema/pg15/deparse.txt:1007:27"},
-	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 497, ), CONTRACT_LIST(conditions, 497, ), true, false, 0, CONTRACT_LIST(kinds, 497, ), "schema/pg15/deparse.txt:1009:24"},
-	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 498, ), CONTRACT_LIST(conditions, 498, ), false, false, 0, CONTRACT_LIST(kinds, 498, 1), "schema/pg15/deparse.txt:1011:24"},
-	{ 199, 0, -1, false, false, CONTRACT_LIST(parents, 499, ), CONTRACT_LIST(conditions, 499, ), true, false, 0, CONTRACT_LIST(kinds, 499, ), "schema/pg15/deparse.txt:1013:27"},
-	{ 199, 4, -1, false, false, CONTRACT_LIST(parents, 500, ), CONTRACT_LIST(conditions, 500, ), false, false, 0, CONTRACT_LIST(kinds, 500, 1), "schema/pg15/deparse.txt:1015:27"},
-	{ 199, 5, -1, false, false, CONTRACT_LIST(parents, 501, ), CONTRACT_LIST(conditions, 501, ), false, false, 0, CONTRACT_LIST(kinds, 501, 1), "schema/pg15/deparse.txt:1017:30"},
-	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 502, ), CONTRACT_LIST(conditions, 502, ), true, false, 0, CONTRACT_LIST(kinds, 502, ), "schema/pg15/deparse.txt:1019:16"},
-	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 503, ), CONTRACT_LIST(conditions, 503, ), false, false, 0, CONTRACT_LIST(kinds, 503, 1), "schema/pg15/deparse.txt:1021:16"},
-	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 504, ), CONTRACT_LIST(conditions, 504, ), true, false, 0, CONTRACT_LIST(kinds, 504, ), "schema/pg15/deparse.txt:1023:18"},
-	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 505, ), CONTRACT_LIST(conditions, 505, ), false, false, 0, CONTRACT_LIST(kinds, 505, 1), "schema/pg15/deparse.txt:1025:18"},
-	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 506, ), CONTRACT_LIST(conditions, 506, ), true, false, 0, CONTRACT_LIST(kinds, 506, ), "schema/pg15/deparse.txt:1027:23"},
-	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 507, ), CONTRACT_LIST(conditions, 507, ), false, false, 0, CONTRACT_LIST(kinds, 507, 1), "schema/pg15/deparse.txt:1029:23"},
-	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 508, ), CONTRACT_LIST(conditions, 508, ), true, false, 0, CONTRACT_LIST(kinds, 508, ), "schema/pg15/deparse.txt:1031:23"},
-	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 509, ), CONTRACT_LIST(conditions, 509, ), false, false, 0, CONTRACT_LIST(kinds, 509, 1), "schema/pg15/deparse.txt:1033:23"},
-	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 510, ), CONTRACT_LIST(conditions, 510, ), true, false, 0, CONTRACT_LIST(kinds, 510, ), "schema/pg15/deparse.txt:1035:22"},
-	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 511, ), CONTRACT_LIST(conditions, 511, ), false, false, 0, CONTRACT_LIST(kinds, 511, 1), "schema/pg15/deparse.txt:1037:22"},
-	{ 202, 1, -1, false, false, CONTRACT_LIST(parents, 512, ), CONTRACT_LIST(conditions, 512, ), false, false, 0, CONTRACT_LIST(kinds, 512, 1), "schema/pg15/deparse.txt:1039:16"},
-	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 513, ), CONTRACT_LIST(conditions, 513, ), true, false, 0, CONTRACT_LIST(kinds, 513, ), "schema/pg15/deparse.txt:1041:21"},
-	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 514, ), CONTRACT_LIST(conditions, 514, ), false, false, 0, CONTRACT_LIST(kinds, 514, 1), "schema/pg15/deparse.txt:1043:21"},
-	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 515, ), CONTRACT_LIST(conditions, 515, ), true, false, 0, CONTRACT_LIST(kinds, 515, ), "schema/pg15/deparse.txt:1045:19"},
-	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 516, ), CONTRACT_LIST(conditions, 516, ), false, false, 0, CONTRACT_LIST(kinds, 516, 1), "schema/pg15/deparse.txt:1047:19"},
-	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 517, ), CONTRACT_LIST(conditions, 517, ), true, false, 0, CONTRACT_LIST(kinds, 517, ), "schema/pg15/deparse.txt:1049:23"},
-	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 518, ), CONTRACT_LIST(conditions, 518, ), false, false, 0, CONTRACT_LIST(kinds, 518, 1), "schema/pg15/deparse.txt:1051:23"},
-	{ 203, 1, -1, false, false, CONTRACT_LIST(parents, 519, ), CONTRACT_LIST(conditions, 519, ), false, false, 0, CONTRACT_LIST(kinds, 519, 1), "schema/pg15/deparse.txt:1053:16"},
-	{ 204, 6, -1, false, false, CONTRACT_LIST(parents, 520, ), CONTRACT_LIST(conditions, 520, ), false, false, 0, CONTRACT_LIST(kinds, 520, 1), "schema/pg15/deparse.txt:1055:21"},
-	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 521, ), CONTRACT_LIST(conditions, 521, ), true, false, 0, CONTRACT_LIST(kinds, 521, ), "schema/pg15/deparse.txt:1057:17"},
-	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 522, ), CONTRACT_LIST(conditions, 522, ), false, false, 0, CONTRACT_LIST(kinds, 522, 1), "schema/pg15/deparse.txt:1059:17"},
-	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 523, ), CONTRACT_LIST(conditions, 523, ), true, false, 0, CONTRACT_LIST(kinds, 523, ), "schema/pg15/deparse.txt:1061:23"},
-	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 524, ), CONTRACT_LIST(conditions, 524, ), false, false, 0, CONTRACT_LIST(kinds, 524, 1), "schema/pg15/deparse.txt:1063:23"},
-	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 525, ), CONTRACT_LIST(conditions, 525, ), true, false, 0, CONTRACT_LIST(kinds, 525, ), "schema/pg15/deparse.txt:1065:20"},
-	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 526, ), CONTRACT_LIST(conditions, 526, ), false, false, 0, CONTRACT_LIST(kinds, 526, 1), "schema/pg15/deparse.txt:1067:20"},
-	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 527, ), CONTRACT_LIST(conditions, 527, ), true, false, 0, CONTRACT_LIST(kinds, 527, ), "schema/pg15/deparse.txt:1069:21"},
-	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 528, ), CONTRACT_LIST(conditions, 528, ), false, false, 0, CONTRACT_LIST(kinds, 528, 1), "schema/pg15/deparse.txt:1071:21"},
-	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 529, ), CONTRACT_LIST(conditions, 529, ), true, false, 0, CONTRACT_LIST(kinds, 529, ), "schema/pg15/deparse.txt:1073:21"},
-	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 530, ), CONTRACT_LIST(conditions, 530, ), false, false, 0, CONTRACT_LIST(kinds, 530, 1), "schema/pg15/deparse.txt:1075:21"},
-	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 531, ), CONTRACT_LIST(conditions, 531, ), true, false, 0, CONTRACT_LIST(kinds, 531, ), "schema/pg15/deparse.txt:1077:17"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 532, ), CONTRACT_LIST(conditions, 532, ), false, false, 0, CONTRACT_LIST(kinds, 532, 1), "schema/pg15/deparse.txt:1079:13"},
-	{ 211, 1, -1, false, false, CONTRACT_LIST(parents, 533, ), CONTRACT_LIST(conditions, 533, ), false, false, 0, CONTRACT_LIST(kinds, 533, 1), "schema/pg15/deparse.txt:1081:21"},
-	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 534, ), CONTRACT_LIST(conditions, 534, ), true, false, 0, CONTRACT_LIST(kinds, 534, ), "schema/pg15/deparse.txt:1083:24"},
-	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 535, ), CONTRACT_LIST(conditions, 535, ), false, false, 0, CONTRACT_LIST(kinds, 535, 1), "schema/pg15/deparse.txt:1085:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 536, ), CONTRACT_LIST(conditions, 536, ), false, false, 0, CONTRACT_LIST(kinds, 536, 1), "schema/pg15/deparse.txt:1087:24"},
-	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 537, ), CONTRACT_LIST(conditions, 537, ), true, false, 0, CONTRACT_LIST(kinds, 537, ), "schema/pg15/deparse.txt:1089:28"},
-	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 538, ), CONTRACT_LIST(conditions, 538, ), false, false, 0, CONTRACT_LIST(kinds, 538, 1), "schema/pg15/deparse.txt:1091:28"},
-	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 539, ), CONTRACT_LIST(conditions, 539, ), true, false, 0, CONTRACT_LIST(kinds, 539, ), "schema/pg15/deparse.txt:1093:17"},
-	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 540, ), CONTRACT_LIST(conditions, 540, ), false, false, 0, CONTRACT_LIST(kinds, 540, 1), "schema/pg15/deparse.txt:1095:17"},
-	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 541, ), CONTRACT_LIST(conditions, 541, ), true, false, 0, CONTRACT_LIST(kinds, 541, ), "schema/pg15/deparse.txt:1097:32"},
-	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 542, ), CONTRACT_LIST(conditions, 542, ), false, false, 0, CONTRACT_LIST(kinds, 542, 1), "schema/pg15/deparse.txt:1099:32"},
-	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 543, ), CONTRACT_LIST(conditions, 543, ), true, false, 0, CONTRACT_LIST(kinds, 543, ), "schema/pg15/deparse.txt:1101:30"},
-	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 544, ), CONTRACT_LIST(conditions, 544, ), false, false, 0, CONTRACT_LIST(kinds, 544, 1), "schema/pg15/deparse.txt:1103:30"},
-	{ 216, 0, -1, false, false, CONTRACT_LIST(parents, 545, ), CONTRACT_LIST(conditions, 545, ), true, false, 0, CONTRACT_LIST(kinds, 545, ), "schema/pg15/deparse.txt:1105:26"},
-	{ 217, 1, -1, false, false, CONTRACT_LIST(parents, 546, ), CONTRACT_LIST(conditions, 546, ), true, false, 0, CONTRACT_LIST(kinds, 546, ), "schema/pg15/deparse.txt:1107:28"},
-	{ 217, 3, -1, false, false, CONTRACT_LIST(parents, 547, ), CONTRACT_LIST(conditions, 547, ), false, false, 0, CONTRACT_LIST(kinds, 547, 1), "schema/pg15/deparse.txt:1109:27"},
-	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 548, ), CONTRACT_LIST(conditions, 548, ), true, false, 0, CONTRACT_LIST(kinds, 548, ), "schema/pg15/deparse.txt:1111:27"},
-	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 549, ), CONTRACT_LIST(conditions, 549, ), false, false, 0, CONTRACT_LIST(kinds, 549, 1), "schema/pg15/deparse.txt:1113:27"},
-	{ 220, 1, -1, false, false, CONTRACT_LIST(parents, 550, ), CONTRACT_LIST(conditions, 550, ), false, false, 0, CONTRACT_LIST(kinds, 550, 1), "schema/pg15/deparse.txt:1115:19"},
-	{ 220, 2, -1, false, false, CONTRACT_LIST(parents, 551, ), CONTRACT_LIST(conditions, 551, ), true, false, 0, CONTRACT_LIST(kinds, 551, ), "schema/pg15/deparse.txt:1117:24"},
-	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 552, ), CONTRACT_LIST(conditions, 552, ), true, false, 0, CONTRACT_LIST(kinds, 552, ), "schema/pg15/deparse.txt:1119:17"},
-	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 553, ), CONTRACT_LIST(conditions, 553, ), false, false, 0, CONTRACT_LIST(kinds, 553, 1), "schema/pg15/deparse.txt:1121:17"},
-	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 554, ), CONTRACT_LIST(conditions, 554, ), true, false, 0, CONTRACT_LIST(kinds, 554, ), "schema/pg15/deparse.txt:1123:25"},
-	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 555, ), CONTRACT_LIST(conditions, 555, ), false, false, 0, CONTRACT_LIST(kinds, 555, 1), "schema/pg15/deparse.txt:1125:25"},
-	{ 222, 1, -1, false, false, CONTRACT_LIST(parents, 556, ), CONTRACT_LIST(conditions, 556, ), false, false, 0, CONTRACT_LIST(kinds, 556, 1), "schema/pg15/deparse.txt:1127:26"},
-	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 557, ), CONTRACT_LIST(conditions, 557, ), true, false, 0, CONTRACT_LIST(kinds, 557, ), "schema/pg15/deparse.txt:1129:30"},
-	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 558, ), CONTRACT_LIST(conditions, 558, ), false, false, 0, CONTRACT_LIST(kinds, 558, 1), "schema/pg15/deparse.txt:1131:30"},
-	{ 223, 3, -1, false, false, CONTRACT_LIST(parents, 559, ), CONTRACT_LIST(conditions, 559, ), false, false, 0, CONTRACT_LIST(kinds, 559, 1), "schema/pg15/deparse.txt:1133:31"},
-	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 560, ), CONTRACT_LIST(conditions, 560, ), true, false, 0, CONTRACT_LIST(kinds, 560, ), "schema/pg15/deparse.txt:1135:33"},
-	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 561, ), CONTRACT_LIST(conditions, 561, ), false, false, 0, CONTRACT_LIST(kinds, 561, 1), "schema/pg15/deparse.txt:1137:33"},
-	{ 224, 2, -1, false, false, CONTRACT_LIST(parents, 562, ), CONTRACT_LIST(conditions, 562, ), true, false, 0, CONTRACT_LIST(kinds, 562, ), "schema/pg15/deparse.txt:1139:35"},
-	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 563, ), CONTRACT_LIST(conditions, 563, ), true, false, 0, CONTRACT_LIST(kinds, 563, ), "schema/pg15/deparse.txt:1141:31"},
-	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 564, ), CONTRACT_LIST(conditions, 564, ), false, false, 0, CONTRACT_LIST(kinds, 564, 1), "schema/pg15/deparse.txt:1143:31"},
-	{ 225, 1, -1, false, false, CONTRACT_LIST(parents, 565, ), CONTRACT_LIST(conditions, 565, ), true, false, 0, CONTRACT_LIST(kinds, 565, ), "schema/pg15/deparse.txt:1145:34"},
-	{ 225, 2, -1, false, false, CONTRACT_LIST(parents, 566, ), CONTRACT_LIST(conditions, 566, ), false, false, 0, CONTRACT_LIST(kinds, 566, 1), "schema/pg15/deparse.txt:1147:33"},
-	{ 225, 3, -1, false, false, CONTRACT_LIST(parents, 567, ), CONTRACT_LIST(conditions, 567, ), false, false, 0, CONTRACT_LIST(kinds, 567, 1), "schema/pg15/deparse.txt:1149:35"},
-	{ 225, 4, -1, false, false, CONTRACT_LIST(parents, 568, ), CONTRACT_LIST(conditions, 568, ), true, false, 0, CONTRACT_LIST(kinds, 568, ), "schema/pg15/deparse.txt:1151:34"},
-	{ 226, 0, -1, false, false, CONTRACT_LIST(parents, 569, ), CONTRACT_LIST(conditions, 569, ), true, false, 0, CONTRACT_LIST(kinds, 569, ), "schema/pg15/deparse.txt:1153:25"},
-	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 570, ), CONTRACT_LIST(conditions, 570, ), true, false, 0, CONTRACT_LIST(kinds, 570, ), "schema/pg15/deparse.txt:1155:31"},
-	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 571, ), CONTRACT_LIST(conditions, 571, ), false, false, 0, CONTRACT_LIST(kinds, 571, 1), "schema/pg15/deparse.txt:1157:31"},
-	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 572, ), CONTRACT_LIST(conditions, 572, ), true, false, 0, CONTRACT_LIST(kinds, 572, ), "schema/pg15/deparse.txt:1159:26"},
-	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 573, ), CONTRACT_LIST(conditions, 573, ), false, false, 0, CONTRACT_LIST(kinds, 573, 1), "schema/pg15/deparse.txt:1161:26"},
-	{ 227, 3, -1, false, false, CONTRACT_LIST(parents, 574, ), CONTRACT_LIST(conditions, 574, ), false, false, 0, CONTRACT_LIST(kinds, 574, 1), "schema/pg15/deparse.txt:1163:27"},
-	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 575, ), CONTRACT_LIST(conditions, 575, ), true, false, 0, CONTRACT_LIST(kinds, 575, ), "schema/pg15/deparse.txt:1165:29"},
-	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 576, ), CONTRACT_LIST(conditions, 576, ), false, false, 0, CONTRACT_LIST(kinds, 576, 1), "schema/pg15/deparse.txt:1167:29"},
-	{ 227, 5, -1, false, false, CONTRACT_LIST(parents, 577, ), CONTRACT_LIST(conditions, 577, ), false, false, 0, CONTRACT_LIST(kinds, 577, 1), "schema/pg15/deparse.txt:1169:24"},
-	{ 229, 0, -1, false, false, CONTRACT_LIST(parents, 578, ), CONTRACT_LIST(conditions, 578, ), true, false, 0, CONTRACT_LIST(kinds, 578, ), "schema/pg15/deparse.txt:1171:24"},
-	{ 230, 1, -1, false, false, CONTRACT_LIST(parents, 579, ), CONTRACT_LIST(conditions, 579, ), false, false, 0, CONTRACT_LIST(kinds, 579, 1), "schema/pg15/deparse.txt:1173:20"},
-	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 580, ), CONTRACT_LIST(conditions, 580, ), true, false, 0, CONTRACT_LIST(kinds, 580, ), "schema/pg15/deparse.txt:1175:25"},
-	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 581, ), CONTRACT_LIST(conditions, 581, ), false, false, 0, CONTRACT_LIST(kinds, 581, 1), "schema/pg15/deparse.txt:1177:25"},
-	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 582, ), CONTRACT_LIST(conditions, 582, ), true, false, 0, CONTRACT_LIST(kinds, 582, ), "schema/pg15/deparse.txt:1179:23"},
-	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 583, ), CONTRACT_LIST(conditions, 583, ), false, false, 0, CONTRACT_LIST(kinds, 583, 1), "schema/pg15/deparse.txt:1181:23"},
-	{ 231, 0, -1, false, false, CONTRACT_LIST(parents, 584, ), CONTRACT_LIST(conditions, 584, ), true, false, 0, CONTRACT_LIST(kinds, 584, ), "schema/pg15/deparse.txt:1183:24"},
-	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 585, ), CONTRACT_LIST(conditions, 585, ), true, false, 0, CONTRACT_LIST(kinds, 585, ), "schema/pg15/deparse.txt:1185:27"},
-	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 586, ), CONTRACT_LIST(conditions, 586, ), false, false, 0, CONTRACT_LIST(kinds, 586, 1), "schema/pg15/deparse.txt:1187:27"},
-	{ 232, 4, -1, false, false, CONTRACT_LIST(parents, 587, ), CONTRACT_LIST(conditions, 587, ), false, false, 0, CONTRACT_LIST(kinds, 587, 1), "schema/pg15/deparse.txt:1189:31"},
-	{ 232, 5, -1, false, false, CONTRACT_LIST(parents, 588, ), CONTRACT_LIST(conditions, 588, ), false, false, 0, CONTRACT_LIST(kinds, 588, 1), "schema/pg15/deparse.txt:1191:32"},
-	{ 232, 6, -1, false, false, CONTRACT_LIST(parents, 589, ), CONTRACT_LIST(conditions, 589, ), false, false, 0, CONTRACT_LIST(kinds, 589, 1), "schema/pg15/deparse.txt:1193:32"},
-	{ 234, 0, -1, false, false, CONTRACT_LIST(parents, 590, ), CONTRACT_LIST(conditions, 590, ), true, false, 0, CONTRACT_LIST(kinds, 590, ), "schema/pg15/deparse.txt:1195:19"},
-	{ 235, 0, -1, false, false, CONTRACT_LIST(parents, 591, ), CONTRACT_LIST(conditions, 591, ), true, false, 0, CONTRACT_LIST(kinds, 591, ), "schema/pg15/deparse.txt:1197:25"},
-	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 592, ), CONTRACT_LIST(conditions, 592, ), true, false, 0, CONTRACT_LIST(kinds, 592, ), "schema/pg15/deparse.txt:1199:24"},
-	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 593, ), CONTRACT_LIST(conditions, 593, ), false, false, 0, CONTRACT_LIST(kinds, 593, 1), "schema/pg15/deparse.txt:1201:24"},
-	{ 237, 0, -1, false, false, CONTRACT_LIST(parents, 594, ), CONTRACT_LIST(conditions, 594, ), true, false, 0, CONTRACT_LIST(kinds, 594, ), "schema/pg15/deparse.txt:1203:27"},
-	{ 237, 1, -1, false, false, CONTRACT_LIST(parents, 595, ), CONTRACT_LIST(conditions, 595, ), false, false, 0, CONTRACT_LIST(kinds, 595, 1), "schema/pg15/deparse.txt:1205:31"},
-	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 596, ), CONTRACT_LIST(conditions, 596, ), true, false, 0, CONTRACT_LIST(kinds, 596, ), "schema/pg15/deparse.txt:1207:26"},
-	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 597, ), CONTRACT_LIST(conditions, 597, ), false, false, 0, CONTRACT_LIST(kinds, 597, 1), "schema/pg15/deparse.txt:1209:26"},
+	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 0, ), CONTRACT_LIST(conditions, 0, ), false, true, 0, CONTRACT_LIST(kinds, 0, ), "schema/pg15/deparse.txt:14:12"},
+	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 1, ), CONTRACT_LIST(conditions, 1, ), false, false, 0, CONTRACT_LIST(kinds, 1, 1), "schema/pg15/deparse.txt:16:12"},
+	{ 11, 0, -1, false, false, CONTRACT_LIST(parents, 2, ), CONTRACT_LIST(conditions, 2, ), true, false, 0, CONTRACT_LIST(kinds, 2, ), "schema/pg15/deparse.txt:18:17"},
+	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 3, ), CONTRACT_LIST(conditions, 3, ), true, false, 0, CONTRACT_LIST(kinds, 3, ), "schema/pg15/deparse.txt:20:16"},
+	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 4, ), CONTRACT_LIST(conditions, 4, ), false, false, 0, CONTRACT_LIST(kinds, 4, 1), "schema/pg15/deparse.txt:22:16"},
+	{ 12, 2, -1, false, false, CONTRACT_LIST(parents, 5, ), CONTRACT_LIST(conditions, 5, ), true, false, 0, CONTRACT_LIST(kinds, 5, ), "schema/pg15/deparse.txt:24:18"},
+	{ 21, 2, -1, false, false, CONTRACT_LIST(parents, 6, ), CONTRACT_LIST(conditions, 6, ), true, false, 0, CONTRACT_LIST(kinds, 6, ), "schema/pg15/deparse.txt:26:19"},
+	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 7, ), CONTRACT_LIST(conditions, 7, ), true, false, 0, CONTRACT_LIST(kinds, 7, ), "schema/pg15/deparse.txt:28:15"},
+	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 8, ), CONTRACT_LIST(conditions, 8, ), false, true, 0, CONTRACT_LIST(kinds, 8, ), "schema/pg15/deparse.txt:30:15"},
+	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 9, ), CONTRACT_LIST(conditions, 9, ), true, false, 0, CONTRACT_LIST(kinds, 9, ), "schema/pg15/deparse.txt:32:19"},
+	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 10, ), CONTRACT_LIST(conditions, 10, ), false, false, 0, CONTRACT_LIST(kinds, 10, 1), "schema/pg15/deparse.txt:34:19"},
+	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 11, ), CONTRACT_LIST(conditions, 11, ), true, false, 0, CONTRACT_LIST(kinds, 11, ), "schema/pg15/deparse.txt:36:19"},
+	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 12, ), CONTRACT_LIST(conditions, 12, ), false, false, 0, CONTRACT_LIST(kinds, 12, 1), "schema/pg15/deparse.txt:38:19"},
+	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 13, ), CONTRACT_LIST(conditions, 13, ), true, false, 0, CONTRACT_LIST(kinds, 13, ), "schema/pg15/deparse.txt:40:15"},
+	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 14, ), CONTRACT_LIST(conditions, 14, ), false, false, 0, CONTRACT_LIST(kinds, 14, 1), "schema/pg15/deparse.txt:42:15"},
+	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 15, ), CONTRACT_LIST(conditions, 15, ), true, false, 0, CONTRACT_LIST(kinds, 15, ), "schema/pg15/deparse.txt:44:20"},
+	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 16, ), CONTRACT_LIST(conditions, 16, ), false, false, 0, CONTRACT_LIST(kinds, 16, 1), "schema/pg15/deparse.txt:46:20"},
+	{ 52, 2, -1, false, false, CONTRACT_LIST(parents, 17, ), CONTRACT_LIST(conditions, 17, ), true, false, 0, CONTRACT_LIST(kinds, 17, ), "schema/pg15/deparse.txt:48:27"},
+	{ 57, 2, -1, false, false, CONTRACT_LIST(parents, 18, ), CONTRACT_LIST(conditions, 18, ), true, false, 0, CONTRACT_LIST(kinds, 18, ), "schema/pg15/deparse.txt:50:15"},
+	{ 57, 3, -1, false, false, CONTRACT_LIST(parents, 19, ), CONTRACT_LIST(conditions, 19, ), true, false, 0, CONTRACT_LIST(kinds, 19, ), "schema/pg15/deparse.txt:52:15"},
+	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 20, ), CONTRACT_LIST(conditions, 20, ), true, false, 0, CONTRACT_LIST(kinds, 20, ), "schema/pg15/deparse.txt:54:23"},
+	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 21, ), CONTRACT_LIST(conditions, 21, ), false, false, 0, CONTRACT_LIST(kinds, 21, 1), "schema/pg15/deparse.txt:56:23"},
+	{ 60, 0, -1, false, false, CONTRACT_LIST(parents, 22, ), CONTRACT_LIST(conditions, 22, ), true, false, 0, CONTRACT_LIST(kinds, 22, ), "schema/pg15/deparse.txt:58:16"},
+	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 23, ), CONTRACT_LIST(conditions, 23, ), true, false, 0, CONTRACT_LIST(kinds, 23, ), "schema/pg15/deparse.txt:60:22"},
+	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 24, ), CONTRACT_LIST(conditions, 24, ), false, false, 0, CONTRACT_LIST(kinds, 24, 1), "schema/pg15/deparse.txt:62:22"},
+	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 25, ), CONTRACT_LIST(conditions, 25, ), true, false, 0, CONTRACT_LIST(kinds, 25, ), "schema/pg15/deparse.txt:64:20"},
+	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 26, ), CONTRACT_LIST(conditions, 26, ), false, false, 0, CONTRACT_LIST(kinds, 26, 1), "schema/pg15/deparse.txt:66:20"},
+	{ 64, 0, -1, false, false, CONTRACT_LIST(parents, 27, ), CONTRACT_LIST(conditions, 27, ), true, false, 0, CONTRACT_LIST(kinds, 27, ), "schema/pg15/deparse.txt:68:21"},
+	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 28, ), CONTRACT_LIST(conditions, 28, ), true, false, 0, CONTRACT_LIST(kinds, 28, ), "schema/pg15/deparse.txt:70:17"},
+	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 29, ), CONTRACT_LIST(conditions, 29, ), false, false, 0, CONTRACT_LIST(kinds, 29, 1), "schema/pg15/deparse.txt:72:17"},
+	{ 64, 2, -1, false, false, CONTRACT_LIST(parents, 30, ), CONTRACT_LIST(conditions, 30, ), false, false, 0, CONTRACT_LIST(kinds, 30, 1), "schema/pg15/deparse.txt:74:24"},
+	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 31, ), CONTRACT_LIST(conditions, 31, ), true, false, 0, CONTRACT_LIST(kinds, 31, ), "schema/pg15/deparse.txt:76:27"},
+	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 32, ), CONTRACT_LIST(conditions, 32, ), false, false, 0, CONTRACT_LIST(kinds, 32, 1), "schema/pg15/deparse.txt:78:27"},
+	{ 65, 0, -1, false, false, CONTRACT_LIST(parents, 33, ), CONTRACT_LIST(conditions, 33, ), true, false, 0, CONTRACT_LIST(kinds, 33, ), "schema/pg15/deparse.txt:80:21"},
+	{ 65, 1, -1, false, false, CONTRACT_LIST(parents, 34, ), CONTRACT_LIST(conditions, 34, ), true, false, 0, CONTRACT_LIST(kinds, 34, ), "schema/pg15/deparse.txt:82:25"},
+	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 35, ), CONTRACT_LIST(conditions, 35, ), true, false, 0, CONTRACT_LIST(kinds, 35, ), "schema/pg15/deparse.txt:84:27"},
+	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 36, ), CONTRACT_LIST(conditions, 36, ), false, false, 0, CONTRACT_LIST(kinds, 36, 1), "schema/pg15/deparse.txt:86:27"},
+	{ 66, 0, -1, false, false, CONTRACT_LIST(parents, 37, ), CONTRACT_LIST(conditions, 37, ), true, false, 0, CONTRACT_LIST(kinds, 37, ), "schema/pg15/deparse.txt:88:21"},
+	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 38, ), CONTRACT_LIST(conditions, 38, ), true, false, 0, CONTRACT_LIST(kinds, 38, ), "schema/pg15/deparse.txt:90:24"},
+	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 39, ), CONTRACT_LIST(conditions, 39, ), false, false, 0, CONTRACT_LIST(kinds, 39, 1), "schema/pg15/deparse.txt:92:24"},
+	{ 66, 3, -1, false, false, CONTRACT_LIST(parents, 40, ), CONTRACT_LIST(conditions, 40, ), true, false, 0, CONTRACT_LIST(kinds, 40, ), "schema/pg15/deparse.txt:94:24"},
+	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 41, ), CONTRACT_LIST(conditions, 41, ), true, false, 0, CONTRACT_LIST(kinds, 41, ), "schema/pg15/deparse.txt:96:27"},
+	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 42, ), CONTRACT_LIST(conditions, 42, ), false, false, 0, CONTRACT_LIST(kinds, 42, 1), "schema/pg15/deparse.txt:98:27"},
+	{ 67, 0, -1, false, false, CONTRACT_LIST(parents, 43, ), CONTRACT_LIST(conditions, 43, ), true, false, 0, CONTRACT_LIST(kinds, 43, ), "schema/pg15/deparse.txt:100:20"},
+	{ 67, 1, -1, false, false, CONTRACT_LIST(parents, 44, ), CONTRACT_LIST(conditions, 44, ), true, false, 0, CONTRACT_LIST(kinds, 44, ), "schema/pg15/deparse.txt:102:27"},
+	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 45, ), CONTRACT_LIST(conditions, 45, ), true, false, 0, CONTRACT_LIST(kinds, 45, ), "schema/pg15/deparse.txt:104:30"},
+	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 46, ), CONTRACT_LIST(conditions, 46, ), false, false, 0, CONTRACT_LIST(kinds, 46, 1), "schema/pg15/deparse.txt:106:30"},
+	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 47, ), CONTRACT_LIST(conditions, 47, ), true, false, 0, CONTRACT_LIST(kinds, 47, ), "schema/pg15/deparse.txt:108:24"},
+	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 48, ), CONTRACT_LIST(conditions, 48, ), false, false, 0, CONTRACT_LIST(kinds, 48, 1), "schema/pg15/deparse.txt:110:24"},
+	{ 68, 3, -1, false, false, CONTRACT_LIST(parents, 49, ), CONTRACT_LIST(conditions, 49, ), true, false, 0, CONTRACT_LIST(kinds, 49, ), "schema/pg15/deparse.txt:112:24"},
+	{ 68, 5, -1, false, false, CONTRACT_LIST(parents, 50, ), CONTRACT_LIST(conditions, 50, ), true, false, 0, CONTRACT_LIST(kinds, 50, ), "schema/pg15/deparse.txt:114:25"},
+	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 51, ), CONTRACT_LIST(conditions, 51, ), true, false, 0, CONTRACT_LIST(kinds, 51, ), "schema/pg15/deparse.txt:116:26"},
+	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 52, ), CONTRACT_LIST(conditions, 52, ), false, false, 0, CONTRACT_LIST(kinds, 52, 1), "schema/pg15/deparse.txt:118:26"},
+	{ 68, 9, -1, false, false, CONTRACT_LIST(parents, 53, ), CONTRACT_LIST(conditions, 53, ), false, false, 0, CONTRACT_LIST(kinds, 53, 1), "schema/pg15/deparse.txt:120:25"},
+	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 54, ), CONTRACT_LIST(conditions, 54, ), true, false, 0, CONTRACT_LIST(kinds, 54, ), "schema/pg15/deparse.txt:122:24"},
+	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 55, ), CONTRACT_LIST(conditions, 55, ), false, false, 0, CONTRACT_LIST(kinds, 55, 1), "schema/pg15/deparse.txt:124:24"},
+	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 56, ), CONTRACT_LIST(conditions, 56, ), true, false, 0, CONTRACT_LIST(kinds, 56, ), "schema/pg15/deparse.txt:126:27"},
+	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 57, ), CONTRACT_LIST(conditions, 57, ), false, false, 0, CONTRACT_LIST(kinds, 57, 1), "schema/pg15/deparse.txt:128:27"},
+	{ 71, 0, -1, false, false, CONTRACT_LIST(parents, 58, ), CONTRACT_LIST(conditions, 58, ), true, false, 0, CONTRACT_LIST(kinds, 58, ), "schema/pg15/deparse.txt:130:25"},
+	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 59, ), CONTRACT_LIST(conditions, 59, ), true, false, 0, CONTRACT_LIST(kinds, 59, ), "schema/pg15/deparse.txt:132:21"},
+	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 60, ), CONTRACT_LIST(conditions, 60, ), false, false, 0, CONTRACT_LIST(kinds, 60, 1), "schema/pg15/deparse.txt:134:21"},
+	{ 72, 4, -1, false, false, CONTRACT_LIST(parents, 61, ), CONTRACT_LIST(conditions, 61, ), false, false, 0, CONTRACT_LIST(kinds, 61, 1), "schema/pg15/deparse.txt:136:19"},
+	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 62, ), CONTRACT_LIST(conditions, 62, ), true, false, 0, CONTRACT_LIST(kinds, 62, ), "schema/pg15/deparse.txt:138:27"},
+	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 63, ), CONTRACT_LIST(conditions, 63, ), false, false, 0, CONTRACT_LIST(kinds, 63, 1), "schema/pg15/deparse.txt:140:27"},
+	{ 73, 3, -1, false, false, CONTRACT_LIST(parents, 64, ), CONTRACT_LIST(conditions, 64, ), false, false, 0, CONTRACT_LIST(kinds, 64, 1), "schema/pg15/deparse.txt:142:21"},
+	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 65, ), CONTRACT_LIST(conditions, 65, ), true, false, 0, CONTRACT_LIST(kinds, 65, ), "schema/pg15/deparse.txt:144:19"},
+	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 66, ), CONTRACT_LIST(conditions, 66, ), false, false, 0, CONTRACT_LIST(kinds, 66, 1), "schema/pg15/deparse.txt:146:19"},
+	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 67, ), CONTRACT_LIST(conditions, 67, ), true, false, 0, CONTRACT_LIST(kinds, 67, ), "schema/pg15/deparse.txt:148:22"},
+	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 68, ), CONTRACT_LIST(conditions, 68, ), false, false, 0, CONTRACT_LIST(kinds, 68, 1), "schema/pg15/deparse.txt:150:22"},
+	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 69, ), CONTRACT_LIST(conditions, 69, ), true, false, 0, CONTRACT_LIST(kinds, 69, ), "schema/pg15/deparse.txt:152:20"},
+	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 70, ), CONTRACT_LIST(conditions, 70, ), false, false, 0, CONTRACT_LIST(kinds, 70, 1), "schema/pg15/deparse.txt:154:20"},
+	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 71, ), CONTRACT_LIST(conditions, 71, ), true, false, 0, CONTRACT_LIST(kinds, 71, ), "schema/pg15/deparse.txt:156:29"},
+	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 72, ), CONTRACT_LIST(conditions, 72, ), false, false, 0, CONTRACT_LIST(kinds, 72, 1), "schema/pg15/deparse.txt:158:29"},
+	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 73, ), CONTRACT_LIST(conditions, 73, ), true, false, 0, CONTRACT_LIST(kinds, 73, ), "schema/pg15/deparse.txt:160:29"},
+	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 74, ), CONTRACT_LIST(conditions, 74, ), false, false, 0, CONTRACT_LIST(kinds, 74, 1), "schema/pg15/deparse.txt:162:29"},
+	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 75, ), CONTRACT_LIST(conditions, 75, ), true, false, 0, CONTRACT_LIST(kinds, 75, ), "schema/pg15/deparse.txt:164:36"},
+	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 76, ), CONTRACT_LIST(conditions, 76, ), false, false, 0, CONTRACT_LIST(kinds, 76, 1), "schema/pg15/deparse.txt:166:36"},
+	{ 77, 1, -1, false, false, CONTRACT_LIST(parents, 77, ), CONTRACT_LIST(conditions, 77, ), true, false, 0, CONTRACT_LIST(kinds, 77, ), "schema/pg15/deparse.txt:168:35"},
+	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 78, ), CONTRACT_LIST(conditions, 78, ), true, false, 0, CONTRACT_LIST(kinds, 78, ), "schema/pg15/deparse.txt:170:20"},
+	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 79, ), CONTRACT_LIST(conditions, 79, ), false, false, 0, CONTRACT_LIST(kinds, 79, 1), "schema/pg15/deparse.txt:172:20"},
+	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 80, ), CONTRACT_LIST(conditions, 80, ), true, false, 0, CONTRACT_LIST(kinds, 80, ), "schema/pg15/deparse.txt:174:18"},
+	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 81, ), CONTRACT_LIST(conditions, 81, ), false, false, 0, CONTRACT_LIST(kinds, 81, 1), "schema/pg15/deparse.txt:176:18"},
+	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 82, ), CONTRACT_LIST(conditions, 82, ), true, false, 0, CONTRACT_LIST(kinds, 82, ), "schema/pg15/deparse.txt:178:18"},
+	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 83, ), CONTRACT_LIST(conditions, 83, ), false, false, 0, CONTRACT_LIST(kinds, 83, 1), "schema/pg15/deparse.txt:180:18"},
+	{ 81, 0, -1, false, false, CONTRACT_LIST(parents, 84, ), CONTRACT_LIST(conditions, 84, ), true, false, 0, CONTRACT_LIST(kinds, 84, ), "schema/pg15/deparse.txt:182:21"},
+	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 85, ), CONTRACT_LIST(conditions, 85, ), true, false, 0, CONTRACT_LIST(kinds, 85, ), "schema/pg15/deparse.txt:184:23"},
+	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 86, ), CONTRACT_LIST(conditions, 86, ), true, false, 0, CONTRACT_LIST(kinds, 86, ), "schema/pg15/deparse.txt:186:26"},
+	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 87, ), CONTRACT_LIST(conditions, 87, ), false, false, 0, CONTRACT_LIST(kinds, 87, 1), "schema/pg15/deparse.txt:188:26"},
+	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 88, ), CONTRACT_LIST(conditions, 88, ), true, false, 0, CONTRACT_LIST(kinds, 88, ), "schema/pg15/deparse.txt:190:20"},
+	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 89, ), CONTRACT_LIST(conditions, 89, ), false, false, 0, CONTRACT_LIST(kinds, 89, 1), "schema/pg15/deparse.txt:192:20"},
+	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 90, ), CONTRACT_LIST(conditions, 90, ), true, false, 0, CONTRACT_LIST(kinds, 90, ), "schema/pg15/deparse.txt:194:21"},
+	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 91, ), CONTRACT_LIST(conditions, 91, ), false, false, 0, CONTRACT_LIST(kinds, 91, 1), "schema/pg15/deparse.txt:196:21"},
+	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 92, ), CONTRACT_LIST(conditions, 92, ), false, false, 2, CONTRACT_LIST(kinds, 92, ), "schema/pg15/deparse.txt:198:17"},
+	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 93, ), CONTRACT_LIST(conditions, 93, ), false, false, 0, CONTRACT_LIST(kinds, 93, 1), "schema/pg15/deparse.txt:200:17"},
+	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 94, ), CONTRACT_LIST(conditions, 94, ), true, false, 0, CONTRACT_LIST(kinds, 94, ), "schema/pg15/deparse.txt:202:23"},
+	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 95, ), CONTRACT_LIST(conditions, 95, ), false, false, 0, CONTRACT_LIST(kinds, 95, 1), "schema/pg15/deparse.txt:204:23"},
+	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 96, ), CONTRACT_LIST(conditions, 96, ), true, false, 0, CONTRACT_LIST(kinds, 96, ), "schema/pg15/deparse.txt:206:18"},
+	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 97, ), CONTRACT_LIST(conditions, 97, ), false, false, 0, CONTRACT_LIST(kinds, 97, 1), "schema/pg15/deparse.txt:208:18"},
+	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 98, ), CONTRACT_LIST(conditions, 98, ), true, false, 0, CONTRACT_LIST(kinds, 98, ), "schema/pg15/deparse.txt:210:24"},
+	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 99, ), CONTRACT_LIST(conditions, 99, ), false, false, 0, CONTRACT_LIST(kinds, 99, 1), "schema/pg15/deparse.txt:212:24"},
+	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 100, ), CONTRACT_LIST(conditions, 100, ), false, false, 0, CONTRACT_LIST(kinds, 100, 1), "schema/pg15/deparse.txt:214:20"},
+	{ 86, 2, -1, false, false, CONTRACT_LIST(parents, 101, ), CONTRACT_LIST(conditions, 101, ), true, false, 0, CONTRACT_LIST(kinds, 101, ), "schema/pg15/deparse.txt:216:22"},
+	{ 87, 1, -1, false, false, CONTRACT_LIST(parents, 102, ), CONTRACT_LIST(conditions, 102, ), true, false, 0, CONTRACT_LIST(kinds, 102, ), "schema/pg15/deparse.txt:218:20"},
+	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 103, ), CONTRACT_LIST(conditions, 103, ), true, false, 0, CONTRACT_LIST(kinds, 103, ), "schema/pg15/deparse.txt:220:24"},
+	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 104, ), CONTRACT_LIST(conditions, 104, ), false, false, 0, CONTRACT_LIST(kinds, 104, 1), "schema/pg15/deparse.txt:222:24"},
+	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 105, ), CONTRACT_LIST(conditions, 105, ), true, false, 0, CONTRACT_LIST(kinds, 105, ), "schema/pg15/deparse.txt:224:34"},
+	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 106, ), CONTRACT_LIST(conditions, 106, ), false, false, 0, CONTRACT_LIST(kinds, 106, 1), "schema/pg15/deparse.txt:226:34"},
+	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 107, ), CONTRACT_LIST(conditions, 107, ), true, false, 0, CONTRACT_LIST(kinds, 107, ), "schema/pg15/deparse.txt:228:19"},
+	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 108, ), CONTRACT_LIST(conditions, 108, ), false, false, 0, CONTRACT_LIST(kinds, 108, 1), "schema/pg15/deparse.txt:230:19"},
+	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 109, ), CONTRACT_LIST(conditions, 109, ), true, false, 0, CONTRACT_LIST(kinds, 109, ), "schema/pg15/deparse.txt:232:29"},
+	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 110, ), CONTRACT_LIST(conditions, 110, ), false, false, 0, CONTRACT_LIST(kinds, 110, 1), "schema/pg15/deparse.txt:234:29"},
+	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 111, ), CONTRACT_LIST(conditions, 111, ), true, false, 0, CONTRACT_LIST(kinds, 111, ), "schema/pg15/deparse.txt:236:31"},
+	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 112, ), CONTRACT_LIST(conditions, 112, ), false, false, 0, CONTRACT_LIST(kinds, 112, 1), "schema/pg15/deparse.txt:238:31"},
+	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 113, ), CONTRACT_LIST(conditions, 113, ), true, false, 0, CONTRACT_LIST(kinds, 113, ), "schema/pg15/deparse.txt:240:28"},
+	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 114, ), CONTRACT_LIST(conditions, 114, ), false, false, 0, CONTRACT_LIST(kinds, 114, 1), "schema/pg15/deparse.txt:242:28"},
+	{ 88, 6, -1, false, false, CONTRACT_LIST(parents, 115, ), CONTRACT_LIST(conditions, 115, ), false, false, 0, CONTRACT_LIST(kinds, 115, 1), "schema/pg15/deparse.txt:244:29"},
+	{ 89, 1, -1, false, false, CONTRACT_LIST(parents, 116, ), CONTRACT_LIST(conditions, 116, ), true, false, 0, CONTRACT_LIST(kinds, 116, ), "schema/pg15/deparse.txt:246:24"},
+	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 117, ), CONTRACT_LIST(conditions, 117, ), true, false, 0, CONTRACT_LIST(kinds, 117, ), "schema/pg15/deparse.txt:248:27"},
+	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 118, ), CONTRACT_LIST(conditions, 118, ), false, false, 0, CONTRACT_LIST(kinds, 118, 1), "schema/pg15/deparse.txt:250:27"},
+	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 119, ), CONTRACT_LIST(conditions, 119, ), true, false, 0, CONTRACT_LIST(kinds, 119, ), "schema/pg15/deparse.txt:252:13"},
+	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 120, ), CONTRACT_LIST(conditions, 120, ), false, false, 0, CONTRACT_LIST(kinds, 120, 1), "schema/pg15/deparse.txt:254:13"},
+	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 121, ), CONTRACT_LIST(conditions, 121, ), false, false, 0, CONTRACT_LIST(kinds, 121, 1), "schema/pg15/deparse.txt:256:19"},
+	{ 91, 5, -1, false, false, CONTRACT_LIST(parents, 122, ), CONTRACT_LIST(conditions, 122, ), true, false, 0, CONTRACT_LIST(kinds, 122, ), "schema/pg15/deparse.txt:258:20"},
+	{ 92, 0, -1, false, false, CONTRACT_LIST(parents, 123, ), CONTRACT_LIST(conditions, 123, ), true, false, 0, CONTRACT_LIST(kinds, 123, ), "schema/pg15/deparse.txt:260:19"},
+	{ 92, 1, -1, false, false, CONTRACT_LIST(parents, 124, ), CONTRACT_LIST(conditions, 124, ), true, false, 0, CONTRACT_LIST(kinds, 124, ), "schema/pg15/deparse.txt:262:19"},
+	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 125, ), CONTRACT_LIST(conditions, 125, ), true, false, 0, CONTRACT_LIST(kinds, 125, ), "schema/pg15/deparse.txt:264:18"},
+	{ 93, 0, -1, false, false, CONTRACT_LIST(parents, 126, ), CONTRACT_LIST(conditions, 126, ), true, false, 0, CONTRACT_LIST(kinds, 126, ), "schema/pg15/deparse.txt:266:26"},
+	{ 94, 0, -1, false, false, CONTRACT_LIST(parents, 127, ), CONTRACT_LIST(conditions, 127, ), true, false, 0, CONTRACT_LIST(kinds, 127, ), "schema/pg15/deparse.txt:268:26"},
+	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 128, ), CONTRACT_LIST(conditions, 128, ), true, false, 0, CONTRACT_LIST(kinds, 128, ), "schema/pg15/deparse.txt:270:25"},
+	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 129, ), CONTRACT_LIST(conditions, 129, ), false, false, 0, CONTRACT_LIST(kinds, 129, 1), "schema/pg15/deparse.txt:272:25"},
+	{ 97, 0, -1, false, false, CONTRACT_LIST(parents, 130, ), CONTRACT_LIST(conditions, 130, ), true, false, 0, CONTRACT_LIST(kinds, 130, ), "schema/pg15/deparse.txt:274:15"},
+	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 131, ), CONTRACT_LIST(conditions, 131, ), true, false, 0, CONTRACT_LIST(kinds, 131, ), "schema/pg15/deparse.txt:276:18"},
+	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 132, ), CONTRACT_LIST(conditions, 132, ), false, false, 0, CONTRACT_LIST(kinds, 132, 1), "schema/pg15/deparse.txt:278:18"},
+	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 133, ), CONTRACT_LIST(conditions, 133, ), true, false, 0, CONTRACT_LIST(kinds, 133, ), "schema/pg15/deparse.txt:280:16"},
+	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 134, ), CONTRACT_LIST(conditions, 134, ), false, false, 0, CONTRACT_LIST(kinds, 134, 1), "schema/pg15/deparse.txt:282:16"},
+	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 135, ), CONTRACT_LIST(conditions, 135, ), true, false, 0, CONTRACT_LIST(kinds, 135, ), "schema/pg15/deparse.txt:284:18"},
+	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 136, ), CONTRACT_LIST(conditions, 136, ), false, false, 0, CONTRACT_LIST(kinds, 136, 1), "schema/pg15/deparse.txt:286:18"},
+	{ 98, 0, -1, false, false, CONTRACT_LIST(parents, 137, ), CONTRACT_LIST(conditions, 137, ), true, false, 0, CONTRACT_LIST(kinds, 137, ), "schema/pg15/deparse.txt:288:19"},
+	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 138, ), CONTRACT_LIST(conditions, 138, ), true, false, 0, CONTRACT_LIST(kinds, 138, ), "schema/pg15/deparse.txt:290:29"},
+	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 139, ), CONTRACT_LIST(conditions, 139, ), false, false, 0, CONTRACT_LIST(kinds, 139, 1), "schema/pg15/deparse.txt:292:29"},
+	{ 99, 1, -1, false, false, CONTRACT_LIST(parents, 140, ), CONTRACT_LIST(conditions, 140, ), true, false, 0, CONTRACT_LIST(kinds, 140, ), "schema/pg15/deparse.txt:294:28"},
+	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 141, ), CONTRACT_LIST(conditions, 141, ), true, false, 0, CONTRACT_LIST(kinds, 141, ), "schema/pg15/deparse.txt:296:30"},
+	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 142, ), CONTRACT_LIST(conditions, 142, ), false, false, 0, CONTRACT_LIST(kinds, 142, 1), "schema/pg15/deparse.txt:298:30"},
+	{ 100, 0, -1, false, false, CONTRACT_LIST(parents, 143, ), CONTRACT_LIST(conditions, 143, ), true, false, 0, CONTRACT_LIST(kinds, 143, ), "schema/pg15/deparse.txt:300:21"},
+	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 144, ), CONTRACT_LIST(conditions, 144, ), true, false, 0, CONTRACT_LIST(kinds, 144, ), "schema/pg15/deparse.txt:302:22"},
+	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 145, ), CONTRACT_LIST(conditions, 145, ), false, false, 0, CONTRACT_LIST(kinds, 145, 1), "schema/pg15/deparse.txt:304:22"},
+	{ 101, 0, -1, false, false, CONTRACT_LIST(parents, 146, ), CONTRACT_LIST(conditions, 146, ), true, false, 0, CONTRACT_LIST(kinds, 146, ), "schema/pg15/deparse.txt:306:19"},
+	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 147, ), CONTRACT_LIST(conditions, 147, ), true, false, 0, CONTRACT_LIST(kinds, 147, ), "schema/pg15/deparse.txt:308:20"},
+	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 148, ), CONTRACT_LIST(conditions, 148, ), false, false, 0, CONTRACT_LIST(kinds, 148, 1), "schema/pg15/deparse.txt:310:20"},
+	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 149, ), CONTRACT_LIST(conditions, 149, ), true, false, 0, CONTRACT_LIST(kinds, 149, ), "schema/pg15/deparse.txt:312:20"},
+	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 150, ), CONTRACT_LIST(conditions, 150, ), false, false, 0, CONTRACT_LIST(kinds, 150, 1), "schema/pg15/deparse.txt:314:20"},
+	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 151, ), CONTRACT_LIST(conditions, 151, ), true, false, 0, CONTRACT_LIST(kinds, 151, ), "schema/pg15/deparse.txt:316:17"},
+	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 152, ), CONTRACT_LIST(conditions, 152, ), false, false, 0, CONTRACT_LIST(kinds, 152, 1), "schema/pg15/deparse.txt:318:17"},
+	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 153, ), CONTRACT_LIST(conditions, 153, ), true, false, 0, CONTRACT_LIST(kinds, 153, ), "schema/pg15/deparse.txt:320:19"},
+	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 154, ), CONTRACT_LIST(conditions, 154, ), true, false, 0, CONTRACT_LIST(kinds, 154, ), "schema/pg15/deparse.txt:322:21"},
+	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 155, ), CONTRACT_LIST(conditions, 155, ), false, false, 0, CONTRACT_LIST(kinds, 155, 1), "schema/pg15/deparse.txt:324:21"},
+	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 156, ), CONTRACT_LIST(conditions, 156, ), true, false, 0, CONTRACT_LIST(kinds, 156, ), "schema/pg15/deparse.txt:326:25"},
+	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 157, ), CONTRACT_LIST(conditions, 157, ), false, false, 0, CONTRACT_LIST(kinds, 157, 1), "schema/pg15/deparse.txt:328:25"},
+	{ 104, 1, -1, false, false, CONTRACT_LIST(parents, 158, ), CONTRACT_LIST(conditions, 158, ), true, false, 0, CONTRACT_LIST(kinds, 158, ), "schema/pg15/deparse.txt:330:24"},
+	{ 105, 0, -1, false, false, CONTRACT_LIST(parents, 159, ), CONTRACT_LIST(conditions, 159, ), true, false, 0, CONTRACT_LIST(kinds, 159, ), "schema/pg15/deparse.txt:332:24"},
+	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 160, ), CONTRACT_LIST(conditions, 160, ), true, false, 0, CONTRACT_LIST(kinds, 160, ), "schema/pg15/deparse.txt:334:23"},
+	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 161, ), CONTRACT_LIST(conditions, 161, ), false, false, 0, CONTRACT_LIST(kinds, 161, 1), "schema/pg15/deparse.txt:336:23"},
+	{ 106, 0, -1, false, false, CONTRACT_LIST(parents, 162, ), CONTRACT_LIST(conditions, 162, ), true, false, 0, CONTRACT_LIST(kinds, 162, ), "schema/pg15/deparse.txt:338:23"},
+	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 163, ), CONTRACT_LIST(conditions, 163, ), true, false, 0, CONTRACT_LIST(kinds, 163, ), "schema/pg15/deparse.txt:340:22"},
+	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 164, ), CONTRACT_LIST(conditions, 164, ), false, false, 0, CONTRACT_LIST(kinds, 164, 1), "schema/pg15/deparse.txt:342:22"},
+	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 165, ), CONTRACT_LIST(conditions, 165, ), true, false, 0, CONTRACT_LIST(kinds, 165, ), "schema/pg15/deparse.txt:344:22"},
+	{ 108, 0, -1, false, false, CONTRACT_LIST(parents, 166, ), CONTRACT_LIST(conditions, 166, ), true, false, 0, CONTRACT_LIST(kinds, 166, ), "schema/pg15/deparse.txt:346:23"},
+	{ 110, 2, -1, false, false, CONTRACT_LIST(parents, 167, ), CONTRACT_LIST(conditions, 167, ), true, false, 0, CONTRACT_LIST(kinds, 167, ), "schema/pg15/deparse.txt:348:25"},
+	{ 110, 3, -1, false, false, CONTRACT_LIST(parents, 168, ), CONTRACT_LIST(conditions, 168, ), true, false, 0, CONTRACT_LIST(kinds, 168, ), "schema/pg15/deparse.txt:350:25"},
+	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 169, ), CONTRACT_LIST(conditions, 169, ), true, false, 0, CONTRACT_LIST(kinds, 169, ), "schema/pg15/deparse.txt:352:25"},
+	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 170, ), CONTRACT_LIST(conditions, 170, ), false, false, 0, CONTRACT_LIST(kinds, 170, 1), "schema/pg15/deparse.txt:354:25"},
+	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 171, ), CONTRACT_LIST(conditions, 171, ), true, false, 0, CONTRACT_LIST(kinds, 171, ), "schema/pg15/deparse.txt:356:21"},
+	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 172, ), CONTRACT_LIST(conditions, 172, ), false, false, 0, CONTRACT_LIST(kinds, 172, 1), "schema/pg15/deparse.txt:358:21"},
+	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 173, ), CONTRACT_LIST(conditions, 173, ), true, false, 0, CONTRACT_LIST(kinds, 173, ), "schema/pg15/deparse.txt:360:24"},
+	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 174, ), CONTRACT_LIST(conditions, 174, ), false, false, 0, CONTRACT_LIST(kinds, 174, 1), "schema/pg15/deparse.txt:362:24"},
+	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 175, ), CONTRACT_LIST(conditions, 175, ), true, false, 0, CONTRACT_LIST(kinds, 175, ), "schema/pg15/deparse.txt:364:32"},
+	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 176, ), CONTRACT_LIST(conditions, 176, ), false, false, 0, CONTRACT_LIST(kinds, 176, 1), "schema/pg15/deparse.txt:366:32"},
+	{ 111, 1, -1, false, false, CONTRACT_LIST(parents, 177, ), CONTRACT_LIST(conditions, 177, ), true, false, 0, CONTRACT_LIST(kinds, 177, ), "schema/pg15/deparse.txt:368:24"},
+	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 178, ), CONTRACT_LIST(conditions, 178, ), true, false, 0, CONTRACT_LIST(kinds, 178, ), "schema/pg15/deparse.txt:370:27"},
+	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 179, ), CONTRACT_LIST(conditions, 179, ), false, false, 0, CONTRACT_LIST(kinds, 179, 1), "schema/pg15/deparse.txt:372:27"},
+	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 180, ), CONTRACT_LIST(conditions, 180, ), true, false, 0, CONTRACT_LIST(kinds, 180, ), "schema/pg15/deparse.txt:374:26"},
+	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 181, ), CONTRACT_LIST(conditions, 181, ), false, false, 0, CONTRACT_LIST(kinds, 181, 1), "schema/pg15/deparse.txt:376:26"},
+	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 182, ), CONTRACT_LIST(conditions, 182, ), true, false, 0, CONTRACT_LIST(kinds, 182, ), "schema/pg15/deparse.txt:378:29"},
+	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 183, ), CONTRACT_LIST(conditions, 183, ), false, false, 0, CONTRACT_LIST(kinds, 183, 1), "schema/pg15/deparse.txt:380:29"},
+	{ 112, 1, -1, false, false, CONTRACT_LIST(parents, 184, ), CONTRACT_LIST(conditions, 184, ), true, false, 0, CONTRACT_LIST(kinds, 184, ), "schema/pg15/deparse.txt:382:21"},
+	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 185, ), CONTRACT_LIST(conditions, 185, ), true, false, 0, CONTRACT_LIST(kinds, 185, ), "schema/pg15/deparse.txt:384:24"},
+	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 186, ), CONTRACT_LIST(conditions, 186, ), false, false, 0, CONTRACT_LIST(kinds, 186, 1), "schema/pg15/deparse.txt:386:24"},
+	{ 113, 0, -1, false, false, CONTRACT_LIST(parents, 187, ), CONTRACT_LIST(conditions, 187, ), true, false, 0, CONTRACT_LIST(kinds, 187, ), "schema/pg15/deparse.txt:388:20"},
+	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 188, ), CONTRACT_LIST(conditions, 188, ), true, false, 0, CONTRACT_LIST(kinds, 188, ), "schema/pg15/deparse.txt:390:23"},
+	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 189, ), CONTRACT_LIST(conditions, 189, ), false, false, 0, CONTRACT_LIST(kinds, 189, 1), "schema/pg15/deparse.txt:392:23"},
+	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 190, ), CONTRACT_LIST(conditions, 190, ), true, false, 0, CONTRACT_LIST(kinds, 190, ), "schema/pg15/deparse.txt:394:20"},
+	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 191, ), CONTRACT_LIST(conditions, 191, ), false, false, 0, CONTRACT_LIST(kinds, 191, 1), "schema/pg15/deparse.txt:396:20"},
+	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 192, ), CONTRACT_LIST(conditions, 192, ), true, false, 0, CONTRACT_LIST(kinds, 192, ), "schema/pg15/deparse.txt:398:20"},
+	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 193, ), CONTRACT_LIST(conditions, 193, ), false, false, 0, CONTRACT_LIST(kinds, 193, 1), "schema/pg15/deparse.txt:400:20"},
+	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 194, ), CONTRACT_LIST(conditions, 194, ), true, false, 0, CONTRACT_LIST(kinds, 194, ), "schema/pg15/deparse.txt:402:32"},
+	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 195, ), CONTRACT_LIST(conditions, 195, ), false, false, 0, CONTRACT_LIST(kinds, 195, 1), "schema/pg15/deparse.txt:404:32"},
+	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 196, ), CONTRACT_LIST(conditions, 196, ), true, false, 0, CONTRACT_LIST(kinds, 196, ), "schema/pg15/deparse.txt:406:20"},
+	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 197, ), CONTRACT_LIST(conditions, 197, ), false, false, 0, CONTRACT_LIST(kinds, 197, 1), "schema/pg15/deparse.txt:408:20"},
+	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 198, ), CONTRACT_LIST(conditions, 198, ), true, false, 0, CONTRACT_LIST(kinds, 198, ), "schema/pg15/deparse.txt:410:30"},
+	{ 120, 0, -1, false, false, CONTRACT_LIST(parents, 199, ), CONTRACT_LIST(conditions, 199, ), true, false, 0, CONTRACT_LIST(kinds, 199, ), "schema/pg15/deparse.txt:412:26"},
+	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 200, ), CONTRACT_LIST(conditions, 200, ), true, false, 0, CONTRACT_LIST(kinds, 200, ), "schema/pg15/deparse.txt:414:27"},
+	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 201, ), CONTRACT_LIST(conditions, 201, ), false, false, 0, CONTRACT_LIST(kinds, 201, 1), "schema/pg15/deparse.txt:416:27"},
+	{ 122, 0, -1, false, false, CONTRACT_LIST(parents, 202, ), CONTRACT_LIST(conditions, 202, ), true, false, 0, CONTRACT_LIST(kinds, 202, ), "schema/pg15/deparse.txt:418:29"},
+	{ 122, 1, -1, false, false, CONTRACT_LIST(parents, 203, ), CONTRACT_LIST(conditions, 203, ), true, false, 0, CONTRACT_LIST(kinds, 203, ), "schema/pg15/deparse.txt:420:30"},
+	{ 123, 2, -1, false, false, CONTRACT_LIST(parents, 204, ), CONTRACT_LIST(conditions, 204, ), true, false, 0, CONTRACT_LIST(kinds, 204, ), "schema/pg15/deparse.txt:422:26"},
+	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 205, ), CONTRACT_LIST(conditions, 205, ), true, false, 0, CONTRACT_LIST(kinds, 205, ), "schema/pg15/deparse.txt:424:38"},
+	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 206, ), CONTRACT_LIST(conditions, 206, ), false, false, 0, CONTRACT_LIST(kinds, 206, 1), "schema/pg15/deparse.txt:426:38"},
+	{ 124, 1, -1, false, false, CONTRACT_LIST(parents, 207, ), CONTRACT_LIST(conditions, 207, ), true, false, 0, CONTRACT_LIST(kinds, 207, ), "schema/pg15/deparse.txt:428:40"},
+	{ 124, 2, -1, false, false, CONTRACT_LIST(parents, 208, ), CONTRACT_LIST(conditions, 208, ), true, false, 0, CONTRACT_LIST(kinds, 208, ), "schema/pg15/deparse.txt:430:39"},
+	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 209, ), CONTRACT_LIST(conditions, 209, ), true, false, 0, CONTRACT_LIST(kinds, 209, ), "schema/pg15/deparse.txt:432:32"},
+	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 210, ), CONTRACT_LIST(conditions, 210, ), false, false, 0, CONTRACT_LIST(kinds, 210, 1), "schema/pg15/deparse.txt:434:32"},
+	{ 125, 0, -1, false, false, CONTRACT_LIST(parents, 211, ), CONTRACT_LIST(conditions, 211, ), true, false, 0, CONTRACT_LIST(kinds, 211, ), "schema/pg15/deparse.txt:436:27"},
+	{ 125, 1, -1, false, false, CONTRACT_LIST(parents, 212, ), CONTRACT_LIST(conditions, 212, ), true, false, 0, CONTRACT_LIST(kinds, 212, ), "schema/pg15/deparse.txt:438:27"},
+	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 213, ), CONTRACT_LIST(conditions, 213, ), true, false, 0, CONTRACT_LIST(kinds, 213, ), "schema/pg15/deparse.txt:440:31"},
+	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 214, ), CONTRACT_LIST(conditions, 214, ), false, false, 0, CONTRACT_LIST(kinds, 214, 1), "schema/pg15/deparse.txt:442:31"},
+	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 215, ), CONTRACT_LIST(conditions, 215, ), true, false, 0, CONTRACT_LIST(kinds, 215, ), "schema/pg15/deparse.txt:444:32"},
+	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 216, ), CONTRACT_LIST(conditions, 216, ), false, false, 0, CONTRACT_LIST(kinds, 216, 1), "schema/pg15/deparse.txt:446:32"},
+	{ 126, 2, -1, false, false, CONTRACT_LIST(parents, 217, ), CONTRACT_LIST(conditions, 217, ), true, false, 0, CONTRACT_LIST(kinds, 217, ), "schema/pg15/deparse.txt:448:26"},
+	{ 126, 3, -1, false, false, CONTRACT_LIST(parents, 218, ), CONTRACT_LIST(conditions, 218, ), true, false, 0, CONTRACT_LIST(kinds, 218, ), "schema/pg15/deparse.txt:450:28"},
+	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 219, ), CONTRACT_LIST(conditions, 219, ), true, false, 0, CONTRACT_LIST(kinds, 219, ), "schema/pg15/deparse.txt:452:25"},
+	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 220, ), CONTRACT_LIST(conditions, 220, ), false, false, 0, CONTRACT_LIST(kinds, 220, 1), "schema/pg15/deparse.txt:454:25"},
+	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 221, ), CONTRACT_LIST(conditions, 221, ), true, false, 0, CONTRACT_LIST(kinds, 221, ), "schema/pg15/deparse.txt:456:33"},
+	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 222, ), CONTRACT_LIST(conditions, 222, ), false, false, 0, CONTRACT_LIST(kinds, 222, 1), "schema/pg15/deparse.txt:458:33"},
+	{ 127, 1, -1, false, false, CONTRACT_LIST(parents, 223, ), CONTRACT_LIST(conditions, 223, ), true, false, 0, CONTRACT_LIST(kinds, 223, ), "schema/pg15/deparse.txt:460:27"},
+	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 224, ), CONTRACT_LIST(conditions, 224, ), true, false, 0, CONTRACT_LIST(kinds, 224, ), "schema/pg15/deparse.txt:462:32"},
+	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 225, ), CONTRACT_LIST(conditions, 225, ), false, false, 0, CONTRACT_LIST(kinds, 225, 1), "schema/pg15/deparse.txt:464:32"},
+	{ 128, 1, -1, false, false, CONTRACT_LIST(parents, 226, ), CONTRACT_LIST(conditions, 226, ), true, false, 0, CONTRACT_LIST(kinds, 226, ), "schema/pg15/deparse.txt:466:26"},
+	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 227, ), CONTRACT_LIST(conditions, 227, ), true, false, 0, CONTRACT_LIST(kinds, 227, ), "schema/pg15/deparse.txt:468:25"},
+	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 228, ), CONTRACT_LIST(conditions, 228, ), false, false, 0, CONTRACT_LIST(kinds, 228, 1), "schema/pg15/deparse.txt:470:25"},
+	{ 129, 0, -1, false, false, CONTRACT_LIST(parents, 229, ), CONTRACT_LIST(conditions, 229, ), true, false, 0, CONTRACT_LIST(kinds, 229, ), "schema/pg15/deparse.txt:472:18"},
+	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 230, ), CONTRACT_LIST(conditions, 230, ), true, false, 0, CONTRACT_LIST(kinds, 230, ), "schema/pg15/deparse.txt:474:22"},
+	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 231, ), CONTRACT_LIST(conditions, 231, ), false, false, 0, CONTRACT_LIST(kinds, 231, 1), "schema/pg15/deparse.txt:476:22"},
+	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 232, ), CONTRACT_LIST(conditions, 232, ), true, false, 0, CONTRACT_LIST(kinds, 232, ), "schema/pg15/deparse.txt:478:19"},
+	{ 130, 0, -1, false, false, CONTRACT_LIST(parents, 233, ), CONTRACT_LIST(conditions, 233, ), true, false, 0, CONTRACT_LIST(kinds, 233, ), "schema/pg15/deparse.txt:480:18"},
+	{ 132, 0, -1, false, false, CONTRACT_LIST(parents, 234, ), CONTRACT_LIST(conditions, 234, ), true, false, 0, CONTRACT_LIST(kinds, 234, ), "schema/pg15/deparse.txt:482:30"},
+	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 235, ), CONTRACT_LIST(conditions, 235, ), true, false, 0, CONTRACT_LIST(kinds, 235, ), "schema/pg15/deparse.txt:484:25"},
+	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 236, ), CONTRACT_LIST(conditions, 236, ), false, false, 0, CONTRACT_LIST(kinds, 236, 1), "schema/pg15/deparse.txt:486:25"},
+	{ 133, 0, -1, false, false, CONTRACT_LIST(parents, 237, ), CONTRACT_LIST(conditions, 237, ), true, false, 0, CONTRACT_LIST(kinds, 237, ), "schema/pg15/deparse.txt:488:37"},
+	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 238, ), CONTRACT_LIST(conditions, 238, ), true, false, 0, CONTRACT_LIST(kinds, 238, ), "schema/pg15/deparse.txt:490:30"},
+	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 239, ), CONTRACT_LIST(conditions, 239, ), false, false, 0, CONTRACT_LIST(kinds, 239, 1), "schema/pg15/deparse.txt:492:30"},
+	{ 134, 0, -1, false, false, CONTRACT_LIST(parents, 240, ), CONTRACT_LIST(conditions, 240, ), true, false, 0, CONTRACT_LIST(kinds, 240, ), "schema/pg15/deparse.txt:494:35"},
+	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 241, ), CONTRACT_LIST(conditions, 241, ), false, false, 0, CONTRACT_LIST(kinds, 241, 1), "schema/pg15/deparse.txt:496:31"},
+	{ 135, 3, -1, false, false, CONTRACT_LIST(parents, 242, ), CONTRACT_LIST(conditions, 242, ), true, false, 0, CONTRACT_LIST(kinds, 242, ), "schema/pg15/deparse.txt:498:32"},
+	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 243, ), CONTRACT_LIST(conditions, 243, ), false, false, 0, CONTRACT_LIST(kinds, 243, 1), "schema/pg15/deparse.txt:500:30"},
+	{ 136, 3, -1, false, false, CONTRACT_LIST(parents, 244, ), CONTRACT_LIST(conditions, 244, ), true, false, 0, CONTRACT_LIST(kinds, 244, ), "schema/pg15/deparse.txt:502:33"},
+	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 245, ), CONTRACT_LIST(conditions, 245, ), true, false, 0, CONTRACT_LIST(kinds, 245, ), "schema/pg15/deparse.txt:504:23"},
+	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 246, ), CONTRACT_LIST(conditions, 246, ), false, false, 0, CONTRACT_LIST(kinds, 246, 1), "schema/pg15/deparse.txt:506:23"},
+	{ 137, 3, -1, false, false, CONTRACT_LIST(parents, 247, ), CONTRACT_LIST(conditions, 247, ), true, false, 0, CONTRACT_LIST(kinds, 247, ), "schema/pg15/deparse.txt:508:25"},
+	{ 138, 0, -1, false, false, CONTRACT_LIST(parents, 248, ), CONTRACT_LIST(conditions, 248, ), true, false, 0, CONTRACT_LIST(kinds, 248, ), "schema/pg15/deparse.txt:510:28"},
+	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 249, ), CONTRACT_LIST(conditions, 249, ), true, false, 0, CONTRACT_LIST(kinds, 249, ), "schema/pg15/deparse.txt:512:27"},
+	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 250, ), CONTRACT_LIST(conditions, 250, ), false, false, 0, CONTRACT_LIST(kinds, 250, 1), "schema/pg15/deparse.txt:514:27"},
+	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 251, ), CONTRACT_LIST(conditions, 251, ), true, false, 0, CONTRACT_LIST(kinds, 251, ), "schema/pg15/deparse.txt:516:25"},
+	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 252, ), CONTRACT_LIST(conditions, 252, ), false, false, 0, CONTRACT_LIST(kinds, 252, 1), "schema/pg15/deparse.txt:518:25"},
+	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 253, ), CONTRACT_LIST(conditions, 253, ), true, false, 0, CONTRACT_LIST(kinds, 253, ), "schema/pg15/deparse.txt:520:23"},
+	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 254, ), CONTRACT_LIST(conditions, 254, ), false, false, 0, CONTRACT_LIST(kinds, 254, 1), "schema/pg15/deparse.txt:522:23"},
+	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 255, ), CONTRACT_LIST(conditions, 255, ), true, false, 0, CONTRACT_LIST(kinds, 255, ), "schema/pg15/deparse.txt:524:21"},
+	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 256, ), CONTRACT_LIST(conditions, 256, ), false, false, 0, CONTRACT_LIST(kinds, 256, 1), "schema/pg15/deparse.txt:526:21"},
+	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 257, ), CONTRACT_LIST(conditions, 257, ), true, false, 0, CONTRACT_LIST(kinds, 257, ), "schema/pg15/deparse.txt:528:25"},
+	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 258, ), CONTRACT_LIST(conditions, 258, ), false, false, 0, CONTRACT_LIST(kinds, 258, 1), "schema/pg15/deparse.txt:530:25"},
+	{ 141, 1, -1, false, false, CONTRACT_LIST(parents, 259, ), CONTRACT_LIST(conditions, 259, ), true, false, 0, CONTRACT_LIST(kinds, 259, ), "schema/pg15/deparse.txt:532:27"},
+	{ 142, 0, -1, false, false, CONTRACT_LIST(parents, 260, ), CONTRACT_LIST(conditions, 260, ), true, false, 0, CONTRACT_LIST(kinds, 260, ), "schema/pg15/deparse.txt:534:27"},
+	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 261, ), CONTRACT_LIST(conditions, 261, ), true, false, 0, CONTRACT_LIST(kinds, 261, ), "schema/pg15/deparse.txt:536:30"},
+	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 262, ), CONTRACT_LIST(conditions, 262, ), false, false, 0, CONTRACT_LIST(kinds, 262, 1), "schema/pg15/deparse.txt:538:30"},
+	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 263, ), CONTRACT_LIST(conditions, 263, ), true, false, 0, CONTRACT_LIST(kinds, 263, ), "schema/pg15/deparse.txt:540:26"},
+	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 264, ), CONTRACT_LIST(conditions, 264, ), false, false, 0, CONTRACT_LIST(kinds, 264, 1), "schema/pg15/deparse.txt:542:26"},
+	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 265, ), CONTRACT_LIST(conditions, 265, ), true, false, 0, CONTRACT_LIST(kinds, 265, ), "schema/pg15/deparse.txt:544:21"},
+	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 266, ), CONTRACT_LIST(conditions, 266, ), false, false, 0, CONTRACT_LIST(kinds, 266, 1), "schema/pg15/deparse.txt:546:21"},
+	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 267, ), CONTRACT_LIST(conditions, 267, ), true, false, 0, CONTRACT_LIST(kinds, 267, ), "schema/pg15/deparse.txt:548:27"},
+	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 268, ), CONTRACT_LIST(conditions, 268, ), false, false, 0, CONTRACT_LIST(kinds, 268, 1), "schema/pg15/deparse.txt:550:27"},
+	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 269, ), CONTRACT_LIST(conditions, 269, ), true, false, 0, CONTRACT_LIST(kinds, 269, ), "schema/pg15/deparse.txt:552:24"},
+	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 270, ), CONTRACT_LIST(conditions, 270, ), false, false, 0, CONTRACT_LIST(kinds, 270, 1), "schema/pg15/deparse.txt:554:24"},
+	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 271, ), CONTRACT_LIST(conditions, 271, ), true, false, 0, CONTRACT_LIST(kinds, 271, ), "schema/pg15/deparse.txt:556:25"},
+	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 272, ), CONTRACT_LIST(conditions, 272, ), false, false, 0, CONTRACT_LIST(kinds, 272, 1), "schema/pg15/deparse.txt:558:25"},
+	{ 145, 2, -1, false, false, CONTRACT_LIST(parents, 273, ), CONTRACT_LIST(conditions, 273, ), true, false, 0, CONTRACT_LIST(kinds, 273, ), "schema/pg15/deparse.txt:560:23"},
+	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 274, ), CONTRACT_LIST(conditions, 274, ), true, false, 0, CONTRACT_LIST(kinds, 274, ), "schema/pg15/deparse.txt:562:32"},
+	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 275, ), CONTRACT_LIST(conditions, 275, ), false, false, 0, CONTRACT_LIST(kinds, 275, 1), "schema/pg15/deparse.txt:564:32"},
+	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 276, ), CONTRACT_LIST(conditions, 276, ), true, false, 0, CONTRACT_LIST(kinds, 276, ), "schema/pg15/deparse.txt:566:31"},
+	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 277, ), CONTRACT_LIST(conditions, 277, ), false, false, 0, CONTRACT_LIST(kinds, 277, 1), "schema/pg15/deparse.txt:568:31"},
+	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 278, ), CONTRACT_LIST(conditions, 278, ), true, false, 0, CONTRACT_LIST(kinds, 278, ), "schema/pg15/deparse.txt:570:34"},
+	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 279, ), CONTRACT_LIST(conditions, 279, ), false, false, 0, CONTRACT_LIST(kinds, 279, 1), "schema/pg15/deparse.txt:572:34"},
+	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 280, ), CONTRACT_LIST(conditions, 280, ), true, false, 0, CONTRACT_LIST(kinds, 280, ), "schema/pg15/deparse.txt:574:36"},
+	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 281, ), CONTRACT_LIST(conditions, 281, ), false, false, 0, CONTRACT_LIST(kinds, 281, 1), "schema/pg15/deparse.txt:576:36"},
+	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 282, ), CONTRACT_LIST(conditions, 282, ), false, false, 0, CONTRACT_LIST(kinds, 282, 1), "schema/pg15/deparse.txt:578:32"},
+	{ 148, 0, -1, false, false, CONTRACT_LIST(parents, 283, ), CONTRACT_LIST(conditions, 283, ), true, false, 0, CONTRACT_LIST(kinds, 283, ), "schema/pg15/deparse.txt:580:23"},
+	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 284, ), CONTRACT_LIST(conditions, 284, ), true, false, 0, CONTRACT_LIST(kinds, 284, ), "schema/pg15/deparse.txt:582:28"},
+	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 285, ), CONTRACT_LIST(conditions, 285, ), false, false, 0, CONTRACT_LIST(kinds, 285, 1), "schema/pg15/deparse.txt:584:28"},
+	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 286, ), CONTRACT_LIST(conditions, 286, ), true, false, 0, CONTRACT_LIST(kinds, 286, ), "schema/pg15/deparse.txt:586:23"},
+	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 287, ), CONTRACT_LIST(conditions, 287, ), false, false, 0, CONTRACT_LIST(kinds, 287, 1), "schema/pg15/deparse.txt:588:23"},
+	{ 149, 0, -1, false, false, CONTRACT_LIST(parents, 288, ), CONTRACT_LIST(conditions, 288, ), true, false, 0, CONTRACT_LIST(kinds, 288, ), "schema/pg15/deparse.txt:590:22"},
+	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 289, ), CONTRACT_LIST(conditions, 289, ), true, false, 0, CONTRACT_LIST(kinds, 289, ), "schema/pg15/deparse.txt:592:27"},
+	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 290, ), CONTRACT_LIST(conditions, 290, ), false, false, 0, CONTRACT_LIST(kinds, 290, 1), "schema/pg15/deparse.txt:594:27"},
+	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 291, ), CONTRACT_LIST(conditions, 291, ), true, false, 0, CONTRACT_LIST(kinds, 291, ), "schema/pg15/deparse.txt:596:22"},
+	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 292, ), CONTRACT_LIST(conditions, 292, ), false, false, 0, CONTRACT_LIST(kinds, 292, 1), "schema/pg15/deparse.txt:598:22"},
+	{ 150, 0, -1, false, false, CONTRACT_LIST(parents, 293, ), CONTRACT_LIST(conditions, 293, ), true, false, 0, CONTRACT_LIST(kinds, 293, ), "schema/pg15/deparse.txt:600:36"},
+	{ 150, 3, -1, false, false, CONTRACT_LIST(parents, 294, ), CONTRACT_LIST(conditions, 294, ), true, false, 0, CONTRACT_LIST(kinds, 294, ), "schema/pg15/deparse.txt:602:33"},
+	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 295, ), CONTRACT_LIST(conditions, 295, ), true, false, 0, CONTRACT_LIST(kinds, 295, ), "schema/pg15/deparse.txt:604:33"},
+	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 296, ), CONTRACT_LIST(conditions, 296, ), false, false, 0, CONTRACT_LIST(kinds, 296, 1), "schema/pg15/deparse.txt:606:33"},
+	{ 151, 0, -1, false, false, CONTRACT_LIST(parents, 297, ), CONTRACT_LIST(conditions, 297, ), true, false, 0, CONTRACT_LIST(kinds, 297, ), "schema/pg15/deparse.txt:608:35"},
+	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 298, ), CONTRACT_LIST(conditions, 298, ), true, false, 0, CONTRACT_LIST(kinds, 298, ), "schema/pg15/deparse.txt:610:32"},
+	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 299, ), CONTRACT_LIST(conditions, 299, ), false, false, 0, CONTRACT_LIST(kinds, 299, 1), "schema/pg15/deparse.txt:612:32"},
+	{ 152, 0, -1, false, false, CONTRACT_LIST(parents, 300, ), CONTRACT_LIST(conditions, 300, ), true, false, 0, CONTRACT_LIST(kinds, 300, ), "schema/pg15/deparse.txt:614:28"},
+	{ 152, 1, -1, false, false, CONTRACT_LIST(parents, 301, ), CONTRACT_LIST(conditions, 301, ), true, false, 0, CONTRACT_LIST(kinds, 301, ), "schema/pg15/deparse.txt:616:34"},
+	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 302, ), CONTRACT_LIST(conditions, 302, ), true, false, 0, CONTRACT_LIST(kinds, 302, ), "schema/pg15/deparse.txt:618:31"},
+	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 303, ), CONTRACT_LIST(conditions, 303, ), false, false, 0, CONTRACT_LIST(kinds, 303, 1), "schema/pg15/deparse.txt:620:31"},
+	{ 153, 0, -1, false, false, CONTRACT_LIST(parents, 304, ), CONTRACT_LIST(conditions, 304, ), true, false, 0, CONTRACT_LIST(kinds, 304, ), "schema/pg15/deparse.txt:622:27"},
+	{ 153, 1, -1, false, false, CONTRACT_LIST(parents, 305, ), CONTRACT_LIST(conditions, 305, ), true, false, 0, CONTRACT_LIST(kinds, 305, ), "schema/pg15/deparse.txt:624:33"},
+	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 306, ), CONTRACT_LIST(conditions, 306, ), true, false, 0, CONTRACT_LIST(kinds, 306, ), "schema/pg15/deparse.txt:626:30"},
+	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 307, ), CONTRACT_LIST(conditions, 307, ), false, false, 0, CONTRACT_LIST(kinds, 307, 1), "schema/pg15/deparse.txt:628:30"},
+	{ 154, 0, -1, false, false, CONTRACT_LIST(parents, 308, ), CONTRACT_LIST(conditions, 308, ), true, false, 0, CONTRACT_LIST(kinds, 308, ), "schema/pg15/deparse.txt:630:26"},
+	{ 154, 1, -1, false, false, CONTRACT_LIST(parents, 309, ), CONTRACT_LIST(conditions, 309, ), true, false, 0, CONTRACT_LIST(kinds, 309, ), "schema/pg15/deparse.txt:632:32"},
+	{ 155, 0, -1, false, false, CONTRACT_LIST(parents, 310, ), CONTRACT_LIST(conditions, 310, ), true, false, 0, CONTRACT_LIST(kinds, 310, ), "schema/pg15/deparse.txt:634:43"},
+	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 311, ), CONTRACT_LIST(conditions, 311, ), true, false, 0, CONTRACT_LIST(kinds, 311, ), "schema/pg15/deparse.txt:636:36"},
+	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 312, ), CONTRACT_LIST(conditions, 312, ), false, false, 0, CONTRACT_LIST(kinds, 312, 1), "schema/pg15/deparse.txt:638:36"},
+	{ 156, 0, -1, false, false, CONTRACT_LIST(parents, 313, ), CONTRACT_LIST(conditions, 313, ), true, false, 0, CONTRACT_LIST(kinds, 313, ), "schema/pg15/deparse.txt:640:43"},
+	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 314, ), CONTRACT_LIST(conditions, 314, ), true, false, 0, CONTRACT_LIST(kinds, 314, ), "schema/pg15/deparse.txt:642:29"},
+	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 315, ), CONTRACT_LIST(conditions, 315, ), false, false, 0, CONTRACT_LIST(kinds, 315, 1), "schema/pg15/deparse.txt:644:29"},
+	{ 156, 3, -1, false, false, CONTRACT_LIST(parents, 316, ), CONTRACT_LIST(conditions, 316, ), true, false, 0, CONTRACT_LIST(kinds, 316, ), "schema/pg15/deparse.txt:646:42"},
+	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 317, ), CONTRACT_LIST(conditions, 317, ), true, false, 0, CONTRACT_LIST(kinds, 317, ), "schema/pg15/deparse.txt:648:21"},
+	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 318, ), CONTRACT_LIST(conditions, 318, ), false, false, 0, CONTRACT_LIST(kinds, 318, 1), "schema/pg15/deparse.txt:650:21"},
+	{ 158, 0, -1, false, false, CONTRACT_LIST(parents, 319, ), CONTRACT_LIST(conditions, 319, ), true, false, 0, CONTRACT_LIST(kinds, 319, ), "schema/pg15/deparse.txt:652:34"},
+	{ 158, 1, -1, false, false, CONTRACT_LIST(parents, 320, ), CONTRACT_LIST(conditions, 320, ), true, false, 0, CONTRACT_LIST(kinds, 320, ), "schema/pg15/deparse.txt:654:35"},
+	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 321, ), CONTRACT_LIST(conditions, 321, ), true, false, 0, CONTRACT_LIST(kinds, 321, ), "schema/pg15/deparse.txt:656:32"},
+	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 322, ), CONTRACT_LIST(conditions, 322, ), false, false, 0, CONTRACT_LIST(kinds, 322, 1), "schema/pg15/deparse.txt:658:32"},
+	{ 159, 0, -1, false, false, CONTRACT_LIST(parents, 323, ), CONTRACT_LIST(conditions, 323, ), true, false, 0, CONTRACT_LIST(kinds, 323, ), "schema/pg15/deparse.txt:660:37"},
+	{ 159, 1, -1, false, false, CONTRACT_LIST(parents, 324, ), CONTRACT_LIST(conditions, 324, ), true, false, 0, CONTRACT_LIST(kinds, 324, ), "schema/pg15/deparse.txt:662:39"},
+	{ 159, 2, -1, false, false, CONTRACT_LIST(parents, 325, ), CONTRACT_LIST(conditions, 325, ), true, false, 0, CONTRACT_LIST(kinds, 325, ), "schema/pg15/deparse.txt:664:38"},
+	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 326, ), CONTRACT_LIST(conditions, 326, ), true, false, 0, CONTRACT_LIST(kinds, 326, ), "schema/pg15/deparse.txt:666:36"},
+	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 327, ), CONTRACT_LIST(conditions, 327, ), false, false, 0, CONTRACT_LIST(kinds, 327, 1), "schema/pg15/deparse.txt:668:36"},
+	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 328, ), CONTRACT_LIST(conditions, 328, ), true, false, 0, CONTRACT_LIST(kinds, 328, ), "schema/pg15/deparse.txt:670:33"},
+	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 329, ), CONTRACT_LIST(conditions, 329, ), false, false, 0, CONTRACT_LIST(kinds, 329, 1), "schema/pg15/deparse.txt:672:33"},
+	{ 160, 0, -1, false, false, CONTRACT_LIST(parents, 330, ), CONTRACT_LIST(conditions, 330, ), true, false, 0, CONTRACT_LIST(kinds, 330, ), "schema/pg15/deparse.txt:674:29"},
+	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 331, ), CONTRACT_LIST(conditions, 331, ), true, false, 0, CONTRACT_LIST(kinds, 331, ), "schema/pg15/deparse.txt:676:29"},
+	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 332, ), CONTRACT_LIST(conditions, 332, ), false, false, 0, CONTRACT_LIST(kinds, 332, 1), "schema/pg15/deparse.txt:678:29"},
+	{ 161, 0, -1, false, false, CONTRACT_LIST(parents, 333, ), CONTRACT_LIST(conditions, 333, ), true, false, 0, CONTRACT_LIST(kinds, 333, ), "schema/pg15/deparse.txt:680:28"},
+	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 334, ), CONTRACT_LIST(conditions, 334, ), true, false, 0, CONTRACT_LIST(kinds, 334, ), "schema/pg15/deparse.txt:682:28"},
+	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 335, ), CONTRACT_LIST(conditions, 335, ), false, false, 0, CONTRACT_LIST(kinds, 335, 1), "schema/pg15/deparse.txt:684:28"},
+	{ 162, 0, -1, false, false, CONTRACT_LIST(parents, 336, ), CONTRACT_LIST(conditions, 336, ), true, false, 0, CONTRACT_LIST(kinds, 336, ), "schema/pg15/deparse.txt:686:36"},
+	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 337, ), CONTRACT_LIST(conditions, 337, ), true, false, 0, CONTRACT_LIST(kinds, 337, ), "schema/pg15/deparse.txt:688:35"},
+	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 338, ), CONTRACT_LIST(conditions, 338, ), false, false, 0, CONTRACT_LIST(kinds, 338, 1), "schema/pg15/deparse.txt:690:35"},
+	{ 163, 0, -1, false, false, CONTRACT_LIST(parents, 339, ), CONTRACT_LIST(conditions, 339, ), true, false, 0, CONTRACT_LIST(kinds, 339, ), "schema/pg15/deparse.txt:692:30"},
+	{ 163, 1, -1, false, false, CONTRACT_LIST(parents, 340, ), CONTRACT_LIST(conditions, 340, ), true, false, 0, CONTRACT_LIST(kinds, 340, ), "schema/pg15/deparse.txt:694:31"},
+	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 341, ), CONTRACT_LIST(conditions, 341, ), true, false, 0, CONTRACT_LIST(kinds, 341, ), "schema/pg15/deparse.txt:696:32"},
+	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 342, ), CONTRACT_LIST(conditions, 342, ), false, false, 0, CONTRACT_LIST(kinds, 342, 1), "schema/pg15/deparse.txt:698:32"},
+	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 343, ), CONTRACT_LIST(conditions, 343, ), true, false, 0, CONTRACT_LIST(kinds, 343, ), "schema/pg15/deparse.txt:700:30"},
+	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 344, ), CONTRACT_LIST(conditions, 344, ), false, false, 0, CONTRACT_LIST(kinds, 344, 1), "schema/pg15/deparse.txt:702:30"},
+	{ 164, 0, -1, false, false, CONTRACT_LIST(parents, 345, ), CONTRACT_LIST(conditions, 345, ), true, false, 0, CONTRACT_LIST(kinds, 345, ), "schema/pg15/deparse.txt:704:29"},
+	{ 165, 2, -1, false, false, CONTRACT_LIST(parents, 346, ), CONTRACT_LIST(conditions, 346, ), true, false, 0, CONTRACT_LIST(kinds, 346, ), "schema/pg15/deparse.txt:706:29"},
+	{ 167, 0, -1, false, false, CONTRACT_LIST(parents, 347, ), CONTRACT_LIST(conditions, 347, ), true, false, 0, CONTRACT_LIST(kinds, 347, ), "schema/pg15/deparse.txt:708:25"},
+	{ 168, 0, -1, false, false, CONTRACT_LIST(parents, 348, ), CONTRACT_LIST(conditions, 348, ), true, false, 0, CONTRACT_LIST(kinds, 348, ), "schema/pg15/deparse.txt:710:30"},
+	{ 168, 1, -1, false, false, CONTRACT_LIST(parents, 349, ), CONTRACT_LIST(conditions, 349, ), true, false, 0, CONTRACT_LIST(kinds, 349, ), "schema/pg15/deparse.txt:712:24"},
+	{ 168, 2, -1, false, false, CONTRACT_LIST(parents, 350, ), CONTRACT_LIST(conditions, 350, ), true, false, 0, CONTRACT_LIST(kinds, 350, ), "schema/pg15/deparse.txt:714:27"},
+	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 351, ), CONTRACT_LIST(conditions, 351, ), true, false, 0, CONTRACT_LIST(kinds, 351, ), "schema/pg15/deparse.txt:716:24"},
+	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 352, ), CONTRACT_LIST(conditions, 352, ), false, false, 0, CONTRACT_LIST(kinds, 352, 1), "schema/pg15/deparse.txt:718:24"},
+	{ 169, 0, -1, false, false, CONTRACT_LIST(parents, 353, ), CONTRACT_LIST(conditions, 353, ), true, false, 0, CONTRACT_LIST(kinds, 353, ), "schema/pg15/deparse.txt:720:29"},
+	{ 169, 1, -1, false, false, CONTRACT_LIST(parents, 354, ), CONTRACT_LIST(conditions, 354, ), true, false, 0, CONTRACT_LIST(kinds, 354, ), "schema/pg15/deparse.txt:722:23"},
+	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 355, ), CONTRACT_LIST(conditions, 355, ), true, false, 0, CONTRACT_LIST(kinds, 355, ), "schema/pg15/deparse.txt:724:23"},
+	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 356, ), CONTRACT_LIST(conditions, 356, ), false, false, 0, CONTRACT_LIST(kinds, 356, 1), "schema/pg15/deparse.txt:726:23"},
+	{ 170, 1, -1, false, false, CONTRACT_LIST(parents, 357, ), CONTRACT_LIST(conditions, 357, ), true, false, 0, CONTRACT_LIST(kinds, 357, ), "schema/pg15/deparse.txt:728:31"},
+	{ 170, 2, -1, false, false, CONTRACT_LIST(parents, 358, ), CONTRACT_LIST(conditions, 358, ), true, false, 0, CONTRACT_LIST(kinds, 358, ), "schema/pg15/deparse.txt:730:26"},
+	{ 171, 0, -1, false, false, CONTRACT_LIST(parents, 359, ), CONTRACT_LIST(conditions, 359, ), true, false, 0, CONTRACT_LIST(kinds, 359, ), "schema/pg15/deparse.txt:732:21"},
+	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 360, ), CONTRACT_LIST(conditions, 360, ), true, false, 0, CONTRACT_LIST(kinds, 360, ), "schema/pg15/deparse.txt:734:27"},
+	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 361, ), CONTRACT_LIST(conditions, 361, ), false, false, 0, CONTRACT_LIST(kinds, 361, 1), "schema/pg15/deparse.txt:736:27"},
+	{ 172, 0, -1, false, false, CONTRACT_LIST(parents, 362, ), CONTRACT_LIST(conditions, 362, ), true, false, 0, CONTRACT_LIST(kinds, 362, ), "schema/pg15/deparse.txt:738:31"},
+	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 363, ), CONTRACT_LIST(conditions, 363, ), true, false, 0, CONTRACT_LIST(kinds, 363, ), "schema/pg15/deparse.txt:740:31"},
+	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 364, ), CONTRACT_LIST(conditions, 364, ), false, false, 0, CONTRACT_LIST(kinds, 364, 1), "schema/pg15/deparse.txt:742:31"},
+	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 365, ), CONTRACT_LIST(conditions, 365, ), true, false, 0, CONTRACT_LIST(kinds, 365, ), "schema/pg15/deparse.txt:744:34"},
+	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 366, ), CONTRACT_LIST(conditions, 366, ), false, false, 0, CONTRACT_LIST(kinds, 366, 1), "schema/pg15/deparse.txt:746:34"},
+	{ 173, 0, -1, false, false, CONTRACT_LIST(parents, 367, ), CONTRACT_LIST(conditions, 367, ), true, false, 0, CONTRACT_LIST(kinds, 367, ), "schema/pg15/deparse.txt:748:30"},
+	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 368, ), CONTRACT_LIST(conditions, 368, ), true, false, 0, CONTRACT_LIST(kinds, 368, ), "schema/pg15/deparse.txt:750:30"},
+	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 369, ), CONTRACT_LIST(conditions, 369, ), false, false, 0, CONTRACT_LIST(kinds, 369, 1), "schema/pg15/deparse.txt:752:30"},
+	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 370, ), CONTRACT_LIST(conditions, 370, ), true, false, 0, CONTRACT_LIST(kinds, 370, ), "schema/pg15/deparse.txt:754:33"},
+	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 371, ), CONTRACT_LIST(conditions, 371, ), false, false, 0, CONTRACT_LIST(kinds, 371, 1), "schema/pg15/deparse.txt:756:33"},
+	{ 174, 0, -1, false, false, CONTRACT_LIST(parents, 372, ), CONTRACT_LIST(conditions, 372, ), true, false, 0, CONTRACT_LIST(kinds, 372, ), "schema/pg15/deparse.txt:758:32"},
+	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 373, ), CONTRACT_LIST(conditions, 373, ), true, false, 0, CONTRACT_LIST(kinds, 373, ), "schema/pg15/deparse.txt:760:36"},
+	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 374, ), CONTRACT_LIST(conditions, 374, ), false, false, 0, CONTRACT_LIST(kinds, 374, 1), "schema/pg15/deparse.txt:762:36"},
+	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 375, ), CONTRACT_LIST(conditions, 375, ), true, false, 0, CONTRACT_LIST(kinds, 375, ), "schema/pg15/deparse.txt:764:32"},
+	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 376, ), CONTRACT_LIST(conditions, 376, ), false, false, 0, CONTRACT_LIST(kinds, 376, 1), "schema/pg15/deparse.txt:766:32"},
+	{ 175, 1, -1, false, false, CONTRACT_LIST(parents, 377, ), CONTRACT_LIST(conditions, 377, ), true, false, 0, CONTRACT_LIST(kinds, 377, ), "schema/pg15/deparse.txt:768:31"},
+	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 378, ), CONTRACT_LIST(conditions, 378, ), true, false, 0, CONTRACT_LIST(kinds, 378, ), "schema/pg15/deparse.txt:770:35"},
+	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 379, ), CONTRACT_LIST(conditions, 379, ), false, false, 0, CONTRACT_LIST(kinds, 379, 1), "schema/pg15/deparse.txt:772:35"},
+	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 380, ), CONTRACT_LIST(conditions, 380, ), true, false, 0, CONTRACT_LIST(kinds, 380, ), "schema/pg15/deparse.txt:774:31"},
+	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 381, ), CONTRACT_LIST(conditions, 381, ), false, false, 0, CONTRACT_LIST(kinds, 381, 1), "schema/pg15/deparse.txt:776:31"},
+	{ 176, 0, -1, false, false, CONTRACT_LIST(parents, 382, ), CONTRACT_LIST(conditions, 382, ), true, false, 0, CONTRACT_LIST(kinds, 382, ), "schema/pg15/deparse.txt:778:30"},
+	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 383, ), CONTRACT_LIST(conditions, 383, ), true, false, 0, CONTRACT_LIST(kinds, 383, ), "schema/pg15/deparse.txt:780:26"},
+	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 384, ), CONTRACT_LIST(conditions, 384, ), false, false, 0, CONTRACT_LIST(kinds, 384, 1), "schema/pg15/deparse.txt:782:26"},
+	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 385, ), CONTRACT_LIST(conditions, 385, ), true, false, 0, CONTRACT_LIST(kinds, 385, ), "schema/pg15/deparse.txt:784:28"},
+	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 386, ), CONTRACT_LIST(conditions, 386, ), false, false, 0, CONTRACT_LIST(kinds, 386, 1), "schema/pg15/deparse.txt:786:28"},
+	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 387, ), CONTRACT_LIST(conditions, 387, ), true, false, 0, CONTRACT_LIST(kinds, 387, ), "schema/pg15/deparse.txt:788:23"},
+	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 388, ), CONTRACT_LIST(conditions, 388, ), false, false, 0, CONTRACT_LIST(kinds, 388, 1), "schema/pg15/deparse.txt:790:23"},
+	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 389, ), CONTRACT_LIST(conditions, 389, ), true, false, 0, CONTRACT_LIST(kinds, 389, ), "schema/pg15/deparse.txt:792:27"},
+	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 390, ), CONTRACT_LIST(conditions, 390, ), true, false, 0, CONTRACT_LIST(kinds, 390, ), "schema/pg15/deparse.txt:794:29"},
+	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 391, ), CONTRACT_LIST(conditions, 391, ), false, false, 0, CONTRACT_LIST(kinds, 391, 1), "schema/pg15/deparse.txt:796:29"},
+	{ 179, 0, -1, false, false, CONTRACT_LIST(parents, 392, ), CONTRACT_LIST(conditions, 392, ), true, false, 0, CONTRACT_LIST(kinds, 392, ), "schema/pg15/deparse.txt:798:19"},
+	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 393, ), CONTRACT_LIST(conditions, 393, ), true, false, 0, CONTRACT_LIST(kinds, 393, ), "schema/pg15/deparse.txt:800:25"},
+	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 394, ), CONTRACT_LIST(conditions, 394, ), false, false, 0, CONTRACT_LIST(kinds, 394, 1), "schema/pg15/deparse.txt:802:25"},
+	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 395, ), CONTRACT_LIST(conditions, 395, ), true, false, 0, CONTRACT_LIST(kinds, 395, ), "schema/pg15/deparse.txt:804:13"},
+	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 396, ), CONTRACT_LIST(conditions, 396, ), false, false, 0, CONTRACT_LIST(kinds, 396, 1), "schema/pg15/deparse.txt:806:13"},
+	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 397, ), CONTRACT_LIST(conditions, 397, ), true, false, 0, CONTRACT_LIST(kinds, 397, ), "schema/pg15/deparse.txt:808:18"},
+	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 398, ), CONTRACT_LIST(conditions, 398, ), false, true, 0, CONTRACT_LIST(kinds, 398, ), "schema/pg15/deparse.txt:810:18"},
+	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 399, ), CONTRACT_LIST(conditions, 399, ), true, false, 0, CONTRACT_LIST(kinds, 399, ), "schema/pg15/deparse.txt:812:19"},
+	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 400, ), CONTRACT_LIST(conditions, 400, ), false, false, 0, CONTRACT_LIST(kinds, 400, 1), "schema/pg15/deparse.txt:814:19"},
+	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 401, ), CONTRACT_LIST(conditions, 401, ), true, false, 0, CONTRACT_LIST(kinds, 401, ), "schema/pg15/deparse.txt:816:15"},
+	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 402, ), CONTRACT_LIST(conditions, 402, ), true, false, 0, CONTRACT_LIST(kinds, 402, ), "schema/pg15/deparse.txt:818:20"},
+	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 403, ), CONTRACT_LIST(conditions, 403, ), false, false, 0, CONTRACT_LIST(kinds, 403, 1), "schema/pg15/deparse.txt:820:20"},
+	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 404, ), CONTRACT_LIST(conditions, 404, ), true, false, 0, CONTRACT_LIST(kinds, 404, ), "schema/pg15/deparse.txt:822:19"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 405, ), CONTRACT_LIST(conditions, 405, ), true, false, 0, CONTRACT_LIST(kinds, 405, ), "schema/pg15/deparse.txt:824:27"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 406, ), CONTRACT_LIST(conditions, 406, ), false, true, 0, CONTRACT_LIST(kinds, 406, ), "schema/pg15/deparse.txt:826:27"},
+	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 407, ), CONTRACT_LIST(conditions, 407, ), true, false, 0, CONTRACT_LIST(kinds, 407, ), "schema/pg15/deparse.txt:828:23"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 408, ), CONTRACT_LIST(conditions, 408, ), true, false, 0, CONTRACT_LIST(kinds, 408, ), "schema/pg15/deparse.txt:830:14"},
+	{ 191, 1, -1, false, false, CONTRACT_LIST(parents, 409, ), CONTRACT_LIST(conditions, 409, ), true, false, 0, CONTRACT_LIST(kinds, 409, ), "schema/pg15/deparse.txt:832:20"},
+	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 410, ), CONTRACT_LIST(conditions, 410, ), true, false, 0, CONTRACT_LIST(kinds, 410, ), "schema/pg15/deparse.txt:834:24"},
+	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 411, ), CONTRACT_LIST(conditions, 411, ), false, false, 0, CONTRACT_LIST(kinds, 411, 1), "schema/pg15/deparse.txt:836:24"},
+	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 412, ), CONTRACT_LIST(conditions, 412, ), true, false, 0, CONTRACT_LIST(kinds, 412, ), "schema/pg15/deparse.txt:838:15"},
+	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 413, ), CONTRACT_LIST(conditions, 413, ), false, false, 0, CONTRACT_LIST(kinds, 413, 1), "schema/pg15/deparse.txt:840:15"},
+	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 414, ), CONTRACT_LIST(conditions, 414, ), true, false, 0, CONTRACT_LIST(kinds, 414, ), "schema/pg15/deparse.txt:842:24"},
+	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 415, ), CONTRACT_LIST(conditions, 415, ), false, false, 0, CONTRACT_LIST(kinds, 415, 1), "schema/pg15/deparse.txt:844:24"},
+	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 416, ), CONTRACT_LIST(conditions, 416, ), true, false, 0, CONTRACT_LIST(kinds, 416, ), "schema/pg15/deparse.txt:846:25"},
+	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 417, ), CONTRACT_LIST(conditions, 417, ), false, false, 0, CONTRACT_LIST(kinds, 417, 1), "schema/pg15/deparse.txt:848:25"},
+	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 418, ), CONTRACT_LIST(conditions, 418, ), true, false, 0, CONTRACT_LIST(kinds, 418, ), "schema/pg15/deparse.txt:850:25"},
+	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 419, ), CONTRACT_LIST(conditions, 419, ), false, true, 0, CONTRACT_LIST(kinds, 419, ), "schema/pg15/deparse.txt:852:25"},
+	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 420, ), CONTRACT_LIST(conditions, 420, ), false, false, 0, CONTRACT_LIST(kinds, 420, 1), "schema/pg15/deparse.txt:854:25"},
+	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 421, ), CONTRACT_LIST(conditions, 421, ), true, false, 0, CONTRACT_LIST(kinds, 421, ), "schema/pg15/deparse.txt:856:26"},
+	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 422, ), CONTRACT_LIST(conditions, 422, ), false, false, 0, CONTRACT_LIST(kinds, 422, 1), "schema/pg15/deparse.txt:858:26"},
+	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 423, ), CONTRACT_LIST(conditions, 423, ), true, false, 0, CONTRACT_LIST(kinds, 423, ), "schema/pg15/deparse.txt:860:27"},
+	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 424, ), CONTRACT_LIST(conditions, 424, ), false, false, 0, CONTRACT_LIST(kinds, 424, 1), "schema/pg15/deparse.txt:862:27"},
+	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 425, ), CONTRACT_LIST(conditions, 425, ), true, false, 0, CONTRACT_LIST(kinds, 425, ), "schema/pg15/deparse.txt:864:25"},
+	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 426, ), CONTRACT_LIST(conditions, 426, ), false, false, 0, CONTRACT_LIST(kinds, 426, 1), "schema/pg15/deparse.txt:866:25"},
+	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 427, ), CONTRACT_LIST(conditions, 427, ), true, false, 0, CONTRACT_LIST(kinds, 427, ), "schema/pg15/deparse.txt:868:27"},
+	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 428, ), CONTRACT_LIST(conditions, 428, ), false, false, 0, CONTRACT_LIST(kinds, 428, 1), "schema/pg15/deparse.txt:870:27"},
+	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 429, ), CONTRACT_LIST(conditions, 429, ), true, false, 0, CONTRACT_LIST(kinds, 429, ), "schema/pg15/deparse.txt:872:24"},
+	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 430, ), CONTRACT_LIST(conditions, 430, ), false, false, 0, CONTRACT_LIST(kinds, 430, 1), "schema/pg15/deparse.txt:874:24"},
+	{ 199, 0, -1, false, false, CONTRACT_LIST(parents, 431, ), CONTRACT_LIST(conditions, 431, ), true, false, 0, CONTRACT_LIST(kinds, 431, ), "schema/pg15/deparse.txt:876:27"},
+	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 432, ), CONTRACT_LIST(conditions, 432, ), true, false, 0, CONTRACT_LIST(kinds, 432, ), "schema/pg15/deparse.txt:878:16"},
+	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 433, ), CONTRACT_LIST(conditions, 433, ), false, false, 0, CONTRACT_LIST(kinds, 433, 1), "schema/pg15/deparse.txt:880:16"},
+	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 434, ), CONTRACT_LIST(conditions, 434, ), true, false, 0, CONTRACT_LIST(kinds, 434, ), "schema/pg15/deparse.txt:882:18"},
+	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 435, ), CONTRACT_LIST(conditions, 435, ), true, false, 0, CONTRACT_LIST(kinds, 435, ), "schema/pg15/deparse.txt:884:23"},
+	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 436, ), CONTRACT_LIST(conditions, 436, ), true, false, 0, CONTRACT_LIST(kinds, 436, ), "schema/pg15/deparse.txt:886:23"},
+	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 437, ), CONTRACT_LIST(conditions, 437, ), false, false, 0, CONTRACT_LIST(kinds, 437, 1), "schema/pg15/deparse.txt:888:23"},
+	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 438, ), CONTRACT_LIST(conditions, 438, ), true, false, 0, CONTRACT_LIST(kinds, 438, ), "schema/pg15/deparse.txt:890:22"},
+	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 439, ), CONTRACT_LIST(conditions, 439, ), false, false, 0, CONTRACT_LIST(kinds, 439, 1), "schema/pg15/deparse.txt:892:22"},
+	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 440, ), CONTRACT_LIST(conditions, 440, ), true, false, 0, CONTRACT_LIST(kinds, 440, ), "schema/pg15/deparse.txt:894:21"},
+	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 441, ), CONTRACT_LIST(conditions, 441, ), false, false, 0, CONTRACT_LIST(kinds, 441, 1), "schema/pg15/deparse.txt:896:21"},
+	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 442, ), CONTRACT_LIST(conditions, 442, ), true, false, 0, CONTRACT_LIST(kinds, 442, ), "schema/pg15/deparse.txt:898:19"},
+	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 443, ), CONTRACT_LIST(conditions, 443, ), false, false, 0, CONTRACT_LIST(kinds, 443, 1), "schema/pg15/deparse.txt:900:19"},
+	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 444, ), CONTRACT_LIST(conditions, 444, ), true, false, 0, CONTRACT_LIST(kinds, 444, ), "schema/pg15/deparse.txt:902:23"},
+	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 445, ), CONTRACT_LIST(conditions, 445, ), false, false, 0, CONTRACT_LIST(kinds, 445, 1), "schema/pg15/deparse.txt:904:23"},
+	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 446, ), CONTRACT_LIST(conditions, 446, ), true, false, 0, CONTRACT_LIST(kinds, 446, ), "schema/pg15/deparse.txt:906:17"},
+	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 447, ), CONTRACT_LIST(conditions, 447, ), false, false, 0, CONTRACT_LIST(kinds, 447, 1), "schema/pg15/deparse.txt:908:17"},
+	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 448, ), CONTRACT_LIST(conditions, 448, ), true, false, 0, CONTRACT_LIST(kinds, 448, ), "schema/pg15/deparse.txt:910:23"},
+	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 449, ), CONTRACT_LIST(conditions, 449, ), false, false, 0, CONTRACT_LIST(kinds, 449, 1), "schema/pg15/deparse.txt:912:23"},
+	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 450, ), CONTRACT_LIST(conditions, 450, ), true, false, 0, CONTRACT_LIST(kinds, 450, ), "schema/pg15/deparse.txt:914:20"},
+	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 451, ), CONTRACT_LIST(conditions, 451, ), false, false, 0, CONTRACT_LIST(kinds, 451, 1), "schema/pg15/deparse.txt:916:20"},
+	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 452, ), CONTRACT_LIST(conditions, 452, ), true, false, 0, CONTRACT_LIST(kinds, 452, ), "schema/pg15/deparse.txt:918:21"},
+	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 453, ), CONTRACT_LIST(conditions, 453, ), false, false, 0, CONTRACT_LIST(kinds, 453, 1), "schema/pg15/deparse.txt:920:21"},
+	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 454, ), CONTRACT_LIST(conditions, 454, ), true, false, 0, CONTRACT_LIST(kinds, 454, ), "schema/pg15/deparse.txt:922:21"},
+	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 455, ), CONTRACT_LIST(conditions, 455, ), false, false, 0, CONTRACT_LIST(kinds, 455, 1), "schema/pg15/deparse.txt:924:21"},
+	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 456, ), CONTRACT_LIST(conditions, 456, ), true, false, 0, CONTRACT_LIST(kinds, 456, ), "schema/pg15/deparse.txt:926:17"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 457, ), CONTRACT_LIST(conditions, 457, ), false, false, 0, CONTRACT_LIST(kinds, 457, 1), "schema/pg15/deparse.txt:928:13"},
+	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 458, ), CONTRACT_LIST(conditions, 458, ), true, false, 0, CONTRACT_LIST(kinds, 458, ), "schema/pg15/deparse.txt:930:24"},
+	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 459, ), CONTRACT_LIST(conditions, 459, ), false, false, 0, CONTRACT_LIST(kinds, 459, 1), "schema/pg15/deparse.txt:932:24"},
+	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 460, ), CONTRACT_LIST(conditions, 460, ), false, false, 0, CONTRACT_LIST(kinds, 460, 1), "schema/pg15/deparse.txt:934:24"},
+	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 461, ), CONTRACT_LIST(conditions, 461, ), true, false, 0, CONTRACT_LIST(kinds, 461, ), "schema/pg15/deparse.txt:936:28"},
+	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 462, ), CONTRACT_LIST(conditions, 462, ), false, false, 0, CONTRACT_LIST(kinds, 462, 1), "schema/pg15/deparse.txt:938:28"},
+	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 463, ), CONTRACT_LIST(conditions, 463, ), true, false, 0, CONTRACT_LIST(kinds, 463, ), "schema/pg15/deparse.txt:940:17"},
+	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 464, ), CONTRACT_LIST(conditions, 464, ), false, false, 0, CONTRACT_LIST(kinds, 464, 1), "schema/pg15/deparse.txt:942:17"},
+	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 465, ), CONTRACT_LIST(conditions, 465, ), true, false, 0, CONTRACT_LIST(kinds, 465, ), "schema/pg15/deparse.txt:944:32"},
+	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 466, ), CONTRACT_LIST(conditions, 466, ), false, false, 0, CONTRACT_LIST(kinds, 466, 1), "schema/pg15/deparse.txt:946:32"},
+	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 467, ), CONTRACT_LIST(conditions, 467, ), true, false, 0, CONTRACT_LIST(kinds, 467, ), "schema/pg15/deparse.txt:948:30"},
+	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 468, ), CONTRACT_LIST(conditions, 468, ), false, false, 0, CONTRACT_LIST(kinds, 468, 1), "schema/pg15/deparse.txt:950:30"},
+	{ 216, 0, -1, false, false, CONTRACT_LIST(parents, 469, ), CONTRACT_LIST(conditions, 469, ), true, false, 0, CONTRACT_LIST(kinds, 469, ), "schema/pg15/deparse.txt:952:26"},
+	{ 217, 1, -1, false, false, CONTRACT_LIST(parents, 470, ), CONTRACT_LIST(conditions, 470, ), true, false, 0, CONTRACT_LIST(kinds, 470, ), "schema/pg15/deparse.txt:954:28"},
+	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 471, ), CONTRACT_LIST(conditions, 471, ), true, false, 0, CONTRACT_LIST(kinds, 471, ), "schema/pg15/deparse.txt:956:27"},
+	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 472, ), CONTRACT_LIST(conditions, 472, ), false, false, 0, CONTRACT_LIST(kinds, 472, 1), "schema/pg15/deparse.txt:958:27"},
+	{ 220, 2, -1, false, false, CONTRACT_LIST(parents, 473, ), CONTRACT_LIST(conditions, 473, ), true, false, 0, CONTRACT_LIST(kinds, 473, ), "schema/pg15/deparse.txt:960:24"},
+	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 474, ), CONTRACT_LIST(conditions, 474, ), true, false, 0, CONTRACT_LIST(kinds, 474, ), "schema/pg15/deparse.txt:962:17"},
+	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 475, ), CONTRACT_LIST(conditions, 475, ), false, false, 0, CONTRACT_LIST(kinds, 475, 1), "schema/pg15/deparse.txt:964:17"},
+	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 476, ), CONTRACT_LIST(conditions, 476, ), true, false, 0, CONTRACT_LIST(kinds, 476, ), "schema/pg15/deparse.txt:966:25"},
+	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 477, ), CONTRACT_LIST(conditions, 477, ), false, false, 0, CONTRACT_LIST(kinds, 477, 1), "schema/pg15/deparse.txt:968:25"},
+	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 478, ), CONTRACT_LIST(conditions, 478, ), true, false, 0, CONTRACT_LIST(kinds, 478, ), "schema/pg15/deparse.txt:970:30"},
+	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 479, ), CONTRACT_LIST(conditions, 479, ), false, false, 0, CONTRACT_LIST(kinds, 479, 1), "schema/pg15/deparse.txt:972:30"},
+	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 480, ), CONTRACT_LIST(conditions, 480, ), true, false, 0, CONTRACT_LIST(kinds, 480, ), "schema/pg15/deparse.txt:974:33"},
+	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 481, ), CONTRACT_LIST(conditions, 481, ), false, false, 0, CONTRACT_LIST(kinds, 481, 1), "schema/pg15/deparse.txt:976:33"},
+	{ 224, 2, -1, false, false, CONTRACT_LIST(parents, 482, ), CONTRACT_LIST(conditions, 482, ), true, false, 0, CONTRACT_LIST(kinds, 482, ), "schema/pg15/deparse.txt:978:35"},
+	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 483, ), CONTRACT_LIST(conditions, 483, ), true, false, 0, CONTRACT_LIST(kinds, 483, ), "schema/pg15/deparse.txt:980:31"},
+	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 484, ), CONTRACT_LIST(conditions, 484, ), false, false, 0, CONTRACT_LIST(kinds, 484, 1), "schema/pg15/deparse.txt:982:31"},
+	{ 225, 1, -1, false, false, CONTRACT_LIST(parents, 485, ), CONTRACT_LIST(conditions, 485, ), true, false, 0, CONTRACT_LIST(kinds, 485, ), "schema/pg15/deparse.txt:984:34"},
+	{ 225, 4, -1, false, false, CONTRACT_LIST(parents, 486, ), CONTRACT_LIST(conditions, 486, ), true, false, 0, CONTRACT_LIST(kinds, 486, ), "schema/pg15/deparse.txt:986:34"},
+	{ 226, 0, -1, false, false, CONTRACT_LIST(parents, 487, ), CONTRACT_LIST(conditions, 487, ), true, false, 0, CONTRACT_LIST(kinds, 487, ), "schema/pg15/deparse.txt:988:25"},
+	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 488, ), CONTRACT_LIST(conditions, 488, ), true, false, 0, CONTRACT_LIST(kinds, 488, ), "schema/pg15/deparse.txt:990:31"},
+	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 489, ), CONTRACT_LIST(conditions, 489, ), false, false, 0, CONTRACT_LIST(kinds, 489, 1), "schema/pg15/deparse.txt:992:31"},
+	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 490, ), CONTRACT_LIST(conditions, 490, ), true, false, 0, CONTRACT_LIST(kinds, 490, ), "schema/pg15/deparse.txt:994:26"},
+	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 491, ), CONTRACT_LIST(conditions, 491, ), true, false, 0, CONTRACT_LIST(kinds, 491, ), "schema/pg15/deparse.txt:996:29"},
+	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 492, ), CONTRACT_LIST(conditions, 492, ), false, false, 0, CONTRACT_LIST(kinds, 492, 1), "schema/pg15/deparse.txt:998:29"},
+	{ 229, 0, -1, false, false, CONTRACT_LIST(parents, 493, ), CONTRACT_LIST(conditions, 493, ), true, false, 0, CONTRACT_LIST(kinds, 493, ), "schema/pg15/deparse.txt:1000:24"},
+	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 494, ), CONTRACT_LIST(conditions, 494, ), true, false, 0, CONTRACT_LIST(kinds, 494, ), "schema/pg15/deparse.txt:1002:25"},
+	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 495, ), CONTRACT_LIST(conditions, 495, ), false, false, 0, CONTRACT_LIST(kinds, 495, 1), "schema/pg15/deparse.txt:1004:25"},
+	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 496, ), CONTRACT_LIST(conditions, 496, ), true, false, 0, CONTRACT_LIST(kinds, 496, ), "schema/pg15/deparse.txt:1006:23"},
+	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 497, ), CONTRACT_LIST(conditions, 497, ), false, false, 0, CONTRACT_LIST(kinds, 497, 1), "schema/pg15/deparse.txt:1008:23"},
+	{ 231, 0, -1, false, false, CONTRACT_LIST(parents, 498, ), CONTRACT_LIST(conditions, 498, ), true, false, 0, CONTRACT_LIST(kinds, 498, ), "schema/pg15/deparse.txt:1010:24"},
+	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 499, ), CONTRACT_LIST(conditions, 499, ), true, false, 0, CONTRACT_LIST(kinds, 499, ), "schema/pg15/deparse.txt:1012:27"},
+	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 500, ), CONTRACT_LIST(conditions, 500, ), false, false, 0, CONTRACT_LIST(kinds, 500, 1), "schema/pg15/deparse.txt:1014:27"},
+	{ 234, 0, -1, false, false, CONTRACT_LIST(parents, 501, ), CONTRACT_LIST(conditions, 501, ), true, false, 0, CONTRACT_LIST(kinds, 501, ), "schema/pg15/deparse.txt:1016:19"},
+	{ 235, 0, -1, false, false, CONTRACT_LIST(parents, 502, ), CONTRACT_LIST(conditions, 502, ), true, false, 0, CONTRACT_LIST(kinds, 502, ), "schema/pg15/deparse.txt:1018:25"},
+	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 503, ), CONTRACT_LIST(conditions, 503, ), true, false, 0, CONTRACT_LIST(kinds, 503, ), "schema/pg15/deparse.txt:1020:24"},
+	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 504, ), CONTRACT_LIST(conditions, 504, ), false, false, 0, CONTRACT_LIST(kinds, 504, 1), "schema/pg15/deparse.txt:1022:24"},
+	{ 237, 0, -1, false, false, CONTRACT_LIST(parents, 505, ), CONTRACT_LIST(conditions, 505, ), true, false, 0, CONTRACT_LIST(kinds, 505, ), "schema/pg15/deparse.txt:1024:27"},
+	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 506, ), CONTRACT_LIST(conditions, 506, ), true, false, 0, CONTRACT_LIST(kinds, 506, ), "schema/pg15/deparse.txt:1026:26"},
+	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 507, ), CONTRACT_LIST(conditions, 507, ), false, false, 0, CONTRACT_LIST(kinds, 507, 1), "schema/pg15/deparse.txt:1028:26"},
 	{0}
 };
 
@@ -2076,230 +1626,230 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 	{ 6, 0 }, /* Var */
 	{ 6, 0 }, /* Param */
 	{ 6, 0 }, /* Aggref */
-	{ 6, 1 }, /* GroupingFunc */
-	{ 7, 0 }, /* WindowFunc */
-	{ 7, 0 }, /* SubscriptingRef */
-	{ 7, 0 }, /* FuncExpr */
-	{ 7, 2 }, /* NamedArgExpr */
-	{ 9, 0 }, /* OpExpr */
-	{ 9, 0 }, /* DistinctExpr */
-	{ 9, 0 }, /* NullIfExpr */
-	{ 9, 0 }, /* ScalarArrayOpExpr */
-	{ 9, 3 }, /* BoolExpr */
-	{ 12, 5 }, /* SubLink */
-	{ 17, 0 }, /* SubPlan */
-	{ 17, 0 }, /* AlternativeSubPlan */
-	{ 17, 0 }, /* FieldSelect */
-	{ 17, 0 }, /* FieldStore */
-	{ 17, 0 }, /* RelabelType */
-	{ 17, 0 }, /* CoerceViaIO */
-	{ 17, 0 }, /* ArrayCoerceExpr */
-	{ 17, 0 }, /* ConvertRowtypeExpr */
-	{ 17, 0 }, /* CollateExpr */
-	{ 17, 4 }, /* CaseExpr */
-	{ 21, 2 }, /* CaseWhen */
-	{ 23, 0 }, /* CaseTestExpr */
-	{ 23, 0 }, /* ArrayExpr */
-	{ 23, 1 }, /* RowExpr */
-	{ 24, 0 }, /* RowCompareExpr */
-	{ 24, 1 }, /* CoalesceExpr */
-	{ 25, 1 }, /* MinMaxExpr */
-	{ 26, 0 }, /* SQLValueFunction */
-	{ 26, 3 }, /* XmlExpr */
-	{ 29, 1 }, /* NullTest */
-	{ 30, 1 }, /* BooleanTest */
-	{ 31, 0 }, /* CoerceToDomain */
-	{ 31, 0 }, /* CoerceToDomainValue */
-	{ 31, 0 }, /* SetToDefault */
-	{ 31, 1 }, /* CurrentOfExpr */
-	{ 32, 0 }, /* NextValueExpr */
-	{ 32, 0 }, /* InferenceElem */
-	{ 32, 0 }, /* TargetEntry */
-	{ 32, 0 }, /* RangeTblRef */
-	{ 32, 7 }, /* JoinExpr */
-	{ 39, 0 }, /* FromExpr */
-	{ 39, 0 }, /* OnConflictExpr */
-	{ 39, 5 }, /* IntoClause */
-	{ 44, 0 }, /* MergeAction */
-	{ 44, 0 }, /* RawStmt */
-	{ 44, 0 }, /* Query */
-	{ 44, 6 }, /* InsertStmt */
-	{ 50, 5 }, /* DeleteStmt */
-	{ 55, 7 }, /* UpdateStmt */
-	{ 62, 6 }, /* MergeStmt */
-	{ 68, 17 }, /* SelectStmt */
-	{ 85, 1 }, /* ReturnStmt */
-	{ 86, 0 }, /* PLAssignStmt */
-	{ 86, 3 }, /* AlterTableStmt */
-	{ 89, 1 }, /* AlterTableCmd */
-	{ 90, 3 }, /* AlterDomainStmt */
-	{ 93, 0 }, /* SetOperationStmt */
-	{ 93, 6 }, /* GrantStmt */
-	{ 99, 4 }, /* GrantRoleStmt */
-	{ 103, 3 }, /* AlterDefaultPrivilegesStmt */
-	{ 106, 0 }, /* ClosePortalStmt */
-	{ 106, 2 }, /* ClusterStmt */
-	{ 108, 6 }, /* CopyStmt */
-	{ 114, 7 }, /* CreateStmt */
-	{ 121, 6 }, /* DefineStmt */
-	{ 127, 2 }, /* DropStmt */
-	{ 129, 2 }, /* TruncateStmt */
-	{ 131, 1 }, /* CommentStmt */
-	{ 132, 1 }, /* FetchStmt */
-	{ 133, 8 }, /* IndexStmt */
-	{ 141, 7 }, /* CreateFunctionStmt */
-	{ 148, 3 }, /* AlterFunctionStmt */
-	{ 151, 2 }, /* DoStmt */
-	{ 153, 2 }, /* RenameStmt */
-	{ 155, 5 }, /* RuleStmt */
-	{ 160, 1 }, /* NotifyStmt */
-	{ 161, 1 }, /* ListenStmt */
-	{ 162, 0 }, /* UnlistenStmt */
-	{ 162, 2 }, /* TransactionStmt */
-	{ 164, 7 }, /* ViewStmt */
-	{ 171, 1 }, /* LoadStmt */
-	{ 172, 5 }, /* CreateDomainStmt */
-	{ 177, 3 }, /* CreatedbStmt */
-	{ 180, 3 }, /* DropdbStmt */
-	{ 183, 4 }, /* VacuumStmt */
-	{ 187, 4 }, /* ExplainStmt */
-	{ 191, 3 }, /* CreateTableAsStmt */
-	{ 194, 3 }, /* CreateSeqStmt */
-	{ 197, 3 }, /* AlterSeqStmt */
-	{ 200, 2 }, /* VariableSetStmt */
-	{ 202, 1 }, /* VariableShowStmt */
-	{ 203, 0 }, /* DiscardStmt */
-	{ 203, 11 }, /* CreateTrigStmt */
-	{ 214, 7 }, /* CreatePLangStmt */
-	{ 221, 3 }, /* CreateRoleStmt */
-	{ 224, 3 }, /* AlterRoleStmt */
-	{ 227, 2 }, /* DropRoleStmt */
-	{ 229, 2 }, /* LockStmt */
-	{ 231, 2 }, /* ConstraintsSetStmt */
-	{ 233, 2 }, /* ReindexStmt */
-	{ 235, 0 }, /* CheckPointStmt */
-	{ 235, 2 }, /* CreateSchemaStmt */
-	{ 237, 3 }, /* AlterDatabaseStmt */
-	{ 240, 0 }, /* AlterDatabaseRefreshCollStmt */
-	{ 240, 2 }, /* AlterDatabaseSetStmt */
-	{ 242, 1 }, /* AlterRoleSetStmt */
-	{ 243, 6 }, /* CreateConversionStmt */
-	{ 249, 2 }, /* CreateCastStmt */
-	{ 251, 8 }, /* CreateOpClassStmt */
-	{ 259, 3 }, /* CreateOpFamilyStmt */
-	{ 262, 5 }, /* AlterOpFamilyStmt */
-	{ 267, 5 }, /* PrepareStmt */
-	{ 272, 2 }, /* ExecuteStmt */
-	{ 274, 0 }, /* DeallocateStmt */
-	{ 274, 3 }, /* DeclareCursorStmt */
-	{ 277, 3 }, /* CreateTableSpaceStmt */
-	{ 280, 1 }, /* DropTableSpaceStmt */
-	{ 281, 2 }, /* AlterObjectDependsStmt */
-	{ 283, 2 }, /* AlterObjectSchemaStmt */
-	{ 285, 3 }, /* AlterOwnerStmt */
-	{ 288, 3 }, /* AlterOperatorStmt */
-	{ 291, 4 }, /* AlterTypeStmt */
-	{ 295, 2 }, /* DropOwnedStmt */
-	{ 297, 3 }, /* ReassignOwnedStmt */
-	{ 300, 3 }, /* CompositeTypeStmt */
-	{ 303, 4 }, /* CreateEnumStmt */
-	{ 307, 4 }, /* CreateRangeStmt */
-	{ 311, 3 }, /* AlterEnumStmt */
-	{ 314, 4 }, /* AlterTSDictionaryStmt */
-	{ 318, 5 }, /* AlterTSConfigurationStmt */
-	{ 323, 5 }, /* CreateFdwStmt */
-	{ 328, 5 }, /* AlterFdwStmt */
-	{ 333, 4 }, /* CreateForeignServerStmt */
-	{ 337, 3 }, /* AlterForeignServerStmt */
-	{ 340, 4 }, /* CreateUserMappingStmt */
-	{ 344, 4 }, /* AlterUserMappingStmt */
-	{ 348, 2 }, /* DropUserMappingStmt */
-	{ 350, 3 }, /* AlterTableSpaceOptionsStmt */
-	{ 353, 4 }, /* AlterTableMoveAllStmt */
-	{ 357, 2 }, /* SecLabelStmt */
-	{ 359, 4 }, /* CreateForeignTableStmt */
-	{ 363, 7 }, /* ImportForeignSchemaStmt */
-	{ 370, 3 }, /* CreateExtensionStmt */
-	{ 373, 3 }, /* AlterExtensionStmt */
-	{ 376, 3 }, /* AlterExtensionContentsStmt */
-	{ 379, 6 }, /* CreateEventTrigStmt */
-	{ 385, 1 }, /* AlterEventTrigStmt */
-	{ 386, 1 }, /* RefreshMatViewStmt */
-	{ 387, 0 }, /* ReplicaIdentityStmt */
-	{ 387, 1 }, /* AlterSystemStmt */
-	{ 388, 7 }, /* CreatePolicyStmt */
-	{ 395, 6 }, /* AlterPolicyStmt */
-	{ 401, 2 }, /* CreateTransformStmt */
-	{ 403, 3 }, /* CreateAmStmt */
-	{ 406, 5 }, /* CreatePublicationStmt */
-	{ 411, 5 }, /* AlterPublicationStmt */
-	{ 416, 5 }, /* CreateSubscriptionStmt */
-	{ 421, 5 }, /* AlterSubscriptionStmt */
-	{ 426, 1 }, /* DropSubscriptionStmt */
-	{ 427, 8 }, /* CreateStatsStmt */
-	{ 435, 2 }, /* AlterCollationStmt */
-	{ 437, 1 }, /* CallStmt */
-	{ 438, 2 }, /* AlterStatsStmt */
-	{ 440, 4 }, /* A_Expr */
-	{ 444, 3 }, /* ColumnRef */
-	{ 447, 0 }, /* ParamRef */
-	{ 447, 7 }, /* FuncCall */
-	{ 454, 0 }, /* A_Star */
-	{ 454, 2 }, /* A_Indices */
-	{ 456, 5 }, /* A_Indirection */
-	{ 461, 1 }, /* A_ArrayExpr */
-	{ 462, 3 }, /* ResTarget */
-	{ 465, 1 }, /* MultiAssignRef */
-	{ 466, 3 }, /* TypeCast */
-	{ 469, 3 }, /* CollateClause */
-	{ 472, 3 }, /* SortBy */
-	{ 475, 5 }, /* WindowDef */
-	{ 480, 2 }, /* RangeSubselect */
-	{ 482, 5 }, /* RangeFunction */
-	{ 487, 6 }, /* RangeTableSample */
-	{ 493, 6 }, /* RangeTableFunc */
-	{ 499, 3 }, /* RangeTableFuncCol */
-	{ 502, 6 }, /* TypeName */
-	{ 508, 4 }, /* ColumnDef */
-	{ 512, 7 }, /* IndexElem */
-	{ 519, 1 }, /* StatsElem */
-	{ 520, 11 }, /* Constraint */
-	{ 531, 2 }, /* DefElem */
-	{ 533, 0 }, /* RangeTblEntry */
-	{ 533, 0 }, /* RangeTblFunction */
-	{ 533, 0 }, /* TableSampleClause */
-	{ 533, 0 }, /* WithCheckOption */
-	{ 533, 0 }, /* SortGroupClause */
-	{ 533, 1 }, /* GroupingSet */
-	{ 534, 0 }, /* WindowClause */
-	{ 534, 5 }, /* ObjectWithArgs */
-	{ 539, 2 }, /* AccessPriv */
-	{ 541, 4 }, /* CreateOpClassItem */
-	{ 545, 1 }, /* TableLikeClause */
-	{ 546, 2 }, /* FunctionParameter */
-	{ 548, 2 }, /* LockingClause */
-	{ 550, 0 }, /* RowMarkClause */
-	{ 550, 2 }, /* XmlSerialize */
-	{ 552, 2 }, /* WithClause */
-	{ 554, 3 }, /* InferClause */
-	{ 557, 3 }, /* OnConflictClause */
-	{ 560, 3 }, /* CTESearchClause */
-	{ 563, 6 }, /* CTECycleClause */
-	{ 569, 5 }, /* CommonTableExpr */
-	{ 574, 4 }, /* MergeWhenClause */
-	{ 578, 0 }, /* RoleSpec */
-	{ 578, 1 }, /* TriggerTransition */
-	{ 579, 5 }, /* PartitionElem */
-	{ 584, 3 }, /* PartitionSpec */
-	{ 587, 3 }, /* PartitionBoundSpec */
-	{ 590, 0 }, /* PartitionRangeDatum */
-	{ 590, 1 }, /* PartitionCmd */
-	{ 591, 3 }, /* VacuumRelation */
-	{ 594, 0 }, /* PublicationObjSpec */
-	{ 594, 4 }, /* PublicationTable */
-	{ 598, 0 }, /* InlineCodeBlock */
-	{ 598, 0 }, /* CallContext */
-	{ 598, 0 }, /* ScanToken */
+	{ 6, 0 }, /* GroupingFunc */
+	{ 6, 0 }, /* WindowFunc */
+	{ 6, 0 }, /* SubscriptingRef */
+	{ 6, 0 }, /* FuncExpr */
+	{ 6, 1 }, /* NamedArgExpr */
+	{ 7, 0 }, /* OpExpr */
+	{ 7, 0 }, /* DistinctExpr */
+	{ 7, 0 }, /* NullIfExpr */
+	{ 7, 0 }, /* ScalarArrayOpExpr */
+	{ 7, 2 }, /* BoolExpr */
+	{ 9, 4 }, /* SubLink */
+	{ 13, 0 }, /* SubPlan */
+	{ 13, 0 }, /* AlternativeSubPlan */
+	{ 13, 0 }, /* FieldSelect */
+	{ 13, 0 }, /* FieldStore */
+	{ 13, 0 }, /* RelabelType */
+	{ 13, 0 }, /* CoerceViaIO */
+	{ 13, 0 }, /* ArrayCoerceExpr */
+	{ 13, 0 }, /* ConvertRowtypeExpr */
+	{ 13, 0 }, /* CollateExpr */
+	{ 13, 2 }, /* CaseExpr */
+	{ 15, 0 }, /* CaseWhen */
+	{ 15, 0 }, /* CaseTestExpr */
+	{ 15, 0 }, /* ArrayExpr */
+	{ 15, 0 }, /* RowExpr */
+	{ 15, 0 }, /* RowCompareExpr */
+	{ 15, 0 }, /* CoalesceExpr */
+	{ 15, 0 }, /* MinMaxExpr */
+	{ 15, 0 }, /* SQLValueFunction */
+	{ 15, 2 }, /* XmlExpr */
+	{ 17, 0 }, /* NullTest */
+	{ 17, 0 }, /* BooleanTest */
+	{ 17, 0 }, /* CoerceToDomain */
+	{ 17, 0 }, /* CoerceToDomainValue */
+	{ 17, 0 }, /* SetToDefault */
+	{ 17, 1 }, /* CurrentOfExpr */
+	{ 18, 0 }, /* NextValueExpr */
+	{ 18, 0 }, /* InferenceElem */
+	{ 18, 0 }, /* TargetEntry */
+	{ 18, 0 }, /* RangeTblRef */
+	{ 18, 4 }, /* JoinExpr */
+	{ 22, 0 }, /* FromExpr */
+	{ 22, 0 }, /* OnConflictExpr */
+	{ 22, 5 }, /* IntoClause */
+	{ 27, 0 }, /* MergeAction */
+	{ 27, 0 }, /* RawStmt */
+	{ 27, 0 }, /* Query */
+	{ 27, 6 }, /* InsertStmt */
+	{ 33, 4 }, /* DeleteStmt */
+	{ 37, 6 }, /* UpdateStmt */
+	{ 43, 4 }, /* MergeStmt */
+	{ 47, 11 }, /* SelectStmt */
+	{ 58, 0 }, /* ReturnStmt */
+	{ 58, 0 }, /* PLAssignStmt */
+	{ 58, 3 }, /* AlterTableStmt */
+	{ 61, 1 }, /* AlterTableCmd */
+	{ 62, 3 }, /* AlterDomainStmt */
+	{ 65, 0 }, /* SetOperationStmt */
+	{ 65, 6 }, /* GrantStmt */
+	{ 71, 4 }, /* GrantRoleStmt */
+	{ 75, 3 }, /* AlterDefaultPrivilegesStmt */
+	{ 78, 0 }, /* ClosePortalStmt */
+	{ 78, 2 }, /* ClusterStmt */
+	{ 80, 4 }, /* CopyStmt */
+	{ 84, 6 }, /* CreateStmt */
+	{ 90, 6 }, /* DefineStmt */
+	{ 96, 2 }, /* DropStmt */
+	{ 98, 2 }, /* TruncateStmt */
+	{ 100, 1 }, /* CommentStmt */
+	{ 101, 1 }, /* FetchStmt */
+	{ 102, 7 }, /* IndexStmt */
+	{ 109, 7 }, /* CreateFunctionStmt */
+	{ 116, 3 }, /* AlterFunctionStmt */
+	{ 119, 2 }, /* DoStmt */
+	{ 121, 2 }, /* RenameStmt */
+	{ 123, 3 }, /* RuleStmt */
+	{ 126, 1 }, /* NotifyStmt */
+	{ 127, 1 }, /* ListenStmt */
+	{ 128, 0 }, /* UnlistenStmt */
+	{ 128, 2 }, /* TransactionStmt */
+	{ 130, 7 }, /* ViewStmt */
+	{ 137, 1 }, /* LoadStmt */
+	{ 138, 5 }, /* CreateDomainStmt */
+	{ 143, 3 }, /* CreatedbStmt */
+	{ 146, 3 }, /* DropdbStmt */
+	{ 149, 4 }, /* VacuumStmt */
+	{ 153, 3 }, /* ExplainStmt */
+	{ 156, 3 }, /* CreateTableAsStmt */
+	{ 159, 3 }, /* CreateSeqStmt */
+	{ 162, 3 }, /* AlterSeqStmt */
+	{ 165, 1 }, /* VariableSetStmt */
+	{ 166, 1 }, /* VariableShowStmt */
+	{ 167, 0 }, /* DiscardStmt */
+	{ 167, 10 }, /* CreateTrigStmt */
+	{ 177, 7 }, /* CreatePLangStmt */
+	{ 184, 3 }, /* CreateRoleStmt */
+	{ 187, 3 }, /* AlterRoleStmt */
+	{ 190, 2 }, /* DropRoleStmt */
+	{ 192, 2 }, /* LockStmt */
+	{ 194, 2 }, /* ConstraintsSetStmt */
+	{ 196, 2 }, /* ReindexStmt */
+	{ 198, 0 }, /* CheckPointStmt */
+	{ 198, 1 }, /* CreateSchemaStmt */
+	{ 199, 3 }, /* AlterDatabaseStmt */
+	{ 202, 0 }, /* AlterDatabaseRefreshCollStmt */
+	{ 202, 2 }, /* AlterDatabaseSetStmt */
+	{ 204, 1 }, /* AlterRoleSetStmt */
+	{ 205, 6 }, /* CreateConversionStmt */
+	{ 211, 2 }, /* CreateCastStmt */
+	{ 213, 8 }, /* CreateOpClassStmt */
+	{ 221, 3 }, /* CreateOpFamilyStmt */
+	{ 224, 5 }, /* AlterOpFamilyStmt */
+	{ 229, 4 }, /* PrepareStmt */
+	{ 233, 1 }, /* ExecuteStmt */
+	{ 234, 0 }, /* DeallocateStmt */
+	{ 234, 3 }, /* DeclareCursorStmt */
+	{ 237, 3 }, /* CreateTableSpaceStmt */
+	{ 240, 1 }, /* DropTableSpaceStmt */
+	{ 241, 2 }, /* AlterObjectDependsStmt */
+	{ 243, 2 }, /* AlterObjectSchemaStmt */
+	{ 245, 3 }, /* AlterOwnerStmt */
+	{ 248, 3 }, /* AlterOperatorStmt */
+	{ 251, 4 }, /* AlterTypeStmt */
+	{ 255, 2 }, /* DropOwnedStmt */
+	{ 257, 3 }, /* ReassignOwnedStmt */
+	{ 260, 3 }, /* CompositeTypeStmt */
+	{ 263, 4 }, /* CreateEnumStmt */
+	{ 267, 4 }, /* CreateRangeStmt */
+	{ 271, 3 }, /* AlterEnumStmt */
+	{ 274, 4 }, /* AlterTSDictionaryStmt */
+	{ 278, 5 }, /* AlterTSConfigurationStmt */
+	{ 283, 5 }, /* CreateFdwStmt */
+	{ 288, 5 }, /* AlterFdwStmt */
+	{ 293, 4 }, /* CreateForeignServerStmt */
+	{ 297, 3 }, /* AlterForeignServerStmt */
+	{ 300, 4 }, /* CreateUserMappingStmt */
+	{ 304, 4 }, /* AlterUserMappingStmt */
+	{ 308, 2 }, /* DropUserMappingStmt */
+	{ 310, 3 }, /* AlterTableSpaceOptionsStmt */
+	{ 313, 4 }, /* AlterTableMoveAllStmt */
+	{ 317, 2 }, /* SecLabelStmt */
+	{ 319, 4 }, /* CreateForeignTableStmt */
+	{ 323, 7 }, /* ImportForeignSchemaStmt */
+	{ 330, 3 }, /* CreateExtensionStmt */
+	{ 333, 3 }, /* AlterExtensionStmt */
+	{ 336, 3 }, /* AlterExtensionContentsStmt */
+	{ 339, 6 }, /* CreateEventTrigStmt */
+	{ 345, 1 }, /* AlterEventTrigStmt */
+	{ 346, 1 }, /* RefreshMatViewStmt */
+	{ 347, 0 }, /* ReplicaIdentityStmt */
+	{ 347, 1 }, /* AlterSystemStmt */
+	{ 348, 5 }, /* CreatePolicyStmt */
+	{ 353, 4 }, /* AlterPolicyStmt */
+	{ 357, 2 }, /* CreateTransformStmt */
+	{ 359, 3 }, /* CreateAmStmt */
+	{ 362, 5 }, /* CreatePublicationStmt */
+	{ 367, 5 }, /* AlterPublicationStmt */
+	{ 372, 5 }, /* CreateSubscriptionStmt */
+	{ 377, 5 }, /* AlterSubscriptionStmt */
+	{ 382, 1 }, /* DropSubscriptionStmt */
+	{ 383, 7 }, /* CreateStatsStmt */
+	{ 390, 2 }, /* AlterCollationStmt */
+	{ 392, 1 }, /* CallStmt */
+	{ 393, 2 }, /* AlterStatsStmt */
+	{ 395, 2 }, /* A_Expr */
+	{ 397, 2 }, /* ColumnRef */
+	{ 399, 0 }, /* ParamRef */
+	{ 399, 5 }, /* FuncCall */
+	{ 404, 0 }, /* A_Star */
+	{ 404, 0 }, /* A_Indices */
+	{ 404, 3 }, /* A_Indirection */
+	{ 407, 0 }, /* A_ArrayExpr */
+	{ 407, 1 }, /* ResTarget */
+	{ 408, 0 }, /* MultiAssignRef */
+	{ 408, 2 }, /* TypeCast */
+	{ 410, 2 }, /* CollateClause */
+	{ 412, 2 }, /* SortBy */
+	{ 414, 2 }, /* WindowDef */
+	{ 416, 2 }, /* RangeSubselect */
+	{ 418, 5 }, /* RangeFunction */
+	{ 423, 4 }, /* RangeTableSample */
+	{ 427, 4 }, /* RangeTableFunc */
+	{ 431, 1 }, /* RangeTableFuncCol */
+	{ 432, 4 }, /* TypeName */
+	{ 436, 4 }, /* ColumnDef */
+	{ 440, 6 }, /* IndexElem */
+	{ 446, 0 }, /* StatsElem */
+	{ 446, 10 }, /* Constraint */
+	{ 456, 2 }, /* DefElem */
+	{ 458, 0 }, /* RangeTblEntry */
+	{ 458, 0 }, /* RangeTblFunction */
+	{ 458, 0 }, /* TableSampleClause */
+	{ 458, 0 }, /* WithCheckOption */
+	{ 458, 0 }, /* SortGroupClause */
+	{ 458, 0 }, /* GroupingSet */
+	{ 458, 0 }, /* WindowClause */
+	{ 458, 5 }, /* ObjectWithArgs */
+	{ 463, 2 }, /* AccessPriv */
+	{ 465, 4 }, /* CreateOpClassItem */
+	{ 469, 1 }, /* TableLikeClause */
+	{ 470, 1 }, /* FunctionParameter */
+	{ 471, 2 }, /* LockingClause */
+	{ 473, 0 }, /* RowMarkClause */
+	{ 473, 1 }, /* XmlSerialize */
+	{ 474, 2 }, /* WithClause */
+	{ 476, 2 }, /* InferClause */
+	{ 478, 2 }, /* OnConflictClause */
+	{ 480, 3 }, /* CTESearchClause */
+	{ 483, 4 }, /* CTECycleClause */
+	{ 487, 4 }, /* CommonTableExpr */
+	{ 491, 2 }, /* MergeWhenClause */
+	{ 493, 0 }, /* RoleSpec */
+	{ 493, 1 }, /* TriggerTransition */
+	{ 494, 4 }, /* PartitionElem */
+	{ 498, 3 }, /* PartitionSpec */
+	{ 501, 0 }, /* PartitionBoundSpec */
+	{ 501, 0 }, /* PartitionRangeDatum */
+	{ 501, 1 }, /* PartitionCmd */
+	{ 502, 3 }, /* VacuumRelation */
+	{ 505, 0 }, /* PublicationObjSpec */
+	{ 505, 3 }, /* PublicationTable */
+	{ 508, 0 }, /* InlineCodeBlock */
+	{ 508, 0 }, /* CallContext */
+	{ 508, 0 }, /* ScanToken */
 };
 
 /* ---- Begin the walk: per message, what its class's rules ask of it, then its fields ----
@@ -2664,7 +2214,7 @@ CW_BEGIN(BitString, 6)
 	CW_STRING(0, bsval, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_7_0_0[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0xc0, 0x0d, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0xc0, 0x09, 0x80, 0x04, 0x04, 0x00, 0x4a, }; /* items */
+static const uint8_t cw_kinds_7_0_0[] = { 0xfa, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xbf, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x7f, 0xfe, 0xff, 0xff, 0xdd, 0xfe, 0xfd, 0xbf, 0x7e, }; /* items */
 static inline bool cw_meets_List(const pgbind_List *m, Parent parent)
 {
 	(void)m;
@@ -2720,7 +2270,7 @@ CW_BEGIN(A_Const, 10)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_11_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* colnames */
+static const uint8_t cw_kinds_11_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* colnames */
 static inline bool cw_meets_Alias(const pgbind_Alias *m, Parent parent)
 {
 	(void)m;
@@ -2734,7 +2284,7 @@ static inline bool cw_meets_Alias(const pgbind_Alias *m, Parent parent)
 
 CW_BEGIN(Alias, 11)
 	CW_STRING(0, aliasname, _, -1)
-	CW_LEAVES(1, colnames, Node, -1)
+	CW_REPEATED_NODE(1, colnames, Node, -1)
 CW_END
 
 static inline bool cw_meets_RangeVar(const pgbind_RangeVar *m, Parent parent)
@@ -2855,14 +2405,12 @@ CW_BEGIN(Aggref, 16)
 	CW_INT32(19, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_17_0_1[] = { 0x00, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* args */
 static inline bool cw_meets_GroupingFunc(const pgbind_GroupingFunc *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_17_0_1));
+		return true;
 	}
 }
 
@@ -2942,14 +2490,12 @@ CW_BEGIN(FuncExpr, 20)
 	CW_INT32(9, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_21_0_1[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* arg */
 static inline bool cw_meets_NamedArgExpr(const pgbind_NamedArgExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_21_0_1)) &&
 			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS);
 	}
 }
@@ -3046,14 +2592,13 @@ CW_BEGIN(ScalarArrayOpExpr, 25)
 	CW_INT32(8, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_26_0_2[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* args */
 static inline bool cw_meets_BoolExpr(const pgbind_BoolExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_KINDS(cw_kinds_26_0_2));
+			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_NO_KINDS);
 	}
 }
 
@@ -3064,16 +2609,14 @@ CW_BEGIN(BoolExpr, 26)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_27_0_3[] = { 0x80, 0x00, 0x02, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* testexpr */
-static const uint8_t cw_kinds_27_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* operName */
-static const uint8_t cw_kinds_27_0_5[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* subselect */
+static const uint8_t cw_kinds_27_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* operName */
+static const uint8_t cw_kinds_27_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* subselect */
 static inline bool cw_meets_SubLink(const pgbind_SubLink *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, testexpr, false, false, 0, CW_KINDS(cw_kinds_27_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, operName, true, false, 0, CW_KINDS(cw_kinds_27_0_4)) &&
 			CW_MEETS_NODE(m, subselect, true, false, 0, CW_KINDS(cw_kinds_27_0_5));
 	}
@@ -3084,7 +2627,7 @@ CW_BEGIN(SubLink, 27)
 	CW_ENUM(1, subLinkType, SubLinkType, 38)
 	CW_INT32(2, subLinkId, _, -1)
 	CW_NODE(3, testexpr, Node, -1)
-	CW_LEAVES(4, operName, Node, -1)
+	CW_REPEATED_NODE(4, operName, Node, -1)
 	CW_NODE(5, subselect, Node, -1)
 	CW_INT32(6, location, _, -1)
 CW_END
@@ -3257,18 +2800,14 @@ CW_BEGIN(CollateExpr, 36)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_37_0_3[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* arg */
-static const uint8_t cw_kinds_37_0_4[] = { 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* args */
-static const uint8_t cw_kinds_37_0_5[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* defresult */
+static const uint8_t cw_kinds_37_0_4[] = { 0xfe, 0xff, 0xff, 0xff, 0xb3, 0xfd, 0xff, 0xf7, 0xed, 0xef, 0xdf, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xef, 0xff, 0xff, 0xdd, 0xfe, 0xfd, 0xbf, 0x76, }; /* args */
 static inline bool cw_meets_CaseExpr(const pgbind_CaseExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_37_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_37_0_4)) &&
-			CW_MEETS_NODE(m, defresult, false, false, 0, CW_KINDS(cw_kinds_37_0_5));
+			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_37_0_4));
 	}
 }
 
@@ -3282,16 +2821,12 @@ CW_BEGIN(CaseExpr, 37)
 	CW_INT32(6, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_38_0_1[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* expr */
-static const uint8_t cw_kinds_38_0_2[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* result */
 static inline bool cw_meets_CaseWhen(const pgbind_CaseWhen *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(cw_kinds_38_0_1)) &&
-			CW_MEETS_NODE(m, result, false, false, 0, CW_KINDS(cw_kinds_38_0_2));
+		return true;
 	}
 }
 
@@ -3337,14 +2872,12 @@ CW_BEGIN(ArrayExpr, 40)
 	CW_INT32(6, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_41_0_1[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* args */
 static inline bool cw_meets_RowExpr(const pgbind_RowExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_41_0_1));
+		return true;
 	}
 }
 
@@ -3376,14 +2909,12 @@ CW_BEGIN(RowCompareExpr, 42)
 	CW_REPEATED_NODE(6, rargs, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_43_0_3[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* args */
 static inline bool cw_meets_CoalesceExpr(const pgbind_CoalesceExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_43_0_3));
+		return true;
 	}
 }
 
@@ -3395,14 +2926,12 @@ CW_BEGIN(CoalesceExpr, 43)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_44_0_5[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* args */
 static inline bool cw_meets_MinMaxExpr(const pgbind_MinMaxExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_44_0_5));
+		return true;
 	}
 }
 
@@ -3433,16 +2962,14 @@ CW_BEGIN(SQLValueFunction, 45)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_46_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* named_args */
-static const uint8_t cw_kinds_46_0_5[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* args */
+static const uint8_t cw_kinds_46_0_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf1, 0xe3, 0xf7, 0x9b, 0x37, 0xa8, 0xbf, 0xff, 0xff, 0xff, 0x7f, 0xfb, 0xbd, 0x6b, 0x88, 0xdd, 0xfd, 0x2d, 0xfa, 0xf1, 0xbb, 0x36, }; /* named_args */
 static inline bool cw_meets_XmlExpr(const pgbind_XmlExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_46_0_5));
+			CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_0_3));
 	}
 }
 
@@ -3459,14 +2986,12 @@ CW_BEGIN(XmlExpr, 46)
 	CW_INT32(9, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_47_0_1[] = { 0x80, 0x00, 0x02, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* arg */
 static inline bool cw_meets_NullTest(const pgbind_NullTest *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_47_0_1));
+		return true;
 	}
 }
 
@@ -3478,14 +3003,12 @@ CW_BEGIN(NullTest, 47)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_48_0_1[] = { 0x80, 0x00, 0x02, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* arg */
 static inline bool cw_meets_BooleanTest(const pgbind_BooleanTest *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_48_0_1));
+		return true;
 	}
 }
 
@@ -3630,20 +3153,16 @@ CW_BEGIN(RangeTblRef, 56)
 	CW_INT32(0, rtindex, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_57_0_2[] = { 0x04, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1e, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* larg */
-static const uint8_t cw_kinds_57_0_3[] = { 0x04, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1e, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* rarg */
-static const uint8_t cw_kinds_57_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* usingClause */
-static const uint8_t cw_kinds_57_0_6[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* quals */
+static const uint8_t cw_kinds_57_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* usingClause */
 static inline bool cw_meets_JoinExpr(const pgbind_JoinExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, larg, true, false, 0, CW_KINDS(cw_kinds_57_0_2)) &&
-			CW_MEETS_NODE(m, rarg, true, false, 0, CW_KINDS(cw_kinds_57_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, usingClause, true, false, 0, CW_KINDS(cw_kinds_57_0_4)) &&
-			CW_MEETS_NODE(m, quals, false, false, 0, CW_KINDS(cw_kinds_57_0_6));
+			CW_MEETS_NODE(m, larg, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_NODE(m, rarg, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_REPEATED_NODE(m, usingClause, true, false, 0, CW_KINDS(cw_kinds_57_0_4));
 	}
 }
 
@@ -3652,7 +3171,7 @@ CW_BEGIN(JoinExpr, 57)
 	CW_BOOL(1, isNatural, _, -1)
 	CW_NODE(2, larg, Node, -1)
 	CW_NODE(3, rarg, Node, -1)
-	CW_LEAVES(4, usingClause, Node, -1)
+	CW_REPEATED_NODE(4, usingClause, Node, -1)
 	CW_MESSAGE(5, join_using_alias, Alias, 11)
 	CW_NODE(6, quals, Node, -1)
 	CW_MESSAGE(7, alias, Alias, 11)
@@ -3693,8 +3212,8 @@ CW_BEGIN(OnConflictExpr, 59)
 	CW_REPEATED_NODE(7, exclRelTlist, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_60_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* colNames */
-static const uint8_t cw_kinds_60_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_60_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* colNames */
+static const uint8_t cw_kinds_60_0_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x68, 0xbe, 0xf9, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
 static inline bool cw_meets_IntoClause(const pgbind_IntoClause *m, Parent parent)
 {
 	(void)m;
@@ -3709,7 +3228,7 @@ static inline bool cw_meets_IntoClause(const pgbind_IntoClause *m, Parent parent
 
 CW_BEGIN(IntoClause, 60)
 	CW_MESSAGE(0, rel, RangeVar, 12)
-	CW_LEAVES(1, colNames, Node, -1)
+	CW_REPEATED_NODE(1, colNames, Node, -1)
 	CW_STRING(2, accessMethod, _, -1)
 	CW_REPEATED_NODE(3, options, Node, -1)
 	CW_ENUM(4, onCommit, OnCommitAction, 33)
@@ -3803,9 +3322,9 @@ CW_BEGIN(Query, 63)
 	CW_INT32(39, stmt_len, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_64_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* cols */
-static const uint8_t cw_kinds_64_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* selectStmt */
-static const uint8_t cw_kinds_64_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* returningList */
+static const uint8_t cw_kinds_64_0_1[] = { 0xfa, 0xff, 0xfc, 0x77, 0xb1, 0x7d, 0xff, 0xb3, 0xc5, 0xe4, 0x88, 0xee, 0xf1, 0x61, 0x98, 0x79, 0xff, 0x2f, 0xda, 0xc0, 0xee, 0x4a, 0xea, 0xff, 0xf7, 0x5d, 0xfe, 0xf1, 0x3f, 0x30, }; /* cols */
+static const uint8_t cw_kinds_64_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* selectStmt */
+static const uint8_t cw_kinds_64_0_4[] = { 0xfe, 0xf7, 0xff, 0xef, 0xdd, 0xff, 0xff, 0xdf, 0xfb, 0xff, 0xff, 0xbf, 0x77, 0xef, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x9f, 0xdf, 0xff, 0x7f, 0xfb, 0xff, 0xbb, 0x36, }; /* returningList */
 static inline bool cw_meets_InsertStmt(const pgbind_InsertStmt *m, Parent parent)
 {
 	(void)m;
@@ -3829,8 +3348,7 @@ CW_BEGIN(InsertStmt, 64)
 	CW_ENUM(6, override, OverridingKind, 0)
 CW_END
 
-static const uint8_t cw_kinds_65_0_1[] = { 0x04, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1e, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* usingClause */
-static const uint8_t cw_kinds_65_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* returningList */
+static const uint8_t cw_kinds_65_0_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf3, 0xff, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xff, 0xbb, 0x36, }; /* returningList */
 static inline bool cw_meets_DeleteStmt(const pgbind_DeleteStmt *m, Parent parent)
 {
 	(void)m;
@@ -3838,7 +3356,7 @@ static inline bool cw_meets_DeleteStmt(const pgbind_DeleteStmt *m, Parent parent
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, usingClause, true, false, 0, CW_KINDS(cw_kinds_65_0_1)) &&
+			CW_MEETS_REPEATED_NODE(m, usingClause, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, returningList, true, false, 0, CW_KINDS(cw_kinds_65_0_3));
 	}
 }
@@ -3851,9 +3369,8 @@ CW_BEGIN(DeleteStmt, 65)
 	CW_MESSAGE(4, withClause, WithClause, 221)
 CW_END
 
-static const uint8_t cw_kinds_66_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* targetList */
-static const uint8_t cw_kinds_66_0_3[] = { 0x04, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1e, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* fromClause */
-static const uint8_t cw_kinds_66_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* returningList */
+static const uint8_t cw_kinds_66_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x12, 0x01, 0xe0, 0x80, 0x00, 0x10, 0x00, 0x90, 0x79, 0x80, 0x09, 0x08, 0x40, 0x88, 0x08, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* targetList */
+static const uint8_t cw_kinds_66_0_4[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf3, 0xff, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xff, 0xbb, 0x36, }; /* returningList */
 static inline bool cw_meets_UpdateStmt(const pgbind_UpdateStmt *m, Parent parent)
 {
 	(void)m;
@@ -3862,7 +3379,7 @@ static inline bool cw_meets_UpdateStmt(const pgbind_UpdateStmt *m, Parent parent
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_66_0_1)) &&
-			CW_MEETS_REPEATED_NODE(m, fromClause, true, false, 0, CW_KINDS(cw_kinds_66_0_3)) &&
+			CW_MEETS_REPEATED_NODE(m, fromClause, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, returningList, true, false, 0, CW_KINDS(cw_kinds_66_0_4));
 	}
 }
@@ -3876,9 +3393,7 @@ CW_BEGIN(UpdateStmt, 66)
 	CW_MESSAGE(5, withClause, WithClause, 221)
 CW_END
 
-static const uint8_t cw_kinds_67_0_1[] = { 0x04, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1e, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* sourceRelation */
-static const uint8_t cw_kinds_67_0_2[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* joinCondition */
-static const uint8_t cw_kinds_67_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, }; /* mergeWhenClauses */
+static const uint8_t cw_kinds_67_0_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xb3, 0xfd, 0xff, 0xf7, 0xef, 0xfd, 0xce, 0xfe, 0xfb, 0x7d, 0xff, 0xf9, 0xff, 0xff, 0xfb, 0xc2, 0xff, 0xca, 0xeb, 0xff, 0xff, 0xdd, 0xfe, 0xf3, 0x7f, 0x79, }; /* mergeWhenClauses */
 static inline bool cw_meets_MergeStmt(const pgbind_MergeStmt *m, Parent parent)
 {
 	(void)m;
@@ -3886,8 +3401,7 @@ static inline bool cw_meets_MergeStmt(const pgbind_MergeStmt *m, Parent parent)
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_NODE(m, sourceRelation, true, false, 0, CW_KINDS(cw_kinds_67_0_1)) &&
-			CW_MEETS_NODE(m, joinCondition, false, false, 0, CW_KINDS(cw_kinds_67_0_2)) &&
+			CW_MEETS_NODE(m, sourceRelation, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, mergeWhenClauses, true, false, 0, CW_KINDS(cw_kinds_67_0_3));
 	}
 }
@@ -3900,33 +3414,23 @@ CW_BEGIN(MergeStmt, 67)
 	CW_MESSAGE(4, withClause, WithClause, 221)
 CW_END
 
-static const uint8_t cw_kinds_68_0_0[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* distinctClause */
-static const uint8_t cw_kinds_68_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* targetList */
-static const uint8_t cw_kinds_68_0_3[] = { 0x04, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1e, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* fromClause */
-static const uint8_t cw_kinds_68_0_4[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* whereClause */
-static const uint8_t cw_kinds_68_0_5[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x02, 0x04, 0x00, 0x00, 0x40, }; /* groupClause */
-static const uint8_t cw_kinds_68_0_7[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* havingClause */
-static const uint8_t cw_kinds_68_0_8[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* windowClause */
-static const uint8_t cw_kinds_68_0_9[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, }; /* valuesLists */
-static const uint8_t cw_kinds_68_0_10[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* sortClause */
-static const uint8_t cw_kinds_68_0_11[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* limitOffset */
-static const uint8_t cw_kinds_68_0_14[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, }; /* lockingClause */
+static const uint8_t cw_kinds_68_0_2[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf3, 0xff, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x6f, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xff, 0xbb, 0x36, }; /* targetList */
+static const uint8_t cw_kinds_68_0_8[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x91, 0x79, 0xff, 0x91, 0xc1, 0x40, 0x80, 0x02, 0x30, 0x20, 0x00, 0x20, 0x00, 0xca, 0x10, 0x82, 0xb9, 0x40, 0x00, 0x19, 0xf5, 0x0d, 0xfa, 0xf1, 0x38, 0x30, }; /* windowClause */
+static const uint8_t cw_kinds_68_0_9[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xe7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* valuesLists */
+static const uint8_t cw_kinds_68_0_10[] = { 0xfe, 0xff, 0xff, 0xff, 0xf7, 0xff, 0xff, 0xff, 0xfd, 0xef, 0xff, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x5f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0xbf, 0x76, }; /* sortClause */
+static const uint8_t cw_kinds_68_0_14[] = { 0x7e, 0xff, 0xfe, 0xef, 0xe7, 0xfb, 0xff, 0x7f, 0xf9, 0x8d, 0xe7, 0xf0, 0x87, 0x0e, 0x0a, 0xe0, 0x11, 0x00, 0x3f, 0x18, 0x01, 0x02, 0x51, 0x3a, 0xf8, 0xe7, 0xff, 0xe0, 0x3f, 0x70, }; /* lockingClause */
 static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, distinctClause, false, false, 0, CW_KINDS(cw_kinds_68_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_68_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, fromClause, true, false, 0, CW_KINDS(cw_kinds_68_0_3)) &&
-			CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_68_0_4)) &&
-			CW_MEETS_REPEATED_NODE(m, groupClause, true, false, 0, CW_KINDS(cw_kinds_68_0_5)) &&
-			CW_MEETS_NODE(m, havingClause, false, false, 0, CW_KINDS(cw_kinds_68_0_7)) &&
+			CW_MEETS_REPEATED_NODE(m, fromClause, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_REPEATED_NODE(m, groupClause, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, windowClause, true, false, 0, CW_KINDS(cw_kinds_68_0_8)) &&
 			CW_MEETS_REPEATED_NODE(m, valuesLists, false, false, 0, CW_KINDS(cw_kinds_68_0_9)) &&
 			CW_MEETS_REPEATED_NODE(m, sortClause, true, false, 0, CW_KINDS(cw_kinds_68_0_10)) &&
-			CW_MEETS_NODE(m, limitOffset, false, false, 0, CW_KINDS(cw_kinds_68_0_11)) &&
 			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_0_14));
 	}
 }
@@ -3954,14 +3458,12 @@ CW_BEGIN(SelectStmt, 68)
 	CW_MESSAGE(19, rarg, SelectStmt, 68)
 CW_END
 
-static const uint8_t cw_kinds_69_0_0[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* returnval */
 static inline bool cw_meets_ReturnStmt(const pgbind_ReturnStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_NODE(m, returnval, false, false, 0, CW_KINDS(cw_kinds_69_0_0));
+		return true;
 	}
 }
 
@@ -3986,7 +3488,7 @@ CW_BEGIN(PLAssignStmt, 70)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_71_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* cmds */
+static const uint8_t cw_kinds_71_0_1[] = { 0x7a, 0xf7, 0xff, 0x67, 0x91, 0x79, 0x3f, 0xd0, 0x01, 0x09, 0x42, 0x00, 0x42, 0x08, 0x00, 0xe0, 0x00, 0x02, 0x08, 0x10, 0x21, 0x00, 0x01, 0x02, 0xf0, 0x25, 0xfa, 0xe0, 0x3c, 0x30, }; /* cmds */
 static inline bool cw_meets_AlterTableStmt(const pgbind_AlterTableStmt *m, Parent parent)
 {
 	(void)m;
@@ -4005,7 +3507,7 @@ CW_BEGIN(AlterTableStmt, 71)
 	CW_BOOL(3, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_72_0_4[] = { 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x40, 0x00, 0xc0, 0x04, 0x00, 0x00, 0x00, 0x41, 0x4a, }; /* def */
+static const uint8_t cw_kinds_72_0_4[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x40, 0x00, 0xc0, 0xf4, 0x25, 0xfa, 0xe0, 0x79, 0x7a, }; /* def */
 static inline bool cw_meets_AlterTableCmd(const pgbind_AlterTableCmd *m, Parent parent)
 {
 	(void)m;
@@ -4027,8 +3529,8 @@ CW_BEGIN(AlterTableCmd, 72)
 	CW_BOOL(7, recurse, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_73_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* typeName */
-static const uint8_t cw_kinds_73_0_3[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x04, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* def */
+static const uint8_t cw_kinds_73_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
+static const uint8_t cw_kinds_73_0_3[] = { 0xfa, 0xf7, 0xff, 0xef, 0xff, 0x7b, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x02, 0xf4, 0x25, 0xfe, 0xe0, 0x38, 0x70, }; /* def */
 static inline bool cw_meets_AlterDomainStmt(const pgbind_AlterDomainStmt *m, Parent parent)
 {
 	(void)m;
@@ -4042,7 +3544,7 @@ static inline bool cw_meets_AlterDomainStmt(const pgbind_AlterDomainStmt *m, Par
 
 CW_BEGIN(AlterDomainStmt, 73)
 	CW_STRING(0, subtype, _, -1)
-	CW_LEAVES(1, typeName, Node, -1)
+	CW_REPEATED_NODE(1, typeName, Node, -1)
 	CW_STRING(2, name, _, -1)
 	CW_NODE(3, def, Node, -1)
 	CW_ENUM(4, behavior, DropBehavior, 16)
@@ -4069,9 +3571,9 @@ CW_BEGIN(SetOperationStmt, 74)
 	CW_REPEATED_NODE(7, groupClauses, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_75_0_3[] = { 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x40, 0x0a, }; /* objects */
-static const uint8_t cw_kinds_75_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, }; /* privileges */
-static const uint8_t cw_kinds_75_0_5[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, }; /* grantees */
+static const uint8_t cw_kinds_75_0_3[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x0d, 0xfa, 0xe0, 0x78, 0x3a, }; /* objects */
+static const uint8_t cw_kinds_75_0_4[] = { 0xfe, 0xf7, 0xfe, 0xff, 0xb1, 0xfd, 0xff, 0xd7, 0xe5, 0x65, 0xca, 0xfe, 0x72, 0x25, 0x98, 0xf9, 0xbc, 0x26, 0xd8, 0xc0, 0xee, 0x4a, 0xeb, 0xff, 0xff, 0xdd, 0xfe, 0xf1, 0x3f, 0x70, }; /* privileges */
+static const uint8_t cw_kinds_75_0_5[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* grantees */
 static inline bool cw_meets_GrantStmt(const pgbind_GrantStmt *m, Parent parent)
 {
 	(void)m;
@@ -4096,8 +3598,8 @@ CW_BEGIN(GrantStmt, 75)
 	CW_ENUM(8, behavior, DropBehavior, 16)
 CW_END
 
-static const uint8_t cw_kinds_76_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, }; /* granted_roles */
-static const uint8_t cw_kinds_76_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, }; /* grantee_roles */
+static const uint8_t cw_kinds_76_0_0[] = { 0xfe, 0xff, 0xfe, 0xff, 0xb1, 0xfd, 0xff, 0xd7, 0xe5, 0x6d, 0xca, 0xfe, 0x72, 0x25, 0x9e, 0xf9, 0xbc, 0xe6, 0xd9, 0xc0, 0xee, 0x4a, 0xeb, 0xff, 0xff, 0xdd, 0xfe, 0xf1, 0x3f, 0x70, }; /* granted_roles */
+static const uint8_t cw_kinds_76_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* grantee_roles */
 static inline bool cw_meets_GrantRoleStmt(const pgbind_GrantRoleStmt *m, Parent parent)
 {
 	(void)m;
@@ -4118,7 +3620,7 @@ CW_BEGIN(GrantRoleStmt, 76)
 	CW_ENUM(5, behavior, DropBehavior, 16)
 CW_END
 
-static const uint8_t cw_kinds_77_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_77_0_0[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
 static inline bool cw_meets_AlterDefaultPrivilegesStmt(const pgbind_AlterDefaultPrivilegesStmt *m, Parent parent)
 {
 	(void)m;
@@ -4148,7 +3650,7 @@ CW_BEGIN(ClosePortalStmt, 78)
 	CW_STRING(0, portalname, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_79_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* params */
+static const uint8_t cw_kinds_79_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* params */
 static inline bool cw_meets_ClusterStmt(const pgbind_ClusterStmt *m, Parent parent)
 {
 	(void)m;
@@ -4165,27 +3667,23 @@ CW_BEGIN(ClusterStmt, 79)
 	CW_REPEATED_NODE(2, params, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_80_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xc0, 0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* query */
-static const uint8_t cw_kinds_80_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* attlist */
-static const uint8_t cw_kinds_80_0_6[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
-static const uint8_t cw_kinds_80_0_7[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* whereClause */
+static const uint8_t cw_kinds_80_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* attlist */
+static const uint8_t cw_kinds_80_0_6[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0xda, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x10, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
 static inline bool cw_meets_CopyStmt(const pgbind_CopyStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, query, false, false, 0, CW_KINDS(cw_kinds_80_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, attlist, true, false, 0, CW_KINDS(cw_kinds_80_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_80_0_6)) &&
-			CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_80_0_7));
+			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_80_0_6));
 	}
 }
 
 CW_BEGIN(CopyStmt, 80)
 	CW_MESSAGE(0, relation, RangeVar, 12)
 	CW_NODE(1, query, Node, -1)
-	CW_LEAVES(2, attlist, Node, -1)
+	CW_REPEATED_NODE(2, attlist, Node, -1)
 	CW_BOOL(3, is_from, _, -1)
 	CW_BOOL(4, is_program, _, -1)
 	CW_STRING(5, filename, _, -1)
@@ -4193,9 +3691,8 @@ CW_BEGIN(CopyStmt, 80)
 	CW_NODE(7, whereClause, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_81_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x04, 0x40, 0x00, 0x00, 0x00, 0x00, }; /* tableElts */
-static const uint8_t cw_kinds_81_0_2[] = { 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* inhRelations */
-static const uint8_t cw_kinds_81_0_7[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_81_0_2[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* inhRelations */
+static const uint8_t cw_kinds_81_0_7[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x28, 0xbe, 0xf9, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
 static inline bool cw_meets_CreateStmt(const pgbind_CreateStmt *m, Parent parent)
 {
 	(void)m;
@@ -4203,7 +3700,7 @@ static inline bool cw_meets_CreateStmt(const pgbind_CreateStmt *m, Parent parent
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, tableElts, true, false, 0, CW_KINDS(cw_kinds_81_0_1)) &&
+			CW_MEETS_REPEATED_NODE(m, tableElts, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, inhRelations, true, false, 0, CW_KINDS(cw_kinds_81_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_81_0_7));
 	}
@@ -4224,9 +3721,9 @@ CW_BEGIN(CreateStmt, 81)
 	CW_BOOL(11, if_not_exists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_82_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* defnames */
-static const uint8_t cw_kinds_82_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x08, }; /* args */
-static const uint8_t cw_kinds_82_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* definition */
+static const uint8_t cw_kinds_82_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* defnames */
+static const uint8_t cw_kinds_82_0_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xe7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* args */
+static const uint8_t cw_kinds_82_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* definition */
 static inline bool cw_meets_DefineStmt(const pgbind_DefineStmt *m, Parent parent)
 {
 	(void)m;
@@ -4242,14 +3739,14 @@ static inline bool cw_meets_DefineStmt(const pgbind_DefineStmt *m, Parent parent
 CW_BEGIN(DefineStmt, 82)
 	CW_ENUM(0, kind, ObjectType, 15)
 	CW_BOOL(1, oldstyle, _, -1)
-	CW_LEAVES(2, defnames, Node, -1)
+	CW_REPEATED_NODE(2, defnames, Node, -1)
 	CW_REPEATED_NODE(3, args, Node, -1)
 	CW_REPEATED_NODE(4, definition, Node, -1)
 	CW_BOOL(5, if_not_exists, _, -1)
 	CW_BOOL(6, replace, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_83_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x08, 0x00, 0x00, 0x00, 0x0a, }; /* objects */
+static const uint8_t cw_kinds_83_0_0[] = { 0x7a, 0xf7, 0xfd, 0x67, 0xd1, 0x7d, 0xff, 0x11, 0xc1, 0xca, 0x84, 0xac, 0x61, 0x41, 0xa1, 0x15, 0x7f, 0x0b, 0x17, 0x0c, 0x80, 0x4e, 0x10, 0xd2, 0xf7, 0x5d, 0xfa, 0xe5, 0x3b, 0x3a, }; /* objects */
 static inline bool cw_meets_DropStmt(const pgbind_DropStmt *m, Parent parent)
 {
 	(void)m;
@@ -4268,7 +3765,7 @@ CW_BEGIN(DropStmt, 83)
 	CW_BOOL(4, concurrent, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_84_0_0[] = { 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* relations */
+static const uint8_t cw_kinds_84_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* relations */
 static inline bool cw_meets_TruncateStmt(const pgbind_TruncateStmt *m, Parent parent)
 {
 	(void)m;
@@ -4285,7 +3782,7 @@ CW_BEGIN(TruncateStmt, 84)
 	CW_ENUM(2, behavior, DropBehavior, 16)
 CW_END
 
-static const uint8_t cw_kinds_85_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x08, 0x00, 0x00, 0x40, 0x0a, }; /* object */
+static const uint8_t cw_kinds_85_0_1[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xf7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* object */
 static inline bool cw_meets_CommentStmt(const pgbind_CommentStmt *m, Parent parent)
 {
 	(void)m;
@@ -4319,10 +3816,9 @@ CW_BEGIN(FetchStmt, 86)
 	CW_BOOL(3, ismove, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_87_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* indexParams */
-static const uint8_t cw_kinds_87_0_5[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* indexIncludingParams */
-static const uint8_t cw_kinds_87_0_6[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
-static const uint8_t cw_kinds_87_0_7[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* whereClause */
+static const uint8_t cw_kinds_87_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x93, 0xf9, 0xff, 0x55, 0xcd, 0x61, 0x80, 0x00, 0x20, 0x08, 0x06, 0x80, 0x00, 0x00, 0x30, 0x80, 0x00, 0x40, 0x00, 0x30, 0xfd, 0x85, 0xfa, 0xe1, 0x38, 0x30, }; /* indexParams */
+static const uint8_t cw_kinds_87_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x93, 0xf9, 0xff, 0xd5, 0xcd, 0x61, 0x80, 0x00, 0x20, 0x08, 0x06, 0x80, 0x00, 0x00, 0x30, 0x80, 0x01, 0x40, 0x00, 0x30, 0xfd, 0x85, 0xfa, 0xe1, 0x38, 0x30, }; /* indexIncludingParams */
+static const uint8_t cw_kinds_87_0_6[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x68, 0xbe, 0xf8, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
 static inline bool cw_meets_IndexStmt(const pgbind_IndexStmt *m, Parent parent)
 {
 	(void)m;
@@ -4332,8 +3828,7 @@ static inline bool cw_meets_IndexStmt(const pgbind_IndexStmt *m, Parent parent)
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, indexParams, true, false, 0, CW_KINDS(cw_kinds_87_0_4)) &&
 			CW_MEETS_REPEATED_NODE(m, indexIncludingParams, true, false, 0, CW_KINDS(cw_kinds_87_0_5)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_87_0_6)) &&
-			CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_87_0_7));
+			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_87_0_6));
 	}
 }
 
@@ -4364,10 +3859,10 @@ CW_BEGIN(IndexStmt, 87)
 	CW_BOOL(23, reset_default_tblspc, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_88_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* funcname */
-static const uint8_t cw_kinds_88_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, }; /* parameters */
-static const uint8_t cw_kinds_88_0_5[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
-static const uint8_t cw_kinds_88_0_6[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, }; /* sql_body */
+static const uint8_t cw_kinds_88_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* funcname */
+static const uint8_t cw_kinds_88_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x85, 0xfa, 0xe0, 0x38, 0x30, }; /* parameters */
+static const uint8_t cw_kinds_88_0_5[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static const uint8_t cw_kinds_88_0_6[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xe7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* sql_body */
 static inline bool cw_meets_CreateFunctionStmt(const pgbind_CreateFunctionStmt *m, Parent parent)
 {
 	(void)m;
@@ -4384,14 +3879,14 @@ static inline bool cw_meets_CreateFunctionStmt(const pgbind_CreateFunctionStmt *
 CW_BEGIN(CreateFunctionStmt, 88)
 	CW_BOOL(0, is_procedure, _, -1)
 	CW_BOOL(1, replace, _, -1)
-	CW_LEAVES(2, funcname, Node, -1)
+	CW_REPEATED_NODE(2, funcname, Node, -1)
 	CW_REPEATED_NODE(3, parameters, Node, -1)
 	CW_MESSAGE(4, returnType, TypeName, 200)
 	CW_REPEATED_NODE(5, options, Node, -1)
 	CW_NODE(6, sql_body, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_89_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* actions */
+static const uint8_t cw_kinds_89_0_2[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* actions */
 static inline bool cw_meets_AlterFunctionStmt(const pgbind_AlterFunctionStmt *m, Parent parent)
 {
 	(void)m;
@@ -4409,7 +3904,7 @@ CW_BEGIN(AlterFunctionStmt, 89)
 	CW_REPEATED_NODE(2, actions, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_90_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* args */
+static const uint8_t cw_kinds_90_0_0[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* args */
 static inline bool cw_meets_DoStmt(const pgbind_DoStmt *m, Parent parent)
 {
 	(void)m;
@@ -4424,7 +3919,7 @@ CW_BEGIN(DoStmt, 90)
 	CW_REPEATED_NODE(0, args, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_91_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x0a, }; /* object */
+static const uint8_t cw_kinds_91_0_3[] = { 0xfa, 0xff, 0xfc, 0x77, 0xe1, 0x7d, 0xff, 0x3b, 0xc5, 0x66, 0x9d, 0xef, 0xb5, 0xe3, 0xfd, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xf3, 0x5d, 0xfe, 0xfd, 0xbb, 0x3e, }; /* object */
 static inline bool cw_meets_RenameStmt(const pgbind_RenameStmt *m, Parent parent)
 {
 	(void)m;
@@ -4447,8 +3942,6 @@ CW_BEGIN(RenameStmt, 91)
 	CW_BOOL(7, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_92_0_2[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* whereClause */
-static const uint8_t cw_kinds_92_0_5[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xc0, 0x05, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* actions */
 static inline bool cw_meets_RuleStmt(const pgbind_RuleStmt *m, Parent parent)
 {
 	(void)m;
@@ -4457,8 +3950,7 @@ static inline bool cw_meets_RuleStmt(const pgbind_RuleStmt *m, Parent parent)
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_STRING(m, rulename, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_92_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, actions, true, false, 0, CW_KINDS(cw_kinds_92_0_5));
+			CW_MEETS_REPEATED_NODE(m, actions, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -4514,7 +4006,7 @@ CW_BEGIN(UnlistenStmt, 95)
 	CW_STRING(0, conditionname, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_96_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_96_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
 static inline bool cw_meets_TransactionStmt(const pgbind_TransactionStmt *m, Parent parent)
 {
 	(void)m;
@@ -4533,9 +4025,9 @@ CW_BEGIN(TransactionStmt, 96)
 	CW_BOOL(4, chain, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_97_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* aliases */
-static const uint8_t cw_kinds_97_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* query */
-static const uint8_t cw_kinds_97_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_97_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* aliases */
+static const uint8_t cw_kinds_97_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
+static const uint8_t cw_kinds_97_0_4[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x68, 0xbe, 0xf8, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
 static inline bool cw_meets_ViewStmt(const pgbind_ViewStmt *m, Parent parent)
 {
 	(void)m;
@@ -4551,7 +4043,7 @@ static inline bool cw_meets_ViewStmt(const pgbind_ViewStmt *m, Parent parent)
 
 CW_BEGIN(ViewStmt, 97)
 	CW_MESSAGE(0, view, RangeVar, 12)
-	CW_LEAVES(1, aliases, Node, -1)
+	CW_REPEATED_NODE(1, aliases, Node, -1)
 	CW_NODE(2, query, Node, -1)
 	CW_BOOL(3, replace, _, -1)
 	CW_REPEATED_NODE(4, options, Node, -1)
@@ -4572,8 +4064,8 @@ CW_BEGIN(LoadStmt, 98)
 	CW_STRING(0, filename, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_99_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* domainname */
-static const uint8_t cw_kinds_99_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* constraints */
+static const uint8_t cw_kinds_99_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* domainname */
+static const uint8_t cw_kinds_99_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xf4, 0x25, 0xfa, 0xe0, 0x38, 0x30, }; /* constraints */
 static inline bool cw_meets_CreateDomainStmt(const pgbind_CreateDomainStmt *m, Parent parent)
 {
 	(void)m;
@@ -4587,13 +4079,13 @@ static inline bool cw_meets_CreateDomainStmt(const pgbind_CreateDomainStmt *m, P
 }
 
 CW_BEGIN(CreateDomainStmt, 99)
-	CW_LEAVES(0, domainname, Node, -1)
+	CW_REPEATED_NODE(0, domainname, Node, -1)
 	CW_MESSAGE(1, typeName, TypeName, 200)
 	CW_MESSAGE(2, collClause, CollateClause, 192)
 	CW_REPEATED_NODE(3, constraints, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_100_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_100_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
 static inline bool cw_meets_CreatedbStmt(const pgbind_CreatedbStmt *m, Parent parent)
 {
 	(void)m;
@@ -4610,7 +4102,7 @@ CW_BEGIN(CreatedbStmt, 100)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_101_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_101_0_2[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
 static inline bool cw_meets_DropdbStmt(const pgbind_DropdbStmt *m, Parent parent)
 {
 	(void)m;
@@ -4628,8 +4120,8 @@ CW_BEGIN(DropdbStmt, 101)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_102_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
-static const uint8_t cw_kinds_102_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, }; /* rels */
+static const uint8_t cw_kinds_102_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static const uint8_t cw_kinds_102_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0xff, 0x11, 0xc1, 0x00, 0x84, 0x80, 0x01, 0x00, 0x00, 0x20, 0x10, 0x00, 0x10, 0x08, 0x00, 0x00, 0x00, 0x02, 0xf0, 0x45, 0xfa, 0xe0, 0x3b, 0x30, }; /* rels */
 static inline bool cw_meets_VacuumStmt(const pgbind_VacuumStmt *m, Parent parent)
 {
 	(void)m;
@@ -4647,15 +4139,14 @@ CW_BEGIN(VacuumStmt, 102)
 	CW_BOOL(2, is_vacuumcmd, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_103_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xc0, 0x07, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* query */
-static const uint8_t cw_kinds_103_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_103_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x03, 0xda, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x18, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
 static inline bool cw_meets_ExplainStmt(const pgbind_ExplainStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, query, true, false, 0, CW_KINDS(cw_kinds_103_0_0)) &&
+			CW_MEETS_NODE(m, query, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_103_0_1));
 	}
 }
@@ -4665,7 +4156,7 @@ CW_BEGIN(ExplainStmt, 103)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_104_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* query */
+static const uint8_t cw_kinds_104_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
 static inline bool cw_meets_CreateTableAsStmt(const pgbind_CreateTableAsStmt *m, Parent parent)
 {
 	(void)m;
@@ -4685,7 +4176,7 @@ CW_BEGIN(CreateTableAsStmt, 104)
 	CW_BOOL(4, if_not_exists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_105_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_105_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
 static inline bool cw_meets_CreateSeqStmt(const pgbind_CreateSeqStmt *m, Parent parent)
 {
 	(void)m;
@@ -4705,7 +4196,7 @@ CW_BEGIN(CreateSeqStmt, 105)
 	CW_BOOL(4, if_not_exists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_106_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_106_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
 static inline bool cw_meets_AlterSeqStmt(const pgbind_AlterSeqStmt *m, Parent parent)
 {
 	(void)m;
@@ -4724,14 +4215,13 @@ CW_BEGIN(AlterSeqStmt, 106)
 	CW_BOOL(3, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_107_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x20, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x40, }; /* args */
 static inline bool cw_meets_VariableSetStmt(const pgbind_VariableSetStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_107_0_2));
+			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -4769,11 +4259,10 @@ CW_BEGIN(DiscardStmt, 109)
 	CW_ENUM(0, target, DiscardMode, 27)
 CW_END
 
-static const uint8_t cw_kinds_110_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* funcname */
-static const uint8_t cw_kinds_110_0_5[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* args */
-static const uint8_t cw_kinds_110_0_9[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* columns */
-static const uint8_t cw_kinds_110_0_10[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* whenClause */
-static const uint8_t cw_kinds_110_0_11[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, }; /* transitionRels */
+static const uint8_t cw_kinds_110_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* funcname */
+static const uint8_t cw_kinds_110_0_5[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* args */
+static const uint8_t cw_kinds_110_0_9[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* columns */
+static const uint8_t cw_kinds_110_0_11[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* transitionRels */
 static inline bool cw_meets_CreateTrigStmt(const pgbind_CreateTrigStmt *m, Parent parent)
 {
 	(void)m;
@@ -4785,7 +4274,6 @@ static inline bool cw_meets_CreateTrigStmt(const pgbind_CreateTrigStmt *m, Paren
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_110_0_4)) &&
 			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_110_0_5)) &&
 			CW_MEETS_REPEATED_NODE(m, columns, true, false, 0, CW_KINDS(cw_kinds_110_0_9)) &&
-			CW_MEETS_NODE(m, whenClause, false, false, 0, CW_KINDS(cw_kinds_110_0_10)) &&
 			CW_MEETS_REPEATED_NODE(m, transitionRels, true, false, 0, CW_KINDS(cw_kinds_110_0_11));
 	}
 }
@@ -4795,12 +4283,12 @@ CW_BEGIN(CreateTrigStmt, 110)
 	CW_BOOL(1, isconstraint, _, -1)
 	CW_STRING(2, trigname, _, -1)
 	CW_MESSAGE(3, relation, RangeVar, 12)
-	CW_LEAVES(4, funcname, Node, -1)
-	CW_LEAVES(5, args, Node, -1)
+	CW_REPEATED_NODE(4, funcname, Node, -1)
+	CW_REPEATED_NODE(5, args, Node, -1)
 	CW_BOOL(6, row, _, -1)
 	CW_INT32(7, timing, _, -1)
 	CW_INT32(8, events, _, -1)
-	CW_LEAVES(9, columns, Node, -1)
+	CW_REPEATED_NODE(9, columns, Node, -1)
 	CW_NODE(10, whenClause, Node, -1)
 	CW_REPEATED_NODE(11, transitionRels, Node, -1)
 	CW_BOOL(12, deferrable, _, -1)
@@ -4808,9 +4296,9 @@ CW_BEGIN(CreateTrigStmt, 110)
 	CW_MESSAGE(14, constrrel, RangeVar, 12)
 CW_END
 
-static const uint8_t cw_kinds_111_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* plhandler */
-static const uint8_t cw_kinds_111_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* plinline */
-static const uint8_t cw_kinds_111_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* plvalidator */
+static const uint8_t cw_kinds_111_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* plhandler */
+static const uint8_t cw_kinds_111_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* plinline */
+static const uint8_t cw_kinds_111_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* plvalidator */
 static inline bool cw_meets_CreatePLangStmt(const pgbind_CreatePLangStmt *m, Parent parent)
 {
 	(void)m;
@@ -4827,13 +4315,13 @@ static inline bool cw_meets_CreatePLangStmt(const pgbind_CreatePLangStmt *m, Par
 CW_BEGIN(CreatePLangStmt, 111)
 	CW_BOOL(0, replace, _, -1)
 	CW_STRING(1, plname, _, -1)
-	CW_LEAVES(2, plhandler, Node, -1)
-	CW_LEAVES(3, plinline, Node, -1)
-	CW_LEAVES(4, plvalidator, Node, -1)
+	CW_REPEATED_NODE(2, plhandler, Node, -1)
+	CW_REPEATED_NODE(3, plinline, Node, -1)
+	CW_REPEATED_NODE(4, plvalidator, Node, -1)
 	CW_BOOL(5, pltrusted, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_112_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_112_0_2[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
 static inline bool cw_meets_CreateRoleStmt(const pgbind_CreateRoleStmt *m, Parent parent)
 {
 	(void)m;
@@ -4851,7 +4339,7 @@ CW_BEGIN(CreateRoleStmt, 112)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_113_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_113_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
 static inline bool cw_meets_AlterRoleStmt(const pgbind_AlterRoleStmt *m, Parent parent)
 {
 	(void)m;
@@ -4869,7 +4357,7 @@ CW_BEGIN(AlterRoleStmt, 113)
 	CW_INT32(2, action, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_114_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, }; /* roles */
+static const uint8_t cw_kinds_114_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xeb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
 static inline bool cw_meets_DropRoleStmt(const pgbind_DropRoleStmt *m, Parent parent)
 {
 	(void)m;
@@ -4885,7 +4373,7 @@ CW_BEGIN(DropRoleStmt, 114)
 	CW_BOOL(1, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_115_0_0[] = { 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* relations */
+static const uint8_t cw_kinds_115_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* relations */
 static inline bool cw_meets_LockStmt(const pgbind_LockStmt *m, Parent parent)
 {
 	(void)m;
@@ -4902,7 +4390,7 @@ CW_BEGIN(LockStmt, 115)
 	CW_BOOL(2, nowait, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_116_0_0[] = { 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* constraints */
+static const uint8_t cw_kinds_116_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* constraints */
 static inline bool cw_meets_ConstraintsSetStmt(const pgbind_ConstraintsSetStmt *m, Parent parent)
 {
 	(void)m;
@@ -4918,7 +4406,7 @@ CW_BEGIN(ConstraintsSetStmt, 116)
 	CW_BOOL(1, deferred, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_117_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* params */
+static const uint8_t cw_kinds_117_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* params */
 static inline bool cw_meets_ReindexStmt(const pgbind_ReindexStmt *m, Parent parent)
 {
 	(void)m;
@@ -4948,14 +4436,13 @@ static inline bool cw_meets_CheckPointStmt(const pgbind_CheckPointStmt *m, Paren
 CW_BEGIN(CheckPointStmt, 118)
 CW_END
 
-static const uint8_t cw_kinds_119_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x82, 0x20, 0x80, 0x80, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* schemaElts */
 static inline bool cw_meets_CreateSchemaStmt(const pgbind_CreateSchemaStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, schemaElts, true, false, 0, CW_KINDS(cw_kinds_119_0_2));
+			CW_MEETS_REPEATED_NODE(m, schemaElts, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -4966,7 +4453,7 @@ CW_BEGIN(CreateSchemaStmt, 119)
 	CW_BOOL(3, if_not_exists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_120_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_120_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
 static inline bool cw_meets_AlterDatabaseStmt(const pgbind_AlterDatabaseStmt *m, Parent parent)
 {
 	(void)m;
@@ -5028,8 +4515,8 @@ CW_BEGIN(AlterRoleSetStmt, 123)
 	CW_MESSAGE(2, setstmt, VariableSetStmt, 107)
 CW_END
 
-static const uint8_t cw_kinds_124_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* conversion_name */
-static const uint8_t cw_kinds_124_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* func_name */
+static const uint8_t cw_kinds_124_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* conversion_name */
+static const uint8_t cw_kinds_124_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* func_name */
 static inline bool cw_meets_CreateConversionStmt(const pgbind_CreateConversionStmt *m, Parent parent)
 {
 	(void)m;
@@ -5044,10 +4531,10 @@ static inline bool cw_meets_CreateConversionStmt(const pgbind_CreateConversionSt
 }
 
 CW_BEGIN(CreateConversionStmt, 124)
-	CW_LEAVES(0, conversion_name, Node, -1)
+	CW_REPEATED_NODE(0, conversion_name, Node, -1)
 	CW_STRING(1, for_encoding_name, _, -1)
 	CW_STRING(2, to_encoding_name, _, -1)
-	CW_LEAVES(3, func_name, Node, -1)
+	CW_REPEATED_NODE(3, func_name, Node, -1)
 	CW_BOOL(4, def, _, -1)
 CW_END
 
@@ -5070,9 +4557,9 @@ CW_BEGIN(CreateCastStmt, 125)
 	CW_BOOL(4, inout, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_126_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* opclassname */
-static const uint8_t cw_kinds_126_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* opfamilyname */
-static const uint8_t cw_kinds_126_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00, }; /* items */
+static const uint8_t cw_kinds_126_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opclassname */
+static const uint8_t cw_kinds_126_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opfamilyname */
+static const uint8_t cw_kinds_126_0_4[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0xff, 0xfd, 0xff, 0xff, 0xff, 0xb7, 0xf7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xdf, 0xfe, 0xfd, 0xff, 0xff, 0xff, 0xfd, 0xfb, 0x76, }; /* items */
 static inline bool cw_meets_CreateOpClassStmt(const pgbind_CreateOpClassStmt *m, Parent parent)
 {
 	(void)m;
@@ -5088,15 +4575,15 @@ static inline bool cw_meets_CreateOpClassStmt(const pgbind_CreateOpClassStmt *m,
 }
 
 CW_BEGIN(CreateOpClassStmt, 126)
-	CW_LEAVES(0, opclassname, Node, -1)
-	CW_LEAVES(1, opfamilyname, Node, -1)
+	CW_REPEATED_NODE(0, opclassname, Node, -1)
+	CW_REPEATED_NODE(1, opfamilyname, Node, -1)
 	CW_STRING(2, amname, _, -1)
 	CW_MESSAGE(3, datatype, TypeName, 200)
 	CW_REPEATED_NODE(4, items, Node, -1)
 	CW_BOOL(5, isDefault, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_127_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* opfamilyname */
+static const uint8_t cw_kinds_127_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opfamilyname */
 static inline bool cw_meets_CreateOpFamilyStmt(const pgbind_CreateOpFamilyStmt *m, Parent parent)
 {
 	(void)m;
@@ -5109,12 +4596,12 @@ static inline bool cw_meets_CreateOpFamilyStmt(const pgbind_CreateOpFamilyStmt *
 }
 
 CW_BEGIN(CreateOpFamilyStmt, 127)
-	CW_LEAVES(0, opfamilyname, Node, -1)
+	CW_REPEATED_NODE(0, opfamilyname, Node, -1)
 	CW_STRING(1, amname, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_128_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* opfamilyname */
-static const uint8_t cw_kinds_128_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00, }; /* items */
+static const uint8_t cw_kinds_128_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opfamilyname */
+static const uint8_t cw_kinds_128_0_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0xff, 0xfd, 0xff, 0xff, 0xff, 0xb7, 0xf7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xdf, 0xfe, 0xfd, 0xff, 0xff, 0xff, 0xfd, 0xfb, 0x76, }; /* items */
 static inline bool cw_meets_AlterOpFamilyStmt(const pgbind_AlterOpFamilyStmt *m, Parent parent)
 {
 	(void)m;
@@ -5128,14 +4615,13 @@ static inline bool cw_meets_AlterOpFamilyStmt(const pgbind_AlterOpFamilyStmt *m,
 }
 
 CW_BEGIN(AlterOpFamilyStmt, 128)
-	CW_LEAVES(0, opfamilyname, Node, -1)
+	CW_REPEATED_NODE(0, opfamilyname, Node, -1)
 	CW_STRING(1, amname, _, -1)
 	CW_BOOL(2, isDrop, _, -1)
 	CW_REPEATED_NODE(3, items, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_129_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* argtypes */
-static const uint8_t cw_kinds_129_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xc0, 0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* query */
+static const uint8_t cw_kinds_129_0_1[] = { 0x7e, 0xf7, 0xfd, 0x67, 0xd1, 0xfb, 0xff, 0x55, 0xe9, 0xcb, 0x86, 0xbc, 0x63, 0x4d, 0xa1, 0x95, 0x7f, 0x09, 0x17, 0x0c, 0x80, 0x46, 0x11, 0x52, 0xf7, 0x77, 0xfb, 0xe4, 0x3b, 0x30, }; /* argtypes */
 static inline bool cw_meets_PrepareStmt(const pgbind_PrepareStmt *m, Parent parent)
 {
 	(void)m;
@@ -5144,7 +4630,7 @@ static inline bool cw_meets_PrepareStmt(const pgbind_PrepareStmt *m, Parent pare
 		return true &&
 			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, argtypes, true, false, 0, CW_KINDS(cw_kinds_129_0_1)) &&
-			CW_MEETS_NODE(m, query, true, false, 0, CW_KINDS(cw_kinds_129_0_2));
+			CW_MEETS_NODE(m, query, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -5154,15 +4640,13 @@ CW_BEGIN(PrepareStmt, 129)
 	CW_NODE(2, query, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_130_0_1[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* params */
 static inline bool cw_meets_ExecuteStmt(const pgbind_ExecuteStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, params, false, false, 0, CW_KINDS(cw_kinds_130_0_1));
+			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -5184,7 +4668,7 @@ CW_BEGIN(DeallocateStmt, 131)
 	CW_STRING(0, name, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_132_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* query */
+static const uint8_t cw_kinds_132_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
 static inline bool cw_meets_DeclareCursorStmt(const pgbind_DeclareCursorStmt *m, Parent parent)
 {
 	(void)m;
@@ -5202,7 +4686,7 @@ CW_BEGIN(DeclareCursorStmt, 132)
 	CW_NODE(2, query, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_133_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_133_0_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xc6, 0x9a, 0x33, 0x28, 0x9e, 0xe8, 0x80, 0x7e, 0x7b, 0xc2, 0xbd, 0x4a, 0x88, 0xc5, 0xfd, 0x0d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
 static inline bool cw_meets_CreateTableSpaceStmt(const pgbind_CreateTableSpaceStmt *m, Parent parent)
 {
 	(void)m;
@@ -5236,7 +4720,7 @@ CW_BEGIN(DropTableSpaceStmt, 134)
 	CW_BOOL(1, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_135_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x08, }; /* object */
+static const uint8_t cw_kinds_135_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x0d, 0xfa, 0xe0, 0x38, 0x38, }; /* object */
 static inline bool cw_meets_AlterObjectDependsStmt(const pgbind_AlterObjectDependsStmt *m, Parent parent)
 {
 	(void)m;
@@ -5256,7 +4740,7 @@ CW_BEGIN(AlterObjectDependsStmt, 135)
 	CW_BOOL(4, remove, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_136_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x0a, }; /* object */
+static const uint8_t cw_kinds_136_0_2[] = { 0xfa, 0xff, 0xfc, 0x77, 0xe1, 0x7d, 0xff, 0x3b, 0xc5, 0x66, 0x9d, 0xef, 0xb5, 0xe3, 0xfd, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xf3, 0x5d, 0xfe, 0xfd, 0xbb, 0x3e, }; /* object */
 static inline bool cw_meets_AlterObjectSchemaStmt(const pgbind_AlterObjectSchemaStmt *m, Parent parent)
 {
 	(void)m;
@@ -5276,7 +4760,7 @@ CW_BEGIN(AlterObjectSchemaStmt, 136)
 	CW_BOOL(4, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_137_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0xc0, 0x0a, }; /* object */
+static const uint8_t cw_kinds_137_0_2[] = { 0xfe, 0xff, 0xfe, 0xe7, 0xe7, 0xff, 0xff, 0x3e, 0xf9, 0x42, 0xa4, 0xbe, 0x85, 0xe5, 0xff, 0x17, 0xff, 0x39, 0x17, 0x0e, 0x80, 0x4f, 0x58, 0xd1, 0xfb, 0x5f, 0xff, 0xf4, 0xfb, 0x7e, }; /* object */
 static inline bool cw_meets_AlterOwnerStmt(const pgbind_AlterOwnerStmt *m, Parent parent)
 {
 	(void)m;
@@ -5295,7 +4779,7 @@ CW_BEGIN(AlterOwnerStmt, 137)
 	CW_MESSAGE(3, newowner, RoleSpec, 228)
 CW_END
 
-static const uint8_t cw_kinds_138_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_138_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x03, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
 static inline bool cw_meets_AlterOperatorStmt(const pgbind_AlterOperatorStmt *m, Parent parent)
 {
 	(void)m;
@@ -5312,8 +4796,8 @@ CW_BEGIN(AlterOperatorStmt, 138)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_139_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* typeName */
-static const uint8_t cw_kinds_139_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_139_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
+static const uint8_t cw_kinds_139_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
 static inline bool cw_meets_AlterTypeStmt(const pgbind_AlterTypeStmt *m, Parent parent)
 {
 	(void)m;
@@ -5326,11 +4810,11 @@ static inline bool cw_meets_AlterTypeStmt(const pgbind_AlterTypeStmt *m, Parent 
 }
 
 CW_BEGIN(AlterTypeStmt, 139)
-	CW_LEAVES(0, typeName, Node, -1)
+	CW_REPEATED_NODE(0, typeName, Node, -1)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_140_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, }; /* roles */
+static const uint8_t cw_kinds_140_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xeb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
 static inline bool cw_meets_DropOwnedStmt(const pgbind_DropOwnedStmt *m, Parent parent)
 {
 	(void)m;
@@ -5346,7 +4830,7 @@ CW_BEGIN(DropOwnedStmt, 140)
 	CW_ENUM(1, behavior, DropBehavior, 16)
 CW_END
 
-static const uint8_t cw_kinds_141_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, }; /* roles */
+static const uint8_t cw_kinds_141_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xeb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
 static inline bool cw_meets_ReassignOwnedStmt(const pgbind_ReassignOwnedStmt *m, Parent parent)
 {
 	(void)m;
@@ -5363,7 +4847,7 @@ CW_BEGIN(ReassignOwnedStmt, 141)
 	CW_MESSAGE(1, newrole, RoleSpec, 228)
 CW_END
 
-static const uint8_t cw_kinds_142_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* coldeflist */
+static const uint8_t cw_kinds_142_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0xa1, 0x7d, 0x3f, 0x14, 0x21, 0x44, 0x0a, 0xfc, 0x42, 0x05, 0x91, 0x71, 0x34, 0x04, 0xd8, 0x00, 0x40, 0x02, 0x21, 0x84, 0xf6, 0xd5, 0xfe, 0xe0, 0x3f, 0x70, }; /* coldeflist */
 static inline bool cw_meets_CompositeTypeStmt(const pgbind_CompositeTypeStmt *m, Parent parent)
 {
 	(void)m;
@@ -5380,8 +4864,8 @@ CW_BEGIN(CompositeTypeStmt, 142)
 	CW_REPEATED_NODE(1, coldeflist, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_143_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* typeName */
-static const uint8_t cw_kinds_143_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* vals */
+static const uint8_t cw_kinds_143_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
+static const uint8_t cw_kinds_143_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* vals */
 static inline bool cw_meets_CreateEnumStmt(const pgbind_CreateEnumStmt *m, Parent parent)
 {
 	(void)m;
@@ -5394,12 +4878,12 @@ static inline bool cw_meets_CreateEnumStmt(const pgbind_CreateEnumStmt *m, Paren
 }
 
 CW_BEGIN(CreateEnumStmt, 143)
-	CW_LEAVES(0, typeName, Node, -1)
-	CW_LEAVES(1, vals, Node, -1)
+	CW_REPEATED_NODE(0, typeName, Node, -1)
+	CW_REPEATED_NODE(1, vals, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_144_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* typeName */
-static const uint8_t cw_kinds_144_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* params */
+static const uint8_t cw_kinds_144_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
+static const uint8_t cw_kinds_144_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* params */
 static inline bool cw_meets_CreateRangeStmt(const pgbind_CreateRangeStmt *m, Parent parent)
 {
 	(void)m;
@@ -5412,11 +4896,11 @@ static inline bool cw_meets_CreateRangeStmt(const pgbind_CreateRangeStmt *m, Par
 }
 
 CW_BEGIN(CreateRangeStmt, 144)
-	CW_LEAVES(0, typeName, Node, -1)
+	CW_REPEATED_NODE(0, typeName, Node, -1)
 	CW_REPEATED_NODE(1, params, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_145_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* typeName */
+static const uint8_t cw_kinds_145_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
 static inline bool cw_meets_AlterEnumStmt(const pgbind_AlterEnumStmt *m, Parent parent)
 {
 	(void)m;
@@ -5429,7 +4913,7 @@ static inline bool cw_meets_AlterEnumStmt(const pgbind_AlterEnumStmt *m, Parent 
 }
 
 CW_BEGIN(AlterEnumStmt, 145)
-	CW_LEAVES(0, typeName, Node, -1)
+	CW_REPEATED_NODE(0, typeName, Node, -1)
 	CW_STRING(1, oldVal, _, -1)
 	CW_STRING(2, newVal, _, -1)
 	CW_STRING(3, newValNeighbor, _, -1)
@@ -5437,8 +4921,8 @@ CW_BEGIN(AlterEnumStmt, 145)
 	CW_BOOL(5, skipIfNewValExists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_146_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* dictname */
-static const uint8_t cw_kinds_146_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_146_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* dictname */
+static const uint8_t cw_kinds_146_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
 static inline bool cw_meets_AlterTSDictionaryStmt(const pgbind_AlterTSDictionaryStmt *m, Parent parent)
 {
 	(void)m;
@@ -5451,13 +4935,13 @@ static inline bool cw_meets_AlterTSDictionaryStmt(const pgbind_AlterTSDictionary
 }
 
 CW_BEGIN(AlterTSDictionaryStmt, 146)
-	CW_LEAVES(0, dictname, Node, -1)
+	CW_REPEATED_NODE(0, dictname, Node, -1)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_147_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* cfgname */
-static const uint8_t cw_kinds_147_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* tokentype */
-static const uint8_t cw_kinds_147_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, }; /* dicts */
+static const uint8_t cw_kinds_147_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* cfgname */
+static const uint8_t cw_kinds_147_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* tokentype */
+static const uint8_t cw_kinds_147_0_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xe7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* dicts */
 static inline bool cw_meets_AlterTSConfigurationStmt(const pgbind_AlterTSConfigurationStmt *m, Parent parent)
 {
 	(void)m;
@@ -5472,16 +4956,16 @@ static inline bool cw_meets_AlterTSConfigurationStmt(const pgbind_AlterTSConfigu
 
 CW_BEGIN(AlterTSConfigurationStmt, 147)
 	CW_ENUM(0, kind, AlterTSConfigType, 29)
-	CW_LEAVES(1, cfgname, Node, -1)
-	CW_LEAVES(2, tokentype, Node, -1)
+	CW_REPEATED_NODE(1, cfgname, Node, -1)
+	CW_REPEATED_NODE(2, tokentype, Node, -1)
 	CW_REPEATED_NODE(3, dicts, Node, -1)
 	CW_BOOL(4, override, _, -1)
 	CW_BOOL(5, replace, _, -1)
 	CW_BOOL(6, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_148_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* func_options */
-static const uint8_t cw_kinds_148_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_148_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* func_options */
+static const uint8_t cw_kinds_148_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_CreateFdwStmt(const pgbind_CreateFdwStmt *m, Parent parent)
 {
 	(void)m;
@@ -5500,8 +4984,8 @@ CW_BEGIN(CreateFdwStmt, 148)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_149_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* func_options */
-static const uint8_t cw_kinds_149_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_149_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* func_options */
+static const uint8_t cw_kinds_149_0_2[] = { 0x7e, 0xff, 0xff, 0xf7, 0xef, 0x7f, 0x3f, 0x3a, 0x3b, 0x9e, 0x3f, 0xfd, 0xcf, 0xdf, 0xff, 0x97, 0xff, 0x9d, 0xcf, 0x3f, 0xc3, 0xbf, 0xff, 0x56, 0xfa, 0x77, 0xff, 0xed, 0xff, 0x7f, }; /* options */
 static inline bool cw_meets_AlterFdwStmt(const pgbind_AlterFdwStmt *m, Parent parent)
 {
 	(void)m;
@@ -5520,7 +5004,7 @@ CW_BEGIN(AlterFdwStmt, 149)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_150_0_5[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_150_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_CreateForeignServerStmt(const pgbind_CreateForeignServerStmt *m, Parent parent)
 {
 	(void)m;
@@ -5542,7 +5026,7 @@ CW_BEGIN(CreateForeignServerStmt, 150)
 	CW_REPEATED_NODE(5, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_151_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_151_0_2[] = { 0x7e, 0xff, 0xff, 0xf7, 0xef, 0x7f, 0x3f, 0x3a, 0x3b, 0x9e, 0x3f, 0xfd, 0xcf, 0xdf, 0xff, 0x97, 0xff, 0x9d, 0xcf, 0x3f, 0xc3, 0xbf, 0xff, 0x56, 0xfa, 0x77, 0xff, 0xed, 0xff, 0x7f, }; /* options */
 static inline bool cw_meets_AlterForeignServerStmt(const pgbind_AlterForeignServerStmt *m, Parent parent)
 {
 	(void)m;
@@ -5561,7 +5045,7 @@ CW_BEGIN(AlterForeignServerStmt, 151)
 	CW_BOOL(3, has_version, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_152_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_152_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_CreateUserMappingStmt(const pgbind_CreateUserMappingStmt *m, Parent parent)
 {
 	(void)m;
@@ -5581,7 +5065,7 @@ CW_BEGIN(CreateUserMappingStmt, 152)
 	CW_REPEATED_NODE(3, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_153_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_153_0_2[] = { 0x7e, 0xff, 0xff, 0xf7, 0xef, 0x7f, 0x3f, 0x3a, 0x3b, 0x9e, 0x3f, 0xfd, 0xcf, 0xdf, 0xff, 0x97, 0xff, 0x9d, 0xcf, 0x3f, 0xc3, 0xbf, 0xff, 0x56, 0xfa, 0x77, 0xff, 0xed, 0xff, 0x7f, }; /* options */
 static inline bool cw_meets_AlterUserMappingStmt(const pgbind_AlterUserMappingStmt *m, Parent parent)
 {
 	(void)m;
@@ -5617,7 +5101,7 @@ CW_BEGIN(DropUserMappingStmt, 154)
 	CW_BOOL(2, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_155_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_155_0_1[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xfd, 0xff, 0xd7, 0xe9, 0xed, 0xce, 0xbe, 0x73, 0x6d, 0xbf, 0xf9, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x8b, 0xc7, 0xff, 0x5d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
 static inline bool cw_meets_AlterTableSpaceOptionsStmt(const pgbind_AlterTableSpaceOptionsStmt *m, Parent parent)
 {
 	(void)m;
@@ -5635,7 +5119,7 @@ CW_BEGIN(AlterTableSpaceOptionsStmt, 155)
 	CW_BOOL(2, isReset, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_156_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, }; /* roles */
+static const uint8_t cw_kinds_156_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
 static inline bool cw_meets_AlterTableMoveAllStmt(const pgbind_AlterTableMoveAllStmt *m, Parent parent)
 {
 	(void)m;
@@ -5656,7 +5140,7 @@ CW_BEGIN(AlterTableMoveAllStmt, 156)
 	CW_BOOL(4, nowait, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_157_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x08, 0x00, 0x00, 0xc0, 0x0a, }; /* object */
+static const uint8_t cw_kinds_157_0_1[] = { 0x7a, 0xf7, 0xfd, 0x67, 0xd1, 0x7d, 0xff, 0x11, 0xc1, 0xca, 0x84, 0xac, 0x61, 0x41, 0xa1, 0x15, 0x7f, 0x09, 0x17, 0x0c, 0x80, 0x46, 0x10, 0xd2, 0xf3, 0x5d, 0xfa, 0xe5, 0x7b, 0x3a, }; /* object */
 static inline bool cw_meets_SecLabelStmt(const pgbind_SecLabelStmt *m, Parent parent)
 {
 	(void)m;
@@ -5674,7 +5158,7 @@ CW_BEGIN(SecLabelStmt, 157)
 	CW_STRING(3, label, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_158_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_158_0_2[] = { 0x7e, 0xff, 0xff, 0xf7, 0xef, 0x7f, 0x3f, 0x3a, 0x3b, 0x9e, 0x3f, 0xfd, 0xcf, 0xdf, 0xff, 0x97, 0xff, 0x9d, 0xcf, 0x3f, 0xc3, 0xbf, 0xff, 0x56, 0xfa, 0x77, 0xff, 0xed, 0xff, 0x7f, }; /* options */
 static inline bool cw_meets_CreateForeignTableStmt(const pgbind_CreateForeignTableStmt *m, Parent parent)
 {
 	(void)m;
@@ -5693,8 +5177,8 @@ CW_BEGIN(CreateForeignTableStmt, 158)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_159_0_4[] = { 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* table_list */
-static const uint8_t cw_kinds_159_0_5[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_159_0_4[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x68, 0x00, 0x00, 0x20, 0x00, 0x98, 0x08, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* table_list */
+static const uint8_t cw_kinds_159_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
 static inline bool cw_meets_ImportForeignSchemaStmt(const pgbind_ImportForeignSchemaStmt *m, Parent parent)
 {
 	(void)m;
@@ -5718,7 +5202,7 @@ CW_BEGIN(ImportForeignSchemaStmt, 159)
 	CW_REPEATED_NODE(5, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_160_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_160_0_2[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
 static inline bool cw_meets_CreateExtensionStmt(const pgbind_CreateExtensionStmt *m, Parent parent)
 {
 	(void)m;
@@ -5736,7 +5220,7 @@ CW_BEGIN(CreateExtensionStmt, 160)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_161_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_161_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
 static inline bool cw_meets_AlterExtensionStmt(const pgbind_AlterExtensionStmt *m, Parent parent)
 {
 	(void)m;
@@ -5753,7 +5237,7 @@ CW_BEGIN(AlterExtensionStmt, 161)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_162_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x08, 0x00, 0x00, 0x00, 0x0a, }; /* object */
+static const uint8_t cw_kinds_162_0_3[] = { 0x7e, 0xf7, 0xfc, 0x67, 0xc1, 0xfb, 0xff, 0x15, 0xe9, 0x42, 0x84, 0xbc, 0x21, 0x45, 0xa1, 0x15, 0x7f, 0x09, 0x17, 0x0c, 0x80, 0x46, 0x10, 0x50, 0xf3, 0x5f, 0xfb, 0xe4, 0x3b, 0x38, }; /* object */
 static inline bool cw_meets_AlterExtensionContentsStmt(const pgbind_AlterExtensionContentsStmt *m, Parent parent)
 {
 	(void)m;
@@ -5772,8 +5256,8 @@ CW_BEGIN(AlterExtensionContentsStmt, 162)
 	CW_NODE(3, object, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_163_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* whenclause */
-static const uint8_t cw_kinds_163_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* funcname */
+static const uint8_t cw_kinds_163_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x11, 0x0b, 0x99, 0x04, 0x02, 0x31, 0x48, 0x29, 0x80, 0x4a, 0x43, 0x03, 0x82, 0x11, 0x00, 0x02, 0x02, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* whenclause */
+static const uint8_t cw_kinds_163_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* funcname */
 static inline bool cw_meets_CreateEventTrigStmt(const pgbind_CreateEventTrigStmt *m, Parent parent)
 {
 	(void)m;
@@ -5791,7 +5275,7 @@ CW_BEGIN(CreateEventTrigStmt, 163)
 	CW_STRING(0, trigname, _, -1)
 	CW_STRING(1, eventname, _, -1)
 	CW_REPEATED_NODE(2, whenclause, Node, -1)
-	CW_LEAVES(3, funcname, Node, -1)
+	CW_REPEATED_NODE(3, funcname, Node, -1)
 CW_END
 
 static inline bool cw_meets_AlterEventTrigStmt(const pgbind_AlterEventTrigStmt *m, Parent parent)
@@ -5853,9 +5337,7 @@ CW_BEGIN(AlterSystemStmt, 167)
 	CW_MESSAGE(0, setstmt, VariableSetStmt, 107)
 CW_END
 
-static const uint8_t cw_kinds_168_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, }; /* roles */
-static const uint8_t cw_kinds_168_0_5[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* qual */
-static const uint8_t cw_kinds_168_0_6[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* with_check */
+static const uint8_t cw_kinds_168_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
 static inline bool cw_meets_CreatePolicyStmt(const pgbind_CreatePolicyStmt *m, Parent parent)
 {
 	(void)m;
@@ -5865,9 +5347,7 @@ static inline bool cw_meets_CreatePolicyStmt(const pgbind_CreatePolicyStmt *m, P
 			CW_MEETS_STRING(m, policy_name, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_MESSAGE(m, table, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_STRING(m, cmd_name, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_168_0_4)) &&
-			CW_MEETS_NODE(m, qual, false, false, 0, CW_KINDS(cw_kinds_168_0_5)) &&
-			CW_MEETS_NODE(m, with_check, false, false, 0, CW_KINDS(cw_kinds_168_0_6));
+			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_168_0_4));
 	}
 }
 
@@ -5881,9 +5361,7 @@ CW_BEGIN(CreatePolicyStmt, 168)
 	CW_NODE(6, with_check, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_169_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, }; /* roles */
-static const uint8_t cw_kinds_169_0_3[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* qual */
-static const uint8_t cw_kinds_169_0_4[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* with_check */
+static const uint8_t cw_kinds_169_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
 static inline bool cw_meets_AlterPolicyStmt(const pgbind_AlterPolicyStmt *m, Parent parent)
 {
 	(void)m;
@@ -5892,9 +5370,7 @@ static inline bool cw_meets_AlterPolicyStmt(const pgbind_AlterPolicyStmt *m, Par
 		return true &&
 			CW_MEETS_STRING(m, policy_name, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_MESSAGE(m, table, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_169_0_2)) &&
-			CW_MEETS_NODE(m, qual, false, false, 0, CW_KINDS(cw_kinds_169_0_3)) &&
-			CW_MEETS_NODE(m, with_check, false, false, 0, CW_KINDS(cw_kinds_169_0_4));
+			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_169_0_2));
 	}
 }
 
@@ -5925,7 +5401,7 @@ CW_BEGIN(CreateTransformStmt, 170)
 	CW_MESSAGE(4, tosql, ObjectWithArgs, 213)
 CW_END
 
-static const uint8_t cw_kinds_171_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* handler_name */
+static const uint8_t cw_kinds_171_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* handler_name */
 static inline bool cw_meets_CreateAmStmt(const pgbind_CreateAmStmt *m, Parent parent)
 {
 	(void)m;
@@ -5939,12 +5415,12 @@ static inline bool cw_meets_CreateAmStmt(const pgbind_CreateAmStmt *m, Parent pa
 
 CW_BEGIN(CreateAmStmt, 171)
 	CW_STRING(0, amname, _, -1)
-	CW_LEAVES(1, handler_name, Node, -1)
+	CW_REPEATED_NODE(1, handler_name, Node, -1)
 	CW_STRING(2, amtype, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_172_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
-static const uint8_t cw_kinds_172_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, }; /* pubobjects */
+static const uint8_t cw_kinds_172_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0x5b, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x02, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static const uint8_t cw_kinds_172_0_2[] = { 0x7a, 0xf7, 0xfd, 0x67, 0x91, 0x79, 0x3f, 0xd0, 0x01, 0x89, 0x42, 0x40, 0x4a, 0x18, 0x00, 0xe0, 0x00, 0x02, 0x08, 0x10, 0x21, 0x80, 0x00, 0x02, 0xf4, 0x25, 0xfa, 0xe0, 0x7c, 0x30, }; /* pubobjects */
 static inline bool cw_meets_CreatePublicationStmt(const pgbind_CreatePublicationStmt *m, Parent parent)
 {
 	(void)m;
@@ -5964,8 +5440,8 @@ CW_BEGIN(CreatePublicationStmt, 172)
 	CW_BOOL(3, for_all_tables, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_173_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
-static const uint8_t cw_kinds_173_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, }; /* pubobjects */
+static const uint8_t cw_kinds_173_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0x5b, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x02, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static const uint8_t cw_kinds_173_0_2[] = { 0x7a, 0xf7, 0xfd, 0x67, 0x91, 0x79, 0x3f, 0xd0, 0x01, 0x89, 0x42, 0x40, 0x4a, 0x18, 0x00, 0xe0, 0x00, 0x02, 0x08, 0x10, 0x21, 0x80, 0x00, 0x02, 0xf4, 0x25, 0xfa, 0xe0, 0x7c, 0x30, }; /* pubobjects */
 static inline bool cw_meets_AlterPublicationStmt(const pgbind_AlterPublicationStmt *m, Parent parent)
 {
 	(void)m;
@@ -5986,8 +5462,8 @@ CW_BEGIN(AlterPublicationStmt, 173)
 	CW_ENUM(4, action, AlterPublicationAction, 31)
 CW_END
 
-static const uint8_t cw_kinds_174_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* publication */
-static const uint8_t cw_kinds_174_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_174_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* publication */
+static const uint8_t cw_kinds_174_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
 static inline bool cw_meets_CreateSubscriptionStmt(const pgbind_CreateSubscriptionStmt *m, Parent parent)
 {
 	(void)m;
@@ -6003,12 +5479,12 @@ static inline bool cw_meets_CreateSubscriptionStmt(const pgbind_CreateSubscripti
 CW_BEGIN(CreateSubscriptionStmt, 174)
 	CW_STRING(0, subname, _, -1)
 	CW_STRING(1, conninfo, _, -1)
-	CW_LEAVES(2, publication, Node, -1)
+	CW_REPEATED_NODE(2, publication, Node, -1)
 	CW_REPEATED_NODE(3, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_175_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* publication */
-static const uint8_t cw_kinds_175_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
+static const uint8_t cw_kinds_175_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* publication */
+static const uint8_t cw_kinds_175_0_4[] = { 0xfe, 0xf7, 0xff, 0xef, 0xdd, 0xff, 0xff, 0xdf, 0xfb, 0xff, 0xff, 0xbf, 0x77, 0xef, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x9f, 0xdf, 0xff, 0x7f, 0xfb, 0xff, 0xbb, 0x3e, }; /* options */
 static inline bool cw_meets_AlterSubscriptionStmt(const pgbind_AlterSubscriptionStmt *m, Parent parent)
 {
 	(void)m;
@@ -6025,7 +5501,7 @@ CW_BEGIN(AlterSubscriptionStmt, 175)
 	CW_ENUM(0, kind, AlterSubscriptionType, 32)
 	CW_STRING(1, subname, _, -1)
 	CW_STRING(2, conninfo, _, -1)
-	CW_LEAVES(3, publication, Node, -1)
+	CW_REPEATED_NODE(3, publication, Node, -1)
 	CW_REPEATED_NODE(4, options, Node, -1)
 CW_END
 
@@ -6045,10 +5521,9 @@ CW_BEGIN(DropSubscriptionStmt, 176)
 	CW_ENUM(2, behavior, DropBehavior, 16)
 CW_END
 
-static const uint8_t cw_kinds_177_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* defnames */
-static const uint8_t cw_kinds_177_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* stat_types */
-static const uint8_t cw_kinds_177_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* exprs */
-static const uint8_t cw_kinds_177_0_3[] = { 0x04, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1e, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* relations */
+static const uint8_t cw_kinds_177_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* defnames */
+static const uint8_t cw_kinds_177_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* stat_types */
+static const uint8_t cw_kinds_177_0_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xf3, 0xfd, 0xff, 0xff, 0xed, 0xef, 0xdf, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xff, 0xff, 0xff, 0xdd, 0xfe, 0xfd, 0xbf, 0x76, }; /* exprs */
 static inline bool cw_meets_CreateStatsStmt(const pgbind_CreateStatsStmt *m, Parent parent)
 {
 	(void)m;
@@ -6058,13 +5533,13 @@ static inline bool cw_meets_CreateStatsStmt(const pgbind_CreateStatsStmt *m, Par
 			CW_MEETS_REPEATED_NODE(m, defnames, true, false, 0, CW_KINDS(cw_kinds_177_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, stat_types, true, false, 0, CW_KINDS(cw_kinds_177_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, exprs, true, false, 0, CW_KINDS(cw_kinds_177_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, relations, true, false, 0, CW_KINDS(cw_kinds_177_0_3));
+			CW_MEETS_REPEATED_NODE(m, relations, true, false, 0, CW_NO_KINDS);
 	}
 }
 
 CW_BEGIN(CreateStatsStmt, 177)
-	CW_LEAVES(0, defnames, Node, -1)
-	CW_LEAVES(1, stat_types, Node, -1)
+	CW_REPEATED_NODE(0, defnames, Node, -1)
+	CW_REPEATED_NODE(1, stat_types, Node, -1)
 	CW_REPEATED_NODE(2, exprs, Node, -1)
 	CW_REPEATED_NODE(3, relations, Node, -1)
 	CW_STRING(4, stxcomment, _, -1)
@@ -6072,7 +5547,7 @@ CW_BEGIN(CreateStatsStmt, 177)
 	CW_BOOL(6, if_not_exists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_178_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* collname */
+static const uint8_t cw_kinds_178_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* collname */
 static inline bool cw_meets_AlterCollationStmt(const pgbind_AlterCollationStmt *m, Parent parent)
 {
 	(void)m;
@@ -6084,7 +5559,7 @@ static inline bool cw_meets_AlterCollationStmt(const pgbind_AlterCollationStmt *
 }
 
 CW_BEGIN(AlterCollationStmt, 178)
-	CW_LEAVES(0, collname, Node, -1)
+	CW_REPEATED_NODE(0, collname, Node, -1)
 CW_END
 
 static inline bool cw_meets_CallStmt(const pgbind_CallStmt *m, Parent parent)
@@ -6103,7 +5578,7 @@ CW_BEGIN(CallStmt, 179)
 	CW_REPEATED_NODE(2, outargs, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_180_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* defnames */
+static const uint8_t cw_kinds_180_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* defnames */
 static inline bool cw_meets_AlterStatsStmt(const pgbind_AlterStatsStmt *m, Parent parent)
 {
 	(void)m;
@@ -6115,47 +5590,42 @@ static inline bool cw_meets_AlterStatsStmt(const pgbind_AlterStatsStmt *m, Paren
 }
 
 CW_BEGIN(AlterStatsStmt, 180)
-	CW_LEAVES(0, defnames, Node, -1)
+	CW_REPEATED_NODE(0, defnames, Node, -1)
 	CW_INT32(1, stxstattarget, _, -1)
 	CW_BOOL(2, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_181_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* name */
-static const uint8_t cw_kinds_181_0_2[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* lexpr */
-static const uint8_t cw_kinds_181_0_3[] = { 0x80, 0x00, 0x03, 0x88, 0x3e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x48, }; /* rexpr */
+static const uint8_t cw_kinds_181_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* name */
 static inline bool cw_meets_A_Expr(const pgbind_A_Expr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_0_1)) &&
-			CW_MEETS_NODE(m, lexpr, false, false, 0, CW_KINDS(cw_kinds_181_0_2)) &&
-			CW_MEETS_NODE(m, rexpr, false, false, 0, CW_KINDS(cw_kinds_181_0_3));
+			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_0_1));
 	}
 }
 
 CW_BEGIN(A_Expr, 181)
 	CW_ENUM(0, kind, A_Expr_Kind, 5)
-	CW_LEAVES(1, name, Node, -1)
+	CW_REPEATED_NODE(1, name, Node, -1)
 	CW_NODE(2, lexpr, Node, -1)
 	CW_NODE(3, rexpr, Node, -1)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_182_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* fields */
 static inline bool cw_meets_ColumnRef(const pgbind_ColumnRef *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, fields, true, true, 0, CW_KINDS(cw_kinds_182_0_0));
+			CW_MEETS_REPEATED_NODE(m, fields, true, true, 0, CW_NO_KINDS);
 	}
 }
 
 CW_BEGIN(ColumnRef, 182)
-	CW_LEAVES(0, fields, Node, -1)
+	CW_REPEATED_NODE(0, fields, Node, -1)
 	CW_INT32(1, location, _, -1)
 CW_END
 
@@ -6173,10 +5643,8 @@ CW_BEGIN(ParamRef, 183)
 	CW_INT32(1, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_184_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* funcname */
-static const uint8_t cw_kinds_184_0_1[] = { 0x80, 0x08, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* args */
-static const uint8_t cw_kinds_184_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* agg_order */
-static const uint8_t cw_kinds_184_0_3[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* agg_filter */
+static const uint8_t cw_kinds_184_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* funcname */
+static const uint8_t cw_kinds_184_0_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xf7, 0xff, 0xff, 0xff, 0xfd, 0xef, 0xff, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x5f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0xbf, 0x76, }; /* agg_order */
 static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 {
 	(void)m;
@@ -6184,14 +5652,13 @@ static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_184_0_1)) &&
-			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_0_2)) &&
-			CW_MEETS_NODE(m, agg_filter, false, false, 0, CW_KINDS(cw_kinds_184_0_3));
+			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_0_2));
 	}
 }
 
 CW_BEGIN(FuncCall, 184)
-	CW_LEAVES(0, funcname, Node, -1)
+	CW_REPEATED_NODE(0, funcname, Node, -1)
 	CW_REPEATED_NODE(1, args, Node, -1)
 	CW_REPEATED_NODE(2, agg_order, Node, -1)
 	CW_NODE(3, agg_filter, Node, -1)
@@ -6216,16 +5683,12 @@ static inline bool cw_meets_A_Star(const pgbind_A_Star *m, Parent parent)
 CW_BEGIN(A_Star, 185)
 CW_END
 
-static const uint8_t cw_kinds_186_0_1[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* lidx */
-static const uint8_t cw_kinds_186_0_2[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* uidx */
 static inline bool cw_meets_A_Indices(const pgbind_A_Indices *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_NODE(m, lidx, false, false, 0, CW_KINDS(cw_kinds_186_0_1)) &&
-			CW_MEETS_NODE(m, uidx, false, false, 0, CW_KINDS(cw_kinds_186_0_2));
+		return true;
 	}
 }
 
@@ -6235,16 +5698,14 @@ CW_BEGIN(A_Indices, 186)
 	CW_NODE(2, uidx, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_187_0_0[] = { 0x00, 0x00, 0x02, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x26, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* arg */
-static const uint8_t cw_kinds_187_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* indirection */
 static inline bool cw_meets_A_Indirection(const pgbind_A_Indirection *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, arg, true, false, 0, CW_KINDS(cw_kinds_187_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, indirection, true, true, 0, CW_KINDS(cw_kinds_187_0_1));
+			CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_REPEATED_NODE(m, indirection, true, true, 0, CW_NO_KINDS);
 	}
 }
 
@@ -6253,14 +5714,12 @@ CW_BEGIN(A_Indirection, 187)
 	CW_REPEATED_NODE(1, indirection, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_188_0_0[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* elements */
 static inline bool cw_meets_A_ArrayExpr(const pgbind_A_ArrayExpr *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, elements, false, false, 0, CW_KINDS(cw_kinds_188_0_0));
+		return true;
 	}
 }
 
@@ -6269,16 +5728,13 @@ CW_BEGIN(A_ArrayExpr, 188)
 	CW_INT32(1, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_189_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* indirection */
-static const uint8_t cw_kinds_189_0_2[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x76, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* val */
 static inline bool cw_meets_ResTarget(const pgbind_ResTarget *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, indirection, true, false, 0, CW_KINDS(cw_kinds_189_0_1)) &&
-			CW_MEETS_NODE(m, val, false, false, 0, CW_KINDS(cw_kinds_189_0_2));
+			CW_MEETS_REPEATED_NODE(m, indirection, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -6289,14 +5745,12 @@ CW_BEGIN(ResTarget, 189)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_190_0_0[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* source */
 static inline bool cw_meets_MultiAssignRef(const pgbind_MultiAssignRef *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_NODE(m, source, false, false, 0, CW_KINDS(cw_kinds_190_0_0));
+		return true;
 	}
 }
 
@@ -6306,14 +5760,13 @@ CW_BEGIN(MultiAssignRef, 190)
 	CW_INT32(2, ncolumns, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_191_0_0[] = { 0x80, 0x00, 0x02, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* arg */
 static inline bool cw_meets_TypeCast(const pgbind_TypeCast *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, arg, true, false, 0, CW_KINDS(cw_kinds_191_0_0)) &&
+			CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS);
 	}
 }
@@ -6324,34 +5777,30 @@ CW_BEGIN(TypeCast, 191)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_192_0_0[] = { 0x80, 0x00, 0x02, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* arg */
-static const uint8_t cw_kinds_192_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* collname */
+static const uint8_t cw_kinds_192_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* collname */
 static inline bool cw_meets_CollateClause(const pgbind_CollateClause *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_192_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, collname, true, false, 0, CW_KINDS(cw_kinds_192_0_1));
 	}
 }
 
 CW_BEGIN(CollateClause, 192)
 	CW_NODE(0, arg, Node, -1)
-	CW_LEAVES(1, collname, Node, -1)
+	CW_REPEATED_NODE(1, collname, Node, -1)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_193_0_0[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* node */
-static const uint8_t cw_kinds_193_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* useOp */
+static const uint8_t cw_kinds_193_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* useOp */
 static inline bool cw_meets_SortBy(const pgbind_SortBy *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, node, false, false, 0, CW_KINDS(cw_kinds_193_0_0)) &&
 			CW_MEETS_REPEATED_NODE(m, useOp, true, false, 0, CW_KINDS(cw_kinds_193_0_3));
 	}
 }
@@ -6360,24 +5809,18 @@ CW_BEGIN(SortBy, 193)
 	CW_NODE(0, node, Node, -1)
 	CW_ENUM(1, sortby_dir, SortByDir, 2)
 	CW_ENUM(2, sortby_nulls, SortByNulls, 3)
-	CW_LEAVES(3, useOp, Node, -1)
+	CW_REPEATED_NODE(3, useOp, Node, -1)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_194_0_2[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* partitionClause */
-static const uint8_t cw_kinds_194_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* orderClause */
-static const uint8_t cw_kinds_194_0_5[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* startOffset */
-static const uint8_t cw_kinds_194_0_6[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* endOffset */
+static const uint8_t cw_kinds_194_0_3[] = { 0xfe, 0xff, 0xff, 0xff, 0xf7, 0xff, 0xff, 0xff, 0xfd, 0xef, 0xff, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x5f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0xbf, 0x76, }; /* orderClause */
 static inline bool cw_meets_WindowDef(const pgbind_WindowDef *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, partitionClause, false, false, 0, CW_KINDS(cw_kinds_194_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, orderClause, true, false, 0, CW_KINDS(cw_kinds_194_0_3)) &&
-			CW_MEETS_NODE(m, startOffset, false, false, 0, CW_KINDS(cw_kinds_194_0_5)) &&
-			CW_MEETS_NODE(m, endOffset, false, false, 0, CW_KINDS(cw_kinds_194_0_6));
+			CW_MEETS_REPEATED_NODE(m, orderClause, true, false, 0, CW_KINDS(cw_kinds_194_0_3));
 	}
 }
 
@@ -6392,7 +5835,7 @@ CW_BEGIN(WindowDef, 194)
 	CW_INT32(7, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_195_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* subquery */
+static const uint8_t cw_kinds_195_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* subquery */
 static inline bool cw_meets_RangeSubselect(const pgbind_RangeSubselect *m, Parent parent)
 {
 	(void)m;
@@ -6409,8 +5852,8 @@ CW_BEGIN(RangeSubselect, 195)
 	CW_MESSAGE(2, alias, Alias, 11)
 CW_END
 
-static const uint8_t cw_kinds_196_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, }; /* functions */
-static const uint8_t cw_kinds_196_0_5[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* coldeflist */
+static const uint8_t cw_kinds_196_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* functions */
+static const uint8_t cw_kinds_196_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0xa1, 0x7d, 0x3f, 0x14, 0x21, 0x44, 0x0a, 0xfc, 0x42, 0x05, 0x91, 0x71, 0x34, 0x04, 0xd8, 0x00, 0x40, 0x02, 0x21, 0x84, 0xf6, 0xd5, 0xfe, 0xe0, 0x3f, 0x70, }; /* coldeflist */
 static inline bool cw_meets_RangeFunction(const pgbind_RangeFunction *m, Parent parent)
 {
 	(void)m;
@@ -6431,10 +5874,8 @@ CW_BEGIN(RangeFunction, 196)
 	CW_REPEATED_NODE(5, coldeflist, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_197_0_0[] = { 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* relation */
-static const uint8_t cw_kinds_197_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* method */
-static const uint8_t cw_kinds_197_0_2[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* args */
-static const uint8_t cw_kinds_197_0_3[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* repeatable */
+static const uint8_t cw_kinds_197_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* relation */
+static const uint8_t cw_kinds_197_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* method */
 static inline bool cw_meets_RangeTableSample(const pgbind_RangeTableSample *m, Parent parent)
 {
 	(void)m;
@@ -6442,32 +5883,26 @@ static inline bool cw_meets_RangeTableSample(const pgbind_RangeTableSample *m, P
 	default:
 		return true &&
 			CW_MEETS_NODE(m, relation, true, false, 0, CW_KINDS(cw_kinds_197_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, method, true, false, 0, CW_KINDS(cw_kinds_197_0_1)) &&
-			CW_MEETS_REPEATED_NODE(m, args, false, false, 0, CW_KINDS(cw_kinds_197_0_2)) &&
-			CW_MEETS_NODE(m, repeatable, false, false, 0, CW_KINDS(cw_kinds_197_0_3));
+			CW_MEETS_REPEATED_NODE(m, method, true, false, 0, CW_KINDS(cw_kinds_197_0_1));
 	}
 }
 
 CW_BEGIN(RangeTableSample, 197)
 	CW_NODE(0, relation, Node, -1)
-	CW_LEAVES(1, method, Node, -1)
+	CW_REPEATED_NODE(1, method, Node, -1)
 	CW_REPEATED_NODE(2, args, Node, -1)
 	CW_NODE(3, repeatable, Node, -1)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_198_0_1[] = { 0x80, 0x00, 0x02, 0x88, 0x1e, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x70, 0x06, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* docexpr */
-static const uint8_t cw_kinds_198_0_2[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* rowexpr */
-static const uint8_t cw_kinds_198_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* namespaces */
-static const uint8_t cw_kinds_198_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* columns */
+static const uint8_t cw_kinds_198_0_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf1, 0xef, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xf1, 0xbb, 0x36, }; /* namespaces */
+static const uint8_t cw_kinds_198_0_4[] = { 0x7a, 0xff, 0xfd, 0x77, 0xe1, 0x7d, 0x3f, 0x38, 0x05, 0xec, 0x99, 0x65, 0xd4, 0xc3, 0xf5, 0x7f, 0xff, 0x99, 0xa8, 0x6d, 0x5a, 0x1d, 0x76, 0x2a, 0xf2, 0x55, 0xfe, 0xec, 0xbc, 0x36, }; /* columns */
 static inline bool cw_meets_RangeTableFunc(const pgbind_RangeTableFunc *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, docexpr, false, false, 0, CW_KINDS(cw_kinds_198_0_1)) &&
-			CW_MEETS_NODE(m, rowexpr, false, false, 0, CW_KINDS(cw_kinds_198_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, namespaces, true, false, 0, CW_KINDS(cw_kinds_198_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, columns, true, false, 0, CW_KINDS(cw_kinds_198_0_4));
 	}
@@ -6483,17 +5918,13 @@ CW_BEGIN(RangeTableFunc, 198)
 	CW_INT32(6, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_199_0_4[] = { 0x80, 0x00, 0x02, 0x88, 0x1e, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x26, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* colexpr */
-static const uint8_t cw_kinds_199_0_5[] = { 0x80, 0x00, 0x02, 0x88, 0x1e, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x26, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* coldefexpr */
 static inline bool cw_meets_RangeTableFuncCol(const pgbind_RangeTableFuncCol *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_STRING(m, colname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_NODE(m, colexpr, false, false, 0, CW_KINDS(cw_kinds_199_0_4)) &&
-			CW_MEETS_NODE(m, coldefexpr, false, false, 0, CW_KINDS(cw_kinds_199_0_5));
+			CW_MEETS_STRING(m, colname, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -6507,9 +5938,7 @@ CW_BEGIN(RangeTableFuncCol, 199)
 	CW_INT32(6, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_200_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* names */
-static const uint8_t cw_kinds_200_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x30, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, }; /* typmods */
-static const uint8_t cw_kinds_200_0_6[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, }; /* arrayBounds */
+static const uint8_t cw_kinds_200_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* names */
 static inline bool cw_meets_TypeName(const pgbind_TypeName *m, Parent parent)
 {
 	(void)m;
@@ -6517,24 +5946,24 @@ static inline bool cw_meets_TypeName(const pgbind_TypeName *m, Parent parent)
 	default:
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, names, true, false, 0, CW_KINDS(cw_kinds_200_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, typmods, true, false, 0, CW_KINDS(cw_kinds_200_0_4)) &&
-			CW_MEETS_REPEATED_NODE(m, arrayBounds, true, false, 0, CW_KINDS(cw_kinds_200_0_6));
+			CW_MEETS_REPEATED_NODE(m, typmods, true, false, 0, CW_NO_KINDS) &&
+			CW_MEETS_REPEATED_NODE(m, arrayBounds, true, false, 0, CW_NO_KINDS);
 	}
 }
 
 CW_BEGIN(TypeName, 200)
-	CW_LEAVES(0, names, Node, -1)
+	CW_REPEATED_NODE(0, names, Node, -1)
 	CW_UINT32(1, typeOid, _, -1)
 	CW_BOOL(2, setof, _, -1)
 	CW_BOOL(3, pct_type, _, -1)
 	CW_REPEATED_NODE(4, typmods, Node, -1)
 	CW_INT32(5, typemod, _, -1)
-	CW_LEAVES(6, arrayBounds, Node, -1)
+	CW_REPEATED_NODE(6, arrayBounds, Node, -1)
 	CW_INT32(7, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_201_0_15[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* constraints */
-static const uint8_t cw_kinds_201_0_16[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* fdwoptions */
+static const uint8_t cw_kinds_201_0_15[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xf4, 0x25, 0xfa, 0xe0, 0x38, 0x30, }; /* constraints */
+static const uint8_t cw_kinds_201_0_16[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* fdwoptions */
 static inline bool cw_meets_ColumnDef(const pgbind_ColumnDef *m, Parent parent)
 {
 	(void)m;
@@ -6567,17 +5996,15 @@ CW_BEGIN(ColumnDef, 201)
 	CW_INT32(17, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_202_0_1[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x46, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* expr */
-static const uint8_t cw_kinds_202_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* collation */
-static const uint8_t cw_kinds_202_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* opclass */
-static const uint8_t cw_kinds_202_0_5[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* opclassopts */
+static const uint8_t cw_kinds_202_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* collation */
+static const uint8_t cw_kinds_202_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opclass */
+static const uint8_t cw_kinds_202_0_5[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x68, 0xbe, 0xf9, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* opclassopts */
 static inline bool cw_meets_IndexElem(const pgbind_IndexElem *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(cw_kinds_202_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, collation, true, false, 0, CW_KINDS(cw_kinds_202_0_3)) &&
 			CW_MEETS_REPEATED_NODE(m, opclass, true, false, 0, CW_KINDS(cw_kinds_202_0_4)) &&
 			CW_MEETS_REPEATED_NODE(m, opclassopts, true, false, 0, CW_KINDS(cw_kinds_202_0_5));
@@ -6588,21 +6015,19 @@ CW_BEGIN(IndexElem, 202)
 	CW_STRING(0, name, _, -1)
 	CW_NODE(1, expr, Node, -1)
 	CW_STRING(2, indexcolname, _, -1)
-	CW_LEAVES(3, collation, Node, -1)
-	CW_LEAVES(4, opclass, Node, -1)
+	CW_REPEATED_NODE(3, collation, Node, -1)
+	CW_REPEATED_NODE(4, opclass, Node, -1)
 	CW_REPEATED_NODE(5, opclassopts, Node, -1)
 	CW_ENUM(6, ordering, SortByDir, 2)
 	CW_ENUM(7, nulls_ordering, SortByNulls, 3)
 CW_END
 
-static const uint8_t cw_kinds_203_0_1[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* expr */
 static inline bool cw_meets_StatsElem(const pgbind_StatsElem *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(cw_kinds_203_0_1));
+		return true;
 	}
 }
 
@@ -6611,19 +6036,17 @@ CW_BEGIN(StatsElem, 203)
 	CW_NODE(1, expr, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_204_0_6[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* raw_expr */
-static const uint8_t cw_kinds_204_0_10[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* keys */
-static const uint8_t cw_kinds_204_0_12[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, }; /* exclusions */
-static const uint8_t cw_kinds_204_0_13[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* options */
-static const uint8_t cw_kinds_204_0_20[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* fk_attrs */
-static const uint8_t cw_kinds_204_0_21[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* pk_attrs */
+static const uint8_t cw_kinds_204_0_10[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* keys */
+static const uint8_t cw_kinds_204_0_12[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* exclusions */
+static const uint8_t cw_kinds_204_0_13[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static const uint8_t cw_kinds_204_0_20[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* fk_attrs */
+static const uint8_t cw_kinds_204_0_21[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* pk_attrs */
 static inline bool cw_meets_Constraint(const pgbind_Constraint *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, raw_expr, false, false, 0, CW_KINDS(cw_kinds_204_0_6)) &&
 			CW_MEETS_REPEATED_NODE(m, keys, true, false, 0, CW_KINDS(cw_kinds_204_0_10)) &&
 			CW_MEETS_REPEATED_NODE(m, exclusions, true, false, 0, CW_KINDS(cw_kinds_204_0_12)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_204_0_13)) &&
@@ -6643,7 +6066,7 @@ CW_BEGIN(Constraint, 204)
 	CW_STRING(7, cooked_expr, _, -1)
 	CW_STRING(8, generated_when, _, -1)
 	CW_BOOL(9, nulls_not_distinct, _, -1)
-	CW_LEAVES(10, keys, Node, -1)
+	CW_REPEATED_NODE(10, keys, Node, -1)
 	CW_REPEATED_NODE(11, including, Node, -1)
 	CW_REPEATED_NODE(12, exclusions, Node, -1)
 	CW_REPEATED_NODE(13, options, Node, -1)
@@ -6653,8 +6076,8 @@ CW_BEGIN(Constraint, 204)
 	CW_STRING(17, access_method, _, -1)
 	CW_NODE(18, where_clause, Node, -1)
 	CW_MESSAGE(19, pktable, RangeVar, 12)
-	CW_LEAVES(20, fk_attrs, Node, -1)
-	CW_LEAVES(21, pk_attrs, Node, -1)
+	CW_REPEATED_NODE(20, fk_attrs, Node, -1)
+	CW_REPEATED_NODE(21, pk_attrs, Node, -1)
 	CW_STRING(22, fk_matchtype, _, -1)
 	CW_STRING(23, fk_upd_action, _, -1)
 	CW_STRING(24, fk_del_action, _, -1)
@@ -6665,7 +6088,7 @@ CW_BEGIN(Constraint, 204)
 	CW_BOOL(29, initially_valid, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_205_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0xc0, 0x4b, }; /* arg */
+static const uint8_t cw_kinds_205_0_2[] = { 0xfa, 0xff, 0xfc, 0x77, 0xe1, 0x7d, 0xff, 0x3b, 0xc5, 0x66, 0x9d, 0xef, 0xb7, 0xe3, 0xfd, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0xdf, 0xfe, 0xfd, 0xf3, 0x5d, 0xfe, 0xfd, 0xfb, 0x7f, }; /* arg */
 static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 {
 	(void)m;
@@ -6802,14 +6225,12 @@ CW_BEGIN(SortGroupClause, 210)
 	CW_BOOL(4, hashable, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_211_0_1[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x02, 0x04, 0x00, 0x00, 0x40, }; /* content */
 static inline bool cw_meets_GroupingSet(const pgbind_GroupingSet *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, content, false, false, 0, CW_KINDS(cw_kinds_211_0_1));
+		return true;
 	}
 }
 
@@ -6846,9 +6267,9 @@ CW_BEGIN(WindowClause, 212)
 	CW_BOOL(14, copiedOrder, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_213_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* objname */
-static const uint8_t cw_kinds_213_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* objargs */
-static const uint8_t cw_kinds_213_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, }; /* objfuncargs */
+static const uint8_t cw_kinds_213_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* objname */
+static const uint8_t cw_kinds_213_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0xff, 0x55, 0xe1, 0x43, 0x84, 0x90, 0x03, 0x08, 0x00, 0x80, 0x00, 0x00, 0x11, 0x08, 0x80, 0x42, 0x00, 0x50, 0xf4, 0x25, 0xfa, 0xe0, 0x3b, 0x30, }; /* objargs */
+static const uint8_t cw_kinds_213_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0xff, 0xd5, 0xe1, 0xc3, 0x84, 0xb0, 0x03, 0x08, 0x00, 0x80, 0x1f, 0x00, 0x17, 0x08, 0x80, 0x4e, 0x00, 0x50, 0xf0, 0xe5, 0xfb, 0xe0, 0x3b, 0x30, }; /* objfuncargs */
 static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m, Parent parent)
 {
 	(void)m;
@@ -6862,13 +6283,13 @@ static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m, Paren
 }
 
 CW_BEGIN(ObjectWithArgs, 213)
-	CW_LEAVES(0, objname, Node, -1)
+	CW_REPEATED_NODE(0, objname, Node, -1)
 	CW_REPEATED_NODE(1, objargs, Node, -1)
 	CW_REPEATED_NODE(2, objfuncargs, Node, -1)
 	CW_BOOL(3, args_unspecified, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_214_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* cols */
+static const uint8_t cw_kinds_214_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* cols */
 static inline bool cw_meets_AccessPriv(const pgbind_AccessPriv *m, Parent parent)
 {
 	(void)m;
@@ -6881,11 +6302,11 @@ static inline bool cw_meets_AccessPriv(const pgbind_AccessPriv *m, Parent parent
 
 CW_BEGIN(AccessPriv, 214)
 	CW_STRING(0, priv_name, _, -1)
-	CW_LEAVES(1, cols, Node, -1)
+	CW_REPEATED_NODE(1, cols, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_215_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* order_family */
-static const uint8_t cw_kinds_215_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* class_args */
+static const uint8_t cw_kinds_215_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* order_family */
+static const uint8_t cw_kinds_215_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0xff, 0x55, 0xe1, 0x43, 0x84, 0x90, 0x03, 0x08, 0x00, 0x80, 0x00, 0x00, 0x11, 0x08, 0x80, 0x42, 0x00, 0x50, 0xf0, 0x25, 0xfa, 0xe0, 0x3b, 0x30, }; /* class_args */
 static inline bool cw_meets_CreateOpClassItem(const pgbind_CreateOpClassItem *m, Parent parent)
 {
 	(void)m;
@@ -6901,7 +6322,7 @@ CW_BEGIN(CreateOpClassItem, 215)
 	CW_INT32(0, itemtype, _, -1)
 	CW_MESSAGE(1, name, ObjectWithArgs, 213)
 	CW_INT32(2, number, _, -1)
-	CW_LEAVES(3, order_family, Node, -1)
+	CW_REPEATED_NODE(3, order_family, Node, -1)
 	CW_REPEATED_NODE(4, class_args, Node, -1)
 	CW_MESSAGE(5, storedtype, TypeName, 200)
 CW_END
@@ -6922,15 +6343,13 @@ CW_BEGIN(TableLikeClause, 216)
 	CW_UINT32(2, relationOid, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_217_0_3[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* defexpr */
 static inline bool cw_meets_FunctionParameter(const pgbind_FunctionParameter *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_MESSAGE(m, argType, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_NODE(m, defexpr, false, false, 0, CW_KINDS(cw_kinds_217_0_3));
+			CW_MEETS_MESSAGE(m, argType, true, false, 0, CW_NO_KINDS);
 	}
 }
 
@@ -6941,7 +6360,7 @@ CW_BEGIN(FunctionParameter, 217)
 	CW_NODE(3, defexpr, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_218_0_0[] = { 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* lockedRels */
+static const uint8_t cw_kinds_218_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* lockedRels */
 static inline bool cw_meets_LockingClause(const pgbind_LockingClause *m, Parent parent)
 {
 	(void)m;
@@ -6974,14 +6393,12 @@ CW_BEGIN(RowMarkClause, 219)
 	CW_BOOL(3, pushedDown, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_220_0_1[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, }; /* expr */
 static inline bool cw_meets_XmlSerialize(const pgbind_XmlSerialize *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(cw_kinds_220_0_1)) &&
 			CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS);
 	}
 }
@@ -6993,7 +6410,7 @@ CW_BEGIN(XmlSerialize, 220)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_221_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, }; /* ctes */
+static const uint8_t cw_kinds_221_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe1, 0x38, 0x30, }; /* ctes */
 static inline bool cw_meets_WithClause(const pgbind_WithClause *m, Parent parent)
 {
 	(void)m;
@@ -7010,16 +6427,14 @@ CW_BEGIN(WithClause, 221)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_222_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* indexElems */
-static const uint8_t cw_kinds_222_0_1[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* whereClause */
+static const uint8_t cw_kinds_222_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x93, 0xf9, 0xff, 0xd5, 0xcd, 0x61, 0x80, 0x00, 0x20, 0x08, 0x06, 0x80, 0x00, 0x00, 0x30, 0x80, 0x01, 0x40, 0x00, 0x30, 0xfd, 0x85, 0xfa, 0xe1, 0x38, 0x30, }; /* indexElems */
 static inline bool cw_meets_InferClause(const pgbind_InferClause *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, indexElems, true, false, 0, CW_KINDS(cw_kinds_222_0_0)) &&
-			CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_222_0_1));
+			CW_MEETS_REPEATED_NODE(m, indexElems, true, false, 0, CW_KINDS(cw_kinds_222_0_0));
 	}
 }
 
@@ -7030,16 +6445,14 @@ CW_BEGIN(InferClause, 222)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_223_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* targetList */
-static const uint8_t cw_kinds_223_0_3[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* whereClause */
+static const uint8_t cw_kinds_223_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x12, 0x01, 0xe0, 0x80, 0x00, 0x10, 0x00, 0x90, 0x79, 0x80, 0x09, 0x08, 0x40, 0x88, 0x08, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* targetList */
 static inline bool cw_meets_OnConflictClause(const pgbind_OnConflictClause *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_223_0_2)) &&
-			CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_223_0_3));
+			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_223_0_2));
 	}
 }
 
@@ -7051,7 +6464,7 @@ CW_BEGIN(OnConflictClause, 223)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_224_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* search_col_list */
+static const uint8_t cw_kinds_224_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* search_col_list */
 static inline bool cw_meets_CTESearchClause(const pgbind_CTESearchClause *m, Parent parent)
 {
 	(void)m;
@@ -7064,15 +6477,13 @@ static inline bool cw_meets_CTESearchClause(const pgbind_CTESearchClause *m, Par
 }
 
 CW_BEGIN(CTESearchClause, 224)
-	CW_LEAVES(0, search_col_list, Node, -1)
+	CW_REPEATED_NODE(0, search_col_list, Node, -1)
 	CW_BOOL(1, search_breadth_first, _, -1)
 	CW_STRING(2, search_seq_column, _, -1)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_225_0_0[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* cycle_col_list */
-static const uint8_t cw_kinds_225_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, }; /* cycle_mark_value */
-static const uint8_t cw_kinds_225_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, }; /* cycle_mark_default */
+static const uint8_t cw_kinds_225_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* cycle_col_list */
 static inline bool cw_meets_CTECycleClause(const pgbind_CTECycleClause *m, Parent parent)
 {
 	(void)m;
@@ -7081,14 +6492,12 @@ static inline bool cw_meets_CTECycleClause(const pgbind_CTECycleClause *m, Paren
 		return true &&
 			CW_MEETS_REPEATED_NODE(m, cycle_col_list, true, false, 0, CW_KINDS(cw_kinds_225_0_0)) &&
 			CW_MEETS_STRING(m, cycle_mark_column, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_NODE(m, cycle_mark_value, false, false, 0, CW_KINDS(cw_kinds_225_0_2)) &&
-			CW_MEETS_NODE(m, cycle_mark_default, false, false, 0, CW_KINDS(cw_kinds_225_0_3)) &&
 			CW_MEETS_STRING(m, cycle_path_column, true, false, 0, CW_NO_KINDS);
 	}
 }
 
 CW_BEGIN(CTECycleClause, 225)
-	CW_LEAVES(0, cycle_col_list, Node, -1)
+	CW_REPEATED_NODE(0, cycle_col_list, Node, -1)
 	CW_STRING(1, cycle_mark_column, _, -1)
 	CW_NODE(2, cycle_mark_value, Node, -1)
 	CW_NODE(3, cycle_mark_default, Node, -1)
@@ -7100,8 +6509,7 @@ CW_BEGIN(CTECycleClause, 225)
 	CW_UINT32(9, cycle_mark_neop, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_226_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* aliascolnames */
-static const uint8_t cw_kinds_226_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xc0, 0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* ctequery */
+static const uint8_t cw_kinds_226_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* aliascolnames */
 static inline bool cw_meets_CommonTableExpr(const pgbind_CommonTableExpr *m, Parent parent)
 {
 	(void)m;
@@ -7110,13 +6518,13 @@ static inline bool cw_meets_CommonTableExpr(const pgbind_CommonTableExpr *m, Par
 		return true &&
 			CW_MEETS_STRING(m, ctename, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, aliascolnames, true, false, 0, CW_KINDS(cw_kinds_226_0_1)) &&
-			CW_MEETS_NODE(m, ctequery, true, false, 0, CW_KINDS(cw_kinds_226_0_3));
+			CW_MEETS_NODE(m, ctequery, true, false, 0, CW_NO_KINDS);
 	}
 }
 
 CW_BEGIN(CommonTableExpr, 226)
 	CW_STRING(0, ctename, _, -1)
-	CW_LEAVES(1, aliascolnames, Node, -1)
+	CW_REPEATED_NODE(1, aliascolnames, Node, -1)
 	CW_ENUM(2, ctematerialized, CTEMaterialize, 13)
 	CW_NODE(3, ctequery, Node, -1)
 	CW_MESSAGE(4, search_clause, CTESearchClause, 224)
@@ -7130,18 +6538,14 @@ CW_BEGIN(CommonTableExpr, 226)
 	CW_REPEATED_NODE(12, ctecolcollations, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_227_0_3[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* condition */
-static const uint8_t cw_kinds_227_0_4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, }; /* targetList */
-static const uint8_t cw_kinds_227_0_5[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* values */
+static const uint8_t cw_kinds_227_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x12, 0x01, 0xe0, 0x80, 0x00, 0x10, 0x00, 0x90, 0x79, 0x80, 0x09, 0x08, 0x40, 0x88, 0x08, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* targetList */
 static inline bool cw_meets_MergeWhenClause(const pgbind_MergeWhenClause *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, condition, false, false, 0, CW_KINDS(cw_kinds_227_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_227_0_4)) &&
-			CW_MEETS_REPEATED_NODE(m, values, false, false, 0, CW_KINDS(cw_kinds_227_0_5));
+			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_227_0_4));
 	}
 }
 
@@ -7185,16 +6589,14 @@ CW_BEGIN(TriggerTransition, 229)
 	CW_BOOL(2, isTable, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_230_0_1[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* expr */
-static const uint8_t cw_kinds_230_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* collation */
-static const uint8_t cw_kinds_230_0_3[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* opclass */
+static const uint8_t cw_kinds_230_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* collation */
+static const uint8_t cw_kinds_230_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opclass */
 static inline bool cw_meets_PartitionElem(const pgbind_PartitionElem *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
-			CW_MEETS_NODE(m, expr, false, false, 0, CW_KINDS(cw_kinds_230_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, collation, true, false, 0, CW_KINDS(cw_kinds_230_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, opclass, true, false, 0, CW_KINDS(cw_kinds_230_0_3));
 	}
@@ -7203,12 +6605,12 @@ static inline bool cw_meets_PartitionElem(const pgbind_PartitionElem *m, Parent 
 CW_BEGIN(PartitionElem, 230)
 	CW_STRING(0, name, _, -1)
 	CW_NODE(1, expr, Node, -1)
-	CW_LEAVES(2, collation, Node, -1)
-	CW_LEAVES(3, opclass, Node, -1)
+	CW_REPEATED_NODE(2, collation, Node, -1)
+	CW_REPEATED_NODE(3, opclass, Node, -1)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_231_0_1[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, }; /* partParams */
+static const uint8_t cw_kinds_231_0_1[] = { 0x7a, 0xf7, 0xfe, 0x6f, 0x93, 0xf9, 0xff, 0xd5, 0xc9, 0x41, 0xc0, 0x02, 0x30, 0x28, 0x02, 0xa0, 0x00, 0x42, 0x10, 0x82, 0x31, 0x40, 0x00, 0x01, 0xfd, 0x8d, 0xfa, 0xf1, 0x38, 0x30, }; /* partParams */
 static inline bool cw_meets_PartitionSpec(const pgbind_PartitionSpec *m, Parent parent)
 {
 	(void)m;
@@ -7226,18 +6628,12 @@ CW_BEGIN(PartitionSpec, 231)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_232_0_4[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* listdatums */
-static const uint8_t cw_kinds_232_0_5[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* lowerdatums */
-static const uint8_t cw_kinds_232_0_6[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* upperdatums */
 static inline bool cw_meets_PartitionBoundSpec(const pgbind_PartitionBoundSpec *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, listdatums, false, false, 0, CW_KINDS(cw_kinds_232_0_4)) &&
-			CW_MEETS_REPEATED_NODE(m, lowerdatums, false, false, 0, CW_KINDS(cw_kinds_232_0_5)) &&
-			CW_MEETS_REPEATED_NODE(m, upperdatums, false, false, 0, CW_KINDS(cw_kinds_232_0_6));
+		return true;
 	}
 }
 
@@ -7283,7 +6679,7 @@ CW_BEGIN(PartitionCmd, 234)
 	CW_BOOL(2, concurrent, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_235_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* va_cols */
+static const uint8_t cw_kinds_235_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* va_cols */
 static inline bool cw_meets_VacuumRelation(const pgbind_VacuumRelation *m, Parent parent)
 {
 	(void)m;
@@ -7298,7 +6694,7 @@ static inline bool cw_meets_VacuumRelation(const pgbind_VacuumRelation *m, Paren
 CW_BEGIN(VacuumRelation, 235)
 	CW_MESSAGE(0, relation, RangeVar, 12)
 	CW_UINT32(1, oid, _, -1)
-	CW_LEAVES(2, va_cols, Node, -1)
+	CW_REPEATED_NODE(2, va_cols, Node, -1)
 CW_END
 
 static inline bool cw_meets_PublicationObjSpec(const pgbind_PublicationObjSpec *m, Parent parent)
@@ -7317,8 +6713,7 @@ CW_BEGIN(PublicationObjSpec, 236)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_237_0_1[] = { 0x80, 0x00, 0x03, 0x88, 0x7e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x40, }; /* whereClause */
-static const uint8_t cw_kinds_237_0_2[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, }; /* columns */
+static const uint8_t cw_kinds_237_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* columns */
 static inline bool cw_meets_PublicationTable(const pgbind_PublicationTable *m, Parent parent)
 {
 	(void)m;
@@ -7326,7 +6721,6 @@ static inline bool cw_meets_PublicationTable(const pgbind_PublicationTable *m, P
 	default:
 		return true &&
 			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_NODE(m, whereClause, false, false, 0, CW_KINDS(cw_kinds_237_0_1)) &&
 			CW_MEETS_REPEATED_NODE(m, columns, true, false, 0, CW_KINDS(cw_kinds_237_0_2));
 	}
 }
@@ -7334,7 +6728,7 @@ static inline bool cw_meets_PublicationTable(const pgbind_PublicationTable *m, P
 CW_BEGIN(PublicationTable, 237)
 	CW_MESSAGE(0, relation, RangeVar, 12)
 	CW_NODE(1, whereClause, Node, -1)
-	CW_LEAVES(2, columns, Node, -1)
+	CW_REPEATED_NODE(2, columns, Node, -1)
 CW_END
 
 static inline bool cw_meets_InlineCodeBlock(const pgbind_InlineCodeBlock *m, Parent parent)
