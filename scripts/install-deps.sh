@@ -13,13 +13,15 @@ check_only=false
 # (check-format lists the C files with it); build and generate: the next six; tests: pkg-config
 # (install test), jq (JSON output), valgrind, clang with its runtime (libFuzzer and sanitizers),
 # clang-format (make check-format); the Rust crate (targets/rust): Debian's rustc and cargo, the
-# crates prost, prost-build, bindgen and cc as Debian packages them (an offline directory registry),
+# crates prost, prost-build, bindgen, cc and serde, serde_derive, serde_json (pg_query.rs's API) as
+# Debian packages them (an offline directory registry),
 # protoc for prost-build; protoc-c for the benchmark's protobuf-c baseline on a libpg_query built
 # with upb (18), which installs no C message types; the Go module (targets/go): Debian's Go 1.19,
 # protobuf-go and protoc-gen-go; zip for make dist (the Go module proxy's zip).
 PACKAGES="gcc libc6-dev git libpg-query-dev postgresql-server-dev-15 postgresql-15 libclang-dev libjansson-dev libprotobuf-c-dev
 	pkg-config jq valgrind clang libclang-rt-14-dev clang-format
 	rustc cargo librust-prost-dev librust-prost-build-dev librust-bindgen-dev librust-cc-dev protobuf-compiler
+	librust-serde-dev librust-serde-derive-dev librust-serde-json-dev
 	protobuf-c-compiler golang-go golang-google-protobuf-dev protoc-gen-go zip"
 
 missing=""

@@ -541,6 +541,8 @@ if [ -n "$DEBIAN_SQL" ]; then
 fi
 step "Rust pg_query module: pg_query.rs's API, known answers from its documented behaviour" \
 	cargo_counts sh -c "cd targets/rust && $CARGO_RUN test --release --test pg_query"
+step "Rust porting proof: every public item of pg_query.rs 6.1's API by name and signature, and what was added for it" \
+	cargo_counts sh -c "cd targets/rust && $CARGO_RUN test --release --test porting_api"
 step "Rust example ported from pg_query.rs (examples/porting.rs: its use line changed) runs" \
 	sh -c "cd targets/rust && $CARGO_RUN run --release --example porting | grep -q '^rewritten: .*archive.customers'"
 

@@ -178,8 +178,10 @@ fn main() {
         fail("protoc not found: install Debian's protobuf-compiler (or set PROTOC)");
     }
     let proto_dir = proto.parent().unwrap().to_path_buf();
+    // Every message, oneof and enum derives serde::Serialize, as pg_query.rs's do.
     prost_build::Config::new()
         .out_dir(&out_dir)
+        .type_attribute(".", "#[derive(serde::Serialize)]")
         .compile_protos(&[&proto], &[&proto_dir])
         .unwrap_or_else(|e| fail(&format!("prost-build on {}: {}", proto.display(), e)));
 
@@ -197,7 +199,7 @@ fn main() {
         .clang_arg(format!("-I{}", generated.display()))
         .clang_arg(format!("-I{}", pq.header.parent().unwrap().display()))
         .allowlist_function("pgbind_.*")
-        .allowlist_function("pg_query_(parse_protobuf|free_protobuf_parse_result|deparse_protobuf|free_deparse_result|fingerprint|free_fingerprint_result|split_with_parser|split_with_scanner|free_split_result|parse|free_parse_result|raw_parse|free_raw_parse_result|scan|free_scan_result|normalize|free_normalize_result)")
+        .allowlist_function("pg_query_(parse_plpgsql|free_plpgsql_parse_result|parse_protobuf|free_protobuf_parse_result|deparse_protobuf|free_deparse_result|fingerprint|free_fingerprint_result|split_with_parser|split_with_scanner|free_split_result|parse|free_parse_result|raw_parse|free_raw_parse_result|scan|free_scan_result|normalize|free_normalize_result)")
         .allowlist_type("pgbind_.*")
         .allowlist_var("pgbind_.*")
         .allowlist_var("PGBIND_.*")

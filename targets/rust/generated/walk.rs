@@ -2229,6 +2229,16 @@ impl NodeKind for pb::Alias {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::Alias {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::Alias(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::Alias(self)
     }
 }
@@ -2240,6 +2250,16 @@ impl NodeKind for pb::RangeVar {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RangeVar {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RangeVar(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RangeVar(self)
     }
 }
@@ -2251,6 +2271,16 @@ impl NodeKind for pb::TableFunc {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::TableFunc {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::TableFunc(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::TableFunc(self)
     }
 }
@@ -2262,6 +2292,16 @@ impl NodeKind for pb::Var {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::Var {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::Var(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::Var(self)
     }
 }
@@ -2273,6 +2313,16 @@ impl NodeKind for pb::Param {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::Param {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::Param(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::Param(self)
     }
 }
@@ -2284,6 +2334,16 @@ impl NodeKind for pb::Aggref {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::Aggref {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::Aggref(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::Aggref(self)
     }
 }
@@ -2295,6 +2355,16 @@ impl NodeKind for pb::GroupingFunc {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::GroupingFunc {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::GroupingFunc(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::GroupingFunc(self)
     }
 }
@@ -2306,6 +2376,16 @@ impl NodeKind for pb::WindowFunc {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::WindowFunc {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::WindowFunc(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::WindowFunc(self)
     }
 }
@@ -2317,6 +2397,16 @@ impl NodeKind for pb::SubscriptingRef {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::SubscriptingRef {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::SubscriptingRef(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::SubscriptingRef(self)
     }
 }
@@ -2328,6 +2418,16 @@ impl NodeKind for pb::FuncExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::FuncExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::FuncExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::FuncExpr(self)
     }
 }
@@ -2339,6 +2439,16 @@ impl NodeKind for pb::NamedArgExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::NamedArgExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::NamedArgExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::NamedArgExpr(self)
     }
 }
@@ -2350,6 +2460,16 @@ impl NodeKind for pb::OpExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::OpExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::OpExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::OpExpr(self)
     }
 }
@@ -2361,6 +2481,16 @@ impl NodeKind for pb::DistinctExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::DistinctExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::DistinctExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::DistinctExpr(self)
     }
 }
@@ -2372,6 +2502,16 @@ impl NodeKind for pb::NullIfExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::NullIfExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::NullIfExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::NullIfExpr(self)
     }
 }
@@ -2383,6 +2523,16 @@ impl NodeKind for pb::ScalarArrayOpExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ScalarArrayOpExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ScalarArrayOpExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ScalarArrayOpExpr(self)
     }
 }
@@ -2394,6 +2544,16 @@ impl NodeKind for pb::BoolExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::BoolExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::BoolExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::BoolExpr(self)
     }
 }
@@ -2405,6 +2565,16 @@ impl NodeKind for pb::SubLink {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::SubLink {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::SubLink(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::SubLink(self)
     }
 }
@@ -2416,6 +2586,16 @@ impl NodeKind for pb::SubPlan {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::SubPlan {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::SubPlan(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::SubPlan(self)
     }
 }
@@ -2427,6 +2607,16 @@ impl NodeKind for pb::AlternativeSubPlan {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlternativeSubPlan {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlternativeSubPlan(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlternativeSubPlan(self)
     }
 }
@@ -2438,6 +2628,16 @@ impl NodeKind for pb::FieldSelect {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::FieldSelect {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::FieldSelect(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::FieldSelect(self)
     }
 }
@@ -2449,6 +2649,16 @@ impl NodeKind for pb::FieldStore {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::FieldStore {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::FieldStore(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::FieldStore(self)
     }
 }
@@ -2460,6 +2670,16 @@ impl NodeKind for pb::RelabelType {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RelabelType {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RelabelType(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RelabelType(self)
     }
 }
@@ -2471,6 +2691,16 @@ impl NodeKind for pb::CoerceViaIo {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CoerceViaIo {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CoerceViaIo(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CoerceViaIo(self)
     }
 }
@@ -2482,6 +2712,16 @@ impl NodeKind for pb::ArrayCoerceExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ArrayCoerceExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ArrayCoerceExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ArrayCoerceExpr(self)
     }
 }
@@ -2493,6 +2733,16 @@ impl NodeKind for pb::ConvertRowtypeExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ConvertRowtypeExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ConvertRowtypeExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ConvertRowtypeExpr(self)
     }
 }
@@ -2504,6 +2754,16 @@ impl NodeKind for pb::CollateExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CollateExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CollateExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CollateExpr(self)
     }
 }
@@ -2515,6 +2775,16 @@ impl NodeKind for pb::CaseExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CaseExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CaseExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CaseExpr(self)
     }
 }
@@ -2526,6 +2796,16 @@ impl NodeKind for pb::CaseWhen {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CaseWhen {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CaseWhen(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CaseWhen(self)
     }
 }
@@ -2537,6 +2817,16 @@ impl NodeKind for pb::CaseTestExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CaseTestExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CaseTestExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CaseTestExpr(self)
     }
 }
@@ -2548,6 +2838,16 @@ impl NodeKind for pb::ArrayExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ArrayExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ArrayExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ArrayExpr(self)
     }
 }
@@ -2559,6 +2859,16 @@ impl NodeKind for pb::RowExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RowExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RowExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RowExpr(self)
     }
 }
@@ -2570,6 +2880,16 @@ impl NodeKind for pb::RowCompareExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RowCompareExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RowCompareExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RowCompareExpr(self)
     }
 }
@@ -2581,6 +2901,16 @@ impl NodeKind for pb::CoalesceExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CoalesceExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CoalesceExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CoalesceExpr(self)
     }
 }
@@ -2592,6 +2922,16 @@ impl NodeKind for pb::MinMaxExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::MinMaxExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::MinMaxExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::MinMaxExpr(self)
     }
 }
@@ -2603,6 +2943,16 @@ impl NodeKind for pb::SqlValueFunction {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::SqlValueFunction {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::SqlvalueFunction(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::SqlvalueFunction(self)
     }
 }
@@ -2614,6 +2964,16 @@ impl NodeKind for pb::XmlExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::XmlExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::XmlExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::XmlExpr(self)
     }
 }
@@ -2625,6 +2985,16 @@ impl NodeKind for pb::NullTest {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::NullTest {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::NullTest(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::NullTest(self)
     }
 }
@@ -2636,6 +3006,16 @@ impl NodeKind for pb::BooleanTest {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::BooleanTest {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::BooleanTest(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::BooleanTest(self)
     }
 }
@@ -2647,6 +3027,16 @@ impl NodeKind for pb::CoerceToDomain {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CoerceToDomain {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CoerceToDomain(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CoerceToDomain(self)
     }
 }
@@ -2658,6 +3048,16 @@ impl NodeKind for pb::CoerceToDomainValue {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CoerceToDomainValue {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CoerceToDomainValue(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CoerceToDomainValue(self)
     }
 }
@@ -2669,6 +3069,16 @@ impl NodeKind for pb::SetToDefault {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::SetToDefault {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::SetToDefault(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::SetToDefault(self)
     }
 }
@@ -2680,6 +3090,16 @@ impl NodeKind for pb::CurrentOfExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CurrentOfExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CurrentOfExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CurrentOfExpr(self)
     }
 }
@@ -2691,6 +3111,16 @@ impl NodeKind for pb::NextValueExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::NextValueExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::NextValueExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::NextValueExpr(self)
     }
 }
@@ -2702,6 +3132,16 @@ impl NodeKind for pb::InferenceElem {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::InferenceElem {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::InferenceElem(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::InferenceElem(self)
     }
 }
@@ -2713,6 +3153,16 @@ impl NodeKind for pb::TargetEntry {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::TargetEntry {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::TargetEntry(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::TargetEntry(self)
     }
 }
@@ -2724,6 +3174,16 @@ impl NodeKind for pb::RangeTblRef {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RangeTblRef {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RangeTblRef(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RangeTblRef(self)
     }
 }
@@ -2735,6 +3195,16 @@ impl NodeKind for pb::JoinExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::JoinExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::JoinExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::JoinExpr(self)
     }
 }
@@ -2746,6 +3216,16 @@ impl NodeKind for pb::FromExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::FromExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::FromExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::FromExpr(self)
     }
 }
@@ -2757,6 +3237,16 @@ impl NodeKind for pb::OnConflictExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::OnConflictExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::OnConflictExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::OnConflictExpr(self)
     }
 }
@@ -2768,6 +3258,16 @@ impl NodeKind for pb::IntoClause {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::IntoClause {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::IntoClause(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::IntoClause(self)
     }
 }
@@ -2779,6 +3279,16 @@ impl NodeKind for pb::MergeAction {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::MergeAction {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::MergeAction(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::MergeAction(self)
     }
 }
@@ -2790,6 +3300,16 @@ impl NodeKind for pb::RawStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RawStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RawStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RawStmt(self)
     }
 }
@@ -2801,6 +3321,16 @@ impl NodeKind for pb::Query {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::Query {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::Query(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::Query(self)
     }
 }
@@ -2812,6 +3342,16 @@ impl NodeKind for pb::InsertStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::InsertStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::InsertStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::InsertStmt(self)
     }
 }
@@ -2823,6 +3363,16 @@ impl NodeKind for pb::DeleteStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::DeleteStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::DeleteStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::DeleteStmt(self)
     }
 }
@@ -2834,6 +3384,16 @@ impl NodeKind for pb::UpdateStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::UpdateStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::UpdateStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::UpdateStmt(self)
     }
 }
@@ -2845,6 +3405,16 @@ impl NodeKind for pb::MergeStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::MergeStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::MergeStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::MergeStmt(self)
     }
 }
@@ -2856,6 +3426,16 @@ impl NodeKind for pb::SelectStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::SelectStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::SelectStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::SelectStmt(self)
     }
 }
@@ -2867,6 +3447,16 @@ impl NodeKind for pb::ReturnStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ReturnStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ReturnStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ReturnStmt(self)
     }
 }
@@ -2878,6 +3468,16 @@ impl NodeKind for pb::PlAssignStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::PlAssignStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::PlassignStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::PlassignStmt(self)
     }
 }
@@ -2889,6 +3489,16 @@ impl NodeKind for pb::AlterTableStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterTableStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterTableStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterTableStmt(self)
     }
 }
@@ -2900,6 +3510,16 @@ impl NodeKind for pb::AlterTableCmd {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterTableCmd {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterTableCmd(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterTableCmd(self)
     }
 }
@@ -2911,6 +3531,16 @@ impl NodeKind for pb::AlterDomainStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterDomainStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterDomainStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterDomainStmt(self)
     }
 }
@@ -2922,6 +3552,16 @@ impl NodeKind for pb::SetOperationStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::SetOperationStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::SetOperationStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::SetOperationStmt(self)
     }
 }
@@ -2933,6 +3573,16 @@ impl NodeKind for pb::GrantStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::GrantStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::GrantStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::GrantStmt(self)
     }
 }
@@ -2944,6 +3594,16 @@ impl NodeKind for pb::GrantRoleStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::GrantRoleStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::GrantRoleStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::GrantRoleStmt(self)
     }
 }
@@ -2955,6 +3615,16 @@ impl NodeKind for pb::AlterDefaultPrivilegesStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterDefaultPrivilegesStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterDefaultPrivilegesStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterDefaultPrivilegesStmt(self)
     }
 }
@@ -2966,6 +3636,16 @@ impl NodeKind for pb::ClosePortalStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ClosePortalStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ClosePortalStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ClosePortalStmt(self)
     }
 }
@@ -2977,6 +3657,16 @@ impl NodeKind for pb::ClusterStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ClusterStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ClusterStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ClusterStmt(self)
     }
 }
@@ -2988,6 +3678,16 @@ impl NodeKind for pb::CopyStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CopyStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CopyStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CopyStmt(self)
     }
 }
@@ -2999,6 +3699,16 @@ impl NodeKind for pb::CreateStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateStmt(self)
     }
 }
@@ -3010,6 +3720,16 @@ impl NodeKind for pb::DefineStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::DefineStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::DefineStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::DefineStmt(self)
     }
 }
@@ -3021,6 +3741,16 @@ impl NodeKind for pb::DropStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::DropStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::DropStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::DropStmt(self)
     }
 }
@@ -3032,6 +3762,16 @@ impl NodeKind for pb::TruncateStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::TruncateStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::TruncateStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::TruncateStmt(self)
     }
 }
@@ -3043,6 +3783,16 @@ impl NodeKind for pb::CommentStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CommentStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CommentStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CommentStmt(self)
     }
 }
@@ -3054,6 +3804,16 @@ impl NodeKind for pb::FetchStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::FetchStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::FetchStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::FetchStmt(self)
     }
 }
@@ -3065,6 +3825,16 @@ impl NodeKind for pb::IndexStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::IndexStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::IndexStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::IndexStmt(self)
     }
 }
@@ -3076,6 +3846,16 @@ impl NodeKind for pb::CreateFunctionStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateFunctionStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateFunctionStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateFunctionStmt(self)
     }
 }
@@ -3087,6 +3867,16 @@ impl NodeKind for pb::AlterFunctionStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterFunctionStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterFunctionStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterFunctionStmt(self)
     }
 }
@@ -3098,6 +3888,16 @@ impl NodeKind for pb::DoStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::DoStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::DoStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::DoStmt(self)
     }
 }
@@ -3109,6 +3909,16 @@ impl NodeKind for pb::RenameStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RenameStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RenameStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RenameStmt(self)
     }
 }
@@ -3120,6 +3930,16 @@ impl NodeKind for pb::RuleStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RuleStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RuleStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RuleStmt(self)
     }
 }
@@ -3131,6 +3951,16 @@ impl NodeKind for pb::NotifyStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::NotifyStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::NotifyStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::NotifyStmt(self)
     }
 }
@@ -3142,6 +3972,16 @@ impl NodeKind for pb::ListenStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ListenStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ListenStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ListenStmt(self)
     }
 }
@@ -3153,6 +3993,16 @@ impl NodeKind for pb::UnlistenStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::UnlistenStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::UnlistenStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::UnlistenStmt(self)
     }
 }
@@ -3164,6 +4014,16 @@ impl NodeKind for pb::TransactionStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::TransactionStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::TransactionStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::TransactionStmt(self)
     }
 }
@@ -3175,6 +4035,16 @@ impl NodeKind for pb::ViewStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ViewStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ViewStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ViewStmt(self)
     }
 }
@@ -3186,6 +4056,16 @@ impl NodeKind for pb::LoadStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::LoadStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::LoadStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::LoadStmt(self)
     }
 }
@@ -3197,6 +4077,16 @@ impl NodeKind for pb::CreateDomainStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateDomainStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateDomainStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateDomainStmt(self)
     }
 }
@@ -3208,6 +4098,16 @@ impl NodeKind for pb::CreatedbStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreatedbStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreatedbStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreatedbStmt(self)
     }
 }
@@ -3219,6 +4119,16 @@ impl NodeKind for pb::DropdbStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::DropdbStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::DropdbStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::DropdbStmt(self)
     }
 }
@@ -3230,6 +4140,16 @@ impl NodeKind for pb::VacuumStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::VacuumStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::VacuumStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::VacuumStmt(self)
     }
 }
@@ -3241,6 +4161,16 @@ impl NodeKind for pb::ExplainStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ExplainStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ExplainStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ExplainStmt(self)
     }
 }
@@ -3252,6 +4182,16 @@ impl NodeKind for pb::CreateTableAsStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateTableAsStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateTableAsStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateTableAsStmt(self)
     }
 }
@@ -3263,6 +4203,16 @@ impl NodeKind for pb::CreateSeqStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateSeqStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateSeqStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateSeqStmt(self)
     }
 }
@@ -3274,6 +4224,16 @@ impl NodeKind for pb::AlterSeqStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterSeqStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterSeqStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterSeqStmt(self)
     }
 }
@@ -3285,6 +4245,16 @@ impl NodeKind for pb::VariableSetStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::VariableSetStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::VariableSetStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::VariableSetStmt(self)
     }
 }
@@ -3296,6 +4266,16 @@ impl NodeKind for pb::VariableShowStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::VariableShowStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::VariableShowStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::VariableShowStmt(self)
     }
 }
@@ -3307,6 +4287,16 @@ impl NodeKind for pb::DiscardStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::DiscardStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::DiscardStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::DiscardStmt(self)
     }
 }
@@ -3318,6 +4308,16 @@ impl NodeKind for pb::CreateTrigStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateTrigStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateTrigStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateTrigStmt(self)
     }
 }
@@ -3329,6 +4329,16 @@ impl NodeKind for pb::CreatePLangStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreatePLangStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreatePlangStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreatePlangStmt(self)
     }
 }
@@ -3340,6 +4350,16 @@ impl NodeKind for pb::CreateRoleStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateRoleStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateRoleStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateRoleStmt(self)
     }
 }
@@ -3351,6 +4371,16 @@ impl NodeKind for pb::AlterRoleStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterRoleStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterRoleStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterRoleStmt(self)
     }
 }
@@ -3362,6 +4392,16 @@ impl NodeKind for pb::DropRoleStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::DropRoleStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::DropRoleStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::DropRoleStmt(self)
     }
 }
@@ -3373,6 +4413,16 @@ impl NodeKind for pb::LockStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::LockStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::LockStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::LockStmt(self)
     }
 }
@@ -3384,6 +4434,16 @@ impl NodeKind for pb::ConstraintsSetStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ConstraintsSetStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ConstraintsSetStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ConstraintsSetStmt(self)
     }
 }
@@ -3395,6 +4455,16 @@ impl NodeKind for pb::ReindexStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ReindexStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ReindexStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ReindexStmt(self)
     }
 }
@@ -3406,6 +4476,16 @@ impl NodeKind for pb::CheckPointStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CheckPointStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CheckPointStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CheckPointStmt(self)
     }
 }
@@ -3417,6 +4497,16 @@ impl NodeKind for pb::CreateSchemaStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateSchemaStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateSchemaStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateSchemaStmt(self)
     }
 }
@@ -3428,6 +4518,16 @@ impl NodeKind for pb::AlterDatabaseStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterDatabaseStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterDatabaseStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterDatabaseStmt(self)
     }
 }
@@ -3439,6 +4539,16 @@ impl NodeKind for pb::AlterDatabaseRefreshCollStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterDatabaseRefreshCollStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterDatabaseRefreshCollStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterDatabaseRefreshCollStmt(self)
     }
 }
@@ -3450,6 +4560,16 @@ impl NodeKind for pb::AlterDatabaseSetStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterDatabaseSetStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterDatabaseSetStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterDatabaseSetStmt(self)
     }
 }
@@ -3461,6 +4581,16 @@ impl NodeKind for pb::AlterRoleSetStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterRoleSetStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterRoleSetStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterRoleSetStmt(self)
     }
 }
@@ -3472,6 +4602,16 @@ impl NodeKind for pb::CreateConversionStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateConversionStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateConversionStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateConversionStmt(self)
     }
 }
@@ -3483,6 +4623,16 @@ impl NodeKind for pb::CreateCastStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateCastStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateCastStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateCastStmt(self)
     }
 }
@@ -3494,6 +4644,16 @@ impl NodeKind for pb::CreateOpClassStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateOpClassStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateOpClassStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateOpClassStmt(self)
     }
 }
@@ -3505,6 +4665,16 @@ impl NodeKind for pb::CreateOpFamilyStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateOpFamilyStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateOpFamilyStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateOpFamilyStmt(self)
     }
 }
@@ -3516,6 +4686,16 @@ impl NodeKind for pb::AlterOpFamilyStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterOpFamilyStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterOpFamilyStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterOpFamilyStmt(self)
     }
 }
@@ -3527,6 +4707,16 @@ impl NodeKind for pb::PrepareStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::PrepareStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::PrepareStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::PrepareStmt(self)
     }
 }
@@ -3538,6 +4728,16 @@ impl NodeKind for pb::ExecuteStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ExecuteStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ExecuteStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ExecuteStmt(self)
     }
 }
@@ -3549,6 +4749,16 @@ impl NodeKind for pb::DeallocateStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::DeallocateStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::DeallocateStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::DeallocateStmt(self)
     }
 }
@@ -3560,6 +4770,16 @@ impl NodeKind for pb::DeclareCursorStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::DeclareCursorStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::DeclareCursorStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::DeclareCursorStmt(self)
     }
 }
@@ -3571,6 +4791,16 @@ impl NodeKind for pb::CreateTableSpaceStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateTableSpaceStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateTableSpaceStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateTableSpaceStmt(self)
     }
 }
@@ -3582,6 +4812,16 @@ impl NodeKind for pb::DropTableSpaceStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::DropTableSpaceStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::DropTableSpaceStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::DropTableSpaceStmt(self)
     }
 }
@@ -3593,6 +4833,16 @@ impl NodeKind for pb::AlterObjectDependsStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterObjectDependsStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterObjectDependsStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterObjectDependsStmt(self)
     }
 }
@@ -3604,6 +4854,16 @@ impl NodeKind for pb::AlterObjectSchemaStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterObjectSchemaStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterObjectSchemaStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterObjectSchemaStmt(self)
     }
 }
@@ -3615,6 +4875,16 @@ impl NodeKind for pb::AlterOwnerStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterOwnerStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterOwnerStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterOwnerStmt(self)
     }
 }
@@ -3626,6 +4896,16 @@ impl NodeKind for pb::AlterOperatorStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterOperatorStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterOperatorStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterOperatorStmt(self)
     }
 }
@@ -3637,6 +4917,16 @@ impl NodeKind for pb::AlterTypeStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterTypeStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterTypeStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterTypeStmt(self)
     }
 }
@@ -3648,6 +4938,16 @@ impl NodeKind for pb::DropOwnedStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::DropOwnedStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::DropOwnedStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::DropOwnedStmt(self)
     }
 }
@@ -3659,6 +4959,16 @@ impl NodeKind for pb::ReassignOwnedStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ReassignOwnedStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ReassignOwnedStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ReassignOwnedStmt(self)
     }
 }
@@ -3670,6 +4980,16 @@ impl NodeKind for pb::CompositeTypeStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CompositeTypeStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CompositeTypeStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CompositeTypeStmt(self)
     }
 }
@@ -3681,6 +5001,16 @@ impl NodeKind for pb::CreateEnumStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateEnumStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateEnumStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateEnumStmt(self)
     }
 }
@@ -3692,6 +5022,16 @@ impl NodeKind for pb::CreateRangeStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateRangeStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateRangeStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateRangeStmt(self)
     }
 }
@@ -3703,6 +5043,16 @@ impl NodeKind for pb::AlterEnumStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterEnumStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterEnumStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterEnumStmt(self)
     }
 }
@@ -3714,6 +5064,16 @@ impl NodeKind for pb::AlterTsDictionaryStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterTsDictionaryStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterTsdictionaryStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterTsdictionaryStmt(self)
     }
 }
@@ -3725,6 +5085,16 @@ impl NodeKind for pb::AlterTsConfigurationStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterTsConfigurationStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterTsconfigurationStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterTsconfigurationStmt(self)
     }
 }
@@ -3736,6 +5106,16 @@ impl NodeKind for pb::CreateFdwStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateFdwStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateFdwStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateFdwStmt(self)
     }
 }
@@ -3747,6 +5127,16 @@ impl NodeKind for pb::AlterFdwStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterFdwStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterFdwStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterFdwStmt(self)
     }
 }
@@ -3758,6 +5148,16 @@ impl NodeKind for pb::CreateForeignServerStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateForeignServerStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateForeignServerStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateForeignServerStmt(self)
     }
 }
@@ -3769,6 +5169,16 @@ impl NodeKind for pb::AlterForeignServerStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterForeignServerStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterForeignServerStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterForeignServerStmt(self)
     }
 }
@@ -3780,6 +5190,16 @@ impl NodeKind for pb::CreateUserMappingStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateUserMappingStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateUserMappingStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateUserMappingStmt(self)
     }
 }
@@ -3791,6 +5211,16 @@ impl NodeKind for pb::AlterUserMappingStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterUserMappingStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterUserMappingStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterUserMappingStmt(self)
     }
 }
@@ -3802,6 +5232,16 @@ impl NodeKind for pb::DropUserMappingStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::DropUserMappingStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::DropUserMappingStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::DropUserMappingStmt(self)
     }
 }
@@ -3813,6 +5253,16 @@ impl NodeKind for pb::AlterTableSpaceOptionsStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterTableSpaceOptionsStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterTableSpaceOptionsStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterTableSpaceOptionsStmt(self)
     }
 }
@@ -3824,6 +5274,16 @@ impl NodeKind for pb::AlterTableMoveAllStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterTableMoveAllStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterTableMoveAllStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterTableMoveAllStmt(self)
     }
 }
@@ -3835,6 +5295,16 @@ impl NodeKind for pb::SecLabelStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::SecLabelStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::SecLabelStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::SecLabelStmt(self)
     }
 }
@@ -3846,6 +5316,16 @@ impl NodeKind for pb::CreateForeignTableStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateForeignTableStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateForeignTableStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateForeignTableStmt(self)
     }
 }
@@ -3857,6 +5337,16 @@ impl NodeKind for pb::ImportForeignSchemaStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ImportForeignSchemaStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ImportForeignSchemaStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ImportForeignSchemaStmt(self)
     }
 }
@@ -3868,6 +5358,16 @@ impl NodeKind for pb::CreateExtensionStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateExtensionStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateExtensionStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateExtensionStmt(self)
     }
 }
@@ -3879,6 +5379,16 @@ impl NodeKind for pb::AlterExtensionStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterExtensionStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterExtensionStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterExtensionStmt(self)
     }
 }
@@ -3890,6 +5400,16 @@ impl NodeKind for pb::AlterExtensionContentsStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterExtensionContentsStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterExtensionContentsStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterExtensionContentsStmt(self)
     }
 }
@@ -3901,6 +5421,16 @@ impl NodeKind for pb::CreateEventTrigStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateEventTrigStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateEventTrigStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateEventTrigStmt(self)
     }
 }
@@ -3912,6 +5442,16 @@ impl NodeKind for pb::AlterEventTrigStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterEventTrigStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterEventTrigStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterEventTrigStmt(self)
     }
 }
@@ -3923,6 +5463,16 @@ impl NodeKind for pb::RefreshMatViewStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RefreshMatViewStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RefreshMatViewStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RefreshMatViewStmt(self)
     }
 }
@@ -3934,6 +5484,16 @@ impl NodeKind for pb::ReplicaIdentityStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ReplicaIdentityStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ReplicaIdentityStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ReplicaIdentityStmt(self)
     }
 }
@@ -3945,6 +5505,16 @@ impl NodeKind for pb::AlterSystemStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterSystemStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterSystemStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterSystemStmt(self)
     }
 }
@@ -3956,6 +5526,16 @@ impl NodeKind for pb::CreatePolicyStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreatePolicyStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreatePolicyStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreatePolicyStmt(self)
     }
 }
@@ -3967,6 +5547,16 @@ impl NodeKind for pb::AlterPolicyStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterPolicyStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterPolicyStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterPolicyStmt(self)
     }
 }
@@ -3978,6 +5568,16 @@ impl NodeKind for pb::CreateTransformStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateTransformStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateTransformStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateTransformStmt(self)
     }
 }
@@ -3989,6 +5589,16 @@ impl NodeKind for pb::CreateAmStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateAmStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateAmStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateAmStmt(self)
     }
 }
@@ -4000,6 +5610,16 @@ impl NodeKind for pb::CreatePublicationStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreatePublicationStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreatePublicationStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreatePublicationStmt(self)
     }
 }
@@ -4011,6 +5631,16 @@ impl NodeKind for pb::AlterPublicationStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterPublicationStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterPublicationStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterPublicationStmt(self)
     }
 }
@@ -4022,6 +5652,16 @@ impl NodeKind for pb::CreateSubscriptionStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateSubscriptionStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateSubscriptionStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateSubscriptionStmt(self)
     }
 }
@@ -4033,6 +5673,16 @@ impl NodeKind for pb::AlterSubscriptionStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterSubscriptionStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterSubscriptionStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterSubscriptionStmt(self)
     }
 }
@@ -4044,6 +5694,16 @@ impl NodeKind for pb::DropSubscriptionStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::DropSubscriptionStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::DropSubscriptionStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::DropSubscriptionStmt(self)
     }
 }
@@ -4055,6 +5715,16 @@ impl NodeKind for pb::CreateStatsStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateStatsStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateStatsStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateStatsStmt(self)
     }
 }
@@ -4066,6 +5736,16 @@ impl NodeKind for pb::AlterCollationStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterCollationStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterCollationStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterCollationStmt(self)
     }
 }
@@ -4077,6 +5757,16 @@ impl NodeKind for pb::CallStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CallStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CallStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CallStmt(self)
     }
 }
@@ -4088,6 +5778,16 @@ impl NodeKind for pb::AlterStatsStmt {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AlterStatsStmt {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AlterStatsStmt(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AlterStatsStmt(self)
     }
 }
@@ -4099,6 +5799,16 @@ impl NodeKind for pb::AExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AExpr(self)
     }
 }
@@ -4110,6 +5820,16 @@ impl NodeKind for pb::ColumnRef {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ColumnRef {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ColumnRef(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ColumnRef(self)
     }
 }
@@ -4121,6 +5841,16 @@ impl NodeKind for pb::ParamRef {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ParamRef {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ParamRef(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ParamRef(self)
     }
 }
@@ -4132,6 +5862,16 @@ impl NodeKind for pb::FuncCall {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::FuncCall {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::FuncCall(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::FuncCall(self)
     }
 }
@@ -4143,6 +5883,16 @@ impl NodeKind for pb::AStar {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AStar {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AStar(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AStar(self)
     }
 }
@@ -4154,6 +5904,16 @@ impl NodeKind for pb::AIndices {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AIndices {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AIndices(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AIndices(self)
     }
 }
@@ -4165,6 +5925,16 @@ impl NodeKind for pb::AIndirection {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AIndirection {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AIndirection(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AIndirection(self)
     }
 }
@@ -4176,6 +5946,16 @@ impl NodeKind for pb::AArrayExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AArrayExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AArrayExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AArrayExpr(self)
     }
 }
@@ -4187,6 +5967,16 @@ impl NodeKind for pb::ResTarget {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ResTarget {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ResTarget(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ResTarget(self)
     }
 }
@@ -4198,6 +5988,16 @@ impl NodeKind for pb::MultiAssignRef {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::MultiAssignRef {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::MultiAssignRef(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::MultiAssignRef(self)
     }
 }
@@ -4209,6 +6009,16 @@ impl NodeKind for pb::TypeCast {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::TypeCast {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::TypeCast(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::TypeCast(self)
     }
 }
@@ -4220,6 +6030,16 @@ impl NodeKind for pb::CollateClause {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CollateClause {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CollateClause(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CollateClause(self)
     }
 }
@@ -4231,6 +6051,16 @@ impl NodeKind for pb::SortBy {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::SortBy {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::SortBy(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::SortBy(self)
     }
 }
@@ -4242,6 +6072,16 @@ impl NodeKind for pb::WindowDef {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::WindowDef {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::WindowDef(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::WindowDef(self)
     }
 }
@@ -4253,6 +6093,16 @@ impl NodeKind for pb::RangeSubselect {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RangeSubselect {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RangeSubselect(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RangeSubselect(self)
     }
 }
@@ -4264,6 +6114,16 @@ impl NodeKind for pb::RangeFunction {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RangeFunction {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RangeFunction(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RangeFunction(self)
     }
 }
@@ -4275,6 +6135,16 @@ impl NodeKind for pb::RangeTableSample {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RangeTableSample {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RangeTableSample(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RangeTableSample(self)
     }
 }
@@ -4286,6 +6156,16 @@ impl NodeKind for pb::RangeTableFunc {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RangeTableFunc {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RangeTableFunc(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RangeTableFunc(self)
     }
 }
@@ -4297,6 +6177,16 @@ impl NodeKind for pb::RangeTableFuncCol {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RangeTableFuncCol {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RangeTableFuncCol(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RangeTableFuncCol(self)
     }
 }
@@ -4308,6 +6198,16 @@ impl NodeKind for pb::TypeName {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::TypeName {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::TypeName(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::TypeName(self)
     }
 }
@@ -4319,6 +6219,16 @@ impl NodeKind for pb::ColumnDef {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ColumnDef {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ColumnDef(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ColumnDef(self)
     }
 }
@@ -4330,6 +6240,16 @@ impl NodeKind for pb::IndexElem {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::IndexElem {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::IndexElem(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::IndexElem(self)
     }
 }
@@ -4341,6 +6261,16 @@ impl NodeKind for pb::StatsElem {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::StatsElem {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::StatsElem(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::StatsElem(self)
     }
 }
@@ -4352,6 +6282,16 @@ impl NodeKind for pb::Constraint {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::Constraint {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::Constraint(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::Constraint(self)
     }
 }
@@ -4363,6 +6303,16 @@ impl NodeKind for pb::DefElem {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::DefElem {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::DefElem(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::DefElem(self)
     }
 }
@@ -4374,6 +6324,16 @@ impl NodeKind for pb::RangeTblEntry {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RangeTblEntry {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RangeTblEntry(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RangeTblEntry(self)
     }
 }
@@ -4385,6 +6345,16 @@ impl NodeKind for pb::RangeTblFunction {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RangeTblFunction {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RangeTblFunction(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RangeTblFunction(self)
     }
 }
@@ -4396,6 +6366,16 @@ impl NodeKind for pb::TableSampleClause {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::TableSampleClause {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::TableSampleClause(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::TableSampleClause(self)
     }
 }
@@ -4407,6 +6387,16 @@ impl NodeKind for pb::WithCheckOption {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::WithCheckOption {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::WithCheckOption(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::WithCheckOption(self)
     }
 }
@@ -4418,6 +6408,16 @@ impl NodeKind for pb::SortGroupClause {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::SortGroupClause {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::SortGroupClause(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::SortGroupClause(self)
     }
 }
@@ -4429,6 +6429,16 @@ impl NodeKind for pb::GroupingSet {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::GroupingSet {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::GroupingSet(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::GroupingSet(self)
     }
 }
@@ -4440,6 +6450,16 @@ impl NodeKind for pb::WindowClause {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::WindowClause {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::WindowClause(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::WindowClause(self)
     }
 }
@@ -4451,6 +6471,16 @@ impl NodeKind for pb::ObjectWithArgs {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::ObjectWithArgs {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::ObjectWithArgs(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::ObjectWithArgs(self)
     }
 }
@@ -4462,6 +6492,16 @@ impl NodeKind for pb::AccessPriv {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AccessPriv {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AccessPriv(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AccessPriv(self)
     }
 }
@@ -4473,6 +6513,16 @@ impl NodeKind for pb::CreateOpClassItem {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CreateOpClassItem {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CreateOpClassItem(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CreateOpClassItem(self)
     }
 }
@@ -4484,6 +6534,16 @@ impl NodeKind for pb::TableLikeClause {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::TableLikeClause {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::TableLikeClause(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::TableLikeClause(self)
     }
 }
@@ -4495,6 +6555,16 @@ impl NodeKind for pb::FunctionParameter {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::FunctionParameter {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::FunctionParameter(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::FunctionParameter(self)
     }
 }
@@ -4506,6 +6576,16 @@ impl NodeKind for pb::LockingClause {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::LockingClause {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::LockingClause(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::LockingClause(self)
     }
 }
@@ -4517,6 +6597,16 @@ impl NodeKind for pb::RowMarkClause {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RowMarkClause {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RowMarkClause(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RowMarkClause(self)
     }
 }
@@ -4528,6 +6618,16 @@ impl NodeKind for pb::XmlSerialize {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::XmlSerialize {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::XmlSerialize(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::XmlSerialize(self)
     }
 }
@@ -4539,6 +6639,16 @@ impl NodeKind for pb::WithClause {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::WithClause {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::WithClause(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::WithClause(self)
     }
 }
@@ -4550,6 +6660,16 @@ impl NodeKind for pb::InferClause {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::InferClause {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::InferClause(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::InferClause(self)
     }
 }
@@ -4561,6 +6681,16 @@ impl NodeKind for pb::OnConflictClause {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::OnConflictClause {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::OnConflictClause(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::OnConflictClause(self)
     }
 }
@@ -4572,6 +6702,16 @@ impl NodeKind for pb::CteSearchClause {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CteSearchClause {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CtesearchClause(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CtesearchClause(self)
     }
 }
@@ -4583,6 +6723,16 @@ impl NodeKind for pb::CteCycleClause {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CteCycleClause {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CtecycleClause(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CtecycleClause(self)
     }
 }
@@ -4594,6 +6744,16 @@ impl NodeKind for pb::CommonTableExpr {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CommonTableExpr {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CommonTableExpr(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CommonTableExpr(self)
     }
 }
@@ -4605,6 +6765,16 @@ impl NodeKind for pb::MergeWhenClause {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::MergeWhenClause {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::MergeWhenClause(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::MergeWhenClause(self)
     }
 }
@@ -4616,6 +6786,16 @@ impl NodeKind for pb::RoleSpec {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::RoleSpec {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::RoleSpec(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::RoleSpec(self)
     }
 }
@@ -4627,6 +6807,16 @@ impl NodeKind for pb::TriggerTransition {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::TriggerTransition {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::TriggerTransition(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::TriggerTransition(self)
     }
 }
@@ -4638,6 +6828,16 @@ impl NodeKind for pb::PartitionElem {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::PartitionElem {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::PartitionElem(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::PartitionElem(self)
     }
 }
@@ -4649,6 +6849,16 @@ impl NodeKind for pb::PartitionSpec {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::PartitionSpec {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::PartitionSpec(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::PartitionSpec(self)
     }
 }
@@ -4660,6 +6870,16 @@ impl NodeKind for pb::PartitionBoundSpec {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::PartitionBoundSpec {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::PartitionBoundSpec(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::PartitionBoundSpec(self)
     }
 }
@@ -4671,6 +6891,16 @@ impl NodeKind for pb::PartitionRangeDatum {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::PartitionRangeDatum {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::PartitionRangeDatum(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::PartitionRangeDatum(self)
     }
 }
@@ -4682,6 +6912,16 @@ impl NodeKind for pb::PartitionCmd {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::PartitionCmd {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::PartitionCmd(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::PartitionCmd(self)
     }
 }
@@ -4693,6 +6933,16 @@ impl NodeKind for pb::VacuumRelation {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::VacuumRelation {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::VacuumRelation(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::VacuumRelation(self)
     }
 }
@@ -4704,6 +6954,16 @@ impl NodeKind for pb::PublicationObjSpec {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::PublicationObjSpec {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::PublicationObjSpec(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::PublicationObjSpec(self)
     }
 }
@@ -4715,6 +6975,16 @@ impl NodeKind for pb::PublicationTable {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::PublicationTable {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::PublicationTable(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::PublicationTable(self)
     }
 }
@@ -4726,6 +6996,16 @@ impl NodeKind for pb::InlineCodeBlock {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::InlineCodeBlock {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::InlineCodeBlock(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::InlineCodeBlock(self)
     }
 }
@@ -4737,6 +7017,16 @@ impl NodeKind for pb::CallContext {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::CallContext {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::CallContext(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::CallContext(self)
     }
 }
@@ -4748,6 +7038,16 @@ impl NodeKind for pb::Integer {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::Integer {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::Integer(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::Integer(self)
     }
 }
@@ -4759,6 +7059,16 @@ impl NodeKind for pb::Float {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::Float {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::Float(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::Float(self)
     }
 }
@@ -4770,6 +7080,16 @@ impl NodeKind for pb::Boolean {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::Boolean {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::Boolean(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::Boolean(self)
     }
 }
@@ -4781,6 +7101,16 @@ impl NodeKind for pb::String {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::String {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::String(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::String(self)
     }
 }
@@ -4792,6 +7122,16 @@ impl NodeKind for pb::BitString {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::BitString {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::BitString(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::BitString(self)
     }
 }
@@ -4803,6 +7143,16 @@ impl NodeKind for pb::List {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::List {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::List(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::List(self)
     }
 }
@@ -4814,6 +7164,16 @@ impl NodeKind for pb::IntList {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::IntList {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::IntList(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::IntList(self)
     }
 }
@@ -4825,6 +7185,16 @@ impl NodeKind for pb::OidList {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::OidList {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::OidList(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::OidList(self)
     }
 }
@@ -4836,6 +7206,16 @@ impl NodeKind for pb::AConst {
         }
     }
     fn as_node_mut(&mut self) -> NodeMut<'_> {
+        self.to_mut()
+    }
+}
+impl pb::AConst {
+    /// This message as a [`NodeRef`] (pg_query.rs's `to_ref`).
+    pub fn to_ref(&self) -> NodeRef<'_> {
+        NodeRef::AConst(self)
+    }
+    /// This message as a [`NodeMut`] (pg_query.rs's `to_mut`).
+    pub fn to_mut(&mut self) -> NodeMut<'_> {
         NodeMut::AConst(self)
     }
 }

@@ -87,6 +87,15 @@ pub enum Error {
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
+    /// The cursor position of a syntax error: PostgreSQL's, 1-based (0 if it gave none); `None`
+    /// for every other error. (`pgbind::pg_query::Error::Parse` keeps the message only.)
+    pub fn cursorpos(&self) -> Option<i32> {
+        match self {
+            Error::Syntax { cursorpos, .. } => Some(*cursorpos),
+            _ => None,
+        }
+    }
+
     pub(crate) fn invalid(message: String) -> Error {
         Error::Invalid { message }
     }

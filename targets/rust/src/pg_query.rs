@@ -16,23 +16,28 @@
 //! - nodes come in pre-order (a node, then its children in field order), not breadth-first;
 //! - `nodes_mut` is safe: it takes a callback that is offered each child slot (a [`Child`]: edit
 //!   the node, replace it, remove it) instead of returning raw pointers;
-//! - [`Error`] is pgbind's (a syntax error is `Error::Syntax` with PostgreSQL's message and
-//!   cursor position, where pg_query.rs has `Error::Parse(message)`);
+//! - [`Error`] is pg_query.rs's, variant for variant (a syntax error is `Error::Parse(message)`);
+//!   the cursor position is in pgbind's own [`crate::Error::Syntax`] (`pgbind::parse`,
+//!   [`crate::Error::cursorpos`]), which `Error::Parse(String)` has no room for;
 //! - `warnings` is always empty: pgbind's parse does not keep the parser's stderr;
-//! - `summary` is not offered: the libpg_query pgbind links (15-4.x) has no `pg_query_summary`.
+//! - `NodeMut` holds `&mut`, not raw pointers, and `nodes_mut` takes a callback (safe).
 #![allow(clippy::all)]
 
 use std::collections::{HashMap, HashSet};
-use std::ffi::CStr;
+use std::ffi::{CStr, CString};
 
 pub use crate::protobuf;
 pub use crate::protobuf::node::Node as NodeEnum;
 pub use crate::protobuf::Node;
 pub use crate::walk::{Child, Context, NodeMut, NodeRef};
-pub use crate::{Error, Result};
+pub use error::{Error, Result};
+pub use types::{FilterColumn, LockMode, TriggerType};
+
+mod error;
+mod types;
 
 use crate::walk::{self, Walk};
-use crate::{c_string, ffi};
+use crate::ffi;
 
 fn collect_nodes<'a>(w: Walk<'a, NodeRef<'a>>, out: &mut Vec<(NodeRef<'a>, i32, Context, bool)>) {
     out.extend(w.map(|v| (v.node, v.depth, v.context, v.filter)));
@@ -53,21 +58,21 @@ impl protobuf::ParseResult {
 
     /// Offers every child slot to `f`, statements first, in pre-order (see [`walk::walk_mut`]);
     /// `f` returns true to stop. Safe: `f` gets one `&mut` at a time.
-    pub fn nodes_mut(&mut self, mut f: impl FnMut(&mut Child<'_>) -> bool) -> Result<()> {
+    pub fn nodes_mut(&mut self, mut f: impl FnMut(&mut Child<'_>) -> bool) -> crate::Result<()> {
         walk::walk_mut(self, &mut f).map(|_| ())
     }
 
     /// SQL for the tree, by libpg_query's deparser.
     pub fn deparse(&self) -> Result<String> {
-        crate::deparse(self)
+        Ok(crate::deparse(self)?)
     }
 }
 
 /// One statement holding `node`, for deparsing a node alone.
-fn single_statement(node: NodeEnum) -> protobuf::ParseResult {
+pub(crate) fn single_statement(node: Node) -> protobuf::ParseResult {
     protobuf::ParseResult {
         version: ffi::PG_VERSION_NUM as i32,
-        stmts: vec![protobuf::RawStmt { stmt: Some(Box::new(Node { node: Some(node) })), stmt_location: 0, stmt_len: 0 }],
+        stmts: vec![protobuf::RawStmt { stmt: Some(Box::new(node)), stmt_location: 0, stmt_len: 0 }],
     }
 }
 
@@ -81,14 +86,34 @@ impl NodeEnum {
 
     /// SQL for this node as a statement of its own.
     pub fn deparse(&self) -> Result<String> {
-        crate::deparse(&single_statement(self.clone()))
+        Node { node: Some(self.clone()) }.deparse()
+    }
+}
+
+impl Node {
+    /// SQL for this node as a statement of its own (an empty Node: pgbind's refusal, as `Parse`).
+    pub fn deparse(&self) -> Result<String> {
+        Ok(crate::deparse(&single_statement(self.clone()))?)
     }
 }
 
 impl<'a> NodeRef<'a> {
     /// SQL for this node as a statement of its own.
     pub fn deparse(&self) -> Result<String> {
-        crate::deparse(&single_statement(self.to_enum()))
+        self.to_enum().deparse()
+    }
+}
+
+impl<'a> NodeMut<'a> {
+    /// A copy of the node (pg_query.rs's; never `Err`: pgbind's `NodeMut` holds a reference,
+    /// not a pointer that could be null).
+    pub fn to_enum(&self) -> Result<NodeEnum> {
+        Ok(self.as_ref().to_enum())
+    }
+
+    /// SQL for this node as a statement of its own.
+    pub fn deparse(&self) -> Result<String> {
+        self.to_enum()?.deparse()
     }
 }
 
@@ -276,14 +301,14 @@ impl ParseResult {
 
     /// SQL for the tree, by libpg_query's deparser.
     pub fn deparse(&self) -> Result<String> {
-        crate::deparse(&self.protobuf)
+        self.protobuf.deparse()
     }
 
     /// The query deparsed and shortened to at most `max_length` bytes: its deepest, then
     /// longest, target lists, WHERE clauses, VALUES lists, INSERT column lists and CTE queries
     /// written "...", one at a time, until it fits; else cut, ending in "...".
     pub fn truncate(&self, max_length: usize) -> Result<String> {
-        crate::truncate::truncate(&self.protobuf, max_length)
+        truncate(&self.protobuf, max_length)
     }
 
     /// Every node of every statement (as `protobuf.nodes()`).
@@ -292,29 +317,31 @@ impl ParseResult {
     }
 
     /// As `protobuf.nodes_mut(f)`. The lists above are not rebuilt: parse the deparsed SQL again.
-    pub fn nodes_mut(&mut self, f: impl FnMut(&mut Child<'_>) -> bool) -> Result<()> {
+    pub fn nodes_mut(&mut self, f: impl FnMut(&mut Child<'_>) -> bool) -> crate::Result<()> {
         self.protobuf.nodes_mut(f)
     }
 }
 
 /// `protobuf` deparsed and shortened to `max_length` (see [`ParseResult::truncate`]).
 pub fn truncate(protobuf: &protobuf::ParseResult, max_length: usize) -> Result<String> {
-    crate::truncate::truncate(protobuf, max_length)
+    Ok(crate::truncate::truncate(protobuf, max_length)?)
 }
 
 /// Parses `statement` (any number of statements).
 pub fn parse(statement: &str) -> Result<ParseResult> {
+    error::no_nul(statement)?;
     Ok(ParseResult::new(crate::parse(statement)?, String::new()))
 }
 
 /// SQL for `protobuf`, by libpg_query's deparser.
 pub fn deparse(protobuf: &protobuf::ParseResult) -> Result<String> {
-    crate::deparse(protobuf)
+    protobuf.deparse()
 }
 
 /// `statement` with its constants replaced by `$1`, `$2`, ... (`pg_query_normalize`'s text).
 pub fn normalize(statement: &str) -> Result<String> {
-    crate::normalize(statement)
+    error::no_nul(statement)?;
+    Ok(crate::normalize(statement)?)
 }
 
 /// libpg_query's fingerprint: the value and its 16 hex digits.
@@ -326,26 +353,46 @@ pub struct Fingerprint {
 
 /// The fingerprint of `statement` (`pg_query_fingerprint`'s value), from pgbind's tree.
 pub fn fingerprint(statement: &str) -> Result<Fingerprint> {
-    let value = crate::Tree::parse(statement)?.fingerprint()?;
+    error::no_nul(statement)?;
+    let value = crate::Tree::parse(statement).and_then(|t| t.fingerprint())?;
     Ok(Fingerprint { value, hex: format!("{:016x}", value) })
 }
 
 /// The tokens of `sql` (`pg_query_scan`'s).
 pub fn scan(sql: &str) -> Result<protobuf::ScanResult> {
-    crate::scan(sql)
+    error::no_nul(sql)?;
+    crate::scan(sql).map_err(|e| Error::from_pgbind(e, Error::Scan))
+}
+
+/// The PL/pgSQL functions `stmt` creates (`CREATE FUNCTION ... LANGUAGE plpgsql`), parsed by
+/// libpg_query's `pg_query_parse_plpgsql`: its JSON, as a [`serde_json::Value`] (an array, one
+/// `{"PLpgSQL_function": ...}` a function). Not through pgbind's tree: libpg_query's own.
+pub fn parse_plpgsql(stmt: &str) -> Result<serde_json::Value> {
+    let input = CString::new(stmt)?;
+    // SAFETY: the result is freed below, after its strings are copied.
+    unsafe {
+        let r = ffi::pg_query_parse_plpgsql(input.as_ptr());
+        let out = if !r.error.is_null() {
+            Err(Error::Parse(CStr::from_ptr((*r.error).message).to_string_lossy().into_owned()))
+        } else {
+            serde_json::from_str(&CStr::from_ptr(r.plpgsql_funcs).to_string_lossy()).map_err(|e| Error::InvalidJson(e.to_string()))
+        };
+        ffi::pg_query_free_plpgsql_parse_result(r);
+        out
+    }
 }
 
 /// The statements of `query` as libpg_query's splitter finds them: slices of `query`, each
 /// without its `;` (a statement after the first starts after the previous `;`, so it may start
 /// with white space, as pg_query.rs's do).
 fn split_with(query: &str, f: unsafe extern "C" fn(*const std::os::raw::c_char) -> ffi::PgQuerySplitResult) -> Result<Vec<&str>> {
-    let input = c_string(query, "the SQL")?;
+    let input = CString::new(query)?;
     // SAFETY: libpg_query's splitters return a result freed below; its statements' locations are
     // byte offsets into the input.
     unsafe {
         let r = f(input.as_ptr());
         let out = if !r.error.is_null() {
-            Err(Error::Syntax { message: CStr::from_ptr((*r.error).message).to_string_lossy().into_owned(), cursorpos: (*r.error).cursorpos })
+            Err(Error::Split(CStr::from_ptr((*r.error).message).to_string_lossy().into_owned()))
         } else {
             let mut v = Vec::with_capacity(r.n_stmts.max(0) as usize);
             let mut bad = None;
@@ -359,7 +406,7 @@ fn split_with(query: &str, f: unsafe extern "C" fn(*const std::os::raw::c_char) 
             }
             match bad {
                 None => Ok(v),
-                Some(at) => Err(Error::Argument { message: format!("libpg_query's splitter gave a statement at byte {} that is no slice of the input", at) }),
+                Some(at) => Err(Error::Split(format!("libpg_query's splitter gave a statement at byte {} that is no slice of the input", at))),
             }
         };
         ffi::pg_query_free_split_result(r);
@@ -368,7 +415,7 @@ fn split_with(query: &str, f: unsafe extern "C" fn(*const std::os::raw::c_char) 
 }
 
 /// Splits well-formed SQL into statements with PostgreSQL's parser (a statement that does not
-/// parse: `Error::Syntax`).
+/// parse: `Error::Split` with PostgreSQL's message).
 pub fn split_with_parser(query: &str) -> Result<Vec<&str>> {
     split_with(query, ffi::pg_query_split_with_parser)
 }

@@ -111,7 +111,7 @@ fn part_len(part: Part, nodes: Vec<Node>) -> Result<usize> {
             None => return Ok(0),
         },
     };
-    Ok(stmt.deparse()?.len().saturating_sub(fixed))
+    Ok(crate::deparse(&crate::pg_query::single_statement(Node { node: Some(stmt) }))?.len().saturating_sub(fixed))
 }
 
 /// A part that may be shortened: the field `field` of the node at `index` of the pre-order walk.
