@@ -29,32 +29,23 @@ import "C"
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
 
 	"google.golang.org/protobuf/proto"
+
+	"github.com/pgbind/pgbind/targets/go/parser"
 )
 
-// Error is an error PostgreSQL reported, as pg_query_go's Error has it.
-type Error struct {
-	Message   string // exception message
-	Funcname  string // source function of exception (e.g. SearchSysCache)
-	Filename  string // source of exception (e.g. parse.l)
-	Lineno    int    // source of exception (e.g. 104)
-	Cursorpos int    // char in query at which exception occurred
-	Context   string // additional context (optional, can be NULL)
-}
-
-func (e *Error) Error() string { return e.Message }
+// Error is an error PostgreSQL reported: pg_query_go v6's parser.Error (the same type; v4's
+// pg_query.Error is this name for it).
+type Error = parser.Error
 
 // cString is s NUL-terminated in Go memory, handed to C for the length of one call, from a pool
-// (release gives it back); a NUL byte inside s is an error (C would see a shorter string).
-func cString(s string) (*cBuf, error) {
-	if i := strings.IndexByte(s, 0); i >= 0 {
-		return nil, &Error{Message: fmt.Sprintf("the input holds a NUL byte at offset %d", i), Cursorpos: i + 1}
-	}
+// (release gives it back). As in C, in pg_query_go and in PostgreSQL's own protocol, the SQL ends
+// at its first NUL byte.
+func cString(s string) *cBuf {
 	b, _ := cBufs.Get().(*cBuf)
 	if b == nil {
 		b = &cBuf{}
@@ -65,7 +56,7 @@ func cString(s string) (*cBuf, error) {
 	b.b = b.b[:len(s)+1]
 	copy(b.b, s)
 	b.b[len(s)] = 0
-	return b, nil
+	return b
 }
 
 type cBuf struct{ b []byte }
@@ -81,32 +72,21 @@ func (b *cBuf) release() {
 }
 
 // failure turns a failed call's status into an error: a syntax error is libpg_query's own Error
-// for the same input (message and position equal pgbind's; the rest only libpg_query knows).
-func failure(st *C.pgbind_Status, sql *cBuf, scan bool) error {
-	if st.code == C.PGBIND_ERROR_SYNTAX && sql != nil {
-		var result unsafe.Pointer
-		s := C.int(0)
+// for the same input (parser's, on the error path only: message and position equal pgbind's,
+// the function, file and line only libpg_query knows).
+func failure(st *C.pgbind_Status, input string, scan bool) error {
+	if st.code == C.PGBIND_ERROR_SYNTAX {
+		var err error
 		if scan {
-			s = 1
+			_, err = parser.ScanToProtobuf(input)
+		} else {
+			_, err = parser.ParseToProtobuf(input)
 		}
-		e := C.go_pg_error(sql.ptr(), s, &result)
-		defer C.go_pg_error_free(result, s)
-		if e != nil {
-			return newError(e)
+		if err != nil {
+			return err
 		}
 	}
 	return statusError(st)
-}
-
-func newError(e *C.PgQueryError) *Error {
-	return &Error{
-		Message:   copyString(e.message),
-		Funcname:  copyString(e.funcname),
-		Filename:  copyString(e.filename),
-		Lineno:    int(e.lineno),
-		Cursorpos: int(e.cursorpos),
-		Context:   copyString(e.context),
-	}
 }
 
 func statusError(st *C.pgbind_Status) error {
@@ -130,17 +110,14 @@ var errFailed = errors.New("pg_query: the C call failed")
 // returned (f reads what it needs from the arena first); errFailed from f becomes the error the
 // call's status reports.
 func callC(input string, scan bool, f func(sql *C.char, call *C.go_Call) error) error {
-	sql, err := cString(input)
-	if err != nil {
-		return err
-	}
+	sql := cString(input)
 	defer sql.release()
 	var call C.go_Call
 	defer func() { C.pgbind_Arena_Free(call.arena) }()
 	if err := f(sql.ptr(), &call); err != errFailed {
 		return err
 	}
-	return failure(&call.status, sql, scan)
+	return failure(&call.status, input, scan)
 }
 
 // cResult copies a C call's string result (NULL: it failed).
@@ -184,19 +161,7 @@ func ParseToJSON(input string) (out string, err error) {
 
 // ParseToProtobuf returns libpg_query's protobuf bytes of the parse tree of input
 // (pg_query_parse_protobuf's, the first half of pg_query_go's Parse).
-func ParseToProtobuf(input string) ([]byte, error) {
-	sql, err := cString(input)
-	if err != nil {
-		return nil, err
-	}
-	defer sql.release()
-	r := C.pg_query_parse_protobuf(sql.ptr())
-	defer C.pg_query_free_protobuf_parse_result(r)
-	if r.error != nil {
-		return nil, newError(r.error)
-	}
-	return C.GoBytes(unsafe.Pointer(r.parse_tree.data), C.int(r.parse_tree.len)), nil
-}
+func ParseToProtobuf(input string) ([]byte, error) { return parser.ParseToProtobuf(input) }
 
 // Deparse returns SQL for tree, by libpg_query's deparser (pgbind_deparse, with its refusals of
 // trees the deparser cannot carry or would crash on, and of trees nested deeper than 1,000
@@ -263,43 +228,46 @@ func Scan(sql string) (out *ScanResult, err error) {
 // SplitWithScanner splits sql into its statements with libpg_query's scanner (which does not
 // need them to parse); trimSpace trims each one's surrounding white space.
 func SplitWithScanner(sql string, trimSpace bool) ([]string, error) {
-	return split(sql, trimSpace, false)
+	return parser.SplitWithScanner(sql, trimSpace)
 }
 
 // SplitWithParser splits sql into its statements with PostgreSQL's parser (an error if it
 // does not parse); trimSpace trims each one's surrounding white space.
 func SplitWithParser(sql string, trimSpace bool) ([]string, error) {
-	return split(sql, trimSpace, true)
+	return parser.SplitWithParser(sql, trimSpace)
 }
 
-func split(sql string, trimSpace, parser bool) ([]string, error) {
-	b, err := cString(sql)
+// ParsePlPgSqlToJSON returns libpg_query's JSON of the PL/pgSQL functions input creates
+// (pg_query_parse_plpgsql's).
+func ParsePlPgSqlToJSON(input string) (string, error) { return parser.ParsePlPgSqlToJSON(input) }
+
+// NormalizeUtility returns pg_query_normalize_utility's text of input, where the linked
+// libpg_query has that function (17 and later); an *Error naming it where it does not.
+func NormalizeUtility(input string) (string, error) { return parser.NormalizeUtility(input) }
+
+// HashXXH3_64 returns xxHash's XXH3 64-bit hash of input with seed (the linked libpg_query's
+// XXH3_64bits_withSeed).
+func HashXXH3_64(input []byte, seed uint64) uint64 { return parser.HashXXH3_64(input, seed) }
+
+// IsUtilityStmt returns, for each statement of input, whether it is a utility statement: true
+// for every statement but SELECT (VALUES, set operations and WITH included), INSERT, UPDATE,
+// DELETE and MERGE, the raw statements PostgreSQL's analyzer (transformStmt) makes a query of
+// rather than a utility command, as libpg_query 18's pg_query_is_utility_stmt says. Computed from
+// pgbind's tree on every major.
+func IsUtilityStmt(input string) ([]bool, error) {
+	t, err := ParseTree(input)
 	if err != nil {
 		return nil, err
 	}
-	defer b.release()
-	var r C.PgQuerySplitResult
-	if parser {
-		r = C.pg_query_split_with_parser(b.ptr())
-	} else {
-		r = C.pg_query_split_with_scanner(b.ptr())
-	}
-	defer C.pg_query_free_split_result(r)
-	if r.error != nil {
-		return nil, newError(r.error)
-	}
-	stmts := unsafe.Slice(r.stmts, int(r.n_stmts))
-	out := make([]string, 0, len(stmts))
-	for _, s := range stmts {
-		at, n := int(s.stmt_location), int(s.stmt_len)
-		if at < 0 || n < 0 || at > len(sql) || n > len(sql)-at {
-			return nil, fmt.Errorf("pg_query: the splitter returned a statement at %d+%d outside the input's %d bytes", at, n, len(sql))
+	defer t.Close()
+	root := t.Root()
+	out := make([]bool, root.StmtsLen())
+	for i := range out {
+		switch root.StmtsAt(i).Stmt().Kind() {
+		case "SelectStmt", "InsertStmt", "UpdateStmt", "DeleteStmt", "MergeStmt":
+		default:
+			out[i] = true
 		}
-		stmt := sql[at : at+n]
-		if trimSpace {
-			stmt = strings.TrimSpace(stmt)
-		}
-		out = append(out, stmt)
 	}
 	return out, nil
 }
