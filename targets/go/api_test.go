@@ -5,6 +5,7 @@ package pg_query
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -133,6 +134,8 @@ func TestConcurrent(t *testing.T) {
 	type result struct {
 		tree              *ParseResult
 		json, dep, fp, nm string
+		util              string
+		hash              uint64
 		scan              *ScanResult
 		walked            int
 	}
@@ -147,6 +150,9 @@ func TestConcurrent(t *testing.T) {
 		r.fp, _ = Fingerprint(sql)
 		r.nm, _ = Normalize(sql)
 		r.scan, _ = Scan(sql)
+		u, err := IsUtilityStmt(sql)
+		r.util = fmt.Sprint(u, err)
+		r.hash = HashXXH3_64([]byte(sql), 7)
 		if tr, err := ParseTree(sql); err == nil {
 			tr.Walk(func(n NodeView) bool { r.walked++; return true })
 			tr.Close()
@@ -168,7 +174,8 @@ func TestConcurrent(t *testing.T) {
 				k := i % len(stmts)
 				g := run(stmts[k])
 				if !proto.Equal(g.tree, want[k].tree) || g.json != want[k].json || g.dep != want[k].dep ||
-					g.fp != want[k].fp || g.nm != want[k].nm || !proto.Equal(g.scan, want[k].scan) || g.walked != want[k].walked {
+					g.fp != want[k].fp || g.nm != want[k].nm || !proto.Equal(g.scan, want[k].scan) || g.walked != want[k].walked ||
+					g.util != want[k].util || g.hash != want[k].hash {
 					bad[w]++
 				}
 			}
