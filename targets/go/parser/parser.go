@@ -32,8 +32,17 @@ static PgQueryDeparseResult parser_deparse(void *data, size_t len)
 	return pg_query_deparse_protobuf(p);
 }
 
-// The functions only some majors' libraries have (PG_VERSION_NUM is pg_query.h's): where the
-// linked library lacks one, its result is an error naming it.
+// The functions only some majors' libraries have: where pg_query.h does not declare one, its
+// result is an error naming it. Declared in 17's header on (normalize_utility; with the parser
+// options, PG_QUERY_PARSE_MODE_BITS) and in 18's (is_utility_stmt; with the fingerprint options,
+// PG_QUERY_FINGERPRINT_DEFAULT): a header's version number alone is not its declarations (a
+// pg_query.h of another major must reach the top-level package's major check, not fail here).
+#if PG_VERSION_NUM >= 170000 && defined(PG_QUERY_PARSE_MODE_BITS)
+#define PARSER_HAS_NORMALIZE_UTILITY 1
+#endif
+#if PG_VERSION_NUM >= 180000 && defined(PG_QUERY_FINGERPRINT_DEFAULT)
+#define PARSER_HAS_IS_UTILITY 1
+#endif
 static PgQueryError parser_no_normalize_utility = {
 	.message = "pg_query_normalize_utility is not in this libpg_query (PostgreSQL " PG_VERSION "): it came with libpg_query 17"};
 static PgQueryError parser_no_is_utility = {
@@ -43,7 +52,7 @@ static PgQueryError parser_no_memory = {.message = "out of memory"};
 
 static PgQueryNormalizeResult parser_normalize_utility(const char *sql)
 {
-#if PG_VERSION_NUM >= 170000
+#ifdef PARSER_HAS_NORMALIZE_UTILITY
 	return pg_query_normalize_utility(sql);
 #else
 	(void)sql;
@@ -66,7 +75,7 @@ typedef struct {
 
 static parser_IsUtility parser_is_utility(const char *sql)
 {
-#if PG_VERSION_NUM >= 180000
+#ifdef PARSER_HAS_IS_UTILITY
 	PgQueryIsUtilityResult *r = malloc(sizeof *r);
 	if (!r)
 		return (parser_IsUtility){.error = &parser_no_memory};
@@ -80,7 +89,7 @@ static parser_IsUtility parser_is_utility(const char *sql)
 
 static void parser_free_is_utility(parser_IsUtility r)
 {
-#if PG_VERSION_NUM >= 180000
+#ifdef PARSER_HAS_IS_UTILITY
 	if (!r.lib)
 		return;
 	pg_query_free_is_utility_result(*(PgQueryIsUtilityResult *)r.lib);
