@@ -287,11 +287,11 @@ GO         ?= /usr/bin/go
 GO_ENV     := GOPATH=$(abspath $(BUILD))/go/path GOCACHE=$(abspath $(BUILD))/go/cache GOFLAGS=-mod=mod GOPROXY=off \
               $(if $(PG_QUERY_DIR),CGO_CFLAGS="$(PG_QUERY_INCLUDES)" CGO_LDFLAGS="-L$(PG_QUERY_DIR)")
 GO_RUN     := cd targets/go && env $(GO_ENV) $(GO)
-GO_SRCS     = $(wildcard targets/go/*.go targets/go/internal/*/*.go) targets/go/go.mod
+GO_SRCS     = $(wildcard targets/go/*.go targets/go/parser/*.go targets/go/internal/*/*.go) targets/go/go.mod
 
 # The test program (go test -c), and the same with the race detector.
 $(BUILD)/go/pg_query.test: $(GO_SRCS) $(BUILD)/libpgbind.a
-	$(GO_RUN) vet . ./internal/...
+	$(GO_RUN) vet . ./parser ./internal/...
 	$(GO_RUN) test -c -o $(abspath $@) .
 
 $(BUILD)/go/pg_query.race.test: $(GO_SRCS) $(BUILD)/libpgbind.a

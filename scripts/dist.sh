@@ -54,6 +54,13 @@ for f in targets/go/*.go; do
 	cp "$f" "$gomod/"
 done
 cp targets/go/go.mod targets/go/pgbind_go.h "$gomod/"
+# the parser package (pg_query_go v6's): libpg_query's own functions, its preamble links only
+# -lpg_query and needs no edit
+mkdir -p "$gomod/parser"
+for f in targets/go/parser/*.go; do
+	case $f in *_test.go) continue ;; esac
+	cp "$f" "$gomod/parser/"
+done
 # cgo compiles the .c files of the package's folder: the runtime there, the generated C (whose
 # .inc.c files are included, not compiled alone) in generated/
 cp targets/c/runtime/*.c targets/c/runtime/*.h "$gomod/"

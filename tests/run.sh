@@ -554,7 +554,9 @@ step "Go: targets/go/pg_query.pb.go is protoc-gen-go's output for the proto" mak
 step "Go: the module's files, generated ones included, are gofmt-clean" sh -c 'test -z "$(gofmt -l targets/go)"'
 step "Go: pg_query_go v4's API and signatures, errors, depth, no panic" "$GO_TEST" -test.run '^(TestTour|TestErrors)$'
 step "Go: DeparseIsolated: the plain Deparse's SQL and refusals, the deparser in a child" "$GO_TEST" -test.run '^TestDeparseIsolated'
-step "Go: a program written against pg_query_go v4 builds with only its import changed (examples/go)" sh -c "
+step "Go: pg_query_go v6's API by name and signature (parser package, Make* helpers); the new items' behaviour" \
+	"$GO_TEST" -test.run '^TestV6'
+step "Go: a program written against pg_query_go (v4, and v6's parser package and helpers) builds with only its imports changed (examples/go)" sh -c "
 	'$BUILD/go/port' >'$TMP/port.out' && diff -u examples/go/port.expected '$TMP/port.out'"
 step "Go property test: random trees of every message, every field, both directions and the views" \
 	"$GO_TEST" -test.run '^TestProperty$'

@@ -1,5 +1,6 @@
-// port: which tables a query reads, a rewrite, and the other calls of pg_query_go v4's API, as a
-// program using pg_query_go writes them. Only the import line names pgbind's module.
+// port: which tables a query reads, a rewrite, and the other calls of pg_query_go's API (v4's, and
+// v6's parser package, Make* helpers and new functions), as a program using pg_query_go writes
+// them. Only the import lines name pgbind's module.
 package main
 
 import (
@@ -8,6 +9,7 @@ import (
 	"os"
 
 	pg_query "github.com/pgbind/pgbind/targets/go"
+	"github.com/pgbind/pgbind/targets/go/parser"
 )
 
 func main() {
@@ -67,6 +69,25 @@ func main() {
 	if errors.As(err, &pgErr) {
 		fmt.Printf("error: %s at %d\n", pgErr.Message, pgErr.Cursorpos)
 	}
+
+	// pg_query_go v6: the parser package's Error, its README's Make* example, IsUtilityStmt,
+	// HashXXH3_64 (of nothing: xxHash's documented 2d06800538d394c2)
+	if e, ok := err.(*parser.Error); ok {
+		fmt.Println("parser.Error from", e.Filename)
+	}
+	hello, err := pg_query.Parse("SELECT 42")
+	if err != nil {
+		fail(err)
+	}
+	hello.Stmts[0].Stmt.GetSelectStmt().GetTargetList()[0].GetResTarget().Val = pg_query.MakeAConstStrNode("Hello World", -1)
+	sql, err = pg_query.Deparse(hello)
+	if err != nil {
+		fail(err)
+	}
+	fmt.Println(sql)
+	utility, _ := pg_query.IsUtilityStmt("SELECT 1; SHOW fsync")
+	fmt.Println("utility:", utility)
+	fmt.Printf("xxh3: %016x\n", pg_query.HashXXH3_64(nil, 0))
 }
 
 func fail(err error) {

@@ -24,6 +24,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/pgbind/pgbind/targets/go/internal/ref"
+	"github.com/pgbind/pgbind/targets/go/parser"
 )
 
 var (
@@ -48,7 +49,7 @@ var sink interface{}
 // nested messages (some 5,000 levels of SQL: a Node and its message are two), so the growth rows
 // lift the limit (deep) to time the route at all.
 func routeParse(sql string, deep bool) *ParseResult {
-	b, err := ref.ParseProtobuf(sql)
+	b, err := parser.ParseToProtobuf(sql)
 	if err != nil {
 		panic(err)
 	}
@@ -68,7 +69,7 @@ func routeDeparse(t *ParseResult) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return ref.DeparseProtobuf(b)
+	return parser.DeparseFromProtobuf(b)
 }
 
 var benchPaths = []benchPath{
@@ -131,7 +132,7 @@ func benchCorpus(sqls []string) []*benchStmt {
 		if err != nil {
 			continue
 		}
-		if _, err := ref.ParseProtobuf(sql); err != nil {
+		if _, err := parser.ParseToProtobuf(sql); err != nil {
 			continue
 		}
 		// a tree that lost a "" may crash libpg_query's deparser (docs/go.md): not timed
@@ -187,7 +188,7 @@ func benchGrowth() {
 			// refuses, and says so
 			n, note := sizes, ""
 			for k := 0; p.label == "route" && k < sizes; k++ {
-				if _, err := ref.ParseProtobuf(sqls[k]); err != nil {
+				if _, err := parser.ParseToProtobuf(sqls[k]); err != nil {
 					n, note = k, fmt.Sprintf(" (libpg_query refuses %d items: %v)", 250<<k, err)
 					break
 				}

@@ -69,29 +69,4 @@ static inline int go_holds_lossy_empty(const char *sql, go_Call *c)
 	return t ? pgbind_find_lossy_empty_string(t, where, sizeof where) : -1;
 }
 
-/* libpg_query's own error for sql (the error path only: its funcname, filename, lineno and
- * context, which pgbind's status does not carry); NULL if libpg_query parses it. */
-static inline PgQueryError *go_pg_error(const char *sql, int scan, void **result)
-{
-	if (scan) {
-		PgQueryScanResult *r = malloc(sizeof *r);
-		*r = pg_query_scan(sql);
-		*result = r;
-		return r->error;
-	}
-	PgQueryProtobufParseResult *r = malloc(sizeof *r);
-	*r = pg_query_parse_protobuf(sql);
-	*result = r;
-	return r->error;
-}
-
-static inline void go_pg_error_free(void *result, int scan)
-{
-	if (scan)
-		pg_query_free_scan_result(*(PgQueryScanResult *)result);
-	else
-		pg_query_free_protobuf_parse_result(*(PgQueryProtobufParseResult *)result);
-	free(result);
-}
-
 #endif

@@ -26,16 +26,13 @@ type Tree struct {
 
 // ParseTree parses input into a Tree (one C call; nothing is built on the Go side).
 func ParseTree(input string) (*Tree, error) {
-	sql, err := cString(input)
-	if err != nil {
-		return nil, err
-	}
+	sql := cString(input)
 	defer sql.release()
 	t := &Tree{}
 	t.root = C.go_parse(sql.ptr(), &t.call)
 	if t.root == nil {
 		C.pgbind_Arena_Free(t.call.arena)
-		return nil, failure(&t.call.status, sql, false)
+		return nil, failure(&t.call.status, input, false)
 	}
 	runtime.SetFinalizer(t, (*Tree).Close)
 	return t, nil
