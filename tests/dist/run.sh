@@ -4,7 +4,8 @@
 # README's "Add it to a Rust/Go/C project" sections tell a user, then a small program run on it:
 #   Rust  the crate's examples/porting.rs (pg_query.rs's API: parse, walk, rewrite, deparse,
 #         fingerprint, normalize) as the project's main.rs;
-#   Go    examples/go (a pg_query_go v4 program, its import line the port), against port.expected;
+#   Go    examples/go (a pg_query_go program: v4's calls, v6's parser package and helpers), against
+#         port.expected;
 #   C     examples/tour.c (the README's tour, which this also compares with the README's copy),
 #         its output against libpg_query's own answers (tests/dist/ref.c).
 # Then each package refuses, at build time and with its message, a libpg_query of another major.
