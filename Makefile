@@ -383,7 +383,8 @@ unit-tests: $(UNIT_TESTS)
 # The same tests built with AddressSanitizer and UndefinedBehaviorSanitizer (make check runs them).
 SAN_BUILD := $(BUILD)/san
 SAN_TESTS := $(SAN_BUILD)/pgbind $(SAN_BUILD)/tests/test_parse $(SAN_BUILD)/tests/test_decode \
-             $(SAN_BUILD)/tests/test_json $(SAN_BUILD)/tests/test_property $(SAN_BUILD)/tests/test_walk
+             $(SAN_BUILD)/tests/test_json $(SAN_BUILD)/tests/test_property $(SAN_BUILD)/tests/test_walk \
+             $(SAN_BUILD)/tests/test_summary
 
 san-build: $(GENERATED)
 	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) SAN=address,undefined OPT="-O1 -g" \

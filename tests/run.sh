@@ -491,6 +491,7 @@ step "ASan+UBSan: decoder on malformed input" "$SAN_BUILD/tests/test_decode"
 step "ASan+UBSan: property test (8 rounds)" "$SAN_BUILD/tests/test_property" --rounds 8
 step "ASan+UBSan: JSON on the project corpus" "$SAN_BUILD/tests/test_json" $SQL
 step "ASan+UBSan: walker on the project corpus" "$SAN_BUILD/tests/test_walk" $SQL
+step "ASan+UBSan: summary cases, its allocation failures" "$SAN_BUILD/tests/test_summary" tests/runtime/summary_cases.txt
 step "ASan+UBSan: pgbind verify on the project corpus" "$SAN_BUILD/pgbind" verify $SQL
 if [ -n "${SAN:-}" ]; then
 	echo "     (SAN=$SAN: the main build is sanitized already; valgrind cannot run sanitized programs)"

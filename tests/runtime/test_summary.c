@@ -130,9 +130,44 @@ static void check_view(void)
 	pgbind_Arena_Free(arena);
 }
 
+/* Allocation failure at every arena block, in the walk, the truncation's copies and deparses and
+ * the encoding: PGBIND_ERROR_NOMEM each time, until there is room, and then the summary. */
+static void check_out_of_memory(void)
+{
+	/* big enough to take several of the arena's blocks */
+	char sql[16384] = "WITH c AS (SELECT a, b FROM t WHERE x = 1) SELECT f(y)";
+	for (int i = 0; i < 200; i++)
+		snprintf(sql + strlen(sql), sizeof sql - strlen(sql), ", f%d(y%d)", i, i);
+	strcat(sql, " FROM c");
+	for (int i = 0; i < 200; i++)
+		snprintf(sql + strlen(sql), sizeof sql - strlen(sql), ", t%d AS x%d", i, i);
+	strcat(sql, " WHERE w = 2");
+	bool done = false;
+	int n_nomem = 0, wrong = 0;
+	for (size_t n = 1; n < 2000 && !done; n++) {
+		pgbind_Arena *parsed = pgbind_Arena_New(), *arena = pgbind_Arena_New();
+		pgbind_Status status = {0};
+		pgbind_ParseResult *tree = pgbind_parse(sql, NULL, parsed, &status);
+		pgbind_Arena_FailAfter(arena, n);
+		pgbind_Summary *s = tree ? pgbind_summary(tree, 30, NULL, arena, &status) : NULL;
+		const uint8_t *data;
+		size_t len;
+		done = s && pgbind_summary_encode(s, arena, &data, &len, &status);
+		if (!done && status.code == PGBIND_ERROR_NOMEM)
+			n_nomem++;
+		else if (!done && ++wrong)
+			printf("# block %zu failing: %s: %s\n", n, pgbind_StatusCode_name(status.code), status.message);
+		pgbind_Arena_Free(arena);
+		pgbind_Arena_Free(parsed);
+	}
+	CHECK(done && wrong == 0 && n_nomem > 0, "allocation failure: %d NOMEM, %d other errors, then %s", n_nomem, wrong,
+		  done ? "done" : "never done");
+}
+
 int main(int argc, char **argv)
 {
 	check_cases(argc > 1 ? argv[1] : "tests/runtime/summary_cases.txt");
 	check_view();
+	check_out_of_memory();
 	return check_summary();
 }

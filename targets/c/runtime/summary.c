@@ -44,12 +44,15 @@ typedef struct {
 	bool oom;
 } Mem;
 
-static void *vec_push(Mem *m, Vec *v, size_t size)
+/* Room for count more items of size bytes at the end of v: their address, NULL when out of memory. */
+static void *vec_extend(Mem *m, Vec *v, size_t size, size_t count)
 {
 	if (m->oom)
 		return NULL;
-	if (v->n == v->cap) {
+	if (v->n + count > v->cap) {
 		size_t cap = v->cap ? 2 * v->cap : 8;
+		while (cap < v->n + count)
+			cap *= 2;
 		void *items = pgbind_Arena_Malloc(m->arena, cap * size);
 		if (!items) {
 			m->oom = true;
@@ -60,7 +63,22 @@ static void *vec_push(Mem *m, Vec *v, size_t size)
 		v->items = items;
 		v->cap = cap;
 	}
-	return (char *)v->items + size * v->n++;
+	void *at = (char *)v->items + size * v->n;
+	v->n += count;
+	return at;
+}
+
+static void *vec_push(Mem *m, Vec *v, size_t size)
+{
+	return vec_extend(m, v, size, 1);
+}
+
+/* len bytes appended to the byte vector b. */
+static void put_raw(Mem *m, Vec *b, const void *data, size_t len)
+{
+	void *at = len ? vec_extend(m, b, 1, len) : NULL;
+	if (at)
+		memcpy(at, data, len);
 }
 
 static char *mem_strdup(Mem *m, const char *s, size_t len)
@@ -83,31 +101,26 @@ static char *mem_strdup(Mem *m, const char *s, size_t len)
 static void put_quoted(Mem *m, Vec *b, const char *ident)
 {
 	bool safe = (ident[0] >= 'a' && ident[0] <= 'z') || ident[0] == '_';
-	size_t n_quotes = 0;
-	for (const char *p = ident; *p; p++) {
+	for (const char *p = ident; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
 			safe = false;
-		n_quotes += *p == '"';
-	}
 	if (safe) {
 		int kw = ScanKeywordLookup(ident, &ScanKeywords);
 		safe = kw < 0 || ScanKeywordCategories[kw] == UNRESERVED_KEYWORD;
 	}
-	if (!safe)
-		*(char *)vec_push(m, b, 1) = '"';
-	for (const char *p = ident; *p && !m->oom; p++) {
-		*(char *)vec_push(m, b, 1) = *p;
-		if (*p == '"' && !m->oom)
-			*(char *)vec_push(m, b, 1) = '"';
+	if (safe) {
+		put_raw(m, b, ident, strlen(ident));
+		return;
 	}
-	if (!safe && !m->oom)
-		*(char *)vec_push(m, b, 1) = '"';
+	put_raw(m, b, "\"", 1);
+	for (const char *p = ident; *p; p++)
+		put_raw(m, b, *p == '"' ? "\"\"" : p, *p == '"' ? 2 : 1); /* an inner quote doubled */
+	put_raw(m, b, "\"", 1);
 }
 
 static void put_text(Mem *m, Vec *b, const char *s)
 {
-	for (; *s && !m->oom; s++)
-		*(char *)vec_push(m, b, 1) = *s;
+	put_raw(m, b, s, strlen(s));
 }
 
 static const char *vec_string(Mem *m, Vec *b)
@@ -498,8 +511,9 @@ static bool name_statements(pgbind_RawItem item, void *ctx)
 
 static bool in_cte_names(const Walk *w, const char *rel)
 {
+	const char *const *names = w->cte_names.items;
 	for (size_t i = 0; rel && i < w->cte_names.n; i++)
-		if (!strcmp(((const char **)w->cte_names.items)[i], rel))
+		if (names[i] && !strcmp(names[i], rel))
 			return true;
 	return false;
 }
@@ -549,7 +563,9 @@ pgbind_Summary *pgbind_summary(const pgbind_ParseResult *tree, int truncate_limi
 	pgbind_RawItem top = {NULL, (pgbind_Node *const *)tree->stmts, tree->n_stmts};
 	summarize(top, &w);
 	name_statements(top, &w);
-	pgbind_Summary *s = w.failed || w.mem.oom ? NULL : pgbind_Arena_Malloc(arena, sizeof *s);
+	if (w.failed)
+		return NULL; /* status says why */
+	pgbind_Summary *s = w.mem.oom ? NULL : pgbind_Arena_Malloc(arena, sizeof *s);
 	if (s) {
 		memset(s, 0, sizeof *s);
 		finish_relations(&w, s);
@@ -561,15 +577,13 @@ pgbind_Summary *pgbind_summary(const pgbind_ParseResult *tree, int truncate_limi
 		s->n_filter_columns = w.filters.n;
 		s->statement_types = w.statements.items;
 		s->n_statement_types = w.statements.n;
-		if (truncate_limit >= 0 && !w.mem.oom)
-			s->truncated_query = pgbind_truncate(tree, truncate_limit, options, arena, status);
-		if (truncate_limit >= 0 && !s->truncated_query)
-			return NULL;
 	}
-	if (w.mem.oom || (!s && !w.failed)) {
+	if (!s || w.mem.oom) {
 		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
 		return NULL;
 	}
+	if (truncate_limit >= 0 && !(s->truncated_query = pgbind_truncate(tree, truncate_limit, options, arena, status)))
+		return NULL;
 	return s;
 }
 
@@ -577,21 +591,20 @@ pgbind_Summary *pgbind_summary(const pgbind_ParseResult *tree, int truncate_limi
 
 static void put_varint(Mem *m, Vec *b, uint64_t v)
 {
+	uint8_t bytes[10];
+	size_t n = 0;
 	do {
-		uint8_t *c = vec_push(m, b, 1);
-		if (!c)
-			return;
-		*c = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		bytes[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
 		v >>= 7;
 	} while (v);
+	put_raw(m, b, bytes, n);
 }
 
 static void put_bytes(Mem *m, Vec *b, uint32_t field, const void *data, size_t len)
 {
 	put_varint(m, b, (uint64_t)field << 3 | 2);
 	put_varint(m, b, len);
-	for (size_t i = 0; i < len && !m->oom; i++)
-		*(uint8_t *)vec_push(m, b, 1) = ((const uint8_t *)data)[i];
+	put_raw(m, b, data, len);
 }
 
 /* A string field; proto3 leaves an empty one out, unless it is an element of a repeated field. */
