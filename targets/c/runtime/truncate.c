@@ -120,7 +120,9 @@ static pgbind_RangeVar *relation_x(Trunc *t)
 	return v;
 }
 
-/* The length of stmt deparsed alone; -1 when it cannot be. */
+/* The length of stmt deparsed alone. When the deparser cannot write it, the truncation fails, as
+ * libpg_query 18's does (its deparser refuses a SELECT whose WHERE is CURRENT OF: so UPDATE ...
+ * WHERE CURRENT OF c has no truncated query there, nor here). */
 static int32_t deparsed_length(Trunc *t, void *stmt)
 {
 	pgbind_RawStmt *raw = node_new(t, PGBIND_T_RawStmt, sizeof *raw);
@@ -130,11 +132,8 @@ static int32_t deparsed_length(Trunc *t, void *stmt)
 	raw->stmt_location = -1;
 	pgbind_ParseResult one = {t->version, 1, &raw};
 	const char *sql = pgbind_deparse(&one, t->options, t->arena, t->status);
-	if (!sql) {
-		t->failed = true;
-		return -1;
-	}
-	return (int32_t)strlen(sql);
+	t->failed = t->failed || !sql;
+	return sql ? (int32_t)strlen(sql) : -1;
 }
 
 static void add_cut(Trunc *t, Part part, pgbind_Node *node, int32_t length)
