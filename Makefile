@@ -88,7 +88,7 @@ RT_DIR      := targets/c/runtime
 GENERATED   := $(wildcard $(C_GEN)/*)
 RT_SRCS     := $(addprefix $(RT_DIR)/,arena.c from_pg.c to_pg.c pg_route.c encode.c decode.c equal.c reflect.c text.c \
                json_keys.c json_write.c json_read.c walk.c normalize.c fingerprint.c script.c contract.c stack.c \
-               isolate.c)
+               isolate.c raw_walk.c summary.c truncate.c)
 RT_OBJS     := $(RT_SRCS:$(RT_DIR)/%.c=$(BUILD)/rt/%.o)
 RT_PIC_OBJS := $(RT_SRCS:$(RT_DIR)/%.c=$(BUILD)/rt-pic/%.o)
 # Optional entry points of the linked libpg_query, found by linking a probe: forks export a
@@ -108,7 +108,7 @@ PG_QUERY_FEATURES := $(if $(call HAVE_SYMBOL,pg_query_deparse_nodes),-DPGBIND_HA
                      $(if $(call HAVE_SYMBOL,pg_query_scan_tokens),-DPGBIND_HAVE_SCAN_TOKENS) \
                      $(if $(PG_QUERY_PBC_H),-DPGBIND_HAVE_PROTOBUF_C)
 RT_CFLAGS   := -I$(RT_DIR) -I$(C_GEN) $(PG_QUERY_INCLUDES) -I$(PG_INCLUDE_SERVER) $(PG_QUERY_FEATURES)
-CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c
+CLI_SRCS    := cli/pgbind.c cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c cli/summary.c cli/verify_summary.c
 
 # Two cores here, as on CI: build in parallel unless the caller chose (make -jN).
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
@@ -351,11 +351,13 @@ $(BUILD)/tests/test_input: tests/cli/test_input.c cli/input.c cli/cli.h tests/ch
 # with the files of the command some of them share (TEST_EXTRA). They share tests/check.h.
 $(BUILD)/tests/test_json: TEST_EXTRA := cli/input.c cli/json_verify.c
 $(BUILD)/tests/test_walk: TEST_EXTRA := cli/input.c
+$(BUILD)/tests/test_summary: TEST_EXTRA := cli/verify_summary.c
 
 $(BUILD)/tests/test_%: tests/runtime/test_%.c $(BUILD)/libpgbind.a tests/check.h tests/runtime/check_tree.h tests/runtime/rev_writer.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) $(RT_CFLAGS) -Icli -o $@ $< $(TEST_EXTRA) $(BUILD)/libpgbind.a $(LDFLAGS_ALL) $(PG_QUERY_LIBS) -pthread
 
 $(BUILD)/tests/test_json $(BUILD)/tests/test_walk: cli/input.c cli/json_verify.c cli/cli.h
+$(BUILD)/tests/test_summary: cli/verify_summary.c cli/cli.h
 $(BUILD)/tests/test_property: tests/runtime/generated/c_fields.inc.c
 
 # The same test with pgbind's own malloc calls failable one by one (libpg_query, a shared library
@@ -374,14 +376,15 @@ UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUIL
               $(BUILD)/tests/test_parse $(BUILD)/tests/test_decode $(BUILD)/tests/test_property \
               $(BUILD)/tests/test_json $(BUILD)/tests/test_walk $(BUILD)/tests/test_hardening \
               $(BUILD)/tests/test_hardening_tsan $(if $(PG_QUERY_DIR),,$(BUILD)/tests/test_hardening_wrap) \
-              $(BUILD)/tests/test_deparse $(BUILD)/tests/test_normalize $(BUILD)/tests/mutate_deparse $(BUILD)/tests/test_stack
+              $(BUILD)/tests/test_deparse $(BUILD)/tests/test_normalize $(BUILD)/tests/test_summary $(BUILD)/tests/mutate_deparse $(BUILD)/tests/test_stack
 
 unit-tests: $(UNIT_TESTS)
 
 # The same tests built with AddressSanitizer and UndefinedBehaviorSanitizer (make check runs them).
 SAN_BUILD := $(BUILD)/san
 SAN_TESTS := $(SAN_BUILD)/pgbind $(SAN_BUILD)/tests/test_parse $(SAN_BUILD)/tests/test_decode \
-             $(SAN_BUILD)/tests/test_json $(SAN_BUILD)/tests/test_property $(SAN_BUILD)/tests/test_walk
+             $(SAN_BUILD)/tests/test_json $(SAN_BUILD)/tests/test_property $(SAN_BUILD)/tests/test_walk \
+             $(SAN_BUILD)/tests/test_summary
 
 san-build: $(GENERATED)
 	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) SAN=address,undefined OPT="-O1 -g" \
@@ -432,7 +435,7 @@ FUZZ_TARGETS := $(BUILD)/fuzz/fuzz_parse $(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz
 
 # The runtime and the verify engine are compiled once with the fuzzer's instrumentation; each
 # target links them with its own entry point.
-FUZZ_OBJS := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(RT_SRCS) cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c)
+FUZZ_OBJS := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(RT_SRCS) cli/verify.c cli/verify_pg.c cli/json_verify.c cli/input.c cli/verify_summary.c)
 
 $(BUILD)/fuzz/obj/%.o: %.c $(wildcard $(RT_DIR)/*.h cli/*.h) $(GENERATED) | $(BUILD)/.dir
 	@mkdir -p $(dir $@)

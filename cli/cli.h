@@ -87,6 +87,21 @@ bool library_loses_negative_integers(void);
  * *n_applied counts the values lost. */
 char *json_with_known_bugs(const char *json, int *n_applied);
 
+struct pgbind_Summary;
+#include <stdio.h>
+/* summary.c: summary as one line of JSON (no newline): the proto's field names, every field
+ * written, an absent string null, contexts by their proto names, aliases an object. */
+void cli_print_summary_json(const struct pgbind_Summary *summary, FILE *out);
+
+/* verify_summary.c: pgbind_summary's protobuf against the linked libpg_query's pg_query_summary
+ * (alias entries as a set: libpg_query writes them in a random order). 1 equal, 0 not (why says
+ * how), -1 not compared: the library has no pg_query_summary (before 18). */
+int verify_summary(const char *stmt, const struct pgbind_ParseResult *tree, char *why, size_t size);
+/* Whether two SummaryResult protobufs are equal but for the order of their alias entries. */
+bool cli_summary_bytes_equal(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len);
+/* The bytes as text for a message (printable ASCII kept, the rest \xNN), cut to fit size. */
+void cli_summary_show(char *out, size_t size, const uint8_t *data, size_t len);
+
 /* verify.c: `pgbind verify` (argv[0] is "verify"); the exit code. */
 int cli_verify(int argc, char **argv);
 

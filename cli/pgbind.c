@@ -6,6 +6,7 @@
  *   pgbind fingerprint [--each] [FILE|-]
  *   pgbind normalize [--each] [FILE|-]
  *   pgbind scan [FILE|-]
+ *   pgbind summary [--truncate N] [FILE|-]
  *   pgbind verify [-v] [--coverage=FILE] FILE...
  *   pgbind bench ...   (the developer's benchmark: runs pgbind-bench, tools/bench/)
  *   pgbind help [COMMAND], pgbind --version
@@ -42,7 +43,7 @@ enum {
 #endif
 
 /* The options a command may take. */
-enum { OPT_FORMAT = 1, OPT_FROM = 2, OPT_CHECK = 4, OPT_EACH = 8 };
+enum { OPT_FORMAT = 1, OPT_FROM = 2, OPT_CHECK = 4, OPT_EACH = 8, OPT_TRUNCATE = 16 };
 
 /* What a command gets: its options, the input and, for commands over a tree, the tree. */
 typedef struct {
@@ -50,7 +51,8 @@ typedef struct {
 	const char *path; /* "-" = standard input */
 	const char *format, *from;
 	bool check, each;
-	char *input; /* the whole input (NUL-terminated), len bytes */
+	int truncate; /* summary --truncate: the limit; -1 none */
+	char *input;  /* the whole input (NUL-terminated), len bytes */
 	size_t len;
 	pgbind_ParseResult *tree; /* parsed (SQL), decoded (--from=protobuf) or read (--from=json) */
 	pgbind_Arena *arena;
@@ -410,6 +412,21 @@ static int run_scan(Run *r)
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
 }
 
+static bool summary_fails(Run *r, size_t i)
+{
+	pgbind_ParseResult one = statement_tree(r, i);
+	return !pgbind_summary(&one, r->truncate, NULL, r->arena, &r->status);
+}
+
+static int run_summary(Run *r)
+{
+	pgbind_Summary *s = pgbind_summary(r->tree, r->truncate, NULL, r->arena, &r->status);
+	if (!s)
+		return report_whole_failure(r, summary_fails);
+	cli_print_summary_json(s, stdout);
+	return print_line("");
+}
+
 /* `pgbind bench`: the benchmark is a developer's program of its own (tools/bench/, not installed,
  * so that the command holds no benchmark code and no allocator wrapping); this runs the
  * pgbind-bench beside this program, telling it where this program is (it times the command). */
@@ -484,6 +501,20 @@ static const Command commands[] = {
 	 "Lists the tokens of the SQL as libpg_query's scanner sees them (comments included), one\n"
 	 "per line: start and end byte offsets, token, keyword kind, and the text.",
 	 0, INPUT_SQL, run_scan, NULL},
+	{"summary", "[--truncate N] [FILE|-]",
+	 "what the SQL touches (tables, aliases, CTEs, functions, filter columns, statement\n"
+	 "        kinds), as libpg_query 18's pg_query_summary says, from pgbind's tree",
+	 "Prints, as one line of JSON, what the SQL touches, as libpg_query 18's pg_query_summary\n"
+	 "computes it (its message pg_query.SummaryResult, field names as in its proto), from\n"
+	 "pgbind's tree, whatever the linked libpg_query: tables (name, schema_name, table_name,\n"
+	 "context: Select, DML or DDL), aliases (alias to table), cte_names, functions (name,\n"
+	 "function_name, schema_name, context: Call or DDL), filter_columns (schema_name,\n"
+	 "table_name, column: what SELECTs' WHERE clauses read), statement_types and\n"
+	 "truncated_query. Tables and functions are listed each time they are met, as libpg_query\n"
+	 "lists them. Absent names are null.\n"
+	 "--truncate N  truncated_query: the SQL deparsed and shortened to at most N bytes (its\n"
+	 "              deepest and longest parts written '...'); without it, null",
+	 OPT_TRUNCATE, INPUT_TREE, run_summary, NULL},
 	{"verify", "[-v] [--coverage=FILE] FILE...",
 	 "split each file into statements and compare every pgbind path with\n"
 	 "        libpg_query's own, statement by statement; ends with 'N passed, M failed'",
@@ -560,6 +591,16 @@ static bool parse_options(const Command *c, int argc, char **argv, Run *r, bool 
 			r->format = value;
 		} else if ((c->options & OPT_FROM) && (value = option_value("from", argc, argv, &i, &missing))) {
 			r->from = value;
+		} else if ((c->options & OPT_TRUNCATE) && (value = option_value("truncate", argc, argv, &i, &missing))) {
+			char *end;
+			errno = 0;
+			long n = strtol(value, &end, 10);
+			if (!*value || *end || errno || n < 0 || n > INT_MAX) {
+				fprintf(stderr, "pgbind %s: --truncate takes a number of bytes (0 or more), not '%s'\n", c->name,
+						value);
+				return false;
+			}
+			r->truncate = (int)n;
 		} else if (missing) {
 			fprintf(stderr, "pgbind %s: option %s needs a value\n", c->name, arg);
 			return false;
@@ -616,7 +657,7 @@ static bool read_input(const Command *c, Run *r)
 
 static int run_command(const Command *c, int argc, char **argv)
 {
-	Run r = {.name = c->name, .path = "-"};
+	Run r = {.name = c->name, .path = "-", .truncate = -1};
 	bool help = false;
 	if (!parse_options(c, argc, argv, &r, &help))
 		return EXIT_USAGE;

@@ -59,6 +59,7 @@ enum {
 	CHECK_JSON,
 	CHECK_JSON_READ,
 	CHECK_SYNTAX_ERRORS,
+	CHECK_SUMMARY,
 	N_CHECKS
 };
 
@@ -965,6 +966,11 @@ static void verify_statement(Verify *v, const char *file, int line, size_t stmt_
 				mismatch(file, line, stmt_at, stmt, jv.read_why);
 			v->json_lost += jv.lost;
 			v->json_lost_statements += jv.lost > 0;
+			int summary = nests_deep(tree, arena) ? -1 : verify_summary(stmt, tree, what, sizeof what);
+			if (summary >= 0)
+				report(v, CHECK_SUMMARY, summary);
+			if (summary == 0)
+				mismatch(file, line, stmt_at, stmt, what);
 		}
 		if (v->coverage)
 			cover_message(v, (int)(pgbind_message_desc_by_name("ParseResult") - pgbind_message_descs), tree, 0);
@@ -1116,6 +1122,7 @@ int cli_verify(int argc, char **argv)
 	v->checks[CHECK_JSON].name = library_loses_negative_integers() ? "JSON equals pg_query_parse's (its bug aside)"
 																   : "JSON equals pg_query_parse's";
 	v->checks[CHECK_JSON_READ].name = "JSON -> AST -> protobuf equals the bytes";
+	v->checks[CHECK_SUMMARY].name = "summary equals pg_query_summary (18 on)";
 	const char *coverage_path = NULL;
 	int n_files = 0, unreadable = 0;
 	for (int i = 1; i < argc; i++) {

@@ -290,6 +290,8 @@ step "mutation experiment: 3 scripts' protobuf and JSON changed; the isolated de
 	"$BUILD/tests/mutate_deparse" --cases 2000 --json-cases 1000 tests/sql/ddl_tables.sql \
 	"$DEBIAN_SQL_DIR/information_schema.sql" "$DEBIAN_SQL_DIR/system_functions.sql"
 step "normalize: each of libpg_query's rules, the scanner's corners, bad input" "$BUILD/tests/test_normalize"
+step "summary: libpg_query 18's pg_query_summary bytes for major-independent statements; the C view; arguments" \
+	"$BUILD/tests/test_summary" tests/runtime/summary_cases.txt
 
 section json "JSON, walker, examples"
 step "Debian corpus: every file $DEBIAN_SQL_LIST names is in $DEBIAN_SQL_DIR ($DEBIAN_SQL_N)" sh -c "
@@ -395,7 +397,7 @@ step "empty input parses to no statements" sh -c "
 # A NUL byte once ended every command by SIGABRT (a double free) after its message.
 printf 'SELECT 1\000; DROP TABLE x' >"$TMP/nul.sql"
 for cmd in "parse --format=protobuf" "parse --format=json" "parse --format=text" deparse "deparse --check" \
-	fingerprint "fingerprint --each" normalize "normalize --each" scan; do
+	fingerprint "fingerprint --each" normalize "normalize --each" scan summary; do
 	# shellcheck disable=SC2086
 	expect_fail "a NUL byte: pgbind $cmd FILE exits 1 with its message" 1 "nul.sql: a NUL byte at offset 8" \
 		"$BUILD/pgbind" $cmd "$TMP/nul.sql"
@@ -419,6 +421,17 @@ step "help is --help, help COMMAND is COMMAND --help" sh -c "
 	'$BUILD/pgbind' help deparse >'$TMP/h2' && '$BUILD/pgbind' deparse --help | cmp - '$TMP/h2' &&
 	grep -q '^usage: pgbind deparse' '$TMP/h2' && '$BUILD/pgbind' help verify | grep -q '^usage: pgbind verify'"
 expect_fail "help of an unknown command is a usage error" 2 "unknown command 'nope'" "$BUILD/pgbind" help nope
+step "summary: one line of JSON (the expected values: libpg_query 18's pg_query_summary of the statement)" sh -c "
+	echo 'SELECT f(a) FROM s.t x WHERE x.b = 1' | '$BUILD/pgbind' summary --truncate 20 >'$TMP/sum.json' &&
+	grep -qF '{\"tables\":[{\"name\":\"s.t\",\"schema_name\":\"s\",\"table_name\":\"t\",\"context\":\"Select\"}],\"aliases\":{\"x\":\"s.t\"},' '$TMP/sum.json' &&
+	grep -qF '\"filter_columns\":[{\"schema_name\":null,\"table_name\":\"x\",\"column\":\"b\"}],\"statement_types\":[\"SelectStmt\"],\"truncated_query\":\"SELECT ... FROM s...\"}' '$TMP/sum.json' &&
+	'$BUILD/pgbind' help summary | grep -q '^usage: pgbind summary \[--truncate N\]'"
+expect_fail "summary: --truncate takes a byte count" 2 "--truncate takes a number of bytes \\(0 or more\\), not '-3'" \
+	"$BUILD/pgbind" summary --truncate -3 "$TMP/two.sql"
+expect_fail "summary: a syntax error at FILE:LINE:COL" 1 "two_bad.sql:2:13: error: syntax error at or near \"FROM\"" \
+	sh -c "printf 'SELECT 1;\nSELECT FROM FROM;\n' >'$TMP/two_bad.sql'; '$BUILD/pgbind' summary '$TMP/two_bad.sql'"
+expect_fail "summary: a statement it cannot summarize, at FILE:LINE:COL" 1 "drop.sql:2:1: error: statement 2: improper relation name" \
+	sh -c "printf 'SELECT 1;\nDROP TABLE a.b.c.d;\n' >'$TMP/drop.sql'; '$BUILD/pgbind' summary '$TMP/drop.sql'"
 step "--opt value is --opt=value" sh -c "
 	'$BUILD/pgbind' parse --format json '$TMP/two.sql' >'$TMP/o1' && '$BUILD/pgbind' parse --format=json '$TMP/two.sql' | cmp - '$TMP/o1' &&
 	'$BUILD/pgbind' deparse --from json '$TMP/o1' | grep -qx 'SELECT a, b FROM t WHERE x = 1; UPDATE t SET a = 2'"
@@ -478,6 +491,7 @@ step "ASan+UBSan: decoder on malformed input" "$SAN_BUILD/tests/test_decode"
 step "ASan+UBSan: property test (8 rounds)" "$SAN_BUILD/tests/test_property" --rounds 8
 step "ASan+UBSan: JSON on the project corpus" "$SAN_BUILD/tests/test_json" $SQL
 step "ASan+UBSan: walker on the project corpus" "$SAN_BUILD/tests/test_walk" $SQL
+step "ASan+UBSan: summary cases, its allocation failures" "$SAN_BUILD/tests/test_summary" tests/runtime/summary_cases.txt
 step "ASan+UBSan: pgbind verify on the project corpus" "$SAN_BUILD/pgbind" verify $SQL
 if [ -n "${SAN:-}" ]; then
 	echo "     (SAN=$SAN: the main build is sanitized already; valgrind cannot run sanitized programs)"

@@ -541,6 +541,49 @@ static bool op_normalize_base(const Item *it, ArenaUse *use)
 	return ok;
 }
 
+/* The summary of tree (no truncation: the walk) and its protobuf bytes. */
+static bool summary_bytes(const pgbind_ParseResult *tree, pgbind_Arena *a)
+{
+	pgbind_Summary *s = tree ? pgbind_summary(tree, -1, NULL, a, NULL) : NULL;
+	const uint8_t *data = NULL;
+	size_t len = 0;
+	bool ok = s && pgbind_summary_encode(s, a, &data, &len, NULL);
+	sink += len;
+	return ok;
+}
+
+/* From SQL, as pg_query_summary takes it. */
+static bool op_summary(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	bool ok = a && summary_bytes(pgbind_parse(it->sql, NULL, a, NULL), a);
+	arena_done(a, use);
+	return ok;
+}
+
+static bool op_summary_ast(const Item *it, ArenaUse *use)
+{
+	pgbind_Arena *a = pgbind_Arena_New();
+	bool ok = a && summary_bytes(it->tree, a);
+	arena_done(a, use);
+	return ok;
+}
+
+#if PG_VERSION_NUM >= 180000 /* libpg_query's summary: 18 on */
+static bool op_summary_base(const Item *it, ArenaUse *use)
+{
+	(void)use;
+	PgQuerySummaryParseResult r = pg_query_summary(it->sql, 0, -1);
+	bool ok = !r.error;
+	sink += r.summary.len;
+	pg_query_free_summary_parse_result(r);
+	return ok;
+}
+#define SUMMARY_OP(fn) fn
+#else
+#define SUMMARY_OP(fn) NULL
+#endif
+
 /* What a proxy does per query: the tree, its fingerprint and normalized text, and the protobuf
  * bytes, from one parse. */
 static bool op_proxy(const Item *it, ArenaUse *use)
@@ -604,6 +647,9 @@ enum {
 	OP_NORMALIZE_BASE,
 	OP_PROXY,
 	OP_PROXY_BASE,
+	OP_SUMMARY,
+	OP_SUMMARY_AST,
+	OP_SUMMARY_BASE,
 	N_OPS
 };
 
@@ -659,6 +705,16 @@ static const OpDef ops[N_OPS] = {
 	[OP_PROXY_BASE] = {"proxy_libpg_query", "baseline",
 					   "pg_query_parse_protobuf + pg_query_fingerprint + pg_query_normalize + free results",
 					   op_proxy_base},
+	[OP_SUMMARY] = {"summary", "pgbind",
+					"arena new + pgbind_parse + pgbind_summary (no truncation) + pgbind_summary_encode + arena free",
+					op_summary},
+	[OP_SUMMARY_AST] = {"summary_from_ast", "pgbind",
+						"arena new + pgbind_summary (AST precomputed, no truncation) + pgbind_summary_encode + arena "
+						"free",
+						op_summary_ast},
+	[OP_SUMMARY_BASE] = {"pg_query_summary", "baseline",
+						 "pg_query_summary (of the SQL, no truncation; libpg_query 18 on) + free result",
+						 SUMMARY_OP(op_summary_base)},
 };
 
 /* --only: a bit per selected path; 0 = all. raw_parse always runs: the x raw column needs it. */
@@ -717,6 +773,8 @@ static const RowDef rows[] = {
 	{"normalize from AST", OP_NORMALIZE, OP_NORMALIZE_BASE, ""},
 	{"normalize from SQL", OP_NORMALIZE_SQL, OP_NORMALIZE_BASE, ""},
 	{"proxy: parse+fp+normalize+pb", OP_PROXY, OP_PROXY_BASE, ">=3x"},
+	{"summary from SQL (protobuf)", OP_SUMMARY, OP_SUMMARY_BASE, ""},
+	{"summary from AST (protobuf)", OP_SUMMARY_AST, OP_SUMMARY_BASE, ""},
 };
 #define N_ROWS ((int)(sizeof rows / sizeof *rows))
 
@@ -1007,7 +1065,9 @@ static void print_op_line(const Bench *b, const Corpus *c, const char *name, int
 	char speed[16] = "", allocs[40];
 	if (!op_available(op)) {
 		printf("%-28s %-8s %10s %8s %9s %7s %8s %10s  %s\n", name, ops[op].side, "n/a", "n/a", "", "", "n/a", "n/a",
-			   ops[op].fn ? "(not in --only)" : "(needs protobuf-c; this libpg_query has upb)");
+			   ops[op].fn              ? "(not in --only)"
+			   : op == OP_SUMMARY_BASE ? "(libpg_query 18 on; this one has no pg_query_summary)"
+									   : "(needs protobuf-c; this libpg_query has upb)");
 		return;
 	}
 	if (base >= 0 && op_available(base))

@@ -343,6 +343,99 @@ PGBIND_API bool pgbind_ScanResult_equal(const pgbind_ScanResult *a, const pgbind
  * prints O(n^2) bytes; deeper than PGBIND_DEFAULT_MAX_DEPTH is PGBIND_ERROR_DEPTH. */
 PGBIND_API const char *pgbind_text(const pgbind_ParseResult *tree, pgbind_Arena *arena, pgbind_Status *status);
 
+/* ---- Summary --------------------------------------------------------------------------------- */
+
+/*
+ * What a query touches, as libpg_query 18's pg_query_summary computes it, from the tree, on every
+ * major (targets/c/runtime/summary.c says how, and which of libpg_query's choices it keeps: tables
+ * and functions are listed each time they are met, not as sets). Two views of one result:
+ * pgbind_Summary for C, and its protobuf (pgbind_summary_encode), message pg_query.SummaryResult
+ * of targets/c/runtime/summary.proto, the bytes pg_query_summary returns, for other languages to
+ * decode with their protobuf library. Strings point into the tree or the arena.
+ */
+
+/* Where a table or function was met (SummaryResult.Context; the numbers are the proto's). */
+typedef enum pgbind_SummaryContext {
+	PGBIND_SUMMARY_NONE = 0,
+	PGBIND_SUMMARY_SELECT = 1, /* read: a FROM clause, UPDATE ... FROM, DELETE ... USING, COPY */
+	PGBIND_SUMMARY_DML = 2,    /* written: INSERT, UPDATE, DELETE, MERGE */
+	PGBIND_SUMMARY_DDL = 3,    /* created, altered, dropped, locked, granted, vacuumed; SELECT INTO's */
+	PGBIND_SUMMARY_CALL = 4,   /* a function called */
+} pgbind_SummaryContext;
+
+typedef struct pgbind_SummaryTable {
+	const char *name;        /* schema.table, each quoted as PostgreSQL's quote_identifier does */
+	const char *schema_name; /* NULL when not qualified (the proto's "") */
+	const char *table_name;
+	pgbind_SummaryContext context;
+} pgbind_SummaryTable;
+
+typedef struct pgbind_SummaryAlias {
+	const char *key;   /* the alias */
+	const char *value; /* the table's name, as pgbind_SummaryTable.name */
+} pgbind_SummaryAlias;
+
+typedef struct pgbind_SummaryFunction {
+	const char *name;              /* the name as written, parts joined by "." (unquoted) */
+	const char *function_name;     /* its last part */
+	const char *schema_name;       /* the part before it in a name of 2 or 3 parts, else NULL */
+	pgbind_SummaryContext context; /* CALL, or DDL: created, dropped (the first of a DROP), renamed, granted */
+} pgbind_SummaryFunction;
+
+/* A column a SELECT's WHERE clause reads (up to its first sub-SELECT, as libpg_query). */
+typedef struct pgbind_SummaryFilterColumn {
+	const char *schema_name; /* schema.table.column: schema; else NULL */
+	const char *table_name;  /* table.column or schema.table.column: table; else NULL */
+	const char *column;
+} pgbind_SummaryFilterColumn;
+
+typedef struct pgbind_Summary {
+	size_t n_tables;
+	pgbind_SummaryTable *tables; /* in the order met, CTE names left out */
+	size_t n_aliases;
+	pgbind_SummaryAlias *aliases; /* a map: each alias once, in the order first met, its last value */
+	size_t n_cte_names;
+	const char **cte_names;
+	size_t n_functions;
+	pgbind_SummaryFunction *functions;
+	size_t n_filter_columns;
+	pgbind_SummaryFilterColumn *filter_columns;
+	size_t n_statement_types;
+	const char **statement_types; /* node kind names ("SelectStmt"), each once, nested ones too */
+	const char *truncated_query;  /* pgbind_truncate's text; NULL when truncate_limit was -1 */
+} pgbind_Summary;
+
+/*
+ * The summary of tree (pgbind_parse's, or any tree of raw statements), in arena. truncate_limit:
+ * -1 for no truncated_query, else its limit in bytes (pgbind_truncate); below -1 is
+ * PGBIND_ERROR_ARGUMENT. Errors: those of pgbind_truncate, PGBIND_ERROR_NOMEM, PGBIND_ERROR_DEPTH
+ * (PGBIND_STACK_MESSAGE) when the calling thread's stack does not hold the tree's depth (the walk
+ * recurses, as libpg_query's), and PGBIND_ERROR_INVALID for DROP TABLE of a name of more than 3
+ * parts (PostgreSQL's "improper relation name", as pg_query_summary). The tree is not written.
+ * Thread-safe.
+ */
+PGBIND_API pgbind_Summary *pgbind_summary(const pgbind_ParseResult *tree, int truncate_limit,
+										  const pgbind_Options *options, pgbind_Arena *arena, pgbind_Status *status);
+
+/* summary as protobuf bytes (pg_query.SummaryResult, targets/c/runtime/summary.proto), in arena:
+ * byte for byte what pg_query_summary returns for the same SQL, but for the order of the alias
+ * entries, which libpg_query writes in its hash table's order (random from one process to the
+ * next) and pgbind in the order of pgbind_Summary.aliases. */
+PGBIND_API bool pgbind_summary_encode(const pgbind_Summary *summary, pgbind_Arena *arena, const uint8_t **data,
+									  size_t *len, pgbind_Status *status);
+
+/*
+ * The deparsed tree (pgbind_deparse) shortened to at most max_length bytes as libpg_query 18's
+ * summary shortens it: when the SQL is longer, the target lists, WHERE clauses, VALUES lists,
+ * INSERT column lists and CTE queries are written "...", deepest first, then longest, one more
+ * each time, until the SQL fits; if it still does not, it is cut to max_length - 3 characters and
+ * "..." (libpg_query counts characters there, and bytes elsewhere: its choice). NUL-terminated, in
+ * arena. Errors: pgbind_deparse's; a negative max_length is PGBIND_ERROR_ARGUMENT. The tree is not
+ * written (the shortening works on a copy). Thread-safe as pgbind_deparse.
+ */
+PGBIND_API const char *pgbind_truncate(const pgbind_ParseResult *tree, int max_length, const pgbind_Options *options,
+									   pgbind_Arena *arena, pgbind_Status *status);
+
 #ifdef __cplusplus
 }
 #endif

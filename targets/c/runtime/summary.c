@@ -1,0 +1,680 @@
+/*
+ * summary.c -- pgbind_summary(): what a query touches (tables and their contexts, aliases, CTE
+ * names, functions, the columns its WHERE clauses filter on, its statement kinds) and its text
+ * shortened to a limit, as libpg_query 18's pg_query_summary computes them, from pgbind's own tree,
+ * so on every major; and pgbind_summary_encode(), its protobuf (targets/c/runtime/summary.proto,
+ * pg_query.SummaryResult), the bytes pg_query_summary returns.
+ *
+ * libpg_query's summary walks the raw parse tree with PostgreSQL's raw_expression_tree_walker,
+ * which descends only into the node kinds and fields that DML statements can hold: raw_walk.c, as
+ * data. Whatever libpg_query's summary does on a node kind (a relation it records, a clause it
+ * walks again) is the switch of summarize(); the statement kinds are the model's node kinds named
+ * "...Stmt" (pgbind_raw_is_statement). The truncated query is pgbind_truncate's (truncate.c).
+ *
+ * libpg_query's choices kept, because equality with pg_query_summary is the contract: tables and
+ * functions are listed each time they are met (no set); a function call in a SELECT's WHERE clause
+ * is met twice (the clause is walked for its columns, then again); the walk of a WHERE clause for
+ * its columns stops at the first sub-SELECT; RETURNING lists are not walked (18's
+ * ReturningClause is not a kind the walker knows: so on 15 and 17 too); names are quoted as
+ * quote_identifier quotes them (the linked parser's keywords). Where libpg_query's result is not
+ * deterministic, pgbind's is: pg_query_summary writes the alias map in its hash table's order,
+ * which changes from one process to the next; pgbind writes each alias once, in the order first
+ * met, with the value last met (a map's). Entry point: pgbind_summary.
+ */
+#include "pg_headers.h"
+
+#include "common/keywords.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "raw_walk.h"
+
+/* ---- Growing arrays in the arena ---------------------------------------------------------------- */
+
+typedef struct {
+	void *items;
+	size_t n, cap;
+} Vec;
+
+typedef struct {
+	pgbind_Arena *arena;
+	bool oom;
+} Mem;
+
+/* Room for count more items of size bytes at the end of v: their address, NULL when out of memory. */
+static void *vec_extend(Mem *m, Vec *v, size_t size, size_t count)
+{
+	if (m->oom)
+		return NULL;
+	if (v->n + count > v->cap) {
+		size_t cap = v->cap ? 2 * v->cap : 8;
+		while (cap < v->n + count)
+			cap *= 2;
+		void *items = pgbind_Arena_Malloc(m->arena, cap * size);
+		if (!items) {
+			m->oom = true;
+			return NULL;
+		}
+		if (v->n)
+			memcpy(items, v->items, v->n * size);
+		v->items = items;
+		v->cap = cap;
+	}
+	void *at = (char *)v->items + size * v->n;
+	v->n += count;
+	return at;
+}
+
+static void *vec_push(Mem *m, Vec *v, size_t size)
+{
+	return vec_extend(m, v, size, 1);
+}
+
+/* len bytes appended to the byte vector b. */
+static void put_raw(Mem *m, Vec *b, const void *data, size_t len)
+{
+	void *at = len ? vec_extend(m, b, 1, len) : NULL;
+	if (at)
+		memcpy(at, data, len);
+}
+
+static char *mem_strdup(Mem *m, const char *s, size_t len)
+{
+	char *out = m->oom ? NULL : pgbind_Arena_Malloc(m->arena, len + 1);
+	if (!out) {
+		m->oom = true;
+		return NULL;
+	}
+	memcpy(out, s, len);
+	out[len] = '\0';
+	return out;
+}
+
+/* ---- Names --------------------------------------------------------------------------------------- */
+
+/* PostgreSQL's quote_identifier: ident as is when it is lower case letters, digits and _ (not
+ * first a digit) and no keyword but an unreserved one of the linked parser; else in double quotes,
+ * inner ones doubled. Appended to b. */
+static void put_quoted(Mem *m, Vec *b, const char *ident)
+{
+	bool safe = (ident[0] >= 'a' && ident[0] <= 'z') || ident[0] == '_';
+	for (const char *p = ident; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			safe = false;
+	if (safe) {
+		int kw = ScanKeywordLookup(ident, &ScanKeywords);
+		safe = kw < 0 || ScanKeywordCategories[kw] == UNRESERVED_KEYWORD;
+	}
+	if (safe) {
+		put_raw(m, b, ident, strlen(ident));
+		return;
+	}
+	put_raw(m, b, "\"", 1);
+	for (const char *p = ident; *p; p++)
+		put_raw(m, b, *p == '"' ? "\"\"" : p, *p == '"' ? 2 : 1); /* an inner quote doubled */
+	put_raw(m, b, "\"", 1);
+}
+
+static void put_text(Mem *m, Vec *b, const char *s)
+{
+	put_raw(m, b, s, strlen(s));
+}
+
+static const char *vec_string(Mem *m, Vec *b)
+{
+	return m->oom ? NULL : mem_strdup(m, b->items ? b->items : "", b->n);
+}
+
+/* A RangeVar's name as pg_query_summary writes it: schema.relation, each quoted if need be. */
+static const char *relation_name(Mem *m, const char *schema, const char *rel)
+{
+	Vec b = {0};
+	if (schema) {
+		put_quoted(m, &b, schema);
+		put_text(m, &b, ".");
+	}
+	put_quoted(m, &b, rel ? rel : "");
+	return vec_string(m, &b);
+}
+
+static const char *sval(const pgbind_Node *n)
+{
+	return n && n->tag == PGBIND_T_String ? ((const pgbind_String *)n)->sval : NULL;
+}
+
+/* ---- The walk ------------------------------------------------------------------------------------ */
+
+typedef struct {
+	const char *schema, *rel;
+	const pgbind_Alias *alias;
+	pgbind_SummaryContext context;
+} Relation;
+
+typedef struct {
+	Mem mem;
+	Vec relations;  /* Relation, in the order met */
+	Vec cte_names;  /* const char * */
+	Vec functions;  /* pgbind_SummaryFunction */
+	Vec filters;    /* pgbind_SummaryFilterColumn */
+	Vec statements; /* const char * */
+	bool filtering; /* walking a SELECT's WHERE clause for its columns */
+	pgbind_Status *status;
+	bool failed;
+} Walk;
+
+static void add_relation(Walk *w, const char *schema, const char *rel, const pgbind_Alias *alias,
+						 pgbind_SummaryContext context)
+{
+	Relation *r = vec_push(&w->mem, &w->relations, sizeof *r);
+	if (r)
+		*r = (Relation){schema, rel, alias, context};
+}
+
+/* libpg_query's add_range_var: a FROM item's relations (a join's both sides, a sample's table). */
+static void add_from_item(Walk *w, const pgbind_Node *n, pgbind_SummaryContext context)
+{
+	if (!n)
+		return;
+	switch (n->tag) {
+	case PGBIND_T_JoinExpr:
+		add_from_item(w, ((const pgbind_JoinExpr *)n)->larg, context);
+		add_from_item(w, ((const pgbind_JoinExpr *)n)->rarg, context);
+		break;
+	case PGBIND_T_RangeTableSample:
+		add_from_item(w, ((const pgbind_RangeTableSample *)n)->relation, context);
+		break;
+	case PGBIND_T_RangeVar: {
+		const pgbind_RangeVar *v = (const pgbind_RangeVar *)n;
+		add_relation(w, v->schemaname, v->relname, v->alias, context);
+		break;
+	}
+	default:
+		break; /* subqueries, functions, table functions: the walk meets what they hold */
+	}
+}
+
+static void add_from_list(Walk *w, pgbind_Node *const *items, size_t n, pgbind_SummaryContext context)
+{
+	for (size_t i = 0; i < n; i++)
+		add_from_item(w, items[i], context);
+}
+
+/* PostgreSQL's makeRangeVarFromNameList, for DROP TABLE's names: [[catalog.]schema.]relation. */
+static void add_name_list(Walk *w, pgbind_Node *const *items, size_t n, pgbind_SummaryContext context)
+{
+	if (n == 0)
+		return;
+	if (n > 3) {
+		w->failed = true;
+		pgbind_fail(w->status, PGBIND_ERROR_INVALID, "improper relation name (too many dotted names)");
+		return;
+	}
+	add_relation(w, n >= 2 ? sval(items[n - 2]) : NULL, sval(items[n - 1]), NULL, context);
+}
+
+static void add_function(Walk *w, pgbind_Node *const *names, size_t n, pgbind_SummaryContext context)
+{
+	if (n == 0)
+		return;
+	Vec b = {0};
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			put_text(&w->mem, &b, ".");
+		put_text(&w->mem, &b,
+				 names[i] && names[i]->tag == PGBIND_T_A_Star ? "*"
+				 : sval(names[i])                             ? sval(names[i])
+															  : "");
+	}
+	pgbind_SummaryFunction *f = vec_push(&w->mem, &w->functions, sizeof *f);
+	if (f)
+		*f = (pgbind_SummaryFunction){vec_string(&w->mem, &b), sval(names[n - 1]),
+									  n == 3   ? sval(names[1])
+									  : n == 2 ? sval(names[0])
+											   : NULL,
+									  context};
+}
+
+static bool summarize(pgbind_RawItem item, void *ctx);
+
+/* Whether the walk is over: failed, out of memory, or out of stack (then failed, with the
+ * message of PGBIND_STACK_MESSAGE: a tree as deep as the parser allows needs a large stack). */
+static bool walk_ends(Walk *w)
+{
+	if (!w->failed && pgbind_stack_low()) {
+		w->failed = true;
+		pgbind_fail(w->status, PGBIND_ERROR_DEPTH, PGBIND_STACK_MESSAGE " (pgbind_summary)");
+	}
+	return w->failed || w->mem.oom;
+}
+
+static bool walk_node(Walk *w, const void *n)
+{
+	return pgbind_raw_offer(n, summarize, w);
+}
+
+static void filter_column(Walk *w, const pgbind_ColumnRef *c)
+{
+	if (!c->n_fields || !c->fields[c->n_fields - 1] || c->fields[c->n_fields - 1]->tag != PGBIND_T_String)
+		return; /* a star */
+	pgbind_SummaryFilterColumn *f = vec_push(&w->mem, &w->filters, sizeof *f);
+	if (f)
+		*f = (pgbind_SummaryFilterColumn){c->n_fields == 3 ? sval(c->fields[0]) : NULL,
+										  c->n_fields == 3   ? sval(c->fields[1])
+										  : c->n_fields == 2 ? sval(c->fields[0])
+															 : NULL,
+										  sval(c->fields[c->n_fields - 1])};
+}
+
+static void summarize_drop(Walk *w, const pgbind_DropStmt *s)
+{
+	for (size_t i = 0; i < s->n_objects; i++) {
+		const pgbind_Node *o = s->objects[i];
+		switch (s->removeType) {
+		case PGBIND_OBJECT_TABLE:
+		case PGBIND_OBJECT_RULE:
+		case PGBIND_OBJECT_TRIGGER:
+			if (o && o->tag == PGBIND_T_List) {
+				const pgbind_List *l = (const pgbind_List *)o;
+				/* a rule's or trigger's last name is its own; the others name its table */
+				size_t n = s->removeType == PGBIND_OBJECT_TABLE ? l->n_items : l->n_items - (l->n_items > 0);
+				add_name_list(w, l->items, n, PGBIND_SUMMARY_DDL);
+			}
+			break;
+		case PGBIND_OBJECT_FUNCTION: /* the first function only, as libpg_query */
+			if (i == 0 && o && o->tag == PGBIND_T_ObjectWithArgs) {
+				const pgbind_ObjectWithArgs *f = (const pgbind_ObjectWithArgs *)o;
+				add_function(w, f->objname, f->n_objname, PGBIND_SUMMARY_DDL);
+			}
+			break;
+		default:
+			return;
+		}
+	}
+}
+
+static void summarize_grant(Walk *w, const pgbind_GrantStmt *s)
+{
+	for (size_t i = 0; i < s->n_objects; i++) {
+		const pgbind_Node *o = s->objects[i];
+		if (!o)
+			continue;
+		if (s->objtype == PGBIND_OBJECT_TABLE && o->tag == PGBIND_T_RangeVar)
+			add_from_item(w, o, PGBIND_SUMMARY_DDL);
+		else if ((s->objtype == PGBIND_OBJECT_FUNCTION || s->objtype == PGBIND_OBJECT_PROCEDURE ||
+				  s->objtype == PGBIND_OBJECT_ROUTINE) &&
+				 o->tag == PGBIND_T_ObjectWithArgs)
+			add_function(w, ((const pgbind_ObjectWithArgs *)o)->objname, ((const pgbind_ObjectWithArgs *)o)->n_objname,
+						 PGBIND_SUMMARY_DDL);
+	}
+}
+
+static void summarize_rename(Walk *w, const pgbind_RenameStmt *s)
+{
+	switch (s->renameType) {
+	case PGBIND_OBJECT_TABLE:
+		if (s->relation) {
+			add_from_item(w, (const pgbind_Node *)s->relation, PGBIND_SUMMARY_DDL);
+			add_relation(w, s->relation->schemaname, s->newname, NULL, PGBIND_SUMMARY_DDL);
+		}
+		break;
+	case PGBIND_OBJECT_FUNCTION:
+	case PGBIND_OBJECT_PROCEDURE:
+	case PGBIND_OBJECT_ROUTINE:
+		if (s->object && s->object->tag == PGBIND_T_ObjectWithArgs) {
+			const pgbind_ObjectWithArgs *f = (const pgbind_ObjectWithArgs *)s->object;
+			add_function(w, f->objname, f->n_objname, PGBIND_SUMMARY_DDL);
+			pgbind_String name = {PGBIND_T_String, s->newname ? s->newname : ""};
+			pgbind_Node *names[] = {(pgbind_Node *)&name};
+			add_function(w, names, 1, PGBIND_SUMMARY_DDL);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* libpg_query's pg_query_summary_walk_impl: what a node adds, then the walker's descent. */
+static bool summarize(pgbind_RawItem item, void *ctx)
+{
+	Walk *w = ctx;
+	if (walk_ends(w))
+		return true;
+	if (!item.node)
+		return pgbind_raw_children(item, summarize, w);
+	const pgbind_Node *n = item.node;
+	switch (n->tag) {
+	case PGBIND_T_CommonTableExpr: {
+		const char **name = vec_push(&w->mem, &w->cte_names, sizeof *name);
+		if (name)
+			*name = ((const pgbind_CommonTableExpr *)n)->ctename;
+		break;
+	}
+	case PGBIND_T_CallStmt:
+		return walk_node(w, ((const pgbind_CallStmt *)n)->funccall);
+	case PGBIND_T_SelectStmt: {
+		if (w->filtering)
+			return true; /* ends the walk of the WHERE clause for columns: libpg_query's choice */
+		const pgbind_SelectStmt *s = (const pgbind_SelectStmt *)n;
+		if (s->op == PGBIND_SETOP_NONE)
+			add_from_list(w, s->fromClause, s->n_fromClause, PGBIND_SUMMARY_SELECT);
+		if (s->intoClause)
+			add_from_item(w, (const pgbind_Node *)s->intoClause->rel, PGBIND_SUMMARY_DDL);
+		if (s->whereClause) {
+			w->filtering = true;
+			walk_node(w, s->whereClause);
+			w->filtering = false;
+		}
+		break;
+	}
+	case PGBIND_T_InsertStmt:
+		add_from_item(w, (const pgbind_Node *)((const pgbind_InsertStmt *)n)->relation, PGBIND_SUMMARY_DML);
+		break;
+	case PGBIND_T_UpdateStmt: {
+		const pgbind_UpdateStmt *s = (const pgbind_UpdateStmt *)n;
+		add_from_item(w, (const pgbind_Node *)s->relation, PGBIND_SUMMARY_DML);
+		add_from_list(w, s->fromClause, s->n_fromClause, PGBIND_SUMMARY_SELECT);
+		break;
+	}
+	case PGBIND_T_MergeStmt:
+		add_from_item(w, (const pgbind_Node *)((const pgbind_MergeStmt *)n)->relation, PGBIND_SUMMARY_DML);
+		break;
+	case PGBIND_T_DeleteStmt: {
+		const pgbind_DeleteStmt *s = (const pgbind_DeleteStmt *)n;
+		add_from_item(w, (const pgbind_Node *)s->relation, PGBIND_SUMMARY_DML);
+		add_from_list(w, s->usingClause, s->n_usingClause, PGBIND_SUMMARY_SELECT);
+		break;
+	}
+	case PGBIND_T_CopyStmt:
+		add_from_item(w, (const pgbind_Node *)((const pgbind_CopyStmt *)n)->relation, PGBIND_SUMMARY_SELECT);
+		walk_node(w, ((const pgbind_CopyStmt *)n)->query);
+		break;
+	case PGBIND_T_AlterTableStmt: {
+		const pgbind_AlterTableStmt *s = (const pgbind_AlterTableStmt *)n;
+		if (s->objtype != PGBIND_OBJECT_INDEX) /* ALTER INDEX is left out, as libpg_query */
+			add_from_item(w, (const pgbind_Node *)s->relation, PGBIND_SUMMARY_DDL);
+		break;
+	}
+	case PGBIND_T_CreateStmt:
+		add_from_item(w, (const pgbind_Node *)((const pgbind_CreateStmt *)n)->relation, PGBIND_SUMMARY_DDL);
+		break;
+	case PGBIND_T_CreateTableAsStmt: {
+		const pgbind_CreateTableAsStmt *s = (const pgbind_CreateTableAsStmt *)n;
+		if (s->into)
+			add_from_item(w, (const pgbind_Node *)s->into->rel, PGBIND_SUMMARY_DDL);
+		walk_node(w, s->query);
+		break;
+	}
+	case PGBIND_T_TruncateStmt:
+		add_from_list(w, ((const pgbind_TruncateStmt *)n)->relations, ((const pgbind_TruncateStmt *)n)->n_relations,
+					  PGBIND_SUMMARY_DDL);
+		break;
+	case PGBIND_T_ViewStmt:
+		add_from_item(w, (const pgbind_Node *)((const pgbind_ViewStmt *)n)->view, PGBIND_SUMMARY_DDL);
+		walk_node(w, ((const pgbind_ViewStmt *)n)->query);
+		break;
+	case PGBIND_T_IndexStmt: {
+		const pgbind_IndexStmt *s = (const pgbind_IndexStmt *)n;
+		add_from_item(w, (const pgbind_Node *)s->relation, PGBIND_SUMMARY_DDL);
+		for (size_t i = 0; i < s->n_indexParams; i++)
+			if (s->indexParams[i] && s->indexParams[i]->tag == PGBIND_T_IndexElem)
+				walk_node(w, ((const pgbind_IndexElem *)s->indexParams[i])->expr);
+		walk_node(w, s->whereClause);
+		break;
+	}
+	case PGBIND_T_CreateTrigStmt:
+		add_from_item(w, (const pgbind_Node *)((const pgbind_CreateTrigStmt *)n)->relation, PGBIND_SUMMARY_DDL);
+		break;
+	case PGBIND_T_RuleStmt:
+		add_from_item(w, (const pgbind_Node *)((const pgbind_RuleStmt *)n)->relation, PGBIND_SUMMARY_DDL);
+		break;
+	case PGBIND_T_VacuumStmt: {
+		const pgbind_VacuumStmt *s = (const pgbind_VacuumStmt *)n;
+		for (size_t i = 0; i < s->n_rels; i++)
+			if (s->rels[i] && s->rels[i]->tag == PGBIND_T_VacuumRelation)
+				add_from_item(w, (const pgbind_Node *)((const pgbind_VacuumRelation *)s->rels[i])->relation,
+							  PGBIND_SUMMARY_DDL);
+		break;
+	}
+	case PGBIND_T_RefreshMatViewStmt:
+		add_from_item(w, (const pgbind_Node *)((const pgbind_RefreshMatViewStmt *)n)->relation, PGBIND_SUMMARY_DDL);
+		break;
+	case PGBIND_T_DropStmt:
+		summarize_drop(w, (const pgbind_DropStmt *)n);
+		break;
+	case PGBIND_T_GrantStmt:
+		summarize_grant(w, (const pgbind_GrantStmt *)n);
+		break;
+	case PGBIND_T_LockStmt:
+		add_from_list(w, ((const pgbind_LockStmt *)n)->relations, ((const pgbind_LockStmt *)n)->n_relations,
+					  PGBIND_SUMMARY_DDL);
+		break;
+	case PGBIND_T_ExplainStmt:
+		return walk_node(w, ((const pgbind_ExplainStmt *)n)->query);
+	case PGBIND_T_CreateFunctionStmt:
+		add_function(w, ((const pgbind_CreateFunctionStmt *)n)->funcname,
+					 ((const pgbind_CreateFunctionStmt *)n)->n_funcname, PGBIND_SUMMARY_DDL);
+		break;
+	case PGBIND_T_RenameStmt:
+		summarize_rename(w, (const pgbind_RenameStmt *)n);
+		break;
+	case PGBIND_T_PrepareStmt:
+		return walk_node(w, ((const pgbind_PrepareStmt *)n)->query);
+	case PGBIND_T_RawStmt:
+		return walk_node(w, ((const pgbind_RawStmt *)n)->stmt);
+	case PGBIND_T_FuncCall:
+		add_function(w, ((const pgbind_FuncCall *)n)->funcname, ((const pgbind_FuncCall *)n)->n_funcname,
+					 PGBIND_SUMMARY_CALL);
+		break;
+	case PGBIND_T_ColumnRef:
+		if (w->filtering)
+			filter_column(w, (const pgbind_ColumnRef *)n);
+		break;
+	default:
+		break;
+	}
+	return pgbind_raw_walked(item) && pgbind_raw_children(item, summarize, w);
+}
+
+/* libpg_query's statement walk: each statement kind met, once, in the order met. */
+static bool name_statements(pgbind_RawItem item, void *ctx)
+{
+	Walk *w = ctx;
+	if (walk_ends(w))
+		return true;
+	if (!item.node)
+		return pgbind_raw_children(item, name_statements, w);
+	const pgbind_Node *n = item.node;
+	if (n->tag == PGBIND_T_RawStmt)
+		return pgbind_raw_offer(((const pgbind_RawStmt *)n)->stmt, name_statements, w);
+	if (pgbind_raw_is_statement(n)) {
+		const char *name = pgbind_node_desc(n->tag)->name;
+		bool seen = false;
+		for (size_t i = 0; i < w->statements.n && !seen; i++)
+			seen = !strcmp(((const char **)w->statements.items)[i], name);
+		const char **slot = seen ? NULL : vec_push(&w->mem, &w->statements, sizeof *slot);
+		if (slot)
+			*slot = name;
+	}
+	const pgbind_Node *query = n->tag == PGBIND_T_CreateTableAsStmt ? ((const pgbind_CreateTableAsStmt *)n)->query
+							   : n->tag == PGBIND_T_ExplainStmt     ? ((const pgbind_ExplainStmt *)n)->query
+							   : n->tag == PGBIND_T_PrepareStmt     ? ((const pgbind_PrepareStmt *)n)->query
+							   : n->tag == PGBIND_T_ViewStmt        ? ((const pgbind_ViewStmt *)n)->query
+																	: NULL;
+	pgbind_raw_offer(query, name_statements, w);
+	return pgbind_raw_walked(item) && pgbind_raw_children(item, name_statements, w);
+}
+
+/* ---- The result ---------------------------------------------------------------------------------- */
+
+static bool in_cte_names(const Walk *w, const char *rel)
+{
+	const char *const *names = w->cte_names.items;
+	for (size_t i = 0; rel && i < w->cte_names.n; i++)
+		if (names[i] && !strcmp(names[i], rel))
+			return true;
+	return false;
+}
+
+/* The relations met, less the references to CTEs (a relation read under an unqualified name that
+ * some CTE has: one written or created keeps its place, as in libpg_query 18), and the aliases of
+ * all (a CTE's too): one entry a key, the last value met. */
+static void finish_relations(Walk *w, pgbind_Summary *s)
+{
+	Vec tables = {0}, aliases = {0};
+	const Relation *rels = w->relations.items;
+	for (size_t i = 0; i < w->relations.n && !w->mem.oom; i++) {
+		const Relation *r = &rels[i];
+		const char *name = relation_name(&w->mem, r->schema, r->rel);
+		if (r->context != PGBIND_SUMMARY_SELECT || r->schema || !in_cte_names(w, r->rel)) {
+			pgbind_SummaryTable *t = vec_push(&w->mem, &tables, sizeof *t);
+			if (t)
+				*t = (pgbind_SummaryTable){name, r->schema, r->rel ? r->rel : "", r->context};
+		}
+		if (!r->alias)
+			continue;
+		const char *key = r->alias->aliasname ? r->alias->aliasname : "";
+		pgbind_SummaryAlias *a = aliases.items;
+		size_t k = 0;
+		while (k < aliases.n && strcmp(a[k].key, key))
+			k++;
+		pgbind_SummaryAlias *slot = k < aliases.n ? &a[k] : vec_push(&w->mem, &aliases, sizeof *slot);
+		if (slot)
+			*slot = (pgbind_SummaryAlias){key, name};
+	}
+	s->tables = tables.items;
+	s->n_tables = tables.n;
+	s->aliases = aliases.items;
+	s->n_aliases = aliases.n;
+}
+
+pgbind_Summary *pgbind_summary(const pgbind_ParseResult *tree, int truncate_limit, const pgbind_Options *options,
+							   pgbind_Arena *arena, pgbind_Status *status)
+{
+	if (!tree || !arena || truncate_limit < -1) {
+		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "pgbind_summary: %s",
+					truncate_limit < -1 ? "truncate_limit must be -1 (none) or at least 0"
+										: "tree and arena are required");
+		return NULL;
+	}
+	Walk w = {.mem = {arena, false}, .status = status};
+	pgbind_RawItem top = {NULL, (pgbind_Node *const *)tree->stmts, tree->n_stmts};
+	summarize(top, &w);
+	name_statements(top, &w);
+	if (w.failed)
+		return NULL; /* status says why */
+	pgbind_Summary *s = w.mem.oom ? NULL : pgbind_Arena_Malloc(arena, sizeof *s);
+	if (s) {
+		memset(s, 0, sizeof *s);
+		finish_relations(&w, s);
+		s->cte_names = w.cte_names.items;
+		s->n_cte_names = w.cte_names.n;
+		s->functions = w.functions.items;
+		s->n_functions = w.functions.n;
+		s->filter_columns = w.filters.items;
+		s->n_filter_columns = w.filters.n;
+		s->statement_types = w.statements.items;
+		s->n_statement_types = w.statements.n;
+	}
+	if (!s || w.mem.oom) {
+		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
+		return NULL;
+	}
+	if (truncate_limit >= 0 && !(s->truncated_query = pgbind_truncate(tree, truncate_limit, options, arena, status)))
+		return NULL;
+	return s;
+}
+
+/* ---- Protobuf ------------------------------------------------------------------------------------ */
+
+static void put_varint(Mem *m, Vec *b, uint64_t v)
+{
+	uint8_t bytes[10];
+	size_t n = 0;
+	do {
+		bytes[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	put_raw(m, b, bytes, n);
+}
+
+static void put_bytes(Mem *m, Vec *b, uint32_t field, const void *data, size_t len)
+{
+	put_varint(m, b, (uint64_t)field << 3 | 2);
+	put_varint(m, b, len);
+	put_raw(m, b, data, len);
+}
+
+/* A string field; proto3 leaves an empty one out, unless it is an element of a repeated field. */
+static void put_string(Mem *m, Vec *b, uint32_t field, const char *s, bool repeated)
+{
+	if (repeated || (s && *s))
+		put_bytes(m, b, field, s ? s : "", s ? strlen(s) : 0);
+}
+
+static void put_enum(Mem *m, Vec *b, uint32_t field, int v)
+{
+	if (v) {
+		put_varint(m, b, (uint64_t)field << 3);
+		put_varint(m, b, (uint64_t)v);
+	}
+}
+
+static void put_message(Mem *m, Vec *b, uint32_t field, Vec *sub)
+{
+	put_bytes(m, b, field, sub->items, sub->n);
+	sub->n = 0;
+}
+
+bool pgbind_summary_encode(const pgbind_Summary *s, pgbind_Arena *arena, const uint8_t **data, size_t *len,
+						   pgbind_Status *status)
+{
+	if (!s || !arena || !data || !len) {
+		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "pgbind_summary_encode: summary, arena, data and len are required");
+		return false;
+	}
+	Mem m = {arena, false};
+	Vec b = {0}, sub = {0};
+	for (size_t i = 0; i < s->n_tables; i++) {
+		const pgbind_SummaryTable *t = &s->tables[i];
+		put_string(&m, &sub, 1, t->name, false);
+		put_string(&m, &sub, 2, t->schema_name, false);
+		put_string(&m, &sub, 3, t->table_name, false);
+		put_enum(&m, &sub, 4, t->context);
+		put_message(&m, &b, 1, &sub);
+	}
+	for (size_t i = 0; i < s->n_aliases; i++) {
+		put_string(&m, &sub, 1, s->aliases[i].key, false);
+		put_string(&m, &sub, 2, s->aliases[i].value, false);
+		put_message(&m, &b, 2, &sub);
+	}
+	for (size_t i = 0; i < s->n_cte_names; i++)
+		put_string(&m, &b, 3, s->cte_names[i], true);
+	for (size_t i = 0; i < s->n_functions; i++) {
+		const pgbind_SummaryFunction *f = &s->functions[i];
+		put_string(&m, &sub, 1, f->name, false);
+		put_string(&m, &sub, 2, f->function_name, false);
+		put_string(&m, &sub, 3, f->schema_name, false);
+		put_enum(&m, &sub, 4, f->context);
+		put_message(&m, &b, 4, &sub);
+	}
+	for (size_t i = 0; i < s->n_filter_columns; i++) {
+		const pgbind_SummaryFilterColumn *c = &s->filter_columns[i];
+		put_string(&m, &sub, 1, c->schema_name, false);
+		put_string(&m, &sub, 2, c->table_name, false);
+		put_string(&m, &sub, 3, c->column, false);
+		put_message(&m, &b, 5, &sub);
+	}
+	for (size_t i = 0; i < s->n_statement_types; i++)
+		put_string(&m, &b, 6, s->statement_types[i], true);
+	put_string(&m, &b, 7, s->truncated_query, false);
+	if (m.oom) {
+		pgbind_fail(status, PGBIND_ERROR_NOMEM, "out of memory");
+		return false;
+	}
+	*data = b.items ? b.items : (const uint8_t *)"";
+	*len = b.n;
+	return true;
+}
