@@ -21,7 +21,8 @@
  * which changes from one process to the next; pgbind writes each alias once, in the order first
  * met, with the value last met (a map's). Entry point: pgbind_summary.
  */
-#include "pg_headers.h"
+/* PostgreSQL's keyword list (the linked library's: libpg_query exports ScanKeywords), for quoting */
+#include "postgres.h"
 
 #include "common/keywords.h"
 
