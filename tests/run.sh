@@ -72,8 +72,15 @@ failed=0
 # check-quick) leaves the Debian corpus out: the project corpus alone goes through every path.
 PARTS=${PARTS:-}
 RUN=yes
+section_start=
+section_end() { # the time the part that ran took (to see where make check's minutes go)
+	[ -z "$section_start" ] || echo "   (this part took $(($(date +%s) - section_start)) s)"
+	section_start=
+}
 section() {
+	section_end
 	if [ -z "$PARTS" ] || printf ' %s ' "$PARTS" | grep -q " $1 "; then
+		section_start=$(date +%s)
 		RUN=yes
 		echo "== $2"
 	else
@@ -612,5 +619,6 @@ step "targets/c/runtime/ and targets/c/generated/ build as a vendored drop-in" s
 step "make dist's crate, Go module and C sources build outside the checkout and run their examples (tests/dist/run.sh)" \
 	tests/dist/run.sh "$BUILD/dist"
 
+section_end
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
