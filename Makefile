@@ -78,7 +78,7 @@ SANFLAGS    := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer,)
 CFLAGS_ALL  := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
 
-GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c generator/names_c.c generator/targets.c generator/names_go.c \
+GEN_SRCS    := generator/common.c generator/proto_read.c generator/template.c generator/overrides.c generator/names.c generator/names_c.c generator/targets.c generator/names_go.c generator/makes_go.c \
                generator/classify.c generator/deparse_rules.c generator/main.c
 EXTRACT_SRCS := generator/common.c generator/extract.c
 # The C target (targets/c): its generated files (everything the runtime and the tests include)
@@ -339,6 +339,7 @@ $(BUILD)/tests/test_proto_read: generator/proto_read.c
 $(BUILD)/tests/test_template: generator/template.c
 $(BUILD)/tests/test_classify: generator/classify.c generator/deparse_rules.c generator/overrides.c generator/proto_read.c \
 		generator/names_c.c
+$(BUILD)/tests/test_makes_go: generator/makes_go.c generator/names_go.c generator/overrides.c
 
 $(BUILD)/tests/test_%: tests/generator/test_%.c generator/common.c $(wildcard generator/*.h) tests/check.h tests/generator/unit.h | $(BUILD)/.dir
 	$(CC) $(CFLAGS_ALL) -Igenerator -o $@ $(filter %.c,$^) $(LDFLAGS_ALL) -ljansson
@@ -371,7 +372,7 @@ $(BUILD)/tests/test_hardening_tsan: tests/runtime/test_hardening.c $(RT_SRCS) $(
 	$(CC) $(CSTD) -O1 -g -fsanitize=thread -fno-omit-frame-pointer $(RT_CFLAGS) -o $@ tests/runtime/test_hardening.c \
 		$(RT_SRCS) $(PG_QUERY_LIBS) -pthread
 
-UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUILD)/tests/test_classify \
+UNIT_TESTS := $(BUILD)/tests/test_proto_read $(BUILD)/tests/test_template $(BUILD)/tests/test_classify $(BUILD)/tests/test_makes_go \
               $(BUILD)/tests/test_input \
               $(BUILD)/tests/test_parse $(BUILD)/tests/test_decode $(BUILD)/tests/test_property \
               $(BUILD)/tests/test_json $(BUILD)/tests/test_walk $(BUILD)/tests/test_hardening \

@@ -10,6 +10,8 @@
  */
 #include "names_go.h"
 
+#include "makes_go.h"
+
 #include <ctype.h>
 #include <string.h>
 
@@ -93,17 +95,22 @@ static char *printf_name(const char *a, const char *b)
 	return n.data;
 }
 
-/* cgo's name of a C struct member: a Go keyword gets a leading '_' (type -> _type). */
-static char *cgo_member(const char *c_name)
+bool names_go_is_keyword(const char *name)
 {
 	static const char *const keywords[] = {"break",  "case",        "chan", "const",   "continue", "default", "defer",
 										   "else",   "fallthrough", "for",  "func",    "go",       "goto",    "if",
 										   "import", "interface",   "map",  "package", "range",    "return",  "select",
 										   "struct", "switch",      "type", "var"};
 	for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
-		if (strcmp(c_name, keywords[i]) == 0)
-			return printf_name("_", c_name);
-	return gen_xstrdup(c_name);
+		if (strcmp(name, keywords[i]) == 0)
+			return true;
+	return false;
+}
+
+/* cgo's name of a C struct member: a Go keyword gets a leading '_' (type -> _type). */
+static char *cgo_member(const char *c_name)
+{
+	return names_go_is_keyword(c_name) ? printf_name("_", c_name) : gen_xstrdup(c_name);
 }
 
 /* The wire kinds: which go_kind_* flag each sets, a scalar's Go type, and the property test's
@@ -241,5 +248,5 @@ bool names_add_go(json_t *view, gen_Error *err)
 		}
 	}
 	json_array_foreach(json_object_get(view, "enums"), i, m) set_name(m, "go_name", names_go_camel(str(m, "name")));
-	return true;
+	return makes_go_add(view, MAKES_GO_FILE, err); /* pg_query_go's Make* helpers, declared per node */
 }

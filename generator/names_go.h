@@ -20,6 +20,9 @@
  * "a_expr" -> "AExpr". A new string. */
 char *names_go_camel(const char *proto_name);
 
+/* name is a Go keyword (cgo prefixes such a C member with '_'; it cannot name a parameter). */
+bool names_go_is_keyword(const char *name);
+
 /*
  * The Go target's decorator (generator/targets.c): adds go_* keys to its copy of the view:
  * messages (go_name), their fields (go_name: the Go struct field, the oneof's field for a oneof;
@@ -30,7 +33,9 @@ char *names_go_camel(const char *proto_name);
  * oneof wrapper type, go_field: its field), go_node_field (the field of Node holding the wrapper),
  * oneofs (go_field, go_iface: the unexported interface protoc-gen-go declares) and their members
  * (go_wrapper, go_field, go_type, go_node_field: NodeView's accessor of the member's kind), enums
- * (go_name); docs/view-model.md lists them. A wire kind it does not know stops the generator.
+ * (go_name), and messages' go_makes (makes_go.h: pg_query_go's Make* helpers declared in
+ * targets/go/makefuncs.txt); docs/view-model.md lists them. A wire kind it does not know stops the
+ * generator.
  */
 bool names_add_go(json_t *view, gen_Error *err);
 

@@ -279,6 +279,7 @@ section unit "unit tests"
 step "proto reader" "$BUILD/tests/test_proto_read"
 step "template engine" "$BUILD/tests/test_template"
 step "classifier" "$BUILD/tests/test_classify"
+step "pg_query_go's Make* helpers declared in targets/go/makefuncs.txt: the view, each refused line" "$BUILD/tests/test_makes_go"
 step "the command's input: line positions in one pass, statements and their lines" "$BUILD/tests/test_input"
 
 section parse "parse direction"

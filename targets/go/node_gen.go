@@ -9,7 +9,8 @@
 
 // node_gen.go -- every node kind's message as a Node: protoc-gen-go's oneof wrapper of
 // Node for each kind, one method a kind. The per-kind half of pg_query_go's Make*
-// helpers (makefuncs.go builds each helper's message and calls its node()).
+// helpers (makefuncs_gen.go, generated from targets/go/makefuncs.txt, and makefuncs.go build each
+// helper's message and call its node()).
 
 package pg_query
 
