@@ -303,7 +303,8 @@ fi
 
 # The headers read: the extractor's translation unit (postgres.h and its nodes/*.h, see
 # default_headers in generator/extract.c) and the runtime's (targets/c/runtime/pg_headers.h, with
-# pg_query_internal.h) -- about two dozen files. cc -M lists them.
+# pg_query_internal.h, and the server headers a runtime file includes itself) -- about two dozen
+# files. cc -M lists them.
 mkdir -p "$TMP/pristine/server"
 {
 	for h in postgres.h nodes/nodes.h nodes/pg_list.h nodes/value.h nodes/bitmapset.h nodes/lockoptions.h \
@@ -311,6 +312,10 @@ mkdir -p "$TMP/pristine/server"
 		printf '#include "%s"\n' "$h"
 	done
 	printf '#include "pg_headers.h"\n'
+	# and the server headers other runtime files include themselves (summary.c's keyword list)
+	sed -n 's/^#include "\(.*\)"$/\1/p' targets/c/runtime/*.c | sort -u | while read -r h; do
+		[ ! -f "$SRV/$h" ] || printf '#include "%s"\n' "$h"
+	done
 } >"$TMP/tu.c"
 if $CC -std=gnu11 -M "$TMP/tu.c" -Itargets/c/runtime -Itargets/c/generated -I"$PGQ_INC" -I"$SRV" >"$TMP/deps" 2>"$TMP/deps.err"; then
 	tr ' \\' '\n\n' <"$TMP/deps" | grep "^$SRV/" | sort -u | sed "s|^$SRV/||" >"$TMP/headers"
