@@ -158,6 +158,7 @@ extract: deps $(BUILD)/pgbind-extract
 generate: deps $(BUILD)/pgbind-gen
 	$(GENERATE_CMD)
 	$(call GO_PROTOC_CMD,targets/go)
+	$(call GO_SUMMARY_CMD,targets/go)
 
 # One recipe, so that make -j cannot generate before the model is written. Then, with the code
 # generated from it built (sub-makes: they read the new files), the deparse contract is derived
@@ -167,6 +168,7 @@ regen: deps $(BUILD)/pgbind-extract $(BUILD)/pgbind-gen
 	$(EXTRACT_CMD)
 	$(GENERATE_CMD)
 	$(call GO_PROTOC_CMD,targets/go)
+	$(call GO_SUMMARY_CMD,targets/go)
 	+$(MAKE) --no-print-directory deparse-probe
 	+$(MAKE) --no-print-directory generate
 	+$(MAKE) --no-print-directory regen-verify
@@ -193,12 +195,24 @@ GO_MODULE   = $(shell sed -n 's/^module //p' targets/go/go.mod)
 GO_PROTOC_CMD = protoc -I$(dir $(PG_QUERY_PROTO)) --go_out=$(1) --go_opt=paths=source_relative \
 	'--go_opt=M$(notdir $(PG_QUERY_PROTO))=$(GO_MODULE);pg_query' $(PG_QUERY_PROTO)
 GO_PB_DIR  ?= targets/go
+# Summary's types (pg_query.SummaryResult): the runtime's summary.proto (libpg_query 18's message)
+# where the major's pg_query.proto does not declare it (before 18), else pg_query.pb.go has them
+# and summary.pb.go must not exist (one declaration of the message).
+GO_SUMMARY_PROTO = targets/c/runtime/summary.proto
+GO_SUMMARY_CMD = if grep -q '^message SummaryResult' $(PG_QUERY_PROTO); then rm -f $(1)/summary.pb.go; else \
+	protoc -I$(dir $(GO_SUMMARY_PROTO)) --go_out=$(1) --go_opt=paths=source_relative \
+	'--go_opt=M$(notdir $(GO_SUMMARY_PROTO))=$(GO_MODULE);pg_query' $(GO_SUMMARY_PROTO); fi
 
 check-generated-go: deps
 	@rm -rf $(BUILD)/go/pb && mkdir -p $(BUILD)/go/pb
 	@$(call GO_PROTOC_CMD,$(BUILD)/go/pb)
 	@cmp $(GO_PB_DIR)/pg_query.pb.go $(BUILD)/go/pb/pg_query.pb.go || { echo "error: $(GO_PB_DIR)/pg_query.pb.go" \
 		"differs from protoc-gen-go's output for $(PG_QUERY_PROTO); run \`make regen\` and commit the result" >&2; exit 1; }
+	@$(call GO_SUMMARY_CMD,$(BUILD)/go/pb)
+	@if [ -e $(BUILD)/go/pb/summary.pb.go ]; then cmp $(GO_PB_DIR)/summary.pb.go $(BUILD)/go/pb/summary.pb.go; \
+		else test ! -e $(GO_PB_DIR)/summary.pb.go; fi || { echo "error: $(GO_PB_DIR)/summary.pb.go differs from" \
+		"protoc-gen-go's output for $(GO_SUMMARY_PROTO) (none where $(PG_QUERY_PROTO) declares SummaryResult);" \
+		"run \`make generate\` and commit the result" >&2; exit 1; }
 	@echo "$(GO_PB_DIR)/pg_query.pb.go is up to date"
 
 # The hand-written C follows .clang-format (generated files follow their templates): `make format`

@@ -2,8 +2,8 @@ package pg_query
 
 // The porting proof for pg_query_go v6: every exported item of its documented API (the
 // package's functions and Make* helpers, the parser package's functions and Error), by name with
-// its signature, so a missing or changed one fails the build of the suite, not a user's. Summary
-// and its SummaryResult types are not here yet (docs/go.md: pending). Then the new items'
+// its signature, so a missing or changed one fails the build of the suite, not a user's (all but
+// parser.SummaryToProtobuf: docs/go.md). Then the new items'
 // behaviour, with expected values from pg_query_go's documented behaviour (its README and
 // tests) or from libpg_query itself.
 
@@ -21,19 +21,20 @@ import (
 )
 
 var (
-	_ func(string) (*ScanResult, error)    = Scan
-	_ func(string) (string, error)         = ParseToJSON
-	_ func(string) (*ParseResult, error)   = Parse
-	_ func(*ParseResult) (string, error)   = Deparse
-	_ func(string) (string, error)         = ParsePlPgSqlToJSON
-	_ func(string) (string, error)         = Normalize
-	_ func(string) (string, error)         = NormalizeUtility
-	_ func(string) (string, error)         = Fingerprint
-	_ func(string) (uint64, error)         = FingerprintToUInt64
-	_ func([]byte, uint64) uint64          = HashXXH3_64
-	_ func(string, bool) ([]string, error) = SplitWithScanner
-	_ func(string, bool) ([]string, error) = SplitWithParser
-	_ func(string) ([]bool, error)         = IsUtilityStmt
+	_ func(string) (*ScanResult, error)         = Scan
+	_ func(string) (string, error)              = ParseToJSON
+	_ func(string) (*ParseResult, error)        = Parse
+	_ func(*ParseResult) (string, error)        = Deparse
+	_ func(string) (string, error)              = ParsePlPgSqlToJSON
+	_ func(string) (string, error)              = Normalize
+	_ func(string) (string, error)              = NormalizeUtility
+	_ func(string) (string, error)              = Fingerprint
+	_ func(string) (uint64, error)              = FingerprintToUInt64
+	_ func([]byte, uint64) uint64               = HashXXH3_64
+	_ func(string, bool) ([]string, error)      = SplitWithScanner
+	_ func(string, bool) ([]string, error)      = SplitWithParser
+	_ func(string) ([]bool, error)              = IsUtilityStmt
+	_ func(string, int) (*SummaryResult, error) = Summary
 
 	// makefuncs.go's helpers
 	_ func(string) *Node                                    = MakeStrNode

@@ -178,11 +178,23 @@ fn main() {
         fail("protoc not found: install Debian's protobuf-compiler (or set PROTOC)");
     }
     let proto_dir = proto.parent().unwrap().to_path_buf();
+    // pg_query.SummaryResult (pgbind_summary_encode's bytes, pg_query.rs's `protobuf::SummaryResult`):
+    // the major's pg_query.proto declares it from 18 on, else the runtime's summary.proto does
+    // (one declaration only: both are package pg_query, one generated file).
+    let mut protos = vec![proto.clone()];
+    let declares_summary = fs::read_to_string(&proto).map(|t| t.contains("message SummaryResult")).unwrap_or(false);
+    if !declares_summary {
+        let summary = runtime.join("summary.proto");
+        if !summary.exists() {
+            fail(&format!("{} not found: the crate's C runtime is incomplete", summary.display()));
+        }
+        protos.push(summary);
+    }
     // Every message, oneof and enum derives serde::Serialize, as pg_query.rs's do.
     prost_build::Config::new()
         .out_dir(&out_dir)
         .type_attribute(".", "#[derive(serde::Serialize)]")
-        .compile_protos(&[&proto], &[&proto_dir])
+        .compile_protos(&protos, &[&proto_dir, &runtime])
         .unwrap_or_else(|e| fail(&format!("prost-build on {}: {}", proto.display(), e)));
 
     // The FFI mirror of the C API, pgbind's and (for the verification suite and the benchmark's

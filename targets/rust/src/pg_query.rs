@@ -31,9 +31,11 @@ pub use crate::protobuf::node::Node as NodeEnum;
 pub use crate::protobuf::Node;
 pub use crate::walk::{Child, Context, NodeMut, NodeRef};
 pub use error::{Error, Result};
+pub use summary::{summary, Function, SummaryResult, Table};
 pub use types::{FilterColumn, LockMode, TriggerType};
 
 mod error;
+mod summary;
 mod types;
 
 use crate::walk::{self, Walk};

@@ -4,13 +4,16 @@
 //! user's program. Then the behaviour of what pgbind added for it, with expected values from
 //! pg_query.rs's documentation and tests, PostgreSQL's headers and libpg_query.
 //!
-//! Not here, and why (docs/rust-porting.md): `summary`, `SummaryResult`, `Table`, `Function`
-//! (pending); `nodes_mut` and `NodeMut`, which are safe in pgbind (a callback offered `&mut`
+//! Not here, and why (docs/rust-porting.md): `nodes_mut` and `NodeMut`, which are safe in pgbind (a callback offered `&mut`
 //! slots, not `unsafe fn nodes_mut() -> Vec<(NodeMut, i32, Context)>` of raw pointers).
 use std::collections::HashMap;
 use std::ffi::NulError;
 
-use pgbind::pg_query::{self, protobuf, Context, Error, FilterColumn, Fingerprint, LockMode, Node, NodeEnum, NodeMut, NodeRef, ParseResult, Result, TriggerType};
+use pgbind::pg_query::{
+    self, protobuf, Context, Error, FilterColumn, Fingerprint, Function, LockMode, Node, NodeEnum, NodeMut, NodeRef, ParseResult, Result, SummaryResult,
+    Table, TriggerType,
+};
+use prost::Message;
 
 type Nodes<'a> = Vec<(NodeRef<'a>, i32, Context, bool)>;
 
@@ -88,6 +91,41 @@ fn every_item_by_name_and_signature() {
     let _: fn(i32) -> Option<TriggerType> = TriggerType::from_i32;
     let _: fn(i32) -> Option<LockMode> = LockMode::from_i32;
 
+    // summary, SummaryResult (constructor, methods, fields), Table, Function, the summary's Context
+    let _: fn(&str, i32, i32) -> Result<SummaryResult> = pg_query::summary;
+    let _: fn(protobuf::SummaryResult, String) -> SummaryResult = SummaryResult::new;
+    for f in [SummaryResult::tables, SummaryResult::select_tables, SummaryResult::dml_tables, SummaryResult::ddl_tables] {
+        let _: fn(&SummaryResult) -> Vec<String> = f;
+    }
+    for f in [SummaryResult::functions, SummaryResult::ddl_functions, SummaryResult::call_functions] {
+        let _: fn(&SummaryResult) -> Vec<String> = f;
+    }
+    let _: for<'a> fn(&'a SummaryResult) -> Vec<&'a str> = SummaryResult::statement_types;
+    let s = pg_query::summary("SELECT f(a) FROM s.t x WHERE x.b = 1", 0, -1).unwrap();
+    let SummaryResult { protobuf: pb, warnings, tables, aliases, cte_names, functions, filter_columns, truncated_query, statement_types } = &s;
+    let _: (&protobuf::SummaryResult, &Vec<String>, &Vec<Table>, &HashMap<String, String>) = (pb, warnings, tables, aliases);
+    let _: (&Vec<String>, &Vec<Function>, &Vec<FilterColumn>, &String, &Vec<String>) = (cte_names, functions, filter_columns, truncated_query, statement_types);
+    let Table { name, schema_name, table_name, context } = &tables[0];
+    let _: (&String, &String, &String, &protobuf::summary_result::Context) = (name, schema_name, table_name, context);
+    let Function { name, function_name, schema_name, context } = &functions[0];
+    let _: (&String, &String, &Option<String>, &protobuf::summary_result::Context) = (name, function_name, schema_name, context);
+    fn summary_context(c: protobuf::summary_result::Context) -> &'static str {
+        use protobuf::summary_result::Context as C;
+        match c {
+            C::None => "None",
+            C::Select => "Select",
+            C::Dml => "Dml",
+            C::Ddl => "Ddl",
+            C::Call => "Call",
+        }
+    }
+    let _: fn(protobuf::summary_result::Context) -> &'static str = summary_context;
+    fn summary_traits<T: std::fmt::Debug + PartialEq>() {}
+    summary_traits::<SummaryResult>();
+    fn item_traits<T: std::fmt::Debug + Eq + std::hash::Hash>() {}
+    item_traits::<Table>();
+    item_traits::<Function>();
+
     // Error: its variants exactly (a match with no `_` arm), its traits, its conversions
     fn variant(e: &Error) -> &'static str {
         match e {
@@ -118,6 +156,7 @@ fn every_item_by_name_and_signature() {
     serialize::<protobuf::SelectStmt>();
     serialize::<protobuf::ObjectType>();
     serialize::<protobuf::Token>();
+    serialize::<protobuf::SummaryResult>();
 }
 
 #[test]
@@ -297,4 +336,96 @@ fn node_deparse_and_to_ref() {
     // an empty Node is no statement: the deparser's error, as Error::Parse
     let empty = Node { node: None }.deparse();
     assert!(matches!(empty, Err(Error::Parse(_))), "{:?}", empty);
+}
+
+fn unhex(hex: &str) -> Vec<u8> {
+    (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex")).collect()
+}
+
+/// `summary` against libpg_query 18's `pg_query_summary`: every line of
+/// tests/runtime/summary_cases.txt holds a limit, a statement and the protobuf bytes 18 returned
+/// for it (tests/runtime/summary_oracle.c, the oracle; "ERROR" when it failed). prost decodes
+/// those bytes; the decoded messages compare equal (the aliases are a map: their order is not
+/// compared, as libpg_query's is random).
+#[test]
+fn summary_equals_pg_query_summary() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/runtime/summary_cases.txt");
+    let text = std::fs::read_to_string(path).expect(path);
+    let mut compared = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 3, "{}: not LIMIT<TAB>SQL<TAB>HEX: {}", path, line);
+        let (limit, sql, hex) = (fields[0].parse::<i32>().expect("limit"), fields[1], fields[2]);
+        let got = pg_query::summary(sql, 0, limit);
+        if hex == "ERROR" {
+            assert!(matches!(got, Err(Error::Parse(_))), "{} (limit {}): libpg_query 18 fails, pgbind gives {:?}", sql, limit, got);
+        } else {
+            let want = protobuf::SummaryResult::decode(&unhex(hex)[..]).expect("the oracle's bytes decode");
+            let got = got.unwrap_or_else(|e| panic!("{} (limit {}): {}", sql, limit, e));
+            assert_eq!(got.protobuf, want, "{} (limit {})", sql, limit);
+            assert_eq!(got, SummaryResult::new(want, String::new()), "{} (limit {})", sql, limit);
+        }
+        compared += 1;
+    }
+    assert!(compared >= 80, "{}: only {} cases", path, compared);
+    println!("summary: {} statements equal to libpg_query 18's pg_query_summary", compared);
+}
+
+/// The lists and methods of SummaryResult, on statements of tests/runtime/summary_cases.txt whose
+/// bytes from libpg_query 18 hold these values, and pg_query.rs's own summary tests' values.
+#[test]
+fn summary_lists_and_methods() {
+    use protobuf::summary_result::Context as C;
+    // the oracle's bytes list t twice ("0a08...0a08..."); tables() names it once
+    let s = pg_query::summary("SELECT * FROM t JOIN t ON true", 0, -1).unwrap();
+    assert_eq!(s.protobuf.tables.len(), 2);
+    assert_eq!(s.tables, [Table { name: "t".into(), schema_name: "".into(), table_name: "t".into(), context: C::Select }]);
+    assert_eq!((s.tables(), s.select_tables(), s.dml_tables()), (vec!["t".to_string()], vec!["t".to_string()], vec![]));
+    assert_eq!(s.statement_types(), ["SelectStmt"]);
+    assert_eq!((s.truncated_query.as_str(), s.warnings.len()), ("", 0));
+
+    // a function called twice in a WHERE clause: listed once (docs/summary.md)
+    let s = pg_query::summary("SELECT now() WHERE now() > x", 0, -1).unwrap();
+    assert_eq!(s.protobuf.functions.len(), 3);
+    assert_eq!(s.functions, [Function { name: "now".into(), function_name: "now".into(), schema_name: None, context: C::Call }]);
+    assert_eq!((s.call_functions(), s.ddl_functions()), (vec!["now".to_string()], vec![]));
+    assert_eq!(s.filter_columns, [FilterColumn { schema_name: None, table_name: None, column: "x".into() }]);
+
+    // aliases, quoting (the oracle's "\"Foo\".\"Bar\"" and "\"select\"")
+    let s = pg_query::summary(r#"SELECT * FROM "Foo"."Bar" b, "select" s, u AS a, t AS a"#, 0, -1).unwrap();
+    assert_eq!(s.tables(), [r#""Foo"."Bar""#, r#""select""#, "u", "t"]);
+    assert_eq!(s.tables[0].schema_name, r#"Foo"#);
+    assert_eq!(s.aliases.get("a").map(String::as_str), Some("t"));
+    assert_eq!(s.aliases.get("b").map(String::as_str), Some(r#""Foo"."Bar""#));
+
+    // pg_query.rs's summary tests (it_parses_CREATE_TABLE_AS, it_finds_renamed_functions,
+    // it_parses_EXPLAIN, summary_truncate_tests' it_omits_target_list), sorted as they sort
+    let s = pg_query::summary("CREATE TABLE foo AS SELECT * FROM bar;", 0, -1).unwrap();
+    assert_eq!((s.ddl_tables(), s.select_tables()), (vec!["foo".to_string()], vec!["bar".to_string()]));
+    assert_eq!(s.statement_types(), ["CreateTableAsStmt", "SelectStmt"]);
+    let s = pg_query::summary("ALTER FUNCTION testfunc(integer) RENAME TO testfunc2;", 0, -1).unwrap();
+    let mut f = s.ddl_functions();
+    f.sort();
+    assert_eq!(f, ["testfunc", "testfunc2"]);
+    assert_eq!(pg_query::summary("EXPLAIN DELETE FROM test", 0, -1).unwrap().statement_types(), ["ExplainStmt", "DeleteStmt"]);
+    let s = pg_query::summary("SELECT a, b, c, d, e, f FROM xyz WHERE a = b", 0, 40).unwrap();
+    assert_eq!(s.truncated_query, "SELECT ... FROM xyz WHERE a = b");
+}
+
+#[test]
+fn summary_errors() {
+    // pg_query.rs's it_handles_errors
+    assert_eq!(pg_query::summary("CREATE RANDOM ix_test ON contacts.person;", 0, -1).unwrap_err(), Error::Parse("syntax error at or near \"RANDOM\"".into()));
+    assert!(matches!(pg_query::summary("SELECT 1\0", 0, -1), Err(Error::Conversion(_))));
+    // pgbind's: a parser mode it does not have, a limit below -1, a name of 4 parts for DROP TABLE
+    // (PostgreSQL's "improper relation name", as pg_query_summary)
+    match pg_query::summary("SELECT 1", 1, -1) {
+        Err(Error::Parse(m)) => assert!(m.starts_with("parser_options 1: "), "{}", m),
+        other => panic!("parser_options 1: {:?}", other),
+    }
+    assert!(matches!(pg_query::summary("SELECT 1", 0, -2), Err(Error::Parse(_))));
+    match pg_query::summary("DROP TABLE a.b.c.d", 0, -1) {
+        Err(Error::Parse(m)) => assert!(m.contains("improper relation name"), "{}", m),
+        other => panic!("DROP TABLE a.b.c.d: {:?}", other),
+    }
 }
