@@ -88,9 +88,13 @@ rust() {
 }
 step "built with cargo from the .crate alone, examples/porting.rs runs" rust
 fake_tree() { # PG_QUERY_DIR's layout around the other major's pg_query.h
-	mkdir -p "$work/other/src/postgres" &&
-		ln -sf "${PG_QUERY_DIR:+$PG_QUERY_DIR/libpg_query.a}${PG_QUERY_DIR:-$(cc -print-file-name=libpg_query.a)}" "$work/other/libpg_query.a" &&
-		ln -sfn "${PG_QUERY_DIR:+$PG_QUERY_DIR/src/postgres/include}${PG_QUERY_DIR:-/usr/include/postgresql/$major/server}" "$work/other/src/postgres/include"
+	if [ -n "${PG_QUERY_DIR:-}" ]; then
+		lib=$PG_QUERY_DIR/libpg_query.a inc=$PG_QUERY_DIR/src/postgres/include
+	else
+		lib=$(cc -print-file-name=libpg_query.a) inc=/usr/include/postgresql/$major/server
+	fi
+	mkdir -p "$work/other/src/postgres" && ln -sf "$lib" "$work/other/libpg_query.a" &&
+		ln -sfn "$inc" "$work/other/src/postgres/include"
 }
 fake_tree
 refuses "the crate refuses a libpg_query of another major" 101 "is libpg_query for PostgreSQL 99 (PG_VERSION_NUM 990000), but this crate's generated code is for PostgreSQL $major" \

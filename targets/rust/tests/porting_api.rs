@@ -104,7 +104,7 @@ fn every_item_by_name_and_signature() {
     let s = pg_query::summary("SELECT f(a) FROM s.t x WHERE x.b = 1", 0, -1).unwrap();
     let SummaryResult { protobuf: pb, warnings, tables, aliases, cte_names, functions, filter_columns, truncated_query, statement_types } = &s;
     let _: (&protobuf::SummaryResult, &Vec<String>, &Vec<Table>, &HashMap<String, String>) = (pb, warnings, tables, aliases);
-    let _: (&Vec<String>, &Vec<Function>, &Vec<FilterColumn>, &String, &Vec<String>) = (cte_names, functions, filter_columns, truncated_query, statement_types);
+    let _: (&Vec<String>, &Vec<Function>, &Vec<FilterColumn>, &Option<String>, &Vec<String>) = (cte_names, functions, filter_columns, truncated_query, statement_types);
     let Table { name, schema_name, table_name, context } = &tables[0];
     let _: (&String, &String, &String, &protobuf::summary_result::Context) = (name, schema_name, table_name, context);
     let Function { name, function_name, schema_name, context } = &functions[0];
@@ -298,7 +298,14 @@ fn parse_plpgsql_is_libpg_query_json() {
         ("SELECT v_version IS NULL", "SELECT v_name", "SELECT v_name || '/' || v_version")
     };
     assert_eq!(stmt_if["cond"]["PLpgSQL_expr"]["query"], cond);
-    assert_eq!(stmt_if["then_body"][0]["PLpgSQL_stmt_return"]["expr"]["PLpgSQL_expr"]["query"], then_ret);
+    let then_return = &stmt_if["then_body"][0]["PLpgSQL_stmt_return"];
+    if pgbind::ffi::PG_VERSION_NUM >= 180000 {
+        // 18's PL/pgSQL keeps RETURN of a plain variable as the variable's number, which libpg_query
+        // 18.1.0's JSON does not write: the statement has its line and no expression
+        assert!(then_return["expr"].is_null() && then_return["lineno"].is_number(), "{}", then_return);
+    } else {
+        assert_eq!(then_return["expr"]["PLpgSQL_expr"]["query"], then_ret);
+    }
     assert_eq!(stmt_return["expr"]["PLpgSQL_expr"]["query"], ret);
     let found = functions[0]["PLpgSQL_function"]["datums"].as_array().unwrap().iter().any(|d| d["PLpgSQL_var"]["refname"] == "found");
     assert!(found, "no FOUND variable among the datums");
@@ -382,7 +389,7 @@ fn summary_lists_and_methods() {
     assert_eq!(s.tables, [Table { name: "t".into(), schema_name: "".into(), table_name: "t".into(), context: C::Select }]);
     assert_eq!((s.tables(), s.select_tables(), s.dml_tables()), (vec!["t".to_string()], vec!["t".to_string()], vec![]));
     assert_eq!(s.statement_types(), ["SelectStmt"]);
-    assert_eq!((s.truncated_query.as_str(), s.warnings.len()), ("", 0));
+    assert_eq!((s.truncated_query.is_none(), s.warnings.len()), (true, 0));
 
     // a function called twice in a WHERE clause: listed once (docs/summary.md)
     let s = pg_query::summary("SELECT now() WHERE now() > x", 0, -1).unwrap();
@@ -409,7 +416,7 @@ fn summary_lists_and_methods() {
     assert_eq!(f, ["testfunc", "testfunc2"]);
     assert_eq!(pg_query::summary("EXPLAIN DELETE FROM test", 0, -1).unwrap().statement_types(), ["ExplainStmt", "DeleteStmt"]);
     let s = pg_query::summary("SELECT a, b, c, d, e, f FROM xyz WHERE a = b", 0, 40).unwrap();
-    assert_eq!(s.truncated_query, "SELECT ... FROM xyz WHERE a = b");
+    assert_eq!(s.truncated_query.as_deref(), Some("SELECT ... FROM xyz WHERE a = b"));
 }
 
 #[test]

@@ -32,8 +32,8 @@ pub struct SummaryResult {
     /// Each (function, context) once, in the order first met.
     pub functions: Vec<Function>,
     pub filter_columns: Vec<FilterColumn>,
-    /// The query shortened to the limit; "" when the limit was -1.
-    pub truncated_query: String,
+    /// The query shortened to the limit; None when the limit was -1 (pg_query.rs's newer type).
+    pub truncated_query: Option<String>,
     pub statement_types: Vec<String>,
 }
 
@@ -134,7 +134,7 @@ impl SummaryResult {
             cte_names,
             functions: unique(&protobuf.functions),
             filter_columns: unique(&protobuf.filter_columns),
-            truncated_query: protobuf.truncated_query.clone(),
+            truncated_query: (!protobuf.truncated_query.is_empty()).then(|| protobuf.truncated_query.clone()),
             statement_types: protobuf.statement_types.clone(),
             protobuf,
         }
