@@ -57,10 +57,8 @@ bool verify_to_nodes(const struct pgbind_ParseResult *tree, const uint8_t *want,
 
 /* verify.c: every comparison of `pgbind verify` on a text as on a file's content (prepared and
  * split into statements the same way, each statement verified alone); returns the failed checks.
- * The fuzzer's oracle: an input it keeps fails `pgbind verify` as a file. With false_refusals,
- * the deparse contract's refusals of trees libpg_query deparses right are added there instead of
- * to the result (the contract is still known to refuse some: issue 17). */
-long verify_sql(const char *sql, long *false_refusals);
+ * The fuzzer's oracle: an input it keeps fails `pgbind verify` as a file. */
+long verify_sql(const char *sql);
 
 /* verify_pg.c: libpg_query's reading of want is not equal() to the tree's own nodes (empty strings
  * kept): the protocol lost something. */

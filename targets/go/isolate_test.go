@@ -4,6 +4,7 @@ package pg_query
 // and deep trees from the parser (a 2,000-way UNION ALL, a 1,500-term || chain) deparse.
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -31,8 +32,9 @@ func TestDeparseIsolatedIsDeparse(t *testing.T) {
 	}
 }
 
-func TestDeparseIsolatedRefusesAsDeparse(t *testing.T) {
-	// a RangeVar without its name: outside the deparse contract, refused before the deparser
+func TestDeparseIsolatedFailsAsDeparse(t *testing.T) {
+	// a RangeVar without its name: outside the deparse contract, so Deparse too runs the deparser
+	// in a child, where it dies on it: the same error from both, wrapping ErrDeparserCrashed
 	tree, err := Parse("SELECT a FROM t")
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +42,8 @@ func TestDeparseIsolatedRefusesAsDeparse(t *testing.T) {
 	tree.Stmts[0].Stmt.GetSelectStmt().FromClause[0].GetRangeVar().Relname = ""
 	_, plain := Deparse(tree)
 	_, isolated := DeparseIsolated(tree)
-	check(t, plain != nil && isolated != nil && plain.Error() == isolated.Error(),
-		"a RangeVar without relname: DeparseIsolated refuses as Deparse does",
+	check(t, plain != nil && isolated != nil && plain.Error() == isolated.Error() &&
+		errors.Is(plain, ErrDeparserCrashed) && strings.Contains(plain.Error(), "RangeVar.relname is NULL"),
+		"a RangeVar without relname: Deparse and DeparseIsolated both report the crash in the child, naming the rule",
 		func() string { return fmt.Sprintf("Deparse says %v, DeparseIsolated %v", plain, isolated) })
 }

@@ -99,6 +99,8 @@ func statusError(st *C.pgbind_Status) error {
 		return &Error{Message: msg, Cursorpos: int(st.cursorpos)}
 	case C.PGBIND_ERROR_DEPTH:
 		return ErrDepth
+	case C.PGBIND_ERROR_DEPARSER_CRASHED:
+		return fmt.Errorf("%w: %s", ErrDeparserCrashed, msg)
 	case C.PGBIND_ERROR_NOMEM:
 		return errNoMemory()
 	default:
@@ -167,12 +169,19 @@ func ParseToJSON(input string) (out string, err error) {
 func ParseToProtobuf(input string) ([]byte, error) { return parser.ParseToProtobuf(input) }
 
 // Deparse returns SQL for tree, by libpg_query's deparser (pgbind_deparse, with its refusals of
-// trees the deparser cannot carry or would crash on, and of trees nested deeper than 1,000
-// levels).
-func Deparse(tree *ParseResult) (out string, err error) {
+// trees the protocol cannot carry and of trees nested deeper than 1,000 levels). A tree that
+// breaks the deparse contract (a shape the deparser crashed on in its probe and no parse of the
+// probe's corpus makes) is deparsed in a child process, as DeparseIsolated does: the same SQL,
+// or an error wrapping ErrDeparserCrashed where the deparser dies on it.
+func Deparse(tree *ParseResult) (string, error) {
+	return deparseWith(tree, nil)
+}
+
+// deparseWith is pgbind_deparse of tree with options (nil: the defaults).
+func deparseWith(tree *ParseResult, options *C.pgbind_Options) (out string, err error) {
 	err = withCTree(tree, func(a *arena, c *C.pgbind_ParseResult) error {
 		var st C.pgbind_Status
-		s := C.pgbind_deparse(c, nil, a.p, &st)
+		s := C.pgbind_deparse(c, options, a.p, &st)
 		if s == nil {
 			return statusError(&st)
 		}

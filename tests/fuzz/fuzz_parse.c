@@ -4,7 +4,7 @@
  * alone), so a kept input fails `pgbind verify` too. Whatever parses goes through every
  * comparison (bytes, decode, re-encode, nodes, deparse, fingerprint, scan); whatever does not
  * must fail the same way in libpg_query. A mismatch aborts, so the fuzzer keeps the input
- * (but for the deparse contract's false refusals, below). Inputs are capped at 4 KiB: libpg_query's own recursive protobuf
+ * (a tree that breaks the deparse contract is deparsed in a child, and compared too). Inputs are capped at 4 KiB: libpg_query's own recursive protobuf
  * writer (the oracle) overflows its stack on deeply nested input that pgbind refuses cleanly.
  */
 #include "cli.h"
@@ -24,12 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(sql, data, size);
 	sql[size] = '\0';
-	/* the deparse contract's refusals of trees libpg_query deparses right are counted, not kept:
-	 * verify prints each (MISMATCH ... "the deparse contract refuses this tree"), tests/fuzz/run.sh
-	 * counts them; the contract still has such gaps (issue 17), and `pgbind verify` of the corpora
-	 * fails on any */
-	long false_refusals = 0;
-	long failed = verify_sql(sql, &false_refusals);
+	long failed = verify_sql(sql);
 	free(sql);
 	if (failed)
 		abort();

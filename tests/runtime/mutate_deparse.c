@@ -7,9 +7,10 @@
  *     never die, whatever the tree; a crash of libpg_query's deparser in its child is a reported
  *     error (PGBIND_ERROR_DEPARSER_CRASHED), counted;
  *   - through the plain deparse, in a child process per case: how often a tree that
- *     pgbind_decode reads and the deparse contract (targets/c/runtime/contract.c) lets through
- *     kills the caller is measured and printed, not asserted (the contract refuses only shapes no
- *     parse makes; isolation is what makes trees from outside harmless).
+ *     pgbind_decode reads and that meets the deparse contract (targets/c/runtime/contract.c; a
+ *     tree breaking it is deparsed in a child of its own) kills the caller is measured and
+ *     printed, not asserted (the contract knows only the shapes that crashed the deparser in its
+ *     probe; isolation is what makes trees from outside harmless).
  * The contract's generated walk must agree with its reference walk on every tree read.
  *
  *     build/tests/mutate_deparse [--cases N] [--json-cases N] [--seed S] FILE.sql...

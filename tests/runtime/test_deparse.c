@@ -181,14 +181,24 @@ static pgbind_ParseResult *decoded(const char *sql)
 	return t;
 }
 
-static void refused(pgbind_ParseResult *tree, const char *what, const char *path, const char *label)
+/* A tree that breaks a rule of the contract (a shape that crashed the deparser in the probe and
+ * that no parse of its corpus makes) and crashes the deparser: deparsed in a child process, where
+ * it dies, PGBIND_ERROR_DEPARSER_CRASHED naming the rule, the caller unharmed; with no_fork it is
+ * refused (PGBIND_ERROR_UNREPRESENTABLE) naming the rule, the deparser never called. */
+static void breaks_rule(pgbind_ParseResult *tree, const char *what, const char *path, const char *label)
 {
 	pgbind_Status st = {0};
 	const char *got = tree ? pgbind_deparse(tree, NULL, arena, &st) : NULL;
+	CHECK(tree && !got && st.code == PGBIND_ERROR_DEPARSER_CRASHED && strstr(st.message, what) &&
+			  strstr(st.message, path) && strstr(st.message, "deparse.txt:"),
+		  "%s: deparsed in a child, where it crashes: an error naming \"%s\" at \"%s\" and the rule (%s)", label, what,
+		  path, got ? got : st.message);
+	static const pgbind_Options no_fork = {.no_fork = true};
+	memset(&st, 0, sizeof st);
+	got = tree ? pgbind_deparse(tree, &no_fork, arena, &st) : NULL;
 	CHECK(tree && !got && st.code == PGBIND_ERROR_UNREPRESENTABLE && strstr(st.message, what) &&
 			  strstr(st.message, path) && strstr(st.message, "deparse.txt:"),
-		  "%s: refused by the deparse contract, naming \"%s\" at \"%s\" (%s)", label, what, path,
-		  got ? got : st.message);
+		  "%s, no_fork: refused, naming \"%s\" at \"%s\" and the rule (%s)", label, what, path, got ? got : st.message);
 }
 
 /* A tree whose shape some parse makes elsewhere (so no context-free rule refuses it) but which
@@ -206,21 +216,21 @@ static void crashes_isolated(pgbind_ParseResult *tree, const char *label)
 		  got ? got : st.message);
 }
 
-/* 3. The deparse contract (schema/pgNN/deparse.txt): trees the deparser crashes on are refused,
- * naming the message, the field, the path and the rule. */
+/* 3. The deparse contract (schema/pgNN/deparse.txt): trees that break it go to a child process;
+ * an error names the message, the field, the path and the rule. */
 static void test_contract(void)
 {
 	/* decoded: protobuf cannot carry the '' (README's former open exception); 15's deparser
 	 * dereferences the NULL it reads */
-	refused(decoded("ALTER TYPE mood ADD VALUE ''"), "AlterEnumStmt.newVal is NULL",
-			"stmts[0].stmt.AlterEnumStmt.newVal", "decoded ALTER TYPE ... ADD VALUE ''");
+	breaks_rule(decoded("ALTER TYPE mood ADD VALUE ''"), "AlterEnumStmt.newVal is NULL",
+				"stmts[0].stmt.AlterEnumStmt.newVal", "decoded ALTER TYPE ... ADD VALUE ''");
 	/* built by hand: a RangeVar without a name */
 	pgbind_Status st = {0};
 	pgbind_ParseResult *tree = pgbind_parse("SELECT a FROM t", NULL, arena, &st);
 	if (tree) {
 		((pgbind_RangeVar *)((pgbind_SelectStmt *)tree->stmts[0]->stmt)->fromClause[0])->relname = NULL;
-		refused(tree, "RangeVar.relname is NULL", "stmts[0].stmt.SelectStmt.fromClause[0].RangeVar.relname",
-				"a RangeVar without relname");
+		breaks_rule(tree, "RangeVar.relname is NULL", "stmts[0].stmt.SelectStmt.fromClause[0].RangeVar.relname",
+					"a RangeVar without relname");
 	}
 	/* an enum value the enum does not declare (protobuf's enums are open, so pgbind_decode keeps
 	 * one): refused on every major, whatever the rules (17's deparser crashed on this DROP) */
@@ -295,8 +305,8 @@ static void test_contract(void)
 	if (tree && PG_VERSION_NUM < 180000) {
 		pgbind_ObjectWithArgs *o = ((pgbind_AlterOperatorStmt *)tree->stmts[0]->stmt)->opername;
 		((pgbind_TypeName *)o->objargs[1])->names[0] = NULL;
-		refused(tree, "TypeName.names holds a NULL cell", "opername.objargs[1].TypeName.names[0]",
-				"ALTER OPERATOR with a NULL type name");
+		breaks_rule(tree, "TypeName.names holds a NULL cell", "opername.objargs[1].TypeName.names[0]",
+					"ALTER OPERATOR with a NULL type name");
 	}
 	/* a STORAGE item without its type crashes the deparser, with a name or not; other items have
 	 * none (fuzz_deparse_json found one with a name) */
@@ -395,13 +405,21 @@ static void test_isolated(void)
 		}
 		CHECK(started == 4 && same == 40, "4 threads x 10 isolated deparses at once: %d of 40 give the SQL", same);
 	}
-	/* the same checks before the deparser: a tree outside the contract is refused alike */
+	/* isolation and no_fork at once: an argument error, before anything runs */
+	{
+		pgbind_Options both_ways = {.isolate_deparse = true, .no_fork = true};
+		pgbind_Status st = {0};
+		const char *got = ours(sqls[0], &both_ways, &st);
+		CHECK(!got && st.code == PGBIND_ERROR_ARGUMENT && strstr(st.message, "no_fork"),
+			  "isolate_deparse with no_fork: PGBIND_ERROR_ARGUMENT (%s)", got ? got : st.message);
+	}
+	/* a tree outside the contract: the plain deparse isolates it too, with the same error */
 	pgbind_ParseResult *tree = decoded("ALTER TYPE mood ADD VALUE ''");
 	pgbind_Status sa = {0}, sb = {0};
 	const char *a = tree ? pgbind_deparse(tree, &plain, arena, &sa) : NULL;
 	const char *b = tree ? pgbind_deparse(tree, &isolated, arena, &sb) : NULL;
 	CHECK(tree && !a && !b && sa.code == sb.code && strcmp(sa.message, sb.message) == 0,
-		  "a refused tree: the same refusal isolated (%s | %s)", sa.message, sb.message);
+		  "a tree breaking the contract: the same error plain and isolated (%s | %s)", sa.message, sb.message);
 	/* a tree the deparser before 18 crashes on (what the contract's net refuses first), given to
 	 * it unchecked: the child dies, the caller hears which statement */
 	if (PG_VERSION_NUM < 180000) {

@@ -16,8 +16,8 @@
  *       them gives encode(t);
  *   (E) libpg_query's reader, pg_query_protobuf_to_nodes(encode(t)), is equal() to to_pg(t), and
  *       from_pg of what it read equals t (equal() ignores locations; this does not);
- *   (F) pgbind_deparse(t) returns SQL or an error saying why (the deparse contract refuses what
- *       libpg_query's deparser would crash on), never a crash; and the contract's generated walk
+ *   (F) pgbind_deparse(t) returns SQL or an error saying why (deparsed isolated: the deparser's
+ *       crash in its child is one), never a crash; and the contract's generated walk
  *       gives the verdict and the error of its reference walk (tests/contract_same.h).
  * Besides, one ParseResult of no statements and one of three per round, and the enum mappings:
  * proto 0 reads as the first value in every enum field, LimitOption's library order,

@@ -7,8 +7,10 @@
  * deparse.inc.c), which say which rule it breaks. A second walk, over the descriptor tables
  * (reflect.inc.c) and the same rules, is the reference the tests hold the generated one to.
  * The deparser dereferences what PostgreSQL's grammar never leaves out; a tree that did not come
- * from the parser (decoded, read from JSON, built or edited by hand) may leave it out, and is
- * refused here with PGBIND_ERROR_UNREPRESENTABLE naming the message, the field and its path.
+ * from the parser (decoded, read from JSON, built or edited by hand) may leave it out. A tree that
+ * breaks a rule is PGBIND_CONTRACT_BROKEN, naming the message, the field, its path and the rule:
+ * pgbind_deparse (pg_route.c) then runs the deparser in a child process, where a crash is an error,
+ * so that a rule learnt from a corpus never refuses what a parse the corpus lacked makes.
  * Nothing here names a node kind: every rule is data.
  */
 #include "internal.h"
@@ -815,14 +817,15 @@ static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent
 }
 
 /* The verdict of a walk (met: it found nothing), its error in status. */
-static bool verdict(Check *c, bool met, int max_depth, pgbind_Status *status);
+static pgbind_ContractVerdict verdict(Check *c, bool met, int max_depth, pgbind_Status *status);
 
-static bool check(const pgbind_ParseResult *tree, int max_depth, bool reference, pgbind_Status *status)
+static pgbind_ContractVerdict check(const pgbind_ParseResult *tree, int max_depth, bool reference,
+									pgbind_Status *status)
 {
 	pthread_once(&cfields_once, build_cfields);
 	if (!cfields_ok) {
 		pgbind_fail(status, PGBIND_ERROR_INVALID, "deparse contract: the descriptor tables do not fit");
-		return false;
+		return PGBIND_CONTRACT_REFUSED;
 	}
 	Check c; /* not zeroed: what and path are written only on a violation */
 	c.limit = max_depth, c.deepest = 0, c.out_of_stack = false, c.broken = NULL, c.bad_enum = false;
@@ -837,29 +840,34 @@ static bool check(const pgbind_ParseResult *tree, int max_depth, bool reference,
 	return verdict(&c, met, max_depth, status);
 }
 
-bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status)
+pgbind_ContractVerdict pgbind_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status)
 {
 	return check(tree, max_depth, false, status);
 }
 
-bool pgbind_check_deparse_contract_reference(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status)
+bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status)
 {
-	return check(tree, max_depth, true, status);
+	return check(tree, max_depth, false, status) == PGBIND_CONTRACT_MET;
 }
 
-static bool verdict(Check *c, bool met, int max_depth, pgbind_Status *status)
+bool pgbind_check_deparse_contract_reference(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status)
+{
+	return check(tree, max_depth, true, status) == PGBIND_CONTRACT_MET;
+}
+
+static pgbind_ContractVerdict verdict(Check *c, bool met, int max_depth, pgbind_Status *status)
 {
 	if (met) {
 		/* libpg_query's deparse route recurses a few frames a message level (protobuf-c's unpack,
 		 * its reader, the deparser): that much stack must be left, or it would overflow */
 		size_t need = (size_t)c->deepest * CONTRACT_STACK_PER_LEVEL, left = pgbind_stack_left();
 		if (need < left && left - need > CONTRACT_STACK_RESERVE)
-			return true;
+			return PGBIND_CONTRACT_MET;
 		pgbind_fail(status, PGBIND_ERROR_DEPTH,
 					PGBIND_STACK_MESSAGE ": libpg_query's deparser would need about %zu KiB for %d levels, and this "
 										 "thread has %zu KiB left",
 					(need + CONTRACT_STACK_RESERVE) / 1024, c->deepest, left / 1024);
-		return false;
+		return PGBIND_CONTRACT_REFUSED;
 	}
 	if (c->bad_enum) {
 		const pgbind_MessageDesc *d = &pgbind_message_descs[c->bad_message];
@@ -869,22 +877,21 @@ static bool verdict(Check *c, bool met, int max_depth, pgbind_Status *status)
 					"misread it or crash on it, so it is not deparsed",
 					d->name, f->name, (int)c->bad_value, pgbind_enum_descs[f->type_index].name, c->path + c->pos,
 					PG_VERSION);
-		return false;
+		return PGBIND_CONTRACT_REFUSED;
 	}
 	if (!c->broken && c->out_of_stack) {
 		pgbind_fail(status, PGBIND_ERROR_DEPTH,
 					PGBIND_STACK_MESSAGE ": the deparse contract's walk stopped at %d levels", c->deepest);
-		return false;
+		return PGBIND_CONTRACT_REFUSED;
 	}
 	if (!c->broken) {
 		pgbind_fail(status, PGBIND_ERROR_DEPTH, "nesting too deep: more than %d levels (pgbind_Options.max_depth)",
 					max_depth);
-		return false;
+		return PGBIND_CONTRACT_REFUSED;
 	}
 	const pgbind_MessageDesc *d = &pgbind_message_descs[c->broken->message];
 	pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
-				"%s.%s %s at %s: the deparser of libpg_query (PostgreSQL %s) crashes on or misreads such a tree "
-				"(%s), so it is not deparsed",
+				"%s.%s %s at %s: libpg_query's deparser (PostgreSQL %s) crashed on such trees in the probe (%s)",
 				d->name, d->fields[c->broken->field].name, c->what, c->path + c->pos, PG_VERSION, c->broken->location);
-	return false;
+	return PGBIND_CONTRACT_BROKEN;
 }

@@ -92,11 +92,19 @@ bool pgbind_fingerprint_ast(const pgbind_Node *root, const pgbind_ParseResult *t
 const char *pgbind_normalize_ast(const pgbind_ParseResult *tree, const char *sql, const pgbind_Options *options,
 								 pgbind_Arena *arena, pgbind_Status *status);
 
-/* Whether tree meets the deparse contract of the linked libpg_query (targets/c/runtime/contract.c: the
- * rules of schema/pgNN/deparse.txt); else PGBIND_ERROR_UNREPRESENTABLE naming the message, the
- * field and its path. Nesting deeper than max_depth messages, or deeper than the calling thread's
- * stack holds for libpg_query's deparser, is PGBIND_ERROR_DEPTH (PGBIND_STACK_MESSAGE for the
- * stack). */
+/* What the deparse contract of the linked libpg_query (targets/c/runtime/contract.c: the rules of
+ * schema/pgNN/deparse.txt) says of a tree: */
+typedef enum {
+	PGBIND_CONTRACT_MET,    /* no rule broken, and the thread has the stack the deparser needs */
+	PGBIND_CONTRACT_BROKEN, /* a rule: its shape crashed the deparser and no parse of the corpus makes it;
+							 * status (PGBIND_ERROR_UNREPRESENTABLE) names the message, the field, its path
+							 * and the rule. pgbind_deparse runs the deparser in a child process then. */
+	PGBIND_CONTRACT_REFUSED /* status says why: nesting deeper than max_depth messages, or than the
+							 * calling thread's stack holds for the deparser (PGBIND_ERROR_DEPTH,
+							 * PGBIND_STACK_MESSAGE); an enum value no enum declares */
+} pgbind_ContractVerdict;
+pgbind_ContractVerdict pgbind_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status);
+/* Whether that verdict is PGBIND_CONTRACT_MET (status: why not). */
 bool pgbind_check_deparse_contract(const pgbind_ParseResult *tree, int max_depth, pgbind_Status *status);
 /* The same verdict and error by the reference walk (over the descriptor tables and the rules, a
  * field at a time), which the tests and the fuzz targets hold the generated walk to. */

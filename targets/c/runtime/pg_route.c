@@ -2,8 +2,8 @@
  * pg_route.c -- the paths that go through libpg_query: deparse, fingerprint and scan.
  *
  * Each takes the fastest route the linked libpg_query offers, chosen when pgbind is built:
- *   deparse      the tree checked against the deparser's contract (targets/c/runtime/contract.c), then
- *                AST -> nodes -> libpg_query's node-level deparser, where the library exports one:
+ *   deparse      the tree checked against the deparser's contract (targets/c/runtime/contract.c: a
+ *                tree breaking it is deparsed in a child process), then AST -> nodes -> libpg_query's node-level deparser, where the library exports one:
  *                deparseRawStmt (17 and 18; used when the PostgreSQL headers are the library's
  *                own, so that PG_TRY here and ereport there share its thread-local handler
  *                stack), or pg_query_deparse_nodes (some forks); else AST -> protobuf ->
@@ -490,15 +490,41 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
 		return NULL;
 	}
+	if (options && options->no_fork && options->isolate_deparse) {
+		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "pgbind_Options asks for isolate_deparse and no_fork at once");
+		return NULL;
+	}
 	char known[256];
 	if (deparser_would_crash(tree, known, sizeof known, status))
 		return NULL;
-	/* What the linked libpg_query's deparser crashes on or misreads (schema/pgNN/deparse.txt, found
-	 * by tools/deparse-probe) is refused before it sees the tree; the walk is bounded by max_depth,
-	 * and finds whether the thread has the stack the deparser needs. */
-	if (!pgbind_check_deparse_contract(tree, pgbind_max_depth(options), status))
+	/* The deparse contract (schema/pgNN/deparse.txt, derived by tools/deparse-probe): its walk is
+	 * bounded by max_depth, and finds whether the thread has the stack the deparser needs. A tree
+	 * that breaks one of its rules holds a shape the deparser crashed on in the probe's trials and
+	 * no parse of the probe's corpus made: a parse the corpus lacked may still make it, so it is
+	 * not refused but deparsed in a child process, where a crash is an error naming the rule. */
+	pgbind_Status contract = {0};
+	pgbind_ContractVerdict verdict = pgbind_deparse_contract(tree, pgbind_max_depth(options), &contract);
+	if (verdict == PGBIND_CONTRACT_MET)
+		return deparse_and_check(tree, options, arena, true, status);
+	if (verdict == PGBIND_CONTRACT_REFUSED || (options && options->no_fork)) {
+		if (status)
+			*status = contract;
+		if (verdict == PGBIND_CONTRACT_BROKEN)
+			pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "%s, so it is not deparsed (pgbind_Options.no_fork)",
+						contract.message);
 		return NULL;
-	return deparse_and_check(tree, options, arena, true, status);
+	}
+	pgbind_Options isolated = options ? *options : (pgbind_Options){0};
+	isolated.isolate_deparse = true;
+	const char *sql = deparse_and_check(tree, &isolated, arena, true, status);
+	if (!sql && status && status->code == PGBIND_ERROR_DEPARSER_CRASHED) {
+		/* the rule first (what, where, which line of deparse.txt), then what the child saw */
+		char crash[sizeof status->message];
+		memcpy(crash, status->message, sizeof crash);
+		pgbind_fail(status, PGBIND_ERROR_DEPARSER_CRASHED, "%s; deparsed in a child process: %s", contract.message,
+					crash);
+	}
+	return sql;
 }
 
 const char *pgbind_deparse_unchecked(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,

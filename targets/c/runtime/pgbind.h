@@ -170,11 +170,12 @@ typedef struct pgbind_Options {
 	 * program's atexit handlers). A crash there, or no answer within PGBIND_DEPARSE_TIMEOUT_MS, is
 	 * PGBIND_ERROR_DEPARSER_CRASHED naming the signal and the statement (stmts[i] and its kind),
 	 * never the caller's death. Everything else is the plain deparse's: the same checks before
-	 * (the deparse contract, the depth and the stack), the same SQL, the same errors.
+	 * (the depth and the stack), the same SQL, the same errors.
 	 *
-	 * For trees from outside (decoded protobuf, JSON, built or edited by hand): the contract
-	 * refuses only shapes no parse makes, which does not cover every tree libpg_query's deparser
-	 * crashes on. A tree from pgbind_parse needs no isolation.
+	 * For trees from outside (decoded protobuf, JSON, built or edited by hand): without it, only a
+	 * tree that breaks the deparse contract goes to a child (see pgbind_deparse), and the contract
+	 * knows only shapes that crashed the deparser in the probe's trials, not every tree it crashes
+	 * on. A tree from pgbind_parse needs no isolation.
 	 *
 	 * Cost: one fork, pipe and wait per call, whatever the tree: what a fork costs where the
 	 * program runs, and more the more memory the caller has touched (fork copies its page
@@ -190,6 +191,14 @@ typedef struct pgbind_Options {
 	 * its signal.
 	 */
 	bool isolate_deparse;
+	/*
+	 * pgbind_deparse never forks: a tree that breaks the deparse contract, which it would deparse
+	 * in a child process, is refused instead (PGBIND_ERROR_UNREPRESENTABLE naming the rule), and
+	 * isolate_deparse is PGBIND_ERROR_ARGUMENT. For programs that cannot fork (a sandbox without
+	 * fork, a process too large to copy): the refusal may then be of a tree a parse made, in a
+	 * context the probe's corpus lacked (docs/deparse-contract.md measures how often).
+	 */
+	bool no_fork;
 } pgbind_Options;
 
 /* ---- Parse ----------------------------------------------------------------------------------- */
@@ -259,8 +268,12 @@ PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *me
  * with the tree by PostgreSQL's equal() (locations aside). It is returned when equal; else the
  * tree is refused with PGBIND_ERROR_UNREPRESENTABLE naming the node and field and the first
  * differing field path. On every route, so are trees the deparser of the linked version is known
- * to crash on (before 18: COPY t FROM STDIN (format)), and trees outside its contract
- * (targets/c/runtime/contract.c). A tree nested deeper than options->max_depth is
+ * to crash on (before 18: COPY t FROM STDIN (format)). A tree that breaks the deparse contract
+ * (targets/c/runtime/contract.c: a shape that crashed the deparser in the probe's trials and no
+ * parse of its corpus makes) is deparsed in a child process, as with options->isolate_deparse: the
+ * same SQL where the deparser handles it (a parse the corpus lacked), else
+ * PGBIND_ERROR_DEPARSER_CRASHED naming the rule; options->no_fork refuses it instead. A tree
+ * nested deeper than options->max_depth is
  * PGBIND_ERROR_DEPTH, as one the deparser would overflow the calling thread's stack with
  * (PGBIND_STACK_MESSAGE: about 2.5 KiB a level, so 8 MiB holds some 3,200 levels).
  * options->isolate_deparse runs the deparser in a child process (see there).

@@ -163,7 +163,10 @@ pub fn parse(sql: &str) -> Result<pb::ParseResult> {
 }
 
 /// SQL for `tree`, by libpg_query's deparser (`pgbind_deparse`: through the node-level deparser
-/// where the linked library exports it, else through protobuf; the same refusals).
+/// where the linked library exports it, else through protobuf; the same refusals). A tree that
+/// breaks the deparse contract (a shape the deparser crashed on in its probe and no parse of the
+/// probe's corpus makes) is deparsed in a child process, as [`deparse_isolated`] does: the same
+/// SQL, or `Error::DeparserCrashed` where the deparser dies on it.
 pub fn deparse(tree: &pb::ParseResult) -> Result<String> {
     Tree::from_owned(tree)?.deparse_consumed(std::ptr::null())
 }
@@ -179,8 +182,9 @@ pub fn deparse_checked(tree: &pb::ParseResult) -> Result<String> {
 /// SQL for `tree` as [`deparse`] writes it, with libpg_query's deparser run in a child process
 /// (`pgbind_deparse` with `isolate_deparse`): where it crashes on the tree, or does not answer
 /// in time, the result is `Error::DeparserCrashed` and this process goes on. For trees from
-/// outside (decoded, read from JSON, built or edited by hand), which the deparse contract does
-/// not always keep from crashing the deparser. It costs a fork per call (see
+/// outside (decoded, read from JSON, built or edited by hand): [`deparse`] isolates only those
+/// that break the deparse contract, which knows only the shapes that crashed the deparser in its
+/// probe. It costs a fork per call (see
 /// `pgbind_Options.isolate_deparse` in pgbind.h); a fork of a Rust program runs no Rust code in
 /// the child, only the C deparser.
 pub fn deparse_isolated(tree: &pb::ParseResult) -> Result<String> {

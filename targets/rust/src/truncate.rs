@@ -182,8 +182,8 @@ pub(crate) fn truncate(tree: &pb::ParseResult, max_length: usize) -> Result<Stri
             };
             let nodes = children.iter().map(|&j| Node { node: Some(visits[j].node.to_enum()) }).collect();
             let depth = if part == Part::CteQuery { v.depth + 1 } else { v.depth };
-            // a part the deparser cannot write alone (WHERE CURRENT OF outside UPDATE and DELETE:
-            // the deparse contract refuses it in a SELECT) is not shortened
+            // a part the deparser cannot write alone (WHERE CURRENT OF outside UPDATE and DELETE,
+            // which breaks the deparse contract in a SELECT) is not shortened
             let len = match part_len(part, nodes) {
                 Ok(len) => len,
                 Err(_) => continue,
