@@ -19,7 +19,11 @@
  * whose SQL parses back to the changed tree is a tree the parser makes: its kind is never refused
  * (its NULL, emptiness or count clears the rule). A kind the corpus has no sample of is not tried,
  * so not refused. A deparser error is no reason for a
- * rule. What these rules cannot refuse is left to the isolated deparse (pgbind_Options).
+ * rule. A statement of the corpus the deparser crashes on as the parser made it (COPY t FROM STDIN
+ * (format) before 18) gets a rule on its rarest shape: the kind at a field, or the NULL, that the
+ * fewest learnt statements show. The runtime refuses nothing by a rule: a tree that breaks one is
+ * deparsed in a child process (targets/c/runtime/pg_route.c), so a rule only decides which trees
+ * cost a fork.
  *
  *     deparse-probe --major 15 --out schema/pg15/deparse.txt FILE.sql... [--check FILE.sql...]
  *
@@ -63,6 +67,13 @@ static bool bit_get(const Bits *b, unsigned k)
 {
 	return (b->w[k / 64] >> (k % 64)) & 1;
 }
+static bool bit_any(const Bits *b)
+{
+	for (size_t w = 0; w < MAX_KINDS / 64; w++)
+		if (b->w[w])
+			return true;
+	return false;
+}
 
 typedef struct {
 	char *sql;
@@ -93,6 +104,10 @@ typedef struct {
 	bool bad_empty, ok_empty;
 	bool bad_cut, ok_cut;
 	int ex_kind, ex_null, ex_empty, ex_cut; /* a case that showed it (the example), -1 */
+	/* a parsed statement the deparser crashes on as it is: its rarest shape is sent to a child */
+	Bits parsed_kinds; /* ... is a kind here */
+	bool parsed_null;  /* ... is NULL (a NULL cell) here */
+	int ex_parsed;     /* the statement that showed it, -1 */
 } Field;
 
 enum Change { CH_NONE, CH_NULL, CH_EMPTY, CH_CUT, CH_KIND };
@@ -128,6 +143,9 @@ typedef struct {
 	uint32_t slot;
 } Sample;
 static Sample by_slot[MAX_KINDS][SLOTS];
+/* How often the learnt statements show a shape: a kind at a field ([field * MAX_KINDS + kind]),
+ * NULL (a NULL cell) at a field */
+static uint32_t *kind_uses, *null_uses;
 static Sample samples[MAX_KINDS][SAMPLES];
 static pgbind_Arena *keep;
 static bool learning = true;
@@ -424,7 +442,9 @@ static void learn_message(int si, uint32_t mi, char *base, uint32_t parent, int 
 			else if (set && f->wire != PGBIND_WIRE_STRING)
 				learn_node(si, *(pgbind_Node **)p, here, depth);
 			if (set && holds_nodes(f->wire) && stmts[si].learn)
-				bit_set(&fd->kinds, (*(pgbind_Node **)p)->tag);
+				bit_set(&fd->kinds, (*(pgbind_Node **)p)->tag),
+					kind_uses[(size_t)(field_base[mi] + fi) * MAX_KINDS + (*(pgbind_Node **)p)->tag]++;
+			null_uses[field_base[mi] + fi] += null && stmts[si].learn;
 		} else if (is_list(f->wire)) {
 			void **cells = *(void ***)p;
 			set = n > 0;
@@ -435,9 +455,11 @@ static void learn_message(int si, uint32_t mi, char *base, uint32_t parent, int 
 				else if (cells[k]) {
 					learn_node(si, cells[k], here, depth);
 					if (stmts[si].learn)
-						bit_set(&fd->kinds, ((pgbind_Node *)cells[k])->tag);
+						bit_set(&fd->kinds, ((pgbind_Node *)cells[k])->tag),
+							kind_uses[(size_t)(field_base[mi] + fi) * MAX_KINDS + ((pgbind_Node *)cells[k])->tag]++;
 				}
 			}
+			null_uses[field_base[mi] + fi] += null && stmts[si].learn;
 			if (stmts[si].learn) {
 				fd->empty |= n == 0;
 				if (n && n < fd->fewest)
@@ -452,6 +474,89 @@ static void learn_message(int si, uint32_t mi, char *base, uint32_t parent, int 
 		/* a host needs the field set and, for a list, its first cell */
 		if (set && (!is_list(f->wire) || (*(void ***)p)[0]))
 			add_host(fd, si, base, parent);
+	}
+}
+
+/* ---- parsed statements the deparser crashes on as they are --------------------------------------- */
+
+static uint32_t root_index(void);
+
+/* A shape of a tree that a rule can name: a kind (NULL: kind < 0) at a field, and how many times
+ * the learnt statements show it */
+typedef struct {
+	uint32_t field, uses;
+	int kind;
+} Shape;
+
+static void consider(Shape *best, uint32_t f, int kind)
+{
+	uint32_t uses = kind < 0 ? null_uses[f] : kind_uses[(size_t)f * MAX_KINDS + (unsigned)kind];
+	if (uses < best->uses || (uses == best->uses && (f < best->field || (f == best->field && kind < best->kind))))
+		*best = (Shape){f, uses, kind};
+}
+
+static void rarest_in_message(uint32_t mi, const char *base, int depth, Shape *best);
+
+static void rarest_in_node(const pgbind_Node *n, int depth, Shape *best)
+{
+	const pgbind_MessageDesc *d = n ? pgbind_node_desc(n->tag) : NULL;
+	if (d && depth < 1000)
+		rarest_in_message((uint32_t)(d - pgbind_message_descs), (const char *)n, depth + 1, best);
+}
+
+/* The shape of the tree at base that the learnt statements show least often (best) */
+static void rarest_in_message(uint32_t mi, const char *base, int depth, Shape *best)
+{
+	const pgbind_MessageDesc *d = &pgbind_message_descs[mi];
+	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
+		const pgbind_FieldDesc *f = &d->fields[fi];
+		const char *p = base + f->offset;
+		uint32_t g = field_base[mi] + fi;
+		size_t n = f->count_offset ? *(const size_t *)(base + f->count_offset) : 0;
+		const void *one = f->wire == PGBIND_WIRE_STRING || f->wire == PGBIND_WIRE_MESSAGE || holds_nodes(f->wire)
+							  ? *(const void *const *)p
+							  : NULL;
+		if (!is_list(f->wire) &&
+			(f->wire == PGBIND_WIRE_STRING || f->wire == PGBIND_WIRE_MESSAGE || holds_nodes(f->wire)) && !one)
+			consider(best, g, -1);
+		else if (f->wire == PGBIND_WIRE_MESSAGE)
+			rarest_in_message((uint32_t)f->type_index, one, depth + 1, best);
+		else if (f->wire == PGBIND_WIRE_NODE || f->wire == PGBIND_WIRE_ONEOF) {
+			consider(best, g, ((const pgbind_Node *)one)->tag);
+			rarest_in_node(one, depth, best);
+		}
+		for (size_t k = 0; k < n; k++) {
+			const void *cell = (*(const void *const *const *)p)[k];
+			if (!cell)
+				consider(best, g, -1);
+			else if (f->wire == PGBIND_WIRE_REPEATED_MESSAGE)
+				rarest_in_message((uint32_t)f->type_index, cell, depth + 1, best);
+			else {
+				consider(best, g, ((const pgbind_Node *)cell)->tag);
+				rarest_in_node(cell, depth, best);
+			}
+		}
+	}
+}
+
+/* Each of the n learnt statements crashed[] that crash the deparser as the parser made them gets
+ * a rule on its rarest shape: a tree holding that shape is deparsed in a child (COPY t FROM STDIN
+ * (format) before 18). Context-free, like every rule; it costs a fork to the other trees that
+ * hold the shape, never a refusal. */
+static void rules_for_parsed_crashes(const int *crashed, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		Shape best = {UINT32_MAX, UINT32_MAX, -1};
+		rarest_in_message(root_index(), (const char *)stmts[crashed[i]].tree, 0, &best);
+		if (best.field == UINT32_MAX)
+			continue;
+		Field *fd = &fields[best.field];
+		if (best.kind < 0)
+			fd->parsed_null = true;
+		else
+			bit_set(&fd->parsed_kinds, (unsigned)best.kind);
+		if (fd->ex_parsed < 0)
+			fd->ex_parsed = crashed[i];
 	}
 }
 
@@ -738,21 +843,32 @@ static void example(FILE *out, int ci, const char *what)
 			len > 160 || sql[len] ? " ..." : "");
 }
 
+static void write_kinds(FILE *out, const Bits *kinds)
+{
+	const char *sep = "notkinds=";
+	for (unsigned k = 1; k < MAX_KINDS; k++)
+		if (bit_get(kinds, k) && pgbind_node_desc(k)) {
+			fprintf(out, "%s%s", sep, pgbind_node_desc(k)->name);
+			sep = "|";
+		}
+	fprintf(out, "\n");
+}
+
 static void write_rules(FILE *out, const char *major, size_t n_learnt, size_t n_hosts, size_t counts[5])
 {
 	fprintf(out,
-			"# The deparse contract of libpg_query for PostgreSQL %s: what its deparser is seen to crash on or\n"
-			"# misread that no parse of the corpus makes. GENERATED by tools/deparse-probe (do not edit):\n"
-			"#     make deparse-probe   (tools/deparse-probe/run.sh; part of make regen)\n"
+			"# The deparse contract of libpg_query for PostgreSQL %s: what its deparser is seen to crash on\n"
+			"# that no parse of the corpus makes, and the rarest shape of each parsed statement it crashes on.\n"
+			"# GENERATED by tools/deparse-probe (do not edit): make deparse-probe (part of make regen).\n"
 			"# Read by pgbind-gen like the overrides (generator/deparse_rules.c says what each clause means);\n"
-			"# targets/c/runtime/contract.c refuses a tree that breaks a rule before the deparser sees it.\n"
+			"# a tree that breaks a rule is deparsed in a child process (targets/c/runtime/pg_route.c).\n"
 			"# Every rule is about one field, wherever its message sits (no context), and only where the\n"
 			"# deparser crashed (a signal, or no answer in 10 s): notkinds= the kinds that crashed there and that\n"
 			"# the field holds in no parsed statement (the union over every parent and value) nor in a change\n"
 			"# that parsed back; nonnull, nonempty, mincells= where no parse shows less and less crashed.\n"
-			"# From %zu statements (%zu of them deparse and parse back: the changes' hosts): %zu cases (how\n"
-			"# many crash or misread varies by a few between runs, as a read past a node depends on memory,\n"
-			"# so the counts are printed, not written here; the rules do not vary).\n",
+			"# From %zu statements (%zu of them deparse and parse back: the changes' hosts): %zu cases. Which\n"
+			"# kinds crash and which misread varies between runs, as a read past a node depends on memory:\n"
+			"# two runs' notkinds= lists differ by a few such kinds (the counts are printed, not written).\n",
 			major, n_learnt, n_hosts, counts[0] + counts[1] + counts[2] + counts[4]);
 	fprintf(stderr, "deparse-probe: %zu crashed, %zu misread, %zu parsed back, %zu gave an error of the deparser\n",
 			counts[OUT_CRASH], counts[OUT_MISREAD], counts[OUT_SAME], counts[OUT_ERROR]);
@@ -783,14 +899,17 @@ static void write_rules(FILE *out, const char *major, size_t n_learnt, size_t n_
 		if (holds_nodes(d->wire) && kinds_rule(f, &refused)) {
 			example(out, fd->ex_kind, "a kind");
 			LABEL();
-			fprintf(out, "notkinds=");
-			const char *sep = "";
-			for (unsigned k = 1; k < MAX_KINDS; k++)
-				if (bit_get(&refused, k) && pgbind_node_desc(k)) {
-					fprintf(out, "%s%s", sep, pgbind_node_desc(k)->name);
-					sep = "|";
-				}
-			fprintf(out, "\n");
+			write_kinds(out, &refused);
+		}
+		if (fd->ex_parsed >= 0) {
+			const char *sql = stmts[fd->ex_parsed].sql + strspn(stmts[fd->ex_parsed].sql, " \n\t");
+			int len = (int)strcspn(sql, "\n");
+			fprintf(out, "# parsed, crashed as it is (its rarest shape): %.*s%s\n", len > 160 ? 160 : len, sql,
+					len > 160 || sql[len] ? " ..." : "");
+			if (fd->parsed_null && LABEL())
+				fprintf(out, "nonnull\n");
+			if (bit_any(&fd->parsed_kinds) && LABEL())
+				write_kinds(out, &fd->parsed_kinds);
 		}
 #undef LABEL
 	}
@@ -834,8 +953,15 @@ int main(int argc, char **argv)
 	}
 	field_base[PGBIND_MESSAGE_COUNT] = n_fields_all;
 	fields = calloc(n_fields_all, sizeof *fields);
+	kind_uses = calloc((size_t)n_fields_all * MAX_KINDS, sizeof *kind_uses);
+	null_uses = calloc(n_fields_all, sizeof *null_uses);
+	if (!fields || !kind_uses || !null_uses) {
+		fprintf(stderr, "deparse-probe: out of memory\n");
+		return 2;
+	}
 	for (uint32_t f = 0; f < n_fields_all; f++)
-		fields[f].fewest = SIZE_MAX, fields[f].ex_kind = fields[f].ex_null = fields[f].ex_empty = fields[f].ex_cut = -1;
+		fields[f].fewest = SIZE_MAX,
+		fields[f].ex_kind = fields[f].ex_null = fields[f].ex_empty = fields[f].ex_cut = fields[f].ex_parsed = -1;
 
 	/* the hosts: learnt statements that deparse and parse back to themselves */
 	size_t n_learnt = 0, n_hosts = 0;
@@ -844,14 +970,22 @@ int main(int argc, char **argv)
 			add_case((int)i, 0, NULL, CH_NONE, 0), n_learnt++;
 	outcomes = malloc(n_cases + 1);
 	run_cases(cases, n_cases, outcomes);
-	for (size_t i = 0; i < n_cases; i++)
+	int *crashed = malloc((n_cases + 1) * sizeof *crashed);
+	size_t n_crashed = 0;
+	for (size_t i = 0; i < n_cases; i++) {
 		if (outcomes[i] == OUT_SAME)
 			stmts[cases[i].stmt].host = true, n_hosts++;
+		if (outcomes[i] == OUT_CRASH && crashed)
+			crashed[n_crashed++] = cases[i].stmt;
+	}
 	n_cases = 0;
 	for (size_t i = 0; i < n_stmts; i++)
 		if (stmts[i].learn)
 			learn_message((int)i, root_index(), (char *)stmts[i].tree, UINT32_MAX, 0);
-	fprintf(stderr, "deparse-probe: %zu statements learnt from, %zu of them hosts\n", n_learnt, n_hosts);
+	rules_for_parsed_crashes(crashed, n_crashed);
+	free(crashed);
+	fprintf(stderr, "deparse-probe: %zu statements learnt from, %zu of them hosts, %zu crash the deparser as parsed\n",
+			n_learnt, n_hosts, n_crashed);
 
 	pick_samples();
 	make_cases();

@@ -6,7 +6,7 @@
  *   pg_query.proto               fnv1a64 c53ea8bb656a0393
  *   schema/overrides.txt         fnv1a64 2b0bf81d9d803e26
  *   schema/libpg_query.txt       fnv1a64 54cbc59da8f64fb2
- *   schema/pg15/deparse.txt      fnv1a64 102f108def89fe66
+ *   schema/pg15/deparse.txt      fnv1a64 21c207dd93d78d31
  *   targets/go/makefuncs.txt     fnv1a64 1d6edc94f874a113
  */
 /*
@@ -193,903 +193,912 @@ static const uint8_t contract_kinds_76[] = { /* the kinds allowed, by tag */
 static const uint8_t contract_kinds_79[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 80: CopyStmt.attlist (schema/pg15/deparse.txt:174:18) */
+/* 80: CopyStmt.query (schema/pg15/deparse.txt:174:16) */
 /* 81: CopyStmt.attlist (schema/pg15/deparse.txt:176:18) */
-static const uint8_t contract_kinds_81[] = { /* the kinds allowed, by tag */
+/* 82: CopyStmt.attlist (schema/pg15/deparse.txt:178:18) */
+static const uint8_t contract_kinds_82[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 82: CopyStmt.options (schema/pg15/deparse.txt:178:18) */
 /* 83: CopyStmt.options (schema/pg15/deparse.txt:180:18) */
-static const uint8_t contract_kinds_83[] = { /* the kinds allowed, by tag */
+/* 84: CopyStmt.options (schema/pg15/deparse.txt:182:18) */
+static const uint8_t contract_kinds_84[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0xda,0x23,0xc2,0x11,0x00,0x00,0x10,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 84: CreateStmt.relation (schema/pg15/deparse.txt:182:21) */
-/* 85: CreateStmt.tableElts (schema/pg15/deparse.txt:184:23) */
-/* 86: CreateStmt.inhRelations (schema/pg15/deparse.txt:186:26) */
-/* 87: CreateStmt.inhRelations (schema/pg15/deparse.txt:188:26) */
-static const uint8_t contract_kinds_87[] = { /* the kinds allowed, by tag */
+/* 85: CopyStmt.options (schema/pg15/deparse.txt:184:18) */
+static const uint8_t contract_kinds_85[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 86: CreateStmt.relation (schema/pg15/deparse.txt:186:21) */
+/* 87: CreateStmt.tableElts (schema/pg15/deparse.txt:188:23) */
+/* 88: CreateStmt.inhRelations (schema/pg15/deparse.txt:190:26) */
+/* 89: CreateStmt.inhRelations (schema/pg15/deparse.txt:192:26) */
+static const uint8_t contract_kinds_89[] = { /* the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 88: CreateStmt.options (schema/pg15/deparse.txt:190:20) */
-/* 89: CreateStmt.options (schema/pg15/deparse.txt:192:20) */
-static const uint8_t contract_kinds_89[] = { /* the kinds allowed, by tag */
+/* 90: CreateStmt.options (schema/pg15/deparse.txt:194:20) */
+/* 91: CreateStmt.options (schema/pg15/deparse.txt:196:20) */
+static const uint8_t contract_kinds_91[] = { /* the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x28,0xbe,0xf9,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
 };
-/* 90: DefineStmt.defnames (schema/pg15/deparse.txt:194:21) */
-/* 91: DefineStmt.defnames (schema/pg15/deparse.txt:196:21) */
-static const uint8_t contract_kinds_91[] = { /* the kinds allowed, by tag */
+/* 92: DefineStmt.defnames (schema/pg15/deparse.txt:198:21) */
+/* 93: DefineStmt.defnames (schema/pg15/deparse.txt:200:21) */
+static const uint8_t contract_kinds_93[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 92: DefineStmt.args (schema/pg15/deparse.txt:198:17) */
-/* 93: DefineStmt.args (schema/pg15/deparse.txt:200:17) */
-static const uint8_t contract_kinds_93[] = { /* the kinds allowed, by tag */
+/* 94: DefineStmt.args (schema/pg15/deparse.txt:202:17) */
+/* 95: DefineStmt.args (schema/pg15/deparse.txt:204:17) */
+static const uint8_t contract_kinds_95[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
 };
-/* 94: DefineStmt.definition (schema/pg15/deparse.txt:202:23) */
-/* 95: DefineStmt.definition (schema/pg15/deparse.txt:204:23) */
-static const uint8_t contract_kinds_95[] = { /* the kinds allowed, by tag */
+/* 96: DefineStmt.definition (schema/pg15/deparse.txt:206:23) */
+/* 97: DefineStmt.definition (schema/pg15/deparse.txt:208:23) */
+static const uint8_t contract_kinds_97[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 96: DropStmt.objects (schema/pg15/deparse.txt:206:18) */
-/* 97: DropStmt.objects (schema/pg15/deparse.txt:208:18) */
-static const uint8_t contract_kinds_97[] = { /* the kinds allowed, by tag */
+/* 98: DropStmt.objects (schema/pg15/deparse.txt:210:18) */
+/* 99: DropStmt.objects (schema/pg15/deparse.txt:212:18) */
+static const uint8_t contract_kinds_99[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfd,0x67,0xd1,0x7d,0xff,0x11,0xc1,0xca,0x84,0xac,0x61,0x41,0xa1,0x15,0x7f,0x0b,0x17,0x0c,0x80,0x4e,0x10,0xd2,0xf7,0x5d,0xfa,0xe5,0x3b,0x3a,
 };
-/* 98: TruncateStmt.relations (schema/pg15/deparse.txt:210:24) */
-/* 99: TruncateStmt.relations (schema/pg15/deparse.txt:212:24) */
-static const uint8_t contract_kinds_99[] = { /* the kinds allowed, by tag */
+/* 100: TruncateStmt.relations (schema/pg15/deparse.txt:214:24) */
+/* 101: TruncateStmt.relations (schema/pg15/deparse.txt:216:24) */
+static const uint8_t contract_kinds_101[] = { /* the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 100: CommentStmt.object (schema/pg15/deparse.txt:214:20) */
-static const uint8_t contract_kinds_100[] = { /* the kinds allowed, by tag */
+/* 102: CommentStmt.object (schema/pg15/deparse.txt:218:20) */
+static const uint8_t contract_kinds_102[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
 };
-/* 101: FetchStmt.portalname (schema/pg15/deparse.txt:216:22) */
-/* 102: IndexStmt.relation (schema/pg15/deparse.txt:218:20) */
-/* 103: IndexStmt.indexParams (schema/pg15/deparse.txt:220:24) */
-/* 104: IndexStmt.indexParams (schema/pg15/deparse.txt:222:24) */
-static const uint8_t contract_kinds_104[] = { /* the kinds allowed, by tag */
+/* 103: FetchStmt.portalname (schema/pg15/deparse.txt:220:22) */
+/* 104: IndexStmt.relation (schema/pg15/deparse.txt:222:20) */
+/* 105: IndexStmt.indexParams (schema/pg15/deparse.txt:224:24) */
+/* 106: IndexStmt.indexParams (schema/pg15/deparse.txt:226:24) */
+static const uint8_t contract_kinds_106[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x93,0xf9,0xff,0x55,0xcd,0x61,0x80,0x00,0x20,0x08,0x06,0x80,0x00,0x00,0x30,0x80,0x00,0x40,0x00,0x30,0xfd,0x85,0xfa,0xe1,0x38,0x30,
 };
-/* 105: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:224:34) */
-/* 106: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:226:34) */
-static const uint8_t contract_kinds_106[] = { /* the kinds allowed, by tag */
+/* 107: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:228:34) */
+/* 108: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:230:34) */
+static const uint8_t contract_kinds_108[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x93,0xf9,0xff,0xd5,0xcd,0x61,0x80,0x00,0x20,0x08,0x06,0x80,0x00,0x00,0x30,0x80,0x01,0x40,0x00,0x30,0xfd,0x85,0xfa,0xe1,0x38,0x30,
 };
-/* 107: IndexStmt.options (schema/pg15/deparse.txt:228:19) */
-/* 108: IndexStmt.options (schema/pg15/deparse.txt:230:19) */
-static const uint8_t contract_kinds_108[] = { /* the kinds allowed, by tag */
+/* 109: IndexStmt.options (schema/pg15/deparse.txt:232:19) */
+/* 110: IndexStmt.options (schema/pg15/deparse.txt:234:19) */
+static const uint8_t contract_kinds_110[] = { /* the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x68,0xbe,0xf8,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
 };
-/* 109: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:232:29) */
-/* 110: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:234:29) */
-static const uint8_t contract_kinds_110[] = { /* the kinds allowed, by tag */
+/* 111: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:236:29) */
+/* 112: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:238:29) */
+static const uint8_t contract_kinds_112[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 111: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:236:31) */
-/* 112: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:238:31) */
-static const uint8_t contract_kinds_112[] = { /* the kinds allowed, by tag */
+/* 113: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:240:31) */
+/* 114: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:242:31) */
+static const uint8_t contract_kinds_114[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x85,0xfa,0xe0,0x38,0x30,
 };
-/* 113: CreateFunctionStmt.options (schema/pg15/deparse.txt:240:28) */
-/* 114: CreateFunctionStmt.options (schema/pg15/deparse.txt:242:28) */
-static const uint8_t contract_kinds_114[] = { /* the kinds allowed, by tag */
+/* 115: CreateFunctionStmt.options (schema/pg15/deparse.txt:244:28) */
+/* 116: CreateFunctionStmt.options (schema/pg15/deparse.txt:246:28) */
+static const uint8_t contract_kinds_116[] = { /* the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 115: CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:244:29) */
-static const uint8_t contract_kinds_115[] = { /* the kinds allowed, by tag */
+/* 117: CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:248:29) */
+static const uint8_t contract_kinds_117[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
 };
-/* 116: AlterFunctionStmt.func (schema/pg15/deparse.txt:246:24) */
-/* 117: AlterFunctionStmt.actions (schema/pg15/deparse.txt:248:27) */
-/* 118: AlterFunctionStmt.actions (schema/pg15/deparse.txt:250:27) */
-static const uint8_t contract_kinds_118[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
-};
-/* 119: DoStmt.args (schema/pg15/deparse.txt:252:13) */
-/* 120: DoStmt.args (schema/pg15/deparse.txt:254:13) */
+/* 118: AlterFunctionStmt.func (schema/pg15/deparse.txt:250:24) */
+/* 119: AlterFunctionStmt.actions (schema/pg15/deparse.txt:252:27) */
+/* 120: AlterFunctionStmt.actions (schema/pg15/deparse.txt:254:27) */
 static const uint8_t contract_kinds_120[] = { /* the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 121: RenameStmt.object (schema/pg15/deparse.txt:256:19) */
-static const uint8_t contract_kinds_121[] = { /* the kinds allowed, by tag */
+/* 121: DoStmt.args (schema/pg15/deparse.txt:256:13) */
+/* 122: DoStmt.args (schema/pg15/deparse.txt:258:13) */
+static const uint8_t contract_kinds_122[] = { /* the kinds allowed, by tag */
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
+};
+/* 123: RenameStmt.object (schema/pg15/deparse.txt:260:19) */
+static const uint8_t contract_kinds_123[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfc,0x77,0xe1,0x7d,0xff,0x3b,0xc5,0x66,0x9d,0xef,0xb5,0xe3,0xfd,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xf3,0x5d,0xfe,0xfd,0xbb,0x3e,
 };
-/* 122: RenameStmt.newname (schema/pg15/deparse.txt:258:20) */
-/* 123: RuleStmt.relation (schema/pg15/deparse.txt:260:19) */
-/* 124: RuleStmt.rulename (schema/pg15/deparse.txt:262:19) */
-/* 125: RuleStmt.actions (schema/pg15/deparse.txt:264:18) */
-/* 126: NotifyStmt.conditionname (schema/pg15/deparse.txt:266:26) */
-/* 127: ListenStmt.conditionname (schema/pg15/deparse.txt:268:26) */
-/* 128: TransactionStmt.options (schema/pg15/deparse.txt:270:25) */
-/* 129: TransactionStmt.options (schema/pg15/deparse.txt:272:25) */
-static const uint8_t contract_kinds_129[] = { /* the kinds allowed, by tag */
+/* 124: RenameStmt.newname (schema/pg15/deparse.txt:262:20) */
+/* 125: RuleStmt.relation (schema/pg15/deparse.txt:264:19) */
+/* 126: RuleStmt.rulename (schema/pg15/deparse.txt:266:19) */
+/* 127: RuleStmt.actions (schema/pg15/deparse.txt:268:18) */
+/* 128: NotifyStmt.conditionname (schema/pg15/deparse.txt:270:26) */
+/* 129: ListenStmt.conditionname (schema/pg15/deparse.txt:272:26) */
+/* 130: TransactionStmt.options (schema/pg15/deparse.txt:274:25) */
+/* 131: TransactionStmt.options (schema/pg15/deparse.txt:276:25) */
+static const uint8_t contract_kinds_131[] = { /* the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 130: ViewStmt.view (schema/pg15/deparse.txt:274:15) */
-/* 131: ViewStmt.aliases (schema/pg15/deparse.txt:276:18) */
-/* 132: ViewStmt.aliases (schema/pg15/deparse.txt:278:18) */
-static const uint8_t contract_kinds_132[] = { /* the kinds allowed, by tag */
+/* 132: ViewStmt.view (schema/pg15/deparse.txt:278:15) */
+/* 133: ViewStmt.aliases (schema/pg15/deparse.txt:280:18) */
+/* 134: ViewStmt.aliases (schema/pg15/deparse.txt:282:18) */
+static const uint8_t contract_kinds_134[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 133: ViewStmt.query (schema/pg15/deparse.txt:280:16) */
-/* 134: ViewStmt.query (schema/pg15/deparse.txt:282:16) */
-static const uint8_t contract_kinds_134[] = { /* the kinds allowed, by tag */
+/* 135: ViewStmt.query (schema/pg15/deparse.txt:284:16) */
+/* 136: ViewStmt.query (schema/pg15/deparse.txt:286:16) */
+static const uint8_t contract_kinds_136[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 135: ViewStmt.options (schema/pg15/deparse.txt:284:18) */
-/* 136: ViewStmt.options (schema/pg15/deparse.txt:286:18) */
-static const uint8_t contract_kinds_136[] = { /* the kinds allowed, by tag */
+/* 137: ViewStmt.options (schema/pg15/deparse.txt:288:18) */
+/* 138: ViewStmt.options (schema/pg15/deparse.txt:290:18) */
+static const uint8_t contract_kinds_138[] = { /* the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x68,0xbe,0xf8,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
 };
-/* 137: LoadStmt.filename (schema/pg15/deparse.txt:288:19) */
-/* 138: CreateDomainStmt.domainname (schema/pg15/deparse.txt:290:29) */
-/* 139: CreateDomainStmt.domainname (schema/pg15/deparse.txt:292:29) */
-static const uint8_t contract_kinds_139[] = { /* the kinds allowed, by tag */
+/* 139: LoadStmt.filename (schema/pg15/deparse.txt:292:19) */
+/* 140: CreateDomainStmt.domainname (schema/pg15/deparse.txt:294:29) */
+/* 141: CreateDomainStmt.domainname (schema/pg15/deparse.txt:296:29) */
+static const uint8_t contract_kinds_141[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 140: CreateDomainStmt.typeName (schema/pg15/deparse.txt:294:28) */
-/* 141: CreateDomainStmt.constraints (schema/pg15/deparse.txt:296:30) */
-/* 142: CreateDomainStmt.constraints (schema/pg15/deparse.txt:298:30) */
-static const uint8_t contract_kinds_142[] = { /* the kinds allowed, by tag */
+/* 142: CreateDomainStmt.typeName (schema/pg15/deparse.txt:298:28) */
+/* 143: CreateDomainStmt.constraints (schema/pg15/deparse.txt:300:30) */
+/* 144: CreateDomainStmt.constraints (schema/pg15/deparse.txt:302:30) */
+static const uint8_t contract_kinds_144[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x38,0x30,
 };
-/* 143: CreatedbStmt.dbname (schema/pg15/deparse.txt:300:21) */
-/* 144: CreatedbStmt.options (schema/pg15/deparse.txt:302:22) */
-/* 145: CreatedbStmt.options (schema/pg15/deparse.txt:304:22) */
-static const uint8_t contract_kinds_145[] = { /* the kinds allowed, by tag */
+/* 145: CreatedbStmt.dbname (schema/pg15/deparse.txt:304:21) */
+/* 146: CreatedbStmt.options (schema/pg15/deparse.txt:306:22) */
+/* 147: CreatedbStmt.options (schema/pg15/deparse.txt:308:22) */
+static const uint8_t contract_kinds_147[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 146: DropdbStmt.dbname (schema/pg15/deparse.txt:306:19) */
-/* 147: DropdbStmt.options (schema/pg15/deparse.txt:308:20) */
-/* 148: DropdbStmt.options (schema/pg15/deparse.txt:310:20) */
-static const uint8_t contract_kinds_148[] = { /* the kinds allowed, by tag */
+/* 148: DropdbStmt.dbname (schema/pg15/deparse.txt:310:19) */
+/* 149: DropdbStmt.options (schema/pg15/deparse.txt:312:20) */
+/* 150: DropdbStmt.options (schema/pg15/deparse.txt:314:20) */
+static const uint8_t contract_kinds_150[] = { /* the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 149: VacuumStmt.options (schema/pg15/deparse.txt:312:20) */
-/* 150: VacuumStmt.options (schema/pg15/deparse.txt:314:20) */
-static const uint8_t contract_kinds_150[] = { /* the kinds allowed, by tag */
+/* 151: VacuumStmt.options (schema/pg15/deparse.txt:316:20) */
+/* 152: VacuumStmt.options (schema/pg15/deparse.txt:318:20) */
+static const uint8_t contract_kinds_152[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 151: VacuumStmt.rels (schema/pg15/deparse.txt:316:17) */
-/* 152: VacuumStmt.rels (schema/pg15/deparse.txt:318:17) */
-static const uint8_t contract_kinds_152[] = { /* the kinds allowed, by tag */
+/* 153: VacuumStmt.rels (schema/pg15/deparse.txt:320:17) */
+/* 154: VacuumStmt.rels (schema/pg15/deparse.txt:322:17) */
+static const uint8_t contract_kinds_154[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x11,0xc1,0x00,0x84,0x80,0x01,0x00,0x00,0x20,0x10,0x00,0x10,0x08,0x00,0x00,0x00,0x02,0xf0,0x45,0xfa,0xe0,0x3b,0x30,
 };
-/* 153: ExplainStmt.query (schema/pg15/deparse.txt:320:19) */
-/* 154: ExplainStmt.options (schema/pg15/deparse.txt:322:21) */
-/* 155: ExplainStmt.options (schema/pg15/deparse.txt:324:21) */
-static const uint8_t contract_kinds_155[] = { /* the kinds allowed, by tag */
+/* 155: ExplainStmt.query (schema/pg15/deparse.txt:324:19) */
+/* 156: ExplainStmt.options (schema/pg15/deparse.txt:326:21) */
+/* 157: ExplainStmt.options (schema/pg15/deparse.txt:328:21) */
+static const uint8_t contract_kinds_157[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x03,0xda,0x23,0xc2,0x11,0x00,0x00,0x18,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 156: CreateTableAsStmt.query (schema/pg15/deparse.txt:326:25) */
-/* 157: CreateTableAsStmt.query (schema/pg15/deparse.txt:328:25) */
-static const uint8_t contract_kinds_157[] = { /* the kinds allowed, by tag */
+/* 158: CreateTableAsStmt.query (schema/pg15/deparse.txt:330:25) */
+/* 159: CreateTableAsStmt.query (schema/pg15/deparse.txt:332:25) */
+static const uint8_t contract_kinds_159[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 158: CreateTableAsStmt.into (schema/pg15/deparse.txt:330:24) */
-/* 159: CreateSeqStmt.sequence (schema/pg15/deparse.txt:332:24) */
-/* 160: CreateSeqStmt.options (schema/pg15/deparse.txt:334:23) */
-/* 161: CreateSeqStmt.options (schema/pg15/deparse.txt:336:23) */
-static const uint8_t contract_kinds_161[] = { /* the kinds allowed, by tag */
+/* 160: CreateTableAsStmt.into (schema/pg15/deparse.txt:334:24) */
+/* 161: CreateSeqStmt.sequence (schema/pg15/deparse.txt:336:24) */
+/* 162: CreateSeqStmt.options (schema/pg15/deparse.txt:338:23) */
+/* 163: CreateSeqStmt.options (schema/pg15/deparse.txt:340:23) */
+static const uint8_t contract_kinds_163[] = { /* the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 162: AlterSeqStmt.sequence (schema/pg15/deparse.txt:338:23) */
-/* 163: AlterSeqStmt.options (schema/pg15/deparse.txt:340:22) */
-/* 164: AlterSeqStmt.options (schema/pg15/deparse.txt:342:22) */
-static const uint8_t contract_kinds_164[] = { /* the kinds allowed, by tag */
+/* 164: AlterSeqStmt.sequence (schema/pg15/deparse.txt:342:23) */
+/* 165: AlterSeqStmt.options (schema/pg15/deparse.txt:344:22) */
+/* 166: AlterSeqStmt.options (schema/pg15/deparse.txt:346:22) */
+static const uint8_t contract_kinds_166[] = { /* the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 165: VariableSetStmt.args (schema/pg15/deparse.txt:344:22) */
-/* 166: VariableShowStmt.name (schema/pg15/deparse.txt:346:23) */
-/* 167: CreateTrigStmt.trigname (schema/pg15/deparse.txt:348:25) */
-/* 168: CreateTrigStmt.relation (schema/pg15/deparse.txt:350:25) */
-/* 169: CreateTrigStmt.funcname (schema/pg15/deparse.txt:352:25) */
-/* 170: CreateTrigStmt.funcname (schema/pg15/deparse.txt:354:25) */
-static const uint8_t contract_kinds_170[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 171: CreateTrigStmt.args (schema/pg15/deparse.txt:356:21) */
-/* 172: CreateTrigStmt.args (schema/pg15/deparse.txt:358:21) */
+/* 167: VariableSetStmt.args (schema/pg15/deparse.txt:348:22) */
+/* 168: VariableShowStmt.name (schema/pg15/deparse.txt:350:23) */
+/* 169: CreateTrigStmt.trigname (schema/pg15/deparse.txt:352:25) */
+/* 170: CreateTrigStmt.relation (schema/pg15/deparse.txt:354:25) */
+/* 171: CreateTrigStmt.funcname (schema/pg15/deparse.txt:356:25) */
+/* 172: CreateTrigStmt.funcname (schema/pg15/deparse.txt:358:25) */
 static const uint8_t contract_kinds_172[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 173: CreateTrigStmt.columns (schema/pg15/deparse.txt:360:24) */
-/* 174: CreateTrigStmt.columns (schema/pg15/deparse.txt:362:24) */
+/* 173: CreateTrigStmt.args (schema/pg15/deparse.txt:360:21) */
+/* 174: CreateTrigStmt.args (schema/pg15/deparse.txt:362:21) */
 static const uint8_t contract_kinds_174[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 175: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:364:32) */
-/* 176: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:366:32) */
+/* 175: CreateTrigStmt.columns (schema/pg15/deparse.txt:364:24) */
+/* 176: CreateTrigStmt.columns (schema/pg15/deparse.txt:366:24) */
 static const uint8_t contract_kinds_176[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 177: CreatePLangStmt.plname (schema/pg15/deparse.txt:368:24) */
-/* 178: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:370:27) */
-/* 179: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:372:27) */
-static const uint8_t contract_kinds_179[] = { /* the kinds allowed, by tag */
+/* 177: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:368:32) */
+/* 178: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:370:32) */
+static const uint8_t contract_kinds_178[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 180: CreatePLangStmt.plinline (schema/pg15/deparse.txt:374:26) */
-/* 181: CreatePLangStmt.plinline (schema/pg15/deparse.txt:376:26) */
+/* 179: CreatePLangStmt.plname (schema/pg15/deparse.txt:372:24) */
+/* 180: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:374:27) */
+/* 181: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:376:27) */
 static const uint8_t contract_kinds_181[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 182: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:378:29) */
-/* 183: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:380:29) */
+/* 182: CreatePLangStmt.plinline (schema/pg15/deparse.txt:378:26) */
+/* 183: CreatePLangStmt.plinline (schema/pg15/deparse.txt:380:26) */
 static const uint8_t contract_kinds_183[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 184: CreateRoleStmt.role (schema/pg15/deparse.txt:382:21) */
-/* 185: CreateRoleStmt.options (schema/pg15/deparse.txt:384:24) */
-/* 186: CreateRoleStmt.options (schema/pg15/deparse.txt:386:24) */
-static const uint8_t contract_kinds_186[] = { /* the kinds allowed, by tag */
+/* 184: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:382:29) */
+/* 185: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:384:29) */
+static const uint8_t contract_kinds_185[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+};
+/* 186: CreateRoleStmt.role (schema/pg15/deparse.txt:386:21) */
+/* 187: CreateRoleStmt.options (schema/pg15/deparse.txt:388:24) */
+/* 188: CreateRoleStmt.options (schema/pg15/deparse.txt:390:24) */
+static const uint8_t contract_kinds_188[] = { /* the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 187: AlterRoleStmt.role (schema/pg15/deparse.txt:388:20) */
-/* 188: AlterRoleStmt.options (schema/pg15/deparse.txt:390:23) */
-/* 189: AlterRoleStmt.options (schema/pg15/deparse.txt:392:23) */
-static const uint8_t contract_kinds_189[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
-};
-/* 190: DropRoleStmt.roles (schema/pg15/deparse.txt:394:20) */
-/* 191: DropRoleStmt.roles (schema/pg15/deparse.txt:396:20) */
+/* 189: AlterRoleStmt.role (schema/pg15/deparse.txt:392:20) */
+/* 190: AlterRoleStmt.options (schema/pg15/deparse.txt:394:23) */
+/* 191: AlterRoleStmt.options (schema/pg15/deparse.txt:396:23) */
 static const uint8_t contract_kinds_191[] = { /* the kinds allowed, by tag */
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
+};
+/* 192: DropRoleStmt.roles (schema/pg15/deparse.txt:398:20) */
+/* 193: DropRoleStmt.roles (schema/pg15/deparse.txt:400:20) */
+static const uint8_t contract_kinds_193[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xeb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 192: LockStmt.relations (schema/pg15/deparse.txt:398:20) */
-/* 193: LockStmt.relations (schema/pg15/deparse.txt:400:20) */
-static const uint8_t contract_kinds_193[] = { /* the kinds allowed, by tag */
-	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
-};
-/* 194: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:402:32) */
-/* 195: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:404:32) */
+/* 194: LockStmt.relations (schema/pg15/deparse.txt:402:20) */
+/* 195: LockStmt.relations (schema/pg15/deparse.txt:404:20) */
 static const uint8_t contract_kinds_195[] = { /* the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 196: ReindexStmt.params (schema/pg15/deparse.txt:406:20) */
-/* 197: ReindexStmt.params (schema/pg15/deparse.txt:408:20) */
+/* 196: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:406:32) */
+/* 197: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:408:32) */
 static const uint8_t contract_kinds_197[] = { /* the kinds allowed, by tag */
+	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 198: ReindexStmt.params (schema/pg15/deparse.txt:410:20) */
+/* 199: ReindexStmt.params (schema/pg15/deparse.txt:412:20) */
+static const uint8_t contract_kinds_199[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 198: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:410:30) */
-/* 199: AlterDatabaseStmt.dbname (schema/pg15/deparse.txt:412:26) */
-/* 200: AlterDatabaseStmt.options (schema/pg15/deparse.txt:414:27) */
-/* 201: AlterDatabaseStmt.options (schema/pg15/deparse.txt:416:27) */
-static const uint8_t contract_kinds_201[] = { /* the kinds allowed, by tag */
+/* 200: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:414:30) */
+/* 201: AlterDatabaseStmt.dbname (schema/pg15/deparse.txt:416:26) */
+/* 202: AlterDatabaseStmt.options (schema/pg15/deparse.txt:418:27) */
+/* 203: AlterDatabaseStmt.options (schema/pg15/deparse.txt:420:27) */
+static const uint8_t contract_kinds_203[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 202: AlterDatabaseSetStmt.dbname (schema/pg15/deparse.txt:418:29) */
-/* 203: AlterDatabaseSetStmt.setstmt (schema/pg15/deparse.txt:420:30) */
-/* 204: AlterRoleSetStmt.setstmt (schema/pg15/deparse.txt:422:26) */
-/* 205: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:424:38) */
-/* 206: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:426:38) */
-static const uint8_t contract_kinds_206[] = { /* the kinds allowed, by tag */
+/* 204: AlterDatabaseSetStmt.dbname (schema/pg15/deparse.txt:422:29) */
+/* 205: AlterDatabaseSetStmt.setstmt (schema/pg15/deparse.txt:424:30) */
+/* 206: AlterRoleSetStmt.setstmt (schema/pg15/deparse.txt:426:26) */
+/* 207: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:428:38) */
+/* 208: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:430:38) */
+static const uint8_t contract_kinds_208[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 207: CreateConversionStmt.for_encoding_name (schema/pg15/deparse.txt:428:40) */
-/* 208: CreateConversionStmt.to_encoding_name (schema/pg15/deparse.txt:430:39) */
-/* 209: CreateConversionStmt.func_name (schema/pg15/deparse.txt:432:32) */
-/* 210: CreateConversionStmt.func_name (schema/pg15/deparse.txt:434:32) */
-static const uint8_t contract_kinds_210[] = { /* the kinds allowed, by tag */
+/* 209: CreateConversionStmt.for_encoding_name (schema/pg15/deparse.txt:432:40) */
+/* 210: CreateConversionStmt.to_encoding_name (schema/pg15/deparse.txt:434:39) */
+/* 211: CreateConversionStmt.func_name (schema/pg15/deparse.txt:436:32) */
+/* 212: CreateConversionStmt.func_name (schema/pg15/deparse.txt:438:32) */
+static const uint8_t contract_kinds_212[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 211: CreateCastStmt.sourcetype (schema/pg15/deparse.txt:436:27) */
-/* 212: CreateCastStmt.targettype (schema/pg15/deparse.txt:438:27) */
-/* 213: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:440:31) */
-/* 214: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:442:31) */
-static const uint8_t contract_kinds_214[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 215: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:444:32) */
-/* 216: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:446:32) */
+/* 213: CreateCastStmt.sourcetype (schema/pg15/deparse.txt:440:27) */
+/* 214: CreateCastStmt.targettype (schema/pg15/deparse.txt:442:27) */
+/* 215: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:444:31) */
+/* 216: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:446:31) */
 static const uint8_t contract_kinds_216[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 217: CreateOpClassStmt.amname (schema/pg15/deparse.txt:448:26) */
-/* 218: CreateOpClassStmt.datatype (schema/pg15/deparse.txt:450:28) */
-/* 219: CreateOpClassStmt.items (schema/pg15/deparse.txt:452:25) */
-/* 220: CreateOpClassStmt.items (schema/pg15/deparse.txt:454:25) */
-static const uint8_t contract_kinds_220[] = { /* the kinds allowed, by tag */
-	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xb7,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xfe,0xfd,0xff,0xff,0xff,0xfd,0xfb,0x76,
+/* 217: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:448:32) */
+/* 218: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:450:32) */
+static const uint8_t contract_kinds_218[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 221: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:456:33) */
-/* 222: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:458:33) */
+/* 219: CreateOpClassStmt.amname (schema/pg15/deparse.txt:452:26) */
+/* 220: CreateOpClassStmt.datatype (schema/pg15/deparse.txt:454:28) */
+/* 221: CreateOpClassStmt.items (schema/pg15/deparse.txt:456:25) */
+/* 222: CreateOpClassStmt.items (schema/pg15/deparse.txt:458:25) */
 static const uint8_t contract_kinds_222[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 223: CreateOpFamilyStmt.amname (schema/pg15/deparse.txt:460:27) */
-/* 224: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:462:32) */
-/* 225: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:464:32) */
-static const uint8_t contract_kinds_225[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 226: AlterOpFamilyStmt.amname (schema/pg15/deparse.txt:466:26) */
-/* 227: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:468:25) */
-/* 228: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:470:25) */
-static const uint8_t contract_kinds_228[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xb7,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xfe,0xfd,0xff,0xff,0xff,0xfd,0xfb,0x76,
 };
-/* 229: PrepareStmt.name (schema/pg15/deparse.txt:472:18) */
-/* 230: PrepareStmt.argtypes (schema/pg15/deparse.txt:474:22) */
-/* 231: PrepareStmt.argtypes (schema/pg15/deparse.txt:476:22) */
-static const uint8_t contract_kinds_231[] = { /* the kinds allowed, by tag */
-	0x7e,0xf7,0xfd,0x67,0xd1,0xfb,0xff,0x55,0xe9,0xcb,0x86,0xbc,0x63,0x4d,0xa1,0x95,0x7f,0x09,0x17,0x0c,0x80,0x46,0x11,0x52,0xf7,0x77,0xfb,0xe4,0x3b,0x30,
+/* 223: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:460:33) */
+/* 224: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:462:33) */
+static const uint8_t contract_kinds_224[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 232: PrepareStmt.query (schema/pg15/deparse.txt:478:19) */
-/* 233: ExecuteStmt.name (schema/pg15/deparse.txt:480:18) */
-/* 234: DeclareCursorStmt.portalname (schema/pg15/deparse.txt:482:30) */
-/* 235: DeclareCursorStmt.query (schema/pg15/deparse.txt:484:25) */
-/* 236: DeclareCursorStmt.query (schema/pg15/deparse.txt:486:25) */
-static const uint8_t contract_kinds_236[] = { /* the kinds allowed, by tag */
+/* 225: CreateOpFamilyStmt.amname (schema/pg15/deparse.txt:464:27) */
+/* 226: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:466:32) */
+/* 227: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:468:32) */
+static const uint8_t contract_kinds_227[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+};
+/* 228: AlterOpFamilyStmt.amname (schema/pg15/deparse.txt:470:26) */
+/* 229: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:472:25) */
+/* 230: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:474:25) */
+static const uint8_t contract_kinds_230[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xb7,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xfe,0xfd,0xff,0xff,0xff,0xfd,0xfb,0x76,
+};
+/* 231: PrepareStmt.name (schema/pg15/deparse.txt:476:18) */
+/* 232: PrepareStmt.argtypes (schema/pg15/deparse.txt:478:22) */
+/* 233: PrepareStmt.argtypes (schema/pg15/deparse.txt:480:22) */
+static const uint8_t contract_kinds_233[] = { /* the kinds allowed, by tag */
+	0xfe,0xf7,0xfd,0xe7,0xd5,0xfb,0xff,0xd5,0xe9,0xcb,0xc6,0xbe,0x63,0x6d,0xa9,0xb5,0x7f,0x2b,0x17,0x0e,0xb1,0x46,0x19,0x52,0xff,0x6f,0xfb,0xe4,0x3b,0x30,
+};
+/* 234: PrepareStmt.query (schema/pg15/deparse.txt:482:19) */
+/* 235: ExecuteStmt.name (schema/pg15/deparse.txt:484:18) */
+/* 236: DeclareCursorStmt.portalname (schema/pg15/deparse.txt:486:30) */
+/* 237: DeclareCursorStmt.query (schema/pg15/deparse.txt:488:25) */
+/* 238: DeclareCursorStmt.query (schema/pg15/deparse.txt:490:25) */
+static const uint8_t contract_kinds_238[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 237: CreateTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:488:37) */
-/* 238: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:490:30) */
-/* 239: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:492:30) */
-static const uint8_t contract_kinds_239[] = { /* the kinds allowed, by tag */
+/* 239: CreateTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:492:37) */
+/* 240: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:494:30) */
+/* 241: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:496:30) */
+static const uint8_t contract_kinds_241[] = { /* the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xc6,0x9a,0x33,0x28,0x9e,0xe8,0x80,0x7e,0x7b,0xc2,0xbd,0x4a,0x88,0xc5,0xfd,0x0d,0xfa,0xf1,0x3b,0x30,
 };
-/* 240: DropTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:494:35) */
-/* 241: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:496:31) */
-static const uint8_t contract_kinds_241[] = { /* the kinds allowed, by tag */
+/* 242: DropTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:498:35) */
+/* 243: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:500:31) */
+static const uint8_t contract_kinds_243[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0x38,0x38,
 };
-/* 242: AlterObjectDependsStmt.extname (schema/pg15/deparse.txt:498:32) */
-/* 243: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:500:30) */
-static const uint8_t contract_kinds_243[] = { /* the kinds allowed, by tag */
+/* 244: AlterObjectDependsStmt.extname (schema/pg15/deparse.txt:502:32) */
+/* 245: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:504:30) */
+static const uint8_t contract_kinds_245[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfc,0x77,0xe1,0x7d,0xff,0x3b,0xc5,0x66,0x9d,0xef,0xb5,0xe3,0xfd,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xf3,0x5d,0xfe,0xfd,0xbb,0x3e,
 };
-/* 244: AlterObjectSchemaStmt.newschema (schema/pg15/deparse.txt:502:33) */
-/* 245: AlterOwnerStmt.object (schema/pg15/deparse.txt:504:23) */
-/* 246: AlterOwnerStmt.object (schema/pg15/deparse.txt:506:23) */
-static const uint8_t contract_kinds_246[] = { /* the kinds allowed, by tag */
+/* 246: AlterObjectSchemaStmt.newschema (schema/pg15/deparse.txt:506:33) */
+/* 247: AlterOwnerStmt.object (schema/pg15/deparse.txt:508:23) */
+/* 248: AlterOwnerStmt.object (schema/pg15/deparse.txt:510:23) */
+static const uint8_t contract_kinds_248[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xe7,0xe7,0xff,0xff,0x3e,0xf9,0x42,0xa4,0xbe,0x85,0xe5,0xff,0x17,0xff,0x39,0x17,0x0e,0x80,0x4f,0x58,0xd1,0xfb,0x5f,0xff,0xf4,0xfb,0x7e,
 };
-/* 247: AlterOwnerStmt.newowner (schema/pg15/deparse.txt:508:25) */
-/* 248: AlterOperatorStmt.opername (schema/pg15/deparse.txt:510:28) */
-/* 249: AlterOperatorStmt.options (schema/pg15/deparse.txt:512:27) */
-/* 250: AlterOperatorStmt.options (schema/pg15/deparse.txt:514:27) */
-static const uint8_t contract_kinds_250[] = { /* the kinds allowed, by tag */
+/* 249: AlterOwnerStmt.newowner (schema/pg15/deparse.txt:512:25) */
+/* 250: AlterOperatorStmt.opername (schema/pg15/deparse.txt:514:28) */
+/* 251: AlterOperatorStmt.options (schema/pg15/deparse.txt:516:27) */
+/* 252: AlterOperatorStmt.options (schema/pg15/deparse.txt:518:27) */
+static const uint8_t contract_kinds_252[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x03,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 251: AlterTypeStmt.typeName (schema/pg15/deparse.txt:516:25) */
-/* 252: AlterTypeStmt.typeName (schema/pg15/deparse.txt:518:25) */
-static const uint8_t contract_kinds_252[] = { /* the kinds allowed, by tag */
+/* 253: AlterTypeStmt.typeName (schema/pg15/deparse.txt:520:25) */
+/* 254: AlterTypeStmt.typeName (schema/pg15/deparse.txt:522:25) */
+static const uint8_t contract_kinds_254[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 253: AlterTypeStmt.options (schema/pg15/deparse.txt:520:23) */
-/* 254: AlterTypeStmt.options (schema/pg15/deparse.txt:522:23) */
-static const uint8_t contract_kinds_254[] = { /* the kinds allowed, by tag */
+/* 255: AlterTypeStmt.options (schema/pg15/deparse.txt:524:23) */
+/* 256: AlterTypeStmt.options (schema/pg15/deparse.txt:526:23) */
+static const uint8_t contract_kinds_256[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 255: DropOwnedStmt.roles (schema/pg15/deparse.txt:524:21) */
-/* 256: DropOwnedStmt.roles (schema/pg15/deparse.txt:526:21) */
-static const uint8_t contract_kinds_256[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xeb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
-};
-/* 257: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:528:25) */
-/* 258: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:530:25) */
+/* 257: DropOwnedStmt.roles (schema/pg15/deparse.txt:528:21) */
+/* 258: DropOwnedStmt.roles (schema/pg15/deparse.txt:530:21) */
 static const uint8_t contract_kinds_258[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xeb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 259: ReassignOwnedStmt.newrole (schema/pg15/deparse.txt:532:27) */
-/* 260: CompositeTypeStmt.typevar (schema/pg15/deparse.txt:534:27) */
-/* 261: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:536:30) */
-/* 262: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:538:30) */
-static const uint8_t contract_kinds_262[] = { /* the kinds allowed, by tag */
+/* 259: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:532:25) */
+/* 260: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:534:25) */
+static const uint8_t contract_kinds_260[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xeb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
+};
+/* 261: ReassignOwnedStmt.newrole (schema/pg15/deparse.txt:536:27) */
+/* 262: CompositeTypeStmt.typevar (schema/pg15/deparse.txt:538:27) */
+/* 263: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:540:30) */
+/* 264: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:542:30) */
+static const uint8_t contract_kinds_264[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0xa1,0x7d,0x3f,0x14,0x21,0x44,0x0a,0xfc,0x42,0x05,0x91,0x71,0x34,0x04,0xd8,0x00,0x40,0x02,0x21,0x84,0xf6,0xd5,0xfe,0xe0,0x3f,0x70,
 };
-/* 263: CreateEnumStmt.typeName (schema/pg15/deparse.txt:540:26) */
-/* 264: CreateEnumStmt.typeName (schema/pg15/deparse.txt:542:26) */
-static const uint8_t contract_kinds_264[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 265: CreateEnumStmt.vals (schema/pg15/deparse.txt:544:21) */
-/* 266: CreateEnumStmt.vals (schema/pg15/deparse.txt:546:21) */
+/* 265: CreateEnumStmt.typeName (schema/pg15/deparse.txt:544:26) */
+/* 266: CreateEnumStmt.typeName (schema/pg15/deparse.txt:546:26) */
 static const uint8_t contract_kinds_266[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 267: CreateRangeStmt.typeName (schema/pg15/deparse.txt:548:27) */
-/* 268: CreateRangeStmt.typeName (schema/pg15/deparse.txt:550:27) */
+/* 267: CreateEnumStmt.vals (schema/pg15/deparse.txt:548:21) */
+/* 268: CreateEnumStmt.vals (schema/pg15/deparse.txt:550:21) */
 static const uint8_t contract_kinds_268[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 269: CreateRangeStmt.params (schema/pg15/deparse.txt:552:24) */
-/* 270: CreateRangeStmt.params (schema/pg15/deparse.txt:554:24) */
+/* 269: CreateRangeStmt.typeName (schema/pg15/deparse.txt:552:27) */
+/* 270: CreateRangeStmt.typeName (schema/pg15/deparse.txt:554:27) */
 static const uint8_t contract_kinds_270[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 271: AlterEnumStmt.typeName (schema/pg15/deparse.txt:556:25) */
-/* 272: AlterEnumStmt.typeName (schema/pg15/deparse.txt:558:25) */
+/* 271: CreateRangeStmt.params (schema/pg15/deparse.txt:556:24) */
+/* 272: CreateRangeStmt.params (schema/pg15/deparse.txt:558:24) */
 static const uint8_t contract_kinds_272[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 273: AlterEnumStmt.newVal (schema/pg15/deparse.txt:560:23) */
-/* 274: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:562:32) */
-/* 275: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:564:32) */
-static const uint8_t contract_kinds_275[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 276: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:566:31) */
-/* 277: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:568:31) */
-static const uint8_t contract_kinds_277[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 278: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:570:34) */
-/* 279: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:572:34) */
-static const uint8_t contract_kinds_279[] = { /* the kinds allowed, by tag */
+/* 273: AlterEnumStmt.typeName (schema/pg15/deparse.txt:560:25) */
+/* 274: AlterEnumStmt.typeName (schema/pg15/deparse.txt:562:25) */
+static const uint8_t contract_kinds_274[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 280: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:574:36) */
-/* 281: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:576:36) */
+/* 275: AlterEnumStmt.newVal (schema/pg15/deparse.txt:564:23) */
+/* 276: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:566:32) */
+/* 277: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:568:32) */
+static const uint8_t contract_kinds_277[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+};
+/* 278: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:570:31) */
+/* 279: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:572:31) */
+static const uint8_t contract_kinds_279[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
+};
+/* 280: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:574:34) */
+/* 281: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:576:34) */
 static const uint8_t contract_kinds_281[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 282: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:578:32) */
-static const uint8_t contract_kinds_282[] = { /* the kinds allowed, by tag */
+/* 282: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:578:36) */
+/* 283: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:580:36) */
+static const uint8_t contract_kinds_283[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+};
+/* 284: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:582:32) */
+static const uint8_t contract_kinds_284[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
 };
-/* 283: CreateFdwStmt.fdwname (schema/pg15/deparse.txt:580:23) */
-/* 284: CreateFdwStmt.func_options (schema/pg15/deparse.txt:582:28) */
-/* 285: CreateFdwStmt.func_options (schema/pg15/deparse.txt:584:28) */
-static const uint8_t contract_kinds_285[] = { /* the kinds allowed, by tag */
-	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
-};
-/* 286: CreateFdwStmt.options (schema/pg15/deparse.txt:586:23) */
-/* 287: CreateFdwStmt.options (schema/pg15/deparse.txt:588:23) */
+/* 285: CreateFdwStmt.fdwname (schema/pg15/deparse.txt:584:23) */
+/* 286: CreateFdwStmt.func_options (schema/pg15/deparse.txt:586:28) */
+/* 287: CreateFdwStmt.func_options (schema/pg15/deparse.txt:588:28) */
 static const uint8_t contract_kinds_287[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
-};
-/* 288: AlterFdwStmt.fdwname (schema/pg15/deparse.txt:590:22) */
-/* 289: AlterFdwStmt.func_options (schema/pg15/deparse.txt:592:27) */
-/* 290: AlterFdwStmt.func_options (schema/pg15/deparse.txt:594:27) */
-static const uint8_t contract_kinds_290[] = { /* the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 291: AlterFdwStmt.options (schema/pg15/deparse.txt:596:22) */
-/* 292: AlterFdwStmt.options (schema/pg15/deparse.txt:598:22) */
+/* 288: CreateFdwStmt.options (schema/pg15/deparse.txt:590:23) */
+/* 289: CreateFdwStmt.options (schema/pg15/deparse.txt:592:23) */
+static const uint8_t contract_kinds_289[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
+};
+/* 290: AlterFdwStmt.fdwname (schema/pg15/deparse.txt:594:22) */
+/* 291: AlterFdwStmt.func_options (schema/pg15/deparse.txt:596:27) */
+/* 292: AlterFdwStmt.func_options (schema/pg15/deparse.txt:598:27) */
 static const uint8_t contract_kinds_292[] = { /* the kinds allowed, by tag */
+	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
+};
+/* 293: AlterFdwStmt.options (schema/pg15/deparse.txt:600:22) */
+/* 294: AlterFdwStmt.options (schema/pg15/deparse.txt:602:22) */
+static const uint8_t contract_kinds_294[] = { /* the kinds allowed, by tag */
 	0x7e,0xff,0xff,0xf7,0xef,0x7f,0x3f,0x3a,0x3b,0x9e,0x3f,0xfd,0xcf,0xdf,0xff,0x97,0xff,0x9d,0xcf,0x3f,0xc3,0xbf,0xff,0x56,0xfa,0x77,0xff,0xed,0xff,0x7f,
 };
-/* 293: CreateForeignServerStmt.servername (schema/pg15/deparse.txt:600:36) */
-/* 294: CreateForeignServerStmt.fdwname (schema/pg15/deparse.txt:602:33) */
-/* 295: CreateForeignServerStmt.options (schema/pg15/deparse.txt:604:33) */
-/* 296: CreateForeignServerStmt.options (schema/pg15/deparse.txt:606:33) */
-static const uint8_t contract_kinds_296[] = { /* the kinds allowed, by tag */
+/* 295: CreateForeignServerStmt.servername (schema/pg15/deparse.txt:604:36) */
+/* 296: CreateForeignServerStmt.fdwname (schema/pg15/deparse.txt:606:33) */
+/* 297: CreateForeignServerStmt.options (schema/pg15/deparse.txt:608:33) */
+/* 298: CreateForeignServerStmt.options (schema/pg15/deparse.txt:610:33) */
+static const uint8_t contract_kinds_298[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 297: AlterForeignServerStmt.servername (schema/pg15/deparse.txt:608:35) */
-/* 298: AlterForeignServerStmt.options (schema/pg15/deparse.txt:610:32) */
-/* 299: AlterForeignServerStmt.options (schema/pg15/deparse.txt:612:32) */
-static const uint8_t contract_kinds_299[] = { /* the kinds allowed, by tag */
+/* 299: AlterForeignServerStmt.servername (schema/pg15/deparse.txt:612:35) */
+/* 300: AlterForeignServerStmt.options (schema/pg15/deparse.txt:614:32) */
+/* 301: AlterForeignServerStmt.options (schema/pg15/deparse.txt:616:32) */
+static const uint8_t contract_kinds_301[] = { /* the kinds allowed, by tag */
 	0x7e,0xff,0xff,0xf7,0xef,0x7f,0x3f,0x3a,0x3b,0x9e,0x3f,0xfd,0xcf,0xdf,0xff,0x97,0xff,0x9d,0xcf,0x3f,0xc3,0xbf,0xff,0x56,0xfa,0x77,0xff,0xed,0xff,0x7f,
 };
-/* 300: CreateUserMappingStmt.user (schema/pg15/deparse.txt:614:28) */
-/* 301: CreateUserMappingStmt.servername (schema/pg15/deparse.txt:616:34) */
-/* 302: CreateUserMappingStmt.options (schema/pg15/deparse.txt:618:31) */
-/* 303: CreateUserMappingStmt.options (schema/pg15/deparse.txt:620:31) */
-static const uint8_t contract_kinds_303[] = { /* the kinds allowed, by tag */
+/* 302: CreateUserMappingStmt.user (schema/pg15/deparse.txt:618:28) */
+/* 303: CreateUserMappingStmt.servername (schema/pg15/deparse.txt:620:34) */
+/* 304: CreateUserMappingStmt.options (schema/pg15/deparse.txt:622:31) */
+/* 305: CreateUserMappingStmt.options (schema/pg15/deparse.txt:624:31) */
+static const uint8_t contract_kinds_305[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 304: AlterUserMappingStmt.user (schema/pg15/deparse.txt:622:27) */
-/* 305: AlterUserMappingStmt.servername (schema/pg15/deparse.txt:624:33) */
-/* 306: AlterUserMappingStmt.options (schema/pg15/deparse.txt:626:30) */
-/* 307: AlterUserMappingStmt.options (schema/pg15/deparse.txt:628:30) */
-static const uint8_t contract_kinds_307[] = { /* the kinds allowed, by tag */
+/* 306: AlterUserMappingStmt.user (schema/pg15/deparse.txt:626:27) */
+/* 307: AlterUserMappingStmt.servername (schema/pg15/deparse.txt:628:33) */
+/* 308: AlterUserMappingStmt.options (schema/pg15/deparse.txt:630:30) */
+/* 309: AlterUserMappingStmt.options (schema/pg15/deparse.txt:632:30) */
+static const uint8_t contract_kinds_309[] = { /* the kinds allowed, by tag */
 	0x7e,0xff,0xff,0xf7,0xef,0x7f,0x3f,0x3a,0x3b,0x9e,0x3f,0xfd,0xcf,0xdf,0xff,0x97,0xff,0x9d,0xcf,0x3f,0xc3,0xbf,0xff,0x56,0xfa,0x77,0xff,0xed,0xff,0x7f,
 };
-/* 308: DropUserMappingStmt.user (schema/pg15/deparse.txt:630:26) */
-/* 309: DropUserMappingStmt.servername (schema/pg15/deparse.txt:632:32) */
-/* 310: AlterTableSpaceOptionsStmt.tablespacename (schema/pg15/deparse.txt:634:43) */
-/* 311: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:636:36) */
-/* 312: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:638:36) */
-static const uint8_t contract_kinds_312[] = { /* the kinds allowed, by tag */
+/* 310: DropUserMappingStmt.user (schema/pg15/deparse.txt:634:26) */
+/* 311: DropUserMappingStmt.servername (schema/pg15/deparse.txt:636:32) */
+/* 312: AlterTableSpaceOptionsStmt.tablespacename (schema/pg15/deparse.txt:638:43) */
+/* 313: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:640:36) */
+/* 314: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:642:36) */
+static const uint8_t contract_kinds_314[] = { /* the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x91,0xfd,0xff,0xd7,0xe9,0xed,0xce,0xbe,0x73,0x6d,0xbf,0xf9,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x8b,0xc7,0xff,0x5d,0xfa,0xf1,0x3b,0x30,
 };
-/* 313: AlterTableMoveAllStmt.orig_tablespacename (schema/pg15/deparse.txt:640:43) */
-/* 314: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:642:29) */
-/* 315: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:644:29) */
-static const uint8_t contract_kinds_315[] = { /* the kinds allowed, by tag */
+/* 315: AlterTableMoveAllStmt.orig_tablespacename (schema/pg15/deparse.txt:644:43) */
+/* 316: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:646:29) */
+/* 317: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:648:29) */
+static const uint8_t contract_kinds_317[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 316: AlterTableMoveAllStmt.new_tablespacename (schema/pg15/deparse.txt:646:42) */
-/* 317: SecLabelStmt.object (schema/pg15/deparse.txt:648:21) */
-/* 318: SecLabelStmt.object (schema/pg15/deparse.txt:650:21) */
-static const uint8_t contract_kinds_318[] = { /* the kinds allowed, by tag */
+/* 318: AlterTableMoveAllStmt.new_tablespacename (schema/pg15/deparse.txt:650:42) */
+/* 319: SecLabelStmt.object (schema/pg15/deparse.txt:652:21) */
+/* 320: SecLabelStmt.object (schema/pg15/deparse.txt:654:21) */
+static const uint8_t contract_kinds_320[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfd,0x67,0xd1,0x7d,0xff,0x11,0xc1,0xca,0x84,0xac,0x61,0x41,0xa1,0x15,0x7f,0x09,0x17,0x0c,0x80,0x46,0x10,0xd2,0xf3,0x5d,0xfa,0xe5,0x7b,0x3a,
 };
-/* 319: CreateForeignTableStmt.base (schema/pg15/deparse.txt:652:34) */
-/* 320: CreateForeignTableStmt.servername (schema/pg15/deparse.txt:654:35) */
-/* 321: CreateForeignTableStmt.options (schema/pg15/deparse.txt:656:32) */
-/* 322: CreateForeignTableStmt.options (schema/pg15/deparse.txt:658:32) */
-static const uint8_t contract_kinds_322[] = { /* the kinds allowed, by tag */
+/* 321: CreateForeignTableStmt.base (schema/pg15/deparse.txt:656:34) */
+/* 322: CreateForeignTableStmt.servername (schema/pg15/deparse.txt:658:35) */
+/* 323: CreateForeignTableStmt.options (schema/pg15/deparse.txt:660:32) */
+/* 324: CreateForeignTableStmt.options (schema/pg15/deparse.txt:662:32) */
+static const uint8_t contract_kinds_324[] = { /* the kinds allowed, by tag */
 	0x7e,0xff,0xff,0xf7,0xef,0x7f,0x3f,0x3a,0x3b,0x9e,0x3f,0xfd,0xcf,0xdf,0xff,0x97,0xff,0x9d,0xcf,0x3f,0xc3,0xbf,0xff,0x56,0xfa,0x77,0xff,0xed,0xff,0x7f,
 };
-/* 323: ImportForeignSchemaStmt.server_name (schema/pg15/deparse.txt:660:37) */
-/* 324: ImportForeignSchemaStmt.remote_schema (schema/pg15/deparse.txt:662:39) */
-/* 325: ImportForeignSchemaStmt.local_schema (schema/pg15/deparse.txt:664:38) */
-/* 326: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:666:36) */
-/* 327: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:668:36) */
-static const uint8_t contract_kinds_327[] = { /* the kinds allowed, by tag */
+/* 325: ImportForeignSchemaStmt.server_name (schema/pg15/deparse.txt:664:37) */
+/* 326: ImportForeignSchemaStmt.remote_schema (schema/pg15/deparse.txt:666:39) */
+/* 327: ImportForeignSchemaStmt.local_schema (schema/pg15/deparse.txt:668:38) */
+/* 328: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:670:36) */
+/* 329: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:672:36) */
+static const uint8_t contract_kinds_329[] = { /* the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x68,0x00,0x00,0x20,0x00,0x98,0x08,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 328: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:670:33) */
-/* 329: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:672:33) */
-static const uint8_t contract_kinds_329[] = { /* the kinds allowed, by tag */
+/* 330: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:674:33) */
+/* 331: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:676:33) */
+static const uint8_t contract_kinds_331[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 330: CreateExtensionStmt.extname (schema/pg15/deparse.txt:674:29) */
-/* 331: CreateExtensionStmt.options (schema/pg15/deparse.txt:676:29) */
-/* 332: CreateExtensionStmt.options (schema/pg15/deparse.txt:678:29) */
-static const uint8_t contract_kinds_332[] = { /* the kinds allowed, by tag */
+/* 332: CreateExtensionStmt.extname (schema/pg15/deparse.txt:678:29) */
+/* 333: CreateExtensionStmt.options (schema/pg15/deparse.txt:680:29) */
+/* 334: CreateExtensionStmt.options (schema/pg15/deparse.txt:682:29) */
+static const uint8_t contract_kinds_334[] = { /* the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 333: AlterExtensionStmt.extname (schema/pg15/deparse.txt:680:28) */
-/* 334: AlterExtensionStmt.options (schema/pg15/deparse.txt:682:28) */
-/* 335: AlterExtensionStmt.options (schema/pg15/deparse.txt:684:28) */
-static const uint8_t contract_kinds_335[] = { /* the kinds allowed, by tag */
+/* 335: AlterExtensionStmt.extname (schema/pg15/deparse.txt:684:28) */
+/* 336: AlterExtensionStmt.options (schema/pg15/deparse.txt:686:28) */
+/* 337: AlterExtensionStmt.options (schema/pg15/deparse.txt:688:28) */
+static const uint8_t contract_kinds_337[] = { /* the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 336: AlterExtensionContentsStmt.extname (schema/pg15/deparse.txt:686:36) */
-/* 337: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:688:35) */
-/* 338: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:690:35) */
-static const uint8_t contract_kinds_338[] = { /* the kinds allowed, by tag */
-	0x7e,0xf7,0xfc,0x67,0xc1,0xfb,0xff,0x15,0xe9,0x42,0x84,0xbc,0x21,0x45,0xa1,0x15,0x7f,0x09,0x17,0x0c,0x80,0x46,0x10,0x50,0xf3,0x5f,0xfb,0xe4,0x3b,0x38,
+/* 338: AlterExtensionContentsStmt.extname (schema/pg15/deparse.txt:690:36) */
+/* 339: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:692:35) */
+/* 340: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:694:35) */
+static const uint8_t contract_kinds_340[] = { /* the kinds allowed, by tag */
+	0xfe,0xf7,0xfc,0xe7,0xc5,0xfb,0xff,0x15,0xe9,0x42,0x84,0xbe,0x21,0x65,0xa9,0x15,0x7f,0x29,0x17,0x0e,0x90,0x4e,0x18,0x50,0xfb,0x5f,0xfb,0xe4,0x3b,0x38,
 };
-/* 339: CreateEventTrigStmt.trigname (schema/pg15/deparse.txt:692:30) */
-/* 340: CreateEventTrigStmt.eventname (schema/pg15/deparse.txt:694:31) */
-/* 341: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:696:32) */
-/* 342: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:698:32) */
-static const uint8_t contract_kinds_342[] = { /* the kinds allowed, by tag */
+/* 341: CreateEventTrigStmt.trigname (schema/pg15/deparse.txt:696:30) */
+/* 342: CreateEventTrigStmt.eventname (schema/pg15/deparse.txt:698:31) */
+/* 343: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:700:32) */
+/* 344: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:702:32) */
+static const uint8_t contract_kinds_344[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x11,0x0b,0x99,0x04,0x02,0x31,0x48,0x29,0x80,0x4a,0x43,0x03,0x82,0x11,0x00,0x02,0x02,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 343: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:700:30) */
-/* 344: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:702:30) */
-static const uint8_t contract_kinds_344[] = { /* the kinds allowed, by tag */
+/* 345: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:704:30) */
+/* 346: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:706:30) */
+static const uint8_t contract_kinds_346[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 345: AlterEventTrigStmt.trigname (schema/pg15/deparse.txt:704:29) */
-/* 346: RefreshMatViewStmt.relation (schema/pg15/deparse.txt:706:29) */
-/* 347: AlterSystemStmt.setstmt (schema/pg15/deparse.txt:708:25) */
-/* 348: CreatePolicyStmt.policy_name (schema/pg15/deparse.txt:710:30) */
-/* 349: CreatePolicyStmt.table (schema/pg15/deparse.txt:712:24) */
-/* 350: CreatePolicyStmt.cmd_name (schema/pg15/deparse.txt:714:27) */
-/* 351: CreatePolicyStmt.roles (schema/pg15/deparse.txt:716:24) */
-/* 352: CreatePolicyStmt.roles (schema/pg15/deparse.txt:718:24) */
-static const uint8_t contract_kinds_352[] = { /* the kinds allowed, by tag */
+/* 347: AlterEventTrigStmt.trigname (schema/pg15/deparse.txt:708:29) */
+/* 348: RefreshMatViewStmt.relation (schema/pg15/deparse.txt:710:29) */
+/* 349: AlterSystemStmt.setstmt (schema/pg15/deparse.txt:712:25) */
+/* 350: CreatePolicyStmt.policy_name (schema/pg15/deparse.txt:714:30) */
+/* 351: CreatePolicyStmt.table (schema/pg15/deparse.txt:716:24) */
+/* 352: CreatePolicyStmt.cmd_name (schema/pg15/deparse.txt:718:27) */
+/* 353: CreatePolicyStmt.roles (schema/pg15/deparse.txt:720:24) */
+/* 354: CreatePolicyStmt.roles (schema/pg15/deparse.txt:722:24) */
+static const uint8_t contract_kinds_354[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 353: AlterPolicyStmt.policy_name (schema/pg15/deparse.txt:720:29) */
-/* 354: AlterPolicyStmt.table (schema/pg15/deparse.txt:722:23) */
-/* 355: AlterPolicyStmt.roles (schema/pg15/deparse.txt:724:23) */
-/* 356: AlterPolicyStmt.roles (schema/pg15/deparse.txt:726:23) */
-static const uint8_t contract_kinds_356[] = { /* the kinds allowed, by tag */
+/* 355: AlterPolicyStmt.policy_name (schema/pg15/deparse.txt:724:29) */
+/* 356: AlterPolicyStmt.table (schema/pg15/deparse.txt:726:23) */
+/* 357: AlterPolicyStmt.roles (schema/pg15/deparse.txt:728:23) */
+/* 358: AlterPolicyStmt.roles (schema/pg15/deparse.txt:730:23) */
+static const uint8_t contract_kinds_358[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 357: CreateTransformStmt.type_name (schema/pg15/deparse.txt:728:31) */
-/* 358: CreateTransformStmt.lang (schema/pg15/deparse.txt:730:26) */
-/* 359: CreateAmStmt.amname (schema/pg15/deparse.txt:732:21) */
-/* 360: CreateAmStmt.handler_name (schema/pg15/deparse.txt:734:27) */
-/* 361: CreateAmStmt.handler_name (schema/pg15/deparse.txt:736:27) */
-static const uint8_t contract_kinds_361[] = { /* the kinds allowed, by tag */
+/* 359: CreateTransformStmt.type_name (schema/pg15/deparse.txt:732:31) */
+/* 360: CreateTransformStmt.lang (schema/pg15/deparse.txt:734:26) */
+/* 361: CreateAmStmt.amname (schema/pg15/deparse.txt:736:21) */
+/* 362: CreateAmStmt.handler_name (schema/pg15/deparse.txt:738:27) */
+/* 363: CreateAmStmt.handler_name (schema/pg15/deparse.txt:740:27) */
+static const uint8_t contract_kinds_363[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 362: CreatePublicationStmt.pubname (schema/pg15/deparse.txt:738:31) */
-/* 363: CreatePublicationStmt.options (schema/pg15/deparse.txt:740:31) */
-/* 364: CreatePublicationStmt.options (schema/pg15/deparse.txt:742:31) */
-static const uint8_t contract_kinds_364[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0x5b,0x23,0xc2,0x11,0x00,0x02,0x02,0xf8,0x05,0xfa,0xe0,0x38,0x38,
-};
-/* 365: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:744:34) */
-/* 366: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:746:34) */
+/* 364: CreatePublicationStmt.pubname (schema/pg15/deparse.txt:742:31) */
+/* 365: CreatePublicationStmt.options (schema/pg15/deparse.txt:744:31) */
+/* 366: CreatePublicationStmt.options (schema/pg15/deparse.txt:746:31) */
 static const uint8_t contract_kinds_366[] = { /* the kinds allowed, by tag */
-	0x7a,0xf7,0xfd,0x67,0x91,0x79,0x3f,0xd0,0x01,0x89,0x42,0x40,0x4a,0x18,0x00,0xe0,0x00,0x02,0x08,0x10,0x21,0x80,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x7c,0x30,
-};
-/* 367: AlterPublicationStmt.pubname (schema/pg15/deparse.txt:748:30) */
-/* 368: AlterPublicationStmt.options (schema/pg15/deparse.txt:750:30) */
-/* 369: AlterPublicationStmt.options (schema/pg15/deparse.txt:752:30) */
-static const uint8_t contract_kinds_369[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0x5b,0x23,0xc2,0x11,0x00,0x02,0x02,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 370: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:754:33) */
-/* 371: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:756:33) */
-static const uint8_t contract_kinds_371[] = { /* the kinds allowed, by tag */
+/* 367: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:748:34) */
+/* 368: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:750:34) */
+static const uint8_t contract_kinds_368[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfd,0x67,0x91,0x79,0x3f,0xd0,0x01,0x89,0x42,0x40,0x4a,0x18,0x00,0xe0,0x00,0x02,0x08,0x10,0x21,0x80,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x7c,0x30,
 };
-/* 372: CreateSubscriptionStmt.subname (schema/pg15/deparse.txt:758:32) */
-/* 373: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:760:36) */
-/* 374: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:762:36) */
-static const uint8_t contract_kinds_374[] = { /* the kinds allowed, by tag */
+/* 369: AlterPublicationStmt.pubname (schema/pg15/deparse.txt:752:30) */
+/* 370: AlterPublicationStmt.options (schema/pg15/deparse.txt:754:30) */
+/* 371: AlterPublicationStmt.options (schema/pg15/deparse.txt:756:30) */
+static const uint8_t contract_kinds_371[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0x5b,0x23,0xc2,0x11,0x00,0x02,0x02,0xf8,0x05,0xfa,0xe0,0x38,0x38,
+};
+/* 372: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:758:33) */
+/* 373: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:760:33) */
+static const uint8_t contract_kinds_373[] = { /* the kinds allowed, by tag */
+	0x7a,0xf7,0xfd,0x67,0x91,0x79,0x3f,0xd0,0x01,0x89,0x42,0x40,0x4a,0x18,0x00,0xe0,0x00,0x02,0x08,0x10,0x21,0x80,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x7c,0x30,
+};
+/* 374: CreateSubscriptionStmt.subname (schema/pg15/deparse.txt:762:32) */
+/* 375: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:764:36) */
+/* 376: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:766:36) */
+static const uint8_t contract_kinds_376[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 375: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:764:32) */
-/* 376: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:766:32) */
-static const uint8_t contract_kinds_376[] = { /* the kinds allowed, by tag */
+/* 377: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:768:32) */
+/* 378: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:770:32) */
+static const uint8_t contract_kinds_378[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 377: AlterSubscriptionStmt.subname (schema/pg15/deparse.txt:768:31) */
-/* 378: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:770:35) */
-/* 379: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:772:35) */
-static const uint8_t contract_kinds_379[] = { /* the kinds allowed, by tag */
+/* 379: AlterSubscriptionStmt.subname (schema/pg15/deparse.txt:772:31) */
+/* 380: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:774:35) */
+/* 381: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:776:35) */
+static const uint8_t contract_kinds_381[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 380: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:774:31) */
-/* 381: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:776:31) */
-static const uint8_t contract_kinds_381[] = { /* the kinds allowed, by tag */
+/* 382: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:778:31) */
+/* 383: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:780:31) */
+static const uint8_t contract_kinds_383[] = { /* the kinds allowed, by tag */
 	0xfe,0xf7,0xff,0xef,0xdd,0xff,0xff,0xdf,0xfb,0xff,0xff,0xbf,0x77,0xef,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x9f,0xdf,0xff,0x7f,0xfb,0xff,0xbb,0x3e,
 };
-/* 382: DropSubscriptionStmt.subname (schema/pg15/deparse.txt:778:30) */
-/* 383: CreateStatsStmt.defnames (schema/pg15/deparse.txt:780:26) */
-/* 384: CreateStatsStmt.defnames (schema/pg15/deparse.txt:782:26) */
-static const uint8_t contract_kinds_384[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 385: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:784:28) */
-/* 386: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:786:28) */
+/* 384: DropSubscriptionStmt.subname (schema/pg15/deparse.txt:782:30) */
+/* 385: CreateStatsStmt.defnames (schema/pg15/deparse.txt:784:26) */
+/* 386: CreateStatsStmt.defnames (schema/pg15/deparse.txt:786:26) */
 static const uint8_t contract_kinds_386[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 387: CreateStatsStmt.exprs (schema/pg15/deparse.txt:788:23) */
-/* 388: CreateStatsStmt.exprs (schema/pg15/deparse.txt:790:23) */
+/* 387: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:788:28) */
+/* 388: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:790:28) */
 static const uint8_t contract_kinds_388[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+};
+/* 389: CreateStatsStmt.exprs (schema/pg15/deparse.txt:792:23) */
+/* 390: CreateStatsStmt.exprs (schema/pg15/deparse.txt:794:23) */
+static const uint8_t contract_kinds_390[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf3,0xfd,0xff,0xff,0xed,0xef,0xdf,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0x5f,0xff,0xff,0xff,0xdd,0xfe,0xfd,0xbf,0x76,
 };
-/* 389: CreateStatsStmt.relations (schema/pg15/deparse.txt:792:27) */
-/* 390: AlterCollationStmt.collname (schema/pg15/deparse.txt:794:29) */
-/* 391: AlterCollationStmt.collname (schema/pg15/deparse.txt:796:29) */
-static const uint8_t contract_kinds_391[] = { /* the kinds allowed, by tag */
+/* 391: CreateStatsStmt.relations (schema/pg15/deparse.txt:796:27) */
+/* 392: AlterCollationStmt.collname (schema/pg15/deparse.txt:798:29) */
+/* 393: AlterCollationStmt.collname (schema/pg15/deparse.txt:800:29) */
+static const uint8_t contract_kinds_393[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 392: CallStmt.funccall (schema/pg15/deparse.txt:798:19) */
-/* 393: AlterStatsStmt.defnames (schema/pg15/deparse.txt:800:25) */
-/* 394: AlterStatsStmt.defnames (schema/pg15/deparse.txt:802:25) */
-static const uint8_t contract_kinds_394[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 395: A_Expr.name (schema/pg15/deparse.txt:804:13) */
-/* 396: A_Expr.name (schema/pg15/deparse.txt:806:13) */
+/* 394: CallStmt.funccall (schema/pg15/deparse.txt:802:19) */
+/* 395: AlterStatsStmt.defnames (schema/pg15/deparse.txt:804:25) */
+/* 396: AlterStatsStmt.defnames (schema/pg15/deparse.txt:806:25) */
 static const uint8_t contract_kinds_396[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 397: ColumnRef.fields (schema/pg15/deparse.txt:808:18) */
-/* 398: ColumnRef.fields (schema/pg15/deparse.txt:810:18) */
-/* 399: FuncCall.funcname (schema/pg15/deparse.txt:812:19) */
-/* 400: FuncCall.funcname (schema/pg15/deparse.txt:814:19) */
-static const uint8_t contract_kinds_400[] = { /* the kinds allowed, by tag */
+/* 397: A_Expr.name (schema/pg15/deparse.txt:808:13) */
+/* 398: A_Expr.name (schema/pg15/deparse.txt:810:13) */
+static const uint8_t contract_kinds_398[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 401: FuncCall.args (schema/pg15/deparse.txt:816:15) */
-/* 402: FuncCall.agg_order (schema/pg15/deparse.txt:818:20) */
-/* 403: FuncCall.agg_order (schema/pg15/deparse.txt:820:20) */
-static const uint8_t contract_kinds_403[] = { /* the kinds allowed, by tag */
+/* 399: ColumnRef.fields (schema/pg15/deparse.txt:812:18) */
+/* 400: ColumnRef.fields (schema/pg15/deparse.txt:814:18) */
+/* 401: FuncCall.funcname (schema/pg15/deparse.txt:816:19) */
+/* 402: FuncCall.funcname (schema/pg15/deparse.txt:818:19) */
+static const uint8_t contract_kinds_402[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+};
+/* 403: FuncCall.args (schema/pg15/deparse.txt:820:15) */
+/* 404: FuncCall.agg_order (schema/pg15/deparse.txt:822:20) */
+/* 405: FuncCall.agg_order (schema/pg15/deparse.txt:824:20) */
+static const uint8_t contract_kinds_405[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xfd,0xef,0xff,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x5f,0xff,0xff,0xff,0xff,0xff,0xfd,0xbf,0x76,
 };
-/* 404: A_Indirection.arg (schema/pg15/deparse.txt:822:19) */
-/* 405: A_Indirection.indirection (schema/pg15/deparse.txt:824:27) */
-/* 406: A_Indirection.indirection (schema/pg15/deparse.txt:826:27) */
-/* 407: ResTarget.indirection (schema/pg15/deparse.txt:828:23) */
-/* 408: TypeCast.arg (schema/pg15/deparse.txt:830:14) */
-/* 409: TypeCast.typeName (schema/pg15/deparse.txt:832:20) */
-/* 410: CollateClause.collname (schema/pg15/deparse.txt:834:24) */
-/* 411: CollateClause.collname (schema/pg15/deparse.txt:836:24) */
-static const uint8_t contract_kinds_411[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 412: SortBy.useOp (schema/pg15/deparse.txt:838:15) */
-/* 413: SortBy.useOp (schema/pg15/deparse.txt:840:15) */
+/* 406: A_Indirection.arg (schema/pg15/deparse.txt:826:19) */
+/* 407: A_Indirection.indirection (schema/pg15/deparse.txt:828:27) */
+/* 408: A_Indirection.indirection (schema/pg15/deparse.txt:830:27) */
+/* 409: ResTarget.indirection (schema/pg15/deparse.txt:832:23) */
+/* 410: TypeCast.arg (schema/pg15/deparse.txt:834:14) */
+/* 411: TypeCast.typeName (schema/pg15/deparse.txt:836:20) */
+/* 412: CollateClause.collname (schema/pg15/deparse.txt:838:24) */
+/* 413: CollateClause.collname (schema/pg15/deparse.txt:840:24) */
 static const uint8_t contract_kinds_413[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 414: WindowDef.orderClause (schema/pg15/deparse.txt:842:24) */
-/* 415: WindowDef.orderClause (schema/pg15/deparse.txt:844:24) */
+/* 414: SortBy.useOp (schema/pg15/deparse.txt:842:15) */
+/* 415: SortBy.useOp (schema/pg15/deparse.txt:844:15) */
 static const uint8_t contract_kinds_415[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+};
+/* 416: WindowDef.orderClause (schema/pg15/deparse.txt:846:24) */
+/* 417: WindowDef.orderClause (schema/pg15/deparse.txt:848:24) */
+static const uint8_t contract_kinds_417[] = { /* the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xfd,0xef,0xff,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x5f,0xff,0xff,0xff,0xff,0xff,0xfd,0xbf,0x76,
 };
-/* 416: RangeSubselect.subquery (schema/pg15/deparse.txt:846:25) */
-/* 417: RangeSubselect.subquery (schema/pg15/deparse.txt:848:25) */
-static const uint8_t contract_kinds_417[] = { /* the kinds allowed, by tag */
+/* 418: RangeSubselect.subquery (schema/pg15/deparse.txt:850:25) */
+/* 419: RangeSubselect.subquery (schema/pg15/deparse.txt:852:25) */
+static const uint8_t contract_kinds_419[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 418: RangeFunction.functions (schema/pg15/deparse.txt:850:25) */
-/* 419: RangeFunction.functions (schema/pg15/deparse.txt:852:25) */
 /* 420: RangeFunction.functions (schema/pg15/deparse.txt:854:25) */
-static const uint8_t contract_kinds_420[] = { /* the kinds allowed, by tag */
+/* 421: RangeFunction.functions (schema/pg15/deparse.txt:856:25) */
+/* 422: RangeFunction.functions (schema/pg15/deparse.txt:858:25) */
+static const uint8_t contract_kinds_422[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 421: RangeFunction.coldeflist (schema/pg15/deparse.txt:856:26) */
-/* 422: RangeFunction.coldeflist (schema/pg15/deparse.txt:858:26) */
-static const uint8_t contract_kinds_422[] = { /* the kinds allowed, by tag */
+/* 423: RangeFunction.coldeflist (schema/pg15/deparse.txt:860:26) */
+/* 424: RangeFunction.coldeflist (schema/pg15/deparse.txt:862:26) */
+static const uint8_t contract_kinds_424[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0xa1,0x7d,0x3f,0x14,0x21,0x44,0x0a,0xfc,0x42,0x05,0x91,0x71,0x34,0x04,0xd8,0x00,0x40,0x02,0x21,0x84,0xf6,0xd5,0xfe,0xe0,0x3f,0x70,
 };
-/* 423: RangeTableSample.relation (schema/pg15/deparse.txt:860:27) */
-/* 424: RangeTableSample.relation (schema/pg15/deparse.txt:862:27) */
-static const uint8_t contract_kinds_424[] = { /* the kinds allowed, by tag */
+/* 425: RangeTableSample.relation (schema/pg15/deparse.txt:864:27) */
+/* 426: RangeTableSample.relation (schema/pg15/deparse.txt:866:27) */
+static const uint8_t contract_kinds_426[] = { /* the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 425: RangeTableSample.method (schema/pg15/deparse.txt:864:25) */
-/* 426: RangeTableSample.method (schema/pg15/deparse.txt:866:25) */
-static const uint8_t contract_kinds_426[] = { /* the kinds allowed, by tag */
+/* 427: RangeTableSample.method (schema/pg15/deparse.txt:868:25) */
+/* 428: RangeTableSample.method (schema/pg15/deparse.txt:870:25) */
+static const uint8_t contract_kinds_428[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 427: RangeTableFunc.namespaces (schema/pg15/deparse.txt:868:27) */
-/* 428: RangeTableFunc.namespaces (schema/pg15/deparse.txt:870:27) */
-static const uint8_t contract_kinds_428[] = { /* the kinds allowed, by tag */
+/* 429: RangeTableFunc.namespaces (schema/pg15/deparse.txt:872:27) */
+/* 430: RangeTableFunc.namespaces (schema/pg15/deparse.txt:874:27) */
+static const uint8_t contract_kinds_430[] = { /* the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdf,0xf1,0xef,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x88,0xdf,0xff,0x7f,0xfa,0xf1,0xbb,0x36,
 };
-/* 429: RangeTableFunc.columns (schema/pg15/deparse.txt:872:24) */
-/* 430: RangeTableFunc.columns (schema/pg15/deparse.txt:874:24) */
-static const uint8_t contract_kinds_430[] = { /* the kinds allowed, by tag */
+/* 431: RangeTableFunc.columns (schema/pg15/deparse.txt:876:24) */
+/* 432: RangeTableFunc.columns (schema/pg15/deparse.txt:878:24) */
+static const uint8_t contract_kinds_432[] = { /* the kinds allowed, by tag */
 	0x7a,0xff,0xfd,0x77,0xe1,0x7d,0x3f,0x38,0x05,0xec,0x99,0x65,0xd4,0xc3,0xf5,0x7f,0xff,0x99,0xa8,0x6d,0x5a,0x1d,0x76,0x2a,0xf2,0x55,0xfe,0xec,0xbc,0x36,
 };
-/* 431: RangeTableFuncCol.colname (schema/pg15/deparse.txt:876:27) */
-/* 432: TypeName.names (schema/pg15/deparse.txt:878:16) */
-/* 433: TypeName.names (schema/pg15/deparse.txt:880:16) */
-static const uint8_t contract_kinds_433[] = { /* the kinds allowed, by tag */
+/* 433: RangeTableFuncCol.colname (schema/pg15/deparse.txt:880:27) */
+/* 434: TypeName.names (schema/pg15/deparse.txt:882:16) */
+/* 435: TypeName.names (schema/pg15/deparse.txt:884:16) */
+static const uint8_t contract_kinds_435[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 434: TypeName.typmods (schema/pg15/deparse.txt:882:18) */
-/* 435: TypeName.arrayBounds (schema/pg15/deparse.txt:884:23) */
-/* 436: ColumnDef.constraints (schema/pg15/deparse.txt:886:23) */
-/* 437: ColumnDef.constraints (schema/pg15/deparse.txt:888:23) */
-static const uint8_t contract_kinds_437[] = { /* the kinds allowed, by tag */
+/* 436: TypeName.typmods (schema/pg15/deparse.txt:886:18) */
+/* 437: TypeName.arrayBounds (schema/pg15/deparse.txt:888:23) */
+/* 438: ColumnDef.constraints (schema/pg15/deparse.txt:890:23) */
+/* 439: ColumnDef.constraints (schema/pg15/deparse.txt:892:23) */
+static const uint8_t contract_kinds_439[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x38,0x30,
 };
-/* 438: ColumnDef.fdwoptions (schema/pg15/deparse.txt:890:22) */
-/* 439: ColumnDef.fdwoptions (schema/pg15/deparse.txt:892:22) */
-static const uint8_t contract_kinds_439[] = { /* the kinds allowed, by tag */
+/* 440: ColumnDef.fdwoptions (schema/pg15/deparse.txt:894:22) */
+/* 441: ColumnDef.fdwoptions (schema/pg15/deparse.txt:896:22) */
+static const uint8_t contract_kinds_441[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 440: IndexElem.collation (schema/pg15/deparse.txt:894:21) */
-/* 441: IndexElem.collation (schema/pg15/deparse.txt:896:21) */
-static const uint8_t contract_kinds_441[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 442: IndexElem.opclass (schema/pg15/deparse.txt:898:19) */
-/* 443: IndexElem.opclass (schema/pg15/deparse.txt:900:19) */
+/* 442: IndexElem.collation (schema/pg15/deparse.txt:898:21) */
+/* 443: IndexElem.collation (schema/pg15/deparse.txt:900:21) */
 static const uint8_t contract_kinds_443[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 444: IndexElem.opclassopts (schema/pg15/deparse.txt:902:23) */
-/* 445: IndexElem.opclassopts (schema/pg15/deparse.txt:904:23) */
+/* 444: IndexElem.opclass (schema/pg15/deparse.txt:902:19) */
+/* 445: IndexElem.opclass (schema/pg15/deparse.txt:904:19) */
 static const uint8_t contract_kinds_445[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+};
+/* 446: IndexElem.opclassopts (schema/pg15/deparse.txt:906:23) */
+/* 447: IndexElem.opclassopts (schema/pg15/deparse.txt:908:23) */
+static const uint8_t contract_kinds_447[] = { /* the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x68,0xbe,0xf9,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
 };
-/* 446: Constraint.keys (schema/pg15/deparse.txt:906:17) */
-/* 447: Constraint.keys (schema/pg15/deparse.txt:908:17) */
-static const uint8_t contract_kinds_447[] = { /* the kinds allowed, by tag */
+/* 448: Constraint.keys (schema/pg15/deparse.txt:910:17) */
+/* 449: Constraint.keys (schema/pg15/deparse.txt:912:17) */
+static const uint8_t contract_kinds_449[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 448: Constraint.exclusions (schema/pg15/deparse.txt:910:23) */
-/* 449: Constraint.exclusions (schema/pg15/deparse.txt:912:23) */
-static const uint8_t contract_kinds_449[] = { /* the kinds allowed, by tag */
+/* 450: Constraint.exclusions (schema/pg15/deparse.txt:914:23) */
+/* 451: Constraint.exclusions (schema/pg15/deparse.txt:916:23) */
+static const uint8_t contract_kinds_451[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 450: Constraint.options (schema/pg15/deparse.txt:914:20) */
-/* 451: Constraint.options (schema/pg15/deparse.txt:916:20) */
-static const uint8_t contract_kinds_451[] = { /* the kinds allowed, by tag */
+/* 452: Constraint.options (schema/pg15/deparse.txt:918:20) */
+/* 453: Constraint.options (schema/pg15/deparse.txt:920:20) */
+static const uint8_t contract_kinds_453[] = { /* the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 452: Constraint.fk_attrs (schema/pg15/deparse.txt:918:21) */
-/* 453: Constraint.fk_attrs (schema/pg15/deparse.txt:920:21) */
-static const uint8_t contract_kinds_453[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 454: Constraint.pk_attrs (schema/pg15/deparse.txt:922:21) */
-/* 455: Constraint.pk_attrs (schema/pg15/deparse.txt:924:21) */
+/* 454: Constraint.fk_attrs (schema/pg15/deparse.txt:922:21) */
+/* 455: Constraint.fk_attrs (schema/pg15/deparse.txt:924:21) */
 static const uint8_t contract_kinds_455[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 456: DefElem.defname (schema/pg15/deparse.txt:926:17) */
-/* 457: DefElem.arg (schema/pg15/deparse.txt:928:13) */
+/* 456: Constraint.pk_attrs (schema/pg15/deparse.txt:926:21) */
+/* 457: Constraint.pk_attrs (schema/pg15/deparse.txt:928:21) */
 static const uint8_t contract_kinds_457[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+};
+/* 458: DefElem.defname (schema/pg15/deparse.txt:930:17) */
+/* 459: DefElem.arg (schema/pg15/deparse.txt:932:13) */
+static const uint8_t contract_kinds_459[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfc,0x77,0xe1,0x7d,0xff,0x3b,0xc5,0x66,0x9d,0xef,0xb7,0xe3,0xfd,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xfd,0xf3,0x5d,0xfe,0xfd,0xfb,0x7f,
 };
-/* 458: ObjectWithArgs.objname (schema/pg15/deparse.txt:930:24) */
-/* 459: ObjectWithArgs.objname (schema/pg15/deparse.txt:932:24) */
-static const uint8_t contract_kinds_459[] = { /* the kinds allowed, by tag */
+/* 460: DefElem.arg (schema/pg15/deparse.txt:934:13) */
+static const uint8_t contract_kinds_460[] = { /* the kinds allowed, by tag */
+	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
+};
+/* 461: ObjectWithArgs.objname (schema/pg15/deparse.txt:936:24) */
+/* 462: ObjectWithArgs.objname (schema/pg15/deparse.txt:938:24) */
+static const uint8_t contract_kinds_462[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 460: ObjectWithArgs.objargs (schema/pg15/deparse.txt:934:24) */
-static const uint8_t contract_kinds_460[] = { /* the kinds allowed, by tag */
+/* 463: ObjectWithArgs.objargs (schema/pg15/deparse.txt:940:24) */
+static const uint8_t contract_kinds_463[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0xff,0x55,0xe1,0x43,0x84,0x90,0x03,0x08,0x00,0x80,0x00,0x00,0x11,0x08,0x80,0x42,0x00,0x50,0xf4,0x25,0xfa,0xe0,0x3b,0x30,
 };
-/* 461: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:936:28) */
-/* 462: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:938:28) */
-static const uint8_t contract_kinds_462[] = { /* the kinds allowed, by tag */
+/* 464: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:942:28) */
+/* 465: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:944:28) */
+static const uint8_t contract_kinds_465[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0xff,0xd5,0xe1,0xc3,0x84,0xb0,0x03,0x08,0x00,0x80,0x1f,0x00,0x17,0x08,0x80,0x4e,0x00,0x50,0xf0,0xe5,0xfb,0xe0,0x3b,0x30,
 };
-/* 463: AccessPriv.cols (schema/pg15/deparse.txt:940:17) */
-/* 464: AccessPriv.cols (schema/pg15/deparse.txt:942:17) */
-static const uint8_t contract_kinds_464[] = { /* the kinds allowed, by tag */
+/* 466: AccessPriv.cols (schema/pg15/deparse.txt:946:17) */
+/* 467: AccessPriv.cols (schema/pg15/deparse.txt:948:17) */
+static const uint8_t contract_kinds_467[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 465: CreateOpClassItem.order_family (schema/pg15/deparse.txt:944:32) */
-/* 466: CreateOpClassItem.order_family (schema/pg15/deparse.txt:946:32) */
-static const uint8_t contract_kinds_466[] = { /* the kinds allowed, by tag */
+/* 468: CreateOpClassItem.order_family (schema/pg15/deparse.txt:950:32) */
+/* 469: CreateOpClassItem.order_family (schema/pg15/deparse.txt:952:32) */
+static const uint8_t contract_kinds_469[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 467: CreateOpClassItem.class_args (schema/pg15/deparse.txt:948:30) */
-/* 468: CreateOpClassItem.class_args (schema/pg15/deparse.txt:950:30) */
-static const uint8_t contract_kinds_468[] = { /* the kinds allowed, by tag */
+/* 470: CreateOpClassItem.class_args (schema/pg15/deparse.txt:954:30) */
+/* 471: CreateOpClassItem.class_args (schema/pg15/deparse.txt:956:30) */
+static const uint8_t contract_kinds_471[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0xff,0x55,0xe1,0x43,0x84,0x90,0x03,0x08,0x00,0x80,0x00,0x00,0x11,0x08,0x80,0x42,0x00,0x50,0xf0,0x25,0xfa,0xe0,0x3b,0x30,
 };
-/* 469: TableLikeClause.relation (schema/pg15/deparse.txt:952:26) */
-/* 470: FunctionParameter.argType (schema/pg15/deparse.txt:954:28) */
-/* 471: LockingClause.lockedRels (schema/pg15/deparse.txt:956:27) */
-/* 472: LockingClause.lockedRels (schema/pg15/deparse.txt:958:27) */
-static const uint8_t contract_kinds_472[] = { /* the kinds allowed, by tag */
+/* 472: TableLikeClause.relation (schema/pg15/deparse.txt:958:26) */
+/* 473: FunctionParameter.argType (schema/pg15/deparse.txt:960:28) */
+/* 474: LockingClause.lockedRels (schema/pg15/deparse.txt:962:27) */
+/* 475: LockingClause.lockedRels (schema/pg15/deparse.txt:964:27) */
+static const uint8_t contract_kinds_475[] = { /* the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 473: XmlSerialize.typeName (schema/pg15/deparse.txt:960:24) */
-/* 474: WithClause.ctes (schema/pg15/deparse.txt:962:17) */
-/* 475: WithClause.ctes (schema/pg15/deparse.txt:964:17) */
-static const uint8_t contract_kinds_475[] = { /* the kinds allowed, by tag */
+/* 476: XmlSerialize.typeName (schema/pg15/deparse.txt:966:24) */
+/* 477: WithClause.ctes (schema/pg15/deparse.txt:968:17) */
+/* 478: WithClause.ctes (schema/pg15/deparse.txt:970:17) */
+static const uint8_t contract_kinds_478[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe1,0x38,0x30,
 };
-/* 476: InferClause.indexElems (schema/pg15/deparse.txt:966:25) */
-/* 477: InferClause.indexElems (schema/pg15/deparse.txt:968:25) */
-static const uint8_t contract_kinds_477[] = { /* the kinds allowed, by tag */
+/* 479: InferClause.indexElems (schema/pg15/deparse.txt:972:25) */
+/* 480: InferClause.indexElems (schema/pg15/deparse.txt:974:25) */
+static const uint8_t contract_kinds_480[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x93,0xf9,0xff,0xd5,0xcd,0x61,0x80,0x00,0x20,0x08,0x06,0x80,0x00,0x00,0x30,0x80,0x01,0x40,0x00,0x30,0xfd,0x85,0xfa,0xe1,0x38,0x30,
 };
-/* 478: OnConflictClause.targetList (schema/pg15/deparse.txt:970:30) */
-/* 479: OnConflictClause.targetList (schema/pg15/deparse.txt:972:30) */
-static const uint8_t contract_kinds_479[] = { /* the kinds allowed, by tag */
+/* 481: OnConflictClause.targetList (schema/pg15/deparse.txt:976:30) */
+/* 482: OnConflictClause.targetList (schema/pg15/deparse.txt:978:30) */
+static const uint8_t contract_kinds_482[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x12,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x08,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 480: CTESearchClause.search_col_list (schema/pg15/deparse.txt:974:33) */
-/* 481: CTESearchClause.search_col_list (schema/pg15/deparse.txt:976:33) */
-static const uint8_t contract_kinds_481[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 482: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:978:35) */
-/* 483: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:980:31) */
-/* 484: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:982:31) */
+/* 483: CTESearchClause.search_col_list (schema/pg15/deparse.txt:980:33) */
+/* 484: CTESearchClause.search_col_list (schema/pg15/deparse.txt:982:33) */
 static const uint8_t contract_kinds_484[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 485: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:984:34) */
-/* 486: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:986:34) */
-/* 487: CommonTableExpr.ctename (schema/pg15/deparse.txt:988:25) */
-/* 488: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:990:31) */
-/* 489: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:992:31) */
-static const uint8_t contract_kinds_489[] = { /* the kinds allowed, by tag */
+/* 485: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:984:35) */
+/* 486: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:986:31) */
+/* 487: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:988:31) */
+static const uint8_t contract_kinds_487[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 490: CommonTableExpr.ctequery (schema/pg15/deparse.txt:994:26) */
-/* 491: MergeWhenClause.targetList (schema/pg15/deparse.txt:996:29) */
-/* 492: MergeWhenClause.targetList (schema/pg15/deparse.txt:998:29) */
+/* 488: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:990:34) */
+/* 489: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:992:34) */
+/* 490: CommonTableExpr.ctename (schema/pg15/deparse.txt:994:25) */
+/* 491: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:996:31) */
+/* 492: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:998:31) */
 static const uint8_t contract_kinds_492[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+};
+/* 493: CommonTableExpr.ctequery (schema/pg15/deparse.txt:1000:26) */
+/* 494: MergeWhenClause.targetList (schema/pg15/deparse.txt:1002:29) */
+/* 495: MergeWhenClause.targetList (schema/pg15/deparse.txt:1004:29) */
+static const uint8_t contract_kinds_495[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x12,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x08,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 493: TriggerTransition.name (schema/pg15/deparse.txt:1000:24) */
-/* 494: PartitionElem.collation (schema/pg15/deparse.txt:1002:25) */
-/* 495: PartitionElem.collation (schema/pg15/deparse.txt:1004:25) */
-static const uint8_t contract_kinds_495[] = { /* the kinds allowed, by tag */
+/* 496: TriggerTransition.name (schema/pg15/deparse.txt:1006:24) */
+/* 497: PartitionElem.collation (schema/pg15/deparse.txt:1008:25) */
+/* 498: PartitionElem.collation (schema/pg15/deparse.txt:1010:25) */
+static const uint8_t contract_kinds_498[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 496: PartitionElem.opclass (schema/pg15/deparse.txt:1006:23) */
-/* 497: PartitionElem.opclass (schema/pg15/deparse.txt:1008:23) */
-static const uint8_t contract_kinds_497[] = { /* the kinds allowed, by tag */
-	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
-};
-/* 498: PartitionSpec.strategy (schema/pg15/deparse.txt:1010:24) */
-/* 499: PartitionSpec.partParams (schema/pg15/deparse.txt:1012:27) */
-/* 500: PartitionSpec.partParams (schema/pg15/deparse.txt:1014:27) */
+/* 499: PartitionElem.opclass (schema/pg15/deparse.txt:1012:23) */
+/* 500: PartitionElem.opclass (schema/pg15/deparse.txt:1014:23) */
 static const uint8_t contract_kinds_500[] = { /* the kinds allowed, by tag */
+	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
+};
+/* 501: PartitionSpec.strategy (schema/pg15/deparse.txt:1016:24) */
+/* 502: PartitionSpec.partParams (schema/pg15/deparse.txt:1018:27) */
+/* 503: PartitionSpec.partParams (schema/pg15/deparse.txt:1020:27) */
+static const uint8_t contract_kinds_503[] = { /* the kinds allowed, by tag */
 	0x7a,0xf7,0xfe,0x6f,0x93,0xf9,0xff,0xd5,0xc9,0x41,0xc0,0x02,0x30,0x28,0x02,0xa0,0x00,0x42,0x10,0x82,0x31,0x40,0x00,0x01,0xfd,0x8d,0xfa,0xf1,0x38,0x30,
 };
-/* 501: PartitionCmd.name (schema/pg15/deparse.txt:1016:19) */
-/* 502: VacuumRelation.relation (schema/pg15/deparse.txt:1018:25) */
-/* 503: VacuumRelation.va_cols (schema/pg15/deparse.txt:1020:24) */
-/* 504: VacuumRelation.va_cols (schema/pg15/deparse.txt:1022:24) */
-static const uint8_t contract_kinds_504[] = { /* the kinds allowed, by tag */
+/* 504: PartitionCmd.name (schema/pg15/deparse.txt:1022:19) */
+/* 505: VacuumRelation.relation (schema/pg15/deparse.txt:1024:25) */
+/* 506: VacuumRelation.va_cols (schema/pg15/deparse.txt:1026:24) */
+/* 507: VacuumRelation.va_cols (schema/pg15/deparse.txt:1028:24) */
+static const uint8_t contract_kinds_507[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 505: PublicationTable.relation (schema/pg15/deparse.txt:1024:27) */
-/* 506: PublicationTable.columns (schema/pg15/deparse.txt:1026:26) */
-/* 507: PublicationTable.columns (schema/pg15/deparse.txt:1028:26) */
-static const uint8_t contract_kinds_507[] = { /* the kinds allowed, by tag */
+/* 508: PublicationTable.relation (schema/pg15/deparse.txt:1030:27) */
+/* 509: PublicationTable.columns (schema/pg15/deparse.txt:1032:26) */
+/* 510: PublicationTable.columns (schema/pg15/deparse.txt:1034:26) */
+static const uint8_t contract_kinds_510[] = { /* the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
 /* ---- End rule operands ---- */
@@ -1177,434 +1186,437 @@ static const ContractRule contract_rules[] = {
 	{ 77, 1, -1, false, false, CONTRACT_LIST(parents, 77, ), CONTRACT_LIST(conditions, 77, ), true, false, 0, CONTRACT_LIST(kinds, 77, ), "schema/pg15/deparse.txt:168:35"},
 	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 78, ), CONTRACT_LIST(conditions, 78, ), true, false, 0, CONTRACT_LIST(kinds, 78, ), "schema/pg15/deparse.txt:170:20"},
 	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 79, ), CONTRACT_LIST(conditions, 79, ), false, false, 0, CONTRACT_LIST(kinds, 79, 1), "schema/pg15/deparse.txt:172:20"},
-	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 80, ), CONTRACT_LIST(conditions, 80, ), true, false, 0, CONTRACT_LIST(kinds, 80, ), "schema/pg15/deparse.txt:174:18"},
-	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 81, ), CONTRACT_LIST(conditions, 81, ), false, false, 0, CONTRACT_LIST(kinds, 81, 1), "schema/pg15/deparse.txt:176:18"},
-	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 82, ), CONTRACT_LIST(conditions, 82, ), true, false, 0, CONTRACT_LIST(kinds, 82, ), "schema/pg15/deparse.txt:178:18"},
-	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 83, ), CONTRACT_LIST(conditions, 83, ), false, false, 0, CONTRACT_LIST(kinds, 83, 1), "schema/pg15/deparse.txt:180:18"},
-	{ 81, 0, -1, false, false, CONTRACT_LIST(parents, 84, ), CONTRACT_LIST(conditions, 84, ), true, false, 0, CONTRACT_LIST(kinds, 84, ), "schema/pg15/deparse.txt:182:21"},
-	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 85, ), CONTRACT_LIST(conditions, 85, ), true, false, 0, CONTRACT_LIST(kinds, 85, ), "schema/pg15/deparse.txt:184:23"},
-	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 86, ), CONTRACT_LIST(conditions, 86, ), true, false, 0, CONTRACT_LIST(kinds, 86, ), "schema/pg15/deparse.txt:186:26"},
-	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 87, ), CONTRACT_LIST(conditions, 87, ), false, false, 0, CONTRACT_LIST(kinds, 87, 1), "schema/pg15/deparse.txt:188:26"},
-	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 88, ), CONTRACT_LIST(conditions, 88, ), true, false, 0, CONTRACT_LIST(kinds, 88, ), "schema/pg15/deparse.txt:190:20"},
-	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 89, ), CONTRACT_LIST(conditions, 89, ), false, false, 0, CONTRACT_LIST(kinds, 89, 1), "schema/pg15/deparse.txt:192:20"},
-	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 90, ), CONTRACT_LIST(conditions, 90, ), true, false, 0, CONTRACT_LIST(kinds, 90, ), "schema/pg15/deparse.txt:194:21"},
-	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 91, ), CONTRACT_LIST(conditions, 91, ), false, false, 0, CONTRACT_LIST(kinds, 91, 1), "schema/pg15/deparse.txt:196:21"},
-	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 92, ), CONTRACT_LIST(conditions, 92, ), false, false, 2, CONTRACT_LIST(kinds, 92, ), "schema/pg15/deparse.txt:198:17"},
-	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 93, ), CONTRACT_LIST(conditions, 93, ), false, false, 0, CONTRACT_LIST(kinds, 93, 1), "schema/pg15/deparse.txt:200:17"},
-	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 94, ), CONTRACT_LIST(conditions, 94, ), true, false, 0, CONTRACT_LIST(kinds, 94, ), "schema/pg15/deparse.txt:202:23"},
-	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 95, ), CONTRACT_LIST(conditions, 95, ), false, false, 0, CONTRACT_LIST(kinds, 95, 1), "schema/pg15/deparse.txt:204:23"},
-	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 96, ), CONTRACT_LIST(conditions, 96, ), true, false, 0, CONTRACT_LIST(kinds, 96, ), "schema/pg15/deparse.txt:206:18"},
-	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 97, ), CONTRACT_LIST(conditions, 97, ), false, false, 0, CONTRACT_LIST(kinds, 97, 1), "schema/pg15/deparse.txt:208:18"},
-	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 98, ), CONTRACT_LIST(conditions, 98, ), true, false, 0, CONTRACT_LIST(kinds, 98, ), "schema/pg15/deparse.txt:210:24"},
-	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 99, ), CONTRACT_LIST(conditions, 99, ), false, false, 0, CONTRACT_LIST(kinds, 99, 1), "schema/pg15/deparse.txt:212:24"},
-	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 100, ), CONTRACT_LIST(conditions, 100, ), false, false, 0, CONTRACT_LIST(kinds, 100, 1), "schema/pg15/deparse.txt:214:20"},
-	{ 86, 2, -1, false, false, CONTRACT_LIST(parents, 101, ), CONTRACT_LIST(conditions, 101, ), true, false, 0, CONTRACT_LIST(kinds, 101, ), "schema/pg15/deparse.txt:216:22"},
-	{ 87, 1, -1, false, false, CONTRACT_LIST(parents, 102, ), CONTRACT_LIST(conditions, 102, ), true, false, 0, CONTRACT_LIST(kinds, 102, ), "schema/pg15/deparse.txt:218:20"},
-	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 103, ), CONTRACT_LIST(conditions, 103, ), true, false, 0, CONTRACT_LIST(kinds, 103, ), "schema/pg15/deparse.txt:220:24"},
-	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 104, ), CONTRACT_LIST(conditions, 104, ), false, false, 0, CONTRACT_LIST(kinds, 104, 1), "schema/pg15/deparse.txt:222:24"},
-	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 105, ), CONTRACT_LIST(conditions, 105, ), true, false, 0, CONTRACT_LIST(kinds, 105, ), "schema/pg15/deparse.txt:224:34"},
-	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 106, ), CONTRACT_LIST(conditions, 106, ), false, false, 0, CONTRACT_LIST(kinds, 106, 1), "schema/pg15/deparse.txt:226:34"},
-	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 107, ), CONTRACT_LIST(conditions, 107, ), true, false, 0, CONTRACT_LIST(kinds, 107, ), "schema/pg15/deparse.txt:228:19"},
-	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 108, ), CONTRACT_LIST(conditions, 108, ), false, false, 0, CONTRACT_LIST(kinds, 108, 1), "schema/pg15/deparse.txt:230:19"},
-	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 109, ), CONTRACT_LIST(conditions, 109, ), true, false, 0, CONTRACT_LIST(kinds, 109, ), "schema/pg15/deparse.txt:232:29"},
-	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 110, ), CONTRACT_LIST(conditions, 110, ), false, false, 0, CONTRACT_LIST(kinds, 110, 1), "schema/pg15/deparse.txt:234:29"},
-	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 111, ), CONTRACT_LIST(conditions, 111, ), true, false, 0, CONTRACT_LIST(kinds, 111, ), "schema/pg15/deparse.txt:236:31"},
-	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 112, ), CONTRACT_LIST(conditions, 112, ), false, false, 0, CONTRACT_LIST(kinds, 112, 1), "schema/pg15/deparse.txt:238:31"},
-	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 113, ), CONTRACT_LIST(conditions, 113, ), true, false, 0, CONTRACT_LIST(kinds, 113, ), "schema/pg15/deparse.txt:240:28"},
-	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 114, ), CONTRACT_LIST(conditions, 114, ), false, false, 0, CONTRACT_LIST(kinds, 114, 1), "schema/pg15/deparse.txt:242:28"},
-	{ 88, 6, -1, false, false, CONTRACT_LIST(parents, 115, ), CONTRACT_LIST(conditions, 115, ), false, false, 0, CONTRACT_LIST(kinds, 115, 1), "schema/pg15/deparse.txt:244:29"},
-	{ 89, 1, -1, false, false, CONTRACT_LIST(parents, 116, ), CONTRACT_LIST(conditions, 116, ), true, false, 0, CONTRACT_LIST(kinds, 116, ), "schema/pg15/deparse.txt:246:24"},
-	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 117, ), CONTRACT_LIST(conditions, 117, ), true, false, 0, CONTRACT_LIST(kinds, 117, ), "schema/pg15/deparse.txt:248:27"},
-	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 118, ), CONTRACT_LIST(conditions, 118, ), false, false, 0, CONTRACT_LIST(kinds, 118, 1), "schema/pg15/deparse.txt:250:27"},
-	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 119, ), CONTRACT_LIST(conditions, 119, ), true, false, 0, CONTRACT_LIST(kinds, 119, ), "schema/pg15/deparse.txt:252:13"},
-	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 120, ), CONTRACT_LIST(conditions, 120, ), false, false, 0, CONTRACT_LIST(kinds, 120, 1), "schema/pg15/deparse.txt:254:13"},
-	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 121, ), CONTRACT_LIST(conditions, 121, ), false, false, 0, CONTRACT_LIST(kinds, 121, 1), "schema/pg15/deparse.txt:256:19"},
-	{ 91, 5, -1, false, false, CONTRACT_LIST(parents, 122, ), CONTRACT_LIST(conditions, 122, ), true, false, 0, CONTRACT_LIST(kinds, 122, ), "schema/pg15/deparse.txt:258:20"},
-	{ 92, 0, -1, false, false, CONTRACT_LIST(parents, 123, ), CONTRACT_LIST(conditions, 123, ), true, false, 0, CONTRACT_LIST(kinds, 123, ), "schema/pg15/deparse.txt:260:19"},
-	{ 92, 1, -1, false, false, CONTRACT_LIST(parents, 124, ), CONTRACT_LIST(conditions, 124, ), true, false, 0, CONTRACT_LIST(kinds, 124, ), "schema/pg15/deparse.txt:262:19"},
-	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 125, ), CONTRACT_LIST(conditions, 125, ), true, false, 0, CONTRACT_LIST(kinds, 125, ), "schema/pg15/deparse.txt:264:18"},
-	{ 93, 0, -1, false, false, CONTRACT_LIST(parents, 126, ), CONTRACT_LIST(conditions, 126, ), true, false, 0, CONTRACT_LIST(kinds, 126, ), "schema/pg15/deparse.txt:266:26"},
-	{ 94, 0, -1, false, false, CONTRACT_LIST(parents, 127, ), CONTRACT_LIST(conditions, 127, ), true, false, 0, CONTRACT_LIST(kinds, 127, ), "schema/pg15/deparse.txt:268:26"},
-	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 128, ), CONTRACT_LIST(conditions, 128, ), true, false, 0, CONTRACT_LIST(kinds, 128, ), "schema/pg15/deparse.txt:270:25"},
-	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 129, ), CONTRACT_LIST(conditions, 129, ), false, false, 0, CONTRACT_LIST(kinds, 129, 1), "schema/pg15/deparse.txt:272:25"},
-	{ 97, 0, -1, false, false, CONTRACT_LIST(parents, 130, ), CONTRACT_LIST(conditions, 130, ), true, false, 0, CONTRACT_LIST(kinds, 130, ), "schema/pg15/deparse.txt:274:15"},
-	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 131, ), CONTRACT_LIST(conditions, 131, ), true, false, 0, CONTRACT_LIST(kinds, 131, ), "schema/pg15/deparse.txt:276:18"},
-	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 132, ), CONTRACT_LIST(conditions, 132, ), false, false, 0, CONTRACT_LIST(kinds, 132, 1), "schema/pg15/deparse.txt:278:18"},
-	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 133, ), CONTRACT_LIST(conditions, 133, ), true, false, 0, CONTRACT_LIST(kinds, 133, ), "schema/pg15/deparse.txt:280:16"},
-	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 134, ), CONTRACT_LIST(conditions, 134, ), false, false, 0, CONTRACT_LIST(kinds, 134, 1), "schema/pg15/deparse.txt:282:16"},
-	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 135, ), CONTRACT_LIST(conditions, 135, ), true, false, 0, CONTRACT_LIST(kinds, 135, ), "schema/pg15/deparse.txt:284:18"},
-	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 136, ), CONTRACT_LIST(conditions, 136, ), false, false, 0, CONTRACT_LIST(kinds, 136, 1), "schema/pg15/deparse.txt:286:18"},
-	{ 98, 0, -1, false, false, CONTRACT_LIST(parents, 137, ), CONTRACT_LIST(conditions, 137, ), true, false, 0, CONTRACT_LIST(kinds, 137, ), "schema/pg15/deparse.txt:288:19"},
-	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 138, ), CONTRACT_LIST(conditions, 138, ), true, false, 0, CONTRACT_LIST(kinds, 138, ), "schema/pg15/deparse.txt:290:29"},
-	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 139, ), CONTRACT_LIST(conditions, 139, ), false, false, 0, CONTRACT_LIST(kinds, 139, 1), "schema/pg15/deparse.txt:292:29"},
-	{ 99, 1, -1, false, false, CONTRACT_LIST(parents, 140, ), CONTRACT_LIST(conditions, 140, ), true, false, 0, CONTRACT_LIST(kinds, 140, ), "schema/pg15/deparse.txt:294:28"},
-	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 141, ), CONTRACT_LIST(conditions, 141, ), true, false, 0, CONTRACT_LIST(kinds, 141, ), "schema/pg15/deparse.txt:296:30"},
-	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 142, ), CONTRACT_LIST(conditions, 142, ), false, false, 0, CONTRACT_LIST(kinds, 142, 1), "schema/pg15/deparse.txt:298:30"},
-	{ 100, 0, -1, false, false, CONTRACT_LIST(parents, 143, ), CONTRACT_LIST(conditions, 143, ), true, false, 0, CONTRACT_LIST(kinds, 143, ), "schema/pg15/deparse.txt:300:21"},
-	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 144, ), CONTRACT_LIST(conditions, 144, ), true, false, 0, CONTRACT_LIST(kinds, 144, ), "schema/pg15/deparse.txt:302:22"},
-	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 145, ), CONTRACT_LIST(conditions, 145, ), false, false, 0, CONTRACT_LIST(kinds, 145, 1), "schema/pg15/deparse.txt:304:22"},
-	{ 101, 0, -1, false, false, CONTRACT_LIST(parents, 146, ), CONTRACT_LIST(conditions, 146, ), true, false, 0, CONTRACT_LIST(kinds, 146, ), "schema/pg15/deparse.txt:306:19"},
-	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 147, ), CONTRACT_LIST(conditions, 147, ), true, false, 0, CONTRACT_LIST(kinds, 147, ), "schema/pg15/deparse.txt:308:20"},
-	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 148, ), CONTRACT_LIST(conditions, 148, ), false, false, 0, CONTRACT_LIST(kinds, 148, 1), "schema/pg15/deparse.txt:310:20"},
-	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 149, ), CONTRACT_LIST(conditions, 149, ), true, false, 0, CONTRACT_LIST(kinds, 149, ), "schema/pg15/deparse.txt:312:20"},
-	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 150, ), CONTRACT_LIST(conditions, 150, ), false, false, 0, CONTRACT_LIST(kinds, 150, 1), "schema/pg15/deparse.txt:314:20"},
-	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 151, ), CONTRACT_LIST(conditions, 151, ), true, false, 0, CONTRACT_LIST(kinds, 151, ), "schema/pg15/deparse.txt:316:17"},
-	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 152, ), CONTRACT_LIST(conditions, 152, ), false, false, 0, CONTRACT_LIST(kinds, 152, 1), "schema/pg15/deparse.txt:318:17"},
-	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 153, ), CONTRACT_LIST(conditions, 153, ), true, false, 0, CONTRACT_LIST(kinds, 153, ), "schema/pg15/deparse.txt:320:19"},
-	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 154, ), CONTRACT_LIST(conditions, 154, ), true, false, 0, CONTRACT_LIST(kinds, 154, ), "schema/pg15/deparse.txt:322:21"},
-	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 155, ), CONTRACT_LIST(conditions, 155, ), false, false, 0, CONTRACT_LIST(kinds, 155, 1), "schema/pg15/deparse.txt:324:21"},
-	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 156, ), CONTRACT_LIST(conditions, 156, ), true, false, 0, CONTRACT_LIST(kinds, 156, ), "schema/pg15/deparse.txt:326:25"},
-	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 157, ), CONTRACT_LIST(conditions, 157, ), false, false, 0, CONTRACT_LIST(kinds, 157, 1), "schema/pg15/deparse.txt:328:25"},
-	{ 104, 1, -1, false, false, CONTRACT_LIST(parents, 158, ), CONTRACT_LIST(conditions, 158, ), true, false, 0, CONTRACT_LIST(kinds, 158, ), "schema/pg15/deparse.txt:330:24"},
-	{ 105, 0, -1, false, false, CONTRACT_LIST(parents, 159, ), CONTRACT_LIST(conditions, 159, ), true, false, 0, CONTRACT_LIST(kinds, 159, ), "schema/pg15/deparse.txt:332:24"},
-	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 160, ), CONTRACT_LIST(conditions, 160, ), true, false, 0, CONTRACT_LIST(kinds, 160, ), "schema/pg15/deparse.txt:334:23"},
-	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 161, ), CONTRACT_LIST(conditions, 161, ), false, false, 0, CONTRACT_LIST(kinds, 161, 1), "schema/pg15/deparse.txt:336:23"},
-	{ 106, 0, -1, false, false, CONTRACT_LIST(parents, 162, ), CONTRACT_LIST(conditions, 162, ), true, false, 0, CONTRACT_LIST(kinds, 162, ), "schema/pg15/deparse.txt:338:23"},
-	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 163, ), CONTRACT_LIST(conditions, 163, ), true, false, 0, CONTRACT_LIST(kinds, 163, ), "schema/pg15/deparse.txt:340:22"},
-	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 164, ), CONTRACT_LIST(conditions, 164, ), false, false, 0, CONTRACT_LIST(kinds, 164, 1), "schema/pg15/deparse.txt:342:22"},
-	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 165, ), CONTRACT_LIST(conditions, 165, ), true, false, 0, CONTRACT_LIST(kinds, 165, ), "schema/pg15/deparse.txt:344:22"},
-	{ 108, 0, -1, false, false, CONTRACT_LIST(parents, 166, ), CONTRACT_LIST(conditions, 166, ), true, false, 0, CONTRACT_LIST(kinds, 166, ), "schema/pg15/deparse.txt:346:23"},
-	{ 110, 2, -1, false, false, CONTRACT_LIST(parents, 167, ), CONTRACT_LIST(conditions, 167, ), true, false, 0, CONTRACT_LIST(kinds, 167, ), "schema/pg15/deparse.txt:348:25"},
-	{ 110, 3, -1, false, false, CONTRACT_LIST(parents, 168, ), CONTRACT_LIST(conditions, 168, ), true, false, 0, CONTRACT_LIST(kinds, 168, ), "schema/pg15/deparse.txt:350:25"},
-	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 169, ), CONTRACT_LIST(conditions, 169, ), true, false, 0, CONTRACT_LIST(kinds, 169, ), "schema/pg15/deparse.txt:352:25"},
-	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 170, ), CONTRACT_LIST(conditions, 170, ), false, false, 0, CONTRACT_LIST(kinds, 170, 1), "schema/pg15/deparse.txt:354:25"},
-	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 171, ), CONTRACT_LIST(conditions, 171, ), true, false, 0, CONTRACT_LIST(kinds, 171, ), "schema/pg15/deparse.txt:356:21"},
-	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 172, ), CONTRACT_LIST(conditions, 172, ), false, false, 0, CONTRACT_LIST(kinds, 172, 1), "schema/pg15/deparse.txt:358:21"},
-	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 173, ), CONTRACT_LIST(conditions, 173, ), true, false, 0, CONTRACT_LIST(kinds, 173, ), "schema/pg15/deparse.txt:360:24"},
-	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 174, ), CONTRACT_LIST(conditions, 174, ), false, false, 0, CONTRACT_LIST(kinds, 174, 1), "schema/pg15/deparse.txt:362:24"},
-	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 175, ), CONTRACT_LIST(conditions, 175, ), true, false, 0, CONTRACT_LIST(kinds, 175, ), "schema/pg15/deparse.txt:364:32"},
-	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 176, ), CONTRACT_LIST(conditions, 176, ), false, false, 0, CONTRACT_LIST(kinds, 176, 1), "schema/pg15/deparse.txt:366:32"},
-	{ 111, 1, -1, false, false, CONTRACT_LIST(parents, 177, ), CONTRACT_LIST(conditions, 177, ), true, false, 0, CONTRACT_LIST(kinds, 177, ), "schema/pg15/deparse.txt:368:24"},
-	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 178, ), CONTRACT_LIST(conditions, 178, ), true, false, 0, CONTRACT_LIST(kinds, 178, ), "schema/pg15/deparse.txt:370:27"},
-	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 179, ), CONTRACT_LIST(conditions, 179, ), false, false, 0, CONTRACT_LIST(kinds, 179, 1), "schema/pg15/deparse.txt:372:27"},
-	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 180, ), CONTRACT_LIST(conditions, 180, ), true, false, 0, CONTRACT_LIST(kinds, 180, ), "schema/pg15/deparse.txt:374:26"},
-	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 181, ), CONTRACT_LIST(conditions, 181, ), false, false, 0, CONTRACT_LIST(kinds, 181, 1), "schema/pg15/deparse.txt:376:26"},
-	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 182, ), CONTRACT_LIST(conditions, 182, ), true, false, 0, CONTRACT_LIST(kinds, 182, ), "schema/pg15/deparse.txt:378:29"},
-	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 183, ), CONTRACT_LIST(conditions, 183, ), false, false, 0, CONTRACT_LIST(kinds, 183, 1), "schema/pg15/deparse.txt:380:29"},
-	{ 112, 1, -1, false, false, CONTRACT_LIST(parents, 184, ), CONTRACT_LIST(conditions, 184, ), true, false, 0, CONTRACT_LIST(kinds, 184, ), "schema/pg15/deparse.txt:382:21"},
-	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 185, ), CONTRACT_LIST(conditions, 185, ), true, false, 0, CONTRACT_LIST(kinds, 185, ), "schema/pg15/deparse.txt:384:24"},
-	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 186, ), CONTRACT_LIST(conditions, 186, ), false, false, 0, CONTRACT_LIST(kinds, 186, 1), "schema/pg15/deparse.txt:386:24"},
-	{ 113, 0, -1, false, false, CONTRACT_LIST(parents, 187, ), CONTRACT_LIST(conditions, 187, ), true, false, 0, CONTRACT_LIST(kinds, 187, ), "schema/pg15/deparse.txt:388:20"},
-	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 188, ), CONTRACT_LIST(conditions, 188, ), true, false, 0, CONTRACT_LIST(kinds, 188, ), "schema/pg15/deparse.txt:390:23"},
-	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 189, ), CONTRACT_LIST(conditions, 189, ), false, false, 0, CONTRACT_LIST(kinds, 189, 1), "schema/pg15/deparse.txt:392:23"},
-	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 190, ), CONTRACT_LIST(conditions, 190, ), true, false, 0, CONTRACT_LIST(kinds, 190, ), "schema/pg15/deparse.txt:394:20"},
-	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 191, ), CONTRACT_LIST(conditions, 191, ), false, false, 0, CONTRACT_LIST(kinds, 191, 1), "schema/pg15/deparse.txt:396:20"},
-	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 192, ), CONTRACT_LIST(conditions, 192, ), true, false, 0, CONTRACT_LIST(kinds, 192, ), "schema/pg15/deparse.txt:398:20"},
-	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 193, ), CONTRACT_LIST(conditions, 193, ), false, false, 0, CONTRACT_LIST(kinds, 193, 1), "schema/pg15/deparse.txt:400:20"},
-	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 194, ), CONTRACT_LIST(conditions, 194, ), true, false, 0, CONTRACT_LIST(kinds, 194, ), "schema/pg15/deparse.txt:402:32"},
-	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 195, ), CONTRACT_LIST(conditions, 195, ), false, false, 0, CONTRACT_LIST(kinds, 195, 1), "schema/pg15/deparse.txt:404:32"},
-	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 196, ), CONTRACT_LIST(conditions, 196, ), true, false, 0, CONTRACT_LIST(kinds, 196, ), "schema/pg15/deparse.txt:406:20"},
-	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 197, ), CONTRACT_LIST(conditions, 197, ), false, false, 0, CONTRACT_LIST(kinds, 197, 1), "schema/pg15/deparse.txt:408:20"},
-	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 198, ), CONTRACT_LIST(conditions, 198, ), true, false, 0, CONTRACT_LIST(kinds, 198, ), "schema/pg15/deparse.txt:410:30"},
-	{ 120, 0, -1, false, false, CONTRACT_LIST(parents, 199, ), CONTRACT_LIST(conditions, 199, ), true, false, 0, CONTRACT_LIST(kinds, 199, ), "schema/pg15/deparse.txt:412:26"},
-	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 200, ), CONTRACT_LIST(conditions, 200, ), true, false, 0, CONTRACT_LIST(kinds, 200, ), "schema/pg15/deparse.txt:414:27"},
-	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 201, ), CONTRACT_LIST(conditions, 201, ), false, false, 0, CONTRACT_LIST(kinds, 201, 1), "schema/pg15/deparse.txt:416:27"},
-	{ 122, 0, -1, false, false, CONTRACT_LIST(parents, 202, ), CONTRACT_LIST(conditions, 202, ), true, false, 0, CONTRACT_LIST(kinds, 202, ), "schema/pg15/deparse.txt:418:29"},
-	{ 122, 1, -1, false, false, CONTRACT_LIST(parents, 203, ), CONTRACT_LIST(conditions, 203, ), true, false, 0, CONTRACT_LIST(kinds, 203, ), "schema/pg15/deparse.txt:420:30"},
-	{ 123, 2, -1, false, false, CONTRACT_LIST(parents, 204, ), CONTRACT_LIST(conditions, 204, ), true, false, 0, CONTRACT_LIST(kinds, 204, ), "schema/pg15/deparse.txt:422:26"},
-	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 205, ), CONTRACT_LIST(conditions, 205, ), true, false, 0, CONTRACT_LIST(kinds, 205, ), "schema/pg15/deparse.txt:424:38"},
-	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 206, ), CONTRACT_LIST(conditions, 206, ), false, false, 0, CONTRACT_LIST(kinds, 206, 1), "schema/pg15/deparse.txt:426:38"},
-	{ 124, 1, -1, false, false, CONTRACT_LIST(parents, 207, ), CONTRACT_LIST(conditions, 207, ), true, false, 0, CONTRACT_LIST(kinds, 207, ), "schema/pg15/deparse.txt:428:40"},
-	{ 124, 2, -1, false, false, CONTRACT_LIST(parents, 208, ), CONTRACT_LIST(conditions, 208, ), true, false, 0, CONTRACT_LIST(kinds, 208, ), "schema/pg15/deparse.txt:430:39"},
-	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 209, ), CONTRACT_LIST(conditions, 209, ), true, false, 0, CONTRACT_LIST(kinds, 209, ), "schema/pg15/deparse.txt:432:32"},
-	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 210, ), CONTRACT_LIST(conditions, 210, ), false, false, 0, CONTRACT_LIST(kinds, 210, 1), "schema/pg15/deparse.txt:434:32"},
-	{ 125, 0, -1, false, false, CONTRACT_LIST(parents, 211, ), CONTRACT_LIST(conditions, 211, ), true, false, 0, CONTRACT_LIST(kinds, 211, ), "schema/pg15/deparse.txt:436:27"},
-	{ 125, 1, -1, false, false, CONTRACT_LIST(parents, 212, ), CONTRACT_LIST(conditions, 212, ), true, false, 0, CONTRACT_LIST(kinds, 212, ), "schema/pg15/deparse.txt:438:27"},
-	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 213, ), CONTRACT_LIST(conditions, 213, ), true, false, 0, CONTRACT_LIST(kinds, 213, ), "schema/pg15/deparse.txt:440:31"},
-	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 214, ), CONTRACT_LIST(conditions, 214, ), false, false, 0, CONTRACT_LIST(kinds, 214, 1), "schema/pg15/deparse.txt:442:31"},
-	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 215, ), CONTRACT_LIST(conditions, 215, ), true, false, 0, CONTRACT_LIST(kinds, 215, ), "schema/pg15/deparse.txt:444:32"},
-	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 216, ), CONTRACT_LIST(conditions, 216, ), false, false, 0, CONTRACT_LIST(kinds, 216, 1), "schema/pg15/deparse.txt:446:32"},
-	{ 126, 2, -1, false, false, CONTRACT_LIST(parents, 217, ), CONTRACT_LIST(conditions, 217, ), true, false, 0, CONTRACT_LIST(kinds, 217, ), "schema/pg15/deparse.txt:448:26"},
-	{ 126, 3, -1, false, false, CONTRACT_LIST(parents, 218, ), CONTRACT_LIST(conditions, 218, ), true, false, 0, CONTRACT_LIST(kinds, 218, ), "schema/pg15/deparse.txt:450:28"},
-	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 219, ), CONTRACT_LIST(conditions, 219, ), true, false, 0, CONTRACT_LIST(kinds, 219, ), "schema/pg15/deparse.txt:452:25"},
-	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 220, ), CONTRACT_LIST(conditions, 220, ), false, false, 0, CONTRACT_LIST(kinds, 220, 1), "schema/pg15/deparse.txt:454:25"},
-	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 221, ), CONTRACT_LIST(conditions, 221, ), true, false, 0, CONTRACT_LIST(kinds, 221, ), "schema/pg15/deparse.txt:456:33"},
-	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 222, ), CONTRACT_LIST(conditions, 222, ), false, false, 0, CONTRACT_LIST(kinds, 222, 1), "schema/pg15/deparse.txt:458:33"},
-	{ 127, 1, -1, false, false, CONTRACT_LIST(parents, 223, ), CONTRACT_LIST(conditions, 223, ), true, false, 0, CONTRACT_LIST(kinds, 223, ), "schema/pg15/deparse.txt:460:27"},
-	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 224, ), CONTRACT_LIST(conditions, 224, ), true, false, 0, CONTRACT_LIST(kinds, 224, ), "schema/pg15/deparse.txt:462:32"},
-	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 225, ), CONTRACT_LIST(conditions, 225, ), false, false, 0, CONTRACT_LIST(kinds, 225, 1), "schema/pg15/deparse.txt:464:32"},
-	{ 128, 1, -1, false, false, CONTRACT_LIST(parents, 226, ), CONTRACT_LIST(conditions, 226, ), true, false, 0, CONTRACT_LIST(kinds, 226, ), "schema/pg15/deparse.txt:466:26"},
-	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 227, ), CONTRACT_LIST(conditions, 227, ), true, false, 0, CONTRACT_LIST(kinds, 227, ), "schema/pg15/deparse.txt:468:25"},
-	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 228, ), CONTRACT_LIST(conditions, 228, ), false, false, 0, CONTRACT_LIST(kinds, 228, 1), "schema/pg15/deparse.txt:470:25"},
-	{ 129, 0, -1, false, false, CONTRACT_LIST(parents, 229, ), CONTRACT_LIST(conditions, 229, ), true, false, 0, CONTRACT_LIST(kinds, 229, ), "schema/pg15/deparse.txt:472:18"},
-	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 230, ), CONTRACT_LIST(conditions, 230, ), true, false, 0, CONTRACT_LIST(kinds, 230, ), "schema/pg15/deparse.txt:474:22"},
-	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 231, ), CONTRACT_LIST(conditions, 231, ), false, false, 0, CONTRACT_LIST(kinds, 231, 1), "schema/pg15/deparse.txt:476:22"},
-	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 232, ), CONTRACT_LIST(conditions, 232, ), true, false, 0, CONTRACT_LIST(kinds, 232, ), "schema/pg15/deparse.txt:478:19"},
-	{ 130, 0, -1, false, false, CONTRACT_LIST(parents, 233, ), CONTRACT_LIST(conditions, 233, ), true, false, 0, CONTRACT_LIST(kinds, 233, ), "schema/pg15/deparse.txt:480:18"},
-	{ 132, 0, -1, false, false, CONTRACT_LIST(parents, 234, ), CONTRACT_LIST(conditions, 234, ), true, false, 0, CONTRACT_LIST(kinds, 234, ), "schema/pg15/deparse.txt:482:30"},
-	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 235, ), CONTRACT_LIST(conditions, 235, ), true, false, 0, CONTRACT_LIST(kinds, 235, ), "schema/pg15/deparse.txt:484:25"},
-	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 236, ), CONTRACT_LIST(conditions, 236, ), false, false, 0, CONTRACT_LIST(kinds, 236, 1), "schema/pg15/deparse.txt:486:25"},
-	{ 133, 0, -1, false, false, CONTRACT_LIST(parents, 237, ), CONTRACT_LIST(conditions, 237, ), true, false, 0, CONTRACT_LIST(kinds, 237, ), "schema/pg15/deparse.txt:488:37"},
-	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 238, ), CONTRACT_LIST(conditions, 238, ), true, false, 0, CONTRACT_LIST(kinds, 238, ), "schema/pg15/deparse.txt:490:30"},
-	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 239, ), CONTRACT_LIST(conditions, 239, ), false, false, 0, CONTRACT_LIST(kinds, 239, 1), "schema/pg15/deparse.txt:492:30"},
-	{ 134, 0, -1, false, false, CONTRACT_LIST(parents, 240, ), CONTRACT_LIST(conditions, 240, ), true, false, 0, CONTRACT_LIST(kinds, 240, ), "schema/pg15/deparse.txt:494:35"},
-	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 241, ), CONTRACT_LIST(conditions, 241, ), false, false, 0, CONTRACT_LIST(kinds, 241, 1), "schema/pg15/deparse.txt:496:31"},
-	{ 135, 3, -1, false, false, CONTRACT_LIST(parents, 242, ), CONTRACT_LIST(conditions, 242, ), true, false, 0, CONTRACT_LIST(kinds, 242, ), "schema/pg15/deparse.txt:498:32"},
-	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 243, ), CONTRACT_LIST(conditions, 243, ), false, false, 0, CONTRACT_LIST(kinds, 243, 1), "schema/pg15/deparse.txt:500:30"},
-	{ 136, 3, -1, false, false, CONTRACT_LIST(parents, 244, ), CONTRACT_LIST(conditions, 244, ), true, false, 0, CONTRACT_LIST(kinds, 244, ), "schema/pg15/deparse.txt:502:33"},
-	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 245, ), CONTRACT_LIST(conditions, 245, ), true, false, 0, CONTRACT_LIST(kinds, 245, ), "schema/pg15/deparse.txt:504:23"},
-	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 246, ), CONTRACT_LIST(conditions, 246, ), false, false, 0, CONTRACT_LIST(kinds, 246, 1), "schema/pg15/deparse.txt:506:23"},
-	{ 137, 3, -1, false, false, CONTRACT_LIST(parents, 247, ), CONTRACT_LIST(conditions, 247, ), true, false, 0, CONTRACT_LIST(kinds, 247, ), "schema/pg15/deparse.txt:508:25"},
-	{ 138, 0, -1, false, false, CONTRACT_LIST(parents, 248, ), CONTRACT_LIST(conditions, 248, ), true, false, 0, CONTRACT_LIST(kinds, 248, ), "schema/pg15/deparse.txt:510:28"},
-	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 249, ), CONTRACT_LIST(conditions, 249, ), true, false, 0, CONTRACT_LIST(kinds, 249, ), "schema/pg15/deparse.txt:512:27"},
-	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 250, ), CONTRACT_LIST(conditions, 250, ), false, false, 0, CONTRACT_LIST(kinds, 250, 1), "schema/pg15/deparse.txt:514:27"},
-	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 251, ), CONTRACT_LIST(conditions, 251, ), true, false, 0, CONTRACT_LIST(kinds, 251, ), "schema/pg15/deparse.txt:516:25"},
-	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 252, ), CONTRACT_LIST(conditions, 252, ), false, false, 0, CONTRACT_LIST(kinds, 252, 1), "schema/pg15/deparse.txt:518:25"},
-	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 253, ), CONTRACT_LIST(conditions, 253, ), true, false, 0, CONTRACT_LIST(kinds, 253, ), "schema/pg15/deparse.txt:520:23"},
-	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 254, ), CONTRACT_LIST(conditions, 254, ), false, false, 0, CONTRACT_LIST(kinds, 254, 1), "schema/pg15/deparse.txt:522:23"},
-	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 255, ), CONTRACT_LIST(conditions, 255, ), true, false, 0, CONTRACT_LIST(kinds, 255, ), "schema/pg15/deparse.txt:524:21"},
-	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 256, ), CONTRACT_LIST(conditions, 256, ), false, false, 0, CONTRACT_LIST(kinds, 256, 1), "schema/pg15/deparse.txt:526:21"},
-	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 257, ), CONTRACT_LIST(conditions, 257, ), true, false, 0, CONTRACT_LIST(kinds, 257, ), "schema/pg15/deparse.txt:528:25"},
-	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 258, ), CONTRACT_LIST(conditions, 258, ), false, false, 0, CONTRACT_LIST(kinds, 258, 1), "schema/pg15/deparse.txt:530:25"},
-	{ 141, 1, -1, false, false, CONTRACT_LIST(parents, 259, ), CONTRACT_LIST(conditions, 259, ), true, false, 0, CONTRACT_LIST(kinds, 259, ), "schema/pg15/deparse.txt:532:27"},
-	{ 142, 0, -1, false, false, CONTRACT_LIST(parents, 260, ), CONTRACT_LIST(conditions, 260, ), true, false, 0, CONTRACT_LIST(kinds, 260, ), "schema/pg15/deparse.txt:534:27"},
-	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 261, ), CONTRACT_LIST(conditions, 261, ), true, false, 0, CONTRACT_LIST(kinds, 261, ), "schema/pg15/deparse.txt:536:30"},
-	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 262, ), CONTRACT_LIST(conditions, 262, ), false, false, 0, CONTRACT_LIST(kinds, 262, 1), "schema/pg15/deparse.txt:538:30"},
-	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 263, ), CONTRACT_LIST(conditions, 263, ), true, false, 0, CONTRACT_LIST(kinds, 263, ), "schema/pg15/deparse.txt:540:26"},
-	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 264, ), CONTRACT_LIST(conditions, 264, ), false, false, 0, CONTRACT_LIST(kinds, 264, 1), "schema/pg15/deparse.txt:542:26"},
-	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 265, ), CONTRACT_LIST(conditions, 265, ), true, false, 0, CONTRACT_LIST(kinds, 265, ), "schema/pg15/deparse.txt:544:21"},
-	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 266, ), CONTRACT_LIST(conditions, 266, ), false, false, 0, CONTRACT_LIST(kinds, 266, 1), "schema/pg15/deparse.txt:546:21"},
-	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 267, ), CONTRACT_LIST(conditions, 267, ), true, false, 0, CONTRACT_LIST(kinds, 267, ), "schema/pg15/deparse.txt:548:27"},
-	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 268, ), CONTRACT_LIST(conditions, 268, ), false, false, 0, CONTRACT_LIST(kinds, 268, 1), "schema/pg15/deparse.txt:550:27"},
-	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 269, ), CONTRACT_LIST(conditions, 269, ), true, false, 0, CONTRACT_LIST(kinds, 269, ), "schema/pg15/deparse.txt:552:24"},
-	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 270, ), CONTRACT_LIST(conditions, 270, ), false, false, 0, CONTRACT_LIST(kinds, 270, 1), "schema/pg15/deparse.txt:554:24"},
-	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 271, ), CONTRACT_LIST(conditions, 271, ), true, false, 0, CONTRACT_LIST(kinds, 271, ), "schema/pg15/deparse.txt:556:25"},
-	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 272, ), CONTRACT_LIST(conditions, 272, ), false, false, 0, CONTRACT_LIST(kinds, 272, 1), "schema/pg15/deparse.txt:558:25"},
-	{ 145, 2, -1, false, false, CONTRACT_LIST(parents, 273, ), CONTRACT_LIST(conditions, 273, ), true, false, 0, CONTRACT_LIST(kinds, 273, ), "schema/pg15/deparse.txt:560:23"},
-	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 274, ), CONTRACT_LIST(conditions, 274, ), true, false, 0, CONTRACT_LIST(kinds, 274, ), "schema/pg15/deparse.txt:562:32"},
-	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 275, ), CONTRACT_LIST(conditions, 275, ), false, false, 0, CONTRACT_LIST(kinds, 275, 1), "schema/pg15/deparse.txt:564:32"},
-	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 276, ), CONTRACT_LIST(conditions, 276, ), true, false, 0, CONTRACT_LIST(kinds, 276, ), "schema/pg15/deparse.txt:566:31"},
-	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 277, ), CONTRACT_LIST(conditions, 277, ), false, false, 0, CONTRACT_LIST(kinds, 277, 1), "schema/pg15/deparse.txt:568:31"},
-	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 278, ), CONTRACT_LIST(conditions, 278, ), true, false, 0, CONTRACT_LIST(kinds, 278, ), "schema/pg15/deparse.txt:570:34"},
-	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 279, ), CONTRACT_LIST(conditions, 279, ), false, false, 0, CONTRACT_LIST(kinds, 279, 1), "schema/pg15/deparse.txt:572:34"},
-	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 280, ), CONTRACT_LIST(conditions, 280, ), true, false, 0, CONTRACT_LIST(kinds, 280, ), "schema/pg15/deparse.txt:574:36"},
-	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 281, ), CONTRACT_LIST(conditions, 281, ), false, false, 0, CONTRACT_LIST(kinds, 281, 1), "schema/pg15/deparse.txt:576:36"},
-	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 282, ), CONTRACT_LIST(conditions, 282, ), false, false, 0, CONTRACT_LIST(kinds, 282, 1), "schema/pg15/deparse.txt:578:32"},
-	{ 148, 0, -1, false, false, CONTRACT_LIST(parents, 283, ), CONTRACT_LIST(conditions, 283, ), true, false, 0, CONTRACT_LIST(kinds, 283, ), "schema/pg15/deparse.txt:580:23"},
-	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 284, ), CONTRACT_LIST(conditions, 284, ), true, false, 0, CONTRACT_LIST(kinds, 284, ), "schema/pg15/deparse.txt:582:28"},
-	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 285, ), CONTRACT_LIST(conditions, 285, ), false, false, 0, CONTRACT_LIST(kinds, 285, 1), "schema/pg15/deparse.txt:584:28"},
-	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 286, ), CONTRACT_LIST(conditions, 286, ), true, false, 0, CONTRACT_LIST(kinds, 286, ), "schema/pg15/deparse.txt:586:23"},
-	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 287, ), CONTRACT_LIST(conditions, 287, ), false, false, 0, CONTRACT_LIST(kinds, 287, 1), "schema/pg15/deparse.txt:588:23"},
-	{ 149, 0, -1, false, false, CONTRACT_LIST(parents, 288, ), CONTRACT_LIST(conditions, 288, ), true, false, 0, CONTRACT_LIST(kinds, 288, ), "schema/pg15/deparse.txt:590:22"},
-	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 289, ), CONTRACT_LIST(conditions, 289, ), true, false, 0, CONTRACT_LIST(kinds, 289, ), "schema/pg15/deparse.txt:592:27"},
-	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 290, ), CONTRACT_LIST(conditions, 290, ), false, false, 0, CONTRACT_LIST(kinds, 290, 1), "schema/pg15/deparse.txt:594:27"},
-	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 291, ), CONTRACT_LIST(conditions, 291, ), true, false, 0, CONTRACT_LIST(kinds, 291, ), "schema/pg15/deparse.txt:596:22"},
-	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 292, ), CONTRACT_LIST(conditions, 292, ), false, false, 0, CONTRACT_LIST(kinds, 292, 1), "schema/pg15/deparse.txt:598:22"},
-	{ 150, 0, -1, false, false, CONTRACT_LIST(parents, 293, ), CONTRACT_LIST(conditions, 293, ), true, false, 0, CONTRACT_LIST(kinds, 293, ), "schema/pg15/deparse.txt:600:36"},
-	{ 150, 3, -1, false, false, CONTRACT_LIST(parents, 294, ), CONTRACT_LIST(conditions, 294, ), true, false, 0, CONTRACT_LIST(kinds, 294, ), "schema/pg15/deparse.txt:602:33"},
-	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 295, ), CONTRACT_LIST(conditions, 295, ), true, false, 0, CONTRACT_LIST(kinds, 295, ), "schema/pg15/deparse.txt:604:33"},
-	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 296, ), CONTRACT_LIST(conditions, 296, ), false, false, 0, CONTRACT_LIST(kinds, 296, 1), "schema/pg15/deparse.txt:606:33"},
-	{ 151, 0, -1, false, false, CONTRACT_LIST(parents, 297, ), CONTRACT_LIST(conditions, 297, ), true, false, 0, CONTRACT_LIST(kinds, 297, ), "schema/pg15/deparse.txt:608:35"},
-	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 298, ), CONTRACT_LIST(conditions, 298, ), true, false, 0, CONTRACT_LIST(kinds, 298, ), "schema/pg15/deparse.txt:610:32"},
-	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 299, ), CONTRACT_LIST(conditions, 299, ), false, false, 0, CONTRACT_LIST(kinds, 299, 1), "schema/pg15/deparse.txt:612:32"},
-	{ 152, 0, -1, false, false, CONTRACT_LIST(parents, 300, ), CONTRACT_LIST(conditions, 300, ), true, false, 0, CONTRACT_LIST(kinds, 300, ), "schema/pg15/deparse.txt:614:28"},
-	{ 152, 1, -1, false, false, CONTRACT_LIST(parents, 301, ), CONTRACT_LIST(conditions, 301, ), true, false, 0, CONTRACT_LIST(kinds, 301, ), "schema/pg15/deparse.txt:616:34"},
-	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 302, ), CONTRACT_LIST(conditions, 302, ), true, false, 0, CONTRACT_LIST(kinds, 302, ), "schema/pg15/deparse.txt:618:31"},
-	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 303, ), CONTRACT_LIST(conditions, 303, ), false, false, 0, CONTRACT_LIST(kinds, 303, 1), "schema/pg15/deparse.txt:620:31"},
-	{ 153, 0, -1, false, false, CONTRACT_LIST(parents, 304, ), CONTRACT_LIST(conditions, 304, ), true, false, 0, CONTRACT_LIST(kinds, 304, ), "schema/pg15/deparse.txt:622:27"},
-	{ 153, 1, -1, false, false, CONTRACT_LIST(parents, 305, ), CONTRACT_LIST(conditions, 305, ), true, false, 0, CONTRACT_LIST(kinds, 305, ), "schema/pg15/deparse.txt:624:33"},
-	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 306, ), CONTRACT_LIST(conditions, 306, ), true, false, 0, CONTRACT_LIST(kinds, 306, ), "schema/pg15/deparse.txt:626:30"},
-	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 307, ), CONTRACT_LIST(conditions, 307, ), false, false, 0, CONTRACT_LIST(kinds, 307, 1), "schema/pg15/deparse.txt:628:30"},
-	{ 154, 0, -1, false, false, CONTRACT_LIST(parents, 308, ), CONTRACT_LIST(conditions, 308, ), true, false, 0, CONTRACT_LIST(kinds, 308, ), "schema/pg15/deparse.txt:630:26"},
-	{ 154, 1, -1, false, false, CONTRACT_LIST(parents, 309, ), CONTRACT_LIST(conditions, 309, ), true, false, 0, CONTRACT_LIST(kinds, 309, ), "schema/pg15/deparse.txt:632:32"},
-	{ 155, 0, -1, false, false, CONTRACT_LIST(parents, 310, ), CONTRACT_LIST(conditions, 310, ), true, false, 0, CONTRACT_LIST(kinds, 310, ), "schema/pg15/deparse.txt:634:43"},
-	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 311, ), CONTRACT_LIST(conditions, 311, ), true, false, 0, CONTRACT_LIST(kinds, 311, ), "schema/pg15/deparse.txt:636:36"},
-	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 312, ), CONTRACT_LIST(conditions, 312, ), false, false, 0, CONTRACT_LIST(kinds, 312, 1), "schema/pg15/deparse.txt:638:36"},
-	{ 156, 0, -1, false, false, CONTRACT_LIST(parents, 313, ), CONTRACT_LIST(conditions, 313, ), true, false, 0, CONTRACT_LIST(kinds, 313, ), "schema/pg15/deparse.txt:640:43"},
-	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 314, ), CONTRACT_LIST(conditions, 314, ), true, false, 0, CONTRACT_LIST(kinds, 314, ), "schema/pg15/deparse.txt:642:29"},
-	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 315, ), CONTRACT_LIST(conditions, 315, ), false, false, 0, CONTRACT_LIST(kinds, 315, 1), "schema/pg15/deparse.txt:644:29"},
-	{ 156, 3, -1, false, false, CONTRACT_LIST(parents, 316, ), CONTRACT_LIST(conditions, 316, ), true, false, 0, CONTRACT_LIST(kinds, 316, ), "schema/pg15/deparse.txt:646:42"},
-	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 317, ), CONTRACT_LIST(conditions, 317, ), true, false, 0, CONTRACT_LIST(kinds, 317, ), "schema/pg15/deparse.txt:648:21"},
-	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 318, ), CONTRACT_LIST(conditions, 318, ), false, false, 0, CONTRACT_LIST(kinds, 318, 1), "schema/pg15/deparse.txt:650:21"},
-	{ 158, 0, -1, false, false, CONTRACT_LIST(parents, 319, ), CONTRACT_LIST(conditions, 319, ), true, false, 0, CONTRACT_LIST(kinds, 319, ), "schema/pg15/deparse.txt:652:34"},
-	{ 158, 1, -1, false, false, CONTRACT_LIST(parents, 320, ), CONTRACT_LIST(conditions, 320, ), true, false, 0, CONTRACT_LIST(kinds, 320, ), "schema/pg15/deparse.txt:654:35"},
-	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 321, ), CONTRACT_LIST(conditions, 321, ), true, false, 0, CONTRACT_LIST(kinds, 321, ), "schema/pg15/deparse.txt:656:32"},
-	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 322, ), CONTRACT_LIST(conditions, 322, ), false, false, 0, CONTRACT_LIST(kinds, 322, 1), "schema/pg15/deparse.txt:658:32"},
-	{ 159, 0, -1, false, false, CONTRACT_LIST(parents, 323, ), CONTRACT_LIST(conditions, 323, ), true, false, 0, CONTRACT_LIST(kinds, 323, ), "schema/pg15/deparse.txt:660:37"},
-	{ 159, 1, -1, false, false, CONTRACT_LIST(parents, 324, ), CONTRACT_LIST(conditions, 324, ), true, false, 0, CONTRACT_LIST(kinds, 324, ), "schema/pg15/deparse.txt:662:39"},
-	{ 159, 2, -1, false, false, CONTRACT_LIST(parents, 325, ), CONTRACT_LIST(conditions, 325, ), true, false, 0, CONTRACT_LIST(kinds, 325, ), "schema/pg15/deparse.txt:664:38"},
-	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 326, ), CONTRACT_LIST(conditions, 326, ), true, false, 0, CONTRACT_LIST(kinds, 326, ), "schema/pg15/deparse.txt:666:36"},
-	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 327, ), CONTRACT_LIST(conditions, 327, ), false, false, 0, CONTRACT_LIST(kinds, 327, 1), "schema/pg15/deparse.txt:668:36"},
-	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 328, ), CONTRACT_LIST(conditions, 328, ), true, false, 0, CONTRACT_LIST(kinds, 328, ), "schema/pg15/deparse.txt:670:33"},
-	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 329, ), CONTRACT_LIST(conditions, 329, ), false, false, 0, CONTRACT_LIST(kinds, 329, 1), "schema/pg15/deparse.txt:672:33"},
-	{ 160, 0, -1, false, false, CONTRACT_LIST(parents, 330, ), CONTRACT_LIST(conditions, 330, ), true, false, 0, CONTRACT_LIST(kinds, 330, ), "schema/pg15/deparse.txt:674:29"},
-	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 331, ), CONTRACT_LIST(conditions, 331, ), true, false, 0, CONTRACT_LIST(kinds, 331, ), "schema/pg15/deparse.txt:676:29"},
-	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 332, ), CONTRACT_LIST(conditions, 332, ), false, false, 0, CONTRACT_LIST(kinds, 332, 1), "schema/pg15/deparse.txt:678:29"},
-	{ 161, 0, -1, false, false, CONTRACT_LIST(parents, 333, ), CONTRACT_LIST(conditions, 333, ), true, false, 0, CONTRACT_LIST(kinds, 333, ), "schema/pg15/deparse.txt:680:28"},
-	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 334, ), CONTRACT_LIST(conditions, 334, ), true, false, 0, CONTRACT_LIST(kinds, 334, ), "schema/pg15/deparse.txt:682:28"},
-	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 335, ), CONTRACT_LIST(conditions, 335, ), false, false, 0, CONTRACT_LIST(kinds, 335, 1), "schema/pg15/deparse.txt:684:28"},
-	{ 162, 0, -1, false, false, CONTRACT_LIST(parents, 336, ), CONTRACT_LIST(conditions, 336, ), true, false, 0, CONTRACT_LIST(kinds, 336, ), "schema/pg15/deparse.txt:686:36"},
-	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 337, ), CONTRACT_LIST(conditions, 337, ), true, false, 0, CONTRACT_LIST(kinds, 337, ), "schema/pg15/deparse.txt:688:35"},
-	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 338, ), CONTRACT_LIST(conditions, 338, ), false, false, 0, CONTRACT_LIST(kinds, 338, 1), "schema/pg15/deparse.txt:690:35"},
-	{ 163, 0, -1, false, false, CONTRACT_LIST(parents, 339, ), CONTRACT_LIST(conditions, 339, ), true, false, 0, CONTRACT_LIST(kinds, 339, ), "schema/pg15/deparse.txt:692:30"},
-	{ 163, 1, -1, false, false, CONTRACT_LIST(parents, 340, ), CONTRACT_LIST(conditions, 340, ), true, false, 0, CONTRACT_LIST(kinds, 340, ), "schema/pg15/deparse.txt:694:31"},
-	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 341, ), CONTRACT_LIST(conditions, 341, ), true, false, 0, CONTRACT_LIST(kinds, 341, ), "schema/pg15/deparse.txt:696:32"},
-	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 342, ), CONTRACT_LIST(conditions, 342, ), false, false, 0, CONTRACT_LIST(kinds, 342, 1), "schema/pg15/deparse.txt:698:32"},
-	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 343, ), CONTRACT_LIST(conditions, 343, ), true, false, 0, CONTRACT_LIST(kinds, 343, ), "schema/pg15/deparse.txt:700:30"},
-	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 344, ), CONTRACT_LIST(conditions, 344, ), false, false, 0, CONTRACT_LIST(kinds, 344, 1), "schema/pg15/deparse.txt:702:30"},
-	{ 164, 0, -1, false, false, CONTRACT_LIST(parents, 345, ), CONTRACT_LIST(conditions, 345, ), true, false, 0, CONTRACT_LIST(kinds, 345, ), "schema/pg15/deparse.txt:704:29"},
-	{ 165, 2, -1, false, false, CONTRACT_LIST(parents, 346, ), CONTRACT_LIST(conditions, 346, ), true, false, 0, CONTRACT_LIST(kinds, 346, ), "schema/pg15/deparse.txt:706:29"},
-	{ 167, 0, -1, false, false, CONTRACT_LIST(parents, 347, ), CONTRACT_LIST(conditions, 347, ), true, false, 0, CONTRACT_LIST(kinds, 347, ), "schema/pg15/deparse.txt:708:25"},
-	{ 168, 0, -1, false, false, CONTRACT_LIST(parents, 348, ), CONTRACT_LIST(conditions, 348, ), true, false, 0, CONTRACT_LIST(kinds, 348, ), "schema/pg15/deparse.txt:710:30"},
-	{ 168, 1, -1, false, false, CONTRACT_LIST(parents, 349, ), CONTRACT_LIST(conditions, 349, ), true, false, 0, CONTRACT_LIST(kinds, 349, ), "schema/pg15/deparse.txt:712:24"},
-	{ 168, 2, -1, false, false, CONTRACT_LIST(parents, 350, ), CONTRACT_LIST(conditions, 350, ), true, false, 0, CONTRACT_LIST(kinds, 350, ), "schema/pg15/deparse.txt:714:27"},
-	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 351, ), CONTRACT_LIST(conditions, 351, ), true, false, 0, CONTRACT_LIST(kinds, 351, ), "schema/pg15/deparse.txt:716:24"},
-	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 352, ), CONTRACT_LIST(conditions, 352, ), false, false, 0, CONTRACT_LIST(kinds, 352, 1), "schema/pg15/deparse.txt:718:24"},
-	{ 169, 0, -1, false, false, CONTRACT_LIST(parents, 353, ), CONTRACT_LIST(conditions, 353, ), true, false, 0, CONTRACT_LIST(kinds, 353, ), "schema/pg15/deparse.txt:720:29"},
-	{ 169, 1, -1, false, false, CONTRACT_LIST(parents, 354, ), CONTRACT_LIST(conditions, 354, ), true, false, 0, CONTRACT_LIST(kinds, 354, ), "schema/pg15/deparse.txt:722:23"},
-	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 355, ), CONTRACT_LIST(conditions, 355, ), true, false, 0, CONTRACT_LIST(kinds, 355, ), "schema/pg15/deparse.txt:724:23"},
-	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 356, ), CONTRACT_LIST(conditions, 356, ), false, false, 0, CONTRACT_LIST(kinds, 356, 1), "schema/pg15/deparse.txt:726:23"},
-	{ 170, 1, -1, false, false, CONTRACT_LIST(parents, 357, ), CONTRACT_LIST(conditions, 357, ), true, false, 0, CONTRACT_LIST(kinds, 357, ), "schema/pg15/deparse.txt:728:31"},
-	{ 170, 2, -1, false, false, CONTRACT_LIST(parents, 358, ), CONTRACT_LIST(conditions, 358, ), true, false, 0, CONTRACT_LIST(kinds, 358, ), "schema/pg15/deparse.txt:730:26"},
-	{ 171, 0, -1, false, false, CONTRACT_LIST(parents, 359, ), CONTRACT_LIST(conditions, 359, ), true, false, 0, CONTRACT_LIST(kinds, 359, ), "schema/pg15/deparse.txt:732:21"},
-	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 360, ), CONTRACT_LIST(conditions, 360, ), true, false, 0, CONTRACT_LIST(kinds, 360, ), "schema/pg15/deparse.txt:734:27"},
-	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 361, ), CONTRACT_LIST(conditions, 361, ), false, false, 0, CONTRACT_LIST(kinds, 361, 1), "schema/pg15/deparse.txt:736:27"},
-	{ 172, 0, -1, false, false, CONTRACT_LIST(parents, 362, ), CONTRACT_LIST(conditions, 362, ), true, false, 0, CONTRACT_LIST(kinds, 362, ), "schema/pg15/deparse.txt:738:31"},
-	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 363, ), CONTRACT_LIST(conditions, 363, ), true, false, 0, CONTRACT_LIST(kinds, 363, ), "schema/pg15/deparse.txt:740:31"},
-	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 364, ), CONTRACT_LIST(conditions, 364, ), false, false, 0, CONTRACT_LIST(kinds, 364, 1), "schema/pg15/deparse.txt:742:31"},
-	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 365, ), CONTRACT_LIST(conditions, 365, ), true, false, 0, CONTRACT_LIST(kinds, 365, ), "schema/pg15/deparse.txt:744:34"},
-	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 366, ), CONTRACT_LIST(conditions, 366, ), false, false, 0, CONTRACT_LIST(kinds, 366, 1), "schema/pg15/deparse.txt:746:34"},
-	{ 173, 0, -1, false, false, CONTRACT_LIST(parents, 367, ), CONTRACT_LIST(conditions, 367, ), true, false, 0, CONTRACT_LIST(kinds, 367, ), "schema/pg15/deparse.txt:748:30"},
-	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 368, ), CONTRACT_LIST(conditions, 368, ), true, false, 0, CONTRACT_LIST(kinds, 368, ), "schema/pg15/deparse.txt:750:30"},
-	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 369, ), CONTRACT_LIST(conditions, 369, ), false, false, 0, CONTRACT_LIST(kinds, 369, 1), "schema/pg15/deparse.txt:752:30"},
-	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 370, ), CONTRACT_LIST(conditions, 370, ), true, false, 0, CONTRACT_LIST(kinds, 370, ), "schema/pg15/deparse.txt:754:33"},
-	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 371, ), CONTRACT_LIST(conditions, 371, ), false, false, 0, CONTRACT_LIST(kinds, 371, 1), "schema/pg15/deparse.txt:756:33"},
-	{ 174, 0, -1, false, false, CONTRACT_LIST(parents, 372, ), CONTRACT_LIST(conditions, 372, ), true, false, 0, CONTRACT_LIST(kinds, 372, ), "schema/pg15/deparse.txt:758:32"},
-	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 373, ), CONTRACT_LIST(conditions, 373, ), true, false, 0, CONTRACT_LIST(kinds, 373, ), "schema/pg15/deparse.txt:760:36"},
-	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 374, ), CONTRACT_LIST(conditions, 374, ), false, false, 0, CONTRACT_LIST(kinds, 374, 1), "schema/pg15/deparse.txt:762:36"},
-	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 375, ), CONTRACT_LIST(conditions, 375, ), true, false, 0, CONTRACT_LIST(kinds, 375, ), "schema/pg15/deparse.txt:764:32"},
-	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 376, ), CONTRACT_LIST(conditions, 376, ), false, false, 0, CONTRACT_LIST(kinds, 376, 1), "schema/pg15/deparse.txt:766:32"},
-	{ 175, 1, -1, false, false, CONTRACT_LIST(parents, 377, ), CONTRACT_LIST(conditions, 377, ), true, false, 0, CONTRACT_LIST(kinds, 377, ), "schema/pg15/deparse.txt:768:31"},
-	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 378, ), CONTRACT_LIST(conditions, 378, ), true, false, 0, CONTRACT_LIST(kinds, 378, ), "schema/pg15/deparse.txt:770:35"},
-	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 379, ), CONTRACT_LIST(conditions, 379, ), false, false, 0, CONTRACT_LIST(kinds, 379, 1), "schema/pg15/deparse.txt:772:35"},
-	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 380, ), CONTRACT_LIST(conditions, 380, ), true, false, 0, CONTRACT_LIST(kinds, 380, ), "schema/pg15/deparse.txt:774:31"},
-	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 381, ), CONTRACT_LIST(conditions, 381, ), false, false, 0, CONTRACT_LIST(kinds, 381, 1), "schema/pg15/deparse.txt:776:31"},
-	{ 176, 0, -1, false, false, CONTRACT_LIST(parents, 382, ), CONTRACT_LIST(conditions, 382, ), true, false, 0, CONTRACT_LIST(kinds, 382, ), "schema/pg15/deparse.txt:778:30"},
-	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 383, ), CONTRACT_LIST(conditions, 383, ), true, false, 0, CONTRACT_LIST(kinds, 383, ), "schema/pg15/deparse.txt:780:26"},
-	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 384, ), CONTRACT_LIST(conditions, 384, ), false, false, 0, CONTRACT_LIST(kinds, 384, 1), "schema/pg15/deparse.txt:782:26"},
-	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 385, ), CONTRACT_LIST(conditions, 385, ), true, false, 0, CONTRACT_LIST(kinds, 385, ), "schema/pg15/deparse.txt:784:28"},
-	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 386, ), CONTRACT_LIST(conditions, 386, ), false, false, 0, CONTRACT_LIST(kinds, 386, 1), "schema/pg15/deparse.txt:786:28"},
-	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 387, ), CONTRACT_LIST(conditions, 387, ), true, false, 0, CONTRACT_LIST(kinds, 387, ), "schema/pg15/deparse.txt:788:23"},
-	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 388, ), CONTRACT_LIST(conditions, 388, ), false, false, 0, CONTRACT_LIST(kinds, 388, 1), "schema/pg15/deparse.txt:790:23"},
-	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 389, ), CONTRACT_LIST(conditions, 389, ), true, false, 0, CONTRACT_LIST(kinds, 389, ), "schema/pg15/deparse.txt:792:27"},
-	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 390, ), CONTRACT_LIST(conditions, 390, ), true, false, 0, CONTRACT_LIST(kinds, 390, ), "schema/pg15/deparse.txt:794:29"},
-	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 391, ), CONTRACT_LIST(conditions, 391, ), false, false, 0, CONTRACT_LIST(kinds, 391, 1), "schema/pg15/deparse.txt:796:29"},
-	{ 179, 0, -1, false, false, CONTRACT_LIST(parents, 392, ), CONTRACT_LIST(conditions, 392, ), true, false, 0, CONTRACT_LIST(kinds, 392, ), "schema/pg15/deparse.txt:798:19"},
-	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 393, ), CONTRACT_LIST(conditions, 393, ), true, false, 0, CONTRACT_LIST(kinds, 393, ), "schema/pg15/deparse.txt:800:25"},
-	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 394, ), CONTRACT_LIST(conditions, 394, ), false, false, 0, CONTRACT_LIST(kinds, 394, 1), "schema/pg15/deparse.txt:802:25"},
-	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 395, ), CONTRACT_LIST(conditions, 395, ), true, false, 0, CONTRACT_LIST(kinds, 395, ), "schema/pg15/deparse.txt:804:13"},
-	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 396, ), CONTRACT_LIST(conditions, 396, ), false, false, 0, CONTRACT_LIST(kinds, 396, 1), "schema/pg15/deparse.txt:806:13"},
-	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 397, ), CONTRACT_LIST(conditions, 397, ), true, false, 0, CONTRACT_LIST(kinds, 397, ), "schema/pg15/deparse.txt:808:18"},
-	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 398, ), CONTRACT_LIST(conditions, 398, ), false, true, 0, CONTRACT_LIST(kinds, 398, ), "schema/pg15/deparse.txt:810:18"},
-	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 399, ), CONTRACT_LIST(conditions, 399, ), true, false, 0, CONTRACT_LIST(kinds, 399, ), "schema/pg15/deparse.txt:812:19"},
-	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 400, ), CONTRACT_LIST(conditions, 400, ), false, false, 0, CONTRACT_LIST(kinds, 400, 1), "schema/pg15/deparse.txt:814:19"},
-	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 401, ), CONTRACT_LIST(conditions, 401, ), true, false, 0, CONTRACT_LIST(kinds, 401, ), "schema/pg15/deparse.txt:816:15"},
-	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 402, ), CONTRACT_LIST(conditions, 402, ), true, false, 0, CONTRACT_LIST(kinds, 402, ), "schema/pg15/deparse.txt:818:20"},
-	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 403, ), CONTRACT_LIST(conditions, 403, ), false, false, 0, CONTRACT_LIST(kinds, 403, 1), "schema/pg15/deparse.txt:820:20"},
-	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 404, ), CONTRACT_LIST(conditions, 404, ), true, false, 0, CONTRACT_LIST(kinds, 404, ), "schema/pg15/deparse.txt:822:19"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 405, ), CONTRACT_LIST(conditions, 405, ), true, false, 0, CONTRACT_LIST(kinds, 405, ), "schema/pg15/deparse.txt:824:27"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 406, ), CONTRACT_LIST(conditions, 406, ), false, true, 0, CONTRACT_LIST(kinds, 406, ), "schema/pg15/deparse.txt:826:27"},
-	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 407, ), CONTRACT_LIST(conditions, 407, ), true, false, 0, CONTRACT_LIST(kinds, 407, ), "schema/pg15/deparse.txt:828:23"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 408, ), CONTRACT_LIST(conditions, 408, ), true, false, 0, CONTRACT_LIST(kinds, 408, ), "schema/pg15/deparse.txt:830:14"},
-	{ 191, 1, -1, false, false, CONTRACT_LIST(parents, 409, ), CONTRACT_LIST(conditions, 409, ), true, false, 0, CONTRACT_LIST(kinds, 409, ), "schema/pg15/deparse.txt:832:20"},
-	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 410, ), CONTRACT_LIST(conditions, 410, ), true, false, 0, CONTRACT_LIST(kinds, 410, ), "schema/pg15/deparse.txt:834:24"},
-	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 411, ), CONTRACT_LIST(conditions, 411, ), false, false, 0, CONTRACT_LIST(kinds, 411, 1), "schema/pg15/deparse.txt:836:24"},
-	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 412, ), CONTRACT_LIST(conditions, 412, ), true, false, 0, CONTRACT_LIST(kinds, 412, ), "schema/pg15/deparse.txt:838:15"},
-	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 413, ), CONTRACT_LIST(conditions, 413, ), false, false, 0, CONTRACT_LIST(kinds, 413, 1), "schema/pg15/deparse.txt:840:15"},
-	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 414, ), CONTRACT_LIST(conditions, 414, ), true, false, 0, CONTRACT_LIST(kinds, 414, ), "schema/pg15/deparse.txt:842:24"},
-	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 415, ), CONTRACT_LIST(conditions, 415, ), false, false, 0, CONTRACT_LIST(kinds, 415, 1), "schema/pg15/deparse.txt:844:24"},
-	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 416, ), CONTRACT_LIST(conditions, 416, ), true, false, 0, CONTRACT_LIST(kinds, 416, ), "schema/pg15/deparse.txt:846:25"},
-	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 417, ), CONTRACT_LIST(conditions, 417, ), false, false, 0, CONTRACT_LIST(kinds, 417, 1), "schema/pg15/deparse.txt:848:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 418, ), CONTRACT_LIST(conditions, 418, ), true, false, 0, CONTRACT_LIST(kinds, 418, ), "schema/pg15/deparse.txt:850:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 419, ), CONTRACT_LIST(conditions, 419, ), false, true, 0, CONTRACT_LIST(kinds, 419, ), "schema/pg15/deparse.txt:852:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 420, ), CONTRACT_LIST(conditions, 420, ), false, false, 0, CONTRACT_LIST(kinds, 420, 1), "schema/pg15/deparse.txt:854:25"},
-	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 421, ), CONTRACT_LIST(conditions, 421, ), true, false, 0, CONTRACT_LIST(kinds, 421, ), "schema/pg15/deparse.txt:856:26"},
-	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 422, ), CONTRACT_LIST(conditions, 422, ), false, false, 0, CONTRACT_LIST(kinds, 422, 1), "schema/pg15/deparse.txt:858:26"},
-	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 423, ), CONTRACT_LIST(conditions, 423, ), true, false, 0, CONTRACT_LIST(kinds, 423, ), "schema/pg15/deparse.txt:860:27"},
-	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 424, ), CONTRACT_LIST(conditions, 424, ), false, false, 0, CONTRACT_LIST(kinds, 424, 1), "schema/pg15/deparse.txt:862:27"},
-	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 425, ), CONTRACT_LIST(conditions, 425, ), true, false, 0, CONTRACT_LIST(kinds, 425, ), "schema/pg15/deparse.txt:864:25"},
-	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 426, ), CONTRACT_LIST(conditions, 426, ), false, false, 0, CONTRACT_LIST(kinds, 426, 1), "schema/pg15/deparse.txt:866:25"},
-	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 427, ), CONTRACT_LIST(conditions, 427, ), true, false, 0, CONTRACT_LIST(kinds, 427, ), "schema/pg15/deparse.txt:868:27"},
-	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 428, ), CONTRACT_LIST(conditions, 428, ), false, false, 0, CONTRACT_LIST(kinds, 428, 1), "schema/pg15/deparse.txt:870:27"},
-	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 429, ), CONTRACT_LIST(conditions, 429, ), true, false, 0, CONTRACT_LIST(kinds, 429, ), "schema/pg15/deparse.txt:872:24"},
-	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 430, ), CONTRACT_LIST(conditions, 430, ), false, false, 0, CONTRACT_LIST(kinds, 430, 1), "schema/pg15/deparse.txt:874:24"},
-	{ 199, 0, -1, false, false, CONTRACT_LIST(parents, 431, ), CONTRACT_LIST(conditions, 431, ), true, false, 0, CONTRACT_LIST(kinds, 431, ), "schema/pg15/deparse.txt:876:27"},
-	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 432, ), CONTRACT_LIST(conditions, 432, ), true, false, 0, CONTRACT_LIST(kinds, 432, ), "schema/pg15/deparse.txt:878:16"},
-	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 433, ), CONTRACT_LIST(conditions, 433, ), false, false, 0, CONTRACT_LIST(kinds, 433, 1), "schema/pg15/deparse.txt:880:16"},
-	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 434, ), CONTRACT_LIST(conditions, 434, ), true, false, 0, CONTRACT_LIST(kinds, 434, ), "schema/pg15/deparse.txt:882:18"},
-	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 435, ), CONTRACT_LIST(conditions, 435, ), true, false, 0, CONTRACT_LIST(kinds, 435, ), "schema/pg15/deparse.txt:884:23"},
-	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 436, ), CONTRACT_LIST(conditions, 436, ), true, false, 0, CONTRACT_LIST(kinds, 436, ), "schema/pg15/deparse.txt:886:23"},
-	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 437, ), CONTRACT_LIST(conditions, 437, ), false, false, 0, CONTRACT_LIST(kinds, 437, 1), "schema/pg15/deparse.txt:888:23"},
-	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 438, ), CONTRACT_LIST(conditions, 438, ), true, false, 0, CONTRACT_LIST(kinds, 438, ), "schema/pg15/deparse.txt:890:22"},
-	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 439, ), CONTRACT_LIST(conditions, 439, ), false, false, 0, CONTRACT_LIST(kinds, 439, 1), "schema/pg15/deparse.txt:892:22"},
-	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 440, ), CONTRACT_LIST(conditions, 440, ), true, false, 0, CONTRACT_LIST(kinds, 440, ), "schema/pg15/deparse.txt:894:21"},
-	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 441, ), CONTRACT_LIST(conditions, 441, ), false, false, 0, CONTRACT_LIST(kinds, 441, 1), "schema/pg15/deparse.txt:896:21"},
-	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 442, ), CONTRACT_LIST(conditions, 442, ), true, false, 0, CONTRACT_LIST(kinds, 442, ), "schema/pg15/deparse.txt:898:19"},
-	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 443, ), CONTRACT_LIST(conditions, 443, ), false, false, 0, CONTRACT_LIST(kinds, 443, 1), "schema/pg15/deparse.txt:900:19"},
-	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 444, ), CONTRACT_LIST(conditions, 444, ), true, false, 0, CONTRACT_LIST(kinds, 444, ), "schema/pg15/deparse.txt:902:23"},
-	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 445, ), CONTRACT_LIST(conditions, 445, ), false, false, 0, CONTRACT_LIST(kinds, 445, 1), "schema/pg15/deparse.txt:904:23"},
-	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 446, ), CONTRACT_LIST(conditions, 446, ), true, false, 0, CONTRACT_LIST(kinds, 446, ), "schema/pg15/deparse.txt:906:17"},
-	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 447, ), CONTRACT_LIST(conditions, 447, ), false, false, 0, CONTRACT_LIST(kinds, 447, 1), "schema/pg15/deparse.txt:908:17"},
-	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 448, ), CONTRACT_LIST(conditions, 448, ), true, false, 0, CONTRACT_LIST(kinds, 448, ), "schema/pg15/deparse.txt:910:23"},
-	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 449, ), CONTRACT_LIST(conditions, 449, ), false, false, 0, CONTRACT_LIST(kinds, 449, 1), "schema/pg15/deparse.txt:912:23"},
-	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 450, ), CONTRACT_LIST(conditions, 450, ), true, false, 0, CONTRACT_LIST(kinds, 450, ), "schema/pg15/deparse.txt:914:20"},
-	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 451, ), CONTRACT_LIST(conditions, 451, ), false, false, 0, CONTRACT_LIST(kinds, 451, 1), "schema/pg15/deparse.txt:916:20"},
-	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 452, ), CONTRACT_LIST(conditions, 452, ), true, false, 0, CONTRACT_LIST(kinds, 452, ), "schema/pg15/deparse.txt:918:21"},
-	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 453, ), CONTRACT_LIST(conditions, 453, ), false, false, 0, CONTRACT_LIST(kinds, 453, 1), "schema/pg15/deparse.txt:920:21"},
-	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 454, ), CONTRACT_LIST(conditions, 454, ), true, false, 0, CONTRACT_LIST(kinds, 454, ), "schema/pg15/deparse.txt:922:21"},
-	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 455, ), CONTRACT_LIST(conditions, 455, ), false, false, 0, CONTRACT_LIST(kinds, 455, 1), "schema/pg15/deparse.txt:924:21"},
-	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 456, ), CONTRACT_LIST(conditions, 456, ), true, false, 0, CONTRACT_LIST(kinds, 456, ), "schema/pg15/deparse.txt:926:17"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 457, ), CONTRACT_LIST(conditions, 457, ), false, false, 0, CONTRACT_LIST(kinds, 457, 1), "schema/pg15/deparse.txt:928:13"},
-	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 458, ), CONTRACT_LIST(conditions, 458, ), true, false, 0, CONTRACT_LIST(kinds, 458, ), "schema/pg15/deparse.txt:930:24"},
-	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 459, ), CONTRACT_LIST(conditions, 459, ), false, false, 0, CONTRACT_LIST(kinds, 459, 1), "schema/pg15/deparse.txt:932:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 460, ), CONTRACT_LIST(conditions, 460, ), false, false, 0, CONTRACT_LIST(kinds, 460, 1), "schema/pg15/deparse.txt:934:24"},
-	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 461, ), CONTRACT_LIST(conditions, 461, ), true, false, 0, CONTRACT_LIST(kinds, 461, ), "schema/pg15/deparse.txt:936:28"},
-	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 462, ), CONTRACT_LIST(conditions, 462, ), false, false, 0, CONTRACT_LIST(kinds, 462, 1), "schema/pg15/deparse.txt:938:28"},
-	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 463, ), CONTRACT_LIST(conditions, 463, ), true, false, 0, CONTRACT_LIST(kinds, 463, ), "schema/pg15/deparse.txt:940:17"},
-	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 464, ), CONTRACT_LIST(conditions, 464, ), false, false, 0, CONTRACT_LIST(kinds, 464, 1), "schema/pg15/deparse.txt:942:17"},
-	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 465, ), CONTRACT_LIST(conditions, 465, ), true, false, 0, CONTRACT_LIST(kinds, 465, ), "schema/pg15/deparse.txt:944:32"},
-	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 466, ), CONTRACT_LIST(conditions, 466, ), false, false, 0, CONTRACT_LIST(kinds, 466, 1), "schema/pg15/deparse.txt:946:32"},
-	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 467, ), CONTRACT_LIST(conditions, 467, ), true, false, 0, CONTRACT_LIST(kinds, 467, ), "schema/pg15/deparse.txt:948:30"},
-	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 468, ), CONTRACT_LIST(conditions, 468, ), false, false, 0, CONTRACT_LIST(kinds, 468, 1), "schema/pg15/deparse.txt:950:30"},
-	{ 216, 0, -1, false, false, CONTRACT_LIST(parents, 469, ), CONTRACT_LIST(conditions, 469, ), true, false, 0, CONTRACT_LIST(kinds, 469, ), "schema/pg15/deparse.txt:952:26"},
-	{ 217, 1, -1, false, false, CONTRACT_LIST(parents, 470, ), CONTRACT_LIST(conditions, 470, ), true, false, 0, CONTRACT_LIST(kinds, 470, ), "schema/pg15/deparse.txt:954:28"},
-	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 471, ), CONTRACT_LIST(conditions, 471, ), true, false, 0, CONTRACT_LIST(kinds, 471, ), "schema/pg15/deparse.txt:956:27"},
-	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 472, ), CONTRACT_LIST(conditions, 472, ), false, false, 0, CONTRACT_LIST(kinds, 472, 1), "schema/pg15/deparse.txt:958:27"},
-	{ 220, 2, -1, false, false, CONTRACT_LIST(parents, 473, ), CONTRACT_LIST(conditions, 473, ), true, false, 0, CONTRACT_LIST(kinds, 473, ), "schema/pg15/deparse.txt:960:24"},
-	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 474, ), CONTRACT_LIST(conditions, 474, ), true, false, 0, CONTRACT_LIST(kinds, 474, ), "schema/pg15/deparse.txt:962:17"},
-	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 475, ), CONTRACT_LIST(conditions, 475, ), false, false, 0, CONTRACT_LIST(kinds, 475, 1), "schema/pg15/deparse.txt:964:17"},
-	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 476, ), CONTRACT_LIST(conditions, 476, ), true, false, 0, CONTRACT_LIST(kinds, 476, ), "schema/pg15/deparse.txt:966:25"},
-	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 477, ), CONTRACT_LIST(conditions, 477, ), false, false, 0, CONTRACT_LIST(kinds, 477, 1), "schema/pg15/deparse.txt:968:25"},
-	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 478, ), CONTRACT_LIST(conditions, 478, ), true, false, 0, CONTRACT_LIST(kinds, 478, ), "schema/pg15/deparse.txt:970:30"},
-	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 479, ), CONTRACT_LIST(conditions, 479, ), false, false, 0, CONTRACT_LIST(kinds, 479, 1), "schema/pg15/deparse.txt:972:30"},
-	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 480, ), CONTRACT_LIST(conditions, 480, ), true, false, 0, CONTRACT_LIST(kinds, 480, ), "schema/pg15/deparse.txt:974:33"},
-	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 481, ), CONTRACT_LIST(conditions, 481, ), false, false, 0, CONTRACT_LIST(kinds, 481, 1), "schema/pg15/deparse.txt:976:33"},
-	{ 224, 2, -1, false, false, CONTRACT_LIST(parents, 482, ), CONTRACT_LIST(conditions, 482, ), true, false, 0, CONTRACT_LIST(kinds, 482, ), "schema/pg15/deparse.txt:978:35"},
-	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 483, ), CONTRACT_LIST(conditions, 483, ), true, false, 0, CONTRACT_LIST(kinds, 483, ), "schema/pg15/deparse.txt:980:31"},
-	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 484, ), CONTRACT_LIST(conditions, 484, ), false, false, 0, CONTRACT_LIST(kinds, 484, 1), "schema/pg15/deparse.txt:982:31"},
-	{ 225, 1, -1, false, false, CONTRACT_LIST(parents, 485, ), CONTRACT_LIST(conditions, 485, ), true, false, 0, CONTRACT_LIST(kinds, 485, ), "schema/pg15/deparse.txt:984:34"},
-	{ 225, 4, -1, false, false, CONTRACT_LIST(parents, 486, ), CONTRACT_LIST(conditions, 486, ), true, false, 0, CONTRACT_LIST(kinds, 486, ), "schema/pg15/deparse.txt:986:34"},
-	{ 226, 0, -1, false, false, CONTRACT_LIST(parents, 487, ), CONTRACT_LIST(conditions, 487, ), true, false, 0, CONTRACT_LIST(kinds, 487, ), "schema/pg15/deparse.txt:988:25"},
-	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 488, ), CONTRACT_LIST(conditions, 488, ), true, false, 0, CONTRACT_LIST(kinds, 488, ), "schema/pg15/deparse.txt:990:31"},
-	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 489, ), CONTRACT_LIST(conditions, 489, ), false, false, 0, CONTRACT_LIST(kinds, 489, 1), "schema/pg15/deparse.txt:992:31"},
-	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 490, ), CONTRACT_LIST(conditions, 490, ), true, false, 0, CONTRACT_LIST(kinds, 490, ), "schema/pg15/deparse.txt:994:26"},
-	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 491, ), CONTRACT_LIST(conditions, 491, ), true, false, 0, CONTRACT_LIST(kinds, 491, ), "schema/pg15/deparse.txt:996:29"},
-	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 492, ), CONTRACT_LIST(conditions, 492, ), false, false, 0, CONTRACT_LIST(kinds, 492, 1), "schema/pg15/deparse.txt:998:29"},
-	{ 229, 0, -1, false, false, CONTRACT_LIST(parents, 493, ), CONTRACT_LIST(conditions, 493, ), true, false, 0, CONTRACT_LIST(kinds, 493, ), "schema/pg15/deparse.txt:1000:24"},
-	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 494, ), CONTRACT_LIST(conditions, 494, ), true, false, 0, CONTRACT_LIST(kinds, 494, ), "schema/pg15/deparse.txt:1002:25"},
-	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 495, ), CONTRACT_LIST(conditions, 495, ), false, false, 0, CONTRACT_LIST(kinds, 495, 1), "schema/pg15/deparse.txt:1004:25"},
-	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 496, ), CONTRACT_LIST(conditions, 496, ), true, false, 0, CONTRACT_LIST(kinds, 496, ), "schema/pg15/deparse.txt:1006:23"},
-	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 497, ), CONTRACT_LIST(conditions, 497, ), false, false, 0, CONTRACT_LIST(kinds, 497, 1), "schema/pg15/deparse.txt:1008:23"},
-	{ 231, 0, -1, false, false, CONTRACT_LIST(parents, 498, ), CONTRACT_LIST(conditions, 498, ), true, false, 0, CONTRACT_LIST(kinds, 498, ), "schema/pg15/deparse.txt:1010:24"},
-	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 499, ), CONTRACT_LIST(conditions, 499, ), true, false, 0, CONTRACT_LIST(kinds, 499, ), "schema/pg15/deparse.txt:1012:27"},
-	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 500, ), CONTRACT_LIST(conditions, 500, ), false, false, 0, CONTRACT_LIST(kinds, 500, 1), "schema/pg15/deparse.txt:1014:27"},
-	{ 234, 0, -1, false, false, CONTRACT_LIST(parents, 501, ), CONTRACT_LIST(conditions, 501, ), true, false, 0, CONTRACT_LIST(kinds, 501, ), "schema/pg15/deparse.txt:1016:19"},
-	{ 235, 0, -1, false, false, CONTRACT_LIST(parents, 502, ), CONTRACT_LIST(conditions, 502, ), true, false, 0, CONTRACT_LIST(kinds, 502, ), "schema/pg15/deparse.txt:1018:25"},
-	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 503, ), CONTRACT_LIST(conditions, 503, ), true, false, 0, CONTRACT_LIST(kinds, 503, ), "schema/pg15/deparse.txt:1020:24"},
-	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 504, ), CONTRACT_LIST(conditions, 504, ), false, false, 0, CONTRACT_LIST(kinds, 504, 1), "schema/pg15/deparse.txt:1022:24"},
-	{ 237, 0, -1, false, false, CONTRACT_LIST(parents, 505, ), CONTRACT_LIST(conditions, 505, ), true, false, 0, CONTRACT_LIST(kinds, 505, ), "schema/pg15/deparse.txt:1024:27"},
-	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 506, ), CONTRACT_LIST(conditions, 506, ), true, false, 0, CONTRACT_LIST(kinds, 506, ), "schema/pg15/deparse.txt:1026:26"},
-	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 507, ), CONTRACT_LIST(conditions, 507, ), false, false, 0, CONTRACT_LIST(kinds, 507, 1), "schema/pg15/deparse.txt:1028:26"},
+	{ 80, 1, -1, false, false, CONTRACT_LIST(parents, 80, ), CONTRACT_LIST(conditions, 80, ), true, false, 0, CONTRACT_LIST(kinds, 80, ), "schema/pg15/deparse.txt:174:16"},
+	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 81, ), CONTRACT_LIST(conditions, 81, ), true, false, 0, CONTRACT_LIST(kinds, 81, ), "schema/pg15/deparse.txt:176:18"},
+	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 82, ), CONTRACT_LIST(conditions, 82, ), false, false, 0, CONTRACT_LIST(kinds, 82, 1), "schema/pg15/deparse.txt:178:18"},
+	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 83, ), CONTRACT_LIST(conditions, 83, ), true, false, 0, CONTRACT_LIST(kinds, 83, ), "schema/pg15/deparse.txt:180:18"},
+	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 84, ), CONTRACT_LIST(conditions, 84, ), false, false, 0, CONTRACT_LIST(kinds, 84, 1), "schema/pg15/deparse.txt:182:18"},
+	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 85, ), CONTRACT_LIST(conditions, 85, ), false, false, 0, CONTRACT_LIST(kinds, 85, 1), "schema/pg15/deparse.txt:184:18"},
+	{ 81, 0, -1, false, false, CONTRACT_LIST(parents, 86, ), CONTRACT_LIST(conditions, 86, ), true, false, 0, CONTRACT_LIST(kinds, 86, ), "schema/pg15/deparse.txt:186:21"},
+	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 87, ), CONTRACT_LIST(conditions, 87, ), true, false, 0, CONTRACT_LIST(kinds, 87, ), "schema/pg15/deparse.txt:188:23"},
+	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 88, ), CONTRACT_LIST(conditions, 88, ), true, false, 0, CONTRACT_LIST(kinds, 88, ), "schema/pg15/deparse.txt:190:26"},
+	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 89, ), CONTRACT_LIST(conditions, 89, ), false, false, 0, CONTRACT_LIST(kinds, 89, 1), "schema/pg15/deparse.txt:192:26"},
+	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 90, ), CONTRACT_LIST(conditions, 90, ), true, false, 0, CONTRACT_LIST(kinds, 90, ), "schema/pg15/deparse.txt:194:20"},
+	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 91, ), CONTRACT_LIST(conditions, 91, ), false, false, 0, CONTRACT_LIST(kinds, 91, 1), "schema/pg15/deparse.txt:196:20"},
+	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 92, ), CONTRACT_LIST(conditions, 92, ), true, false, 0, CONTRACT_LIST(kinds, 92, ), "schema/pg15/deparse.txt:198:21"},
+	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 93, ), CONTRACT_LIST(conditions, 93, ), false, false, 0, CONTRACT_LIST(kinds, 93, 1), "schema/pg15/deparse.txt:200:21"},
+	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 94, ), CONTRACT_LIST(conditions, 94, ), false, false, 2, CONTRACT_LIST(kinds, 94, ), "schema/pg15/deparse.txt:202:17"},
+	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 95, ), CONTRACT_LIST(conditions, 95, ), false, false, 0, CONTRACT_LIST(kinds, 95, 1), "schema/pg15/deparse.txt:204:17"},
+	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 96, ), CONTRACT_LIST(conditions, 96, ), true, false, 0, CONTRACT_LIST(kinds, 96, ), "schema/pg15/deparse.txt:206:23"},
+	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 97, ), CONTRACT_LIST(conditions, 97, ), false, false, 0, CONTRACT_LIST(kinds, 97, 1), "schema/pg15/deparse.txt:208:23"},
+	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 98, ), CONTRACT_LIST(conditions, 98, ), true, false, 0, CONTRACT_LIST(kinds, 98, ), "schema/pg15/deparse.txt:210:18"},
+	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 99, ), CONTRACT_LIST(conditions, 99, ), false, false, 0, CONTRACT_LIST(kinds, 99, 1), "schema/pg15/deparse.txt:212:18"},
+	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 100, ), CONTRACT_LIST(conditions, 100, ), true, false, 0, CONTRACT_LIST(kinds, 100, ), "schema/pg15/deparse.txt:214:24"},
+	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 101, ), CONTRACT_LIST(conditions, 101, ), false, false, 0, CONTRACT_LIST(kinds, 101, 1), "schema/pg15/deparse.txt:216:24"},
+	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 102, ), CONTRACT_LIST(conditions, 102, ), false, false, 0, CONTRACT_LIST(kinds, 102, 1), "schema/pg15/deparse.txt:218:20"},
+	{ 86, 2, -1, false, false, CONTRACT_LIST(parents, 103, ), CONTRACT_LIST(conditions, 103, ), true, false, 0, CONTRACT_LIST(kinds, 103, ), "schema/pg15/deparse.txt:220:22"},
+	{ 87, 1, -1, false, false, CONTRACT_LIST(parents, 104, ), CONTRACT_LIST(conditions, 104, ), true, false, 0, CONTRACT_LIST(kinds, 104, ), "schema/pg15/deparse.txt:222:20"},
+	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 105, ), CONTRACT_LIST(conditions, 105, ), true, false, 0, CONTRACT_LIST(kinds, 105, ), "schema/pg15/deparse.txt:224:24"},
+	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 106, ), CONTRACT_LIST(conditions, 106, ), false, false, 0, CONTRACT_LIST(kinds, 106, 1), "schema/pg15/deparse.txt:226:24"},
+	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 107, ), CONTRACT_LIST(conditions, 107, ), true, false, 0, CONTRACT_LIST(kinds, 107, ), "schema/pg15/deparse.txt:228:34"},
+	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 108, ), CONTRACT_LIST(conditions, 108, ), false, false, 0, CONTRACT_LIST(kinds, 108, 1), "schema/pg15/deparse.txt:230:34"},
+	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 109, ), CONTRACT_LIST(conditions, 109, ), true, false, 0, CONTRACT_LIST(kinds, 109, ), "schema/pg15/deparse.txt:232:19"},
+	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 110, ), CONTRACT_LIST(conditions, 110, ), false, false, 0, CONTRACT_LIST(kinds, 110, 1), "schema/pg15/deparse.txt:234:19"},
+	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 111, ), CONTRACT_LIST(conditions, 111, ), true, false, 0, CONTRACT_LIST(kinds, 111, ), "schema/pg15/deparse.txt:236:29"},
+	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 112, ), CONTRACT_LIST(conditions, 112, ), false, false, 0, CONTRACT_LIST(kinds, 112, 1), "schema/pg15/deparse.txt:238:29"},
+	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 113, ), CONTRACT_LIST(conditions, 113, ), true, false, 0, CONTRACT_LIST(kinds, 113, ), "schema/pg15/deparse.txt:240:31"},
+	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 114, ), CONTRACT_LIST(conditions, 114, ), false, false, 0, CONTRACT_LIST(kinds, 114, 1), "schema/pg15/deparse.txt:242:31"},
+	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 115, ), CONTRACT_LIST(conditions, 115, ), true, false, 0, CONTRACT_LIST(kinds, 115, ), "schema/pg15/deparse.txt:244:28"},
+	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 116, ), CONTRACT_LIST(conditions, 116, ), false, false, 0, CONTRACT_LIST(kinds, 116, 1), "schema/pg15/deparse.txt:246:28"},
+	{ 88, 6, -1, false, false, CONTRACT_LIST(parents, 117, ), CONTRACT_LIST(conditions, 117, ), false, false, 0, CONTRACT_LIST(kinds, 117, 1), "schema/pg15/deparse.txt:248:29"},
+	{ 89, 1, -1, false, false, CONTRACT_LIST(parents, 118, ), CONTRACT_LIST(conditions, 118, ), true, false, 0, CONTRACT_LIST(kinds, 118, ), "schema/pg15/deparse.txt:250:24"},
+	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 119, ), CONTRACT_LIST(conditions, 119, ), true, false, 0, CONTRACT_LIST(kinds, 119, ), "schema/pg15/deparse.txt:252:27"},
+	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 120, ), CONTRACT_LIST(conditions, 120, ), false, false, 0, CONTRACT_LIST(kinds, 120, 1), "schema/pg15/deparse.txt:254:27"},
+	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 121, ), CONTRACT_LIST(conditions, 121, ), true, false, 0, CONTRACT_LIST(kinds, 121, ), "schema/pg15/deparse.txt:256:13"},
+	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 122, ), CONTRACT_LIST(conditions, 122, ), false, false, 0, CONTRACT_LIST(kinds, 122, 1), "schema/pg15/deparse.txt:258:13"},
+	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 123, ), CONTRACT_LIST(conditions, 123, ), false, false, 0, CONTRACT_LIST(kinds, 123, 1), "schema/pg15/deparse.txt:260:19"},
+	{ 91, 5, -1, false, false, CONTRACT_LIST(parents, 124, ), CONTRACT_LIST(conditions, 124, ), true, false, 0, CONTRACT_LIST(kinds, 124, ), "schema/pg15/deparse.txt:262:20"},
+	{ 92, 0, -1, false, false, CONTRACT_LIST(parents, 125, ), CONTRACT_LIST(conditions, 125, ), true, false, 0, CONTRACT_LIST(kinds, 125, ), "schema/pg15/deparse.txt:264:19"},
+	{ 92, 1, -1, false, false, CONTRACT_LIST(parents, 126, ), CONTRACT_LIST(conditions, 126, ), true, false, 0, CONTRACT_LIST(kinds, 126, ), "schema/pg15/deparse.txt:266:19"},
+	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 127, ), CONTRACT_LIST(conditions, 127, ), true, false, 0, CONTRACT_LIST(kinds, 127, ), "schema/pg15/deparse.txt:268:18"},
+	{ 93, 0, -1, false, false, CONTRACT_LIST(parents, 128, ), CONTRACT_LIST(conditions, 128, ), true, false, 0, CONTRACT_LIST(kinds, 128, ), "schema/pg15/deparse.txt:270:26"},
+	{ 94, 0, -1, false, false, CONTRACT_LIST(parents, 129, ), CONTRACT_LIST(conditions, 129, ), true, false, 0, CONTRACT_LIST(kinds, 129, ), "schema/pg15/deparse.txt:272:26"},
+	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 130, ), CONTRACT_LIST(conditions, 130, ), true, false, 0, CONTRACT_LIST(kinds, 130, ), "schema/pg15/deparse.txt:274:25"},
+	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 131, ), CONTRACT_LIST(conditions, 131, ), false, false, 0, CONTRACT_LIST(kinds, 131, 1), "schema/pg15/deparse.txt:276:25"},
+	{ 97, 0, -1, false, false, CONTRACT_LIST(parents, 132, ), CONTRACT_LIST(conditions, 132, ), true, false, 0, CONTRACT_LIST(kinds, 132, ), "schema/pg15/deparse.txt:278:15"},
+	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 133, ), CONTRACT_LIST(conditions, 133, ), true, false, 0, CONTRACT_LIST(kinds, 133, ), "schema/pg15/deparse.txt:280:18"},
+	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 134, ), CONTRACT_LIST(conditions, 134, ), false, false, 0, CONTRACT_LIST(kinds, 134, 1), "schema/pg15/deparse.txt:282:18"},
+	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 135, ), CONTRACT_LIST(conditions, 135, ), true, false, 0, CONTRACT_LIST(kinds, 135, ), "schema/pg15/deparse.txt:284:16"},
+	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 136, ), CONTRACT_LIST(conditions, 136, ), false, false, 0, CONTRACT_LIST(kinds, 136, 1), "schema/pg15/deparse.txt:286:16"},
+	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 137, ), CONTRACT_LIST(conditions, 137, ), true, false, 0, CONTRACT_LIST(kinds, 137, ), "schema/pg15/deparse.txt:288:18"},
+	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 138, ), CONTRACT_LIST(conditions, 138, ), false, false, 0, CONTRACT_LIST(kinds, 138, 1), "schema/pg15/deparse.txt:290:18"},
+	{ 98, 0, -1, false, false, CONTRACT_LIST(parents, 139, ), CONTRACT_LIST(conditions, 139, ), true, false, 0, CONTRACT_LIST(kinds, 139, ), "schema/pg15/deparse.txt:292:19"},
+	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 140, ), CONTRACT_LIST(conditions, 140, ), true, false, 0, CONTRACT_LIST(kinds, 140, ), "schema/pg15/deparse.txt:294:29"},
+	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 141, ), CONTRACT_LIST(conditions, 141, ), false, false, 0, CONTRACT_LIST(kinds, 141, 1), "schema/pg15/deparse.txt:296:29"},
+	{ 99, 1, -1, false, false, CONTRACT_LIST(parents, 142, ), CONTRACT_LIST(conditions, 142, ), true, false, 0, CONTRACT_LIST(kinds, 142, ), "schema/pg15/deparse.txt:298:28"},
+	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 143, ), CONTRACT_LIST(conditions, 143, ), true, false, 0, CONTRACT_LIST(kinds, 143, ), "schema/pg15/deparse.txt:300:30"},
+	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 144, ), CONTRACT_LIST(conditions, 144, ), false, false, 0, CONTRACT_LIST(kinds, 144, 1), "schema/pg15/deparse.txt:302:30"},
+	{ 100, 0, -1, false, false, CONTRACT_LIST(parents, 145, ), CONTRACT_LIST(conditions, 145, ), true, false, 0, CONTRACT_LIST(kinds, 145, ), "schema/pg15/deparse.txt:304:21"},
+	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 146, ), CONTRACT_LIST(conditions, 146, ), true, false, 0, CONTRACT_LIST(kinds, 146, ), "schema/pg15/deparse.txt:306:22"},
+	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 147, ), CONTRACT_LIST(conditions, 147, ), false, false, 0, CONTRACT_LIST(kinds, 147, 1), "schema/pg15/deparse.txt:308:22"},
+	{ 101, 0, -1, false, false, CONTRACT_LIST(parents, 148, ), CONTRACT_LIST(conditions, 148, ), true, false, 0, CONTRACT_LIST(kinds, 148, ), "schema/pg15/deparse.txt:310:19"},
+	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 149, ), CONTRACT_LIST(conditions, 149, ), true, false, 0, CONTRACT_LIST(kinds, 149, ), "schema/pg15/deparse.txt:312:20"},
+	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 150, ), CONTRACT_LIST(conditions, 150, ), false, false, 0, CONTRACT_LIST(kinds, 150, 1), "schema/pg15/deparse.txt:314:20"},
+	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 151, ), CONTRACT_LIST(conditions, 151, ), true, false, 0, CONTRACT_LIST(kinds, 151, ), "schema/pg15/deparse.txt:316:20"},
+	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 152, ), CONTRACT_LIST(conditions, 152, ), false, false, 0, CONTRACT_LIST(kinds, 152, 1), "schema/pg15/deparse.txt:318:20"},
+	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 153, ), CONTRACT_LIST(conditions, 153, ), true, false, 0, CONTRACT_LIST(kinds, 153, ), "schema/pg15/deparse.txt:320:17"},
+	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 154, ), CONTRACT_LIST(conditions, 154, ), false, false, 0, CONTRACT_LIST(kinds, 154, 1), "schema/pg15/deparse.txt:322:17"},
+	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 155, ), CONTRACT_LIST(conditions, 155, ), true, false, 0, CONTRACT_LIST(kinds, 155, ), "schema/pg15/deparse.txt:324:19"},
+	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 156, ), CONTRACT_LIST(conditions, 156, ), true, false, 0, CONTRACT_LIST(kinds, 156, ), "schema/pg15/deparse.txt:326:21"},
+	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 157, ), CONTRACT_LIST(conditions, 157, ), false, false, 0, CONTRACT_LIST(kinds, 157, 1), "schema/pg15/deparse.txt:328:21"},
+	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 158, ), CONTRACT_LIST(conditions, 158, ), true, false, 0, CONTRACT_LIST(kinds, 158, ), "schema/pg15/deparse.txt:330:25"},
+	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 159, ), CONTRACT_LIST(conditions, 159, ), false, false, 0, CONTRACT_LIST(kinds, 159, 1), "schema/pg15/deparse.txt:332:25"},
+	{ 104, 1, -1, false, false, CONTRACT_LIST(parents, 160, ), CONTRACT_LIST(conditions, 160, ), true, false, 0, CONTRACT_LIST(kinds, 160, ), "schema/pg15/deparse.txt:334:24"},
+	{ 105, 0, -1, false, false, CONTRACT_LIST(parents, 161, ), CONTRACT_LIST(conditions, 161, ), true, false, 0, CONTRACT_LIST(kinds, 161, ), "schema/pg15/deparse.txt:336:24"},
+	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 162, ), CONTRACT_LIST(conditions, 162, ), true, false, 0, CONTRACT_LIST(kinds, 162, ), "schema/pg15/deparse.txt:338:23"},
+	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 163, ), CONTRACT_LIST(conditions, 163, ), false, false, 0, CONTRACT_LIST(kinds, 163, 1), "schema/pg15/deparse.txt:340:23"},
+	{ 106, 0, -1, false, false, CONTRACT_LIST(parents, 164, ), CONTRACT_LIST(conditions, 164, ), true, false, 0, CONTRACT_LIST(kinds, 164, ), "schema/pg15/deparse.txt:342:23"},
+	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 165, ), CONTRACT_LIST(conditions, 165, ), true, false, 0, CONTRACT_LIST(kinds, 165, ), "schema/pg15/deparse.txt:344:22"},
+	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 166, ), CONTRACT_LIST(conditions, 166, ), false, false, 0, CONTRACT_LIST(kinds, 166, 1), "schema/pg15/deparse.txt:346:22"},
+	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 167, ), CONTRACT_LIST(conditions, 167, ), true, false, 0, CONTRACT_LIST(kinds, 167, ), "schema/pg15/deparse.txt:348:22"},
+	{ 108, 0, -1, false, false, CONTRACT_LIST(parents, 168, ), CONTRACT_LIST(conditions, 168, ), true, false, 0, CONTRACT_LIST(kinds, 168, ), "schema/pg15/deparse.txt:350:23"},
+	{ 110, 2, -1, false, false, CONTRACT_LIST(parents, 169, ), CONTRACT_LIST(conditions, 169, ), true, false, 0, CONTRACT_LIST(kinds, 169, ), "schema/pg15/deparse.txt:352:25"},
+	{ 110, 3, -1, false, false, CONTRACT_LIST(parents, 170, ), CONTRACT_LIST(conditions, 170, ), true, false, 0, CONTRACT_LIST(kinds, 170, ), "schema/pg15/deparse.txt:354:25"},
+	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 171, ), CONTRACT_LIST(conditions, 171, ), true, false, 0, CONTRACT_LIST(kinds, 171, ), "schema/pg15/deparse.txt:356:25"},
+	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 172, ), CONTRACT_LIST(conditions, 172, ), false, false, 0, CONTRACT_LIST(kinds, 172, 1), "schema/pg15/deparse.txt:358:25"},
+	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 173, ), CONTRACT_LIST(conditions, 173, ), true, false, 0, CONTRACT_LIST(kinds, 173, ), "schema/pg15/deparse.txt:360:21"},
+	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 174, ), CONTRACT_LIST(conditions, 174, ), false, false, 0, CONTRACT_LIST(kinds, 174, 1), "schema/pg15/deparse.txt:362:21"},
+	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 175, ), CONTRACT_LIST(conditions, 175, ), true, false, 0, CONTRACT_LIST(kinds, 175, ), "schema/pg15/deparse.txt:364:24"},
+	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 176, ), CONTRACT_LIST(conditions, 176, ), false, false, 0, CONTRACT_LIST(kinds, 176, 1), "schema/pg15/deparse.txt:366:24"},
+	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 177, ), CONTRACT_LIST(conditions, 177, ), true, false, 0, CONTRACT_LIST(kinds, 177, ), "schema/pg15/deparse.txt:368:32"},
+	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 178, ), CONTRACT_LIST(conditions, 178, ), false, false, 0, CONTRACT_LIST(kinds, 178, 1), "schema/pg15/deparse.txt:370:32"},
+	{ 111, 1, -1, false, false, CONTRACT_LIST(parents, 179, ), CONTRACT_LIST(conditions, 179, ), true, false, 0, CONTRACT_LIST(kinds, 179, ), "schema/pg15/deparse.txt:372:24"},
+	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 180, ), CONTRACT_LIST(conditions, 180, ), true, false, 0, CONTRACT_LIST(kinds, 180, ), "schema/pg15/deparse.txt:374:27"},
+	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 181, ), CONTRACT_LIST(conditions, 181, ), false, false, 0, CONTRACT_LIST(kinds, 181, 1), "schema/pg15/deparse.txt:376:27"},
+	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 182, ), CONTRACT_LIST(conditions, 182, ), true, false, 0, CONTRACT_LIST(kinds, 182, ), "schema/pg15/deparse.txt:378:26"},
+	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 183, ), CONTRACT_LIST(conditions, 183, ), false, false, 0, CONTRACT_LIST(kinds, 183, 1), "schema/pg15/deparse.txt:380:26"},
+	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 184, ), CONTRACT_LIST(conditions, 184, ), true, false, 0, CONTRACT_LIST(kinds, 184, ), "schema/pg15/deparse.txt:382:29"},
+	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 185, ), CONTRACT_LIST(conditions, 185, ), false, false, 0, CONTRACT_LIST(kinds, 185, 1), "schema/pg15/deparse.txt:384:29"},
+	{ 112, 1, -1, false, false, CONTRACT_LIST(parents, 186, ), CONTRACT_LIST(conditions, 186, ), true, false, 0, CONTRACT_LIST(kinds, 186, ), "schema/pg15/deparse.txt:386:21"},
+	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 187, ), CONTRACT_LIST(conditions, 187, ), true, false, 0, CONTRACT_LIST(kinds, 187, ), "schema/pg15/deparse.txt:388:24"},
+	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 188, ), CONTRACT_LIST(conditions, 188, ), false, false, 0, CONTRACT_LIST(kinds, 188, 1), "schema/pg15/deparse.txt:390:24"},
+	{ 113, 0, -1, false, false, CONTRACT_LIST(parents, 189, ), CONTRACT_LIST(conditions, 189, ), true, false, 0, CONTRACT_LIST(kinds, 189, ), "schema/pg15/deparse.txt:392:20"},
+	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 190, ), CONTRACT_LIST(conditions, 190, ), true, false, 0, CONTRACT_LIST(kinds, 190, ), "schema/pg15/deparse.txt:394:23"},
+	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 191, ), CONTRACT_LIST(conditions, 191, ), false, false, 0, CONTRACT_LIST(kinds, 191, 1), "schema/pg15/deparse.txt:396:23"},
+	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 192, ), CONTRACT_LIST(conditions, 192, ), true, false, 0, CONTRACT_LIST(kinds, 192, ), "schema/pg15/deparse.txt:398:20"},
+	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 193, ), CONTRACT_LIST(conditions, 193, ), false, false, 0, CONTRACT_LIST(kinds, 193, 1), "schema/pg15/deparse.txt:400:20"},
+	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 194, ), CONTRACT_LIST(conditions, 194, ), true, false, 0, CONTRACT_LIST(kinds, 194, ), "schema/pg15/deparse.txt:402:20"},
+	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 195, ), CONTRACT_LIST(conditions, 195, ), false, false, 0, CONTRACT_LIST(kinds, 195, 1), "schema/pg15/deparse.txt:404:20"},
+	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 196, ), CONTRACT_LIST(conditions, 196, ), true, false, 0, CONTRACT_LIST(kinds, 196, ), "schema/pg15/deparse.txt:406:32"},
+	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 197, ), CONTRACT_LIST(conditions, 197, ), false, false, 0, CONTRACT_LIST(kinds, 197, 1), "schema/pg15/deparse.txt:408:32"},
+	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 198, ), CONTRACT_LIST(conditions, 198, ), true, false, 0, CONTRACT_LIST(kinds, 198, ), "schema/pg15/deparse.txt:410:20"},
+	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 199, ), CONTRACT_LIST(conditions, 199, ), false, false, 0, CONTRACT_LIST(kinds, 199, 1), "schema/pg15/deparse.txt:412:20"},
+	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 200, ), CONTRACT_LIST(conditions, 200, ), true, false, 0, CONTRACT_LIST(kinds, 200, ), "schema/pg15/deparse.txt:414:30"},
+	{ 120, 0, -1, false, false, CONTRACT_LIST(parents, 201, ), CONTRACT_LIST(conditions, 201, ), true, false, 0, CONTRACT_LIST(kinds, 201, ), "schema/pg15/deparse.txt:416:26"},
+	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 202, ), CONTRACT_LIST(conditions, 202, ), true, false, 0, CONTRACT_LIST(kinds, 202, ), "schema/pg15/deparse.txt:418:27"},
+	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 203, ), CONTRACT_LIST(conditions, 203, ), false, false, 0, CONTRACT_LIST(kinds, 203, 1), "schema/pg15/deparse.txt:420:27"},
+	{ 122, 0, -1, false, false, CONTRACT_LIST(parents, 204, ), CONTRACT_LIST(conditions, 204, ), true, false, 0, CONTRACT_LIST(kinds, 204, ), "schema/pg15/deparse.txt:422:29"},
+	{ 122, 1, -1, false, false, CONTRACT_LIST(parents, 205, ), CONTRACT_LIST(conditions, 205, ), true, false, 0, CONTRACT_LIST(kinds, 205, ), "schema/pg15/deparse.txt:424:30"},
+	{ 123, 2, -1, false, false, CONTRACT_LIST(parents, 206, ), CONTRACT_LIST(conditions, 206, ), true, false, 0, CONTRACT_LIST(kinds, 206, ), "schema/pg15/deparse.txt:426:26"},
+	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 207, ), CONTRACT_LIST(conditions, 207, ), true, false, 0, CONTRACT_LIST(kinds, 207, ), "schema/pg15/deparse.txt:428:38"},
+	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 208, ), CONTRACT_LIST(conditions, 208, ), false, false, 0, CONTRACT_LIST(kinds, 208, 1), "schema/pg15/deparse.txt:430:38"},
+	{ 124, 1, -1, false, false, CONTRACT_LIST(parents, 209, ), CONTRACT_LIST(conditions, 209, ), true, false, 0, CONTRACT_LIST(kinds, 209, ), "schema/pg15/deparse.txt:432:40"},
+	{ 124, 2, -1, false, false, CONTRACT_LIST(parents, 210, ), CONTRACT_LIST(conditions, 210, ), true, false, 0, CONTRACT_LIST(kinds, 210, ), "schema/pg15/deparse.txt:434:39"},
+	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 211, ), CONTRACT_LIST(conditions, 211, ), true, false, 0, CONTRACT_LIST(kinds, 211, ), "schema/pg15/deparse.txt:436:32"},
+	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 212, ), CONTRACT_LIST(conditions, 212, ), false, false, 0, CONTRACT_LIST(kinds, 212, 1), "schema/pg15/deparse.txt:438:32"},
+	{ 125, 0, -1, false, false, CONTRACT_LIST(parents, 213, ), CONTRACT_LIST(conditions, 213, ), true, false, 0, CONTRACT_LIST(kinds, 213, ), "schema/pg15/deparse.txt:440:27"},
+	{ 125, 1, -1, false, false, CONTRACT_LIST(parents, 214, ), CONTRACT_LIST(conditions, 214, ), true, false, 0, CONTRACT_LIST(kinds, 214, ), "schema/pg15/deparse.txt:442:27"},
+	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 215, ), CONTRACT_LIST(conditions, 215, ), true, false, 0, CONTRACT_LIST(kinds, 215, ), "schema/pg15/deparse.txt:444:31"},
+	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 216, ), CONTRACT_LIST(conditions, 216, ), false, false, 0, CONTRACT_LIST(kinds, 216, 1), "schema/pg15/deparse.txt:446:31"},
+	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 217, ), CONTRACT_LIST(conditions, 217, ), true, false, 0, CONTRACT_LIST(kinds, 217, ), "schema/pg15/deparse.txt:448:32"},
+	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 218, ), CONTRACT_LIST(conditions, 218, ), false, false, 0, CONTRACT_LIST(kinds, 218, 1), "schema/pg15/deparse.txt:450:32"},
+	{ 126, 2, -1, false, false, CONTRACT_LIST(parents, 219, ), CONTRACT_LIST(conditions, 219, ), true, false, 0, CONTRACT_LIST(kinds, 219, ), "schema/pg15/deparse.txt:452:26"},
+	{ 126, 3, -1, false, false, CONTRACT_LIST(parents, 220, ), CONTRACT_LIST(conditions, 220, ), true, false, 0, CONTRACT_LIST(kinds, 220, ), "schema/pg15/deparse.txt:454:28"},
+	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 221, ), CONTRACT_LIST(conditions, 221, ), true, false, 0, CONTRACT_LIST(kinds, 221, ), "schema/pg15/deparse.txt:456:25"},
+	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 222, ), CONTRACT_LIST(conditions, 222, ), false, false, 0, CONTRACT_LIST(kinds, 222, 1), "schema/pg15/deparse.txt:458:25"},
+	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 223, ), CONTRACT_LIST(conditions, 223, ), true, false, 0, CONTRACT_LIST(kinds, 223, ), "schema/pg15/deparse.txt:460:33"},
+	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 224, ), CONTRACT_LIST(conditions, 224, ), false, false, 0, CONTRACT_LIST(kinds, 224, 1), "schema/pg15/deparse.txt:462:33"},
+	{ 127, 1, -1, false, false, CONTRACT_LIST(parents, 225, ), CONTRACT_LIST(conditions, 225, ), true, false, 0, CONTRACT_LIST(kinds, 225, ), "schema/pg15/deparse.txt:464:27"},
+	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 226, ), CONTRACT_LIST(conditions, 226, ), true, false, 0, CONTRACT_LIST(kinds, 226, ), "schema/pg15/deparse.txt:466:32"},
+	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 227, ), CONTRACT_LIST(conditions, 227, ), false, false, 0, CONTRACT_LIST(kinds, 227, 1), "schema/pg15/deparse.txt:468:32"},
+	{ 128, 1, -1, false, false, CONTRACT_LIST(parents, 228, ), CONTRACT_LIST(conditions, 228, ), true, false, 0, CONTRACT_LIST(kinds, 228, ), "schema/pg15/deparse.txt:470:26"},
+	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 229, ), CONTRACT_LIST(conditions, 229, ), true, false, 0, CONTRACT_LIST(kinds, 229, ), "schema/pg15/deparse.txt:472:25"},
+	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 230, ), CONTRACT_LIST(conditions, 230, ), false, false, 0, CONTRACT_LIST(kinds, 230, 1), "schema/pg15/deparse.txt:474:25"},
+	{ 129, 0, -1, false, false, CONTRACT_LIST(parents, 231, ), CONTRACT_LIST(conditions, 231, ), true, false, 0, CONTRACT_LIST(kinds, 231, ), "schema/pg15/deparse.txt:476:18"},
+	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 232, ), CONTRACT_LIST(conditions, 232, ), true, false, 0, CONTRACT_LIST(kinds, 232, ), "schema/pg15/deparse.txt:478:22"},
+	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 233, ), CONTRACT_LIST(conditions, 233, ), false, false, 0, CONTRACT_LIST(kinds, 233, 1), "schema/pg15/deparse.txt:480:22"},
+	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 234, ), CONTRACT_LIST(conditions, 234, ), true, false, 0, CONTRACT_LIST(kinds, 234, ), "schema/pg15/deparse.txt:482:19"},
+	{ 130, 0, -1, false, false, CONTRACT_LIST(parents, 235, ), CONTRACT_LIST(conditions, 235, ), true, false, 0, CONTRACT_LIST(kinds, 235, ), "schema/pg15/deparse.txt:484:18"},
+	{ 132, 0, -1, false, false, CONTRACT_LIST(parents, 236, ), CONTRACT_LIST(conditions, 236, ), true, false, 0, CONTRACT_LIST(kinds, 236, ), "schema/pg15/deparse.txt:486:30"},
+	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 237, ), CONTRACT_LIST(conditions, 237, ), true, false, 0, CONTRACT_LIST(kinds, 237, ), "schema/pg15/deparse.txt:488:25"},
+	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 238, ), CONTRACT_LIST(conditions, 238, ), false, false, 0, CONTRACT_LIST(kinds, 238, 1), "schema/pg15/deparse.txt:490:25"},
+	{ 133, 0, -1, false, false, CONTRACT_LIST(parents, 239, ), CONTRACT_LIST(conditions, 239, ), true, false, 0, CONTRACT_LIST(kinds, 239, ), "schema/pg15/deparse.txt:492:37"},
+	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 240, ), CONTRACT_LIST(conditions, 240, ), true, false, 0, CONTRACT_LIST(kinds, 240, ), "schema/pg15/deparse.txt:494:30"},
+	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 241, ), CONTRACT_LIST(conditions, 241, ), false, false, 0, CONTRACT_LIST(kinds, 241, 1), "schema/pg15/deparse.txt:496:30"},
+	{ 134, 0, -1, false, false, CONTRACT_LIST(parents, 242, ), CONTRACT_LIST(conditions, 242, ), true, false, 0, CONTRACT_LIST(kinds, 242, ), "schema/pg15/deparse.txt:498:35"},
+	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 243, ), CONTRACT_LIST(conditions, 243, ), false, false, 0, CONTRACT_LIST(kinds, 243, 1), "schema/pg15/deparse.txt:500:31"},
+	{ 135, 3, -1, false, false, CONTRACT_LIST(parents, 244, ), CONTRACT_LIST(conditions, 244, ), true, false, 0, CONTRACT_LIST(kinds, 244, ), "schema/pg15/deparse.txt:502:32"},
+	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 245, ), CONTRACT_LIST(conditions, 245, ), false, false, 0, CONTRACT_LIST(kinds, 245, 1), "schema/pg15/deparse.txt:504:30"},
+	{ 136, 3, -1, false, false, CONTRACT_LIST(parents, 246, ), CONTRACT_LIST(conditions, 246, ), true, false, 0, CONTRACT_LIST(kinds, 246, ), "schema/pg15/deparse.txt:506:33"},
+	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 247, ), CONTRACT_LIST(conditions, 247, ), true, false, 0, CONTRACT_LIST(kinds, 247, ), "schema/pg15/deparse.txt:508:23"},
+	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 248, ), CONTRACT_LIST(conditions, 248, ), false, false, 0, CONTRACT_LIST(kinds, 248, 1), "schema/pg15/deparse.txt:510:23"},
+	{ 137, 3, -1, false, false, CONTRACT_LIST(parents, 249, ), CONTRACT_LIST(conditions, 249, ), true, false, 0, CONTRACT_LIST(kinds, 249, ), "schema/pg15/deparse.txt:512:25"},
+	{ 138, 0, -1, false, false, CONTRACT_LIST(parents, 250, ), CONTRACT_LIST(conditions, 250, ), true, false, 0, CONTRACT_LIST(kinds, 250, ), "schema/pg15/deparse.txt:514:28"},
+	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 251, ), CONTRACT_LIST(conditions, 251, ), true, false, 0, CONTRACT_LIST(kinds, 251, ), "schema/pg15/deparse.txt:516:27"},
+	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 252, ), CONTRACT_LIST(conditions, 252, ), false, false, 0, CONTRACT_LIST(kinds, 252, 1), "schema/pg15/deparse.txt:518:27"},
+	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 253, ), CONTRACT_LIST(conditions, 253, ), true, false, 0, CONTRACT_LIST(kinds, 253, ), "schema/pg15/deparse.txt:520:25"},
+	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 254, ), CONTRACT_LIST(conditions, 254, ), false, false, 0, CONTRACT_LIST(kinds, 254, 1), "schema/pg15/deparse.txt:522:25"},
+	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 255, ), CONTRACT_LIST(conditions, 255, ), true, false, 0, CONTRACT_LIST(kinds, 255, ), "schema/pg15/deparse.txt:524:23"},
+	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 256, ), CONTRACT_LIST(conditions, 256, ), false, false, 0, CONTRACT_LIST(kinds, 256, 1), "schema/pg15/deparse.txt:526:23"},
+	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 257, ), CONTRACT_LIST(conditions, 257, ), true, false, 0, CONTRACT_LIST(kinds, 257, ), "schema/pg15/deparse.txt:528:21"},
+	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 258, ), CONTRACT_LIST(conditions, 258, ), false, false, 0, CONTRACT_LIST(kinds, 258, 1), "schema/pg15/deparse.txt:530:21"},
+	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 259, ), CONTRACT_LIST(conditions, 259, ), true, false, 0, CONTRACT_LIST(kinds, 259, ), "schema/pg15/deparse.txt:532:25"},
+	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 260, ), CONTRACT_LIST(conditions, 260, ), false, false, 0, CONTRACT_LIST(kinds, 260, 1), "schema/pg15/deparse.txt:534:25"},
+	{ 141, 1, -1, false, false, CONTRACT_LIST(parents, 261, ), CONTRACT_LIST(conditions, 261, ), true, false, 0, CONTRACT_LIST(kinds, 261, ), "schema/pg15/deparse.txt:536:27"},
+	{ 142, 0, -1, false, false, CONTRACT_LIST(parents, 262, ), CONTRACT_LIST(conditions, 262, ), true, false, 0, CONTRACT_LIST(kinds, 262, ), "schema/pg15/deparse.txt:538:27"},
+	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 263, ), CONTRACT_LIST(conditions, 263, ), true, false, 0, CONTRACT_LIST(kinds, 263, ), "schema/pg15/deparse.txt:540:30"},
+	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 264, ), CONTRACT_LIST(conditions, 264, ), false, false, 0, CONTRACT_LIST(kinds, 264, 1), "schema/pg15/deparse.txt:542:30"},
+	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 265, ), CONTRACT_LIST(conditions, 265, ), true, false, 0, CONTRACT_LIST(kinds, 265, ), "schema/pg15/deparse.txt:544:26"},
+	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 266, ), CONTRACT_LIST(conditions, 266, ), false, false, 0, CONTRACT_LIST(kinds, 266, 1), "schema/pg15/deparse.txt:546:26"},
+	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 267, ), CONTRACT_LIST(conditions, 267, ), true, false, 0, CONTRACT_LIST(kinds, 267, ), "schema/pg15/deparse.txt:548:21"},
+	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 268, ), CONTRACT_LIST(conditions, 268, ), false, false, 0, CONTRACT_LIST(kinds, 268, 1), "schema/pg15/deparse.txt:550:21"},
+	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 269, ), CONTRACT_LIST(conditions, 269, ), true, false, 0, CONTRACT_LIST(kinds, 269, ), "schema/pg15/deparse.txt:552:27"},
+	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 270, ), CONTRACT_LIST(conditions, 270, ), false, false, 0, CONTRACT_LIST(kinds, 270, 1), "schema/pg15/deparse.txt:554:27"},
+	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 271, ), CONTRACT_LIST(conditions, 271, ), true, false, 0, CONTRACT_LIST(kinds, 271, ), "schema/pg15/deparse.txt:556:24"},
+	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 272, ), CONTRACT_LIST(conditions, 272, ), false, false, 0, CONTRACT_LIST(kinds, 272, 1), "schema/pg15/deparse.txt:558:24"},
+	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 273, ), CONTRACT_LIST(conditions, 273, ), true, false, 0, CONTRACT_LIST(kinds, 273, ), "schema/pg15/deparse.txt:560:25"},
+	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 274, ), CONTRACT_LIST(conditions, 274, ), false, false, 0, CONTRACT_LIST(kinds, 274, 1), "schema/pg15/deparse.txt:562:25"},
+	{ 145, 2, -1, false, false, CONTRACT_LIST(parents, 275, ), CONTRACT_LIST(conditions, 275, ), true, false, 0, CONTRACT_LIST(kinds, 275, ), "schema/pg15/deparse.txt:564:23"},
+	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 276, ), CONTRACT_LIST(conditions, 276, ), true, false, 0, CONTRACT_LIST(kinds, 276, ), "schema/pg15/deparse.txt:566:32"},
+	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 277, ), CONTRACT_LIST(conditions, 277, ), false, false, 0, CONTRACT_LIST(kinds, 277, 1), "schema/pg15/deparse.txt:568:32"},
+	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 278, ), CONTRACT_LIST(conditions, 278, ), true, false, 0, CONTRACT_LIST(kinds, 278, ), "schema/pg15/deparse.txt:570:31"},
+	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 279, ), CONTRACT_LIST(conditions, 279, ), false, false, 0, CONTRACT_LIST(kinds, 279, 1), "schema/pg15/deparse.txt:572:31"},
+	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 280, ), CONTRACT_LIST(conditions, 280, ), true, false, 0, CONTRACT_LIST(kinds, 280, ), "schema/pg15/deparse.txt:574:34"},
+	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 281, ), CONTRACT_LIST(conditions, 281, ), false, false, 0, CONTRACT_LIST(kinds, 281, 1), "schema/pg15/deparse.txt:576:34"},
+	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 282, ), CONTRACT_LIST(conditions, 282, ), true, false, 0, CONTRACT_LIST(kinds, 282, ), "schema/pg15/deparse.txt:578:36"},
+	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 283, ), CONTRACT_LIST(conditions, 283, ), false, false, 0, CONTRACT_LIST(kinds, 283, 1), "schema/pg15/deparse.txt:580:36"},
+	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 284, ), CONTRACT_LIST(conditions, 284, ), false, false, 0, CONTRACT_LIST(kinds, 284, 1), "schema/pg15/deparse.txt:582:32"},
+	{ 148, 0, -1, false, false, CONTRACT_LIST(parents, 285, ), CONTRACT_LIST(conditions, 285, ), true, false, 0, CONTRACT_LIST(kinds, 285, ), "schema/pg15/deparse.txt:584:23"},
+	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 286, ), CONTRACT_LIST(conditions, 286, ), true, false, 0, CONTRACT_LIST(kinds, 286, ), "schema/pg15/deparse.txt:586:28"},
+	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 287, ), CONTRACT_LIST(conditions, 287, ), false, false, 0, CONTRACT_LIST(kinds, 287, 1), "schema/pg15/deparse.txt:588:28"},
+	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 288, ), CONTRACT_LIST(conditions, 288, ), true, false, 0, CONTRACT_LIST(kinds, 288, ), "schema/pg15/deparse.txt:590:23"},
+	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 289, ), CONTRACT_LIST(conditions, 289, ), false, false, 0, CONTRACT_LIST(kinds, 289, 1), "schema/pg15/deparse.txt:592:23"},
+	{ 149, 0, -1, false, false, CONTRACT_LIST(parents, 290, ), CONTRACT_LIST(conditions, 290, ), true, false, 0, CONTRACT_LIST(kinds, 290, ), "schema/pg15/deparse.txt:594:22"},
+	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 291, ), CONTRACT_LIST(conditions, 291, ), true, false, 0, CONTRACT_LIST(kinds, 291, ), "schema/pg15/deparse.txt:596:27"},
+	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 292, ), CONTRACT_LIST(conditions, 292, ), false, false, 0, CONTRACT_LIST(kinds, 292, 1), "schema/pg15/deparse.txt:598:27"},
+	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 293, ), CONTRACT_LIST(conditions, 293, ), true, false, 0, CONTRACT_LIST(kinds, 293, ), "schema/pg15/deparse.txt:600:22"},
+	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 294, ), CONTRACT_LIST(conditions, 294, ), false, false, 0, CONTRACT_LIST(kinds, 294, 1), "schema/pg15/deparse.txt:602:22"},
+	{ 150, 0, -1, false, false, CONTRACT_LIST(parents, 295, ), CONTRACT_LIST(conditions, 295, ), true, false, 0, CONTRACT_LIST(kinds, 295, ), "schema/pg15/deparse.txt:604:36"},
+	{ 150, 3, -1, false, false, CONTRACT_LIST(parents, 296, ), CONTRACT_LIST(conditions, 296, ), true, false, 0, CONTRACT_LIST(kinds, 296, ), "schema/pg15/deparse.txt:606:33"},
+	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 297, ), CONTRACT_LIST(conditions, 297, ), true, false, 0, CONTRACT_LIST(kinds, 297, ), "schema/pg15/deparse.txt:608:33"},
+	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 298, ), CONTRACT_LIST(conditions, 298, ), false, false, 0, CONTRACT_LIST(kinds, 298, 1), "schema/pg15/deparse.txt:610:33"},
+	{ 151, 0, -1, false, false, CONTRACT_LIST(parents, 299, ), CONTRACT_LIST(conditions, 299, ), true, false, 0, CONTRACT_LIST(kinds, 299, ), "schema/pg15/deparse.txt:612:35"},
+	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 300, ), CONTRACT_LIST(conditions, 300, ), true, false, 0, CONTRACT_LIST(kinds, 300, ), "schema/pg15/deparse.txt:614:32"},
+	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 301, ), CONTRACT_LIST(conditions, 301, ), false, false, 0, CONTRACT_LIST(kinds, 301, 1), "schema/pg15/deparse.txt:616:32"},
+	{ 152, 0, -1, false, false, CONTRACT_LIST(parents, 302, ), CONTRACT_LIST(conditions, 302, ), true, false, 0, CONTRACT_LIST(kinds, 302, ), "schema/pg15/deparse.txt:618:28"},
+	{ 152, 1, -1, false, false, CONTRACT_LIST(parents, 303, ), CONTRACT_LIST(conditions, 303, ), true, false, 0, CONTRACT_LIST(kinds, 303, ), "schema/pg15/deparse.txt:620:34"},
+	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 304, ), CONTRACT_LIST(conditions, 304, ), true, false, 0, CONTRACT_LIST(kinds, 304, ), "schema/pg15/deparse.txt:622:31"},
+	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 305, ), CONTRACT_LIST(conditions, 305, ), false, false, 0, CONTRACT_LIST(kinds, 305, 1), "schema/pg15/deparse.txt:624:31"},
+	{ 153, 0, -1, false, false, CONTRACT_LIST(parents, 306, ), CONTRACT_LIST(conditions, 306, ), true, false, 0, CONTRACT_LIST(kinds, 306, ), "schema/pg15/deparse.txt:626:27"},
+	{ 153, 1, -1, false, false, CONTRACT_LIST(parents, 307, ), CONTRACT_LIST(conditions, 307, ), true, false, 0, CONTRACT_LIST(kinds, 307, ), "schema/pg15/deparse.txt:628:33"},
+	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 308, ), CONTRACT_LIST(conditions, 308, ), true, false, 0, CONTRACT_LIST(kinds, 308, ), "schema/pg15/deparse.txt:630:30"},
+	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 309, ), CONTRACT_LIST(conditions, 309, ), false, false, 0, CONTRACT_LIST(kinds, 309, 1), "schema/pg15/deparse.txt:632:30"},
+	{ 154, 0, -1, false, false, CONTRACT_LIST(parents, 310, ), CONTRACT_LIST(conditions, 310, ), true, false, 0, CONTRACT_LIST(kinds, 310, ), "schema/pg15/deparse.txt:634:26"},
+	{ 154, 1, -1, false, false, CONTRACT_LIST(parents, 311, ), CONTRACT_LIST(conditions, 311, ), true, false, 0, CONTRACT_LIST(kinds, 311, ), "schema/pg15/deparse.txt:636:32"},
+	{ 155, 0, -1, false, false, CONTRACT_LIST(parents, 312, ), CONTRACT_LIST(conditions, 312, ), true, false, 0, CONTRACT_LIST(kinds, 312, ), "schema/pg15/deparse.txt:638:43"},
+	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 313, ), CONTRACT_LIST(conditions, 313, ), true, false, 0, CONTRACT_LIST(kinds, 313, ), "schema/pg15/deparse.txt:640:36"},
+	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 314, ), CONTRACT_LIST(conditions, 314, ), false, false, 0, CONTRACT_LIST(kinds, 314, 1), "schema/pg15/deparse.txt:642:36"},
+	{ 156, 0, -1, false, false, CONTRACT_LIST(parents, 315, ), CONTRACT_LIST(conditions, 315, ), true, false, 0, CONTRACT_LIST(kinds, 315, ), "schema/pg15/deparse.txt:644:43"},
+	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 316, ), CONTRACT_LIST(conditions, 316, ), true, false, 0, CONTRACT_LIST(kinds, 316, ), "schema/pg15/deparse.txt:646:29"},
+	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 317, ), CONTRACT_LIST(conditions, 317, ), false, false, 0, CONTRACT_LIST(kinds, 317, 1), "schema/pg15/deparse.txt:648:29"},
+	{ 156, 3, -1, false, false, CONTRACT_LIST(parents, 318, ), CONTRACT_LIST(conditions, 318, ), true, false, 0, CONTRACT_LIST(kinds, 318, ), "schema/pg15/deparse.txt:650:42"},
+	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 319, ), CONTRACT_LIST(conditions, 319, ), true, false, 0, CONTRACT_LIST(kinds, 319, ), "schema/pg15/deparse.txt:652:21"},
+	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 320, ), CONTRACT_LIST(conditions, 320, ), false, false, 0, CONTRACT_LIST(kinds, 320, 1), "schema/pg15/deparse.txt:654:21"},
+	{ 158, 0, -1, false, false, CONTRACT_LIST(parents, 321, ), CONTRACT_LIST(conditions, 321, ), true, false, 0, CONTRACT_LIST(kinds, 321, ), "schema/pg15/deparse.txt:656:34"},
+	{ 158, 1, -1, false, false, CONTRACT_LIST(parents, 322, ), CONTRACT_LIST(conditions, 322, ), true, false, 0, CONTRACT_LIST(kinds, 322, ), "schema/pg15/deparse.txt:658:35"},
+	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 323, ), CONTRACT_LIST(conditions, 323, ), true, false, 0, CONTRACT_LIST(kinds, 323, ), "schema/pg15/deparse.txt:660:32"},
+	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 324, ), CONTRACT_LIST(conditions, 324, ), false, false, 0, CONTRACT_LIST(kinds, 324, 1), "schema/pg15/deparse.txt:662:32"},
+	{ 159, 0, -1, false, false, CONTRACT_LIST(parents, 325, ), CONTRACT_LIST(conditions, 325, ), true, false, 0, CONTRACT_LIST(kinds, 325, ), "schema/pg15/deparse.txt:664:37"},
+	{ 159, 1, -1, false, false, CONTRACT_LIST(parents, 326, ), CONTRACT_LIST(conditions, 326, ), true, false, 0, CONTRACT_LIST(kinds, 326, ), "schema/pg15/deparse.txt:666:39"},
+	{ 159, 2, -1, false, false, CONTRACT_LIST(parents, 327, ), CONTRACT_LIST(conditions, 327, ), true, false, 0, CONTRACT_LIST(kinds, 327, ), "schema/pg15/deparse.txt:668:38"},
+	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 328, ), CONTRACT_LIST(conditions, 328, ), true, false, 0, CONTRACT_LIST(kinds, 328, ), "schema/pg15/deparse.txt:670:36"},
+	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 329, ), CONTRACT_LIST(conditions, 329, ), false, false, 0, CONTRACT_LIST(kinds, 329, 1), "schema/pg15/deparse.txt:672:36"},
+	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 330, ), CONTRACT_LIST(conditions, 330, ), true, false, 0, CONTRACT_LIST(kinds, 330, ), "schema/pg15/deparse.txt:674:33"},
+	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 331, ), CONTRACT_LIST(conditions, 331, ), false, false, 0, CONTRACT_LIST(kinds, 331, 1), "schema/pg15/deparse.txt:676:33"},
+	{ 160, 0, -1, false, false, CONTRACT_LIST(parents, 332, ), CONTRACT_LIST(conditions, 332, ), true, false, 0, CONTRACT_LIST(kinds, 332, ), "schema/pg15/deparse.txt:678:29"},
+	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 333, ), CONTRACT_LIST(conditions, 333, ), true, false, 0, CONTRACT_LIST(kinds, 333, ), "schema/pg15/deparse.txt:680:29"},
+	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 334, ), CONTRACT_LIST(conditions, 334, ), false, false, 0, CONTRACT_LIST(kinds, 334, 1), "schema/pg15/deparse.txt:682:29"},
+	{ 161, 0, -1, false, false, CONTRACT_LIST(parents, 335, ), CONTRACT_LIST(conditions, 335, ), true, false, 0, CONTRACT_LIST(kinds, 335, ), "schema/pg15/deparse.txt:684:28"},
+	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 336, ), CONTRACT_LIST(conditions, 336, ), true, false, 0, CONTRACT_LIST(kinds, 336, ), "schema/pg15/deparse.txt:686:28"},
+	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 337, ), CONTRACT_LIST(conditions, 337, ), false, false, 0, CONTRACT_LIST(kinds, 337, 1), "schema/pg15/deparse.txt:688:28"},
+	{ 162, 0, -1, false, false, CONTRACT_LIST(parents, 338, ), CONTRACT_LIST(conditions, 338, ), true, false, 0, CONTRACT_LIST(kinds, 338, ), "schema/pg15/deparse.txt:690:36"},
+	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 339, ), CONTRACT_LIST(conditions, 339, ), true, false, 0, CONTRACT_LIST(kinds, 339, ), "schema/pg15/deparse.txt:692:35"},
+	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 340, ), CONTRACT_LIST(conditions, 340, ), false, false, 0, CONTRACT_LIST(kinds, 340, 1), "schema/pg15/deparse.txt:694:35"},
+	{ 163, 0, -1, false, false, CONTRACT_LIST(parents, 341, ), CONTRACT_LIST(conditions, 341, ), true, false, 0, CONTRACT_LIST(kinds, 341, ), "schema/pg15/deparse.txt:696:30"},
+	{ 163, 1, -1, false, false, CONTRACT_LIST(parents, 342, ), CONTRACT_LIST(conditions, 342, ), true, false, 0, CONTRACT_LIST(kinds, 342, ), "schema/pg15/deparse.txt:698:31"},
+	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 343, ), CONTRACT_LIST(conditions, 343, ), true, false, 0, CONTRACT_LIST(kinds, 343, ), "schema/pg15/deparse.txt:700:32"},
+	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 344, ), CONTRACT_LIST(conditions, 344, ), false, false, 0, CONTRACT_LIST(kinds, 344, 1), "schema/pg15/deparse.txt:702:32"},
+	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 345, ), CONTRACT_LIST(conditions, 345, ), true, false, 0, CONTRACT_LIST(kinds, 345, ), "schema/pg15/deparse.txt:704:30"},
+	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 346, ), CONTRACT_LIST(conditions, 346, ), false, false, 0, CONTRACT_LIST(kinds, 346, 1), "schema/pg15/deparse.txt:706:30"},
+	{ 164, 0, -1, false, false, CONTRACT_LIST(parents, 347, ), CONTRACT_LIST(conditions, 347, ), true, false, 0, CONTRACT_LIST(kinds, 347, ), "schema/pg15/deparse.txt:708:29"},
+	{ 165, 2, -1, false, false, CONTRACT_LIST(parents, 348, ), CONTRACT_LIST(conditions, 348, ), true, false, 0, CONTRACT_LIST(kinds, 348, ), "schema/pg15/deparse.txt:710:29"},
+	{ 167, 0, -1, false, false, CONTRACT_LIST(parents, 349, ), CONTRACT_LIST(conditions, 349, ), true, false, 0, CONTRACT_LIST(kinds, 349, ), "schema/pg15/deparse.txt:712:25"},
+	{ 168, 0, -1, false, false, CONTRACT_LIST(parents, 350, ), CONTRACT_LIST(conditions, 350, ), true, false, 0, CONTRACT_LIST(kinds, 350, ), "schema/pg15/deparse.txt:714:30"},
+	{ 168, 1, -1, false, false, CONTRACT_LIST(parents, 351, ), CONTRACT_LIST(conditions, 351, ), true, false, 0, CONTRACT_LIST(kinds, 351, ), "schema/pg15/deparse.txt:716:24"},
+	{ 168, 2, -1, false, false, CONTRACT_LIST(parents, 352, ), CONTRACT_LIST(conditions, 352, ), true, false, 0, CONTRACT_LIST(kinds, 352, ), "schema/pg15/deparse.txt:718:27"},
+	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 353, ), CONTRACT_LIST(conditions, 353, ), true, false, 0, CONTRACT_LIST(kinds, 353, ), "schema/pg15/deparse.txt:720:24"},
+	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 354, ), CONTRACT_LIST(conditions, 354, ), false, false, 0, CONTRACT_LIST(kinds, 354, 1), "schema/pg15/deparse.txt:722:24"},
+	{ 169, 0, -1, false, false, CONTRACT_LIST(parents, 355, ), CONTRACT_LIST(conditions, 355, ), true, false, 0, CONTRACT_LIST(kinds, 355, ), "schema/pg15/deparse.txt:724:29"},
+	{ 169, 1, -1, false, false, CONTRACT_LIST(parents, 356, ), CONTRACT_LIST(conditions, 356, ), true, false, 0, CONTRACT_LIST(kinds, 356, ), "schema/pg15/deparse.txt:726:23"},
+	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 357, ), CONTRACT_LIST(conditions, 357, ), true, false, 0, CONTRACT_LIST(kinds, 357, ), "schema/pg15/deparse.txt:728:23"},
+	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 358, ), CONTRACT_LIST(conditions, 358, ), false, false, 0, CONTRACT_LIST(kinds, 358, 1), "schema/pg15/deparse.txt:730:23"},
+	{ 170, 1, -1, false, false, CONTRACT_LIST(parents, 359, ), CONTRACT_LIST(conditions, 359, ), true, false, 0, CONTRACT_LIST(kinds, 359, ), "schema/pg15/deparse.txt:732:31"},
+	{ 170, 2, -1, false, false, CONTRACT_LIST(parents, 360, ), CONTRACT_LIST(conditions, 360, ), true, false, 0, CONTRACT_LIST(kinds, 360, ), "schema/pg15/deparse.txt:734:26"},
+	{ 171, 0, -1, false, false, CONTRACT_LIST(parents, 361, ), CONTRACT_LIST(conditions, 361, ), true, false, 0, CONTRACT_LIST(kinds, 361, ), "schema/pg15/deparse.txt:736:21"},
+	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 362, ), CONTRACT_LIST(conditions, 362, ), true, false, 0, CONTRACT_LIST(kinds, 362, ), "schema/pg15/deparse.txt:738:27"},
+	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 363, ), CONTRACT_LIST(conditions, 363, ), false, false, 0, CONTRACT_LIST(kinds, 363, 1), "schema/pg15/deparse.txt:740:27"},
+	{ 172, 0, -1, false, false, CONTRACT_LIST(parents, 364, ), CONTRACT_LIST(conditions, 364, ), true, false, 0, CONTRACT_LIST(kinds, 364, ), "schema/pg15/deparse.txt:742:31"},
+	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 365, ), CONTRACT_LIST(conditions, 365, ), true, false, 0, CONTRACT_LIST(kinds, 365, ), "schema/pg15/deparse.txt:744:31"},
+	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 366, ), CONTRACT_LIST(conditions, 366, ), false, false, 0, CONTRACT_LIST(kinds, 366, 1), "schema/pg15/deparse.txt:746:31"},
+	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 367, ), CONTRACT_LIST(conditions, 367, ), true, false, 0, CONTRACT_LIST(kinds, 367, ), "schema/pg15/deparse.txt:748:34"},
+	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 368, ), CONTRACT_LIST(conditions, 368, ), false, false, 0, CONTRACT_LIST(kinds, 368, 1), "schema/pg15/deparse.txt:750:34"},
+	{ 173, 0, -1, false, false, CONTRACT_LIST(parents, 369, ), CONTRACT_LIST(conditions, 369, ), true, false, 0, CONTRACT_LIST(kinds, 369, ), "schema/pg15/deparse.txt:752:30"},
+	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 370, ), CONTRACT_LIST(conditions, 370, ), true, false, 0, CONTRACT_LIST(kinds, 370, ), "schema/pg15/deparse.txt:754:30"},
+	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 371, ), CONTRACT_LIST(conditions, 371, ), false, false, 0, CONTRACT_LIST(kinds, 371, 1), "schema/pg15/deparse.txt:756:30"},
+	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 372, ), CONTRACT_LIST(conditions, 372, ), true, false, 0, CONTRACT_LIST(kinds, 372, ), "schema/pg15/deparse.txt:758:33"},
+	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 373, ), CONTRACT_LIST(conditions, 373, ), false, false, 0, CONTRACT_LIST(kinds, 373, 1), "schema/pg15/deparse.txt:760:33"},
+	{ 174, 0, -1, false, false, CONTRACT_LIST(parents, 374, ), CONTRACT_LIST(conditions, 374, ), true, false, 0, CONTRACT_LIST(kinds, 374, ), "schema/pg15/deparse.txt:762:32"},
+	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 375, ), CONTRACT_LIST(conditions, 375, ), true, false, 0, CONTRACT_LIST(kinds, 375, ), "schema/pg15/deparse.txt:764:36"},
+	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 376, ), CONTRACT_LIST(conditions, 376, ), false, false, 0, CONTRACT_LIST(kinds, 376, 1), "schema/pg15/deparse.txt:766:36"},
+	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 377, ), CONTRACT_LIST(conditions, 377, ), true, false, 0, CONTRACT_LIST(kinds, 377, ), "schema/pg15/deparse.txt:768:32"},
+	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 378, ), CONTRACT_LIST(conditions, 378, ), false, false, 0, CONTRACT_LIST(kinds, 378, 1), "schema/pg15/deparse.txt:770:32"},
+	{ 175, 1, -1, false, false, CONTRACT_LIST(parents, 379, ), CONTRACT_LIST(conditions, 379, ), true, false, 0, CONTRACT_LIST(kinds, 379, ), "schema/pg15/deparse.txt:772:31"},
+	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 380, ), CONTRACT_LIST(conditions, 380, ), true, false, 0, CONTRACT_LIST(kinds, 380, ), "schema/pg15/deparse.txt:774:35"},
+	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 381, ), CONTRACT_LIST(conditions, 381, ), false, false, 0, CONTRACT_LIST(kinds, 381, 1), "schema/pg15/deparse.txt:776:35"},
+	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 382, ), CONTRACT_LIST(conditions, 382, ), true, false, 0, CONTRACT_LIST(kinds, 382, ), "schema/pg15/deparse.txt:778:31"},
+	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 383, ), CONTRACT_LIST(conditions, 383, ), false, false, 0, CONTRACT_LIST(kinds, 383, 1), "schema/pg15/deparse.txt:780:31"},
+	{ 176, 0, -1, false, false, CONTRACT_LIST(parents, 384, ), CONTRACT_LIST(conditions, 384, ), true, false, 0, CONTRACT_LIST(kinds, 384, ), "schema/pg15/deparse.txt:782:30"},
+	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 385, ), CONTRACT_LIST(conditions, 385, ), true, false, 0, CONTRACT_LIST(kinds, 385, ), "schema/pg15/deparse.txt:784:26"},
+	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 386, ), CONTRACT_LIST(conditions, 386, ), false, false, 0, CONTRACT_LIST(kinds, 386, 1), "schema/pg15/deparse.txt:786:26"},
+	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 387, ), CONTRACT_LIST(conditions, 387, ), true, false, 0, CONTRACT_LIST(kinds, 387, ), "schema/pg15/deparse.txt:788:28"},
+	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 388, ), CONTRACT_LIST(conditions, 388, ), false, false, 0, CONTRACT_LIST(kinds, 388, 1), "schema/pg15/deparse.txt:790:28"},
+	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 389, ), CONTRACT_LIST(conditions, 389, ), true, false, 0, CONTRACT_LIST(kinds, 389, ), "schema/pg15/deparse.txt:792:23"},
+	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 390, ), CONTRACT_LIST(conditions, 390, ), false, false, 0, CONTRACT_LIST(kinds, 390, 1), "schema/pg15/deparse.txt:794:23"},
+	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 391, ), CONTRACT_LIST(conditions, 391, ), true, false, 0, CONTRACT_LIST(kinds, 391, ), "schema/pg15/deparse.txt:796:27"},
+	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 392, ), CONTRACT_LIST(conditions, 392, ), true, false, 0, CONTRACT_LIST(kinds, 392, ), "schema/pg15/deparse.txt:798:29"},
+	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 393, ), CONTRACT_LIST(conditions, 393, ), false, false, 0, CONTRACT_LIST(kinds, 393, 1), "schema/pg15/deparse.txt:800:29"},
+	{ 179, 0, -1, false, false, CONTRACT_LIST(parents, 394, ), CONTRACT_LIST(conditions, 394, ), true, false, 0, CONTRACT_LIST(kinds, 394, ), "schema/pg15/deparse.txt:802:19"},
+	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 395, ), CONTRACT_LIST(conditions, 395, ), true, false, 0, CONTRACT_LIST(kinds, 395, ), "schema/pg15/deparse.txt:804:25"},
+	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 396, ), CONTRACT_LIST(conditions, 396, ), false, false, 0, CONTRACT_LIST(kinds, 396, 1), "schema/pg15/deparse.txt:806:25"},
+	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 397, ), CONTRACT_LIST(conditions, 397, ), true, false, 0, CONTRACT_LIST(kinds, 397, ), "schema/pg15/deparse.txt:808:13"},
+	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 398, ), CONTRACT_LIST(conditions, 398, ), false, false, 0, CONTRACT_LIST(kinds, 398, 1), "schema/pg15/deparse.txt:810:13"},
+	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 399, ), CONTRACT_LIST(conditions, 399, ), true, false, 0, CONTRACT_LIST(kinds, 399, ), "schema/pg15/deparse.txt:812:18"},
+	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 400, ), CONTRACT_LIST(conditions, 400, ), false, true, 0, CONTRACT_LIST(kinds, 400, ), "schema/pg15/deparse.txt:814:18"},
+	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 401, ), CONTRACT_LIST(conditions, 401, ), true, false, 0, CONTRACT_LIST(kinds, 401, ), "schema/pg15/deparse.txt:816:19"},
+	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 402, ), CONTRACT_LIST(conditions, 402, ), false, false, 0, CONTRACT_LIST(kinds, 402, 1), "schema/pg15/deparse.txt:818:19"},
+	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 403, ), CONTRACT_LIST(conditions, 403, ), true, false, 0, CONTRACT_LIST(kinds, 403, ), "schema/pg15/deparse.txt:820:15"},
+	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 404, ), CONTRACT_LIST(conditions, 404, ), true, false, 0, CONTRACT_LIST(kinds, 404, ), "schema/pg15/deparse.txt:822:20"},
+	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 405, ), CONTRACT_LIST(conditions, 405, ), false, false, 0, CONTRACT_LIST(kinds, 405, 1), "schema/pg15/deparse.txt:824:20"},
+	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 406, ), CONTRACT_LIST(conditions, 406, ), true, false, 0, CONTRACT_LIST(kinds, 406, ), "schema/pg15/deparse.txt:826:19"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 407, ), CONTRACT_LIST(conditions, 407, ), true, false, 0, CONTRACT_LIST(kinds, 407, ), "schema/pg15/deparse.txt:828:27"},
+	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 408, ), CONTRACT_LIST(conditions, 408, ), false, true, 0, CONTRACT_LIST(kinds, 408, ), "schema/pg15/deparse.txt:830:27"},
+	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 409, ), CONTRACT_LIST(conditions, 409, ), true, false, 0, CONTRACT_LIST(kinds, 409, ), "schema/pg15/deparse.txt:832:23"},
+	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 410, ), CONTRACT_LIST(conditions, 410, ), true, false, 0, CONTRACT_LIST(kinds, 410, ), "schema/pg15/deparse.txt:834:14"},
+	{ 191, 1, -1, false, false, CONTRACT_LIST(parents, 411, ), CONTRACT_LIST(conditions, 411, ), true, false, 0, CONTRACT_LIST(kinds, 411, ), "schema/pg15/deparse.txt:836:20"},
+	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 412, ), CONTRACT_LIST(conditions, 412, ), true, false, 0, CONTRACT_LIST(kinds, 412, ), "schema/pg15/deparse.txt:838:24"},
+	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 413, ), CONTRACT_LIST(conditions, 413, ), false, false, 0, CONTRACT_LIST(kinds, 413, 1), "schema/pg15/deparse.txt:840:24"},
+	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 414, ), CONTRACT_LIST(conditions, 414, ), true, false, 0, CONTRACT_LIST(kinds, 414, ), "schema/pg15/deparse.txt:842:15"},
+	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 415, ), CONTRACT_LIST(conditions, 415, ), false, false, 0, CONTRACT_LIST(kinds, 415, 1), "schema/pg15/deparse.txt:844:15"},
+	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 416, ), CONTRACT_LIST(conditions, 416, ), true, false, 0, CONTRACT_LIST(kinds, 416, ), "schema/pg15/deparse.txt:846:24"},
+	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 417, ), CONTRACT_LIST(conditions, 417, ), false, false, 0, CONTRACT_LIST(kinds, 417, 1), "schema/pg15/deparse.txt:848:24"},
+	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 418, ), CONTRACT_LIST(conditions, 418, ), true, false, 0, CONTRACT_LIST(kinds, 418, ), "schema/pg15/deparse.txt:850:25"},
+	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 419, ), CONTRACT_LIST(conditions, 419, ), false, false, 0, CONTRACT_LIST(kinds, 419, 1), "schema/pg15/deparse.txt:852:25"},
+	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 420, ), CONTRACT_LIST(conditions, 420, ), true, false, 0, CONTRACT_LIST(kinds, 420, ), "schema/pg15/deparse.txt:854:25"},
+	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 421, ), CONTRACT_LIST(conditions, 421, ), false, true, 0, CONTRACT_LIST(kinds, 421, ), "schema/pg15/deparse.txt:856:25"},
+	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 422, ), CONTRACT_LIST(conditions, 422, ), false, false, 0, CONTRACT_LIST(kinds, 422, 1), "schema/pg15/deparse.txt:858:25"},
+	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 423, ), CONTRACT_LIST(conditions, 423, ), true, false, 0, CONTRACT_LIST(kinds, 423, ), "schema/pg15/deparse.txt:860:26"},
+	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 424, ), CONTRACT_LIST(conditions, 424, ), false, false, 0, CONTRACT_LIST(kinds, 424, 1), "schema/pg15/deparse.txt:862:26"},
+	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 425, ), CONTRACT_LIST(conditions, 425, ), true, false, 0, CONTRACT_LIST(kinds, 425, ), "schema/pg15/deparse.txt:864:27"},
+	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 426, ), CONTRACT_LIST(conditions, 426, ), false, false, 0, CONTRACT_LIST(kinds, 426, 1), "schema/pg15/deparse.txt:866:27"},
+	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 427, ), CONTRACT_LIST(conditions, 427, ), true, false, 0, CONTRACT_LIST(kinds, 427, ), "schema/pg15/deparse.txt:868:25"},
+	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 428, ), CONTRACT_LIST(conditions, 428, ), false, false, 0, CONTRACT_LIST(kinds, 428, 1), "schema/pg15/deparse.txt:870:25"},
+	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 429, ), CONTRACT_LIST(conditions, 429, ), true, false, 0, CONTRACT_LIST(kinds, 429, ), "schema/pg15/deparse.txt:872:27"},
+	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 430, ), CONTRACT_LIST(conditions, 430, ), false, false, 0, CONTRACT_LIST(kinds, 430, 1), "schema/pg15/deparse.txt:874:27"},
+	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 431, ), CONTRACT_LIST(conditions, 431, ), true, false, 0, CONTRACT_LIST(kinds, 431, ), "schema/pg15/deparse.txt:876:24"},
+	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 432, ), CONTRACT_LIST(conditions, 432, ), false, false, 0, CONTRACT_LIST(kinds, 432, 1), "schema/pg15/deparse.txt:878:24"},
+	{ 199, 0, -1, false, false, CONTRACT_LIST(parents, 433, ), CONTRACT_LIST(conditions, 433, ), true, false, 0, CONTRACT_LIST(kinds, 433, ), "schema/pg15/deparse.txt:880:27"},
+	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 434, ), CONTRACT_LIST(conditions, 434, ), true, false, 0, CONTRACT_LIST(kinds, 434, ), "schema/pg15/deparse.txt:882:16"},
+	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 435, ), CONTRACT_LIST(conditions, 435, ), false, false, 0, CONTRACT_LIST(kinds, 435, 1), "schema/pg15/deparse.txt:884:16"},
+	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 436, ), CONTRACT_LIST(conditions, 436, ), true, false, 0, CONTRACT_LIST(kinds, 436, ), "schema/pg15/deparse.txt:886:18"},
+	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 437, ), CONTRACT_LIST(conditions, 437, ), true, false, 0, CONTRACT_LIST(kinds, 437, ), "schema/pg15/deparse.txt:888:23"},
+	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 438, ), CONTRACT_LIST(conditions, 438, ), true, false, 0, CONTRACT_LIST(kinds, 438, ), "schema/pg15/deparse.txt:890:23"},
+	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 439, ), CONTRACT_LIST(conditions, 439, ), false, false, 0, CONTRACT_LIST(kinds, 439, 1), "schema/pg15/deparse.txt:892:23"},
+	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 440, ), CONTRACT_LIST(conditions, 440, ), true, false, 0, CONTRACT_LIST(kinds, 440, ), "schema/pg15/deparse.txt:894:22"},
+	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 441, ), CONTRACT_LIST(conditions, 441, ), false, false, 0, CONTRACT_LIST(kinds, 441, 1), "schema/pg15/deparse.txt:896:22"},
+	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 442, ), CONTRACT_LIST(conditions, 442, ), true, false, 0, CONTRACT_LIST(kinds, 442, ), "schema/pg15/deparse.txt:898:21"},
+	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 443, ), CONTRACT_LIST(conditions, 443, ), false, false, 0, CONTRACT_LIST(kinds, 443, 1), "schema/pg15/deparse.txt:900:21"},
+	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 444, ), CONTRACT_LIST(conditions, 444, ), true, false, 0, CONTRACT_LIST(kinds, 444, ), "schema/pg15/deparse.txt:902:19"},
+	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 445, ), CONTRACT_LIST(conditions, 445, ), false, false, 0, CONTRACT_LIST(kinds, 445, 1), "schema/pg15/deparse.txt:904:19"},
+	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 446, ), CONTRACT_LIST(conditions, 446, ), true, false, 0, CONTRACT_LIST(kinds, 446, ), "schema/pg15/deparse.txt:906:23"},
+	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 447, ), CONTRACT_LIST(conditions, 447, ), false, false, 0, CONTRACT_LIST(kinds, 447, 1), "schema/pg15/deparse.txt:908:23"},
+	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 448, ), CONTRACT_LIST(conditions, 448, ), true, false, 0, CONTRACT_LIST(kinds, 448, ), "schema/pg15/deparse.txt:910:17"},
+	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 449, ), CONTRACT_LIST(conditions, 449, ), false, false, 0, CONTRACT_LIST(kinds, 449, 1), "schema/pg15/deparse.txt:912:17"},
+	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 450, ), CONTRACT_LIST(conditions, 450, ), true, false, 0, CONTRACT_LIST(kinds, 450, ), "schema/pg15/deparse.txt:914:23"},
+	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 451, ), CONTRACT_LIST(conditions, 451, ), false, false, 0, CONTRACT_LIST(kinds, 451, 1), "schema/pg15/deparse.txt:916:23"},
+	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 452, ), CONTRACT_LIST(conditions, 452, ), true, false, 0, CONTRACT_LIST(kinds, 452, ), "schema/pg15/deparse.txt:918:20"},
+	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 453, ), CONTRACT_LIST(conditions, 453, ), false, false, 0, CONTRACT_LIST(kinds, 453, 1), "schema/pg15/deparse.txt:920:20"},
+	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 454, ), CONTRACT_LIST(conditions, 454, ), true, false, 0, CONTRACT_LIST(kinds, 454, ), "schema/pg15/deparse.txt:922:21"},
+	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 455, ), CONTRACT_LIST(conditions, 455, ), false, false, 0, CONTRACT_LIST(kinds, 455, 1), "schema/pg15/deparse.txt:924:21"},
+	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 456, ), CONTRACT_LIST(conditions, 456, ), true, false, 0, CONTRACT_LIST(kinds, 456, ), "schema/pg15/deparse.txt:926:21"},
+	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 457, ), CONTRACT_LIST(conditions, 457, ), false, false, 0, CONTRACT_LIST(kinds, 457, 1), "schema/pg15/deparse.txt:928:21"},
+	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 458, ), CONTRACT_LIST(conditions, 458, ), true, false, 0, CONTRACT_LIST(kinds, 458, ), "schema/pg15/deparse.txt:930:17"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 459, ), CONTRACT_LIST(conditions, 459, ), false, false, 0, CONTRACT_LIST(kinds, 459, 1), "schema/pg15/deparse.txt:932:13"},
+	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 460, ), CONTRACT_LIST(conditions, 460, ), false, false, 0, CONTRACT_LIST(kinds, 460, 1), "schema/pg15/deparse.txt:934:13"},
+	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 461, ), CONTRACT_LIST(conditions, 461, ), true, false, 0, CONTRACT_LIST(kinds, 461, ), "schema/pg15/deparse.txt:936:24"},
+	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 462, ), CONTRACT_LIST(conditions, 462, ), false, false, 0, CONTRACT_LIST(kinds, 462, 1), "schema/pg15/deparse.txt:938:24"},
+	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 463, ), CONTRACT_LIST(conditions, 463, ), false, false, 0, CONTRACT_LIST(kinds, 463, 1), "schema/pg15/deparse.txt:940:24"},
+	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 464, ), CONTRACT_LIST(conditions, 464, ), true, false, 0, CONTRACT_LIST(kinds, 464, ), "schema/pg15/deparse.txt:942:28"},
+	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 465, ), CONTRACT_LIST(conditions, 465, ), false, false, 0, CONTRACT_LIST(kinds, 465, 1), "schema/pg15/deparse.txt:944:28"},
+	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 466, ), CONTRACT_LIST(conditions, 466, ), true, false, 0, CONTRACT_LIST(kinds, 466, ), "schema/pg15/deparse.txt:946:17"},
+	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 467, ), CONTRACT_LIST(conditions, 467, ), false, false, 0, CONTRACT_LIST(kinds, 467, 1), "schema/pg15/deparse.txt:948:17"},
+	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 468, ), CONTRACT_LIST(conditions, 468, ), true, false, 0, CONTRACT_LIST(kinds, 468, ), "schema/pg15/deparse.txt:950:32"},
+	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 469, ), CONTRACT_LIST(conditions, 469, ), false, false, 0, CONTRACT_LIST(kinds, 469, 1), "schema/pg15/deparse.txt:952:32"},
+	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 470, ), CONTRACT_LIST(conditions, 470, ), true, false, 0, CONTRACT_LIST(kinds, 470, ), "schema/pg15/deparse.txt:954:30"},
+	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 471, ), CONTRACT_LIST(conditions, 471, ), false, false, 0, CONTRACT_LIST(kinds, 471, 1), "schema/pg15/deparse.txt:956:30"},
+	{ 216, 0, -1, false, false, CONTRACT_LIST(parents, 472, ), CONTRACT_LIST(conditions, 472, ), true, false, 0, CONTRACT_LIST(kinds, 472, ), "schema/pg15/deparse.txt:958:26"},
+	{ 217, 1, -1, false, false, CONTRACT_LIST(parents, 473, ), CONTRACT_LIST(conditions, 473, ), true, false, 0, CONTRACT_LIST(kinds, 473, ), "schema/pg15/deparse.txt:960:28"},
+	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 474, ), CONTRACT_LIST(conditions, 474, ), true, false, 0, CONTRACT_LIST(kinds, 474, ), "schema/pg15/deparse.txt:962:27"},
+	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 475, ), CONTRACT_LIST(conditions, 475, ), false, false, 0, CONTRACT_LIST(kinds, 475, 1), "schema/pg15/deparse.txt:964:27"},
+	{ 220, 2, -1, false, false, CONTRACT_LIST(parents, 476, ), CONTRACT_LIST(conditions, 476, ), true, false, 0, CONTRACT_LIST(kinds, 476, ), "schema/pg15/deparse.txt:966:24"},
+	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 477, ), CONTRACT_LIST(conditions, 477, ), true, false, 0, CONTRACT_LIST(kinds, 477, ), "schema/pg15/deparse.txt:968:17"},
+	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 478, ), CONTRACT_LIST(conditions, 478, ), false, false, 0, CONTRACT_LIST(kinds, 478, 1), "schema/pg15/deparse.txt:970:17"},
+	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 479, ), CONTRACT_LIST(conditions, 479, ), true, false, 0, CONTRACT_LIST(kinds, 479, ), "schema/pg15/deparse.txt:972:25"},
+	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 480, ), CONTRACT_LIST(conditions, 480, ), false, false, 0, CONTRACT_LIST(kinds, 480, 1), "schema/pg15/deparse.txt:974:25"},
+	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 481, ), CONTRACT_LIST(conditions, 481, ), true, false, 0, CONTRACT_LIST(kinds, 481, ), "schema/pg15/deparse.txt:976:30"},
+	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 482, ), CONTRACT_LIST(conditions, 482, ), false, false, 0, CONTRACT_LIST(kinds, 482, 1), "schema/pg15/deparse.txt:978:30"},
+	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 483, ), CONTRACT_LIST(conditions, 483, ), true, false, 0, CONTRACT_LIST(kinds, 483, ), "schema/pg15/deparse.txt:980:33"},
+	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 484, ), CONTRACT_LIST(conditions, 484, ), false, false, 0, CONTRACT_LIST(kinds, 484, 1), "schema/pg15/deparse.txt:982:33"},
+	{ 224, 2, -1, false, false, CONTRACT_LIST(parents, 485, ), CONTRACT_LIST(conditions, 485, ), true, false, 0, CONTRACT_LIST(kinds, 485, ), "schema/pg15/deparse.txt:984:35"},
+	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 486, ), CONTRACT_LIST(conditions, 486, ), true, false, 0, CONTRACT_LIST(kinds, 486, ), "schema/pg15/deparse.txt:986:31"},
+	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 487, ), CONTRACT_LIST(conditions, 487, ), false, false, 0, CONTRACT_LIST(kinds, 487, 1), "schema/pg15/deparse.txt:988:31"},
+	{ 225, 1, -1, false, false, CONTRACT_LIST(parents, 488, ), CONTRACT_LIST(conditions, 488, ), true, false, 0, CONTRACT_LIST(kinds, 488, ), "schema/pg15/deparse.txt:990:34"},
+	{ 225, 4, -1, false, false, CONTRACT_LIST(parents, 489, ), CONTRACT_LIST(conditions, 489, ), true, false, 0, CONTRACT_LIST(kinds, 489, ), "schema/pg15/deparse.txt:992:34"},
+	{ 226, 0, -1, false, false, CONTRACT_LIST(parents, 490, ), CONTRACT_LIST(conditions, 490, ), true, false, 0, CONTRACT_LIST(kinds, 490, ), "schema/pg15/deparse.txt:994:25"},
+	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 491, ), CONTRACT_LIST(conditions, 491, ), true, false, 0, CONTRACT_LIST(kinds, 491, ), "schema/pg15/deparse.txt:996:31"},
+	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 492, ), CONTRACT_LIST(conditions, 492, ), false, false, 0, CONTRACT_LIST(kinds, 492, 1), "schema/pg15/deparse.txt:998:31"},
+	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 493, ), CONTRACT_LIST(conditions, 493, ), true, false, 0, CONTRACT_LIST(kinds, 493, ), "schema/pg15/deparse.txt:1000:26"},
+	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 494, ), CONTRACT_LIST(conditions, 494, ), true, false, 0, CONTRACT_LIST(kinds, 494, ), "schema/pg15/deparse.txt:1002:29"},
+	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 495, ), CONTRACT_LIST(conditions, 495, ), false, false, 0, CONTRACT_LIST(kinds, 495, 1), "schema/pg15/deparse.txt:1004:29"},
+	{ 229, 0, -1, false, false, CONTRACT_LIST(parents, 496, ), CONTRACT_LIST(conditions, 496, ), true, false, 0, CONTRACT_LIST(kinds, 496, ), "schema/pg15/deparse.txt:1006:24"},
+	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 497, ), CONTRACT_LIST(conditions, 497, ), true, false, 0, CONTRACT_LIST(kinds, 497, ), "schema/pg15/deparse.txt:1008:25"},
+	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 498, ), CONTRACT_LIST(conditions, 498, ), false, false, 0, CONTRACT_LIST(kinds, 498, 1), "schema/pg15/deparse.txt:1010:25"},
+	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 499, ), CONTRACT_LIST(conditions, 499, ), true, false, 0, CONTRACT_LIST(kinds, 499, ), "schema/pg15/deparse.txt:1012:23"},
+	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 500, ), CONTRACT_LIST(conditions, 500, ), false, false, 0, CONTRACT_LIST(kinds, 500, 1), "schema/pg15/deparse.txt:1014:23"},
+	{ 231, 0, -1, false, false, CONTRACT_LIST(parents, 501, ), CONTRACT_LIST(conditions, 501, ), true, false, 0, CONTRACT_LIST(kinds, 501, ), "schema/pg15/deparse.txt:1016:24"},
+	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 502, ), CONTRACT_LIST(conditions, 502, ), true, false, 0, CONTRACT_LIST(kinds, 502, ), "schema/pg15/deparse.txt:1018:27"},
+	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 503, ), CONTRACT_LIST(conditions, 503, ), false, false, 0, CONTRACT_LIST(kinds, 503, 1), "schema/pg15/deparse.txt:1020:27"},
+	{ 234, 0, -1, false, false, CONTRACT_LIST(parents, 504, ), CONTRACT_LIST(conditions, 504, ), true, false, 0, CONTRACT_LIST(kinds, 504, ), "schema/pg15/deparse.txt:1022:19"},
+	{ 235, 0, -1, false, false, CONTRACT_LIST(parents, 505, ), CONTRACT_LIST(conditions, 505, ), true, false, 0, CONTRACT_LIST(kinds, 505, ), "schema/pg15/deparse.txt:1024:25"},
+	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 506, ), CONTRACT_LIST(conditions, 506, ), true, false, 0, CONTRACT_LIST(kinds, 506, ), "schema/pg15/deparse.txt:1026:24"},
+	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 507, ), CONTRACT_LIST(conditions, 507, ), false, false, 0, CONTRACT_LIST(kinds, 507, 1), "schema/pg15/deparse.txt:1028:24"},
+	{ 237, 0, -1, false, false, CONTRACT_LIST(parents, 508, ), CONTRACT_LIST(conditions, 508, ), true, false, 0, CONTRACT_LIST(kinds, 508, ), "schema/pg15/deparse.txt:1030:27"},
+	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 509, ), CONTRACT_LIST(conditions, 509, ), true, false, 0, CONTRACT_LIST(kinds, 509, ), "schema/pg15/deparse.txt:1032:26"},
+	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 510, ), CONTRACT_LIST(conditions, 510, ), false, false, 0, CONTRACT_LIST(kinds, 510, 1), "schema/pg15/deparse.txt:1034:26"},
 	{0}
 };
 
@@ -1690,167 +1702,167 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 	{ 75, 3 }, /* AlterDefaultPrivilegesStmt */
 	{ 78, 0 }, /* ClosePortalStmt */
 	{ 78, 2 }, /* ClusterStmt */
-	{ 80, 4 }, /* CopyStmt */
-	{ 84, 6 }, /* CreateStmt */
-	{ 90, 6 }, /* DefineStmt */
-	{ 96, 2 }, /* DropStmt */
-	{ 98, 2 }, /* TruncateStmt */
-	{ 100, 1 }, /* CommentStmt */
-	{ 101, 1 }, /* FetchStmt */
-	{ 102, 7 }, /* IndexStmt */
-	{ 109, 7 }, /* CreateFunctionStmt */
-	{ 116, 3 }, /* AlterFunctionStmt */
-	{ 119, 2 }, /* DoStmt */
-	{ 121, 2 }, /* RenameStmt */
-	{ 123, 3 }, /* RuleStmt */
-	{ 126, 1 }, /* NotifyStmt */
-	{ 127, 1 }, /* ListenStmt */
-	{ 128, 0 }, /* UnlistenStmt */
-	{ 128, 2 }, /* TransactionStmt */
-	{ 130, 7 }, /* ViewStmt */
-	{ 137, 1 }, /* LoadStmt */
-	{ 138, 5 }, /* CreateDomainStmt */
-	{ 143, 3 }, /* CreatedbStmt */
-	{ 146, 3 }, /* DropdbStmt */
-	{ 149, 4 }, /* VacuumStmt */
-	{ 153, 3 }, /* ExplainStmt */
-	{ 156, 3 }, /* CreateTableAsStmt */
-	{ 159, 3 }, /* CreateSeqStmt */
-	{ 162, 3 }, /* AlterSeqStmt */
-	{ 165, 1 }, /* VariableSetStmt */
-	{ 166, 1 }, /* VariableShowStmt */
-	{ 167, 0 }, /* DiscardStmt */
-	{ 167, 10 }, /* CreateTrigStmt */
-	{ 177, 7 }, /* CreatePLangStmt */
-	{ 184, 3 }, /* CreateRoleStmt */
-	{ 187, 3 }, /* AlterRoleStmt */
-	{ 190, 2 }, /* DropRoleStmt */
-	{ 192, 2 }, /* LockStmt */
-	{ 194, 2 }, /* ConstraintsSetStmt */
-	{ 196, 2 }, /* ReindexStmt */
-	{ 198, 0 }, /* CheckPointStmt */
-	{ 198, 1 }, /* CreateSchemaStmt */
-	{ 199, 3 }, /* AlterDatabaseStmt */
-	{ 202, 0 }, /* AlterDatabaseRefreshCollStmt */
-	{ 202, 2 }, /* AlterDatabaseSetStmt */
-	{ 204, 1 }, /* AlterRoleSetStmt */
-	{ 205, 6 }, /* CreateConversionStmt */
-	{ 211, 2 }, /* CreateCastStmt */
-	{ 213, 8 }, /* CreateOpClassStmt */
-	{ 221, 3 }, /* CreateOpFamilyStmt */
-	{ 224, 5 }, /* AlterOpFamilyStmt */
-	{ 229, 4 }, /* PrepareStmt */
-	{ 233, 1 }, /* ExecuteStmt */
-	{ 234, 0 }, /* DeallocateStmt */
-	{ 234, 3 }, /* DeclareCursorStmt */
-	{ 237, 3 }, /* CreateTableSpaceStmt */
-	{ 240, 1 }, /* DropTableSpaceStmt */
-	{ 241, 2 }, /* AlterObjectDependsStmt */
-	{ 243, 2 }, /* AlterObjectSchemaStmt */
-	{ 245, 3 }, /* AlterOwnerStmt */
-	{ 248, 3 }, /* AlterOperatorStmt */
-	{ 251, 4 }, /* AlterTypeStmt */
-	{ 255, 2 }, /* DropOwnedStmt */
-	{ 257, 3 }, /* ReassignOwnedStmt */
-	{ 260, 3 }, /* CompositeTypeStmt */
-	{ 263, 4 }, /* CreateEnumStmt */
-	{ 267, 4 }, /* CreateRangeStmt */
-	{ 271, 3 }, /* AlterEnumStmt */
-	{ 274, 4 }, /* AlterTSDictionaryStmt */
-	{ 278, 5 }, /* AlterTSConfigurationStmt */
-	{ 283, 5 }, /* CreateFdwStmt */
-	{ 288, 5 }, /* AlterFdwStmt */
-	{ 293, 4 }, /* CreateForeignServerStmt */
-	{ 297, 3 }, /* AlterForeignServerStmt */
-	{ 300, 4 }, /* CreateUserMappingStmt */
-	{ 304, 4 }, /* AlterUserMappingStmt */
-	{ 308, 2 }, /* DropUserMappingStmt */
-	{ 310, 3 }, /* AlterTableSpaceOptionsStmt */
-	{ 313, 4 }, /* AlterTableMoveAllStmt */
-	{ 317, 2 }, /* SecLabelStmt */
-	{ 319, 4 }, /* CreateForeignTableStmt */
-	{ 323, 7 }, /* ImportForeignSchemaStmt */
-	{ 330, 3 }, /* CreateExtensionStmt */
-	{ 333, 3 }, /* AlterExtensionStmt */
-	{ 336, 3 }, /* AlterExtensionContentsStmt */
-	{ 339, 6 }, /* CreateEventTrigStmt */
-	{ 345, 1 }, /* AlterEventTrigStmt */
-	{ 346, 1 }, /* RefreshMatViewStmt */
-	{ 347, 0 }, /* ReplicaIdentityStmt */
-	{ 347, 1 }, /* AlterSystemStmt */
-	{ 348, 5 }, /* CreatePolicyStmt */
-	{ 353, 4 }, /* AlterPolicyStmt */
-	{ 357, 2 }, /* CreateTransformStmt */
-	{ 359, 3 }, /* CreateAmStmt */
-	{ 362, 5 }, /* CreatePublicationStmt */
-	{ 367, 5 }, /* AlterPublicationStmt */
-	{ 372, 5 }, /* CreateSubscriptionStmt */
-	{ 377, 5 }, /* AlterSubscriptionStmt */
-	{ 382, 1 }, /* DropSubscriptionStmt */
-	{ 383, 7 }, /* CreateStatsStmt */
-	{ 390, 2 }, /* AlterCollationStmt */
-	{ 392, 1 }, /* CallStmt */
-	{ 393, 2 }, /* AlterStatsStmt */
-	{ 395, 2 }, /* A_Expr */
-	{ 397, 2 }, /* ColumnRef */
-	{ 399, 0 }, /* ParamRef */
-	{ 399, 5 }, /* FuncCall */
-	{ 404, 0 }, /* A_Star */
-	{ 404, 0 }, /* A_Indices */
-	{ 404, 3 }, /* A_Indirection */
-	{ 407, 0 }, /* A_ArrayExpr */
-	{ 407, 1 }, /* ResTarget */
-	{ 408, 0 }, /* MultiAssignRef */
-	{ 408, 2 }, /* TypeCast */
-	{ 410, 2 }, /* CollateClause */
-	{ 412, 2 }, /* SortBy */
-	{ 414, 2 }, /* WindowDef */
-	{ 416, 2 }, /* RangeSubselect */
-	{ 418, 5 }, /* RangeFunction */
-	{ 423, 4 }, /* RangeTableSample */
-	{ 427, 4 }, /* RangeTableFunc */
-	{ 431, 1 }, /* RangeTableFuncCol */
-	{ 432, 4 }, /* TypeName */
-	{ 436, 4 }, /* ColumnDef */
-	{ 440, 6 }, /* IndexElem */
-	{ 446, 0 }, /* StatsElem */
-	{ 446, 10 }, /* Constraint */
-	{ 456, 2 }, /* DefElem */
-	{ 458, 0 }, /* RangeTblEntry */
-	{ 458, 0 }, /* RangeTblFunction */
-	{ 458, 0 }, /* TableSampleClause */
-	{ 458, 0 }, /* WithCheckOption */
-	{ 458, 0 }, /* SortGroupClause */
-	{ 458, 0 }, /* GroupingSet */
-	{ 458, 0 }, /* WindowClause */
-	{ 458, 5 }, /* ObjectWithArgs */
-	{ 463, 2 }, /* AccessPriv */
-	{ 465, 4 }, /* CreateOpClassItem */
-	{ 469, 1 }, /* TableLikeClause */
-	{ 470, 1 }, /* FunctionParameter */
-	{ 471, 2 }, /* LockingClause */
-	{ 473, 0 }, /* RowMarkClause */
-	{ 473, 1 }, /* XmlSerialize */
-	{ 474, 2 }, /* WithClause */
-	{ 476, 2 }, /* InferClause */
-	{ 478, 2 }, /* OnConflictClause */
-	{ 480, 3 }, /* CTESearchClause */
-	{ 483, 4 }, /* CTECycleClause */
-	{ 487, 4 }, /* CommonTableExpr */
-	{ 491, 2 }, /* MergeWhenClause */
-	{ 493, 0 }, /* RoleSpec */
-	{ 493, 1 }, /* TriggerTransition */
-	{ 494, 4 }, /* PartitionElem */
-	{ 498, 3 }, /* PartitionSpec */
-	{ 501, 0 }, /* PartitionBoundSpec */
-	{ 501, 0 }, /* PartitionRangeDatum */
-	{ 501, 1 }, /* PartitionCmd */
-	{ 502, 3 }, /* VacuumRelation */
-	{ 505, 0 }, /* PublicationObjSpec */
-	{ 505, 3 }, /* PublicationTable */
-	{ 508, 0 }, /* InlineCodeBlock */
-	{ 508, 0 }, /* CallContext */
-	{ 508, 0 }, /* ScanToken */
+	{ 80, 6 }, /* CopyStmt */
+	{ 86, 6 }, /* CreateStmt */
+	{ 92, 6 }, /* DefineStmt */
+	{ 98, 2 }, /* DropStmt */
+	{ 100, 2 }, /* TruncateStmt */
+	{ 102, 1 }, /* CommentStmt */
+	{ 103, 1 }, /* FetchStmt */
+	{ 104, 7 }, /* IndexStmt */
+	{ 111, 7 }, /* CreateFunctionStmt */
+	{ 118, 3 }, /* AlterFunctionStmt */
+	{ 121, 2 }, /* DoStmt */
+	{ 123, 2 }, /* RenameStmt */
+	{ 125, 3 }, /* RuleStmt */
+	{ 128, 1 }, /* NotifyStmt */
+	{ 129, 1 }, /* ListenStmt */
+	{ 130, 0 }, /* UnlistenStmt */
+	{ 130, 2 }, /* TransactionStmt */
+	{ 132, 7 }, /* ViewStmt */
+	{ 139, 1 }, /* LoadStmt */
+	{ 140, 5 }, /* CreateDomainStmt */
+	{ 145, 3 }, /* CreatedbStmt */
+	{ 148, 3 }, /* DropdbStmt */
+	{ 151, 4 }, /* VacuumStmt */
+	{ 155, 3 }, /* ExplainStmt */
+	{ 158, 3 }, /* CreateTableAsStmt */
+	{ 161, 3 }, /* CreateSeqStmt */
+	{ 164, 3 }, /* AlterSeqStmt */
+	{ 167, 1 }, /* VariableSetStmt */
+	{ 168, 1 }, /* VariableShowStmt */
+	{ 169, 0 }, /* DiscardStmt */
+	{ 169, 10 }, /* CreateTrigStmt */
+	{ 179, 7 }, /* CreatePLangStmt */
+	{ 186, 3 }, /* CreateRoleStmt */
+	{ 189, 3 }, /* AlterRoleStmt */
+	{ 192, 2 }, /* DropRoleStmt */
+	{ 194, 2 }, /* LockStmt */
+	{ 196, 2 }, /* ConstraintsSetStmt */
+	{ 198, 2 }, /* ReindexStmt */
+	{ 200, 0 }, /* CheckPointStmt */
+	{ 200, 1 }, /* CreateSchemaStmt */
+	{ 201, 3 }, /* AlterDatabaseStmt */
+	{ 204, 0 }, /* AlterDatabaseRefreshCollStmt */
+	{ 204, 2 }, /* AlterDatabaseSetStmt */
+	{ 206, 1 }, /* AlterRoleSetStmt */
+	{ 207, 6 }, /* CreateConversionStmt */
+	{ 213, 2 }, /* CreateCastStmt */
+	{ 215, 8 }, /* CreateOpClassStmt */
+	{ 223, 3 }, /* CreateOpFamilyStmt */
+	{ 226, 5 }, /* AlterOpFamilyStmt */
+	{ 231, 4 }, /* PrepareStmt */
+	{ 235, 1 }, /* ExecuteStmt */
+	{ 236, 0 }, /* DeallocateStmt */
+	{ 236, 3 }, /* DeclareCursorStmt */
+	{ 239, 3 }, /* CreateTableSpaceStmt */
+	{ 242, 1 }, /* DropTableSpaceStmt */
+	{ 243, 2 }, /* AlterObjectDependsStmt */
+	{ 245, 2 }, /* AlterObjectSchemaStmt */
+	{ 247, 3 }, /* AlterOwnerStmt */
+	{ 250, 3 }, /* AlterOperatorStmt */
+	{ 253, 4 }, /* AlterTypeStmt */
+	{ 257, 2 }, /* DropOwnedStmt */
+	{ 259, 3 }, /* ReassignOwnedStmt */
+	{ 262, 3 }, /* CompositeTypeStmt */
+	{ 265, 4 }, /* CreateEnumStmt */
+	{ 269, 4 }, /* CreateRangeStmt */
+	{ 273, 3 }, /* AlterEnumStmt */
+	{ 276, 4 }, /* AlterTSDictionaryStmt */
+	{ 280, 5 }, /* AlterTSConfigurationStmt */
+	{ 285, 5 }, /* CreateFdwStmt */
+	{ 290, 5 }, /* AlterFdwStmt */
+	{ 295, 4 }, /* CreateForeignServerStmt */
+	{ 299, 3 }, /* AlterForeignServerStmt */
+	{ 302, 4 }, /* CreateUserMappingStmt */
+	{ 306, 4 }, /* AlterUserMappingStmt */
+	{ 310, 2 }, /* DropUserMappingStmt */
+	{ 312, 3 }, /* AlterTableSpaceOptionsStmt */
+	{ 315, 4 }, /* AlterTableMoveAllStmt */
+	{ 319, 2 }, /* SecLabelStmt */
+	{ 321, 4 }, /* CreateForeignTableStmt */
+	{ 325, 7 }, /* ImportForeignSchemaStmt */
+	{ 332, 3 }, /* CreateExtensionStmt */
+	{ 335, 3 }, /* AlterExtensionStmt */
+	{ 338, 3 }, /* AlterExtensionContentsStmt */
+	{ 341, 6 }, /* CreateEventTrigStmt */
+	{ 347, 1 }, /* AlterEventTrigStmt */
+	{ 348, 1 }, /* RefreshMatViewStmt */
+	{ 349, 0 }, /* ReplicaIdentityStmt */
+	{ 349, 1 }, /* AlterSystemStmt */
+	{ 350, 5 }, /* CreatePolicyStmt */
+	{ 355, 4 }, /* AlterPolicyStmt */
+	{ 359, 2 }, /* CreateTransformStmt */
+	{ 361, 3 }, /* CreateAmStmt */
+	{ 364, 5 }, /* CreatePublicationStmt */
+	{ 369, 5 }, /* AlterPublicationStmt */
+	{ 374, 5 }, /* CreateSubscriptionStmt */
+	{ 379, 5 }, /* AlterSubscriptionStmt */
+	{ 384, 1 }, /* DropSubscriptionStmt */
+	{ 385, 7 }, /* CreateStatsStmt */
+	{ 392, 2 }, /* AlterCollationStmt */
+	{ 394, 1 }, /* CallStmt */
+	{ 395, 2 }, /* AlterStatsStmt */
+	{ 397, 2 }, /* A_Expr */
+	{ 399, 2 }, /* ColumnRef */
+	{ 401, 0 }, /* ParamRef */
+	{ 401, 5 }, /* FuncCall */
+	{ 406, 0 }, /* A_Star */
+	{ 406, 0 }, /* A_Indices */
+	{ 406, 3 }, /* A_Indirection */
+	{ 409, 0 }, /* A_ArrayExpr */
+	{ 409, 1 }, /* ResTarget */
+	{ 410, 0 }, /* MultiAssignRef */
+	{ 410, 2 }, /* TypeCast */
+	{ 412, 2 }, /* CollateClause */
+	{ 414, 2 }, /* SortBy */
+	{ 416, 2 }, /* WindowDef */
+	{ 418, 2 }, /* RangeSubselect */
+	{ 420, 5 }, /* RangeFunction */
+	{ 425, 4 }, /* RangeTableSample */
+	{ 429, 4 }, /* RangeTableFunc */
+	{ 433, 1 }, /* RangeTableFuncCol */
+	{ 434, 4 }, /* TypeName */
+	{ 438, 4 }, /* ColumnDef */
+	{ 442, 6 }, /* IndexElem */
+	{ 448, 0 }, /* StatsElem */
+	{ 448, 10 }, /* Constraint */
+	{ 458, 3 }, /* DefElem */
+	{ 461, 0 }, /* RangeTblEntry */
+	{ 461, 0 }, /* RangeTblFunction */
+	{ 461, 0 }, /* TableSampleClause */
+	{ 461, 0 }, /* WithCheckOption */
+	{ 461, 0 }, /* SortGroupClause */
+	{ 461, 0 }, /* GroupingSet */
+	{ 461, 0 }, /* WindowClause */
+	{ 461, 5 }, /* ObjectWithArgs */
+	{ 466, 2 }, /* AccessPriv */
+	{ 468, 4 }, /* CreateOpClassItem */
+	{ 472, 1 }, /* TableLikeClause */
+	{ 473, 1 }, /* FunctionParameter */
+	{ 474, 2 }, /* LockingClause */
+	{ 476, 0 }, /* RowMarkClause */
+	{ 476, 1 }, /* XmlSerialize */
+	{ 477, 2 }, /* WithClause */
+	{ 479, 2 }, /* InferClause */
+	{ 481, 2 }, /* OnConflictClause */
+	{ 483, 3 }, /* CTESearchClause */
+	{ 486, 4 }, /* CTECycleClause */
+	{ 490, 4 }, /* CommonTableExpr */
+	{ 494, 2 }, /* MergeWhenClause */
+	{ 496, 0 }, /* RoleSpec */
+	{ 496, 1 }, /* TriggerTransition */
+	{ 497, 4 }, /* PartitionElem */
+	{ 501, 3 }, /* PartitionSpec */
+	{ 504, 0 }, /* PartitionBoundSpec */
+	{ 504, 0 }, /* PartitionRangeDatum */
+	{ 504, 1 }, /* PartitionCmd */
+	{ 505, 3 }, /* VacuumRelation */
+	{ 508, 0 }, /* PublicationObjSpec */
+	{ 508, 3 }, /* PublicationTable */
+	{ 511, 0 }, /* InlineCodeBlock */
+	{ 511, 0 }, /* CallContext */
+	{ 511, 0 }, /* ScanToken */
 };
 
 /* ---- Begin the walk: per message, what its class's rules ask of it, then its fields ----
@@ -3669,13 +3681,14 @@ CW_BEGIN(ClusterStmt, 79)
 CW_END
 
 static const uint8_t cw_kinds_80_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* attlist */
-static const uint8_t cw_kinds_80_0_6[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0xda, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x10, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static const uint8_t cw_kinds_80_0_6[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0xda, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
 static inline bool cw_meets_CopyStmt(const pgbind_CopyStmt *m, Parent parent)
 {
 	(void)m;
 	switch (parent.key) {
 	default:
 		return true &&
+			CW_MEETS_NODE(m, query, true, false, 0, CW_NO_KINDS) &&
 			CW_MEETS_REPEATED_NODE(m, attlist, true, false, 0, CW_KINDS(cw_kinds_80_0_2)) &&
 			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_80_0_6));
 	}
@@ -4622,7 +4635,7 @@ CW_BEGIN(AlterOpFamilyStmt, 128)
 	CW_REPEATED_NODE(3, items, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_129_0_1[] = { 0x7e, 0xf7, 0xfd, 0x67, 0xd1, 0xfb, 0xff, 0x55, 0xe9, 0xcb, 0x86, 0xbc, 0x63, 0x4d, 0xa1, 0x95, 0x7f, 0x09, 0x17, 0x0c, 0x80, 0x46, 0x11, 0x52, 0xf7, 0x77, 0xfb, 0xe4, 0x3b, 0x30, }; /* argtypes */
+static const uint8_t cw_kinds_129_0_1[] = { 0xfe, 0xf7, 0xfd, 0xe7, 0xd5, 0xfb, 0xff, 0xd5, 0xe9, 0xcb, 0xc6, 0xbe, 0x63, 0x6d, 0xa9, 0xb5, 0x7f, 0x2b, 0x17, 0x0e, 0xb1, 0x46, 0x19, 0x52, 0xff, 0x6f, 0xfb, 0xe4, 0x3b, 0x30, }; /* argtypes */
 static inline bool cw_meets_PrepareStmt(const pgbind_PrepareStmt *m, Parent parent)
 {
 	(void)m;
@@ -5238,7 +5251,7 @@ CW_BEGIN(AlterExtensionStmt, 161)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_162_0_3[] = { 0x7e, 0xf7, 0xfc, 0x67, 0xc1, 0xfb, 0xff, 0x15, 0xe9, 0x42, 0x84, 0xbc, 0x21, 0x45, 0xa1, 0x15, 0x7f, 0x09, 0x17, 0x0c, 0x80, 0x46, 0x10, 0x50, 0xf3, 0x5f, 0xfb, 0xe4, 0x3b, 0x38, }; /* object */
+static const uint8_t cw_kinds_162_0_3[] = { 0xfe, 0xf7, 0xfc, 0xe7, 0xc5, 0xfb, 0xff, 0x15, 0xe9, 0x42, 0x84, 0xbe, 0x21, 0x65, 0xa9, 0x15, 0x7f, 0x29, 0x17, 0x0e, 0x90, 0x4e, 0x18, 0x50, 0xfb, 0x5f, 0xfb, 0xe4, 0x3b, 0x38, }; /* object */
 static inline bool cw_meets_AlterExtensionContentsStmt(const pgbind_AlterExtensionContentsStmt *m, Parent parent)
 {
 	(void)m;
@@ -6089,7 +6102,7 @@ CW_BEGIN(Constraint, 204)
 	CW_BOOL(29, initially_valid, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_205_0_2[] = { 0xfa, 0xff, 0xfc, 0x77, 0xe1, 0x7d, 0xff, 0x3b, 0xc5, 0x66, 0x9d, 0xef, 0xb7, 0xe3, 0xfd, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0xdf, 0xfe, 0xfd, 0xf3, 0x5d, 0xfe, 0xfd, 0xfb, 0x7f, }; /* arg */
+static const uint8_t cw_kinds_205_0_2[] = { 0xfa, 0xff, 0xfc, 0x77, 0xe1, 0x7d, 0xff, 0x3b, 0xc5, 0x66, 0x9d, 0xef, 0xb7, 0xe3, 0xfd, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xf3, 0x5d, 0xfe, 0xfd, 0xfb, 0x7f, }; /* arg */
 static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
 {
 	(void)m;

@@ -268,10 +268,11 @@ PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *me
  * with the tree by PostgreSQL's equal() (locations aside). It is returned when equal; else the
  * tree is refused with PGBIND_ERROR_UNREPRESENTABLE naming the node and field and the first
  * differing field path. On every route, so are trees the deparser of the linked version is known
- * to crash on (before 18: COPY t FROM STDIN (format)). A tree that breaks the deparse contract
- * (targets/c/runtime/contract.c: a shape that crashed the deparser in the probe's trials and no
- * parse of its corpus makes) is deparsed in a child process, as with options->isolate_deparse: the
- * same SQL where the deparser handles it (a parse the corpus lacked), else
+ * to misread past a node (before 18: XMLROOT(x, VERSION v || 'a')). A tree that breaks the deparse
+ * contract (targets/c/runtime/contract.c: a shape that crashed the deparser in the probe's trials
+ * and no parse of its corpus makes, or the rarest shape of a parsed statement it crashes on, as
+ * COPY t FROM STDIN (format) before 18) is deparsed in a child process, as with
+ * options->isolate_deparse: the same SQL where the deparser handles it, else
  * PGBIND_ERROR_DEPARSER_CRASHED naming the rule; options->no_fork refuses it instead. A tree
  * nested deeper than options->max_depth is
  * PGBIND_ERROR_DEPTH, as one the deparser would overflow the calling thread's stack with
