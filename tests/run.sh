@@ -616,9 +616,10 @@ step "targets/c/runtime/ and targets/c/generated/ build as a vendored drop-in" s
 		$PG_QUERY_LIBS -pthread && ./smoke 'insert into t values (1)' | grep -qx 'InsertStmt: INSERT INTO t VALUES (1)'"
 # make dist's packages (make check builds $BUILD/dist), each built offline in an empty directory
 # under /tmp exactly as the README's "Add it to a Rust/Go/C project" blocks say (the script runs
-# those blocks), its example run; each refuses a libpg_query of another major.
+# those blocks), its example run; each refuses a libpg_query of another major. The builds start
+# from copies of $BUILD's Rust target directory and Go cache: the dependencies are not compiled again.
 step "make dist's crate, Go module and C sources build outside the checkout and run their examples (tests/dist/run.sh)" \
-	tests/dist/run.sh "$BUILD/dist"
+	tests/dist/run.sh "$BUILD/dist" "$BUILD"
 
 section_end
 echo "$passed passed, $failed failed"

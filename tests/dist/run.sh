@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh [DIST] -- the packages of `make dist` (DIST, default build/dist), each unpacked into an
+# run.sh [DIST [BUILD]] -- the packages of `make dist` (DIST, default build/dist), each unpacked into an
 # empty directory outside the checkout and built offline with Debian's toolchains exactly as the
 # README's "Add it to a Rust/Go/C project" sections tell a user, then a small program run on it:
 #   Rust  the crate's examples/porting.rs (pg_query.rs's API: parse, walk, rewrite, deparse,
@@ -12,17 +12,46 @@
 # With PG_QUERY_DIR (a libpg_query tree, as for make) the builds take it instead of Debian's
 # packages: the variables the README names for that. Prints one line per step and the time of
 # each build; ends with "N passed, M failed".
+# With BUILD (make check's build directory, after `make rust go`), cargo and go start from copies of
+# its Rust target directory and Go build cache: the dependencies compiled there (Debian's crates,
+# protobuf-go) are not compiled again; the packages themselves always are (below).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 root=$(pwd)
 dist=$(cd "${1:-build/dist}" && pwd) || exit 2
+build=
+if [ $# -ge 2 ]; then build=$(cd "$2" && pwd) || exit 2; fi
 major=$(sed -n 's/^#define PGBIND_PG_MAJOR \([0-9]*\)$/\1/p' targets/c/generated/pgbind_ast.h)
 version=0.$major.0
 export PATH="/usr/bin:$PATH"
 work=$(mktemp -d /tmp/pgbind-dist.XXXXXX)
-# nothing from the caller's home: cargo's and Go's caches start empty
+# nothing from the caller's home: cargo's and Go's homes (CARGO_HOME, GOPATH) start empty
 export HOME="$work/home"
 mkdir -p "$HOME"
+# With BUILD, copies of what `make rust go` compiled there (nothing here writes into BUILD): cargo
+# and go reuse an artifact only when all it was compiled from is the same (cargo: the package's
+# name, version and source, here Debian's /usr/share/cargo/registry, its features, the profile,
+# rustc; go: the action ID, a hash of sources, flags and compiler) and compile the rest. That rest
+# is the packages: the crate (pgbind 0.MAJOR.0 from vendor/, never BUILD's checkout 0.1.0) and its
+# build script, prost (the checkout's tests turn on its no-recursion-limit), the Go package from
+# the module folder and from the proxy's zip; the refusals rerun the build script and cgo. The
+# profile is the checkout's (its debug level), or no dependency would match.
+if [ -n "$build" ]; then
+	start=$(date +%s)
+	if ! [ -d "$build/rust/release" ] || ! [ -d "$build/go/cache" ]; then
+		echo "run.sh: $build has no rust/release or go/cache: run \`make rust go\` first" >&2
+		rm -rf "$work"
+		exit 2
+	fi
+	if ! { mkdir -p "$work/target" && cp -a "$build/rust/release" "$work/target/" && cp -a "$build/go/cache" "$work/gocache"; }; then
+		rm -rf "$work"
+		exit 2
+	fi
+	export CARGO_TARGET_DIR="$work/target" GOCACHE="$work/gocache"
+	debug=$(sed -n '/^\[profile\.release\]$/,/^\[/s/^debug = //p' targets/rust/Cargo.toml)
+	if [ -n "$debug" ]; then export CARGO_PROFILE_RELEASE_DEBUG="$debug"; fi
+	printf '(%s/rust/release and %s/go/cache copied: %ss)\n' "$build" "$build" $(($(date +%s) - start))
+fi
 passed=0
 failed=0
 step() {
