@@ -18,7 +18,9 @@
  * kills it; the parent records that case as a crash and forks the next child after it). A change
  * whose SQL parses back to the changed tree is a tree the parser makes: its kind is never refused
  * (its NULL, emptiness or count clears the rule). A kind the corpus has no sample of is not tried,
- * so not refused. A deparser error is no reason for a
+ * so not refused. A change that crashed is tried again under each other value of the enum, bool,
+ * char and few-valued string fields of its message (second_round): what crashes under one value
+ * the parser may make under another. A deparser error is no reason for a
  * rule. A statement of the corpus the deparser crashes on as the parser made it (COPY t FROM STDIN
  * (format) before 18) gets a rule on its rarest shape: the kind at a field, or the NULL, that the
  * fewest learnt statements show. The runtime refuses nothing by a rule: a tree that breaks one is
@@ -40,6 +42,7 @@
 #include "pgbind_reflect.h"
 
 #include <errno.h>
+#include <setjmp.h>
 #include <malloc.h>
 #include <signal.h>
 #include <stdint.h>
@@ -120,8 +123,8 @@ typedef struct {
 	enum Change change;
 	uint16_t kind;  /* CH_KIND */
 	uint8_t sample; /* ... its sample (samples[kind][sample]) */
-	int16_t also;   /* -1, or a field of the message (an enum or bool) set to value as well */
-	int32_t value;
+	int16_t also;   /* -1, or a field of the message (an enum, bool or string) set to value as well */
+	intptr_t value; /* ... the enum's number, the bool, the string */
 } Case;
 
 static Stmt *stmts;
@@ -206,8 +209,23 @@ static void **slot_of(const Case *c, size_t **count)
 typedef struct {
 	void *cell;
 	size_t count;
-	int value; /* of the field also set */
+	intptr_t value; /* of the field also set */
 } Saved;
+
+/* Sets the field c->also of the changed message to v; returns what it held */
+static intptr_t swap_also(const Case *c, intptr_t v)
+{
+	const pgbind_FieldDesc *a = &pgbind_message_descs[field_msg[c->field]].fields[c->also];
+	char *at = c->base + a->offset;
+	intptr_t old;
+	if (a->wire == PGBIND_WIRE_BOOL)
+		old = *(bool *)at, *(bool *)at = v != 0;
+	else if (a->wire == PGBIND_WIRE_STRING)
+		old = (intptr_t) * (const char **)at, *(const char **)at = (const char *)v;
+	else
+		old = *(int *)at, *(int *)at = (int)v;
+	return old;
+}
 
 static Saved apply(const Case *c)
 {
@@ -216,13 +234,8 @@ static Saved apply(const Case *c)
 	size_t *count;
 	void **slot = slot_of(c, &count);
 	Saved s = {slot ? *slot : NULL, count ? *count : 0, 0};
-	if (c->also >= 0) {
-		const pgbind_FieldDesc *a = &pgbind_message_descs[field_msg[c->field]].fields[c->also];
-		if (a->wire == PGBIND_WIRE_BOOL)
-			s.value = *(bool *)(c->base + a->offset), *(bool *)(c->base + a->offset) = c->value != 0;
-		else
-			s.value = *(int *)(c->base + a->offset), *(int *)(c->base + a->offset) = c->value;
-	}
+	if (c->also >= 0)
+		s.value = swap_also(c, c->value);
 	if (c->change == CH_NULL)
 		*slot = NULL;
 	else if (c->change == CH_KIND)
@@ -238,13 +251,8 @@ static void undo(const Case *c, Saved s)
 {
 	if (c->change == CH_NONE)
 		return;
-	if (c->also >= 0) {
-		const pgbind_FieldDesc *a = &pgbind_message_descs[field_msg[c->field]].fields[c->also];
-		if (a->wire == PGBIND_WIRE_BOOL)
-			*(bool *)(c->base + a->offset) = s.value != 0;
-		else
-			*(int *)(c->base + a->offset) = s.value;
-	}
+	if (c->also >= 0)
+		swap_also(c, s.value);
 	size_t *count;
 	void **slot = slot_of(c, &count);
 	if (c->change == CH_NULL || c->change == CH_KIND)
@@ -261,11 +269,54 @@ static bool owns(size_t i, int w)
 	return (int)(i / BLOCK % WORKERS) == w;
 }
 
-/* Worker w's fork server: its cases from next on, in children; the crashes it saw */
+#define RECOVERIES 64 /* crashes a second-round child comes back from, before the next child */
+
+static bool recovering; /* the second round: a child comes back from a crash (only proofs count) */
+static sigjmp_buf back;
+static volatile sig_atomic_t caught; /* the signal come back from */
+
+static void come_back(int sig)
+{
+	caught = sig;
+	siglongjmp(back, 1);
+}
+
+/* In a second-round child, a crash (a signal) ends its case, not the child: its outcome is no
+ * reason for a rule there, and a proof is still a deparse that parses back. Each libpg_query call
+ * sets up its memory context and error handler anew; no answer in 2 s (a lock a crash left held,
+ * a loop) ends the child. */
+static void catch_crashes(void)
+{
+	static char altstack[1 << 16];
+	stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
+	struct sigaction sa = {.sa_handler = come_back, .sa_flags = SA_ONSTACK | SA_NODEFER};
+	sigemptyset(&sa.sa_mask);
+	sigaltstack(&ss, NULL);
+	const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGALRM};
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Runs one case in a child; 0, or the signal it crashed with and the child came back from */
+static int run_case(const Case *c, uint8_t *out)
+{
+	Saved s = apply(c);
+	if (recovering && sigsetjmp(back, 1)) {
+		*out = OUT_CRASH;
+		undo(c, s);
+		return caught;
+	}
+	*out = (uint8_t)deparse_outcome(stmts[c->stmt].tree);
+	undo(c, s);
+	return 0;
+}
+
+/* Worker w's fork server: its cases from next on, in children; the children it forked */
 static size_t serve(const Case *list, size_t n, uint8_t *res, volatile size_t *current, int w)
 {
-	size_t next = 0, crashes = 0;
+	size_t next = 0, children = 0;
 	while (next < n) {
+		children++;
 		*current = next;
 		fflush(NULL);
 		pid_t pid = fork();
@@ -277,15 +328,19 @@ static size_t serve(const Case *list, size_t n, uint8_t *res, volatile size_t *c
 			/* what malloc hands out holds a pattern, not zeros: a read past what the deparser
 			 * was given meets garbage, as in a long-lived process, and crashes here */
 			mallopt(M_PERTURB, 165);
+			if (recovering)
+				catch_crashes();
+			int recovered = 0;
 			for (size_t i = next; i < n; i++) {
 				if (!owns(i, w))
 					continue;
 				*current = i;
-				alarm(10);
-				Saved s = apply(&list[i]);
-				res[i] = (uint8_t)deparse_outcome(stmts[list[i].stmt].tree);
-				undo(&list[i], s);
+				alarm(recovering ? 2 : 10);
+				int sig = run_case(&list[i], &res[i]);
+				if (sig == SIGALRM || (sig && ++recovered == RECOVERIES))
+					_exit(3);
 			}
+			alarm(0);
 			_exit(0);
 		}
 		int st;
@@ -293,11 +348,11 @@ static size_t serve(const Case *list, size_t n, uint8_t *res, volatile size_t *c
 			;
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 			break;
-		res[*current] = OUT_CRASH;
-		crashes++;
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 3)
+			res[*current] = OUT_CRASH;
 		next = *current + 1;
 	}
-	return crashes;
+	return children;
 }
 
 /* Runs the cases and fills result[i]; each crash costs one child. */
@@ -309,7 +364,7 @@ static void run_cases(const Case *list, size_t n, uint8_t *result)
 		perror("deparse-probe: mmap");
 		exit(2);
 	}
-	volatile size_t *word = (volatile size_t *)shared; /* per worker: its current case, its crashes */
+	volatile size_t *word = (volatile size_t *)shared; /* per worker: its current case, its children */
 	uint8_t *res = shared + head;
 	memset(res, OUT_PENDING, n);
 	time_t started = time(NULL);
@@ -326,7 +381,7 @@ static void run_cases(const Case *list, size_t n, uint8_t *result)
 			_exit(0);
 		}
 	}
-	size_t crashes = 0;
+	size_t children = 0, crashes = 0;
 	for (int w = 0; w < WORKERS; w++) {
 		int st;
 		while (waitpid(pids[w], &st, 0) < 0 && errno == EINTR)
@@ -335,11 +390,14 @@ static void run_cases(const Case *list, size_t n, uint8_t *result)
 			fprintf(stderr, "deparse-probe: a fork server died\n");
 			exit(2);
 		}
-		crashes += word[2 * w + 1];
+		children += word[2 * w + 1];
 	}
+	for (size_t i = 0; i < n; i++)
+		crashes += res[i] == OUT_CRASH;
 	memcpy(result, res, n);
 	munmap(shared, n + head);
-	fprintf(stderr, "deparse-probe: %zu cases, %zu crashes, %ld s\n", n, crashes, (long)(time(NULL) - started));
+	fprintf(stderr, "deparse-probe: %zu cases, %zu crashes, %zu children, %ld s\n", n, crashes, children,
+			(long)(time(NULL) - started));
 }
 
 /* ---- reading the corpus ---------------------------------------------------------------------- */
@@ -413,6 +471,50 @@ static void learn_node(int si, pgbind_Node *n, uint32_t parent, int depth)
 	learn_message(si, (uint32_t)(d - pgbind_message_descs), (char *)n, parent, depth + 1);
 }
 
+/* The strings the corpus shows in a string field, per parent slot of its message (a DefElem's
+ * defname in CopyStmt.options): sorted by field, slot and value, without repeats */
+typedef struct {
+	uint32_t field, parent;
+	const char *s;
+} Shown;
+static Shown *shown;
+static size_t n_shown, cap_shown;
+
+static int cmp_shown(const void *a, const void *b)
+{
+	const Shown *x = a, *y = b;
+	if (x->field != y->field || x->parent != y->parent)
+		return x->field != y->field ? (x->field > y->field) - (x->field < y->field)
+									: (x->parent > y->parent) - (x->parent < y->parent);
+	return strcmp(x->s, y->s);
+}
+
+static void sort_shown(void)
+{
+	qsort(shown, n_shown, sizeof *shown, cmp_shown);
+	size_t n = 0;
+	for (size_t i = 0; i < n_shown; i++)
+		if (!n || cmp_shown(&shown[n - 1], &shown[i]))
+			shown[n++] = shown[i];
+	n_shown = n;
+}
+
+/* The first of the strings shown in field f under parent, their number in *n */
+static const Shown *shown_in(uint32_t f, uint32_t parent, size_t *n)
+{
+	size_t lo = 0, hi = n_shown;
+	while (lo < hi) { /* the first entry not before (f, parent) */
+		size_t mid = (lo + hi) / 2;
+		if (shown[mid].field < f || (shown[mid].field == f && shown[mid].parent < parent))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (*n = 0; lo + *n < n_shown && shown[lo + *n].field == f && shown[lo + *n].parent == parent; ++*n)
+		;
+	return &shown[lo];
+}
+
 static void add_host(Field *fd, int si, char *base, uint32_t parent)
 {
 	if (!stmts[si].host || fd->n_hosts == HOSTS)
@@ -445,6 +547,11 @@ static void learn_message(int si, uint32_t mi, char *base, uint32_t parent, int 
 				bit_set(&fd->kinds, (*(pgbind_Node **)p)->tag),
 					kind_uses[(size_t)(field_base[mi] + fi) * MAX_KINDS + (*(pgbind_Node **)p)->tag]++;
 			null_uses[field_base[mi] + fi] += null && stmts[si].learn;
+			if (set && f->wire == PGBIND_WIRE_STRING && stmts[si].learn) { /* a char: in any slot */
+				GROW(shown, n_shown, cap_shown);
+				shown[n_shown++] =
+					(Shown){field_base[mi] + fi, f->flags & PGBIND_FIELD_CHAR ? 0 : parent, *(const char **)p};
+			}
 		} else if (is_list(f->wire)) {
 			void **cells = *(void ***)p;
 			set = n > 0;
@@ -584,19 +691,71 @@ static void pick_samples(void)
 	}
 }
 
+static bool kinds_rule(uint32_t f, Bits *refused);
+
+#define SHOWN_MAX 32 /* a string field is varied over the values shown in a slot when they are this few */
+
+static char letters[2 * 52]; /* "a", "b", ... "Z": the values of a C char field */
+
+typedef struct {
+	int16_t field;
+	intptr_t value;
+} Variant;
+static Variant *vars;
+static size_t n_vars, cap_vars;
+
+static void add_variant(uint32_t fi, intptr_t value)
+{
+	GROW(vars, n_vars, cap_vars);
+	vars[n_vars++] = (Variant){(int16_t)fi, value};
+}
+
+/* The variants of a host message: each other value of each of its enum and bool fields, of each C
+ * char field (for a kind, the values the corpus shows there; else every letter: ReplicaIdentityStmt's
+ * name is NULL with 'd'), and of each string field of which the corpus shows at most SHOWN_MAX
+ * values in the host's parent slot (a DefElem's defname among those of its siblings: COPY's
+ * force_quote holds an A_Star) */
+static void list_variants(uint32_t mi, const char *base, uint32_t parent, bool for_kinds)
+{
+	const pgbind_MessageDesc *d = &pgbind_message_descs[mi];
+	n_vars = 0;
+	for (uint32_t fi = 0; fi < d->n_fields; fi++) {
+		const pgbind_FieldDesc *a = &d->fields[fi];
+		const char *at = base + a->offset, *own = a->wire == PGBIND_WIRE_STRING ? *(const char *const *)at : NULL;
+		bool letter = a->wire == PGBIND_WIRE_STRING && (a->flags & PGBIND_FIELD_CHAR);
+		size_t n = 0;
+		const Shown *sh = a->wire == PGBIND_WIRE_STRING ? shown_in(field_base[mi] + fi, letter ? 0 : parent, &n) : NULL;
+		if (a->wire == PGBIND_WIRE_BOOL)
+			add_variant(fi, !*(const bool *)at);
+		for (uint32_t v = 0; a->wire == PGBIND_WIRE_ENUM && v < pgbind_enum_descs[a->type_index].n_values; v++) {
+			int value = pgbind_enum_descs[a->type_index].values[v].number;
+			if (value != *(const int *)at && !(value == 0 && pgbind_enum_zero_is_undefined(a->type_index)))
+				add_variant(fi, value);
+		}
+		for (int l = 0; letter && !for_kinds && l < 52; l++)
+			if (!own || *own != letters[2 * l])
+				add_variant(fi, (intptr_t)&letters[2 * l]);
+		for (size_t i = 0; (!letter || for_kinds) && n <= SHOWN_MAX && i < n; i++)
+			if (!own || strcmp(own, sh[i].s))
+				add_variant(fi, (intptr_t)sh[i].s);
+	}
+}
+
 /* The second round: where a change neither crashed nor parsed back, the same change with the
- * kind's other samples; and where a change to the field's first host was bad, the same change
- * with each other value of each enum or bool field of its message (a NULL, an empty list, a kind
- * the parser makes under another value: ALTER SUBSCRIPTION's conninfo is NULL with ENABLE, GRANT
- * ON ALL TABLES IN SCHEMA holds Strings; not for a kind that crashed: too many). A change that
- * parses back proves the parser makes it. */
+ * kind's other samples; and where a change crashed and makes a rule, the same change under each
+ * variant of its message (list_variants): a NULL, an empty list, a kind the parser makes under
+ * another value (ALTER SUBSCRIPTION's conninfo is NULL with ENABLE, GRANT ON SCHEMA holds
+ * Strings, COMMENT ON LARGE OBJECT an Integer). The crashed kinds of a field are tried under each
+ * variant of its first crashed host, with each of their samples (GRANT ON DOMAIN holds a List
+ * of names, as DropStmt.objects does, not a VALUES row). A child comes back from a crash here
+ * (catch_crashes): a crash costs no child. A change that parses back proves the parser makes it. */
 static size_t second_round(size_t n_first, const uint8_t *out)
 {
 	size_t from = n_cases;
+	bool *varied = calloc(n_fields_all, 1); /* fields whose crashed kinds were varied */
 	for (size_t i = 0; i < n_first; i++) {
 		Case c = cases[i];
 		Field *fd = &fields[c.field];
-		bool bad = out[i] == OUT_CRASH;
 		if (c.change == CH_NONE || out[i] == OUT_SAME)
 			continue;
 		if (c.change == CH_KIND && bit_get(&fd->proven, c.kind))
@@ -608,27 +767,24 @@ static size_t second_round(size_t n_first, const uint8_t *out)
 			for (int j = 1; j < SAMPLES && samples[c.kind][j].node; j++)
 				if (samples[c.kind][j].stmt != c.stmt)
 					add_case(c.stmt, c.field, c.base, CH_KIND, c.kind)->sample = (uint8_t)j;
-		if (!bad || c.base != fd->hosts[0].base || (c.change == CH_KIND && out[i] == OUT_CRASH))
+		if (out[i] != OUT_CRASH || (c.change == CH_KIND && varied[c.field]))
 			continue;
-		const pgbind_MessageDesc *d = &pgbind_message_descs[field_msg[c.field]];
-		for (uint32_t fi = 0; fi < d->n_fields; fi++) {
-			const pgbind_FieldDesc *a = &d->fields[fi];
-			if (a->wire == PGBIND_WIRE_BOOL) {
-				Case *n = add_case(c.stmt, c.field, c.base, c.change, c.kind);
-				n->also = (int16_t)fi, n->value = !*(bool *)(c.base + a->offset);
-			} else if (a->wire == PGBIND_WIRE_ENUM) {
-				const pgbind_EnumDesc *e = &pgbind_enum_descs[a->type_index];
-				int own = *(int *)(c.base + a->offset);
-				for (uint32_t v = 0; v < e->n_values; v++) {
-					int value = e->values[v].number;
-					if (value == own || (value == 0 && pgbind_enum_zero_is_undefined(a->type_index)))
-						continue;
-					Case *n = add_case(c.stmt, c.field, c.base, c.change, c.kind);
-					n->also = (int16_t)fi, n->value = value;
-				}
-			}
-		}
+		int h = 0;
+		while (fd->hosts[h].base != c.base)
+			h++;
+		list_variants(field_msg[c.field], c.base, fd->hosts[h].parent, c.change == CH_KIND);
+		Bits refused;
+		kinds_rule(c.field, &refused);
+		varied[c.field] |= c.change == CH_KIND;
+		for (size_t v = 0; v < n_vars; v++) /* the change (a kind: each crashed kind, each sample) */
+			for (unsigned k = c.change == CH_KIND ? 1 : 0; k < (c.change == CH_KIND ? MAX_KINDS : 1); k++)
+				for (int j = 0; j < (k ? SAMPLES : 1) && (!k || (bit_get(&refused, k) && samples[k][j].node)); j++)
+					if (!k || samples[k][j].stmt != c.stmt) {
+						Case *n = add_case(c.stmt, c.field, c.base, c.change, k);
+						n->also = vars[v].field, n->value = vars[v].value, n->sample = (uint8_t)j;
+					}
 	}
+	free(varied);
 	return n_cases - from;
 }
 
@@ -988,6 +1144,9 @@ int main(int argc, char **argv)
 			n_learnt, n_hosts, n_crashed);
 
 	pick_samples();
+	sort_shown();
+	for (int l = 0; l < 52; l++)
+		letters[2 * l] = (char)(l < 26 ? 'a' + l : 'A' + l - 26);
 	make_cases();
 	free(outcomes);
 	outcomes = malloc(n_cases + 1);
@@ -999,7 +1158,9 @@ int main(int argc, char **argv)
 	}
 	size_t n_second = second_round(n_first, outcomes);
 	outcomes = realloc(outcomes, n_cases + 1);
+	recovering = true;
 	run_cases(cases + n_first, n_second, outcomes + n_first);
+	recovering = false;
 	size_t proofs = 0;
 	for (size_t i = n_first; i < n_cases; i++) /* only proofs count: the first round showed the shape */
 		if (outcomes[i] == OUT_SAME)
