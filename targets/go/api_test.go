@@ -166,6 +166,7 @@ func TestConcurrent(t *testing.T) {
 	const workers = 4
 	var wg sync.WaitGroup
 	bad := make([]int, workers)
+	first := make([]string, workers) // each worker's first difference, for the report
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(w int) {
@@ -176,6 +177,10 @@ func TestConcurrent(t *testing.T) {
 				if !proto.Equal(g.tree, want[k].tree) || g.json != want[k].json || g.dep != want[k].dep ||
 					g.fp != want[k].fp || g.nm != want[k].nm || !proto.Equal(g.scan, want[k].scan) || g.walked != want[k].walked ||
 					g.util != want[k].util || g.hash != want[k].hash {
+					if bad[w] == 0 {
+						first[w] = fmt.Sprintf("%.80q: deparse %.80q (alone %.80q), fingerprint %s (%s), normalize %.60q (%.60q)",
+							stmts[k], g.dep, want[k].dep, g.fp, want[k].fp, g.nm, want[k].nm)
+					}
 					bad[w]++
 				}
 			}
@@ -183,6 +188,8 @@ func TestConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	for w := range bad {
-		check(t, bad[w] == 0, "concurrent results equal the sequential ones", func() string { return "" })
+		check(t, bad[w] == 0, "concurrent results equal the sequential ones", func() string {
+			return fmt.Sprintf("%d differ, the first %s", bad[w], first[w])
+		})
 	}
 }

@@ -116,11 +116,12 @@ bool pgbind_check_deparse_contract_reference(const pgbind_ParseResult *tree, int
  * tries no such value of its own (tools/deparse-probe). */
 bool pgbind_enum_zero_is_undefined(int32_t ei);
 
-/* Whether the linked libpg_query's deparser is known to misread tree (before 18: XMLROOT with a
- * version that is not a string constant or NO VALUE, read past the node): undefined behaviour,
- * so no oracle may run that deparser on it, not even in a child (whether the child dies depends
- * on memory it reads past; under a sanitizer or a fuzzer the child's report is the run's).
- * pgbind_deparse refuses such a tree. */
+/* Whether the linked libpg_query's deparser is known to misread or crash on tree (before 18:
+ * XMLROOT with a version that is not a string constant or NO VALUE, read past the node; COPY
+ * options without their value or with a value of another kind): undefined behaviour, so no oracle
+ * may run that deparser on it, not even in a child (whether the child dies depends on memory it
+ * reads past; under a sanitizer or a fuzzer the child's report is the run's). pgbind_deparse
+ * refuses such a tree. */
 bool pgbind_deparser_misreads(const pgbind_ParseResult *tree);
 
 /* pgbind_deparse without that check: for the tools that probe the deparser (tools/deparse-probe)

@@ -52,13 +52,22 @@ static void fail_with_pg_error(pgbind_Status *status, pgbind_StatusCode code, co
 }
 
 /*
- * A safety net for a tree the parser itself makes and the deparser before 18 misreads:
- * XMLROOT(x, VERSION v || 'a') parses. A misread is no crash, so the deparse contract has no rule
- * for it (a tree that breaks one goes to a child process, which returns the wrong SQL all the
- * same), and the wrong SQL comes from reading past a node, which is undefined behaviour. The
- * parsed trees the deparser crashes on (COPY t FROM STDIN (format) before 18) are the contract's:
- * tools/deparse-probe gives each a rule on its rarest shape.
+ * A safety net for trees the parser itself makes and the deparser before 18 crashes on or
+ * misreads: COPY t FROM STDIN (format) and XMLROOT(x, VERSION v || 'a') parse. The deparse
+ * contract sends the parsed COPY statements of its corpus that crash the deparser to a child
+ * (tools/deparse-probe: a rule on each one's rarest shape), but several of these read past a node
+ * (`*` or an Integer read as a String or a List): in a child that is a crash or wrong SQL as
+ * memory decides (COPY t FROM STDIN (force_null *) gave FORCE_NULL () alone and a crash beside
+ * other threads), so they are refused here, before any deparser, as the XMLROOT misread is.
  */
+/*
+ * The deparser of libpg_query before 18 (15-4.0.0, 17-6.1.0) reads these COPY options' values as
+ * strings without checking that there is one, and crashes on COPY t FROM STDIN (format) -- which
+ * PostgreSQL's grammar accepts (found by tests/fuzz; regression inputs in
+ * tests/fuzz/regressions/parse/). 18's deparses it (`pgbind verify` checks both ways).
+ */
+#define DEPARSER_CRASHES_ON_COPY_OPTIONS (pgbind_libpg_query_version_num < 180000)
+
 /*
  * The deparser of libpg_query before 18 reads XMLROOT's version (its second argument) as an
  * A_Const holding a String (or NO VALUE) whatever node it is: XMLROOT(x, VERSION v || 'a') comes
@@ -78,11 +87,83 @@ static bool is_xmlroot_with_expression_version(pgbind_Node *node, void *ctx)
 	const pgbind_A_Const *c = (const pgbind_A_Const *)x->args[1];
 	return x->args[1]->tag != PGBIND_T_A_Const || (!c->isnull && (!c->val || c->val->tag != PGBIND_T_String));
 }
+static const char *const copy_options_needing_value[] = {"format", "delimiter", "null",       "quote",
+														 "escape", "encoding",  "force_quote"};
+/* It also reads these options' values as strings, crashing on any other kind of value (COPY t
+ * FROM STDIN (null 5), (format *), (escape (a)): found by fuzzing); a Float holds its digits as
+ * a string, which the deparser reads unharmed. */
+static const char *const copy_string_options[] = {"format", "delimiter", "null", "quote", "escape", "encoding"};
+/* force_not_null and force_null take a column list: an Integer other than 0 crashes it (0 reads
+ * as an empty list), and before 17 so does '*'; 17's deparser crashes on them without a value
+ * (COPY t FROM STDIN (force_null): found by fuzzing 17), 15's writes an empty list. */
+static const char *const copy_column_list_options[] = {"force_not_null", "force_null"};
+
+static bool named_in(const char *name, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Whether the deparser before 18 crashes on COPY option opt (why says so). */
+static bool copy_option_crashes(const pgbind_DefElem *opt, char *why, size_t size)
+{
+	const pgbind_Node *arg = opt->arg;
+	const pgbind_MessageDesc *desc = arg ? pgbind_node_desc(arg->tag) : NULL;
+	const char *kind = desc ? desc->name : NULL;
+	if (!arg && named_in(opt->defname, copy_options_needing_value,
+						 sizeof copy_options_needing_value / sizeof *copy_options_needing_value)) {
+		snprintf(why, size, "COPY option %s without a value", opt->defname);
+		return true;
+	}
+	if (arg && arg->tag != PGBIND_T_String && arg->tag != PGBIND_T_Float &&
+		named_in(opt->defname, copy_string_options, sizeof copy_string_options / sizeof *copy_string_options)) {
+		snprintf(why, size, "COPY option %s with a value of kind %s, not a string", opt->defname, kind ? kind : "?");
+		return true;
+	}
+	if (!arg && pgbind_libpg_query_version_num >= 170000 &&
+		named_in(opt->defname, copy_column_list_options,
+				 sizeof copy_column_list_options / sizeof *copy_column_list_options)) {
+		snprintf(why, size, "COPY option %s without a value", opt->defname);
+		return true;
+	}
+	if (arg &&
+		((arg->tag == PGBIND_T_Integer && ((const pgbind_Integer *)arg)->ival != 0) ||
+		 (arg->tag == PGBIND_T_A_Star && pgbind_libpg_query_version_num < 170000)) &&
+		named_in(opt->defname, copy_column_list_options,
+				 sizeof copy_column_list_options / sizeof *copy_column_list_options)) {
+		snprintf(why, size, "COPY option %s with a value of kind %s, not a column list", opt->defname,
+				 kind ? kind : "?");
+		return true;
+	}
+	return false;
+}
+
+/* The COPY option of tree's statements the deparser before 18 crashes on, if any (why says which). */
+static bool copy_options_crash(const pgbind_ParseResult *tree, char *why, size_t size)
+{
+	for (size_t i = 0; DEPARSER_CRASHES_ON_COPY_OPTIONS && i < tree->n_stmts; i++) {
+		const pgbind_Node *stmt = tree->stmts[i] ? tree->stmts[i]->stmt : NULL;
+		if (!stmt || stmt->tag != PGBIND_T_CopyStmt)
+			continue;
+		const pgbind_CopyStmt *copy = (const pgbind_CopyStmt *)stmt;
+		for (size_t k = 0; k < copy->n_options; k++) {
+			const pgbind_DefElem *opt = (const pgbind_DefElem *)copy->options[k];
+			if (opt && opt->tag == PGBIND_T_DefElem && opt->defname && copy_option_crashes(opt, why, size))
+				return true;
+		}
+	}
+	return false;
+}
+
 bool pgbind_deparser_misreads(const pgbind_ParseResult *tree)
 {
-	return DEPARSER_MISREADS_XMLROOT_VERSION &&
-		   pgbind_ParseResult_walk((pgbind_ParseResult *)tree, is_xmlroot_with_expression_version, NULL, NULL) ==
-			   PGBIND_WALK_STOPPED;
+	char why[160];
+	return (DEPARSER_MISREADS_XMLROOT_VERSION &&
+			pgbind_ParseResult_walk((pgbind_ParseResult *)tree, is_xmlroot_with_expression_version, NULL, NULL) ==
+				PGBIND_WALK_STOPPED) ||
+		   copy_options_crash(tree, why, sizeof why);
 }
 
 /* Whether tree holds an XMLROOT the deparser before 18 misreads (status says so), or the walk
@@ -110,11 +191,19 @@ static bool xmlroot_misread(const pgbind_ParseResult *tree, pgbind_Status *statu
 #define XMLROOT_CHECKED_IN_ROUTE 0
 #endif
 
-/* Whether the linked libpg_query's deparser is known to misread tree (status says what); the
- * walk's error (out of memory) goes to status. */
-static bool deparser_misreads(const pgbind_ParseResult *tree, pgbind_Status *status)
+/* Whether the linked libpg_query's deparser is known to crash on tree, or to misread it (why says
+ * what and where); the walk's error (out of memory) goes to status. */
+static bool deparser_would_crash(const pgbind_ParseResult *tree, char *why, size_t size, pgbind_Status *status)
 {
-	return DEPARSER_MISREADS_XMLROOT_VERSION && !XMLROOT_CHECKED_IN_ROUTE && xmlroot_misread(tree, status);
+	if (DEPARSER_MISREADS_XMLROOT_VERSION && !XMLROOT_CHECKED_IN_ROUTE && xmlroot_misread(tree, status))
+		return true;
+	char what[160];
+	if (copy_options_crash(tree, what, sizeof what)) {
+		snprintf(why, size, "%s: the deparser of libpg_query before 18 crashes on it, so it is not deparsed", what);
+		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "%s", why);
+		return true;
+	}
+	return false;
 }
 
 /* ---- the round trip ---------------------------------------------------------------------------- */
@@ -406,7 +495,8 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "pgbind_Options asks for isolate_deparse and no_fork at once");
 		return NULL;
 	}
-	if (deparser_misreads(tree, status))
+	char known[256];
+	if (deparser_would_crash(tree, known, sizeof known, status))
 		return NULL;
 	/* The deparse contract (schema/pgNN/deparse.txt, derived by tools/deparse-probe): its walk is
 	 * bounded by max_depth, and finds whether the thread has the stack the deparser needs. A tree
@@ -425,15 +515,17 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 						contract.message);
 		return NULL;
 	}
+	/* and its SQL must parse back to the tree: where the deparser reads past a node there, what
+	 * comes back is a crash or wrong SQL as memory decides, and wrong SQL is not returned */
 	pgbind_Options isolated = options ? *options : (pgbind_Options){0};
 	isolated.isolate_deparse = true;
+	isolated.check_deparse = true;
 	const char *sql = deparse_and_check(tree, &isolated, arena, true, status);
-	if (!sql && status && status->code == PGBIND_ERROR_DEPARSER_CRASHED) {
+	if (!sql && status && (status->code == PGBIND_ERROR_DEPARSER_CRASHED || status->code == PGBIND_ERROR_ROUND_TRIP)) {
 		/* the rule first (what, where, which line of deparse.txt), then what the child saw */
 		char crash[sizeof status->message];
 		memcpy(crash, status->message, sizeof crash);
-		pgbind_fail(status, PGBIND_ERROR_DEPARSER_CRASHED, "%s; deparsed in a child process: %s", contract.message,
-					crash);
+		pgbind_fail(status, status->code, "%s; deparsed in a child process: %s", contract.message, crash);
 	}
 	return sql;
 }

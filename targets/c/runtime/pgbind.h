@@ -268,12 +268,14 @@ PGBIND_API bool pgbind_to_pg_parse_tree(const pgbind_ParseResult *tree, void *me
  * with the tree by PostgreSQL's equal() (locations aside). It is returned when equal; else the
  * tree is refused with PGBIND_ERROR_UNREPRESENTABLE naming the node and field and the first
  * differing field path. On every route, so are trees the deparser of the linked version is known
- * to misread past a node (before 18: XMLROOT(x, VERSION v || 'a')). A tree that breaks the deparse
- * contract (targets/c/runtime/contract.c: a shape that crashed the deparser in the probe's trials
- * and no parse of its corpus makes, or the rarest shape of a parsed statement it crashes on, as
- * COPY t FROM STDIN (format) before 18) is deparsed in a child process, as with
- * options->isolate_deparse: the same SQL where the deparser handles it, else
- * PGBIND_ERROR_DEPARSER_CRASHED naming the rule; options->no_fork refuses it instead. A tree
+ * to crash on or misread past a node (before 18: COPY t FROM STDIN (format), XMLROOT(x, VERSION
+ * v || 'a')). A tree that breaks the deparse contract (targets/c/runtime/contract.c: a shape that
+ * crashed the deparser in the probe's trials and no parse of its corpus makes, or the rarest shape
+ * of a parsed statement it crashes on) is deparsed in a child process, as with
+ * options->isolate_deparse, and its SQL parsed back as with options->check_deparse: the same SQL
+ * where the deparser handles it, else PGBIND_ERROR_DEPARSER_CRASHED or PGBIND_ERROR_ROUND_TRIP
+ * naming the rule (where the deparser reads past a node, memory decides between a crash and wrong
+ * SQL); options->no_fork refuses it instead. A tree
  * nested deeper than options->max_depth is
  * PGBIND_ERROR_DEPTH, as one the deparser would overflow the calling thread's stack with
  * (PGBIND_STACK_MESSAGE: about 2.5 KiB a level, so 8 MiB holds some 3,200 levels).

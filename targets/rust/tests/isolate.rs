@@ -56,15 +56,9 @@ fn a_crash_of_the_isolated_deparser_is_an_error() {
     assert!(sql.is_null());
     assert_eq!(status.code, pgbind::ffi::PGBIND_ERROR_DEPARSER_CRASHED, "{}", message);
     assert!(message.contains("died of signal") && message.contains("stmts[1] (CopyStmt)"), "{}", message);
-    // and through the checks: the deparse contract has a rule on that parsed statement's rarest
-    // shape, so the plain deparse runs it in a child too, where it dies: an error naming the rule
+    // and the plain deparse refuses it before the deparser sees it (the net kept in pg_route.c)
     let owned = tree.to_owned().unwrap();
-    for result in [pgbind::deparse(&owned), pgbind::deparse_isolated(&owned)] {
-        match result {
-            Err(Error::DeparserCrashed { message }) => assert!(message.contains("deparse.txt:"), "{}", message),
-            other => panic!("COPY t FROM STDIN (format): {:?}", other),
-        }
-    }
+    assert!(matches!(pgbind::deparse_isolated(&owned), Err(Error::Unrepresentable { .. })));
 }
 
 #[test]
