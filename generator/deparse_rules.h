@@ -12,12 +12,12 @@
 
 /* Reads every deparse[_LABEL] entry of the overrides on the fields of messages (the view's, in
  * their final order) into *out (a new array); sets deparse_first and deparse_count on each
- * message. false with err at the entry's file:line on anything it does not understand. */
+ * message. false with err at the entry's file:line:col on anything it does not understand, a
+ * removed clause among it (saying what to write instead). enums is unused. */
 bool deparse_rules_build(Overrides *ov, json_t *messages, json_t *enums, json_t *nodes, json_t **out, gen_Error *err);
 
-/* For the generated walk: each node's contract_leaf, each message's contract_classes (tests and
- * guards per place it sits) and its fields' contract_leaves, from the rules. After the fields'
- * c_char is known (a C char's condition tests the first byte). */
+/* For the generated walk: each node's contract_leaf, each message's contract_tests (what its
+ * rules ask of each field) and its fields' contract_leaves, from the rules. enums is unused. */
 void deparse_rules_classes(json_t *messages, json_t *enums, json_t *nodes, json_t *rules);
 
 #endif

@@ -245,6 +245,10 @@ expect_fail "... and one with a value it does not know, naming the values" 1 \
 printf 'RangeVar.inh normalize:walk\n' >"$TMP/lpq-kind.txt"
 expect_fail "... and a walk into a field that holds no nodes" 1 "lpq-kind.txt:1:[0-9]+: error: RangeVar.inh \\(BOOL\\) cannot be" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o8") --overrides "$TMP/lpq-kind.txt"
+printf '\nRangeVar.relname deparse_9:nonnull,in=UpdateStmt.relation\n' >"$TMP/deparse-context.txt"
+expect_fail "a deparse rule with a context clause (removed) stops the generator with file:line, saying what to write" 1 \
+	"deparse-context.txt:2:[0-9]+: error: RangeVar.relname deparse_9: 'in=UpdateStmt.relation': context clauses were removed.*write the rule without it" \
+	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/o9") --overrides "$TMP/deparse-context.txt"
 touch "$TMP/a-file"
 expect_fail "an unwritable output directory stops the generator" 1 "cannot create output directory" \
 	"$BUILD/pgbind-gen" $(gen_args_into "$TMP/a-file")

@@ -17,1606 +17,1095 @@
  */
 
 /* ---- Begin rule operands ---- */
-/* 0: List.items (schema/pg15/deparse.txt:14:12) */
-/* 1: List.items (schema/pg15/deparse.txt:16:12) */
-static const uint8_t contract_kinds_1[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_1[] = { /* List.items (schema/pg15/deparse.txt:16:12): the kinds allowed, by tag */
 	0xfa,0xff,0xff,0xff,0xff,0x7f,0xff,0xbf,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x7f,0xfe,0xff,0xff,0xdd,0xfe,0xfd,0xbf,0x7e,
 };
-/* 2: Alias.aliasname (schema/pg15/deparse.txt:18:17) */
-/* 3: Alias.colnames (schema/pg15/deparse.txt:20:16) */
-/* 4: Alias.colnames (schema/pg15/deparse.txt:22:16) */
-static const uint8_t contract_kinds_4[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_4[] = { /* Alias.colnames (schema/pg15/deparse.txt:22:16): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 5: RangeVar.relname (schema/pg15/deparse.txt:24:18) */
-/* 6: NamedArgExpr.name (schema/pg15/deparse.txt:26:19) */
-/* 7: BoolExpr.args (schema/pg15/deparse.txt:28:15) */
-/* 8: BoolExpr.args (schema/pg15/deparse.txt:30:15) */
-/* 9: SubLink.operName (schema/pg15/deparse.txt:32:19) */
-/* 10: SubLink.operName (schema/pg15/deparse.txt:34:19) */
-static const uint8_t contract_kinds_10[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_10[] = { /* SubLink.operName (schema/pg15/deparse.txt:34:19): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 11: SubLink.subselect (schema/pg15/deparse.txt:36:19) */
-/* 12: SubLink.subselect (schema/pg15/deparse.txt:38:19) */
-static const uint8_t contract_kinds_12[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_12[] = { /* SubLink.subselect (schema/pg15/deparse.txt:38:19): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 13: CaseExpr.args (schema/pg15/deparse.txt:40:15) */
-/* 14: CaseExpr.args (schema/pg15/deparse.txt:42:15) */
-static const uint8_t contract_kinds_14[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_14[] = { /* CaseExpr.args (schema/pg15/deparse.txt:42:15): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xb3,0xfd,0xff,0xf7,0xed,0xef,0xdf,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0x5f,0xef,0xff,0xff,0xdd,0xfe,0xfd,0xbf,0x76,
 };
-/* 15: XmlExpr.named_args (schema/pg15/deparse.txt:44:20) */
-/* 16: XmlExpr.named_args (schema/pg15/deparse.txt:46:20) */
-static const uint8_t contract_kinds_16[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_16[] = { /* XmlExpr.named_args (schema/pg15/deparse.txt:46:20): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdf,0xf1,0xe3,0xf7,0x9b,0x37,0xa8,0xbf,0xff,0xff,0xff,0x7f,0xfb,0xbd,0x6b,0x88,0xdd,0xfd,0x2d,0xfa,0xf1,0xbb,0x36,
 };
-/* 17: CurrentOfExpr.cursor_name (schema/pg15/deparse.txt:48:27) */
-/* 18: JoinExpr.larg (schema/pg15/deparse.txt:50:15) */
-/* 19: JoinExpr.rarg (schema/pg15/deparse.txt:52:15) */
-/* 20: JoinExpr.usingClause (schema/pg15/deparse.txt:54:23) */
-/* 21: JoinExpr.usingClause (schema/pg15/deparse.txt:56:23) */
-static const uint8_t contract_kinds_21[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_21[] = { /* JoinExpr.usingClause (schema/pg15/deparse.txt:56:23): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 22: IntoClause.rel (schema/pg15/deparse.txt:58:16) */
-/* 23: IntoClause.colNames (schema/pg15/deparse.txt:60:22) */
-/* 24: IntoClause.colNames (schema/pg15/deparse.txt:62:22) */
-static const uint8_t contract_kinds_24[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_24[] = { /* IntoClause.colNames (schema/pg15/deparse.txt:62:22): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 25: IntoClause.options (schema/pg15/deparse.txt:64:20) */
-/* 26: IntoClause.options (schema/pg15/deparse.txt:66:20) */
-static const uint8_t contract_kinds_26[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_26[] = { /* IntoClause.options (schema/pg15/deparse.txt:66:20): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x68,0xbe,0xf9,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
 };
-/* 27: InsertStmt.relation (schema/pg15/deparse.txt:68:21) */
-/* 28: InsertStmt.cols (schema/pg15/deparse.txt:70:17) */
-/* 29: InsertStmt.cols (schema/pg15/deparse.txt:72:17) */
-static const uint8_t contract_kinds_29[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_29[] = { /* InsertStmt.cols (schema/pg15/deparse.txt:72:17): the kinds allowed, by tag */
 	0xfa,0xff,0xfc,0x77,0xb1,0x7d,0xff,0xb3,0xc5,0xe4,0x88,0xee,0xf1,0x61,0x98,0x79,0xff,0x2f,0xda,0xc0,0xee,0x4a,0xea,0xff,0xf7,0x5d,0xfe,0xf1,0x3f,0x30,
 };
-/* 30: InsertStmt.selectStmt (schema/pg15/deparse.txt:74:24) */
-static const uint8_t contract_kinds_30[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_30[] = { /* InsertStmt.selectStmt (schema/pg15/deparse.txt:74:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 31: InsertStmt.returningList (schema/pg15/deparse.txt:76:27) */
-/* 32: InsertStmt.returningList (schema/pg15/deparse.txt:78:27) */
-static const uint8_t contract_kinds_32[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_32[] = { /* InsertStmt.returningList (schema/pg15/deparse.txt:78:27): the kinds allowed, by tag */
 	0xfe,0xf7,0xff,0xef,0xdd,0xff,0xff,0xdf,0xfb,0xff,0xff,0xbf,0x77,0xef,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x9f,0xdf,0xff,0x7f,0xfb,0xff,0xbb,0x36,
 };
-/* 33: DeleteStmt.relation (schema/pg15/deparse.txt:80:21) */
-/* 34: DeleteStmt.usingClause (schema/pg15/deparse.txt:82:25) */
-/* 35: DeleteStmt.returningList (schema/pg15/deparse.txt:84:27) */
-/* 36: DeleteStmt.returningList (schema/pg15/deparse.txt:86:27) */
-static const uint8_t contract_kinds_36[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_36[] = { /* DeleteStmt.returningList (schema/pg15/deparse.txt:86:27): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdf,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
 };
-/* 37: UpdateStmt.relation (schema/pg15/deparse.txt:88:21) */
-/* 38: UpdateStmt.targetList (schema/pg15/deparse.txt:90:24) */
-/* 39: UpdateStmt.targetList (schema/pg15/deparse.txt:92:24) */
-static const uint8_t contract_kinds_39[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_39[] = { /* UpdateStmt.targetList (schema/pg15/deparse.txt:92:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x12,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x08,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 40: UpdateStmt.fromClause (schema/pg15/deparse.txt:94:24) */
-/* 41: UpdateStmt.returningList (schema/pg15/deparse.txt:96:27) */
-/* 42: UpdateStmt.returningList (schema/pg15/deparse.txt:98:27) */
-static const uint8_t contract_kinds_42[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_42[] = { /* UpdateStmt.returningList (schema/pg15/deparse.txt:98:27): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdf,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
 };
-/* 43: MergeStmt.relation (schema/pg15/deparse.txt:100:20) */
-/* 44: MergeStmt.sourceRelation (schema/pg15/deparse.txt:102:27) */
-/* 45: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:104:30) */
-/* 46: MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:106:30) */
-static const uint8_t contract_kinds_46[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_46[] = { /* MergeStmt.mergeWhenClauses (schema/pg15/deparse.txt:106:30): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xb3,0xfd,0xff,0xf7,0xef,0xfd,0xce,0xfe,0xfb,0x7d,0xff,0xf9,0xff,0xff,0xfb,0xc2,0xff,0xca,0xeb,0xff,0xff,0xdd,0xfe,0xf3,0x7f,0x79,
 };
-/* 47: SelectStmt.targetList (schema/pg15/deparse.txt:108:24) */
-/* 48: SelectStmt.targetList (schema/pg15/deparse.txt:110:24) */
-static const uint8_t contract_kinds_48[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_48[] = { /* SelectStmt.targetList (schema/pg15/deparse.txt:110:24): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdf,0xf3,0xff,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x6f,0x88,0xdf,0xff,0x7f,0xfa,0xff,0xbb,0x36,
 };
-/* 49: SelectStmt.fromClause (schema/pg15/deparse.txt:112:24) */
-/* 50: SelectStmt.groupClause (schema/pg15/deparse.txt:114:25) */
-/* 51: SelectStmt.windowClause (schema/pg15/deparse.txt:116:26) */
-/* 52: SelectStmt.windowClause (schema/pg15/deparse.txt:118:26) */
-static const uint8_t contract_kinds_52[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_52[] = { /* SelectStmt.windowClause (schema/pg15/deparse.txt:118:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x91,0x79,0xff,0x91,0xc1,0x40,0x80,0x02,0x30,0x20,0x00,0x20,0x00,0xca,0x10,0x82,0xb9,0x40,0x00,0x19,0xf5,0x0d,0xfa,0xf1,0x38,0x30,
 };
-/* 53: SelectStmt.valuesLists (schema/pg15/deparse.txt:120:25) */
-static const uint8_t contract_kinds_53[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_53[] = { /* SelectStmt.valuesLists (schema/pg15/deparse.txt:120:25): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
 };
-/* 54: SelectStmt.sortClause (schema/pg15/deparse.txt:122:24) */
-/* 55: SelectStmt.sortClause (schema/pg15/deparse.txt:124:24) */
-static const uint8_t contract_kinds_55[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_55[] = { /* SelectStmt.sortClause (schema/pg15/deparse.txt:124:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xfd,0xef,0xff,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x5f,0xff,0xff,0xff,0xff,0xff,0xfd,0xbf,0x76,
 };
-/* 56: SelectStmt.lockingClause (schema/pg15/deparse.txt:126:27) */
-/* 57: SelectStmt.lockingClause (schema/pg15/deparse.txt:128:27) */
-static const uint8_t contract_kinds_57[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_57[] = { /* SelectStmt.lockingClause (schema/pg15/deparse.txt:128:27): the kinds allowed, by tag */
 	0x7e,0xff,0xfe,0xef,0xe7,0xfb,0xff,0x7f,0xf9,0x8d,0xe7,0xf0,0x87,0x0e,0x0a,0xe0,0x11,0x00,0x3f,0x18,0x01,0x02,0x51,0x3a,0xf8,0xe7,0xff,0xe0,0x3f,0x70,
 };
-/* 58: AlterTableStmt.relation (schema/pg15/deparse.txt:130:25) */
-/* 59: AlterTableStmt.cmds (schema/pg15/deparse.txt:132:21) */
-/* 60: AlterTableStmt.cmds (schema/pg15/deparse.txt:134:21) */
-static const uint8_t contract_kinds_60[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_60[] = { /* AlterTableStmt.cmds (schema/pg15/deparse.txt:134:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xff,0x67,0x91,0x79,0x3f,0xd0,0x01,0x09,0x42,0x00,0x42,0x08,0x00,0xe0,0x00,0x02,0x08,0x10,0x21,0x00,0x01,0x02,0xf0,0x25,0xfa,0xe0,0x3c,0x30,
 };
-/* 61: AlterTableCmd.def (schema/pg15/deparse.txt:136:19) */
-static const uint8_t contract_kinds_61[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_61[] = { /* AlterTableCmd.def (schema/pg15/deparse.txt:136:19): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x10,0x00,0x40,0x00,0xc0,0xf4,0x25,0xfa,0xe0,0x79,0x7a,
 };
-/* 62: AlterDomainStmt.typeName (schema/pg15/deparse.txt:138:27) */
-/* 63: AlterDomainStmt.typeName (schema/pg15/deparse.txt:140:27) */
-static const uint8_t contract_kinds_63[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_63[] = { /* AlterDomainStmt.typeName (schema/pg15/deparse.txt:140:27): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 64: AlterDomainStmt.def (schema/pg15/deparse.txt:142:21) */
-static const uint8_t contract_kinds_64[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_64[] = { /* AlterDomainStmt.def (schema/pg15/deparse.txt:142:21): the kinds allowed, by tag */
 	0xfa,0xf7,0xff,0xef,0xff,0x7b,0x3f,0x14,0x01,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x78,0x66,0x02,0xf4,0x25,0xfe,0xe0,0x38,0x70,
 };
-/* 65: GrantStmt.objects (schema/pg15/deparse.txt:144:19) */
-/* 66: GrantStmt.objects (schema/pg15/deparse.txt:146:19) */
-static const uint8_t contract_kinds_66[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_66[] = { /* GrantStmt.objects (schema/pg15/deparse.txt:146:19): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x0d,0xfa,0xe0,0xf8,0x3a,
 };
-/* 67: GrantStmt.privileges (schema/pg15/deparse.txt:148:22) */
-/* 68: GrantStmt.privileges (schema/pg15/deparse.txt:150:22) */
-static const uint8_t contract_kinds_68[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_68[] = { /* GrantStmt.privileges (schema/pg15/deparse.txt:150:22): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xff,0xb1,0xfd,0xff,0xd7,0xe5,0x65,0xca,0xfe,0x72,0x25,0x98,0xf9,0xbc,0x26,0xd8,0xc0,0xee,0x4a,0xeb,0xff,0xff,0xdd,0xfe,0xf1,0x3f,0x70,
 };
-/* 69: GrantStmt.grantees (schema/pg15/deparse.txt:152:20) */
-/* 70: GrantStmt.grantees (schema/pg15/deparse.txt:154:20) */
-static const uint8_t contract_kinds_70[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_70[] = { /* GrantStmt.grantees (schema/pg15/deparse.txt:154:20): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 71: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:156:29) */
-/* 72: GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:158:29) */
-static const uint8_t contract_kinds_72[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_72[] = { /* GrantRoleStmt.granted_roles (schema/pg15/deparse.txt:158:29): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xb1,0xfd,0xff,0xd7,0xe5,0x6d,0xca,0xfe,0x72,0x25,0x9e,0xf9,0xbc,0xe6,0xd9,0xc0,0xee,0x4a,0xeb,0xff,0xff,0xdd,0xfe,0xf1,0x3f,0x70,
 };
-/* 73: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:160:29) */
-/* 74: GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:162:29) */
-static const uint8_t contract_kinds_74[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_74[] = { /* GrantRoleStmt.grantee_roles (schema/pg15/deparse.txt:162:29): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 75: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:164:36) */
-/* 76: AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:166:36) */
-static const uint8_t contract_kinds_76[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_76[] = { /* AlterDefaultPrivilegesStmt.options (schema/pg15/deparse.txt:166:36): the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 77: AlterDefaultPrivilegesStmt.action (schema/pg15/deparse.txt:168:35) */
-/* 78: ClusterStmt.params (schema/pg15/deparse.txt:170:20) */
-/* 79: ClusterStmt.params (schema/pg15/deparse.txt:172:20) */
-static const uint8_t contract_kinds_79[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_79[] = { /* ClusterStmt.params (schema/pg15/deparse.txt:172:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 80: CopyStmt.query (schema/pg15/deparse.txt:174:16) */
-/* 81: CopyStmt.attlist (schema/pg15/deparse.txt:176:18) */
-/* 82: CopyStmt.attlist (schema/pg15/deparse.txt:178:18) */
-static const uint8_t contract_kinds_82[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_82[] = { /* CopyStmt.attlist (schema/pg15/deparse.txt:178:18): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 83: CopyStmt.options (schema/pg15/deparse.txt:180:18) */
-/* 84: CopyStmt.options (schema/pg15/deparse.txt:182:18) */
-static const uint8_t contract_kinds_84[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_84[] = { /* CopyStmt.options (schema/pg15/deparse.txt:182:18): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0xda,0x23,0xc2,0x11,0x00,0x00,0x10,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 85: CopyStmt.options (schema/pg15/deparse.txt:184:18) */
-static const uint8_t contract_kinds_85[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_85[] = { /* CopyStmt.options (schema/pg15/deparse.txt:184:18): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 86: CreateStmt.relation (schema/pg15/deparse.txt:186:21) */
-/* 87: CreateStmt.tableElts (schema/pg15/deparse.txt:188:23) */
-/* 88: CreateStmt.inhRelations (schema/pg15/deparse.txt:190:26) */
-/* 89: CreateStmt.inhRelations (schema/pg15/deparse.txt:192:26) */
-static const uint8_t contract_kinds_89[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_89[] = { /* CreateStmt.inhRelations (schema/pg15/deparse.txt:192:26): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 90: CreateStmt.options (schema/pg15/deparse.txt:194:20) */
-/* 91: CreateStmt.options (schema/pg15/deparse.txt:196:20) */
-static const uint8_t contract_kinds_91[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_91[] = { /* CreateStmt.options (schema/pg15/deparse.txt:196:20): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x28,0xbe,0xf9,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
 };
-/* 92: DefineStmt.defnames (schema/pg15/deparse.txt:198:21) */
-/* 93: DefineStmt.defnames (schema/pg15/deparse.txt:200:21) */
-static const uint8_t contract_kinds_93[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_93[] = { /* DefineStmt.defnames (schema/pg15/deparse.txt:200:21): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 94: DefineStmt.args (schema/pg15/deparse.txt:202:17) */
-/* 95: DefineStmt.args (schema/pg15/deparse.txt:204:17) */
-static const uint8_t contract_kinds_95[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_95[] = { /* DefineStmt.args (schema/pg15/deparse.txt:204:17): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
 };
-/* 96: DefineStmt.definition (schema/pg15/deparse.txt:206:23) */
-/* 97: DefineStmt.definition (schema/pg15/deparse.txt:208:23) */
-static const uint8_t contract_kinds_97[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_97[] = { /* DefineStmt.definition (schema/pg15/deparse.txt:208:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 98: DropStmt.objects (schema/pg15/deparse.txt:210:18) */
-/* 99: DropStmt.objects (schema/pg15/deparse.txt:212:18) */
-static const uint8_t contract_kinds_99[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_99[] = { /* DropStmt.objects (schema/pg15/deparse.txt:212:18): the kinds allowed, by tag */
 	0xfa,0xf7,0xfd,0x67,0xd1,0x7d,0xff,0x11,0xc1,0xca,0x84,0xae,0x61,0x41,0xa1,0x15,0x7f,0x0b,0x17,0x0c,0x81,0x4e,0x10,0xd2,0xf7,0x5d,0xfa,0xe5,0x3b,0x3a,
 };
-/* 100: TruncateStmt.relations (schema/pg15/deparse.txt:214:24) */
-/* 101: TruncateStmt.relations (schema/pg15/deparse.txt:216:24) */
-static const uint8_t contract_kinds_101[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_101[] = { /* TruncateStmt.relations (schema/pg15/deparse.txt:216:24): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 102: CommentStmt.object (schema/pg15/deparse.txt:218:20) */
-static const uint8_t contract_kinds_102[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_102[] = { /* CommentStmt.object (schema/pg15/deparse.txt:218:20): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xf7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
 };
-/* 103: FetchStmt.portalname (schema/pg15/deparse.txt:220:22) */
-/* 104: IndexStmt.relation (schema/pg15/deparse.txt:222:20) */
-/* 105: IndexStmt.indexParams (schema/pg15/deparse.txt:224:24) */
-/* 106: IndexStmt.indexParams (schema/pg15/deparse.txt:226:24) */
-static const uint8_t contract_kinds_106[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_106[] = { /* IndexStmt.indexParams (schema/pg15/deparse.txt:226:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x93,0xf9,0xff,0x55,0xcd,0x61,0x80,0x00,0x20,0x08,0x06,0x80,0x00,0x00,0x30,0x80,0x00,0x40,0x00,0x30,0xfd,0x85,0xfa,0xe1,0x38,0x30,
 };
-/* 107: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:228:34) */
-/* 108: IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:230:34) */
-static const uint8_t contract_kinds_108[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_108[] = { /* IndexStmt.indexIncludingParams (schema/pg15/deparse.txt:230:34): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x93,0xf9,0xff,0xd5,0xcd,0x61,0x80,0x00,0x20,0x08,0x06,0x80,0x00,0x00,0x30,0x80,0x01,0x40,0x00,0x30,0xfd,0x85,0xfa,0xe1,0x38,0x30,
 };
-/* 109: IndexStmt.options (schema/pg15/deparse.txt:232:19) */
-/* 110: IndexStmt.options (schema/pg15/deparse.txt:234:19) */
-static const uint8_t contract_kinds_110[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_110[] = { /* IndexStmt.options (schema/pg15/deparse.txt:234:19): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x68,0xbe,0xf8,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
 };
-/* 111: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:236:29) */
-/* 112: CreateFunctionStmt.funcname (schema/pg15/deparse.txt:238:29) */
-static const uint8_t contract_kinds_112[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_112[] = { /* CreateFunctionStmt.funcname (schema/pg15/deparse.txt:238:29): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 113: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:240:31) */
-/* 114: CreateFunctionStmt.parameters (schema/pg15/deparse.txt:242:31) */
-static const uint8_t contract_kinds_114[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_114[] = { /* CreateFunctionStmt.parameters (schema/pg15/deparse.txt:242:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x02,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x85,0xfa,0xe0,0x38,0x30,
 };
-/* 115: CreateFunctionStmt.options (schema/pg15/deparse.txt:244:28) */
-/* 116: CreateFunctionStmt.options (schema/pg15/deparse.txt:246:28) */
-static const uint8_t contract_kinds_116[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_116[] = { /* CreateFunctionStmt.options (schema/pg15/deparse.txt:246:28): the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 117: CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:248:29) */
-static const uint8_t contract_kinds_117[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_117[] = { /* CreateFunctionStmt.sql_body (schema/pg15/deparse.txt:248:29): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
 };
-/* 118: AlterFunctionStmt.func (schema/pg15/deparse.txt:250:24) */
-/* 119: AlterFunctionStmt.actions (schema/pg15/deparse.txt:252:27) */
-/* 120: AlterFunctionStmt.actions (schema/pg15/deparse.txt:254:27) */
-static const uint8_t contract_kinds_120[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_120[] = { /* AlterFunctionStmt.actions (schema/pg15/deparse.txt:254:27): the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 121: DoStmt.args (schema/pg15/deparse.txt:256:13) */
-/* 122: DoStmt.args (schema/pg15/deparse.txt:258:13) */
-static const uint8_t contract_kinds_122[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_122[] = { /* DoStmt.args (schema/pg15/deparse.txt:258:13): the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 123: RenameStmt.object (schema/pg15/deparse.txt:260:19) */
-static const uint8_t contract_kinds_123[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_123[] = { /* RenameStmt.object (schema/pg15/deparse.txt:260:19): the kinds allowed, by tag */
 	0xfa,0xff,0xfc,0x77,0xe1,0x7d,0xff,0x3b,0xc5,0x66,0x9d,0xef,0xb5,0xe3,0xfd,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xf3,0x5d,0xfe,0xfd,0xbb,0x3e,
 };
-/* 124: RenameStmt.newname (schema/pg15/deparse.txt:262:20) */
-/* 125: RuleStmt.relation (schema/pg15/deparse.txt:264:19) */
-/* 126: RuleStmt.rulename (schema/pg15/deparse.txt:266:19) */
-/* 127: RuleStmt.actions (schema/pg15/deparse.txt:268:18) */
-/* 128: NotifyStmt.conditionname (schema/pg15/deparse.txt:270:26) */
-/* 129: ListenStmt.conditionname (schema/pg15/deparse.txt:272:26) */
-/* 130: TransactionStmt.options (schema/pg15/deparse.txt:274:25) */
-/* 131: TransactionStmt.options (schema/pg15/deparse.txt:276:25) */
-static const uint8_t contract_kinds_131[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_131[] = { /* TransactionStmt.options (schema/pg15/deparse.txt:276:25): the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 132: ViewStmt.view (schema/pg15/deparse.txt:278:15) */
-/* 133: ViewStmt.aliases (schema/pg15/deparse.txt:280:18) */
-/* 134: ViewStmt.aliases (schema/pg15/deparse.txt:282:18) */
-static const uint8_t contract_kinds_134[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_134[] = { /* ViewStmt.aliases (schema/pg15/deparse.txt:282:18): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 135: ViewStmt.query (schema/pg15/deparse.txt:284:16) */
-/* 136: ViewStmt.query (schema/pg15/deparse.txt:286:16) */
-static const uint8_t contract_kinds_136[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_136[] = { /* ViewStmt.query (schema/pg15/deparse.txt:286:16): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 137: ViewStmt.options (schema/pg15/deparse.txt:288:18) */
-/* 138: ViewStmt.options (schema/pg15/deparse.txt:290:18) */
-static const uint8_t contract_kinds_138[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_138[] = { /* ViewStmt.options (schema/pg15/deparse.txt:290:18): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x68,0xbe,0xf8,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
 };
-/* 139: LoadStmt.filename (schema/pg15/deparse.txt:292:19) */
-/* 140: CreateDomainStmt.domainname (schema/pg15/deparse.txt:294:29) */
-/* 141: CreateDomainStmt.domainname (schema/pg15/deparse.txt:296:29) */
-static const uint8_t contract_kinds_141[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_141[] = { /* CreateDomainStmt.domainname (schema/pg15/deparse.txt:296:29): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 142: CreateDomainStmt.typeName (schema/pg15/deparse.txt:298:28) */
-/* 143: CreateDomainStmt.constraints (schema/pg15/deparse.txt:300:30) */
-/* 144: CreateDomainStmt.constraints (schema/pg15/deparse.txt:302:30) */
-static const uint8_t contract_kinds_144[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_144[] = { /* CreateDomainStmt.constraints (schema/pg15/deparse.txt:302:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x38,0x30,
 };
-/* 145: CreatedbStmt.dbname (schema/pg15/deparse.txt:304:21) */
-/* 146: CreatedbStmt.options (schema/pg15/deparse.txt:306:22) */
-/* 147: CreatedbStmt.options (schema/pg15/deparse.txt:308:22) */
-static const uint8_t contract_kinds_147[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_147[] = { /* CreatedbStmt.options (schema/pg15/deparse.txt:308:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 148: DropdbStmt.dbname (schema/pg15/deparse.txt:310:19) */
-/* 149: DropdbStmt.options (schema/pg15/deparse.txt:312:20) */
-/* 150: DropdbStmt.options (schema/pg15/deparse.txt:314:20) */
-static const uint8_t contract_kinds_150[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_150[] = { /* DropdbStmt.options (schema/pg15/deparse.txt:314:20): the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 151: VacuumStmt.options (schema/pg15/deparse.txt:316:20) */
-/* 152: VacuumStmt.options (schema/pg15/deparse.txt:318:20) */
-static const uint8_t contract_kinds_152[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_152[] = { /* VacuumStmt.options (schema/pg15/deparse.txt:318:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 153: VacuumStmt.rels (schema/pg15/deparse.txt:320:17) */
-/* 154: VacuumStmt.rels (schema/pg15/deparse.txt:322:17) */
-static const uint8_t contract_kinds_154[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_154[] = { /* VacuumStmt.rels (schema/pg15/deparse.txt:322:17): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0xff,0x11,0xc1,0x00,0x84,0x80,0x01,0x00,0x00,0x20,0x10,0x00,0x10,0x08,0x00,0x00,0x00,0x02,0xf0,0x45,0xfa,0xe0,0x3b,0x30,
 };
-/* 155: ExplainStmt.query (schema/pg15/deparse.txt:324:19) */
-/* 156: ExplainStmt.options (schema/pg15/deparse.txt:326:21) */
-/* 157: ExplainStmt.options (schema/pg15/deparse.txt:328:21) */
-static const uint8_t contract_kinds_157[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_157[] = { /* ExplainStmt.options (schema/pg15/deparse.txt:328:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x03,0xda,0x23,0xc2,0x11,0x00,0x00,0x18,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 158: CreateTableAsStmt.query (schema/pg15/deparse.txt:330:25) */
-/* 159: CreateTableAsStmt.query (schema/pg15/deparse.txt:332:25) */
-static const uint8_t contract_kinds_159[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_159[] = { /* CreateTableAsStmt.query (schema/pg15/deparse.txt:332:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 160: CreateTableAsStmt.into (schema/pg15/deparse.txt:334:24) */
-/* 161: CreateSeqStmt.sequence (schema/pg15/deparse.txt:336:24) */
-/* 162: CreateSeqStmt.options (schema/pg15/deparse.txt:338:23) */
-/* 163: CreateSeqStmt.options (schema/pg15/deparse.txt:340:23) */
-static const uint8_t contract_kinds_163[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_163[] = { /* CreateSeqStmt.options (schema/pg15/deparse.txt:340:23): the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 164: AlterSeqStmt.sequence (schema/pg15/deparse.txt:342:23) */
-/* 165: AlterSeqStmt.options (schema/pg15/deparse.txt:344:22) */
-/* 166: AlterSeqStmt.options (schema/pg15/deparse.txt:346:22) */
-static const uint8_t contract_kinds_166[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_166[] = { /* AlterSeqStmt.options (schema/pg15/deparse.txt:346:22): the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 167: VariableSetStmt.args (schema/pg15/deparse.txt:348:22) */
-/* 168: VariableShowStmt.name (schema/pg15/deparse.txt:350:23) */
-/* 169: CreateTrigStmt.trigname (schema/pg15/deparse.txt:352:25) */
-/* 170: CreateTrigStmt.relation (schema/pg15/deparse.txt:354:25) */
-/* 171: CreateTrigStmt.funcname (schema/pg15/deparse.txt:356:25) */
-/* 172: CreateTrigStmt.funcname (schema/pg15/deparse.txt:358:25) */
-static const uint8_t contract_kinds_172[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_172[] = { /* CreateTrigStmt.funcname (schema/pg15/deparse.txt:358:25): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 173: CreateTrigStmt.args (schema/pg15/deparse.txt:360:21) */
-/* 174: CreateTrigStmt.args (schema/pg15/deparse.txt:362:21) */
-static const uint8_t contract_kinds_174[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_174[] = { /* CreateTrigStmt.args (schema/pg15/deparse.txt:362:21): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 175: CreateTrigStmt.columns (schema/pg15/deparse.txt:364:24) */
-/* 176: CreateTrigStmt.columns (schema/pg15/deparse.txt:366:24) */
-static const uint8_t contract_kinds_176[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_176[] = { /* CreateTrigStmt.columns (schema/pg15/deparse.txt:366:24): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 177: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:368:32) */
-/* 178: CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:370:32) */
-static const uint8_t contract_kinds_178[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_178[] = { /* CreateTrigStmt.transitionRels (schema/pg15/deparse.txt:370:32): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 179: CreatePLangStmt.plname (schema/pg15/deparse.txt:372:24) */
-/* 180: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:374:27) */
-/* 181: CreatePLangStmt.plhandler (schema/pg15/deparse.txt:376:27) */
-static const uint8_t contract_kinds_181[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_181[] = { /* CreatePLangStmt.plhandler (schema/pg15/deparse.txt:376:27): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 182: CreatePLangStmt.plinline (schema/pg15/deparse.txt:378:26) */
-/* 183: CreatePLangStmt.plinline (schema/pg15/deparse.txt:380:26) */
-static const uint8_t contract_kinds_183[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_183[] = { /* CreatePLangStmt.plinline (schema/pg15/deparse.txt:380:26): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 184: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:382:29) */
-/* 185: CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:384:29) */
-static const uint8_t contract_kinds_185[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_185[] = { /* CreatePLangStmt.plvalidator (schema/pg15/deparse.txt:384:29): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 186: CreateRoleStmt.role (schema/pg15/deparse.txt:386:21) */
-/* 187: CreateRoleStmt.options (schema/pg15/deparse.txt:388:24) */
-/* 188: CreateRoleStmt.options (schema/pg15/deparse.txt:390:24) */
-static const uint8_t contract_kinds_188[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_188[] = { /* CreateRoleStmt.options (schema/pg15/deparse.txt:390:24): the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 189: AlterRoleStmt.role (schema/pg15/deparse.txt:392:20) */
-/* 190: AlterRoleStmt.options (schema/pg15/deparse.txt:394:23) */
-/* 191: AlterRoleStmt.options (schema/pg15/deparse.txt:396:23) */
-static const uint8_t contract_kinds_191[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_191[] = { /* AlterRoleStmt.options (schema/pg15/deparse.txt:396:23): the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 192: DropRoleStmt.roles (schema/pg15/deparse.txt:398:20) */
-/* 193: DropRoleStmt.roles (schema/pg15/deparse.txt:400:20) */
-static const uint8_t contract_kinds_193[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_193[] = { /* DropRoleStmt.roles (schema/pg15/deparse.txt:400:20): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xeb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 194: LockStmt.relations (schema/pg15/deparse.txt:402:20) */
-/* 195: LockStmt.relations (schema/pg15/deparse.txt:404:20) */
-static const uint8_t contract_kinds_195[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_195[] = { /* LockStmt.relations (schema/pg15/deparse.txt:404:20): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 196: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:406:32) */
-/* 197: ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:408:32) */
-static const uint8_t contract_kinds_197[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_197[] = { /* ConstraintsSetStmt.constraints (schema/pg15/deparse.txt:408:32): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 198: ReindexStmt.params (schema/pg15/deparse.txt:410:20) */
-/* 199: ReindexStmt.params (schema/pg15/deparse.txt:412:20) */
-static const uint8_t contract_kinds_199[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_199[] = { /* ReindexStmt.params (schema/pg15/deparse.txt:412:20): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 200: CreateSchemaStmt.schemaElts (schema/pg15/deparse.txt:414:30) */
-/* 201: AlterDatabaseStmt.dbname (schema/pg15/deparse.txt:416:26) */
-/* 202: AlterDatabaseStmt.options (schema/pg15/deparse.txt:418:27) */
-/* 203: AlterDatabaseStmt.options (schema/pg15/deparse.txt:420:27) */
-static const uint8_t contract_kinds_203[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_203[] = { /* AlterDatabaseStmt.options (schema/pg15/deparse.txt:420:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0xdb,0x23,0xc2,0x11,0x00,0x02,0x1a,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 204: AlterDatabaseSetStmt.dbname (schema/pg15/deparse.txt:422:29) */
-/* 205: AlterDatabaseSetStmt.setstmt (schema/pg15/deparse.txt:424:30) */
-/* 206: AlterRoleSetStmt.setstmt (schema/pg15/deparse.txt:426:26) */
-/* 207: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:428:38) */
-/* 208: CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:430:38) */
-static const uint8_t contract_kinds_208[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_208[] = { /* CreateConversionStmt.conversion_name (schema/pg15/deparse.txt:430:38): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 209: CreateConversionStmt.for_encoding_name (schema/pg15/deparse.txt:432:40) */
-/* 210: CreateConversionStmt.to_encoding_name (schema/pg15/deparse.txt:434:39) */
-/* 211: CreateConversionStmt.func_name (schema/pg15/deparse.txt:436:32) */
-/* 212: CreateConversionStmt.func_name (schema/pg15/deparse.txt:438:32) */
-static const uint8_t contract_kinds_212[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_212[] = { /* CreateConversionStmt.func_name (schema/pg15/deparse.txt:438:32): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 213: CreateCastStmt.sourcetype (schema/pg15/deparse.txt:440:27) */
-/* 214: CreateCastStmt.targettype (schema/pg15/deparse.txt:442:27) */
-/* 215: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:444:31) */
-/* 216: CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:446:31) */
-static const uint8_t contract_kinds_216[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_216[] = { /* CreateOpClassStmt.opclassname (schema/pg15/deparse.txt:446:31): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 217: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:448:32) */
-/* 218: CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:450:32) */
-static const uint8_t contract_kinds_218[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_218[] = { /* CreateOpClassStmt.opfamilyname (schema/pg15/deparse.txt:450:32): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 219: CreateOpClassStmt.amname (schema/pg15/deparse.txt:452:26) */
-/* 220: CreateOpClassStmt.datatype (schema/pg15/deparse.txt:454:28) */
-/* 221: CreateOpClassStmt.items (schema/pg15/deparse.txt:456:25) */
-/* 222: CreateOpClassStmt.items (schema/pg15/deparse.txt:458:25) */
-static const uint8_t contract_kinds_222[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_222[] = { /* CreateOpClassStmt.items (schema/pg15/deparse.txt:458:25): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xb7,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xfe,0xfd,0xff,0xff,0xff,0xfd,0xfb,0x76,
 };
-/* 223: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:460:33) */
-/* 224: CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:462:33) */
-static const uint8_t contract_kinds_224[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_224[] = { /* CreateOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:462:33): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 225: CreateOpFamilyStmt.amname (schema/pg15/deparse.txt:464:27) */
-/* 226: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:466:32) */
-/* 227: AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:468:32) */
-static const uint8_t contract_kinds_227[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_227[] = { /* AlterOpFamilyStmt.opfamilyname (schema/pg15/deparse.txt:468:32): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 228: AlterOpFamilyStmt.amname (schema/pg15/deparse.txt:470:26) */
-/* 229: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:472:25) */
-/* 230: AlterOpFamilyStmt.items (schema/pg15/deparse.txt:474:25) */
-static const uint8_t contract_kinds_230[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_230[] = { /* AlterOpFamilyStmt.items (schema/pg15/deparse.txt:474:25): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0xff,0xfd,0xff,0xff,0xff,0xb7,0xf7,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xdf,0xfe,0xfd,0xff,0xff,0xff,0xfd,0xfb,0x76,
 };
-/* 231: PrepareStmt.name (schema/pg15/deparse.txt:476:18) */
-/* 232: PrepareStmt.argtypes (schema/pg15/deparse.txt:478:22) */
-/* 233: PrepareStmt.argtypes (schema/pg15/deparse.txt:480:22) */
-static const uint8_t contract_kinds_233[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_233[] = { /* PrepareStmt.argtypes (schema/pg15/deparse.txt:480:22): the kinds allowed, by tag */
 	0x7e,0xf7,0xfd,0x67,0xd1,0xfb,0xff,0x55,0xe9,0xcb,0x86,0xbc,0x63,0x4d,0xa1,0x95,0x7f,0x09,0x17,0x0c,0x80,0x46,0x11,0x52,0xf7,0x77,0xfb,0xe4,0x3b,0x30,
 };
-/* 234: PrepareStmt.query (schema/pg15/deparse.txt:482:19) */
-/* 235: ExecuteStmt.name (schema/pg15/deparse.txt:484:18) */
-/* 236: DeclareCursorStmt.portalname (schema/pg15/deparse.txt:486:30) */
-/* 237: DeclareCursorStmt.query (schema/pg15/deparse.txt:488:25) */
-/* 238: DeclareCursorStmt.query (schema/pg15/deparse.txt:490:25) */
-static const uint8_t contract_kinds_238[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_238[] = { /* DeclareCursorStmt.query (schema/pg15/deparse.txt:490:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 239: CreateTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:492:37) */
-/* 240: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:494:30) */
-/* 241: CreateTableSpaceStmt.options (schema/pg15/deparse.txt:496:30) */
-static const uint8_t contract_kinds_241[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_241[] = { /* CreateTableSpaceStmt.options (schema/pg15/deparse.txt:496:30): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xc6,0x9a,0x33,0x28,0x9e,0xe8,0x80,0x7e,0x7b,0xc2,0xbd,0x4a,0x88,0xc5,0xfd,0x0d,0xfa,0xf1,0x3b,0x30,
 };
-/* 242: DropTableSpaceStmt.tablespacename (schema/pg15/deparse.txt:498:35) */
-/* 243: AlterObjectDependsStmt.object (schema/pg15/deparse.txt:500:31) */
-static const uint8_t contract_kinds_243[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_243[] = { /* AlterObjectDependsStmt.object (schema/pg15/deparse.txt:500:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x0d,0xfa,0xe0,0x38,0x38,
 };
-/* 244: AlterObjectDependsStmt.extname (schema/pg15/deparse.txt:502:32) */
-/* 245: AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:504:30) */
-static const uint8_t contract_kinds_245[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_245[] = { /* AlterObjectSchemaStmt.object (schema/pg15/deparse.txt:504:30): the kinds allowed, by tag */
 	0xfa,0xff,0xfc,0x77,0xe1,0x7d,0xff,0x3b,0xc5,0x66,0x9d,0xef,0xb5,0xe3,0xfd,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xf3,0x5d,0xfe,0xfd,0xbb,0x3e,
 };
-/* 246: AlterObjectSchemaStmt.newschema (schema/pg15/deparse.txt:506:33) */
-/* 247: AlterOwnerStmt.object (schema/pg15/deparse.txt:508:23) */
-/* 248: AlterOwnerStmt.object (schema/pg15/deparse.txt:510:23) */
-static const uint8_t contract_kinds_248[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_248[] = { /* AlterOwnerStmt.object (schema/pg15/deparse.txt:510:23): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xe7,0xe7,0xff,0xff,0x3e,0xf9,0x42,0xa4,0xbe,0x85,0xe5,0xff,0x17,0xff,0x39,0x17,0x0e,0x80,0x4f,0x58,0xd1,0xfb,0x5f,0xff,0xf4,0xfb,0x7e,
 };
-/* 249: AlterOwnerStmt.newowner (schema/pg15/deparse.txt:512:25) */
-/* 250: AlterOperatorStmt.opername (schema/pg15/deparse.txt:514:28) */
-/* 251: AlterOperatorStmt.options (schema/pg15/deparse.txt:516:27) */
-/* 252: AlterOperatorStmt.options (schema/pg15/deparse.txt:518:27) */
-static const uint8_t contract_kinds_252[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_252[] = { /* AlterOperatorStmt.options (schema/pg15/deparse.txt:518:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x03,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 253: AlterTypeStmt.typeName (schema/pg15/deparse.txt:520:25) */
-/* 254: AlterTypeStmt.typeName (schema/pg15/deparse.txt:522:25) */
-static const uint8_t contract_kinds_254[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_254[] = { /* AlterTypeStmt.typeName (schema/pg15/deparse.txt:522:25): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 255: AlterTypeStmt.options (schema/pg15/deparse.txt:524:23) */
-/* 256: AlterTypeStmt.options (schema/pg15/deparse.txt:526:23) */
-static const uint8_t contract_kinds_256[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_256[] = { /* AlterTypeStmt.options (schema/pg15/deparse.txt:526:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 257: DropOwnedStmt.roles (schema/pg15/deparse.txt:528:21) */
-/* 258: DropOwnedStmt.roles (schema/pg15/deparse.txt:530:21) */
-static const uint8_t contract_kinds_258[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_258[] = { /* DropOwnedStmt.roles (schema/pg15/deparse.txt:530:21): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xeb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 259: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:532:25) */
-/* 260: ReassignOwnedStmt.roles (schema/pg15/deparse.txt:534:25) */
-static const uint8_t contract_kinds_260[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_260[] = { /* ReassignOwnedStmt.roles (schema/pg15/deparse.txt:534:25): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xeb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 261: ReassignOwnedStmt.newrole (schema/pg15/deparse.txt:536:27) */
-/* 262: CompositeTypeStmt.typevar (schema/pg15/deparse.txt:538:27) */
-/* 263: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:540:30) */
-/* 264: CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:542:30) */
-static const uint8_t contract_kinds_264[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_264[] = { /* CompositeTypeStmt.coldeflist (schema/pg15/deparse.txt:542:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0xa1,0x7d,0x3f,0x14,0x21,0x44,0x0a,0xfc,0x42,0x05,0x91,0x71,0x34,0x04,0xd8,0x00,0x40,0x02,0x21,0x84,0xf6,0xd5,0xfe,0xe0,0x3f,0x70,
 };
-/* 265: CreateEnumStmt.typeName (schema/pg15/deparse.txt:544:26) */
-/* 266: CreateEnumStmt.typeName (schema/pg15/deparse.txt:546:26) */
-static const uint8_t contract_kinds_266[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_266[] = { /* CreateEnumStmt.typeName (schema/pg15/deparse.txt:546:26): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 267: CreateEnumStmt.vals (schema/pg15/deparse.txt:548:21) */
-/* 268: CreateEnumStmt.vals (schema/pg15/deparse.txt:550:21) */
-static const uint8_t contract_kinds_268[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_268[] = { /* CreateEnumStmt.vals (schema/pg15/deparse.txt:550:21): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 269: CreateRangeStmt.typeName (schema/pg15/deparse.txt:552:27) */
-/* 270: CreateRangeStmt.typeName (schema/pg15/deparse.txt:554:27) */
-static const uint8_t contract_kinds_270[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_270[] = { /* CreateRangeStmt.typeName (schema/pg15/deparse.txt:554:27): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 271: CreateRangeStmt.params (schema/pg15/deparse.txt:556:24) */
-/* 272: CreateRangeStmt.params (schema/pg15/deparse.txt:558:24) */
-static const uint8_t contract_kinds_272[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_272[] = { /* CreateRangeStmt.params (schema/pg15/deparse.txt:558:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 273: AlterEnumStmt.typeName (schema/pg15/deparse.txt:560:25) */
-/* 274: AlterEnumStmt.typeName (schema/pg15/deparse.txt:562:25) */
-static const uint8_t contract_kinds_274[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_274[] = { /* AlterEnumStmt.typeName (schema/pg15/deparse.txt:562:25): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 275: AlterEnumStmt.newVal (schema/pg15/deparse.txt:564:23) */
-/* 276: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:566:32) */
-/* 277: AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:568:32) */
-static const uint8_t contract_kinds_277[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_277[] = { /* AlterTSDictionaryStmt.dictname (schema/pg15/deparse.txt:568:32): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 278: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:570:31) */
-/* 279: AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:572:31) */
-static const uint8_t contract_kinds_279[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_279[] = { /* AlterTSDictionaryStmt.options (schema/pg15/deparse.txt:572:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 280: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:574:34) */
-/* 281: AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:576:34) */
-static const uint8_t contract_kinds_281[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_281[] = { /* AlterTSConfigurationStmt.cfgname (schema/pg15/deparse.txt:576:34): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 282: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:578:36) */
-/* 283: AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:580:36) */
-static const uint8_t contract_kinds_283[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_283[] = { /* AlterTSConfigurationStmt.tokentype (schema/pg15/deparse.txt:580:36): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 284: AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:582:32) */
-static const uint8_t contract_kinds_284[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_284[] = { /* AlterTSConfigurationStmt.dicts (schema/pg15/deparse.txt:582:32): the kinds allowed, by tag */
 	0xfe,0xff,0xfe,0xff,0xef,0xff,0xff,0x3f,0xfd,0x76,0xbd,0xff,0xb5,0xe7,0xff,0x1f,0xff,0xfd,0xf7,0xef,0xde,0x5f,0xfe,0xfd,0xfb,0xdf,0xff,0xfd,0xfb,0x7e,
 };
-/* 285: CreateFdwStmt.fdwname (schema/pg15/deparse.txt:584:23) */
-/* 286: CreateFdwStmt.func_options (schema/pg15/deparse.txt:586:28) */
-/* 287: CreateFdwStmt.func_options (schema/pg15/deparse.txt:588:28) */
-static const uint8_t contract_kinds_287[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_287[] = { /* CreateFdwStmt.func_options (schema/pg15/deparse.txt:588:28): the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 288: CreateFdwStmt.options (schema/pg15/deparse.txt:590:23) */
-/* 289: CreateFdwStmt.options (schema/pg15/deparse.txt:592:23) */
-static const uint8_t contract_kinds_289[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_289[] = { /* CreateFdwStmt.options (schema/pg15/deparse.txt:592:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 290: AlterFdwStmt.fdwname (schema/pg15/deparse.txt:594:22) */
-/* 291: AlterFdwStmt.func_options (schema/pg15/deparse.txt:596:27) */
-/* 292: AlterFdwStmt.func_options (schema/pg15/deparse.txt:598:27) */
-static const uint8_t contract_kinds_292[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_292[] = { /* AlterFdwStmt.func_options (schema/pg15/deparse.txt:598:27): the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 293: AlterFdwStmt.options (schema/pg15/deparse.txt:600:22) */
-/* 294: AlterFdwStmt.options (schema/pg15/deparse.txt:602:22) */
-static const uint8_t contract_kinds_294[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_294[] = { /* AlterFdwStmt.options (schema/pg15/deparse.txt:602:22): the kinds allowed, by tag */
 	0x7e,0xff,0xff,0xf7,0xef,0x7f,0x3f,0x3a,0x3b,0x9e,0x3f,0xfd,0xcf,0xdf,0xff,0x97,0xff,0x9d,0xcf,0x3f,0xc3,0xbf,0xff,0x56,0xfa,0x77,0xff,0xed,0xff,0x7f,
 };
-/* 295: CreateForeignServerStmt.servername (schema/pg15/deparse.txt:604:36) */
-/* 296: CreateForeignServerStmt.fdwname (schema/pg15/deparse.txt:606:33) */
-/* 297: CreateForeignServerStmt.options (schema/pg15/deparse.txt:608:33) */
-/* 298: CreateForeignServerStmt.options (schema/pg15/deparse.txt:610:33) */
-static const uint8_t contract_kinds_298[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_298[] = { /* CreateForeignServerStmt.options (schema/pg15/deparse.txt:610:33): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 299: AlterForeignServerStmt.servername (schema/pg15/deparse.txt:612:35) */
-/* 300: AlterForeignServerStmt.options (schema/pg15/deparse.txt:614:32) */
-/* 301: AlterForeignServerStmt.options (schema/pg15/deparse.txt:616:32) */
-static const uint8_t contract_kinds_301[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_301[] = { /* AlterForeignServerStmt.options (schema/pg15/deparse.txt:616:32): the kinds allowed, by tag */
 	0x7e,0xff,0xff,0xf7,0xef,0x7f,0x3f,0x3a,0x3b,0x9e,0x3f,0xfd,0xcf,0xdf,0xff,0x97,0xff,0x9d,0xcf,0x3f,0xc3,0xbf,0xff,0x56,0xfa,0x77,0xff,0xed,0xff,0x7f,
 };
-/* 302: CreateUserMappingStmt.user (schema/pg15/deparse.txt:618:28) */
-/* 303: CreateUserMappingStmt.servername (schema/pg15/deparse.txt:620:34) */
-/* 304: CreateUserMappingStmt.options (schema/pg15/deparse.txt:622:31) */
-/* 305: CreateUserMappingStmt.options (schema/pg15/deparse.txt:624:31) */
-static const uint8_t contract_kinds_305[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_305[] = { /* CreateUserMappingStmt.options (schema/pg15/deparse.txt:624:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 306: AlterUserMappingStmt.user (schema/pg15/deparse.txt:626:27) */
-/* 307: AlterUserMappingStmt.servername (schema/pg15/deparse.txt:628:33) */
-/* 308: AlterUserMappingStmt.options (schema/pg15/deparse.txt:630:30) */
-/* 309: AlterUserMappingStmt.options (schema/pg15/deparse.txt:632:30) */
-static const uint8_t contract_kinds_309[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_309[] = { /* AlterUserMappingStmt.options (schema/pg15/deparse.txt:632:30): the kinds allowed, by tag */
 	0x7e,0xff,0xff,0xf7,0xef,0x7f,0x3f,0x3a,0x3b,0x9e,0x3f,0xfd,0xcf,0xdf,0xff,0x97,0xff,0x9d,0xcf,0x3f,0xc3,0xbf,0xff,0x56,0xfa,0x77,0xff,0xed,0xff,0x7f,
 };
-/* 310: DropUserMappingStmt.user (schema/pg15/deparse.txt:634:26) */
-/* 311: DropUserMappingStmt.servername (schema/pg15/deparse.txt:636:32) */
-/* 312: AlterTableSpaceOptionsStmt.tablespacename (schema/pg15/deparse.txt:638:43) */
-/* 313: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:640:36) */
-/* 314: AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:642:36) */
-static const uint8_t contract_kinds_314[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_314[] = { /* AlterTableSpaceOptionsStmt.options (schema/pg15/deparse.txt:642:36): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x91,0xfd,0xff,0xd7,0xe9,0xed,0xce,0xbe,0x73,0x6d,0xbf,0xf9,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x8b,0xc7,0xff,0x5d,0xfa,0xf1,0x3b,0x30,
 };
-/* 315: AlterTableMoveAllStmt.orig_tablespacename (schema/pg15/deparse.txt:644:43) */
-/* 316: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:646:29) */
-/* 317: AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:648:29) */
-static const uint8_t contract_kinds_317[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_317[] = { /* AlterTableMoveAllStmt.roles (schema/pg15/deparse.txt:648:29): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 318: AlterTableMoveAllStmt.new_tablespacename (schema/pg15/deparse.txt:650:42) */
-/* 319: SecLabelStmt.object (schema/pg15/deparse.txt:652:21) */
-/* 320: SecLabelStmt.object (schema/pg15/deparse.txt:654:21) */
-static const uint8_t contract_kinds_320[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_320[] = { /* SecLabelStmt.object (schema/pg15/deparse.txt:654:21): the kinds allowed, by tag */
 	0x7a,0xf7,0xfd,0x67,0xd1,0x7d,0xff,0x11,0xc1,0xca,0x84,0xae,0x61,0x41,0xa1,0x15,0x7f,0x09,0x17,0x0c,0x81,0x46,0x10,0xd2,0xf3,0x5d,0xfa,0xe5,0xfb,0x3a,
 };
-/* 321: CreateForeignTableStmt.base (schema/pg15/deparse.txt:656:34) */
-/* 322: CreateForeignTableStmt.servername (schema/pg15/deparse.txt:658:35) */
-/* 323: CreateForeignTableStmt.options (schema/pg15/deparse.txt:660:32) */
-/* 324: CreateForeignTableStmt.options (schema/pg15/deparse.txt:662:32) */
-static const uint8_t contract_kinds_324[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_324[] = { /* CreateForeignTableStmt.options (schema/pg15/deparse.txt:662:32): the kinds allowed, by tag */
 	0x7e,0xff,0xff,0xf7,0xef,0x7f,0x3f,0x3a,0x3b,0x9e,0x3f,0xfd,0xcf,0xdf,0xff,0x97,0xff,0x9d,0xcf,0x3f,0xc3,0xbf,0xff,0x56,0xfa,0x77,0xff,0xed,0xff,0x7f,
 };
-/* 325: ImportForeignSchemaStmt.server_name (schema/pg15/deparse.txt:664:37) */
-/* 326: ImportForeignSchemaStmt.remote_schema (schema/pg15/deparse.txt:666:39) */
-/* 327: ImportForeignSchemaStmt.local_schema (schema/pg15/deparse.txt:668:38) */
-/* 328: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:670:36) */
-/* 329: ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:672:36) */
-static const uint8_t contract_kinds_329[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_329[] = { /* ImportForeignSchemaStmt.table_list (schema/pg15/deparse.txt:672:36): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x68,0x00,0x00,0x20,0x00,0x98,0x08,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 330: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:674:33) */
-/* 331: ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:676:33) */
-static const uint8_t contract_kinds_331[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_331[] = { /* ImportForeignSchemaStmt.options (schema/pg15/deparse.txt:676:33): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 332: CreateExtensionStmt.extname (schema/pg15/deparse.txt:678:29) */
-/* 333: CreateExtensionStmt.options (schema/pg15/deparse.txt:680:29) */
-/* 334: CreateExtensionStmt.options (schema/pg15/deparse.txt:682:29) */
-static const uint8_t contract_kinds_334[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_334[] = { /* CreateExtensionStmt.options (schema/pg15/deparse.txt:682:29): the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 335: AlterExtensionStmt.extname (schema/pg15/deparse.txt:684:28) */
-/* 336: AlterExtensionStmt.options (schema/pg15/deparse.txt:686:28) */
-/* 337: AlterExtensionStmt.options (schema/pg15/deparse.txt:688:28) */
-static const uint8_t contract_kinds_337[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_337[] = { /* AlterExtensionStmt.options (schema/pg15/deparse.txt:688:28): the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 338: AlterExtensionContentsStmt.extname (schema/pg15/deparse.txt:690:36) */
-/* 339: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:692:35) */
-/* 340: AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:694:35) */
-static const uint8_t contract_kinds_340[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_340[] = { /* AlterExtensionContentsStmt.object (schema/pg15/deparse.txt:694:35): the kinds allowed, by tag */
 	0xfe,0xf7,0xfc,0x67,0xc1,0xfb,0xff,0x15,0xe9,0x42,0x84,0xbc,0x21,0x45,0xa1,0x15,0x7f,0x09,0x17,0x0c,0x80,0x46,0x10,0x50,0xfb,0x5f,0xfb,0xe4,0x3b,0x3a,
 };
-/* 341: CreateEventTrigStmt.trigname (schema/pg15/deparse.txt:696:30) */
-/* 342: CreateEventTrigStmt.eventname (schema/pg15/deparse.txt:698:31) */
-/* 343: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:700:32) */
-/* 344: CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:702:32) */
-static const uint8_t contract_kinds_344[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_344[] = { /* CreateEventTrigStmt.whenclause (schema/pg15/deparse.txt:702:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x11,0x0b,0x99,0x04,0x02,0x31,0x48,0x29,0x80,0x4a,0x43,0x03,0x82,0x11,0x00,0x02,0x02,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 345: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:704:30) */
-/* 346: CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:706:30) */
-static const uint8_t contract_kinds_346[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_346[] = { /* CreateEventTrigStmt.funcname (schema/pg15/deparse.txt:706:30): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 347: AlterEventTrigStmt.trigname (schema/pg15/deparse.txt:708:29) */
-/* 348: RefreshMatViewStmt.relation (schema/pg15/deparse.txt:710:29) */
-/* 349: AlterSystemStmt.setstmt (schema/pg15/deparse.txt:712:25) */
-/* 350: CreatePolicyStmt.policy_name (schema/pg15/deparse.txt:714:30) */
-/* 351: CreatePolicyStmt.table (schema/pg15/deparse.txt:716:24) */
-/* 352: CreatePolicyStmt.cmd_name (schema/pg15/deparse.txt:718:27) */
-/* 353: CreatePolicyStmt.roles (schema/pg15/deparse.txt:720:24) */
-/* 354: CreatePolicyStmt.roles (schema/pg15/deparse.txt:722:24) */
-static const uint8_t contract_kinds_354[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_354[] = { /* CreatePolicyStmt.roles (schema/pg15/deparse.txt:722:24): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 355: AlterPolicyStmt.policy_name (schema/pg15/deparse.txt:724:29) */
-/* 356: AlterPolicyStmt.table (schema/pg15/deparse.txt:726:23) */
-/* 357: AlterPolicyStmt.roles (schema/pg15/deparse.txt:728:23) */
-/* 358: AlterPolicyStmt.roles (schema/pg15/deparse.txt:730:23) */
-static const uint8_t contract_kinds_358[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_358[] = { /* AlterPolicyStmt.roles (schema/pg15/deparse.txt:730:23): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xfb,0xc7,0xef,0xdf,0xef,0xff,0xfb,0xfd,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xf7,0x7d,0xfe,0xff,0xff,0x3f,
 };
-/* 359: CreateTransformStmt.type_name (schema/pg15/deparse.txt:732:31) */
-/* 360: CreateTransformStmt.lang (schema/pg15/deparse.txt:734:26) */
-/* 361: CreateAmStmt.amname (schema/pg15/deparse.txt:736:21) */
-/* 362: CreateAmStmt.handler_name (schema/pg15/deparse.txt:738:27) */
-/* 363: CreateAmStmt.handler_name (schema/pg15/deparse.txt:740:27) */
-static const uint8_t contract_kinds_363[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_363[] = { /* CreateAmStmt.handler_name (schema/pg15/deparse.txt:740:27): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 364: CreatePublicationStmt.pubname (schema/pg15/deparse.txt:742:31) */
-/* 365: CreatePublicationStmt.options (schema/pg15/deparse.txt:744:31) */
-/* 366: CreatePublicationStmt.options (schema/pg15/deparse.txt:746:31) */
-static const uint8_t contract_kinds_366[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_366[] = { /* CreatePublicationStmt.options (schema/pg15/deparse.txt:746:31): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0x5b,0x23,0xc2,0x11,0x00,0x02,0x02,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 367: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:748:34) */
-/* 368: CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:750:34) */
-static const uint8_t contract_kinds_368[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_368[] = { /* CreatePublicationStmt.pubobjects (schema/pg15/deparse.txt:750:34): the kinds allowed, by tag */
 	0x7a,0xf7,0xfd,0x67,0x91,0x79,0x3f,0xd0,0x01,0x89,0x42,0x40,0x4a,0x18,0x00,0xe0,0x00,0x02,0x08,0x10,0x21,0x80,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x7c,0x30,
 };
-/* 369: AlterPublicationStmt.pubname (schema/pg15/deparse.txt:752:30) */
-/* 370: AlterPublicationStmt.options (schema/pg15/deparse.txt:754:30) */
-/* 371: AlterPublicationStmt.options (schema/pg15/deparse.txt:756:30) */
-static const uint8_t contract_kinds_371[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_371[] = { /* AlterPublicationStmt.options (schema/pg15/deparse.txt:756:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x0b,0xb9,0x04,0x02,0x31,0x48,0x2f,0x80,0x4b,0x5b,0x23,0xc2,0x11,0x00,0x02,0x02,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 372: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:758:33) */
-/* 373: AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:760:33) */
-static const uint8_t contract_kinds_373[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_373[] = { /* AlterPublicationStmt.pubobjects (schema/pg15/deparse.txt:760:33): the kinds allowed, by tag */
 	0x7a,0xf7,0xfd,0x67,0x91,0x79,0x3f,0xd0,0x01,0x89,0x42,0x40,0x4a,0x18,0x00,0xe0,0x00,0x02,0x08,0x10,0x21,0x80,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x7c,0x30,
 };
-/* 374: CreateSubscriptionStmt.subname (schema/pg15/deparse.txt:762:32) */
-/* 375: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:764:36) */
-/* 376: CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:766:36) */
-static const uint8_t contract_kinds_376[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_376[] = { /* CreateSubscriptionStmt.publication (schema/pg15/deparse.txt:766:36): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 377: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:768:32) */
-/* 378: CreateSubscriptionStmt.options (schema/pg15/deparse.txt:770:32) */
-static const uint8_t contract_kinds_378[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_378[] = { /* CreateSubscriptionStmt.options (schema/pg15/deparse.txt:770:32): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x13,0x03,0x31,0x04,0x02,0x31,0x08,0x0e,0x80,0x00,0x5a,0x23,0xc2,0x11,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 379: AlterSubscriptionStmt.subname (schema/pg15/deparse.txt:772:31) */
-/* 380: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:774:35) */
-/* 381: AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:776:35) */
-static const uint8_t contract_kinds_381[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_381[] = { /* AlterSubscriptionStmt.publication (schema/pg15/deparse.txt:776:35): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 382: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:778:31) */
-/* 383: AlterSubscriptionStmt.options (schema/pg15/deparse.txt:780:31) */
-static const uint8_t contract_kinds_383[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_383[] = { /* AlterSubscriptionStmt.options (schema/pg15/deparse.txt:780:31): the kinds allowed, by tag */
 	0xfe,0xf7,0xff,0xef,0xdd,0xff,0xff,0xdf,0xfb,0xff,0xff,0xbf,0x77,0xef,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x9f,0xdf,0xff,0x7f,0xfb,0xff,0xbb,0x3e,
 };
-/* 384: DropSubscriptionStmt.subname (schema/pg15/deparse.txt:782:30) */
-/* 385: CreateStatsStmt.defnames (schema/pg15/deparse.txt:784:26) */
-/* 386: CreateStatsStmt.defnames (schema/pg15/deparse.txt:786:26) */
-static const uint8_t contract_kinds_386[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_386[] = { /* CreateStatsStmt.defnames (schema/pg15/deparse.txt:786:26): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 387: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:788:28) */
-/* 388: CreateStatsStmt.stat_types (schema/pg15/deparse.txt:790:28) */
-static const uint8_t contract_kinds_388[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_388[] = { /* CreateStatsStmt.stat_types (schema/pg15/deparse.txt:790:28): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 389: CreateStatsStmt.exprs (schema/pg15/deparse.txt:792:23) */
-/* 390: CreateStatsStmt.exprs (schema/pg15/deparse.txt:794:23) */
-static const uint8_t contract_kinds_390[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_390[] = { /* CreateStatsStmt.exprs (schema/pg15/deparse.txt:794:23): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf3,0xfd,0xff,0xff,0xed,0xef,0xdf,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xef,0xff,0x5f,0xff,0xff,0xff,0xdd,0xfe,0xfd,0xbf,0x76,
 };
-/* 391: CreateStatsStmt.relations (schema/pg15/deparse.txt:796:27) */
-/* 392: AlterCollationStmt.collname (schema/pg15/deparse.txt:798:29) */
-/* 393: AlterCollationStmt.collname (schema/pg15/deparse.txt:800:29) */
-static const uint8_t contract_kinds_393[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_393[] = { /* AlterCollationStmt.collname (schema/pg15/deparse.txt:800:29): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 394: CallStmt.funccall (schema/pg15/deparse.txt:802:19) */
-/* 395: AlterStatsStmt.defnames (schema/pg15/deparse.txt:804:25) */
-/* 396: AlterStatsStmt.defnames (schema/pg15/deparse.txt:806:25) */
-static const uint8_t contract_kinds_396[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_396[] = { /* AlterStatsStmt.defnames (schema/pg15/deparse.txt:806:25): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 397: A_Expr.name (schema/pg15/deparse.txt:808:13) */
-/* 398: A_Expr.name (schema/pg15/deparse.txt:810:13) */
-static const uint8_t contract_kinds_398[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_398[] = { /* A_Expr.name (schema/pg15/deparse.txt:810:13): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 399: ColumnRef.fields (schema/pg15/deparse.txt:812:18) */
-/* 400: ColumnRef.fields (schema/pg15/deparse.txt:814:18) */
-/* 401: FuncCall.funcname (schema/pg15/deparse.txt:816:19) */
-/* 402: FuncCall.funcname (schema/pg15/deparse.txt:818:19) */
-static const uint8_t contract_kinds_402[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_402[] = { /* FuncCall.funcname (schema/pg15/deparse.txt:818:19): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 403: FuncCall.args (schema/pg15/deparse.txt:820:15) */
-/* 404: FuncCall.agg_order (schema/pg15/deparse.txt:822:20) */
-/* 405: FuncCall.agg_order (schema/pg15/deparse.txt:824:20) */
-static const uint8_t contract_kinds_405[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_405[] = { /* FuncCall.agg_order (schema/pg15/deparse.txt:824:20): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xfd,0xef,0xff,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x5f,0xff,0xff,0xff,0xff,0xff,0xfd,0xbf,0x76,
 };
-/* 406: A_Indirection.arg (schema/pg15/deparse.txt:826:19) */
-/* 407: A_Indirection.indirection (schema/pg15/deparse.txt:828:27) */
-/* 408: A_Indirection.indirection (schema/pg15/deparse.txt:830:27) */
-/* 409: ResTarget.indirection (schema/pg15/deparse.txt:832:23) */
-/* 410: TypeCast.arg (schema/pg15/deparse.txt:834:14) */
-/* 411: TypeCast.typeName (schema/pg15/deparse.txt:836:20) */
-/* 412: CollateClause.collname (schema/pg15/deparse.txt:838:24) */
-/* 413: CollateClause.collname (schema/pg15/deparse.txt:840:24) */
-static const uint8_t contract_kinds_413[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_413[] = { /* CollateClause.collname (schema/pg15/deparse.txt:840:24): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 414: SortBy.useOp (schema/pg15/deparse.txt:842:15) */
-/* 415: SortBy.useOp (schema/pg15/deparse.txt:844:15) */
-static const uint8_t contract_kinds_415[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_415[] = { /* SortBy.useOp (schema/pg15/deparse.txt:844:15): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 416: WindowDef.orderClause (schema/pg15/deparse.txt:846:24) */
-/* 417: WindowDef.orderClause (schema/pg15/deparse.txt:848:24) */
-static const uint8_t contract_kinds_417[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_417[] = { /* WindowDef.orderClause (schema/pg15/deparse.txt:848:24): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xf7,0xff,0xff,0xff,0xfd,0xef,0xff,0xff,0xf7,0xef,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x5f,0xff,0xff,0xff,0xff,0xff,0xfd,0xbf,0x76,
 };
-/* 418: RangeSubselect.subquery (schema/pg15/deparse.txt:850:25) */
-/* 419: RangeSubselect.subquery (schema/pg15/deparse.txt:852:25) */
-static const uint8_t contract_kinds_419[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_419[] = { /* RangeSubselect.subquery (schema/pg15/deparse.txt:852:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf4,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 420: RangeFunction.functions (schema/pg15/deparse.txt:854:25) */
-/* 421: RangeFunction.functions (schema/pg15/deparse.txt:856:25) */
-/* 422: RangeFunction.functions (schema/pg15/deparse.txt:858:25) */
-static const uint8_t contract_kinds_422[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_422[] = { /* RangeFunction.functions (schema/pg15/deparse.txt:858:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 423: RangeFunction.coldeflist (schema/pg15/deparse.txt:860:26) */
-/* 424: RangeFunction.coldeflist (schema/pg15/deparse.txt:862:26) */
-static const uint8_t contract_kinds_424[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_424[] = { /* RangeFunction.coldeflist (schema/pg15/deparse.txt:862:26): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0xa1,0x7d,0x3f,0x14,0x21,0x44,0x0a,0xfc,0x42,0x05,0x91,0x71,0x34,0x04,0xd8,0x00,0x40,0x02,0x21,0x84,0xf6,0xd5,0xfe,0xe0,0x3f,0x70,
 };
-/* 425: RangeTableSample.relation (schema/pg15/deparse.txt:864:27) */
-/* 426: RangeTableSample.relation (schema/pg15/deparse.txt:866:27) */
-static const uint8_t contract_kinds_426[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_426[] = { /* RangeTableSample.relation (schema/pg15/deparse.txt:866:27): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 427: RangeTableSample.method (schema/pg15/deparse.txt:868:25) */
-/* 428: RangeTableSample.method (schema/pg15/deparse.txt:870:25) */
-static const uint8_t contract_kinds_428[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_428[] = { /* RangeTableSample.method (schema/pg15/deparse.txt:870:25): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 429: RangeTableFunc.namespaces (schema/pg15/deparse.txt:872:27) */
-/* 430: RangeTableFunc.namespaces (schema/pg15/deparse.txt:874:27) */
-static const uint8_t contract_kinds_430[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_430[] = { /* RangeTableFunc.namespaces (schema/pg15/deparse.txt:874:27): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x9d,0xf9,0xff,0xdf,0xf1,0xef,0xff,0xbf,0x77,0xe8,0xbf,0xff,0xff,0xff,0xff,0xff,0xfd,0x7f,0x88,0xdf,0xff,0x7f,0xfa,0xf1,0xbb,0x36,
 };
-/* 431: RangeTableFunc.columns (schema/pg15/deparse.txt:876:24) */
-/* 432: RangeTableFunc.columns (schema/pg15/deparse.txt:878:24) */
-static const uint8_t contract_kinds_432[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_432[] = { /* RangeTableFunc.columns (schema/pg15/deparse.txt:878:24): the kinds allowed, by tag */
 	0x7a,0xff,0xfd,0x77,0xe1,0x7d,0x3f,0x38,0x05,0xec,0x99,0x65,0xd4,0xc3,0xf5,0x7f,0xff,0x99,0xa8,0x6d,0x5a,0x1d,0x76,0x2a,0xf2,0x55,0xfe,0xec,0xbc,0x36,
 };
-/* 433: RangeTableFuncCol.colname (schema/pg15/deparse.txt:880:27) */
-/* 434: TypeName.names (schema/pg15/deparse.txt:882:16) */
-/* 435: TypeName.names (schema/pg15/deparse.txt:884:16) */
-static const uint8_t contract_kinds_435[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_435[] = { /* TypeName.names (schema/pg15/deparse.txt:884:16): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 436: TypeName.typmods (schema/pg15/deparse.txt:886:18) */
-/* 437: TypeName.arrayBounds (schema/pg15/deparse.txt:888:23) */
-/* 438: ColumnDef.constraints (schema/pg15/deparse.txt:890:23) */
-/* 439: ColumnDef.constraints (schema/pg15/deparse.txt:892:23) */
-static const uint8_t contract_kinds_439[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_439[] = { /* ColumnDef.constraints (schema/pg15/deparse.txt:892:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x14,0x01,0x00,0x00,0x40,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x02,0xf4,0x25,0xfa,0xe0,0x38,0x30,
 };
-/* 440: ColumnDef.fdwoptions (schema/pg15/deparse.txt:894:22) */
-/* 441: ColumnDef.fdwoptions (schema/pg15/deparse.txt:896:22) */
-static const uint8_t contract_kinds_441[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_441[] = { /* ColumnDef.fdwoptions (schema/pg15/deparse.txt:896:22): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf8,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 442: IndexElem.collation (schema/pg15/deparse.txt:898:21) */
-/* 443: IndexElem.collation (schema/pg15/deparse.txt:900:21) */
-static const uint8_t contract_kinds_443[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_443[] = { /* IndexElem.collation (schema/pg15/deparse.txt:900:21): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 444: IndexElem.opclass (schema/pg15/deparse.txt:902:19) */
-/* 445: IndexElem.opclass (schema/pg15/deparse.txt:904:19) */
-static const uint8_t contract_kinds_445[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_445[] = { /* IndexElem.opclass (schema/pg15/deparse.txt:904:19): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 446: IndexElem.opclassopts (schema/pg15/deparse.txt:906:23) */
-/* 447: IndexElem.opclassopts (schema/pg15/deparse.txt:908:23) */
-static const uint8_t contract_kinds_447[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_447[] = { /* IndexElem.opclassopts (schema/pg15/deparse.txt:908:23): the kinds allowed, by tag */
 	0xfe,0xf7,0xfe,0xef,0x91,0xf9,0xff,0xd7,0xe1,0x61,0xce,0xbe,0x73,0x68,0xbe,0xf9,0xff,0x7f,0xfb,0xc2,0xfd,0x4a,0x88,0xc7,0xff,0x1d,0xfa,0xf1,0x3b,0x30,
 };
-/* 448: Constraint.keys (schema/pg15/deparse.txt:910:17) */
-/* 449: Constraint.keys (schema/pg15/deparse.txt:912:17) */
-static const uint8_t contract_kinds_449[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_449[] = { /* Constraint.keys (schema/pg15/deparse.txt:912:17): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 450: Constraint.exclusions (schema/pg15/deparse.txt:914:23) */
-/* 451: Constraint.exclusions (schema/pg15/deparse.txt:916:23) */
-static const uint8_t contract_kinds_451[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_451[] = { /* Constraint.exclusions (schema/pg15/deparse.txt:916:23): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe0,0x38,0x38,
 };
-/* 452: Constraint.options (schema/pg15/deparse.txt:918:20) */
-/* 453: Constraint.options (schema/pg15/deparse.txt:920:20) */
-static const uint8_t contract_kinds_453[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_453[] = { /* Constraint.options (schema/pg15/deparse.txt:920:20): the kinds allowed, by tag */
 	0x7a,0xff,0xfc,0x77,0x83,0xf9,0x3f,0x33,0x0f,0xb9,0x04,0x42,0xb9,0x58,0x6f,0x80,0x4b,0xdb,0x23,0xc2,0x13,0x80,0x62,0x1a,0xf8,0x85,0xfe,0xe0,0x78,0x39,
 };
-/* 454: Constraint.fk_attrs (schema/pg15/deparse.txt:922:21) */
-/* 455: Constraint.fk_attrs (schema/pg15/deparse.txt:924:21) */
-static const uint8_t contract_kinds_455[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_455[] = { /* Constraint.fk_attrs (schema/pg15/deparse.txt:924:21): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 456: Constraint.pk_attrs (schema/pg15/deparse.txt:926:21) */
-/* 457: Constraint.pk_attrs (schema/pg15/deparse.txt:928:21) */
-static const uint8_t contract_kinds_457[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_457[] = { /* Constraint.pk_attrs (schema/pg15/deparse.txt:928:21): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 458: DefElem.defname (schema/pg15/deparse.txt:930:17) */
-/* 459: DefElem.arg (schema/pg15/deparse.txt:932:13) */
-static const uint8_t contract_kinds_459[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_459[] = { /* DefElem.arg (schema/pg15/deparse.txt:932:13): the kinds allowed, by tag */
 	0xfa,0xff,0xfc,0x77,0xe1,0x7d,0xff,0x3b,0xc5,0x66,0x9d,0xef,0xb7,0xe3,0xfd,0x1f,0xff,0xfd,0xf7,0xef,0xde,0xdf,0xfe,0xfd,0xf3,0x5d,0xfe,0xfd,0xfb,0x7f,
 };
-/* 460: DefElem.arg (schema/pg15/deparse.txt:934:13) */
-static const uint8_t contract_kinds_460[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_460[] = { /* DefElem.arg (schema/pg15/deparse.txt:934:13): the kinds allowed, by tag */
 	0xfe,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0x7f,
 };
-/* 461: ObjectWithArgs.objname (schema/pg15/deparse.txt:936:24) */
-/* 462: ObjectWithArgs.objname (schema/pg15/deparse.txt:938:24) */
-static const uint8_t contract_kinds_462[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_462[] = { /* ObjectWithArgs.objname (schema/pg15/deparse.txt:938:24): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 463: ObjectWithArgs.objargs (schema/pg15/deparse.txt:940:24) */
-static const uint8_t contract_kinds_463[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_463[] = { /* ObjectWithArgs.objargs (schema/pg15/deparse.txt:940:24): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0xff,0x55,0xe1,0x43,0x84,0x90,0x03,0x08,0x00,0x80,0x00,0x00,0x11,0x08,0x80,0x42,0x00,0x50,0xf4,0x25,0xfa,0xe0,0x3b,0x30,
 };
-/* 464: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:942:28) */
-/* 465: ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:944:28) */
-static const uint8_t contract_kinds_465[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_465[] = { /* ObjectWithArgs.objfuncargs (schema/pg15/deparse.txt:944:28): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0xff,0xd5,0xe1,0xc3,0x84,0xb0,0x03,0x08,0x00,0x80,0x1f,0x00,0x17,0x08,0x80,0x4e,0x00,0x50,0xf0,0xe5,0xfb,0xe0,0x3b,0x30,
 };
-/* 466: AccessPriv.cols (schema/pg15/deparse.txt:946:17) */
-/* 467: AccessPriv.cols (schema/pg15/deparse.txt:948:17) */
-static const uint8_t contract_kinds_467[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_467[] = { /* AccessPriv.cols (schema/pg15/deparse.txt:948:17): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 468: CreateOpClassItem.order_family (schema/pg15/deparse.txt:950:32) */
-/* 469: CreateOpClassItem.order_family (schema/pg15/deparse.txt:952:32) */
-static const uint8_t contract_kinds_469[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_469[] = { /* CreateOpClassItem.order_family (schema/pg15/deparse.txt:952:32): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 470: CreateOpClassItem.class_args (schema/pg15/deparse.txt:954:30) */
-/* 471: CreateOpClassItem.class_args (schema/pg15/deparse.txt:956:30) */
-static const uint8_t contract_kinds_471[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_471[] = { /* CreateOpClassItem.class_args (schema/pg15/deparse.txt:956:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0xf9,0xff,0x55,0xe1,0x43,0x84,0x90,0x03,0x08,0x00,0x80,0x00,0x00,0x11,0x08,0x80,0x42,0x00,0x50,0xf0,0x25,0xfa,0xe0,0x3b,0x30,
 };
-/* 472: TableLikeClause.relation (schema/pg15/deparse.txt:958:26) */
-/* 473: FunctionParameter.argType (schema/pg15/deparse.txt:960:28) */
-/* 474: LockingClause.lockedRels (schema/pg15/deparse.txt:962:27) */
-/* 475: LockingClause.lockedRels (schema/pg15/deparse.txt:964:27) */
-static const uint8_t contract_kinds_475[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_475[] = { /* LockingClause.lockedRels (schema/pg15/deparse.txt:964:27): the kinds allowed, by tag */
 	0x7e,0xf7,0xfc,0x67,0x81,0xf9,0x3f,0x12,0x01,0x00,0x80,0x00,0x00,0x00,0x04,0x00,0x00,0x00,0x20,0x00,0x80,0x00,0x00,0x10,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 476: XmlSerialize.typeName (schema/pg15/deparse.txt:966:24) */
-/* 477: WithClause.ctes (schema/pg15/deparse.txt:968:17) */
-/* 478: WithClause.ctes (schema/pg15/deparse.txt:970:17) */
-static const uint8_t contract_kinds_478[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_478[] = { /* WithClause.ctes (schema/pg15/deparse.txt:970:17): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x10,0x01,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x80,0x00,0x00,0x00,0xf0,0x05,0xfa,0xe1,0x38,0x30,
 };
-/* 479: InferClause.indexElems (schema/pg15/deparse.txt:972:25) */
-/* 480: InferClause.indexElems (schema/pg15/deparse.txt:974:25) */
-static const uint8_t contract_kinds_480[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_480[] = { /* InferClause.indexElems (schema/pg15/deparse.txt:974:25): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x93,0xf9,0xff,0xd5,0xcd,0x61,0x80,0x00,0x20,0x08,0x06,0x80,0x00,0x00,0x30,0x80,0x01,0x40,0x00,0x30,0xfd,0x85,0xfa,0xe1,0x38,0x30,
 };
-/* 481: OnConflictClause.targetList (schema/pg15/deparse.txt:976:30) */
-/* 482: OnConflictClause.targetList (schema/pg15/deparse.txt:978:30) */
-static const uint8_t contract_kinds_482[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_482[] = { /* OnConflictClause.targetList (schema/pg15/deparse.txt:978:30): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x12,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x08,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 483: CTESearchClause.search_col_list (schema/pg15/deparse.txt:980:33) */
-/* 484: CTESearchClause.search_col_list (schema/pg15/deparse.txt:982:33) */
-static const uint8_t contract_kinds_484[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_484[] = { /* CTESearchClause.search_col_list (schema/pg15/deparse.txt:982:33): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 485: CTESearchClause.search_seq_column (schema/pg15/deparse.txt:984:35) */
-/* 486: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:986:31) */
-/* 487: CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:988:31) */
-static const uint8_t contract_kinds_487[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_487[] = { /* CTECycleClause.cycle_col_list (schema/pg15/deparse.txt:988:31): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 488: CTECycleClause.cycle_mark_column (schema/pg15/deparse.txt:990:34) */
-/* 489: CTECycleClause.cycle_path_column (schema/pg15/deparse.txt:992:34) */
-/* 490: CommonTableExpr.ctename (schema/pg15/deparse.txt:994:25) */
-/* 491: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:996:31) */
-/* 492: CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:998:31) */
-static const uint8_t contract_kinds_492[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_492[] = { /* CommonTableExpr.aliascolnames (schema/pg15/deparse.txt:998:31): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 493: CommonTableExpr.ctequery (schema/pg15/deparse.txt:1000:26) */
-/* 494: MergeWhenClause.targetList (schema/pg15/deparse.txt:1002:29) */
-/* 495: MergeWhenClause.targetList (schema/pg15/deparse.txt:1004:29) */
-static const uint8_t contract_kinds_495[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_495[] = { /* MergeWhenClause.targetList (schema/pg15/deparse.txt:1004:29): the kinds allowed, by tag */
 	0x7a,0xf7,0xfc,0x67,0x81,0x79,0x3f,0x12,0x01,0xe0,0x80,0x00,0x10,0x00,0x90,0x79,0x80,0x09,0x08,0x40,0x88,0x08,0x08,0x18,0xf0,0x05,0xfa,0xe0,0x38,0x30,
 };
-/* 496: TriggerTransition.name (schema/pg15/deparse.txt:1006:24) */
-/* 497: PartitionElem.collation (schema/pg15/deparse.txt:1008:25) */
-/* 498: PartitionElem.collation (schema/pg15/deparse.txt:1010:25) */
-static const uint8_t contract_kinds_498[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_498[] = { /* PartitionElem.collation (schema/pg15/deparse.txt:1010:25): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 499: PartitionElem.opclass (schema/pg15/deparse.txt:1012:23) */
-/* 500: PartitionElem.opclass (schema/pg15/deparse.txt:1014:23) */
-static const uint8_t contract_kinds_500[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_500[] = { /* PartitionElem.opclass (schema/pg15/deparse.txt:1014:23): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 501: PartitionSpec.strategy (schema/pg15/deparse.txt:1016:24) */
-/* 502: PartitionSpec.partParams (schema/pg15/deparse.txt:1018:27) */
-/* 503: PartitionSpec.partParams (schema/pg15/deparse.txt:1020:27) */
-static const uint8_t contract_kinds_503[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_503[] = { /* PartitionSpec.partParams (schema/pg15/deparse.txt:1020:27): the kinds allowed, by tag */
 	0x7a,0xf7,0xfe,0x6f,0x93,0xf9,0xff,0xd5,0xc9,0x41,0xc0,0x02,0x30,0x28,0x02,0xa0,0x00,0x42,0x10,0x82,0x31,0x40,0x00,0x01,0xfd,0x8d,0xfa,0xf1,0x38,0x30,
 };
-/* 504: PartitionCmd.name (schema/pg15/deparse.txt:1022:19) */
-/* 505: VacuumRelation.relation (schema/pg15/deparse.txt:1024:25) */
-/* 506: VacuumRelation.va_cols (schema/pg15/deparse.txt:1026:24) */
-/* 507: VacuumRelation.va_cols (schema/pg15/deparse.txt:1028:24) */
-static const uint8_t contract_kinds_507[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_507[] = { /* VacuumRelation.va_cols (schema/pg15/deparse.txt:1028:24): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
-/* 508: PublicationTable.relation (schema/pg15/deparse.txt:1030:27) */
-/* 509: PublicationTable.columns (schema/pg15/deparse.txt:1032:26) */
-/* 510: PublicationTable.columns (schema/pg15/deparse.txt:1034:26) */
-static const uint8_t contract_kinds_510[] = { /* the kinds allowed, by tag */
+static const uint8_t contract_kinds_510[] = { /* PublicationTable.columns (schema/pg15/deparse.txt:1034:26): the kinds allowed, by tag */
 	0xfa,0xff,0xfd,0x77,0xf1,0x7d,0xff,0xbb,0xc5,0xee,0x9d,0xef,0xf5,0xe3,0xfd,0x7f,0xff,0xff,0xff,0xef,0xff,0x5f,0xfe,0xff,0xf7,0x5d,0xfe,0xfd,0xbf,0x36,
 };
 /* ---- End rule operands ---- */
 
-/* The rules, by message (pgbind_message_descs order): message, field, cell, from, not_in, parents,
- * conditions, nonnull, nonempty, min_cells, kinds allowed (bitmap), location. */
+/* The rules, by message (pgbind_message_descs order): message, field, nonnull, nonempty,
+ * min_cells, kinds allowed (bitmap), location. */
 static const ContractRule contract_rules[] = {
-	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 0, ), CONTRACT_LIST(conditions, 0, ), false, true, 0, CONTRACT_LIST(kinds, 0, ), "schema/pg15/deparse.txt:14:12"},
-	{ 7, 0, -1, false, false, CONTRACT_LIST(parents, 1, ), CONTRACT_LIST(conditions, 1, ), false, false, 0, CONTRACT_LIST(kinds, 1, 1), "schema/pg15/deparse.txt:16:12"},
-	{ 11, 0, -1, false, false, CONTRACT_LIST(parents, 2, ), CONTRACT_LIST(conditions, 2, ), true, false, 0, CONTRACT_LIST(kinds, 2, ), "schema/pg15/deparse.txt:18:17"},
-	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 3, ), CONTRACT_LIST(conditions, 3, ), true, false, 0, CONTRACT_LIST(kinds, 3, ), "schema/pg15/deparse.txt:20:16"},
-	{ 11, 1, -1, false, false, CONTRACT_LIST(parents, 4, ), CONTRACT_LIST(conditions, 4, ), false, false, 0, CONTRACT_LIST(kinds, 4, 1), "schema/pg15/deparse.txt:22:16"},
-	{ 12, 2, -1, false, false, CONTRACT_LIST(parents, 5, ), CONTRACT_LIST(conditions, 5, ), true, false, 0, CONTRACT_LIST(kinds, 5, ), "schema/pg15/deparse.txt:24:18"},
-	{ 21, 2, -1, false, false, CONTRACT_LIST(parents, 6, ), CONTRACT_LIST(conditions, 6, ), true, false, 0, CONTRACT_LIST(kinds, 6, ), "schema/pg15/deparse.txt:26:19"},
-	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 7, ), CONTRACT_LIST(conditions, 7, ), true, false, 0, CONTRACT_LIST(kinds, 7, ), "schema/pg15/deparse.txt:28:15"},
-	{ 26, 2, -1, false, false, CONTRACT_LIST(parents, 8, ), CONTRACT_LIST(conditions, 8, ), false, true, 0, CONTRACT_LIST(kinds, 8, ), "schema/pg15/deparse.txt:30:15"},
-	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 9, ), CONTRACT_LIST(conditions, 9, ), true, false, 0, CONTRACT_LIST(kinds, 9, ), "schema/pg15/deparse.txt:32:19"},
-	{ 27, 4, -1, false, false, CONTRACT_LIST(parents, 10, ), CONTRACT_LIST(conditions, 10, ), false, false, 0, CONTRACT_LIST(kinds, 10, 1), "schema/pg15/deparse.txt:34:19"},
-	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 11, ), CONTRACT_LIST(conditions, 11, ), true, false, 0, CONTRACT_LIST(kinds, 11, ), "schema/pg15/deparse.txt:36:19"},
-	{ 27, 5, -1, false, false, CONTRACT_LIST(parents, 12, ), CONTRACT_LIST(conditions, 12, ), false, false, 0, CONTRACT_LIST(kinds, 12, 1), "schema/pg15/deparse.txt:38:19"},
-	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 13, ), CONTRACT_LIST(conditions, 13, ), true, false, 0, CONTRACT_LIST(kinds, 13, ), "schema/pg15/deparse.txt:40:15"},
-	{ 37, 4, -1, false, false, CONTRACT_LIST(parents, 14, ), CONTRACT_LIST(conditions, 14, ), false, false, 0, CONTRACT_LIST(kinds, 14, 1), "schema/pg15/deparse.txt:42:15"},
-	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 15, ), CONTRACT_LIST(conditions, 15, ), true, false, 0, CONTRACT_LIST(kinds, 15, ), "schema/pg15/deparse.txt:44:20"},
-	{ 46, 3, -1, false, false, CONTRACT_LIST(parents, 16, ), CONTRACT_LIST(conditions, 16, ), false, false, 0, CONTRACT_LIST(kinds, 16, 1), "schema/pg15/deparse.txt:46:20"},
-	{ 52, 2, -1, false, false, CONTRACT_LIST(parents, 17, ), CONTRACT_LIST(conditions, 17, ), true, false, 0, CONTRACT_LIST(kinds, 17, ), "schema/pg15/deparse.txt:48:27"},
-	{ 57, 2, -1, false, false, CONTRACT_LIST(parents, 18, ), CONTRACT_LIST(conditions, 18, ), true, false, 0, CONTRACT_LIST(kinds, 18, ), "schema/pg15/deparse.txt:50:15"},
-	{ 57, 3, -1, false, false, CONTRACT_LIST(parents, 19, ), CONTRACT_LIST(conditions, 19, ), true, false, 0, CONTRACT_LIST(kinds, 19, ), "schema/pg15/deparse.txt:52:15"},
-	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 20, ), CONTRACT_LIST(conditions, 20, ), true, false, 0, CONTRACT_LIST(kinds, 20, ), "schema/pg15/deparse.txt:54:23"},
-	{ 57, 4, -1, false, false, CONTRACT_LIST(parents, 21, ), CONTRACT_LIST(conditions, 21, ), false, false, 0, CONTRACT_LIST(kinds, 21, 1), "schema/pg15/deparse.txt:56:23"},
-	{ 60, 0, -1, false, false, CONTRACT_LIST(parents, 22, ), CONTRACT_LIST(conditions, 22, ), true, false, 0, CONTRACT_LIST(kinds, 22, ), "schema/pg15/deparse.txt:58:16"},
-	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 23, ), CONTRACT_LIST(conditions, 23, ), true, false, 0, CONTRACT_LIST(kinds, 23, ), "schema/pg15/deparse.txt:60:22"},
-	{ 60, 1, -1, false, false, CONTRACT_LIST(parents, 24, ), CONTRACT_LIST(conditions, 24, ), false, false, 0, CONTRACT_LIST(kinds, 24, 1), "schema/pg15/deparse.txt:62:22"},
-	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 25, ), CONTRACT_LIST(conditions, 25, ), true, false, 0, CONTRACT_LIST(kinds, 25, ), "schema/pg15/deparse.txt:64:20"},
-	{ 60, 3, -1, false, false, CONTRACT_LIST(parents, 26, ), CONTRACT_LIST(conditions, 26, ), false, false, 0, CONTRACT_LIST(kinds, 26, 1), "schema/pg15/deparse.txt:66:20"},
-	{ 64, 0, -1, false, false, CONTRACT_LIST(parents, 27, ), CONTRACT_LIST(conditions, 27, ), true, false, 0, CONTRACT_LIST(kinds, 27, ), "schema/pg15/deparse.txt:68:21"},
-	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 28, ), CONTRACT_LIST(conditions, 28, ), true, false, 0, CONTRACT_LIST(kinds, 28, ), "schema/pg15/deparse.txt:70:17"},
-	{ 64, 1, -1, false, false, CONTRACT_LIST(parents, 29, ), CONTRACT_LIST(conditions, 29, ), false, false, 0, CONTRACT_LIST(kinds, 29, 1), "schema/pg15/deparse.txt:72:17"},
-	{ 64, 2, -1, false, false, CONTRACT_LIST(parents, 30, ), CONTRACT_LIST(conditions, 30, ), false, false, 0, CONTRACT_LIST(kinds, 30, 1), "schema/pg15/deparse.txt:74:24"},
-	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 31, ), CONTRACT_LIST(conditions, 31, ), true, false, 0, CONTRACT_LIST(kinds, 31, ), "schema/pg15/deparse.txt:76:27"},
-	{ 64, 4, -1, false, false, CONTRACT_LIST(parents, 32, ), CONTRACT_LIST(conditions, 32, ), false, false, 0, CONTRACT_LIST(kinds, 32, 1), "schema/pg15/deparse.txt:78:27"},
-	{ 65, 0, -1, false, false, CONTRACT_LIST(parents, 33, ), CONTRACT_LIST(conditions, 33, ), true, false, 0, CONTRACT_LIST(kinds, 33, ), "schema/pg15/deparse.txt:80:21"},
-	{ 65, 1, -1, false, false, CONTRACT_LIST(parents, 34, ), CONTRACT_LIST(conditions, 34, ), true, false, 0, CONTRACT_LIST(kinds, 34, ), "schema/pg15/deparse.txt:82:25"},
-	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 35, ), CONTRACT_LIST(conditions, 35, ), true, false, 0, CONTRACT_LIST(kinds, 35, ), "schema/pg15/deparse.txt:84:27"},
-	{ 65, 3, -1, false, false, CONTRACT_LIST(parents, 36, ), CONTRACT_LIST(conditions, 36, ), false, false, 0, CONTRACT_LIST(kinds, 36, 1), "schema/pg15/deparse.txt:86:27"},
-	{ 66, 0, -1, false, false, CONTRACT_LIST(parents, 37, ), CONTRACT_LIST(conditions, 37, ), true, false, 0, CONTRACT_LIST(kinds, 37, ), "schema/pg15/deparse.txt:88:21"},
-	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 38, ), CONTRACT_LIST(conditions, 38, ), true, false, 0, CONTRACT_LIST(kinds, 38, ), "schema/pg15/deparse.txt:90:24"},
-	{ 66, 1, -1, false, false, CONTRACT_LIST(parents, 39, ), CONTRACT_LIST(conditions, 39, ), false, false, 0, CONTRACT_LIST(kinds, 39, 1), "schema/pg15/deparse.txt:92:24"},
-	{ 66, 3, -1, false, false, CONTRACT_LIST(parents, 40, ), CONTRACT_LIST(conditions, 40, ), true, false, 0, CONTRACT_LIST(kinds, 40, ), "schema/pg15/deparse.txt:94:24"},
-	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 41, ), CONTRACT_LIST(conditions, 41, ), true, false, 0, CONTRACT_LIST(kinds, 41, ), "schema/pg15/deparse.txt:96:27"},
-	{ 66, 4, -1, false, false, CONTRACT_LIST(parents, 42, ), CONTRACT_LIST(conditions, 42, ), false, false, 0, CONTRACT_LIST(kinds, 42, 1), "schema/pg15/deparse.txt:98:27"},
-	{ 67, 0, -1, false, false, CONTRACT_LIST(parents, 43, ), CONTRACT_LIST(conditions, 43, ), true, false, 0, CONTRACT_LIST(kinds, 43, ), "schema/pg15/deparse.txt:100:20"},
-	{ 67, 1, -1, false, false, CONTRACT_LIST(parents, 44, ), CONTRACT_LIST(conditions, 44, ), true, false, 0, CONTRACT_LIST(kinds, 44, ), "schema/pg15/deparse.txt:102:27"},
-	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 45, ), CONTRACT_LIST(conditions, 45, ), true, false, 0, CONTRACT_LIST(kinds, 45, ), "schema/pg15/deparse.txt:104:30"},
-	{ 67, 3, -1, false, false, CONTRACT_LIST(parents, 46, ), CONTRACT_LIST(conditions, 46, ), false, false, 0, CONTRACT_LIST(kinds, 46, 1), "schema/pg15/deparse.txt:106:30"},
-	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 47, ), CONTRACT_LIST(conditions, 47, ), true, false, 0, CONTRACT_LIST(kinds, 47, ), "schema/pg15/deparse.txt:108:24"},
-	{ 68, 2, -1, false, false, CONTRACT_LIST(parents, 48, ), CONTRACT_LIST(conditions, 48, ), false, false, 0, CONTRACT_LIST(kinds, 48, 1), "schema/pg15/deparse.txt:110:24"},
-	{ 68, 3, -1, false, false, CONTRACT_LIST(parents, 49, ), CONTRACT_LIST(conditions, 49, ), true, false, 0, CONTRACT_LIST(kinds, 49, ), "schema/pg15/deparse.txt:112:24"},
-	{ 68, 5, -1, false, false, CONTRACT_LIST(parents, 50, ), CONTRACT_LIST(conditions, 50, ), true, false, 0, CONTRACT_LIST(kinds, 50, ), "schema/pg15/deparse.txt:114:25"},
-	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 51, ), CONTRACT_LIST(conditions, 51, ), true, false, 0, CONTRACT_LIST(kinds, 51, ), "schema/pg15/deparse.txt:116:26"},
-	{ 68, 8, -1, false, false, CONTRACT_LIST(parents, 52, ), CONTRACT_LIST(conditions, 52, ), false, false, 0, CONTRACT_LIST(kinds, 52, 1), "schema/pg15/deparse.txt:118:26"},
-	{ 68, 9, -1, false, false, CONTRACT_LIST(parents, 53, ), CONTRACT_LIST(conditions, 53, ), false, false, 0, CONTRACT_LIST(kinds, 53, 1), "schema/pg15/deparse.txt:120:25"},
-	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 54, ), CONTRACT_LIST(conditions, 54, ), true, false, 0, CONTRACT_LIST(kinds, 54, ), "schema/pg15/deparse.txt:122:24"},
-	{ 68, 10, -1, false, false, CONTRACT_LIST(parents, 55, ), CONTRACT_LIST(conditions, 55, ), false, false, 0, CONTRACT_LIST(kinds, 55, 1), "schema/pg15/deparse.txt:124:24"},
-	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 56, ), CONTRACT_LIST(conditions, 56, ), true, false, 0, CONTRACT_LIST(kinds, 56, ), "schema/pg15/deparse.txt:126:27"},
-	{ 68, 14, -1, false, false, CONTRACT_LIST(parents, 57, ), CONTRACT_LIST(conditions, 57, ), false, false, 0, CONTRACT_LIST(kinds, 57, 1), "schema/pg15/deparse.txt:128:27"},
-	{ 71, 0, -1, false, false, CONTRACT_LIST(parents, 58, ), CONTRACT_LIST(conditions, 58, ), true, false, 0, CONTRACT_LIST(kinds, 58, ), "schema/pg15/deparse.txt:130:25"},
-	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 59, ), CONTRACT_LIST(conditions, 59, ), true, false, 0, CONTRACT_LIST(kinds, 59, ), "schema/pg15/deparse.txt:132:21"},
-	{ 71, 1, -1, false, false, CONTRACT_LIST(parents, 60, ), CONTRACT_LIST(conditions, 60, ), false, false, 0, CONTRACT_LIST(kinds, 60, 1), "schema/pg15/deparse.txt:134:21"},
-	{ 72, 4, -1, false, false, CONTRACT_LIST(parents, 61, ), CONTRACT_LIST(conditions, 61, ), false, false, 0, CONTRACT_LIST(kinds, 61, 1), "schema/pg15/deparse.txt:136:19"},
-	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 62, ), CONTRACT_LIST(conditions, 62, ), true, false, 0, CONTRACT_LIST(kinds, 62, ), "schema/pg15/deparse.txt:138:27"},
-	{ 73, 1, -1, false, false, CONTRACT_LIST(parents, 63, ), CONTRACT_LIST(conditions, 63, ), false, false, 0, CONTRACT_LIST(kinds, 63, 1), "schema/pg15/deparse.txt:140:27"},
-	{ 73, 3, -1, false, false, CONTRACT_LIST(parents, 64, ), CONTRACT_LIST(conditions, 64, ), false, false, 0, CONTRACT_LIST(kinds, 64, 1), "schema/pg15/deparse.txt:142:21"},
-	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 65, ), CONTRACT_LIST(conditions, 65, ), true, false, 0, CONTRACT_LIST(kinds, 65, ), "schema/pg15/deparse.txt:144:19"},
-	{ 75, 3, -1, false, false, CONTRACT_LIST(parents, 66, ), CONTRACT_LIST(conditions, 66, ), false, false, 0, CONTRACT_LIST(kinds, 66, 1), "schema/pg15/deparse.txt:146:19"},
-	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 67, ), CONTRACT_LIST(conditions, 67, ), true, false, 0, CONTRACT_LIST(kinds, 67, ), "schema/pg15/deparse.txt:148:22"},
-	{ 75, 4, -1, false, false, CONTRACT_LIST(parents, 68, ), CONTRACT_LIST(conditions, 68, ), false, false, 0, CONTRACT_LIST(kinds, 68, 1), "schema/pg15/deparse.txt:150:22"},
-	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 69, ), CONTRACT_LIST(conditions, 69, ), true, false, 0, CONTRACT_LIST(kinds, 69, ), "schema/pg15/deparse.txt:152:20"},
-	{ 75, 5, -1, false, false, CONTRACT_LIST(parents, 70, ), CONTRACT_LIST(conditions, 70, ), false, false, 0, CONTRACT_LIST(kinds, 70, 1), "schema/pg15/deparse.txt:154:20"},
-	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 71, ), CONTRACT_LIST(conditions, 71, ), true, false, 0, CONTRACT_LIST(kinds, 71, ), "schema/pg15/deparse.txt:156:29"},
-	{ 76, 0, -1, false, false, CONTRACT_LIST(parents, 72, ), CONTRACT_LIST(conditions, 72, ), false, false, 0, CONTRACT_LIST(kinds, 72, 1), "schema/pg15/deparse.txt:158:29"},
-	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 73, ), CONTRACT_LIST(conditions, 73, ), true, false, 0, CONTRACT_LIST(kinds, 73, ), "schema/pg15/deparse.txt:160:29"},
-	{ 76, 1, -1, false, false, CONTRACT_LIST(parents, 74, ), CONTRACT_LIST(conditions, 74, ), false, false, 0, CONTRACT_LIST(kinds, 74, 1), "schema/pg15/deparse.txt:162:29"},
-	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 75, ), CONTRACT_LIST(conditions, 75, ), true, false, 0, CONTRACT_LIST(kinds, 75, ), "schema/pg15/deparse.txt:164:36"},
-	{ 77, 0, -1, false, false, CONTRACT_LIST(parents, 76, ), CONTRACT_LIST(conditions, 76, ), false, false, 0, CONTRACT_LIST(kinds, 76, 1), "schema/pg15/deparse.txt:166:36"},
-	{ 77, 1, -1, false, false, CONTRACT_LIST(parents, 77, ), CONTRACT_LIST(conditions, 77, ), true, false, 0, CONTRACT_LIST(kinds, 77, ), "schema/pg15/deparse.txt:168:35"},
-	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 78, ), CONTRACT_LIST(conditions, 78, ), true, false, 0, CONTRACT_LIST(kinds, 78, ), "schema/pg15/deparse.txt:170:20"},
-	{ 79, 2, -1, false, false, CONTRACT_LIST(parents, 79, ), CONTRACT_LIST(conditions, 79, ), false, false, 0, CONTRACT_LIST(kinds, 79, 1), "schema/pg15/deparse.txt:172:20"},
-	{ 80, 1, -1, false, false, CONTRACT_LIST(parents, 80, ), CONTRACT_LIST(conditions, 80, ), true, false, 0, CONTRACT_LIST(kinds, 80, ), "schema/pg15/deparse.txt:174:16"},
-	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 81, ), CONTRACT_LIST(conditions, 81, ), true, false, 0, CONTRACT_LIST(kinds, 81, ), "schema/pg15/deparse.txt:176:18"},
-	{ 80, 2, -1, false, false, CONTRACT_LIST(parents, 82, ), CONTRACT_LIST(conditions, 82, ), false, false, 0, CONTRACT_LIST(kinds, 82, 1), "schema/pg15/deparse.txt:178:18"},
-	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 83, ), CONTRACT_LIST(conditions, 83, ), true, false, 0, CONTRACT_LIST(kinds, 83, ), "schema/pg15/deparse.txt:180:18"},
-	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 84, ), CONTRACT_LIST(conditions, 84, ), false, false, 0, CONTRACT_LIST(kinds, 84, 1), "schema/pg15/deparse.txt:182:18"},
-	{ 80, 6, -1, false, false, CONTRACT_LIST(parents, 85, ), CONTRACT_LIST(conditions, 85, ), false, false, 0, CONTRACT_LIST(kinds, 85, 1), "schema/pg15/deparse.txt:184:18"},
-	{ 81, 0, -1, false, false, CONTRACT_LIST(parents, 86, ), CONTRACT_LIST(conditions, 86, ), true, false, 0, CONTRACT_LIST(kinds, 86, ), "schema/pg15/deparse.txt:186:21"},
-	{ 81, 1, -1, false, false, CONTRACT_LIST(parents, 87, ), CONTRACT_LIST(conditions, 87, ), true, false, 0, CONTRACT_LIST(kinds, 87, ), "schema/pg15/deparse.txt:188:23"},
-	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 88, ), CONTRACT_LIST(conditions, 88, ), true, false, 0, CONTRACT_LIST(kinds, 88, ), "schema/pg15/deparse.txt:190:26"},
-	{ 81, 2, -1, false, false, CONTRACT_LIST(parents, 89, ), CONTRACT_LIST(conditions, 89, ), false, false, 0, CONTRACT_LIST(kinds, 89, 1), "schema/pg15/deparse.txt:192:26"},
-	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 90, ), CONTRACT_LIST(conditions, 90, ), true, false, 0, CONTRACT_LIST(kinds, 90, ), "schema/pg15/deparse.txt:194:20"},
-	{ 81, 7, -1, false, false, CONTRACT_LIST(parents, 91, ), CONTRACT_LIST(conditions, 91, ), false, false, 0, CONTRACT_LIST(kinds, 91, 1), "schema/pg15/deparse.txt:196:20"},
-	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 92, ), CONTRACT_LIST(conditions, 92, ), true, false, 0, CONTRACT_LIST(kinds, 92, ), "schema/pg15/deparse.txt:198:21"},
-	{ 82, 2, -1, false, false, CONTRACT_LIST(parents, 93, ), CONTRACT_LIST(conditions, 93, ), false, false, 0, CONTRACT_LIST(kinds, 93, 1), "schema/pg15/deparse.txt:200:21"},
-	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 94, ), CONTRACT_LIST(conditions, 94, ), false, false, 2, CONTRACT_LIST(kinds, 94, ), "schema/pg15/deparse.txt:202:17"},
-	{ 82, 3, -1, false, false, CONTRACT_LIST(parents, 95, ), CONTRACT_LIST(conditions, 95, ), false, false, 0, CONTRACT_LIST(kinds, 95, 1), "schema/pg15/deparse.txt:204:17"},
-	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 96, ), CONTRACT_LIST(conditions, 96, ), true, false, 0, CONTRACT_LIST(kinds, 96, ), "schema/pg15/deparse.txt:206:23"},
-	{ 82, 4, -1, false, false, CONTRACT_LIST(parents, 97, ), CONTRACT_LIST(conditions, 97, ), false, false, 0, CONTRACT_LIST(kinds, 97, 1), "schema/pg15/deparse.txt:208:23"},
-	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 98, ), CONTRACT_LIST(conditions, 98, ), true, false, 0, CONTRACT_LIST(kinds, 98, ), "schema/pg15/deparse.txt:210:18"},
-	{ 83, 0, -1, false, false, CONTRACT_LIST(parents, 99, ), CONTRACT_LIST(conditions, 99, ), false, false, 0, CONTRACT_LIST(kinds, 99, 1), "schema/pg15/deparse.txt:212:18"},
-	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 100, ), CONTRACT_LIST(conditions, 100, ), true, false, 0, CONTRACT_LIST(kinds, 100, ), "schema/pg15/deparse.txt:214:24"},
-	{ 84, 0, -1, false, false, CONTRACT_LIST(parents, 101, ), CONTRACT_LIST(conditions, 101, ), false, false, 0, CONTRACT_LIST(kinds, 101, 1), "schema/pg15/deparse.txt:216:24"},
-	{ 85, 1, -1, false, false, CONTRACT_LIST(parents, 102, ), CONTRACT_LIST(conditions, 102, ), false, false, 0, CONTRACT_LIST(kinds, 102, 1), "schema/pg15/deparse.txt:218:20"},
-	{ 86, 2, -1, false, false, CONTRACT_LIST(parents, 103, ), CONTRACT_LIST(conditions, 103, ), true, false, 0, CONTRACT_LIST(kinds, 103, ), "schema/pg15/deparse.txt:220:22"},
-	{ 87, 1, -1, false, false, CONTRACT_LIST(parents, 104, ), CONTRACT_LIST(conditions, 104, ), true, false, 0, CONTRACT_LIST(kinds, 104, ), "schema/pg15/deparse.txt:222:20"},
-	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 105, ), CONTRACT_LIST(conditions, 105, ), true, false, 0, CONTRACT_LIST(kinds, 105, ), "schema/pg15/deparse.txt:224:24"},
-	{ 87, 4, -1, false, false, CONTRACT_LIST(parents, 106, ), CONTRACT_LIST(conditions, 106, ), false, false, 0, CONTRACT_LIST(kinds, 106, 1), "schema/pg15/deparse.txt:226:24"},
-	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 107, ), CONTRACT_LIST(conditions, 107, ), true, false, 0, CONTRACT_LIST(kinds, 107, ), "schema/pg15/deparse.txt:228:34"},
-	{ 87, 5, -1, false, false, CONTRACT_LIST(parents, 108, ), CONTRACT_LIST(conditions, 108, ), false, false, 0, CONTRACT_LIST(kinds, 108, 1), "schema/pg15/deparse.txt:230:34"},
-	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 109, ), CONTRACT_LIST(conditions, 109, ), true, false, 0, CONTRACT_LIST(kinds, 109, ), "schema/pg15/deparse.txt:232:19"},
-	{ 87, 6, -1, false, false, CONTRACT_LIST(parents, 110, ), CONTRACT_LIST(conditions, 110, ), false, false, 0, CONTRACT_LIST(kinds, 110, 1), "schema/pg15/deparse.txt:234:19"},
-	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 111, ), CONTRACT_LIST(conditions, 111, ), true, false, 0, CONTRACT_LIST(kinds, 111, ), "schema/pg15/deparse.txt:236:29"},
-	{ 88, 2, -1, false, false, CONTRACT_LIST(parents, 112, ), CONTRACT_LIST(conditions, 112, ), false, false, 0, CONTRACT_LIST(kinds, 112, 1), "schema/pg15/deparse.txt:238:29"},
-	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 113, ), CONTRACT_LIST(conditions, 113, ), true, false, 0, CONTRACT_LIST(kinds, 113, ), "schema/pg15/deparse.txt:240:31"},
-	{ 88, 3, -1, false, false, CONTRACT_LIST(parents, 114, ), CONTRACT_LIST(conditions, 114, ), false, false, 0, CONTRACT_LIST(kinds, 114, 1), "schema/pg15/deparse.txt:242:31"},
-	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 115, ), CONTRACT_LIST(conditions, 115, ), true, false, 0, CONTRACT_LIST(kinds, 115, ), "schema/pg15/deparse.txt:244:28"},
-	{ 88, 5, -1, false, false, CONTRACT_LIST(parents, 116, ), CONTRACT_LIST(conditions, 116, ), false, false, 0, CONTRACT_LIST(kinds, 116, 1), "schema/pg15/deparse.txt:246:28"},
-	{ 88, 6, -1, false, false, CONTRACT_LIST(parents, 117, ), CONTRACT_LIST(conditions, 117, ), false, false, 0, CONTRACT_LIST(kinds, 117, 1), "schema/pg15/deparse.txt:248:29"},
-	{ 89, 1, -1, false, false, CONTRACT_LIST(parents, 118, ), CONTRACT_LIST(conditions, 118, ), true, false, 0, CONTRACT_LIST(kinds, 118, ), "schema/pg15/deparse.txt:250:24"},
-	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 119, ), CONTRACT_LIST(conditions, 119, ), true, false, 0, CONTRACT_LIST(kinds, 119, ), "schema/pg15/deparse.txt:252:27"},
-	{ 89, 2, -1, false, false, CONTRACT_LIST(parents, 120, ), CONTRACT_LIST(conditions, 120, ), false, false, 0, CONTRACT_LIST(kinds, 120, 1), "schema/pg15/deparse.txt:254:27"},
-	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 121, ), CONTRACT_LIST(conditions, 121, ), true, false, 0, CONTRACT_LIST(kinds, 121, ), "schema/pg15/deparse.txt:256:13"},
-	{ 90, 0, -1, false, false, CONTRACT_LIST(parents, 122, ), CONTRACT_LIST(conditions, 122, ), false, false, 0, CONTRACT_LIST(kinds, 122, 1), "schema/pg15/deparse.txt:258:13"},
-	{ 91, 3, -1, false, false, CONTRACT_LIST(parents, 123, ), CONTRACT_LIST(conditions, 123, ), false, false, 0, CONTRACT_LIST(kinds, 123, 1), "schema/pg15/deparse.txt:260:19"},
-	{ 91, 5, -1, false, false, CONTRACT_LIST(parents, 124, ), CONTRACT_LIST(conditions, 124, ), true, false, 0, CONTRACT_LIST(kinds, 124, ), "schema/pg15/deparse.txt:262:20"},
-	{ 92, 0, -1, false, false, CONTRACT_LIST(parents, 125, ), CONTRACT_LIST(conditions, 125, ), true, false, 0, CONTRACT_LIST(kinds, 125, ), "schema/pg15/deparse.txt:264:19"},
-	{ 92, 1, -1, false, false, CONTRACT_LIST(parents, 126, ), CONTRACT_LIST(conditions, 126, ), true, false, 0, CONTRACT_LIST(kinds, 126, ), "schema/pg15/deparse.txt:266:19"},
-	{ 92, 5, -1, false, false, CONTRACT_LIST(parents, 127, ), CONTRACT_LIST(conditions, 127, ), true, false, 0, CONTRACT_LIST(kinds, 127, ), "schema/pg15/deparse.txt:268:18"},
-	{ 93, 0, -1, false, false, CONTRACT_LIST(parents, 128, ), CONTRACT_LIST(conditions, 128, ), true, false, 0, CONTRACT_LIST(kinds, 128, ), "schema/pg15/deparse.txt:270:26"},
-	{ 94, 0, -1, false, false, CONTRACT_LIST(parents, 129, ), CONTRACT_LIST(conditions, 129, ), true, false, 0, CONTRACT_LIST(kinds, 129, ), "schema/pg15/deparse.txt:272:26"},
-	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 130, ), CONTRACT_LIST(conditions, 130, ), true, false, 0, CONTRACT_LIST(kinds, 130, ), "schema/pg15/deparse.txt:274:25"},
-	{ 96, 1, -1, false, false, CONTRACT_LIST(parents, 131, ), CONTRACT_LIST(conditions, 131, ), false, false, 0, CONTRACT_LIST(kinds, 131, 1), "schema/pg15/deparse.txt:276:25"},
-	{ 97, 0, -1, false, false, CONTRACT_LIST(parents, 132, ), CONTRACT_LIST(conditions, 132, ), true, false, 0, CONTRACT_LIST(kinds, 132, ), "schema/pg15/deparse.txt:278:15"},
-	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 133, ), CONTRACT_LIST(conditions, 133, ), true, false, 0, CONTRACT_LIST(kinds, 133, ), "schema/pg15/deparse.txt:280:18"},
-	{ 97, 1, -1, false, false, CONTRACT_LIST(parents, 134, ), CONTRACT_LIST(conditions, 134, ), false, false, 0, CONTRACT_LIST(kinds, 134, 1), "schema/pg15/deparse.txt:282:18"},
-	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 135, ), CONTRACT_LIST(conditions, 135, ), true, false, 0, CONTRACT_LIST(kinds, 135, ), "schema/pg15/deparse.txt:284:16"},
-	{ 97, 2, -1, false, false, CONTRACT_LIST(parents, 136, ), CONTRACT_LIST(conditions, 136, ), false, false, 0, CONTRACT_LIST(kinds, 136, 1), "schema/pg15/deparse.txt:286:16"},
-	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 137, ), CONTRACT_LIST(conditions, 137, ), true, false, 0, CONTRACT_LIST(kinds, 137, ), "schema/pg15/deparse.txt:288:18"},
-	{ 97, 4, -1, false, false, CONTRACT_LIST(parents, 138, ), CONTRACT_LIST(conditions, 138, ), false, false, 0, CONTRACT_LIST(kinds, 138, 1), "schema/pg15/deparse.txt:290:18"},
-	{ 98, 0, -1, false, false, CONTRACT_LIST(parents, 139, ), CONTRACT_LIST(conditions, 139, ), true, false, 0, CONTRACT_LIST(kinds, 139, ), "schema/pg15/deparse.txt:292:19"},
-	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 140, ), CONTRACT_LIST(conditions, 140, ), true, false, 0, CONTRACT_LIST(kinds, 140, ), "schema/pg15/deparse.txt:294:29"},
-	{ 99, 0, -1, false, false, CONTRACT_LIST(parents, 141, ), CONTRACT_LIST(conditions, 141, ), false, false, 0, CONTRACT_LIST(kinds, 141, 1), "schema/pg15/deparse.txt:296:29"},
-	{ 99, 1, -1, false, false, CONTRACT_LIST(parents, 142, ), CONTRACT_LIST(conditions, 142, ), true, false, 0, CONTRACT_LIST(kinds, 142, ), "schema/pg15/deparse.txt:298:28"},
-	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 143, ), CONTRACT_LIST(conditions, 143, ), true, false, 0, CONTRACT_LIST(kinds, 143, ), "schema/pg15/deparse.txt:300:30"},
-	{ 99, 3, -1, false, false, CONTRACT_LIST(parents, 144, ), CONTRACT_LIST(conditions, 144, ), false, false, 0, CONTRACT_LIST(kinds, 144, 1), "schema/pg15/deparse.txt:302:30"},
-	{ 100, 0, -1, false, false, CONTRACT_LIST(parents, 145, ), CONTRACT_LIST(conditions, 145, ), true, false, 0, CONTRACT_LIST(kinds, 145, ), "schema/pg15/deparse.txt:304:21"},
-	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 146, ), CONTRACT_LIST(conditions, 146, ), true, false, 0, CONTRACT_LIST(kinds, 146, ), "schema/pg15/deparse.txt:306:22"},
-	{ 100, 1, -1, false, false, CONTRACT_LIST(parents, 147, ), CONTRACT_LIST(conditions, 147, ), false, false, 0, CONTRACT_LIST(kinds, 147, 1), "schema/pg15/deparse.txt:308:22"},
-	{ 101, 0, -1, false, false, CONTRACT_LIST(parents, 148, ), CONTRACT_LIST(conditions, 148, ), true, false, 0, CONTRACT_LIST(kinds, 148, ), "schema/pg15/deparse.txt:310:19"},
-	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 149, ), CONTRACT_LIST(conditions, 149, ), true, false, 0, CONTRACT_LIST(kinds, 149, ), "schema/pg15/deparse.txt:312:20"},
-	{ 101, 2, -1, false, false, CONTRACT_LIST(parents, 150, ), CONTRACT_LIST(conditions, 150, ), false, false, 0, CONTRACT_LIST(kinds, 150, 1), "schema/pg15/deparse.txt:314:20"},
-	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 151, ), CONTRACT_LIST(conditions, 151, ), true, false, 0, CONTRACT_LIST(kinds, 151, ), "schema/pg15/deparse.txt:316:20"},
-	{ 102, 0, -1, false, false, CONTRACT_LIST(parents, 152, ), CONTRACT_LIST(conditions, 152, ), false, false, 0, CONTRACT_LIST(kinds, 152, 1), "schema/pg15/deparse.txt:318:20"},
-	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 153, ), CONTRACT_LIST(conditions, 153, ), true, false, 0, CONTRACT_LIST(kinds, 153, ), "schema/pg15/deparse.txt:320:17"},
-	{ 102, 1, -1, false, false, CONTRACT_LIST(parents, 154, ), CONTRACT_LIST(conditions, 154, ), false, false, 0, CONTRACT_LIST(kinds, 154, 1), "schema/pg15/deparse.txt:322:17"},
-	{ 103, 0, -1, false, false, CONTRACT_LIST(parents, 155, ), CONTRACT_LIST(conditions, 155, ), true, false, 0, CONTRACT_LIST(kinds, 155, ), "schema/pg15/deparse.txt:324:19"},
-	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 156, ), CONTRACT_LIST(conditions, 156, ), true, false, 0, CONTRACT_LIST(kinds, 156, ), "schema/pg15/deparse.txt:326:21"},
-	{ 103, 1, -1, false, false, CONTRACT_LIST(parents, 157, ), CONTRACT_LIST(conditions, 157, ), false, false, 0, CONTRACT_LIST(kinds, 157, 1), "schema/pg15/deparse.txt:328:21"},
-	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 158, ), CONTRACT_LIST(conditions, 158, ), true, false, 0, CONTRACT_LIST(kinds, 158, ), "schema/pg15/deparse.txt:330:25"},
-	{ 104, 0, -1, false, false, CONTRACT_LIST(parents, 159, ), CONTRACT_LIST(conditions, 159, ), false, false, 0, CONTRACT_LIST(kinds, 159, 1), "schema/pg15/deparse.txt:332:25"},
-	{ 104, 1, -1, false, false, CONTRACT_LIST(parents, 160, ), CONTRACT_LIST(conditions, 160, ), true, false, 0, CONTRACT_LIST(kinds, 160, ), "schema/pg15/deparse.txt:334:24"},
-	{ 105, 0, -1, false, false, CONTRACT_LIST(parents, 161, ), CONTRACT_LIST(conditions, 161, ), true, false, 0, CONTRACT_LIST(kinds, 161, ), "schema/pg15/deparse.txt:336:24"},
-	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 162, ), CONTRACT_LIST(conditions, 162, ), true, false, 0, CONTRACT_LIST(kinds, 162, ), "schema/pg15/deparse.txt:338:23"},
-	{ 105, 1, -1, false, false, CONTRACT_LIST(parents, 163, ), CONTRACT_LIST(conditions, 163, ), false, false, 0, CONTRACT_LIST(kinds, 163, 1), "schema/pg15/deparse.txt:340:23"},
-	{ 106, 0, -1, false, false, CONTRACT_LIST(parents, 164, ), CONTRACT_LIST(conditions, 164, ), true, false, 0, CONTRACT_LIST(kinds, 164, ), "schema/pg15/deparse.txt:342:23"},
-	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 165, ), CONTRACT_LIST(conditions, 165, ), true, false, 0, CONTRACT_LIST(kinds, 165, ), "schema/pg15/deparse.txt:344:22"},
-	{ 106, 1, -1, false, false, CONTRACT_LIST(parents, 166, ), CONTRACT_LIST(conditions, 166, ), false, false, 0, CONTRACT_LIST(kinds, 166, 1), "schema/pg15/deparse.txt:346:22"},
-	{ 107, 2, -1, false, false, CONTRACT_LIST(parents, 167, ), CONTRACT_LIST(conditions, 167, ), true, false, 0, CONTRACT_LIST(kinds, 167, ), "schema/pg15/deparse.txt:348:22"},
-	{ 108, 0, -1, false, false, CONTRACT_LIST(parents, 168, ), CONTRACT_LIST(conditions, 168, ), true, false, 0, CONTRACT_LIST(kinds, 168, ), "schema/pg15/deparse.txt:350:23"},
-	{ 110, 2, -1, false, false, CONTRACT_LIST(parents, 169, ), CONTRACT_LIST(conditions, 169, ), true, false, 0, CONTRACT_LIST(kinds, 169, ), "schema/pg15/deparse.txt:352:25"},
-	{ 110, 3, -1, false, false, CONTRACT_LIST(parents, 170, ), CONTRACT_LIST(conditions, 170, ), true, false, 0, CONTRACT_LIST(kinds, 170, ), "schema/pg15/deparse.txt:354:25"},
-	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 171, ), CONTRACT_LIST(conditions, 171, ), true, false, 0, CONTRACT_LIST(kinds, 171, ), "schema/pg15/deparse.txt:356:25"},
-	{ 110, 4, -1, false, false, CONTRACT_LIST(parents, 172, ), CONTRACT_LIST(conditions, 172, ), false, false, 0, CONTRACT_LIST(kinds, 172, 1), "schema/pg15/deparse.txt:358:25"},
-	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 173, ), CONTRACT_LIST(conditions, 173, ), true, false, 0, CONTRACT_LIST(kinds, 173, ), "schema/pg15/deparse.txt:360:21"},
-	{ 110, 5, -1, false, false, CONTRACT_LIST(parents, 174, ), CONTRACT_LIST(conditions, 174, ), false, false, 0, CONTRACT_LIST(kinds, 174, 1), "schema/pg15/deparse.txt:362:21"},
-	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 175, ), CONTRACT_LIST(conditions, 175, ), true, false, 0, CONTRACT_LIST(kinds, 175, ), "schema/pg15/deparse.txt:364:24"},
-	{ 110, 9, -1, false, false, CONTRACT_LIST(parents, 176, ), CONTRACT_LIST(conditions, 176, ), false, false, 0, CONTRACT_LIST(kinds, 176, 1), "schema/pg15/deparse.txt:366:24"},
-	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 177, ), CONTRACT_LIST(conditions, 177, ), true, false, 0, CONTRACT_LIST(kinds, 177, ), "schema/pg15/deparse.txt:368:32"},
-	{ 110, 11, -1, false, false, CONTRACT_LIST(parents, 178, ), CONTRACT_LIST(conditions, 178, ), false, false, 0, CONTRACT_LIST(kinds, 178, 1), "schema/pg15/deparse.txt:370:32"},
-	{ 111, 1, -1, false, false, CONTRACT_LIST(parents, 179, ), CONTRACT_LIST(conditions, 179, ), true, false, 0, CONTRACT_LIST(kinds, 179, ), "schema/pg15/deparse.txt:372:24"},
-	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 180, ), CONTRACT_LIST(conditions, 180, ), true, false, 0, CONTRACT_LIST(kinds, 180, ), "schema/pg15/deparse.txt:374:27"},
-	{ 111, 2, -1, false, false, CONTRACT_LIST(parents, 181, ), CONTRACT_LIST(conditions, 181, ), false, false, 0, CONTRACT_LIST(kinds, 181, 1), "schema/pg15/deparse.txt:376:27"},
-	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 182, ), CONTRACT_LIST(conditions, 182, ), true, false, 0, CONTRACT_LIST(kinds, 182, ), "schema/pg15/deparse.txt:378:26"},
-	{ 111, 3, -1, false, false, CONTRACT_LIST(parents, 183, ), CONTRACT_LIST(conditions, 183, ), false, false, 0, CONTRACT_LIST(kinds, 183, 1), "schema/pg15/deparse.txt:380:26"},
-	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 184, ), CONTRACT_LIST(conditions, 184, ), true, false, 0, CONTRACT_LIST(kinds, 184, ), "schema/pg15/deparse.txt:382:29"},
-	{ 111, 4, -1, false, false, CONTRACT_LIST(parents, 185, ), CONTRACT_LIST(conditions, 185, ), false, false, 0, CONTRACT_LIST(kinds, 185, 1), "schema/pg15/deparse.txt:384:29"},
-	{ 112, 1, -1, false, false, CONTRACT_LIST(parents, 186, ), CONTRACT_LIST(conditions, 186, ), true, false, 0, CONTRACT_LIST(kinds, 186, ), "schema/pg15/deparse.txt:386:21"},
-	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 187, ), CONTRACT_LIST(conditions, 187, ), true, false, 0, CONTRACT_LIST(kinds, 187, ), "schema/pg15/deparse.txt:388:24"},
-	{ 112, 2, -1, false, false, CONTRACT_LIST(parents, 188, ), CONTRACT_LIST(conditions, 188, ), false, false, 0, CONTRACT_LIST(kinds, 188, 1), "schema/pg15/deparse.txt:390:24"},
-	{ 113, 0, -1, false, false, CONTRACT_LIST(parents, 189, ), CONTRACT_LIST(conditions, 189, ), true, false, 0, CONTRACT_LIST(kinds, 189, ), "schema/pg15/deparse.txt:392:20"},
-	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 190, ), CONTRACT_LIST(conditions, 190, ), true, false, 0, CONTRACT_LIST(kinds, 190, ), "schema/pg15/deparse.txt:394:23"},
-	{ 113, 1, -1, false, false, CONTRACT_LIST(parents, 191, ), CONTRACT_LIST(conditions, 191, ), false, false, 0, CONTRACT_LIST(kinds, 191, 1), "schema/pg15/deparse.txt:396:23"},
-	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 192, ), CONTRACT_LIST(conditions, 192, ), true, false, 0, CONTRACT_LIST(kinds, 192, ), "schema/pg15/deparse.txt:398:20"},
-	{ 114, 0, -1, false, false, CONTRACT_LIST(parents, 193, ), CONTRACT_LIST(conditions, 193, ), false, false, 0, CONTRACT_LIST(kinds, 193, 1), "schema/pg15/deparse.txt:400:20"},
-	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 194, ), CONTRACT_LIST(conditions, 194, ), true, false, 0, CONTRACT_LIST(kinds, 194, ), "schema/pg15/deparse.txt:402:20"},
-	{ 115, 0, -1, false, false, CONTRACT_LIST(parents, 195, ), CONTRACT_LIST(conditions, 195, ), false, false, 0, CONTRACT_LIST(kinds, 195, 1), "schema/pg15/deparse.txt:404:20"},
-	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 196, ), CONTRACT_LIST(conditions, 196, ), true, false, 0, CONTRACT_LIST(kinds, 196, ), "schema/pg15/deparse.txt:406:32"},
-	{ 116, 0, -1, false, false, CONTRACT_LIST(parents, 197, ), CONTRACT_LIST(conditions, 197, ), false, false, 0, CONTRACT_LIST(kinds, 197, 1), "schema/pg15/deparse.txt:408:32"},
-	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 198, ), CONTRACT_LIST(conditions, 198, ), true, false, 0, CONTRACT_LIST(kinds, 198, ), "schema/pg15/deparse.txt:410:20"},
-	{ 117, 3, -1, false, false, CONTRACT_LIST(parents, 199, ), CONTRACT_LIST(conditions, 199, ), false, false, 0, CONTRACT_LIST(kinds, 199, 1), "schema/pg15/deparse.txt:412:20"},
-	{ 119, 2, -1, false, false, CONTRACT_LIST(parents, 200, ), CONTRACT_LIST(conditions, 200, ), true, false, 0, CONTRACT_LIST(kinds, 200, ), "schema/pg15/deparse.txt:414:30"},
-	{ 120, 0, -1, false, false, CONTRACT_LIST(parents, 201, ), CONTRACT_LIST(conditions, 201, ), true, false, 0, CONTRACT_LIST(kinds, 201, ), "schema/pg15/deparse.txt:416:26"},
-	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 202, ), CONTRACT_LIST(conditions, 202, ), true, false, 0, CONTRACT_LIST(kinds, 202, ), "schema/pg15/deparse.txt:418:27"},
-	{ 120, 1, -1, false, false, CONTRACT_LIST(parents, 203, ), CONTRACT_LIST(conditions, 203, ), false, false, 0, CONTRACT_LIST(kinds, 203, 1), "schema/pg15/deparse.txt:420:27"},
-	{ 122, 0, -1, false, false, CONTRACT_LIST(parents, 204, ), CONTRACT_LIST(conditions, 204, ), true, false, 0, CONTRACT_LIST(kinds, 204, ), "schema/pg15/deparse.txt:422:29"},
-	{ 122, 1, -1, false, false, CONTRACT_LIST(parents, 205, ), CONTRACT_LIST(conditions, 205, ), true, false, 0, CONTRACT_LIST(kinds, 205, ), "schema/pg15/deparse.txt:424:30"},
-	{ 123, 2, -1, false, false, CONTRACT_LIST(parents, 206, ), CONTRACT_LIST(conditions, 206, ), true, false, 0, CONTRACT_LIST(kinds, 206, ), "schema/pg15/deparse.txt:426:26"},
-	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 207, ), CONTRACT_LIST(conditions, 207, ), true, false, 0, CONTRACT_LIST(kinds, 207, ), "schema/pg15/deparse.txt:428:38"},
-	{ 124, 0, -1, false, false, CONTRACT_LIST(parents, 208, ), CONTRACT_LIST(conditions, 208, ), false, false, 0, CONTRACT_LIST(kinds, 208, 1), "schema/pg15/deparse.txt:430:38"},
-	{ 124, 1, -1, false, false, CONTRACT_LIST(parents, 209, ), CONTRACT_LIST(conditions, 209, ), true, false, 0, CONTRACT_LIST(kinds, 209, ), "schema/pg15/deparse.txt:432:40"},
-	{ 124, 2, -1, false, false, CONTRACT_LIST(parents, 210, ), CONTRACT_LIST(conditions, 210, ), true, false, 0, CONTRACT_LIST(kinds, 210, ), "schema/pg15/deparse.txt:434:39"},
-	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 211, ), CONTRACT_LIST(conditions, 211, ), true, false, 0, CONTRACT_LIST(kinds, 211, ), "schema/pg15/deparse.txt:436:32"},
-	{ 124, 3, -1, false, false, CONTRACT_LIST(parents, 212, ), CONTRACT_LIST(conditions, 212, ), false, false, 0, CONTRACT_LIST(kinds, 212, 1), "schema/pg15/deparse.txt:438:32"},
-	{ 125, 0, -1, false, false, CONTRACT_LIST(parents, 213, ), CONTRACT_LIST(conditions, 213, ), true, false, 0, CONTRACT_LIST(kinds, 213, ), "schema/pg15/deparse.txt:440:27"},
-	{ 125, 1, -1, false, false, CONTRACT_LIST(parents, 214, ), CONTRACT_LIST(conditions, 214, ), true, false, 0, CONTRACT_LIST(kinds, 214, ), "schema/pg15/deparse.txt:442:27"},
-	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 215, ), CONTRACT_LIST(conditions, 215, ), true, false, 0, CONTRACT_LIST(kinds, 215, ), "schema/pg15/deparse.txt:444:31"},
-	{ 126, 0, -1, false, false, CONTRACT_LIST(parents, 216, ), CONTRACT_LIST(conditions, 216, ), false, false, 0, CONTRACT_LIST(kinds, 216, 1), "schema/pg15/deparse.txt:446:31"},
-	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 217, ), CONTRACT_LIST(conditions, 217, ), true, false, 0, CONTRACT_LIST(kinds, 217, ), "schema/pg15/deparse.txt:448:32"},
-	{ 126, 1, -1, false, false, CONTRACT_LIST(parents, 218, ), CONTRACT_LIST(conditions, 218, ), false, false, 0, CONTRACT_LIST(kinds, 218, 1), "schema/pg15/deparse.txt:450:32"},
-	{ 126, 2, -1, false, false, CONTRACT_LIST(parents, 219, ), CONTRACT_LIST(conditions, 219, ), true, false, 0, CONTRACT_LIST(kinds, 219, ), "schema/pg15/deparse.txt:452:26"},
-	{ 126, 3, -1, false, false, CONTRACT_LIST(parents, 220, ), CONTRACT_LIST(conditions, 220, ), true, false, 0, CONTRACT_LIST(kinds, 220, ), "schema/pg15/deparse.txt:454:28"},
-	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 221, ), CONTRACT_LIST(conditions, 221, ), true, false, 0, CONTRACT_LIST(kinds, 221, ), "schema/pg15/deparse.txt:456:25"},
-	{ 126, 4, -1, false, false, CONTRACT_LIST(parents, 222, ), CONTRACT_LIST(conditions, 222, ), false, false, 0, CONTRACT_LIST(kinds, 222, 1), "schema/pg15/deparse.txt:458:25"},
-	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 223, ), CONTRACT_LIST(conditions, 223, ), true, false, 0, CONTRACT_LIST(kinds, 223, ), "schema/pg15/deparse.txt:460:33"},
-	{ 127, 0, -1, false, false, CONTRACT_LIST(parents, 224, ), CONTRACT_LIST(conditions, 224, ), false, false, 0, CONTRACT_LIST(kinds, 224, 1), "schema/pg15/deparse.txt:462:33"},
-	{ 127, 1, -1, false, false, CONTRACT_LIST(parents, 225, ), CONTRACT_LIST(conditions, 225, ), true, false, 0, CONTRACT_LIST(kinds, 225, ), "schema/pg15/deparse.txt:464:27"},
-	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 226, ), CONTRACT_LIST(conditions, 226, ), true, false, 0, CONTRACT_LIST(kinds, 226, ), "schema/pg15/deparse.txt:466:32"},
-	{ 128, 0, -1, false, false, CONTRACT_LIST(parents, 227, ), CONTRACT_LIST(conditions, 227, ), false, false, 0, CONTRACT_LIST(kinds, 227, 1), "schema/pg15/deparse.txt:468:32"},
-	{ 128, 1, -1, false, false, CONTRACT_LIST(parents, 228, ), CONTRACT_LIST(conditions, 228, ), true, false, 0, CONTRACT_LIST(kinds, 228, ), "schema/pg15/deparse.txt:470:26"},
-	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 229, ), CONTRACT_LIST(conditions, 229, ), true, false, 0, CONTRACT_LIST(kinds, 229, ), "schema/pg15/deparse.txt:472:25"},
-	{ 128, 3, -1, false, false, CONTRACT_LIST(parents, 230, ), CONTRACT_LIST(conditions, 230, ), false, false, 0, CONTRACT_LIST(kinds, 230, 1), "schema/pg15/deparse.txt:474:25"},
-	{ 129, 0, -1, false, false, CONTRACT_LIST(parents, 231, ), CONTRACT_LIST(conditions, 231, ), true, false, 0, CONTRACT_LIST(kinds, 231, ), "schema/pg15/deparse.txt:476:18"},
-	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 232, ), CONTRACT_LIST(conditions, 232, ), true, false, 0, CONTRACT_LIST(kinds, 232, ), "schema/pg15/deparse.txt:478:22"},
-	{ 129, 1, -1, false, false, CONTRACT_LIST(parents, 233, ), CONTRACT_LIST(conditions, 233, ), false, false, 0, CONTRACT_LIST(kinds, 233, 1), "schema/pg15/deparse.txt:480:22"},
-	{ 129, 2, -1, false, false, CONTRACT_LIST(parents, 234, ), CONTRACT_LIST(conditions, 234, ), true, false, 0, CONTRACT_LIST(kinds, 234, ), "schema/pg15/deparse.txt:482:19"},
-	{ 130, 0, -1, false, false, CONTRACT_LIST(parents, 235, ), CONTRACT_LIST(conditions, 235, ), true, false, 0, CONTRACT_LIST(kinds, 235, ), "schema/pg15/deparse.txt:484:18"},
-	{ 132, 0, -1, false, false, CONTRACT_LIST(parents, 236, ), CONTRACT_LIST(conditions, 236, ), true, false, 0, CONTRACT_LIST(kinds, 236, ), "schema/pg15/deparse.txt:486:30"},
-	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 237, ), CONTRACT_LIST(conditions, 237, ), true, false, 0, CONTRACT_LIST(kinds, 237, ), "schema/pg15/deparse.txt:488:25"},
-	{ 132, 2, -1, false, false, CONTRACT_LIST(parents, 238, ), CONTRACT_LIST(conditions, 238, ), false, false, 0, CONTRACT_LIST(kinds, 238, 1), "schema/pg15/deparse.txt:490:25"},
-	{ 133, 0, -1, false, false, CONTRACT_LIST(parents, 239, ), CONTRACT_LIST(conditions, 239, ), true, false, 0, CONTRACT_LIST(kinds, 239, ), "schema/pg15/deparse.txt:492:37"},
-	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 240, ), CONTRACT_LIST(conditions, 240, ), true, false, 0, CONTRACT_LIST(kinds, 240, ), "schema/pg15/deparse.txt:494:30"},
-	{ 133, 3, -1, false, false, CONTRACT_LIST(parents, 241, ), CONTRACT_LIST(conditions, 241, ), false, false, 0, CONTRACT_LIST(kinds, 241, 1), "schema/pg15/deparse.txt:496:30"},
-	{ 134, 0, -1, false, false, CONTRACT_LIST(parents, 242, ), CONTRACT_LIST(conditions, 242, ), true, false, 0, CONTRACT_LIST(kinds, 242, ), "schema/pg15/deparse.txt:498:35"},
-	{ 135, 2, -1, false, false, CONTRACT_LIST(parents, 243, ), CONTRACT_LIST(conditions, 243, ), false, false, 0, CONTRACT_LIST(kinds, 243, 1), "schema/pg15/deparse.txt:500:31"},
-	{ 135, 3, -1, false, false, CONTRACT_LIST(parents, 244, ), CONTRACT_LIST(conditions, 244, ), true, false, 0, CONTRACT_LIST(kinds, 244, ), "schema/pg15/deparse.txt:502:32"},
-	{ 136, 2, -1, false, false, CONTRACT_LIST(parents, 245, ), CONTRACT_LIST(conditions, 245, ), false, false, 0, CONTRACT_LIST(kinds, 245, 1), "schema/pg15/deparse.txt:504:30"},
-	{ 136, 3, -1, false, false, CONTRACT_LIST(parents, 246, ), CONTRACT_LIST(conditions, 246, ), true, false, 0, CONTRACT_LIST(kinds, 246, ), "schema/pg15/deparse.txt:506:33"},
-	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 247, ), CONTRACT_LIST(conditions, 247, ), true, false, 0, CONTRACT_LIST(kinds, 247, ), "schema/pg15/deparse.txt:508:23"},
-	{ 137, 2, -1, false, false, CONTRACT_LIST(parents, 248, ), CONTRACT_LIST(conditions, 248, ), false, false, 0, CONTRACT_LIST(kinds, 248, 1), "schema/pg15/deparse.txt:510:23"},
-	{ 137, 3, -1, false, false, CONTRACT_LIST(parents, 249, ), CONTRACT_LIST(conditions, 249, ), true, false, 0, CONTRACT_LIST(kinds, 249, ), "schema/pg15/deparse.txt:512:25"},
-	{ 138, 0, -1, false, false, CONTRACT_LIST(parents, 250, ), CONTRACT_LIST(conditions, 250, ), true, false, 0, CONTRACT_LIST(kinds, 250, ), "schema/pg15/deparse.txt:514:28"},
-	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 251, ), CONTRACT_LIST(conditions, 251, ), true, false, 0, CONTRACT_LIST(kinds, 251, ), "schema/pg15/deparse.txt:516:27"},
-	{ 138, 1, -1, false, false, CONTRACT_LIST(parents, 252, ), CONTRACT_LIST(conditions, 252, ), false, false, 0, CONTRACT_LIST(kinds, 252, 1), "schema/pg15/deparse.txt:518:27"},
-	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 253, ), CONTRACT_LIST(conditions, 253, ), true, false, 0, CONTRACT_LIST(kinds, 253, ), "schema/pg15/deparse.txt:520:25"},
-	{ 139, 0, -1, false, false, CONTRACT_LIST(parents, 254, ), CONTRACT_LIST(conditions, 254, ), false, false, 0, CONTRACT_LIST(kinds, 254, 1), "schema/pg15/deparse.txt:522:25"},
-	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 255, ), CONTRACT_LIST(conditions, 255, ), true, false, 0, CONTRACT_LIST(kinds, 255, ), "schema/pg15/deparse.txt:524:23"},
-	{ 139, 1, -1, false, false, CONTRACT_LIST(parents, 256, ), CONTRACT_LIST(conditions, 256, ), false, false, 0, CONTRACT_LIST(kinds, 256, 1), "schema/pg15/deparse.txt:526:23"},
-	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 257, ), CONTRACT_LIST(conditions, 257, ), true, false, 0, CONTRACT_LIST(kinds, 257, ), "schema/pg15/deparse.txt:528:21"},
-	{ 140, 0, -1, false, false, CONTRACT_LIST(parents, 258, ), CONTRACT_LIST(conditions, 258, ), false, false, 0, CONTRACT_LIST(kinds, 258, 1), "schema/pg15/deparse.txt:530:21"},
-	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 259, ), CONTRACT_LIST(conditions, 259, ), true, false, 0, CONTRACT_LIST(kinds, 259, ), "schema/pg15/deparse.txt:532:25"},
-	{ 141, 0, -1, false, false, CONTRACT_LIST(parents, 260, ), CONTRACT_LIST(conditions, 260, ), false, false, 0, CONTRACT_LIST(kinds, 260, 1), "schema/pg15/deparse.txt:534:25"},
-	{ 141, 1, -1, false, false, CONTRACT_LIST(parents, 261, ), CONTRACT_LIST(conditions, 261, ), true, false, 0, CONTRACT_LIST(kinds, 261, ), "schema/pg15/deparse.txt:536:27"},
-	{ 142, 0, -1, false, false, CONTRACT_LIST(parents, 262, ), CONTRACT_LIST(conditions, 262, ), true, false, 0, CONTRACT_LIST(kinds, 262, ), "schema/pg15/deparse.txt:538:27"},
-	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 263, ), CONTRACT_LIST(conditions, 263, ), true, false, 0, CONTRACT_LIST(kinds, 263, ), "schema/pg15/deparse.txt:540:30"},
-	{ 142, 1, -1, false, false, CONTRACT_LIST(parents, 264, ), CONTRACT_LIST(conditions, 264, ), false, false, 0, CONTRACT_LIST(kinds, 264, 1), "schema/pg15/deparse.txt:542:30"},
-	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 265, ), CONTRACT_LIST(conditions, 265, ), true, false, 0, CONTRACT_LIST(kinds, 265, ), "schema/pg15/deparse.txt:544:26"},
-	{ 143, 0, -1, false, false, CONTRACT_LIST(parents, 266, ), CONTRACT_LIST(conditions, 266, ), false, false, 0, CONTRACT_LIST(kinds, 266, 1), "schema/pg15/deparse.txt:546:26"},
-	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 267, ), CONTRACT_LIST(conditions, 267, ), true, false, 0, CONTRACT_LIST(kinds, 267, ), "schema/pg15/deparse.txt:548:21"},
-	{ 143, 1, -1, false, false, CONTRACT_LIST(parents, 268, ), CONTRACT_LIST(conditions, 268, ), false, false, 0, CONTRACT_LIST(kinds, 268, 1), "schema/pg15/deparse.txt:550:21"},
-	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 269, ), CONTRACT_LIST(conditions, 269, ), true, false, 0, CONTRACT_LIST(kinds, 269, ), "schema/pg15/deparse.txt:552:27"},
-	{ 144, 0, -1, false, false, CONTRACT_LIST(parents, 270, ), CONTRACT_LIST(conditions, 270, ), false, false, 0, CONTRACT_LIST(kinds, 270, 1), "schema/pg15/deparse.txt:554:27"},
-	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 271, ), CONTRACT_LIST(conditions, 271, ), true, false, 0, CONTRACT_LIST(kinds, 271, ), "schema/pg15/deparse.txt:556:24"},
-	{ 144, 1, -1, false, false, CONTRACT_LIST(parents, 272, ), CONTRACT_LIST(conditions, 272, ), false, false, 0, CONTRACT_LIST(kinds, 272, 1), "schema/pg15/deparse.txt:558:24"},
-	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 273, ), CONTRACT_LIST(conditions, 273, ), true, false, 0, CONTRACT_LIST(kinds, 273, ), "schema/pg15/deparse.txt:560:25"},
-	{ 145, 0, -1, false, false, CONTRACT_LIST(parents, 274, ), CONTRACT_LIST(conditions, 274, ), false, false, 0, CONTRACT_LIST(kinds, 274, 1), "schema/pg15/deparse.txt:562:25"},
-	{ 145, 2, -1, false, false, CONTRACT_LIST(parents, 275, ), CONTRACT_LIST(conditions, 275, ), true, false, 0, CONTRACT_LIST(kinds, 275, ), "schema/pg15/deparse.txt:564:23"},
-	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 276, ), CONTRACT_LIST(conditions, 276, ), true, false, 0, CONTRACT_LIST(kinds, 276, ), "schema/pg15/deparse.txt:566:32"},
-	{ 146, 0, -1, false, false, CONTRACT_LIST(parents, 277, ), CONTRACT_LIST(conditions, 277, ), false, false, 0, CONTRACT_LIST(kinds, 277, 1), "schema/pg15/deparse.txt:568:32"},
-	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 278, ), CONTRACT_LIST(conditions, 278, ), true, false, 0, CONTRACT_LIST(kinds, 278, ), "schema/pg15/deparse.txt:570:31"},
-	{ 146, 1, -1, false, false, CONTRACT_LIST(parents, 279, ), CONTRACT_LIST(conditions, 279, ), false, false, 0, CONTRACT_LIST(kinds, 279, 1), "schema/pg15/deparse.txt:572:31"},
-	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 280, ), CONTRACT_LIST(conditions, 280, ), true, false, 0, CONTRACT_LIST(kinds, 280, ), "schema/pg15/deparse.txt:574:34"},
-	{ 147, 1, -1, false, false, CONTRACT_LIST(parents, 281, ), CONTRACT_LIST(conditions, 281, ), false, false, 0, CONTRACT_LIST(kinds, 281, 1), "schema/pg15/deparse.txt:576:34"},
-	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 282, ), CONTRACT_LIST(conditions, 282, ), true, false, 0, CONTRACT_LIST(kinds, 282, ), "schema/pg15/deparse.txt:578:36"},
-	{ 147, 2, -1, false, false, CONTRACT_LIST(parents, 283, ), CONTRACT_LIST(conditions, 283, ), false, false, 0, CONTRACT_LIST(kinds, 283, 1), "schema/pg15/deparse.txt:580:36"},
-	{ 147, 3, -1, false, false, CONTRACT_LIST(parents, 284, ), CONTRACT_LIST(conditions, 284, ), false, false, 0, CONTRACT_LIST(kinds, 284, 1), "schema/pg15/deparse.txt:582:32"},
-	{ 148, 0, -1, false, false, CONTRACT_LIST(parents, 285, ), CONTRACT_LIST(conditions, 285, ), true, false, 0, CONTRACT_LIST(kinds, 285, ), "schema/pg15/deparse.txt:584:23"},
-	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 286, ), CONTRACT_LIST(conditions, 286, ), true, false, 0, CONTRACT_LIST(kinds, 286, ), "schema/pg15/deparse.txt:586:28"},
-	{ 148, 1, -1, false, false, CONTRACT_LIST(parents, 287, ), CONTRACT_LIST(conditions, 287, ), false, false, 0, CONTRACT_LIST(kinds, 287, 1), "schema/pg15/deparse.txt:588:28"},
-	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 288, ), CONTRACT_LIST(conditions, 288, ), true, false, 0, CONTRACT_LIST(kinds, 288, ), "schema/pg15/deparse.txt:590:23"},
-	{ 148, 2, -1, false, false, CONTRACT_LIST(parents, 289, ), CONTRACT_LIST(conditions, 289, ), false, false, 0, CONTRACT_LIST(kinds, 289, 1), "schema/pg15/deparse.txt:592:23"},
-	{ 149, 0, -1, false, false, CONTRACT_LIST(parents, 290, ), CONTRACT_LIST(conditions, 290, ), true, false, 0, CONTRACT_LIST(kinds, 290, ), "schema/pg15/deparse.txt:594:22"},
-	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 291, ), CONTRACT_LIST(conditions, 291, ), true, false, 0, CONTRACT_LIST(kinds, 291, ), "schema/pg15/deparse.txt:596:27"},
-	{ 149, 1, -1, false, false, CONTRACT_LIST(parents, 292, ), CONTRACT_LIST(conditions, 292, ), false, false, 0, CONTRACT_LIST(kinds, 292, 1), "schema/pg15/deparse.txt:598:27"},
-	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 293, ), CONTRACT_LIST(conditions, 293, ), true, false, 0, CONTRACT_LIST(kinds, 293, ), "schema/pg15/deparse.txt:600:22"},
-	{ 149, 2, -1, false, false, CONTRACT_LIST(parents, 294, ), CONTRACT_LIST(conditions, 294, ), false, false, 0, CONTRACT_LIST(kinds, 294, 1), "schema/pg15/deparse.txt:602:22"},
-	{ 150, 0, -1, false, false, CONTRACT_LIST(parents, 295, ), CONTRACT_LIST(conditions, 295, ), true, false, 0, CONTRACT_LIST(kinds, 295, ), "schema/pg15/deparse.txt:604:36"},
-	{ 150, 3, -1, false, false, CONTRACT_LIST(parents, 296, ), CONTRACT_LIST(conditions, 296, ), true, false, 0, CONTRACT_LIST(kinds, 296, ), "schema/pg15/deparse.txt:606:33"},
-	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 297, ), CONTRACT_LIST(conditions, 297, ), true, false, 0, CONTRACT_LIST(kinds, 297, ), "schema/pg15/deparse.txt:608:33"},
-	{ 150, 5, -1, false, false, CONTRACT_LIST(parents, 298, ), CONTRACT_LIST(conditions, 298, ), false, false, 0, CONTRACT_LIST(kinds, 298, 1), "schema/pg15/deparse.txt:610:33"},
-	{ 151, 0, -1, false, false, CONTRACT_LIST(parents, 299, ), CONTRACT_LIST(conditions, 299, ), true, false, 0, CONTRACT_LIST(kinds, 299, ), "schema/pg15/deparse.txt:612:35"},
-	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 300, ), CONTRACT_LIST(conditions, 300, ), true, false, 0, CONTRACT_LIST(kinds, 300, ), "schema/pg15/deparse.txt:614:32"},
-	{ 151, 2, -1, false, false, CONTRACT_LIST(parents, 301, ), CONTRACT_LIST(conditions, 301, ), false, false, 0, CONTRACT_LIST(kinds, 301, 1), "schema/pg15/deparse.txt:616:32"},
-	{ 152, 0, -1, false, false, CONTRACT_LIST(parents, 302, ), CONTRACT_LIST(conditions, 302, ), true, false, 0, CONTRACT_LIST(kinds, 302, ), "schema/pg15/deparse.txt:618:28"},
-	{ 152, 1, -1, false, false, CONTRACT_LIST(parents, 303, ), CONTRACT_LIST(conditions, 303, ), true, false, 0, CONTRACT_LIST(kinds, 303, ), "schema/pg15/deparse.txt:620:34"},
-	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 304, ), CONTRACT_LIST(conditions, 304, ), true, false, 0, CONTRACT_LIST(kinds, 304, ), "schema/pg15/deparse.txt:622:31"},
-	{ 152, 3, -1, false, false, CONTRACT_LIST(parents, 305, ), CONTRACT_LIST(conditions, 305, ), false, false, 0, CONTRACT_LIST(kinds, 305, 1), "schema/pg15/deparse.txt:624:31"},
-	{ 153, 0, -1, false, false, CONTRACT_LIST(parents, 306, ), CONTRACT_LIST(conditions, 306, ), true, false, 0, CONTRACT_LIST(kinds, 306, ), "schema/pg15/deparse.txt:626:27"},
-	{ 153, 1, -1, false, false, CONTRACT_LIST(parents, 307, ), CONTRACT_LIST(conditions, 307, ), true, false, 0, CONTRACT_LIST(kinds, 307, ), "schema/pg15/deparse.txt:628:33"},
-	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 308, ), CONTRACT_LIST(conditions, 308, ), true, false, 0, CONTRACT_LIST(kinds, 308, ), "schema/pg15/deparse.txt:630:30"},
-	{ 153, 2, -1, false, false, CONTRACT_LIST(parents, 309, ), CONTRACT_LIST(conditions, 309, ), false, false, 0, CONTRACT_LIST(kinds, 309, 1), "schema/pg15/deparse.txt:632:30"},
-	{ 154, 0, -1, false, false, CONTRACT_LIST(parents, 310, ), CONTRACT_LIST(conditions, 310, ), true, false, 0, CONTRACT_LIST(kinds, 310, ), "schema/pg15/deparse.txt:634:26"},
-	{ 154, 1, -1, false, false, CONTRACT_LIST(parents, 311, ), CONTRACT_LIST(conditions, 311, ), true, false, 0, CONTRACT_LIST(kinds, 311, ), "schema/pg15/deparse.txt:636:32"},
-	{ 155, 0, -1, false, false, CONTRACT_LIST(parents, 312, ), CONTRACT_LIST(conditions, 312, ), true, false, 0, CONTRACT_LIST(kinds, 312, ), "schema/pg15/deparse.txt:638:43"},
-	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 313, ), CONTRACT_LIST(conditions, 313, ), true, false, 0, CONTRACT_LIST(kinds, 313, ), "schema/pg15/deparse.txt:640:36"},
-	{ 155, 1, -1, false, false, CONTRACT_LIST(parents, 314, ), CONTRACT_LIST(conditions, 314, ), false, false, 0, CONTRACT_LIST(kinds, 314, 1), "schema/pg15/deparse.txt:642:36"},
-	{ 156, 0, -1, false, false, CONTRACT_LIST(parents, 315, ), CONTRACT_LIST(conditions, 315, ), true, false, 0, CONTRACT_LIST(kinds, 315, ), "schema/pg15/deparse.txt:644:43"},
-	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 316, ), CONTRACT_LIST(conditions, 316, ), true, false, 0, CONTRACT_LIST(kinds, 316, ), "schema/pg15/deparse.txt:646:29"},
-	{ 156, 2, -1, false, false, CONTRACT_LIST(parents, 317, ), CONTRACT_LIST(conditions, 317, ), false, false, 0, CONTRACT_LIST(kinds, 317, 1), "schema/pg15/deparse.txt:648:29"},
-	{ 156, 3, -1, false, false, CONTRACT_LIST(parents, 318, ), CONTRACT_LIST(conditions, 318, ), true, false, 0, CONTRACT_LIST(kinds, 318, ), "schema/pg15/deparse.txt:650:42"},
-	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 319, ), CONTRACT_LIST(conditions, 319, ), true, false, 0, CONTRACT_LIST(kinds, 319, ), "schema/pg15/deparse.txt:652:21"},
-	{ 157, 1, -1, false, false, CONTRACT_LIST(parents, 320, ), CONTRACT_LIST(conditions, 320, ), false, false, 0, CONTRACT_LIST(kinds, 320, 1), "schema/pg15/deparse.txt:654:21"},
-	{ 158, 0, -1, false, false, CONTRACT_LIST(parents, 321, ), CONTRACT_LIST(conditions, 321, ), true, false, 0, CONTRACT_LIST(kinds, 321, ), "schema/pg15/deparse.txt:656:34"},
-	{ 158, 1, -1, false, false, CONTRACT_LIST(parents, 322, ), CONTRACT_LIST(conditions, 322, ), true, false, 0, CONTRACT_LIST(kinds, 322, ), "schema/pg15/deparse.txt:658:35"},
-	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 323, ), CONTRACT_LIST(conditions, 323, ), true, false, 0, CONTRACT_LIST(kinds, 323, ), "schema/pg15/deparse.txt:660:32"},
-	{ 158, 2, -1, false, false, CONTRACT_LIST(parents, 324, ), CONTRACT_LIST(conditions, 324, ), false, false, 0, CONTRACT_LIST(kinds, 324, 1), "schema/pg15/deparse.txt:662:32"},
-	{ 159, 0, -1, false, false, CONTRACT_LIST(parents, 325, ), CONTRACT_LIST(conditions, 325, ), true, false, 0, CONTRACT_LIST(kinds, 325, ), "schema/pg15/deparse.txt:664:37"},
-	{ 159, 1, -1, false, false, CONTRACT_LIST(parents, 326, ), CONTRACT_LIST(conditions, 326, ), true, false, 0, CONTRACT_LIST(kinds, 326, ), "schema/pg15/deparse.txt:666:39"},
-	{ 159, 2, -1, false, false, CONTRACT_LIST(parents, 327, ), CONTRACT_LIST(conditions, 327, ), true, false, 0, CONTRACT_LIST(kinds, 327, ), "schema/pg15/deparse.txt:668:38"},
-	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 328, ), CONTRACT_LIST(conditions, 328, ), true, false, 0, CONTRACT_LIST(kinds, 328, ), "schema/pg15/deparse.txt:670:36"},
-	{ 159, 4, -1, false, false, CONTRACT_LIST(parents, 329, ), CONTRACT_LIST(conditions, 329, ), false, false, 0, CONTRACT_LIST(kinds, 329, 1), "schema/pg15/deparse.txt:672:36"},
-	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 330, ), CONTRACT_LIST(conditions, 330, ), true, false, 0, CONTRACT_LIST(kinds, 330, ), "schema/pg15/deparse.txt:674:33"},
-	{ 159, 5, -1, false, false, CONTRACT_LIST(parents, 331, ), CONTRACT_LIST(conditions, 331, ), false, false, 0, CONTRACT_LIST(kinds, 331, 1), "schema/pg15/deparse.txt:676:33"},
-	{ 160, 0, -1, false, false, CONTRACT_LIST(parents, 332, ), CONTRACT_LIST(conditions, 332, ), true, false, 0, CONTRACT_LIST(kinds, 332, ), "schema/pg15/deparse.txt:678:29"},
-	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 333, ), CONTRACT_LIST(conditions, 333, ), true, false, 0, CONTRACT_LIST(kinds, 333, ), "schema/pg15/deparse.txt:680:29"},
-	{ 160, 2, -1, false, false, CONTRACT_LIST(parents, 334, ), CONTRACT_LIST(conditions, 334, ), false, false, 0, CONTRACT_LIST(kinds, 334, 1), "schema/pg15/deparse.txt:682:29"},
-	{ 161, 0, -1, false, false, CONTRACT_LIST(parents, 335, ), CONTRACT_LIST(conditions, 335, ), true, false, 0, CONTRACT_LIST(kinds, 335, ), "schema/pg15/deparse.txt:684:28"},
-	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 336, ), CONTRACT_LIST(conditions, 336, ), true, false, 0, CONTRACT_LIST(kinds, 336, ), "schema/pg15/deparse.txt:686:28"},
-	{ 161, 1, -1, false, false, CONTRACT_LIST(parents, 337, ), CONTRACT_LIST(conditions, 337, ), false, false, 0, CONTRACT_LIST(kinds, 337, 1), "schema/pg15/deparse.txt:688:28"},
-	{ 162, 0, -1, false, false, CONTRACT_LIST(parents, 338, ), CONTRACT_LIST(conditions, 338, ), true, false, 0, CONTRACT_LIST(kinds, 338, ), "schema/pg15/deparse.txt:690:36"},
-	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 339, ), CONTRACT_LIST(conditions, 339, ), true, false, 0, CONTRACT_LIST(kinds, 339, ), "schema/pg15/deparse.txt:692:35"},
-	{ 162, 3, -1, false, false, CONTRACT_LIST(parents, 340, ), CONTRACT_LIST(conditions, 340, ), false, false, 0, CONTRACT_LIST(kinds, 340, 1), "schema/pg15/deparse.txt:694:35"},
-	{ 163, 0, -1, false, false, CONTRACT_LIST(parents, 341, ), CONTRACT_LIST(conditions, 341, ), true, false, 0, CONTRACT_LIST(kinds, 341, ), "schema/pg15/deparse.txt:696:30"},
-	{ 163, 1, -1, false, false, CONTRACT_LIST(parents, 342, ), CONTRACT_LIST(conditions, 342, ), true, false, 0, CONTRACT_LIST(kinds, 342, ), "schema/pg15/deparse.txt:698:31"},
-	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 343, ), CONTRACT_LIST(conditions, 343, ), true, false, 0, CONTRACT_LIST(kinds, 343, ), "schema/pg15/deparse.txt:700:32"},
-	{ 163, 2, -1, false, false, CONTRACT_LIST(parents, 344, ), CONTRACT_LIST(conditions, 344, ), false, false, 0, CONTRACT_LIST(kinds, 344, 1), "schema/pg15/deparse.txt:702:32"},
-	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 345, ), CONTRACT_LIST(conditions, 345, ), true, false, 0, CONTRACT_LIST(kinds, 345, ), "schema/pg15/deparse.txt:704:30"},
-	{ 163, 3, -1, false, false, CONTRACT_LIST(parents, 346, ), CONTRACT_LIST(conditions, 346, ), false, false, 0, CONTRACT_LIST(kinds, 346, 1), "schema/pg15/deparse.txt:706:30"},
-	{ 164, 0, -1, false, false, CONTRACT_LIST(parents, 347, ), CONTRACT_LIST(conditions, 347, ), true, false, 0, CONTRACT_LIST(kinds, 347, ), "schema/pg15/deparse.txt:708:29"},
-	{ 165, 2, -1, false, false, CONTRACT_LIST(parents, 348, ), CONTRACT_LIST(conditions, 348, ), true, false, 0, CONTRACT_LIST(kinds, 348, ), "schema/pg15/deparse.txt:710:29"},
-	{ 167, 0, -1, false, false, CONTRACT_LIST(parents, 349, ), CONTRACT_LIST(conditions, 349, ), true, false, 0, CONTRACT_LIST(kinds, 349, ), "schema/pg15/deparse.txt:712:25"},
-	{ 168, 0, -1, false, false, CONTRACT_LIST(parents, 350, ), CONTRACT_LIST(conditions, 350, ), true, false, 0, CONTRACT_LIST(kinds, 350, ), "schema/pg15/deparse.txt:714:30"},
-	{ 168, 1, -1, false, false, CONTRACT_LIST(parents, 351, ), CONTRACT_LIST(conditions, 351, ), true, false, 0, CONTRACT_LIST(kinds, 351, ), "schema/pg15/deparse.txt:716:24"},
-	{ 168, 2, -1, false, false, CONTRACT_LIST(parents, 352, ), CONTRACT_LIST(conditions, 352, ), true, false, 0, CONTRACT_LIST(kinds, 352, ), "schema/pg15/deparse.txt:718:27"},
-	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 353, ), CONTRACT_LIST(conditions, 353, ), true, false, 0, CONTRACT_LIST(kinds, 353, ), "schema/pg15/deparse.txt:720:24"},
-	{ 168, 4, -1, false, false, CONTRACT_LIST(parents, 354, ), CONTRACT_LIST(conditions, 354, ), false, false, 0, CONTRACT_LIST(kinds, 354, 1), "schema/pg15/deparse.txt:722:24"},
-	{ 169, 0, -1, false, false, CONTRACT_LIST(parents, 355, ), CONTRACT_LIST(conditions, 355, ), true, false, 0, CONTRACT_LIST(kinds, 355, ), "schema/pg15/deparse.txt:724:29"},
-	{ 169, 1, -1, false, false, CONTRACT_LIST(parents, 356, ), CONTRACT_LIST(conditions, 356, ), true, false, 0, CONTRACT_LIST(kinds, 356, ), "schema/pg15/deparse.txt:726:23"},
-	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 357, ), CONTRACT_LIST(conditions, 357, ), true, false, 0, CONTRACT_LIST(kinds, 357, ), "schema/pg15/deparse.txt:728:23"},
-	{ 169, 2, -1, false, false, CONTRACT_LIST(parents, 358, ), CONTRACT_LIST(conditions, 358, ), false, false, 0, CONTRACT_LIST(kinds, 358, 1), "schema/pg15/deparse.txt:730:23"},
-	{ 170, 1, -1, false, false, CONTRACT_LIST(parents, 359, ), CONTRACT_LIST(conditions, 359, ), true, false, 0, CONTRACT_LIST(kinds, 359, ), "schema/pg15/deparse.txt:732:31"},
-	{ 170, 2, -1, false, false, CONTRACT_LIST(parents, 360, ), CONTRACT_LIST(conditions, 360, ), true, false, 0, CONTRACT_LIST(kinds, 360, ), "schema/pg15/deparse.txt:734:26"},
-	{ 171, 0, -1, false, false, CONTRACT_LIST(parents, 361, ), CONTRACT_LIST(conditions, 361, ), true, false, 0, CONTRACT_LIST(kinds, 361, ), "schema/pg15/deparse.txt:736:21"},
-	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 362, ), CONTRACT_LIST(conditions, 362, ), true, false, 0, CONTRACT_LIST(kinds, 362, ), "schema/pg15/deparse.txt:738:27"},
-	{ 171, 1, -1, false, false, CONTRACT_LIST(parents, 363, ), CONTRACT_LIST(conditions, 363, ), false, false, 0, CONTRACT_LIST(kinds, 363, 1), "schema/pg15/deparse.txt:740:27"},
-	{ 172, 0, -1, false, false, CONTRACT_LIST(parents, 364, ), CONTRACT_LIST(conditions, 364, ), true, false, 0, CONTRACT_LIST(kinds, 364, ), "schema/pg15/deparse.txt:742:31"},
-	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 365, ), CONTRACT_LIST(conditions, 365, ), true, false, 0, CONTRACT_LIST(kinds, 365, ), "schema/pg15/deparse.txt:744:31"},
-	{ 172, 1, -1, false, false, CONTRACT_LIST(parents, 366, ), CONTRACT_LIST(conditions, 366, ), false, false, 0, CONTRACT_LIST(kinds, 366, 1), "schema/pg15/deparse.txt:746:31"},
-	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 367, ), CONTRACT_LIST(conditions, 367, ), true, false, 0, CONTRACT_LIST(kinds, 367, ), "schema/pg15/deparse.txt:748:34"},
-	{ 172, 2, -1, false, false, CONTRACT_LIST(parents, 368, ), CONTRACT_LIST(conditions, 368, ), false, false, 0, CONTRACT_LIST(kinds, 368, 1), "schema/pg15/deparse.txt:750:34"},
-	{ 173, 0, -1, false, false, CONTRACT_LIST(parents, 369, ), CONTRACT_LIST(conditions, 369, ), true, false, 0, CONTRACT_LIST(kinds, 369, ), "schema/pg15/deparse.txt:752:30"},
-	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 370, ), CONTRACT_LIST(conditions, 370, ), true, false, 0, CONTRACT_LIST(kinds, 370, ), "schema/pg15/deparse.txt:754:30"},
-	{ 173, 1, -1, false, false, CONTRACT_LIST(parents, 371, ), CONTRACT_LIST(conditions, 371, ), false, false, 0, CONTRACT_LIST(kinds, 371, 1), "schema/pg15/deparse.txt:756:30"},
-	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 372, ), CONTRACT_LIST(conditions, 372, ), true, false, 0, CONTRACT_LIST(kinds, 372, ), "schema/pg15/deparse.txt:758:33"},
-	{ 173, 2, -1, false, false, CONTRACT_LIST(parents, 373, ), CONTRACT_LIST(conditions, 373, ), false, false, 0, CONTRACT_LIST(kinds, 373, 1), "schema/pg15/deparse.txt:760:33"},
-	{ 174, 0, -1, false, false, CONTRACT_LIST(parents, 374, ), CONTRACT_LIST(conditions, 374, ), true, false, 0, CONTRACT_LIST(kinds, 374, ), "schema/pg15/deparse.txt:762:32"},
-	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 375, ), CONTRACT_LIST(conditions, 375, ), true, false, 0, CONTRACT_LIST(kinds, 375, ), "schema/pg15/deparse.txt:764:36"},
-	{ 174, 2, -1, false, false, CONTRACT_LIST(parents, 376, ), CONTRACT_LIST(conditions, 376, ), false, false, 0, CONTRACT_LIST(kinds, 376, 1), "schema/pg15/deparse.txt:766:36"},
-	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 377, ), CONTRACT_LIST(conditions, 377, ), true, false, 0, CONTRACT_LIST(kinds, 377, ), "schema/pg15/deparse.txt:768:32"},
-	{ 174, 3, -1, false, false, CONTRACT_LIST(parents, 378, ), CONTRACT_LIST(conditions, 378, ), false, false, 0, CONTRACT_LIST(kinds, 378, 1), "schema/pg15/deparse.txt:770:32"},
-	{ 175, 1, -1, false, false, CONTRACT_LIST(parents, 379, ), CONTRACT_LIST(conditions, 379, ), true, false, 0, CONTRACT_LIST(kinds, 379, ), "schema/pg15/deparse.txt:772:31"},
-	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 380, ), CONTRACT_LIST(conditions, 380, ), true, false, 0, CONTRACT_LIST(kinds, 380, ), "schema/pg15/deparse.txt:774:35"},
-	{ 175, 3, -1, false, false, CONTRACT_LIST(parents, 381, ), CONTRACT_LIST(conditions, 381, ), false, false, 0, CONTRACT_LIST(kinds, 381, 1), "schema/pg15/deparse.txt:776:35"},
-	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 382, ), CONTRACT_LIST(conditions, 382, ), true, false, 0, CONTRACT_LIST(kinds, 382, ), "schema/pg15/deparse.txt:778:31"},
-	{ 175, 4, -1, false, false, CONTRACT_LIST(parents, 383, ), CONTRACT_LIST(conditions, 383, ), false, false, 0, CONTRACT_LIST(kinds, 383, 1), "schema/pg15/deparse.txt:780:31"},
-	{ 176, 0, -1, false, false, CONTRACT_LIST(parents, 384, ), CONTRACT_LIST(conditions, 384, ), true, false, 0, CONTRACT_LIST(kinds, 384, ), "schema/pg15/deparse.txt:782:30"},
-	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 385, ), CONTRACT_LIST(conditions, 385, ), true, false, 0, CONTRACT_LIST(kinds, 385, ), "schema/pg15/deparse.txt:784:26"},
-	{ 177, 0, -1, false, false, CONTRACT_LIST(parents, 386, ), CONTRACT_LIST(conditions, 386, ), false, false, 0, CONTRACT_LIST(kinds, 386, 1), "schema/pg15/deparse.txt:786:26"},
-	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 387, ), CONTRACT_LIST(conditions, 387, ), true, false, 0, CONTRACT_LIST(kinds, 387, ), "schema/pg15/deparse.txt:788:28"},
-	{ 177, 1, -1, false, false, CONTRACT_LIST(parents, 388, ), CONTRACT_LIST(conditions, 388, ), false, false, 0, CONTRACT_LIST(kinds, 388, 1), "schema/pg15/deparse.txt:790:28"},
-	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 389, ), CONTRACT_LIST(conditions, 389, ), true, false, 0, CONTRACT_LIST(kinds, 389, ), "schema/pg15/deparse.txt:792:23"},
-	{ 177, 2, -1, false, false, CONTRACT_LIST(parents, 390, ), CONTRACT_LIST(conditions, 390, ), false, false, 0, CONTRACT_LIST(kinds, 390, 1), "schema/pg15/deparse.txt:794:23"},
-	{ 177, 3, -1, false, false, CONTRACT_LIST(parents, 391, ), CONTRACT_LIST(conditions, 391, ), true, false, 0, CONTRACT_LIST(kinds, 391, ), "schema/pg15/deparse.txt:796:27"},
-	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 392, ), CONTRACT_LIST(conditions, 392, ), true, false, 0, CONTRACT_LIST(kinds, 392, ), "schema/pg15/deparse.txt:798:29"},
-	{ 178, 0, -1, false, false, CONTRACT_LIST(parents, 393, ), CONTRACT_LIST(conditions, 393, ), false, false, 0, CONTRACT_LIST(kinds, 393, 1), "schema/pg15/deparse.txt:800:29"},
-	{ 179, 0, -1, false, false, CONTRACT_LIST(parents, 394, ), CONTRACT_LIST(conditions, 394, ), true, false, 0, CONTRACT_LIST(kinds, 394, ), "schema/pg15/deparse.txt:802:19"},
-	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 395, ), CONTRACT_LIST(conditions, 395, ), true, false, 0, CONTRACT_LIST(kinds, 395, ), "schema/pg15/deparse.txt:804:25"},
-	{ 180, 0, -1, false, false, CONTRACT_LIST(parents, 396, ), CONTRACT_LIST(conditions, 396, ), false, false, 0, CONTRACT_LIST(kinds, 396, 1), "schema/pg15/deparse.txt:806:25"},
-	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 397, ), CONTRACT_LIST(conditions, 397, ), true, false, 0, CONTRACT_LIST(kinds, 397, ), "schema/pg15/deparse.txt:808:13"},
-	{ 181, 1, -1, false, false, CONTRACT_LIST(parents, 398, ), CONTRACT_LIST(conditions, 398, ), false, false, 0, CONTRACT_LIST(kinds, 398, 1), "schema/pg15/deparse.txt:810:13"},
-	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 399, ), CONTRACT_LIST(conditions, 399, ), true, false, 0, CONTRACT_LIST(kinds, 399, ), "schema/pg15/deparse.txt:812:18"},
-	{ 182, 0, -1, false, false, CONTRACT_LIST(parents, 400, ), CONTRACT_LIST(conditions, 400, ), false, true, 0, CONTRACT_LIST(kinds, 400, ), "schema/pg15/deparse.txt:814:18"},
-	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 401, ), CONTRACT_LIST(conditions, 401, ), true, false, 0, CONTRACT_LIST(kinds, 401, ), "schema/pg15/deparse.txt:816:19"},
-	{ 184, 0, -1, false, false, CONTRACT_LIST(parents, 402, ), CONTRACT_LIST(conditions, 402, ), false, false, 0, CONTRACT_LIST(kinds, 402, 1), "schema/pg15/deparse.txt:818:19"},
-	{ 184, 1, -1, false, false, CONTRACT_LIST(parents, 403, ), CONTRACT_LIST(conditions, 403, ), true, false, 0, CONTRACT_LIST(kinds, 403, ), "schema/pg15/deparse.txt:820:15"},
-	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 404, ), CONTRACT_LIST(conditions, 404, ), true, false, 0, CONTRACT_LIST(kinds, 404, ), "schema/pg15/deparse.txt:822:20"},
-	{ 184, 2, -1, false, false, CONTRACT_LIST(parents, 405, ), CONTRACT_LIST(conditions, 405, ), false, false, 0, CONTRACT_LIST(kinds, 405, 1), "schema/pg15/deparse.txt:824:20"},
-	{ 187, 0, -1, false, false, CONTRACT_LIST(parents, 406, ), CONTRACT_LIST(conditions, 406, ), true, false, 0, CONTRACT_LIST(kinds, 406, ), "schema/pg15/deparse.txt:826:19"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 407, ), CONTRACT_LIST(conditions, 407, ), true, false, 0, CONTRACT_LIST(kinds, 407, ), "schema/pg15/deparse.txt:828:27"},
-	{ 187, 1, -1, false, false, CONTRACT_LIST(parents, 408, ), CONTRACT_LIST(conditions, 408, ), false, true, 0, CONTRACT_LIST(kinds, 408, ), "schema/pg15/deparse.txt:830:27"},
-	{ 189, 1, -1, false, false, CONTRACT_LIST(parents, 409, ), CONTRACT_LIST(conditions, 409, ), true, false, 0, CONTRACT_LIST(kinds, 409, ), "schema/pg15/deparse.txt:832:23"},
-	{ 191, 0, -1, false, false, CONTRACT_LIST(parents, 410, ), CONTRACT_LIST(conditions, 410, ), true, false, 0, CONTRACT_LIST(kinds, 410, ), "schema/pg15/deparse.txt:834:14"},
-	{ 191, 1, -1, false, false, CONTRACT_LIST(parents, 411, ), CONTRACT_LIST(conditions, 411, ), true, false, 0, CONTRACT_LIST(kinds, 411, ), "schema/pg15/deparse.txt:836:20"},
-	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 412, ), CONTRACT_LIST(conditions, 412, ), true, false, 0, CONTRACT_LIST(kinds, 412, ), "schema/pg15/deparse.txt:838:24"},
-	{ 192, 1, -1, false, false, CONTRACT_LIST(parents, 413, ), CONTRACT_LIST(conditions, 413, ), false, false, 0, CONTRACT_LIST(kinds, 413, 1), "schema/pg15/deparse.txt:840:24"},
-	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 414, ), CONTRACT_LIST(conditions, 414, ), true, false, 0, CONTRACT_LIST(kinds, 414, ), "schema/pg15/deparse.txt:842:15"},
-	{ 193, 3, -1, false, false, CONTRACT_LIST(parents, 415, ), CONTRACT_LIST(conditions, 415, ), false, false, 0, CONTRACT_LIST(kinds, 415, 1), "schema/pg15/deparse.txt:844:15"},
-	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 416, ), CONTRACT_LIST(conditions, 416, ), true, false, 0, CONTRACT_LIST(kinds, 416, ), "schema/pg15/deparse.txt:846:24"},
-	{ 194, 3, -1, false, false, CONTRACT_LIST(parents, 417, ), CONTRACT_LIST(conditions, 417, ), false, false, 0, CONTRACT_LIST(kinds, 417, 1), "schema/pg15/deparse.txt:848:24"},
-	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 418, ), CONTRACT_LIST(conditions, 418, ), true, false, 0, CONTRACT_LIST(kinds, 418, ), "schema/pg15/deparse.txt:850:25"},
-	{ 195, 1, -1, false, false, CONTRACT_LIST(parents, 419, ), CONTRACT_LIST(conditions, 419, ), false, false, 0, CONTRACT_LIST(kinds, 419, 1), "schema/pg15/deparse.txt:852:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 420, ), CONTRACT_LIST(conditions, 420, ), true, false, 0, CONTRACT_LIST(kinds, 420, ), "schema/pg15/deparse.txt:854:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 421, ), CONTRACT_LIST(conditions, 421, ), false, true, 0, CONTRACT_LIST(kinds, 421, ), "schema/pg15/deparse.txt:856:25"},
-	{ 196, 3, -1, false, false, CONTRACT_LIST(parents, 422, ), CONTRACT_LIST(conditions, 422, ), false, false, 0, CONTRACT_LIST(kinds, 422, 1), "schema/pg15/deparse.txt:858:25"},
-	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 423, ), CONTRACT_LIST(conditions, 423, ), true, false, 0, CONTRACT_LIST(kinds, 423, ), "schema/pg15/deparse.txt:860:26"},
-	{ 196, 5, -1, false, false, CONTRACT_LIST(parents, 424, ), CONTRACT_LIST(conditions, 424, ), false, false, 0, CONTRACT_LIST(kinds, 424, 1), "schema/pg15/deparse.txt:862:26"},
-	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 425, ), CONTRACT_LIST(conditions, 425, ), true, false, 0, CONTRACT_LIST(kinds, 425, ), "schema/pg15/deparse.txt:864:27"},
-	{ 197, 0, -1, false, false, CONTRACT_LIST(parents, 426, ), CONTRACT_LIST(conditions, 426, ), false, false, 0, CONTRACT_LIST(kinds, 426, 1), "schema/pg15/deparse.txt:866:27"},
-	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 427, ), CONTRACT_LIST(conditions, 427, ), true, false, 0, CONTRACT_LIST(kinds, 427, ), "schema/pg15/deparse.txt:868:25"},
-	{ 197, 1, -1, false, false, CONTRACT_LIST(parents, 428, ), CONTRACT_LIST(conditions, 428, ), false, false, 0, CONTRACT_LIST(kinds, 428, 1), "schema/pg15/deparse.txt:870:25"},
-	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 429, ), CONTRACT_LIST(conditions, 429, ), true, false, 0, CONTRACT_LIST(kinds, 429, ), "schema/pg15/deparse.txt:872:27"},
-	{ 198, 3, -1, false, false, CONTRACT_LIST(parents, 430, ), CONTRACT_LIST(conditions, 430, ), false, false, 0, CONTRACT_LIST(kinds, 430, 1), "schema/pg15/deparse.txt:874:27"},
-	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 431, ), CONTRACT_LIST(conditions, 431, ), true, false, 0, CONTRACT_LIST(kinds, 431, ), "schema/pg15/deparse.txt:876:24"},
-	{ 198, 4, -1, false, false, CONTRACT_LIST(parents, 432, ), CONTRACT_LIST(conditions, 432, ), false, false, 0, CONTRACT_LIST(kinds, 432, 1), "schema/pg15/deparse.txt:878:24"},
-	{ 199, 0, -1, false, false, CONTRACT_LIST(parents, 433, ), CONTRACT_LIST(conditions, 433, ), true, false, 0, CONTRACT_LIST(kinds, 433, ), "schema/pg15/deparse.txt:880:27"},
-	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 434, ), CONTRACT_LIST(conditions, 434, ), true, false, 0, CONTRACT_LIST(kinds, 434, ), "schema/pg15/deparse.txt:882:16"},
-	{ 200, 0, -1, false, false, CONTRACT_LIST(parents, 435, ), CONTRACT_LIST(conditions, 435, ), false, false, 0, CONTRACT_LIST(kinds, 435, 1), "schema/pg15/deparse.txt:884:16"},
-	{ 200, 4, -1, false, false, CONTRACT_LIST(parents, 436, ), CONTRACT_LIST(conditions, 436, ), true, false, 0, CONTRACT_LIST(kinds, 436, ), "schema/pg15/deparse.txt:886:18"},
-	{ 200, 6, -1, false, false, CONTRACT_LIST(parents, 437, ), CONTRACT_LIST(conditions, 437, ), true, false, 0, CONTRACT_LIST(kinds, 437, ), "schema/pg15/deparse.txt:888:23"},
-	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 438, ), CONTRACT_LIST(conditions, 438, ), true, false, 0, CONTRACT_LIST(kinds, 438, ), "schema/pg15/deparse.txt:890:23"},
-	{ 201, 15, -1, false, false, CONTRACT_LIST(parents, 439, ), CONTRACT_LIST(conditions, 439, ), false, false, 0, CONTRACT_LIST(kinds, 439, 1), "schema/pg15/deparse.txt:892:23"},
-	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 440, ), CONTRACT_LIST(conditions, 440, ), true, false, 0, CONTRACT_LIST(kinds, 440, ), "schema/pg15/deparse.txt:894:22"},
-	{ 201, 16, -1, false, false, CONTRACT_LIST(parents, 441, ), CONTRACT_LIST(conditions, 441, ), false, false, 0, CONTRACT_LIST(kinds, 441, 1), "schema/pg15/deparse.txt:896:22"},
-	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 442, ), CONTRACT_LIST(conditions, 442, ), true, false, 0, CONTRACT_LIST(kinds, 442, ), "schema/pg15/deparse.txt:898:21"},
-	{ 202, 3, -1, false, false, CONTRACT_LIST(parents, 443, ), CONTRACT_LIST(conditions, 443, ), false, false, 0, CONTRACT_LIST(kinds, 443, 1), "schema/pg15/deparse.txt:900:21"},
-	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 444, ), CONTRACT_LIST(conditions, 444, ), true, false, 0, CONTRACT_LIST(kinds, 444, ), "schema/pg15/deparse.txt:902:19"},
-	{ 202, 4, -1, false, false, CONTRACT_LIST(parents, 445, ), CONTRACT_LIST(conditions, 445, ), false, false, 0, CONTRACT_LIST(kinds, 445, 1), "schema/pg15/deparse.txt:904:19"},
-	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 446, ), CONTRACT_LIST(conditions, 446, ), true, false, 0, CONTRACT_LIST(kinds, 446, ), "schema/pg15/deparse.txt:906:23"},
-	{ 202, 5, -1, false, false, CONTRACT_LIST(parents, 447, ), CONTRACT_LIST(conditions, 447, ), false, false, 0, CONTRACT_LIST(kinds, 447, 1), "schema/pg15/deparse.txt:908:23"},
-	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 448, ), CONTRACT_LIST(conditions, 448, ), true, false, 0, CONTRACT_LIST(kinds, 448, ), "schema/pg15/deparse.txt:910:17"},
-	{ 204, 10, -1, false, false, CONTRACT_LIST(parents, 449, ), CONTRACT_LIST(conditions, 449, ), false, false, 0, CONTRACT_LIST(kinds, 449, 1), "schema/pg15/deparse.txt:912:17"},
-	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 450, ), CONTRACT_LIST(conditions, 450, ), true, false, 0, CONTRACT_LIST(kinds, 450, ), "schema/pg15/deparse.txt:914:23"},
-	{ 204, 12, -1, false, false, CONTRACT_LIST(parents, 451, ), CONTRACT_LIST(conditions, 451, ), false, false, 0, CONTRACT_LIST(kinds, 451, 1), "schema/pg15/deparse.txt:916:23"},
-	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 452, ), CONTRACT_LIST(conditions, 452, ), true, false, 0, CONTRACT_LIST(kinds, 452, ), "schema/pg15/deparse.txt:918:20"},
-	{ 204, 13, -1, false, false, CONTRACT_LIST(parents, 453, ), CONTRACT_LIST(conditions, 453, ), false, false, 0, CONTRACT_LIST(kinds, 453, 1), "schema/pg15/deparse.txt:920:20"},
-	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 454, ), CONTRACT_LIST(conditions, 454, ), true, false, 0, CONTRACT_LIST(kinds, 454, ), "schema/pg15/deparse.txt:922:21"},
-	{ 204, 20, -1, false, false, CONTRACT_LIST(parents, 455, ), CONTRACT_LIST(conditions, 455, ), false, false, 0, CONTRACT_LIST(kinds, 455, 1), "schema/pg15/deparse.txt:924:21"},
-	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 456, ), CONTRACT_LIST(conditions, 456, ), true, false, 0, CONTRACT_LIST(kinds, 456, ), "schema/pg15/deparse.txt:926:21"},
-	{ 204, 21, -1, false, false, CONTRACT_LIST(parents, 457, ), CONTRACT_LIST(conditions, 457, ), false, false, 0, CONTRACT_LIST(kinds, 457, 1), "schema/pg15/deparse.txt:928:21"},
-	{ 205, 1, -1, false, false, CONTRACT_LIST(parents, 458, ), CONTRACT_LIST(conditions, 458, ), true, false, 0, CONTRACT_LIST(kinds, 458, ), "schema/pg15/deparse.txt:930:17"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 459, ), CONTRACT_LIST(conditions, 459, ), false, false, 0, CONTRACT_LIST(kinds, 459, 1), "schema/pg15/deparse.txt:932:13"},
-	{ 205, 2, -1, false, false, CONTRACT_LIST(parents, 460, ), CONTRACT_LIST(conditions, 460, ), false, false, 0, CONTRACT_LIST(kinds, 460, 1), "schema/pg15/deparse.txt:934:13"},
-	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 461, ), CONTRACT_LIST(conditions, 461, ), true, false, 0, CONTRACT_LIST(kinds, 461, ), "schema/pg15/deparse.txt:936:24"},
-	{ 213, 0, -1, false, false, CONTRACT_LIST(parents, 462, ), CONTRACT_LIST(conditions, 462, ), false, false, 0, CONTRACT_LIST(kinds, 462, 1), "schema/pg15/deparse.txt:938:24"},
-	{ 213, 1, -1, false, false, CONTRACT_LIST(parents, 463, ), CONTRACT_LIST(conditions, 463, ), false, false, 0, CONTRACT_LIST(kinds, 463, 1), "schema/pg15/deparse.txt:940:24"},
-	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 464, ), CONTRACT_LIST(conditions, 464, ), true, false, 0, CONTRACT_LIST(kinds, 464, ), "schema/pg15/deparse.txt:942:28"},
-	{ 213, 2, -1, false, false, CONTRACT_LIST(parents, 465, ), CONTRACT_LIST(conditions, 465, ), false, false, 0, CONTRACT_LIST(kinds, 465, 1), "schema/pg15/deparse.txt:944:28"},
-	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 466, ), CONTRACT_LIST(conditions, 466, ), true, false, 0, CONTRACT_LIST(kinds, 466, ), "schema/pg15/deparse.txt:946:17"},
-	{ 214, 1, -1, false, false, CONTRACT_LIST(parents, 467, ), CONTRACT_LIST(conditions, 467, ), false, false, 0, CONTRACT_LIST(kinds, 467, 1), "schema/pg15/deparse.txt:948:17"},
-	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 468, ), CONTRACT_LIST(conditions, 468, ), true, false, 0, CONTRACT_LIST(kinds, 468, ), "schema/pg15/deparse.txt:950:32"},
-	{ 215, 3, -1, false, false, CONTRACT_LIST(parents, 469, ), CONTRACT_LIST(conditions, 469, ), false, false, 0, CONTRACT_LIST(kinds, 469, 1), "schema/pg15/deparse.txt:952:32"},
-	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 470, ), CONTRACT_LIST(conditions, 470, ), true, false, 0, CONTRACT_LIST(kinds, 470, ), "schema/pg15/deparse.txt:954:30"},
-	{ 215, 4, -1, false, false, CONTRACT_LIST(parents, 471, ), CONTRACT_LIST(conditions, 471, ), false, false, 0, CONTRACT_LIST(kinds, 471, 1), "schema/pg15/deparse.txt:956:30"},
-	{ 216, 0, -1, false, false, CONTRACT_LIST(parents, 472, ), CONTRACT_LIST(conditions, 472, ), true, false, 0, CONTRACT_LIST(kinds, 472, ), "schema/pg15/deparse.txt:958:26"},
-	{ 217, 1, -1, false, false, CONTRACT_LIST(parents, 473, ), CONTRACT_LIST(conditions, 473, ), true, false, 0, CONTRACT_LIST(kinds, 473, ), "schema/pg15/deparse.txt:960:28"},
-	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 474, ), CONTRACT_LIST(conditions, 474, ), true, false, 0, CONTRACT_LIST(kinds, 474, ), "schema/pg15/deparse.txt:962:27"},
-	{ 218, 0, -1, false, false, CONTRACT_LIST(parents, 475, ), CONTRACT_LIST(conditions, 475, ), false, false, 0, CONTRACT_LIST(kinds, 475, 1), "schema/pg15/deparse.txt:964:27"},
-	{ 220, 2, -1, false, false, CONTRACT_LIST(parents, 476, ), CONTRACT_LIST(conditions, 476, ), true, false, 0, CONTRACT_LIST(kinds, 476, ), "schema/pg15/deparse.txt:966:24"},
-	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 477, ), CONTRACT_LIST(conditions, 477, ), true, false, 0, CONTRACT_LIST(kinds, 477, ), "schema/pg15/deparse.txt:968:17"},
-	{ 221, 0, -1, false, false, CONTRACT_LIST(parents, 478, ), CONTRACT_LIST(conditions, 478, ), false, false, 0, CONTRACT_LIST(kinds, 478, 1), "schema/pg15/deparse.txt:970:17"},
-	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 479, ), CONTRACT_LIST(conditions, 479, ), true, false, 0, CONTRACT_LIST(kinds, 479, ), "schema/pg15/deparse.txt:972:25"},
-	{ 222, 0, -1, false, false, CONTRACT_LIST(parents, 480, ), CONTRACT_LIST(conditions, 480, ), false, false, 0, CONTRACT_LIST(kinds, 480, 1), "schema/pg15/deparse.txt:974:25"},
-	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 481, ), CONTRACT_LIST(conditions, 481, ), true, false, 0, CONTRACT_LIST(kinds, 481, ), "schema/pg15/deparse.txt:976:30"},
-	{ 223, 2, -1, false, false, CONTRACT_LIST(parents, 482, ), CONTRACT_LIST(conditions, 482, ), false, false, 0, CONTRACT_LIST(kinds, 482, 1), "schema/pg15/deparse.txt:978:30"},
-	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 483, ), CONTRACT_LIST(conditions, 483, ), true, false, 0, CONTRACT_LIST(kinds, 483, ), "schema/pg15/deparse.txt:980:33"},
-	{ 224, 0, -1, false, false, CONTRACT_LIST(parents, 484, ), CONTRACT_LIST(conditions, 484, ), false, false, 0, CONTRACT_LIST(kinds, 484, 1), "schema/pg15/deparse.txt:982:33"},
-	{ 224, 2, -1, false, false, CONTRACT_LIST(parents, 485, ), CONTRACT_LIST(conditions, 485, ), true, false, 0, CONTRACT_LIST(kinds, 485, ), "schema/pg15/deparse.txt:984:35"},
-	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 486, ), CONTRACT_LIST(conditions, 486, ), true, false, 0, CONTRACT_LIST(kinds, 486, ), "schema/pg15/deparse.txt:986:31"},
-	{ 225, 0, -1, false, false, CONTRACT_LIST(parents, 487, ), CONTRACT_LIST(conditions, 487, ), false, false, 0, CONTRACT_LIST(kinds, 487, 1), "schema/pg15/deparse.txt:988:31"},
-	{ 225, 1, -1, false, false, CONTRACT_LIST(parents, 488, ), CONTRACT_LIST(conditions, 488, ), true, false, 0, CONTRACT_LIST(kinds, 488, ), "schema/pg15/deparse.txt:990:34"},
-	{ 225, 4, -1, false, false, CONTRACT_LIST(parents, 489, ), CONTRACT_LIST(conditions, 489, ), true, false, 0, CONTRACT_LIST(kinds, 489, ), "schema/pg15/deparse.txt:992:34"},
-	{ 226, 0, -1, false, false, CONTRACT_LIST(parents, 490, ), CONTRACT_LIST(conditions, 490, ), true, false, 0, CONTRACT_LIST(kinds, 490, ), "schema/pg15/deparse.txt:994:25"},
-	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 491, ), CONTRACT_LIST(conditions, 491, ), true, false, 0, CONTRACT_LIST(kinds, 491, ), "schema/pg15/deparse.txt:996:31"},
-	{ 226, 1, -1, false, false, CONTRACT_LIST(parents, 492, ), CONTRACT_LIST(conditions, 492, ), false, false, 0, CONTRACT_LIST(kinds, 492, 1), "schema/pg15/deparse.txt:998:31"},
-	{ 226, 3, -1, false, false, CONTRACT_LIST(parents, 493, ), CONTRACT_LIST(conditions, 493, ), true, false, 0, CONTRACT_LIST(kinds, 493, ), "schema/pg15/deparse.txt:1000:26"},
-	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 494, ), CONTRACT_LIST(conditions, 494, ), true, false, 0, CONTRACT_LIST(kinds, 494, ), "schema/pg15/deparse.txt:1002:29"},
-	{ 227, 4, -1, false, false, CONTRACT_LIST(parents, 495, ), CONTRACT_LIST(conditions, 495, ), false, false, 0, CONTRACT_LIST(kinds, 495, 1), "schema/pg15/deparse.txt:1004:29"},
-	{ 229, 0, -1, false, false, CONTRACT_LIST(parents, 496, ), CONTRACT_LIST(conditions, 496, ), true, false, 0, CONTRACT_LIST(kinds, 496, ), "schema/pg15/deparse.txt:1006:24"},
-	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 497, ), CONTRACT_LIST(conditions, 497, ), true, false, 0, CONTRACT_LIST(kinds, 497, ), "schema/pg15/deparse.txt:1008:25"},
-	{ 230, 2, -1, false, false, CONTRACT_LIST(parents, 498, ), CONTRACT_LIST(conditions, 498, ), false, false, 0, CONTRACT_LIST(kinds, 498, 1), "schema/pg15/deparse.txt:1010:25"},
-	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 499, ), CONTRACT_LIST(conditions, 499, ), true, false, 0, CONTRACT_LIST(kinds, 499, ), "schema/pg15/deparse.txt:1012:23"},
-	{ 230, 3, -1, false, false, CONTRACT_LIST(parents, 500, ), CONTRACT_LIST(conditions, 500, ), false, false, 0, CONTRACT_LIST(kinds, 500, 1), "schema/pg15/deparse.txt:1014:23"},
-	{ 231, 0, -1, false, false, CONTRACT_LIST(parents, 501, ), CONTRACT_LIST(conditions, 501, ), true, false, 0, CONTRACT_LIST(kinds, 501, ), "schema/pg15/deparse.txt:1016:24"},
-	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 502, ), CONTRACT_LIST(conditions, 502, ), true, false, 0, CONTRACT_LIST(kinds, 502, ), "schema/pg15/deparse.txt:1018:27"},
-	{ 231, 1, -1, false, false, CONTRACT_LIST(parents, 503, ), CONTRACT_LIST(conditions, 503, ), false, false, 0, CONTRACT_LIST(kinds, 503, 1), "schema/pg15/deparse.txt:1020:27"},
-	{ 234, 0, -1, false, false, CONTRACT_LIST(parents, 504, ), CONTRACT_LIST(conditions, 504, ), true, false, 0, CONTRACT_LIST(kinds, 504, ), "schema/pg15/deparse.txt:1022:19"},
-	{ 235, 0, -1, false, false, CONTRACT_LIST(parents, 505, ), CONTRACT_LIST(conditions, 505, ), true, false, 0, CONTRACT_LIST(kinds, 505, ), "schema/pg15/deparse.txt:1024:25"},
-	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 506, ), CONTRACT_LIST(conditions, 506, ), true, false, 0, CONTRACT_LIST(kinds, 506, ), "schema/pg15/deparse.txt:1026:24"},
-	{ 235, 2, -1, false, false, CONTRACT_LIST(parents, 507, ), CONTRACT_LIST(conditions, 507, ), false, false, 0, CONTRACT_LIST(kinds, 507, 1), "schema/pg15/deparse.txt:1028:24"},
-	{ 237, 0, -1, false, false, CONTRACT_LIST(parents, 508, ), CONTRACT_LIST(conditions, 508, ), true, false, 0, CONTRACT_LIST(kinds, 508, ), "schema/pg15/deparse.txt:1030:27"},
-	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 509, ), CONTRACT_LIST(conditions, 509, ), true, false, 0, CONTRACT_LIST(kinds, 509, ), "schema/pg15/deparse.txt:1032:26"},
-	{ 237, 2, -1, false, false, CONTRACT_LIST(parents, 510, ), CONTRACT_LIST(conditions, 510, ), false, false, 0, CONTRACT_LIST(kinds, 510, 1), "schema/pg15/deparse.txt:1034:26"},
+	{ 7, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:14:12"},
+	{ 7, 0, false, false, 0, CONTRACT_KINDS(1), "schema/pg15/deparse.txt:16:12"},
+	{ 11, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:18:17"},
+	{ 11, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:20:16"},
+	{ 11, 1, false, false, 0, CONTRACT_KINDS(4), "schema/pg15/deparse.txt:22:16"},
+	{ 12, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:24:18"},
+	{ 21, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:26:19"},
+	{ 26, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:28:15"},
+	{ 26, 2, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:30:15"},
+	{ 27, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:32:19"},
+	{ 27, 4, false, false, 0, CONTRACT_KINDS(10), "schema/pg15/deparse.txt:34:19"},
+	{ 27, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:36:19"},
+	{ 27, 5, false, false, 0, CONTRACT_KINDS(12), "schema/pg15/deparse.txt:38:19"},
+	{ 37, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:40:15"},
+	{ 37, 4, false, false, 0, CONTRACT_KINDS(14), "schema/pg15/deparse.txt:42:15"},
+	{ 46, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:44:20"},
+	{ 46, 3, false, false, 0, CONTRACT_KINDS(16), "schema/pg15/deparse.txt:46:20"},
+	{ 52, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:48:27"},
+	{ 57, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:50:15"},
+	{ 57, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:52:15"},
+	{ 57, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:54:23"},
+	{ 57, 4, false, false, 0, CONTRACT_KINDS(21), "schema/pg15/deparse.txt:56:23"},
+	{ 60, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:58:16"},
+	{ 60, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:60:22"},
+	{ 60, 1, false, false, 0, CONTRACT_KINDS(24), "schema/pg15/deparse.txt:62:22"},
+	{ 60, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:64:20"},
+	{ 60, 3, false, false, 0, CONTRACT_KINDS(26), "schema/pg15/deparse.txt:66:20"},
+	{ 64, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:68:21"},
+	{ 64, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:70:17"},
+	{ 64, 1, false, false, 0, CONTRACT_KINDS(29), "schema/pg15/deparse.txt:72:17"},
+	{ 64, 2, false, false, 0, CONTRACT_KINDS(30), "schema/pg15/deparse.txt:74:24"},
+	{ 64, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:76:27"},
+	{ 64, 4, false, false, 0, CONTRACT_KINDS(32), "schema/pg15/deparse.txt:78:27"},
+	{ 65, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:80:21"},
+	{ 65, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:82:25"},
+	{ 65, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:84:27"},
+	{ 65, 3, false, false, 0, CONTRACT_KINDS(36), "schema/pg15/deparse.txt:86:27"},
+	{ 66, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:88:21"},
+	{ 66, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:90:24"},
+	{ 66, 1, false, false, 0, CONTRACT_KINDS(39), "schema/pg15/deparse.txt:92:24"},
+	{ 66, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:94:24"},
+	{ 66, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:96:27"},
+	{ 66, 4, false, false, 0, CONTRACT_KINDS(42), "schema/pg15/deparse.txt:98:27"},
+	{ 67, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:100:20"},
+	{ 67, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:102:27"},
+	{ 67, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:104:30"},
+	{ 67, 3, false, false, 0, CONTRACT_KINDS(46), "schema/pg15/deparse.txt:106:30"},
+	{ 68, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:108:24"},
+	{ 68, 2, false, false, 0, CONTRACT_KINDS(48), "schema/pg15/deparse.txt:110:24"},
+	{ 68, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:112:24"},
+	{ 68, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:114:25"},
+	{ 68, 8, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:116:26"},
+	{ 68, 8, false, false, 0, CONTRACT_KINDS(52), "schema/pg15/deparse.txt:118:26"},
+	{ 68, 9, false, false, 0, CONTRACT_KINDS(53), "schema/pg15/deparse.txt:120:25"},
+	{ 68, 10, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:122:24"},
+	{ 68, 10, false, false, 0, CONTRACT_KINDS(55), "schema/pg15/deparse.txt:124:24"},
+	{ 68, 14, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:126:27"},
+	{ 68, 14, false, false, 0, CONTRACT_KINDS(57), "schema/pg15/deparse.txt:128:27"},
+	{ 71, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:130:25"},
+	{ 71, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:132:21"},
+	{ 71, 1, false, false, 0, CONTRACT_KINDS(60), "schema/pg15/deparse.txt:134:21"},
+	{ 72, 4, false, false, 0, CONTRACT_KINDS(61), "schema/pg15/deparse.txt:136:19"},
+	{ 73, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:138:27"},
+	{ 73, 1, false, false, 0, CONTRACT_KINDS(63), "schema/pg15/deparse.txt:140:27"},
+	{ 73, 3, false, false, 0, CONTRACT_KINDS(64), "schema/pg15/deparse.txt:142:21"},
+	{ 75, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:144:19"},
+	{ 75, 3, false, false, 0, CONTRACT_KINDS(66), "schema/pg15/deparse.txt:146:19"},
+	{ 75, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:148:22"},
+	{ 75, 4, false, false, 0, CONTRACT_KINDS(68), "schema/pg15/deparse.txt:150:22"},
+	{ 75, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:152:20"},
+	{ 75, 5, false, false, 0, CONTRACT_KINDS(70), "schema/pg15/deparse.txt:154:20"},
+	{ 76, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:156:29"},
+	{ 76, 0, false, false, 0, CONTRACT_KINDS(72), "schema/pg15/deparse.txt:158:29"},
+	{ 76, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:160:29"},
+	{ 76, 1, false, false, 0, CONTRACT_KINDS(74), "schema/pg15/deparse.txt:162:29"},
+	{ 77, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:164:36"},
+	{ 77, 0, false, false, 0, CONTRACT_KINDS(76), "schema/pg15/deparse.txt:166:36"},
+	{ 77, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:168:35"},
+	{ 79, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:170:20"},
+	{ 79, 2, false, false, 0, CONTRACT_KINDS(79), "schema/pg15/deparse.txt:172:20"},
+	{ 80, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:174:16"},
+	{ 80, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:176:18"},
+	{ 80, 2, false, false, 0, CONTRACT_KINDS(82), "schema/pg15/deparse.txt:178:18"},
+	{ 80, 6, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:180:18"},
+	{ 80, 6, false, false, 0, CONTRACT_KINDS(84), "schema/pg15/deparse.txt:182:18"},
+	{ 80, 6, false, false, 0, CONTRACT_KINDS(85), "schema/pg15/deparse.txt:184:18"},
+	{ 81, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:186:21"},
+	{ 81, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:188:23"},
+	{ 81, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:190:26"},
+	{ 81, 2, false, false, 0, CONTRACT_KINDS(89), "schema/pg15/deparse.txt:192:26"},
+	{ 81, 7, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:194:20"},
+	{ 81, 7, false, false, 0, CONTRACT_KINDS(91), "schema/pg15/deparse.txt:196:20"},
+	{ 82, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:198:21"},
+	{ 82, 2, false, false, 0, CONTRACT_KINDS(93), "schema/pg15/deparse.txt:200:21"},
+	{ 82, 3, false, false, 2, NULL, 0, "schema/pg15/deparse.txt:202:17"},
+	{ 82, 3, false, false, 0, CONTRACT_KINDS(95), "schema/pg15/deparse.txt:204:17"},
+	{ 82, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:206:23"},
+	{ 82, 4, false, false, 0, CONTRACT_KINDS(97), "schema/pg15/deparse.txt:208:23"},
+	{ 83, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:210:18"},
+	{ 83, 0, false, false, 0, CONTRACT_KINDS(99), "schema/pg15/deparse.txt:212:18"},
+	{ 84, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:214:24"},
+	{ 84, 0, false, false, 0, CONTRACT_KINDS(101), "schema/pg15/deparse.txt:216:24"},
+	{ 85, 1, false, false, 0, CONTRACT_KINDS(102), "schema/pg15/deparse.txt:218:20"},
+	{ 86, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:220:22"},
+	{ 87, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:222:20"},
+	{ 87, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:224:24"},
+	{ 87, 4, false, false, 0, CONTRACT_KINDS(106), "schema/pg15/deparse.txt:226:24"},
+	{ 87, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:228:34"},
+	{ 87, 5, false, false, 0, CONTRACT_KINDS(108), "schema/pg15/deparse.txt:230:34"},
+	{ 87, 6, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:232:19"},
+	{ 87, 6, false, false, 0, CONTRACT_KINDS(110), "schema/pg15/deparse.txt:234:19"},
+	{ 88, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:236:29"},
+	{ 88, 2, false, false, 0, CONTRACT_KINDS(112), "schema/pg15/deparse.txt:238:29"},
+	{ 88, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:240:31"},
+	{ 88, 3, false, false, 0, CONTRACT_KINDS(114), "schema/pg15/deparse.txt:242:31"},
+	{ 88, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:244:28"},
+	{ 88, 5, false, false, 0, CONTRACT_KINDS(116), "schema/pg15/deparse.txt:246:28"},
+	{ 88, 6, false, false, 0, CONTRACT_KINDS(117), "schema/pg15/deparse.txt:248:29"},
+	{ 89, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:250:24"},
+	{ 89, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:252:27"},
+	{ 89, 2, false, false, 0, CONTRACT_KINDS(120), "schema/pg15/deparse.txt:254:27"},
+	{ 90, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:256:13"},
+	{ 90, 0, false, false, 0, CONTRACT_KINDS(122), "schema/pg15/deparse.txt:258:13"},
+	{ 91, 3, false, false, 0, CONTRACT_KINDS(123), "schema/pg15/deparse.txt:260:19"},
+	{ 91, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:262:20"},
+	{ 92, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:264:19"},
+	{ 92, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:266:19"},
+	{ 92, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:268:18"},
+	{ 93, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:270:26"},
+	{ 94, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:272:26"},
+	{ 96, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:274:25"},
+	{ 96, 1, false, false, 0, CONTRACT_KINDS(131), "schema/pg15/deparse.txt:276:25"},
+	{ 97, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:278:15"},
+	{ 97, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:280:18"},
+	{ 97, 1, false, false, 0, CONTRACT_KINDS(134), "schema/pg15/deparse.txt:282:18"},
+	{ 97, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:284:16"},
+	{ 97, 2, false, false, 0, CONTRACT_KINDS(136), "schema/pg15/deparse.txt:286:16"},
+	{ 97, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:288:18"},
+	{ 97, 4, false, false, 0, CONTRACT_KINDS(138), "schema/pg15/deparse.txt:290:18"},
+	{ 98, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:292:19"},
+	{ 99, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:294:29"},
+	{ 99, 0, false, false, 0, CONTRACT_KINDS(141), "schema/pg15/deparse.txt:296:29"},
+	{ 99, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:298:28"},
+	{ 99, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:300:30"},
+	{ 99, 3, false, false, 0, CONTRACT_KINDS(144), "schema/pg15/deparse.txt:302:30"},
+	{ 100, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:304:21"},
+	{ 100, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:306:22"},
+	{ 100, 1, false, false, 0, CONTRACT_KINDS(147), "schema/pg15/deparse.txt:308:22"},
+	{ 101, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:310:19"},
+	{ 101, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:312:20"},
+	{ 101, 2, false, false, 0, CONTRACT_KINDS(150), "schema/pg15/deparse.txt:314:20"},
+	{ 102, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:316:20"},
+	{ 102, 0, false, false, 0, CONTRACT_KINDS(152), "schema/pg15/deparse.txt:318:20"},
+	{ 102, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:320:17"},
+	{ 102, 1, false, false, 0, CONTRACT_KINDS(154), "schema/pg15/deparse.txt:322:17"},
+	{ 103, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:324:19"},
+	{ 103, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:326:21"},
+	{ 103, 1, false, false, 0, CONTRACT_KINDS(157), "schema/pg15/deparse.txt:328:21"},
+	{ 104, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:330:25"},
+	{ 104, 0, false, false, 0, CONTRACT_KINDS(159), "schema/pg15/deparse.txt:332:25"},
+	{ 104, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:334:24"},
+	{ 105, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:336:24"},
+	{ 105, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:338:23"},
+	{ 105, 1, false, false, 0, CONTRACT_KINDS(163), "schema/pg15/deparse.txt:340:23"},
+	{ 106, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:342:23"},
+	{ 106, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:344:22"},
+	{ 106, 1, false, false, 0, CONTRACT_KINDS(166), "schema/pg15/deparse.txt:346:22"},
+	{ 107, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:348:22"},
+	{ 108, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:350:23"},
+	{ 110, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:352:25"},
+	{ 110, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:354:25"},
+	{ 110, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:356:25"},
+	{ 110, 4, false, false, 0, CONTRACT_KINDS(172), "schema/pg15/deparse.txt:358:25"},
+	{ 110, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:360:21"},
+	{ 110, 5, false, false, 0, CONTRACT_KINDS(174), "schema/pg15/deparse.txt:362:21"},
+	{ 110, 9, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:364:24"},
+	{ 110, 9, false, false, 0, CONTRACT_KINDS(176), "schema/pg15/deparse.txt:366:24"},
+	{ 110, 11, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:368:32"},
+	{ 110, 11, false, false, 0, CONTRACT_KINDS(178), "schema/pg15/deparse.txt:370:32"},
+	{ 111, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:372:24"},
+	{ 111, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:374:27"},
+	{ 111, 2, false, false, 0, CONTRACT_KINDS(181), "schema/pg15/deparse.txt:376:27"},
+	{ 111, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:378:26"},
+	{ 111, 3, false, false, 0, CONTRACT_KINDS(183), "schema/pg15/deparse.txt:380:26"},
+	{ 111, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:382:29"},
+	{ 111, 4, false, false, 0, CONTRACT_KINDS(185), "schema/pg15/deparse.txt:384:29"},
+	{ 112, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:386:21"},
+	{ 112, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:388:24"},
+	{ 112, 2, false, false, 0, CONTRACT_KINDS(188), "schema/pg15/deparse.txt:390:24"},
+	{ 113, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:392:20"},
+	{ 113, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:394:23"},
+	{ 113, 1, false, false, 0, CONTRACT_KINDS(191), "schema/pg15/deparse.txt:396:23"},
+	{ 114, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:398:20"},
+	{ 114, 0, false, false, 0, CONTRACT_KINDS(193), "schema/pg15/deparse.txt:400:20"},
+	{ 115, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:402:20"},
+	{ 115, 0, false, false, 0, CONTRACT_KINDS(195), "schema/pg15/deparse.txt:404:20"},
+	{ 116, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:406:32"},
+	{ 116, 0, false, false, 0, CONTRACT_KINDS(197), "schema/pg15/deparse.txt:408:32"},
+	{ 117, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:410:20"},
+	{ 117, 3, false, false, 0, CONTRACT_KINDS(199), "schema/pg15/deparse.txt:412:20"},
+	{ 119, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:414:30"},
+	{ 120, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:416:26"},
+	{ 120, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:418:27"},
+	{ 120, 1, false, false, 0, CONTRACT_KINDS(203), "schema/pg15/deparse.txt:420:27"},
+	{ 122, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:422:29"},
+	{ 122, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:424:30"},
+	{ 123, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:426:26"},
+	{ 124, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:428:38"},
+	{ 124, 0, false, false, 0, CONTRACT_KINDS(208), "schema/pg15/deparse.txt:430:38"},
+	{ 124, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:432:40"},
+	{ 124, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:434:39"},
+	{ 124, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:436:32"},
+	{ 124, 3, false, false, 0, CONTRACT_KINDS(212), "schema/pg15/deparse.txt:438:32"},
+	{ 125, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:440:27"},
+	{ 125, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:442:27"},
+	{ 126, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:444:31"},
+	{ 126, 0, false, false, 0, CONTRACT_KINDS(216), "schema/pg15/deparse.txt:446:31"},
+	{ 126, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:448:32"},
+	{ 126, 1, false, false, 0, CONTRACT_KINDS(218), "schema/pg15/deparse.txt:450:32"},
+	{ 126, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:452:26"},
+	{ 126, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:454:28"},
+	{ 126, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:456:25"},
+	{ 126, 4, false, false, 0, CONTRACT_KINDS(222), "schema/pg15/deparse.txt:458:25"},
+	{ 127, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:460:33"},
+	{ 127, 0, false, false, 0, CONTRACT_KINDS(224), "schema/pg15/deparse.txt:462:33"},
+	{ 127, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:464:27"},
+	{ 128, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:466:32"},
+	{ 128, 0, false, false, 0, CONTRACT_KINDS(227), "schema/pg15/deparse.txt:468:32"},
+	{ 128, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:470:26"},
+	{ 128, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:472:25"},
+	{ 128, 3, false, false, 0, CONTRACT_KINDS(230), "schema/pg15/deparse.txt:474:25"},
+	{ 129, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:476:18"},
+	{ 129, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:478:22"},
+	{ 129, 1, false, false, 0, CONTRACT_KINDS(233), "schema/pg15/deparse.txt:480:22"},
+	{ 129, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:482:19"},
+	{ 130, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:484:18"},
+	{ 132, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:486:30"},
+	{ 132, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:488:25"},
+	{ 132, 2, false, false, 0, CONTRACT_KINDS(238), "schema/pg15/deparse.txt:490:25"},
+	{ 133, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:492:37"},
+	{ 133, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:494:30"},
+	{ 133, 3, false, false, 0, CONTRACT_KINDS(241), "schema/pg15/deparse.txt:496:30"},
+	{ 134, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:498:35"},
+	{ 135, 2, false, false, 0, CONTRACT_KINDS(243), "schema/pg15/deparse.txt:500:31"},
+	{ 135, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:502:32"},
+	{ 136, 2, false, false, 0, CONTRACT_KINDS(245), "schema/pg15/deparse.txt:504:30"},
+	{ 136, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:506:33"},
+	{ 137, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:508:23"},
+	{ 137, 2, false, false, 0, CONTRACT_KINDS(248), "schema/pg15/deparse.txt:510:23"},
+	{ 137, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:512:25"},
+	{ 138, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:514:28"},
+	{ 138, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:516:27"},
+	{ 138, 1, false, false, 0, CONTRACT_KINDS(252), "schema/pg15/deparse.txt:518:27"},
+	{ 139, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:520:25"},
+	{ 139, 0, false, false, 0, CONTRACT_KINDS(254), "schema/pg15/deparse.txt:522:25"},
+	{ 139, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:524:23"},
+	{ 139, 1, false, false, 0, CONTRACT_KINDS(256), "schema/pg15/deparse.txt:526:23"},
+	{ 140, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:528:21"},
+	{ 140, 0, false, false, 0, CONTRACT_KINDS(258), "schema/pg15/deparse.txt:530:21"},
+	{ 141, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:532:25"},
+	{ 141, 0, false, false, 0, CONTRACT_KINDS(260), "schema/pg15/deparse.txt:534:25"},
+	{ 141, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:536:27"},
+	{ 142, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:538:27"},
+	{ 142, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:540:30"},
+	{ 142, 1, false, false, 0, CONTRACT_KINDS(264), "schema/pg15/deparse.txt:542:30"},
+	{ 143, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:544:26"},
+	{ 143, 0, false, false, 0, CONTRACT_KINDS(266), "schema/pg15/deparse.txt:546:26"},
+	{ 143, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:548:21"},
+	{ 143, 1, false, false, 0, CONTRACT_KINDS(268), "schema/pg15/deparse.txt:550:21"},
+	{ 144, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:552:27"},
+	{ 144, 0, false, false, 0, CONTRACT_KINDS(270), "schema/pg15/deparse.txt:554:27"},
+	{ 144, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:556:24"},
+	{ 144, 1, false, false, 0, CONTRACT_KINDS(272), "schema/pg15/deparse.txt:558:24"},
+	{ 145, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:560:25"},
+	{ 145, 0, false, false, 0, CONTRACT_KINDS(274), "schema/pg15/deparse.txt:562:25"},
+	{ 145, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:564:23"},
+	{ 146, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:566:32"},
+	{ 146, 0, false, false, 0, CONTRACT_KINDS(277), "schema/pg15/deparse.txt:568:32"},
+	{ 146, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:570:31"},
+	{ 146, 1, false, false, 0, CONTRACT_KINDS(279), "schema/pg15/deparse.txt:572:31"},
+	{ 147, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:574:34"},
+	{ 147, 1, false, false, 0, CONTRACT_KINDS(281), "schema/pg15/deparse.txt:576:34"},
+	{ 147, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:578:36"},
+	{ 147, 2, false, false, 0, CONTRACT_KINDS(283), "schema/pg15/deparse.txt:580:36"},
+	{ 147, 3, false, false, 0, CONTRACT_KINDS(284), "schema/pg15/deparse.txt:582:32"},
+	{ 148, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:584:23"},
+	{ 148, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:586:28"},
+	{ 148, 1, false, false, 0, CONTRACT_KINDS(287), "schema/pg15/deparse.txt:588:28"},
+	{ 148, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:590:23"},
+	{ 148, 2, false, false, 0, CONTRACT_KINDS(289), "schema/pg15/deparse.txt:592:23"},
+	{ 149, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:594:22"},
+	{ 149, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:596:27"},
+	{ 149, 1, false, false, 0, CONTRACT_KINDS(292), "schema/pg15/deparse.txt:598:27"},
+	{ 149, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:600:22"},
+	{ 149, 2, false, false, 0, CONTRACT_KINDS(294), "schema/pg15/deparse.txt:602:22"},
+	{ 150, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:604:36"},
+	{ 150, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:606:33"},
+	{ 150, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:608:33"},
+	{ 150, 5, false, false, 0, CONTRACT_KINDS(298), "schema/pg15/deparse.txt:610:33"},
+	{ 151, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:612:35"},
+	{ 151, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:614:32"},
+	{ 151, 2, false, false, 0, CONTRACT_KINDS(301), "schema/pg15/deparse.txt:616:32"},
+	{ 152, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:618:28"},
+	{ 152, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:620:34"},
+	{ 152, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:622:31"},
+	{ 152, 3, false, false, 0, CONTRACT_KINDS(305), "schema/pg15/deparse.txt:624:31"},
+	{ 153, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:626:27"},
+	{ 153, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:628:33"},
+	{ 153, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:630:30"},
+	{ 153, 2, false, false, 0, CONTRACT_KINDS(309), "schema/pg15/deparse.txt:632:30"},
+	{ 154, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:634:26"},
+	{ 154, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:636:32"},
+	{ 155, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:638:43"},
+	{ 155, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:640:36"},
+	{ 155, 1, false, false, 0, CONTRACT_KINDS(314), "schema/pg15/deparse.txt:642:36"},
+	{ 156, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:644:43"},
+	{ 156, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:646:29"},
+	{ 156, 2, false, false, 0, CONTRACT_KINDS(317), "schema/pg15/deparse.txt:648:29"},
+	{ 156, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:650:42"},
+	{ 157, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:652:21"},
+	{ 157, 1, false, false, 0, CONTRACT_KINDS(320), "schema/pg15/deparse.txt:654:21"},
+	{ 158, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:656:34"},
+	{ 158, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:658:35"},
+	{ 158, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:660:32"},
+	{ 158, 2, false, false, 0, CONTRACT_KINDS(324), "schema/pg15/deparse.txt:662:32"},
+	{ 159, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:664:37"},
+	{ 159, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:666:39"},
+	{ 159, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:668:38"},
+	{ 159, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:670:36"},
+	{ 159, 4, false, false, 0, CONTRACT_KINDS(329), "schema/pg15/deparse.txt:672:36"},
+	{ 159, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:674:33"},
+	{ 159, 5, false, false, 0, CONTRACT_KINDS(331), "schema/pg15/deparse.txt:676:33"},
+	{ 160, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:678:29"},
+	{ 160, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:680:29"},
+	{ 160, 2, false, false, 0, CONTRACT_KINDS(334), "schema/pg15/deparse.txt:682:29"},
+	{ 161, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:684:28"},
+	{ 161, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:686:28"},
+	{ 161, 1, false, false, 0, CONTRACT_KINDS(337), "schema/pg15/deparse.txt:688:28"},
+	{ 162, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:690:36"},
+	{ 162, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:692:35"},
+	{ 162, 3, false, false, 0, CONTRACT_KINDS(340), "schema/pg15/deparse.txt:694:35"},
+	{ 163, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:696:30"},
+	{ 163, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:698:31"},
+	{ 163, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:700:32"},
+	{ 163, 2, false, false, 0, CONTRACT_KINDS(344), "schema/pg15/deparse.txt:702:32"},
+	{ 163, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:704:30"},
+	{ 163, 3, false, false, 0, CONTRACT_KINDS(346), "schema/pg15/deparse.txt:706:30"},
+	{ 164, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:708:29"},
+	{ 165, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:710:29"},
+	{ 167, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:712:25"},
+	{ 168, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:714:30"},
+	{ 168, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:716:24"},
+	{ 168, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:718:27"},
+	{ 168, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:720:24"},
+	{ 168, 4, false, false, 0, CONTRACT_KINDS(354), "schema/pg15/deparse.txt:722:24"},
+	{ 169, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:724:29"},
+	{ 169, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:726:23"},
+	{ 169, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:728:23"},
+	{ 169, 2, false, false, 0, CONTRACT_KINDS(358), "schema/pg15/deparse.txt:730:23"},
+	{ 170, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:732:31"},
+	{ 170, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:734:26"},
+	{ 171, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:736:21"},
+	{ 171, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:738:27"},
+	{ 171, 1, false, false, 0, CONTRACT_KINDS(363), "schema/pg15/deparse.txt:740:27"},
+	{ 172, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:742:31"},
+	{ 172, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:744:31"},
+	{ 172, 1, false, false, 0, CONTRACT_KINDS(366), "schema/pg15/deparse.txt:746:31"},
+	{ 172, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:748:34"},
+	{ 172, 2, false, false, 0, CONTRACT_KINDS(368), "schema/pg15/deparse.txt:750:34"},
+	{ 173, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:752:30"},
+	{ 173, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:754:30"},
+	{ 173, 1, false, false, 0, CONTRACT_KINDS(371), "schema/pg15/deparse.txt:756:30"},
+	{ 173, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:758:33"},
+	{ 173, 2, false, false, 0, CONTRACT_KINDS(373), "schema/pg15/deparse.txt:760:33"},
+	{ 174, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:762:32"},
+	{ 174, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:764:36"},
+	{ 174, 2, false, false, 0, CONTRACT_KINDS(376), "schema/pg15/deparse.txt:766:36"},
+	{ 174, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:768:32"},
+	{ 174, 3, false, false, 0, CONTRACT_KINDS(378), "schema/pg15/deparse.txt:770:32"},
+	{ 175, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:772:31"},
+	{ 175, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:774:35"},
+	{ 175, 3, false, false, 0, CONTRACT_KINDS(381), "schema/pg15/deparse.txt:776:35"},
+	{ 175, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:778:31"},
+	{ 175, 4, false, false, 0, CONTRACT_KINDS(383), "schema/pg15/deparse.txt:780:31"},
+	{ 176, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:782:30"},
+	{ 177, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:784:26"},
+	{ 177, 0, false, false, 0, CONTRACT_KINDS(386), "schema/pg15/deparse.txt:786:26"},
+	{ 177, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:788:28"},
+	{ 177, 1, false, false, 0, CONTRACT_KINDS(388), "schema/pg15/deparse.txt:790:28"},
+	{ 177, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:792:23"},
+	{ 177, 2, false, false, 0, CONTRACT_KINDS(390), "schema/pg15/deparse.txt:794:23"},
+	{ 177, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:796:27"},
+	{ 178, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:798:29"},
+	{ 178, 0, false, false, 0, CONTRACT_KINDS(393), "schema/pg15/deparse.txt:800:29"},
+	{ 179, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:802:19"},
+	{ 180, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:804:25"},
+	{ 180, 0, false, false, 0, CONTRACT_KINDS(396), "schema/pg15/deparse.txt:806:25"},
+	{ 181, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:808:13"},
+	{ 181, 1, false, false, 0, CONTRACT_KINDS(398), "schema/pg15/deparse.txt:810:13"},
+	{ 182, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:812:18"},
+	{ 182, 0, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:814:18"},
+	{ 184, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:816:19"},
+	{ 184, 0, false, false, 0, CONTRACT_KINDS(402), "schema/pg15/deparse.txt:818:19"},
+	{ 184, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:820:15"},
+	{ 184, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:822:20"},
+	{ 184, 2, false, false, 0, CONTRACT_KINDS(405), "schema/pg15/deparse.txt:824:20"},
+	{ 187, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:826:19"},
+	{ 187, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:828:27"},
+	{ 187, 1, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:830:27"},
+	{ 189, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:832:23"},
+	{ 191, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:834:14"},
+	{ 191, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:836:20"},
+	{ 192, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:838:24"},
+	{ 192, 1, false, false, 0, CONTRACT_KINDS(413), "schema/pg15/deparse.txt:840:24"},
+	{ 193, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:842:15"},
+	{ 193, 3, false, false, 0, CONTRACT_KINDS(415), "schema/pg15/deparse.txt:844:15"},
+	{ 194, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:846:24"},
+	{ 194, 3, false, false, 0, CONTRACT_KINDS(417), "schema/pg15/deparse.txt:848:24"},
+	{ 195, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:850:25"},
+	{ 195, 1, false, false, 0, CONTRACT_KINDS(419), "schema/pg15/deparse.txt:852:25"},
+	{ 196, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:854:25"},
+	{ 196, 3, false, true, 0, NULL, 0, "schema/pg15/deparse.txt:856:25"},
+	{ 196, 3, false, false, 0, CONTRACT_KINDS(422), "schema/pg15/deparse.txt:858:25"},
+	{ 196, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:860:26"},
+	{ 196, 5, false, false, 0, CONTRACT_KINDS(424), "schema/pg15/deparse.txt:862:26"},
+	{ 197, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:864:27"},
+	{ 197, 0, false, false, 0, CONTRACT_KINDS(426), "schema/pg15/deparse.txt:866:27"},
+	{ 197, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:868:25"},
+	{ 197, 1, false, false, 0, CONTRACT_KINDS(428), "schema/pg15/deparse.txt:870:25"},
+	{ 198, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:872:27"},
+	{ 198, 3, false, false, 0, CONTRACT_KINDS(430), "schema/pg15/deparse.txt:874:27"},
+	{ 198, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:876:24"},
+	{ 198, 4, false, false, 0, CONTRACT_KINDS(432), "schema/pg15/deparse.txt:878:24"},
+	{ 199, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:880:27"},
+	{ 200, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:882:16"},
+	{ 200, 0, false, false, 0, CONTRACT_KINDS(435), "schema/pg15/deparse.txt:884:16"},
+	{ 200, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:886:18"},
+	{ 200, 6, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:888:23"},
+	{ 201, 15, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:890:23"},
+	{ 201, 15, false, false, 0, CONTRACT_KINDS(439), "schema/pg15/deparse.txt:892:23"},
+	{ 201, 16, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:894:22"},
+	{ 201, 16, false, false, 0, CONTRACT_KINDS(441), "schema/pg15/deparse.txt:896:22"},
+	{ 202, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:898:21"},
+	{ 202, 3, false, false, 0, CONTRACT_KINDS(443), "schema/pg15/deparse.txt:900:21"},
+	{ 202, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:902:19"},
+	{ 202, 4, false, false, 0, CONTRACT_KINDS(445), "schema/pg15/deparse.txt:904:19"},
+	{ 202, 5, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:906:23"},
+	{ 202, 5, false, false, 0, CONTRACT_KINDS(447), "schema/pg15/deparse.txt:908:23"},
+	{ 204, 10, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:910:17"},
+	{ 204, 10, false, false, 0, CONTRACT_KINDS(449), "schema/pg15/deparse.txt:912:17"},
+	{ 204, 12, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:914:23"},
+	{ 204, 12, false, false, 0, CONTRACT_KINDS(451), "schema/pg15/deparse.txt:916:23"},
+	{ 204, 13, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:918:20"},
+	{ 204, 13, false, false, 0, CONTRACT_KINDS(453), "schema/pg15/deparse.txt:920:20"},
+	{ 204, 20, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:922:21"},
+	{ 204, 20, false, false, 0, CONTRACT_KINDS(455), "schema/pg15/deparse.txt:924:21"},
+	{ 204, 21, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:926:21"},
+	{ 204, 21, false, false, 0, CONTRACT_KINDS(457), "schema/pg15/deparse.txt:928:21"},
+	{ 205, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:930:17"},
+	{ 205, 2, false, false, 0, CONTRACT_KINDS(459), "schema/pg15/deparse.txt:932:13"},
+	{ 205, 2, false, false, 0, CONTRACT_KINDS(460), "schema/pg15/deparse.txt:934:13"},
+	{ 213, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:936:24"},
+	{ 213, 0, false, false, 0, CONTRACT_KINDS(462), "schema/pg15/deparse.txt:938:24"},
+	{ 213, 1, false, false, 0, CONTRACT_KINDS(463), "schema/pg15/deparse.txt:940:24"},
+	{ 213, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:942:28"},
+	{ 213, 2, false, false, 0, CONTRACT_KINDS(465), "schema/pg15/deparse.txt:944:28"},
+	{ 214, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:946:17"},
+	{ 214, 1, false, false, 0, CONTRACT_KINDS(467), "schema/pg15/deparse.txt:948:17"},
+	{ 215, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:950:32"},
+	{ 215, 3, false, false, 0, CONTRACT_KINDS(469), "schema/pg15/deparse.txt:952:32"},
+	{ 215, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:954:30"},
+	{ 215, 4, false, false, 0, CONTRACT_KINDS(471), "schema/pg15/deparse.txt:956:30"},
+	{ 216, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:958:26"},
+	{ 217, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:960:28"},
+	{ 218, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:962:27"},
+	{ 218, 0, false, false, 0, CONTRACT_KINDS(475), "schema/pg15/deparse.txt:964:27"},
+	{ 220, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:966:24"},
+	{ 221, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:968:17"},
+	{ 221, 0, false, false, 0, CONTRACT_KINDS(478), "schema/pg15/deparse.txt:970:17"},
+	{ 222, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:972:25"},
+	{ 222, 0, false, false, 0, CONTRACT_KINDS(480), "schema/pg15/deparse.txt:974:25"},
+	{ 223, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:976:30"},
+	{ 223, 2, false, false, 0, CONTRACT_KINDS(482), "schema/pg15/deparse.txt:978:30"},
+	{ 224, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:980:33"},
+	{ 224, 0, false, false, 0, CONTRACT_KINDS(484), "schema/pg15/deparse.txt:982:33"},
+	{ 224, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:984:35"},
+	{ 225, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:986:31"},
+	{ 225, 0, false, false, 0, CONTRACT_KINDS(487), "schema/pg15/deparse.txt:988:31"},
+	{ 225, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:990:34"},
+	{ 225, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:992:34"},
+	{ 226, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:994:25"},
+	{ 226, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:996:31"},
+	{ 226, 1, false, false, 0, CONTRACT_KINDS(492), "schema/pg15/deparse.txt:998:31"},
+	{ 226, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1000:26"},
+	{ 227, 4, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1002:29"},
+	{ 227, 4, false, false, 0, CONTRACT_KINDS(495), "schema/pg15/deparse.txt:1004:29"},
+	{ 229, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1006:24"},
+	{ 230, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1008:25"},
+	{ 230, 2, false, false, 0, CONTRACT_KINDS(498), "schema/pg15/deparse.txt:1010:25"},
+	{ 230, 3, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1012:23"},
+	{ 230, 3, false, false, 0, CONTRACT_KINDS(500), "schema/pg15/deparse.txt:1014:23"},
+	{ 231, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1016:24"},
+	{ 231, 1, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1018:27"},
+	{ 231, 1, false, false, 0, CONTRACT_KINDS(503), "schema/pg15/deparse.txt:1020:27"},
+	{ 234, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1022:19"},
+	{ 235, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1024:25"},
+	{ 235, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1026:24"},
+	{ 235, 2, false, false, 0, CONTRACT_KINDS(507), "schema/pg15/deparse.txt:1028:24"},
+	{ 237, 0, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1030:27"},
+	{ 237, 2, true, false, 0, NULL, 0, "schema/pg15/deparse.txt:1032:26"},
+	{ 237, 2, false, false, 0, CONTRACT_KINDS(510), "schema/pg15/deparse.txt:1034:26"},
 	{0}
 };
 
@@ -1865,253 +1354,251 @@ static const uint16_t contract_rule_range[PGBIND_MESSAGE_COUNT][2] = {
 	{ 511, 0 }, /* ScanToken */
 };
 
-/* ---- Begin the walk: per message, what its class's rules ask of it, then its fields ----
- * cw_meets_<M>: whether the message, where it sits (the slot key: parent message << 16 | field),
- * meets the test of its class's unconditional rules, and, of each rule with conditions, its test
- * or else not its conditions (CW_IF_*): then it breaks none of the class's rules; else contract.c
- * reads the rules one by one. cw_<M>: that, then its fields (the CW_* macros of contract.c, one
- * per wire kind; CW_LEAVES for a list of leaves). */
-static bool cw_ParseResult(Check *c, const pgbind_ParseResult *m, Parent parent, int depth);
-static bool cw_ScanResult(Check *c, const pgbind_ScanResult *m, Parent parent, int depth);
-static bool cw_Integer(Check *c, const pgbind_Integer *m, Parent parent, int depth);
-static bool cw_Float(Check *c, const pgbind_Float *m, Parent parent, int depth);
-static bool cw_Boolean(Check *c, const pgbind_Boolean *m, Parent parent, int depth);
-static bool cw_String(Check *c, const pgbind_String *m, Parent parent, int depth);
-static bool cw_BitString(Check *c, const pgbind_BitString *m, Parent parent, int depth);
-static bool cw_List(Check *c, const pgbind_List *m, Parent parent, int depth);
-static bool cw_OidList(Check *c, const pgbind_OidList *m, Parent parent, int depth);
-static bool cw_IntList(Check *c, const pgbind_IntList *m, Parent parent, int depth);
-static bool cw_A_Const(Check *c, const pgbind_A_Const *m, Parent parent, int depth);
-static bool cw_Alias(Check *c, const pgbind_Alias *m, Parent parent, int depth);
-static bool cw_RangeVar(Check *c, const pgbind_RangeVar *m, Parent parent, int depth);
-static bool cw_TableFunc(Check *c, const pgbind_TableFunc *m, Parent parent, int depth);
-static bool cw_Var(Check *c, const pgbind_Var *m, Parent parent, int depth);
-static bool cw_Param(Check *c, const pgbind_Param *m, Parent parent, int depth);
-static bool cw_Aggref(Check *c, const pgbind_Aggref *m, Parent parent, int depth);
-static bool cw_GroupingFunc(Check *c, const pgbind_GroupingFunc *m, Parent parent, int depth);
-static bool cw_WindowFunc(Check *c, const pgbind_WindowFunc *m, Parent parent, int depth);
-static bool cw_SubscriptingRef(Check *c, const pgbind_SubscriptingRef *m, Parent parent, int depth);
-static bool cw_FuncExpr(Check *c, const pgbind_FuncExpr *m, Parent parent, int depth);
-static bool cw_NamedArgExpr(Check *c, const pgbind_NamedArgExpr *m, Parent parent, int depth);
-static bool cw_OpExpr(Check *c, const pgbind_OpExpr *m, Parent parent, int depth);
-static bool cw_DistinctExpr(Check *c, const pgbind_DistinctExpr *m, Parent parent, int depth);
-static bool cw_NullIfExpr(Check *c, const pgbind_NullIfExpr *m, Parent parent, int depth);
-static bool cw_ScalarArrayOpExpr(Check *c, const pgbind_ScalarArrayOpExpr *m, Parent parent, int depth);
-static bool cw_BoolExpr(Check *c, const pgbind_BoolExpr *m, Parent parent, int depth);
-static bool cw_SubLink(Check *c, const pgbind_SubLink *m, Parent parent, int depth);
-static bool cw_SubPlan(Check *c, const pgbind_SubPlan *m, Parent parent, int depth);
-static bool cw_AlternativeSubPlan(Check *c, const pgbind_AlternativeSubPlan *m, Parent parent, int depth);
-static bool cw_FieldSelect(Check *c, const pgbind_FieldSelect *m, Parent parent, int depth);
-static bool cw_FieldStore(Check *c, const pgbind_FieldStore *m, Parent parent, int depth);
-static bool cw_RelabelType(Check *c, const pgbind_RelabelType *m, Parent parent, int depth);
-static bool cw_CoerceViaIO(Check *c, const pgbind_CoerceViaIO *m, Parent parent, int depth);
-static bool cw_ArrayCoerceExpr(Check *c, const pgbind_ArrayCoerceExpr *m, Parent parent, int depth);
-static bool cw_ConvertRowtypeExpr(Check *c, const pgbind_ConvertRowtypeExpr *m, Parent parent, int depth);
-static bool cw_CollateExpr(Check *c, const pgbind_CollateExpr *m, Parent parent, int depth);
-static bool cw_CaseExpr(Check *c, const pgbind_CaseExpr *m, Parent parent, int depth);
-static bool cw_CaseWhen(Check *c, const pgbind_CaseWhen *m, Parent parent, int depth);
-static bool cw_CaseTestExpr(Check *c, const pgbind_CaseTestExpr *m, Parent parent, int depth);
-static bool cw_ArrayExpr(Check *c, const pgbind_ArrayExpr *m, Parent parent, int depth);
-static bool cw_RowExpr(Check *c, const pgbind_RowExpr *m, Parent parent, int depth);
-static bool cw_RowCompareExpr(Check *c, const pgbind_RowCompareExpr *m, Parent parent, int depth);
-static bool cw_CoalesceExpr(Check *c, const pgbind_CoalesceExpr *m, Parent parent, int depth);
-static bool cw_MinMaxExpr(Check *c, const pgbind_MinMaxExpr *m, Parent parent, int depth);
-static bool cw_SQLValueFunction(Check *c, const pgbind_SQLValueFunction *m, Parent parent, int depth);
-static bool cw_XmlExpr(Check *c, const pgbind_XmlExpr *m, Parent parent, int depth);
-static bool cw_NullTest(Check *c, const pgbind_NullTest *m, Parent parent, int depth);
-static bool cw_BooleanTest(Check *c, const pgbind_BooleanTest *m, Parent parent, int depth);
-static bool cw_CoerceToDomain(Check *c, const pgbind_CoerceToDomain *m, Parent parent, int depth);
-static bool cw_CoerceToDomainValue(Check *c, const pgbind_CoerceToDomainValue *m, Parent parent, int depth);
-static bool cw_SetToDefault(Check *c, const pgbind_SetToDefault *m, Parent parent, int depth);
-static bool cw_CurrentOfExpr(Check *c, const pgbind_CurrentOfExpr *m, Parent parent, int depth);
-static bool cw_NextValueExpr(Check *c, const pgbind_NextValueExpr *m, Parent parent, int depth);
-static bool cw_InferenceElem(Check *c, const pgbind_InferenceElem *m, Parent parent, int depth);
-static bool cw_TargetEntry(Check *c, const pgbind_TargetEntry *m, Parent parent, int depth);
-static bool cw_RangeTblRef(Check *c, const pgbind_RangeTblRef *m, Parent parent, int depth);
-static bool cw_JoinExpr(Check *c, const pgbind_JoinExpr *m, Parent parent, int depth);
-static bool cw_FromExpr(Check *c, const pgbind_FromExpr *m, Parent parent, int depth);
-static bool cw_OnConflictExpr(Check *c, const pgbind_OnConflictExpr *m, Parent parent, int depth);
-static bool cw_IntoClause(Check *c, const pgbind_IntoClause *m, Parent parent, int depth);
-static bool cw_MergeAction(Check *c, const pgbind_MergeAction *m, Parent parent, int depth);
-static bool cw_RawStmt(Check *c, const pgbind_RawStmt *m, Parent parent, int depth);
-static bool cw_Query(Check *c, const pgbind_Query *m, Parent parent, int depth);
-static bool cw_InsertStmt(Check *c, const pgbind_InsertStmt *m, Parent parent, int depth);
-static bool cw_DeleteStmt(Check *c, const pgbind_DeleteStmt *m, Parent parent, int depth);
-static bool cw_UpdateStmt(Check *c, const pgbind_UpdateStmt *m, Parent parent, int depth);
-static bool cw_MergeStmt(Check *c, const pgbind_MergeStmt *m, Parent parent, int depth);
-static bool cw_SelectStmt(Check *c, const pgbind_SelectStmt *m, Parent parent, int depth);
-static bool cw_ReturnStmt(Check *c, const pgbind_ReturnStmt *m, Parent parent, int depth);
-static bool cw_PLAssignStmt(Check *c, const pgbind_PLAssignStmt *m, Parent parent, int depth);
-static bool cw_AlterTableStmt(Check *c, const pgbind_AlterTableStmt *m, Parent parent, int depth);
-static bool cw_AlterTableCmd(Check *c, const pgbind_AlterTableCmd *m, Parent parent, int depth);
-static bool cw_AlterDomainStmt(Check *c, const pgbind_AlterDomainStmt *m, Parent parent, int depth);
-static bool cw_SetOperationStmt(Check *c, const pgbind_SetOperationStmt *m, Parent parent, int depth);
-static bool cw_GrantStmt(Check *c, const pgbind_GrantStmt *m, Parent parent, int depth);
-static bool cw_GrantRoleStmt(Check *c, const pgbind_GrantRoleStmt *m, Parent parent, int depth);
-static bool cw_AlterDefaultPrivilegesStmt(Check *c, const pgbind_AlterDefaultPrivilegesStmt *m, Parent parent, int depth);
-static bool cw_ClosePortalStmt(Check *c, const pgbind_ClosePortalStmt *m, Parent parent, int depth);
-static bool cw_ClusterStmt(Check *c, const pgbind_ClusterStmt *m, Parent parent, int depth);
-static bool cw_CopyStmt(Check *c, const pgbind_CopyStmt *m, Parent parent, int depth);
-static bool cw_CreateStmt(Check *c, const pgbind_CreateStmt *m, Parent parent, int depth);
-static bool cw_DefineStmt(Check *c, const pgbind_DefineStmt *m, Parent parent, int depth);
-static bool cw_DropStmt(Check *c, const pgbind_DropStmt *m, Parent parent, int depth);
-static bool cw_TruncateStmt(Check *c, const pgbind_TruncateStmt *m, Parent parent, int depth);
-static bool cw_CommentStmt(Check *c, const pgbind_CommentStmt *m, Parent parent, int depth);
-static bool cw_FetchStmt(Check *c, const pgbind_FetchStmt *m, Parent parent, int depth);
-static bool cw_IndexStmt(Check *c, const pgbind_IndexStmt *m, Parent parent, int depth);
-static bool cw_CreateFunctionStmt(Check *c, const pgbind_CreateFunctionStmt *m, Parent parent, int depth);
-static bool cw_AlterFunctionStmt(Check *c, const pgbind_AlterFunctionStmt *m, Parent parent, int depth);
-static bool cw_DoStmt(Check *c, const pgbind_DoStmt *m, Parent parent, int depth);
-static bool cw_RenameStmt(Check *c, const pgbind_RenameStmt *m, Parent parent, int depth);
-static bool cw_RuleStmt(Check *c, const pgbind_RuleStmt *m, Parent parent, int depth);
-static bool cw_NotifyStmt(Check *c, const pgbind_NotifyStmt *m, Parent parent, int depth);
-static bool cw_ListenStmt(Check *c, const pgbind_ListenStmt *m, Parent parent, int depth);
-static bool cw_UnlistenStmt(Check *c, const pgbind_UnlistenStmt *m, Parent parent, int depth);
-static bool cw_TransactionStmt(Check *c, const pgbind_TransactionStmt *m, Parent parent, int depth);
-static bool cw_ViewStmt(Check *c, const pgbind_ViewStmt *m, Parent parent, int depth);
-static bool cw_LoadStmt(Check *c, const pgbind_LoadStmt *m, Parent parent, int depth);
-static bool cw_CreateDomainStmt(Check *c, const pgbind_CreateDomainStmt *m, Parent parent, int depth);
-static bool cw_CreatedbStmt(Check *c, const pgbind_CreatedbStmt *m, Parent parent, int depth);
-static bool cw_DropdbStmt(Check *c, const pgbind_DropdbStmt *m, Parent parent, int depth);
-static bool cw_VacuumStmt(Check *c, const pgbind_VacuumStmt *m, Parent parent, int depth);
-static bool cw_ExplainStmt(Check *c, const pgbind_ExplainStmt *m, Parent parent, int depth);
-static bool cw_CreateTableAsStmt(Check *c, const pgbind_CreateTableAsStmt *m, Parent parent, int depth);
-static bool cw_CreateSeqStmt(Check *c, const pgbind_CreateSeqStmt *m, Parent parent, int depth);
-static bool cw_AlterSeqStmt(Check *c, const pgbind_AlterSeqStmt *m, Parent parent, int depth);
-static bool cw_VariableSetStmt(Check *c, const pgbind_VariableSetStmt *m, Parent parent, int depth);
-static bool cw_VariableShowStmt(Check *c, const pgbind_VariableShowStmt *m, Parent parent, int depth);
-static bool cw_DiscardStmt(Check *c, const pgbind_DiscardStmt *m, Parent parent, int depth);
-static bool cw_CreateTrigStmt(Check *c, const pgbind_CreateTrigStmt *m, Parent parent, int depth);
-static bool cw_CreatePLangStmt(Check *c, const pgbind_CreatePLangStmt *m, Parent parent, int depth);
-static bool cw_CreateRoleStmt(Check *c, const pgbind_CreateRoleStmt *m, Parent parent, int depth);
-static bool cw_AlterRoleStmt(Check *c, const pgbind_AlterRoleStmt *m, Parent parent, int depth);
-static bool cw_DropRoleStmt(Check *c, const pgbind_DropRoleStmt *m, Parent parent, int depth);
-static bool cw_LockStmt(Check *c, const pgbind_LockStmt *m, Parent parent, int depth);
-static bool cw_ConstraintsSetStmt(Check *c, const pgbind_ConstraintsSetStmt *m, Parent parent, int depth);
-static bool cw_ReindexStmt(Check *c, const pgbind_ReindexStmt *m, Parent parent, int depth);
-static bool cw_CheckPointStmt(Check *c, const pgbind_CheckPointStmt *m, Parent parent, int depth);
-static bool cw_CreateSchemaStmt(Check *c, const pgbind_CreateSchemaStmt *m, Parent parent, int depth);
-static bool cw_AlterDatabaseStmt(Check *c, const pgbind_AlterDatabaseStmt *m, Parent parent, int depth);
-static bool cw_AlterDatabaseRefreshCollStmt(Check *c, const pgbind_AlterDatabaseRefreshCollStmt *m, Parent parent, int depth);
-static bool cw_AlterDatabaseSetStmt(Check *c, const pgbind_AlterDatabaseSetStmt *m, Parent parent, int depth);
-static bool cw_AlterRoleSetStmt(Check *c, const pgbind_AlterRoleSetStmt *m, Parent parent, int depth);
-static bool cw_CreateConversionStmt(Check *c, const pgbind_CreateConversionStmt *m, Parent parent, int depth);
-static bool cw_CreateCastStmt(Check *c, const pgbind_CreateCastStmt *m, Parent parent, int depth);
-static bool cw_CreateOpClassStmt(Check *c, const pgbind_CreateOpClassStmt *m, Parent parent, int depth);
-static bool cw_CreateOpFamilyStmt(Check *c, const pgbind_CreateOpFamilyStmt *m, Parent parent, int depth);
-static bool cw_AlterOpFamilyStmt(Check *c, const pgbind_AlterOpFamilyStmt *m, Parent parent, int depth);
-static bool cw_PrepareStmt(Check *c, const pgbind_PrepareStmt *m, Parent parent, int depth);
-static bool cw_ExecuteStmt(Check *c, const pgbind_ExecuteStmt *m, Parent parent, int depth);
-static bool cw_DeallocateStmt(Check *c, const pgbind_DeallocateStmt *m, Parent parent, int depth);
-static bool cw_DeclareCursorStmt(Check *c, const pgbind_DeclareCursorStmt *m, Parent parent, int depth);
-static bool cw_CreateTableSpaceStmt(Check *c, const pgbind_CreateTableSpaceStmt *m, Parent parent, int depth);
-static bool cw_DropTableSpaceStmt(Check *c, const pgbind_DropTableSpaceStmt *m, Parent parent, int depth);
-static bool cw_AlterObjectDependsStmt(Check *c, const pgbind_AlterObjectDependsStmt *m, Parent parent, int depth);
-static bool cw_AlterObjectSchemaStmt(Check *c, const pgbind_AlterObjectSchemaStmt *m, Parent parent, int depth);
-static bool cw_AlterOwnerStmt(Check *c, const pgbind_AlterOwnerStmt *m, Parent parent, int depth);
-static bool cw_AlterOperatorStmt(Check *c, const pgbind_AlterOperatorStmt *m, Parent parent, int depth);
-static bool cw_AlterTypeStmt(Check *c, const pgbind_AlterTypeStmt *m, Parent parent, int depth);
-static bool cw_DropOwnedStmt(Check *c, const pgbind_DropOwnedStmt *m, Parent parent, int depth);
-static bool cw_ReassignOwnedStmt(Check *c, const pgbind_ReassignOwnedStmt *m, Parent parent, int depth);
-static bool cw_CompositeTypeStmt(Check *c, const pgbind_CompositeTypeStmt *m, Parent parent, int depth);
-static bool cw_CreateEnumStmt(Check *c, const pgbind_CreateEnumStmt *m, Parent parent, int depth);
-static bool cw_CreateRangeStmt(Check *c, const pgbind_CreateRangeStmt *m, Parent parent, int depth);
-static bool cw_AlterEnumStmt(Check *c, const pgbind_AlterEnumStmt *m, Parent parent, int depth);
-static bool cw_AlterTSDictionaryStmt(Check *c, const pgbind_AlterTSDictionaryStmt *m, Parent parent, int depth);
-static bool cw_AlterTSConfigurationStmt(Check *c, const pgbind_AlterTSConfigurationStmt *m, Parent parent, int depth);
-static bool cw_CreateFdwStmt(Check *c, const pgbind_CreateFdwStmt *m, Parent parent, int depth);
-static bool cw_AlterFdwStmt(Check *c, const pgbind_AlterFdwStmt *m, Parent parent, int depth);
-static bool cw_CreateForeignServerStmt(Check *c, const pgbind_CreateForeignServerStmt *m, Parent parent, int depth);
-static bool cw_AlterForeignServerStmt(Check *c, const pgbind_AlterForeignServerStmt *m, Parent parent, int depth);
-static bool cw_CreateUserMappingStmt(Check *c, const pgbind_CreateUserMappingStmt *m, Parent parent, int depth);
-static bool cw_AlterUserMappingStmt(Check *c, const pgbind_AlterUserMappingStmt *m, Parent parent, int depth);
-static bool cw_DropUserMappingStmt(Check *c, const pgbind_DropUserMappingStmt *m, Parent parent, int depth);
-static bool cw_AlterTableSpaceOptionsStmt(Check *c, const pgbind_AlterTableSpaceOptionsStmt *m, Parent parent, int depth);
-static bool cw_AlterTableMoveAllStmt(Check *c, const pgbind_AlterTableMoveAllStmt *m, Parent parent, int depth);
-static bool cw_SecLabelStmt(Check *c, const pgbind_SecLabelStmt *m, Parent parent, int depth);
-static bool cw_CreateForeignTableStmt(Check *c, const pgbind_CreateForeignTableStmt *m, Parent parent, int depth);
-static bool cw_ImportForeignSchemaStmt(Check *c, const pgbind_ImportForeignSchemaStmt *m, Parent parent, int depth);
-static bool cw_CreateExtensionStmt(Check *c, const pgbind_CreateExtensionStmt *m, Parent parent, int depth);
-static bool cw_AlterExtensionStmt(Check *c, const pgbind_AlterExtensionStmt *m, Parent parent, int depth);
-static bool cw_AlterExtensionContentsStmt(Check *c, const pgbind_AlterExtensionContentsStmt *m, Parent parent, int depth);
-static bool cw_CreateEventTrigStmt(Check *c, const pgbind_CreateEventTrigStmt *m, Parent parent, int depth);
-static bool cw_AlterEventTrigStmt(Check *c, const pgbind_AlterEventTrigStmt *m, Parent parent, int depth);
-static bool cw_RefreshMatViewStmt(Check *c, const pgbind_RefreshMatViewStmt *m, Parent parent, int depth);
-static bool cw_ReplicaIdentityStmt(Check *c, const pgbind_ReplicaIdentityStmt *m, Parent parent, int depth);
-static bool cw_AlterSystemStmt(Check *c, const pgbind_AlterSystemStmt *m, Parent parent, int depth);
-static bool cw_CreatePolicyStmt(Check *c, const pgbind_CreatePolicyStmt *m, Parent parent, int depth);
-static bool cw_AlterPolicyStmt(Check *c, const pgbind_AlterPolicyStmt *m, Parent parent, int depth);
-static bool cw_CreateTransformStmt(Check *c, const pgbind_CreateTransformStmt *m, Parent parent, int depth);
-static bool cw_CreateAmStmt(Check *c, const pgbind_CreateAmStmt *m, Parent parent, int depth);
-static bool cw_CreatePublicationStmt(Check *c, const pgbind_CreatePublicationStmt *m, Parent parent, int depth);
-static bool cw_AlterPublicationStmt(Check *c, const pgbind_AlterPublicationStmt *m, Parent parent, int depth);
-static bool cw_CreateSubscriptionStmt(Check *c, const pgbind_CreateSubscriptionStmt *m, Parent parent, int depth);
-static bool cw_AlterSubscriptionStmt(Check *c, const pgbind_AlterSubscriptionStmt *m, Parent parent, int depth);
-static bool cw_DropSubscriptionStmt(Check *c, const pgbind_DropSubscriptionStmt *m, Parent parent, int depth);
-static bool cw_CreateStatsStmt(Check *c, const pgbind_CreateStatsStmt *m, Parent parent, int depth);
-static bool cw_AlterCollationStmt(Check *c, const pgbind_AlterCollationStmt *m, Parent parent, int depth);
-static bool cw_CallStmt(Check *c, const pgbind_CallStmt *m, Parent parent, int depth);
-static bool cw_AlterStatsStmt(Check *c, const pgbind_AlterStatsStmt *m, Parent parent, int depth);
-static bool cw_A_Expr(Check *c, const pgbind_A_Expr *m, Parent parent, int depth);
-static bool cw_ColumnRef(Check *c, const pgbind_ColumnRef *m, Parent parent, int depth);
-static bool cw_ParamRef(Check *c, const pgbind_ParamRef *m, Parent parent, int depth);
-static bool cw_FuncCall(Check *c, const pgbind_FuncCall *m, Parent parent, int depth);
-static bool cw_A_Star(Check *c, const pgbind_A_Star *m, Parent parent, int depth);
-static bool cw_A_Indices(Check *c, const pgbind_A_Indices *m, Parent parent, int depth);
-static bool cw_A_Indirection(Check *c, const pgbind_A_Indirection *m, Parent parent, int depth);
-static bool cw_A_ArrayExpr(Check *c, const pgbind_A_ArrayExpr *m, Parent parent, int depth);
-static bool cw_ResTarget(Check *c, const pgbind_ResTarget *m, Parent parent, int depth);
-static bool cw_MultiAssignRef(Check *c, const pgbind_MultiAssignRef *m, Parent parent, int depth);
-static bool cw_TypeCast(Check *c, const pgbind_TypeCast *m, Parent parent, int depth);
-static bool cw_CollateClause(Check *c, const pgbind_CollateClause *m, Parent parent, int depth);
-static bool cw_SortBy(Check *c, const pgbind_SortBy *m, Parent parent, int depth);
-static bool cw_WindowDef(Check *c, const pgbind_WindowDef *m, Parent parent, int depth);
-static bool cw_RangeSubselect(Check *c, const pgbind_RangeSubselect *m, Parent parent, int depth);
-static bool cw_RangeFunction(Check *c, const pgbind_RangeFunction *m, Parent parent, int depth);
-static bool cw_RangeTableSample(Check *c, const pgbind_RangeTableSample *m, Parent parent, int depth);
-static bool cw_RangeTableFunc(Check *c, const pgbind_RangeTableFunc *m, Parent parent, int depth);
-static bool cw_RangeTableFuncCol(Check *c, const pgbind_RangeTableFuncCol *m, Parent parent, int depth);
-static bool cw_TypeName(Check *c, const pgbind_TypeName *m, Parent parent, int depth);
-static bool cw_ColumnDef(Check *c, const pgbind_ColumnDef *m, Parent parent, int depth);
-static bool cw_IndexElem(Check *c, const pgbind_IndexElem *m, Parent parent, int depth);
-static bool cw_StatsElem(Check *c, const pgbind_StatsElem *m, Parent parent, int depth);
-static bool cw_Constraint(Check *c, const pgbind_Constraint *m, Parent parent, int depth);
-static bool cw_DefElem(Check *c, const pgbind_DefElem *m, Parent parent, int depth);
-static bool cw_RangeTblEntry(Check *c, const pgbind_RangeTblEntry *m, Parent parent, int depth);
-static bool cw_RangeTblFunction(Check *c, const pgbind_RangeTblFunction *m, Parent parent, int depth);
-static bool cw_TableSampleClause(Check *c, const pgbind_TableSampleClause *m, Parent parent, int depth);
-static bool cw_WithCheckOption(Check *c, const pgbind_WithCheckOption *m, Parent parent, int depth);
-static bool cw_SortGroupClause(Check *c, const pgbind_SortGroupClause *m, Parent parent, int depth);
-static bool cw_GroupingSet(Check *c, const pgbind_GroupingSet *m, Parent parent, int depth);
-static bool cw_WindowClause(Check *c, const pgbind_WindowClause *m, Parent parent, int depth);
-static bool cw_ObjectWithArgs(Check *c, const pgbind_ObjectWithArgs *m, Parent parent, int depth);
-static bool cw_AccessPriv(Check *c, const pgbind_AccessPriv *m, Parent parent, int depth);
-static bool cw_CreateOpClassItem(Check *c, const pgbind_CreateOpClassItem *m, Parent parent, int depth);
-static bool cw_TableLikeClause(Check *c, const pgbind_TableLikeClause *m, Parent parent, int depth);
-static bool cw_FunctionParameter(Check *c, const pgbind_FunctionParameter *m, Parent parent, int depth);
-static bool cw_LockingClause(Check *c, const pgbind_LockingClause *m, Parent parent, int depth);
-static bool cw_RowMarkClause(Check *c, const pgbind_RowMarkClause *m, Parent parent, int depth);
-static bool cw_XmlSerialize(Check *c, const pgbind_XmlSerialize *m, Parent parent, int depth);
-static bool cw_WithClause(Check *c, const pgbind_WithClause *m, Parent parent, int depth);
-static bool cw_InferClause(Check *c, const pgbind_InferClause *m, Parent parent, int depth);
-static bool cw_OnConflictClause(Check *c, const pgbind_OnConflictClause *m, Parent parent, int depth);
-static bool cw_CTESearchClause(Check *c, const pgbind_CTESearchClause *m, Parent parent, int depth);
-static bool cw_CTECycleClause(Check *c, const pgbind_CTECycleClause *m, Parent parent, int depth);
-static bool cw_CommonTableExpr(Check *c, const pgbind_CommonTableExpr *m, Parent parent, int depth);
-static bool cw_MergeWhenClause(Check *c, const pgbind_MergeWhenClause *m, Parent parent, int depth);
-static bool cw_RoleSpec(Check *c, const pgbind_RoleSpec *m, Parent parent, int depth);
-static bool cw_TriggerTransition(Check *c, const pgbind_TriggerTransition *m, Parent parent, int depth);
-static bool cw_PartitionElem(Check *c, const pgbind_PartitionElem *m, Parent parent, int depth);
-static bool cw_PartitionSpec(Check *c, const pgbind_PartitionSpec *m, Parent parent, int depth);
-static bool cw_PartitionBoundSpec(Check *c, const pgbind_PartitionBoundSpec *m, Parent parent, int depth);
-static bool cw_PartitionRangeDatum(Check *c, const pgbind_PartitionRangeDatum *m, Parent parent, int depth);
-static bool cw_PartitionCmd(Check *c, const pgbind_PartitionCmd *m, Parent parent, int depth);
-static bool cw_VacuumRelation(Check *c, const pgbind_VacuumRelation *m, Parent parent, int depth);
-static bool cw_PublicationObjSpec(Check *c, const pgbind_PublicationObjSpec *m, Parent parent, int depth);
-static bool cw_PublicationTable(Check *c, const pgbind_PublicationTable *m, Parent parent, int depth);
-static bool cw_InlineCodeBlock(Check *c, const pgbind_InlineCodeBlock *m, Parent parent, int depth);
-static bool cw_CallContext(Check *c, const pgbind_CallContext *m, Parent parent, int depth);
-static bool cw_ScanToken(Check *c, const pgbind_ScanToken *m, Parent parent, int depth);
+/* ---- Begin the walk: per message, what its rules ask of it, then its fields ----
+ * cw_meets_<M>: whether the message meets what its rules ask of each field (CW_MEETS_*): then it
+ * breaks none of them; else contract.c reads the rules one by one. cw_<M>: that, then its fields
+ * (the CW_* macros of contract.c, one per wire kind; CW_LEAVES for a list of leaves). */
+static bool cw_ParseResult(Check *c, const pgbind_ParseResult *m, int depth);
+static bool cw_ScanResult(Check *c, const pgbind_ScanResult *m, int depth);
+static bool cw_Integer(Check *c, const pgbind_Integer *m, int depth);
+static bool cw_Float(Check *c, const pgbind_Float *m, int depth);
+static bool cw_Boolean(Check *c, const pgbind_Boolean *m, int depth);
+static bool cw_String(Check *c, const pgbind_String *m, int depth);
+static bool cw_BitString(Check *c, const pgbind_BitString *m, int depth);
+static bool cw_List(Check *c, const pgbind_List *m, int depth);
+static bool cw_OidList(Check *c, const pgbind_OidList *m, int depth);
+static bool cw_IntList(Check *c, const pgbind_IntList *m, int depth);
+static bool cw_A_Const(Check *c, const pgbind_A_Const *m, int depth);
+static bool cw_Alias(Check *c, const pgbind_Alias *m, int depth);
+static bool cw_RangeVar(Check *c, const pgbind_RangeVar *m, int depth);
+static bool cw_TableFunc(Check *c, const pgbind_TableFunc *m, int depth);
+static bool cw_Var(Check *c, const pgbind_Var *m, int depth);
+static bool cw_Param(Check *c, const pgbind_Param *m, int depth);
+static bool cw_Aggref(Check *c, const pgbind_Aggref *m, int depth);
+static bool cw_GroupingFunc(Check *c, const pgbind_GroupingFunc *m, int depth);
+static bool cw_WindowFunc(Check *c, const pgbind_WindowFunc *m, int depth);
+static bool cw_SubscriptingRef(Check *c, const pgbind_SubscriptingRef *m, int depth);
+static bool cw_FuncExpr(Check *c, const pgbind_FuncExpr *m, int depth);
+static bool cw_NamedArgExpr(Check *c, const pgbind_NamedArgExpr *m, int depth);
+static bool cw_OpExpr(Check *c, const pgbind_OpExpr *m, int depth);
+static bool cw_DistinctExpr(Check *c, const pgbind_DistinctExpr *m, int depth);
+static bool cw_NullIfExpr(Check *c, const pgbind_NullIfExpr *m, int depth);
+static bool cw_ScalarArrayOpExpr(Check *c, const pgbind_ScalarArrayOpExpr *m, int depth);
+static bool cw_BoolExpr(Check *c, const pgbind_BoolExpr *m, int depth);
+static bool cw_SubLink(Check *c, const pgbind_SubLink *m, int depth);
+static bool cw_SubPlan(Check *c, const pgbind_SubPlan *m, int depth);
+static bool cw_AlternativeSubPlan(Check *c, const pgbind_AlternativeSubPlan *m, int depth);
+static bool cw_FieldSelect(Check *c, const pgbind_FieldSelect *m, int depth);
+static bool cw_FieldStore(Check *c, const pgbind_FieldStore *m, int depth);
+static bool cw_RelabelType(Check *c, const pgbind_RelabelType *m, int depth);
+static bool cw_CoerceViaIO(Check *c, const pgbind_CoerceViaIO *m, int depth);
+static bool cw_ArrayCoerceExpr(Check *c, const pgbind_ArrayCoerceExpr *m, int depth);
+static bool cw_ConvertRowtypeExpr(Check *c, const pgbind_ConvertRowtypeExpr *m, int depth);
+static bool cw_CollateExpr(Check *c, const pgbind_CollateExpr *m, int depth);
+static bool cw_CaseExpr(Check *c, const pgbind_CaseExpr *m, int depth);
+static bool cw_CaseWhen(Check *c, const pgbind_CaseWhen *m, int depth);
+static bool cw_CaseTestExpr(Check *c, const pgbind_CaseTestExpr *m, int depth);
+static bool cw_ArrayExpr(Check *c, const pgbind_ArrayExpr *m, int depth);
+static bool cw_RowExpr(Check *c, const pgbind_RowExpr *m, int depth);
+static bool cw_RowCompareExpr(Check *c, const pgbind_RowCompareExpr *m, int depth);
+static bool cw_CoalesceExpr(Check *c, const pgbind_CoalesceExpr *m, int depth);
+static bool cw_MinMaxExpr(Check *c, const pgbind_MinMaxExpr *m, int depth);
+static bool cw_SQLValueFunction(Check *c, const pgbind_SQLValueFunction *m, int depth);
+static bool cw_XmlExpr(Check *c, const pgbind_XmlExpr *m, int depth);
+static bool cw_NullTest(Check *c, const pgbind_NullTest *m, int depth);
+static bool cw_BooleanTest(Check *c, const pgbind_BooleanTest *m, int depth);
+static bool cw_CoerceToDomain(Check *c, const pgbind_CoerceToDomain *m, int depth);
+static bool cw_CoerceToDomainValue(Check *c, const pgbind_CoerceToDomainValue *m, int depth);
+static bool cw_SetToDefault(Check *c, const pgbind_SetToDefault *m, int depth);
+static bool cw_CurrentOfExpr(Check *c, const pgbind_CurrentOfExpr *m, int depth);
+static bool cw_NextValueExpr(Check *c, const pgbind_NextValueExpr *m, int depth);
+static bool cw_InferenceElem(Check *c, const pgbind_InferenceElem *m, int depth);
+static bool cw_TargetEntry(Check *c, const pgbind_TargetEntry *m, int depth);
+static bool cw_RangeTblRef(Check *c, const pgbind_RangeTblRef *m, int depth);
+static bool cw_JoinExpr(Check *c, const pgbind_JoinExpr *m, int depth);
+static bool cw_FromExpr(Check *c, const pgbind_FromExpr *m, int depth);
+static bool cw_OnConflictExpr(Check *c, const pgbind_OnConflictExpr *m, int depth);
+static bool cw_IntoClause(Check *c, const pgbind_IntoClause *m, int depth);
+static bool cw_MergeAction(Check *c, const pgbind_MergeAction *m, int depth);
+static bool cw_RawStmt(Check *c, const pgbind_RawStmt *m, int depth);
+static bool cw_Query(Check *c, const pgbind_Query *m, int depth);
+static bool cw_InsertStmt(Check *c, const pgbind_InsertStmt *m, int depth);
+static bool cw_DeleteStmt(Check *c, const pgbind_DeleteStmt *m, int depth);
+static bool cw_UpdateStmt(Check *c, const pgbind_UpdateStmt *m, int depth);
+static bool cw_MergeStmt(Check *c, const pgbind_MergeStmt *m, int depth);
+static bool cw_SelectStmt(Check *c, const pgbind_SelectStmt *m, int depth);
+static bool cw_ReturnStmt(Check *c, const pgbind_ReturnStmt *m, int depth);
+static bool cw_PLAssignStmt(Check *c, const pgbind_PLAssignStmt *m, int depth);
+static bool cw_AlterTableStmt(Check *c, const pgbind_AlterTableStmt *m, int depth);
+static bool cw_AlterTableCmd(Check *c, const pgbind_AlterTableCmd *m, int depth);
+static bool cw_AlterDomainStmt(Check *c, const pgbind_AlterDomainStmt *m, int depth);
+static bool cw_SetOperationStmt(Check *c, const pgbind_SetOperationStmt *m, int depth);
+static bool cw_GrantStmt(Check *c, const pgbind_GrantStmt *m, int depth);
+static bool cw_GrantRoleStmt(Check *c, const pgbind_GrantRoleStmt *m, int depth);
+static bool cw_AlterDefaultPrivilegesStmt(Check *c, const pgbind_AlterDefaultPrivilegesStmt *m, int depth);
+static bool cw_ClosePortalStmt(Check *c, const pgbind_ClosePortalStmt *m, int depth);
+static bool cw_ClusterStmt(Check *c, const pgbind_ClusterStmt *m, int depth);
+static bool cw_CopyStmt(Check *c, const pgbind_CopyStmt *m, int depth);
+static bool cw_CreateStmt(Check *c, const pgbind_CreateStmt *m, int depth);
+static bool cw_DefineStmt(Check *c, const pgbind_DefineStmt *m, int depth);
+static bool cw_DropStmt(Check *c, const pgbind_DropStmt *m, int depth);
+static bool cw_TruncateStmt(Check *c, const pgbind_TruncateStmt *m, int depth);
+static bool cw_CommentStmt(Check *c, const pgbind_CommentStmt *m, int depth);
+static bool cw_FetchStmt(Check *c, const pgbind_FetchStmt *m, int depth);
+static bool cw_IndexStmt(Check *c, const pgbind_IndexStmt *m, int depth);
+static bool cw_CreateFunctionStmt(Check *c, const pgbind_CreateFunctionStmt *m, int depth);
+static bool cw_AlterFunctionStmt(Check *c, const pgbind_AlterFunctionStmt *m, int depth);
+static bool cw_DoStmt(Check *c, const pgbind_DoStmt *m, int depth);
+static bool cw_RenameStmt(Check *c, const pgbind_RenameStmt *m, int depth);
+static bool cw_RuleStmt(Check *c, const pgbind_RuleStmt *m, int depth);
+static bool cw_NotifyStmt(Check *c, const pgbind_NotifyStmt *m, int depth);
+static bool cw_ListenStmt(Check *c, const pgbind_ListenStmt *m, int depth);
+static bool cw_UnlistenStmt(Check *c, const pgbind_UnlistenStmt *m, int depth);
+static bool cw_TransactionStmt(Check *c, const pgbind_TransactionStmt *m, int depth);
+static bool cw_ViewStmt(Check *c, const pgbind_ViewStmt *m, int depth);
+static bool cw_LoadStmt(Check *c, const pgbind_LoadStmt *m, int depth);
+static bool cw_CreateDomainStmt(Check *c, const pgbind_CreateDomainStmt *m, int depth);
+static bool cw_CreatedbStmt(Check *c, const pgbind_CreatedbStmt *m, int depth);
+static bool cw_DropdbStmt(Check *c, const pgbind_DropdbStmt *m, int depth);
+static bool cw_VacuumStmt(Check *c, const pgbind_VacuumStmt *m, int depth);
+static bool cw_ExplainStmt(Check *c, const pgbind_ExplainStmt *m, int depth);
+static bool cw_CreateTableAsStmt(Check *c, const pgbind_CreateTableAsStmt *m, int depth);
+static bool cw_CreateSeqStmt(Check *c, const pgbind_CreateSeqStmt *m, int depth);
+static bool cw_AlterSeqStmt(Check *c, const pgbind_AlterSeqStmt *m, int depth);
+static bool cw_VariableSetStmt(Check *c, const pgbind_VariableSetStmt *m, int depth);
+static bool cw_VariableShowStmt(Check *c, const pgbind_VariableShowStmt *m, int depth);
+static bool cw_DiscardStmt(Check *c, const pgbind_DiscardStmt *m, int depth);
+static bool cw_CreateTrigStmt(Check *c, const pgbind_CreateTrigStmt *m, int depth);
+static bool cw_CreatePLangStmt(Check *c, const pgbind_CreatePLangStmt *m, int depth);
+static bool cw_CreateRoleStmt(Check *c, const pgbind_CreateRoleStmt *m, int depth);
+static bool cw_AlterRoleStmt(Check *c, const pgbind_AlterRoleStmt *m, int depth);
+static bool cw_DropRoleStmt(Check *c, const pgbind_DropRoleStmt *m, int depth);
+static bool cw_LockStmt(Check *c, const pgbind_LockStmt *m, int depth);
+static bool cw_ConstraintsSetStmt(Check *c, const pgbind_ConstraintsSetStmt *m, int depth);
+static bool cw_ReindexStmt(Check *c, const pgbind_ReindexStmt *m, int depth);
+static bool cw_CheckPointStmt(Check *c, const pgbind_CheckPointStmt *m, int depth);
+static bool cw_CreateSchemaStmt(Check *c, const pgbind_CreateSchemaStmt *m, int depth);
+static bool cw_AlterDatabaseStmt(Check *c, const pgbind_AlterDatabaseStmt *m, int depth);
+static bool cw_AlterDatabaseRefreshCollStmt(Check *c, const pgbind_AlterDatabaseRefreshCollStmt *m, int depth);
+static bool cw_AlterDatabaseSetStmt(Check *c, const pgbind_AlterDatabaseSetStmt *m, int depth);
+static bool cw_AlterRoleSetStmt(Check *c, const pgbind_AlterRoleSetStmt *m, int depth);
+static bool cw_CreateConversionStmt(Check *c, const pgbind_CreateConversionStmt *m, int depth);
+static bool cw_CreateCastStmt(Check *c, const pgbind_CreateCastStmt *m, int depth);
+static bool cw_CreateOpClassStmt(Check *c, const pgbind_CreateOpClassStmt *m, int depth);
+static bool cw_CreateOpFamilyStmt(Check *c, const pgbind_CreateOpFamilyStmt *m, int depth);
+static bool cw_AlterOpFamilyStmt(Check *c, const pgbind_AlterOpFamilyStmt *m, int depth);
+static bool cw_PrepareStmt(Check *c, const pgbind_PrepareStmt *m, int depth);
+static bool cw_ExecuteStmt(Check *c, const pgbind_ExecuteStmt *m, int depth);
+static bool cw_DeallocateStmt(Check *c, const pgbind_DeallocateStmt *m, int depth);
+static bool cw_DeclareCursorStmt(Check *c, const pgbind_DeclareCursorStmt *m, int depth);
+static bool cw_CreateTableSpaceStmt(Check *c, const pgbind_CreateTableSpaceStmt *m, int depth);
+static bool cw_DropTableSpaceStmt(Check *c, const pgbind_DropTableSpaceStmt *m, int depth);
+static bool cw_AlterObjectDependsStmt(Check *c, const pgbind_AlterObjectDependsStmt *m, int depth);
+static bool cw_AlterObjectSchemaStmt(Check *c, const pgbind_AlterObjectSchemaStmt *m, int depth);
+static bool cw_AlterOwnerStmt(Check *c, const pgbind_AlterOwnerStmt *m, int depth);
+static bool cw_AlterOperatorStmt(Check *c, const pgbind_AlterOperatorStmt *m, int depth);
+static bool cw_AlterTypeStmt(Check *c, const pgbind_AlterTypeStmt *m, int depth);
+static bool cw_DropOwnedStmt(Check *c, const pgbind_DropOwnedStmt *m, int depth);
+static bool cw_ReassignOwnedStmt(Check *c, const pgbind_ReassignOwnedStmt *m, int depth);
+static bool cw_CompositeTypeStmt(Check *c, const pgbind_CompositeTypeStmt *m, int depth);
+static bool cw_CreateEnumStmt(Check *c, const pgbind_CreateEnumStmt *m, int depth);
+static bool cw_CreateRangeStmt(Check *c, const pgbind_CreateRangeStmt *m, int depth);
+static bool cw_AlterEnumStmt(Check *c, const pgbind_AlterEnumStmt *m, int depth);
+static bool cw_AlterTSDictionaryStmt(Check *c, const pgbind_AlterTSDictionaryStmt *m, int depth);
+static bool cw_AlterTSConfigurationStmt(Check *c, const pgbind_AlterTSConfigurationStmt *m, int depth);
+static bool cw_CreateFdwStmt(Check *c, const pgbind_CreateFdwStmt *m, int depth);
+static bool cw_AlterFdwStmt(Check *c, const pgbind_AlterFdwStmt *m, int depth);
+static bool cw_CreateForeignServerStmt(Check *c, const pgbind_CreateForeignServerStmt *m, int depth);
+static bool cw_AlterForeignServerStmt(Check *c, const pgbind_AlterForeignServerStmt *m, int depth);
+static bool cw_CreateUserMappingStmt(Check *c, const pgbind_CreateUserMappingStmt *m, int depth);
+static bool cw_AlterUserMappingStmt(Check *c, const pgbind_AlterUserMappingStmt *m, int depth);
+static bool cw_DropUserMappingStmt(Check *c, const pgbind_DropUserMappingStmt *m, int depth);
+static bool cw_AlterTableSpaceOptionsStmt(Check *c, const pgbind_AlterTableSpaceOptionsStmt *m, int depth);
+static bool cw_AlterTableMoveAllStmt(Check *c, const pgbind_AlterTableMoveAllStmt *m, int depth);
+static bool cw_SecLabelStmt(Check *c, const pgbind_SecLabelStmt *m, int depth);
+static bool cw_CreateForeignTableStmt(Check *c, const pgbind_CreateForeignTableStmt *m, int depth);
+static bool cw_ImportForeignSchemaStmt(Check *c, const pgbind_ImportForeignSchemaStmt *m, int depth);
+static bool cw_CreateExtensionStmt(Check *c, const pgbind_CreateExtensionStmt *m, int depth);
+static bool cw_AlterExtensionStmt(Check *c, const pgbind_AlterExtensionStmt *m, int depth);
+static bool cw_AlterExtensionContentsStmt(Check *c, const pgbind_AlterExtensionContentsStmt *m, int depth);
+static bool cw_CreateEventTrigStmt(Check *c, const pgbind_CreateEventTrigStmt *m, int depth);
+static bool cw_AlterEventTrigStmt(Check *c, const pgbind_AlterEventTrigStmt *m, int depth);
+static bool cw_RefreshMatViewStmt(Check *c, const pgbind_RefreshMatViewStmt *m, int depth);
+static bool cw_ReplicaIdentityStmt(Check *c, const pgbind_ReplicaIdentityStmt *m, int depth);
+static bool cw_AlterSystemStmt(Check *c, const pgbind_AlterSystemStmt *m, int depth);
+static bool cw_CreatePolicyStmt(Check *c, const pgbind_CreatePolicyStmt *m, int depth);
+static bool cw_AlterPolicyStmt(Check *c, const pgbind_AlterPolicyStmt *m, int depth);
+static bool cw_CreateTransformStmt(Check *c, const pgbind_CreateTransformStmt *m, int depth);
+static bool cw_CreateAmStmt(Check *c, const pgbind_CreateAmStmt *m, int depth);
+static bool cw_CreatePublicationStmt(Check *c, const pgbind_CreatePublicationStmt *m, int depth);
+static bool cw_AlterPublicationStmt(Check *c, const pgbind_AlterPublicationStmt *m, int depth);
+static bool cw_CreateSubscriptionStmt(Check *c, const pgbind_CreateSubscriptionStmt *m, int depth);
+static bool cw_AlterSubscriptionStmt(Check *c, const pgbind_AlterSubscriptionStmt *m, int depth);
+static bool cw_DropSubscriptionStmt(Check *c, const pgbind_DropSubscriptionStmt *m, int depth);
+static bool cw_CreateStatsStmt(Check *c, const pgbind_CreateStatsStmt *m, int depth);
+static bool cw_AlterCollationStmt(Check *c, const pgbind_AlterCollationStmt *m, int depth);
+static bool cw_CallStmt(Check *c, const pgbind_CallStmt *m, int depth);
+static bool cw_AlterStatsStmt(Check *c, const pgbind_AlterStatsStmt *m, int depth);
+static bool cw_A_Expr(Check *c, const pgbind_A_Expr *m, int depth);
+static bool cw_ColumnRef(Check *c, const pgbind_ColumnRef *m, int depth);
+static bool cw_ParamRef(Check *c, const pgbind_ParamRef *m, int depth);
+static bool cw_FuncCall(Check *c, const pgbind_FuncCall *m, int depth);
+static bool cw_A_Star(Check *c, const pgbind_A_Star *m, int depth);
+static bool cw_A_Indices(Check *c, const pgbind_A_Indices *m, int depth);
+static bool cw_A_Indirection(Check *c, const pgbind_A_Indirection *m, int depth);
+static bool cw_A_ArrayExpr(Check *c, const pgbind_A_ArrayExpr *m, int depth);
+static bool cw_ResTarget(Check *c, const pgbind_ResTarget *m, int depth);
+static bool cw_MultiAssignRef(Check *c, const pgbind_MultiAssignRef *m, int depth);
+static bool cw_TypeCast(Check *c, const pgbind_TypeCast *m, int depth);
+static bool cw_CollateClause(Check *c, const pgbind_CollateClause *m, int depth);
+static bool cw_SortBy(Check *c, const pgbind_SortBy *m, int depth);
+static bool cw_WindowDef(Check *c, const pgbind_WindowDef *m, int depth);
+static bool cw_RangeSubselect(Check *c, const pgbind_RangeSubselect *m, int depth);
+static bool cw_RangeFunction(Check *c, const pgbind_RangeFunction *m, int depth);
+static bool cw_RangeTableSample(Check *c, const pgbind_RangeTableSample *m, int depth);
+static bool cw_RangeTableFunc(Check *c, const pgbind_RangeTableFunc *m, int depth);
+static bool cw_RangeTableFuncCol(Check *c, const pgbind_RangeTableFuncCol *m, int depth);
+static bool cw_TypeName(Check *c, const pgbind_TypeName *m, int depth);
+static bool cw_ColumnDef(Check *c, const pgbind_ColumnDef *m, int depth);
+static bool cw_IndexElem(Check *c, const pgbind_IndexElem *m, int depth);
+static bool cw_StatsElem(Check *c, const pgbind_StatsElem *m, int depth);
+static bool cw_Constraint(Check *c, const pgbind_Constraint *m, int depth);
+static bool cw_DefElem(Check *c, const pgbind_DefElem *m, int depth);
+static bool cw_RangeTblEntry(Check *c, const pgbind_RangeTblEntry *m, int depth);
+static bool cw_RangeTblFunction(Check *c, const pgbind_RangeTblFunction *m, int depth);
+static bool cw_TableSampleClause(Check *c, const pgbind_TableSampleClause *m, int depth);
+static bool cw_WithCheckOption(Check *c, const pgbind_WithCheckOption *m, int depth);
+static bool cw_SortGroupClause(Check *c, const pgbind_SortGroupClause *m, int depth);
+static bool cw_GroupingSet(Check *c, const pgbind_GroupingSet *m, int depth);
+static bool cw_WindowClause(Check *c, const pgbind_WindowClause *m, int depth);
+static bool cw_ObjectWithArgs(Check *c, const pgbind_ObjectWithArgs *m, int depth);
+static bool cw_AccessPriv(Check *c, const pgbind_AccessPriv *m, int depth);
+static bool cw_CreateOpClassItem(Check *c, const pgbind_CreateOpClassItem *m, int depth);
+static bool cw_TableLikeClause(Check *c, const pgbind_TableLikeClause *m, int depth);
+static bool cw_FunctionParameter(Check *c, const pgbind_FunctionParameter *m, int depth);
+static bool cw_LockingClause(Check *c, const pgbind_LockingClause *m, int depth);
+static bool cw_RowMarkClause(Check *c, const pgbind_RowMarkClause *m, int depth);
+static bool cw_XmlSerialize(Check *c, const pgbind_XmlSerialize *m, int depth);
+static bool cw_WithClause(Check *c, const pgbind_WithClause *m, int depth);
+static bool cw_InferClause(Check *c, const pgbind_InferClause *m, int depth);
+static bool cw_OnConflictClause(Check *c, const pgbind_OnConflictClause *m, int depth);
+static bool cw_CTESearchClause(Check *c, const pgbind_CTESearchClause *m, int depth);
+static bool cw_CTECycleClause(Check *c, const pgbind_CTECycleClause *m, int depth);
+static bool cw_CommonTableExpr(Check *c, const pgbind_CommonTableExpr *m, int depth);
+static bool cw_MergeWhenClause(Check *c, const pgbind_MergeWhenClause *m, int depth);
+static bool cw_RoleSpec(Check *c, const pgbind_RoleSpec *m, int depth);
+static bool cw_TriggerTransition(Check *c, const pgbind_TriggerTransition *m, int depth);
+static bool cw_PartitionElem(Check *c, const pgbind_PartitionElem *m, int depth);
+static bool cw_PartitionSpec(Check *c, const pgbind_PartitionSpec *m, int depth);
+static bool cw_PartitionBoundSpec(Check *c, const pgbind_PartitionBoundSpec *m, int depth);
+static bool cw_PartitionRangeDatum(Check *c, const pgbind_PartitionRangeDatum *m, int depth);
+static bool cw_PartitionCmd(Check *c, const pgbind_PartitionCmd *m, int depth);
+static bool cw_VacuumRelation(Check *c, const pgbind_VacuumRelation *m, int depth);
+static bool cw_PublicationObjSpec(Check *c, const pgbind_PublicationObjSpec *m, int depth);
+static bool cw_PublicationTable(Check *c, const pgbind_PublicationTable *m, int depth);
+static bool cw_InlineCodeBlock(Check *c, const pgbind_InlineCodeBlock *m, int depth);
+static bool cw_CallContext(Check *c, const pgbind_CallContext *m, int depth);
+static bool cw_ScanToken(Check *c, const pgbind_ScanToken *m, int depth);
 
 /* The node kinds the walk has nothing to do in but count a level: CW_CHILD visits them without a call. */
 static const bool cw_leaf_kind[PGBIND_NODE_TAG_LIMIT] = {
@@ -2134,13 +1621,10 @@ static const bool cw_leaf_kind[PGBIND_NODE_TAG_LIMIT] = {
 	[PGBIND_T_BitString] = true,
 };
 
-static inline bool cw_meets_ParseResult(const pgbind_ParseResult *m, Parent parent)
+static inline bool cw_meets_ParseResult(const pgbind_ParseResult *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(ParseResult, 0)
@@ -2148,13 +1632,10 @@ CW_BEGIN(ParseResult, 0)
 	CW_REPEATED_MESSAGE(1, stmts, RawStmt, 62)
 CW_END
 
-static inline bool cw_meets_ScanResult(const pgbind_ScanResult *m, Parent parent)
+static inline bool cw_meets_ScanResult(const pgbind_ScanResult *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(ScanResult, 1)
@@ -2162,119 +1643,92 @@ CW_BEGIN(ScanResult, 1)
 	CW_REPEATED_MESSAGE(1, tokens, ScanToken, 240)
 CW_END
 
-static inline bool cw_meets_Integer(const pgbind_Integer *m, Parent parent)
+static inline bool cw_meets_Integer(const pgbind_Integer *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(Integer, 2)
 	CW_INT32(0, ival, _, -1)
 CW_END
 
-static inline bool cw_meets_Float(const pgbind_Float *m, Parent parent)
+static inline bool cw_meets_Float(const pgbind_Float *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(Float, 3)
 	CW_STRING(0, fval, _, -1)
 CW_END
 
-static inline bool cw_meets_Boolean(const pgbind_Boolean *m, Parent parent)
+static inline bool cw_meets_Boolean(const pgbind_Boolean *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(Boolean, 4)
 	CW_BOOL(0, boolval, _, -1)
 CW_END
 
-static inline bool cw_meets_String(const pgbind_String *m, Parent parent)
+static inline bool cw_meets_String(const pgbind_String *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(String, 5)
 	CW_STRING(0, sval, _, -1)
 CW_END
 
-static inline bool cw_meets_BitString(const pgbind_BitString *m, Parent parent)
+static inline bool cw_meets_BitString(const pgbind_BitString *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(BitString, 6)
 	CW_STRING(0, bsval, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_7_0_0[] = { 0xfa, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xbf, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x7f, 0xfe, 0xff, 0xff, 0xdd, 0xfe, 0xfd, 0xbf, 0x7e, }; /* items */
-static inline bool cw_meets_List(const pgbind_List *m, Parent parent)
+static const uint8_t cw_kinds_7_0[] = { 0xfa, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xbf, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x7f, 0xfe, 0xff, 0xff, 0xdd, 0xfe, 0xfd, 0xbf, 0x7e, }; /* items */
+static inline bool cw_meets_List(const pgbind_List *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, items, false, true, 0, CW_KINDS(cw_kinds_7_0_0));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, items, false, true, 0, CW_KINDS(cw_kinds_7_0));
 }
 
 CW_BEGIN(List, 7)
 	CW_REPEATED_NODE(0, items, Node, -1)
 CW_END
 
-static inline bool cw_meets_OidList(const pgbind_OidList *m, Parent parent)
+static inline bool cw_meets_OidList(const pgbind_OidList *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(OidList, 8)
 	CW_REPEATED_NODE(0, items, Node, -1)
 CW_END
 
-static inline bool cw_meets_IntList(const pgbind_IntList *m, Parent parent)
+static inline bool cw_meets_IntList(const pgbind_IntList *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(IntList, 9)
 	CW_REPEATED_NODE(0, items, Node, -1)
 CW_END
 
-static inline bool cw_meets_A_Const(const pgbind_A_Const *m, Parent parent)
+static inline bool cw_meets_A_Const(const pgbind_A_Const *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(A_Const, 10)
@@ -2283,16 +1737,13 @@ CW_BEGIN(A_Const, 10)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_11_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* colnames */
-static inline bool cw_meets_Alias(const pgbind_Alias *m, Parent parent)
+static const uint8_t cw_kinds_11_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* colnames */
+static inline bool cw_meets_Alias(const pgbind_Alias *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, aliasname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, colnames, true, false, 0, CW_KINDS(cw_kinds_11_0_1));
-	}
+	return true &&
+		CW_MEETS_STRING(m, aliasname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, colnames, true, false, 0, CW_KINDS(cw_kinds_11_1));
 }
 
 CW_BEGIN(Alias, 11)
@@ -2300,14 +1751,11 @@ CW_BEGIN(Alias, 11)
 	CW_REPEATED_NODE(1, colnames, Node, -1)
 CW_END
 
-static inline bool cw_meets_RangeVar(const pgbind_RangeVar *m, Parent parent)
+static inline bool cw_meets_RangeVar(const pgbind_RangeVar *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, relname, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, relname, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(RangeVar, 12)
@@ -2320,13 +1768,10 @@ CW_BEGIN(RangeVar, 12)
 	CW_INT32(6, location, _, -1)
 CW_END
 
-static inline bool cw_meets_TableFunc(const pgbind_TableFunc *m, Parent parent)
+static inline bool cw_meets_TableFunc(const pgbind_TableFunc *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(TableFunc, 13)
@@ -2345,13 +1790,10 @@ CW_BEGIN(TableFunc, 13)
 	CW_INT32(12, location, _, -1)
 CW_END
 
-static inline bool cw_meets_Var(const pgbind_Var *m, Parent parent)
+static inline bool cw_meets_Var(const pgbind_Var *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(Var, 14)
@@ -2367,13 +1809,10 @@ CW_BEGIN(Var, 14)
 	CW_INT32(9, location, _, -1)
 CW_END
 
-static inline bool cw_meets_Param(const pgbind_Param *m, Parent parent)
+static inline bool cw_meets_Param(const pgbind_Param *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(Param, 15)
@@ -2386,13 +1825,10 @@ CW_BEGIN(Param, 15)
 	CW_INT32(6, location, _, -1)
 CW_END
 
-static inline bool cw_meets_Aggref(const pgbind_Aggref *m, Parent parent)
+static inline bool cw_meets_Aggref(const pgbind_Aggref *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(Aggref, 16)
@@ -2418,13 +1854,10 @@ CW_BEGIN(Aggref, 16)
 	CW_INT32(19, location, _, -1)
 CW_END
 
-static inline bool cw_meets_GroupingFunc(const pgbind_GroupingFunc *m, Parent parent)
+static inline bool cw_meets_GroupingFunc(const pgbind_GroupingFunc *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(GroupingFunc, 17)
@@ -2436,13 +1869,10 @@ CW_BEGIN(GroupingFunc, 17)
 	CW_INT32(5, location, _, -1)
 CW_END
 
-static inline bool cw_meets_WindowFunc(const pgbind_WindowFunc *m, Parent parent)
+static inline bool cw_meets_WindowFunc(const pgbind_WindowFunc *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(WindowFunc, 18)
@@ -2459,13 +1889,10 @@ CW_BEGIN(WindowFunc, 18)
 	CW_INT32(10, location, _, -1)
 CW_END
 
-static inline bool cw_meets_SubscriptingRef(const pgbind_SubscriptingRef *m, Parent parent)
+static inline bool cw_meets_SubscriptingRef(const pgbind_SubscriptingRef *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(SubscriptingRef, 19)
@@ -2481,13 +1908,10 @@ CW_BEGIN(SubscriptingRef, 19)
 	CW_NODE(9, refassgnexpr, Node, -1)
 CW_END
 
-static inline bool cw_meets_FuncExpr(const pgbind_FuncExpr *m, Parent parent)
+static inline bool cw_meets_FuncExpr(const pgbind_FuncExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(FuncExpr, 20)
@@ -2503,14 +1927,11 @@ CW_BEGIN(FuncExpr, 20)
 	CW_INT32(9, location, _, -1)
 CW_END
 
-static inline bool cw_meets_NamedArgExpr(const pgbind_NamedArgExpr *m, Parent parent)
+static inline bool cw_meets_NamedArgExpr(const pgbind_NamedArgExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(NamedArgExpr, 21)
@@ -2521,13 +1942,10 @@ CW_BEGIN(NamedArgExpr, 21)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static inline bool cw_meets_OpExpr(const pgbind_OpExpr *m, Parent parent)
+static inline bool cw_meets_OpExpr(const pgbind_OpExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(OpExpr, 22)
@@ -2542,13 +1960,10 @@ CW_BEGIN(OpExpr, 22)
 	CW_INT32(8, location, _, -1)
 CW_END
 
-static inline bool cw_meets_DistinctExpr(const pgbind_DistinctExpr *m, Parent parent)
+static inline bool cw_meets_DistinctExpr(const pgbind_DistinctExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(DistinctExpr, 23)
@@ -2563,13 +1978,10 @@ CW_BEGIN(DistinctExpr, 23)
 	CW_INT32(8, location, _, -1)
 CW_END
 
-static inline bool cw_meets_NullIfExpr(const pgbind_NullIfExpr *m, Parent parent)
+static inline bool cw_meets_NullIfExpr(const pgbind_NullIfExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(NullIfExpr, 24)
@@ -2584,13 +1996,10 @@ CW_BEGIN(NullIfExpr, 24)
 	CW_INT32(8, location, _, -1)
 CW_END
 
-static inline bool cw_meets_ScalarArrayOpExpr(const pgbind_ScalarArrayOpExpr *m, Parent parent)
+static inline bool cw_meets_ScalarArrayOpExpr(const pgbind_ScalarArrayOpExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(ScalarArrayOpExpr, 25)
@@ -2605,14 +2014,11 @@ CW_BEGIN(ScalarArrayOpExpr, 25)
 	CW_INT32(8, location, _, -1)
 CW_END
 
-static inline bool cw_meets_BoolExpr(const pgbind_BoolExpr *m, Parent parent)
+static inline bool cw_meets_BoolExpr(const pgbind_BoolExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, args, true, true, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(BoolExpr, 26)
@@ -2622,17 +2028,14 @@ CW_BEGIN(BoolExpr, 26)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_27_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* operName */
-static const uint8_t cw_kinds_27_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* subselect */
-static inline bool cw_meets_SubLink(const pgbind_SubLink *m, Parent parent)
+static const uint8_t cw_kinds_27_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* operName */
+static const uint8_t cw_kinds_27_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* subselect */
+static inline bool cw_meets_SubLink(const pgbind_SubLink *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, operName, true, false, 0, CW_KINDS(cw_kinds_27_0_4)) &&
-			CW_MEETS_NODE(m, subselect, true, false, 0, CW_KINDS(cw_kinds_27_0_5));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, operName, true, false, 0, CW_KINDS(cw_kinds_27_4)) &&
+		CW_MEETS_NODE(m, subselect, true, false, 0, CW_KINDS(cw_kinds_27_5));
 }
 
 CW_BEGIN(SubLink, 27)
@@ -2645,13 +2048,10 @@ CW_BEGIN(SubLink, 27)
 	CW_INT32(6, location, _, -1)
 CW_END
 
-static inline bool cw_meets_SubPlan(const pgbind_SubPlan *m, Parent parent)
+static inline bool cw_meets_SubPlan(const pgbind_SubPlan *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(SubPlan, 28)
@@ -2674,13 +2074,10 @@ CW_BEGIN(SubPlan, 28)
 	CW_DOUBLE(16, per_call_cost, _, -1)
 CW_END
 
-static inline bool cw_meets_AlternativeSubPlan(const pgbind_AlternativeSubPlan *m, Parent parent)
+static inline bool cw_meets_AlternativeSubPlan(const pgbind_AlternativeSubPlan *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(AlternativeSubPlan, 29)
@@ -2688,13 +2085,10 @@ CW_BEGIN(AlternativeSubPlan, 29)
 	CW_REPEATED_NODE(1, subplans, Node, -1)
 CW_END
 
-static inline bool cw_meets_FieldSelect(const pgbind_FieldSelect *m, Parent parent)
+static inline bool cw_meets_FieldSelect(const pgbind_FieldSelect *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(FieldSelect, 30)
@@ -2706,13 +2100,10 @@ CW_BEGIN(FieldSelect, 30)
 	CW_UINT32(5, resultcollid, _, -1)
 CW_END
 
-static inline bool cw_meets_FieldStore(const pgbind_FieldStore *m, Parent parent)
+static inline bool cw_meets_FieldStore(const pgbind_FieldStore *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(FieldStore, 31)
@@ -2723,13 +2114,10 @@ CW_BEGIN(FieldStore, 31)
 	CW_UINT32(4, resulttype, _, -1)
 CW_END
 
-static inline bool cw_meets_RelabelType(const pgbind_RelabelType *m, Parent parent)
+static inline bool cw_meets_RelabelType(const pgbind_RelabelType *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(RelabelType, 32)
@@ -2742,13 +2130,10 @@ CW_BEGIN(RelabelType, 32)
 	CW_INT32(6, location, _, -1)
 CW_END
 
-static inline bool cw_meets_CoerceViaIO(const pgbind_CoerceViaIO *m, Parent parent)
+static inline bool cw_meets_CoerceViaIO(const pgbind_CoerceViaIO *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(CoerceViaIO, 33)
@@ -2760,13 +2145,10 @@ CW_BEGIN(CoerceViaIO, 33)
 	CW_INT32(5, location, _, -1)
 CW_END
 
-static inline bool cw_meets_ArrayCoerceExpr(const pgbind_ArrayCoerceExpr *m, Parent parent)
+static inline bool cw_meets_ArrayCoerceExpr(const pgbind_ArrayCoerceExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(ArrayCoerceExpr, 34)
@@ -2780,13 +2162,10 @@ CW_BEGIN(ArrayCoerceExpr, 34)
 	CW_INT32(7, location, _, -1)
 CW_END
 
-static inline bool cw_meets_ConvertRowtypeExpr(const pgbind_ConvertRowtypeExpr *m, Parent parent)
+static inline bool cw_meets_ConvertRowtypeExpr(const pgbind_ConvertRowtypeExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(ConvertRowtypeExpr, 35)
@@ -2797,13 +2176,10 @@ CW_BEGIN(ConvertRowtypeExpr, 35)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static inline bool cw_meets_CollateExpr(const pgbind_CollateExpr *m, Parent parent)
+static inline bool cw_meets_CollateExpr(const pgbind_CollateExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(CollateExpr, 36)
@@ -2813,15 +2189,12 @@ CW_BEGIN(CollateExpr, 36)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_37_0_4[] = { 0xfe, 0xff, 0xff, 0xff, 0xb3, 0xfd, 0xff, 0xf7, 0xed, 0xef, 0xdf, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xef, 0xff, 0xff, 0xdd, 0xfe, 0xfd, 0xbf, 0x76, }; /* args */
-static inline bool cw_meets_CaseExpr(const pgbind_CaseExpr *m, Parent parent)
+static const uint8_t cw_kinds_37_4[] = { 0xfe, 0xff, 0xff, 0xff, 0xb3, 0xfd, 0xff, 0xf7, 0xed, 0xef, 0xdf, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xef, 0xff, 0xff, 0xdd, 0xfe, 0xfd, 0xbf, 0x76, }; /* args */
+static inline bool cw_meets_CaseExpr(const pgbind_CaseExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_37_0_4));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_37_4));
 }
 
 CW_BEGIN(CaseExpr, 37)
@@ -2834,13 +2207,10 @@ CW_BEGIN(CaseExpr, 37)
 	CW_INT32(6, location, _, -1)
 CW_END
 
-static inline bool cw_meets_CaseWhen(const pgbind_CaseWhen *m, Parent parent)
+static inline bool cw_meets_CaseWhen(const pgbind_CaseWhen *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(CaseWhen, 38)
@@ -2850,13 +2220,10 @@ CW_BEGIN(CaseWhen, 38)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static inline bool cw_meets_CaseTestExpr(const pgbind_CaseTestExpr *m, Parent parent)
+static inline bool cw_meets_CaseTestExpr(const pgbind_CaseTestExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(CaseTestExpr, 39)
@@ -2866,13 +2233,10 @@ CW_BEGIN(CaseTestExpr, 39)
 	CW_UINT32(3, collation, _, -1)
 CW_END
 
-static inline bool cw_meets_ArrayExpr(const pgbind_ArrayExpr *m, Parent parent)
+static inline bool cw_meets_ArrayExpr(const pgbind_ArrayExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(ArrayExpr, 40)
@@ -2885,13 +2249,10 @@ CW_BEGIN(ArrayExpr, 40)
 	CW_INT32(6, location, _, -1)
 CW_END
 
-static inline bool cw_meets_RowExpr(const pgbind_RowExpr *m, Parent parent)
+static inline bool cw_meets_RowExpr(const pgbind_RowExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(RowExpr, 41)
@@ -2903,13 +2264,10 @@ CW_BEGIN(RowExpr, 41)
 	CW_INT32(5, location, _, -1)
 CW_END
 
-static inline bool cw_meets_RowCompareExpr(const pgbind_RowCompareExpr *m, Parent parent)
+static inline bool cw_meets_RowCompareExpr(const pgbind_RowCompareExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(RowCompareExpr, 42)
@@ -2922,13 +2280,10 @@ CW_BEGIN(RowCompareExpr, 42)
 	CW_REPEATED_NODE(6, rargs, Node, -1)
 CW_END
 
-static inline bool cw_meets_CoalesceExpr(const pgbind_CoalesceExpr *m, Parent parent)
+static inline bool cw_meets_CoalesceExpr(const pgbind_CoalesceExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(CoalesceExpr, 43)
@@ -2939,13 +2294,10 @@ CW_BEGIN(CoalesceExpr, 43)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static inline bool cw_meets_MinMaxExpr(const pgbind_MinMaxExpr *m, Parent parent)
+static inline bool cw_meets_MinMaxExpr(const pgbind_MinMaxExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(MinMaxExpr, 44)
@@ -2958,13 +2310,10 @@ CW_BEGIN(MinMaxExpr, 44)
 	CW_INT32(6, location, _, -1)
 CW_END
 
-static inline bool cw_meets_SQLValueFunction(const pgbind_SQLValueFunction *m, Parent parent)
+static inline bool cw_meets_SQLValueFunction(const pgbind_SQLValueFunction *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(SQLValueFunction, 45)
@@ -2975,15 +2324,12 @@ CW_BEGIN(SQLValueFunction, 45)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_46_0_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf1, 0xe3, 0xf7, 0x9b, 0x37, 0xa8, 0xbf, 0xff, 0xff, 0xff, 0x7f, 0xfb, 0xbd, 0x6b, 0x88, 0xdd, 0xfd, 0x2d, 0xfa, 0xf1, 0xbb, 0x36, }; /* named_args */
-static inline bool cw_meets_XmlExpr(const pgbind_XmlExpr *m, Parent parent)
+static const uint8_t cw_kinds_46_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf1, 0xe3, 0xf7, 0x9b, 0x37, 0xa8, 0xbf, 0xff, 0xff, 0xff, 0x7f, 0xfb, 0xbd, 0x6b, 0x88, 0xdd, 0xfd, 0x2d, 0xfa, 0xf1, 0xbb, 0x36, }; /* named_args */
+static inline bool cw_meets_XmlExpr(const pgbind_XmlExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_0_3));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, named_args, true, false, 0, CW_KINDS(cw_kinds_46_3));
 }
 
 CW_BEGIN(XmlExpr, 46)
@@ -2999,13 +2345,10 @@ CW_BEGIN(XmlExpr, 46)
 	CW_INT32(9, location, _, -1)
 CW_END
 
-static inline bool cw_meets_NullTest(const pgbind_NullTest *m, Parent parent)
+static inline bool cw_meets_NullTest(const pgbind_NullTest *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(NullTest, 47)
@@ -3016,13 +2359,10 @@ CW_BEGIN(NullTest, 47)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static inline bool cw_meets_BooleanTest(const pgbind_BooleanTest *m, Parent parent)
+static inline bool cw_meets_BooleanTest(const pgbind_BooleanTest *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(BooleanTest, 48)
@@ -3032,13 +2372,10 @@ CW_BEGIN(BooleanTest, 48)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static inline bool cw_meets_CoerceToDomain(const pgbind_CoerceToDomain *m, Parent parent)
+static inline bool cw_meets_CoerceToDomain(const pgbind_CoerceToDomain *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(CoerceToDomain, 49)
@@ -3051,13 +2388,10 @@ CW_BEGIN(CoerceToDomain, 49)
 	CW_INT32(6, location, _, -1)
 CW_END
 
-static inline bool cw_meets_CoerceToDomainValue(const pgbind_CoerceToDomainValue *m, Parent parent)
+static inline bool cw_meets_CoerceToDomainValue(const pgbind_CoerceToDomainValue *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(CoerceToDomainValue, 50)
@@ -3068,13 +2402,10 @@ CW_BEGIN(CoerceToDomainValue, 50)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static inline bool cw_meets_SetToDefault(const pgbind_SetToDefault *m, Parent parent)
+static inline bool cw_meets_SetToDefault(const pgbind_SetToDefault *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(SetToDefault, 51)
@@ -3085,14 +2416,11 @@ CW_BEGIN(SetToDefault, 51)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static inline bool cw_meets_CurrentOfExpr(const pgbind_CurrentOfExpr *m, Parent parent)
+static inline bool cw_meets_CurrentOfExpr(const pgbind_CurrentOfExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, cursor_name, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, cursor_name, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(CurrentOfExpr, 52)
@@ -3102,13 +2430,10 @@ CW_BEGIN(CurrentOfExpr, 52)
 	CW_INT32(3, cursor_param, _, -1)
 CW_END
 
-static inline bool cw_meets_NextValueExpr(const pgbind_NextValueExpr *m, Parent parent)
+static inline bool cw_meets_NextValueExpr(const pgbind_NextValueExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(NextValueExpr, 53)
@@ -3117,13 +2442,10 @@ CW_BEGIN(NextValueExpr, 53)
 	CW_UINT32(2, typeId, _, -1)
 CW_END
 
-static inline bool cw_meets_InferenceElem(const pgbind_InferenceElem *m, Parent parent)
+static inline bool cw_meets_InferenceElem(const pgbind_InferenceElem *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(InferenceElem, 54)
@@ -3133,13 +2455,10 @@ CW_BEGIN(InferenceElem, 54)
 	CW_UINT32(3, inferopclass, _, -1)
 CW_END
 
-static inline bool cw_meets_TargetEntry(const pgbind_TargetEntry *m, Parent parent)
+static inline bool cw_meets_TargetEntry(const pgbind_TargetEntry *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(TargetEntry, 55)
@@ -3153,30 +2472,24 @@ CW_BEGIN(TargetEntry, 55)
 	CW_BOOL(7, resjunk, _, -1)
 CW_END
 
-static inline bool cw_meets_RangeTblRef(const pgbind_RangeTblRef *m, Parent parent)
+static inline bool cw_meets_RangeTblRef(const pgbind_RangeTblRef *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(RangeTblRef, 56)
 	CW_INT32(0, rtindex, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_57_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* usingClause */
-static inline bool cw_meets_JoinExpr(const pgbind_JoinExpr *m, Parent parent)
+static const uint8_t cw_kinds_57_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* usingClause */
+static inline bool cw_meets_JoinExpr(const pgbind_JoinExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_NODE(m, larg, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_NODE(m, rarg, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, usingClause, true, false, 0, CW_KINDS(cw_kinds_57_0_4));
-	}
+	return true &&
+		CW_MEETS_NODE(m, larg, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_NODE(m, rarg, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, usingClause, true, false, 0, CW_KINDS(cw_kinds_57_4));
 }
 
 CW_BEGIN(JoinExpr, 57)
@@ -3191,13 +2504,10 @@ CW_BEGIN(JoinExpr, 57)
 	CW_INT32(8, rtindex, _, -1)
 CW_END
 
-static inline bool cw_meets_FromExpr(const pgbind_FromExpr *m, Parent parent)
+static inline bool cw_meets_FromExpr(const pgbind_FromExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(FromExpr, 58)
@@ -3205,13 +2515,10 @@ CW_BEGIN(FromExpr, 58)
 	CW_NODE(1, quals, Node, -1)
 CW_END
 
-static inline bool cw_meets_OnConflictExpr(const pgbind_OnConflictExpr *m, Parent parent)
+static inline bool cw_meets_OnConflictExpr(const pgbind_OnConflictExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(OnConflictExpr, 59)
@@ -3225,18 +2532,15 @@ CW_BEGIN(OnConflictExpr, 59)
 	CW_REPEATED_NODE(7, exclRelTlist, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_60_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* colNames */
-static const uint8_t cw_kinds_60_0_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x68, 0xbe, 0xf9, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
-static inline bool cw_meets_IntoClause(const pgbind_IntoClause *m, Parent parent)
+static const uint8_t cw_kinds_60_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* colNames */
+static const uint8_t cw_kinds_60_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x68, 0xbe, 0xf9, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
+static inline bool cw_meets_IntoClause(const pgbind_IntoClause *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, rel, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, colNames, true, false, 0, CW_KINDS(cw_kinds_60_0_1)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_60_0_3));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, rel, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, colNames, true, false, 0, CW_KINDS(cw_kinds_60_1)) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_60_3));
 }
 
 CW_BEGIN(IntoClause, 60)
@@ -3250,13 +2554,10 @@ CW_BEGIN(IntoClause, 60)
 	CW_BOOL(7, skipData, _, -1)
 CW_END
 
-static inline bool cw_meets_MergeAction(const pgbind_MergeAction *m, Parent parent)
+static inline bool cw_meets_MergeAction(const pgbind_MergeAction *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(MergeAction, 61)
@@ -3268,13 +2569,10 @@ CW_BEGIN(MergeAction, 61)
 	CW_REPEATED_NODE(5, updateColnos, Node, -1)
 CW_END
 
-static inline bool cw_meets_RawStmt(const pgbind_RawStmt *m, Parent parent)
+static inline bool cw_meets_RawStmt(const pgbind_RawStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(RawStmt, 62)
@@ -3283,13 +2581,10 @@ CW_BEGIN(RawStmt, 62)
 	CW_INT32(2, stmt_len, _, -1)
 CW_END
 
-static inline bool cw_meets_Query(const pgbind_Query *m, Parent parent)
+static inline bool cw_meets_Query(const pgbind_Query *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(Query, 63)
@@ -3335,20 +2630,17 @@ CW_BEGIN(Query, 63)
 	CW_INT32(39, stmt_len, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_64_0_1[] = { 0xfa, 0xff, 0xfc, 0x77, 0xb1, 0x7d, 0xff, 0xb3, 0xc5, 0xe4, 0x88, 0xee, 0xf1, 0x61, 0x98, 0x79, 0xff, 0x2f, 0xda, 0xc0, 0xee, 0x4a, 0xea, 0xff, 0xf7, 0x5d, 0xfe, 0xf1, 0x3f, 0x30, }; /* cols */
-static const uint8_t cw_kinds_64_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* selectStmt */
-static const uint8_t cw_kinds_64_0_4[] = { 0xfe, 0xf7, 0xff, 0xef, 0xdd, 0xff, 0xff, 0xdf, 0xfb, 0xff, 0xff, 0xbf, 0x77, 0xef, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x9f, 0xdf, 0xff, 0x7f, 0xfb, 0xff, 0xbb, 0x36, }; /* returningList */
-static inline bool cw_meets_InsertStmt(const pgbind_InsertStmt *m, Parent parent)
+static const uint8_t cw_kinds_64_1[] = { 0xfa, 0xff, 0xfc, 0x77, 0xb1, 0x7d, 0xff, 0xb3, 0xc5, 0xe4, 0x88, 0xee, 0xf1, 0x61, 0x98, 0x79, 0xff, 0x2f, 0xda, 0xc0, 0xee, 0x4a, 0xea, 0xff, 0xf7, 0x5d, 0xfe, 0xf1, 0x3f, 0x30, }; /* cols */
+static const uint8_t cw_kinds_64_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* selectStmt */
+static const uint8_t cw_kinds_64_4[] = { 0xfe, 0xf7, 0xff, 0xef, 0xdd, 0xff, 0xff, 0xdf, 0xfb, 0xff, 0xff, 0xbf, 0x77, 0xef, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x9f, 0xdf, 0xff, 0x7f, 0xfb, 0xff, 0xbb, 0x36, }; /* returningList */
+static inline bool cw_meets_InsertStmt(const pgbind_InsertStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, cols, true, false, 0, CW_KINDS(cw_kinds_64_0_1)) &&
-			CW_MEETS_NODE(m, selectStmt, false, false, 0, CW_KINDS(cw_kinds_64_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, returningList, true, false, 0, CW_KINDS(cw_kinds_64_0_4));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, cols, true, false, 0, CW_KINDS(cw_kinds_64_1)) &&
+		CW_MEETS_NODE(m, selectStmt, false, false, 0, CW_KINDS(cw_kinds_64_2)) &&
+		CW_MEETS_REPEATED_NODE(m, returningList, true, false, 0, CW_KINDS(cw_kinds_64_4));
 }
 
 CW_BEGIN(InsertStmt, 64)
@@ -3361,17 +2653,14 @@ CW_BEGIN(InsertStmt, 64)
 	CW_ENUM(6, override, OverridingKind, 0)
 CW_END
 
-static const uint8_t cw_kinds_65_0_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf3, 0xff, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xff, 0xbb, 0x36, }; /* returningList */
-static inline bool cw_meets_DeleteStmt(const pgbind_DeleteStmt *m, Parent parent)
+static const uint8_t cw_kinds_65_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf3, 0xff, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xff, 0xbb, 0x36, }; /* returningList */
+static inline bool cw_meets_DeleteStmt(const pgbind_DeleteStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, usingClause, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, returningList, true, false, 0, CW_KINDS(cw_kinds_65_0_3));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, usingClause, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, returningList, true, false, 0, CW_KINDS(cw_kinds_65_3));
 }
 
 CW_BEGIN(DeleteStmt, 65)
@@ -3382,19 +2671,16 @@ CW_BEGIN(DeleteStmt, 65)
 	CW_MESSAGE(4, withClause, WithClause, 221)
 CW_END
 
-static const uint8_t cw_kinds_66_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x12, 0x01, 0xe0, 0x80, 0x00, 0x10, 0x00, 0x90, 0x79, 0x80, 0x09, 0x08, 0x40, 0x88, 0x08, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* targetList */
-static const uint8_t cw_kinds_66_0_4[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf3, 0xff, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xff, 0xbb, 0x36, }; /* returningList */
-static inline bool cw_meets_UpdateStmt(const pgbind_UpdateStmt *m, Parent parent)
+static const uint8_t cw_kinds_66_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x12, 0x01, 0xe0, 0x80, 0x00, 0x10, 0x00, 0x90, 0x79, 0x80, 0x09, 0x08, 0x40, 0x88, 0x08, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* targetList */
+static const uint8_t cw_kinds_66_4[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf3, 0xff, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xff, 0xbb, 0x36, }; /* returningList */
+static inline bool cw_meets_UpdateStmt(const pgbind_UpdateStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_66_0_1)) &&
-			CW_MEETS_REPEATED_NODE(m, fromClause, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, returningList, true, false, 0, CW_KINDS(cw_kinds_66_0_4));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_66_1)) &&
+		CW_MEETS_REPEATED_NODE(m, fromClause, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, returningList, true, false, 0, CW_KINDS(cw_kinds_66_4));
 }
 
 CW_BEGIN(UpdateStmt, 66)
@@ -3406,17 +2692,14 @@ CW_BEGIN(UpdateStmt, 66)
 	CW_MESSAGE(5, withClause, WithClause, 221)
 CW_END
 
-static const uint8_t cw_kinds_67_0_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xb3, 0xfd, 0xff, 0xf7, 0xef, 0xfd, 0xce, 0xfe, 0xfb, 0x7d, 0xff, 0xf9, 0xff, 0xff, 0xfb, 0xc2, 0xff, 0xca, 0xeb, 0xff, 0xff, 0xdd, 0xfe, 0xf3, 0x7f, 0x79, }; /* mergeWhenClauses */
-static inline bool cw_meets_MergeStmt(const pgbind_MergeStmt *m, Parent parent)
+static const uint8_t cw_kinds_67_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xb3, 0xfd, 0xff, 0xf7, 0xef, 0xfd, 0xce, 0xfe, 0xfb, 0x7d, 0xff, 0xf9, 0xff, 0xff, 0xfb, 0xc2, 0xff, 0xca, 0xeb, 0xff, 0xff, 0xdd, 0xfe, 0xf3, 0x7f, 0x79, }; /* mergeWhenClauses */
+static inline bool cw_meets_MergeStmt(const pgbind_MergeStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_NODE(m, sourceRelation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, mergeWhenClauses, true, false, 0, CW_KINDS(cw_kinds_67_0_3));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_NODE(m, sourceRelation, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, mergeWhenClauses, true, false, 0, CW_KINDS(cw_kinds_67_3));
 }
 
 CW_BEGIN(MergeStmt, 67)
@@ -3427,25 +2710,22 @@ CW_BEGIN(MergeStmt, 67)
 	CW_MESSAGE(4, withClause, WithClause, 221)
 CW_END
 
-static const uint8_t cw_kinds_68_0_2[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf3, 0xff, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x6f, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xff, 0xbb, 0x36, }; /* targetList */
-static const uint8_t cw_kinds_68_0_8[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x91, 0x79, 0xff, 0x91, 0xc1, 0x40, 0x80, 0x02, 0x30, 0x20, 0x00, 0x20, 0x00, 0xca, 0x10, 0x82, 0xb9, 0x40, 0x00, 0x19, 0xf5, 0x0d, 0xfa, 0xf1, 0x38, 0x30, }; /* windowClause */
-static const uint8_t cw_kinds_68_0_9[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xe7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* valuesLists */
-static const uint8_t cw_kinds_68_0_10[] = { 0xfe, 0xff, 0xff, 0xff, 0xf7, 0xff, 0xff, 0xff, 0xfd, 0xef, 0xff, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x5f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0xbf, 0x76, }; /* sortClause */
-static const uint8_t cw_kinds_68_0_14[] = { 0x7e, 0xff, 0xfe, 0xef, 0xe7, 0xfb, 0xff, 0x7f, 0xf9, 0x8d, 0xe7, 0xf0, 0x87, 0x0e, 0x0a, 0xe0, 0x11, 0x00, 0x3f, 0x18, 0x01, 0x02, 0x51, 0x3a, 0xf8, 0xe7, 0xff, 0xe0, 0x3f, 0x70, }; /* lockingClause */
-static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m, Parent parent)
+static const uint8_t cw_kinds_68_2[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf3, 0xff, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x6f, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xff, 0xbb, 0x36, }; /* targetList */
+static const uint8_t cw_kinds_68_8[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x91, 0x79, 0xff, 0x91, 0xc1, 0x40, 0x80, 0x02, 0x30, 0x20, 0x00, 0x20, 0x00, 0xca, 0x10, 0x82, 0xb9, 0x40, 0x00, 0x19, 0xf5, 0x0d, 0xfa, 0xf1, 0x38, 0x30, }; /* windowClause */
+static const uint8_t cw_kinds_68_9[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xe7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* valuesLists */
+static const uint8_t cw_kinds_68_10[] = { 0xfe, 0xff, 0xff, 0xff, 0xf7, 0xff, 0xff, 0xff, 0xfd, 0xef, 0xff, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x5f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0xbf, 0x76, }; /* sortClause */
+static const uint8_t cw_kinds_68_14[] = { 0x7e, 0xff, 0xfe, 0xef, 0xe7, 0xfb, 0xff, 0x7f, 0xf9, 0x8d, 0xe7, 0xf0, 0x87, 0x0e, 0x0a, 0xe0, 0x11, 0x00, 0x3f, 0x18, 0x01, 0x02, 0x51, 0x3a, 0xf8, 0xe7, 0xff, 0xe0, 0x3f, 0x70, }; /* lockingClause */
+static inline bool cw_meets_SelectStmt(const pgbind_SelectStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_68_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, fromClause, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, groupClause, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, windowClause, true, false, 0, CW_KINDS(cw_kinds_68_0_8)) &&
-			CW_MEETS_REPEATED_NODE(m, valuesLists, false, false, 0, CW_KINDS(cw_kinds_68_0_9)) &&
-			CW_MEETS_REPEATED_NODE(m, sortClause, true, false, 0, CW_KINDS(cw_kinds_68_0_10)) &&
-			CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_0_14));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_68_2)) &&
+		CW_MEETS_REPEATED_NODE(m, fromClause, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, groupClause, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, windowClause, true, false, 0, CW_KINDS(cw_kinds_68_8)) &&
+		CW_MEETS_REPEATED_NODE(m, valuesLists, false, false, 0, CW_KINDS(cw_kinds_68_9)) &&
+		CW_MEETS_REPEATED_NODE(m, sortClause, true, false, 0, CW_KINDS(cw_kinds_68_10)) &&
+		CW_MEETS_REPEATED_NODE(m, lockingClause, true, false, 0, CW_KINDS(cw_kinds_68_14));
 }
 
 CW_BEGIN(SelectStmt, 68)
@@ -3471,26 +2751,20 @@ CW_BEGIN(SelectStmt, 68)
 	CW_MESSAGE(19, rarg, SelectStmt, 68)
 CW_END
 
-static inline bool cw_meets_ReturnStmt(const pgbind_ReturnStmt *m, Parent parent)
+static inline bool cw_meets_ReturnStmt(const pgbind_ReturnStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(ReturnStmt, 69)
 	CW_NODE(0, returnval, Node, -1)
 CW_END
 
-static inline bool cw_meets_PLAssignStmt(const pgbind_PLAssignStmt *m, Parent parent)
+static inline bool cw_meets_PLAssignStmt(const pgbind_PLAssignStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(PLAssignStmt, 70)
@@ -3501,16 +2775,13 @@ CW_BEGIN(PLAssignStmt, 70)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_71_0_1[] = { 0x7a, 0xf7, 0xff, 0x67, 0x91, 0x79, 0x3f, 0xd0, 0x01, 0x09, 0x42, 0x00, 0x42, 0x08, 0x00, 0xe0, 0x00, 0x02, 0x08, 0x10, 0x21, 0x00, 0x01, 0x02, 0xf0, 0x25, 0xfa, 0xe0, 0x3c, 0x30, }; /* cmds */
-static inline bool cw_meets_AlterTableStmt(const pgbind_AlterTableStmt *m, Parent parent)
+static const uint8_t cw_kinds_71_1[] = { 0x7a, 0xf7, 0xff, 0x67, 0x91, 0x79, 0x3f, 0xd0, 0x01, 0x09, 0x42, 0x00, 0x42, 0x08, 0x00, 0xe0, 0x00, 0x02, 0x08, 0x10, 0x21, 0x00, 0x01, 0x02, 0xf0, 0x25, 0xfa, 0xe0, 0x3c, 0x30, }; /* cmds */
+static inline bool cw_meets_AlterTableStmt(const pgbind_AlterTableStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, cmds, true, false, 0, CW_KINDS(cw_kinds_71_0_1));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, cmds, true, false, 0, CW_KINDS(cw_kinds_71_1));
 }
 
 CW_BEGIN(AlterTableStmt, 71)
@@ -3520,15 +2791,12 @@ CW_BEGIN(AlterTableStmt, 71)
 	CW_BOOL(3, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_72_0_4[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x40, 0x00, 0xc0, 0xf4, 0x25, 0xfa, 0xe0, 0x79, 0x7a, }; /* def */
-static inline bool cw_meets_AlterTableCmd(const pgbind_AlterTableCmd *m, Parent parent)
+static const uint8_t cw_kinds_72_4[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x40, 0x00, 0xc0, 0xf4, 0x25, 0xfa, 0xe0, 0x79, 0x7a, }; /* def */
+static inline bool cw_meets_AlterTableCmd(const pgbind_AlterTableCmd *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(cw_kinds_72_0_4));
-	}
+	return true &&
+		CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(cw_kinds_72_4));
 }
 
 CW_BEGIN(AlterTableCmd, 72)
@@ -3542,17 +2810,14 @@ CW_BEGIN(AlterTableCmd, 72)
 	CW_BOOL(7, recurse, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_73_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
-static const uint8_t cw_kinds_73_0_3[] = { 0xfa, 0xf7, 0xff, 0xef, 0xff, 0x7b, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x02, 0xf4, 0x25, 0xfe, 0xe0, 0x38, 0x70, }; /* def */
-static inline bool cw_meets_AlterDomainStmt(const pgbind_AlterDomainStmt *m, Parent parent)
+static const uint8_t cw_kinds_73_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
+static const uint8_t cw_kinds_73_3[] = { 0xfa, 0xf7, 0xff, 0xef, 0xff, 0x7b, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x78, 0x66, 0x02, 0xf4, 0x25, 0xfe, 0xe0, 0x38, 0x70, }; /* def */
+static inline bool cw_meets_AlterDomainStmt(const pgbind_AlterDomainStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_73_0_1)) &&
-			CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(cw_kinds_73_0_3));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_73_1)) &&
+		CW_MEETS_NODE(m, def, false, false, 0, CW_KINDS(cw_kinds_73_3));
 }
 
 CW_BEGIN(AlterDomainStmt, 73)
@@ -3564,13 +2829,10 @@ CW_BEGIN(AlterDomainStmt, 73)
 	CW_BOOL(5, missing_ok, _, -1)
 CW_END
 
-static inline bool cw_meets_SetOperationStmt(const pgbind_SetOperationStmt *m, Parent parent)
+static inline bool cw_meets_SetOperationStmt(const pgbind_SetOperationStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(SetOperationStmt, 74)
@@ -3584,19 +2846,16 @@ CW_BEGIN(SetOperationStmt, 74)
 	CW_REPEATED_NODE(7, groupClauses, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_75_0_3[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x0d, 0xfa, 0xe0, 0xf8, 0x3a, }; /* objects */
-static const uint8_t cw_kinds_75_0_4[] = { 0xfe, 0xf7, 0xfe, 0xff, 0xb1, 0xfd, 0xff, 0xd7, 0xe5, 0x65, 0xca, 0xfe, 0x72, 0x25, 0x98, 0xf9, 0xbc, 0x26, 0xd8, 0xc0, 0xee, 0x4a, 0xeb, 0xff, 0xff, 0xdd, 0xfe, 0xf1, 0x3f, 0x70, }; /* privileges */
-static const uint8_t cw_kinds_75_0_5[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* grantees */
-static inline bool cw_meets_GrantStmt(const pgbind_GrantStmt *m, Parent parent)
+static const uint8_t cw_kinds_75_3[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x0d, 0xfa, 0xe0, 0xf8, 0x3a, }; /* objects */
+static const uint8_t cw_kinds_75_4[] = { 0xfe, 0xf7, 0xfe, 0xff, 0xb1, 0xfd, 0xff, 0xd7, 0xe5, 0x65, 0xca, 0xfe, 0x72, 0x25, 0x98, 0xf9, 0xbc, 0x26, 0xd8, 0xc0, 0xee, 0x4a, 0xeb, 0xff, 0xff, 0xdd, 0xfe, 0xf1, 0x3f, 0x70, }; /* privileges */
+static const uint8_t cw_kinds_75_5[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* grantees */
+static inline bool cw_meets_GrantStmt(const pgbind_GrantStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_KINDS(cw_kinds_75_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, privileges, true, false, 0, CW_KINDS(cw_kinds_75_0_4)) &&
-			CW_MEETS_REPEATED_NODE(m, grantees, true, false, 0, CW_KINDS(cw_kinds_75_0_5));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_KINDS(cw_kinds_75_3)) &&
+		CW_MEETS_REPEATED_NODE(m, privileges, true, false, 0, CW_KINDS(cw_kinds_75_4)) &&
+		CW_MEETS_REPEATED_NODE(m, grantees, true, false, 0, CW_KINDS(cw_kinds_75_5));
 }
 
 CW_BEGIN(GrantStmt, 75)
@@ -3611,17 +2870,14 @@ CW_BEGIN(GrantStmt, 75)
 	CW_ENUM(8, behavior, DropBehavior, 16)
 CW_END
 
-static const uint8_t cw_kinds_76_0_0[] = { 0xfe, 0xff, 0xfe, 0xff, 0xb1, 0xfd, 0xff, 0xd7, 0xe5, 0x6d, 0xca, 0xfe, 0x72, 0x25, 0x9e, 0xf9, 0xbc, 0xe6, 0xd9, 0xc0, 0xee, 0x4a, 0xeb, 0xff, 0xff, 0xdd, 0xfe, 0xf1, 0x3f, 0x70, }; /* granted_roles */
-static const uint8_t cw_kinds_76_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* grantee_roles */
-static inline bool cw_meets_GrantRoleStmt(const pgbind_GrantRoleStmt *m, Parent parent)
+static const uint8_t cw_kinds_76_0[] = { 0xfe, 0xff, 0xfe, 0xff, 0xb1, 0xfd, 0xff, 0xd7, 0xe5, 0x6d, 0xca, 0xfe, 0x72, 0x25, 0x9e, 0xf9, 0xbc, 0xe6, 0xd9, 0xc0, 0xee, 0x4a, 0xeb, 0xff, 0xff, 0xdd, 0xfe, 0xf1, 0x3f, 0x70, }; /* granted_roles */
+static const uint8_t cw_kinds_76_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* grantee_roles */
+static inline bool cw_meets_GrantRoleStmt(const pgbind_GrantRoleStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, granted_roles, true, false, 0, CW_KINDS(cw_kinds_76_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, grantee_roles, true, false, 0, CW_KINDS(cw_kinds_76_0_1));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, granted_roles, true, false, 0, CW_KINDS(cw_kinds_76_0)) &&
+		CW_MEETS_REPEATED_NODE(m, grantee_roles, true, false, 0, CW_KINDS(cw_kinds_76_1));
 }
 
 CW_BEGIN(GrantRoleStmt, 76)
@@ -3633,16 +2889,13 @@ CW_BEGIN(GrantRoleStmt, 76)
 	CW_ENUM(5, behavior, DropBehavior, 16)
 CW_END
 
-static const uint8_t cw_kinds_77_0_0[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
-static inline bool cw_meets_AlterDefaultPrivilegesStmt(const pgbind_AlterDefaultPrivilegesStmt *m, Parent parent)
+static const uint8_t cw_kinds_77_0[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static inline bool cw_meets_AlterDefaultPrivilegesStmt(const pgbind_AlterDefaultPrivilegesStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_77_0_0)) &&
-			CW_MEETS_MESSAGE(m, action, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_77_0)) &&
+		CW_MEETS_MESSAGE(m, action, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(AlterDefaultPrivilegesStmt, 77)
@@ -3650,28 +2903,22 @@ CW_BEGIN(AlterDefaultPrivilegesStmt, 77)
 	CW_MESSAGE(1, action, GrantStmt, 75)
 CW_END
 
-static inline bool cw_meets_ClosePortalStmt(const pgbind_ClosePortalStmt *m, Parent parent)
+static inline bool cw_meets_ClosePortalStmt(const pgbind_ClosePortalStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(ClosePortalStmt, 78)
 	CW_STRING(0, portalname, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_79_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* params */
-static inline bool cw_meets_ClusterStmt(const pgbind_ClusterStmt *m, Parent parent)
+static const uint8_t cw_kinds_79_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* params */
+static inline bool cw_meets_ClusterStmt(const pgbind_ClusterStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, params, true, false, 0, CW_KINDS(cw_kinds_79_0_2));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, params, true, false, 0, CW_KINDS(cw_kinds_79_2));
 }
 
 CW_BEGIN(ClusterStmt, 79)
@@ -3680,18 +2927,15 @@ CW_BEGIN(ClusterStmt, 79)
 	CW_REPEATED_NODE(2, params, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_80_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* attlist */
-static const uint8_t cw_kinds_80_0_6[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0xda, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
-static inline bool cw_meets_CopyStmt(const pgbind_CopyStmt *m, Parent parent)
+static const uint8_t cw_kinds_80_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* attlist */
+static const uint8_t cw_kinds_80_6[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0xda, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static inline bool cw_meets_CopyStmt(const pgbind_CopyStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_NODE(m, query, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, attlist, true, false, 0, CW_KINDS(cw_kinds_80_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_80_0_6));
-	}
+	return true &&
+		CW_MEETS_NODE(m, query, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, attlist, true, false, 0, CW_KINDS(cw_kinds_80_2)) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_80_6));
 }
 
 CW_BEGIN(CopyStmt, 80)
@@ -3705,19 +2949,16 @@ CW_BEGIN(CopyStmt, 80)
 	CW_NODE(7, whereClause, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_81_0_2[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* inhRelations */
-static const uint8_t cw_kinds_81_0_7[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x28, 0xbe, 0xf9, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
-static inline bool cw_meets_CreateStmt(const pgbind_CreateStmt *m, Parent parent)
+static const uint8_t cw_kinds_81_2[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* inhRelations */
+static const uint8_t cw_kinds_81_7[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x28, 0xbe, 0xf9, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
+static inline bool cw_meets_CreateStmt(const pgbind_CreateStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, tableElts, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, inhRelations, true, false, 0, CW_KINDS(cw_kinds_81_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_81_0_7));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, tableElts, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, inhRelations, true, false, 0, CW_KINDS(cw_kinds_81_2)) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_81_7));
 }
 
 CW_BEGIN(CreateStmt, 81)
@@ -3735,19 +2976,16 @@ CW_BEGIN(CreateStmt, 81)
 	CW_BOOL(11, if_not_exists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_82_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* defnames */
-static const uint8_t cw_kinds_82_0_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xe7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* args */
-static const uint8_t cw_kinds_82_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* definition */
-static inline bool cw_meets_DefineStmt(const pgbind_DefineStmt *m, Parent parent)
+static const uint8_t cw_kinds_82_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* defnames */
+static const uint8_t cw_kinds_82_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xe7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* args */
+static const uint8_t cw_kinds_82_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* definition */
+static inline bool cw_meets_DefineStmt(const pgbind_DefineStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, defnames, true, false, 0, CW_KINDS(cw_kinds_82_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_KINDS(cw_kinds_82_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, definition, true, false, 0, CW_KINDS(cw_kinds_82_0_4));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, defnames, true, false, 0, CW_KINDS(cw_kinds_82_2)) &&
+		CW_MEETS_REPEATED_NODE(m, args, false, false, 2, CW_KINDS(cw_kinds_82_3)) &&
+		CW_MEETS_REPEATED_NODE(m, definition, true, false, 0, CW_KINDS(cw_kinds_82_4));
 }
 
 CW_BEGIN(DefineStmt, 82)
@@ -3760,15 +2998,12 @@ CW_BEGIN(DefineStmt, 82)
 	CW_BOOL(6, replace, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_83_0_0[] = { 0xfa, 0xf7, 0xfd, 0x67, 0xd1, 0x7d, 0xff, 0x11, 0xc1, 0xca, 0x84, 0xae, 0x61, 0x41, 0xa1, 0x15, 0x7f, 0x0b, 0x17, 0x0c, 0x81, 0x4e, 0x10, 0xd2, 0xf7, 0x5d, 0xfa, 0xe5, 0x3b, 0x3a, }; /* objects */
-static inline bool cw_meets_DropStmt(const pgbind_DropStmt *m, Parent parent)
+static const uint8_t cw_kinds_83_0[] = { 0xfa, 0xf7, 0xfd, 0x67, 0xd1, 0x7d, 0xff, 0x11, 0xc1, 0xca, 0x84, 0xae, 0x61, 0x41, 0xa1, 0x15, 0x7f, 0x0b, 0x17, 0x0c, 0x81, 0x4e, 0x10, 0xd2, 0xf7, 0x5d, 0xfa, 0xe5, 0x3b, 0x3a, }; /* objects */
+static inline bool cw_meets_DropStmt(const pgbind_DropStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_KINDS(cw_kinds_83_0_0));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, objects, true, false, 0, CW_KINDS(cw_kinds_83_0));
 }
 
 CW_BEGIN(DropStmt, 83)
@@ -3779,15 +3014,12 @@ CW_BEGIN(DropStmt, 83)
 	CW_BOOL(4, concurrent, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_84_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* relations */
-static inline bool cw_meets_TruncateStmt(const pgbind_TruncateStmt *m, Parent parent)
+static const uint8_t cw_kinds_84_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* relations */
+static inline bool cw_meets_TruncateStmt(const pgbind_TruncateStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, relations, true, false, 0, CW_KINDS(cw_kinds_84_0_0));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, relations, true, false, 0, CW_KINDS(cw_kinds_84_0));
 }
 
 CW_BEGIN(TruncateStmt, 84)
@@ -3796,15 +3028,12 @@ CW_BEGIN(TruncateStmt, 84)
 	CW_ENUM(2, behavior, DropBehavior, 16)
 CW_END
 
-static const uint8_t cw_kinds_85_0_1[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xf7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* object */
-static inline bool cw_meets_CommentStmt(const pgbind_CommentStmt *m, Parent parent)
+static const uint8_t cw_kinds_85_1[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xf7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* object */
+static inline bool cw_meets_CommentStmt(const pgbind_CommentStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(cw_kinds_85_0_1));
-	}
+	return true &&
+		CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(cw_kinds_85_1));
 }
 
 CW_BEGIN(CommentStmt, 85)
@@ -3813,14 +3042,11 @@ CW_BEGIN(CommentStmt, 85)
 	CW_STRING(2, comment, _, -1)
 CW_END
 
-static inline bool cw_meets_FetchStmt(const pgbind_FetchStmt *m, Parent parent)
+static inline bool cw_meets_FetchStmt(const pgbind_FetchStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, portalname, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, portalname, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(FetchStmt, 86)
@@ -3830,20 +3056,17 @@ CW_BEGIN(FetchStmt, 86)
 	CW_BOOL(3, ismove, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_87_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x93, 0xf9, 0xff, 0x55, 0xcd, 0x61, 0x80, 0x00, 0x20, 0x08, 0x06, 0x80, 0x00, 0x00, 0x30, 0x80, 0x00, 0x40, 0x00, 0x30, 0xfd, 0x85, 0xfa, 0xe1, 0x38, 0x30, }; /* indexParams */
-static const uint8_t cw_kinds_87_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x93, 0xf9, 0xff, 0xd5, 0xcd, 0x61, 0x80, 0x00, 0x20, 0x08, 0x06, 0x80, 0x00, 0x00, 0x30, 0x80, 0x01, 0x40, 0x00, 0x30, 0xfd, 0x85, 0xfa, 0xe1, 0x38, 0x30, }; /* indexIncludingParams */
-static const uint8_t cw_kinds_87_0_6[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x68, 0xbe, 0xf8, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
-static inline bool cw_meets_IndexStmt(const pgbind_IndexStmt *m, Parent parent)
+static const uint8_t cw_kinds_87_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x93, 0xf9, 0xff, 0x55, 0xcd, 0x61, 0x80, 0x00, 0x20, 0x08, 0x06, 0x80, 0x00, 0x00, 0x30, 0x80, 0x00, 0x40, 0x00, 0x30, 0xfd, 0x85, 0xfa, 0xe1, 0x38, 0x30, }; /* indexParams */
+static const uint8_t cw_kinds_87_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x93, 0xf9, 0xff, 0xd5, 0xcd, 0x61, 0x80, 0x00, 0x20, 0x08, 0x06, 0x80, 0x00, 0x00, 0x30, 0x80, 0x01, 0x40, 0x00, 0x30, 0xfd, 0x85, 0xfa, 0xe1, 0x38, 0x30, }; /* indexIncludingParams */
+static const uint8_t cw_kinds_87_6[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x68, 0xbe, 0xf8, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
+static inline bool cw_meets_IndexStmt(const pgbind_IndexStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, indexParams, true, false, 0, CW_KINDS(cw_kinds_87_0_4)) &&
-			CW_MEETS_REPEATED_NODE(m, indexIncludingParams, true, false, 0, CW_KINDS(cw_kinds_87_0_5)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_87_0_6));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, indexParams, true, false, 0, CW_KINDS(cw_kinds_87_4)) &&
+		CW_MEETS_REPEATED_NODE(m, indexIncludingParams, true, false, 0, CW_KINDS(cw_kinds_87_5)) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_87_6));
 }
 
 CW_BEGIN(IndexStmt, 87)
@@ -3873,21 +3096,18 @@ CW_BEGIN(IndexStmt, 87)
 	CW_BOOL(23, reset_default_tblspc, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_88_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* funcname */
-static const uint8_t cw_kinds_88_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x85, 0xfa, 0xe0, 0x38, 0x30, }; /* parameters */
-static const uint8_t cw_kinds_88_0_5[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
-static const uint8_t cw_kinds_88_0_6[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xe7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* sql_body */
-static inline bool cw_meets_CreateFunctionStmt(const pgbind_CreateFunctionStmt *m, Parent parent)
+static const uint8_t cw_kinds_88_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* funcname */
+static const uint8_t cw_kinds_88_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x85, 0xfa, 0xe0, 0x38, 0x30, }; /* parameters */
+static const uint8_t cw_kinds_88_5[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static const uint8_t cw_kinds_88_6[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xe7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* sql_body */
+static inline bool cw_meets_CreateFunctionStmt(const pgbind_CreateFunctionStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_88_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, parameters, true, false, 0, CW_KINDS(cw_kinds_88_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_88_0_5)) &&
-			CW_MEETS_NODE(m, sql_body, false, false, 0, CW_KINDS(cw_kinds_88_0_6));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_88_2)) &&
+		CW_MEETS_REPEATED_NODE(m, parameters, true, false, 0, CW_KINDS(cw_kinds_88_3)) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_88_5)) &&
+		CW_MEETS_NODE(m, sql_body, false, false, 0, CW_KINDS(cw_kinds_88_6));
 }
 
 CW_BEGIN(CreateFunctionStmt, 88)
@@ -3900,16 +3120,13 @@ CW_BEGIN(CreateFunctionStmt, 88)
 	CW_NODE(6, sql_body, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_89_0_2[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* actions */
-static inline bool cw_meets_AlterFunctionStmt(const pgbind_AlterFunctionStmt *m, Parent parent)
+static const uint8_t cw_kinds_89_2[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* actions */
+static inline bool cw_meets_AlterFunctionStmt(const pgbind_AlterFunctionStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, func, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, actions, true, false, 0, CW_KINDS(cw_kinds_89_0_2));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, func, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, actions, true, false, 0, CW_KINDS(cw_kinds_89_2));
 }
 
 CW_BEGIN(AlterFunctionStmt, 89)
@@ -3918,31 +3135,25 @@ CW_BEGIN(AlterFunctionStmt, 89)
 	CW_REPEATED_NODE(2, actions, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_90_0_0[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* args */
-static inline bool cw_meets_DoStmt(const pgbind_DoStmt *m, Parent parent)
+static const uint8_t cw_kinds_90_0[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* args */
+static inline bool cw_meets_DoStmt(const pgbind_DoStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_90_0_0));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_90_0));
 }
 
 CW_BEGIN(DoStmt, 90)
 	CW_REPEATED_NODE(0, args, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_91_0_3[] = { 0xfa, 0xff, 0xfc, 0x77, 0xe1, 0x7d, 0xff, 0x3b, 0xc5, 0x66, 0x9d, 0xef, 0xb5, 0xe3, 0xfd, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xf3, 0x5d, 0xfe, 0xfd, 0xbb, 0x3e, }; /* object */
-static inline bool cw_meets_RenameStmt(const pgbind_RenameStmt *m, Parent parent)
+static const uint8_t cw_kinds_91_3[] = { 0xfa, 0xff, 0xfc, 0x77, 0xe1, 0x7d, 0xff, 0x3b, 0xc5, 0x66, 0x9d, 0xef, 0xb5, 0xe3, 0xfd, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xf3, 0x5d, 0xfe, 0xfd, 0xbb, 0x3e, }; /* object */
+static inline bool cw_meets_RenameStmt(const pgbind_RenameStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(cw_kinds_91_0_3)) &&
-			CW_MEETS_STRING(m, newname, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(cw_kinds_91_3)) &&
+		CW_MEETS_STRING(m, newname, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(RenameStmt, 91)
@@ -3956,16 +3167,13 @@ CW_BEGIN(RenameStmt, 91)
 	CW_BOOL(7, missing_ok, _, -1)
 CW_END
 
-static inline bool cw_meets_RuleStmt(const pgbind_RuleStmt *m, Parent parent)
+static inline bool cw_meets_RuleStmt(const pgbind_RuleStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_STRING(m, rulename, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, actions, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_STRING(m, rulename, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, actions, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(RuleStmt, 92)
@@ -3978,14 +3186,11 @@ CW_BEGIN(RuleStmt, 92)
 	CW_BOOL(6, replace, _, -1)
 CW_END
 
-static inline bool cw_meets_NotifyStmt(const pgbind_NotifyStmt *m, Parent parent)
+static inline bool cw_meets_NotifyStmt(const pgbind_NotifyStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, conditionname, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, conditionname, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(NotifyStmt, 93)
@@ -3993,42 +3198,33 @@ CW_BEGIN(NotifyStmt, 93)
 	CW_STRING(1, payload, _, -1)
 CW_END
 
-static inline bool cw_meets_ListenStmt(const pgbind_ListenStmt *m, Parent parent)
+static inline bool cw_meets_ListenStmt(const pgbind_ListenStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, conditionname, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, conditionname, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(ListenStmt, 94)
 	CW_STRING(0, conditionname, _, -1)
 CW_END
 
-static inline bool cw_meets_UnlistenStmt(const pgbind_UnlistenStmt *m, Parent parent)
+static inline bool cw_meets_UnlistenStmt(const pgbind_UnlistenStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(UnlistenStmt, 95)
 	CW_STRING(0, conditionname, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_96_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
-static inline bool cw_meets_TransactionStmt(const pgbind_TransactionStmt *m, Parent parent)
+static const uint8_t cw_kinds_96_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static inline bool cw_meets_TransactionStmt(const pgbind_TransactionStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_96_0_1));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_96_1));
 }
 
 CW_BEGIN(TransactionStmt, 96)
@@ -4039,20 +3235,17 @@ CW_BEGIN(TransactionStmt, 96)
 	CW_BOOL(4, chain, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_97_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* aliases */
-static const uint8_t cw_kinds_97_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
-static const uint8_t cw_kinds_97_0_4[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x68, 0xbe, 0xf8, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
-static inline bool cw_meets_ViewStmt(const pgbind_ViewStmt *m, Parent parent)
+static const uint8_t cw_kinds_97_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* aliases */
+static const uint8_t cw_kinds_97_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
+static const uint8_t cw_kinds_97_4[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x68, 0xbe, 0xf8, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
+static inline bool cw_meets_ViewStmt(const pgbind_ViewStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, view, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, aliases, true, false, 0, CW_KINDS(cw_kinds_97_0_1)) &&
-			CW_MEETS_NODE(m, query, true, false, 0, CW_KINDS(cw_kinds_97_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_97_0_4));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, view, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, aliases, true, false, 0, CW_KINDS(cw_kinds_97_1)) &&
+		CW_MEETS_NODE(m, query, true, false, 0, CW_KINDS(cw_kinds_97_2)) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_97_4));
 }
 
 CW_BEGIN(ViewStmt, 97)
@@ -4064,32 +3257,26 @@ CW_BEGIN(ViewStmt, 97)
 	CW_ENUM(5, withCheckOption, ViewCheckOption, 26)
 CW_END
 
-static inline bool cw_meets_LoadStmt(const pgbind_LoadStmt *m, Parent parent)
+static inline bool cw_meets_LoadStmt(const pgbind_LoadStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, filename, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, filename, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(LoadStmt, 98)
 	CW_STRING(0, filename, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_99_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* domainname */
-static const uint8_t cw_kinds_99_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xf4, 0x25, 0xfa, 0xe0, 0x38, 0x30, }; /* constraints */
-static inline bool cw_meets_CreateDomainStmt(const pgbind_CreateDomainStmt *m, Parent parent)
+static const uint8_t cw_kinds_99_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* domainname */
+static const uint8_t cw_kinds_99_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xf4, 0x25, 0xfa, 0xe0, 0x38, 0x30, }; /* constraints */
+static inline bool cw_meets_CreateDomainStmt(const pgbind_CreateDomainStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, domainname, true, false, 0, CW_KINDS(cw_kinds_99_0_0)) &&
-			CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, constraints, true, false, 0, CW_KINDS(cw_kinds_99_0_3));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, domainname, true, false, 0, CW_KINDS(cw_kinds_99_0)) &&
+		CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, constraints, true, false, 0, CW_KINDS(cw_kinds_99_3));
 }
 
 CW_BEGIN(CreateDomainStmt, 99)
@@ -4099,16 +3286,13 @@ CW_BEGIN(CreateDomainStmt, 99)
 	CW_REPEATED_NODE(3, constraints, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_100_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
-static inline bool cw_meets_CreatedbStmt(const pgbind_CreatedbStmt *m, Parent parent)
+static const uint8_t cw_kinds_100_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static inline bool cw_meets_CreatedbStmt(const pgbind_CreatedbStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, dbname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_100_0_1));
-	}
+	return true &&
+		CW_MEETS_STRING(m, dbname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_100_1));
 }
 
 CW_BEGIN(CreatedbStmt, 100)
@@ -4116,16 +3300,13 @@ CW_BEGIN(CreatedbStmt, 100)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_101_0_2[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
-static inline bool cw_meets_DropdbStmt(const pgbind_DropdbStmt *m, Parent parent)
+static const uint8_t cw_kinds_101_2[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static inline bool cw_meets_DropdbStmt(const pgbind_DropdbStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, dbname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_101_0_2));
-	}
+	return true &&
+		CW_MEETS_STRING(m, dbname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_101_2));
 }
 
 CW_BEGIN(DropdbStmt, 101)
@@ -4134,17 +3315,14 @@ CW_BEGIN(DropdbStmt, 101)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_102_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
-static const uint8_t cw_kinds_102_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0xff, 0x11, 0xc1, 0x00, 0x84, 0x80, 0x01, 0x00, 0x00, 0x20, 0x10, 0x00, 0x10, 0x08, 0x00, 0x00, 0x00, 0x02, 0xf0, 0x45, 0xfa, 0xe0, 0x3b, 0x30, }; /* rels */
-static inline bool cw_meets_VacuumStmt(const pgbind_VacuumStmt *m, Parent parent)
+static const uint8_t cw_kinds_102_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static const uint8_t cw_kinds_102_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0xff, 0x11, 0xc1, 0x00, 0x84, 0x80, 0x01, 0x00, 0x00, 0x20, 0x10, 0x00, 0x10, 0x08, 0x00, 0x00, 0x00, 0x02, 0xf0, 0x45, 0xfa, 0xe0, 0x3b, 0x30, }; /* rels */
+static inline bool cw_meets_VacuumStmt(const pgbind_VacuumStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_102_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, rels, true, false, 0, CW_KINDS(cw_kinds_102_0_1));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_102_0)) &&
+		CW_MEETS_REPEATED_NODE(m, rels, true, false, 0, CW_KINDS(cw_kinds_102_1));
 }
 
 CW_BEGIN(VacuumStmt, 102)
@@ -4153,16 +3331,13 @@ CW_BEGIN(VacuumStmt, 102)
 	CW_BOOL(2, is_vacuumcmd, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_103_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x03, 0xda, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x18, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
-static inline bool cw_meets_ExplainStmt(const pgbind_ExplainStmt *m, Parent parent)
+static const uint8_t cw_kinds_103_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x03, 0xda, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x18, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static inline bool cw_meets_ExplainStmt(const pgbind_ExplainStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_NODE(m, query, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_103_0_1));
-	}
+	return true &&
+		CW_MEETS_NODE(m, query, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_103_1));
 }
 
 CW_BEGIN(ExplainStmt, 103)
@@ -4170,16 +3345,13 @@ CW_BEGIN(ExplainStmt, 103)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_104_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
-static inline bool cw_meets_CreateTableAsStmt(const pgbind_CreateTableAsStmt *m, Parent parent)
+static const uint8_t cw_kinds_104_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
+static inline bool cw_meets_CreateTableAsStmt(const pgbind_CreateTableAsStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_NODE(m, query, true, false, 0, CW_KINDS(cw_kinds_104_0_0)) &&
-			CW_MEETS_MESSAGE(m, into, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_NODE(m, query, true, false, 0, CW_KINDS(cw_kinds_104_0)) &&
+		CW_MEETS_MESSAGE(m, into, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(CreateTableAsStmt, 104)
@@ -4190,16 +3362,13 @@ CW_BEGIN(CreateTableAsStmt, 104)
 	CW_BOOL(4, if_not_exists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_105_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
-static inline bool cw_meets_CreateSeqStmt(const pgbind_CreateSeqStmt *m, Parent parent)
+static const uint8_t cw_kinds_105_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static inline bool cw_meets_CreateSeqStmt(const pgbind_CreateSeqStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, sequence, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_105_0_1));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, sequence, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_105_1));
 }
 
 CW_BEGIN(CreateSeqStmt, 105)
@@ -4210,16 +3379,13 @@ CW_BEGIN(CreateSeqStmt, 105)
 	CW_BOOL(4, if_not_exists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_106_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
-static inline bool cw_meets_AlterSeqStmt(const pgbind_AlterSeqStmt *m, Parent parent)
+static const uint8_t cw_kinds_106_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static inline bool cw_meets_AlterSeqStmt(const pgbind_AlterSeqStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, sequence, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_106_0_1));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, sequence, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_106_1));
 }
 
 CW_BEGIN(AlterSeqStmt, 106)
@@ -4229,14 +3395,11 @@ CW_BEGIN(AlterSeqStmt, 106)
 	CW_BOOL(3, missing_ok, _, -1)
 CW_END
 
-static inline bool cw_meets_VariableSetStmt(const pgbind_VariableSetStmt *m, Parent parent)
+static inline bool cw_meets_VariableSetStmt(const pgbind_VariableSetStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(VariableSetStmt, 107)
@@ -4246,50 +3409,41 @@ CW_BEGIN(VariableSetStmt, 107)
 	CW_BOOL(3, is_local, _, -1)
 CW_END
 
-static inline bool cw_meets_VariableShowStmt(const pgbind_VariableShowStmt *m, Parent parent)
+static inline bool cw_meets_VariableShowStmt(const pgbind_VariableShowStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(VariableShowStmt, 108)
 	CW_STRING(0, name, _, -1)
 CW_END
 
-static inline bool cw_meets_DiscardStmt(const pgbind_DiscardStmt *m, Parent parent)
+static inline bool cw_meets_DiscardStmt(const pgbind_DiscardStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(DiscardStmt, 109)
 	CW_ENUM(0, target, DiscardMode, 27)
 CW_END
 
-static const uint8_t cw_kinds_110_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* funcname */
-static const uint8_t cw_kinds_110_0_5[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* args */
-static const uint8_t cw_kinds_110_0_9[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* columns */
-static const uint8_t cw_kinds_110_0_11[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* transitionRels */
-static inline bool cw_meets_CreateTrigStmt(const pgbind_CreateTrigStmt *m, Parent parent)
+static const uint8_t cw_kinds_110_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* funcname */
+static const uint8_t cw_kinds_110_5[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* args */
+static const uint8_t cw_kinds_110_9[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* columns */
+static const uint8_t cw_kinds_110_11[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* transitionRels */
+static inline bool cw_meets_CreateTrigStmt(const pgbind_CreateTrigStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, trigname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_110_0_4)) &&
-			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_110_0_5)) &&
-			CW_MEETS_REPEATED_NODE(m, columns, true, false, 0, CW_KINDS(cw_kinds_110_0_9)) &&
-			CW_MEETS_REPEATED_NODE(m, transitionRels, true, false, 0, CW_KINDS(cw_kinds_110_0_11));
-	}
+	return true &&
+		CW_MEETS_STRING(m, trigname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_110_4)) &&
+		CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_KINDS(cw_kinds_110_5)) &&
+		CW_MEETS_REPEATED_NODE(m, columns, true, false, 0, CW_KINDS(cw_kinds_110_9)) &&
+		CW_MEETS_REPEATED_NODE(m, transitionRels, true, false, 0, CW_KINDS(cw_kinds_110_11));
 }
 
 CW_BEGIN(CreateTrigStmt, 110)
@@ -4310,20 +3464,17 @@ CW_BEGIN(CreateTrigStmt, 110)
 	CW_MESSAGE(14, constrrel, RangeVar, 12)
 CW_END
 
-static const uint8_t cw_kinds_111_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* plhandler */
-static const uint8_t cw_kinds_111_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* plinline */
-static const uint8_t cw_kinds_111_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* plvalidator */
-static inline bool cw_meets_CreatePLangStmt(const pgbind_CreatePLangStmt *m, Parent parent)
+static const uint8_t cw_kinds_111_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* plhandler */
+static const uint8_t cw_kinds_111_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* plinline */
+static const uint8_t cw_kinds_111_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* plvalidator */
+static inline bool cw_meets_CreatePLangStmt(const pgbind_CreatePLangStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, plname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, plhandler, true, false, 0, CW_KINDS(cw_kinds_111_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, plinline, true, false, 0, CW_KINDS(cw_kinds_111_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, plvalidator, true, false, 0, CW_KINDS(cw_kinds_111_0_4));
-	}
+	return true &&
+		CW_MEETS_STRING(m, plname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, plhandler, true, false, 0, CW_KINDS(cw_kinds_111_2)) &&
+		CW_MEETS_REPEATED_NODE(m, plinline, true, false, 0, CW_KINDS(cw_kinds_111_3)) &&
+		CW_MEETS_REPEATED_NODE(m, plvalidator, true, false, 0, CW_KINDS(cw_kinds_111_4));
 }
 
 CW_BEGIN(CreatePLangStmt, 111)
@@ -4335,16 +3486,13 @@ CW_BEGIN(CreatePLangStmt, 111)
 	CW_BOOL(5, pltrusted, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_112_0_2[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
-static inline bool cw_meets_CreateRoleStmt(const pgbind_CreateRoleStmt *m, Parent parent)
+static const uint8_t cw_kinds_112_2[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static inline bool cw_meets_CreateRoleStmt(const pgbind_CreateRoleStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, role, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_112_0_2));
-	}
+	return true &&
+		CW_MEETS_STRING(m, role, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_112_2));
 }
 
 CW_BEGIN(CreateRoleStmt, 112)
@@ -4353,16 +3501,13 @@ CW_BEGIN(CreateRoleStmt, 112)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_113_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
-static inline bool cw_meets_AlterRoleStmt(const pgbind_AlterRoleStmt *m, Parent parent)
+static const uint8_t cw_kinds_113_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static inline bool cw_meets_AlterRoleStmt(const pgbind_AlterRoleStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, role, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_113_0_1));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, role, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_113_1));
 }
 
 CW_BEGIN(AlterRoleStmt, 113)
@@ -4371,15 +3516,12 @@ CW_BEGIN(AlterRoleStmt, 113)
 	CW_INT32(2, action, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_114_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xeb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
-static inline bool cw_meets_DropRoleStmt(const pgbind_DropRoleStmt *m, Parent parent)
+static const uint8_t cw_kinds_114_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xeb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
+static inline bool cw_meets_DropRoleStmt(const pgbind_DropRoleStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_114_0_0));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_114_0));
 }
 
 CW_BEGIN(DropRoleStmt, 114)
@@ -4387,15 +3529,12 @@ CW_BEGIN(DropRoleStmt, 114)
 	CW_BOOL(1, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_115_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* relations */
-static inline bool cw_meets_LockStmt(const pgbind_LockStmt *m, Parent parent)
+static const uint8_t cw_kinds_115_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* relations */
+static inline bool cw_meets_LockStmt(const pgbind_LockStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, relations, true, false, 0, CW_KINDS(cw_kinds_115_0_0));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, relations, true, false, 0, CW_KINDS(cw_kinds_115_0));
 }
 
 CW_BEGIN(LockStmt, 115)
@@ -4404,15 +3543,12 @@ CW_BEGIN(LockStmt, 115)
 	CW_BOOL(2, nowait, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_116_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* constraints */
-static inline bool cw_meets_ConstraintsSetStmt(const pgbind_ConstraintsSetStmt *m, Parent parent)
+static const uint8_t cw_kinds_116_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* constraints */
+static inline bool cw_meets_ConstraintsSetStmt(const pgbind_ConstraintsSetStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, constraints, true, false, 0, CW_KINDS(cw_kinds_116_0_0));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, constraints, true, false, 0, CW_KINDS(cw_kinds_116_0));
 }
 
 CW_BEGIN(ConstraintsSetStmt, 116)
@@ -4420,15 +3556,12 @@ CW_BEGIN(ConstraintsSetStmt, 116)
 	CW_BOOL(1, deferred, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_117_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* params */
-static inline bool cw_meets_ReindexStmt(const pgbind_ReindexStmt *m, Parent parent)
+static const uint8_t cw_kinds_117_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* params */
+static inline bool cw_meets_ReindexStmt(const pgbind_ReindexStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, params, true, false, 0, CW_KINDS(cw_kinds_117_0_3));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, params, true, false, 0, CW_KINDS(cw_kinds_117_3));
 }
 
 CW_BEGIN(ReindexStmt, 117)
@@ -4438,26 +3571,20 @@ CW_BEGIN(ReindexStmt, 117)
 	CW_REPEATED_NODE(3, params, Node, -1)
 CW_END
 
-static inline bool cw_meets_CheckPointStmt(const pgbind_CheckPointStmt *m, Parent parent)
+static inline bool cw_meets_CheckPointStmt(const pgbind_CheckPointStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(CheckPointStmt, 118)
 CW_END
 
-static inline bool cw_meets_CreateSchemaStmt(const pgbind_CreateSchemaStmt *m, Parent parent)
+static inline bool cw_meets_CreateSchemaStmt(const pgbind_CreateSchemaStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, schemaElts, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, schemaElts, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(CreateSchemaStmt, 119)
@@ -4467,16 +3594,13 @@ CW_BEGIN(CreateSchemaStmt, 119)
 	CW_BOOL(3, if_not_exists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_120_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
-static inline bool cw_meets_AlterDatabaseStmt(const pgbind_AlterDatabaseStmt *m, Parent parent)
+static const uint8_t cw_kinds_120_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x1a, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static inline bool cw_meets_AlterDatabaseStmt(const pgbind_AlterDatabaseStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, dbname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_120_0_1));
-	}
+	return true &&
+		CW_MEETS_STRING(m, dbname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_120_1));
 }
 
 CW_BEGIN(AlterDatabaseStmt, 120)
@@ -4484,28 +3608,22 @@ CW_BEGIN(AlterDatabaseStmt, 120)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static inline bool cw_meets_AlterDatabaseRefreshCollStmt(const pgbind_AlterDatabaseRefreshCollStmt *m, Parent parent)
+static inline bool cw_meets_AlterDatabaseRefreshCollStmt(const pgbind_AlterDatabaseRefreshCollStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(AlterDatabaseRefreshCollStmt, 121)
 	CW_STRING(0, dbname, _, -1)
 CW_END
 
-static inline bool cw_meets_AlterDatabaseSetStmt(const pgbind_AlterDatabaseSetStmt *m, Parent parent)
+static inline bool cw_meets_AlterDatabaseSetStmt(const pgbind_AlterDatabaseSetStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, dbname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_MESSAGE(m, setstmt, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, dbname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_MESSAGE(m, setstmt, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(AlterDatabaseSetStmt, 122)
@@ -4513,14 +3631,11 @@ CW_BEGIN(AlterDatabaseSetStmt, 122)
 	CW_MESSAGE(1, setstmt, VariableSetStmt, 107)
 CW_END
 
-static inline bool cw_meets_AlterRoleSetStmt(const pgbind_AlterRoleSetStmt *m, Parent parent)
+static inline bool cw_meets_AlterRoleSetStmt(const pgbind_AlterRoleSetStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, setstmt, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, setstmt, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(AlterRoleSetStmt, 123)
@@ -4529,19 +3644,16 @@ CW_BEGIN(AlterRoleSetStmt, 123)
 	CW_MESSAGE(2, setstmt, VariableSetStmt, 107)
 CW_END
 
-static const uint8_t cw_kinds_124_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* conversion_name */
-static const uint8_t cw_kinds_124_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* func_name */
-static inline bool cw_meets_CreateConversionStmt(const pgbind_CreateConversionStmt *m, Parent parent)
+static const uint8_t cw_kinds_124_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* conversion_name */
+static const uint8_t cw_kinds_124_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* func_name */
+static inline bool cw_meets_CreateConversionStmt(const pgbind_CreateConversionStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, conversion_name, true, false, 0, CW_KINDS(cw_kinds_124_0_0)) &&
-			CW_MEETS_STRING(m, for_encoding_name, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_STRING(m, to_encoding_name, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, func_name, true, false, 0, CW_KINDS(cw_kinds_124_0_3));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, conversion_name, true, false, 0, CW_KINDS(cw_kinds_124_0)) &&
+		CW_MEETS_STRING(m, for_encoding_name, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_STRING(m, to_encoding_name, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, func_name, true, false, 0, CW_KINDS(cw_kinds_124_3));
 }
 
 CW_BEGIN(CreateConversionStmt, 124)
@@ -4552,15 +3664,12 @@ CW_BEGIN(CreateConversionStmt, 124)
 	CW_BOOL(4, def, _, -1)
 CW_END
 
-static inline bool cw_meets_CreateCastStmt(const pgbind_CreateCastStmt *m, Parent parent)
+static inline bool cw_meets_CreateCastStmt(const pgbind_CreateCastStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, sourcetype, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_MESSAGE(m, targettype, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, sourcetype, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_MESSAGE(m, targettype, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(CreateCastStmt, 125)
@@ -4571,21 +3680,18 @@ CW_BEGIN(CreateCastStmt, 125)
 	CW_BOOL(4, inout, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_126_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opclassname */
-static const uint8_t cw_kinds_126_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opfamilyname */
-static const uint8_t cw_kinds_126_0_4[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0xff, 0xfd, 0xff, 0xff, 0xff, 0xb7, 0xf7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xdf, 0xfe, 0xfd, 0xff, 0xff, 0xff, 0xfd, 0xfb, 0x76, }; /* items */
-static inline bool cw_meets_CreateOpClassStmt(const pgbind_CreateOpClassStmt *m, Parent parent)
+static const uint8_t cw_kinds_126_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opclassname */
+static const uint8_t cw_kinds_126_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opfamilyname */
+static const uint8_t cw_kinds_126_4[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0xff, 0xfd, 0xff, 0xff, 0xff, 0xb7, 0xf7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xdf, 0xfe, 0xfd, 0xff, 0xff, 0xff, 0xfd, 0xfb, 0x76, }; /* items */
+static inline bool cw_meets_CreateOpClassStmt(const pgbind_CreateOpClassStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, opclassname, true, false, 0, CW_KINDS(cw_kinds_126_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, false, 0, CW_KINDS(cw_kinds_126_0_1)) &&
-			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_MESSAGE(m, datatype, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, items, true, false, 0, CW_KINDS(cw_kinds_126_0_4));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, opclassname, true, false, 0, CW_KINDS(cw_kinds_126_0)) &&
+		CW_MEETS_REPEATED_NODE(m, opfamilyname, true, false, 0, CW_KINDS(cw_kinds_126_1)) &&
+		CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_MESSAGE(m, datatype, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, items, true, false, 0, CW_KINDS(cw_kinds_126_4));
 }
 
 CW_BEGIN(CreateOpClassStmt, 126)
@@ -4597,16 +3703,13 @@ CW_BEGIN(CreateOpClassStmt, 126)
 	CW_BOOL(5, isDefault, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_127_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opfamilyname */
-static inline bool cw_meets_CreateOpFamilyStmt(const pgbind_CreateOpFamilyStmt *m, Parent parent)
+static const uint8_t cw_kinds_127_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opfamilyname */
+static inline bool cw_meets_CreateOpFamilyStmt(const pgbind_CreateOpFamilyStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, false, 0, CW_KINDS(cw_kinds_127_0_0)) &&
-			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, opfamilyname, true, false, 0, CW_KINDS(cw_kinds_127_0)) &&
+		CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(CreateOpFamilyStmt, 127)
@@ -4614,18 +3717,15 @@ CW_BEGIN(CreateOpFamilyStmt, 127)
 	CW_STRING(1, amname, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_128_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opfamilyname */
-static const uint8_t cw_kinds_128_0_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0xff, 0xfd, 0xff, 0xff, 0xff, 0xb7, 0xf7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xdf, 0xfe, 0xfd, 0xff, 0xff, 0xff, 0xfd, 0xfb, 0x76, }; /* items */
-static inline bool cw_meets_AlterOpFamilyStmt(const pgbind_AlterOpFamilyStmt *m, Parent parent)
+static const uint8_t cw_kinds_128_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opfamilyname */
+static const uint8_t cw_kinds_128_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0xff, 0xfd, 0xff, 0xff, 0xff, 0xb7, 0xf7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xdf, 0xfe, 0xfd, 0xff, 0xff, 0xff, 0xfd, 0xfb, 0x76, }; /* items */
+static inline bool cw_meets_AlterOpFamilyStmt(const pgbind_AlterOpFamilyStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, opfamilyname, true, false, 0, CW_KINDS(cw_kinds_128_0_0)) &&
-			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, items, true, false, 0, CW_KINDS(cw_kinds_128_0_3));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, opfamilyname, true, false, 0, CW_KINDS(cw_kinds_128_0)) &&
+		CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, items, true, false, 0, CW_KINDS(cw_kinds_128_3));
 }
 
 CW_BEGIN(AlterOpFamilyStmt, 128)
@@ -4635,17 +3735,14 @@ CW_BEGIN(AlterOpFamilyStmt, 128)
 	CW_REPEATED_NODE(3, items, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_129_0_1[] = { 0x7e, 0xf7, 0xfd, 0x67, 0xd1, 0xfb, 0xff, 0x55, 0xe9, 0xcb, 0x86, 0xbc, 0x63, 0x4d, 0xa1, 0x95, 0x7f, 0x09, 0x17, 0x0c, 0x80, 0x46, 0x11, 0x52, 0xf7, 0x77, 0xfb, 0xe4, 0x3b, 0x30, }; /* argtypes */
-static inline bool cw_meets_PrepareStmt(const pgbind_PrepareStmt *m, Parent parent)
+static const uint8_t cw_kinds_129_1[] = { 0x7e, 0xf7, 0xfd, 0x67, 0xd1, 0xfb, 0xff, 0x55, 0xe9, 0xcb, 0x86, 0xbc, 0x63, 0x4d, 0xa1, 0x95, 0x7f, 0x09, 0x17, 0x0c, 0x80, 0x46, 0x11, 0x52, 0xf7, 0x77, 0xfb, 0xe4, 0x3b, 0x30, }; /* argtypes */
+static inline bool cw_meets_PrepareStmt(const pgbind_PrepareStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, argtypes, true, false, 0, CW_KINDS(cw_kinds_129_0_1)) &&
-			CW_MEETS_NODE(m, query, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, argtypes, true, false, 0, CW_KINDS(cw_kinds_129_1)) &&
+		CW_MEETS_NODE(m, query, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(PrepareStmt, 129)
@@ -4654,14 +3751,11 @@ CW_BEGIN(PrepareStmt, 129)
 	CW_NODE(2, query, Node, -1)
 CW_END
 
-static inline bool cw_meets_ExecuteStmt(const pgbind_ExecuteStmt *m, Parent parent)
+static inline bool cw_meets_ExecuteStmt(const pgbind_ExecuteStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(ExecuteStmt, 130)
@@ -4669,29 +3763,23 @@ CW_BEGIN(ExecuteStmt, 130)
 	CW_REPEATED_NODE(1, params, Node, -1)
 CW_END
 
-static inline bool cw_meets_DeallocateStmt(const pgbind_DeallocateStmt *m, Parent parent)
+static inline bool cw_meets_DeallocateStmt(const pgbind_DeallocateStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(DeallocateStmt, 131)
 	CW_STRING(0, name, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_132_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
-static inline bool cw_meets_DeclareCursorStmt(const pgbind_DeclareCursorStmt *m, Parent parent)
+static const uint8_t cw_kinds_132_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* query */
+static inline bool cw_meets_DeclareCursorStmt(const pgbind_DeclareCursorStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, portalname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_NODE(m, query, true, false, 0, CW_KINDS(cw_kinds_132_0_2));
-	}
+	return true &&
+		CW_MEETS_STRING(m, portalname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_NODE(m, query, true, false, 0, CW_KINDS(cw_kinds_132_2));
 }
 
 CW_BEGIN(DeclareCursorStmt, 132)
@@ -4700,16 +3788,13 @@ CW_BEGIN(DeclareCursorStmt, 132)
 	CW_NODE(2, query, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_133_0_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xc6, 0x9a, 0x33, 0x28, 0x9e, 0xe8, 0x80, 0x7e, 0x7b, 0xc2, 0xbd, 0x4a, 0x88, 0xc5, 0xfd, 0x0d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
-static inline bool cw_meets_CreateTableSpaceStmt(const pgbind_CreateTableSpaceStmt *m, Parent parent)
+static const uint8_t cw_kinds_133_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xc6, 0x9a, 0x33, 0x28, 0x9e, 0xe8, 0x80, 0x7e, 0x7b, 0xc2, 0xbd, 0x4a, 0x88, 0xc5, 0xfd, 0x0d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
+static inline bool cw_meets_CreateTableSpaceStmt(const pgbind_CreateTableSpaceStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, tablespacename, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_133_0_3));
-	}
+	return true &&
+		CW_MEETS_STRING(m, tablespacename, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_133_3));
 }
 
 CW_BEGIN(CreateTableSpaceStmt, 133)
@@ -4719,14 +3804,11 @@ CW_BEGIN(CreateTableSpaceStmt, 133)
 	CW_REPEATED_NODE(3, options, Node, -1)
 CW_END
 
-static inline bool cw_meets_DropTableSpaceStmt(const pgbind_DropTableSpaceStmt *m, Parent parent)
+static inline bool cw_meets_DropTableSpaceStmt(const pgbind_DropTableSpaceStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, tablespacename, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, tablespacename, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(DropTableSpaceStmt, 134)
@@ -4734,16 +3816,13 @@ CW_BEGIN(DropTableSpaceStmt, 134)
 	CW_BOOL(1, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_135_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x0d, 0xfa, 0xe0, 0x38, 0x38, }; /* object */
-static inline bool cw_meets_AlterObjectDependsStmt(const pgbind_AlterObjectDependsStmt *m, Parent parent)
+static const uint8_t cw_kinds_135_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x0d, 0xfa, 0xe0, 0x38, 0x38, }; /* object */
+static inline bool cw_meets_AlterObjectDependsStmt(const pgbind_AlterObjectDependsStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(cw_kinds_135_0_2)) &&
-			CW_MEETS_MESSAGE(m, extname, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(cw_kinds_135_2)) &&
+		CW_MEETS_MESSAGE(m, extname, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(AlterObjectDependsStmt, 135)
@@ -4754,16 +3833,13 @@ CW_BEGIN(AlterObjectDependsStmt, 135)
 	CW_BOOL(4, remove, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_136_0_2[] = { 0xfa, 0xff, 0xfc, 0x77, 0xe1, 0x7d, 0xff, 0x3b, 0xc5, 0x66, 0x9d, 0xef, 0xb5, 0xe3, 0xfd, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xf3, 0x5d, 0xfe, 0xfd, 0xbb, 0x3e, }; /* object */
-static inline bool cw_meets_AlterObjectSchemaStmt(const pgbind_AlterObjectSchemaStmt *m, Parent parent)
+static const uint8_t cw_kinds_136_2[] = { 0xfa, 0xff, 0xfc, 0x77, 0xe1, 0x7d, 0xff, 0x3b, 0xc5, 0x66, 0x9d, 0xef, 0xb5, 0xe3, 0xfd, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xf3, 0x5d, 0xfe, 0xfd, 0xbb, 0x3e, }; /* object */
+static inline bool cw_meets_AlterObjectSchemaStmt(const pgbind_AlterObjectSchemaStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(cw_kinds_136_0_2)) &&
-			CW_MEETS_STRING(m, newschema, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_NODE(m, object, false, false, 0, CW_KINDS(cw_kinds_136_2)) &&
+		CW_MEETS_STRING(m, newschema, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(AlterObjectSchemaStmt, 136)
@@ -4774,16 +3850,13 @@ CW_BEGIN(AlterObjectSchemaStmt, 136)
 	CW_BOOL(4, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_137_0_2[] = { 0xfe, 0xff, 0xfe, 0xe7, 0xe7, 0xff, 0xff, 0x3e, 0xf9, 0x42, 0xa4, 0xbe, 0x85, 0xe5, 0xff, 0x17, 0xff, 0x39, 0x17, 0x0e, 0x80, 0x4f, 0x58, 0xd1, 0xfb, 0x5f, 0xff, 0xf4, 0xfb, 0x7e, }; /* object */
-static inline bool cw_meets_AlterOwnerStmt(const pgbind_AlterOwnerStmt *m, Parent parent)
+static const uint8_t cw_kinds_137_2[] = { 0xfe, 0xff, 0xfe, 0xe7, 0xe7, 0xff, 0xff, 0x3e, 0xf9, 0x42, 0xa4, 0xbe, 0x85, 0xe5, 0xff, 0x17, 0xff, 0x39, 0x17, 0x0e, 0x80, 0x4f, 0x58, 0xd1, 0xfb, 0x5f, 0xff, 0xf4, 0xfb, 0x7e, }; /* object */
+static inline bool cw_meets_AlterOwnerStmt(const pgbind_AlterOwnerStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_NODE(m, object, true, false, 0, CW_KINDS(cw_kinds_137_0_2)) &&
-			CW_MEETS_MESSAGE(m, newowner, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_NODE(m, object, true, false, 0, CW_KINDS(cw_kinds_137_2)) &&
+		CW_MEETS_MESSAGE(m, newowner, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(AlterOwnerStmt, 137)
@@ -4793,16 +3866,13 @@ CW_BEGIN(AlterOwnerStmt, 137)
 	CW_MESSAGE(3, newowner, RoleSpec, 228)
 CW_END
 
-static const uint8_t cw_kinds_138_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x03, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
-static inline bool cw_meets_AlterOperatorStmt(const pgbind_AlterOperatorStmt *m, Parent parent)
+static const uint8_t cw_kinds_138_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x03, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static inline bool cw_meets_AlterOperatorStmt(const pgbind_AlterOperatorStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, opername, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_138_0_1));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, opername, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_138_1));
 }
 
 CW_BEGIN(AlterOperatorStmt, 138)
@@ -4810,17 +3880,14 @@ CW_BEGIN(AlterOperatorStmt, 138)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_139_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
-static const uint8_t cw_kinds_139_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
-static inline bool cw_meets_AlterTypeStmt(const pgbind_AlterTypeStmt *m, Parent parent)
+static const uint8_t cw_kinds_139_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
+static const uint8_t cw_kinds_139_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static inline bool cw_meets_AlterTypeStmt(const pgbind_AlterTypeStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_139_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_139_0_1));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_139_0)) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_139_1));
 }
 
 CW_BEGIN(AlterTypeStmt, 139)
@@ -4828,15 +3895,12 @@ CW_BEGIN(AlterTypeStmt, 139)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_140_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xeb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
-static inline bool cw_meets_DropOwnedStmt(const pgbind_DropOwnedStmt *m, Parent parent)
+static const uint8_t cw_kinds_140_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xeb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
+static inline bool cw_meets_DropOwnedStmt(const pgbind_DropOwnedStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_140_0_0));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_140_0));
 }
 
 CW_BEGIN(DropOwnedStmt, 140)
@@ -4844,16 +3908,13 @@ CW_BEGIN(DropOwnedStmt, 140)
 	CW_ENUM(1, behavior, DropBehavior, 16)
 CW_END
 
-static const uint8_t cw_kinds_141_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xeb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
-static inline bool cw_meets_ReassignOwnedStmt(const pgbind_ReassignOwnedStmt *m, Parent parent)
+static const uint8_t cw_kinds_141_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xeb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
+static inline bool cw_meets_ReassignOwnedStmt(const pgbind_ReassignOwnedStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_141_0_0)) &&
-			CW_MEETS_MESSAGE(m, newrole, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_141_0)) &&
+		CW_MEETS_MESSAGE(m, newrole, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(ReassignOwnedStmt, 141)
@@ -4861,16 +3922,13 @@ CW_BEGIN(ReassignOwnedStmt, 141)
 	CW_MESSAGE(1, newrole, RoleSpec, 228)
 CW_END
 
-static const uint8_t cw_kinds_142_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0xa1, 0x7d, 0x3f, 0x14, 0x21, 0x44, 0x0a, 0xfc, 0x42, 0x05, 0x91, 0x71, 0x34, 0x04, 0xd8, 0x00, 0x40, 0x02, 0x21, 0x84, 0xf6, 0xd5, 0xfe, 0xe0, 0x3f, 0x70, }; /* coldeflist */
-static inline bool cw_meets_CompositeTypeStmt(const pgbind_CompositeTypeStmt *m, Parent parent)
+static const uint8_t cw_kinds_142_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0xa1, 0x7d, 0x3f, 0x14, 0x21, 0x44, 0x0a, 0xfc, 0x42, 0x05, 0x91, 0x71, 0x34, 0x04, 0xd8, 0x00, 0x40, 0x02, 0x21, 0x84, 0xf6, 0xd5, 0xfe, 0xe0, 0x3f, 0x70, }; /* coldeflist */
+static inline bool cw_meets_CompositeTypeStmt(const pgbind_CompositeTypeStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, typevar, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, coldeflist, true, false, 0, CW_KINDS(cw_kinds_142_0_1));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, typevar, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, coldeflist, true, false, 0, CW_KINDS(cw_kinds_142_1));
 }
 
 CW_BEGIN(CompositeTypeStmt, 142)
@@ -4878,17 +3936,14 @@ CW_BEGIN(CompositeTypeStmt, 142)
 	CW_REPEATED_NODE(1, coldeflist, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_143_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
-static const uint8_t cw_kinds_143_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* vals */
-static inline bool cw_meets_CreateEnumStmt(const pgbind_CreateEnumStmt *m, Parent parent)
+static const uint8_t cw_kinds_143_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
+static const uint8_t cw_kinds_143_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* vals */
+static inline bool cw_meets_CreateEnumStmt(const pgbind_CreateEnumStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_143_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, vals, true, false, 0, CW_KINDS(cw_kinds_143_0_1));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_143_0)) &&
+		CW_MEETS_REPEATED_NODE(m, vals, true, false, 0, CW_KINDS(cw_kinds_143_1));
 }
 
 CW_BEGIN(CreateEnumStmt, 143)
@@ -4896,17 +3951,14 @@ CW_BEGIN(CreateEnumStmt, 143)
 	CW_REPEATED_NODE(1, vals, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_144_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
-static const uint8_t cw_kinds_144_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* params */
-static inline bool cw_meets_CreateRangeStmt(const pgbind_CreateRangeStmt *m, Parent parent)
+static const uint8_t cw_kinds_144_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
+static const uint8_t cw_kinds_144_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* params */
+static inline bool cw_meets_CreateRangeStmt(const pgbind_CreateRangeStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_144_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, params, true, false, 0, CW_KINDS(cw_kinds_144_0_1));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_144_0)) &&
+		CW_MEETS_REPEATED_NODE(m, params, true, false, 0, CW_KINDS(cw_kinds_144_1));
 }
 
 CW_BEGIN(CreateRangeStmt, 144)
@@ -4914,16 +3966,13 @@ CW_BEGIN(CreateRangeStmt, 144)
 	CW_REPEATED_NODE(1, params, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_145_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
-static inline bool cw_meets_AlterEnumStmt(const pgbind_AlterEnumStmt *m, Parent parent)
+static const uint8_t cw_kinds_145_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* typeName */
+static inline bool cw_meets_AlterEnumStmt(const pgbind_AlterEnumStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_145_0_0)) &&
-			CW_MEETS_STRING(m, newVal, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, typeName, true, false, 0, CW_KINDS(cw_kinds_145_0)) &&
+		CW_MEETS_STRING(m, newVal, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(AlterEnumStmt, 145)
@@ -4935,17 +3984,14 @@ CW_BEGIN(AlterEnumStmt, 145)
 	CW_BOOL(5, skipIfNewValExists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_146_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* dictname */
-static const uint8_t cw_kinds_146_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
-static inline bool cw_meets_AlterTSDictionaryStmt(const pgbind_AlterTSDictionaryStmt *m, Parent parent)
+static const uint8_t cw_kinds_146_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* dictname */
+static const uint8_t cw_kinds_146_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static inline bool cw_meets_AlterTSDictionaryStmt(const pgbind_AlterTSDictionaryStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, dictname, true, false, 0, CW_KINDS(cw_kinds_146_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_146_0_1));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, dictname, true, false, 0, CW_KINDS(cw_kinds_146_0)) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_146_1));
 }
 
 CW_BEGIN(AlterTSDictionaryStmt, 146)
@@ -4953,19 +3999,16 @@ CW_BEGIN(AlterTSDictionaryStmt, 146)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_147_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* cfgname */
-static const uint8_t cw_kinds_147_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* tokentype */
-static const uint8_t cw_kinds_147_0_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xe7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* dicts */
-static inline bool cw_meets_AlterTSConfigurationStmt(const pgbind_AlterTSConfigurationStmt *m, Parent parent)
+static const uint8_t cw_kinds_147_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* cfgname */
+static const uint8_t cw_kinds_147_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* tokentype */
+static const uint8_t cw_kinds_147_3[] = { 0xfe, 0xff, 0xfe, 0xff, 0xef, 0xff, 0xff, 0x3f, 0xfd, 0x76, 0xbd, 0xff, 0xb5, 0xe7, 0xff, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xfb, 0xdf, 0xff, 0xfd, 0xfb, 0x7e, }; /* dicts */
+static inline bool cw_meets_AlterTSConfigurationStmt(const pgbind_AlterTSConfigurationStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, cfgname, true, false, 0, CW_KINDS(cw_kinds_147_0_1)) &&
-			CW_MEETS_REPEATED_NODE(m, tokentype, true, false, 0, CW_KINDS(cw_kinds_147_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, dicts, false, false, 0, CW_KINDS(cw_kinds_147_0_3));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, cfgname, true, false, 0, CW_KINDS(cw_kinds_147_1)) &&
+		CW_MEETS_REPEATED_NODE(m, tokentype, true, false, 0, CW_KINDS(cw_kinds_147_2)) &&
+		CW_MEETS_REPEATED_NODE(m, dicts, false, false, 0, CW_KINDS(cw_kinds_147_3));
 }
 
 CW_BEGIN(AlterTSConfigurationStmt, 147)
@@ -4978,18 +4021,15 @@ CW_BEGIN(AlterTSConfigurationStmt, 147)
 	CW_BOOL(6, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_148_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* func_options */
-static const uint8_t cw_kinds_148_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
-static inline bool cw_meets_CreateFdwStmt(const pgbind_CreateFdwStmt *m, Parent parent)
+static const uint8_t cw_kinds_148_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* func_options */
+static const uint8_t cw_kinds_148_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static inline bool cw_meets_CreateFdwStmt(const pgbind_CreateFdwStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, fdwname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, func_options, true, false, 0, CW_KINDS(cw_kinds_148_0_1)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_148_0_2));
-	}
+	return true &&
+		CW_MEETS_STRING(m, fdwname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, func_options, true, false, 0, CW_KINDS(cw_kinds_148_1)) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_148_2));
 }
 
 CW_BEGIN(CreateFdwStmt, 148)
@@ -4998,18 +4038,15 @@ CW_BEGIN(CreateFdwStmt, 148)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_149_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* func_options */
-static const uint8_t cw_kinds_149_0_2[] = { 0x7e, 0xff, 0xff, 0xf7, 0xef, 0x7f, 0x3f, 0x3a, 0x3b, 0x9e, 0x3f, 0xfd, 0xcf, 0xdf, 0xff, 0x97, 0xff, 0x9d, 0xcf, 0x3f, 0xc3, 0xbf, 0xff, 0x56, 0xfa, 0x77, 0xff, 0xed, 0xff, 0x7f, }; /* options */
-static inline bool cw_meets_AlterFdwStmt(const pgbind_AlterFdwStmt *m, Parent parent)
+static const uint8_t cw_kinds_149_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* func_options */
+static const uint8_t cw_kinds_149_2[] = { 0x7e, 0xff, 0xff, 0xf7, 0xef, 0x7f, 0x3f, 0x3a, 0x3b, 0x9e, 0x3f, 0xfd, 0xcf, 0xdf, 0xff, 0x97, 0xff, 0x9d, 0xcf, 0x3f, 0xc3, 0xbf, 0xff, 0x56, 0xfa, 0x77, 0xff, 0xed, 0xff, 0x7f, }; /* options */
+static inline bool cw_meets_AlterFdwStmt(const pgbind_AlterFdwStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, fdwname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, func_options, true, false, 0, CW_KINDS(cw_kinds_149_0_1)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_149_0_2));
-	}
+	return true &&
+		CW_MEETS_STRING(m, fdwname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, func_options, true, false, 0, CW_KINDS(cw_kinds_149_1)) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_149_2));
 }
 
 CW_BEGIN(AlterFdwStmt, 149)
@@ -5018,17 +4055,14 @@ CW_BEGIN(AlterFdwStmt, 149)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_150_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
-static inline bool cw_meets_CreateForeignServerStmt(const pgbind_CreateForeignServerStmt *m, Parent parent)
+static const uint8_t cw_kinds_150_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static inline bool cw_meets_CreateForeignServerStmt(const pgbind_CreateForeignServerStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, servername, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_STRING(m, fdwname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_150_0_5));
-	}
+	return true &&
+		CW_MEETS_STRING(m, servername, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_STRING(m, fdwname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_150_5));
 }
 
 CW_BEGIN(CreateForeignServerStmt, 150)
@@ -5040,16 +4074,13 @@ CW_BEGIN(CreateForeignServerStmt, 150)
 	CW_REPEATED_NODE(5, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_151_0_2[] = { 0x7e, 0xff, 0xff, 0xf7, 0xef, 0x7f, 0x3f, 0x3a, 0x3b, 0x9e, 0x3f, 0xfd, 0xcf, 0xdf, 0xff, 0x97, 0xff, 0x9d, 0xcf, 0x3f, 0xc3, 0xbf, 0xff, 0x56, 0xfa, 0x77, 0xff, 0xed, 0xff, 0x7f, }; /* options */
-static inline bool cw_meets_AlterForeignServerStmt(const pgbind_AlterForeignServerStmt *m, Parent parent)
+static const uint8_t cw_kinds_151_2[] = { 0x7e, 0xff, 0xff, 0xf7, 0xef, 0x7f, 0x3f, 0x3a, 0x3b, 0x9e, 0x3f, 0xfd, 0xcf, 0xdf, 0xff, 0x97, 0xff, 0x9d, 0xcf, 0x3f, 0xc3, 0xbf, 0xff, 0x56, 0xfa, 0x77, 0xff, 0xed, 0xff, 0x7f, }; /* options */
+static inline bool cw_meets_AlterForeignServerStmt(const pgbind_AlterForeignServerStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, servername, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_151_0_2));
-	}
+	return true &&
+		CW_MEETS_STRING(m, servername, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_151_2));
 }
 
 CW_BEGIN(AlterForeignServerStmt, 151)
@@ -5059,17 +4090,14 @@ CW_BEGIN(AlterForeignServerStmt, 151)
 	CW_BOOL(3, has_version, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_152_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
-static inline bool cw_meets_CreateUserMappingStmt(const pgbind_CreateUserMappingStmt *m, Parent parent)
+static const uint8_t cw_kinds_152_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static inline bool cw_meets_CreateUserMappingStmt(const pgbind_CreateUserMappingStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, user, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_STRING(m, servername, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_152_0_3));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, user, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_STRING(m, servername, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_152_3));
 }
 
 CW_BEGIN(CreateUserMappingStmt, 152)
@@ -5079,17 +4107,14 @@ CW_BEGIN(CreateUserMappingStmt, 152)
 	CW_REPEATED_NODE(3, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_153_0_2[] = { 0x7e, 0xff, 0xff, 0xf7, 0xef, 0x7f, 0x3f, 0x3a, 0x3b, 0x9e, 0x3f, 0xfd, 0xcf, 0xdf, 0xff, 0x97, 0xff, 0x9d, 0xcf, 0x3f, 0xc3, 0xbf, 0xff, 0x56, 0xfa, 0x77, 0xff, 0xed, 0xff, 0x7f, }; /* options */
-static inline bool cw_meets_AlterUserMappingStmt(const pgbind_AlterUserMappingStmt *m, Parent parent)
+static const uint8_t cw_kinds_153_2[] = { 0x7e, 0xff, 0xff, 0xf7, 0xef, 0x7f, 0x3f, 0x3a, 0x3b, 0x9e, 0x3f, 0xfd, 0xcf, 0xdf, 0xff, 0x97, 0xff, 0x9d, 0xcf, 0x3f, 0xc3, 0xbf, 0xff, 0x56, 0xfa, 0x77, 0xff, 0xed, 0xff, 0x7f, }; /* options */
+static inline bool cw_meets_AlterUserMappingStmt(const pgbind_AlterUserMappingStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, user, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_STRING(m, servername, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_153_0_2));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, user, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_STRING(m, servername, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_153_2));
 }
 
 CW_BEGIN(AlterUserMappingStmt, 153)
@@ -5098,15 +4123,12 @@ CW_BEGIN(AlterUserMappingStmt, 153)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static inline bool cw_meets_DropUserMappingStmt(const pgbind_DropUserMappingStmt *m, Parent parent)
+static inline bool cw_meets_DropUserMappingStmt(const pgbind_DropUserMappingStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, user, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_STRING(m, servername, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, user, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_STRING(m, servername, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(DropUserMappingStmt, 154)
@@ -5115,16 +4137,13 @@ CW_BEGIN(DropUserMappingStmt, 154)
 	CW_BOOL(2, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_155_0_1[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xfd, 0xff, 0xd7, 0xe9, 0xed, 0xce, 0xbe, 0x73, 0x6d, 0xbf, 0xf9, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x8b, 0xc7, 0xff, 0x5d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
-static inline bool cw_meets_AlterTableSpaceOptionsStmt(const pgbind_AlterTableSpaceOptionsStmt *m, Parent parent)
+static const uint8_t cw_kinds_155_1[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xfd, 0xff, 0xd7, 0xe9, 0xed, 0xce, 0xbe, 0x73, 0x6d, 0xbf, 0xf9, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x8b, 0xc7, 0xff, 0x5d, 0xfa, 0xf1, 0x3b, 0x30, }; /* options */
+static inline bool cw_meets_AlterTableSpaceOptionsStmt(const pgbind_AlterTableSpaceOptionsStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, tablespacename, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_155_0_1));
-	}
+	return true &&
+		CW_MEETS_STRING(m, tablespacename, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_155_1));
 }
 
 CW_BEGIN(AlterTableSpaceOptionsStmt, 155)
@@ -5133,17 +4152,14 @@ CW_BEGIN(AlterTableSpaceOptionsStmt, 155)
 	CW_BOOL(2, isReset, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_156_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
-static inline bool cw_meets_AlterTableMoveAllStmt(const pgbind_AlterTableMoveAllStmt *m, Parent parent)
+static const uint8_t cw_kinds_156_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
+static inline bool cw_meets_AlterTableMoveAllStmt(const pgbind_AlterTableMoveAllStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, orig_tablespacename, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_156_0_2)) &&
-			CW_MEETS_STRING(m, new_tablespacename, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, orig_tablespacename, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_156_2)) &&
+		CW_MEETS_STRING(m, new_tablespacename, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(AlterTableMoveAllStmt, 156)
@@ -5154,15 +4170,12 @@ CW_BEGIN(AlterTableMoveAllStmt, 156)
 	CW_BOOL(4, nowait, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_157_0_1[] = { 0x7a, 0xf7, 0xfd, 0x67, 0xd1, 0x7d, 0xff, 0x11, 0xc1, 0xca, 0x84, 0xae, 0x61, 0x41, 0xa1, 0x15, 0x7f, 0x09, 0x17, 0x0c, 0x81, 0x46, 0x10, 0xd2, 0xf3, 0x5d, 0xfa, 0xe5, 0xfb, 0x3a, }; /* object */
-static inline bool cw_meets_SecLabelStmt(const pgbind_SecLabelStmt *m, Parent parent)
+static const uint8_t cw_kinds_157_1[] = { 0x7a, 0xf7, 0xfd, 0x67, 0xd1, 0x7d, 0xff, 0x11, 0xc1, 0xca, 0x84, 0xae, 0x61, 0x41, 0xa1, 0x15, 0x7f, 0x09, 0x17, 0x0c, 0x81, 0x46, 0x10, 0xd2, 0xf3, 0x5d, 0xfa, 0xe5, 0xfb, 0x3a, }; /* object */
+static inline bool cw_meets_SecLabelStmt(const pgbind_SecLabelStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_NODE(m, object, true, false, 0, CW_KINDS(cw_kinds_157_0_1));
-	}
+	return true &&
+		CW_MEETS_NODE(m, object, true, false, 0, CW_KINDS(cw_kinds_157_1));
 }
 
 CW_BEGIN(SecLabelStmt, 157)
@@ -5172,17 +4185,14 @@ CW_BEGIN(SecLabelStmt, 157)
 	CW_STRING(3, label, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_158_0_2[] = { 0x7e, 0xff, 0xff, 0xf7, 0xef, 0x7f, 0x3f, 0x3a, 0x3b, 0x9e, 0x3f, 0xfd, 0xcf, 0xdf, 0xff, 0x97, 0xff, 0x9d, 0xcf, 0x3f, 0xc3, 0xbf, 0xff, 0x56, 0xfa, 0x77, 0xff, 0xed, 0xff, 0x7f, }; /* options */
-static inline bool cw_meets_CreateForeignTableStmt(const pgbind_CreateForeignTableStmt *m, Parent parent)
+static const uint8_t cw_kinds_158_2[] = { 0x7e, 0xff, 0xff, 0xf7, 0xef, 0x7f, 0x3f, 0x3a, 0x3b, 0x9e, 0x3f, 0xfd, 0xcf, 0xdf, 0xff, 0x97, 0xff, 0x9d, 0xcf, 0x3f, 0xc3, 0xbf, 0xff, 0x56, 0xfa, 0x77, 0xff, 0xed, 0xff, 0x7f, }; /* options */
+static inline bool cw_meets_CreateForeignTableStmt(const pgbind_CreateForeignTableStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, base, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_STRING(m, servername, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_158_0_2));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, base, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_STRING(m, servername, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_158_2));
 }
 
 CW_BEGIN(CreateForeignTableStmt, 158)
@@ -5191,20 +4201,17 @@ CW_BEGIN(CreateForeignTableStmt, 158)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_159_0_4[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x68, 0x00, 0x00, 0x20, 0x00, 0x98, 0x08, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* table_list */
-static const uint8_t cw_kinds_159_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
-static inline bool cw_meets_ImportForeignSchemaStmt(const pgbind_ImportForeignSchemaStmt *m, Parent parent)
+static const uint8_t cw_kinds_159_4[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x68, 0x00, 0x00, 0x20, 0x00, 0x98, 0x08, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* table_list */
+static const uint8_t cw_kinds_159_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* options */
+static inline bool cw_meets_ImportForeignSchemaStmt(const pgbind_ImportForeignSchemaStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, server_name, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_STRING(m, remote_schema, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_STRING(m, local_schema, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, table_list, true, false, 0, CW_KINDS(cw_kinds_159_0_4)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_159_0_5));
-	}
+	return true &&
+		CW_MEETS_STRING(m, server_name, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_STRING(m, remote_schema, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_STRING(m, local_schema, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, table_list, true, false, 0, CW_KINDS(cw_kinds_159_4)) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_159_5));
 }
 
 CW_BEGIN(ImportForeignSchemaStmt, 159)
@@ -5216,16 +4223,13 @@ CW_BEGIN(ImportForeignSchemaStmt, 159)
 	CW_REPEATED_NODE(5, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_160_0_2[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
-static inline bool cw_meets_CreateExtensionStmt(const pgbind_CreateExtensionStmt *m, Parent parent)
+static const uint8_t cw_kinds_160_2[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static inline bool cw_meets_CreateExtensionStmt(const pgbind_CreateExtensionStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, extname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_160_0_2));
-	}
+	return true &&
+		CW_MEETS_STRING(m, extname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_160_2));
 }
 
 CW_BEGIN(CreateExtensionStmt, 160)
@@ -5234,16 +4238,13 @@ CW_BEGIN(CreateExtensionStmt, 160)
 	CW_REPEATED_NODE(2, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_161_0_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
-static inline bool cw_meets_AlterExtensionStmt(const pgbind_AlterExtensionStmt *m, Parent parent)
+static const uint8_t cw_kinds_161_1[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static inline bool cw_meets_AlterExtensionStmt(const pgbind_AlterExtensionStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, extname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_161_0_1));
-	}
+	return true &&
+		CW_MEETS_STRING(m, extname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_161_1));
 }
 
 CW_BEGIN(AlterExtensionStmt, 161)
@@ -5251,16 +4252,13 @@ CW_BEGIN(AlterExtensionStmt, 161)
 	CW_REPEATED_NODE(1, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_162_0_3[] = { 0xfe, 0xf7, 0xfc, 0x67, 0xc1, 0xfb, 0xff, 0x15, 0xe9, 0x42, 0x84, 0xbc, 0x21, 0x45, 0xa1, 0x15, 0x7f, 0x09, 0x17, 0x0c, 0x80, 0x46, 0x10, 0x50, 0xfb, 0x5f, 0xfb, 0xe4, 0x3b, 0x3a, }; /* object */
-static inline bool cw_meets_AlterExtensionContentsStmt(const pgbind_AlterExtensionContentsStmt *m, Parent parent)
+static const uint8_t cw_kinds_162_3[] = { 0xfe, 0xf7, 0xfc, 0x67, 0xc1, 0xfb, 0xff, 0x15, 0xe9, 0x42, 0x84, 0xbc, 0x21, 0x45, 0xa1, 0x15, 0x7f, 0x09, 0x17, 0x0c, 0x80, 0x46, 0x10, 0x50, 0xfb, 0x5f, 0xfb, 0xe4, 0x3b, 0x3a, }; /* object */
+static inline bool cw_meets_AlterExtensionContentsStmt(const pgbind_AlterExtensionContentsStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, extname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_NODE(m, object, true, false, 0, CW_KINDS(cw_kinds_162_0_3));
-	}
+	return true &&
+		CW_MEETS_STRING(m, extname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_NODE(m, object, true, false, 0, CW_KINDS(cw_kinds_162_3));
 }
 
 CW_BEGIN(AlterExtensionContentsStmt, 162)
@@ -5270,19 +4268,16 @@ CW_BEGIN(AlterExtensionContentsStmt, 162)
 	CW_NODE(3, object, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_163_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x11, 0x0b, 0x99, 0x04, 0x02, 0x31, 0x48, 0x29, 0x80, 0x4a, 0x43, 0x03, 0x82, 0x11, 0x00, 0x02, 0x02, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* whenclause */
-static const uint8_t cw_kinds_163_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* funcname */
-static inline bool cw_meets_CreateEventTrigStmt(const pgbind_CreateEventTrigStmt *m, Parent parent)
+static const uint8_t cw_kinds_163_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x11, 0x0b, 0x99, 0x04, 0x02, 0x31, 0x48, 0x29, 0x80, 0x4a, 0x43, 0x03, 0x82, 0x11, 0x00, 0x02, 0x02, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* whenclause */
+static const uint8_t cw_kinds_163_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* funcname */
+static inline bool cw_meets_CreateEventTrigStmt(const pgbind_CreateEventTrigStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, trigname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_STRING(m, eventname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, whenclause, true, false, 0, CW_KINDS(cw_kinds_163_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_163_0_3));
-	}
+	return true &&
+		CW_MEETS_STRING(m, trigname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_STRING(m, eventname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, whenclause, true, false, 0, CW_KINDS(cw_kinds_163_2)) &&
+		CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_163_3));
 }
 
 CW_BEGIN(CreateEventTrigStmt, 163)
@@ -5292,14 +4287,11 @@ CW_BEGIN(CreateEventTrigStmt, 163)
 	CW_REPEATED_NODE(3, funcname, Node, -1)
 CW_END
 
-static inline bool cw_meets_AlterEventTrigStmt(const pgbind_AlterEventTrigStmt *m, Parent parent)
+static inline bool cw_meets_AlterEventTrigStmt(const pgbind_AlterEventTrigStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, trigname, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, trigname, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(AlterEventTrigStmt, 164)
@@ -5307,14 +4299,11 @@ CW_BEGIN(AlterEventTrigStmt, 164)
 	CW_STRING(1, tgenabled, _, -1)
 CW_END
 
-static inline bool cw_meets_RefreshMatViewStmt(const pgbind_RefreshMatViewStmt *m, Parent parent)
+static inline bool cw_meets_RefreshMatViewStmt(const pgbind_RefreshMatViewStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(RefreshMatViewStmt, 165)
@@ -5323,13 +4312,10 @@ CW_BEGIN(RefreshMatViewStmt, 165)
 	CW_MESSAGE(2, relation, RangeVar, 12)
 CW_END
 
-static inline bool cw_meets_ReplicaIdentityStmt(const pgbind_ReplicaIdentityStmt *m, Parent parent)
+static inline bool cw_meets_ReplicaIdentityStmt(const pgbind_ReplicaIdentityStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(ReplicaIdentityStmt, 166)
@@ -5337,32 +4323,26 @@ CW_BEGIN(ReplicaIdentityStmt, 166)
 	CW_STRING(1, name, _, -1)
 CW_END
 
-static inline bool cw_meets_AlterSystemStmt(const pgbind_AlterSystemStmt *m, Parent parent)
+static inline bool cw_meets_AlterSystemStmt(const pgbind_AlterSystemStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, setstmt, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, setstmt, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(AlterSystemStmt, 167)
 	CW_MESSAGE(0, setstmt, VariableSetStmt, 107)
 CW_END
 
-static const uint8_t cw_kinds_168_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
-static inline bool cw_meets_CreatePolicyStmt(const pgbind_CreatePolicyStmt *m, Parent parent)
+static const uint8_t cw_kinds_168_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
+static inline bool cw_meets_CreatePolicyStmt(const pgbind_CreatePolicyStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, policy_name, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_MESSAGE(m, table, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_STRING(m, cmd_name, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_168_0_4));
-	}
+	return true &&
+		CW_MEETS_STRING(m, policy_name, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_MESSAGE(m, table, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_STRING(m, cmd_name, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_168_4));
 }
 
 CW_BEGIN(CreatePolicyStmt, 168)
@@ -5375,17 +4355,14 @@ CW_BEGIN(CreatePolicyStmt, 168)
 	CW_NODE(6, with_check, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_169_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
-static inline bool cw_meets_AlterPolicyStmt(const pgbind_AlterPolicyStmt *m, Parent parent)
+static const uint8_t cw_kinds_169_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xfb, 0xc7, 0xef, 0xdf, 0xef, 0xff, 0xfb, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0x7d, 0xfe, 0xff, 0xff, 0x3f, }; /* roles */
+static inline bool cw_meets_AlterPolicyStmt(const pgbind_AlterPolicyStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, policy_name, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_MESSAGE(m, table, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_169_0_2));
-	}
+	return true &&
+		CW_MEETS_STRING(m, policy_name, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_MESSAGE(m, table, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, roles, true, false, 0, CW_KINDS(cw_kinds_169_2));
 }
 
 CW_BEGIN(AlterPolicyStmt, 169)
@@ -5396,15 +4373,12 @@ CW_BEGIN(AlterPolicyStmt, 169)
 	CW_NODE(4, with_check, Node, -1)
 CW_END
 
-static inline bool cw_meets_CreateTransformStmt(const pgbind_CreateTransformStmt *m, Parent parent)
+static inline bool cw_meets_CreateTransformStmt(const pgbind_CreateTransformStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, type_name, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_STRING(m, lang, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, type_name, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_STRING(m, lang, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(CreateTransformStmt, 170)
@@ -5415,16 +4389,13 @@ CW_BEGIN(CreateTransformStmt, 170)
 	CW_MESSAGE(4, tosql, ObjectWithArgs, 213)
 CW_END
 
-static const uint8_t cw_kinds_171_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* handler_name */
-static inline bool cw_meets_CreateAmStmt(const pgbind_CreateAmStmt *m, Parent parent)
+static const uint8_t cw_kinds_171_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* handler_name */
+static inline bool cw_meets_CreateAmStmt(const pgbind_CreateAmStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, handler_name, true, false, 0, CW_KINDS(cw_kinds_171_0_1));
-	}
+	return true &&
+		CW_MEETS_STRING(m, amname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, handler_name, true, false, 0, CW_KINDS(cw_kinds_171_1));
 }
 
 CW_BEGIN(CreateAmStmt, 171)
@@ -5433,18 +4404,15 @@ CW_BEGIN(CreateAmStmt, 171)
 	CW_STRING(2, amtype, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_172_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0x5b, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x02, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
-static const uint8_t cw_kinds_172_0_2[] = { 0x7a, 0xf7, 0xfd, 0x67, 0x91, 0x79, 0x3f, 0xd0, 0x01, 0x89, 0x42, 0x40, 0x4a, 0x18, 0x00, 0xe0, 0x00, 0x02, 0x08, 0x10, 0x21, 0x80, 0x00, 0x02, 0xf4, 0x25, 0xfa, 0xe0, 0x7c, 0x30, }; /* pubobjects */
-static inline bool cw_meets_CreatePublicationStmt(const pgbind_CreatePublicationStmt *m, Parent parent)
+static const uint8_t cw_kinds_172_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0x5b, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x02, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static const uint8_t cw_kinds_172_2[] = { 0x7a, 0xf7, 0xfd, 0x67, 0x91, 0x79, 0x3f, 0xd0, 0x01, 0x89, 0x42, 0x40, 0x4a, 0x18, 0x00, 0xe0, 0x00, 0x02, 0x08, 0x10, 0x21, 0x80, 0x00, 0x02, 0xf4, 0x25, 0xfa, 0xe0, 0x7c, 0x30, }; /* pubobjects */
+static inline bool cw_meets_CreatePublicationStmt(const pgbind_CreatePublicationStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, pubname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_172_0_1)) &&
-			CW_MEETS_REPEATED_NODE(m, pubobjects, true, false, 0, CW_KINDS(cw_kinds_172_0_2));
-	}
+	return true &&
+		CW_MEETS_STRING(m, pubname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_172_1)) &&
+		CW_MEETS_REPEATED_NODE(m, pubobjects, true, false, 0, CW_KINDS(cw_kinds_172_2));
 }
 
 CW_BEGIN(CreatePublicationStmt, 172)
@@ -5454,18 +4422,15 @@ CW_BEGIN(CreatePublicationStmt, 172)
 	CW_BOOL(3, for_all_tables, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_173_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0x5b, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x02, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
-static const uint8_t cw_kinds_173_0_2[] = { 0x7a, 0xf7, 0xfd, 0x67, 0x91, 0x79, 0x3f, 0xd0, 0x01, 0x89, 0x42, 0x40, 0x4a, 0x18, 0x00, 0xe0, 0x00, 0x02, 0x08, 0x10, 0x21, 0x80, 0x00, 0x02, 0xf4, 0x25, 0xfa, 0xe0, 0x7c, 0x30, }; /* pubobjects */
-static inline bool cw_meets_AlterPublicationStmt(const pgbind_AlterPublicationStmt *m, Parent parent)
+static const uint8_t cw_kinds_173_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x0b, 0xb9, 0x04, 0x02, 0x31, 0x48, 0x2f, 0x80, 0x4b, 0x5b, 0x23, 0xc2, 0x11, 0x00, 0x02, 0x02, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static const uint8_t cw_kinds_173_2[] = { 0x7a, 0xf7, 0xfd, 0x67, 0x91, 0x79, 0x3f, 0xd0, 0x01, 0x89, 0x42, 0x40, 0x4a, 0x18, 0x00, 0xe0, 0x00, 0x02, 0x08, 0x10, 0x21, 0x80, 0x00, 0x02, 0xf4, 0x25, 0xfa, 0xe0, 0x7c, 0x30, }; /* pubobjects */
+static inline bool cw_meets_AlterPublicationStmt(const pgbind_AlterPublicationStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, pubname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_173_0_1)) &&
-			CW_MEETS_REPEATED_NODE(m, pubobjects, true, false, 0, CW_KINDS(cw_kinds_173_0_2));
-	}
+	return true &&
+		CW_MEETS_STRING(m, pubname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_173_1)) &&
+		CW_MEETS_REPEATED_NODE(m, pubobjects, true, false, 0, CW_KINDS(cw_kinds_173_2));
 }
 
 CW_BEGIN(AlterPublicationStmt, 173)
@@ -5476,18 +4441,15 @@ CW_BEGIN(AlterPublicationStmt, 173)
 	CW_ENUM(4, action, AlterPublicationAction, 31)
 CW_END
 
-static const uint8_t cw_kinds_174_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* publication */
-static const uint8_t cw_kinds_174_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
-static inline bool cw_meets_CreateSubscriptionStmt(const pgbind_CreateSubscriptionStmt *m, Parent parent)
+static const uint8_t cw_kinds_174_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* publication */
+static const uint8_t cw_kinds_174_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x13, 0x03, 0x31, 0x04, 0x02, 0x31, 0x08, 0x0e, 0x80, 0x00, 0x5a, 0x23, 0xc2, 0x11, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* options */
+static inline bool cw_meets_CreateSubscriptionStmt(const pgbind_CreateSubscriptionStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, publication, true, false, 0, CW_KINDS(cw_kinds_174_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_174_0_3));
-	}
+	return true &&
+		CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, publication, true, false, 0, CW_KINDS(cw_kinds_174_2)) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_174_3));
 }
 
 CW_BEGIN(CreateSubscriptionStmt, 174)
@@ -5497,18 +4459,15 @@ CW_BEGIN(CreateSubscriptionStmt, 174)
 	CW_REPEATED_NODE(3, options, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_175_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* publication */
-static const uint8_t cw_kinds_175_0_4[] = { 0xfe, 0xf7, 0xff, 0xef, 0xdd, 0xff, 0xff, 0xdf, 0xfb, 0xff, 0xff, 0xbf, 0x77, 0xef, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x9f, 0xdf, 0xff, 0x7f, 0xfb, 0xff, 0xbb, 0x3e, }; /* options */
-static inline bool cw_meets_AlterSubscriptionStmt(const pgbind_AlterSubscriptionStmt *m, Parent parent)
+static const uint8_t cw_kinds_175_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* publication */
+static const uint8_t cw_kinds_175_4[] = { 0xfe, 0xf7, 0xff, 0xef, 0xdd, 0xff, 0xff, 0xdf, 0xfb, 0xff, 0xff, 0xbf, 0x77, 0xef, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x9f, 0xdf, 0xff, 0x7f, 0xfb, 0xff, 0xbb, 0x3e, }; /* options */
+static inline bool cw_meets_AlterSubscriptionStmt(const pgbind_AlterSubscriptionStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, publication, true, false, 0, CW_KINDS(cw_kinds_175_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_175_0_4));
-	}
+	return true &&
+		CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, publication, true, false, 0, CW_KINDS(cw_kinds_175_3)) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_175_4));
 }
 
 CW_BEGIN(AlterSubscriptionStmt, 175)
@@ -5519,14 +4478,11 @@ CW_BEGIN(AlterSubscriptionStmt, 175)
 	CW_REPEATED_NODE(4, options, Node, -1)
 CW_END
 
-static inline bool cw_meets_DropSubscriptionStmt(const pgbind_DropSubscriptionStmt *m, Parent parent)
+static inline bool cw_meets_DropSubscriptionStmt(const pgbind_DropSubscriptionStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, subname, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(DropSubscriptionStmt, 176)
@@ -5535,20 +4491,17 @@ CW_BEGIN(DropSubscriptionStmt, 176)
 	CW_ENUM(2, behavior, DropBehavior, 16)
 CW_END
 
-static const uint8_t cw_kinds_177_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* defnames */
-static const uint8_t cw_kinds_177_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* stat_types */
-static const uint8_t cw_kinds_177_0_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xf3, 0xfd, 0xff, 0xff, 0xed, 0xef, 0xdf, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xff, 0xff, 0xff, 0xdd, 0xfe, 0xfd, 0xbf, 0x76, }; /* exprs */
-static inline bool cw_meets_CreateStatsStmt(const pgbind_CreateStatsStmt *m, Parent parent)
+static const uint8_t cw_kinds_177_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* defnames */
+static const uint8_t cw_kinds_177_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* stat_types */
+static const uint8_t cw_kinds_177_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xf3, 0xfd, 0xff, 0xff, 0xed, 0xef, 0xdf, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xff, 0xff, 0xff, 0xdd, 0xfe, 0xfd, 0xbf, 0x76, }; /* exprs */
+static inline bool cw_meets_CreateStatsStmt(const pgbind_CreateStatsStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, defnames, true, false, 0, CW_KINDS(cw_kinds_177_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, stat_types, true, false, 0, CW_KINDS(cw_kinds_177_0_1)) &&
-			CW_MEETS_REPEATED_NODE(m, exprs, true, false, 0, CW_KINDS(cw_kinds_177_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, relations, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, defnames, true, false, 0, CW_KINDS(cw_kinds_177_0)) &&
+		CW_MEETS_REPEATED_NODE(m, stat_types, true, false, 0, CW_KINDS(cw_kinds_177_1)) &&
+		CW_MEETS_REPEATED_NODE(m, exprs, true, false, 0, CW_KINDS(cw_kinds_177_2)) &&
+		CW_MEETS_REPEATED_NODE(m, relations, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(CreateStatsStmt, 177)
@@ -5561,29 +4514,23 @@ CW_BEGIN(CreateStatsStmt, 177)
 	CW_BOOL(6, if_not_exists, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_178_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* collname */
-static inline bool cw_meets_AlterCollationStmt(const pgbind_AlterCollationStmt *m, Parent parent)
+static const uint8_t cw_kinds_178_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* collname */
+static inline bool cw_meets_AlterCollationStmt(const pgbind_AlterCollationStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, collname, true, false, 0, CW_KINDS(cw_kinds_178_0_0));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, collname, true, false, 0, CW_KINDS(cw_kinds_178_0));
 }
 
 CW_BEGIN(AlterCollationStmt, 178)
 	CW_REPEATED_NODE(0, collname, Node, -1)
 CW_END
 
-static inline bool cw_meets_CallStmt(const pgbind_CallStmt *m, Parent parent)
+static inline bool cw_meets_CallStmt(const pgbind_CallStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, funccall, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, funccall, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(CallStmt, 179)
@@ -5592,15 +4539,12 @@ CW_BEGIN(CallStmt, 179)
 	CW_REPEATED_NODE(2, outargs, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_180_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* defnames */
-static inline bool cw_meets_AlterStatsStmt(const pgbind_AlterStatsStmt *m, Parent parent)
+static const uint8_t cw_kinds_180_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* defnames */
+static inline bool cw_meets_AlterStatsStmt(const pgbind_AlterStatsStmt *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, defnames, true, false, 0, CW_KINDS(cw_kinds_180_0_0));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, defnames, true, false, 0, CW_KINDS(cw_kinds_180_0));
 }
 
 CW_BEGIN(AlterStatsStmt, 180)
@@ -5609,15 +4553,12 @@ CW_BEGIN(AlterStatsStmt, 180)
 	CW_BOOL(2, missing_ok, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_181_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* name */
-static inline bool cw_meets_A_Expr(const pgbind_A_Expr *m, Parent parent)
+static const uint8_t cw_kinds_181_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* name */
+static inline bool cw_meets_A_Expr(const pgbind_A_Expr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_0_1));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, name, true, false, 0, CW_KINDS(cw_kinds_181_1));
 }
 
 CW_BEGIN(A_Expr, 181)
@@ -5628,14 +4569,11 @@ CW_BEGIN(A_Expr, 181)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static inline bool cw_meets_ColumnRef(const pgbind_ColumnRef *m, Parent parent)
+static inline bool cw_meets_ColumnRef(const pgbind_ColumnRef *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, fields, true, true, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, fields, true, true, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(ColumnRef, 182)
@@ -5643,13 +4581,10 @@ CW_BEGIN(ColumnRef, 182)
 	CW_INT32(1, location, _, -1)
 CW_END
 
-static inline bool cw_meets_ParamRef(const pgbind_ParamRef *m, Parent parent)
+static inline bool cw_meets_ParamRef(const pgbind_ParamRef *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(ParamRef, 183)
@@ -5657,18 +4592,15 @@ CW_BEGIN(ParamRef, 183)
 	CW_INT32(1, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_184_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* funcname */
-static const uint8_t cw_kinds_184_0_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xf7, 0xff, 0xff, 0xff, 0xfd, 0xef, 0xff, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x5f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0xbf, 0x76, }; /* agg_order */
-static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m, Parent parent)
+static const uint8_t cw_kinds_184_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* funcname */
+static const uint8_t cw_kinds_184_2[] = { 0xfe, 0xff, 0xff, 0xff, 0xf7, 0xff, 0xff, 0xff, 0xfd, 0xef, 0xff, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x5f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0xbf, 0x76, }; /* agg_order */
+static inline bool cw_meets_FuncCall(const pgbind_FuncCall *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_0_2));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, funcname, true, false, 0, CW_KINDS(cw_kinds_184_0)) &&
+		CW_MEETS_REPEATED_NODE(m, args, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, agg_order, true, false, 0, CW_KINDS(cw_kinds_184_2));
 }
 
 CW_BEGIN(FuncCall, 184)
@@ -5685,25 +4617,19 @@ CW_BEGIN(FuncCall, 184)
 	CW_INT32(10, location, _, -1)
 CW_END
 
-static inline bool cw_meets_A_Star(const pgbind_A_Star *m, Parent parent)
+static inline bool cw_meets_A_Star(const pgbind_A_Star *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(A_Star, 185)
 CW_END
 
-static inline bool cw_meets_A_Indices(const pgbind_A_Indices *m, Parent parent)
+static inline bool cw_meets_A_Indices(const pgbind_A_Indices *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(A_Indices, 186)
@@ -5712,15 +4638,12 @@ CW_BEGIN(A_Indices, 186)
 	CW_NODE(2, uidx, Node, -1)
 CW_END
 
-static inline bool cw_meets_A_Indirection(const pgbind_A_Indirection *m, Parent parent)
+static inline bool cw_meets_A_Indirection(const pgbind_A_Indirection *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, indirection, true, true, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, indirection, true, true, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(A_Indirection, 187)
@@ -5728,13 +4651,10 @@ CW_BEGIN(A_Indirection, 187)
 	CW_REPEATED_NODE(1, indirection, Node, -1)
 CW_END
 
-static inline bool cw_meets_A_ArrayExpr(const pgbind_A_ArrayExpr *m, Parent parent)
+static inline bool cw_meets_A_ArrayExpr(const pgbind_A_ArrayExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(A_ArrayExpr, 188)
@@ -5742,14 +4662,11 @@ CW_BEGIN(A_ArrayExpr, 188)
 	CW_INT32(1, location, _, -1)
 CW_END
 
-static inline bool cw_meets_ResTarget(const pgbind_ResTarget *m, Parent parent)
+static inline bool cw_meets_ResTarget(const pgbind_ResTarget *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, indirection, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, indirection, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(ResTarget, 189)
@@ -5759,13 +4676,10 @@ CW_BEGIN(ResTarget, 189)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static inline bool cw_meets_MultiAssignRef(const pgbind_MultiAssignRef *m, Parent parent)
+static inline bool cw_meets_MultiAssignRef(const pgbind_MultiAssignRef *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(MultiAssignRef, 190)
@@ -5774,15 +4688,12 @@ CW_BEGIN(MultiAssignRef, 190)
 	CW_INT32(2, ncolumns, _, -1)
 CW_END
 
-static inline bool cw_meets_TypeCast(const pgbind_TypeCast *m, Parent parent)
+static inline bool cw_meets_TypeCast(const pgbind_TypeCast *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_NODE(m, arg, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(TypeCast, 191)
@@ -5791,15 +4702,12 @@ CW_BEGIN(TypeCast, 191)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_192_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* collname */
-static inline bool cw_meets_CollateClause(const pgbind_CollateClause *m, Parent parent)
+static const uint8_t cw_kinds_192_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* collname */
+static inline bool cw_meets_CollateClause(const pgbind_CollateClause *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, collname, true, false, 0, CW_KINDS(cw_kinds_192_0_1));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, collname, true, false, 0, CW_KINDS(cw_kinds_192_1));
 }
 
 CW_BEGIN(CollateClause, 192)
@@ -5808,15 +4716,12 @@ CW_BEGIN(CollateClause, 192)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_193_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* useOp */
-static inline bool cw_meets_SortBy(const pgbind_SortBy *m, Parent parent)
+static const uint8_t cw_kinds_193_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* useOp */
+static inline bool cw_meets_SortBy(const pgbind_SortBy *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, useOp, true, false, 0, CW_KINDS(cw_kinds_193_0_3));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, useOp, true, false, 0, CW_KINDS(cw_kinds_193_3));
 }
 
 CW_BEGIN(SortBy, 193)
@@ -5827,15 +4732,12 @@ CW_BEGIN(SortBy, 193)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_194_0_3[] = { 0xfe, 0xff, 0xff, 0xff, 0xf7, 0xff, 0xff, 0xff, 0xfd, 0xef, 0xff, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x5f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0xbf, 0x76, }; /* orderClause */
-static inline bool cw_meets_WindowDef(const pgbind_WindowDef *m, Parent parent)
+static const uint8_t cw_kinds_194_3[] = { 0xfe, 0xff, 0xff, 0xff, 0xf7, 0xff, 0xff, 0xff, 0xfd, 0xef, 0xff, 0xff, 0xf7, 0xef, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x5f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0xbf, 0x76, }; /* orderClause */
+static inline bool cw_meets_WindowDef(const pgbind_WindowDef *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, orderClause, true, false, 0, CW_KINDS(cw_kinds_194_0_3));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, orderClause, true, false, 0, CW_KINDS(cw_kinds_194_3));
 }
 
 CW_BEGIN(WindowDef, 194)
@@ -5849,15 +4751,12 @@ CW_BEGIN(WindowDef, 194)
 	CW_INT32(7, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_195_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* subquery */
-static inline bool cw_meets_RangeSubselect(const pgbind_RangeSubselect *m, Parent parent)
+static const uint8_t cw_kinds_195_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf4, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* subquery */
+static inline bool cw_meets_RangeSubselect(const pgbind_RangeSubselect *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_NODE(m, subquery, true, false, 0, CW_KINDS(cw_kinds_195_0_1));
-	}
+	return true &&
+		CW_MEETS_NODE(m, subquery, true, false, 0, CW_KINDS(cw_kinds_195_1));
 }
 
 CW_BEGIN(RangeSubselect, 195)
@@ -5866,17 +4765,14 @@ CW_BEGIN(RangeSubselect, 195)
 	CW_MESSAGE(2, alias, Alias, 11)
 CW_END
 
-static const uint8_t cw_kinds_196_0_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* functions */
-static const uint8_t cw_kinds_196_0_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0xa1, 0x7d, 0x3f, 0x14, 0x21, 0x44, 0x0a, 0xfc, 0x42, 0x05, 0x91, 0x71, 0x34, 0x04, 0xd8, 0x00, 0x40, 0x02, 0x21, 0x84, 0xf6, 0xd5, 0xfe, 0xe0, 0x3f, 0x70, }; /* coldeflist */
-static inline bool cw_meets_RangeFunction(const pgbind_RangeFunction *m, Parent parent)
+static const uint8_t cw_kinds_196_3[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* functions */
+static const uint8_t cw_kinds_196_5[] = { 0x7a, 0xf7, 0xfc, 0x67, 0xa1, 0x7d, 0x3f, 0x14, 0x21, 0x44, 0x0a, 0xfc, 0x42, 0x05, 0x91, 0x71, 0x34, 0x04, 0xd8, 0x00, 0x40, 0x02, 0x21, 0x84, 0xf6, 0xd5, 0xfe, 0xe0, 0x3f, 0x70, }; /* coldeflist */
+static inline bool cw_meets_RangeFunction(const pgbind_RangeFunction *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, functions, true, true, 0, CW_KINDS(cw_kinds_196_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, coldeflist, true, false, 0, CW_KINDS(cw_kinds_196_0_5));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, functions, true, true, 0, CW_KINDS(cw_kinds_196_3)) &&
+		CW_MEETS_REPEATED_NODE(m, coldeflist, true, false, 0, CW_KINDS(cw_kinds_196_5));
 }
 
 CW_BEGIN(RangeFunction, 196)
@@ -5888,17 +4784,14 @@ CW_BEGIN(RangeFunction, 196)
 	CW_REPEATED_NODE(5, coldeflist, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_197_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* relation */
-static const uint8_t cw_kinds_197_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* method */
-static inline bool cw_meets_RangeTableSample(const pgbind_RangeTableSample *m, Parent parent)
+static const uint8_t cw_kinds_197_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* relation */
+static const uint8_t cw_kinds_197_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* method */
+static inline bool cw_meets_RangeTableSample(const pgbind_RangeTableSample *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_NODE(m, relation, true, false, 0, CW_KINDS(cw_kinds_197_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, method, true, false, 0, CW_KINDS(cw_kinds_197_0_1));
-	}
+	return true &&
+		CW_MEETS_NODE(m, relation, true, false, 0, CW_KINDS(cw_kinds_197_0)) &&
+		CW_MEETS_REPEATED_NODE(m, method, true, false, 0, CW_KINDS(cw_kinds_197_1));
 }
 
 CW_BEGIN(RangeTableSample, 197)
@@ -5909,17 +4802,14 @@ CW_BEGIN(RangeTableSample, 197)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_198_0_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf1, 0xef, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xf1, 0xbb, 0x36, }; /* namespaces */
-static const uint8_t cw_kinds_198_0_4[] = { 0x7a, 0xff, 0xfd, 0x77, 0xe1, 0x7d, 0x3f, 0x38, 0x05, 0xec, 0x99, 0x65, 0xd4, 0xc3, 0xf5, 0x7f, 0xff, 0x99, 0xa8, 0x6d, 0x5a, 0x1d, 0x76, 0x2a, 0xf2, 0x55, 0xfe, 0xec, 0xbc, 0x36, }; /* columns */
-static inline bool cw_meets_RangeTableFunc(const pgbind_RangeTableFunc *m, Parent parent)
+static const uint8_t cw_kinds_198_3[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x9d, 0xf9, 0xff, 0xdf, 0xf1, 0xef, 0xff, 0xbf, 0x77, 0xe8, 0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0x7f, 0x88, 0xdf, 0xff, 0x7f, 0xfa, 0xf1, 0xbb, 0x36, }; /* namespaces */
+static const uint8_t cw_kinds_198_4[] = { 0x7a, 0xff, 0xfd, 0x77, 0xe1, 0x7d, 0x3f, 0x38, 0x05, 0xec, 0x99, 0x65, 0xd4, 0xc3, 0xf5, 0x7f, 0xff, 0x99, 0xa8, 0x6d, 0x5a, 0x1d, 0x76, 0x2a, 0xf2, 0x55, 0xfe, 0xec, 0xbc, 0x36, }; /* columns */
+static inline bool cw_meets_RangeTableFunc(const pgbind_RangeTableFunc *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, namespaces, true, false, 0, CW_KINDS(cw_kinds_198_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, columns, true, false, 0, CW_KINDS(cw_kinds_198_0_4));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, namespaces, true, false, 0, CW_KINDS(cw_kinds_198_3)) &&
+		CW_MEETS_REPEATED_NODE(m, columns, true, false, 0, CW_KINDS(cw_kinds_198_4));
 }
 
 CW_BEGIN(RangeTableFunc, 198)
@@ -5932,14 +4822,11 @@ CW_BEGIN(RangeTableFunc, 198)
 	CW_INT32(6, location, _, -1)
 CW_END
 
-static inline bool cw_meets_RangeTableFuncCol(const pgbind_RangeTableFuncCol *m, Parent parent)
+static inline bool cw_meets_RangeTableFuncCol(const pgbind_RangeTableFuncCol *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, colname, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, colname, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(RangeTableFuncCol, 199)
@@ -5952,17 +4839,14 @@ CW_BEGIN(RangeTableFuncCol, 199)
 	CW_INT32(6, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_200_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* names */
-static inline bool cw_meets_TypeName(const pgbind_TypeName *m, Parent parent)
+static const uint8_t cw_kinds_200_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* names */
+static inline bool cw_meets_TypeName(const pgbind_TypeName *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, names, true, false, 0, CW_KINDS(cw_kinds_200_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, typmods, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, arrayBounds, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, names, true, false, 0, CW_KINDS(cw_kinds_200_0)) &&
+		CW_MEETS_REPEATED_NODE(m, typmods, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, arrayBounds, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(TypeName, 200)
@@ -5976,17 +4860,14 @@ CW_BEGIN(TypeName, 200)
 	CW_INT32(7, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_201_0_15[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xf4, 0x25, 0xfa, 0xe0, 0x38, 0x30, }; /* constraints */
-static const uint8_t cw_kinds_201_0_16[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* fdwoptions */
-static inline bool cw_meets_ColumnDef(const pgbind_ColumnDef *m, Parent parent)
+static const uint8_t cw_kinds_201_15[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x14, 0x01, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xf4, 0x25, 0xfa, 0xe0, 0x38, 0x30, }; /* constraints */
+static const uint8_t cw_kinds_201_16[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* fdwoptions */
+static inline bool cw_meets_ColumnDef(const pgbind_ColumnDef *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, constraints, true, false, 0, CW_KINDS(cw_kinds_201_0_15)) &&
-			CW_MEETS_REPEATED_NODE(m, fdwoptions, true, false, 0, CW_KINDS(cw_kinds_201_0_16));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, constraints, true, false, 0, CW_KINDS(cw_kinds_201_15)) &&
+		CW_MEETS_REPEATED_NODE(m, fdwoptions, true, false, 0, CW_KINDS(cw_kinds_201_16));
 }
 
 CW_BEGIN(ColumnDef, 201)
@@ -6010,19 +4891,16 @@ CW_BEGIN(ColumnDef, 201)
 	CW_INT32(17, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_202_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* collation */
-static const uint8_t cw_kinds_202_0_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opclass */
-static const uint8_t cw_kinds_202_0_5[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x68, 0xbe, 0xf9, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* opclassopts */
-static inline bool cw_meets_IndexElem(const pgbind_IndexElem *m, Parent parent)
+static const uint8_t cw_kinds_202_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* collation */
+static const uint8_t cw_kinds_202_4[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opclass */
+static const uint8_t cw_kinds_202_5[] = { 0xfe, 0xf7, 0xfe, 0xef, 0x91, 0xf9, 0xff, 0xd7, 0xe1, 0x61, 0xce, 0xbe, 0x73, 0x68, 0xbe, 0xf9, 0xff, 0x7f, 0xfb, 0xc2, 0xfd, 0x4a, 0x88, 0xc7, 0xff, 0x1d, 0xfa, 0xf1, 0x3b, 0x30, }; /* opclassopts */
+static inline bool cw_meets_IndexElem(const pgbind_IndexElem *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, collation, true, false, 0, CW_KINDS(cw_kinds_202_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, opclass, true, false, 0, CW_KINDS(cw_kinds_202_0_4)) &&
-			CW_MEETS_REPEATED_NODE(m, opclassopts, true, false, 0, CW_KINDS(cw_kinds_202_0_5));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, collation, true, false, 0, CW_KINDS(cw_kinds_202_3)) &&
+		CW_MEETS_REPEATED_NODE(m, opclass, true, false, 0, CW_KINDS(cw_kinds_202_4)) &&
+		CW_MEETS_REPEATED_NODE(m, opclassopts, true, false, 0, CW_KINDS(cw_kinds_202_5));
 }
 
 CW_BEGIN(IndexElem, 202)
@@ -6036,13 +4914,10 @@ CW_BEGIN(IndexElem, 202)
 	CW_ENUM(7, nulls_ordering, SortByNulls, 3)
 CW_END
 
-static inline bool cw_meets_StatsElem(const pgbind_StatsElem *m, Parent parent)
+static inline bool cw_meets_StatsElem(const pgbind_StatsElem *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(StatsElem, 203)
@@ -6050,23 +4925,20 @@ CW_BEGIN(StatsElem, 203)
 	CW_NODE(1, expr, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_204_0_10[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* keys */
-static const uint8_t cw_kinds_204_0_12[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* exclusions */
-static const uint8_t cw_kinds_204_0_13[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
-static const uint8_t cw_kinds_204_0_20[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* fk_attrs */
-static const uint8_t cw_kinds_204_0_21[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* pk_attrs */
-static inline bool cw_meets_Constraint(const pgbind_Constraint *m, Parent parent)
+static const uint8_t cw_kinds_204_10[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* keys */
+static const uint8_t cw_kinds_204_12[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x38, }; /* exclusions */
+static const uint8_t cw_kinds_204_13[] = { 0x7a, 0xff, 0xfc, 0x77, 0x83, 0xf9, 0x3f, 0x33, 0x0f, 0xb9, 0x04, 0x42, 0xb9, 0x58, 0x6f, 0x80, 0x4b, 0xdb, 0x23, 0xc2, 0x13, 0x80, 0x62, 0x1a, 0xf8, 0x85, 0xfe, 0xe0, 0x78, 0x39, }; /* options */
+static const uint8_t cw_kinds_204_20[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* fk_attrs */
+static const uint8_t cw_kinds_204_21[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* pk_attrs */
+static inline bool cw_meets_Constraint(const pgbind_Constraint *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, keys, true, false, 0, CW_KINDS(cw_kinds_204_0_10)) &&
-			CW_MEETS_REPEATED_NODE(m, exclusions, true, false, 0, CW_KINDS(cw_kinds_204_0_12)) &&
-			CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_204_0_13)) &&
-			CW_MEETS_REPEATED_NODE(m, fk_attrs, true, false, 0, CW_KINDS(cw_kinds_204_0_20)) &&
-			CW_MEETS_REPEATED_NODE(m, pk_attrs, true, false, 0, CW_KINDS(cw_kinds_204_0_21));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, keys, true, false, 0, CW_KINDS(cw_kinds_204_10)) &&
+		CW_MEETS_REPEATED_NODE(m, exclusions, true, false, 0, CW_KINDS(cw_kinds_204_12)) &&
+		CW_MEETS_REPEATED_NODE(m, options, true, false, 0, CW_KINDS(cw_kinds_204_13)) &&
+		CW_MEETS_REPEATED_NODE(m, fk_attrs, true, false, 0, CW_KINDS(cw_kinds_204_20)) &&
+		CW_MEETS_REPEATED_NODE(m, pk_attrs, true, false, 0, CW_KINDS(cw_kinds_204_21));
 }
 
 CW_BEGIN(Constraint, 204)
@@ -6102,16 +4974,13 @@ CW_BEGIN(Constraint, 204)
 	CW_BOOL(29, initially_valid, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_205_0_2[] = { 0xfa, 0xff, 0xfc, 0x77, 0xe1, 0x7d, 0xff, 0x3b, 0xc5, 0x66, 0x9d, 0xef, 0xb7, 0xe3, 0xfd, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xf3, 0x5d, 0xfe, 0xfd, 0xfb, 0x7f, }; /* arg */
-static inline bool cw_meets_DefElem(const pgbind_DefElem *m, Parent parent)
+static const uint8_t cw_kinds_205_2[] = { 0xfa, 0xff, 0xfc, 0x77, 0xe1, 0x7d, 0xff, 0x3b, 0xc5, 0x66, 0x9d, 0xef, 0xb7, 0xe3, 0xfd, 0x1f, 0xff, 0xfd, 0xf7, 0xef, 0xde, 0x5f, 0xfe, 0xfd, 0xf3, 0x5d, 0xfe, 0xfd, 0xfb, 0x7f, }; /* arg */
+static inline bool cw_meets_DefElem(const pgbind_DefElem *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_0_2));
-	}
+	return true &&
+		CW_MEETS_STRING(m, defname, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_NODE(m, arg, false, false, 0, CW_KINDS(cw_kinds_205_2));
 }
 
 CW_BEGIN(DefElem, 205)
@@ -6122,13 +4991,10 @@ CW_BEGIN(DefElem, 205)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static inline bool cw_meets_RangeTblEntry(const pgbind_RangeTblEntry *m, Parent parent)
+static inline bool cw_meets_RangeTblEntry(const pgbind_RangeTblEntry *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(RangeTblEntry, 206)
@@ -6171,13 +5037,10 @@ CW_BEGIN(RangeTblEntry, 206)
 	CW_REPEATED_NODE(36, securityQuals, Node, -1)
 CW_END
 
-static inline bool cw_meets_RangeTblFunction(const pgbind_RangeTblFunction *m, Parent parent)
+static inline bool cw_meets_RangeTblFunction(const pgbind_RangeTblFunction *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(RangeTblFunction, 207)
@@ -6190,13 +5053,10 @@ CW_BEGIN(RangeTblFunction, 207)
 	CW_PACKED_UINT64(6, funcparams, _, -1)
 CW_END
 
-static inline bool cw_meets_TableSampleClause(const pgbind_TableSampleClause *m, Parent parent)
+static inline bool cw_meets_TableSampleClause(const pgbind_TableSampleClause *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(TableSampleClause, 208)
@@ -6205,13 +5065,10 @@ CW_BEGIN(TableSampleClause, 208)
 	CW_NODE(2, repeatable, Node, -1)
 CW_END
 
-static inline bool cw_meets_WithCheckOption(const pgbind_WithCheckOption *m, Parent parent)
+static inline bool cw_meets_WithCheckOption(const pgbind_WithCheckOption *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(WithCheckOption, 209)
@@ -6222,13 +5079,10 @@ CW_BEGIN(WithCheckOption, 209)
 	CW_BOOL(4, cascaded, _, -1)
 CW_END
 
-static inline bool cw_meets_SortGroupClause(const pgbind_SortGroupClause *m, Parent parent)
+static inline bool cw_meets_SortGroupClause(const pgbind_SortGroupClause *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(SortGroupClause, 210)
@@ -6239,13 +5093,10 @@ CW_BEGIN(SortGroupClause, 210)
 	CW_BOOL(4, hashable, _, -1)
 CW_END
 
-static inline bool cw_meets_GroupingSet(const pgbind_GroupingSet *m, Parent parent)
+static inline bool cw_meets_GroupingSet(const pgbind_GroupingSet *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(GroupingSet, 211)
@@ -6254,13 +5105,10 @@ CW_BEGIN(GroupingSet, 211)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static inline bool cw_meets_WindowClause(const pgbind_WindowClause *m, Parent parent)
+static inline bool cw_meets_WindowClause(const pgbind_WindowClause *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(WindowClause, 212)
@@ -6281,19 +5129,16 @@ CW_BEGIN(WindowClause, 212)
 	CW_BOOL(14, copiedOrder, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_213_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* objname */
-static const uint8_t cw_kinds_213_0_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0xff, 0x55, 0xe1, 0x43, 0x84, 0x90, 0x03, 0x08, 0x00, 0x80, 0x00, 0x00, 0x11, 0x08, 0x80, 0x42, 0x00, 0x50, 0xf4, 0x25, 0xfa, 0xe0, 0x3b, 0x30, }; /* objargs */
-static const uint8_t cw_kinds_213_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0xff, 0xd5, 0xe1, 0xc3, 0x84, 0xb0, 0x03, 0x08, 0x00, 0x80, 0x1f, 0x00, 0x17, 0x08, 0x80, 0x4e, 0x00, 0x50, 0xf0, 0xe5, 0xfb, 0xe0, 0x3b, 0x30, }; /* objfuncargs */
-static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m, Parent parent)
+static const uint8_t cw_kinds_213_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* objname */
+static const uint8_t cw_kinds_213_1[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0xff, 0x55, 0xe1, 0x43, 0x84, 0x90, 0x03, 0x08, 0x00, 0x80, 0x00, 0x00, 0x11, 0x08, 0x80, 0x42, 0x00, 0x50, 0xf4, 0x25, 0xfa, 0xe0, 0x3b, 0x30, }; /* objargs */
+static const uint8_t cw_kinds_213_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0xff, 0xd5, 0xe1, 0xc3, 0x84, 0xb0, 0x03, 0x08, 0x00, 0x80, 0x1f, 0x00, 0x17, 0x08, 0x80, 0x4e, 0x00, 0x50, 0xf0, 0xe5, 0xfb, 0xe0, 0x3b, 0x30, }; /* objfuncargs */
+static inline bool cw_meets_ObjectWithArgs(const pgbind_ObjectWithArgs *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_0_0)) &&
-			CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_0_1)) &&
-			CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_0_2));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, objname, true, false, 0, CW_KINDS(cw_kinds_213_0)) &&
+		CW_MEETS_REPEATED_NODE(m, objargs, false, false, 0, CW_KINDS(cw_kinds_213_1)) &&
+		CW_MEETS_REPEATED_NODE(m, objfuncargs, true, false, 0, CW_KINDS(cw_kinds_213_2));
 }
 
 CW_BEGIN(ObjectWithArgs, 213)
@@ -6303,15 +5148,12 @@ CW_BEGIN(ObjectWithArgs, 213)
 	CW_BOOL(3, args_unspecified, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_214_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* cols */
-static inline bool cw_meets_AccessPriv(const pgbind_AccessPriv *m, Parent parent)
+static const uint8_t cw_kinds_214_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* cols */
+static inline bool cw_meets_AccessPriv(const pgbind_AccessPriv *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, cols, true, false, 0, CW_KINDS(cw_kinds_214_0_1));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, cols, true, false, 0, CW_KINDS(cw_kinds_214_1));
 }
 
 CW_BEGIN(AccessPriv, 214)
@@ -6319,17 +5161,14 @@ CW_BEGIN(AccessPriv, 214)
 	CW_REPEATED_NODE(1, cols, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_215_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* order_family */
-static const uint8_t cw_kinds_215_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0xff, 0x55, 0xe1, 0x43, 0x84, 0x90, 0x03, 0x08, 0x00, 0x80, 0x00, 0x00, 0x11, 0x08, 0x80, 0x42, 0x00, 0x50, 0xf0, 0x25, 0xfa, 0xe0, 0x3b, 0x30, }; /* class_args */
-static inline bool cw_meets_CreateOpClassItem(const pgbind_CreateOpClassItem *m, Parent parent)
+static const uint8_t cw_kinds_215_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* order_family */
+static const uint8_t cw_kinds_215_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0xff, 0x55, 0xe1, 0x43, 0x84, 0x90, 0x03, 0x08, 0x00, 0x80, 0x00, 0x00, 0x11, 0x08, 0x80, 0x42, 0x00, 0x50, 0xf0, 0x25, 0xfa, 0xe0, 0x3b, 0x30, }; /* class_args */
+static inline bool cw_meets_CreateOpClassItem(const pgbind_CreateOpClassItem *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, order_family, true, false, 0, CW_KINDS(cw_kinds_215_0_3)) &&
-			CW_MEETS_REPEATED_NODE(m, class_args, true, false, 0, CW_KINDS(cw_kinds_215_0_4));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, order_family, true, false, 0, CW_KINDS(cw_kinds_215_3)) &&
+		CW_MEETS_REPEATED_NODE(m, class_args, true, false, 0, CW_KINDS(cw_kinds_215_4));
 }
 
 CW_BEGIN(CreateOpClassItem, 215)
@@ -6341,14 +5180,11 @@ CW_BEGIN(CreateOpClassItem, 215)
 	CW_MESSAGE(5, storedtype, TypeName, 200)
 CW_END
 
-static inline bool cw_meets_TableLikeClause(const pgbind_TableLikeClause *m, Parent parent)
+static inline bool cw_meets_TableLikeClause(const pgbind_TableLikeClause *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(TableLikeClause, 216)
@@ -6357,14 +5193,11 @@ CW_BEGIN(TableLikeClause, 216)
 	CW_UINT32(2, relationOid, _, -1)
 CW_END
 
-static inline bool cw_meets_FunctionParameter(const pgbind_FunctionParameter *m, Parent parent)
+static inline bool cw_meets_FunctionParameter(const pgbind_FunctionParameter *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, argType, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, argType, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(FunctionParameter, 217)
@@ -6374,15 +5207,12 @@ CW_BEGIN(FunctionParameter, 217)
 	CW_NODE(3, defexpr, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_218_0_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* lockedRels */
-static inline bool cw_meets_LockingClause(const pgbind_LockingClause *m, Parent parent)
+static const uint8_t cw_kinds_218_0[] = { 0x7e, 0xf7, 0xfc, 0x67, 0x81, 0xf9, 0x3f, 0x12, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x80, 0x00, 0x00, 0x10, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* lockedRels */
+static inline bool cw_meets_LockingClause(const pgbind_LockingClause *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, lockedRels, true, false, 0, CW_KINDS(cw_kinds_218_0_0));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, lockedRels, true, false, 0, CW_KINDS(cw_kinds_218_0));
 }
 
 CW_BEGIN(LockingClause, 218)
@@ -6391,13 +5221,10 @@ CW_BEGIN(LockingClause, 218)
 	CW_ENUM(2, waitPolicy, LockWaitPolicy, 55)
 CW_END
 
-static inline bool cw_meets_RowMarkClause(const pgbind_RowMarkClause *m, Parent parent)
+static inline bool cw_meets_RowMarkClause(const pgbind_RowMarkClause *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(RowMarkClause, 219)
@@ -6407,14 +5234,11 @@ CW_BEGIN(RowMarkClause, 219)
 	CW_BOOL(3, pushedDown, _, -1)
 CW_END
 
-static inline bool cw_meets_XmlSerialize(const pgbind_XmlSerialize *m, Parent parent)
+static inline bool cw_meets_XmlSerialize(const pgbind_XmlSerialize *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, typeName, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(XmlSerialize, 220)
@@ -6424,15 +5248,12 @@ CW_BEGIN(XmlSerialize, 220)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_221_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe1, 0x38, 0x30, }; /* ctes */
-static inline bool cw_meets_WithClause(const pgbind_WithClause *m, Parent parent)
+static const uint8_t cw_kinds_221_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x10, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0xf0, 0x05, 0xfa, 0xe1, 0x38, 0x30, }; /* ctes */
+static inline bool cw_meets_WithClause(const pgbind_WithClause *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, ctes, true, false, 0, CW_KINDS(cw_kinds_221_0_0));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, ctes, true, false, 0, CW_KINDS(cw_kinds_221_0));
 }
 
 CW_BEGIN(WithClause, 221)
@@ -6441,15 +5262,12 @@ CW_BEGIN(WithClause, 221)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_222_0_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x93, 0xf9, 0xff, 0xd5, 0xcd, 0x61, 0x80, 0x00, 0x20, 0x08, 0x06, 0x80, 0x00, 0x00, 0x30, 0x80, 0x01, 0x40, 0x00, 0x30, 0xfd, 0x85, 0xfa, 0xe1, 0x38, 0x30, }; /* indexElems */
-static inline bool cw_meets_InferClause(const pgbind_InferClause *m, Parent parent)
+static const uint8_t cw_kinds_222_0[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x93, 0xf9, 0xff, 0xd5, 0xcd, 0x61, 0x80, 0x00, 0x20, 0x08, 0x06, 0x80, 0x00, 0x00, 0x30, 0x80, 0x01, 0x40, 0x00, 0x30, 0xfd, 0x85, 0xfa, 0xe1, 0x38, 0x30, }; /* indexElems */
+static inline bool cw_meets_InferClause(const pgbind_InferClause *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, indexElems, true, false, 0, CW_KINDS(cw_kinds_222_0_0));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, indexElems, true, false, 0, CW_KINDS(cw_kinds_222_0));
 }
 
 CW_BEGIN(InferClause, 222)
@@ -6459,15 +5277,12 @@ CW_BEGIN(InferClause, 222)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_223_0_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x12, 0x01, 0xe0, 0x80, 0x00, 0x10, 0x00, 0x90, 0x79, 0x80, 0x09, 0x08, 0x40, 0x88, 0x08, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* targetList */
-static inline bool cw_meets_OnConflictClause(const pgbind_OnConflictClause *m, Parent parent)
+static const uint8_t cw_kinds_223_2[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x12, 0x01, 0xe0, 0x80, 0x00, 0x10, 0x00, 0x90, 0x79, 0x80, 0x09, 0x08, 0x40, 0x88, 0x08, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* targetList */
+static inline bool cw_meets_OnConflictClause(const pgbind_OnConflictClause *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_223_0_2));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_223_2));
 }
 
 CW_BEGIN(OnConflictClause, 223)
@@ -6478,16 +5293,13 @@ CW_BEGIN(OnConflictClause, 223)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_224_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* search_col_list */
-static inline bool cw_meets_CTESearchClause(const pgbind_CTESearchClause *m, Parent parent)
+static const uint8_t cw_kinds_224_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* search_col_list */
+static inline bool cw_meets_CTESearchClause(const pgbind_CTESearchClause *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, search_col_list, true, false, 0, CW_KINDS(cw_kinds_224_0_0)) &&
-			CW_MEETS_STRING(m, search_seq_column, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, search_col_list, true, false, 0, CW_KINDS(cw_kinds_224_0)) &&
+		CW_MEETS_STRING(m, search_seq_column, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(CTESearchClause, 224)
@@ -6497,17 +5309,14 @@ CW_BEGIN(CTESearchClause, 224)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_225_0_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* cycle_col_list */
-static inline bool cw_meets_CTECycleClause(const pgbind_CTECycleClause *m, Parent parent)
+static const uint8_t cw_kinds_225_0[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* cycle_col_list */
+static inline bool cw_meets_CTECycleClause(const pgbind_CTECycleClause *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, cycle_col_list, true, false, 0, CW_KINDS(cw_kinds_225_0_0)) &&
-			CW_MEETS_STRING(m, cycle_mark_column, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_STRING(m, cycle_path_column, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, cycle_col_list, true, false, 0, CW_KINDS(cw_kinds_225_0)) &&
+		CW_MEETS_STRING(m, cycle_mark_column, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_STRING(m, cycle_path_column, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(CTECycleClause, 225)
@@ -6523,17 +5332,14 @@ CW_BEGIN(CTECycleClause, 225)
 	CW_UINT32(9, cycle_mark_neop, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_226_0_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* aliascolnames */
-static inline bool cw_meets_CommonTableExpr(const pgbind_CommonTableExpr *m, Parent parent)
+static const uint8_t cw_kinds_226_1[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* aliascolnames */
+static inline bool cw_meets_CommonTableExpr(const pgbind_CommonTableExpr *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, ctename, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, aliascolnames, true, false, 0, CW_KINDS(cw_kinds_226_0_1)) &&
-			CW_MEETS_NODE(m, ctequery, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, ctename, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, aliascolnames, true, false, 0, CW_KINDS(cw_kinds_226_1)) &&
+		CW_MEETS_NODE(m, ctequery, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(CommonTableExpr, 226)
@@ -6552,15 +5358,12 @@ CW_BEGIN(CommonTableExpr, 226)
 	CW_REPEATED_NODE(12, ctecolcollations, Node, -1)
 CW_END
 
-static const uint8_t cw_kinds_227_0_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x12, 0x01, 0xe0, 0x80, 0x00, 0x10, 0x00, 0x90, 0x79, 0x80, 0x09, 0x08, 0x40, 0x88, 0x08, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* targetList */
-static inline bool cw_meets_MergeWhenClause(const pgbind_MergeWhenClause *m, Parent parent)
+static const uint8_t cw_kinds_227_4[] = { 0x7a, 0xf7, 0xfc, 0x67, 0x81, 0x79, 0x3f, 0x12, 0x01, 0xe0, 0x80, 0x00, 0x10, 0x00, 0x90, 0x79, 0x80, 0x09, 0x08, 0x40, 0x88, 0x08, 0x08, 0x18, 0xf0, 0x05, 0xfa, 0xe0, 0x38, 0x30, }; /* targetList */
+static inline bool cw_meets_MergeWhenClause(const pgbind_MergeWhenClause *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_227_0_4));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, targetList, true, false, 0, CW_KINDS(cw_kinds_227_4));
 }
 
 CW_BEGIN(MergeWhenClause, 227)
@@ -6572,13 +5375,10 @@ CW_BEGIN(MergeWhenClause, 227)
 	CW_REPEATED_NODE(5, values, Node, -1)
 CW_END
 
-static inline bool cw_meets_RoleSpec(const pgbind_RoleSpec *m, Parent parent)
+static inline bool cw_meets_RoleSpec(const pgbind_RoleSpec *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(RoleSpec, 228)
@@ -6587,14 +5387,11 @@ CW_BEGIN(RoleSpec, 228)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static inline bool cw_meets_TriggerTransition(const pgbind_TriggerTransition *m, Parent parent)
+static inline bool cw_meets_TriggerTransition(const pgbind_TriggerTransition *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_STRING(m, name, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(TriggerTransition, 229)
@@ -6603,17 +5400,14 @@ CW_BEGIN(TriggerTransition, 229)
 	CW_BOOL(2, isTable, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_230_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* collation */
-static const uint8_t cw_kinds_230_0_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opclass */
-static inline bool cw_meets_PartitionElem(const pgbind_PartitionElem *m, Parent parent)
+static const uint8_t cw_kinds_230_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* collation */
+static const uint8_t cw_kinds_230_3[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* opclass */
+static inline bool cw_meets_PartitionElem(const pgbind_PartitionElem *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_REPEATED_NODE(m, collation, true, false, 0, CW_KINDS(cw_kinds_230_0_2)) &&
-			CW_MEETS_REPEATED_NODE(m, opclass, true, false, 0, CW_KINDS(cw_kinds_230_0_3));
-	}
+	return true &&
+		CW_MEETS_REPEATED_NODE(m, collation, true, false, 0, CW_KINDS(cw_kinds_230_2)) &&
+		CW_MEETS_REPEATED_NODE(m, opclass, true, false, 0, CW_KINDS(cw_kinds_230_3));
 }
 
 CW_BEGIN(PartitionElem, 230)
@@ -6624,16 +5418,13 @@ CW_BEGIN(PartitionElem, 230)
 	CW_INT32(4, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_231_0_1[] = { 0x7a, 0xf7, 0xfe, 0x6f, 0x93, 0xf9, 0xff, 0xd5, 0xc9, 0x41, 0xc0, 0x02, 0x30, 0x28, 0x02, 0xa0, 0x00, 0x42, 0x10, 0x82, 0x31, 0x40, 0x00, 0x01, 0xfd, 0x8d, 0xfa, 0xf1, 0x38, 0x30, }; /* partParams */
-static inline bool cw_meets_PartitionSpec(const pgbind_PartitionSpec *m, Parent parent)
+static const uint8_t cw_kinds_231_1[] = { 0x7a, 0xf7, 0xfe, 0x6f, 0x93, 0xf9, 0xff, 0xd5, 0xc9, 0x41, 0xc0, 0x02, 0x30, 0x28, 0x02, 0xa0, 0x00, 0x42, 0x10, 0x82, 0x31, 0x40, 0x00, 0x01, 0xfd, 0x8d, 0xfa, 0xf1, 0x38, 0x30, }; /* partParams */
+static inline bool cw_meets_PartitionSpec(const pgbind_PartitionSpec *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_STRING(m, strategy, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, partParams, true, false, 0, CW_KINDS(cw_kinds_231_0_1));
-	}
+	return true &&
+		CW_MEETS_STRING(m, strategy, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, partParams, true, false, 0, CW_KINDS(cw_kinds_231_1));
 }
 
 CW_BEGIN(PartitionSpec, 231)
@@ -6642,13 +5433,10 @@ CW_BEGIN(PartitionSpec, 231)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static inline bool cw_meets_PartitionBoundSpec(const pgbind_PartitionBoundSpec *m, Parent parent)
+static inline bool cw_meets_PartitionBoundSpec(const pgbind_PartitionBoundSpec *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(PartitionBoundSpec, 232)
@@ -6662,13 +5450,10 @@ CW_BEGIN(PartitionBoundSpec, 232)
 	CW_INT32(7, location, _, -1)
 CW_END
 
-static inline bool cw_meets_PartitionRangeDatum(const pgbind_PartitionRangeDatum *m, Parent parent)
+static inline bool cw_meets_PartitionRangeDatum(const pgbind_PartitionRangeDatum *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(PartitionRangeDatum, 233)
@@ -6677,14 +5462,11 @@ CW_BEGIN(PartitionRangeDatum, 233)
 	CW_INT32(2, location, _, -1)
 CW_END
 
-static inline bool cw_meets_PartitionCmd(const pgbind_PartitionCmd *m, Parent parent)
+static inline bool cw_meets_PartitionCmd(const pgbind_PartitionCmd *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, name, true, false, 0, CW_NO_KINDS);
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, name, true, false, 0, CW_NO_KINDS);
 }
 
 CW_BEGIN(PartitionCmd, 234)
@@ -6693,16 +5475,13 @@ CW_BEGIN(PartitionCmd, 234)
 	CW_BOOL(2, concurrent, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_235_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* va_cols */
-static inline bool cw_meets_VacuumRelation(const pgbind_VacuumRelation *m, Parent parent)
+static const uint8_t cw_kinds_235_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* va_cols */
+static inline bool cw_meets_VacuumRelation(const pgbind_VacuumRelation *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, va_cols, true, false, 0, CW_KINDS(cw_kinds_235_0_2));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, va_cols, true, false, 0, CW_KINDS(cw_kinds_235_2));
 }
 
 CW_BEGIN(VacuumRelation, 235)
@@ -6711,13 +5490,10 @@ CW_BEGIN(VacuumRelation, 235)
 	CW_REPEATED_NODE(2, va_cols, Node, -1)
 CW_END
 
-static inline bool cw_meets_PublicationObjSpec(const pgbind_PublicationObjSpec *m, Parent parent)
+static inline bool cw_meets_PublicationObjSpec(const pgbind_PublicationObjSpec *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(PublicationObjSpec, 236)
@@ -6727,16 +5503,13 @@ CW_BEGIN(PublicationObjSpec, 236)
 	CW_INT32(3, location, _, -1)
 CW_END
 
-static const uint8_t cw_kinds_237_0_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* columns */
-static inline bool cw_meets_PublicationTable(const pgbind_PublicationTable *m, Parent parent)
+static const uint8_t cw_kinds_237_2[] = { 0xfa, 0xff, 0xfd, 0x77, 0xf1, 0x7d, 0xff, 0xbb, 0xc5, 0xee, 0x9d, 0xef, 0xf5, 0xe3, 0xfd, 0x7f, 0xff, 0xff, 0xff, 0xef, 0xff, 0x5f, 0xfe, 0xff, 0xf7, 0x5d, 0xfe, 0xfd, 0xbf, 0x36, }; /* columns */
+static inline bool cw_meets_PublicationTable(const pgbind_PublicationTable *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true &&
-			CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
-			CW_MEETS_REPEATED_NODE(m, columns, true, false, 0, CW_KINDS(cw_kinds_237_0_2));
-	}
+	return true &&
+		CW_MEETS_MESSAGE(m, relation, true, false, 0, CW_NO_KINDS) &&
+		CW_MEETS_REPEATED_NODE(m, columns, true, false, 0, CW_KINDS(cw_kinds_237_2));
 }
 
 CW_BEGIN(PublicationTable, 237)
@@ -6745,13 +5518,10 @@ CW_BEGIN(PublicationTable, 237)
 	CW_REPEATED_NODE(2, columns, Node, -1)
 CW_END
 
-static inline bool cw_meets_InlineCodeBlock(const pgbind_InlineCodeBlock *m, Parent parent)
+static inline bool cw_meets_InlineCodeBlock(const pgbind_InlineCodeBlock *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(InlineCodeBlock, 238)
@@ -6761,26 +5531,20 @@ CW_BEGIN(InlineCodeBlock, 238)
 	CW_BOOL(3, atomic, _, -1)
 CW_END
 
-static inline bool cw_meets_CallContext(const pgbind_CallContext *m, Parent parent)
+static inline bool cw_meets_CallContext(const pgbind_CallContext *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(CallContext, 239)
 	CW_BOOL(0, atomic, _, -1)
 CW_END
 
-static inline bool cw_meets_ScanToken(const pgbind_ScanToken *m, Parent parent)
+static inline bool cw_meets_ScanToken(const pgbind_ScanToken *m)
 {
 	(void)m;
-	switch (parent.key) {
-	default:
-		return true;
-	}
+	return true;
 }
 
 CW_BEGIN(ScanToken, 240)
@@ -6790,247 +5554,247 @@ CW_BEGIN(ScanToken, 240)
 	CW_ENUM(3, keyword_kind, KeywordKind, 57)
 CW_END
 
-static bool cw_node(Check *c, const pgbind_Node *n, Parent parent, int depth)
+static bool cw_node(Check *c, const pgbind_Node *n, int depth)
 {
 	switch (n->tag) {
-	case PGBIND_T_Alias: return cw_Alias(c, (const pgbind_Alias *) n, parent, depth);
-	case PGBIND_T_RangeVar: return cw_RangeVar(c, (const pgbind_RangeVar *) n, parent, depth);
-	case PGBIND_T_TableFunc: return cw_TableFunc(c, (const pgbind_TableFunc *) n, parent, depth);
-	case PGBIND_T_Var: return cw_Var(c, (const pgbind_Var *) n, parent, depth);
-	case PGBIND_T_Param: return cw_Param(c, (const pgbind_Param *) n, parent, depth);
-	case PGBIND_T_Aggref: return cw_Aggref(c, (const pgbind_Aggref *) n, parent, depth);
-	case PGBIND_T_GroupingFunc: return cw_GroupingFunc(c, (const pgbind_GroupingFunc *) n, parent, depth);
-	case PGBIND_T_WindowFunc: return cw_WindowFunc(c, (const pgbind_WindowFunc *) n, parent, depth);
-	case PGBIND_T_SubscriptingRef: return cw_SubscriptingRef(c, (const pgbind_SubscriptingRef *) n, parent, depth);
-	case PGBIND_T_FuncExpr: return cw_FuncExpr(c, (const pgbind_FuncExpr *) n, parent, depth);
-	case PGBIND_T_NamedArgExpr: return cw_NamedArgExpr(c, (const pgbind_NamedArgExpr *) n, parent, depth);
-	case PGBIND_T_OpExpr: return cw_OpExpr(c, (const pgbind_OpExpr *) n, parent, depth);
-	case PGBIND_T_DistinctExpr: return cw_DistinctExpr(c, (const pgbind_DistinctExpr *) n, parent, depth);
-	case PGBIND_T_NullIfExpr: return cw_NullIfExpr(c, (const pgbind_NullIfExpr *) n, parent, depth);
-	case PGBIND_T_ScalarArrayOpExpr: return cw_ScalarArrayOpExpr(c, (const pgbind_ScalarArrayOpExpr *) n, parent, depth);
-	case PGBIND_T_BoolExpr: return cw_BoolExpr(c, (const pgbind_BoolExpr *) n, parent, depth);
-	case PGBIND_T_SubLink: return cw_SubLink(c, (const pgbind_SubLink *) n, parent, depth);
-	case PGBIND_T_SubPlan: return cw_SubPlan(c, (const pgbind_SubPlan *) n, parent, depth);
-	case PGBIND_T_AlternativeSubPlan: return cw_AlternativeSubPlan(c, (const pgbind_AlternativeSubPlan *) n, parent, depth);
-	case PGBIND_T_FieldSelect: return cw_FieldSelect(c, (const pgbind_FieldSelect *) n, parent, depth);
-	case PGBIND_T_FieldStore: return cw_FieldStore(c, (const pgbind_FieldStore *) n, parent, depth);
-	case PGBIND_T_RelabelType: return cw_RelabelType(c, (const pgbind_RelabelType *) n, parent, depth);
-	case PGBIND_T_CoerceViaIO: return cw_CoerceViaIO(c, (const pgbind_CoerceViaIO *) n, parent, depth);
-	case PGBIND_T_ArrayCoerceExpr: return cw_ArrayCoerceExpr(c, (const pgbind_ArrayCoerceExpr *) n, parent, depth);
-	case PGBIND_T_ConvertRowtypeExpr: return cw_ConvertRowtypeExpr(c, (const pgbind_ConvertRowtypeExpr *) n, parent, depth);
-	case PGBIND_T_CollateExpr: return cw_CollateExpr(c, (const pgbind_CollateExpr *) n, parent, depth);
-	case PGBIND_T_CaseExpr: return cw_CaseExpr(c, (const pgbind_CaseExpr *) n, parent, depth);
-	case PGBIND_T_CaseWhen: return cw_CaseWhen(c, (const pgbind_CaseWhen *) n, parent, depth);
-	case PGBIND_T_CaseTestExpr: return cw_CaseTestExpr(c, (const pgbind_CaseTestExpr *) n, parent, depth);
-	case PGBIND_T_ArrayExpr: return cw_ArrayExpr(c, (const pgbind_ArrayExpr *) n, parent, depth);
-	case PGBIND_T_RowExpr: return cw_RowExpr(c, (const pgbind_RowExpr *) n, parent, depth);
-	case PGBIND_T_RowCompareExpr: return cw_RowCompareExpr(c, (const pgbind_RowCompareExpr *) n, parent, depth);
-	case PGBIND_T_CoalesceExpr: return cw_CoalesceExpr(c, (const pgbind_CoalesceExpr *) n, parent, depth);
-	case PGBIND_T_MinMaxExpr: return cw_MinMaxExpr(c, (const pgbind_MinMaxExpr *) n, parent, depth);
-	case PGBIND_T_SQLValueFunction: return cw_SQLValueFunction(c, (const pgbind_SQLValueFunction *) n, parent, depth);
-	case PGBIND_T_XmlExpr: return cw_XmlExpr(c, (const pgbind_XmlExpr *) n, parent, depth);
-	case PGBIND_T_NullTest: return cw_NullTest(c, (const pgbind_NullTest *) n, parent, depth);
-	case PGBIND_T_BooleanTest: return cw_BooleanTest(c, (const pgbind_BooleanTest *) n, parent, depth);
-	case PGBIND_T_CoerceToDomain: return cw_CoerceToDomain(c, (const pgbind_CoerceToDomain *) n, parent, depth);
-	case PGBIND_T_CoerceToDomainValue: return cw_CoerceToDomainValue(c, (const pgbind_CoerceToDomainValue *) n, parent, depth);
-	case PGBIND_T_SetToDefault: return cw_SetToDefault(c, (const pgbind_SetToDefault *) n, parent, depth);
-	case PGBIND_T_CurrentOfExpr: return cw_CurrentOfExpr(c, (const pgbind_CurrentOfExpr *) n, parent, depth);
-	case PGBIND_T_NextValueExpr: return cw_NextValueExpr(c, (const pgbind_NextValueExpr *) n, parent, depth);
-	case PGBIND_T_InferenceElem: return cw_InferenceElem(c, (const pgbind_InferenceElem *) n, parent, depth);
-	case PGBIND_T_TargetEntry: return cw_TargetEntry(c, (const pgbind_TargetEntry *) n, parent, depth);
-	case PGBIND_T_RangeTblRef: return cw_RangeTblRef(c, (const pgbind_RangeTblRef *) n, parent, depth);
-	case PGBIND_T_JoinExpr: return cw_JoinExpr(c, (const pgbind_JoinExpr *) n, parent, depth);
-	case PGBIND_T_FromExpr: return cw_FromExpr(c, (const pgbind_FromExpr *) n, parent, depth);
-	case PGBIND_T_OnConflictExpr: return cw_OnConflictExpr(c, (const pgbind_OnConflictExpr *) n, parent, depth);
-	case PGBIND_T_IntoClause: return cw_IntoClause(c, (const pgbind_IntoClause *) n, parent, depth);
-	case PGBIND_T_MergeAction: return cw_MergeAction(c, (const pgbind_MergeAction *) n, parent, depth);
-	case PGBIND_T_RawStmt: return cw_RawStmt(c, (const pgbind_RawStmt *) n, parent, depth);
-	case PGBIND_T_Query: return cw_Query(c, (const pgbind_Query *) n, parent, depth);
-	case PGBIND_T_InsertStmt: return cw_InsertStmt(c, (const pgbind_InsertStmt *) n, parent, depth);
-	case PGBIND_T_DeleteStmt: return cw_DeleteStmt(c, (const pgbind_DeleteStmt *) n, parent, depth);
-	case PGBIND_T_UpdateStmt: return cw_UpdateStmt(c, (const pgbind_UpdateStmt *) n, parent, depth);
-	case PGBIND_T_MergeStmt: return cw_MergeStmt(c, (const pgbind_MergeStmt *) n, parent, depth);
-	case PGBIND_T_SelectStmt: return cw_SelectStmt(c, (const pgbind_SelectStmt *) n, parent, depth);
-	case PGBIND_T_ReturnStmt: return cw_ReturnStmt(c, (const pgbind_ReturnStmt *) n, parent, depth);
-	case PGBIND_T_PLAssignStmt: return cw_PLAssignStmt(c, (const pgbind_PLAssignStmt *) n, parent, depth);
-	case PGBIND_T_AlterTableStmt: return cw_AlterTableStmt(c, (const pgbind_AlterTableStmt *) n, parent, depth);
-	case PGBIND_T_AlterTableCmd: return cw_AlterTableCmd(c, (const pgbind_AlterTableCmd *) n, parent, depth);
-	case PGBIND_T_AlterDomainStmt: return cw_AlterDomainStmt(c, (const pgbind_AlterDomainStmt *) n, parent, depth);
-	case PGBIND_T_SetOperationStmt: return cw_SetOperationStmt(c, (const pgbind_SetOperationStmt *) n, parent, depth);
-	case PGBIND_T_GrantStmt: return cw_GrantStmt(c, (const pgbind_GrantStmt *) n, parent, depth);
-	case PGBIND_T_GrantRoleStmt: return cw_GrantRoleStmt(c, (const pgbind_GrantRoleStmt *) n, parent, depth);
-	case PGBIND_T_AlterDefaultPrivilegesStmt: return cw_AlterDefaultPrivilegesStmt(c, (const pgbind_AlterDefaultPrivilegesStmt *) n, parent, depth);
-	case PGBIND_T_ClosePortalStmt: return cw_ClosePortalStmt(c, (const pgbind_ClosePortalStmt *) n, parent, depth);
-	case PGBIND_T_ClusterStmt: return cw_ClusterStmt(c, (const pgbind_ClusterStmt *) n, parent, depth);
-	case PGBIND_T_CopyStmt: return cw_CopyStmt(c, (const pgbind_CopyStmt *) n, parent, depth);
-	case PGBIND_T_CreateStmt: return cw_CreateStmt(c, (const pgbind_CreateStmt *) n, parent, depth);
-	case PGBIND_T_DefineStmt: return cw_DefineStmt(c, (const pgbind_DefineStmt *) n, parent, depth);
-	case PGBIND_T_DropStmt: return cw_DropStmt(c, (const pgbind_DropStmt *) n, parent, depth);
-	case PGBIND_T_TruncateStmt: return cw_TruncateStmt(c, (const pgbind_TruncateStmt *) n, parent, depth);
-	case PGBIND_T_CommentStmt: return cw_CommentStmt(c, (const pgbind_CommentStmt *) n, parent, depth);
-	case PGBIND_T_FetchStmt: return cw_FetchStmt(c, (const pgbind_FetchStmt *) n, parent, depth);
-	case PGBIND_T_IndexStmt: return cw_IndexStmt(c, (const pgbind_IndexStmt *) n, parent, depth);
-	case PGBIND_T_CreateFunctionStmt: return cw_CreateFunctionStmt(c, (const pgbind_CreateFunctionStmt *) n, parent, depth);
-	case PGBIND_T_AlterFunctionStmt: return cw_AlterFunctionStmt(c, (const pgbind_AlterFunctionStmt *) n, parent, depth);
-	case PGBIND_T_DoStmt: return cw_DoStmt(c, (const pgbind_DoStmt *) n, parent, depth);
-	case PGBIND_T_RenameStmt: return cw_RenameStmt(c, (const pgbind_RenameStmt *) n, parent, depth);
-	case PGBIND_T_RuleStmt: return cw_RuleStmt(c, (const pgbind_RuleStmt *) n, parent, depth);
-	case PGBIND_T_NotifyStmt: return cw_NotifyStmt(c, (const pgbind_NotifyStmt *) n, parent, depth);
-	case PGBIND_T_ListenStmt: return cw_ListenStmt(c, (const pgbind_ListenStmt *) n, parent, depth);
-	case PGBIND_T_UnlistenStmt: return cw_UnlistenStmt(c, (const pgbind_UnlistenStmt *) n, parent, depth);
-	case PGBIND_T_TransactionStmt: return cw_TransactionStmt(c, (const pgbind_TransactionStmt *) n, parent, depth);
-	case PGBIND_T_ViewStmt: return cw_ViewStmt(c, (const pgbind_ViewStmt *) n, parent, depth);
-	case PGBIND_T_LoadStmt: return cw_LoadStmt(c, (const pgbind_LoadStmt *) n, parent, depth);
-	case PGBIND_T_CreateDomainStmt: return cw_CreateDomainStmt(c, (const pgbind_CreateDomainStmt *) n, parent, depth);
-	case PGBIND_T_CreatedbStmt: return cw_CreatedbStmt(c, (const pgbind_CreatedbStmt *) n, parent, depth);
-	case PGBIND_T_DropdbStmt: return cw_DropdbStmt(c, (const pgbind_DropdbStmt *) n, parent, depth);
-	case PGBIND_T_VacuumStmt: return cw_VacuumStmt(c, (const pgbind_VacuumStmt *) n, parent, depth);
-	case PGBIND_T_ExplainStmt: return cw_ExplainStmt(c, (const pgbind_ExplainStmt *) n, parent, depth);
-	case PGBIND_T_CreateTableAsStmt: return cw_CreateTableAsStmt(c, (const pgbind_CreateTableAsStmt *) n, parent, depth);
-	case PGBIND_T_CreateSeqStmt: return cw_CreateSeqStmt(c, (const pgbind_CreateSeqStmt *) n, parent, depth);
-	case PGBIND_T_AlterSeqStmt: return cw_AlterSeqStmt(c, (const pgbind_AlterSeqStmt *) n, parent, depth);
-	case PGBIND_T_VariableSetStmt: return cw_VariableSetStmt(c, (const pgbind_VariableSetStmt *) n, parent, depth);
-	case PGBIND_T_VariableShowStmt: return cw_VariableShowStmt(c, (const pgbind_VariableShowStmt *) n, parent, depth);
-	case PGBIND_T_DiscardStmt: return cw_DiscardStmt(c, (const pgbind_DiscardStmt *) n, parent, depth);
-	case PGBIND_T_CreateTrigStmt: return cw_CreateTrigStmt(c, (const pgbind_CreateTrigStmt *) n, parent, depth);
-	case PGBIND_T_CreatePLangStmt: return cw_CreatePLangStmt(c, (const pgbind_CreatePLangStmt *) n, parent, depth);
-	case PGBIND_T_CreateRoleStmt: return cw_CreateRoleStmt(c, (const pgbind_CreateRoleStmt *) n, parent, depth);
-	case PGBIND_T_AlterRoleStmt: return cw_AlterRoleStmt(c, (const pgbind_AlterRoleStmt *) n, parent, depth);
-	case PGBIND_T_DropRoleStmt: return cw_DropRoleStmt(c, (const pgbind_DropRoleStmt *) n, parent, depth);
-	case PGBIND_T_LockStmt: return cw_LockStmt(c, (const pgbind_LockStmt *) n, parent, depth);
-	case PGBIND_T_ConstraintsSetStmt: return cw_ConstraintsSetStmt(c, (const pgbind_ConstraintsSetStmt *) n, parent, depth);
-	case PGBIND_T_ReindexStmt: return cw_ReindexStmt(c, (const pgbind_ReindexStmt *) n, parent, depth);
-	case PGBIND_T_CheckPointStmt: return cw_CheckPointStmt(c, (const pgbind_CheckPointStmt *) n, parent, depth);
-	case PGBIND_T_CreateSchemaStmt: return cw_CreateSchemaStmt(c, (const pgbind_CreateSchemaStmt *) n, parent, depth);
-	case PGBIND_T_AlterDatabaseStmt: return cw_AlterDatabaseStmt(c, (const pgbind_AlterDatabaseStmt *) n, parent, depth);
-	case PGBIND_T_AlterDatabaseRefreshCollStmt: return cw_AlterDatabaseRefreshCollStmt(c, (const pgbind_AlterDatabaseRefreshCollStmt *) n, parent, depth);
-	case PGBIND_T_AlterDatabaseSetStmt: return cw_AlterDatabaseSetStmt(c, (const pgbind_AlterDatabaseSetStmt *) n, parent, depth);
-	case PGBIND_T_AlterRoleSetStmt: return cw_AlterRoleSetStmt(c, (const pgbind_AlterRoleSetStmt *) n, parent, depth);
-	case PGBIND_T_CreateConversionStmt: return cw_CreateConversionStmt(c, (const pgbind_CreateConversionStmt *) n, parent, depth);
-	case PGBIND_T_CreateCastStmt: return cw_CreateCastStmt(c, (const pgbind_CreateCastStmt *) n, parent, depth);
-	case PGBIND_T_CreateOpClassStmt: return cw_CreateOpClassStmt(c, (const pgbind_CreateOpClassStmt *) n, parent, depth);
-	case PGBIND_T_CreateOpFamilyStmt: return cw_CreateOpFamilyStmt(c, (const pgbind_CreateOpFamilyStmt *) n, parent, depth);
-	case PGBIND_T_AlterOpFamilyStmt: return cw_AlterOpFamilyStmt(c, (const pgbind_AlterOpFamilyStmt *) n, parent, depth);
-	case PGBIND_T_PrepareStmt: return cw_PrepareStmt(c, (const pgbind_PrepareStmt *) n, parent, depth);
-	case PGBIND_T_ExecuteStmt: return cw_ExecuteStmt(c, (const pgbind_ExecuteStmt *) n, parent, depth);
-	case PGBIND_T_DeallocateStmt: return cw_DeallocateStmt(c, (const pgbind_DeallocateStmt *) n, parent, depth);
-	case PGBIND_T_DeclareCursorStmt: return cw_DeclareCursorStmt(c, (const pgbind_DeclareCursorStmt *) n, parent, depth);
-	case PGBIND_T_CreateTableSpaceStmt: return cw_CreateTableSpaceStmt(c, (const pgbind_CreateTableSpaceStmt *) n, parent, depth);
-	case PGBIND_T_DropTableSpaceStmt: return cw_DropTableSpaceStmt(c, (const pgbind_DropTableSpaceStmt *) n, parent, depth);
-	case PGBIND_T_AlterObjectDependsStmt: return cw_AlterObjectDependsStmt(c, (const pgbind_AlterObjectDependsStmt *) n, parent, depth);
-	case PGBIND_T_AlterObjectSchemaStmt: return cw_AlterObjectSchemaStmt(c, (const pgbind_AlterObjectSchemaStmt *) n, parent, depth);
-	case PGBIND_T_AlterOwnerStmt: return cw_AlterOwnerStmt(c, (const pgbind_AlterOwnerStmt *) n, parent, depth);
-	case PGBIND_T_AlterOperatorStmt: return cw_AlterOperatorStmt(c, (const pgbind_AlterOperatorStmt *) n, parent, depth);
-	case PGBIND_T_AlterTypeStmt: return cw_AlterTypeStmt(c, (const pgbind_AlterTypeStmt *) n, parent, depth);
-	case PGBIND_T_DropOwnedStmt: return cw_DropOwnedStmt(c, (const pgbind_DropOwnedStmt *) n, parent, depth);
-	case PGBIND_T_ReassignOwnedStmt: return cw_ReassignOwnedStmt(c, (const pgbind_ReassignOwnedStmt *) n, parent, depth);
-	case PGBIND_T_CompositeTypeStmt: return cw_CompositeTypeStmt(c, (const pgbind_CompositeTypeStmt *) n, parent, depth);
-	case PGBIND_T_CreateEnumStmt: return cw_CreateEnumStmt(c, (const pgbind_CreateEnumStmt *) n, parent, depth);
-	case PGBIND_T_CreateRangeStmt: return cw_CreateRangeStmt(c, (const pgbind_CreateRangeStmt *) n, parent, depth);
-	case PGBIND_T_AlterEnumStmt: return cw_AlterEnumStmt(c, (const pgbind_AlterEnumStmt *) n, parent, depth);
-	case PGBIND_T_AlterTSDictionaryStmt: return cw_AlterTSDictionaryStmt(c, (const pgbind_AlterTSDictionaryStmt *) n, parent, depth);
-	case PGBIND_T_AlterTSConfigurationStmt: return cw_AlterTSConfigurationStmt(c, (const pgbind_AlterTSConfigurationStmt *) n, parent, depth);
-	case PGBIND_T_CreateFdwStmt: return cw_CreateFdwStmt(c, (const pgbind_CreateFdwStmt *) n, parent, depth);
-	case PGBIND_T_AlterFdwStmt: return cw_AlterFdwStmt(c, (const pgbind_AlterFdwStmt *) n, parent, depth);
-	case PGBIND_T_CreateForeignServerStmt: return cw_CreateForeignServerStmt(c, (const pgbind_CreateForeignServerStmt *) n, parent, depth);
-	case PGBIND_T_AlterForeignServerStmt: return cw_AlterForeignServerStmt(c, (const pgbind_AlterForeignServerStmt *) n, parent, depth);
-	case PGBIND_T_CreateUserMappingStmt: return cw_CreateUserMappingStmt(c, (const pgbind_CreateUserMappingStmt *) n, parent, depth);
-	case PGBIND_T_AlterUserMappingStmt: return cw_AlterUserMappingStmt(c, (const pgbind_AlterUserMappingStmt *) n, parent, depth);
-	case PGBIND_T_DropUserMappingStmt: return cw_DropUserMappingStmt(c, (const pgbind_DropUserMappingStmt *) n, parent, depth);
-	case PGBIND_T_AlterTableSpaceOptionsStmt: return cw_AlterTableSpaceOptionsStmt(c, (const pgbind_AlterTableSpaceOptionsStmt *) n, parent, depth);
-	case PGBIND_T_AlterTableMoveAllStmt: return cw_AlterTableMoveAllStmt(c, (const pgbind_AlterTableMoveAllStmt *) n, parent, depth);
-	case PGBIND_T_SecLabelStmt: return cw_SecLabelStmt(c, (const pgbind_SecLabelStmt *) n, parent, depth);
-	case PGBIND_T_CreateForeignTableStmt: return cw_CreateForeignTableStmt(c, (const pgbind_CreateForeignTableStmt *) n, parent, depth);
-	case PGBIND_T_ImportForeignSchemaStmt: return cw_ImportForeignSchemaStmt(c, (const pgbind_ImportForeignSchemaStmt *) n, parent, depth);
-	case PGBIND_T_CreateExtensionStmt: return cw_CreateExtensionStmt(c, (const pgbind_CreateExtensionStmt *) n, parent, depth);
-	case PGBIND_T_AlterExtensionStmt: return cw_AlterExtensionStmt(c, (const pgbind_AlterExtensionStmt *) n, parent, depth);
-	case PGBIND_T_AlterExtensionContentsStmt: return cw_AlterExtensionContentsStmt(c, (const pgbind_AlterExtensionContentsStmt *) n, parent, depth);
-	case PGBIND_T_CreateEventTrigStmt: return cw_CreateEventTrigStmt(c, (const pgbind_CreateEventTrigStmt *) n, parent, depth);
-	case PGBIND_T_AlterEventTrigStmt: return cw_AlterEventTrigStmt(c, (const pgbind_AlterEventTrigStmt *) n, parent, depth);
-	case PGBIND_T_RefreshMatViewStmt: return cw_RefreshMatViewStmt(c, (const pgbind_RefreshMatViewStmt *) n, parent, depth);
-	case PGBIND_T_ReplicaIdentityStmt: return cw_ReplicaIdentityStmt(c, (const pgbind_ReplicaIdentityStmt *) n, parent, depth);
-	case PGBIND_T_AlterSystemStmt: return cw_AlterSystemStmt(c, (const pgbind_AlterSystemStmt *) n, parent, depth);
-	case PGBIND_T_CreatePolicyStmt: return cw_CreatePolicyStmt(c, (const pgbind_CreatePolicyStmt *) n, parent, depth);
-	case PGBIND_T_AlterPolicyStmt: return cw_AlterPolicyStmt(c, (const pgbind_AlterPolicyStmt *) n, parent, depth);
-	case PGBIND_T_CreateTransformStmt: return cw_CreateTransformStmt(c, (const pgbind_CreateTransformStmt *) n, parent, depth);
-	case PGBIND_T_CreateAmStmt: return cw_CreateAmStmt(c, (const pgbind_CreateAmStmt *) n, parent, depth);
-	case PGBIND_T_CreatePublicationStmt: return cw_CreatePublicationStmt(c, (const pgbind_CreatePublicationStmt *) n, parent, depth);
-	case PGBIND_T_AlterPublicationStmt: return cw_AlterPublicationStmt(c, (const pgbind_AlterPublicationStmt *) n, parent, depth);
-	case PGBIND_T_CreateSubscriptionStmt: return cw_CreateSubscriptionStmt(c, (const pgbind_CreateSubscriptionStmt *) n, parent, depth);
-	case PGBIND_T_AlterSubscriptionStmt: return cw_AlterSubscriptionStmt(c, (const pgbind_AlterSubscriptionStmt *) n, parent, depth);
-	case PGBIND_T_DropSubscriptionStmt: return cw_DropSubscriptionStmt(c, (const pgbind_DropSubscriptionStmt *) n, parent, depth);
-	case PGBIND_T_CreateStatsStmt: return cw_CreateStatsStmt(c, (const pgbind_CreateStatsStmt *) n, parent, depth);
-	case PGBIND_T_AlterCollationStmt: return cw_AlterCollationStmt(c, (const pgbind_AlterCollationStmt *) n, parent, depth);
-	case PGBIND_T_CallStmt: return cw_CallStmt(c, (const pgbind_CallStmt *) n, parent, depth);
-	case PGBIND_T_AlterStatsStmt: return cw_AlterStatsStmt(c, (const pgbind_AlterStatsStmt *) n, parent, depth);
-	case PGBIND_T_A_Expr: return cw_A_Expr(c, (const pgbind_A_Expr *) n, parent, depth);
-	case PGBIND_T_ColumnRef: return cw_ColumnRef(c, (const pgbind_ColumnRef *) n, parent, depth);
-	case PGBIND_T_ParamRef: return cw_ParamRef(c, (const pgbind_ParamRef *) n, parent, depth);
-	case PGBIND_T_FuncCall: return cw_FuncCall(c, (const pgbind_FuncCall *) n, parent, depth);
-	case PGBIND_T_A_Star: return cw_A_Star(c, (const pgbind_A_Star *) n, parent, depth);
-	case PGBIND_T_A_Indices: return cw_A_Indices(c, (const pgbind_A_Indices *) n, parent, depth);
-	case PGBIND_T_A_Indirection: return cw_A_Indirection(c, (const pgbind_A_Indirection *) n, parent, depth);
-	case PGBIND_T_A_ArrayExpr: return cw_A_ArrayExpr(c, (const pgbind_A_ArrayExpr *) n, parent, depth);
-	case PGBIND_T_ResTarget: return cw_ResTarget(c, (const pgbind_ResTarget *) n, parent, depth);
-	case PGBIND_T_MultiAssignRef: return cw_MultiAssignRef(c, (const pgbind_MultiAssignRef *) n, parent, depth);
-	case PGBIND_T_TypeCast: return cw_TypeCast(c, (const pgbind_TypeCast *) n, parent, depth);
-	case PGBIND_T_CollateClause: return cw_CollateClause(c, (const pgbind_CollateClause *) n, parent, depth);
-	case PGBIND_T_SortBy: return cw_SortBy(c, (const pgbind_SortBy *) n, parent, depth);
-	case PGBIND_T_WindowDef: return cw_WindowDef(c, (const pgbind_WindowDef *) n, parent, depth);
-	case PGBIND_T_RangeSubselect: return cw_RangeSubselect(c, (const pgbind_RangeSubselect *) n, parent, depth);
-	case PGBIND_T_RangeFunction: return cw_RangeFunction(c, (const pgbind_RangeFunction *) n, parent, depth);
-	case PGBIND_T_RangeTableSample: return cw_RangeTableSample(c, (const pgbind_RangeTableSample *) n, parent, depth);
-	case PGBIND_T_RangeTableFunc: return cw_RangeTableFunc(c, (const pgbind_RangeTableFunc *) n, parent, depth);
-	case PGBIND_T_RangeTableFuncCol: return cw_RangeTableFuncCol(c, (const pgbind_RangeTableFuncCol *) n, parent, depth);
-	case PGBIND_T_TypeName: return cw_TypeName(c, (const pgbind_TypeName *) n, parent, depth);
-	case PGBIND_T_ColumnDef: return cw_ColumnDef(c, (const pgbind_ColumnDef *) n, parent, depth);
-	case PGBIND_T_IndexElem: return cw_IndexElem(c, (const pgbind_IndexElem *) n, parent, depth);
-	case PGBIND_T_StatsElem: return cw_StatsElem(c, (const pgbind_StatsElem *) n, parent, depth);
-	case PGBIND_T_Constraint: return cw_Constraint(c, (const pgbind_Constraint *) n, parent, depth);
-	case PGBIND_T_DefElem: return cw_DefElem(c, (const pgbind_DefElem *) n, parent, depth);
-	case PGBIND_T_RangeTblEntry: return cw_RangeTblEntry(c, (const pgbind_RangeTblEntry *) n, parent, depth);
-	case PGBIND_T_RangeTblFunction: return cw_RangeTblFunction(c, (const pgbind_RangeTblFunction *) n, parent, depth);
-	case PGBIND_T_TableSampleClause: return cw_TableSampleClause(c, (const pgbind_TableSampleClause *) n, parent, depth);
-	case PGBIND_T_WithCheckOption: return cw_WithCheckOption(c, (const pgbind_WithCheckOption *) n, parent, depth);
-	case PGBIND_T_SortGroupClause: return cw_SortGroupClause(c, (const pgbind_SortGroupClause *) n, parent, depth);
-	case PGBIND_T_GroupingSet: return cw_GroupingSet(c, (const pgbind_GroupingSet *) n, parent, depth);
-	case PGBIND_T_WindowClause: return cw_WindowClause(c, (const pgbind_WindowClause *) n, parent, depth);
-	case PGBIND_T_ObjectWithArgs: return cw_ObjectWithArgs(c, (const pgbind_ObjectWithArgs *) n, parent, depth);
-	case PGBIND_T_AccessPriv: return cw_AccessPriv(c, (const pgbind_AccessPriv *) n, parent, depth);
-	case PGBIND_T_CreateOpClassItem: return cw_CreateOpClassItem(c, (const pgbind_CreateOpClassItem *) n, parent, depth);
-	case PGBIND_T_TableLikeClause: return cw_TableLikeClause(c, (const pgbind_TableLikeClause *) n, parent, depth);
-	case PGBIND_T_FunctionParameter: return cw_FunctionParameter(c, (const pgbind_FunctionParameter *) n, parent, depth);
-	case PGBIND_T_LockingClause: return cw_LockingClause(c, (const pgbind_LockingClause *) n, parent, depth);
-	case PGBIND_T_RowMarkClause: return cw_RowMarkClause(c, (const pgbind_RowMarkClause *) n, parent, depth);
-	case PGBIND_T_XmlSerialize: return cw_XmlSerialize(c, (const pgbind_XmlSerialize *) n, parent, depth);
-	case PGBIND_T_WithClause: return cw_WithClause(c, (const pgbind_WithClause *) n, parent, depth);
-	case PGBIND_T_InferClause: return cw_InferClause(c, (const pgbind_InferClause *) n, parent, depth);
-	case PGBIND_T_OnConflictClause: return cw_OnConflictClause(c, (const pgbind_OnConflictClause *) n, parent, depth);
-	case PGBIND_T_CTESearchClause: return cw_CTESearchClause(c, (const pgbind_CTESearchClause *) n, parent, depth);
-	case PGBIND_T_CTECycleClause: return cw_CTECycleClause(c, (const pgbind_CTECycleClause *) n, parent, depth);
-	case PGBIND_T_CommonTableExpr: return cw_CommonTableExpr(c, (const pgbind_CommonTableExpr *) n, parent, depth);
-	case PGBIND_T_MergeWhenClause: return cw_MergeWhenClause(c, (const pgbind_MergeWhenClause *) n, parent, depth);
-	case PGBIND_T_RoleSpec: return cw_RoleSpec(c, (const pgbind_RoleSpec *) n, parent, depth);
-	case PGBIND_T_TriggerTransition: return cw_TriggerTransition(c, (const pgbind_TriggerTransition *) n, parent, depth);
-	case PGBIND_T_PartitionElem: return cw_PartitionElem(c, (const pgbind_PartitionElem *) n, parent, depth);
-	case PGBIND_T_PartitionSpec: return cw_PartitionSpec(c, (const pgbind_PartitionSpec *) n, parent, depth);
-	case PGBIND_T_PartitionBoundSpec: return cw_PartitionBoundSpec(c, (const pgbind_PartitionBoundSpec *) n, parent, depth);
-	case PGBIND_T_PartitionRangeDatum: return cw_PartitionRangeDatum(c, (const pgbind_PartitionRangeDatum *) n, parent, depth);
-	case PGBIND_T_PartitionCmd: return cw_PartitionCmd(c, (const pgbind_PartitionCmd *) n, parent, depth);
-	case PGBIND_T_VacuumRelation: return cw_VacuumRelation(c, (const pgbind_VacuumRelation *) n, parent, depth);
-	case PGBIND_T_PublicationObjSpec: return cw_PublicationObjSpec(c, (const pgbind_PublicationObjSpec *) n, parent, depth);
-	case PGBIND_T_PublicationTable: return cw_PublicationTable(c, (const pgbind_PublicationTable *) n, parent, depth);
-	case PGBIND_T_InlineCodeBlock: return cw_InlineCodeBlock(c, (const pgbind_InlineCodeBlock *) n, parent, depth);
-	case PGBIND_T_CallContext: return cw_CallContext(c, (const pgbind_CallContext *) n, parent, depth);
-	case PGBIND_T_Integer: return cw_Integer(c, (const pgbind_Integer *) n, parent, depth);
-	case PGBIND_T_Float: return cw_Float(c, (const pgbind_Float *) n, parent, depth);
-	case PGBIND_T_Boolean: return cw_Boolean(c, (const pgbind_Boolean *) n, parent, depth);
-	case PGBIND_T_String: return cw_String(c, (const pgbind_String *) n, parent, depth);
-	case PGBIND_T_BitString: return cw_BitString(c, (const pgbind_BitString *) n, parent, depth);
-	case PGBIND_T_List: return cw_List(c, (const pgbind_List *) n, parent, depth);
-	case PGBIND_T_IntList: return cw_IntList(c, (const pgbind_IntList *) n, parent, depth);
-	case PGBIND_T_OidList: return cw_OidList(c, (const pgbind_OidList *) n, parent, depth);
-	case PGBIND_T_A_Const: return cw_A_Const(c, (const pgbind_A_Const *) n, parent, depth);
+	case PGBIND_T_Alias: return cw_Alias(c, (const pgbind_Alias *) n, depth);
+	case PGBIND_T_RangeVar: return cw_RangeVar(c, (const pgbind_RangeVar *) n, depth);
+	case PGBIND_T_TableFunc: return cw_TableFunc(c, (const pgbind_TableFunc *) n, depth);
+	case PGBIND_T_Var: return cw_Var(c, (const pgbind_Var *) n, depth);
+	case PGBIND_T_Param: return cw_Param(c, (const pgbind_Param *) n, depth);
+	case PGBIND_T_Aggref: return cw_Aggref(c, (const pgbind_Aggref *) n, depth);
+	case PGBIND_T_GroupingFunc: return cw_GroupingFunc(c, (const pgbind_GroupingFunc *) n, depth);
+	case PGBIND_T_WindowFunc: return cw_WindowFunc(c, (const pgbind_WindowFunc *) n, depth);
+	case PGBIND_T_SubscriptingRef: return cw_SubscriptingRef(c, (const pgbind_SubscriptingRef *) n, depth);
+	case PGBIND_T_FuncExpr: return cw_FuncExpr(c, (const pgbind_FuncExpr *) n, depth);
+	case PGBIND_T_NamedArgExpr: return cw_NamedArgExpr(c, (const pgbind_NamedArgExpr *) n, depth);
+	case PGBIND_T_OpExpr: return cw_OpExpr(c, (const pgbind_OpExpr *) n, depth);
+	case PGBIND_T_DistinctExpr: return cw_DistinctExpr(c, (const pgbind_DistinctExpr *) n, depth);
+	case PGBIND_T_NullIfExpr: return cw_NullIfExpr(c, (const pgbind_NullIfExpr *) n, depth);
+	case PGBIND_T_ScalarArrayOpExpr: return cw_ScalarArrayOpExpr(c, (const pgbind_ScalarArrayOpExpr *) n, depth);
+	case PGBIND_T_BoolExpr: return cw_BoolExpr(c, (const pgbind_BoolExpr *) n, depth);
+	case PGBIND_T_SubLink: return cw_SubLink(c, (const pgbind_SubLink *) n, depth);
+	case PGBIND_T_SubPlan: return cw_SubPlan(c, (const pgbind_SubPlan *) n, depth);
+	case PGBIND_T_AlternativeSubPlan: return cw_AlternativeSubPlan(c, (const pgbind_AlternativeSubPlan *) n, depth);
+	case PGBIND_T_FieldSelect: return cw_FieldSelect(c, (const pgbind_FieldSelect *) n, depth);
+	case PGBIND_T_FieldStore: return cw_FieldStore(c, (const pgbind_FieldStore *) n, depth);
+	case PGBIND_T_RelabelType: return cw_RelabelType(c, (const pgbind_RelabelType *) n, depth);
+	case PGBIND_T_CoerceViaIO: return cw_CoerceViaIO(c, (const pgbind_CoerceViaIO *) n, depth);
+	case PGBIND_T_ArrayCoerceExpr: return cw_ArrayCoerceExpr(c, (const pgbind_ArrayCoerceExpr *) n, depth);
+	case PGBIND_T_ConvertRowtypeExpr: return cw_ConvertRowtypeExpr(c, (const pgbind_ConvertRowtypeExpr *) n, depth);
+	case PGBIND_T_CollateExpr: return cw_CollateExpr(c, (const pgbind_CollateExpr *) n, depth);
+	case PGBIND_T_CaseExpr: return cw_CaseExpr(c, (const pgbind_CaseExpr *) n, depth);
+	case PGBIND_T_CaseWhen: return cw_CaseWhen(c, (const pgbind_CaseWhen *) n, depth);
+	case PGBIND_T_CaseTestExpr: return cw_CaseTestExpr(c, (const pgbind_CaseTestExpr *) n, depth);
+	case PGBIND_T_ArrayExpr: return cw_ArrayExpr(c, (const pgbind_ArrayExpr *) n, depth);
+	case PGBIND_T_RowExpr: return cw_RowExpr(c, (const pgbind_RowExpr *) n, depth);
+	case PGBIND_T_RowCompareExpr: return cw_RowCompareExpr(c, (const pgbind_RowCompareExpr *) n, depth);
+	case PGBIND_T_CoalesceExpr: return cw_CoalesceExpr(c, (const pgbind_CoalesceExpr *) n, depth);
+	case PGBIND_T_MinMaxExpr: return cw_MinMaxExpr(c, (const pgbind_MinMaxExpr *) n, depth);
+	case PGBIND_T_SQLValueFunction: return cw_SQLValueFunction(c, (const pgbind_SQLValueFunction *) n, depth);
+	case PGBIND_T_XmlExpr: return cw_XmlExpr(c, (const pgbind_XmlExpr *) n, depth);
+	case PGBIND_T_NullTest: return cw_NullTest(c, (const pgbind_NullTest *) n, depth);
+	case PGBIND_T_BooleanTest: return cw_BooleanTest(c, (const pgbind_BooleanTest *) n, depth);
+	case PGBIND_T_CoerceToDomain: return cw_CoerceToDomain(c, (const pgbind_CoerceToDomain *) n, depth);
+	case PGBIND_T_CoerceToDomainValue: return cw_CoerceToDomainValue(c, (const pgbind_CoerceToDomainValue *) n, depth);
+	case PGBIND_T_SetToDefault: return cw_SetToDefault(c, (const pgbind_SetToDefault *) n, depth);
+	case PGBIND_T_CurrentOfExpr: return cw_CurrentOfExpr(c, (const pgbind_CurrentOfExpr *) n, depth);
+	case PGBIND_T_NextValueExpr: return cw_NextValueExpr(c, (const pgbind_NextValueExpr *) n, depth);
+	case PGBIND_T_InferenceElem: return cw_InferenceElem(c, (const pgbind_InferenceElem *) n, depth);
+	case PGBIND_T_TargetEntry: return cw_TargetEntry(c, (const pgbind_TargetEntry *) n, depth);
+	case PGBIND_T_RangeTblRef: return cw_RangeTblRef(c, (const pgbind_RangeTblRef *) n, depth);
+	case PGBIND_T_JoinExpr: return cw_JoinExpr(c, (const pgbind_JoinExpr *) n, depth);
+	case PGBIND_T_FromExpr: return cw_FromExpr(c, (const pgbind_FromExpr *) n, depth);
+	case PGBIND_T_OnConflictExpr: return cw_OnConflictExpr(c, (const pgbind_OnConflictExpr *) n, depth);
+	case PGBIND_T_IntoClause: return cw_IntoClause(c, (const pgbind_IntoClause *) n, depth);
+	case PGBIND_T_MergeAction: return cw_MergeAction(c, (const pgbind_MergeAction *) n, depth);
+	case PGBIND_T_RawStmt: return cw_RawStmt(c, (const pgbind_RawStmt *) n, depth);
+	case PGBIND_T_Query: return cw_Query(c, (const pgbind_Query *) n, depth);
+	case PGBIND_T_InsertStmt: return cw_InsertStmt(c, (const pgbind_InsertStmt *) n, depth);
+	case PGBIND_T_DeleteStmt: return cw_DeleteStmt(c, (const pgbind_DeleteStmt *) n, depth);
+	case PGBIND_T_UpdateStmt: return cw_UpdateStmt(c, (const pgbind_UpdateStmt *) n, depth);
+	case PGBIND_T_MergeStmt: return cw_MergeStmt(c, (const pgbind_MergeStmt *) n, depth);
+	case PGBIND_T_SelectStmt: return cw_SelectStmt(c, (const pgbind_SelectStmt *) n, depth);
+	case PGBIND_T_ReturnStmt: return cw_ReturnStmt(c, (const pgbind_ReturnStmt *) n, depth);
+	case PGBIND_T_PLAssignStmt: return cw_PLAssignStmt(c, (const pgbind_PLAssignStmt *) n, depth);
+	case PGBIND_T_AlterTableStmt: return cw_AlterTableStmt(c, (const pgbind_AlterTableStmt *) n, depth);
+	case PGBIND_T_AlterTableCmd: return cw_AlterTableCmd(c, (const pgbind_AlterTableCmd *) n, depth);
+	case PGBIND_T_AlterDomainStmt: return cw_AlterDomainStmt(c, (const pgbind_AlterDomainStmt *) n, depth);
+	case PGBIND_T_SetOperationStmt: return cw_SetOperationStmt(c, (const pgbind_SetOperationStmt *) n, depth);
+	case PGBIND_T_GrantStmt: return cw_GrantStmt(c, (const pgbind_GrantStmt *) n, depth);
+	case PGBIND_T_GrantRoleStmt: return cw_GrantRoleStmt(c, (const pgbind_GrantRoleStmt *) n, depth);
+	case PGBIND_T_AlterDefaultPrivilegesStmt: return cw_AlterDefaultPrivilegesStmt(c, (const pgbind_AlterDefaultPrivilegesStmt *) n, depth);
+	case PGBIND_T_ClosePortalStmt: return cw_ClosePortalStmt(c, (const pgbind_ClosePortalStmt *) n, depth);
+	case PGBIND_T_ClusterStmt: return cw_ClusterStmt(c, (const pgbind_ClusterStmt *) n, depth);
+	case PGBIND_T_CopyStmt: return cw_CopyStmt(c, (const pgbind_CopyStmt *) n, depth);
+	case PGBIND_T_CreateStmt: return cw_CreateStmt(c, (const pgbind_CreateStmt *) n, depth);
+	case PGBIND_T_DefineStmt: return cw_DefineStmt(c, (const pgbind_DefineStmt *) n, depth);
+	case PGBIND_T_DropStmt: return cw_DropStmt(c, (const pgbind_DropStmt *) n, depth);
+	case PGBIND_T_TruncateStmt: return cw_TruncateStmt(c, (const pgbind_TruncateStmt *) n, depth);
+	case PGBIND_T_CommentStmt: return cw_CommentStmt(c, (const pgbind_CommentStmt *) n, depth);
+	case PGBIND_T_FetchStmt: return cw_FetchStmt(c, (const pgbind_FetchStmt *) n, depth);
+	case PGBIND_T_IndexStmt: return cw_IndexStmt(c, (const pgbind_IndexStmt *) n, depth);
+	case PGBIND_T_CreateFunctionStmt: return cw_CreateFunctionStmt(c, (const pgbind_CreateFunctionStmt *) n, depth);
+	case PGBIND_T_AlterFunctionStmt: return cw_AlterFunctionStmt(c, (const pgbind_AlterFunctionStmt *) n, depth);
+	case PGBIND_T_DoStmt: return cw_DoStmt(c, (const pgbind_DoStmt *) n, depth);
+	case PGBIND_T_RenameStmt: return cw_RenameStmt(c, (const pgbind_RenameStmt *) n, depth);
+	case PGBIND_T_RuleStmt: return cw_RuleStmt(c, (const pgbind_RuleStmt *) n, depth);
+	case PGBIND_T_NotifyStmt: return cw_NotifyStmt(c, (const pgbind_NotifyStmt *) n, depth);
+	case PGBIND_T_ListenStmt: return cw_ListenStmt(c, (const pgbind_ListenStmt *) n, depth);
+	case PGBIND_T_UnlistenStmt: return cw_UnlistenStmt(c, (const pgbind_UnlistenStmt *) n, depth);
+	case PGBIND_T_TransactionStmt: return cw_TransactionStmt(c, (const pgbind_TransactionStmt *) n, depth);
+	case PGBIND_T_ViewStmt: return cw_ViewStmt(c, (const pgbind_ViewStmt *) n, depth);
+	case PGBIND_T_LoadStmt: return cw_LoadStmt(c, (const pgbind_LoadStmt *) n, depth);
+	case PGBIND_T_CreateDomainStmt: return cw_CreateDomainStmt(c, (const pgbind_CreateDomainStmt *) n, depth);
+	case PGBIND_T_CreatedbStmt: return cw_CreatedbStmt(c, (const pgbind_CreatedbStmt *) n, depth);
+	case PGBIND_T_DropdbStmt: return cw_DropdbStmt(c, (const pgbind_DropdbStmt *) n, depth);
+	case PGBIND_T_VacuumStmt: return cw_VacuumStmt(c, (const pgbind_VacuumStmt *) n, depth);
+	case PGBIND_T_ExplainStmt: return cw_ExplainStmt(c, (const pgbind_ExplainStmt *) n, depth);
+	case PGBIND_T_CreateTableAsStmt: return cw_CreateTableAsStmt(c, (const pgbind_CreateTableAsStmt *) n, depth);
+	case PGBIND_T_CreateSeqStmt: return cw_CreateSeqStmt(c, (const pgbind_CreateSeqStmt *) n, depth);
+	case PGBIND_T_AlterSeqStmt: return cw_AlterSeqStmt(c, (const pgbind_AlterSeqStmt *) n, depth);
+	case PGBIND_T_VariableSetStmt: return cw_VariableSetStmt(c, (const pgbind_VariableSetStmt *) n, depth);
+	case PGBIND_T_VariableShowStmt: return cw_VariableShowStmt(c, (const pgbind_VariableShowStmt *) n, depth);
+	case PGBIND_T_DiscardStmt: return cw_DiscardStmt(c, (const pgbind_DiscardStmt *) n, depth);
+	case PGBIND_T_CreateTrigStmt: return cw_CreateTrigStmt(c, (const pgbind_CreateTrigStmt *) n, depth);
+	case PGBIND_T_CreatePLangStmt: return cw_CreatePLangStmt(c, (const pgbind_CreatePLangStmt *) n, depth);
+	case PGBIND_T_CreateRoleStmt: return cw_CreateRoleStmt(c, (const pgbind_CreateRoleStmt *) n, depth);
+	case PGBIND_T_AlterRoleStmt: return cw_AlterRoleStmt(c, (const pgbind_AlterRoleStmt *) n, depth);
+	case PGBIND_T_DropRoleStmt: return cw_DropRoleStmt(c, (const pgbind_DropRoleStmt *) n, depth);
+	case PGBIND_T_LockStmt: return cw_LockStmt(c, (const pgbind_LockStmt *) n, depth);
+	case PGBIND_T_ConstraintsSetStmt: return cw_ConstraintsSetStmt(c, (const pgbind_ConstraintsSetStmt *) n, depth);
+	case PGBIND_T_ReindexStmt: return cw_ReindexStmt(c, (const pgbind_ReindexStmt *) n, depth);
+	case PGBIND_T_CheckPointStmt: return cw_CheckPointStmt(c, (const pgbind_CheckPointStmt *) n, depth);
+	case PGBIND_T_CreateSchemaStmt: return cw_CreateSchemaStmt(c, (const pgbind_CreateSchemaStmt *) n, depth);
+	case PGBIND_T_AlterDatabaseStmt: return cw_AlterDatabaseStmt(c, (const pgbind_AlterDatabaseStmt *) n, depth);
+	case PGBIND_T_AlterDatabaseRefreshCollStmt: return cw_AlterDatabaseRefreshCollStmt(c, (const pgbind_AlterDatabaseRefreshCollStmt *) n, depth);
+	case PGBIND_T_AlterDatabaseSetStmt: return cw_AlterDatabaseSetStmt(c, (const pgbind_AlterDatabaseSetStmt *) n, depth);
+	case PGBIND_T_AlterRoleSetStmt: return cw_AlterRoleSetStmt(c, (const pgbind_AlterRoleSetStmt *) n, depth);
+	case PGBIND_T_CreateConversionStmt: return cw_CreateConversionStmt(c, (const pgbind_CreateConversionStmt *) n, depth);
+	case PGBIND_T_CreateCastStmt: return cw_CreateCastStmt(c, (const pgbind_CreateCastStmt *) n, depth);
+	case PGBIND_T_CreateOpClassStmt: return cw_CreateOpClassStmt(c, (const pgbind_CreateOpClassStmt *) n, depth);
+	case PGBIND_T_CreateOpFamilyStmt: return cw_CreateOpFamilyStmt(c, (const pgbind_CreateOpFamilyStmt *) n, depth);
+	case PGBIND_T_AlterOpFamilyStmt: return cw_AlterOpFamilyStmt(c, (const pgbind_AlterOpFamilyStmt *) n, depth);
+	case PGBIND_T_PrepareStmt: return cw_PrepareStmt(c, (const pgbind_PrepareStmt *) n, depth);
+	case PGBIND_T_ExecuteStmt: return cw_ExecuteStmt(c, (const pgbind_ExecuteStmt *) n, depth);
+	case PGBIND_T_DeallocateStmt: return cw_DeallocateStmt(c, (const pgbind_DeallocateStmt *) n, depth);
+	case PGBIND_T_DeclareCursorStmt: return cw_DeclareCursorStmt(c, (const pgbind_DeclareCursorStmt *) n, depth);
+	case PGBIND_T_CreateTableSpaceStmt: return cw_CreateTableSpaceStmt(c, (const pgbind_CreateTableSpaceStmt *) n, depth);
+	case PGBIND_T_DropTableSpaceStmt: return cw_DropTableSpaceStmt(c, (const pgbind_DropTableSpaceStmt *) n, depth);
+	case PGBIND_T_AlterObjectDependsStmt: return cw_AlterObjectDependsStmt(c, (const pgbind_AlterObjectDependsStmt *) n, depth);
+	case PGBIND_T_AlterObjectSchemaStmt: return cw_AlterObjectSchemaStmt(c, (const pgbind_AlterObjectSchemaStmt *) n, depth);
+	case PGBIND_T_AlterOwnerStmt: return cw_AlterOwnerStmt(c, (const pgbind_AlterOwnerStmt *) n, depth);
+	case PGBIND_T_AlterOperatorStmt: return cw_AlterOperatorStmt(c, (const pgbind_AlterOperatorStmt *) n, depth);
+	case PGBIND_T_AlterTypeStmt: return cw_AlterTypeStmt(c, (const pgbind_AlterTypeStmt *) n, depth);
+	case PGBIND_T_DropOwnedStmt: return cw_DropOwnedStmt(c, (const pgbind_DropOwnedStmt *) n, depth);
+	case PGBIND_T_ReassignOwnedStmt: return cw_ReassignOwnedStmt(c, (const pgbind_ReassignOwnedStmt *) n, depth);
+	case PGBIND_T_CompositeTypeStmt: return cw_CompositeTypeStmt(c, (const pgbind_CompositeTypeStmt *) n, depth);
+	case PGBIND_T_CreateEnumStmt: return cw_CreateEnumStmt(c, (const pgbind_CreateEnumStmt *) n, depth);
+	case PGBIND_T_CreateRangeStmt: return cw_CreateRangeStmt(c, (const pgbind_CreateRangeStmt *) n, depth);
+	case PGBIND_T_AlterEnumStmt: return cw_AlterEnumStmt(c, (const pgbind_AlterEnumStmt *) n, depth);
+	case PGBIND_T_AlterTSDictionaryStmt: return cw_AlterTSDictionaryStmt(c, (const pgbind_AlterTSDictionaryStmt *) n, depth);
+	case PGBIND_T_AlterTSConfigurationStmt: return cw_AlterTSConfigurationStmt(c, (const pgbind_AlterTSConfigurationStmt *) n, depth);
+	case PGBIND_T_CreateFdwStmt: return cw_CreateFdwStmt(c, (const pgbind_CreateFdwStmt *) n, depth);
+	case PGBIND_T_AlterFdwStmt: return cw_AlterFdwStmt(c, (const pgbind_AlterFdwStmt *) n, depth);
+	case PGBIND_T_CreateForeignServerStmt: return cw_CreateForeignServerStmt(c, (const pgbind_CreateForeignServerStmt *) n, depth);
+	case PGBIND_T_AlterForeignServerStmt: return cw_AlterForeignServerStmt(c, (const pgbind_AlterForeignServerStmt *) n, depth);
+	case PGBIND_T_CreateUserMappingStmt: return cw_CreateUserMappingStmt(c, (const pgbind_CreateUserMappingStmt *) n, depth);
+	case PGBIND_T_AlterUserMappingStmt: return cw_AlterUserMappingStmt(c, (const pgbind_AlterUserMappingStmt *) n, depth);
+	case PGBIND_T_DropUserMappingStmt: return cw_DropUserMappingStmt(c, (const pgbind_DropUserMappingStmt *) n, depth);
+	case PGBIND_T_AlterTableSpaceOptionsStmt: return cw_AlterTableSpaceOptionsStmt(c, (const pgbind_AlterTableSpaceOptionsStmt *) n, depth);
+	case PGBIND_T_AlterTableMoveAllStmt: return cw_AlterTableMoveAllStmt(c, (const pgbind_AlterTableMoveAllStmt *) n, depth);
+	case PGBIND_T_SecLabelStmt: return cw_SecLabelStmt(c, (const pgbind_SecLabelStmt *) n, depth);
+	case PGBIND_T_CreateForeignTableStmt: return cw_CreateForeignTableStmt(c, (const pgbind_CreateForeignTableStmt *) n, depth);
+	case PGBIND_T_ImportForeignSchemaStmt: return cw_ImportForeignSchemaStmt(c, (const pgbind_ImportForeignSchemaStmt *) n, depth);
+	case PGBIND_T_CreateExtensionStmt: return cw_CreateExtensionStmt(c, (const pgbind_CreateExtensionStmt *) n, depth);
+	case PGBIND_T_AlterExtensionStmt: return cw_AlterExtensionStmt(c, (const pgbind_AlterExtensionStmt *) n, depth);
+	case PGBIND_T_AlterExtensionContentsStmt: return cw_AlterExtensionContentsStmt(c, (const pgbind_AlterExtensionContentsStmt *) n, depth);
+	case PGBIND_T_CreateEventTrigStmt: return cw_CreateEventTrigStmt(c, (const pgbind_CreateEventTrigStmt *) n, depth);
+	case PGBIND_T_AlterEventTrigStmt: return cw_AlterEventTrigStmt(c, (const pgbind_AlterEventTrigStmt *) n, depth);
+	case PGBIND_T_RefreshMatViewStmt: return cw_RefreshMatViewStmt(c, (const pgbind_RefreshMatViewStmt *) n, depth);
+	case PGBIND_T_ReplicaIdentityStmt: return cw_ReplicaIdentityStmt(c, (const pgbind_ReplicaIdentityStmt *) n, depth);
+	case PGBIND_T_AlterSystemStmt: return cw_AlterSystemStmt(c, (const pgbind_AlterSystemStmt *) n, depth);
+	case PGBIND_T_CreatePolicyStmt: return cw_CreatePolicyStmt(c, (const pgbind_CreatePolicyStmt *) n, depth);
+	case PGBIND_T_AlterPolicyStmt: return cw_AlterPolicyStmt(c, (const pgbind_AlterPolicyStmt *) n, depth);
+	case PGBIND_T_CreateTransformStmt: return cw_CreateTransformStmt(c, (const pgbind_CreateTransformStmt *) n, depth);
+	case PGBIND_T_CreateAmStmt: return cw_CreateAmStmt(c, (const pgbind_CreateAmStmt *) n, depth);
+	case PGBIND_T_CreatePublicationStmt: return cw_CreatePublicationStmt(c, (const pgbind_CreatePublicationStmt *) n, depth);
+	case PGBIND_T_AlterPublicationStmt: return cw_AlterPublicationStmt(c, (const pgbind_AlterPublicationStmt *) n, depth);
+	case PGBIND_T_CreateSubscriptionStmt: return cw_CreateSubscriptionStmt(c, (const pgbind_CreateSubscriptionStmt *) n, depth);
+	case PGBIND_T_AlterSubscriptionStmt: return cw_AlterSubscriptionStmt(c, (const pgbind_AlterSubscriptionStmt *) n, depth);
+	case PGBIND_T_DropSubscriptionStmt: return cw_DropSubscriptionStmt(c, (const pgbind_DropSubscriptionStmt *) n, depth);
+	case PGBIND_T_CreateStatsStmt: return cw_CreateStatsStmt(c, (const pgbind_CreateStatsStmt *) n, depth);
+	case PGBIND_T_AlterCollationStmt: return cw_AlterCollationStmt(c, (const pgbind_AlterCollationStmt *) n, depth);
+	case PGBIND_T_CallStmt: return cw_CallStmt(c, (const pgbind_CallStmt *) n, depth);
+	case PGBIND_T_AlterStatsStmt: return cw_AlterStatsStmt(c, (const pgbind_AlterStatsStmt *) n, depth);
+	case PGBIND_T_A_Expr: return cw_A_Expr(c, (const pgbind_A_Expr *) n, depth);
+	case PGBIND_T_ColumnRef: return cw_ColumnRef(c, (const pgbind_ColumnRef *) n, depth);
+	case PGBIND_T_ParamRef: return cw_ParamRef(c, (const pgbind_ParamRef *) n, depth);
+	case PGBIND_T_FuncCall: return cw_FuncCall(c, (const pgbind_FuncCall *) n, depth);
+	case PGBIND_T_A_Star: return cw_A_Star(c, (const pgbind_A_Star *) n, depth);
+	case PGBIND_T_A_Indices: return cw_A_Indices(c, (const pgbind_A_Indices *) n, depth);
+	case PGBIND_T_A_Indirection: return cw_A_Indirection(c, (const pgbind_A_Indirection *) n, depth);
+	case PGBIND_T_A_ArrayExpr: return cw_A_ArrayExpr(c, (const pgbind_A_ArrayExpr *) n, depth);
+	case PGBIND_T_ResTarget: return cw_ResTarget(c, (const pgbind_ResTarget *) n, depth);
+	case PGBIND_T_MultiAssignRef: return cw_MultiAssignRef(c, (const pgbind_MultiAssignRef *) n, depth);
+	case PGBIND_T_TypeCast: return cw_TypeCast(c, (const pgbind_TypeCast *) n, depth);
+	case PGBIND_T_CollateClause: return cw_CollateClause(c, (const pgbind_CollateClause *) n, depth);
+	case PGBIND_T_SortBy: return cw_SortBy(c, (const pgbind_SortBy *) n, depth);
+	case PGBIND_T_WindowDef: return cw_WindowDef(c, (const pgbind_WindowDef *) n, depth);
+	case PGBIND_T_RangeSubselect: return cw_RangeSubselect(c, (const pgbind_RangeSubselect *) n, depth);
+	case PGBIND_T_RangeFunction: return cw_RangeFunction(c, (const pgbind_RangeFunction *) n, depth);
+	case PGBIND_T_RangeTableSample: return cw_RangeTableSample(c, (const pgbind_RangeTableSample *) n, depth);
+	case PGBIND_T_RangeTableFunc: return cw_RangeTableFunc(c, (const pgbind_RangeTableFunc *) n, depth);
+	case PGBIND_T_RangeTableFuncCol: return cw_RangeTableFuncCol(c, (const pgbind_RangeTableFuncCol *) n, depth);
+	case PGBIND_T_TypeName: return cw_TypeName(c, (const pgbind_TypeName *) n, depth);
+	case PGBIND_T_ColumnDef: return cw_ColumnDef(c, (const pgbind_ColumnDef *) n, depth);
+	case PGBIND_T_IndexElem: return cw_IndexElem(c, (const pgbind_IndexElem *) n, depth);
+	case PGBIND_T_StatsElem: return cw_StatsElem(c, (const pgbind_StatsElem *) n, depth);
+	case PGBIND_T_Constraint: return cw_Constraint(c, (const pgbind_Constraint *) n, depth);
+	case PGBIND_T_DefElem: return cw_DefElem(c, (const pgbind_DefElem *) n, depth);
+	case PGBIND_T_RangeTblEntry: return cw_RangeTblEntry(c, (const pgbind_RangeTblEntry *) n, depth);
+	case PGBIND_T_RangeTblFunction: return cw_RangeTblFunction(c, (const pgbind_RangeTblFunction *) n, depth);
+	case PGBIND_T_TableSampleClause: return cw_TableSampleClause(c, (const pgbind_TableSampleClause *) n, depth);
+	case PGBIND_T_WithCheckOption: return cw_WithCheckOption(c, (const pgbind_WithCheckOption *) n, depth);
+	case PGBIND_T_SortGroupClause: return cw_SortGroupClause(c, (const pgbind_SortGroupClause *) n, depth);
+	case PGBIND_T_GroupingSet: return cw_GroupingSet(c, (const pgbind_GroupingSet *) n, depth);
+	case PGBIND_T_WindowClause: return cw_WindowClause(c, (const pgbind_WindowClause *) n, depth);
+	case PGBIND_T_ObjectWithArgs: return cw_ObjectWithArgs(c, (const pgbind_ObjectWithArgs *) n, depth);
+	case PGBIND_T_AccessPriv: return cw_AccessPriv(c, (const pgbind_AccessPriv *) n, depth);
+	case PGBIND_T_CreateOpClassItem: return cw_CreateOpClassItem(c, (const pgbind_CreateOpClassItem *) n, depth);
+	case PGBIND_T_TableLikeClause: return cw_TableLikeClause(c, (const pgbind_TableLikeClause *) n, depth);
+	case PGBIND_T_FunctionParameter: return cw_FunctionParameter(c, (const pgbind_FunctionParameter *) n, depth);
+	case PGBIND_T_LockingClause: return cw_LockingClause(c, (const pgbind_LockingClause *) n, depth);
+	case PGBIND_T_RowMarkClause: return cw_RowMarkClause(c, (const pgbind_RowMarkClause *) n, depth);
+	case PGBIND_T_XmlSerialize: return cw_XmlSerialize(c, (const pgbind_XmlSerialize *) n, depth);
+	case PGBIND_T_WithClause: return cw_WithClause(c, (const pgbind_WithClause *) n, depth);
+	case PGBIND_T_InferClause: return cw_InferClause(c, (const pgbind_InferClause *) n, depth);
+	case PGBIND_T_OnConflictClause: return cw_OnConflictClause(c, (const pgbind_OnConflictClause *) n, depth);
+	case PGBIND_T_CTESearchClause: return cw_CTESearchClause(c, (const pgbind_CTESearchClause *) n, depth);
+	case PGBIND_T_CTECycleClause: return cw_CTECycleClause(c, (const pgbind_CTECycleClause *) n, depth);
+	case PGBIND_T_CommonTableExpr: return cw_CommonTableExpr(c, (const pgbind_CommonTableExpr *) n, depth);
+	case PGBIND_T_MergeWhenClause: return cw_MergeWhenClause(c, (const pgbind_MergeWhenClause *) n, depth);
+	case PGBIND_T_RoleSpec: return cw_RoleSpec(c, (const pgbind_RoleSpec *) n, depth);
+	case PGBIND_T_TriggerTransition: return cw_TriggerTransition(c, (const pgbind_TriggerTransition *) n, depth);
+	case PGBIND_T_PartitionElem: return cw_PartitionElem(c, (const pgbind_PartitionElem *) n, depth);
+	case PGBIND_T_PartitionSpec: return cw_PartitionSpec(c, (const pgbind_PartitionSpec *) n, depth);
+	case PGBIND_T_PartitionBoundSpec: return cw_PartitionBoundSpec(c, (const pgbind_PartitionBoundSpec *) n, depth);
+	case PGBIND_T_PartitionRangeDatum: return cw_PartitionRangeDatum(c, (const pgbind_PartitionRangeDatum *) n, depth);
+	case PGBIND_T_PartitionCmd: return cw_PartitionCmd(c, (const pgbind_PartitionCmd *) n, depth);
+	case PGBIND_T_VacuumRelation: return cw_VacuumRelation(c, (const pgbind_VacuumRelation *) n, depth);
+	case PGBIND_T_PublicationObjSpec: return cw_PublicationObjSpec(c, (const pgbind_PublicationObjSpec *) n, depth);
+	case PGBIND_T_PublicationTable: return cw_PublicationTable(c, (const pgbind_PublicationTable *) n, depth);
+	case PGBIND_T_InlineCodeBlock: return cw_InlineCodeBlock(c, (const pgbind_InlineCodeBlock *) n, depth);
+	case PGBIND_T_CallContext: return cw_CallContext(c, (const pgbind_CallContext *) n, depth);
+	case PGBIND_T_Integer: return cw_Integer(c, (const pgbind_Integer *) n, depth);
+	case PGBIND_T_Float: return cw_Float(c, (const pgbind_Float *) n, depth);
+	case PGBIND_T_Boolean: return cw_Boolean(c, (const pgbind_Boolean *) n, depth);
+	case PGBIND_T_String: return cw_String(c, (const pgbind_String *) n, depth);
+	case PGBIND_T_BitString: return cw_BitString(c, (const pgbind_BitString *) n, depth);
+	case PGBIND_T_List: return cw_List(c, (const pgbind_List *) n, depth);
+	case PGBIND_T_IntList: return cw_IntList(c, (const pgbind_IntList *) n, depth);
+	case PGBIND_T_OidList: return cw_OidList(c, (const pgbind_OidList *) n, depth);
+	case PGBIND_T_A_Const: return cw_A_Const(c, (const pgbind_A_Const *) n, depth);
 	default: return true; /* no node kind: the encoder and the converter refuse it */
 	}
 }

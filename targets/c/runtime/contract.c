@@ -1,9 +1,10 @@
 /*
  * contract.c -- checks a tree against the deparse contract of the linked libpg_query before its
  * deparser sees it: one walk over the tree, generated per message with what the contract's rules
- * ask of each one where it sits (targets/c/generated/deparse.inc.c, from schema/pgNN/deparse.txt,
- * which tools/deparse-probe writes by deparsing real statements with each field cleared or
- * changed); a message that does not meet that is read against the rules themselves (the tables of
+ * ask of each of its fields wherever it sits (no parent, sibling or other field's value decides a
+ * rule: targets/c/generated/deparse.inc.c, from schema/pgNN/deparse.txt, which
+ * tools/deparse-probe writes by deparsing real statements with each field cleared or changed); a
+ * message that does not meet that is read against the rules themselves (the tables of
  * deparse.inc.c), which say which rule it breaks. A second walk, over the descriptor tables
  * (reflect.inc.c) and the same rules, is the reference the tests hold the generated one to.
  * The deparser dereferences what PostgreSQL's grammar never leaves out; a tree that did not come
@@ -23,27 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A condition of a rule: the rule holds only where the field has one of the values (or is set). */
-typedef struct {
-	int16_t field; /* the field tested, of the message (parent: of its parent, the message of parents[0][0]) */
-	bool not ;     /* ... has none of the values (is not set), not one */
-	bool set;      /* the test is whether the field (a node, message or list) is set, not its value */
-	bool parent;
-	const char *const *strings; /* a string field's values */
-	uint32_t n_strings;
-	const int32_t *enums; /* an enum's, an int's or a bool's (0, 1) */
-	uint32_t n_enums;
-} ContractCond;
-
 typedef struct {
 	uint16_t message, field; /* pgbind_message_descs index, field index */
-	int32_t cell;            /* the rule is about this cell only (from: and the cells after it); -1: all */
-	bool from;
-	bool not_in;                  /* the rule holds outside the parents listed, not inside */
-	const uint16_t (*parents)[2]; /* (message, field) the message is (a cell of); none: anywhere */
-	uint32_t n_parents;
-	const ContractCond *conditions; /* the rule holds where all of them do; none: always */
-	uint32_t n_conditions;
 	bool nonnull, nonempty;
 	uint16_t min_cells;   /* a list with cells has at least this many; 0: any */
 	const uint8_t *kinds; /* the node kinds allowed: tag t at bit t % 8 of byte t / 8; NULL: any */
@@ -51,60 +33,21 @@ typedef struct {
 	const char *location; /* the rule's file:line:col in schema/ */
 } ContractRule;
 
-#define CONTRACT_LIST(what, id, has) CONTRACT_LIST_##has(what, id)
-#define CONTRACT_LIST_(what, id)     NULL, 0
-#define CONTRACT_LIST_1(what, id)    contract_##what##_##id, sizeof contract_##what##_##id / sizeof *contract_##what##_##id
+#define CONTRACT_KINDS(id) contract_kinds_##id, sizeof contract_kinds_##id
 
 /* Stack that libpg_query's deparse route takes per message level of the tree, and besides
  * (measured with tests/runtime/test_stack.c: see docs/deparse-contract.md). */
 #define CONTRACT_STACK_PER_LEVEL 2560
 #define CONTRACT_STACK_RESERVE   (64 * 1024)
 
-/* The walk's view of a message, built once from the descriptors: the fields it reads (those that
- * hold messages, and enums). */
+/* The reference walk's view of a message, built once from the descriptors: the fields it reads
+ * (those that hold messages, and enums). */
 typedef struct {
 	uint32_t offset, count_offset;
 	int32_t type;   /* a message field's type (message index), an enum field's enum index */
 	uint16_t field; /* its index in the message */
 	uint8_t wire;   /* PGBIND_WIRE_* */
 } CField;
-
-/* The rules are indexed by where a message sits. A rule limited to parents (in=, notin=) applies
- * in some (parent message, field) slots and not in others; each slot a message's rules name is a
- * class of its own, and every slot they do not name (the root among them) is its class 0. A class
- * holds the rules that apply there, in the order of schema/pgNN/deparse.txt (so the first one
- * broken is the one reported), and per field a summary of what they ask at least: a field whose
- * value meets it breaks none of them, whatever their conditions. So a visit reads rules only of
- * the fields that miss their summary (in the corpora's trees 6% of the visits on 17, most of them
- * DefElem's). Before the classes, every visit of TypeName, DefElem or List missed the summary of
- * all its rules (typmods is asked to be nonempty outside 25 parents, and is empty in them) and
- * scanned its 70-120 rules one by one. */
-enum {
-	CF_NONNULL = 1,
-	CF_NONEMPTY = 2,
-	CF_KINDS = 4,
-	CF_MINCELLS = 8
-}; /* every rule asks one (generator/deparse_rules.c) */
-#define KIND_BYTES ((PGBIND_NODE_TAG_LIMIT + 7) / 8)
-
-typedef struct {
-	uint32_t offset, count_offset;
-	uint8_t wire;             /* PGBIND_WIRE_* */
-	uint8_t flags;            /* CF_*: the union of what the class's rules of the field ask */
-	uint16_t min_cells;       /* CF_MINCELLS: the most any of them asks */
-	uint8_t safe[KIND_BYTES]; /* CF_KINDS: the kinds every one of them allows */
-} CSummary;
-
-typedef struct {
-	uint32_t first_summary, n_summaries; /* in summaries[] */
-	uint32_t first_rule, n_rules;        /* in class_rules[] */
-} CClass;
-
-/* A rule of a class: its index in contract_rules[], and its field's summary in the class */
-typedef struct {
-	uint16_t rule;
-	uint8_t bit; /* the summary's index in the class; 63: that or a later one */
-} CRule;
 
 typedef struct {
 	int limit, deepest;
@@ -118,70 +61,13 @@ typedef struct {
 	size_t pos;
 } Check;
 
-/* Where a message sits: the base of the message whose field holds it (NULL at the root) and the
- * slot's key, parent message << 16 | field (UINT32_MAX at the root). Two words: passed in
- * registers down the walk. */
-typedef struct {
-	const char *base;
-	uint32_t key;
-} Parent;
-
-static uint32_t slot_key(uint32_t message, uint32_t field)
-{
-	return message << 16 | field;
-}
-
-/* The generated walk (deparse.inc.c): per message, cw_meets_<M> (the tests of its class) and
- * cw_<M> (that, then its fields, by the CW_* macro of each one's wire kind). */
-static bool check_rules(Check *c, uint32_t mi, const char *base, Parent parent);
+/* The generated walk (deparse.inc.c): per message, cw_meets_<M> (what its rules ask of each
+ * field) and cw_<M> (that, then its fields, by the CW_* macro of each one's wire kind). */
+static bool check_rules(Check *c, uint32_t mi, const char *base);
 static bool enum_declared(int32_t ei, int32_t v);
 static inline bool cw_enter(Check *c, int depth);
 static bool cw_up(Check *c, uint32_t mi, uint32_t fi, long k, const pgbind_Node *child);
 static bool cw_bad_enum(Check *c, uint32_t mi, uint32_t fi, int32_t v);
-static bool rule_applies(const ContractRule *r, const char *base, Parent parent);
-
-/* A guard's conditions, as condition_holds reads them from the tables: of the message m or of its
- * parent (a message of type M), a string field one of the names (a C char: the first byte; no
- * value is none of them, whether negated or not), a number one of the values (an enum that reads
- * 0 as its first value: 0 is 1; MASK: values 0 to 63, as the bits of a mask), a node or list
- * set. */
-#define CW_OF_SELF(M)                              m
-#define CW_OF_PARENT(M)                            ((const pgbind_##M *)parent.base)
-#define CW_NAMES(id)                               contract_if_strings_##id, sizeof contract_if_strings_##id / sizeof *contract_if_strings_##id
-#define CW_VALUES(id)                              contract_if_enums_##id, sizeof contract_if_enums_##id / sizeof *contract_if_enums_##id
-#define CW_IF_STRING(of, f, id, not, zero_first)   cw_if_name((of)->f, CW_NAMES(id), false, not )
-#define CW_IF_C_CHAR(of, f, id, not, zero_first)   cw_if_name((of)->f, CW_NAMES(id), true, not )
-#define CW_IF_NUMBER(of, f, id, not, zero_first)   cw_if_number((int)(of)->f, CW_VALUES(id), zero_first, not )
-#define CW_IF_MASK(of, f, mask, not, zero_first)   cw_if_mask((int)(of)->f, mask, zero_first, not )
-#define CW_IF_SET(of, f, id, not, zero_first)      (((of)->f != NULL) != (not ))
-#define CW_IF_SET_LIST(of, f, id, not, zero_first) (((of)->n_##f != 0) != (not ))
-
-static inline bool cw_if_name(const char *s, const char *const *names, size_t n, bool first_byte, bool not )
-{
-	if (!s || !*s)
-		return false;
-	bool has = false;
-	for (size_t i = 0; i < n && !has; i++)
-		has = s[0] == names[i][0] && (first_byte || strcmp(s, names[i]) == 0);
-	return has != not ;
-}
-
-static inline bool cw_if_mask(int v, uint64_t mask, bool zero_first, bool not )
-{
-	if (v == 0 && zero_first)
-		v = 1;
-	return (v >= 0 && v < 64 && (mask >> v) & 1) != not ;
-}
-
-static inline bool cw_if_number(int v, const int32_t *values, size_t n, bool zero_first, bool not )
-{
-	if (v == 0 && zero_first)
-		v = 1;
-	bool has = false;
-	for (size_t i = 0; i < n && !has; i++)
-		has = v == values[i];
-	return has != not ;
-}
 
 /* Whether node n is of a kind the bitmap (tag t at bit t % 8 of byte t / 8; NULL: any) allows. */
 static inline bool cw_kinds_ok(const uint8_t *kinds, size_t n_kinds, const pgbind_Node *n)
@@ -216,44 +102,43 @@ static inline bool cw_list_meets(const pgbind_Node *const *cells, size_t n, bool
 #define CW_MEETS_STRING(m, f, nonnull, nonempty, min_cells, kinds)  (!(nonnull) || (m)->f != NULL)
 #define CW_MEETS_MESSAGE(m, f, nonnull, nonempty, min_cells, kinds) (!(nonnull) || (m)->f != NULL)
 
-/* A message's walk: its depth, its class's tests (the rules when it misses one), its fields. Each
- * is a function of its own (noinline): inlined into cw_node, the bodies made every visit pay the
+/* A message's walk: its depth, its tests (the rules when it misses one), its fields. Each is a
+ * function of its own (noinline): inlined into cw_node, the bodies made every visit pay the
  * prologue of the largest (9% more instructions on 17's corpus). */
-#define CW_BEGIN(M, index)                                                                                        \
-	__attribute__((unused, noinline)) static bool cw_##M(Check *c, const pgbind_##M *m, Parent parent, int depth) \
-	{                                                                                                             \
-		enum { mi_ = index };                                                                                     \
-		if (!cw_enter(c, depth))                                                                                  \
-			return false;                                                                                         \
-		const bool met_ = cw_meets_##M(m, parent);                                                                \
-		if (!met_ && !check_rules(c, mi_, (const char *)m, parent))                                               \
+#define CW_BEGIN(M, index)                                                                         \
+	__attribute__((unused, noinline)) static bool cw_##M(Check *c, const pgbind_##M *m, int depth) \
+	{                                                                                              \
+		enum { mi_ = index };                                                                      \
+		if (!cw_enter(c, depth))                                                                   \
+			return false;                                                                          \
+		const bool met_ = cw_meets_##M(m);                                                         \
+		if (!met_ && !check_rules(c, mi_, (const char *)m))                                        \
 			return false;
 #define CW_END   \
 	(void)met_;  \
 	return true; \
 	}
-#define CW_HERE(k) ((Parent){(const char *)m, slot_key(mi_, (k))})
 /* a node child: a leaf kind only counts a level (as check_child does), the others are walked */
-#define CW_CHILD(n, k)                                                                             \
+#define CW_CHILD(n)                                                                                \
 	((uint32_t)(n)->tag < PGBIND_NODE_TAG_LIMIT && cw_leaf_kind[(n)->tag] && depth + 1 <= c->limit \
 		 ? (c->deepest = depth + 1 > c->deepest ? depth + 1 : c->deepest, true)                    \
-		 : cw_node(c, (n), CW_HERE(k), depth + 1))
-#define CW_NODE(k, f, T, E)                              \
-	if (m->f && !CW_CHILD((const pgbind_Node *)m->f, k)) \
+		 : cw_node(c, (n), depth + 1))
+#define CW_NODE(k, f, T, E)                           \
+	if (m->f && !CW_CHILD((const pgbind_Node *)m->f)) \
 		return cw_up(c, mi_, (k), -1, (const pgbind_Node *)m->f);
 #define CW_ONEOF(k, f, T, E) CW_NODE(k, f, T, E)
-#define CW_MESSAGE(k, f, T, E)                           \
-	if (m->f && !cw_##T(c, m->f, CW_HERE(k), depth + 1)) \
+#define CW_MESSAGE(k, f, T, E)               \
+	if (m->f && !cw_##T(c, m->f, depth + 1)) \
 		return cw_up(c, mi_, (k), -1, NULL);
-#define CW_REPEATED_NODE(k, f, T, E)            \
-	for (size_t i_ = 0; i_ < m->n_##f; i_++)    \
-		if (m->f[i_] && !CW_CHILD(m->f[i_], k)) \
+#define CW_REPEATED_NODE(k, f, T, E)         \
+	for (size_t i_ = 0; i_ < m->n_##f; i_++) \
+		if (m->f[i_] && !CW_CHILD(m->f[i_])) \
 			return cw_up(c, mi_, (k), (long)i_, m->f[i_]);
-#define CW_REPEATED_MESSAGE(k, f, T, E)                              \
-	for (size_t i_ = 0; i_ < m->n_##f; i_++)                         \
-		if (m->f[i_] && !cw_##T(c, m->f[i_], CW_HERE(k), depth + 1)) \
+#define CW_REPEATED_MESSAGE(k, f, T, E)                  \
+	for (size_t i_ = 0; i_ < m->n_##f; i_++)             \
+		if (m->f[i_] && !cw_##T(c, m->f[i_], depth + 1)) \
 			return cw_up(c, mi_, (k), (long)i_, NULL);
-/* a list whose cells, where the message met its class's tests, are all set and of leaf kinds
+/* a list whose cells, where the message met its tests, are all set and of leaf kinds
  * (deparse_rules.c: contract_leaves): the level counted once, as the visit of each would */
 #define CW_LEAVES(k, f, T, E)                   \
 	if (met_ && depth + 1 <= c->limit) {        \
@@ -277,7 +162,7 @@ static inline bool cw_list_meets(const pgbind_Node *const *cells, size_t n, bool
 #define CW_STRING(k, f, T, E)
 #define CW_PACKED_UINT64(k, f, T, E)
 
-static bool cw_node(Check *c, const pgbind_Node *n, Parent parent, int depth);
+static bool cw_node(Check *c, const pgbind_Node *n, int depth);
 
 #include "deparse.inc.c"
 
@@ -287,13 +172,6 @@ static uint32_t cfield_range[PGBIND_MESSAGE_COUNT][2]; /* first, count */
 static int16_t msg_by_tag[PGBIND_NODE_TAG_LIMIT];      /* a node tag's message index, -1: none */
 static int32_t enum_range[PGBIND_ENUM_COUNT][2];       /* lowest and highest value; [0] > [1]: not contiguous */
 static bool leaf[PGBIND_MESSAGE_COUNT];                /* no field to walk, no rule: a visit only counts a level */
-
-static CClass *classes;     /* a message's class 0, then one per slot its rules name */
-static CSummary *summaries; /* per class, the fields some of its rules ask of */
-static CRule *class_rules;
-static uint32_t class_range[PGBIND_MESSAGE_COUNT][2]; /* first class (its class 0), named slots */
-static uint32_t *slot_keys;                           /* per message, its named slots, sorted: parent << 16 | field */
-static uint32_t slot_first[PGBIND_MESSAGE_COUNT];     /* its first key in slot_keys[] */
 static bool cfields_ok;
 static pthread_once_t cfields_once = PTHREAD_ONCE_INIT;
 
@@ -301,104 +179,6 @@ static bool holds_messages(uint8_t wire)
 {
 	return wire == PGBIND_WIRE_NODE || wire == PGBIND_WIRE_ONEOF || wire == PGBIND_WIRE_MESSAGE ||
 		   wire == PGBIND_WIRE_REPEATED_NODE || wire == PGBIND_WIRE_REPEATED_MESSAGE;
-}
-
-static int compare_keys(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Whether rule r applies in the slot key (UINT32_MAX: one its rules do not name) by its parents. */
-static bool rule_in_slot(const ContractRule *r, uint32_t key)
-{
-	if (!r->n_parents)
-		return true;
-	bool in = false;
-	for (uint32_t i = 0; i < r->n_parents && !in; i++)
-		in = slot_key(r->parents[i][0], r->parents[i][1]) == key;
-	return in != r->not_in;
-}
-
-/* The summary of what the rules of class k ask of field fi of message mi (flags 0: nothing). */
-static CSummary summarize(uint32_t mi, uint32_t fi, const CClass *k)
-{
-	const pgbind_FieldDesc *f = &pgbind_message_descs[mi].fields[fi];
-	CSummary s = {.offset = f->offset, .count_offset = f->count_offset, .wire = (uint8_t)f->wire};
-	memset(s.safe, 0xff, sizeof s.safe);
-	for (uint32_t i = k->first_rule, e = i + k->n_rules; i < e; i++) {
-		const ContractRule *r = &contract_rules[class_rules[i].rule];
-		if (r->field != fi)
-			continue;
-		s.flags |= (r->nonnull ? CF_NONNULL : 0) | (r->nonempty ? CF_NONEMPTY : 0) | (r->min_cells ? CF_MINCELLS : 0);
-		if (r->min_cells > s.min_cells)
-			s.min_cells = r->min_cells;
-		if (r->kinds) {
-			s.flags |= CF_KINDS;
-			for (uint32_t b = 0; b < KIND_BYTES; b++)
-				s.safe[b] &= b < r->n_kinds ? r->kinds[b] : 0;
-		}
-	}
-	return s;
-}
-
-/* The classes of every message: first counted (slots, class rules, summaries), then filled. */
-static bool build_classes(void)
-{
-	uint32_t n_keys = 0, n_rules = 0, n_summaries = 0, n_classes = 0;
-	for (uint32_t i = 0; i < sizeof contract_rules / sizeof *contract_rules; i++)
-		n_keys += contract_rules[i].n_parents;
-	slot_keys = malloc((n_keys + 1) * sizeof *slot_keys);
-	if (!slot_keys)
-		return false;
-	n_keys = 0;
-	for (uint32_t mi = 0; mi < PGBIND_MESSAGE_COUNT; mi++) { /* the distinct slots each message's rules name */
-		slot_first[mi] = n_keys;
-		for (uint32_t i = contract_rule_range[mi][0], e = i + contract_rule_range[mi][1]; i < e; i++)
-			for (uint32_t p = 0; p < contract_rules[i].n_parents; p++)
-				slot_keys[n_keys++] = slot_key(contract_rules[i].parents[p][0], contract_rules[i].parents[p][1]);
-		qsort(slot_keys + slot_first[mi], n_keys - slot_first[mi], sizeof *slot_keys, compare_keys);
-		uint32_t distinct = slot_first[mi];
-		for (uint32_t i = slot_first[mi]; i < n_keys; i++)
-			if (i == slot_first[mi] || slot_keys[i] != slot_keys[distinct - 1])
-				slot_keys[distinct++] = slot_keys[i];
-		n_keys = distinct;
-		class_range[mi][0] = n_classes, class_range[mi][1] = n_keys - slot_first[mi];
-		n_classes += 1 + class_range[mi][1];
-		uint32_t fields = pgbind_message_descs[mi].n_fields;
-		n_rules += (1 + class_range[mi][1]) * contract_rule_range[mi][1];
-		n_summaries +=
-			(1 + class_range[mi][1]) * (contract_rule_range[mi][1] < fields ? contract_rule_range[mi][1] : fields);
-	}
-	classes = calloc(n_classes, sizeof *classes);
-	class_rules = malloc((n_rules + 1) * sizeof *class_rules);
-	summaries = malloc((n_summaries + 1) * sizeof *summaries);
-	if (!classes || !class_rules || !summaries || sizeof contract_rules / sizeof *contract_rules > UINT16_MAX)
-		return false;
-	n_rules = n_summaries = 0;
-	for (uint32_t mi = 0; mi < PGBIND_MESSAGE_COUNT; mi++)
-		for (uint32_t c = 0; c <= class_range[mi][1]; c++) {
-			CClass *k = &classes[class_range[mi][0] + c];
-			uint32_t key = c ? slot_keys[slot_first[mi] + c - 1] : UINT32_MAX;
-			k->first_rule = n_rules;
-			for (uint32_t i = contract_rule_range[mi][0], e = i + contract_rule_range[mi][1]; i < e; i++)
-				if (rule_in_slot(&contract_rules[i], key))
-					class_rules[n_rules++] = (CRule){(uint16_t)i, 0};
-			k->n_rules = n_rules - k->first_rule;
-			k->first_summary = n_summaries;
-			for (uint32_t fi = 0; fi < pgbind_message_descs[mi].n_fields && k->n_rules; fi++) {
-				CSummary s = summarize(mi, fi, k);
-				if (!s.flags)
-					continue;
-				uint32_t bit = n_summaries - k->first_summary;
-				for (uint32_t i = k->first_rule, e = i + k->n_rules; i < e; i++)
-					if (contract_rules[class_rules[i].rule].field == fi)
-						class_rules[i].bit = (uint8_t)(bit < 63 ? bit : 63);
-				summaries[n_summaries++] = s;
-			}
-			k->n_summaries = n_summaries - k->first_summary;
-		}
-	return true;
 }
 
 static void build_cfields(void)
@@ -438,23 +218,7 @@ static void build_cfields(void)
 	}
 	for (uint32_t mi = 0; mi < PGBIND_MESSAGE_COUNT; mi++)
 		leaf[mi] = !cfield_range[mi][1] && !contract_rule_range[mi][1];
-	cfields_ok = ok && PGBIND_MESSAGE_COUNT < INT16_MAX && build_classes();
-}
-
-/* The class of message mi where it sits: the slot key (parent message << 16 | field; UINT32_MAX:
- * the root) among those its rules name, else its class 0. */
-static const CClass *class_of(uint32_t mi, uint32_t key)
-{
-	const uint32_t *keys = slot_keys + slot_first[mi];
-	uint32_t lo = 0, hi = class_range[mi][1];
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (keys[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return &classes[class_range[mi][0] + (lo < class_range[mi][1] && keys[lo] == key ? lo + 1 : 0)];
+	cfields_ok = ok && PGBIND_MESSAGE_COUNT < INT16_MAX;
 }
 
 bool pgbind_enum_zero_is_undefined(int32_t ei)
@@ -470,52 +234,6 @@ static bool enum_declared(int32_t ei, int32_t v)
 	if (enum_range[ei][0] <= enum_range[ei][1])
 		return v >= enum_range[ei][0] && v <= enum_range[ei][1];
 	return pgbind_enum_value_name(ei, v) != NULL;
-}
-
-static bool kind_safe(const CSummary *c, const pgbind_Node *n)
-{
-	return !(c->flags & CF_KINDS) || (n->tag < PGBIND_NODE_TAG_LIMIT && (c->safe[n->tag / 8] >> (n->tag % 8)) & 1);
-}
-
-/* The summaries of its class the message's fields do not meet (bit j: the class's summary j, 63:
- * that or a later one): the rules of the other fields cannot be broken. */
-static uint64_t summaries_missed(const CClass *cls, const char *base)
-{
-	uint64_t missed = 0;
-	for (uint32_t i = cls->first_summary, e = i + cls->n_summaries; i < e; i++) {
-		const CSummary *c = &summaries[i];
-		uint64_t bit = (uint64_t)1 << (i - cls->first_summary < 63 ? i - cls->first_summary : 63);
-		const void *p = base + c->offset;
-		switch (c->wire) {
-		case PGBIND_WIRE_NODE:
-		case PGBIND_WIRE_ONEOF: {
-			const pgbind_Node *n = *(const pgbind_Node *const *)p;
-			if (n ? !kind_safe(c, n) : (c->flags & CF_NONNULL) != 0)
-				missed |= bit;
-			break;
-		}
-		case PGBIND_WIRE_REPEATED_NODE:
-		case PGBIND_WIRE_REPEATED_MESSAGE: {
-			size_t n = *(const size_t *)(base + c->count_offset);
-			const pgbind_Node *const *cells = *(const pgbind_Node *const *const *)p;
-			if (n == 0 ? (c->flags & CF_NONEMPTY) != 0 : n < c->min_cells)
-				missed |= bit;
-			for (size_t k = 0; k < n && !(missed & bit); k++)
-				if (cells[k] ? c->wire == PGBIND_WIRE_REPEATED_NODE && !kind_safe(c, cells[k])
-							 : (c->flags & CF_NONNULL) != 0)
-					missed |= bit;
-			break;
-		}
-		case PGBIND_WIRE_STRING:
-		case PGBIND_WIRE_MESSAGE: /* only nonnull is asked of them */
-			if ((c->flags & CF_NONNULL) && !*(const void *const *)p)
-				missed |= bit;
-			break;
-		default: /* rule_holds asks nothing of the others */
-			break;
-		}
-	}
-	return missed;
 }
 
 static void prepend(Check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -540,77 +258,26 @@ static void prepend(Check *c, const char *fmt, ...)
 	memcpy(c->path + c->pos, seg, (size_t)n);
 }
 
-static bool kind_allowed(const ContractRule *r, const pgbind_Node *n)
-{
-	return n->tag / 8 < r->n_kinds && (r->kinds[n->tag / 8] >> (n->tag % 8)) & 1;
-}
-
-static bool condition_holds(const ContractCond *c, uint32_t message, const char *base, Parent parent)
-{
-	if (c->parent) { /* in one of the parents (generator/deparse_rules.c): all of one message */
-		if (!parent.base)
-			return false;
-		base = parent.base;
-		message = parent.key >> 16;
-	}
-	const pgbind_FieldDesc *f = &pgbind_message_descs[message].fields[c->field];
-	bool has = false;
-	if (c->set) {
-		has = f->wire == PGBIND_WIRE_REPEATED_NODE || f->wire == PGBIND_WIRE_REPEATED_MESSAGE
-				  ? *(const size_t *)(base + f->count_offset) != 0
-				  : *(const void *const *)(base + f->offset) != NULL;
-	} else if (f->wire == PGBIND_WIRE_STRING) {
-		const char *s = *(const char *const *)(base + f->offset);
-		if (!s || !*s) /* no value: never one of those if= names, and one ifnot= has seen */
-			return false;
-		/* a C char: the deparser sees the first byte only ("X\x12" is 'X') */
-		bool one = f->flags & PGBIND_FIELD_CHAR;
-		for (uint32_t i = 0; i < c->n_strings && !has; i++)
-			has = s[0] == c->strings[i][0] && (one || strcmp(s, c->strings[i]) == 0);
-	} else { /* an enum or an int, or a bool as the enum of false (0) and true (1) */
-		int v = f->wire == PGBIND_WIRE_BOOL ? *(const bool *)(base + f->offset) : *(const int *)(base + f->offset);
-		if (v == 0 && f->wire == PGBIND_WIRE_ENUM && pgbind_enum_zero_is_undefined(f->type_index))
-			v = 1; /* the deparser sees the enum's first value: DROP <0> is DROP ACCESS METHOD */
-		for (uint32_t i = 0; i < c->n_enums && !has; i++)
-			has = v == c->enums[i];
-	}
-	return has != c->not ;
-}
-
-/* Whether a rule of the message's class applies: its parents are the class's, so its conditions decide. */
-static bool rule_applies(const ContractRule *r, const char *base, Parent parent)
-{
-	for (uint32_t i = 0; i < r->n_conditions; i++)
-		if (!condition_holds(&r->conditions[i], r->message, base, parent))
-			return false;
-	return true;
-}
-
 /* "holds a String node", "holds an Integer node" */
 static void holds_kind(Check *c, const pgbind_Node *n)
 {
-	if (!c)
-		return;
 	const pgbind_MessageDesc *d = pgbind_node_desc(n->tag);
 	const char *name = d ? d->name : "?";
 	snprintf(c->what, sizeof c->what, "holds %s %s node", strchr("AEIOU", name[0]) ? "an" : "a", name);
 }
 
-/* Why a rule does not hold, in c->what (c NULL: the caller only asks whether it holds). */
+/* Why a rule does not hold, in c->what. */
 static void say(Check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void say(Check *c, const char *fmt, ...)
 {
-	if (!c)
-		return;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(c->what, sizeof c->what, fmt, ap);
 	va_end(ap);
 }
 
-/* Whether the field of r in the message at base holds; what (and the cell) says why not, when c
- * is not NULL. */
+/* Whether the field of r in the message at base holds; c->what (and the cell) says why not. */
 static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *cell)
 {
 	const pgbind_FieldDesc *f = &pgbind_message_descs[r->message].fields[r->field];
@@ -631,7 +298,7 @@ static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *
 			say(c, "is NULL");
 			return false;
 		}
-		if (n && r->kinds && !kind_allowed(r, n)) {
+		if (n && !cw_kinds_ok(r->kinds, r->n_kinds, n)) {
 			holds_kind(c, n);
 			return false;
 		}
@@ -649,18 +316,13 @@ static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *
 			say(c, "has %zu cells, not %u or more", n, (unsigned)r->min_cells);
 			return false;
 		}
-		size_t from = 0, to = n;
-		if (r->cell >= 0) {
-			from = (size_t)r->cell;
-			to = r->from ? n : from + 1 < n ? from + 1 : n;
-		}
-		for (size_t k = from; k < to; k++) {
+		for (size_t k = 0; k < n && (r->nonnull || r->kinds); k++) {
 			*cell = (long)k;
 			if (!cells[k] && r->nonnull) {
 				say(c, "holds a NULL cell");
 				return false;
 			}
-			if (cells[k] && r->kinds && f->wire == PGBIND_WIRE_REPEATED_NODE && !kind_allowed(r, cells[k])) {
+			if (cells[k] && f->wire == PGBIND_WIRE_REPEATED_NODE && !cw_kinds_ok(r->kinds, r->n_kinds, cells[k])) {
 				holds_kind(c, cells[k]);
 				return false;
 			}
@@ -673,31 +335,23 @@ static bool rule_holds(Check *c, const ContractRule *r, const char *base, long *
 	}
 }
 
-/* Whether the message breaks none of the rules of its class; else the first one it breaks is
- * c->broken, its field (and cell) the path's end. */
-static bool check_rules(Check *c, uint32_t mi, const char *base, Parent parent)
+/* Whether the message breaks none of its rules; else the first one it breaks (in the order of
+ * schema/pgNN/deparse.txt) is c->broken, its field (and cell) the path's end. */
+static bool check_rules(Check *c, uint32_t mi, const char *base)
 {
-	const CClass *cls = class_of(mi, parent.key);
-	uint64_t missed = cls->n_rules ? summaries_missed(cls, base) : 0;
-	if (missed)
-		for (uint32_t i = cls->first_rule, e = i + cls->n_rules; i < e; i++) {
-			if (!(missed >> class_rules[i].bit & 1))
-				continue;
-			const ContractRule *r = &contract_rules[class_rules[i].rule];
-			long cell;
-			/* the field's test first: most rules the message misses its class's tests by do not
-			 * apply to it (DefElem "as" of CREATE FUNCTION holds a List, which the class's
-			 * options like LANGUAGE may not), and their conditions compare strings */
-			if (!rule_holds(NULL, r, base, &cell) && rule_applies(r, base, parent) && !rule_holds(c, r, base, &cell)) {
-				const char *name = pgbind_message_descs[mi].fields[r->field].name;
-				c->broken = r;
-				if (cell >= 0)
-					prepend(c, "%s[%ld]", name, cell);
-				else
-					prepend(c, "%s", name);
-				return false;
-			}
+	for (uint32_t i = contract_rule_range[mi][0], e = i + contract_rule_range[mi][1]; i < e; i++) {
+		const ContractRule *r = &contract_rules[i];
+		long cell;
+		if (!rule_holds(c, r, base, &cell)) {
+			const char *name = pgbind_message_descs[mi].fields[r->field].name;
+			c->broken = r;
+			if (cell >= 0)
+				prepend(c, "%s[%ld]", name, cell);
+			else
+				prepend(c, "%s", name);
+			return false;
 		}
+	}
 	return true;
 }
 
@@ -741,18 +395,18 @@ static bool cw_bad_enum(Check *c, uint32_t mi, uint32_t fi, int32_t v)
 
 /* ---- The reference walk: the same checks over the descriptor tables, a field at a time ---- */
 
-static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent, int depth);
+static bool check_message(Check *c, uint32_t mi, const char *base, int depth);
 
-/* A child through field slot (cell k, or -1) of message mi at base, of message index ci. */
-static bool check_child(Check *c, uint32_t mi, const char *base, const CField *slot, long k, uint32_t ci,
-						const void *child, bool is_node, int depth)
+/* A child through field slot (cell k, or -1) of message mi, of message index ci. */
+static bool check_child(Check *c, uint32_t mi, const CField *slot, long k, uint32_t ci, const void *child, bool is_node,
+						int depth)
 {
 	if (leaf[ci] && depth + 1 <= c->limit) { /* what check_message would do */
 		if (depth + 1 > c->deepest)
 			c->deepest = depth + 1;
 		return true;
 	}
-	if (check_message(c, ci, child, (Parent){base, slot_key(mi, slot->field)}, depth + 1))
+	if (check_message(c, ci, child, depth + 1))
 		return true;
 	return cw_up(c, mi, slot->field, k, is_node ? child : NULL);
 }
@@ -763,9 +417,9 @@ static int node_message(const pgbind_Node *n)
 	return n->tag < PGBIND_NODE_TAG_LIMIT ? msg_by_tag[n->tag] : -1;
 }
 
-static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent, int depth)
+static bool check_message(Check *c, uint32_t mi, const char *base, int depth)
 {
-	if (!cw_enter(c, depth) || !check_rules(c, mi, base, parent))
+	if (!cw_enter(c, depth) || !check_rules(c, mi, base))
 		return false;
 	for (uint32_t i = cfield_range[mi][0], e = i + cfield_range[mi][1]; i < e; i++) {
 		const CField *f = &cfields[i];
@@ -775,13 +429,13 @@ static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent
 		case PGBIND_WIRE_ONEOF: {
 			const pgbind_Node *n = *(const pgbind_Node *const *)p;
 			int ci = n ? node_message(n) : -1;
-			if (ci >= 0 && !check_child(c, mi, base, f, -1, (uint32_t)ci, n, true, depth))
+			if (ci >= 0 && !check_child(c, mi, f, -1, (uint32_t)ci, n, true, depth))
 				return false;
 			break;
 		}
 		case PGBIND_WIRE_MESSAGE: {
 			const void *child = *(const void *const *)p;
-			if (child && !check_child(c, mi, base, f, -1, (uint32_t)f->type, child, false, depth))
+			if (child && !check_child(c, mi, f, -1, (uint32_t)f->type, child, false, depth))
 				return false;
 			break;
 		}
@@ -790,7 +444,7 @@ static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent
 			const pgbind_Node *const *cells = *(const pgbind_Node *const *const *)p;
 			for (size_t k = 0; k < n; k++) {
 				int ci = cells[k] ? node_message(cells[k]) : -1;
-				if (ci >= 0 && !check_child(c, mi, base, f, (long)k, (uint32_t)ci, cells[k], true, depth))
+				if (ci >= 0 && !check_child(c, mi, f, (long)k, (uint32_t)ci, cells[k], true, depth))
 					return false;
 			}
 			break;
@@ -799,7 +453,7 @@ static bool check_message(Check *c, uint32_t mi, const char *base, Parent parent
 			size_t n = *(const size_t *)(base + f->count_offset);
 			const void *const *cells = *(const void *const *const *)p;
 			for (size_t k = 0; k < n; k++)
-				if (cells[k] && !check_child(c, mi, base, f, (long)k, (uint32_t)f->type, cells[k], false, depth))
+				if (cells[k] && !check_child(c, mi, f, (long)k, (uint32_t)f->type, cells[k], false, depth))
 					return false;
 			break;
 		}
@@ -830,13 +484,12 @@ static pgbind_ContractVerdict check(const pgbind_ParseResult *tree, int max_dept
 	Check c; /* not zeroed: what and path are written only on a violation */
 	c.limit = max_depth, c.deepest = 0, c.out_of_stack = false, c.broken = NULL, c.bad_enum = false;
 	c.what[0] = '\0', c.pos = sizeof c.path - 1, c.path[c.pos] = '\0';
-	Parent root = {NULL, UINT32_MAX};
 	bool met;
 	if (reference) { /* the root found by name, as in any walk over the tables */
 		const pgbind_MessageDesc *d = pgbind_message_desc_by_name("ParseResult");
-		met = !d || check_message(&c, (uint32_t)(d - pgbind_message_descs), (const char *)tree, root, 0);
+		met = !d || check_message(&c, (uint32_t)(d - pgbind_message_descs), (const char *)tree, 0);
 	} else
-		met = cw_ParseResult(&c, tree, root, 0);
+		met = cw_ParseResult(&c, tree, 0);
 	return verdict(&c, met, max_depth, status);
 }
 

@@ -112,8 +112,7 @@ bool pgbind_check_deparse_contract_reference(const pgbind_ParseResult *tree, int
 
 /* Whether enum ei's value 0 is pg_query.proto's <ENUM>_UNDEFINED, which has no C value: both routes
  * to the deparser read it as the proto's first value, 1 (libpg_query's reader on 15, to_pg_enum_*'s
- * default on 17 and 18), so the contract's conditions read it so too (contract.c), and the probe
- * tries no such value of its own (tools/deparse-probe). */
+ * default on 17 and 18), so the probe tries no such value of its own (tools/deparse-probe). */
 bool pgbind_enum_zero_is_undefined(int32_t ei);
 
 /* Whether the linked libpg_query's deparser is known to misread or crash on tree (before 18:
