@@ -73,12 +73,6 @@ int pgbind_max_depth(const pgbind_Options *options);
 bool pgbind_to_pg_nodes(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
 						bool keep_empty_strings, void **out, pgbind_Status *status);
 
-/* pgbind_to_pg_nodes that also sets, in kinds (PGBIND_NODE_TAG_LIMIT bits, tag t at bit t % 8 of
- * byte t / 8, zeroed by the caller), the bit of every node kind it converts: what the deparse
- * route asks before a walk that only a tree holding some kind needs. */
-bool pgbind_to_pg_nodes_noting(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
-							   bool keep_empty_strings, void **out, uint8_t *kinds, pgbind_Status *status);
-
 /* libpg_query's fingerprint computed over the AST itself (targets/c/runtime/fingerprint.c): of tree (its
  * statements, as pg_query_fingerprint of its SQL) when tree is not NULL, else of root (as
  * pg_query_fingerprint_node of its nodes). It reads 100 levels of nodes, as libpg_query's does;
@@ -115,15 +109,7 @@ bool pgbind_check_deparse_contract_reference(const pgbind_ParseResult *tree, int
  * default on 17 and 18), so the probe tries no such value of its own (tools/deparse-probe). */
 bool pgbind_enum_zero_is_undefined(int32_t ei);
 
-/* Whether the linked libpg_query's deparser is known to misread or crash on tree (before 18:
- * XMLROOT with a version that is not a string constant or NO VALUE, read past the node; COPY
- * options without their value or with a value of another kind): undefined behaviour, so no oracle
- * may run that deparser on it, not even in a child (whether the child dies depends on memory it
- * reads past; under a sanitizer or a fuzzer the child's report is the run's). pgbind_deparse
- * refuses such a tree. */
-bool pgbind_deparser_misreads(const pgbind_ParseResult *tree);
-
-/* pgbind_deparse without that check: for the tools that probe the deparser (tools/deparse-probe)
+/* pgbind_deparse without the contract's check: for the tools that probe the deparser (tools/deparse-probe)
  * and the benchmark's price of the check. May crash on a tree outside the contract. */
 const char *pgbind_deparse_unchecked(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 									 pgbind_Status *status);

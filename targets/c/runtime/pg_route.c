@@ -51,161 +51,6 @@ static void fail_with_pg_error(pgbind_Status *status, pgbind_StatusCode code, co
 		status->cursorpos = error->cursorpos;
 }
 
-/*
- * A safety net for trees the parser itself makes and the deparser before 18 crashes on or
- * misreads: COPY t FROM STDIN (format) and XMLROOT(x, VERSION v || 'a') parse. The deparse
- * contract sends the parsed COPY statements of its corpus that crash the deparser to a child
- * (tools/deparse-probe: a rule on each one's rarest shape), but several of these read past a node
- * (`*` or an Integer read as a String or a List): in a child that is a crash or wrong SQL as
- * memory decides (COPY t FROM STDIN (force_null *) gave FORCE_NULL () alone and a crash beside
- * other threads), so they are refused here, before any deparser, as the XMLROOT misread is.
- */
-/*
- * The deparser of libpg_query before 18 (15-4.0.0, 17-6.1.0) reads these COPY options' values as
- * strings without checking that there is one, and crashes on COPY t FROM STDIN (format) -- which
- * PostgreSQL's grammar accepts (found by tests/fuzz; regression inputs in
- * tests/fuzz/regressions/parse/). 18's deparses it (`pgbind verify` checks both ways).
- */
-#define DEPARSER_CRASHES_ON_COPY_OPTIONS (pgbind_libpg_query_version_num < 180000)
-
-/*
- * The deparser of libpg_query before 18 reads XMLROOT's version (its second argument) as an
- * A_Const holding a String (or NO VALUE) whatever node it is: XMLROOT(x, VERSION v || 'a') comes
- * out as VERSION NO VALUE, or as whatever lies past the node (found by fuzzing 17's node route;
- * 18 checks the kind and raises an error).
- */
-#define DEPARSER_MISREADS_XMLROOT_VERSION (pgbind_libpg_query_version_num < 180000)
-
-static bool is_xmlroot_with_expression_version(pgbind_Node *node, void *ctx)
-{
-	(void)ctx;
-	const pgbind_XmlExpr *x = (const pgbind_XmlExpr *)node;
-	if (node->tag != PGBIND_T_XmlExpr || x->op != PGBIND_IS_XMLROOT || x->n_args < 2 || !x->args[1])
-		return false;
-	/* and of the constant, its string: VERSION 1 (an Integer's number read as a pointer) crashed
-	 * 15's deparser (fuzz_deparse_pb, fuzz_deparse_json); the parser makes a String or NO VALUE */
-	const pgbind_A_Const *c = (const pgbind_A_Const *)x->args[1];
-	return x->args[1]->tag != PGBIND_T_A_Const || (!c->isnull && (!c->val || c->val->tag != PGBIND_T_String));
-}
-static const char *const copy_options_needing_value[] = {"format", "delimiter", "null",       "quote",
-														 "escape", "encoding",  "force_quote"};
-/* It also reads these options' values as strings, crashing on any other kind of value (COPY t
- * FROM STDIN (null 5), (format *), (escape (a)): found by fuzzing); a Float holds its digits as
- * a string, which the deparser reads unharmed. */
-static const char *const copy_string_options[] = {"format", "delimiter", "null", "quote", "escape", "encoding"};
-/* force_not_null and force_null take a column list: an Integer other than 0 crashes it (0 reads
- * as an empty list), and before 17 so does '*'; 17's deparser crashes on them without a value
- * (COPY t FROM STDIN (force_null): found by fuzzing 17), 15's writes an empty list. */
-static const char *const copy_column_list_options[] = {"force_not_null", "force_null"};
-
-static bool named_in(const char *name, const char *const *names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(name, names[i]) == 0)
-			return true;
-	return false;
-}
-
-/* Whether the deparser before 18 crashes on COPY option opt (why says so). */
-static bool copy_option_crashes(const pgbind_DefElem *opt, char *why, size_t size)
-{
-	const pgbind_Node *arg = opt->arg;
-	const pgbind_MessageDesc *desc = arg ? pgbind_node_desc(arg->tag) : NULL;
-	const char *kind = desc ? desc->name : NULL;
-	if (!arg && named_in(opt->defname, copy_options_needing_value,
-						 sizeof copy_options_needing_value / sizeof *copy_options_needing_value)) {
-		snprintf(why, size, "COPY option %s without a value", opt->defname);
-		return true;
-	}
-	if (arg && arg->tag != PGBIND_T_String && arg->tag != PGBIND_T_Float &&
-		named_in(opt->defname, copy_string_options, sizeof copy_string_options / sizeof *copy_string_options)) {
-		snprintf(why, size, "COPY option %s with a value of kind %s, not a string", opt->defname, kind ? kind : "?");
-		return true;
-	}
-	if (!arg && pgbind_libpg_query_version_num >= 170000 &&
-		named_in(opt->defname, copy_column_list_options,
-				 sizeof copy_column_list_options / sizeof *copy_column_list_options)) {
-		snprintf(why, size, "COPY option %s without a value", opt->defname);
-		return true;
-	}
-	if (arg &&
-		((arg->tag == PGBIND_T_Integer && ((const pgbind_Integer *)arg)->ival != 0) ||
-		 (arg->tag == PGBIND_T_A_Star && pgbind_libpg_query_version_num < 170000)) &&
-		named_in(opt->defname, copy_column_list_options,
-				 sizeof copy_column_list_options / sizeof *copy_column_list_options)) {
-		snprintf(why, size, "COPY option %s with a value of kind %s, not a column list", opt->defname,
-				 kind ? kind : "?");
-		return true;
-	}
-	return false;
-}
-
-/* The COPY option of tree's statements the deparser before 18 crashes on, if any (why says which). */
-static bool copy_options_crash(const pgbind_ParseResult *tree, char *why, size_t size)
-{
-	for (size_t i = 0; DEPARSER_CRASHES_ON_COPY_OPTIONS && i < tree->n_stmts; i++) {
-		const pgbind_Node *stmt = tree->stmts[i] ? tree->stmts[i]->stmt : NULL;
-		if (!stmt || stmt->tag != PGBIND_T_CopyStmt)
-			continue;
-		const pgbind_CopyStmt *copy = (const pgbind_CopyStmt *)stmt;
-		for (size_t k = 0; k < copy->n_options; k++) {
-			const pgbind_DefElem *opt = (const pgbind_DefElem *)copy->options[k];
-			if (opt && opt->tag == PGBIND_T_DefElem && opt->defname && copy_option_crashes(opt, why, size))
-				return true;
-		}
-	}
-	return false;
-}
-
-bool pgbind_deparser_misreads(const pgbind_ParseResult *tree)
-{
-	char why[160];
-	return (DEPARSER_MISREADS_XMLROOT_VERSION &&
-			pgbind_ParseResult_walk((pgbind_ParseResult *)tree, is_xmlroot_with_expression_version, NULL, NULL) ==
-				PGBIND_WALK_STOPPED) ||
-		   copy_options_crash(tree, why, sizeof why);
-}
-
-/* Whether tree holds an XMLROOT the deparser before 18 misreads (status says so), or the walk
- * failed (out of memory). */
-static bool xmlroot_misread(const pgbind_ParseResult *tree, pgbind_Status *status)
-{
-	pgbind_WalkResult w =
-		pgbind_ParseResult_walk((pgbind_ParseResult *)tree, is_xmlroot_with_expression_version, NULL, status);
-	if (w == PGBIND_WALK_STOPPED)
-		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE,
-					"XMLROOT with a version that is not a string constant or NO VALUE: the deparser of libpg_query "
-					"before 18 reads it as one, so it is not deparsed");
-	return w != PGBIND_WALK_DONE;
-}
-
-/*
- * On the node route that check waits for the conversion to nodes, which notes the node kinds it
- * meets, and walks only a tree holding an XmlExpr: a walk of every tree was a sixth of
- * pgbind_deparse on 17 (0.3 of a raw parse in 2.0). So a tree that also breaks the contract is
- * refused for that. The protobuf route walks first.
- */
-#if defined(PGBIND_HAVE_DEPARSE_NODES) || defined(PGBIND_HAVE_DEPARSE_RAW_STMT)
-#define XMLROOT_CHECKED_IN_ROUTE 1
-#else
-#define XMLROOT_CHECKED_IN_ROUTE 0
-#endif
-
-/* Whether the linked libpg_query's deparser is known to crash on tree, or to misread it (why says
- * what and where); the walk's error (out of memory) goes to status. */
-static bool deparser_would_crash(const pgbind_ParseResult *tree, char *why, size_t size, pgbind_Status *status)
-{
-	if (DEPARSER_MISREADS_XMLROOT_VERSION && !XMLROOT_CHECKED_IN_ROUTE && xmlroot_misread(tree, status))
-		return true;
-	char what[160];
-	if (copy_options_crash(tree, what, sizeof what)) {
-		snprintf(why, size, "%s: the deparser of libpg_query before 18 crashes on it, so it is not deparsed", what);
-		pgbind_fail(status, PGBIND_ERROR_UNREPRESENTABLE, "%s", why);
-		return true;
-	}
-	return false;
-}
-
 /* ---- the round trip ---------------------------------------------------------------------------- */
 
 /* Whether two Lists of RawStmt hold equal() statements, one by one (equal() skips locations;
@@ -404,11 +249,10 @@ static const char *deparser_sql(DeparserCall *call, bool isolate, pgbind_Arena *
 	return NULL;
 }
 
-/* The deparse route proper: SQL for tree, or NULL with status set; check_xmlroot: refuses what
- * xmlroot_misread() finds (XMLROOT_CHECKED_IN_ROUTE). The depth is options' max_depth, as on every
- * path (the contract's walk has checked the stack the deparser needs). */
+/* The deparse route proper: SQL for tree, or NULL with status set. The depth is options'
+ * max_depth, as on every path (the contract's walk has checked the stack the deparser needs). */
 static const char *deparse_tree(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
-								bool check_xmlroot, bool *lossy, char *where, size_t where_size, pgbind_Status *status)
+								bool *lossy, char *where, size_t where_size, pgbind_Status *status)
 {
 	const char *sql = NULL;
 	bool isolate = options && options->isolate_deparse;
@@ -419,21 +263,12 @@ static const char *deparse_tree(const pgbind_ParseResult *tree, const pgbind_Opt
 	/* The nodes carry "" as "" (nothing to refuse). */
 	MemoryContext ctx = pg_query_enter_memory_context();
 	void *nodes;
-	uint8_t kinds[(PGBIND_NODE_TAG_LIMIT + 7) / 8] = {0};
-	check_xmlroot = check_xmlroot && DEPARSER_MISREADS_XMLROOT_VERSION;
-	if (!pgbind_to_pg_nodes_noting(tree, ctx, options, true, &nodes, check_xmlroot ? kinds : NULL, status)) {
-		/* status says why */
-	} else if (check_xmlroot && (kinds[PGBIND_T_XmlExpr / 8] & (1u << (PGBIND_T_XmlExpr % 8))) &&
-			   xmlroot_misread(tree, status)) {
-		/* refused: status says why */
-	} else {
+	if (pgbind_to_pg_nodes(tree, ctx, options, true, &nodes, status)) {
 		DeparserCall call = {.nodes = nodes, .ctx = ctx};
 		sql = deparser_sql(&call, isolate, arena, status);
 	}
 	pg_query_exit_memory_context(ctx);
 #else
-	/* this route's deparser_would_crash() checked XMLROOT before */
-	(void)check_xmlroot;
 	/* Encoding first bounds the depth, so the walks below cannot run deep. */
 	const uint8_t *data;
 	size_t len;
@@ -482,7 +317,7 @@ static const char *deparse_tree(const pgbind_ParseResult *tree, const pgbind_Opt
 }
 
 static const char *deparse_and_check(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
-									 bool check_xmlroot, pgbind_Status *status);
+									 pgbind_Status *status);
 
 const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
 						   pgbind_Status *status)
@@ -495,9 +330,6 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "pgbind_Options asks for isolate_deparse and no_fork at once");
 		return NULL;
 	}
-	char known[256];
-	if (deparser_would_crash(tree, known, sizeof known, status))
-		return NULL;
 	/* The deparse contract (schema/pgNN/deparse.txt, derived by tools/deparse-probe): its walk is
 	 * bounded by max_depth, and finds whether the thread has the stack the deparser needs. A tree
 	 * that breaks one of its rules holds a shape the deparser crashed on in the probe's trials and
@@ -506,7 +338,7 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	pgbind_Status contract = {0};
 	pgbind_ContractVerdict verdict = pgbind_deparse_contract(tree, pgbind_max_depth(options), &contract);
 	if (verdict == PGBIND_CONTRACT_MET)
-		return deparse_and_check(tree, options, arena, true, status);
+		return deparse_and_check(tree, options, arena, status);
 	if (verdict == PGBIND_CONTRACT_REFUSED || (options && options->no_fork)) {
 		if (status)
 			*status = contract;
@@ -520,7 +352,7 @@ const char *pgbind_deparse(const pgbind_ParseResult *tree, const pgbind_Options 
 	pgbind_Options isolated = options ? *options : (pgbind_Options){0};
 	isolated.isolate_deparse = true;
 	isolated.check_deparse = true;
-	const char *sql = deparse_and_check(tree, &isolated, arena, true, status);
+	const char *sql = deparse_and_check(tree, &isolated, arena, status);
 	if (!sql && status && (status->code == PGBIND_ERROR_DEPARSER_CRASHED || status->code == PGBIND_ERROR_ROUND_TRIP)) {
 		/* the rule first (what, where, which line of deparse.txt), then what the child saw */
 		char crash[sizeof status->message];
@@ -537,7 +369,7 @@ const char *pgbind_deparse_unchecked(const pgbind_ParseResult *tree, const pgbin
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
 		return NULL;
 	}
-	return deparse_and_check(tree, options, arena, false, status);
+	return deparse_and_check(tree, options, arena, status);
 }
 
 /*
@@ -546,7 +378,7 @@ const char *pgbind_deparse_unchecked(const pgbind_ParseResult *tree, const pgbin
  * status's message. Only a statement that crashes it alone is named.
  */
 static void name_crashing_statement(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
-									bool check_xmlroot, pgbind_Status *status)
+									pgbind_Status *status)
 {
 	size_t lo = 0, n = tree->n_stmts;
 	bool known = true; /* stmts [lo, lo + n) are known to crash it (else only inferred) */
@@ -558,7 +390,7 @@ static void name_crashing_statement(const pgbind_ParseResult *tree, const pgbind
 		pgbind_Status st = {0};
 		bool lossy;
 		char where[160];
-		bool crashed = !deparse_tree(&part, options, arena, check_xmlroot, &lossy, where, sizeof where, &st) &&
+		bool crashed = !deparse_tree(&part, options, arena, &lossy, where, sizeof where, &st) &&
 					   st.code == PGBIND_ERROR_DEPARSER_CRASHED;
 		if (n == 1) {
 			known = crashed;
@@ -589,13 +421,13 @@ static void name_crashing_statement(const pgbind_ParseResult *tree, const pgbind
 
 /* The deparse route, then the round trip where options or a lossy "" ask for it. */
 static const char *deparse_and_check(const pgbind_ParseResult *tree, const pgbind_Options *options, pgbind_Arena *arena,
-									 bool check_xmlroot, pgbind_Status *status)
+									 pgbind_Status *status)
 {
 	bool lossy;
 	char where[160];
-	const char *sql = deparse_tree(tree, options, arena, check_xmlroot, &lossy, where, sizeof where, status);
+	const char *sql = deparse_tree(tree, options, arena, &lossy, where, sizeof where, status);
 	if (!sql && status && status->code == PGBIND_ERROR_DEPARSER_CRASHED)
-		name_crashing_statement(tree, options, arena, check_xmlroot, status);
+		name_crashing_statement(tree, options, arena, status);
 	if (!sql || !(lossy || (options && options->check_deparse)))
 		return sql;
 	char why[220];

@@ -26,7 +26,6 @@ typedef struct ToPg {
 	int depth;
 	int max_depth;
 	bool failed;
-	uint8_t *kinds; /* when set, the bit of every node tag converted (pgbind_to_pg_nodes_noting) */
 } ToPg;
 
 static void to_pg_fail(ToPg *cx, pgbind_StatusCode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -89,11 +88,7 @@ static Node *to_pg_dispatch(ToPg *cx, const pgbind_Node *o);
 
 static inline Node *to_pg_node(ToPg *cx, const pgbind_Node *o)
 {
-	if (!o)
-		return NULL;
-	if (cx->kinds && o->tag < PGBIND_NODE_TAG_LIMIT)
-		cx->kinds[o->tag / 8] |= (uint8_t)(1u << (o->tag % 8));
-	return to_pg_dispatch(cx, o);
+	return o ? to_pg_dispatch(cx, o) : NULL;
 }
 
 /* A List of n cells in one allocation, as PostgreSQL's new_list() lays it out. */
@@ -203,12 +198,6 @@ static List *to_pg_int_list(ToPg *cx, NodeTag tag, pgbind_Node *const *items, si
 bool pgbind_to_pg_nodes(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
 						bool keep_empty_strings, void **out, pgbind_Status *status)
 {
-	return pgbind_to_pg_nodes_noting(tree, memory_context, options, keep_empty_strings, out, NULL, status);
-}
-
-bool pgbind_to_pg_nodes_noting(const pgbind_ParseResult *tree, void *memory_context, const pgbind_Options *options,
-							   bool keep_empty_strings, void **out, uint8_t *kinds, pgbind_Status *status)
-{
 	if (!tree || !memory_context || !out) {
 		pgbind_fail(status, PGBIND_ERROR_ARGUMENT, "a required argument is NULL");
 		return false;
@@ -216,8 +205,7 @@ bool pgbind_to_pg_nodes_noting(const pgbind_ParseResult *tree, void *memory_cont
 	ToPg cx = {.mcx = memory_context,
 			   .keep_empty = keep_empty_strings,
 			   .status = status,
-			   .max_depth = pgbind_max_depth(options),
-			   .kinds = kinds};
+			   .max_depth = pgbind_max_depth(options)};
 	*out = NIL;
 	if (tree->n_stmts == 0)
 		return true;
