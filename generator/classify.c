@@ -1190,12 +1190,12 @@ json_t *classify(json_t *model, const char *model_name, json_t *full_proto, Over
 				json_array_append_new(orphans, json_pack("{s:s, s:s}", "name", S(cs, "name"), "location", c_loc(cs)));
 		}
 		ok = declare_libpg_query_rules(&cx, messages) &&
-			 deparse_rules_build(ov, messages, enums, nodes, &deparse_rules, err) && overrides_check_all_used(ov, err);
+			 deparse_rules_build(ov, messages, nodes, &deparse_rules, err) && overrides_check_all_used(ov, err);
 	}
 	if (ok) {
 		link_indexes(messages, enums, oneofs, nodes);
 		mark_converted_enums(messages, enums);
-		deparse_rules_classes(messages, enums, nodes, deparse_rules); /* reads c_char, set above */
+		deparse_rules_tests(messages, nodes, deparse_rules); /* reads c_char, set above */
 	}
 	if (ok) {
 		json_t *tags = json_array();

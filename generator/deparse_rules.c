@@ -2,7 +2,7 @@
  * deparse_rules.c -- the deparse contract: what the linked libpg_query's deparser requires of a
  * tree (schema/pgNN/deparse.txt, written by tools/deparse-probe), read from the overrides as
  * declared rules and turned into the view's "deparse_rules" and each message's "contract_tests"
- * (deparse_rules_classes), rendered by targets/c/templates/deparse.inc.c.tmpl and checked by
+ * (deparse_rules_tests), rendered by targets/c/templates/deparse.inc.c.tmpl and checked by
  * targets/c/runtime/contract.c before every deparse.
  *
  * A rule is one entry `Message.field deparse[_LABEL]:CLAUSE,CLAUSE...` (field by its proto name;
@@ -289,9 +289,8 @@ static bool contract_leaf(json_t *m)
 	return true;
 }
 
-bool deparse_rules_build(Overrides *ov, json_t *messages, json_t *enums, json_t *nodes, json_t **out, gen_Error *err)
+bool deparse_rules_build(Overrides *ov, json_t *messages, json_t *nodes, json_t **out, gen_Error *err)
 {
-	(void)enums; /* no rule names an enum value any more */
 	json_t *rules = json_array();
 	size_t i, j;
 	json_t *m, *f;
@@ -324,9 +323,8 @@ bool deparse_rules_build(Overrides *ov, json_t *messages, json_t *enums, json_t 
 	return true;
 }
 
-void deparse_rules_classes(json_t *messages, json_t *enums, json_t *nodes, json_t *rules)
+void deparse_rules_tests(json_t *messages, json_t *nodes, json_t *rules)
 {
-	(void)enums;
 	size_t i, j;
 	json_t *m, *n;
 	unsigned char leaf_bits[256] = {0};

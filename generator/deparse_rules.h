@@ -14,10 +14,10 @@
  * their final order) into *out (a new array); sets deparse_first and deparse_count on each
  * message. false with err at the entry's file:line:col on anything it does not understand, a
  * removed clause among it (saying what to write instead). enums is unused. */
-bool deparse_rules_build(Overrides *ov, json_t *messages, json_t *enums, json_t *nodes, json_t **out, gen_Error *err);
+bool deparse_rules_build(Overrides *ov, json_t *messages, json_t *nodes, json_t **out, gen_Error *err);
 
 /* For the generated walk: each node's contract_leaf, each message's contract_tests (what its
  * rules ask of each field) and its fields' contract_leaves, from the rules. enums is unused. */
-void deparse_rules_classes(json_t *messages, json_t *enums, json_t *nodes, json_t *rules);
+void deparse_rules_tests(json_t *messages, json_t *nodes, json_t *rules);
 
 #endif
